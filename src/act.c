@@ -1,0 +1,2 @@
+/* act.c - not written yet. */
+typedef int condnet_placeholder_act;

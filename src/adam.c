@@ -1,0 +1,2 @@
+/* adam.c - not written yet. */
+typedef int condnet_placeholder_adam;

@@ -1,0 +1,2 @@
+/* adult.c - not written yet. */
+typedef int condnet_placeholder_adult;

@@ -1,0 +1,2 @@
+/* cli.c - not written yet. */
+typedef int condnet_placeholder_cli;

@@ -1,0 +1,2 @@
+/* cmd_paper.c - not written yet. */
+typedef int condnet_placeholder_cmd_paper;

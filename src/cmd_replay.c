@@ -1,0 +1,2 @@
+/* cmd_replay.c - not written yet. */
+typedef int condnet_placeholder_cmd_replay;

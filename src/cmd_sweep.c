@@ -1,0 +1,2 @@
+/* cmd_sweep.c - not written yet. */
+typedef int condnet_placeholder_cmd_sweep;

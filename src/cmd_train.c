@@ -1,0 +1,2 @@
+/* cmd_train.c - not written yet. */
+typedef int condnet_placeholder_cmd_train;

@@ -1,0 +1,2 @@
+/* cond.c - not written yet. */
+typedef int condnet_placeholder_cond;

@@ -1,0 +1,2 @@
+/* csv.c - not written yet. */
+typedef int condnet_placeholder_csv;

@@ -1,0 +1,14 @@
+/* csv.h - a generic numeric CSV loader: comma-separated numbers, one row per
+ * line, an optional header line (detected: a first line with a non-number),
+ * one column holding the class label (a non-negative integer). */
+#ifndef CONDNET_CSV_H
+#define CONDNET_CSV_H
+
+#include "dataset.h"
+#include "err.h"
+
+/* label_col: 0-based column of the label; -1 means the last column.
+ * Errors name the file, the line and the column. */
+int csv_load(const char *path, int label_col, Dataset **out, Err *e);
+
+#endif

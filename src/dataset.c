@@ -1,0 +1,2 @@
+/* dataset.c - not written yet. */
+typedef int condnet_placeholder_dataset;

@@ -1,0 +1,2 @@
+/* datasets.c - not written yet. */
+typedef int condnet_placeholder_datasets;

@@ -1,0 +1,2 @@
+/* haar.c - not written yet. */
+typedef int condnet_placeholder_haar;

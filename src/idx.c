@@ -1,0 +1,2 @@
+/* idx.c - not written yet. */
+typedef int condnet_placeholder_idx;

@@ -1,0 +1,58 @@
+/* main.c - condnet's entry point: picks the subcommand and hands over. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "config.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int, char **);
+	const char *what;
+} commands[] = {
+	{"tui", cmd_tui, "the interactive screen (the default with no command)"},
+	{"train", cmd_train, "train a network"},
+	{"alg1", cmd_alg1, "Algorithm 1: proportions of neurons by conditioning"},
+	{"sweep", cmd_sweep, "Algorithm 2: scale the widths by each beta"},
+	{"squeeze", cmd_squeeze, "Algorithm 3: squeeze a trained network with pivoted QR"},
+	{"cond", cmd_cond, "print the per-layer conditioning of a saved model"},
+	{"import", cmd_import, "read a dense network from NumPy .npy files"},
+	{"export", cmd_export, "write a model's weights as NumPy .npy files"},
+	{"paper", cmd_paper, "reproduce the paper's experiments (mnist or adult)"},
+	{"replay", cmd_replay, "replay a session log without a screen"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: condnet [COMMAND] [OPTIONS]\n\n"
+		   "Shape a feed-forward network by the conditioning of its weight matrices.\n\n"
+		   "Commands:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
+	fprintf(f, "\n'condnet COMMAND --help' lists a command's options; 'man condnet' explains them all.\n"
+		   "  -h, --help     this text\n"
+		   "  -V, --version  the version\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return cmd_tui(argc, argv);
+	const char *c = argv[1];
+	if (!strcmp(c, "-h") || !strcmp(c, "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(c, "-V") || !strcmp(c, "--version")) {
+		printf("condnet %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+		if (!strcmp(c, commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	if (c[0] == '-') /* options only: they belong to the screen */
+		return cmd_tui(argc, argv);
+	fprintf(stderr, "condnet: unknown command '%s'\n", c);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,2 @@
+/* mnist.c - not written yet. */
+typedef int condnet_placeholder_mnist;

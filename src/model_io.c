@@ -1,0 +1,2 @@
+/* model_io.c - not written yet. */
+typedef int condnet_placeholder_model_io;

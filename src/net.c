@@ -1,0 +1,2 @@
+/* net.c - not written yet. */
+typedef int condnet_placeholder_net;

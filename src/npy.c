@@ -1,0 +1,2 @@
+/* npy.c - not written yet. */
+typedef int condnet_placeholder_npy;

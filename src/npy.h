@@ -1,0 +1,24 @@
+/* npy.h - NumPy .npy files (format versions 1.0-3.0), float32 or float64,
+ * little-endian, C order; and a dense MLP as W1.npy b1.npy W2.npy … */
+#ifndef CONDNET_NPY_H
+#define CONDNET_NPY_H
+
+#include "act.h"
+#include "err.h"
+#include "net.h"
+
+/* Reads a 1-D or 2-D array into a malloc'd double buffer (row-major). */
+int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e);
+/* Writes a 1-D (cols < 0) or 2-D float32 array. */
+int npy_write_f32(const char *path, const float *data, long rows, long cols, Err *e);
+
+/* Layout of weight files: NPY_KERAS = (in,out) as Keras stores Dense
+ * kernels; NPY_TORCH = (out,in) as torch.nn.Linear stores them. */
+enum { NPY_KERAS = 0, NPY_TORCH = 1 };
+
+/* Loads W1.npy b1.npy … Wm.npy bm.npy from dir (m found by what exists),
+ * checking that consecutive shapes agree. */
+Net *npy_import(const char *dir, int layout, ActKind act, float act_a, Err *e);
+int npy_export(const Net *net, const char *dir, int layout, Err *e);
+
+#endif

@@ -1,0 +1,2 @@
+/* paper.c - not written yet. */
+typedef int condnet_placeholder_paper;

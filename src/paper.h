@@ -1,0 +1,3 @@
+#ifndef CONDNET_PAPER_H
+#define CONDNET_PAPER_H
+#endif

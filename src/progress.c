@@ -1,0 +1,2 @@
+/* progress.c - not written yet. */
+typedef int condnet_placeholder_progress;

@@ -1,0 +1,3 @@
+#ifndef CONDNET_PROGRESS_H
+#define CONDNET_PROGRESS_H
+#endif

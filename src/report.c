@@ -1,0 +1,2 @@
+/* report.c - not written yet. */
+typedef int condnet_placeholder_report;

@@ -1,0 +1,3 @@
+#ifndef CONDNET_REPORT_H
+#define CONDNET_REPORT_H
+#endif

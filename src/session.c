@@ -1,0 +1,2 @@
+/* session.c - not written yet. */
+typedef int condnet_placeholder_session;

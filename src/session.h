@@ -1,0 +1,3 @@
+#ifndef CONDNET_SESSION_H
+#define CONDNET_SESSION_H
+#endif

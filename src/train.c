@@ -1,0 +1,2 @@
+/* train.c - not written yet. */
+typedef int condnet_placeholder_train;

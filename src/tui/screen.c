@@ -1,0 +1,2 @@
+/* tui/screen.c - not written yet. */
+typedef int condnet_placeholder_screen;

@@ -1,0 +1,3 @@
+#ifndef CONDNET_TUI_SCREEN_H
+#define CONDNET_TUI_SCREEN_H
+#endif

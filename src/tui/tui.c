@@ -1,0 +1,2 @@
+/* tui/tui.c - not written yet. */
+typedef int condnet_placeholder_tui;

@@ -1,0 +1,3 @@
+#ifndef CONDNET_TUI_TUI_H
+#define CONDNET_TUI_TUI_H
+#endif

@@ -1,0 +1,2 @@
+/* tui/views.c - not written yet. */
+typedef int condnet_placeholder_views;

@@ -1,0 +1,3 @@
+#ifndef CONDNET_TUI_VIEWS_H
+#define CONDNET_TUI_VIEWS_H
+#endif

@@ -1,0 +1,2 @@
+/* tui/worker.c - not written yet. */
+typedef int condnet_placeholder_worker;

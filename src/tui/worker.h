@@ -1,0 +1,3 @@
+#ifndef CONDNET_TUI_WORKER_H
+#define CONDNET_TUI_WORKER_H
+#endif
