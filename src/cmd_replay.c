@@ -1,2 +1,10 @@
-/* cmd_replay.c - not written yet. */
-typedef int condnet_placeholder_cmd_replay;
+/* cmd_replay.c - `condnet replay LOG`. */
+#include <stdio.h>
+
+#include "cli.h"
+
+int cmd_replay(int argc, char **argv)
+{
+	fprintf(stderr, "condnet replay: not available in this build\n");
+	return 1;
+}
