@@ -75,6 +75,9 @@ void alg1_free(Alg1 *a);
 int alg1_step(Alg1 *a, Err *e);
 /* Steps until the status is not ALG1_RUNNING. */
 int alg1_run(Alg1 *a, Err *e);
+/* After ALG1_STOPPED the state is that before the interrupted iteration, and
+ * the next alg1_step runs that iteration again. */
+
 /* The widths the next iteration would use, into widths[0..m] (for preview);
  * returns how many hidden widths change. */
 int alg1_next_widths(const Alg1 *a, int *widths, Err *e);

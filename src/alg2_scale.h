@@ -77,6 +77,14 @@ void alg2_scaled_widths(const Net *base, double beta, int *widths);
 int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr, const Dataset *v,
 		     const Alg2Opts *o, Alg2Trial *out, void *ud, Err *e);
 uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial);
+/* alg2_trial_train's ud: NULL, or this, to watch (and stop) the training; it
+ * then returns 1 when cb stopped it. alg2_step passes one made of a->cb when
+ * fn is alg2_trial_train and fn_ud is NULL; a stopped trial makes alg2_step
+ * fail with the state unchanged, so the next step runs it again. */
+typedef struct Alg2Hook {
+	TrainCallback cb;
+	void *ud;
+} Alg2Hook;
 
 Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2Opts *o, Err *e);
 void alg2_free(Alg2 *a);

@@ -28,6 +28,11 @@ typedef struct SqueezeOpts {
 
 void squeeze_opts_default(SqueezeOpts *o);
 
+/* The most sample rows a refit uses (evenly spaced through the sample) when
+ * called through squeeze_apply, squeeze_preview or squeeze_compensate;
+ * squeeze_net uses o->sample_rows. */
+#define SQUEEZE_SAMPLE_ROWS 2000
+
 typedef struct SqueezeProposal {
 	int layer;           /* 1..m-1 */
 	int n_before;

@@ -47,6 +47,44 @@ extern const char cli_common_help[];
 int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
 Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e);
 
+/* Option codes (struct option.val) of the common options; a command's own
+ * options use codes from CLI_OPT_OWN on. */
+enum {
+	CLI_OPT_DATA = 256, CLI_OPT_DATA_DIR, CLI_OPT_FEATURES, CLI_OPT_LABEL_COL, CLI_OPT_LIMIT,
+	CLI_OPT_LAYERS, CLI_OPT_ACT, CLI_OPT_ACT_SCALE, CLI_OPT_SEED, CLI_OPT_BATCH, CLI_OPT_LR,
+	CLI_OPT_THREADS, CLI_OPT_LOAD, CLI_OPT_SAVE, CLI_OPT_JSON, CLI_OPT_CSV, CLI_OPT_QUIET,
+	CLI_OPT_VAL_FRAC, CLI_OPT_VAL_PER_CLASS,
+	CLI_OPT_OWN = 512
+};
+
+/* A command's own option: returns 0 when parsed, -1 on a bad value (message in e). */
+typedef int (*CliOwnFn)(int opt, const char *arg, void *ud, Err *e);
+
+/* Parses argv[1..argc) of command argv[0]: the common options (when c is
+ * not NULL) and the command's own (own, terminated by a zero entry; an own
+ * entry may reuse a common code, which is then parsed into *shared).
+ * -h/--help prints help_head and, with c, cli_common_help to stdout.
+ * Non-option arguments are left at argv[*first..argc); when first is NULL
+ * they are an error. Returns 0 to go on, 1 after --help (exit 0), 2 after a
+ * usage error already printed as "condnet CMD: message" (exit 2). */
+int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const struct option *own,
+	      CliOwnFn fn, void *ud, const char *help_head, int *first);
+
+/* Strict number parsing for option values; name is the option ("--batch"),
+ * the message says what was expected. */
+int cli_int(const char *name, const char *s, long lo, long hi, int *out, Err *e);
+/* x must be > lo (lo_open) or ≥ lo, and ≤ hi. */
+int cli_double(const char *name, const char *s, double lo, int lo_open, double hi, double *out,
+	       Err *e);
+
+/* The hidden widths used when --layers is not given, for a --data spec. */
+const char *cli_default_layers(const char *spec);
+/* The data set's name for messages and records ("synthetic" when none). */
+const char *cli_data_name(const CommonOpts *c);
+
+/* Prints "condnet CMD: message" to stderr; returns 1 (the exit status). */
+int cli_fail(const char *cmd, const Err *e);
+
 /* Subcommands: each returns the process exit status (0 ok, 1 failure,
  * 2 usage error). argv[0] is the subcommand name. */
 int cmd_train(int argc, char **argv);

@@ -1,2 +1,131 @@
-/* cmd_npy.c - not written yet. */
-typedef int condnet_placeholder_cmd_npy;
+/* cmd_npy.c - `condnet import` and `condnet export`: a dense network as
+ * NumPy .npy files W1.npy b1.npy … Wm.npy bm.npy. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "model_io.h"
+#include "npy.h"
+
+static const char import_help[] =
+	"Usage: condnet import --npy DIR --save MODEL [OPTIONS]\n\n"
+	"Read a dense network from DIR/W1.npy, DIR/b1.npy, ..., DIR/Wm.npy, DIR/bm.npy\n"
+	"(float32 or float64) and save it as a condnet model.\n\n"
+	"  --npy DIR            directory of the .npy files\n"
+	"  --layout NAME        keras: W is (inputs, outputs); torch: (outputs, inputs)\n"
+	"                       (default keras)\n"
+	"  --act NAME           activation of the hidden layers: erf, tanh, relu or sigmoid\n"
+	"                       (default erf)\n"
+	"  --act-scale A        a in erf(a*x) (default 1)\n"
+	"  --save MODEL         the model file to write\n"
+	"  -h, --help           this text\n";
+
+static const char export_help[] =
+	"Usage: condnet export --load MODEL --npy DIR [OPTIONS]\n\n"
+	"Write a model's weights and biases as DIR/W1.npy, DIR/b1.npy, ... (float32);\n"
+	"DIR is created if missing.\n\n"
+	"  --load MODEL         the model file to read\n"
+	"  --npy DIR            directory for the .npy files\n"
+	"  --layout NAME        keras: W is (inputs, outputs); torch: (outputs, inputs)\n"
+	"                       (default keras)\n"
+	"  -h, --help           this text\n";
+
+enum { OPT_NPY = CLI_OPT_OWN, OPT_LAYOUT };
+
+static const struct option import_opts[] = {
+	{"npy", required_argument, NULL, OPT_NPY},
+	{"layout", required_argument, NULL, OPT_LAYOUT},
+	{"act", required_argument, NULL, CLI_OPT_ACT},
+	{"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
+	{"save", required_argument, NULL, CLI_OPT_SAVE},
+	{0},
+};
+
+static const struct option export_opts[] = {
+	{"npy", required_argument, NULL, OPT_NPY},
+	{"layout", required_argument, NULL, OPT_LAYOUT},
+	{"load", required_argument, NULL, CLI_OPT_LOAD},
+	{0},
+};
+
+typedef struct NpyCmd {
+	const char *dir;
+	int layout;
+} NpyCmd;
+
+static int own_opt(int opt, const char *arg, void *ud, Err *e)
+{
+	NpyCmd *k = ud;
+	if (opt == OPT_NPY) {
+		k->dir = arg;
+		return 0;
+	}
+	if (!strcmp(arg, "keras"))
+		k->layout = NPY_KERAS;
+	else if (!strcmp(arg, "torch"))
+		k->layout = NPY_TORCH;
+	else
+		return err_set(e, "--layout: unknown layout '%s' (expected keras or torch)", arg);
+	return 0;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	CommonOpts c;
+	NpyCmd k = {NULL, NPY_KERAS};
+	Err e = {{0}};
+	cli_common_default(&c);
+	int pr = cli_parse(argc, argv, NULL, &c, import_opts, own_opt, &k, import_help, NULL);
+	if (pr)
+		return pr == 1 ? 0 : 2;
+	if (!k.dir || !c.save) {
+		fprintf(stderr, "condnet import: --npy DIR and --save MODEL are required\n");
+		return 2;
+	}
+	Net *net = npy_import(k.dir, k.layout, c.act, c.act_a, &e);
+	if (!net || model_save(net, c.save, &e)) {
+		net_free(net);
+		return cli_fail("import", &e);
+	}
+	char sh[512];
+	printf("imported %s (%d layers, %zu parameters, %s) from %s into %s\n",
+	       net_shape_str(net, sh, sizeof sh), net->m, net->nparam, act_name(net->act), k.dir,
+	       c.save);
+	net_free(net);
+	return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	CommonOpts c;
+	NpyCmd k = {NULL, NPY_KERAS};
+	Err e = {{0}};
+	cli_common_default(&c);
+	int pr = cli_parse(argc, argv, NULL, &c, export_opts, own_opt, &k, export_help, NULL);
+	if (pr)
+		return pr == 1 ? 0 : 2;
+	if (!k.dir || !c.load) {
+		fprintf(stderr, "condnet export: --load MODEL and --npy DIR are required\n");
+		return 2;
+	}
+	Net *net = model_load(c.load, &e);
+	if (!net)
+		return cli_fail("export", &e);
+	if (mkdir(k.dir, 0777) && errno != EEXIST) {
+		err_set(&e, "%s: cannot create the directory: %s", k.dir, strerror(errno));
+		net_free(net);
+		return cli_fail("export", &e);
+	}
+	if (npy_export(net, k.dir, k.layout, &e)) {
+		net_free(net);
+		return cli_fail("export", &e);
+	}
+	char sh[512];
+	printf("exported %s (%d layers) to %s/W1.npy ... %s/b%d.npy (%s layout)\n",
+	       net_shape_str(net, sh, sizeof sh), net->m, k.dir, k.dir, net->m,
+	       k.layout == NPY_TORCH ? "torch" : "keras");
+	net_free(net);
+	return 0;
+}

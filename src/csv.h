@@ -8,7 +8,10 @@
 #include "err.h"
 
 /* label_col: 0-based column of the label; -1 means the last column.
- * Errors name the file, the line and the column. */
+ * Errors name the file, the line and the column (both counted from 1).
+ * Blank lines are skipped and CRLF line ends accepted; NaN, Inf and values
+ * beyond the float range are rejected; k = largest label + 1 (labels up to
+ * 100000). ds->name is the file's base name. */
 int csv_load(const char *path, int label_col, Dataset **out, Err *e);
 
 #endif

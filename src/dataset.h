@@ -22,7 +22,8 @@ Dataset *dataset_new(int n, int d, int k);
 void dataset_free(Dataset *ds); /* accepts NULL */
 Dataset *dataset_clone(const Dataset *ds);
 
-/* Rows idx[0..n) of ds, in that order (a copy). */
+/* Rows idx[0..n) of ds, in that order (a copy); NULL when an index is
+ * outside [0, ds->n) or memory runs out. */
 Dataset *dataset_subset(const Dataset *ds, const int *idx, int n);
 
 /* The first n rows of each class, at most (for quick runs); a copy. */

@@ -27,7 +27,9 @@ void dataspec_default(DataSpec *s);
 const char *datasets_dir(char *buf, int len);
 
 /* Loads training and test sets. For "synthetic" the test set is drawn from
- * the same distribution with another seed. A missing data set fails with a
+ * the same distribution with another seed. "csv:TRAIN" alone holds out a
+ * stratified 20 % of TRAIN (chosen from the seed) as the test set. Both sets
+ * are checked with dataset_validate(). A missing data set fails with a
  * message that says which `data/fetch` command provides it. */
 int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e);
 

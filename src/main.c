@@ -29,7 +29,8 @@ static void usage(FILE *f)
 		   "Commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
-	fprintf(f, "\n'condnet COMMAND --help' lists a command's options; 'man condnet' explains them all.\n"
+	fprintf(f, "\nWithout a command, or with options only, condnet opens the screen (condnet tui).\n"
+		   "'condnet COMMAND --help' lists a command's options; 'man condnet' explains them all.\n"
 		   "  -h, --help     this text\n"
 		   "  -V, --version  the version\n");
 }

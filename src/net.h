@@ -56,7 +56,8 @@ int net_remove_neuron(Net *net, int layer, int j, Err *e);
 int net_add_neurons(Net *net, int layer, int count, Rng *rng, Err *e);
 
 /* The same network shape with every hidden width replaced by widths[1..m-1]
- * (fresh zero parameters). */
+ * (fresh zero parameters). hidden[0..m-2] holds the new n[1..m-1]; NULL if a
+ * width is not positive or memory runs out. */
 Net *net_reshape(const Net *net, const int *hidden);
 
 /* Parses "12x300", "600,410,510", "3x50,20" into hidden widths (malloc'd).

@@ -1,2 +1,520 @@
-/* paper.c - not written yet. */
-typedef int condnet_placeholder_paper;
+/* paper.c - the stage runner of the paper reproductions and what the MNIST
+ * and Adult experiments share. */
+#include "paper.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "alg3_squeeze.h"
+#include "cond.h"
+#include "datasets.h"
+#include "model_io.h"
+#include "paper_stage.h"
+
+static const char *const mnist_names[] = {"alg1", "alg2", "final", "verify", "squeeze",
+					  "add20", "over", "eta", "tau", NULL};
+static const char *const adult_names[] = {"alg1", "alg2", "final", "verify", "squeeze", "over",
+					  NULL};
+
+const char *const *paper_stage_names(const char *which)
+{
+	if (!strcmp(which, "mnist"))
+		return mnist_names;
+	if (!strcmp(which, "adult"))
+		return adult_names;
+	return NULL;
+}
+
+void paper_say(const Paper *p, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+	if (!p->o.say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	p->o.say(line, p->o.say_ud);
+}
+
+cJSON *paper_need(const Paper *p, const char *stage, Err *e)
+{
+	cJSON *r = paper_result(p, stage);
+	if (!r)
+		err_set(e, "needs the result of stage '%s' (run it first: --stages %s)", stage, stage);
+	return r;
+}
+
+const char *paper_path(const Paper *p, const char *file, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s", p->o.out, file);
+	return buf;
+}
+
+cJSON *paper_result(const Paper *p, const char *stage)
+{
+	return cJSON_GetObjectItemCaseSensitive(p->res, stage);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static char *slurp(const char *path, Err *e)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 65536;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				err_set(e, "%s: out of memory", path);
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t got = fread(buf + len, 1, 4096, f);
+		len += got;
+		if (got < 4096)
+			break;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	return buf;
+}
+
+int paper_stage(Paper *p, const Stage *s, int run, Err *e)
+{
+	char path[1024];
+	paper_path(p, s->name, path, sizeof path);
+	strncat(path, ".json", sizeof path - strlen(path) - 1);
+	char *text = slurp(path, e);
+	if (text) {
+		cJSON *old = cJSON_Parse(text);
+		free(text);
+		if (old && cJSON_IsObject(old)) {
+			cJSON_AddItemToObject(p->res, s->name, old);
+			paper_say(p, "%s (%s): reusing %s", s->name, s->what, path);
+			return 0;
+		}
+		cJSON_Delete(old);
+		paper_say(p, "%s: %s is not a valid result; recomputing", s->name, path);
+	}
+	if (!run)
+		return 0;
+	paper_say(p, "%s (%s): running", s->name, s->what);
+	cJSON *out = cJSON_CreateObject();
+	if (!out)
+		return err_set(e, "out of memory");
+	double t0 = now();
+	if (s->run(p, out, e) < 0) {
+		cJSON_Delete(out);
+		return err_prefix(e, "stage %s", s->name);
+	}
+	double secs = now() - t0;
+	cJSON_AddNumberToObject(out, "seconds", secs);
+	char *json = cJSON_Print(out);
+	if (!json) {
+		cJSON_Delete(out);
+		return err_set(e, "out of memory");
+	}
+	int rc = file_write_atomic(path, json, strlen(json), e);
+	free(json);
+	if (rc < 0) {
+		cJSON_Delete(out);
+		return -1;
+	}
+	cJSON_AddItemToObject(p->res, s->name, out);
+	paper_say(p, "%s: done in %.1f s", s->name, secs);
+	return 0;
+}
+
+Net *paper_net(const Paper *p, const int *hidden, int nh, uint64_t seed, Err *e)
+{
+	int w[64];
+	if (nh + 2 > 64) {
+		err_set(e, "too many layers (%d)", nh);
+		return NULL;
+	}
+	w[0] = p->train->d;
+	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
+	w[nh + 1] = p->train->k;
+	Net *net = net_new(nh + 1, w, ACT_ERF, 1.0f);
+	if (!net) {
+		err_set(e, "out of memory for a network");
+		return NULL;
+	}
+	Rng r;
+	rng_seed(&r, seed);
+	net_init_glorot(net, &r);
+	return net;
+}
+
+int paper_train(const Paper *p, Net *net, const Dataset *d, double epochs, Err *e)
+{
+	TrainOpts t = p->topt;
+	t.seed = rng_derive(p->o.seed, (uint64_t)net_hidden_total(net) * 131 + (uint64_t)net->adam_t);
+	int rc = train_epochs(net, d, &t, epochs, p->o.cb, p->o.cb_ud, e);
+	if (rc == 1)
+		return err_set(e, "interrupted");
+	return rc;
+}
+
+int paper_train_full(const Paper *p, Net *net, const Dataset *d, int max_epochs, int *epochs,
+		     Err *e)
+{
+	int ep = 0;
+	while (ep < max_epochs) {
+		if (paper_train(p, net, d, 1.0, e) < 0)
+			return -1;
+		ep++;
+		if (net_error(net, d, NULL) == 0.0)
+			break;
+	}
+	if (epochs)
+		*epochs = ep;
+	return 0;
+}
+
+double paper_acc(const Net *net, const Dataset *d)
+{
+	return 100.0 * (1.0 - net_error(net, d, NULL));
+}
+
+cJSON *paper_json_net(const Net *net, double tau, Err *e)
+{
+	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
+	if (!lc) {
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	if (cond_net(net, tau, lc, e) < 0) {
+		free(lc);
+		return NULL;
+	}
+	cJSON *o = cJSON_CreateObject();
+	cJSON *n = cJSON_AddArrayToObject(o, "n");
+	cJSON *k = cJSON_AddArrayToObject(o, "kappa");
+	cJSON *pp = cJSON_AddArrayToObject(o, "p");
+	for (int i = 0; i < net->m; i++) {
+		cJSON_AddItemToArray(n, cJSON_CreateNumber(net->n[i + 1]));
+		cJSON_AddItemToArray(k, cJSON_CreateNumber(isfinite(lc[i].kappa) ? lc[i].kappa : -1));
+		cJSON_AddItemToArray(pp, cJSON_CreateNumber(lc[i].p));
+		cond_layer_free(&lc[i]);
+	}
+	free(lc);
+	return o;
+}
+
+cJSON *paper_json_alg1(const Alg1 *a)
+{
+	cJSON *arr = cJSON_CreateArray();
+	for (int r = 0; r < a->nrec; r++) {
+		const Alg1Record *rec = &a->rec[r];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "iter", rec->iter);
+		cJSON *n = cJSON_AddArrayToObject(o, "n");
+		cJSON *k = cJSON_AddArrayToObject(o, "kappa");
+		cJSON *pp = cJSON_AddArrayToObject(o, "p");
+		for (int i = 0; i < rec->m; i++) {
+			cJSON_AddItemToArray(n, cJSON_CreateNumber(rec->n[i + 1]));
+			cJSON_AddItemToArray(
+				k, cJSON_CreateNumber(isfinite(rec->kappa[i]) ? rec->kappa[i] : -1));
+			cJSON_AddItemToArray(pp, cJSON_CreateNumber(rec->p[i]));
+		}
+		cJSON_AddNumberToObject(o, "max_kappa", rec->max_kappa);
+		cJSON_AddNumberToObject(o, "sum_n", (double)rec->sum_n);
+		cJSON_AddNumberToObject(o, "train_error", rec->train_error);
+		cJSON_AddNumberToObject(o, "seconds", rec->seconds);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+int paper_json_ints(const cJSON *obj, const char *key, int *out, int max)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!cJSON_IsArray(a))
+		return -1;
+	int n = 0;
+	const cJSON *it;
+	cJSON_ArrayForEach(it, a)
+	{
+		if (n >= max || !cJSON_IsNumber(it))
+			return -1;
+		out[n++] = (int)it->valuedouble;
+	}
+	return n;
+}
+
+double paper_json_num(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+int paper_save(const Paper *p, const Net *net, const char *file, Err *e)
+{
+	char path[1024];
+	return model_save(net, paper_path(p, file, path, sizeof path), e);
+}
+
+Net *paper_load(const Paper *p, const char *file, Err *e)
+{
+	char path[1024];
+	return model_load(paper_path(p, file, path, sizeof path), e);
+}
+
+cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
+			 Net **keep, Err *e)
+{
+	Net *sq = net_clone(net);
+	int *removed = calloc((size_t)net->m, sizeof *removed);
+	cJSON *row = NULL;
+	if (!sq || !removed) {
+		err_set(e, "out of memory");
+		goto done;
+	}
+	SqueezeOpts so;
+	squeeze_opts_default(&so);
+	so.tau = tau;
+	int total = squeeze_net(sq, &so, NULL, removed, e);
+	if (total < 0)
+		goto done;
+	double before = paper_acc(sq, p->test);
+	int ran = epochs;
+	if (until_full ? paper_train_full(p, sq, p->train, epochs, &ran, e)
+		       : paper_train(p, sq, p->train, epochs, e))
+		goto done;
+	row = cJSON_CreateObject();
+	cJSON_AddNumberToObject(row, "tau", tau);
+	cJSON_AddNumberToObject(row, "removed", total);
+	cJSON_AddItemToObject(row, "removed_per_layer", cJSON_CreateIntArray(removed, net->m));
+	cJSON_AddNumberToObject(row, "acc_before", before);
+	cJSON_AddNumberToObject(row, "acc_after", paper_acc(sq, p->test));
+	cJSON_AddNumberToObject(row, "epochs", ran);
+	cJSON *shape = paper_json_net(sq, tau, e);
+	if (!shape) {
+		cJSON_Delete(row);
+		row = NULL;
+		goto done;
+	}
+	cJSON_AddItemToObject(row, "net", shape);
+	if (keep) {
+		*keep = sq;
+		sq = NULL;
+	}
+done:
+	net_free(sq);
+	free(removed);
+	return row;
+}
+
+void md_num(FILE *f, double v, int decimals)
+{
+	if (isnan(v))
+		fputs("—", f);
+	else
+		fprintf(f, "%.*f", decimals, v);
+}
+
+void md_int_thousands(FILE *f, double v)
+{
+	if (isnan(v) || v < 0) {
+		fputs(v < 0 ? "∞" : "—", f);
+		return;
+	}
+	long x = lround(v);
+	if (x >= 1000)
+		fprintf(f, "%ld,%03ld", x / 1000, x % 1000);
+	else
+		fprintf(f, "%ld", x);
+}
+
+static char flags[4096];
+
+void md_flag(const char *what, double ours, double paper)
+{
+	if (isnan(ours) || isnan(paper) || fabs(ours - paper) <= 0.3)
+		return;
+	size_t l = strlen(flags);
+	snprintf(flags + l, sizeof flags - l, "- %s: %.2f here, %.2f in the paper (%+.2f points)\n",
+		 what, ours, paper, ours - paper);
+}
+
+void md_flags(FILE *f)
+{
+	fprintf(f, "\n## Differences of more than 0.3 percentage points\n\n%s\n",
+		flags[0] ? flags : "None.\n");
+	flags[0] = '\0';
+}
+
+void md_pair(FILE *f, double ours, double paper, int decimals, const char *what)
+{
+	fputc(' ', f);
+	if (decimals < 0)
+		md_int_thousands(f, ours);
+	else
+		md_num(f, ours, decimals);
+	fputs(" | ", f);
+	if (decimals < 0)
+		md_int_thousands(f, paper);
+	else
+		md_num(f, paper, decimals);
+	fputs(" |", f);
+	if (what)
+		md_flag(what, ours, paper);
+}
+
+double paper_json_at(const cJSON *obj, const char *key, int i)
+{
+	const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(obj, key), i);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+void md_head(const Paper *p, FILE *f, const char *title)
+{
+	struct utsname u;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	fprintf(f, "# %s\n\n", title);
+	fprintf(f, "Every figure here was measured by `condnet paper %s%s --seed %llu` "
+		   "(stage results in `%s/`). Beside each is the paper's figure. ",
+		p->o.which, p->o.quick ? " --quick" : "", (unsigned long long)p->o.seed, p->o.out);
+	fprintf(f, "Training: Adam (lr 0.001, β₁ 0.9, β₂ 0.999, ε 1e-8), erf activation, Glorot "
+		   "uniform weights, zero biases, batch %d, float32.%s\n\n",
+		p->topt.batch,
+		p->o.quick ? " **This is a quick smoke run on a small subset: its numbers are not "
+			     "comparable with the paper's.**"
+			   : "");
+	if (uname(&u) == 0)
+		fprintf(f, "Machine: %s %s, %ld cores, %d OpenBLAS threads.\n\n", u.sysname, u.machine,
+			cores, p->o.threads);
+	fprintf(f, "| stage | what | seconds |\n|---|---|---:|\n");
+	const cJSON *s;
+	cJSON_ArrayForEach(s, p->res)
+	{
+		fprintf(f, "| %s | ", s->string);
+		const Stage *st = !strcmp(p->o.which, "mnist") ? paper_mnist_stages : paper_adult_stages;
+		for (; st->name; st++)
+			if (!strcmp(st->name, s->string))
+				fputs(st->what, f);
+		fprintf(f, " | %.1f |\n", paper_json_num(s, "seconds"));
+	}
+	fputc('\n', f);
+}
+
+int paper_scaled(const Paper *p, int width)
+{
+	if (!p->o.quick)
+		return width;
+	int w = width / 10;
+	return w < 2 ? 2 : w;
+}
+
+static int wanted(const PaperOpts *o, const char *name)
+{
+	if (!o->stages || !*o->stages)
+		return 1;
+	size_t len = strlen(name);
+	for (const char *s = o->stages; *s;) {
+		const char *c = strchr(s, ',');
+		size_t l = c ? (size_t)(c - s) : strlen(s);
+		if (l == len && !strncmp(s, name, len))
+			return 1;
+		s += l + (c ? 1 : 0);
+	}
+	return 0;
+}
+
+static int load_data(Paper *p, Err *e)
+{
+	DataSpec ds;
+	dataspec_default(&ds);
+	ds.spec = p->o.which;
+	ds.dir = p->o.data_dir;
+	ds.features = 200;
+	ds.seed = p->o.seed;
+	if (p->o.quick)
+		ds.limit = !strcmp(p->o.which, "mnist") ? 30 : 150;
+	if (datasets_load(&ds, &p->train, &p->test, e) < 0)
+		return -1;
+	/* Algorithm 2's validation set: 1,000 images per class for MNIST, 10 % for Adult. */
+	if (!strcmp(p->o.which, "mnist") && !p->o.quick)
+		return dataset_split(p->train, 0, 1000, p->o.seed, &p->tr, &p->val, e);
+	return dataset_split(p->train, 0.1, 0, p->o.seed, &p->tr, &p->val, e);
+}
+
+static int write_report(const Paper *p, Err *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return err_set(e, "out of memory");
+	if (!strcmp(p->o.which, "mnist"))
+		paper_mnist_report(p, f);
+	else
+		paper_adult_report(p, f);
+	fclose(f);
+	int rc = file_write_atomic(p->o.report, buf, len, e);
+	free(buf);
+	return rc;
+}
+
+int paper_run(const PaperOpts *o, Err *e)
+{
+	const Stage *stages;
+	if (!strcmp(o->which, "mnist"))
+		stages = paper_mnist_stages;
+	else if (!strcmp(o->which, "adult"))
+		stages = paper_adult_stages;
+	else
+		return err_set(e, "unknown experiment '%s' (mnist or adult)", o->which);
+	if (o->stages)
+		for (const char *s = o->stages; *s;) {
+			const char *c = strchr(s, ',');
+			size_t l = c ? (size_t)(c - s) : strlen(s);
+			int found = 0;
+			for (const Stage *st = stages; st->name; st++)
+				found |= strlen(st->name) == l && !strncmp(st->name, s, l);
+			if (!found)
+				return err_set(e, "unknown stage '%.*s' for %s", (int)l, s, o->which);
+			s += l + (c ? 1 : 0);
+		}
+	if (mkdir(o->out, 0777) < 0 && errno != EEXIST)
+		return err_set(e, "%s: %s", o->out, strerror(errno));
+
+	Paper p = {.o = *o};
+	train_opts_default(&p.topt);
+	p.topt.batch = !strcmp(o->which, "mnist") ? 50 : 20;
+	p.topt.threads = o->threads;
+	p.res = cJSON_CreateObject();
+	int rc = p.res ? load_data(&p, e) : err_set(e, "out of memory");
+	/* Stages not asked for still contribute what an earlier run computed. */
+	for (const Stage *s = stages; rc == 0 && s->name; s++)
+		rc = paper_stage(&p, s, wanted(o, s->name), e);
+	if (rc == 0)
+		rc = write_report(&p, e);
+	cJSON_Delete(p.res);
+	dataset_free(p.train);
+	dataset_free(p.test);
+	dataset_free(p.tr);
+	dataset_free(p.val);
+	return rc;
+}

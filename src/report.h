@@ -33,6 +33,29 @@ typedef struct SqueezeRow {
 } SqueezeRow;
 void report_squeeze(FILE *f, const SqueezeRow *rows, int n, ReportFormat fmt);
 
+/* Squeeze rounds (the paper's Table 13): squeeze, retrain, repeat. */
+typedef struct SqueezeRound {
+	int *n;                  /* n[0..m] after the round (round 0: the network as loaded) */
+	int removed;             /* neurons removed in this round */
+	double acc;              /* test accuracy after retraining (percent) */
+} SqueezeRound;
+/* Hidden widths per round (columns), then the removed and accuracy rows. */
+void report_squeeze_rounds(FILE *f, const SqueezeRound *r, int nround, int m, ReportFormat fmt);
+
+/* v rounded to an integer with thousands separators ("2,652"; "inf"). */
+const char *report_thousands(double v, char *buf, size_t len);
+
+/* JSON records as libcjson objects (free with cJSON_Delete); NULL when out
+ * of memory. The cond record is {"tau":…, "max_kappa":…, "layers":[{"layer":1,
+ * "n":…, "rows":…, "cols":…, "kappa":…, "p":…, "rank_svd":…, "rank_qr":…,
+ * "sv":[…], "rdiag":[…]}, …]}; κ = ∞ is written as null. */
+struct cJSON;
+struct cJSON *report_cond_json(const Net *net, const LayerCond *lc);
+struct cJSON *report_alg1_json(const Alg1 *a);
+struct cJSON *report_alg2_json(const Alg2 *a);
+/* Writes a JSON object, indented, to path atomically. */
+int report_write_json(const char *path, const struct cJSON *root, Err *e);
+
 /* Writes text to path atomically after rendering it with fn(FILE*, ud);
  * used for --csv and --json files and for exports. */
 int report_write_file(const char *path, void (*fn)(FILE *, const void *), const void *ud, Err *e);

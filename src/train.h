@@ -59,10 +59,24 @@ int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epoch
 		 TrainCallback cb, void *ud, Err *e);
 
 /* Classification error in [0,1] and mean cross-entropy (if loss != NULL) of
- * net on data, in batches of 1024. */
+ * net on data, in batches of 1024. NaN when the data set does not fit the
+ * network (features, labels), is empty, or memory runs out. */
 double net_error(const Net *net, const Dataset *data, double *loss);
 /* Output-layer probabilities or the last hidden activations: the forward
  * pass over rows x[0..n) into out (n × n[layer]); layer 0..m, m = softmax. */
 int net_forward(const Net *net, const float *x, int n, int layer, float *out, Err *e);
+
+/* The callback trainer_step reports to (after every batch by default, and
+ * always on the last batch of an epoch and of the call); NULL for none. */
+void trainer_set_callback(Trainer *t, TrainCallback cb, void *ud);
+/* Reports every `every` batches (>= 1). */
+void trainer_set_report_every(Trainer *t, long every);
+
+/* The gradient of the mean cross-entropy over rows x[0..n) (n × n[0]) with
+ * labels y[0..n), written to grad[0..nparam) in the parameter layout, and
+ * the loss into *loss (if given). Allocates its own workspace; the network
+ * is not changed. */
+int train_gradient(Net *net, const float *x, const int *y, int n, float *grad, double *loss,
+		   Err *e);
 
 #endif

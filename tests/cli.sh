@@ -1,3 +1,145 @@
 #!/bin/sh
-# cli.sh - not written yet: skipped.
-exit 77
+# cli.sh - the batch commands of the real binary on the synthetic data set and
+# small CSV files: help and manual agree, training reaches a stated accuracy,
+# models round-trip, bad input fails with the right message and status, and
+# the algorithms' records say what they should.
+. "$(dirname "$0")/lib.sh"
+SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
+MAN="$SRC/man/condnet.1"
+C=$CONDNET
+cd "$TMP" || exit 1
+
+# json FILE EXPR: evaluates the Python expression EXPR with d = the parsed FILE.
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"; }
+
+## help, version and the manual page
+expect_ok "condnet --help" "$C" --help
+expect_grep "--help lists the commands" '^  squeeze ' "$TMP/out"
+ver=$(sed -n 's/^\.TH CONDNET 1 "[^"]*" "\(condnet [^"]*\)".*/\1/p' "$MAN")
+expect_ok "condnet --version" "$C" --version
+check "--version agrees with the manual page ($ver)" [ "$(cat "$TMP/out")" = "$ver" ]
+for cmd in train alg1 sweep squeeze cond import export; do
+	if "$C" $cmd --help >"$TMP/help" 2>&1; then
+		missing=""
+		for o in $(grep -Eo -- '--[a-z][a-z-]*' "$TMP/help" | sort -u); do
+			esc=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+			grep -q -- "$esc" "$MAN" || missing="$missing $o"
+		done
+		check "$cmd --help: every option is in the manual page" [ -z "$missing" ]
+		[ -n "$missing" ] && echo "  | not in $MAN:$missing"
+	else
+		fail "$cmd --help exits 0"
+	fi
+done
+if command -v man >/dev/null 2>&1; then
+	man -l "$MAN" 2>/dev/null | head -5 >"$TMP/man.txt"
+	expect_grep "the manual page renders" '^NAME' "$TMP/man.txt"
+fi
+expect_exit "unknown command" 2 "unknown command 'frobnicate'" "$C" frobnicate
+
+## training reaches a stated accuracy; the saved model gives it back
+expect_ok "train on synthetic" "$C" train --layers 3x32 --epochs 6 --save m.model --json train.json --quiet
+cp "$TMP/out" train.out
+expect_grep "train prints a line per epoch" '^epoch +6\.00 +loss [0-9.]+ +train +[0-9.]+ % +test +[0-9.]+ %' train.out
+acc=$(sed -n 's/^test accuracy: \([0-9.]*\) %$/\1/p' train.out)
+check "train reaches 85 % test accuracy (got ${acc:-none})" python3 -c "import sys; sys.exit(0 if float('${acc:-0}') >= 85 else 1)"
+check "train --json records the test accuracy" json train.json "abs(d['test_accuracy'] - ${acc:-0}) < 0.005 and len(d['history']) == 6"
+expect_ok "cond --load with the data" "$C" cond --load m.model --data synthetic
+expect_grep "the loaded model has the same test accuracy" "^test accuracy: ${acc:-none} %$" "$TMP/out"
+
+## bad input: the message names the problem; usage errors exit 2
+expect_exit "--layers 0x5" 2 '^condnet train: --layers: .*0x5' "$C" train --layers 0x5
+expect_exit "--layers -3" 2 '^condnet train: --layers: .*-3' "$C" train --layers -3
+expect_exit "--batch 0" 2 "^condnet train: --batch: '0' is not a positive integer$" "$C" train --batch 0
+expect_exit "--batch abc" 2 "^condnet train: --batch: 'abc' is not a positive integer$" "$C" train --batch abc
+expect_exit "--threads 65" 2 "^condnet train: --threads: '65' is out of range \(1\.\.64\)$" "$C" train --threads 65
+expect_exit "--lr 1e" 2 "^condnet train: --lr: '1e' is not a number$" "$C" train --lr 1e
+expect_exit "--tau 1" 2 "^condnet alg1: --tau: '1' must be greater than 1$" "$C" alg1 --tau 1
+expect_exit "--eta 0" 2 "^condnet alg1: --eta: '0' is not a positive number$" "$C" alg1 --eta 0
+expect_exit "squeeze --tau 0.5" 2 "^condnet squeeze: --tau: '0.5' must be greater than 1$" "$C" squeeze --load m.model --tau 0.5
+expect_exit "unknown option" 2 "^condnet cond: unknown option '--bogus'$" "$C" cond --bogus
+expect_exit "option without its value" 2 "^condnet train: --epochs needs a value$" "$C" train --epochs
+expect_exit "unknown data set" 2 "unknown data set 'nope'" "$C" train --data nope
+expect_exit "missing data set" 1 "^condnet train: .*data/fetch mnist" "$C" train --data mnist
+expect_exit "missing model file" 1 "^condnet cond: missing\.model: " "$C" cond --load missing.model
+cp m.model bad.model
+printf 'XXXXXXXX' | dd of=bad.model bs=1 seek=300 conv=notrunc 2>/dev/null
+expect_exit "corrupted model file" 1 "^condnet cond: bad\.model: .*(checksum|damaged)" "$C" cond --load bad.model
+printf '0.5,1.5,0\n1.0,2.0,1\n3.0,1\n2.5,0.5,1\n' >ragged.csv
+expect_exit "CSV with a ragged row" 1 "^condnet train: ragged\.csv:3: .*expected 3" "$C" train --data csv:ragged.csv
+printf '0.5,1.5,0\n1.0,2.0,1\n3.0,1.0,0\n2.5,0.5,1\n' >two.csv
+expect_exit "model and data disagree" 1 "^condnet train: m\.model: model has 10 inputs, data set has 2 features$" "$C" train --load m.model --data csv:two.csv
+expect_exit "squeeze without --load" 2 "^condnet squeeze: --load MODEL is required$" "$C" squeeze
+expect_exit "--trial without --out" 2 "^condnet sweep: --trial needs a single --beta B and --out FILE$" "$C" sweep --beta 1 --trial 0
+
+## cond --json: valid JSON with one entry per layer
+expect_ok "cond --json" "$C" cond --load m.model --json cond.json
+check "cond --json has m = 4 layers numbered 1..4" json cond.json \
+	"[l['layer'] for l in d['layers']] == [1, 2, 3, 4] and all(l['n'] > 0 and l['kappa'] >= 1 for l in d['layers'])"
+expect_grep "cond prints the table" '^Layer +n_i +κ\(Ŵ\) +p \(τ=25\)' "$TMP/out"
+
+## Algorithm 1 ends with every κ ≤ τ
+expect_ok "alg1 on synthetic" "$C" alg1 --layers 3x32 --tau 12 --quiet --json alg1.json --csv alg1.csv --save alg1.model
+cp "$TMP/out" alg1.out
+check "alg1 --json: status done, every final κ <= τ" json alg1.json \
+	"d['status'] == 'done' and all(k <= 12 for k in d['final_kappa']) and len(d['history']) >= 2"
+expect_grep "alg1 prints the Table 1 layout" '^Layer +initial n_i +initial κ\(Ŵ\) +final n_i +final κ\(Ŵ\)$' alg1.out
+expect_grep "alg1 prints the Table 16 rows" '^Σ\(n_i\) ' alg1.out
+expect_grep "alg1 --csv has a header row" '^row,0,1' alg1.csv
+
+## Algorithm 2: separate trials gathered give the in-process table and pick
+expect_ok "sweep in one process" "$C" sweep --layers 2x8 --beta 1,1.5 --q 2 --eta 0.5 --no-extend --quiet --json sweep.json
+sed -n '/^β/,/^pick/p' "$TMP/out" >inproc.txt
+for b in 1 1.5; do for t in 0 1; do
+	"$C" sweep --layers 2x8 --beta $b --trial $t --eta 0.5 --out "trial-$b-$t.json" --quiet >/dev/null 2>&1 ||
+		fail "sweep --beta $b --trial $t"
+done; done
+expect_ok "sweep --gather" "$C" sweep --layers 2x8 --q 2 --gather trial-*.json
+sed -n '/^β/,/^pick/p' "$TMP/out" >gather.txt
+check "gathered table and pick equal the in-process ones" cmp inproc.txt gather.txt
+check "the pick is marked" grep -q ' pick$' gather.txt
+check "sweep --json names the pick" json sweep.json "d['pick_beta'] in (1, 1.5) and len(d['betas']) == 2"
+rm trial-1.5-1.json
+expect_exit "sweep --gather names a missing trial" 1 '^condnet sweep: beta 1\.5, trial 1 is missing' \
+	"$C" sweep --layers 2x8 --q 2 --gather trial-*.json
+
+## Algorithm 3: removed counts, with and without compensation
+expect_ok "train an oversized network" "$C" train --layers 3x64 --epochs 3 --save big.model --quiet
+expect_ok "squeeze" "$C" squeeze --load big.model --tau 10 --json sq.json --save sq.model --quiet
+cp "$TMP/out" sq.out
+expect_grep "squeeze prints the removed counts" '^removed [1-9][0-9]* neurons \([0-9]+ without compensation, [0-9]+ with\)$' sq.out
+expect_grep "squeeze prints the accuracy with compensation" '^test accuracy after squeezing: [0-9.]+ % \(with compensation: [0-9.]+ %\)$' sq.out
+check "squeeze --json: removed > 0, the saved shape is smaller" json sq.json \
+	"d['removed'] == d['removed_without_compensation'] > 0 and d['shape_after'] != d['shape_before']"
+expect_ok "squeeze --compensate --retrain" "$C" squeeze --load big.model --tau 10 --compensate --retrain 1 --json sqc.json --quiet
+check "squeeze --compensate keeps the compensated result" json sqc.json \
+	"d['compensate'] and d['removed'] == d['removed_with_compensation'] and 'acc_retrained' in d"
+expect_ok "squeeze --until-stable" "$C" squeeze --load big.model --tau 10 --retrain 1 --until-stable --json sqs.json --quiet
+check "--until-stable ends stable, removing nothing in the end" json sqs.json \
+	"d['stable'] and d['rounds'][0]['removed'] == 0 and d['rounds'][1]['removed'] > 0"
+
+## NumPy export then import gives the same κ table
+for layout in keras torch; do
+	expect_ok "export --layout $layout" "$C" export --load big.model --npy "npy-$layout" --layout $layout
+	expect_ok "import --layout $layout" "$C" import --npy "npy-$layout" --layout $layout --save "imp-$layout.model"
+	"$C" cond --load big.model --json c0.json >/dev/null 2>&1
+	"$C" cond --load "imp-$layout.model" --json c1.json >/dev/null 2>&1
+	check "export/import ($layout) keeps every κ" python3 -c "
+import json
+a = json.load(open('c0.json'))['layers']; b = json.load(open('c1.json'))['layers']
+assert [(l['n'], l['kappa']) for l in a] == [(l['n'], l['kappa']) for l in b], (a, b)"
+done
+
+## SIGTERM during training: exit 130, --save left alone unless --save-partial
+cp m.model keep.model
+"$C" train --layers 4x128 --epochs 100000 --save keep.model --quiet >int.out 2>int.err &
+pid=$!
+i=0
+while [ $i -lt 300 ] && ! grep -q '^epoch' int.out; do sleep 0.1; i=$((i + 1)); done
+kill -TERM $pid 2>/dev/null
+wait $pid; st=$?
+check "SIGTERM stops training with status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "the interruption is reported" '^interrupted by SIGTERM after' int.out
+check "an interrupted run does not overwrite --save" cmp m.model keep.model
+
+finish

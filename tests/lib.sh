@@ -35,3 +35,18 @@ finish() {
 	echo "$NPASS passed, $NFAIL failed"
 	[ "$NFAIL" -eq 0 ]
 }
+# expect_exit NAME STATUS PATTERN CMD...: the command exits with STATUS and its stderr matches PATTERN.
+expect_exit() {
+	name=$1; want=$2; pat=$3; shift 3
+	"$@" >"$TMP/out" 2>"$TMP/err"; got=$?
+	if [ "$got" -ne "$want" ]; then
+		fail "$name: exit $got, expected $want: $*"; sed 's/^/  | /' "$TMP/err"; return; fi
+	if grep -Eq -- "$pat" "$TMP/err"; then pass "$name"; else
+		fail "$name: stderr does not match '$pat'"; sed 's/^/  | /' "$TMP/err"; fi
+}
+# check NAME CMD...: the command (a test such as `[ … ]` or a python3 check) succeeds.
+check() {
+	name=$1; shift
+	if "$@" >"$TMP/check" 2>&1; then pass "$name"; else
+		fail "$name: $*"; sed 's/^/  | /' "$TMP/check" | head -20; fi
+}

@@ -1,5 +1,200 @@
-/* test_adult.c - not written yet: reports "skipped" to the harness. */
+/* test_adult.c - Adult preparation: scaling, one-hot columns, both file
+ * styles, missing values and malformed records. */
+#include <dirent.h>
+
+#include "adult.h"
+#include "testutil.h"
+
+/* One scratch directory for the whole run, removed when the tests end. */
+static char dir[512];
+
+static void dir_make(void)
+{
+	snprintf(dir, sizeof dir, "%s", tu_tmpdir());
+}
+
+static void dir_remove(void)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d)))
+			if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+				char p[1024];
+				snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+				unlink(p);
+			}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+/* First column of each one-hot group. */
+enum {
+	WORKCLASS = 6,
+	EDUCATION = 14,
+	MARITAL = 30,
+	OCCUPATION = 37,
+	RELATIONSHIP = 51,
+	RACE = 57,
+	SEX = 62,
+	COUNTRY = 64,
+	FEATURES = 105
+};
+
+static char path[1024];
+
+static const char *put(const char *name, const char *text)
+{
+	snprintf(path, sizeof path, "%s", tu_write(dir, name, text, strlen(text)));
+	return path;
+}
+
+static void fails_with(const char *text, const char *want)
+{
+	Dataset *ds = (Dataset *)1;
+	Err e;
+	ck_assert_int_eq(adult_load(put("adult.data", text), &ds, &e), -1);
+	ck_assert_ptr_null(ds);
+	ck_assert_msg(strstr(e.msg, want) != NULL, "message '%s' lacks '%s'", e.msg, want);
+}
+
+/* Exactly the columns on[0..non) are 1 among the one-hot features of row. */
+static void check_onehot(const float *row, const int *on, int non)
+{
+	int ones = 0;
+	for (int j = 6; j < FEATURES; j++) {
+		if (row[j] == 0.0f)
+			continue;
+		ck_assert_float_eq(row[j], 1.0f);
+		int found = 0;
+		for (int i = 0; i < non; i++)
+			found |= on[i] == j;
+		ck_assert_msg(found, "column %d (%s) set", j, adult_feature_name(j));
+		ones++;
+	}
+	ck_assert_int_eq(ones, non);
+}
+
+START_TEST(test_features)
+{
+	ck_assert_int_eq(adult_feature_count(), FEATURES);
+	ck_assert_str_eq(adult_feature_name(0), "age");
+	ck_assert_str_eq(adult_feature_name(1), "fnlwgt");
+	ck_assert_str_eq(adult_feature_name(5), "hours-per-week");
+	ck_assert_str_eq(adult_feature_name(WORKCLASS), "workclass=Private");
+	ck_assert_str_eq(adult_feature_name(EDUCATION + 3), "education=HS-grad");
+	ck_assert_str_eq(adult_feature_name(SEX + 1), "sex=Male");
+	ck_assert_str_eq(adult_feature_name(COUNTRY), "native-country=United-States");
+	ck_assert_str_eq(adult_feature_name(FEATURES - 1), "native-country=Holand-Netherlands");
+	ck_assert_ptr_null(adult_feature_name(FEATURES));
+	ck_assert_ptr_null(adult_feature_name(-1));
+}
+END_TEST
+
+START_TEST(test_training_style)
+{
+	const char *text =
+	    "50, Private, 1000000, HS-grad, 10, Divorced, Sales, Unmarried, White, Female, "
+	    "20000, 500, 60, Mexico, >50K\n"
+	    "\n"
+	    "39, ?, 200000, Doctorate, 25, Never-married, ?, Own-child, Black, Male, 0, 0, 40, "
+	    "?, <=50K\n";
+	Dataset *ds;
+	Err e;
+	ck_assert_msg(adult_load(put("adult.data", text), &ds, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(ds->n, 2);
+	ck_assert_int_eq(ds->d, FEATURES);
+	ck_assert_int_eq(ds->k, 2);
+	const float *r = ds->x;
+	ck_assert_float_eq_tol(r[0], 50.0f, 1e-5);
+	ck_assert_float_eq_tol(r[1], 50.0f, 1e-5);
+	ck_assert_float_eq_tol(r[2], 40.0f, 1e-5);
+	ck_assert_float_eq_tol(r[3], 10.0f, 1e-5);
+	ck_assert_float_eq_tol(r[4], 5.0f, 1e-5);
+	ck_assert_float_eq_tol(r[5], 50.0f, 1e-5);
+	int on0[] = {WORKCLASS + 0,    EDUCATION + 3, MARITAL + 1, OCCUPATION + 3,
+	             RELATIONSHIP + 5, RACE + 0,      SEX + 0,     COUNTRY + 20};
+	check_onehot(r, on0, 8);
+	ck_assert_int_eq(ds->y[0], 1);
+	/* '?' in workclass, occupation and native-country: those groups stay zero. */
+	r = ds->x + FEATURES;
+	ck_assert_float_eq_tol(r[0], 39.0f, 1e-5);
+	ck_assert_float_eq_tol(r[2], 100.0f, 1e-5);
+	int on1[] = {EDUCATION + 13, MARITAL + 2, RELATIONSHIP + 1, RACE + 4, SEX + 1};
+	check_onehot(r, on1, 5);
+	ck_assert_int_eq(ds->y[1], 0);
+	dataset_free(ds);
+}
+END_TEST
+
+START_TEST(test_test_style)
+{
+	const char *text =
+	    "|1x3 Cross validator\n"
+	    "25, Private, 226802, 11th, 7, Never-married, Machine-op-inspct, Own-child, Black, "
+	    "Male, 0, 0, 40, United-States, <=50K.\n"
+	    "44, Self-emp-inc, 160323, Some-college, 10, Married-civ-spouse, Exec-managerial, "
+	    "Husband, Asian-Pac-Islander, Male, 7688, 0, 40, Outlying-US(Guam-USVI-etc), >50K.\n"
+	    "\n";
+	Dataset *ds;
+	Err e;
+	ck_assert_msg(adult_load(put("adult.test", text), &ds, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(ds->n, 2);
+	ck_assert_int_eq(ds->y[0], 0);
+	ck_assert_int_eq(ds->y[1], 1);
+	int on[] = {WORKCLASS + 2,    EDUCATION + 1, MARITAL + 0, OCCUPATION + 4,
+	            RELATIONSHIP + 2, RACE + 1,      SEX + 1,     COUNTRY + 6};
+	check_onehot(ds->x + FEATURES, on, 8);
+	ck_assert_float_eq_tol(ds->x[FEATURES + 3], 3.844f, 1e-4);
+	ck_assert_ptr_nonnull(strstr(ds->name, "adult.test"));
+	dataset_free(ds);
+}
+END_TEST
+
+#define OK_HEAD "39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, Not-in-family, "
+
+START_TEST(test_errors)
+{
+	const char *good = OK_HEAD "White, Male, 2174, 0, 40, United-States, <=50K\n";
+	char text[1024];
+	snprintf(text, sizeof text, "%s%s", good,
+	         OK_HEAD "White, Male, 2174, 0, 40, United-States\n");
+	fails_with(text, "adult.data:2: 14 fields, expected 15: field 15 (income) is missing");
+	snprintf(text, sizeof text, "%s\n%s", good,
+	         OK_HEAD "White, Male, 2174, 0, 40, United-States, <=50K, 7\n");
+	fails_with(text, "adult.data:3: more than 15 fields: unexpected '7' after income");
+	fails_with(OK_HEAD "White, Male, 2174, 0, 40, Atlantis, <=50K\n",
+	           "adult.data:1: field 14 (native-country): unknown category 'Atlantis'");
+	fails_with(
+	    "39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, Not-in-family, "
+	    "White, Male, 21x4, 0, 40, United-States, <=50K\n",
+	    "adult.data:1: field 11 (capital-gain): '21x4' is not a number");
+	fails_with(
+	    "-3, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, Not-in-family, "
+	    "White, Male, 0, 0, 40, United-States, <=50K\n",
+	    "adult.data:1: field 1 (age): -3 is negative");
+	fails_with(OK_HEAD "White, Male, 2174, 0, 40, United-States, 50K\n",
+	           "adult.data:1: field 15 (income): expected '>50K' or '<=50K', found '50K'");
+	fails_with(OK_HEAD "White, Male, , 0, 40, United-States, <=50K\n",
+	           "field 11 (capital-gain): '' is not a number");
+	fails_with("|only a comment\n\n", "adult.data: no records");
+	Dataset *ds;
+	Err e;
+	ck_assert_int_eq(adult_load("/nonexistent/adult.data", &ds, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "/nonexistent/adult.data: cannot open"));
+}
+END_TEST
+
 int main(void)
 {
-	return 77;
+	Suite *s = suite_create("adult");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_features);
+	tcase_add_test(tc, test_training_style);
+	tcase_add_test(tc, test_test_style);
+	tcase_add_test(tc, test_errors);
+	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
 }

@@ -1,5 +1,546 @@
-/* test_alg2.c - not written yet: reports "skipped" to the harness. */
+/* test_alg2.c - Algorithm 2: β lists, scaled widths, trial order, means,
+ * scores, the pick, extension at either edge, gather and the trial JSON. */
+#include <math.h>
+
+#include "alg2_scale.h"
+#include "testutil.h"
+
+/* A stub trial: err_tr = tr0 + slope_tr·β + 0.01·(trial − 1) and
+ * err_v = v0 + slope_v·β + 0.02·(trial − 1) (the trial terms cancel in the
+ * mean when q = 3), logging the order of the calls. */
+typedef struct Stub {
+	double tr0, slope_tr, v0, slope_v;
+	double curve;     /* adds curve·(β − 1.2)² to err_v: a minimum at β = 1.2 */
+	double log_beta[64];
+	int log_trial[64];
+	int nlog;
+	int last_width;   /* widths[1] of the last shape */
+} Stub;
+
+static int stub_trial(const Net *shape, double beta, int trial, const Dataset *tr,
+		      const Dataset *v, const Alg2Opts *o, Alg2Trial *out, void *ud, Err *e)
+{
+	Stub *s = ud;
+	(void)tr;
+	(void)v;
+	(void)o;
+	(void)e;
+	if (s->nlog < 64) {
+		s->log_beta[s->nlog] = beta;
+		s->log_trial[s->nlog] = trial;
+	}
+	s->nlog++;
+	s->last_width = shape->n[1];
+	out->err_tr = s->tr0 + s->slope_tr * beta + 0.01 * (trial - 1);
+	out->err_v = s->v0 + s->slope_v * beta + 0.02 * (trial - 1) +
+		     s->curve * (beta - 1.2) * (beta - 1.2);
+	out->max_kappa = 10.0 + beta;
+	out->seconds = 0.5;
+	return 0;
+}
+
+static Net *base_net(void)
+{
+	int w[] = {10, 20, 7, 3, 3};
+	Net *n = net_new(4, w, ACT_ERF, 1.0f);
+	ck_assert_ptr_nonnull(n);
+	return n;
+}
+
+static Alg2Opts stub_opts(const char *betas, int q, int extend, int max_extend)
+{
+	Alg2Opts o;
+	Err e;
+	alg2_opts_default(&o);
+	ck_assert_msg(alg2_parse_betas(betas, &o, &e) == 0, "%s", e.msg);
+	o.q = q;
+	o.extend = extend;
+	o.max_extend = max_extend;
+	return o;
+}
+
+static Alg2 *stub_alg(const Net *base, const Alg2Opts *o, Stub *s)
+{
+	Err e;
+	Alg2 *a = alg2_new(base, NULL, NULL, o, &e);
+	ck_assert_msg(a != NULL, "%s", e.msg);
+	a->fn = stub_trial;
+	a->fn_ud = s;
+	return a;
+}
+
+START_TEST(parse_lists_and_ranges)
+{
+	Alg2Opts o;
+	Err e;
+	alg2_opts_default(&o);
+	ck_assert_int_eq(alg2_parse_betas("1.0,1.2,1.4", &o, &e), 0);
+	ck_assert_int_eq(o.nbeta, 3);
+	ck_assert_double_eq(o.betas[1], 1.2);
+	ck_assert_int_eq(alg2_parse_betas("1.4, 1.0 ,1.2", &o, &e), 0);
+	ck_assert_double_eq(o.betas[0], 1.0);
+	ck_assert_double_eq(o.betas[2], 1.4);
+	/* 1.0:2.4:0.2 is the paper's eight β, end included despite 0.2 not being exact */
+	ck_assert_int_eq(alg2_parse_betas("1.0:2.4:0.2", &o, &e), 0);
+	ck_assert_int_eq(o.nbeta, 8);
+	ck_assert_double_eq(o.betas[7], 2.4);
+	ck_assert_double_eq(o.betas[3], 1.6);
+	ck_assert_int_eq(alg2_parse_betas("0.6:2.0:0.2", &o, &e), 0);
+	ck_assert_int_eq(o.nbeta, 8);
+	ck_assert_double_eq(o.betas[0], 0.6);
+	ck_assert_int_eq(alg2_parse_betas("0.1:0.3:0.1", &o, &e), 0);
+	ck_assert_int_eq(o.nbeta, 3);
+	ck_assert_int_eq(alg2_parse_betas("1.5", &o, &e), 0);
+	ck_assert_int_eq(o.nbeta, 1);
+	ck_assert_int_eq(alg2_parse_betas("1:64:1", &o, &e), 0);
+	ck_assert_int_eq(o.nbeta, 64);
+}
+END_TEST
+
+START_TEST(parse_rejects)
+{
+	Alg2Opts o;
+	Err e;
+	alg2_opts_default(&o);
+	ck_assert_int_eq(alg2_parse_betas("", &o, &e), -1);
+	ck_assert_str_eq(e.msg, "betas \"\": empty list");
+	ck_assert_int_eq(alg2_parse_betas("1.0,0,1.2", &o, &e), -1);
+	ck_assert_str_eq(e.msg, "betas \"1.0,0,1.2\": β = 0, every β must be > 0");
+	ck_assert_int_eq(alg2_parse_betas("-1", &o, &e), -1);
+	ck_assert_int_eq(alg2_parse_betas("1.0,abc", &o, &e), -1);
+	ck_assert_str_eq(e.msg, "betas \"1.0,abc\": at offset 4: expected a number");
+	ck_assert_int_eq(alg2_parse_betas("1.0;1.2", &o, &e), -1);
+	ck_assert_str_eq(e.msg, "betas \"1.0;1.2\": at offset 3: expected ',' or the end");
+	ck_assert_int_eq(alg2_parse_betas("1.0,", &o, &e), -1);
+	ck_assert_int_eq(alg2_parse_betas("1:2:0", &o, &e), -1);
+	ck_assert_str_eq(e.msg, "betas \"1:2:0\": step 0, expected > 0");
+	ck_assert_int_eq(alg2_parse_betas("2:1:0.1", &o, &e), -1);
+	ck_assert_int_eq(alg2_parse_betas("1:65:1", &o, &e), -1);
+	ck_assert_str_eq(e.msg, "betas \"1:65:1\": 65 values, at most 64");
+	ck_assert_int_eq(alg2_parse_betas("1.2,1.2", &o, &e), -1);
+	ck_assert_int_eq(alg2_parse_betas("nan", &o, &e), -1);
+	char many[512] = "1";
+	for (int i = 2; i <= 65; i++)
+		snprintf(many + strlen(many), sizeof many - strlen(many), ",%d", i);
+	ck_assert_int_eq(alg2_parse_betas(many, &o, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "more than 64 values"));
+	/* a failed parse leaves the previous list (the default eight) */
+	ck_assert_int_eq(o.nbeta, 8);
+	ck_assert_double_eq(o.betas[0], 1.0);
+}
+END_TEST
+
+START_TEST(scaled_widths)
+{
+	Net *b = base_net();
+	int w[5];
+	alg2_scaled_widths(b, 1.5, w);
+	ck_assert_int_eq(w[0], 10);
+	ck_assert_int_eq(w[1], 30);
+	ck_assert_int_eq(w[2], 11); /* 10.5 rounds away from zero */
+	ck_assert_int_eq(w[3], 5);  /* 4.5 */
+	ck_assert_int_eq(w[4], 3);
+	alg2_scaled_widths(b, 0.1, w);
+	ck_assert_int_eq(w[1], 2);
+	ck_assert_int_eq(w[2], 1);
+	ck_assert_int_eq(w[3], 1); /* 0.3 rounds to 0: at least 1 */
+	ck_assert_int_eq(w[0], 10);
+	ck_assert_int_eq(w[4], 3);
+	alg2_scaled_widths(b, 1.15, w);
+	ck_assert_int_eq(w[1], 23);
+	net_free(b);
+}
+END_TEST
+
+START_TEST(trial_seed)
+{
+	uint64_t s = alg2_trial_seed(7, 1.2, 3);
+	ck_assert_uint_eq(s, alg2_trial_seed(7, 1.2, 3));
+	ck_assert_uint_eq(s, alg2_trial_seed(7, 1.0 + 0.2, 3));
+	ck_assert_uint_ne(s, alg2_trial_seed(7, 1.2, 4));
+	ck_assert_uint_ne(s, alg2_trial_seed(7, 1.4, 3));
+	ck_assert_uint_ne(s, alg2_trial_seed(8, 1.2, 3));
+}
+END_TEST
+
+static int on_trial_count;
+static void count_trials(const Alg2 *a, const Alg2Trial *t, void *ud)
+{
+	(void)a;
+	(void)t;
+	(*(int *)ud)++;
+	on_trial_count++;
+}
+
+START_TEST(order_means_scores_pick)
+{
+	Net *b = base_net();
+	Alg2Opts o = stub_opts("1.0,1.2,1.4", 3, 0, 0);
+	Stub s = {.tr0 = 0.10, .slope_tr = -0.05, .v0 = 0.20, .slope_v = -0.05, .curve = 1.0};
+	Alg2 *a = stub_alg(b, &o, &s);
+	int count = 0;
+	a->on_trial = count_trials;
+	a->on_trial_ud = &count;
+	Err e;
+	ck_assert_int_eq(alg2_pick(a), -1);
+	for (int k = 0; k < 8; k++)
+		ck_assert_int_eq(alg2_step(a, &e), 0);
+	ck_assert_int_eq(alg2_step(a, &e), 1);
+	ck_assert_int_eq(a->finished, 1);
+	ck_assert_int_eq(alg2_step(a, &e), 1); /* nothing more */
+	ck_assert_int_eq(s.nlog, 9);
+	ck_assert_int_eq(count, 9);
+	for (int k = 0; k < 9; k++) {
+		ck_assert_double_eq_tol(s.log_beta[k], 1.0 + 0.2 * (k / 3), 1e-12);
+		ck_assert_int_eq(s.log_trial[k], k % 3);
+	}
+	ck_assert_int_eq(s.last_width, 28); /* 1.4 · 20 */
+	for (int i = 0; i < 3; i++) {
+		double beta = 1.0 + 0.2 * i;
+		double tr = 0.10 - 0.05 * beta;
+		double v = 0.20 - 0.05 * beta + (beta - 1.2) * (beta - 1.2);
+		ck_assert_int_eq(a->b[i].done, 3);
+		ck_assert_double_eq_tol(a->b[i].err_tr, tr, 1e-12);
+		ck_assert_double_eq_tol(a->b[i].err_v, v, 1e-12);
+		ck_assert_double_eq_tol(a->b[i].score, 2 * v - tr, 1e-12);
+	}
+	ck_assert_int_eq(a->b[2].widths[1], 28);
+	ck_assert_int_eq(a->b[2].widths[2], 10); /* 9.8 */
+	ck_assert_int_eq(alg2_pick(a), 1);
+	alg2_free(a);
+	net_free(b);
+}
+END_TEST
+
+START_TEST(extend_upper_edge)
+{
+	Net *b = base_net();
+	Alg2Opts o = stub_opts("1.0,1.2", 2, 1, 2);
+	/* the score falls with β: the largest is always picked */
+	Stub s = {.tr0 = 0.05, .slope_tr = 0.0, .v0 = 0.5, .slope_v = -0.1};
+	Alg2 *a = stub_alg(b, &o, &s);
+	Err e;
+	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(a->nb, 4);
+	ck_assert_int_eq(a->extended, 2); /* max_extend reached */
+	ck_assert_double_eq_tol(a->b[2].beta, 1.4, 1e-12);
+	ck_assert_double_eq_tol(a->b[3].beta, 1.6, 1e-12);
+	ck_assert_int_eq(a->b[3].widths[1], 32);
+	ck_assert_int_eq(s.nlog, 8);
+	ck_assert_double_eq_tol(s.log_beta[6], 1.6, 1e-12);
+	ck_assert_int_eq(alg2_pick(a), 3);
+	alg2_free(a);
+
+	/* a single β extends by 0.2 */
+	o = stub_opts("1.0", 1, 1, 1);
+	s.nlog = 0;
+	a = stub_alg(b, &o, &s);
+	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(a->nb, 2);
+	ck_assert_double_eq_tol(a->b[1].beta, 1.2, 1e-12);
+	alg2_free(a);
+
+	/* without extend nothing is added */
+	o = stub_opts("1.0,1.2", 1, 0, 4);
+	a = stub_alg(b, &o, &s);
+	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(a->nb, 2);
+	ck_assert_int_eq(alg2_pick(a), 1);
+	alg2_free(a);
+	net_free(b);
+}
+END_TEST
+
+START_TEST(extend_lower_edge_stays_positive)
+{
+	Net *b = base_net();
+	Alg2Opts o = stub_opts("0.4,0.6", 2, 1, 4);
+	/* the score rises with β: the smallest is always picked */
+	Stub s = {.tr0 = 0.05, .slope_tr = 0.0, .v0 = 0.1, .slope_v = 0.1};
+	Alg2 *a = stub_alg(b, &o, &s);
+	Err e;
+	ck_assert_int_eq(alg2_run(a, &e), 0);
+	/* 0.2 is added; the next step would reach 0, so extension stops there */
+	ck_assert_int_eq(a->nb, 3);
+	ck_assert_int_eq(a->extended, 1);
+	ck_assert_double_eq_tol(a->b[0].beta, 0.2, 1e-12);
+	ck_assert_double_eq_tol(a->b[1].beta, 0.4, 1e-12);
+	ck_assert_double_eq_tol(a->b[2].beta, 0.6, 1e-12);
+	for (int i = 0; i < a->nb; i++) {
+		ck_assert(a->b[i].beta > 0);
+		ck_assert_int_eq(a->b[i].done, 2);
+	}
+	ck_assert_int_eq(a->b[0].widths[1], 4);
+	ck_assert_int_eq(alg2_pick(a), 0);
+	/* the trials of the shifted β kept their errors */
+	ck_assert_double_eq_tol(a->b[2].err_v, 0.1 + 0.1 * 0.6 - 0.01, 1e-12);
+	ck_assert_int_eq(s.nlog, 6);
+	ck_assert_double_eq_tol(s.log_beta[4], 0.2, 1e-12);
+	alg2_free(a);
+
+	/* 2.0, 2.5: extended down by 0.5 twice, then max_extend stops it */
+	o = stub_opts("2.0,2.5", 1, 1, 2);
+	s.nlog = 0;
+	a = stub_alg(b, &o, &s);
+	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(a->nb, 4);
+	ck_assert_double_eq_tol(a->b[0].beta, 1.0, 1e-12);
+	ck_assert_double_eq_tol(a->b[1].beta, 1.5, 1e-12);
+	alg2_free(a);
+	net_free(b);
+}
+END_TEST
+
+START_TEST(add_trial_checks)
+{
+	Net *b = base_net();
+	Alg2Opts o = stub_opts("1.0,1.2", 2, 0, 0);
+	Stub s = {.tr0 = 0.1, .v0 = 0.2};
+	Alg2 *a = stub_alg(b, &o, &s);
+	Err e;
+	Alg2Trial t = {.beta = 1.3, .trial = 0, .err_tr = 0.1, .err_v = 0.2};
+	ck_assert_int_eq(alg2_add_trial(a, &t, &e), -1);
+	ck_assert_str_eq(e.msg, "Algorithm 2: β = 1.3 is not in the list (1 .. 1.2, 2 values)");
+	t.beta = 1.2 + 1e-12;
+	t.trial = 2;
+	ck_assert_int_eq(alg2_add_trial(a, &t, &e), -1);
+	ck_assert_str_eq(e.msg, "Algorithm 2: β = 1.2, trial 2, expected a trial in 0..1");
+	t.trial = 1;
+	t.err_v = 1.5;
+	ck_assert_int_eq(alg2_add_trial(a, &t, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "expected both in [0, 1]"));
+	t.err_v = 0.2;
+	ck_assert_int_eq(alg2_add_trial(a, &t, &e), 0);
+	ck_assert_int_eq(a->b[1].done, 1);
+	ck_assert_int_eq(alg2_pick(a), -1); /* no β has all its trials */
+	ck_assert_int_eq(alg2_add_trial(a, &t, &e), -1);
+	ck_assert_str_eq(e.msg, "Algorithm 2: β = 1.2, trial 1 was already recorded");
+	/* stepping runs only the missing trials, in order */
+	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(s.nlog, 3);
+	ck_assert_double_eq(s.log_beta[2], 1.2);
+	ck_assert_int_eq(s.log_trial[2], 0);
+	alg2_free(a);
+	net_free(b);
+}
+END_TEST
+
+static const char *json_dir;
+static void write_json(const Alg2 *a, const Alg2Trial *t, void *ud)
+{
+	char path[1024];
+	Err e;
+	int i = 0;
+	while (a->b[i].beta != t->beta)
+		i++;
+	snprintf(path, sizeof path, "%s/trial-%d-%d.json", json_dir, i, t->trial);
+	ck_assert_msg(alg2_trial_write_json(path, t, a->b[i].widths, a->base->m, &e) == 0, "%s",
+		      e.msg);
+	(*(int *)ud)++;
+}
+
+START_TEST(json_gather_matches_in_process)
+{
+	Net *b = base_net();
+	Alg2Opts o = stub_opts("0.8:1.6:0.2", 3, 0, 0);
+	Stub s = {.tr0 = 0.02, .slope_tr = 0.01, .v0 = 0.15, .slope_v = -0.02, .curve = 0.3};
+	Alg2 *a = stub_alg(b, &o, &s);
+	json_dir = tu_tmpdir();
+	int written = 0;
+	a->on_trial = write_json;
+	a->on_trial_ud = &written;
+	Err e;
+	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(written, 15);
+
+	/* gather in reverse order, as separate processes might finish */
+	Alg2 *g = alg2_new(b, NULL, NULL, &o, &e);
+	ck_assert_ptr_nonnull(g);
+	for (int i = 4; i >= 0; i--)
+		for (int t = 2; t >= 0; t--) {
+			char path[1024];
+			Alg2Trial tr;
+			int *w, m;
+			snprintf(path, sizeof path, "%s/trial-%d-%d.json", json_dir, i, t);
+			ck_assert_msg(alg2_trial_read_json(path, &tr, &w, &m, &e) == 0, "%s",
+				      e.msg);
+			ck_assert_int_eq(m, 4);
+			ck_assert_mem_eq(w, a->b[i].widths, 5 * sizeof(int));
+			ck_assert_double_eq(tr.max_kappa, 10.0 + a->b[i].beta);
+			ck_assert_double_eq(tr.seconds, 0.5);
+			ck_assert_int_eq(tr.trial, t);
+			free(w);
+			ck_assert_msg(alg2_add_trial(g, &tr, &e) == 0, "%s", e.msg);
+		}
+	ck_assert_int_eq(alg2_pick(g), alg2_pick(a));
+	ck_assert_int_eq(alg2_pick(a), 2);
+	for (int i = 0; i < 5; i++) {
+		ck_assert_double_eq(g->b[i].err_tr, a->b[i].err_tr);
+		ck_assert_double_eq(g->b[i].err_v, a->b[i].err_v);
+		ck_assert_double_eq(g->b[i].score, a->b[i].score);
+	}
+	ck_assert_int_eq(alg2_step(g, &e), 1); /* all gathered: nothing to run */
+	alg2_free(g);
+	alg2_free(a);
+	net_free(b);
+}
+END_TEST
+
+START_TEST(json_round_trip_and_rejects)
+{
+	const char *dir = tu_tmpdir();
+	char path[1024];
+	Err e;
+	snprintf(path, sizeof path, "%s/t.json", dir);
+	Alg2Trial t = {.beta = 1.2, .trial = 4, .err_tr = 1.0 / 3.0, .err_v = 0.1,
+		       .max_kappa = INFINITY, .seconds = 2.25};
+	int w[] = {200, 60, 45, 10};
+	ck_assert_int_eq(alg2_trial_write_json(path, &t, w, 3, &e), 0);
+	Alg2Trial r;
+	int *rw, m;
+	ck_assert_msg(alg2_trial_read_json(path, &r, &rw, &m, &e) == 0, "%s", e.msg);
+	ck_assert_double_eq(r.beta, 1.2);
+	ck_assert_int_eq(r.trial, 4);
+	ck_assert_double_eq(r.err_tr, 1.0 / 3.0); /* exact round trip */
+	ck_assert_double_eq(r.err_v, 0.1);
+	ck_assert(isinf(r.max_kappa));
+	ck_assert_int_eq(m, 3);
+	ck_assert_mem_eq(rw, w, sizeof w);
+	free(rw);
+
+	struct {
+		const char *text, *expect;
+	} bad[] = {
+		{"{ \"beta\": 1.2, ", ": line 1, column 15: malformed JSON"},
+		{"[1, 2]", ": expected a JSON object with the fields of a trial"},
+		{"{\"beta\": 1.2, \"trial\": 0, \"err_tr\": 0.1, \"max_kappa\": 3, \"seconds\": 1,"
+		 " \"widths\": [2, 3, 2]}",
+		 ": missing field \"err_v\""},
+		{"{\"beta\": \"1.2\", \"trial\": 0}", ": field \"beta\": expected a number"},
+		{"{\"beta\": -1, \"trial\": 0}", ": field \"beta\" = -1, expected a number in"},
+		{"{\"beta\": 1, \"trial\": 0.5}",
+		 ": field \"trial\" = 0.5, expected an integer in [0, 1e+06]"},
+		{"{\"beta\": 1, \"trial\": 0, \"err_tr\": 1.5}",
+		 ": field \"err_tr\" = 1.5, expected a number in [0, 1]"},
+		{"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
+		 " \"seconds\": 1, \"widths\": [2, 0, 2]}",
+		 ": field \"widths\", entry 1: expected a positive integer"},
+		{"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
+		 " \"seconds\": 1, \"widths\": 5}",
+		 ": field \"widths\": expected an array of layer widths"},
+		{"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
+		 " \"seconds\": 1, \"widths\": [2, 2]} x",
+		 ": unexpected text after the JSON object"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "bad%zu.json", i);
+		const char *p = tu_write(dir, name, bad[i].text, strlen(bad[i].text));
+		char full[1024];
+		snprintf(full, sizeof full, "%s", p);
+		rw = NULL;
+		ck_assert_int_eq(alg2_trial_read_json(full, &r, &rw, &m, &e), -1);
+		ck_assert_ptr_null(rw);
+		ck_assert_msg(strncmp(e.msg, full, strlen(full)) == 0, "case %zu: %s", i, e.msg);
+		ck_assert_msg(strstr(e.msg, bad[i].expect) != NULL, "case %zu: %s", i, e.msg);
+	}
+	snprintf(path, sizeof path, "%s/missing.json", dir);
+	ck_assert_int_eq(alg2_trial_read_json(path, &r, &rw, &m, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "missing.json: cannot open"));
+}
+END_TEST
+
+static int stop_now(const TrainProgress *p, void *ud)
+{
+	(void)p;
+	(*(int *)ud)++;
+	return 1;
+}
+
+START_TEST(real_trial_reproducible)
+{
+	Dataset *all = dataset_synthetic(60, 3, 6, 11);
+	ck_assert_ptr_nonnull(all);
+	Dataset *tr = NULL, *v = NULL;
+	Err e;
+	ck_assert_msg(dataset_split(all, 0.2, 0, 5, &tr, &v, &e) == 0, "%s", e.msg);
+	int w[] = {6, 8, 6, 3};
+	Net *base = net_new(3, w, ACT_ERF, 1.0f);
+	Alg2Opts o;
+	alg2_opts_default(&o);
+	ck_assert_int_eq(alg2_parse_betas("1.0,1.5", &o, &e), 0);
+	o.q = 2;
+	o.eta = 2;
+	o.seed = 99;
+	o.train.batch = 16;
+
+	int sw[4];
+	alg2_scaled_widths(base, 1.5, sw);
+	Net *shape = net_new(3, sw, ACT_ERF, 1.0f);
+	Alg2Trial t1, t2, t3;
+	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t1, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t2, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(alg2_trial_train(shape, 1.5, 0, tr, v, &o, &t3, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_double_eq(t1.err_tr, t2.err_tr);
+	ck_assert_double_eq(t1.err_v, t2.err_v);
+	ck_assert_double_eq(t1.max_kappa, t2.max_kappa);
+	ck_assert(t1.max_kappa >= 1.0 && isfinite(t1.max_kappa));
+	ck_assert(t1.max_kappa != t3.max_kappa); /* another trial, other weights */
+
+	/* the in-process sweep runs the same trial to the same numbers; a trial
+	 * stopped by the progress callback is not recorded and runs again */
+	Alg2 *a = alg2_new(base, tr, v, &o, &e);
+	ck_assert_msg(a != NULL, "%s", e.msg);
+	int calls = 0;
+	a->cb = stop_now;
+	a->cb_ud = &calls;
+	ck_assert_int_eq(alg2_step(a, &e), -1);
+	ck_assert_str_eq(e.msg, "Algorithm 2, β = 1, trial 0: stopped during training");
+	ck_assert_int_ge(calls, 1);
+	ck_assert_int_eq(a->b[0].done, 0);
+	a->cb = NULL;
+	ck_assert_msg(alg2_run(a, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(a->b[1].done, 2);
+	ck_assert_double_eq(a->b[1].err_tr, (t3.err_tr + t1.err_tr) / 2);
+	ck_assert_double_eq(a->b[1].err_v, (t3.err_v + t1.err_v) / 2);
+	ck_assert_int_ge(alg2_pick(a), 0);
+	alg2_free(a);
+
+	/* mismatched data is refused with a reason */
+	int bw[] = {5, 8, 3};
+	Net *wrong = net_new(2, bw, ACT_ERF, 1.0f);
+	ck_assert_ptr_null(alg2_new(wrong, tr, v, &o, &e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "has 6 features"));
+	net_free(wrong);
+	net_free(shape);
+	net_free(base);
+	dataset_free(tr);
+	dataset_free(v);
+	dataset_free(all);
+}
+END_TEST
+
+static Suite *alg2_suite(void)
+{
+	Suite *s = suite_create("alg2");
+	TCase *c = tcase_create("core");
+	tcase_set_timeout(c, 60);
+	tcase_add_test(c, parse_lists_and_ranges);
+	tcase_add_test(c, parse_rejects);
+	tcase_add_test(c, scaled_widths);
+	tcase_add_test(c, trial_seed);
+	tcase_add_test(c, order_means_scores_pick);
+	tcase_add_test(c, extend_upper_edge);
+	tcase_add_test(c, extend_lower_edge_stays_positive);
+	tcase_add_test(c, add_trial_checks);
+	tcase_add_test(c, json_gather_matches_in_process);
+	tcase_add_test(c, json_round_trip_and_rejects);
+	tcase_add_test(c, real_trial_reproducible);
+	suite_add_tcase(s, c);
+	return s;
+}
+
 int main(void)
 {
-	return 77;
+	return tu_run(alg2_suite());
 }

@@ -1,5 +1,402 @@
-/* test_cond.c - not written yet: reports "skipped" to the harness. */
+/* test_cond.c - singular values, κ, pivoted QR and least squares on
+ * matrices with known answers built here (no GSL in the references). */
+#include <float.h>
+#include <math.h>
+
+#include "cond.h"
+#include "net.h"
+#include "testutil.h"
+
+#define EPS DBL_EPSILON
+
+static unsigned long long seed = 88172645463325252ULL;
+
+static double urand(void)
+{
+	seed ^= seed << 13;
+	seed ^= seed >> 7;
+	seed ^= seed << 17;
+	return (double)(seed >> 11) / 9007199254740992.0 - 0.5;
+}
+
+/* Q (n×k, row-major) with orthonormal columns: Gram-Schmidt, twice. */
+static void orthonormal(double *Q, int n, int k)
+{
+	for (int i = 0; i < n * k; i++)
+		Q[i] = urand();
+	for (int j = 0; j < k; j++) {
+		for (int pass = 0; pass < 2; pass++) {
+			for (int l = 0; l < j; l++) {
+				double d = 0;
+				for (int i = 0; i < n; i++)
+					d += Q[i * k + j] * Q[i * k + l];
+				for (int i = 0; i < n; i++)
+					Q[i * k + j] -= d * Q[i * k + l];
+			}
+		}
+		double s = 0;
+		for (int i = 0; i < n; i++)
+			s += Q[i * k + j] * Q[i * k + j];
+		for (int i = 0; i < n; i++)
+			Q[i * k + j] /= sqrt(s);
+	}
+}
+
+/* A (r×c) = U diag(d) Vᵀ with U r×k, V c×k orthonormal, k = min(r, c). */
+static double *with_spectrum(int r, int c, const double *d)
+{
+	int k = r < c ? r : c;
+	double *U = malloc(sizeof *U * r * k), *V = malloc(sizeof *V * c * k);
+	double *A = calloc((size_t)r * c, sizeof *A);
+	orthonormal(U, r, k);
+	orthonormal(V, c, k);
+	for (int i = 0; i < r; i++)
+		for (int j = 0; j < c; j++)
+			for (int l = 0; l < k; l++)
+				A[i * c + j] += U[i * k + l] * d[l] * V[j * k + l];
+	free(U);
+	free(V);
+	return A;
+}
+
+static void check_sv(const double *A, int r, int c, const double *d, double tol)
+{
+	int k = r < c ? r : c;
+	double sv[16];
+	Err e;
+	ck_assert_int_eq(cond_singular_values(A, r, c, sv, &e), 0);
+	for (int j = 0; j < k; j++)
+		ck_assert_double_eq_tol(sv[j], d[j], tol * d[0]);
+}
+
+START_TEST(diagonal)
+{
+	/* 5×5 with the diagonal scattered by a permutation and signs */
+	double A[25] = {0};
+	A[0 * 5 + 3] = -2;
+	A[1 * 5 + 0] = 5;
+	A[2 * 5 + 4] = 1;
+	A[3 * 5 + 1] = -4;
+	A[4 * 5 + 2] = 3;
+	double d[5] = {5, 4, 3, 2, 1};
+	check_sv(A, 5, 5, d, 4 * EPS);
+	Err e;
+	ck_assert_double_eq_tol(cond_kappa(A, 5, 5, &e), 5.0, 20 * EPS);
+	/* the first 3 rows: wide 3×5, singular values 5, 2, 1 */
+	double w[3] = {5, 2, 1};
+	check_sv(A, 3, 5, w, 4 * EPS);
+	ck_assert_double_eq_tol(cond_kappa(A, 3, 5, &e), 5.0, 20 * EPS);
+	/* a tall 7×3 diagonal */
+	double T[21] = {0};
+	T[0 * 3 + 0] = 0.5;
+	T[3 * 3 + 1] = 8;
+	T[6 * 3 + 2] = 2;
+	double t[3] = {8, 2, 0.5};
+	check_sv(T, 7, 3, t, 4 * EPS);
+	ck_assert_double_eq_tol(cond_kappa(T, 7, 3, &e), 16.0, 40 * EPS);
+	/* a single column: its norm */
+	double col[4] = {3, 0, -4, 0}, s;
+	ck_assert_int_eq(cond_singular_values(col, 4, 1, &s, &e), 0);
+	ck_assert_double_eq_tol(s, 5.0, 4 * EPS);
+	ck_assert_double_eq_tol(cond_kappa(col, 1, 4, &e), 1.0, 4 * EPS);
+}
+END_TEST
+
+START_TEST(orthogonal_similarity)
+{
+	double d[8] = {10, 7, 5, 3, 2, 1, 0.5, 0.1};
+	double *A = with_spectrum(8, 8, d);
+	check_sv(A, 8, 8, d, 64 * EPS);
+	Err e;
+	ck_assert_double_eq_tol(cond_kappa(A, 8, 8, &e), 100.0, 100.0 * 1e-12);
+	free(A);
+	/* tall and wide versions with the same spectrum */
+	double *T = with_spectrum(13, 6, d), *W = with_spectrum(6, 13, d);
+	check_sv(T, 13, 6, d, 64 * EPS);
+	check_sv(W, 6, 13, d, 64 * EPS);
+	ck_assert_double_eq_tol(cond_kappa(T, 13, 6, &e), 10.0, 10.0 * 1e-12);
+	free(T);
+	free(W);
+}
+END_TEST
+
+START_TEST(rank_deficient)
+{
+	double d[6] = {3, 2, 1, 0.5, 0, 0};
+	double *A = with_spectrum(6, 6, d);
+	double sv[6];
+	Err e;
+	ck_assert_int_eq(cond_singular_values(A, 6, 6, sv, &e), 0);
+	ck_assert_double_eq(sv[4], 0.0);
+	ck_assert_double_eq(sv[5], 0.0);
+	ck_assert_double_eq_tol(sv[3], 0.5, 64 * EPS * 3);
+	ck_assert(isinf(cond_kappa(A, 6, 6, &e)));
+	/* p through cond_set_tau: below 3/4 are 0.5, 0, 0; below 3/10 the zeros */
+	LayerCond lc = {0};
+	lc.nsv = 6;
+	lc.sv = sv;
+	double rd[6];
+	int perm[6];
+	ck_assert_int_eq(cond_qrpt(A, 6, 6, perm, rd, &e), 0);
+	lc.rdiag = rd;
+	cond_set_tau(&lc, 4);
+	ck_assert_int_eq(lc.p, 3);
+	ck_assert_int_eq(lc.rank_svd, 3);
+	cond_set_tau(&lc, 10);
+	ck_assert_int_eq(lc.p, 2);
+	ck_assert_int_eq(lc.rank_svd, 4);
+	free(A);
+	/* a wide matrix of rank 2 */
+	double d2[4] = {1, 1, 0, 0};
+	double *W = with_spectrum(4, 9, d2);
+	ck_assert(isinf(cond_kappa(W, 4, 9, &e)));
+	free(W);
+	/* the zero matrix */
+	double Z[6] = {0};
+	ck_assert(isinf(cond_kappa(Z, 3, 2, &e)));
+}
+END_TEST
+
+START_TEST(svd_and_qr_ranks_agree)
+{
+	double d[7] = {4, 3, 2, 1.5, 1e-7, 1e-8, 1e-9};
+	int shapes[3][2] = {{7, 7}, {11, 7}, {7, 12}};
+	for (int s = 0; s < 3; s++) {
+		int r = shapes[s][0], c = shapes[s][1], k = r < c ? r : c;
+		double *A = with_spectrum(r, c, d);
+		double sv[7], rd[7];
+		int perm[12];
+		Err e;
+		ck_assert_int_eq(cond_singular_values(A, r, c, sv, &e), 0);
+		ck_assert_int_eq(cond_qrpt(A, r, c, perm, rd, &e), 0);
+		LayerCond lc = {.nsv = k, .sv = sv, .rdiag = rd};
+		cond_set_tau(&lc, 1e3);
+		ck_assert_int_eq(lc.rank_svd, 4);
+		ck_assert_int_eq(lc.rank_qr, 4);
+		ck_assert_double_eq(rd[0], 1.0);
+		for (int j = 1; j < k; j++)
+			ck_assert(rd[j] <= rd[j - 1] * (1 + 1e-12));
+		free(A);
+	}
+}
+END_TEST
+
+/* Columns 0, 2, 4 orthogonal with norms 3, 2.5, 2; column 1 = 0.1·col0,
+ * column 3 = 0.05·(col2 + col4): the pivots take 0, 2, 4 first. */
+static void planted(double *A, int rows)
+{
+	double Q[8 * 3];
+	orthonormal(Q, rows, 3);
+	for (int i = 0; i < rows; i++) {
+		A[i * 5 + 0] = 3 * Q[i * 3 + 0];
+		A[i * 5 + 2] = 2.5 * Q[i * 3 + 1];
+		A[i * 5 + 4] = 2 * Q[i * 3 + 2];
+		A[i * 5 + 1] = 0.1 * A[i * 5 + 0];
+		A[i * 5 + 3] = 0.05 * (A[i * 5 + 2] + A[i * 5 + 4]);
+	}
+}
+
+START_TEST(qrpt_planted)
+{
+	for (int rows = 4; rows <= 8; rows += 4) {
+		double A[8 * 5];
+		planted(A, rows);
+		int perm[5];
+		double rd[5];
+		Err e;
+		ck_assert_int_eq(cond_qrpt(A, rows, 5, perm, rd, &e), 0);
+		ck_assert_int_eq(perm[0], 0);
+		ck_assert_int_eq(perm[1], 2);
+		ck_assert_int_eq(perm[2], 4);
+		ck_assert((perm[3] == 1 && perm[4] == 3) || (perm[3] == 3 && perm[4] == 1));
+		ck_assert_double_eq_tol(rd[1], 2.5 / 3, 1e-14);
+		ck_assert_double_eq_tol(rd[2], 2.0 / 3, 1e-14);
+		ck_assert(rd[3] < 1e-14);
+		ck_assert(isinf(cond_kappa(A, rows, 5, &e)));
+	}
+}
+END_TEST
+
+static Net *small_net(void)
+{
+	int widths[3] = {3, 4, 2};
+	Net *net = net_new(2, widths, ACT_TANH, 1.0f);
+	ck_assert_ptr_nonnull(net);
+	/* Ŵ⁽¹⁾ (4×4): 4 at (0,1), 3 at (1,3), 2 at (2,0), bias 1 at column 2 */
+	net->W[0][0 * 4 + 1] = 4;
+	net->W[0][1 * 4 + 3] = 3;
+	net->W[0][2 * 4 + 0] = 2;
+	net->b[0][2] = 1;
+	for (int i = 0; i < 8; i++)
+		net->W[1][i] = (float)(i + 1);
+	net->b[1][0] = -1;
+	net->b[1][1] = 0.5f;
+	return net;
+}
+
+START_TEST(layer_on_net)
+{
+	Net *net = small_net();
+	int rows, cols;
+	double *A = cond_stacked(net, 2, NULL, 0, &rows, &cols);
+	ck_assert_int_eq(rows, 5);
+	ck_assert_int_eq(cols, 2);
+	for (int i = 0; i < 8; i++)
+		ck_assert_double_eq(A[i], i + 1);
+	ck_assert_double_eq(A[8], -1);
+	ck_assert_double_eq(A[9], 0.5);
+	free(A);
+	int sel[2] = {2, 0};
+	A = cond_stacked(net, 1, sel, 2, &rows, &cols);
+	ck_assert_int_eq(rows, 4);
+	ck_assert_int_eq(cols, 2);
+	double want[8] = {0, 0, 0, 0, 0, 2, 1, 0};
+	for (int i = 0; i < 8; i++)
+		ck_assert_double_eq(A[i], want[i]);
+	free(A);
+
+	LayerCond lc[2];
+	Err e;
+	ck_assert_int_eq(cond_net(net, 3, lc, &e), 0);
+	ck_assert_int_eq(lc[0].layer, 1);
+	ck_assert_int_eq(lc[0].rows, 4);
+	ck_assert_int_eq(lc[0].cols, 4);
+	ck_assert_int_eq(lc[0].nsv, 4);
+	double sv[4] = {4, 3, 2, 1}, rd[4] = {1, 0.75, 0.5, 0.25};
+	int perm[4] = {1, 3, 0, 2};
+	for (int j = 0; j < 4; j++) {
+		ck_assert_double_eq_tol(lc[0].sv[j], sv[j], 8 * EPS);
+		ck_assert_double_eq_tol(lc[0].rdiag[j], rd[j], 8 * EPS);
+		ck_assert_int_eq(lc[0].perm[j], perm[j]);
+	}
+	ck_assert_double_eq_tol(lc[0].kappa, 4, 32 * EPS);
+	ck_assert_int_eq(lc[0].p, 1);
+	ck_assert_int_eq(lc[0].rank_svd, 3);
+	ck_assert_int_eq(lc[0].rank_qr, 3);
+	cond_set_tau(&lc[0], 5);
+	ck_assert_int_eq(lc[0].p, 0);
+	ck_assert_int_eq(lc[0].rank_qr, 4);
+	ck_assert_int_eq(lc[1].layer, 2);
+	ck_assert_int_eq(lc[1].nsv, 2);
+	ck_assert(lc[1].kappa > 1);
+	cond_layer_free(&lc[0]);
+	cond_layer_free(&lc[1]);
+
+	int cols2[2] = {3, 1};
+	ck_assert_double_eq_tol(cond_kappa_columns(net, 1, cols2, 2, &e), 4.0 / 3, 16 * EPS);
+	net_free(net);
+}
+END_TEST
+
+START_TEST(layer_errors)
+{
+	Net *net = small_net();
+	LayerCond lc;
+	Err e;
+	ck_assert_int_eq(cond_layer(net, 0, 10, &lc, &e), -1);
+	ck_assert_str_eq(e.msg, "layer 0 does not exist (expected 1..2)");
+	ck_assert_int_eq(cond_layer(net, 3, 10, &lc, &e), -1);
+	ck_assert_str_eq(e.msg, "layer 3 does not exist (expected 1..2)");
+	ck_assert_int_eq(cond_layer(net, 1, 0.5, &lc, &e), -1);
+	ck_assert_str_eq(e.msg, "τ = 0.5, expected a finite number ≥ 1");
+	int bad[1] = {4};
+	ck_assert(isnan(cond_kappa_columns(net, 1, bad, 1, &e)));
+	ck_assert_str_eq(e.msg, "layer 1: column 4 is not a neuron (expected 0..3)");
+	net->W[1][2 * 2 + 1] = NAN;
+	LayerCond all[2];
+	ck_assert_int_eq(cond_net(net, 10, all, &e), -1);
+	ck_assert_str_eq(e.msg, "layer 2: Ŵ: matrix entry (2, 1) is nan, expected a finite number");
+	net_free(net);
+}
+END_TEST
+
+START_TEST(lstsq_exact)
+{
+	double A[6 * 3], X0[3 * 2], B[6 * 2] = {0}, X[3 * 2];
+	for (int i = 0; i < 18; i++)
+		A[i] = urand();
+	for (int i = 0; i < 6; i++)
+		X0[i] = urand() * 4;
+	for (int i = 0; i < 6; i++)
+		for (int j = 0; j < 2; j++)
+			for (int l = 0; l < 3; l++)
+				B[i * 2 + j] += A[i * 3 + l] * X0[l * 2 + j];
+	Err e;
+	ck_assert_int_eq(cond_lstsq(A, 6, 3, B, 2, X, &e), 0);
+	for (int i = 0; i < 6; i++)
+		ck_assert_double_eq_tol(X[i], X0[i], 1e-12);
+	ck_assert_int_eq(cond_lstsq(A, 2, 3, B, 2, X, &e), -1);
+	ck_assert_str_eq(e.msg, "least squares on a 2×3 matrix: expected rows ≥ columns");
+	B[5] = INFINITY;
+	ck_assert_int_eq(cond_lstsq(A, 6, 3, B, 2, X, &e), -1);
+	ck_assert_str_eq(e.msg, "matrix entry (2, 1) is inf, expected a finite number");
+}
+END_TEST
+
+START_TEST(lstsq_rank_deficient)
+{
+	/* column 2 = column 0 + column 1; b has a part outside the range */
+	enum { R = 7, C = 3 };
+	double A[R * C], b[R], x[C];
+	for (int i = 0; i < R; i++) {
+		A[i * C + 0] = urand();
+		A[i * C + 1] = urand();
+		A[i * C + 2] = A[i * C + 0] + A[i * C + 1];
+		b[i] = urand();
+	}
+	int rank;
+	Err e;
+	ck_assert_int_eq(cond_lstsq_rcond(A, R, C, b, 1, x, COND_LSTSQ_RCOND, &rank, &e), 0);
+	ck_assert_int_eq(rank, 2);
+	ck_assert(x[0] == 0 || x[1] == 0 || x[2] == 0);
+	/* minimal residual: Aᵀ(Ax − b) = 0 */
+	double res[R];
+	for (int i = 0; i < R; i++)
+		res[i] = A[i * C] * x[0] + A[i * C + 1] * x[1] + A[i * C + 2] * x[2] - b[i];
+	for (int j = 0; j < C; j++) {
+		double g = 0;
+		for (int i = 0; i < R; i++)
+			g += A[i * C + j] * res[i];
+		ck_assert_double_eq_tol(g, 0, 1e-13);
+	}
+	/* and it matches the fit on the two independent columns */
+	double A2[R * 2], x2[2];
+	for (int i = 0; i < R; i++) {
+		A2[i * 2] = A[i * C];
+		A2[i * 2 + 1] = A[i * C + 1];
+	}
+	ck_assert_int_eq(cond_lstsq(A2, R, 2, b, 1, x2, &e), 0);
+	for (int i = 0; i < R; i++) {
+		double y = A[i * C] * x[0] + A[i * C + 1] * x[1] + A[i * C + 2] * x[2];
+		ck_assert_double_eq_tol(y, A2[i * 2] * x2[0] + A2[i * 2 + 1] * x2[1], 1e-13);
+	}
+	/* the zero matrix: rank 0, x = 0 */
+	double Z[R * C] = {0};
+	x[0] = 1;
+	ck_assert_int_eq(cond_lstsq_rcond(Z, R, C, b, 1, x, COND_LSTSQ_RCOND, &rank, &e), 0);
+	ck_assert_int_eq(rank, 0);
+	ck_assert_double_eq(x[0], 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("cond");
+	TCase *t = tcase_create("cond");
+	tcase_add_test(t, diagonal);
+	tcase_add_test(t, orthogonal_similarity);
+	tcase_add_test(t, rank_deficient);
+	tcase_add_test(t, svd_and_qr_ranks_agree);
+	tcase_add_test(t, qrpt_planted);
+	tcase_add_test(t, layer_on_net);
+	tcase_add_test(t, layer_errors);
+	tcase_add_test(t, lstsq_exact);
+	tcase_add_test(t, lstsq_rank_deficient);
+	suite_add_tcase(s, t);
+	return s;
+}
+
 int main(void)
 {
-	return 77;
+	return tu_run(suite());
 }

@@ -1,5 +1,355 @@
-/* test_dataset.c - not written yet: reports "skipped" to the harness. */
+/* test_dataset.c - subsets, stratified splits, validation, the synthetic set
+ * and the --data front end (datasets.c). */
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "dataset.h"
+#include "datasets.h"
+#include "testutil.h"
+
+/* One scratch directory for the whole run, removed when the tests end. */
+static char dir[512];
+
+static void dir_make(void)
+{
+	snprintf(dir, sizeof dir, "%s", tu_tmpdir());
+}
+
+static void dir_remove(void)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+		while ((de = readdir(d)))
+			if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+				char p[1024];
+				snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+				unlink(p);
+			}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+/* n rows, 2 features: x = (i, -i); label pattern 0,1,2 repeated except every
+ * row i % 5 == 4 gets class 0, so classes are unbalanced. */
+static Dataset *make_set(int n, int k)
+{
+	Dataset *ds = dataset_new(n, 2, k);
+	ck_assert_ptr_nonnull(ds);
+	for (int i = 0; i < n; i++) {
+		ds->x[2 * i] = (float)i;
+		ds->x[2 * i + 1] = (float)-i;
+		ds->y[i] = i % 5 == 4 ? 0 : i % k;
+	}
+	snprintf(ds->name, sizeof ds->name, "toy");
+	return ds;
+}
+
+/* Every row of part appears in all with its features, in increasing order. */
+static void check_ordered_part(const Dataset *part)
+{
+	for (int i = 0; i < part->n; i++) {
+		ck_assert_float_eq(part->x[2 * i + 1], -part->x[2 * i]);
+		if (i > 0)
+			ck_assert_float_gt(part->x[2 * i], part->x[2 * (i - 1)]);
+	}
+}
+
+START_TEST(test_new_clone_counts)
+{
+	Dataset *ds = make_set(20, 3);
+	int c[3];
+	dataset_class_counts(ds, c);
+	/* Rows 4,9,14,19 → 0; the others by i mod 3. */
+	ck_assert_int_eq(c[0], 10);
+	ck_assert_int_eq(c[1], 5);
+	ck_assert_int_eq(c[2], 5);
+	Dataset *cl = dataset_clone(ds);
+	ck_assert_int_eq(cl->n, 20);
+	ck_assert_str_eq(cl->name, "toy");
+	ck_assert_float_eq(cl->x[2 * 7], 7.0f);
+	ck_assert_int_eq(cl->y[14], 0);
+	dataset_free(cl);
+	dataset_free(ds);
+	dataset_free(NULL);
+	ck_assert_ptr_null(dataset_new(-1, 2, 2));
+	ck_assert_ptr_null(dataset_new(3, 0, 2));
+}
+END_TEST
+
+START_TEST(test_subset_head)
+{
+	Dataset *ds = make_set(20, 3);
+	int idx[3] = {5, 0, 19};
+	Dataset *s = dataset_subset(ds, idx, 3);
+	ck_assert_int_eq(s->n, 3);
+	ck_assert_float_eq(s->x[0], 5.0f);
+	ck_assert_float_eq(s->x[2], 0.0f);
+	ck_assert_float_eq(s->x[5], -19.0f);
+	ck_assert_int_eq(s->y[0], 2);
+	ck_assert_int_eq(s->y[2], 0);
+	dataset_free(s);
+	int bad[1] = {20};
+	ck_assert_ptr_null(dataset_subset(ds, bad, 1));
+
+	Dataset *h = dataset_head(ds, 2);
+	/* Class 0 first rows 0,3; class 1: 1,7; class 2: 2,5 → in order 0,1,2,3,5,7. */
+	ck_assert_int_eq(h->n, 6);
+	const float want[6] = {0, 1, 2, 3, 5, 7};
+	for (int i = 0; i < 6; i++)
+		ck_assert_float_eq(h->x[2 * i], want[i]);
+	dataset_free(h);
+	dataset_free(ds);
+}
+END_TEST
+
+START_TEST(test_split_per_class)
+{
+	Dataset *ds = make_set(300, 3);
+	int call[3], ct[3], cv[3];
+	dataset_class_counts(ds, call);
+	Dataset *tr, *va;
+	Err e;
+	ck_assert_int_eq(dataset_split(ds, 0, 10, 42, &tr, &va, &e), 0);
+	dataset_class_counts(tr, ct);
+	dataset_class_counts(va, cv);
+	for (int c = 0; c < 3; c++) {
+		ck_assert_int_eq(cv[c], 10);
+		ck_assert_int_eq(ct[c], call[c] - 10);
+	}
+	ck_assert_int_eq(tr->n + va->n, 300);
+	check_ordered_part(tr);
+	check_ordered_part(va);
+	ck_assert_ptr_nonnull(strstr(va->name, "toy"));
+
+	/* Same seed, same split; another seed, another split. */
+	Dataset *tr2, *va2, *tr3, *va3;
+	ck_assert_int_eq(dataset_split(ds, 0, 10, 42, &tr2, &va2, &e), 0);
+	ck_assert_int_eq(va2->n, va->n);
+	ck_assert_mem_eq(va2->x, va->x, sizeof(float) * 2 * (size_t)va->n);
+	ck_assert_int_eq(dataset_split(ds, 0, 10, 43, &tr3, &va3, &e), 0);
+	ck_assert_int_eq(va3->n, va->n);
+	ck_assert_int_ne(memcmp(va3->x, va->x, sizeof(float) * 2 * (size_t)va->n), 0);
+	dataset_free(tr);
+	dataset_free(va);
+	dataset_free(tr2);
+	dataset_free(va2);
+	dataset_free(tr3);
+	dataset_free(va3);
+	dataset_free(ds);
+}
+END_TEST
+
+START_TEST(test_split_fraction)
+{
+	Dataset *ds = make_set(300, 3);
+	int call[3], cv[3];
+	dataset_class_counts(ds, call);
+	Dataset *tr, *va;
+	Err e;
+	ck_assert_int_eq(dataset_split(ds, 0.1, 0, 7, &tr, &va, &e), 0);
+	dataset_class_counts(va, cv);
+	for (int c = 0; c < 3; c++)
+		ck_assert_int_eq(cv[c], (int)lround(0.1 * call[c]));
+	ck_assert_int_eq(tr->n + va->n, 300);
+	check_ordered_part(tr);
+	check_ordered_part(va);
+	/* No row in both parts: the sums of the first feature add up. */
+	double st = 0, sv = 0;
+	for (int i = 0; i < tr->n; i++)
+		st += tr->x[2 * i];
+	for (int i = 0; i < va->n; i++)
+		sv += va->x[2 * i];
+	ck_assert_double_eq(st + sv, 299.0 * 300 / 2);
+	dataset_free(tr);
+	dataset_free(va);
+	dataset_free(ds);
+}
+END_TEST
+
+START_TEST(test_split_errors)
+{
+	Dataset *ds = make_set(30, 3);
+	Dataset *tr = (Dataset *)1, *va = (Dataset *)1;
+	Err e;
+	/* Class 1 has 8 rows: 8 validation rows leave none for training. */
+	ck_assert_int_eq(dataset_split(ds, 0, 8, 1, &tr, &va, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "class 1 has 8 rows"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "at least 9"));
+	ck_assert_ptr_null(tr);
+	ck_assert_ptr_null(va);
+	ck_assert_int_eq(dataset_split(ds, 1.5, 0, 1, &tr, &va, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "fraction"));
+	dataset_free(ds);
+
+	/* A class with a single row cannot lose a row to validation. */
+	Dataset *one = make_set(6, 3);
+	/* Labels 0,1,0,1,0,2. */
+	one->y[2] = 0;
+	one->y[3] = 1;
+	ck_assert_int_eq(dataset_split(one, 0.5, 0, 1, &tr, &va, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "class 2 has 1 rows"));
+	dataset_free(one);
+}
+END_TEST
+
+START_TEST(test_validate)
+{
+	Dataset *ds = make_set(10, 3);
+	Err e;
+	ck_assert_int_eq(dataset_validate(ds, "toy", &e), 0);
+	ds->x[2 * 6 + 1] = NAN;
+	ck_assert_int_eq(dataset_validate(ds, "toy", &e), -1);
+	ck_assert_str_eq(e.msg, "toy: row 6, feature 1 (counting from 0) is NaN");
+	ds->x[2 * 6 + 1] = 0;
+	ds->x[2 * 3] = -INFINITY;
+	ck_assert_int_eq(dataset_validate(ds, "toy", &e), -1);
+	ck_assert_str_eq(e.msg, "toy: row 3, feature 0 (counting from 0) is infinite");
+	ds->x[2 * 3] = 0;
+	ds->y[8] = 3;
+	ck_assert_int_eq(dataset_validate(ds, "toy", &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "row 8 (counting from 0) has label 3, expected 0..2"));
+	dataset_free(ds);
+}
+END_TEST
+
+START_TEST(test_synthetic)
+{
+	Dataset *a = dataset_synthetic(50, 3, 10, 5);
+	Dataset *b = dataset_synthetic(50, 3, 10, 5);
+	Dataset *c = dataset_synthetic(50, 3, 10, 6);
+	ck_assert_int_eq(a->n, 150);
+	ck_assert_int_eq(a->d, 10);
+	ck_assert_int_eq(a->k, 3);
+	ck_assert_mem_eq(a->x, b->x, sizeof(float) * 1500);
+	ck_assert_mem_eq(a->y, b->y, sizeof(int) * 150);
+	ck_assert_int_ne(memcmp(a->x, c->x, sizeof(float) * 1500), 0);
+	int counts[3];
+	dataset_class_counts(a, counts);
+	for (int k = 0; k < 3; k++)
+		ck_assert_int_eq(counts[k], 50);
+	/* Interleaved: row i is class i mod 3. */
+	for (int i = 0; i < 9; i++)
+		ck_assert_int_eq(a->y[i], i % 3);
+	Err e;
+	ck_assert_int_eq(dataset_validate(a, "synthetic", &e), 0);
+	ck_assert_ptr_nonnull(strstr(a->name, "synthetic"));
+	/* The class means differ: arms are at different angles. */
+	double m[3][10] = {{0}};
+	for (int i = 0; i < a->n; i++)
+		for (int j = 0; j < 10; j++)
+			m[a->y[i]][j] += a->x[10 * i + j] / 50.0;
+	double dist = 0;
+	for (int j = 0; j < 10; j++)
+		dist += (m[0][j] - m[1][j]) * (m[0][j] - m[1][j]);
+	ck_assert_double_gt(dist, 0.01);
+	ck_assert_ptr_null(dataset_synthetic(10, 3, 1, 5));
+	dataset_free(a);
+	dataset_free(b);
+	dataset_free(c);
+}
+END_TEST
+
+START_TEST(test_datasets_synthetic)
+{
+	DataSpec s;
+	dataspec_default(&s);
+	ck_assert_int_eq(s.features, 200);
+	ck_assert_int_eq(s.label_col, -1);
+	Dataset *tr, *te;
+	Err e;
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), 0);
+	ck_assert_int_eq(tr->n, 1200);
+	ck_assert_int_eq(te->n, 600);
+	ck_assert_int_eq(tr->d, 10);
+	ck_assert_int_eq(te->k, 3);
+	ck_assert_int_ne(memcmp(tr->x, te->x, sizeof(float) * 600), 0);
+	dataset_free(tr);
+	dataset_free(te);
+	s.spec = "synthetic";
+	s.limit = 7;
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), 0);
+	ck_assert_int_eq(tr->n, 21);
+	ck_assert_int_eq(te->n, 21);
+	dataset_free(tr);
+	dataset_free(te);
+}
+END_TEST
+
+START_TEST(test_datasets_csv_and_missing)
+{
+	char csv[2048] = "a,b,label\n";
+	for (int i = 0; i < 50; i++) {
+		char row[64];
+		snprintf(row, sizeof row, "%d,%d,%d\n", i, 2 * i, i % 2);
+		strcat(csv, row);
+	}
+	char path[1100];
+	snprintf(path, sizeof path, "csv:%s", tu_write(dir, "t.csv", csv, strlen(csv)));
+	DataSpec s;
+	dataspec_default(&s);
+	s.spec = path;
+	s.dir = dir;
+	ck_assert_int_eq(datasets_available(path, dir), 1);
+	Dataset *tr, *te;
+	Err e;
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), 0);
+	ck_assert_int_eq(tr->n, 40);
+	ck_assert_int_eq(te->n, 10);
+	ck_assert_int_eq(te->d, 2);
+	int c[2];
+	dataset_class_counts(te, c);
+	ck_assert_int_eq(c[0], 5);
+	ck_assert_int_eq(c[1], 5);
+	dataset_free(tr);
+	dataset_free(te);
+
+	s.spec = "mnist";
+	ck_assert_int_eq(datasets_available("mnist", dir), 0);
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
+	char want[1200];
+	snprintf(want, sizeof want, "mnist is not in %s/mnist: run 'data/fetch mnist' first", dir);
+	ck_assert_str_eq(e.msg, want);
+	s.spec = "adult";
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "run 'data/fetch adult' first"));
+	s.spec = "cifar";
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "unknown data set 'cifar'"));
+}
+END_TEST
+
+START_TEST(test_datasets_dir)
+{
+	char buf[512];
+	setenv("CONDNET_DATA", "/d1", 1);
+	setenv("XDG_CACHE_HOME", "/x", 1);
+	setenv("HOME", "/h", 1);
+	ck_assert_str_eq(datasets_dir(buf, sizeof buf), "/d1");
+	unsetenv("CONDNET_DATA");
+	ck_assert_str_eq(datasets_dir(buf, sizeof buf), "/x/condnet");
+	setenv("XDG_CACHE_HOME", "", 1);
+	ck_assert_str_eq(datasets_dir(buf, sizeof buf), "/h/.cache/condnet");
+}
+END_TEST
+
 int main(void)
 {
-	return 77;
+	Suite *s = suite_create("dataset");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_new_clone_counts);
+	tcase_add_test(tc, test_subset_head);
+	tcase_add_test(tc, test_split_per_class);
+	tcase_add_test(tc, test_split_fraction);
+	tcase_add_test(tc, test_split_errors);
+	tcase_add_test(tc, test_validate);
+	tcase_add_test(tc, test_synthetic);
+	tcase_add_test(tc, test_datasets_synthetic);
+	tcase_add_test(tc, test_datasets_csv_and_missing);
+	tcase_add_test(tc, test_datasets_dir);
+	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
+	suite_add_tcase(s, tc);
+	return tu_run(s);
 }

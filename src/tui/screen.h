@@ -1,3 +1,66 @@
+/* tui/screen.h - curses setup and teardown, colours with a monochrome and
+ * ASCII fallback, and the drawing primitives the panels share. */
 #ifndef CONDNET_TUI_SCREEN_H
 #define CONDNET_TUI_SCREEN_H
+
+#include "err.h"
+
+#define SCR_MIN_W 80
+#define SCR_MIN_H 24
+
+typedef enum ScrColor {
+	C_NORMAL = 0,
+	C_TITLE, /* header and table heads */
+	C_WARN,  /* κ > τ, errors, values below a threshold */
+	C_GOOD,  /* within bounds */
+	C_DIM,   /* secondary text */
+	C_KEY,   /* key names in the footer */
+	C_MARK,  /* threshold markers, the pick */
+	C_SEL,   /* the selected tab */
+	C_COUNT
+} ScrColor;
+
+/* Symbols with an ASCII spelling. */
+typedef enum ScrSym {
+	SYM_TAU,
+	SYM_ETA,
+	SYM_KAPPA,
+	SYM_SIGMA,
+	SYM_BETA,
+	SYM_EPS,
+	SYM_SUM,
+	SYM_TIMES,
+	SYM_ARROW,
+	SYM_MINUS,
+	SYM_COUNT
+} ScrSym;
+
+/* Starts curses: locale, cbreak, no echo, keypad, a 30 ms getch timeout.
+ * ASCII when asked or when the locale is not UTF-8. Colours unless ascii,
+ * NO_COLOR or a terminal without them. The terminal
+ * is restored at exit and by screen_end(). */
+int screen_init(int ascii, Err *e);
+void screen_end(void);
+int screen_ascii(void);
+int screen_color(void);
+const char *screen_sym(ScrSym s);
+
+/* 1 (after drawing the "enlarge the terminal" message) when the terminal is
+ * below SCR_MIN_W × SCR_MIN_H. */
+int screen_too_small(void);
+
+/* Text clipped to maxw display columns (maxw <= 0: to the right edge). */
+void screen_put(int y, int x, int maxw, ScrColor c, int bold, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Fills a row from x to the right edge with spaces in colour c. */
+void screen_clear_row(int y, int x, ScrColor c);
+
+/* A sparkline of v[0..n) (values in (0, 1], log scale down to lo > 0) in at
+ * most width columns; the marker '|' goes before the first value below thr
+ * (thr <= 0: no marker); values below thr take C_WARN. Returns the columns
+ * used. */
+int screen_spark(int y, int x, int width, const double *v, int n, double lo, double thr);
+/* A progress bar of width columns filled to frac in [0, 1]. */
+void screen_bar(int y, int x, int width, double frac);
+
 #endif

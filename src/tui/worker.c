@@ -1,2 +1,651 @@
-/* tui/worker.c - not written yet. */
-typedef int condnet_placeholder_worker;
+/* tui/worker.c - the background engine thread behind the screen. */
+#include "tui/worker.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "alg3_squeeze.h"
+#include "report.h"
+
+#define QMAX 64
+
+struct Worker {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t wake, resume;
+	Session *s;
+	Job q[QMAX];
+	int qh, qn, quit, cancel;
+	Pub pub;
+	/* worker thread only */
+	SqueezeProposal sp;
+	int have_sp;
+	double last_cond, cond_cost;
+	SessHooks hooks;
+	int export_csv;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void free_lc(LayerCond *lc, int m)
+{
+	for (int i = 0; lc && i < m; i++)
+		cond_layer_free(&lc[i]);
+	free(lc);
+}
+
+static void set_status(Worker *w, int err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_status(Worker *w, int err, const char *fmt, ...)
+{
+	va_list ap;
+	pthread_mutex_lock(&w->mu);
+	va_start(ap, fmt);
+	vsnprintf(w->pub.status, sizeof w->pub.status, fmt, ap);
+	va_end(ap);
+	w->pub.status_err = err;
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Conditioning of net published as the layer table; live while training. */
+static void pub_cond(Worker *w, const Net *net, int live)
+{
+	Err e = {{0}};
+	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
+	int *n = malloc((size_t)(net->m + 1) * sizeof *n);
+	if (!lc || !n || cond_net(net, w->s->tau, lc, &e) < 0) {
+		free(lc);
+		free(n);
+		set_status(w, 1, "conditioning: %s", e.msg[0] ? e.msg : "out of memory");
+		return;
+	}
+	memcpy(n, net->n, (size_t)(net->m + 1) * sizeof *n);
+	pthread_mutex_lock(&w->mu);
+	free_lc(w->pub.lc, w->pub.m);
+	free(w->pub.n);
+	w->pub.lc = lc;
+	w->pub.n = n;
+	w->pub.m = net->m;
+	w->pub.nparam = net->nparam;
+	w->pub.live = live;
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void pub_sweep_locked(Worker *w, const Alg2 *a)
+{
+	PubBeta *b = a->nb ? realloc(w->pub.beta, (size_t)a->nb * sizeof *b) : NULL;
+	if (a->nb && !b)
+		return;
+	for (int i = 0; i < a->nb; i++)
+		b[i] = (PubBeta){a->b[i].beta, a->b[i].err_tr, a->b[i].err_v, a->b[i].score,
+		                 a->b[i].done};
+	w->pub.beta = b ? b : w->pub.beta;
+	w->pub.nbeta = a->nb;
+	w->pub.q = a->o.q;
+	w->pub.pick = alg2_pick(a);
+}
+
+static void pub_alg1_locked(Worker *w, const Alg1 *a, int live)
+{
+	Alg1Record *r = session_records_copy(a->rec, a->nrec);
+	if (a->nrec && !r)
+		return;
+	session_records_free(w->pub.rec, w->pub.nrec);
+	w->pub.rec = r;
+	w->pub.nrec = a->nrec;
+	snprintf(w->pub.alg1_state, sizeof w->pub.alg1_state, "%.40s%s%.200s%s",
+	         alg1_status_name(a->status), a->reason[0] ? ": " : "", a->reason,
+	         live ? "" : " (the next step starts afresh from the current network)");
+}
+
+/* Everything the panels show, after a job. */
+static void publish(Worker *w)
+{
+	Session *s = w->s;
+	if (s->net)
+		pub_cond(w, s->net, 0);
+	double acc = session_test_acc(s);
+	pthread_mutex_lock(&w->mu);
+	w->pub.tau = s->tau;
+	w->pub.eta = s->eta;
+	w->pub.seed = s->seed;
+	w->pub.test_acc = acc;
+	w->pub.dirty = s->dirty;
+	w->pub.nundo = session_can_undo(s);
+	if (s->alg1)
+		pub_alg1_locked(w, s->alg1, s->alg1_live);
+	if (s->sweep)
+		pub_sweep_locked(w, s->sweep);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* ---- hooks, called on the worker thread from inside the engine ---- */
+
+static int hook_progress(const TrainProgress *p, void *ud)
+{
+	Worker *w = ud;
+	double t = now();
+	if (w->s->training && t - w->last_cond >= fmax(0.3, 4 * w->cond_cost)) {
+		pub_cond(w, w->s->training, 1);
+		w->cond_cost = now() - t;
+		w->last_cond = now();
+	}
+	pthread_mutex_lock(&w->mu);
+	w->pub.prog = *p;
+	w->pub.have_prog = 1;
+	if (p->epoch > 0)
+		w->pub.sec_per_epoch = p->seconds / p->epoch;
+	while (w->pub.paused && !w->cancel && !w->quit)
+		pthread_cond_wait(&w->resume, &w->mu);
+	int stop = w->cancel || w->quit;
+	pthread_mutex_unlock(&w->mu);
+	return stop;
+}
+
+static int hook_cancelled(void *ud)
+{
+	Worker *w = ud;
+	pthread_mutex_lock(&w->mu);
+	int c = w->cancel || w->quit;
+	pthread_mutex_unlock(&w->mu);
+	return c;
+}
+
+static void hook_alg1(const Alg1 *a, void *ud)
+{
+	Worker *w = ud;
+	pub_cond(w, a->net, 0);
+	pthread_mutex_lock(&w->mu);
+	pub_alg1_locked(w, a, 1);
+	snprintf(w->pub.activity, sizeof w->pub.activity, "Algorithm 1: iteration %d done",
+	         a->nrec - 1);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void hook_trial(const Alg2 *a, const Alg2Trial *t, void *ud)
+{
+	Worker *w = ud;
+	pthread_mutex_lock(&w->mu);
+	pub_sweep_locked(w, a);
+	snprintf(w->pub.activity, sizeof w->pub.activity, "β sweep: β %.2f trial %d done", t->beta,
+	         t->trial + 1);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* ---- squeeze pass ---- */
+
+static void sqz_drop(Worker *w)
+{
+	if (w->have_sp)
+		squeeze_proposal_free(&w->sp);
+	w->have_sp = 0;
+}
+
+static void sqz_finish(Worker *w, const char *how)
+{
+	sqz_drop(w);
+	double acc = session_test_acc(w->s);
+	pthread_mutex_lock(&w->mu);
+	PubSqueeze *q = &w->pub.sq;
+	int was = q->active;
+	q->active = q->waiting = 0;
+	if (was)
+		q->acc_end = acc;
+	pthread_mutex_unlock(&w->mu);
+	if (was)
+		set_status(
+		    w, 0,
+		    "squeeze %s: %d neuron(s) removed, test accuracy %.2f%% -> %.2f%% (t retrains)",
+		    how, w->pub.sq.removed, w->pub.sq.acc_start, acc);
+}
+
+/* Proposes the next hidden layer from `from` on with κ > τ, with its preview. */
+static void sqz_next(Worker *w, int from)
+{
+	Session *s = w->s;
+	SqueezeOpts o;
+	Err e = {{0}};
+	double acc = NAN, accc = NAN;
+	squeeze_opts_default(&o);
+	o.tau = s->tau;
+	sqz_drop(w);
+	for (int l = from; l < s->net->m; l++) {
+		if (squeeze_propose(s->net, l, &o, &w->sp, &e) < 0) {
+			set_status(w, 1, "squeeze: layer %d: %s", l, e.msg);
+			break;
+		}
+		if (!(w->sp.kappa_before > s->tau) || w->sp.nkeep == w->sp.n_before) {
+			squeeze_proposal_free(&w->sp);
+			continue;
+		}
+		w->have_sp = 1;
+		pthread_mutex_lock(&w->mu);
+		snprintf(w->pub.activity, sizeof w->pub.activity, "squeeze: previewing layer %d",
+		         l);
+		pthread_mutex_unlock(&w->mu);
+		if (squeeze_preview(s->net, &w->sp, s->test, s->train, &acc, &accc, &e) < 0)
+			set_status(w, 1, "squeeze preview: %s", e.msg);
+		int *perm = malloc((size_t)w->sp.n_before * sizeof *perm);
+		double *rd = malloc((size_t)(w->sp.nrdiag > 0 ? w->sp.nrdiag : 1) * sizeof *rd);
+		if (!perm || !rd) {
+			free(perm);
+			free(rd);
+			break;
+		}
+		memcpy(perm, w->sp.perm, (size_t)w->sp.n_before * sizeof *perm);
+		memcpy(rd, w->sp.rdiag, (size_t)w->sp.nrdiag * sizeof *rd);
+		pthread_mutex_lock(&w->mu);
+		PubSqueeze *q = &w->pub.sq;
+		free(q->perm);
+		free(q->rdiag);
+		q->perm = perm;
+		q->rdiag = rd;
+		q->layer = l;
+		q->n_before = w->sp.n_before;
+		q->nkeep = w->sp.nkeep;
+		q->p_qr = w->sp.p_qr;
+		q->nrdiag = w->sp.nrdiag;
+		q->kappa_before = w->sp.kappa_before;
+		q->kappa_after = w->sp.kappa_after;
+		q->acc_now = w->pub.test_acc;
+		q->acc_after = 100 * acc;
+		q->acc_comp = 100 * accc;
+		q->waiting = 1;
+		pthread_mutex_unlock(&w->mu);
+		return;
+	}
+	sqz_finish(w, "finished");
+}
+
+static void sqz_note(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sqz_note(Worker *w, const char *fmt, ...)
+{
+	va_list ap;
+	pthread_mutex_lock(&w->mu);
+	PubSqueeze *q = &w->pub.sq;
+	if (q->ndone == 16) {
+		memmove(q->done, q->done + 1, sizeof q->done - sizeof q->done[0]);
+		q->ndone--;
+	}
+	va_start(ap, fmt);
+	vsnprintf(q->done[q->ndone++], sizeof q->done[0], fmt, ap);
+	va_end(ap);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
+static int sqz_decide(Worker *w, int apply)
+{
+	if (!w->have_sp)
+		return -1;
+	Err e = {{0}};
+	SessAction a = {
+	    .kind = SESS_SQUEEZE, .layer = w->sp.layer, .apply = apply, .comp = w->pub.sq.comp};
+	int n0 = w->sp.n_before, n1 = w->sp.nkeep;
+	if (session_apply(w->s, &a, &w->hooks, &e) != 0) {
+		set_status(w, 1, "squeeze layer %d: %s", a.layer, e.msg);
+		return -1;
+	}
+	if (apply) {
+		sqz_note(w, "layer %d: %d -> %d neurons, kappa %.3g -> %.3g%s", a.layer, n0, n1,
+		         w->sp.kappa_before, w->sp.kappa_after, a.comp ? ", compensated" : "");
+		pthread_mutex_lock(&w->mu);
+		w->pub.sq.removed += n0 - n1;
+		pthread_mutex_unlock(&w->mu);
+	} else {
+		sqz_note(w, "layer %d: refused (kappa %.3g, %d neurons kept)", a.layer,
+		         w->sp.kappa_before, n0);
+	}
+	publish(w);
+	sqz_next(w, a.layer + 1);
+	return 0;
+}
+
+/* ---- jobs ---- */
+
+static const char *describe(const SessAction *a, char *buf, size_t len)
+{
+	switch (a->kind) {
+	case SESS_TRAIN:
+		snprintf(buf, len, "training %g epochs", a->x);
+		break;
+	case SESS_ALG1_STEP:
+		snprintf(buf, len, "Algorithm 1: one iteration");
+		break;
+	case SESS_ALG1_RUN:
+		snprintf(buf, len, "Algorithm 1: running until every kappa <= tau");
+		break;
+	case SESS_SWEEP:
+		snprintf(buf, len, "beta sweep %.100s, q = %d", a->spec, a->q);
+		break;
+	case SESS_LOAD:
+		snprintf(buf, len, "opening %.120s", a->path);
+		break;
+	case SESS_SAVE:
+		snprintf(buf, len, "saving %.120s", a->path);
+		break;
+	default:
+		snprintf(buf, len, "%s", session_kind_name(a->kind));
+		break;
+	}
+	return buf;
+}
+
+static void run_action(Worker *w, const SessAction *a)
+{
+	Session *s = w->s;
+	Err e = {{0}};
+	char what[160], shape[256];
+	describe(a, what, sizeof what);
+	if (a->kind != SESS_SAVE && w->pub.sq.active)
+		sqz_finish(w, "stopped");
+	pthread_mutex_lock(&w->mu);
+	snprintf(w->pub.activity, sizeof w->pub.activity, "%.120s", what);
+	if (a->kind == SESS_SWEEP) {
+		w->pub.sweep_state = 1;
+		w->pub.nbeta = 0;
+	}
+	pthread_mutex_unlock(&w->mu);
+	int rc = session_apply(s, a, &w->hooks, &e);
+	if (a->kind == SESS_TAU && rc == 0) {
+		pthread_mutex_lock(&w->mu);
+		for (int i = 0; w->pub.lc && i < w->pub.m; i++)
+			cond_set_tau(&w->pub.lc[i], s->tau);
+		w->pub.tau = s->tau;
+		if (s->alg1)
+			pub_alg1_locked(w, s->alg1, s->alg1_live);
+		pthread_mutex_unlock(&w->mu);
+	} else {
+		publish(w);
+	}
+	if (a->kind == SESS_SWEEP) {
+		pthread_mutex_lock(&w->mu);
+		w->pub.sweep_state = rc == 0 ? 2 : 3;
+		pthread_mutex_unlock(&w->mu);
+	}
+	if (rc < 0) {
+		set_status(w, 1, "%s failed: %s", session_kind_name(a->kind), e.msg);
+		return;
+	}
+	if (rc == 1) {
+		set_status(w, 0, "cancelled: %s%s", what,
+		           a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)"
+		                                               : "");
+		return;
+	}
+	net_shape_str(s->net, shape, sizeof shape);
+	switch (a->kind) {
+	case SESS_TAU:
+		set_status(w, 0, "tau = %g", s->tau);
+		break;
+	case SESS_ETA:
+		set_status(w, 0, "eta = %g epochs", s->eta);
+		break;
+	case SESS_TRAIN:
+		pthread_mutex_lock(&w->mu);
+		if (!isnan(w->pub.sq.acc_end) && !w->pub.sq.active && !w->pub.sq.undone)
+			w->pub.sq.acc_retrained = w->pub.test_acc;
+		pthread_mutex_unlock(&w->mu);
+		set_status(w, 0, "trained %g epochs: test accuracy %.2f%%", a->x, w->pub.test_acc);
+		break;
+	case SESS_ALG1_STEP:
+	case SESS_ALG1_RUN:
+		set_status(w, 0, "Algorithm 1, iteration %d: %s (%s)", s->alg1->nrec - 1, shape,
+		           alg1_status_name(s->alg1->status));
+		break;
+	case SESS_SWEEP: {
+		int p = alg2_pick(s->sweep);
+		set_status(w, 0, "beta sweep finished: pick beta = %g",
+		           p >= 0 ? s->sweep->b[p].beta : NAN);
+		break;
+	}
+	case SESS_UNDO:
+		pthread_mutex_lock(&w->mu);
+		w->pub.sq.undone = !isnan(w->pub.sq.acc_end);
+		pthread_mutex_unlock(&w->mu);
+		set_status(w, 0, "undone: %s", shape);
+		break;
+	case SESS_SAVE:
+		set_status(w, 0, "saved %s", a->path);
+		break;
+	case SESS_LOAD:
+		set_status(w, 0, "opened %s: %s", a->path, shape);
+		break;
+	default:
+		set_status(w, 0, "%s: %s", session_kind_name(a->kind), shape);
+		break;
+	}
+}
+
+static void render_tables(FILE *f, const void *ud)
+{
+	const Worker *w = ud;
+	const Session *s = w->s;
+	ReportFormat fmt = w->export_csv ? REPORT_CSV : REPORT_MARKDOWN;
+	int md = fmt == REPORT_MARKDOWN;
+	Err e = {{0}};
+	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
+	if (md)
+		fprintf(f, "## Conditioning per layer (tau = %g)\n\n", s->tau);
+	if (lc && cond_net(s->net, s->tau, lc, &e) == 0)
+		report_cond(f, s->net, lc, fmt);
+	free_lc(lc, lc ? s->net->m : 0);
+	if (s->alg1 && s->alg1->nrec) {
+		fprintf(f, md ? "\n## Algorithm 1, per iteration\n\n" : "\n");
+		report_alg1_history(f, s->alg1, fmt);
+	}
+	if (s->sweep) {
+		fprintf(f, md ? "\n## Algorithm 2, beta sweep\n\n" : "\n");
+		report_alg2(f, s->sweep, fmt);
+	}
+	const PubSqueeze *q = &w->pub.sq;
+	if (!isnan(q->acc_end) && !q->undone) {
+		SqueezeRow r = {s->tau, q->removed, q->acc_end, NAN, q->acc_retrained};
+		fprintf(f, md ? "\n## Algorithm 3, squeeze\n\n" : "\n");
+		report_squeeze(f, &r, 1, fmt);
+	}
+}
+
+static void run_job(Worker *w, Job *j)
+{
+	Err e = {{0}};
+	switch (j->kind) {
+	case JOB_ACTION:
+		run_action(w, &j->a);
+		break;
+	case JOB_SQZ_START:
+		pthread_mutex_lock(&w->mu);
+		w->pub.sq.active = 1;
+		w->pub.sq.ndone = w->pub.sq.removed = w->pub.sq.undone = 0;
+		w->pub.sq.acc_start = w->pub.test_acc;
+		w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
+		pthread_mutex_unlock(&w->mu);
+		sqz_next(w, 1);
+		break;
+	case JOB_SQZ_DECIDE:
+		sqz_decide(w, j->a.apply);
+		break;
+	case JOB_SQZ_ALL:
+		while (w->have_sp && sqz_decide(w, 1) == 0)
+			;
+		break;
+	case JOB_SQZ_STOP:
+		sqz_finish(w, "stopped");
+		break;
+	case JOB_SQZ_COMP:
+		pthread_mutex_lock(&w->mu);
+		w->pub.sq.comp = !w->pub.sq.comp;
+		pthread_mutex_unlock(&w->mu);
+		break;
+	case JOB_EXPORT: {
+		size_t n = strlen(j->path);
+		int csv = n >= 4 && !strcmp(j->path + n - 4, ".csv");
+		w->export_csv = csv;
+		if (report_write_file(j->path, render_tables, w, &e) < 0)
+			set_status(w, 1, "export failed: %s", e.msg);
+		else
+			set_status(w, 0, "exported the tables to %s (%s)", j->path,
+			           csv ? "CSV" : "Markdown");
+		break;
+	}
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	Worker *w = arg;
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (!w->quit && !w->qn)
+			pthread_cond_wait(&w->wake, &w->mu);
+		if (w->quit)
+			break;
+		Job *j = malloc(sizeof *j);
+		if (!j) {
+			snprintf(w->pub.status, sizeof w->pub.status, "out of memory");
+			w->pub.status_err = 1;
+			w->qn = 0;
+			continue;
+		}
+		*j = w->q[w->qh];
+		w->qh = (w->qh + 1) % QMAX;
+		w->qn--;
+		w->cancel = 0;
+		w->pub.busy = 1;
+		w->pub.queued = w->qn;
+		w->pub.have_prog = 0;
+		pthread_mutex_unlock(&w->mu);
+		run_job(w, j);
+		free(j);
+		pthread_mutex_lock(&w->mu);
+		w->pub.busy = 0;
+		w->pub.queued = w->qn;
+		w->pub.activity[0] = '\0';
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+Worker *worker_start(Session *s, Err *e)
+{
+	Worker *w = calloc(1, sizeof *w);
+	if (!w) {
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	w->s = s;
+	w->hooks = (SessHooks){hook_progress, hook_alg1, hook_trial, hook_cancelled, w};
+	w->pub.sq.acc_start = w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
+	w->pub.pick = -1;
+	snprintf(w->pub.log_path, sizeof w->pub.log_path, "%s", s->log_path);
+	if (s->train)
+		snprintf(w->pub.data, sizeof w->pub.data,
+		         "%.120s (train %d, test %d, %d features, %d classes)",
+		         s->train->name[0] ? s->train->name : s->data_spec, s->train->n,
+		         s->test ? s->test->n : 0, s->train->d, s->train->k);
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->wake, NULL);
+	pthread_cond_init(&w->resume, NULL);
+	publish(w);
+	/* signals belong to the screen's thread */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int rc = pthread_create(&w->th, NULL, thread_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		err_set(e, "cannot start the worker thread");
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void worker_stop(Worker *w)
+{
+	if (!w)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->quit = w->cancel = 1;
+	w->qn = 0;
+	w->pub.paused = 0;
+	pthread_cond_broadcast(&w->wake);
+	pthread_cond_broadcast(&w->resume);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->th, NULL);
+	sqz_drop(w);
+	free_lc(w->pub.lc, w->pub.m);
+	free(w->pub.n);
+	session_records_free(w->pub.rec, w->pub.nrec);
+	free(w->pub.beta);
+	free(w->pub.sq.perm);
+	free(w->pub.sq.rdiag);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->wake);
+	pthread_cond_destroy(&w->resume);
+	free(w);
+}
+
+int worker_submit(Worker *w, const Job *j)
+{
+	pthread_mutex_lock(&w->mu);
+	int ok = w->qn < QMAX;
+	if (ok) {
+		w->q[(w->qh + w->qn) % QMAX] = *j;
+		w->qn++;
+		w->pub.queued = w->qn;
+		pthread_cond_signal(&w->wake);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return ok ? 0 : -1;
+}
+
+void worker_toggle_pause(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->pub.paused = !w->pub.paused;
+	pthread_cond_broadcast(&w->resume);
+	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_cancel(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	if (w->pub.busy)
+		w->cancel = 1;
+	pthread_cond_broadcast(&w->resume);
+	pthread_mutex_unlock(&w->mu);
+}
+
+const Pub *worker_lock(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	return &w->pub;
+}
+
+void worker_unlock(Worker *w)
+{
+	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_status(Worker *w, int err, const char *fmt, ...)
+{
+	va_list ap;
+	pthread_mutex_lock(&w->mu);
+	va_start(ap, fmt);
+	vsnprintf(w->pub.status, sizeof w->pub.status, fmt, ap);
+	va_end(ap);
+	w->pub.status_err = err;
+	pthread_mutex_unlock(&w->mu);
+}

@@ -1,0 +1,35 @@
+/* fuzz_file.h - writes a fuzz input to a temporary file for loaders that take
+ * a path. The file is created once per process and rewritten for each input. */
+#ifndef CONDNET_FUZZ_FILE_H
+#define CONDNET_FUZZ_FILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Returns the path of a file holding exactly data[0..size); suffix (".gz",
+ * ".csv", …) is kept at the end of the name. Never NULL: a failure to write
+ * the input is a fault of the harness, not of the loader. */
+static inline const char *fuzz_file(const uint8_t *data, size_t size, const char *suffix)
+{
+	static char path[256];
+	static int fd = -1;
+	if (fd < 0) {
+		const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+		snprintf(path, sizeof path, "%s/condnet-fuzz-XXXXXX%s", dir, suffix);
+		fd = mkstemps(path, (int)strlen(suffix));
+		if (fd < 0) {
+			perror(path);
+			abort();
+		}
+	}
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, data, size, 0) != (ssize_t)size) {
+		perror(path);
+		abort();
+	}
+	return path;
+}
+
+#endif

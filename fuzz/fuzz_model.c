@@ -1,0 +1,33 @@
+/* fuzz_model.c - model_load on arbitrary bytes. A model that loads must save
+ * and load again to the same shape and parameters. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_file.h"
+#include "model_io.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char out[256];
+	Err e;
+	Net *net = model_load(fuzz_file(data, size, ".model"), &e);
+	if (!net) {
+		if (!e.msg[0])
+			abort();
+		return 0;
+	}
+	if (!out[0])
+		snprintf(out, sizeof out, "%s.again", fuzz_file(data, size, ".model"));
+	Net *back = NULL;
+	if (model_save(net, out, &e) < 0 || !(back = model_load(out, &e)))
+		abort();
+	if (back->m != net->m || memcmp(back->n, net->n, (size_t)(net->m + 1) * sizeof *net->n))
+		abort();
+	for (int i = 0; i < net->m; i++)
+		if (memcmp(back->W[i], net->W[i], (size_t)net->n[i] * (size_t)net->n[i + 1] * sizeof *net->W[i]) ||
+		    memcmp(back->b[i], net->b[i], (size_t)net->n[i + 1] * sizeof *net->b[i]))
+			abort();
+	net_free(back);
+	net_free(net);
+	return 0;
+}

@@ -1,0 +1,402 @@
+#!/bin/sh
+# reliability.sh - bad input, faults and interruptions: every damaged data
+# file, model, .npy file, option value and session log is refused with a
+# message naming the problem and status 1 or 2 (never a crash); a failed or
+# interrupted save leaves the previous model intact; the files kept in
+# tests/regress/ (inputs the fuzz targets found) are read without a crash.
+. "$(dirname "$0")/lib.sh"
+SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
+C=$CONDNET
+cd "$TMP" || exit 1
+
+# crashed FILE: stderr shows a sanitizer report or a fatal signal.
+crashed() { grep -Eq 'Sanitizer|runtime error:|Segmentation|Aborted|core dumped' "$1"; }
+
+# refuse NAME STATUS PATTERN CMD...: the command exits with STATUS (1 or 2),
+# its stderr matches PATTERN and shows no crash.
+refuse() {
+	name=$1; want=$2; pat=$3; shift 3
+	"$@" >"$TMP/out" 2>"$TMP/err"; got=$?
+	if crashed "$TMP/err" || [ "$got" -ge 128 ]; then
+		fail "$name: crashed (exit $got): $*"; sed 's/^/  | /' "$TMP/err" | head -30
+	elif [ "$got" -ne "$want" ]; then
+		fail "$name: exit $got, expected $want: $*"; sed 's/^/  | /' "$TMP/err"
+	elif grep -Eq -- "$pat" "$TMP/err"; then
+		pass "$name"
+	else
+		fail "$name: stderr does not match '$pat'"; sed 's/^/  | /' "$TMP/err"
+	fi
+}
+
+# poke FILE OFFSET HEXBYTES: overwrites bytes of FILE in place.
+poke() { python3 -c "
+import sys
+p, off, b = sys.argv[1], int(sys.argv[2]), bytes.fromhex(sys.argv[3])
+with open(p, 'r+b') as f:
+    f.seek(off); f.write(b)" "$@"; }
+
+## idx files (MNIST): truncated, wrong magic, oversized or zero dimensions
+M="$CONDNET_DATA/mnist"
+mkdir -p "$M"
+python3 - "$M" <<'EOF'
+import struct, sys
+d = sys.argv[1]
+def idx(dims, data):
+    return bytes([0, 0, 8, len(dims)]) + b''.join(struct.pack('>I', x) for x in dims) + bytes(data)
+img = idx([20, 28, 28], [(i * 7) % 256 for i in range(20 * 784)])
+lab = idx([20], [i % 10 for i in range(20)])
+for part in ('train', 't10k'):
+    open(f'{d}/{part}-images-idx3-ubyte', 'wb').write(img)
+    open(f'{d}/{part}-labels-idx1-ubyte', 'wb').write(lab)
+open('good-images.idx', 'wb').write(img)
+open('good-labels.idx', 'wb').write(lab)
+EOF
+TI="$M/train-images-idx3-ubyte" TL="$M/train-labels-idx1-ubyte" EI="$M/t10k-images-idx3-ubyte"
+mn() { refuse "$1" 1 "$2" "$C" train --data mnist --layers 8 --features 4 --quiet; }
+expect_ok "small valid MNIST files load" "$C" train --data mnist --layers 8 --features 4 --epochs 1 --quiet
+head -c 1000 good-images.idx >"$TI"
+mn "idx images truncated" "^condnet train: mnist: .*train-images-idx3-ubyte: truncated: header says 20×28×28 = 15680 bytes of pixels, file holds 984$"
+cp good-images.idx "$TI"; poke "$TI" 2 0d
+mn "idx images with a wrong type byte" "offset 0: expected idx magic 00 00 08 03 \(unsigned bytes\), found 00 00 0d 03$"
+cp good-images.idx "$TI"; poke "$TI" 3 01
+mn "idx images with 1 dimension" "offset 3: expected 3 dimensions \(images\), found 1$"
+cp good-images.idx "$TI"; poke "$TI" 4 7fffffff
+mn "idx images with an oversized count" "offset 4: dimensions 2147483647 exceed the limit of 1073741824 bytes$"
+cp good-images.idx "$TI"; poke "$TI" 8 ffffffff
+mn "idx images with a dimension beyond 2^31" "offset 8: dimension 2 is 4294967295, expected 1\.\.2147483647$"
+cp good-images.idx "$TI"; poke "$TI" 8 00010000
+mn "idx images with an oversized row count" "truncated: header says 20×65536×28 = 36700160 bytes of pixels, file holds 15680$"
+cp good-images.idx "$TI"; poke "$TI" 4 00000000
+mn "idx images with zero images" "offset 4: dimension 1 is 0, expected 1\.\.2147483647$"
+cp good-images.idx "$TI"; printf 'xxxxx' >>"$TI"
+mn "idx images with trailing bytes" "offset 15696: expected the end of the pixels \(header says 20×28×28\), found more data$"
+cp good-images.idx "$TI"
+python3 -c "
+import gzip, random, struct
+random.seed(2)
+b = bytes([0, 0, 8, 3]) + struct.pack('>III', 20, 28, 28) + bytes(random.randrange(256) for _ in range(20 * 784))
+z = gzip.compress(b, mtime=0)
+open('$TI.gz', 'wb').write(z[:len(z) // 2])
+bad = bytearray(z); bad[len(z) // 2:len(z) // 2 + 4] = b'XXXX'
+open('bad.gz', 'wb').write(bad)"
+rm "$TI"
+mn "gzip idx images cut in half" "train-images-idx3-ubyte\.gz: truncated: header says 20×28×28 = 15680 bytes of pixels"
+cp bad.gz "$TI.gz"
+mn "gzip idx images with damaged data" "train-images-idx3-ubyte\.gz: .*incorrect data check$"
+rm "$TI.gz"; cp good-images.idx "$TI"
+poke "$TL" 9 0a
+mn "idx label 10 of 10 classes" "train-labels-idx1-ubyte: offset 9: label 10, expected 0\.\.9$"
+head -c 15 good-labels.idx >"$TL"
+mn "idx labels truncated" "train-labels-idx1-ubyte: truncated: header says 20 = 20 bytes of labels, file holds 7$"
+cp good-labels.idx "$TL"
+{ cat good-images.idx; head -c 784 /dev/zero; } >"$EI"; poke "$EI" 4 00000015
+mn "more test images than labels" "t10k-labels-idx1-ubyte: 20 labels for 21 images, expected equal counts$"
+python3 -c "
+import struct
+open('$EI', 'wb').write(bytes([0, 0, 8, 3]) + struct.pack('>III', 20, 10, 10) + bytes(2000))"
+mn "test images of another size" "t10k-images-idx3-ubyte: images are 10×10, expected 28×28 as in the training set$"
+cp good-images.idx "$EI"
+
+## CSV
+tr1() { refuse "$1" 1 "$2" "$C" train --data "csv:$3" --quiet; }
+printf 'a,b,y\n1,2,0\n3,4\n5,6,1\n' >ragged.csv
+tr1 "CSV ragged row" "^condnet train: ragged\.csv:3: 2 fields, expected 3$" ragged.csv
+printf '1,2,0\n3,x4,1\n' >word.csv
+tr1 "CSV non-number" "^condnet train: word\.csv:2: column 2: 'x4' is not a number$" word.csv
+printf '1,2,0\n3,,1\n' >hole.csv
+tr1 "CSV empty field" "^condnet train: hole\.csv:2: column 2: '' is not a number$" hole.csv
+: >empty.csv
+tr1 "CSV empty file" "^condnet train: empty\.csv: empty file, expected rows of comma-separated numbers$" empty.csv
+printf 'a,b,y\n' >header.csv
+tr1 "CSV header only" "^condnet train: header\.csv: a header line and no data rows$" header.csv
+printf '1,2,0\n3,4,1\n5,6,0\n7,8,1\n' >ok.csv
+refuse "CSV --label-col 99" 1 "^condnet train: ok\.csv:1: label column 99 \(counting from 0\) but rows have 3 fields$" \
+	"$C" train --data csv:ok.csv --label-col 99 --quiet
+printf '1,2,0\n3,nan,1\n' >nan.csv
+tr1 "CSV NaN" "^condnet train: nan\.csv:2: column 2: 'nan' is NaN, expected a finite number$" nan.csv
+printf '1,2,0\n3,inf,1\n' >inf.csv
+tr1 "CSV Inf" "^condnet train: inf\.csv:2: column 2: 'inf' is not a finite single-precision number$" inf.csv
+printf '1,2,0\n3,1e39,1\n' >big.csv
+tr1 "CSV value beyond float" "^condnet train: big\.csv:2: column 2: '1e39' is not a finite single-precision number$" big.csv
+printf '1,2,0\n3,4,-1\n' >neg.csv
+tr1 "CSV negative label" "^condnet train: neg\.csv:2: column 3: label '-1' is not a non-negative integer$" neg.csv
+printf '1,2,0\n3,4,1.5\n' >frac.csv
+tr1 "CSV fractional label" "^condnet train: frac\.csv:2: column 3: label '1\.5' is not a non-negative integer$" frac.csv
+printf '1,2,0\n3,4,100001\n' >hugelab.csv
+tr1 "CSV label above 100000" "^condnet train: hugelab\.csv:2: column 3: label '100001' is larger than 100000$" hugelab.csv
+printf '1,2,3,0\n3,4,5,1\n' >three.csv
+tr1 "CSV test file of another width" "^condnet train: three\.csv: 3 features, but ok\.csv has 2$" ok.csv,three.csv
+python3 -c "print('1' * 100000 + ',0')" >longfield.csv
+tr1 "CSV 100000-digit field" "^condnet train: longfield\.csv:1: column 1: '1+' is not a finite single-precision number$" longfield.csv
+
+## Adult
+A="$CONDNET_DATA/adult"
+mkdir -p "$A"
+python3 - "$A" <<'EOF'
+import sys
+rows = ["39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, Not-in-family, White, Male, 2174, 0, 40, United-States, <=50K",
+        "50, Self-emp-not-inc, 83311, Bachelors, 13, Married-civ-spouse, Exec-managerial, Husband, White, Male, 0, 0, 13, United-States, >50K",
+        "38, Private, 215646, HS-grad, 9, Divorced, Handlers-cleaners, Not-in-family, White, Male, 0, 0, 40, United-States, <=50K",
+        "53, Private, 234721, 11th, 7, Married-civ-spouse, Handlers-cleaners, Husband, Black, Male, 0, 0, 40, United-States, >50K",
+        "49, ?, 160187, 9th, 5, Married-spouse-absent, ?, Not-in-family, Black, Female, 0, 0, 16, Jamaica, <=50K",
+        "52, Self-emp-not-inc, 209642, HS-grad, 9, Married-civ-spouse, Exec-managerial, Husband, White, Male, 0, 0, 45, ?, >50K"] * 4
+open(sys.argv[1] + '/adult.data', 'w').write('\n'.join(rows) + '\n')
+open(sys.argv[1] + '/adult.test', 'w').write('|1x3 Cross validator\n' + '\n'.join(r + '.' for r in rows) + '\n')
+EOF
+cp "$A/adult.data" good-adult.data
+ad() { refuse "$1" 1 "^condnet train: .*/adult/adult\.data:$2" "$C" train --data adult --layers 4 --quiet; cp good-adult.data "$A/adult.data"; }
+expect_ok "small valid Adult files load" "$C" train --data adult --layers 4 --epochs 1 --quiet
+sed -i '3s/, 40, United-States, <=50K$/, United-States, <=50K/' "$A/adult.data"
+ad "Adult row with a missing field" "3: 14 fields, expected 15: field 15 \(income\) is missing$"
+sed -i '3s/<=50K$/<=50K, extra/' "$A/adult.data"
+ad "Adult row with an extra field" "3: more than 15 fields: unexpected 'extra' after income$"
+sed -i '4s/Private/Pirate/' "$A/adult.data"
+ad "Adult unknown category" "4: field 2 \(workclass\): unknown category 'Pirate'$"
+sed -i '4s/^53/fifty/' "$A/adult.data"
+ad "Adult non-numeric age" "4: field 1 \(age\): 'fifty' is not a number$"
+sed -i '4s/^53/nan/' "$A/adult.data"
+ad "Adult NaN age" "4: field 1 \(age\): 'nan' is not a number$"
+sed -i '4s/^53/-5/' "$A/adult.data"
+ad "Adult negative age" "4: field 1 \(age\): -5 is negative, expected >= 0$"
+sed -i '4s/>50K$/maybe/' "$A/adult.data"
+ad "Adult unknown income" "4: field 15 \(income\): expected '>50K' or '<=50K', found 'maybe'$"
+: >"$A/adult.data"
+ad "Adult empty file" " no records, expected lines of 15 comma-separated fields$"
+sed -i '4s/^53/1e300/' "$A/adult.data"
+refuse "Adult age beyond float" 1 "^condnet train: adult train: row 3, feature 0 \(counting from 0\) is infinite$" \
+	"$C" train --data adult --layers 4 --quiet
+cp good-adult.data "$A/adult.data"
+
+## model files
+expect_ok "train a small model" "$C" train --layers 3x8 --epochs 1 --limit 20 --save m.model --quiet
+size=$(wc -c <m.model)
+head -c 300 m.model >trunc.model
+refuse "model truncated" 1 "^condnet cond: trunc\.model: widths up to n\[1\] = 8 at offset 32 need more parameters than a file of 300 bytes holds$" \
+	"$C" cond --load trunc.model
+head -c 10 m.model >stub.model
+refuse "model of 10 bytes" 1 "^condnet cond: stub\.model: 10 bytes is too short for a model file$" "$C" cond --load stub.model
+cp m.model flip.model; poke flip.model 200 55
+refuse "model with a flipped parameter byte" 1 "^condnet cond: flip\.model: checksum mismatch at offset $((size - 4)) \(stored [0-9a-f]{8}, computed [0-9a-f]{8}\): the file is damaged$" \
+	"$C" cond --load flip.model
+cp m.model flip2.model; poke flip2.model 16 ff
+refuse "model with a flipped layer count" 1 "^condnet cond: flip2\.model: header size 60 at offset 12, expected 1064 for 255 layers$" \
+	"$C" cond --load flip2.model
+cp m.model flip3.model; poke flip3.model 20 ff
+refuse "model with a flipped activation" 1 "^condnet cond: flip3\.model: unknown activation 255 at offset 20 \(expected 0\.\.3\)$" \
+	"$C" cond --load flip3.model
+cp m.model magic.model; poke magic.model 0 58
+refuse "model with a wrong magic" 1 "^condnet cond: magic\.model: not a condnet model \(bad magic at offset 0\)$" "$C" cond --load magic.model
+cp m.model future.model; poke future.model 8 02
+refuse "model from a future format version" 1 "^condnet cond: future\.model: format version 2 is newer than this condnet reads \(1\)$" \
+	"$C" cond --load future.model
+refuse "model inputs do not match the data (cond)" 1 "^condnet cond: m\.model: model has 10 inputs, data set has 2 features$" \
+	"$C" cond --load m.model --data csv:ok.csv
+expect_ok "train a model on a 2-feature CSV" "$C" train --data csv:ok.csv --layers 4 --epochs 1 --save two.model --quiet
+refuse "model inputs do not match the data (squeeze)" 1 "^condnet squeeze: two\.model: model has 2 inputs, data set has 10 features$" \
+	"$C" squeeze --load two.model --data synthetic --quiet
+python3 -c "
+for i in range(40): print(','.join(str((i * j) % 7) for j in range(10)) + ',' + str(i % 5))" >k5.csv
+refuse "model outputs do not match the classes" 1 "^condnet squeeze: m\.model: model has 3 outputs, data set has 5 classes$" \
+	"$C" squeeze --load m.model --data csv:k5.csv --quiet
+
+## .npy import
+expect_ok "export a model as .npy" "$C" export --load m.model --npy npy
+imp() { refuse "$1" 1 "^condnet import: $2" "$C" import --npy "$3" --save imp.model; }
+cp -r npy n1; sed -i 's/<f4/<i4/' n1/W2.npy
+imp ".npy of dtype int32" "n1/W2\.npy: dtype '<i4' is not float32 or float64 \('<f4' or '<f8'\)$" n1
+cp -r npy n2; sed -i 's/<f4/>f4/' n2/W2.npy
+imp ".npy big-endian" "n2/W2\.npy: dtype '>f4' is not float32 or float64" n2
+cp -r npy n3; sed -i "s/'shape': (8, 8)/'shape': (8, 7)/" n3/W2.npy
+imp ".npy shape smaller than the data" "n3/W2\.npy: offset 128: oversized data of 256 bytes, expected 224 for shape \(8, 7\)$" n3
+cp -r npy n4; sed -i "s/'shape': (8,)/'shape': (9,)/" n4/b2.npy
+imp ".npy shape larger than the data" "n4/b2\.npy: offset 128: truncated data of 32 bytes, expected 36 for shape \(9,\)$" n4
+cp -r npy n5; sed -i "s/'shape': (8, 8)/'shape': (8, 8, 1)/" n5/W2.npy
+imp ".npy of 3 dimensions" "n5/W2\.npy: shape \(8, 8, 1\) has 3 dimensions, expected 1 or 2$" n5
+cp -r npy n6; sed -i 's/NUMPY/NUMPZ/' n6/W1.npy
+imp ".npy wrong magic" "n6/W1\.npy: offset 0: expected the magic .x93NUMPY of a \.npy file$" n6
+cp -r npy n7; sed -i 's/False,/True, /' n7/W1.npy
+imp ".npy Fortran order" "n7/W1\.npy: fortran_order is True, expected C order \(False\)$" n7
+cp -r npy n8; head -c 100 npy/W1.npy >n8/W1.npy
+imp ".npy header cut short" "n8/W1\.npy: offset 8: header of 118 bytes, but only 90 follow$" n8
+cp -r npy n9; sed -i "s/'descr'/'dtype'/" n9/W1.npy
+imp ".npy unknown header key" "n9/W1\.npy: header offset 11: key 'dtype', expected 'descr', 'fortran_order' or 'shape'$" n9
+cp -r npy n10; rm n10/b2.npy
+imp ".npy bias file missing" "n10/b2\.npy: No such file or directory$" n10
+cp -r npy n11; python3 -c "
+import struct
+h = \"{'descr': '<f4', 'fortran_order': False, 'shape': (8, 1), }\"
+h += ' ' * ((64 - (10 + len(h) + 1) % 64) % 64) + '\n'
+open('n11/b1.npy', 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode() + struct.pack('<8f', *range(8)))"
+imp ".npy bias of shape (8, 1)" "n11/b1\.npy: shape \(8, 1\), expected 1-D of length 8$" n11
+cp -r npy n12; python3 -c "
+import struct
+h = \"{'descr': '<f4', 'fortran_order': False, 'shape': (8,), }\"
+h += ' ' * ((64 - (10 + len(h) + 1) % 64) % 64) + '\n'
+open('n12/b1.npy', 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode() + struct.pack('<8f', 1, 2, float('nan'), 4, 5, 6, 7, 8))"
+imp ".npy holding NaN" "n12/b1\.npy: entry 2 is nan, expected a finite float32$" n12
+mkdir nonpy
+imp ".npy directory without W1.npy" "nonpy: no W1\.npy \(expected W1\.npy b1\.npy W2\.npy b2\.npy" nonpy
+check "no model written by a failed import" [ ! -e imp.model ]
+
+## option values
+refuse "tau = 1" 2 "^condnet alg1: --tau: '1' must be greater than 1$" "$C" alg1 --tau 1
+refuse "tau < 1" 2 "^condnet alg1: --tau: '0\.5' must be greater than 1$" "$C" alg1 --tau 0.5
+refuse "tau NaN" 2 "^condnet alg1: --tau: 'nan' is not a number$" "$C" alg1 --tau nan
+refuse "squeeze tau = 1" 2 "^condnet squeeze: --tau: '1' must be greater than 1$" "$C" squeeze --load m.model --tau 1
+refuse "cond tau = 1" 2 "^condnet cond: --tau: '1' must be greater than 1$" "$C" cond --load m.model --tau 1
+refuse "eta = 0" 2 "^condnet alg1: --eta: '0' is not a positive number$" "$C" alg1 --eta 0
+refuse "eta < 0" 2 "^condnet sweep: --eta: '-1' is not a positive number$" "$C" sweep --eta -1
+refuse "beta = 0" 2 "^condnet sweep: --beta: betas \"0\": β = 0, every β must be > 0$" "$C" sweep --beta 0
+refuse "beta < 0 in a list" 2 "^condnet sweep: --beta: betas \"1,0\.5,-2\": β = -2, every β must be > 0$" "$C" sweep --beta 1,0.5,-2
+refuse "beta range from 0" 2 "^condnet sweep: --beta: betas \"0:1:0\.5\": β = 0, every β must be > 0$" "$C" sweep --beta 0:1:0.5
+refuse "beta range step 0" 2 "^condnet sweep: --beta: betas \"1:2:0\": step 0, expected > 0$" "$C" sweep --beta 1:2:0
+refuse "empty beta list" 2 "^condnet sweep: --beta: betas \"\": empty list$" "$C" sweep --beta ""
+refuse "beta list with a hole" 2 "^condnet sweep: --beta: betas \"1,,2\": at offset 2: expected a number$" "$C" sweep --beta 1,,2
+refuse "q = 0" 2 "^condnet sweep: --q: '0' is not a positive integer$" "$C" sweep --q 0
+refuse "widths with a 0" 2 "^condnet train: --layers: layers \"3,0,4\": width at column 3 must be positive, not 0$" "$C" train --layers 3,0,4
+refuse "widths 3x0" 2 "^condnet train: --layers: layers \"3x0\": width at column 3 must be positive, not 0$" "$C" train --layers 3x0
+refuse "widths with a negative entry" 2 "^condnet train: --layers: layers \"3,-4\": expected a width at column 3, found '-'$" "$C" train --layers 3,-4
+refuse "widths empty" 2 "^condnet train: --layers: layers: empty specification" "$C" train --layers ""
+refuse "width too large" 2 "^condnet train: --layers: layers \"99999999999\": width at column 1 is too large \(at most 10000000\)$" \
+	"$C" train --layers 99999999999
+refuse "network too large for memory" 1 "^condnet train: out of memory for a 100000x100000 network$" "$C" train --layers 100000x100000 --quiet
+refuse "learning rate 1e6" 2 "^condnet train: --lr: '1e6' must be at most 10$" "$C" train --lr 1e6
+
+## training that diverges: named epoch, --save not written
+python3 -c "
+for i in range(60): print('%g,%g,%d' % (3e38 * ((i % 7) / 3.5 - 1), 3e38 * ((i % 5) / 2.5 - 1), i % 2))" >huge.csv
+refuse "divergence names the epoch" 1 "^condnet train: training diverged at epoch 1, batch 1 \(loss -?nan\); weights kept from before that batch$" \
+	"$C" train --data csv:huge.csv --layers 4 --lr 10 --epochs 5 --act relu --save div.model --quiet
+check "a diverged run writes no model" [ ! -e div.model ]
+cp m.model keep.model
+refuse "divergence over an existing model" 1 "training diverged at epoch 1" \
+	"$C" train --data csv:huge.csv --layers 4 --lr 10 --epochs 5 --act relu --save keep.model --quiet
+check "a diverged run leaves the previous model intact" cmp m.model keep.model
+
+## saving: file size limit, full disk, unwritable directory
+cp m.model keep.model
+{ (ulimit -f 2; exec "$C" train --layers 3x64 --epochs 1 --limit 20 --save keep.model --quiet) >out 2>err; } 2>/dev/null; st=$?
+check "save beyond ulimit -f is an error, not a fatal SIGXFSZ (got $st)" [ "$st" -ge 1 -a "$st" -lt 128 ]
+check "save beyond ulimit -f leaves the previous model intact" cmp m.model keep.model
+check "save beyond ulimit -f leaves no temporary file" [ -z "$(ls | grep '^keep\.model\.tmp')" ]
+rm -f keep.model.tmp.*
+(trap '' XFSZ; ulimit -f 2; exec "$C" train --layers 3x64 --epochs 1 --limit 20 --save keep.model --quiet) >out 2>err; st=$?
+check "save beyond ulimit -f (SIGXFSZ ignored) exits 1 (got $st)" [ "$st" -eq 1 ]
+expect_grep "save beyond ulimit -f names the file and the cause" "^condnet train: keep\.model: writing keep\.model\.tmp\.[A-Za-z0-9]+ failed: File too large$" err
+check "save beyond ulimit -f leaves the previous model intact" cmp m.model keep.model
+check "no temporary file is left beside the model" [ -z "$(ls | grep '^keep\.model\.tmp')" ]
+mkdir full
+if mount -t tmpfs -o size=16k tmpfs full 2>/dev/null; then
+	cp m.model full/keep.model
+	dd if=/dev/zero of=full/fill bs=1k count=64 2>/dev/null
+	refuse "save on a full disk" 1 "^condnet train: full/keep\.model: writing full/keep\.model\.tmp\.[A-Za-z0-9]+ failed: No space left on device$" \
+		"$C" train --layers 3x64 --epochs 1 --limit 20 --save full/keep.model --quiet
+	check "save on a full disk leaves the previous model intact" cmp m.model full/keep.model
+	check "save on a full disk leaves no temporary file" [ "$(ls full)" = "$(printf 'fill\nkeep.model')" ]
+	umount full
+else
+	echo "skip - save on a full disk (cannot mount a tmpfs)"
+fi
+mkdir ro
+if [ "$(id -u)" -ne 0 ]; then
+	chmod 555 ro; rocause="Permission denied"
+elif mount -t tmpfs -o ro,size=16k tmpfs ro 2>/dev/null; then
+	rocause="Read-only file system"
+else
+	rocause=""
+fi
+if [ -n "$rocause" ]; then
+	refuse "save into an unwritable directory" 1 "^condnet train: ro/x\.model: cannot create a temporary file beside it: $rocause$" \
+		"$C" train --layers 4 --epochs 1 --limit 20 --save ro/x.model --quiet
+	if [ "$rocause" = "Permission denied" ]; then chmod 755 ro; else umount ro; fi
+else
+	echo "skip - save into an unwritable directory (running as root without mount)"
+fi
+refuse "save into a missing directory" 1 "^condnet train: nodir/x\.model: cannot create a temporary file beside it: No such file or directory$" \
+	"$C" train --layers 4 --epochs 1 --limit 20 --save nodir/x.model --quiet
+
+## interruptions: SIGINT and SIGTERM during training with --save over an existing model
+# interrupt SIG CMD...: starts CMD, waits for its first epoch line, sends SIG; sets st.
+interrupt() {
+	sig=$1; shift
+	: >int.out; : >int.err
+	"$@" >int.out 2>int.err &
+	pid=$!
+	i=0
+	while [ $i -lt 300 ] && ! grep -q 'epoch' int.out int.err; do sleep 0.1; i=$((i + 1)); done
+	sleep 0.3
+	kill -"$sig" $pid 2>/dev/null
+	wait $pid; st=$?
+}
+cp m.model keep.model
+interrupt INT "$C" train --layers 4x128 --epochs 100000 --save keep.model
+check "SIGINT stops training with status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "SIGINT: the model is not saved" "^not saving keep\.model: training was interrupted \(--save-partial saves anyway\)$" int.out
+check "SIGINT leaves the previous model intact" cmp m.model keep.model
+check "SIGINT shows no crash" sh -c "! grep -Eq 'Sanitizer|runtime error:|Segmentation' int.err"
+interrupt INT "$C" train --layers 4x128 --epochs 100000 --save keep.model --save-partial --quiet
+check "SIGINT with --save-partial: status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "SIGINT with --save-partial: saved" "^saved keep\.model \(partially trained\)$" int.out
+expect_ok "SIGINT with --save-partial: the model loads" "$C" cond --load keep.model
+expect_grep "SIGINT with --save-partial: the model has the new shape" "^keep\.model: 10-128-128-128-128-3$" "$TMP/out"
+cp m.model keep.model
+interrupt TERM "$C" alg1 --layers 3x256 --tau 1.5 --eta 100000 --save keep.model
+check "SIGTERM stops alg1 with status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "SIGTERM during alg1: the model is not saved" "^not saving keep\.model: the run was interrupted$" int.out
+check "SIGTERM during alg1 leaves the previous model intact" cmp m.model keep.model
+
+## session logs
+rp() { refuse "$1" 1 "^condnet replay: $2" "$C" replay "$3"; }
+D='data spec=synthetic features=0 label_col=-1 seed=1 limit=10 val_frac=0.1 val_per_class=0'
+N='net layers=4 act=erf act_a=1 seed=1'
+printf '%s\n%s\nfrobnicate x=1\n' "$D" "$N" >s1.log
+rp "log with an unknown action" "s1\.log:3: unknown action 'frobnicate' \(expected data, opts, net" s1.log
+printf '%s\ntau 0.5\n' "$D" >s2.log
+rp "log with tau < 1" "s2\.log:2: tau: expected a value >= 1, got '0\.5'$" s2.log
+printf '%s\n' "$N" >s3.log
+rp "log without data first" "s3\.log:1: net: no data set yet \(the first action must be 'data'\)$" s3.log
+printf 'data spec=synthetic features=0 label_col=-1 seed=1 limit=10 val_frac=0.1\n' >s4.log
+rp "log with a missing field" "s4\.log:1: data: missing val_per_class$" s4.log
+printf '%s\n%s\nsqueeze layer=7 apply\n' "$D" "$N" >s5.log
+rp "log squeezing a layer that does not exist" "s5\.log:3: squeeze: layer 7 is not a hidden layer \(1\.\.1\)$" s5.log
+printf '%s\nload path=m.model crc=deadbeef\n' "$D" >s6.log
+rp "log loading a model that changed" "s6\.log:2: m\.model: the parameters' CRC-32 is [0-9a-f]{8}, the session loaded deadbeef \(the file has changed\)$" s6.log
+printf '%s\n%s\nundo\nundo\n' "$D" "$N" >s7.log
+rp "log undoing too far" "s7\.log:3: undo: nothing to undo$" s7.log
+printf '%s\n%s\nsave path=%%zz\n' "$D" "$N" >s8.log
+rp "log with a bad escape" "s8\.log:3: save: bad escape at '%zz' \(expected %XX\)$" s8.log
+python3 -c "print('data spec=' + 'a' * 5000)" >s9.log
+rp "log with a 5000-character line" "s9\.log:1: line longer than [0-9]+ characters$" s9.log
+: >s10.log
+rp "empty log" "s10\.log: the log builds no network$" s10.log
+head -c 3000 /dev/urandom >s11.log
+refuse "log of random bytes" 1 "^condnet replay: s11\.log:[0-9]+: " "$C" replay s11.log
+
+## files kept in tests/regress: read without a crash; FILE.expect, when present,
+## holds the expected stderr pattern (and the status must be 1)
+for f in "$SRC"/tests/regress/*; do
+	[ -f "$f" ] || continue
+	case $f in *.expect) continue ;; esac
+	base=$(basename "$f")
+	rm -rf rg; mkdir -p rg/mnist rg/adult rg/npy
+	cp good-images.idx rg/mnist/train-images-idx3-ubyte; cp good-labels.idx rg/mnist/train-labels-idx1-ubyte
+	cp good-images.idx rg/mnist/t10k-images-idx3-ubyte; cp good-labels.idx rg/mnist/t10k-labels-idx1-ubyte
+	case $base in
+	idx_images-*) cp "$f" rg/mnist/train-images-idx3-ubyte; set -- train --data mnist --data-dir rg --features 4 --layers 4 --epochs 1 --quiet ;;
+	idx_labels-*) cp "$f" rg/mnist/train-labels-idx1-ubyte; set -- train --data mnist --data-dir rg --features 4 --layers 4 --epochs 1 --quiet ;;
+	csv-*) cp "$f" rg/data.csv; set -- train --data csv:rg/data.csv --layers 4 --epochs 1 --quiet ;;
+	adult-*) cp "$f" rg/adult/adult.data; cp good-adult.data rg/adult/adult.test; set -- train --data adult --data-dir rg --layers 4 --epochs 1 --quiet ;;
+	model-*) set -- cond --load "$f" ;;
+	npy-*) cp "$f" rg/npy/W1.npy; set -- import --npy rg/npy --save rg/out.model ;;
+	session-*) set -- replay "$f" ;;
+	*) fail "regress/$base: unknown kind (expected idx_images-, idx_labels-, csv-, adult-, model-, npy- or session-)"; continue ;;
+	esac
+	if [ -f "$f.expect" ]; then
+		refuse "regress/$base" 1 "$(cat "$f.expect")" "$C" "$@"
+	else
+		"$C" "$@" >out 2>err; st=$?
+		check "regress/$base: no crash (exit $st)" sh -c "[ $st -lt 128 ] && ! grep -Eq 'Sanitizer|runtime error:|Segmentation' err"
+	fi
+done
+
+finish
