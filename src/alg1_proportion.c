@@ -129,6 +129,48 @@ void alg1_free(Alg1 *a)
 	free(a);
 }
 
+Alg1 *alg1_clone(const Alg1 *a, Err *e)
+{
+	if (!a) {
+		err_set(e, "Algorithm 1: no state to copy");
+		return NULL;
+	}
+	Alg1 *c = malloc(sizeof *c);
+	if (!c) {
+		err_set(e, "Algorithm 1: out of memory copying the state");
+		return NULL;
+	}
+	*c = *a;
+	c->net = NULL;
+	c->rec = NULL;
+	c->nrec = 0;
+	c->training = NULL;
+	if (a->net && !(c->net = net_clone(a->net)))
+		goto fail;
+	if (a->nrec > 0 && !(c->rec = calloc((size_t)a->nrec, sizeof *c->rec)))
+		goto fail;
+	for (int k = 0; k < a->nrec; k++) {
+		const Alg1Record *r = &a->rec[k];
+		Alg1Record *d = &c->rec[k];
+		size_t m = (size_t)r->m;
+		*d = *r;
+		d->n = malloc((m + 1) * sizeof *d->n);
+		d->kappa = malloc(m * sizeof *d->kappa);
+		d->p = malloc(m * sizeof *d->p);
+		c->nrec = k + 1;
+		if (!d->n || !d->kappa || !d->p)
+			goto fail;
+		memcpy(d->n, r->n, (m + 1) * sizeof *d->n);
+		memcpy(d->kappa, r->kappa, m * sizeof *d->kappa);
+		memcpy(d->p, r->p, m * sizeof *d->p);
+	}
+	return c;
+fail:
+	alg1_free(c);
+	err_set(e, "Algorithm 1: out of memory copying the state (%d records)", a->nrec);
+	return NULL;
+}
+
 /* Measures a trained N̂: κ(Ŵ⁽ⁱ⁾) and p_i(τ) of every layer (cond_net), Σ n_i
  * and the training error. */
 static int record_make(const Net *net, const Dataset *train, double tau, int iter, double seconds,
@@ -344,7 +386,9 @@ int alg1_step(Alg1 *a, Err *e)
 	}
 
 	double t0 = now_seconds();
+	a->training = next;
 	int rc = train_epochs(next, a->train, &a->o.train, a->o.eta, a->cb, a->cb_ud, e);
+	a->training = NULL;
 	double secs = now_seconds() - t0;
 	if (rc < 0) {
 		net_free(next);

@@ -63,12 +63,20 @@ typedef struct Alg1 {
 	char reason[256];    /* why it stopped, for people */
 	TrainCallback cb;    /* progress of the training inside a step */
 	void *cb_ud;
+	/* The network a step is training right now (the N̂ of the iteration
+	 * under way, not yet a->net), NULL outside alg1_step's training. cb
+	 * may read it, e.g. to show κ while it trains; it must not keep it. */
+	const Net *training;
 } Alg1;
 
 /* initial: the starting shape (its weights are not used: line 1 trains it
  * from fresh Glorot weights drawn from o->seed). train must outlive it. */
 Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err *e);
 void alg1_free(Alg1 *a);
+/* A deep copy: its own network and records (nothing shared with a), the
+ * same train set, options, status, cb and cb_ud; training is NULL. NULL
+ * with a message when out of memory. */
+Alg1 *alg1_clone(const Alg1 *a, Err *e);
 /* One iteration. Returns the status after it (ALG1_RUNNING while some κ > τ
  * remains), or -1 on error (a's state is unchanged). A step after the end
  * returns the final status and does nothing. */

@@ -12,8 +12,11 @@
 
 static const char replay_help[] =
     "Usage: condnet replay LOG [--save MODEL] [--markdown]\n\n"
-    "Applies every action of a session log (as the screen wrote it) and prints the\n"
-    "final per-layer table, the widths and the CRC-32 of the parameters.\n"
+    "Applies every action of a session log (as the screen wrote it) through the same\n"
+    "engine calls, without a screen, and prints the final per-layer table and the\n"
+    "lines 'widths', 'params', 'crc32' (of the parameters) and 'test_accuracy'.\n"
+    "The log's save lines write nothing; a load line checks the recorded CRC-32.\n"
+    "A bad line stops the replay with LOG:LINE: and what was expected.\n"
     "  --save MODEL   write the final network\n"
     "  --markdown     print the table as Markdown\n"
     "  -h, --help     this text\n";

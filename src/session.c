@@ -1,12 +1,10 @@
-/* session.c - the session state, its actions, and the session log. */
+/* session.c - the session state, its undo stack and the actions that change
+ * it (the log itself is in session_log.c). */
 #include "session.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <zlib.h>
 
 #include "alg3_squeeze.h"
@@ -15,341 +13,6 @@
 #include "rng.h"
 
 #define UNDO_MAX 32
-
-static const char *const kind_names[SESS_KIND_COUNT] = {
-    "data",      "opts",     "net",   "load",    "tau",  "eta",  "train",
-    "alg1-step", "alg1-run", "sweep", "squeeze", "undo", "save",
-};
-
-const char *session_kind_name(SessKind k)
-{
-	return (unsigned)k < SESS_KIND_COUNT ? kind_names[k] : "?";
-}
-
-/* ---- formatting ---- */
-
-/* Appends " key=value" (key may be NULL for a bare value), escaping the value. */
-static void put(char *buf, size_t len, const char *key, const char *val)
-{
-	size_t n = strlen(buf);
-	if (n + 1 >= len)
-		return;
-	n += (size_t)snprintf(buf + n, len - n, key ? " %s=" : " ", key);
-	for (const unsigned char *p = (const unsigned char *)val; *p && n + 4 < len; p++) {
-		if (*p <= ' ' || *p == '%' || *p == 0x7f)
-			n += (size_t)snprintf(buf + n, len - n, "%%%02X", *p);
-		else
-			buf[n++] = (char)*p;
-	}
-	buf[n < len ? n : len - 1] = '\0';
-}
-
-static void putf(char *buf, size_t len, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void putf(char *buf, size_t len, const char *key, const char *fmt, ...)
-{
-	char v[64];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(v, sizeof v, fmt, ap);
-	va_end(ap);
-	put(buf, len, key, v);
-}
-
-const char *session_format(const SessAction *a, char *buf, size_t len)
-{
-	if (!len)
-		return buf;
-	snprintf(buf, len, "%s", session_kind_name(a->kind));
-	switch (a->kind) {
-	case SESS_DATA:
-		put(buf, len, "spec", a->spec);
-		if (a->path[0])
-			put(buf, len, "dir", a->path);
-		putf(buf, len, "features", "%d", a->features);
-		putf(buf, len, "label_col", "%d", a->label_col);
-		putf(buf, len, "seed", "%llu", (unsigned long long)a->seed);
-		putf(buf, len, "limit", "%d", a->limit);
-		putf(buf, len, "val_frac", "%.17g", a->x);
-		putf(buf, len, "val_per_class", "%d", a->val_per_class);
-		break;
-	case SESS_OPTS:
-		putf(buf, len, "batch", "%d", a->batch);
-		putf(buf, len, "lr", "%.17g", a->x);
-		if (a->threads)
-			putf(buf, len, "threads", "%d", a->threads);
-		break;
-	case SESS_NET:
-		put(buf, len, "layers", a->spec);
-		put(buf, len, "act", act_name((ActKind)a->act));
-		putf(buf, len, "act_a", "%.9g", a->x);
-		putf(buf, len, "seed", "%llu", (unsigned long long)a->seed);
-		break;
-	case SESS_LOAD:
-		put(buf, len, "path", a->path);
-		if (a->has_crc)
-			putf(buf, len, "crc", "%08x", (unsigned)a->crc);
-		break;
-	case SESS_SAVE:
-		put(buf, len, "path", a->path);
-		break;
-	case SESS_TAU:
-	case SESS_ETA:
-	case SESS_TRAIN:
-		putf(buf, len, NULL, "%.17g", a->x);
-		break;
-	case SESS_ALG1_RUN:
-		if (a->steps > 0)
-			putf(buf, len, "steps", "%d", a->steps);
-		break;
-	case SESS_SWEEP:
-		put(buf, len, "betas", a->spec);
-		putf(buf, len, "q", "%d", a->q);
-		break;
-	case SESS_SQUEEZE:
-		putf(buf, len, "layer", "%d", a->layer);
-		put(buf, len, NULL, a->apply ? "apply" : "refuse");
-		putf(buf, len, "comp", "%d", a->comp);
-		break;
-	default:
-		break;
-	}
-	return buf;
-}
-
-/* ---- parsing ---- */
-
-static int unescape(const char *s, char *out, size_t len, Err *e)
-{
-	size_t n = 0;
-	for (; *s; s++) {
-		int c = (unsigned char)*s;
-		if (c == '%') {
-			unsigned v;
-			if (!s[1] || !s[2] || sscanf(s + 1, "%2x", &v) != 1)
-				return err_set(e, "bad escape at '%.8s' (expected %%XX)", s);
-			c = (int)v;
-			s += 2;
-		}
-		if (n + 1 >= len)
-			return err_set(e, "value longer than %zu characters", len - 1);
-		out[n++] = (char)c;
-	}
-	out[n] = '\0';
-	return 0;
-}
-
-static int num(const char *key, const char *v, double *x, Err *e)
-{
-	char *end;
-	errno = 0;
-	*x = strtod(v, &end);
-	if (!*v || *end || errno || !isfinite(*x))
-		return err_set(e, "%s: expected a number, got '%s'", key, v);
-	return 0;
-}
-
-static int inum(const char *key, const char *v, long lo, long hi, int *x, Err *e)
-{
-	char *end;
-	errno = 0;
-	long l = strtol(v, &end, 10);
-	if (!*v || *end || errno || l < lo || l > hi)
-		return err_set(e, "%s: expected an integer in [%ld, %ld], got '%s'", key, lo, hi,
-		               v);
-	*x = (int)l;
-	return 0;
-}
-
-static int u64num(const char *key, const char *v, uint64_t *x, Err *e)
-{
-	char *end;
-	errno = 0;
-	unsigned long long l = strtoull(v, &end, 10);
-	if (!*v || *end || errno || *v == '-')
-		return err_set(e, "%s: expected an unsigned integer, got '%s'", key, v);
-	*x = l;
-	return 0;
-}
-
-/* Which fields each kind requires (bit per field name below). */
-enum {
-	F_SPEC = 1,
-	F_FEAT = 2,
-	F_LABEL = 4,
-	F_SEED = 8,
-	F_LIMIT = 16,
-	F_VALF = 32,
-	F_VALP = 64,
-	F_BATCH = 128,
-	F_LR = 256,
-	F_LAYERS = 512,
-	F_ACT = 1024,
-	F_ACTA = 2048,
-	F_PATH = 4096,
-	F_BETAS = 8192,
-	F_Q = 16384,
-	F_LAYER = 32768,
-	F_VALUE = 65536,
-	F_DECIDE = 131072
-};
-
-static const int required[SESS_KIND_COUNT] = {
-    [SESS_DATA] = F_SPEC | F_FEAT | F_LABEL | F_SEED | F_LIMIT | F_VALF | F_VALP,
-    [SESS_OPTS] = F_BATCH | F_LR,
-    [SESS_NET] = F_LAYERS | F_ACT | F_ACTA | F_SEED,
-    [SESS_LOAD] = F_PATH,
-    [SESS_SAVE] = F_PATH,
-    [SESS_TAU] = F_VALUE,
-    [SESS_ETA] = F_VALUE,
-    [SESS_TRAIN] = F_VALUE,
-    [SESS_SWEEP] = F_BETAS | F_Q,
-    [SESS_SQUEEZE] = F_LAYER | F_DECIDE,
-};
-
-static int field(SessAction *a, const char *key, const char *v, int *have, Err *e)
-{
-	double x;
-	int k = a->kind;
-#define IS(name, kinds) (!strcmp(key, name) && (kinds))
-	if (IS("spec", k == SESS_DATA) || IS("layers", k == SESS_NET) ||
-	    IS("betas", k == SESS_SWEEP)) {
-		if (strlen(v) >= sizeof a->spec)
-			return err_set(e, "%s: longer than %zu characters", key,
-			               sizeof a->spec - 1);
-		strcpy(a->spec, v);
-		*have |= k == SESS_DATA ? F_SPEC : k == SESS_NET ? F_LAYERS : F_BETAS;
-	} else if (IS("dir", k == SESS_DATA) || IS("path", k == SESS_LOAD || k == SESS_SAVE)) {
-		if (strlen(v) >= sizeof a->path)
-			return err_set(e, "%s: longer than %zu characters", key,
-			               sizeof a->path - 1);
-		strcpy(a->path, v);
-		*have |= !strcmp(key, "path") ? F_PATH : 0;
-	} else if (IS("features", k == SESS_DATA)) {
-		*have |= F_FEAT;
-		return inum(key, v, 0, 1 << 20, &a->features, e);
-	} else if (IS("label_col", k == SESS_DATA)) {
-		*have |= F_LABEL;
-		return inum(key, v, -1, 1 << 20, &a->label_col, e);
-	} else if (IS("limit", k == SESS_DATA)) {
-		*have |= F_LIMIT;
-		return inum(key, v, 0, 1 << 30, &a->limit, e);
-	} else if (IS("val_per_class", k == SESS_DATA)) {
-		*have |= F_VALP;
-		return inum(key, v, 0, 1 << 30, &a->val_per_class, e);
-	} else if (IS("seed", k == SESS_DATA || k == SESS_NET)) {
-		*have |= F_SEED;
-		return u64num(key, v, &a->seed, e);
-	} else if (IS("val_frac", k == SESS_DATA) || IS("lr", k == SESS_OPTS) ||
-	           IS("act_a", k == SESS_NET)) {
-		if (num(key, v, &x, e) < 0)
-			return -1;
-		if (x < 0 || (x == 0 && k != SESS_DATA) || (k == SESS_DATA && x >= 1))
-			return err_set(e, "%s: out of range: %s", key, v);
-		a->x = x;
-		*have |= k == SESS_DATA ? F_VALF : k == SESS_OPTS ? F_LR : F_ACTA;
-	} else if (IS("batch", k == SESS_OPTS)) {
-		*have |= F_BATCH;
-		return inum(key, v, 1, 1 << 24, &a->batch, e);
-	} else if (IS("threads", k == SESS_OPTS)) {
-		return inum(key, v, 0, 1024, &a->threads, e);
-	} else if (IS("act", k == SESS_NET)) {
-		if ((a->act = act_parse(v)) < 0)
-			return err_set(
-			    e, "act: unknown activation '%s' (expected erf, tanh, relu, sigmoid)",
-			    v);
-		*have |= F_ACT;
-	} else if (IS("crc", k == SESS_LOAD)) {
-		char *end;
-		unsigned long c = strtoul(v, &end, 16);
-		if (!*v || *end || c > 0xffffffffUL)
-			return err_set(e, "crc: expected 8 hexadecimal digits, got '%s'", v);
-		a->crc = (uint32_t)c;
-		a->has_crc = 1;
-	} else if (IS("steps", k == SESS_ALG1_RUN)) {
-		return inum(key, v, 0, 1 << 20, &a->steps, e);
-	} else if (IS("q", k == SESS_SWEEP)) {
-		*have |= F_Q;
-		return inum(key, v, 1, 1000, &a->q, e);
-	} else if (IS("layer", k == SESS_SQUEEZE)) {
-		*have |= F_LAYER;
-		return inum(key, v, 1, 1 << 20, &a->layer, e);
-	} else if (IS("comp", k == SESS_SQUEEZE)) {
-		return inum(key, v, 0, 1, &a->comp, e);
-	} else {
-		return err_set(e, "%s: unknown field '%s'", session_kind_name(a->kind), key);
-	}
-#undef IS
-	return 0;
-}
-
-/* A bare word: the value of tau/eta/train, or apply/refuse of squeeze. */
-static int bare(SessAction *a, const char *v, int *have, Err *e)
-{
-	const char *name = session_kind_name(a->kind);
-	if (a->kind == SESS_TAU || a->kind == SESS_ETA || a->kind == SESS_TRAIN) {
-		if (*have & F_VALUE)
-			return err_set(e, "%s: more than one value", name);
-		if (num(name, v, &a->x, e) < 0)
-			return -1;
-		if (a->x <= 0 || (a->kind == SESS_TAU && a->x < 1))
-			return err_set(e, "%s: expected a value %s, got '%s'", name,
-			               a->kind == SESS_TAU ? ">= 1" : "> 0", v);
-		*have |= F_VALUE;
-	} else if (a->kind == SESS_SQUEEZE && (!strcmp(v, "apply") || !strcmp(v, "refuse"))) {
-		a->apply = v[0] == 'a';
-		*have |= F_DECIDE;
-	} else {
-		return err_set(e, "%s: unexpected word '%s' (expected key=value)", name, v);
-	}
-	return 0;
-}
-
-int session_parse(const char *line, SessAction *a, Err *e)
-{
-	char buf[2048], val[1024];
-	const char *sep = " \t\r\n";
-	memset(a, 0, sizeof *a);
-	a->label_col = -1;
-	if (strlen(line) >= sizeof buf)
-		return err_set(e, "line longer than %zu characters", sizeof buf - 1);
-	strcpy(buf, line);
-	char *save, *tok = strtok_r(buf, sep, &save);
-	if (!tok || tok[0] == '#')
-		return 0;
-	int k;
-	for (k = 0; k < SESS_KIND_COUNT && strcmp(tok, kind_names[k]); k++)
-		;
-	if (k == SESS_KIND_COUNT)
-		return err_set(e,
-		               "unknown action '%s' (expected data, opts, net, load, tau, eta, "
-		               "train, alg1-step, alg1-run, sweep, squeeze, undo or save)",
-		               tok);
-	a->kind = (SessKind)k;
-	int have = 0;
-	while ((tok = strtok_r(NULL, sep, &save))) {
-		char *eq = strchr(tok, '=');
-		if (eq)
-			*eq = '\0';
-		if (unescape(eq ? eq + 1 : tok, val, sizeof val, e) < 0)
-			return err_prefix(e, "%s", session_kind_name(a->kind));
-		if ((eq ? field(a, tok, val, &have, e) : bare(a, val, &have, e)) < 0)
-			return -1;
-	}
-	int miss = required[k] & ~have;
-	if (miss) {
-		static const char *const names[] = {
-		    "spec",     "features",      "label_col",      "seed",  "limit",
-		    "val_frac", "val_per_class", "batch",          "lr",    "layers",
-		    "act",      "act_a",         "path",           "betas", "q",
-		    "layer",    "a value",       "apply or refuse"};
-		int bit = 0;
-		while (!(miss & (1 << bit)))
-			bit++;
-		return err_set(e, "%s: missing %s", session_kind_name(a->kind), names[bit]);
-	}
-	return 1;
-}
 
 /* ---- snapshots ---- */
 
@@ -384,27 +47,6 @@ Alg1Record *session_records_copy(const Alg1Record *r, int n)
 	return c;
 }
 
-/* A deep copy of an Algorithm-1 state (same ownership as alg1_new gives). */
-static Alg1 *alg1_copy(const Alg1 *a)
-{
-	Alg1 *c = malloc(sizeof *c);
-	if (!c)
-		return NULL;
-	*c = *a;
-	c->net = NULL;
-	c->rec = NULL;
-	c->nrec = 0;
-	if (a->net && !(c->net = net_clone(a->net)))
-		goto fail;
-	if (a->nrec && !(c->rec = session_records_copy(a->rec, a->nrec)))
-		goto fail;
-	c->nrec = a->nrec;
-	return c;
-fail:
-	alg1_free(c);
-	return NULL;
-}
-
 static void snap_free(SessSnapshot *sn)
 {
 	net_free(sn->net);
@@ -418,7 +60,7 @@ static int snap_take(const Session *s, SessSnapshot *sn, Err *e)
 	sn->alg1_live = s->alg1_live;
 	sn->ntrain = s->ntrain;
 	if ((s->net && !(sn->net = net_clone(s->net))) ||
-	    (s->alg1 && !(sn->alg1 = alg1_copy(s->alg1)))) {
+	    (s->alg1 && !(sn->alg1 = alg1_clone(s->alg1, NULL)))) {
 		snap_free(sn);
 		return err_set(e, "out of memory copying the network");
 	}
@@ -522,13 +164,39 @@ int session_can_undo(const Session *s)
 	return s->nundo;
 }
 
-static void log_line(Session *s, const SessAction *a)
+const Net *session_training(const Session *s)
 {
-	char line[2048];
-	if (!s->log)
-		return;
-	fprintf(s->log, "%s\n", session_format(a, line, sizeof line));
-	fflush(s->log);
+	if (s->training)
+		return s->training;
+	return s->alg1 ? s->alg1->training : NULL;
+}
+
+int session_adopt_action(const Session *s, SessAction *a, double *beta, Err *e)
+{
+	int p = s->sweep && s->sweep_done ? alg2_pick(s->sweep) : -1;
+	if (p < 0 || !s->net)
+		return err_set(e, "adopt: no finished beta sweep (b runs one)");
+	const Alg2Beta *b = &s->sweep->b[p];
+	int m = s->sweep->base->m;
+	size_t k = 0;
+	memset(a, 0, sizeof *a);
+	a->kind = SESS_NET;
+	a->label_col = -1;
+	for (int i = 1; i < m; i++) {
+		int n =
+		    snprintf(a->spec + k, sizeof a->spec - k, i > 1 ? ",%d" : "%d", b->widths[i]);
+		if (n < 0 || (size_t)n >= sizeof a->spec - k)
+			return err_set(e,
+			               "adopt: the widths of beta = %g are longer than %zu "
+			               "characters",
+			               b->beta, sizeof a->spec - 1);
+		k += (size_t)n;
+	}
+	a->act = (int)s->net->act;
+	a->x = s->net->act_a;
+	a->seed = s->seed;
+	*beta = b->beta;
+	return 0;
 }
 
 static int do_data(Session *s, const SessAction *a, Err *e)
@@ -696,9 +364,9 @@ static int do_alg1(Session *s, int max, const SessHooks *h, int *done, Err *e)
 	while (!max || *done < max) {
 		if (a->nrec > 0 && a->status != ALG1_RUNNING)
 			break;
-		Alg1 *back = alg1_copy(a);
+		Alg1 *back = alg1_clone(a, e);
 		if (!back) {
-			rc = err_set(e, "out of memory copying Algorithm 1's state");
+			rc = -1;
 			break;
 		}
 		int st = alg1_step(a, e);
@@ -858,7 +526,7 @@ int session_apply(Session *s, const SessAction *act, const SessHooks *h, Err *e)
 		rc = do_alg1(s, a.steps, h, &done, e);
 		if (rc != 0 && done > 0) {
 			a.steps = done;
-			log_line(s, &a);
+			session_log_action(s, &a);
 		}
 		break;
 	case SESS_SWEEP:
@@ -882,99 +550,6 @@ int session_apply(Session *s, const SessAction *act, const SessHooks *h, Err *e)
 		return err_set(e, "unknown action kind %d", (int)a.kind);
 	}
 	if (rc == 0)
-		log_line(s, &a);
+		session_log_action(s, &a);
 	return rc;
-}
-
-/* ---- the log file ---- */
-
-static int mkdirs(char *path, Err *e)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		int r = mkdir(path, 0700);
-		int err = errno;
-		*p = '/';
-		if (r < 0 && err != EEXIST)
-			return err_set(e, "%.*s: cannot create the directory: %s", (int)(p - path),
-			               path, strerror(err));
-	}
-	return 0;
-}
-
-int session_log_open(Session *s, const char *path, Err *e)
-{
-	char dir[1024];
-	snprintf(dir, sizeof dir, "%s", path);
-	if (mkdirs(dir, e) < 0)
-		return -1;
-	FILE *f = fopen(path, "a");
-	if (!f)
-		return err_set(e, "%s: cannot open the session log: %s", path, strerror(errno));
-	if (ftell(f) == 0)
-		fprintf(f, "# condnet session log, version 1\n");
-	fflush(f);
-	if (s->log)
-		fclose(s->log);
-	s->log = f;
-	snprintf(s->log_path, sizeof s->log_path, "%s", path);
-	return 0;
-}
-
-int session_default_log_path(char *buf, size_t len, Err *e)
-{
-	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	char stamp[32];
-	time_t t = time(NULL);
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	int n;
-	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/condnet/session-%s.log", xdg, stamp);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.local/state/condnet/session-%s.log", home, stamp);
-	else
-		return err_set(
-		    e, "no place for the session log: neither XDG_STATE_HOME nor HOME is set");
-	if (n < 0 || (size_t)n >= len)
-		return err_set(e, "the session log path is too long");
-	char dir[1024];
-	snprintf(dir, sizeof dir, "%s", buf);
-	return mkdirs(dir, e);
-}
-
-int session_replay(Session *s, const char *path, const SessHooks *h, Err *e)
-{
-	FILE *f = fopen(path, "r");
-	char line[4096];
-	SessAction a;
-	int lineno = 0;
-	if (!f)
-		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
-	while (fgets(line, sizeof line, f)) {
-		lineno++;
-		size_t n = strlen(line);
-		if (n == sizeof line - 1 && line[n - 1] != '\n') {
-			fclose(f);
-			return err_set(e, "%s:%d: line longer than %zu characters", path, lineno,
-			               sizeof line - 2);
-		}
-		int r = session_parse(line, &a, e);
-		if (r == 0)
-			continue;
-		if (r < 0 || session_apply(s, &a, h, e) != 0) {
-			fclose(f);
-			if (r > 0 && e && !e->msg[0])
-				err_set(e, "cancelled");
-			return err_prefix(e, "%s:%d", path, lineno);
-		}
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad)
-		return err_set(e, "%s: read error after line %d", path, lineno);
-	return 0;
 }

@@ -1,5 +1,5 @@
 /* session.h - the state of an interactive session, the actions that change
- * it, and the session log.
+ * it (session.c), and the session log (session_log.c).
  *
  * Every change the screen makes goes through session_apply(), one action at a
  * time, in order; each completed action is appended to the log as one line.
@@ -7,6 +7,10 @@
  * screen, so the same log gives bit-identical networks. An action that is
  * cancelled is rolled back and not logged (a cancelled Algorithm-1 run keeps
  * its finished iterations and is logged with their count).
+ *
+ * Adopting the pick of a β sweep is logged as the `net` action it amounts
+ * to (the pick's widths, fresh weights), after a '#' note naming β, so the
+ * line replays without the sweep.
  *
  * Log line grammar: a verb, then space-separated key=value fields; values
  * escape '%', space and control characters as %XX. Lines starting with '#'
@@ -117,7 +121,7 @@ typedef struct Session {
 	long ntrain;        /* train actions so far: the next one's shuffle seed */
 	SessSnapshot *undo; /* snapshots before each structural change */
 	int nundo, capundo;
-	const Net *training; /* the network being trained right now, or NULL */
+	const Net *training; /* the network a `train` action trains now, or NULL */
 	int dirty;           /* changed since the last save or load */
 	int replay;          /* 1: save actions write nothing */
 	FILE *log;
@@ -137,6 +141,11 @@ int session_apply(Session *s, const SessAction *a, const SessHooks *h, Err *e);
 /* Appends to path (creating it and its directories); every later applied
  * action is written there as a line and flushed. */
 int session_log_open(Session *s, const char *path, Err *e);
+/* Writes one action as a line to the open log (nothing when none is open);
+ * session_apply calls it for each completed action. */
+void session_log_action(Session *s, const SessAction *a);
+/* Writes "# TEXT" to the open log (newlines become spaces). */
+void session_log_note(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* $XDG_STATE_HOME/condnet/session-YYYYmmdd-HHMMSS.log, else under
  * ~/.local/state/condnet; the directories are created. */
 int session_default_log_path(char *buf, size_t len, Err *e);
@@ -154,5 +163,13 @@ uint32_t session_param_crc(const Net *net);
 double session_test_acc(const Session *s);
 /* Number of undoable changes. */
 int session_can_undo(const Session *s);
+/* The network being trained right now by a `train` action or inside an
+ * Algorithm-1 step (for a hook to measure), else NULL. Valid only during
+ * the hook call. */
+const Net *session_training(const Session *s);
+/* The `net` action that adopts the last β sweep's pick: its hidden widths,
+ * the current activation and seed. *beta gets the pick's β. -1 when no
+ * sweep has finished. */
+int session_adopt_action(const Session *s, SessAction *a, double *beta, Err *e);
 
 #endif

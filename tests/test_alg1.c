@@ -384,6 +384,66 @@ START_TEST(bad_inputs)
 }
 END_TEST
 
+static int count_calls(const TrainProgress *p, void *ud)
+{
+	(void)p;
+	(*(int *)ud)++;
+	return 0;
+}
+
+/* A clone owns copies of everything, keeps the callback, and continues
+ * exactly as the original would, even after the original is freed. */
+START_TEST(clone_is_deep_and_continues_alike)
+{
+	int w[] = {10, 30, 30, 3};
+	Alg1Opts o = opts(25.0, 1, 0);
+	Err e;
+	Net *s = shape(3, w);
+	Alg1 *a = alg1_new(s, data, &o, &e), *ref = alg1_new(s, data, &o, &e);
+	net_free(s);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(ref);
+	int calls = 0;
+	a->cb = count_calls;
+	a->cb_ud = &calls;
+	for (int k = 0; k < 2; k++) {
+		ck_assert_int_ge(alg1_step(a, &e), 0);
+		ck_assert_int_ge(alg1_step(ref, &e), 0);
+	}
+	ck_assert_ptr_null(a->training);
+	Alg1 *c = alg1_clone(a, &e);
+	ck_assert_msg(c != NULL, "%s", e.msg);
+	ck_assert_int_eq(c->nrec, 2);
+	ck_assert(c->net != a->net && c->rec != a->rec);
+	ck_assert(c->cb == count_calls && c->cb_ud == &calls);
+	ck_assert_ptr_eq(c->train, a->train);
+	ck_assert_int_eq(c->status, a->status);
+	ck_assert_str_eq(c->reason, a->reason);
+	for (int k = 0; k < 2; k++) {
+		int m = a->rec[k].m;
+		ck_assert(c->rec[k].n != a->rec[k].n && c->rec[k].kappa != a->rec[k].kappa &&
+			  c->rec[k].p != a->rec[k].p);
+		ck_assert_mem_eq(c->rec[k].n, a->rec[k].n, (size_t)(m + 1) * sizeof(int));
+		ck_assert_mem_eq(c->rec[k].kappa, a->rec[k].kappa, (size_t)m * sizeof(double));
+		ck_assert_mem_eq(c->rec[k].p, a->rec[k].p, (size_t)m * sizeof(int));
+	}
+	ck_assert_mem_eq(c->net->param, a->net->param, a->net->nparam * sizeof(float));
+	alg1_free(a);
+	/* the clone's third iteration is the reference's, and calls the same cb */
+	calls = 0;
+	int sc = alg1_step(c, &e), sr = alg1_step(ref, &e);
+	ck_assert_int_eq(sc, sr);
+	ck_assert_int_gt(calls, 0);
+	ck_assert_int_eq(c->nrec, ref->nrec);
+	ck_assert_mem_eq(c->net->n, ref->net->n, 4 * sizeof(int));
+	ck_assert_mem_eq(c->net->param, ref->net->param, ref->net->nparam * sizeof(float));
+	ck_assert_ptr_null(alg1_clone(NULL, &e));
+	ck_assert_str_eq(e.msg, "Algorithm 1: no state to copy");
+	alg1_free(c);
+	alg1_free(ref);
+}
+END_TEST
+
 static Suite *alg1_suite(void)
 {
 	Suite *s = suite_create("alg1");
@@ -401,6 +461,7 @@ static Suite *alg1_suite(void)
 	tcase_add_test(c, max_iter_stops);
 	tcase_add_test(c, callback_stop_keeps_state);
 	tcase_add_test(c, bad_inputs);
+	tcase_add_test(c, clone_is_deep_and_continues_alike);
 	suite_add_tcase(s, c);
 	return s;
 }

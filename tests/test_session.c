@@ -1,5 +1,6 @@
 /* test_session.c - the session log: format/parse round trips, rejection of
- * corrupt lines, and replay against the same engine calls made directly. */
+ * corrupt lines, and replay against the same engine calls made directly;
+ * the network a hook sees while training, and adopting a sweep's pick. */
 #include <math.h>
 
 #include "alg1_proportion.h"
@@ -343,6 +344,139 @@ START_TEST(load_checks_crc)
 }
 END_TEST
 
+static const char small_log[] =
+    "data spec=synthetic features=0 label_col=-1 seed=3 limit=60 val_frac=0.2 val_per_class=0\n"
+    "opts batch=20 lr=0.01\n"
+    "net layers=16,12 act=tanh act_a=1 seed=5\n"
+    "tau 3\n"
+    "eta 0.5\n";
+
+/* What the training hook saw: the network's widths, and whether it was
+ * the session's current network. */
+static struct {
+	Session *s;
+	int calls, m, n[8], is_current;
+} seen;
+
+static int look(const TrainProgress *p, void *ud)
+{
+	(void)p;
+	(void)ud;
+	const Net *t = session_training(seen.s);
+	ck_assert_ptr_nonnull(t);
+	if (seen.calls++ == 0) {
+		seen.m = t->m;
+		memcpy(seen.n, t->n, (size_t)(t->m + 1) * sizeof *t->n);
+		seen.is_current = t == seen.s->net;
+	}
+	return 0;
+}
+
+START_TEST(hook_sees_the_training_net)
+{
+	Session *s = session_new();
+	Err e = {{0}};
+	SessHooks h = {.train_cb = look};
+	ck_assert_int_eq(session_replay(s, write_log(tu_tmpdir(), small_log), NULL, &e), 0);
+	ck_assert_ptr_null(session_training(s));
+	memset(&seen, 0, sizeof seen);
+	seen.s = s;
+	SessAction a = act(SESS_TRAIN);
+	a.x = 0.5;
+	ck_assert_int_eq(session_apply(s, &a, &h, &e), 0);
+	ck_assert_int_gt(seen.calls, 0);
+	ck_assert_int_eq(seen.is_current, 1);
+	/* the first step trains a copy of the current shape */
+	a = act(SESS_ALG1_STEP);
+	seen.calls = 0;
+	ck_assert_int_eq(session_apply(s, &a, &h, &e), 0);
+	ck_assert_int_gt(seen.calls, 0);
+	ck_assert_int_eq(seen.is_current, 0);
+	ck_assert_int_eq(seen.m, 3);
+	ck_assert_int_eq(seen.n[1], 16);
+	ck_assert_int_eq(seen.n[2], 12);
+	/* the second trains the reduced network that line 4 plans */
+	int want[4];
+	ck_assert_int_gt(alg1_next_widths(s->alg1, want, &e), 0);
+	seen.calls = 0;
+	ck_assert_int_eq(session_apply(s, &a, &h, &e), 0);
+	ck_assert_int_gt(seen.calls, 0);
+	ck_assert_mem_eq(seen.n, want, sizeof want);
+	ck_assert_mem_eq(s->net->n, want, sizeof want);
+	ck_assert_ptr_null(session_training(s));
+	ck_assert_ptr_null(s->alg1->training);
+	session_free(s);
+}
+END_TEST
+
+START_TEST(adopt_the_pick)
+{
+	const char *dir = tu_tmpdir();
+	char logp[1100], line[2048], prev[2048] = "";
+	Session *s = session_new();
+	Err e = {{0}};
+	double beta;
+	snprintf(logp, sizeof logp, "%s/adopt.log", dir);
+	ck_assert_int_eq(session_log_open(s, logp, &e), 0);
+	ck_assert_int_eq(session_replay(s, write_log(dir, small_log), NULL, &e), 0);
+	SessAction a;
+	ck_assert_int_eq(session_adopt_action(s, &a, &beta, &e), -1);
+	ck_assert_str_eq(e.msg, "adopt: no finished beta sweep (b runs one)");
+	uint32_t before = session_param_crc(s->net);
+	SessAction sw = act(SESS_SWEEP);
+	strcpy(sw.spec, "0.5,1.5");
+	sw.q = 1;
+	ck_assert_msg(session_apply(s, &sw, NULL, &e) == 0, "%s", e.msg);
+	int p = alg2_pick(s->sweep);
+	ck_assert_int_ge(p, 0);
+	ck_assert_int_eq(session_adopt_action(s, &a, &beta, &e), 0);
+	ck_assert(beta == s->sweep->b[p].beta);
+	ck_assert_str_eq(a.spec, beta == 0.5 ? "8,6" : "24,18");
+	session_log_note(s, "adopt the beta sweep's pick, beta = %.17g", beta);
+	ck_assert_msg(session_apply(s, &a, NULL, &e) == 0, "%s", e.msg);
+	/* fresh Glorot weights of the pick's widths, with the session's seed */
+	int w[4] = {s->train->d, beta == 0.5 ? 8 : 24, beta == 0.5 ? 6 : 18, s->train->k};
+	Net *want = net_new(3, w, ACT_TANH, 1);
+	Rng r;
+	rng_seed(&r, 5);
+	net_init_glorot(want, &r);
+	ck_assert_mem_eq(s->net->n, want->n, sizeof w);
+	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(want));
+	net_free(want);
+	uint32_t adopted = session_param_crc(s->net);
+	SessAction u = act(SESS_UNDO);
+	ck_assert_int_eq(session_apply(s, &u, NULL, &e), 0);
+	ck_assert_uint_eq(session_param_crc(s->net), before);
+	session_free(s);
+	/* the log names the pick in a note, then holds a plain net line */
+	FILE *f = fopen(logp, "r");
+	static char text[16384];
+	size_t len = 0, kept = 0;
+	int found = 0;
+	while (fgets(line, sizeof line, f)) {
+		if (!strncmp(prev, "# adopt the beta sweep's pick, beta = ", 38))
+			found = !strncmp(line, "net layers=", 11);
+		strcpy(prev, line);
+		kept = len;
+		len += (size_t)snprintf(text + len, sizeof text - len, "%s", line);
+	}
+	fclose(f);
+	ck_assert_msg(found, "no note and net line in %s", logp);
+	ck_assert_str_eq(prev, "undo\n");
+	/* replayed, it adopts (as an undoable change) and undoes the same way */
+	s = session_new();
+	ck_assert_msg(session_replay(s, logp, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(session_param_crc(s->net), before);
+	session_free(s);
+	text[kept] = '\0';
+	s = session_new();
+	ck_assert_msg(session_replay(s, write_log(dir, text), NULL, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(session_param_crc(s->net), adopted);
+	ck_assert_int_eq(session_can_undo(s), 1);
+	session_free(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("session");
@@ -354,6 +488,8 @@ int main(void)
 	tcase_add_test(tc, replay_matches_direct_calls);
 	tcase_add_test(tc, cancel_rolls_back);
 	tcase_add_test(tc, load_checks_crc);
+	tcase_add_test(tc, hook_sees_the_training_net);
+	tcase_add_test(tc, adopt_the_pick);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

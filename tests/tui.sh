@@ -2,8 +2,11 @@
 # tui.sh - the interactive screen of the real binary, driven through tmux:
 # the layer table agrees with `condnet cond`, tau changes p_i, Algorithm 1
 # steps grow the history, a squeeze refuses one layer and applies another,
-# undo restores, save and open work, the screen fits 80x24 and asks for more
-# below it, and the session log replays to the very network that was saved.
+# undo restores, the sweep's pick is adopted and undone, save and open work,
+# the screen fits 80x24 and asks for more below it, and the session log
+# replays to the very network that was saved. A second screen shows kappa
+# changing while an Algorithm-1 step trains, refuses operations while busy,
+# defers tau to the next operation, pauses, and ends on Ctrl-C.
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null 2>&1 || { echo "tmux is missing: skipped"; exit 77; }
 C=$CONDNET
@@ -107,6 +110,18 @@ see "b asks for q after the beta list" 'trainings per beta, q \[2\]'
 keys 1 Enter
 see "the sweep finishes" 'Algorithm 2, q = 1, finished'
 see "the pick is marked in the table" '^ .* +1 <$'
+
+## A adopts the pick: a fresh network of round(beta * n_i), and u undoes it
+beta=$(grep ' <$' "$TMP/screen" | awk '{ printf "%g", $(NF - 5) }')
+want=$(echo "$w_alg1" | awk -F- -v b="$beta" '{ printf "%s", $1
+	for (i = 2; i < NF; i++) printf "-%d", int(b * $i + 0.5 + 1e-9); printf "-%s\n", $NF }')
+check "the pick ($beta) changes the widths ($w_alg1 -> $want)" [ "$want" != "$w_alg1" ]
+see "the sweep view offers A" "A adopts the pick: a fresh network $want"
+keys A
+see "A reports the adoption" "adopted the sweep's pick \(beta $beta\): $want with fresh weights"
+see "the header shows the pick's widths $want" "^net $want "
+keys u
+see "u restores $w_alg1" "^net $w_alg1 "
 keys e C-u "$TMP/tables.csv" Enter
 see "export reports CSV" "exported the tables to $TMP/tables.csv \(CSV\)"
 expect_grep "the export holds the layer table" '^layer,n,kappa,p,rank_svd,rank_qr$' "$TMP/tables.csv"
@@ -147,6 +162,8 @@ see "the log path is printed" "session log: $LOG"
 ## the log replays to the saved network
 expect_grep "the log records the squeeze decisions" '^squeeze layer=1 refuse' "$LOG"
 expect_grep "the log records the load with its CRC" '^load path=.* crc=[0-9a-f]{8}$' "$LOG"
+check "the log records the adoption as a net line after a note" \
+	grep -A1 '^# adopt the beta sweep.s pick, beta = ' "$LOG" | grep -q '^net layers='
 n=$(grep -n '^save ' "$LOG" | head -1 | cut -d: -f1)
 head -n "$n" "$LOG" >"$TMP/upto-save.log"
 expect_ok "replay up to the save" env CONDNET_DATA="$TMP/data" "$C" replay "$TMP/upto-save.log" --save "$TMP/r.model"
@@ -158,6 +175,19 @@ crc=$(sed -n 's/.* crc=//p' "$LOG" | head -1)
 check "replayed CRC-32 equals the one logged at load ($crc)" grep -q "^crc32 $crc\$" "$TMP/replay.out"
 expect_ok "the whole log replays" env CONDNET_DATA="$TMP/data" "$C" replay "$LOG"
 check "and ends with the same CRC-32" grep -q "^crc32 $crc\$" "$TMP/out"
+## replay --help and the manual name the same options
+sed -n '/^\.SS "condnet replay"/,/^\.SS "condnet paper"/p' \
+	"$(dirname "$0")/../man/condnet.1" >"$TMP/man-replay"
+for o in $("$C" replay --help | grep -o -- '--[a-z]*' | sort -u); do
+	check "the manual documents replay $o" \
+		grep -q -- "^\.[A-Z]* .*$(echo "$o" | sed 's/-/\\\\-/g')" "$TMP/man-replay"
+done
+# the synopsis, spaces and roff macros aside
+"$C" replay --help | sed -n 's/^Usage: //p' | tr -d ' ' >"$TMP/syn-help"
+sed -n '/^\.B condnet replay$/,/^\.PP$/p' "$TMP/man-replay" | sed '$d; s/^\.[A-Z]* //; s/\\-/-/g' |
+	tr -d ' \n' >"$TMP/syn-man"
+echo >>"$TMP/syn-man"
+check "the manual's replay synopsis is --help's ($(cat "$TMP/syn-help"))" cmp -s "$TMP/syn-help" "$TMP/syn-man"
 printf 'tau 25\nfrobnicate\n' >>"$TMP/upto-save.log"
 expect_exit "a corrupt line fails with LOG:LINE" 1 "upto-save.log:$((n + 2)): unknown action 'frobnicate'" \
 	env CONDNET_DATA="$TMP/data" "$C" replay "$TMP/upto-save.log"
@@ -172,6 +202,44 @@ screen() { $T capture-pane -p -t tui2; }
 see "a second screen opens" '^ +i +n_i'
 $T capture-pane -e -p -t tui2 >"$TMP/esc"
 check "NO_COLOR: no colour escapes" [ "$(grep -c "$(printf '\033')\\[3[0-7]m" "$TMP/esc")" -eq 0 ]
+
+## space while idle pauses nothing
+$T send-keys -t tui2 ' '
+see "space while idle pauses nothing" 'nothing to pause: space pauses a running operation'
+
+## kappa is live while an Algorithm-1 step trains
+kappas() { sed -n 's/^[! ] *[0-9][0-9]*\*\{0,1\} *[0-9][0-9]* *\([0-9.e+inf-]*\) .*/\1/p' "$1" | tr '\n' ' '; }
+$T send-keys -t tui2 E 100000 Enter
+see "eta typed as 100000" 'η 100000 '
+$T send-keys -t tui2 s 1
+see "the layer table is live during the step" 'log scale .* live$'
+k1=$(kappas "$TMP/screen")
+i=0; moved=0
+while [ $i -lt 400 ]; do
+	screen >"$TMP/screen"
+	k=$(kappas "$TMP/screen")
+	if grep -q 'live$' "$TMP/screen" && [ -n "$k" ] && [ "$k" != "$k1" ]; then moved=1; break; fi
+	sleep 0.05; i=$((i + 1))
+done
+check "kappa changes on screen while the step trains ($k1-> $k)" [ "$moved" -eq 1 ]
+
+## while it runs: operations are refused, tau waits, space pauses
+$T send-keys -t tui2 u
+see "u while busy is refused" 'busy: Algorithm 1 \(one iteration\) — press Esc to stop, space to pause'
+$T send-keys -t tui2 -
+see "tau while busy waits for the next operation" 'τ = 20 applies to the next operation'
+see "the header shows the pending tau" 'τ 25→20 '
+$T send-keys -t tui2 ' '
+see "space pauses the step" 'paused: space resumes, Esc stops'
+$T send-keys -t tui2 ' '
+see "space resumes it" '^resumed'
+$T send-keys -t tui2 Escape
+see "Esc cancels the step" 'cancelled: Algorithm 1 \(one iteration\)'
+see "then tau 20 applies" '^net .* τ 20  '
+check "the refused undo was not queued" [ "$(grep -c '^undo' "$TMP/s2.log")" -eq 0 ]
+check "the deferred tau is logged" grep -q '^tau 20$' "$TMP/s2.log"
+check "the cancelled step is not" [ "$(grep -c '^alg1' "$TMP/s2.log")" -eq 0 ]
+
 $T send-keys -t tui2 t 100000 Enter
 see "a long training runs" 'training 100000 epochs'
 $T send-keys -t tui2 C-c

@@ -49,30 +49,55 @@ static void on_signal(int sig)
 static void submit(Tui *t, const Job *j)
 {
 	if (worker_submit(t->w, j) < 0)
-		worker_status(t->w, 1, "too many queued operations: wait or press Esc");
+		worker_status(t->w, 1, "too many queued changes: wait or press Esc");
+}
+
+/* Operations are refused, not queued, while another runs: returns 1 after
+ * saying so in the status line. */
+static int refuse_busy(Tui *t)
+{
+	char what[128];
+	const Pub *p = worker_lock(t->w);
+	int busy = p->ops > 0;
+	snprintf(what, sizeof what, "%s", p->running[0] ? p->running : "an operation");
+	worker_unlock(t->w);
+	if (busy)
+		worker_status(t->w, 1, "busy: %s %s press Esc to stop, space to pause", what,
+		              screen_ascii() ? "-" : "\u2014");
+	return busy;
 }
 
 static void submit_action(Tui *t, const SessAction *a)
 {
 	Job j = {.kind = JOB_ACTION, .a = *a};
-	submit(t, &j);
+	if (!refuse_busy(t))
+		submit(t, &j);
 }
 
 static void submit_kind(Tui *t, JobKind k, int apply)
 {
 	Job j = {.kind = k};
 	j.a.apply = apply;
-	submit(t, &j);
+	if (!refuse_busy(t))
+		submit(t, &j);
 }
 
+/* τ or η: queued behind a running operation, which keeps the old value. */
 static void set_value(Tui *t, SessKind k, double x)
 {
-	SessAction a = {.kind = k, .x = x};
+	Job j = {.kind = JOB_ACTION, .a = {.kind = k, .x = x}};
+	const Pub *p = worker_lock(t->w);
+	j.quiet = p->ops > 0;
+	worker_unlock(t->w);
 	if (k == SESS_TAU)
 		t->tau = x;
 	else
 		t->eta = x;
-	submit_action(t, &a);
+	submit(t, &j);
+	if (j.quiet)
+		worker_status(t->w, 0,
+		              "%s = %g applies to the next operation, not to the running one",
+		              screen_sym(k == SESS_TAU ? SYM_TAU : SYM_ETA), x);
 }
 
 static void ask(Tui *t, PromptKind k, const char *q, const char *def)
@@ -189,6 +214,7 @@ static void key(Tui *t, int ch)
 {
 	const Pub *p = worker_lock(t->w);
 	int busy = p->busy || p->queued, waiting = p->sq.waiting, dirty = p->dirty;
+	int pick = p->sweep_state == 2 && p->pick >= 0;
 	worker_unlock(t->w);
 	if (t->u.help) {
 		t->u.help = 0;
@@ -240,23 +266,40 @@ static void key(Tui *t, int ch)
 	case 's':
 	case 'r': {
 		SessAction a = {.kind = ch == 's' ? SESS_ALG1_STEP : SESS_ALG1_RUN};
+		if (refuse_busy(t))
+			break;
 		submit_action(t, &a);
 		t->u.view = VIEW_ALG1;
 		break;
 	}
 	case 't':
-		ask(t, P_EPOCHS, "train epochs", "1");
+		if (!refuse_busy(t))
+			ask(t, P_EPOCHS, "train epochs", "1");
 		break;
 	case 'b':
-		ask(t, P_BETAS, "beta list", t->synthetic ? "0.6:1.6:0.2" : "1.0:2.4:0.2");
+		if (!refuse_busy(t))
+			ask(t, P_BETAS, "beta list", t->synthetic ? "0.6:1.6:0.2" : "1.0:2.4:0.2");
 		break;
 	case 'z':
+		if (refuse_busy(t))
+			break;
 		submit_kind(t, JOB_SQZ_START, 0);
 		t->u.view = VIEW_SQUEEZE;
 		break;
+	case 'A':
+		if (t->u.view != VIEW_SWEEP)
+			worker_status(t->w, 0,
+			              "A adopts the beta sweep's pick in the sweep view (3)");
+		else if (!busy && !pick)
+			worker_status(t->w, 1, "no finished beta sweep to adopt from: b runs one");
+		else
+			submit_kind(t, JOB_ADOPT, 0);
+		break;
 	case 'c':
-		if (t->u.view == VIEW_SQUEEZE)
-			submit_kind(t, JOB_SQZ_COMP, 0);
+		if (t->u.view == VIEW_SQUEEZE) {
+			Job j = {.kind = JOB_SQZ_COMP};
+			submit(t, &j); /* a setting, like τ: never refused */
+		}
 		break;
 	case 'u': {
 		SessAction a = {.kind = SESS_UNDO};
@@ -264,19 +307,28 @@ static void key(Tui *t, int ch)
 		break;
 	}
 	case 'w':
-		ask(t, P_SAVE, "save to", t->model[0] ? t->model : "condnet.model");
+		if (!refuse_busy(t))
+			ask(t, P_SAVE, "save to", t->model[0] ? t->model : "condnet.model");
 		break;
 	case 'o':
-		ask(t, P_OPEN, "open", t->model[0] ? t->model : "condnet.model");
+		if (!refuse_busy(t))
+			ask(t, P_OPEN, "open", t->model[0] ? t->model : "condnet.model");
 		break;
 	case 'e':
-		ask(t, P_EXPORT, "export tables to", "condnet-tables.md");
+		if (!refuse_busy(t))
+			ask(t, P_EXPORT, "export tables to", "condnet-tables.md");
 		break;
-	case ' ':
-		worker_toggle_pause(t->w);
+	case ' ': {
+		int r = worker_toggle_pause(t->w);
+		if (r < 0)
+			worker_status(t->w, 0,
+			              "nothing to pause: space pauses a running operation");
+		else
+			worker_status(t->w, 0, r ? "paused: space resumes, Esc stops" : "resumed");
 		break;
+	}
 	case 27:
-		if (waiting)
+		if (waiting && !busy)
 			submit_kind(t, JOB_SQZ_STOP, 0);
 		else
 			worker_cancel(t->w);
@@ -327,6 +379,8 @@ int tui_run(Session *s, int ascii, const char *note)
 			const Pub *p = worker_lock(t.w);
 			t.u.prompt = t.pk ? t.prompt : NULL;
 			t.u.input = t.input;
+			t.u.tau = t.tau;
+			t.u.eta = t.eta;
 			views_draw(p, &t.u);
 			worker_unlock(t.w);
 		}

@@ -28,9 +28,19 @@ static const char *kfmt(double k, char *buf, size_t len)
 	return buf;
 }
 
-static void draw_header(const Pub *p)
+/* "25", or "25→20" while a change waits for the running operation. */
+static const char *pending(double now, double next, char *buf, size_t len)
 {
-	char shape[256] = "";
+	if (next > 0 && next != now)
+		snprintf(buf, len, "%g%s%g", now, S(ARROW), next);
+	else
+		snprintf(buf, len, "%g", now);
+	return buf;
+}
+
+static void draw_header(const Pub *p, const UiState *u)
+{
+	char shape[256] = "", tb[64], eb[64];
 	size_t n = 0;
 	for (int i = 0; p->n && i <= p->m && n < sizeof shape - 12; i++)
 		n += (size_t)snprintf(shape + n, sizeof shape - n, i ? "-%d" : "%d", p->n[i]);
@@ -38,8 +48,9 @@ static void draw_header(const Pub *p)
 	screen_clear_row(1, 0, C_NORMAL);
 	screen_put(0, 0, 0, C_TITLE, 1, "condnet");
 	screen_put(0, 8, 0, C_NORMAL, 0, " data: %s", p->data);
-	screen_put(1, 0, 0, C_NORMAL, 0, "net %s  params %zu  %s %g  %s %g  seed %llu%s", shape,
-	           p->nparam, S(TAU), p->tau, S(ETA), p->eta, (unsigned long long)p->seed,
+	screen_put(1, 0, 0, C_NORMAL, 0, "net %s  params %zu  %s %s  %s %s  seed %llu%s", shape,
+	           p->nparam, S(TAU), pending(p->tau, u->tau, tb, sizeof tb), S(ETA),
+	           pending(p->eta, u->eta, eb, sizeof eb), (unsigned long long)p->seed,
 	           p->dirty ? "  [unsaved]" : "");
 	const char *act = p->paused ? "paused" : p->busy ? p->activity : "idle";
 	int len = (int)strlen(act) + 2;
@@ -235,6 +246,10 @@ static void view_sweep(const Pub *p)
 			screen_put(y + 1 + i, tx, 0, c, 0, "%6.2f %7s %7s %9s %3d", b->beta, "-",
 			           "-", "-", 0);
 	}
+	if (p->sweep_state == 2 && p->pick >= 0 && p->pick < p->nbeta)
+		screen_put(bot, 0, 0, C_KEY, 0,
+		           "A adopts the pick: a fresh network %s (%s %g), u undoes it",
+		           p->pick_shape, S(BETA), p->beta[p->pick].beta);
 }
 
 static void view_squeeze(const Pub *p)
@@ -318,9 +333,9 @@ static void draw_progress(const Pub *p)
 	if (p->have_prog) {
 		const TrainProgress *t = &p->prog;
 		double frac = t->batches > 0 ? (double)t->batch / t->batches : 0;
-		screen_put(y, 0, 0, C_NORMAL, 0, "epoch %6.2f", t->epoch);
-		screen_bar(y, 13, 22, frac);
-		screen_put(y, 36, 0, C_NORMAL, 0, "batch %ld/%ld  loss %.4f  train acc %.2f%%",
+		screen_put(y, 0, 0, C_NORMAL, 0, "epoch %8.2f", t->epoch);
+		screen_bar(y, 15, 22, frac);
+		screen_put(y, 38, 0, C_NORMAL, 0, "batch %ld/%ld  loss %.4f  train acc %.2f%%",
 		           t->batch, t->batches, t->loss, 100 * t->acc);
 	} else {
 		screen_put(y, 0, 0, C_DIM, 0, "no training running");
@@ -337,12 +352,14 @@ static void draw_help(void)
 	    "s        one Algorithm-1 iteration          r   Algorithm 1 until every kappa <= tau",
 	    "t        train N epochs                     b   beta sweep (Algorithm 2)",
 	    "z        squeeze (Algorithm 3): y apply, n refuse, a all, c compensation, Esc stop",
-	    "u        undo the last structural change    space  pause / resume",
+	    "A        (sweep view) adopt the pick: a fresh network of its widths",
+	    "u        undo the last structural change    space  pause / resume a run",
 	    "Esc      cancel the running operation (its effect is rolled back)",
 	    "w        save the network                   o   open a saved network",
 	    "e        export the tables (.csv: CSV, else Markdown)",
 	    "Tab 1-4  switch views                       q   quit",
 	    "",
+	    "While an operation runs, others are refused; tau and eta changes wait for it.",
 	    "Every action is written to the session log; `condnet replay LOG` repeats it.",
 	    "Any key closes this help.",
 	};
@@ -354,7 +371,8 @@ static void draw_help(void)
 		screen_put(y++, 2, 0, C_NORMAL, 0, "%s", lines[i]);
 }
 
-static void draw_footer(void)
+/* The keys that fit; the sweep view adds A (also named in its last row). */
+static void draw_footer(ViewId v)
 {
 	const char *const keys[][2] = {
 	    {"?", "help"},  {"s", "step"},
@@ -362,12 +380,14 @@ static void draw_footer(void)
 	    {"b", "sweep"}, {"z", "squeeze"},
 	    {"u", "undo"},  {"w", "save"},
 	    {"o", "open"},  {"e", COLS < 100 ? "exp" : "export"},
-	    {"q", "quit"},  {"+-", S(TAU)},
-	    {"[]", S(ETA)},
+	    {"q", "quit"},  {"A", "adopt"},
+	    {"+-", S(TAU)}, {"[]", S(ETA)},
 	};
 	int x = 0, y = LINES - 1;
 	screen_clear_row(y, 0, C_NORMAL);
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		if (keys[i][0][0] == 'A' && v != VIEW_SWEEP)
+			continue;
 		int kw = (int)strlen(keys[i][0]), w = kw + 1 + (int)mbstowcs(NULL, keys[i][1], 0);
 		if (x + w > COLS)
 			break;
@@ -380,7 +400,7 @@ static void draw_footer(void)
 void views_draw(const Pub *p, const UiState *u)
 {
 	erase();
-	draw_header(p);
+	draw_header(p, u);
 	draw_tabs(u->view);
 	if (u->help)
 		draw_help();
@@ -405,5 +425,5 @@ void views_draw(const Pub *p, const UiState *u)
 		screen_put(y, 0, 0, p->status_err ? C_WARN : C_NORMAL, p->status_err, "%s",
 		           p->status);
 	}
-	draw_footer();
+	draw_footer(u->help ? VIEW_COUNT : u->view);
 }

@@ -14,6 +14,7 @@ typedef struct UiState {
 	const char *prompt;  /* the question of an open prompt, or NULL */
 	const char *input;   /* what was typed so far */
 	const char *message; /* a note of the screen's own, shown instead of the status, or NULL */
+	double tau, eta;     /* as they will be once queued changes apply */
 } UiState;
 
 /* Draws the whole screen (the caller checks the minimum size first). */

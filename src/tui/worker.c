@@ -94,6 +94,14 @@ static void pub_sweep_locked(Worker *w, const Alg2 *a)
 	w->pub.nbeta = a->nb;
 	w->pub.q = a->o.q;
 	w->pub.pick = alg2_pick(a);
+	w->pub.pick_shape[0] = '\0';
+	for (int i = 0, k = 0; w->pub.pick >= 0 && i <= a->base->m; i++) {
+		int n = snprintf(w->pub.pick_shape + k, sizeof w->pub.pick_shape - (size_t)k,
+		                 i ? "-%d" : "%d", a->b[w->pub.pick].widths[i]);
+		if (n < 0 || (size_t)(k + n) >= sizeof w->pub.pick_shape)
+			break;
+		k += n;
+	}
 }
 
 static void pub_alg1_locked(Worker *w, const Alg1 *a, int live)
@@ -136,8 +144,9 @@ static int hook_progress(const TrainProgress *p, void *ud)
 {
 	Worker *w = ud;
 	double t = now();
-	if (w->s->training && t - w->last_cond >= fmax(0.3, 4 * w->cond_cost)) {
-		pub_cond(w, w->s->training, 1);
+	const Net *net = session_training(w->s);
+	if (net && t - w->last_cond >= fmax(0.3, 4 * w->cond_cost)) {
+		pub_cond(w, net, 1);
 		w->cond_cost = now() - t;
 		w->last_cond = now();
 	}
@@ -321,10 +330,10 @@ static const char *describe(const SessAction *a, char *buf, size_t len)
 		snprintf(buf, len, "training %g epochs", a->x);
 		break;
 	case SESS_ALG1_STEP:
-		snprintf(buf, len, "Algorithm 1: one iteration");
+		snprintf(buf, len, "Algorithm 1 (one iteration)");
 		break;
 	case SESS_ALG1_RUN:
-		snprintf(buf, len, "Algorithm 1: running until every kappa <= tau");
+		snprintf(buf, len, "Algorithm 1 (until every kappa <= tau)");
 		break;
 	case SESS_SWEEP:
 		snprintf(buf, len, "beta sweep %.100s, q = %d", a->spec, a->q);
@@ -342,7 +351,9 @@ static const char *describe(const SessAction *a, char *buf, size_t len)
 	return buf;
 }
 
-static void run_action(Worker *w, const SessAction *a)
+/* Applies one action and says how it went in the status line (unless quiet
+ * and successful); returns session_apply's result. */
+static int run_action(Worker *w, const SessAction *a, int quiet)
 {
 	Session *s = w->s;
 	Err e = {{0}};
@@ -376,14 +387,16 @@ static void run_action(Worker *w, const SessAction *a)
 	}
 	if (rc < 0) {
 		set_status(w, 1, "%s failed: %s", session_kind_name(a->kind), e.msg);
-		return;
+		return rc;
 	}
 	if (rc == 1) {
 		set_status(w, 0, "cancelled: %s%s", what,
 		           a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)"
 		                                               : "");
-		return;
+		return rc;
 	}
+	if (quiet)
+		return rc;
 	net_shape_str(s->net, shape, sizeof shape);
 	switch (a->kind) {
 	case SESS_TAU:
@@ -426,6 +439,25 @@ static void run_action(Worker *w, const SessAction *a)
 		set_status(w, 0, "%s: %s", session_kind_name(a->kind), shape);
 		break;
 	}
+	return rc;
+}
+
+/* Replaces the network by a fresh one of the sweep's pick (undoable). */
+static void run_adopt(Worker *w)
+{
+	SessAction a;
+	Err e = {{0}};
+	double beta;
+	char shape[256];
+	if (session_adopt_action(w->s, &a, &beta, &e) < 0) {
+		set_status(w, 1, "%s", e.msg);
+		return;
+	}
+	session_log_note(w->s, "adopt the beta sweep's pick, beta = %.17g", beta);
+	if (run_action(w, &a, 1) != 0)
+		return;
+	set_status(w, 0, "adopted the sweep's pick (beta %g): %s with fresh weights; u undoes",
+	           beta, net_shape_str(w->s->net, shape, sizeof shape));
 }
 
 static void render_tables(FILE *f, const void *ud)
@@ -462,7 +494,10 @@ static void run_job(Worker *w, Job *j)
 	Err e = {{0}};
 	switch (j->kind) {
 	case JOB_ACTION:
-		run_action(w, &j->a);
+		run_action(w, &j->a, j->quiet);
+		break;
+	case JOB_ADOPT:
+		run_adopt(w);
 		break;
 	case JOB_SQZ_START:
 		pthread_mutex_lock(&w->mu);
@@ -502,6 +537,28 @@ static void run_job(Worker *w, Job *j)
 	}
 }
 
+/* A change of τ, η or compensation: never refused, never counted as busy. */
+static int is_setting(const Job *j)
+{
+	return j->kind == JOB_SQZ_COMP ||
+	       (j->kind == JOB_ACTION && (j->a.kind == SESS_TAU || j->a.kind == SESS_ETA));
+}
+
+static const char *job_name(const Job *j, char *buf, size_t len)
+{
+	static const char *const names[] = {[JOB_SQZ_START] = "the squeeze preview",
+	                                    [JOB_SQZ_DECIDE] = "a squeeze decision",
+	                                    [JOB_SQZ_ALL] = "the squeeze",
+	                                    [JOB_SQZ_STOP] = "the end of the squeeze",
+	                                    [JOB_SQZ_COMP] = "a compensation toggle",
+	                                    [JOB_EXPORT] = "the export",
+	                                    [JOB_ADOPT] = "adopting the sweep's pick"};
+	if (j->kind == JOB_ACTION)
+		return describe(&j->a, buf, len);
+	snprintf(buf, len, "%s", names[j->kind]);
+	return buf;
+}
+
 static void *thread_main(void *arg)
 {
 	Worker *w = arg;
@@ -515,7 +572,7 @@ static void *thread_main(void *arg)
 		if (!j) {
 			snprintf(w->pub.status, sizeof w->pub.status, "out of memory");
 			w->pub.status_err = 1;
-			w->qn = 0;
+			w->qn = w->pub.ops = 0;
 			continue;
 		}
 		*j = w->q[w->qh];
@@ -525,13 +582,18 @@ static void *thread_main(void *arg)
 		w->pub.busy = 1;
 		w->pub.queued = w->qn;
 		w->pub.have_prog = 0;
+		job_name(j, w->pub.running, sizeof w->pub.running);
 		pthread_mutex_unlock(&w->mu);
 		run_job(w, j);
-		free(j);
 		pthread_mutex_lock(&w->mu);
+		if (!is_setting(j) && w->pub.ops > 0)
+			w->pub.ops--;
 		w->pub.busy = 0;
+		w->pub.paused = 0;
 		w->pub.queued = w->qn;
 		w->pub.activity[0] = '\0';
+		w->pub.running[0] = '\0';
+		free(j);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
@@ -604,6 +666,7 @@ int worker_submit(Worker *w, const Job *j)
 	if (ok) {
 		w->q[(w->qh + w->qn) % QMAX] = *j;
 		w->qn++;
+		w->pub.ops += !is_setting(j);
 		w->pub.queued = w->qn;
 		pthread_cond_signal(&w->wake);
 	}
@@ -611,12 +674,16 @@ int worker_submit(Worker *w, const Job *j)
 	return ok ? 0 : -1;
 }
 
-void worker_toggle_pause(Worker *w)
+int worker_toggle_pause(Worker *w)
 {
+	int r = -1;
 	pthread_mutex_lock(&w->mu);
-	w->pub.paused = !w->pub.paused;
-	pthread_cond_broadcast(&w->resume);
+	if (w->pub.busy || w->qn) {
+		r = w->pub.paused = !w->pub.paused;
+		pthread_cond_broadcast(&w->resume);
+	}
 	pthread_mutex_unlock(&w->mu);
+	return r;
 }
 
 void worker_cancel(Worker *w)

@@ -22,13 +22,15 @@ typedef enum JobKind {
 	JOB_SQZ_ALL,    /* apply the proposal shown and every later one */
 	JOB_SQZ_STOP,   /* end the pass */
 	JOB_SQZ_COMP,   /* toggle compensation for the next decisions */
-	JOB_EXPORT      /* the tables into path (.csv: CSV, else Markdown) */
+	JOB_EXPORT,     /* the tables into path (.csv: CSV, else Markdown) */
+	JOB_ADOPT       /* a fresh network of the β sweep's pick (a logged `net`) */
 } JobKind;
 
 typedef struct Job {
 	JobKind kind;
 	SessAction a;
 	char path[1024];
+	int quiet; /* leave the status line alone (queued behind a running job) */
 } Job;
 
 typedef struct PubBeta {
@@ -72,10 +74,13 @@ typedef struct Pub {
 	/* Algorithm 2 */
 	PubBeta *beta;
 	int nbeta, q, pick, sweep_state; /* 0 none, 1 running, 2 finished, 3 cancelled */
+	char pick_shape[256];            /* the pick's widths n_0-…-n_m, "" without one */
 	PubSqueeze sq;
 	/* progress */
-	int busy, paused, queued;
-	char activity[128];
+	int busy, paused, queued; /* paused ends with the job it paused */
+	int ops;                  /* jobs queued or running, τ/η changes not counted */
+	char running[128];        /* what the running job is, for "busy" answers */
+	char activity[128];       /* what it does right now */
 	TrainProgress prog;
 	int have_prog;
 	double sec_per_epoch;
@@ -93,7 +98,10 @@ Worker *worker_start(Session *s, Err *e);
 void worker_stop(Worker *w);
 /* Queues a job; -1 when the queue is full. */
 int worker_submit(Worker *w, const Job *j);
-void worker_toggle_pause(Worker *w);
+/* Pauses or resumes the running job's training: returns 1 paused, 0
+ * resumed, -1 (and does nothing) when no job runs, so a pause never
+ * carries over to the next job. */
+int worker_toggle_pause(Worker *w);
 /* Cancels the running job (its effect is rolled back). */
 void worker_cancel(Worker *w);
 
