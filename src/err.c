@@ -30,10 +30,12 @@ int err_prefix(Err *e, const char *fmt, ...)
 	int n = vsnprintf(e->msg, sizeof e->msg, fmt, ap);
 	va_end(ap);
 	if (n >= 0 && (size_t)n < sizeof e->msg - 2) {
+		size_t at = (size_t)n + 2, len = strlen(old);
+		if (len > sizeof e->msg - 1 - at)
+			len = sizeof e->msg - 1 - at;
 		memcpy(e->msg + n, ": ", 2);
-		size_t room = sizeof e->msg - (size_t)n - 2;
-		strncpy(e->msg + n + 2, old, room - 1);
-		e->msg[sizeof e->msg - 1] = '\0';
+		memcpy(e->msg + at, old, len);
+		e->msg[at + len] = '\0';
 	}
 	return -1;
 }
