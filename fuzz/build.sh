@@ -11,8 +11,15 @@ cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefine
 deps="gsl openblas libcjson zlib"
 cppflags="-I$top -I$top/src $(pkg-config --cflags $deps)"
 libs="$(pkg-config --libs $deps) -lm -lpthread"
-engine="err rng dataset idx csv adult haar mnist datasets blas act net adam train model_io npy
-	cond alg1_proportion alg2_scale alg3_squeeze report session"
+# The engine sources: $FUZZ_ENGINE (make passes the library's), else every
+# src/*.c but the program's own files.
+if [ -n "${FUZZ_ENGINE:-}" ]; then
+	engine=$(for f in $FUZZ_ENGINE; do case $f in *.c) basename "$f" .c ;; esac; done)
+else
+	engine=$(cd "$top/src" && for f in *.c; do case $f in
+		main.c | cli.c | cmd_*.c | progress.c) ;;
+		*) basename "$f" .c ;; esac; done)
+fi
 mkdir -p "$out/obj"
 objs=""
 for s in $engine; do

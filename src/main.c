@@ -1,4 +1,5 @@
 /* main.c - condnet's entry point: picks the subcommand and hands over. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,6 +38,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/* A write past `ulimit -f` fails with EFBIG (and the save says so)
+	 * instead of killing the process mid-save. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2)
 		return cmd_tui(argc, argv);
 	const char *c = argv[1];

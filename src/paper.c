@@ -402,6 +402,7 @@ void md_head(const Paper *p, FILE *f, const char *title)
 		p->o.quick ? " **This is a quick smoke run on a small subset: its numbers are not "
 			     "comparable with the paper's.**"
 			   : "");
+	fprintf(f, "What we found where the figures differ is in `docs/reproduction-notes.md`.\n\n");
 	if (uname(&u) == 0)
 		fprintf(f, "Machine: %s %s, %ld cores, %d OpenBLAS threads.\n\n", u.sysname, u.machine,
 			cores, p->o.threads);

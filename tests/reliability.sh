@@ -275,7 +275,8 @@ check "a diverged run leaves the previous model intact" cmp m.model keep.model
 
 ## saving: file size limit, full disk, unwritable directory
 cp m.model keep.model
-{ (ulimit -f 2; exec "$C" train --layers 3x64 --epochs 1 --limit 20 --save keep.model --quiet) >out 2>err; } 2>/dev/null; st=$?
+# (an inner shell, so that its report of the signal goes to err)
+sh -c 'ulimit -f 2; "$0" train --layers 3x64 --epochs 1 --limit 20 --save keep.model --quiet' "$C" >out 2>err; st=$?
 check "save beyond ulimit -f is an error, not a fatal SIGXFSZ (got $st)" [ "$st" -ge 1 -a "$st" -lt 128 ]
 check "save beyond ulimit -f leaves the previous model intact" cmp m.model keep.model
 check "save beyond ulimit -f leaves no temporary file" [ -z "$(ls | grep '^keep\.model\.tmp')" ]
