@@ -458,6 +458,7 @@ int cmd_tui(int argc, char **argv)
 		               : "data: the built-in synthetic set (MNIST is not fetched: "
 		                 "data/fetch mnist)",
 		         co.data.features);
+		co.data.spec = spec; /* and the batch commands' default widths for it */
 	} else {
 		snprintf(note, sizeof note, "data: %s", spec);
 	}
