@@ -3,10 +3,12 @@
 #include "adult.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define ADULT_FIELDS 15
 #define ADULT_CONT 6
@@ -152,7 +154,13 @@ static int parse_record(const char *path, long lineno, char *line, float *x, int
 		if (v < 0)
 			return err_set(e, "%s:%ld: field %d (%s): %g is negative, expected >= 0",
 			               path, lineno, fi + 1, field_name[fi], v);
-		x[j] = (float)(100.0 * v / cont_max[j]);
+		double scaled = 100.0 * v / cont_max[j];
+		if (scaled > FLT_MAX)
+			return err_set(
+			    e, "%s:%ld: field %d (%s): '%.40s' is too large, expected at most %g",
+			    path, lineno, fi + 1, field_name[fi], f[fi],
+			    FLT_MAX / 100.0 * cont_max[j]);
+		x[j] = (float)scaled;
 	}
 	int off = ADULT_CONT;
 	for (int g = 0; g < ADULT_GROUPS; g++) {
@@ -187,9 +195,17 @@ static int parse_record(const char *path, long lineno, char *line, float *x, int
 int adult_load(const char *path, Dataset **out, Err *e)
 {
 	*out = NULL;
+	struct stat st;
+	/* checked before opening too: opening a FIFO would wait for a writer */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return err_set(e, "%s: not a regular file", path);
 	FILE *fp = fopen(path, "r");
 	if (!fp)
 		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
+		fclose(fp);
+		return err_set(e, "%s: not a regular file", path);
+	}
 	int d = adult_feature_count(), rc = -1;
 	char *line = NULL;
 	size_t linecap = 0, n = 0, cap = 0;

@@ -144,7 +144,8 @@ static int check_data_spec(const char *s, Err *e)
 		return 0;
 	}
 	if (!strncmp(s, "csv:", 4)) {
-		if (!s[4] || s[4] == ',')
+		const char *comma = strchr(s + 4, ',');
+		if (!s[4] || s[4] == ',' || (comma && !comma[1]))
 			return err_set(e, "--data: '%s': expected csv:TRAIN[,TEST]", s);
 		return 0;
 	}

@@ -76,6 +76,24 @@ static int train_cb(const TrainProgress *tp, void *ud)
 	return stop;
 }
 
+/* The per-epoch listing as CSV, one row per line printed; an empty test_acc
+ * when there is no test set. */
+static void history_csv(FILE *f, const void *ud)
+{
+	static const char *const key[] = {"epoch", "loss", "train_acc", "test_acc", "seconds"};
+	const cJSON *o;
+	fputs("epoch,loss,train_acc,test_acc,seconds\n", f);
+	cJSON_ArrayForEach(o, (const cJSON *)ud)
+	{
+		for (int i = 0; i < 5; i++) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key[i]);
+			if (cJSON_IsNumber(v))
+				fprintf(f, "%.6g", v->valuedouble);
+			fputc(i < 4 ? ',' : '\n', f);
+		}
+	}
+}
+
 static cJSON *record(const CommonOpts *c, const TrainCmd *t, const Net *net, double test_acc,
 		     double train_acc, int stopped)
 {
@@ -151,6 +169,8 @@ int cmd_train(int argc, char **argv)
 		printf("saved %s%s\n", c.save, sig ? " (partially trained)" : "");
 	} else if (c.save)
 		printf("not saving %s: training was interrupted (--save-partial saves anyway)\n", c.save);
+	if (c.csv && report_write_file(c.csv, history_csv, t.hist, &e))
+		goto fail;
 	if (c.json) {
 		cJSON *r = record(&c, &t, net, test_acc, train_acc, sig != 0);
 		int bad = report_write_json(c.json, r, &e);

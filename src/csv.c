@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Largest class label accepted. */
 #define CSV_MAX_LABEL 100000
+/* Longest line accepted, in bytes. */
+#define CSV_MAX_LINE (16L << 20)
 
 /* Growing storage for rows whose count is not known in advance. */
 typedef struct Rows {
@@ -66,6 +69,34 @@ static size_t split(char *line, char **fields, size_t cap)
 	}
 }
 
+/* Reads one line (with its newline) into *buf, at most max bytes. Returns
+ * its length, -1 at the end of the file, -2 when longer than max, -3 when out
+ * of memory. NUL bytes are kept, so the length may exceed strlen(*buf). */
+static long read_line(FILE *f, char **buf, size_t *cap, long max)
+{
+	long n = 0;
+	int c;
+	while ((c = getc_unlocked(f)) != EOF) {
+		if (n >= max)
+			return -2;
+		if ((size_t)n + 2 > *cap) {
+			size_t ncap = *cap ? 2 * *cap : 256;
+			char *b = realloc(*buf, ncap);
+			if (!b)
+				return -3;
+			*buf = b;
+			*cap = ncap;
+		}
+		(*buf)[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (n == 0)
+		return -1;
+	(*buf)[n] = '\0';
+	return n;
+}
+
 /* 1 when s is a whole number as strtod reads it (NaN and Inf included). */
 static int parse_number(const char *s, double *v)
 {
@@ -104,18 +135,35 @@ static int check_number(const char *path, long line, size_t col, const char *s, 
 int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 {
 	*out = NULL;
+	struct stat st;
+	/* checked before opening too: opening a FIFO would wait for a writer */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return err_set(e, "%s: not a regular file", path);
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
-	char *line = NULL, **fields = NULL;
-	size_t linecap = 0, ncol = 0;
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return err_set(e, "%s: not a regular file", path);
+	}
+	char *buf = NULL, **fields = NULL;
+	size_t bufcap = 0, ncol = 0;
 	Rows rows = {0};
-	long lineno = 0;
+	long lineno = 0, len;
 	int rc = -1, saw_header = 0, maxlab = -1;
 	size_t lab = 0;
-	ssize_t len;
-	while ((len = getline(&line, &linecap, f)) >= 0) {
+	while ((len = read_line(f, &buf, &bufcap, CSV_MAX_LINE)) >= 0) {
+		char *line = buf;
 		lineno++;
+		/* A UTF-8 byte-order mark before the first line is not data. */
+		if (lineno == 1 && len >= 3 && !memcmp(line, "\xef\xbb\xbf", 3))
+			line += 3;
+		const char *nul = memchr(buf, '\0', (size_t)len);
+		if (nul) {
+			err_set(e, "%s:%ld: NUL byte at character %ld, expected text", path, lineno,
+			        (long)(nul - line) + 1);
+			goto done;
+		}
 		if (is_blank(line))
 			continue;
 		if (!fields) {
@@ -192,6 +240,14 @@ int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 		}
 		rows.n++;
 	}
+	if (len == -2) {
+		err_set(e, "%s:%ld: line longer than %ld bytes", path, lineno + 1, CSV_MAX_LINE);
+		goto done;
+	}
+	if (len == -3) {
+		err_set(e, "%s:%ld: out of memory for the line", path, lineno + 1);
+		goto done;
+	}
 	if (ferror(f)) {
 		err_set(e, "%s:%ld: read error: %s", path, lineno + 1, strerror(errno));
 		goto done;
@@ -216,7 +272,7 @@ int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 	*out = ds;
 	rc = 0;
 done:
-	free(line);
+	free(buf);
 	free(fields);
 	free(rows.x);
 	free(rows.y);

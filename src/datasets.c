@@ -112,6 +112,9 @@ static int load_csv(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 	char *testp = strchr(trainp, ',');
 	if (testp)
 		*testp++ = '\0';
+	if (!*trainp || (testp && !*testp))
+		return err_set(e, "--data %s: expected csv:TRAIN[,TEST], found an empty file name",
+		               s->spec);
 	if (!testp) {
 		Dataset *all;
 		if (csv_load(trainp, s->label_col, &all, e) != 0)

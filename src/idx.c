@@ -59,6 +59,10 @@ static int idx_read(const char *path, int ndim, const char *kind, uint32_t *dim,
 	size_t hlen = 4 + 4 * (size_t)ndim;
 	uint8_t *data = NULL;
 	*out = NULL;
+	struct stat st0;
+	/* before opening: a device never ends, opening a FIFO waits for a writer */
+	if (stat(path, &st0) == 0 && !S_ISREG(st0.st_mode))
+		return err_set(e, "%s: not a regular file", path);
 	errno = 0;
 	gzFile gz = gzopen(path, "rb");
 	if (!gz)

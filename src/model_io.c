@@ -260,12 +260,17 @@ done:
 
 Net *model_load(const char *path, Err *e)
 {
+	struct stat st;
+	/* checked before opening too: opening a FIFO would wait for a writer */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		err_set(e, "%s: not a regular file", path);
+		return NULL;
+	}
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		err_set(e, "%s: cannot open: %s", path, strerror(errno));
 		return NULL;
 	}
-	struct stat st;
 	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
 		err_set(e, "%s: not a regular file", path);
 		fclose(f);

@@ -193,12 +193,17 @@ static int shape_str(const Header *h, char *buf, size_t cap)
 /* Reads the whole file into a malloc'd buffer. */
 static unsigned char *slurp(const char *path, size_t *len, Err *e)
 {
+	struct stat st;
+	/* checked before opening too: opening a FIFO would wait for a writer */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		err_set(e, "%s: not a regular file", path);
+		return NULL;
+	}
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		err_set(e, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	struct stat st;
 	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
 		err_set(e, "%s: not a regular file", path);
 		fclose(f);

@@ -477,6 +477,12 @@ int session_apply(Session *s, const SessAction *act, const SessHooks *h, Err *e)
 	int rc = 0, done = 0;
 	if (!h)
 		h = &none;
+	if (s->log) {
+		/* an action whose log line would be cut is refused, not logged wrong */
+		char line[SESS_LINE_MAX + 1];
+		if (session_format_line(&a, line, sizeof line, e) < 0)
+			return -1;
+	}
 	if (a.kind != SESS_DATA && !s->train)
 		return err_set(e, "%s: no data set yet (the first action must be 'data')", name);
 	if (a.kind > SESS_NET && a.kind != SESS_LOAD && a.kind != SESS_TAU && a.kind != SESS_ETA &&
@@ -500,8 +506,8 @@ int session_apply(Session *s, const SessAction *act, const SessHooks *h, Err *e)
 		rc = do_load(s, &a, e);
 		break;
 	case SESS_TAU:
-		if (!(a.x >= 1))
-			return err_set(e, "tau: expected a value >= 1");
+		if (!(a.x > 1))
+			return err_set(e, "tau: expected a value > 1");
 		s->tau = a.x;
 		if (s->alg1) {
 			s->alg1->o.tau = a.x;

@@ -79,9 +79,16 @@ typedef struct SessAction {
 	uint32_t crc;      /* LOAD: CRC-32 of the loaded parameters */
 } SessAction;
 
+/* Longest log line (without its newline) that session_parse and replay
+ * accept; every action's line fits, escapes included. */
+#define SESS_LINE_MAX 4094
+
 const char *session_kind_name(SessKind k);
 /* Writes the action as one log line (no newline) into buf; returns buf. */
 const char *session_format(const SessAction *a, char *buf, size_t len);
+/* The same, but 0 only when the whole line fits in len bytes; -1 with a
+ * message otherwise (buf then holds a cut line that must not be used). */
+int session_format_line(const SessAction *a, char *buf, size_t len, Err *e);
 /* Parses one log line (without its newline). Returns 1 for an action, 0 for
  * a comment or blank line, -1 with a message saying what was expected. */
 int session_parse(const char *line, SessAction *a, Err *e);

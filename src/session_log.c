@@ -22,93 +22,127 @@ const char *session_kind_name(SessKind k)
 
 /* ---- formatting ---- */
 
+/* A line being formatted: over is set when something did not fit. */
+typedef struct Out {
+	char *buf;
+	size_t len, n;
+	int over;
+} Out;
+
 /* Appends " key=value" (key may be NULL for a bare value), escaping the value. */
-static void put(char *buf, size_t len, const char *key, const char *val)
+static void put(Out *o, const char *key, const char *val)
 {
-	size_t n = strlen(buf);
-	if (n + 1 >= len)
+	char head[64];
+	int h = snprintf(head, sizeof head, key ? " %s=" : " ", key);
+	if (o->over || h < 0 || o->n + (size_t)h >= o->len) {
+		o->over = 1;
 		return;
-	n += (size_t)snprintf(buf + n, len - n, key ? " %s=" : " ", key);
-	for (const unsigned char *p = (const unsigned char *)val; *p && n + 4 < len; p++) {
-		if (*p <= ' ' || *p == '%' || *p == 0x7f)
-			n += (size_t)snprintf(buf + n, len - n, "%%%02X", *p);
-		else
-			buf[n++] = (char)*p;
 	}
-	buf[n < len ? n : len - 1] = '\0';
+	memcpy(o->buf + o->n, head, (size_t)h);
+	o->n += (size_t)h;
+	for (const unsigned char *p = (const unsigned char *)val; *p; p++) {
+		int esc = *p <= ' ' || *p == '%' || *p == 0x7f;
+		if (o->n + (esc ? 3 : 1) >= o->len) {
+			o->over = 1;
+			break;
+		}
+		if (esc)
+			o->n += (size_t)snprintf(o->buf + o->n, o->len - o->n, "%%%02X", *p);
+		else
+			o->buf[o->n++] = (char)*p;
+	}
+	o->buf[o->n] = '\0';
 }
 
-static void putf(char *buf, size_t len, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void putf(char *buf, size_t len, const char *key, const char *fmt, ...)
+static void putf(Out *o, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void putf(Out *o, const char *key, const char *fmt, ...)
 {
 	char v[64];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(v, sizeof v, fmt, ap);
 	va_end(ap);
-	put(buf, len, key, v);
+	put(o, key, v);
 }
 
-const char *session_format(const SessAction *a, char *buf, size_t len)
+/* Formats a into buf[0..len), len > 0; returns 0, or -1 when the line was cut. */
+static int format(const SessAction *a, char *buf, size_t len)
 {
-	if (!len)
-		return buf;
-	snprintf(buf, len, "%s", session_kind_name(a->kind));
+	Out o = {buf, len, 0, 0};
+	int n = snprintf(buf, len, "%s", session_kind_name(a->kind));
+	if (n < 0 || (size_t)n >= len)
+		return -1;
+	o.n = (size_t)n;
 	switch (a->kind) {
 	case SESS_DATA:
-		put(buf, len, "spec", a->spec);
+		put(&o, "spec", a->spec);
 		if (a->path[0])
-			put(buf, len, "dir", a->path);
-		putf(buf, len, "features", "%d", a->features);
-		putf(buf, len, "label_col", "%d", a->label_col);
-		putf(buf, len, "seed", "%llu", (unsigned long long)a->seed);
-		putf(buf, len, "limit", "%d", a->limit);
-		putf(buf, len, "val_frac", "%.17g", a->x);
-		putf(buf, len, "val_per_class", "%d", a->val_per_class);
+			put(&o, "dir", a->path);
+		putf(&o, "features", "%d", a->features);
+		putf(&o, "label_col", "%d", a->label_col);
+		putf(&o, "seed", "%llu", (unsigned long long)a->seed);
+		putf(&o, "limit", "%d", a->limit);
+		putf(&o, "val_frac", "%.17g", a->x);
+		putf(&o, "val_per_class", "%d", a->val_per_class);
 		break;
 	case SESS_OPTS:
-		putf(buf, len, "batch", "%d", a->batch);
-		putf(buf, len, "lr", "%.17g", a->x);
+		putf(&o, "batch", "%d", a->batch);
+		putf(&o, "lr", "%.17g", a->x);
 		if (a->threads)
-			putf(buf, len, "threads", "%d", a->threads);
+			putf(&o, "threads", "%d", a->threads);
 		break;
 	case SESS_NET:
-		put(buf, len, "layers", a->spec);
-		put(buf, len, "act", act_name((ActKind)a->act));
-		putf(buf, len, "act_a", "%.9g", a->x);
-		putf(buf, len, "seed", "%llu", (unsigned long long)a->seed);
+		put(&o, "layers", a->spec);
+		put(&o, "act", act_name((ActKind)a->act));
+		putf(&o, "act_a", "%.9g", a->x);
+		putf(&o, "seed", "%llu", (unsigned long long)a->seed);
 		break;
 	case SESS_LOAD:
-		put(buf, len, "path", a->path);
+		put(&o, "path", a->path);
 		if (a->has_crc)
-			putf(buf, len, "crc", "%08x", (unsigned)a->crc);
+			putf(&o, "crc", "%08x", (unsigned)a->crc);
 		break;
 	case SESS_SAVE:
-		put(buf, len, "path", a->path);
+		put(&o, "path", a->path);
 		break;
 	case SESS_TAU:
 	case SESS_ETA:
 	case SESS_TRAIN:
-		putf(buf, len, NULL, "%.17g", a->x);
+		putf(&o, NULL, "%.17g", a->x);
 		break;
 	case SESS_ALG1_RUN:
 		if (a->steps > 0)
-			putf(buf, len, "steps", "%d", a->steps);
+			putf(&o, "steps", "%d", a->steps);
 		break;
 	case SESS_SWEEP:
-		put(buf, len, "betas", a->spec);
-		putf(buf, len, "q", "%d", a->q);
+		put(&o, "betas", a->spec);
+		putf(&o, "q", "%d", a->q);
 		break;
 	case SESS_SQUEEZE:
-		putf(buf, len, "layer", "%d", a->layer);
-		put(buf, len, NULL, a->apply ? "apply" : "refuse");
-		putf(buf, len, "comp", "%d", a->comp);
+		putf(&o, "layer", "%d", a->layer);
+		put(&o, NULL, a->apply ? "apply" : "refuse");
+		putf(&o, "comp", "%d", a->comp);
 		break;
 	default:
 		break;
 	}
+	return o.over ? -1 : 0;
+}
+
+const char *session_format(const SessAction *a, char *buf, size_t len)
+{
+	if (len)
+		format(a, buf, len);
 	return buf;
+}
+
+int session_format_line(const SessAction *a, char *buf, size_t len, Err *e)
+{
+	if (!len || format(a, buf, len) < 0)
+		return err_set(e, "%s: the log line needs more than %zu characters",
+		               session_kind_name(a->kind), len ? len - 1 : 0);
+	return 0;
 }
 
 /* ---- parsing ---- */
@@ -286,9 +320,13 @@ static int bare(SessAction *a, const char *v, int *have, Err *e)
 			return err_set(e, "%s: more than one value", name);
 		if (num(name, v, &a->x, e) < 0)
 			return -1;
-		if (a->x <= 0 || (a->kind == SESS_TAU && a->x < 1))
-			return err_set(e, "%s: expected a value %s, got '%s'", name,
-			               a->kind == SESS_TAU ? ">= 1" : "> 0", v);
+		/* the command line's ranges: --tau (1, 1e12], --eta and --epochs (0, 1e6] */
+		double lo = a->kind == SESS_TAU ? 1 : 0, hi = a->kind == SESS_TAU ? 1e12 : 1e6;
+		if (!(a->x > lo))
+			return err_set(e, "%s: expected a value > %g, got '%s'", name, lo, v);
+		if (a->x > hi)
+			return err_set(e, "%s: expected a value of at most %g, got '%s'", name, hi,
+			               v);
 		*have |= F_VALUE;
 	} else if (a->kind == SESS_SQUEEZE && (!strcmp(v, "apply") || !strcmp(v, "refuse"))) {
 		a->apply = v[0] == 'a';
@@ -299,14 +337,31 @@ static int bare(SessAction *a, const char *v, int *have, Err *e)
 	return 0;
 }
 
+/* Widths and β lists are checked as --layers and --beta check them. */
+static int check_spec(const SessAction *a, Err *e)
+{
+	if (a->kind == SESS_NET) {
+		int *w = NULL, n = 0;
+		if (net_parse_layers(a->spec, &w, &n, e) < 0)
+			return err_prefix(e, "net");
+		free(w);
+	} else if (a->kind == SESS_SWEEP) {
+		Alg2Opts o;
+		if (alg2_parse_betas(a->spec, &o, e) < 0)
+			return err_prefix(e, "sweep");
+	}
+	return 0;
+}
+
 int session_parse(const char *line, SessAction *a, Err *e)
 {
-	char buf[2048], val[1024];
+	char buf[SESS_LINE_MAX + 2], val[1024];
 	const char *sep = " \t\r\n";
 	memset(a, 0, sizeof *a);
 	a->label_col = -1;
-	if (strlen(line) >= sizeof buf)
-		return err_set(e, "line longer than %zu characters", sizeof buf - 1);
+	size_t len = strcspn(line, "\r\n");
+	if (len > SESS_LINE_MAX || strlen(line) >= sizeof buf)
+		return err_set(e, "line longer than %d characters", SESS_LINE_MAX);
 	strcpy(buf, line);
 	char *save, *tok = strtok_r(buf, sep, &save);
 	if (!tok || tok[0] == '#')
@@ -342,17 +397,21 @@ int session_parse(const char *line, SessAction *a, Err *e)
 			bit++;
 		return err_set(e, "%s: missing %s", session_kind_name(a->kind), names[bit]);
 	}
-	return 1;
+	return check_spec(a, e) < 0 ? -1 : 1;
 }
 
 /* ---- the log file ---- */
 
 void session_log_action(Session *s, const SessAction *a)
 {
-	char line[2048];
+	char line[SESS_LINE_MAX + 1];
+	Err e = {{0}};
 	if (!s->log)
 		return;
-	fprintf(s->log, "%s\n", session_format(a, line, sizeof line));
+	if (session_format_line(a, line, sizeof line, &e) < 0)
+		fprintf(s->log, "# not logged: %s\n", e.msg);
+	else
+		fprintf(s->log, "%s\n", line);
 	fflush(s->log);
 }
 
@@ -432,12 +491,20 @@ int session_default_log_path(char *buf, size_t len, Err *e)
 
 int session_replay(Session *s, const char *path, const SessHooks *h, Err *e)
 {
-	FILE *f = fopen(path, "r");
-	char line[4096];
+	char line[SESS_LINE_MAX + 2];
 	SessAction a;
 	int lineno = 0;
+	struct stat st;
+	/* checked before opening too: opening a FIFO would wait for a writer */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return err_set(e, "%s: not a regular file", path);
+	FILE *f = fopen(path, "r");
 	if (!f)
 		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return err_set(e, "%s: not a regular file", path);
+	}
 	while (fgets(line, sizeof line, f)) {
 		lineno++;
 		size_t n = strlen(line);

@@ -38,12 +38,23 @@ fi
 expect_exit "unknown command" 2 "unknown command 'frobnicate'" "$C" frobnicate
 
 ## training reaches a stated accuracy; the saved model gives it back
-expect_ok "train on synthetic" "$C" train --layers 3x32 --epochs 6 --save m.model --json train.json --quiet
+expect_ok "train on synthetic" "$C" train --layers 3x32 --epochs 6 --save m.model --json train.json --csv train.csv --quiet
 cp "$TMP/out" train.out
 expect_grep "train prints a line per epoch" '^epoch +6\.00 +loss [0-9.]+ +train +[0-9.]+ % +test +[0-9.]+ %' train.out
 acc=$(sed -n 's/^test accuracy: \([0-9.]*\) %$/\1/p' train.out)
 check "train reaches 85 % test accuracy (got ${acc:-none})" python3 -c "import sys; sys.exit(0 if float('${acc:-0}') >= 85 else 1)"
 check "train --json records the test accuracy" json train.json "abs(d['test_accuracy'] - ${acc:-0}) < 0.005 and len(d['history']) == 6"
+check "train --csv holds the epoch lines printed" python3 -c "
+import csv, re
+rows = list(csv.reader(open('train.csv')))
+assert rows[0] == ['epoch', 'loss', 'train_acc', 'test_acc', 'seconds'], rows[0]
+lines = [l.split() for l in open('train.out') if l.startswith('epoch ')]
+assert len(rows) == 7 and len(lines) == 6, (len(rows), len(lines))
+for r, l in zip(rows[1:], lines):
+    assert abs(float(r[0]) - float(l[1])) < 0.005 and abs(float(r[1]) - float(l[3])) < 5e-5, (r, l)
+    assert abs(float(r[2]) - float(l[5])) < 0.005 and abs(float(r[3]) - float(l[8])) < 0.005, (r, l)
+    assert float(r[4]) >= 0
+"
 expect_ok "cond --load with the data" "$C" cond --load m.model --data synthetic
 expect_grep "the loaded model has the same test accuracy" "^test accuracy: ${acc:-none} %$" "$TMP/out"
 

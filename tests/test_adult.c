@@ -183,6 +183,39 @@ START_TEST(test_errors)
 	Err e;
 	ck_assert_int_eq(adult_load("/nonexistent/adult.data", &ds, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "/nonexistent/adult.data: cannot open"));
+	ck_assert_int_eq(adult_load("/dev/zero", &ds, &e), -1);
+	ck_assert_str_eq(e.msg, "/dev/zero: not a regular file");
+	ck_assert_int_eq(adult_load(dir, &ds, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, ": not a regular file"));
+}
+END_TEST
+
+/* A number finite as a double but beyond a float once scaled (100·v/bound)
+ * is refused with its line and field, not loaded as +Inf. */
+START_TEST(test_beyond_float)
+{
+	char text[1024];
+	snprintf(text, sizeof text, "%s\n%s",
+	         OK_HEAD "White, Male, 2174, 0, 40, United-States, <=50K",
+	         "39, State-gov, 77516, Bachelors, 1e38, Never-married, Adm-clerical, "
+	         "Not-in-family, White, Male, 0, 0, 40, United-States, <=50K\n");
+	fails_with(text, "adult.data:2: field 5 (education-num): '1e38' is too large, expected at "
+	                 "most 8.50706e+37");
+	fails_with("3.5e38, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, "
+	           "Not-in-family, White, Male, 0, 0, 40, United-States, <=50K\n",
+	           "adult.data:1: field 1 (age): '3.5e38' is too large, expected at most "
+	           "3.40282e+38");
+	/* the largest age that fits (bound 100: scaled by 1) loads */
+	Dataset *ds;
+	Err e;
+	ck_assert_int_eq(
+	    adult_load(put("adult.data",
+	                   "3.4e38, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, "
+	                   "Not-in-family, White, Male, 0, 0, 40, United-States, <=50K\n"),
+	               &ds, &e),
+	    0);
+	ck_assert_float_eq(ds->x[0], 3.4e38f);
+	dataset_free(ds);
 }
 END_TEST
 
@@ -194,6 +227,7 @@ int main(void)
 	tcase_add_test(tc, test_training_style);
 	tcase_add_test(tc, test_test_style);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_beyond_float);
 	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

@@ -138,6 +138,78 @@ START_TEST(test_errors)
 }
 END_TEST
 
+#define BOM "\xef\xbb\xbf"
+
+/* A UTF-8 byte-order mark is skipped: the first row is data, not a header
+ * (and a header after a mark is still a header). */
+START_TEST(test_byte_order_mark)
+{
+	Dataset *ds;
+	Err e;
+	ck_assert_int_eq(csv_load(put(BOM "1,2,0\n3,4,1\n"), -1, &ds, &e), 0);
+	ck_assert_int_eq(ds->n, 2);
+	ck_assert_float_eq(ds->x[0], 1.0f);
+	ck_assert_float_eq(ds->x[1], 2.0f);
+	ck_assert_int_eq(ds->y[0], 0);
+	dataset_free(ds);
+	ck_assert_int_eq(csv_load(put(BOM "a,b,y\n3,4,1\n"), -1, &ds, &e), 0);
+	ck_assert_int_eq(ds->n, 1);
+	ck_assert_float_eq(ds->x[0], 3.0f);
+	dataset_free(ds);
+	/* only at the start of the file */
+	fails_with("1,2,0\n" BOM "3,4,1\n", -1, "d.csv:2: column 1: '" BOM "3' is not a number");
+}
+END_TEST
+
+/* A NUL byte is named with its line and position, not counted as a field end. */
+START_TEST(test_nul_byte)
+{
+	Dataset *ds = (Dataset *)1;
+	Err e;
+	const char text[] = "1,2,0\n3,4\0,1\n";
+	const char *p = tu_write(dir, "nul.csv", text, sizeof text - 1);
+	ck_assert_int_eq(csv_load(p, -1, &ds, &e), -1);
+	ck_assert_ptr_null(ds);
+	ck_assert_ptr_nonnull(strstr(e.msg, "nul.csv:2: NUL byte at character 4, expected text"));
+	const char text2[] = BOM "1,\0";
+	p = tu_write(dir, "nul.csv", text2, sizeof text2 - 1);
+	ck_assert_int_eq(csv_load(p, -1, &ds, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "nul.csv:1: NUL byte at character 3, expected text"));
+}
+END_TEST
+
+/* A line of more than 16 MiB is refused once the limit is reached. */
+START_TEST(test_line_limit)
+{
+	size_t len = (16u << 20) + 10;
+	char *text = malloc(len);
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, "1,2,0\n", 6);
+	memset(text + 6, '1', len - 6);
+	Dataset *ds = (Dataset *)1;
+	Err e;
+	const char *p = tu_write(dir, "long.csv", text, len);
+	free(text);
+	ck_assert_int_eq(csv_load(p, -1, &ds, &e), -1);
+	ck_assert_ptr_null(ds);
+	ck_assert_ptr_nonnull(strstr(e.msg, "long.csv:2: line longer than 16777216 bytes"));
+}
+END_TEST
+
+/* Devices and directories are refused before reading (csv:/dev/zero would
+ * grow one line without bound). */
+START_TEST(test_not_regular)
+{
+	Dataset *ds = (Dataset *)1;
+	Err e;
+	ck_assert_int_eq(csv_load("/dev/zero", -1, &ds, &e), -1);
+	ck_assert_ptr_null(ds);
+	ck_assert_str_eq(e.msg, "/dev/zero: not a regular file");
+	ck_assert_int_eq(csv_load(dir, -1, &ds, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, ": not a regular file"));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("csv");
@@ -146,6 +218,10 @@ int main(void)
 	tcase_add_test(tc, test_no_header_label_first);
 	tcase_add_test(tc, test_long_line);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_byte_order_mark);
+	tcase_add_test(tc, test_nul_byte);
+	tcase_add_test(tc, test_line_limit);
+	tcase_add_test(tc, test_not_regular);
 	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

@@ -2,6 +2,7 @@
  * corrupt lines, and replay against the same engine calls made directly;
  * the network a hook sees while training, and adopting a sweep's pick. */
 #include <math.h>
+#include <sys/stat.h>
 
 #include "alg1_proportion.h"
 #include "alg3_squeeze.h"
@@ -114,7 +115,7 @@ START_TEST(corrupt_lines)
 	bad("frobnicate 3", "unknown action 'frobnicate'");
 	bad("tau", "tau: missing a value");
 	bad("tau abc", "tau: expected a number, got 'abc'");
-	bad("tau 0.5", "tau: expected a value >= 1");
+	bad("tau 0.5", "tau: expected a value > 1, got '0.5'");
 	bad("tau 2 3", "tau: more than one value");
 	bad("eta -1", "eta: expected a value > 0");
 	bad("squeeze layer=1", "squeeze: missing apply or refuse");
@@ -477,6 +478,134 @@ START_TEST(adopt_the_pick)
 }
 END_TEST
 
+/* The command line's ranges hold in a log too: τ > 1 (as --tau and
+ * Algorithm 1 require), η and epochs > 0, β lists and widths as --beta and
+ * --layers parse them, q in 1..1000. */
+START_TEST(log_ranges_match_the_cli)
+{
+	SessAction a;
+	Err e = {{0}};
+	bad("tau 1", "tau: expected a value > 1, got '1'");
+	bad("tau 1e13", "tau: expected a value of at most 1e+12, got '1e13'");
+	bad("eta 0", "eta: expected a value > 0, got '0'");
+	bad("eta 2e6", "eta: expected a value of at most 1e+06, got '2e6'");
+	bad("train 0", "train: expected a value > 0, got '0'");
+	bad("train 1e7", "train: expected a value of at most 1e+06, got '1e7'");
+	bad("sweep betas=1,-2 q=1", "sweep: betas \"1,-2\": β = -2, every β must be > 0");
+	bad("sweep betas=1:2:0 q=1", "sweep: betas \"1:2:0\": step 0, expected > 0");
+	bad("sweep betas=1 q=0", "q: expected an integer in [1, 1000], got '0'");
+	bad("sweep betas=1 q=1001", "q: expected an integer in [1, 1000], got '1001'");
+	bad("net layers=3,0,4 act=erf act_a=1 seed=1",
+	    "net: layers \"3,0,4\": width at column 3 must be positive, not 0");
+	bad("net layers=99999999999 act=erf act_a=1 seed=1",
+	    "net: layers \"99999999999\": width at column 1 is too large");
+	ck_assert_int_eq(session_parse("tau 1.0000001", &a, &e), 1);
+	ck_assert(a.x == 1.0000001);
+	ck_assert_int_eq(session_parse("eta 1e6", &a, &e), 1);
+	ck_assert_int_eq(session_parse("sweep betas=0.5:1.5:0.5 q=1000", &a, &e), 1);
+	ck_assert_int_eq(session_parse("net layers=3x5,2 act=erf act_a=1 seed=1", &a, &e), 1);
+	/* applied directly (as the screen does), τ = 1 is refused as well */
+	Session *s = session_new();
+	ck_assert_int_eq(session_replay(s, write_log(tu_tmpdir(), small_log), NULL, &e), 0);
+	SessAction t = act(SESS_TAU);
+	t.x = 1;
+	ck_assert_int_eq(session_apply(s, &t, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "tau: expected a value > 1");
+	ck_assert(s->tau == 3);
+	session_free(s);
+}
+END_TEST
+
+/* A path of 965 characters, 900 of them spaces (each logged as %20), is
+ * logged whole and read back whole; the longest possible action fits a
+ * log line; a line that does not fit its buffer is an error, never cut. */
+START_TEST(long_paths_are_logged_whole)
+{
+	char dir[512], sub[1024], path[1024], logp[1100], rm[1100];
+	char line[SESS_LINE_MAX + 2], blanks[101];
+	snprintf(dir, sizeof dir, "%s", tu_tmpdir());
+	memset(blanks, ' ', 100);
+	blanks[100] = '\0';
+	snprintf(sub, sizeof sub, "%s/%s", dir, blanks);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	int n = snprintf(path, sizeof path, "%s", sub);
+	for (int i = 0; i < 8; i++)
+		n += snprintf(path + n, sizeof path - (size_t)n, "/../%s", blanks);
+	snprintf(path + n, sizeof path - (size_t)n, "/m.model");
+	ck_assert_uint_gt(strlen(path), 900);
+
+	Session *s = session_new();
+	Err e = {{0}};
+	snprintf(logp, sizeof logp, "%s/long.log", dir);
+	ck_assert_int_eq(session_log_open(s, logp, &e), 0);
+	ck_assert_int_eq(session_replay(s, write_log(dir, small_log), NULL, &e), 0);
+	SessAction a = act(SESS_SAVE);
+	strcpy(a.path, path);
+	ck_assert_msg(session_apply(s, &a, NULL, &e) == 0, "%s", e.msg);
+	session_free(s);
+	FILE *f = fopen(logp, "r");
+	ck_assert_ptr_nonnull(f);
+	int saves = 0;
+	while (fgets(line, sizeof line, f)) {
+		if (strncmp(line, "save ", 5))
+			continue;
+		saves++;
+		SessAction b;
+		ck_assert_msg(session_parse(line, &b, &e) == 1, "%s", e.msg);
+		ck_assert_str_eq(b.path, path);
+	}
+	fclose(f);
+	ck_assert_int_eq(saves, 1);
+	/* the logged line replays, and saves where the path points */
+	Session *r = session_new();
+	ck_assert_msg(session_replay(r, logp, NULL, &e) == 0, "%s", e.msg);
+	session_free(r);
+	snprintf(rm, sizeof rm, "%s/m.model", sub);
+	ck_assert_int_eq(unlink(rm), 0);
+
+	/* every field at its longest, every character escaped */
+	SessAction big = act(SESS_DATA), back;
+	memset(big.spec, ' ', sizeof big.spec - 1);
+	memset(big.path, '%', sizeof big.path - 1);
+	big.features = big.label_col = big.limit = big.val_per_class = -2147483647 - 1;
+	big.seed = UINT64_MAX;
+	big.x = -2.2250738585072014e-308;
+	ck_assert_msg(session_format_line(&big, line, SESS_LINE_MAX + 1, &e) == 0, "%s", e.msg);
+	ck_assert_uint_le(strlen(line), SESS_LINE_MAX);
+	ck_assert_uint_gt(strlen(line), 3 * 1023 + 3 * 255);
+	ck_assert_int_eq(session_parse(line, &back, &e), -1); /* the numbers are out of range */
+	ck_assert_msg(!strstr(e.msg, "longer than"), "%s", e.msg);
+	a = act(SESS_SAVE);
+	strcpy(a.path, path);
+	ck_assert_int_eq(session_format_line(&a, line, 2048, &e), -1);
+	ck_assert_str_eq(e.msg, "save: the log line needs more than 2047 characters");
+
+	snprintf(rm, sizeof rm, "%s/s.log", dir);
+	unlink(rm);
+	unlink(logp);
+	rmdir(sub);
+	rmdir(dir);
+}
+END_TEST
+
+/* A device or a directory is not read as a log (replay /dev/zero would
+ * read blank lines for ever). */
+START_TEST(replay_refuses_non_regular_files)
+{
+	Session *s = session_new();
+	Err e = {{0}};
+	const char *dir = tu_tmpdir();
+	char want[600];
+	ck_assert_int_eq(session_replay(s, "/dev/zero", NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "/dev/zero: not a regular file");
+	ck_assert_int_eq(session_replay(s, dir, NULL, &e), -1);
+	snprintf(want, sizeof want, "%s: not a regular file", dir);
+	ck_assert_str_eq(e.msg, want);
+	rmdir(dir);
+	session_free(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("session");
@@ -490,6 +619,9 @@ int main(void)
 	tcase_add_test(tc, load_checks_crc);
 	tcase_add_test(tc, hook_sees_the_training_net);
 	tcase_add_test(tc, adopt_the_pick);
+	tcase_add_test(tc, log_ranges_match_the_cli);
+	tcase_add_test(tc, long_paths_are_logged_whole);
+	tcase_add_test(tc, replay_refuses_non_regular_files);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

@@ -130,8 +130,8 @@ static void answer(Tui *t)
 	case P_TAU:
 	case P_ETA:
 	case P_EPOCHS:
-		if (!parse_pos(v, k == P_TAU ? 1 : 1e-9, &x)) {
-			worker_status(t->w, 1, "not a number %s: '%s'", k == P_TAU ? ">= 1" : "> 0",
+		if (!parse_pos(v, 1e-9, &x) || (k == P_TAU && x <= 1)) {
+			worker_status(t->w, 1, "not a number %s: '%s'", k == P_TAU ? "> 1" : "> 0",
 			              v);
 		} else if (k == P_EPOCHS) {
 			SessAction a = {.kind = SESS_TRAIN, .x = x};
@@ -249,7 +249,10 @@ static void key(Tui *t, int ch)
 		set_value(t, SESS_TAU, t->tau * 1.25);
 		break;
 	case '-':
-		set_value(t, SESS_TAU, fmax(1, t->tau / 1.25));
+		if (t->tau / 1.25 > 1)
+			set_value(t, SESS_TAU, t->tau / 1.25);
+		else
+			worker_status(t->w, 1, "%s must stay above 1", screen_sym(SYM_TAU));
 		break;
 	case ']':
 		set_value(t, SESS_ETA, t->eta * 1.25);
