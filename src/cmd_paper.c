@@ -27,7 +27,7 @@ static void usage(FILE *f)
 		"  --threads N      OpenBLAS threads (default 2)\n"
 		"  --quiet          no progress\n"
 		"  -h, --help       this text\n\n"
-		"Stages, mnist: alg1 alg2 final verify squeeze add20 over eta tau\n"
+		"Stages, mnist: alg1 alg2 final verify squeeze add20 eta tau over\n"
 		"        adult: alg1 alg2 final verify squeeze over\n");
 }
 

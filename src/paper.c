@@ -19,7 +19,7 @@
 #include "paper_stage.h"
 
 static const char *const mnist_names[] = {"alg1", "alg2", "final", "verify", "squeeze",
-					  "add20", "over", "eta", "tau", NULL};
+					  "add20", "eta", "tau", "over", NULL};
 static const char *const adult_names[] = {"alg1", "alg2", "final", "verify", "squeeze", "over",
 					  NULL};
 

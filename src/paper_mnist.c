@@ -175,8 +175,8 @@ const Stage paper_mnist_stages[] = {
 	{"verify", "Table 3", st_verify},
 	{"squeeze", "Tables 6 and 7", st_squeeze},
 	{"add20", "Table 8", st_add20},
-	{"over", "Table 9", st_over},
 	{"eta", "Tables 14 and 15", st_eta},
 	{"tau", "Tables 16 and 17", st_tau},
+	{"over", "Table 9", st_over},
 	{NULL, NULL, NULL},
 };
