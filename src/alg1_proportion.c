@@ -187,7 +187,7 @@ static int record_make(const Net *net, const Dataset *train, double tau, int ite
 		record_free(r);
 		return err_set(e, "Algorithm 1, iteration %d: out of memory for the record", iter);
 	}
-	if (cond_net(net, tau, lc, e) < 0) {
+	if (cond_net_values(net, tau, lc, e) < 0) {
 		for (int i = 0; i < m; i++)
 			cond_layer_free(&lc[i]);
 		free(lc);

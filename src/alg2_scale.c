@@ -171,7 +171,7 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 	int rc = train_epochs(net, tr, &to, o->eta, hook ? hook->cb : NULL, hook ? hook->ud : NULL,
 			      e);
 	double secs = now_seconds() - t0;
-	if (rc == 0 && cond_net(net, 25.0, lc, e) < 0)
+	if (rc == 0 && cond_net_values(net, 25.0, lc, e) < 0)
 		rc = -1;
 	if (rc == 0) {
 		out->beta = beta;

@@ -3,19 +3,23 @@
  * handler aborts, so it is switched off once and every return code is
  * checked. */
 #include "cond.h"
+#include "cond_bidiag.h"
 
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include <gsl/gsl_eigen.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_permutation.h>
 #include <gsl/gsl_vector.h>
+
+#include "blas.h"
 
 static pthread_once_t gsl_once = PTHREAD_ONCE_INIT;
 
@@ -128,12 +132,9 @@ static int cmp_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-/* Singular values only, of M (r×c, r ≥ c, destroyed). Householder
- * bidiagonalisation M = U B Vᵀ (B upper bidiagonal, diagonal d, superdiagonal
- * f) without accumulating U or V; then the 2c×2c Golub-Kahan matrix, zero on
- * its diagonal with d₁ f₁ d₂ f₂ … d_c on the off-diagonals, has eigenvalues
- * ±σ_j (Golub & Van Loan §8.6.1), found by symmetric tridiagonal QR without
- * vectors. Both steps are backward stable: |σ̃_j − σ_j| ≲ c·ε·σ₁. */
+/* Singular values only, of M (r×c, r ≥ c, destroyed), descending:
+ * Householder bidiagonalisation M = U B Vᵀ without accumulating U or V, then
+ * cond_bidiag_sv on B. */
 static int sv_only(gsl_matrix *M, double *sv, Err *e)
 {
 	size_t r = M->size1, c = M->size2;
@@ -155,45 +156,43 @@ static int sv_only(gsl_matrix *M, double *sv, Err *e)
 		return 0;
 	}
 	gsl_vector *tu = gsl_vector_alloc(c), *tv = gsl_vector_alloc(c - 1);
-	gsl_vector *d = gsl_vector_alloc(c), *f = gsl_vector_alloc(c - 1);
-	gsl_matrix *T = gsl_matrix_calloc(2 * c, 2 * c);
-	gsl_vector *ev = gsl_vector_alloc(2 * c);
-	gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(2 * c);
+	gsl_vector *f = gsl_vector_alloc(c - 1);
+	gsl_vector_view d = gsl_vector_view_array(sv, c);
 	int rc = -1, st;
-	if (!tu || !tv || !d || !f || !T || !ev || !w) {
+	if (!tu || !tv || !f) {
 		err_set(e, "out of memory for the singular values of a %zu×%zu matrix", r, c);
 		goto out;
 	}
-	if ((st = gsl_linalg_bidiag_decomp(M, tu, tv)) || (st = gsl_linalg_bidiag_unpack_B(M, d, f))) {
+	if ((st = gsl_linalg_bidiag_decomp(M, tu, tv)) ||
+	    (st = gsl_linalg_bidiag_unpack_B(M, &d.vector, f))) {
 		err_set(e, "bidiagonalisation of a %zu×%zu matrix failed: %s", r, c, gsl_strerror(st));
 		goto out;
 	}
-	for (size_t k = 0; k + 1 < 2 * c; k++) {
-		double v = k % 2 ? gsl_vector_get(f, k / 2) : gsl_vector_get(d, k / 2);
-		gsl_matrix_set(T, k, k + 1, v);
-		gsl_matrix_set(T, k + 1, k, v);
-	}
-	if ((st = gsl_eigen_symm(T, ev, w))) {
-		err_set(e, "singular values of a %zu×%zu matrix did not converge: %s", r, c,
-			gsl_strerror(st));
+	if (cond_bidiag_sv(sv, f->data, (int)c)) {
+		err_set(e, "singular values of a %zu×%zu matrix did not converge", r, c);
 		goto out;
 	}
-	/* The c largest of ±σ_j are the σ_j; near zero a pair may come out as ±δ. */
-	double *lam = ev->data;
-	qsort(lam, 2 * c, sizeof *lam, cmp_desc);
-	for (size_t j = 0; j < c; j++)
-		sv[j] = fabs(lam[j]);
 	qsort(sv, c, sizeof *sv, cmp_desc);
 	rc = 0;
 out:
 	gsl_vector_free(tu);
 	gsl_vector_free(tv);
-	gsl_vector_free(d);
 	gsl_vector_free(f);
-	gsl_matrix_free(T);
-	gsl_vector_free(ev);
-	gsl_eigen_symm_free(w);
 	return rc;
+}
+
+/* The singular values of R (k×k, the triangle of a matrix whose longer side
+ * is big; destroyed), with those ≤ big·ε·σ₁ set to 0. */
+static int sv_reduced(gsl_matrix *R, int big, double *sv, Err *e)
+{
+	size_t k = R->size2;
+	if (sv_only(R, sv, e))
+		return -1;
+	double tol = big * DBL_EPSILON * sv[0];
+	for (size_t j = 0; j < k; j++)
+		if (sv[j] <= tol)
+			sv[j] = 0.0;
+	return 0;
 }
 
 /* σ₁ ≥ … ≥ σ_k, k = min(rows, cols), of A (its transpose when wide). Values
@@ -205,7 +204,7 @@ int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e
 		return -1;
 	gsl_init();
 	int wide = rows < cols;
-	int k = wide ? rows : cols, big = wide ? cols : rows;
+	int big = wide ? cols : rows;
 	gsl_matrix *M = to_gsl(A, rows, cols, wide);
 	if (!M)
 		return err_set(e, "out of memory for the SVD of a %d×%d matrix", rows, cols);
@@ -214,15 +213,9 @@ int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e
 		gsl_matrix_free(M);
 		return err_prefix(e, "singular values");
 	}
-	int rc = sv_only(R, sv, e);
+	int rc = sv_reduced(R, big, sv, e);
 	gsl_matrix_free(R);
-	if (rc)
-		return -1;
-	double tol = big * DBL_EPSILON * sv[0];
-	for (int j = 0; j < k; j++)
-		if (sv[j] <= tol)
-			sv[j] = 0.0;
-	return 0;
+	return rc;
 }
 
 static double kappa_of(const double *sv, int nsv)
@@ -250,24 +243,11 @@ double cond_kappa(const double *A, int rows, int cols, Err *e)
 	return k;
 }
 
-/* Businger-Golub column pivoting, A P = Q R (gsl_linalg_QRPT_decomp): at step
- * j the remaining column of largest norm is moved to position j, so |r_jj| is
- * non-increasing. perm[j] is the original column at position j. */
-int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err *e)
+/* The pivoted QR of M, A's triangle from reduce_tall or A itself when it is
+ * not tall (rows × cols name A in messages); frees M. */
+static int qrpt_reduced(gsl_matrix *M, int rows, int cols, int *perm, double *rdiag, Err *e)
 {
-	if (check_dims(rows, cols, e) || check_finite(A, rows, cols, e))
-		return -1;
-	gsl_init();
-	size_t k = rows < cols ? rows : cols;
-	gsl_matrix *M = to_gsl(A, rows, cols, 0);
-	if (!M)
-		return err_set(e, "out of memory for the QR of a %d×%d matrix", rows, cols);
-	gsl_matrix *R = reduce_tall(M, e);
-	if (!R) {
-		gsl_matrix_free(M);
-		return err_prefix(e, "pivoted QR");
-	}
-	M = R;
+	size_t k = M->size1 < M->size2 ? M->size1 : M->size2;
 	gsl_vector *tau = gsl_vector_alloc(k);
 	gsl_vector *norm = gsl_vector_alloc(cols);
 	gsl_permutation *p = gsl_permutation_alloc(cols);
@@ -295,6 +275,25 @@ out:
 	return rc;
 }
 
+/* Businger-Golub column pivoting, A P = Q R (gsl_linalg_QRPT_decomp): at step
+ * j the remaining column of largest norm is moved to position j, so |r_jj| is
+ * non-increasing. perm[j] is the original column at position j. */
+int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err *e)
+{
+	if (check_dims(rows, cols, e) || check_finite(A, rows, cols, e))
+		return -1;
+	gsl_init();
+	gsl_matrix *M = to_gsl(A, rows, cols, 0);
+	if (!M)
+		return err_set(e, "out of memory for the QR of a %d×%d matrix", rows, cols);
+	gsl_matrix *R = reduce_tall(M, e);
+	if (!R) {
+		gsl_matrix_free(M);
+		return err_prefix(e, "pivoted QR");
+	}
+	return qrpt_reduced(R, rows, cols, perm, rdiag, e);
+}
+
 /* Algorithm 1, line 4: p = #{σ_j < σ₁/τ}; Algorithm 3, line 4 (relative):
  * rank_qr = #{|r_jj| ≥ |r_11|/τ}. A zero matrix has rank 0. */
 void cond_set_tau(LayerCond *lc, double tau)
@@ -309,8 +308,8 @@ void cond_set_tau(LayerCond *lc, double tau)
 				lc->p++;
 	}
 	lc->rank_svd = lc->nsv - lc->p;
-	lc->rank_qr = 0;
-	for (int j = 0; j < lc->nsv; j++)
+	lc->rank_qr = lc->rdiag ? 0 : -1;
+	for (int j = 0; lc->rdiag && j < lc->nsv; j++)
 		if (lc->rdiag[j] > 0.0 && lc->rdiag[j] >= 1.0 / tau)
 			lc->rank_qr++;
 }
@@ -334,7 +333,10 @@ static int check_tau(double tau, Err *e)
 	return 0;
 }
 
-int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e)
+/* One layer: σ's and κ, and the pivoted QR when with_qr. A tall Ŵ is reduced
+ * to its triangle once for both; the results equal cond_singular_values' and
+ * cond_qrpt's, which reduce it each on their own in the same way. */
+static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerCond *lc, Err *e)
 {
 	memset(lc, 0, sizeof *lc);
 	if (!net || layer < 1 || layer > net->m)
@@ -350,41 +352,186 @@ int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e)
 	lc->cols = cols;
 	lc->nsv = rows < cols ? rows : cols;
 	lc->sv = malloc((size_t)lc->nsv * sizeof *lc->sv);
-	lc->rdiag = malloc((size_t)lc->nsv * sizeof *lc->rdiag);
-	lc->perm = malloc((size_t)cols * sizeof *lc->perm);
-	if (!lc->sv || !lc->rdiag || !lc->perm) {
+	if (with_qr) {
+		lc->rdiag = malloc((size_t)lc->nsv * sizeof *lc->rdiag);
+		lc->perm = malloc((size_t)cols * sizeof *lc->perm);
+	}
+	if (!lc->sv || (with_qr && (!lc->rdiag || !lc->perm))) {
 		err_set(e, "layer %d: out of memory", layer);
 		goto fail;
 	}
-	if (cond_singular_values(A, rows, cols, lc->sv, e) ||
-	    cond_qrpt(A, rows, cols, lc->perm, lc->rdiag, e)) {
-		err_prefix(e, "layer %d: Ŵ", layer);
-		goto fail;
+	if (with_qr && rows > cols) {
+		if (check_finite(A, rows, cols, e))
+			goto fail_ctx;
+		gsl_init();
+		gsl_matrix *M = to_gsl(A, rows, cols, 0);
+		gsl_matrix *R = M ? reduce_tall(M, e) : NULL;
+		if (!R) {
+			if (!M)
+				err_set(e, "out of memory for the SVD of a %d×%d matrix", rows, cols);
+			gsl_matrix_free(M);
+			goto fail_ctx;
+		}
+		gsl_matrix *S = gsl_matrix_alloc(R->size1, R->size2);
+		if (!S) {
+			gsl_matrix_free(R);
+			err_set(e, "out of memory for the SVD of a %d×%d matrix", rows, cols);
+			goto fail_ctx;
+		}
+		gsl_matrix_memcpy(S, R);
+		int rc = sv_reduced(S, rows, lc->sv, e);
+		gsl_matrix_free(S);
+		if (rc) {
+			gsl_matrix_free(R);
+			goto fail_ctx;
+		}
+		if (qrpt_reduced(R, rows, cols, lc->perm, lc->rdiag, e))
+			goto fail_ctx;
+	} else if (cond_singular_values(A, rows, cols, lc->sv, e) ||
+		   (with_qr && cond_qrpt(A, rows, cols, lc->perm, lc->rdiag, e))) {
+		goto fail_ctx;
 	}
 	free(A);
 	lc->kappa = kappa_of(lc->sv, lc->nsv);
 	cond_set_tau(lc, tau);
 	return 0;
+fail_ctx:
+	err_prefix(e, "layer %d: Ŵ", layer);
 fail:
 	free(A);
 	cond_layer_free(lc);
 	return -1;
 }
 
-int cond_net(const Net *net, double tau, LayerCond *lc, Err *e)
+int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e)
+{
+	return layer_fill(net, layer, tau, 1, lc, e);
+}
+
+int cond_layer_values(const Net *net, int layer, double tau, LayerCond *lc, Err *e)
+{
+	return layer_fill(net, layer, tau, 0, lc, e);
+}
+
+#define COND_MAX_THREADS 16
+
+static atomic_int cond_threads;
+
+void cond_set_threads(int n)
+{
+	atomic_store(&cond_threads, n > 0 ? n : 0);
+}
+
+/* The layers of one cond_net call, handed out one at a time to the threads. */
+typedef struct Batch {
+	const Net *net;
+	double tau;
+	int with_qr;
+	LayerCond *lc;
+	Err *errs;  /* one message per layer */
+	int *rc;    /* one status per layer */
+	int *order; /* layers, most expensive first */
+	atomic_int next;
+} Batch;
+
+static void *batch_run(void *arg)
+{
+	Batch *b = arg;
+	int k;
+	while ((k = atomic_fetch_add(&b->next, 1)) < b->net->m) {
+		int l = b->order[k];
+		b->rc[l - 1] = layer_fill(b->net, l, b->tau, b->with_qr, &b->lc[l - 1],
+					  &b->errs[l - 1]);
+	}
+	return NULL;
+}
+
+/* Work of one layer's decomposition, ∝ min(r, c)²·max(r, c). */
+static double layer_cost(const Net *net, int layer)
+{
+	double r = net->n[layer - 1] + 1, c = net->n[layer];
+	return r < c ? r * r * c : c * c * r;
+}
+
+/* All layers, each decomposed by exactly one thread with the same code as
+ * cond_layer, so the thread count changes the time but not one bit of the
+ * results. On failure the message is the lowest failing layer's. */
+static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err *e)
 {
 	if (!net)
 		return err_set(e, "no network");
-	/* all zeroed first, so freeing every entry after a failure is safe */
-	memset(lc, 0, (size_t)net->m * sizeof *lc);
-	for (int i = 1; i <= net->m; i++) {
-		if (cond_layer(net, i, tau, &lc[i - 1], e)) {
-			for (int j = 1; j < i; j++)
-				cond_layer_free(&lc[j - 1]);
-			return -1;
+	int m = net->m;
+	if (m < 1)
+		return 0;
+	memset(lc, 0, (size_t)m * sizeof *lc);
+	if (check_tau(tau, e))
+		return -1;
+	Batch b = {.net = net, .tau = tau, .with_qr = with_qr, .lc = lc};
+	b.errs = calloc((size_t)m, sizeof *b.errs);
+	b.rc = calloc((size_t)m, sizeof *b.rc);
+	b.order = malloc((size_t)m * sizeof *b.order);
+	if (!b.errs || !b.rc || !b.order) {
+		free(b.errs);
+		free(b.rc);
+		free(b.order);
+		return err_set(e, "out of memory for the conditioning of %d layers", m);
+	}
+	for (int k = 0; k < m; k++) {
+		int l = k + 1, j = k;
+		for (; j > 0 && layer_cost(net, b.order[j - 1]) < layer_cost(net, l); j--)
+			b.order[j] = b.order[j - 1];
+		b.order[j] = l;
+	}
+	atomic_init(&b.next, 0);
+	int nt = atomic_load(&cond_threads);
+	if (nt == 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		nt = cpus > 0 ? (int)cpus : 1;
+	}
+	nt = nt < m ? nt : m;
+	nt = nt < COND_MAX_THREADS ? nt : COND_MAX_THREADS;
+	/* GSL's Householder steps call OpenBLAS's level 2 on matrices of a few
+	 * hundred rows: its threads gain nothing there and, shared by two
+	 * layers, cost twice the time in hand-offs. One while the layers run. */
+	int blas_threads = blas_get_threads();
+	if (blas_threads > 1)
+		blas_set_threads(1);
+	pthread_t tid[COND_MAX_THREADS];
+	int started = 0;
+	/* A thread that cannot be started leaves its share to the others. */
+	for (; started < nt - 1; started++)
+		if (pthread_create(&tid[started], NULL, batch_run, &b) != 0)
+			break;
+	batch_run(&b);
+	for (int k = 0; k < started; k++)
+		pthread_join(tid[k], NULL);
+	if (blas_threads > 1)
+		blas_set_threads(blas_threads);
+	int rc = 0;
+	for (int l = 1; l <= m; l++) {
+		if (b.rc[l - 1] && rc == 0) {
+			rc = -1;
+			if (e)
+				*e = b.errs[l - 1];
 		}
 	}
-	return 0;
+	if (rc)
+		for (int l = 1; l <= m; l++)
+			cond_layer_free(&lc[l - 1]);
+	free(b.errs);
+	free(b.rc);
+	free(b.order);
+	return rc;
+}
+
+int cond_net(const Net *net, double tau, LayerCond *lc, Err *e)
+{
+	return net_fill(net, tau, 1, lc, e);
+}
+
+int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e)
+{
+	return net_fill(net, tau, 0, lc, e);
 }
 
 double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, Err *e)

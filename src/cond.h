@@ -39,6 +39,20 @@ int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
 int cond_net(const Net *net, double tau, LayerCond *lc, Err *e);
 /* Recomputes p, rank_svd and rank_qr for another τ without decomposing again. */
 void cond_set_tau(LayerCond *lc, double tau);
+
+/* κ, the singular values, p and rank_svd only: no pivoted QR, so perm and
+ * rdiag are NULL and rank_qr is -1 (cond_set_tau keeps it so). The values
+ * are the ones cond_layer computes, bit for bit. About half the work of
+ * cond_layer; for callers that need κ and p but not the neuron order. */
+int cond_layer_values(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
+/* cond_net without the pivoted QR (see cond_layer_values). */
+int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
+/* Threads cond_net and cond_net_values decompose layers on (one layer per
+ * thread at a time; the results do not depend on the count). 0, the
+ * default, means the number of online CPUs. While either runs, OpenBLAS is
+ * set to one thread and then restored (blas_set_threads), so neither should
+ * run beside training in another thread. */
+void cond_set_threads(int n);
 void cond_layer_free(LayerCond *lc); /* frees the arrays, not lc */
 
 /* Singular values (descending, min(rows,cols) of them) of a row-major

@@ -204,7 +204,7 @@ cJSON *paper_json_net(const Net *net, double tau, Err *e)
 		err_set(e, "out of memory");
 		return NULL;
 	}
-	if (cond_net(net, tau, lc, e) < 0) {
+	if (cond_net_values(net, tau, lc, e) < 0) {
 		free(lc);
 		return NULL;
 	}

@@ -192,7 +192,10 @@ void report_cond(FILE *f, const Net *net, const LayerCond *lc, ReportFormat fmt)
 		set_kappa(&t, i + 1, 2, lc[i].kappa, fmt);
 		table_set(&t, i + 1, 3, "%d", lc[i].p);
 		table_set(&t, i + 1, 4, "%d", lc[i].rank_svd);
-		table_set(&t, i + 1, 5, "%d", lc[i].rank_qr);
+		if (lc[i].rank_qr >= 0)
+			table_set(&t, i + 1, 5, "%d", lc[i].rank_qr);
+		else /* computed without the pivoted QR (cond_net_values) */
+			table_set(&t, i + 1, 5, "-");
 	}
 	table_print(f, &t, fmt);
 	free(t.cell);
@@ -377,9 +380,11 @@ struct cJSON *report_cond_json(const Net *net, const LayerCond *lc)
 		cJSON_AddItemToObject(o, "kappa", num(l->kappa));
 		cJSON_AddNumberToObject(o, "p", l->p);
 		cJSON_AddNumberToObject(o, "rank_svd", l->rank_svd);
-		cJSON_AddNumberToObject(o, "rank_qr", l->rank_qr);
 		cJSON_AddItemToObject(o, "sv", num_array(l->sv, l->nsv));
-		cJSON_AddItemToObject(o, "rdiag", num_array(l->rdiag, l->nsv));
+		if (l->rdiag) { /* absent when computed without the pivoted QR */
+			cJSON_AddNumberToObject(o, "rank_qr", l->rank_qr);
+			cJSON_AddItemToObject(o, "rdiag", num_array(l->rdiag, l->nsv));
+		}
 		cJSON_AddItemToArray(layers, o);
 		if (!(l->kappa <= maxk))
 			maxk = l->kappa;

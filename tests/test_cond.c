@@ -379,6 +379,162 @@ START_TEST(lstsq_rank_deficient)
 }
 END_TEST
 
+/* Larger spectra through the bidiagonal QR: graded over ten decades, all
+ * equal, and clustered, each built as U diag(d) Vᵀ. */
+START_TEST(bidiagonal_spectra)
+{
+	enum { K = 30 };
+	double d[K], sv[K];
+	Err e;
+	for (int j = 0; j < K; j++)
+		d[j] = pow(10.0, -j / 3.0);
+	double *A = with_spectrum(45, K, d);
+	ck_assert_int_eq(cond_singular_values(A, 45, K, sv, &e), 0);
+	for (int j = 0; j < K; j++)
+		ck_assert_double_eq_tol(sv[j], d[j], 64 * K * EPS * d[0]);
+	ck_assert_double_eq_tol(sv[K - 1] / d[K - 1], 1.0, 1e-5);
+	ck_assert_double_eq_tol(cond_kappa(A, 45, K, &e) / (d[0] / d[K - 1]), 1.0, 1e-5);
+	free(A);
+	for (int j = 0; j < K; j++)
+		d[j] = 2.0;
+	A = with_spectrum(K, K, d);
+	ck_assert_int_eq(cond_singular_values(A, K, K, sv, &e), 0);
+	for (int j = 0; j < K; j++)
+		ck_assert_double_eq_tol(sv[j], 2.0, 64 * K * EPS);
+	free(A);
+	for (int j = 0; j < K; j++)
+		d[j] = j < 10 ? 1.0 : j < 20 ? 1e-3 : 1e-6;
+	A = with_spectrum(K, 50, d);
+	ck_assert_int_eq(cond_singular_values(A, K, 50, sv, &e), 0);
+	for (int j = 0; j < K; j++)
+		ck_assert_double_eq_tol(sv[j] / d[j], 1.0, 1e-6);
+	free(A);
+}
+END_TEST
+
+/* Wide (6×9), tall (10×4, 5×4) and small (5×2) Ŵ with random entries; the
+ * third layer's last column repeats its first, so κ = ∞ there. */
+static Net *mixed_net(void)
+{
+	int widths[5] = {5, 9, 4, 4, 2};
+	Net *net = net_new(4, widths, ACT_ERF, 1.0f);
+	ck_assert_ptr_nonnull(net);
+	for (size_t i = 0; i < net->nparam; i++)
+		net->param[i] = (float)urand();
+	for (int r = 0; r < 4; r++)
+		net->W[2][r * 4 + 3] = net->W[2][r * 4 + 0];
+	net->b[2][3] = net->b[2][0];
+	return net;
+}
+
+static void assert_same_values(const LayerCond *a, const LayerCond *b)
+{
+	ck_assert_int_eq(a->layer, b->layer);
+	ck_assert_int_eq(a->rows, b->rows);
+	ck_assert_int_eq(a->cols, b->cols);
+	ck_assert_int_eq(a->nsv, b->nsv);
+	ck_assert_mem_eq(a->sv, b->sv, (size_t)a->nsv * sizeof *a->sv);
+	ck_assert_mem_eq(&a->kappa, &b->kappa, sizeof a->kappa);
+	ck_assert_int_eq(a->p, b->p);
+	ck_assert_int_eq(a->rank_svd, b->rank_svd);
+}
+
+START_TEST(values_only_equals_full)
+{
+	Net *net = mixed_net();
+	LayerCond full[4], val[4];
+	Err e;
+	ck_assert_int_eq(cond_net(net, 10, full, &e), 0);
+	ck_assert_int_eq(cond_net_values(net, 10, val, &e), 0);
+	for (int i = 0; i < 4; i++) {
+		assert_same_values(&full[i], &val[i]);
+		ck_assert_ptr_null(val[i].perm);
+		ck_assert_ptr_null(val[i].rdiag);
+		ck_assert_int_eq(val[i].rank_qr, -1);
+		ck_assert_int_ge(full[i].rank_qr, 0);
+		/* the full path's shared triangle gives what the two public calls give */
+		int rows, cols;
+		double *A = cond_stacked(net, i + 1, NULL, 0, &rows, &cols);
+		double sv[9], rd[9];
+		int perm[9];
+		ck_assert_int_eq(cond_singular_values(A, rows, cols, sv, &e), 0);
+		ck_assert_int_eq(cond_qrpt(A, rows, cols, perm, rd, &e), 0);
+		ck_assert_mem_eq(sv, full[i].sv, (size_t)full[i].nsv * sizeof *sv);
+		ck_assert_mem_eq(rd, full[i].rdiag, (size_t)full[i].nsv * sizeof *rd);
+		ck_assert_mem_eq(perm, full[i].perm, (size_t)cols * sizeof *perm);
+		free(A);
+		LayerCond one;
+		ck_assert_int_eq(cond_layer_values(net, i + 1, 10, &one, &e), 0);
+		assert_same_values(&one, &val[i]);
+		cond_layer_free(&one);
+	}
+	ck_assert(isinf(val[2].kappa));
+	ck_assert_int_ge(val[2].p, 1);
+	/* τ changes p without a QR to count from */
+	cond_set_tau(&val[1], 1.0);
+	ck_assert_int_eq(val[1].p, 3);
+	ck_assert_int_eq(val[1].rank_qr, -1);
+	cond_set_tau(&val[1], 1e300);
+	ck_assert_int_eq(val[1].p, 0);
+	for (int i = 0; i < 4; i++) {
+		cond_layer_free(&full[i]);
+		cond_layer_free(&val[i]);
+	}
+	net_free(net);
+}
+END_TEST
+
+START_TEST(threads_do_not_change_results)
+{
+	Net *net = mixed_net();
+	LayerCond ref[4], lc[4];
+	Err e;
+	cond_set_threads(1);
+	ck_assert_int_eq(cond_net(net, 10, ref, &e), 0);
+	int counts[3] = {2, 3, 0};
+	for (int k = 0; k < 3; k++) {
+		cond_set_threads(counts[k]);
+		ck_assert_int_eq(cond_net(net, 10, lc, &e), 0);
+		for (int i = 0; i < 4; i++) {
+			assert_same_values(&ref[i], &lc[i]);
+			ck_assert_mem_eq(ref[i].perm, lc[i].perm, (size_t)lc[i].cols * sizeof(int));
+			ck_assert_mem_eq(ref[i].rdiag, lc[i].rdiag, (size_t)lc[i].nsv * sizeof(double));
+			ck_assert_int_eq(ref[i].rank_qr, lc[i].rank_qr);
+			cond_layer_free(&lc[i]);
+		}
+	}
+	cond_set_threads(0);
+	for (int i = 0; i < 4; i++)
+		cond_layer_free(&ref[i]);
+	net_free(net);
+}
+END_TEST
+
+START_TEST(net_errors_name_the_lowest_layer)
+{
+	Net *net = mixed_net();
+	LayerCond lc[4];
+	Err e;
+	cond_set_threads(3);
+	net->W[2][1 * 4 + 2] = NAN;
+	ck_assert_int_eq(cond_net_values(net, 10, lc, &e), -1);
+	ck_assert_str_eq(e.msg, "layer 3: Ŵ: matrix entry (1, 2) is nan, expected a finite number");
+	for (int i = 0; i < 4; i++) {
+		ck_assert_ptr_null(lc[i].sv);
+		ck_assert_ptr_null(lc[i].perm);
+	}
+	net->b[1][3] = INFINITY;
+	ck_assert_int_eq(cond_net(net, 10, lc, &e), -1);
+	ck_assert_str_eq(e.msg, "layer 2: Ŵ: matrix entry (9, 3) is inf, expected a finite number");
+	for (int i = 0; i < 4; i++)
+		ck_assert_ptr_null(lc[i].sv);
+	ck_assert_int_eq(cond_net_values(net, 0.5, lc, &e), -1);
+	ck_assert_str_eq(e.msg, "τ = 0.5, expected a finite number ≥ 1");
+	cond_set_threads(0);
+	net_free(net);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("cond");
@@ -392,6 +548,10 @@ static Suite *suite(void)
 	tcase_add_test(t, layer_errors);
 	tcase_add_test(t, lstsq_exact);
 	tcase_add_test(t, lstsq_rank_deficient);
+	tcase_add_test(t, bidiagonal_spectra);
+	tcase_add_test(t, values_only_equals_full);
+	tcase_add_test(t, threads_do_not_change_results);
+	tcase_add_test(t, net_errors_name_the_lowest_layer);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -64,7 +64,7 @@ static void pub_cond(Worker *w, const Net *net, int live)
 	Err e = {{0}};
 	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
 	int *n = malloc((size_t)(net->m + 1) * sizeof *n);
-	if (!lc || !n || cond_net(net, w->s->tau, lc, &e) < 0) {
+	if (!lc || !n || cond_net_values(net, w->s->tau, lc, &e) < 0) {
 		free(lc);
 		free(n);
 		set_status(w, 1, "conditioning: %s", e.msg[0] ? e.msg : "out of memory");

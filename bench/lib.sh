@@ -1,0 +1,49 @@
+# shellcheck shell=bash
+# bench/lib.sh - shared by the bench scripts: the top of the built tree, the
+# compiler flags of its configuration, Debian packages installed on demand,
+# and one block describing the machine and its load. Sourced, not run.
+set -euo pipefail
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP"
+if [ ! -f Makefile ] || [ ! -f src/libcondnet.a ]; then
+	echo "bench: build condnet first (./configure && make)" >&2
+	exit 1
+fi
+
+# need PACKAGE...: installs the Debian packages that are missing.
+need() {
+	for p in "$@"; do
+		dpkg -s "$p" >/dev/null 2>&1 && continue
+		echo "bench: installing $p" >&2
+		apt-get install -y -qq "$p" >/dev/null
+	done
+}
+
+# mkvar NAME: a variable of the configured Makefile (GSL_LIBS, OPENBLAS_LIBS…).
+mkvar() { sed -n "s/^$1 = //p" Makefile; }
+
+BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/condnet-bench.XXXXXX")
+trap 'rm -rf "$BENCH_TMP"' EXIT
+
+# build NAME SOURCE...: links SOURCE with the engine library into $BENCH_TMP/NAME.
+build() {
+	local name=$1; shift
+	# shellcheck disable=SC2046
+	gcc -std=gnu11 -O2 -pthread -Isrc -I. $(mkvar OPENBLAS_CFLAGS) "$@" src/libcondnet.a \
+		$(mkvar GSL_LIBS) $(mkvar OPENBLAS_LIBS) $(mkvar CJSON_LIBS) $(mkvar ZLIB_LIBS) -lm \
+		-o "$BENCH_TMP/$name"
+}
+
+# env_block THREADS: the CPU, OpenBLAS's build and core, threads, load.
+env_block() {
+	[ -x "$BENCH_TMP/blas_info" ] || build blas_info bench/blas_info.c
+	echo "== machine"
+	echo "cpu:      $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
+		"$(nproc) online, flags$(grep -o -w -E 'avx2|fma|avx512f' /proc/cpuinfo | sort -u | tr '\n' ' ' | sed 's/^/ /')"
+	"$BENCH_TMP/blas_info"
+	echo "threads:  $1 (OPENBLAS_NUM_THREADS for the peers too)"
+	echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at $(date '+%F %T')"
+}
+
+# load_now: the 1-minute load average.
+load_now() { cut -d' ' -f1 /proc/loadavg; }
