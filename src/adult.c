@@ -1,5 +1,6 @@
 /* adult.c - the UCI Adult data set: scaled continuous fields and one-hot
  * categories, in the column order of adult_feature_name(). */
+#include "file.h"
 #include "adult.h"
 
 #include <errno.h>
@@ -195,17 +196,9 @@ static int parse_record(const char *path, long lineno, char *line, float *x, int
 int adult_load(const char *path, Dataset **out, Err *e)
 {
 	*out = NULL;
-	struct stat st;
-	/* checked before opening too: opening a FIFO would wait for a writer */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return err_set(e, "%s: not a regular file", path);
-	FILE *fp = fopen(path, "r");
+	FILE *fp = file_open_regular(path, "r", NULL, e);
 	if (!fp)
-		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(fp);
-		return err_set(e, "%s: not a regular file", path);
-	}
+		return -1;
 	int d = adult_feature_count(), rc = -1;
 	char *line = NULL;
 	size_t linecap = 0, n = 0, cap = 0;

@@ -372,6 +372,14 @@ Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
 	w[nh + 1] = train->k;
 	free(hidden);
+	/* Parameters, gradients and two Adam moments: four floats each. */
+	size_t nparam = net_param_count_for(nh + 1, w);
+	if (nparam > CLI_MAX_PARAMS) {
+		free(w);
+		err_set(e, "a %s network has %zu parameters, more than condnet trains (%zu)", spec,
+			nparam, (size_t)CLI_MAX_PARAMS);
+		return NULL;
+	}
 	Net *net = net_new(nh + 1, w, c->act, c->act_a);
 	free(w);
 	if (!net) {

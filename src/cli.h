@@ -33,6 +33,10 @@ typedef struct CommonOpts {
 
 void cli_common_default(CommonOpts *c);
 
+/* The largest network cli_make_net builds: 2^30 parameters take 16 GiB with
+ * their gradients and Adam moments. */
+#define CLI_MAX_PARAMS (1UL << 30)
+
 /* getopt_long table entries for the common options, and their handler:
  * returns 1 if opt was a common option (parsed into c), 0 if not, -1 on a
  * bad value (message in e). Commands append their own entries. */

@@ -1,4 +1,5 @@
 /* csv.c - numeric CSV files with one label column. */
+#include "file.h"
 #include "csv.h"
 
 #include <errno.h>
@@ -135,17 +136,9 @@ static int check_number(const char *path, long line, size_t col, const char *s, 
 int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 {
 	*out = NULL;
-	struct stat st;
-	/* checked before opening too: opening a FIFO would wait for a writer */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return err_set(e, "%s: not a regular file", path);
-	FILE *f = fopen(path, "r");
+	FILE *f = file_open_regular(path, "r", NULL, e);
 	if (!f)
-		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return err_set(e, "%s: not a regular file", path);
-	}
+		return -1;
 	char *buf = NULL, **fields = NULL;
 	size_t bufcap = 0, ncol = 0;
 	Rows rows = {0};

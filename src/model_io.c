@@ -1,4 +1,5 @@
 /* model_io.c - reading and writing model files, and atomic file writes. */
+#include "file.h"
 #include "model_io.h"
 
 #include <errno.h>
@@ -260,23 +261,11 @@ done:
 
 Net *model_load(const char *path, Err *e)
 {
-	struct stat st;
-	/* checked before opening too: opening a FIFO would wait for a writer */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		err_set(e, "%s: not a regular file", path);
+	long long size;
+	FILE *f = file_open_regular(path, "rb", &size, e);
+	if (!f)
 		return NULL;
-	}
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		err_set(e, "%s: cannot open: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		err_set(e, "%s: not a regular file", path);
-		fclose(f);
-		return NULL;
-	}
-	Net *net = load_open(f, path, (uint64_t)st.st_size, e);
+	Net *net = load_open(f, path, (uint64_t)size, e);
 	fclose(f);
 	return net;
 }

@@ -1,5 +1,6 @@
 /* session_log.c - the session log: one line per action (format and parse),
  * the log file, and replay. */
+#include "file.h"
 #include "session.h"
 
 #include <errno.h>
@@ -494,17 +495,9 @@ int session_replay(Session *s, const char *path, const SessHooks *h, Err *e)
 	char line[SESS_LINE_MAX + 2];
 	SessAction a;
 	int lineno = 0;
-	struct stat st;
-	/* checked before opening too: opening a FIFO would wait for a writer */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return err_set(e, "%s: not a regular file", path);
-	FILE *f = fopen(path, "r");
+	FILE *f = file_open_regular(path, "r", NULL, e);
 	if (!f)
-		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-		fclose(f);
-		return err_set(e, "%s: not a regular file", path);
-	}
+		return -1;
 	while (fgets(line, sizeof line, f)) {
 		lineno++;
 		size_t n = strlen(line);

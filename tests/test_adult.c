@@ -1,7 +1,5 @@
 /* test_adult.c - Adult preparation: scaling, one-hot columns, both file
  * styles, missing values and malformed records. */
-#include <dirent.h>
-
 #include "adult.h"
 #include "testutil.h"
 
@@ -15,18 +13,7 @@ static void dir_make(void)
 
 static void dir_remove(void)
 {
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *de;
-		while ((de = readdir(d)))
-			if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-				char p[1024];
-				snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-				unlink(p);
-			}
-		closedir(d);
-	}
-	rmdir(dir);
+	tu_rmtree(dir);
 }
 
 /* First column of each one-hot group. */

@@ -1,6 +1,4 @@
 /* test_csv.c - the numeric CSV loader: headers, label columns, every error. */
-#include <dirent.h>
-
 #include "csv.h"
 #include "testutil.h"
 
@@ -14,18 +12,7 @@ static void dir_make(void)
 
 static void dir_remove(void)
 {
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *de;
-		while ((de = readdir(d)))
-			if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-				char p[1024];
-				snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-				unlink(p);
-			}
-		closedir(d);
-	}
-	rmdir(dir);
+	tu_rmtree(dir);
 }
 
 static char path[1024];

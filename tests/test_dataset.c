@@ -1,6 +1,5 @@
 /* test_dataset.c - subsets, stratified splits, validation, the synthetic set
  * and the --data front end (datasets.c). */
-#include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -18,18 +17,7 @@ static void dir_make(void)
 
 static void dir_remove(void)
 {
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *de;
-		while ((de = readdir(d)))
-			if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-				char p[1024];
-				snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-				unlink(p);
-			}
-		closedir(d);
-	}
-	rmdir(dir);
+	tu_rmtree(dir);
 }
 
 /* n rows, 2 features: x = (i, -i); label pattern 0,1,2 repeated except every

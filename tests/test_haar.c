@@ -1,6 +1,5 @@
 /* test_haar.c - the Haar transform, pivoted column choice and the MNIST
  * wavelet loader with its cache. */
-#define _GNU_SOURCE
 #include <ftw.h>
 #include <math.h>
 #include <stdint.h>

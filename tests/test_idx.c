@@ -1,5 +1,4 @@
 /* test_idx.c - idx images and labels, plain and gzip, and every header check. */
-#include <dirent.h>
 #include <stdint.h>
 #include <zlib.h>
 
@@ -16,18 +15,7 @@ static void dir_make(void)
 
 static void dir_remove(void)
 {
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *de;
-		while ((de = readdir(d)))
-			if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-				char p[1024];
-				snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-				unlink(p);
-			}
-		closedir(d);
-	}
-	rmdir(dir);
+	tu_rmtree(dir);
 }
 
 /* An idx header with ndim dimensions followed by payload bytes 0, 1, 2, … */

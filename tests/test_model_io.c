@@ -1,6 +1,5 @@
 /* test_model_io.c - model files: round trips, damage detection, forged sizes,
  * and atomic writes that leave the previous file intact on failure. */
-#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <ftw.h>

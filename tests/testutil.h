@@ -3,12 +3,40 @@
 #define CONDNET_TESTUTIL_H
 
 #include <check.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* A fresh temporary directory for one test (under $TMPDIR or /tmp). */
+static inline int tu_rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* Removes a directory the test made, and everything in it. */
+static inline void tu_rmtree(const char *dir)
+{
+	nftw(dir, tu_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Directories made by tu_tmpdir, each removed when the process that made it
+ * exits (Check forks a process per test: a child leaves its parent's alone). */
+static struct {
+	char path[512];
+	pid_t pid;
+} tu_dirs[64];
+static int tu_ndirs;
+
+static inline void tu_cleanup(void)
+{
+	for (int i = 0; i < tu_ndirs; i++)
+		if (tu_dirs[i].pid == getpid())
+			tu_rmtree(tu_dirs[i].path);
+}
+
+/* A fresh temporary directory for one test (under $TMPDIR or /tmp), removed
+ * at exit. */
 static inline const char *tu_tmpdir(void)
 {
 	static char dir[512];
@@ -17,6 +45,12 @@ static inline const char *tu_tmpdir(void)
 	if (!mkdtemp(dir)) {
 		perror("mkdtemp");
 		exit(1);
+	}
+	if (tu_ndirs < (int)(sizeof tu_dirs / sizeof *tu_dirs)) {
+		if (tu_ndirs == 0)
+			atexit(tu_cleanup);
+		snprintf(tu_dirs[tu_ndirs].path, sizeof tu_dirs[0].path, "%s", dir);
+		tu_dirs[tu_ndirs++].pid = getpid();
 	}
 	return dir;
 }

@@ -1,0 +1,15 @@
+/* file.h - opening an input file that must be a regular file. */
+#ifndef CONDNET_FILE_H
+#define CONDNET_FILE_H
+
+#include <stdio.h>
+
+#include "err.h"
+
+/* Opens path with mode ("r" or "rb") when it is a regular file: a directory,
+ * device or FIFO is refused before opening (opening a FIFO would wait for a
+ * writer; a device never ends) and again on the open stream. *size receives
+ * the file's length when size is not NULL. NULL and a message on failure. */
+FILE *file_open_regular(const char *path, const char *mode, long long *size, Err *e);
+
+#endif
