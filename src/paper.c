@@ -382,6 +382,30 @@ void md_pair(FILE *f, double ours, double paper, int decimals, const char *what)
 		md_flag(what, ours, paper);
 }
 
+void md_squeeze_rows(FILE *f, const cJSON *rows, const double (*paper)[4], int np,
+		     const char *name)
+{
+	fprintf(f, "| τ | removed | (paper) | accuracy before retraining | (paper) | after | (paper) "
+		   "|\n|---:|---:|---:|---:|---:|---:|---:|\n");
+	const cJSON *r;
+	cJSON_ArrayForEach(r, rows)
+	{
+		double tau = paper_json_num(r, "tau");
+		const double *pp = NULL;
+		for (int i = 0; i < np; i++)
+			if (paper[i][0] == tau)
+				pp = paper[i];
+		char what[96];
+		snprintf(what, sizeof what, "%s, τ = %g, accuracy after retraining", name, tau);
+		fprintf(f, "| %g |", tau);
+		md_pair(f, paper_json_num(r, "removed"), pp ? pp[1] : NAN, 0, NULL);
+		md_pair(f, paper_json_num(r, "acc_before"), pp ? pp[2] : NAN, 2, NULL);
+		md_pair(f, paper_json_num(r, "acc_after"), pp ? pp[3] : NAN, 2, what);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
 double paper_json_at(const cJSON *obj, const char *key, int i)
 {
 	const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(obj, key), i);

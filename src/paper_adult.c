@@ -28,33 +28,12 @@ static int st_alg2(Paper *p, cJSON *out, Err *e)
 
 static int st_final(Paper *p, cJSON *out, Err *e)
 {
-	int w[64];
-	int nh = paper_sweep_widths(p, NAN, w, e);
-	if (nh < 0)
-		return -1;
-	cJSON_AddNumberToObject(out, "beta", paper_json_num(paper_result(p, "alg2"), "pick"));
-	return paper_train_fresh(p, w, nh, FULL_EPOCHS(p), out, "final.model", e);
+	return paper_final(p, FULL_EPOCHS(p), out, e);
 }
 
 static int st_verify(Paper *p, cJSON *out, Err *e)
 {
-	cJSON *a2 = paper_need(p, "alg2", e);
-	if (!a2)
-		return -1;
-	cJSON *rows = cJSON_AddArrayToObject(out, "betas");
-	const cJSON *r;
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(a2, "betas"))
-	{
-		int w[64];
-		double beta = paper_json_num(r, "beta");
-		int nh = paper_sweep_widths(p, beta, w, e);
-		cJSON *row = cJSON_CreateObject();
-		cJSON_AddItemToArray(rows, row);
-		cJSON_AddNumberToObject(row, "beta", beta);
-		if (nh < 0 || paper_train_fresh(p, w, nh, FULL_EPOCHS(p), row, NULL, e) < 0)
-			return -1;
-	}
-	return 0;
+	return paper_verify(p, FULL_EPOCHS(p), out, e);
 }
 
 static int st_squeeze(Paper *p, cJSON *out, Err *e)
@@ -137,29 +116,6 @@ static const double t12[7][4] = {{100, 29, 82.65, 85.25}, {50, 86, 82.09, 85.54}
 				 {10, 315, 76.38, 85.57}};
 static const double t13_acc[5] = {85.3, 85.68, 85.70, 85.73, 85.81};
 
-static void rows_vs(const cJSON *rows, const double (*paper)[4], int np, const char *name, FILE *f)
-{
-	fprintf(f, "| τ | removed | (paper) | accuracy before retraining | (paper) | after | (paper) "
-		   "|\n|---:|---:|---:|---:|---:|---:|---:|\n");
-	const cJSON *r;
-	cJSON_ArrayForEach(r, rows)
-	{
-		double tau = paper_json_num(r, "tau");
-		const double *pp = NULL;
-		for (int i = 0; i < np; i++)
-			if (paper[i][0] == tau)
-				pp = paper[i];
-		char what[96];
-		snprintf(what, sizeof what, "%s, τ = %g, accuracy after retraining", name, tau);
-		fprintf(f, "| %g |", tau);
-		md_pair(f, paper_json_num(r, "removed"), pp ? pp[1] : NAN, 0, NULL);
-		md_pair(f, paper_json_num(r, "acc_before"), pp ? pp[2] : NAN, 2, NULL);
-		md_pair(f, paper_json_num(r, "acc_after"), pp ? pp[3] : NAN, 2, what);
-		fputc('\n', f);
-	}
-	fputc('\n', f);
-}
-
 static void report_alg(const Paper *p, FILE *f)
 {
 	const cJSON *a1 = paper_result(p, "alg1"), *a2 = paper_result(p, "alg2");
@@ -235,7 +191,7 @@ void paper_adult_report(const Paper *p, FILE *f)
 		fprintf(f, "## Table 10 — squeezing the pick (accuracy %.2f %%; paper 86.05 %%), 5 "
 			   "retraining epochs\n\n",
 			paper_json_num(r, "acc"));
-		rows_vs(cJSON_GetObjectItemCaseSensitive(r, "rows"), t10, 3, "Table 10", f);
+		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(r, "rows"), t10, 3, "Table 10");
 		const cJSON *r35 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "rows"), 0);
 		if (r35) {
 			const cJSON *net = cJSON_GetObjectItemCaseSensitive(r35, "net");
@@ -256,7 +212,7 @@ void paper_adult_report(const Paper *p, FILE *f)
 			   "paper 85.28 %%), 10 retraining epochs\n\n",
 			paper_json_num(r, "acc"));
 		md_flag("12 × 100 accuracy", paper_json_num(r, "acc"), 85.28);
-		rows_vs(cJSON_GetObjectItemCaseSensitive(r, "rows"), t12, 7, "Table 12", f);
+		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(r, "rows"), t12, 7, "Table 12");
 		const cJSON *it = cJSON_GetObjectItemCaseSensitive(r, "iterations"), *x;
 		fprintf(f, "## Table 13 — squeeze at τ = 35 and retrain, repeated until nothing is "
 			   "removed\n\n| iteration | hidden widths | accuracy | (paper) |\n|---:|---|---:|---:|\n");

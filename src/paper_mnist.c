@@ -27,34 +27,12 @@ static int st_alg2(Paper *p, cJSON *out, Err *e)
 
 static int st_final(Paper *p, cJSON *out, Err *e)
 {
-	int w[64];
-	int nh = paper_sweep_widths(p, NAN, w, e);
-	if (nh < 0)
-		return -1;
-	cJSON_AddNumberToObject(out, "beta", paper_json_num(paper_result(p, "alg2"), "pick"));
-	return paper_train_fresh(p, w, nh, FULL_EPOCHS(p), out, "final.model", e);
+	return paper_final(p, FULL_EPOCHS(p), out, e);
 }
 
 static int st_verify(Paper *p, cJSON *out, Err *e)
 {
-	cJSON *a2 = paper_need(p, "alg2", e);
-	if (!a2)
-		return -1;
-	cJSON *rows = cJSON_AddArrayToObject(out, "betas");
-	const cJSON *r;
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(a2, "betas"))
-	{
-		int w[64];
-		double beta = paper_json_num(r, "beta");
-		int nh = paper_sweep_widths(p, beta, w, e);
-		cJSON *row = cJSON_CreateObject();
-		cJSON_AddItemToArray(rows, row);
-		cJSON_AddNumberToObject(row, "beta", beta);
-		paper_say(p, "  beta %.2f", beta);
-		if (nh < 0 || paper_train_fresh(p, w, nh, FULL_EPOCHS(p), row, NULL, e) < 0)
-			return -1;
-	}
-	return 0;
+	return paper_verify(p, FULL_EPOCHS(p), out, e);
 }
 
 static int st_squeeze(Paper *p, cJSON *out, Err *e)

@@ -128,30 +128,6 @@ static void final_and_table3(const cJSON *fin, const cJSON *ver, FILE *f)
 	}
 }
 
-static void squeeze_rows(const cJSON *rows, const double (*paper)[4], int np, const char *name,
-			 FILE *f)
-{
-	fprintf(f, "| τ | removed | (paper) | accuracy before retraining | (paper) | after | (paper) "
-		   "|\n|---:|---:|---:|---:|---:|---:|---:|\n");
-	const cJSON *r;
-	cJSON_ArrayForEach(r, rows)
-	{
-		double tau = paper_json_num(r, "tau");
-		const double *pp = NULL;
-		for (int i = 0; i < np; i++)
-			if (paper[i][0] == tau)
-				pp = paper[i];
-		char what[96];
-		snprintf(what, sizeof what, "%s, τ = %g, accuracy after retraining", name, tau);
-		fprintf(f, "| %g |", tau);
-		md_pair(f, paper_json_num(r, "removed"), pp ? pp[1] : NAN, 0, NULL);
-		md_pair(f, paper_json_num(r, "acc_before"), pp ? pp[2] : NAN, 2, NULL);
-		md_pair(f, paper_json_num(r, "acc_after"), pp ? pp[3] : NAN, 2, what);
-		fputc('\n', f);
-	}
-	fputc('\n', f);
-}
-
 static void layer_rows(const cJSON *net, const double *pn, const double *pk, FILE *f)
 {
 	int m = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(net, "n"));
@@ -173,7 +149,7 @@ static void squeezes(const Paper *p, FILE *f)
 		fprintf(f, "## Table 6 — squeezing the pick (accuracy %.2f %%) with Algorithm 3, "
 			   "retrained to 100 %% training accuracy\n\n",
 			paper_json_num(sq, "acc"));
-		squeeze_rows(cJSON_GetObjectItemCaseSensitive(sq, "rows"), t6, 3, "Table 6", f);
+		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(sq, "rows"), t6, 3, "Table 6");
 		const cJSON *r, *best = NULL;
 		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sq, "rows"))
 		{
@@ -193,15 +169,14 @@ static void squeezes(const Paper *p, FILE *f)
 			paper_json_num(ad, "acc"));
 		md_flag("Table 8 model accuracy", paper_json_num(ad, "acc"), 98.47);
 		layer_rows(cJSON_GetObjectItemCaseSensitive(ad, "net"), NULL, t8_k, f);
-		squeeze_rows(cJSON_GetObjectItemCaseSensitive(ad, "rows"), t8_sq, 2, "Table 8 squeeze",
-			     f);
+		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(ad, "rows"), t8_sq, 2, "Table 8 squeeze");
 	}
 	if (ov) {
 		fprintf(f, "## Table 9 — squeezing an oversized 12 × 600 network (accuracy %.2f %%, "
 			   "paper 98.3 %%)\n\n",
 			paper_json_num(ov, "acc"));
 		md_flag("12 × 600 accuracy", paper_json_num(ov, "acc"), 98.3);
-		squeeze_rows(cJSON_GetObjectItemCaseSensitive(ov, "rows"), t9, 9, "Table 9", f);
+		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(ov, "rows"), t9, 9, "Table 9");
 	}
 }
 

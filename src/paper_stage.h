@@ -79,6 +79,10 @@ int paper_sweep_widths(const Paper *p, double beta, int *w, Err *e);
  * epochs, accuracies and κ into out, saved as `save` if not NULL. */
 int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out, const char *save,
 		      Err *e);
+/* The pick of the "alg2" stage trained fully from fresh weights (saved as
+ * final.model), and every β of it trained fully (the verification tables). */
+int paper_final(Paper *p, int max_epochs, cJSON *out, Err *e);
+int paper_verify(Paper *p, int max_epochs, cJSON *out, Err *e);
 /* paper_squeeze_row for each τ, rows appended to rows; the best retrained
  * model saved as best_file if not NULL. */
 int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
@@ -96,6 +100,10 @@ void md_flags(FILE *f);
 /* Ours beside the paper's, "ours | paper |" with decimals, flagged when
  * what is not NULL (percentages). */
 void md_pair(FILE *f, double ours, double paper, int decimals, const char *what);
+/* A squeeze table (τ, removed, accuracy before and after retraining) with
+ * the paper's rows {τ, removed, before, after} beside ours; name labels flags. */
+void md_squeeze_rows(FILE *f, const cJSON *rows, const double (*paper)[4], int np,
+		     const char *name);
 /* Array element i of obj[key] as a number (NaN when absent). */
 double paper_json_at(const cJSON *obj, const char *key, int i);
 
