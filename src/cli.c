@@ -17,6 +17,8 @@ const struct option cli_common_options[] = {
 	{"features", required_argument, NULL, CLI_OPT_FEATURES},
 	{"label-col", required_argument, NULL, CLI_OPT_LABEL_COL},
 	{"limit", required_argument, NULL, CLI_OPT_LIMIT},
+	{"center", no_argument, NULL, CLI_OPT_CENTER},
+	{"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
 	{"layers", required_argument, NULL, CLI_OPT_LAYERS},
 	{"act", required_argument, NULL, CLI_OPT_ACT},
 	{"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
@@ -42,6 +44,8 @@ const char cli_common_help[] =
 	"  --features K         MNIST/Fashion Haar-wavelet coefficients, 1..1024 (default 200)\n"
 	"  --label-col N        CSV column of the label, counted from 0 (default the last)\n"
 	"  --limit N            keep at most N rows of every class (quick runs)\n"
+	"  --center             subtract every feature's mean over the training set\n"
+	"  --standardize        and divide by its standard deviation there\n"
 	"  --val-frac F         validation fraction of every class, 0 < F < 1 (default 0.1)\n"
 	"  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
 	"Network:\n"
@@ -170,6 +174,12 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		return cli_int("--features", arg, 1, 1024, &c->data.features, e) ? -1 : 1;
 	case CLI_OPT_LABEL_COL:
 		return cli_int("--label-col", arg, 0, 1000000, &c->data.label_col, e) ? -1 : 1;
+	case CLI_OPT_CENTER:
+		c->data.scale = DATA_CENTER;
+		return 1;
+	case CLI_OPT_STANDARDIZE:
+		c->data.scale = DATA_STANDARDIZE;
+		return 1;
 	case CLI_OPT_LIMIT:
 		return cli_int("--limit", arg, 1, 100000000, &c->data.limit, e) ? -1 : 1;
 	case CLI_OPT_LAYERS: {

@@ -17,6 +17,8 @@ static void usage(FILE *f)
 		"Runs the paper's experiments on MNIST (200 Haar-wavelet features) or UCI Adult\n"
 		"and writes a Markdown report with every figure beside the paper's.\n\n"
 		"  --quick          a small subset and few epochs (a smoke run; not comparable)\n"
+		"  --center         centre the features on their training means (not the paper's)\n"
+		"  --standardize    and scale them to unit variance (not the paper's)\n"
 		"  --out DIR        stage results and models (default paper-mnist / paper-adult);\n"
 		"                   a stage whose result is in DIR is reused, not recomputed\n"
 		"  --report FILE    the report (default docs/results-WHICH.md if docs/ exists,\n"
@@ -44,6 +46,7 @@ int cmd_paper(int argc, char **argv)
 		{"report", required_argument, 0, 'r'}, {"stages", required_argument, 0, 'S'},
 		{"data-dir", required_argument, 0, 'd'}, {"seed", required_argument, 0, 's'},
 		{"threads", required_argument, 0, 't'}, {"quiet", no_argument, 0, 'q'},
+		{"center", no_argument, 0, 'C'},  {"standardize", no_argument, 0, 'Z'},
 		{"help", no_argument, 0, 'h'},	   {0, 0, 0, 0},
 	};
 	PaperOpts o = {.seed = 1, .threads = 2};
@@ -53,6 +56,8 @@ int cmd_paper(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k': o.quick = 1; break;
+		case 'C': o.data_scale = DATA_CENTER; break;
+		case 'Z': o.data_scale = DATA_STANDARDIZE; break;
 		case 'o': o.out = optarg; break;
 		case 'r': o.report = optarg; break;
 		case 'S': o.stages = optarg; break;

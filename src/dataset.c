@@ -276,3 +276,37 @@ Dataset *dataset_synthetic(int n_per_class, int k, int d, uint64_t seed)
 	         (unsigned long long)seed);
 	return ds;
 }
+
+void dataset_standardize(Dataset *train, Dataset *test, int divide)
+{
+	int d = train->d;
+	double *mu = calloc((size_t)d, sizeof *mu), *sd = calloc((size_t)d, sizeof *sd);
+	if (!mu || !sd) {
+		free(mu);
+		free(sd);
+		return;
+	}
+	for (long i = 0; i < train->n; i++)
+		for (int j = 0; j < d; j++)
+			mu[j] += train->x[i * d + j];
+	for (int j = 0; j < d; j++)
+		mu[j] /= train->n > 0 ? train->n : 1;
+	for (long i = 0; i < train->n; i++)
+		for (int j = 0; j < d; j++) {
+			double v = train->x[i * d + j] - mu[j];
+			sd[j] += v * v;
+		}
+	for (int j = 0; j < d; j++) {
+		sd[j] = sqrt(sd[j] / (train->n > 0 ? train->n : 1));
+		if (!divide || sd[j] == 0)
+			sd[j] = 1;
+	}
+	Dataset *sets[2] = {train, test};
+	for (int k = 0; k < 2; k++)
+		for (long i = 0; sets[k] && i < sets[k]->n; i++)
+			for (int j = 0; j < d; j++)
+				sets[k]->x[i * d + j] =
+					(float)((sets[k]->x[i * d + j] - mu[j]) / sd[j]);
+	free(mu);
+	free(sd);
+}

@@ -46,6 +46,11 @@ int dataset_validate(const Dataset *ds, const char *what, Err *e);
  * rows per class. Same seed, same data. */
 Dataset *dataset_synthetic(int n_per_class, int k, int d, uint64_t seed);
 
+/* Centres every feature of train and test on its mean over train and, when
+ * divide is set, divides it by its standard deviation over train (a feature
+ * constant over train is only centred). Test uses train's statistics. */
+void dataset_standardize(Dataset *train, Dataset *test, int divide);
+
 /* Number of rows of each class into counts[0..k). */
 void dataset_class_counts(const Dataset *ds, int *counts);
 

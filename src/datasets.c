@@ -32,6 +32,7 @@ void dataspec_default(DataSpec *s)
 	s->label_col = -1;
 	s->seed = 1;
 	s->limit = 0;
+	s->scale = DATA_RAW;
 }
 
 const char *datasets_dir(char *buf, int len)
@@ -213,6 +214,12 @@ int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 	if (tr->n == 0) {
 		err_set(e, "%s: no rows", tr->name);
 		goto fail;
+	}
+	if (s->scale != DATA_RAW) {
+		dataset_standardize(tr, te, s->scale == DATA_STANDARDIZE);
+		const char *how = s->scale == DATA_STANDARDIZE ? ", standardized" : ", centred";
+		strncat(tr->name, how, sizeof tr->name - strlen(tr->name) - 1);
+		strncat(te->name, how, sizeof te->name - strlen(te->name) - 1);
 	}
 	*train = tr;
 	*test = te;

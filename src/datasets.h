@@ -19,7 +19,10 @@ typedef struct DataSpec {
 	int label_col;        /* CSV label column, -1 = last */
 	uint64_t seed;        /* synthetic data seed */
 	int limit;            /* > 0: keep at most this many rows per class (quick runs) */
+	int scale;            /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE (over the training set) */
 } DataSpec;
+
+enum { DATA_RAW = 0, DATA_CENTER, DATA_STANDARDIZE };
 
 void dataspec_default(DataSpec *s);
 

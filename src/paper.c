@@ -417,12 +417,19 @@ void md_head(const Paper *p, FILE *f, const char *title)
 	struct utsname u;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	fprintf(f, "# %s\n\n", title);
-	fprintf(f, "Every figure here was measured by `condnet paper %s%s --seed %llu` "
+	fprintf(f, "Every figure here was measured by `condnet paper %s%s%s --seed %llu` "
 		   "(stage results in `%s/`). Beside each is the paper's figure. ",
-		p->o.which, p->o.quick ? " --quick" : "", (unsigned long long)p->o.seed, p->o.out);
+		p->o.which, p->o.quick ? " --quick" : "",
+		p->o.data_scale == DATA_CENTER	      ? " --center"
+		: p->o.data_scale == DATA_STANDARDIZE ? " --standardize"
+						      : "",
+		(unsigned long long)p->o.seed, p->o.out);
 	fprintf(f, "Training: Adam (lr 0.001, β₁ 0.9, β₂ 0.999, ε 1e-8), erf activation, Glorot "
-		   "uniform weights, zero biases, batch %d, float32.%s\n\n",
+		   "uniform weights, zero biases, batch %d, float32.%s%s\n\n",
 		p->topt.batch,
+		p->o.data_scale == DATA_CENTER	      ? " Features centred on their training means."
+		: p->o.data_scale == DATA_STANDARDIZE ? " Features standardized over the training set."
+						      : "",
 		p->o.quick ? " **This is a quick smoke run on a small subset: its numbers are not "
 			     "comparable with the paper's.**"
 			   : "");
@@ -475,6 +482,7 @@ static int load_data(Paper *p, Err *e)
 	ds.dir = p->o.data_dir;
 	ds.features = 200;
 	ds.seed = p->o.seed;
+	ds.scale = p->o.data_scale;
 	if (p->o.quick)
 		ds.limit = !strcmp(p->o.which, "mnist") ? 30 : 150;
 	if (datasets_load(&ds, &p->train, &p->test, e) < 0)

@@ -19,6 +19,7 @@ typedef struct PaperOpts {
 	const char *data_dir; /* NULL: the default data directory */
 	const char *stages;   /* comma-separated stage names to run, NULL = all */
 	int quick;            /* small subset, few epochs: a smoke run */
+	int data_scale;       /* DATA_RAW (the paper's), DATA_CENTER or DATA_STANDARDIZE */
 	uint64_t seed;
 	int threads;
 	TrainCallback cb;     /* training progress, may be NULL */

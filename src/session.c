@@ -210,6 +210,7 @@ static int do_data(Session *s, const SessAction *a, Err *e)
 	d.label_col = a->label_col;
 	d.seed = a->seed;
 	d.limit = a->limit;
+	d.scale = a->scale;
 	if (datasets_load(&d, &tr, &te, e) < 0)
 		return -1;
 	dataset_free(s->train);

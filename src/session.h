@@ -67,6 +67,7 @@ typedef struct SessAction {
 	int label_col;     /* DATA */
 	int limit;         /* DATA */
 	int val_per_class; /* DATA */
+	int scale;         /* DATA: DATA_RAW, DATA_CENTER or DATA_STANDARDIZE */
 	int batch;         /* OPTS */
 	int threads;       /* OPTS: OpenBLAS threads, 0 = as the environment says */
 	int act;           /* NET: ActKind */

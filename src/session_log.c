@@ -86,6 +86,8 @@ static int format(const SessAction *a, char *buf, size_t len)
 		putf(&o, "limit", "%d", a->limit);
 		putf(&o, "val_frac", "%.17g", a->x);
 		putf(&o, "val_per_class", "%d", a->val_per_class);
+		if (a->scale)
+			putf(&o, "scale", "%d", a->scale);
 		break;
 	case SESS_OPTS:
 		putf(&o, "batch", "%d", a->batch);
@@ -263,6 +265,8 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 	} else if (IS("limit", k == SESS_DATA)) {
 		*have |= F_LIMIT;
 		return inum(key, v, 0, 1 << 30, &a->limit, e);
+	} else if (IS("scale", k == SESS_DATA)) {
+		return inum(key, v, 0, 2, &a->scale, e);
 	} else if (IS("val_per_class", k == SESS_DATA)) {
 		*have |= F_VALP;
 		return inum(key, v, 0, 1 << 30, &a->val_per_class, e);

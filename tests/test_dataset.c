@@ -266,6 +266,50 @@ START_TEST(test_datasets_synthetic)
 }
 END_TEST
 
+START_TEST(test_standardize)
+{
+	/* Feature 0: 1, 2, 3, 6 (mean 3, sd √3.5); feature 1 constant 5. */
+	Dataset *tr = dataset_new(4, 2, 2), *te = dataset_new(1, 2, 2);
+	const float x[] = {1, 5, 2, 5, 3, 5, 6, 5};
+	memcpy(tr->x, x, sizeof x);
+	te->x[0] = 10;
+	te->x[1] = 7;
+	dataset_standardize(tr, te, 1);
+	double sd = sqrt(3.5);
+	ck_assert_double_eq_tol(tr->x[0], -2 / sd, 1e-6);
+	ck_assert_double_eq_tol(tr->x[6], 3 / sd, 1e-6);
+	ck_assert_double_eq_tol(tr->x[1], 0, 1e-6); /* constant: centred only */
+	ck_assert_double_eq_tol(te->x[0], 7 / sd, 1e-6); /* train's mean and sd */
+	ck_assert_double_eq_tol(te->x[1], 2, 1e-6);
+	memcpy(tr->x, x, sizeof x);
+	te->x[0] = 10;
+	dataset_standardize(tr, te, 0);
+	ck_assert_double_eq_tol(tr->x[0], -2, 1e-6);
+	ck_assert_double_eq_tol(te->x[0], 7, 1e-6);
+	dataset_free(tr);
+	dataset_free(te);
+
+	DataSpec s;
+	dataspec_default(&s);
+	s.scale = DATA_STANDARDIZE;
+	Err e;
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), 0);
+	for (int j = 0; j < tr->d; j++) {
+		double m = 0, v = 0;
+		for (int i = 0; i < tr->n; i++)
+			m += tr->x[i * tr->d + j];
+		m /= tr->n;
+		for (int i = 0; i < tr->n; i++)
+			v += (tr->x[i * tr->d + j] - m) * (tr->x[i * tr->d + j] - m);
+		ck_assert_double_eq_tol(m, 0, 1e-5);
+		ck_assert_double_eq_tol(v / tr->n, 1, 1e-4);
+	}
+	ck_assert_ptr_nonnull(strstr(tr->name, "standardized"));
+	dataset_free(tr);
+	dataset_free(te);
+}
+END_TEST
+
 START_TEST(test_datasets_csv_and_missing)
 {
 	char csv[2048] = "a,b,label\n";
@@ -335,6 +379,7 @@ int main(void)
 	tcase_add_test(tc, test_validate);
 	tcase_add_test(tc, test_synthetic);
 	tcase_add_test(tc, test_datasets_synthetic);
+	tcase_add_test(tc, test_standardize);
 	tcase_add_test(tc, test_datasets_csv_and_missing);
 	tcase_add_test(tc, test_datasets_dir);
 	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);

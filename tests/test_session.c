@@ -33,6 +33,7 @@ static int all_actions(SessAction *v)
 	v[n].seed = 18446744073709551615ULL;
 	v[n].limit = 50;
 	v[n].x = 0.1;
+	v[n].scale = DATA_STANDARDIZE;
 	v[n++].val_per_class = 7;
 	v[n] = act(SESS_OPTS);
 	v[n].batch = 32;

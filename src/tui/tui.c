@@ -482,6 +482,7 @@ int cmd_tui(int argc, char **argv)
 	                .label_col = co.data.label_col,
 	                .seed = co.data.seed,
 	                .limit = co.data.limit,
+	                .scale = co.data.scale,
 	                .x = co.val_frac,
 	                .val_per_class = co.val_per_class};
 	snprintf(a.spec, sizeof a.spec, "%s", spec);
