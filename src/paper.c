@@ -406,6 +406,26 @@ void md_squeeze_rows(FILE *f, const cJSON *rows, const double (*paper)[4], int n
 	fputc('\n', f);
 }
 
+void md_test_errors(FILE *f, const cJSON *ver, const double *paper, double beta0,
+		    const char *name)
+{
+	fprintf(f, "## %s — test error (%%) of every β fully trained\n\n| β | test error | "
+		   "(paper) |\n|---:|---:|---:|\n", name);
+	const cJSON *b;
+	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(ver, "betas"))
+	{
+		double beta = paper_json_num(b, "beta");
+		int j = (int)lround((beta - beta0) / 0.2);
+		int known = j >= 0 && j < 8 && fabs(beta - (beta0 + 0.2 * j)) < 1e-6;
+		char what[64];
+		snprintf(what, sizeof what, "%s test error at β = %.1f", name, beta);
+		fprintf(f, "| %.1f |", beta);
+		md_pair(f, 100 - paper_json_num(b, "test_acc"), known ? paper[j] : NAN, 2, what);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
 double paper_json_at(const cJSON *obj, const char *key, int i)
 {
 	const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(obj, key), i);

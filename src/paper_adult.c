@@ -170,23 +170,8 @@ void paper_adult_report(const Paper *p, FILE *f)
 		md_pair(f, paper_json_num(r, "test_acc"), 86.05, 2, "test accuracy of the pick");
 		fprintf(f, "\n\n");
 	}
-	if ((r = paper_result(p, "verify"))) {
-		fprintf(f, "## Table 5 — test error (%%) of every β fully trained\n\n| β | test error | "
-			   "(paper) |\n|---:|---:|---:|\n");
-		const cJSON *b;
-		cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(r, "betas"))
-		{
-			double beta = paper_json_num(b, "beta");
-			int j = (int)lround((beta - 0.6) / 0.2);
-			char what[64];
-			snprintf(what, sizeof what, "Table 5 test error at β = %.1f", beta);
-			fprintf(f, "| %.1f |", beta);
-			md_pair(f, 100 - paper_json_num(b, "test_acc"), j >= 0 && j < 8 ? t5[j] : NAN, 2,
-				what);
-			fputc('\n', f);
-		}
-		fputc('\n', f);
-	}
+	if ((r = paper_result(p, "verify")))
+		md_test_errors(f, r, t5, 0.6, "Table 5");
 	if ((r = paper_result(p, "squeeze"))) {
 		fprintf(f, "## Table 10 — squeezing the pick (accuracy %.2f %%; paper 86.05 %%), 5 "
 			   "retraining epochs\n\n",

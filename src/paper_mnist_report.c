@@ -109,23 +109,8 @@ static void final_and_table3(const cJSON *fin, const cJSON *ver, FILE *f)
 		fprintf(f, "\n| epochs (to 100 %% training accuracy, at most 30) | %.0f | — |\n\n",
 			paper_json_num(fin, "epochs"));
 	}
-	if (ver) {
-		fprintf(f, "## Table 3 — test error (%%) of every β fully trained\n\n"
-			   "| β | test error | (paper) |\n|---:|---:|---:|\n");
-		const cJSON *b;
-		cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(ver, "betas"))
-		{
-			double beta = paper_json_num(b, "beta");
-			int j = (int)lround((beta - 1.0) / 0.2);
-			char what[64];
-			snprintf(what, sizeof what, "Table 3 test error at β = %.1f", beta);
-			fprintf(f, "| %.1f |", beta);
-			md_pair(f, 100 - paper_json_num(b, "test_acc"), j >= 0 && j < 8 ? t3[j] : NAN,
-				2, what);
-			fputc('\n', f);
-		}
-		fputc('\n', f);
-	}
+	if (ver)
+		md_test_errors(f, ver, t3, 1.0, "Table 3");
 }
 
 static void layer_rows(const cJSON *net, const double *pn, const double *pk, FILE *f)

@@ -104,6 +104,10 @@ void md_pair(FILE *f, double ours, double paper, int decimals, const char *what)
  * the paper's rows {τ, removed, before, after} beside ours; name labels flags. */
 void md_squeeze_rows(FILE *f, const cJSON *rows, const double (*paper)[4], int np,
 		     const char *name);
+/* "## NAME — test error of every β fully trained": the verification stage's
+ * rows beside paper[0..8), the paper's errors for β = beta0, beta0 + 0.2, …. */
+void md_test_errors(FILE *f, const cJSON *ver, const double *paper, double beta0,
+		    const char *name);
 /* Array element i of obj[key] as a number (NaN when absent). */
 double paper_json_at(const cJSON *obj, const char *key, int i);
 
