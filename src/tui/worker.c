@@ -1,5 +1,6 @@
 /* tui/worker.c - the background engine thread behind the screen. */
 #include "tui/worker.h"
+#include "tui/worker_int.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -12,24 +13,6 @@
 
 #include "alg3_squeeze.h"
 #include "report.h"
-
-#define QMAX 64
-
-struct Worker {
-	pthread_t th;
-	pthread_mutex_t mu;
-	pthread_cond_t wake, resume;
-	Session *s;
-	Job q[QMAX];
-	int qh, qn, quit, cancel;
-	Pub pub;
-	/* worker thread only */
-	SqueezeProposal sp;
-	int have_sp;
-	double last_cond, cond_cost;
-	SessHooks hooks;
-	int export_csv;
-};
 
 static double now(void)
 {
@@ -45,19 +28,6 @@ static void free_lc(LayerCond *lc, int m)
 	free(lc);
 }
 
-static void set_status(Worker *w, int err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_status(Worker *w, int err, const char *fmt, ...)
-{
-	va_list ap;
-	pthread_mutex_lock(&w->mu);
-	va_start(ap, fmt);
-	vsnprintf(w->pub.status, sizeof w->pub.status, fmt, ap);
-	va_end(ap);
-	w->pub.status_err = err;
-	pthread_mutex_unlock(&w->mu);
-}
-
 /* Conditioning of net published as the layer table; live while training. */
 static void pub_cond(Worker *w, const Net *net, int live)
 {
@@ -67,7 +37,7 @@ static void pub_cond(Worker *w, const Net *net, int live)
 	if (!lc || !n || cond_net_values(net, w->s->tau, lc, &e) < 0) {
 		free(lc);
 		free(n);
-		set_status(w, 1, "conditioning: %s", e.msg[0] ? e.msg : "out of memory");
+		worker_status(w, 1, "conditioning: %s", e.msg[0] ? e.msg : "out of memory");
 		return;
 	}
 	memcpy(n, net->n, (size_t)(net->m + 1) * sizeof *n);
@@ -118,7 +88,7 @@ static void pub_alg1_locked(Worker *w, const Alg1 *a, int live)
 }
 
 /* Everything the panels show, after a job. */
-static void publish(Worker *w)
+void worker_publish(Worker *w)
 {
 	Session *s = w->s;
 	if (s->net)
@@ -192,135 +162,6 @@ static void hook_trial(const Alg2 *a, const Alg2Trial *t, void *ud)
 	pthread_mutex_unlock(&w->mu);
 }
 
-/* ---- squeeze pass ---- */
-
-static void sqz_drop(Worker *w)
-{
-	if (w->have_sp)
-		squeeze_proposal_free(&w->sp);
-	w->have_sp = 0;
-}
-
-static void sqz_finish(Worker *w, const char *how)
-{
-	sqz_drop(w);
-	double acc = session_test_acc(w->s);
-	pthread_mutex_lock(&w->mu);
-	PubSqueeze *q = &w->pub.sq;
-	int was = q->active;
-	q->active = q->waiting = 0;
-	if (was)
-		q->acc_end = acc;
-	pthread_mutex_unlock(&w->mu);
-	if (was)
-		set_status(
-		    w, 0,
-		    "squeeze %s: %d neuron(s) removed, test accuracy %.2f%% -> %.2f%% (t retrains)",
-		    how, w->pub.sq.removed, w->pub.sq.acc_start, acc);
-}
-
-/* Proposes the next hidden layer from `from` on with κ > τ, with its preview. */
-static void sqz_next(Worker *w, int from)
-{
-	Session *s = w->s;
-	SqueezeOpts o;
-	Err e = {{0}};
-	double acc = NAN, accc = NAN;
-	squeeze_opts_default(&o);
-	o.tau = s->tau;
-	sqz_drop(w);
-	for (int l = from; l < s->net->m; l++) {
-		if (squeeze_propose(s->net, l, &o, &w->sp, &e) < 0) {
-			set_status(w, 1, "squeeze: layer %d: %s", l, e.msg);
-			break;
-		}
-		if (!(w->sp.kappa_before > s->tau) || w->sp.nkeep == w->sp.n_before) {
-			squeeze_proposal_free(&w->sp);
-			continue;
-		}
-		w->have_sp = 1;
-		pthread_mutex_lock(&w->mu);
-		snprintf(w->pub.activity, sizeof w->pub.activity, "squeeze: previewing layer %d",
-		         l);
-		pthread_mutex_unlock(&w->mu);
-		if (squeeze_preview(s->net, &w->sp, s->test, s->train, &acc, &accc, &e) < 0)
-			set_status(w, 1, "squeeze preview: %s", e.msg);
-		int *perm = malloc((size_t)w->sp.n_before * sizeof *perm);
-		double *rd = malloc((size_t)(w->sp.nrdiag > 0 ? w->sp.nrdiag : 1) * sizeof *rd);
-		if (!perm || !rd) {
-			free(perm);
-			free(rd);
-			break;
-		}
-		memcpy(perm, w->sp.perm, (size_t)w->sp.n_before * sizeof *perm);
-		memcpy(rd, w->sp.rdiag, (size_t)w->sp.nrdiag * sizeof *rd);
-		pthread_mutex_lock(&w->mu);
-		PubSqueeze *q = &w->pub.sq;
-		free(q->perm);
-		free(q->rdiag);
-		q->perm = perm;
-		q->rdiag = rd;
-		q->layer = l;
-		q->n_before = w->sp.n_before;
-		q->nkeep = w->sp.nkeep;
-		q->p_qr = w->sp.p_qr;
-		q->nrdiag = w->sp.nrdiag;
-		q->kappa_before = w->sp.kappa_before;
-		q->kappa_after = w->sp.kappa_after;
-		q->acc_now = w->pub.test_acc;
-		q->acc_after = 100 * acc;
-		q->acc_comp = 100 * accc;
-		q->waiting = 1;
-		pthread_mutex_unlock(&w->mu);
-		return;
-	}
-	sqz_finish(w, "finished");
-}
-
-static void sqz_note(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sqz_note(Worker *w, const char *fmt, ...)
-{
-	va_list ap;
-	pthread_mutex_lock(&w->mu);
-	PubSqueeze *q = &w->pub.sq;
-	if (q->ndone == 16) {
-		memmove(q->done, q->done + 1, sizeof q->done - sizeof q->done[0]);
-		q->ndone--;
-	}
-	va_start(ap, fmt);
-	vsnprintf(q->done[q->ndone++], sizeof q->done[0], fmt, ap);
-	va_end(ap);
-	pthread_mutex_unlock(&w->mu);
-}
-
-/* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
-static int sqz_decide(Worker *w, int apply)
-{
-	if (!w->have_sp)
-		return -1;
-	Err e = {{0}};
-	SessAction a = {
-	    .kind = SESS_SQUEEZE, .layer = w->sp.layer, .apply = apply, .comp = w->pub.sq.comp};
-	int n0 = w->sp.n_before, n1 = w->sp.nkeep;
-	if (session_apply(w->s, &a, &w->hooks, &e) != 0) {
-		set_status(w, 1, "squeeze layer %d: %s", a.layer, e.msg);
-		return -1;
-	}
-	if (apply) {
-		sqz_note(w, "layer %d: %d -> %d neurons, kappa %.3g -> %.3g%s", a.layer, n0, n1,
-		         w->sp.kappa_before, w->sp.kappa_after, a.comp ? ", compensated" : "");
-		pthread_mutex_lock(&w->mu);
-		w->pub.sq.removed += n0 - n1;
-		pthread_mutex_unlock(&w->mu);
-	} else {
-		sqz_note(w, "layer %d: refused (kappa %.3g, %d neurons kept)", a.layer,
-		         w->sp.kappa_before, n0);
-	}
-	publish(w);
-	sqz_next(w, a.layer + 1);
-	return 0;
-}
-
 /* ---- jobs ---- */
 
 static const char *describe(const SessAction *a, char *buf, size_t len)
@@ -360,7 +201,7 @@ static int run_action(Worker *w, const SessAction *a, int quiet)
 	char what[160], shape[256];
 	describe(a, what, sizeof what);
 	if (a->kind != SESS_SAVE && w->pub.sq.active)
-		sqz_finish(w, "stopped");
+		worker_sqz_finish(w, "stopped");
 	pthread_mutex_lock(&w->mu);
 	snprintf(w->pub.activity, sizeof w->pub.activity, "%.120s", what);
 	if (a->kind == SESS_SWEEP) {
@@ -378,7 +219,7 @@ static int run_action(Worker *w, const SessAction *a, int quiet)
 			pub_alg1_locked(w, s->alg1, s->alg1_live);
 		pthread_mutex_unlock(&w->mu);
 	} else {
-		publish(w);
+		worker_publish(w);
 	}
 	if (a->kind == SESS_SWEEP) {
 		pthread_mutex_lock(&w->mu);
@@ -386,11 +227,11 @@ static int run_action(Worker *w, const SessAction *a, int quiet)
 		pthread_mutex_unlock(&w->mu);
 	}
 	if (rc < 0) {
-		set_status(w, 1, "%s failed: %s", session_kind_name(a->kind), e.msg);
+		worker_status(w, 1, "%s failed: %s", session_kind_name(a->kind), e.msg);
 		return rc;
 	}
 	if (rc == 1) {
-		set_status(w, 0, "cancelled: %s%s", what,
+		worker_status(w, 0, "cancelled: %s%s", what,
 		           a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)"
 		                                               : "");
 		return rc;
@@ -400,26 +241,26 @@ static int run_action(Worker *w, const SessAction *a, int quiet)
 	net_shape_str(s->net, shape, sizeof shape);
 	switch (a->kind) {
 	case SESS_TAU:
-		set_status(w, 0, "tau = %g", s->tau);
+		worker_status(w, 0, "tau = %g", s->tau);
 		break;
 	case SESS_ETA:
-		set_status(w, 0, "eta = %g epochs", s->eta);
+		worker_status(w, 0, "eta = %g epochs", s->eta);
 		break;
 	case SESS_TRAIN:
 		pthread_mutex_lock(&w->mu);
 		if (!isnan(w->pub.sq.acc_end) && !w->pub.sq.active && !w->pub.sq.undone)
 			w->pub.sq.acc_retrained = w->pub.test_acc;
 		pthread_mutex_unlock(&w->mu);
-		set_status(w, 0, "trained %g epochs: test accuracy %.2f%%", a->x, w->pub.test_acc);
+		worker_status(w, 0, "trained %g epochs: test accuracy %.2f%%", a->x, w->pub.test_acc);
 		break;
 	case SESS_ALG1_STEP:
 	case SESS_ALG1_RUN:
-		set_status(w, 0, "Algorithm 1, iteration %d: %s (%s)", s->alg1->nrec - 1, shape,
+		worker_status(w, 0, "Algorithm 1, iteration %d: %s (%s)", s->alg1->nrec - 1, shape,
 		           alg1_status_name(s->alg1->status));
 		break;
 	case SESS_SWEEP: {
 		int p = alg2_pick(s->sweep);
-		set_status(w, 0, "beta sweep finished: pick beta = %g",
+		worker_status(w, 0, "beta sweep finished: pick beta = %g",
 		           p >= 0 ? s->sweep->b[p].beta : NAN);
 		break;
 	}
@@ -427,16 +268,16 @@ static int run_action(Worker *w, const SessAction *a, int quiet)
 		pthread_mutex_lock(&w->mu);
 		w->pub.sq.undone = !isnan(w->pub.sq.acc_end);
 		pthread_mutex_unlock(&w->mu);
-		set_status(w, 0, "undone: %s", shape);
+		worker_status(w, 0, "undone: %s", shape);
 		break;
 	case SESS_SAVE:
-		set_status(w, 0, "saved %s", a->path);
+		worker_status(w, 0, "saved %s", a->path);
 		break;
 	case SESS_LOAD:
-		set_status(w, 0, "opened %s: %s", a->path, shape);
+		worker_status(w, 0, "opened %s: %s", a->path, shape);
 		break;
 	default:
-		set_status(w, 0, "%s: %s", session_kind_name(a->kind), shape);
+		worker_status(w, 0, "%s: %s", session_kind_name(a->kind), shape);
 		break;
 	}
 	return rc;
@@ -450,13 +291,13 @@ static void run_adopt(Worker *w)
 	double beta;
 	char shape[256];
 	if (session_adopt_action(w->s, &a, &beta, &e) < 0) {
-		set_status(w, 1, "%s", e.msg);
+		worker_status(w, 1, "%s", e.msg);
 		return;
 	}
 	session_log_note(w->s, "adopt the beta sweep's pick, beta = %.17g", beta);
 	if (run_action(w, &a, 1) != 0)
 		return;
-	set_status(w, 0, "adopted the sweep's pick (beta %g): %s with fresh weights; u undoes",
+	worker_status(w, 0, "adopted the sweep's pick (beta %g): %s with fresh weights; u undoes",
 	           beta, net_shape_str(w->s->net, shape, sizeof shape));
 }
 
@@ -506,17 +347,17 @@ static void run_job(Worker *w, Job *j)
 		w->pub.sq.acc_start = w->pub.test_acc;
 		w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
 		pthread_mutex_unlock(&w->mu);
-		sqz_next(w, 1);
+		worker_sqz_next(w, 1);
 		break;
 	case JOB_SQZ_DECIDE:
-		sqz_decide(w, j->a.apply);
+		worker_sqz_decide(w, j->a.apply);
 		break;
 	case JOB_SQZ_ALL:
-		while (w->have_sp && sqz_decide(w, 1) == 0)
+		while (w->have_sp && worker_sqz_decide(w, 1) == 0)
 			;
 		break;
 	case JOB_SQZ_STOP:
-		sqz_finish(w, "stopped");
+		worker_sqz_finish(w, "stopped");
 		break;
 	case JOB_SQZ_COMP:
 		pthread_mutex_lock(&w->mu);
@@ -528,9 +369,9 @@ static void run_job(Worker *w, Job *j)
 		int csv = n >= 4 && !strcmp(j->path + n - 4, ".csv");
 		w->export_csv = csv;
 		if (report_write_file(j->path, render_tables, w, &e) < 0)
-			set_status(w, 1, "export failed: %s", e.msg);
+			worker_status(w, 1, "export failed: %s", e.msg);
 		else
-			set_status(w, 0, "exported the tables to %s (%s)", j->path,
+			worker_status(w, 0, "exported the tables to %s (%s)", j->path,
 			           csv ? "CSV" : "Markdown");
 		break;
 	}
@@ -619,7 +460,7 @@ Worker *worker_start(Session *s, Err *e)
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->wake, NULL);
 	pthread_cond_init(&w->resume, NULL);
-	publish(w);
+	worker_publish(w);
 	/* signals belong to the screen's thread */
 	sigset_t all, old;
 	sigfillset(&all);
@@ -646,7 +487,7 @@ void worker_stop(Worker *w)
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->th, NULL);
-	sqz_drop(w);
+	worker_sqz_drop(w);
 	free_lc(w->pub.lc, w->pub.m);
 	free(w->pub.n);
 	session_records_free(w->pub.rec, w->pub.nrec);
