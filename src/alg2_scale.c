@@ -40,7 +40,7 @@ void alg2_opts_default(Alg2Opts *o)
 		o->betas[i] = 1.0 + 0.2 * i;
 	o->q = 5;
 	o->eta = 1.0;
-	o->extend = 0;
+	o->extend = 1;
 	o->max_extend = 4;
 	o->seed = 1;
 	train_opts_default(&o->train);
