@@ -99,6 +99,37 @@ static char *slurp(const char *path, Err *e)
 	return buf;
 }
 
+static const char *partial_path(const Paper *p, const char *stage, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%s.partial.json", p->o.out, stage);
+	return buf;
+}
+
+cJSON *paper_partial_load(const Paper *p, const char *stage)
+{
+	char path[1024];
+	char *text = slurp(partial_path(p, stage, path, sizeof path), NULL);
+	cJSON *part = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	if (part && cJSON_IsObject(part)) {
+		paper_say(p, "%s: resuming from %s", stage, path);
+		return part;
+	}
+	cJSON_Delete(part);
+	return cJSON_CreateObject();
+}
+
+int paper_partial_save(const Paper *p, const char *stage, const cJSON *part, Err *e)
+{
+	char path[1024];
+	char *json = cJSON_Print(part);
+	if (!json)
+		return err_set(e, "out of memory");
+	int rc = file_write_atomic(partial_path(p, stage, path, sizeof path), json, strlen(json), e);
+	free(json);
+	return rc;
+}
+
 int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 {
 	char path[1024];
@@ -141,6 +172,8 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 		return -1;
 	}
 	cJSON_AddItemToObject(p->res, s->name, out);
+	char part[1024];
+	unlink(partial_path(p, s->name, part, sizeof part));
 	paper_say(p, "%s: done in %.1f s", s->name, secs);
 	return 0;
 }

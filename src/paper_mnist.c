@@ -79,21 +79,56 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 	return rc;
 }
 
+/* The oversized network is trained once and each τ's row is kept as it is
+ * done (paper_partial_*): the whole stage takes hours. */
 static int st_over(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {500, 200, 100, 50, 40, 35, 30, 25, 20};
-	int h[12];
-	for (int i = 0; i < 12; i++)
-		h[i] = paper_scaled(p, 600);
-	Net *net = paper_net(p, h, 12, rng_derive(p->o.seed, 600), e);
-	int ep = 0;
-	int rc = net ? paper_train_full(p, net, p->train, FULL_EPOCHS(p), &ep, e) : -1;
-	if (rc == 0) {
-		cJSON_AddNumberToObject(out, "epochs", ep);
-		cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
-		rc = paper_squeeze_list(p, net, taus, 9, FULL_EPOCHS(p), 1, NULL,
-				  cJSON_AddArrayToObject(out, "rows"), e);
+	cJSON *part = paper_partial_load(p, "over");
+	if (!part)
+		return err_set(e, "out of memory");
+	Net *net = NULL;
+	int rc = 0;
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(part, "epochs"))) {
+		net = paper_load(p, "over-base.model", e);
+		rc = net ? 0 : -1;
+	} else {
+		int h[12], ep = 0;
+		for (int i = 0; i < 12; i++)
+			h[i] = paper_scaled(p, 600);
+		net = paper_net(p, h, 12, rng_derive(p->o.seed, 600), e);
+		rc = net ? paper_train_full(p, net, p->train, FULL_EPOCHS(p), &ep, e) : -1;
+		if (rc == 0)
+			rc = paper_save(p, net, "over-base.model", e);
+		if (rc == 0) {
+			cJSON_AddNumberToObject(part, "epochs", ep);
+			cJSON_AddNumberToObject(part, "acc", paper_acc(net, p->test));
+			cJSON_AddArrayToObject(part, "rows");
+			rc = paper_partial_save(p, "over", part, e);
+		}
 	}
+	cJSON *rows = cJSON_GetObjectItemCaseSensitive(part, "rows");
+	for (int i = 0; rc == 0 && i < 9; i++) {
+		int done = 0;
+		const cJSON *r;
+		cJSON_ArrayForEach(r, rows) done |= paper_json_num(r, "tau") == taus[i];
+		if (done)
+			continue;
+		paper_say(p, "  tau %g", taus[i]);
+		cJSON *row = paper_squeeze_row(p, net, taus[i], FULL_EPOCHS(p), 1, NULL, e);
+		if (!row) {
+			rc = -1;
+			break;
+		}
+		cJSON_AddItemToArray(rows, row);
+		rc = paper_partial_save(p, "over", part, e);
+	}
+	if (rc == 0) {
+		cJSON_AddNumberToObject(out, "epochs", paper_json_num(part, "epochs"));
+		cJSON_AddNumberToObject(out, "acc", paper_json_num(part, "acc"));
+		cJSON_AddItemToObject(out, "rows", cJSON_DetachItemFromObject(part, "rows"));
+	}
+	cJSON_Delete(part);
 	net_free(net);
 	return rc;
 }

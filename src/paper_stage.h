@@ -31,6 +31,12 @@ typedef struct Stage {
 /* Reads back a stage's earlier result or, if there is none and run is set,
  * runs it; p->res[name] is then set. */
 int paper_stage(Paper *p, const Stage *s, int run, Err *e);
+/* A long stage's work so far, kept in OUT/<stage>.partial.json so that an
+ * interrupted run resumes inside the stage: load returns what was saved (an
+ * empty object when nothing was), save rewrites it atomically. paper_stage
+ * removes the file once the stage is done. */
+cJSON *paper_partial_load(const Paper *p, const char *stage);
+int paper_partial_save(const Paper *p, const char *stage, const cJSON *part, Err *e);
 /* The result of an earlier stage, or a failure saying which stage to run. */
 cJSON *paper_need(const Paper *p, const char *stage, Err *e);
 /* The result of an earlier stage, or NULL. */

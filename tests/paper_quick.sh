@@ -68,6 +68,20 @@ for which in mnist adult; do
 	if [ "$n" -eq $# ]; then pass "$which: all $# stages reused"; else fail "$which: $n of $# stages reused"; sed 's/^/  | /' "$TMP/err"; fi
 done
 
+# Inside the long "over" stage, rows already done are kept: a run that finds
+# them (here: all of them) trains nothing and writes the same rows.
+out="$TMP/mnist"
+if [ -f "$out/over.json" ]; then
+	grep -v '"seconds"' "$out/over.json" >"$TMP/over.before"
+	mv "$out/over.json" "$out/over.partial.json"
+	expect_ok "paper mnist resumes inside a stage" "$CONDNET" paper mnist --quick --out "$out" --threads 1 --stages over
+	expect_grep "the over stage resumed" "over: resuming from" "$TMP/err"
+	if grep -q "tau 500" "$TMP/err"; then fail "a finished row was recomputed"; else pass "finished rows are not recomputed"; fi
+	grep -v '"seconds"' "$out/over.json" >"$TMP/over.after"
+	if cmp -s "$TMP/over.before" "$TMP/over.after"; then pass "the resumed stage has the same rows"; else fail "the resumed over.json differs"; fi
+	if [ -e "$out/over.partial.json" ]; then fail "the partial file was left behind"; else pass "the partial file is removed when the stage ends"; fi
+fi
+
 expect_fail "paper rejects an unknown experiment" "mnist or adult" "$CONDNET" paper cifar
 expect_fail "paper rejects an unknown stage" "unknown stage 'nope'" "$CONDNET" paper adult --quick --stages nope --out "$TMP/x"
 finish
