@@ -90,9 +90,12 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 	Net *net = NULL;
 	int rc = 0;
 	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(part, "epochs"))) {
-		net = paper_load(p, "over-base.model", e);
-		rc = net ? 0 : -1;
-	} else {
+		Err ignored;
+		net = paper_load(p, "over-base.model", &ignored);
+		if (!net) /* same seed and threads: the same network again */
+			paper_say(p, "over: over-base.model is missing; training it again");
+	}
+	if (!net) {
 		int h[12], ep = 0;
 		for (int i = 0; i < 12; i++)
 			h[i] = paper_scaled(p, 600);
@@ -100,7 +103,7 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		rc = net ? paper_train_full(p, net, p->train, FULL_EPOCHS(p), &ep, e) : -1;
 		if (rc == 0)
 			rc = paper_save(p, net, "over-base.model", e);
-		if (rc == 0) {
+		if (rc == 0 && !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(part, "rows"))) {
 			cJSON_AddNumberToObject(part, "epochs", ep);
 			cJSON_AddNumberToObject(part, "acc", paper_acc(net, p->test));
 			cJSON_AddArrayToObject(part, "rows");

@@ -80,6 +80,13 @@ if [ -f "$out/over.json" ]; then
 	grep -v '"seconds"' "$out/over.json" >"$TMP/over.after"
 	if cmp -s "$TMP/over.before" "$TMP/over.after"; then pass "the resumed stage has the same rows"; else fail "the resumed over.json differs"; fi
 	if [ -e "$out/over.partial.json" ]; then fail "the partial file was left behind"; else pass "the partial file is removed when the stage ends"; fi
+	# Without its saved network the stage trains the same one again.
+	mv "$out/over.json" "$out/over.partial.json"
+	rm -f "$out/over-base.model"
+	expect_ok "paper mnist resumes without the saved network" "$CONDNET" paper mnist --quick --out "$out" --threads 1 --stages over
+	expect_grep "the missing network is trained again" "over-base.model is missing; training it again" "$TMP/err"
+	grep -v '"seconds"' "$out/over.json" >"$TMP/over.after"
+	if cmp -s "$TMP/over.before" "$TMP/over.after"; then pass "and the rows are the same"; else fail "the rows differ after retraining the network"; fi
 fi
 
 expect_fail "paper rejects an unknown experiment" "mnist or adult" "$CONDNET" paper cifar
