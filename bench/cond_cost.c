@@ -14,22 +14,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
 #include "blas.h"
 #include "cond.h"
 #include "dataset.h"
 #include "net.h"
 #include "train.h"
 
-static const int widths[] = {200, 600, 410, 510, 420, 364, 319, 278, 249, 212, 180, 130, 50, 10};
-#define M ((int)(sizeof widths / sizeof *widths) - 1)
-#define ROWS 60000
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void die(const char *what, const Err *e)
 {
@@ -118,16 +109,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: cond_cost [THREADS [REPS]]\n");
 		return 2;
 	}
-	Dataset *d = dataset_new(ROWS, widths[0], 10);
+	Rng r;
+	rng_seed(&r, 1);
+	Dataset *d = bench_data(&r);
 	Net *net = net_new(M, widths, ACT_ERF, 1.0f);
 	if (!d || !net)
 		die("setup", NULL);
-	Rng r;
-	rng_seed(&r, 1);
-	for (long i = 0; i < (long)ROWS * widths[0]; i++)
-		d->x[i] = (float)rng_normal(&r);
-	for (int i = 0; i < ROWS; i++)
-		d->y[i] = (int)rng_below(&r, 10);
 	blas_set_threads(threads);
 	TrainOpts o;
 	train_opts_default(&o);

@@ -14,21 +14,12 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
 #include "blas.h"
 #include "dataset.h"
 #include "net.h"
 #include "train.h"
 
-static const int widths[] = {200, 600, 410, 510, 420, 364, 319, 278, 249, 212, 180, 130, 50, 10};
-#define M ((int)(sizeof widths / sizeof *widths) - 1)
-#define ROWS 60000
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static double flops_per_row(void)
 {
@@ -107,17 +98,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: train_epoch [THREADS [REPS]]\n");
 		return 2;
 	}
-	Dataset *d = dataset_new(ROWS, widths[0], 10);
+	Rng r;
+	rng_seed(&r, 1);
+	Dataset *d = bench_data(&r);
 	if (!d) {
 		fprintf(stderr, "train_epoch: out of memory\n");
 		return 1;
 	}
-	Rng r;
-	rng_seed(&r, 1);
-	for (long i = 0; i < (long)ROWS * widths[0]; i++)
-		d->x[i] = (float)rng_normal(&r);
-	for (int i = 0; i < ROWS; i++)
-		d->y[i] = (int)rng_below(&r, 10);
 	blas_set_threads(threads);
 	printf("threads %d, %d runs each\n", threads, reps);
 	static const int batches[] = {50, 256};

@@ -1,0 +1,37 @@
+/* bench.h - what the benchmark programs share: the paper's best MNIST
+ * network, a monotonic clock, and random data of MNIST-wavelet shape. */
+#ifndef CONDNET_BENCH_H
+#define CONDNET_BENCH_H
+
+#include <time.h>
+
+#include "dataset.h"
+#include "rng.h"
+
+static const int widths[] = {200, 600, 410, 510, 420, 364, 319, 278, 249, 212, 180, 130, 50, 10};
+#define M ((int)(sizeof widths / sizeof *widths) - 1)
+#define ROWS 60000
+
+static inline double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ROWS rows of standard normal features and uniform labels 0..9 drawn from
+ * r (seeded 1 by the caller, who may go on drawing from it); NULL when out
+ * of memory. */
+static inline Dataset *bench_data(Rng *r)
+{
+	Dataset *d = dataset_new(ROWS, widths[0], 10);
+	if (!d)
+		return NULL;
+	for (long i = 0; i < (long)ROWS * widths[0]; i++)
+		d->x[i] = (float)rng_normal(r);
+	for (int i = 0; i < ROWS; i++)
+		d->y[i] = (int)rng_below(r, 10);
+	return d;
+}
+
+#endif
