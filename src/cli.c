@@ -11,6 +11,7 @@
 #include "model_io.h"
 #include "rng.h"
 
+/* The data-set options come first: CLI_DATA_NOPTIONS in cli.h counts them. */
 const struct option cli_common_options[] = {
 	{"data", required_argument, NULL, CLI_OPT_DATA},
 	{"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},

@@ -42,6 +42,9 @@ void cli_common_default(CommonOpts *c);
  * bad value (message in e). Commands append their own entries. */
 extern const struct option cli_common_options[];
 extern const int cli_common_noptions;
+/* The first CLI_DATA_NOPTIONS entries of cli_common_options are the data-set
+ * options, --data to --standardize, for commands that take only those. */
+#define CLI_DATA_NOPTIONS 7
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e);
 /* The text describing the common options, for --help. */
 extern const char cli_common_help[];

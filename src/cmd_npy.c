@@ -1,5 +1,7 @@
 /* cmd_npy.c - `condnet import` and `condnet export`: a dense network as
- * NumPy .npy files W1.npy b1.npy … Wm.npy bm.npy. */
+ * NumPy .npy files W1.npy b1.npy … Wm.npy bm.npy, and (export --data) the
+ * features and labels a data set gives the trainer, so another tool can
+ * train on exactly the same numbers. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,13 +25,23 @@ static const char import_help[] =
 	"  -h, --help           this text\n";
 
 static const char export_help[] =
-	"Usage: condnet export --load MODEL --npy DIR [OPTIONS]\n\n"
-	"Write a model's weights and biases as DIR/W1.npy, DIR/b1.npy, ... (float32);\n"
-	"DIR is created if missing.\n\n"
+	"Usage: condnet export --load MODEL --npy DIR [OPTIONS]\n"
+	"       condnet export --data SPEC --npy DIR [DATA OPTIONS]\n\n"
+	"Write a model's weights and biases as DIR/W1.npy, DIR/b1.npy, ... (float32),\n"
+	"or a data set as DIR/x_train.npy, DIR/y_train.npy, DIR/x_test.npy and\n"
+	"DIR/y_test.npy: the features the trainer sees (float32, one row a sample)\n"
+	"and the class labels (int32). DIR is created if missing.\n\n"
 	"  --load MODEL         the model file to read\n"
 	"  --npy DIR            directory for the .npy files\n"
 	"  --layout NAME        keras: W is (inputs, outputs); torch: (outputs, inputs)\n"
 	"                       (default keras)\n"
+	"  --data SPEC          mnist, fashion, adult, synthetic or csv:TRAIN[,TEST]\n"
+	"  --data-dir DIR       directory of fetched data sets\n"
+	"  --features K         MNIST/Fashion Haar-wavelet coefficients (default 200)\n"
+	"  --label-col N        CSV column of the label (default the last)\n"
+	"  --limit N            keep at most N rows of every class\n"
+	"  --center             subtract every feature's mean over the training set\n"
+	"  --standardize        and divide by its standard deviation there\n"
 	"  -h, --help           this text\n";
 
 enum { OPT_NPY = CLI_OPT_OWN, OPT_LAYOUT };
@@ -43,12 +55,13 @@ static const struct option import_opts[] = {
 	{0},
 };
 
-static const struct option export_opts[] = {
+/* export's own options, then the data-set options of cli_common_options. */
+static const struct option export_own[] = {
 	{"npy", required_argument, NULL, OPT_NPY},
 	{"layout", required_argument, NULL, OPT_LAYOUT},
 	{"load", required_argument, NULL, CLI_OPT_LOAD},
-	{0},
 };
+enum { EXPORT_NOWN = sizeof export_own / sizeof *export_own };
 
 typedef struct NpyCmd {
 	const char *dir;
@@ -97,28 +110,55 @@ int cmd_import(int argc, char **argv)
 	return 0;
 }
 
+static int make_dir(const char *dir, Err *e)
+{
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		return err_set(e, "%s: cannot create the directory: %s", dir, strerror(errno));
+	return 0;
+}
+
+static int export_data(const CommonOpts *c, const char *dir)
+{
+	Err e = {{0}};
+	Dataset *tr = NULL, *te = NULL;
+	if (cli_load_data(c, &tr, &te, &e) || make_dir(dir, &e) ||
+	    npy_write_dataset(tr, dir, "train", &e) ||
+	    (te && npy_write_dataset(te, dir, "test", &e))) {
+		dataset_free(tr);
+		dataset_free(te);
+		return cli_fail("export", &e);
+	}
+	printf("exported %s: %d training and %d test rows of %d features, %d classes, to "
+	       "%s/x_train.npy, y_train.npy, x_test.npy, y_test.npy\n",
+	       cli_data_name(c), tr->n, te ? te->n : 0, tr->d, tr->k, dir);
+	dataset_free(tr);
+	dataset_free(te);
+	return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	CommonOpts c;
 	NpyCmd k = {NULL, NPY_KERAS};
 	Err e = {{0}};
 	cli_common_default(&c);
-	int pr = cli_parse(argc, argv, NULL, &c, export_opts, own_opt, &k, export_help, NULL);
+	struct option opts[EXPORT_NOWN + CLI_DATA_NOPTIONS + 1] = {{0}};
+	memcpy(opts, export_own, sizeof export_own);
+	memcpy(opts + EXPORT_NOWN, cli_common_options, CLI_DATA_NOPTIONS * sizeof *opts);
+	int pr = cli_parse(argc, argv, NULL, &c, opts, own_opt, &k, export_help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
-	if (!k.dir || !c.load) {
-		fprintf(stderr, "condnet export: --load MODEL and --npy DIR are required\n");
+	if (!k.dir || !c.load == !c.data.spec) {
+		fprintf(stderr, "condnet export: --npy DIR and one of --load MODEL or --data SPEC "
+				"are required\n");
 		return 2;
 	}
+	if (c.data.spec)
+		return export_data(&c, k.dir);
 	Net *net = model_load(c.load, &e);
 	if (!net)
 		return cli_fail("export", &e);
-	if (mkdir(k.dir, 0777) && errno != EEXIST) {
-		err_set(&e, "%s: cannot create the directory: %s", k.dir, strerror(errno));
-		net_free(net);
-		return cli_fail("export", &e);
-	}
-	if (npy_export(net, k.dir, k.layout, &e)) {
+	if (make_dir(k.dir, &e) || npy_export(net, k.dir, k.layout, &e)) {
 		net_free(net);
 		return cli_fail("export", &e);
 	}

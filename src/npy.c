@@ -337,16 +337,20 @@ out:
 }
 
 /* Version 1.0: the preamble plus the padded header is a multiple of 64. */
-int npy_write_f32(const char *path, const float *data, long rows, long cols, Err *e)
+/* A 1-D (cols < 0) or 2-D array of 4-byte little-endian values: words are
+ * the values' bit patterns, descr their NumPy dtype ("<f4", "<i4"). */
+static int write_words(const char *path, const void *words, long rows, long cols,
+		       const char *descr, Err *e)
 {
 	if (rows < 1 || cols == 0 || cols < -1)
 		return err_set(e, "%s: cannot write an array of shape (%ld, %ld)", path, rows, cols);
 	char dict[128];
 	int n = cols < 0 ? snprintf(dict, sizeof dict,
-				    "{'descr': '<f4', 'fortran_order': False, 'shape': (%ld,), }", rows)
+				    "{'descr': '%s', 'fortran_order': False, 'shape': (%ld,), }",
+				    descr, rows)
 			 : snprintf(dict, sizeof dict,
-				    "{'descr': '<f4', 'fortran_order': False, 'shape': (%ld, %ld), }",
-				    rows, cols);
+				    "{'descr': '%s', 'fortran_order': False, 'shape': (%ld, %ld), }",
+				    descr, rows, cols);
 	size_t hlen = ((10 + (size_t)n + 1 + 63) / 64) * 64 - 10;
 	size_t count = (size_t)rows * (size_t)(cols < 0 ? 1 : cols);
 	size_t total = 10 + hlen + 4 * count;
@@ -364,12 +368,39 @@ int npy_write_f32(const char *path, const float *data, long rows, long cols, Err
 	unsigned char *dst = buf + 10 + hlen;
 	for (size_t i = 0; i < count; i++) {
 		uint32_t u;
-		memcpy(&u, &data[i], sizeof u);
+		memcpy(&u, (const unsigned char *)words + 4 * i, sizeof u);
 		for (int k = 0; k < 4; k++)
 			dst[4 * i + k] = (unsigned char)(u >> (8 * k));
 	}
 	int rc = file_write_atomic(path, buf, total, e);
 	free(buf);
+	return rc;
+}
+
+int npy_write_f32(const char *path, const float *data, long rows, long cols, Err *e)
+{
+	return write_words(path, data, rows, cols, "<f4", e);
+}
+
+int npy_write_i32(const char *path, const int32_t *data, long rows, long cols, Err *e)
+{
+	return write_words(path, data, rows, cols, "<i4", e);
+}
+
+int npy_write_dataset(const Dataset *ds, const char *dir, const char *part, Err *e)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/x_%s.npy", dir, part);
+	if (npy_write_f32(path, ds->x, ds->n, ds->d, e))
+		return -1;
+	int32_t *y = malloc(sizeof *y * (size_t)ds->n);
+	if (!y)
+		return err_set(e, "%s: out of memory for %d labels", dir, ds->n);
+	for (int i = 0; i < ds->n; i++)
+		y[i] = ds->y[i];
+	snprintf(path, sizeof path, "%s/y_%s.npy", dir, part);
+	int rc = npy_write_i32(path, y, ds->n, -1, e);
+	free(y);
 	return rc;
 }
 

@@ -1,9 +1,13 @@
 /* npy.h - NumPy .npy files (format versions 1.0-3.0), float32 or float64,
- * little-endian, C order; and a dense MLP as W1.npy b1.npy W2.npy … */
+ * little-endian, C order; and a dense MLP as W1.npy b1.npy W2.npy …
+ * Labels are written as int32. */
 #ifndef CONDNET_NPY_H
 #define CONDNET_NPY_H
 
+#include <stdint.h>
+
 #include "act.h"
+#include "dataset.h"
 #include "err.h"
 #include "net.h"
 
@@ -11,6 +15,8 @@
 int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e);
 /* Writes a 1-D (cols < 0) or 2-D float32 array. */
 int npy_write_f32(const char *path, const float *data, long rows, long cols, Err *e);
+/* The same for an int32 array (class labels). */
+int npy_write_i32(const char *path, const int32_t *data, long rows, long cols, Err *e);
 
 /* Layout of weight files: NPY_KERAS = (in,out) as Keras stores Dense
  * kernels; NPY_TORCH = (out,in) as torch.nn.Linear stores them. */
@@ -20,5 +26,9 @@ enum { NPY_KERAS = 0, NPY_TORCH = 1 };
  * checking that consecutive shapes agree. */
 Net *npy_import(const char *dir, int layout, ActKind act, float act_a, Err *e);
 int npy_export(const Net *net, const char *dir, int layout, Err *e);
+
+/* A data set as DIR/x_PART.npy (rows × features, float32, the features the
+ * trainer sees) and DIR/y_PART.npy (rows, int32 class labels). */
+int npy_write_dataset(const Dataset *ds, const char *dir, const char *part, Err *e);
 
 #endif

@@ -1,5 +1,6 @@
 /* test_npy.c - .npy reading and writing, and networks as W1.npy b1.npy …:
- * round trips in both layouts and every rejected header, by its message. */
+ * round trips in both layouts and every rejected header, by its message;
+ * data sets as x_PART.npy and y_PART.npy. */
 #include <math.h>
 
 #include "net.h"
@@ -94,6 +95,61 @@ START_TEST(write_then_read)
 	ck_assert_int_eq(sh[0], 5);
 	ck_assert_double_eq(d[4], 5);
 	free(d);
+}
+END_TEST
+
+/* Reads a whole file; *len its size. */
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	static unsigned char buf[1 << 16];
+	*len = fread(buf, 1, sizeof buf, f);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(write_labels_and_dataset)
+{
+	int32_t y[3] = {0, 7, -2};
+	char path[1024];
+	snprintf(path, sizeof path, "%s/y.npy", dir);
+	Err e;
+	ck_assert_int_eq(npy_write_i32(path, y, 3, -1, &e), 0);
+	size_t len;
+	unsigned char *b = slurp(path, &len);
+	ck_assert_uint_eq(len, 128 + 12);
+	ck_assert_int_eq(memcmp(b + 10, "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", 57),
+			 0);
+	static const unsigned char le[12] = {0, 0, 0, 0, 7, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff};
+	ck_assert_int_eq(memcmp(b + 128, le, 12), 0);
+
+	Dataset *ds = dataset_new(2, 3, 4);
+	for (int i = 0; i < 6; i++)
+		ds->x[i] = 0.5f * (float)i - 1;
+	ds->y[0] = 3;
+	ds->y[1] = 1;
+	ck_assert_int_eq(npy_write_dataset(ds, dir, "train", &e), 0);
+	double *d;
+	int nd;
+	long sh[2];
+	snprintf(path, sizeof path, "%s/x_train.npy", dir);
+	ck_assert_int_eq(npy_read(path, &d, &nd, sh, &e), 0);
+	ck_assert_int_eq(nd, 2);
+	ck_assert_int_eq(sh[0], 2);
+	ck_assert_int_eq(sh[1], 3);
+	for (int i = 0; i < 6; i++)
+		ck_assert_double_eq(d[i], ds->x[i]);
+	free(d);
+	snprintf(path, sizeof path, "%s/y_train.npy", dir);
+	b = slurp(path, &len);
+	ck_assert_uint_eq(len, 128 + 8);
+	ck_assert_int_eq(b[128], 3);
+	ck_assert_int_eq(b[132], 1);
+	snprintf(path, sizeof path, "%s/no/such", dir);
+	ck_assert_int_ne(npy_write_dataset(ds, path, "test", &e), 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "no/such"));
+	dataset_free(ds);
 }
 END_TEST
 
@@ -290,6 +346,7 @@ static Suite *suite(void)
 	TCase *t = tcase_create("npy");
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_add_test(t, write_then_read);
+	tcase_add_test(t, write_labels_and_dataset);
 	tcase_add_test(t, read_f8_versions);
 	tcase_add_test(t, rejected_headers);
 	tcase_add_test(t, round_trip_keras);
