@@ -79,8 +79,16 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 	return rc;
 }
 
+/* Sets obj[key] = v. */
+static void set_num(cJSON *obj, const char *key, double v)
+{
+	cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
+	cJSON_AddNumberToObject(obj, key, v);
+}
+
 /* The oversized network is trained once and each τ's row is kept as it is
- * done (paper_partial_*): the whole stage takes hours. */
+ * done (paper_partial_*): the whole stage takes hours. The partial result
+ * keeps the seconds spent so far, so the stage's time adds up its runs. */
 static int st_over(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {500, 200, 100, 50, 40, 35, 30, 25, 20};
@@ -89,6 +97,14 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		return err_set(e, "out of memory");
 	Net *net = NULL;
 	int rc = 0;
+	double t0 = paper_now(), before = paper_json_num(part, "seconds");
+	/* An earlier run that kept no time: its network and rows are not in the sum. */
+	int untimed_net = 0, untimed_rows = 0;
+	if (isnan(before)) {
+		before = 0;
+		untimed_net = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(part, "epochs"));
+		untimed_rows = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(part, "rows"));
+	}
 	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(part, "epochs"))) {
 		Err ignored;
 		net = paper_load(p, "over-base.model", &ignored);
@@ -100,6 +116,7 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		for (int i = 0; i < 12; i++)
 			h[i] = paper_scaled(p, 600);
 		net = paper_net(p, h, 12, rng_derive(p->o.seed, 600), e);
+		untimed_net = 0;
 		rc = net ? paper_train_full(p, net, p->train, FULL_EPOCHS(p), &ep, e) : -1;
 		if (rc == 0)
 			rc = paper_save(p, net, "over-base.model", e);
@@ -107,6 +124,7 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 			cJSON_AddNumberToObject(part, "epochs", ep);
 			cJSON_AddNumberToObject(part, "acc", paper_acc(net, p->test));
 			cJSON_AddArrayToObject(part, "rows");
+			set_num(part, "seconds", before + paper_now() - t0);
 			rc = paper_partial_save(p, "over", part, e);
 		}
 	}
@@ -124,12 +142,20 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 			break;
 		}
 		cJSON_AddItemToArray(rows, row);
+		set_num(part, "seconds", before + paper_now() - t0);
 		rc = paper_partial_save(p, "over", part, e);
 	}
 	if (rc == 0) {
 		cJSON_AddNumberToObject(out, "epochs", paper_json_num(part, "epochs"));
 		cJSON_AddNumberToObject(out, "acc", paper_json_num(part, "acc"));
 		cJSON_AddItemToObject(out, "rows", cJSON_DetachItemFromObject(part, "rows"));
+		cJSON_AddNumberToObject(out, "seconds", before + paper_now() - t0);
+		if (untimed_net || untimed_rows) {
+			char note[128];
+			snprintf(note, sizeof note, "without %s%d rows of an earlier run that kept no time",
+				 untimed_net ? "the network and " : "", untimed_rows);
+			cJSON_AddStringToObject(out, "seconds_note", note);
+		}
 	}
 	cJSON_Delete(part);
 	net_free(net);

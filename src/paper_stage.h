@@ -29,7 +29,9 @@ typedef struct Stage {
 } Stage;
 
 /* Reads back a stage's earlier result or, if there is none and run is set,
- * runs it; p->res[name] is then set. */
+ * runs it; p->res[name] is then set. The result's "seconds" is the stage's
+ * wall time unless the stage set it itself (a stage resumed inside itself
+ * adds the time of its earlier runs, and may explain it in "seconds_note"). */
 int paper_stage(Paper *p, const Stage *s, int run, Err *e);
 /* A long stage's work so far, kept in OUT/<stage>.partial.json so that an
  * interrupted run resumes inside the stage: load returns what was saved (an
@@ -42,6 +44,8 @@ cJSON *paper_need(const Paper *p, const char *stage, Err *e);
 /* The result of an earlier stage, or NULL. */
 cJSON *paper_result(const Paper *p, const char *stage);
 const char *paper_path(const Paper *p, const char *file, char *buf, size_t len);
+/* A monotonic clock in seconds. */
+double paper_now(void);
 void paper_say(const Paper *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A fresh network for the data set with the given hidden widths (Glorot, erf). */

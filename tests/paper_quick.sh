@@ -68,25 +68,43 @@ for which in mnist adult; do
 	if [ "$n" -eq $# ]; then pass "$which: all $# stages reused"; else fail "$which: $n of $# stages reused"; sed 's/^/  | /' "$TMP/err"; fi
 done
 
+# A report made from stage results alone reads no data set.
+expect_ok "the report is made again without the data sets" env CONDNET_DATA="$TMP/none" \
+	"$CONDNET" paper adult --quick --quiet --threads 1 --out "$TMP/adult" --report "$TMP/again.md"
+check "and it is the same report" cmp "$TMP/adult/results-adult.md" "$TMP/again.md"
+
 # Inside the long "over" stage, rows already done are kept: a run that finds
 # them (here: all of them) trains nothing and writes the same rows.
 out="$TMP/mnist"
 if [ -f "$out/over.json" ]; then
-	grep -v '"seconds"' "$out/over.json" >"$TMP/over.before"
+	grep -v '"seconds' "$out/over.json" >"$TMP/over.before"
 	mv "$out/over.json" "$out/over.partial.json"
+	cp "$out/over.partial.json" "$out/over.partial.json.kept"
 	expect_ok "paper mnist resumes inside a stage" "$CONDNET" paper mnist --quick --out "$out" --threads 1 --stages over
 	expect_grep "the over stage resumed" "over: resuming from" "$TMP/err"
 	if grep -q "tau 500" "$TMP/err"; then fail "a finished row was recomputed"; else pass "finished rows are not recomputed"; fi
-	grep -v '"seconds"' "$out/over.json" >"$TMP/over.after"
+	grep -v '"seconds' "$out/over.json" >"$TMP/over.after"
 	if cmp -s "$TMP/over.before" "$TMP/over.after"; then pass "the resumed stage has the same rows"; else fail "the resumed over.json differs"; fi
 	if [ -e "$out/over.partial.json" ]; then fail "the partial file was left behind"; else pass "the partial file is removed when the stage ends"; fi
-	# Without its saved network the stage trains the same one again.
-	mv "$out/over.json" "$out/over.partial.json"
-	rm -f "$out/over-base.model"
+	num() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['seconds'])" "$1"; }
+	check "the resumed stage's time includes the earlier run's ($(num "$out/over.partial.json.kept") s)" \
+		python3 -c "import sys; sys.exit(0 if float(sys.argv[2]) >= float(sys.argv[1]) > 0 else 1)" \
+		"$(num "$out/over.partial.json.kept")" "$(num "$out/over.json")"
+	# Without its saved network the stage trains the same one again; rows of
+	# a run that kept no time are said to be missing from the stage's time.
+	python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+del d['seconds']
+json.dump(d, open(sys.argv[2], 'w'))" "$out/over.json" "$out/over.partial.json"
+	rm -f "$out/over.json" "$out/over-base.model"
 	expect_ok "paper mnist resumes without the saved network" "$CONDNET" paper mnist --quick --out "$out" --threads 1 --stages over
 	expect_grep "the missing network is trained again" "over-base.model is missing; training it again" "$TMP/err"
-	grep -v '"seconds"' "$out/over.json" >"$TMP/over.after"
+	grep -v '"seconds' "$out/over.json" >"$TMP/over.after"
 	if cmp -s "$TMP/over.before" "$TMP/over.after"; then pass "and the rows are the same"; else fail "the rows differ after retraining the network"; fi
+	nrows=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['rows']))" "$out/over.json")
+	expect_grep "the report says which rows are not timed" \
+		"^\| over \| Table 9 \| [0-9.]+ \(without $nrows rows of an earlier run that kept no time\) \|$" "$out/results-mnist.md"
 fi
 
 expect_fail "paper rejects an unknown experiment" "mnist or adult" "$CONDNET" paper cifar
