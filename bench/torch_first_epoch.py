@@ -4,10 +4,12 @@ docs/reproduction-notes.md. Export the features first:
 
     condnet export --data mnist --npy FEAT
     /usr/bin/python3 bench/torch_first_epoch.py FEAT --layers 12x300 [--scale A]
-        [--trainable none|layer|neuron] [--seed S] [--threads N]
+        [--trainable none|layer|neuron] [--init glorot|lecun|torch] [--seed S]
+        [--threads N]
 
-Glorot-uniform weights, zero biases, Adam (lr 0.001), batch 50, one pass over
-the training rows in a random order. The hidden layers apply erf(a*x): a fixed
+Glorot-uniform weights (Keras' default; --init lecun: normal with variance
+1/fan_in; --init torch: PyTorch's own Linear default), zero biases, Adam
+(lr 0.001), batch 50, one pass over the training rows in a random order. The hidden layers apply erf(a*x): a fixed
 (--trainable none, the default, a = --scale), one learned a per layer, or one
 learned a per neuron (both start at --scale). Prints the training and test
 error after the epoch and the mean learned a of every layer."""
@@ -30,12 +32,15 @@ def parse_layers(spec):
 
 
 class ErfNet(torch.nn.Module):
-    def __init__(self, widths, scale, trainable):
+    def __init__(self, widths, scale, trainable, init):
         super().__init__()
         self.linear = torch.nn.ModuleList()
         for n_in, n_out in zip(widths[:-1], widths[1:]):
             layer = torch.nn.Linear(n_in, n_out)
-            torch.nn.init.xavier_uniform_(layer.weight)
+            if init == "glorot":
+                torch.nn.init.xavier_uniform_(layer.weight)
+            elif init == "lecun":
+                torch.nn.init.normal_(layer.weight, std=n_in ** -0.5)
             torch.nn.init.zeros_(layer.bias)
             self.linear.append(layer)
         self.scale = torch.nn.ParameterList()
@@ -63,6 +68,7 @@ def main():
     ap.add_argument("--layers", default="12x300")
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--trainable", choices=("none", "layer", "neuron"), default="none")
+    ap.add_argument("--init", choices=("glorot", "lecun", "torch"), default="glorot")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=50)
@@ -76,7 +82,7 @@ def main():
     xtr, ytr = load("x_train.npy"), load("y_train.npy").long()
     xte, yte = load("x_test.npy"), load("y_test.npy").long()
     widths = [xtr.shape[1]] + parse_layers(a.layers) + [int(ytr.max()) + 1]
-    net = ErfNet(widths, a.scale, a.trainable)
+    net = ErfNet(widths, a.scale, a.trainable, a.init)
     opt = torch.optim.Adam([p for p in net.parameters() if p.requires_grad], lr=1e-3)
     order = torch.randperm(xtr.shape[0])
     for start in range(0, xtr.shape[0], a.batch):
@@ -85,9 +91,9 @@ def main():
         torch.nn.functional.cross_entropy(net(xtr[rows]), ytr[rows]).backward()
         opt.step()
     scales = " ".join("%.2f" % s.mean().item() for s in net.scale)
-    print("%s erf scale %g (%s) seed %d: after one epoch train error %.2f %%, "
+    print("%s erf scale %g (%s) init %s seed %d: after one epoch train error %.2f %%, "
           "test error %.2f %%; mean a per layer: %s"
-          % (a.layers, a.scale, a.trainable, a.seed, error(net, xtr, ytr),
+          % (a.layers, a.scale, a.trainable, a.init, a.seed, error(net, xtr, ytr),
              error(net, xte, yte), scales), flush=True)
 
 
