@@ -181,6 +181,7 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 		cJSON_Delete(out);
 		return err_prefix(e, "stage %s", s->name);
 	}
+	cJSON_AddNumberToObject(out, "threads", p->o.threads);
 	if (!cJSON_HasObjectItem(out, "seconds"))
 		cJSON_AddNumberToObject(out, "seconds", paper_now() - t0);
 	char *json = cJSON_Print(out);
@@ -510,9 +511,26 @@ void md_head(const Paper *p, FILE *f, const char *title)
 			     "comparable with the paper's.**"
 			   : "");
 	fprintf(f, "What we found where the figures differ is in `docs/reproduction-notes.md`.\n\n");
-	if (uname(&u) == 0)
+	/* The thread count the stages ran with (recorded by each stage); this
+	 * run's when no stage recorded one. */
+	int lo = 0, hi = 0;
+	const cJSON *st;
+	cJSON_ArrayForEach(st, p->res)
+	{
+		double t = paper_json_num(st, "threads");
+		if (isnan(t))
+			continue;
+		lo = lo && lo < (int)t ? lo : (int)t;
+		hi = hi > (int)t ? hi : (int)t;
+	}
+	if (!hi)
+		lo = hi = p->o.threads;
+	if (uname(&u) == 0 && lo == hi)
 		fprintf(f, "Machine: %s %s, %ld cores, %d OpenBLAS threads.\n\n", u.sysname, u.machine,
-			cores, p->o.threads);
+			cores, lo);
+	else if (uname(&u) == 0)
+		fprintf(f, "Machine: %s %s, %ld cores, %d to %d OpenBLAS threads (stages differ).\n\n",
+			u.sysname, u.machine, cores, lo, hi);
 	fprintf(f, "| stage | what | seconds |\n|---|---|---:|\n");
 	const cJSON *s;
 	cJSON_ArrayForEach(s, p->res)
