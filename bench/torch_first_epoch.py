@@ -5,11 +5,12 @@ docs/reproduction-notes.md. Export the features first:
     condnet export --data mnist --npy FEAT
     /usr/bin/python3 bench/torch_first_epoch.py FEAT --layers 12x300 [--scale A]
         [--trainable none|layer|neuron] [--init glorot|lecun|torch] [--seed S]
-        [--threads N]
+        [--threads N] [--batch B] [--epochs E]
 
 Glorot-uniform weights (Keras' default; --init lecun: normal with variance
 1/fan_in; --init torch: PyTorch's own Linear default), zero biases, Adam
-(lr 0.001), batch 50, one pass over the training rows in a random order. The hidden layers apply erf(a*x): a fixed
+(lr 0.001), batch 50, one pass (--epochs: E passes) over the training rows, each
+in a new random order. The hidden layers apply erf(a*x): a fixed
 (--trainable none, the default, a = --scale), one learned a per layer, or one
 learned a per neuron (both start at --scale). Prints the training and test
 error after the epoch and the mean learned a of every layer."""
@@ -72,6 +73,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--batch", type=int, default=50)
+    ap.add_argument("--epochs", type=int, default=1)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
@@ -84,16 +86,17 @@ def main():
     widths = [xtr.shape[1]] + parse_layers(a.layers) + [int(ytr.max()) + 1]
     net = ErfNet(widths, a.scale, a.trainable, a.init)
     opt = torch.optim.Adam([p for p in net.parameters() if p.requires_grad], lr=1e-3)
-    order = torch.randperm(xtr.shape[0])
-    for start in range(0, xtr.shape[0], a.batch):
-        rows = order[start:start + a.batch]
-        opt.zero_grad()
-        torch.nn.functional.cross_entropy(net(xtr[rows]), ytr[rows]).backward()
-        opt.step()
+    for _ in range(a.epochs):
+        order = torch.randperm(xtr.shape[0])
+        for start in range(0, xtr.shape[0], a.batch):
+            rows = order[start:start + a.batch]
+            opt.zero_grad()
+            torch.nn.functional.cross_entropy(net(xtr[rows]), ytr[rows]).backward()
+            opt.step()
     scales = " ".join("%.2f" % s.mean().item() for s in net.scale)
-    print("%s erf scale %g (%s) init %s seed %d: after one epoch train error %.2f %%, "
+    print("%s erf scale %g (%s) init %s seed %d: after %d epoch(s) train error %.2f %%, "
           "test error %.2f %%; mean a per layer: %s"
-          % (a.layers, a.scale, a.trainable, a.init, a.seed, error(net, xtr, ytr),
+          % (a.layers, a.scale, a.trainable, a.init, a.seed, a.epochs, error(net, xtr, ytr),
              error(net, xte, yte), scales), flush=True)
 
 
