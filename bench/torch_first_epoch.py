@@ -1,6 +1,6 @@
-"""The training error of a deep erf network after its first epoch, in PyTorch,
-on the features condnet trains on: the check behind Table 2 in
-docs/reproduction-notes.md. Export the features first:
+"""The training error of a deep erf network after its first epoch (or a few),
+in PyTorch, on the features condnet trains on: the checks behind Table 2 and
+the Adult plateau in docs/reproduction-notes.md. Export the features first:
 
     condnet export --data mnist --npy FEAT
     /usr/bin/python3 bench/torch_first_epoch.py FEAT --layers 12x300 [--scale A]
@@ -13,7 +13,7 @@ Glorot-uniform weights (Keras' default; --init lecun: normal with variance
 in a new random order. The hidden layers apply erf(a*x): a fixed
 (--trainable none, the default, a = --scale), one learned a per layer, or one
 learned a per neuron (both start at --scale). Prints the training and test
-error after the epoch and the mean learned a of every layer."""
+error at the end and the mean learned a of every layer."""
 import argparse
 import os
 
