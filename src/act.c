@@ -8,6 +8,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "vec4.h"
+
 static const char *const act_names[ACT_COUNT] = {"erf", "tanh", "relu", "sigmoid"};
 
 const char *act_name(ActKind k)
@@ -21,29 +23,6 @@ int act_parse(const char *s)
 		if (strcmp(s, act_names[k]) == 0)
 			return k;
 	return -1;
-}
-
-/* Four floats at a time through the compiler's generic vectors (SSE on
- * x86-64, NEON on arm64); the scalar forms below compute the same
- * operations one lane at a time for the tails. */
-typedef float v4f __attribute__((vector_size(16)));
-typedef int v4i __attribute__((vector_size(16)));
-
-static inline v4f ld4(const float *p)
-{
-	v4f v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-
-static inline void st4(float *p, v4f v)
-{
-	memcpy(p, &v, sizeof v);
-}
-
-static inline v4f splat(float x)
-{
-	return (v4f){x, x, x, x};
 }
 
 /* Lanes of a where mask is set, else lanes of b. */

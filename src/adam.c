@@ -3,25 +3,12 @@
 #include "adam.h"
 
 #include <math.h>
-#include <string.h>
 
 #if defined(__SSE__)
 #include <xmmintrin.h>
 #endif
 
-typedef float v4f __attribute__((vector_size(16)));
-
-static inline v4f ld4(const float *p)
-{
-	v4f v;
-	memcpy(&v, p, sizeof v);
-	return v;
-}
-
-static inline void st4(float *p, v4f v)
-{
-	memcpy(p, &v, sizeof v);
-}
+#include "vec4.h"
 
 static inline v4f sqrt4(v4f x)
 {

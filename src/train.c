@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "blas.h"
+#include "vec4.h"
 
 /* Rows per forward chunk in evaluation. */
 #define EVAL_CHUNK 1024
@@ -158,8 +159,6 @@ static double forward_backward(const Net *net, Work *w, const float *x, const in
 	}
 	return loss / rows;
 }
-
-typedef int v4i __attribute__((vector_size(16)));
 
 /* 1 when no entry of p is NaN or ±Inf (all exponent bits set). */
 static int all_finite(const float *p, size_t n)
