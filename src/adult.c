@@ -2,6 +2,7 @@
  * categories, in the column order of adult_feature_name(). */
 #include "file.h"
 #include "adult.h"
+#include "csv.h"
 
 #include <errno.h>
 #include <float.h>
@@ -108,17 +109,6 @@ const char *adult_feature_name(int j)
 	return NULL;
 }
 
-static char *trim(char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	char *end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r' || end[-1] == '\n'))
-		end--;
-	*end = '\0';
-	return s;
-}
-
 /*
  * One record into x (adult_feature_count() values, zeroed by the caller) and
  * *y. Continuous field f with bound u becomes 100·v/u; category c of group g
@@ -135,8 +125,8 @@ static int parse_record(const char *path, long lineno, char *line, float *x, int
 		if (nf == ADULT_FIELDS)
 			return err_set(
 			    e, "%s:%ld: more than %d fields: unexpected '%.40s' after %s", path,
-			    lineno, ADULT_FIELDS, trim(p), field_name[ADULT_FIELDS - 1]);
-		f[nf++] = trim(p);
+			    lineno, ADULT_FIELDS, csv_trim(p), field_name[ADULT_FIELDS - 1]);
+		f[nf++] = csv_trim(p);
 		if (!c)
 			break;
 		p = c + 1;
@@ -207,7 +197,7 @@ int adult_load(const char *path, Dataset **out, Err *e)
 	long lineno = 0;
 	while (getline(&line, &linecap, fp) >= 0) {
 		lineno++;
-		char *s = trim(line);
+		char *s = csv_trim(line);
 		/* Blank lines and '|' comment lines (the test file's first line). */
 		if (!*s || *s == '|')
 			continue;

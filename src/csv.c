@@ -41,7 +41,7 @@ static int rows_push(Rows *r, int d)
 	return 0;
 }
 
-static char *trim(char *s)
+char *csv_trim(char *s)
 {
 	while (*s == ' ' || *s == '\t')
 		s++;
@@ -62,7 +62,7 @@ static size_t split(char *line, char **fields, size_t cap)
 		if (c)
 			*c = '\0';
 		if (nf < cap)
-			fields[nf] = trim(p);
+			fields[nf] = csv_trim(p);
 		nf++;
 		if (!c)
 			return nf;

@@ -14,4 +14,9 @@
  * 100000). ds->name is the file's base name. */
 int csv_load(const char *path, int label_col, Dataset **out, Err *e);
 
+/* Strips spaces and tabs from both ends of s and a CR or LF from its end, in
+ * place; returns the first character kept. (Also used by the Adult loader,
+ * whose files are comma-and-space separated.) */
+char *csv_trim(char *s);
+
 #endif
