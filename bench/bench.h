@@ -1,8 +1,11 @@
 /* bench.h - what the benchmark programs share: the paper's best MNIST
- * network, a monotonic clock, and random data of MNIST-wavelet shape. */
+ * network, a monotonic clock, their command line, and random data of
+ * MNIST-wavelet shape. */
 #ifndef CONDNET_BENCH_H
 #define CONDNET_BENCH_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 #include "dataset.h"
@@ -17,6 +20,19 @@ static inline double now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* The command line [THREADS [REPS]] (defaults 2 and 3) of the program name;
+ * 0, or 2 after printing the usage when a value is not positive. */
+static inline int bench_args(int argc, char **argv, const char *name, int *threads, int *reps)
+{
+	*threads = argc > 1 ? atoi(argv[1]) : 2;
+	*reps = argc > 2 ? atoi(argv[2]) : 3;
+	if (*threads < 1 || *reps < 1) {
+		fprintf(stderr, "usage: %s [THREADS [REPS]]\n", name);
+		return 2;
+	}
+	return 0;
 }
 
 /* ROWS rows of standard normal features and uniform labels 0..9 drawn from

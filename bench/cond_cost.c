@@ -103,12 +103,9 @@ static void line(const char *what, Timing t, double epoch)
 
 int main(int argc, char **argv)
 {
-	int threads = argc > 1 ? atoi(argv[1]) : 2;
-	int reps = argc > 2 ? atoi(argv[2]) : 3;
-	if (threads < 1 || reps < 1) {
-		fprintf(stderr, "usage: cond_cost [THREADS [REPS]]\n");
+	int threads, reps;
+	if (bench_args(argc, argv, "cond_cost", &threads, &reps))
 		return 2;
-	}
 	Rng r;
 	rng_seed(&r, 1);
 	Dataset *d = bench_data(&r);

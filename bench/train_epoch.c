@@ -92,12 +92,9 @@ static double epoch(const Dataset *d, int batch, int threads)
 
 int main(int argc, char **argv)
 {
-	int threads = argc > 1 ? atoi(argv[1]) : 2;
-	int reps = argc > 2 ? atoi(argv[2]) : 3;
-	if (threads < 1 || reps < 1) {
-		fprintf(stderr, "usage: train_epoch [THREADS [REPS]]\n");
+	int threads, reps;
+	if (bench_args(argc, argv, "train_epoch", &threads, &reps))
 		return 2;
-	}
 	Rng r;
 	rng_seed(&r, 1);
 	Dataset *d = bench_data(&r);
