@@ -2,12 +2,11 @@
  * NumPy .npy files W1.npy b1.npy … Wm.npy bm.npy, and (export --data) the
  * features and labels a data set gives the trainer, so another tool can
  * train on exactly the same numbers. */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
+#include "file.h"
 #include "model_io.h"
 #include "npy.h"
 
@@ -110,18 +109,11 @@ int cmd_import(int argc, char **argv)
 	return 0;
 }
 
-static int make_dir(const char *dir, Err *e)
-{
-	if (mkdir(dir, 0777) && errno != EEXIST)
-		return err_set(e, "%s: cannot create the directory: %s", dir, strerror(errno));
-	return 0;
-}
-
 static int export_data(const CommonOpts *c, const char *dir)
 {
 	Err e = {{0}};
 	Dataset *tr = NULL, *te = NULL;
-	if (cli_load_data(c, &tr, &te, &e) || make_dir(dir, &e) ||
+	if (cli_load_data(c, &tr, &te, &e) || file_make_dir(dir, &e) ||
 	    npy_write_dataset(tr, dir, "train", &e) ||
 	    (te && npy_write_dataset(te, dir, "test", &e))) {
 		dataset_free(tr);
@@ -158,7 +150,7 @@ int cmd_export(int argc, char **argv)
 	Net *net = model_load(c.load, &e);
 	if (!net)
 		return cli_fail("export", &e);
-	if (make_dir(k.dir, &e) || npy_export(net, k.dir, k.layout, &e)) {
+	if (file_make_dir(k.dir, &e) || npy_export(net, k.dir, k.layout, &e)) {
 		net_free(net);
 		return cli_fail("export", &e);
 	}

@@ -26,3 +26,10 @@ FILE *file_open_regular(const char *path, const char *mode, long long *size, Err
 		*size = (long long)st.st_size;
 	return f;
 }
+
+int file_make_dir(const char *dir, Err *e)
+{
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return err_set(e, "%s: cannot create the directory: %s", dir, strerror(errno));
+	return 0;
+}

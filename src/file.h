@@ -1,4 +1,5 @@
-/* file.h - opening an input file that must be a regular file. */
+/* file.h - opening an input file that must be a regular file, and making an
+ * output directory. */
 #ifndef CONDNET_FILE_H
 #define CONDNET_FILE_H
 
@@ -11,5 +12,8 @@
  * writer; a device never ends) and again on the open stream. *size receives
  * the file's length when size is not NULL. NULL and a message on failure. */
 FILE *file_open_regular(const char *path, const char *mode, long long *size, Err *e);
+
+/* Creates the directory dir unless it exists (its parent must). */
+int file_make_dir(const char *dir, Err *e);
 
 #endif

@@ -2,12 +2,10 @@
  * and Adult experiments share. */
 #include "paper.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,6 +13,7 @@
 #include "alg3_squeeze.h"
 #include "cond.h"
 #include "datasets.h"
+#include "file.h"
 #include "model_io.h"
 #include "paper_stage.h"
 
@@ -609,8 +608,8 @@ int paper_run(const PaperOpts *o, Err *e)
 				return err_set(e, "unknown stage '%.*s' for %s", (int)l, s, o->which);
 			s += l + (c ? 1 : 0);
 		}
-	if (mkdir(o->out, 0777) < 0 && errno != EEXIST)
-		return err_set(e, "%s: %s", o->out, strerror(errno));
+	if (file_make_dir(o->out, e) < 0)
+		return -1;
 
 	Paper p = {.o = *o};
 	train_opts_default(&p.topt);
