@@ -38,15 +38,7 @@ const struct option cli_common_options[] = {
 const int cli_common_noptions = sizeof cli_common_options / sizeof *cli_common_options;
 
 const char cli_common_help[] =
-	"Data:\n"
-	"  --data SPEC          mnist, fashion, adult, synthetic or csv:TRAIN[,TEST] (default synthetic)\n"
-	"  --data-dir DIR       directory of fetched data sets (default $CONDNET_DATA,\n"
-	"                       else $XDG_CACHE_HOME/condnet, else ~/.cache/condnet)\n"
-	"  --features K         MNIST/Fashion Haar-wavelet coefficients, 1..1024 (default 200)\n"
-	"  --label-col N        CSV column of the label, counted from 0 (default the last)\n"
-	"  --limit N            keep at most N rows of every class (quick runs)\n"
-	"  --center             subtract every feature's mean over the training set\n"
-	"  --standardize        and divide by its standard deviation there\n"
+	"Data:\n" CLI_DATA_HELP
 	"  --val-frac F         validation fraction of every class, 0 < F < 1 (default 0.1)\n"
 	"  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
 	"Network:\n"

@@ -46,8 +46,18 @@ extern const int cli_common_noptions;
  * options, --data to --standardize, for commands that take only those. */
 #define CLI_DATA_NOPTIONS 7
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e);
-/* The text describing the common options, for --help. */
+/* The text describing the common options, for --help; CLI_DATA_HELP the
+ * part about the data-set options (the first CLI_DATA_NOPTIONS). */
 extern const char cli_common_help[];
+#define CLI_DATA_HELP \
+	"  --data SPEC          mnist, fashion, adult, synthetic or csv:TRAIN[,TEST] (default synthetic)\n" \
+	"  --data-dir DIR       directory of fetched data sets (default $CONDNET_DATA,\n" \
+	"                       else $XDG_CACHE_HOME/condnet, else ~/.cache/condnet)\n" \
+	"  --features K         MNIST/Fashion Haar-wavelet coefficients, 1..1024 (default 200)\n" \
+	"  --label-col N        CSV column of the label, counted from 0 (default the last)\n" \
+	"  --limit N            keep at most N rows of every class (quick runs)\n" \
+	"  --center             subtract every feature's mean over the training set\n" \
+	"  --standardize        and divide by its standard deviation there\n"
 
 /* Loads the data sets, and builds the network: from --load, or fresh from
  * --layers with Glorot weights from --seed. Either output may be NULL. */

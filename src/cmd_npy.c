@@ -34,14 +34,8 @@ static const char export_help[] =
 	"  --npy DIR            directory for the .npy files\n"
 	"  --layout NAME        keras: W is (inputs, outputs); torch: (outputs, inputs)\n"
 	"                       (default keras)\n"
-	"  --data SPEC          mnist, fashion, adult, synthetic or csv:TRAIN[,TEST]\n"
-	"  --data-dir DIR       directory of fetched data sets\n"
-	"  --features K         MNIST/Fashion Haar-wavelet coefficients (default 200)\n"
-	"  --label-col N        CSV column of the label (default the last)\n"
-	"  --limit N            keep at most N rows of every class\n"
-	"  --center             subtract every feature's mean over the training set\n"
-	"  --standardize        and divide by its standard deviation there\n"
-	"  -h, --help           this text\n";
+	"  -h, --help           this text\n"
+	"Data options (with --data):\n" CLI_DATA_HELP;
 
 enum { OPT_NPY = CLI_OPT_OWN, OPT_LAYOUT };
 
