@@ -1,6 +1,5 @@
 /* test_haar.c - the Haar transform, pivoted column choice and the MNIST
  * wavelet loader with its cache. */
-#include <ftw.h>
 #include <math.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -269,34 +268,6 @@ static const char *write_set(void)
 	return dir;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/* Removes a directory written by write_set() and everything in it. */
-static void rm_tree(const char *dir)
-{
-	ck_assert_int_eq(nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS), 0);
-}
-
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	*len = (size_t)ftell(f);
-	rewind(f);
-	unsigned char *b = malloc(*len);
-	ck_assert(b && fread(b, 1, *len, f) == *len);
-	fclose(f);
-	return b;
-}
-
 static void spit(const char *path, const void *b, size_t len)
 {
 	FILE *f = fopen(path, "wb");
@@ -359,7 +330,7 @@ START_TEST(test_mnist_load_and_cache)
 
 	/* Second call: from the cache, identical. */
 	size_t clen;
-	unsigned char *c1 = slurp(cache, &clen);
+	unsigned char *c1 = tu_read(cache, &clen);
 	ck_assert_ptr_nonnull(c1);
 	ck_assert_msg(mnist_load(dir, "tiny", FEAT, &tr2, &te2, &idx2, &e) == 0, "%s", e.msg);
 	assert_same(tr, tr2);
@@ -396,7 +367,7 @@ START_TEST(test_mnist_load_and_cache)
 	dataset_free(tr2);
 	dataset_free(te2);
 	size_t clen3;
-	unsigned char *c3 = slurp(cache, &clen3);
+	unsigned char *c3 = tu_read(cache, &clen3);
 	ck_assert_uint_eq(clen3, clen);
 	ck_assert_mem_eq(c3, c1, clen);
 	free(c3);
@@ -420,7 +391,7 @@ START_TEST(test_mnist_load_and_cache)
 	dataset_free(tr);
 	dataset_free(te);
 	free(idx);
-	rm_tree(dir);
+	ck_assert_int_eq(tu_rmtree(dir), 0);
 }
 END_TEST
 
@@ -458,7 +429,7 @@ START_TEST(test_mnist_unwritable_cache_and_errors)
 	ck_assert_ptr_null(tr);
 	ck_assert_int_eq(mnist_load_pixels(dir, &tr, &te, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "not found"));
-	rm_tree(dir);
+	ck_assert_int_eq(tu_rmtree(dir), 0);
 }
 END_TEST
 
@@ -479,7 +450,7 @@ START_TEST(test_mnist_pixels)
 	ck_assert_ptr_nonnull(strstr(tr->name, "-pixels train"));
 	dataset_free(tr);
 	dataset_free(te);
-	rm_tree(dir);
+	ck_assert_int_eq(tu_rmtree(dir), 0);
 }
 END_TEST
 

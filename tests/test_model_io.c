@@ -2,7 +2,6 @@
  * and atomic writes that leave the previous file intact on failure. */
 #include <dirent.h>
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -11,19 +10,6 @@
 
 #include "model_io.h"
 #include "testutil.h"
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void rm_tree(const char *dir)
-{
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
 
 static Net *sample_net(int with_adam)
 {
@@ -40,19 +26,6 @@ static Net *sample_net(int with_adam)
 		net->adam_t = 1234567890123LL;
 	}
 	return net;
-}
-
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_ptr_nonnull(f);
-	fseek(f, 0, SEEK_END);
-	*len = (size_t)ftell(f);
-	rewind(f);
-	unsigned char *buf = malloc(*len);
-	ck_assert_uint_eq(fread(buf, 1, *len, f), *len);
-	fclose(f);
-	return buf;
 }
 
 static void put32(unsigned char *p, uint32_t v)
@@ -106,14 +79,14 @@ START_TEST(test_round_trip)
 		ck_assert_msg(back != NULL, "%s", e.msg);
 		expect_same(net, back);
 		size_t len;
-		free(slurp(path, &len));
+		free(tu_read(path, &len));
 		/* Header 40 + 4·(m+1) bytes, the floats, the CRC. */
 		ck_assert_uint_eq(len, 40 + 16 + 4 * net->nparam * (adam ? 3 : 1) + 4);
 		ck_assert_int_eq(count_others(dir, "m.cnm"), 0);
 		net_free(net);
 		net_free(back);
 	}
-	rm_tree(dir);
+	tu_rmtree(dir);
 }
 END_TEST
 
@@ -138,7 +111,7 @@ START_TEST(test_damage_detected)
 	Err e;
 	ck_assert_int_eq(model_save(net, path, &e), 0);
 	size_t len;
-	unsigned char *good = slurp(path, &len), *buf = malloc(len);
+	unsigned char *good = tu_read(path, &len), *buf = malloc(len);
 	/* A flipped bit in a parameter, in the Adam state, in the CRC itself. */
 	size_t at[] = {60, len / 2, len - 20, len - 2};
 	for (int k = 0; k < 4; k++) {
@@ -164,7 +137,7 @@ START_TEST(test_damage_detected)
 	free(good);
 	free(buf);
 	net_free(net);
-	rm_tree(dir);
+	tu_rmtree(dir);
 }
 END_TEST
 
@@ -177,7 +150,7 @@ START_TEST(test_forged_header)
 	Err e;
 	ck_assert_int_eq(model_save(net, path, &e), 0);
 	size_t len;
-	unsigned char *good = slurp(path, &len), *buf = malloc(len);
+	unsigned char *good = tu_read(path, &len), *buf = malloc(len);
 
 	memcpy(buf, good, len);
 	put32(buf + 8, 7);
@@ -233,7 +206,7 @@ START_TEST(test_forged_header)
 	free(good);
 	free(buf);
 	net_free(net);
-	rm_tree(dir);
+	tu_rmtree(dir);
 }
 END_TEST
 
@@ -247,7 +220,7 @@ START_TEST(test_atomic_write)
 	chmod(path, 0600);
 	ck_assert_int_eq(file_write_atomic(path, "second\n", 7, &e), 0);
 	size_t len;
-	unsigned char *got = slurp(path, &len);
+	unsigned char *got = tu_read(path, &len);
 	ck_assert_uint_eq(len, 7);
 	ck_assert_mem_eq(got, "second\n", 7);
 	free(got);
@@ -274,7 +247,7 @@ START_TEST(test_atomic_write)
 	ck_assert_int_eq(file_write_atomic(sub, "x", 1, &e), -1);
 	ck_assert_msg(strstr(e.msg, "cannot create a temporary file beside it: No such file"),
 		      "%s", e.msg);
-	rm_tree(dir);
+	tu_rmtree(dir);
 }
 END_TEST
 
@@ -292,7 +265,7 @@ START_TEST(test_save_unwritable_dir)
 	Err e;
 	ck_assert_int_eq(model_save(old, path, &e), 0);
 	size_t len0;
-	unsigned char *before = slurp(path, &len0);
+	unsigned char *before = tu_read(path, &len0);
 	chmod(dir, 0755);
 	chmod(d, 0555);
 	int pipefd[2];
@@ -325,7 +298,7 @@ START_TEST(test_save_unwritable_dir)
 	ck_assert_msg(strstr(msg, "cannot create a temporary file beside it: Permission denied"),
 		      "%s", msg);
 	size_t len1;
-	unsigned char *after = slurp(path, &len1);
+	unsigned char *after = tu_read(path, &len1);
 	ck_assert_uint_eq(len0, len1);
 	ck_assert_mem_eq(before, after, len0);
 	ck_assert_int_eq(count_others(d, "m.cnm"), 0);
@@ -335,7 +308,7 @@ START_TEST(test_save_unwritable_dir)
 	free(after);
 	net_free(back);
 	net_free(old);
-	rm_tree(dir);
+	tu_rmtree(dir);
 }
 END_TEST
 

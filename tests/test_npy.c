@@ -98,17 +98,6 @@ START_TEST(write_then_read)
 }
 END_TEST
 
-/* Reads a whole file; *len its size. */
-static unsigned char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	ck_assert_ptr_nonnull(f);
-	static unsigned char buf[1 << 16];
-	*len = fread(buf, 1, sizeof buf, f);
-	fclose(f);
-	return buf;
-}
-
 START_TEST(write_labels_and_dataset)
 {
 	int32_t y[3] = {0, 7, -2};
@@ -117,7 +106,7 @@ START_TEST(write_labels_and_dataset)
 	Err e;
 	ck_assert_int_eq(npy_write_i32(path, y, 3, -1, &e), 0);
 	size_t len;
-	unsigned char *b = slurp(path, &len);
+	unsigned char *b = tu_read(path, &len);
 	ck_assert_uint_eq(len, 128 + 12);
 	ck_assert_int_eq(memcmp(b + 10, "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", 57),
 			 0);
@@ -141,11 +130,13 @@ START_TEST(write_labels_and_dataset)
 	for (int i = 0; i < 6; i++)
 		ck_assert_double_eq(d[i], ds->x[i]);
 	free(d);
+	free(b);
 	snprintf(path, sizeof path, "%s/y_train.npy", dir);
-	b = slurp(path, &len);
+	b = tu_read(path, &len);
 	ck_assert_uint_eq(len, 128 + 8);
 	ck_assert_int_eq(b[128], 3);
 	ck_assert_int_eq(b[132], 1);
+	free(b);
 	snprintf(path, sizeof path, "%s/no/such", dir);
 	ck_assert_int_ne(npy_write_dataset(ds, path, "test", &e), 0);
 	ck_assert_ptr_nonnull(strstr(e.msg, "no/such"));

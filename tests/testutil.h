@@ -14,10 +14,10 @@ static inline int tu_rm_entry(const char *path, const struct stat *st, int type,
 	return remove(path);
 }
 
-/* Removes a directory the test made, and everything in it. */
-static inline void tu_rmtree(const char *dir)
+/* Removes a directory the test made, and everything in it; 0 when all went. */
+static inline int tu_rmtree(const char *dir)
 {
-	nftw(dir, tu_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return nftw(dir, tu_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* Directories made by tu_tmpdir, each removed when the process that made it
@@ -67,6 +67,22 @@ static inline const char *tu_write(const char *dir, const char *name, const void
 	}
 	fclose(f);
 	return path;
+}
+
+/* The whole file at path (malloc'd, *len its size); the test fails when it
+ * cannot be read. */
+static inline unsigned char *tu_read(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s: cannot open", path);
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	rewind(f);
+	unsigned char *buf = malloc(*len ? *len : 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, *len, f), *len);
+	fclose(f);
+	return buf;
 }
 
 /* Runs one suite; the test program's exit status. */
