@@ -6,8 +6,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "clock.h"
 #include "dataset.h"
 #include "rng.h"
 
@@ -17,9 +17,7 @@ static const int widths[] = {200, 600, 410, 510, 420, 364, 319, 278, 249, 212, 1
 
 static inline double now(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
+	return clock_seconds();
 }
 
 /* The command line [THREADS [REPS]] (defaults 2 and 3) of the program name;

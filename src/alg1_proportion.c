@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cond.h"
+#include "clock.h"
 
 #define ALG1_DEFAULT_MAX_ITER 100
 
@@ -39,13 +39,6 @@ const char *alg1_status_name(Alg1Status s)
 		return "stopped";
 	}
 	return "unknown";
-}
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static void record_free(Alg1Record *r)
@@ -385,11 +378,11 @@ int alg1_step(Alg1 *a, Err *e)
 		net_init_glorot(next, &rng);
 	}
 
-	double t0 = now_seconds();
+	double t0 = clock_seconds();
 	a->training = next;
 	int rc = train_epochs(next, a->train, &a->o.train, a->o.eta, a->cb, a->cb_ud, e);
 	a->training = NULL;
-	double secs = now_seconds() - t0;
+	double secs = clock_seconds() - t0;
 	if (rc < 0) {
 		net_free(next);
 		return err_prefix(e, "Algorithm 1, iteration %d", iter);

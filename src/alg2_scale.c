@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cJSON.h>
 
 #include "cond.h"
 #include "model_io.h"
+#include "clock.h"
 
 #define BETA_MATCH 1e-9
 #define JSON_MAX_BYTES (1 << 20)
@@ -134,13 +134,6 @@ uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial)
 	return rng_derive(seed, (uint64_t)llround(beta * 1000.0) * 1000u + (uint64_t)trial);
 }
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Algorithm 2, line 4: [N̂ʲ, ε_tr, ε_v] = T(Nʲ, D_tr, D_v, η) from Glorot
  * weights and a shuffling order drawn from alg2_trial_seed(seed, β, trial).
  * Also records max_i κ(Ŵ⁽ⁱ⁾) of the trained network. */
@@ -167,10 +160,10 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 	TrainOpts to = o->train;
 	to.seed = seed;
 	const Alg2Hook *hook = ud;
-	double t0 = now_seconds();
+	double t0 = clock_seconds();
 	int rc = train_epochs(net, tr, &to, o->eta, hook ? hook->cb : NULL, hook ? hook->ud : NULL,
 			      e);
-	double secs = now_seconds() - t0;
+	double secs = clock_seconds() - t0;
 	if (rc == 0 && cond_net_values(net, 25.0, lc, e) < 0)
 		rc = -1;
 	if (rc == 0) {

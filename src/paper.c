@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "alg3_squeeze.h"
@@ -16,6 +15,7 @@
 #include "file.h"
 #include "model_io.h"
 #include "paper_stage.h"
+#include "clock.h"
 
 static const char *const mnist_names[] = {"alg1", "alg2", "final", "verify", "squeeze",
 					  "add20", "eta", "tau", "over", NULL};
@@ -60,13 +60,6 @@ const char *paper_path(const Paper *p, const char *file, char *buf, size_t len)
 cJSON *paper_result(const Paper *p, const char *stage)
 {
 	return cJSON_GetObjectItemCaseSensitive(p->res, stage);
-}
-
-double paper_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static char *slurp(const char *path, Err *e)
@@ -175,14 +168,14 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 	cJSON *out = cJSON_CreateObject();
 	if (!out)
 		return err_set(e, "out of memory");
-	double t0 = paper_now();
+	double t0 = clock_seconds();
 	if (s->run(p, out, e) < 0) {
 		cJSON_Delete(out);
 		return err_prefix(e, "stage %s", s->name);
 	}
 	cJSON_AddNumberToObject(out, "threads", p->o.threads);
 	if (!cJSON_HasObjectItem(out, "seconds"))
-		cJSON_AddNumberToObject(out, "seconds", paper_now() - t0);
+		cJSON_AddNumberToObject(out, "seconds", clock_seconds() - t0);
 	char *json = cJSON_Print(out);
 	if (!json) {
 		cJSON_Delete(out);
@@ -197,7 +190,7 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 	cJSON_AddItemToObject(p->res, s->name, out);
 	char part[1024];
 	unlink(partial_path(p, s->name, part, sizeof part));
-	paper_say(p, "%s: done in %.1f s", s->name, paper_now() - t0);
+	paper_say(p, "%s: done in %.1f s", s->name, clock_seconds() - t0);
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "alg2_scale.h"
+#include "clock.h"
 #include "paper_stage.h"
 
 /* "Fully trained": until 100 % training accuracy, at most this many epochs. */
@@ -97,7 +98,7 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		return err_set(e, "out of memory");
 	Net *net = NULL;
 	int rc = 0;
-	double t0 = paper_now(), before = paper_json_num(part, "seconds");
+	double t0 = clock_seconds(), before = paper_json_num(part, "seconds");
 	/* An earlier run that kept no time: its network and rows are not in the sum. */
 	int untimed_net = 0, untimed_rows = 0;
 	if (isnan(before)) {
@@ -124,7 +125,7 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 			cJSON_AddNumberToObject(part, "epochs", ep);
 			cJSON_AddNumberToObject(part, "acc", paper_acc(net, p->test));
 			cJSON_AddArrayToObject(part, "rows");
-			set_num(part, "seconds", before + paper_now() - t0);
+			set_num(part, "seconds", before + clock_seconds() - t0);
 			rc = paper_partial_save(p, "over", part, e);
 		}
 	}
@@ -142,14 +143,14 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 			break;
 		}
 		cJSON_AddItemToArray(rows, row);
-		set_num(part, "seconds", before + paper_now() - t0);
+		set_num(part, "seconds", before + clock_seconds() - t0);
 		rc = paper_partial_save(p, "over", part, e);
 	}
 	if (rc == 0) {
 		cJSON_AddNumberToObject(out, "epochs", paper_json_num(part, "epochs"));
 		cJSON_AddNumberToObject(out, "acc", paper_json_num(part, "acc"));
 		cJSON_AddItemToObject(out, "rows", cJSON_DetachItemFromObject(part, "rows"));
-		cJSON_AddNumberToObject(out, "seconds", before + paper_now() - t0);
+		cJSON_AddNumberToObject(out, "seconds", before + clock_seconds() - t0);
 		if (untimed_net || untimed_rows) {
 			char note[128];
 			snprintf(note, sizeof note, "without %s%d rows of an earlier run that kept no time",

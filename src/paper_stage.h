@@ -44,8 +44,6 @@ cJSON *paper_need(const Paper *p, const char *stage, Err *e);
 /* The result of an earlier stage, or NULL. */
 cJSON *paper_result(const Paper *p, const char *stage);
 const char *paper_path(const Paper *p, const char *file, char *buf, size_t len);
-/* A monotonic clock in seconds. */
-double paper_now(void);
 void paper_say(const Paper *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* A fresh network for the data set with the given hidden widths (Glorot, erf). */

@@ -4,8 +4,9 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "clock.h"
 
 static volatile sig_atomic_t got_signal;
 
@@ -28,13 +29,6 @@ void progress_trap_signals(void)
 int progress_interrupted(void)
 {
 	return got_signal;
-}
-
-double progress_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 void progress_init(Progress *p, const char *label, int quiet, int epoch_lines)
@@ -90,7 +84,7 @@ int progress_train_cb(const TrainProgress *tp, void *ud)
 {
 	Progress *p = ud;
 	if (p && p->mode == PROGRESS_LINE) {
-		double now = progress_now();
+		double now = clock_seconds();
 		if (now - p->last_draw >= 0.1 || tp->batch == tp->batches) {
 			p->last_draw = now;
 			draw_line(p, tp);

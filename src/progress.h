@@ -43,7 +43,5 @@ void progress_clear(Progress *p);
 void progress_trap_signals(void);
 /* The signal that arrived (SIGINT, SIGTERM) or 0. */
 int progress_interrupted(void);
-/* Monotonic seconds, for timing. */
-double progress_now(void);
 
 #endif

@@ -5,10 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "blas.h"
 #include "vec4.h"
+#include "clock.h"
 
 /* Rows per forward chunk in evaluation. */
 #define EVAL_CHUNK 1024
@@ -342,17 +342,10 @@ static int run_batch(Trainer *t, double *loss, Err *e)
 	return 0;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Runs up to nb batches; *stopped is set when the callback asked to stop. */
 static long step(Trainer *t, long nb, int *stopped, Err *e)
 {
-	double t0 = now();
+	double t0 = clock_seconds();
 	*stopped = 0;
 	if (nb < 0)
 		nb = 0;
@@ -369,7 +362,7 @@ static long step(Trainer *t, long nb, int *stopped, Err *e)
 				.batches = nb,
 				.loss = t->ep_loss / t->ep_rows,
 				.acc = (double)t->ep_correct / t->ep_rows,
-				.seconds = now() - t0,
+				.seconds = clock_seconds() - t0,
 				.epoch_end = end,
 			};
 			if (t->cb(&p, t->ud))

@@ -9,17 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "alg3_squeeze.h"
 #include "report.h"
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "clock.h"
 
 static void free_lc(LayerCond *lc, int m)
 {
@@ -113,12 +106,12 @@ void worker_publish(Worker *w)
 static int hook_progress(const TrainProgress *p, void *ud)
 {
 	Worker *w = ud;
-	double t = now();
+	double t = clock_seconds();
 	const Net *net = session_training(w->s);
 	if (net && t - w->last_cond >= fmax(0.3, 4 * w->cond_cost)) {
 		pub_cond(w, net, 1);
-		w->cond_cost = now() - t;
-		w->last_cond = now();
+		w->cond_cost = clock_seconds() - t;
+		w->last_cond = clock_seconds();
 	}
 	pthread_mutex_lock(&w->mu);
 	w->pub.prog = *p;
