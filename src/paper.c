@@ -97,7 +97,7 @@ static const char *partial_path(const Paper *p, const char *stage, char *buf, si
 	return buf;
 }
 
-cJSON *paper_partial_load(const Paper *p, const char *stage)
+cJSON *paper_partial_load(Paper *p, const char *stage)
 {
 	char path[1024];
 	char *text = slurp(partial_path(p, stage, path, sizeof path), NULL);
@@ -105,15 +105,19 @@ cJSON *paper_partial_load(const Paper *p, const char *stage)
 	free(text);
 	if (part && cJSON_IsObject(part)) {
 		paper_say(p, "%s: resuming from %s", stage, path);
+		double before = paper_json_num(part, "seconds");
+		p->before = isnan(before) ? 0 : before;
 		return part;
 	}
 	cJSON_Delete(part);
 	return cJSON_CreateObject();
 }
 
-int paper_partial_save(const Paper *p, const char *stage, const cJSON *part, Err *e)
+int paper_partial_save(const Paper *p, const char *stage, cJSON *part, Err *e)
 {
 	char path[1024];
+	cJSON_DeleteItemFromObjectCaseSensitive(part, "seconds");
+	cJSON_AddNumberToObject(part, "seconds", p->before + clock_seconds() - p->t0);
 	char *json = cJSON_Print(part);
 	if (!json)
 		return err_set(e, "out of memory");
@@ -168,14 +172,14 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 	cJSON *out = cJSON_CreateObject();
 	if (!out)
 		return err_set(e, "out of memory");
-	double t0 = clock_seconds();
+	p->t0 = clock_seconds();
+	p->before = 0;
 	if (s->run(p, out, e) < 0) {
 		cJSON_Delete(out);
 		return err_prefix(e, "stage %s", s->name);
 	}
 	cJSON_AddNumberToObject(out, "threads", p->o.threads);
-	if (!cJSON_HasObjectItem(out, "seconds"))
-		cJSON_AddNumberToObject(out, "seconds", clock_seconds() - t0);
+	cJSON_AddNumberToObject(out, "seconds", p->before + clock_seconds() - p->t0);
 	char *json = cJSON_Print(out);
 	if (!json) {
 		cJSON_Delete(out);
@@ -190,7 +194,7 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 	cJSON_AddItemToObject(p->res, s->name, out);
 	char part[1024];
 	unlink(partial_path(p, s->name, part, sizeof part));
-	paper_say(p, "%s: done in %.1f s", s->name, clock_seconds() - t0);
+	paper_say(p, "%s: done in %.1f s", s->name, clock_seconds() - p->t0);
 	return 0;
 }
 

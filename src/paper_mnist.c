@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "alg2_scale.h"
-#include "clock.h"
 #include "paper_stage.h"
 
 /* "Fully trained": until 100 % training accuracy, at most this many epochs. */
@@ -80,16 +79,8 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 	return rc;
 }
 
-/* Sets obj[key] = v. */
-static void set_num(cJSON *obj, const char *key, double v)
-{
-	cJSON_DeleteItemFromObjectCaseSensitive(obj, key);
-	cJSON_AddNumberToObject(obj, key, v);
-}
-
 /* The oversized network is trained once and each τ's row is kept as it is
- * done (paper_partial_*): the whole stage takes hours. The partial result
- * keeps the seconds spent so far, so the stage's time adds up its runs. */
+ * done (paper_partial_*): the whole stage takes hours. */
 static int st_over(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {500, 200, 100, 50, 40, 35, 30, 25, 20};
@@ -98,11 +89,9 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		return err_set(e, "out of memory");
 	Net *net = NULL;
 	int rc = 0;
-	double t0 = clock_seconds(), before = paper_json_num(part, "seconds");
 	/* An earlier run that kept no time: its network and rows are not in the sum. */
 	int untimed_net = 0, untimed_rows = 0;
-	if (isnan(before)) {
-		before = 0;
+	if (!cJSON_HasObjectItem(part, "seconds")) {
 		untimed_net = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(part, "epochs"));
 		untimed_rows = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(part, "rows"));
 	}
@@ -125,7 +114,6 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 			cJSON_AddNumberToObject(part, "epochs", ep);
 			cJSON_AddNumberToObject(part, "acc", paper_acc(net, p->test));
 			cJSON_AddArrayToObject(part, "rows");
-			set_num(part, "seconds", before + clock_seconds() - t0);
 			rc = paper_partial_save(p, "over", part, e);
 		}
 	}
@@ -143,14 +131,12 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 			break;
 		}
 		cJSON_AddItemToArray(rows, row);
-		set_num(part, "seconds", before + clock_seconds() - t0);
 		rc = paper_partial_save(p, "over", part, e);
 	}
 	if (rc == 0) {
 		cJSON_AddNumberToObject(out, "epochs", paper_json_num(part, "epochs"));
 		cJSON_AddNumberToObject(out, "acc", paper_json_num(part, "acc"));
 		cJSON_AddItemToObject(out, "rows", cJSON_DetachItemFromObject(part, "rows"));
-		cJSON_AddNumberToObject(out, "seconds", before + clock_seconds() - t0);
 		if (untimed_net || untimed_rows) {
 			char note[128];
 			snprintf(note, sizeof note, "without %s%d rows of an earlier run that kept no time",

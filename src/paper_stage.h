@@ -20,6 +20,8 @@ typedef struct Paper {
 	Dataset *tr, *val;     /* Algorithm 2's training and validation parts */
 	cJSON *res;            /* stage name → its result */
 	TrainOpts topt;        /* Adam, lr 1e-3, the experiment's batch */
+	double t0;             /* when the running stage started (monotonic) */
+	double before;         /* its seconds in earlier runs (from its partial file) */
 } Paper;
 
 typedef struct Stage {
@@ -30,15 +32,16 @@ typedef struct Stage {
 
 /* Reads back a stage's earlier result or, if there is none and run is set,
  * runs it; p->res[name] is then set. The result's "seconds" is the stage's
- * wall time unless the stage set it itself (a stage resumed inside itself
- * adds the time of its earlier runs, and may explain it in "seconds_note"). */
+ * wall time, with that of its earlier runs when it resumed inside itself (a
+ * stage may explain it in "seconds_note"). */
 int paper_stage(Paper *p, const Stage *s, int run, Err *e);
 /* A long stage's work so far, kept in OUT/<stage>.partial.json so that an
  * interrupted run resumes inside the stage: load returns what was saved (an
- * empty object when nothing was), save rewrites it atomically. paper_stage
- * removes the file once the stage is done. */
-cJSON *paper_partial_load(const Paper *p, const char *stage);
-int paper_partial_save(const Paper *p, const char *stage, const cJSON *part, Err *e);
+ * empty object when nothing was), save rewrites it atomically with the
+ * seconds spent so far in "seconds", which load carries into p->before.
+ * paper_stage removes the file once the stage is done. */
+cJSON *paper_partial_load(Paper *p, const char *stage);
+int paper_partial_save(const Paper *p, const char *stage, cJSON *part, Err *e);
 /* The result of an earlier stage, or a failure saying which stage to run. */
 cJSON *paper_need(const Paper *p, const char *stage, Err *e);
 /* The result of an earlier stage, or NULL. */
