@@ -1,7 +1,42 @@
-/* blas.c - the OpenBLAS calls condnet makes, behind plain C signatures. */
+/* blas.c - the OpenBLAS calls condnet makes, behind plain C signatures,
+ * and the floating-point mode of OpenBLAS's worker threads. */
 #include "blas.h"
 
 #include <cblas.h>
+
+#include "config.h"
+#include "fpmode.h"
+
+#ifdef HAVE_BLAS_THREAD_SHUTDOWN_
+/* OpenBLAS (pthreads build) stops its worker threads with this (it is what
+ * its fork handler calls); the next openblas_set_num_threads starts them
+ * again from the calling thread. */
+extern int blas_thread_shutdown_(void);
+#endif
+
+int blas_restart_threads(void)
+{
+#ifdef HAVE_BLAS_THREAD_SHUTDOWN_
+	int n = openblas_get_num_threads();
+	blas_thread_shutdown_();
+	openblas_set_num_threads(n);
+	return 0;
+#else
+	return -1;
+#endif
+}
+
+/* Before main(): OpenBLAS's constructor has already started its workers in
+ * the IEEE default mode. Set FTZ and DAZ in the main thread, then restart
+ * the workers from it: a new thread inherits its creator's floating-point
+ * environment (POSIX), so every thread OpenBLAS computes on has the mode.
+ * Threads OpenBLAS adds later (openblas_set_num_threads) are created by a
+ * condnet thread, which has it too. */
+__attribute__((constructor)) static void blas_fpmode_init(void)
+{
+	fpmode_set();
+	blas_restart_threads();
+}
 
 static enum CBLAS_TRANSPOSE tr(int t)
 {

@@ -20,6 +20,7 @@
 #include <gsl/gsl_vector.h>
 
 #include "blas.h"
+#include "fpmode.h"
 
 static pthread_once_t gsl_once = PTHREAD_ONCE_INIT;
 
@@ -500,7 +501,7 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 	int started = 0;
 	/* A thread that cannot be started leaves its share to the others. */
 	for (; started < nt - 1; started++)
-		if (pthread_create(&tid[started], NULL, batch_run, &b) != 0)
+		if (thread_start(&tid[started], batch_run, &b) != 0)
 			break;
 	batch_run(&b);
 	for (int k = 0; k < started; k++)

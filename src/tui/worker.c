@@ -13,6 +13,7 @@
 #include "alg3_squeeze.h"
 #include "report.h"
 #include "clock.h"
+#include "fpmode.h"
 
 static void free_lc(LayerCond *lc, int m)
 {
@@ -458,7 +459,7 @@ Worker *worker_start(Session *s, Err *e)
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	int rc = pthread_create(&w->th, NULL, thread_main, w);
+	int rc = thread_start(&w->th, thread_main, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
 		err_set(e, "cannot start the worker thread");
