@@ -15,11 +15,11 @@
 #include <time.h>
 
 #include "bench.h"
-#include "blas.h"
-#include "cond.h"
-#include "dataset.h"
-#include "net.h"
-#include "train.h"
+#include "base/blas.h"
+#include "engine/cond.h"
+#include "data/dataset.h"
+#include "engine/net.h"
+#include "engine/train.h"
 
 
 static void die(const char *what, const Err *e)

@@ -20,11 +20,11 @@
 #include <string.h>
 
 #include "bench.h"
-#include "blas.h"
-#include "datasets.h"
-#include "fpmode.h"
-#include "net.h"
-#include "train.h"
+#include "base/blas.h"
+#include "data/datasets.h"
+#include "base/fpmode.h"
+#include "engine/net.h"
+#include "engine/train.h"
 
 #define PROBE 300
 #define MARKS 4

@@ -15,10 +15,10 @@
 #include <time.h>
 
 #include "bench.h"
-#include "blas.h"
-#include "dataset.h"
-#include "net.h"
-#include "train.h"
+#include "base/blas.h"
+#include "data/dataset.h"
+#include "engine/net.h"
+#include "engine/train.h"
 
 
 static double flops_per_row(void)

@@ -9,22 +9,21 @@ cc=${FUZZ_CC:-clang}
 san="address,undefined"
 cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 deps="gsl openblas libcjson zlib"
-cppflags="-I$top -I$top/src $(pkg-config --cflags $deps)"
+# config.h is in the build tree (the current directory under `make fuzz`)
+cppflags="-I$(pwd) -I$top -I$top/src $(pkg-config --cflags $deps)"
 libs="$(pkg-config --libs $deps) -lm -lpthread"
-# The engine sources: $FUZZ_ENGINE (make passes the library's), else every
-# src/*.c but the program's own files.
+# The library's sources (src/base, src/data, src/engine, src/paper):
+# $FUZZ_ENGINE (make passes the library's), else every .c in those folders.
 if [ -n "${FUZZ_ENGINE:-}" ]; then
-	engine=$(for f in $FUZZ_ENGINE; do case $f in *.c) basename "$f" .c ;; esac; done)
+	engine=$(for f in $FUZZ_ENGINE; do case $f in *.c) echo "${f#src/}" | sed 's/\.c$//' ;; esac; done)
 else
-	engine=$(cd "$top/src" && for f in *.c; do case $f in
-		main.c | cli.c | cmd_*.c | progress.c) ;;
-		*) basename "$f" .c ;; esac; done)
+	engine=$(cd "$top/src" && for f in base/*.c data/*.c engine/*.c paper/*.c; do echo "${f%.c}"; done)
 fi
 mkdir -p "$out/obj"
 objs=""
 for s in $engine; do
-	o="$out/obj/$s.o"
-	if [ ! -e "$o" ] || [ "$top/src/$s.c" -nt "$o" ] || [ -n "$(find "$top/src" -maxdepth 1 -name '*.h' -newer "$o")" ]; then
+	o="$out/obj/$(echo "$s" | tr / _).o"
+	if [ ! -e "$o" ] || [ "$top/src/$s.c" -nt "$o" ] || [ -n "$(find "$top/src" -name '*.h' -newer "$o")" ]; then
 		$cc $cflags -fsanitize=fuzzer-no-link,$san $cppflags -c "$top/src/$s.c" -o "$o"
 	fi
 	objs="$objs $o"

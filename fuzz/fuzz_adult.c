@@ -4,7 +4,7 @@
  * and datasets_load rejects it (dataset_validate). */
 #include <stdlib.h>
 
-#include "adult.h"
+#include "data/adult.h"
 #include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

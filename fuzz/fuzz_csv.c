@@ -3,7 +3,7 @@
  * pass dataset_validate (finite values, labels in [0, k)). */
 #include <stdlib.h>
 
-#include "csv.h"
+#include "data/csv.h"
 #include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "fuzz_file.h"
-#include "idx.h"
+#include "data/idx.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

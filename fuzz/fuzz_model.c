@@ -7,7 +7,7 @@
 #include <zlib.h>
 
 #include "fuzz_file.h"
-#include "model_io.h"
+#include "engine/model_io.h"
 
 static void check(const uint8_t *data, size_t size)
 {

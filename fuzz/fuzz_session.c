@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session.h"
+#include "engine/session.h"
 
 static void check_line(const char *line)
 {

@@ -1,6 +1,6 @@
 /* test_adult.c - Adult preparation: scaling, one-hot columns, both file
  * styles, missing values and malformed records. */
-#include "adult.h"
+#include "data/adult.h"
 #include "testutil.h"
 
 /* One scratch directory for the whole run, removed when the tests end. */

@@ -3,8 +3,8 @@
  * run is reproducible from its seed. */
 #include <math.h>
 
-#include "alg1_proportion.h"
-#include "cond.h"
+#include "engine/alg1_proportion.h"
+#include "engine/cond.h"
 #include "testutil.h"
 
 static Dataset *data;

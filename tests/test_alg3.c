@@ -3,13 +3,13 @@
  * loop leaves κ ≤ τ, layers already within τ stay as they are. */
 #include <math.h>
 
-#include "alg3_squeeze.h"
-#include "cond.h"
-#include "dataset.h"
-#include "net.h"
-#include "rng.h"
+#include "engine/alg3_squeeze.h"
+#include "engine/cond.h"
+#include "data/dataset.h"
+#include "engine/net.h"
+#include "base/rng.h"
 #include "testutil.h"
-#include "train.h"
+#include "engine/train.h"
 
 /* Layer 2 duplicates: neuron 5 copies neuron 1, neuron 6 copies neuron 3. */
 static const int dup_of[2][2] = {{1, 5}, {3, 6}};

@@ -3,8 +3,8 @@
 #include <float.h>
 #include <math.h>
 
-#include "cond.h"
-#include "net.h"
+#include "engine/cond.h"
+#include "engine/net.h"
 #include "testutil.h"
 
 #define EPS DBL_EPSILON

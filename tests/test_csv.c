@@ -1,5 +1,5 @@
 /* test_csv.c - the numeric CSV loader: headers, label columns, every error. */
-#include "csv.h"
+#include "data/csv.h"
 #include "testutil.h"
 
 /* One scratch directory for the whole run, removed when the tests end. */

@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "dataset.h"
-#include "datasets.h"
+#include "data/dataset.h"
+#include "data/datasets.h"
 #include "testutil.h"
 
 /* One scratch directory for the whole run, removed when the tests end. */

@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "blas.h"
-#include "dataset.h"
-#include "fpmode.h"
-#include "net.h"
-#include "train.h"
+#include "base/blas.h"
+#include "data/dataset.h"
+#include "base/fpmode.h"
+#include "engine/net.h"
+#include "engine/train.h"
 #include "testutil.h"
 
 static long count_subnormal(const float *p, size_t n)

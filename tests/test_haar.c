@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include "haar.h"
-#include "mnist.h"
+#include "data/haar.h"
+#include "data/mnist.h"
 #include "testutil.h"
 
 static uint64_t rng_state;

@@ -2,7 +2,7 @@
 #include <stdint.h>
 #include <zlib.h>
 
-#include "idx.h"
+#include "data/idx.h"
 #include "testutil.h"
 
 /* One scratch directory for the whole run, removed when the tests end. */

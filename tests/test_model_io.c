@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <zlib.h>
 
-#include "model_io.h"
+#include "engine/model_io.h"
 #include "testutil.h"
 
 static Net *sample_net(int with_adam)

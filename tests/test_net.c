@@ -2,11 +2,11 @@
  * and the keep/remove/add neuron edits. */
 #include <math.h>
 
-#include "act.h"
-#include "adam.h"
-#include "net.h"
+#include "engine/act.h"
+#include "engine/adam.h"
+#include "engine/net.h"
 #include "testutil.h"
-#include "train.h"
+#include "engine/train.h"
 
 /* A 5-4-3-3 network with Glorot weights and small random biases. */
 static Net *small_net(ActKind act, uint64_t seed)

@@ -3,8 +3,9 @@
  * data sets as x_PART.npy and y_PART.npy. */
 #include <math.h>
 
-#include "net.h"
-#include "npy.h"
+#include "engine/net.h"
+#include "data/npy.h"
+#include "engine/net_npy.h"
 #include "testutil.h"
 
 static char dir[512];
@@ -226,8 +227,8 @@ START_TEST(round_trip_keras)
 {
 	Net *net = sample_net();
 	Err e;
-	ck_assert_int_eq(npy_export(net, dir, NPY_KERAS, &e), 0);
-	Net *back = npy_import(dir, NPY_KERAS, ACT_ERF, 1.5f, &e);
+	ck_assert_int_eq(net_npy_export(net, dir, NPY_KERAS, &e), 0);
+	Net *back = net_npy_import(dir, NPY_KERAS, ACT_ERF, 1.5f, &e);
 	ck_assert_msg(back != NULL, "%s", e.msg);
 	assert_same(net, back);
 	/* W2.npy holds W⁽²⁾ as (in, out) */
@@ -242,7 +243,7 @@ START_TEST(round_trip_keras)
 	ck_assert_double_eq(d[1 * 3 + 2], net->W[1][1 * 3 + 2]);
 	free(d);
 	/* read as torch, W1 (5, 4) means 4 inputs and 5 outputs: b1 has 4 */
-	ck_assert_ptr_null(npy_import(dir, NPY_TORCH, ACT_ERF, 1.5f, &e));
+	ck_assert_ptr_null(net_npy_import(dir, NPY_TORCH, ACT_ERF, 1.5f, &e));
 	char want[1200];
 	snprintf(want, sizeof want, "%s/b1.npy: 4 entries, expected 5 (the outputs of W1.npy)", dir);
 	ck_assert_str_eq(e.msg, want);
@@ -255,8 +256,8 @@ START_TEST(round_trip_torch)
 {
 	Net *net = sample_net();
 	Err e;
-	ck_assert_int_eq(npy_export(net, dir, NPY_TORCH, &e), 0);
-	Net *back = npy_import(dir, NPY_TORCH, ACT_ERF, 1.5f, &e);
+	ck_assert_int_eq(net_npy_export(net, dir, NPY_TORCH, &e), 0);
+	Net *back = net_npy_import(dir, NPY_TORCH, ACT_ERF, 1.5f, &e);
 	ck_assert_msg(back != NULL, "%s", e.msg);
 	assert_same(net, back);
 	char p[1024];
@@ -280,7 +281,7 @@ START_TEST(rejected_networks)
 	float w[30] = {0}, b[10] = {0};
 	Err e;
 	char want[1200];
-	ck_assert_ptr_null(npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
+	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
 	snprintf(want, sizeof want, "%s: no W1.npy (expected W1.npy b1.npy W2.npy b2.npy …)", dir);
 	ck_assert_str_eq(e.msg, want);
 
@@ -288,32 +289,32 @@ START_TEST(rejected_networks)
 	raw("b1.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", b, 16);
 	raw("W2.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (5, 2), }", w, 40);
 	raw("b2.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", b, 8);
-	ck_assert_ptr_null(npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
+	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
 	snprintf(want, sizeof want, "%s/W2.npy: 5 inputs, but layer 1 has 4 outputs", dir);
 	ck_assert_str_eq(e.msg, want);
 
 	raw("W2.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 2), }", w, 32);
 	raw("b2.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", b, 12);
-	ck_assert_ptr_null(npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
+	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
 	snprintf(want, sizeof want, "%s/b2.npy: 3 entries, expected 2 (the outputs of W2.npy)", dir);
 	ck_assert_str_eq(e.msg, want);
 
 	raw("b2.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), }", b, 8);
-	ck_assert_ptr_null(npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
+	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
 	snprintf(want, sizeof want, "%s/b2.npy: shape (1, 2), expected 1-D of length 2", dir);
 	ck_assert_str_eq(e.msg, want);
 
 	raw("b2.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", b, 8);
 	w[1 * 4 + 2] = NAN;
 	raw("W1.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", w, 48);
-	ck_assert_ptr_null(npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
+	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
 	snprintf(want, sizeof want, "%s/W1.npy: weight (1, 2) is nan, expected a finite float32",
 		 dir);
 	ck_assert_str_eq(e.msg, want);
 
 	w[1 * 4 + 2] = 0.25f;
 	raw("W1.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", w, 48);
-	Net *net = npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e);
+	Net *net = net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e);
 	ck_assert_msg(net != NULL, "%s", e.msg);
 	ck_assert_int_eq(net->m, 2);
 	ck_assert_int_eq(net->n[0], 3);
@@ -322,10 +323,10 @@ START_TEST(rejected_networks)
 	ck_assert_float_eq(net->W[0][1 * 4 + 2], 0.25f);
 	/* W3.npy left over from a deeper network would be read back */
 	raw("W3.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", w, 16);
-	ck_assert_int_eq(npy_export(net, dir, NPY_KERAS, &e), -1);
+	ck_assert_int_eq(net_npy_export(net, dir, NPY_KERAS, &e), -1);
 	snprintf(want, sizeof want, "%s/W3.npy: exists and would be read as layer 3; remove it", dir);
 	ck_assert_str_eq(e.msg, want);
-	ck_assert_int_eq(npy_export(net, "/nonexistent/dir", NPY_KERAS, &e), -1);
+	ck_assert_int_eq(net_npy_export(net, "/nonexistent/dir", NPY_KERAS, &e), -1);
 	ck_assert_str_eq(e.msg, "/nonexistent/dir: not an existing directory");
 	net_free(net);
 }

@@ -4,12 +4,12 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "alg1_proportion.h"
-#include "alg3_squeeze.h"
-#include "datasets.h"
-#include "model_io.h"
-#include "rng.h"
-#include "session.h"
+#include "engine/alg1_proportion.h"
+#include "engine/alg3_squeeze.h"
+#include "data/datasets.h"
+#include "engine/model_io.h"
+#include "base/rng.h"
+#include "engine/session.h"
 #include "testutil.h"
 
 static SessAction act(SessKind k)

@@ -2,9 +2,9 @@
  * loop (batches, epochs, callbacks, determinism, divergence) and evaluation. */
 #include <math.h>
 
-#include "net.h"
+#include "engine/net.h"
 #include "testutil.h"
-#include "train.h"
+#include "engine/train.h"
 
 /* A data set in a plain struct (rows of n × d floats, labels in [0, k)). */
 static Dataset *make_data(int n, int d, int k)

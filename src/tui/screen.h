@@ -3,7 +3,7 @@
 #ifndef CONDNET_TUI_SCREEN_H
 #define CONDNET_TUI_SCREEN_H
 
-#include "err.h"
+#include "base/err.h"
 
 #define SCR_MIN_W 80
 #define SCR_MIN_H 24

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "tui/screen.h"
 #include "tui/views.h"
 #include "tui/worker.h"

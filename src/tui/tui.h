@@ -7,7 +7,7 @@
 #ifndef CONDNET_TUI_TUI_H
 #define CONDNET_TUI_TUI_H
 
-#include "session.h"
+#include "engine/session.h"
 
 /* Runs the screen on a session that has its data and network; returns the
  * process exit status. The session is freed. */

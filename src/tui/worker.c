@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alg3_squeeze.h"
-#include "report.h"
-#include "clock.h"
-#include "fpmode.h"
+#include "engine/alg3_squeeze.h"
+#include "engine/report.h"
+#include "base/clock.h"
+#include "base/fpmode.h"
 
 static void free_lc(LayerCond *lc, int m)
 {

@@ -10,10 +10,10 @@
 #ifndef CONDNET_TUI_WORKER_H
 #define CONDNET_TUI_WORKER_H
 
-#include "alg1_proportion.h"
-#include "cond.h"
-#include "session.h"
-#include "train.h"
+#include "engine/alg1_proportion.h"
+#include "engine/cond.h"
+#include "engine/session.h"
+#include "engine/train.h"
 
 typedef enum JobKind {
 	JOB_ACTION,     /* a session action */

@@ -6,7 +6,7 @@
 
 #include <pthread.h>
 
-#include "alg3_squeeze.h"
+#include "engine/alg3_squeeze.h"
 #include "tui/worker.h"
 
 #define QMAX 64

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alg3_squeeze.h"
+#include "engine/alg3_squeeze.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 

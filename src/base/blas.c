@@ -1,0 +1,77 @@
+/* blas.c - the OpenBLAS calls condnet makes, behind plain C signatures,
+ * and the floating-point mode of OpenBLAS's worker threads. */
+#include "base/blas.h"
+
+#include <cblas.h>
+
+#include "config.h"
+#include "base/fpmode.h"
+
+#ifdef HAVE_BLAS_THREAD_SHUTDOWN_
+/* OpenBLAS (pthreads build) stops its worker threads with this (it is what
+ * its fork handler calls); the next openblas_set_num_threads starts them
+ * again from the calling thread. */
+extern int blas_thread_shutdown_(void);
+#endif
+
+int blas_restart_threads(void)
+{
+#ifdef HAVE_BLAS_THREAD_SHUTDOWN_
+	int n = openblas_get_num_threads();
+	blas_thread_shutdown_();
+	openblas_set_num_threads(n);
+	return 0;
+#else
+	return -1;
+#endif
+}
+
+/* Before main(): OpenBLAS's constructor has already started its workers in
+ * the IEEE default mode. Set FTZ and DAZ in the main thread, then restart
+ * the workers from it: a new thread inherits its creator's floating-point
+ * environment (POSIX), so every thread OpenBLAS computes on has the mode.
+ * Threads OpenBLAS adds later (openblas_set_num_threads) are created by a
+ * condnet thread, which has it too. */
+__attribute__((constructor)) static void blas_fpmode_init(void)
+{
+	fpmode_set();
+	blas_restart_threads();
+}
+
+static enum CBLAS_TRANSPOSE tr(int t)
+{
+	return t ? CblasTrans : CblasNoTrans;
+}
+
+void blas_sgemm(int ta, int tb, int m, int n, int k, float alpha, const float *A, int lda,
+		const float *B, int ldb, float beta, float *C, int ldc)
+{
+	cblas_sgemm(CblasRowMajor, tr(ta), tr(tb), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void blas_dgemm(int ta, int tb, int m, int n, int k, double alpha, const double *A, int lda,
+		const double *B, int ldb, double beta, double *C, int ldc)
+{
+	cblas_dgemm(CblasRowMajor, tr(ta), tr(tb), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+void blas_dsyrk_t(int n, int k, double alpha, const double *A, int lda, double beta, double *C,
+		  int ldc)
+{
+	/* Row-major C (upper) = alpha·AᵀA + beta·C, then mirrored to the lower half. */
+	cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, n, k, alpha, A, lda, beta, C, ldc);
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++)
+			C[(long)i * ldc + j] = C[(long)j * ldc + i];
+}
+
+void blas_set_threads(int n)
+{
+	if (n > 0)
+		openblas_set_num_threads(n);
+}
+
+int blas_get_threads(void)
+{
+	return openblas_get_num_threads();
+}

@@ -1,0 +1,396 @@
+/* cli.c - the options every batch command shares, strict number parsing,
+ * and loading the data and the network they describe. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/model_io.h"
+#include "base/rng.h"
+
+/* The data-set options come first: CLI_DATA_NOPTIONS in cli.h counts them. */
+const struct option cli_common_options[] = {
+	{"data", required_argument, NULL, CLI_OPT_DATA},
+	{"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
+	{"features", required_argument, NULL, CLI_OPT_FEATURES},
+	{"label-col", required_argument, NULL, CLI_OPT_LABEL_COL},
+	{"limit", required_argument, NULL, CLI_OPT_LIMIT},
+	{"center", no_argument, NULL, CLI_OPT_CENTER},
+	{"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
+	{"layers", required_argument, NULL, CLI_OPT_LAYERS},
+	{"act", required_argument, NULL, CLI_OPT_ACT},
+	{"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
+	{"seed", required_argument, NULL, CLI_OPT_SEED},
+	{"batch", required_argument, NULL, CLI_OPT_BATCH},
+	{"lr", required_argument, NULL, CLI_OPT_LR},
+	{"threads", required_argument, NULL, CLI_OPT_THREADS},
+	{"load", required_argument, NULL, CLI_OPT_LOAD},
+	{"save", required_argument, NULL, CLI_OPT_SAVE},
+	{"json", required_argument, NULL, CLI_OPT_JSON},
+	{"csv", required_argument, NULL, CLI_OPT_CSV},
+	{"quiet", no_argument, NULL, CLI_OPT_QUIET},
+	{"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
+	{"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
+};
+const int cli_common_noptions = sizeof cli_common_options / sizeof *cli_common_options;
+
+const char cli_common_help[] =
+	"Data:\n" CLI_DATA_HELP
+	"  --val-frac F         validation fraction of every class, 0 < F < 1 (default 0.1)\n"
+	"  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
+	"Network:\n"
+	"  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
+	"                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32)\n"
+	"  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"
+	"  --act-scale A        a in erf(a*x) (default 1)\n"
+	"  --load MODEL         start from a saved model instead of --layers\n"
+	"  --seed S             seed of the initial weights and of the batch order (default 1)\n"
+	"Training:\n"
+	"  --batch B            mini-batch size (default 50)\n"
+	"  --lr LR              Adam learning rate (default 0.001)\n"
+	"  --threads N          OpenBLAS threads, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
+	"Output:\n"
+	"  --save MODEL         write the resulting model\n"
+	"  --json FILE          write a JSON record of the run\n"
+	"  --csv FILE           write the main table as CSV\n"
+	"  --quiet              no progress display\n"
+	"  -h, --help           this text\n";
+
+void cli_common_default(CommonOpts *c)
+{
+	memset(c, 0, sizeof *c);
+	dataspec_default(&c->data);
+	c->act = ACT_ERF;
+	c->act_a = 1.0f;
+	c->seed = 1;
+	train_opts_default(&c->train);
+	c->train.batch = 50;
+	/* OPENBLAS_NUM_THREADS, when set, is left in charge unless --threads is given */
+	const char *env = getenv("OPENBLAS_NUM_THREADS");
+	c->train.threads = env && *env ? 0 : 2;
+	c->train.seed = c->seed;
+	c->val_frac = 0.1;
+}
+
+int cli_int(const char *name, const char *s, long lo, long hi, int *out, Err *e)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		if (!errno && end != s && !*end && (v > hi || lo > 1))
+			return err_set(e, "%s: '%s' is out of range (%ld..%ld)", name, s, lo, hi);
+		if (lo >= 1)
+			return err_set(e, "%s: '%s' is not a positive integer", name, s);
+		if (lo == 0)
+			return err_set(e, "%s: '%s' is not a non-negative integer", name, s);
+		return err_set(e, "%s: '%s' is not an integer", name, s);
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int cli_double(const char *name, const char *s, double lo, int lo_open, double hi, double *out,
+	       Err *e)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v))
+		return err_set(e, "%s: '%s' is not a number", name, s);
+	if (lo_open && v <= lo) {
+		if (lo == 0)
+			return err_set(e, "%s: '%s' is not a positive number", name, s);
+		return err_set(e, "%s: '%s' must be greater than %g", name, s, lo);
+	}
+	if (!lo_open && v < lo)
+		return err_set(e, "%s: '%s' must be at least %g", name, s, lo);
+	if (v > hi)
+		return err_set(e, "%s: '%s' must be at most %g", name, s, hi);
+	*out = v;
+	return 0;
+}
+
+static int parse_seed(const char *s, uint64_t *out, Err *e)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || s[0] == '-')
+		return err_set(e, "--seed: '%s' is not a non-negative integer", s);
+	*out = v;
+	return 0;
+}
+
+/* The data set part of a spec: "csv" for "csv:…". */
+static int spec_is(const char *spec, const char *name)
+{
+	size_t n = strlen(name);
+	return spec && !strncmp(spec, name, n) && (spec[n] == '\0' || spec[n] == ':');
+}
+
+static int check_data_spec(const char *s, Err *e)
+{
+	if (spec_is(s, "mnist") || spec_is(s, "fashion") || spec_is(s, "adult") ||
+	    spec_is(s, "synthetic")) {
+		if (strchr(s, ':'))
+			return err_set(e, "--data: '%s': only csv takes a file name", s);
+		return 0;
+	}
+	if (!strncmp(s, "csv:", 4)) {
+		const char *comma = strchr(s + 4, ',');
+		if (!s[4] || s[4] == ',' || (comma && !comma[1]))
+			return err_set(e, "--data: '%s': expected csv:TRAIN[,TEST]", s);
+		return 0;
+	}
+	return err_set(e, "--data: unknown data set '%s' (expected mnist, fashion, adult, synthetic "
+			  "or csv:TRAIN[,TEST])", s);
+}
+
+int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
+{
+	double d;
+	int v;
+	switch (opt) {
+	case CLI_OPT_DATA:
+		if (check_data_spec(arg, e))
+			return -1;
+		c->data.spec = arg;
+		return 1;
+	case CLI_OPT_DATA_DIR:
+		c->data.dir = arg;
+		return 1;
+	case CLI_OPT_FEATURES:
+		return cli_int("--features", arg, 1, 1024, &c->data.features, e) ? -1 : 1;
+	case CLI_OPT_LABEL_COL:
+		return cli_int("--label-col", arg, 0, 1000000, &c->data.label_col, e) ? -1 : 1;
+	case CLI_OPT_CENTER:
+		c->data.scale = DATA_CENTER;
+		return 1;
+	case CLI_OPT_STANDARDIZE:
+		c->data.scale = DATA_STANDARDIZE;
+		return 1;
+	case CLI_OPT_LIMIT:
+		return cli_int("--limit", arg, 1, 100000000, &c->data.limit, e) ? -1 : 1;
+	case CLI_OPT_LAYERS: {
+		int *w = NULL, n = 0;
+		if (net_parse_layers(arg, &w, &n, e))
+			return err_prefix(e, "--layers");
+		free(w);
+		c->layers = arg;
+		return 1;
+	}
+	case CLI_OPT_ACT:
+		if ((v = act_parse(arg)) < 0)
+			return err_set(e, "--act: unknown activation '%s' (expected erf, tanh, relu "
+					  "or sigmoid)", arg);
+		c->act = (ActKind)v;
+		return 1;
+	case CLI_OPT_ACT_SCALE:
+		if (cli_double("--act-scale", arg, 0, 1, 1e6, &d, e))
+			return -1;
+		c->act_a = (float)d;
+		return 1;
+	case CLI_OPT_SEED:
+		if (parse_seed(arg, &c->seed, e))
+			return -1;
+		c->train.seed = c->seed;
+		return 1;
+	case CLI_OPT_BATCH:
+		return cli_int("--batch", arg, 1, 1000000, &c->train.batch, e) ? -1 : 1;
+	case CLI_OPT_LR:
+		if (cli_double("--lr", arg, 0, 1, 10, &d, e))
+			return -1;
+		c->train.adam.lr = d;
+		return 1;
+	case CLI_OPT_THREADS:
+		return cli_int("--threads", arg, 1, 64, &c->train.threads, e) ? -1 : 1;
+	case CLI_OPT_LOAD:
+		c->load = arg;
+		return 1;
+	case CLI_OPT_SAVE:
+		c->save = arg;
+		return 1;
+	case CLI_OPT_JSON:
+		c->json = arg;
+		return 1;
+	case CLI_OPT_CSV:
+		c->csv = arg;
+		return 1;
+	case CLI_OPT_QUIET:
+		c->quiet = 1;
+		return 1;
+	case CLI_OPT_VAL_FRAC:
+		if (cli_double("--val-frac", arg, 0, 1, 1, &d, e))
+			return -1;
+		if (d >= 1)
+			return err_set(e, "--val-frac: '%s' must be less than 1", arg);
+		c->val_frac = d;
+		c->val_per_class = 0;
+		return 1;
+	case CLI_OPT_VAL_PER_CLASS:
+		return cli_int("--val-per-class", arg, 1, 100000000, &c->val_per_class, e) ? -1 : 1;
+	}
+	return 0;
+}
+
+int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const struct option *own,
+	      CliOwnFn fn, void *ud, const char *help_head, int *first)
+{
+	struct option opts[96];
+	int n = 0;
+	Err e = {{0}};
+	opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
+	if (c)
+		for (int i = 0; i < cli_common_noptions; i++)
+			opts[n++] = cli_common_options[i];
+	for (int i = 0; own && own[i].name && n < 95; i++)
+		opts[n++] = own[i];
+	opts[n] = (struct option){0};
+
+	opterr = 0;
+	optind = 0;
+	int o;
+	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		int rc = 0;
+		if (o == 'h') {
+			fputs(help_head, stdout);
+			if (c)
+				fputs(cli_common_help, stdout);
+			return 1;
+		}
+		if (o == ':')
+			fprintf(stderr, "condnet %s: %s needs a value\n", argv[0], argv[optind - 1]);
+		else if (o == '?' && optopt >= 256)
+			fprintf(stderr, "condnet %s: %s takes no value\n", argv[0], argv[optind - 1]);
+		else if (o == '?' && optopt)
+			fprintf(stderr, "condnet %s: unknown option '-%c'\n", argv[0], optopt);
+		else if (o == '?')
+			fprintf(stderr, "condnet %s: unknown option '%s'\n", argv[0], argv[optind - 1]);
+		if (o == ':' || o == '?') {
+			fprintf(stderr, "Try 'condnet %s --help'.\n", argv[0]);
+			return 2;
+		}
+		if (o >= CLI_OPT_DATA && o < CLI_OPT_OWN && (c || shared))
+			rc = cli_common_handle(c ? c : shared, o, optarg, &e) < 0 ? -1 : 0;
+		else if (fn)
+			rc = fn(o, optarg, ud, &e);
+		if (rc) {
+			fprintf(stderr, "condnet %s: %s\n", argv[0], e.msg);
+			return 2;
+		}
+	}
+	if (first)
+		*first = optind;
+	else if (optind < argc) {
+		fprintf(stderr, "condnet %s: unexpected argument '%s'\n", argv[0], argv[optind]);
+		return 2;
+	}
+	return 0;
+}
+
+const char *cli_default_layers(const char *spec)
+{
+	if (spec_is(spec, "mnist") || spec_is(spec, "fashion"))
+		return "12x300";
+	if (spec_is(spec, "adult"))
+		return "12x50";
+	if (spec_is(spec, "csv"))
+		return "3x32";
+	return "4x32";
+}
+
+const char *cli_data_name(const CommonOpts *c)
+{
+	return c->data.spec ? c->data.spec : "synthetic";
+}
+
+int cli_fail(const char *cmd, const Err *e)
+{
+	fprintf(stderr, "condnet %s: %s\n", cmd, e->msg);
+	return 1;
+}
+
+int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
+{
+	Dataset *tr = NULL, *te = NULL;
+	if (datasets_load(&c->data, &tr, &te, e))
+		return -1;
+	if (dataset_validate(tr, "training set", e) || (te && dataset_validate(te, "test set", e))) {
+		dataset_free(tr);
+		dataset_free(te);
+		return -1;
+	}
+	if (train)
+		*train = tr;
+	else
+		dataset_free(tr);
+	if (test)
+		*test = te;
+	else
+		dataset_free(te);
+	return 0;
+}
+
+Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
+{
+	if (c->load) {
+		Net *net = model_load(c->load, e);
+		if (!net)
+			return NULL;
+		if (train && net->n[0] != train->d) {
+			err_set(e, "%s: model has %d inputs, data set has %d features", c->load,
+				net->n[0], train->d);
+			net_free(net);
+			return NULL;
+		}
+		if (train && net->n[net->m] != train->k) {
+			err_set(e, "%s: model has %d outputs, data set has %d classes", c->load,
+				net->n[net->m], train->k);
+			net_free(net);
+			return NULL;
+		}
+		return net;
+	}
+	if (!train) {
+		err_set(e, "no data set to size a fresh network by");
+		return NULL;
+	}
+	const char *spec = c->layers ? c->layers : cli_default_layers(c->data.spec);
+	int *hidden = NULL, nh = 0;
+	if (net_parse_layers(spec, &hidden, &nh, e)) {
+		err_prefix(e, "--layers");
+		return NULL;
+	}
+	int *w = malloc((size_t)(nh + 2) * sizeof *w);
+	if (!w) {
+		free(hidden);
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	w[0] = train->d;
+	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
+	w[nh + 1] = train->k;
+	free(hidden);
+	/* Parameters, gradients and two Adam moments: four floats each. */
+	size_t nparam = net_param_count_for(nh + 1, w);
+	if (nparam > CLI_MAX_PARAMS) {
+		free(w);
+		err_set(e, "a %s network has %zu parameters, more than condnet trains (%zu)", spec,
+			nparam, (size_t)CLI_MAX_PARAMS);
+		return NULL;
+	}
+	Net *net = net_new(nh + 1, w, c->act, c->act_a);
+	free(w);
+	if (!net) {
+		err_set(e, "out of memory for a %s network", spec);
+		return NULL;
+	}
+	Rng rng;
+	rng_seed(&rng, c->seed);
+	net_init_glorot(net, &rng);
+	return net;
+}

@@ -1,0 +1,118 @@
+/* cli.h - the batch commands and the options they share.
+ *
+ * Every command takes the data-set, network and training flags of
+ * `condnet train`, parsed once here, so `condnet tui` accepts the same. */
+#ifndef CONDNET_CLI_H
+#define CONDNET_CLI_H
+
+#include <getopt.h>
+#include <stdint.h>
+
+#include "engine/act.h"
+#include "data/dataset.h"
+#include "data/datasets.h"
+#include "base/err.h"
+#include "engine/net.h"
+#include "engine/train.h"
+
+typedef struct CommonOpts {
+	DataSpec data;       /* --data, --data-dir, --features, --label-col, --limit */
+	const char *layers;  /* --layers (hidden widths), default per data set */
+	ActKind act;         /* --act */
+	float act_a;         /* --act-scale (erf(a·x)), default 1 */
+	uint64_t seed;       /* --seed */
+	TrainOpts train;     /* --batch, --lr, --threads */
+	const char *load;    /* --load MODEL: start from a saved model */
+	const char *save;    /* --save MODEL */
+	const char *json;    /* --json FILE */
+	const char *csv;     /* --csv FILE */
+	int quiet;           /* --quiet: no progress */
+	double val_frac;     /* --val-frac */
+	int val_per_class;   /* --val-per-class */
+} CommonOpts;
+
+void cli_common_default(CommonOpts *c);
+
+/* The largest network cli_make_net builds: 2^30 parameters take 16 GiB with
+ * their gradients and Adam moments. */
+#define CLI_MAX_PARAMS (1UL << 30)
+
+/* getopt_long table entries for the common options, and their handler:
+ * returns 1 if opt was a common option (parsed into c), 0 if not, -1 on a
+ * bad value (message in e). Commands append their own entries. */
+extern const struct option cli_common_options[];
+extern const int cli_common_noptions;
+/* The first CLI_DATA_NOPTIONS entries of cli_common_options are the data-set
+ * options, --data to --standardize, for commands that take only those. */
+#define CLI_DATA_NOPTIONS 7
+int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e);
+/* The text describing the common options, for --help; CLI_DATA_HELP the
+ * part about the data-set options (the first CLI_DATA_NOPTIONS). */
+extern const char cli_common_help[];
+#define CLI_DATA_HELP \
+	"  --data SPEC          mnist, fashion, adult, synthetic or csv:TRAIN[,TEST] (default synthetic)\n" \
+	"  --data-dir DIR       directory of fetched data sets (default $CONDNET_DATA,\n" \
+	"                       else $XDG_CACHE_HOME/condnet, else ~/.cache/condnet)\n" \
+	"  --features K         MNIST/Fashion Haar-wavelet coefficients, 1..1024 (default 200)\n" \
+	"  --label-col N        CSV column of the label, counted from 0 (default the last)\n" \
+	"  --limit N            keep at most N rows of every class (quick runs)\n" \
+	"  --center             subtract every feature's mean over the training set\n" \
+	"  --standardize        and divide by its standard deviation there\n"
+
+/* Loads the data sets, and builds the network: from --load, or fresh from
+ * --layers with Glorot weights from --seed. Either output may be NULL. */
+int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
+Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e);
+
+/* Option codes (struct option.val) of the common options; a command's own
+ * options use codes from CLI_OPT_OWN on. */
+enum {
+	CLI_OPT_DATA = 256, CLI_OPT_DATA_DIR, CLI_OPT_FEATURES, CLI_OPT_LABEL_COL, CLI_OPT_LIMIT,
+	CLI_OPT_LAYERS, CLI_OPT_ACT, CLI_OPT_ACT_SCALE, CLI_OPT_SEED, CLI_OPT_BATCH, CLI_OPT_LR,
+	CLI_OPT_THREADS, CLI_OPT_LOAD, CLI_OPT_SAVE, CLI_OPT_JSON, CLI_OPT_CSV, CLI_OPT_QUIET,
+	CLI_OPT_VAL_FRAC, CLI_OPT_VAL_PER_CLASS, CLI_OPT_CENTER, CLI_OPT_STANDARDIZE,
+	CLI_OPT_OWN = 512
+};
+
+/* A command's own option: returns 0 when parsed, -1 on a bad value (message in e). */
+typedef int (*CliOwnFn)(int opt, const char *arg, void *ud, Err *e);
+
+/* Parses argv[1..argc) of command argv[0]: the common options (when c is
+ * not NULL) and the command's own (own, terminated by a zero entry; an own
+ * entry may reuse a common code, which is then parsed into *shared).
+ * -h/--help prints help_head and, with c, cli_common_help to stdout.
+ * Non-option arguments are left at argv[*first..argc); when first is NULL
+ * they are an error. Returns 0 to go on, 1 after --help (exit 0), 2 after a
+ * usage error already printed as "condnet CMD: message" (exit 2). */
+int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const struct option *own,
+	      CliOwnFn fn, void *ud, const char *help_head, int *first);
+
+/* Strict number parsing for option values; name is the option ("--batch"),
+ * the message says what was expected. */
+int cli_int(const char *name, const char *s, long lo, long hi, int *out, Err *e);
+/* x must be > lo (lo_open) or ≥ lo, and ≤ hi. */
+int cli_double(const char *name, const char *s, double lo, int lo_open, double hi, double *out,
+	       Err *e);
+
+/* The hidden widths used when --layers is not given, for a --data spec. */
+const char *cli_default_layers(const char *spec);
+/* The data set's name for messages and records ("synthetic" when none). */
+const char *cli_data_name(const CommonOpts *c);
+
+/* Prints "condnet CMD: message" to stderr; returns 1 (the exit status). */
+int cli_fail(const char *cmd, const Err *e);
+
+/* Subcommands: each returns the process exit status (0 ok, 1 failure,
+ * 2 usage error). argv[0] is the subcommand name. */
+int cmd_train(int argc, char **argv);
+int cmd_alg1(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_squeeze(int argc, char **argv);
+int cmd_cond(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_paper(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_tui(int argc, char **argv);
+
+#endif

@@ -1,0 +1,150 @@
+/* cmd_alg1.c - `condnet alg1`: Algorithm 1, one line per iteration, then the
+ * paper's Table 1 and Table 16 layouts. */
+#include <cjson/cJSON.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine/alg1_proportion.h"
+#include "cli/cli.h"
+#include "engine/model_io.h"
+#include "cli/progress.h"
+#include "engine/report.h"
+
+static const char help[] =
+	"Usage: condnet alg1 [OPTIONS]\n\n"
+	"Algorithm 1: train eta epochs; while some layer's stacked matrix [W; b] has a\n"
+	"condition number above tau, remove from each such hidden layer as many neurons\n"
+	"as it has singular values below sigma_1/tau, and train again.\n\n"
+	"  --tau T              threshold on the condition number, > 1 (default 25)\n"
+	"  --eta E              epochs of training per iteration, > 0 (default 1)\n"
+	"  --round K            round every new width down to a multiple of K\n"
+	"  --max-iter N         stop after N removal iterations (default 100)\n"
+	"  --warm               keep the trained weights of the neurons pivoted QR keeps,\n"
+	"                       instead of retraining the smaller network from fresh weights\n";
+
+enum { OPT_TAU = CLI_OPT_OWN, OPT_ETA, OPT_ROUND, OPT_MAX_ITER, OPT_WARM };
+
+static const struct option own[] = {
+	{"tau", required_argument, NULL, OPT_TAU},
+	{"eta", required_argument, NULL, OPT_ETA},
+	{"round", required_argument, NULL, OPT_ROUND},
+	{"max-iter", required_argument, NULL, OPT_MAX_ITER},
+	{"warm", no_argument, NULL, OPT_WARM},
+	{0},
+};
+
+static int own_opt(int opt, const char *arg, void *ud, Err *e)
+{
+	Alg1Opts *o = ud;
+	switch (opt) {
+	case OPT_TAU:
+		return cli_double("--tau", arg, 1, 1, 1e12, &o->tau, e);
+	case OPT_ETA:
+		return cli_double("--eta", arg, 0, 1, 1e6, &o->eta, e);
+	case OPT_ROUND:
+		return cli_int("--round", arg, 1, 1000000, &o->round, e);
+	case OPT_MAX_ITER:
+		return cli_int("--max-iter", arg, 1, 1000000, &o->max_iter, e);
+	case OPT_WARM:
+		o->warm = 1;
+		return 0;
+	}
+	return 0;
+}
+
+static void print_record(const Alg1Record *r)
+{
+	char buf[32];
+	printf("iter %3d  Σn %7s  max κ %10.1f  widths ", r->iter,
+	       report_thousands((double)r->sum_n, buf, sizeof buf), r->max_kappa);
+	for (int i = 0; i <= r->m; i++)
+		printf("%s%d", i ? "-" : "", r->n[i]);
+	printf("  %.1f s\n", r->seconds);
+	fflush(stdout);
+}
+
+static void history_csv(FILE *f, const void *a)
+{
+	report_alg1_history(f, a, REPORT_CSV);
+}
+
+int cmd_alg1(int argc, char **argv)
+{
+	CommonOpts c;
+	Alg1Opts o;
+	Dataset *train = NULL;
+	Net *net = NULL;
+	Alg1 *a = NULL;
+	Progress prog;
+	Err e = {{0}};
+	int rc = 1;
+
+	cli_common_default(&c);
+	alg1_opts_default(&o);
+	o.tau = 25;
+	o.eta = 1;
+	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &o, help, NULL);
+	if (pr)
+		return pr == 1 ? 0 : 2;
+	o.seed = c.seed;
+	o.train = c.train;
+	if (cli_load_data(&c, &train, NULL, &e) || !(net = cli_make_net(&c, train, &e)))
+		goto fail;
+	if (!(a = alg1_new(net, train, &o, &e)))
+		goto fail;
+	progress_init(&prog, "condnet alg1", c.quiet, 1);
+	a->cb = progress_train_cb;
+	a->cb_ud = &prog;
+	progress_trap_signals();
+
+	char shape[512];
+	printf("%s: Algorithm 1 from %s, tau %g, eta %g\n", cli_data_name(&c),
+	       net_shape_str(net, shape, sizeof shape), o.tau, o.eta);
+	int st;
+	do {
+		progress_what(&prog, "iteration %d", a->nrec);
+		st = alg1_step(a, &e);
+		progress_clear(&prog);
+		if (st < 0)
+			goto fail;
+		if (st != ALG1_STOPPED && a->nrec > 0)
+			print_record(&a->rec[a->nrec - 1]);
+	} while (st == ALG1_RUNNING && !progress_interrupted());
+
+	int sig = progress_interrupted();
+	printf("\n");
+	report_alg1_summary(stdout, a, REPORT_TEXT);
+	printf("\n");
+	report_alg1_history(stdout, a, REPORT_TEXT);
+	printf("\nstatus: %s%s%s\n", sig ? "interrupted" : alg1_status_name(a->status),
+	       a->reason[0] ? " - " : "", a->reason);
+	if (c.save && !sig) {
+		if (model_save(a->net, c.save, &e))
+			goto fail;
+		printf("saved %s (%s)\n", c.save, net_shape_str(a->net, shape, sizeof shape));
+	} else if (c.save)
+		printf("not saving %s: the run was interrupted\n", c.save);
+	if (c.json) {
+		cJSON *r = report_alg1_json(a);
+		if (r) {
+			cJSON_AddStringToObject(r, "data", cli_data_name(&c));
+			cJSON_AddBoolToObject(r, "interrupted", sig != 0);
+		}
+		int bad = report_write_json(c.json, r, &e);
+		cJSON_Delete(r);
+		if (bad)
+			goto fail;
+	}
+	if (c.csv && report_write_file(c.csv, history_csv, a, &e))
+		goto fail;
+	rc = sig ? 130 : 0;
+	goto out;
+fail:
+	rc = cli_fail("alg1", &e);
+out:
+	alg1_free(a);
+	net_free(net);
+	dataset_free(train);
+	return rc;
+}

@@ -1,0 +1,97 @@
+/* cmd_replay.c - `condnet replay LOG`: re-run a recorded screen session
+ * through the same engine calls, without a screen, and print the result. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli/cli.h"
+#include "engine/cond.h"
+#include "engine/model_io.h"
+#include "engine/report.h"
+#include "engine/session.h"
+
+static const char replay_help[] =
+    "Usage: condnet replay LOG [--save MODEL] [--markdown]\n\n"
+    "Applies every action of a session log (as the screen wrote it) through the same\n"
+    "engine calls, without a screen, and prints the final per-layer table and the\n"
+    "lines 'widths', 'params', 'crc32' (of the parameters) and 'test_accuracy'.\n"
+    "The log's save lines write nothing; a load line checks the recorded CRC-32.\n"
+    "A bad line stops the replay with LOG:LINE: and what was expected.\n"
+    "  --save MODEL   write the final network\n"
+    "  --markdown     print the table as Markdown\n"
+    "  -h, --help     this text\n";
+
+static void print_result(const Session *s, ReportFormat fmt)
+{
+	char shape[512];
+	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
+	Err e = {{0}};
+	if (lc && cond_net(s->net, s->tau, lc, &e) == 0)
+		report_cond(stdout, s->net, lc, fmt);
+	else
+		fprintf(stderr, "condnet replay: conditioning: %s\n", lc ? e.msg : "out of memory");
+	for (int i = 0; lc && i < s->net->m; i++)
+		cond_layer_free(&lc[i]);
+	free(lc);
+	printf("widths %s\n", net_shape_str(s->net, shape, sizeof shape));
+	printf("params %zu\n", s->net->nparam);
+	printf("crc32 %08x\n", (unsigned)session_param_crc(s->net));
+	printf("test_accuracy %.2f\n", session_test_acc(s));
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"save", required_argument, NULL, 's'},
+	    {"markdown", no_argument, NULL, 'm'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *save = NULL;
+	ReportFormat fmt = REPORT_TEXT;
+	int c;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			save = optarg;
+			break;
+		case 'm':
+			fmt = REPORT_MARKDOWN;
+			break;
+		case 'h':
+			fputs(replay_help, stdout);
+			return 0;
+		default:
+			fputs(replay_help, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fputs(replay_help, stderr);
+		return 2;
+	}
+	Session *s = session_new();
+	Err e = {{0}};
+	if (!s) {
+		fprintf(stderr, "condnet replay: out of memory\n");
+		return 1;
+	}
+	s->replay = 1;
+	int rc = 0;
+	if (session_replay(s, argv[optind], NULL, &e) < 0) {
+		fprintf(stderr, "condnet replay: %s\n", e.msg);
+		rc = 1;
+	} else if (!s->net) {
+		fprintf(stderr, "condnet replay: %s: the log builds no network\n", argv[optind]);
+		rc = 1;
+	} else {
+		print_result(s, fmt);
+		if (save && model_save(s->net, save, &e) < 0) {
+			fprintf(stderr, "condnet replay: %s\n", e.msg);
+			rc = 1;
+		}
+	}
+	session_free(s);
+	return rc;
+}

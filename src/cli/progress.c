@@ -1,0 +1,98 @@
+/* progress.c - the progress line, per-epoch lines, and signal trapping. */
+#include "cli/progress.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+void progress_trap_signals(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int progress_interrupted(void)
+{
+	return got_signal;
+}
+
+void progress_init(Progress *p, const char *label, int quiet, int epoch_lines)
+{
+	memset(p, 0, sizeof *p);
+	p->f = stderr;
+	snprintf(p->label, sizeof p->label, "%s", label);
+	if (quiet)
+		p->mode = PROGRESS_OFF;
+	else if (isatty(fileno(stderr)))
+		p->mode = PROGRESS_LINE;
+	else
+		p->mode = epoch_lines ? PROGRESS_EPOCHS : PROGRESS_OFF;
+}
+
+void progress_what(Progress *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->what, sizeof p->what, fmt, ap);
+	va_end(ap);
+}
+
+void progress_clear(Progress *p)
+{
+	if (p->shown) {
+		fputs("\r\033[K", p->f);
+		fflush(p->f);
+		p->shown = 0;
+	}
+}
+
+/* The redrawn line: bar over this call's batches, then the numbers. */
+static void draw_line(Progress *p, const TrainProgress *tp)
+{
+	enum { WIDTH = 20 };
+	char bar[WIDTH + 1];
+	double frac = tp->batches > 0 ? (double)tp->batch / (double)tp->batches : 0;
+	int fill = (int)(frac * WIDTH + 0.5);
+	if (fill > WIDTH)
+		fill = WIDTH;
+	memset(bar, '#', (size_t)fill);
+	memset(bar + fill, '-', (size_t)(WIDTH - fill));
+	bar[WIDTH] = '\0';
+	fprintf(p->f, "\r[%s] %s%sepoch %.2f  batch %ld/%ld  loss %.4f  acc %.2f %%  %.1f s\033[K",
+		bar, p->what, p->what[0] ? "  " : "", tp->epoch, tp->batch, tp->batches, tp->loss,
+		100 * tp->acc, tp->seconds);
+	fflush(p->f);
+	p->shown = 1;
+}
+
+int progress_train_cb(const TrainProgress *tp, void *ud)
+{
+	Progress *p = ud;
+	if (p && p->mode == PROGRESS_LINE) {
+		double now = clock_seconds();
+		if (now - p->last_draw >= 0.1 || tp->batch == tp->batches) {
+			p->last_draw = now;
+			draw_line(p, tp);
+		}
+	} else if (p && p->mode == PROGRESS_EPOCHS && tp->epoch_end) {
+		fprintf(p->f, "%s: %s%sepoch %.2f  loss %.4f  acc %.2f %%  %.1f s\n", p->label, p->what,
+			p->what[0] ? "  " : "", tp->epoch, tp->loss, 100 * tp->acc, tp->seconds);
+		fflush(p->f);
+	}
+	return got_signal ? 1 : 0;
+}

@@ -1,0 +1,47 @@
+/* progress.h - training progress for the batch commands, and the signals
+ * that stop a run cleanly.
+ *
+ * On a terminal (stderr is a tty) one line is redrawn in place, at most ten
+ * times a second: a bar over the batches of the current training call, the
+ * epoch, the batch, the running loss and accuracy and the elapsed time.
+ * Elsewhere one line is written per finished epoch. */
+#ifndef CONDNET_PROGRESS_H
+#define CONDNET_PROGRESS_H
+
+#include <stdio.h>
+
+#include "engine/train.h"
+
+typedef enum ProgressMode {
+	PROGRESS_OFF = 0, /* --quiet */
+	PROGRESS_LINE,    /* a redrawn line on a terminal */
+	PROGRESS_EPOCHS   /* one line per epoch end */
+} ProgressMode;
+
+typedef struct Progress {
+	FILE *f;            /* stderr */
+	char label[64];     /* "condnet train" */
+	char what[64];      /* what is training now ("iteration 3"), may be empty */
+	ProgressMode mode;
+	double last_draw;   /* monotonic seconds of the last redraw */
+	int shown;          /* a redrawn line is on the terminal */
+} Progress;
+
+/* Chooses the mode from quiet and isatty(stderr). A command that prints its
+ * own per-epoch lines passes epoch_lines = 0, so that nothing is written
+ * away from a terminal. */
+void progress_init(Progress *p, const char *label, int quiet, int epoch_lines);
+/* Names what trains next ("β 1.4 trial 2"), shown before the numbers. */
+void progress_what(Progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The TrainCallback; ud is a Progress. Returns 1 (stop) once a signal came. */
+int progress_train_cb(const TrainProgress *tp, void *ud);
+/* Erases the redrawn line, before other output. */
+void progress_clear(Progress *p);
+
+/* SIGINT and SIGTERM set a flag instead of ending the process; a second one
+ * ends it the default way. */
+void progress_trap_signals(void);
+/* The signal that arrived (SIGINT, SIGTERM) or 0. */
+int progress_interrupted(void);
+
+#endif

@@ -1,0 +1,24 @@
+/* adult.h - the UCI Adult (Census Income) data set as the paper prepares it.
+ *
+ * Continuous fields (age, fnlwgt, education-num, capital-gain, capital-loss,
+ * hours-per-week) are scaled to 0-100 by the upper bounds 100, 2e6, 25, 2e5,
+ * 1e4 and 120. Categorical fields (workclass, education, marital-status,
+ * occupation, relationship, race, sex, native-country) are one-hot over the
+ * category lists of the UCI description, so training and test files give the
+ * same columns. A missing value '?' sets no bit of its group (all zeros).
+ * Label: 1 for ">50K", 0 for "<=50K"; the test file's first line
+ * ("|1x3 Cross validator") and the trailing '.' on its labels are handled. */
+#ifndef CONDNET_ADULT_H
+#define CONDNET_ADULT_H
+
+#include "data/dataset.h"
+#include "base/err.h"
+
+/* Number of features produced (6 continuous + all one-hot columns). */
+int adult_feature_count(void);
+/* Name of feature j (e.g. "age", "workclass=Private"). */
+const char *adult_feature_name(int j);
+
+int adult_load(const char *path, Dataset **out, Err *e);
+
+#endif

@@ -1,0 +1,57 @@
+/* dataset.h - a labelled data set held in memory, and the operations every
+ * loader and algorithm shares: subsets, stratified validation splits and the
+ * built-in synthetic set. */
+#ifndef CONDNET_DATASET_H
+#define CONDNET_DATASET_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+
+typedef struct Dataset {
+	int n;          /* rows (samples) */
+	int d;          /* features per row */
+	int k;          /* classes; labels are in [0, k) */
+	float *x;       /* n*d, row-major: sample i is x[i*d .. i*d+d) */
+	int *y;         /* n labels */
+	char name[128]; /* what it is, for headers and reports ("mnist-haar200 train") */
+} Dataset;
+
+/* A zeroed data set of n rows, d features, k classes; NULL when out of memory. */
+Dataset *dataset_new(int n, int d, int k);
+void dataset_free(Dataset *ds); /* accepts NULL */
+Dataset *dataset_clone(const Dataset *ds);
+
+/* Rows idx[0..n) of ds, in that order (a copy); NULL when an index is
+ * outside [0, ds->n) or memory runs out. */
+Dataset *dataset_subset(const Dataset *ds, const int *idx, int n);
+
+/* The first n rows of each class, at most (for quick runs); a copy. */
+Dataset *dataset_head(const Dataset *ds, int n);
+
+/* Stratified split into training and validation parts, reproducible from
+ * seed. Either per_class > 0 (that many validation rows of every class, the
+ * paper's 1,000 per class for MNIST) or 0 < frac < 1 (that fraction of every
+ * class, the paper's 10 % for Adult). Rows keep their original order within
+ * each part. Fails when a class has too few rows. */
+int dataset_split(const Dataset *all, double frac, int per_class, uint64_t seed,
+		  Dataset **train, Dataset **val, Err *e);
+
+/* Fails naming the first row and column holding NaN or Inf, or a label
+ * outside [0, k). what names the data set in the message. */
+int dataset_validate(const Dataset *ds, const char *what, Err *e);
+
+/* The built-in synthetic set: k interleaved spiral arms in the plane, lifted
+ * to d >= 2 features by a fixed random linear map plus noise, n_per_class
+ * rows per class. Same seed, same data. */
+Dataset *dataset_synthetic(int n_per_class, int k, int d, uint64_t seed);
+
+/* Centres every feature of train and test on its mean over train and, when
+ * divide is set, divides it by its standard deviation over train (a feature
+ * constant over train is only centred). Test uses train's statistics. */
+void dataset_standardize(Dataset *train, Dataset *test, int divide);
+
+/* Number of rows of each class into counts[0..k). */
+void dataset_class_counts(const Dataset *ds, int *counts);
+
+#endif

@@ -1,0 +1,231 @@
+/* datasets.c - from a --data argument to training and test sets. */
+#include "data/datasets.h"
+
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "data/adult.h"
+#include "data/csv.h"
+#include "data/mnist.h"
+#include "base/rng.h"
+
+#define PATH_LEN 4096
+
+/* The synthetic set of --data synthetic. */
+#define SYNTH_K 3
+#define SYNTH_D 10
+#define SYNTH_TRAIN 400
+#define SYNTH_TEST 200
+
+static const char *const idx_files[] = {"train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                                        "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"};
+
+void dataspec_default(DataSpec *s)
+{
+	s->spec = NULL;
+	s->dir = NULL;
+	s->features = 200;
+	s->label_col = -1;
+	s->seed = 1;
+	s->limit = 0;
+	s->scale = DATA_RAW;
+}
+
+const char *datasets_dir(char *buf, int len)
+{
+	const char *v = getenv("CONDNET_DATA");
+	if (v && *v) {
+		snprintf(buf, (size_t)len, "%s", v);
+		return buf;
+	}
+	v = getenv("XDG_CACHE_HOME");
+	if (v && *v) {
+		snprintf(buf, (size_t)len, "%s/condnet", v);
+		return buf;
+	}
+	v = getenv("HOME");
+	if (!v || !*v) {
+		struct passwd *pw = getpwuid(getuid());
+		v = pw && pw->pw_dir ? pw->pw_dir : ".";
+	}
+	snprintf(buf, (size_t)len, "%s/.cache/condnet", v);
+	return buf;
+}
+
+static int is_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* dir/name/file or dir/name/file.gz exists. */
+static int idx_present(const char *dir, const char *name, const char *file)
+{
+	char p[PATH_LEN];
+	snprintf(p, sizeof p, "%s/%s/%s", dir, name, file);
+	if (is_file(p))
+		return 1;
+	snprintf(p, sizeof p, "%s/%s/%s.gz", dir, name, file);
+	return is_file(p);
+}
+
+int datasets_available(const char *name, const char *dir)
+{
+	char dbuf[PATH_LEN], p[PATH_LEN];
+	if (!name || strcmp(name, "synthetic") == 0)
+		return 1;
+	if (!dir)
+		dir = datasets_dir(dbuf, sizeof dbuf);
+	if (strcmp(name, "mnist") == 0 || strcmp(name, "fashion") == 0) {
+		for (int i = 0; i < 4; i++)
+			if (!idx_present(dir, name, idx_files[i]))
+				return 0;
+		return 1;
+	}
+	if (strcmp(name, "adult") == 0) {
+		snprintf(p, sizeof p, "%s/adult/adult.data", dir);
+		if (!is_file(p))
+			return 0;
+		snprintf(p, sizeof p, "%s/adult/adult.test", dir);
+		return is_file(p);
+	}
+	if (strncmp(name, "csv:", 4) == 0 && name[4]) {
+		snprintf(p, sizeof p, "%s", name + 4);
+		char *comma = strchr(p, ',');
+		if (comma)
+			*comma = '\0';
+		return is_file(p) && (!comma || is_file(comma + 1));
+	}
+	return 0;
+}
+
+static int load_csv(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
+{
+	char trainp[PATH_LEN];
+	const char *arg = s->spec + 4;
+	if (!*arg)
+		return err_set(e, "--data csv: expected csv:TRAIN[,TEST], found no file name");
+	snprintf(trainp, sizeof trainp, "%s", arg);
+	char *testp = strchr(trainp, ',');
+	if (testp)
+		*testp++ = '\0';
+	if (!*trainp || (testp && !*testp))
+		return err_set(e, "--data %s: expected csv:TRAIN[,TEST], found an empty file name",
+		               s->spec);
+	if (!testp) {
+		Dataset *all;
+		if (csv_load(trainp, s->label_col, &all, e) != 0)
+			return -1;
+		int rc = dataset_split(all, 0.2, 0, rng_derive(s->seed, 0x7e57), train, test, e);
+		if (rc == 0) {
+			snprintf((*train)->name, sizeof(*train)->name, "%.100s train", all->name);
+			snprintf((*test)->name, sizeof(*test)->name, "%.100s test (20%% held out)",
+			         all->name);
+		}
+		dataset_free(all);
+		return rc;
+	}
+	if (csv_load(trainp, s->label_col, train, e) != 0)
+		return -1;
+	if (csv_load(testp, s->label_col, test, e) != 0)
+		return -1;
+	if ((*train)->d != (*test)->d)
+		return err_set(e, "%s: %d features, but %s has %d", testp, (*test)->d, trainp,
+		               (*train)->d);
+	/* Both sets count the classes either one holds. */
+	int k = (*train)->k > (*test)->k ? (*train)->k : (*test)->k;
+	(*train)->k = (*test)->k = k;
+	return 0;
+}
+
+static int load_named(const DataSpec *s, const char *dir, Dataset **train, Dataset **test, Err *e)
+{
+	const char *name = s->spec ? s->spec : "synthetic";
+	char p[PATH_LEN], q[PATH_LEN];
+	if (strcmp(name, "synthetic") == 0) {
+		*train = dataset_synthetic(SYNTH_TRAIN, SYNTH_K, SYNTH_D, s->seed);
+		*test = dataset_synthetic(SYNTH_TEST, SYNTH_K, SYNTH_D, rng_derive(s->seed, 1));
+		if (!*train || !*test)
+			return err_set(e, "synthetic: out of memory");
+		snprintf((*train)->name, sizeof(*train)->name, "synthetic train (seed %llu)",
+		         (unsigned long long)s->seed);
+		snprintf((*test)->name, sizeof(*test)->name,
+		         "synthetic test (seed derived from %llu)", (unsigned long long)s->seed);
+		return 0;
+	}
+	if (strncmp(name, "csv:", 4) == 0)
+		return load_csv(s, train, test, e);
+	int is_mnist = strcmp(name, "mnist") == 0, is_fashion = strcmp(name, "fashion") == 0;
+	if (!is_mnist && !is_fashion && strcmp(name, "adult") != 0)
+		return err_set(e,
+		               "unknown data set '%s': expected mnist, fashion, adult, synthetic "
+		               "or csv:TRAIN[,TEST]",
+		               name);
+	if (!datasets_available(name, dir))
+		return err_set(e, "%s is not in %s/%s: run 'data/fetch %s' first", name, dir, name,
+		               name);
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	if (is_mnist || is_fashion) {
+		if (mnist_load(p, name, s->features, train, test, NULL, e) == 0)
+			return 0;
+		/* On failure the loader owns whatever it allocated. */
+		*train = *test = NULL;
+		return -1;
+	}
+	snprintf(p, sizeof p, "%s/adult/adult.data", dir);
+	snprintf(q, sizeof q, "%s/adult/adult.test", dir);
+	if (adult_load(p, train, e) != 0 || adult_load(q, test, e) != 0)
+		return -1;
+	snprintf((*train)->name, sizeof(*train)->name, "adult train");
+	snprintf((*test)->name, sizeof(*test)->name, "adult test");
+	return 0;
+}
+
+/* Keeps the first `limit` rows of each class of *ds. */
+static int apply_limit(Dataset **ds, int limit, Err *e)
+{
+	Dataset *h = dataset_head(*ds, limit);
+	if (!h)
+		return err_set(e, "%s: out of memory keeping %d rows per class", (*ds)->name,
+		               limit);
+	snprintf(h->name, sizeof h->name, "%.96s (≤%d per class)", (*ds)->name, limit);
+	dataset_free(*ds);
+	*ds = h;
+	return 0;
+}
+
+int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
+{
+	char dbuf[PATH_LEN];
+	const char *dir = s->dir ? s->dir : datasets_dir(dbuf, sizeof dbuf);
+	Dataset *tr = NULL, *te = NULL;
+	*train = *test = NULL;
+	if (load_named(s, dir, &tr, &te, e) != 0)
+		goto fail;
+	if (s->limit > 0 &&
+	    (apply_limit(&tr, s->limit, e) != 0 || apply_limit(&te, s->limit, e) != 0))
+		goto fail;
+	if (dataset_validate(tr, tr->name, e) != 0 || dataset_validate(te, te->name, e) != 0)
+		goto fail;
+	if (tr->n == 0) {
+		err_set(e, "%s: no rows", tr->name);
+		goto fail;
+	}
+	if (s->scale != DATA_RAW) {
+		dataset_standardize(tr, te, s->scale == DATA_STANDARDIZE);
+		const char *how = s->scale == DATA_STANDARDIZE ? ", standardized" : ", centred";
+		strncat(tr->name, how, sizeof tr->name - strlen(tr->name) - 1);
+		strncat(te->name, how, sizeof te->name - strlen(te->name) - 1);
+	}
+	*train = tr;
+	*test = te;
+	return 0;
+fail:
+	dataset_free(tr);
+	dataset_free(te);
+	return -1;
+}

@@ -1,0 +1,30 @@
+/* haar.h - the 2-D Haar wavelet transform and the choice of the most
+ * significant coefficients by column-pivoted QR (the paper's MNIST features). */
+#ifndef CONDNET_HAAR_H
+#define CONDNET_HAAR_H
+
+#include "base/err.h"
+
+/* Orthonormal 2-D Haar transform of an n×n image (n a power of 2), full
+ * depth, standard (row-column per level) ordering. in and out may alias. */
+void haar2d(const double *in, double *out, int n);
+/* Its exact inverse. */
+void haar2d_inverse(const double *in, double *out, int n);
+
+/* Pads a rows×cols byte image with zeros to n×n (n >= rows, cols), scales
+ * bytes to [0, 1] and transforms it: out has n*n coefficients. */
+void haar_image(const unsigned char *img, int rows, int cols, int n, double *out);
+
+/* Chooses k columns of the rows×cols matrix A (row-major) in the order a
+ * column-pivoted QR of A would pivot them. Computed without forming Q: a
+ * pivoted Cholesky factorization of the Gram matrix G = AᵀA (cols×cols)
+ * gives the same pivots as QR with column pivoting on A, since the squared
+ * column norms QR updates are the diagonal of the Schur complement of G.
+ * For MNIST this is a 1024×1024 Gram matrix instead of a 60000×1024 QR.
+ * idx receives the k chosen column indices in pivot order. */
+int haar_select(const double *A, long rows, int cols, int k, int *idx, Err *e);
+
+/* The same on a precomputed Gram matrix G (cols×cols, overwritten). */
+int haar_select_gram(double *G, int cols, int k, int *idx, Err *e);
+
+#endif

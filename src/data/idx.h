@@ -1,0 +1,23 @@
+/* idx.h - the idx file format of MNIST and Fashion-MNIST, plain or
+ * gzip-compressed (read through zlib, which passes plain files through).
+ *
+ * Header: two zero bytes, a type byte (0x08 = unsigned byte), the number of
+ * dimensions, then each dimension as a big-endian 32-bit integer. Every
+ * dimension is checked against what the file can hold before anything is
+ * allocated. */
+#ifndef CONDNET_IDX_H
+#define CONDNET_IDX_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+
+/* Images: a 3-dimensional ubyte file. On success *pixels is n*rows*cols
+ * bytes (malloc'd, caller frees). */
+int idx_load_images(const char *path, uint8_t **pixels, int *n, int *rows, int *cols, Err *e);
+
+/* Labels: a 1-dimensional ubyte file; every label must be < max_label.
+ * *labels is malloc'd, caller frees. */
+int idx_load_labels(const char *path, int **labels, int *n, int max_label, Err *e);
+
+#endif

@@ -1,0 +1,418 @@
+/* mnist.c - MNIST and Fashion-MNIST as Haar-wavelet features (or raw pixels),
+ * with a checksummed cache of the features beside the idx files. */
+#include "data/mnist.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "base/blas.h"
+#include "data/haar.h"
+#include "data/idx.h"
+#include "base/file.h"
+
+#define NCLASS 10
+/* Images per blas_dsyrk_t call when forming the Gram matrix. */
+#define GRAM_ROWS 4096
+
+/* Cache layout, little-endian: magic[8], u32 version, k, haar size n,
+ * n train, n test, classes, CRC-32 of the four input files; u32 idx[k];
+ * f32 train features (n train × k), u8 train labels; the same for the test
+ * set; u32 CRC-32 of everything before it. */
+#define CACHE_MAGIC "CNHAAR\0\0"
+#define CACHE_VERSION 1
+#define CACHE_HEAD (8 + 7 * 4)
+
+static const char *const FILES[4] = {"train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                                     "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"};
+
+/* The four raw input sets. */
+typedef struct Raw {
+	uint8_t *px[2]; /* train, test: n*rows*cols bytes */
+	int *y[2];
+	int n[2];
+	int rows, cols;
+} Raw;
+
+static void raw_free(Raw *r)
+{
+	for (int s = 0; s < 2; s++) {
+		free(r->px[s]);
+		free(r->y[s]);
+	}
+}
+
+/* dir/name if readable, else dir/name.gz, into path (PATH_MAX-ish buffer). */
+static int find_file(const char *dir, const char *name, char *path, size_t len, Err *e)
+{
+	struct stat st;
+	snprintf(path, len, "%s/%s", dir, name);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return 0;
+	snprintf(path, len, "%s/%s.gz", dir, name);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return 0;
+	return err_set(e, "%s/%s: not found (nor %s.gz), expected an idx file", dir, name, name);
+}
+
+static int load_raw(const char *dir, Raw *r, Err *e)
+{
+	char path[4096];
+	memset(r, 0, sizeof *r);
+	for (int s = 0; s < 2; s++) {
+		int rows, cols, ny;
+		if (find_file(dir, FILES[2 * s], path, sizeof path, e) ||
+		    idx_load_images(path, &r->px[s], &r->n[s], &rows, &cols, e))
+			goto fail;
+		if (find_file(dir, FILES[2 * s + 1], path, sizeof path, e) ||
+		    idx_load_labels(path, &r->y[s], &ny, NCLASS, e))
+			goto fail;
+		if (ny != r->n[s]) {
+			err_set(e, "%s: %d labels for %d images, expected equal counts", path, ny,
+			        r->n[s]);
+			goto fail;
+		}
+		if (r->n[s] < 1 || rows < 1 || cols < 1) {
+			err_set(e, "%s/%s: no images (%d of %d×%d)", dir, FILES[2 * s], r->n[s],
+			        rows, cols);
+			goto fail;
+		}
+		if (s == 1 && (rows != r->rows || cols != r->cols)) {
+			err_set(e, "%s/%s: images are %d×%d, expected %d×%d as in the training set",
+			        dir, FILES[2], rows, cols, r->rows, r->cols);
+			goto fail;
+		}
+		r->rows = rows;
+		r->cols = cols;
+	}
+	return 0;
+fail:
+	raw_free(r);
+	return -1;
+}
+
+/* CRC-32 of the contents of the four input files, in order; the cache key. */
+static int inputs_crc(const char *dir, uint32_t *crc, Err *e)
+{
+	char path[4096];
+	unsigned char *buf = malloc(1 << 20);
+	if (!buf)
+		return err_set(e, "%s: out of memory for the input checksum", dir);
+	uLong c = crc32(0L, Z_NULL, 0);
+	for (int i = 0; i < 4; i++) {
+		if (find_file(dir, FILES[i], path, sizeof path, e))
+			goto fail;
+		FILE *f = fopen(path, "rb");
+		if (!f) {
+			err_set(e, "%s: %s", path, strerror(errno));
+			goto fail;
+		}
+		size_t got;
+		while ((got = fread(buf, 1, 1 << 20, f)) > 0)
+			c = crc32(c, buf, (uInt)got);
+		int bad = ferror(f);
+		fclose(f);
+		if (bad) {
+			err_set(e, "%s: read error", path);
+			goto fail;
+		}
+	}
+	free(buf);
+	*crc = (uint32_t)c;
+	return 0;
+fail:
+	free(buf);
+	return -1;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static size_t cache_size(int k, int ntr, int nte)
+{
+	return CACHE_HEAD + 4 * (size_t)k + ((size_t)ntr + nte) * (4 * (size_t)k + 1) + 4;
+}
+
+/* Reads dir/<name>-haar<k>.cache. Returns 0 and fills train, test, idx only
+ * when the file is complete, its trailing CRC matches and its key (version, k,
+ * haar size n, input CRC) is the one asked for; anything else returns -1. */
+static int cache_read(const char *path, int k, int n, uint32_t key, const char *name,
+                      Dataset **train, Dataset **test, int **idx)
+{
+	struct stat st;
+	unsigned char head[CACHE_HEAD];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	unsigned char *buf = NULL;
+	Dataset *ds[2] = {NULL, NULL};
+	int *ix = NULL;
+	if (fstat(fileno(f), &st) || fread(head, 1, sizeof head, f) != sizeof head ||
+	    memcmp(head, CACHE_MAGIC, 8) || get32(head + 8) != CACHE_VERSION ||
+	    get32(head + 12) != (uint32_t)k || get32(head + 16) != (uint32_t)n ||
+	    get32(head + 28) != NCLASS || get32(head + 32) != key)
+		goto fail;
+	uint32_t ntr = get32(head + 20), nte = get32(head + 24);
+	if (ntr < 1 || nte < 1 || ntr > INT32_MAX / 2 || nte > INT32_MAX / 2 ||
+	    (uint64_t)st.st_size != cache_size(k, (int)ntr, (int)nte))
+		goto fail;
+	size_t len = (size_t)st.st_size;
+	buf = malloc(len);
+	if (!buf)
+		goto fail;
+	memcpy(buf, head, sizeof head);
+	if (fread(buf + sizeof head, 1, len - sizeof head, f) != len - sizeof head)
+		goto fail;
+	if ((uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, len - 4) != get32(buf + len - 4))
+		goto fail;
+	const unsigned char *p = buf + CACHE_HEAD;
+	ix = malloc((size_t)k * sizeof *ix);
+	char *seen = calloc((size_t)n * n, 1);
+	if (!ix || !seen) {
+		free(seen);
+		goto fail;
+	}
+	for (int j = 0; j < k; j++, p += 4) {
+		uint32_t v = get32(p);
+		if (v >= (uint32_t)n * n || seen[v]) {
+			free(seen);
+			goto fail;
+		}
+		seen[v] = 1;
+		ix[j] = (int)v;
+	}
+	free(seen);
+	int cnt[2] = {(int)ntr, (int)nte};
+	for (int s = 0; s < 2; s++) {
+		ds[s] = dataset_new(cnt[s], k, NCLASS);
+		if (!ds[s])
+			goto fail;
+		snprintf(ds[s]->name, sizeof ds[s]->name, "%s-haar%d %s", name, k,
+		         s ? "test" : "train");
+		for (long i = 0; i < (long)cnt[s] * k; i++, p += 4) {
+			uint32_t v = get32(p);
+			memcpy(&ds[s]->x[i], &v, 4);
+		}
+		for (int i = 0; i < cnt[s]; i++, p++) {
+			if (*p >= NCLASS)
+				goto fail;
+			ds[s]->y[i] = *p;
+		}
+	}
+	fclose(f);
+	free(buf);
+	*train = ds[0];
+	*test = ds[1];
+	*idx = ix;
+	return 0;
+fail:
+	fclose(f);
+	free(buf);
+	free(ix);
+	dataset_free(ds[0]);
+	dataset_free(ds[1]);
+	return -1;
+}
+
+/* Writes the cache; any failure (an unwritable directory) is ignored. */
+static void cache_write(const char *path, int n, uint32_t key, const Dataset *train,
+                        const Dataset *test, const int *idx)
+{
+	int k = train->d;
+	size_t len = cache_size(k, train->n, test->n);
+	unsigned char *buf = malloc(len);
+	if (!buf)
+		return;
+	memcpy(buf, CACHE_MAGIC, 8);
+	put32(buf + 8, CACHE_VERSION);
+	put32(buf + 12, (uint32_t)k);
+	put32(buf + 16, (uint32_t)n);
+	put32(buf + 20, (uint32_t)train->n);
+	put32(buf + 24, (uint32_t)test->n);
+	put32(buf + 28, NCLASS);
+	put32(buf + 32, key);
+	unsigned char *p = buf + CACHE_HEAD;
+	for (int j = 0; j < k; j++, p += 4)
+		put32(p, (uint32_t)idx[j]);
+	const Dataset *ds[2] = {train, test};
+	for (int s = 0; s < 2; s++) {
+		for (long i = 0; i < (long)ds[s]->n * k; i++, p += 4) {
+			uint32_t v;
+			memcpy(&v, &ds[s]->x[i], 4);
+			put32(p, v);
+		}
+		for (int i = 0; i < ds[s]->n; i++)
+			*p++ = (unsigned char)ds[s]->y[i];
+	}
+	put32(p, (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, len - 4));
+	Err ignored;
+	file_write_atomic(path, buf, len, &ignored);
+	free(buf);
+}
+
+/*
+ * Feature selection as in the paper's MNIST experiment (the 200 "most
+ * significant wavelets ... chosen by rank-revealing QR decomposition of the
+ * matrix formed from the wavelet coefficients of all images in the training
+ * set"). Each image is padded to n×n (n = 32 for 28×28) and Haar-transformed;
+ * A (ntrain × n²) is never stored: its Gram matrix G = AᵀA is accumulated over
+ * blocks of GRAM_ROWS images, G += A_blockᵀ A_block, and haar_select_gram()
+ * pivots on G. A second pass recomputes each transform (cheap: O(n²) per
+ * image) and keeps the chosen coefficients only, so the peak memory is the
+ * bytes of the images, one block (GRAM_ROWS × n² doubles), G and the result.
+ */
+static int build(const Raw *r, int n, int k, const char *name, Dataset **train, Dataset **test,
+                 int **idx_out, Err *e)
+{
+	int nn = n * n;
+	long plen = (long)r->rows * r->cols;
+	double *G = calloc((size_t)nn * nn, sizeof *G);
+	double *blk = malloc((size_t)GRAM_ROWS * nn * sizeof *blk);
+	int *idx = malloc((size_t)k * sizeof *idx);
+	Dataset *ds[2] = {NULL, NULL};
+	if (!G || !blk || !idx) {
+		err_set(e, "%s: out of memory for the %d×%d Gram matrix", name, nn, nn);
+		goto fail;
+	}
+	for (int i0 = 0; i0 < r->n[0]; i0 += GRAM_ROWS) {
+		int nb = r->n[0] - i0 < GRAM_ROWS ? r->n[0] - i0 : GRAM_ROWS;
+		for (int i = 0; i < nb; i++)
+			haar_image(r->px[0] + (i0 + i) * plen, r->rows, r->cols, n,
+			           blk + (long)i * nn);
+		blas_dsyrk_t(nn, nb, 1.0, blk, nn, 1.0, G, nn);
+	}
+	if (haar_select_gram(G, nn, k, idx, e)) {
+		err_prefix(e, "%s", name);
+		goto fail;
+	}
+	for (int s = 0; s < 2; s++) {
+		ds[s] = dataset_new(r->n[s], k, NCLASS);
+		if (!ds[s]) {
+			err_set(e, "%s: out of memory for %d×%d features", name, r->n[s], k);
+			goto fail;
+		}
+		snprintf(ds[s]->name, sizeof ds[s]->name, "%s-haar%d %s", name, k,
+		         s ? "test" : "train");
+		for (int i = 0; i < r->n[s]; i++) {
+			haar_image(r->px[s] + i * plen, r->rows, r->cols, n, blk);
+			float *x = ds[s]->x + (long)i * k;
+			for (int j = 0; j < k; j++)
+				x[j] = (float)blk[idx[j]];
+			ds[s]->y[i] = r->y[s][i];
+		}
+	}
+	free(G);
+	free(blk);
+	*train = ds[0];
+	*test = ds[1];
+	*idx_out = idx;
+	return 0;
+fail:
+	free(G);
+	free(blk);
+	free(idx);
+	dataset_free(ds[0]);
+	dataset_free(ds[1]);
+	return -1;
+}
+
+int mnist_load(const char *dir, const char *name, int features, Dataset **train, Dataset **test,
+               int **idx_out, Err *e)
+{
+	Raw r;
+	uint32_t key = 0;
+	char path[4096];
+	int *idx = NULL;
+	*train = *test = NULL;
+	if (idx_out)
+		*idx_out = NULL;
+	/* Images up to 32×32 (MNIST's 28×28) are padded to 32×32: 1024 coefficients. */
+	int n = 32;
+	if (features < 1 || features > n * n)
+		return err_set(e, "%s: %d wavelet features asked for, expected 1 to %d", name,
+		               features, n * n);
+	if (inputs_crc(dir, &key, e))
+		return err_prefix(e, "%s", name);
+	snprintf(path, sizeof path, "%s/%s-haar%d.cache", dir, name, features);
+	if (cache_read(path, features, n, key, name, train, test, &idx) == 0)
+		goto done;
+	if (load_raw(dir, &r, e))
+		return err_prefix(e, "%s", name);
+	if (r.rows > n || r.cols > n) {
+		err_set(e, "%s/%s: images are %d×%d, expected at most %d×%d", dir, FILES[0], r.rows,
+		        r.cols, n, n);
+		raw_free(&r);
+		return -1;
+	}
+	int rc = build(&r, n, features, name, train, test, &idx, e);
+	raw_free(&r);
+	if (rc)
+		return -1;
+	cache_write(path, n, key, *train, *test, idx);
+done:
+	if (idx_out)
+		*idx_out = idx;
+	else
+		free(idx);
+	return 0;
+}
+
+/* The last component of dir, for data set names ("fashion-pixels train"). */
+static const char *base_name(const char *dir)
+{
+	const char *end = dir + strlen(dir);
+	while (end > dir && end[-1] == '/')
+		end--;
+	const char *b = end;
+	while (b > dir && b[-1] != '/')
+		b--;
+	return b;
+}
+
+int mnist_load_pixels(const char *dir, Dataset **train, Dataset **test, Err *e)
+{
+	Raw r;
+	Dataset *ds[2] = {NULL, NULL};
+	*train = *test = NULL;
+	if (load_raw(dir, &r, e))
+		return -1;
+	const char *b = base_name(dir);
+	int blen = (int)strcspn(b, "/");
+	if (blen == 0 || (blen == 1 && b[0] == '.')) {
+		b = "mnist";
+		blen = 5;
+	}
+	int d = r.rows * r.cols;
+	for (int s = 0; s < 2; s++) {
+		ds[s] = dataset_new(r.n[s], d, NCLASS);
+		if (!ds[s]) {
+			err_set(e, "%s: out of memory for %d×%d pixels", dir, r.n[s], d);
+			dataset_free(ds[0]);
+			raw_free(&r);
+			return -1;
+		}
+		snprintf(ds[s]->name, sizeof ds[s]->name, "%.*s-pixels %s", blen, b,
+		         s ? "test" : "train");
+		for (long i = 0; i < (long)r.n[s] * d; i++)
+			ds[s]->x[i] = r.px[s][i] / 255.0f;
+		memcpy(ds[s]->y, r.y[s], (size_t)r.n[s] * sizeof *r.y[s]);
+	}
+	raw_free(&r);
+	*train = ds[0];
+	*test = ds[1];
+	return 0;
+}

@@ -1,0 +1,24 @@
+/* mnist.h - MNIST or Fashion-MNIST as the paper uses them: each 28×28 image
+ * padded to 32×32, Haar-transformed, and reduced to the `features` most
+ * significant coefficients chosen on the training set by haar_select(); the
+ * same indices are applied to the test set. The features and the chosen
+ * indices are cached beside the idx files (mnist-haar<k>.cache), keyed by a
+ * checksum of the inputs, so the second run starts at once. */
+#ifndef CONDNET_MNIST_H
+#define CONDNET_MNIST_H
+
+#include "data/dataset.h"
+#include "base/err.h"
+
+/* dir holds train-images-idx3-ubyte[.gz], train-labels-idx1-ubyte[.gz],
+ * t10k-images-idx3-ubyte[.gz], t10k-labels-idx1-ubyte[.gz]. features <= 1024.
+ * name is "mnist" or "fashion" (for messages and the cache file name).
+ * If idx_out is not NULL it receives the chosen coefficient indices
+ * (malloc'd, `features` entries). */
+int mnist_load(const char *dir, const char *name, int features, Dataset **train, Dataset **test,
+	       int **idx_out, Err *e);
+
+/* Raw pixels scaled to [0,1] (784 features), no wavelets: for comparison. */
+int mnist_load_pixels(const char *dir, Dataset **train, Dataset **test, Err *e);
+
+#endif

@@ -1,0 +1,22 @@
+/* npy.h - NumPy .npy files (format versions 1.0-3.0), float32 or float64,
+ * little-endian, C order. Labels are written as int32. */
+#ifndef CONDNET_NPY_H
+#define CONDNET_NPY_H
+
+#include <stdint.h>
+
+#include "data/dataset.h"
+#include "base/err.h"
+
+/* Reads a 1-D or 2-D array into a malloc'd double buffer (row-major). */
+int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e);
+/* Writes a 1-D (cols < 0) or 2-D float32 array. */
+int npy_write_f32(const char *path, const float *data, long rows, long cols, Err *e);
+/* The same for an int32 array (class labels). */
+int npy_write_i32(const char *path, const int32_t *data, long rows, long cols, Err *e);
+
+/* A data set as DIR/x_PART.npy (rows × features, float32, the features the
+ * trainer sees) and DIR/y_PART.npy (rows, int32 class labels). */
+int npy_write_dataset(const Dataset *ds, const char *dir, const char *part, Err *e);
+
+#endif

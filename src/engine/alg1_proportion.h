@@ -1,0 +1,94 @@
+/* alg1_proportion.h - Algorithm 1 of the paper: find the proportions of
+ * neurons among the layers from the conditioning of Ŵ⁽ⁱ⁾.
+ *
+ *   1  N̂ = T(N, D, η)
+ *   2  while some κ(Ŵ⁽ⁱ⁾ of N̂) > τ:
+ *   4      for each such hidden layer remove p_i neurons from N,
+ *          p_i = number of singular values below σ₁/τ
+ *   6      N̂ = T(N, D, η)
+ *
+ * One alg1_step() is one pass of that loop (the first call is line 1), so a
+ * screen can show every iteration and a user can step by hand. */
+#ifndef CONDNET_ALG1_PROPORTION_H
+#define CONDNET_ALG1_PROPORTION_H
+
+#include <stdint.h>
+
+#include "data/dataset.h"
+#include "base/err.h"
+#include "engine/net.h"
+#include "engine/train.h"
+
+typedef struct Alg1Opts {
+	double tau;     /* threshold on κ (paper: 25 for MNIST, 40 for Adult) */
+	double eta;     /* epochs of training per iteration, may be fractional */
+	int round;      /* > 1: round each new width down to a multiple of this */
+	int max_iter;   /* stop after this many removal iterations (0 = 100) */
+	int warm;       /* 0 (paper, line 6): retrain the reduced untrained N
+			 * from fresh weights; 1: keep the neurons pivoted QR
+			 * chooses, with their trained weights and Adam state */
+	uint64_t seed;  /* initial weights of every iteration derive from it */
+	TrainOpts train;
+} Alg1Opts;
+
+void alg1_opts_default(Alg1Opts *o);
+
+typedef struct Alg1Record {
+	int iter;         /* 0 = the initial network after line 1 */
+	int m;
+	int *n;           /* n[0..m] */
+	double *kappa;    /* kappa[0..m) for layers 1..m */
+	int *p;           /* p[0..m) at τ (the output layer's is shown, never applied) */
+	double max_kappa; /* over all layers */
+	long sum_n;       /* Σ n_i over layers 1..m (the paper's Σ(n_i) counts the output too) */
+	double train_error;
+	double seconds;   /* training time of this iteration */
+} Alg1Record;
+
+typedef enum Alg1Status {
+	ALG1_RUNNING = 0, /* more iterations may follow */
+	ALG1_DONE,        /* every κ ≤ τ */
+	ALG1_STUCK,       /* no width can change (all at 1, or rounding keeps them) */
+	ALG1_MAX_ITER,
+	ALG1_STOPPED      /* the progress callback asked to stop mid-training */
+} Alg1Status;
+
+typedef struct Alg1 {
+	Alg1Opts o;
+	const Dataset *train;
+	Net *net;            /* N̂: the current trained network (owned) */
+	Alg1Record *rec;     /* nrec records, one per iteration done */
+	int nrec;
+	Alg1Status status;
+	char reason[256];    /* why it stopped, for people */
+	TrainCallback cb;    /* progress of the training inside a step */
+	void *cb_ud;
+	/* The network a step is training right now (the N̂ of the iteration
+	 * under way, not yet a->net), NULL outside alg1_step's training. cb
+	 * may read it, e.g. to show κ while it trains; it must not keep it. */
+	const Net *training;
+} Alg1;
+
+/* initial: the starting shape (its weights are not used: line 1 trains it
+ * from fresh Glorot weights drawn from o->seed). train must outlive it. */
+Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err *e);
+void alg1_free(Alg1 *a);
+/* A deep copy: its own network and records (nothing shared with a), the
+ * same train set, options, status, cb and cb_ud; training is NULL. NULL
+ * with a message when out of memory. */
+Alg1 *alg1_clone(const Alg1 *a, Err *e);
+/* One iteration. Returns the status after it (ALG1_RUNNING while some κ > τ
+ * remains), or -1 on error (a's state is unchanged). A step after the end
+ * returns the final status and does nothing. */
+int alg1_step(Alg1 *a, Err *e);
+/* Steps until the status is not ALG1_RUNNING. */
+int alg1_run(Alg1 *a, Err *e);
+/* After ALG1_STOPPED the state is that before the interrupted iteration, and
+ * the next alg1_step runs that iteration again. */
+
+/* The widths the next iteration would use, into widths[0..m] (for preview);
+ * returns how many hidden widths change. */
+int alg1_next_widths(const Alg1 *a, int *widths, Err *e);
+const char *alg1_status_name(Alg1Status s);
+
+#endif

@@ -1,0 +1,622 @@
+/* alg2_scale.c - Algorithm 2: scale the hidden widths by each β, train q
+ * times, pick the least 2ε_v − ε_tr. */
+#include "engine/alg2_scale.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cJSON.h>
+
+#include "engine/cond.h"
+#include "base/file.h"
+#include "base/clock.h"
+
+#define BETA_MATCH 1e-9
+#define JSON_MAX_BYTES (1 << 20)
+
+/* The public state followed by what screens need not see: per trial, whether
+ * it is done and its errors, so means are summed in trial order whatever
+ * order the trials arrived in (in-process and gathered runs agree bit for bit). */
+typedef struct Alg2Priv {
+	Alg2 pub;
+	int cap;             /* entries allocated in pub.b (each with its widths) */
+	unsigned char *seen; /* cap × q */
+	double *etr, *ev;    /* cap × q */
+} Alg2Priv;
+
+static Alg2Priv *priv(Alg2 *a)
+{
+	return (Alg2Priv *)a;
+}
+
+void alg2_opts_default(Alg2Opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->nbeta = 8; /* the paper's MNIST sweep, 1.0:2.4:0.2 */
+	for (int i = 0; i < o->nbeta; i++)
+		o->betas[i] = 1.0 + 0.2 * i;
+	o->q = 5;
+	o->eta = 1.0;
+	o->extend = 1;
+	o->max_extend = 4;
+	o->seed = 1;
+	train_opts_default(&o->train);
+}
+
+/* β on a 1e-9 grid, so 1.0 + 3·0.2 and a typed 1.6 are the same value. */
+static double beta_snap(double b)
+{
+	return round(b * 1e9) / 1e9;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+int alg2_parse_betas(const char *s, Alg2Opts *o, Err *e)
+{
+	if (!s || !o)
+		return err_set(e, "betas: expected \"1.0,1.2,1.4\" or \"1.0:2.4:0.2\"");
+	double v[64];
+	int n = 0;
+	const char *p = s + strspn(s, " ");
+	char sep = strchr(s, ':') ? ':' : ',', *end;
+	if (!*p)
+		return err_set(e, "betas \"%s\": empty list", s);
+	/* numbers separated by sep: a list, or first:last:step */
+	for (;;) {
+		if (n == (sep == ':' ? 3 : 64))
+			return err_set(e, sep == ':' ? "betas \"%s\": expected first:last:step"
+						     : "betas \"%s\": more than 64 values", s);
+		errno = 0;
+		v[n] = strtod(p, &end);
+		if (end == p || errno == ERANGE || !isfinite(v[n]))
+			return err_set(e, "betas \"%s\": at offset %d: expected a number", s,
+				       (int)(p - s));
+		n++;
+		end += strspn(end, " ");
+		if (!*end)
+			break;
+		if (*end != sep)
+			return err_set(e, "betas \"%s\": at offset %d: expected '%c' or the end", s,
+				       (int)(end - s), sep);
+		p = end + 1;
+	}
+	if (sep == ':') {
+		double lo = v[0], hi = v[1], step = v[2];
+		if (n != 3)
+			return err_set(e, "betas \"%s\": expected first:last:step", s);
+		if (!(step > 0))
+			return err_set(e, "betas \"%s\": step %g, expected > 0", s, step);
+		if (hi < lo)
+			return err_set(e, "betas \"%s\": last %g is below first %g", s, hi, lo);
+		/* inclusive of the last, whatever the rounding of the step */
+		double count = floor((hi - lo) / step + 1e-9) + 1;
+		if (count > 64)
+			return err_set(e, "betas \"%s\": %.0f values, at most 64", s, count);
+		n = (int)count;
+		for (int i = 0; i < n; i++)
+			v[i] = lo + step * i;
+	}
+	for (int i = 0; i < n; i++)
+		v[i] = beta_snap(v[i]);
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	for (int i = 0; i < n; i++) {
+		if (!(v[i] > 0))
+			return err_set(e, "betas \"%s\": β = %g, every β must be > 0", s, v[i]);
+		if (i > 0 && v[i] - v[i - 1] < BETA_MATCH)
+			return err_set(e, "betas \"%s\": β = %g appears twice", s, v[i]);
+	}
+	memcpy(o->betas, v, (size_t)n * sizeof *v);
+	o->nbeta = n;
+	return 0;
+}
+
+void alg2_scaled_widths(const Net *base, double beta, int *widths)
+{
+	int m = base->m;
+	widths[0] = base->n[0];
+	widths[m] = base->n[m];
+	for (int i = 1; i < m; i++) {
+		/* round half away from zero; the nudge keeps 1.15·10 = 11.4999… at 12 */
+		long long w = llround(beta * base->n[i] + 1e-9);
+		widths[i] = w < 1 ? 1 : w > 1000000000LL ? 1000000000 : (int)w;
+	}
+}
+
+uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial)
+{
+	return rng_derive(seed, (uint64_t)llround(beta * 1000.0) * 1000u + (uint64_t)trial);
+}
+
+/* Algorithm 2, line 4: [N̂ʲ, ε_tr, ε_v] = T(Nʲ, D_tr, D_v, η) from Glorot
+ * weights and a shuffling order drawn from alg2_trial_seed(seed, β, trial).
+ * Also records max_i κ(Ŵ⁽ⁱ⁾) of the trained network. */
+int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr, const Dataset *v,
+		     const Alg2Opts *o, Alg2Trial *out, void *ud, Err *e)
+{
+	if (!shape || !tr || !v || !o || !out)
+		return err_set(e, "Algorithm 2 trial: expected a network, data sets and options");
+	int m = shape->m;
+	if (tr->d != shape->n[0] || v->d != shape->n[0])
+		return err_set(e, "Algorithm 2 trial: data sets have %d and %d features, the "
+			       "network expects %d inputs", tr->d, v->d, shape->n[0]);
+	uint64_t seed = alg2_trial_seed(o->seed, beta, trial);
+	Net *net = net_new(m, shape->n, shape->act, shape->act_a);
+	LayerCond *lc = calloc((size_t)m, sizeof *lc);
+	if (!net || !lc) {
+		net_free(net);
+		free(lc);
+		return err_set(e, "Algorithm 2 trial β = %g: out of memory", beta);
+	}
+	Rng rng;
+	rng_seed(&rng, seed);
+	net_init_glorot(net, &rng);
+	TrainOpts to = o->train;
+	to.seed = seed;
+	const Alg2Hook *hook = ud;
+	double t0 = clock_seconds();
+	int rc = train_epochs(net, tr, &to, o->eta, hook ? hook->cb : NULL, hook ? hook->ud : NULL,
+			      e);
+	double secs = clock_seconds() - t0;
+	if (rc == 0 && cond_net_values(net, 25.0, lc, e) < 0)
+		rc = -1;
+	if (rc == 0) {
+		out->beta = beta;
+		out->trial = trial;
+		out->err_tr = net_error(net, tr, NULL);
+		out->err_v = net_error(net, v, NULL);
+		out->max_kappa = 0.0;
+		for (int i = 0; i < m; i++)
+			if (!(lc[i].kappa <= out->max_kappa))
+				out->max_kappa = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
+		out->seconds = secs;
+	}
+	for (int i = 0; i < m; i++)
+		cond_layer_free(&lc[i]);
+	free(lc);
+	net_free(net);
+	if (rc < 0)
+		err_prefix(e, "Algorithm 2 trial β = %g, trial %d", beta, trial);
+	return rc;
+}
+
+void alg2_free(Alg2 *a)
+{
+	if (!a)
+		return;
+	Alg2Priv *p = priv(a);
+	if (a->b)
+		for (int i = 0; i < p->cap; i++)
+			free(a->b[i].widths);
+	free(a->b);
+	free(p->seen);
+	free(p->etr);
+	free(p->ev);
+	net_free(a->base);
+	free(p);
+}
+
+static void beta_set(Alg2 *a, int i, double beta)
+{
+	Alg2Beta *b = &a->b[i];
+	b->beta = beta;
+	alg2_scaled_widths(a->base, beta, b->widths);
+	b->done = 0;
+	b->err_tr = b->err_v = b->score = 0.0;
+}
+
+Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2Opts *o, Err *e)
+{
+	if (!base || base->m < 1 || !o) {
+		err_set(e, "Algorithm 2: expected a base network and options");
+		return NULL;
+	}
+	if (o->nbeta < 1 || o->nbeta > 64 || o->q < 1 || !(o->eta > 0) || !isfinite(o->eta) ||
+	    o->max_extend < 0) {
+		err_set(e, "Algorithm 2: %d β, q = %d, η = %g, max_extend = %d; expected 1..64 β, "
+			"q >= 1, η > 0, max_extend >= 0", o->nbeta, o->q, o->eta, o->max_extend);
+		return NULL;
+	}
+	double betas[64];
+	memcpy(betas, o->betas, (size_t)o->nbeta * sizeof *betas);
+	qsort(betas, (size_t)o->nbeta, sizeof *betas, cmp_double);
+	for (int i = 0; i < o->nbeta; i++) {
+		if (!(betas[i] > 0) || !isfinite(betas[i])) {
+			err_set(e, "Algorithm 2: β = %g, every β must be finite and > 0", betas[i]);
+			return NULL;
+		}
+		if (i > 0 && betas[i] - betas[i - 1] < BETA_MATCH) {
+			err_set(e, "Algorithm 2: β = %g appears twice", betas[i]);
+			return NULL;
+		}
+	}
+	const Dataset *ds[2] = {tr, v};
+	for (int j = 0; j < 2; j++)
+		if (ds[j] && (ds[j]->d != base->n[0] || ds[j]->k > base->n[base->m])) {
+			err_set(e, "Algorithm 2: the data set '%s' has %d features and %d classes, "
+				"the network %d inputs and %d outputs", ds[j]->name, ds[j]->d, ds[j]->k,
+				base->n[0], base->n[base->m]);
+			return NULL;
+		}
+	Alg2Priv *p = calloc(1, sizeof *p);
+	if (!p) {
+		err_set(e, "Algorithm 2: out of memory");
+		return NULL;
+	}
+	Alg2 *a = &p->pub;
+	a->o = *o;
+	a->tr = tr;
+	a->v = v;
+	a->fn = alg2_trial_train;
+	p->cap = o->nbeta + o->max_extend;
+	size_t cells = (size_t)p->cap * (size_t)o->q;
+	a->base = net_new(base->m, base->n, base->act, base->act_a);
+	a->b = calloc((size_t)p->cap, sizeof *a->b);
+	p->seen = calloc(cells, 1);
+	p->etr = calloc(cells, sizeof *p->etr);
+	p->ev = calloc(cells, sizeof *p->ev);
+	int ok = a->base && a->b && p->seen && p->etr && p->ev;
+	for (int i = 0; ok && i < p->cap; i++) {
+		a->b[i].widths = malloc((size_t)(base->m + 1) * sizeof(int));
+		ok = a->b[i].widths != NULL;
+	}
+	if (!ok) {
+		alg2_free(a);
+		err_set(e, "Algorithm 2: out of memory");
+		return NULL;
+	}
+	a->nb = o->nbeta;
+	for (int i = 0; i < a->nb; i++)
+		beta_set(a, i, betas[i]);
+	return a;
+}
+
+/* Lines 6-7 and the score of line 9 for β index i: means over the trials
+ * done, summed in trial order. */
+static void beta_update(Alg2 *a, int i)
+{
+	Alg2Priv *p = priv(a);
+	int q = a->o.q, d = 0;
+	double st = 0, sv = 0;
+	for (int t = 0; t < q; t++)
+		if (p->seen[i * q + t]) {
+			st += p->etr[i * q + t];
+			sv += p->ev[i * q + t];
+			d++;
+		}
+	Alg2Beta *b = &a->b[i];
+	b->done = d;
+	b->err_tr = d ? st / d : 0.0;
+	b->err_v = d ? sv / d : 0.0;
+	b->score = 2.0 * b->err_v - b->err_tr;
+}
+
+static int trial_check(const Alg2Trial *t, Err *e)
+{
+	if (!(t->err_tr >= 0 && t->err_tr <= 1) || !(t->err_v >= 0 && t->err_v <= 1))
+		return err_set(e, "β = %g, trial %d: errors %g and %g, expected both in [0, 1]",
+			       t->beta, t->trial, t->err_tr, t->err_v);
+	return 0;
+}
+
+static void trial_store(Alg2 *a, int i, const Alg2Trial *t)
+{
+	Alg2Priv *p = priv(a);
+	int k = i * a->o.q + t->trial;
+	p->seen[k] = 1;
+	p->etr[k] = t->err_tr;
+	p->ev[k] = t->err_v;
+	beta_update(a, i);
+	if (a->on_trial)
+		a->on_trial(a, t, a->on_trial_ud);
+}
+
+/* The next (β, trial) in order: β ascending, trials 0..q−1. 0 if all done. */
+static int next_trial(Alg2 *a, int *bi, int *ti)
+{
+	const Alg2Priv *p = priv(a);
+	int q = a->o.q;
+	for (int i = 0; i < a->nb; i++)
+		for (int t = 0; t < q; t++)
+			if (!p->seen[i * q + t]) {
+				*bi = i;
+				*ti = t;
+				a->next = i;
+				return 1;
+			}
+	a->next = a->nb;
+	return 0;
+}
+
+int alg2_pick(const Alg2 *a)
+{
+	int best = -1;
+	for (int i = 0; i < a->nb; i++)
+		if (a->b[i].done == a->o.q && (best < 0 || a->b[i].score < a->b[best].score))
+			best = i;
+	return best;
+}
+
+/* After the last trial: when the pick is at an edge of the β range, the
+ * paper suggests looking beyond it; add one β one gap further (0.2 for a
+ * single β), while β stays > 0 and fewer than max_extend were added.
+ * Returns 0 when a β was added, 1 when finished. */
+static int settle(Alg2 *a)
+{
+	Alg2Priv *p = priv(a);
+	int pick = alg2_pick(a), q = a->o.q;
+	if (a->o.extend && a->extended < a->o.max_extend && a->nb < p->cap && pick >= 0) {
+		double nb;
+		int at = -1;
+		if (pick == a->nb - 1) {
+			double gap = a->nb > 1 ? a->b[a->nb - 1].beta - a->b[a->nb - 2].beta : 0.2;
+			nb = beta_snap(a->b[a->nb - 1].beta + gap);
+			at = a->nb;
+		} else if (pick == 0) {
+			nb = beta_snap(a->b[0].beta - (a->b[1].beta - a->b[0].beta));
+			if (nb > BETA_MATCH)
+				at = 0;
+		}
+		if (at >= 0) {
+			Alg2Beta spare = a->b[a->nb];
+			size_t row = (size_t)q;
+			if (at == 0) {
+				memmove(a->b + 1, a->b, (size_t)a->nb * sizeof *a->b);
+				memmove(p->seen + row, p->seen, (size_t)a->nb * row);
+				memmove(p->etr + row, p->etr, (size_t)a->nb * row * sizeof *p->etr);
+				memmove(p->ev + row, p->ev, (size_t)a->nb * row * sizeof *p->ev);
+			}
+			a->b[at] = spare;
+			memset(p->seen + (size_t)at * row, 0, row);
+			a->nb++;
+			a->extended++;
+			beta_set(a, at, nb);
+			a->next = at;
+			return 0;
+		}
+	}
+	a->finished = 1;
+	return 1;
+}
+
+/* One trial of Algorithm 2 (lines 3-5 for one (β_j, l)), in the order β
+ * ascending, l = 0..q−1; after the last one the means give the pick of
+ * line 9, possibly extending the β range at the chosen edge. */
+int alg2_step(Alg2 *a, Err *e)
+{
+	if (!a)
+		return err_set(e, "Algorithm 2: no state to step");
+	if (a->finished)
+		return 1;
+	int i, t;
+	if (!next_trial(a, &i, &t))
+		return settle(a);
+	double beta = a->b[i].beta;
+	Net *shape = net_new(a->base->m, a->b[i].widths, a->base->act, a->base->act_a);
+	if (!shape)
+		return err_set(e, "Algorithm 2, β = %g: out of memory for the network", beta);
+	Alg2Trial tr;
+	memset(&tr, 0, sizeof tr);
+	tr.beta = beta;
+	tr.trial = t;
+	void *ud = a->fn_ud;
+	Alg2Hook hook = {a->cb, a->cb_ud};
+	if (a->fn == alg2_trial_train && !ud)
+		ud = &hook;
+	int rc = a->fn(shape, beta, t, a->tr, a->v, &a->o, &tr, ud, e);
+	net_free(shape);
+	if (rc < 0)
+		return err_prefix(e, "Algorithm 2, β = %g, trial %d", beta, t);
+	if (rc > 0)
+		return err_set(e, "Algorithm 2, β = %g, trial %d: stopped during training", beta,
+			       t);
+	tr.beta = beta;
+	tr.trial = t;
+	if (trial_check(&tr, e) < 0)
+		return err_prefix(e, "Algorithm 2");
+	trial_store(a, i, &tr);
+	if (next_trial(a, &i, &t))
+		return 0;
+	return settle(a);
+}
+
+int alg2_run(Alg2 *a, Err *e)
+{
+	int r;
+	while ((r = alg2_step(a, e)) == 0)
+		;
+	return r < 0 ? -1 : 0;
+}
+
+int alg2_add_trial(Alg2 *a, const Alg2Trial *t, Err *e)
+{
+	if (!a || !t)
+		return err_set(e, "Algorithm 2: expected a state and a trial");
+	int i = 0;
+	while (i < a->nb && fabs(a->b[i].beta - t->beta) > BETA_MATCH)
+		i++;
+	if (i == a->nb)
+		return err_set(e, "Algorithm 2: β = %g is not in the list (%g .. %g, %d values)",
+			       t->beta, a->b[0].beta, a->b[a->nb - 1].beta, a->nb);
+	if (t->trial < 0 || t->trial >= a->o.q)
+		return err_set(e, "Algorithm 2: β = %g, trial %d, expected a trial in 0..%d",
+			       t->beta, t->trial, a->o.q - 1);
+	if (priv(a)->seen[i * a->o.q + t->trial])
+		return err_set(e, "Algorithm 2: β = %g, trial %d was already recorded", t->beta,
+			       t->trial);
+	if (trial_check(t, e) < 0)
+		return err_prefix(e, "Algorithm 2");
+	Alg2Trial c = *t;
+	c.beta = a->b[i].beta;
+	trial_store(a, i, &c);
+	int bi, ti;
+	next_trial(a, &bi, &ti);
+	return 0;
+}
+
+/* cJSON prints 15 digits when they come close, which can lose the last bit;
+ * a gathered trial must give the same means as the in-process one, so write
+ * the shortest of 15 or 17 digits that reads back exactly. */
+static cJSON *add_exact(cJSON *obj, const char *name, double v)
+{
+	char buf[40];
+	if (!isfinite(v))
+		return cJSON_AddNullToObject(obj, name);
+	snprintf(buf, sizeof buf, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, sizeof buf, "%.17g", v);
+	return cJSON_AddRawToObject(obj, name, buf);
+}
+
+int alg2_trial_write_json(const char *path, const Alg2Trial *t, const int *widths, int m, Err *e)
+{
+	if (!path || !t || !widths || m < 1)
+		return err_set(e, "trial JSON: expected a path, a trial and m >= 1 widths");
+	cJSON *root = cJSON_CreateObject();
+	int ok = root && add_exact(root, "beta", t->beta) &&
+		 cJSON_AddNumberToObject(root, "trial", t->trial) &&
+		 add_exact(root, "err_tr", t->err_tr) && add_exact(root, "err_v", t->err_v) &&
+		 add_exact(root, "max_kappa", t->max_kappa) &&
+		 add_exact(root, "seconds", t->seconds);
+	cJSON *w = ok ? cJSON_CreateIntArray(widths, m + 1) : NULL;
+	if (w)
+		cJSON_AddItemToObject(root, "widths", w);
+	char *s = w ? cJSON_Print(root) : NULL;
+	cJSON_Delete(root);
+	if (!s)
+		return err_set(e, "%s: out of memory building the trial JSON", path);
+	size_t len = strlen(s);
+	char *buf = malloc(len + 2);
+	if (!buf) {
+		cJSON_free(s);
+		return err_set(e, "%s: out of memory building the trial JSON", path);
+	}
+	memcpy(buf, s, len);
+	buf[len] = '\n';
+	cJSON_free(s);
+	int rc = file_write_atomic(path, buf, len + 1, e);
+	free(buf);
+	return rc;
+}
+
+static char *slurp(const char *path, size_t *len, Err *e)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		err_set(e, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	char *buf = malloc(JSON_MAX_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		err_set(e, "%s: out of memory", path);
+		return NULL;
+	}
+	size_t n = fread(buf, 1, JSON_MAX_BYTES + 1, f);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad || n > JSON_MAX_BYTES) {
+		free(buf);
+		err_set(e, bad ? "%s: read error" : "%s: larger than 1 MiB, expected a trial JSON",
+			path);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* A number field within [lo, hi] (integral if asked), or null when allowed. */
+static int json_num(const cJSON *root, const char *path, const char *name, double lo, double hi,
+		    int integral, int null_ok, double *v, Err *e)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, name);
+	if (!it)
+		return err_set(e, "%s: missing field \"%s\"", path, name);
+	if (null_ok && cJSON_IsNull(it)) {
+		*v = INFINITY;
+		return 0;
+	}
+	if (!cJSON_IsNumber(it))
+		return err_set(e, "%s: field \"%s\": expected a number", path, name);
+	double x = it->valuedouble;
+	if (!(x >= lo && x <= hi) || (integral && x != floor(x)))
+		return err_set(e, "%s: field \"%s\" = %g, expected %s in [%g, %g]", path, name, x,
+			       integral ? "an integer" : "a number", lo, hi);
+	*v = x;
+	return 0;
+}
+
+int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, Err *e)
+{
+	if (!path || !t || !widths || !m)
+		return err_set(e, "trial JSON: expected a path and outputs");
+	size_t len;
+	char *buf = slurp(path, &len, e);
+	if (!buf)
+		return -1;
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	if (!root) {
+		size_t off = end && end >= buf && end <= buf + len ? (size_t)(end - buf) : 0;
+		int line = 1, col = 1;
+		for (size_t i = 0; i < off; i++, col++)
+			if (buf[i] == '\n')
+				line++, col = 0;
+		free(buf);
+		return err_set(e, "%s: line %d, column %d: malformed JSON", path, line, col);
+	}
+	while (end && end < buf + len && *end && strchr(" \t\r\n", *end))
+		end++;
+	int trailing = end && end < buf + len;
+	free(buf);
+	Alg2Trial r;
+	memset(&r, 0, sizeof r);
+	double trial = 0;
+	int rc = 0;
+	if (trailing)
+		rc = err_set(e, "%s: unexpected text after the JSON object", path);
+	else if (!cJSON_IsObject(root))
+		rc = err_set(e, "%s: expected a JSON object with the fields of a trial", path);
+	else if (json_num(root, path, "beta", 1e-12, 1e6, 0, 0, &r.beta, e) < 0 ||
+		 json_num(root, path, "trial", 0, 1e6, 1, 0, &trial, e) < 0 ||
+		 json_num(root, path, "err_tr", 0, 1, 0, 0, &r.err_tr, e) < 0 ||
+		 json_num(root, path, "err_v", 0, 1, 0, 0, &r.err_v, e) < 0 ||
+		 json_num(root, path, "max_kappa", 1, HUGE_VAL, 0, 1, &r.max_kappa, e) < 0 ||
+		 json_num(root, path, "seconds", 0, HUGE_VAL, 0, 0, &r.seconds, e) < 0)
+		rc = -1;
+	const cJSON *w = rc == 0 ? cJSON_GetObjectItemCaseSensitive(root, "widths") : NULL;
+	int nw = cJSON_IsArray(w) ? cJSON_GetArraySize(w) : 0;
+	if (rc == 0 && !cJSON_IsArray(w))
+		rc = err_set(e, "%s: field \"widths\": expected an array of layer widths", path);
+	else if (rc == 0 && (nw < 2 || nw > 100001))
+		rc = err_set(e, "%s: field \"widths\": %d entries, expected 2 or more", path, nw);
+	int *out = NULL;
+	if (rc == 0 && !(out = malloc((size_t)nw * sizeof *out)))
+		rc = err_set(e, "%s: out of memory", path);
+	for (int i = 0; rc == 0 && i < nw; i++) {
+		const cJSON *it = cJSON_GetArrayItem(w, i);
+		double x = cJSON_IsNumber(it) ? it->valuedouble : -1;
+		if (!(x >= 1 && x <= 1e9) || x != floor(x))
+			rc = err_set(e, "%s: field \"widths\", entry %d: expected a positive "
+				     "integer", path, i);
+		else
+			out[i] = (int)x;
+	}
+	cJSON_Delete(root);
+	if (rc < 0) {
+		free(out);
+		return -1;
+	}
+	r.trial = (int)trial;
+	*t = r;
+	*widths = out;
+	*m = nw - 1;
+	return 0;
+}

@@ -1,0 +1,104 @@
+/* alg2_scale.h - Algorithm 2 of the paper: scale every hidden width of the
+ * base network by each β, train each scaled network q times from fresh
+ * weights for η epochs, average the training and validation errors, and
+ * pick the least 2ε_v − ε_tr (validation error plus generalisation gap).
+ *
+ * One alg2_step() runs one trial (one β, one of its q trainings). A trial's
+ * seed depends only on the base seed, β and the trial number, so trials run
+ * as separate processes (`condnet sweep --beta B --trial T`) and gathered
+ * give the same result as the in-process sweep. */
+#ifndef CONDNET_ALG2_SCALE_H
+#define CONDNET_ALG2_SCALE_H
+
+#include <stdint.h>
+
+#include "data/dataset.h"
+#include "base/err.h"
+#include "engine/net.h"
+#include "engine/train.h"
+
+typedef struct Alg2Opts {
+	double betas[64];
+	int nbeta;
+	int q;               /* trainings per β (paper: 5) */
+	double eta;          /* epochs per training (paper: 1) */
+	int extend;          /* 1: when the pick is the smallest or largest β, add one more β step beyond it */
+	int max_extend;      /* at most this many added β (default 4) */
+	uint64_t seed;
+	TrainOpts train;
+} Alg2Opts;
+
+void alg2_opts_default(Alg2Opts *o);
+/* Parses "1.0,1.2,1.4" or "1.0:2.4:0.2" into o->betas; every β > 0. */
+int alg2_parse_betas(const char *s, Alg2Opts *o, Err *e);
+
+typedef struct Alg2Trial {
+	double beta;
+	int trial;           /* 0..q-1 */
+	double err_tr, err_v;
+	double max_kappa;    /* of the trained network */
+	double seconds;
+} Alg2Trial;
+
+typedef struct Alg2Beta {
+	double beta;
+	int *widths;         /* n[0..m] of the scaled network */
+	int done;            /* trials done */
+	double err_tr, err_v;/* means over the trials done */
+	double score;        /* 2·err_v − err_tr */
+} Alg2Beta;
+
+/* Runs one trial: the network of the given widths trained from fresh weights
+ * for o->eta epochs on tr; fills out->err_tr (on tr) and out->err_v (on v). */
+typedef int (*Alg2TrialFn)(const Net *shape, double beta, int trial, const Dataset *tr,
+			   const Dataset *v, const Alg2Opts *o, Alg2Trial *out, void *ud, Err *e);
+
+typedef struct Alg2 {
+	Alg2Opts o;
+	Net *base;           /* a copy of the base shape */
+	const Dataset *tr, *v;
+	Alg2Beta *b;         /* nb entries, in ascending β */
+	int nb;
+	int next;            /* index into b of the next trial's β */
+	int extended;        /* β added so far */
+	int finished;
+	Alg2TrialFn fn;      /* alg2_trial_train unless replaced (tests) */
+	void *fn_ud;
+	TrainCallback cb;    /* progress of the training inside a trial */
+	void *cb_ud;
+	/* Called after every trial (for screens), may be NULL. */
+	void (*on_trial)(const struct Alg2 *a, const Alg2Trial *t, void *ud);
+	void *on_trial_ud;
+} Alg2;
+
+/* Scaled widths: n[0] and n[m] as in base, every hidden width round(β·n_i), at least 1. */
+void alg2_scaled_widths(const Net *base, double beta, int *widths);
+/* The real trial: Glorot weights from seed rng_derive(o->seed, β, trial), Adam, η epochs. */
+int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr, const Dataset *v,
+		     const Alg2Opts *o, Alg2Trial *out, void *ud, Err *e);
+uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial);
+/* alg2_trial_train's ud: NULL, or this, to watch (and stop) the training; it
+ * then returns 1 when cb stopped it. alg2_step passes one made of a->cb when
+ * fn is alg2_trial_train and fn_ud is NULL; a stopped trial makes alg2_step
+ * fail with the state unchanged, so the next step runs it again. */
+typedef struct Alg2Hook {
+	TrainCallback cb;
+	void *ud;
+} Alg2Hook;
+
+Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2Opts *o, Err *e);
+void alg2_free(Alg2 *a);
+/* Runs the next trial. Returns 0 while trials remain, 1 when finished
+ * (after any extension), -1 on error. */
+int alg2_step(Alg2 *a, Err *e);
+int alg2_run(Alg2 *a, Err *e);
+/* Records an externally run trial (gather); -1 if β is not in the list. */
+int alg2_add_trial(Alg2 *a, const Alg2Trial *t, Err *e);
+/* Index of the least score among β with all q trials done, -1 if none. */
+int alg2_pick(const Alg2 *a);
+
+/* A trial as JSON (for `sweep --out`), and back. */
+int alg2_trial_write_json(const char *path, const Alg2Trial *t, const int *widths, int m, Err *e);
+int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, Err *e);
+
+#endif

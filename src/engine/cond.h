@@ -1,0 +1,83 @@
+/* cond.h - conditioning of the stacked weight matrices (the only module
+ * that uses GSL).
+ *
+ * For hidden or output layer i (1..m), Ŵ⁽ⁱ⁾ is W⁽ⁱ⁾ with the row b⁽ⁱ⁾
+ * appended: (n[i-1]+1) × n[i], one column per neuron, in double precision.
+ * κ(Ŵ) = σ₁/σ_r over its r = min(rows, cols) singular values; p(τ) is the
+ * number of those below σ₁/τ (Algorithm 1, line 4). Column-pivoted QR,
+ * Ŵ P = Q R, orders the neurons from most to least independent; the profile
+ * |r_jj|/|r_11| is non-increasing and its count ≥ 1/τ is the QR rank estimate
+ * (Algorithm 3, line 4, with the threshold relative to |r_11|). */
+#ifndef CONDNET_COND_H
+#define CONDNET_COND_H
+
+#include "base/err.h"
+#include "engine/net.h"
+
+typedef struct LayerCond {
+	int layer;      /* 1..m */
+	int rows, cols; /* n[i-1]+1, n[i] */
+	int nsv;        /* min(rows, cols) */
+	double *sv;     /* nsv singular values, descending */
+	double kappa;   /* sv[0]/sv[nsv-1]; INFINITY when the last is 0 */
+	double tau;     /* the τ that p and rank_qr refer to */
+	int p;          /* singular values below sv[0]/tau */
+	int rank_svd;   /* nsv - p */
+	int *perm;      /* cols entries: neuron indices in pivot order */
+	double *rdiag;  /* nsv entries: |r_jj|/|r_11| in pivot order */
+	int rank_qr;    /* entries of rdiag >= 1/tau */
+} LayerCond;
+
+/* Ŵ⁽ˡᵃʸᵉʳ⁾ as a malloc'd rows×cols row-major double matrix. If cols_sel is
+ * not NULL, only those ncols columns, in that order. */
+double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, int *rows,
+		     int *cols);
+
+/* Fills lc for one layer (allocating sv, perm, rdiag). */
+int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
+/* All m layers into lc[0..m); on failure every entry is left empty. */
+int cond_net(const Net *net, double tau, LayerCond *lc, Err *e);
+/* Recomputes p, rank_svd and rank_qr for another τ without decomposing again. */
+void cond_set_tau(LayerCond *lc, double tau);
+
+/* κ, the singular values, p and rank_svd only: no pivoted QR, so perm and
+ * rdiag are NULL and rank_qr is -1 (cond_set_tau keeps it so). The values
+ * are the ones cond_layer computes, bit for bit. About half the work of
+ * cond_layer; for callers that need κ and p but not the neuron order. */
+int cond_layer_values(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
+/* cond_net without the pivoted QR (see cond_layer_values). */
+int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
+/* Threads cond_net and cond_net_values decompose layers on (one layer per
+ * thread at a time; the results do not depend on the count). 0, the
+ * default, means the number of online CPUs. While either runs, OpenBLAS is
+ * set to one thread and then restored (blas_set_threads), so neither should
+ * run beside training in another thread. */
+void cond_set_threads(int n);
+void cond_layer_free(LayerCond *lc); /* frees the arrays, not lc */
+
+/* Singular values (descending, min(rows,cols) of them) of a row-major
+ * matrix; a wide matrix is decomposed through its transpose. */
+int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e);
+/* κ of a row-major matrix (σ_max/σ_min over min(rows,cols) values); NAN
+ * on error. */
+double cond_kappa(const double *A, int rows, int cols, Err *e);
+/* Column-pivoted QR: perm[0..cols) pivot order, rdiag[0..min) |r_jj|/|r_11|. */
+int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err *e);
+/* κ of Ŵ⁽ˡᵃʸᵉʳ⁾ restricted to the given columns; NAN on error. */
+double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, Err *e);
+
+/* Least squares: X (cols×nrhs) minimising ‖A X − B‖_F for row-major A
+ * (rows×cols, rows >= cols) and B (rows×nrhs); rank-deficient A is handled
+ * through a pivoted QR (minimum-norm not guaranteed, residual minimal). */
+int cond_lstsq(const double *A, int rows, int cols, const double *B, int nrhs, double *X, Err *e);
+
+/* The relative cutoff cond_lstsq uses: columns whose |r_jj| ≤ rcond·|r_11|
+ * are treated as dependent (their coefficients are 0). The data it serves
+ * are float32, whose rounding (6e-8) would otherwise be fitted. */
+#define COND_LSTSQ_RCOND 1e-6
+/* cond_lstsq with an explicit cutoff; rank (may be NULL) receives the
+ * numerical rank used. */
+int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int nrhs, double *X,
+		     double rcond, int *rank, Err *e);
+
+#endif

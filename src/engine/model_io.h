@@ -1,0 +1,21 @@
+/* model_io.h - the model file: a versioned binary format with a checksum.
+ *
+ * Layout (little-endian): magic "CONDNET\0", u32 version, u32 header bytes,
+ * u32 m, u32 act, f32 act_a, u32 n[0..m], i64 adam_t, u32 flags (bit 0: Adam
+ * state present), then the parameters (f32 × nparam) and, if flagged, the
+ * Adam moments, then a CRC-32 (zlib) of everything before it. Every size is
+ * checked against the file length before it is trusted. Saving writes a
+ * temporary file beside the target, fsyncs it and renames it over the
+ * target, so a failed save leaves the previous file intact. */
+#ifndef CONDNET_MODEL_IO_H
+#define CONDNET_MODEL_IO_H
+
+#include "base/err.h"
+#include "engine/net.h"
+
+#define MODEL_VERSION 1
+
+int model_save(const Net *net, const char *path, Err *e);
+Net *model_load(const char *path, Err *e);
+
+#endif

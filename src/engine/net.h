@@ -1,0 +1,72 @@
+/* net.h - a feed-forward network: m layers, layer i (1-based in the paper,
+ * stored at index i-1) maps n[i-1] inputs to n[i] outputs as
+ *     y⁽ⁱ⁾ = f(y⁽ⁱ⁻¹⁾ W⁽ⁱ⁾ + b⁽ⁱ⁾),
+ * W⁽ⁱ⁾ an n[i-1]×n[i] row-major matrix (a column is a neuron), b⁽ⁱ⁾ of length
+ * n[i]. Hidden layers use the activation; the output layer (i = m) feeds a
+ * softmax with cross-entropy.
+ *
+ * All parameters live in one contiguous buffer, layer by layer, W then b, and
+ * the Adam moments live in two buffers of the same layout, so an optimizer
+ * step is one pass over arrays, and removing a neuron removes its optimizer
+ * state with it. */
+#ifndef CONDNET_NET_H
+#define CONDNET_NET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/act.h"
+#include "base/err.h"
+#include "base/rng.h"
+
+typedef struct Net {
+	int m;          /* number of weight layers (hidden layers = m-1) */
+	int *n;         /* n[0..m]: n[0] inputs, n[m] outputs (classes) */
+	ActKind act;
+	float act_a;    /* erf scale a in erf(a·x); ignored by other activations */
+	size_t nparam;  /* total number of parameters */
+	float *param;   /* all parameters; W[i], b[i] point into it */
+	float *adam_m;  /* Adam first moments, same layout (zeros when fresh) */
+	float *adam_v;  /* Adam second moments */
+	long adam_t;    /* Adam step count */
+	float **W;      /* W[i], i < m: n[i]×n[i+1] row-major */
+	float **b;      /* b[i], i < m: n[i+1] */
+} Net;
+
+/* widths[0..m]: inputs, hidden widths, outputs. Parameters zeroed. */
+Net *net_new(int m, const int *widths, ActKind act, float act_a);
+void net_free(Net *net); /* accepts NULL */
+Net *net_clone(const Net *net);
+
+/* Keras Dense initialisation: W uniform in ±sqrt(6/(fan_in+fan_out))
+ * (Glorot uniform), b = 0; Adam state reset. */
+void net_init_glorot(Net *net, Rng *rng);
+void net_reset_adam(Net *net);
+
+/* Hidden layer `layer` (1..m-1, the paper's numbering) keeps only the neurons
+ * keep[0..nkeep) (indices into the current layer, any order: the kept neurons
+ * are stored in ascending index order). Removes the other columns of W⁽ˡ⁾,
+ * entries of b⁽ˡ⁾, rows of W⁽ˡ⁺¹⁾ and their Adam state. nkeep >= 1. */
+int net_keep_neurons(Net *net, int layer, const int *keep, int nkeep, Err *e);
+/* Removes neuron j of hidden layer `layer` (a convenience over the above). */
+int net_remove_neuron(Net *net, int layer, int j, Err *e);
+/* Appends count neurons to hidden layer `layer`: incoming weights Glorot
+ * uniform for the new shape, bias 0, outgoing weights 0 (so outputs are
+ * unchanged until trained), Adam state 0. */
+int net_add_neurons(Net *net, int layer, int count, Rng *rng, Err *e);
+
+/* The same network shape with every hidden width replaced by widths[1..m-1]
+ * (fresh zero parameters). hidden[0..m-2] holds the new n[1..m-1]; NULL if a
+ * width is not positive or memory runs out. */
+Net *net_reshape(const Net *net, const int *hidden);
+
+/* Parses "12x300", "600,410,510", "3x50,20" into hidden widths (malloc'd).
+ * Every width must be a positive integer. */
+int net_parse_layers(const char *spec, int **widths, int *count, Err *e);
+/* "200-600-410-…-10" into buf. */
+const char *net_shape_str(const Net *net, char *buf, size_t len);
+size_t net_param_count_for(int m, const int *widths);
+/* Total hidden neurons, Σ n[1..m-1]. */
+long net_hidden_total(const Net *net);
+
+#endif

@@ -1,0 +1,195 @@
+/* net_npy.c - a dense network as NumPy files W1.npy b1.npy W2.npy …, in
+ * the layout Keras stores Dense kernels in or the one torch.nn.Linear uses. */
+#include "engine/net_npy.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "data/npy.h"
+
+#define NPY_MAXLAYERS 1000
+
+static void layer_path(char *buf, size_t cap, const char *dir, char kind, int k)
+{
+	snprintf(buf, cap, "%s/%c%d.npy", dir, kind, k);
+}
+
+static int exists(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0;
+}
+
+/* One layer's files into W (nin×nout, row-major) and b; the shapes are
+ * checked against the previous layer's outputs (prev_out < 0: first). */
+static int read_layer(const char *dir, int k, int layout, int prev_out, double **W, double **b,
+		      int *nin, int *nout, Err *e)
+{
+	char wp[4096], bp[4096];
+	layer_path(wp, sizeof wp, dir, 'W', k);
+	layer_path(bp, sizeof bp, dir, 'b', k);
+	double *w = NULL, *bias = NULL;
+	int nd;
+	long sh[2];
+	if (npy_read(wp, &w, &nd, sh, e))
+		return -1;
+	if (nd != 2) {
+		free(w);
+		return err_set(e, "%s: shape (%ld,) is 1-D, expected a 2-D weight matrix", wp, sh[0]);
+	}
+	int in = (int)(layout == NPY_TORCH ? sh[1] : sh[0]);
+	int out = (int)(layout == NPY_TORCH ? sh[0] : sh[1]);
+	if (prev_out >= 0 && in != prev_out) {
+		free(w);
+		return err_set(e, "%s: %d inputs, but layer %d has %d outputs", wp, in, k - 1,
+			       prev_out);
+	}
+	if (npy_read(bp, &bias, &nd, sh, e)) {
+		free(w);
+		return -1;
+	}
+	if (nd != 1 || sh[0] != out) {
+		free(w);
+		free(bias);
+		if (nd != 1)
+			return err_set(e, "%s: shape (%ld, %ld), expected 1-D of length %d", bp,
+				       sh[0], sh[1], out);
+		return err_set(e, "%s: %ld entries, expected %d (the outputs of W%d.npy)", bp, sh[0],
+			       out, k);
+	}
+	if (layout == NPY_TORCH) {
+		double *t = malloc((size_t)in * out * sizeof *t);
+		if (!t) {
+			free(w);
+			free(bias);
+			return err_set(e, "%s: out of memory", wp);
+		}
+		for (int r = 0; r < out; r++)
+			for (int c = 0; c < in; c++)
+				t[(size_t)c * out + r] = w[(size_t)r * in + c];
+		free(w);
+		w = t;
+	}
+	for (size_t i = 0; i < (size_t)in * out; i++) {
+		if (!isfinite(w[i]) || fabs(w[i]) > FLT_MAX) {
+			int r = (int)(i / out), c = (int)(i % out);
+			err_set(e, "%s: weight (%d, %d) is %g, expected a finite float32", wp,
+				layout == NPY_TORCH ? c : r, layout == NPY_TORCH ? r : c, w[i]);
+			free(w);
+			free(bias);
+			return -1;
+		}
+	}
+	for (int i = 0; i < out; i++) {
+		if (!isfinite(bias[i]) || fabs(bias[i]) > FLT_MAX) {
+			err_set(e, "%s: entry %d is %g, expected a finite float32", bp, i, bias[i]);
+			free(w);
+			free(bias);
+			return -1;
+		}
+	}
+	*W = w;
+	*b = bias;
+	*nin = in;
+	*nout = out;
+	return 0;
+}
+
+Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *e)
+{
+	if (layout != NPY_KERAS && layout != NPY_TORCH) {
+		err_set(e, "layout %d, expected NPY_KERAS (0) or NPY_TORCH (1)", layout);
+		return NULL;
+	}
+	char path[4096];
+	int m = 0;
+	for (;;) {
+		layer_path(path, sizeof path, dir, 'W', m + 1);
+		if (!exists(path))
+			break;
+		if (++m > NPY_MAXLAYERS) {
+			err_set(e, "%s: more than %d layers", dir, NPY_MAXLAYERS);
+			return NULL;
+		}
+	}
+	if (m == 0) {
+		err_set(e, "%s: no W1.npy (expected W1.npy b1.npy W2.npy b2.npy …)", dir);
+		return NULL;
+	}
+	double **W = calloc((size_t)m, sizeof *W), **b = calloc((size_t)m, sizeof *b);
+	int *widths = malloc((size_t)(m + 1) * sizeof *widths);
+	Net *net = NULL;
+	if (!W || !b || !widths) {
+		err_set(e, "%s: out of memory", dir);
+		goto out;
+	}
+	for (int k = 1; k <= m; k++) {
+		int in = 0, out = 0;
+		if (read_layer(dir, k, layout, k > 1 ? widths[k - 1] : -1, &W[k - 1], &b[k - 1], &in,
+			       &out, e))
+			goto out;
+		if (k == 1)
+			widths[0] = in;
+		widths[k] = out;
+	}
+	net = net_new(m, widths, act, act_a);
+	if (!net) {
+		err_set(e, "%s: out of memory for the network", dir);
+		goto out;
+	}
+	for (int k = 0; k < m; k++) {
+		for (size_t i = 0; i < (size_t)widths[k] * widths[k + 1]; i++)
+			net->W[k][i] = (float)W[k][i];
+		for (int i = 0; i < widths[k + 1]; i++)
+			net->b[k][i] = (float)b[k][i];
+	}
+out:
+	for (int k = 0; W && b && k < m; k++) {
+		free(W[k]);
+		free(b[k]);
+	}
+	free(W);
+	free(b);
+	free(widths);
+	return net;
+}
+
+int net_npy_export(const Net *net, const char *dir, int layout, Err *e)
+{
+	if (layout != NPY_KERAS && layout != NPY_TORCH)
+		return err_set(e, "layout %d, expected NPY_KERAS (0) or NPY_TORCH (1)", layout);
+	struct stat st;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return err_set(e, "%s: not an existing directory", dir);
+	/* a stale W{m+1}.npy would be read back as one more layer */
+	char path[4096];
+	layer_path(path, sizeof path, dir, 'W', net->m + 1);
+	if (exists(path))
+		return err_set(e, "%s: exists and would be read as layer %d; remove it", path,
+			       net->m + 1);
+	for (int k = 1; k <= net->m; k++) {
+		int in = net->n[k - 1], out = net->n[k];
+		const float *w = net->W[k - 1];
+		float *t = NULL;
+		if (layout == NPY_TORCH) {
+			t = malloc((size_t)in * out * sizeof *t);
+			if (!t)
+				return err_set(e, "%s: out of memory", dir);
+			for (int r = 0; r < in; r++)
+				for (int c = 0; c < out; c++)
+					t[(size_t)c * in + r] = w[(size_t)r * out + c];
+		}
+		layer_path(path, sizeof path, dir, 'W', k);
+		int rc = t ? npy_write_f32(path, t, out, in, e) : npy_write_f32(path, w, in, out, e);
+		free(t);
+		if (rc)
+			return -1;
+		layer_path(path, sizeof path, dir, 'b', k);
+		if (npy_write_f32(path, net->b[k - 1], out, -1, e))
+			return -1;
+	}
+	return 0;
+}

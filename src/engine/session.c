@@ -1,0 +1,562 @@
+/* session.c - the session state, its undo stack and the actions that change
+ * it (the log itself is in session_log.c). */
+#include "engine/session.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "engine/alg3_squeeze.h"
+#include "data/datasets.h"
+#include "engine/model_io.h"
+#include "base/rng.h"
+
+#define UNDO_MAX 32
+
+/* ---- snapshots ---- */
+
+void session_records_free(Alg1Record *r, int n)
+{
+	for (int i = 0; r && i < n; i++) {
+		free(r[i].n);
+		free(r[i].kappa);
+		free(r[i].p);
+	}
+	free(r);
+}
+
+Alg1Record *session_records_copy(const Alg1Record *r, int n)
+{
+	Alg1Record *c = n > 0 ? calloc((size_t)n, sizeof *c) : NULL;
+	if (!c)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		c[i] = r[i];
+		c[i].n = malloc((size_t)(r[i].m + 1) * sizeof *c[i].n);
+		c[i].kappa = malloc((size_t)r[i].m * sizeof *c[i].kappa);
+		c[i].p = malloc((size_t)r[i].m * sizeof *c[i].p);
+		if (!c[i].n || !c[i].kappa || !c[i].p) {
+			session_records_free(c, i + 1);
+			return NULL;
+		}
+		memcpy(c[i].n, r[i].n, (size_t)(r[i].m + 1) * sizeof *c[i].n);
+		memcpy(c[i].kappa, r[i].kappa, (size_t)r[i].m * sizeof *c[i].kappa);
+		memcpy(c[i].p, r[i].p, (size_t)r[i].m * sizeof *c[i].p);
+	}
+	return c;
+}
+
+static void snap_free(SessSnapshot *sn)
+{
+	net_free(sn->net);
+	alg1_free(sn->alg1);
+	memset(sn, 0, sizeof *sn);
+}
+
+static int snap_take(const Session *s, SessSnapshot *sn, Err *e)
+{
+	memset(sn, 0, sizeof *sn);
+	sn->alg1_live = s->alg1_live;
+	sn->ntrain = s->ntrain;
+	if ((s->net && !(sn->net = net_clone(s->net))) ||
+	    (s->alg1 && !(sn->alg1 = alg1_clone(s->alg1, NULL)))) {
+		snap_free(sn);
+		return err_set(e, "out of memory copying the network");
+	}
+	return 0;
+}
+
+/* Puts a snapshot back; the session takes its contents. */
+static void snap_restore(Session *s, SessSnapshot *sn)
+{
+	net_free(s->net);
+	alg1_free(s->alg1);
+	s->net = sn->net;
+	s->alg1 = sn->alg1;
+	s->alg1_live = sn->alg1_live;
+	s->ntrain = sn->ntrain;
+	memset(sn, 0, sizeof *sn);
+}
+
+static int undo_push(Session *s, SessSnapshot *sn, Err *e)
+{
+	if (s->nundo == UNDO_MAX) {
+		snap_free(&s->undo[0]);
+		memmove(s->undo, s->undo + 1, (size_t)(UNDO_MAX - 1) * sizeof *s->undo);
+		s->nundo--;
+	}
+	if (s->nundo == s->capundo) {
+		int cap = s->capundo ? 2 * s->capundo : 8;
+		SessSnapshot *u = realloc(s->undo, (size_t)cap * sizeof *u);
+		if (!u)
+			return err_set(e, "out of memory for the undo stack");
+		s->undo = u;
+		s->capundo = cap;
+	}
+	s->undo[s->nundo++] = *sn;
+	memset(sn, 0, sizeof *sn);
+	return 0;
+}
+
+static void undo_clear(Session *s)
+{
+	for (int i = 0; i < s->nundo; i++)
+		snap_free(&s->undo[i]);
+	s->nundo = 0;
+}
+
+/* ---- the session ---- */
+
+Session *session_new(void)
+{
+	Session *s = calloc(1, sizeof *s);
+	if (!s)
+		return NULL;
+	s->tau = 25;
+	s->eta = 1;
+	train_opts_default(&s->topt);
+	dataspec_default(&s->dspec);
+	return s;
+}
+
+void session_free(Session *s)
+{
+	if (!s)
+		return;
+	undo_clear(s);
+	free(s->undo);
+	net_free(s->net);
+	alg1_free(s->alg1);
+	alg2_free(s->sweep);
+	dataset_free(s->train);
+	dataset_free(s->test);
+	dataset_free(s->sweep_tr);
+	dataset_free(s->sweep_v);
+	if (s->log)
+		fclose(s->log);
+	free(s);
+}
+
+uint32_t session_param_crc(const Net *net)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+	const Bytef *p = (const Bytef *)net->param;
+	size_t left = net->nparam * sizeof *net->param;
+	while (left) {
+		uInt chunk = left > (1u << 30) ? (1u << 30) : (uInt)left;
+		c = crc32(c, p, chunk);
+		p += chunk;
+		left -= chunk;
+	}
+	return (uint32_t)c;
+}
+
+double session_test_acc(const Session *s)
+{
+	if (!s->net || !s->test)
+		return NAN;
+	return 100.0 * (1.0 - net_error(s->net, s->test, NULL));
+}
+
+int session_can_undo(const Session *s)
+{
+	return s->nundo;
+}
+
+const Net *session_training(const Session *s)
+{
+	if (s->training)
+		return s->training;
+	return s->alg1 ? s->alg1->training : NULL;
+}
+
+int session_adopt_action(const Session *s, SessAction *a, double *beta, Err *e)
+{
+	int p = s->sweep && s->sweep_done ? alg2_pick(s->sweep) : -1;
+	if (p < 0 || !s->net)
+		return err_set(e, "adopt: no finished beta sweep (b runs one)");
+	const Alg2Beta *b = &s->sweep->b[p];
+	int m = s->sweep->base->m;
+	size_t k = 0;
+	memset(a, 0, sizeof *a);
+	a->kind = SESS_NET;
+	a->label_col = -1;
+	for (int i = 1; i < m; i++) {
+		int n =
+		    snprintf(a->spec + k, sizeof a->spec - k, i > 1 ? ",%d" : "%d", b->widths[i]);
+		if (n < 0 || (size_t)n >= sizeof a->spec - k)
+			return err_set(e,
+			               "adopt: the widths of beta = %g are longer than %zu "
+			               "characters",
+			               b->beta, sizeof a->spec - 1);
+		k += (size_t)n;
+	}
+	a->act = (int)s->net->act;
+	a->x = s->net->act_a;
+	a->seed = s->seed;
+	*beta = b->beta;
+	return 0;
+}
+
+static int do_data(Session *s, const SessAction *a, Err *e)
+{
+	DataSpec d;
+	Dataset *tr = NULL, *te = NULL;
+	dataspec_default(&d);
+	d.spec = a->spec;
+	d.dir = a->path[0] ? a->path : NULL;
+	d.features = a->features;
+	d.label_col = a->label_col;
+	d.seed = a->seed;
+	d.limit = a->limit;
+	d.scale = a->scale;
+	if (datasets_load(&d, &tr, &te, e) < 0)
+		return -1;
+	dataset_free(s->train);
+	dataset_free(s->test);
+	dataset_free(s->sweep_tr);
+	dataset_free(s->sweep_v);
+	s->sweep_tr = s->sweep_v = NULL;
+	s->train = tr;
+	s->test = te;
+	snprintf(s->data_spec, sizeof s->data_spec, "%s", a->spec);
+	snprintf(s->data_dir, sizeof s->data_dir, "%s", a->path);
+	s->dspec = d;
+	s->dspec.spec = s->data_spec;
+	s->dspec.dir = s->data_dir[0] ? s->data_dir : NULL;
+	s->val_frac = a->x;
+	s->val_per_class = a->val_per_class;
+	undo_clear(s);
+	net_free(s->net);
+	alg1_free(s->alg1);
+	alg2_free(s->sweep);
+	s->net = NULL;
+	s->alg1 = NULL;
+	s->sweep = NULL;
+	s->alg1_live = 0;
+	s->dirty = 0;
+	return 0;
+}
+
+/* Replaces the network by a new one (fresh or loaded): undoable. */
+static int set_net(Session *s, Net *net, Err *e)
+{
+	SessSnapshot sn;
+	if (net->n[0] != s->train->d || net->n[net->m] != s->train->k) {
+		int d = net->n[0], k = net->n[net->m];
+		net_free(net);
+		return err_set(e,
+		               "the network has %d inputs and %d outputs, the data set %d features "
+		               "and %d classes",
+		               d, k, s->train->d, s->train->k);
+	}
+	if (s->net) {
+		if (snap_take(s, &sn, e) < 0 || undo_push(s, &sn, e) < 0) {
+			net_free(net);
+			return -1;
+		}
+	}
+	net_free(s->net);
+	s->net = net;
+	s->alg1_live = 0;
+	s->dirty = 0;
+	return 0;
+}
+
+static int do_net(Session *s, const SessAction *a, Err *e)
+{
+	int *hidden = NULL, nh = 0;
+	if (net_parse_layers(a->spec, &hidden, &nh, e) < 0)
+		return err_prefix(e, "layers");
+	int *w = malloc((size_t)(nh + 2) * sizeof *w);
+	if (!w) {
+		free(hidden);
+		return err_set(e, "out of memory");
+	}
+	w[0] = s->train->d;
+	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
+	w[nh + 1] = s->train->k;
+	free(hidden);
+	Net *net = net_new(nh + 1, w, (ActKind)a->act, (float)a->x);
+	free(w);
+	if (!net)
+		return err_set(e, "out of memory for the network %s", a->spec);
+	Rng r;
+	rng_seed(&r, a->seed);
+	net_init_glorot(net, &r);
+	s->seed = a->seed;
+	return set_net(s, net, e);
+}
+
+static int do_load(Session *s, SessAction *a, Err *e)
+{
+	Net *net = model_load(a->path, e);
+	if (!net)
+		return -1;
+	uint32_t crc = session_param_crc(net);
+	if (a->has_crc && crc != a->crc) {
+		net_free(net);
+		return err_set(e,
+		               "%s: the parameters' CRC-32 is %08x, the session loaded %08x "
+		               "(the file has changed)",
+		               a->path, (unsigned)crc, (unsigned)a->crc);
+	}
+	a->has_crc = 1;
+	a->crc = crc;
+	return set_net(s, net, e);
+}
+
+static int cancelled(const SessHooks *h)
+{
+	return h->cancelled && h->cancelled(h->ud);
+}
+
+static int do_train(Session *s, const SessAction *a, const SessHooks *h, Err *e)
+{
+	Net *backup = net_clone(s->net);
+	if (!backup)
+		return err_set(e, "out of memory copying the network");
+	TrainOpts o = s->topt;
+	o.seed = rng_derive(s->seed, 0x7000 + (uint64_t)s->ntrain);
+	s->training = s->net;
+	int rc = train_epochs(s->net, s->train, &o, a->x, h->train_cb, h->ud, e);
+	s->training = NULL;
+	if (rc != 0 || cancelled(h)) {
+		net_free(s->net);
+		s->net = backup;
+		return rc < 0 ? -1 : 1;
+	}
+	net_free(backup);
+	s->ntrain++;
+	s->alg1_live = 0;
+	s->dirty = 1;
+	return 0;
+}
+
+/* Runs Algorithm-1 iterations (at most max, 0 = until it stops); *done gets
+ * how many finished. One undo entry for all of them. */
+static int do_alg1(Session *s, int max, const SessHooks *h, int *done, Err *e)
+{
+	SessSnapshot before;
+	*done = 0;
+	if (snap_take(s, &before, e) < 0)
+		return -1;
+	if (!s->alg1 || !s->alg1_live) {
+		Alg1Opts o;
+		alg1_opts_default(&o);
+		o.tau = s->tau;
+		o.eta = s->eta;
+		o.seed = s->seed;
+		o.train = s->topt;
+		Alg1 *a = alg1_new(s->net, s->train, &o, e);
+		if (!a) {
+			snap_free(&before);
+			return -1;
+		}
+		alg1_free(s->alg1);
+		s->alg1 = a;
+		s->alg1_live = 1;
+	}
+	Alg1 *a = s->alg1;
+	a->cb = h->train_cb;
+	a->cb_ud = h->ud;
+	int rc = 0;
+	while (!max || *done < max) {
+		if (a->nrec > 0 && a->status != ALG1_RUNNING)
+			break;
+		Alg1 *back = alg1_clone(a, e);
+		if (!back) {
+			rc = -1;
+			break;
+		}
+		int st = alg1_step(a, e);
+		if (st < 0 || st == ALG1_STOPPED || cancelled(h)) {
+			alg1_free(a);
+			s->alg1 = a = back;
+			rc = st < 0 ? -1 : 1;
+			break;
+		}
+		alg1_free(back);
+		Net *n = net_clone(a->net);
+		if (!n) {
+			rc = err_set(e, "out of memory copying the network");
+			break;
+		}
+		net_free(s->net);
+		s->net = n;
+		s->dirty = 1;
+		(*done)++;
+		if (h->on_alg1)
+			h->on_alg1(a, h->ud);
+	}
+	a->cb = NULL;
+	a->cb_ud = NULL;
+	if (*done == 0) {
+		snap_restore(s, &before);
+		return rc ? rc : 0;
+	}
+	if (undo_push(s, &before, rc < 0 ? NULL : e) < 0)
+		snap_free(&before);
+	return rc;
+}
+
+static int do_sweep(Session *s, const SessAction *a, const SessHooks *h, Err *e)
+{
+	Alg2Opts o;
+	alg2_opts_default(&o);
+	if (alg2_parse_betas(a->spec, &o, e) < 0)
+		return err_prefix(e, "betas");
+	o.q = a->q;
+	o.eta = s->eta;
+	o.seed = s->seed;
+	o.train = s->topt;
+	if (!s->sweep_tr && dataset_split(s->train, s->val_frac, s->val_per_class, s->seed,
+	                                  &s->sweep_tr, &s->sweep_v, e) < 0)
+		return err_prefix(e, "validation split");
+	Alg2 *sw = alg2_new(s->net, s->sweep_tr, s->sweep_v, &o, e);
+	if (!sw)
+		return -1;
+	sw->cb = h->train_cb;
+	sw->cb_ud = h->ud;
+	sw->on_trial = h->on_trial;
+	sw->on_trial_ud = h->ud;
+	alg2_free(s->sweep);
+	s->sweep = sw;
+	s->sweep_done = 0;
+	int rc;
+	while ((rc = alg2_step(sw, e)) == 0 && !cancelled(h))
+		;
+	sw->cb = NULL;
+	sw->on_trial = NULL;
+	if (cancelled(h))
+		return 1;
+	if (rc < 0)
+		return -1;
+	s->sweep_done = 1;
+	return 0;
+}
+
+static int do_squeeze(Session *s, const SessAction *a, Err *e)
+{
+	if (a->layer < 1 || a->layer >= s->net->m)
+		return err_set(e, "squeeze: layer %d is not a hidden layer (1..%d)", a->layer,
+		               s->net->m - 1);
+	if (!a->apply)
+		return 0;
+	SqueezeOpts o;
+	SqueezeProposal sp;
+	SessSnapshot sn;
+	squeeze_opts_default(&o);
+	o.tau = s->tau;
+	o.compensate = a->comp;
+	if (squeeze_propose(s->net, a->layer, &o, &sp, e) < 0)
+		return -1;
+	int rc = 0;
+	if (sp.nkeep < sp.n_before) {
+		if (snap_take(s, &sn, e) < 0) {
+			rc = -1;
+		} else if (squeeze_apply(s->net, &sp, a->comp, s->train, e) < 0) {
+			snap_restore(s, &sn);
+			rc = -1;
+		} else {
+			if (undo_push(s, &sn, e) < 0)
+				snap_free(&sn);
+			s->alg1_live = 0;
+			s->dirty = 1;
+		}
+	}
+	squeeze_proposal_free(&sp);
+	return rc;
+}
+
+int session_apply(Session *s, const SessAction *act, const SessHooks *h, Err *e)
+{
+	static const SessHooks none;
+	SessAction a = *act;
+	const char *name = session_kind_name(a.kind);
+	int rc = 0, done = 0;
+	if (!h)
+		h = &none;
+	if (s->log) {
+		/* an action whose log line would be cut is refused, not logged wrong */
+		char line[SESS_LINE_MAX + 1];
+		if (session_format_line(&a, line, sizeof line, e) < 0)
+			return -1;
+	}
+	if (a.kind != SESS_DATA && !s->train)
+		return err_set(e, "%s: no data set yet (the first action must be 'data')", name);
+	if (a.kind > SESS_NET && a.kind != SESS_LOAD && a.kind != SESS_TAU && a.kind != SESS_ETA &&
+	    !s->net)
+		return err_set(e, "%s: no network yet (expected 'net' or 'load' before it)", name);
+	switch (a.kind) {
+	case SESS_DATA:
+		rc = do_data(s, &a, e);
+		break;
+	case SESS_OPTS:
+		if (a.batch < 1 || !(a.x > 0))
+			return err_set(e, "opts: batch must be >= 1 and lr > 0");
+		s->topt.batch = a.batch;
+		s->topt.adam.lr = a.x;
+		s->topt.threads = a.threads;
+		break;
+	case SESS_NET:
+		rc = do_net(s, &a, e);
+		break;
+	case SESS_LOAD:
+		rc = do_load(s, &a, e);
+		break;
+	case SESS_TAU:
+		if (!(a.x > 1))
+			return err_set(e, "tau: expected a value > 1");
+		s->tau = a.x;
+		if (s->alg1) {
+			s->alg1->o.tau = a.x;
+			if (s->alg1->status != ALG1_RUNNING)
+				s->alg1_live = 0;
+		}
+		break;
+	case SESS_ETA:
+		if (!(a.x > 0))
+			return err_set(e, "eta: expected a value > 0");
+		s->eta = a.x;
+		if (s->alg1)
+			s->alg1->o.eta = a.x;
+		break;
+	case SESS_TRAIN:
+		rc = do_train(s, &a, h, e);
+		break;
+	case SESS_ALG1_STEP:
+		rc = do_alg1(s, 1, h, &done, e);
+		break;
+	case SESS_ALG1_RUN:
+		rc = do_alg1(s, a.steps, h, &done, e);
+		if (rc != 0 && done > 0) {
+			a.steps = done;
+			session_log_action(s, &a);
+		}
+		break;
+	case SESS_SWEEP:
+		rc = do_sweep(s, &a, h, e);
+		break;
+	case SESS_SQUEEZE:
+		rc = do_squeeze(s, &a, e);
+		break;
+	case SESS_UNDO:
+		if (!s->nundo)
+			return err_set(e, "undo: nothing to undo");
+		snap_restore(s, &s->undo[--s->nundo]);
+		s->dirty = 1;
+		break;
+	case SESS_SAVE:
+		if (!s->replay && model_save(s->net, a.path, e) < 0)
+			return -1;
+		s->dirty = 0;
+		break;
+	default:
+		return err_set(e, "unknown action kind %d", (int)a.kind);
+	}
+	if (rc == 0)
+		session_log_action(s, &a);
+	return rc;
+}

@@ -1,0 +1,183 @@
+/* session.h - the state of an interactive session, the actions that change
+ * it (session.c), and the session log (session_log.c).
+ *
+ * Every change the screen makes goes through session_apply(), one action at a
+ * time, in order; each completed action is appended to the log as one line.
+ * `condnet replay LOG` feeds the same lines to session_apply() without a
+ * screen, so the same log gives bit-identical networks. An action that is
+ * cancelled is rolled back and not logged (a cancelled Algorithm-1 run keeps
+ * its finished iterations and is logged with their count).
+ *
+ * Adopting the pick of a β sweep is logged as the `net` action it amounts
+ * to (the pick's widths, fresh weights), after a '#' note naming β, so the
+ * line replays without the sweep.
+ *
+ * Log line grammar: a verb, then space-separated key=value fields; values
+ * escape '%', space and control characters as %XX. Lines starting with '#'
+ * and blank lines are ignored.
+ *   data spec=S [dir=D] features=N label_col=N seed=N limit=N val_frac=X val_per_class=N
+ *   opts batch=N lr=X [threads=N]
+ *   net layers=L act=A act_a=X seed=N
+ *   load path=P [crc=HEX]
+ *   tau X | eta X | train X
+ *   alg1-step | alg1-run [steps=N]
+ *   sweep betas=B q=N
+ *   squeeze layer=N apply|refuse [comp=0|1]
+ *   undo | save path=P */
+#ifndef CONDNET_SESSION_H
+#define CONDNET_SESSION_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/alg1_proportion.h"
+#include "engine/alg2_scale.h"
+#include "data/dataset.h"
+#include "data/datasets.h"
+#include "base/err.h"
+#include "engine/net.h"
+#include "engine/train.h"
+
+typedef enum SessKind {
+	SESS_DATA = 0,
+	SESS_OPTS,
+	SESS_NET,
+	SESS_LOAD,
+	SESS_TAU,
+	SESS_ETA,
+	SESS_TRAIN,
+	SESS_ALG1_STEP,
+	SESS_ALG1_RUN,
+	SESS_SWEEP,
+	SESS_SQUEEZE,
+	SESS_UNDO,
+	SESS_SAVE,
+	SESS_KIND_COUNT
+} SessKind;
+
+/* One action; only the fields of its kind are meaningful. */
+typedef struct SessAction {
+	SessKind kind;
+	char spec[256];    /* DATA: data set; NET: hidden widths; SWEEP: β list */
+	char path[1024];   /* DATA: data directory ("" = default); LOAD, SAVE: model file */
+	double x;          /* TAU: τ; ETA: η; TRAIN: epochs; OPTS: learning rate; NET: erf scale;
+	                    * DATA: validation fraction */
+	uint64_t seed;     /* DATA: synthetic data seed; NET: weight and training seed */
+	int features;      /* DATA */
+	int label_col;     /* DATA */
+	int limit;         /* DATA */
+	int val_per_class; /* DATA */
+	int scale;         /* DATA: DATA_RAW, DATA_CENTER or DATA_STANDARDIZE */
+	int batch;         /* OPTS */
+	int threads;       /* OPTS: OpenBLAS threads, 0 = as the environment says */
+	int act;           /* NET: ActKind */
+	int q;             /* SWEEP */
+	int steps;         /* ALG1_RUN: at most this many iterations, 0 = until done */
+	int layer;         /* SQUEEZE: 1..m-1 */
+	int apply;         /* SQUEEZE: 1 apply, 0 refuse */
+	int comp;          /* SQUEEZE: refit the next layer (compensation) */
+	int has_crc;       /* LOAD */
+	uint32_t crc;      /* LOAD: CRC-32 of the loaded parameters */
+} SessAction;
+
+/* Longest log line (without its newline) that session_parse and replay
+ * accept; every action's line fits, escapes included. */
+#define SESS_LINE_MAX 4094
+
+const char *session_kind_name(SessKind k);
+/* Writes the action as one log line (no newline) into buf; returns buf. */
+const char *session_format(const SessAction *a, char *buf, size_t len);
+/* The same, but 0 only when the whole line fits in len bytes; -1 with a
+ * message otherwise (buf then holds a cut line that must not be used). */
+int session_format_line(const SessAction *a, char *buf, size_t len, Err *e);
+/* Parses one log line (without its newline). Returns 1 for an action, 0 for
+ * a comment or blank line, -1 with a message saying what was expected. */
+int session_parse(const char *line, SessAction *a, Err *e);
+
+typedef struct SessSnapshot {
+	Net *net;
+	Alg1 *alg1;
+	int alg1_live;
+	long ntrain;
+} SessSnapshot;
+
+/* Called by the engine while it works; the screen's worker fills these,
+ * replay leaves them NULL. */
+typedef struct SessHooks {
+	TrainCallback train_cb;                                        /* non-zero stops */
+	void (*on_alg1)(const Alg1 *a, void *ud);                      /* after each iteration */
+	void (*on_trial)(const Alg2 *a, const Alg2Trial *t, void *ud); /* after each β trial */
+	int (*cancelled)(void *ud);                                    /* non-zero: stop */
+	void *ud;
+} SessHooks;
+
+typedef struct Session {
+	char data_spec[256], data_dir[1024];
+	DataSpec dspec;
+	double val_frac;
+	int val_per_class;
+	Dataset *train, *test;
+	Dataset *sweep_tr, *sweep_v; /* Algorithm 2's split of train, made on first use */
+	TrainOpts topt;
+	uint64_t seed;
+	Net *net;       /* the current network */
+	Alg1 *alg1;     /* Algorithm 1 (its history), NULL until the first step */
+	int alg1_live;  /* 1 while alg1 continues from net; 0 after another change */
+	Alg2 *sweep;    /* the last β sweep */
+	int sweep_done; /* 1 when it ran to the end */
+	double tau, eta;
+	long ntrain;        /* train actions so far: the next one's shuffle seed */
+	SessSnapshot *undo; /* snapshots before each structural change */
+	int nundo, capundo;
+	const Net *training; /* the network a `train` action trains now, or NULL */
+	int dirty;           /* changed since the last save or load */
+	int replay;          /* 1: save actions write nothing */
+	FILE *log;
+	char log_path[1024];
+} Session;
+
+/* An empty session: τ 25, η 1, no data. Apply DATA first. */
+Session *session_new(void);
+void session_free(Session *s); /* accepts NULL; closes the log */
+
+/* Applies one action. Returns 0 when done (and logged, when a log is open),
+ * 1 when a hook cancelled it (state as before, except a cancelled ALG1_RUN
+ * which keeps and logs its finished iterations), -1 on error (state as
+ * before, message in e). */
+int session_apply(Session *s, const SessAction *a, const SessHooks *h, Err *e);
+
+/* Appends to path (creating it and its directories); every later applied
+ * action is written there as a line and flushed. */
+int session_log_open(Session *s, const char *path, Err *e);
+/* Writes one action as a line to the open log (nothing when none is open);
+ * session_apply calls it for each completed action. */
+void session_log_action(Session *s, const SessAction *a);
+/* Writes "# TEXT" to the open log (newlines become spaces). */
+void session_log_note(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* $XDG_STATE_HOME/condnet/session-YYYYmmdd-HHMMSS.log, else under
+ * ~/.local/state/condnet; the directories are created. */
+int session_default_log_path(char *buf, size_t len, Err *e);
+
+/* Reads a log and applies every line; errors read "LOG:LINE: …". */
+int session_replay(Session *s, const char *path, const SessHooks *h, Err *e);
+
+/* Deep copies of Algorithm-1 records (for screens), and their release. */
+Alg1Record *session_records_copy(const Alg1Record *r, int n);
+void session_records_free(Alg1Record *r, int n);
+
+/* CRC-32 (zlib) of the parameter bytes. */
+uint32_t session_param_crc(const Net *net);
+/* Mean test accuracy in percent of the current network. */
+double session_test_acc(const Session *s);
+/* Number of undoable changes. */
+int session_can_undo(const Session *s);
+/* The network being trained right now by a `train` action or inside an
+ * Algorithm-1 step (for a hook to measure), else NULL. Valid only during
+ * the hook call. */
+const Net *session_training(const Session *s);
+/* The `net` action that adopts the last β sweep's pick: its hidden widths,
+ * the current activation and seed. *beta gets the pick's β. -1 when no
+ * sweep has finished. */
+int session_adopt_action(const Session *s, SessAction *a, double *beta, Err *e);
+
+#endif

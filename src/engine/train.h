@@ -1,0 +1,82 @@
+/* train.h - mini-batch training with Adam, forward and backward passes as
+ * OpenBLAS sgemm on batch-major float32 matrices, and evaluation.
+ *
+ * A Trainer holds the workspaces for one network shape and one data set and
+ * can be stepped a few batches at a time, so a screen can stay responsive and
+ * an algorithm can train fractional epochs. Results depend only on the seed
+ * and the thread count. */
+#ifndef CONDNET_TRAIN_H
+#define CONDNET_TRAIN_H
+
+#include <stdint.h>
+
+#include "engine/adam.h"
+#include "data/dataset.h"
+#include "base/err.h"
+#include "engine/net.h"
+
+typedef struct TrainOpts {
+	int batch;        /* mini-batch size (default 50) */
+	AdamOpts adam;
+	uint64_t seed;    /* shuffling order */
+	int shuffle;      /* 1 (default): reshuffle every epoch */
+	int threads;      /* OpenBLAS threads; 0 = leave as is */
+} TrainOpts;
+
+void train_opts_default(TrainOpts *o);
+
+typedef struct TrainProgress {
+	double epoch;     /* epochs done, fractional */
+	long batch;       /* batches done in this call */
+	long batches;     /* batches this call will run */
+	double loss;      /* mean cross-entropy over the batches of the current epoch so far */
+	double acc;       /* training accuracy over the same batches */
+	double seconds;   /* wall time since the call started */
+	int epoch_end;    /* 1 when this report closes an epoch */
+} TrainProgress;
+
+/* Called after every batch (or every few: see trainer_set_report_every);
+ * returning non-zero stops training early (train_* then return 1). */
+typedef int (*TrainCallback)(const TrainProgress *p, void *ud);
+
+typedef struct Trainer Trainer;
+
+/* The trainer keeps pointers to net and data; both must outlive it, and the
+ * net's shape must not change while it lives (create a new one after a
+ * structural change). */
+Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e);
+void trainer_free(Trainer *t);
+/* Runs up to nbatches mini-batches; returns the number run, or -1 on error
+ * (a NaN or Inf loss: the weights from before that batch are restored and
+ * the message names the epoch and batch). */
+long trainer_step(Trainer *t, long nbatches, Err *e);
+double trainer_epoch(const Trainer *t); /* epochs done so far, fractional */
+long trainer_batches_per_epoch(const Trainer *t);
+
+/* Trains for `epochs` (may be fractional: ceil(epochs·batches-per-epoch)
+ * batches). Returns 0 when done, 1 when cb asked to stop, -1 on error. */
+int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epochs,
+		 TrainCallback cb, void *ud, Err *e);
+
+/* Classification error in [0,1] and mean cross-entropy (if loss != NULL) of
+ * net on data, in batches of 1024. NaN when the data set does not fit the
+ * network (features, labels), is empty, or memory runs out. */
+double net_error(const Net *net, const Dataset *data, double *loss);
+/* Output-layer probabilities or the last hidden activations: the forward
+ * pass over rows x[0..n) into out (n × n[layer]); layer 0..m, m = softmax. */
+int net_forward(const Net *net, const float *x, int n, int layer, float *out, Err *e);
+
+/* The callback trainer_step reports to (after every batch by default, and
+ * always on the last batch of an epoch and of the call); NULL for none. */
+void trainer_set_callback(Trainer *t, TrainCallback cb, void *ud);
+/* Reports every `every` batches (>= 1). */
+void trainer_set_report_every(Trainer *t, long every);
+
+/* The gradient of the mean cross-entropy over rows x[0..n) (n × n[0]) with
+ * labels y[0..n), written to grad[0..nparam) in the parameter layout, and
+ * the loss into *loss (if given). Allocates its own workspace; the network
+ * is not changed. */
+int train_gradient(Net *net, const float *x, const int *y, int n, float *grad, double *loss,
+		   Err *e);
+
+#endif

@@ -1,0 +1,37 @@
+/* paper.h - reproduction of the paper's experiments (Section 5), stage by
+ * stage, with a Markdown report that sets every figure beside the paper's.
+ *
+ * Each stage writes OUT/<stage>.json (and the models later stages need);
+ * a stage whose file is already there is read back instead of recomputed,
+ * so an interrupted run resumes where it stopped. */
+#ifndef CONDNET_PAPER_H
+#define CONDNET_PAPER_H
+
+#include <stdint.h>
+
+#include "base/err.h"
+#include "engine/train.h"
+
+typedef struct PaperOpts {
+	const char *which;    /* "mnist" or "adult" */
+	const char *out;      /* stage directory */
+	const char *report;   /* Markdown report path */
+	const char *data_dir; /* NULL: the default data directory */
+	const char *stages;   /* comma-separated stage names to run, NULL = all */
+	int quick;            /* small subset, few epochs: a smoke run */
+	int data_scale;       /* DATA_RAW (the paper's), DATA_CENTER or DATA_STANDARDIZE */
+	uint64_t seed;
+	int threads;
+	TrainCallback cb;     /* training progress, may be NULL */
+	void *cb_ud;
+	/* One line per stage event ("alg1: done in 12.3 s"), may be NULL. */
+	void (*say)(const char *line, void *ud);
+	void *say_ud;
+} PaperOpts;
+
+/* Names of the stages of an experiment, NULL-terminated. */
+const char *const *paper_stage_names(const char *which);
+
+int paper_run(const PaperOpts *o, Err *e);
+
+#endif

@@ -1,0 +1,222 @@
+/* paper_adult.c - the paper's Adult Income experiments (Sections 5.2 and
+ * 5.4): Algorithm 1 from 12×50 (Table 4), Algorithm 2 (Figure 4, Table 5),
+ * squeezing the pick (Tables 10-11) and an oversized 12×100 network (Tables
+ * 12-13), with the report that sets them beside the paper's figures. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paper/paper_stage.h"
+
+/* The paper does not say how long "fully trained" is for Adult; we train
+ * this many epochs (batch 20), the length of its longest retraining. */
+#define FULL_EPOCHS(p) ((p)->o.quick ? 2 : 10)
+
+static int st_alg1(Paper *p, cJSON *out, Err *e)
+{
+	int h[12];
+	for (int i = 0; i < 12; i++)
+		h[i] = paper_scaled(p, 50);
+	return paper_alg1(p, h, 12, 40, 3, 1, 100, "alg1.model", out, e);
+}
+
+/* The paper gives no η for Adult's Algorithm 2; we keep Algorithm 1's η = 3. */
+static int st_alg2(Paper *p, cJSON *out, Err *e)
+{
+	return paper_sweep(p, p->o.quick ? "0.6:1.0:0.2" : "0.6:2.0:0.2", 5, 3, out, e);
+}
+
+static int st_final(Paper *p, cJSON *out, Err *e)
+{
+	return paper_final(p, FULL_EPOCHS(p), out, e);
+}
+
+static int st_verify(Paper *p, cJSON *out, Err *e)
+{
+	return paper_verify(p, FULL_EPOCHS(p), out, e);
+}
+
+static int st_squeeze(Paper *p, cJSON *out, Err *e)
+{
+	static const double taus[] = {35, 30, 25};
+	Net *net = paper_load(p, "final.model", e);
+	if (!net)
+		return -1;
+	cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
+	int rc = paper_squeeze_list(p, net, taus, 3, p->o.quick ? 1 : 5, 0, NULL,
+				    cJSON_AddArrayToObject(out, "rows"), e);
+	net_free(net);
+	return rc;
+}
+
+static int st_over(Paper *p, cJSON *out, Err *e)
+{
+	static const double taus[] = {100, 50, 40, 35, 30, 20, 10};
+	int retrain = p->o.quick ? 1 : 10;
+	int h[12];
+	for (int i = 0; i < 12; i++)
+		h[i] = paper_scaled(p, 100);
+	Net *net = paper_net(p, h, 12, rng_derive(p->o.seed, 100), e);
+	int rc = net ? paper_train(p, net, p->train, FULL_EPOCHS(p), e) : -1;
+	if (rc == 0) {
+		cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
+		rc = paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL,
+					cJSON_AddArrayToObject(out, "rows"), e);
+	}
+	/* Table 13: squeeze at τ = 35 and retrain, until nothing is removed. */
+	cJSON *it = rc == 0 ? cJSON_AddArrayToObject(out, "iterations") : NULL;
+	if (it) {
+		cJSON *first = paper_json_net(net, 35, e);
+		if (!first)
+			rc = -1;
+		else {
+			cJSON_AddNumberToObject(first, "acc_after", paper_acc(net, p->test));
+			cJSON_AddNumberToObject(first, "removed", 0);
+			cJSON_AddItemToArray(it, first);
+		}
+	}
+	for (int round = 1; rc == 0 && round <= 20; round++) {
+		Net *next = NULL;
+		cJSON *row = paper_squeeze_row(p, net, 35, retrain, 0, &next, e);
+		if (!row) {
+			rc = -1;
+			break;
+		}
+		cJSON_AddItemToArray(it, row);
+		net_free(net);
+		net = next;
+		if (paper_json_num(row, "removed") == 0)
+			break;
+	}
+	net_free(net);
+	return rc;
+}
+
+const Stage paper_adult_stages[] = {
+	{"alg1", "Table 4", st_alg1},
+	{"alg2", "Figure 4", st_alg2},
+	{"final", "full training of the pick", st_final},
+	{"verify", "Table 5", st_verify},
+	{"squeeze", "Tables 10 and 11", st_squeeze},
+	{"over", "Tables 12 and 13", st_over},
+	{NULL, NULL, NULL},
+};
+
+/* The paper's numbers. */
+static const double t4_init_k[13] = {9, 654, 658, 583, 230, 224, 159, 912, 136, 377, 74, 110, 1};
+static const double t4_fin_n[13] = {44, 39, 32, 22, 20, 15, 12, 8, 5, 4, 8, 6, 2};
+static const double t4_fin_k[13] = {7, 37, 31, 13, 30, 13, 20, 20, 14, 7, 16, 18, 3};
+static const double t5[8] = {14.34, 14.19, 14.22, 14.16, 13.95, 14.14, 14.19, 14.32};
+static const double t10[3][4] = {{35, 20, 84.76, 86.11}, {30, 46, 78.23, 86.09}, {25, 77, 76.38, 86.03}};
+static const double t11_n[13] = {53, 48, 40, 30, 26, 21, 16, 11, 7, 5, 11, 8, 2};
+static const double t11_k[13] = {35, 19, 27, 24, 33, 20, 30, 12, 12, 14, 14, 24, 2};
+static const double t12[7][4] = {{100, 29, 82.65, 85.25}, {50, 86, 82.09, 85.54},
+				 {40, 95, 80.73, 85.63},  {35, 104, 80.92, 85.69},
+				 {30, 120, 79.76, 85.62}, {20, 166, 76.99, 85.45},
+				 {10, 315, 76.38, 85.57}};
+static const double t13_acc[5] = {85.3, 85.68, 85.70, 85.73, 85.81};
+
+static void report_alg(const Paper *p, FILE *f)
+{
+	const cJSON *a1 = paper_result(p, "alg1"), *a2 = paper_result(p, "alg2");
+	if (a1) {
+		const cJSON *recs = cJSON_GetObjectItemCaseSensitive(a1, "records");
+		const cJSON *first = cJSON_GetArrayItem(recs, 0);
+		const cJSON *fin = cJSON_GetArrayItem(recs, cJSON_GetArraySize(recs) - 1);
+		fprintf(f, "## Table 4 — Algorithm 1 from 12 × 50 (τ = 40, η = 3, batch 20, no "
+			   "rounding)\n\n%d iterations, %s.\n\n",
+			cJSON_GetArraySize(recs) - 1,
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a1, "status")));
+		fprintf(f, "| layer | initial κ | (paper) | final n | (paper) | final κ | (paper) |\n"
+			   "|---:|---:|---:|---:|---:|---:|---:|\n");
+		int m = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(first, "n"));
+		for (int i = 0; i < m && i < 13; i++) {
+			fprintf(f, "| %d |", i + 1);
+			md_pair(f, paper_json_at(first, "kappa", i), t4_init_k[i], -1, NULL);
+			md_pair(f, paper_json_at(fin, "n", i), t4_fin_n[i], -1, NULL);
+			md_pair(f, paper_json_at(fin, "kappa", i), t4_fin_k[i], -1, NULL);
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+	}
+	if (a2) {
+		fprintf(f, "## Figure 4 — Algorithm 2 (q = %.0f, η = %.0f, 10 %% validation; errors in "
+			   "%%)\n\n| β | ε_tr | ε_v | 2ε_v − ε_tr |\n|---:|---:|---:|---:|\n",
+			paper_json_num(a2, "q"), paper_json_num(a2, "eta"));
+		const cJSON *b;
+		cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(a2, "betas"))
+		{
+			fprintf(f, "| %.1f%s | %.2f | %.2f | %.2f |\n", paper_json_num(b, "beta"),
+				fabs(paper_json_num(b, "beta") - paper_json_num(a2, "pick")) < 1e-9
+					? " ◀"
+					: "",
+				paper_json_num(b, "err_tr"), paper_json_num(b, "err_v"),
+				paper_json_num(b, "score"));
+		}
+		fprintf(f, "\nPick: β = %.1f here, β = 1.4 in the paper.\n\n",
+			paper_json_num(a2, "pick"));
+	}
+}
+
+void paper_adult_report(const Paper *p, FILE *f)
+{
+	md_head(p, f, "Adult Income: condnet beside the paper");
+	report_alg(p, f);
+	const cJSON *r;
+	if ((r = paper_result(p, "final"))) {
+		fprintf(f, "## Full training of the pick (β = %.1f, %.0f epochs)\n\n| | here | paper "
+			   "|\n|---|---:|---:|\n| test accuracy (%%) |",
+			paper_json_num(r, "beta"), paper_json_num(r, "epochs"));
+		md_pair(f, paper_json_num(r, "test_acc"), 86.05, 2, "test accuracy of the pick");
+		fprintf(f, "\n\n");
+	}
+	if ((r = paper_result(p, "verify")))
+		md_test_errors(f, r, t5, 0.6, "Table 5");
+	if ((r = paper_result(p, "squeeze"))) {
+		fprintf(f, "## Table 10 — squeezing the pick (accuracy %.2f %%; paper 86.05 %%), 5 "
+			   "retraining epochs\n\n",
+			paper_json_num(r, "acc"));
+		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(r, "rows"), t10, 3, "Table 10");
+		const cJSON *r35 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "rows"), 0);
+		if (r35) {
+			const cJSON *net = cJSON_GetObjectItemCaseSensitive(r35, "net");
+			fprintf(f, "## Table 11 — the model squeezed at τ = 35 and retrained\n\n| layer | "
+				   "n | (paper) | κ | (paper) |\n|---:|---:|---:|---:|---:|\n");
+			int m = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(net, "n"));
+			for (int i = 0; i < m && i < 13; i++) {
+				fprintf(f, "| %d |", i + 1);
+				md_pair(f, paper_json_at(net, "n", i), t11_n[i], -1, NULL);
+				md_pair(f, paper_json_at(net, "kappa", i), t11_k[i], -1, NULL);
+				fputc('\n', f);
+			}
+			fputc('\n', f);
+		}
+	}
+	if ((r = paper_result(p, "over"))) {
+		fprintf(f, "## Table 12 — squeezing an oversized 12 × 100 network (accuracy %.2f %%; "
+			   "paper 85.28 %%), 10 retraining epochs\n\n",
+			paper_json_num(r, "acc"));
+		md_flag("12 × 100 accuracy", paper_json_num(r, "acc"), 85.28);
+		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(r, "rows"), t12, 7, "Table 12");
+		const cJSON *it = cJSON_GetObjectItemCaseSensitive(r, "iterations"), *x;
+		fprintf(f, "## Table 13 — squeeze at τ = 35 and retrain, repeated until nothing is "
+			   "removed\n\n| iteration | hidden widths | accuracy | (paper) |\n|---:|---|---:|---:|\n");
+		int k = 0;
+		cJSON_ArrayForEach(x, it)
+		{
+			const cJSON *net = cJSON_GetObjectItemCaseSensitive(x, "net");
+			if (!net)
+				net = x;
+			int m = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(net, "n"));
+			fprintf(f, "| %d | ", k);
+			for (int i = 0; i + 1 < m; i++)
+				fprintf(f, "%s%.0f", i ? " " : "", paper_json_at(net, "n", i));
+			fprintf(f, " |");
+			md_pair(f, paper_json_num(x, "acc_after"), k < 5 ? t13_acc[k] : NAN, 2, NULL);
+			fputc('\n', f);
+			k++;
+		}
+		fputc('\n', f);
+	}
+	md_flags(f);
+}

@@ -1,0 +1,211 @@
+/* paper_mnist.c - the paper's MNIST experiments (Section 5.1, 5.3, 5.5) on
+ * 200 Haar-wavelet features: Algorithm 1 from 12×300 (Table 1), Algorithm 2
+ * (Table 2), full training of every β (Table 3), squeezing (Tables 6-9) and
+ * the sensitivity to η and τ (Tables 14-17). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/alg2_scale.h"
+#include "paper/paper_stage.h"
+
+/* "Fully trained": until 100 % training accuracy, at most this many epochs. */
+#define FULL_EPOCHS(p) ((p)->o.quick ? 2 : 30)
+
+static int st_alg1(Paper *p, cJSON *out, Err *e)
+{
+	int h[12];
+	for (int i = 0; i < 12; i++)
+		h[i] = paper_scaled(p, 300);
+	return paper_alg1(p, h, 12, 25, 1, p->o.quick ? 1 : 5, 100, "alg1.model", out, e);
+}
+
+static int st_alg2(Paper *p, cJSON *out, Err *e)
+{
+	return paper_sweep(p, p->o.quick ? "1.0:1.4:0.2" : "1.0:2.4:0.2", 5, 1, out, e);
+}
+
+static int st_final(Paper *p, cJSON *out, Err *e)
+{
+	return paper_final(p, FULL_EPOCHS(p), out, e);
+}
+
+static int st_verify(Paper *p, cJSON *out, Err *e)
+{
+	return paper_verify(p, FULL_EPOCHS(p), out, e);
+}
+
+static int st_squeeze(Paper *p, cJSON *out, Err *e)
+{
+	static const double taus[] = {22, 20, 18};
+	Net *net = paper_load(p, "final.model", e);
+	if (!net)
+		return -1;
+	cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
+	int rc = paper_squeeze_list(p, net, taus, 3, FULL_EPOCHS(p), 1, "squeeze-best.model",
+			      cJSON_AddArrayToObject(out, "rows"), e);
+	net_free(net);
+	return rc;
+}
+
+static int st_add20(Paper *p, cJSON *out, Err *e)
+{
+	static const double taus[] = {30, 25};
+	Net *net = paper_load(p, "squeeze-best.model", e);
+	if (!net)
+		return -1;
+	Rng r;
+	rng_seed(&r, rng_derive(p->o.seed, 20));
+	int rc = net->m > 8 ? 0 : err_set(e, "the squeezed model has fewer than 8 hidden layers");
+	if (rc == 0)
+		rc = net_add_neurons(net, 4, 20, &r, e);
+	if (rc == 0)
+		rc = net_add_neurons(net, 8, 20, &r, e);
+	int ep = 0;
+	if (rc == 0)
+		rc = paper_train_full(p, net, p->train, FULL_EPOCHS(p), &ep, e);
+	if (rc == 0) {
+		cJSON_AddNumberToObject(out, "epochs", ep);
+		cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
+		cJSON *shape = paper_json_net(net, 20, e);
+		rc = shape ? 0 : -1;
+		if (shape)
+			cJSON_AddItemToObject(out, "net", shape);
+	}
+	if (rc == 0)
+		rc = paper_squeeze_list(p, net, taus, 2, FULL_EPOCHS(p), 1, NULL,
+				  cJSON_AddArrayToObject(out, "rows"), e);
+	net_free(net);
+	return rc;
+}
+
+/* The oversized network is trained once and each τ's row is kept as it is
+ * done (paper_partial_*): the whole stage takes hours. */
+static int st_over(Paper *p, cJSON *out, Err *e)
+{
+	static const double taus[] = {500, 200, 100, 50, 40, 35, 30, 25, 20};
+	cJSON *part = paper_partial_load(p, "over");
+	if (!part)
+		return err_set(e, "out of memory");
+	Net *net = NULL;
+	int rc = 0;
+	/* An earlier run that kept no time: its network and rows are not in the sum. */
+	int untimed_net = 0, untimed_rows = 0;
+	if (!cJSON_HasObjectItem(part, "seconds")) {
+		untimed_net = cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(part, "epochs"));
+		untimed_rows = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(part, "rows"));
+	}
+	if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(part, "epochs"))) {
+		Err ignored;
+		net = paper_load(p, "over-base.model", &ignored);
+		if (!net) /* same seed and threads: the same network again */
+			paper_say(p, "over: over-base.model is missing; training it again");
+	}
+	if (!net) {
+		int h[12], ep = 0;
+		for (int i = 0; i < 12; i++)
+			h[i] = paper_scaled(p, 600);
+		net = paper_net(p, h, 12, rng_derive(p->o.seed, 600), e);
+		untimed_net = 0;
+		rc = net ? paper_train_full(p, net, p->train, FULL_EPOCHS(p), &ep, e) : -1;
+		if (rc == 0)
+			rc = paper_save(p, net, "over-base.model", e);
+		if (rc == 0 && !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(part, "rows"))) {
+			cJSON_AddNumberToObject(part, "epochs", ep);
+			cJSON_AddNumberToObject(part, "acc", paper_acc(net, p->test));
+			cJSON_AddArrayToObject(part, "rows");
+			rc = paper_partial_save(p, "over", part, e);
+		}
+	}
+	cJSON *rows = cJSON_GetObjectItemCaseSensitive(part, "rows");
+	for (int i = 0; rc == 0 && i < 9; i++) {
+		int done = 0;
+		const cJSON *r;
+		cJSON_ArrayForEach(r, rows) done |= paper_json_num(r, "tau") == taus[i];
+		if (done)
+			continue;
+		paper_say(p, "  tau %g", taus[i]);
+		cJSON *row = paper_squeeze_row(p, net, taus[i], FULL_EPOCHS(p), 1, NULL, e);
+		if (!row) {
+			rc = -1;
+			break;
+		}
+		cJSON_AddItemToArray(rows, row);
+		rc = paper_partial_save(p, "over", part, e);
+	}
+	if (rc == 0) {
+		cJSON_AddNumberToObject(out, "epochs", paper_json_num(part, "epochs"));
+		cJSON_AddNumberToObject(out, "acc", paper_json_num(part, "acc"));
+		cJSON_AddItemToObject(out, "rows", cJSON_DetachItemFromObject(part, "rows"));
+		if (untimed_net || untimed_rows) {
+			char note[128];
+			snprintf(note, sizeof note, "without %s%d rows of an earlier run that kept no time",
+				 untimed_net ? "the network and " : "", untimed_rows);
+			cJSON_AddStringToObject(out, "seconds_note", note);
+		}
+	}
+	cJSON_Delete(part);
+	net_free(net);
+	return rc;
+}
+
+static int st_eta(Paper *p, cJSON *out, Err *e)
+{
+	static const double etas[] = {0.5, 1, 2, 5, 10};
+	static const int widths[] = {600, 100};
+	for (int s = 0; s < 2; s++) {
+		int h[9];
+		for (int i = 0; i < 9; i++)
+			h[i] = paper_scaled(p, widths[s]);
+		Net *net = paper_net(p, h, 9, rng_derive(p->o.seed, 900 + s), e);
+		if (!net)
+			return -1;
+		char key[16];
+		snprintf(key, sizeof key, "%d", widths[s]);
+		cJSON *rows = cJSON_AddArrayToObject(out, key);
+		double done = 0;
+		for (int k = 0; k < (p->o.quick ? 2 : 5); k++) {
+			if (paper_train(p, net, p->train, etas[k] - done, e) < 0) {
+				net_free(net);
+				return -1;
+			}
+			done = etas[k];
+			cJSON *row = paper_json_net(net, 30, e);
+			if (!row) {
+				net_free(net);
+				return -1;
+			}
+			cJSON_AddNumberToObject(row, "eta", etas[k]);
+			cJSON_AddItemToArray(rows, row);
+		}
+		net_free(net);
+	}
+	return 0;
+}
+
+static int st_tau(Paper *p, cJSON *out, Err *e)
+{
+	int h[9], u[9];
+	for (int i = 0; i < 9; i++) {
+		h[i] = paper_scaled(p, 600 - 60 * i);
+		u[i] = paper_scaled(p, 600);
+	}
+	cJSON *a = cJSON_AddObjectToObject(out, "tapered");
+	cJSON *b = cJSON_AddObjectToObject(out, "uniform");
+	if (paper_alg1(p, h, 9, 30, 1, 1, 100, NULL, a, e) < 0)
+		return -1;
+	return paper_alg1(p, u, 9, 30, 1, 1, 100, NULL, b, e);
+}
+
+const Stage paper_mnist_stages[] = {
+	{"alg1", "Table 1", st_alg1},
+	{"alg2", "Table 2, Figure 3", st_alg2},
+	{"final", "full training of the pick", st_final},
+	{"verify", "Table 3", st_verify},
+	{"squeeze", "Tables 6 and 7", st_squeeze},
+	{"add20", "Table 8", st_add20},
+	{"eta", "Tables 14 and 15", st_eta},
+	{"tau", "Tables 16 and 17", st_tau},
+	{"over", "Table 9", st_over},
+	{NULL, NULL, NULL},
+};

@@ -1,0 +1,133 @@
+/* paper_stage.h - what the paper reproductions of MNIST and Adult share:
+ * the stage runner, training to convergence, and JSON records of networks. */
+#ifndef CONDNET_PAPER_STAGE_H
+#define CONDNET_PAPER_STAGE_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/alg1_proportion.h"
+#include "data/dataset.h"
+#include "base/err.h"
+#include "engine/net.h"
+#include "paper/paper.h"
+#include "engine/train.h"
+
+typedef struct Paper {
+	PaperOpts o;
+	Dataset *train, *test; /* the full training and test sets */
+	Dataset *tr, *val;     /* Algorithm 2's training and validation parts */
+	cJSON *res;            /* stage name → its result */
+	TrainOpts topt;        /* Adam, lr 1e-3, the experiment's batch */
+	double t0;             /* when the running stage started (monotonic) */
+	double before;         /* its seconds in earlier runs (from its partial file) */
+} Paper;
+
+typedef struct Stage {
+	const char *name;
+	const char *what; /* the paper's table or figure */
+	int (*run)(Paper *p, cJSON *out, Err *e);
+} Stage;
+
+/* Reads back a stage's earlier result or, if there is none and run is set,
+ * runs it; p->res[name] is then set. The result's "seconds" is the stage's
+ * wall time, with that of its earlier runs when it resumed inside itself (a
+ * stage may explain it in "seconds_note"). */
+int paper_stage(Paper *p, const Stage *s, int run, Err *e);
+/* A long stage's work so far, kept in OUT/<stage>.partial.json so that an
+ * interrupted run resumes inside the stage: load returns what was saved (an
+ * empty object when nothing was), save rewrites it atomically with the
+ * seconds spent so far in "seconds", which load carries into p->before.
+ * paper_stage removes the file once the stage is done. */
+cJSON *paper_partial_load(Paper *p, const char *stage);
+int paper_partial_save(const Paper *p, const char *stage, cJSON *part, Err *e);
+/* The result of an earlier stage, or a failure saying which stage to run. */
+cJSON *paper_need(const Paper *p, const char *stage, Err *e);
+/* The result of an earlier stage, or NULL. */
+cJSON *paper_result(const Paper *p, const char *stage);
+const char *paper_path(const Paper *p, const char *file, char *buf, size_t len);
+void paper_say(const Paper *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* A fresh network for the data set with the given hidden widths (Glorot, erf). */
+Net *paper_net(const Paper *p, const int *hidden, int nh, uint64_t seed, Err *e);
+/* Trains until every training row is classified right or max_epochs pass;
+ * *epochs receives the epochs run. */
+int paper_train_full(const Paper *p, Net *net, const Dataset *d, int max_epochs, int *epochs,
+		     Err *e);
+int paper_train(const Paper *p, Net *net, const Dataset *d, double epochs, Err *e);
+/* Accuracy in percent. */
+double paper_acc(const Net *net, const Dataset *d);
+
+/* {"n":[…], "kappa":[…], "p":[…]} of every layer at τ. */
+cJSON *paper_json_net(const Net *net, double tau, Err *e);
+/* Algorithm 1's records as a JSON array. */
+cJSON *paper_json_alg1(const Alg1 *a);
+/* Integer array item of an object, into out (at most max), returns count or -1. */
+int paper_json_ints(const cJSON *obj, const char *key, int *out, int max);
+double paper_json_num(const cJSON *obj, const char *key);
+
+int paper_save(const Paper *p, const Net *net, const char *file, Err *e);
+Net *paper_load(const Paper *p, const char *file, Err *e);
+
+/* Algorithm 3 on a copy of net at τ; test accuracy; retraining (until_full:
+ * until every training row is right, at most `epochs`; else exactly
+ * `epochs`); test accuracy again. The row holds tau, removed,
+ * removed_per_layer, acc_before, acc_after, epochs and the retrained net's
+ * n and κ. *keep receives the retrained network if keep is not NULL. */
+cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
+			 Net **keep, Err *e);
+
+/* Algorithm 1 from the given hidden widths; records into out, the final
+ * trained network saved as `save` (if not NULL). */
+int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int round, int max_iter,
+	       const char *save, cJSON *out, Err *e);
+/* Algorithm 2 on the widths of the "alg1" stage's result. */
+int paper_sweep(Paper *p, const char *betas, int q, double eta, cJSON *out, Err *e);
+/* Hidden widths of the "alg2" row of β (of its pick when beta is NaN); returns their count. */
+int paper_sweep_widths(const Paper *p, double beta, int *w, Err *e);
+/* A fresh network of these widths trained fully (at most max_epochs);
+ * epochs, accuracies and κ into out, saved as `save` if not NULL. */
+int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out, const char *save,
+		      Err *e);
+/* The pick of the "alg2" stage trained fully from fresh weights (saved as
+ * final.model), and every β of it trained fully (the verification tables). */
+int paper_final(Paper *p, int max_epochs, cJSON *out, Err *e);
+int paper_verify(Paper *p, int max_epochs, cJSON *out, Err *e);
+/* paper_squeeze_row for each τ, rows appended to rows; the best retrained
+ * model saved as best_file if not NULL. */
+int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
+		       int until_full, const char *best_file, cJSON *rows, Err *e);
+
+/* Markdown helpers for the reports. */
+void md_num(FILE *f, double v, int decimals); /* "—" for NaN */
+void md_int_thousands(FILE *f, double v);     /* "∞" for a negative (infinite κ) */
+/* The report's head: title, how to regenerate, the machine, stage times. */
+void md_head(const Paper *p, FILE *f, const char *title);
+/* Notes a percentage that differs from the paper's by more than 0.3 points;
+ * md_flags() lists them at the end of the report. */
+void md_flag(const char *what, double ours, double paper);
+void md_flags(FILE *f);
+/* Ours beside the paper's, "ours | paper |" with decimals, flagged when
+ * what is not NULL (percentages). */
+void md_pair(FILE *f, double ours, double paper, int decimals, const char *what);
+/* A squeeze table (τ, removed, accuracy before and after retraining) with
+ * the paper's rows {τ, removed, before, after} beside ours; name labels flags. */
+void md_squeeze_rows(FILE *f, const cJSON *rows, const double (*paper)[4], int np,
+		     const char *name);
+/* "## NAME — test error of every β fully trained": the verification stage's
+ * rows beside paper[0..8), the paper's errors for β = beta0, beta0 + 0.2, …. */
+void md_test_errors(FILE *f, const cJSON *ver, const double *paper, double beta0,
+		    const char *name);
+/* Array element i of obj[key] as a number (NaN when absent). */
+double paper_json_at(const cJSON *obj, const char *key, int i);
+
+/* The two experiments. */
+extern const Stage paper_mnist_stages[];
+extern const Stage paper_adult_stages[];
+void paper_mnist_report(const Paper *p, FILE *f);
+void paper_adult_report(const Paper *p, FILE *f);
+/* Parameters shared by stage and report (quick runs shrink them). */
+int paper_scaled(const Paper *p, int width);
+
+#endif
