@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <zlib.h>
 
+#include "base/file.h"
 #include "engine/model_io.h"
 #include "testutil.h"
 
