@@ -36,13 +36,20 @@ static void usage(FILE *f)
 		   "  -V, --version  the version\n");
 }
 
+/* The screen, with "tui" as the command name its messages carry. */
+static int screen(int argc, char **argv)
+{
+	argv[0] = (char *)"tui";
+	return cmd_tui(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
 	/* A write past `ulimit -f` fails with EFBIG (and the save says so)
 	 * instead of killing the process mid-save. */
 	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2)
-		return cmd_tui(argc, argv);
+		return screen(argc, argv);
 	const char *c = argv[1];
 	if (!strcmp(c, "-h") || !strcmp(c, "--help")) {
 		usage(stdout);
@@ -56,7 +63,7 @@ int main(int argc, char **argv)
 		if (!strcmp(c, commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
 	if (c[0] == '-') /* options only: they belong to the screen */
-		return cmd_tui(argc, argv);
+		return screen(argc, argv);
 	fprintf(stderr, "condnet: unknown command '%s'\n", c);
 	usage(stderr);
 	return 2;

@@ -52,7 +52,7 @@ static Alg1 *run(const Alg1Opts *o, int m, const int *w, int expect)
 	Alg1 *a = alg1_new(s, data, o, &e);
 	net_free(s);
 	ck_assert_msg(a != NULL, "%s", e.msg);
-	int st = alg1_run(a, &e);
+	int st = alg1_run(a, NULL, &e);
 	ck_assert_msg(st >= 0, "%s", e.msg);
 	ck_assert_msg(st == expect, "status %s, expected %s: %s", alg1_status_name(st),
 		      alg1_status_name(expect), a->reason);
@@ -123,7 +123,7 @@ START_TEST(paper_mode_reaches_tau)
 	/* a step after the end changes nothing */
 	Err e;
 	int nrec = a->nrec;
-	ck_assert_int_eq(alg1_step(a, &e), ALG1_DONE);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_DONE);
 	ck_assert_int_eq(a->nrec, nrec);
 	int next[5];
 	ck_assert_int_eq(alg1_next_widths(a, next, &e), 0);
@@ -144,7 +144,7 @@ START_TEST(preview_matches_step)
 	int next[5];
 	ck_assert_int_eq(alg1_next_widths(a, next, &e), 0);
 	ck_assert_mem_eq(next, w, sizeof w);
-	ck_assert_int_eq(alg1_step(a, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
 	ck_assert_int_eq(a->nrec, 1);
 	int changes = alg1_next_widths(a, next, &e);
 	ck_assert_int_ge(changes, 1);
@@ -152,7 +152,7 @@ START_TEST(preview_matches_step)
 	for (int i = 1; i < 4; i++)
 		differ += next[i] != a->rec[0].n[i];
 	ck_assert_int_eq(differ, changes);
-	ck_assert_int_ge(alg1_step(a, &e), 0);
+	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
 	ck_assert_int_eq(a->nrec, 2);
 	ck_assert_mem_eq(a->rec[1].n, next, sizeof next);
 	alg1_free(a);
@@ -233,7 +233,7 @@ START_TEST(warm_keeps_pivoted_neurons)
 	Alg1 *a = alg1_new(s, data, &o, &e);
 	net_free(s);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(alg1_step(a, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
 	int next[4];
 	ck_assert_int_ge(alg1_next_widths(a, next, &e), 1);
 	Net *old = net_clone(a->net);
@@ -246,7 +246,7 @@ START_TEST(warm_keeps_pivoted_neurons)
 		qsort(keep[l], (size_t)next[l], sizeof(int), cmp_int);
 		cond_layer_free(&lc);
 	}
-	ck_assert_int_ge(alg1_step(a, &e), 0);
+	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
 	const Net *cur = a->net;
 	ck_assert_mem_eq(cur->n, next, sizeof next);
 	for (int l = 1; l <= 3; l++) {
@@ -286,7 +286,7 @@ START_TEST(never_below_one_and_output_only)
 		      a->reason);
 	Err e;
 	int nrec = a->nrec;
-	ck_assert_int_eq(alg1_step(a, &e), ALG1_STUCK);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_STUCK);
 	ck_assert_int_eq(a->nrec, nrec);
 	alg1_free(a);
 }
@@ -340,20 +340,18 @@ START_TEST(callback_stop_keeps_state)
 	Alg1 *a = alg1_new(s, data, &o, &e);
 	net_free(s);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(alg1_step(a, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
 	Net *before = net_clone(a->net);
 	int calls = 0;
-	a->cb = stop_now;
-	a->cb_ud = &calls;
-	ck_assert_int_eq(alg1_step(a, &e), ALG1_STOPPED);
+	Hook stop = {.progress = stop_now, .ud = &calls};
+	ck_assert_int_eq(alg1_step(a, &stop, &e), ALG1_STOPPED);
 	ck_assert_int_ge(calls, 1);
 	ck_assert_int_eq(a->nrec, 1);
 	ck_assert_mem_eq(a->net->n, before->n, 4 * sizeof(int));
 	ck_assert_mem_eq(a->net->param, before->param, before->nparam * sizeof(float));
 	ck_assert_ptr_nonnull(strstr(a->reason, "iteration 1 stopped"));
 	/* the next step runs the interrupted iteration */
-	a->cb = NULL;
-	ck_assert_int_ge(alg1_step(a, &e), 0);
+	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
 	ck_assert_int_eq(a->nrec, 2);
 	ck_assert_int_eq(a->rec[1].iter, 1);
 	net_free(before);
@@ -391,8 +389,9 @@ static int count_calls(const TrainProgress *p, void *ud)
 	return 0;
 }
 
-/* A clone owns copies of everything, keeps the callback, and continues
- * exactly as the original would, even after the original is freed. */
+/* A clone owns copies of everything and continues exactly as the original
+ * would, even after the original is freed, reporting to the hook it is
+ * stepped with. */
 START_TEST(clone_is_deep_and_continues_alike)
 {
 	int w[] = {10, 30, 30, 3};
@@ -404,18 +403,16 @@ START_TEST(clone_is_deep_and_continues_alike)
 	ck_assert_ptr_nonnull(a);
 	ck_assert_ptr_nonnull(ref);
 	int calls = 0;
-	a->cb = count_calls;
-	a->cb_ud = &calls;
+	Hook count = {.progress = count_calls, .ud = &calls};
 	for (int k = 0; k < 2; k++) {
-		ck_assert_int_ge(alg1_step(a, &e), 0);
-		ck_assert_int_ge(alg1_step(ref, &e), 0);
+		ck_assert_int_ge(alg1_step(a, &count, &e), 0);
+		ck_assert_int_ge(alg1_step(ref, NULL, &e), 0);
 	}
 	ck_assert_ptr_null(a->training);
 	Alg1 *c = alg1_clone(a, &e);
 	ck_assert_msg(c != NULL, "%s", e.msg);
 	ck_assert_int_eq(c->nrec, 2);
 	ck_assert(c->net != a->net && c->rec != a->rec);
-	ck_assert(c->cb == count_calls && c->cb_ud == &calls);
 	ck_assert_ptr_eq(c->train, a->train);
 	ck_assert_int_eq(c->status, a->status);
 	ck_assert_str_eq(c->reason, a->reason);
@@ -429,9 +426,9 @@ START_TEST(clone_is_deep_and_continues_alike)
 	}
 	ck_assert_mem_eq(c->net->param, a->net->param, a->net->nparam * sizeof(float));
 	alg1_free(a);
-	/* the clone's third iteration is the reference's, and calls the same cb */
+	/* the clone's third iteration is the reference's, and reports to the hook */
 	calls = 0;
-	int sc = alg1_step(c, &e), sr = alg1_step(ref, &e);
+	int sc = alg1_step(c, &count, &e), sr = alg1_step(ref, NULL, &e);
 	ck_assert_int_eq(sc, sr);
 	ck_assert_int_gt(calls, 0);
 	ck_assert_int_eq(c->nrec, ref->nrec);

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "engine/alg2_scale.h"
+#include "engine/alg2_trials.h"
 #include "testutil.h"
 
 /* A stub trial: err_tr = tr0 + slope_tr·β + 0.01·(trial − 1) and
@@ -18,7 +19,8 @@ typedef struct Stub {
 } Stub;
 
 static int stub_trial(const Net *shape, double beta, int trial, const Dataset *tr,
-		      const Dataset *v, const Alg2Opts *o, Alg2Trial *out, void *ud, Err *e)
+		      const Dataset *v, const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud,
+		      Err *e)
 {
 	Stub *s = ud;
 	(void)tr;
@@ -164,10 +166,10 @@ START_TEST(trial_seed)
 END_TEST
 
 static int on_trial_count;
-static void count_trials(const Alg2 *a, const Alg2Trial *t, void *ud)
+static void count_trials(const HookStep *st, void *ud)
 {
-	(void)a;
-	(void)t;
+	ck_assert_int_eq(st->kind, HOOK_ALG2_TRIAL);
+	ck_assert(st->alg2 && st->trial);
 	(*(int *)ud)++;
 	on_trial_count++;
 }
@@ -179,15 +181,14 @@ START_TEST(order_means_scores_pick)
 	Stub s = {.tr0 = 0.10, .slope_tr = -0.05, .v0 = 0.20, .slope_v = -0.05, .curve = 1.0};
 	Alg2 *a = stub_alg(b, &o, &s);
 	int count = 0;
-	a->on_trial = count_trials;
-	a->on_trial_ud = &count;
+	Hook h = {.step = count_trials, .ud = &count};
 	Err e;
 	ck_assert_int_eq(alg2_pick(a), -1);
 	for (int k = 0; k < 8; k++)
-		ck_assert_int_eq(alg2_step(a, &e), 0);
-	ck_assert_int_eq(alg2_step(a, &e), 1);
+		ck_assert_int_eq(alg2_step(a, &h, &e), 0);
+	ck_assert_int_eq(alg2_step(a, &h, &e), 1);
 	ck_assert_int_eq(a->finished, 1);
-	ck_assert_int_eq(alg2_step(a, &e), 1); /* nothing more */
+	ck_assert_int_eq(alg2_step(a, &h, &e), 1); /* nothing more */
 	ck_assert_int_eq(s.nlog, 9);
 	ck_assert_int_eq(count, 9);
 	for (int k = 0; k < 9; k++) {
@@ -220,7 +221,7 @@ START_TEST(extend_upper_edge)
 	Stub s = {.tr0 = 0.05, .slope_tr = 0.0, .v0 = 0.5, .slope_v = -0.1};
 	Alg2 *a = stub_alg(b, &o, &s);
 	Err e;
-	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(alg2_run(a, NULL, &e), 0);
 	ck_assert_int_eq(a->nb, 4);
 	ck_assert_int_eq(a->extended, 2); /* max_extend reached */
 	ck_assert_double_eq_tol(a->b[2].beta, 1.4, 1e-12);
@@ -235,7 +236,7 @@ START_TEST(extend_upper_edge)
 	o = stub_opts("1.0", 1, 1, 1);
 	s.nlog = 0;
 	a = stub_alg(b, &o, &s);
-	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(alg2_run(a, NULL, &e), 0);
 	ck_assert_int_eq(a->nb, 2);
 	ck_assert_double_eq_tol(a->b[1].beta, 1.2, 1e-12);
 	alg2_free(a);
@@ -243,7 +244,7 @@ START_TEST(extend_upper_edge)
 	/* without extend nothing is added */
 	o = stub_opts("1.0,1.2", 1, 0, 4);
 	a = stub_alg(b, &o, &s);
-	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(alg2_run(a, NULL, &e), 0);
 	ck_assert_int_eq(a->nb, 2);
 	ck_assert_int_eq(alg2_pick(a), 1);
 	alg2_free(a);
@@ -259,7 +260,7 @@ START_TEST(extend_lower_edge_stays_positive)
 	Stub s = {.tr0 = 0.05, .slope_tr = 0.0, .v0 = 0.1, .slope_v = 0.1};
 	Alg2 *a = stub_alg(b, &o, &s);
 	Err e;
-	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(alg2_run(a, NULL, &e), 0);
 	/* 0.2 is added; the next step would reach 0, so extension stops there */
 	ck_assert_int_eq(a->nb, 3);
 	ck_assert_int_eq(a->extended, 1);
@@ -282,7 +283,7 @@ START_TEST(extend_lower_edge_stays_positive)
 	o = stub_opts("2.0,2.5", 1, 1, 2);
 	s.nlog = 0;
 	a = stub_alg(b, &o, &s);
-	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(alg2_run(a, NULL, &e), 0);
 	ck_assert_int_eq(a->nb, 4);
 	ck_assert_double_eq_tol(a->b[0].beta, 1.0, 1e-12);
 	ck_assert_double_eq_tol(a->b[1].beta, 1.5, 1e-12);
@@ -316,7 +317,7 @@ START_TEST(add_trial_checks)
 	ck_assert_int_eq(alg2_add_trial(a, &t, &e), -1);
 	ck_assert_str_eq(e.msg, "Algorithm 2: β = 1.2, trial 1 was already recorded");
 	/* stepping runs only the missing trials, in order */
-	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(alg2_run(a, NULL, &e), 0);
 	ck_assert_int_eq(s.nlog, 3);
 	ck_assert_double_eq(s.log_beta[2], 1.2);
 	ck_assert_int_eq(s.log_trial[2], 0);
@@ -326,8 +327,10 @@ START_TEST(add_trial_checks)
 END_TEST
 
 static const char *json_dir;
-static void write_json(const Alg2 *a, const Alg2Trial *t, void *ud)
+static void write_json(const HookStep *st, void *ud)
 {
+	const Alg2 *a = st->alg2;
+	const Alg2Trial *t = st->trial;
 	char path[1024];
 	Err e;
 	int i = 0;
@@ -347,10 +350,9 @@ START_TEST(json_gather_matches_in_process)
 	Alg2 *a = stub_alg(b, &o, &s);
 	json_dir = tu_tmpdir();
 	int written = 0;
-	a->on_trial = write_json;
-	a->on_trial_ud = &written;
+	Hook h = {.step = write_json, .ud = &written};
 	Err e;
-	ck_assert_int_eq(alg2_run(a, &e), 0);
+	ck_assert_int_eq(alg2_run(a, &h, &e), 0);
 	ck_assert_int_eq(written, 15);
 
 	/* gather in reverse order, as separate processes might finish */
@@ -379,7 +381,7 @@ START_TEST(json_gather_matches_in_process)
 		ck_assert_double_eq(g->b[i].err_v, a->b[i].err_v);
 		ck_assert_double_eq(g->b[i].score, a->b[i].score);
 	}
-	ck_assert_int_eq(alg2_step(g, &e), 1); /* all gathered: nothing to run */
+	ck_assert_int_eq(alg2_step(g, NULL, &e), 1); /* all gathered: nothing to run */
 	alg2_free(g);
 	alg2_free(a);
 	net_free(b);
@@ -478,9 +480,9 @@ START_TEST(real_trial_reproducible)
 	alg2_scaled_widths(base, 1.5, sw);
 	Net *shape = net_new(3, sw, ACT_ERF, 1.0f);
 	Alg2Trial t1, t2, t3;
-	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t1, NULL, &e) == 0, "%s", e.msg);
-	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t2, NULL, &e) == 0, "%s", e.msg);
-	ck_assert_msg(alg2_trial_train(shape, 1.5, 0, tr, v, &o, &t3, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t1, NULL, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t2, NULL, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(alg2_trial_train(shape, 1.5, 0, tr, v, &o, &t3, NULL, NULL, &e) == 0, "%s", e.msg);
 	ck_assert_double_eq(t1.err_tr, t2.err_tr);
 	ck_assert_double_eq(t1.err_v, t2.err_v);
 	ck_assert_double_eq(t1.max_kappa, t2.max_kappa);
@@ -492,14 +494,12 @@ START_TEST(real_trial_reproducible)
 	Alg2 *a = alg2_new(base, tr, v, &o, &e);
 	ck_assert_msg(a != NULL, "%s", e.msg);
 	int calls = 0;
-	a->cb = stop_now;
-	a->cb_ud = &calls;
-	ck_assert_int_eq(alg2_step(a, &e), -1);
+	Hook stop = {.progress = stop_now, .ud = &calls};
+	ck_assert_int_eq(alg2_step(a, &stop, &e), -1);
 	ck_assert_str_eq(e.msg, "Algorithm 2, β = 1, trial 0: stopped during training");
 	ck_assert_int_ge(calls, 1);
 	ck_assert_int_eq(a->b[0].done, 0);
-	a->cb = NULL;
-	ck_assert_msg(alg2_run(a, &e) == 0, "%s", e.msg);
+	ck_assert_msg(alg2_run(a, NULL, &e) == 0, "%s", e.msg);
 	ck_assert_int_eq(a->b[1].done, 2);
 	ck_assert_double_eq(a->b[1].err_tr, (t3.err_tr + t1.err_tr) / 2);
 	ck_assert_double_eq(a->b[1].err_v, (t3.err_v + t1.err_v) / 2);

@@ -210,8 +210,8 @@ static Net *direct(void)
 	ao.train = to;
 	Alg1 *a = alg1_new(net, tr, &ao, &e);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_ge(alg1_step(a, &e), 0);
-	ck_assert_int_ge(alg1_step(a, &e), 0);
+	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
 	net_free(net);
 	net = net_clone(a->net);
 	alg1_free(a);
@@ -294,7 +294,7 @@ START_TEST(cancel_rolls_back)
 	ck_assert_int_eq(session_log_open(s, logp, &e), 0);
 	ck_assert_int_eq(session_replay(s, path, NULL, &e), 0);
 	uint32_t before = session_param_crc(s->net);
-	SessHooks h = {.train_cb = stop_after_3, .cancelled = is_cancelled};
+	Hook h = {.progress = stop_after_3, .cancelled = is_cancelled};
 	SessAction a = act(SESS_TRAIN);
 	a.x = 5;
 	calls = 0;
@@ -378,7 +378,7 @@ START_TEST(hook_sees_the_training_net)
 {
 	Session *s = session_new();
 	Err e = {{0}};
-	SessHooks h = {.train_cb = look};
+	Hook h = {.progress = look};
 	ck_assert_int_eq(session_replay(s, write_log(tu_tmpdir(), small_log), NULL, &e), 0);
 	ck_assert_ptr_null(session_training(s));
 	memset(&seen, 0, sizeof seen);

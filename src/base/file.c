@@ -125,3 +125,35 @@ out:
 	free(dir);
 	return -1;
 }
+
+char *file_slurp(const char *path, size_t max, size_t *len, Err *e)
+{
+	long long size;
+	FILE *f = file_open_regular(path, "rb", &size, e);
+	if (!f)
+		return NULL;
+	if (size < 0 || (unsigned long long)size > max) {
+		fclose(f);
+		err_set(e, "%s: %lld bytes, larger than the %zu this file may have", path, size, max);
+		return NULL;
+	}
+	char *buf = malloc((size_t)size + 1);
+	if (!buf) {
+		fclose(f);
+		err_set(e, "%s: out of memory for %lld bytes", path, size);
+		return NULL;
+	}
+	/* read to the end: the file may have grown since it was measured */
+	size_t got = fread(buf, 1, (size_t)size + 1, f);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad || got > (size_t)size) {
+		free(buf);
+		err_set(e, bad ? "%s: read error" : "%s: the file grew while it was read", path);
+		return NULL;
+	}
+	buf[got] = '\0';
+	if (len)
+		*len = got;
+	return buf;
+}

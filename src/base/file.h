@@ -20,4 +20,9 @@ int file_make_dir(const char *dir, Err *e);
  * every writer of results (models, JSON, CSV, session logs). */
 int file_write_atomic(const char *path, const void *data, size_t len, Err *e);
 
+/* The whole of the regular file path (as file_open_regular checks it), at
+ * most max bytes, in a malloc'd buffer with a NUL after the last byte;
+ * *len (may be NULL) receives the length. NULL and a message on failure. */
+char *file_slurp(const char *path, size_t max, size_t *len, Err *e);
+
 #endif

@@ -11,15 +11,16 @@
 #include "cli/progress.h"
 #include "engine/report.h"
 
-static const char help[] =
+/* The defaults in the text come from alg1_opts_default. */
+static const char help_fmt[] =
 	"Usage: condnet alg1 [OPTIONS]\n\n"
 	"Algorithm 1: train eta epochs; while some layer's stacked matrix [W; b] has a\n"
 	"condition number above tau, remove from each such hidden layer as many neurons\n"
 	"as it has singular values below sigma_1/tau, and train again.\n\n"
-	"  --tau T              threshold on the condition number, > 1 (default 25)\n"
-	"  --eta E              epochs of training per iteration, > 0 (default 1)\n"
+	"  --tau T              threshold on the condition number, > 1 (default %g)\n"
+	"  --eta E              epochs of training per iteration, > 0 (default %g)\n"
 	"  --round K            round every new width down to a multiple of K\n"
-	"  --max-iter N         stop after N removal iterations (default 100)\n"
+	"  --max-iter N         stop after N removal iterations (default %d)\n"
 	"  --warm               keep the trained weights of the neurons pivoted QR keeps,\n"
 	"                       instead of retraining the smaller network from fresh weights\n";
 
@@ -82,8 +83,8 @@ int cmd_alg1(int argc, char **argv)
 
 	cli_common_default(&c);
 	alg1_opts_default(&o);
-	o.tau = 25;
-	o.eta = 1;
+	char help[sizeof help_fmt + 64];
+	snprintf(help, sizeof help, help_fmt, o.tau, o.eta, o.max_iter);
 	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &o, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
@@ -94,8 +95,7 @@ int cmd_alg1(int argc, char **argv)
 	if (!(a = alg1_new(net, train, &o, &e)))
 		goto fail;
 	progress_init(&prog, "condnet alg1", c.quiet, 1);
-	a->cb = progress_train_cb;
-	a->cb_ud = &prog;
+	Hook hook = progress_hook(&prog, NULL);
 	progress_trap_signals();
 
 	char shape[512];
@@ -104,7 +104,7 @@ int cmd_alg1(int argc, char **argv)
 	int st;
 	do {
 		progress_what(&prog, "iteration %d", a->nrec);
-		st = alg1_step(a, &e);
+		st = alg1_step(a, &hook, &e);
 		progress_clear(&prog);
 		if (st < 0)
 			goto fail;

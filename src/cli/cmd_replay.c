@@ -1,6 +1,5 @@
 /* cmd_replay.c - `condnet replay LOG`: re-run a recorded screen session
  * through the same engine calls, without a screen, and print the result. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -39,38 +38,35 @@ static void print_result(const Session *s, ReportFormat fmt)
 	printf("test_accuracy %.2f\n", session_test_acc(s));
 }
 
+enum { OPT_MARKDOWN = CLI_OPT_OWN };
+
+static const struct option own[] = {
+	{"save", required_argument, NULL, CLI_OPT_SAVE},
+	{"markdown", no_argument, NULL, OPT_MARKDOWN},
+	{0},
+};
+
+static int own_opt(int opt, const char *arg, void *ud, Err *e)
+{
+	if (opt == OPT_MARKDOWN)
+		*(ReportFormat *)ud = REPORT_MARKDOWN;
+	return 0;
+}
+
 int cmd_replay(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"save", required_argument, NULL, 's'},
-	    {"markdown", no_argument, NULL, 'm'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	const char *save = NULL;
+	CommonOpts c;
 	ReportFormat fmt = REPORT_TEXT;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			save = optarg;
-			break;
-		case 'm':
-			fmt = REPORT_MARKDOWN;
-			break;
-		case 'h':
-			fputs(replay_help, stdout);
-			return 0;
-		default:
-			fputs(replay_help, stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
+	int first = 0;
+	cli_common_default(&c);
+	int pr = cli_parse(argc, argv, NULL, &c, own, own_opt, &fmt, replay_help, &first);
+	if (pr)
+		return pr == 1 ? 0 : 2;
+	if (first != argc - 1) {
 		fputs(replay_help, stderr);
 		return 2;
 	}
+	const char *save = c.save, *log = argv[first];
 	Session *s = session_new();
 	Err e = {{0}};
 	if (!s) {
@@ -79,11 +75,11 @@ int cmd_replay(int argc, char **argv)
 	}
 	s->replay = 1;
 	int rc = 0;
-	if (session_replay(s, argv[optind], NULL, &e) < 0) {
+	if (session_replay(s, log, NULL, &e) < 0) {
 		fprintf(stderr, "condnet replay: %s\n", e.msg);
 		rc = 1;
 	} else if (!s->net) {
-		fprintf(stderr, "condnet replay: %s: the log builds no network\n", argv[optind]);
+		fprintf(stderr, "condnet replay: %s: the log builds no network\n", log);
 		rc = 1;
 	} else {
 		print_result(s, fmt);

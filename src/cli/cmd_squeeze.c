@@ -15,14 +15,15 @@
 
 enum { MAX_ROUNDS = 20 };
 
-static const char help[] =
+/* The default τ in the text comes from squeeze_opts_default. */
+static const char help_fmt[] =
 	"Usage: condnet squeeze --load MODEL [OPTIONS]\n\n"
 	"Algorithm 3: in every hidden layer whose stacked matrix [W; b] has a condition\n"
 	"number above tau, keep the neurons a column-pivoted QR ranks first and remove\n"
 	"the others. Prints n and kappa per layer before and after, and the test\n"
 	"accuracy before squeezing, after it (without and with compensation) and after\n"
 	"retraining.\n\n"
-	"  --tau T              threshold on the condition number, > 1 (default 25)\n"
+	"  --tau T              threshold on the condition number, > 1 (default %g)\n"
 	"  --no-while           keep every neuron the QR threshold keeps, without dropping\n"
 	"                       pivots until kappa <= tau\n"
 	"  --compensate         refit the next layer by least squares (the result kept)\n"
@@ -74,12 +75,14 @@ static double accuracy(const Net *net, const Dataset *d)
 	return 100 * (1 - net_error(net, d, NULL));
 }
 
-/* Retrains net; 1 when a signal stopped it. */
-static int retrain(Squeeze *s, Net *net, const Dataset *train, const TrainOpts *to, Err *e)
+/* The round lines of --until-stable, on standard output as they come. */
+static void round_line(const HookStep *st, void *ud)
 {
-	int st = train_epochs(net, train, to, s->retrain, progress_train_cb, &s->prog, e);
-	progress_clear(&s->prog);
-	return st;
+	if (st->kind != HOOK_NOTE)
+		return;
+	progress_clear(ud);
+	printf("%s\n", st->text);
+	fflush(stdout);
 }
 
 static void free_conds(LayerCond *lc, int m)
@@ -134,46 +137,29 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 			const Dataset *test, cJSON *rec, Err *e)
 {
 	SqueezeRound r[MAX_ROUNDS + 1];
-	int nr = 0, rc = 0, m = net->m, stable = 0;
-	memset(r, 0, sizeof r);
+	int nr = 0, m = net->m, stable = 0;
+	char sh[512];
+	printf("round 0: removed 0, %s, test accuracy %.2f %%\n", net_shape_str(net, sh, sizeof sh),
+	       test ? accuracy(net, test) : NAN);
+	fflush(stdout);
+	TrainPlan plan;
+	train_plan_default(&plan, &c->train, s->retrain);
+	Hook h = progress_hook(&s->prog, round_line);
+	progress_what(&s->prog, "retraining");
+	int rc = alg3_until_stable(net, &s->so, train, &plan, train, test, MAX_ROUNDS, &h, r, &nr,
+				   &stable, e);
+	progress_clear(&s->prog);
 	cJSON *js = cJSON_AddArrayToObject(rec, "rounds");
-	for (int k = 0; k <= MAX_ROUNDS && !rc; k++) {
-		int removed = 0;
-		if (k > 0) {
-			if ((removed = squeeze_net(net, &s->so, train, NULL, e)) < 0) {
-				rc = -1;
-				break;
-			}
-			if (removed == 0) {
-				stable = 1;
-				printf("round %d: nothing to remove\n", k);
-				break;
-			}
-			progress_what(&s->prog, "round %d", k);
-			if ((rc = retrain(s, net, train, &c->train, e)) != 0)
-				break;
-		}
-		if (!(r[nr].n = malloc((size_t)(m + 1) * sizeof(int)))) {
-			rc = err_set(e, "out of memory");
-			break;
-		}
-		memcpy(r[nr].n, net->n, (size_t)(m + 1) * sizeof(int));
-		r[nr].removed = removed;
-		r[nr].acc = test ? accuracy(net, test) : NAN;
-		char sh[512];
-		printf("round %d: removed %d, %s, test accuracy %.2f %%\n", k, removed,
-		       net_shape_str(net, sh, sizeof sh), r[nr].acc);
-		fflush(stdout);
+	for (int k = 0; k < nr; k++) {
 		cJSON *o = cJSON_CreateObject();
 		if (o) {
 			cJSON_AddNumberToObject(o, "round", k);
-			cJSON_AddItemToObject(o, "n", cJSON_CreateIntArray(net->n, m + 1));
-			cJSON_AddNumberToObject(o, "removed", removed);
-			if (isfinite(r[nr].acc))
-				cJSON_AddNumberToObject(o, "test_accuracy", r[nr].acc);
+			cJSON_AddItemToObject(o, "n", cJSON_CreateIntArray(r[k].n, m + 1));
+			cJSON_AddNumberToObject(o, "removed", r[k].removed);
+			if (isfinite(r[k].acc_retrained))
+				cJSON_AddNumberToObject(o, "test_accuracy", r[k].acc_retrained);
 			cJSON_AddItemToArray(js, o);
 		}
-		nr++;
 	}
 	if (rc == 0) {
 		if (!stable)
@@ -185,8 +171,8 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 		if (c->csv && report_write_file(c->csv, rounds_csv, &rr, e))
 			rc = -1;
 	}
-	for (int i = 0; i < nr; i++)
-		free(r[i].n);
+	for (int k = 0; k < nr; k++)
+		squeeze_round_free(&r[k]);
 	return rc;
 }
 
@@ -227,7 +213,11 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	       row.acc_before_comp);
 	if (s->retrain > 0) {
 		progress_what(&s->prog, "retraining");
-		int st = retrain(s, keep, train, &c->train, e);
+		TrainPlan plan;
+		train_plan_default(&plan, &c->train, s->retrain);
+		Hook h = progress_hook(&s->prog, NULL);
+		int st = train_plan_run(keep, train, &plan, &h, NULL, e);
+		progress_clear(&s->prog);
 		if (st) {
 			rc = st;
 			goto out;
@@ -276,7 +266,8 @@ int cmd_squeeze(int argc, char **argv)
 
 	cli_common_default(&c);
 	squeeze_opts_default(&s.so);
-	s.so.tau = 25;
+	char help[sizeof help_fmt + 32];
+	snprintf(help, sizeof help, help_fmt, s.so.tau);
 	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &s, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;

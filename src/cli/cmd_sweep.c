@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "engine/alg2_scale.h"
+#include "engine/alg2_trials.h"
+#include "engine/train_plan.h"
 #include "cli/cli.h"
 #include "engine/model_io.h"
 #include "cli/progress.h"
@@ -93,13 +95,16 @@ static void print_widths(const int *w, int m)
 		printf("%s%d", i ? "-" : "", w[i]);
 }
 
-static void on_trial(const Alg2 *a, const Alg2Trial *t, void *ud)
+/* One line per finished trial (ud: the Progress). */
+static void on_trial(const HookStep *st, void *ud)
 {
-	Sweep *s = ud;
-	progress_clear(&s->prog);
+	if (st->kind != HOOK_ALG2_TRIAL)
+		return;
+	const Alg2Trial *t = st->trial;
+	progress_clear(ud);
 	printf("beta %4.2f  trial %d/%d  err_tr %6.2f %%  err_v %6.2f %%  max κ %8.1f  %6.1f s\n",
-	       t->beta, t->trial + 1, a->o.q, 100 * t->err_tr, 100 * t->err_v, t->max_kappa,
-	       t->seconds);
+	       t->beta, t->trial + 1, st->alg2->o.q, 100 * t->err_tr, 100 * t->err_v,
+	       t->max_kappa, t->seconds);
 	fflush(stdout);
 }
 
@@ -120,17 +125,17 @@ static int print_result(const Alg2 *a)
 }
 
 /* Trains the pick on all training data; its test accuracy into *acc. */
-static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, int pick, const Dataset *all,
+static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Dataset *all,
 		       const Dataset *test, double *acc, Err *e)
 {
-	Net *net = net_new(a->base->m, a->b[pick].widths, a->base->act, a->base->act_a);
+	Net *net = alg2_pick_net(a, c->seed, e);
 	if (!net)
-		return err_set(e, "out of memory for the picked network");
-	Rng rng;
-	rng_seed(&rng, c->seed);
-	net_init_glorot(net, &rng);
+		return -1;
 	progress_what(&s->prog, "final training");
-	int st = train_epochs(net, all, &c->train, s->final_epochs, progress_train_cb, &s->prog, e);
+	TrainPlan plan;
+	train_plan_default(&plan, &c->train, s->final_epochs);
+	Hook h = progress_hook(&s->prog, NULL);
+	int st = train_plan_run(net, all, &plan, &h, NULL, e);
 	progress_clear(&s->prog);
 	if (st != 0) {
 		net_free(net);
@@ -147,70 +152,6 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, int pick, c
 		printf("saved %s\n", c->save);
 	net_free(net);
 	return rc;
-}
-
-/* Gather mode: reads the trial files into a, checking that every β of the
- * list has each of its q trials exactly once. */
-static int gather(Alg2 *a, char **files, int nfiles, Err *e)
-{
-	int m = a->base->m, q = a->o.q, rc = 0;
-	int *want = malloc((size_t)(m + 1) * sizeof *want);
-	unsigned char *seen = calloc((size_t)a->nb * (size_t)q, 1);
-	if (!want || !seen) {
-		free(want);
-		free(seen);
-		return err_set(e, "out of memory");
-	}
-	for (int f = 0; f < nfiles && !rc; f++) {
-		Alg2Trial t;
-		int *w = NULL, wm = 0;
-		if (alg2_trial_read_json(files[f], &t, &w, &wm, e) < 0) {
-			rc = -1;
-			break;
-		}
-		alg2_scaled_widths(a->base, t.beta, want);
-		int same = wm == m && !memcmp(w, want, (size_t)(m + 1) * sizeof *w);
-		free(w);
-		if (!same)
-			rc = err_set(e, "%s: beta %g: its widths are not the base network's scaled by "
-					"beta (another base network?)", files[f], t.beta);
-		else if (alg2_add_trial(a, &t, e) < 0)
-			rc = err_prefix(e, "%s", files[f]);
-		for (int i = 0; !rc && i < a->nb; i++)
-			if (fabs(a->b[i].beta - t.beta) < 1e-6)
-				seen[i * q + t.trial] = 1;
-	}
-	for (int i = 0; !rc && i < a->nb; i++)
-		for (int t = 0; !rc && t < q; t++)
-			if (!seen[i * q + t])
-				rc = err_set(e, "beta %g, trial %d is missing (%d of %d trials found; "
-						"'condnet sweep --beta %g --trial %d --out FILE' runs it)",
-					     a->b[i].beta, t, a->b[i].done, q, a->b[i].beta, t);
-	free(want);
-	free(seen);
-	return rc;
-}
-
-/* The β values of the trial files, for --gather without --beta. */
-static int betas_of_files(Alg2Opts *o, char **files, int nfiles, Err *e)
-{
-	o->nbeta = 0;
-	for (int f = 0; f < nfiles; f++) {
-		Alg2Trial t;
-		int *w = NULL, wm = 0;
-		if (alg2_trial_read_json(files[f], &t, &w, &wm, e) < 0)
-			return -1;
-		free(w);
-		int i = 0;
-		while (i < o->nbeta && fabs(o->betas[i] - t.beta) > 1e-9)
-			i++;
-		if (i == o->nbeta) {
-			if (o->nbeta == 64)
-				return err_set(e, "more than 64 beta values among the trial files");
-			o->betas[o->nbeta++] = t.beta;
-		}
-	}
-	return 0;
 }
 
 static void alg2_csv(FILE *f, const void *a)
@@ -281,7 +222,7 @@ int cmd_sweep(int argc, char **argv)
 			err_set(&e, "out of memory");
 			goto fail;
 		}
-		if (alg2_trial_train(shape, beta, s.trial, tr, v, &s.o, &t, NULL, &e) ||
+		if (alg2_trial_train(shape, beta, s.trial, tr, v, &s.o, &t, NULL, NULL, &e) ||
 		    alg2_trial_write_json(s.out, &t, w, base->m, &e))
 			goto fail;
 		printf("beta %g trial %d: widths ", beta, s.trial);
@@ -293,20 +234,13 @@ int cmd_sweep(int argc, char **argv)
 	}
 
 	if (s.gather) {
-		s.o.extend = 0;
-		if (!s.beta_given && betas_of_files(&s.o, argv + first, nfiles, &e))
-			goto fail;
-		if (!(a = alg2_new(base, NULL, NULL, &s.o, &e)) ||
-		    gather(a, argv + first, nfiles, &e))
+		if (!(a = alg2_gather(base, &s.o, s.beta_given, argv + first, nfiles, &e)))
 			goto fail;
 	} else {
 		if (!(a = alg2_new(base, tr, v, &s.o, &e)))
 			goto fail;
 		progress_trap_signals();
-		a->cb = progress_train_cb;
-		a->cb_ud = &s.prog;
-		a->on_trial = on_trial;
-		a->on_trial_ud = &s;
+		Hook h = progress_hook(&s.prog, on_trial);
 		char sh[512];
 		printf("%s: Algorithm 2 on %s, %d training and %d validation rows, q %d, eta %g\n",
 		       cli_data_name(&c), net_shape_str(base, sh, sizeof sh), tr->n, v->n, s.o.q,
@@ -315,7 +249,7 @@ int cmd_sweep(int argc, char **argv)
 		do {
 			if (a->next >= 0 && a->next < a->nb)
 				progress_what(&s.prog, "beta %.2f", a->b[a->next].beta);
-			st = alg2_step(a, &e);
+			st = alg2_step(a, &h, &e);
 			progress_clear(&s.prog);
 		} while (st == 0 && !progress_interrupted());
 		if (progress_interrupted()) {
@@ -331,7 +265,7 @@ int cmd_sweep(int argc, char **argv)
 	int pick = print_result(a);
 	double final_acc = NAN;
 	if (pick >= 0 && s.final_epochs > 0 &&
-	    train_final(&c, &s, a, pick, all, test, &final_acc, &e)) {
+	    train_final(&c, &s, a, all, test, &final_acc, &e)) {
 		if (progress_interrupted()) {
 			fprintf(stderr, "condnet sweep: %s\n", e.msg);
 			rc = 130;

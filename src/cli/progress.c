@@ -96,3 +96,22 @@ int progress_train_cb(const TrainProgress *tp, void *ud)
 	}
 	return got_signal ? 1 : 0;
 }
+
+static int cancelled(void *ud)
+{
+	return got_signal != 0;
+}
+
+Hook progress_hook(Progress *p, void (*step)(const HookStep *s, void *ud))
+{
+	return (Hook){progress_train_cb, step, cancelled, p};
+}
+
+void progress_notes(const HookStep *s, void *ud)
+{
+	if (s->kind != HOOK_NOTE)
+		return;
+	Progress *p = ud;
+	progress_clear(p);
+	fprintf(stderr, "%s\n", s->text);
+}

@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "engine/hook.h"
 #include "engine/train.h"
 
 typedef enum ProgressMode {
@@ -38,6 +39,13 @@ int progress_train_cb(const TrainProgress *tp, void *ud);
 /* Erases the redrawn line, before other output. */
 void progress_clear(Progress *p);
 
+/* The Hook a batch command hands the engine: training progress drawn on p,
+ * a signal stops the work, and each finished step goes to step (may be
+ * NULL), called with p as its ud. */
+Hook progress_hook(Progress *p, void (*step)(const HookStep *s, void *ud));
+/* A step function for progress_hook: the step's line on stderr, for
+ * HOOK_NOTE steps only. */
+void progress_notes(const HookStep *s, void *ud);
 /* SIGINT and SIGTERM set a flag instead of ending the process; a second one
  * ends it the default way. */
 void progress_trap_signals(void);

@@ -10,15 +10,13 @@
 #include "engine/cond.h"
 #include "base/clock.h"
 
-#define ALG1_DEFAULT_MAX_ITER 100
-
 void alg1_opts_default(Alg1Opts *o)
 {
 	memset(o, 0, sizeof *o);
-	o->tau = 25.0;
+	o->tau = COND_TAU_DEFAULT;
 	o->eta = 1.0;
 	o->round = 1;
-	o->max_iter = 0;
+	o->max_iter = 100;
 	o->warm = 0;
 	o->seed = 1;
 	train_opts_default(&o->train);
@@ -46,11 +44,6 @@ static void record_free(Alg1Record *r)
 	free(r->n);
 	free(r->kappa);
 	free(r->p);
-}
-
-static int max_iter_of(const Alg1 *a)
-{
-	return a->o.max_iter > 0 ? a->o.max_iter : ALG1_DEFAULT_MAX_ITER;
 }
 
 Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err *e)
@@ -82,9 +75,9 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 		err_set(e, "Algorithm 1: η = %g, expected a positive number of epochs", o->eta);
 		return NULL;
 	}
-	if (o->round < 0 || o->max_iter < 0) {
-		err_set(e, "Algorithm 1: round = %d, max_iter = %d, expected both >= 0", o->round,
-			o->max_iter);
+	if (o->round < 0 || o->max_iter < 1) {
+		err_set(e, "Algorithm 1: round = %d, max_iter = %d, expected round >= 0 and "
+			"max_iter >= 1", o->round, o->max_iter);
 		return NULL;
 	}
 	for (int i = 0; i <= m; i++)
@@ -166,8 +159,8 @@ fail:
 
 /* Measures a trained N̂: κ(Ŵ⁽ⁱ⁾) and p_i(τ) of every layer (cond_net), Σ n_i
  * and the training error. */
-static int record_make(const Net *net, const Dataset *train, double tau, int iter, double seconds,
-		       Alg1Record *r, Err *e)
+static int record_make(const Net *net, const Dataset *train, const Alg1Opts *o, int iter,
+		       double seconds, Alg1Record *r, Err *e)
 {
 	int m = net->m;
 	memset(r, 0, sizeof *r);
@@ -180,6 +173,7 @@ static int record_make(const Net *net, const Dataset *train, double tau, int ite
 		record_free(r);
 		return err_set(e, "Algorithm 1, iteration %d: out of memory for the record", iter);
 	}
+	double tau = o->tau;
 	if (cond_net_values(net, tau, lc, e) < 0) {
 		for (int i = 0; i < m; i++)
 			cond_layer_free(&lc[i]);
@@ -205,6 +199,8 @@ static int record_make(const Net *net, const Dataset *train, double tau, int ite
 	free(lc);
 	r->train_error = net_error(net, train, NULL);
 	r->seconds = seconds;
+	r->tau = tau;
+	r->eta = o->eta;
 	return 0;
 }
 
@@ -296,7 +292,7 @@ static void settle(Alg1 *a)
 		snprintf(a->reason, sizeof a->reason, "%s", why);
 		return;
 	}
-	if (r->iter >= max_iter_of(a)) {
+	if (r->iter >= a->o.max_iter) {
 		a->status = ALG1_MAX_ITER;
 		snprintf(a->reason, sizeof a->reason,
 			 "reached max_iter = %d with max κ = %.4g > τ = %g", r->iter, r->max_kappa,
@@ -335,52 +331,76 @@ static Net *shrink_warm(const Alg1 *a, const int *w, int iter, Err *e)
 	return next;
 }
 
+/* What line 4 does to each layer with κ > τ, from the last record and the
+ * planned widths w: "layer 2: κ 649 > 25, 95 σ below σ₁/τ, 300 → 205". */
+static void describe_plan(const Alg1 *a, const int *w, char *buf, size_t len)
+{
+	const Alg1Record *r = &a->rec[a->nrec - 1];
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < r->m - 1 && used + 1 < len; i++) {
+		if (!(r->kappa[i] > a->o.tau))
+			continue;
+		int k = snprintf(buf + used, len - used, "%slayer %d: κ %.4g > %g, %d σ below σ₁/τ, %d → %d",
+				 used ? "; " : "", i + 1, r->kappa[i], a->o.tau, r->p[i], r->n[i + 1],
+				 w[i + 1]);
+		if (k > 0)
+			used = (size_t)k >= len - used ? len - 1 : used + (size_t)k;
+	}
+	if (a->o.round > 1 && used + 1 < len)
+		snprintf(buf + used, len - used, " (widths rounded down to multiples of %d)",
+			 a->o.round);
+}
+
+/* The network of the next iteration: the initial shape (line 1), or the
+ * widths of line 4 from fresh weights or warm; *what describes line 4. */
+static Net *next_network(Alg1 *a, int iter, char *what, size_t len, Err *e)
+{
+	int m = a->net->m;
+	if (iter == 0) {
+		snprintf(what, len, "trained the initial network");
+		return net_fresh(m, a->net->n, a->net->act, a->net->act_a,
+				 rng_derive(a->o.seed, 0), e);
+	}
+	int *w = malloc((size_t)(m + 1) * sizeof *w);
+	if (!w) {
+		err_set(e, "Algorithm 1, iteration %d: out of memory", iter);
+		return NULL;
+	}
+	plan_widths(a, w, NULL, 0);
+	describe_plan(a, w, what, len);
+	Net *next = a->o.warm ? shrink_warm(a, w, iter, e)
+			      : net_fresh(m, w, a->net->act, a->net->act_a,
+					  rng_derive(a->o.seed, (uint64_t)iter), e);
+	free(w);
+	return next;
+}
+
 /* One pass of Algorithm 1 (paper, Algorithm 1):
  *   first call, line 1:  N̂ = T(N, D_tr, η) from Glorot weights (seed, 0);
  *   later calls, lines 3-6: for each hidden layer with κ(Ŵ⁽ⁱ⁾) > τ remove
  *   p_i = #{σ_j < σ₁/τ} neurons, then N̂ = T(N, D_tr, η) — from fresh
  *   Glorot weights (seed, iter) as the paper does, or warm from the kept
  *   neurons. The loop test of line 2 runs on the new N̂ before returning. */
-int alg1_step(Alg1 *a, Err *e)
+int alg1_step(Alg1 *a, const Hook *h, Err *e)
 {
 	if (!a)
 		return err_set(e, "Algorithm 1: no state to step");
 	if (a->status != ALG1_RUNNING && a->status != ALG1_STOPPED)
 		return (int)a->status;
-	int iter = a->nrec, m = a->net->m;
+	int iter = a->nrec;
 	Alg1Record *grown = realloc(a->rec, (size_t)(a->nrec + 1) * sizeof *a->rec);
 	if (!grown)
 		return err_set(e, "Algorithm 1, iteration %d: out of memory for the records", iter);
 	a->rec = grown;
-
-	Net *next = NULL;
-	int warm = iter > 0 && a->o.warm;
-	if (iter == 0) {
-		next = net_clone(a->net);
-	} else {
-		int *w = malloc((size_t)(m + 1) * sizeof *w);
-		if (!w)
-			return err_set(e, "Algorithm 1, iteration %d: out of memory", iter);
-		plan_widths(a, w, NULL, 0);
-		if (warm)
-			next = shrink_warm(a, w, iter, e);
-		else
-			next = net_new(m, w, a->net->act, a->net->act_a);
-		free(w);
-		if (!next && warm)
-			return -1;
-	}
+	char what[768];
+	Net *next = next_network(a, iter, what, sizeof what, e);
 	if (!next)
-		return err_set(e, "Algorithm 1, iteration %d: out of memory for the network", iter);
-	if (!warm) {
-		Rng rng;
-		rng_seed(&rng, rng_derive(a->o.seed, (uint64_t)iter));
-		net_init_glorot(next, &rng);
-	}
+		return err_prefix(e, "Algorithm 1, iteration %d", iter);
 
 	double t0 = clock_seconds();
 	a->training = next;
-	int rc = train_epochs(next, a->train, &a->o.train, a->o.eta, a->cb, a->cb_ud, e);
+	int rc = train_epochs(next, a->train, &a->o.train, a->o.eta, hook_train, (void *)h, e);
 	a->training = NULL;
 	double secs = clock_seconds() - t0;
 	if (rc < 0) {
@@ -396,7 +416,7 @@ int alg1_step(Alg1 *a, Err *e)
 		return (int)a->status;
 	}
 	Alg1Record r;
-	if (record_make(next, a->train, a->o.tau, iter, secs, &r, e) < 0) {
+	if (record_make(next, a->train, &a->o, iter, secs, &r, e) < 0) {
 		net_free(next);
 		return -1;
 	}
@@ -404,15 +424,23 @@ int alg1_step(Alg1 *a, Err *e)
 	a->net = next;
 	a->rec[a->nrec++] = r;
 	settle(a);
+	int over = 0;
+	for (int i = 0; i < r.m; i++)
+		over += r.kappa[i] > a->o.tau;
+	hook_step(h, (HookStep){.kind = HOOK_ALG1_ITER, .alg1 = a},
+		  "Algorithm 1, iteration %d: %s; trained %g epoch%s: max κ %.4g, %d of %d layers "
+		  "above τ = %g, Σ n_i %ld (%s)",
+		  iter, what, a->o.eta, a->o.eta == 1 ? "" : "s", r.max_kappa, over, r.m, a->o.tau,
+		  r.sum_n, alg1_status_name(a->status));
 	return (int)a->status;
 }
 
-int alg1_run(Alg1 *a, Err *e)
+int alg1_run(Alg1 *a, const Hook *h, Err *e)
 {
 	int s;
 	do
-		s = alg1_step(a, e);
-	while (s == ALG1_RUNNING);
+		s = alg1_step(a, h, e);
+	while (s == ALG1_RUNNING && !hook_cancelled(h));
 	return s;
 }
 

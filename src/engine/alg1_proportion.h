@@ -14,8 +14,9 @@
 
 #include <stdint.h>
 
-#include "data/dataset.h"
 #include "base/err.h"
+#include "data/dataset.h"
+#include "engine/hook.h"
 #include "engine/net.h"
 #include "engine/train.h"
 
@@ -23,7 +24,7 @@ typedef struct Alg1Opts {
 	double tau;     /* threshold on κ (paper: 25 for MNIST, 40 for Adult) */
 	double eta;     /* epochs of training per iteration, may be fractional */
 	int round;      /* > 1: round each new width down to a multiple of this */
-	int max_iter;   /* stop after this many removal iterations (0 = 100) */
+	int max_iter;   /* stop after this many removal iterations (default 100) */
 	int warm;       /* 0 (paper, line 6): retrain the reduced untrained N
 			 * from fresh weights; 1: keep the neurons pivoted QR
 			 * chooses, with their trained weights and Adam state */
@@ -43,6 +44,7 @@ typedef struct Alg1Record {
 	long sum_n;       /* Σ n_i over layers 1..m (the paper's Σ(n_i) counts the output too) */
 	double train_error;
 	double seconds;   /* training time of this iteration */
+	double tau, eta;  /* the τ and η this iteration ran with (p and the marks are at this τ) */
 } Alg1Record;
 
 typedef enum Alg1Status {
@@ -61,11 +63,10 @@ typedef struct Alg1 {
 	int nrec;
 	Alg1Status status;
 	char reason[256];    /* why it stopped, for people */
-	TrainCallback cb;    /* progress of the training inside a step */
-	void *cb_ud;
 	/* The network a step is training right now (the N̂ of the iteration
-	 * under way, not yet a->net), NULL outside alg1_step's training. cb
-	 * may read it, e.g. to show κ while it trains; it must not keep it. */
+	 * under way, not yet a->net), NULL outside alg1_step's training. The
+	 * hook's progress() may read it, e.g. to show κ while it trains; it
+	 * must not keep it. */
 	const Net *training;
 } Alg1;
 
@@ -74,15 +75,18 @@ typedef struct Alg1 {
 Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err *e);
 void alg1_free(Alg1 *a);
 /* A deep copy: its own network and records (nothing shared with a), the
- * same train set, options, status, cb and cb_ud; training is NULL. NULL
- * with a message when out of memory. */
+ * same train set, options and status; training is NULL. NULL with a
+ * message when out of memory. */
 Alg1 *alg1_clone(const Alg1 *a, Err *e);
-/* One iteration. Returns the status after it (ALG1_RUNNING while some κ > τ
- * remains), or -1 on error (a's state is unchanged). A step after the end
- * returns the final status and does nothing. */
-int alg1_step(Alg1 *a, Err *e);
-/* Steps until the status is not ALG1_RUNNING. */
-int alg1_run(Alg1 *a, Err *e);
+/* One iteration, reporting the training's progress to h and, when it is
+ * done, a HOOK_ALG1_ITER step whose text says what the iteration did: each
+ * layer with κ > τ, how many σ fell below σ₁/τ, how many neurons went after
+ * rounding, and the new max κ. Returns the status after it (ALG1_RUNNING
+ * while some κ > τ remains), or -1 on error (a's state is unchanged). A
+ * step after the end returns the final status and does nothing. */
+int alg1_step(Alg1 *a, const Hook *h, Err *e);
+/* Steps until the status is not ALG1_RUNNING (or the hook cancels). */
+int alg1_run(Alg1 *a, const Hook *h, Err *e);
 /* After ALG1_STOPPED the state is that before the interrupted iteration, and
  * the next alg1_step runs that iteration again. */
 

@@ -8,14 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cJSON.h>
-
 #include "engine/cond.h"
-#include "base/file.h"
 #include "base/clock.h"
 
 #define BETA_MATCH 1e-9
-#define JSON_MAX_BYTES (1 << 20)
 
 /* The public state followed by what screens need not see: per trial, whether
  * it is done and its errors, so means are summed in trial order whatever
@@ -138,7 +134,7 @@ uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial)
  * weights and a shuffling order drawn from alg2_trial_seed(seed, β, trial).
  * Also records max_i κ(Ŵ⁽ⁱ⁾) of the trained network. */
 int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr, const Dataset *v,
-		     const Alg2Opts *o, Alg2Trial *out, void *ud, Err *e)
+		     const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud, Err *e)
 {
 	if (!shape || !tr || !v || !o || !out)
 		return err_set(e, "Algorithm 2 trial: expected a network, data sets and options");
@@ -147,22 +143,17 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 		return err_set(e, "Algorithm 2 trial: data sets have %d and %d features, the "
 			       "network expects %d inputs", tr->d, v->d, shape->n[0]);
 	uint64_t seed = alg2_trial_seed(o->seed, beta, trial);
-	Net *net = net_new(m, shape->n, shape->act, shape->act_a);
+	Net *net = net_fresh(m, shape->n, shape->act, shape->act_a, seed, e);
 	LayerCond *lc = calloc((size_t)m, sizeof *lc);
 	if (!net || !lc) {
 		net_free(net);
 		free(lc);
 		return err_set(e, "Algorithm 2 trial β = %g: out of memory", beta);
 	}
-	Rng rng;
-	rng_seed(&rng, seed);
-	net_init_glorot(net, &rng);
 	TrainOpts to = o->train;
 	to.seed = seed;
-	const Alg2Hook *hook = ud;
 	double t0 = clock_seconds();
-	int rc = train_epochs(net, tr, &to, o->eta, hook ? hook->cb : NULL, hook ? hook->ud : NULL,
-			      e);
+	int rc = train_epochs(net, tr, &to, o->eta, hook_train, (void *)h, e);
 	double secs = clock_seconds() - t0;
 	if (rc == 0 && cond_net_values(net, 25.0, lc, e) < 0)
 		rc = -1;
@@ -313,8 +304,6 @@ static void trial_store(Alg2 *a, int i, const Alg2Trial *t)
 	p->etr[k] = t->err_tr;
 	p->ev[k] = t->err_v;
 	beta_update(a, i);
-	if (a->on_trial)
-		a->on_trial(a, t, a->on_trial_ud);
 }
 
 /* The next (β, trial) in order: β ascending, trials 0..q−1. 0 if all done. */
@@ -388,7 +377,7 @@ static int settle(Alg2 *a)
 /* One trial of Algorithm 2 (lines 3-5 for one (β_j, l)), in the order β
  * ascending, l = 0..q−1; after the last one the means give the pick of
  * line 9, possibly extending the β range at the chosen edge. */
-int alg2_step(Alg2 *a, Err *e)
+int alg2_step(Alg2 *a, const Hook *h, Err *e)
 {
 	if (!a)
 		return err_set(e, "Algorithm 2: no state to step");
@@ -405,11 +394,7 @@ int alg2_step(Alg2 *a, Err *e)
 	memset(&tr, 0, sizeof tr);
 	tr.beta = beta;
 	tr.trial = t;
-	void *ud = a->fn_ud;
-	Alg2Hook hook = {a->cb, a->cb_ud};
-	if (a->fn == alg2_trial_train && !ud)
-		ud = &hook;
-	int rc = a->fn(shape, beta, t, a->tr, a->v, &a->o, &tr, ud, e);
+	int rc = a->fn(shape, beta, t, a->tr, a->v, &a->o, &tr, h, a->fn_ud, e);
 	net_free(shape);
 	if (rc < 0)
 		return err_prefix(e, "Algorithm 2, β = %g, trial %d", beta, t);
@@ -421,17 +406,32 @@ int alg2_step(Alg2 *a, Err *e)
 	if (trial_check(&tr, e) < 0)
 		return err_prefix(e, "Algorithm 2");
 	trial_store(a, i, &tr);
+	const Alg2Beta *b = &a->b[i];
+	hook_step(h, (HookStep){.kind = HOOK_ALG2_TRIAL, .alg2 = a, .trial = &tr},
+		  "Algorithm 2, β %.2f, trial %d of %d: ε_tr %.2f %%, ε_v %.2f %%; mean of %d: "
+		  "2ε_v − ε_tr = %.2f %%",
+		  beta, t + 1, a->o.q, 100 * tr.err_tr, 100 * tr.err_v, b->done, 100 * b->score);
 	if (next_trial(a, &i, &t))
 		return 0;
 	return settle(a);
 }
 
-int alg2_run(Alg2 *a, Err *e)
+int alg2_run(Alg2 *a, const Hook *h, Err *e)
 {
 	int r;
-	while ((r = alg2_step(a, e)) == 0)
+	while ((r = alg2_step(a, h, e)) == 0 && !hook_cancelled(h))
 		;
 	return r < 0 ? -1 : 0;
+}
+
+Net *alg2_pick_net(const Alg2 *a, uint64_t seed, Err *e)
+{
+	int pick = alg2_pick(a);
+	if (pick < 0) {
+		err_set(e, "Algorithm 2: no β has all its %d trials yet", a->o.q);
+		return NULL;
+	}
+	return net_fresh(a->base->m, a->b[pick].widths, a->base->act, a->base->act_a, seed, e);
 }
 
 int alg2_add_trial(Alg2 *a, const Alg2Trial *t, Err *e)
@@ -457,166 +457,5 @@ int alg2_add_trial(Alg2 *a, const Alg2Trial *t, Err *e)
 	trial_store(a, i, &c);
 	int bi, ti;
 	next_trial(a, &bi, &ti);
-	return 0;
-}
-
-/* cJSON prints 15 digits when they come close, which can lose the last bit;
- * a gathered trial must give the same means as the in-process one, so write
- * the shortest of 15 or 17 digits that reads back exactly. */
-static cJSON *add_exact(cJSON *obj, const char *name, double v)
-{
-	char buf[40];
-	if (!isfinite(v))
-		return cJSON_AddNullToObject(obj, name);
-	snprintf(buf, sizeof buf, "%.15g", v);
-	if (strtod(buf, NULL) != v)
-		snprintf(buf, sizeof buf, "%.17g", v);
-	return cJSON_AddRawToObject(obj, name, buf);
-}
-
-int alg2_trial_write_json(const char *path, const Alg2Trial *t, const int *widths, int m, Err *e)
-{
-	if (!path || !t || !widths || m < 1)
-		return err_set(e, "trial JSON: expected a path, a trial and m >= 1 widths");
-	cJSON *root = cJSON_CreateObject();
-	int ok = root && add_exact(root, "beta", t->beta) &&
-		 cJSON_AddNumberToObject(root, "trial", t->trial) &&
-		 add_exact(root, "err_tr", t->err_tr) && add_exact(root, "err_v", t->err_v) &&
-		 add_exact(root, "max_kappa", t->max_kappa) &&
-		 add_exact(root, "seconds", t->seconds);
-	cJSON *w = ok ? cJSON_CreateIntArray(widths, m + 1) : NULL;
-	if (w)
-		cJSON_AddItemToObject(root, "widths", w);
-	char *s = w ? cJSON_Print(root) : NULL;
-	cJSON_Delete(root);
-	if (!s)
-		return err_set(e, "%s: out of memory building the trial JSON", path);
-	size_t len = strlen(s);
-	char *buf = malloc(len + 2);
-	if (!buf) {
-		cJSON_free(s);
-		return err_set(e, "%s: out of memory building the trial JSON", path);
-	}
-	memcpy(buf, s, len);
-	buf[len] = '\n';
-	cJSON_free(s);
-	int rc = file_write_atomic(path, buf, len + 1, e);
-	free(buf);
-	return rc;
-}
-
-static char *slurp(const char *path, size_t *len, Err *e)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		err_set(e, "%s: cannot open: %s", path, strerror(errno));
-		return NULL;
-	}
-	char *buf = malloc(JSON_MAX_BYTES + 1);
-	if (!buf) {
-		fclose(f);
-		err_set(e, "%s: out of memory", path);
-		return NULL;
-	}
-	size_t n = fread(buf, 1, JSON_MAX_BYTES + 1, f);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad || n > JSON_MAX_BYTES) {
-		free(buf);
-		err_set(e, bad ? "%s: read error" : "%s: larger than 1 MiB, expected a trial JSON",
-			path);
-		return NULL;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-/* A number field within [lo, hi] (integral if asked), or null when allowed. */
-static int json_num(const cJSON *root, const char *path, const char *name, double lo, double hi,
-		    int integral, int null_ok, double *v, Err *e)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, name);
-	if (!it)
-		return err_set(e, "%s: missing field \"%s\"", path, name);
-	if (null_ok && cJSON_IsNull(it)) {
-		*v = INFINITY;
-		return 0;
-	}
-	if (!cJSON_IsNumber(it))
-		return err_set(e, "%s: field \"%s\": expected a number", path, name);
-	double x = it->valuedouble;
-	if (!(x >= lo && x <= hi) || (integral && x != floor(x)))
-		return err_set(e, "%s: field \"%s\" = %g, expected %s in [%g, %g]", path, name, x,
-			       integral ? "an integer" : "a number", lo, hi);
-	*v = x;
-	return 0;
-}
-
-int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, Err *e)
-{
-	if (!path || !t || !widths || !m)
-		return err_set(e, "trial JSON: expected a path and outputs");
-	size_t len;
-	char *buf = slurp(path, &len, e);
-	if (!buf)
-		return -1;
-	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
-	if (!root) {
-		size_t off = end && end >= buf && end <= buf + len ? (size_t)(end - buf) : 0;
-		int line = 1, col = 1;
-		for (size_t i = 0; i < off; i++, col++)
-			if (buf[i] == '\n')
-				line++, col = 0;
-		free(buf);
-		return err_set(e, "%s: line %d, column %d: malformed JSON", path, line, col);
-	}
-	while (end && end < buf + len && *end && strchr(" \t\r\n", *end))
-		end++;
-	int trailing = end && end < buf + len;
-	free(buf);
-	Alg2Trial r;
-	memset(&r, 0, sizeof r);
-	double trial = 0;
-	int rc = 0;
-	if (trailing)
-		rc = err_set(e, "%s: unexpected text after the JSON object", path);
-	else if (!cJSON_IsObject(root))
-		rc = err_set(e, "%s: expected a JSON object with the fields of a trial", path);
-	else if (json_num(root, path, "beta", 1e-12, 1e6, 0, 0, &r.beta, e) < 0 ||
-		 json_num(root, path, "trial", 0, 1e6, 1, 0, &trial, e) < 0 ||
-		 json_num(root, path, "err_tr", 0, 1, 0, 0, &r.err_tr, e) < 0 ||
-		 json_num(root, path, "err_v", 0, 1, 0, 0, &r.err_v, e) < 0 ||
-		 json_num(root, path, "max_kappa", 1, HUGE_VAL, 0, 1, &r.max_kappa, e) < 0 ||
-		 json_num(root, path, "seconds", 0, HUGE_VAL, 0, 0, &r.seconds, e) < 0)
-		rc = -1;
-	const cJSON *w = rc == 0 ? cJSON_GetObjectItemCaseSensitive(root, "widths") : NULL;
-	int nw = cJSON_IsArray(w) ? cJSON_GetArraySize(w) : 0;
-	if (rc == 0 && !cJSON_IsArray(w))
-		rc = err_set(e, "%s: field \"widths\": expected an array of layer widths", path);
-	else if (rc == 0 && (nw < 2 || nw > 100001))
-		rc = err_set(e, "%s: field \"widths\": %d entries, expected 2 or more", path, nw);
-	int *out = NULL;
-	if (rc == 0 && !(out = malloc((size_t)nw * sizeof *out)))
-		rc = err_set(e, "%s: out of memory", path);
-	for (int i = 0; rc == 0 && i < nw; i++) {
-		const cJSON *it = cJSON_GetArrayItem(w, i);
-		double x = cJSON_IsNumber(it) ? it->valuedouble : -1;
-		if (!(x >= 1 && x <= 1e9) || x != floor(x))
-			rc = err_set(e, "%s: field \"widths\", entry %d: expected a positive "
-				     "integer", path, i);
-		else
-			out[i] = (int)x;
-	}
-	cJSON_Delete(root);
-	if (rc < 0) {
-		free(out);
-		return -1;
-	}
-	r.trial = (int)trial;
-	*t = r;
-	*widths = out;
-	*m = nw - 1;
 	return 0;
 }

@@ -12,8 +12,9 @@
 
 #include <stdint.h>
 
-#include "data/dataset.h"
 #include "base/err.h"
+#include "data/dataset.h"
+#include "engine/hook.h"
 #include "engine/net.h"
 #include "engine/train.h"
 
@@ -49,9 +50,12 @@ typedef struct Alg2Beta {
 } Alg2Beta;
 
 /* Runs one trial: the network of the given widths trained from fresh weights
- * for o->eta epochs on tr; fills out->err_tr (on tr) and out->err_v (on v). */
+ * for o->eta epochs on tr, reporting its progress to h; fills out->err_tr
+ * (on tr) and out->err_v (on v). 0 when done, 1 when the hook stopped it,
+ * -1 on error. */
 typedef int (*Alg2TrialFn)(const Net *shape, double beta, int trial, const Dataset *tr,
-			   const Dataset *v, const Alg2Opts *o, Alg2Trial *out, void *ud, Err *e);
+			   const Dataset *v, const Alg2Opts *o, Alg2Trial *out, const Hook *h,
+			   void *ud, Err *e);
 
 typedef struct Alg2 {
 	Alg2Opts o;
@@ -64,41 +68,30 @@ typedef struct Alg2 {
 	int finished;
 	Alg2TrialFn fn;      /* alg2_trial_train unless replaced (tests) */
 	void *fn_ud;
-	TrainCallback cb;    /* progress of the training inside a trial */
-	void *cb_ud;
-	/* Called after every trial (for screens), may be NULL. */
-	void (*on_trial)(const struct Alg2 *a, const Alg2Trial *t, void *ud);
-	void *on_trial_ud;
 } Alg2;
 
 /* Scaled widths: n[0] and n[m] as in base, every hidden width round(β·n_i), at least 1. */
 void alg2_scaled_widths(const Net *base, double beta, int *widths);
 /* The real trial: Glorot weights from seed rng_derive(o->seed, β, trial), Adam, η epochs. */
 int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr, const Dataset *v,
-		     const Alg2Opts *o, Alg2Trial *out, void *ud, Err *e);
+		     const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud, Err *e);
 uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial);
-/* alg2_trial_train's ud: NULL, or this, to watch (and stop) the training; it
- * then returns 1 when cb stopped it. alg2_step passes one made of a->cb when
- * fn is alg2_trial_train and fn_ud is NULL; a stopped trial makes alg2_step
- * fail with the state unchanged, so the next step runs it again. */
-typedef struct Alg2Hook {
-	TrainCallback cb;
-	void *ud;
-} Alg2Hook;
 
 Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2Opts *o, Err *e);
 void alg2_free(Alg2 *a);
-/* Runs the next trial. Returns 0 while trials remain, 1 when finished
- * (after any extension), -1 on error. */
-int alg2_step(Alg2 *a, Err *e);
-int alg2_run(Alg2 *a, Err *e);
+/* Runs the next trial, reporting its training to h and, when it is done, a
+ * HOOK_ALG2_TRIAL step. Returns 0 while trials remain, 1 when finished
+ * (after any extension), -1 on error; a trial the hook stopped fails with
+ * the state unchanged, so the next step runs it again. */
+int alg2_step(Alg2 *a, const Hook *h, Err *e);
+int alg2_run(Alg2 *a, const Hook *h, Err *e);
 /* Records an externally run trial (gather); -1 if β is not in the list. */
 int alg2_add_trial(Alg2 *a, const Alg2Trial *t, Err *e);
 /* Index of the least score among β with all q trials done, -1 if none. */
 int alg2_pick(const Alg2 *a);
-
-/* A trial as JSON (for `sweep --out`), and back. */
-int alg2_trial_write_json(const char *path, const Alg2Trial *t, const int *widths, int m, Err *e);
-int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, Err *e);
+/* A network of the pick's widths with fresh Glorot weights from seed (the
+ * model Algorithm 2's last line trains fully). NULL with a message when no
+ * β has all its trials. */
+Net *alg2_pick_net(const Alg2 *a, uint64_t seed, Err *e);
 
 #endif

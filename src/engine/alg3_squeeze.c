@@ -1,20 +1,17 @@
 /* alg3_squeeze.c - Algorithm 3: squeeze the hidden layers of a trained
- * network with column-pivoted QR of Ŵ⁽ⁱ⁾, optionally refitting the next
- * layer by least squares to compensate for the removed neurons. */
+ * network with column-pivoted QR of Ŵ⁽ⁱ⁾, one layer's decision at a time. */
 #include "engine/alg3_squeeze.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/blas.h"
 #include "engine/cond.h"
 #include "engine/train.h"
 
 void squeeze_opts_default(SqueezeOpts *o)
 {
-	o->tau = 30;
+	o->tau = COND_TAU_DEFAULT;
 	o->while_loop = 1;
 	o->compensate = 0;
 	o->sample_rows = SQUEEZE_SAMPLE_ROWS;
@@ -102,107 +99,6 @@ fail:
 	return -1;
 }
 
-/* Compensation (not in the paper). With Y (s×n) the activations of layer
- * i on s sample inputs, K the kept and R the removed neurons, layer i+1 sees
- * the pre-activations
- *     Z = Y_K W_K + Y_R W_R + 1 bᵀ        (W = W⁽ⁱ⁺¹⁾, b = b⁽ⁱ⁺¹⁾).
- * After the removal it can only see Y_K, so W_K and b are replaced by the
- * least-squares solution of
- *     min ‖[Y_K 1] [W'_K; b'ᵀ] − Z‖_F
- * (cond_lstsq, pivoted QR). If each removed neuron's activation is an affine
- * function of the kept ones, Z is reproduced exactly. */
-static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
-		      int maxrows, Err *e)
-{
-	if (!sample)
-		return err_set(e, "compensation needs a sample of training inputs (none given)");
-	if (sample->d != net->n[0])
-		return err_set(e, "the sample has %d features, the network %d inputs", sample->d,
-			       net->n[0]);
-	/* at most maxrows rows, evenly spaced so a sample sorted by class is covered */
-	int s = sample->n < maxrows ? sample->n : maxrows;
-	if (s < nkeep + 1)
-		return err_set(e,
-			       "the sample has %d rows, compensation needs at least %d (kept "
-			       "neurons + 1)",
-			       s, nkeep + 1);
-	int n = net->n[layer], q = net->n[layer + 1], d = sample->d, c = nkeep + 1;
-	for (int j = 0; j < nkeep; j++)
-		if (keep[j] < 0 || keep[j] >= n)
-			return err_set(e, "layer %d: kept neuron %d does not exist (expected 0..%d)",
-				       layer, keep[j], n - 1);
-	float *x = malloc((size_t)s * d * sizeof *x);
-	float *y = malloc((size_t)s * n * sizeof *y);
-	double *yd = malloc((size_t)s * n * sizeof *yd);
-	double *w = malloc((size_t)n * q * sizeof *w);
-	double *z = malloc((size_t)s * q * sizeof *z);
-	double *a = malloc((size_t)s * c * sizeof *a);
-	double *sol = malloc((size_t)c * q * sizeof *sol);
-	int rc = -1;
-	if (!x || !y || !yd || !w || !z || !a || !sol) {
-		err_set(e, "layer %d: out of memory for the refit on %d rows", layer, s);
-		goto out;
-	}
-	for (int i = 0; i < s; i++) {
-		long r = (long)i * sample->n / s;
-		memcpy(x + (size_t)i * d, sample->x + (size_t)r * d, (size_t)d * sizeof *x);
-	}
-	if (net_forward(net, x, s, layer, y, e)) {
-		err_prefix(e, "layer %d: compensation", layer);
-		goto out;
-	}
-	for (size_t i = 0; i < (size_t)s * n; i++)
-		yd[i] = y[i];
-	const float *W = net->W[layer], *b = net->b[layer];
-	for (size_t i = 0; i < (size_t)n * q; i++)
-		w[i] = W[i];
-	blas_dgemm(0, 0, s, q, n, 1.0, yd, n, w, q, 0.0, z, q);
-	for (int i = 0; i < s; i++) {
-		for (int k = 0; k < q; k++)
-			z[(size_t)i * q + k] += b[k];
-		for (int j = 0; j < nkeep; j++)
-			a[(size_t)i * c + j] = yd[(size_t)i * n + keep[j]];
-		a[(size_t)i * c + nkeep] = 1.0;
-	}
-	if (cond_lstsq(a, s, c, z, q, sol, e)) {
-		err_prefix(e, "layer %d: compensation", layer);
-		goto out;
-	}
-	for (size_t i = 0; i < (size_t)c * q; i++) {
-		if (!(fabs(sol[i]) <= FLT_MAX)) {
-			err_set(e, "layer %d: compensation gave weight %g, outside float range", layer,
-				sol[i]);
-			goto out;
-		}
-	}
-	float *W2 = net->W[layer], *b2 = net->b[layer];
-	for (int j = 0; j < nkeep; j++)
-		for (int k = 0; k < q; k++)
-			W2[(size_t)keep[j] * q + k] = (float)sol[(size_t)j * q + k];
-	for (int k = 0; k < q; k++)
-		b2[k] = (float)sol[(size_t)nkeep * q + k];
-	rc = 0;
-out:
-	free(x);
-	free(y);
-	free(yd);
-	free(w);
-	free(z);
-	free(a);
-	free(sol);
-	return rc;
-}
-
-int squeeze_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
-		       Err *e)
-{
-	if (check_hidden(net, layer, e))
-		return -1;
-	if (nkeep < 1)
-		return err_set(e, "layer %d: %d neurons kept, expected at least 1", layer, nkeep);
-	return compensate(net, layer, keep, nkeep, sample, SQUEEZE_SAMPLE_ROWS, e);
-}
-
 /* Algorithm 3, line 10: remove the neurons not kept (columns of W⁽ⁱ⁾,
  * entries of b⁽ⁱ⁾, rows of W⁽ⁱ⁺¹⁾), after the refit when asked for. */
 static int apply(Net *net, const SqueezeProposal *sp, int comp, const Dataset *sample, int maxrows,
@@ -218,7 +114,7 @@ static int apply(Net *net, const SqueezeProposal *sp, int comp, const Dataset *s
 			       sp->n_before);
 	if (sp->nkeep == sp->n_before)
 		return 0;
-	if (comp && compensate(net, sp->layer, sp->keep, sp->nkeep, sample, maxrows, e))
+	if (comp && squeeze_compensate(net, sp->layer, sp->keep, sp->nkeep, sample, maxrows, e))
 		return -1;
 	return net_keep_neurons(net, sp->layer, sp->keep, sp->nkeep, e);
 }
@@ -258,31 +154,149 @@ int squeeze_preview(const Net *net, const SqueezeProposal *sp, const Dataset *ev
 	return 0;
 }
 
+/* ---- the stepped algorithm ---- */
+
+Alg3 *alg3_new(Net *net, const SqueezeOpts *o, const Dataset *sample, Err *e)
+{
+	if (!net || !o) {
+		err_set(e, "Algorithm 3: expected a network and options");
+		return NULL;
+	}
+	if (!(o->tau >= 1.0) || isinf(o->tau)) {
+		err_set(e, "Algorithm 3: τ = %g, expected a finite number ≥ 1", o->tau);
+		return NULL;
+	}
+	if (o->compensate && !sample) {
+		err_set(e, "compensation needs a sample of training inputs (none given)");
+		return NULL;
+	}
+	if (o->compensate && o->sample_rows < 1) {
+		err_set(e, "sample_rows = %d, expected at least 1", o->sample_rows);
+		return NULL;
+	}
+	Alg3 *a = calloc(1, sizeof *a);
+	if (a) {
+		a->removed = calloc((size_t)net->m, sizeof *a->removed);
+		a->removed_qr = calloc((size_t)net->m, sizeof *a->removed_qr);
+	}
+	if (!a || !a->removed || !a->removed_qr) {
+		alg3_free(a);
+		err_set(e, "Algorithm 3: out of memory");
+		return NULL;
+	}
+	a->o = *o;
+	a->net = net;
+	a->sample = sample;
+	a->next = 1;
+	a->status = ALG3_DONE;
+	return a;
+}
+
+void alg3_free(Alg3 *a)
+{
+	if (!a)
+		return;
+	squeeze_proposal_free(&a->prop);
+	free(a->removed);
+	free(a->removed_qr);
+	free(a);
+}
+
+int alg3_propose_layer(Alg3 *a, int layer, Err *e)
+{
+	squeeze_proposal_free(&a->prop);
+	a->status = ALG3_DONE;
+	if (squeeze_propose(a->net, layer, &a->o, &a->prop, e) < 0)
+		return -1;
+	a->status = ALG3_PROPOSED;
+	return ALG3_PROPOSED;
+}
+
+/* Algorithm 3, lines 1-3: the next layer i (in order) with τ < κ(Ŵ⁽ⁱ⁾)
+ * whose decision removes something. */
+int alg3_step(Alg3 *a, Err *e)
+{
+	if (!a)
+		return err_set(e, "Algorithm 3: no state to step");
+	if (a->status == ALG3_PROPOSED)
+		return ALG3_PROPOSED;
+	for (; a->next < a->net->m; a->next++) {
+		if (alg3_propose_layer(a, a->next, e) < 0)
+			return -1;
+		const SqueezeProposal *sp = &a->prop;
+		if (sp->kappa_before > a->o.tau && sp->nkeep < sp->n_before)
+			return ALG3_PROPOSED;
+		squeeze_proposal_free(&a->prop);
+		a->status = ALG3_DONE;
+	}
+	return ALG3_DONE;
+}
+
+/* The decision is made: forget the proposal, go on after its layer. */
+static void decided(Alg3 *a)
+{
+	a->next = a->prop.layer + 1;
+	squeeze_proposal_free(&a->prop);
+	a->status = ALG3_DONE;
+}
+
+/* Algorithm 3, lines 4-10 for the proposed layer (the proposal holds lines
+ * 3-9; line 10 removes the neurons not kept). */
+int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
+{
+	if (!a || a->status != ALG3_PROPOSED)
+		return err_set(e, "Algorithm 3: no proposal to apply");
+	const SqueezeProposal *sp = &a->prop;
+	if (apply(a->net, sp, compensate, a->sample, a->o.sample_rows, e) < 0)
+		return -1;
+	int gone = sp->n_before - sp->nkeep, by_qr = sp->n_before - sp->p_qr;
+	a->removed[sp->layer - 1] += gone;
+	a->removed_qr[sp->layer - 1] += by_qr;
+	a->total += gone;
+	a->applied++;
+	hook_step(h, (HookStep){.kind = HOOK_ALG3_LAYER, .alg3 = a},
+		  "Algorithm 3, layer %d: κ %.4g %s τ = %g (after the earlier layers' removals); "
+		  "pivoted QR keeps %d of %d (|r_jj| ≥ |r_11|/τ), the κ loop %d: %d → %d neurons, "
+		  "κ %.4g%s",
+		  sp->layer, sp->kappa_before, sp->kappa_before > a->o.tau ? ">" : "≤", a->o.tau,
+		  sp->p_qr, sp->n_before, sp->nkeep, sp->n_before, sp->nkeep, sp->kappa_after,
+		  compensate && gone ? ", next layer refitted (compensation)" : "");
+	decided(a);
+	return 0;
+}
+
+int alg3_refuse(Alg3 *a, const Hook *h, Err *e)
+{
+	if (!a || a->status != ALG3_PROPOSED)
+		return err_set(e, "Algorithm 3: no proposal to refuse");
+	const SqueezeProposal *sp = &a->prop;
+	a->refused++;
+	hook_step(h, (HookStep){.kind = HOOK_ALG3_LAYER, .alg3 = a},
+		  "Algorithm 3, layer %d: refused; κ %.4g, all %d neurons kept", sp->layer,
+		  sp->kappa_before, sp->n_before);
+	decided(a);
+	return 0;
+}
+
+int alg3_run(Alg3 *a, const Hook *h, Err *e)
+{
+	int st;
+	while ((st = alg3_step(a, e)) == ALG3_PROPOSED)
+		if (alg3_apply(a, a->o.compensate, h, e) < 0)
+			return -1;
+	return st < 0 ? -1 : a->total;
+}
+
 /* Algorithm 3, lines 1-12: every hidden layer in order, each proposal made on
  * the network as squeezed so far (the output layer is never squeezed). */
 int squeeze_net(Net *net, const SqueezeOpts *o, const Dataset *sample, int *removed, Err *e)
 {
-	if (!net)
-		return err_set(e, "no network");
-	if (o->compensate && !sample)
-		return err_set(e, "compensation needs a sample of training inputs (none given)");
-	if (o->compensate && o->sample_rows < 1)
-		return err_set(e, "sample_rows = %d, expected at least 1", o->sample_rows);
-	int total = 0;
-	for (int i = 0; removed && i < net->m; i++)
-		removed[i] = 0;
-	for (int layer = 1; layer < net->m; layer++) {
-		SqueezeProposal sp;
-		if (squeeze_propose(net, layer, o, &sp, e))
-			return -1;
-		int gone = sp.n_before - sp.nkeep;
-		int rc = apply(net, &sp, o->compensate, sample, o->sample_rows, e);
-		squeeze_proposal_free(&sp);
-		if (rc)
-			return -1;
-		if (removed)
-			removed[layer - 1] = gone;
-		total += gone;
-	}
+	Alg3 *a = alg3_new(net, o, sample, e);
+	if (!a)
+		return -1;
+	int total = alg3_run(a, NULL, e);
+	if (total >= 0 && removed)
+		memcpy(removed, a->removed, (size_t)net->m * sizeof *removed);
+	alg3_free(a);
 	return total;
 }

@@ -5,22 +5,30 @@
  * with its threshold read as relative); then, while κ of the kept columns
  * > τ, drop the last kept pivot (optional, as the paper allows); remove the
  * other neurons: columns of W⁽ⁱ⁾, entries of b⁽ⁱ⁾, rows of W⁽ⁱ⁺¹⁾ and their
- * optimizer state. The output layer is never squeezed.
+ * optimizer state. The output layer is never squeezed. Layers are decided
+ * in order, each on the network as the earlier decisions left it, so the κ
+ * a layer is decided on is that after the earlier layers' removals.
  *
- * The work is split so a person can decide each layer: squeeze_propose()
- * computes what would go, squeeze_preview() measures the effect,
- * squeeze_apply() does it. Compensation (not in the paper) refits W⁽ⁱ⁺¹⁾ and
- * b⁽ⁱ⁺¹⁾ by least squares on a sample of inputs so the next layer's
- * pre-activations change as little as possible. */
+ * Alg3 is the algorithm as a stepped object, like Algorithms 1 and 2: a step
+ * proposes the next layer that has neurons to remove (its pivot order, |r_jj|
+ * profile, decision κ and how many go), and the driver applies or refuses
+ * it; alg3_run applies every proposal (the whole algorithm). Every front end
+ * (the screen, `condnet squeeze`, the paper's experiments, the session log)
+ * squeezes through it. The primitives below it (propose, apply, preview)
+ * work on one layer. Compensation (not in the paper, alg3_compensate.c)
+ * refits W⁽ⁱ⁺¹⁾ and b⁽ⁱ⁺¹⁾ by least squares on a sample of inputs so the next
+ * layer's pre-activations change as little as possible. */
 #ifndef CONDNET_ALG3_SQUEEZE_H
 #define CONDNET_ALG3_SQUEEZE_H
 
-#include "data/dataset.h"
 #include "base/err.h"
+#include "data/dataset.h"
+#include "engine/hook.h"
 #include "engine/net.h"
+#include "engine/train_plan.h"
 
 typedef struct SqueezeOpts {
-	double tau;
+	double tau;          /* threshold on κ (default COND_TAU_DEFAULT) */
 	int while_loop;      /* 1 (default): drop pivots until κ(kept) ≤ τ */
 	int compensate;      /* 1: refit the next layer by least squares */
 	int sample_rows;     /* rows of the sample used for compensation (default 2000) */
@@ -28,20 +36,18 @@ typedef struct SqueezeOpts {
 
 void squeeze_opts_default(SqueezeOpts *o);
 
-/* The most sample rows a refit uses (evenly spaced through the sample) when
- * called through squeeze_apply, squeeze_preview or squeeze_compensate;
- * squeeze_net uses o->sample_rows. */
+/* The most sample rows a refit uses (evenly spaced through the sample). */
 #define SQUEEZE_SAMPLE_ROWS 2000
 
 typedef struct SqueezeProposal {
 	int layer;           /* 1..m-1 */
 	int n_before;
-	double kappa_before;
+	double kappa_before; /* κ(Ŵ) now: the κ the decision is made on */
 	int *perm;           /* n_before: neuron indices in pivot order */
 	double *rdiag;       /* min(rows, n_before): |r_jj|/|r_11| */
 	int nrdiag;
-	int p_qr;            /* kept by the QR threshold alone */
-	int nkeep;           /* kept after the while loop (≤ p_qr) */
+	int p_qr;            /* kept by the QR threshold alone (line 4) */
+	int nkeep;           /* kept after the while loop (≤ p_qr; lines 6-9) */
 	double kappa_after;  /* κ of the kept columns */
 	int *keep;           /* nkeep neuron indices: perm[0..nkeep) */
 } SqueezeProposal;
@@ -51,8 +57,8 @@ typedef struct SqueezeProposal {
 int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp, Err *e);
 void squeeze_proposal_free(SqueezeProposal *sp);
 
-/* Applies a proposal; with compensate, sample (training inputs) drives the
- * least-squares refit of layer+1. */
+/* Applies a proposal; with compensate, sample (training inputs, at most
+ * SQUEEZE_SAMPLE_ROWS of them) drives the least-squares refit of layer+1. */
 int squeeze_apply(Net *net, const SqueezeProposal *sp, int compensate, const Dataset *sample,
 		  Err *e);
 /* Accuracy on eval of a copy of net with the proposal applied, without and
@@ -61,13 +67,87 @@ int squeeze_preview(const Net *net, const SqueezeProposal *sp, const Dataset *ev
 		    const Dataset *sample, double *acc, double *acc_comp, Err *e);
 
 /* The least-squares refit alone: after keeping keep[0..nkeep) of layer,
- * choose W⁽ˡᵃʸᵉʳ⁺¹⁾ rows and b⁽ˡᵃʸᵉʳ⁺¹⁾ (net is the network before removal). */
+ * choose W⁽ˡᵃʸᵉʳ⁺¹⁾ rows and b⁽ˡᵃʸᵉʳ⁺¹⁾ (net is the network before removal),
+ * on at most maxrows rows of sample. */
 int squeeze_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
-		       Err *e);
+		       int maxrows, Err *e);
 
-/* Algorithm 3 over every hidden layer in order, each proposal computed on
- * the network as squeezed so far. removed[0..m) receives the neurons removed
- * per layer (may be NULL). Returns the total removed, or -1. */
+typedef enum Alg3Status {
+	ALG3_PROPOSED = 0, /* a proposal waits for alg3_apply or alg3_refuse */
+	ALG3_DONE          /* no later hidden layer has a neuron to remove */
+} Alg3Status;
+
+typedef struct Alg3 {
+	SqueezeOpts o;
+	Net *net;              /* squeezed in place: the caller's network */
+	const Dataset *sample; /* training inputs for compensation, may be NULL */
+	int next;              /* the first hidden layer not yet decided */
+	Alg3Status status;
+	SqueezeProposal prop;  /* the decision waiting, when ALG3_PROPOSED */
+	int *removed;          /* removed[i-1]: neurons removed from layer i in this pass */
+	int *removed_qr;       /* of those, how many the |r_jj| threshold removed (the
+				* rest went in the κ while loop) */
+	int total;             /* Σ removed */
+	int applied, refused;  /* decisions so far */
+} Alg3;
+
+/* A pass over net (which must outlive it and change only through it). NULL
+ * with a message on bad options or no memory. */
+Alg3 *alg3_new(Net *net, const SqueezeOpts *o, const Dataset *sample, Err *e);
+void alg3_free(Alg3 *a); /* accepts NULL */
+/* Proposes the next hidden layer, from a->next on, with κ > τ and a neuron
+ * to remove (layers with nothing to remove are passed over). Returns
+ * ALG3_PROPOSED, ALG3_DONE, or -1 on error. */
+int alg3_step(Alg3 *a, Err *e);
+/* Proposes the given layer even if it has nothing to remove (for a
+ * recorded decision replayed on its own). ALG3_PROPOSED or -1. */
+int alg3_propose_layer(Alg3 *a, int layer, Err *e);
+/* Applies the waiting proposal (compensated when compensate is set), then
+ * reports a HOOK_ALG3_LAYER step saying what was decided, on which κ, and
+ * what each stage of the algorithm kept. 0 or -1 (nothing changed). */
+int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e);
+/* Refuses it: the layer keeps its neurons, the pass moves on. */
+int alg3_refuse(Alg3 *a, const Hook *h, Err *e);
+/* Algorithm 3 to the end: every proposal applied (compensated as o says).
+ * Returns the neurons removed in all, or -1. */
+int alg3_run(Alg3 *a, const Hook *h, Err *e);
+
+/* Algorithm 3 over every hidden layer of net in one call (alg3_run).
+ * removed[0..m) receives the neurons removed per layer (may be NULL).
+ * Returns the total removed, or -1. */
 int squeeze_net(Net *net, const SqueezeOpts *o, const Dataset *sample, int *removed, Err *e);
+
+/* One round of "squeeze, then retrain" (a row of the paper's Tables 6, 9-12,
+ * an iteration of Table 13). */
+typedef struct SqueezeRound {
+	int m;
+	int *n;                 /* n[0..m] after the round (round 0: as loaded) */
+	int removed;            /* neurons removed in the round */
+	int *removed_per_layer; /* m entries */
+	double *kappa;          /* κ(Ŵ⁽ⁱ⁾) of every layer at the end of the round (∞ possible) */
+	int *p;                 /* p_i at τ at the end of the round */
+	double acc_squeezed;    /* accuracy on eval right after squeezing (percent), NaN without */
+	double acc_retrained;   /* after retraining (percent), NaN without eval or retraining */
+	int epochs;             /* epochs retrained */
+} SqueezeRound;
+
+void squeeze_round_free(SqueezeRound *r); /* frees the arrays, not r */
+
+/* Algorithm 3 on net, then training by plan (none when plan is NULL), and
+ * the accuracies on eval (may be NULL) after each. 0, 1 when the hook
+ * stopped the retraining, -1 on error. */
+int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
+			 const TrainPlan *plan, const Dataset *train, const Dataset *eval,
+			 const Hook *h, SqueezeRound *out, Err *e);
+
+/* The paper's Table 13: squeeze and retrain, again and again, until a
+ * squeeze removes nothing (no retraining then) or max_rounds rounds ran.
+ * rounds[0] is the network as given, rounds[1..] the rounds that removed
+ * something; rounds has room for max_rounds + 1. *stable is 1 when the
+ * last squeeze removed nothing. 0, 1 when the hook stopped it, -1. */
+int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample,
+		      const TrainPlan *plan, const Dataset *train, const Dataset *eval,
+		      int max_rounds, const Hook *h, SqueezeRound *rounds, int *nrounds,
+		      int *stable, Err *e);
 
 #endif

@@ -14,6 +14,11 @@
 #include "base/err.h"
 #include "engine/net.h"
 
+/* The threshold τ on κ(Ŵ⁽ⁱ⁾) that Algorithms 1 and 3 start from when no
+ * other is given (the paper's MNIST value): alg1_opts_default,
+ * squeeze_opts_default and the session take it from here. */
+#define COND_TAU_DEFAULT 25.0
+
 typedef struct LayerCond {
 	int layer;      /* 1..m */
 	int rows, cols; /* n[i-1]+1, n[i] */

@@ -95,6 +95,20 @@ Net *net_clone(const Net *net)
 	return c;
 }
 
+Net *net_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed, Err *e)
+{
+	Net *net = net_new(m, widths, act, act_a);
+	if (!net) {
+		err_set(e, "no memory for a network of %zu parameters",
+			net_param_count_for(m, widths));
+		return NULL;
+	}
+	Rng r;
+	rng_seed(&r, seed);
+	net_init_glorot(net, &r);
+	return net;
+}
+
 void net_reset_adam(Net *net)
 {
 	memset(net->adam_m, 0, net->nparam * sizeof(float));

@@ -41,6 +41,9 @@ Net *net_clone(const Net *net);
 /* Keras Dense initialisation: W uniform in ±sqrt(6/(fan_in+fan_out))
  * (Glorot uniform), b = 0; Adam state reset. */
 void net_init_glorot(Net *net, Rng *rng);
+/* A new network of these widths with Glorot weights drawn from a generator
+ * seeded with seed: what every "fresh network" of condnet is. */
+Net *net_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed, Err *e);
 void net_reset_adam(Net *net);
 
 /* Hidden layer `layer` (1..m-1, the paper's numbering) keeps only the neurons

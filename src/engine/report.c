@@ -325,7 +325,7 @@ void report_squeeze_rounds(FILE *f, const SqueezeRound *r, int nround, int m, Re
 		for (int i = 1; i < m; i++)
 			set_count(&t, i, j + 1, r[j].n[i], fmt);
 		set_count(&t, m, j + 1, r[j].removed, fmt);
-		set_pct(&t, m + 1, j + 1, r[j].acc, fmt);
+		set_pct(&t, m + 1, j + 1, r[j].acc_retrained, fmt);
 	}
 	for (int i = 1; i < m; i++)
 		table_set(&t, i, 0, "%d", i);
@@ -423,6 +423,8 @@ struct cJSON *report_alg1_json(const Alg1 *a)
 		cJSON_AddNumberToObject(o, "sum_n", (double)r->sum_n);
 		cJSON_AddItemToObject(o, "train_error", num(r->train_error));
 		cJSON_AddNumberToObject(o, "seconds", r->seconds);
+		cJSON_AddNumberToObject(o, "tau", r->tau);
+		cJSON_AddNumberToObject(o, "eta", r->eta);
 		cJSON_AddItemToArray(hist, o);
 	}
 	cJSON_AddItemToObject(root, "history", hist);

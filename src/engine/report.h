@@ -8,6 +8,7 @@
 
 #include "engine/alg1_proportion.h"
 #include "engine/alg2_scale.h"
+#include "engine/alg3_squeeze.h"
 #include "engine/cond.h"
 #include "base/err.h"
 #include "engine/net.h"
@@ -33,13 +34,8 @@ typedef struct SqueezeRow {
 } SqueezeRow;
 void report_squeeze(FILE *f, const SqueezeRow *rows, int n, ReportFormat fmt);
 
-/* Squeeze rounds (the paper's Table 13): squeeze, retrain, repeat. */
-typedef struct SqueezeRound {
-	int *n;                  /* n[0..m] after the round (round 0: the network as loaded) */
-	int removed;             /* neurons removed in this round */
-	double acc;              /* test accuracy after retraining (percent) */
-} SqueezeRound;
-/* Hidden widths per round (columns), then the removed and accuracy rows. */
+/* Squeeze rounds (the paper's Table 13, alg3_until_stable): hidden widths
+ * per round (columns), then the removed and accuracy-after-retraining rows. */
 void report_squeeze_rounds(FILE *f, const SqueezeRound *r, int nround, int m, ReportFormat fmt);
 
 /* v rounded to an integer with thousands separators ("2,652"; "inf"). */

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "engine/alg3_squeeze.h"
-#include "data/datasets.h"
-#include "engine/model_io.h"
 #include "base/rng.h"
+#include "data/datasets.h"
+#include "engine/alg3_squeeze.h"
+#include "engine/model_io.h"
 
 #define UNDO_MAX 32
 
@@ -113,8 +113,10 @@ Session *session_new(void)
 	Session *s = calloc(1, sizeof *s);
 	if (!s)
 		return NULL;
-	s->tau = 25;
-	s->eta = 1;
+	Alg1Opts o;
+	alg1_opts_default(&o);
+	s->tau = o.tau;
+	s->eta = o.eta;
 	train_opts_default(&s->topt);
 	dataspec_default(&s->dspec);
 	return s;
@@ -126,6 +128,7 @@ void session_free(Session *s)
 		return;
 	undo_clear(s);
 	free(s->undo);
+	alg3_free(s->sq);
 	net_free(s->net);
 	alg1_free(s->alg1);
 	alg2_free(s->sweep);
@@ -278,13 +281,10 @@ static int do_net(Session *s, const SessAction *a, Err *e)
 	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
 	w[nh + 1] = s->train->k;
 	free(hidden);
-	Net *net = net_new(nh + 1, w, (ActKind)a->act, (float)a->x);
+	Net *net = net_fresh(nh + 1, w, (ActKind)a->act, (float)a->x, a->seed, e);
 	free(w);
 	if (!net)
-		return err_set(e, "out of memory for the network %s", a->spec);
-	Rng r;
-	rng_seed(&r, a->seed);
-	net_init_glorot(net, &r);
+		return err_prefix(e, "the network %s", a->spec);
 	s->seed = a->seed;
 	return set_net(s, net, e);
 }
@@ -307,12 +307,7 @@ static int do_load(Session *s, SessAction *a, Err *e)
 	return set_net(s, net, e);
 }
 
-static int cancelled(const SessHooks *h)
-{
-	return h->cancelled && h->cancelled(h->ud);
-}
-
-static int do_train(Session *s, const SessAction *a, const SessHooks *h, Err *e)
+static int do_train(Session *s, const SessAction *a, const Hook *h, Err *e)
 {
 	Net *backup = net_clone(s->net);
 	if (!backup)
@@ -320,9 +315,9 @@ static int do_train(Session *s, const SessAction *a, const SessHooks *h, Err *e)
 	TrainOpts o = s->topt;
 	o.seed = rng_derive(s->seed, 0x7000 + (uint64_t)s->ntrain);
 	s->training = s->net;
-	int rc = train_epochs(s->net, s->train, &o, a->x, h->train_cb, h->ud, e);
+	int rc = train_epochs(s->net, s->train, &o, a->x, hook_train, (void *)h, e);
 	s->training = NULL;
-	if (rc != 0 || cancelled(h)) {
+	if (rc != 0 || hook_cancelled(h)) {
 		net_free(s->net);
 		s->net = backup;
 		return rc < 0 ? -1 : 1;
@@ -336,7 +331,7 @@ static int do_train(Session *s, const SessAction *a, const SessHooks *h, Err *e)
 
 /* Runs Algorithm-1 iterations (at most max, 0 = until it stops); *done gets
  * how many finished. One undo entry for all of them. */
-static int do_alg1(Session *s, int max, const SessHooks *h, int *done, Err *e)
+static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 {
 	SessSnapshot before;
 	*done = 0;
@@ -359,8 +354,6 @@ static int do_alg1(Session *s, int max, const SessHooks *h, int *done, Err *e)
 		s->alg1_live = 1;
 	}
 	Alg1 *a = s->alg1;
-	a->cb = h->train_cb;
-	a->cb_ud = h->ud;
 	int rc = 0;
 	while (!max || *done < max) {
 		if (a->nrec > 0 && a->status != ALG1_RUNNING)
@@ -370,8 +363,8 @@ static int do_alg1(Session *s, int max, const SessHooks *h, int *done, Err *e)
 			rc = -1;
 			break;
 		}
-		int st = alg1_step(a, e);
-		if (st < 0 || st == ALG1_STOPPED || cancelled(h)) {
+		int st = alg1_step(a, h, e);
+		if (st < 0 || st == ALG1_STOPPED || hook_cancelled(h)) {
 			alg1_free(a);
 			s->alg1 = a = back;
 			rc = st < 0 ? -1 : 1;
@@ -387,11 +380,7 @@ static int do_alg1(Session *s, int max, const SessHooks *h, int *done, Err *e)
 		s->net = n;
 		s->dirty = 1;
 		(*done)++;
-		if (h->on_alg1)
-			h->on_alg1(a, h->ud);
 	}
-	a->cb = NULL;
-	a->cb_ud = NULL;
 	if (*done == 0) {
 		snap_restore(s, &before);
 		return rc ? rc : 0;
@@ -401,7 +390,7 @@ static int do_alg1(Session *s, int max, const SessHooks *h, int *done, Err *e)
 	return rc;
 }
 
-static int do_sweep(Session *s, const SessAction *a, const SessHooks *h, Err *e)
+static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
 {
 	Alg2Opts o;
 	alg2_opts_default(&o);
@@ -417,19 +406,13 @@ static int do_sweep(Session *s, const SessAction *a, const SessHooks *h, Err *e)
 	Alg2 *sw = alg2_new(s->net, s->sweep_tr, s->sweep_v, &o, e);
 	if (!sw)
 		return -1;
-	sw->cb = h->train_cb;
-	sw->cb_ud = h->ud;
-	sw->on_trial = h->on_trial;
-	sw->on_trial_ud = h->ud;
 	alg2_free(s->sweep);
 	s->sweep = sw;
 	s->sweep_done = 0;
 	int rc;
-	while ((rc = alg2_step(sw, e)) == 0 && !cancelled(h))
+	while ((rc = alg2_step(sw, h, e)) == 0 && !hook_cancelled(h))
 		;
-	sw->cb = NULL;
-	sw->on_trial = NULL;
-	if (cancelled(h))
+	if (hook_cancelled(h))
 		return 1;
 	if (rc < 0)
 		return -1;
@@ -437,47 +420,85 @@ static int do_sweep(Session *s, const SessAction *a, const SessHooks *h, Err *e)
 	return 0;
 }
 
-static int do_squeeze(Session *s, const SessAction *a, Err *e)
+int session_squeeze_start(Session *s, Err *e)
+{
+	session_squeeze_stop(s);
+	if (!s->net)
+		return err_set(e, "squeeze: no network yet");
+	SqueezeOpts o;
+	squeeze_opts_default(&o);
+	o.tau = s->tau;
+	if (!(s->sq = alg3_new(s->net, &o, s->train, e)))
+		return -1;
+	int st = alg3_step(s->sq, e);
+	if (st != ALG3_PROPOSED)
+		session_squeeze_stop(s);
+	return st;
+}
+
+const SqueezeProposal *session_squeeze_proposal(const Session *s)
+{
+	return s->sq && s->sq->status == ALG3_PROPOSED ? &s->sq->prop : NULL;
+}
+
+void session_squeeze_stop(Session *s)
+{
+	alg3_free(s->sq);
+	s->sq = NULL;
+}
+
+/* Algorithm 3's decision for one layer: the pass's proposal when it is for
+ * this layer (a pass under way), else one made now for the layer alone. */
+static int do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e)
 {
 	if (a->layer < 1 || a->layer >= s->net->m)
 		return err_set(e, "squeeze: layer %d is not a hidden layer (1..%d)", a->layer,
 		               s->net->m - 1);
-	if (!a->apply)
+	const SqueezeProposal *held = session_squeeze_proposal(s);
+	int pass = held && held->layer == a->layer && held->n_before == s->net->n[a->layer];
+	if (!pass && !a->apply)
 		return 0;
-	SqueezeOpts o;
-	SqueezeProposal sp;
-	SessSnapshot sn;
-	squeeze_opts_default(&o);
-	o.tau = s->tau;
-	o.compensate = a->comp;
-	if (squeeze_propose(s->net, a->layer, &o, &sp, e) < 0)
-		return -1;
-	int rc = 0;
-	if (sp.nkeep < sp.n_before) {
-		if (snap_take(s, &sn, e) < 0) {
-			rc = -1;
-		} else if (squeeze_apply(s->net, &sp, a->comp, s->train, e) < 0) {
-			snap_restore(s, &sn);
-			rc = -1;
-		} else {
-			if (undo_push(s, &sn, e) < 0)
-				snap_free(&sn);
-			s->alg1_live = 0;
-			s->dirty = 1;
+	if (!pass) {
+		SqueezeOpts o;
+		squeeze_opts_default(&o);
+		o.tau = s->tau;
+		session_squeeze_stop(s);
+		if (!(s->sq = alg3_new(s->net, &o, s->train, e)) ||
+		    alg3_propose_layer(s->sq, a->layer, e) < 0) {
+			session_squeeze_stop(s);
+			return -1;
 		}
 	}
-	squeeze_proposal_free(&sp);
-	return rc;
+	int changes = a->apply && s->sq->prop.nkeep < s->sq->prop.n_before;
+	SessSnapshot sn;
+	if (changes && snap_take(s, &sn, e) < 0)
+		return -1;
+	int rc = a->apply ? alg3_apply(s->sq, a->comp, h, e) : alg3_refuse(s->sq, h, e);
+	if (rc < 0) {
+		if (changes)
+			snap_restore(s, &sn);
+		session_squeeze_stop(s);
+		return -1;
+	}
+	if (changes) {
+		if (undo_push(s, &sn, e) < 0)
+			snap_free(&sn);
+		s->alg1_live = 0;
+		s->dirty = 1;
+	}
+	if (!pass) {
+		session_squeeze_stop(s);
+	} else if (alg3_step(s->sq, e) != ALG3_PROPOSED) {
+		session_squeeze_stop(s);
+	}
+	return 0;
 }
 
-int session_apply(Session *s, const SessAction *act, const SessHooks *h, Err *e)
+int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 {
-	static const SessHooks none;
 	SessAction a = *act;
 	const char *name = session_kind_name(a.kind);
 	int rc = 0, done = 0;
-	if (!h)
-		h = &none;
 	if (s->log) {
 		/* an action whose log line would be cut is refused, not logged wrong */
 		char line[SESS_LINE_MAX + 1];
@@ -489,6 +510,9 @@ int session_apply(Session *s, const SessAction *act, const SessHooks *h, Err *e)
 	if (a.kind > SESS_NET && a.kind != SESS_LOAD && a.kind != SESS_TAU && a.kind != SESS_ETA &&
 	    !s->net)
 		return err_set(e, "%s: no network yet (expected 'net' or 'load' before it)", name);
+	/* a squeeze pass lives on the network as it is: any other change ends it */
+	if (a.kind != SESS_SQUEEZE && a.kind != SESS_SAVE)
+		session_squeeze_stop(s);
 	switch (a.kind) {
 	case SESS_DATA:
 		rc = do_data(s, &a, e);
@@ -540,7 +564,7 @@ int session_apply(Session *s, const SessAction *act, const SessHooks *h, Err *e)
 		rc = do_sweep(s, &a, h, e);
 		break;
 	case SESS_SQUEEZE:
-		rc = do_squeeze(s, &a, e);
+		rc = do_squeeze(s, &a, h, e);
 		break;
 	case SESS_UNDO:
 		if (!s->nundo)

@@ -30,11 +30,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "engine/alg1_proportion.h"
-#include "engine/alg2_scale.h"
+#include "base/err.h"
 #include "data/dataset.h"
 #include "data/datasets.h"
-#include "base/err.h"
+#include "engine/alg1_proportion.h"
+#include "engine/alg2_scale.h"
+#include "engine/alg3_squeeze.h"
+#include "engine/hook.h"
 #include "engine/net.h"
 #include "engine/train.h"
 
@@ -101,16 +103,6 @@ typedef struct SessSnapshot {
 	long ntrain;
 } SessSnapshot;
 
-/* Called by the engine while it works; the screen's worker fills these,
- * replay leaves them NULL. */
-typedef struct SessHooks {
-	TrainCallback train_cb;                                        /* non-zero stops */
-	void (*on_alg1)(const Alg1 *a, void *ud);                      /* after each iteration */
-	void (*on_trial)(const Alg2 *a, const Alg2Trial *t, void *ud); /* after each β trial */
-	int (*cancelled)(void *ud);                                    /* non-zero: stop */
-	void *ud;
-} SessHooks;
-
 typedef struct Session {
 	char data_spec[256], data_dir[1024];
 	DataSpec dspec;
@@ -125,6 +117,8 @@ typedef struct Session {
 	int alg1_live;  /* 1 while alg1 continues from net; 0 after another change */
 	Alg2 *sweep;    /* the last β sweep */
 	int sweep_done; /* 1 when it ran to the end */
+	Alg3 *sq;       /* the squeeze pass under way (on net), or NULL: any action
+			 * but squeeze and save ends it */
 	double tau, eta;
 	long ntrain;        /* train actions so far: the next one's shuffle seed */
 	SessSnapshot *undo; /* snapshots before each structural change */
@@ -136,15 +130,31 @@ typedef struct Session {
 	char log_path[1024];
 } Session;
 
-/* An empty session: τ 25, η 1, no data. Apply DATA first. */
+/* An empty session: τ and η of alg1_opts_default, no data. Apply DATA first. */
 Session *session_new(void);
 void session_free(Session *s); /* accepts NULL; closes the log */
 
-/* Applies one action. Returns 0 when done (and logged, when a log is open),
- * 1 when a hook cancelled it (state as before, except a cancelled ALG1_RUN
- * which keeps and logs its finished iterations), -1 on error (state as
- * before, message in e). */
-int session_apply(Session *s, const SessAction *a, const SessHooks *h, Err *e);
+/* Applies one action, reporting to h (may be NULL: replay). Returns 0 when
+ * done (and logged, when a log is open), 1 when the hook cancelled it
+ * (state as before, except a cancelled ALG1_RUN which keeps and logs its
+ * finished iterations), -1 on error (state as before, message in e).
+ *
+ * A squeeze action applies (or refuses) the proposal the session holds for
+ * that layer when a squeeze pass is under way (session_squeeze_start), and
+ * then proposes the next layer; without a pass (a log replayed) the layer's
+ * proposal is made on the spot, as Algorithm 3 makes it. */
+int session_apply(Session *s, const SessAction *a, const Hook *h, Err *e);
+
+/* A squeeze pass over the current network at the session's τ: Algorithm 3,
+ * one layer at a time, each decision a logged squeeze action. Returns
+ * ALG3_PROPOSED when a layer waits for a decision, ALG3_DONE when none has
+ * anything to remove (the pass is then over), -1 on error. Nothing is
+ * logged: the pass changes the network only through squeeze actions. */
+int session_squeeze_start(Session *s, Err *e);
+/* The proposal waiting for a decision, or NULL. */
+const SqueezeProposal *session_squeeze_proposal(const Session *s);
+/* Ends the pass (the network keeps the decisions made). */
+void session_squeeze_stop(Session *s);
 
 /* Appends to path (creating it and its directories); every later applied
  * action is written there as a line and flushed. */
@@ -159,7 +169,7 @@ void session_log_note(Session *s, const char *fmt, ...) __attribute__((format(pr
 int session_default_log_path(char *buf, size_t len, Err *e);
 
 /* Reads a log and applies every line; errors read "LOG:LINE: …". */
-int session_replay(Session *s, const char *path, const SessHooks *h, Err *e);
+int session_replay(Session *s, const char *path, const Hook *h, Err *e);
 
 /* Deep copies of Algorithm-1 records (for screens), and their release. */
 Alg1Record *session_records_copy(const Alg1Record *r, int n);

@@ -494,7 +494,7 @@ int session_default_log_path(char *buf, size_t len, Err *e)
 	return mkdirs(dir, e);
 }
 
-int session_replay(Session *s, const char *path, const SessHooks *h, Err *e)
+int session_replay(Session *s, const char *path, const Hook *h, Err *e)
 {
 	char line[SESS_LINE_MAX + 2];
 	SessAction a;

@@ -1,5 +1,5 @@
-/* paper.c - the stage runner of the paper reproductions and what the MNIST
- * and Adult experiments share. */
+/* paper.c - the stage runner of the paper reproductions: which stages run,
+ * reading back the results of earlier runs, partial results, the report. */
 #include "paper/paper.h"
 
 #include <math.h>
@@ -35,12 +35,10 @@ void paper_say(const Paper *p, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
-	if (!p->o.say)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	p->o.say(line, p->o.say_ud);
+	hook_note(p->o.hook, "%s", line);
 }
 
 cJSON *paper_need(const Paper *p, const char *stage, Err *e)
@@ -62,33 +60,11 @@ cJSON *paper_result(const Paper *p, const char *stage)
 	return cJSON_GetObjectItemCaseSensitive(p->res, stage);
 }
 
-static char *slurp(const char *path, Err *e)
+
+/* The text of a stage's file, or NULL when there is none to use. */
+static char *paper_read(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? 2 * cap : 65536;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				err_set(e, "%s: out of memory", path);
-				return NULL;
-			}
-			buf = nb;
-		}
-		size_t got = fread(buf + len, 1, 4096, f);
-		len += got;
-		if (got < 4096)
-			break;
-	}
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
+	return file_slurp(path, (size_t)1 << 30, NULL, NULL);
 }
 
 static const char *partial_path(const Paper *p, const char *stage, char *buf, size_t len)
@@ -100,7 +76,7 @@ static const char *partial_path(const Paper *p, const char *stage, char *buf, si
 cJSON *paper_partial_load(Paper *p, const char *stage)
 {
 	char path[1024];
-	char *text = slurp(partial_path(p, stage, path, sizeof path), NULL);
+	char *text = paper_read(partial_path(p, stage, path, sizeof path));
 	cJSON *part = text ? cJSON_Parse(text) : NULL;
 	free(text);
 	if (part && cJSON_IsObject(part)) {
@@ -152,7 +128,7 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 	char path[1024];
 	paper_path(p, s->name, path, sizeof path);
 	strncat(path, ".json", sizeof path - strlen(path) - 1);
-	char *text = slurp(path, e);
+	char *text = paper_read(path);
 	if (text) {
 		cJSON *old = cJSON_Parse(text);
 		free(text);
@@ -198,352 +174,25 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 	return 0;
 }
 
-Net *paper_net(const Paper *p, const int *hidden, int nh, uint64_t seed, Err *e)
-{
-	int w[64];
-	if (nh + 2 > 64) {
-		err_set(e, "too many layers (%d)", nh);
-		return NULL;
-	}
-	w[0] = p->train->d;
-	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
-	w[nh + 1] = p->train->k;
-	Net *net = net_new(nh + 1, w, ACT_ERF, 1.0f);
-	if (!net) {
-		err_set(e, "out of memory for a network");
-		return NULL;
-	}
-	Rng r;
-	rng_seed(&r, seed);
-	net_init_glorot(net, &r);
-	return net;
-}
 
-int paper_train(const Paper *p, Net *net, const Dataset *d, double epochs, Err *e)
-{
-	TrainOpts t = p->topt;
-	t.seed = rng_derive(p->o.seed, (uint64_t)net_hidden_total(net) * 131 + (uint64_t)net->adam_t);
-	int rc = train_epochs(net, d, &t, epochs, p->o.cb, p->o.cb_ud, e);
-	if (rc == 1)
-		return err_set(e, "interrupted");
-	return rc;
-}
 
-int paper_train_full(const Paper *p, Net *net, const Dataset *d, int max_epochs, int *epochs,
-		     Err *e)
-{
-	int ep = 0;
-	while (ep < max_epochs) {
-		if (paper_train(p, net, d, 1.0, e) < 0)
-			return -1;
-		ep++;
-		if (net_error(net, d, NULL) == 0.0)
-			break;
-	}
-	if (epochs)
-		*epochs = ep;
-	return 0;
-}
 
-double paper_acc(const Net *net, const Dataset *d)
-{
-	return 100.0 * (1.0 - net_error(net, d, NULL));
-}
 
-cJSON *paper_json_net(const Net *net, double tau, Err *e)
-{
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	if (!lc) {
-		err_set(e, "out of memory");
-		return NULL;
-	}
-	if (cond_net_values(net, tau, lc, e) < 0) {
-		free(lc);
-		return NULL;
-	}
-	cJSON *o = cJSON_CreateObject();
-	cJSON *n = cJSON_AddArrayToObject(o, "n");
-	cJSON *k = cJSON_AddArrayToObject(o, "kappa");
-	cJSON *pp = cJSON_AddArrayToObject(o, "p");
-	for (int i = 0; i < net->m; i++) {
-		cJSON_AddItemToArray(n, cJSON_CreateNumber(net->n[i + 1]));
-		cJSON_AddItemToArray(k, cJSON_CreateNumber(isfinite(lc[i].kappa) ? lc[i].kappa : -1));
-		cJSON_AddItemToArray(pp, cJSON_CreateNumber(lc[i].p));
-		cond_layer_free(&lc[i]);
-	}
-	free(lc);
-	return o;
-}
 
-cJSON *paper_json_alg1(const Alg1 *a)
-{
-	cJSON *arr = cJSON_CreateArray();
-	for (int r = 0; r < a->nrec; r++) {
-		const Alg1Record *rec = &a->rec[r];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "iter", rec->iter);
-		cJSON *n = cJSON_AddArrayToObject(o, "n");
-		cJSON *k = cJSON_AddArrayToObject(o, "kappa");
-		cJSON *pp = cJSON_AddArrayToObject(o, "p");
-		for (int i = 0; i < rec->m; i++) {
-			cJSON_AddItemToArray(n, cJSON_CreateNumber(rec->n[i + 1]));
-			cJSON_AddItemToArray(
-				k, cJSON_CreateNumber(isfinite(rec->kappa[i]) ? rec->kappa[i] : -1));
-			cJSON_AddItemToArray(pp, cJSON_CreateNumber(rec->p[i]));
-		}
-		cJSON_AddNumberToObject(o, "max_kappa", rec->max_kappa);
-		cJSON_AddNumberToObject(o, "sum_n", (double)rec->sum_n);
-		cJSON_AddNumberToObject(o, "train_error", rec->train_error);
-		cJSON_AddNumberToObject(o, "seconds", rec->seconds);
-		cJSON_AddItemToArray(arr, o);
-	}
-	return arr;
-}
 
-int paper_json_ints(const cJSON *obj, const char *key, int *out, int max)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
-	if (!cJSON_IsArray(a))
-		return -1;
-	int n = 0;
-	const cJSON *it;
-	cJSON_ArrayForEach(it, a)
-	{
-		if (n >= max || !cJSON_IsNumber(it))
-			return -1;
-		out[n++] = (int)it->valuedouble;
-	}
-	return n;
-}
 
-double paper_json_num(const cJSON *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
 
-int paper_save(const Paper *p, const Net *net, const char *file, Err *e)
-{
-	char path[1024];
-	return model_save(net, paper_path(p, file, path, sizeof path), e);
-}
 
-Net *paper_load(const Paper *p, const char *file, Err *e)
-{
-	char path[1024];
-	return model_load(paper_path(p, file, path, sizeof path), e);
-}
 
-cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
-			 Net **keep, Err *e)
-{
-	Net *sq = net_clone(net);
-	int *removed = calloc((size_t)net->m, sizeof *removed);
-	cJSON *row = NULL;
-	if (!sq || !removed) {
-		err_set(e, "out of memory");
-		goto done;
-	}
-	SqueezeOpts so;
-	squeeze_opts_default(&so);
-	so.tau = tau;
-	int total = squeeze_net(sq, &so, NULL, removed, e);
-	if (total < 0)
-		goto done;
-	double before = paper_acc(sq, p->test);
-	int ran = epochs;
-	if (until_full ? paper_train_full(p, sq, p->train, epochs, &ran, e)
-		       : paper_train(p, sq, p->train, epochs, e))
-		goto done;
-	row = cJSON_CreateObject();
-	cJSON_AddNumberToObject(row, "tau", tau);
-	cJSON_AddNumberToObject(row, "removed", total);
-	cJSON_AddItemToObject(row, "removed_per_layer", cJSON_CreateIntArray(removed, net->m));
-	cJSON_AddNumberToObject(row, "acc_before", before);
-	cJSON_AddNumberToObject(row, "acc_after", paper_acc(sq, p->test));
-	cJSON_AddNumberToObject(row, "epochs", ran);
-	cJSON *shape = paper_json_net(sq, tau, e);
-	if (!shape) {
-		cJSON_Delete(row);
-		row = NULL;
-		goto done;
-	}
-	cJSON_AddItemToObject(row, "net", shape);
-	if (keep) {
-		*keep = sq;
-		sq = NULL;
-	}
-done:
-	net_free(sq);
-	free(removed);
-	return row;
-}
 
-void md_num(FILE *f, double v, int decimals)
-{
-	if (isnan(v))
-		fputs("—", f);
-	else
-		fprintf(f, "%.*f", decimals, v);
-}
 
-void md_int_thousands(FILE *f, double v)
-{
-	if (isnan(v) || v < 0) {
-		fputs(v < 0 ? "∞" : "—", f);
-		return;
-	}
-	long x = lround(v);
-	if (x >= 1000)
-		fprintf(f, "%ld,%03ld", x / 1000, x % 1000);
-	else
-		fprintf(f, "%ld", x);
-}
 
-static char flags[4096];
 
-void md_flag(const char *what, double ours, double paper)
-{
-	if (isnan(ours) || isnan(paper) || fabs(ours - paper) <= 0.3)
-		return;
-	size_t l = strlen(flags);
-	snprintf(flags + l, sizeof flags - l, "- %s: %.2f here, %.2f in the paper (%+.2f points)\n",
-		 what, ours, paper, ours - paper);
-}
 
-void md_flags(FILE *f)
-{
-	fprintf(f, "\n## Differences of more than 0.3 percentage points\n\n%s\n",
-		flags[0] ? flags : "None.\n");
-	flags[0] = '\0';
-}
 
-void md_pair(FILE *f, double ours, double paper, int decimals, const char *what)
-{
-	fputc(' ', f);
-	if (decimals < 0)
-		md_int_thousands(f, ours);
-	else
-		md_num(f, ours, decimals);
-	fputs(" | ", f);
-	if (decimals < 0)
-		md_int_thousands(f, paper);
-	else
-		md_num(f, paper, decimals);
-	fputs(" |", f);
-	if (what)
-		md_flag(what, ours, paper);
-}
 
-void md_squeeze_rows(FILE *f, const cJSON *rows, const double (*paper)[4], int np,
-		     const char *name)
-{
-	fprintf(f, "| τ | removed | (paper) | accuracy before retraining | (paper) | after | (paper) "
-		   "|\n|---:|---:|---:|---:|---:|---:|---:|\n");
-	const cJSON *r;
-	cJSON_ArrayForEach(r, rows)
-	{
-		double tau = paper_json_num(r, "tau");
-		const double *pp = NULL;
-		for (int i = 0; i < np; i++)
-			if (paper[i][0] == tau)
-				pp = paper[i];
-		char what[96];
-		snprintf(what, sizeof what, "%s, τ = %g, accuracy after retraining", name, tau);
-		fprintf(f, "| %g |", tau);
-		md_pair(f, paper_json_num(r, "removed"), pp ? pp[1] : NAN, 0, NULL);
-		md_pair(f, paper_json_num(r, "acc_before"), pp ? pp[2] : NAN, 2, NULL);
-		md_pair(f, paper_json_num(r, "acc_after"), pp ? pp[3] : NAN, 2, what);
-		fputc('\n', f);
-	}
-	fputc('\n', f);
-}
 
-void md_test_errors(FILE *f, const cJSON *ver, const double *paper, double beta0,
-		    const char *name)
-{
-	fprintf(f, "## %s — test error (%%) of every β fully trained\n\n| β | test error | "
-		   "(paper) |\n|---:|---:|---:|\n", name);
-	const cJSON *b;
-	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(ver, "betas"))
-	{
-		double beta = paper_json_num(b, "beta");
-		int j = (int)lround((beta - beta0) / 0.2);
-		int known = j >= 0 && j < 8 && fabs(beta - (beta0 + 0.2 * j)) < 1e-6;
-		char what[64];
-		snprintf(what, sizeof what, "%s test error at β = %.1f", name, beta);
-		fprintf(f, "| %.1f |", beta);
-		md_pair(f, 100 - paper_json_num(b, "test_acc"), known ? paper[j] : NAN, 2, what);
-		fputc('\n', f);
-	}
-	fputc('\n', f);
-}
 
-double paper_json_at(const cJSON *obj, const char *key, int i)
-{
-	const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(obj, key), i);
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
-void md_head(const Paper *p, FILE *f, const char *title)
-{
-	struct utsname u;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	fprintf(f, "# %s\n\n", title);
-	fprintf(f, "Every figure here was measured by `condnet paper %s%s%s --seed %llu` "
-		   "(stage results in `%s/`). Beside each is the paper's figure. ",
-		p->o.which, p->o.quick ? " --quick" : "",
-		p->o.data_scale == DATA_CENTER	      ? " --center"
-		: p->o.data_scale == DATA_STANDARDIZE ? " --standardize"
-						      : "",
-		(unsigned long long)p->o.seed, p->o.out);
-	fprintf(f, "Training: Adam (lr 0.001, β₁ 0.9, β₂ 0.999, ε 1e-8), erf activation, Glorot "
-		   "uniform weights, zero biases, batch %d, float32.%s%s\n\n",
-		p->topt.batch,
-		p->o.data_scale == DATA_CENTER	      ? " Features centred on their training means."
-		: p->o.data_scale == DATA_STANDARDIZE ? " Features standardized over the training set."
-						      : "",
-		p->o.quick ? " **This is a quick smoke run on a small subset: its numbers are not "
-			     "comparable with the paper's.**"
-			   : "");
-	fprintf(f, "What we found where the figures differ is in `docs/reproduction-notes.md`.\n\n");
-	/* The thread count the stages ran with (recorded by each stage); this
-	 * run's when no stage recorded one. */
-	int lo = 0, hi = 0;
-	const cJSON *st;
-	cJSON_ArrayForEach(st, p->res)
-	{
-		double t = paper_json_num(st, "threads");
-		if (isnan(t))
-			continue;
-		lo = lo && lo < (int)t ? lo : (int)t;
-		hi = hi > (int)t ? hi : (int)t;
-	}
-	if (!hi)
-		lo = hi = p->o.threads;
-	if (uname(&u) == 0 && lo == hi)
-		fprintf(f, "Machine: %s %s, %ld cores, %d OpenBLAS threads.\n\n", u.sysname, u.machine,
-			cores, lo);
-	else if (uname(&u) == 0)
-		fprintf(f, "Machine: %s %s, %ld cores, %d to %d OpenBLAS threads (stages differ).\n\n",
-			u.sysname, u.machine, cores, lo, hi);
-	fprintf(f, "| stage | what | seconds |\n|---|---|---:|\n");
-	const cJSON *s;
-	cJSON_ArrayForEach(s, p->res)
-	{
-		fprintf(f, "| %s | ", s->string);
-		const Stage *st = !strcmp(p->o.which, "mnist") ? paper_mnist_stages : paper_adult_stages;
-		for (; st->name; st++)
-			if (!strcmp(st->name, s->string))
-				fputs(st->what, f);
-		fprintf(f, " | %.1f", paper_json_num(s, "seconds"));
-		const cJSON *note = cJSON_GetObjectItemCaseSensitive(s, "seconds_note");
-		if (cJSON_IsString(note))
-			fprintf(f, " (%s)", note->valuestring);
-		fputs(" |\n", f);
-	}
-	fputc('\n', f);
-}
 
 int paper_scaled(const Paper *p, int width)
 {
@@ -572,14 +221,15 @@ static int write_report(const Paper *p, Err *e)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
+	Md md = {.f = open_memstream(&buf, &len)};
+	if (!md.f)
 		return err_set(e, "out of memory");
 	if (!strcmp(p->o.which, "mnist"))
-		paper_mnist_report(p, f);
+		paper_mnist_report(p, &md);
 	else
-		paper_adult_report(p, f);
-	fclose(f);
+		paper_adult_report(p, &md);
+	free(md.flags);
+	fclose(md.f);
 	int rc = file_write_atomic(p->o.report, buf, len, e);
 	free(buf);
 	return rc;

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "engine/train.h"
+#include "engine/hook.h"
 
 typedef struct PaperOpts {
 	const char *which;    /* "mnist" or "adult" */
@@ -22,11 +22,9 @@ typedef struct PaperOpts {
 	int data_scale;       /* DATA_RAW (the paper's), DATA_CENTER or DATA_STANDARDIZE */
 	uint64_t seed;
 	int threads;
-	TrainCallback cb;     /* training progress, may be NULL */
-	void *cb_ud;
-	/* One line per stage event ("alg1: done in 12.3 s"), may be NULL. */
-	void (*say)(const char *line, void *ud);
-	void *say_ud;
+	/* Training progress, and a HOOK_NOTE line per stage event ("alg1: done
+	 * in 12.3 s"); may be NULL. */
+	const Hook *hook;
 } PaperOpts;
 
 /* Names of the stages of an experiment, NULL-terminated. */

@@ -64,30 +64,9 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 					cJSON_AddArrayToObject(out, "rows"), e);
 	}
 	/* Table 13: squeeze at τ = 35 and retrain, until nothing is removed. */
-	cJSON *it = rc == 0 ? cJSON_AddArrayToObject(out, "iterations") : NULL;
-	if (it) {
-		cJSON *first = paper_json_net(net, 35, e);
-		if (!first)
-			rc = -1;
-		else {
-			cJSON_AddNumberToObject(first, "acc_after", paper_acc(net, p->test));
-			cJSON_AddNumberToObject(first, "removed", 0);
-			cJSON_AddItemToArray(it, first);
-		}
-	}
-	for (int round = 1; rc == 0 && round <= 20; round++) {
-		Net *next = NULL;
-		cJSON *row = paper_squeeze_row(p, net, 35, retrain, 0, &next, e);
-		if (!row) {
-			rc = -1;
-			break;
-		}
-		cJSON_AddItemToArray(it, row);
-		net_free(net);
-		net = next;
-		if (paper_json_num(row, "removed") == 0)
-			break;
-	}
+	if (rc == 0)
+		return paper_squeeze_rounds(p, net, 35, retrain,
+					    cJSON_AddArrayToObject(out, "iterations"), e);
 	net_free(net);
 	return rc;
 }
@@ -116,11 +95,12 @@ static const double t12[7][4] = {{100, 29, 82.65, 85.25}, {50, 86, 82.09, 85.54}
 				 {10, 315, 76.38, 85.57}};
 static const double t13_acc[5] = {85.3, 85.68, 85.70, 85.73, 85.81};
 
-static void report_alg(const Paper *p, FILE *f)
+static void report_alg(const Paper *p, Md *md)
 {
+	FILE *f = md->f;
 	const cJSON *a1 = paper_result(p, "alg1"), *a2 = paper_result(p, "alg2");
 	if (a1) {
-		const cJSON *recs = cJSON_GetObjectItemCaseSensitive(a1, "records");
+		const cJSON *recs = cJSON_GetObjectItemCaseSensitive(a1, "history");
 		const cJSON *first = cJSON_GetArrayItem(recs, 0);
 		const cJSON *fin = cJSON_GetArrayItem(recs, cJSON_GetArraySize(recs) - 1);
 		fprintf(f, "## Table 4 — Algorithm 1 from 12 × 50 (τ = 40, η = 3, batch 20, no "
@@ -129,12 +109,12 @@ static void report_alg(const Paper *p, FILE *f)
 			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a1, "status")));
 		fprintf(f, "| layer | initial κ | (paper) | final n | (paper) | final κ | (paper) |\n"
 			   "|---:|---:|---:|---:|---:|---:|---:|\n");
-		int m = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(first, "n"));
+		int m = paper_json_layers(first);
 		for (int i = 0; i < m && i < 13; i++) {
 			fprintf(f, "| %d |", i + 1);
-			md_pair(f, paper_json_at(first, "kappa", i), t4_init_k[i], -1, NULL);
-			md_pair(f, paper_json_at(fin, "n", i), t4_fin_n[i], -1, NULL);
-			md_pair(f, paper_json_at(fin, "kappa", i), t4_fin_k[i], -1, NULL);
+			md_pair(md, paper_json_at(first, "kappa", i), t4_init_k[i], -1, NULL);
+			md_pair(md, paper_json_width(fin, i), t4_fin_n[i], -1, NULL);
+			md_pair(md, paper_json_at(fin, "kappa", i), t4_fin_k[i], -1, NULL);
 			fputc('\n', f);
 		}
 		fputc('\n', f);
@@ -158,35 +138,36 @@ static void report_alg(const Paper *p, FILE *f)
 	}
 }
 
-void paper_adult_report(const Paper *p, FILE *f)
+void paper_adult_report(const Paper *p, Md *md)
 {
-	md_head(p, f, "Adult Income: condnet beside the paper");
-	report_alg(p, f);
+	FILE *f = md->f;
+	md_head(p, md, "Adult Income: condnet beside the paper");
+	report_alg(p, md);
 	const cJSON *r;
 	if ((r = paper_result(p, "final"))) {
 		fprintf(f, "## Full training of the pick (β = %.1f, %.0f epochs)\n\n| | here | paper "
 			   "|\n|---|---:|---:|\n| test accuracy (%%) |",
 			paper_json_num(r, "beta"), paper_json_num(r, "epochs"));
-		md_pair(f, paper_json_num(r, "test_acc"), 86.05, 2, "test accuracy of the pick");
+		md_pair(md, paper_json_num(r, "test_acc"), 86.05, 2, "test accuracy of the pick");
 		fprintf(f, "\n\n");
 	}
 	if ((r = paper_result(p, "verify")))
-		md_test_errors(f, r, t5, 0.6, "Table 5");
+		md_test_errors(md, r, t5, 0.6, "Table 5");
 	if ((r = paper_result(p, "squeeze"))) {
 		fprintf(f, "## Table 10 — squeezing the pick (accuracy %.2f %%; paper 86.05 %%), 5 "
 			   "retraining epochs\n\n",
 			paper_json_num(r, "acc"));
-		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(r, "rows"), t10, 3, "Table 10");
+		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(r, "rows"), t10, 3, "Table 10");
 		const cJSON *r35 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "rows"), 0);
 		if (r35) {
 			const cJSON *net = cJSON_GetObjectItemCaseSensitive(r35, "net");
 			fprintf(f, "## Table 11 — the model squeezed at τ = 35 and retrained\n\n| layer | "
 				   "n | (paper) | κ | (paper) |\n|---:|---:|---:|---:|---:|\n");
-			int m = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(net, "n"));
+			int m = paper_json_layers(net);
 			for (int i = 0; i < m && i < 13; i++) {
 				fprintf(f, "| %d |", i + 1);
-				md_pair(f, paper_json_at(net, "n", i), t11_n[i], -1, NULL);
-				md_pair(f, paper_json_at(net, "kappa", i), t11_k[i], -1, NULL);
+				md_pair(md, paper_json_width(net, i), t11_n[i], -1, NULL);
+				md_pair(md, paper_json_at(net, "kappa", i), t11_k[i], -1, NULL);
 				fputc('\n', f);
 			}
 			fputc('\n', f);
@@ -196,8 +177,8 @@ void paper_adult_report(const Paper *p, FILE *f)
 		fprintf(f, "## Table 12 — squeezing an oversized 12 × 100 network (accuracy %.2f %%; "
 			   "paper 85.28 %%), 10 retraining epochs\n\n",
 			paper_json_num(r, "acc"));
-		md_flag("12 × 100 accuracy", paper_json_num(r, "acc"), 85.28);
-		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(r, "rows"), t12, 7, "Table 12");
+		md_flag(md, "12 × 100 accuracy", paper_json_num(r, "acc"), 85.28);
+		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(r, "rows"), t12, 7, "Table 12");
 		const cJSON *it = cJSON_GetObjectItemCaseSensitive(r, "iterations"), *x;
 		fprintf(f, "## Table 13 — squeeze at τ = 35 and retrain, repeated until nothing is "
 			   "removed\n\n| iteration | hidden widths | accuracy | (paper) |\n|---:|---|---:|---:|\n");
@@ -207,16 +188,16 @@ void paper_adult_report(const Paper *p, FILE *f)
 			const cJSON *net = cJSON_GetObjectItemCaseSensitive(x, "net");
 			if (!net)
 				net = x;
-			int m = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(net, "n"));
+			int m = paper_json_layers(net);
 			fprintf(f, "| %d | ", k);
 			for (int i = 0; i + 1 < m; i++)
-				fprintf(f, "%s%.0f", i ? " " : "", paper_json_at(net, "n", i));
+				fprintf(f, "%s%.0f", i ? " " : "", paper_json_width(net, i));
 			fprintf(f, " |");
-			md_pair(f, paper_json_num(x, "acc_after"), k < 5 ? t13_acc[k] : NAN, 2, NULL);
+			md_pair(md, paper_json_num(x, "acc_after"), k < 5 ? t13_acc[k] : NAN, 2, NULL);
 			fputc('\n', f);
 			k++;
 		}
 		fputc('\n', f);
 	}
-	md_flags(f);
+	md_flags(md);
 }

@@ -50,9 +50,10 @@ static const cJSON *last(const cJSON *arr)
 	return n ? cJSON_GetArrayItem(arr, n - 1) : NULL;
 }
 
-static void table1(const cJSON *r, FILE *f)
+static void table1(const cJSON *r, Md *md)
 {
-	const cJSON *recs = cJSON_GetObjectItemCaseSensitive(r, "records");
+	FILE *f = md->f;
+	const cJSON *recs = cJSON_GetObjectItemCaseSensitive(r, "history");
 	const cJSON *first = cJSON_GetArrayItem(recs, 0), *fin = last(recs);
 	fprintf(f, "## Table 1 — Algorithm 1 from 12 × 300 (τ = 25, η = 1, widths rounded down to "
 		   "multiples of 5)\n\n");
@@ -61,21 +62,22 @@ static void table1(const cJSON *r, FILE *f)
 		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "reason")));
 	fprintf(f, "| layer | initial n | initial κ | κ (paper) | final n | n (paper) | final κ | κ "
 		   "(paper) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-	int m = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(first, "n"));
+	int m = paper_json_layers(first);
 	for (int i = 0; i < m; i++) {
 		int pi = i == m - 1 ? 12 : i; /* the paper's output layer is row 13 */
 		int in_paper = i < 12 || i == m - 1;
-		fprintf(f, "| %d | %.0f |", i + 1, paper_json_at(first, "n", i));
-		md_pair(f, paper_json_at(first, "kappa", i), in_paper ? t1_init_k[pi] : NAN, -1, NULL);
-		md_pair(f, paper_json_at(fin, "n", i), in_paper ? t1_fin_n[pi] : NAN, -1, NULL);
-		md_pair(f, paper_json_at(fin, "kappa", i), in_paper ? t1_fin_k[pi] : NAN, -1, NULL);
+		fprintf(f, "| %d | %.0f |", i + 1, paper_json_width(first, i));
+		md_pair(md, paper_json_at(first, "kappa", i), in_paper ? t1_init_k[pi] : NAN, -1, NULL);
+		md_pair(md, paper_json_width(fin, i), in_paper ? t1_fin_n[pi] : NAN, -1, NULL);
+		md_pair(md, paper_json_at(fin, "kappa", i), in_paper ? t1_fin_k[pi] : NAN, -1, NULL);
 		fputc('\n', f);
 	}
 	fputc('\n', f);
 }
 
-static void table2(const cJSON *r, FILE *f)
+static void table2(const cJSON *r, Md *md)
 {
+	FILE *f = md->f;
 	fprintf(f, "## Table 2 — Algorithm 2 (q = %.0f, η = %.0f, 1,000 validation images per class, "
 		   "errors in %%)\n\n",
 		paper_json_num(r, "q"), paper_json_num(r, "eta"));
@@ -89,52 +91,55 @@ static void table2(const cJSON *r, FILE *f)
 		int known = fabs(beta - (1.0 + 0.2 * j)) < 1e-6 && j >= 0 && j < 8;
 		fprintf(f, "| %.1f%s |", beta,
 			fabs(beta - paper_json_num(r, "pick")) < 1e-9 ? " ◀" : "");
-		md_pair(f, paper_json_num(b, "err_tr"), known ? t2_tr[j] : NAN, 2, NULL);
-		md_pair(f, paper_json_num(b, "err_v"), known ? t2_v[j] : NAN, 2, NULL);
-		md_pair(f, paper_json_num(b, "score"), known ? t2_s[j] : NAN, 2, NULL);
+		md_pair(md, paper_json_num(b, "err_tr"), known ? t2_tr[j] : NAN, 2, NULL);
+		md_pair(md, paper_json_num(b, "err_v"), known ? t2_v[j] : NAN, 2, NULL);
+		md_pair(md, paper_json_num(b, "score"), known ? t2_s[j] : NAN, 2, NULL);
 		fputc('\n', f);
 	}
 	fprintf(f, "\nPick: β = %.1f here, β = 2.0 in the paper.\n\n", paper_json_num(r, "pick"));
 }
 
-static void final_and_table3(const cJSON *fin, const cJSON *ver, FILE *f)
+static void final_and_table3(const cJSON *fin, const cJSON *ver, Md *md)
 {
+	FILE *f = md->f;
 	if (fin) {
 		fprintf(f, "## Full training of the pick (β = %.1f) on all 60,000 images\n\n",
 			paper_json_num(fin, "beta"));
 		fprintf(f, "| | here | paper |\n|---|---:|---:|\n| test accuracy (%%) |");
-		md_pair(f, paper_json_num(fin, "test_acc"), 98.68, 2, "test accuracy of the pick");
+		md_pair(md, paper_json_num(fin, "test_acc"), 98.68, 2, "test accuracy of the pick");
 		fprintf(f, "\n| training accuracy (%%) |");
-		md_pair(f, paper_json_num(fin, "train_acc"), 100, 2, NULL);
+		md_pair(md, paper_json_num(fin, "train_acc"), 100, 2, NULL);
 		fprintf(f, "\n| epochs (to 100 %% training accuracy, at most 30) | %.0f | — |\n\n",
 			paper_json_num(fin, "epochs"));
 	}
 	if (ver)
-		md_test_errors(f, ver, t3, 1.0, "Table 3");
+		md_test_errors(md, ver, t3, 1.0, "Table 3");
 }
 
-static void layer_rows(const cJSON *net, const double *pn, const double *pk, FILE *f)
+static void layer_rows(const cJSON *net, const double *pn, const double *pk, Md *md)
 {
-	int m = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(net, "n"));
+	FILE *f = md->f;
+	int m = paper_json_layers(net);
 	fprintf(f, "| layer | n | (paper) | κ | (paper) |\n|---:|---:|---:|---:|---:|\n");
 	for (int i = 0; i < m; i++) {
 		fprintf(f, "| %d |", i + 1);
-		md_pair(f, paper_json_at(net, "n", i), pn && i < 13 ? pn[i] : NAN, -1, NULL);
-		md_pair(f, paper_json_at(net, "kappa", i), pk && i < 13 ? pk[i] : NAN, -1, NULL);
+		md_pair(md, paper_json_width(net, i), pn && i < 13 ? pn[i] : NAN, -1, NULL);
+		md_pair(md, paper_json_at(net, "kappa", i), pk && i < 13 ? pk[i] : NAN, -1, NULL);
 		fputc('\n', f);
 	}
 	fputc('\n', f);
 }
 
-static void squeezes(const Paper *p, FILE *f)
+static void squeezes(const Paper *p, Md *md)
 {
+	FILE *f = md->f;
 	const cJSON *sq = paper_result(p, "squeeze"), *ad = paper_result(p, "add20"),
 		    *ov = paper_result(p, "over");
 	if (sq) {
 		fprintf(f, "## Table 6 — squeezing the pick (accuracy %.2f %%) with Algorithm 3, "
 			   "retrained to 100 %% training accuracy\n\n",
 			paper_json_num(sq, "acc"));
-		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(sq, "rows"), t6, 3, "Table 6");
+		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(sq, "rows"), t6, 3, "Table 6");
 		const cJSON *r, *best = NULL;
 		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sq, "rows"))
 		{
@@ -145,29 +150,30 @@ static void squeezes(const Paper *p, FILE *f)
 			fprintf(f, "## Table 7 — the best squeezed model (τ = %g, %.2f %%; paper: τ = 20, "
 				   "98.74 %%)\n\n",
 				paper_json_num(best, "tau"), paper_json_num(best, "acc_after"));
-			layer_rows(cJSON_GetObjectItemCaseSensitive(best, "net"), t7_n, t7_k, f);
+			layer_rows(cJSON_GetObjectItemCaseSensitive(best, "net"), t7_n, t7_k, md);
 		}
 	}
 	if (ad) {
 		fprintf(f, "## Table 8 — 20 neurons added to hidden layers 4 and 8, fully trained\n\n"
 			   "Test accuracy %.2f %% (paper 98.47 %%).\n\n",
 			paper_json_num(ad, "acc"));
-		md_flag("Table 8 model accuracy", paper_json_num(ad, "acc"), 98.47);
-		layer_rows(cJSON_GetObjectItemCaseSensitive(ad, "net"), NULL, t8_k, f);
-		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(ad, "rows"), t8_sq, 2, "Table 8 squeeze");
+		md_flag(md, "Table 8 model accuracy", paper_json_num(ad, "acc"), 98.47);
+		layer_rows(cJSON_GetObjectItemCaseSensitive(ad, "net"), NULL, t8_k, md);
+		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(ad, "rows"), t8_sq, 2, "Table 8 squeeze");
 	}
 	if (ov) {
 		fprintf(f, "## Table 9 — squeezing an oversized 12 × 600 network (accuracy %.2f %%, "
 			   "paper 98.3 %%)\n\n",
 			paper_json_num(ov, "acc"));
-		md_flag("12 × 600 accuracy", paper_json_num(ov, "acc"), 98.3);
-		md_squeeze_rows(f, cJSON_GetObjectItemCaseSensitive(ov, "rows"), t9, 9, "Table 9");
+		md_flag(md, "12 × 600 accuracy", paper_json_num(ov, "acc"), 98.3);
+		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(ov, "rows"), t9, 9, "Table 9");
 	}
 }
 
-static void eta_table(const cJSON *rows, const double (*pk)[5], const double (*pp)[5], FILE *f)
+static void eta_table(const cJSON *rows, const double (*pk)[5], const double (*pp)[5], Md *md)
 {
-	int m = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(rows, 0), "n"));
+	FILE *f = md->f;
+	int m = paper_json_layers(cJSON_GetArrayItem(rows, 0));
 	fprintf(f, "| layer | n |");
 	const cJSON *r;
 	cJSON_ArrayForEach(r, rows) fprintf(f, " κ (η=%g) | (paper) | p | (paper) |",
@@ -176,13 +182,13 @@ static void eta_table(const cJSON *rows, const double (*pk)[5], const double (*p
 	cJSON_ArrayForEach(r, rows) fprintf(f, "---:|---:|---:|---:|");
 	fputc('\n', f);
 	for (int i = 0; i < m; i++) {
-		fprintf(f, "| %d | %.0f |", i + 1, paper_json_at(cJSON_GetArrayItem(rows, 0), "n", i));
+		fprintf(f, "| %d | %.0f |", i + 1, paper_json_width(cJSON_GetArrayItem(rows, 0), i));
 		int k = 0;
 		cJSON_ArrayForEach(r, rows)
 		{
 			int ok = i < 10 && k < 5;
-			md_pair(f, paper_json_at(r, "kappa", i), ok ? pk[i][k] : NAN, -1, NULL);
-			md_pair(f, paper_json_at(r, "p", i), ok ? pp[i][k] : NAN, 0, NULL);
+			md_pair(md, paper_json_at(r, "kappa", i), ok ? pk[i][k] : NAN, -1, NULL);
+			md_pair(md, paper_json_at(r, "p", i), ok ? pp[i][k] : NAN, 0, NULL);
 			k++;
 		}
 		fputc('\n', f);
@@ -190,10 +196,11 @@ static void eta_table(const cJSON *rows, const double (*pk)[5], const double (*p
 	fputc('\n', f);
 }
 
-static void history(const cJSON *run, const double *pfin, const double *pmaxk, FILE *f)
+static void history(const cJSON *run, const double *pfin, const double *pmaxk, Md *md)
 {
-	const cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, "records"), *r;
-	int m = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(recs, 0), "n"));
+	FILE *f = md->f;
+	const cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, "history"), *r;
+	int m = paper_json_layers(cJSON_GetArrayItem(recs, 0));
 	fprintf(f, "%d iterations, %s.\n\n| layer |", cJSON_GetArraySize(recs) - 1,
 		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "status")));
 	cJSON_ArrayForEach(r, recs) fprintf(f, " %.0f |", paper_json_num(r, "iter"));
@@ -202,7 +209,7 @@ static void history(const cJSON *run, const double *pfin, const double *pmaxk, F
 	fprintf(f, "---:|\n");
 	for (int i = 0; i < m; i++) {
 		fprintf(f, "| %d |", i + 1);
-		cJSON_ArrayForEach(r, recs) fprintf(f, " %.0f |", paper_json_at(r, "n", i));
+		cJSON_ArrayForEach(r, recs) fprintf(f, " %.0f |", paper_json_width(r, i));
 		fprintf(f, " %.0f |\n", i < 10 ? pfin[i] : NAN);
 	}
 	fprintf(f, "| max κ |");
@@ -220,30 +227,31 @@ static void history(const cJSON *run, const double *pfin, const double *pmaxk, F
 	fprintf(f, " |\n\n");
 }
 
-void paper_mnist_report(const Paper *p, FILE *f)
+void paper_mnist_report(const Paper *p, Md *md)
 {
-	md_head(p, f, "MNIST (200 Haar-wavelet features): condnet beside the paper");
+	FILE *f = md->f;
+	md_head(p, md, "MNIST (200 Haar-wavelet features): condnet beside the paper");
 	const cJSON *r;
 	if ((r = paper_result(p, "alg1")))
-		table1(r, f);
+		table1(r, md);
 	if ((r = paper_result(p, "alg2")))
-		table2(r, f);
-	final_and_table3(paper_result(p, "final"), paper_result(p, "verify"), f);
-	squeezes(p, f);
+		table2(r, md);
+	final_and_table3(paper_result(p, "final"), paper_result(p, "verify"), md);
+	squeezes(p, md);
 	if ((r = paper_result(p, "eta"))) {
 		fprintf(f, "## Table 14 — 9 × 600: κ and p (τ = 30) after η epochs (paper in "
 			   "parentheses columns)\n\n");
-		eta_table(cJSON_GetObjectItemCaseSensitive(r, "600"), t14_k, t14_p, f);
+		eta_table(cJSON_GetObjectItemCaseSensitive(r, "600"), t14_k, t14_p, md);
 		fprintf(f, "## Table 15 — 9 × 100: κ and p (τ = 30) after η epochs\n\n");
-		eta_table(cJSON_GetObjectItemCaseSensitive(r, "100"), t15_k, t15_p, f);
+		eta_table(cJSON_GetObjectItemCaseSensitive(r, "100"), t15_k, t15_p, md);
 	}
 	if ((r = paper_result(p, "tau"))) {
 		fprintf(f, "## Table 16 — Algorithm 1 (τ = 30, η = 1) from 600, 540, …, 120; n_i per "
 			   "iteration (paper's max κ in parentheses)\n\n");
-		history(cJSON_GetObjectItemCaseSensitive(r, "tapered"), t16_fin, t16_maxk, f);
+		history(cJSON_GetObjectItemCaseSensitive(r, "tapered"), t16_fin, t16_maxk, md);
 		fprintf(f, "## Table 17 — Algorithm 1 (τ = 30, η = 1) from 9 × 600 (the paper needs 47 "
 			   "iterations)\n\n");
-		history(cJSON_GetObjectItemCaseSensitive(r, "uniform"), t17_fin, NULL, f);
+		history(cJSON_GetObjectItemCaseSensitive(r, "uniform"), t17_fin, NULL, md);
 	}
-	md_flags(f);
+	md_flags(md);
 }

@@ -1,5 +1,21 @@
 /* paper_stage.h - what the paper reproductions of MNIST and Adult share:
- * the stage runner, training to convergence, and JSON records of networks. */
+ * the stage runner (paper.c), the steps stages are made of
+ * (paper_steps.c), the JSON of their results (paper_json.c) and the
+ * Markdown of the reports (paper_markdown.c).
+ *
+ * Stage results are JSON objects written to OUT/<stage>.json and read back.
+ * The schema, one for every stage (docs/runs/README.md):
+ *   - a network is {"n": [n_0, …, n_m], "kappa": [κ_1, …, κ_m], "p": [p_1, …, p_m]}
+ *     (n_0 the inputs, n_m the classes; κ = ∞ is null; p at the τ of the stage);
+ *   - Algorithm 1 is the record of report_alg1_json (src/engine/report.h):
+ *     its options, status and reason, and "history": one network-like
+ *     object per iteration with max_kappa, sum_n, train_error, seconds, tau
+ *     and eta;
+ *   - Algorithm 2 is {"betas": [{"beta", "n", "err_tr", "err_v", "score"}…],
+ *     "pick", "q", "eta"} with errors in percent;
+ *   - a squeeze row is {"tau", "removed", "removed_per_layer", "acc_before",
+ *     "acc_after", "epochs", "net"} with accuracies in percent;
+ *   - every stage adds "seconds" and "threads". */
 #ifndef CONDNET_PAPER_STAGE_H
 #define CONDNET_PAPER_STAGE_H
 
@@ -7,12 +23,13 @@
 
 #include <cjson/cJSON.h>
 
-#include "engine/alg1_proportion.h"
-#include "data/dataset.h"
 #include "base/err.h"
+#include "data/dataset.h"
+#include "engine/alg1_proportion.h"
 #include "engine/net.h"
-#include "paper/paper.h"
 #include "engine/train.h"
+#include "engine/train_plan.h"
+#include "paper/paper.h"
 
 typedef struct Paper {
 	PaperOpts o;
@@ -29,6 +46,8 @@ typedef struct Stage {
 	const char *what; /* the paper's table or figure */
 	int (*run)(Paper *p, cJSON *out, Err *e);
 } Stage;
+
+/* ---- the runner (paper.c) ---- */
 
 /* Reads back a stage's earlier result or, if there is none and run is set,
  * runs it; p->res[name] is then set. The result's "seconds" is the stage's
@@ -47,38 +66,44 @@ cJSON *paper_need(const Paper *p, const char *stage, Err *e);
 /* The result of an earlier stage, or NULL. */
 cJSON *paper_result(const Paper *p, const char *stage);
 const char *paper_path(const Paper *p, const char *file, char *buf, size_t len);
+/* A HOOK_NOTE line to the run's hook. */
 void paper_say(const Paper *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Parameters shared by stage and report (quick runs shrink them). */
+int paper_scaled(const Paper *p, int width);
+
+/* ---- the steps (paper_steps.c) ---- */
 
 /* A fresh network for the data set with the given hidden widths (Glorot, erf). */
 Net *paper_net(const Paper *p, const int *hidden, int nh, uint64_t seed, Err *e);
-/* Trains until every training row is classified right or max_epochs pass;
- * *epochs receives the epochs run. */
+/* The paper's training: Adam with the experiment's batch, every call
+ * shuffling with a seed derived from the run's seed and the network
+ * (train_plan_seed). paper_train trains `epochs`; paper_train_full trains
+ * whole epochs until every training row is classified right or max_epochs
+ * pass (*epochs receives the epochs run). */
+TrainPlan paper_plan(const Paper *p, double epochs, int until_full);
+int paper_train(const Paper *p, Net *net, const Dataset *d, double epochs, Err *e);
 int paper_train_full(const Paper *p, Net *net, const Dataset *d, int max_epochs, int *epochs,
 		     Err *e);
-int paper_train(const Paper *p, Net *net, const Dataset *d, double epochs, Err *e);
 /* Accuracy in percent. */
 double paper_acc(const Net *net, const Dataset *d);
-
-/* {"n":[…], "kappa":[…], "p":[…]} of every layer at τ. */
-cJSON *paper_json_net(const Net *net, double tau, Err *e);
-/* Algorithm 1's records as a JSON array. */
-cJSON *paper_json_alg1(const Alg1 *a);
-/* Integer array item of an object, into out (at most max), returns count or -1. */
-int paper_json_ints(const cJSON *obj, const char *key, int *out, int max);
-double paper_json_num(const cJSON *obj, const char *key);
-
 int paper_save(const Paper *p, const Net *net, const char *file, Err *e);
 Net *paper_load(const Paper *p, const char *file, Err *e);
 
-/* Algorithm 3 on a copy of net at τ; test accuracy; retraining (until_full:
- * until every training row is right, at most `epochs`; else exactly
- * `epochs`); test accuracy again. The row holds tau, removed,
- * removed_per_layer, acc_before, acc_after, epochs and the retrained net's
- * n and κ. *keep receives the retrained network if keep is not NULL. */
+/* Algorithm 3 on a copy of net at τ, then retraining (until_full: until
+ * every training row is right, at most `epochs`; else exactly `epochs`): a
+ * squeeze row. *keep receives the retrained network if keep is not NULL. */
 cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
 			 Net **keep, Err *e);
+/* paper_squeeze_row for each τ, rows appended to rows; the best retrained
+ * model saved as best_file if not NULL. */
+int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
+		       int until_full, const char *best_file, cJSON *rows, Err *e);
+/* The paper's Table 13 on net (consumed): squeeze at τ and retrain `epochs`,
+ * until a squeeze removes nothing; rows into iterations (the first the
+ * network as given). */
+int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iterations, Err *e);
 
-/* Algorithm 1 from the given hidden widths; records into out, the final
+/* Algorithm 1 from the given hidden widths; its record into out, the final
  * trained network saved as `save` (if not NULL). */
 int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int round, int max_iter,
 	       const char *save, cJSON *out, Err *e);
@@ -94,40 +119,55 @@ int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out
  * final.model), and every β of it trained fully (the verification tables). */
 int paper_final(Paper *p, int max_epochs, cJSON *out, Err *e);
 int paper_verify(Paper *p, int max_epochs, cJSON *out, Err *e);
-/* paper_squeeze_row for each τ, rows appended to rows; the best retrained
- * model saved as best_file if not NULL. */
-int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
-		       int until_full, const char *best_file, cJSON *rows, Err *e);
 
-/* Markdown helpers for the reports. */
+/* ---- stage JSON (paper_json.c) ---- */
+
+/* The network object of net at τ (see the schema above). */
+cJSON *paper_json_net(const Net *net, double tau, Err *e);
+/* Integer array item of an object, into out (at most max), returns count or -1. */
+int paper_json_ints(const cJSON *obj, const char *key, int *out, int max);
+double paper_json_num(const cJSON *obj, const char *key);
+/* Array element i of obj[key] as a number: ∞ for null, NaN when absent. */
+double paper_json_at(const cJSON *obj, const char *key, int i);
+/* The layers m of a network object (its "n" has m + 1 entries), and the
+ * width n_{i+1} of its layer i + 1 (i from 0). */
+int paper_json_layers(const cJSON *net);
+double paper_json_width(const cJSON *net, int i);
+
+/* ---- Markdown (paper_markdown.c) ---- */
+
+/* A report being written: the text, and the figures that differ from the
+ * paper's by more than 0.3 points, listed at its end. */
+typedef struct Md {
+	FILE *f;
+	char *flags;    /* the list so far (malloc'd), NULL when empty */
+	size_t nflags;  /* its length */
+} Md;
+
 void md_num(FILE *f, double v, int decimals); /* "—" for NaN */
-void md_int_thousands(FILE *f, double v);     /* "∞" for a negative (infinite κ) */
+void md_int_thousands(FILE *f, double v);     /* "∞" for an infinite κ */
 /* The report's head: title, how to regenerate, the machine, stage times. */
-void md_head(const Paper *p, FILE *f, const char *title);
+void md_head(const Paper *p, Md *md, const char *title);
 /* Notes a percentage that differs from the paper's by more than 0.3 points;
- * md_flags() lists them at the end of the report. */
-void md_flag(const char *what, double ours, double paper);
-void md_flags(FILE *f);
-/* Ours beside the paper's, "ours | paper |" with decimals, flagged when
- * what is not NULL (percentages). */
-void md_pair(FILE *f, double ours, double paper, int decimals, const char *what);
+ * md_flags() lists them at the end of the report and empties the list. */
+void md_flag(Md *md, const char *what, double ours, double paper);
+void md_flags(Md *md);
+/* Ours beside the paper's, "ours | paper |" with decimals (< 0: an integer
+ * with thousands separators), flagged when what is not NULL (percentages). */
+void md_pair(Md *md, double ours, double paper, int decimals, const char *what);
 /* A squeeze table (τ, removed, accuracy before and after retraining) with
  * the paper's rows {τ, removed, before, after} beside ours; name labels flags. */
-void md_squeeze_rows(FILE *f, const cJSON *rows, const double (*paper)[4], int np,
+void md_squeeze_rows(Md *md, const cJSON *rows, const double (*paper)[4], int np,
 		     const char *name);
 /* "## NAME — test error of every β fully trained": the verification stage's
  * rows beside paper[0..8), the paper's errors for β = beta0, beta0 + 0.2, …. */
-void md_test_errors(FILE *f, const cJSON *ver, const double *paper, double beta0,
+void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0,
 		    const char *name);
-/* Array element i of obj[key] as a number (NaN when absent). */
-double paper_json_at(const cJSON *obj, const char *key, int i);
 
-/* The two experiments. */
+/* ---- the two experiments ---- */
 extern const Stage paper_mnist_stages[];
 extern const Stage paper_adult_stages[];
-void paper_mnist_report(const Paper *p, FILE *f);
-void paper_adult_report(const Paper *p, FILE *f);
-/* Parameters shared by stage and report (quick runs shrink them). */
-int paper_scaled(const Paper *p, int width);
+void paper_mnist_report(const Paper *p, Md *md);
+void paper_adult_report(const Paper *p, Md *md);
 
 #endif

@@ -1,15 +1,224 @@
-/* paper_steps.c - the steps both paper reproductions are made of:
- * Algorithm 1 and 2 runs recorded as JSON, fresh networks trained fully,
- * and squeezes over a list of τ. */
+/* paper_steps.c - the steps both paper reproductions are made of: the
+ * paper's training, Algorithm 1 and 2 runs recorded as JSON, fresh networks
+ * trained fully, and squeezes over a list of τ. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/alg2_scale.h"
+#include "engine/alg3_squeeze.h"
+#include "engine/cond.h"
+#include "engine/model_io.h"
+#include "engine/report.h"
 #include "paper/paper_stage.h"
 
+Net *paper_net(const Paper *p, const int *hidden, int nh, uint64_t seed, Err *e)
+{
+	int w[64];
+	if (nh + 2 > 64) {
+		err_set(e, "too many layers (%d)", nh);
+		return NULL;
+	}
+	w[0] = p->train->d;
+	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
+	w[nh + 1] = p->train->k;
+	return net_fresh(nh + 1, w, ACT_ERF, 1.0f, seed, e);
+}
+
+TrainPlan paper_plan(const Paper *p, double epochs, int until_full)
+{
+	TrainPlan plan;
+	train_plan_default(&plan, &p->topt, epochs);
+	plan.opts.seed = p->o.seed;
+	plan.derive_seed = 1;
+	plan.until_perfect = until_full;
+	return plan;
+}
+
+static int run_plan(const Paper *p, Net *net, const Dataset *d, const TrainPlan *plan,
+		    int *epochs, Err *e)
+{
+	int rc = train_plan_run(net, d, plan, p->o.hook, epochs, e);
+	return rc == 1 ? err_set(e, "interrupted") : rc;
+}
+
+int paper_train(const Paper *p, Net *net, const Dataset *d, double epochs, Err *e)
+{
+	TrainPlan plan = paper_plan(p, epochs, 0);
+	return run_plan(p, net, d, &plan, NULL, e);
+}
+
+int paper_train_full(const Paper *p, Net *net, const Dataset *d, int max_epochs, int *epochs,
+		     Err *e)
+{
+	TrainPlan plan = paper_plan(p, max_epochs, 1);
+	return run_plan(p, net, d, &plan, epochs, e);
+}
+
+double paper_acc(const Net *net, const Dataset *d)
+{
+	return 100.0 * (1.0 - net_error(net, d, NULL));
+}
+
+int paper_save(const Paper *p, const Net *net, const char *file, Err *e)
+{
+	char path[1024];
+	return model_save(net, paper_path(p, file, path, sizeof path), e);
+}
+
+Net *paper_load(const Paper *p, const char *file, Err *e)
+{
+	char path[1024];
+	return model_load(paper_path(p, file, path, sizeof path), e);
+}
+
+/* A squeeze row of the stage JSON from a round of alg3_squeeze_retrain. */
+static cJSON *squeeze_row(const Net *sq, double tau, const SqueezeRound *r, Err *e)
+{
+	cJSON *row = cJSON_CreateObject();
+	cJSON *shape = paper_json_net(sq, tau, e);
+	if (!row || !shape) {
+		cJSON_Delete(row);
+		cJSON_Delete(shape);
+		if (e && !e->msg[0])
+			err_set(e, "out of memory");
+		return NULL;
+	}
+	cJSON_AddNumberToObject(row, "tau", tau);
+	cJSON_AddNumberToObject(row, "removed", r->removed);
+	cJSON_AddItemToObject(row, "removed_per_layer",
+			      cJSON_CreateIntArray(r->removed_per_layer, r->m));
+	cJSON_AddNumberToObject(row, "acc_before", r->acc_squeezed);
+	cJSON_AddNumberToObject(row, "acc_after", r->acc_retrained);
+	cJSON_AddNumberToObject(row, "epochs", r->epochs);
+	cJSON_AddItemToObject(row, "net", shape);
+	return row;
+}
+
+cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
+			 Net **keep, Err *e)
+{
+	Net *sq = net_clone(net);
+	if (!sq) {
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	SqueezeOpts so;
+	squeeze_opts_default(&so);
+	so.tau = tau;
+	TrainPlan plan = paper_plan(p, epochs, until_full);
+	SqueezeRound r;
+	int rc = alg3_squeeze_retrain(sq, &so, NULL, &plan, p->train, p->test, p->o.hook, &r, e);
+	if (rc != 0) {
+		if (rc > 0)
+			err_set(e, "interrupted");
+		net_free(sq);
+		return NULL;
+	}
+	cJSON *row = squeeze_row(sq, tau, &r, e);
+	squeeze_round_free(&r);
+	if (row && keep) {
+		*keep = sq;
+		sq = NULL;
+	}
+	net_free(sq);
+	return row;
+}
+
+int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
+		       int until_full, const char *best_file, cJSON *rows, Err *e)
+{
+	double best = -1;
+	for (int i = 0; i < nt; i++) {
+		Net *sq = NULL;
+		paper_say(p, "  tau %g", taus[i]);
+		cJSON *row = paper_squeeze_row(p, net, taus[i], epochs, until_full, &sq, e);
+		if (!row)
+			return -1;
+		cJSON_AddItemToArray(rows, row);
+		double acc = paper_json_num(row, "acc_after");
+		int rc = 0;
+		if (best_file && acc > best) {
+			best = acc;
+			rc = paper_save(p, sq, best_file, e);
+		}
+		net_free(sq);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iterations, Err *e)
+{
+	enum { MAX_ROUNDS = 20 };
+	SqueezeOpts so;
+	squeeze_opts_default(&so);
+	so.tau = tau;
+	TrainPlan plan = paper_plan(p, epochs, 0);
+	SqueezeRound r[MAX_ROUNDS + 1];
+	int nr = 0, stable = 0;
+	cJSON *first = paper_json_net(net, tau, e);
+	if (!first)
+		return -1;
+	cJSON_AddNumberToObject(first, "acc_after", paper_acc(net, p->test));
+	cJSON_AddNumberToObject(first, "removed", 0);
+	cJSON_AddItemToArray(iterations, first);
+	int rc = alg3_until_stable(net, &so, NULL, &plan, p->train, p->test, MAX_ROUNDS,
+				   p->o.hook, r, &nr, &stable, e);
+	if (rc > 0)
+		rc = err_set(e, "interrupted");
+	for (int k = 1; rc == 0 && k < nr; k++) {
+		cJSON *row = cJSON_CreateObject();
+		cJSON *shape = cJSON_CreateObject();
+		if (!row || !shape) {
+			cJSON_Delete(row);
+			cJSON_Delete(shape);
+			rc = err_set(e, "out of memory");
+			break;
+		}
+		cJSON_AddItemToObject(shape, "n", cJSON_CreateIntArray(r[k].n, r[k].m + 1));
+		cJSON *kap = cJSON_AddArrayToObject(shape, "kappa");
+		for (int i = 0; i < r[k].m; i++)
+			cJSON_AddItemToArray(kap, isfinite(r[k].kappa[i])
+							  ? cJSON_CreateNumber(r[k].kappa[i])
+							  : cJSON_CreateNull());
+		cJSON_AddItemToObject(shape, "p", cJSON_CreateIntArray(r[k].p, r[k].m));
+		cJSON_AddNumberToObject(row, "tau", tau);
+		cJSON_AddNumberToObject(row, "removed", r[k].removed);
+		cJSON_AddItemToObject(row, "removed_per_layer",
+				      cJSON_CreateIntArray(r[k].removed_per_layer, r[k].m));
+		cJSON_AddNumberToObject(row, "acc_before", r[k].acc_squeezed);
+		cJSON_AddNumberToObject(row, "acc_after", r[k].acc_retrained);
+		cJSON_AddNumberToObject(row, "epochs", r[k].epochs);
+		cJSON_AddItemToObject(row, "net", shape);
+		cJSON_AddItemToArray(iterations, row);
+	}
+	for (int k = 0; k < nr; k++)
+		squeeze_round_free(&r[k]);
+	net_free(net);
+	return rc;
+}
+
+/* Prints one line per Algorithm-1 iteration as it finishes. */
+static void alg1_line(const HookStep *s, void *ud)
+{
+	const Paper *p = ud;
+	if (s->kind != HOOK_ALG1_ITER)
+		return;
+	const Alg1Record *r = &s->alg1->rec[s->alg1->nrec - 1];
+	paper_say(p, "  iteration %d: sum n = %ld, max kappa = %.1f", r->iter, r->sum_n,
+		  r->max_kappa);
+}
+
+static int hook_progress(const TrainProgress *tp, void *ud)
+{
+	const Paper *p = ud;
+	return hook_train(tp, (void *)p->o.hook);
+}
+
 int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int round,
-		    int max_iter, const char *save, cJSON *out, Err *e)
+	       int max_iter, const char *save, cJSON *out, Err *e)
 {
 	Net *shape = paper_net(p, hidden, nh, p->o.seed, e);
 	if (!shape)
@@ -26,24 +235,26 @@ int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int 
 	net_free(shape);
 	if (!a)
 		return -1;
-	a->cb = p->o.cb;
-	a->cb_ud = p->o.cb_ud;
-	int st;
-	while ((st = alg1_step(a, e)) == ALG1_RUNNING) {
-		const Alg1Record *r = &a->rec[a->nrec - 1];
-		paper_say(p, "  iteration %d: sum n = %ld, max kappa = %.1f", r->iter, r->sum_n,
-			  r->max_kappa);
-	}
+	Hook h = {hook_progress, alg1_line, NULL, p};
+	const Hook *outer = p->o.hook;
+	int st = alg1_run(a, &h, e);
+	if (st >= 0 && st != ALG1_STOPPED && hook_cancelled(outer))
+		st = ALG1_STOPPED;
 	if (st < 0 || st == ALG1_STOPPED) {
 		alg1_free(a);
 		return st < 0 ? -1 : err_set(e, "interrupted");
 	}
-	cJSON_AddNumberToObject(out, "tau", tau);
-	cJSON_AddNumberToObject(out, "eta", ao.eta);
-	cJSON_AddNumberToObject(out, "round", round);
-	cJSON_AddStringToObject(out, "status", alg1_status_name(a->status));
-	cJSON_AddStringToObject(out, "reason", a->reason);
-	cJSON_AddItemToObject(out, "records", paper_json_alg1(a));
+	cJSON *rec = report_alg1_json(a);
+	if (!rec) {
+		alg1_free(a);
+		return err_set(e, "out of memory");
+	}
+	cJSON *it;
+	while ((it = rec->child)) {
+		cJSON_DetachItemViaPointer(rec, it);
+		cJSON_AddItemToObject(out, it->string, it);
+	}
+	cJSON_Delete(rec);
 	int rc = save ? paper_save(p, a->net, save, e) : 0;
 	alg1_free(a);
 	return rc;
@@ -52,12 +263,15 @@ int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int 
 /* Hidden widths of the last record of an Algorithm 1 result. */
 static int alg1_widths(const cJSON *res, int *w, int max)
 {
-	const cJSON *recs = cJSON_GetObjectItemCaseSensitive(res, "records");
-	int n = cJSON_GetArraySize(recs);
+	const cJSON *recs = cJSON_GetObjectItemCaseSensitive(res, "history");
+	int n = cJSON_GetArraySize(recs), all[66];
 	if (n < 1)
 		return -1;
-	int k = paper_json_ints(cJSON_GetArrayItem(recs, n - 1), "n", w, max);
-	return k < 2 ? -1 : k - 1; /* drop the output layer */
+	int k = paper_json_ints(cJSON_GetArrayItem(recs, n - 1), "n", all, 66);
+	if (k < 3 || k - 2 > max)
+		return -1;
+	memcpy(w, all + 1, (size_t)(k - 2) * sizeof *w); /* drop the inputs and the outputs */
+	return k - 2;
 }
 
 int paper_sweep(Paper *p, const char *betas, int q, double eta, cJSON *out, Err *e)
@@ -85,10 +299,8 @@ int paper_sweep(Paper *p, const char *betas, int q, double eta, cJSON *out, Err 
 	net_free(base);
 	if (!a)
 		return -1;
-	a->cb = p->o.cb;
-	a->cb_ud = p->o.cb_ud;
 	int rc;
-	while ((rc = alg2_step(a, e)) == 0)
+	while ((rc = alg2_step(a, p->o.hook, e)) == 0)
 		;
 	if (rc < 0) {
 		alg2_free(a);
@@ -98,7 +310,7 @@ int paper_sweep(Paper *p, const char *betas, int q, double eta, cJSON *out, Err 
 	for (int i = 0; i < a->nb; i++) {
 		cJSON *r = cJSON_CreateObject();
 		cJSON_AddNumberToObject(r, "beta", a->b[i].beta);
-		cJSON_AddItemToObject(r, "n", cJSON_CreateIntArray(a->b[i].widths + 1, a->base->m));
+		cJSON_AddItemToObject(r, "n", cJSON_CreateIntArray(a->b[i].widths, a->base->m + 1));
 		cJSON_AddNumberToObject(r, "err_tr", 100 * a->b[i].err_tr);
 		cJSON_AddNumberToObject(r, "err_v", 100 * a->b[i].err_v);
 		cJSON_AddNumberToObject(r, "score", 100 * a->b[i].score);
@@ -124,8 +336,12 @@ int paper_sweep_widths(const Paper *p, double beta, int *w, Err *e)
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(a2, "betas"))
 	{
 		if (fabs(paper_json_num(r, "beta") - beta) < 1e-9) {
-			int k = paper_json_ints(r, "n", w, 64);
-			return k < 2 ? err_set(e, "alg2 result: bad widths") : k - 1;
+			int all[66];
+			int k = paper_json_ints(r, "n", all, 66);
+			if (k < 3)
+				return err_set(e, "alg2 result: bad widths");
+			memcpy(w, all + 1, (size_t)(k - 2) * sizeof *w);
+			return k - 2;
 		}
 	}
 	return err_set(e, "alg2 result has no beta %g", beta);
@@ -134,16 +350,22 @@ int paper_sweep_widths(const Paper *p, double beta, int *w, Err *e)
 int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out, const char *save,
 		      Err *e)
 {
-	Net *net = paper_net(p, w, nh, rng_derive(p->o.seed, 7), e);
+	int widths[66];
+	if (nh + 2 > 66)
+		return err_set(e, "too many layers (%d)", nh);
+	widths[0] = p->train->d;
+	memcpy(widths + 1, w, (size_t)nh * sizeof *w);
+	widths[nh + 1] = p->train->k;
+	TrainPlan plan = paper_plan(p, max_epochs, 1);
 	int ep = 0;
-	if (!net || paper_train_full(p, net, p->train, max_epochs, &ep, e) < 0) {
-		net_free(net);
+	Net *net = train_plan_fresh(nh + 1, widths, ACT_ERF, 1.0f, rng_derive(p->o.seed, 7),
+				    p->train, &plan, p->o.hook, &ep, e);
+	if (!net)
 		return -1;
-	}
 	cJSON_AddNumberToObject(out, "epochs", ep);
 	cJSON_AddNumberToObject(out, "train_acc", paper_acc(net, p->train));
 	cJSON_AddNumberToObject(out, "test_acc", paper_acc(net, p->test));
-	cJSON *shape = paper_json_net(net, 25, e);
+	cJSON *shape = paper_json_net(net, COND_TAU_DEFAULT, e);
 	int rc = shape ? 0 : -1;
 	if (shape)
 		cJSON_AddItemToObject(out, "net", shape);
@@ -152,31 +374,6 @@ int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out
 	net_free(net);
 	return rc;
 }
-
-int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
-			int until_full, const char *best_file, cJSON *rows, Err *e)
-{
-	double best = -1;
-	for (int i = 0; i < nt; i++) {
-		Net *sq = NULL;
-		paper_say(p, "  tau %g", taus[i]);
-		cJSON *row = paper_squeeze_row(p, net, taus[i], epochs, until_full, &sq, e);
-		if (!row)
-			return -1;
-		cJSON_AddItemToArray(rows, row);
-		double acc = paper_json_num(row, "acc_after");
-		int rc = 0;
-		if (best_file && acc > best) {
-			best = acc;
-			rc = paper_save(p, sq, best_file, e);
-		}
-		net_free(sq);
-		if (rc < 0)
-			return -1;
-	}
-	return 0;
-}
-
 
 int paper_final(Paper *p, int max_epochs, cJSON *out, Err *e)
 {

@@ -409,48 +409,40 @@ static const char tui_help[] =
     "  --log FILE     the session log (default: $XDG_STATE_HOME/condnet/session-TIME.log)\n"
     "  -h, --help     this text\n\n";
 
-enum { OPT_ASCII = 0x7e01, OPT_LOG };
+enum { OPT_ASCII = CLI_OPT_OWN, OPT_LOG };
+
+static const struct option own[] = {
+	{"ascii", no_argument, NULL, OPT_ASCII},
+	{"log", required_argument, NULL, OPT_LOG},
+	{0},
+};
+
+typedef struct TuiArgs {
+	int ascii;
+	const char *log;
+} TuiArgs;
+
+static int own_opt(int opt, const char *arg, void *ud, Err *e)
+{
+	TuiArgs *t = ud;
+	if (opt == OPT_ASCII)
+		t->ascii = 1;
+	else if (opt == OPT_LOG)
+		t->log = arg;
+	return 0;
+}
 
 int cmd_tui(int argc, char **argv)
 {
-	struct option opts[128];
-	int n = 0, ascii = 0, c;
-	const char *logp = NULL;
+	TuiArgs ta = {0};
 	CommonOpts co;
 	Err e = {{0}};
 	cli_common_default(&co);
-	for (; n < cli_common_noptions && n < 120 && cli_common_options[n].name; n++)
-		opts[n] = cli_common_options[n];
-	opts[n++] = (struct option){"ascii", no_argument, NULL, OPT_ASCII};
-	opts[n++] = (struct option){"log", required_argument, NULL, OPT_LOG};
-	opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
-	opts[n] = (struct option){NULL, 0, NULL, 0};
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		int r = c == OPT_ASCII || c == OPT_LOG || c == 'h' || c == '?'
-		            ? 0
-		            : cli_common_handle(&co, c, optarg, &e);
-		if (r < 0) {
-			fprintf(stderr, "condnet: %s\n", e.msg);
-			return 2;
-		} else if (r == 1) {
-			continue;
-		} else if (c == OPT_ASCII) {
-			ascii = 1;
-		} else if (c == OPT_LOG) {
-			logp = optarg;
-		} else if (c == 'h') {
-			printf("%s%s", tui_help, cli_common_help);
-			return 0;
-		} else {
-			fprintf(stderr, "%s", tui_help);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "condnet: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	int pr = cli_parse(argc, argv, &co, NULL, own, own_opt, &ta, tui_help, NULL);
+	if (pr)
+		return pr == 1 ? 0 : 2;
+	int ascii = ta.ascii;
+	const char *logp = ta.log;
 	char note[512], logbuf[1024];
 	const char *spec = co.data.spec;
 	if (!spec) {

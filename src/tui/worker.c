@@ -126,7 +126,7 @@ static int hook_progress(const TrainProgress *p, void *ud)
 	return stop;
 }
 
-static int hook_cancelled(void *ud)
+static int hook_is_cancelled(void *ud)
 {
 	Worker *w = ud;
 	pthread_mutex_lock(&w->mu);
@@ -135,24 +135,27 @@ static int hook_cancelled(void *ud)
 	return c;
 }
 
-static void hook_alg1(const Alg1 *a, void *ud)
+/* One step of an algorithm is done: publish what changed. */
+static void hook_step_done(const HookStep *st, void *ud)
 {
 	Worker *w = ud;
-	pub_cond(w, a->net, 0);
+	if (st->kind == HOOK_ALG1_ITER)
+		pub_cond(w, st->alg1->net, 0);
 	pthread_mutex_lock(&w->mu);
-	pub_alg1_locked(w, a, 1);
-	snprintf(w->pub.activity, sizeof w->pub.activity, "Algorithm 1: iteration %d done",
-	         a->nrec - 1);
-	pthread_mutex_unlock(&w->mu);
-}
-
-static void hook_trial(const Alg2 *a, const Alg2Trial *t, void *ud)
-{
-	Worker *w = ud;
-	pthread_mutex_lock(&w->mu);
-	pub_sweep_locked(w, a);
-	snprintf(w->pub.activity, sizeof w->pub.activity, "β sweep: β %.2f trial %d done", t->beta,
-	         t->trial + 1);
+	switch (st->kind) {
+	case HOOK_ALG1_ITER:
+		pub_alg1_locked(w, st->alg1, 1);
+		snprintf(w->pub.activity, sizeof w->pub.activity,
+		         "Algorithm 1: iteration %d done", st->alg1->nrec - 1);
+		break;
+	case HOOK_ALG2_TRIAL:
+		pub_sweep_locked(w, st->alg2);
+		snprintf(w->pub.activity, sizeof w->pub.activity, "β sweep: β %.2f trial %d done",
+		         st->trial->beta, st->trial->trial + 1);
+		break;
+	default:
+		break;
+	}
 	pthread_mutex_unlock(&w->mu);
 }
 
@@ -335,19 +338,13 @@ static void run_job(Worker *w, Job *j)
 		run_adopt(w);
 		break;
 	case JOB_SQZ_START:
-		pthread_mutex_lock(&w->mu);
-		w->pub.sq.active = 1;
-		w->pub.sq.ndone = w->pub.sq.removed = w->pub.sq.undone = 0;
-		w->pub.sq.acc_start = w->pub.test_acc;
-		w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
-		pthread_mutex_unlock(&w->mu);
-		worker_sqz_next(w, 1);
+		worker_sqz_begin(w);
 		break;
 	case JOB_SQZ_DECIDE:
 		worker_sqz_decide(w, j->a.apply);
 		break;
 	case JOB_SQZ_ALL:
-		while (w->have_sp && worker_sqz_decide(w, 1) == 0)
+		while (session_squeeze_proposal(w->s) && worker_sqz_decide(w, 1) == 0)
 			;
 		break;
 	case JOB_SQZ_STOP:
@@ -442,7 +439,7 @@ Worker *worker_start(Session *s, Err *e)
 		return NULL;
 	}
 	w->s = s;
-	w->hooks = (SessHooks){hook_progress, hook_alg1, hook_trial, hook_cancelled, w};
+	w->hooks = (Hook){hook_progress, hook_step_done, hook_is_cancelled, w};
 	w->pub.sq.acc_start = w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
 	w->pub.pick = -1;
 	snprintf(w->pub.log_path, sizeof w->pub.log_path, "%s", s->log_path);
@@ -481,7 +478,7 @@ void worker_stop(Worker *w)
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->th, NULL);
-	worker_sqz_drop(w);
+	session_squeeze_stop(w->s);
 	free_lc(w->pub.lc, w->pub.m);
 	free(w->pub.n);
 	session_records_free(w->pub.rec, w->pub.nrec);

@@ -20,23 +20,22 @@ struct Worker {
 	int qh, qn, quit, cancel;
 	Pub pub;
 	/* worker thread only */
-	SqueezeProposal sp;
-	int have_sp;
 	double last_cond, cond_cost;
-	SessHooks hooks;
+	Hook hooks;
 	int export_csv;
 };
 
 /* Everything the panels show, after a job. */
 void worker_publish(Worker *w);
 
-/* The squeeze pass: drop the proposal shown; end the pass (how: "finished",
- * "stopped"); propose the next hidden layer from `from` on with κ > τ, with
- * its preview; apply (1) or refuse (0) the proposal shown, then propose the
- * next (0, or -1 when there was none or it failed). */
-void worker_sqz_drop(Worker *w);
+/* The squeeze pass (the session holds it): begin it and show the first
+ * proposal; show the proposal the session holds, with its preview, or end
+ * the pass when none is left; end it (how: "finished", "stopped"); apply
+ * (1) or refuse (0) the proposal shown, then show the next (0, or -1 when
+ * there was none or it failed). */
+void worker_sqz_begin(Worker *w);
+void worker_sqz_show(Worker *w);
 void worker_sqz_finish(Worker *w, const char *how);
-void worker_sqz_next(Worker *w, int from);
 int worker_sqz_decide(Worker *w, int apply);
 
 #endif

@@ -1,0 +1,58 @@
+/* hook.h - how a stepped engine operation reports to whoever drives it.
+ *
+ * Every stepped operation (a training, one Algorithm-1 iteration, one β
+ * trial, one layer of a squeeze, a stage of the paper's experiments) takes a
+ * `const Hook *` (NULL for none). The engine calls
+ *   - progress() while it trains, after every batch or every few: the
+ *     numbers of the training under way; non-zero asks it to stop;
+ *   - step() when a step is done, with what it was and one line saying what
+ *     happened, in the paper's terms, for people;
+ *   - cancelled() between steps; non-zero asks the operation to stop.
+ * A stopped operation leaves its state as before the step it stopped in.
+ * Any member may be NULL. */
+#ifndef CONDNET_HOOK_H
+#define CONDNET_HOOK_H
+
+#include "engine/train.h"
+
+struct Alg1;
+struct Alg2;
+struct Alg2Trial;
+struct Alg3;
+
+typedef enum HookKind {
+	HOOK_NOTE = 0,   /* a line of news (a paper stage started, resumed, …) */
+	HOOK_TRAINED,    /* a training (train_plan_run) finished */
+	HOOK_ALG1_ITER,  /* an Algorithm-1 iteration is done: alg1 */
+	HOOK_ALG2_TRIAL, /* an Algorithm-2 trial is done: alg2, trial */
+	HOOK_ALG3_LAYER  /* a squeeze decision was made (applied or refused): alg3 */
+} HookKind;
+
+typedef struct HookStep {
+	HookKind kind;
+	const char *text; /* one line for people (no newline), never NULL */
+	const struct Alg1 *alg1;
+	const struct Alg2 *alg2;
+	const struct Alg2Trial *trial;
+	const struct Alg3 *alg3;
+} HookStep;
+
+typedef struct Hook {
+	int (*progress)(const TrainProgress *p, void *ud);
+	void (*step)(const HookStep *s, void *ud);
+	int (*cancelled)(void *ud);
+	void *ud;
+} Hook;
+
+/* The TrainCallback that forwards to a hook: pass hook_train and the Hook
+ * as the callback and its data of train_epochs or trainer_set_callback.
+ * Returns non-zero when progress() or cancelled() says stop. */
+int hook_train(const TrainProgress *p, void *hook);
+/* 1 when the hook says the operation should stop (h may be NULL). */
+int hook_cancelled(const Hook *h);
+/* Reports a step; text is formatted like printf. */
+void hook_step(const Hook *h, HookStep s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A HOOK_NOTE line. */
+void hook_note(const Hook *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

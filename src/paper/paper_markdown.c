@@ -1,0 +1,184 @@
+/* paper_markdown.c - the Markdown of the paper reports: numbers beside the
+ * paper's, the differences worth a look, the head with the machine and the
+ * stage times. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "data/datasets.h"
+#include "paper/paper_stage.h"
+
+void md_num(FILE *f, double v, int decimals)
+{
+	if (isnan(v))
+		fputs("—", f);
+	else
+		fprintf(f, "%.*f", decimals, v);
+}
+
+void md_int_thousands(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v) || v < 0) {
+		fputs(isnan(v) ? "—" : "∞", f);
+		return;
+	}
+	long x = lround(v);
+	if (x >= 1000)
+		fprintf(f, "%ld,%03ld", x / 1000, x % 1000);
+	else
+		fprintf(f, "%ld", x);
+}
+
+void md_flag(Md *md, const char *what, double ours, double paper)
+{
+	if (isnan(ours) || isnan(paper) || fabs(ours - paper) <= 0.3)
+		return;
+	char line[512];
+	int n = snprintf(line, sizeof line, "- %s: %.2f here, %.2f in the paper (%+.2f points)\n",
+			 what, ours, paper, ours - paper);
+	if (n < 0)
+		return;
+	size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
+	char *grown = realloc(md->flags, md->nflags + len + 1);
+	if (!grown)
+		return;
+	memcpy(grown + md->nflags, line, len + 1);
+	md->flags = grown;
+	md->nflags += len;
+}
+
+void md_flags(Md *md)
+{
+	fprintf(md->f, "\n## Differences of more than 0.3 percentage points\n\n%s\n",
+		md->nflags ? md->flags : "None.\n");
+	free(md->flags);
+	md->flags = NULL;
+	md->nflags = 0;
+}
+
+void md_pair(Md *md, double ours, double paper, int decimals, const char *what)
+{
+	FILE *f = md->f;
+	fputc(' ', f);
+	if (decimals < 0)
+		md_int_thousands(f, ours);
+	else
+		md_num(f, ours, decimals);
+	fputs(" | ", f);
+	if (decimals < 0)
+		md_int_thousands(f, paper);
+	else
+		md_num(f, paper, decimals);
+	fputs(" |", f);
+	if (what)
+		md_flag(md, what, ours, paper);
+}
+
+void md_squeeze_rows(Md *md, const cJSON *rows, const double (*paper)[4], int np,
+		     const char *name)
+{
+	FILE *f = md->f;
+	fprintf(f, "| τ | removed | (paper) | accuracy before retraining | (paper) | after | (paper) "
+		   "|\n|---:|---:|---:|---:|---:|---:|---:|\n");
+	const cJSON *r;
+	cJSON_ArrayForEach(r, rows)
+	{
+		double tau = paper_json_num(r, "tau");
+		const double *pp = NULL;
+		for (int i = 0; i < np; i++)
+			if (paper[i][0] == tau)
+				pp = paper[i];
+		char what[96];
+		snprintf(what, sizeof what, "%s, τ = %g, accuracy after retraining", name, tau);
+		fprintf(f, "| %g |", tau);
+		md_pair(md, paper_json_num(r, "removed"), pp ? pp[1] : NAN, 0, NULL);
+		md_pair(md, paper_json_num(r, "acc_before"), pp ? pp[2] : NAN, 2, NULL);
+		md_pair(md, paper_json_num(r, "acc_after"), pp ? pp[3] : NAN, 2, what);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0,
+		    const char *name)
+{
+	FILE *f = md->f;
+	fprintf(f, "## %s — test error (%%) of every β fully trained\n\n| β | test error | "
+		   "(paper) |\n|---:|---:|---:|\n", name);
+	const cJSON *b;
+	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(ver, "betas"))
+	{
+		double beta = paper_json_num(b, "beta");
+		int j = (int)lround((beta - beta0) / 0.2);
+		int known = j >= 0 && j < 8 && fabs(beta - (beta0 + 0.2 * j)) < 1e-6;
+		char what[64];
+		snprintf(what, sizeof what, "%s test error at β = %.1f", name, beta);
+		fprintf(f, "| %.1f |", beta);
+		md_pair(md, 100 - paper_json_num(b, "test_acc"), known ? paper[j] : NAN, 2, what);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+void md_head(const Paper *p, Md *md, const char *title)
+{
+	FILE *f = md->f;
+	struct utsname u;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	fprintf(f, "# %s\n\n", title);
+	fprintf(f, "Every figure here was measured by `condnet paper %s%s%s --seed %llu` "
+		   "(stage results in `%s/`). Beside each is the paper's figure. ",
+		p->o.which, p->o.quick ? " --quick" : "",
+		p->o.data_scale == DATA_CENTER	      ? " --center"
+		: p->o.data_scale == DATA_STANDARDIZE ? " --standardize"
+						      : "",
+		(unsigned long long)p->o.seed, p->o.out);
+	fprintf(f, "Training: Adam (lr 0.001, β₁ 0.9, β₂ 0.999, ε 1e-8), erf activation, Glorot "
+		   "uniform weights, zero biases, batch %d, float32.%s%s\n\n",
+		p->topt.batch,
+		p->o.data_scale == DATA_CENTER	      ? " Features centred on their training means."
+		: p->o.data_scale == DATA_STANDARDIZE ? " Features standardized over the training set."
+						      : "",
+		p->o.quick ? " **This is a quick smoke run on a small subset: its numbers are not "
+			     "comparable with the paper's.**"
+			   : "");
+	fprintf(f, "What we found where the figures differ is in `docs/reproduction-notes.md`.\n\n");
+	/* The thread count the stages ran with (recorded by each stage); this
+	 * run's when no stage recorded one. */
+	int lo = 0, hi = 0;
+	const cJSON *st;
+	cJSON_ArrayForEach(st, p->res)
+	{
+		double t = paper_json_num(st, "threads");
+		if (isnan(t))
+			continue;
+		lo = lo && lo < (int)t ? lo : (int)t;
+		hi = hi > (int)t ? hi : (int)t;
+	}
+	if (!hi)
+		lo = hi = p->o.threads;
+	if (uname(&u) == 0 && lo == hi)
+		fprintf(f, "Machine: %s %s, %ld cores, %d OpenBLAS threads.\n\n", u.sysname, u.machine,
+			cores, lo);
+	else if (uname(&u) == 0)
+		fprintf(f, "Machine: %s %s, %ld cores, %d to %d OpenBLAS threads (stages differ).\n\n",
+			u.sysname, u.machine, cores, lo, hi);
+	fprintf(f, "| stage | what | seconds |\n|---|---|---:|\n");
+	const cJSON *s;
+	cJSON_ArrayForEach(s, p->res)
+	{
+		fprintf(f, "| %s | ", s->string);
+		const Stage *st = !strcmp(p->o.which, "mnist") ? paper_mnist_stages : paper_adult_stages;
+		for (; st->name; st++)
+			if (!strcmp(st->name, s->string))
+				fputs(st->what, f);
+		fprintf(f, " | %.1f", paper_json_num(s, "seconds"));
+		const cJSON *note = cJSON_GetObjectItemCaseSensitive(s, "seconds_note");
+		if (cJSON_IsString(note))
+			fprintf(f, " (%s)", note->valuestring);
+		fputs(" |\n", f);
+	}
+	fputc('\n', f);
+}
