@@ -10,6 +10,7 @@
 
 #include "base/blas.h"
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
 #include "engine/train.h"
 
 void squeeze_opts_default(SqueezeOpts *o)
