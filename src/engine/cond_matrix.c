@@ -2,7 +2,6 @@
  * least squares of plain matrices, through GSL. GSL's default error handler
  * aborts, so it is switched off once and every return code is checked. */
 #include "engine/cond_matrix.h"
-#include "engine/cond_bidiag.h"
 
 #include <float.h>
 #include <math.h>
@@ -15,6 +14,8 @@
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_permutation.h>
 #include <gsl/gsl_vector.h>
+
+#include "base/blas.h"
 
 static pthread_once_t gsl_once = PTHREAD_ONCE_INIT;
 
@@ -92,15 +93,9 @@ static gsl_matrix *reduce_tall(gsl_matrix *M, Err *e)
 	return R;
 }
 
-static int cmp_desc(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x < y) - (x > y);
-}
-
-/* Singular values only, of M (r×c, r ≥ c, destroyed), descending:
+/* Singular values only, of M (r×c, r ≥ c, destroyed), descending: GSL's
  * Householder bidiagonalisation M = U B Vᵀ without accumulating U or V, then
- * cond_bidiag_sv on B. */
+ * LAPACK's dbdsqr on B without vectors (blas_dbdsqr_values: dqds, O(c²)). */
 static int sv_only(gsl_matrix *M, double *sv, Err *e)
 {
 	size_t r = M->size1, c = M->size2;
@@ -134,11 +129,13 @@ static int sv_only(gsl_matrix *M, double *sv, Err *e)
 		err_set(e, "bidiagonalisation of a %zu×%zu matrix failed: %s", r, c, gsl_strerror(st));
 		goto out;
 	}
-	if (cond_bidiag_sv(sv, f->data, (int)c)) {
-		err_set(e, "singular values of a %zu×%zu matrix did not converge", r, c);
+	if ((st = blas_dbdsqr_values(sv, f->data, (int)c))) {
+		if (st < 0)
+			err_set(e, "out of memory for the singular values of a %zu×%zu matrix", r, c);
+		else
+			err_set(e, "singular values of a %zu×%zu matrix did not converge", r, c);
 		goto out;
 	}
-	qsort(sv, c, sizeof *sv, cmp_desc);
 	rc = 0;
 out:
 	gsl_vector_free(tu);
