@@ -17,6 +17,7 @@
 #include "bench.h"
 #include "base/blas.h"
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
 #include "data/dataset.h"
 #include "engine/net.h"
 #include "engine/train.h"

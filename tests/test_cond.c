@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
 #include "engine/net.h"
 #include "testutil.h"
 

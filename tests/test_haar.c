@@ -372,6 +372,20 @@ START_TEST(test_mnist_load_and_cache)
 	ck_assert_mem_eq(c3, c1, clen);
 	free(c3);
 
+	/* A sealed cache of the previous version (features of an older
+	 * transform) is ignored. */
+	memcpy(c2, c1, clen);
+	for (int i = 0; i < 4; i++)
+		c2[x0 + i] = (unsigned char)(pv >> (8 * i));
+	ck_assert_uint_gt(c2[8], 0);
+	c2[8]--;
+	fix_crc(c2, clen);
+	spit(cache, c2, clen);
+	ck_assert_int_eq(mnist_load(dir, "tiny", FEAT, &tr2, &te2, NULL, &e), 0);
+	ck_assert_float_eq(tr2->x[0], tr->x[0]);
+	dataset_free(tr2);
+	dataset_free(te2);
+
 	/* Changed inputs: a sealed cache with the old key is ignored. */
 	memcpy(c2, c1, clen);
 	for (int i = 0; i < 4; i++)

@@ -1,6 +1,10 @@
-/* blas.c - the OpenBLAS calls condnet makes, behind plain C signatures,
- * and the floating-point mode of OpenBLAS's worker threads. */
+/* blas.c - the OpenBLAS calls condnet makes (BLAS and one LAPACK routine),
+ * behind plain C signatures, and the floating-point mode of OpenBLAS's
+ * worker threads. */
 #include "base/blas.h"
+
+#include <stddef.h>
+#include <stdlib.h>
 
 #include <cblas.h>
 
@@ -13,6 +17,14 @@
  * again from the calling thread. */
 extern int blas_thread_shutdown_(void);
 #endif
+
+/* LAPACK's Fortran interface (OpenBLAS has no header for it without
+ * LAPACKE): every argument by reference, then the hidden length of the
+ * character argument. configure checks that OpenBLAS exports it. */
+extern void dbdsqr_(const char *uplo, const int *n, const int *ncvt, const int *nru,
+		    const int *ncc, double *d, double *e, double *vt, const int *ldvt, double *u,
+		    const int *ldu, double *c, const int *ldc, double *work, int *info,
+		    size_t uplo_len);
 
 int blas_restart_threads(void)
 {
@@ -74,4 +86,26 @@ void blas_set_threads(int n)
 int blas_get_threads(void)
 {
 	return openblas_get_num_threads();
+}
+
+/* ncvt = nru = ncc = 0: no vectors, so dbdsqr hands B to dlasq1 (dqds) and
+ * the leading dimensions only have to be ≥ 1. work holds dbdsqr's 4n, then a
+ * copy of e with n entries: dlasq1 writes e[n-1] when it hands an unfinished
+ * B back to dbdsqr's QR iteration. */
+int blas_dbdsqr_values(double *d, const double *e, int n)
+{
+	if (n < 1)
+		return 0;
+	double *work = malloc(5 * (size_t)n * sizeof *work);
+	if (!work)
+		return -1;
+	double *ecopy = work + 4 * (size_t)n;
+	for (int i = 0; i < n - 1; i++)
+		ecopy[i] = e[i];
+	ecopy[n - 1] = 0.0;
+	int zero = 0, one = 1, info = 0;
+	dbdsqr_("U", &n, &zero, &zero, &zero, d, ecopy, NULL, &one, NULL, &one, NULL, &one, work,
+		&info, 1);
+	free(work);
+	return info < 0 ? -1 : info;
 }

@@ -1,5 +1,6 @@
-/* blas.h - the only door to OpenBLAS. Everything else calls these, so that
- * <cblas.h> is included in one file (it clashes with <gsl/gsl_blas.h>).
+/* blas.h - the only door to OpenBLAS, its BLAS and the LAPACK it bundles.
+ * Everything else calls these, so that <cblas.h> is included in one file (it
+ * clashes with <gsl/gsl_blas.h>).
  * Linking this module makes every OpenBLAS worker thread compute with
  * subnormals flushed to zero, like condnet's own threads (fpmode.h). */
 #ifndef CONDNET_BLAS_H
@@ -14,6 +15,13 @@ void blas_dgemm(int ta, int tb, int m, int n, int k, double alpha, const double 
 /* C (n×n, upper and lower filled) = alpha·AᵀA + beta·C for row-major A (k×n). */
 void blas_dsyrk_t(int n, int k, double alpha, const double *A, int lda, double beta, double *C,
 		  int ldc);
+/* The singular values of the n×n upper bidiagonal matrix with diagonal
+ * d[0..n) and superdiagonal e[0..n-1), into d in descending order: LAPACK's
+ * dbdsqr without vectors, which is its dqds algorithm (dlasq1; every σ to
+ * high relative accuracy). e is not changed. 0; -1 when out of memory for
+ * the workspace (or on an argument LAPACK rejects); LAPACK's info > 0 when
+ * it did not converge. */
+int blas_dbdsqr_values(double *d, const double *e, int n);
 /* Stops OpenBLAS's worker threads and starts them again from the calling
  * thread, so they take its floating-point mode (fpmode.h); done once before
  * main() runs. -1 where this OpenBLAS cannot (no blas_thread_shutdown_). Not

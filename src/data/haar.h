@@ -6,14 +6,17 @@
 #include "base/err.h"
 
 /* Orthonormal 2-D Haar transform of an n×n image (n a power of 2), full
- * depth, standard (row-column per level) ordering. in and out may alias. */
-void haar2d(const double *in, double *out, int n);
-/* Its exact inverse. */
-void haar2d_inverse(const double *in, double *out, int n);
+ * depth, pyramid ordering (rows then columns at each level: GSL's
+ * non-standard form). in and out may alias. 0, or -1 with out untouched
+ * when n is not a power of 2 or memory runs out. */
+int haar2d(const double *in, double *out, int n);
+/* Its inverse (exact up to rounding); the same returns. */
+int haar2d_inverse(const double *in, double *out, int n);
 
 /* Pads a rows×cols byte image with zeros to n×n (n >= rows, cols), scales
- * bytes to [0, 1] and transforms it: out has n*n coefficients. */
-void haar_image(const unsigned char *img, int rows, int cols, int n, double *out);
+ * bytes to [0, 1] and transforms it: out has n*n coefficients. 0, or -1
+ * when n is not a power of 2 or memory runs out (out is then no transform). */
+int haar_image(const unsigned char *img, int rows, int cols, int n, double *out);
 
 /* Chooses k columns of the rows×cols matrix A (row-major) in the order a
  * column-pivoted QR of A would pivot them. Computed without forming Q: a

@@ -22,9 +22,11 @@
 /* Cache layout, little-endian: magic[8], u32 version, k, haar size n,
  * n train, n test, classes, CRC-32 of the four input files; u32 idx[k];
  * f32 train features (n train × k), u8 train labels; the same for the test
- * set; u32 CRC-32 of everything before it. */
+ * set; u32 CRC-32 of everything before it. The version changes whenever the
+ * features would (2: the Haar transform is GSL's, whose rounding differs in
+ * coefficients that are zero in exact arithmetic). */
 #define CACHE_MAGIC "CNHAAR\0\0"
-#define CACHE_VERSION 1
+#define CACHE_VERSION 2
 #define CACHE_HEAD (8 + 7 * 4)
 
 static const char *const FILES[4] = {"train-images-idx3-ubyte", "train-labels-idx1-ubyte",
@@ -291,8 +293,9 @@ static int build(const Raw *r, int n, int k, const char *name, Dataset **train, 
 	for (int i0 = 0; i0 < r->n[0]; i0 += GRAM_ROWS) {
 		int nb = r->n[0] - i0 < GRAM_ROWS ? r->n[0] - i0 : GRAM_ROWS;
 		for (int i = 0; i < nb; i++)
-			haar_image(r->px[0] + (i0 + i) * plen, r->rows, r->cols, n,
-			           blk + (long)i * nn);
+			if (haar_image(r->px[0] + (i0 + i) * plen, r->rows, r->cols, n,
+			               blk + (long)i * nn))
+				goto fail_haar;
 		blas_dsyrk_t(nn, nb, 1.0, blk, nn, 1.0, G, nn);
 	}
 	if (haar_select_gram(G, nn, k, idx, e)) {
@@ -308,7 +311,8 @@ static int build(const Raw *r, int n, int k, const char *name, Dataset **train, 
 		snprintf(ds[s]->name, sizeof ds[s]->name, "%s-haar%d %s", name, k,
 		         s ? "test" : "train");
 		for (int i = 0; i < r->n[s]; i++) {
-			haar_image(r->px[s] + i * plen, r->rows, r->cols, n, blk);
+			if (haar_image(r->px[s] + i * plen, r->rows, r->cols, n, blk))
+				goto fail_haar;
 			float *x = ds[s]->x + (long)i * k;
 			for (int j = 0; j < k; j++)
 				x[j] = (float)blk[idx[j]];
@@ -321,6 +325,8 @@ static int build(const Raw *r, int n, int k, const char *name, Dataset **train, 
 	*test = ds[1];
 	*idx_out = idx;
 	return 0;
+fail_haar:
+	err_set(e, "%s: out of memory for the Haar transform of a %d×%d image", name, n, n);
 fail:
 	free(G);
 	free(blk);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
 #include "engine/train.h"
 
 void squeeze_opts_default(SqueezeOpts *o)

@@ -1,5 +1,6 @@
-/* cond.h - conditioning of the stacked weight matrices (the only module
- * that uses GSL).
+/* cond.h - conditioning of the stacked weight matrices, per layer or for
+ * the whole network on threads (the decompositions themselves, through GSL,
+ * are engine/cond_matrix.h's).
  *
  * For hidden or output layer i (1..m), Ŵ⁽ⁱ⁾ is W⁽ⁱ⁾ with the row b⁽ⁱ⁾
  * appended: (n[i-1]+1) × n[i], one column per neuron, in double precision.
@@ -60,29 +61,7 @@ int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
 void cond_set_threads(int n);
 void cond_layer_free(LayerCond *lc); /* frees the arrays, not lc */
 
-/* Singular values (descending, min(rows,cols) of them) of a row-major
- * matrix; a wide matrix is decomposed through its transpose. */
-int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e);
-/* κ of a row-major matrix (σ_max/σ_min over min(rows,cols) values); NAN
- * on error. */
-double cond_kappa(const double *A, int rows, int cols, Err *e);
-/* Column-pivoted QR: perm[0..cols) pivot order, rdiag[0..min) |r_jj|/|r_11|. */
-int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err *e);
 /* κ of Ŵ⁽ˡᵃʸᵉʳ⁾ restricted to the given columns; NAN on error. */
 double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, Err *e);
-
-/* Least squares: X (cols×nrhs) minimising ‖A X − B‖_F for row-major A
- * (rows×cols, rows >= cols) and B (rows×nrhs); rank-deficient A is handled
- * through a pivoted QR (minimum-norm not guaranteed, residual minimal). */
-int cond_lstsq(const double *A, int rows, int cols, const double *B, int nrhs, double *X, Err *e);
-
-/* The relative cutoff cond_lstsq uses: columns whose |r_jj| ≤ rcond·|r_11|
- * are treated as dependent (their coefficients are 0). The data it serves
- * are float32, whose rounding (6e-8) would otherwise be fitted. */
-#define COND_LSTSQ_RCOND 1e-6
-/* cond_lstsq with an explicit cutoff; rank (may be NULL) receives the
- * numerical rank used. */
-int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int nrhs, double *X,
-		     double rcond, int *rank, Err *e);
 
 #endif
