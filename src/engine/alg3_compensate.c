@@ -10,6 +10,7 @@
 
 #include "base/blas.h"
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
 #include "engine/train.h"
 
 /* Compensation (not in the paper). With Y (s×n) the activations of layer
