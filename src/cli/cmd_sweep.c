@@ -14,18 +14,19 @@
 #include "cli/progress.h"
 #include "engine/report.h"
 
-static const char help[] =
+/* The defaults in the text come from alg2_opts_default. */
+static const char help_fmt[] =
 	"Usage: condnet sweep [OPTIONS]\n"
 	"       condnet sweep --beta B --trial T --out FILE.json [OPTIONS]\n"
 	"       condnet sweep --gather FILE.json... [OPTIONS]\n\n"
 	"Algorithm 2: scale every hidden width of the base network (--load or --layers)\n"
 	"by each beta, train each q times for eta epochs on the training part of a\n"
 	"validation split, and pick the least 2*err_v - err_tr.\n\n"
-	"  --beta LIST          1.0,1.2,1.4 or FROM:TO:STEP (default 1.0:2.4:0.2)\n"
-	"  --q N                trainings per beta (default 5)\n"
-	"  --eta E              epochs per training, > 0 (default 1)\n"
+	"  --beta LIST          1.0,1.2,1.4 or FROM:TO:STEP (default %.1f:%.1f:%.1f)\n"
+	"  --q N                trainings per beta (default %d)\n"
+	"  --eta E              epochs per training, > 0 (default %g)\n"
 	"  --no-extend          do not add a beta beyond the smallest or largest when it wins\n"
-	"  --max-extend N       add at most N beta values (default 4)\n"
+	"  --max-extend N       add at most N beta values (default %d)\n"
 	"  --final-epochs E     train the pick on all training data for E epochs and report\n"
 	"                       its test accuracy; --save saves it (default 0: do not)\n"
 	"  --trial T            run only trial T (0..q-1) of the single --beta B, write --out\n"
@@ -159,46 +160,123 @@ static void alg2_csv(FILE *f, const void *a)
 	report_alg2(f, a, REPORT_CSV);
 }
 
+/* The combinations of modes that make sense; 0, or 2 after the message. */
+static int check_modes(const Sweep *s, int nfiles, const char *first_arg)
+{
+	const char *why = NULL;
+	if (s->gather && nfiles < 1)
+		why = "--gather needs trial files";
+	else if (!s->gather && nfiles > 0) {
+		fprintf(stderr, "condnet sweep: unexpected argument '%s'\n", first_arg);
+		return 2;
+	} else if (s->trial >= 0 && (!s->out || !s->beta_given || s->o.nbeta != 1))
+		why = "--trial needs a single --beta B and --out FILE";
+	else if (s->trial < 0 && s->out)
+		why = "--out goes with --trial";
+	if (why) {
+		fprintf(stderr, "condnet sweep: %s\n", why);
+		return 2;
+	}
+	if (s->trial >= s->o.q) {
+		fprintf(stderr, "condnet sweep: --trial: %d is not below --q %d\n", s->trial, s->o.q);
+		return 2;
+	}
+	return 0;
+}
+
+/* --trial T: one trial of the single β, its result written to --out. */
+static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset *v, Err *e)
+{
+	Alg2Trial t;
+	double beta = s->o.betas[0];
+	int *w = malloc((size_t)(base->m + 1) * sizeof *w);
+	if (!w)
+		return err_set(e, "out of memory");
+	alg2_scaled_widths(base, beta, w);
+	Net *shape = net_new(base->m, w, base->act, base->act_a);
+	int rc = shape ? 0 : err_set(e, "out of memory");
+	if (rc == 0 && (alg2_trial_train(shape, beta, s->trial, tr, v, &s->o, &t, NULL, NULL, e) ||
+			alg2_trial_write_json(s->out, &t, w, base->m, e)))
+		rc = -1;
+	if (rc == 0) {
+		printf("beta %g trial %d: widths ", beta, s->trial);
+		print_widths(w, base->m);
+		printf(", err_tr %.2f %%, err_v %.2f %%, max κ %.1f, %.1f s -> %s\n",
+		       100 * t.err_tr, 100 * t.err_v, t.max_kappa, t.seconds, s->out);
+	}
+	net_free(shape);
+	free(w);
+	return rc;
+}
+
+/* Every trial in this process, a line each; 1 when a signal stopped it. */
+static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
+		      const Dataset *v, Err *e)
+{
+	progress_trap_signals();
+	Hook h = progress_hook(&s->prog, on_trial);
+	char sh[512];
+	printf("%s: Algorithm 2 on %s, %d training and %d validation rows, q %d, eta %g\n",
+	       cli_data_name(c), net_shape_str(a->base, sh, sizeof sh), tr->n, v->n, s->o.q,
+	       s->o.eta);
+	int st;
+	do {
+		if (a->next >= 0 && a->next < a->nb)
+			progress_what(&s->prog, "beta %.2f", a->b[a->next].beta);
+		st = alg2_step(a, &h, e);
+		progress_clear(&s->prog);
+	} while (st == 0 && !progress_interrupted());
+	if (progress_interrupted())
+		return 1;
+	return st < 0 ? -1 : 0;
+}
+
+/* --json and --csv of the finished sweep. */
+static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, double final_acc,
+			 Err *e)
+{
+	if (c->json) {
+		cJSON *r = report_alg2_json(a);
+		if (r) {
+			cJSON_AddStringToObject(r, "data", cli_data_name(c));
+			if (isfinite(final_acc)) {
+				cJSON_AddNumberToObject(r, "final_epochs", s->final_epochs);
+				cJSON_AddNumberToObject(r, "final_test_accuracy", final_acc);
+			}
+		}
+		int bad = report_write_json(c->json, r, e);
+		cJSON_Delete(r);
+		if (bad)
+			return -1;
+	}
+	if (c->csv && report_write_file(c->csv, alg2_csv, a, e))
+		return -1;
+	return 0;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	CommonOpts c;
 	Sweep s = {.trial = -1};
 	Dataset *all = NULL, *test = NULL, *tr = NULL, *v = NULL;
-	Net *base = NULL, *shape = NULL;
+	Net *base = NULL;
 	Alg2 *a = NULL;
-	int *w = NULL;
 	Err e = {{0}};
 	int rc = 1, first = 0;
 
 	cli_common_default(&c);
 	alg2_opts_default(&s.o);
-	s.o.extend = 1;
+	char help[sizeof help_fmt + 96];
+	snprintf(help, sizeof help, help_fmt, s.o.betas[0], s.o.betas[s.o.nbeta - 1],
+		 s.o.betas[1] - s.o.betas[0], s.o.q, s.o.eta, s.o.max_extend);
 	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &s, help, &first);
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	s.o.seed = c.seed;
 	s.o.train = c.train;
 	int nfiles = argc - first;
-	if (s.gather && nfiles < 1) {
-		fprintf(stderr, "condnet sweep: --gather needs trial files\n");
+	if (check_modes(&s, nfiles, first < argc ? argv[first] : ""))
 		return 2;
-	}
-	if (!s.gather && nfiles > 0) {
-		fprintf(stderr, "condnet sweep: unexpected argument '%s'\n", argv[first]);
-		return 2;
-	}
-	if (s.trial >= 0 && (!s.out || !s.beta_given || s.o.nbeta != 1)) {
-		fprintf(stderr, "condnet sweep: --trial needs a single --beta B and --out FILE\n");
-		return 2;
-	}
-	if (s.trial < 0 && s.out) {
-		fprintf(stderr, "condnet sweep: --out goes with --trial\n");
-		return 2;
-	}
-	if (s.trial >= s.o.q) {
-		fprintf(stderr, "condnet sweep: --trial: %d is not below --q %d\n", s.trial, s.o.q);
-		return 2;
-	}
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
 	int need_data = !s.gather || !c.load || s.final_epochs > 0;
@@ -209,50 +287,18 @@ int cmd_sweep(int argc, char **argv)
 	if (!s.gather && dataset_split(all, c.val_per_class > 0 ? 0 : c.val_frac, c.val_per_class,
 				       c.seed, &tr, &v, &e))
 		goto fail;
-
 	if (s.trial >= 0) {
-		Alg2Trial t;
-		double beta = s.o.betas[0];
-		if (!(w = malloc((size_t)(base->m + 1) * sizeof *w))) {
-			err_set(&e, "out of memory");
-			goto fail;
-		}
-		alg2_scaled_widths(base, beta, w);
-		if (!(shape = net_new(base->m, w, base->act, base->act_a))) {
-			err_set(&e, "out of memory");
-			goto fail;
-		}
-		if (alg2_trial_train(shape, beta, s.trial, tr, v, &s.o, &t, NULL, NULL, &e) ||
-		    alg2_trial_write_json(s.out, &t, w, base->m, &e))
-			goto fail;
-		printf("beta %g trial %d: widths ", beta, s.trial);
-		print_widths(w, base->m);
-		printf(", err_tr %.2f %%, err_v %.2f %%, max κ %.1f, %.1f s -> %s\n", 100 * t.err_tr,
-		       100 * t.err_v, t.max_kappa, t.seconds, s.out);
-		rc = 0;
+		rc = one_trial(&s, base, tr, v, &e) ? cli_fail("sweep", &e) : 0;
 		goto out;
 	}
-
 	if (s.gather) {
 		if (!(a = alg2_gather(base, &s.o, s.beta_given, argv + first, nfiles, &e)))
 			goto fail;
 	} else {
 		if (!(a = alg2_new(base, tr, v, &s.o, &e)))
 			goto fail;
-		progress_trap_signals();
-		Hook h = progress_hook(&s.prog, on_trial);
-		char sh[512];
-		printf("%s: Algorithm 2 on %s, %d training and %d validation rows, q %d, eta %g\n",
-		       cli_data_name(&c), net_shape_str(base, sh, sizeof sh), tr->n, v->n, s.o.q,
-		       s.o.eta);
-		int st;
-		do {
-			if (a->next >= 0 && a->next < a->nb)
-				progress_what(&s.prog, "beta %.2f", a->b[a->next].beta);
-			st = alg2_step(a, &h, &e);
-			progress_clear(&s.prog);
-		} while (st == 0 && !progress_interrupted());
-		if (progress_interrupted()) {
+		int st = in_process(&s, &c, a, tr, v, &e);
+		if (st > 0) {
 			print_result(a);
 			fprintf(stderr, "condnet sweep: interrupted; the table holds the trials done\n");
 			rc = 130;
@@ -261,7 +307,6 @@ int cmd_sweep(int argc, char **argv)
 		if (st < 0)
 			goto fail;
 	}
-
 	int pick = print_result(a);
 	double final_acc = NAN;
 	if (pick >= 0 && s.final_epochs > 0 &&
@@ -273,30 +318,14 @@ int cmd_sweep(int argc, char **argv)
 		}
 		goto fail;
 	}
-	if (c.json) {
-		cJSON *r = report_alg2_json(a);
-		if (r) {
-			cJSON_AddStringToObject(r, "data", cli_data_name(&c));
-			if (isfinite(final_acc)) {
-				cJSON_AddNumberToObject(r, "final_epochs", s.final_epochs);
-				cJSON_AddNumberToObject(r, "final_test_accuracy", final_acc);
-			}
-		}
-		int bad = report_write_json(c.json, r, &e);
-		cJSON_Delete(r);
-		if (bad)
-			goto fail;
-	}
-	if (c.csv && report_write_file(c.csv, alg2_csv, a, &e))
+	if (write_outputs(&c, &s, a, final_acc, &e))
 		goto fail;
 	rc = pick >= 0 ? 0 : 1;
 	goto out;
 fail:
 	rc = cli_fail("sweep", &e);
 out:
-	free(w);
 	alg2_free(a);
-	net_free(shape);
 	net_free(base);
 	dataset_free(all);
 	dataset_free(test);
