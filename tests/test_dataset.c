@@ -1,24 +1,10 @@
 /* test_dataset.c - subsets, stratified splits, validation, the synthetic set
- * and the --data front end (datasets.c). */
+ * and standardization (the --data front end is in test_datasets.c). */
 #include <math.h>
 #include <stdlib.h>
 
 #include "data/dataset.h"
-#include "data/datasets.h"
 #include "testutil.h"
-
-/* One scratch directory for the whole run, removed when the tests end. */
-static char dir[512];
-
-static void dir_make(void)
-{
-	snprintf(dir, sizeof dir, "%s", tu_tmpdir());
-}
-
-static void dir_remove(void)
-{
-	tu_rmtree(dir);
-}
 
 /* n rows, 2 features: x = (i, -i); label pattern 0,1,2 repeated except every
  * row i % 5 == 4 gets class 0, so classes are unbalanced. */
@@ -240,32 +226,6 @@ START_TEST(test_synthetic)
 }
 END_TEST
 
-START_TEST(test_datasets_synthetic)
-{
-	DataSpec s;
-	dataspec_default(&s);
-	ck_assert_int_eq(s.features, 200);
-	ck_assert_int_eq(s.label_col, -1);
-	Dataset *tr, *te;
-	Err e;
-	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), 0);
-	ck_assert_int_eq(tr->n, 1200);
-	ck_assert_int_eq(te->n, 600);
-	ck_assert_int_eq(tr->d, 10);
-	ck_assert_int_eq(te->k, 3);
-	ck_assert_int_ne(memcmp(tr->x, te->x, sizeof(float) * 600), 0);
-	dataset_free(tr);
-	dataset_free(te);
-	s.spec = "synthetic";
-	s.limit = 7;
-	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), 0);
-	ck_assert_int_eq(tr->n, 21);
-	ck_assert_int_eq(te->n, 21);
-	dataset_free(tr);
-	dataset_free(te);
-}
-END_TEST
-
 START_TEST(test_standardize)
 {
 	/* Feature 0: 1, 2, 3, 6 (mean 3, sd √3.5); feature 1 constant 5. */
@@ -288,82 +248,6 @@ START_TEST(test_standardize)
 	ck_assert_double_eq_tol(te->x[0], 7, 1e-6);
 	dataset_free(tr);
 	dataset_free(te);
-
-	DataSpec s;
-	dataspec_default(&s);
-	s.scale = DATA_STANDARDIZE;
-	Err e;
-	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), 0);
-	for (int j = 0; j < tr->d; j++) {
-		double m = 0, v = 0;
-		for (int i = 0; i < tr->n; i++)
-			m += tr->x[i * tr->d + j];
-		m /= tr->n;
-		for (int i = 0; i < tr->n; i++)
-			v += (tr->x[i * tr->d + j] - m) * (tr->x[i * tr->d + j] - m);
-		ck_assert_double_eq_tol(m, 0, 1e-5);
-		ck_assert_double_eq_tol(v / tr->n, 1, 1e-4);
-	}
-	ck_assert_ptr_nonnull(strstr(tr->name, "standardized"));
-	dataset_free(tr);
-	dataset_free(te);
-}
-END_TEST
-
-START_TEST(test_datasets_csv_and_missing)
-{
-	char csv[2048] = "a,b,label\n";
-	for (int i = 0; i < 50; i++) {
-		char row[64];
-		snprintf(row, sizeof row, "%d,%d,%d\n", i, 2 * i, i % 2);
-		strcat(csv, row);
-	}
-	char path[1100];
-	snprintf(path, sizeof path, "csv:%s", tu_write(dir, "t.csv", csv, strlen(csv)));
-	DataSpec s;
-	dataspec_default(&s);
-	s.spec = path;
-	s.dir = dir;
-	ck_assert_int_eq(datasets_available(path, dir), 1);
-	Dataset *tr, *te;
-	Err e;
-	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), 0);
-	ck_assert_int_eq(tr->n, 40);
-	ck_assert_int_eq(te->n, 10);
-	ck_assert_int_eq(te->d, 2);
-	int c[2];
-	dataset_class_counts(te, c);
-	ck_assert_int_eq(c[0], 5);
-	ck_assert_int_eq(c[1], 5);
-	dataset_free(tr);
-	dataset_free(te);
-
-	s.spec = "mnist";
-	ck_assert_int_eq(datasets_available("mnist", dir), 0);
-	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
-	char want[1200];
-	snprintf(want, sizeof want, "mnist is not in %s/mnist: run 'data/fetch mnist' first", dir);
-	ck_assert_str_eq(e.msg, want);
-	s.spec = "adult";
-	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
-	ck_assert_ptr_nonnull(strstr(e.msg, "run 'data/fetch adult' first"));
-	s.spec = "cifar";
-	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
-	ck_assert_ptr_nonnull(strstr(e.msg, "unknown data set 'cifar'"));
-}
-END_TEST
-
-START_TEST(test_datasets_dir)
-{
-	char buf[512];
-	setenv("CONDNET_DATA", "/d1", 1);
-	setenv("XDG_CACHE_HOME", "/x", 1);
-	setenv("HOME", "/h", 1);
-	ck_assert_str_eq(datasets_dir(buf, sizeof buf), "/d1");
-	unsetenv("CONDNET_DATA");
-	ck_assert_str_eq(datasets_dir(buf, sizeof buf), "/x/condnet");
-	setenv("XDG_CACHE_HOME", "", 1);
-	ck_assert_str_eq(datasets_dir(buf, sizeof buf), "/h/.cache/condnet");
 }
 END_TEST
 
@@ -378,11 +262,7 @@ int main(void)
 	tcase_add_test(tc, test_split_errors);
 	tcase_add_test(tc, test_validate);
 	tcase_add_test(tc, test_synthetic);
-	tcase_add_test(tc, test_datasets_synthetic);
 	tcase_add_test(tc, test_standardize);
-	tcase_add_test(tc, test_datasets_csv_and_missing);
-	tcase_add_test(tc, test_datasets_dir);
-	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

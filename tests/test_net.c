@@ -1,9 +1,8 @@
-/* test_net.c - activations, Adam, the parameter layout, layer specifications
- * and the keep/remove/add neuron edits. */
+/* test_net.c - the network: the parameter layout, Glorot initialisation,
+ * layer specifications and the keep/remove/add neuron edits. */
 #include <math.h>
 
 #include "engine/act.h"
-#include "engine/adam.h"
 #include "engine/net.h"
 #include "testutil.h"
 #include "engine/train.h"
@@ -38,132 +37,6 @@ static double max_abs_diff(const float *a, const float *b, int n)
 		d = fmax(d, fabs((double)a[i] - b[i]));
 	return d;
 }
-
-START_TEST(test_act_names)
-{
-	for (int k = 0; k < ACT_COUNT; k++)
-		ck_assert_int_eq(act_parse(act_name((ActKind)k)), k);
-	ck_assert_int_eq(act_parse("erf"), ACT_ERF);
-	ck_assert_int_eq(act_parse("relu"), ACT_RELU);
-	ck_assert_int_eq(act_parse("Erf"), -1);
-	ck_assert_int_eq(act_parse(""), -1);
-	ck_assert_int_eq(act_parse(NULL), -1);
-}
-END_TEST
-
-START_TEST(test_erf_fast_accuracy)
-{
-	double worst = 0;
-	for (long i = 0; i <= 1200000; i++) {
-		float x = (float)(-6.0 + 12.0 * i / 1200000);
-		worst = fmax(worst, fabs((double)act_erf_fast(x) - erf((double)x)));
-	}
-	/* The bound stated in act.h. */
-	ck_assert_double_lt(worst, 5e-7);
-	ck_assert_float_eq(act_erf_fast(0.0f), 0.0f);
-	ck_assert_float_eq(act_erf_fast(100.0f), 1.0f);
-	ck_assert_float_eq(act_erf_fast(-INFINITY), -1.0f);
-	ck_assert(isnan(act_erf_fast(NAN)));
-}
-END_TEST
-
-START_TEST(test_exp_fast_accuracy)
-{
-	double worst = 0;
-	for (long i = 0; i <= 400000; i++) {
-		float x = (float)(-87.0 + 175.0 * i / 400000);
-		double ref = exp((double)x);
-		worst = fmax(worst, fabs((double)act_exp_fast(x) - ref) / ref);
-	}
-	ck_assert_double_lt(worst, 2e-7);
-	ck_assert_float_eq(act_exp_fast(0.0f), 1.0f);
-}
-END_TEST
-
-/* The vector body and the scalar tail agree with libm on 11 values. */
-START_TEST(test_act_forward_backward)
-{
-	enum { N = 11 };
-	float z[N], y[N], g[N], zb[N], yb[N];
-	const float a = 0.7f, b[N] = {0.5f, -0.5f, 0, 0, 0, 0, 0, 0, 0, 0, 1.0f};
-	for (int i = 0; i < N; i++)
-		z[i] = -3.0f + 0.6f * i;
-	for (int k = 0; k < ACT_COUNT; k++) {
-		act_forward((ActKind)k, a, z, y, N);
-		for (int i = 0; i < N; i++)
-			g[i] = 2.0f;
-		act_backward((ActKind)k, a, z, y, g, N);
-		for (int i = 0; i < N; i++) {
-			double v = z[i], ref, dref;
-			switch (k) {
-			case ACT_ERF:
-				ref = erf(a * v);
-				dref = 2 * a / sqrt(M_PI) * exp(-a * a * v * v);
-				break;
-			case ACT_TANH:
-				ref = tanh(v);
-				dref = 1 - ref * ref;
-				break;
-			case ACT_RELU:
-				ref = v > 0 ? v : 0;
-				dref = v > 0;
-				break;
-			default:
-				ref = 1 / (1 + exp(-v));
-				dref = ref * (1 - ref);
-				break;
-			}
-			ck_assert_double_eq_tol(y[i], ref, 1e-6);
-			ck_assert_double_eq_tol(g[i], 2 * dref, 2e-6);
-		}
-		/* The fused bias pass equals adding the bias first. */
-		memcpy(zb, z, sizeof z);
-		act_forward_bias((ActKind)k, a, zb, b, yb, 1, N);
-		for (int i = 0; i < N; i++) {
-			float v = z[i] + b[i];
-			ck_assert_float_eq(zb[i], v);
-			act_forward((ActKind)k, a, &v, &v, 1);
-			ck_assert_float_eq(yb[i], v);
-		}
-	}
-}
-END_TEST
-
-START_TEST(test_adam_two_steps)
-{
-	AdamOpts o;
-	adam_default(&o);
-	ck_assert_double_eq(o.lr, 1e-3);
-	ck_assert_double_eq(o.beta1, 0.9);
-	ck_assert_double_eq(o.beta2, 0.999);
-	ck_assert_double_eq(o.eps, 1e-8);
-	/* Five lanes so the scalar tail is used too; lane 2 has zero gradient. */
-	float w[5] = {1.0f, -2.0f, 3.0f, 1.0f, -2.0f}, m[5] = {0}, v[5] = {0};
-	float g1[5] = {0.5f, -3.0f, 0.0f, 0.5f, -3.0f}, g2[5] = {0.25f, 1.0f, 0.0f, 0.25f, 1.0f};
-	adam_step(&o, 1, 5, g1, w, m, v);
-	/* Step 1: m̂ = g, v̂ = g², so w moves by lr·g/(|g| + ε). */
-	for (int i = 0; i < 5; i += 3) {
-		ck_assert_double_eq_tol(w[i], 0.99900000002, 1e-7);
-		ck_assert_double_eq_tol(w[i + 1], -1.9990000000033334, 1e-7);
-		ck_assert_double_eq_tol(m[i], 0.05, 1e-9);
-		ck_assert_double_eq_tol(v[i], 0.00025, 1e-10);
-	}
-	ck_assert_float_eq(w[2], 3.0f);
-	adam_step(&o, 2, 5, g2, w, m, v);
-	/* Step 2 by hand: m = 0.07, v = 0.00031225, m̂ = 0.07/0.19,
-	 * v̂ = 0.00031225/0.001999, w = 0.999 − 0.001·m̂/(√v̂ + ε). */
-	for (int i = 0; i < 5; i += 3) {
-		ck_assert_double_eq_tol(w[i], 0.9980678204047746, 1e-7);
-		ck_assert_double_eq_tol(w[i + 1], -1.9985997814331693, 1e-7);
-		ck_assert_double_eq_tol(m[i], 0.07, 1e-8);
-		ck_assert_double_eq_tol(v[i], 0.00031225, 1e-10);
-		ck_assert_double_eq_tol(m[i + 1], -0.17, 1e-7);
-		ck_assert_double_eq_tol(v[i + 1], 0.009991, 1e-9);
-	}
-	ck_assert_float_eq(w[2], 3.0f);
-	ck_assert_float_eq(m[2], 0.0f);
-}
-END_TEST
 
 START_TEST(test_layout)
 {
@@ -437,11 +310,6 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("net");
 	TCase *tc = tcase_create("core");
-	tcase_add_test(tc, test_act_names);
-	tcase_add_test(tc, test_erf_fast_accuracy);
-	tcase_add_test(tc, test_exp_fast_accuracy);
-	tcase_add_test(tc, test_act_forward_backward);
-	tcase_add_test(tc, test_adam_two_steps);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_glorot);
 	tcase_add_test(tc, test_parse_layers);

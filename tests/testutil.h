@@ -69,6 +69,33 @@ static inline const char *tu_write(const char *dir, const char *name, const void
 	return path;
 }
 
+/* Writes dir/name as a .npy file of format version major (1, 2 or 3) with
+ * dict as its header, padded as NumPy pads it, followed by len bytes of data;
+ * returns the path (static buffer, copy it). */
+static inline const char *tu_npy_raw(const char *dir, const char *name, int major,
+				     const char *dict, const void *data, size_t len)
+{
+	static char path[1024];
+	size_t pre = major == 1 ? 10 : 12, n = strlen(dict);
+	size_t hlen = ((pre + n + 1 + 63) / 64) * 64 - pre;
+	unsigned char *buf = calloc(1, pre + hlen + len);
+	if (!buf) {
+		perror("tu_npy_raw");
+		exit(1);
+	}
+	memcpy(buf, "\x93NUMPY", 6);
+	buf[6] = (unsigned char)major;
+	buf[8] = (unsigned char)(hlen & 0xff);
+	buf[9] = (unsigned char)(hlen >> 8);
+	memcpy(buf + pre, dict, n);
+	memset(buf + pre + n, ' ', hlen - n - 1);
+	buf[pre + hlen - 1] = '\n';
+	memcpy(buf + pre + hlen, data, len);
+	snprintf(path, sizeof path, "%s", tu_write(dir, name, buf, pre + hlen + len));
+	free(buf);
+	return path;
+}
+
 /* The whole file at path (malloc'd, *len its size); the test fails when it
  * cannot be read. */
 static inline unsigned char *tu_read(const char *path, size_t *len)
