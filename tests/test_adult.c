@@ -50,6 +50,7 @@ static void fails_with(const char *text, const char *want)
 static void check_onehot(const float *row, const int *on, int non)
 {
 	int ones = 0;
+	char name[96];
 	for (int j = 6; j < FEATURES; j++) {
 		if (row[j] == 0.0f)
 			continue;
@@ -57,7 +58,7 @@ static void check_onehot(const float *row, const int *on, int non)
 		int found = 0;
 		for (int i = 0; i < non; i++)
 			found |= on[i] == j;
-		ck_assert_msg(found, "column %d (%s) set", j, adult_feature_name(j));
+		ck_assert_msg(found, "column %d (%s) set", j, adult_feature_name(j, name, sizeof name));
 		ones++;
 	}
 	ck_assert_int_eq(ones, non);
@@ -65,17 +66,18 @@ static void check_onehot(const float *row, const int *on, int non)
 
 START_TEST(test_features)
 {
+	char name[96];
 	ck_assert_int_eq(adult_feature_count(), FEATURES);
-	ck_assert_str_eq(adult_feature_name(0), "age");
-	ck_assert_str_eq(adult_feature_name(1), "fnlwgt");
-	ck_assert_str_eq(adult_feature_name(5), "hours-per-week");
-	ck_assert_str_eq(adult_feature_name(WORKCLASS), "workclass=Private");
-	ck_assert_str_eq(adult_feature_name(EDUCATION + 3), "education=HS-grad");
-	ck_assert_str_eq(adult_feature_name(SEX + 1), "sex=Male");
-	ck_assert_str_eq(adult_feature_name(COUNTRY), "native-country=United-States");
-	ck_assert_str_eq(adult_feature_name(FEATURES - 1), "native-country=Holand-Netherlands");
-	ck_assert_ptr_null(adult_feature_name(FEATURES));
-	ck_assert_ptr_null(adult_feature_name(-1));
+	ck_assert_str_eq(adult_feature_name(0, name, sizeof name), "age");
+	ck_assert_str_eq(adult_feature_name(1, name, sizeof name), "fnlwgt");
+	ck_assert_str_eq(adult_feature_name(5, name, sizeof name), "hours-per-week");
+	ck_assert_str_eq(adult_feature_name(WORKCLASS, name, sizeof name), "workclass=Private");
+	ck_assert_str_eq(adult_feature_name(EDUCATION + 3, name, sizeof name), "education=HS-grad");
+	ck_assert_str_eq(adult_feature_name(SEX + 1, name, sizeof name), "sex=Male");
+	ck_assert_str_eq(adult_feature_name(COUNTRY, name, sizeof name), "native-country=United-States");
+	ck_assert_str_eq(adult_feature_name(FEATURES - 1, name, sizeof name), "native-country=Holand-Netherlands");
+	ck_assert_ptr_null(adult_feature_name(FEATURES, name, sizeof name));
+	ck_assert_ptr_null(adult_feature_name(-1, name, sizeof name));
 }
 END_TEST
 

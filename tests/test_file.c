@@ -140,6 +140,12 @@ START_TEST(test_make_dir)
 	snprintf(want, sizeof want, "%s: cannot create the directory: %s", path,
 		 strerror(ENOENT));
 	ck_assert_str_eq(e.msg, want);
+	/* A plain file where the directory should be is refused, not taken for it. */
+	const char *plain = tu_write(dir, "plain", "x", 1);
+	snprintf(path, sizeof path, "%s", plain);
+	ck_assert_int_eq(file_make_dir(path, &e), -1);
+	snprintf(want, sizeof want, "%s: exists and is not a directory", path);
+	ck_assert_str_eq(e.msg, want);
 	ck_assert_int_eq(stat(in_dir("missing"), &st), -1);
 }
 END_TEST

@@ -33,8 +33,13 @@ FILE *file_open_regular(const char *path, const char *mode, long long *size, Err
 
 int file_make_dir(const char *dir, Err *e)
 {
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+	if (mkdir(dir, 0777) == 0)
+		return 0;
+	if (errno != EEXIST)
 		return err_set(e, "%s: cannot create the directory: %s", dir, strerror(errno));
+	struct stat st;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		return err_set(e, "%s: exists and is not a directory", dir);
 	return 0;
 }
 

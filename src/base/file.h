@@ -13,7 +13,8 @@
  * the file's length when size is not NULL. NULL and a message on failure. */
 FILE *file_open_regular(const char *path, const char *mode, long long *size, Err *e);
 
-/* Creates the directory dir unless it exists (its parent must). */
+/* Creates the directory dir unless it exists (its parent must); anything
+ * but a directory (or a link to one) at dir is an error. */
 int file_make_dir(const char *dir, Err *e);
 
 /* Writes len bytes to path atomically (temporary file, fsync, rename). Used by

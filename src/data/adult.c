@@ -90,18 +90,18 @@ int adult_feature_count(void)
 	return n;
 }
 
-const char *adult_feature_name(int j)
+const char *adult_feature_name(int j, char *buf, size_t len)
 {
-	static char buf[96];
-	if (j < 0)
+	if (j < 0 || len == 0)
 		return NULL;
-	if (j < ADULT_CONT)
-		return field_name[cont_field[j]];
+	if (j < ADULT_CONT) {
+		snprintf(buf, len, "%s", field_name[cont_field[j]]);
+		return buf;
+	}
 	j -= ADULT_CONT;
 	for (int g = 0; g < ADULT_GROUPS; g++) {
 		if (j < groups[g].count) {
-			snprintf(buf, sizeof buf, "%s=%s", field_name[groups[g].field],
-			         groups[g].names[j]);
+			snprintf(buf, len, "%s=%s", field_name[groups[g].field], groups[g].names[j]);
 			return buf;
 		}
 		j -= groups[g].count;

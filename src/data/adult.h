@@ -12,12 +12,15 @@
 #define CONDNET_ADULT_H
 
 #include "data/dataset.h"
+#include <stddef.h>
+
 #include "base/err.h"
 
 /* Number of features produced (6 continuous + all one-hot columns). */
 int adult_feature_count(void);
-/* Name of feature j (e.g. "age", "workclass=Private"). */
-const char *adult_feature_name(int j);
+/* Name of feature j (e.g. "age", "workclass=Private") into buf (len bytes,
+ * 96 hold every name); returns buf, or NULL when there is no feature j. */
+const char *adult_feature_name(int j, char *buf, size_t len);
 
 int adult_load(const char *path, Dataset **out, Err *e);
 
