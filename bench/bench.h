@@ -38,7 +38,7 @@ static inline int bench_args(int argc, char **argv, const char *name, int *threa
  * of memory. */
 static inline Dataset *bench_data(Rng *r)
 {
-	Dataset *d = dataset_new(ROWS, widths[0], 10);
+	Dataset *d = dataset_new(ROWS, widths[0], 10, NULL);
 	if (!d)
 		return NULL;
 	for (long i = 0; i < (long)ROWS * widths[0]; i++)

@@ -65,7 +65,7 @@ static double time_qrpt(const Net *net)
 	double total = 0;
 	for (int l = 1; l <= M; l++) {
 		int rows, cols;
-		double *A = cond_stacked(net, l, NULL, 0, &rows, &cols);
+		double *A = cond_stacked(net, l, NULL, 0, &rows, &cols, NULL);
 		int *perm = malloc(sizeof *perm * (size_t)cols);
 		double *rd = malloc(sizeof *rd * (size_t)cols);
 		if (!A || !perm || !rd)
@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 	Rng r;
 	rng_seed(&r, 1);
 	Dataset *d = bench_data(&r);
-	Net *net = net_new(M, widths, ACT_ERF, 1.0f);
+	Net *net = net_new(M, widths, ACT_ERF, 1.0f, NULL);
 	if (!d || !net)
 		die("setup", NULL);
 	blas_set_threads(threads);

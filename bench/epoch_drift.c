@@ -77,7 +77,7 @@ static int on_batch(const TrainProgress *p, void *ud)
 	fflush(stdout);
 	for (int k = 0; k < MARKS; k++)
 		if (marks[k] == w->epoch)
-			w->snap[k] = net_clone(w->net);
+			w->snap[k] = net_clone(w->net, NULL);
 	w->last = p->seconds + (now() - t0); /* the census is not training time */
 	return 0;
 }
@@ -85,7 +85,7 @@ static int on_batch(const TrainProgress *p, void *ud)
 /* Seconds per epoch of training from snap, measured on PROBE batches. */
 static double probe(const Net *snap, const Dataset *d, const TrainOpts *o, long per_epoch)
 {
-	Net *net = net_clone(snap);
+	Net *net = net_clone(snap, NULL);
 	Err e;
 	Trainer *t = trainer_new(net, d, o, &e);
 	if (!t) {
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
 	blas_set_threads(threads);
 	int w[M + 1];
 	memcpy(w, widths, sizeof w);
-	Net *net = net_new(M, w, ACT_ERF, 1.0f);
+	Net *net = net_new(M, w, ACT_ERF, 1.0f, &e);
 	Rng r;
 	rng_seed(&r, 1);
 	net_init_glorot(net, &r);

@@ -69,7 +69,7 @@ static double epoch(const Dataset *d, int batch, int threads)
 {
 	Rng r;
 	rng_seed(&r, 2);
-	Net *net = net_new(M, widths, ACT_ERF, 1.0f);
+	Net *net = net_new(M, widths, ACT_ERF, 1.0f, NULL);
 	if (!net) {
 		fprintf(stderr, "train_epoch: out of memory\n");
 		exit(1);

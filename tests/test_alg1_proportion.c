@@ -11,7 +11,7 @@ static Dataset *data;
 
 static void setup(void)
 {
-	data = dataset_synthetic(150, 3, 10, 21);
+	data = dataset_synthetic(150, 3, 10, 21, NULL);
 	ck_assert_ptr_nonnull(data);
 }
 
@@ -23,7 +23,7 @@ static void teardown(void)
 
 static Net *shape(int m, const int *w)
 {
-	Net *n = net_new(m, w, ACT_ERF, 1.0f);
+	Net *n = net_new(m, w, ACT_ERF, 1.0f, NULL);
 	ck_assert_ptr_nonnull(n);
 	return n;
 }
@@ -236,7 +236,7 @@ START_TEST(warm_keeps_pivoted_neurons)
 	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
 	int next[4];
 	ck_assert_int_ge(alg1_next_widths(a, next, &e), 1);
-	Net *old = net_clone(a->net);
+	Net *old = net_clone(a->net, &e);
 	int *keep[3] = {NULL, NULL, NULL};
 	for (int l = 1; l < 3; l++) {
 		LayerCond lc;
@@ -341,7 +341,7 @@ START_TEST(callback_stop_keeps_state)
 	net_free(s);
 	ck_assert_ptr_nonnull(a);
 	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
-	Net *before = net_clone(a->net);
+	Net *before = net_clone(a->net, &e);
 	int calls = 0;
 	Hook stop = {.progress = stop_now, .ud = &calls};
 	ck_assert_int_eq(alg1_step(a, &stop, &e), ALG1_STOPPED);

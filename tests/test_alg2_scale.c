@@ -44,7 +44,7 @@ static int stub_trial(const Net *shape, double beta, int trial, const Dataset *t
 static Net *base_net(void)
 {
 	int w[] = {10, 20, 7, 3, 3};
-	Net *n = net_new(4, w, ACT_ERF, 1.0f);
+	Net *n = net_new(4, w, ACT_ERF, 1.0f, NULL);
 	ck_assert_ptr_nonnull(n);
 	return n;
 }
@@ -461,13 +461,13 @@ static int stop_now(const TrainProgress *p, void *ud)
 
 START_TEST(real_trial_reproducible)
 {
-	Dataset *all = dataset_synthetic(60, 3, 6, 11);
+	Dataset *all = dataset_synthetic(60, 3, 6, 11, NULL);
 	ck_assert_ptr_nonnull(all);
 	Dataset *tr = NULL, *v = NULL;
 	Err e;
 	ck_assert_msg(dataset_split(all, 0.2, 0, 5, &tr, &v, &e) == 0, "%s", e.msg);
 	int w[] = {6, 8, 6, 3};
-	Net *base = net_new(3, w, ACT_ERF, 1.0f);
+	Net *base = net_new(3, w, ACT_ERF, 1.0f, &e);
 	Alg2Opts o;
 	alg2_opts_default(&o);
 	ck_assert_int_eq(alg2_parse_betas("1.0,1.5", &o, &e), 0);
@@ -478,7 +478,7 @@ START_TEST(real_trial_reproducible)
 
 	int sw[4];
 	alg2_scaled_widths(base, 1.5, sw);
-	Net *shape = net_new(3, sw, ACT_ERF, 1.0f);
+	Net *shape = net_new(3, sw, ACT_ERF, 1.0f, &e);
 	Alg2Trial t1, t2, t3;
 	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t1, NULL, NULL, &e) == 0, "%s", e.msg);
 	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t2, NULL, NULL, &e) == 0, "%s", e.msg);
@@ -508,7 +508,7 @@ START_TEST(real_trial_reproducible)
 
 	/* mismatched data is refused with a reason */
 	int bw[] = {5, 8, 3};
-	Net *wrong = net_new(2, bw, ACT_ERF, 1.0f);
+	Net *wrong = net_new(2, bw, ACT_ERF, 1.0f, &e);
 	ck_assert_ptr_null(alg2_new(wrong, tr, v, &o, &e));
 	ck_assert_ptr_nonnull(strstr(e.msg, "has 6 features"));
 	net_free(wrong);

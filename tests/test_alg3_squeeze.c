@@ -20,7 +20,7 @@ static const int dup_of[2][2] = {{1, 5}, {3, 6}};
 static Net *planted(uint64_t seed)
 {
 	int wb[4] = {10, 8, 5, 3}, wp[4] = {10, 8, 7, 3};
-	Net *base = net_new(3, wb, ACT_TANH, 1.0f), *net = net_new(3, wp, ACT_TANH, 1.0f);
+	Net *base = net_new(3, wb, ACT_TANH, 1.0f, NULL), *net = net_new(3, wp, ACT_TANH, 1.0f, NULL);
 	ck_assert_ptr_nonnull(base);
 	ck_assert_ptr_nonnull(net);
 	Rng r;
@@ -46,7 +46,7 @@ static Net *planted(uint64_t seed)
 
 static Dataset *random_inputs(int n, uint64_t seed)
 {
-	Dataset *ds = dataset_new(n, 10, 3);
+	Dataset *ds = dataset_new(n, 10, 3, NULL);
 	ck_assert_ptr_nonnull(ds);
 	Rng r;
 	rng_seed(&r, seed);
@@ -115,7 +115,7 @@ END_TEST
 
 START_TEST(apply_without_compensation)
 {
-	Net *net = planted(7), *orig = net_clone(net);
+	Net *net = planted(7), *orig = net_clone(net, NULL);
 	SqueezeOpts o;
 	squeeze_opts_default(&o);
 	o.tau = 100;
@@ -182,7 +182,7 @@ END_TEST
 
 START_TEST(preview_leaves_net_alone)
 {
-	Net *net = planted(13), *orig = net_clone(net);
+	Net *net = planted(13), *orig = net_clone(net, NULL);
 	Dataset *sample = random_inputs(300, 3), *eval = random_inputs(400, 4);
 	/* labels: the network's own predictions, so its accuracy is 1 */
 	float *p = outputs(net, eval);
@@ -226,7 +226,7 @@ END_TEST
 START_TEST(while_loop_bounds_kappa)
 {
 	int widths[5] = {12, 30, 25, 20, 4};
-	Net *net = net_new(4, widths, ACT_TANH, 1.0f);
+	Net *net = net_new(4, widths, ACT_TANH, 1.0f, NULL);
 	Rng r;
 	rng_seed(&r, 5);
 	net_init_glorot(net, &r);
@@ -256,7 +256,7 @@ START_TEST(while_loop_bounds_kappa)
 		cond_layer_free(&lc);
 	}
 	/* a second pass finds nothing to do */
-	Net *again = net_clone(net);
+	Net *again = net_clone(net, &e);
 	ck_assert_int_eq(squeeze_net(again, &o, NULL, removed, &e), 0);
 	ck_assert_int_eq(memcmp(again->param, net->param, sizeof(float) * net->nparam), 0);
 	net_free(again);

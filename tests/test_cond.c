@@ -221,7 +221,7 @@ END_TEST
 static Net *small_net(void)
 {
 	int widths[3] = {3, 4, 2};
-	Net *net = net_new(2, widths, ACT_TANH, 1.0f);
+	Net *net = net_new(2, widths, ACT_TANH, 1.0f, NULL);
 	ck_assert_ptr_nonnull(net);
 	/* Ŵ⁽¹⁾ (4×4): 4 at (0,1), 3 at (1,3), 2 at (2,0), bias 1 at column 2 */
 	net->W[0][0 * 4 + 1] = 4;
@@ -239,7 +239,7 @@ START_TEST(layer_on_net)
 {
 	Net *net = small_net();
 	int rows, cols;
-	double *A = cond_stacked(net, 2, NULL, 0, &rows, &cols);
+	double *A = cond_stacked(net, 2, NULL, 0, &rows, &cols, NULL);
 	ck_assert_int_eq(rows, 5);
 	ck_assert_int_eq(cols, 2);
 	for (int i = 0; i < 8; i++)
@@ -248,7 +248,7 @@ START_TEST(layer_on_net)
 	ck_assert_double_eq(A[9], 0.5);
 	free(A);
 	int sel[2] = {2, 0};
-	A = cond_stacked(net, 1, sel, 2, &rows, &cols);
+	A = cond_stacked(net, 1, sel, 2, &rows, &cols, NULL);
 	ck_assert_int_eq(rows, 4);
 	ck_assert_int_eq(cols, 2);
 	double want[8] = {0, 0, 0, 0, 0, 2, 1, 0};
@@ -418,7 +418,7 @@ END_TEST
 static Net *mixed_net(void)
 {
 	int widths[5] = {5, 9, 4, 4, 2};
-	Net *net = net_new(4, widths, ACT_ERF, 1.0f);
+	Net *net = net_new(4, widths, ACT_ERF, 1.0f, NULL);
 	ck_assert_ptr_nonnull(net);
 	for (size_t i = 0; i < net->nparam; i++)
 		net->param[i] = (float)urand();
@@ -455,7 +455,7 @@ START_TEST(values_only_equals_full)
 		ck_assert_int_ge(full[i].rank_qr, 0);
 		/* the full path's shared triangle gives what the two public calls give */
 		int rows, cols;
-		double *A = cond_stacked(net, i + 1, NULL, 0, &rows, &cols);
+		double *A = cond_stacked(net, i + 1, NULL, 0, &rows, &cols, &e);
 		double sv[9], rd[9];
 		int perm[9];
 		ck_assert_int_eq(cond_singular_values(A, rows, cols, sv, &e), 0);

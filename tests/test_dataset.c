@@ -10,7 +10,7 @@
  * row i % 5 == 4 gets class 0, so classes are unbalanced. */
 static Dataset *make_set(int n, int k)
 {
-	Dataset *ds = dataset_new(n, 2, k);
+	Dataset *ds = dataset_new(n, 2, k, NULL);
 	ck_assert_ptr_nonnull(ds);
 	for (int i = 0; i < n; i++) {
 		ds->x[2 * i] = (float)i;
@@ -40,7 +40,7 @@ START_TEST(test_new_clone_counts)
 	ck_assert_int_eq(c[0], 10);
 	ck_assert_int_eq(c[1], 5);
 	ck_assert_int_eq(c[2], 5);
-	Dataset *cl = dataset_clone(ds);
+	Dataset *cl = dataset_clone(ds, NULL);
 	ck_assert_int_eq(cl->n, 20);
 	ck_assert_str_eq(cl->name, "toy");
 	ck_assert_float_eq(cl->x[2 * 7], 7.0f);
@@ -48,8 +48,8 @@ START_TEST(test_new_clone_counts)
 	dataset_free(cl);
 	dataset_free(ds);
 	dataset_free(NULL);
-	ck_assert_ptr_null(dataset_new(-1, 2, 2));
-	ck_assert_ptr_null(dataset_new(3, 0, 2));
+	ck_assert_ptr_null(dataset_new(-1, 2, 2, NULL));
+	ck_assert_ptr_null(dataset_new(3, 0, 2, NULL));
 }
 END_TEST
 
@@ -57,7 +57,7 @@ START_TEST(test_subset_head)
 {
 	Dataset *ds = make_set(20, 3);
 	int idx[3] = {5, 0, 19};
-	Dataset *s = dataset_subset(ds, idx, 3);
+	Dataset *s = dataset_subset(ds, idx, 3, NULL);
 	ck_assert_int_eq(s->n, 3);
 	ck_assert_float_eq(s->x[0], 5.0f);
 	ck_assert_float_eq(s->x[2], 0.0f);
@@ -66,9 +66,9 @@ START_TEST(test_subset_head)
 	ck_assert_int_eq(s->y[2], 0);
 	dataset_free(s);
 	int bad[1] = {20};
-	ck_assert_ptr_null(dataset_subset(ds, bad, 1));
+	ck_assert_ptr_null(dataset_subset(ds, bad, 1, NULL));
 
-	Dataset *h = dataset_head(ds, 2);
+	Dataset *h = dataset_head(ds, 2, NULL);
 	/* Class 0 first rows 0,3; class 1: 1,7; class 2: 2,5 → in order 0,1,2,3,5,7. */
 	ck_assert_int_eq(h->n, 6);
 	const float want[6] = {0, 1, 2, 3, 5, 7};
@@ -191,9 +191,9 @@ END_TEST
 
 START_TEST(test_synthetic)
 {
-	Dataset *a = dataset_synthetic(50, 3, 10, 5);
-	Dataset *b = dataset_synthetic(50, 3, 10, 5);
-	Dataset *c = dataset_synthetic(50, 3, 10, 6);
+	Dataset *a = dataset_synthetic(50, 3, 10, 5, NULL);
+	Dataset *b = dataset_synthetic(50, 3, 10, 5, NULL);
+	Dataset *c = dataset_synthetic(50, 3, 10, 6, NULL);
 	ck_assert_int_eq(a->n, 150);
 	ck_assert_int_eq(a->d, 10);
 	ck_assert_int_eq(a->k, 3);
@@ -219,7 +219,7 @@ START_TEST(test_synthetic)
 	for (int j = 0; j < 10; j++)
 		dist += (m[0][j] - m[1][j]) * (m[0][j] - m[1][j]);
 	ck_assert_double_gt(dist, 0.01);
-	ck_assert_ptr_null(dataset_synthetic(10, 3, 1, 5));
+	ck_assert_ptr_null(dataset_synthetic(10, 3, 1, 5, &e));
 	dataset_free(a);
 	dataset_free(b);
 	dataset_free(c);
@@ -229,7 +229,7 @@ END_TEST
 START_TEST(test_standardize)
 {
 	/* Feature 0: 1, 2, 3, 6 (mean 3, sd √3.5); feature 1 constant 5. */
-	Dataset *tr = dataset_new(4, 2, 2), *te = dataset_new(1, 2, 2);
+	Dataset *tr = dataset_new(4, 2, 2, NULL), *te = dataset_new(1, 2, 2, NULL);
 	const float x[] = {1, 5, 2, 5, 3, 5, 6, 5};
 	memcpy(tr->x, x, sizeof x);
 	te->x[0] = 10;

@@ -107,7 +107,7 @@ END_TEST
 static Net *saturated_net(void)
 {
 	int w[] = {2, 4, 3, 2};
-	Net *net = net_new(3, w, ACT_ERF, 1.0f);
+	Net *net = net_new(3, w, ACT_ERF, 1.0f, NULL);
 	ck_assert_ptr_nonnull(net);
 	for (int i = 0; i < 2 * 4; i++)
 		net->W[0][i] = 10.0f;
@@ -163,14 +163,14 @@ static void *train_job(void *p)
 /* Training in a thread of condnet's gives the very bits it gives in main. */
 START_TEST(test_training_same_in_threads)
 {
-	Dataset *d = dataset_synthetic(60, 3, 8, 5);
+	Dataset *d = dataset_synthetic(60, 3, 8, 5, NULL);
 	ck_assert_ptr_nonnull(d);
 	int w[] = {8, 24, 16, 3};
-	Net *a = net_new(3, w, ACT_ERF, 1.0f);
+	Net *a = net_new(3, w, ACT_ERF, 1.0f, NULL);
 	Rng r;
 	rng_seed(&r, 9);
 	net_init_glorot(a, &r);
-	Net *b = net_clone(a);
+	Net *b = net_clone(a, NULL);
 	TrainJob ja = {d, a, -1}, jb = {d, b, -1};
 	train_job(&ja);
 	pthread_t th;

@@ -15,7 +15,7 @@
 static Net *sample_net(int with_adam)
 {
 	int w[] = {6, 5, 4, 3};
-	Net *net = net_new(3, w, ACT_SIGMOID, 0.75f);
+	Net *net = net_new(3, w, ACT_SIGMOID, 0.75f, NULL);
 	Rng r;
 	rng_seed(&r, 21);
 	net_init_glorot(net, &r);

@@ -11,7 +11,7 @@
 static Net *small_net(ActKind act, uint64_t seed)
 {
 	int w[] = {5, 4, 3, 3};
-	Net *net = net_new(3, w, act, 1.5f);
+	Net *net = net_new(3, w, act, 1.5f, NULL);
 	ck_assert_ptr_nonnull(net);
 	Rng r;
 	rng_seed(&r, seed);
@@ -54,13 +54,13 @@ START_TEST(test_layout)
 	ck_assert_str_eq(net_shape_str(net, buf, 4), "5-4");
 	ck_assert_int_eq(net_hidden_total(net), 7);
 	int zero[] = {5, 0, 3};
-	ck_assert_ptr_null(net_new(2, zero, ACT_ERF, 1.0f));
+	ck_assert_ptr_null(net_new(2, zero, ACT_ERF, 1.0f, NULL));
 	ck_assert_uint_eq(net_param_count_for(2, zero), 0);
-	Net *c = net_clone(net);
+	Net *c = net_clone(net, NULL);
 	ck_assert_mem_eq(c->param, net->param, net->nparam * sizeof(float));
 	ck_assert_ptr_ne(c->param, net->param);
 	int hidden[] = {7, 2};
-	Net *r = net_reshape(net, hidden);
+	Net *r = net_reshape(net, hidden, NULL);
 	ck_assert_str_eq(net_shape_str(r, buf, sizeof buf), "5-7-2-3");
 	ck_assert_int_eq(r->act, ACT_ERF);
 	ck_assert_float_eq(r->act_a, 1.5f);
@@ -75,7 +75,7 @@ END_TEST
 START_TEST(test_glorot)
 {
 	int w[] = {200, 600, 10};
-	Net *a = net_new(2, w, ACT_ERF, 1.0f), *b = net_new(2, w, ACT_ERF, 1.0f);
+	Net *a = net_new(2, w, ACT_ERF, 1.0f, NULL), *b = net_new(2, w, ACT_ERF, 1.0f, NULL);
 	Rng r1, r2;
 	rng_seed(&r1, 9);
 	rng_seed(&r2, 9);
@@ -192,7 +192,7 @@ static void tag(Net *net)
 
 START_TEST(test_keep_neurons)
 {
-	Net *a = small_net(ACT_TANH, 5), *b = net_clone(a);
+	Net *a = small_net(ACT_TANH, 5), *b = net_clone(a, NULL);
 	tag(a);
 	tag(b);
 	Err e;
@@ -266,7 +266,7 @@ START_TEST(test_add_neurons)
 	float x[N * 5], before[N * 3], after[N * 3];
 	fill_x(x, N * 5, 8);
 	for (int k = 0; k < ACT_COUNT; k++) {
-		Net *net = small_net((ActKind)k, 7), *old = net_clone(net);
+		Net *net = small_net((ActKind)k, 7), *old = net_clone(net, NULL);
 		for (size_t i = 0; i < net->nparam; i++)
 			net->adam_m[i] = old->adam_m[i] = 1.0f;
 		Err e;

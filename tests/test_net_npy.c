@@ -31,7 +31,7 @@ static const char *raw(const char *name, int major, const char *dict, const void
 static Net *sample_net(void)
 {
 	int widths[4] = {5, 4, 3, 2};
-	Net *net = net_new(3, widths, ACT_ERF, 1.5f);
+	Net *net = net_new(3, widths, ACT_ERF, 1.5f, NULL);
 	ck_assert_ptr_nonnull(net);
 	for (size_t i = 0; i < net->nparam; i++)
 		net->param[i] = (float)(sin(1.0 + 7.3 * (double)i) * 0.8);

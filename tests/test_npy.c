@@ -75,7 +75,7 @@ START_TEST(write_labels_and_dataset)
 	static const unsigned char le[12] = {0, 0, 0, 0, 7, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff};
 	ck_assert_int_eq(memcmp(b + 128, le, 12), 0);
 
-	Dataset *ds = dataset_new(2, 3, 4);
+	Dataset *ds = dataset_new(2, 3, 4, &e);
 	for (int i = 0; i < 6; i++)
 		ds->x[i] = 0.5f * (float)i - 1;
 	ds->y[0] = 3;

@@ -145,7 +145,7 @@ START_TEST(corrupt_log_names_line)
 	                                  "tau 30\n"
 	                                  "eta 1\n"
 	                                  "tau 1e999\n");
-	Session *s = session_new();
+	Session *s = session_new(NULL);
 	Err e = {{0}};
 	char want[1100];
 	ck_assert_int_eq(session_replay(s, path, NULL, &e), -1);
@@ -157,7 +157,7 @@ START_TEST(corrupt_log_names_line)
 
 	path = write_log(dir, "data spec=synthetic features=0 label_col=-1 seed=1 limit=20 "
 	                      "val_frac=0.1 val_per_class=0\n\ntau 1e999\n");
-	s = session_new();
+	s = session_new(&e);
 	ck_assert_int_eq(session_replay(s, path, NULL, &e), -1);
 	snprintf(want, sizeof want, "%s:3: tau: expected a number", path);
 	ck_assert_msg(strstr(e.msg, want) == e.msg, "message '%s'", e.msg);
@@ -191,7 +191,7 @@ static Net *direct(void)
 	d.limit = 60;
 	ck_assert_msg(datasets_load(&d, &tr, &te, &e) == 0, "%s", e.msg);
 	int w[4] = {tr->d, 16, 12, tr->k};
-	Net *net = net_new(3, w, ACT_TANH, 1);
+	Net *net = net_new(3, w, ACT_TANH, 1, &e);
 	Rng r;
 	rng_seed(&r, 5);
 	net_init_glorot(net, &r);
@@ -213,7 +213,7 @@ static Net *direct(void)
 	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
 	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
 	net_free(net);
-	net = net_clone(a->net);
+	net = net_clone(a->net, &e);
 	alg1_free(a);
 	SqueezeOpts so;
 	SqueezeProposal sp;
@@ -234,7 +234,7 @@ START_TEST(replay_matches_direct_calls)
 	const char *dir = tu_tmpdir();
 	const char *path = write_log(dir, replay_log);
 	char logged[1100];
-	Session *s = session_new();
+	Session *s = session_new(NULL);
 	Err e = {{0}};
 	snprintf(logged, sizeof logged, "%s/again.log", dir);
 	ck_assert_int_eq(session_log_open(s, logged, &e), 0);
@@ -257,7 +257,7 @@ START_TEST(replay_matches_direct_calls)
 		nl++;
 	fclose(f);
 	ck_assert_int_eq(nl, 12); /* the header and the 11 actions */
-	Session *s2 = session_new(), *s3 = session_new();
+	Session *s2 = session_new(&e), *s3 = session_new(&e);
 	ck_assert_int_eq(session_replay(s2, path, NULL, &e), 0);
 	ck_assert_msg(session_replay(s3, logged, NULL, &e) == 0, "%s", e.msg);
 	ck_assert_uint_eq(session_param_crc(s2->net), session_param_crc(s3->net));
@@ -288,7 +288,7 @@ START_TEST(cancel_rolls_back)
 	                   "val_frac=0.2 val_per_class=0\n"
 	                   "opts batch=10 lr=0.01\n"
 	                   "net layers=8 act=erf act_a=1 seed=9\n");
-	Session *s = session_new();
+	Session *s = session_new(NULL);
 	Err e = {{0}};
 	snprintf(logp, sizeof logp, "%s/c.log", dir);
 	ck_assert_int_eq(session_log_open(s, logp, &e), 0);
@@ -327,19 +327,19 @@ START_TEST(load_checks_crc)
 	const char *head = "data spec=synthetic features=0 label_col=-1 seed=3 limit=30 "
 	                   "val_frac=0.2 val_per_class=0\nnet layers=6 act=erf act_a=1 seed=2\n";
 	snprintf(text, sizeof text, "%ssave path=%s\n", head, model);
-	Session *s = session_new();
+	Session *s = session_new(NULL);
 	Err e = {{0}};
 	ck_assert_int_eq(session_replay(s, write_log(dir, text), NULL, &e), 0);
 	uint32_t crc = session_param_crc(s->net);
 	session_free(s);
 	snprintf(text, sizeof text, "%sload path=%s crc=%08x\n", head, model, (unsigned)crc);
-	s = session_new();
+	s = session_new(&e);
 	ck_assert_msg(session_replay(s, write_log(dir, text), NULL, &e) == 0, "%s", e.msg);
 	ck_assert_uint_eq(session_param_crc(s->net), crc);
 	ck_assert_int_eq(session_can_undo(s), 1);
 	session_free(s);
 	snprintf(text, sizeof text, "%sload path=%s crc=%08x\n", head, model, (unsigned)crc ^ 1u);
-	s = session_new();
+	s = session_new(&e);
 	ck_assert_int_eq(session_replay(s, write_log(dir, text), NULL, &e), -1);
 	ck_assert_msg(strstr(e.msg, ":3: ") && strstr(e.msg, "the file has changed"), "%s", e.msg);
 	session_free(s);
@@ -376,7 +376,7 @@ static int look(const TrainProgress *p, void *ud)
 
 START_TEST(hook_sees_the_training_net)
 {
-	Session *s = session_new();
+	Session *s = session_new(NULL);
 	Err e = {{0}};
 	Hook h = {.progress = look};
 	ck_assert_int_eq(session_replay(s, write_log(tu_tmpdir(), small_log), NULL, &e), 0);
@@ -415,7 +415,7 @@ START_TEST(adopt_the_pick)
 {
 	const char *dir = tu_tmpdir();
 	char logp[1100], line[2048], prev[2048] = "";
-	Session *s = session_new();
+	Session *s = session_new(NULL);
 	Err e = {{0}};
 	double beta;
 	snprintf(logp, sizeof logp, "%s/adopt.log", dir);
@@ -438,7 +438,7 @@ START_TEST(adopt_the_pick)
 	ck_assert_msg(session_apply(s, &a, NULL, &e) == 0, "%s", e.msg);
 	/* fresh Glorot weights of the pick's widths, with the session's seed */
 	int w[4] = {s->train->d, beta == 0.5 ? 8 : 24, beta == 0.5 ? 6 : 18, s->train->k};
-	Net *want = net_new(3, w, ACT_TANH, 1);
+	Net *want = net_new(3, w, ACT_TANH, 1, &e);
 	Rng r;
 	rng_seed(&r, 5);
 	net_init_glorot(want, &r);
@@ -466,12 +466,12 @@ START_TEST(adopt_the_pick)
 	ck_assert_msg(found, "no note and net line in %s", logp);
 	ck_assert_str_eq(prev, "undo\n");
 	/* replayed, it adopts (as an undoable change) and undoes the same way */
-	s = session_new();
+	s = session_new(&e);
 	ck_assert_msg(session_replay(s, logp, NULL, &e) == 0, "%s", e.msg);
 	ck_assert_uint_eq(session_param_crc(s->net), before);
 	session_free(s);
 	text[kept] = '\0';
-	s = session_new();
+	s = session_new(&e);
 	ck_assert_msg(session_replay(s, write_log(dir, text), NULL, &e) == 0, "%s", e.msg);
 	ck_assert_uint_eq(session_param_crc(s->net), adopted);
 	ck_assert_int_eq(session_can_undo(s), 1);
@@ -506,7 +506,7 @@ START_TEST(log_ranges_match_the_cli)
 	ck_assert_int_eq(session_parse("sweep betas=0.5:1.5:0.5 q=1000", &a, &e), 1);
 	ck_assert_int_eq(session_parse("net layers=3x5,2 act=erf act_a=1 seed=1", &a, &e), 1);
 	/* applied directly (as the screen does), τ = 1 is refused as well */
-	Session *s = session_new();
+	Session *s = session_new(&e);
 	ck_assert_int_eq(session_replay(s, write_log(tu_tmpdir(), small_log), NULL, &e), 0);
 	SessAction t = act(SESS_TAU);
 	t.x = 1;
@@ -535,7 +535,7 @@ START_TEST(long_paths_are_logged_whole)
 	snprintf(path + n, sizeof path - (size_t)n, "/m.model");
 	ck_assert_uint_gt(strlen(path), 900);
 
-	Session *s = session_new();
+	Session *s = session_new(NULL);
 	Err e = {{0}};
 	snprintf(logp, sizeof logp, "%s/long.log", dir);
 	ck_assert_int_eq(session_log_open(s, logp, &e), 0);
@@ -558,7 +558,7 @@ START_TEST(long_paths_are_logged_whole)
 	fclose(f);
 	ck_assert_int_eq(saves, 1);
 	/* the logged line replays, and saves where the path points */
-	Session *r = session_new();
+	Session *r = session_new(&e);
 	ck_assert_msg(session_replay(r, logp, NULL, &e) == 0, "%s", e.msg);
 	session_free(r);
 	snprintf(rm, sizeof rm, "%s/m.model", sub);
@@ -593,7 +593,7 @@ END_TEST
  * read blank lines for ever). */
 START_TEST(replay_refuses_non_regular_files)
 {
-	Session *s = session_new();
+	Session *s = session_new(NULL);
 	Err e = {{0}};
 	const char *dir = tu_tmpdir();
 	char want[600];

@@ -100,7 +100,7 @@ START_TEST(test_gradient_check)
 	for (int i = 0; i < B * 5; i++)
 		x[i] = (float)rng_normal(&r);
 	for (int k = 0; k < ACT_COUNT; k++) {
-		Net *net = net_new(3, widths, (ActKind)k, 0.8f);
+		Net *net = net_new(3, widths, (ActKind)k, 0.8f, NULL);
 		net_init_glorot(net, &r);
 		for (size_t i = 0; i < net->nparam; i++)
 			net->param[i] += (float)(0.3 * rng_normal(&r));
@@ -136,7 +136,7 @@ END_TEST
 START_TEST(test_gradient_errors)
 {
 	int widths[] = {2, 3, 2};
-	Net *net = net_new(2, widths, ACT_ERF, 1.0f);
+	Net *net = net_new(2, widths, ACT_ERF, 1.0f, NULL);
 	float x[4] = {0}, grad[32];
 	Err e;
 	ck_assert_int_eq(train_gradient(net, x, (int[]){0, 2}, 2, grad, NULL, &e), -1);
@@ -150,7 +150,7 @@ START_TEST(test_learns_clusters)
 {
 	Dataset *tr = clusters(100, 4, 5, 1), *te = clusters(100, 4, 5, 2);
 	int widths[] = {4, 16, 16, 5};
-	Net *net = net_new(3, widths, ACT_ERF, 1.0f);
+	Net *net = net_new(3, widths, ACT_ERF, 1.0f, NULL);
 	Rng r;
 	rng_seed(&r, 3);
 	net_init_glorot(net, &r);
@@ -177,11 +177,11 @@ START_TEST(test_deterministic)
 {
 	Dataset *tr = clusters(40, 3, 3, 4);
 	int widths[] = {3, 8, 3};
-	Net *a = net_new(2, widths, ACT_TANH, 1.0f);
+	Net *a = net_new(2, widths, ACT_TANH, 1.0f, NULL);
 	Rng r;
 	rng_seed(&r, 5);
 	net_init_glorot(a, &r);
-	Net *b = net_clone(a), *c = net_clone(a);
+	Net *b = net_clone(a, NULL), *c = net_clone(a, NULL);
 	TrainOpts o;
 	train_opts_default(&o);
 	o.batch = 16;
@@ -236,7 +236,7 @@ START_TEST(test_epochs_and_progress)
 	for (int i = 0; i < 103; i++)
 		tr->y[i] = (int)rng_below(&r, 3);
 	int widths[] = {3, 6, 3};
-	Net *net = net_new(2, widths, ACT_SIGMOID, 1.0f);
+	Net *net = net_new(2, widths, ACT_SIGMOID, 1.0f, NULL);
 	net_init_glorot(net, &r);
 	TrainOpts o;
 	train_opts_default(&o);
@@ -282,11 +282,11 @@ START_TEST(test_trainer_step)
 {
 	Dataset *tr = clusters(20, 2, 2, 9);
 	int widths[] = {2, 4, 2};
-	Net *net = net_new(2, widths, ACT_RELU, 1.0f), *twin;
+	Net *net = net_new(2, widths, ACT_RELU, 1.0f, NULL), *twin;
 	Rng r;
 	rng_seed(&r, 1);
 	net_init_glorot(net, &r);
-	twin = net_clone(net);
+	twin = net_clone(net, NULL);
 	TrainOpts o;
 	train_opts_default(&o);
 	o.batch = 7;
@@ -321,7 +321,7 @@ START_TEST(test_diverges)
 	for (int i = 0; i < tr->n * tr->d; i++)
 		tr->x[i] *= 1e6f;
 	int widths[] = {4, 32, 32, 32, 32, 2};
-	Net *net = net_new(5, widths, ACT_RELU, 1.0f);
+	Net *net = net_new(5, widths, ACT_RELU, 1.0f, NULL);
 	Rng r;
 	rng_seed(&r, 12);
 	net_init_glorot(net, &r);
@@ -336,7 +336,7 @@ START_TEST(test_diverges)
 	long rc = 1, steps = 0;
 	while (rc == 1 && steps < 1000) {
 		net_free(before);
-		before = net_clone(net);
+		before = net_clone(net, &e);
 		rc = trainer_step(t, 1, &e);
 		steps++;
 	}
@@ -362,7 +362,7 @@ START_TEST(test_shape_errors)
 {
 	Dataset *tr = clusters(5, 3, 3, 1);
 	int widths[] = {4, 5, 3};
-	Net *net = net_new(2, widths, ACT_ERF, 1.0f);
+	Net *net = net_new(2, widths, ACT_ERF, 1.0f, NULL);
 	TrainOpts o;
 	train_opts_default(&o);
 	Err e;
@@ -372,12 +372,12 @@ START_TEST(test_shape_errors)
 	net_free(net);
 	widths[0] = 3;
 	widths[2] = 2;
-	net = net_new(2, widths, ACT_ERF, 1.0f);
+	net = net_new(2, widths, ACT_ERF, 1.0f, &e);
 	ck_assert_ptr_null(trainer_new(net, tr, &o, &e));
 	ck_assert_str_eq(e.msg, "test data: row 3 has label 2, outside the network's 2 classes");
 	widths[2] = 3;
 	net_free(net);
-	net = net_new(2, widths, ACT_ERF, 1.0f);
+	net = net_new(2, widths, ACT_ERF, 1.0f, &e);
 	o.batch = 0;
 	ck_assert_ptr_null(trainer_new(net, tr, &o, &e));
 	ck_assert_str_eq(e.msg, "batch size 0: expected a positive integer");
@@ -397,7 +397,7 @@ START_TEST(test_error_known_answer)
 	for (int i = 0; i < 10; i++)
 		d->y[i] = i < 3 ? 0 : 1 + i % 3;
 	int widths[] = {2, 3, 4};
-	Net *net = net_new(2, widths, ACT_SIGMOID, 1.0f);
+	Net *net = net_new(2, widths, ACT_SIGMOID, 1.0f, NULL);
 	double loss, err = net_error(net, d, &loss);
 	ck_assert_double_eq_tol(err, 0.7, 1e-12);
 	ck_assert_double_eq_tol(loss, log(4.0), 1e-6);
@@ -421,7 +421,7 @@ START_TEST(test_forward_chunks)
 {
 	enum { N = 2500 };
 	int widths[] = {3, 7, 5, 4};
-	Net *net = net_new(3, widths, ACT_ERF, 1.0f);
+	Net *net = net_new(3, widths, ACT_ERF, 1.0f, NULL);
 	Rng r;
 	rng_seed(&r, 13);
 	net_init_glorot(net, &r);

@@ -59,7 +59,10 @@ static inline const char *tu_tmpdir(void)
 static inline const char *tu_write(const char *dir, const char *name, const void *data, size_t len)
 {
 	static char path[1024];
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path) {
+		fprintf(stderr, "%s/%s: path too long\n", dir, name);
+		exit(1);
+	}
 	FILE *f = fopen(path, "wb");
 	if (!f || fwrite(data, 1, len, f) != len) {
 		perror(path);
@@ -75,7 +78,7 @@ static inline const char *tu_write(const char *dir, const char *name, const void
 static inline const char *tu_npy_raw(const char *dir, const char *name, int major,
 				     const char *dict, const void *data, size_t len)
 {
-	static char path[1024];
+	static char path[2048];
 	size_t pre = major == 1 ? 10 : 12, n = strlen(dict);
 	size_t hlen = ((pre + n + 1 + 63) / 64) * 64 - pre;
 	unsigned char *buf = calloc(1, pre + hlen + len);

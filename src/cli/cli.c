@@ -383,14 +383,9 @@ Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 			nparam, (size_t)CLI_MAX_PARAMS);
 		return NULL;
 	}
-	Net *net = net_new(nh + 1, w, c->act, c->act_a);
+	Net *net = net_fresh(nh + 1, w, c->act, c->act_a, c->seed, e);
 	free(w);
-	if (!net) {
-		err_set(e, "out of memory for a %s network", spec);
-		return NULL;
-	}
-	Rng rng;
-	rng_seed(&rng, c->seed);
-	net_init_glorot(net, &rng);
+	if (!net)
+		err_prefix(e, "a %s network", spec);
 	return net;
 }

@@ -126,7 +126,7 @@ int cmd_alg1(int argc, char **argv)
 	} else if (c.save)
 		printf("not saving %s: the run was interrupted\n", c.save);
 	if (c.json) {
-		cJSON *r = report_alg1_json(a);
+		cJSON *r = report_alg1_json(a, &e);
 		if (r) {
 			cJSON_AddStringToObject(r, "data", cli_data_name(&c));
 			cJSON_AddBoolToObject(r, "interrupted", sig != 0);

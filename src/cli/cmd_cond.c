@@ -96,7 +96,7 @@ int cmd_cond(int argc, char **argv)
 	if (test)
 		printf("\ntest accuracy: %.2f %%\n", acc);
 	if (c.json) {
-		cJSON *r = report_cond_json(net, lc);
+		cJSON *r = report_cond_json(net, lc, &e);
 		if (r) {
 			if (c.load)
 				cJSON_AddStringToObject(r, "model", c.load);

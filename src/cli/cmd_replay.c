@@ -67,7 +67,7 @@ int cmd_replay(int argc, char **argv)
 		return 2;
 	}
 	const char *save = c.save, *log = argv[first];
-	Session *s = session_new();
+	Session *s = session_new(NULL);
 	Err e = {{0}};
 	if (!s) {
 		fprintf(stderr, "condnet replay: out of memory\n");

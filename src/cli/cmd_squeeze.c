@@ -184,7 +184,7 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	int m = (*net)->m, rc = -1;
 	SqueezeRow row = {.tau = s->so.tau, .acc_after = NAN};
 	SqueezeOpts o = s->so;
-	Net *plain = net_clone(*net), *comp = net_clone(*net);
+	Net *plain = net_clone(*net, e), *comp = net_clone(*net, e);
 	LayerCond *before = calloc((size_t)m, sizeof *before), *after = calloc((size_t)m, sizeof *after);
 	if (!plain || !comp || !before || !after) {
 		err_set(e, "out of memory");

@@ -193,8 +193,8 @@ static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset
 	if (!w)
 		return err_set(e, "out of memory");
 	alg2_scaled_widths(base, beta, w);
-	Net *shape = net_new(base->m, w, base->act, base->act_a);
-	int rc = shape ? 0 : err_set(e, "out of memory");
+	Net *shape = net_new(base->m, w, base->act, base->act_a, e);
+	int rc = shape ? 0 : -1;
 	if (rc == 0 && (alg2_trial_train(shape, beta, s->trial, tr, v, &s->o, &t, NULL, NULL, e) ||
 			alg2_trial_write_json(s->out, &t, w, base->m, e)))
 		rc = -1;
@@ -236,7 +236,7 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
 			 Err *e)
 {
 	if (c->json) {
-		cJSON *r = report_alg2_json(a);
+		cJSON *r = report_alg2_json(a, e);
 		if (r) {
 			cJSON_AddStringToObject(r, "data", cli_data_name(c));
 			if (isfinite(final_acc)) {

@@ -231,7 +231,7 @@ int adult_load(const char *path, Dataset **out, Err *e)
 		        ADULT_FIELDS);
 		goto done;
 	}
-	Dataset *ds = dataset_new((int)n, d, 2);
+	Dataset *ds = dataset_new((int)n, d, 2, e);
 	if (!ds) {
 		err_set(e, "%s: out of memory for %zu rows", path, n);
 		goto done;

@@ -253,7 +253,7 @@ int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 		err_set(e, "%s: a header line and no data rows", path);
 		goto done;
 	}
-	Dataset *ds = dataset_new((int)rows.n, (int)ncol - 1, maxlab + 1);
+	Dataset *ds = dataset_new((int)rows.n, (int)ncol - 1, maxlab + 1, e);
 	if (!ds) {
 		err_set(e, "%s: out of memory for %zu rows", path, rows.n);
 		goto done;

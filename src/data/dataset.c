@@ -12,19 +12,25 @@
 /* Seed of the fixed plane-to-d-features map of the synthetic set. */
 #define SYNTH_MAP_SEED 0xc0ffee5eedULL
 
-Dataset *dataset_new(int n, int d, int k)
+Dataset *dataset_new(int n, int d, int k, Err *e)
 {
-	if (n < 0 || d < 1 || k < 1)
+	if (n < 0 || d < 1 || k < 1) {
+		err_set(e, "a data set of %d rows, %d features and %d classes: expected n >= 0, "
+			"d >= 1, k >= 1", n, d, k);
 		return NULL;
+	}
 	Dataset *ds = calloc(1, sizeof *ds);
-	if (!ds)
+	if (!ds) {
+		err_set(e, "out of memory for a data set");
 		return NULL;
+	}
 	size_t nx = (size_t)n * (size_t)d;
 	/* At least one element each, so an empty set still has valid pointers. */
 	ds->x = calloc(nx ? nx : 1, sizeof *ds->x);
 	ds->y = calloc(n ? (size_t)n : 1, sizeof *ds->y);
 	if (!ds->x || !ds->y) {
 		dataset_free(ds);
+		err_set(e, "out of memory for a data set of %d rows × %d features", n, d);
 		return NULL;
 	}
 	ds->n = n;
@@ -42,9 +48,9 @@ void dataset_free(Dataset *ds)
 	free(ds);
 }
 
-Dataset *dataset_clone(const Dataset *ds)
+Dataset *dataset_clone(const Dataset *ds, Err *e)
 {
-	Dataset *c = dataset_new(ds->n, ds->d, ds->k);
+	Dataset *c = dataset_new(ds->n, ds->d, ds->k, e);
 	if (!c)
 		return NULL;
 	memcpy(c->x, ds->x, (size_t)ds->n * (size_t)ds->d * sizeof *c->x);
@@ -53,13 +59,15 @@ Dataset *dataset_clone(const Dataset *ds)
 	return c;
 }
 
-/* NULL when an index is outside [0, ds->n) or memory runs out. */
-Dataset *dataset_subset(const Dataset *ds, const int *idx, int n)
+Dataset *dataset_subset(const Dataset *ds, const int *idx, int n, Err *e)
 {
 	for (int i = 0; i < n; i++)
-		if (idx[i] < 0 || idx[i] >= ds->n)
+		if (idx[i] < 0 || idx[i] >= ds->n) {
+			err_set(e, "%s: row %d of a subset is %d, outside 0..%d", ds->name, i,
+				idx[i], ds->n - 1);
 			return NULL;
-	Dataset *s = dataset_new(n, ds->d, ds->k);
+		}
+	Dataset *s = dataset_new(n, ds->d, ds->k, e);
 	if (!s)
 		return NULL;
 	size_t d = (size_t)ds->d;
@@ -71,7 +79,7 @@ Dataset *dataset_subset(const Dataset *ds, const int *idx, int n)
 	return s;
 }
 
-Dataset *dataset_head(const Dataset *ds, int n)
+Dataset *dataset_head(const Dataset *ds, int n, Err *e)
 {
 	int *seen = calloc((size_t)ds->k, sizeof *seen);
 	int *idx = malloc((ds->n ? (size_t)ds->n : 1) * sizeof *idx);
@@ -85,7 +93,9 @@ Dataset *dataset_head(const Dataset *ds, int n)
 				idx[m++] = i;
 			}
 		}
-		h = dataset_subset(ds, idx, m);
+		h = dataset_subset(ds, idx, m, e);
+	} else {
+		err_set(e, "out of memory");
 	}
 	free(seen);
 	free(idx);
@@ -191,8 +201,8 @@ int dataset_split(const Dataset *all, double frac, int per_class, uint64_t seed,
 		else
 			ti[nt++] = i;
 	}
-	*train = dataset_subset(all, ti, nt);
-	*val = dataset_subset(all, vi, nv);
+	*train = dataset_subset(all, ti, nt, e);
+	*val = dataset_subset(all, vi, nv, e);
 	if (!*train || !*val) {
 		dataset_free(*train);
 		dataset_free(*val);
@@ -242,13 +252,18 @@ int dataset_validate(const Dataset *ds, const char *what, Err *e)
  * (d×2, entries N(0,1)) is fixed for every seed, so sets drawn with different
  * seeds share one distribution. Row i belongs to class i mod k.
  */
-Dataset *dataset_synthetic(int n_per_class, int k, int d, uint64_t seed)
+Dataset *dataset_synthetic(int n_per_class, int k, int d, uint64_t seed, Err *e)
 {
-	if (n_per_class < 0 || k < 1 || d < 2 || (long long)n_per_class * k > 0x7fffffffLL)
+	if (n_per_class < 0 || k < 1 || d < 2 || (long long)n_per_class * k > 0x7fffffffLL) {
+		err_set(e, "synthetic set of %d rows per class, %d classes, %d features: expected "
+			"k >= 1, d >= 2 and fewer than 2^31 rows", n_per_class, k, d);
 		return NULL;
-	Dataset *ds = dataset_new(n_per_class * k, d, k);
+	}
+	Dataset *ds = dataset_new(n_per_class * k, d, k, e);
 	double *A = malloc((size_t)d * 2 * sizeof *A);
 	if (!ds || !A) {
+		if (ds)
+			err_set(e, "out of memory");
 		dataset_free(ds);
 		free(A);
 		return NULL;

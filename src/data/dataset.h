@@ -17,17 +17,20 @@ typedef struct Dataset {
 	char name[128]; /* what it is, for headers and reports ("mnist-haar200 train") */
 } Dataset;
 
-/* A zeroed data set of n rows, d features, k classes; NULL when out of memory. */
-Dataset *dataset_new(int n, int d, int k);
-void dataset_free(Dataset *ds); /* accepts NULL */
-Dataset *dataset_clone(const Dataset *ds);
+/* Every constructor here returns NULL with a message in e (which may be
+ * NULL) when its arguments are out of range or memory runs out. */
 
-/* Rows idx[0..n) of ds, in that order (a copy); NULL when an index is
- * outside [0, ds->n) or memory runs out. */
-Dataset *dataset_subset(const Dataset *ds, const int *idx, int n);
+/* A zeroed data set of n rows, d features, k classes. */
+Dataset *dataset_new(int n, int d, int k, Err *e);
+void dataset_free(Dataset *ds); /* accepts NULL */
+Dataset *dataset_clone(const Dataset *ds, Err *e);
+
+/* Rows idx[0..n) of ds, in that order (a copy); an index outside
+ * [0, ds->n) is an error. */
+Dataset *dataset_subset(const Dataset *ds, const int *idx, int n, Err *e);
 
 /* The first n rows of each class, at most (for quick runs); a copy. */
-Dataset *dataset_head(const Dataset *ds, int n);
+Dataset *dataset_head(const Dataset *ds, int n, Err *e);
 
 /* Stratified split into training and validation parts, reproducible from
  * seed. Either per_class > 0 (that many validation rows of every class, the
@@ -44,7 +47,7 @@ int dataset_validate(const Dataset *ds, const char *what, Err *e);
 /* The built-in synthetic set: k interleaved spiral arms in the plane, lifted
  * to d >= 2 features by a fixed random linear map plus noise, n_per_class
  * rows per class. Same seed, same data. */
-Dataset *dataset_synthetic(int n_per_class, int k, int d, uint64_t seed);
+Dataset *dataset_synthetic(int n_per_class, int k, int d, uint64_t seed, Err *e);
 
 /* Centres every feature of train and test on its mean over train and, when
  * divide is set, divides it by its standard deviation over train (a feature

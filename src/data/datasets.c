@@ -147,8 +147,8 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 	const char *name = s->spec ? s->spec : "synthetic";
 	char p[PATH_LEN], q[PATH_LEN];
 	if (strcmp(name, "synthetic") == 0) {
-		*train = dataset_synthetic(SYNTH_TRAIN, SYNTH_K, SYNTH_D, s->seed);
-		*test = dataset_synthetic(SYNTH_TEST, SYNTH_K, SYNTH_D, rng_derive(s->seed, 1));
+		*train = dataset_synthetic(SYNTH_TRAIN, SYNTH_K, SYNTH_D, s->seed, e);
+		*test = dataset_synthetic(SYNTH_TEST, SYNTH_K, SYNTH_D, rng_derive(s->seed, 1), e);
 		if (!*train || !*test)
 			return err_set(e, "synthetic: out of memory");
 		snprintf((*train)->name, sizeof(*train)->name, "synthetic train (seed %llu)",
@@ -188,7 +188,7 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 /* Keeps the first `limit` rows of each class of *ds. */
 static int apply_limit(Dataset **ds, int limit, Err *e)
 {
-	Dataset *h = dataset_head(*ds, limit);
+	Dataset *h = dataset_head(*ds, limit, e);
 	if (!h)
 		return err_set(e, "%s: out of memory keeping %d rows per class", (*ds)->name,
 		               limit);

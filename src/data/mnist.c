@@ -200,7 +200,7 @@ static int cache_read(const char *path, int k, int n, uint32_t key, const char *
 	free(seen);
 	int cnt[2] = {(int)ntr, (int)nte};
 	for (int s = 0; s < 2; s++) {
-		ds[s] = dataset_new(cnt[s], k, NCLASS);
+		ds[s] = dataset_new(cnt[s], k, NCLASS, NULL);
 		if (!ds[s])
 			goto fail;
 		snprintf(ds[s]->name, sizeof ds[s]->name, "%s-haar%d %s", name, k,
@@ -303,7 +303,7 @@ static int build(const Raw *r, int n, int k, const char *name, Dataset **train, 
 		goto fail;
 	}
 	for (int s = 0; s < 2; s++) {
-		ds[s] = dataset_new(r->n[s], k, NCLASS);
+		ds[s] = dataset_new(r->n[s], k, NCLASS, e);
 		if (!ds[s]) {
 			err_set(e, "%s: out of memory for %d×%d features", name, r->n[s], k);
 			goto fail;
@@ -404,7 +404,7 @@ int mnist_load_pixels(const char *dir, Dataset **train, Dataset **test, Err *e)
 	}
 	int d = r.rows * r.cols;
 	for (int s = 0; s < 2; s++) {
-		ds[s] = dataset_new(r.n[s], d, NCLASS);
+		ds[s] = dataset_new(r.n[s], d, NCLASS, e);
 		if (!ds[s]) {
 			err_set(e, "%s: out of memory for %d×%d pixels", dir, r.n[s], d);
 			dataset_free(ds[0]);

@@ -93,7 +93,7 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 	}
 	a->o = *o;
 	a->train = train;
-	a->net = net_new(m, initial->n, initial->act, initial->act_a);
+	a->net = net_new(m, initial->n, initial->act, initial->act_a, e);
 	if (!a->net) {
 		free(a);
 		err_set(e, "Algorithm 1: out of memory for a network of %zu parameters",
@@ -108,11 +108,43 @@ void alg1_free(Alg1 *a)
 {
 	if (!a)
 		return;
-	for (int i = 0; i < a->nrec; i++)
-		record_free(&a->rec[i]);
-	free(a->rec);
+	alg1_records_free(a->rec, a->nrec);
 	net_free(a->net);
 	free(a);
+}
+
+void alg1_records_free(Alg1Record *r, int n)
+{
+	for (int i = 0; r && i < n; i++)
+		record_free(&r[i]);
+	free(r);
+}
+
+Alg1Record *alg1_records_copy(const Alg1Record *r, int n, Err *e)
+{
+	if (n < 1)
+		return NULL;
+	Alg1Record *c = calloc((size_t)n, sizeof *c);
+	if (!c) {
+		err_set(e, "out of memory copying %d Algorithm-1 records", n);
+		return NULL;
+	}
+	for (int k = 0; k < n; k++) {
+		size_t m = (size_t)r[k].m;
+		c[k] = r[k];
+		c[k].n = malloc((m + 1) * sizeof *c[k].n);
+		c[k].kappa = malloc(m * sizeof *c[k].kappa);
+		c[k].p = malloc(m * sizeof *c[k].p);
+		if (!c[k].n || !c[k].kappa || !c[k].p) {
+			alg1_records_free(c, k + 1);
+			err_set(e, "out of memory copying %d Algorithm-1 records", n);
+			return NULL;
+		}
+		memcpy(c[k].n, r[k].n, (m + 1) * sizeof *c[k].n);
+		memcpy(c[k].kappa, r[k].kappa, m * sizeof *c[k].kappa);
+		memcpy(c[k].p, r[k].p, m * sizeof *c[k].p);
+	}
+	return c;
 }
 
 Alg1 *alg1_clone(const Alg1 *a, Err *e)
@@ -127,34 +159,16 @@ Alg1 *alg1_clone(const Alg1 *a, Err *e)
 		return NULL;
 	}
 	*c = *a;
-	c->net = NULL;
-	c->rec = NULL;
-	c->nrec = 0;
 	c->training = NULL;
-	if (a->net && !(c->net = net_clone(a->net)))
-		goto fail;
-	if (a->nrec > 0 && !(c->rec = calloc((size_t)a->nrec, sizeof *c->rec)))
-		goto fail;
-	for (int k = 0; k < a->nrec; k++) {
-		const Alg1Record *r = &a->rec[k];
-		Alg1Record *d = &c->rec[k];
-		size_t m = (size_t)r->m;
-		*d = *r;
-		d->n = malloc((m + 1) * sizeof *d->n);
-		d->kappa = malloc(m * sizeof *d->kappa);
-		d->p = malloc(m * sizeof *d->p);
-		c->nrec = k + 1;
-		if (!d->n || !d->kappa || !d->p)
-			goto fail;
-		memcpy(d->n, r->n, (m + 1) * sizeof *d->n);
-		memcpy(d->kappa, r->kappa, m * sizeof *d->kappa);
-		memcpy(d->p, r->p, m * sizeof *d->p);
+	c->net = a->net ? net_clone(a->net, e) : NULL;
+	c->rec = alg1_records_copy(a->rec, a->nrec, e);
+	if ((a->net && !c->net) || (a->nrec > 0 && !c->rec)) {
+		net_free(c->net);
+		alg1_records_free(c->rec, c->rec ? a->nrec : 0);
+		free(c);
+		return NULL;
 	}
 	return c;
-fail:
-	alg1_free(c);
-	err_set(e, "Algorithm 1: out of memory copying the state (%d records)", a->nrec);
-	return NULL;
 }
 
 /* Measures a trained N̂: κ(Ŵ⁽ⁱ⁾) and p_i(τ) of every layer (cond_net), Σ n_i
@@ -309,7 +323,7 @@ static void settle(Alg1 *a)
 static Net *shrink_warm(const Alg1 *a, const int *w, int iter, Err *e)
 {
 	const Net *cur = a->net;
-	Net *next = net_clone(cur);
+	Net *next = net_clone(cur, e);
 	if (!next) {
 		err_set(e, "Algorithm 1, iteration %d: out of memory copying the network", iter);
 		return NULL;

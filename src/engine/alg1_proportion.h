@@ -70,6 +70,11 @@ typedef struct Alg1 {
 	const Net *training;
 } Alg1;
 
+/* Deep copies of records (for screens), and their release (r may be NULL).
+ * A copy of no records is NULL; otherwise NULL means no memory (message in e). */
+Alg1Record *alg1_records_copy(const Alg1Record *r, int n, Err *e);
+void alg1_records_free(Alg1Record *r, int n);
+
 /* initial: the starting shape (its weights are not used: line 1 trains it
  * from fresh Glorot weights drawn from o->seed). train must outlive it. */
 Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err *e);

@@ -247,7 +247,7 @@ Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2O
 	a->fn = alg2_trial_train;
 	p->cap = o->nbeta + o->max_extend;
 	size_t cells = (size_t)p->cap * (size_t)o->q;
-	a->base = net_new(base->m, base->n, base->act, base->act_a);
+	a->base = net_new(base->m, base->n, base->act, base->act_a, e);
 	a->b = calloc((size_t)p->cap, sizeof *a->b);
 	p->seen = calloc(cells, 1);
 	p->etr = calloc(cells, sizeof *p->etr);
@@ -387,9 +387,9 @@ int alg2_step(Alg2 *a, const Hook *h, Err *e)
 	if (!next_trial(a, &i, &t))
 		return settle(a);
 	double beta = a->b[i].beta;
-	Net *shape = net_new(a->base->m, a->b[i].widths, a->base->act, a->base->act_a);
+	Net *shape = net_new(a->base->m, a->b[i].widths, a->base->act, a->base->act_a, e);
 	if (!shape)
-		return err_set(e, "Algorithm 2, β = %g: out of memory for the network", beta);
+		return err_prefix(e, "Algorithm 2, β = %g", beta);
 	Alg2Trial tr;
 	memset(&tr, 0, sizeof tr);
 	tr.beta = beta;

@@ -54,9 +54,9 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 	if (!(o->tau >= 1.0) || isinf(o->tau))
 		return err_set(e, "τ = %g, expected a finite number ≥ 1", o->tau);
 	int rows, cols;
-	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols);
+	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
 	if (!A)
-		return err_set(e, "layer %d: out of memory for Ŵ", layer);
+		return -1;
 	sp->layer = layer;
 	sp->n_before = cols;
 	sp->nrdiag = rows < cols ? rows : cols;
@@ -128,7 +128,7 @@ int squeeze_apply(Net *net, const SqueezeProposal *sp, int comp, const Dataset *
 static int accuracy_after(const Net *net, const SqueezeProposal *sp, int comp,
 			  const Dataset *eval, const Dataset *sample, double *acc, Err *e)
 {
-	Net *copy = net_clone(net);
+	Net *copy = net_clone(net, e);
 	if (!copy)
 		return err_set(e, "out of memory for a copy of the network");
 	int rc = apply(copy, sp, comp, sample, SQUEEZE_SAMPLE_ROWS, e);

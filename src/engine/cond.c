@@ -15,20 +15,29 @@
 #include "engine/cond_matrix.h"
 
 double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, int *rows,
-		     int *cols)
+		     int *cols, Err *e)
 {
-	if (!net || layer < 1 || layer > net->m)
+	if (!net || layer < 1 || layer > net->m) {
+		err_set(e, "layer %d does not exist (expected 1..%d)", layer, net ? net->m : 0);
 		return NULL;
+	}
 	int nin = net->n[layer - 1], nout = net->n[layer];
 	int nc = cols_sel ? ncols : nout;
-	if (nc < 1)
+	if (nc < 1) {
+		err_set(e, "layer %d: %d columns of Ŵ asked for, expected at least 1", layer, nc);
 		return NULL;
+	}
 	for (int j = 0; cols_sel && j < nc; j++)
-		if (cols_sel[j] < 0 || cols_sel[j] >= nout)
+		if (cols_sel[j] < 0 || cols_sel[j] >= nout) {
+			err_set(e, "layer %d: neuron %d does not exist (expected 0..%d)", layer,
+				cols_sel[j], nout - 1);
 			return NULL;
+		}
 	double *A = malloc((size_t)(nin + 1) * nc * sizeof *A);
-	if (!A)
+	if (!A) {
+		err_set(e, "layer %d: out of memory for Ŵ", layer);
 		return NULL;
+	}
 	const float *W = net->W[layer - 1], *b = net->b[layer - 1];
 	for (int j = 0; j < nc; j++) {
 		int c = cols_sel ? cols_sel[j] : j;
@@ -92,9 +101,9 @@ static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerC
 	if (check_tau(tau, e))
 		return -1;
 	int rows, cols;
-	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols);
+	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
 	if (!A)
-		return err_set(e, "layer %d: out of memory for Ŵ", layer);
+		return -1;
 	lc->layer = layer;
 	lc->rows = rows;
 	lc->cols = cols;
@@ -272,11 +281,9 @@ double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int nc
 		}
 	}
 	int rows, cols;
-	double *A = cond_stacked(net, layer, cols_sel, ncols, &rows, &cols);
-	if (!A) {
-		err_set(e, "layer %d: out of memory for Ŵ", layer);
+	double *A = cond_stacked(net, layer, cols_sel, ncols, &rows, &cols, e);
+	if (!A)
 		return NAN;
-	}
 	double k = cond_kappa(A, rows, cols, e);
 	free(A);
 	if (isnan(k))

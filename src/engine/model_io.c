@@ -228,7 +228,7 @@ static Net *load_open(FILE *f, const char *path, uint64_t fsize, Err *e)
 			fsize < want ? "truncated" : "trailing data");
 		goto done;
 	}
-	net = net_new((int)m, n, (ActKind)act, act_a);
+	net = net_new((int)m, n, (ActKind)act, act_a, e);
 	if (!net) {
 		err_set(e, "%s: out of memory for %llu parameters", path, (unsigned long long)np);
 		goto done;

@@ -43,14 +43,26 @@ static void set_pointers(Net *net)
 	}
 }
 
-Net *net_new(int m, const int *widths, ActKind act, float act_a)
+Net *net_new(int m, const int *widths, ActKind act, float act_a, Err *e)
 {
 	size_t np = net_param_count_for(m, widths);
-	if (np == 0 || (unsigned)act >= ACT_COUNT || np > SIZE_MAX / (3 * sizeof(float)))
+	if (np == 0) {
+		err_set(e, "a network of %d layers: every width must be at least 1", m);
 		return NULL;
+	}
+	if ((unsigned)act >= ACT_COUNT) {
+		err_set(e, "activation %d: expected 0..%d", (int)act, ACT_COUNT - 1);
+		return NULL;
+	}
+	if (np > SIZE_MAX / (3 * sizeof(float))) {
+		err_set(e, "a network of %zu parameters is too large to hold", np);
+		return NULL;
+	}
 	Net *net = calloc(1, sizeof *net);
-	if (!net)
+	if (!net) {
+		err_set(e, "out of memory for a network");
 		return NULL;
+	}
 	net->m = m;
 	net->act = act;
 	net->act_a = act_a;
@@ -63,6 +75,7 @@ Net *net_new(int m, const int *widths, ActKind act, float act_a)
 	net->adam_v = calloc(np, sizeof(float));
 	if (!net->n || !net->W || !net->b || !net->param || !net->adam_m || !net->adam_v) {
 		net_free(net);
+		err_set(e, "out of memory for a network of %zu parameters", np);
 		return NULL;
 	}
 	memcpy(net->n, widths, (size_t)(m + 1) * sizeof *net->n);
@@ -83,9 +96,9 @@ void net_free(Net *net)
 	free(net);
 }
 
-Net *net_clone(const Net *net)
+Net *net_clone(const Net *net, Err *e)
 {
-	Net *c = net_new(net->m, net->n, net->act, net->act_a);
+	Net *c = net_new(net->m, net->n, net->act, net->act_a, e);
 	if (!c)
 		return NULL;
 	memcpy(c->param, net->param, net->nparam * sizeof(float));
@@ -97,12 +110,9 @@ Net *net_clone(const Net *net)
 
 Net *net_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed, Err *e)
 {
-	Net *net = net_new(m, widths, act, act_a);
-	if (!net) {
-		err_set(e, "no memory for a network of %zu parameters",
-			net_param_count_for(m, widths));
+	Net *net = net_new(m, widths, act, act_a, e);
+	if (!net)
 		return NULL;
-	}
 	Rng r;
 	rng_seed(&r, seed);
 	net_init_glorot(net, &r);
@@ -290,16 +300,18 @@ int net_add_neurons(Net *net, int layer, int count, Rng *rng, Err *e)
 }
 
 /* hidden[0..m-2] become the widths n[1..m-1]. */
-Net *net_reshape(const Net *net, const int *hidden)
+Net *net_reshape(const Net *net, const int *hidden, Err *e)
 {
 	int *w = malloc((size_t)(net->m + 1) * sizeof *w);
-	if (!w)
+	if (!w) {
+		err_set(e, "out of memory");
 		return NULL;
+	}
 	w[0] = net->n[0];
 	w[net->m] = net->n[net->m];
 	for (int i = 1; i < net->m; i++)
 		w[i] = hidden[i - 1];
-	Net *r = net_new(net->m, w, net->act, net->act_a);
+	Net *r = net_new(net->m, w, net->act, net->act_a, e);
 	free(w);
 	return r;
 }

@@ -33,10 +33,12 @@ typedef struct Net {
 	float **b;      /* b[i], i < m: n[i+1] */
 } Net;
 
-/* widths[0..m]: inputs, hidden widths, outputs. Parameters zeroed. */
-Net *net_new(int m, const int *widths, ActKind act, float act_a);
+/* widths[0..m]: inputs, hidden widths, outputs. Parameters zeroed. Like
+ * every constructor here, NULL with a message in e (may be NULL) when a
+ * width is not positive, the activation is unknown or memory runs out. */
+Net *net_new(int m, const int *widths, ActKind act, float act_a, Err *e);
 void net_free(Net *net); /* accepts NULL */
-Net *net_clone(const Net *net);
+Net *net_clone(const Net *net, Err *e);
 
 /* Keras Dense initialisation: W uniform in ±sqrt(6/(fan_in+fan_out))
  * (Glorot uniform), b = 0; Adam state reset. */
@@ -59,9 +61,8 @@ int net_remove_neuron(Net *net, int layer, int j, Err *e);
 int net_add_neurons(Net *net, int layer, int count, Rng *rng, Err *e);
 
 /* The same network shape with every hidden width replaced by widths[1..m-1]
- * (fresh zero parameters). hidden[0..m-2] holds the new n[1..m-1]; NULL if a
- * width is not positive or memory runs out. */
-Net *net_reshape(const Net *net, const int *hidden);
+ * (fresh zero parameters). hidden[0..m-2] holds the new n[1..m-1]. */
+Net *net_reshape(const Net *net, const int *hidden, Err *e);
 
 /* Parses "12x300", "600,410,510", "3x50,20" into hidden widths (malloc'd).
  * Every width must be a positive integer. */

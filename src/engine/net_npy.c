@@ -135,7 +135,7 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 			widths[0] = in;
 		widths[k] = out;
 	}
-	net = net_new(m, widths, act, act_a);
+	net = net_new(m, widths, act, act_a, e);
 	if (!net) {
 		err_set(e, "%s: out of memory for the network", dir);
 		goto out;

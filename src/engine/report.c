@@ -354,7 +354,7 @@ static cJSON *num_array(const double *v, int n)
 	return a;
 }
 
-struct cJSON *report_cond_json(const Net *net, const LayerCond *lc)
+struct cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 {
 	cJSON *root = cJSON_CreateObject(), *layers = cJSON_CreateArray();
 	char shape[512];
@@ -362,6 +362,7 @@ struct cJSON *report_cond_json(const Net *net, const LayerCond *lc)
 	if (!root || !layers) {
 		cJSON_Delete(root);
 		cJSON_Delete(layers);
+		err_set(e, "out of memory for a JSON record");
 		return NULL;
 	}
 	cJSON_AddStringToObject(root, "shape", net_shape_str(net, shape, sizeof shape));
@@ -394,12 +395,13 @@ struct cJSON *report_cond_json(const Net *net, const LayerCond *lc)
 	return root;
 }
 
-struct cJSON *report_alg1_json(const Alg1 *a)
+struct cJSON *report_alg1_json(const Alg1 *a, Err *e)
 {
 	cJSON *root = cJSON_CreateObject(), *hist = cJSON_CreateArray();
 	if (!root || !hist) {
 		cJSON_Delete(root);
 		cJSON_Delete(hist);
+		err_set(e, "out of memory for a JSON record");
 		return NULL;
 	}
 	cJSON_AddNumberToObject(root, "tau", a->o.tau);
@@ -437,12 +439,13 @@ struct cJSON *report_alg1_json(const Alg1 *a)
 	return root;
 }
 
-struct cJSON *report_alg2_json(const Alg2 *a)
+struct cJSON *report_alg2_json(const Alg2 *a, Err *e)
 {
 	cJSON *root = cJSON_CreateObject(), *bs = cJSON_CreateArray();
 	if (!root || !bs) {
 		cJSON_Delete(root);
 		cJSON_Delete(bs);
+		err_set(e, "out of memory for a JSON record");
 		return NULL;
 	}
 	int pick = alg2_pick(a);

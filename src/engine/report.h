@@ -41,14 +41,14 @@ void report_squeeze_rounds(FILE *f, const SqueezeRound *r, int nround, int m, Re
 /* v rounded to an integer with thousands separators ("2,652"; "inf"). */
 const char *report_thousands(double v, char *buf, size_t len);
 
-/* JSON records as libcjson objects (free with cJSON_Delete); NULL when out
- * of memory. The cond record is {"tau":…, "max_kappa":…, "layers":[{"layer":1,
+/* JSON records as libcjson objects (free with cJSON_Delete); NULL with a
+ * message when out of memory. The cond record is {"tau":…, "max_kappa":…, "layers":[{"layer":1,
  * "n":…, "rows":…, "cols":…, "kappa":…, "p":…, "rank_svd":…, "rank_qr":…,
  * "sv":[…], "rdiag":[…]}, …]}; κ = ∞ is written as null. */
 struct cJSON;
-struct cJSON *report_cond_json(const Net *net, const LayerCond *lc);
-struct cJSON *report_alg1_json(const Alg1 *a);
-struct cJSON *report_alg2_json(const Alg2 *a);
+struct cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e);
+struct cJSON *report_alg1_json(const Alg1 *a, Err *e);
+struct cJSON *report_alg2_json(const Alg2 *a, Err *e);
 /* Writes a JSON object, indented, to path atomically. */
 int report_write_json(const char *path, const struct cJSON *root, Err *e);
 

@@ -16,37 +16,6 @@
 
 /* ---- snapshots ---- */
 
-void session_records_free(Alg1Record *r, int n)
-{
-	for (int i = 0; r && i < n; i++) {
-		free(r[i].n);
-		free(r[i].kappa);
-		free(r[i].p);
-	}
-	free(r);
-}
-
-Alg1Record *session_records_copy(const Alg1Record *r, int n)
-{
-	Alg1Record *c = n > 0 ? calloc((size_t)n, sizeof *c) : NULL;
-	if (!c)
-		return NULL;
-	for (int i = 0; i < n; i++) {
-		c[i] = r[i];
-		c[i].n = malloc((size_t)(r[i].m + 1) * sizeof *c[i].n);
-		c[i].kappa = malloc((size_t)r[i].m * sizeof *c[i].kappa);
-		c[i].p = malloc((size_t)r[i].m * sizeof *c[i].p);
-		if (!c[i].n || !c[i].kappa || !c[i].p) {
-			session_records_free(c, i + 1);
-			return NULL;
-		}
-		memcpy(c[i].n, r[i].n, (size_t)(r[i].m + 1) * sizeof *c[i].n);
-		memcpy(c[i].kappa, r[i].kappa, (size_t)r[i].m * sizeof *c[i].kappa);
-		memcpy(c[i].p, r[i].p, (size_t)r[i].m * sizeof *c[i].p);
-	}
-	return c;
-}
-
 static void snap_free(SessSnapshot *sn)
 {
 	net_free(sn->net);
@@ -59,7 +28,7 @@ static int snap_take(const Session *s, SessSnapshot *sn, Err *e)
 	memset(sn, 0, sizeof *sn);
 	sn->alg1_live = s->alg1_live;
 	sn->ntrain = s->ntrain;
-	if ((s->net && !(sn->net = net_clone(s->net))) ||
+	if ((s->net && !(sn->net = net_clone(s->net, e))) ||
 	    (s->alg1 && !(sn->alg1 = alg1_clone(s->alg1, NULL)))) {
 		snap_free(sn);
 		return err_set(e, "out of memory copying the network");
@@ -108,11 +77,13 @@ static void undo_clear(Session *s)
 
 /* ---- the session ---- */
 
-Session *session_new(void)
+Session *session_new(Err *e)
 {
 	Session *s = calloc(1, sizeof *s);
-	if (!s)
+	if (!s) {
+		err_set(e, "out of memory for a session");
 		return NULL;
+	}
 	Alg1Opts o;
 	alg1_opts_default(&o);
 	s->tau = o.tau;
@@ -309,7 +280,7 @@ static int do_load(Session *s, SessAction *a, Err *e)
 
 static int do_train(Session *s, const SessAction *a, const Hook *h, Err *e)
 {
-	Net *backup = net_clone(s->net);
+	Net *backup = net_clone(s->net, e);
 	if (!backup)
 		return err_set(e, "out of memory copying the network");
 	TrainOpts o = s->topt;
@@ -371,7 +342,7 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 			break;
 		}
 		alg1_free(back);
-		Net *n = net_clone(a->net);
+		Net *n = net_clone(a->net, e);
 		if (!n) {
 			rc = err_set(e, "out of memory copying the network");
 			break;

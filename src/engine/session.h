@@ -131,7 +131,7 @@ typedef struct Session {
 } Session;
 
 /* An empty session: τ and η of alg1_opts_default, no data. Apply DATA first. */
-Session *session_new(void);
+Session *session_new(Err *e);
 void session_free(Session *s); /* accepts NULL; closes the log */
 
 /* Applies one action, reporting to h (may be NULL: replay). Returns 0 when
@@ -171,9 +171,6 @@ int session_default_log_path(char *buf, size_t len, Err *e);
 /* Reads a log and applies every line; errors read "LOG:LINE: …". */
 int session_replay(Session *s, const char *path, const Hook *h, Err *e);
 
-/* Deep copies of Algorithm-1 records (for screens), and their release. */
-Alg1Record *session_records_copy(const Alg1Record *r, int n);
-void session_records_free(Alg1Record *r, int n);
 
 /* CRC-32 (zlib) of the parameter bytes. */
 uint32_t session_param_crc(const Net *net);

@@ -98,7 +98,7 @@ static cJSON *squeeze_row(const Net *sq, double tau, const SqueezeRound *r, Err 
 cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
 			 Net **keep, Err *e)
 {
-	Net *sq = net_clone(net);
+	Net *sq = net_clone(net, e);
 	if (!sq) {
 		err_set(e, "out of memory");
 		return NULL;
@@ -244,7 +244,7 @@ int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int 
 		alg1_free(a);
 		return st < 0 ? -1 : err_set(e, "interrupted");
 	}
-	cJSON *rec = report_alg1_json(a);
+	cJSON *rec = report_alg1_json(a, e);
 	if (!rec) {
 		alg1_free(a);
 		return err_set(e, "out of memory");

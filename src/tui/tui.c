@@ -457,7 +457,7 @@ int cmd_tui(int argc, char **argv)
 	} else {
 		snprintf(note, sizeof note, "data: %s", spec);
 	}
-	Session *s = session_new();
+	Session *s = session_new(&e);
 	if (!s) {
 		fprintf(stderr, "condnet: out of memory\n");
 		return 1;

@@ -70,10 +70,10 @@ static void pub_sweep_locked(Worker *w, const Alg2 *a)
 
 static void pub_alg1_locked(Worker *w, const Alg1 *a, int live)
 {
-	Alg1Record *r = session_records_copy(a->rec, a->nrec);
+	Alg1Record *r = alg1_records_copy(a->rec, a->nrec, NULL);
 	if (a->nrec && !r)
 		return;
-	session_records_free(w->pub.rec, w->pub.nrec);
+	alg1_records_free(w->pub.rec, w->pub.nrec);
 	w->pub.rec = r;
 	w->pub.nrec = a->nrec;
 	snprintf(w->pub.alg1_state, sizeof w->pub.alg1_state, "%.40s%s%.200s%s",
@@ -481,7 +481,7 @@ void worker_stop(Worker *w)
 	session_squeeze_stop(w->s);
 	free_lc(w->pub.lc, w->pub.m);
 	free(w->pub.n);
-	session_records_free(w->pub.rec, w->pub.nrec);
+	alg1_records_free(w->pub.rec, w->pub.nrec);
 	free(w->pub.beta);
 	free(w->pub.sq.perm);
 	free(w->pub.sq.rdiag);
