@@ -79,12 +79,18 @@ static void swap_floats(float *a, size_t n)
 #endif
 }
 
+size_t model_file_bytes(const Net *net)
+{
+	size_t nbuf = net->adam_t > 0 ? 3 : 1;
+	return (size_t)header_bytes((uint64_t)net->m) + 4 * nbuf * net->nparam + 4;
+}
+
 int model_save(const Net *net, const char *path, Err *e)
 {
 	uint32_t flags = net->adam_t > 0 ? FLAG_ADAM : 0;
 	size_t hb = (size_t)header_bytes((uint64_t)net->m);
 	size_t nbuf = flags & FLAG_ADAM ? 3 : 1;
-	size_t total = hb + 4 * nbuf * net->nparam + 4;
+	size_t total = model_file_bytes(net);
 	unsigned char *buf = malloc(total);
 	if (!buf)
 		return err_set(e, "%s: out of memory for %zu bytes", path, total);

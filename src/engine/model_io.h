@@ -16,6 +16,9 @@
 #define MODEL_VERSION 1
 
 int model_save(const Net *net, const char *path, Err *e);
+/* The bytes model_save writes for net: header, parameters, the Adam
+ * moments when the network has taken an Adam step, and the checksum. */
+size_t model_file_bytes(const Net *net);
 Net *model_load(const char *path, Err *e);
 
 #endif
