@@ -118,13 +118,31 @@ expect_exit "sweep --gather names a missing trial" 1 '^condnet sweep: beta 1\.5,
 expect_ok "train an oversized network" "$C" train --layers 3x64 --epochs 3 --save big.model --quiet
 expect_ok "squeeze" "$C" squeeze --load big.model --tau 10 --json sq.json --save sq.model --quiet
 cp "$TMP/out" sq.out
-expect_grep "squeeze prints the removed counts" '^removed [1-9][0-9]* neurons \([0-9]+ without compensation, [0-9]+ with\)$' sq.out
-expect_grep "squeeze prints the accuracy with compensation" '^test accuracy after squeezing: [0-9.]+ % \(with compensation: [0-9.]+ %\)$' sq.out
+expect_grep "squeeze prints the removed counts by stage" '^removed [1-9][0-9]* neurons: [0-9]+ by the \|r_jj\| threshold, [0-9]+ by the κ loop$' sq.out
+expect_grep "squeeze labels the compensated squeeze as another network" '^the other network: the same squeeze with compensation removed [0-9]+ neurons: test accuracy [0-9.]+ %$' sq.out
+expect_grep "squeeze shows κ at decision" '^layer +n before +after +κ as given +κ at decision +κ after +by \|r_jj\| +by κ loop$' sq.out
+expect_grep "squeeze shows the costs" '^forward, batch 256 \(µs/sample\) +[0-9.]+ +[0-9.]+ +[0-9.]+$' sq.out
+check "squeeze --json: the stages add up, the other network has its own count" json sq.json \
+	"d['removed_threshold'] + d['removed_loop'] == d['removed'] and d['other_network']['compensate'] and d['other_network']['removed'] == d['removed_with_compensation'] and d['cost_after']['parameters'] < d['cost_before']['parameters']"
 check "squeeze --json: removed > 0, the saved shape is smaller" json sq.json \
 	"d['removed'] == d['removed_without_compensation'] > 0 and d['shape_after'] != d['shape_before']"
 expect_ok "squeeze --compensate --retrain" "$C" squeeze --load big.model --tau 10 --compensate --retrain 1 --json sqc.json --quiet
 check "squeeze --compensate keeps the compensated result" json sqc.json \
 	"d['compensate'] and d['removed'] == d['removed_with_compensation'] and 'acc_retrained' in d"
+check "squeeze --compensate --retrain: κ after retraining per layer" json sqc.json \
+	"all('kappa_retrained' in l for l in d['layers'])"
+expect_ok "squeeze --criterion norm to the counts of the first" "$C" squeeze --load big.model --criterion norm --keep-counts sq.json --json sqn.json --no-timing --quiet
+check "--keep-counts: the norm squeeze keeps the same widths" json sqn.json \
+	"[l['n_after'] for l in d['layers']] == [l['n_after'] for l in json.load(open('sq.json'))['layers']] and d['criterion'] == 'norm'"
+expect_ok "squeeze --criterion random --keep-counts LIST" "$C" squeeze --load big.model --criterion random --keep-counts 3x20 --json sqr.json --no-timing --quiet
+check "--keep-counts 3x20 keeps 20 per layer" json sqr.json "d['shape_after'] == '10-20-20-20-3'"
+expect_exit "--keep-counts of the wrong length" 1 "^condnet squeeze: --keep-counts 2x20: 2 keep counts for a network of 3 hidden layers$" \
+	"$C" squeeze --load big.model --keep-counts 2x20 --quiet
+expect_exit "a --tau list without --compare" 2 "^condnet squeeze: a list of --tau values needs --compare$" "$C" squeeze --load big.model --tau 10,4
+expect_ok "squeeze --compare" "$C" squeeze --load big.model --compare --tau 10,4 --draws 3 --json cmp.json --csv cmp.csv --plot cmp --quiet
+check "--compare: each τ has every criterion with and without compensation" json cmp.json \
+	"len(d['comparisons']) == 2 and all(len(c['accuracy']['squeezed']['random']['draws']) == 3 and c['accuracy']['compensated']['norm'] is not None for c in d['comparisons'])"
+check "--compare writes the plot data and script" [ -s cmp.dat -a -s cmp.gp ]
 expect_ok "squeeze --until-stable" "$C" squeeze --load big.model --tau 10 --retrain 1 --until-stable --json sqs.json --quiet
 check "--until-stable ends stable, removing nothing in the end" json sqs.json \
 	"d['stable'] and d['rounds'][0]['removed'] == 0 and d['rounds'][1]['removed'] > 0"
