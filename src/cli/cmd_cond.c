@@ -88,9 +88,10 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 	report_squeeze_layers(stdout, r, net->m, fmt);
 	if (rec) {
 		cJSON *sq = cJSON_AddObjectToObject(rec, "squeeze");
+		cJSON *layers = sq ? report_squeeze_layers_json(r, net->m, e) : NULL;
 		if (sq) {
 			cJSON_AddNumberToObject(sq, "removed", a->total);
-			cJSON_AddItemToObject(sq, "layers", report_squeeze_layers_json(r, net->m, e));
+			cJSON_AddItemToObject(sq, "layers", layers);
 		}
 	}
 	rc = 0;

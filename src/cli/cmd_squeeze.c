@@ -125,8 +125,10 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		return 0;
 	case OPT_CRITERION:
 		if ((c = squeeze_criterion_parse(arg)) < 0)
-			return err_set(e, "--criterion: unknown criterion '%s' (expected qr, norm or "
-					  "random)", arg);
+			return err_set(e,
+				       "--criterion: unknown criterion '%s' (expected qr, norm "
+				       "or random)",
+				       arg);
 		s->so.criterion = (SqueezeCriterion)c;
 		return 0;
 	case OPT_KEEP_COUNTS:
@@ -283,8 +285,9 @@ static SqueezeLayerRow *layer_rows(const Net *a, const LayerCond *ca, const Net 
 	}
 	for (int i = 0; i < a->m; i++) {
 		int hidden = i < a->m - 1, counted = pass->o.keep_counts != NULL;
+		double kd = hidden ? pass->kappa_dec[i] : NAN;
 		r[i] = (SqueezeLayerRow){i + 1, a->n[i + 1], b->n[i + 1], ca[i].kappa,
-					 hidden ? pass->kappa_dec[i] : NAN, cb[i].kappa, NAN, -1, -1};
+					 kd, cb[i].kappa, NAN, -1, -1};
 		if (hidden && !counted) {
 			r[i].by_threshold = pass->removed_qr[i];
 			r[i].by_loop = pass->removed[i] - pass->removed_qr[i];
@@ -458,17 +461,16 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	int counted = o.keep_counts != NULL, by_thr = 0;
 	for (int i = 0; i < m - 1; i++)
 		by_thr += a->removed_qr[i];
-	SqueezeNetRow nr[2] = {
-	    {1, o.tau, crit, counted, o.compensate, a->total, test ? accuracy(kept, test) : NAN, NAN},
-	    {0, o.tau, crit, counted, oo.compensate, r_other, test ? accuracy(other, test) : NAN,
-	     NAN}};
+	double acc_k = test ? accuracy(kept, test) : NAN, acc_o = test ? accuracy(other, test) : NAN;
+	SqueezeNetRow nr[2] = {{1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN},
+			       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
 	if (s->retrain > 0 && (rc = retrain(c, s, kept, train, test, rows, &nr[0], e)) != 0)
 		goto out;
 	rc = -1;
 	if (cost_of(s, kept, &c1, e))
 		goto out;
 	report_squeeze_layers(stdout, rows, m, REPORT_TEXT);
-	printf("(κ at decision: after the earlier layers' removals, the κ Algorithm 3 compared "
+	printf("(κ at decision: after the earlier layers' removals; the κ Algorithm 3 compares "
 	       "with τ)\n\n");
 	if (counted)
 		printf("removed %d neurons (the counts given, chosen by %s)\n", a->total, crit);
@@ -560,8 +562,9 @@ int cmd_squeeze(int argc, char **argv)
 	char sh[512];
 	printf("%s: %s %s (%s), tau %g%s%s%s%s\n", cli_data_name(&c),
 	       s.compare ? "comparing squeeze criteria on" : "squeezing", c.load,
-	       net_shape_str(net, sh, sizeof sh), s.so.tau, s.so.while_loop ? "" : ", no while loop",
-	       s.so.compensate ? ", compensated" : "", s.so.criterion ? ", criterion " : "",
+	       net_shape_str(net, sh, sizeof sh), s.so.tau,
+	       s.so.while_loop ? "" : ", no while loop", s.so.compensate ? ", compensated" : "",
+	       s.so.criterion ? ", criterion " : "",
 	       s.so.criterion ? squeeze_criterion_name(s.so.criterion) : "");
 	if (s.keep_spec)
 		printf("keeping the counts of %s\n", s.keep_spec);

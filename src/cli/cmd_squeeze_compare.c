@@ -43,8 +43,8 @@ static int on_path(const char *prog)
 	char buf[4096];
 	while (path && *path) {
 		size_t n = strcspn(path, ":");
-		if (n && snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, prog) < (int)sizeof buf &&
-		    access(buf, X_OK) == 0)
+		int len = snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, prog);
+		if (n && len < (int)sizeof buf && access(buf, X_OK) == 0)
 			return 1;
 		path += n + (path[n] == ':');
 	}
@@ -134,11 +134,10 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 			res[n].seconds);
 	}
 	if (rc == 0) {
-		printf("test accuracy before squeezing: %.2f %%; %d random draws%s, seed %llu\n\n",
-		       res[0].acc_before, o.draws,
-		       o.retrain ? (o.retrain_draws >= 0 && o.retrain_draws < o.draws ?
-				    " (the first ones retrained)" : " (all retrained)") : "",
-		       (unsigned long long)o.seed);
+		int rd = !o.retrain ? 0 : o.retrain_draws < 0 ? o.draws : o.retrain_draws;
+		printf("test accuracy before squeezing: %.2f %%; %d random draws per τ (%d of them "
+		       "retrained), seed %llu\n\n",
+		       res[0].acc_before, o.draws, rd, (unsigned long long)o.seed);
 		report_squeeze_compare(stdout, res, n, REPORT_TEXT);
 		cJSON *js = report_squeeze_compare_json(res, n, e);
 		if (!js)

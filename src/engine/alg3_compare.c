@@ -52,7 +52,8 @@ static int init(SqueezeCompare *c, const Net *net, int draws, Err *e)
 	c->removed_loop = calloc((size_t)h, sizeof *c->removed_loop);
 	c->kappa = calloc((size_t)h, sizeof *c->kappa);
 	c->kappa_dec = calloc((size_t)h, sizeof *c->kappa_dec);
-	int ok = c->n && c->keep && c->removed_thresh && c->removed_loop && c->kappa && c->kappa_dec;
+	int ok = c->n && c->keep && c->removed_thresh && c->removed_loop && c->kappa &&
+		 c->kappa_dec;
 	for (int s = 0; s < CMP_NSTAGES; s++) {
 		c->draw_acc[s] = malloc((size_t)draws * sizeof *c->draw_acc[s]);
 		ok = ok && c->draw_acc[s];
@@ -169,7 +170,8 @@ static void summarize(SqueezeCompare *c)
 		for (int r = 0; r < c->draws; r++)
 			if (!isnan(c->draw_acc[s][r]))
 				ss += (c->draw_acc[s][r] - mean) * (c->draw_acc[s][r] - mean);
-		c->acc[s][SQUEEZE_RANDOM] = (CriterionAcc){mean, n > 1 ? sqrt(ss / (n - 1)) : NAN, n};
+		double sd = n > 1 ? sqrt(ss / (n - 1)) : NAN;
+		c->acc[s][SQUEEZE_RANDOM] = (CriterionAcc){mean, sd, n};
 		c->share_ge[s] = (double)ge / n;
 	}
 }
@@ -191,8 +193,9 @@ static int measure_all(Ctx *x, Net *qr, Err *e)
 				Net *given = k == SQUEEZE_QR && !comp ? qr : NULL;
 				if (given)
 					qr = NULL; /* measure frees it */
-				int rc = measure(x, given, (SqueezeCriterion)k, rng_derive(o->seed, r),
-						 comp, retrain, acc, e);
+				uint64_t seed = rng_derive(o->seed, (uint64_t)r);
+				int rc = measure(x, given, (SqueezeCriterion)k, seed, comp, retrain,
+						 acc, e);
 				if (rc)
 					return rc;
 				if (k == SQUEEZE_RANDOM) {
@@ -216,8 +219,10 @@ int alg3_compare(const Net *net, const SqueezeCompareOpts *o, const Dataset *tra
 	if (!net || !o || !eval)
 		return err_set(e, "a comparison needs a network, options and an evaluation set");
 	if (o->draws < 1 || o->retrain_draws > o->draws)
-		return err_set(e, "%d random draws (%d retrained), expected at least 1 (and at most "
-			       "that many retrained)", o->draws, o->retrain_draws);
+		return err_set(e,
+			       "%d random draws (%d retrained), expected at least 1 (and at "
+			       "most that many retrained)",
+			       o->draws, o->retrain_draws);
 	if ((o->compensate || o->retrain) && !train)
 		return err_set(e, "compensation and retraining need the training set (none given)");
 	if (init(out, net, o->draws, e) < 0)

@@ -56,7 +56,8 @@ typedef struct SqueezeCompare {
 	double tau;
 	int m;
 	int *n;                /* n[0..m], the widths before */
-	int *keep;             /* keep[i-1]: neurons hidden layer i keeps (QR at τ, no compensation) */
+	int *keep;             /* keep[i-1]: neurons hidden layer i keeps (QR at τ, no
+				* compensation) */
 	int *removed_thresh;   /* removed by the |r_jj| threshold (line 4), per hidden layer */
 	int *removed_loop;     /* removed by the κ while loop (lines 6-9), per hidden layer */
 	double *kappa;         /* κ(Ŵ⁽ⁱ⁾) before any removal, per hidden layer */

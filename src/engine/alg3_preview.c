@@ -73,10 +73,12 @@ static double tail_accuracy(const Tail *t, const int *keep, const double *sol, E
 		net_free(tail);
 		return NAN;
 	}
-	for (int j = 0; j < k; j++)
+	for (int j = 0; j < k; j++) {
+		float *dst = tail->W[0] + (size_t)j * q;
+		const float *row = net->W[L] + (size_t)keep[j] * q;
 		for (int c = 0; c < q; c++)
-			tail->W[0][(size_t)j * q + c] =
-			    sol ? (float)sol[(size_t)j * q + c] : net->W[L][(size_t)keep[j] * q + c];
+			dst[c] = sol ? (float)sol[(size_t)j * q + c] : row[c];
+	}
 	for (int c = 0; c < q; c++)
 		tail->b[0][c] = sol ? (float)sol[(size_t)k * q + c] : net->b[L][c];
 	for (int j = 1; j < m2; j++) {
@@ -216,8 +218,8 @@ int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Datas
 	spread(acc, draws, out->acc[SQUEEZE_QR], &out->acc[SQUEEZE_RANDOM], &out->sd,
 	       &out->share_ge);
 	if (t.s)
-		spread(acc + draws, draws, out->acc_comp[SQUEEZE_QR], &out->acc_comp[SQUEEZE_RANDOM],
-		       &out->sd_comp, &out->share_ge_comp);
+		spread(acc + draws, draws, out->acc_comp[SQUEEZE_QR],
+		       &out->acc_comp[SQUEEZE_RANDOM], &out->sd_comp, &out->share_ge_comp);
 	out->seconds = clock_seconds() - t0;
 	rc = 0;
 out:

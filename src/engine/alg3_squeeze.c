@@ -226,7 +226,8 @@ Alg3 *alg3_new(Net *net, const SqueezeOpts *o, const Dataset *sample, Err *e)
 		if (o->keep_counts)
 			a->counts = malloc((size_t)net->m * sizeof *a->counts);
 	}
-	if (!a || !a->removed || !a->removed_qr || !a->kappa_dec || (o->keep_counts && !a->counts)) {
+	if (!a || !a->removed || !a->removed_qr || !a->kappa_dec ||
+	    (o->keep_counts && !a->counts)) {
 		alg3_free(a);
 		err_set(e, "Algorithm 3: out of memory");
 		return NULL;
@@ -324,8 +325,8 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 	else
 		hook_step(h, st,
 			  "Algorithm 3, layer %d: κ %.4g %s τ = %g (after the earlier layers' "
-			  "removals); pivoted QR keeps %d of %d (|r_jj| ≥ |r_11|/τ), the κ loop %d: "
-			  "%d → %d neurons, κ %.4g%s",
+			  "removals); pivoted QR keeps %d of %d (|r_jj| ≥ |r_11|/τ), the κ loop "
+			  "%d: %d → %d neurons, κ %.4g%s",
 			  sp->layer, sp->kappa_before, sp->kappa_before > a->o.tau ? ">" : "≤",
 			  a->o.tau, sp->p_qr, sp->n_before, sp->nkeep, sp->n_before, sp->nkeep,
 			  sp->kappa_after, comp);

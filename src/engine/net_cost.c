@@ -66,7 +66,8 @@ int net_cost_measure(const Net *net, int repeats, NetCost *c, Err *e)
 		return err_set(e, "%d timing repeats, expected at least 1", repeats);
 	enum { BIG = 256 };
 	int d = net->n[0], k = net->n[net->m];
-	float *x = malloc((size_t)BIG * d * sizeof *x), *out = malloc((size_t)BIG * k * sizeof *out);
+	float *x = malloc((size_t)BIG * d * sizeof *x);
+	float *out = malloc((size_t)BIG * k * sizeof *out);
 	if (!x || !out) {
 		free(x);
 		free(out);

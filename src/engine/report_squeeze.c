@@ -23,6 +23,12 @@ static cJSON *nomem(cJSON *root, Err *e)
 	return NULL;
 }
 
+/* An absent value: "-" in text, empty in CSV. */
+static const char *dash(ReportFormat fmt)
+{
+	return fmt == REPORT_CSV ? "" : "-";
+}
+
 /* ---- per-layer decisions ---- */
 
 void report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportFormat fmt)
@@ -49,7 +55,7 @@ void report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportForma
 		report_set_count(&t, i + 1, c++, w->n_after, fmt);
 		report_set_kappa(&t, i + 1, c++, w->kappa, fmt);
 		if (isnan(w->kappa_dec))
-			report_table_set(&t, i + 1, c++, "%s", fmt == REPORT_CSV ? "" : "-");
+			report_table_set(&t, i + 1, c++, "%s", dash(fmt));
 		else
 			report_set_kappa(&t, i + 1, c++, w->kappa_dec, fmt);
 		report_set_kappa(&t, i + 1, c++, w->kappa_after, fmt);
@@ -58,7 +64,7 @@ void report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportForma
 		for (int k = 0; k < 2; k++) {
 			int v = k ? w->by_loop : w->by_threshold;
 			if (v < 0)
-				report_table_set(&t, i + 1, c++, "%s", fmt == REPORT_CSV ? "" : "-");
+				report_table_set(&t, i + 1, c++, "%s", dash(fmt));
 			else
 				report_table_set(&t, i + 1, c++, "%d", v);
 		}
@@ -104,15 +110,16 @@ void report_squeeze_networks(FILE *f, const SqueezeNetRow *r, int n, ReportForma
 		report_table_set(&t, 0, c, "%s", fmt == REPORT_CSV ? csv[c] : txt[c]);
 	for (int i = 0; i < n; i++) {
 		const SqueezeNetRow *w = &r[i];
+		int csv = fmt == REPORT_CSV;
 		report_table_set(&t, i + 1, 0, "%s",
-				 w->kept ? "kept" : fmt == REPORT_CSV ? "other" : "other (not kept)");
+				 w->kept ? "kept" : csv ? "other" : "other (not kept)");
 		if (w->counted)
-			report_table_set(&t, i + 1, 1, "%s", fmt == REPORT_CSV ? "" : "counts given");
+			report_table_set(&t, i + 1, 1, "%s", csv ? "" : "counts given");
 		else
 			report_table_set(&t, i + 1, 1, "%g", w->tau);
 		report_table_set(&t, i + 1, 2, "%s", w->criterion);
-		report_table_set(&t, i + 1, 3, "%s", fmt == REPORT_CSV ? (w->compensated ? "1" : "0")
-						     : (w->compensated ? "yes" : "no"));
+		report_table_set(&t, i + 1, 3, "%s",
+				 csv ? (w->compensated ? "1" : "0") : (w->compensated ? "yes" : "no"));
 		report_set_count(&t, i + 1, 4, w->removed, fmt);
 		report_set_pct(&t, i + 1, 5, w->acc_squeezed, fmt);
 		report_set_pct(&t, i + 1, 6, w->acc_retrained, fmt);
@@ -152,15 +159,16 @@ void report_costs(FILE *f, const NetCost *before, const NetCost *after, ReportFo
 		report_table_set(&t, r + 1, 0, "%s", fmt == REPORT_CSV ? csv[r] : txt[r]);
 		for (int k = 0; k < 2; k++) {
 			double v = k ? a[r] : b[r];
+			int prec = fmt == REPORT_CSV ? 4 : 2;
 			if (isnan(v))
-				report_table_set(&t, r + 1, k + 1, "%s", fmt == REPORT_CSV ? "" : "-");
+				report_table_set(&t, r + 1, k + 1, "%s", dash(fmt));
 			else if (r >= 3)
-				report_table_set(&t, r + 1, k + 1, "%.*f", fmt == REPORT_CSV ? 4 : 2, v);
+				report_table_set(&t, r + 1, k + 1, "%.*f", prec, v);
 			else
 				report_set_count(&t, r + 1, k + 1, v, fmt);
 		}
 		if (isnan(a[r] / b[r]) || b[r] == 0)
-			report_table_set(&t, r + 1, 3, "%s", fmt == REPORT_CSV ? "" : "-");
+			report_table_set(&t, r + 1, 3, "%s", dash(fmt));
 		else
 			report_table_set(&t, r + 1, 3, "%.3f", a[r] / b[r]);
 	}
@@ -281,12 +289,14 @@ static void compare_csv(FILE *f, const SqueezeCompare *c, int n)
 	fputc('\n', f);
 	for (int i = 0; i < n; i++) {
 		const SqueezeCompare *x = &c[i];
+		int h = x->m - 1;
 		fprintf(f, "%g,%d,%ld,%.6g,%d,%d,%zu,%.0f,%.6g", x->tau, x->removed, x->hidden,
-			fraction(x), sum(x->removed_thresh, x->m - 1), sum(x->removed_loop, x->m - 1),
+			fraction(x), sum(x->removed_thresh, h), sum(x->removed_loop, h),
 			x->cost_after.params, x->cost_after.madds, x->acc_before);
 		for (int s = 0; s < CMP_NSTAGES; s++) {
 			const CriterionAcc *a = x->acc[s];
-			double v[6] = {a[0].acc, a[1].acc, a[2].acc, a[2].sd, a[2].n, x->share_ge[s]};
+			double v[6] = {a[0].acc, a[1].acc, a[2].acc,
+				       a[2].sd, a[2].n, x->share_ge[s]};
 			for (int k = 0; k < 6; k++)
 				if (isnan(v[k]) || (k == 4 && a[2].n < 1))
 					fputs(",", f);
@@ -453,8 +463,11 @@ void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, con
 		gp_string(f, data);
 		fprintf(f, " using 1:%d with linespoints pt 7 lw 2 title 'QR (Algorithm 3)', \\\n"
 			   "     '' using 1:%d with linespoints pt 5 lw 2 title 'norm', \\\n"
-			   "     '' using 1:%d:%d with yerrorlines pt 9 lw 1 title 'random, mean ± sd'\n",
+			   "     '' using 1:%d:%d with yerrorlines pt 9 lw 1 \\\n"
+			   "        title 'random, mean ± sd'",
 			b, b + 1, b + 2, b + 3);
+		fprintf(f, ", \\\n     %.6g with lines dt 2 lc 'gray' title 'before squeezing'\n",
+			c[0].acc_before);
 	}
 	fprintf(f, "unset multiplot\n");
 }
