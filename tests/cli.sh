@@ -131,6 +131,11 @@ check "squeeze --compensate keeps the compensated result" json sqc.json \
 	"d['compensate'] and d['removed'] == d['removed_with_compensation'] and 'acc_retrained' in d"
 check "squeeze --compensate --retrain: κ after retraining per layer" json sqc.json \
 	"all('kappa_retrained' in l for l in d['layers'])"
+expect_ok "cond --tau 10 --json" "$C" cond --load big.model --tau 10 --json cond10.json
+expect_grep "cond says p is before any cascade" '^p: the singular values below σ₁/τ of each layer as it is, before any cascade$' "$TMP/out"
+expect_grep "cond shows κ at decision beside κ as given" '^layer +n before +after +κ as given +κ at decision +κ after +by \|r_jj\| +by κ loop$' "$TMP/out"
+check "cond's squeeze removes what squeeze removed" json cond10.json \
+	"d['squeeze']['removed'] == json.load(open('sq.json'))['removed']"
 expect_ok "squeeze --criterion norm to the counts of the first" "$C" squeeze --load big.model --criterion norm --keep-counts sq.json --json sqn.json --no-timing --quiet
 check "--keep-counts: the norm squeeze keeps the same widths" json sqn.json \
 	"[l['n_after'] for l in d['layers']] == [l['n_after'] for l in json.load(open('sq.json'))['layers']] and d['criterion'] == 'norm'"
