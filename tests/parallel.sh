@@ -2,10 +2,13 @@
 # parallel.sh - plans run by GNU parallel: Algorithm 2's trials
 # (`condnet sweep --plan`), each a separate process, gathered, give the
 # in-process sweep's table, CSV and JSON byte for byte, through the β that
-# Algorithm 2 adds at an edge. Skipped (77) without GNU parallel (Debian:
-# parallel).
+# Algorithm 2 adds at an edge; the paper's stages (`condnet paper --plan`),
+# wave by wave, give the stage results of one process. Skipped (77) without
+# GNU parallel (Debian: parallel).
 . "$(dirname "$0")/lib.sh"
 command -v parallel >/dev/null 2>&1 || { echo "GNU parallel is not installed"; exit 77; }
+command -v perl >/dev/null 2>&1 || { echo "perl is needed to write the test data"; exit 77; }
+SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
 C=$CONDNET
 cd "$TMP" || exit 1
 mkdir elsewhere
@@ -56,4 +59,48 @@ check "the gathered JSON equals the in-process one" cmp inproc.json gather.json
 expect_exit "--plan with --trial" 2 '^condnet sweep: --plan does not go with --trial$' \
 	"$C" sweep --beta 1 --trial 0 --out x.json --plan p.txt
 
+## the paper's stages, wave by wave, give the results of one process
+. "$SRC/tests/paper_data.sh"
+paper_data "$CONDNET_DATA"
+# same WHICH DIR1 DIR2: every stage result of DIR1 equals DIR2's, but for the times.
+same() {
+	python3 -c "
+import glob, json, os, sys
+def strip(x):
+    if isinstance(x, dict): return {k: strip(v) for k, v in x.items() if k != 'seconds'}
+    if isinstance(x, list): return [strip(v) for v in x]
+    return x
+a = sorted(os.path.basename(f) for f in glob.glob(sys.argv[1] + '/*.json'))
+b = sorted(os.path.basename(f) for f in glob.glob(sys.argv[2] + '/*.json'))
+assert a == b and len(a) >= 6, (a, b)
+load = lambda d, f: strip(json.load(open(d + '/' + f)))
+for f in a:
+    assert load(sys.argv[1], f) == load(sys.argv[2], f), f
+" "$1" "$2"
+}
+for which in adult mnist; do
+	case $which in
+	adult) waves="alg1 over|alg2|final verify|squeeze|" ;;
+	mnist) waves="alg1 eta tau over|alg2|final verify|squeeze|add20|" ;;
+	esac
+	expect_ok "paper $which in one process" \
+		"$C" paper $which --quick --quiet --threads 1 --out "one-$which"
+	got=
+	i=0
+	while "$C" paper $which --quick --quiet --threads 1 --out "many $which" --plan p.txt \
+		>plan.out 2>&1; do
+		[ -s p.txt ] || break
+		wave=$(sed -n 's/^p\.txt: stages to run now ([0-9]*): \(.*\); waiting.*/\1/p' plan.out)
+		got="$got$wave|"
+		(cd elsewhere && parallel -j 2 <../p.txt >/dev/null 2>&1) ||
+			{ fail "paper $which: a stage failed"; break; }
+		i=$((i + 1))
+		[ $i -lt 10 ] || { fail "paper $which: the plans do not end"; break; }
+	done
+	check "paper $which: the plan runs the stages in waves ($got)" [ "$got" = "$waves" ]
+	check "paper $which: the stage results equal one process's" same "one-$which" "many $which"
+done
+expect_grep "the last plan says every result is there" \
+	"^every stage's result is in many mnist" plan.out
+check "planned stages write no report" [ ! -e "many mnist/results-mnist.md" ]
 finish

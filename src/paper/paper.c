@@ -235,15 +235,18 @@ static int write_report(const Paper *p, Err *e)
 	return rc;
 }
 
-int paper_run(const PaperOpts *o, Err *e)
+/* The stages of o->which, after checking the names of o->stages. */
+static const Stage *experiment(const PaperOpts *o, Err *e)
 {
 	const Stage *stages;
 	if (!strcmp(o->which, "mnist"))
 		stages = paper_mnist_stages;
 	else if (!strcmp(o->which, "adult"))
 		stages = paper_adult_stages;
-	else
-		return err_set(e, "unknown experiment '%s' (mnist or adult)", o->which);
+	else {
+		err_set(e, "unknown experiment '%s' (mnist or adult)", o->which);
+		return NULL;
+	}
 	if (o->stages)
 		for (const char *s = o->stages; *s;) {
 			const char *c = strchr(s, ',');
@@ -251,10 +254,58 @@ int paper_run(const PaperOpts *o, Err *e)
 			int found = 0;
 			for (const Stage *st = stages; st->name; st++)
 				found |= strlen(st->name) == l && !strncmp(st->name, s, l);
-			if (!found)
-				return err_set(e, "unknown stage '%.*s' for %s", (int)l, s, o->which);
+			if (!found) {
+				err_set(e, "unknown stage '%.*s' for %s", (int)l, s, o->which);
+				return NULL;
+			}
 			s += l + (c ? 1 : 0);
 		}
+	return stages;
+}
+
+/* 1 when OUT/<name>.json holds a result (as paper_stage would reuse it). */
+static int stage_done(const PaperOpts *o, const char *name, size_t len)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%.*s.json", o->out, (int)len, name);
+	char *text = paper_read(path);
+	cJSON *r = text ? cJSON_Parse(text) : NULL;
+	int done = cJSON_IsObject(r);
+	cJSON_Delete(r);
+	free(text);
+	return done;
+}
+
+int paper_ready(const PaperOpts *o, const char **ready, int *waiting, Err *e)
+{
+	const Stage *stages = experiment(o, e);
+	if (!stages)
+		return -1;
+	int n = 0;
+	*waiting = 0;
+	for (const Stage *s = stages; s->name; s++) {
+		if (!wanted(o, s->name) || stage_done(o, s->name, strlen(s->name)))
+			continue;
+		int inputs = 1;
+		for (const char *d = s->needs; *d;) {
+			size_t l = strcspn(d, ",");
+			inputs &= stage_done(o, d, l);
+			d += l + (d[l] == ',');
+		}
+		if (inputs)
+			ready[n++] = s->name;
+		else
+			(*waiting)++;
+	}
+	ready[n] = NULL;
+	return 0;
+}
+
+int paper_run(const PaperOpts *o, Err *e)
+{
+	const Stage *stages = experiment(o, e);
+	if (!stages)
+		return -1;
 	if (file_make_dir(o->out, e) < 0)
 		return -1;
 
@@ -267,7 +318,7 @@ int paper_run(const PaperOpts *o, Err *e)
 	/* Stages not asked for still contribute what an earlier run computed. */
 	for (const Stage *s = stages; rc == 0 && s->name; s++)
 		rc = paper_stage(&p, s, wanted(o, s->name), e);
-	if (rc == 0)
+	if (rc == 0 && !o->no_report)
 		rc = write_report(&p, e);
 	cJSON_Delete(p.res);
 	dataset_free(p.train);
