@@ -56,6 +56,9 @@ check "and empties the plan" [ ! -s plan.txt ]
 check "the gathered table and pick equal the in-process ones" cmp inproc.txt gather.txt
 check "the gathered CSV equals the in-process one" cmp inproc.csv gather.csv
 check "the gathered JSON equals the in-process one" cmp inproc.json gather.json
+expect_ok "examples/sweep-parallel.sh" env CONDNET="$C" sh "$SRC/examples/sweep-parallel.sh" \
+	-j 2 -d "ex trials" -- "$@" --json ex.json
+check "gives the in-process JSON" cmp inproc.json ex.json
 expect_exit "--plan with --trial" 2 '^condnet sweep: --plan does not go with --trial$' \
 	"$C" sweep --beta 1 --trial 0 --out x.json --plan p.txt
 
@@ -100,6 +103,10 @@ for which in adult mnist; do
 	check "paper $which: the plan runs the stages in waves ($got)" [ "$got" = "$waves" ]
 	check "paper $which: the stage results equal one process's" same "one-$which" "many $which"
 done
+expect_ok "examples/paper-plan.sh" env CONDNET="$C" sh "$SRC/examples/paper-plan.sh" -j 2 -- \
+	adult --quick --quiet --threads 1 --out ex-adult
+check "gives the stage results of one process" same one-adult ex-adult
+check "and writes the report" [ -s ex-adult/results-adult.md ]
 expect_grep "the last plan says every result is there" \
 	"^every stage's result is in many mnist" plan.out
 check "planned stages write no report" [ ! -e "many mnist/results-mnist.md" ]
