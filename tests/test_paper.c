@@ -314,6 +314,7 @@ START_TEST(markdown_numbers)
 	thousands_is(2652, "2,652");
 	thousands_is(2652.4, "2,652");
 	thousands_is(999.5, "1,000");
+	thousands_is(1234567, "1,234,567");
 	thousands_is(1000, "1,000");
 	thousands_is(1005, "1,005");
 	thousands_is(999, "999");

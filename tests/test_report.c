@@ -360,6 +360,11 @@ START_TEST(cond_json)
 	}
 	ck_assert(cJSON_IsNull(item(cJSON_GetArrayItem(layers, 1), "kappa")));
 	cJSON_Delete(j);
+	/* a NaN in a middle layer: the maximum is unknown, not the last layer's */
+	lc[1].kappa = NAN;
+	j = reparse(report_cond_json(net, lc, &e));
+	ck_assert(cJSON_IsNull(item(j, "max_kappa")));
+	cJSON_Delete(j);
 	/* all finite: the largest, not the last */
 	lc[1].kappa = 2;
 	j = reparse(report_cond_json(net, lc, &e));
