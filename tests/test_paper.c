@@ -96,6 +96,13 @@ START_TEST(unknown_experiment_or_stage)
 	o.stages = "alg1,add20,over,verify,squeeze2";
 	ck_assert_int_eq(paper_run(&o, &e), -1);
 	ck_assert_str_eq(e.msg, "unknown stage 'squeeze2' for mnist");
+	/* an empty name, inside the list or after a trailing comma */
+	o.stages = "alg1,,alg2";
+	ck_assert_int_eq(paper_run(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "--stages \"alg1,,alg2\": an empty stage name");
+	o.stages = "alg1,";
+	ck_assert_int_eq(paper_run(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "--stages \"alg1,\": an empty stage name");
 	/* nothing was made */
 	struct stat st;
 	ck_assert_int_eq(stat(out, &st), -1);
