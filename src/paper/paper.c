@@ -202,17 +202,42 @@ int paper_scaled(const Paper *p, int width)
 	return w < 2 ? 2 : w;
 }
 
+/* The next name of a comma-separated list at *s (advanced past it), its
+ * length in *len; NULL at the end of the list. */
+static const char *list_next(const char **s, size_t *len)
+{
+	if (!*s)
+		return NULL;
+	const char *item = *s, *c = strchr(item, ',');
+	*len = c ? (size_t)(c - item) : strlen(item);
+	*s = c ? c + 1 : NULL;
+	return item;
+}
+
 static int wanted(const PaperOpts *o, const char *name)
 {
 	if (!o->stages || !*o->stages)
 		return 1;
-	size_t len = strlen(name);
-	for (const char *s = o->stages; *s;) {
-		const char *c = strchr(s, ',');
-		size_t l = c ? (size_t)(c - s) : strlen(s);
-		if (l == len && !strncmp(s, name, len))
+	size_t len;
+	const char *s = o->stages, *it;
+	while ((it = list_next(&s, &len)))
+		if (len == strlen(name) && !strncmp(it, name, len))
 			return 1;
-		s += l + (c ? 1 : 0);
+	return 0;
+}
+
+/* Every name of --stages is a stage of the experiment (none empty). */
+static int check_stages(const PaperOpts *o, const Stage *stages, Err *e)
+{
+	size_t len;
+	const char *s = o->stages, *it;
+	while (o->stages && (it = list_next(&s, &len))) {
+		int found = 0;
+		for (const Stage *st = stages; st->name && len; st++)
+			found |= strlen(st->name) == len && !strncmp(st->name, it, len);
+		if (!found)
+			return len ? err_set(e, "unknown stage '%.*s' for %s", (int)len, it, o->which)
+				   : err_set(e, "--stages \"%s\": an empty stage name", o->stages);
 	}
 	return 0;
 }
@@ -247,20 +272,7 @@ static const Stage *experiment(const PaperOpts *o, Err *e)
 		err_set(e, "unknown experiment '%s' (mnist or adult)", o->which);
 		return NULL;
 	}
-	if (o->stages)
-		for (const char *s = o->stages; *s;) {
-			const char *c = strchr(s, ',');
-			size_t l = c ? (size_t)(c - s) : strlen(s);
-			int found = 0;
-			for (const Stage *st = stages; st->name; st++)
-				found |= strlen(st->name) == l && !strncmp(st->name, s, l);
-			if (!found) {
-				err_set(e, "unknown stage '%.*s' for %s", (int)l, s, o->which);
-				return NULL;
-			}
-			s += l + (c ? 1 : 0);
-		}
-	return stages;
+	return check_stages(o, stages, e) < 0 ? NULL : stages;
 }
 
 /* 1 when OUT/<name>.json holds a result (as paper_stage would reuse it). */
@@ -287,11 +299,10 @@ int paper_ready(const PaperOpts *o, const char **ready, int *waiting, Err *e)
 		if (!wanted(o, s->name) || stage_done(o, s->name, strlen(s->name)))
 			continue;
 		int inputs = 1;
-		for (const char *d = s->needs; *d;) {
-			size_t l = strcspn(d, ",");
-			inputs &= stage_done(o, d, l);
-			d += l + (d[l] == ',');
-		}
+		size_t len;
+		const char *d = *s->needs ? s->needs : NULL, *it;
+		while ((it = list_next(&d, &len)))
+			inputs &= stage_done(o, it, len);
 		if (inputs)
 			ready[n++] = s->name;
 		else
