@@ -60,7 +60,6 @@ cJSON *paper_result(const Paper *p, const char *stage)
 	return cJSON_GetObjectItemCaseSensitive(p->res, stage);
 }
 
-
 /* The text of a stage's file, or NULL when there is none to use. */
 static char *paper_read(const char *path)
 {
@@ -173,26 +172,6 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 	paper_say(p, "%s: done in %.1f s", s->name, clock_seconds() - p->t0);
 	return 0;
 }
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 int paper_scaled(const Paper *p, int width)
 {
