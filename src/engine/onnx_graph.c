@@ -352,5 +352,9 @@ static int const_at(const OnnxGraph *gr, const char *name, int k, int depth, Onn
 
 int onnx_graph_const(const OnnxGraph *gr, const char *name, int k, OnnxTensor *out, Err *e)
 {
-	return const_at(gr, name, k, 0, out, e);
+	if (!const_at(gr, name, k, 0, out, e))
+		return 0;
+	if (strncmp(e->msg, "node ", 5))
+		err_prefix(e, "%s", onnx_node_str(gr->g, k).s);
+	return -1;
 }

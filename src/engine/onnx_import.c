@@ -296,8 +296,8 @@ static int do_act(Imp *im, int k, ActKind kind, Err *e)
 		im->act_a = a;
 		im->act_node = k;
 	} else if (im->act != (int)kind) {
-		return onnx_node_err(im->g, k, e, "but %s came before it: condnet's hidden layers "
-						  "share one activation",
+		return onnx_node_err(im->g, k, e, "another activation than %s: condnet's hidden "
+						  "layers share one",
 				     node_s(im, im->act_node, &ns));
 	} else if (kind == ACT_ERF && (float)a != (float)im->act_a) {
 		return onnx_node_err(im->g, k, e, "erf scale %g, but %s used %g: condnet's hidden "
@@ -543,13 +543,17 @@ static int read_graph(Imp *im, const Onnx__GraphProto *g, Err *e)
 		return onnx_node_err(g, im->last, e, "a Mul by a constant with no Erf after it");
 	if (im->state == S_ACT && push_identity(im, im->last, e))
 		return -1;
-	if (out_rank != im->rank)
-		return err_set(e, "output '%s' is declared with %d dimensions, the graph computes %d",
-			       onnx_name(out).s, out_rank, im->rank);
-	if (out_width >= 0 && out_width != im->width)
-		return err_set(e, "output '%s' is declared with %lld features, the graph computes "
-				  "%lld",
-			       onnx_name(out).s, out_width, im->width);
+	if (out_rank != im->rank || (out_width >= 0 && out_width != im->width)) {
+		/* named by the node that computes the output (the chain reached it) */
+		int k = onnx_graph_def(&im->gr, out)->idx;
+		if (out_rank != im->rank)
+			return onnx_node_err(g, k, e, "output '%s' is declared with %d dimensions, "
+						      "the graph computes %d",
+					     onnx_name(out).s, out_rank, im->rank);
+		return onnx_node_err(g, k, e, "output '%s' is declared with %lld features, the "
+					      "graph computes %lld",
+				     onnx_name(out).s, out_width, im->width);
+	}
 	return 0;
 }
 
