@@ -31,7 +31,8 @@ static int run(const char *model, const char *xpath, const char *opath)
 {
 	Err e = {{0}};
 	OnnxInfo info = {.softmax = 1};
-	Net *net = ends_with(model, ".onnx") ? onnx_import(model, &info, &e) : model_load(model, &e);
+	Net *net =
+	    ends_with(model, ".onnx") ? onnx_import(model, &info, &e) : model_load(model, &e);
 	double *x = NULL;
 	int nd;
 	long shape[2];
@@ -42,8 +43,8 @@ static int run(const char *model, const char *xpath, const char *opath)
 	}
 	long rows = nd == 2 ? shape[0] : 1, cols = nd == 2 ? shape[1] : shape[0];
 	if (cols != net->n[0]) {
-		fprintf(stderr, "onnx_run: %s: %ld columns, the network has %d inputs\n", xpath, cols,
-			net->n[0]);
+		fprintf(stderr, "onnx_run: %s: %ld columns, the network has %d inputs\n", xpath,
+			cols, net->n[0]);
 		return 1;
 	}
 	float *xf = malloc((size_t)(rows * cols + 1) * sizeof *xf);
@@ -84,7 +85,8 @@ static double check_set(const Net *net, const OnnxInfo *info, const char *dir)
 	double worst = -1;
 	float *got = NULL;
 	if (cols != net->n[0] || wn != rows * net->n[net->m])
-		fprintf(stderr, "onnx_run: %s: %lld×%lld inputs and %lld outputs do not fit %d-...-%d\n",
+		fprintf(stderr,
+			"onnx_run: %s: %lld×%lld inputs and %lld outputs do not fit %d-...-%d\n",
 			dir, rows, cols, wn, net->n[0], net->n[net->m]);
 	else if (!(got = malloc((size_t)wn * sizeof *got)) ||
 		 onnx_forward(net, info->softmax, x, (int)rows, got, &e))

@@ -67,16 +67,16 @@ static const struct {
 	float a;
 	int softmax;
 } good[] = {
-	{"relu", "6-5-4-3", ACT_RELU, 1, 0},
-	{"tanh_softmax", "6-5-3", ACT_TANH, 1, 1},
-	{"sigmoid_opset9", "4-6-2", ACT_SIGMOID, 1, 0},
-	{"erf_softmax", "5-4-4-3", ACT_ERF, 1.5f, 1},
-	{"linear_softmax", "5-3", ACT_ERF, 1, 1},
-	{"no_bias", "5-4-3", ACT_RELU, 1, 0},
-	{"float64", "4-3-2", ACT_TANH, 1, 0},
-	{"inputs_ir3", "4-3-2", ACT_RELU, 1, 0},
-	{"matmul_add", "4-3-2", ACT_ERF, 0.75f, 1},
-	{"gemm_alpha_beta", "4-3-2", ACT_SIGMOID, 1, 0},
+    {"relu", "6-5-4-3", ACT_RELU, 1, 0},
+    {"tanh_softmax", "6-5-3", ACT_TANH, 1, 1},
+    {"sigmoid_opset9", "4-6-2", ACT_SIGMOID, 1, 0},
+    {"erf_softmax", "5-4-4-3", ACT_ERF, 1.5f, 1},
+    {"linear_softmax", "5-3", ACT_ERF, 1, 1},
+    {"no_bias", "5-4-3", ACT_RELU, 1, 0},
+    {"float64", "4-3-2", ACT_TANH, 1, 0},
+    {"inputs_ir3", "4-3-2", ACT_RELU, 1, 0},
+    {"matmul_add", "4-3-2", ACT_ERF, 0.75f, 1},
+    {"gemm_alpha_beta", "4-3-2", ACT_SIGMOID, 1, 0},
 };
 
 START_TEST(fixtures_reproduce_their_producer)
@@ -103,34 +103,34 @@ END_TEST
 static const struct {
 	const char *file, *msg;
 } bad[] = {
-	{"dropout_train.onnx", "node 3 '/1/Dropout' (Dropout): dropout left in the graph (export "
-			       "the model in evaluation mode)"},
-	{"residual.onnx", "node 3 '/1/Add' (Add): reads '/0/Gemm_output_0', which node 1 "
-			  "'/1/inner/Gemm' (Gemm) reads too: a branch or skip connection"},
-	{"bad_raw_length.onnx", "node 0 'fc1' (Gemm): initializer 'W1': 44 bytes of raw_data, but "
-				"its dimensions need 12 values (48 bytes)"},
-	{"bad_negative_dim.onnx", "node 0 'fc1' (Gemm): initializer 'W1': dimension 0 is -4, "
-				  "expected >= 0"},
-	{"bad_huge_dims.onnx", "node 0 'fc1' (Gemm): initializer 'W1': dimensions hold more than "
-			       "2^40 values"},
-	{"bad_int64_weights.onnx", "node 0 'fc1' (Gemm): initializer 'W1': data type INT64 (7), "
-				   "expected FLOAT (1) or DOUBLE (11)"},
-	{"bad_external.onnx", "node 0 'fc1' (Gemm): initializer 'W1': data stored in an external "
-			      "file, which condnet does not read"},
-	{"bad_chain.onnx", "node 2 'fc2' (MatMul): weights of 5 inputs × 2 outputs, but its input "
-			   "has 3 features"},
-	{"bad_input_width.onnx", "node 0 'fc1' (Gemm): weights of 4 inputs × 3 outputs, but its "
-				 "input has 5 features"},
-	{"bad_output_width.onnx", "node 2 'fc2' (MatMul): output 'y' is declared with 3 features, "
-				  "the graph computes 2"},
-	{"bad_int_input.onnx", "node 0 'fc1' (Gemm): input 'x' holds INT32 (6), expected FLOAT (1) "
-			       "or DOUBLE (11)"},
-	{"bad_dangling.onnx", "node 0 'fc1' (Gemm): input 'b0' is not produced by any node, "
-			      "initializer or graph input"},
-	{"bad_cycle.onnx", "node 1 'loop_add' (Add): input 'r' comes from the later node 2 "
-			   "'loop_relu' (Relu) (a cycle, or nodes out of topological order)"},
-	{"bad_two_acts.onnx", "node 3 'act2' (Tanh): another activation than node 1 'act1' (Relu): "
-			      "condnet's hidden layers share one"},
+    {"dropout_train.onnx", "node 3 '/1/Dropout' (Dropout): dropout left in the graph (export "
+			   "the model in evaluation mode)"},
+    {"residual.onnx", "node 3 '/1/Add' (Add): reads '/0/Gemm_output_0', which node 1 "
+		      "'/1/inner/Gemm' (Gemm) reads too: a branch or skip connection"},
+    {"bad_raw_length.onnx", "node 0 'fc1' (Gemm): initializer 'W1': 44 bytes of raw_data, but "
+			    "its dimensions need 12 values (48 bytes)"},
+    {"bad_negative_dim.onnx", "node 0 'fc1' (Gemm): initializer 'W1': dimension 0 is -4, "
+			      "expected >= 0"},
+    {"bad_huge_dims.onnx", "node 0 'fc1' (Gemm): initializer 'W1': dimensions hold more than "
+			   "2^40 values"},
+    {"bad_int64_weights.onnx", "node 0 'fc1' (Gemm): initializer 'W1': data type INT64 (7), "
+			       "expected FLOAT (1) or DOUBLE (11)"},
+    {"bad_external.onnx", "node 0 'fc1' (Gemm): initializer 'W1': data stored in an external "
+			  "file, which condnet does not read"},
+    {"bad_chain.onnx", "node 2 'fc2' (MatMul): weights of 5 inputs × 2 outputs, but its input "
+		       "has 3 features"},
+    {"bad_input_width.onnx", "node 0 'fc1' (Gemm): weights of 4 inputs × 3 outputs, but its "
+			     "input has 5 features"},
+    {"bad_output_width.onnx", "node 2 'fc2' (MatMul): output 'y' is declared with 3 features, "
+			      "the graph computes 2"},
+    {"bad_int_input.onnx", "node 0 'fc1' (Gemm): input 'x' holds INT32 (6), expected FLOAT (1) "
+			   "or DOUBLE (11)"},
+    {"bad_dangling.onnx", "node 0 'fc1' (Gemm): input 'b0' is not produced by any node, "
+			  "initializer or graph input"},
+    {"bad_cycle.onnx", "node 1 'loop_add' (Add): input 'r' comes from the later node 2 "
+		       "'loop_relu' (Relu) (a cycle, or nodes out of topological order)"},
+    {"bad_two_acts.onnx", "node 3 'act2' (Tanh): another activation than node 1 'act1' (Relu): "
+			  "condnet's hidden layers share one"},
 };
 
 START_TEST(refusals_name_the_node)
@@ -153,6 +153,7 @@ static Net *sample_net(ActKind act, int m)
 	ck_assert_ptr_nonnull(net);
 	for (size_t i = 0; i < net->nparam; i++)
 		net->param[i] = (float)(sin(1.0 + 7.3 * (double)i) * 0.8);
+	net->b[0][0] = -0.0f; /* read back as -0, not 0 + -0 */
 	return net;
 }
 
@@ -181,7 +182,8 @@ START_TEST(export_then_import_is_the_same_net)
 		ck_assert_int_eq(back->m, net->m);
 		for (int i = 0; i <= m; i++)
 			ck_assert_int_eq(back->n[i], net->n[i]);
-		ck_assert_int_eq(memcmp(back->param, net->param, net->nparam * sizeof *net->param), 0);
+		ck_assert_int_eq(memcmp(back->param, net->param, net->nparam * sizeof *net->param),
+				 0);
 		if (m > 1) {
 			ck_assert_int_eq(back->act, net->act);
 			ck_assert_float_eq(back->act_a, _i == ACT_ERF ? 1.25f : 1.0f);
@@ -263,12 +265,14 @@ START_TEST(wire_errors_name_the_offset)
 	/* a group (wire type 3) in a field the schema does not know, and in one it does */
 	static const unsigned char group[] = {0x08, 0x07, 0x7b};
 	ck_assert_ptr_null(onnx_import_mem(group, sizeof group, "w.onnx", NULL, &e));
-	ck_assert_str_eq(e.msg, "w.onnx: offset 2: ModelProto field 15 has wire type 3 (expected 0, "
-				"1, 2 or 5)");
+	ck_assert_str_eq(e.msg,
+			 "w.onnx: offset 2: ModelProto field 15 has wire type 3 (expected 0, "
+			 "1, 2 or 5)");
 	static const unsigned char group1[] = {0x08, 0x07, 0x0b};
 	ck_assert_ptr_null(onnx_import_mem(group1, sizeof group1, "w.onnx", NULL, &e));
-	ck_assert_str_eq(e.msg, "w.onnx: offset 2: ModelProto field 1 (ir_version) has wire type 3, "
-				"expected 0");
+	ck_assert_str_eq(e.msg,
+			 "w.onnx: offset 2: ModelProto field 1 (ir_version) has wire type 3, "
+			 "expected 0");
 	/* graph → node → attribute → g → node → … nested 100 deep, built inside out */
 	unsigned char deep[1024];
 	size_t n = 0;
@@ -283,8 +287,7 @@ START_TEST(wire_errors_name_the_offset)
 		n += h;
 	}
 	ck_assert_ptr_null(onnx_import_mem(deep, n, "d.onnx", NULL, &e));
-	ck_assert_msg(strstr(e.msg, "d.onnx: offset ") && strstr(e.msg, "nested more than 64 deep"),
-		      "%s", e.msg);
+	ck_assert_str_eq(e.msg, "d.onnx: offset 166: messages nested more than 64 deep");
 	/* no graph at all */
 	static const unsigned char ir[] = {0x08, 0x07};
 	ck_assert_ptr_null(onnx_import_mem(ir, sizeof ir, "i.onnx", NULL, &e));

@@ -21,20 +21,20 @@ static const struct {
 	const char *test, *widths;
 	int softmax, identity;
 } cases[] = {
-	{"pytorch-converted/test_Linear", "10-8", 0, 0},
-	{"pytorch-converted/test_Linear_no_bias", "10-8", 0, 0},
-	{"pytorch-converted/test_ReLU", "60-60-60", 0, 2},
-	{"pytorch-converted/test_Tanh", "60-60-60", 0, 2},
-	{"pytorch-converted/test_Sigmoid", "60-60-60", 0, 2},
-	{"pytorch-converted/test_Softmax", "20-20", 1, 1},
-	{"pytorch-converted/test_softmax_lastdim", "128-128", 1, 1},
-	{"node/test_relu", "20-20-20", 0, 2},
-	{"node/test_tanh", "20-20-20", 0, 2},
-	{"node/test_sigmoid", "20-20-20", 0, 2},
-	{"node/test_erf", "3072-3072-3072", 0, 2},
-	{"node/test_softmax_example", "3-3", 1, 1},
-	{"node/test_softmax_large_number", "4-4", 1, 1},
-	{"simple/test_single_relu_model", "2-2-2", 0, 2},
+    {"pytorch-converted/test_Linear", "10-8", 0, 0},
+    {"pytorch-converted/test_Linear_no_bias", "10-8", 0, 0},
+    {"pytorch-converted/test_ReLU", "60-60-60", 0, 2},
+    {"pytorch-converted/test_Tanh", "60-60-60", 0, 2},
+    {"pytorch-converted/test_Sigmoid", "60-60-60", 0, 2},
+    {"pytorch-converted/test_Softmax", "20-20", 1, 1},
+    {"pytorch-converted/test_softmax_lastdim", "128-128", 1, 1},
+    {"node/test_relu", "20-20-20", 0, 2},
+    {"node/test_tanh", "20-20-20", 0, 2},
+    {"node/test_sigmoid", "20-20-20", 0, 2},
+    {"node/test_erf", "3072-3072-3072", 0, 2},
+    {"node/test_softmax_example", "3-3", 1, 1},
+    {"node/test_softmax_large_number", "4-4", 1, 1},
+    {"simple/test_single_relu_model", "2-2-2", 0, 2},
 };
 
 START_TEST(reproduces_stored_outputs)
@@ -53,7 +53,8 @@ START_TEST(reproduces_stored_outputs)
 	long long dx[8], dw[8];
 	snprintf(path, sizeof path, "%s/%s/test_data_set_0/input_0.pb", data_dir(), cases[_i].test);
 	ck_assert_msg(!onnx_read_tensor(path, &x, &nx, dx, &e), "%s", e.msg);
-	snprintf(path, sizeof path, "%s/%s/test_data_set_0/output_0.pb", data_dir(), cases[_i].test);
+	snprintf(path, sizeof path, "%s/%s/test_data_set_0/output_0.pb", data_dir(),
+		 cases[_i].test);
 	ck_assert_msg(!onnx_read_tensor(path, &want, &nw, dw, &e), "%s", e.msg);
 	long long rows = dx[0], cols = 1, total = 1;
 	for (int i = 1; i < nx; i++)
@@ -78,17 +79,17 @@ END_TEST
 static const struct {
 	const char *test, *msg;
 } refused[] = {
-	{"pytorch-converted/test_Conv2d", "node 0 (Conv): a convolution, not a dense layer"},
-	{"pytorch-converted/test_LogSoftmax", "node 0 (LogSoftmax): not an operator of a dense "
-					      "network"},
-	{"pytorch-converted/test_BatchNorm1d_3d_input_eval", "(BatchNormalization): not an "
-							     "operator"},
-	{"node/test_gemm_default_no_bias", "node 0 (Gemm): weight matrix 'b' is a graph input, "
-					   "not a constant"},
-	{"node/test_softmax_axis_0", "node 0 (Softmax): softmax over axis 0 of a 3-dimensional "
-				     "tensor"},
-	{"pytorch-operator/test_operator_addmm", "node 1 (Gemm): reads '0', which node 0 (Gemm) "
-						 "reads too: a branch or skip connection"},
+    {"pytorch-converted/test_Conv2d", "node 0 (Conv): a convolution, not a dense layer"},
+    {"pytorch-converted/test_LogSoftmax", "node 0 (LogSoftmax): not an operator of a dense "
+					  "network"},
+    {"pytorch-converted/test_BatchNorm1d_3d_input_eval", "(BatchNormalization): not an "
+							 "operator"},
+    {"node/test_gemm_default_no_bias", "node 0 (Gemm): weight matrix 'b' is a graph input, "
+				       "not a constant"},
+    {"node/test_softmax_axis_0", "node 0 (Softmax): softmax over axis 0 of a 3-dimensional "
+				 "tensor"},
+    {"pytorch-operator/test_operator_addmm", "node 1 (Gemm): reads '0', which node 0 (Gemm) "
+					     "reads too: a branch or skip connection"},
 };
 
 START_TEST(refuses_other_operators)

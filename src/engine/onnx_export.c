@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
 #include "base/file.h"
+#include "config.h"
 #include "engine/onnx_int.h"
 #include "engine/train.h"
 
@@ -21,9 +21,9 @@ typedef struct Builder {
 	Onnx__TensorProto *inits, **initp; /* W1 b1 … Wm bm [erf_scale] */
 	uint8_t **raw;
 	Onnx__NodeProto *nodes, **nodep;
-	Name *names;                       /* node outputs and node names */
-	char **ins;                        /* node inputs, 3 a node */
-	char **outs;                       /* node outputs, 1 a node */
+	Name *names; /* node outputs and node names */
+	char **ins;  /* node inputs, 3 a node */
+	char **outs; /* node outputs, 1 a node */
 	Onnx__AttributeProto attr[2], *softmax_attr[1], *gemm_attr[1];
 	Onnx__ValueInfoProto io[2], *iop[2];
 	Onnx__TypeProto type[2];
@@ -32,8 +32,8 @@ typedef struct Builder {
 	Onnx__TensorShapeProto__Dimension dim[4], *dimp[4];
 	Onnx__StringStringEntryProto meta[5], *metap[5];
 	char widths[4096], tau[32], scale[32];
-	int64_t *dims;                     /* the initializers' dimensions, 3 a layer */
-	Name *inames;                      /* initializer names */
+	int64_t *dims; /* the initializers' dimensions, 3 a layer */
+	Name *inames;  /* initializer names */
 	size_t ninit, nnode;
 } Builder;
 
@@ -70,8 +70,8 @@ static int add_init(Builder *b, const char *name, const float *v, int nd, int64_
 }
 
 /* A node op(in0, in1, in2) -> out; NULL inputs are left out. */
-static void add_node(Builder *b, const char *op, const char *out, const char *in0,
-		     const char *in1, const char *in2)
+static void add_node(Builder *b, const char *op, const char *out, const char *in0, const char *in1,
+		     const char *in2)
 {
 	size_t k = b->nnode++;
 	Onnx__NodeProto *n = &b->nodes[k];
@@ -272,8 +272,8 @@ int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e)
 	b->graph.initializer = b->initp;
 	size_t len = onnx__model_proto__get_packed_size(&b->model);
 	if ((long long)len > ONNX_MAX_BYTES) {
-		err_set(e, "%s: the model takes %zu bytes, more than protobuf's limit of %lld", path,
-			len, ONNX_MAX_BYTES);
+		err_set(e, "%s: the model takes %zu bytes, more than protobuf's limit of %lld",
+			path, len, ONNX_MAX_BYTES);
 		goto out;
 	}
 	if (!(buf = malloc(len))) {
@@ -307,7 +307,8 @@ int onnx_forward(const Net *net, int softmax, const float *x, int n, float *out,
 		for (int j = 0; j < o; j++) {
 			double z = net->b[m - 1][j];
 			for (int i = 0; i < h; i++)
-				z += (double)a[(size_t)r * h + i] * net->W[m - 1][(size_t)i * o + j];
+				z +=
+				    (double)a[(size_t)r * h + i] * net->W[m - 1][(size_t)i * o + j];
 			out[(size_t)r * o + j] = (float)z;
 		}
 	free(a);

@@ -17,14 +17,14 @@ static const struct {
 	const char *op;
 	int min_in, max_in;
 } ops[] = {
-	{"Gemm", 2, 3},	    {"MatMul", 2, 2},  {"Add", 2, 2},	  {"Mul", 2, 2},
-	{"Erf", 1, 1},	    {"Tanh", 1, 1},    {"Relu", 1, 1},	  {"Sigmoid", 1, 1},
-	{"Softmax", 1, 1},  {"Identity", 1, 1}, {"Flatten", 1, 1}, {"Transpose", 1, 1},
-	{"Constant", 0, 0},
+    {"Gemm", 2, 3},	{"MatMul", 2, 2},   {"Add", 2, 2},     {"Mul", 2, 2},
+    {"Erf", 1, 1},	{"Tanh", 1, 1},	    {"Relu", 1, 1},    {"Sigmoid", 1, 1},
+    {"Softmax", 1, 1},	{"Identity", 1, 1}, {"Flatten", 1, 1}, {"Transpose", 1, 1},
+    {"Constant", 0, 0},
 };
 enum { NOPS = sizeof ops / sizeof *ops };
-#define OPS_LIST                                                                          \
-	"Gemm, MatMul, Add, Mul, Erf, Tanh, Relu, Sigmoid, Softmax, Flatten, Identity, " \
+#define OPS_LIST                                                                                   \
+	"Gemm, MatMul, Add, Mul, Erf, Tanh, Relu, Sigmoid, Softmax, Flatten, Identity, "           \
 	"Transpose and Constant"
 
 /* Identity or Transpose nodes a constant may pass through. */
@@ -66,12 +66,13 @@ static int check_op(const Onnx__GraphProto *g, int k, Err *e)
 		i++;
 	if (i == NOPS) {
 		if (!strcmp(op, "Dropout"))
-			return onnx_node_err(g, k, e, "dropout left in the graph (export the model "
-						      "in evaluation mode)");
+			return onnx_node_err(g, k, e,
+					     "dropout left in the graph (export the model "
+					     "in evaluation mode)");
 		if (!strncmp(op, "Conv", 4))
 			return onnx_node_err(g, k, e, "a convolution, not a dense layer");
-		return onnx_node_err(g, k, e, "not an operator of a dense network (condnet reads "
-					      OPS_LIST ")");
+		return onnx_node_err(
+		    g, k, e, "not an operator of a dense network (condnet reads " OPS_LIST ")");
 	}
 	if ((int)n->n_input < ops[i].min_in || (int)n->n_input > ops[i].max_in) {
 		char want[64];
@@ -115,7 +116,8 @@ static const char *def_str(const OnnxGraph *gr, const OnnxDef *d, char *buf, siz
 	if (d->kind == DEF_NODE)
 		snprintf(buf, cap, "%s", onnx_node_str(gr->g, d->idx).s);
 	else
-		snprintf(buf, cap, d->kind == DEF_INIT ? "initializer %d" : "graph input %d", d->idx);
+		snprintf(buf, cap, d->kind == DEF_INIT ? "initializer %d" : "graph input %d",
+			 d->idx);
 	return buf;
 }
 
@@ -145,12 +147,14 @@ static int check_inputs(OnnxGraph *gr, int k, Err *e)
 			continue; /* an optional input left out */
 		OnnxDef *d = onnx_graph_def(gr, in);
 		if (!d)
-			return err_set(e, "%s: input '%s' is not produced by any node, initializer or "
-					  "graph input",
+			return err_set(e,
+				       "%s: input '%s' is not produced by any node, initializer or "
+				       "graph input",
 				       onnx_node_str(gr->g, k).s, onnx_name(in).s);
 		if (d->kind == DEF_NODE && d->idx >= k)
-			return err_set(e, "%s: input '%s' comes from %s%s (a cycle, or nodes out of "
-					  "topological order)",
+			return err_set(e,
+				       "%s: input '%s' comes from %s%s (a cycle, or nodes out of "
+				       "topological order)",
 				       onnx_node_str(gr->g, k).s, onnx_name(in).s,
 				       d->idx == k ? "its own output" : "the later ",
 				       d->idx == k ? "" : onnx_node_str(gr->g, d->idx).s);
@@ -233,8 +237,8 @@ const Onnx__AttributeProto *onnx_attr(const Onnx__NodeProto *n, const char *name
 	return NULL;
 }
 
-int onnx_attr_int(const Onnx__GraphProto *g, int k, const char *name, long long def,
-		  long long *out, Err *e)
+int onnx_attr_int(const Onnx__GraphProto *g, int k, const char *name, long long def, long long *out,
+		  Err *e)
 {
 	const Onnx__AttributeProto *a = onnx_attr(g->node[k], name);
 	*out = def;
@@ -280,8 +284,9 @@ static int constant_value(const OnnxGraph *gr, int k, OnnxTensor *out, Err *e)
 		out->dims[0] = (long long)a->n_floats;
 		out->count = a->n_floats;
 	} else {
-		return err_set(e, "%s: no float tensor in its attributes (expected 'value', "
-				  "'value_float' or 'value_floats')",
+		return err_set(e,
+			       "%s: no float tensor in its attributes (expected 'value', "
+			       "'value_float' or 'value_floats')",
 			       onnx_node_str(gr->g, k).s);
 	}
 	out->v = malloc((out->count ? out->count : 1) * sizeof *out->v);
@@ -292,7 +297,8 @@ static int constant_value(const OnnxGraph *gr, int k, OnnxTensor *out, Err *e)
 		if (!isfinite(v)) {
 			free(out->v);
 			out->v = NULL;
-			return err_set(e, "%s: value %zu is %g, expected a finite float32", what, i, v);
+			return err_set(e, "%s: value %zu is %g, expected a finite float32", what, i,
+				       v);
 		}
 		out->v[i] = v;
 	}
@@ -304,8 +310,9 @@ static int transpose(const OnnxGraph *gr, int k, OnnxTensor *t, Err *e)
 {
 	const Onnx__AttributeProto *a = onnx_attr(gr->g->node[k], "perm");
 	if (t->nd != 2 || (a && (a->n_ints != 2 || a->ints[0] != 1 || a->ints[1] != 0)))
-		return err_set(e, "%s: transposes a %d-dimensional constant; condnet reads only "
-				  "the transpose of a matrix (perm [1, 0])",
+		return err_set(e,
+			       "%s: transposes a %d-dimensional constant; condnet reads only "
+			       "the transpose of a matrix (perm [1, 0])",
 			       onnx_node_str(gr->g, k).s, t->nd);
 	size_t r = (size_t)t->dims[0], c = (size_t)t->dims[1];
 	double *v = malloc((t->count ? t->count : 1) * sizeof *v);
@@ -337,8 +344,9 @@ static int const_at(const OnnxGraph *gr, const char *name, int k, int depth, Onn
 	if (!strcmp(n->op_type, "Constant"))
 		return constant_value(gr, d->idx, out, e);
 	if (depth >= MAX_CONST_DEPTH)
-		return err_set(e, "%s: a constant passed through more than %d Identity or "
-				  "Transpose nodes",
+		return err_set(e,
+			       "%s: a constant passed through more than %d Identity or "
+			       "Transpose nodes",
 			       onnx_node_str(gr->g, d->idx).s, MAX_CONST_DEPTH);
 	if (const_at(gr, n->input[0], d->idx, depth + 1, out, e))
 		return -1;
@@ -357,4 +365,62 @@ int onnx_graph_const(const OnnxGraph *gr, const char *name, int k, OnnxTensor *o
 	if (strncmp(e->msg, "node ", 5))
 		err_prefix(e, "%s", onnx_node_str(gr->g, k).s);
 	return -1;
+}
+
+/* The rank and feature count (-1 when not fixed) of a graph input or output. */
+int onnx_value_shape(const Onnx__ValueInfoProto *v, const char *what, int *rank, long long *width,
+		     Err *e)
+{
+	char tb[32];
+	*rank = 2;
+	*width = -1;
+	const Onnx__TypeProto *tp = v->type;
+	if (!tp)
+		return 0;
+	if (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
+		return err_set(e, "%s '%s' is not a tensor", what, onnx_name(v->name).s);
+	const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
+	if (tt->has_elem_type && tt->elem_type != ONNX_FLOAT && tt->elem_type != ONNX_DOUBLE)
+		return err_set(e, "%s '%s' holds %s, expected FLOAT (1) or DOUBLE (11)", what,
+			       onnx_name(v->name).s, onnx_type_name(tt->elem_type, tb));
+	if (!tt->shape)
+		return 0;
+	*rank = (int)(tt->shape->n_dim < 100 ? tt->shape->n_dim : 100);
+	if (*rank < 2)
+		return err_set(e, "%s '%s' has %d dimension%s, expected (batch, features)", what,
+			       onnx_name(v->name).s, *rank, *rank == 1 ? "" : "s");
+	long long w = 1;
+	for (int i = 0; i < *rank; i++) {
+		const Onnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
+		if (d->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+			if (i)
+				w = -1;
+			continue;
+		}
+		long long dv = (long long)d->dim_value;
+		if (dv < 0 || (i && dv == 0))
+			return err_set(e, "%s '%s': dimension %d is %lld, expected %s", what,
+				       onnx_name(v->name).s, i, dv, i ? ">= 1" : ">= 0");
+		if (i && w > 0)
+			w = dv > (1LL << 31) / w ? (1LL << 31) : w * dv;
+	}
+	*width = w;
+	return 0;
+}
+
+/* The model's opset version of the default domain. */
+long onnx_default_opset(const Onnx__ModelProto *m, Err *e)
+{
+	for (size_t i = 0; i < m->n_opset_import; i++) {
+		const Onnx__OperatorSetIdProto *o = m->opset_import[i];
+		if (!o->domain || !o->domain[0] || !strcmp(o->domain, "ai.onnx")) {
+			if (!o->has_version || o->version < 1)
+				return err_set(e,
+					       "opset_import: version %lld of the default domain, "
+					       "expected >= 1",
+					       (long long)o->version);
+			return o->version > 1000000 ? 1000000 : (long)o->version;
+		}
+	}
+	return err_set(e, "opset_import names no version of the default domain ('' or 'ai.onnx')");
 }

@@ -25,6 +25,7 @@ enum { S_START, S_DENSE, S_SCALED, S_ACT, S_SOFTMAX };
 typedef struct Layer {
 	int in, out;
 	double *W, *b; /* in×out row-major, out; W NULL: the identity */
+	int biased;    /* a bias was read (an Add then adds to it) */
 } Layer;
 
 typedef struct Imp {
@@ -34,7 +35,7 @@ typedef struct Imp {
 	int nlayers;
 	int state, last;   /* last: the node read most recently */
 	long long width;   /* features of the current tensor, -1 when unknown */
-	int rank;          /* its dimensions */
+	int rank;	   /* its dimensions */
 	int act, act_node; /* the hidden activation (-1 until one is read) and its node */
 	double act_a, scale;
 	long long params, id_params;
@@ -59,11 +60,12 @@ static int push_layer(Imp *im, int k, int in, int out, double *W, double *b, Err
 			return onnx_node_err(im->g, k, e, "more than %d dense layers", MAX_LAYERS);
 		if (W)
 			return onnx_node_err(im->g, k, e, "more than %lld parameters", MAX_PARAMS);
-		return onnx_node_err(im->g, k, e, "the identity layers an activation-only graph "
-						  "needs would hold more than %lld weights (%d features)",
+		return onnx_node_err(im->g, k, e,
+				     "the identity layers an activation-only graph "
+				     "needs would hold more than %lld weights (%d features)",
 				     MAX_IDENTITY_PARAMS, in);
 	}
-	im->layers[im->nlayers++] = (Layer){in, out, W, b};
+	im->layers[im->nlayers++] = (Layer){in, out, W, b, 0};
 	im->params += n;
 	if (!W) {
 		im->id_params += n;
@@ -78,9 +80,15 @@ static int push_layer(Imp *im, int k, int in, int out, double *W, double *b, Err
 static int push_identity(Imp *im, int k, Err *e)
 {
 	if (im->width < 1)
-		return onnx_node_err(im->g, k, e, "no dense layer before it, and the input's "
-						  "feature count is not fixed, so condnet cannot put "
-						  "an identity layer there");
+		return onnx_node_err(im->g, k, e,
+				     "no dense layer before it, and the input's "
+				     "feature count is not fixed, so condnet cannot put "
+				     "an identity layer there");
+	if (im->width * im->width > MAX_IDENTITY_PARAMS)
+		return onnx_node_err(im->g, k, e,
+				     "the identity layers an activation-only graph "
+				     "needs would hold more than %lld weights (%lld features)",
+				     MAX_IDENTITY_PARAMS, im->width);
 	double *b = calloc((size_t)im->width, sizeof *b);
 	if (!b)
 		return onnx_node_err(im->g, k, e, "out of memory");
@@ -93,15 +101,19 @@ static int need_const(Imp *im, int k, int j, const char *what, Err *e)
 	const char *name = im->g->node[k]->input[j];
 	if (onnx_graph_is_const(&im->gr, name))
 		return 0;
-	const OnnxDef *d = onnx_graph_def(&im->gr, name);
+	const OnnxDef *d = name[0] ? onnx_graph_def(&im->gr, name) : NULL;
 	OnnxNodeStr b;
+	if (!d)
+		return onnx_node_err(im->g, k, e, "%s (input %d) is left out", what, j);
 	if (d->kind == DEF_INPUT)
-		return onnx_node_err(im->g, k, e, "%s '%s' is a graph input, not a constant "
-						  "(condnet reads one input, the data, and constant "
-						  "weights)",
+		return onnx_node_err(im->g, k, e,
+				     "%s '%s' is a graph input, not a constant "
+				     "(condnet reads one input, the data, and constant "
+				     "weights)",
 				     what, onnx_name(name).s);
-	return onnx_node_err(im->g, k, e, "%s '%s' comes from %s, not a constant: a branch or "
-					  "skip connection",
+	return onnx_node_err(im->g, k, e,
+			     "%s '%s' comes from %s, not a constant: a branch or "
+			     "skip connection",
 			     what, onnx_name(name).s, node_s(im, d->idx, &b));
 }
 
@@ -115,21 +127,23 @@ static const char *dims_str(const OnnxTensor *t, char *buf, size_t cap)
 	return buf;
 }
 
-/* b[j] += scale·c[j] for a bias c that broadcasts over the rows: one value,
- * (out,) or (1, out). */
-static int add_bias(Imp *im, int k, const OnnxTensor *c, int out, double scale, double *b, Err *e)
+/* b[j] = scale·c[j] (add: b[j] += scale·c[j]) for a bias c that broadcasts
+ * over the rows: one value, (out,) or (1, out). Set rather than added to
+ * zero, so that a bias of -0 is read as -0. */
+static int add_bias(Imp *im, int k, const OnnxTensor *c, int out, double scale, double *b, int add,
+		    Err *e)
 {
 	char ds[128];
-	if (c->count == 1) {
-		for (int j = 0; j < out; j++)
-			b[j] += scale * c->v[0];
-	} else if ((c->nd == 1 && c->dims[0] == out) ||
-		   (c->nd == 2 && c->dims[0] == 1 && c->dims[1] == out)) {
-		for (int j = 0; j < out; j++)
-			b[j] += scale * c->v[j];
+	if (c->count == 1 || (c->nd == 1 && c->dims[0] == out) ||
+	    (c->nd == 2 && c->dims[0] == 1 && c->dims[1] == out)) {
+		for (int j = 0; j < out; j++) {
+			double v = scale * c->v[c->count == 1 ? 0 : j];
+			b[j] = add ? b[j] + v : v;
+		}
 	} else {
-		return onnx_node_err(im->g, k, e, "bias of shape %s does not broadcast over rows of "
-						  "%d outputs",
+		return onnx_node_err(im->g, k, e,
+				     "bias of shape %s does not broadcast over rows of "
+				     "%d outputs",
 				     dims_str(c, ds, sizeof ds), out);
 	}
 	return 0;
@@ -142,14 +156,17 @@ static int dense(Imp *im, int k, const OnnxTensor *B, int tb, double alpha, doub
 	char ds[128];
 	OnnxNodeStr ns;
 	if (im->state == S_DENSE)
-		return onnx_node_err(im->g, k, e, "follows the dense layer of %s with no activation "
-						  "between them",
+		return onnx_node_err(im->g, k, e,
+				     "follows the dense layer of %s with no activation "
+				     "between them",
 				     node_s(im, im->last, &ns));
 	if (im->state == S_SCALED)
-		return onnx_node_err(im->g, k, e, "follows a Mul by a constant with no Erf between");
+		return onnx_node_err(im->g, k, e,
+				     "follows a Mul by a constant with no Erf between");
 	if (im->rank != 2)
-		return onnx_node_err(im->g, k, e, "its input has %d dimensions; a dense layer reads "
-						  "(batch, features)",
+		return onnx_node_err(im->g, k, e,
+				     "its input has %d dimensions; a dense layer reads "
+				     "(batch, features)",
 				     im->rank);
 	if (B->nd != 2 || B->dims[0] < 1 || B->dims[1] < 1 || B->dims[0] > INT32_MAX ||
 	    B->dims[1] > INT32_MAX)
@@ -159,8 +176,9 @@ static int dense(Imp *im, int k, const OnnxTensor *B, int tb, double alpha, doub
 	*in = tb ? c : r;
 	*out = tb ? r : c;
 	if (im->width >= 0 && *in != im->width)
-		return onnx_node_err(im->g, k, e, "weights of %d inputs × %d outputs, but its input "
-						  "has %lld features",
+		return onnx_node_err(im->g, k, e,
+				     "weights of %d inputs × %d outputs, but its input "
+				     "has %lld features",
 				     *in, *out, im->width);
 	*W = malloc(B->count * sizeof **W);
 	if (!*W)
@@ -168,7 +186,7 @@ static int dense(Imp *im, int k, const OnnxTensor *B, int tb, double alpha, doub
 	for (int i = 0; i < *in; i++)
 		for (int j = 0; j < *out; j++)
 			(*W)[(size_t)i * *out + j] =
-				alpha * B->v[tb ? (size_t)j * c + i : (size_t)i * c + j];
+			    alpha * B->v[tb ? (size_t)j * c + i : (size_t)i * c + j];
 	return 0;
 }
 
@@ -179,8 +197,9 @@ static int do_gemm(Imp *im, int k, int slot, Err *e)
 	long long ta, tb;
 	double alpha, beta;
 	if (slot != 0)
-		return onnx_node_err(im->g, k, e, "the data is operand %c; condnet reads "
-						  "data × weights (operand A)",
+		return onnx_node_err(im->g, k, e,
+				     "the data is operand %c; condnet reads "
+				     "data × weights (operand A)",
 				     'A' + slot);
 	if (onnx_attr_int(im->g, k, "transA", 0, &ta, e) ||
 	    onnx_attr_int(im->g, k, "transB", 0, &tb, e) ||
@@ -204,9 +223,11 @@ static int do_gemm(Imp *im, int k, int slot, Err *e)
 		goto out;
 	}
 	if (has_c && (onnx_graph_const(&im->gr, n->input[2], k, &C, e) ||
-		      add_bias(im, k, &C, out, beta, b, e)))
+		      add_bias(im, k, &C, out, beta, b, 0, e)))
 		goto out;
 	rc = push_layer(im, k, in, out, W, b, e);
+	if (!rc)
+		im->layers[im->nlayers - 1].biased = has_c;
 	W = b = NULL;
 out:
 	free(W);
@@ -220,8 +241,9 @@ out:
 static int do_matmul(Imp *im, int k, int slot, Err *e)
 {
 	if (slot != 0)
-		return onnx_node_err(im->g, k, e, "the data is the second operand; condnet reads "
-						  "data × weights");
+		return onnx_node_err(im->g, k, e,
+				     "the data is the second operand; condnet reads "
+				     "data × weights");
 	if (need_const(im, k, 1, "weight matrix", e))
 		return -1;
 	OnnxTensor B;
@@ -246,13 +268,15 @@ static int do_add(Imp *im, int k, int slot, Err *e)
 	if (need_const(im, k, 1 - slot, "operand", e))
 		return -1;
 	if (im->state != S_DENSE)
-		return onnx_node_err(im->g, k, e, "adds a constant that is not a dense layer's bias "
-						  "(condnet adds the bias right after the weights)");
+		return onnx_node_err(im->g, k, e,
+				     "adds a constant that is not a dense layer's bias "
+				     "(condnet adds the bias right after the weights)");
 	OnnxTensor c;
 	if (onnx_graph_const(&im->gr, cname, k, &c, e))
 		return -1;
 	Layer *L = &im->layers[im->nlayers - 1];
-	int rc = add_bias(im, k, &c, L->out, 1, L->b, e);
+	int rc = add_bias(im, k, &c, L->out, 1, L->b, L->biased, e);
+	L->biased = 1;
 	free(c.v);
 	return rc;
 }
@@ -268,8 +292,9 @@ static int do_mul(Imp *im, int k, int slot, Err *e)
 	size_t count = c.count;
 	free(c.v);
 	if (count != 1)
-		return onnx_node_err(im->g, k, e, "multiplies by %zu values; condnet reads a Mul only "
-						  "by one constant, the scale of an Erf after it",
+		return onnx_node_err(im->g, k, e,
+				     "multiplies by %zu values; condnet reads a Mul only "
+				     "by one constant, the scale of an Erf after it",
 				     count);
 	if (im->state == S_SCALED) {
 		im->scale *= a;
@@ -286,8 +311,9 @@ static int do_act(Imp *im, int k, ActKind kind, Err *e)
 {
 	OnnxNodeStr ns;
 	if (im->state == S_SCALED && kind != ACT_ERF)
-		return onnx_node_err(im->g, k, e, "follows a Mul by a constant, which condnet reads "
-						  "only as the scale of an Erf");
+		return onnx_node_err(im->g, k, e,
+				     "follows a Mul by a constant, which condnet reads "
+				     "only as the scale of an Erf");
 	double a = im->state == S_SCALED ? im->scale : 1;
 	if ((im->state == S_START || im->state == S_ACT) && push_identity(im, k, e))
 		return -1;
@@ -296,12 +322,14 @@ static int do_act(Imp *im, int k, ActKind kind, Err *e)
 		im->act_a = a;
 		im->act_node = k;
 	} else if (im->act != (int)kind) {
-		return onnx_node_err(im->g, k, e, "another activation than %s: condnet's hidden "
-						  "layers share one",
+		return onnx_node_err(im->g, k, e,
+				     "another activation than %s: condnet's hidden "
+				     "layers share one",
 				     node_s(im, im->act_node, &ns));
 	} else if (kind == ACT_ERF && (float)a != (float)im->act_a) {
-		return onnx_node_err(im->g, k, e, "erf scale %g, but %s used %g: condnet's hidden "
-						  "layers share one activation",
+		return onnx_node_err(im->g, k, e,
+				     "erf scale %g, but %s used %g: condnet's hidden "
+				     "layers share one activation",
 				     a, node_s(im, im->act_node, &ns), im->act_a);
 	}
 	im->state = S_ACT;
@@ -312,16 +340,18 @@ static int do_softmax(Imp *im, int k, Err *e)
 {
 	long long axis;
 	if (im->state == S_SCALED)
-		return onnx_node_err(im->g, k, e, "follows a Mul by a constant with no Erf between");
+		return onnx_node_err(im->g, k, e,
+				     "follows a Mul by a constant with no Erf between");
 	if (onnx_attr_int(im->g, k, "axis", im->gr.opset < 13 ? 1 : -1, &axis, e))
 		return -1;
 	if (axis < 0)
 		axis += im->rank;
 	/* before opset 13, Softmax(axis 1) runs over all dimensions after the first */
 	if (axis != 1 || (im->rank != 2 && im->gr.opset >= 13))
-		return onnx_node_err(im->g, k, e, "softmax over axis %lld of a %d-dimensional "
-						  "tensor; condnet's runs over the features (axis 1 "
-						  "of (batch, features))",
+		return onnx_node_err(im->g, k, e,
+				     "softmax over axis %lld of a %d-dimensional "
+				     "tensor; condnet's runs over the features (axis 1 "
+				     "of (batch, features))",
 				     axis, im->rank);
 	if ((im->state == S_START || im->state == S_ACT) && push_identity(im, k, e))
 		return -1;
@@ -338,11 +368,13 @@ static int do_flatten(Imp *im, int k, Err *e)
 	if (axis < 0)
 		axis += im->rank;
 	if (im->state != S_START)
-		return onnx_node_err(im->g, k, e, "condnet reads a Flatten only of the input, "
-						  "before every layer");
+		return onnx_node_err(im->g, k, e,
+				     "condnet reads a Flatten only of the input, "
+				     "before every layer");
 	if (axis != 1)
-		return onnx_node_err(im->g, k, e, "flattens from axis %lld; condnet reads axis 1 "
-						  "(batch, features)",
+		return onnx_node_err(im->g, k, e,
+				     "flattens from axis %lld; condnet reads axis 1 "
+				     "(batch, features)",
 				     axis);
 	im->rank = 2;
 	return 0;
@@ -372,8 +404,9 @@ static int do_node(Imp *im, int k, int slot, Err *e)
 		return do_flatten(im, k, e);
 	if (!strcmp(op, "Identity"))
 		return 0;
-	return onnx_node_err(im->g, k, e, "transposes the data; condnet reads a Transpose only of "
-					  "a constant weight");
+	return onnx_node_err(im->g, k, e,
+			     "transposes the data; condnet reads a Transpose only of "
+			     "a constant weight");
 }
 
 /* Follows the chain from the data input to the graph's output. */
@@ -386,8 +419,9 @@ static int walk(Imp *im, const char *input, const char *output, Err *e)
 			return onnx_node_err(im->g, d->user[0], e, "reads '%s' twice",
 					     onnx_name(cur).s);
 		if (d->nuse > 1)
-			return onnx_node_err(im->g, d->user[1], e, "reads '%s', which %s reads too: a "
-								   "branch or skip connection",
+			return onnx_node_err(im->g, d->user[1], e,
+					     "reads '%s', which %s reads too: a "
+					     "branch or skip connection",
 					     onnx_name(cur).s, node_s(im, d->user[0], &a));
 		if (!strcmp(cur, output)) {
 			if (d->nuse)
@@ -396,9 +430,11 @@ static int walk(Imp *im, const char *input, const char *output, Err *e)
 			return 0;
 		}
 		if (d->nuse == 0)
-			return err_set(e, "tensor '%s' is read by no node and is not the graph's output "
-					  "'%s'",
-				       onnx_name(cur).s, onnx_name(output).s);
+			return err_set(
+			    e,
+			    "tensor '%s' is read by no node and is not the graph's output "
+			    "'%s'",
+			    onnx_name(cur).s, onnx_name(output).s);
 		int k = d->user[0];
 		const Onnx__NodeProto *n = im->g->node[k];
 		int slot = 0;
@@ -412,47 +448,6 @@ static int walk(Imp *im, const char *input, const char *output, Err *e)
 	}
 }
 
-/* The rank and feature count (-1 when not fixed) of a graph input or output. */
-static int value_shape(const Onnx__ValueInfoProto *v, const char *what, int *rank,
-		       long long *width, Err *e)
-{
-	char tb[32];
-	*rank = 2;
-	*width = -1;
-	const Onnx__TypeProto *tp = v->type;
-	if (!tp)
-		return 0;
-	if (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
-		return err_set(e, "%s '%s' is not a tensor", what, onnx_name(v->name).s);
-	const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
-	if (tt->has_elem_type && tt->elem_type != ONNX_FLOAT && tt->elem_type != ONNX_DOUBLE)
-		return err_set(e, "%s '%s' holds %s, expected FLOAT (1) or DOUBLE (11)", what,
-			       onnx_name(v->name).s, onnx_type_name(tt->elem_type, tb));
-	if (!tt->shape)
-		return 0;
-	*rank = (int)(tt->shape->n_dim < 100 ? tt->shape->n_dim : 100);
-	if (*rank < 2)
-		return err_set(e, "%s '%s' has %d dimension%s, expected (batch, features)", what,
-			       onnx_name(v->name).s, *rank, *rank == 1 ? "" : "s");
-	long long w = 1;
-	for (int i = 0; i < *rank; i++) {
-		const Onnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
-		if (d->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
-			if (i)
-				w = -1;
-			continue;
-		}
-		long long dv = (long long)d->dim_value;
-		if (dv < 0 || (i && dv == 0))
-			return err_set(e, "%s '%s': dimension %d is %lld, expected %s", what,
-				       onnx_name(v->name).s, i, dv, i ? ">= 1" : ">= 0");
-		if (i && w > 0)
-			w = dv > (1LL << 31) / w ? (1LL << 31) : w * dv;
-	}
-	*width = w;
-	return 0;
-}
-
 /* The graph's one input that is not an initializer. */
 static int data_input(Imp *im, const Onnx__GraphProto *g, Err *e)
 {
@@ -464,8 +459,9 @@ static int data_input(Imp *im, const Onnx__GraphProto *g, Err *e)
 		if (found < 0)
 			found = (int)i;
 		else if (d->nuse == 0)
-			return err_set(e, "graph input '%s' is read by no node (condnet's networks "
-					  "have one input)",
+			return err_set(e,
+				       "graph input '%s' is read by no node (condnet's networks "
+				       "have one input)",
 				       onnx_name(g->input[i]->name).s);
 	}
 	if (found < 0)
@@ -487,28 +483,12 @@ static void name_node(const Imp *im, Err *e)
 			k = d->user[0];
 	}
 	const OnnxDef *o = g->n_output == 1 && g->output[0]->name
-				   ? onnx_graph_def(&im->gr, g->output[0]->name)
-				   : NULL;
+			       ? onnx_graph_def(&im->gr, g->output[0]->name)
+			       : NULL;
 	if (k < 0)
 		k = o && o->kind == DEF_NODE ? o->idx : 0;
 	OnnxNodeStr ns;
 	err_prefix(e, "%s", node_s(im, k, &ns));
-}
-
-/* The model's opset version of the default domain. */
-static long default_opset(const Onnx__ModelProto *m, Err *e)
-{
-	for (size_t i = 0; i < m->n_opset_import; i++) {
-		const Onnx__OperatorSetIdProto *o = m->opset_import[i];
-		if (!o->domain || !o->domain[0] || !strcmp(o->domain, "ai.onnx")) {
-			if (!o->has_version || o->version < 1)
-				return err_set(e, "opset_import: version %lld of the default domain, "
-						  "expected >= 1",
-					       (long long)o->version);
-			return o->version > 1000000 ? 1000000 : (long)o->version;
-		}
-	}
-	return err_set(e, "opset_import names no version of the default domain ('' or 'ai.onnx')");
 }
 
 /* The chain of g into im->layers, checked against the declared shapes. */
@@ -525,16 +505,17 @@ static int read_graph(Imp *im, const Onnx__GraphProto *g, Err *e)
 			       onnx_name(out).s);
 	int in = data_input(im, g, e), out_rank;
 	long long out_width;
-	if (in < 0 || value_shape(g->input[in], "input", &im->rank, &im->width, e) ||
-	    value_shape(g->output[0], "output", &out_rank, &out_width, e))
+	if (in < 0 || onnx_value_shape(g->input[in], "input", &im->rank, &im->width, e) ||
+	    onnx_value_shape(g->output[0], "output", &out_rank, &out_width, e))
 		return -1;
 	im->act = -1;
 	if (walk(im, g->input[in]->name, out, e))
 		return -1;
 	for (size_t k = 0; k < g->n_node; k++)
 		if (!im->visited[k] && !im->gr.isconst[k])
-			return err_set(e, "%s is not on the path from the input '%s' to the output "
-					  "'%s'",
+			return err_set(e,
+				       "%s is not on the path from the input '%s' to the output "
+				       "'%s'",
 				       node_s(im, (int)k, &ns), onnx_name(g->input[in]->name).s,
 				       onnx_name(out).s);
 	if (im->state == S_START)
@@ -547,11 +528,13 @@ static int read_graph(Imp *im, const Onnx__GraphProto *g, Err *e)
 		/* named by the node that computes the output (the chain reached it) */
 		int k = onnx_graph_def(&im->gr, out)->idx;
 		if (out_rank != im->rank)
-			return onnx_node_err(g, k, e, "output '%s' is declared with %d dimensions, "
-						      "the graph computes %d",
+			return onnx_node_err(g, k, e,
+					     "output '%s' is declared with %d dimensions, "
+					     "the graph computes %d",
 					     onnx_name(out).s, out_rank, im->rank);
-		return onnx_node_err(g, k, e, "output '%s' is declared with %lld features, the "
-					      "graph computes %lld",
+		return onnx_node_err(g, k, e,
+				     "output '%s' is declared with %lld features, the "
+				     "graph computes %lld",
 				     onnx_name(out).s, out_width, im->width);
 	}
 	return 0;
@@ -579,8 +562,8 @@ static Net *make_net(const Imp *im, Err *e)
 		for (size_t i = 0; i < nw; i++) {
 			double v = L->W ? L->W[i] : (i / L->out == i % L->out);
 			if (fabs(v) > FLT_MAX) {
-				err_set(e, "layer %d: weight (%zu, %zu) is %g, beyond float32", k + 1,
-					i / L->out, i % L->out, v);
+				err_set(e, "layer %d: weight (%zu, %zu) is %g, beyond float32",
+					k + 1, i / L->out, i % L->out, v);
 				net_free(net);
 				return NULL;
 			}
@@ -588,7 +571,8 @@ static Net *make_net(const Imp *im, Err *e)
 		}
 		for (int j = 0; j < L->out; j++) {
 			if (fabs(L->b[j]) > FLT_MAX) {
-				err_set(e, "layer %d: bias %d is %g, beyond float32", k + 1, j, L->b[j]);
+				err_set(e, "layer %d: bias %d is %g, beyond float32", k + 1, j,
+					L->b[j]);
 				net_free(net);
 				return NULL;
 			}
@@ -620,7 +604,7 @@ static void fill_info(OnnxInfo *info, const Onnx__ModelProto *m, const Imp *im, 
 Net *onnx_import_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e)
 {
 	Onnx__ModelProto *m =
-		(Onnx__ModelProto *)onnx_unpack(&onnx__model_proto__descriptor, buf, len, e);
+	    (Onnx__ModelProto *)onnx_unpack(&onnx__model_proto__descriptor, buf, len, e);
 	Imp *im = NULL;
 	Net *net = NULL;
 	long opset;
@@ -630,15 +614,15 @@ Net *onnx_import_mem(const void *buf, size_t len, const char *name, OnnxInfo *in
 		err_set(e, "the model has no graph");
 		goto out;
 	}
-	if (!(im = calloc(1, sizeof *im)) ||
-	    !(im->visited = calloc(m->graph->n_node + 1, 1))) {
+	if (!(im = calloc(1, sizeof *im)) || !(im->visited = calloc(m->graph->n_node + 1, 1))) {
 		err_set(e, "out of memory");
 		goto out;
 	}
 	im->g = m->graph;
 	if (onnx_graph_init(&im->gr, m->graph, 0, e))
 		goto out;
-	if ((opset = default_opset(m, e)) < 0 || (im->gr.opset = opset, read_graph(im, m->graph, e))) {
+	if ((opset = onnx_default_opset(m, e)) < 0 ||
+	    (im->gr.opset = opset, read_graph(im, m->graph, e))) {
 		name_node(im, e);
 		goto out;
 	}

@@ -63,18 +63,18 @@ enum { DEF_INPUT = 1, DEF_INIT, DEF_NODE };
 
 typedef struct OnnxDef {
 	const char *name; /* NULL: an empty slot of the table */
-	int kind;         /* DEF_INPUT, DEF_INIT or DEF_NODE */
-	int idx;          /* the graph input, initializer or node that defines it */
-	int nuse;         /* how many node inputs read it */
-	int user[2];      /* the first two nodes that read it */
+	int kind;	  /* DEF_INPUT, DEF_INIT or DEF_NODE */
+	int idx;	  /* the graph input, initializer or node that defines it */
+	int nuse;	  /* how many node inputs read it */
+	int user[2];	  /* the first two nodes that read it */
 } OnnxDef;
 
 typedef struct OnnxGraph {
 	const Onnx__GraphProto *g;
-	long opset;               /* the default domain's opset version */
-	OnnxDef *defs;            /* open-addressing table of cap slots */
+	long opset;    /* the default domain's opset version */
+	OnnxDef *defs; /* open-addressing table of cap slots */
 	size_t cap;
-	unsigned char *isconst;   /* per node */
+	unsigned char *isconst; /* per node */
 } OnnxGraph;
 
 /* "node 3 'fc1' (Gemm)", or "node 3 (Gemm)" for a node without a name. */
@@ -84,7 +84,7 @@ typedef struct OnnxNodeStr {
 OnnxNodeStr onnx_node_str(const Onnx__GraphProto *g, int k);
 /* Sets "node 3 'fc1' (Gemm): " and the formatted text; returns -1. */
 int onnx_node_err(const Onnx__GraphProto *g, int k, Err *e, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 /* Fills gr for g: operators outside what a dense network uses are refused
  * first (naming the node and operator), then the definitions are checked. */
@@ -97,11 +97,22 @@ OnnxDef *onnx_graph_def(const OnnxGraph *gr, const char *name);
 int onnx_graph_is_const(const OnnxGraph *gr, const char *name);
 int onnx_graph_const(const OnnxGraph *gr, const char *name, int k, OnnxTensor *out, Err *e);
 
+/* The model's opset version of the default domain ('' or 'ai.onnx'). */
+long onnx_default_opset(const Onnx__ModelProto *m, Err *e);
+
+/* The rank and feature count (the product of the dimensions after the first;
+ * -1 when one is not fixed) of a graph input or output (what: "input" or
+ * "output"); a rank of 2 and an unknown count when it has no shape. Refused
+ * when it is not a tensor of FLOAT or DOUBLE, has fewer than 2 dimensions, or
+ * a negative one. */
+int onnx_value_shape(const Onnx__ValueInfoProto *v, const char *what, int *rank, long long *width,
+		     Err *e);
+
 /* Node attributes: an integer or float attribute's value, def when absent;
  * -1 and a message when it has another type. */
 const Onnx__AttributeProto *onnx_attr(const Onnx__NodeProto *n, const char *name);
-int onnx_attr_int(const Onnx__GraphProto *g, int k, const char *name, long long def,
-		  long long *out, Err *e);
+int onnx_attr_int(const Onnx__GraphProto *g, int k, const char *name, long long def, long long *out,
+		  Err *e);
 int onnx_attr_float(const Onnx__GraphProto *g, int k, const char *name, double def, double *out,
 		    Err *e);
 

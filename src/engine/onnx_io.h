@@ -43,20 +43,20 @@
 
 /* What an import found besides the Net. */
 typedef struct OnnxInfo {
-	int softmax;        /* 1: the graph ends in Softmax (its outputs are probabilities);
-			       0: it ends in the last layer's outputs (logits) */
-	int identity;       /* identity dense layers put in for activations with no dense
-			       layer before them */
-	long opset;         /* opset version of the default domain */
+	int softmax;  /* 1: the graph ends in Softmax (its outputs are probabilities);
+			 0: it ends in the last layer's outputs (logits) */
+	int identity; /* identity dense layers put in for activations with no dense
+			 layer before them */
+	long opset;   /* opset version of the default domain */
 	long ir_version;
-	char input[128];    /* the graph's input and output names (cut to fit) */
+	char input[128]; /* the graph's input and output names (cut to fit) */
 	char output[128];
 	char producer[128]; /* producer_name and producer_version */
 } OnnxInfo;
 
 /* What an export records besides the Net. */
 typedef struct OnnxMeta {
-	double tau;         /* the τ the network was refined with; <= 0 when unknown */
+	double tau; /* the τ the network was refined with; <= 0 when unknown */
 } OnnxMeta;
 
 /* Reads the ONNX model at path (or buf[0..len), named name in messages) into

@@ -28,9 +28,9 @@ OnnxName onnx_name(const char *s)
 const char *onnx_type_name(int32_t type, char buf[32])
 {
 	static const char *const names[] = {
-		"UNDEFINED", "FLOAT",  "UINT8",  "INT8",   "UINT16",    "INT16",
-		"INT32",     "INT64",  "STRING", "BOOL",   "FLOAT16",   "DOUBLE",
-		"UINT32",    "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16"};
+	    "UNDEFINED", "FLOAT",  "UINT8",	"INT8",	      "UINT16",	 "INT16",
+	    "INT32",	 "INT64",  "STRING",	"BOOL",	      "FLOAT16", "DOUBLE",
+	    "UINT32",	 "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16"};
 	if (type >= 0 && type < (int32_t)(sizeof names / sizeof *names))
 		snprintf(buf, 32, "%s (%d)", names[type], (int)type);
 	else
@@ -122,16 +122,18 @@ static int scan(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t le
 		uint64_t num = key >> 3;
 		int wt = (int)(key & 7);
 		if (num == 0 || num > 0x1fffffff)
-			return err_set(e, "offset %zu: %s: field number %llu, expected 1..536870911",
+			return err_set(e,
+				       "offset %zu: %s: field number %llu, expected 1..536870911",
 				       base + at, d->short_name, (unsigned long long)num);
 		const ProtobufCFieldDescriptor *f =
-			protobuf_c_message_descriptor_get_field(d, (unsigned)num);
+		    protobuf_c_message_descriptor_get_field(d, (unsigned)num);
 		if (f) {
 			int want = wire_of(f->type);
 			int packed = f->label == PROTOBUF_C_LABEL_REPEATED && want != 2 && wt == 2;
 			if (wt != want && !packed)
-				return err_set(e, "offset %zu: %s field %llu (%s) has wire type %d, "
-						  "expected %d",
+				return err_set(e,
+					       "offset %zu: %s field %llu (%s) has wire type %d, "
+					       "expected %d",
 					       base + at, d->short_name, (unsigned long long)num,
 					       f->name, wt, want);
 		}
@@ -150,19 +152,22 @@ static int scan(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t le
 			break;
 		case 2:
 			if (varint(p, len, &i, &v) || v > len - i)
-				return err_set(e, "offset %zu: %s field %llu%s%s%s: length runs past the "
-						  "end of its message (%zu bytes left)",
-					       base + at, d->short_name, (unsigned long long)num,
-					       f ? " (" : "", f ? f->name : "", f ? ")" : "",
-					       len - (i < len ? i : len));
+				return err_set(
+				    e,
+				    "offset %zu: %s field %llu%s%s%s: length runs past the "
+				    "end of its message (%zu bytes left)",
+				    base + at, d->short_name, (unsigned long long)num,
+				    f ? " (" : "", f ? f->name : "", f ? ")" : "",
+				    len - (i < len ? i : len));
 			if (f && f->type == PROTOBUF_C_TYPE_MESSAGE &&
 			    scan(f->descriptor, p + i, (size_t)v, base + i, depth + 1, e))
 				return -1;
 			i += (size_t)v;
 			break;
 		default:
-			return err_set(e, "offset %zu: %s field %llu has wire type %d (expected 0, 1, "
-					  "2 or 5)",
+			return err_set(e,
+				       "offset %zu: %s field %llu has wire type %d (expected 0, 1, "
+				       "2 or 5)",
 				       base + at, d->short_name, (unsigned long long)num, wt);
 		}
 	}
@@ -205,7 +210,8 @@ static double le_value(const uint8_t *p, int size)
 static int dims_count(const Onnx__TensorProto *t, const char *what, OnnxTensor *out, Err *e)
 {
 	if (t->n_dims > ONNX_MAXDIMS)
-		return err_set(e, "%s: %zu dimensions, more than %d", what, t->n_dims, ONNX_MAXDIMS);
+		return err_set(e, "%s: %zu dimensions, more than %d", what, t->n_dims,
+			       ONNX_MAXDIMS);
 	size_t count = 1;
 	out->nd = (int)t->n_dims;
 	for (size_t k = 0; k < t->n_dims; k++) {
@@ -225,10 +231,9 @@ int onnx_tensor_values(const Onnx__TensorProto *t, const char *what, OnnxTensor 
 {
 	char tb[32];
 	memset(out, 0, sizeof *out);
-	if (t->has_data_location &&
-	    t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
-		return err_set(e, "%s: data stored in an external file, which condnet does not read",
-			       what);
+	if (t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL)
+		return err_set(
+		    e, "%s: data stored in an external file, which condnet does not read", what);
 	if (t->segment)
 		return err_set(e, "%s: a segment of a tensor, expected a whole tensor", what);
 	int32_t type = t->has_data_type ? t->data_type : 0;
@@ -244,10 +249,12 @@ int onnx_tensor_values(const Onnx__TensorProto *t, const char *what, OnnxTensor 
 			       type == ONNX_FLOAT ? "float_data" : "double_data");
 	if (t->has_raw_data ? t->raw_data.len != n * size : typed != n) {
 		size_t have = t->has_raw_data ? t->raw_data.len : typed * size;
-		return err_set(e, "%s: %zu bytes of %s, but its dimensions need %zu values (%zu "
-				  "bytes)",
+		return err_set(e,
+			       "%s: %zu bytes of %s, but its dimensions need %zu values (%zu "
+			       "bytes)",
 			       what, have,
-			       t->has_raw_data ? "raw_data" : (size == 4 ? "float_data" : "double_data"),
+			       t->has_raw_data ? "raw_data"
+					       : (size == 4 ? "float_data" : "double_data"),
 			       n, n * size);
 	}
 	out->v = malloc((n ? n : 1) * sizeof *out->v);
@@ -255,11 +262,13 @@ int onnx_tensor_values(const Onnx__TensorProto *t, const char *what, OnnxTensor 
 		return err_set(e, "%s: out of memory for %zu values", what, n);
 	for (size_t i = 0; i < n; i++) {
 		double v = t->has_raw_data ? le_value(t->raw_data.data + i * size, (int)size)
-				: size == 4 ? t->float_data[i] : t->double_data[i];
+			   : size == 4	   ? t->float_data[i]
+					   : t->double_data[i];
 		if (!isfinite(v) || fabs(v) > FLT_MAX) {
 			free(out->v);
 			out->v = NULL;
-			return err_set(e, "%s: value %zu is %g, expected a finite float32", what, i, v);
+			return err_set(e, "%s: value %zu is %g, expected a finite float32", what, i,
+				       v);
 		}
 		out->v[i] = v;
 	}
@@ -273,7 +282,7 @@ int onnx_read_tensor(const char *path, float **data, int *nd, long long dims[8],
 	if (onnx_read_file(path, &buf, &len, e))
 		return -1;
 	Onnx__TensorProto *t =
-		(Onnx__TensorProto *)onnx_unpack(&onnx__tensor_proto__descriptor, buf, len, e);
+	    (Onnx__TensorProto *)onnx_unpack(&onnx__tensor_proto__descriptor, buf, len, e);
 	free(buf);
 	OnnxTensor v;
 	if (!t || onnx_tensor_values(t, "tensor", &v, e)) {
