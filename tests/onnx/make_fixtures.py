@@ -58,8 +58,9 @@ def save(name, model_bytes, x, y):
     print(f'{name}: {x.shape} -> {y.shape}')
 
 
-def torch_fixture(name, layers, opset, dtype=torch.float32, **kw):
-    torch.manual_seed(len(name))
+def torch_fixture(name, make_layers, opset, dtype=torch.float32, **kw):
+    torch.manual_seed(sum(map(ord, name)))
+    layers = make_layers()
     model = torch.nn.Sequential(*layers).to(dtype).eval()
     x = torch.randn(ROWS, layers[0].in_features, dtype=dtype)
     with torch.no_grad():
@@ -76,21 +77,21 @@ def torch_fixture(name, layers, opset, dtype=torch.float32, **kw):
 
 def torch_fixtures():
     L = torch.nn.Linear
-    torch_fixture('relu', [L(6, 5), torch.nn.ReLU(), L(5, 4), torch.nn.ReLU(), L(4, 3)], 13)
-    torch_fixture('tanh_softmax', [L(6, 5), torch.nn.Tanh(), L(5, 3), torch.nn.Softmax(dim=1)],
-                  13)
-    torch_fixture('sigmoid_opset9', [L(4, 6), torch.nn.Sigmoid(), L(6, 2)], 9)
-    torch_fixture('erf_softmax', [L(5, 4), Erf(1.5), L(4, 4), Erf(1.5), L(4, 3),
-                                  torch.nn.Softmax(dim=1)], 13)
-    torch_fixture('linear_softmax', [L(5, 3), torch.nn.Softmax(dim=1)], 13)
-    torch_fixture('no_bias', [L(5, 4, bias=False), torch.nn.ReLU(), L(4, 3, bias=False)], 13)
-    torch_fixture('float64', [L(4, 3), torch.nn.Tanh(), L(3, 2)], 13, dtype=torch.float64)
-    torch_fixture('inputs_ir3', [L(4, 3), torch.nn.ReLU(), L(3, 2)], 9,
+    nn = torch.nn
+    torch_fixture('relu', lambda: [L(6, 5), nn.ReLU(), L(5, 4), nn.ReLU(), L(4, 3)], 13)
+    torch_fixture('tanh_softmax', lambda: [L(6, 5), nn.Tanh(), L(5, 3), nn.Softmax(dim=1)], 13)
+    torch_fixture('sigmoid_opset9', lambda: [L(4, 6), nn.Sigmoid(), L(6, 2)], 9)
+    torch_fixture('erf_softmax', lambda: [L(5, 4), Erf(1.5), L(4, 4), Erf(1.5), L(4, 3),
+                                          nn.Softmax(dim=1)], 13)
+    torch_fixture('linear_softmax', lambda: [L(5, 3), nn.Softmax(dim=1)], 13)
+    torch_fixture('no_bias', lambda: [L(5, 4, bias=False), nn.ReLU(), L(4, 3, bias=False)], 13)
+    torch_fixture('float64', lambda: [L(4, 3), nn.Tanh(), L(3, 2)], 13, dtype=torch.float64)
+    torch_fixture('inputs_ir3', lambda: [L(4, 3), nn.ReLU(), L(3, 2)], 9,
                   keep_initializers_as_inputs=True)
     # refused: Dropout left in (exported in training mode), a skip connection
-    torch_fixture('dropout_train', [L(4, 3), torch.nn.Dropout(0.5), torch.nn.ReLU(), L(3, 2)], 13,
+    torch_fixture('dropout_train', lambda: [L(4, 3), nn.Dropout(0.5), nn.ReLU(), L(3, 2)], 13,
                   training=torch.onnx.TrainingMode.TRAINING, do_constant_folding=False)
-    torch_fixture('residual', [L(4, 3), Residual(3), L(3, 2)], 13)
+    torch_fixture('residual', lambda: [L(4, 3), Residual(3), L(3, 2)], 13)
 
 
 def helper_model(name, nodes, inits, nin, nout, opset=13):
