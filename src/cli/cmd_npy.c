@@ -40,10 +40,11 @@ static const char export_help[] =
 	"       condnet export --data SPEC --npy DIR [DATA OPTIONS]\n\n"
 	"Write a model's weights and biases as DIR/W1.npy, DIR/b1.npy, ... (float32),\n"
 	"or the model as an ONNX file (IR version 7, opset 13: input 'input' of shape\n"
-	"(N, inputs), output 'probabilities' of shape (N, classes); per layer a Gemm of\n"
-	"initializers Wk, bk, after each hidden layer Mul by erf_scale and Erf, or Tanh,\n"
-	"Relu or Sigmoid, and a final Softmax; metadata_props condnet.version,\n"
-	"condnet.widths, condnet.activation, condnet.erf_scale and condnet.tau),\n"
+	"(N, inputs), output 'probabilities' of shape (N, classes); per layer a Gemm\n"
+	"(transB 1) of initializers Wk (outputs x inputs) and bk, after each hidden\n"
+	"layer Mul by erf_scale and Erf, or Tanh, Relu or Sigmoid, and a final\n"
+	"Softmax; metadata_props condnet.version, condnet.widths, condnet.activation,\n"
+	"condnet.erf_scale and condnet.tau),\n"
 	"or a data set as DIR/x_train.npy, DIR/y_train.npy, DIR/x_test.npy and\n"
 	"DIR/y_test.npy: the features the trainer sees (float32, one row a sample)\n"
 	"and the class labels (int32). DIR is created if missing.\n\n"
@@ -121,8 +122,9 @@ static int import_onnx(const char *file, const char *save)
 	char sh[512];
 	printf("imported %s (%d layers, %zu parameters, %s) from %s (opset %ld, input '%s', "
 	       "output '%s') into %s\n",
-	       net_shape_str(net, sh, sizeof sh), net->m, net->nparam, act_name(net->act), file,
-	       info.opset, info.input, info.output, save);
+	       net_shape_str(net, sh, sizeof sh), net->m, net->nparam,
+	       net->m > 1 ? act_name(net->act) : "no hidden layer", file, info.opset, info.input,
+	       info.output, save);
 	if (!info.softmax)
 		printf("the graph ends in the last layer's outputs (logits); condnet's output layer "
 		       "applies the softmax to them\n");
