@@ -4,7 +4,9 @@
  * uninterrupted one bit for bit. */
 #include <math.h>
 
+#include "data/datasets.h"
 #include "engine/model_io.h"
+#include "engine/session.h"
 #include "engine/schedule.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
@@ -442,6 +444,107 @@ START_TEST(test_until_perfect_keeps_schedule)
 }
 END_TEST
 
+static const char sched_log[] =
+    "data spec=synthetic features=0 label_col=-1 seed=3 limit=60 val_frac=0.2 val_per_class=0\n"
+    "opts batch=20 lr=0.01\n"
+    "net layers=16,12 act=tanh act_a=1 seed=5\n"
+    "sched plateau:1:0.5 warmup=0.5\n"
+    "train 8 patience=2\n"
+    "sched step:1:0.5\n"
+    "train 1.5\n";
+
+/* Counts the HOOK_EPOCH steps that carry a validation accuracy. */
+static void count_epochs(const HookStep *s, void *ud)
+{
+	int *n = ud;
+	if (s->kind == HOOK_EPOCH && !isnan(s->epoch->val_acc) && s->epoch->lr > 0)
+		n[0]++;
+	if (s->kind == HOOK_TRAINED)
+		n[1]++;
+}
+
+/* A session's schedule and early stopping replay to the network that the
+ * same engine calls give, and the session's own log replays to it again. */
+START_TEST(test_session_replays_schedule)
+{
+	const char *dir = tu_tmpdir();
+	const char *path = tu_write(dir, "s.log", sched_log, sizeof sched_log - 1);
+	char logp[1100];
+	snprintf(logp, sizeof logp, "%s/again.log", dir);
+	Err e = {""};
+	Session *s = session_new(&e);
+	ck_assert_int_eq(session_log_open(s, logp, &e), 0);
+	int n[2] = {0, 0};
+	Hook h = {.step = count_epochs, .ud = n};
+	ck_assert_msg(session_replay(s, path, &h, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(n[1], 2);
+	ck_assert_int_ge(n[0], 3); /* the first training's epochs, validated */
+
+	/* the same by hand */
+	DataSpec d;
+	Dataset *tr, *te, *ftr, *fval;
+	dataspec_default(&d);
+	d.spec = "synthetic";
+	d.features = 0;
+	d.seed = 3;
+	d.limit = 60;
+	ck_assert_int_eq(datasets_load(&d, &tr, &te, &e), 0);
+	ck_assert_int_eq(dataset_split(tr, 0.2, 0, 5, &ftr, &fval, &e), 0);
+	int w[4] = {tr->d, 16, 12, tr->k};
+	Net *net = net_fresh(3, w, ACT_TANH, 1, 5, &e);
+	TrainOpts o;
+	train_opts_default(&o);
+	o.batch = 20;
+	o.adam.lr = 0.01;
+	o.seed = rng_derive(5, 0x7000);
+	o.sched = (LrSchedule){.kind = SCHED_PLATEAU, .patience = 1, .factor = 0.5, .warmup = 0.5};
+	TrainPlan p;
+	train_plan_default(&p, &o, 8);
+	p.val = fval;
+	p.patience = 2;
+	TrainResult r1;
+	ck_assert_int_eq(train_plan_fit(net, ftr, &p, NULL, &r1, &e), 0);
+	o.seed = rng_derive(5, 0x7001);
+	o.sched = (LrSchedule){.kind = SCHED_STEP, .every = 1, .factor = 0.5};
+	train_plan_default(&p, &o, 1.5);
+	ck_assert_int_eq(train_plan_fit(net, tr, &p, NULL, NULL, &e), 0);
+	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(net));
+	ck_assert(sched_equal(&s->net->sched, &net->sched));
+	ck_assert_mem_eq(&s->net->sched_st, &net->sched_st, sizeof net->sched_st);
+	ck_assert_int_eq(s->trained.epochs, 2);
+	session_free(s);
+
+	/* the first five lines alone: the early-stopped training's result */
+	Session *s1 = session_new(&e);
+	const char *five = tu_write(dir, "five.log", sched_log, strstr(sched_log, "sched step") -
+									 sched_log);
+	ck_assert_int_eq(session_replay(s1, five, NULL, &e), 0);
+	ck_assert_int_eq(s1->trained.epochs, r1.epochs);
+	ck_assert_int_eq(s1->trained.best_epoch, r1.best_epoch);
+	ck_assert(s1->trained.val_acc == r1.val_acc);
+	session_free(s1);
+
+	/* the log the session wrote names the schedule and the patience */
+	size_t len;
+	char *text = (char *)tu_read(logp, &len);
+	text = realloc(text, len + 1);
+	text[len] = '\0';
+	ck_assert_msg(strstr(text, "\nsched plateau:1:0.5 warmup=0.5\ntrain 8 patience=2\n"), "%s",
+		      text);
+	free(text);
+	Session *s2 = session_new(&e);
+	ck_assert_msg(session_replay(s2, logp, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(session_param_crc(s2->net), session_param_crc(net));
+	session_free(s2);
+	net_free(net);
+	dataset_free(tr);
+	dataset_free(te);
+	dataset_free(ftr);
+	dataset_free(fval);
+	tu_rmtree(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("schedule");
@@ -455,6 +558,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_early_stopping_keeps_best_epoch);
 	tcase_add_test(tc, test_resume_equals_uninterrupted);
 	tcase_add_test(tc, test_until_perfect_keeps_schedule);
+	tcase_add_test(tc, test_session_replays_schedule);
 	suite_add_tcase(s, tc);
 	return s;
 }
