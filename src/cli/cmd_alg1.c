@@ -94,8 +94,9 @@ int cmd_alg1(int argc, char **argv)
 	o.seed = c.seed;
 	o.train = c.train;
 	if (c.early_stop > 0 || c.train.sched.kind == SCHED_PLATEAU) {
-		fprintf(stderr, "condnet alg1: %s needs a validation set, which Algorithm 1 has not "
-				"(it trains eta epochs each time)\n",
+		fprintf(stderr,
+			"condnet alg1: %s needs a validation set, which Algorithm 1 has not "
+			"(it trains eta epochs each time)\n",
 			c.early_stop > 0 ? "--early-stop" : "the plateau schedule");
 		return 2;
 	}

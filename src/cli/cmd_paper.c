@@ -107,7 +107,8 @@ int cmd_paper(int argc, char **argv)
 		snprintf(setting + strlen(setting), sizeof setting - strlen(setting), "-a%g",
 			 (double)o.act_a);
 	if (!o.out) {
-		snprintf(out, sizeof out, "paper-%s%s%s", o.which, setting, o.quick ? "-quick" : "");
+		snprintf(out, sizeof out, "paper-%s%s%s", o.which, setting,
+			 o.quick ? "-quick" : "");
 		o.out = out;
 	}
 	if (!o.report) {

@@ -161,8 +161,8 @@ static void rounds_csv(FILE *f, const void *ud)
 
 /* Squeeze → retrain until a squeeze removes nothing (the paper's Table 13). */
 static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset *train,
-			const Dataset *test, const TrainPlan *plan, const Dataset *rtrain, cJSON *rec,
-			Err *e)
+			const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
+			cJSON *rec, Err *e)
 {
 	SqueezeRound r[MAX_ROUNDS + 1];
 	int nr = 0, m = net->m, stable = 0;
@@ -205,8 +205,8 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 /* One squeeze: both with and without compensation measured, the one asked
  * for kept in *net. */
 static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Dataset *train,
-			const Dataset *test, const TrainPlan *plan, const Dataset *rtrain, cJSON *rec,
-			Err *e)
+			const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
+			cJSON *rec, Err *e)
 {
 	int m = (*net)->m, rc = -1;
 	SqueezeRow row = {.tau = s->so.tau, .acc_after = NAN};
@@ -250,8 +250,8 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		}
 		row.acc_after = test ? accuracy(keep, test) : NAN;
 		if (plan->val)
-			printf("test accuracy after retraining %d epochs, keeping epoch %d (validation "
-			       "accuracy %.2f %%): %.2f %%\n",
+			printf("test accuracy after retraining %d epochs, keeping epoch %d "
+			       "(validation accuracy %.2f %%): %.2f %%\n",
 			       tr.epochs, tr.best_epoch, 100 * tr.val_acc, row.acc_after);
 		else
 			printf("test accuracy after retraining %g epochs: %.2f %%\n", s->retrain,
