@@ -117,7 +117,7 @@ out="$TMP/paper-adult-converge-a0.1-quick"
 report="$out/results-adult.md"
 expect_grep "the setting has its own directory and report" "^# Adult Income: condnet beside the paper, trained to convergence, erf\(0\.1·x\)$" "$report"
 expect_grep "the report names the setting's command" "condnet paper adult --quick --converge --act-scale 0\.1 --seed 1" "$report"
-expect_grep "the report says how it trains" "^\*\*Setting: trained to convergence\.\*\* .*plateau:1:0\.1" "$report"
+expect_grep "the report says how it trains" "^\*\*Setting: trained to convergence\.\*\* .*cosine:4" "$report"
 expect_grep "the squeeze tables give the epochs of each retraining" "^\| 35 \| .* \| [0-9]+ \([0-9]+\) \|$" "$report"
 check "full trainings record the epoch kept and its validation accuracy" python3 -c "
 import json, sys

@@ -175,16 +175,14 @@ void md_head(const Paper *p, Md *md, const char *title)
 		fprintf(f, "**Setting: trained to convergence.** Every network the paper calls "
 			   "fully trained, and every retraining after a squeeze, trains on "
 			   "Algorithm 2's training part (its validation part held out), at most %d "
-			   "epochs, with the learning rate multiplied by %g after %d epoch%s without a "
-			   "lower validation loss (`plateau:%d:%g`), and stops %d epoch%s after the "
-			   "best validation accuracy, keeping that epoch's weights: the accuracies are "
+			   "epochs, with the learning rate on a cosine from 0.001 down to 0 at epoch "
+			   "%d (`cosine:%d`), and stops %d epoch%s after the best validation "
+			   "accuracy, keeping that epoch's weights: the accuracies are "
 			   "those of the kept epoch, never of the best test epoch, and the tables say "
 			   "how many epochs each training ran. Algorithm 1's and 2's η epochs and "
 			   "Tables 14–15 train as written.\n\n",
-			PAPER_CONVERGE_CAP(p), PAPER_CONVERGE_FACTOR, PAPER_CONVERGE_PLATEAU(p),
-			PAPER_CONVERGE_PLATEAU(p) == 1 ? "" : "s", PAPER_CONVERGE_PLATEAU(p),
-			PAPER_CONVERGE_FACTOR, PAPER_CONVERGE_PATIENCE(p),
-			PAPER_CONVERGE_PATIENCE(p) == 1 ? "" : "s");
+			PAPER_CONVERGE_CAP(p), PAPER_CONVERGE_CAP(p), PAPER_CONVERGE_CAP(p),
+			PAPER_CONVERGE_PATIENCE(p), PAPER_CONVERGE_PATIENCE(p) == 1 ? "" : "s");
 	else
 		fprintf(f, "**Setting: as written.** Every network the paper calls fully trained "
 			   "trains on the whole training set at the constant learning rate for the "

@@ -38,9 +38,8 @@ TrainPlan paper_plan(const Paper *p, double epochs, int until_full)
 void paper_converge_schedule(const Paper *p, LrSchedule *s)
 {
 	sched_default(s);
-	s->kind = SCHED_PLATEAU;
-	s->patience = PAPER_CONVERGE_PLATEAU(p);
-	s->factor = PAPER_CONVERGE_FACTOR;
+	s->kind = SCHED_COSINE;
+	s->period = PAPER_CONVERGE_CAP(p);
 }
 
 TrainPlan paper_full_plan(const Paper *p, double epochs, int until_full, const Dataset **d)
