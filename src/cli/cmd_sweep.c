@@ -1,6 +1,9 @@
 /* cmd_sweep.c - `condnet sweep`: Algorithm 2 in one process, one trial per
- * process, or gathered from the trials' files. */
+ * process, planned as one command per trial (GNU parallel, Slurm), or
+ * gathered from the trials' files. */
 #include <cjson/cJSON.h>
+#include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,14 +14,17 @@
 #include "engine/train_plan.h"
 #include "cli/cli.h"
 #include "engine/model_io.h"
+#include "cli/plan.h"
 #include "cli/progress.h"
 #include "engine/report.h"
+#include "base/file.h"
 
 /* The defaults in the text come from alg2_opts_default. */
 static const char help_fmt[] =
 	"Usage: condnet sweep [OPTIONS]\n"
 	"       condnet sweep --beta B --trial T --out FILE.json [OPTIONS]\n"
-	"       condnet sweep --gather FILE.json... [OPTIONS]\n\n"
+	"       condnet sweep --gather FILE.json... [--plan NEXT] [OPTIONS]\n"
+	"       condnet sweep --plan PLAN [--out DIR] [OPTIONS]\n\n"
 	"Algorithm 2: scale every hidden width of the base network (--load or --layers)\n"
 	"by each beta, train each q times for eta epochs on the training part of a\n"
 	"validation split, and pick the least 2*err_v - err_tr.\n\n"
@@ -34,12 +40,17 @@ static const char help_fmt[] =
 	"                       --early-stop it trains on the training part of the split,\n"
 	"                       at most E epochs, and keeps its best validation epoch\n"
 	"  --trial T            run only trial T (0..q-1) of the single --beta B, write --out\n"
-	"  --out FILE           where --trial writes its result (JSON)\n"
+	"  --out FILE           where --trial writes its result (JSON); with --plan, the\n"
+	"                       directory the planned trials write to (default trials)\n"
 	"  --gather             the arguments are trial files: check that they form complete\n"
-	"                       sets of q trials per beta and print the table and the pick\n";
+	"                       sets of q trials per beta and print the table and the pick\n"
+	"  --plan FILE          write the command of every trial to FILE, one a line, for\n"
+	"                       parallel < FILE or a Slurm job array; with --gather, the\n"
+	"                       trials of the beta Algorithm 2 adds when the pick is at an\n"
+	"                       edge (FILE is left empty when the sweep is done)\n";
 
 enum { OPT_BETA = CLI_OPT_OWN, OPT_Q, OPT_ETA, OPT_NO_EXTEND, OPT_MAX_EXTEND, OPT_FINAL,
-       OPT_TRIAL, OPT_OUT, OPT_GATHER };
+       OPT_TRIAL, OPT_OUT, OPT_GATHER, OPT_PLAN };
 
 static const struct option own[] = {
 	{"beta", required_argument, NULL, OPT_BETA},
@@ -51,6 +62,7 @@ static const struct option own[] = {
 	{"trial", required_argument, NULL, OPT_TRIAL},
 	{"out", required_argument, NULL, OPT_OUT},
 	{"gather", no_argument, NULL, OPT_GATHER},
+	{"plan", required_argument, NULL, OPT_PLAN},
 	{0},
 };
 
@@ -62,6 +74,7 @@ typedef struct Sweep {
 	int trial;          /* -1: not single-trial mode */
 	const char *out;
 	int gather;
+	const char *plan;   /* --plan FILE */
 	Progress prog;
 } Sweep;
 
@@ -90,6 +103,9 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		return 0;
 	case OPT_GATHER:
 		s->gather = 1;
+		return 0;
+	case OPT_PLAN:
+		s->plan = arg;
 		return 0;
 	}
 	return 0;
@@ -186,8 +202,10 @@ static int check_modes(const Sweep *s, int nfiles, const char *first_arg)
 		return 2;
 	} else if (s->trial >= 0 && (!s->out || !s->beta_given || s->o.nbeta != 1))
 		why = "--trial needs a single --beta B and --out FILE";
-	else if (s->trial < 0 && s->out)
-		why = "--out goes with --trial";
+	else if (s->trial >= 0 && s->plan)
+		why = "--plan does not go with --trial";
+	else if (s->trial < 0 && s->out && !s->plan)
+		why = "--out goes with --trial or --plan";
 	if (why) {
 		fprintf(stderr, "condnet sweep: %s\n", why);
 		return 2;
@@ -279,6 +297,104 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
 	return 0;
 }
 
+/* What a trial takes from the sweep's command line: not the outputs nor the
+ * modes; the sweep's own numbers are written out. The gather takes the
+ * outputs and the extension options. */
+static const char *const not_for_trial[] = {"plan", "out", "beta", "trial", "gather", "json",
+					    "csv", "save", "final-epochs", "no-extend",
+					    "max-extend", "q", "eta", NULL};
+static const char *const not_for_gather[] = {"plan", "out", "beta", "trial", "gather", "q", "eta",
+					     NULL};
+
+/* A line per trial of the given β (trials 0..q-1), each writing
+ * DIR/beta-B-trial-T.json; DIR is made if missing. */
+static int plan_trials(Plan *p, const Sweep *s, const CommonOpts *c, int argc, char **argv,
+		       const double *betas, int nb, const char *dir, Err *e)
+{
+	if (file_make_dir(dir, e))
+		return -1;
+	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec);
+	if (!cmd)
+		return err_set(e, "out of memory");
+	char num[40], file[PATH_MAX];
+	for (int i = 0; i < nb; i++)
+		for (int t = 0; t < s->o.q; t++) {
+			fprintf(p->f, "%s --q %d --eta %s", cmd, s->o.q,
+				plan_num(s->o.eta, num, sizeof num));
+			plan_num(betas[i], num, sizeof num);
+			fprintf(p->f, " --beta %s --trial %d --out", num, t);
+			snprintf(file, sizeof file, "%s/beta-%s-trial-%d.json", dir, num, t);
+			plan_path(p->f, file);
+			plan_end_line(p);
+		}
+	free(cmd);
+	return 0;
+}
+
+/* --plan without --gather: the trials of the listed β into the plan file,
+ * and the command that gathers them. */
+static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv, const Net *base,
+		      Err *e)
+{
+	const char *dir = s->out ? s->out : "trials";
+	Plan p;
+	if (plan_open(&p, e))
+		return -1;
+	if (plan_trials(&p, s, c, argc, argv, s->o.betas, s->o.nbeta, dir, e)) {
+		plan_discard(&p);
+		return -1;
+	}
+	if (plan_close(&p, s->plan, e))
+		return -1;
+	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec);
+	if (!cmd)
+		return err_set(e, "out of memory");
+	char sh[512], num[40];
+	printf("%s: %d trials of Algorithm 2 on %s (%d beta, q %d), writing %s/\n", s->plan,
+	       p.lines, net_shape_str(base, sh, sizeof sh), s->o.nbeta, s->o.q, dir);
+	printf("run them with GNU parallel or a Slurm job array, e.g.\n"
+	       "  parallel -j 2 < %s\n  sbatch --wait --array=0-%d slurm-array.sbatch %s\n"
+	       "then gather them (this also plans the beta Algorithm 2 may add):\n  %s --q %d "
+	       "--eta %s --beta ", s->plan, p.lines - 1, s->plan, cmd, s->o.q,
+	       plan_num(s->o.eta, num, sizeof num));
+	for (int i = 0; i < s->o.nbeta; i++)
+		printf("%s%s", i ? "," : "", plan_num(s->o.betas[i], num, sizeof num));
+	printf(" --gather --out");
+	plan_path(stdout, dir);
+	printf(" --plan");
+	plan_word(stdout, s->plan, 0);
+	plan_path(stdout, dir);
+	printf("/beta-*-trial-*.json\n");
+	free(cmd);
+	return 0;
+}
+
+/* After --gather, when the pick is at an edge: the table so far and the
+ * trials of the β Algorithm 2 adds there (next), into the --plan file or
+ * printed. */
+static int gather_next(const Sweep *s, const CommonOpts *c, int argc, char **argv, const Alg2 *a,
+		       double next, const char *first_file, Err *e)
+{
+	Plan p;
+	if (plan_open(&p, e))
+		return -1;
+	print_result(a);
+	printf("\nthe pick is at the %s beta: Algorithm 2 goes on with beta %g "
+	       "(--no-extend ends the sweep here)\n", next <= a->b[0].beta ? "smallest" : "largest",
+	       next);
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", s->out ? s->out : first_file);
+	if (plan_trials(&p, s, c, argc, argv, &next, 1, s->out ? dir : dirname(dir), e)) {
+		plan_discard(&p);
+		return -1;
+	}
+	if (s->plan)
+		printf("%s: its %d trials; run them, then gather again\n", s->plan, p.lines);
+	else
+		printf("its %d trials:\n", p.lines);
+	return plan_close(&p, s->plan, e);
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	CommonOpts c;
@@ -322,8 +438,20 @@ int cmd_sweep(int argc, char **argv)
 		rc = one_trial(&s, base, tr, v, &e) ? cli_fail("sweep", &e) : 0;
 		goto out;
 	}
+	if (s.plan && !s.gather) {
+		rc = plan_sweep(&s, &c, argc, argv, base, &e) ? cli_fail("sweep", &e) : 0;
+		goto out;
+	}
 	if (s.gather) {
-		if (!(a = alg2_gather(base, &s.o, s.beta_given, argv + first, nfiles, &e)))
+		double next;
+		if (!(a = alg2_gather(base, &s.o, s.beta_given, argv + first, nfiles, &next, &e)))
+			goto fail;
+		if (!isnan(next)) { /* the sweep goes on: the outputs wait for its end */
+			rc = gather_next(&s, &c, argc, argv, a, next, argv[first], &e)
+				     ? cli_fail("sweep", &e) : 0;
+			goto out;
+		}
+		if (s.plan && plan_empty(s.plan, &e))
 			goto fail;
 	} else {
 		if (!(a = alg2_new(base, tr, v, &s.o, &e)))
@@ -339,6 +467,8 @@ int cmd_sweep(int argc, char **argv)
 			goto fail;
 	}
 	int pick = print_result(a);
+	if (s.gather && s.plan)
+		printf("%s: no trials left, the sweep is complete\n", s.plan);
 	double final_acc = NAN;
 	if (pick >= 0 && s.final_epochs > 0 &&
 	    train_final(&c, &s, a, all, test, &final_acc, &e)) {

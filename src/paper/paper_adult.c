@@ -75,13 +75,13 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 }
 
 const Stage paper_adult_stages[] = {
-	{"alg1", "Table 4", st_alg1},
-	{"alg2", "Figure 4", st_alg2},
-	{"final", "full training of the pick", st_final},
-	{"verify", "Table 5", st_verify},
-	{"squeeze", "Tables 10 and 11", st_squeeze},
-	{"over", "Tables 12 and 13", st_over},
-	{NULL, NULL, NULL},
+	{"alg1", "Table 4", st_alg1, ""},
+	{"alg2", "Figure 4", st_alg2, "alg1"},
+	{"final", "full training of the pick", st_final, "alg2"},
+	{"verify", "Table 5", st_verify, "alg2"},
+	{"squeeze", "Tables 10 and 11", st_squeeze, "final"},
+	{"over", "Tables 12 and 13", st_over, ""},
+	{NULL, NULL, NULL, NULL},
 };
 
 /* The paper's numbers. */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "data/datasets.h"
+#include "engine/report.h"
 #include "paper/paper_stage.h"
 
 void md_num(FILE *f, double v, int decimals)
@@ -24,11 +25,8 @@ void md_int_thousands(FILE *f, double v)
 		fputs(isnan(v) ? "—" : "∞", f);
 		return;
 	}
-	long x = lround(v);
-	if (x >= 1000)
-		fprintf(f, "%ld,%03ld", x / 1000, x % 1000);
-	else
-		fprintf(f, "%ld", x);
+	char buf[48];
+	fputs(report_thousands(v, buf, sizeof buf), f);
 }
 
 void md_flag(Md *md, const char *what, double ours, double paper)

@@ -201,14 +201,14 @@ static int st_tau(Paper *p, cJSON *out, Err *e)
 }
 
 const Stage paper_mnist_stages[] = {
-	{"alg1", "Table 1", st_alg1},
-	{"alg2", "Table 2, Figure 3", st_alg2},
-	{"final", "full training of the pick", st_final},
-	{"verify", "Table 3", st_verify},
-	{"squeeze", "Tables 6 and 7", st_squeeze},
-	{"add20", "Table 8", st_add20},
-	{"eta", "Tables 14 and 15", st_eta},
-	{"tau", "Tables 16 and 17", st_tau},
-	{"over", "Table 9", st_over},
-	{NULL, NULL, NULL},
+	{"alg1", "Table 1", st_alg1, ""},
+	{"alg2", "Table 2, Figure 3", st_alg2, "alg1"},
+	{"final", "full training of the pick", st_final, "alg2"},
+	{"verify", "Table 3", st_verify, "alg2"},
+	{"squeeze", "Tables 6 and 7", st_squeeze, "final"},
+	{"add20", "Table 8", st_add20, "squeeze"},
+	{"eta", "Tables 14 and 15", st_eta, ""},
+	{"tau", "Tables 16 and 17", st_tau, ""},
+	{"over", "Table 9", st_over, ""},
+	{NULL, NULL, NULL, NULL},
 };

@@ -46,8 +46,9 @@ typedef struct Paper {
 
 typedef struct Stage {
 	const char *name;
-	const char *what; /* the paper's table or figure */
+	const char *what;  /* the paper's table or figure */
 	int (*run)(Paper *p, cJSON *out, Err *e);
+	const char *needs; /* the stages whose results or models it reads, comma-separated */
 } Stage;
 
 /* ---- the runner (paper.c) ---- */
