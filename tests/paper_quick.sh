@@ -75,6 +75,25 @@ json.dump(d, open(sys.argv[2], 'w'))" "$out/over.json" "$out/over.partial.json"
 		"^\| over \| Table 9 \| [0-9.]+ \(without $nrows rows of an earlier run that kept no time\) \|$" "$out/results-mnist.md"
 fi
 
+# The other settings: trained to convergence, and erf(0.1·x), each in its own
+# directory and report by default.
+(cd "$TMP" && "$CONDNET" paper adult --quick --converge --act-scale 0.1 --quiet --threads 1 \
+	>"$TMP/out" 2>"$TMP/err")
+check "paper adult --quick --converge --act-scale 0.1 runs" [ $? -eq 0 ]
+out="$TMP/paper-adult-converge-a0.1-quick"
+report="$out/results-adult.md"
+expect_grep "the setting has its own directory and report" "^# Adult Income: condnet beside the paper, trained to convergence, erf\(0\.1·x\)$" "$report"
+expect_grep "the report names the setting's command" "condnet paper adult --quick --converge --act-scale 0\.1 --seed 1" "$report"
+expect_grep "the report says how it trains" "^\*\*Setting: trained to convergence\.\*\* .*cosine:4" "$report"
+expect_grep "the squeeze tables give the epochs of each retraining" "^\| 35 \| .* \| [0-9]+ \([0-9]+\) \|$" "$report"
+check "full trainings record the epoch kept and its validation accuracy" python3 -c "
+import json, sys
+d = sys.argv[1]
+f = json.load(open(d + '/final.json'))
+assert 1 <= f['best_epoch'] <= f['epochs'] <= 4 and 0 <= f['val_acc'] <= 100, f
+rows = json.load(open(d + '/over.json'))['rows']
+assert all(1 <= r['best_epoch'] <= r['epochs'] for r in rows), rows" "$out"
+
 expect_fail "paper rejects an unknown experiment" "mnist or adult" "$CONDNET" paper cifar
 expect_fail "paper rejects an unknown stage" "unknown stage 'nope'" "$CONDNET" paper adult --quick --stages nope --out "$TMP/x"
 finish

@@ -27,7 +27,10 @@ static const char help_fmt[] =
 	"  --no-while           keep every neuron the QR threshold keeps, without dropping\n"
 	"                       pivots until kappa <= tau\n"
 	"  --compensate         refit the next layer by least squares (the result kept)\n"
-	"  --retrain E          train the squeezed network E epochs\n"
+	"  --retrain E          train the squeezed network E epochs; --schedule, --warmup\n"
+	"                       and --early-stop shape this training (with --early-stop on\n"
+	"                       the training part of the split, at most E epochs, keeping\n"
+	"                       the best validation epoch)\n"
 	"  --until-stable       squeeze and retrain again until nothing is removed\n"
 	"                       (at most 20 rounds; needs --retrain)\n";
 
@@ -47,6 +50,8 @@ typedef struct Squeeze {
 	double retrain;
 	int until_stable;
 	Progress prog;
+	TrainResult last; /* the last retraining's (HOOK_TRAINED) */
+	int have_last;
 } Squeeze;
 
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
@@ -75,14 +80,36 @@ static double accuracy(const Net *net, const Dataset *d)
 	return 100 * (1 - net_error(net, d, NULL));
 }
 
-/* The round lines of --until-stable, on standard output as they come. */
+/* The round lines of --until-stable, on standard output as they come, with
+ * what early stopping kept of the round's retraining. */
 static void round_line(const HookStep *st, void *ud)
 {
+	Squeeze *s = ud;
+	if (st->kind == HOOK_TRAINED) {
+		s->last = *st->result;
+		s->have_last = 1;
+	}
 	if (st->kind != HOOK_NOTE)
 		return;
-	progress_clear(ud);
-	printf("%s\n", st->text);
+	progress_clear(&s->prog);
+	printf("%s", st->text);
+	if (s->have_last && !isnan(s->last.val_acc))
+		printf(" (retrained %d epochs, kept epoch %d: validation accuracy %.2f %%)",
+		       s->last.epochs, s->last.best_epoch, 100 * s->last.val_acc);
+	s->have_last = 0;
+	printf("\n");
 	fflush(stdout);
+}
+
+/* The step function of progress_hook gets the Progress; round_line needs the Squeeze. */
+static int sq_progress(const TrainProgress *tp, void *ud)
+{
+	return progress_train_cb(tp, &((Squeeze *)ud)->prog);
+}
+
+static int sq_cancelled(void *ud)
+{
+	return progress_interrupted() != 0;
 }
 
 static void free_conds(LayerCond *lc, int m)
@@ -134,7 +161,8 @@ static void rounds_csv(FILE *f, const void *ud)
 
 /* Squeeze → retrain until a squeeze removes nothing (the paper's Table 13). */
 static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset *train,
-			const Dataset *test, cJSON *rec, Err *e)
+			const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
+			cJSON *rec, Err *e)
 {
 	SqueezeRound r[MAX_ROUNDS + 1];
 	int nr = 0, m = net->m, stable = 0;
@@ -142,11 +170,9 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	printf("round 0: removed 0, %s, test accuracy %.2f %%\n", net_shape_str(net, sh, sizeof sh),
 	       test ? accuracy(net, test) : NAN);
 	fflush(stdout);
-	TrainPlan plan;
-	train_plan_default(&plan, &c->train, s->retrain);
-	Hook h = progress_hook(&s->prog, round_line);
+	Hook h = {sq_progress, round_line, sq_cancelled, s};
 	progress_what(&s->prog, "retraining");
-	int rc = alg3_until_stable(net, &s->so, train, &plan, train, test, MAX_ROUNDS, &h, r, &nr,
+	int rc = alg3_until_stable(net, &s->so, train, plan, rtrain, test, MAX_ROUNDS, &h, r, &nr,
 				   &stable, e);
 	progress_clear(&s->prog);
 	cJSON *js = cJSON_AddArrayToObject(rec, "rounds");
@@ -179,7 +205,8 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 /* One squeeze: both with and without compensation measured, the one asked
  * for kept in *net. */
 static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Dataset *train,
-			const Dataset *test, cJSON *rec, Err *e)
+			const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
+			cJSON *rec, Err *e)
 {
 	int m = (*net)->m, rc = -1;
 	SqueezeRow row = {.tau = s->so.tau, .acc_after = NAN};
@@ -211,19 +238,24 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	printf("test accuracy before squeezing: %.2f %%\n", acc0);
 	printf("test accuracy after squeezing: %.2f %% (with compensation: %.2f %%)\n", row.acc_before,
 	       row.acc_before_comp);
+	TrainResult tr = {0};
 	if (s->retrain > 0) {
 		progress_what(&s->prog, "retraining");
-		TrainPlan plan;
-		train_plan_default(&plan, &c->train, s->retrain);
 		Hook h = progress_hook(&s->prog, NULL);
-		int st = train_plan_run(keep, train, &plan, &h, NULL, e);
+		int st = train_plan_fit(keep, rtrain, plan, &h, &tr, e);
 		progress_clear(&s->prog);
 		if (st) {
 			rc = st;
 			goto out;
 		}
 		row.acc_after = test ? accuracy(keep, test) : NAN;
-		printf("test accuracy after retraining %g epochs: %.2f %%\n", s->retrain, row.acc_after);
+		if (plan->val)
+			printf("test accuracy after retraining %d epochs, keeping epoch %d "
+			       "(validation accuracy %.2f %%): %.2f %%\n",
+			       tr.epochs, tr.best_epoch, 100 * tr.val_acc, row.acc_after);
+		else
+			printf("test accuracy after retraining %g epochs: %.2f %%\n", s->retrain,
+			       row.acc_after);
 	}
 	printf("\n");
 	report_squeeze(stdout, &row, 1, REPORT_TEXT);
@@ -236,6 +268,12 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		cJSON_AddNumberToObject(rec, "acc_squeezed_compensated", row.acc_before_comp);
 		if (isfinite(row.acc_after))
 			cJSON_AddNumberToObject(rec, "acc_retrained", row.acc_after);
+	}
+	if (s->retrain > 0) {
+		cJSON_AddNumberToObject(rec, "retrain_epochs_run", tr.epochs);
+		cJSON_AddNumberToObject(rec, "retrain_best_epoch", tr.best_epoch);
+		if (!isnan(tr.val_acc))
+			cJSON_AddNumberToObject(rec, "retrain_val_accuracy", 100 * tr.val_acc);
 	}
 	if (c->csv && report_write_file(c->csv, row_csv, &row, e))
 		goto out;
@@ -258,7 +296,7 @@ int cmd_squeeze(int argc, char **argv)
 {
 	CommonOpts c;
 	Squeeze s = {0};
-	Dataset *train = NULL, *test = NULL;
+	Dataset *train = NULL, *test = NULL, *rtr = NULL, *rval = NULL;
 	Net *net = NULL;
 	cJSON *rec = NULL;
 	Err e = {{0}};
@@ -279,7 +317,15 @@ int cmd_squeeze(int argc, char **argv)
 		fprintf(stderr, "condnet squeeze: --until-stable needs --retrain E\n");
 		return 2;
 	}
+	if ((c.sched_given || c.early_stop > 0) && !(s.retrain > 0)) {
+		fprintf(stderr, "condnet squeeze: --schedule, --warmup and --early-stop shape the "
+				"retraining: give --retrain E\n");
+		return 2;
+	}
 	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
+		goto fail;
+	TrainPlan plan;
+	if (cli_plan(&c, train, NULL, s.retrain, &plan, &rtr, &rval, &e) < 0)
 		goto fail;
 	if (!(rec = cJSON_CreateObject())) {
 		err_set(&e, "out of memory");
@@ -297,9 +343,16 @@ int cmd_squeeze(int argc, char **argv)
 	cJSON_AddBoolToObject(rec, "while_loop", s.so.while_loop);
 	cJSON_AddBoolToObject(rec, "compensate", s.so.compensate);
 	cJSON_AddNumberToObject(rec, "retrain_epochs", s.retrain);
-
-	int st = s.until_stable ? until_stable(&c, &s, net, train, test, rec, &e)
-				: squeeze_once(&c, &s, &net, train, test, rec, &e);
+	char spec[64], how[256];
+	cJSON_AddStringToObject(rec, "retrain_schedule",
+				sched_format(&c.train.sched, spec, sizeof spec));
+	cJSON_AddNumberToObject(rec, "retrain_warmup", c.train.sched.warmup);
+	cJSON_AddNumberToObject(rec, "retrain_early_stop", c.early_stop);
+	if (c.sched_given || plan.val)
+		printf("retraining: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
+	const Dataset *rtrain = rtr ? rtr : train;
+	int st = s.until_stable ? until_stable(&c, &s, net, train, test, &plan, rtrain, rec, &e)
+				: squeeze_once(&c, &s, &net, train, test, &plan, rtrain, rec, &e);
 	if (st < 0)
 		goto fail;
 	if (st > 0 || progress_interrupted()) {
@@ -325,5 +378,7 @@ out:
 	net_free(net);
 	dataset_free(train);
 	dataset_free(test);
+	dataset_free(rtr);
+	dataset_free(rval);
 	return rc;
 }

@@ -34,7 +34,11 @@ static const char help_fmt[] =
 	"  --no-extend          do not add a beta beyond the smallest or largest when it wins\n"
 	"  --max-extend N       add at most N beta values (default %d)\n"
 	"  --final-epochs E     train the pick on all training data for E epochs and report\n"
-	"                       its test accuracy; --save saves it (default 0: do not)\n"
+	"                       its test accuracy; --save saves it (default 0: do not).\n"
+	"                       --schedule, --warmup and --early-stop shape this training\n"
+	"                       (the trials train eta epochs at the constant --lr); with\n"
+	"                       --early-stop it trains on the training part of the split,\n"
+	"                       at most E epochs, and keeps its best validation epoch\n"
 	"  --trial T            run only trial T (0..q-1) of the single --beta B, write --out\n"
 	"  --out FILE           where --trial writes its result (JSON); with --plan, the\n"
 	"                       directory the planned trials write to (default trials)\n"
@@ -66,6 +70,7 @@ typedef struct Sweep {
 	Alg2Opts o;
 	int beta_given;
 	double final_epochs;
+	TrainResult final;  /* what the final training did */
 	int trial;          /* -1: not single-trial mode */
 	const char *out;
 	int gather;
@@ -141,33 +146,43 @@ static int print_result(const Alg2 *a)
 	return pick;
 }
 
-/* Trains the pick on all training data; its test accuracy into *acc. */
+/* Trains the pick on all training data (on its training part under early
+ * stopping, the rest validating); its test accuracy into *acc. */
 static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Dataset *all,
 		       const Dataset *test, double *acc, Err *e)
 {
-	Net *net = alg2_pick_net(a, c->seed, e);
-	if (!net)
-		return -1;
-	progress_what(&s->prog, "final training");
 	TrainPlan plan;
-	train_plan_default(&plan, &c->train, s->final_epochs);
-	Hook h = progress_hook(&s->prog, NULL);
-	int st = train_plan_run(net, all, &plan, &h, NULL, e);
-	progress_clear(&s->prog);
-	if (st != 0) {
+	Dataset *tr = NULL, *val = NULL;
+	Net *net = alg2_pick_net(a, c->seed, e);
+	if (!net || cli_plan(c, all, NULL, s->final_epochs, &plan, &tr, &val, e) < 0) {
 		net_free(net);
-		return st < 0 ? -1 : err_set(e, "interrupted during the final training");
+		return -1;
 	}
-	*acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
-	printf("final: %g epochs on %d rows, train accuracy %.2f %%", s->final_epochs, all->n,
-	       100 * (1 - net_error(net, all, NULL)));
-	if (test)
-		printf(", test accuracy: %.2f %%", *acc);
-	printf("\n");
-	int rc = 0;
-	if (c->save && !(rc = model_save(net, c->save, e)))
-		printf("saved %s\n", c->save);
+	const Dataset *d = tr ? tr : all;
+	char how[256];
+	if (c->sched_given || plan.val)
+		printf("final training: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
+	progress_what(&s->prog, "final training");
+	Hook h = progress_hook(&s->prog, NULL);
+	int st = train_plan_fit(net, d, &plan, &h, &s->final, e);
+	progress_clear(&s->prog);
+	int rc = st < 0 ? -1 : st > 0 ? err_set(e, "interrupted during the final training") : 0;
+	if (rc == 0) {
+		*acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
+		printf("final: %d epochs on %d rows", s->final.epochs, d->n);
+		if (plan.val)
+			printf(" (kept epoch %d: validation accuracy %.2f %%)", s->final.best_epoch,
+			       100 * s->final.val_acc);
+		printf(", train accuracy %.2f %%", 100 * (1 - net_error(net, d, NULL)));
+		if (test)
+			printf(", test accuracy: %.2f %%", *acc);
+		printf("\n");
+		if (c->save && !(rc = model_save(net, c->save, e)))
+			printf("saved %s\n", c->save);
+	}
 	net_free(net);
+	dataset_free(tr);
+	dataset_free(val);
 	return rc;
 }
 
@@ -258,8 +273,18 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
 		if (r) {
 			cJSON_AddStringToObject(r, "data", cli_data_name(c));
 			if (isfinite(final_acc)) {
+				char spec[64];
 				cJSON_AddNumberToObject(r, "final_epochs", s->final_epochs);
 				cJSON_AddNumberToObject(r, "final_test_accuracy", final_acc);
+				cJSON_AddStringToObject(r, "final_schedule",
+							sched_format(&c->train.sched, spec, sizeof spec));
+				cJSON_AddNumberToObject(r, "final_warmup", c->train.sched.warmup);
+				cJSON_AddNumberToObject(r, "final_early_stop", c->early_stop);
+				cJSON_AddNumberToObject(r, "final_epochs_run", s->final.epochs);
+				cJSON_AddNumberToObject(r, "final_best_epoch", s->final.best_epoch);
+				if (!isnan(s->final.val_acc))
+					cJSON_AddNumberToObject(r, "final_val_accuracy",
+								100 * s->final.val_acc);
 			}
 		}
 		int bad = report_write_json(c->json, r, e);
@@ -390,9 +415,15 @@ int cmd_sweep(int argc, char **argv)
 		return pr == 1 ? 0 : 2;
 	s.o.seed = c.seed;
 	s.o.train = c.train;
+	sched_default(&s.o.train.sched); /* the schedule is the final training's */
 	int nfiles = argc - first;
 	if (check_modes(&s, nfiles, first < argc ? argv[first] : ""))
 		return 2;
+	if ((c.sched_given || c.early_stop > 0) && !(s.final_epochs > 0)) {
+		fprintf(stderr, "condnet sweep: --schedule, --warmup and --early-stop shape the final "
+				"training: give --final-epochs E\n");
+		return 2;
+	}
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
 	int need_data = !s.gather || !c.load || s.final_epochs > 0;

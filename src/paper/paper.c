@@ -225,7 +225,7 @@ static int write_report(const Paper *p, Err *e)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	Md md = {.f = open_memstream(&buf, &len)};
+	Md md = {.f = open_memstream(&buf, &len), .converge = p->o.converge};
 	if (!md.f)
 		return err_set(e, "out of memory");
 	if (!strcmp(p->o.which, "mnist"))
@@ -300,6 +300,8 @@ int paper_run(const PaperOpts *o, Err *e)
 		return -1;
 
 	Paper p = {.o = *o};
+	if (!(p.o.act_a > 0))
+		p.o.act_a = 1.0f;
 	train_opts_default(&p.topt);
 	p.topt.batch = !strcmp(o->which, "mnist") ? 50 : 20;
 	p.topt.threads = o->threads;
