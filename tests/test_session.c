@@ -1,6 +1,7 @@
 /* test_session.c - the session log: format/parse round trips, rejection of
  * corrupt lines, and replay against the same engine calls made directly;
- * the network a hook sees while training, and adopting a sweep's pick. */
+ * the network a hook sees while training, adopting a sweep's pick, and the
+ * squeeze pass (held proposals, decisions on the spot, undo). */
 #include <math.h>
 #include <sys/stat.h>
 
@@ -54,6 +55,14 @@ static int all_actions(SessAction *v)
 	v[n++].x = 0.1;
 	v[n] = act(SESS_TRAIN);
 	v[n++].x = 2.5;
+	v[n] = act(SESS_TRAIN);
+	v[n].x = 30;
+	v[n++].patience = 4;
+	v[n] = act(SESS_SCHED);
+	strcpy(v[n].spec, "step:2.5:0.25");
+	v[n++].x = 0.75;
+	v[n] = act(SESS_SCHED);
+	strcpy(v[n++].spec, "cosine");
 	v[n++] = act(SESS_ALG1_STEP);
 	v[n] = act(SESS_ALG1_RUN);
 	v[n++].steps = 3;
@@ -92,6 +101,7 @@ START_TEST(round_trip)
 		ck_assert_int_eq(b.crc, v[i].crc);
 		ck_assert_int_eq(b.apply, v[i].apply);
 		ck_assert_int_eq(b.layer, v[i].layer);
+		ck_assert_int_eq(b.patience, v[i].patience);
 		seen[v[i].kind] = 1;
 	}
 	for (int k = 0; k < SESS_KIND_COUNT; k++)
@@ -128,6 +138,12 @@ START_TEST(corrupt_lines)
 	bad("save path=a%2", "bad escape");
 	bad("opts batch=0 lr=0.1", "batch: expected an integer in [1,");
 	bad("undo path=x", "undo: unknown field 'path'");
+	bad("sched", "sched: missing a schedule");
+	bad("sched linear", "sched: schedule 'linear': expected constant");
+	bad("sched step:1 cosine", "sched: more than one schedule");
+	bad("sched cosine warmup=-1", "warmup: expected 0 to 1e6 epochs");
+	bad("train 5 patience=0", "patience: expected an integer in [1,");
+	bad("tau 30 patience=2", "tau: unknown field 'patience'");
 }
 END_TEST
 
@@ -607,6 +623,213 @@ START_TEST(replay_refuses_non_regular_files)
 }
 END_TEST
 
+/* What the hook heard of Algorithm 3. */
+static int alg3_steps;
+static char alg3_text[512];
+
+static void on_alg3(const HookStep *st, void *ud)
+{
+	(void)ud;
+	if (st->kind == HOOK_ALG3_LAYER) {
+		alg3_steps++;
+		snprintf(alg3_text, sizeof alg3_text, "%s", st->text);
+	}
+}
+
+/* The proposal Algorithm 3 makes for a layer of net at τ, and net with it
+ * applied (without compensation). */
+static void propose_apply(Net *net, int layer, double tau, SqueezeProposal *sp)
+{
+	SqueezeOpts o;
+	Err e = {{0}};
+	squeeze_opts_default(&o);
+	o.tau = tau;
+	ck_assert_int_eq(squeeze_propose(net, layer, &o, sp, &e), 0);
+	ck_assert_msg(squeeze_apply(net, sp, 0, NULL, &e) == 0, "%s", e.msg);
+}
+
+static void assert_same_proposal(const SqueezeProposal *a, const SqueezeProposal *b)
+{
+	ck_assert_int_eq(a->layer, b->layer);
+	ck_assert_int_eq(a->n_before, b->n_before);
+	ck_assert_int_eq(a->nkeep, b->nkeep);
+	ck_assert(a->kappa_before == b->kappa_before || (isnan(a->kappa_before) &&
+							 isnan(b->kappa_before)));
+	ck_assert_mem_eq(a->keep, b->keep, sizeof(int) * (size_t)a->nkeep);
+}
+
+START_TEST(squeeze_pass)
+{
+	const char *dir = tu_tmpdir();
+	char logp[1100], model[1100];
+	Session *s = session_new(NULL);
+	Err e = {{0}};
+	snprintf(logp, sizeof logp, "%s/pass.log", dir);
+	snprintf(model, sizeof model, "%s/m.model", dir);
+	ck_assert_int_eq(session_log_open(s, logp, &e), 0);
+	ck_assert_int_eq(session_replay(s, write_log(dir, small_log), NULL, &e), 0);
+	Net *want = net_clone(s->net, &e);
+	uint32_t start = session_param_crc(s->net);
+	Hook h = {.step = on_alg3};
+	alg3_steps = 0;
+
+	/* the pass proposes layer 1 first, as Algorithm 3 does */
+	ck_assert_ptr_null(session_squeeze_proposal(s));
+	ck_assert_int_eq(session_squeeze_start(s, &e), ALG3_PROPOSED);
+	const SqueezeProposal *held = session_squeeze_proposal(s);
+	ck_assert_ptr_nonnull(held);
+	ck_assert_int_eq(held->layer, 1);
+	ck_assert_int_lt(held->nkeep, held->n_before);
+	ck_assert_uint_eq(session_param_crc(s->net), start);
+	/* a save does not end the pass */
+	SessAction sv = act(SESS_SAVE);
+	strcpy(sv.path, model);
+	ck_assert_msg(session_apply(s, &sv, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_eq(session_squeeze_proposal(s), held);
+
+	/* applied: the network is the held proposal applied */
+	SqueezeProposal sp;
+	propose_apply(want, 1, 3, &sp);
+	assert_same_proposal(held, &sp);
+	squeeze_proposal_free(&sp);
+	SessAction a = act(SESS_SQUEEZE);
+	a.layer = 1;
+	a.apply = 1;
+	ck_assert_msg(session_apply(s, &a, &h, &e) == 0, "%s", e.msg);
+	ck_assert_mem_eq(s->net->n, want->n, sizeof(int) * 4);
+	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(want));
+	ck_assert_int_eq(alg3_steps, 1);
+	ck_assert(!strncmp(alg3_text, "Algorithm 3, layer 1: ", 22));
+	ck_assert_int_eq(session_can_undo(s), 1);
+	uint32_t after1 = session_param_crc(s->net);
+
+	/* the next proposal is held: layer 2, on the squeezed network */
+	held = session_squeeze_proposal(s);
+	ck_assert_ptr_nonnull(held);
+	ck_assert_int_eq(held->layer, 2);
+	Net *w2 = net_clone(want, &e);
+	propose_apply(w2, 2, 3, &sp);
+	assert_same_proposal(held, &sp);
+	ck_assert_int_lt(sp.nkeep, sp.n_before);
+	squeeze_proposal_free(&sp);
+
+	/* any other action ends the pass */
+	SessAction t = act(SESS_TAU);
+	t.x = 4;
+	ck_assert_int_eq(session_apply(s, &t, NULL, &e), 0);
+	ck_assert_ptr_null(session_squeeze_proposal(s));
+	ck_assert_uint_eq(session_param_crc(s->net), after1);
+
+	/* without a pass, a squeeze action decides its layer on the spot, at the
+	 * τ of now */
+	net_free(w2);
+	w2 = net_clone(want, &e);
+	propose_apply(w2, 2, 4, &sp);
+	squeeze_proposal_free(&sp);
+	a.layer = 2;
+	ck_assert_msg(session_apply(s, &a, &h, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(w2));
+	ck_assert_mem_eq(s->net->n, w2->n, sizeof(int) * 4);
+	ck_assert_int_eq(alg3_steps, 2);
+	ck_assert_ptr_null(session_squeeze_proposal(s));
+	ck_assert_int_eq(session_can_undo(s), 2);
+
+	/* undo restores the network before each squeeze */
+	SessAction u = act(SESS_UNDO);
+	ck_assert_int_eq(session_apply(s, &u, NULL, &e), 0);
+	ck_assert_uint_eq(session_param_crc(s->net), after1);
+	ck_assert_mem_eq(s->net->n, want->n, sizeof(int) * 4);
+	ck_assert_int_eq(session_apply(s, &u, NULL, &e), 0);
+	ck_assert_uint_eq(session_param_crc(s->net), start);
+	ck_assert_int_eq(s->net->n[1], 16);
+	ck_assert_int_eq(s->net->n[2], 12);
+
+	/* refusing the held proposal keeps the network and holds the next */
+	ck_assert_int_eq(session_squeeze_start(s, &e), ALG3_PROPOSED);
+	a.layer = 1;
+	a.apply = 0;
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
+	ck_assert_uint_eq(session_param_crc(s->net), start);
+	ck_assert_int_eq(session_can_undo(s), 0);
+	held = session_squeeze_proposal(s);
+	ck_assert_ptr_nonnull(held);
+	ck_assert_int_eq(held->layer, 2);
+	/* a squeeze action for another layer than the one held decides that
+	 * layer alone, and ends the pass */
+	net_free(w2);
+	w2 = net_clone(s->net, &e);
+	propose_apply(w2, 1, 4, &sp);
+	squeeze_proposal_free(&sp);
+	a.layer = 1;
+	a.apply = 1;
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
+	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(w2));
+	ck_assert_ptr_null(session_squeeze_proposal(s));
+	ck_assert_int_eq(session_can_undo(s), 1);
+	/* an apply that removes nothing (layer 1, now within τ) is no change
+	 * to undo */
+	t.x = 1e6;
+	ck_assert_int_eq(session_apply(s, &t, NULL, &e), 0);
+	SqueezeOpts o;
+	squeeze_opts_default(&o);
+	o.tau = t.x;
+	ck_assert_int_eq(squeeze_propose(s->net, 1, &o, &sp, &e), 0);
+	ck_assert_int_eq(sp.nkeep, sp.n_before);
+	squeeze_proposal_free(&sp);
+	uint32_t last = session_param_crc(s->net);
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
+	ck_assert_uint_eq(session_param_crc(s->net), last);
+	ck_assert_int_eq(session_can_undo(s), 1);
+	session_free(s);
+
+	/* the log replays to the same network, each squeeze decided on the spot */
+	s = session_new(&e);
+	ck_assert_msg(session_replay(s, logp, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_uint_eq(session_param_crc(s->net), last);
+	ck_assert_int_eq(session_can_undo(s), 1);
+	session_free(s);
+	net_free(w2);
+	net_free(want);
+}
+END_TEST
+
+/* Two hidden layers of one width: a squeeze action names the layer the held
+ * proposal is for, or it is decided alone. */
+START_TEST(squeeze_action_names_its_layer)
+{
+	static const char log12[] =
+	    "data spec=synthetic features=0 label_col=-1 seed=3 limit=60 val_frac=0.2 "
+	    "val_per_class=0\n"
+	    "net layers=12,12 act=tanh act_a=1 seed=5\n"
+	    "tau 3\n";
+	Session *s = session_new(NULL);
+	Err e = {{0}};
+	ck_assert_int_eq(session_replay(s, write_log(tu_tmpdir(), log12), NULL, &e), 0);
+	ck_assert_int_eq(session_squeeze_start(s, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(session_squeeze_proposal(s)->layer, 1);
+	SessAction a = act(SESS_SQUEEZE);
+	a.layer = 1;
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0); /* refused */
+	const SqueezeProposal *held = session_squeeze_proposal(s);
+	ck_assert_ptr_nonnull(held);
+	ck_assert_int_eq(held->layer, 2);
+	ck_assert_int_eq(held->n_before, 12);
+	ck_assert_int_lt(held->nkeep, 12);
+	Net *w = net_clone(s->net, &e);
+	SqueezeProposal sp;
+	propose_apply(w, 1, 3, &sp);
+	ck_assert_int_lt(sp.nkeep, 12);
+	squeeze_proposal_free(&sp);
+	a.apply = 1;
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
+	ck_assert_mem_eq(s->net->n, w->n, sizeof(int) * 4);
+	ck_assert_int_eq(s->net->n[2], 12);
+	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(w));
+	net_free(w);
+	session_free(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("session");
@@ -623,6 +846,8 @@ int main(void)
 	tcase_add_test(tc, log_ranges_match_the_cli);
 	tcase_add_test(tc, long_paths_are_logged_whole);
 	tcase_add_test(tc, replay_refuses_non_regular_files);
+	tcase_add_test(tc, squeeze_pass);
+	tcase_add_test(tc, squeeze_action_names_its_layer);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

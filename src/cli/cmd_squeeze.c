@@ -46,7 +46,10 @@ static const char help_fmt[] =
 	"                       tau: the JSON record of another squeeze (its n after), or\n"
 	"                       a file or argument with one width per hidden layer\n"
 	"                       (280,250,3x100)\n"
-	"  --retrain E          train the squeezed network E epochs\n"
+	"  --retrain E          train the squeezed network E epochs; --schedule, --warmup\n"
+	"                       and --early-stop shape this training (with --early-stop on\n"
+	"                       the training part of the split, at most E epochs, keeping\n"
+	"                       the best validation epoch)\n"
 	"  --until-stable       squeeze and retrain again until nothing is removed\n"
 	"                       (at most 20 rounds; needs --retrain)\n"
 	"  --compare            at every tau, the counts Algorithm 3 decides, then the\n"
@@ -256,14 +259,36 @@ static double accuracy(const Net *net, const Dataset *d)
 	return 100 * (1 - net_error(net, d, NULL));
 }
 
-/* The round lines of --until-stable, on standard output as they come. */
+/* The round lines of --until-stable, on standard output as they come, with
+ * what early stopping kept of the round's retraining. */
 static void round_line(const HookStep *st, void *ud)
 {
+	Squeeze *s = ud;
+	if (st->kind == HOOK_TRAINED) {
+		s->last = *st->result;
+		s->have_last = 1;
+	}
 	if (st->kind != HOOK_NOTE)
 		return;
-	progress_clear(ud);
-	printf("%s\n", st->text);
+	progress_clear(&s->prog);
+	printf("%s", st->text);
+	if (s->have_last && !isnan(s->last.val_acc))
+		printf(" (retrained %d epochs, kept epoch %d: validation accuracy %.2f %%)",
+		       s->last.epochs, s->last.best_epoch, 100 * s->last.val_acc);
+	s->have_last = 0;
+	printf("\n");
 	fflush(stdout);
+}
+
+/* The step function of progress_hook gets the Progress; round_line needs the Squeeze. */
+static int sq_progress(const TrainProgress *tp, void *ud)
+{
+	return progress_train_cb(tp, &((Squeeze *)ud)->prog);
+}
+
+static int sq_cancelled(void *ud)
+{
+	return progress_interrupted() != 0;
 }
 
 static void free_conds(LayerCond *lc, int m)
@@ -320,7 +345,8 @@ static void rounds_csv(FILE *f, const void *ud)
 
 /* Squeeze → retrain until a squeeze removes nothing (the paper's Table 13). */
 static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset *train,
-			const Dataset *test, cJSON *rec, Err *e)
+			const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
+			cJSON *rec, Err *e)
 {
 	SqueezeRound r[MAX_ROUNDS + 1];
 	int nr = 0, m = net->m, stable = 0;
@@ -331,11 +357,9 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	printf("round 0: removed 0, %s, test accuracy %.2f %%\n", net_shape_str(net, sh, sizeof sh),
 	       test ? accuracy(net, test) : NAN);
 	fflush(stdout);
-	TrainPlan plan;
-	train_plan_default(&plan, &c->train, s->retrain);
-	Hook h = progress_hook(&s->prog, round_line);
+	Hook h = {sq_progress, round_line, sq_cancelled, s};
 	progress_what(&s->prog, "retraining");
-	int rc = alg3_until_stable(net, &s->so, train, &plan, train, test, MAX_ROUNDS, &h, r, &nr,
+	int rc = alg3_until_stable(net, &s->so, train, plan, rtrain, test, MAX_ROUNDS, &h, r, &nr,
 				   &stable, e);
 	progress_clear(&s->prog);
 	cJSON *js = cJSON_AddArrayToObject(rec, "rounds");
@@ -374,15 +398,15 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	return rc;
 }
 
-/* Retrains the kept network; its accuracy and κ after into the rows. */
-static int retrain(const CommonOpts *c, Squeeze *s, Net *net, const Dataset *train,
-		   const Dataset *test, SqueezeLayerRow *rows, SqueezeNetRow *kept, Err *e)
+/* Retrains the kept network by the plan; its accuracy and κ after into the
+ * rows, what the training did into *tr. */
+static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan *plan,
+		   const Dataset *test, SqueezeLayerRow *rows, SqueezeNetRow *kept, TrainResult *tr,
+		   Err *e)
 {
 	progress_what(&s->prog, "retraining");
-	TrainPlan plan;
-	train_plan_default(&plan, &c->train, s->retrain);
 	Hook h = progress_hook(&s->prog, NULL);
-	int st = train_plan_run(net, train, &plan, &h, NULL, e);
+	int st = train_plan_fit(net, rtrain, plan, &h, tr, e);
 	progress_clear(&s->prog);
 	if (st)
 		return st;
@@ -433,7 +457,8 @@ static void squeeze_json(cJSON *rec, const SqueezeNetRow *nr, const SqueezeLayer
 /* One squeeze: the one asked for kept in *net, and the same with the other
  * compensation setting measured beside it. */
 static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Dataset *train,
-			const Dataset *test, cJSON *rec, Err *e)
+			const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
+			cJSON *rec, Err *e)
 {
 	int m = (*net)->m, rc = -1;
 	SqueezeOpts o = s->so;
@@ -464,7 +489,8 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	double acc_k = test ? accuracy(kept, test) : NAN, acc_o = test ? accuracy(other, test) : NAN;
 	SqueezeNetRow nr[2] = {{1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN},
 			       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
-	if (s->retrain > 0 && (rc = retrain(c, s, kept, train, test, rows, &nr[0], e)) != 0)
+	TrainResult tr = {0};
+	if (s->retrain > 0 && (rc = retrain(s, kept, rtrain, plan, test, rows, &nr[0], &tr, e)) != 0)
 		goto out;
 	rc = -1;
 	if (cost_of(s, kept, &c1, e))
@@ -480,7 +506,11 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		       o.criterion ? crit : "");
 	printf("test accuracy before squeezing: %.2f %%\n", acc0);
 	printf("test accuracy after squeezing: %.2f %%\n", nr[0].acc_squeezed);
-	if (s->retrain > 0)
+	if (s->retrain > 0 && plan->val)
+		printf("test accuracy after retraining %d epochs, keeping epoch %d (validation "
+		       "accuracy %.2f %%): %.2f %%\n",
+		       tr.epochs, tr.best_epoch, 100 * tr.val_acc, nr[0].acc_retrained);
+	else if (s->retrain > 0)
 		printf("test accuracy after retraining %g epochs: %.2f %%\n", s->retrain,
 		       nr[0].acc_retrained);
 	printf("the other network: the same squeeze %s compensation removed %d neurons: test "
@@ -488,6 +518,12 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
 	report_squeeze_networks(stdout, nr, 2, REPORT_TEXT);
 	squeeze_json(rec, nr, rows, m, acc0, by_thr, e);
+	if (s->retrain > 0) {
+		cJSON_AddNumberToObject(rec, "retrain_epochs_run", tr.epochs);
+		cJSON_AddNumberToObject(rec, "retrain_best_epoch", tr.best_epoch);
+		if (!isnan(tr.val_acc))
+			cJSON_AddNumberToObject(rec, "retrain_val_accuracy", 100 * tr.val_acc);
+	}
 	print_costs(&c0, &c1, rec, e);
 	Nets x = {nr, 2};
 	if (c->csv && report_write_file(c->csv, nets_csv, &x, e))
@@ -511,7 +547,7 @@ int cmd_squeeze(int argc, char **argv)
 {
 	CommonOpts c;
 	Squeeze s = {.draws = 20, .retrain_draws = -1, .timing = 1};
-	Dataset *train = NULL, *test = NULL;
+	Dataset *train = NULL, *test = NULL, *rtr = NULL, *rval = NULL;
 	Net *net = NULL;
 	cJSON *rec = NULL;
 	Err e = {{0}};
@@ -542,6 +578,8 @@ int cmd_squeeze(int argc, char **argv)
 		usage = "--plot and --retrain-draws go with --compare";
 	else if (s.until_stable && s.keep_spec)
 		usage = "--until-stable decides at tau: it takes no --keep-counts";
+	else if ((c.sched_given || c.early_stop > 0) && !(s.retrain > 0))
+		usage = "--schedule, --warmup and --early-stop shape the retraining: give --retrain E";
 	if (usage) {
 		fprintf(stderr, "condnet squeeze: %s\n", usage);
 		return 2;
@@ -550,6 +588,9 @@ int cmd_squeeze(int argc, char **argv)
 	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (s.keep_spec && load_counts(&s, net, &e))
+		goto fail;
+	TrainPlan plan;
+	if (cli_plan(&c, train, NULL, s.retrain, &plan, &rtr, &rval, &e) < 0)
 		goto fail;
 	if (!(rec = cJSON_CreateObject())) {
 		err_set(&e, "out of memory");
@@ -582,10 +623,18 @@ int cmd_squeeze(int argc, char **argv)
 	if (s.keep)
 		cJSON_AddItemToObject(rec, "keep_counts", cJSON_CreateIntArray(s.keep, net->m - 1));
 	cJSON_AddNumberToObject(rec, "retrain_epochs", s.retrain);
-
-	int st = s.compare	    ? squeeze_compare_run(&c, &s, net, train, test, rec, &e)
-		 : s.until_stable ? until_stable(&c, &s, net, train, test, rec, &e)
-				  : squeeze_once(&c, &s, &net, train, test, rec, &e);
+	char spec[64], how[256];
+	cJSON_AddStringToObject(rec, "retrain_schedule",
+				sched_format(&c.train.sched, spec, sizeof spec));
+	cJSON_AddNumberToObject(rec, "retrain_warmup", c.train.sched.warmup);
+	cJSON_AddNumberToObject(rec, "retrain_early_stop", c.early_stop);
+	if (c.sched_given || plan.val)
+		printf("retraining: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
+	const Dataset *rtrain = rtr ? rtr : train;
+	int st = s.compare ? squeeze_compare_run(&c, &s, net, rtrain, test, &plan, rec, &e)
+		 : s.until_stable
+		     ? until_stable(&c, &s, net, train, test, &plan, rtrain, rec, &e)
+		     : squeeze_once(&c, &s, &net, train, test, &plan, rtrain, rec, &e);
 	if (st < 0)
 		goto fail;
 	if (st > 0 || progress_interrupted()) {
@@ -614,5 +663,7 @@ out:
 	free(s.keep);
 	dataset_free(train);
 	dataset_free(test);
+	dataset_free(rtr);
+	dataset_free(rval);
 	return rc;
 }

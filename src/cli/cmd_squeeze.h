@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "engine/alg3_squeeze.h"
+#include "engine/train_plan.h"
 
 enum { SQUEEZE_MAX_TAUS = 32 };
 
@@ -22,11 +23,14 @@ typedef struct Squeeze {
 	const char *plot;       /* --plot PREFIX */
 	int timing;             /* 1: time the forward pass (not --no-timing) */
 	Progress prog;
+	TrainResult last;       /* the last retraining's (HOOK_TRAINED) */
+	int have_last;
 } Squeeze;
 
-/* `condnet squeeze --compare`: the comparison at every τ, its tables, JSON
- * (into rec), CSV and plot. 0, 1 when interrupted, -1. */
+/* `condnet squeeze --compare`: the comparison at every τ (compensation's
+ * sample and the retraining, by plan, from train), its tables, JSON (into
+ * rec), CSV and plot. 0, 1 when interrupted, -1. */
 int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const Dataset *train,
-			const Dataset *test, struct cJSON *rec, Err *e);
+			const Dataset *test, const TrainPlan *plan, struct cJSON *rec, Err *e);
 
 #endif

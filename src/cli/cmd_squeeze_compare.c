@@ -104,7 +104,7 @@ out:
 }
 
 int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const Dataset *train,
-			const Dataset *test, cJSON *rec, Err *e)
+			const Dataset *test, const TrainPlan *plan, cJSON *rec, Err *e)
 {
 	SqueezeCompare *res = calloc((size_t)s->ntau, sizeof *res);
 	if (!res)
@@ -115,10 +115,8 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 	o.draws = s->draws;
 	o.seed = c->seed;
 	o.cost_repeats = s->timing ? o.cost_repeats : 0;
-	TrainPlan plan;
 	if (s->retrain > 0) {
-		train_plan_default(&plan, &c->train, s->retrain);
-		o.retrain = &plan;
+		o.retrain = plan;
 		o.retrain_draws = s->retrain_draws;
 	}
 	Hook h = progress_hook(&s->prog, c->quiet ? NULL : progress_notes);

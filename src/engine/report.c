@@ -382,7 +382,7 @@ struct cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 			cJSON_AddItemToObject(o, "rdiag", num_array(l->rdiag, l->nsv));
 		}
 		cJSON_AddItemToArray(layers, o);
-		if (!(l->kappa <= maxk))
+		if (isnan(l->kappa) || l->kappa > maxk) /* a NaN stays: the maximum is unknown */
 			maxk = l->kappa;
 	}
 	cJSON_AddItemToObject(root, "max_kappa", num(maxk));

@@ -278,15 +278,35 @@ static int do_load(Session *s, SessAction *a, Err *e)
 	return set_net(s, net, e);
 }
 
+/* Algorithm 2's split of the training set (by the data action's validation
+ * fraction or rows per class), made on first use. */
+static int need_split(Session *s, Err *e)
+{
+	if (!s->sweep_tr && dataset_split(s->train, s->val_frac, s->val_per_class, s->seed,
+	                                  &s->sweep_tr, &s->sweep_v, e) < 0)
+		return err_prefix(e, "validation split");
+	return 0;
+}
+
 static int do_train(Session *s, const SessAction *a, const Hook *h, Err *e)
 {
+	TrainPlan p;
+	const Dataset *d = s->train;
+	train_plan_default(&p, &s->topt, a->x);
+	p.opts.seed = rng_derive(s->seed, 0x7000 + (uint64_t)s->ntrain);
+	p.patience = a->patience;
+	if (a->patience > 0 || s->topt.sched.kind == SCHED_PLATEAU) {
+		if (need_split(s, e) < 0)
+			return -1;
+		d = s->sweep_tr;
+		p.val = s->sweep_v;
+	}
 	Net *backup = net_clone(s->net, e);
 	if (!backup)
 		return err_set(e, "out of memory copying the network");
-	TrainOpts o = s->topt;
-	o.seed = rng_derive(s->seed, 0x7000 + (uint64_t)s->ntrain);
+	TrainResult r;
 	s->training = s->net;
-	int rc = train_epochs(s->net, s->train, &o, a->x, hook_train, (void *)h, e);
+	int rc = train_plan_fit(s->net, d, &p, h, &r, e);
 	s->training = NULL;
 	if (rc != 0 || hook_cancelled(h)) {
 		net_free(s->net);
@@ -294,6 +314,7 @@ static int do_train(Session *s, const SessAction *a, const Hook *h, Err *e)
 		return rc < 0 ? -1 : 1;
 	}
 	net_free(backup);
+	s->trained = r;
 	s->ntrain++;
 	s->alg1_live = 0;
 	s->dirty = 1;
@@ -306,6 +327,9 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 {
 	SessSnapshot before;
 	*done = 0;
+	if (s->topt.sched.kind == SCHED_PLATEAU && (!s->alg1 || !s->alg1_live))
+		return err_set(e, "the plateau schedule needs a validation set, which Algorithm 1 "
+		                  "has not (its trainings follow any other schedule)");
 	if (snap_take(s, &before, e) < 0)
 		return -1;
 	if (!s->alg1 || !s->alg1_live) {
@@ -371,9 +395,9 @@ static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
 	o.eta = s->eta;
 	o.seed = s->seed;
 	o.train = s->topt;
-	if (!s->sweep_tr && dataset_split(s->train, s->val_frac, s->val_per_class, s->seed,
-	                                  &s->sweep_tr, &s->sweep_v, e) < 0)
-		return err_prefix(e, "validation split");
+	sched_default(&o.train.sched); /* the trials train eta epochs at the constant rate */
+	if (need_split(s, e) < 0)
+		return -1;
 	Alg2 *sw = alg2_new(s->net, s->sweep_tr, s->sweep_v, &o, e);
 	if (!sw)
 		return -1;
@@ -479,7 +503,7 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 	if (a.kind != SESS_DATA && !s->train)
 		return err_set(e, "%s: no data set yet (the first action must be 'data')", name);
 	if (a.kind > SESS_NET && a.kind != SESS_LOAD && a.kind != SESS_TAU && a.kind != SESS_ETA &&
-	    !s->net)
+	    a.kind != SESS_SCHED && !s->net)
 		return err_set(e, "%s: no network yet (expected 'net' or 'load' before it)", name);
 	/* a squeeze pass lives on the network as it is: any other change ends it */
 	if (a.kind != SESS_SQUEEZE && a.kind != SESS_SAVE)
@@ -518,6 +542,15 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		if (s->alg1)
 			s->alg1->o.eta = a.x;
 		break;
+	case SESS_SCHED: {
+		LrSchedule sc;
+		sched_default(&sc);
+		sc.warmup = a.x;
+		if (sched_parse(a.spec, &sc, e) < 0)
+			return err_prefix(e, "sched");
+		s->topt.sched = sc;
+		break;
+	}
 	case SESS_TRAIN:
 		rc = do_train(s, &a, h, e);
 		break;

@@ -19,7 +19,12 @@
  *   opts batch=N lr=X [threads=N]
  *   net layers=L act=A act_a=X seed=N
  *   load path=P [crc=HEX]
- *   tau X | eta X | train X
+ *   tau X | eta X
+ *   sched SPEC [warmup=W]   (the learning-rate schedule of later trainings:
+ *                            a sched_parse spec, W epochs of warm-up)
+ *   train X [patience=P]    (X epochs, the cap with P: early stopping on the
+ *                            validation split, which a plateau schedule also
+ *                            trains beside)
  *   alg1-step | alg1-run [steps=N]
  *   sweep betas=B q=N
  *   squeeze layer=N apply|refuse [comp=0|1]
@@ -39,6 +44,7 @@
 #include "engine/hook.h"
 #include "engine/net.h"
 #include "engine/train.h"
+#include "engine/train_plan.h"
 
 typedef enum SessKind {
 	SESS_DATA = 0,
@@ -54,16 +60,17 @@ typedef enum SessKind {
 	SESS_SQUEEZE,
 	SESS_UNDO,
 	SESS_SAVE,
+	SESS_SCHED,
 	SESS_KIND_COUNT
 } SessKind;
 
 /* One action; only the fields of its kind are meaningful. */
 typedef struct SessAction {
 	SessKind kind;
-	char spec[256];    /* DATA: data set; NET: hidden widths; SWEEP: β list */
+	char spec[256];    /* DATA: data set; NET: hidden widths; SWEEP: β list; SCHED: schedule */
 	char path[1024];   /* DATA: data directory ("" = default); LOAD, SAVE: model file */
 	double x;          /* TAU: τ; ETA: η; TRAIN: epochs; OPTS: learning rate; NET: erf scale;
-	                    * DATA: validation fraction */
+	                    * DATA: validation fraction; SCHED: warm-up epochs */
 	uint64_t seed;     /* DATA: synthetic data seed; NET: weight and training seed */
 	int features;      /* DATA */
 	int label_col;     /* DATA */
@@ -78,6 +85,7 @@ typedef struct SessAction {
 	int layer;         /* SQUEEZE: 1..m-1 */
 	int apply;         /* SQUEEZE: 1 apply, 0 refuse */
 	int comp;          /* SQUEEZE: refit the next layer (compensation) */
+	int patience;      /* TRAIN: early stopping after this many epochs, 0 = none */
 	int has_crc;       /* LOAD */
 	uint32_t crc;      /* LOAD: CRC-32 of the loaded parameters */
 } SessAction;
@@ -110,7 +118,7 @@ typedef struct Session {
 	int val_per_class;
 	Dataset *train, *test;
 	Dataset *sweep_tr, *sweep_v; /* Algorithm 2's split of train, made on first use */
-	TrainOpts topt;
+	TrainOpts topt;     /* batch, lr, threads and the schedule (topt.sched) */
 	uint64_t seed;
 	Net *net;       /* the current network */
 	Alg1 *alg1;     /* Algorithm 1 (its history), NULL until the first step */
@@ -121,6 +129,8 @@ typedef struct Session {
 			 * but squeeze and save ends it */
 	double tau, eta;
 	long ntrain;        /* train actions so far: the next one's shuffle seed */
+	TrainResult trained; /* what the last train action did (epochs, the epoch
+			      * kept, its validation accuracy) */
 	SessSnapshot *undo; /* snapshots before each structural change */
 	int nundo, capundo;
 	const Net *training; /* the network a `train` action trains now, or NULL */
@@ -138,6 +148,12 @@ void session_free(Session *s); /* accepts NULL; closes the log */
  * done (and logged, when a log is open), 1 when the hook cancelled it
  * (state as before, except a cancelled ALG1_RUN which keeps and logs its
  * finished iterations), -1 on error (state as before, message in e).
+ *
+ * A train action trains the whole training set, or, with patience or under
+ * a plateau schedule, Algorithm 2's training part while measuring its
+ * validation part after every epoch (train_plan_fit: every epoch is a
+ * HOOK_EPOCH step with its learning rate and validation loss and accuracy,
+ * and early stopping keeps the best epoch); s->trained says what it did.
  *
  * A squeeze action applies (or refuses) the proposal the session holds for
  * that layer when a squeeze pass is under way (session_squeeze_start), and

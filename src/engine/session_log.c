@@ -13,7 +13,7 @@
 
 static const char *const kind_names[SESS_KIND_COUNT] = {
     "data",      "opts",     "net",   "load",    "tau",  "eta",  "train",
-    "alg1-step", "alg1-run", "sweep", "squeeze", "undo", "save",
+    "alg1-step", "alg1-run", "sweep", "squeeze", "undo", "save",  "sched",
 };
 
 const char *session_kind_name(SessKind k)
@@ -113,6 +113,13 @@ static int format(const SessAction *a, char *buf, size_t len)
 	case SESS_ETA:
 	case SESS_TRAIN:
 		putf(&o, NULL, "%.17g", a->x);
+		if (a->kind == SESS_TRAIN && a->patience > 0)
+			putf(&o, "patience", "%d", a->patience);
+		break;
+	case SESS_SCHED:
+		put(&o, NULL, a->spec);
+		if (a->x > 0)
+			putf(&o, "warmup", "%.17g", a->x);
 		break;
 	case SESS_ALG1_RUN:
 		if (a->steps > 0)
@@ -222,7 +229,8 @@ enum {
 	F_Q = 16384,
 	F_LAYER = 32768,
 	F_VALUE = 65536,
-	F_DECIDE = 131072
+	F_DECIDE = 131072,
+	F_SCHED = 262144
 };
 
 static const int required[SESS_KIND_COUNT] = {
@@ -236,6 +244,7 @@ static const int required[SESS_KIND_COUNT] = {
     [SESS_TRAIN] = F_VALUE,
     [SESS_SWEEP] = F_BETAS | F_Q,
     [SESS_SQUEEZE] = F_LAYER | F_DECIDE,
+    [SESS_SCHED] = F_SCHED,
 };
 
 static int field(SessAction *a, const char *key, const char *v, int *have, Err *e)
@@ -309,6 +318,14 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 		return inum(key, v, 1, 1 << 20, &a->layer, e);
 	} else if (IS("comp", k == SESS_SQUEEZE)) {
 		return inum(key, v, 0, 1, &a->comp, e);
+	} else if (IS("patience", k == SESS_TRAIN)) {
+		return inum(key, v, 1, 1000000, &a->patience, e);
+	} else if (IS("warmup", k == SESS_SCHED)) {
+		if (num(key, v, &x, e) < 0)
+			return -1;
+		if (x < 0 || x > 1e6)
+			return err_set(e, "warmup: expected 0 to 1e6 epochs, got '%s'", v);
+		a->x = x;
 	} else {
 		return err_set(e, "%s: unknown field '%s'", session_kind_name(a->kind), key);
 	}
@@ -336,6 +353,17 @@ static int bare(SessAction *a, const char *v, int *have, Err *e)
 	} else if (a->kind == SESS_SQUEEZE && (!strcmp(v, "apply") || !strcmp(v, "refuse"))) {
 		a->apply = v[0] == 'a';
 		*have |= F_DECIDE;
+	} else if (a->kind == SESS_SCHED) {
+		LrSchedule sc;
+		sched_default(&sc);
+		if (*have & F_SCHED)
+			return err_set(e, "sched: more than one schedule");
+		if (sched_parse(v, &sc, e) < 0)
+			return err_prefix(e, "sched");
+		if (strlen(v) >= sizeof a->spec)
+			return err_set(e, "sched: longer than %zu characters", sizeof a->spec - 1);
+		strcpy(a->spec, v);
+		*have |= F_SCHED;
 	} else {
 		return err_set(e, "%s: unexpected word '%s' (expected key=value)", name, v);
 	}
@@ -377,7 +405,7 @@ int session_parse(const char *line, SessAction *a, Err *e)
 	if (k == SESS_KIND_COUNT)
 		return err_set(e,
 		               "unknown action '%s' (expected data, opts, net, load, tau, eta, "
-		               "train, alg1-step, alg1-run, sweep, squeeze, undo or save)",
+		               "sched, train, alg1-step, alg1-run, sweep, squeeze, undo or save)",
 		               tok);
 	a->kind = (SessKind)k;
 	int have = 0;
@@ -396,7 +424,7 @@ int session_parse(const char *line, SessAction *a, Err *e)
 		    "spec",     "features",      "label_col",      "seed",  "limit",
 		    "val_frac", "val_per_class", "batch",          "lr",    "layers",
 		    "act",      "act_a",         "path",           "betas", "q",
-		    "layer",    "a value",       "apply or refuse"};
+		    "layer",    "a value",       "apply or refuse", "a schedule"};
 		int bit = 0;
 		while (!(miss & (1 << bit)))
 			bit++;

@@ -1,0 +1,481 @@
+/* test_paper.c - the paper runner without any data set: stage names and
+ * option checks, a report made from stage results written by hand, reading
+ * numbers back from stage JSON, the Markdown helpers and their list of
+ * differences, partial results and a stage run by hand. */
+#include <math.h>
+#include <sys/stat.h>
+
+#include "base/clock.h"
+#include "paper/paper.h"
+#include "paper/paper_stage.h"
+#include "testutil.h"
+
+/* The notes the runner sent to its hook, one line each. */
+static char notes[8192];
+
+static void on_step(const HookStep *s, void *ud)
+{
+	(void)ud;
+	ck_assert_int_eq(s->kind, HOOK_NOTE);
+	size_t n = strlen(notes);
+	snprintf(notes + n, sizeof notes - n, "%s\n", s->text);
+}
+
+static const Hook note_hook = {.step = on_step};
+
+/* No data set anywhere: CONDNET_DATA names an empty directory. */
+static void no_data(void)
+{
+	char dir[600];
+	snprintf(dir, sizeof dir, "%s/data", tu_tmpdir());
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	setenv("CONDNET_DATA", dir, 1);
+	unsetenv("XDG_CACHE_HOME");
+}
+
+static char *slurp(const char *path)
+{
+	size_t len;
+	char *s = (char *)tu_read(path, &len);
+	char *z = realloc(s, len + 1);
+	ck_assert_ptr_nonnull(z);
+	z[len] = '\0';
+	return z;
+}
+
+static void assert_has(const char *text, const char *want)
+{
+	ck_assert_msg(strstr(text, want) != NULL, "no \"%s\" in:\n%s", want, text);
+}
+
+START_TEST(stage_names)
+{
+	const char *const *m = paper_stage_names("mnist"), *const *a = paper_stage_names("adult");
+	const char *want_m[] = {"alg1", "alg2", "final", "verify", "squeeze",
+				"add20", "eta", "tau", "over"};
+	const char *want_a[] = {"alg1", "alg2", "final", "verify", "squeeze", "over"};
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(a);
+	for (int i = 0; i < 9; i++)
+		ck_assert_str_eq(m[i], want_m[i]);
+	ck_assert_ptr_null(m[9]);
+	for (int i = 0; i < 6; i++)
+		ck_assert_str_eq(a[i], want_a[i]);
+	ck_assert_ptr_null(a[6]);
+	/* the names are those of the stages that run */
+	for (int i = 0; m[i]; i++)
+		ck_assert_str_eq(paper_mnist_stages[i].name, m[i]);
+	for (int i = 0; a[i]; i++)
+		ck_assert_str_eq(paper_adult_stages[i].name, a[i]);
+	ck_assert_ptr_null(paper_stage_names("cifar"));
+}
+END_TEST
+
+START_TEST(unknown_experiment_or_stage)
+{
+	no_data();
+	char out[600], report[600];
+	const char *dir = tu_tmpdir();
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(report, sizeof report, "%s/report.md", dir);
+	PaperOpts o = {.which = "cifar", .out = out, .report = report, .seed = 1, .threads = 1};
+	Err e;
+	ck_assert_int_eq(paper_run(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "unknown experiment 'cifar' (mnist or adult)");
+	o.which = "adult";
+	o.stages = "alg1,alg9";
+	ck_assert_int_eq(paper_run(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "unknown stage 'alg9' for adult");
+	o.stages = "alg";
+	ck_assert_int_eq(paper_run(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "unknown stage 'alg' for adult");
+	o.stages = "alg1,add20"; /* an MNIST stage */
+	ck_assert_int_eq(paper_run(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "unknown stage 'add20' for adult");
+	o.which = "mnist";
+	o.stages = "alg1,add20,over,verify,squeeze2";
+	ck_assert_int_eq(paper_run(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "unknown stage 'squeeze2' for mnist");
+	/* an empty name, inside the list or after a trailing comma */
+	o.stages = "alg1,,alg2";
+	ck_assert_int_eq(paper_run(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "--stages \"alg1,,alg2\": an empty stage name");
+	o.stages = "alg1,";
+	ck_assert_int_eq(paper_run(&o, &e), -1);
+	ck_assert_str_eq(e.msg, "--stages \"alg1,\": an empty stage name");
+	/* nothing was made */
+	struct stat st;
+	ck_assert_int_eq(stat(out, &st), -1);
+	ck_assert_int_eq(stat(report, &st), -1);
+}
+END_TEST
+
+static const char alg1_json[] =
+    "{\"tau\": 40, \"eta\": 3, \"round\": 1, \"max_iter\": 100, \"warm\": false, \"seed\": 1,\n"
+    " \"status\": \"done\", \"reason\": \"every κ <= τ\",\n"
+    " \"history\": [\n"
+    "  {\"iter\": 0, \"n\": [105, 50, 40, 2], \"kappa\": [1234.4, null, 3], \"p\": [3, 9, 0],\n"
+    "   \"max_kappa\": null, \"sum_n\": 92, \"train_error\": 0.2, \"seconds\": 1, \"tau\": 40,"
+    " \"eta\": 3},\n"
+    "  {\"iter\": 1, \"n\": [105, 44, 30, 2], \"kappa\": [7.2, 41, 2.4], \"p\": [0, 1, 0],\n"
+    "   \"max_kappa\": 41, \"sum_n\": 76, \"train_error\": 0.1, \"seconds\": 1, \"tau\": 40,"
+    " \"eta\": 3}],\n"
+    " \"final_n\": [105, 44, 30, 2], \"final_kappa\": [7.2, 41, 2.4], \"final_max_kappa\": 41,\n"
+    " \"seconds\": 12.5, \"threads\": 2}\n";
+
+static const char alg2_json[] =
+    "{\"betas\": [\n"
+    "  {\"beta\": 0.6, \"n\": [105, 26, 18, 2], \"err_tr\": 14.62, \"err_v\": 15.14,"
+    " \"score\": 15.66},\n"
+    "  {\"beta\": 1.4, \"n\": [105, 62, 42, 2], \"err_tr\": 14, \"err_v\": 14.5,"
+    " \"score\": 15}],\n"
+    " \"pick\": 1.4, \"q\": 5, \"eta\": 3, \"seconds\": 40.25, \"threads\": 1}\n";
+
+static const char final_json[] =
+    "{\"beta\": 1.4, \"epochs\": 10, \"train_acc\": 86.5, \"test_acc\": 85.5,"
+    " \"net\": {\"n\": [105, 62, 42, 2], \"kappa\": [5, 6, 7], \"p\": [0, 0, 0]},"
+    " \"seconds\": 3.75, \"seconds_note\": \"resumed once\", \"threads\": 2}\n";
+
+/* An adult report from alg1, alg2 and final results alone. */
+START_TEST(report_from_stage_files)
+{
+	no_data();
+	const char *dir = tu_tmpdir();
+	char out[600], report[600];
+	snprintf(out, sizeof out, "%s/out", dir);
+	snprintf(report, sizeof report, "%s/report.md", dir);
+	ck_assert_int_eq(mkdir(out, 0700), 0);
+	tu_write(out, "alg1.json", alg1_json, strlen(alg1_json));
+	tu_write(out, "alg2.json", alg2_json, strlen(alg2_json));
+	tu_write(out, "final.json", final_json, strlen(final_json));
+	notes[0] = '\0';
+	/* only alg1 asked for: the others contribute what is on disk */
+	PaperOpts o = {.which = "adult", .out = out, .report = report, .stages = "alg1",
+		       .seed = 7, .threads = 1, .hook = &note_hook};
+	Err e;
+	ck_assert_msg(paper_run(&o, &e) == 0, "%s", e.msg);
+	char *md = slurp(report);
+	assert_has(md, "# Adult Income: condnet beside the paper\n");
+	assert_has(md, "`condnet paper adult --seed 7` (stage results in `");
+	/* the stages' times, notes and thread counts */
+	assert_has(md, "| alg1 | Table 4 | 12.5 |\n");
+	assert_has(md, "| alg2 | Figure 4 | 40.2 |\n");
+	assert_has(md, "| final | full training of the pick | 3.8 (resumed once) |\n");
+	assert_has(md, ", 1 to 2 OpenBLAS threads (stages differ).");
+	/* Table 4: initial κ, final n and κ beside the paper's */
+	assert_has(md, "1 iterations, done.\n");
+	assert_has(md, "| 1 | 1,234 | 9 | 44 | 44 | 7 | 7 |\n"
+		       "| 2 | ∞ | 654 | 30 | 39 | 41 | 37 |\n"
+		       "| 3 | 3 | 658 | 2 | 32 | 2 | 31 |\n\n");
+	/* Figure 4, the pick marked */
+	assert_has(md, "(q = 5, η = 3, 10 % validation; errors in %)");
+	assert_has(md, "| 0.6 | 14.62 | 15.14 | 15.66 |\n| 1.4 ◀ | 14.00 | 14.50 | 15.00 |\n");
+	assert_has(md, "Pick: β = 1.4 here, β = 1.4 in the paper.");
+	/* the full training, and its difference from the paper listed */
+	assert_has(md, "## Full training of the pick (β = 1.4, 10 epochs)");
+	assert_has(md, "| test accuracy (%) | 85.50 | 86.05 |");
+	assert_has(md, "## Differences of more than 0.3 percentage points\n\n"
+		       "- test accuracy of the pick: 85.50 here, 86.05 in the paper (-0.55 points)\n");
+	ck_assert_ptr_null(strstr(md, "Table 5"));
+	ck_assert_ptr_null(strstr(md, "Table 10"));
+	free(md);
+	assert_has(notes, "alg1 (Table 4): reusing ");
+	assert_has(notes, "final (full training of the pick): reusing ");
+
+	/* a stage file that is not a JSON object is not used, and a stage not
+	 * asked for is not run */
+	const char *broken[] = {"{\"betas\": [", "[1, 2]"};
+	for (int i = 0; i < 2; i++) {
+		tu_write(out, "alg2.json", broken[i], strlen(broken[i]));
+		notes[0] = '\0';
+		ck_assert_msg(paper_run(&o, &e) == 0, "%s", e.msg);
+		md = slurp(report);
+		ck_assert_ptr_null(strstr(md, "Figure 4"));
+		ck_assert_ptr_null(strstr(md, "| alg2 |"));
+		assert_has(md, "| 1 | 1,234 | 9 |");
+		free(md);
+		assert_has(notes, "alg2: ");
+		assert_has(notes, "alg2.json is not a valid result; recomputing\n");
+	}
+	/* asked for, it would run: without data it fails, and names the stage */
+	o.stages = "alg2";
+	ck_assert_int_eq(paper_run(&o, &e), -1);
+	ck_assert_msg(e.msg[0] != '\0', "no message");
+}
+END_TEST
+
+START_TEST(json_numbers)
+{
+	cJSON *o = cJSON_Parse("{\"kappa\": [1.5, null, \"x\"], \"n\": [105, 44, 30, 2],"
+			       " \"x\": 3.25, \"s\": \"3\"}");
+	ck_assert_ptr_nonnull(o);
+	ck_assert(paper_json_at(o, "kappa", 0) == 1.5);
+	ck_assert(isinf(paper_json_at(o, "kappa", 1)) && paper_json_at(o, "kappa", 1) > 0);
+	ck_assert(isnan(paper_json_at(o, "kappa", 2)));  /* not a number */
+	ck_assert(isnan(paper_json_at(o, "kappa", 3)));  /* past the end */
+	ck_assert(isnan(paper_json_at(o, "kappa", -1)));
+	ck_assert(isnan(paper_json_at(o, "sigma", 0)));  /* no such key */
+	ck_assert(paper_json_num(o, "x") == 3.25);
+	ck_assert(isnan(paper_json_num(o, "s")));
+	ck_assert(isnan(paper_json_num(o, "y")));
+	ck_assert_int_eq(paper_json_layers(o), 3);
+	ck_assert(paper_json_width(o, 0) == 44);
+	ck_assert(paper_json_width(o, 2) == 2);
+	ck_assert(isnan(paper_json_width(o, 3)));
+	int w[8];
+	ck_assert_int_eq(paper_json_ints(o, "n", w, 8), 4);
+	ck_assert_int_eq(w[0], 105);
+	ck_assert_int_eq(w[3], 2);
+	ck_assert_int_eq(paper_json_ints(o, "n", w, 3), -1);     /* too many */
+	ck_assert_int_eq(paper_json_ints(o, "kappa", w, 8), -1); /* a null in it */
+	ck_assert_int_eq(paper_json_ints(o, "x", w, 8), -1);     /* not an array */
+	cJSON *empty = cJSON_CreateObject();
+	ck_assert_int_eq(paper_json_layers(empty), -1);
+	ck_assert(isnan(paper_json_width(empty, 0)));
+	cJSON_Delete(empty);
+	cJSON_Delete(o);
+
+	/* a network as a stage writes it, read back */
+	Err e;
+	Net *net = net_fresh(3, (int[]){6, 9, 4, 3}, ACT_ERF, 1.0f, 2, &e);
+	cJSON *j = paper_json_net(net, 25, &e);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_int_eq(paper_json_layers(j), 3);
+	ck_assert(paper_json_width(j, 0) == 9);
+	ck_assert(paper_json_at(j, "n", 0) == 6);
+	/* Ŵ⁽¹⁾ is 7 × 9 with a zero bias row: rank 6, κ = ∞, written null */
+	ck_assert(cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetObjectItem(j, "kappa"), 0)));
+	ck_assert(isinf(paper_json_at(j, "kappa", 0)));
+	ck_assert(isfinite(paper_json_at(j, "kappa", 1)) && paper_json_at(j, "kappa", 1) >= 1);
+	cJSON_Delete(j);
+	net_free(net);
+}
+END_TEST
+
+/* What the stream has received since *mark, and the mark moved past it. */
+static const char *since(FILE *f, char **buf, size_t *len, size_t *mark)
+{
+	fflush(f);
+	const char *s = *buf + *mark;
+	*mark = *len;
+	return s;
+}
+
+START_TEST(markdown_pairs_and_flags)
+{
+	char *buf = NULL;
+	size_t len = 0, mark = 0;
+	Md md = {.f = open_memstream(&buf, &len)};
+	ck_assert_ptr_nonnull(md.f);
+	md_pair(&md, 85.0, 85.3, 2, "within"); /* 0.3 points apart: not listed */
+	md_pair(&md, 85.0, 85.31, 2, "beyond");
+	md_pair(&md, 80, 90, 1, NULL);         /* not a percentage */
+	md_pair(&md, NAN, 90, 2, "missing");   /* nothing measured */
+	md_pair(&md, 91.5, NAN, 2, "unknown"); /* not in the paper */
+	md_pair(&md, 2652, INFINITY, -1, NULL);
+	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
+			 " 85.00 | 85.30 | 85.00 | 85.31 | 80.0 | 90.0 | — | 90.00 | 91.50 | — |"
+			 " 2,652 | ∞ |");
+	md_flag(&md, "lower", 84.5, 86.05);
+	md_flag(&md, "close", 86.3, 86.05);
+	md_flag(&md, "edge", 0.5, 0.2); /* 0.3 to the last bit */
+	md_flag(&md, "just over", 10.305, 10);
+	md_pair(&md, 12, 10, 0, "whole points");
+	ck_assert_str_eq(since(md.f, &buf, &len, &mark), " 12 | 10 |");
+	ck_assert_ptr_nonnull(md.flags);
+	ck_assert_uint_eq(md.nflags, strlen(md.flags));
+	md_flags(&md);
+	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
+			 "\n## Differences of more than 0.3 percentage points\n\n"
+			 "- beyond: 85.00 here, 85.31 in the paper (-0.31 points)\n"
+			 "- lower: 84.50 here, 86.05 in the paper (-1.55 points)\n"
+			 "- just over: 10.30 here, 10.00 in the paper (+0.30 points)\n"
+			 "- whole points: 12.00 here, 10.00 in the paper (+2.00 points)\n\n");
+	/* the list is emptied */
+	ck_assert_ptr_null(md.flags);
+	ck_assert_uint_eq(md.nflags, 0);
+	md_flags(&md);
+	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
+			 "\n## Differences of more than 0.3 percentage points\n\nNone.\n\n");
+	fclose(md.f);
+	free(buf);
+}
+END_TEST
+
+static void thousands_is(double v, const char *want)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	md_int_thousands(f, v);
+	fclose(f);
+	ck_assert_msg(!strcmp(buf, want), "%g: \"%s\", expected \"%s\"", v, buf, want);
+	free(buf);
+}
+
+START_TEST(markdown_numbers)
+{
+	thousands_is(INFINITY, "∞");
+	thousands_is(-1, "∞");
+	thousands_is(NAN, "—");
+	thousands_is(2652, "2,652");
+	thousands_is(2652.4, "2,652");
+	thousands_is(999.5, "1,000");
+	thousands_is(1234567, "1,234,567");
+	thousands_is(1000, "1,000");
+	thousands_is(1005, "1,005");
+	thousands_is(999, "999");
+	thousands_is(0, "0");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	md_num(f, 85.456, 2);
+	md_num(f, NAN, 2);
+	md_num(f, 3, 0);
+	fclose(f);
+	ck_assert_str_eq(buf, "85.46—3");
+	free(buf);
+}
+END_TEST
+
+START_TEST(partial_round_trip)
+{
+	const char *dir = tu_tmpdir();
+	char path[600];
+	Err e;
+	Paper p = {.o = {.which = "adult", .out = dir, .hook = &note_hook}};
+	p.t0 = clock_seconds() - 2;
+	p.before = 100;
+	/* nothing saved yet: an empty object, and no time carried */
+	cJSON *part = paper_partial_load(&p, "verify");
+	ck_assert(cJSON_IsObject(part));
+	ck_assert_int_eq(cJSON_GetArraySize(part), 0);
+	ck_assert(p.before == 100);
+	cJSON_AddItemToObject(part, "done", cJSON_CreateIntArray((int[]){3, 1, 4}, 3));
+	ck_assert_msg(paper_partial_save(&p, "verify", part, &e) == 0, "%s", e.msg);
+	ck_assert_msg(paper_partial_save(&p, "verify", part, &e) == 0, "%s", e.msg);
+	cJSON_Delete(part);
+	snprintf(path, sizeof path, "%s/verify.partial.json", dir);
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), 0);
+
+	Paper q = {.o = {.which = "adult", .out = dir, .hook = &note_hook}};
+	notes[0] = '\0';
+	cJSON *back = paper_partial_load(&q, "verify");
+	ck_assert_int_eq(cJSON_GetArraySize(back), 2); /* done, and one seconds */
+	int w[4];
+	ck_assert_int_eq(paper_json_ints(back, "done", w, 4), 3);
+	ck_assert_int_eq(w[0] * 100 + w[1] * 10 + w[2], 314);
+	double s = paper_json_num(back, "seconds");
+	ck_assert_msg(s >= 102 && s < 160, "seconds %g", s);
+	ck_assert(q.before == s);
+	char want[700];
+	snprintf(want, sizeof want, "verify: resuming from %s\n", path);
+	ck_assert_str_eq(notes, want);
+	cJSON_Delete(back);
+	/* another stage's partial file is not this one's */
+	Paper r = {.o = {.out = dir}};
+	back = paper_partial_load(&r, "squeeze");
+	ck_assert_int_eq(cJSON_GetArraySize(back), 0);
+	ck_assert(r.before == 0);
+	cJSON_Delete(back);
+	/* a file that is not a JSON object starts afresh */
+	tu_write(dir, "verify.partial.json", "[1, 2]", 6);
+	back = paper_partial_load(&r, "verify");
+	ck_assert(cJSON_IsObject(back));
+	ck_assert_int_eq(cJSON_GetArraySize(back), 0);
+	ck_assert(r.before == 0);
+	cJSON_Delete(back);
+}
+END_TEST
+
+/* A stage run by hand: it resumes from its partial file, and the runner
+ * writes its result with the seconds of both runs, then removes the partial
+ * file; run again, the result is read back, not recomputed. */
+static int runs;
+
+static int st_custom(Paper *p, cJSON *out, Err *e)
+{
+	runs++;
+	cJSON *part = paper_partial_load(p, "custom");
+	double got = paper_json_num(part, "value");
+	cJSON_Delete(part);
+	if (isnan(got))
+		return err_set(e, "no saved value");
+	cJSON_AddNumberToObject(out, "value", got + 1);
+	return 0;
+}
+
+START_TEST(stage_by_hand)
+{
+	const char *dir = tu_tmpdir();
+	char path[600];
+	Err e;
+	Dataset *dummy = dataset_new(1, 1, 1, &e);
+	Paper p = {.o = {.which = "adult", .out = dir, .threads = 3}, .train = dummy};
+	p.res = cJSON_CreateObject();
+	Stage s = {"custom", "a test", st_custom, ""};
+	runs = 0;
+	/* a failing stage: its message names it, nothing is written */
+	ck_assert_int_eq(paper_stage(&p, &s, 1, &e), -1);
+	ck_assert_str_eq(e.msg, "stage custom: no saved value");
+	snprintf(path, sizeof path, "%s/custom.json", dir);
+	struct stat st;
+	ck_assert_int_eq(stat(path, &st), -1);
+	ck_assert_ptr_null(paper_result(&p, "custom"));
+	ck_assert_ptr_null(paper_need(&p, "custom", &e));
+	ck_assert_str_eq(e.msg, "needs the result of stage 'custom' (run it first: --stages custom)");
+
+	/* an earlier run saved 41 after 30 seconds */
+	const char *saved = "{\"value\": 41, \"seconds\": 30}";
+	tu_write(dir, "custom.partial.json", saved, strlen(saved));
+	ck_assert_msg(paper_stage(&p, &s, 1, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(runs, 2);
+	cJSON *r = paper_need(&p, "custom", &e);
+	ck_assert_ptr_nonnull(r);
+	ck_assert(paper_json_num(r, "value") == 42);
+	ck_assert(paper_json_num(r, "threads") == 3);
+	double sec = paper_json_num(r, "seconds");
+	ck_assert_msg(sec >= 30 && sec < 60, "seconds %g", sec);
+	snprintf(path, sizeof path, "%s/custom.partial.json", dir);
+	ck_assert_int_eq(stat(path, &st), -1);
+	snprintf(path, sizeof path, "%s/custom.json", dir);
+	char *text = slurp(path);
+	cJSON *file = cJSON_Parse(text);
+	free(text);
+	ck_assert(paper_json_num(file, "value") == 42);
+	/* (cJSON writes 15 digits when they read back within an ulp) */
+	ck_assert(fabs(paper_json_num(file, "seconds") - sec) <= 1e-12 * sec);
+	cJSON_Delete(file);
+	cJSON_Delete(p.res);
+
+	/* the next run reads it back */
+	p.res = cJSON_CreateObject();
+	ck_assert_int_eq(paper_stage(&p, &s, 1, &e), 0);
+	ck_assert_int_eq(runs, 2);
+	ck_assert(paper_json_num(paper_result(&p, "custom"), "value") == 42);
+	/* not asked for and not on disk: nothing */
+	Stage other = {"other", "another test", st_custom, ""};
+	ck_assert_int_eq(paper_stage(&p, &other, 0, &e), 0);
+	ck_assert_int_eq(runs, 2);
+	ck_assert_ptr_null(paper_result(&p, "other"));
+	cJSON_Delete(p.res);
+	dataset_free(dummy);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("paper");
+	TCase *t = tcase_create("paper");
+	tcase_add_test(t, stage_names);
+	tcase_add_test(t, unknown_experiment_or_stage);
+	tcase_add_test(t, report_from_stage_files);
+	tcase_add_test(t, json_numbers);
+	tcase_add_test(t, markdown_pairs_and_flags);
+	tcase_add_test(t, markdown_numbers);
+	tcase_add_test(t, partial_round_trip);
+	tcase_add_test(t, stage_by_hand);
+	suite_add_tcase(s, t);
+	return tu_run(s);
+}
