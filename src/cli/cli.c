@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,13 +326,14 @@ int cli_build_tree(void)
 
 const char *cli_man_hint(void)
 {
-	static char hint[1200];
-	char cwd[1024];
-	if (!cli_build_tree() || access(CONDNET_SRCDIR "/man/condnet.1", R_OK) != 0)
+	static char hint[PATH_MAX + 32];
+	char cwd[PATH_MAX], src[PATH_MAX];
+	if (!cli_build_tree() || access(CONDNET_SRCDIR "/man/condnet.1", R_OK) != 0 ||
+	    !realpath(CONDNET_SRCDIR, src))
 		return "'man condnet'";
-	if (getcwd(cwd, sizeof cwd) && !strcmp(cwd, CONDNET_SRCDIR))
+	if (getcwd(cwd, sizeof cwd) && !strcmp(cwd, src))
 		return "'man ./man/condnet.1'";
-	snprintf(hint, sizeof hint, "'man %s/man/condnet.1'", CONDNET_SRCDIR);
+	snprintf(hint, sizeof hint, "'man %s/man/condnet.1'", src);
 	return hint;
 }
 
