@@ -220,6 +220,10 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	pthread_mutex_unlock(&w->mu);
 	w->sweep_trials = 0;
 	int rc = session_apply(s, a, &w->hooks, &e);
+	/* said at once: publishing the network as it was back takes a while on MNIST */
+	if (rc == 1)
+		worker_status(w, 0, "cancelled: %s%s", what,
+			      a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)" : "");
 	if (a->kind == SESS_TAU && rc == 0) {
 		pthread_mutex_lock(&w->mu);
 		for (int i = 0; w->pub.lc && i < w->pub.m; i++)
@@ -243,11 +247,8 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 		worker_status(w, 1, "%s failed: %s", session_kind_name(a->kind), e.msg);
 		return rc;
 	}
-	if (rc == 1) {
-		worker_status(w, 0, "cancelled: %s%s", what,
-			      a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)" : "");
+	if (rc == 1)
 		return rc;
-	}
 	narrate_done(w, a, alg1_before);
 	if (!quiet)
 		status_done(w, a);
