@@ -93,6 +93,31 @@ Session *session_new(Err *e)
 	return s;
 }
 
+void session_rewind(Session *s)
+{
+	Alg1Opts o;
+	alg1_opts_default(&o);
+	session_squeeze_stop(s);
+	undo_clear(s);
+	net_free(s->net);
+	alg1_free(s->alg1);
+	alg2_free(s->sweep);
+	dataset_free(s->sweep_tr);
+	dataset_free(s->sweep_v);
+	s->net = NULL;
+	s->alg1 = NULL;
+	s->sweep = NULL;
+	s->sweep_tr = s->sweep_v = NULL;
+	s->alg1_live = s->sweep_done = 0;
+	s->tau = o.tau;
+	s->eta = o.eta;
+	train_opts_default(&s->topt);
+	s->seed = 0;
+	s->ntrain = 0;
+	s->training = NULL;
+	s->dirty = 0;
+}
+
 void session_free(Session *s)
 {
 	if (!s)
@@ -344,6 +369,7 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 			snap_free(&before);
 			return -1;
 		}
+		a->eval = s->test; /* the accuracy of every iteration, for people */
 		alg1_free(s->alg1);
 		s->alg1 = a;
 		s->alg1_live = 1;

@@ -8,8 +8,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *const kind_names[SESS_KIND_COUNT] = {
     "data",      "opts",     "net",   "load",    "tau",  "eta",  "train",
@@ -464,6 +466,35 @@ void session_log_note(Session *s, const char *fmt, ...)
 	fflush(s->log);
 }
 
+void session_log_caption(Session *s, const char *text)
+{
+	if (!s->log)
+		return;
+	fputs("#: ", s->log);
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+		fputc(*c < ' ' || *c == 0x7f ? ' ' : *c, s->log);
+	fputc('\n', s->log);
+	fflush(s->log);
+}
+
+int session_caption(const char *line, char *buf, size_t len)
+{
+	line += strspn(line, " \t");
+	if (strncmp(line, "#:", 2) != 0)
+		return 0;
+	line += 2;
+	line += strspn(line, " \t");
+	size_t n = strcspn(line, "\r\n");
+	while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+		n--;
+	if (len) {
+		n = n < len - 1 ? n : len - 1;
+		memcpy(buf, line, n);
+		buf[n] = '\0';
+	}
+	return 1;
+}
+
 static int mkdirs(char *path, Err *e)
 {
 	for (char *p = path + 1; *p; p++) {
@@ -499,27 +530,64 @@ int session_log_open(Session *s, const char *path, Err *e)
 	return 0;
 }
 
+static int is_default_log(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+	return !strncmp(d->d_name, "session-", 8) && n > 12 && !strcmp(d->d_name + n - 4, ".log");
+}
+
+/* Removes the oldest session-*.log files of dir (their names sort by time)
+ * until at most keep remain. */
+static void prune_logs(const char *dir, int keep)
+{
+	struct dirent **list;
+	int n = scandir(dir, &list, is_default_log, alphasort);
+	if (n < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		if (i < n - keep) {
+			char path[1280];
+			if (snprintf(path, sizeof path, "%s/%s", dir, list[i]->d_name) <
+			    (int)sizeof path)
+				unlink(path);
+		}
+		free(list[i]);
+	}
+	free(list);
+}
+
 int session_default_log_path(char *buf, size_t len, Err *e)
 {
 	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	char stamp[32];
+	char stamp[32], dir[1024];
 	time_t t = time(NULL);
 	struct tm tm;
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	int n;
 	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/condnet/session-%s.log", xdg, stamp);
+		n = snprintf(dir, sizeof dir, "%s/condnet/", xdg);
 	else if (home && *home)
-		n = snprintf(buf, len, "%s/.local/state/condnet/session-%s.log", home, stamp);
+		n = snprintf(dir, sizeof dir, "%s/.local/state/condnet/", home);
 	else
 		return err_set(
 		    e, "no place for the session log: neither XDG_STATE_HOME nor HOME is set");
-	if (n < 0 || (size_t)n >= len)
+	if (n < 0 || (size_t)n >= sizeof dir)
 		return err_set(e, "the session log path is too long");
-	char dir[1024];
-	snprintf(dir, sizeof dir, "%s", buf);
-	return mkdirs(dir, e);
+	if (mkdirs(dir, e) < 0)
+		return -1;
+	prune_logs(dir, SESS_LOG_KEEP - 1);
+	for (int k = 1; k < 100; k++) {
+		char suffix[16] = "";
+		if (k > 1)
+			snprintf(suffix, sizeof suffix, "-%d", k);
+		n = snprintf(buf, len, "%ssession-%s%s.log", dir, stamp, suffix);
+		if (n < 0 || (size_t)n >= len)
+			return err_set(e, "the session log path is too long");
+		if (access(buf, F_OK) != 0)
+			return 0;
+	}
+	return err_set(e, "%s: 99 session logs started in the same second", buf);
 }
 
 int session_replay(Session *s, const char *path, const Hook *h, Err *e)
