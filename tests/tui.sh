@@ -65,6 +65,19 @@ wait_for() {
 	done
 	return 1
 }
+# settle: waits until two captures 0.1 s apart agree (a screen drawn whole,
+# not caught halfway under load), leaving the last in $TMP/screen.
+settle() {
+	i=0
+	screen >"$TMP/screen.a" 2>/dev/null
+	while [ $i -lt 50 ]; do
+		sleep 0.1
+		screen >"$TMP/screen" 2>/dev/null
+		cmp -s "$TMP/screen" "$TMP/screen.a" && return 0
+		cp "$TMP/screen" "$TMP/screen.a"
+		i=$((i + 1))
+	done
+}
 # see NAME PATTERN [SECONDS]: the screen shows PATTERN in time.
 see() {
 	if wait_for "$2" "${3:-10}"; then pass "$1"; else
@@ -436,6 +449,7 @@ PANE=tui4
 see "an ASCII screen opens" '^ +i +n_i'
 keys x
 see "its explain panel opens" 'What the numbers mean'
+settle
 awk 'NR > 4 && /^  [^ ]/ { if (t != "") print d; t = $0; d = ""; next }
 	NR > 4 && /^    [^ ]/ { sub(/^    /, ""); d = d (d == "" ? "" : " ") $0; next }
 	NR > 4 && t != "" && !/^    / { print d; t = ""; d = "" }' "$TMP/screen" | sed '/^$/d' >"$TMP/defs"
