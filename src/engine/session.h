@@ -1,5 +1,7 @@
 /* session.h - the state of an interactive session, the actions that change
- * it (session.c), and the session log (session_log.c).
+ * it (session.c, with its undo stack in session_undo.c and its squeeze pass
+ * in session_squeeze.c), an action as a log line (session_action.c), and
+ * the session log file (session_log.c).
  *
  * Every change the screen makes goes through session_apply(), one action at a
  * time, in order; each completed action is appended to the log as one line.
