@@ -31,9 +31,10 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
 	fprintf(f, "\nWithout a command, or with options only, condnet opens the screen (condnet tui).\n"
-		   "'condnet COMMAND --help' lists a command's options; 'man condnet' explains them all.\n"
+		   "'condnet COMMAND --help' lists a command's options; %s explains them all.\n"
 		   "  -h, --help     this text\n"
-		   "  -V, --version  the version\n");
+		   "  -V, --version  the version\n",
+		cli_man_hint());
 }
 
 /* The screen, with "tui" as the command name its messages carry. */

@@ -3,10 +3,12 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/model_io.h"
 #include "base/rng.h"
@@ -367,6 +369,33 @@ const char *cli_default_layers(const char *spec)
 const char *cli_data_name(const CommonOpts *c)
 {
 	return c->data.spec ? c->data.spec : "synthetic";
+}
+
+int cli_build_tree(void)
+{
+	char exe[1024], path[1100];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(path, sizeof path, "%s/config.status", exe);
+	return access(path, F_OK) == 0;
+}
+
+const char *cli_man_hint(void)
+{
+	static char hint[PATH_MAX + 32];
+	char cwd[PATH_MAX], src[PATH_MAX];
+	if (!cli_build_tree() || access(CONDNET_SRCDIR "/man/condnet.1", R_OK) != 0 ||
+	    !realpath(CONDNET_SRCDIR, src))
+		return "'man condnet'";
+	if (getcwd(cwd, sizeof cwd) && !strcmp(cwd, src))
+		return "'man ./man/condnet.1'";
+	snprintf(hint, sizeof hint, "'man %s/man/condnet.1'", src);
+	return hint;
 }
 
 int cli_fail(const char *cmd, const Err *e)

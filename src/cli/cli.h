@@ -115,6 +115,14 @@ const char *cli_default_layers(const char *spec);
 /* The data set's name for messages and records ("synthetic" when none). */
 const char *cli_data_name(const CommonOpts *c);
 
+/* 1 when the program runs from its build tree (configure's config.status
+ * lies beside it), where the source tree's files (man/condnet.1,
+ * data/lessons) stand in for installed ones. */
+int cli_build_tree(void);
+/* How to read the manual: "man condnet", or "man ./man/condnet.1" (the
+ * source tree's page, by its path) for a program run from its build tree. */
+const char *cli_man_hint(void);
+
 /* Prints "condnet CMD: message" to stderr; returns 1 (the exit status). */
 int cli_fail(const char *cmd, const Err *e);
 

@@ -34,7 +34,7 @@ typedef enum HookKind {
 
 typedef struct HookStep {
 	HookKind kind;
-	const char *text; /* one line for people (no newline), never NULL */
+	const char *text; /* one line for people (no newline, under 2048 bytes), never NULL */
 	const struct Alg1 *alg1;
 	const struct Alg2 *alg2;
 	const struct Alg2Trial *trial;

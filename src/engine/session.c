@@ -1,5 +1,6 @@
-/* session.c - the session state, its undo stack and the actions that change
- * it (the log itself is in session_log.c). */
+/* session.c - the session state and the actions that change it (the undo
+ * stack is in session_undo.c, the squeeze pass in session_squeeze.c, the
+ * log lines in session_action.c and the log file in session_log.c). */
 #include "engine/session.h"
 
 #include <math.h>
@@ -11,69 +12,7 @@
 #include "data/datasets.h"
 #include "engine/alg3_squeeze.h"
 #include "engine/model_io.h"
-
-#define UNDO_MAX 32
-
-/* ---- snapshots ---- */
-
-static void snap_free(SessSnapshot *sn)
-{
-	net_free(sn->net);
-	alg1_free(sn->alg1);
-	memset(sn, 0, sizeof *sn);
-}
-
-static int snap_take(const Session *s, SessSnapshot *sn, Err *e)
-{
-	memset(sn, 0, sizeof *sn);
-	sn->alg1_live = s->alg1_live;
-	sn->ntrain = s->ntrain;
-	if ((s->net && !(sn->net = net_clone(s->net, e))) ||
-	    (s->alg1 && !(sn->alg1 = alg1_clone(s->alg1, NULL)))) {
-		snap_free(sn);
-		return err_set(e, "out of memory copying the network");
-	}
-	return 0;
-}
-
-/* Puts a snapshot back; the session takes its contents. */
-static void snap_restore(Session *s, SessSnapshot *sn)
-{
-	net_free(s->net);
-	alg1_free(s->alg1);
-	s->net = sn->net;
-	s->alg1 = sn->alg1;
-	s->alg1_live = sn->alg1_live;
-	s->ntrain = sn->ntrain;
-	memset(sn, 0, sizeof *sn);
-}
-
-static int undo_push(Session *s, SessSnapshot *sn, Err *e)
-{
-	if (s->nundo == UNDO_MAX) {
-		snap_free(&s->undo[0]);
-		memmove(s->undo, s->undo + 1, (size_t)(UNDO_MAX - 1) * sizeof *s->undo);
-		s->nundo--;
-	}
-	if (s->nundo == s->capundo) {
-		int cap = s->capundo ? 2 * s->capundo : 8;
-		SessSnapshot *u = realloc(s->undo, (size_t)cap * sizeof *u);
-		if (!u)
-			return err_set(e, "out of memory for the undo stack");
-		s->undo = u;
-		s->capundo = cap;
-	}
-	s->undo[s->nundo++] = *sn;
-	memset(sn, 0, sizeof *sn);
-	return 0;
-}
-
-static void undo_clear(Session *s)
-{
-	for (int i = 0; i < s->nundo; i++)
-		snap_free(&s->undo[i]);
-	s->nundo = 0;
-}
+#include "engine/session_int.h"
 
 /* ---- the session ---- */
 
@@ -91,6 +30,31 @@ Session *session_new(Err *e)
 	train_opts_default(&s->topt);
 	dataspec_default(&s->dspec);
 	return s;
+}
+
+void session_rewind(Session *s)
+{
+	Alg1Opts o;
+	alg1_opts_default(&o);
+	session_squeeze_stop(s);
+	undo_clear(s);
+	net_free(s->net);
+	alg1_free(s->alg1);
+	alg2_free(s->sweep);
+	dataset_free(s->sweep_tr);
+	dataset_free(s->sweep_v);
+	s->net = NULL;
+	s->alg1 = NULL;
+	s->sweep = NULL;
+	s->sweep_tr = s->sweep_v = NULL;
+	s->alg1_live = s->sweep_done = 0;
+	s->tau = o.tau;
+	s->eta = o.eta;
+	train_opts_default(&s->topt);
+	s->seed = 0;
+	s->ntrain = 0;
+	s->training = NULL;
+	s->dirty = 0;
 }
 
 void session_free(Session *s)
@@ -344,6 +308,7 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 			snap_free(&before);
 			return -1;
 		}
+		a->eval = s->test; /* the accuracy of every iteration, for people */
 		alg1_free(s->alg1);
 		s->alg1 = a;
 		s->alg1_live = 1;
@@ -412,80 +377,6 @@ static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
 	if (rc < 0)
 		return -1;
 	s->sweep_done = 1;
-	return 0;
-}
-
-int session_squeeze_start(Session *s, Err *e)
-{
-	session_squeeze_stop(s);
-	if (!s->net)
-		return err_set(e, "squeeze: no network yet");
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
-	o.tau = s->tau;
-	if (!(s->sq = alg3_new(s->net, &o, s->train, e)))
-		return -1;
-	int st = alg3_step(s->sq, e);
-	if (st != ALG3_PROPOSED)
-		session_squeeze_stop(s);
-	return st;
-}
-
-const SqueezeProposal *session_squeeze_proposal(const Session *s)
-{
-	return s->sq && s->sq->status == ALG3_PROPOSED ? &s->sq->prop : NULL;
-}
-
-void session_squeeze_stop(Session *s)
-{
-	alg3_free(s->sq);
-	s->sq = NULL;
-}
-
-/* Algorithm 3's decision for one layer: the pass's proposal when it is for
- * this layer (a pass under way), else one made now for the layer alone. */
-static int do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e)
-{
-	if (a->layer < 1 || a->layer >= s->net->m)
-		return err_set(e, "squeeze: layer %d is not a hidden layer (1..%d)", a->layer,
-		               s->net->m - 1);
-	const SqueezeProposal *held = session_squeeze_proposal(s);
-	int pass = held && held->layer == a->layer && held->n_before == s->net->n[a->layer];
-	if (!pass && !a->apply)
-		return 0;
-	if (!pass) {
-		SqueezeOpts o;
-		squeeze_opts_default(&o);
-		o.tau = s->tau;
-		session_squeeze_stop(s);
-		if (!(s->sq = alg3_new(s->net, &o, s->train, e)) ||
-		    alg3_propose_layer(s->sq, a->layer, e) < 0) {
-			session_squeeze_stop(s);
-			return -1;
-		}
-	}
-	int changes = a->apply && s->sq->prop.nkeep < s->sq->prop.n_before;
-	SessSnapshot sn;
-	if (changes && snap_take(s, &sn, e) < 0)
-		return -1;
-	int rc = a->apply ? alg3_apply(s->sq, a->comp, h, e) : alg3_refuse(s->sq, h, e);
-	if (rc < 0) {
-		if (changes)
-			snap_restore(s, &sn);
-		session_squeeze_stop(s);
-		return -1;
-	}
-	if (changes) {
-		if (undo_push(s, &sn, e) < 0)
-			snap_free(&sn);
-		s->alg1_live = 0;
-		s->dirty = 1;
-	}
-	if (!pass) {
-		session_squeeze_stop(s);
-	} else if (alg3_step(s->sq, e) != ALG3_PROPOSED) {
-		session_squeeze_stop(s);
-	}
 	return 0;
 }
 
@@ -568,7 +459,7 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		rc = do_sweep(s, &a, h, e);
 		break;
 	case SESS_SQUEEZE:
-		rc = do_squeeze(s, &a, h, e);
+		rc = session_do_squeeze(s, &a, h, e);
 		break;
 	case SESS_UNDO:
 		if (!s->nundo)

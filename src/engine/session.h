@@ -1,5 +1,7 @@
 /* session.h - the state of an interactive session, the actions that change
- * it (session.c), and the session log (session_log.c).
+ * it (session.c, with its undo stack in session_undo.c and its squeeze pass
+ * in session_squeeze.c), an action as a log line (session_action.c), and
+ * the session log file (session_log.c).
  *
  * Every change the screen makes goes through session_apply(), one action at a
  * time, in order; each completed action is appended to the log as one line.
@@ -14,7 +16,9 @@
  *
  * Log line grammar: a verb, then space-separated key=value fields; values
  * escape '%', space and control characters as %XX. Lines starting with '#'
- * and blank lines are ignored.
+ * and blank lines are ignored by replay; of those, a line "#: TEXT" is a
+ * caption that a lesson player shows between the actions around it (the
+ * screen records them; TEXT is free, unescaped).
  *   data spec=S [dir=D] features=N label_col=N seed=N limit=N val_frac=X val_per_class=N
  *   opts batch=N lr=X [threads=N]
  *   net layers=L act=A act_a=X seed=N
@@ -142,6 +146,11 @@ typedef struct Session {
 
 /* An empty session: τ and η of alg1_opts_default, no data. Apply DATA first. */
 Session *session_new(Err *e);
+/* The session as session_new and its DATA action left it: the data sets
+ * (and the log) are kept, everything else is forgotten (network, history,
+ * sweep, undo, τ, η, options, seed). Applying a log's later actions again
+ * then gives the same state as replaying the whole log. */
+void session_rewind(Session *s);
 void session_free(Session *s); /* accepts NULL; closes the log */
 
 /* Applies one action, reporting to h (may be NULL: replay). Returns 0 when
@@ -180,8 +189,20 @@ int session_log_open(Session *s, const char *path, Err *e);
 void session_log_action(Session *s, const SessAction *a);
 /* Writes "# TEXT" to the open log (newlines become spaces). */
 void session_log_note(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Writes the caption "#: TEXT" to the open log (control characters become
+ * spaces). */
+void session_log_caption(Session *s, const char *text);
+/* The text of a caption line ("#: TEXT", leading blanks allowed), without
+ * its newline, into buf; 1 for a caption, 0 for any other line. */
+int session_caption(const char *line, char *buf, size_t len);
+
+/* The default logs kept: starting a session removes the oldest
+ * session-*.log files of the log directory beyond this many. */
+#define SESS_LOG_KEEP 50
 /* $XDG_STATE_HOME/condnet/session-YYYYmmdd-HHMMSS.log, else under
- * ~/.local/state/condnet; the directories are created. */
+ * ~/.local/state/condnet (-2, -3, … appended when two start in the same
+ * second); the directories are created, and the oldest session-*.log files
+ * there are removed so that, with the new one, SESS_LOG_KEEP remain. */
 int session_default_log_path(char *buf, size_t len, Err *e);
 
 /* Reads a log and applies every line; errors read "LOG:LINE: …". */
