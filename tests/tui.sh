@@ -152,6 +152,9 @@ see "tau typed as 2" '^τ 2  '
 keys z
 see "squeeze proposes layer 1" 'Layer 1: [0-9]+ neurons, decision κ'
 see "the proposal numbers neurons from 1" 'pivoted-QR order \(neurons from 1\): [1-9]'
+see "the preview sets QR beside the norm rule and random orders" \
+	'keeping [0-9]+ chosen by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±[0-9.]+ \([0-9]+ draws\)'
+see "and compensated" '  and compensated: by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±'
 keys n
 see "squeeze proposes layer 2 after a refusal" 'Layer 2: [0-9]+ neurons'
 keep=$(sed -n 's/.*loop keeps \([0-9][0-9]*\):.*/\1/p' "$TMP/screen")

@@ -59,7 +59,8 @@ const Explain explain_terms[] = {
      "show the least and largest of single trainings."},
     {"what-if",
      "The test accuracy of the network as it would be after the squeeze proposal, without "
-     "and with compensation, measured on a copy before you decide."},
+     "and with compensation, measured on a copy before you decide; beside it, as many "
+     "neurons kept by the norm rule (largest outgoing weights) and by random orders."},
     {"compensation",
      "Not in the paper: after a squeeze, the next layer's weights and biases are refitted "
      "by least squares on training inputs, so its pre-activations change as little as "

@@ -71,9 +71,26 @@ static void proposal(const Pub *p, int y, int bot)
 		       q->p_qr, screen_ascii() ? ">=" : "≥", S(TAU), S(KAPPA), q->nkeep,
 		       q->n_before - q->nkeep, S(KAPPA),
 		       views_kappa(q->kappa_after, p->tau, kb2, sizeof kb2));
-	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-		       "what-if on the test set: now %.2f%%, after %.2f%%, with compensation %.2f%%",
-		       q->acc_now, q->acc_after, q->acc_comp);
+	if (isnan(q->cmp[0])) {
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+			       "what-if on the test set: now %.2f%%; measuring the choice against the "
+			       "norm rule and %d random orders…",
+			       q->acc_now, q->draws);
+		y += 2;
+	} else {
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+			       "what-if on the test set: now %.2f%%, after %.2f%%, with compensation %.2f%%",
+			       q->acc_now, q->acc_after, q->acc_comp);
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+			       "keeping %d chosen by QR %.2f%%, by norm %.2f%%, at random %.2f%%%s%.2f "
+			       "(%d draws)",
+			       q->nkeep, q->cmp[0], q->cmp[1], q->cmp[2], screen_ascii() ? "+-" : "±",
+			       q->cmp_sd, q->draws);
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+			       "  and compensated: by QR %.2f%%, by norm %.2f%%, at random %.2f%%%s%.2f",
+			       q->cmp_comp[0], q->cmp_comp[1], q->cmp_comp[2],
+			       screen_ascii() ? "+-" : "±", q->cmp_sd_comp);
+	}
 	screen_put_cut(y++, 0, 0, C_KEY, 1,
 		       "y apply  n refuse  a apply all remaining  c compensation: %s  p order  Esc stop",
 		       q->comp ? "on" : "off");

@@ -52,6 +52,11 @@ typedef struct PubSqueeze {
 	int *perm;     /* n_before: neuron numbers from 1 in pivot order */
 	double *rdiag; /* nrdiag */
 	double acc_now, acc_after, acc_comp;
+	/* the same layer's count kept by the simple rules (alg3_compare.h): QR,
+	 * norm and the mean of `draws` random orders, without and with
+	 * compensation, on the test set; NaN until measured */
+	double cmp[3], cmp_comp[3], cmp_sd, cmp_sd_comp;
+	int draws;
 	char done[16][160]; /* decisions of this pass */
 	int ndone;
 	int removed;                              /* neurons removed in this pass */

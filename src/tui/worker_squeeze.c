@@ -9,9 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/alg3_compare.h"
 #include "engine/alg3_squeeze.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
+
+/* Random orders the preview measures beside the QR choice and the norm rule. */
+#define SQZ_PREVIEW_DRAWS 5
 
 void worker_sqz_finish(Worker *w, const char *how)
 {
@@ -45,13 +49,6 @@ void worker_sqz_show(Worker *w)
 		return;
 	}
 	Err e = {{0}};
-	double acc = NAN, accc = NAN;
-	pthread_mutex_lock(&w->mu);
-	snprintf(w->pub.activity, sizeof w->pub.activity, "squeeze: previewing layer %d",
-	         sp->layer);
-	pthread_mutex_unlock(&w->mu);
-	if (squeeze_preview(s->net, sp, s->test, s->train, &acc, &accc, &e) < 0)
-		worker_status(w, 1, "squeeze preview: %s", e.msg);
 	int *perm = malloc((size_t)sp->n_before * sizeof *perm);
 	double *rd = malloc((size_t)(sp->nrdiag > 0 ? sp->nrdiag : 1) * sizeof *rd);
 	if (!perm || !rd) {
@@ -77,9 +74,35 @@ void worker_sqz_show(Worker *w)
 	q->kappa_before = sp->kappa_before;
 	q->kappa_after = sp->kappa_after;
 	q->acc_now = w->pub.test_acc;
-	q->acc_after = 100 * acc;
-	q->acc_comp = 100 * accc;
+	q->acc_after = q->acc_comp = NAN;
+	for (int c = 0; c < 3; c++)
+		q->cmp[c] = q->cmp_comp[c] = NAN;
+	q->cmp_sd = q->cmp_sd_comp = NAN;
+	q->draws = SQZ_PREVIEW_DRAWS;
 	q->waiting = 1;
+	snprintf(w->pub.activity, sizeof w->pub.activity,
+	         "squeeze: measuring layer %d's choice against the simple rules", sp->layer);
+	pthread_mutex_unlock(&w->mu);
+	/* The proposal is on the screen; what it would do follows: the QR
+	 * choice, the norm rule and random orders keeping as many, each also
+	 * compensated, on the whole test set. */
+	SqueezeLayerCompare lc;
+	if (squeeze_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1, 0,
+	                          &lc, &e) < 0) {
+		worker_status(w, 1, "squeeze preview: %s", e.msg);
+		return;
+	}
+	pthread_mutex_lock(&w->mu);
+	if (q->waiting && q->layer == sp->layer) {
+		q->acc_after = lc.acc[SQUEEZE_QR];
+		q->acc_comp = lc.acc_comp[SQUEEZE_QR];
+		for (int c = 0; c < 3; c++) {
+			q->cmp[c] = lc.acc[c];
+			q->cmp_comp[c] = lc.acc_comp[c];
+		}
+		q->cmp_sd = lc.sd;
+		q->cmp_sd_comp = lc.sd_comp;
+	}
 	pthread_mutex_unlock(&w->mu);
 }
 
