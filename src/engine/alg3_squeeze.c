@@ -313,23 +313,25 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 	a->total += gone;
 	a->applied++;
 	const char *comp = compensate && gone ? ", next layer refitted (compensation)" : "";
+	char k0[48], k1[48];
 	HookStep st = {.kind = HOOK_ALG3_LAYER, .alg3 = a};
 	if (sp->counted || sp->criterion != SQUEEZE_QR)
 		hook_step(h, st,
-			  "Algorithm 3, layer %d: κ %.4g (after the earlier layers' removals); "
-			  "%s, %s keeps %d of %d neurons, κ %.4g%s",
-			  sp->layer, sp->kappa_before,
+			  "Algorithm 3, layer %d: κ %s (after the earlier layers' removals); "
+			  "%s, %s keeps %d of %d neurons, κ %s%s",
+			  sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
 			  sp->counted ? "count given" : "count decided by pivoted QR at τ",
 			  squeeze_criterion_name(sp->criterion), sp->nkeep, sp->n_before,
-			  sp->kappa_after, comp);
+			  cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
 	else
 		hook_step(h, st,
-			  "Algorithm 3, layer %d: κ %.4g %s τ = %g (after the earlier layers' "
+			  "Algorithm 3, layer %d: κ %s %s τ = %g (after the earlier layers' "
 			  "removals); pivoted QR keeps %d of %d (|r_jj| ≥ |r_11|/τ), the κ loop "
-			  "%d: %d → %d neurons, κ %.4g%s",
-			  sp->layer, sp->kappa_before, sp->kappa_before > a->o.tau ? ">" : "≤",
-			  a->o.tau, sp->p_qr, sp->n_before, sp->nkeep, sp->n_before, sp->nkeep,
-			  sp->kappa_after, comp);
+			  "%d: %d → %d neurons, κ %s%s",
+			  sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
+			  sp->kappa_before > a->o.tau ? ">" : "≤", a->o.tau, sp->p_qr, sp->n_before,
+			  sp->nkeep, sp->n_before, sp->nkeep,
+			  cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
 	decided(a);
 	return 0;
 }
@@ -340,9 +342,10 @@ int alg3_refuse(Alg3 *a, const Hook *h, Err *e)
 		return err_set(e, "Algorithm 3: no proposal to refuse");
 	const SqueezeProposal *sp = &a->prop;
 	a->refused++;
+	char k0[48];
 	hook_step(h, (HookStep){.kind = HOOK_ALG3_LAYER, .alg3 = a},
-		  "Algorithm 3, layer %d: refused; κ %.4g, all %d neurons kept", sp->layer,
-		  sp->kappa_before, sp->n_before);
+		  "Algorithm 3, layer %d: refused; κ %s, all %d neurons kept", sp->layer,
+		  cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0), sp->n_before);
 	decided(a);
 	return 0;
 }
