@@ -323,14 +323,88 @@ else
 	rocause=""
 fi
 if [ -n "$rocause" ]; then
-	refuse "save into an unwritable directory" 1 "^condnet train: ro/x\.model: cannot create a temporary file beside it: $rocause$" \
+	refuse "save into an unwritable directory (checked before training)" 1 "^condnet train: ro/x\.model: cannot create a file beside it: $rocause$" \
 		"$C" train --layers 4 --epochs 1 --limit 20 --save ro/x.model --quiet
+	refuse "save into an unwritable directory" 1 "^condnet cond: ro/x\.model: cannot create a temporary file beside it: $rocause$" \
+		"$C" cond --load m.model --save ro/x.model
 	if [ "$rocause" = "Permission denied" ]; then chmod 755 ro; else umount ro; fi
 else
 	echo "skip - save into an unwritable directory (running as root without mount)"
 fi
-refuse "save into a missing directory" 1 "^condnet train: nodir/x\.model: cannot create a temporary file beside it: No such file or directory$" \
+refuse "save into a missing directory" 1 "^condnet train: nodir/x\.model: the directory nodir does not exist$" \
 	"$C" train --layers 4 --epochs 1 --limit 20 --save nodir/x.model --quiet
+refuse "cond --save into a missing directory" 1 "^condnet cond: nodir/x\.model: the directory nodir does not exist$" \
+	"$C" cond --load m.model --save nodir/x.model
+
+## what sits at an output path: links are written through, devices and FIFOs
+## straight, "-" is standard output for text; a directory is refused; files
+## get 0666 less the umask; nothing is left behind
+T="$C train --layers 4 --epochs 1 --limit 20 --seed 3 --quiet"
+$T --save ref.model >/dev/null
+mkdir -p real/deep
+cp m.model real/deep/t.model; chmod 600 real/deep/t.model
+ln -s deep/t.model real/l2; ln -s real/l2 l1
+expect_ok "--save through a chain of two links" $T --save l1
+check "--save through links: the links stay links" [ -L l1 -a -L real/l2 ]
+check "--save through links: the target holds the new model" cmp ref.model real/deep/t.model
+check "--save through links: the target keeps its mode 600" [ "$(stat -c %a real/deep/t.model)" = 600 ]
+ln -s real/made.json dang
+expect_ok "--json through a dangling link" $T --json dang
+check "--json through a dangling link: the target is created" [ -L dang -a -f real/made.json ]
+ln -s nowhere/x.model dang2
+refuse "--save through a link into a missing directory" 1 "^condnet train: dang2 -> nowhere/x\\.model: the directory nowhere does not exist$" $T --save dang2
+mkdir outdir
+refuse "--save to a directory" 1 "^condnet train: outdir: is a directory, expected a file name$" $T --save outdir
+refuse "--csv to a directory" 1 "^condnet train: outdir: is a directory, expected a file name$" $T --csv outdir
+refuse "--save - (a model is binary)" 1 "^condnet train: -: standard output takes only text \\(JSON, CSV\\); this file is binary: name a file$" $T --save -
+check "--save - is refused before training" [ ! -s "$TMP/out" ]
+start=$(date +%s)
+refuse "train --save into a missing directory fails at once" 1 "^condnet train: /no/such/dir/x\\.model: the directory /no/such/dir does not exist$" \
+	"$C" train --epochs 30 --save /no/such/dir/x.model
+check "train --save into a missing directory: no epoch was run" [ ! -s "$TMP/out" -a $(($(date +%s) - start)) -lt 5 ]
+$T --json - >dash.out 2>dash.err; st=$?
+check "--json - writes the record to standard output (exit $st)" python3 -c "
+import json, sys
+t = open('dash.out').read()
+r = json.loads(t[t.index('{'):])
+assert r['command'] == 'train', r"
+check "--json - follows the text report" sh -c "head -1 dash.out | grep -q '^synthetic: '"
+$T --csv - | cat >csvpipe.out
+expect_grep "--csv - into a pipe" "^epoch,loss,train_acc,test_acc,seconds$" csvpipe.out
+# /dev/fd/1 is the link chain /dev/stdout -> /proc/self/fd/1 less one link;
+# /dev/stdout itself only when not root: a fault run as root would replace it
+out1=/dev/fd/1
+[ "$(id -u)" -ne 0 ] && out1=/dev/stdout
+$T --json $out1 | cat >devstdout.out
+check "--json $out1 into a pipe" python3 -c "
+t = open('devstdout.out').read()
+assert '\"command\":' in t and t.index('train accuracy') < t.index('{'), t"
+$T --json $out1 >redirected.out
+check "--json $out1 redirected to a file: text and record both kept" python3 -c "
+t = open('redirected.out').read()
+assert t.startswith('synthetic: ') and '\"command\":' in t, t"
+mkfifo outfifo
+timeout 30 cat outfifo >fromfifo & reader=$!
+expect_ok "--csv to a FIFO" timeout 20 $T --csv outfifo
+wait $reader
+check "--csv to a FIFO: the reader got the table, the FIFO stays" sh -c "[ -p outfifo ] && grep -q '^epoch,loss' fromfifo"
+# (a node of its own: a regression run as root must not replace /dev/null)
+if [ "$(id -u)" -eq 0 ] && mknod nulldev c 1 3 2>/dev/null; then
+	expect_ok "--json to a character device (own null node)" $T --json nulldev --csv nulldev
+	check "--json to a character device: it stays a device" [ -c nulldev ]
+	ln -s nulldev tonull
+	expect_ok "--save through a link to a character device" $T --save tonull
+	check "--save through a link to a device: link and device stay" [ -L tonull -a -c nulldev ]
+else
+	echo "skip - --json to a character device (needs root for mknod)"
+fi
+rm -f umask.csv
+(umask 027; exec $T --csv umask.csv) >/dev/null 2>&1
+check "a new --csv file gets 0666 less the umask 027 (got $(stat -c %a umask.csv))" [ "$(stat -c %a umask.csv)" = 640 ]
+chmod 604 umask.csv
+$T --csv umask.csv >/dev/null 2>&1
+check "a replaced --csv file keeps its mode 604 (got $(stat -c %a umask.csv))" [ "$(stat -c %a umask.csv)" = 604 ]
+check "no temporary file is left by any write above" [ -z "$(find . -name '*.tmp.*')" ]
 
 ## interruptions: SIGINT and SIGTERM during training with --save over an existing model
 # interrupt SIG CMD...: starts CMD, waits for its first epoch line, sends SIG; sets st.

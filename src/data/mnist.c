@@ -262,7 +262,7 @@ static void cache_write(const char *path, int n, uint32_t key, const Dataset *tr
 	}
 	put32(p, (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, len - 4));
 	Err ignored;
-	file_write_atomic(path, buf, len, &ignored);
+	file_write(path, buf, len, FILE_OUT_PLAIN, &ignored);
 	free(buf);
 }
 

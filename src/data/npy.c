@@ -373,7 +373,7 @@ static int write_words(const char *path, const void *words, long rows, long cols
 		for (int k = 0; k < 4; k++)
 			dst[4 * i + k] = (unsigned char)(u >> (8 * k));
 	}
-	int rc = file_write_atomic(path, buf, total, e);
+	int rc = file_write(path, buf, total, 0, e);
 	free(buf);
 	return rc;
 }

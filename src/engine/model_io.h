@@ -4,9 +4,11 @@
  * u32 m, u32 act, f32 act_a, u32 n[0..m], i64 adam_t, u32 flags (bit 0: Adam
  * state present), then the parameters (f32 × nparam) and, if flagged, the
  * Adam moments, then a CRC-32 (zlib) of everything before it. Every size is
- * checked against the file length before it is trusted. Saving writes a
- * temporary file beside the target, fsyncs it and renames it over the
- * target, so a failed save leaves the previous file intact. */
+ * checked against the file length before it is trusted. Saving goes through
+ * file_write (base/file.h): a temporary file beside the target (a link's
+ * target), fsynced and renamed over it, so a failed save leaves the previous
+ * file intact; a device or FIFO is written straight; "-" and a terminal are
+ * refused, the file being binary. */
 #ifndef CONDNET_MODEL_IO_H
 #define CONDNET_MODEL_IO_H
 
