@@ -180,6 +180,82 @@ ad "Adult empty file" " no records, expected lines of 15 comma-separated fields$
 sed -i '4s/^53/1e300/' "$A/adult.data"
 ad "Adult age beyond float" "4: field 1 \(age\): '1e300' is too large, expected at most 3\.40282e\+38$"
 
+## one set of rules for every loader: encoding, NUL bytes, line ends, header
+## detection, trailing data, what stands at a file's path
+same_run() { # same_run NAME OUT1 OUT2: two runs printed the same, file names aside
+	check "$1" [ "$(sed 's/csv:[^ ]*//; s/adult[^ ]*//' "$2")" = "$(sed 's/csv:[^ ]*//; s/adult[^ ]*//' "$3")" ]; }
+python3 -c "
+rows = ''.join('%d,%d,%d\\n' % (i, 2 * i, i % 2) for i in range(10))
+open('cr.csv', 'w').write('x,y,label\\r' + rows.replace('\\n', '\\r'))
+open('lf.csv', 'w').write('x,y,label\\n' + rows)
+open('utf16.csv', 'wb').write(('x,y,label\\n' + rows).encode('utf-16'))
+open('badfirst1.csv', 'w').write('1.0,,0\\n' + rows)
+open('badfirst2.csv', 'w').write('1.0,2.O,1\\n' + rows)"
+"$C" train --data csv:lf.csv --layers 4 --epochs 1 --quiet >lf.out 2>&1
+expect_ok "CSV with CR line ends loads" "$C" train --data csv:cr.csv --layers 4 --epochs 1 --quiet
+same_run "CSV with CR line ends: the same rows as with LF" "$TMP/out" lf.out
+tr1 "CSV in UTF-16" "^condnet train: utf16\\.csv: starts with a UTF-16 or UTF-32 byte-order mark \\(FF FE\\), expected UTF-8 or ASCII text$" utf16.csv
+tr1 "CSV first line 1.0,,0 is a bad row, not a header" "^condnet train: badfirst1\\.csv:1: column 2: '' is not a number \\(a first line with a number in it is data, not a header\\)$" badfirst1.csv
+tr1 "CSV first line 1.0,2.O,1 is a bad row, not a header" "^condnet train: badfirst2\\.csv:1: column 2: '2\\.O' is not a number \\(a first line with a number in it is data, not a header\\)$" badfirst2.csv
+mkdir -p ad/adult
+python3 - <<'PY'
+d = open('good-adult.data', 'rb').read()
+lines = d.split(b'\n')
+lines[2] = lines[2][:10] + b'\0' + lines[2][10:]
+open('nul-adult.data', 'wb').write(b'\n'.join(lines))
+open('cr-adult.data', 'wb').write(d.replace(b'\n', b'\r'))
+open('bom-adult.data', 'wb').write(b'\xef\xbb\xbf' + d)
+PY
+cp "$A/adult.test" ad/adult/adult.test
+cp nul-adult.data ad/adult/adult.data
+refuse "Adult NUL byte (it used to end the line silently)" 1 "^condnet train: ad/adult/adult\\.data:3: NUL byte at character 11, expected text$" \
+	"$C" train --data adult --data-dir ad --layers 4 --quiet
+"$C" train --data adult --layers 4 --epochs 1 --quiet >adult-lf.out 2>&1
+for v in cr bom; do
+	cp $v-adult.data ad/adult/adult.data
+	expect_ok "Adult with $v line ends or mark loads" "$C" train --data adult --data-dir ad --layers 4 --epochs 1 --quiet
+	same_run "Adult $v: the same rows as the plain file" "$TMP/out" adult-lf.out
+done
+python3 -c "
+import gzip
+b = open('good-images.idx', 'rb').read()
+z = gzip.compress(b, mtime=0)
+open('trail.gz', 'wb').write(z + b'xxxxx')
+open('notrailer.gz', 'wb').write(z[:-4])
+open('members.gz', 'wb').write(gzip.compress(b[:5000], mtime=0) + gzip.compress(b[5000:], mtime=0))"
+rm "$TI"
+cp trail.gz "$TI.gz"
+mn "gzip idx images with bytes after the stream" "train-images-idx3-ubyte\\.gz: offset [0-9]+: 5 bytes after the end of the gzip stream, expected the end of the file$"
+cp notrailer.gz "$TI.gz"
+mn "gzip idx images without the gzip trailer" "train-images-idx3-ubyte\\.gz: truncated: the gzip stream ends at offset [0-9]+ without its trailer$"
+cp members.gz "$TI.gz"
+expect_ok "gzip idx images of two gzip members load" "$C" train --data mnist --layers 8 --features 4 --epochs 1 --quiet
+rm "$TI.gz"; cp good-images.idx "$TI"
+mv "$M/t10k-labels-idx1-ubyte" t10k-labels.keep
+mn "a label file missing, the others there" "mnist/t10k-labels-idx1-ubyte \\(or \\.gz\\) is missing, though other files of mnist are there: run 'data/fetch mnist'$"
+mkdir "$M/t10k-labels-idx1-ubyte"
+mn "a label file that is a directory" "mnist/t10k-labels-idx1-ubyte: a directory, expected a regular file$"
+rmdir "$M/t10k-labels-idx1-ubyte"; mv t10k-labels.keep "$M/t10k-labels-idx1-ubyte"
+# the feature cache: a FIFO there is not opened (no wait), a cache holding NaN
+# under a valid CRC is built again and replaced
+cache="$M/mnist-haar4.cache"
+rm -f "$cache"
+expect_ok "MNIST features: a first run writes the cache" "$C" train --data mnist --layers 8 --features 4 --epochs 1 --quiet
+cp "$cache" good.cache
+rm "$cache"; mkfifo "$cache"
+expect_ok "MNIST feature cache that is a FIFO: no wait" timeout 60 "$C" train --data mnist --layers 8 --features 4 --epochs 1 --quiet
+check "MNIST feature cache that is a FIFO: left a FIFO" [ -p "$cache" ]
+rm "$cache"
+python3 -c "
+import struct, zlib
+b = bytearray(open('good.cache', 'rb').read())
+k = struct.unpack('<I', b[12:16])[0]
+b[36 + 4 * k:40 + 4 * k] = struct.pack('<f', float('nan'))
+b[-4:] = struct.pack('<I', zlib.crc32(bytes(b[:-4])))
+open('$cache', 'wb').write(b)"
+expect_ok "MNIST feature cache with NaN under a valid CRC: the run succeeds" "$C" train --data mnist --layers 8 --features 4 --epochs 1 --quiet
+check "MNIST feature cache with NaN: built again and replaced" cmp good.cache "$cache"
+
 ## model files
 expect_ok "train a small model" "$C" train --layers 3x8 --epochs 1 --limit 20 --save m.model --quiet
 size=$(wc -c <m.model)
@@ -235,7 +311,7 @@ imp ".npy header cut short" "n8/W1\.npy: offset 8: header of 118 bytes, but only
 cp -r npy n9; sed -i "s/'descr'/'dtype'/" n9/W1.npy
 imp ".npy unknown header key" "n9/W1\.npy: header offset 11: key 'dtype', expected 'descr', 'fortran_order' or 'shape'$" n9
 cp -r npy n10; rm n10/b2.npy
-imp ".npy bias file missing" "n10/b2\.npy: No such file or directory$" n10
+imp ".npy bias file missing" "n10/b2\.npy: cannot open: No such file or directory$" n10
 cp -r npy n11; python3 -c "
 import struct
 h = \"{'descr': '<f4', 'fortran_order': False, 'shape': (8, 1), }\"
@@ -248,6 +324,8 @@ h = \"{'descr': '<f4', 'fortran_order': False, 'shape': (8,), }\"
 h += ' ' * ((64 - (10 + len(h) + 1) % 64) % 64) + '\n'
 open('n12/b1.npy', 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode() + struct.pack('<8f', 1, 2, float('nan'), 4, 5, 6, 7, 8))"
 imp ".npy holding NaN" "n12/b1\.npy: entry 2 is nan, expected a finite float32$" n12
+cp -r npy n13; mv n13/W2.npy n13/W3.npy; mv n13/b2.npy n13/b3.npy
+imp ".npy layers with a gap (W2.npy missing, W3.npy there)" "n13/W2\.npy: missing, but W3\.npy is there \(layers are numbered 1, 2, … without a gap\)$" n13
 mkdir nonpy
 imp ".npy directory without W1.npy" "nonpy: no W1\.npy \(expected W1\.npy b1\.npy W2\.npy b2\.npy" nonpy
 check "no model written by a failed import" [ ! -e imp.model ]
