@@ -476,6 +476,18 @@ if [ "$(id -u)" -eq 0 ] && mknod nulldev c 1 3 2>/dev/null; then
 else
 	echo "skip - --json to a character device (needs root for mknod)"
 fi
+python3 - "$C" >pty.out 2>&1 <<'PY'
+import os, subprocess, sys
+m, s = os.openpty()
+run = lambda *o: subprocess.run([sys.argv[1], 'train', '--layers', '4', '--epochs', '1', '--limit', '20',
+                                 '--quiet', *o], capture_output=True, text=True)
+r = run('--save', os.ttyname(s))
+print(r.returncode, r.stderr.strip().replace(os.ttyname(s), 'PTY'))
+r = run('--csv', os.ttyname(s))
+print(r.returncode, os.read(m, 4096).decode().splitlines()[0])
+PY
+expect_grep "--save to a terminal is refused" "^1 condnet train: PTY: a terminal; binary data is not written to one$" pty.out
+expect_grep "--csv to a terminal is written" "^0 epoch,loss,train_acc,test_acc,seconds$" pty.out
 rm -f umask.csv
 (umask 027; exec $T --csv umask.csv) >/dev/null 2>&1
 check "a new --csv file gets 0666 less the umask 027 (got $(stat -c %a umask.csv))" [ "$(stat -c %a umask.csv)" = 640 ]

@@ -199,7 +199,7 @@ static int out_resolve(const char *path, int flags, Out *o, Err *e)
 	} else if (errno != ENOENT) {
 		return err_set(e, "%s: %s", path, strerror(errno));
 	} else if (path[strlen(path) - 1] == '/') {
-		return err_set(e, "%s: no such directory, and a directory is no output file", path);
+		return err_set(e, "%s: ends in a slash (a directory), expected a file name", path);
 	}
 	o->kind = OUT_FILE;
 	if (follow_links(path, o->target, sizeof o->target, e))
