@@ -17,8 +17,8 @@ static const struct {
 	{"sweep", cmd_sweep, "Algorithm 2: scale the widths by each beta"},
 	{"squeeze", cmd_squeeze, "Algorithm 3: squeeze a trained network with pivoted QR"},
 	{"cond", cmd_cond, "print the per-layer conditioning of a saved model"},
-	{"import", cmd_import, "read a dense network from NumPy .npy files"},
-	{"export", cmd_export, "write a model's weights as NumPy .npy files"},
+	{"import", cmd_import, "read a dense network from NumPy .npy files or an ONNX model"},
+	{"export", cmd_export, "write a model as NumPy .npy files or an ONNX model"},
 	{"paper", cmd_paper, "reproduce the paper's experiments (mnist or adult)"},
 	{"replay", cmd_replay, "replay a session log without a screen"},
 };
@@ -31,9 +31,10 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
 	fprintf(f, "\nWithout a command, or with options only, condnet opens the screen (condnet tui).\n"
-		   "'condnet COMMAND --help' lists a command's options; 'man condnet' explains them all.\n"
+		   "'condnet COMMAND --help' lists a command's options; %s explains them all.\n"
 		   "  -h, --help     this text\n"
-		   "  -V, --version  the version\n");
+		   "  -V, --version  the version\n",
+		cli_man_hint());
 }
 
 /* The screen, with "tui" as the command name its messages carry. */

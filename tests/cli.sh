@@ -47,13 +47,13 @@ check "train --json records the test accuracy" json train.json "abs(d['test_accu
 check "train --csv holds the epoch lines printed" python3 -c "
 import csv, re
 rows = list(csv.reader(open('train.csv')))
-assert rows[0] == ['epoch', 'loss', 'train_acc', 'test_acc', 'seconds'], rows[0]
+assert rows[0] == ['epoch', 'loss', 'train_acc', 'test_acc', 'seconds', 'lr', 'val_loss', 'val_acc'], rows[0]
 lines = [l.split() for l in open('train.out') if l.startswith('epoch ')]
 assert len(rows) == 7 and len(lines) == 6, (len(rows), len(lines))
 for r, l in zip(rows[1:], lines):
     assert abs(float(r[0]) - float(l[1])) < 0.005 and abs(float(r[1]) - float(l[3])) < 5e-5, (r, l)
     assert abs(float(r[2]) - float(l[5])) < 0.005 and abs(float(r[3]) - float(l[8])) < 0.005, (r, l)
-    assert float(r[4]) >= 0
+    assert float(r[4]) >= 0 and float(r[5]) == 0.001 and r[6] == r[7] == '', r
 "
 expect_ok "cond --load with the data" "$C" cond --load m.model --data synthetic
 expect_grep "the loaded model has the same test accuracy" "^test accuracy: ${acc:-none} %$" "$TMP/out"
@@ -105,29 +105,88 @@ for b in 1 1.5; do for t in 0 1; do
 	"$C" sweep --layers 2x8 --beta $b --trial $t --eta 0.5 --out "trial-$b-$t.json" --quiet >/dev/null 2>&1 ||
 		fail "sweep --beta $b --trial $t"
 done; done
-expect_ok "sweep --gather" "$C" sweep --layers 2x8 --q 2 --gather trial-*.json
+expect_ok "sweep --gather" "$C" sweep --layers 2x8 --q 2 --no-extend --gather trial-*.json
 sed -n '/^β/,/^pick/p' "$TMP/out" >gather.txt
 check "gathered table and pick equal the in-process ones" cmp inproc.txt gather.txt
 check "the pick is marked" grep -q ' pick$' gather.txt
 check "sweep --json names the pick" json sweep.json "d['pick_beta'] in (1, 1.5) and len(d['betas']) == 2"
 rm trial-1.5-1.json
 expect_exit "sweep --gather names a missing trial" 1 '^condnet sweep: beta 1\.5, trial 1 is missing' \
-	"$C" sweep --layers 2x8 --q 2 --gather trial-*.json
+	"$C" sweep --layers 2x8 --q 2 --no-extend --gather trial-*.json
 
 ## Algorithm 3: removed counts, with and without compensation
 expect_ok "train an oversized network" "$C" train --layers 3x64 --epochs 3 --save big.model --quiet
 expect_ok "squeeze" "$C" squeeze --load big.model --tau 10 --json sq.json --save sq.model --quiet
 cp "$TMP/out" sq.out
-expect_grep "squeeze prints the removed counts" '^removed [1-9][0-9]* neurons \([0-9]+ without compensation, [0-9]+ with\)$' sq.out
-expect_grep "squeeze prints the accuracy with compensation" '^test accuracy after squeezing: [0-9.]+ % \(with compensation: [0-9.]+ %\)$' sq.out
+expect_grep "squeeze prints the removed counts by stage" '^removed [1-9][0-9]* neurons: [0-9]+ by the \|r_jj\| threshold, [0-9]+ by the κ loop$' sq.out
+expect_grep "squeeze labels the compensated squeeze as another network" '^the other network: the same squeeze with compensation removed [0-9]+ neurons: test accuracy [0-9.]+ %$' sq.out
+expect_grep "squeeze shows κ at decision" '^layer +n before +after +κ as given +κ at decision +κ after +by \|r_jj\| +by κ loop$' sq.out
+expect_grep "squeeze shows the costs" '^forward, batch 256 \(µs/sample\) +[0-9.]+ +[0-9.]+ +[0-9.]+$' sq.out
+check "squeeze --json: the stages add up, the other network has its own count" json sq.json \
+	"d['removed_threshold'] + d['removed_loop'] == d['removed'] and d['other_network']['compensate'] and d['other_network']['removed'] == d['removed_with_compensation'] and d['cost_after']['parameters'] < d['cost_before']['parameters']"
 check "squeeze --json: removed > 0, the saved shape is smaller" json sq.json \
 	"d['removed'] == d['removed_without_compensation'] > 0 and d['shape_after'] != d['shape_before']"
 expect_ok "squeeze --compensate --retrain" "$C" squeeze --load big.model --tau 10 --compensate --retrain 1 --json sqc.json --quiet
 check "squeeze --compensate keeps the compensated result" json sqc.json \
 	"d['compensate'] and d['removed'] == d['removed_with_compensation'] and 'acc_retrained' in d"
+check "squeeze --compensate --retrain: κ after retraining per layer" json sqc.json \
+	"all('kappa_retrained' in l for l in d['layers'])"
+expect_ok "cond --tau 10 --json" "$C" cond --load big.model --tau 10 --json cond10.json
+expect_grep "cond says p is before any cascade" '^p: the singular values below σ₁/τ of each layer as it is, before any cascade$' "$TMP/out"
+expect_grep "cond shows κ at decision beside κ as given" '^layer +n before +after +κ as given +κ at decision +κ after +by \|r_jj\| +by κ loop$' "$TMP/out"
+check "cond's squeeze removes what squeeze removed" json cond10.json \
+	"d['squeeze']['removed'] == json.load(open('sq.json'))['removed']"
+expect_ok "squeeze --criterion norm to the counts of the first" "$C" squeeze --load big.model --criterion norm --keep-counts sq.json --json sqn.json --no-timing --quiet
+check "--keep-counts: the norm squeeze keeps the same widths" json sqn.json \
+	"[l['n_after'] for l in d['layers']] == [l['n_after'] for l in json.load(open('sq.json'))['layers']] and d['criterion'] == 'norm'"
+expect_ok "squeeze --criterion random --keep-counts LIST" "$C" squeeze --load big.model --criterion random --keep-counts 3x20 --json sqr.json --no-timing --quiet
+check "--keep-counts 3x20 keeps 20 per layer" json sqr.json "d['shape_after'] == '10-20-20-20-3'"
+expect_exit "--keep-counts of the wrong length" 1 "^condnet squeeze: --keep-counts 2x20: 2 keep counts for a network of 3 hidden layers$" \
+	"$C" squeeze --load big.model --keep-counts 2x20 --quiet
+expect_exit "a --tau list without --compare" 2 "^condnet squeeze: a list of --tau values needs --compare$" "$C" squeeze --load big.model --tau 10,4
+expect_ok "squeeze --compare" "$C" squeeze --load big.model --compare --tau 10,4 --draws 3 --json cmp.json --csv cmp.csv --plot cmp --quiet
+check "--compare: each τ has every criterion with and without compensation" json cmp.json \
+	"len(d['comparisons']) == 2 and all(len(c['accuracy']['squeezed']['random']['draws']) == 3 and c['accuracy']['compensated']['norm'] is not None for c in d['comparisons'])"
+check "--compare writes the plot data and script" [ -s cmp.dat -a -s cmp.gp ]
 expect_ok "squeeze --until-stable" "$C" squeeze --load big.model --tau 10 --retrain 1 --until-stable --json sqs.json --quiet
 check "--until-stable ends stable, removing nothing in the end" json sqs.json \
 	"d['stable'] and d['rounds'][0]['removed'] == 0 and d['rounds'][1]['removed'] > 0"
+
+## schedules and early stopping
+expect_ok "train 6 epochs under a cosine with warm-up" "$C" train --layers 3x32 --epochs 6 --schedule cosine:6 --warmup 1 --save full.model --quiet
+expect_grep "train says how it trains" '^schedule cosine:6, warm-up 1 epoch$' "$TMP/out"
+expect_grep "the rate falls to 0 at the end" '^epoch +6\.00 .* lr [0-9.e-]+ ' "$TMP/out"
+expect_ok "the same, stopped after 2.5 epochs" "$C" train --layers 3x32 --epochs 2.5 --schedule cosine:6 --warmup 1 --save part.model --quiet
+expect_ok "--load continues the run" "$C" train --load part.model --epochs 3.5 --save rest.model --quiet
+expect_grep "--load says it continues" '^continuing the run saved in part\.model after 2\.50 epochs: schedule cosine:6, warm-up 1 epoch$' "$TMP/out"
+check "a saved and continued run ends bit for bit where the uninterrupted one does" cmp full.model rest.model
+expect_ok "train --early-stop" "$C" train --layers 3x32 --epochs 60 --lr 0.01 --schedule plateau:2:0.5 --early-stop 3 --json es.json --csv es.csv --quiet
+cp "$TMP/out" es.out
+expect_grep "early stopping says which epoch it kept" '^early stopping: (no better validation accuracy for 3 epochs after epoch [0-9]+; kept epoch [0-9]+ of [0-9]+|ran the cap of 60 epochs; kept epoch [0-9]+) \(validation [0-9.]+ %\)$' es.out
+expect_grep "the epoch lines show the validation set" '^epoch +1\.00 .* val +[0-9.]+ % \(loss [0-9.]+\) \*  lr 0\.01 ' es.out
+check "train --json records the early stop" json es.json \
+	"d['early_stop'] == 3 and 1 <= d['best_epoch'] <= d['epochs_run'] <= 60 and d['schedule'] == 'plateau:2:0.5' and d['validation_rows'] == 120 and len(d['history']) == d['epochs_run'] and d['val_accuracy'] == max(h['val_acc'] for h in d['history'])"
+check "train --csv has the validation columns" python3 -c "
+import csv
+rows = list(csv.reader(open('es.csv')))
+assert all(r[6] and r[7] for r in rows[1:]), rows[1]"
+expect_exit "--schedule with an unknown kind" 2 "^condnet train: --schedule: schedule 'linear': expected constant, step:EPOCHS\[:FACTOR\], cosine\[:EPOCHS\] or plateau:PATIENCE\[:FACTOR\]$" "$C" train --schedule linear
+expect_exit "--schedule step with a factor above 1" 2 "^condnet train: --schedule: schedule 'step:2:3': factor 3: expected more than 0 and at most 1$" "$C" train --schedule step:2:3
+expect_exit "--early-stop 0" 2 "^condnet train: --early-stop: '0' is not a positive integer$" "$C" train --early-stop 0
+expect_exit "alg1 --early-stop" 2 "^condnet alg1: --early-stop needs a validation set, which Algorithm 1 has not" "$C" alg1 --early-stop 2
+expect_exit "alg1 with a plateau schedule" 2 "^condnet alg1: the plateau schedule needs a validation set" "$C" alg1 --schedule plateau:2
+expect_exit "sweep --schedule without --final-epochs" 2 "^condnet sweep: --schedule, --warmup and --early-stop shape the final training: give --final-epochs E$" "$C" sweep --schedule step:1
+expect_exit "squeeze --early-stop without --retrain" 2 "^condnet squeeze: --schedule, --warmup and --early-stop shape the retraining: give --retrain E$" "$C" squeeze --load m.model --early-stop 2
+expect_ok "alg1 --schedule" "$C" alg1 --layers 3x32 --tau 12 --schedule step:0.5:0.5 --max-iter 2 --quiet
+expect_grep "alg1 says how every training runs" '^every training: schedule step:0\.5:0\.5$' "$TMP/out"
+expect_ok "sweep --final-epochs --early-stop" "$C" sweep --layers 2x8 --beta 1 --q 1 --eta 0.5 --no-extend --final-epochs 20 --early-stop 2 --lr 0.01 --json swes.json --quiet
+expect_grep "the final training says which epoch it kept" '^final: [0-9]+ epochs on 1080 rows \(kept epoch [0-9]+: validation accuracy [0-9.]+ %\), train accuracy' "$TMP/out"
+check "sweep --json records the final training's epochs" json swes.json \
+	"1 <= d['final_best_epoch'] <= d['final_epochs_run'] <= 20 and d['final_early_stop'] == 2 and 'final_val_accuracy' in d"
+expect_ok "squeeze --retrain --early-stop" "$C" squeeze --load big.model --tau 10 --retrain 20 --early-stop 2 --json sqes.json --quiet
+expect_grep "the retraining says which epoch it kept" '^test accuracy after retraining [0-9]+ epochs, keeping epoch [0-9]+ \(validation accuracy [0-9.]+ %\): [0-9.]+ %$' "$TMP/out"
+check "squeeze --json records the retraining's epochs" json sqes.json \
+	"1 <= d['retrain_best_epoch'] <= d['retrain_epochs_run'] <= 20 and 'retrain_val_accuracy' in d"
 
 ## NumPy export then import gives the same κ table
 for layout in keras torch; do

@@ -7,41 +7,8 @@
 
 command -v perl >/dev/null || { echo "perl is needed to write the test data"; exit 77; }
 
-# Tiny MNIST: 200 training and 100 test images of 28x28, labels 0..9.
-mkdir -p "$CONDNET_DATA/mnist" "$CONDNET_DATA/adult"
-perl -e '
-  srand(7);
-  sub images { my ($f, $n) = @_; open my $o, ">:raw", $f or die;
-    print $o pack("NNNN", 0x803, $n, 28, 28);
-    for my $i (0..$n-1) { my $c = $i % 10;
-      print $o pack("C*", map { ($_ % 28 == $c * 2 || int($_ / 28) == $c * 2) ? 200 + int(rand(55)) : int(rand(40)) } 0..783) } }
-  sub labels { my ($f, $n) = @_; open my $o, ">:raw", $f or die;
-    print $o pack("NN", 0x801, $n), pack("C*", map { $_ % 10 } 0..$n-1) }
-  my $d = shift;
-  images("$d/train-images-idx3-ubyte", 200); labels("$d/train-labels-idx1-ubyte", 200);
-  images("$d/t10k-images-idx3-ubyte", 100);  labels("$d/t10k-labels-idx1-ubyte", 100);
-' "$CONDNET_DATA/mnist"
-
-# Tiny Adult in the UCI layout (the test file has the odd first line and "." labels).
-perl -e '
-  srand(3);
-  my @wc = ("Private", "Self-emp-not-inc", "State-gov", "?");
-  my @ed = (["Bachelors", 13], ["HS-grad", 9], ["Masters", 14], ["Some-college", 10]);
-  my @ms = ("Married-civ-spouse", "Never-married", "Divorced");
-  my @oc = ("Exec-managerial", "Craft-repair", "Sales", "?");
-  my @re = ("Husband", "Not-in-family", "Own-child");
-  my @ra = ("White", "Black");
-  my @co = ("United-States", "Mexico", "?");
-  sub row { my $hi = shift; my $e = $ed[int rand @ed];
-    join(", ", 20 + int(rand 50), $wc[int rand @wc], 50000 + int(rand 300000), $e->[0], $e->[1],
-      $ms[int rand @ms], $oc[int rand @oc], $re[int rand @re], $ra[int rand @ra],
-      (rand() < 0.5 ? "Male" : "Female"), ($hi ? int(rand 20000) : 0), 0, 30 + int(rand 30),
-      $co[int rand @co], ($hi ? ">50K" : "<=50K")) }
-  my $d = shift;
-  open my $t, ">", "$d/adult.data" or die; print $t row($_ % 2), "\n" for 0..299; print $t "\n";
-  open my $s, ">", "$d/adult.test" or die; print $s "|1x3 Cross validator\n";
-  print $s row($_ % 2), ".\n" for 0..99; print $s "\n";
-' "$CONDNET_DATA/adult"
+. "$(dirname "$0")/paper_data.sh"
+paper_data "$CONDNET_DATA"
 
 for which in mnist adult; do
 	out="$TMP/$which"
@@ -107,6 +74,25 @@ json.dump(d, open(sys.argv[2], 'w'))" "$out/over.json" "$out/over.partial.json"
 	expect_grep "the report says which rows are not timed" \
 		"^\| over \| Table 9 \| [0-9.]+ \(without $nrows rows of an earlier run that kept no time\) \|$" "$out/results-mnist.md"
 fi
+
+# The other settings: trained to convergence, and erf(0.1·x), each in its own
+# directory and report by default.
+(cd "$TMP" && "$CONDNET" paper adult --quick --converge --act-scale 0.1 --quiet --threads 1 \
+	>"$TMP/out" 2>"$TMP/err")
+check "paper adult --quick --converge --act-scale 0.1 runs" [ $? -eq 0 ]
+out="$TMP/paper-adult-converge-a0.1-quick"
+report="$out/results-adult.md"
+expect_grep "the setting has its own directory and report" "^# Adult Income: condnet beside the paper, trained to convergence, erf\(0\.1·x\)$" "$report"
+expect_grep "the report names the setting's command" "condnet paper adult --quick --converge --act-scale 0\.1 --seed 1" "$report"
+expect_grep "the report says how it trains" "^\*\*Setting: trained to convergence\.\*\* .*cosine:4" "$report"
+expect_grep "the squeeze tables give the epochs of each retraining" "^\| 35 \| .* \| [0-9]+ \([0-9]+\) \|$" "$report"
+check "full trainings record the epoch kept and its validation accuracy" python3 -c "
+import json, sys
+d = sys.argv[1]
+f = json.load(open(d + '/final.json'))
+assert 1 <= f['best_epoch'] <= f['epochs'] <= 4 and 0 <= f['val_acc'] <= 100, f
+rows = json.load(open(d + '/over.json'))['rows']
+assert all(1 <= r['best_epoch'] <= r['epochs'] for r in rows), rows" "$out"
 
 expect_fail "paper rejects an unknown experiment" "mnist or adult" "$CONDNET" paper cifar
 expect_fail "paper rejects an unknown stage" "unknown stage 'nope'" "$CONDNET" paper adult --quick --stages nope --out "$TMP/x"

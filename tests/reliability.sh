@@ -1,6 +1,6 @@
 #!/bin/sh
 # reliability.sh - bad input, faults and interruptions: every damaged data
-# file, model, .npy file, option value and session log is refused with a
+# file, model, .npy file, ONNX model, option value and session log is refused with a
 # message naming the problem and status 1 or 2 (never a crash); a failed or
 # interrupted save leaves the previous model intact; the files kept in
 # tests/regress/ (inputs the fuzz targets found) are read without a crash.
@@ -275,8 +275,8 @@ refuse "model with a flipped activation" 1 "^condnet cond: flip3\.model: unknown
 	"$C" cond --load flip3.model
 cp m.model magic.model; poke magic.model 0 58
 refuse "model with a wrong magic" 1 "^condnet cond: magic\.model: not a condnet model \(bad magic at offset 0\)$" "$C" cond --load magic.model
-cp m.model future.model; poke future.model 8 02
-refuse "model from a future format version" 1 "^condnet cond: future\.model: format version 2 is newer than this condnet reads \(1\)$" \
+cp m.model future.model; poke future.model 8 03
+refuse "model from a future format version" 1 "^condnet cond: future\.model: format version 3 is newer than this condnet reads \(2\)$" \
 	"$C" cond --load future.model
 refuse "model from a FIFO (not opened)" 1 "^condnet cond: fifo: not a regular file$" timeout 10 "$C" cond --load fifo
 refuse "model inputs do not match the data (cond)" 1 "^condnet cond: m\.model: model has 10 inputs, data set has 2 features$" \
@@ -329,6 +329,40 @@ imp ".npy layers with a gap (W2.npy missing, W3.npy there)" "n13/W2\.npy: missin
 mkdir nonpy
 imp ".npy directory without W1.npy" "nonpy: no W1\.npy \(expected W1\.npy b1\.npy W2\.npy b2\.npy" nonpy
 check "no model written by a failed import" [ ! -e imp.model ]
+
+## ONNX import: damaged bytes, lying shapes, graphs that are not a dense chain
+## (the bad_*.onnx models are written by tests/onnx/make_fixtures.py)
+ox() { refuse "$1" 1 "^condnet import: $2" "$C" import --onnx "$3" --save onnx.model; }
+expect_ok "export a model as ONNX" "$C" export --load m.model --onnx m.onnx
+osize=$(wc -c <m.onnx)
+head -c $((osize / 2)) m.onnx >o-cut.onnx
+ox "ONNX model cut in half" "o-cut\.onnx: offset [0-9]+: ModelProto field 7 \(graph\): length runs past the end of its message \([0-9]+ bytes left\)$" o-cut.onnx
+head -c 0 m.onnx >o-empty.onnx
+ox "ONNX empty file" "o-empty\.onnx: empty file, expected an ONNX ModelProto$" o-empty.onnx
+printf 'this is not a protobuf\n' >o-text.onnx
+ox "ONNX text file" "o-text\.onnx: offset 0: ModelProto field 14 \(metadata_props\) has wire type 4, expected 2$" o-text.onnx
+printf '\070\001' >o-wire.onnx
+ox "ONNX graph field of the wrong wire type" "o-wire\.onnx: offset 0: ModelProto field 7 \(graph\) has wire type 0, expected 2$" o-wire.onnx
+truncate -s 3G o-big.onnx
+ox "ONNX file beyond protobuf's 2 GiB" "o-big\.onnx: 3221225472 bytes, more than protobuf's limit of 2147483647$" o-big.onnx
+rm -f o-big.onnx
+ox "ONNX from a FIFO (not opened)" "fifo: not a regular file$" fifo
+O="$SRC/tests/onnx"
+ox "ONNX raw_data shorter than its dimensions" ".*bad_raw_length\.onnx: node 0 'fc1' \(Gemm\): initializer 'W1': 44 bytes of raw_data, but its dimensions need 12 values \(48 bytes\)$" "$O/bad_raw_length.onnx"
+ox "ONNX negative dimension" ".*bad_negative_dim\.onnx: node 0 'fc1' \(Gemm\): initializer 'W1': dimension 0 is -4, expected >= 0$" "$O/bad_negative_dim.onnx"
+ox "ONNX dimensions of 2^60 values" ".*bad_huge_dims\.onnx: node 0 'fc1' \(Gemm\): initializer 'W1': dimensions hold more than 2\^40 values$" "$O/bad_huge_dims.onnx"
+ox "ONNX int64 weights" ".*bad_int64_weights\.onnx: node 0 'fc1' \(Gemm\): initializer 'W1': data type INT64 \(7\), expected FLOAT \(1\) or DOUBLE \(11\)$" "$O/bad_int64_weights.onnx"
+ox "ONNX int32 input" ".*bad_int_input\.onnx: node 0 'fc1' \(Gemm\): input 'x' holds INT32 \(6\), expected FLOAT \(1\) or DOUBLE \(11\)$" "$O/bad_int_input.onnx"
+ox "ONNX external data" ".*bad_external\.onnx: node 0 'fc1' \(Gemm\): initializer 'W1': data stored in an external file, which condnet does not read$" "$O/bad_external.onnx"
+ox "ONNX shapes that do not chain" ".*bad_chain\.onnx: node 2 'fc2' \(MatMul\): weights of 5 inputs × 2 outputs, but its input has 3 features$" "$O/bad_chain.onnx"
+ox "ONNX input declared wider than the weights" ".*bad_input_width\.onnx: node 0 'fc1' \(Gemm\): weights of 4 inputs × 3 outputs, but its input has 5 features$" "$O/bad_input_width.onnx"
+ox "ONNX output declared wider than computed" ".*bad_output_width\.onnx: node 2 'fc2' \(MatMul\): output 'y' is declared with 3 features, the graph computes 2$" "$O/bad_output_width.onnx"
+ox "ONNX dangling input" ".*bad_dangling\.onnx: node 0 'fc1' \(Gemm\): input 'b0' is not produced by any node, initializer or graph input$" "$O/bad_dangling.onnx"
+ox "ONNX graph with a cycle" ".*bad_cycle\.onnx: node 1 'loop_add' \(Add\): input 'r' comes from the later node 2 'loop_relu' \(Relu\) \(a cycle, or nodes out of topological order\)$" "$O/bad_cycle.onnx"
+ox "ONNX two hidden activations" ".*bad_two_acts\.onnx: node 3 'act2' \(Tanh\): another activation than node 1 'act1' \(Relu\): condnet's hidden layers share one$" "$O/bad_two_acts.onnx"
+ox "ONNX dropout left in" ".*dropout_train\.onnx: node 3 '/1/Dropout' \(Dropout\): dropout left in the graph \(export the model in evaluation mode\)$" "$O/dropout_train.onnx"
+ox "ONNX skip connection" ".*residual\.onnx: node 3 '/1/Add' \(Add\): reads '/0/Gemm_output_0', which node 1 '/1/inner/Gemm' \(Gemm\) reads too: a branch or skip connection$" "$O/residual.onnx"
+check "no model written by a failed ONNX import" [ ! -e onnx.model ]
 
 ## option values
 refuse "tau = 1" 2 "^condnet alg1: --tau: '1' must be greater than 1$" "$C" alg1 --tau 1
@@ -448,7 +482,7 @@ r = json.loads(t[t.index('{'):])
 assert r['command'] == 'train', r"
 check "--json - follows the text report" sh -c "head -1 dash.out | grep -q '^synthetic: '"
 $T --csv - | cat >csvpipe.out
-expect_grep "--csv - into a pipe" "^epoch,loss,train_acc,test_acc,seconds$" csvpipe.out
+expect_grep "--csv - into a pipe" "^epoch,loss,train_acc,test_acc," csvpipe.out
 # /dev/fd/1 is the link chain /dev/stdout -> /proc/self/fd/1 less one link;
 # /dev/stdout itself only when not root: a fault run as root would replace it
 out1=/dev/fd/1
@@ -487,7 +521,7 @@ r = run('--csv', os.ttyname(s))
 print(r.returncode, os.read(m, 4096).decode().splitlines()[0])
 PY
 expect_grep "--save to a terminal is refused" "^1 condnet train: PTY: a terminal; binary data is not written to one$" pty.out
-expect_grep "--csv to a terminal is written" "^0 epoch,loss,train_acc,test_acc,seconds$" pty.out
+expect_grep "--csv to a terminal is written" "^0 epoch,loss,train_acc,test_acc," pty.out
 rm -f umask.csv
 (umask 027; exec $T --csv umask.csv) >/dev/null 2>&1
 check "a new --csv file gets 0666 less the umask 027 (got $(stat -c %a umask.csv))" [ "$(stat -c %a umask.csv)" = 640 ]
@@ -581,8 +615,9 @@ for f in "$SRC"/tests/regress/*; do
 	adult-*) cp "$f" rg/adult/adult.data; cp good-adult.data rg/adult/adult.test; set -- train --data adult --data-dir rg --layers 4 --epochs 1 --quiet ;;
 	model-*) set -- cond --load "$f" ;;
 	npy-*) cp "$f" rg/npy/W1.npy; set -- import --npy rg/npy --save rg/out.model ;;
+	onnx-*) cp "$f" "rg/$base"; set -- import --onnx "rg/$base" --save rg/out.model ;;
 	session-*) set -- replay "$f" ;;
-	*) fail "regress/$base: unknown kind (expected idx_images-, idx_labels-, csv-, adult-, model-, npy- or session-)"; continue ;;
+	*) fail "regress/$base: unknown kind (expected idx_images-, idx_labels-, csv-, adult-, model-, npy-, onnx- or session-)"; continue ;;
 	esac
 	if [ -f "$f.expect" ]; then
 		refuse "regress/$base" 1 "$(cat "$f.expect")" "$C" "$@"

@@ -388,6 +388,96 @@ START_TEST(json_gather_matches_in_process)
 }
 END_TEST
 
+/* Writes each finished trial to json_dir/b<β>-t<trial>.json. */
+static void write_named(const HookStep *st, void *ud)
+{
+	const Alg2 *a = st->alg2;
+	const Alg2Trial *t = st->trial;
+	char path[1024];
+	Err e;
+	int i = 0;
+	while (a->b[i].beta != t->beta)
+		i++;
+	snprintf(path, sizeof path, "%s/b%g-t%d.json", json_dir, t->beta, t->trial);
+	ck_assert_msg(alg2_trial_write_json(path, t, a->b[i].widths, a->base->m, &e) == 0, "%s",
+		      e.msg);
+	(*(int *)ud)++;
+}
+
+/* The files of the β in list, trials 0..q-1, into names (static storage). */
+static int named_files(const double *list, int nb, int q, char **names)
+{
+	static char buf[64][1024];
+	int n = 0;
+	for (int i = 0; i < nb; i++)
+		for (int t = 0; t < q; t++, n++) {
+			snprintf(buf[n], sizeof buf[n], "%s/b%g-t%d.json", json_dir, list[i], t);
+			names[n] = buf[n];
+		}
+	return n;
+}
+
+/* The gather follows Algorithm 2 beyond the edge: the β it adds are taken
+ * from the files, and the first without files is named as the next. */
+START_TEST(gather_extends_as_in_process)
+{
+	Net *b = base_net();
+	Alg2Opts o = stub_opts("1.0:1.4:0.2", 3, 1, 2);
+	Stub s = {.tr0 = 0.1, .slope_tr = -0.01, .v0 = 0.3, .slope_v = -0.05};
+	Alg2 *a = stub_alg(b, &o, &s);
+	json_dir = tu_tmpdir();
+	int written = 0;
+	Hook h = {.step = write_named, .ud = &written};
+	Err e;
+	ck_assert_int_eq(alg2_run(a, &h, &e), 0);
+	ck_assert_int_eq(a->nb, 5); /* 1.6 and 1.8 added at the upper edge */
+	ck_assert_int_eq(written, 15);
+
+	const double list[] = {1.0, 1.2, 1.4, 1.6, 1.8};
+	char *names[64];
+	double next;
+	for (int k = 3; k <= 5; k++) {
+		int n = named_files(list, k, 3, names);
+		Alg2 *g = alg2_gather(b, &o, 1, names, n, &next, &e);
+		ck_assert_msg(g != NULL, "%d β: %s", k, e.msg);
+		if (k < 5) {
+			ck_assert_double_eq_tol(next, list[k], 1e-12);
+			ck_assert_int_eq(g->nb, k + 1);
+			ck_assert_int_eq(g->b[k].done, 0);
+		} else {
+			ck_assert(isnan(next));
+			ck_assert_int_eq(g->nb, 5);
+			for (int i = 0; i < 5; i++) {
+				ck_assert_double_eq(g->b[i].beta, a->b[i].beta);
+				ck_assert_double_eq(g->b[i].score, a->b[i].score);
+			}
+			ck_assert_int_eq(alg2_pick(g), alg2_pick(a));
+		}
+		alg2_free(g);
+	}
+	/* without --beta the files' β are the list; with --no-extend 1.6 is foreign */
+	int n = named_files(list, 5, 3, names);
+	Alg2 *g = alg2_gather(b, &o, 0, names, n, &next, &e);
+	ck_assert_msg(g != NULL, "%s", e.msg);
+	ck_assert_int_eq(g->nb, 6);
+	ck_assert_double_eq_tol(next, 2.0, 1e-12);
+	alg2_free(g);
+	Alg2Opts no = o;
+	no.extend = 0;
+	ck_assert_ptr_null(alg2_gather(b, &no, 1, names, n, &next, &e));
+	ck_assert_msg(strstr(e.msg, "b1.6-t0.json: beta 1.6 is not among the sweep's") != NULL,
+		      "%s", e.msg);
+	/* an added β with a trial missing is named */
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, names, n - 1, &next, &e));
+	ck_assert_msg(strstr(e.msg, "beta 1.8, trial 2 is missing (2 of 3") != NULL, "%s", e.msg);
+	/* a listed β without any file is missing, not next */
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, names + 3, n - 3, &next, &e));
+	ck_assert_msg(strstr(e.msg, "beta 1, trial 0 is missing (0 of 3") != NULL, "%s", e.msg);
+	alg2_free(a);
+	net_free(b);
+}
+END_TEST
+
 START_TEST(json_round_trip_and_rejects)
 {
 	const char *dir = tu_tmpdir();
@@ -534,6 +624,7 @@ static Suite *alg2_suite(void)
 	tcase_add_test(c, extend_lower_edge_stays_positive);
 	tcase_add_test(c, add_trial_checks);
 	tcase_add_test(c, json_gather_matches_in_process);
+	tcase_add_test(c, gather_extends_as_in_process);
 	tcase_add_test(c, json_round_trip_and_rejects);
 	tcase_add_test(c, real_trial_reproducible);
 	suite_add_tcase(s, c);

@@ -1,5 +1,6 @@
-/* test_model_io.c - model files: round trips, damage detection, forged sizes,
- * and saves that leave the previous file intact on failure. */
+/* test_model_io.c - model files: round trips (with the schedule and its
+ * position), version-1 files, damage detection, forged sizes, and saves
+ * that leave the previous file intact on failure. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -8,6 +9,7 @@
 #include <sys/wait.h>
 #include <zlib.h>
 
+#include "base/file.h"
 #include "engine/model_io.h"
 #include "testutil.h"
 
@@ -24,6 +26,10 @@ static Net *sample_net(int with_adam)
 			net->adam_v[i] = (float)rng_uniform(&r);
 		}
 		net->adam_t = 1234567890123LL;
+		net->sched = (LrSchedule){.kind = SCHED_PLATEAU, .patience = 3, .factor = 0.3,
+					  .warmup = 0.25};
+		net->sched_st = (SchedState){.step = 98765, .reductions = 2, .bad = 1,
+					     .has_best = 1, .best = 0.123456789};
 	}
 	return net;
 }
@@ -64,6 +70,8 @@ static void expect_same(const Net *a, const Net *b)
 	ck_assert_mem_eq(a->adam_m, b->adam_m, a->nparam * sizeof(float));
 	ck_assert_mem_eq(a->adam_v, b->adam_v, a->nparam * sizeof(float));
 	ck_assert_int_eq(a->adam_t, b->adam_t);
+	ck_assert(sched_equal(&a->sched, &b->sched));
+	ck_assert_mem_eq(&a->sched_st, &b->sched_st, sizeof a->sched_st);
 }
 
 START_TEST(test_round_trip)
@@ -80,8 +88,9 @@ START_TEST(test_round_trip)
 		expect_same(net, back);
 		size_t len;
 		free(tu_read(path, &len));
-		/* Header 40 + 4·(m+1) bytes, the floats, the CRC. */
-		ck_assert_uint_eq(len, 40 + 16 + 4 * net->nparam * (adam ? 3 : 1) + 4);
+		/* Header 40 + 4·(m+1) bytes, the floats, the schedule, the CRC. */
+		ck_assert_uint_eq(len, 40 + 16 + 4 * net->nparam * (adam ? 3 : 1) +
+					   MODEL_SCHED_BYTES + 4);
 		ck_assert_int_eq(count_others(dir, "m.cnm"), 0);
 		net_free(net);
 		net_free(back);
@@ -156,7 +165,7 @@ START_TEST(test_forged_header)
 	put32(buf + 8, 7);
 	fix_crc(buf, len);
 	const char *p = tu_write(dir, "v7.cnm", buf, len);
-	snprintf(want, sizeof want, "%s: format version 7 is newer than this condnet reads (1)", p);
+	snprintf(want, sizeof want, "%s: format version 7 is newer than this condnet reads (2)", p);
 	snprintf(path, sizeof path, "%s", p);
 	ck_assert_ptr_null(model_load(path, &e));
 	ck_assert_str_eq(e.msg, want);
@@ -210,8 +219,63 @@ START_TEST(test_forged_header)
 }
 END_TEST
 
+/* A version-1 file (no schedule block) loads as a network with no schedule
+ * run; a forged schedule block is refused with its offset. */
+START_TEST(test_version_1_and_schedule_block)
+{
+	const char *dir = tu_tmpdir();
+	char path[600];
+	snprintf(path, sizeof path, "%s/m.cnm", dir);
+	Net *net = sample_net(1);
+	Err e;
+	ck_assert_int_eq(model_save(net, path, &e), 0);
+	size_t len;
+	unsigned char *good = tu_read(path, &len);
+	size_t len1 = len - MODEL_SCHED_BYTES;
+	unsigned char *v1 = malloc(len1);
+	memcpy(v1, good, len1 - 4);
+	put32(v1 + 8, 1);
+	fix_crc(v1, len1);
+	const char *p = tu_write(dir, "v1.cnm", v1, len1);
+	snprintf(path, sizeof path, "%s", p);
+	Net *back = model_load(path, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_mem_eq(back->param, net->param, net->nparam * sizeof(float));
+	ck_assert_mem_eq(back->adam_v, net->adam_v, net->nparam * sizeof(float));
+	ck_assert_int_eq(back->adam_t, net->adam_t);
+	ck_assert_int_eq(back->sched.kind, SCHED_CONSTANT);
+	ck_assert_int_eq(back->sched_st.step, 0);
+	net_free(back);
+
+	/* The block starts MODEL_SCHED_BYTES + 4 bytes before the end. */
+	size_t blk = len - 4 - MODEL_SCHED_BYTES;
+	unsigned char *buf = malloc(len);
+	char want[64];
+	memcpy(buf, good, len);
+	put32(buf + blk, 9);
+	fix_crc(buf, len);
+	snprintf(want, sizeof want, "unknown schedule kind 9 at offset %zu", blk);
+	expect_load_error(dir, buf, len, want);
+	memcpy(buf, good, len);
+	buf[blk + 16 + 7] = 0xbf; /* the factor becomes negative */
+	fix_crc(buf, len);
+	snprintf(want, sizeof want, "the schedule at offset %zu: factor", blk);
+	expect_load_error(dir, buf, len, want);
+	memcpy(buf, good, len);
+	put32(buf + blk + 56, 2);
+	fix_crc(buf, len);
+	snprintf(want, sizeof want, "position at offset %zu is not valid", blk + 40);
+	expect_load_error(dir, buf, len, want);
+	free(buf);
+	free(v1);
+	free(good);
+	net_free(net);
+	tu_rmtree(dir);
+}
+END_TEST
+
 /* A model is binary: "-" (standard output) is refused before anything is
- * written. (The writer itself is tested in test_file_write.) */
+ * written. (The writer itself is tested in test_file and test_file_write.) */
 START_TEST(test_save_refuses_dash)
 {
 	Net *net = sample_net(0);
@@ -290,6 +354,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_damage_detected);
 	tcase_add_test(tc, test_forged_header);
+	tcase_add_test(tc, test_version_1_and_schedule_block);
 	tcase_add_test(tc, test_save_refuses_dash);
 	tcase_add_test(tc, test_save_unwritable_dir);
 	suite_add_tcase(s, tc);

@@ -414,7 +414,7 @@ START_TEST(stage_by_hand)
 	Dataset *dummy = dataset_new(1, 1, 1, &e);
 	Paper p = {.o = {.which = "adult", .out = dir, .threads = 3}, .train = dummy};
 	p.res = cJSON_CreateObject();
-	Stage s = {"custom", "a test", st_custom};
+	Stage s = {"custom", "a test", st_custom, ""};
 	runs = 0;
 	/* a failing stage: its message names it, nothing is written */
 	ck_assert_int_eq(paper_stage(&p, &s, 1, &e), -1);
@@ -455,7 +455,7 @@ START_TEST(stage_by_hand)
 	ck_assert_int_eq(runs, 2);
 	ck_assert(paper_json_num(paper_result(&p, "custom"), "value") == 42);
 	/* not asked for and not on disk: nothing */
-	Stage other = {"other", "another test", st_custom};
+	Stage other = {"other", "another test", st_custom, ""};
 	ck_assert_int_eq(paper_stage(&p, &other, 0, &e), 0);
 	ck_assert_int_eq(runs, 2);
 	ck_assert_ptr_null(paper_result(&p, "other"));

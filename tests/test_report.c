@@ -92,9 +92,15 @@ static void hand_alg1(Alg1 *a, Alg1Record *rec)
 	a->o.max_iter = 7;
 	a->o.warm = 1;
 	a->o.seed = 42;
-	rec[0] = (Alg1Record){0, 3, n0, k0, p0, 2652.4, 93, 0.125, 1.5, 25, 1};
-	rec[1] = (Alg1Record){1, 3, n1, k1, p1, INFINITY, 78, 0.25, 2.5, 25, 1};
-	rec[2] = (Alg1Record){2, 3, n2, k2, p2, 20.6, 69, 0.0625, 0.75, 30, 0.5};
+	rec[0] = (Alg1Record){.iter = 0, .m = 3, .n = n0, .kappa = k0, .p = p0,
+			      .max_kappa = 2652.4, .sum_n = 93, .train_error = 0.125,
+			      .eval_error = NAN, .seconds = 1.5, .tau = 25, .eta = 1};
+	rec[1] = (Alg1Record){.iter = 1, .m = 3, .n = n1, .kappa = k1, .p = p1,
+			      .max_kappa = INFINITY, .sum_n = 78, .train_error = 0.25,
+			      .eval_error = NAN, .seconds = 2.5, .tau = 25, .eta = 1};
+	rec[2] = (Alg1Record){.iter = 2, .m = 3, .n = n2, .kappa = k2, .p = p2,
+			      .max_kappa = 20.6, .sum_n = 69, .train_error = 0.0625,
+			      .eval_error = NAN, .seconds = 0.75, .tau = 30, .eta = 0.5};
 	a->rec = rec;
 	a->nrec = 3;
 	a->status = ALG1_DONE;

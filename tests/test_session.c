@@ -55,6 +55,14 @@ static int all_actions(SessAction *v)
 	v[n++].x = 0.1;
 	v[n] = act(SESS_TRAIN);
 	v[n++].x = 2.5;
+	v[n] = act(SESS_TRAIN);
+	v[n].x = 30;
+	v[n++].patience = 4;
+	v[n] = act(SESS_SCHED);
+	strcpy(v[n].spec, "step:2.5:0.25");
+	v[n++].x = 0.75;
+	v[n] = act(SESS_SCHED);
+	strcpy(v[n++].spec, "cosine");
 	v[n++] = act(SESS_ALG1_STEP);
 	v[n] = act(SESS_ALG1_RUN);
 	v[n++].steps = 3;
@@ -93,6 +101,7 @@ START_TEST(round_trip)
 		ck_assert_int_eq(b.crc, v[i].crc);
 		ck_assert_int_eq(b.apply, v[i].apply);
 		ck_assert_int_eq(b.layer, v[i].layer);
+		ck_assert_int_eq(b.patience, v[i].patience);
 		seen[v[i].kind] = 1;
 	}
 	for (int k = 0; k < SESS_KIND_COUNT; k++)
@@ -129,6 +138,12 @@ START_TEST(corrupt_lines)
 	bad("save path=a%2", "bad escape");
 	bad("opts batch=0 lr=0.1", "batch: expected an integer in [1,");
 	bad("undo path=x", "undo: unknown field 'path'");
+	bad("sched", "sched: missing a schedule");
+	bad("sched linear", "sched: schedule 'linear': expected constant");
+	bad("sched step:1 cosine", "sched: more than one schedule");
+	bad("sched cosine warmup=-1", "warmup: expected 0 to 1e6 epochs");
+	bad("train 5 patience=0", "patience: expected an integer in [1,");
+	bad("tau 30 patience=2", "tau: unknown field 'patience'");
 }
 END_TEST
 

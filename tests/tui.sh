@@ -1,38 +1,60 @@
 #!/bin/sh
-# tui.sh - the interactive screen of the real binary, driven through tmux:
-# the layer table agrees with `condnet cond`, tau changes p_i, Algorithm 1
-# steps grow the history, a squeeze refuses one layer and applies another,
-# undo restores, the sweep's pick is adopted and undone, save and open work,
-# the screen fits 80x24 and asks for more below it, and the session log
-# replays to the very network that was saved. A second screen shows kappa
-# changing while an Algorithm-1 step trains, refuses operations while busy,
-# defers tau to the next operation, pauses, and ends on Ctrl-C.
+# tui.sh - the interactive screen of the real binary, driven through tmux on
+# the synthetic set:
+#  - the layer table agrees with `condnet cond`, tau changes p_i, Algorithm 1
+#    steps grow the history and are narrated, the explain panel and the key
+#    pages open, a squeeze refuses one layer and applies another, undo
+#    restores, the sweep's plot fits its axis to the data and its pick is
+#    adopted and undone, export writes the tables, the plots' data and a
+#    gnuplot script, w asks before overwriting, a caption reaches the log,
+#    quitting with unsaved work saves on the way out, and the log replays to
+#    the very network that was saved;
+#  - a second screen shows kappa changing while an Algorithm-1 step trains,
+#    refuses operations while busy, defers tau, pauses, stops on Esc within a
+#    second and ends on Ctrl-C;
+#  - at 80x24 with --tau 30 --eta 2 the header holds both and a status never
+#    overwrites it, and the Algorithm-1 history scrolls back to iteration 0;
+#  - both synthetic lessons play to the end (on keys and with --delay) with
+#    the network `condnet replay` gives, and step back;
+#  - the manual holds the explain panel's definitions and the options
+#    `condnet tui --help` lists, which are those the screen honours;
+#  - the session log directory keeps the newest 50 logs.
 . "$(dirname "$0")/lib.sh"
 command -v tmux >/dev/null 2>&1 || { echo "tmux is missing: skipped"; exit 77; }
 C=$CONDNET
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+MAN="$SRC/man/condnet.1"
 # the screen's symbols need a UTF-8 locale (without one it draws ASCII)
 export LC_ALL=C.UTF-8
 SOCK="$TMP/tmux.sock"
 T="tmux -S $SOCK"
 trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-mkdir -p "$TMP/data"
+mkdir -p "$TMP/data" "$TMP/state"
 LAYERS=24,16
 SEED=7
 LOG="$TMP/session.log"
 MODEL="$TMP/m.model"
 
-cat >"$TMP/run.sh" <<EOF
+# run_script FILE ARGS...: a script that runs the screen with ARGS, then
+# prints its exit status and waits (so that the pane stays).
+run_script() {
+	f=$1; shift
+	cat >"$f" <<EOF
 #!/bin/sh
 export CONDNET_DATA='$TMP/data' OPENBLAS_NUM_THREADS=1 TERM=xterm-256color LC_ALL=C.UTF-8
+export XDG_STATE_HOME='$TMP/state'
 unset NO_COLOR
-'$C' --layers $LAYERS --seed $SEED --log '$LOG'
+'$C' $*
 echo "EXIT=\$?"
 sleep 600
 EOF
-chmod +x "$TMP/run.sh"
+	chmod +x "$f"
+}
+run_script "$TMP/run.sh" --layers $LAYERS --seed $SEED --log "'$LOG'"
 
-screen() { $T capture-pane -p -t tui; }
-keys() { $T send-keys -t tui "$@"; }
+PANE=tui
+screen() { $T capture-pane -p -t $PANE; }
+keys() { $T send-keys -t $PANE "$@"; }
 # wait_for PATTERN [SECONDS]: polls the screen until a line matches.
 wait_for() {
 	i=0; lim=$(( ${2:-10} * 20 ))
@@ -43,14 +65,32 @@ wait_for() {
 	done
 	return 1
 }
+# settle: waits until two captures 0.1 s apart agree (a screen drawn whole,
+# not caught halfway under load), leaving the last in $TMP/screen.
+settle() {
+	i=0
+	screen >"$TMP/screen.a" 2>/dev/null
+	while [ $i -lt 50 ]; do
+		sleep 0.1
+		screen >"$TMP/screen" 2>/dev/null
+		cmp -s "$TMP/screen" "$TMP/screen.a" && return 0
+		cp "$TMP/screen" "$TMP/screen.a"
+		i=$((i + 1))
+	done
+}
 # see NAME PATTERN [SECONDS]: the screen shows PATTERN in time.
 see() {
 	if wait_for "$2" "${3:-10}"; then pass "$1"; else
 		fail "$1: '$2' not on the screen"; sed 's/^/  | /' "$TMP/screen"; fi
 }
-# the layer table as "i n kappa p" lines
-table() { screen | sed -n 's/^[! ] *\([0-9][0-9]*\)\*\{0,1\} *\([0-9][0-9]*\) *\([0-9.e+inf-]*\) *\([0-9][0-9]*\) .*/\1 \2 \3 \4/p'; }
-header_widths() { screen | sed -n 's/^net \([0-9-]*\) .*/\1/p'; }
+# the layer table as "i n kappa p" lines (kappa inf for ∞)
+table() { screen | sed -n 's/^[!r ][!r ] *\([0-9][0-9]*\)\*\{0,1\} *\([0-9][0-9]*\)  *\([0-9.e+∞-]*\)\( b=0\)\{0,1\}  *\([0-9][0-9]*\) .*/\1 \2 \3 \5/p' | sed 's/∞/inf/'; }
+# the widths in the header, runs (32×4) unfolded
+header_widths() {
+	screen | sed -n '2s/.*  net \([0-9×-]*\)  .*/\1/p' |
+		awk -F- '{ s = ""; for (i = 1; i <= NF; i++) { n = split($i, r, "×"); k = n > 1 ? r[2] : 1
+			for (j = 0; j < k; j++) s = s (s == "" ? "" : "-") r[1] } print s }'
+}
 
 $T new-session -d -s tui -x 100 -y 30 "$TMP/run.sh"
 see "the screen opens on the synthetic set" 'data: the built-in synthetic set'
@@ -67,49 +107,86 @@ awk '{ print $2, $3 }' "$TMP/shown" >"$TMP/got"
 check "n_i and kappa on screen equal condnet cond --json" cmp -s "$TMP/want" "$TMP/got"
 [ -s "$TMP/got" ] || fail "no layer rows read from the screen"
 diff "$TMP/want" "$TMP/got" | sed 's/^/  | /'
+## a fresh network: layer 1 has more neurons than inputs, so kappa is infinite, and says why
+see "kappa = inf on a fresh network says why (zero bias row)" '^!r +1 +24 +∞ b=0 '
+see "a rank below the width is flagged r" '^[!r ]r +1 '
 
 ## tau down: p_i grows
 p_before=$(awk '{ s += $4 } END { print s }' "$TMP/shown")
 keys - - - - - - - - -
-see "tau lowered nine times to 25/1.25^9" 'τ 3\.355[0-9]* '
+see "tau lowered nine times to 25/1.25^9" '^τ 3\.355[0-9]*  η '
 p_after=$(table | awk '{ s += $4 } END { print s }')
 check "sum of p_i grows as tau falls ($p_before -> $p_after)" [ "$p_after" -gt "$p_before" ]
 
-## Algorithm 1, two iterations: the history grows
+## Algorithm 1, two iterations: the history grows, and each is narrated
 keys s
 see "an Algorithm-1 step shows iteration 0" 'it 0'
+see "a narration line says what iteration 0 did" '^▸ Algorithm 1, iteration 0: the initial network 10-24-16-3 trained'
 keys s
 see "a second step adds iteration 1" 'it 0 +it 1'
 see "the second step is reported" 'Algorithm 1, iteration 1:'
+see "and narrated in the paper's terms" '^▸ Algorithm 1, iteration 1: layer [12]: κ [0-9.]+ > τ = 3.3[0-9]* with [0-9]+ σ below σ₁/τ'
 w_alg1=$(header_widths)
+
+## the explain panel and the key pages
+keys x
+see "x opens the explain panel" 'What the numbers mean \(page 2 of 2'
+see "which defines kappa of the stacked matrix" '^  κ\(Ŵ⁽ⁱ⁾\)$'
+keys Escape
+keys '?'
+see "? opens the keys" 'Keys \(page 1 of 2'
+keys Right
+see "its second page explains" 'What the numbers mean'
+keys Escape
+keys L
+see "L opens the narration log" 'Narration: what every action did'
+see "which holds both iterations" '^▸ Algorithm 1, iteration 1:'
+keys Escape
+see "Escape closes it" 'it 0 +it 1'
 
 ## squeeze at a low tau: refuse the first layer, apply the second
 keys T
 see "T asks for tau" 'tau = '
 keys 2 Enter
-see "tau typed as 2" 'τ 2 '
+see "tau typed as 2" '^τ 2  '
 keys z
-see "squeeze proposes layer 1" 'Layer 1: [0-9]+ neurons'
+see "squeeze proposes layer 1" 'Layer 1: [0-9]+ neurons, decision κ'
+see "the proposal numbers neurons from 1" 'pivoted-QR order \(neurons from 1\): [1-9]'
 keys n
 see "squeeze proposes layer 2 after a refusal" 'Layer 2: [0-9]+ neurons'
 keep=$(sed -n 's/.*loop keeps \([0-9][0-9]*\):.*/\1/p' "$TMP/screen")
 keys y
 see "the squeeze pass ends" 'Done: [0-9]+ neuron'
 see "the refusal is listed" 'layer 1: refused'
+see "the decision is narrated with its kappa and accuracy" '^▸ (squeeze finished|Algorithm 3, layer 2: κ)'
 n1=$(echo "$w_alg1" | cut -d- -f2)
 want="$(echo "$w_alg1" | cut -d- -f1)-$n1-$keep-$(echo "$w_alg1" | cut -d- -f4)"
-see "widths after the squeeze: $want" "^net $want "
+see "widths after the squeeze: $want" "  net $want  "
 
 ## undo restores the widths of before the squeeze
 keys u
-see "undo restores $w_alg1" "^net $w_alg1 "
+see "undo restores $w_alg1" "  net $w_alg1  "
 
 ## a small beta sweep fills the table and marks a pick; export writes CSV
-keys b C-u 1:1.4:0.2 Enter
-see "b asks for q after the beta list" 'trainings per beta, q \[2\]'
-keys 1 Enter
-see "the sweep finishes" 'Algorithm 2, q = 1, finished'
-see "the pick is marked in the table" '^ .* +1 <$'
+keys b C-u 1.2:1.6:0.2 Enter
+see "b asks for q after the beta list" 'trainings per beta, q \[5\]'
+keys C-u 1 Enter
+see "the sweep finishes" 'Algorithm 2, q = 1, .*finished'
+see "the pick is marked in the table" ' +1 <$'
+## the y axis spans the data's range, not 0-100
+sed -n 's/^ *\(-\{0,1\}[0-9][0-9.]*\)%┤.*/\1/p' "$TMP/screen" >"$TMP/yaxis"
+grep -E ' 1( <)?$' "$TMP/screen" | sed 's/ <$//' |
+	awk '{ print $(NF - 3); print $(NF - 2); print $(NF - 1) }' >"$TMP/yvals"
+ytop=$(sort -g "$TMP/yaxis" | tail -1); ybot=$(sort -g "$TMP/yaxis" | head -1)
+vmax=$(sort -g "$TMP/yvals" | tail -1); vmin=$(sort -g "$TMP/yvals" | head -1)
+check "the beta plot's y axis ($ybot..$ytop %) spans the data ($vmin..$vmax %), not 0-100" \
+	awk -v t="$ytop" -v b="$ybot" -v x="$vmax" -v n="$vmin" 'BEGIN {
+		exit !(t != "" && x != "" && t >= x - 1e-9 && t <= x + 0.5 * (x - n) + 1 && t < 100 &&
+		       b <= n + 1e-9 && b >= n - 0.5 * (x - n) - 1) }'
+labels=$(grep -A1 '└' "$TMP/screen" | tail -1 | tr -s ' ' | sed 's/^ //; s/ $//')
+betas=$(grep -E ' 1( <)?$' "$TMP/screen" | sed 's/ <$//' |
+	awk '{ printf "%s%g", (NR > 1 ? " " : ""), $(NF - 4) }')
+check "every beta is labelled under the plot ($betas)" [ "$labels" = "$betas" ]
 
 ## A adopts the pick: a fresh network of round(beta * n_i), and u undoes it
 beta=$(grep ' <$' "$TMP/screen" | awk '{ printf "%g", $(NF - 5) }')
@@ -119,19 +196,45 @@ check "the pick ($beta) changes the widths ($w_alg1 -> $want)" [ "$want" != "$w_
 see "the sweep view offers A" "A adopts the pick: a fresh network $want"
 keys A
 see "A reports the adoption" "adopted the sweep's pick \(beta $beta\): $want with fresh weights"
-see "the header shows the pick's widths $want" "^net $want "
+see "the header shows the pick's widths $want" "  net $want  "
 keys u
-see "u restores $w_alg1" "^net $w_alg1 "
+see "u restores $w_alg1" "  net $w_alg1  "
 keys e C-u "$TMP/tables.csv" Enter
-see "export reports CSV" "exported the tables to $TMP/tables.csv \(CSV\)"
+see "export reports CSV and the plots" "exported the tables to $TMP/tables.csv \(CSV\) and [0-9]+ plots"
 expect_grep "the export holds the layer table" '^layer,n,kappa,p,rank_svd,rank_qr$' "$TMP/tables.csv"
 expect_grep "and the sweep" '^beta,err_tr,err_v,score,trials,pick$' "$TMP/tables.csv"
+expect_grep "the sweep plot's data has every beta" '^1\.4 [0-9.]+ ' "$TMP/tables-sweep.dat"
+expect_grep "the Algorithm-1 plot's data has iteration 0" '^0 ' "$TMP/tables-alg1.dat"
+expect_grep "the spectra hold every layer" '^# layer 3: ' "$TMP/tables-spectra.dat"
+expect_grep "the gnuplot script draws the sweep as PNG" "set output 'tables-sweep.png'" "$TMP/tables.gp"
+expect_grep "and as SVG" "set output 'tables-sweep.svg'" "$TMP/tables.gp"
+if command -v gnuplot >/dev/null 2>&1; then
+	check "gnuplot drew the sweep" [ -s "$TMP/tables-sweep.png" ]
+else
+	echo "gnuplot is not installed: the images are not checked"
+fi
 
-## save and open
+## save and open; w over an existing file asks first
 keys w
-see "w asks for a path" 'save to'
+see "w proposes the data set's name" 'save to \[synthetic.model\]'
 keys C-u "$MODEL" Enter
 see "save reports the path" "saved $MODEL"
+cp "$MODEL" "$TMP/m.before"
+keys s
+see "another step changes the network" 'Algorithm 1, iteration 2:'
+keys w
+see "w proposes the last file" "save to \[$MODEL\]"
+keys Enter
+see "w over an existing file asks" "$MODEL exists: overwrite it\? \(y/n\)"
+keys n
+see "no keeps the file" "not saved: $MODEL is kept as it was"
+check "the file is unchanged" cmp -s "$MODEL" "$TMP/m.before"
+keys u
+see "undo the step" "  net $w_alg1  "
+keys w Enter
+see "asked again" "exists: overwrite it"
+keys y
+see "yes overwrites" "saved $MODEL"
 keys o
 see "o asks for a path" 'open \['
 keys Enter
@@ -140,7 +243,13 @@ see "open reports the shape" "opened $MODEL: $w_alg1"
 ## a failed open keeps the session and says why
 keys o C-u "$TMP/missing.model" Enter
 see "a failed open shows the reason" "load failed: .*missing.model"
-see "and keeps the network" "^net $w_alg1 "
+see "and keeps the network" "  net $w_alg1  "
+
+## a caption for lessons goes to the log
+keys N
+see "N asks for a caption" 'caption for the lesson'
+keys "κ settles in an epoch" Enter
+see "the caption is recorded" "caption recorded in $LOG"
 
 ## sizes: 80x24 renders, 60x15 asks for more, 100x30 again
 keys 1
@@ -153,15 +262,22 @@ check "the enlarge message is all there is" [ "$(screen | grep -c '[^ ]')" -eq 1
 $T resize-window -t tui -x 100 -y 30
 see "100x30 restores the screen" '^ +i +n_i'
 
-## quit: confirm if asked
+## quit with unsaved work: save and quit
+keys s
+see "a step leaves unsaved work" '\[unsaved\]'
 keys q
-if wait_for 'quit anyway' 1; then keys y; fi
-see "q quits with status 0" '^EXIT=0' 5
+see "q offers to save first" 'unsaved changes: w saves and quits, y quits without saving'
+keys w
+see "w asks where" 'save to \['
+keys C-u "$TMP/final.model" Enter
+see "the screen saves, then quits with status 0" '^EXIT=0' 10
+check "the network was saved on the way out" [ -s "$TMP/final.model" ]
 see "the log path is printed" "session log: $LOG"
 
 ## the log replays to the saved network
 expect_grep "the log records the squeeze decisions" '^squeeze layer=1 refuse' "$LOG"
 expect_grep "the log records the load with its CRC" '^load path=.* crc=[0-9a-f]{8}$' "$LOG"
+expect_grep "the log records the caption" '^#: κ settles in an epoch$' "$LOG"
 check "the log records the adoption as a net line after a note" \
 	grep -A1 '^# adopt the beta sweep.s pick, beta = ' "$LOG" | grep -q '^net layers='
 n=$(grep -n '^save ' "$LOG" | head -1 | cut -d: -f1)
@@ -169,15 +285,12 @@ head -n "$n" "$LOG" >"$TMP/upto-save.log"
 expect_ok "replay up to the save" env CONDNET_DATA="$TMP/data" "$C" replay "$TMP/upto-save.log" --save "$TMP/r.model"
 cp "$TMP/out" "$TMP/replay.out"
 check "replayed widths equal the saved model's" \
-	grep -q "^widths $("$C" cond --load "$MODEL" | sed -n '1s/.*: //p')\$" "$TMP/replay.out"
-check "the replayed network is bit-identical to the saved one" cmp "$TMP/r.model" "$MODEL"
-crc=$(sed -n 's/.* crc=//p' "$LOG" | head -1)
-check "replayed CRC-32 equals the one logged at load ($crc)" grep -q "^crc32 $crc\$" "$TMP/replay.out"
-expect_ok "the whole log replays" env CONDNET_DATA="$TMP/data" "$C" replay "$LOG"
-check "and ends with the same CRC-32" grep -q "^crc32 $crc\$" "$TMP/out"
+	grep -q "^widths $("$C" cond --load "$TMP/m.before" | sed -n '1s/.*: //p')\$" "$TMP/replay.out"
+check "the replayed network is bit-identical to the saved one" cmp "$TMP/r.model" "$TMP/m.before"
+expect_ok "the whole log replays" env CONDNET_DATA="$TMP/data" "$C" replay "$LOG" --save "$TMP/r2.model"
+check "to the network saved on the way out" cmp "$TMP/r2.model" "$TMP/final.model"
 ## replay --help and the manual name the same options
-sed -n '/^\.SS "condnet replay"/,/^\.SS "condnet paper"/p' \
-	"$(dirname "$0")/../man/condnet.1" >"$TMP/man-replay"
+sed -n '/^\.SS "condnet replay"/,/^\.SS "condnet paper"/p' "$MAN" >"$TMP/man-replay"
 for o in $("$C" replay --help | grep -o -- '--[a-z]*' | sort -u); do
 	check "the manual documents replay $o" \
 		grep -q -- "^\.[A-Z]* .*$(echo "$o" | sed 's/-/\\\\-/g')" "$TMP/man-replay"
@@ -198,52 +311,185 @@ sed -e 's/^unset NO_COLOR$/export NO_COLOR=1; trap "" INT/' -e "s|$LOG|$TMP/s2.l
 	"$TMP/run.sh" >"$TMP/run2.sh"
 chmod +x "$TMP/run2.sh"
 $T new-session -d -s tui2 -x 100 -y 30 "$TMP/run2.sh"
-screen() { $T capture-pane -p -t tui2; }
+PANE=tui2
 see "a second screen opens" '^ +i +n_i'
 $T capture-pane -e -p -t tui2 >"$TMP/esc"
 check "NO_COLOR: no colour escapes" [ "$(grep -c "$(printf '\033')\\[3[0-7]m" "$TMP/esc")" -eq 0 ]
 
 ## space while idle pauses nothing
-$T send-keys -t tui2 ' '
+keys ' '
 see "space while idle pauses nothing" 'nothing to pause: space pauses a running operation'
 
 ## kappa is live while an Algorithm-1 step trains
-kappas() { sed -n 's/^[! ] *[0-9][0-9]*\*\{0,1\} *[0-9][0-9]* *\([0-9.e+inf-]*\) .*/\1/p' "$1" | tr '\n' ' '; }
-$T send-keys -t tui2 E 100000 Enter
-see "eta typed as 100000" 'η 100000 '
-$T send-keys -t tui2 s 1
-see "the layer table is live during the step" 'log scale .* live$'
+kappas() { sed -n 's/^[!r ][!r ] *[0-9][0-9]*\*\{0,1\} *[0-9][0-9]* *\([0-9.e+∞-]*\) .*/\1/p' "$1" | tr '\n' ' '; }
+keys E 100000 Enter
+see "eta typed as 100000" '^τ 25  η 100000  '
+keys s 1
+see "the layer table is live during the step" ' live$'
 k1=$(kappas "$TMP/screen")
 i=0; moved=0
 while [ $i -lt 400 ]; do
 	screen >"$TMP/screen"
 	k=$(kappas "$TMP/screen")
-	if grep -q 'live$' "$TMP/screen" && [ -n "$k" ] && [ "$k" != "$k1" ]; then moved=1; break; fi
+	if grep -q ' live$' "$TMP/screen" && [ -n "$k" ] && [ "$k" != "$k1" ]; then moved=1; break; fi
 	sleep 0.05; i=$((i + 1))
 done
 check "kappa changes on screen while the step trains ($k1-> $k)" [ "$moved" -eq 1 ]
 
 ## while it runs: operations are refused, tau waits, space pauses
-$T send-keys -t tui2 u
+keys u
 see "u while busy is refused" 'busy: Algorithm 1 \(one iteration\) — press Esc to stop, space to pause'
-$T send-keys -t tui2 -
+keys -
 see "tau while busy waits for the next operation" 'τ = 20 applies to the next operation'
-see "the header shows the pending tau" 'τ 25→20 '
-$T send-keys -t tui2 ' '
+see "the header shows the pending tau" '^τ 25→20  '
+keys ' '
 see "space pauses the step" 'paused: space resumes, Esc stops'
-$T send-keys -t tui2 ' '
+keys ' '
 see "space resumes it" '^resumed'
-$T send-keys -t tui2 Escape
+keys Escape
 see "Esc cancels the step" 'cancelled: Algorithm 1 \(one iteration\)'
-see "then tau 20 applies" '^net .* τ 20  '
+see "then tau 20 applies" '^τ 20  '
+see "the cancelled training leaves no progress bar" 'cancelled at epoch [0-9.]+: Algorithm 1'
 check "the refused undo was not queued" [ "$(grep -c '^undo' "$TMP/s2.log")" -eq 0 ]
 check "the deferred tau is logged" grep -q '^tau 20$' "$TMP/s2.log"
 check "the cancelled step is not" [ "$(grep -c '^alg1' "$TMP/s2.log")" -eq 0 ]
 
-$T send-keys -t tui2 t 100000 Enter
+## Esc stops a long training within a second
+keys t 100000 Enter
 see "a long training runs" 'training 100000 epochs'
-$T send-keys -t tui2 C-c
+sleep 0.5
+t0=$(date +%s%N)
+keys Escape
+wait_for 'cancelled: training 100000 epochs' 5
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "Esc stopped the training in $ms ms (at most 1000)" [ "$ms" -le 1000 ]
+
+keys t 100000 Enter
+see "another long training runs" 'training 100000 epochs'
+keys C-c
 see "Ctrl-C ends the program (128 + SIGINT)" '^EXIT=130' 5
 check "Ctrl-C left the alternate screen" [ "$(screen | grep -c 'n_i')" -eq 0 ]
 check "the cancelled training is not in the log" [ "$(grep -c '^train' "$TMP/s2.log")" -eq 0 ]
+
+## 80x24 with --tau 30 --eta 2: the header holds both; statuses stay below it
+run_script "$TMP/run3.sh" --tau 30 --eta 2 --log "'$TMP/s3.log'"
+$T new-session -d -s tui3 -x 80 -y 24 "$TMP/run3.sh"
+PANE=tui3
+see "--tau 30 --eta 2 open with those values, first in the header" \
+	'^τ 30  η 2  net 10-32×4-3  Σ n_i 131  params 3,619  seed 1 *$'
+see "the first row ends in the state, whole" ' idle$'
+keys u
+see "a failed undo says why" 'undo failed: undo: nothing to undo'
+check "the status left the header alone" grep -Eq '^τ 30  η 2  net .* seed 1 *$' "$TMP/screen"
+check "and the tabs" grep -q '^\[1 Layers\]' "$TMP/screen"
+## the Algorithm-1 history scrolls back to iteration 0
+keys T 3 Enter
+see "tau typed as 3" '^τ 3  '
+keys r
+see "Algorithm 1 runs to its end" 'Algorithm 1, iterations 0-[0-9]+: (done|stuck)' 30
+see "the history shows the newest iterations" '◀ it [0-9]+-[0-9]+ of 0-[0-9]+'
+check "iteration 0 is out of sight" sh -c "! grep -q ' it 0 ' '$TMP/screen'"
+keys Home
+see "Home scrolls the history to iteration 0" '^layer +it 0 +it 1 '
+keys End Left
+see "Left steps back one iteration" '◀ it [0-9]+-[0-9]+ of 0-[0-9]+ ▶'
+keys 6
+see "the history charts show kappa per iteration" 'κ\(Ŵ⁽ⁱ⁾\) per Algorithm-1 iteration'
+keys '>'
+see "and kappa against epochs" 'κ\(Ŵ⁽ⁱ⁾\) against epochs: Algorithm 1, iteration'
+keys q y
+see "the third screen quits" '^EXIT=0' 5
+
+## lessons: played on keys to the end, the network of condnet replay
+play_lesson() {
+	name=$1; shift
+	NPLAY=$((${NPLAY:-0} + 1))
+	run_script "$TMP/play-$NPLAY.sh" --play "$name" "$@"
+	$T new-session -d -s "play-$NPLAY" -x 100 -y 30 "$TMP/play-$NPLAY.sh"
+	PANE=play-$NPLAY
+}
+for lesson in algorithm1:Algorithm.1.finds squeeze:Squeezing.a.trained; do
+	first=${lesson#*:}; lesson=${lesson%%:*}
+	expect_ok "condnet replay $lesson" env CONDNET_DATA="$TMP/data" "$C" replay "$SRC/data/lessons/$lesson.lesson"
+	crc=$(sed -n 's/^crc32 //p' "$TMP/out")
+	play_lesson $lesson
+	see "the $lesson lesson opens with its caption" "^▸ $first"
+	i=0
+	while [ $i -lt 30 ] && ! grep -q 'end of the lesson' "$TMP/screen"; do
+		keys Right; wait_for 'lesson: action|end of the lesson' 10; sleep 0.3; i=$((i + 1))
+		wait_for ' (idle|lesson: action [0-9]+ of [0-9]+)$' 20
+	done
+	see "the $lesson lesson plays to its end" 'end of the lesson: .*CRC-32 [0-9a-f]{8}' 20
+	check "with the network condnet replay gives (CRC-32 $crc)" grep -q "CRC-32 $crc " "$TMP/screen"
+	keys Left
+	see "left steps the $lesson lesson back" 'stepped back: the lesson is at action [0-9]+ of [0-9]+' 20
+	keys Right
+	see "and right plays the last action again" "end of the lesson: .*CRC-32 $crc " 20
+	keys q
+	see "q leaves the lesson" '^EXIT=0' 5
+done
+## with --delay the lesson plays by itself; space pauses it
+play_lesson squeeze --delay 0.05
+see "--delay plays the lesson to its end" "end of the lesson: .*CRC-32 $crc " 30
+keys q
+play_lesson algorithm1 --delay 0.3
+keys ' '
+see "space pauses a lesson played with --delay" 'the lesson is paused: space plays on'
+sleep 1
+screen >"$TMP/screen"
+check "a paused lesson stays where it is" grep -Eq 'lesson: action [01] of 7, paused$' "$TMP/screen"
+keys q
+expect_exit "--play takes no network options" 2 '--play takes the lesson' "$C" tui --play algorithm1 --tau 3
+expect_exit "an unknown lesson names where it looked" 1 "no lesson 'nosuch'" "$C" tui --play nosuch
+
+## the manual holds the explain panel's definitions (in the screen's ASCII spelling)
+run_script "$TMP/run4.sh" --ascii --log "'$TMP/s4.log'"
+$T new-session -d -s tui4 -x 240 -y 100 "$TMP/run4.sh"
+PANE=tui4
+see "an ASCII screen opens" '^ +i +n_i'
+keys x
+see "its explain panel opens" 'What the numbers mean'
+settle
+awk 'NR > 4 && /^  [^ ]/ { if (t != "") print d; t = $0; d = ""; next }
+	NR > 4 && /^    [^ ]/ { sub(/^    /, ""); d = d (d == "" ? "" : " ") $0; next }
+	NR > 4 && t != "" && !/^    / { print d; t = ""; d = "" }' "$TMP/screen" | sed '/^$/d' >"$TMP/defs"
+sed -n '/^Terms on the screen/,/^\.B Lessons\./p' "$MAN" | grep -v '^\.' |
+	sed 's/\\-/-/g; s/\\&//g; s/\\e/\\/g' | tr '\n' ' ' | tr -s ' ' >"$TMP/man-terms"
+check "the explain panel has 16 definitions" [ "$(wc -l <"$TMP/defs")" -eq 16 ]
+i=0
+while IFS= read -r def; do
+	i=$((i + 1))
+	check "the manual holds definition $i ($(echo "$def" | cut -c1-40)...)" grep -qF -- "$def" "$TMP/man-terms"
+done <"$TMP/defs"
+keys Escape q
+
+## --help lists the options the screen honours, the manual documents them
+"$C" tui --help >"$TMP/help"
+for o in --save --json --csv --quiet; do
+	check "tui --help does not list $o" sh -c "! grep -q -- '$o ' '$TMP/help'"
+	expect_exit "the screen refuses $o" 2 "unknown option '$o'" "$C" tui $o x
+done
+sed -n '/^\.SS "condnet tui"/,/^\.SS "condnet replay"/p' "$MAN" >"$TMP/man-tui"
+sed -n '/^\.SH "COMMON OPTIONS"/,/^\.SH FILES/p' "$MAN" >>"$TMP/man-tui"
+for o in $(grep -o -- '^ *--[a-z-]*' "$TMP/help" | sort -u); do
+	check "the manual documents tui $o" \
+		grep -q -- "^\.[A-Z]* .*$(echo "$o" | sed 's/-/\\\\-/g')\( \|$\)" "$TMP/man-tui"
+done
+for o in --tau --eta --beta --q --play --delay; do
+	check "tui --help lists $o" grep -q -- "^  $o " "$TMP/help"
+done
+check "--help names the manual of the build tree" sh -c "'$C' --help | grep -q \"'man .*man/condnet.1'\""
+
+## the default log directory keeps the newest 50 logs
+mkdir -p "$TMP/state/condnet"
+for k in $(seq 10 69); do : >"$TMP/state/condnet/session-20000101-0000$k.log"; done
+run_script "$TMP/run5.sh" --layers 8
+$T new-session -d -s tui5 -x 100 -y 30 "$TMP/run5.sh"
+PANE=tui5
+see "a screen without --log opens" '^ +i +n_i'
+keys q
+see "and logs to the default directory" "^session log: $TMP/state/condnet/session-[0-9]{8}-[0-9]{6}\.log" 5
+check "the log directory keeps 50 logs" [ "$(ls "$TMP/state/condnet" | grep -c '^session-.*\.log$')" -eq 50 ]
+check "the oldest went" [ ! -e "$TMP/state/condnet/session-20000101-000010.log" ]
+check "the newest old one stayed" [ -e "$TMP/state/condnet/session-20000101-000069.log" ]
 finish

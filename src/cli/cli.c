@@ -3,10 +3,12 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/model_io.h"
 #include "base/rng.h"
@@ -34,6 +36,9 @@ const struct option cli_common_options[] = {
 	{"quiet", no_argument, NULL, CLI_OPT_QUIET},
 	{"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
 	{"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
+	{"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
+	{"warmup", required_argument, NULL, CLI_OPT_WARMUP},
+	{"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
 };
 const int cli_common_noptions = sizeof cli_common_options / sizeof *cli_common_options;
 
@@ -52,6 +57,17 @@ const char cli_common_help[] =
 	"  --batch B            mini-batch size (default 50)\n"
 	"  --lr LR              Adam learning rate (default 0.001)\n"
 	"  --threads N          OpenBLAS threads, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
+	"  --schedule SPEC      the learning rate over a training: constant (default),\n"
+	"                       step:E[:F] (times F, default 0.1, every E epochs),\n"
+	"                       cosine[:T] (from --lr down to 0 at epoch T, default the\n"
+	"                       training's length) or plateau:P[:F] (times F after P epochs\n"
+	"                       without a lower validation loss; needs the validation split)\n"
+	"  --warmup W           raise the rate linearly from 0 to --lr over the first W\n"
+	"                       epochs (default 0)\n"
+	"  --early-stop P       hold out the validation split (--val-frac), measure it after\n"
+	"                       every epoch, stop when its accuracy has not improved for P\n"
+	"                       epochs and keep the best epoch's weights (the epochs given\n"
+	"                       are then the cap)\n"
 	"Output:\n"
 	"  --save MODEL         write the resulting model\n"
 	"  --json FILE          write a JSON record of the run\n"
@@ -233,6 +249,19 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		return 1;
 	case CLI_OPT_VAL_PER_CLASS:
 		return cli_int("--val-per-class", arg, 1, 100000000, &c->val_per_class, e) ? -1 : 1;
+	case CLI_OPT_SCHEDULE:
+		if (sched_parse(arg, &c->train.sched, e))
+			return err_prefix(e, "--schedule");
+		c->sched_given = 1;
+		return 1;
+	case CLI_OPT_WARMUP:
+		if (cli_double("--warmup", arg, 0, 0, 1e6, &d, e))
+			return -1;
+		c->train.sched.warmup = d;
+		c->sched_given = 1;
+		return 1;
+	case CLI_OPT_EARLY_STOP:
+		return cli_int("--early-stop", arg, 1, 1000000, &c->early_stop, e) ? -1 : 1;
 	}
 	return 0;
 }
@@ -292,6 +321,40 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 	return 0;
 }
 
+int cli_plan(const CommonOpts *c, const Dataset *train, const LrSchedule *sched, double epochs,
+	     TrainPlan *p, Dataset **tr, Dataset **val, Err *e)
+{
+	*tr = *val = NULL;
+	train_plan_default(p, &c->train, epochs);
+	p->patience = c->early_stop;
+	if (!sched)
+		sched = &c->train.sched;
+	if (c->early_stop <= 0 && sched->kind != SCHED_PLATEAU)
+		return 0;
+	if (dataset_split(train, c->val_per_class > 0 ? 0 : c->val_frac, c->val_per_class, c->seed,
+			  tr, val, e) < 0)
+		return err_prefix(e, "the validation split");
+	p->val = *val;
+	return 0;
+}
+
+const char *cli_plan_str(const TrainPlan *p, const LrSchedule *sched, char *buf, size_t len)
+{
+	char spec[64];
+	if (!sched)
+		sched = &p->opts.sched;
+	int n = snprintf(buf, len, "schedule %s", sched_format(sched, spec, sizeof spec));
+	if (n >= 0 && (size_t)n < len && sched->warmup > 0)
+		n += snprintf(buf + n, len - (size_t)n, ", warm-up %g epoch%s", sched->warmup,
+			      sched->warmup == 1 ? "" : "s");
+	if (n >= 0 && (size_t)n < len && p->patience > 0)
+		snprintf(buf + n, len - (size_t)n, ", early stopping after %d epoch%s",
+			 p->patience, p->patience == 1 ? "" : "s");
+	if (n >= 0 && (size_t)n < len && p->val)
+		snprintf(buf + strlen(buf), len - strlen(buf), " on %d validation rows", p->val->n);
+	return buf;
+}
+
 const char *cli_default_layers(const char *spec)
 {
 	if (spec_is(spec, "mnist") || spec_is(spec, "fashion"))
@@ -306,6 +369,33 @@ const char *cli_default_layers(const char *spec)
 const char *cli_data_name(const CommonOpts *c)
 {
 	return c->data.spec ? c->data.spec : "synthetic";
+}
+
+int cli_build_tree(void)
+{
+	char exe[1024], path[1100];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return 0;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash)
+		*slash = '\0';
+	snprintf(path, sizeof path, "%s/config.status", exe);
+	return access(path, F_OK) == 0;
+}
+
+const char *cli_man_hint(void)
+{
+	static char hint[PATH_MAX + 32];
+	char cwd[PATH_MAX], src[PATH_MAX];
+	if (!cli_build_tree() || access(CONDNET_SRCDIR "/man/condnet.1", R_OK) != 0 ||
+	    !realpath(CONDNET_SRCDIR, src))
+		return "'man condnet'";
+	if (getcwd(cwd, sizeof cwd) && !strcmp(cwd, src))
+		return "'man ./man/condnet.1'";
+	snprintf(hint, sizeof hint, "'man %s/man/condnet.1'", src);
+	return hint;
 }
 
 int cli_fail(const char *cmd, const Err *e)

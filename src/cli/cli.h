@@ -14,6 +14,7 @@
 #include "base/err.h"
 #include "engine/net.h"
 #include "engine/train.h"
+#include "engine/train_plan.h"
 
 typedef struct CommonOpts {
 	DataSpec data;       /* --data, --data-dir, --features, --label-col, --limit */
@@ -21,7 +22,9 @@ typedef struct CommonOpts {
 	ActKind act;         /* --act */
 	float act_a;         /* --act-scale (erf(a·x)), default 1 */
 	uint64_t seed;       /* --seed */
-	TrainOpts train;     /* --batch, --lr, --threads */
+	TrainOpts train;     /* --batch, --lr, --threads, --schedule and --warmup (train.sched) */
+	int sched_given;     /* --schedule or --warmup was given */
+	int early_stop;      /* --early-stop PATIENCE, 0 = none */
 	const char *load;    /* --load MODEL: start from a saved model */
 	const char *save;    /* --save MODEL */
 	const char *json;    /* --json FILE */
@@ -71,6 +74,7 @@ enum {
 	CLI_OPT_LAYERS, CLI_OPT_ACT, CLI_OPT_ACT_SCALE, CLI_OPT_SEED, CLI_OPT_BATCH, CLI_OPT_LR,
 	CLI_OPT_THREADS, CLI_OPT_LOAD, CLI_OPT_SAVE, CLI_OPT_JSON, CLI_OPT_CSV, CLI_OPT_QUIET,
 	CLI_OPT_VAL_FRAC, CLI_OPT_VAL_PER_CLASS, CLI_OPT_CENTER, CLI_OPT_STANDARDIZE,
+	CLI_OPT_SCHEDULE, CLI_OPT_WARMUP, CLI_OPT_EARLY_STOP,
 	CLI_OPT_OWN = 512
 };
 
@@ -94,10 +98,30 @@ int cli_int(const char *name, const char *s, long lo, long hi, int *out, Err *e)
 int cli_double(const char *name, const char *s, double lo, int lo_open, double hi, double *out,
 	       Err *e);
 
+/* The training the options describe: c->train (with --schedule and
+ * --warmup) for `epochs`, the cap under --early-stop. When early stopping or
+ * a plateau schedule (sched, NULL for --schedule's) needs a validation set,
+ * train is split by --val-frac or --val-per-class with --seed into *tr and
+ * *val, which the plan trains and validates on and the caller frees;
+ * otherwise both are NULL and the plan trains on all of train. */
+int cli_plan(const CommonOpts *c, const Dataset *train, const LrSchedule *sched, double epochs,
+	     TrainPlan *p, Dataset **tr, Dataset **val, Err *e);
+/* One line saying how the plan trains: "schedule plateau:2:0.1, warm-up 1
+ * epoch, early stopping after 5 epochs on 6000 validation rows". */
+const char *cli_plan_str(const TrainPlan *p, const LrSchedule *sched, char *buf, size_t len);
+
 /* The hidden widths used when --layers is not given, for a --data spec. */
 const char *cli_default_layers(const char *spec);
 /* The data set's name for messages and records ("synthetic" when none). */
 const char *cli_data_name(const CommonOpts *c);
+
+/* 1 when the program runs from its build tree (configure's config.status
+ * lies beside it), where the source tree's files (man/condnet.1,
+ * data/lessons) stand in for installed ones. */
+int cli_build_tree(void);
+/* How to read the manual: "man condnet", or "man ./man/condnet.1" (the
+ * source tree's page, by its path) for a program run from its build tree. */
+const char *cli_man_hint(void);
 
 /* Prints "condnet CMD: message" to stderr; returns 1 (the exit status). */
 int cli_fail(const char *cmd, const Err *e);

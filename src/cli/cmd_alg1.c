@@ -22,7 +22,10 @@ static const char help_fmt[] =
 	"  --round K            round every new width down to a multiple of K\n"
 	"  --max-iter N         stop after N removal iterations (default %d)\n"
 	"  --warm               keep the trained weights of the neurons pivoted QR keeps,\n"
-	"                       instead of retraining the smaller network from fresh weights\n";
+	"                       instead of retraining the smaller network from fresh weights\n\n"
+	"--schedule and --warmup shape the learning rate of every training of eta epochs\n"
+	"(a cosine without a length spans eta); Algorithm 1 has no validation set, so\n"
+	"neither --early-stop nor the plateau schedule applies.\n\n";
 
 enum { OPT_TAU = CLI_OPT_OWN, OPT_ETA, OPT_ROUND, OPT_MAX_ITER, OPT_WARM };
 
@@ -90,6 +93,13 @@ int cmd_alg1(int argc, char **argv)
 		return pr == 1 ? 0 : 2;
 	o.seed = c.seed;
 	o.train = c.train;
+	if (c.early_stop > 0 || c.train.sched.kind == SCHED_PLATEAU) {
+		fprintf(stderr,
+			"condnet alg1: %s needs a validation set, which Algorithm 1 has not "
+			"(it trains eta epochs each time)\n",
+			c.early_stop > 0 ? "--early-stop" : "the plateau schedule");
+		return 2;
+	}
 	if (cli_load_data(&c, &train, NULL, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (!(a = alg1_new(net, train, &o, &e)))
@@ -101,6 +111,12 @@ int cmd_alg1(int argc, char **argv)
 	char shape[512];
 	printf("%s: Algorithm 1 from %s, tau %g, eta %g\n", cli_data_name(&c),
 	       net_shape_str(net, shape, sizeof shape), o.tau, o.eta);
+	if (c.sched_given) {
+		TrainPlan plan;
+		char how[256];
+		train_plan_default(&plan, &c.train, o.eta);
+		printf("every training: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
+	}
 	int st;
 	do {
 		progress_what(&prog, "iteration %d", a->nrec);

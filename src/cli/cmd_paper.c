@@ -5,7 +5,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/file.h"
 #include "cli/cli.h"
+#include "cli/plan.h"
 #include "paper/paper.h"
 #include "cli/progress.h"
 
@@ -14,30 +16,53 @@ static const char help[] =
 	"Runs the paper's experiments on MNIST (200 Haar-wavelet features) or UCI Adult\n"
 	"and writes a Markdown report with every figure beside the paper's.\n\n"
 	"  --quick          a small subset and few epochs (a smoke run; not comparable)\n"
+	"  --converge       train every \"fully trained\" network to convergence instead\n"
+	"                   of as written: on Algorithm 2's training part, at most 30\n"
+	"                   epochs under the schedule cosine:30, stopped 5 epochs after\n"
+	"                   the best validation accuracy, that epoch kept\n"
+	"  --act-scale A    erf(A*x) in the hidden layers instead of the paper's erf(x)\n"
 	"  --center         centre the features on their training means (not the paper's)\n"
 	"  --standardize    and scale them to unit variance (not the paper's)\n"
-	"  --out DIR        stage results and models (default paper-mnist / paper-adult);\n"
-	"                   a stage whose result is in DIR is reused, not recomputed\n"
-	"  --report FILE    the report (default docs/results-WHICH.md if docs/ exists,\n"
-	"                   else DIR/results-WHICH.md)\n"
+	"  --out DIR        stage results and models (default paper-WHICH, with\n"
+	"                   -converge, -aA and -quick appended for those settings); a\n"
+	"                   stage whose result is in DIR is reused, not recomputed\n"
+	"  --report FILE    the report (default docs/results-WHICH[-converge][-aA].md if\n"
+	"                   docs/ exists and not --quick, else DIR/results-WHICH.md)\n"
 	"  --stages LIST    only these stages, comma-separated (see below)\n"
+	"  --plan FILE      write to FILE the command of every stage that can run now,\n"
+	"                   one a line (for parallel < FILE or a Slurm job array); plan\n"
+	"                   again when they are done, until none is left\n"
+	"  --no-report      run the stages, write no report\n"
 	"  --data-dir DIR   where the data sets are (default: the data directory)\n"
 	"  --seed S         seed of every initialisation and shuffle (default 1)\n"
 	"  --threads N      OpenBLAS threads (default 2)\n"
 	"  --quiet          no progress\n"
 	"  -h, --help       this text\n\n"
 	"Stages, mnist: alg1 alg2 final verify squeeze add20 eta tau over\n"
-	"        adult: alg1 alg2 final verify squeeze over\n";
+	"        adult: alg1 alg2 final verify squeeze over\n"
+	"alg1, eta, tau and over read only the data; alg2 needs alg1, final and verify\n"
+	"need alg2, squeeze needs final, add20 needs squeeze.\n";
 
-enum { OPT_QUICK = CLI_OPT_OWN, OPT_OUT, OPT_REPORT, OPT_STAGES };
+enum { OPT_QUICK = CLI_OPT_OWN, OPT_OUT, OPT_REPORT, OPT_STAGES, OPT_PLAN, OPT_NO_REPORT,
+       OPT_CONVERGE };
+
+/* The experiment's options and the command's own. */
+typedef struct PaperCli {
+	PaperOpts o;
+	const char *plan; /* --plan FILE */
+} PaperCli;
 
 /* The paper's own options, and the common ones it takes (parsed into the
  * shared CommonOpts by cli_parse). */
 static const struct option own[] = {
 	{"quick", no_argument, NULL, OPT_QUICK},
+	{"converge", no_argument, NULL, OPT_CONVERGE},
+	{"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
 	{"out", required_argument, NULL, OPT_OUT},
 	{"report", required_argument, NULL, OPT_REPORT},
 	{"stages", required_argument, NULL, OPT_STAGES},
+	{"plan", required_argument, NULL, OPT_PLAN},
+	{"no-report", no_argument, NULL, OPT_NO_REPORT},
 	{"center", no_argument, NULL, CLI_OPT_CENTER},
 	{"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
 	{"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
@@ -49,7 +74,8 @@ static const struct option own[] = {
 
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
 {
-	PaperOpts *o = ud;
+	PaperCli *pc = ud;
+	PaperOpts *o = &pc->o;
 	switch (opt) {
 	case OPT_QUICK:
 		o->quick = 1;
@@ -63,18 +89,70 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	case OPT_STAGES:
 		o->stages = arg;
 		break;
+	case OPT_CONVERGE:
+		o->converge = 1;
+		break;
+	case OPT_PLAN:
+		pc->plan = arg;
+		break;
+	case OPT_NO_REPORT:
+		o->no_report = 1;
+		break;
 	}
+	return 0;
+}
+
+/* --plan: a line per stage that can run now, each its own process writing
+ * its result into the stage directory and no report. */
+static int plan_paper(const PaperOpts *o, const char *plan_file, int argc, char **argv, Err *e)
+{
+	static const char *const skip[] = {"plan", "stages", "out", "report", "no-report", NULL};
+	const char *ready[32];
+	int waiting = 0;
+	if (paper_ready(o, ready, &waiting, e) || file_make_dir(o->out, e))
+		return -1;
+	char *cmd = plan_command("paper", argc, argv, 0, own, skip, o->which);
+	Plan p;
+	if (!cmd || plan_open(&p, e)) {
+		free(cmd);
+		return cmd ? -1 : err_set(e, "out of memory");
+	}
+	for (int i = 0; ready[i]; i++) {
+		fprintf(p.f, "%s %s --out", cmd, o->which);
+		plan_path(p.f, o->out);
+		fprintf(p.f, " --stages %s --no-report", ready[i]);
+		plan_end_line(&p);
+	}
+	free(cmd);
+	if (plan_close(&p, plan_file, e))
+		return -1;
+	printf("%s: stages to run now (%d):", plan_file, p.lines);
+	for (int i = 0; ready[i]; i++)
+		printf(" %s", ready[i]);
+	if (!ready[0])
+		printf(" none");
+	printf("; waiting for them: %d\n", waiting);
+	if (p.lines)
+		printf("run them (parallel -j 2 < %s, or a Slurm job array of %d tasks), then plan "
+		       "again\n", plan_file, p.lines);
+	else if (waiting)
+		return err_set(e, "%d stages wait for stages not asked for (--stages)", waiting);
+	else
+		printf("every stage's result is in %s: the same command without --plan writes the "
+		       "report\n", o->out);
 	return 0;
 }
 
 int cmd_paper(int argc, char **argv)
 {
-	PaperOpts o = {0};
+	PaperCli pc;
+	memset(&pc, 0, sizeof pc);
+	PaperOpts o;
 	CommonOpts c;
 	cli_common_default(&c);
 	c.train.threads = 2; /* the stages record it; not left to the environment */
 	int first = 0;
-	int pr = cli_parse(argc, argv, NULL, &c, own, own_opt, &o, help, &first);
+	int pr = cli_parse(argc, argv, NULL, &c, own, own_opt, &pc, help, &first);
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	if (first != argc - 1 || !paper_stage_names(argv[first])) {
@@ -82,36 +160,50 @@ int cmd_paper(int argc, char **argv)
 		fputs(help, stderr);
 		return 2;
 	}
+	o = pc.o;
 	o.which = argv[first];
 	o.seed = c.seed;
 	o.threads = c.train.threads;
 	o.data_dir = c.data.dir;
 	o.data_scale = c.data.scale;
-	char out[512], report[1024];
+	o.act_a = c.act_a;
+	/* each setting its own directory and report, so that they stand side by side */
+	char setting[64] = "", out[512], report[1024];
+	if (o.converge)
+		strcat(setting, "-converge");
+	if (o.act_a != 1.0f)
+		snprintf(setting + strlen(setting), sizeof setting - strlen(setting), "-a%g",
+			 (double)o.act_a);
 	if (!o.out) {
-		snprintf(out, sizeof out, "paper-%s%s", o.which, o.quick ? "-quick" : "");
+		snprintf(out, sizeof out, "paper-%s%s%s", o.which, setting,
+			 o.quick ? "-quick" : "");
 		o.out = out;
 	}
 	if (!o.report) {
 		struct stat st;
 		if (stat("docs", &st) == 0 && S_ISDIR(st.st_mode) && !o.quick)
-			snprintf(report, sizeof report, "docs/results-%s.md", o.which);
+			snprintf(report, sizeof report, "docs/results-%s%s.md", o.which, setting);
 		else
 			snprintf(report, sizeof report, "%s/results-%s.md", o.out, o.which);
 		o.report = report;
 	}
+	Err e = {{0}};
+	if (pc.plan)
+		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
 	Progress pr_line;
 	progress_init(&pr_line, "condnet paper", c.quiet, 1);
 	Hook hook = progress_hook(&pr_line, c.quiet ? NULL : progress_notes);
 	o.hook = &hook;
 	progress_trap_signals();
-	Err e = {{0}};
 	int rc = paper_run(&o, &e);
 	progress_clear(&pr_line);
 	if (rc < 0) {
 		fprintf(stderr, "condnet paper: %s\n", e.msg);
 		return 1;
 	}
-	printf("report written to %s\n", o.report);
+	if (o.no_report)
+		printf("stage results in %s\n", o.out);
+	else
+		printf("report written to %s\n", o.report);
 	return 0;
 }

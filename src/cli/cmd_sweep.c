@@ -1,6 +1,9 @@
 /* cmd_sweep.c - `condnet sweep`: Algorithm 2 in one process, one trial per
- * process, or gathered from the trials' files. */
+ * process, planned as one command per trial (GNU parallel, Slurm), or
+ * gathered from the trials' files. */
 #include <cjson/cJSON.h>
+#include <libgen.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,14 +14,17 @@
 #include "engine/train_plan.h"
 #include "cli/cli.h"
 #include "engine/model_io.h"
+#include "cli/plan.h"
 #include "cli/progress.h"
 #include "engine/report.h"
+#include "base/file.h"
 
 /* The defaults in the text come from alg2_opts_default. */
 static const char help_fmt[] =
 	"Usage: condnet sweep [OPTIONS]\n"
 	"       condnet sweep --beta B --trial T --out FILE.json [OPTIONS]\n"
-	"       condnet sweep --gather FILE.json... [OPTIONS]\n\n"
+	"       condnet sweep --gather FILE.json... [--plan NEXT] [OPTIONS]\n"
+	"       condnet sweep --plan PLAN [--out DIR] [OPTIONS]\n\n"
 	"Algorithm 2: scale every hidden width of the base network (--load or --layers)\n"
 	"by each beta, train each q times for eta epochs on the training part of a\n"
 	"validation split, and pick the least 2*err_v - err_tr.\n\n"
@@ -28,14 +34,23 @@ static const char help_fmt[] =
 	"  --no-extend          do not add a beta beyond the smallest or largest when it wins\n"
 	"  --max-extend N       add at most N beta values (default %d)\n"
 	"  --final-epochs E     train the pick on all training data for E epochs and report\n"
-	"                       its test accuracy; --save saves it (default 0: do not)\n"
+	"                       its test accuracy; --save saves it (default 0: do not).\n"
+	"                       --schedule, --warmup and --early-stop shape this training\n"
+	"                       (the trials train eta epochs at the constant --lr); with\n"
+	"                       --early-stop it trains on the training part of the split,\n"
+	"                       at most E epochs, and keeps its best validation epoch\n"
 	"  --trial T            run only trial T (0..q-1) of the single --beta B, write --out\n"
-	"  --out FILE           where --trial writes its result (JSON)\n"
+	"  --out FILE           where --trial writes its result (JSON); with --plan, the\n"
+	"                       directory the planned trials write to (default trials)\n"
 	"  --gather             the arguments are trial files: check that they form complete\n"
-	"                       sets of q trials per beta and print the table and the pick\n";
+	"                       sets of q trials per beta and print the table and the pick\n"
+	"  --plan FILE          write the command of every trial to FILE, one a line, for\n"
+	"                       parallel < FILE or a Slurm job array; with --gather, the\n"
+	"                       trials of the beta Algorithm 2 adds when the pick is at an\n"
+	"                       edge (FILE is left empty when the sweep is done)\n";
 
 enum { OPT_BETA = CLI_OPT_OWN, OPT_Q, OPT_ETA, OPT_NO_EXTEND, OPT_MAX_EXTEND, OPT_FINAL,
-       OPT_TRIAL, OPT_OUT, OPT_GATHER };
+       OPT_TRIAL, OPT_OUT, OPT_GATHER, OPT_PLAN };
 
 static const struct option own[] = {
 	{"beta", required_argument, NULL, OPT_BETA},
@@ -47,6 +62,7 @@ static const struct option own[] = {
 	{"trial", required_argument, NULL, OPT_TRIAL},
 	{"out", required_argument, NULL, OPT_OUT},
 	{"gather", no_argument, NULL, OPT_GATHER},
+	{"plan", required_argument, NULL, OPT_PLAN},
 	{0},
 };
 
@@ -54,9 +70,11 @@ typedef struct Sweep {
 	Alg2Opts o;
 	int beta_given;
 	double final_epochs;
+	TrainResult final;  /* what the final training did */
 	int trial;          /* -1: not single-trial mode */
 	const char *out;
 	int gather;
+	const char *plan;   /* --plan FILE */
 	Progress prog;
 } Sweep;
 
@@ -85,6 +103,9 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		return 0;
 	case OPT_GATHER:
 		s->gather = 1;
+		return 0;
+	case OPT_PLAN:
+		s->plan = arg;
 		return 0;
 	}
 	return 0;
@@ -125,33 +146,43 @@ static int print_result(const Alg2 *a)
 	return pick;
 }
 
-/* Trains the pick on all training data; its test accuracy into *acc. */
+/* Trains the pick on all training data (on its training part under early
+ * stopping, the rest validating); its test accuracy into *acc. */
 static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Dataset *all,
 		       const Dataset *test, double *acc, Err *e)
 {
-	Net *net = alg2_pick_net(a, c->seed, e);
-	if (!net)
-		return -1;
-	progress_what(&s->prog, "final training");
 	TrainPlan plan;
-	train_plan_default(&plan, &c->train, s->final_epochs);
-	Hook h = progress_hook(&s->prog, NULL);
-	int st = train_plan_run(net, all, &plan, &h, NULL, e);
-	progress_clear(&s->prog);
-	if (st != 0) {
+	Dataset *tr = NULL, *val = NULL;
+	Net *net = alg2_pick_net(a, c->seed, e);
+	if (!net || cli_plan(c, all, NULL, s->final_epochs, &plan, &tr, &val, e) < 0) {
 		net_free(net);
-		return st < 0 ? -1 : err_set(e, "interrupted during the final training");
+		return -1;
 	}
-	*acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
-	printf("final: %g epochs on %d rows, train accuracy %.2f %%", s->final_epochs, all->n,
-	       100 * (1 - net_error(net, all, NULL)));
-	if (test)
-		printf(", test accuracy: %.2f %%", *acc);
-	printf("\n");
-	int rc = 0;
-	if (c->save && !(rc = model_save(net, c->save, e)))
-		printf("saved %s\n", c->save);
+	const Dataset *d = tr ? tr : all;
+	char how[256];
+	if (c->sched_given || plan.val)
+		printf("final training: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
+	progress_what(&s->prog, "final training");
+	Hook h = progress_hook(&s->prog, NULL);
+	int st = train_plan_fit(net, d, &plan, &h, &s->final, e);
+	progress_clear(&s->prog);
+	int rc = st < 0 ? -1 : st > 0 ? err_set(e, "interrupted during the final training") : 0;
+	if (rc == 0) {
+		*acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
+		printf("final: %d epochs on %d rows", s->final.epochs, d->n);
+		if (plan.val)
+			printf(" (kept epoch %d: validation accuracy %.2f %%)", s->final.best_epoch,
+			       100 * s->final.val_acc);
+		printf(", train accuracy %.2f %%", 100 * (1 - net_error(net, d, NULL)));
+		if (test)
+			printf(", test accuracy: %.2f %%", *acc);
+		printf("\n");
+		if (c->save && !(rc = model_save(net, c->save, e)))
+			printf("saved %s\n", c->save);
+	}
 	net_free(net);
+	dataset_free(tr);
+	dataset_free(val);
 	return rc;
 }
 
@@ -171,8 +202,10 @@ static int check_modes(const Sweep *s, int nfiles, const char *first_arg)
 		return 2;
 	} else if (s->trial >= 0 && (!s->out || !s->beta_given || s->o.nbeta != 1))
 		why = "--trial needs a single --beta B and --out FILE";
-	else if (s->trial < 0 && s->out)
-		why = "--out goes with --trial";
+	else if (s->trial >= 0 && s->plan)
+		why = "--plan does not go with --trial";
+	else if (s->trial < 0 && s->out && !s->plan)
+		why = "--out goes with --trial or --plan";
 	if (why) {
 		fprintf(stderr, "condnet sweep: %s\n", why);
 		return 2;
@@ -240,8 +273,18 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
 		if (r) {
 			cJSON_AddStringToObject(r, "data", cli_data_name(c));
 			if (isfinite(final_acc)) {
+				char spec[64];
 				cJSON_AddNumberToObject(r, "final_epochs", s->final_epochs);
 				cJSON_AddNumberToObject(r, "final_test_accuracy", final_acc);
+				cJSON_AddStringToObject(r, "final_schedule",
+							sched_format(&c->train.sched, spec, sizeof spec));
+				cJSON_AddNumberToObject(r, "final_warmup", c->train.sched.warmup);
+				cJSON_AddNumberToObject(r, "final_early_stop", c->early_stop);
+				cJSON_AddNumberToObject(r, "final_epochs_run", s->final.epochs);
+				cJSON_AddNumberToObject(r, "final_best_epoch", s->final.best_epoch);
+				if (!isnan(s->final.val_acc))
+					cJSON_AddNumberToObject(r, "final_val_accuracy",
+								100 * s->final.val_acc);
 			}
 		}
 		int bad = report_write_json(c->json, r, e);
@@ -252,6 +295,104 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
 	if (c->csv && report_write_file(c->csv, alg2_csv, a, e))
 		return -1;
 	return 0;
+}
+
+/* What a trial takes from the sweep's command line: not the outputs nor the
+ * modes; the sweep's own numbers are written out. The gather takes the
+ * outputs and the extension options. */
+static const char *const not_for_trial[] = {"plan", "out", "beta", "trial", "gather", "json",
+					    "csv", "save", "final-epochs", "no-extend",
+					    "max-extend", "q", "eta", NULL};
+static const char *const not_for_gather[] = {"plan", "out", "beta", "trial", "gather", "q", "eta",
+					     NULL};
+
+/* A line per trial of the given β (trials 0..q-1), each writing
+ * DIR/beta-B-trial-T.json; DIR is made if missing. */
+static int plan_trials(Plan *p, const Sweep *s, const CommonOpts *c, int argc, char **argv,
+		       const double *betas, int nb, const char *dir, Err *e)
+{
+	if (file_make_dir(dir, e))
+		return -1;
+	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec);
+	if (!cmd)
+		return err_set(e, "out of memory");
+	char num[40], file[PATH_MAX];
+	for (int i = 0; i < nb; i++)
+		for (int t = 0; t < s->o.q; t++) {
+			fprintf(p->f, "%s --q %d --eta %s", cmd, s->o.q,
+				plan_num(s->o.eta, num, sizeof num));
+			plan_num(betas[i], num, sizeof num);
+			fprintf(p->f, " --beta %s --trial %d --out", num, t);
+			snprintf(file, sizeof file, "%s/beta-%s-trial-%d.json", dir, num, t);
+			plan_path(p->f, file);
+			plan_end_line(p);
+		}
+	free(cmd);
+	return 0;
+}
+
+/* --plan without --gather: the trials of the listed β into the plan file,
+ * and the command that gathers them. */
+static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv, const Net *base,
+		      Err *e)
+{
+	const char *dir = s->out ? s->out : "trials";
+	Plan p;
+	if (plan_open(&p, e))
+		return -1;
+	if (plan_trials(&p, s, c, argc, argv, s->o.betas, s->o.nbeta, dir, e)) {
+		plan_discard(&p);
+		return -1;
+	}
+	if (plan_close(&p, s->plan, e))
+		return -1;
+	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec);
+	if (!cmd)
+		return err_set(e, "out of memory");
+	char sh[512], num[40];
+	printf("%s: %d trials of Algorithm 2 on %s (%d beta, q %d), writing %s/\n", s->plan,
+	       p.lines, net_shape_str(base, sh, sizeof sh), s->o.nbeta, s->o.q, dir);
+	printf("run them with GNU parallel or a Slurm job array, e.g.\n"
+	       "  parallel -j 2 < %s\n  sbatch --wait --array=0-%d slurm-array.sbatch %s\n"
+	       "then gather them (this also plans the beta Algorithm 2 may add):\n  %s --q %d "
+	       "--eta %s --beta ", s->plan, p.lines - 1, s->plan, cmd, s->o.q,
+	       plan_num(s->o.eta, num, sizeof num));
+	for (int i = 0; i < s->o.nbeta; i++)
+		printf("%s%s", i ? "," : "", plan_num(s->o.betas[i], num, sizeof num));
+	printf(" --gather --out");
+	plan_path(stdout, dir);
+	printf(" --plan");
+	plan_word(stdout, s->plan, 0);
+	plan_path(stdout, dir);
+	printf("/beta-*-trial-*.json\n");
+	free(cmd);
+	return 0;
+}
+
+/* After --gather, when the pick is at an edge: the table so far and the
+ * trials of the β Algorithm 2 adds there (next), into the --plan file or
+ * printed. */
+static int gather_next(const Sweep *s, const CommonOpts *c, int argc, char **argv, const Alg2 *a,
+		       double next, const char *first_file, Err *e)
+{
+	Plan p;
+	if (plan_open(&p, e))
+		return -1;
+	print_result(a);
+	printf("\nthe pick is at the %s beta: Algorithm 2 goes on with beta %g "
+	       "(--no-extend ends the sweep here)\n", next <= a->b[0].beta ? "smallest" : "largest",
+	       next);
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", s->out ? s->out : first_file);
+	if (plan_trials(&p, s, c, argc, argv, &next, 1, s->out ? dir : dirname(dir), e)) {
+		plan_discard(&p);
+		return -1;
+	}
+	if (s->plan)
+		printf("%s: its %d trials; run them, then gather again\n", s->plan, p.lines);
+	else
+		printf("its %d trials:\n", p.lines);
+	return plan_close(&p, s->plan, e);
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -274,9 +415,15 @@ int cmd_sweep(int argc, char **argv)
 		return pr == 1 ? 0 : 2;
 	s.o.seed = c.seed;
 	s.o.train = c.train;
+	sched_default(&s.o.train.sched); /* the schedule is the final training's */
 	int nfiles = argc - first;
 	if (check_modes(&s, nfiles, first < argc ? argv[first] : ""))
 		return 2;
+	if ((c.sched_given || c.early_stop > 0) && !(s.final_epochs > 0)) {
+		fprintf(stderr, "condnet sweep: --schedule, --warmup and --early-stop shape the final "
+				"training: give --final-epochs E\n");
+		return 2;
+	}
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
 	int need_data = !s.gather || !c.load || s.final_epochs > 0;
@@ -291,8 +438,20 @@ int cmd_sweep(int argc, char **argv)
 		rc = one_trial(&s, base, tr, v, &e) ? cli_fail("sweep", &e) : 0;
 		goto out;
 	}
+	if (s.plan && !s.gather) {
+		rc = plan_sweep(&s, &c, argc, argv, base, &e) ? cli_fail("sweep", &e) : 0;
+		goto out;
+	}
 	if (s.gather) {
-		if (!(a = alg2_gather(base, &s.o, s.beta_given, argv + first, nfiles, &e)))
+		double next;
+		if (!(a = alg2_gather(base, &s.o, s.beta_given, argv + first, nfiles, &next, &e)))
+			goto fail;
+		if (!isnan(next)) { /* the sweep goes on: the outputs wait for its end */
+			rc = gather_next(&s, &c, argc, argv, a, next, argv[first], &e)
+				     ? cli_fail("sweep", &e) : 0;
+			goto out;
+		}
+		if (s.plan && plan_empty(s.plan, &e))
 			goto fail;
 	} else {
 		if (!(a = alg2_new(base, tr, v, &s.o, &e)))
@@ -308,6 +467,8 @@ int cmd_sweep(int argc, char **argv)
 			goto fail;
 	}
 	int pick = print_result(a);
+	if (s.gather && s.plan)
+		printf("%s: no trials left, the sweep is complete\n", s.plan);
 	double final_acc = NAN;
 	if (pick >= 0 && s.final_epochs > 0 &&
 	    train_final(&c, &s, a, all, test, &final_acc, &e)) {

@@ -3,7 +3,8 @@
  *
  * On a terminal (stderr is a tty) one line is redrawn in place, at most ten
  * times a second: a bar over the batches of the current training call, the
- * epoch, the batch, the running loss and accuracy and the elapsed time.
+ * epoch, the batch, the running loss and accuracy, the learning rate and the
+ * elapsed time.
  * Elsewhere one line is written per finished epoch. */
 #ifndef CONDNET_PROGRESS_H
 #define CONDNET_PROGRESS_H

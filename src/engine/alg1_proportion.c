@@ -3,6 +3,7 @@
 #include "engine/alg1_proportion.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,11 +172,12 @@ Alg1 *alg1_clone(const Alg1 *a, Err *e)
 	return c;
 }
 
-/* Measures a trained N̂: κ(Ŵ⁽ⁱ⁾) and p_i(τ) of every layer (cond_net), Σ n_i
- * and the training error. */
-static int record_make(const Net *net, const Dataset *train, const Alg1Opts *o, int iter,
-		       double seconds, Alg1Record *r, Err *e)
+/* Measures a trained N̂: κ(Ŵ⁽ⁱ⁾) and p_i(τ) of every layer (cond_net), Σ n_i,
+ * the training error and, with an eval set, the error there. */
+static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, Alg1Record *r,
+		       Err *e)
 {
+	const Alg1Opts *o = &a->o;
 	int m = net->m;
 	memset(r, 0, sizeof *r);
 	LayerCond *lc = calloc((size_t)m, sizeof *lc);
@@ -211,7 +213,8 @@ static int record_make(const Net *net, const Dataset *train, const Alg1Opts *o, 
 		cond_layer_free(&lc[i]);
 	}
 	free(lc);
-	r->train_error = net_error(net, train, NULL);
+	r->train_error = net_error(net, a->train, NULL);
+	r->eval_error = a->eval ? net_error(net, a->eval, NULL) : NAN;
 	r->seconds = seconds;
 	r->tau = tau;
 	r->eta = o->eta;
@@ -345,25 +348,63 @@ static Net *shrink_warm(const Alg1 *a, const int *w, int iter, Err *e)
 	return next;
 }
 
+/* Appends to buf[0..len) like snprintf, never past its end. */
+static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	if (used + 1 >= len)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
 /* What line 4 does to each layer with κ > τ, from the last record and the
- * planned widths w: "layer 2: κ 649 > 25, 95 σ below σ₁/τ, 300 → 205". */
+ * planned widths w: "layer 2: κ 649 > τ = 25 with 95 σ below σ₁/τ, 300 → 205
+ * neurons". */
 static void describe_plan(const Alg1 *a, const int *w, char *buf, size_t len)
 {
 	const Alg1Record *r = &a->rec[a->nrec - 1];
-	size_t used = 0;
+	char kb[32];
 	buf[0] = '\0';
-	for (int i = 0; i < r->m - 1 && used + 1 < len; i++) {
+	for (int i = 0; i < r->m - 1; i++) {
 		if (!(r->kappa[i] > a->o.tau))
 			continue;
-		int k = snprintf(buf + used, len - used, "%slayer %d: κ %.4g > %g, %d σ below σ₁/τ, %d → %d",
-				 used ? "; " : "", i + 1, r->kappa[i], a->o.tau, r->p[i], r->n[i + 1],
-				 w[i + 1]);
-		if (k > 0)
-			used = (size_t)k >= len - used ? len - 1 : used + (size_t)k;
+		append(buf, len, "%slayer %d: κ %s > τ = %g with %d σ below σ₁/τ, %d → %d neurons",
+		       buf[0] ? "; " : "", i + 1, cond_kappa_str(r->kappa[i], a->o.tau, kb, sizeof kb),
+		       a->o.tau, r->p[i], r->n[i + 1], w[i + 1]);
+		if (a->o.round > 1 && r->n[i + 1] - r->p[i] != w[i + 1])
+			append(buf, len, " (rounded to a multiple of %d)", a->o.round);
 	}
-	if (a->o.round > 1 && used + 1 < len)
-		snprintf(buf + used, len - used, " (widths rounded down to multiples of %d)",
-			 a->o.round);
+}
+
+/* Which layers of the newest record have κ > τ and what follows, for the
+ * step's text: "κ > τ = 25 in layers 2, 3 (max κ 56.2): another iteration
+ * removes their p_i neurons". */
+static void describe_outcome(const Alg1 *a, char *buf, size_t len)
+{
+	const Alg1Record *r = &a->rec[a->nrec - 1];
+	char kb[32];
+	int over = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < r->m; i++)
+		if (r->kappa[i] > a->o.tau)
+			append(buf, len, "%s%d", over++ ? ", " : "", i + 1);
+	cond_kappa_str(r->max_kappa, a->o.tau, kb, sizeof kb);
+	if (!over) {
+		snprintf(buf, len, "every κ ≤ τ = %g (max κ %s): done", a->o.tau, kb);
+		return;
+	}
+	char layers[256];
+	snprintf(layers, sizeof layers, "%s", buf);
+	snprintf(buf, len, "κ > τ = %g in layer%s %s (max κ %s): ", a->o.tau, over > 1 ? "s" : "",
+		 layers, kb);
+	if (a->status == ALG1_RUNNING)
+		append(buf, len, "another iteration removes their p_i neurons");
+	else
+		append(buf, len, "%s, %s", alg1_status_name(a->status), a->reason);
 }
 
 /* The network of the next iteration: the initial shape (line 1), or the
@@ -372,7 +413,7 @@ static Net *next_network(Alg1 *a, int iter, char *what, size_t len, Err *e)
 {
 	int m = a->net->m;
 	if (iter == 0) {
-		snprintf(what, len, "trained the initial network");
+		what[0] = '\0';
 		return net_fresh(m, a->net->n, a->net->act, a->net->act_a,
 				 rng_derive(a->o.seed, 0), e);
 	}
@@ -407,7 +448,7 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 	if (!grown)
 		return err_set(e, "Algorithm 1, iteration %d: out of memory for the records", iter);
 	a->rec = grown;
-	char what[768];
+	char what[1200];
 	Net *next = next_network(a, iter, what, sizeof what, e);
 	if (!next)
 		return err_prefix(e, "Algorithm 1, iteration %d", iter);
@@ -430,7 +471,7 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 		return (int)a->status;
 	}
 	Alg1Record r;
-	if (record_make(next, a->train, &a->o, iter, secs, &r, e) < 0) {
+	if (record_make(next, a, iter, secs, &r, e) < 0) {
 		net_free(next);
 		return -1;
 	}
@@ -438,14 +479,15 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 	a->net = next;
 	a->rec[a->nrec++] = r;
 	settle(a);
-	int over = 0;
-	for (int i = 0; i < r.m; i++)
-		over += r.kappa[i] > a->o.tau;
+	char shape[256], outcome[512];
+	net_shape_str(next, shape, sizeof shape);
+	describe_outcome(a, outcome, sizeof outcome);
 	hook_step(h, (HookStep){.kind = HOOK_ALG1_ITER, .alg1 = a},
-		  "Algorithm 1, iteration %d: %s; trained %g epoch%s: max κ %.4g, %d of %d layers "
-		  "above τ = %g, Σ n_i %ld (%s)",
-		  iter, what, a->o.eta, a->o.eta == 1 ? "" : "s", r.max_kappa, over, r.m, a->o.tau,
-		  r.sum_n, alg1_status_name(a->status));
+		  "Algorithm 1, iteration %d: %s%s%s %s trained %g epoch%s %s; Σ n_i %ld; %s", iter,
+		  what, what[0] ? "; " : "", iter ? "the smaller network" : "the initial network",
+		  shape, a->o.eta, a->o.eta == 1 ? "" : "s",
+		  iter && a->o.warm ? "from its kept neurons" : "from fresh weights", r.sum_n,
+		  outcome);
 	return (int)a->status;
 }
 

@@ -43,6 +43,7 @@ typedef struct Alg1Record {
 	double max_kappa; /* over all layers */
 	long sum_n;       /* Σ n_i over layers 1..m (the paper's Σ(n_i) counts the output too) */
 	double train_error;
+	double eval_error; /* on Alg1.eval after this iteration, NaN without one */
 	double seconds;   /* training time of this iteration */
 	double tau, eta;  /* the τ and η this iteration ran with (p and the marks are at this τ) */
 } Alg1Record;
@@ -58,6 +59,9 @@ typedef enum Alg1Status {
 typedef struct Alg1 {
 	Alg1Opts o;
 	const Dataset *train;
+	const Dataset *eval; /* optional, NULL by default: every record's eval_error
+			      * is measured on it (for people watching; the
+			      * algorithm never looks at it) */
 	Net *net;            /* N̂: the current trained network (owned) */
 	Alg1Record *rec;     /* nrec records, one per iteration done */
 	int nrec;
@@ -86,7 +90,8 @@ Alg1 *alg1_clone(const Alg1 *a, Err *e);
 /* One iteration, reporting the training's progress to h and, when it is
  * done, a HOOK_ALG1_ITER step whose text says what the iteration did: each
  * layer with κ > τ, how many σ fell below σ₁/τ, how many neurons went after
- * rounding, and the new max κ. Returns the status after it (ALG1_RUNNING
+ * rounding, how the smaller network was trained, which layers still have
+ * κ > τ and what comes next. Returns the status after it (ALG1_RUNNING
  * while some κ > τ remains), or -1 on error (a's state is unchanged). A
  * step after the end returns the final status and does nothing. */
 int alg1_step(Alg1 *a, const Hook *h, Err *e);

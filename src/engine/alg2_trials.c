@@ -148,81 +148,136 @@ int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, E
 	return 0;
 }
 
-/* Gather mode: reads the trial files into a, checking that every β of the
- * list has each of its q trials exactly once. */
-static int gather(Alg2 *a, char **files, int nfiles, Err *e)
+/* A trial file read back, and whether the gather has placed it. */
+typedef struct TrialFile {
+	Alg2Trial t;
+	int used;
+} TrialFile;
+
+/* Reads every trial file, checking that its widths are the base network's
+ * scaled by its β. */
+static TrialFile *read_files(const Net *base, char **files, int nfiles, Err *e)
 {
-	int m = a->base->m, q = a->o.q, rc = 0;
+	int m = base->m;
+	TrialFile *tf = calloc((size_t)nfiles, sizeof *tf);
 	int *want = malloc((size_t)(m + 1) * sizeof *want);
-	unsigned char *seen = calloc((size_t)a->nb * (size_t)q, 1);
-	if (!want || !seen) {
-		free(want);
-		free(seen);
-		return err_set(e, "out of memory");
-	}
+	int rc = tf && want ? 0 : err_set(e, "out of memory");
 	for (int f = 0; f < nfiles && !rc; f++) {
-		Alg2Trial t;
 		int *w = NULL, wm = 0;
-		if (alg2_trial_read_json(files[f], &t, &w, &wm, e) < 0) {
+		if (alg2_trial_read_json(files[f], &tf[f].t, &w, &wm, e) < 0) {
 			rc = -1;
 			break;
 		}
-		alg2_scaled_widths(a->base, t.beta, want);
-		int same = wm == m && !memcmp(w, want, (size_t)(m + 1) * sizeof *w);
+		alg2_scaled_widths(base, tf[f].t.beta, want);
+		if (wm != m || memcmp(w, want, (size_t)(m + 1) * sizeof *w))
+			rc = err_set(e, "%s: beta %g: its widths are not the base network's scaled "
+					"by beta (another base network?)", files[f], tf[f].t.beta);
 		free(w);
-		if (!same)
-			rc = err_set(e, "%s: beta %g: its widths are not the base network's scaled by "
-					"beta (another base network?)", files[f], t.beta);
-		else if (alg2_add_trial(a, &t, e) < 0)
-			rc = err_prefix(e, "%s", files[f]);
-		for (int i = 0; !rc && i < a->nb; i++)
-			if (fabs(a->b[i].beta - t.beta) < 1e-6)
-				seen[i * q + t.trial] = 1;
 	}
-	for (int i = 0; !rc && i < a->nb; i++)
-		for (int t = 0; !rc && t < q; t++)
-			if (!seen[i * q + t])
-				rc = err_set(e, "beta %g, trial %d is missing (%d of %d trials found; "
-						"'condnet sweep --beta %g --trial %d --out FILE' runs it)",
-					     a->b[i].beta, t, a->b[i].done, q, a->b[i].beta, t);
 	free(want);
+	if (rc) {
+		free(tf);
+		return NULL;
+	}
+	return tf;
+}
+
+/* Records the files of β index i; the number found into *found, and an
+ * error naming the first missing trial unless all were found (or none, when
+ * none_ok). */
+static int gather_beta(Alg2 *a, int i, TrialFile *tf, char **files, int nfiles, int none_ok,
+		       int *found, Err *e)
+{
+	int q = a->o.q;
+	unsigned char *seen = calloc((size_t)q, 1);
+	if (!seen)
+		return err_set(e, "out of memory");
+	*found = 0;
+	int rc = 0;
+	for (int f = 0; f < nfiles && !rc; f++) {
+		if (tf[f].used || fabs(tf[f].t.beta - a->b[i].beta) > 1e-9)
+			continue;
+		if (alg2_add_trial(a, &tf[f].t, e) < 0) {
+			rc = err_prefix(e, "%s", files[f]);
+			break;
+		}
+		tf[f].used = 1;
+		seen[tf[f].t.trial] = 1;
+		(*found)++;
+	}
+	for (int t = 0; !rc && !(none_ok && *found == 0) && t < q; t++)
+		if (!seen[t])
+			rc = err_set(e, "beta %g, trial %d is missing (%d of %d trials found; "
+					"'condnet sweep --beta %g --trial %d --out FILE' runs it)",
+				     a->b[i].beta, t, *found, q, a->b[i].beta, t);
 	free(seen);
 	return rc;
 }
 
 /* The β values of the trial files, for --gather without --beta. */
-static int betas_of_files(Alg2Opts *o, char **files, int nfiles, Err *e)
+static int betas_of_files(Alg2Opts *o, const TrialFile *tf, int nfiles, Err *e)
 {
 	o->nbeta = 0;
 	for (int f = 0; f < nfiles; f++) {
-		Alg2Trial t;
-		int *w = NULL, wm = 0;
-		if (alg2_trial_read_json(files[f], &t, &w, &wm, e) < 0)
-			return -1;
-		free(w);
 		int i = 0;
-		while (i < o->nbeta && fabs(o->betas[i] - t.beta) > 1e-9)
+		while (i < o->nbeta && fabs(o->betas[i] - tf[f].t.beta) > 1e-9)
 			i++;
 		if (i == o->nbeta) {
 			if (o->nbeta == 64)
 				return err_set(e, "more than 64 beta values among the trial files");
-			o->betas[o->nbeta++] = t.beta;
+			o->betas[o->nbeta++] = tf[f].t.beta;
 		}
 	}
 	return 0;
 }
 
-Alg2 *alg2_gather(const Net *base, const Alg2Opts *o, int betas_given, char **files, int nfiles,
-		  Err *e)
+/* The listed β first, each complete; then, as alg2_step would, the β
+ * Algorithm 2 adds beyond an edge, until one has no files (*next_beta) or
+ * the sweep is finished. */
+static int gather(Alg2 *a, TrialFile *tf, char **files, int nfiles, double *next_beta, Err *e)
 {
-	Alg2Opts go = *o;
-	go.extend = 0;
-	if (!betas_given && betas_of_files(&go, files, nfiles, e))
-		return NULL;
-	Alg2 *a = alg2_new(base, NULL, NULL, &go, e);
-	if (a && gather(a, files, nfiles, e)) {
-		alg2_free(a);
+	int found = 0;
+	for (int i = 0; i < a->nb; i++)
+		if (gather_beta(a, i, tf, files, nfiles, 0, &found, e) < 0)
+			return -1;
+	int st;
+	while ((st = alg2_step(a, NULL, e)) == 0) {
+		if (gather_beta(a, a->next, tf, files, nfiles, 1, &found, e) < 0)
+			return -1;
+		if (!found) {
+			*next_beta = a->b[a->next].beta;
+			break;
+		}
+	}
+	if (st < 0)
+		return -1;
+	for (int f = 0; f < nfiles; f++)
+		if (!tf[f].used)
+			return err_set(e, "%s: beta %g is not among the sweep's (%g .. %g) nor "
+					  "one Algorithm 2 adds beyond its edges", files[f],
+				       tf[f].t.beta, a->b[0].beta, a->b[a->nb - 1].beta);
+	return 0;
+}
+
+Alg2 *alg2_gather(const Net *base, const Alg2Opts *o, int betas_given, char **files, int nfiles,
+		  double *next_beta, Err *e)
+{
+	*next_beta = NAN;
+	if (nfiles < 1) {
+		err_set(e, "no trial files to gather");
 		return NULL;
 	}
+	TrialFile *tf = read_files(base, files, nfiles, e);
+	if (!tf)
+		return NULL;
+	Alg2Opts go = *o;
+	Alg2 *a = NULL;
+	if (betas_given || betas_of_files(&go, tf, nfiles, e) == 0)
+		a = alg2_new(base, NULL, NULL, &go, e);
+	if (a && gather(a, tf, files, nfiles, next_beta, e)) {
+		alg2_free(a);
+		a = NULL;
+	}
+	free(tf);
 	return a;
 }

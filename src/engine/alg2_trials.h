@@ -20,9 +20,13 @@ int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, E
  * are o's when betas_given, else those the files hold; every β must have
  * each of its q trials exactly once, with the widths of base scaled by β.
  * The means are summed in trial order, so the result equals the in-process
- * sweep's bit for bit. NULL with a message naming the file or the missing
- * trial (and the command that runs it). */
+ * sweep's bit for bit. When o->extend is set and the pick is at an edge,
+ * the β Algorithm 2 adds beyond it (at most o->max_extend of them) are
+ * taken from the files as well; the first such β of which no file holds a
+ * trial goes into *next_beta (NaN when the sweep is complete), its row
+ * empty. NULL with a message naming the file or the missing trial (and the
+ * command that runs it). */
 Alg2 *alg2_gather(const Net *base, const Alg2Opts *o, int betas_given, char **files, int nfiles,
-		  Err *e);
+		  double *next_beta, Err *e);
 
 #endif

@@ -13,6 +13,33 @@
 #include "engine/cond_matrix.h"
 #include "engine/train.h"
 
+int squeeze_refit(const double *Y, int s, int n, const double *Z, int q, const int *keep,
+		  int nkeep, double *sol, Err *e)
+{
+	int c = nkeep + 1;
+	if (nkeep < 1 || s < c)
+		return err_set(e, "a refit of %d kept neurons on %d rows (expected at least %d)",
+			       nkeep, s, c);
+	for (int j = 0; j < nkeep; j++)
+		if (keep[j] < 0 || keep[j] >= n)
+			return err_set(e, "kept neuron %d does not exist (expected 0..%d)", keep[j],
+				       n - 1);
+	double *a = malloc((size_t)s * c * sizeof *a);
+	if (!a)
+		return err_set(e, "out of memory for the refit on %d rows", s);
+	for (int i = 0; i < s; i++) {
+		for (int j = 0; j < nkeep; j++)
+			a[(size_t)i * c + j] = Y[(size_t)i * n + keep[j]];
+		a[(size_t)i * c + nkeep] = 1.0;
+	}
+	int rc = cond_lstsq(a, s, c, Z, q, sol, e);
+	free(a);
+	for (size_t i = 0; rc == 0 && i < (size_t)c * q; i++)
+		if (!(fabs(sol[i]) <= FLT_MAX))
+			rc = err_set(e, "the refit gave weight %g, outside float range", sol[i]);
+	return rc;
+}
+
 /* Compensation (not in the paper). With Y (s×n) the activations of layer
  * i on s sample inputs, K the kept and R the removed neurons, layer i+1 sees
  * the pre-activations
@@ -20,8 +47,9 @@
  * After the removal it can only see Y_K, so W_K and b are replaced by the
  * least-squares solution of
  *     min ‖[Y_K 1] [W'_K; b'ᵀ] − Z‖_F
- * (cond_lstsq, pivoted QR). If each removed neuron's activation is an affine
- * function of the kept ones, Z is reproduced exactly. */
+ * (squeeze_refit: cond_lstsq, pivoted QR). If each removed neuron's
+ * activation is an affine function of the kept ones, Z is reproduced
+ * exactly. */
 static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
 		      int maxrows, Err *e)
 {
@@ -47,10 +75,9 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 	double *yd = malloc((size_t)s * n * sizeof *yd);
 	double *w = malloc((size_t)n * q * sizeof *w);
 	double *z = malloc((size_t)s * q * sizeof *z);
-	double *a = malloc((size_t)s * c * sizeof *a);
 	double *sol = malloc((size_t)c * q * sizeof *sol);
 	int rc = -1;
-	if (!x || !y || !yd || !w || !z || !a || !sol) {
+	if (!x || !y || !yd || !w || !z || !sol) {
 		err_set(e, "layer %d: out of memory for the refit on %d rows", layer, s);
 		goto out;
 	}
@@ -68,23 +95,12 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 	for (size_t i = 0; i < (size_t)n * q; i++)
 		w[i] = W[i];
 	blas_dgemm(0, 0, s, q, n, 1.0, yd, n, w, q, 0.0, z, q);
-	for (int i = 0; i < s; i++) {
+	for (int i = 0; i < s; i++)
 		for (int k = 0; k < q; k++)
 			z[(size_t)i * q + k] += b[k];
-		for (int j = 0; j < nkeep; j++)
-			a[(size_t)i * c + j] = yd[(size_t)i * n + keep[j]];
-		a[(size_t)i * c + nkeep] = 1.0;
-	}
-	if (cond_lstsq(a, s, c, z, q, sol, e)) {
+	if (squeeze_refit(yd, s, n, z, q, keep, nkeep, sol, e)) {
 		err_prefix(e, "layer %d: compensation", layer);
 		goto out;
-	}
-	for (size_t i = 0; i < (size_t)c * q; i++) {
-		if (!(fabs(sol[i]) <= FLT_MAX)) {
-			err_set(e, "layer %d: compensation gave weight %g, outside float range", layer,
-				sol[i]);
-			goto out;
-		}
 	}
 	float *W2 = net->W[layer], *b2 = net->b[layer];
 	for (int j = 0; j < nkeep; j++)
@@ -99,7 +115,6 @@ out:
 	free(yd);
 	free(w);
 	free(z);
-	free(a);
 	free(sol);
 	return rc;
 }

@@ -126,8 +126,12 @@ int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample,
 			r->acc_retrained = accuracy(net, eval);
 		}
 		char shape[512];
-		hook_note(h, "round %d: removed %d, %s, test accuracy %.2f %%", k, r->removed,
-			  net_shape_str(net, shape, sizeof shape), r->acc_retrained);
+		double maxk = 0;
+		for (int i = 0; i < r->m; i++)
+			maxk = r->kappa[i] > maxk ? r->kappa[i] : maxk;
+		hook_note(h, "round %d: removed %d, %s, test accuracy %.2f %%, max κ %.4g%s", k,
+			  r->removed, net_shape_str(net, shape, sizeof shape), r->acc_retrained,
+			  maxk, plan ? " after retraining" : "");
 	}
 	return 0;
 }

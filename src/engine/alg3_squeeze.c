@@ -16,6 +16,9 @@ void squeeze_opts_default(SqueezeOpts *o)
 	o->while_loop = 1;
 	o->compensate = 0;
 	o->sample_rows = SQUEEZE_SAMPLE_ROWS;
+	o->criterion = SQUEEZE_QR;
+	o->seed = 1;
+	o->keep_counts = NULL;
 }
 
 void squeeze_proposal_free(SqueezeProposal *sp)
@@ -45,7 +48,39 @@ static int check_hidden(const Net *net, int layer, Err *e)
  *     p = #{j : |r_jj| ≥ |r_11|/τ} (line 4, threshold relative);
  *     keep the columns P(:, 1..p) (line 5);
  *     while κ(Ŵ P(:, 1..p)) > τ and p > 1: p = p − 1 (lines 6-9).
- * The neurons kept are perm[0..p). */
+ * The neurons kept are perm[0..p): the count p and, under SQUEEZE_QR, the
+ * choice. A count given (keep_counts) replaces p; another criterion
+ * replaces the choice (the first p of its order). */
+static int decide_count(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp,
+			Err *e)
+{
+	int cols = sp->n_before;
+	sp->p_qr = sp->nkeep = cols;
+	sp->kappa_after = sp->kappa_before;
+	if (sp->kappa_before > o->tau) {
+		int p = 0;
+		while (p < sp->nrdiag && sp->rdiag[p] > 0.0 && sp->rdiag[p] >= 1.0 / o->tau)
+			p++;
+		sp->p_qr = p < 1 ? 1 : p;
+	}
+	if (o->keep_counts) {
+		sp->counted = 1;
+		sp->nkeep = o->keep_counts[layer - 1];
+		return 0;
+	}
+	if (sp->kappa_before <= o->tau)
+		return 0;
+	int p = sp->p_qr;
+	double k = cond_kappa_columns(net, layer, sp->perm, p, e);
+	while (o->while_loop && p > 1 && !isnan(k) && k > o->tau)
+		k = cond_kappa_columns(net, layer, sp->perm, --p, e);
+	if (isnan(k))
+		return -1;
+	sp->nkeep = p;
+	sp->kappa_after = k;
+	return 0;
+}
+
 int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp, Err *e)
 {
 	memset(sp, 0, sizeof *sp);
@@ -53,11 +88,18 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 		return -1;
 	if (!(o->tau >= 1.0) || isinf(o->tau))
 		return err_set(e, "τ = %g, expected a finite number ≥ 1", o->tau);
+	if ((unsigned)o->criterion >= SQUEEZE_NCRITERIA)
+		return err_set(e, "unknown squeeze criterion %d", (int)o->criterion);
+	if (o->keep_counts && (o->keep_counts[layer - 1] < 1 ||
+			       o->keep_counts[layer - 1] > net->n[layer]))
+		return err_set(e, "layer %d: keep %d of %d neurons, expected 1..%d", layer,
+			       o->keep_counts[layer - 1], net->n[layer], net->n[layer]);
 	int rows, cols;
 	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
 	if (!A)
 		return -1;
 	sp->layer = layer;
+	sp->criterion = o->criterion;
 	sp->n_before = cols;
 	sp->nrdiag = rows < cols ? rows : cols;
 	sp->perm = malloc((size_t)cols * sizeof *sp->perm);
@@ -74,25 +116,18 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 	}
 	free(A);
 	A = NULL;
-	memcpy(sp->keep, sp->perm, (size_t)cols * sizeof *sp->keep);
-	if (sp->kappa_before <= o->tau) {
-		sp->p_qr = sp->nkeep = cols;
-		sp->kappa_after = sp->kappa_before;
-		return 0;
-	}
-	int p = 0;
-	while (p < sp->nrdiag && sp->rdiag[p] > 0.0 && sp->rdiag[p] >= 1.0 / o->tau)
-		p++;
-	if (p < 1)
-		p = 1;
-	sp->p_qr = p;
-	double k = cond_kappa_columns(net, layer, sp->keep, p, e);
-	while (o->while_loop && p > 1 && !isnan(k) && k > o->tau)
-		k = cond_kappa_columns(net, layer, sp->keep, --p, e);
-	if (isnan(k))
+	if (decide_count(net, layer, o, sp, e))
 		goto fail;
-	sp->nkeep = p;
-	sp->kappa_after = k;
+	if (o->criterion == SQUEEZE_QR)
+		memcpy(sp->keep, sp->perm, (size_t)cols * sizeof *sp->keep);
+	else if (squeeze_order(net, layer, o->criterion, o->seed, sp->keep, e))
+		goto fail;
+	int by_order = sp->counted || o->criterion != SQUEEZE_QR;
+	if (sp->nkeep == cols)
+		sp->kappa_after = sp->kappa_before;
+	else if (by_order && isnan(sp->kappa_after = cond_kappa_columns(net, layer, sp->keep,
+									 sp->nkeep, e)))
+		goto fail;
 	return 0;
 fail:
 	free(A);
@@ -175,17 +210,35 @@ Alg3 *alg3_new(Net *net, const SqueezeOpts *o, const Dataset *sample, Err *e)
 		err_set(e, "sample_rows = %d, expected at least 1", o->sample_rows);
 		return NULL;
 	}
+	if ((unsigned)o->criterion >= SQUEEZE_NCRITERIA) {
+		err_set(e, "Algorithm 3: unknown criterion %d", (int)o->criterion);
+		return NULL;
+	}
+	if (o->keep_counts && squeeze_check_counts(net, o->keep_counts, net->m - 1, e) < 0) {
+		err_prefix(e, "Algorithm 3");
+		return NULL;
+	}
 	Alg3 *a = calloc(1, sizeof *a);
 	if (a) {
 		a->removed = calloc((size_t)net->m, sizeof *a->removed);
 		a->removed_qr = calloc((size_t)net->m, sizeof *a->removed_qr);
+		a->kappa_dec = malloc((size_t)net->m * sizeof *a->kappa_dec);
+		if (o->keep_counts)
+			a->counts = malloc((size_t)net->m * sizeof *a->counts);
 	}
-	if (!a || !a->removed || !a->removed_qr) {
+	if (!a || !a->removed || !a->removed_qr || !a->kappa_dec ||
+	    (o->keep_counts && !a->counts)) {
 		alg3_free(a);
 		err_set(e, "Algorithm 3: out of memory");
 		return NULL;
 	}
+	for (int i = 0; i < net->m; i++)
+		a->kappa_dec[i] = NAN;
 	a->o = *o;
+	if (a->counts) {
+		memcpy(a->counts, o->keep_counts, (size_t)(net->m - 1) * sizeof *a->counts);
+		a->o.keep_counts = a->counts;
+	}
 	a->net = net;
 	a->sample = sample;
 	a->next = 1;
@@ -200,6 +253,8 @@ void alg3_free(Alg3 *a)
 	squeeze_proposal_free(&a->prop);
 	free(a->removed);
 	free(a->removed_qr);
+	free(a->kappa_dec);
+	free(a->counts);
 	free(a);
 }
 
@@ -209,12 +264,14 @@ int alg3_propose_layer(Alg3 *a, int layer, Err *e)
 	a->status = ALG3_DONE;
 	if (squeeze_propose(a->net, layer, &a->o, &a->prop, e) < 0)
 		return -1;
+	a->kappa_dec[layer - 1] = a->prop.kappa_before;
 	a->status = ALG3_PROPOSED;
 	return ALG3_PROPOSED;
 }
 
 /* Algorithm 3, lines 1-3: the next layer i (in order) with τ < κ(Ŵ⁽ⁱ⁾)
- * whose decision removes something. */
+ * whose decision removes something (with counts given: whose count is
+ * below its width). */
 int alg3_step(Alg3 *a, Err *e)
 {
 	if (!a)
@@ -225,7 +282,7 @@ int alg3_step(Alg3 *a, Err *e)
 		if (alg3_propose_layer(a, a->next, e) < 0)
 			return -1;
 		const SqueezeProposal *sp = &a->prop;
-		if (sp->kappa_before > a->o.tau && sp->nkeep < sp->n_before)
+		if (sp->nkeep < sp->n_before)
 			return ALG3_PROPOSED;
 		squeeze_proposal_free(&a->prop);
 		a->status = ALG3_DONE;
@@ -250,18 +307,29 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 	const SqueezeProposal *sp = &a->prop;
 	if (apply(a->net, sp, compensate, a->sample, a->o.sample_rows, e) < 0)
 		return -1;
-	int gone = sp->n_before - sp->nkeep, by_qr = sp->n_before - sp->p_qr;
+	int gone = sp->n_before - sp->nkeep, by_qr = sp->counted ? 0 : sp->n_before - sp->p_qr;
 	a->removed[sp->layer - 1] += gone;
 	a->removed_qr[sp->layer - 1] += by_qr;
 	a->total += gone;
 	a->applied++;
-	hook_step(h, (HookStep){.kind = HOOK_ALG3_LAYER, .alg3 = a},
-		  "Algorithm 3, layer %d: κ %.4g %s τ = %g (after the earlier layers' removals); "
-		  "pivoted QR keeps %d of %d (|r_jj| ≥ |r_11|/τ), the κ loop %d: %d → %d neurons, "
-		  "κ %.4g%s",
-		  sp->layer, sp->kappa_before, sp->kappa_before > a->o.tau ? ">" : "≤", a->o.tau,
-		  sp->p_qr, sp->n_before, sp->nkeep, sp->n_before, sp->nkeep, sp->kappa_after,
-		  compensate && gone ? ", next layer refitted (compensation)" : "");
+	const char *comp = compensate && gone ? ", next layer refitted (compensation)" : "";
+	HookStep st = {.kind = HOOK_ALG3_LAYER, .alg3 = a};
+	if (sp->counted || sp->criterion != SQUEEZE_QR)
+		hook_step(h, st,
+			  "Algorithm 3, layer %d: κ %.4g (after the earlier layers' removals); "
+			  "%s, %s keeps %d of %d neurons, κ %.4g%s",
+			  sp->layer, sp->kappa_before,
+			  sp->counted ? "count given" : "count decided by pivoted QR at τ",
+			  squeeze_criterion_name(sp->criterion), sp->nkeep, sp->n_before,
+			  sp->kappa_after, comp);
+	else
+		hook_step(h, st,
+			  "Algorithm 3, layer %d: κ %.4g %s τ = %g (after the earlier layers' "
+			  "removals); pivoted QR keeps %d of %d (|r_jj| ≥ |r_11|/τ), the κ loop "
+			  "%d: %d → %d neurons, κ %.4g%s",
+			  sp->layer, sp->kappa_before, sp->kappa_before > a->o.tau ? ">" : "≤",
+			  a->o.tau, sp->p_qr, sp->n_before, sp->nkeep, sp->n_before, sp->nkeep,
+			  sp->kappa_after, comp);
 	decided(a);
 	return 0;
 }

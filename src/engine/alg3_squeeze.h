@@ -17,9 +17,16 @@
  * squeezes through it. The primitives below it (propose, apply, preview)
  * work on one layer. Compensation (not in the paper, alg3_compensate.c)
  * refits W⁽ⁱ⁺¹⁾ and b⁽ⁱ⁺¹⁾ by least squares on a sample of inputs so the next
- * layer's pre-activations change as little as possible. */
+ * layer's pre-activations change as little as possible.
+ *
+ * Which neurons a layer keeps is the criterion's choice (alg3_criteria.c):
+ * the paper's pivoted-QR order, or for comparison the largest outgoing
+ * weights or a seeded random order; how many it keeps is Algorithm 3's
+ * decision at τ, or a count per layer given by the caller. */
 #ifndef CONDNET_ALG3_SQUEEZE_H
 #define CONDNET_ALG3_SQUEEZE_H
+
+#include <stdint.h>
 
 #include "base/err.h"
 #include "data/dataset.h"
@@ -27,11 +34,24 @@
 #include "engine/net.h"
 #include "engine/train_plan.h"
 
+/* The order in which a layer's neurons are kept (squeeze_order). */
+typedef enum SqueezeCriterion {
+	SQUEEZE_QR = 0, /* the paper's: column-pivoted QR of Ŵ⁽ⁱ⁾, most independent first */
+	SQUEEZE_NORM,   /* largest L2 norm of the outgoing weights (row of W⁽ⁱ⁺¹⁾) first */
+	SQUEEZE_RANDOM, /* a random order, from rng_derive(seed, i) for layer i */
+	SQUEEZE_NCRITERIA
+} SqueezeCriterion;
+
 typedef struct SqueezeOpts {
 	double tau;          /* threshold on κ (default COND_TAU_DEFAULT) */
 	int while_loop;      /* 1 (default): drop pivots until κ(kept) ≤ τ */
 	int compensate;      /* 1: refit the next layer by least squares */
 	int sample_rows;     /* rows of the sample used for compensation (default 2000) */
+	SqueezeCriterion criterion; /* which neurons are kept (default SQUEEZE_QR) */
+	uint64_t seed;       /* SQUEEZE_RANDOM's seed (default 1) */
+	const int *keep_counts; /* NULL (default): Algorithm 3 decides at τ how many neurons
+				 * each layer keeps; else hidden layer i keeps keep_counts[i-1]
+				 * (1..n_i; m-1 entries) and τ decides nothing */
 } SqueezeOpts;
 
 void squeeze_opts_default(SqueezeOpts *o);
@@ -46,14 +66,20 @@ typedef struct SqueezeProposal {
 	int *perm;           /* n_before: neuron indices in pivot order */
 	double *rdiag;       /* min(rows, n_before): |r_jj|/|r_11| */
 	int nrdiag;
-	int p_qr;            /* kept by the QR threshold alone (line 4) */
-	int nkeep;           /* kept after the while loop (≤ p_qr; lines 6-9) */
+	int p_qr;            /* kept by the QR threshold alone (line 4); n_before when κ ≤ τ */
+	int nkeep;           /* kept after the while loop (≤ p_qr; lines 6-9), or the count given */
 	double kappa_after;  /* κ of the kept columns */
-	int *keep;           /* nkeep neuron indices: perm[0..nkeep) */
+	int *keep;           /* n_before neuron indices in the criterion's order: keep[0..nkeep)
+			      * are kept (perm[0..nkeep) under SQUEEZE_QR), the rest removed */
+	SqueezeCriterion criterion;
+	int counted;         /* 1: nkeep is the count the caller gave (keep_counts), not τ's */
 } SqueezeProposal;
 
 /* What Algorithm 3 would do to one hidden layer of net. When κ ≤ τ the
- * proposal keeps every neuron (nkeep == n_before). */
+ * proposal keeps every neuron (nkeep == n_before). With keep_counts, nkeep
+ * is the count given whatever κ is. Under another criterion than QR the
+ * count is the same (QR's decision at τ, or the one given) and the
+ * criterion chooses which neurons; κ of its kept columns may exceed τ. */
 int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp, Err *e);
 void squeeze_proposal_free(SqueezeProposal *sp);
 
@@ -72,6 +98,33 @@ int squeeze_preview(const Net *net, const SqueezeProposal *sp, const Dataset *ev
 int squeeze_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
 		       int maxrows, Err *e);
 
+/* ---- criteria (alg3_criteria.c) ---- */
+
+/* "qr", "norm", "random"; parse returns the criterion or -1. */
+const char *squeeze_criterion_name(SqueezeCriterion c);
+int squeeze_criterion_parse(const char *s);
+
+/* The neurons of hidden layer `layer` in the order criterion c keeps them
+ * (order[0..n_layer), the first kept first):
+ *   SQUEEZE_QR      the pivots of Ŵ⁽ⁱ⁾ P = Q R, as squeeze_propose orders them;
+ *   SQUEEZE_NORM    ‖W⁽ⁱ⁺¹⁾(j,:)‖₂ (neuron j's outgoing weights) descending,
+ *                   ties by index, so the smallest norm is removed first;
+ *   SQUEEZE_RANDOM  a Fisher-Yates shuffle of 0..n-1 from rng_derive(seed, layer).
+ * Keeping the first k of the order is the criterion's choice of k neurons. */
+int squeeze_order(const Net *net, int layer, SqueezeCriterion c, uint64_t seed, int *order,
+		  Err *e);
+
+/* 0 when counts[0..m-1) fits net: one count per hidden layer, each in
+ * 1..n_i; else -1 naming the first that does not. */
+int squeeze_check_counts(const Net *net, const int *counts, int ncounts, Err *e);
+
+/* The least-squares step of compensation on activations already computed:
+ * Y (s×n, layer i's activations), Z (s×q, layer i+1's pre-activations
+ * before removal); sol ((nkeep+1)×q) receives [W'_K; b'ᵀ] minimising
+ * ‖[Y_K 1] sol − Z‖_F. s ≥ nkeep + 1. */
+int squeeze_refit(const double *Y, int s, int n, const double *Z, int q, const int *keep,
+		  int nkeep, double *sol, Err *e);
+
 typedef enum Alg3Status {
 	ALG3_PROPOSED = 0, /* a proposal waits for alg3_apply or alg3_refuse */
 	ALG3_DONE          /* no later hidden layer has a neuron to remove */
@@ -86,7 +139,10 @@ typedef struct Alg3 {
 	SqueezeProposal prop;  /* the decision waiting, when ALG3_PROPOSED */
 	int *removed;          /* removed[i-1]: neurons removed from layer i in this pass */
 	int *removed_qr;       /* of those, how many the |r_jj| threshold removed (the
-				* rest went in the κ while loop) */
+				* rest went in the κ while loop); 0 with keep_counts */
+	double *kappa_dec;     /* kappa_dec[i-1]: κ(Ŵ⁽ⁱ⁾) when layer i was decided, after the
+				* earlier layers' removals (NaN: not reached, and the output) */
+	int *counts;           /* the pass's copy of o.keep_counts, or NULL */
 	int total;             /* Σ removed */
 	int applied, refused;  /* decisions so far */
 } Alg3;

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,6 +71,21 @@ void cond_set_tau(LayerCond *lc, double tau)
 	for (int j = 0; lc->rdiag && j < lc->nsv; j++)
 		if (lc->rdiag[j] > 0.0 && lc->rdiag[j] >= 1.0 / tau)
 			lc->rank_qr++;
+}
+
+const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len)
+{
+	if (isinf(kappa) || isnan(kappa)) {
+		snprintf(buf, len, "%s", isnan(kappa) ? "nan" : "inf");
+		return buf;
+	}
+	for (int d = 4; d <= 17; d++) {
+		snprintf(buf, len, "%.*g", d, kappa);
+		double shown = strtod(buf, NULL);
+		if (!(tau > 0) || ((shown > tau) == (kappa > tau) && (shown != tau || kappa == tau)))
+			break;
+	}
+	return buf;
 }
 
 void cond_layer_free(LayerCond *lc)

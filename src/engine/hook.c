@@ -21,7 +21,7 @@ int hook_cancelled(const Hook *h)
 
 static void vstep(const Hook *h, HookStep s, const char *fmt, va_list ap)
 {
-	char line[1024];
+	char line[2048];
 	vsnprintf(line, sizeof line, fmt, ap);
 	s.text = line;
 	h->step(&s, h->ud);

@@ -19,22 +19,28 @@ struct Alg1;
 struct Alg2;
 struct Alg2Trial;
 struct Alg3;
+struct TrainEpoch;
+struct TrainResult;
 
 typedef enum HookKind {
 	HOOK_NOTE = 0,   /* a line of news (a paper stage started, resumed, …) */
-	HOOK_TRAINED,    /* a training (train_plan_run) finished */
+	HOOK_TRAINED,    /* a training (train_plan_fit) finished: result */
 	HOOK_ALG1_ITER,  /* an Algorithm-1 iteration is done: alg1 */
 	HOOK_ALG2_TRIAL, /* an Algorithm-2 trial is done: alg2, trial */
-	HOOK_ALG3_LAYER  /* a squeeze decision was made (applied or refused): alg3 */
+	HOOK_ALG3_LAYER, /* a squeeze decision was made (applied or refused): alg3 */
+	HOOK_EPOCH       /* an epoch of a training (train_plan_fit) ended: epoch, with its
+			  * learning rate and validation loss and accuracy */
 } HookKind;
 
 typedef struct HookStep {
 	HookKind kind;
-	const char *text; /* one line for people (no newline), never NULL */
+	const char *text; /* one line for people (no newline, under 2048 bytes), never NULL */
 	const struct Alg1 *alg1;
 	const struct Alg2 *alg2;
 	const struct Alg2Trial *trial;
 	const struct Alg3 *alg3;
+	const struct TrainEpoch *epoch;   /* HOOK_EPOCH (train_plan.h) */
+	const struct TrainResult *result; /* HOOK_TRAINED (train_plan.h) */
 } HookStep;
 
 typedef struct Hook {

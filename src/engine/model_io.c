@@ -64,6 +64,76 @@ static float get_f32(const unsigned char *p)
 	return f;
 }
 
+static void put_f64(unsigned char *p, double x)
+{
+	uint64_t v;
+	memcpy(&v, &x, sizeof v);
+	put_u64(p, v);
+}
+
+static double get_f64(const unsigned char *p)
+{
+	uint64_t v = get_u64(p);
+	double x;
+	memcpy(&x, &v, sizeof x);
+	return x;
+}
+
+/* The schedule block (model_io.h) of net into p. */
+static void put_sched(unsigned char *p, const Net *net)
+{
+	const LrSchedule *s = &net->sched;
+	const SchedState *st = &net->sched_st;
+	put_u32(p, (uint32_t)s->kind);
+	put_u32(p + 4, (uint32_t)s->patience);
+	put_f64(p + 8, s->every);
+	put_f64(p + 16, s->factor);
+	put_f64(p + 24, s->period);
+	put_f64(p + 32, s->warmup);
+	put_u64(p + 40, (uint64_t)st->step);
+	put_u32(p + 48, (uint32_t)st->reductions);
+	put_u32(p + 52, (uint32_t)st->bad);
+	put_u32(p + 56, (uint32_t)st->has_best);
+	put_u32(p + 60, 0);
+	put_f64(p + 64, st->best);
+}
+
+/* The schedule block at file offset off into net, checked. */
+static int get_sched(const unsigned char *p, Net *net, const char *path, uint64_t off, Err *e)
+{
+	LrSchedule s;
+	SchedState st;
+	uint32_t kind = get_u32(p), patience = get_u32(p + 4);
+	if (kind >= SCHED_KIND_COUNT)
+		return err_set(e, "%s: unknown schedule kind %u at offset %llu (expected 0..%d)", path,
+			       kind, (unsigned long long)off, SCHED_KIND_COUNT - 1);
+	sched_default(&s);
+	s.kind = (SchedKind)kind;
+	s.patience = patience > INT_MAX ? INT_MAX : (int)patience;
+	s.every = get_f64(p + 8);
+	s.factor = get_f64(p + 16);
+	s.period = get_f64(p + 24);
+	s.warmup = get_f64(p + 32);
+	if (sched_check(&s, e) < 0)
+		return err_prefix(e, "%s: the schedule at offset %llu", path, (unsigned long long)off);
+	int64_t step = (int64_t)get_u64(p + 40);
+	uint32_t red = get_u32(p + 48), bad = get_u32(p + 52), has = get_u32(p + 56);
+	double best = get_f64(p + 64);
+	if (step < 0 || red > INT_MAX || bad > INT_MAX || has > 1 || get_u32(p + 60) != 0 ||
+	    (has && !isfinite(best)))
+		return err_set(e, "%s: the schedule's position at offset %llu is not valid", path,
+			       (unsigned long long)off + 40);
+	memset(&st, 0, sizeof st);
+	st.step = (long)step;
+	st.reductions = (int)red;
+	st.bad = (int)bad;
+	st.has_best = (int)has;
+	st.best = has ? best : 0.0;
+	net->sched = s;
+	net->sched_st = st;
+	return 0;
+}
+
 /* Floats between host order and the file's little-endian order, in place. */
 static void swap_floats(float *a, size_t n)
 {
@@ -79,12 +149,19 @@ static void swap_floats(float *a, size_t n)
 #endif
 }
 
+size_t model_file_bytes(const Net *net)
+{
+	size_t nbuf = net->adam_t > 0 ? 3 : 1;
+	return (size_t)header_bytes((uint64_t)net->m) + 4 * nbuf * net->nparam + MODEL_SCHED_BYTES +
+	       4;
+}
+
 int model_save(const Net *net, const char *path, Err *e)
 {
 	uint32_t flags = net->adam_t > 0 ? FLAG_ADAM : 0;
 	size_t hb = (size_t)header_bytes((uint64_t)net->m);
 	size_t nbuf = flags & FLAG_ADAM ? 3 : 1;
-	size_t total = hb + 4 * nbuf * net->nparam + 4;
+	size_t total = model_file_bytes(net);
 	unsigned char *buf = malloc(total);
 	if (!buf)
 		return err_set(e, "%s: out of memory for %zu bytes", path, total);
@@ -107,6 +184,8 @@ int model_save(const Net *net, const char *path, Err *e)
 		swap_floats((float *)(void *)p, net->nparam);
 		p += net->nparam * 4;
 	}
+	put_sched(p, net);
+	p += MODEL_SCHED_BYTES;
 	put_u32(p, (uint32_t)crc32(0L, buf, (uInt)(p - buf)));
 	int rc = file_write(path, buf, total, 0, e);
 	free(buf);
@@ -221,7 +300,8 @@ static Net *load_open(FILE *f, const char *path, uint64_t fsize, Err *e)
 		goto done;
 	}
 	int nbuf = flags & FLAG_ADAM ? 3 : 1;
-	uint64_t want = hb + 4 * np * (uint64_t)nbuf + 4;
+	uint64_t sb = version >= 2 ? MODEL_SCHED_BYTES : 0;
+	uint64_t want = hb + 4 * np * (uint64_t)nbuf + sb + 4;
 	if (fsize != want) {
 		err_set(e, "%s: %llu bytes, but its header describes %llu (%s)", path,
 			(unsigned long long)fsize, (unsigned long long)want,
@@ -240,6 +320,9 @@ static Net *load_open(FILE *f, const char *path, uint64_t fsize, Err *e)
 			goto fail;
 		swap_floats(dst[k], net->nparam);
 	}
+	unsigned char blk[MODEL_SCHED_BYTES];
+	if (sb && read_all(f, blk, sizeof blk, &crc, path, e))
+		goto fail;
 	unsigned char cb[4];
 	if (read_all(f, cb, 4, NULL, path, e))
 		goto fail;
@@ -249,6 +332,8 @@ static Net *load_open(FILE *f, const char *path, uint64_t fsize, Err *e)
 			path, (unsigned long long)(fsize - 4), get_u32(cb), (unsigned)crc);
 		goto fail;
 	}
+	if (sb && get_sched(blk, net, path, fsize - 4 - sb, e))
+		goto fail;
 	goto done;
 fail:
 	net_free(net);

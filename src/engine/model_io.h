@@ -3,21 +3,32 @@
  * Layout (little-endian): magic "CONDNET\0", u32 version, u32 header bytes,
  * u32 m, u32 act, f32 act_a, u32 n[0..m], i64 adam_t, u32 flags (bit 0: Adam
  * state present), then the parameters (f32 × nparam) and, if flagged, the
- * Adam moments, then a CRC-32 (zlib) of everything before it. Every size is
- * checked against the file length before it is trusted. Saving goes through
- * file_write (base/file.h): a temporary file beside the target (a link's
- * target), fsynced and renamed over it, so a failed save leaves the previous
- * file intact; a device or FIFO is written straight; "-" and a terminal are
- * refused, the file being binary. */
+ * Adam moments, then (version 2 on) the learning-rate schedule of the run
+ * under way and its position (MODEL_SCHED_BYTES: u32 kind, u32 patience,
+ * f64 every, f64 factor, f64 period, f64 warmup, i64 step, u32 reductions,
+ * u32 bad, u32 has_best, u32 0, f64 best), then a CRC-32 (zlib) of
+ * everything before it. A version-1 file loads with no schedule run
+ * (constant, not started). Every size is checked against the file length
+ * before it is trusted. Saving goes through file_write (base/file.h): a
+ * temporary file beside the target (a link's target), fsynced and renamed
+ * over it, so a failed save leaves the previous file intact; a device or FIFO
+ * is written straight; "-" and a terminal are refused, the file being
+ * binary. */
 #ifndef CONDNET_MODEL_IO_H
 #define CONDNET_MODEL_IO_H
 
 #include "base/err.h"
 #include "engine/net.h"
 
-#define MODEL_VERSION 1
+#define MODEL_VERSION 2
+/* Bytes of the schedule block of version 2. */
+#define MODEL_SCHED_BYTES 72
 
 int model_save(const Net *net, const char *path, Err *e);
+/* The bytes model_save writes for net: header, parameters, the Adam
+ * moments when the network has taken an Adam step, the schedule state and
+ * the checksum. */
+size_t model_file_bytes(const Net *net);
 Net *model_load(const char *path, Err *e);
 
 #endif

@@ -105,6 +105,8 @@ Net *net_clone(const Net *net, Err *e)
 	memcpy(c->adam_m, net->adam_m, net->nparam * sizeof(float));
 	memcpy(c->adam_v, net->adam_v, net->nparam * sizeof(float));
 	c->adam_t = net->adam_t;
+	c->sched = net->sched;
+	c->sched_st = net->sched_st;
 	return c;
 }
 
@@ -124,6 +126,8 @@ void net_reset_adam(Net *net)
 	memset(net->adam_m, 0, net->nparam * sizeof(float));
 	memset(net->adam_v, 0, net->nparam * sizeof(float));
 	net->adam_t = 0;
+	sched_default(&net->sched);
+	memset(&net->sched_st, 0, sizeof net->sched_st);
 }
 
 /* Glorot & Bengio (2010), as Keras' glorot_uniform: W ~ U(−L, L) with

@@ -8,7 +8,9 @@
  * All parameters live in one contiguous buffer, layer by layer, W then b, and
  * the Adam moments live in two buffers of the same layout, so an optimizer
  * step is one pass over arrays, and removing a neuron removes its optimizer
- * state with it. */
+ * state with it. The learning-rate schedule of the run under way and its
+ * position (schedule.h) are optimizer state too: they travel with the
+ * network through clones and model files. */
 #ifndef CONDNET_NET_H
 #define CONDNET_NET_H
 
@@ -16,6 +18,7 @@
 #include <stdint.h>
 
 #include "engine/act.h"
+#include "engine/schedule.h"
 #include "base/err.h"
 #include "base/rng.h"
 
@@ -29,6 +32,8 @@ typedef struct Net {
 	float *adam_m;  /* Adam first moments, same layout (zeros when fresh) */
 	float *adam_v;  /* Adam second moments */
 	long adam_t;    /* Adam step count */
+	LrSchedule sched;     /* the learning-rate schedule of the training run under way */
+	SchedState sched_st;  /* where that run is (zero: none started) */
 	float **W;      /* W[i], i < m: n[i]×n[i+1] row-major */
 	float **b;      /* b[i], i < m: n[i+1] */
 } Net;
@@ -46,6 +51,7 @@ void net_init_glorot(Net *net, Rng *rng);
 /* A new network of these widths with Glorot weights drawn from a generator
  * seeded with seed: what every "fresh network" of condnet is. */
 Net *net_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed, Err *e);
+/* Zero Adam moments and step count, and no schedule run (constant, not started). */
 void net_reset_adam(Net *net);
 
 /* Hidden layer `layer` (1..m-1, the paper's numbering) keeps only the neurons

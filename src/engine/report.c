@@ -9,14 +9,9 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "engine/report_table.h"
 
-enum { CELL = 40 };
-
-/* A grid of formatted cells; row 0 is the header. */
-typedef struct Table {
-	int rows, cols;
-	char *cell; /* rows*cols cells of CELL bytes */
-} Table;
+enum { CELL = REPORT_CELL };
 
 static int table_init(Table *t, int rows, int cols)
 {
@@ -501,4 +496,39 @@ int report_write_file(const char *path, void (*fn)(FILE *, const void *), const 
 	int rc = file_write(path, buf, len, FILE_OUT_TEXT, e);
 	free(buf);
 	return rc;
+}
+
+/* ---- the table helpers for the other report files (report_table.h) ---- */
+
+int report_table_init(Table *t, int rows, int cols)
+{
+	return table_init(t, rows, cols);
+}
+
+void report_table_set(Table *t, int r, int c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->cell + ((size_t)r * (size_t)t->cols + (size_t)c) * CELL, CELL, fmt, ap);
+	va_end(ap);
+}
+
+void report_table_print(FILE *f, const Table *t, ReportFormat fmt)
+{
+	table_print(f, t, fmt);
+}
+
+void report_set_kappa(Table *t, int r, int c, double k, ReportFormat fmt)
+{
+	set_kappa(t, r, c, k, fmt);
+}
+
+void report_set_count(Table *t, int r, int c, double v, ReportFormat fmt)
+{
+	set_count(t, r, c, v, fmt);
+}
+
+void report_set_pct(Table *t, int r, int c, double v, ReportFormat fmt)
+{
+	set_pct(t, r, c, v, fmt);
 }

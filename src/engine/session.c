@@ -1,5 +1,6 @@
-/* session.c - the session state, its undo stack and the actions that change
- * it (the log itself is in session_log.c). */
+/* session.c - the session state and the actions that change it (the undo
+ * stack is in session_undo.c, the squeeze pass in session_squeeze.c, the
+ * log lines in session_action.c and the log file in session_log.c). */
 #include "engine/session.h"
 
 #include <math.h>
@@ -11,69 +12,7 @@
 #include "data/datasets.h"
 #include "engine/alg3_squeeze.h"
 #include "engine/model_io.h"
-
-#define UNDO_MAX 32
-
-/* ---- snapshots ---- */
-
-static void snap_free(SessSnapshot *sn)
-{
-	net_free(sn->net);
-	alg1_free(sn->alg1);
-	memset(sn, 0, sizeof *sn);
-}
-
-static int snap_take(const Session *s, SessSnapshot *sn, Err *e)
-{
-	memset(sn, 0, sizeof *sn);
-	sn->alg1_live = s->alg1_live;
-	sn->ntrain = s->ntrain;
-	if ((s->net && !(sn->net = net_clone(s->net, e))) ||
-	    (s->alg1 && !(sn->alg1 = alg1_clone(s->alg1, NULL)))) {
-		snap_free(sn);
-		return err_set(e, "out of memory copying the network");
-	}
-	return 0;
-}
-
-/* Puts a snapshot back; the session takes its contents. */
-static void snap_restore(Session *s, SessSnapshot *sn)
-{
-	net_free(s->net);
-	alg1_free(s->alg1);
-	s->net = sn->net;
-	s->alg1 = sn->alg1;
-	s->alg1_live = sn->alg1_live;
-	s->ntrain = sn->ntrain;
-	memset(sn, 0, sizeof *sn);
-}
-
-static int undo_push(Session *s, SessSnapshot *sn, Err *e)
-{
-	if (s->nundo == UNDO_MAX) {
-		snap_free(&s->undo[0]);
-		memmove(s->undo, s->undo + 1, (size_t)(UNDO_MAX - 1) * sizeof *s->undo);
-		s->nundo--;
-	}
-	if (s->nundo == s->capundo) {
-		int cap = s->capundo ? 2 * s->capundo : 8;
-		SessSnapshot *u = realloc(s->undo, (size_t)cap * sizeof *u);
-		if (!u)
-			return err_set(e, "out of memory for the undo stack");
-		s->undo = u;
-		s->capundo = cap;
-	}
-	s->undo[s->nundo++] = *sn;
-	memset(sn, 0, sizeof *sn);
-	return 0;
-}
-
-static void undo_clear(Session *s)
-{
-	for (int i = 0; i < s->nundo; i++)
-		snap_free(&s->undo[i]);
-	s->nundo = 0;
-}
+#include "engine/session_int.h"
 
 /* ---- the session ---- */
 
@@ -91,6 +30,31 @@ Session *session_new(Err *e)
 	train_opts_default(&s->topt);
 	dataspec_default(&s->dspec);
 	return s;
+}
+
+void session_rewind(Session *s)
+{
+	Alg1Opts o;
+	alg1_opts_default(&o);
+	session_squeeze_stop(s);
+	undo_clear(s);
+	net_free(s->net);
+	alg1_free(s->alg1);
+	alg2_free(s->sweep);
+	dataset_free(s->sweep_tr);
+	dataset_free(s->sweep_v);
+	s->net = NULL;
+	s->alg1 = NULL;
+	s->sweep = NULL;
+	s->sweep_tr = s->sweep_v = NULL;
+	s->alg1_live = s->sweep_done = 0;
+	s->tau = o.tau;
+	s->eta = o.eta;
+	train_opts_default(&s->topt);
+	s->seed = 0;
+	s->ntrain = 0;
+	s->training = NULL;
+	s->dirty = 0;
 }
 
 void session_free(Session *s)
@@ -278,15 +242,35 @@ static int do_load(Session *s, SessAction *a, Err *e)
 	return set_net(s, net, e);
 }
 
+/* Algorithm 2's split of the training set (by the data action's validation
+ * fraction or rows per class), made on first use. */
+static int need_split(Session *s, Err *e)
+{
+	if (!s->sweep_tr && dataset_split(s->train, s->val_frac, s->val_per_class, s->seed,
+	                                  &s->sweep_tr, &s->sweep_v, e) < 0)
+		return err_prefix(e, "validation split");
+	return 0;
+}
+
 static int do_train(Session *s, const SessAction *a, const Hook *h, Err *e)
 {
+	TrainPlan p;
+	const Dataset *d = s->train;
+	train_plan_default(&p, &s->topt, a->x);
+	p.opts.seed = rng_derive(s->seed, 0x7000 + (uint64_t)s->ntrain);
+	p.patience = a->patience;
+	if (a->patience > 0 || s->topt.sched.kind == SCHED_PLATEAU) {
+		if (need_split(s, e) < 0)
+			return -1;
+		d = s->sweep_tr;
+		p.val = s->sweep_v;
+	}
 	Net *backup = net_clone(s->net, e);
 	if (!backup)
 		return err_set(e, "out of memory copying the network");
-	TrainOpts o = s->topt;
-	o.seed = rng_derive(s->seed, 0x7000 + (uint64_t)s->ntrain);
+	TrainResult r;
 	s->training = s->net;
-	int rc = train_epochs(s->net, s->train, &o, a->x, hook_train, (void *)h, e);
+	int rc = train_plan_fit(s->net, d, &p, h, &r, e);
 	s->training = NULL;
 	if (rc != 0 || hook_cancelled(h)) {
 		net_free(s->net);
@@ -294,6 +278,7 @@ static int do_train(Session *s, const SessAction *a, const Hook *h, Err *e)
 		return rc < 0 ? -1 : 1;
 	}
 	net_free(backup);
+	s->trained = r;
 	s->ntrain++;
 	s->alg1_live = 0;
 	s->dirty = 1;
@@ -306,6 +291,9 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 {
 	SessSnapshot before;
 	*done = 0;
+	if (s->topt.sched.kind == SCHED_PLATEAU && (!s->alg1 || !s->alg1_live))
+		return err_set(e, "the plateau schedule needs a validation set, which Algorithm 1 "
+		                  "has not (its trainings follow any other schedule)");
 	if (snap_take(s, &before, e) < 0)
 		return -1;
 	if (!s->alg1 || !s->alg1_live) {
@@ -320,6 +308,7 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 			snap_free(&before);
 			return -1;
 		}
+		a->eval = s->test; /* the accuracy of every iteration, for people */
 		alg1_free(s->alg1);
 		s->alg1 = a;
 		s->alg1_live = 1;
@@ -371,9 +360,9 @@ static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
 	o.eta = s->eta;
 	o.seed = s->seed;
 	o.train = s->topt;
-	if (!s->sweep_tr && dataset_split(s->train, s->val_frac, s->val_per_class, s->seed,
-	                                  &s->sweep_tr, &s->sweep_v, e) < 0)
-		return err_prefix(e, "validation split");
+	sched_default(&o.train.sched); /* the trials train eta epochs at the constant rate */
+	if (need_split(s, e) < 0)
+		return -1;
 	Alg2 *sw = alg2_new(s->net, s->sweep_tr, s->sweep_v, &o, e);
 	if (!sw)
 		return -1;
@@ -391,80 +380,6 @@ static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
 	return 0;
 }
 
-int session_squeeze_start(Session *s, Err *e)
-{
-	session_squeeze_stop(s);
-	if (!s->net)
-		return err_set(e, "squeeze: no network yet");
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
-	o.tau = s->tau;
-	if (!(s->sq = alg3_new(s->net, &o, s->train, e)))
-		return -1;
-	int st = alg3_step(s->sq, e);
-	if (st != ALG3_PROPOSED)
-		session_squeeze_stop(s);
-	return st;
-}
-
-const SqueezeProposal *session_squeeze_proposal(const Session *s)
-{
-	return s->sq && s->sq->status == ALG3_PROPOSED ? &s->sq->prop : NULL;
-}
-
-void session_squeeze_stop(Session *s)
-{
-	alg3_free(s->sq);
-	s->sq = NULL;
-}
-
-/* Algorithm 3's decision for one layer: the pass's proposal when it is for
- * this layer (a pass under way), else one made now for the layer alone. */
-static int do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e)
-{
-	if (a->layer < 1 || a->layer >= s->net->m)
-		return err_set(e, "squeeze: layer %d is not a hidden layer (1..%d)", a->layer,
-		               s->net->m - 1);
-	const SqueezeProposal *held = session_squeeze_proposal(s);
-	int pass = held && held->layer == a->layer && held->n_before == s->net->n[a->layer];
-	if (!pass && !a->apply)
-		return 0;
-	if (!pass) {
-		SqueezeOpts o;
-		squeeze_opts_default(&o);
-		o.tau = s->tau;
-		session_squeeze_stop(s);
-		if (!(s->sq = alg3_new(s->net, &o, s->train, e)) ||
-		    alg3_propose_layer(s->sq, a->layer, e) < 0) {
-			session_squeeze_stop(s);
-			return -1;
-		}
-	}
-	int changes = a->apply && s->sq->prop.nkeep < s->sq->prop.n_before;
-	SessSnapshot sn;
-	if (changes && snap_take(s, &sn, e) < 0)
-		return -1;
-	int rc = a->apply ? alg3_apply(s->sq, a->comp, h, e) : alg3_refuse(s->sq, h, e);
-	if (rc < 0) {
-		if (changes)
-			snap_restore(s, &sn);
-		session_squeeze_stop(s);
-		return -1;
-	}
-	if (changes) {
-		if (undo_push(s, &sn, e) < 0)
-			snap_free(&sn);
-		s->alg1_live = 0;
-		s->dirty = 1;
-	}
-	if (!pass) {
-		session_squeeze_stop(s);
-	} else if (alg3_step(s->sq, e) != ALG3_PROPOSED) {
-		session_squeeze_stop(s);
-	}
-	return 0;
-}
-
 int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 {
 	SessAction a = *act;
@@ -479,7 +394,7 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 	if (a.kind != SESS_DATA && !s->train)
 		return err_set(e, "%s: no data set yet (the first action must be 'data')", name);
 	if (a.kind > SESS_NET && a.kind != SESS_LOAD && a.kind != SESS_TAU && a.kind != SESS_ETA &&
-	    !s->net)
+	    a.kind != SESS_SCHED && !s->net)
 		return err_set(e, "%s: no network yet (expected 'net' or 'load' before it)", name);
 	/* a squeeze pass lives on the network as it is: any other change ends it */
 	if (a.kind != SESS_SQUEEZE && a.kind != SESS_SAVE)
@@ -518,6 +433,15 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		if (s->alg1)
 			s->alg1->o.eta = a.x;
 		break;
+	case SESS_SCHED: {
+		LrSchedule sc;
+		sched_default(&sc);
+		sc.warmup = a.x;
+		if (sched_parse(a.spec, &sc, e) < 0)
+			return err_prefix(e, "sched");
+		s->topt.sched = sc;
+		break;
+	}
 	case SESS_TRAIN:
 		rc = do_train(s, &a, h, e);
 		break;
@@ -535,7 +459,7 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		rc = do_sweep(s, &a, h, e);
 		break;
 	case SESS_SQUEEZE:
-		rc = do_squeeze(s, &a, h, e);
+		rc = session_do_squeeze(s, &a, h, e);
 		break;
 	case SESS_UNDO:
 		if (!s->nundo)

@@ -1,5 +1,7 @@
 /* session.h - the state of an interactive session, the actions that change
- * it (session.c), and the session log (session_log.c).
+ * it (session.c, with its undo stack in session_undo.c and its squeeze pass
+ * in session_squeeze.c), an action as a log line (session_action.c), and
+ * the session log file (session_log.c).
  *
  * Every change the screen makes goes through session_apply(), one action at a
  * time, in order; each completed action is appended to the log as one line.
@@ -14,12 +16,19 @@
  *
  * Log line grammar: a verb, then space-separated key=value fields; values
  * escape '%', space and control characters as %XX. Lines starting with '#'
- * and blank lines are ignored.
+ * and blank lines are ignored by replay; of those, a line "#: TEXT" is a
+ * caption that a lesson player shows between the actions around it (the
+ * screen records them; TEXT is free, unescaped).
  *   data spec=S [dir=D] features=N label_col=N seed=N limit=N val_frac=X val_per_class=N
  *   opts batch=N lr=X [threads=N]
  *   net layers=L act=A act_a=X seed=N
  *   load path=P [crc=HEX]
- *   tau X | eta X | train X
+ *   tau X | eta X
+ *   sched SPEC [warmup=W]   (the learning-rate schedule of later trainings:
+ *                            a sched_parse spec, W epochs of warm-up)
+ *   train X [patience=P]    (X epochs, the cap with P: early stopping on the
+ *                            validation split, which a plateau schedule also
+ *                            trains beside)
  *   alg1-step | alg1-run [steps=N]
  *   sweep betas=B q=N
  *   squeeze layer=N apply|refuse [comp=0|1]
@@ -39,6 +48,7 @@
 #include "engine/hook.h"
 #include "engine/net.h"
 #include "engine/train.h"
+#include "engine/train_plan.h"
 
 typedef enum SessKind {
 	SESS_DATA = 0,
@@ -54,16 +64,17 @@ typedef enum SessKind {
 	SESS_SQUEEZE,
 	SESS_UNDO,
 	SESS_SAVE,
+	SESS_SCHED,
 	SESS_KIND_COUNT
 } SessKind;
 
 /* One action; only the fields of its kind are meaningful. */
 typedef struct SessAction {
 	SessKind kind;
-	char spec[256];    /* DATA: data set; NET: hidden widths; SWEEP: β list */
+	char spec[256];    /* DATA: data set; NET: hidden widths; SWEEP: β list; SCHED: schedule */
 	char path[1024];   /* DATA: data directory ("" = default); LOAD, SAVE: model file */
 	double x;          /* TAU: τ; ETA: η; TRAIN: epochs; OPTS: learning rate; NET: erf scale;
-	                    * DATA: validation fraction */
+	                    * DATA: validation fraction; SCHED: warm-up epochs */
 	uint64_t seed;     /* DATA: synthetic data seed; NET: weight and training seed */
 	int features;      /* DATA */
 	int label_col;     /* DATA */
@@ -78,6 +89,7 @@ typedef struct SessAction {
 	int layer;         /* SQUEEZE: 1..m-1 */
 	int apply;         /* SQUEEZE: 1 apply, 0 refuse */
 	int comp;          /* SQUEEZE: refit the next layer (compensation) */
+	int patience;      /* TRAIN: early stopping after this many epochs, 0 = none */
 	int has_crc;       /* LOAD */
 	uint32_t crc;      /* LOAD: CRC-32 of the loaded parameters */
 } SessAction;
@@ -110,7 +122,7 @@ typedef struct Session {
 	int val_per_class;
 	Dataset *train, *test;
 	Dataset *sweep_tr, *sweep_v; /* Algorithm 2's split of train, made on first use */
-	TrainOpts topt;
+	TrainOpts topt;     /* batch, lr, threads and the schedule (topt.sched) */
 	uint64_t seed;
 	Net *net;       /* the current network */
 	Alg1 *alg1;     /* Algorithm 1 (its history), NULL until the first step */
@@ -121,6 +133,8 @@ typedef struct Session {
 			 * but squeeze and save ends it */
 	double tau, eta;
 	long ntrain;        /* train actions so far: the next one's shuffle seed */
+	TrainResult trained; /* what the last train action did (epochs, the epoch
+			      * kept, its validation accuracy) */
 	SessSnapshot *undo; /* snapshots before each structural change */
 	int nundo, capundo;
 	const Net *training; /* the network a `train` action trains now, or NULL */
@@ -132,12 +146,23 @@ typedef struct Session {
 
 /* An empty session: τ and η of alg1_opts_default, no data. Apply DATA first. */
 Session *session_new(Err *e);
+/* The session as session_new and its DATA action left it: the data sets
+ * (and the log) are kept, everything else is forgotten (network, history,
+ * sweep, undo, τ, η, options, seed). Applying a log's later actions again
+ * then gives the same state as replaying the whole log. */
+void session_rewind(Session *s);
 void session_free(Session *s); /* accepts NULL; closes the log */
 
 /* Applies one action, reporting to h (may be NULL: replay). Returns 0 when
  * done (and logged, when a log is open), 1 when the hook cancelled it
  * (state as before, except a cancelled ALG1_RUN which keeps and logs its
  * finished iterations), -1 on error (state as before, message in e).
+ *
+ * A train action trains the whole training set, or, with patience or under
+ * a plateau schedule, Algorithm 2's training part while measuring its
+ * validation part after every epoch (train_plan_fit: every epoch is a
+ * HOOK_EPOCH step with its learning rate and validation loss and accuracy,
+ * and early stopping keeps the best epoch); s->trained says what it did.
  *
  * A squeeze action applies (or refuses) the proposal the session holds for
  * that layer when a squeeze pass is under way (session_squeeze_start), and
@@ -164,8 +189,20 @@ int session_log_open(Session *s, const char *path, Err *e);
 void session_log_action(Session *s, const SessAction *a);
 /* Writes "# TEXT" to the open log (newlines become spaces). */
 void session_log_note(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Writes the caption "#: TEXT" to the open log (control characters become
+ * spaces). */
+void session_log_caption(Session *s, const char *text);
+/* The text of a caption line ("#: TEXT", leading blanks allowed), without
+ * its newline, into buf; 1 for a caption, 0 for any other line. */
+int session_caption(const char *line, char *buf, size_t len);
+
+/* The default logs kept: starting a session removes the oldest
+ * session-*.log files of the log directory beyond this many. */
+#define SESS_LOG_KEEP 50
 /* $XDG_STATE_HOME/condnet/session-YYYYmmdd-HHMMSS.log, else under
- * ~/.local/state/condnet; the directories are created. */
+ * ~/.local/state/condnet (-2, -3, … appended when two start in the same
+ * second); the directories are created, and the oldest session-*.log files
+ * there are removed so that, with the new one, SESS_LOG_KEEP remain. */
 int session_default_log_path(char *buf, size_t len, Err *e);
 
 /* Reads a log and applies every line; errors read "LOG:LINE: …". */

@@ -1,5 +1,6 @@
-/* session_log.c - the session log: one line per action (format and parse),
- * the log file, and replay. */
+/* session_log.c - the session log file: writing actions and captions to
+ * it, the default log directory, and replay (the lines themselves are
+ * formatted and parsed in session_action.c). */
 #include "base/file.h"
 #include "engine/session.h"
 
@@ -8,402 +9,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
-
-static const char *const kind_names[SESS_KIND_COUNT] = {
-    "data",      "opts",     "net",   "load",    "tau",  "eta",  "train",
-    "alg1-step", "alg1-run", "sweep", "squeeze", "undo", "save",
-};
-
-const char *session_kind_name(SessKind k)
-{
-	return (unsigned)k < SESS_KIND_COUNT ? kind_names[k] : "?";
-}
-
-/* ---- formatting ---- */
-
-/* A line being formatted: over is set when something did not fit. */
-typedef struct Out {
-	char *buf;
-	size_t len, n;
-	int over;
-} Out;
-
-/* Appends " key=value" (key may be NULL for a bare value), escaping the value. */
-static void put(Out *o, const char *key, const char *val)
-{
-	char head[64];
-	int h = snprintf(head, sizeof head, key ? " %s=" : " ", key);
-	if (o->over || h < 0 || o->n + (size_t)h >= o->len) {
-		o->over = 1;
-		return;
-	}
-	memcpy(o->buf + o->n, head, (size_t)h);
-	o->n += (size_t)h;
-	for (const unsigned char *p = (const unsigned char *)val; *p; p++) {
-		int esc = *p <= ' ' || *p == '%' || *p == 0x7f;
-		if (o->n + (esc ? 3 : 1) >= o->len) {
-			o->over = 1;
-			break;
-		}
-		if (esc)
-			o->n += (size_t)snprintf(o->buf + o->n, o->len - o->n, "%%%02X", *p);
-		else
-			o->buf[o->n++] = (char)*p;
-	}
-	o->buf[o->n] = '\0';
-}
-
-static void putf(Out *o, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void putf(Out *o, const char *key, const char *fmt, ...)
-{
-	char v[64];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(v, sizeof v, fmt, ap);
-	va_end(ap);
-	put(o, key, v);
-}
-
-/* Formats a into buf[0..len), len > 0; returns 0, or -1 when the line was cut. */
-static int format(const SessAction *a, char *buf, size_t len)
-{
-	Out o = {buf, len, 0, 0};
-	int n = snprintf(buf, len, "%s", session_kind_name(a->kind));
-	if (n < 0 || (size_t)n >= len)
-		return -1;
-	o.n = (size_t)n;
-	switch (a->kind) {
-	case SESS_DATA:
-		put(&o, "spec", a->spec);
-		if (a->path[0])
-			put(&o, "dir", a->path);
-		putf(&o, "features", "%d", a->features);
-		putf(&o, "label_col", "%d", a->label_col);
-		putf(&o, "seed", "%llu", (unsigned long long)a->seed);
-		putf(&o, "limit", "%d", a->limit);
-		putf(&o, "val_frac", "%.17g", a->x);
-		putf(&o, "val_per_class", "%d", a->val_per_class);
-		if (a->scale)
-			putf(&o, "scale", "%d", a->scale);
-		break;
-	case SESS_OPTS:
-		putf(&o, "batch", "%d", a->batch);
-		putf(&o, "lr", "%.17g", a->x);
-		if (a->threads)
-			putf(&o, "threads", "%d", a->threads);
-		break;
-	case SESS_NET:
-		put(&o, "layers", a->spec);
-		put(&o, "act", act_name((ActKind)a->act));
-		putf(&o, "act_a", "%.9g", a->x);
-		putf(&o, "seed", "%llu", (unsigned long long)a->seed);
-		break;
-	case SESS_LOAD:
-		put(&o, "path", a->path);
-		if (a->has_crc)
-			putf(&o, "crc", "%08x", (unsigned)a->crc);
-		break;
-	case SESS_SAVE:
-		put(&o, "path", a->path);
-		break;
-	case SESS_TAU:
-	case SESS_ETA:
-	case SESS_TRAIN:
-		putf(&o, NULL, "%.17g", a->x);
-		break;
-	case SESS_ALG1_RUN:
-		if (a->steps > 0)
-			putf(&o, "steps", "%d", a->steps);
-		break;
-	case SESS_SWEEP:
-		put(&o, "betas", a->spec);
-		putf(&o, "q", "%d", a->q);
-		break;
-	case SESS_SQUEEZE:
-		putf(&o, "layer", "%d", a->layer);
-		put(&o, NULL, a->apply ? "apply" : "refuse");
-		putf(&o, "comp", "%d", a->comp);
-		break;
-	default:
-		break;
-	}
-	return o.over ? -1 : 0;
-}
-
-const char *session_format(const SessAction *a, char *buf, size_t len)
-{
-	if (len)
-		format(a, buf, len);
-	return buf;
-}
-
-int session_format_line(const SessAction *a, char *buf, size_t len, Err *e)
-{
-	if (!len || format(a, buf, len) < 0)
-		return err_set(e, "%s: the log line needs more than %zu characters",
-		               session_kind_name(a->kind), len ? len - 1 : 0);
-	return 0;
-}
-
-/* ---- parsing ---- */
-
-static int unescape(const char *s, char *out, size_t len, Err *e)
-{
-	size_t n = 0;
-	for (; *s; s++) {
-		int c = (unsigned char)*s;
-		if (c == '%') {
-			unsigned v;
-			if (!s[1] || !s[2] || sscanf(s + 1, "%2x", &v) != 1)
-				return err_set(e, "bad escape at '%.8s' (expected %%XX)", s);
-			c = (int)v;
-			s += 2;
-		}
-		if (n + 1 >= len)
-			return err_set(e, "value longer than %zu characters", len - 1);
-		out[n++] = (char)c;
-	}
-	out[n] = '\0';
-	return 0;
-}
-
-static int num(const char *key, const char *v, double *x, Err *e)
-{
-	char *end;
-	errno = 0;
-	*x = strtod(v, &end);
-	if (!*v || *end || errno || !isfinite(*x))
-		return err_set(e, "%s: expected a number, got '%s'", key, v);
-	return 0;
-}
-
-static int inum(const char *key, const char *v, long lo, long hi, int *x, Err *e)
-{
-	char *end;
-	errno = 0;
-	long l = strtol(v, &end, 10);
-	if (!*v || *end || errno || l < lo || l > hi)
-		return err_set(e, "%s: expected an integer in [%ld, %ld], got '%s'", key, lo, hi,
-		               v);
-	*x = (int)l;
-	return 0;
-}
-
-static int u64num(const char *key, const char *v, uint64_t *x, Err *e)
-{
-	char *end;
-	errno = 0;
-	unsigned long long l = strtoull(v, &end, 10);
-	if (!*v || *end || errno || *v == '-')
-		return err_set(e, "%s: expected an unsigned integer, got '%s'", key, v);
-	*x = l;
-	return 0;
-}
-
-/* Which fields each kind requires (bit per field name below). */
-enum {
-	F_SPEC = 1,
-	F_FEAT = 2,
-	F_LABEL = 4,
-	F_SEED = 8,
-	F_LIMIT = 16,
-	F_VALF = 32,
-	F_VALP = 64,
-	F_BATCH = 128,
-	F_LR = 256,
-	F_LAYERS = 512,
-	F_ACT = 1024,
-	F_ACTA = 2048,
-	F_PATH = 4096,
-	F_BETAS = 8192,
-	F_Q = 16384,
-	F_LAYER = 32768,
-	F_VALUE = 65536,
-	F_DECIDE = 131072
-};
-
-static const int required[SESS_KIND_COUNT] = {
-    [SESS_DATA] = F_SPEC | F_FEAT | F_LABEL | F_SEED | F_LIMIT | F_VALF | F_VALP,
-    [SESS_OPTS] = F_BATCH | F_LR,
-    [SESS_NET] = F_LAYERS | F_ACT | F_ACTA | F_SEED,
-    [SESS_LOAD] = F_PATH,
-    [SESS_SAVE] = F_PATH,
-    [SESS_TAU] = F_VALUE,
-    [SESS_ETA] = F_VALUE,
-    [SESS_TRAIN] = F_VALUE,
-    [SESS_SWEEP] = F_BETAS | F_Q,
-    [SESS_SQUEEZE] = F_LAYER | F_DECIDE,
-};
-
-static int field(SessAction *a, const char *key, const char *v, int *have, Err *e)
-{
-	double x;
-	int k = a->kind;
-#define IS(name, kinds) (!strcmp(key, name) && (kinds))
-	if (IS("spec", k == SESS_DATA) || IS("layers", k == SESS_NET) ||
-	    IS("betas", k == SESS_SWEEP)) {
-		if (strlen(v) >= sizeof a->spec)
-			return err_set(e, "%s: longer than %zu characters", key,
-			               sizeof a->spec - 1);
-		strcpy(a->spec, v);
-		*have |= k == SESS_DATA ? F_SPEC : k == SESS_NET ? F_LAYERS : F_BETAS;
-	} else if (IS("dir", k == SESS_DATA) || IS("path", k == SESS_LOAD || k == SESS_SAVE)) {
-		if (strlen(v) >= sizeof a->path)
-			return err_set(e, "%s: longer than %zu characters", key,
-			               sizeof a->path - 1);
-		strcpy(a->path, v);
-		*have |= !strcmp(key, "path") ? F_PATH : 0;
-	} else if (IS("features", k == SESS_DATA)) {
-		*have |= F_FEAT;
-		return inum(key, v, 0, 1 << 20, &a->features, e);
-	} else if (IS("label_col", k == SESS_DATA)) {
-		*have |= F_LABEL;
-		return inum(key, v, -1, 1 << 20, &a->label_col, e);
-	} else if (IS("limit", k == SESS_DATA)) {
-		*have |= F_LIMIT;
-		return inum(key, v, 0, 1 << 30, &a->limit, e);
-	} else if (IS("scale", k == SESS_DATA)) {
-		return inum(key, v, 0, 2, &a->scale, e);
-	} else if (IS("val_per_class", k == SESS_DATA)) {
-		*have |= F_VALP;
-		return inum(key, v, 0, 1 << 30, &a->val_per_class, e);
-	} else if (IS("seed", k == SESS_DATA || k == SESS_NET)) {
-		*have |= F_SEED;
-		return u64num(key, v, &a->seed, e);
-	} else if (IS("val_frac", k == SESS_DATA) || IS("lr", k == SESS_OPTS) ||
-	           IS("act_a", k == SESS_NET)) {
-		if (num(key, v, &x, e) < 0)
-			return -1;
-		if (x < 0 || (x == 0 && k != SESS_DATA) || (k == SESS_DATA && x >= 1))
-			return err_set(e, "%s: out of range: %s", key, v);
-		a->x = x;
-		*have |= k == SESS_DATA ? F_VALF : k == SESS_OPTS ? F_LR : F_ACTA;
-	} else if (IS("batch", k == SESS_OPTS)) {
-		*have |= F_BATCH;
-		return inum(key, v, 1, 1 << 24, &a->batch, e);
-	} else if (IS("threads", k == SESS_OPTS)) {
-		return inum(key, v, 0, 1024, &a->threads, e);
-	} else if (IS("act", k == SESS_NET)) {
-		if ((a->act = act_parse(v)) < 0)
-			return err_set(
-			    e, "act: unknown activation '%s' (expected erf, tanh, relu, sigmoid)",
-			    v);
-		*have |= F_ACT;
-	} else if (IS("crc", k == SESS_LOAD)) {
-		char *end;
-		unsigned long c = strtoul(v, &end, 16);
-		if (!*v || *end || c > 0xffffffffUL)
-			return err_set(e, "crc: expected 8 hexadecimal digits, got '%s'", v);
-		a->crc = (uint32_t)c;
-		a->has_crc = 1;
-	} else if (IS("steps", k == SESS_ALG1_RUN)) {
-		return inum(key, v, 0, 1 << 20, &a->steps, e);
-	} else if (IS("q", k == SESS_SWEEP)) {
-		*have |= F_Q;
-		return inum(key, v, 1, 1000, &a->q, e);
-	} else if (IS("layer", k == SESS_SQUEEZE)) {
-		*have |= F_LAYER;
-		return inum(key, v, 1, 1 << 20, &a->layer, e);
-	} else if (IS("comp", k == SESS_SQUEEZE)) {
-		return inum(key, v, 0, 1, &a->comp, e);
-	} else {
-		return err_set(e, "%s: unknown field '%s'", session_kind_name(a->kind), key);
-	}
-#undef IS
-	return 0;
-}
-
-/* A bare word: the value of tau/eta/train, or apply/refuse of squeeze. */
-static int bare(SessAction *a, const char *v, int *have, Err *e)
-{
-	const char *name = session_kind_name(a->kind);
-	if (a->kind == SESS_TAU || a->kind == SESS_ETA || a->kind == SESS_TRAIN) {
-		if (*have & F_VALUE)
-			return err_set(e, "%s: more than one value", name);
-		if (num(name, v, &a->x, e) < 0)
-			return -1;
-		/* the command line's ranges: --tau (1, 1e12], --eta and --epochs (0, 1e6] */
-		double lo = a->kind == SESS_TAU ? 1 : 0, hi = a->kind == SESS_TAU ? 1e12 : 1e6;
-		if (!(a->x > lo))
-			return err_set(e, "%s: expected a value > %g, got '%s'", name, lo, v);
-		if (a->x > hi)
-			return err_set(e, "%s: expected a value of at most %g, got '%s'", name, hi,
-			               v);
-		*have |= F_VALUE;
-	} else if (a->kind == SESS_SQUEEZE && (!strcmp(v, "apply") || !strcmp(v, "refuse"))) {
-		a->apply = v[0] == 'a';
-		*have |= F_DECIDE;
-	} else {
-		return err_set(e, "%s: unexpected word '%s' (expected key=value)", name, v);
-	}
-	return 0;
-}
-
-/* Widths and β lists are checked as --layers and --beta check them. */
-static int check_spec(const SessAction *a, Err *e)
-{
-	if (a->kind == SESS_NET) {
-		int *w = NULL, n = 0;
-		if (net_parse_layers(a->spec, &w, &n, e) < 0)
-			return err_prefix(e, "net");
-		free(w);
-	} else if (a->kind == SESS_SWEEP) {
-		Alg2Opts o;
-		if (alg2_parse_betas(a->spec, &o, e) < 0)
-			return err_prefix(e, "sweep");
-	}
-	return 0;
-}
-
-int session_parse(const char *line, SessAction *a, Err *e)
-{
-	char buf[SESS_LINE_MAX + 2], val[1024];
-	const char *sep = " \t\r\n";
-	memset(a, 0, sizeof *a);
-	a->label_col = -1;
-	size_t len = strcspn(line, "\r\n");
-	if (len > SESS_LINE_MAX || strlen(line) >= sizeof buf)
-		return err_set(e, "line longer than %d characters", SESS_LINE_MAX);
-	strcpy(buf, line);
-	char *save, *tok = strtok_r(buf, sep, &save);
-	if (!tok || tok[0] == '#')
-		return 0;
-	int k;
-	for (k = 0; k < SESS_KIND_COUNT && strcmp(tok, kind_names[k]); k++)
-		;
-	if (k == SESS_KIND_COUNT)
-		return err_set(e,
-		               "unknown action '%s' (expected data, opts, net, load, tau, eta, "
-		               "train, alg1-step, alg1-run, sweep, squeeze, undo or save)",
-		               tok);
-	a->kind = (SessKind)k;
-	int have = 0;
-	while ((tok = strtok_r(NULL, sep, &save))) {
-		char *eq = strchr(tok, '=');
-		if (eq)
-			*eq = '\0';
-		if (unescape(eq ? eq + 1 : tok, val, sizeof val, e) < 0)
-			return err_prefix(e, "%s", session_kind_name(a->kind));
-		if ((eq ? field(a, tok, val, &have, e) : bare(a, val, &have, e)) < 0)
-			return -1;
-	}
-	int miss = required[k] & ~have;
-	if (miss) {
-		static const char *const names[] = {
-		    "spec",     "features",      "label_col",      "seed",  "limit",
-		    "val_frac", "val_per_class", "batch",          "lr",    "layers",
-		    "act",      "act_a",         "path",           "betas", "q",
-		    "layer",    "a value",       "apply or refuse"};
-		int bit = 0;
-		while (!(miss & (1 << bit)))
-			bit++;
-		return err_set(e, "%s: missing %s", session_kind_name(a->kind), names[bit]);
-	}
-	return check_spec(a, e) < 0 ? -1 : 1;
-}
+#include <unistd.h>
 
 /* ---- the log file ---- */
 
@@ -434,6 +43,35 @@ void session_log_note(Session *s, const char *fmt, ...)
 			*c = ' ';
 	fprintf(s->log, "# %s\n", text);
 	fflush(s->log);
+}
+
+void session_log_caption(Session *s, const char *text)
+{
+	if (!s->log)
+		return;
+	fputs("#: ", s->log);
+	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+		fputc(*c < ' ' || *c == 0x7f ? ' ' : *c, s->log);
+	fputc('\n', s->log);
+	fflush(s->log);
+}
+
+int session_caption(const char *line, char *buf, size_t len)
+{
+	line += strspn(line, " \t");
+	if (strncmp(line, "#:", 2) != 0)
+		return 0;
+	line += 2;
+	line += strspn(line, " \t");
+	size_t n = strcspn(line, "\r\n");
+	while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+		n--;
+	if (len) {
+		n = n < len - 1 ? n : len - 1;
+		memcpy(buf, line, n);
+		buf[n] = '\0';
+	}
+	return 1;
 }
 
 static int mkdirs(char *path, Err *e)
@@ -471,27 +109,64 @@ int session_log_open(Session *s, const char *path, Err *e)
 	return 0;
 }
 
+static int is_default_log(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+	return !strncmp(d->d_name, "session-", 8) && n > 12 && !strcmp(d->d_name + n - 4, ".log");
+}
+
+/* Removes the oldest session-*.log files of dir (their names sort by time)
+ * until at most keep remain. */
+static void prune_logs(const char *dir, int keep)
+{
+	struct dirent **list;
+	int n = scandir(dir, &list, is_default_log, alphasort);
+	if (n < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		if (i < n - keep) {
+			char path[1280];
+			if (snprintf(path, sizeof path, "%s/%s", dir, list[i]->d_name) <
+			    (int)sizeof path)
+				unlink(path);
+		}
+		free(list[i]);
+	}
+	free(list);
+}
+
 int session_default_log_path(char *buf, size_t len, Err *e)
 {
 	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	char stamp[32];
+	char stamp[32], dir[1024];
 	time_t t = time(NULL);
 	struct tm tm;
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	int n;
 	if (xdg && xdg[0] == '/')
-		n = snprintf(buf, len, "%s/condnet/session-%s.log", xdg, stamp);
+		n = snprintf(dir, sizeof dir, "%s/condnet/", xdg);
 	else if (home && *home)
-		n = snprintf(buf, len, "%s/.local/state/condnet/session-%s.log", home, stamp);
+		n = snprintf(dir, sizeof dir, "%s/.local/state/condnet/", home);
 	else
 		return err_set(
 		    e, "no place for the session log: neither XDG_STATE_HOME nor HOME is set");
-	if (n < 0 || (size_t)n >= len)
+	if (n < 0 || (size_t)n >= sizeof dir)
 		return err_set(e, "the session log path is too long");
-	char dir[1024];
-	snprintf(dir, sizeof dir, "%s", buf);
-	return mkdirs(dir, e);
+	if (mkdirs(dir, e) < 0)
+		return -1;
+	prune_logs(dir, SESS_LOG_KEEP - 1);
+	for (int k = 1; k < 100; k++) {
+		char suffix[16] = "";
+		if (k > 1)
+			snprintf(suffix, sizeof suffix, "-%d", k);
+		n = snprintf(buf, len, "%ssession-%s%s.log", dir, stamp, suffix);
+		if (n < 0 || (size_t)n >= len)
+			return err_set(e, "the session log path is too long");
+		if (access(buf, F_OK) != 0)
+			return 0;
+	}
+	return err_set(e, "%s: 99 session logs started in the same second", buf);
 }
 
 int session_replay(Session *s, const char *path, const Hook *h, Err *e)

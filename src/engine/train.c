@@ -218,6 +218,8 @@ void train_opts_default(TrainOpts *o)
 	o->seed = 1;
 	o->shuffle = 1;
 	o->threads = 0;
+	sched_default(&o->sched);
+	o->sched_keep = 0;
 }
 
 struct Trainer {
@@ -239,6 +241,7 @@ struct Trainer {
 	TrainCallback cb;
 	void *ud;
 	long every;
+	double lr;     /* the rate of the last batch */
 };
 
 Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e)
@@ -249,6 +252,9 @@ Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e)
 		err_set(e, "batch size %d: expected a positive integer", o->batch);
 		return NULL;
 	}
+	long B = o->batch < data->n ? o->batch : data->n;
+	if (sched_ready(o->sched_keep ? &net->sched : &o->sched, (data->n + B - 1) / B, e) < 0)
+		return NULL;
 	Trainer *t = calloc(1, sizeof *t);
 	if (!t) {
 		err_set(e, "out of memory");
@@ -274,6 +280,11 @@ Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e)
 	}
 	for (int r = 0; r < data->n; r++)
 		t->perm[r] = r;
+	if (!o->sched_keep) {
+		net->sched = o->sched;
+		memset(&net->sched_st, 0, sizeof net->sched_st);
+	}
+	t->lr = sched_lr(&net->sched, &net->sched_st, t->bpe, o->adam.lr);
 	if (o->threads > 0)
 		blas_set_threads(o->threads);
 	return t;
@@ -333,8 +344,11 @@ static int run_batch(Trainer *t, double *loss, Err *e)
 		return err_set(e, "training diverged at epoch %ld, batch %ld (loss %g); weights "
 				  "kept from before that batch",
 			       t->done / t->bpe + 1, t->pos + 1, l);
+	AdamOpts adam = t->o.adam;
+	adam.lr = t->lr = sched_lr(&net->sched, &net->sched_st, t->bpe, t->o.adam.lr);
 	net->adam_t++;
-	adam_step(&t->o.adam, net->adam_t, net->nparam, t->grad, net->param, net->adam_m,
+	net->sched_st.step++;
+	adam_step(&adam, net->adam_t, net->nparam, t->grad, net->param, net->adam_m,
 		  net->adam_v);
 	t->ep_loss += l * rows;
 	t->ep_correct += correct;
@@ -364,6 +378,7 @@ static long step(Trainer *t, long nb, int *stopped, Err *e)
 				.acc = (double)t->ep_correct / t->ep_rows,
 				.seconds = clock_seconds() - t0,
 				.epoch_end = end,
+				.lr = t->lr,
 			};
 			if (t->cb(&p, t->ud))
 				*stopped = 1;
@@ -379,6 +394,17 @@ static long step(Trainer *t, long nb, int *stopped, Err *e)
 	return nb;
 }
 
+void trainer_skip(Trainer *t, long nbatches)
+{
+	for (long k = 0; k < nbatches; k++) {
+		if (t->pos == 0 && t->o.shuffle)
+			rng_shuffle(&t->rng, t->perm, t->data->n);
+		t->done++;
+		if (++t->pos == t->bpe)
+			t->pos = 0;
+	}
+}
+
 long trainer_step(Trainer *t, long nbatches, Err *e)
 {
 	int stopped;
@@ -390,7 +416,13 @@ int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epoch
 {
 	if (!(epochs >= 0.0) || epochs > 1e6)
 		return err_set(e, "epochs %g: expected a number from 0 to 1e6", epochs);
-	Trainer *t = trainer_new(net, data, o, e);
+	TrainOpts ro = *o;
+	if (!o->sched_keep && o->sched.kind == SCHED_PLATEAU)
+		return err_set(e, "the plateau schedule needs a validation set, which this "
+				  "training has not");
+	if (!o->sched_keep)
+		sched_resolve(&ro.sched, epochs);
+	Trainer *t = trainer_new(net, data, &ro, e);
 	if (!t)
 		return -1;
 	trainer_set_callback(t, cb, ud);

@@ -17,10 +17,14 @@
 
 typedef struct TrainOpts {
 	int batch;        /* mini-batch size (default 50) */
-	AdamOpts adam;
+	AdamOpts adam;    /* adam.lr is the base rate the schedule scales */
 	uint64_t seed;    /* shuffling order */
 	int shuffle;      /* 1 (default): reshuffle every epoch */
 	int threads;      /* OpenBLAS threads; 0 = leave as is */
+	LrSchedule sched; /* the learning-rate schedule (default constant) */
+	int sched_keep;   /* 0 (default): a new trainer starts a run of sched on the
+			   * network; 1: it continues the run the network carries
+			   * (net->sched from net->sched_st), and sched is ignored */
 } TrainOpts;
 
 void train_opts_default(TrainOpts *o);
@@ -33,6 +37,7 @@ typedef struct TrainProgress {
 	double acc;       /* training accuracy over the same batches */
 	double seconds;   /* wall time since the call started */
 	int epoch_end;    /* 1 when this report closes an epoch */
+	double lr;        /* the learning rate of the last batch (schedule applied) */
 } TrainProgress;
 
 /* Called after every batch (or every few: see trainer_set_report_every);
@@ -43,7 +48,10 @@ typedef struct Trainer Trainer;
 
 /* The trainer keeps pointers to net and data; both must outlive it, and the
  * net's shape must not change while it lives (create a new one after a
- * structural change). */
+ * structural change). Unless o->sched_keep, it sets net->sched to o->sched
+ * and zeroes net->sched_st: a new run of the schedule, whose every batch
+ * advances net->sched_st.step. Fails when the schedule cannot run
+ * (sched_ready: an unresolved cosine). */
 Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e);
 void trainer_free(Trainer *t);
 /* Runs up to nbatches mini-batches; returns the number run, or -1 on error
@@ -52,9 +60,15 @@ void trainer_free(Trainer *t);
 long trainer_step(Trainer *t, long nbatches, Err *e);
 double trainer_epoch(const Trainer *t); /* epochs done so far, fractional */
 long trainer_batches_per_epoch(const Trainer *t);
+/* Advances the batch order by nbatches batches without training, reshuffling
+ * where training would: a trainer with the seed of an earlier one, skipping
+ * the batches that one ran, goes on in its order (a resumed run). */
+void trainer_skip(Trainer *t, long nbatches);
 
 /* Trains for `epochs` (may be fractional: ceil(epochs·batches-per-epoch)
- * batches). Returns 0 when done, 1 when cb asked to stop, -1 on error. */
+ * batches); a cosine schedule without a length runs over these epochs.
+ * Returns 0 when done, 1 when cb asked to stop, -1 on error (a plateau
+ * schedule, which needs a validation set: see train_plan.h). */
 int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epochs,
 		 TrainCallback cb, void *ud, Err *e);
 

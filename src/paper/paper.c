@@ -60,7 +60,6 @@ cJSON *paper_result(const Paper *p, const char *stage)
 	return cJSON_GetObjectItemCaseSensitive(p->res, stage);
 }
 
-
 /* The text of a stage's file, or NULL when there is none to use. */
 static char *paper_read(const char *path)
 {
@@ -175,26 +174,6 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 	return 0;
 }
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 int paper_scaled(const Paper *p, int width)
 {
 	if (!p->o.quick)
@@ -247,7 +226,7 @@ static int write_report(const Paper *p, Err *e)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	Md md = {.f = open_memstream(&buf, &len)};
+	Md md = {.f = open_memstream(&buf, &len), .converge = p->o.converge};
 	if (!md.f)
 		return err_set(e, "out of memory");
 	if (!strcmp(p->o.which, "mnist"))
@@ -261,21 +240,69 @@ static int write_report(const Paper *p, Err *e)
 	return rc;
 }
 
-int paper_run(const PaperOpts *o, Err *e)
+/* The stages of o->which, after checking the names of o->stages. */
+static const Stage *experiment(const PaperOpts *o, Err *e)
 {
 	const Stage *stages;
 	if (!strcmp(o->which, "mnist"))
 		stages = paper_mnist_stages;
 	else if (!strcmp(o->which, "adult"))
 		stages = paper_adult_stages;
-	else
-		return err_set(e, "unknown experiment '%s' (mnist or adult)", o->which);
-	if (check_stages(o, stages, e) < 0)
+	else {
+		err_set(e, "unknown experiment '%s' (mnist or adult)", o->which);
+		return NULL;
+	}
+	return check_stages(o, stages, e) < 0 ? NULL : stages;
+}
+
+/* 1 when OUT/<name>.json holds a result (as paper_stage would reuse it). */
+static int stage_done(const PaperOpts *o, const char *name, size_t len)
+{
+	char path[1024];
+	snprintf(path, sizeof path, "%s/%.*s.json", o->out, (int)len, name);
+	char *text = paper_read(path);
+	cJSON *r = text ? cJSON_Parse(text) : NULL;
+	int done = cJSON_IsObject(r);
+	cJSON_Delete(r);
+	free(text);
+	return done;
+}
+
+int paper_ready(const PaperOpts *o, const char **ready, int *waiting, Err *e)
+{
+	const Stage *stages = experiment(o, e);
+	if (!stages)
+		return -1;
+	int n = 0;
+	*waiting = 0;
+	for (const Stage *s = stages; s->name; s++) {
+		if (!wanted(o, s->name) || stage_done(o, s->name, strlen(s->name)))
+			continue;
+		int inputs = 1;
+		size_t len;
+		const char *d = *s->needs ? s->needs : NULL, *it;
+		while ((it = list_next(&d, &len)))
+			inputs &= stage_done(o, it, len);
+		if (inputs)
+			ready[n++] = s->name;
+		else
+			(*waiting)++;
+	}
+	ready[n] = NULL;
+	return 0;
+}
+
+int paper_run(const PaperOpts *o, Err *e)
+{
+	const Stage *stages = experiment(o, e);
+	if (!stages)
 		return -1;
 	if (file_make_dir(o->out, e) < 0)
 		return -1;
 
 	Paper p = {.o = *o};
+	if (!(p.o.act_a > 0))
+		p.o.act_a = 1.0f;
 	train_opts_default(&p.topt);
 	p.topt.batch = !strcmp(o->which, "mnist") ? 50 : 20;
 	p.topt.threads = o->threads;
@@ -284,7 +311,7 @@ int paper_run(const PaperOpts *o, Err *e)
 	/* Stages not asked for still contribute what an earlier run computed. */
 	for (const Stage *s = stages; rc == 0 && s->name; s++)
 		rc = paper_stage(&p, s, wanted(o, s->name), e);
-	if (rc == 0)
+	if (rc == 0 && !o->no_report)
 		rc = write_report(&p, e);
 	cJSON_Delete(p.res);
 	dataset_free(p.train);

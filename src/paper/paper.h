@@ -19,6 +19,10 @@ typedef struct PaperOpts {
 	const char *data_dir; /* NULL: the default data directory */
 	const char *stages;   /* comma-separated stage names to run, NULL = all */
 	int quick;            /* small subset, few epochs: a smoke run */
+	int converge;         /* 1: every full training to convergence (paper_stage.h),
+			       * not as written */
+	float act_a;          /* a in the hidden layers' erf(a·x): 1 is the paper's */
+	int no_report;        /* run the stages, write no report */
 	int data_scale;       /* DATA_RAW (the paper's), DATA_CENTER or DATA_STANDARDIZE */
 	uint64_t seed;
 	int threads;
@@ -31,5 +35,16 @@ typedef struct PaperOpts {
 const char *const *paper_stage_names(const char *which);
 
 int paper_run(const PaperOpts *o, Err *e);
+
+/* The stages that can run now, each as a separate process (`condnet paper
+ * WHICH --stages NAME`, at the same time as the others): those asked for
+ * (o->stages, all when NULL) whose result is not in o->out yet and whose
+ * inputs, the results and models of the stages they read, are. mnist's
+ * alg1, eta, tau and over and adult's alg1 and over read only the data;
+ * alg2 reads alg1's result, final and verify alg2's, squeeze final's model
+ * and add20 squeeze's. Their names into ready (NULL-terminated, room for
+ * every stage and the NULL); *waiting receives the number of the others
+ * not done. */
+int paper_ready(const PaperOpts *o, const char **ready, int *waiting, Err *e);
 
 #endif

@@ -57,8 +57,11 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 	for (int i = 0; i < 12; i++)
 		h[i] = paper_scaled(p, 100);
 	Net *net = paper_net(p, h, 12, rng_derive(p->o.seed, 100), e);
-	int rc = net ? paper_train(p, net, p->train, FULL_EPOCHS(p), e) : -1;
+	TrainResult tr;
+	int rc = net ? paper_fit(p, net, FULL_EPOCHS(p), 0, &tr, e) : -1;
 	if (rc == 0) {
+		if (p->o.converge)
+			paper_json_trained(p, out, &tr);
 		cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
 		rc = paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL,
 					cJSON_AddArrayToObject(out, "rows"), e);
@@ -72,13 +75,13 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 }
 
 const Stage paper_adult_stages[] = {
-	{"alg1", "Table 4", st_alg1},
-	{"alg2", "Figure 4", st_alg2},
-	{"final", "full training of the pick", st_final},
-	{"verify", "Table 5", st_verify},
-	{"squeeze", "Tables 10 and 11", st_squeeze},
-	{"over", "Tables 12 and 13", st_over},
-	{NULL, NULL, NULL},
+	{"alg1", "Table 4", st_alg1, ""},
+	{"alg2", "Figure 4", st_alg2, "alg1"},
+	{"final", "full training of the pick", st_final, "alg2"},
+	{"verify", "Table 5", st_verify, "alg2"},
+	{"squeeze", "Tables 10 and 11", st_squeeze, "final"},
+	{"over", "Tables 12 and 13", st_over, ""},
+	{NULL, NULL, NULL, NULL},
 };
 
 /* The paper's numbers. */
@@ -145,18 +148,23 @@ void paper_adult_report(const Paper *p, Md *md)
 	report_alg(p, md);
 	const cJSON *r;
 	if ((r = paper_result(p, "final"))) {
-		fprintf(f, "## Full training of the pick (β = %.1f, %.0f epochs)\n\n| | here | paper "
-			   "|\n|---|---:|---:|\n| test accuracy (%%) |",
-			paper_json_num(r, "beta"), paper_json_num(r, "epochs"));
+		if (md->converge)
+			fprintf(f, "## The pick (β = %.1f) trained to convergence (%.0f epochs, epoch "
+				   "%.0f kept, validation accuracy %.2f %%)\n\n",
+				paper_json_num(r, "beta"), paper_json_num(r, "epochs"),
+				paper_json_num(r, "best_epoch"), paper_json_num(r, "val_acc"));
+		else
+			fprintf(f, "## Full training of the pick (β = %.1f, %.0f epochs)\n\n",
+				paper_json_num(r, "beta"), paper_json_num(r, "epochs"));
+		fprintf(f, "| | here | paper |\n|---|---:|---:|\n| test accuracy (%%) |");
 		md_pair(md, paper_json_num(r, "test_acc"), 86.05, 2, "test accuracy of the pick");
 		fprintf(f, "\n\n");
 	}
 	if ((r = paper_result(p, "verify")))
 		md_test_errors(md, r, t5, 0.6, "Table 5");
 	if ((r = paper_result(p, "squeeze"))) {
-		fprintf(f, "## Table 10 — squeezing the pick (accuracy %.2f %%; paper 86.05 %%), 5 "
-			   "retraining epochs\n\n",
-			paper_json_num(r, "acc"));
+		fprintf(f, "## Table 10 — squeezing the pick (accuracy %.2f %%; paper 86.05 %%), %s\n\n",
+			paper_json_num(r, "acc"), md_retrained(md, "5 retraining epochs"));
 		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(r, "rows"), t10, 3, "Table 10");
 		const cJSON *r35 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "rows"), 0);
 		if (r35) {
@@ -175,13 +183,17 @@ void paper_adult_report(const Paper *p, Md *md)
 	}
 	if ((r = paper_result(p, "over"))) {
 		fprintf(f, "## Table 12 — squeezing an oversized 12 × 100 network (accuracy %.2f %%; "
-			   "paper 85.28 %%), 10 retraining epochs\n\n",
+			   "paper 85.28 %%",
 			paper_json_num(r, "acc"));
+		md_epochs(md, r);
+		fprintf(f, "), %s\n\n", md_retrained(md, "10 retraining epochs"));
 		md_flag(md, "12 × 100 accuracy", paper_json_num(r, "acc"), 85.28);
 		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(r, "rows"), t12, 7, "Table 12");
 		const cJSON *it = cJSON_GetObjectItemCaseSensitive(r, "iterations"), *x;
 		fprintf(f, "## Table 13 — squeeze at τ = 35 and retrain, repeated until nothing is "
-			   "removed\n\n| iteration | hidden widths | accuracy | (paper) |\n|---:|---|---:|---:|\n");
+			   "removed\n\n| iteration | hidden widths | accuracy | (paper) |%s\n"
+			   "|---:|---|---:|---:|%s\n",
+			md->converge ? " epochs (kept) |" : "", md->converge ? "---:|" : "");
 		int k = 0;
 		cJSON_ArrayForEach(x, it)
 		{
@@ -194,6 +206,11 @@ void paper_adult_report(const Paper *p, Md *md)
 				fprintf(f, "%s%.0f", i ? " " : "", paper_json_width(net, i));
 			fprintf(f, " |");
 			md_pair(md, paper_json_num(x, "acc_after"), k < 5 ? t13_acc[k] : NAN, 2, NULL);
+			if (md->converge && k > 0)
+				fprintf(f, " %.0f (%.0f) |", paper_json_num(x, "epochs"),
+					paper_json_num(x, "best_epoch"));
+			else if (md->converge)
+				fprintf(f, " |");
 			fputc('\n', f);
 			k++;
 		}

@@ -79,7 +79,8 @@ void md_squeeze_rows(Md *md, const cJSON *rows, const double (*paper)[4], int np
 {
 	FILE *f = md->f;
 	fprintf(f, "| τ | removed | (paper) | accuracy before retraining | (paper) | after | (paper) "
-		   "|\n|---:|---:|---:|---:|---:|---:|---:|\n");
+		   "|%s\n|---:|---:|---:|---:|---:|---:|---:|%s\n",
+		md->converge ? " epochs (kept) |" : "", md->converge ? "---:|" : "");
 	const cJSON *r;
 	cJSON_ArrayForEach(r, rows)
 	{
@@ -94,9 +95,24 @@ void md_squeeze_rows(Md *md, const cJSON *rows, const double (*paper)[4], int np
 		md_pair(md, paper_json_num(r, "removed"), pp ? pp[1] : NAN, 0, NULL);
 		md_pair(md, paper_json_num(r, "acc_before"), pp ? pp[2] : NAN, 2, NULL);
 		md_pair(md, paper_json_num(r, "acc_after"), pp ? pp[3] : NAN, 2, what);
+		if (md->converge)
+			fprintf(f, " %.0f (%.0f) |", paper_json_num(r, "epochs"),
+				paper_json_num(r, "best_epoch"));
 		fputc('\n', f);
 	}
 	fputc('\n', f);
+}
+
+void md_epochs(Md *md, const cJSON *r)
+{
+	if (md->converge && r)
+		fprintf(md->f, "; trained %.0f epochs, epoch %.0f kept", paper_json_num(r, "epochs"),
+			paper_json_num(r, "best_epoch"));
+}
+
+const char *md_retrained(const Md *md, const char *as_written)
+{
+	return md->converge ? "retrained to convergence" : as_written;
 }
 
 void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0,
@@ -125,23 +141,50 @@ void md_head(const Paper *p, Md *md, const char *title)
 	FILE *f = md->f;
 	struct utsname u;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	fprintf(f, "# %s\n\n", title);
-	fprintf(f, "Every figure here was measured by `condnet paper %s%s%s --seed %llu` "
+	char act[96] = "";
+	if (p->o.act_a != 1.0f)
+		snprintf(act, sizeof act, " --act-scale %g", (double)p->o.act_a);
+	fprintf(f, "# %s%s", title, p->o.converge ? ", trained to convergence" : "");
+	if (p->o.act_a != 1.0f)
+		fprintf(f, ", erf(%g·x)", (double)p->o.act_a);
+	fprintf(f, "\n\n");
+	fprintf(f, "Every figure here was measured by `condnet paper %s%s%s%s%s --seed %llu` "
 		   "(stage results in `%s/`). Beside each is the paper's figure. ",
-		p->o.which, p->o.quick ? " --quick" : "",
+		p->o.which, p->o.quick ? " --quick" : "", p->o.converge ? " --converge" : "", act,
 		p->o.data_scale == DATA_CENTER	      ? " --center"
 		: p->o.data_scale == DATA_STANDARDIZE ? " --standardize"
 						      : "",
 		(unsigned long long)p->o.seed, p->o.out);
-	fprintf(f, "Training: Adam (lr 0.001, β₁ 0.9, β₂ 0.999, ε 1e-8), erf activation, Glorot "
+	if (p->o.act_a != 1.0f)
+		snprintf(act, sizeof act, "erf(%g·x) activation (**not the paper's erf(x)**)",
+			 (double)p->o.act_a);
+	else
+		snprintf(act, sizeof act, "erf activation");
+	fprintf(f, "Training: Adam (lr 0.001, β₁ 0.9, β₂ 0.999, ε 1e-8), %s, Glorot "
 		   "uniform weights, zero biases, batch %d, float32.%s%s\n\n",
-		p->topt.batch,
+		act, p->topt.batch,
 		p->o.data_scale == DATA_CENTER	      ? " Features centred on their training means."
 		: p->o.data_scale == DATA_STANDARDIZE ? " Features standardized over the training set."
 						      : "",
 		p->o.quick ? " **This is a quick smoke run on a small subset: its numbers are not "
 			     "comparable with the paper's.**"
 			   : "");
+	if (p->o.converge)
+		fprintf(f, "**Setting: trained to convergence.** Every network the paper calls "
+			   "fully trained, and every retraining after a squeeze, trains on "
+			   "Algorithm 2's training part (its validation part held out), at most %d "
+			   "epochs, with the learning rate on a cosine from 0.001 down to 0 at epoch "
+			   "%d (`cosine:%d`), and stops %d epoch%s after the best validation "
+			   "accuracy, keeping that epoch's weights: the accuracies are "
+			   "those of the kept epoch, never of the best test epoch, and the tables say "
+			   "how many epochs each training ran. Algorithm 1's and 2's η epochs and "
+			   "Tables 14–15 train as written.\n\n",
+			PAPER_CONVERGE_CAP(p), PAPER_CONVERGE_CAP(p), PAPER_CONVERGE_CAP(p),
+			PAPER_CONVERGE_PATIENCE(p), PAPER_CONVERGE_PATIENCE(p) == 1 ? "" : "s");
+	else
+		fprintf(f, "**Setting: as written.** Every network the paper calls fully trained "
+			   "trains on the whole training set at the constant learning rate for the "
+			   "epochs the tables name.\n\n");
 	fprintf(f, "What we found where the figures differ is in `docs/reproduction-notes.md`.\n\n");
 	/* The thread count the stages ran with (recorded by each stage); this
 	 * run's when no stage recorded one. */

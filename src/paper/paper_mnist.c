@@ -61,11 +61,11 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 		rc = net_add_neurons(net, 4, 20, &r, e);
 	if (rc == 0)
 		rc = net_add_neurons(net, 8, 20, &r, e);
-	int ep = 0;
+	TrainResult tr;
 	if (rc == 0)
-		rc = paper_train_full(p, net, p->train, FULL_EPOCHS(p), &ep, e);
+		rc = paper_fit(p, net, FULL_EPOCHS(p), 1, &tr, e);
 	if (rc == 0) {
-		cJSON_AddNumberToObject(out, "epochs", ep);
+		paper_json_trained(p, out, &tr);
 		cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
 		cJSON *shape = paper_json_net(net, 20, e);
 		rc = shape ? 0 : -1;
@@ -102,16 +102,17 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 			paper_say(p, "over: over-base.model is missing; training it again");
 	}
 	if (!net) {
-		int h[12], ep = 0;
+		int h[12];
+		TrainResult tr;
 		for (int i = 0; i < 12; i++)
 			h[i] = paper_scaled(p, 600);
 		net = paper_net(p, h, 12, rng_derive(p->o.seed, 600), e);
 		untimed_net = 0;
-		rc = net ? paper_train_full(p, net, p->train, FULL_EPOCHS(p), &ep, e) : -1;
+		rc = net ? paper_fit(p, net, FULL_EPOCHS(p), 1, &tr, e) : -1;
 		if (rc == 0)
 			rc = paper_save(p, net, "over-base.model", e);
 		if (rc == 0 && !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(part, "rows"))) {
-			cJSON_AddNumberToObject(part, "epochs", ep);
+			paper_json_trained(p, part, &tr);
 			cJSON_AddNumberToObject(part, "acc", paper_acc(net, p->test));
 			cJSON_AddArrayToObject(part, "rows");
 			rc = paper_partial_save(p, "over", part, e);
@@ -134,8 +135,10 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		rc = paper_partial_save(p, "over", part, e);
 	}
 	if (rc == 0) {
-		cJSON_AddNumberToObject(out, "epochs", paper_json_num(part, "epochs"));
-		cJSON_AddNumberToObject(out, "acc", paper_json_num(part, "acc"));
+		static const char *const keys[] = {"epochs", "best_epoch", "val_acc", "acc"};
+		for (int k = 0; k < 4; k++)
+			if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(part, keys[k])))
+				cJSON_AddNumberToObject(out, keys[k], paper_json_num(part, keys[k]));
 		cJSON_AddItemToObject(out, "rows", cJSON_DetachItemFromObject(part, "rows"));
 		if (untimed_net || untimed_rows) {
 			char note[128];
@@ -198,14 +201,14 @@ static int st_tau(Paper *p, cJSON *out, Err *e)
 }
 
 const Stage paper_mnist_stages[] = {
-	{"alg1", "Table 1", st_alg1},
-	{"alg2", "Table 2, Figure 3", st_alg2},
-	{"final", "full training of the pick", st_final},
-	{"verify", "Table 3", st_verify},
-	{"squeeze", "Tables 6 and 7", st_squeeze},
-	{"add20", "Table 8", st_add20},
-	{"eta", "Tables 14 and 15", st_eta},
-	{"tau", "Tables 16 and 17", st_tau},
-	{"over", "Table 9", st_over},
-	{NULL, NULL, NULL},
+	{"alg1", "Table 1", st_alg1, ""},
+	{"alg2", "Table 2, Figure 3", st_alg2, "alg1"},
+	{"final", "full training of the pick", st_final, "alg2"},
+	{"verify", "Table 3", st_verify, "alg2"},
+	{"squeeze", "Tables 6 and 7", st_squeeze, "final"},
+	{"add20", "Table 8", st_add20, "squeeze"},
+	{"eta", "Tables 14 and 15", st_eta, ""},
+	{"tau", "Tables 16 and 17", st_tau, ""},
+	{"over", "Table 9", st_over, ""},
+	{NULL, NULL, NULL, NULL},
 };

@@ -15,6 +15,9 @@
  *     "pick", "q", "eta"} with errors in percent;
  *   - a squeeze row is {"tau", "removed", "removed_per_layer", "acc_before",
  *     "acc_after", "epochs", "net"} with accuracies in percent;
+ *   - a full training records "epochs" (run) and, trained to convergence,
+ *     "best_epoch" (the epoch kept) and "val_acc" (its validation accuracy,
+ *     percent);
  *   - every stage adds "seconds" and "threads". */
 #ifndef CONDNET_PAPER_STAGE_H
 #define CONDNET_PAPER_STAGE_H
@@ -43,8 +46,9 @@ typedef struct Paper {
 
 typedef struct Stage {
 	const char *name;
-	const char *what; /* the paper's table or figure */
+	const char *what;  /* the paper's table or figure */
 	int (*run)(Paper *p, cJSON *out, Err *e);
+	const char *needs; /* the stages whose results or models it reads, comma-separated */
 } Stage;
 
 /* ---- the runner (paper.c) ---- */
@@ -77,30 +81,49 @@ int paper_scaled(const Paper *p, int width);
 Net *paper_net(const Paper *p, const int *hidden, int nh, uint64_t seed, Err *e);
 /* The paper's training: Adam with the experiment's batch, every call
  * shuffling with a seed derived from the run's seed and the network
- * (train_plan_seed). paper_train trains `epochs`; paper_train_full trains
- * whole epochs until every training row is classified right or max_epochs
- * pass (*epochs receives the epochs run). */
+ * (train_plan_seed). paper_train trains `epochs` on d (Algorithm 1's and
+ * 2's η, Tables 14-15). */
 TrainPlan paper_plan(const Paper *p, double epochs, int until_full);
 int paper_train(const Paper *p, Net *net, const Dataset *d, double epochs, Err *e);
-int paper_train_full(const Paper *p, Net *net, const Dataset *d, int max_epochs, int *epochs,
-		     Err *e);
+
+/* "Trained to convergence" (--converge): on Algorithm 2's training part, at
+ * most PAPER_CONVERGE_CAP epochs with the learning rate on a cosine from
+ * --lr down to 0 at that epoch, stopped PAPER_CONVERGE_PATIENCE epochs
+ * after the best accuracy on its validation part, that epoch's weights
+ * kept. (On MNIST's best network this beat the plateau schedule
+ * plateau:2:0.1 on validation accuracy: docs/reproduction-notes.md.) */
+#define PAPER_CONVERGE_CAP(p) ((p)->o.quick ? 4 : 30)
+#define PAPER_CONVERGE_PATIENCE(p) ((p)->o.quick ? 1 : 5)
+void paper_converge_schedule(const Paper *p, LrSchedule *s);
+/* A full training ("fully trained", retraining after a squeeze): as
+ * written, `epochs` on the whole training set (whole epochs until every
+ * training row is right, at most `epochs`, when until_full); to convergence
+ * as above. *d receives the data set it trains on (paper_fit_data). */
+TrainPlan paper_full_plan(const Paper *p, double epochs, int until_full, const Dataset **d);
+const Dataset *paper_fit_data(const Paper *p);
+/* Trains net by paper_full_plan; *r (may be NULL) receives what it did. */
+int paper_fit(const Paper *p, Net *net, double epochs, int until_full, TrainResult *r, Err *e);
+/* r's "epochs", and trained to convergence its "best_epoch" and "val_acc",
+ * into a stage result. */
+void paper_json_trained(const Paper *p, cJSON *out, const TrainResult *r);
 /* Accuracy in percent. */
 double paper_acc(const Net *net, const Dataset *d);
 int paper_save(const Paper *p, const Net *net, const char *file, Err *e);
 Net *paper_load(const Paper *p, const char *file, Err *e);
 
-/* Algorithm 3 on a copy of net at τ, then retraining (until_full: until
- * every training row is right, at most `epochs`; else exactly `epochs`): a
- * squeeze row. *keep receives the retrained network if keep is not NULL. */
+/* Algorithm 3 on a copy of net at τ, then retraining by paper_full_plan
+ * (as written, until_full: until every training row is right, at most
+ * `epochs`; else exactly `epochs`): a squeeze row. *keep receives the
+ * retrained network if keep is not NULL. */
 cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
 			 Net **keep, Err *e);
 /* paper_squeeze_row for each τ, rows appended to rows; the best retrained
  * model saved as best_file if not NULL. */
 int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
 		       int until_full, const char *best_file, cJSON *rows, Err *e);
-/* The paper's Table 13 on net (consumed): squeeze at τ and retrain `epochs`,
- * until a squeeze removes nothing; rows into iterations (the first the
- * network as given). */
+/* The paper's Table 13 on net (consumed): squeeze at τ and retrain `epochs`
+ * (paper_full_plan), until a squeeze removes nothing; rows into iterations
+ * (the first the network as given). */
 int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iterations, Err *e);
 
 /* Algorithm 1 from the given hidden widths; its record into out, the final
@@ -111,8 +134,9 @@ int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int 
 int paper_sweep(Paper *p, const char *betas, int q, double eta, cJSON *out, Err *e);
 /* Hidden widths of the "alg2" row of β (of its pick when beta is NaN); returns their count. */
 int paper_sweep_widths(const Paper *p, double beta, int *w, Err *e);
-/* A fresh network of these widths trained fully (at most max_epochs);
- * epochs, accuracies and κ into out, saved as `save` if not NULL. */
+/* A fresh network of these widths trained fully (paper_fit: at most
+ * max_epochs as written); epochs, accuracies (training: on the data it
+ * trained on) and κ into out, saved as `save` if not NULL. */
 int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out, const char *save,
 		      Err *e);
 /* The pick of the "alg2" stage trained fully from fresh weights (saved as
@@ -142,6 +166,7 @@ typedef struct Md {
 	FILE *f;
 	char *flags;    /* the list so far (malloc'd), NULL when empty */
 	size_t nflags;  /* its length */
+	int converge;   /* trained to convergence: tables show the epochs run and kept */
 } Md;
 
 void md_num(FILE *f, double v, int decimals); /* "—" for NaN */
@@ -155,14 +180,20 @@ void md_flags(Md *md);
 /* Ours beside the paper's, "ours | paper |" with decimals (< 0: an integer
  * with thousands separators), flagged when what is not NULL (percentages). */
 void md_pair(Md *md, double ours, double paper, int decimals, const char *what);
-/* A squeeze table (τ, removed, accuracy before and after retraining) with
- * the paper's rows {τ, removed, before, after} beside ours; name labels flags. */
+/* A squeeze table (τ, removed, accuracy before and after retraining, and
+ * when trained to convergence the retraining's epochs) with the paper's rows
+ * {τ, removed, before, after} beside ours; name labels flags. */
 void md_squeeze_rows(Md *md, const cJSON *rows, const double (*paper)[4], int np,
 		     const char *name);
 /* "## NAME — test error of every β fully trained": the verification stage's
  * rows beside paper[0..8), the paper's errors for β = beta0, beta0 + 0.2, …. */
 void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0,
 		    const char *name);
+/* "; trained N epochs, epoch B kept" of a full training's record when
+ * trained to convergence, else nothing. */
+void md_epochs(Md *md, const cJSON *r);
+/* "retrained to convergence" or the as-written words given. */
+const char *md_retrained(const Md *md, const char *as_written);
 
 /* ---- the two experiments ---- */
 extern const Stage paper_mnist_stages[];

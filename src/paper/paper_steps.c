@@ -22,7 +22,7 @@ Net *paper_net(const Paper *p, const int *hidden, int nh, uint64_t seed, Err *e)
 	w[0] = p->train->d;
 	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
 	w[nh + 1] = p->train->k;
-	return net_fresh(nh + 1, w, ACT_ERF, 1.0f, seed, e);
+	return net_fresh(nh + 1, w, ACT_ERF, p->o.act_a, seed, e);
 }
 
 TrainPlan paper_plan(const Paper *p, double epochs, int until_full)
@@ -35,24 +35,82 @@ TrainPlan paper_plan(const Paper *p, double epochs, int until_full)
 	return plan;
 }
 
-static int run_plan(const Paper *p, Net *net, const Dataset *d, const TrainPlan *plan,
-		    int *epochs, Err *e)
+void paper_converge_schedule(const Paper *p, LrSchedule *s)
 {
-	int rc = train_plan_run(net, d, plan, p->o.hook, epochs, e);
-	return rc == 1 ? err_set(e, "interrupted") : rc;
+	sched_default(s);
+	s->kind = SCHED_COSINE;
+	s->period = PAPER_CONVERGE_CAP(p);
+}
+
+TrainPlan paper_full_plan(const Paper *p, double epochs, int until_full, const Dataset **d)
+{
+	if (!p->o.converge) {
+		*d = p->train;
+		return paper_plan(p, epochs, until_full);
+	}
+	TrainPlan plan = paper_plan(p, PAPER_CONVERGE_CAP(p), 0);
+	paper_converge_schedule(p, &plan.opts.sched);
+	plan.val = p->val;
+	plan.patience = PAPER_CONVERGE_PATIENCE(p);
+	*d = p->tr;
+	return plan;
 }
 
 int paper_train(const Paper *p, Net *net, const Dataset *d, double epochs, Err *e)
 {
 	TrainPlan plan = paper_plan(p, epochs, 0);
-	return run_plan(p, net, d, &plan, NULL, e);
+	int rc = train_plan_run(net, d, &plan, p->o.hook, NULL, e);
+	return rc == 1 ? err_set(e, "interrupted") : rc;
 }
 
-int paper_train_full(const Paper *p, Net *net, const Dataset *d, int max_epochs, int *epochs,
-		     Err *e)
+int paper_fit(const Paper *p, Net *net, double epochs, int until_full, TrainResult *r, Err *e)
 {
-	TrainPlan plan = paper_plan(p, max_epochs, 1);
-	return run_plan(p, net, d, &plan, epochs, e);
+	const Dataset *d;
+	TrainPlan plan = paper_full_plan(p, epochs, until_full, &d);
+	int rc = train_plan_fit(net, d, &plan, p->o.hook, r, e);
+	return rc == 1 ? err_set(e, "interrupted") : rc;
+}
+
+const Dataset *paper_fit_data(const Paper *p)
+{
+	return p->o.converge ? p->tr : p->train;
+}
+
+void paper_json_trained(const Paper *p, cJSON *out, const TrainResult *r)
+{
+	cJSON_AddNumberToObject(out, "epochs", r->epochs);
+	if (!p->o.converge)
+		return;
+	cJSON_AddNumberToObject(out, "best_epoch", r->best_epoch);
+	cJSON_AddNumberToObject(out, "val_acc", 100 * r->val_acc);
+}
+
+/* A hook that passes everything on to the run's and keeps the results of
+ * the trainings it sees finish (HOOK_TRAINED), for the stage record. */
+typedef struct Catch {
+	const Hook *outer;
+	TrainResult res[24];
+	int n;
+} Catch;
+
+static int catch_progress(const TrainProgress *tp, void *ud)
+{
+	const Catch *c = ud;
+	return c->outer && c->outer->progress ? c->outer->progress(tp, c->outer->ud) : 0;
+}
+
+static void catch_step(const HookStep *s, void *ud)
+{
+	Catch *c = ud;
+	if (s->kind == HOOK_TRAINED && s->result && c->n < 24)
+		c->res[c->n++] = *s->result;
+	if (c->outer && c->outer->step)
+		c->outer->step(s, c->outer->ud);
+}
+
+static int catch_cancelled(void *ud)
+{
+	return hook_cancelled(((const Catch *)ud)->outer);
 }
 
 double paper_acc(const Net *net, const Dataset *d)
@@ -73,7 +131,8 @@ Net *paper_load(const Paper *p, const char *file, Err *e)
 }
 
 /* A squeeze row of the stage JSON from a round of alg3_squeeze_retrain. */
-static cJSON *squeeze_row(const Net *sq, double tau, const SqueezeRound *r, Err *e)
+static cJSON *squeeze_row(const Paper *p, const Net *sq, double tau, const SqueezeRound *r,
+			  const TrainResult *tr, Err *e)
 {
 	cJSON *row = cJSON_CreateObject();
 	cJSON *shape = paper_json_net(sq, tau, e);
@@ -90,7 +149,10 @@ static cJSON *squeeze_row(const Net *sq, double tau, const SqueezeRound *r, Err 
 			      cJSON_CreateIntArray(r->removed_per_layer, r->m));
 	cJSON_AddNumberToObject(row, "acc_before", r->acc_squeezed);
 	cJSON_AddNumberToObject(row, "acc_after", r->acc_retrained);
-	cJSON_AddNumberToObject(row, "epochs", r->epochs);
+	if (tr)
+		paper_json_trained(p, row, tr);
+	else
+		cJSON_AddNumberToObject(row, "epochs", r->epochs);
 	cJSON_AddItemToObject(row, "net", shape);
 	return row;
 }
@@ -106,16 +168,19 @@ cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs,
 	SqueezeOpts so;
 	squeeze_opts_default(&so);
 	so.tau = tau;
-	TrainPlan plan = paper_plan(p, epochs, until_full);
+	const Dataset *d;
+	TrainPlan plan = paper_full_plan(p, epochs, until_full, &d);
 	SqueezeRound r;
-	int rc = alg3_squeeze_retrain(sq, &so, NULL, &plan, p->train, p->test, p->o.hook, &r, e);
+	Catch c = {.outer = p->o.hook};
+	Hook h = {catch_progress, catch_step, catch_cancelled, &c};
+	int rc = alg3_squeeze_retrain(sq, &so, NULL, &plan, d, p->test, &h, &r, e);
 	if (rc != 0) {
 		if (rc > 0)
 			err_set(e, "interrupted");
 		net_free(sq);
 		return NULL;
 	}
-	cJSON *row = squeeze_row(sq, tau, &r, e);
+	cJSON *row = squeeze_row(p, sq, tau, &r, c.n ? &c.res[c.n - 1] : NULL, e);
 	squeeze_round_free(&r);
 	if (row && keep) {
 		*keep = sq;
@@ -136,7 +201,9 @@ int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int
 		if (!row)
 			return -1;
 		cJSON_AddItemToArray(rows, row);
-		double acc = paper_json_num(row, "acc_after");
+		/* the best by test accuracy as the paper chose it; by validation when
+		 * trained to convergence */
+		double acc = paper_json_num(row, p->o.converge ? "val_acc" : "acc_after");
 		int rc = 0;
 		if (best_file && acc > best) {
 			best = acc;
@@ -155,17 +222,20 @@ int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iter
 	SqueezeOpts so;
 	squeeze_opts_default(&so);
 	so.tau = tau;
-	TrainPlan plan = paper_plan(p, epochs, 0);
+	const Dataset *d;
+	TrainPlan plan = paper_full_plan(p, epochs, 0, &d);
 	SqueezeRound r[MAX_ROUNDS + 1];
 	int nr = 0, stable = 0;
+	Catch c = {.outer = p->o.hook};
+	Hook h = {catch_progress, catch_step, catch_cancelled, &c};
 	cJSON *first = paper_json_net(net, tau, e);
 	if (!first)
 		return -1;
 	cJSON_AddNumberToObject(first, "acc_after", paper_acc(net, p->test));
 	cJSON_AddNumberToObject(first, "removed", 0);
 	cJSON_AddItemToArray(iterations, first);
-	int rc = alg3_until_stable(net, &so, NULL, &plan, p->train, p->test, MAX_ROUNDS,
-				   p->o.hook, r, &nr, &stable, e);
+	int rc = alg3_until_stable(net, &so, NULL, &plan, d, p->test, MAX_ROUNDS, &h, r, &nr,
+				   &stable, e);
 	if (rc > 0)
 		rc = err_set(e, "interrupted");
 	for (int k = 1; rc == 0 && k < nr; k++) {
@@ -190,7 +260,10 @@ int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iter
 				      cJSON_CreateIntArray(r[k].removed_per_layer, r[k].m));
 		cJSON_AddNumberToObject(row, "acc_before", r[k].acc_squeezed);
 		cJSON_AddNumberToObject(row, "acc_after", r[k].acc_retrained);
-		cJSON_AddNumberToObject(row, "epochs", r[k].epochs);
+		if (k - 1 < c.n)
+			paper_json_trained(p, row, &c.res[k - 1]);
+		else
+			cJSON_AddNumberToObject(row, "epochs", r[k].epochs);
 		cJSON_AddItemToObject(row, "net", shape);
 		cJSON_AddItemToArray(iterations, row);
 	}
@@ -356,14 +429,16 @@ int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out
 	widths[0] = p->train->d;
 	memcpy(widths + 1, w, (size_t)nh * sizeof *w);
 	widths[nh + 1] = p->train->k;
-	TrainPlan plan = paper_plan(p, max_epochs, 1);
-	int ep = 0;
-	Net *net = train_plan_fresh(nh + 1, widths, ACT_ERF, 1.0f, rng_derive(p->o.seed, 7),
-				    p->train, &plan, p->o.hook, &ep, e);
+	TrainResult r;
+	Net *net = net_fresh(nh + 1, widths, ACT_ERF, p->o.act_a, rng_derive(p->o.seed, 7), e);
 	if (!net)
 		return -1;
-	cJSON_AddNumberToObject(out, "epochs", ep);
-	cJSON_AddNumberToObject(out, "train_acc", paper_acc(net, p->train));
+	if (paper_fit(p, net, max_epochs, 1, &r, e) < 0) {
+		net_free(net);
+		return -1;
+	}
+	paper_json_trained(p, out, &r);
+	cJSON_AddNumberToObject(out, "train_acc", paper_acc(net, paper_fit_data(p)));
 	cJSON_AddNumberToObject(out, "test_acc", paper_acc(net, p->test));
 	cJSON *shape = paper_json_net(net, COND_TAU_DEFAULT, e);
 	int rc = shape ? 0 : -1;

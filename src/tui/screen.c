@@ -13,9 +13,23 @@
 
 static int active, ascii, color;
 
-static const char *const sym_utf8[SYM_COUNT] = {"τ", "η", "κ", "σ", "β", "ε", "Σ", "×", "→", "−"};
-static const char *const sym_ascii[SYM_COUNT] = {"tau", "eta", "kappa", "s",  "beta",
-                                                 "e",   "sum", "x",     "->", "-"};
+static const char *const sym_utf8[SYM_COUNT] = {"τ", "η", "κ", "σ", "β", "ε", "Σ",
+                                                "×", "→", "−", "∞", "…", "Ŵ⁽ⁱ⁾"};
+static const char *const sym_ascii[SYM_COUNT] = {"tau", "eta", "kappa", "sigma", "beta",
+                                                 "e",   "sum", "x",     "->",    "-",
+                                                 "inf", "...", "W^(i)"};
+
+/* The ASCII spelling of every non-ASCII character the screen writes. */
+static const char *const translit[][2] = {
+    {"κ", "kappa"}, {"τ", "tau"},   {"η", "eta"}, {"σ", "sigma"}, {"β", "beta"}, {"ε", "e"},
+    {"Σ", "sum"},   {"×", "x"},     {"→", "->"},  {"←", "<-"},    {"−", "-"},    {"∞", "inf"},
+    {"…", "..."},   {"Ŵ", "W^"},    {"⁽", "("},   {"⁾", ")"},     {"ⁱ", "i"},    {"₁", "_1"},
+    {"≥", ">="},    {"≤", "<="},    {"·", "*"},   {"—", "--"},    {"–", "-"},    {"│", "|"},
+    {"▸", ">"},     {"▲", "^"},     {"▼", "v"},   {"◀", "<"},     {"▶", ">"},    {"•", "o"},
+    {"×", "x"},     {"ᵀ", "^T"},    {"⁺", "+"},   {"¹", "1"},     {"ʲ", "j"},    {"─", "-"},
+    {"┄", "-"},     {"≈", "~"},     {"°", "deg"}, {"ₜ", "t"},     {"ᵥ", "v"},
+    {"↑", "Up"},    {"↓", "Down"},  {"┤", "+"},   {"└", "+"},
+};
 static const char *const level_utf8[8] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
 static const char level_ascii[8] = {'_', '.', '-', ':', '=', '+', '*', '#'};
 
@@ -103,35 +117,190 @@ int screen_too_small(void)
 	return 1;
 }
 
-void screen_put(int y, int x, int maxw, ScrColor c, int bold, const char *fmt, ...)
+const char *screen_translit(const char *text, char *out, size_t len)
 {
-	char buf[1024];
-	wchar_t w[1024];
-	va_list ap;
-	if (y < 0 || y >= LINES || x >= COLS)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (maxw <= 0 || x + maxw > COLS)
-		maxw = COLS - x;
-	size_t n = mbstowcs(w, buf, sizeof w / sizeof *w - 1);
+	size_t n = 0;
+	while (*text && n + 1 < len) {
+		const char *rep = NULL;
+		size_t k = 0;
+		if ((unsigned char)*text >= 0x80)
+			for (size_t i = 0; i < sizeof translit / sizeof *translit && !rep; i++) {
+				k = strlen(translit[i][0]);
+				if (!strncmp(text, translit[i][0], k))
+					rep = translit[i][1];
+			}
+		if (!rep) {
+			/* an unknown multibyte character: one '?' for all its bytes */
+			if ((unsigned char)*text >= 0x80) {
+				out[n++] = '?';
+				for (text++; ((unsigned char)*text & 0xc0) == 0x80; text++)
+					;
+				continue;
+			}
+			out[n++] = *text++;
+			continue;
+		}
+		for (const char *r = rep; *r && n + 1 < len; r++)
+			out[n++] = *r;
+		text += k;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* text as wide characters, transliterated in ASCII mode; -1 when invalid. */
+static long widen(const char *text, wchar_t *w, size_t len)
+{
+	char t[2048];
+	if (ascii)
+		text = screen_translit(text, t, sizeof t);
+	size_t n = mbstowcs(w, text, len - 1);
 	if (n == (size_t)-1)
-		return;
+		return -1;
+	w[n] = L'\0';
+	return (long)n;
+}
+
+int screen_width(const char *text)
+{
+	wchar_t w[2048];
+	long n = widen(text, w, sizeof w / sizeof *w);
 	int cols = 0;
-	size_t k = 0;
+	for (long k = 0; k < n; k++) {
+		int cw = wcwidth(w[k]);
+		cols += cw < 0 ? 1 : cw;
+	}
+	return cols;
+}
+
+const char *screen_pad(const char *text, int width, int right, char *buf, size_t len)
+{
+	int pad = width - screen_width(text);
+	if (pad < 0)
+		pad = 0;
+	snprintf(buf, len, "%*s%s%*s", right ? pad : 0, "", text, right ? 0 : pad, "");
+	return buf;
+}
+
+/* Draws w[0..n) from (y, x) within maxw columns; *cut is set when it did
+ * not fit. Returns the columns drawn. */
+static int draw_wide(int y, int x, int maxw, ScrColor c, int bold, wchar_t *w, long n, int *cut)
+{
+	int cols = 0;
+	long k = 0;
+	*cut = 0;
 	for (; k < n; k++) {
 		int cw = wcwidth(w[k]);
 		if (cw < 0)
 			w[k] = L'?', cw = 1;
-		if (cols + cw > maxw)
+		if (cols + cw > maxw) {
+			*cut = 1;
 			break;
+		}
 		cols += cw;
 	}
 	attr_t a = attr_of(c, bold);
 	attron(a);
 	mvaddnwstr(y, x, w, (int)k);
 	attroff(a);
+	return cols;
+}
+
+static int vput(int y, int x, int maxw, ScrColor c, int bold, int ellipsis, const char *fmt,
+		va_list ap)
+{
+	char buf[2048];
+	wchar_t w[2048];
+	if (y < 0 || y >= LINES || x >= COLS || x < 0)
+		return 0;
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	if (maxw <= 0 || x + maxw > COLS)
+		maxw = COLS - x;
+	long n = widen(buf, w, sizeof w / sizeof *w);
+	if (n < 0)
+		return 0;
+	int cut, cols = draw_wide(y, x, maxw, c, bold, w, n, &cut);
+	if (cut && ellipsis) {
+		const char *el = screen_sym(SYM_ELLIPSIS);
+		int ew = ascii ? 3 : 1;
+		if (maxw <= ew)
+			return cols;
+		cols = draw_wide(y, x, maxw - ew, c, bold, w, n, &cut);
+		screen_put(y, x + cols, ew, C_DIM, 0, "%s", el);
+		return 1;
+	}
+	return ellipsis ? 0 : cols;
+}
+
+int screen_put(int y, int x, int maxw, ScrColor c, int bold, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vput(y, x, maxw, c, bold, 0, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int screen_put_cut(int y, int x, int maxw, ScrColor c, int bold, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vput(y, x, maxw, c, bold, 1, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+int screen_wrap(const char *text, int width, int indent, void (*fn)(const char *line, void *ud),
+		void *ud)
+{
+	char line[2048];
+	int lines = 0;
+	const char *p = text;
+	if (width < 8)
+		width = 8;
+	while (*p) {
+		int w = lines ? width - indent : width;
+		/* the longest prefix of whole words within w columns */
+		size_t best = 0, i = 0;
+		while (p[i]) {
+			size_t j = i;
+			while (p[j] == ' ')
+				j++;
+			while (p[j] && p[j] != ' ')
+				j++;
+			if (j >= sizeof line)
+				break;
+			memcpy(line, p, j);
+			line[j] = '\0';
+			if (screen_width(line) > w)
+				break;
+			best = i = j;
+		}
+		if (!best) {
+			/* one word wider than the line: cut it at w columns */
+			size_t j = 0;
+			while (p[j] && j + 1 < sizeof line) {
+				size_t k = j + 1;
+				while (((unsigned char)p[k] & 0xc0) == 0x80)
+					k++;
+				memcpy(line, p, k);
+				line[k] = '\0';
+				if (screen_width(line) > w)
+					break;
+				j = k;
+			}
+			best = j ? j : 1;
+		}
+		memcpy(line, p, best);
+		line[best] = '\0';
+		if (fn)
+			fn(line, ud);
+		lines++;
+		p += best;
+		while (*p == ' ')
+			p++;
+	}
+	return lines;
 }
 
 void screen_clear_row(int y, int x, ScrColor c)

@@ -3,6 +3,8 @@
 #ifndef CONDNET_TUI_SCREEN_H
 #define CONDNET_TUI_SCREEN_H
 
+#include <stddef.h>
+
 #include "base/err.h"
 
 #define SCR_MIN_W 80
@@ -32,6 +34,9 @@ typedef enum ScrSym {
 	SYM_TIMES,
 	SYM_ARROW,
 	SYM_MINUS,
+	SYM_INF,
+	SYM_ELLIPSIS,
+	SYM_WHAT, /* Ŵ⁽ⁱ⁾ */
 	SYM_COUNT
 } ScrSym;
 
@@ -49,16 +54,37 @@ const char *screen_sym(ScrSym s);
  * below SCR_MIN_W × SCR_MIN_H. */
 int screen_too_small(void);
 
-/* Text clipped to maxw display columns (maxw <= 0: to the right edge). */
-void screen_put(int y, int x, int maxw, ScrColor c, int bold, const char *fmt, ...)
+/* Text clipped to maxw display columns (maxw <= 0: to the right edge);
+ * returns the columns drawn. In ASCII mode the text is transliterated first
+ * (screen_translit), so callers may write κ, τ, σ₁, ≤ and the like. */
+int screen_put(int y, int x, int maxw, ScrColor c, int bold, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+/* The same, but a text longer than maxw ends in an ellipsis ("…", ASCII
+ * "..."); returns 1 when it was cut. */
+int screen_put_cut(int y, int x, int maxw, ScrColor c, int bold, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* Display columns of text as screen_put would draw it. */
+int screen_width(const char *text);
+/* text padded with spaces to width display columns, on the left (right
+ * aligned, right = 1) or on the right; returns buf. */
+const char *screen_pad(const char *text, int width, int right, char *buf, size_t len);
+/* text with the screen's symbols spelled in ASCII (κ kappa, τ tau, σ₁
+ * sigma_1, ≤ <=, → ->, …) into out; returns out. */
+const char *screen_translit(const char *text, char *out, size_t len);
+/* Splits text into lines of at most width display columns, breaking at
+ * spaces (a word longer than a line is cut); calls fn(line, ud) for each
+ * (line is a NUL-terminated copy) and returns the number of lines.
+ * indent: columns that continuation lines lose to an indent. */
+int screen_wrap(const char *text, int width, int indent, void (*fn)(const char *line, void *ud),
+		void *ud);
 /* Fills a row from x to the right edge with spaces in colour c. */
 void screen_clear_row(int y, int x, ScrColor c);
 
-/* A sparkline of v[0..n) (values in (0, 1], log scale down to lo > 0) in at
- * most width columns; the marker '|' goes before the first value below thr
- * (thr <= 0: no marker); values below thr take C_WARN. Returns the columns
- * used. */
+/* A sparkline of v[0..n) (values in (0, 1], log scale from lo > 0, the
+ * lowest glyph, to 1, the full block) in at most width columns, each glyph
+ * the smallest value of its group when n > width; the marker '|' goes
+ * before the first value below thr (thr <= 0: no marker); values below thr
+ * take C_WARN. Returns the columns used. */
 int screen_spark(int y, int x, int width, const double *v, int n, double lo, double thr);
 /* A progress bar of width columns filled to frac in [0, 1]. */
 void screen_bar(int y, int x, int width, double frac);

@@ -1,16 +1,28 @@
 /* tui/tui.h - the interactive screen: `condnet` and `condnet tui`
- * (cmd_tui() is declared in cli.h with the other commands).
+ * (cmd_tui() is declared in cli.h with the other commands; tui_cmd.c
+ * holds it).
  *
  * The screen holds the key handling, the prompts and the main loop; the
- * session (src/session.h) holds the state and the worker (tui/worker.h)
+ * session (engine/session.h) holds the state and the worker (tui/worker.h)
  * runs every engine operation on it. */
 #ifndef CONDNET_TUI_TUI_H
 #define CONDNET_TUI_TUI_H
 
 #include "engine/session.h"
+#include "tui/lesson.h"
+
+/* How the screen starts. */
+typedef struct TuiSetup {
+	int ascii;
+	const char *note;     /* the first status line */
+	const Lesson *lesson; /* a lesson to play (its setup applied), or NULL */
+	double delay;         /* a lesson's seconds between actions, 0: on keys */
+	const char *betas;    /* the β list and q that b proposes */
+	int q;
+} TuiSetup;
 
 /* Runs the screen on a session that has its data and network; returns the
  * process exit status. The session is freed. */
-int tui_run(Session *s, int ascii, const char *note);
+int tui_run(Session *s, const TuiSetup *su);
 
 #endif

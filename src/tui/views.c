@@ -1,5 +1,8 @@
-/* tui/views.c - the panels of the screen, drawn from the published state. */
+/* tui/views.c - the frame around the views: header, tabs, a lesson's
+ * caption, the narration line, progress, status line and footer; and the
+ * number formats the views share. */
 #include "tui/views.h"
+#include "tui/views_int.h"
 
 #include <curses.h>
 #include <math.h>
@@ -7,63 +10,132 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/report.h"
+#include "tui/plot.h"
 #include "tui/screen.h"
 
-#define BODY_TOP 3
-#define S(x) screen_sym(SYM_##x)
-
-static int body_bottom(void)
-{
-	return LINES - 5;
-}
-
-static const char *kfmt(double k, char *buf, size_t len)
+const char *views_kappa(double k, double tau, char *buf, size_t len)
 {
 	if (isinf(k))
-		snprintf(buf, len, "inf");
+		snprintf(buf, len, "%s", S(INF));
 	else if (isnan(k))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.4g", k);
+		cond_kappa_str(k, tau, buf, len);
 	return buf;
 }
 
-/* "25", or "25→20" while a change waits for the running operation. */
-static const char *pending(double now, double next, char *buf, size_t len)
+const char *views_shape(const int *n, int m, char *buf, size_t len)
 {
-	if (next > 0 && next != now)
-		snprintf(buf, len, "%g%s%g", now, S(ARROW), next);
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; n && i <= m && k + 16 < len;) {
+		int run = 1;
+		while (i > 0 && i + run < m && n[i + run] == n[i])
+			run++;
+		if (run > 2 && i < m)
+			k += (size_t)snprintf(buf + k, len - k, "%s%d%s%d", i ? "-" : "", n[i], S(TIMES),
+					      run);
+		else
+			run = 1, k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "-" : "", n[i]);
+		i += run;
+	}
+	return buf;
+}
+
+int views_over(const Pub *p)
+{
+	int over = 0;
+	for (int i = 0; p->lc && i < p->m; i++)
+		over += p->lc[i].kappa > p->tau;
+	return over;
+}
+
+void views_profile(int top, int left, int rows, int cols, const char *title, const double *v,
+		   int n, double tau, int keep)
+{
+	screen_put_cut(top, left, cols, C_TITLE, 1, "%s", title);
+	if (n <= 0)
+		return;
+	double lo = 1 / tau, hi = 1;
+	for (int j = 0; j < n; j++)
+		if (v[j] > 0 && v[j] < lo)
+			lo = v[j];
+	lo = fmax(lo, 1e-12);
+	plot_range(&lo, &hi, 1);
+	Plot pl;
+	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 5, 1, 0.5, n + 0.5, lo, hi, 1) < 0)
+		return;
+	plot_axes(&pl, NULL, 1);
+	plot_hline(&pl, 1 / tau, C_MARK, NULL);
+	for (int j = 0; j < n; j++) {
+		int below = keep >= 0 ? j >= keep : v[j] < 1 / tau;
+		double y = v[j] > 0 ? v[j] : lo;
+		plot_dot(&pl, j + 1, y, below ? C_WARN : C_GOOD,
+			 v[j] > 0 ? (below ? (screen_ascii() ? "x" : "×") : (screen_ascii() ? "o" : "•"))
+				  : "0");
+	}
+	char lab[16];
+	plot_hlabel(&pl, 1 / tau, C_MARK, screen_ascii() ? "1/tau" : "1/τ");
+	plot_xlabel(&pl, 1, C_DIM, 0, "1");
+	snprintf(lab, sizeof lab, "%d", n);
+	plot_xlabel(&pl, n, C_DIM, 0, lab);
+	plot_end(&pl);
+}
+
+/* The header's right end: what the worker does, or the lesson's place. */
+static const char *state_text(const Pub *p, const UiState *u, char *buf, size_t len)
+{
+	if (p->paused)
+		snprintf(buf, len, "paused");
+	else if (p->busy)
+		snprintf(buf, len, "%s", p->activity[0] ? p->activity : p->running);
+	else if (u->lesson)
+		snprintf(buf, len, "lesson: action %d of %d%s", p->play_pos - u->lesson->setup,
+			 u->lesson->n - u->lesson->setup,
+			 u->play_paused ? ", paused" : u->delay > 0 ? ", playing" : "");
 	else
-		snprintf(buf, len, "%g", now);
+		snprintf(buf, len, "idle");
 	return buf;
 }
 
 static void draw_header(const Pub *p, const UiState *u)
 {
-	char shape[256] = "", tb[64], eb[64];
-	size_t n = 0;
-	for (int i = 0; p->n && i <= p->m && n < sizeof shape - 12; i++)
-		n += (size_t)snprintf(shape + n, sizeof shape - n, i ? "-%d" : "%d", p->n[i]);
-	screen_clear_row(0, 0, C_NORMAL);
-	screen_clear_row(1, 0, C_NORMAL);
+	char shape[256], tb[64], eb[64], st[200];
+	state_text(p, u, st, sizeof st);
+	int sw = screen_width(st) + 1;
+	if (sw > COLS / 2)
+		sw = COLS / 2;
 	screen_put(0, 0, 0, C_TITLE, 1, "condnet");
-	screen_put(0, 8, 0, C_NORMAL, 0, " data: %s", p->data);
-	screen_put(1, 0, 0, C_NORMAL, 0, "net %s  params %zu  %s %s  %s %s  seed %llu%s", shape,
-	           p->nparam, S(TAU), pending(p->tau, u->tau, tb, sizeof tb), S(ETA),
-	           pending(p->eta, u->eta, eb, sizeof eb), (unsigned long long)p->seed,
-	           p->dirty ? "  [unsaved]" : "");
-	const char *act = p->paused ? "paused" : p->busy ? p->activity : "idle";
-	int len = (int)strlen(act) + 2;
-	if (len > COLS / 3)
-		len = COLS / 3;
-	screen_put(1, COLS - len, len, p->paused ? C_WARN : p->busy ? C_KEY : C_DIM, 1, " %s", act);
+	screen_put_cut(0, 8, COLS - 8 - sw - 1, C_NORMAL, 0, " %s", p->data);
+	screen_put_cut(0, COLS - sw, sw, p->paused ? C_WARN : p->busy ? C_KEY : C_DIM, 1, " %s",
+		       st);
+	/* τ and η first: they never go; then [unsaved] at the right end */
+	snprintf(tb, sizeof tb, "%g", p->tau);
+	if (u->tau > 0 && u->tau != p->tau)
+		snprintf(tb, sizeof tb, "%g%s%g", p->tau, S(ARROW), u->tau);
+	snprintf(eb, sizeof eb, "%g", p->eta);
+	if (u->eta > 0 && u->eta != p->eta)
+		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), u->eta);
+	long sum = 0;
+	for (int i = 1; p->n && i <= p->m; i++)
+		sum += p->n[i];
+	views_shape(p->n, p->m, shape, sizeof shape);
+	int uw = p->dirty ? 10 : 0;
+	char sb[32], pb[32];
+	report_thousands((double)sum, sb, sizeof sb);
+	report_thousands((double)p->nparam, pb, sizeof pb);
+	screen_put_cut(1, 0, COLS - uw, C_NORMAL, 0, "%s %s  %s %s  net %s  %s n_i %s  params %s  seed %llu",
+		       S(TAU), tb, S(ETA), eb, shape, S(SUM), sb, pb, (unsigned long long)p->seed);
+	if (p->dirty)
+		screen_put(1, COLS - uw + 1, uw - 1, C_WARN, 0, "[unsaved]");
 }
 
 static void draw_tabs(ViewId v)
 {
-	static const char *const names[VIEW_COUNT] = {"Layers", "Algorithm 1", "Sweep", "Squeeze"};
+	static const char *const names[VIEW_COUNT] = {"Layers", "Algorithm 1", "Sweep",
+						      "Squeeze", "Spectrum", "History"};
 	int x = 0;
-	screen_clear_row(2, 0, C_NORMAL);
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		char t[64];
 		snprintf(t, sizeof t, (int)v == i ? "[%d %s]" : " %d %s ", i + 1, names[i]);
@@ -72,358 +144,165 @@ static void draw_tabs(ViewId v)
 	}
 }
 
-static void view_layers(const Pub *p)
+typedef struct Rows {
+	int y, last, cut;
+	ScrColor c;
+} Rows;
+
+static void caption_line(const char *line, void *ud)
 {
-	int y = BODY_TOP, bot = body_bottom(), sx = 40;
-	int sw = COLS - sx - 1 > 64 ? 64 : COLS - sx - 1;
-	char kb[32];
-	screen_put(y, 3, 0, C_TITLE, 1, "i");
-	screen_put(y, 9, 0, C_TITLE, 1, "n_i");
-	screen_put(y, 14, 0, C_TITLE, 1, "%s(%s)", S(KAPPA), screen_ascii() ? "W^" : "\u0174");
-	screen_put(y, 28, 0, C_TITLE, 1, "p_i");
-	screen_put(y, 33, 0, C_TITLE, 1, "rank");
-	screen_put(y++, sx, 0, C_TITLE, 1, "%s_j/%s_1, log scale (| = 1/%s)%s", S(SIGMA), S(SIGMA),
-	           S(TAU), p->live ? "  live" : "");
-	if (!p->lc) {
-		screen_put(y, 0, 0, C_DIM, 0, "computing...");
+	Rows *r = ud;
+	if (r->y > r->last) {
+		r->cut = 1;
 		return;
 	}
-	int rows = bot - y - 1, first = p->m > rows ? p->m - rows : 0;
-	double maxk = 0;
-	long sum = 0;
-	for (int i = 0; i < p->m; i++) {
-		const LayerCond *lc = &p->lc[i];
-		maxk = fmax(maxk, lc->kappa);
-		sum += i < p->m - 1 ? p->n[i + 1] : 0;
-		if (i < first)
-			continue;
-		int over = !(lc->kappa <= p->tau);
-		ScrColor c = over ? C_WARN : C_NORMAL;
-		screen_put(y, 0, 1, C_WARN, 1, "%s", over ? "!" : " ");
-		screen_put(y, 1, 0, c, over, "%3d%s %6d  %-10s  %5d  %5d", i + 1,
-		           i == p->m - 1 ? "*" : " ", p->n[i + 1], kfmt(lc->kappa, kb, sizeof kb),
-		           lc->p, lc->rank_svd);
-		double v[512];
-		int nv = lc->nsv < 512 ? lc->nsv : 512;
-		double lo = 1.0 / p->tau;
-		for (int j = 0; j < nv; j++) {
-			v[j] = lc->sv[0] > 0 ? lc->sv[j * lc->nsv / nv] / lc->sv[0] : 0;
-			if (v[j] > 0 && v[j] < lo)
-				lo = v[j];
-		}
-		screen_spark(y++, sx, sw, v, nv, fmax(lo / 2, 1e-12), 1.0 / p->tau);
-	}
-	screen_put(bot - 1, 0, 0, C_DIM, 0,
-	           "%s n_i (hidden) %ld   max %s %s   * output layer (never reduced)", S(SUM), sum,
-	           S(KAPPA), kfmt(maxk, kb, sizeof kb));
-	screen_put(bot, 0, 0, C_DIM, 0, "! marks %s > %s: p_i singular values lie below %s_1/%s",
-	           S(KAPPA), S(TAU), S(SIGMA), S(TAU));
+	screen_put(r->y++, 2, COLS - 2, r->c, 1, "%s", line);
 }
 
-static void view_alg1(const Pub *p)
+/* A lesson's caption under the tabs; returns the first free row. */
+static int draw_caption(const Pub *p, const UiState *u, int top)
 {
-	int y = BODY_TOP, bot = body_bottom();
-	if (!p->nrec) {
-		screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 1: no iterations yet");
-		screen_put(y++, 0, 0, C_NORMAL, 0,
-		           "s: one iteration (the first trains the network from fresh "
-		           "weights for %s epochs)",
-		           S(ETA));
-		screen_put(y++, 0, 0, C_NORMAL, 0, "r: iterate until every %s <= %s", S(KAPPA),
-		           S(TAU));
-		return;
+	const char *cap = u->lesson && p->play_pos <= u->lesson->n ? u->lesson->caption[p->play_pos]
+								     : NULL;
+	if (!cap)
+		return top;
+	Rows r = {top, top + (LINES >= 40 ? 5 : LINES >= 30 ? 2 : 1), 0, C_MARK};
+	char line[2048];
+	for (const char *c = cap; *c && !r.cut;) {
+		size_t n = strcspn(c, "\n");
+		snprintf(line, sizeof line, "%.*s", (int)n, c);
+		screen_wrap(line, COLS - 2, 0, caption_line, &r);
+		c += n + (c[n] == '\n');
 	}
-	screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 1 (%s %g, %s %g): %s", S(TAU), p->tau, S(ETA),
-	           p->eta, p->alg1_state);
-	int m = p->rec[0].m, cw = 9, lw = 10;
-	int fit = (COLS - lw) / cw, first = p->nrec > fit ? p->nrec - fit : 0;
-	screen_put(y, 0, lw, C_TITLE, 1, "layer");
-	for (int r = first; r < p->nrec; r++) {
-		char h[16];
-		snprintf(h, sizeof h, "it %d", p->rec[r].iter);
-		screen_put(y, lw + (r - first) * cw, cw, C_TITLE, 1, "%8s", h);
-	}
-	y++;
-	for (int i = 1; i <= m && y < bot - 2; i++, y++) {
-		screen_put(y, 0, lw, C_NORMAL, 0, "%5d%s", i, i == m ? " out" : "");
-		for (int r = first; r < p->nrec; r++) {
-			const Alg1Record *rc = &p->rec[r];
-			int over = i < m && rc->kappa[i - 1] > p->tau;
-			char v[16];
-			snprintf(v, sizeof v, "%d%s", rc->n[i], over ? "!" : "");
-			screen_put(y, lw + (r - first) * cw, cw, over ? C_WARN : C_NORMAL, 0, "%8s",
-			           v);
-		}
-	}
-	for (int k = 0; k < 3; k++, y++) {
-		if (k == 0)
-			screen_put(y, 0, lw, C_TITLE, 1, "max %s", S(KAPPA));
-		else if (k == 1)
-			screen_put(y, 0, lw, C_TITLE, 1, "%s n_i", S(SUM));
-		else
-			screen_put(y, 0, lw, C_TITLE, 1, "err tr %%");
-		for (int r = first; r < p->nrec; r++) {
-			const Alg1Record *rc = &p->rec[r];
-			char v[32];
-			if (k == 0)
-				kfmt(rc->max_kappa, v, sizeof v);
-			else if (k == 1)
-				snprintf(v, sizeof v, "%ld", rc->sum_n);
-			else
-				snprintf(v, sizeof v, "%.2f", 100 * rc->train_error);
-			screen_put(y, lw + (r - first) * cw, cw, C_NORMAL, 0, "%8s", v);
-		}
-	}
-	screen_put(bot, 0, 0, C_DIM, 0, "n_i per iteration; ! marks %s > %s (p_i neurons go next)",
-	           S(KAPPA), S(TAU));
+	screen_put(top, 0, 2, C_MARK, 1, "%s", screen_ascii() ? ">" : "▸");
+	if (r.cut)
+		screen_put(r.last, COLS - 9, 9, C_DIM, 0, "%s L: log", S(ELLIPSIS));
+	return r.y + 1;
 }
 
-static void plot_point(int y0, int h, int x, double v, double ymax, char ch, ScrColor c)
+static void draw_narration(const Pub *p, int y)
 {
-	if (isnan(v))
+	int n = worker_narr_count(p);
+	if (!n)
 		return;
-	int y = y0 + h - 1 - (int)lround(v / ymax * (h - 1));
-	screen_put(y < y0 ? y0 : y, x, 1, c, 1, "%c", ch);
-}
-
-static void view_sweep(const Pub *p)
-{
-	int y = BODY_TOP, bot = body_bottom();
-	static const char *const st[] = {"", "running", "finished", "cancelled"};
-	if (!p->nbeta) {
-		screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 2: no %s sweep yet%s", S(BETA),
-		           p->sweep_state == 1 ? " (starting)" : "");
-		screen_put(y, 0, 0, C_NORMAL, 0,
-		           "b: scale every hidden width by each %s, train q times for %s "
-		           "epochs, pick the least 2%s_v %s %s_tr",
-		           S(BETA), S(ETA), S(EPS), S(MINUS), S(EPS));
+	const char *t = worker_narr(p, n - 1);
+	screen_put(y, 0, 2, C_KEY, 1, "%s", screen_ascii() ? ">" : "▸");
+	if (screen_width(t) <= COLS - 2) {
+		screen_put(y, 2, 0, C_NORMAL, 0, "%s", t);
 		return;
 	}
-	screen_put(y++, 0, 0, C_TITLE, 1,
-	           "Algorithm 2, q = %d, %s: t = %s_tr, v = %s_v, s = 2%s_v %s %s_tr, "
-	           "* = pick",
-	           p->q, st[p->sweep_state & 3], S(EPS), S(EPS), S(EPS), S(MINUS), S(EPS));
-	int tx = COLS - 38, pw = tx - 9, h = bot - y - 1;
-	double ymax = 1e-3, bmin = p->beta[0].beta, bmax = p->beta[p->nbeta - 1].beta;
-	for (int i = 0; i < p->nbeta; i++)
-		if (p->beta[i].done)
-			ymax = fmax(ymax, fmax(p->beta[i].score,
-			                       fmax(p->beta[i].err_tr, p->beta[i].err_v)));
-	ymax *= 1.1;
-	for (int r = 0; r < h; r++) {
-		double v = ymax * (h - 1 - r) / (h - 1);
-		screen_put(y + r, 0, 8, C_DIM, 0,
-		           r % 3 == 0 || r == h - 1 ? "%6.1f%% " : "        ", 100 * v);
-		screen_put(y + r, 7, 1, C_DIM, 0, "|");
-	}
-	for (int i = 0; i < p->nbeta; i++) {
-		const PubBeta *b = &p->beta[i];
-		int x = 9 + (bmax > bmin ? (int)lround((b->beta - bmin) / (bmax - bmin) * (pw - 2))
-		                         : pw / 2);
-		char lab[16];
-		snprintf(lab, sizeof lab, "%.2g", b->beta);
-		if (i == 0 || i == p->nbeta - 1 || i == p->pick)
-			screen_put(y + h, x, 6, i == p->pick ? C_MARK : C_DIM, i == p->pick, "%s",
-			           lab);
-		if (!b->done)
-			continue;
-		plot_point(y, h, x, b->err_tr, ymax, 't', C_GOOD);
-		plot_point(y, h, x, b->err_v, ymax, 'v', C_TITLE);
-		plot_point(y, h, x, b->score, ymax, i == p->pick ? '*' : 's',
-		           i == p->pick ? C_MARK : C_KEY);
-	}
-	screen_put(y - 1 + 1, tx, 0, C_TITLE, 1, "%6s %7s %7s %9s %3s", S(BETA), "e_tr%", "e_v%",
-	           "2e_v-e_tr", "n");
-	for (int i = 0; i < p->nbeta && y + 1 + i < bot; i++) {
-		const PubBeta *b = &p->beta[i];
-		ScrColor c = i == p->pick ? C_MARK : b->done ? C_NORMAL : C_DIM;
-		if (b->done)
-			screen_put(y + 1 + i, tx, 0, c, i == p->pick,
-			           "%6.2f %7.2f %7.2f %9.2f %3d%s", b->beta, 100 * b->err_tr,
-			           100 * b->err_v, 100 * b->score, b->done,
-			           i == p->pick ? " <" : "");
-		else
-			screen_put(y + 1 + i, tx, 0, c, 0, "%6.2f %7s %7s %9s %3d", b->beta, "-",
-			           "-", "-", 0);
-	}
-	if (p->sweep_state == 2 && p->pick >= 0 && p->pick < p->nbeta)
-		screen_put(bot, 0, 0, C_KEY, 0,
-		           "A adopts the pick: a fresh network %s (%s %g), u undoes it",
-		           p->pick_shape, S(BETA), p->beta[p->pick].beta);
-}
-
-static void view_squeeze(const Pub *p)
-{
-	const PubSqueeze *q = &p->sq;
-	int y = BODY_TOP, bot = body_bottom();
-	char kb[32], kb2[32];
-	if (!q->active && !q->ndone && isnan(q->acc_end)) {
-		screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 3: squeeze the trained network");
-		screen_put(y++, 0, 0, C_NORMAL, 0,
-		           "z: for each hidden layer with %s > %s, pivoted QR of W^ "
-		           "proposes which neurons go;",
-		           S(KAPPA), S(TAU));
-		screen_put(y++, 0, 0, C_NORMAL, 0,
-		           "   y applies, n refuses, a applies it and all the rest, "
-		           "Esc stops, c toggles compensation.");
-		return;
-	}
-	screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 3 at %s %g: test accuracy at the start %.2f%%",
-	           S(TAU), p->tau, q->acc_start);
-	if (q->waiting) {
-		int l = q->layer;
-		screen_put(y++, 0, 0, C_WARN, 1, "Layer %d: %d neurons, %s(%s) %s > %s %g", l,
-		           q->n_before, S(KAPPA), screen_ascii() ? "W^" : "\u0174",
-		           kfmt(q->kappa_before, kb, sizeof kb), S(TAU), p->tau);
-		char ord[512];
-		size_t n = 0;
-		for (int j = 0; j < q->n_before && n < sizeof ord - 16; j++)
-			n +=
-			    (size_t)snprintf(ord + n, sizeof ord - n, j ? " %d" : "%d", q->perm[j]);
-		screen_put(y++, 0, 0, C_NORMAL, 0, "pivoted-QR order: %s", ord);
-		screen_put(y, 0, 0, C_NORMAL, 0, "|r_jj|/|r_11|:");
-		double lo = 1.0 / p->tau;
-		for (int j = 0; j < q->nrdiag; j++)
-			if (q->rdiag[j] > 0 && q->rdiag[j] < lo)
-				lo = q->rdiag[j];
-		screen_spark(y++, 15, COLS - 16 > 64 ? 64 : COLS - 16, q->rdiag, q->nrdiag,
-		             fmax(lo / 2, 1e-12), 1.0 / p->tau);
-		screen_put(y++, 0, 0, C_NORMAL, 0,
-		           "QR keeps %d (|r_jj| >= |r_11|/%s), %s loop keeps %d: "
-		           "remove %d, %s after %s",
-		           q->p_qr, S(TAU), S(KAPPA), q->nkeep, q->n_before - q->nkeep, S(KAPPA),
-		           kfmt(q->kappa_after, kb2, sizeof kb2));
-		screen_put(y++, 0, 0, C_NORMAL, 0,
-		           "what-if on the test set: now %.2f%%, after %.2f%%, with "
-		           "compensation %.2f%%",
-		           q->acc_now, q->acc_after, q->acc_comp);
-		screen_put(y++, 0, 0, C_KEY, 1,
-		           "y apply  n refuse  a apply all remaining  c compensation: %s  "
-		           "Esc stop",
-		           q->comp ? "on" : "off");
-	} else if (q->active) {
-		screen_put(y++, 0, 0, C_DIM, 0, "working...");
-	} else {
-		screen_put(y++, 0, 0, C_GOOD, 1,
-		           "Done: %d neuron(s) removed; test accuracy %.2f%% %s %.2f%%", q->removed,
-		           q->acc_start, S(ARROW), q->acc_end);
-		if (q->undone)
-			screen_put(y++, 0, 0, C_WARN, 0,
-			           "an undo (u) has since reverted a change; the numbers above are "
-			           "history");
-		else if (isnan(q->acc_retrained))
-			screen_put(y++, 0, 0, C_NORMAL, 0,
-			           "t retrains; the accuracy after retraining shows here");
-		else
-			screen_put(y++, 0, 0, C_NORMAL, 0, "after retraining: %.2f%%",
-			           q->acc_retrained);
-	}
-	y++;
-	screen_put(y++, 0, 0, C_TITLE, 1, "decisions:");
-	for (int i = q->ndone > bot - y + 1 ? q->ndone - (bot - y + 1) : 0;
-	     i < q->ndone && y <= bot; i++)
-		screen_put(y++, 2, 0, C_NORMAL, 0, "%s", q->done[i]);
+	screen_put_cut(y, 2, COLS - 10, C_NORMAL, 0, "%s", t);
+	screen_put(y, COLS - 7, 7, C_KEY, 1, " L: log");
 }
 
 static void draw_progress(const Pub *p)
 {
-	int y = LINES - 4;
-	screen_clear_row(y, 0, C_NORMAL);
-	screen_clear_row(y + 1, 0, C_NORMAL);
-	if (p->have_prog) {
+	int y = LINES - 4, x = 0;
+	if (p->busy && p->sweep_state == 1 && p->nbeta) {
+		int done = 0, total = 0;
+		for (int i = 0; i < p->nbeta; i++)
+			done += p->beta[i].done, total += p->q;
+		double eta = done ? p->sweep_secs / done * (total - done) : NAN;
+		x = screen_put(y, 0, 0, C_KEY, 0, "trial %d of %d, ETA %s%.0f s  ", done + 1, total,
+			       isnan(eta) ? "~" : "", isnan(eta) ? 0 : ceil(eta));
+	}
+	if (p->have_prog && p->busy) {
 		const TrainProgress *t = &p->prog;
 		double frac = t->batches > 0 ? (double)t->batch / t->batches : 0;
-		screen_put(y, 0, 0, C_NORMAL, 0, "epoch %8.2f", t->epoch);
-		screen_bar(y, 15, 22, frac);
-		screen_put(y, 38, 0, C_NORMAL, 0, "batch %ld/%ld  loss %.4f  train acc %.2f%%",
-		           t->batch, t->batches, t->loss, 100 * t->acc);
+		x += screen_put(y, x, 0, C_NORMAL, 0, "epoch %.2f ", t->epoch);
+		int bw = COLS - x > 60 ? 22 : 12;
+		screen_bar(y, x, bw, frac);
+		screen_put(y, x + bw + 1, 0, C_NORMAL, 0, "batch %ld/%ld  loss %.4f  train acc %.2f%%",
+			   t->batch, t->batches, t->loss, 100 * t->acc);
+	} else if (p->busy) {
+		screen_put_cut(y, x, 0, C_DIM, 0, "%s", p->activity[0] ? p->activity : p->running);
 	} else {
-		screen_put(y, 0, 0, C_DIM, 0, "no training running");
+		screen_put_cut(y, 0, 0, C_DIM, 0, "%s",
+			       p->last_train[0] ? p->last_train : "no training running");
 	}
-	screen_put(y + 1, 0, 0, C_NORMAL, 0, "test acc %.2f%%   %.3g s/epoch   queued %d   log %s",
-	           p->test_acc, p->sec_per_epoch, p->queued, p->log_path);
+	char acc[64];
+	if (p->busy && p->live)
+		snprintf(acc, sizeof acc, "%.2f%% (before this operation)", p->test_acc);
+	else
+		snprintf(acc, sizeof acc, "%.2f%%", p->test_acc);
+	screen_put_cut(y + 1, 0, 0, C_NORMAL, 0, "test acc %s   queued %d   undo %d   log %s", acc,
+		       p->queued, p->nundo, p->log_path[0] ? p->log_path : "none");
 }
 
-static void draw_help(void)
+/* The keys that fit: those of the view (or the lesson) first. */
+static void draw_footer(const Pub *p, const UiState *u)
 {
-	static const char *const lines[] = {
-	    "+ / -    tau up / down (x1.25, /1.25)       T   type tau",
-	    "] / [    eta up / down (x1.25, /1.25)       E   type eta",
-	    "s        one Algorithm-1 iteration          r   Algorithm 1 until every kappa <= tau",
-	    "t        train N epochs                     b   beta sweep (Algorithm 2)",
-	    "z        squeeze (Algorithm 3): y apply, n refuse, a all, c compensation, Esc stop",
-	    "A        (sweep view) adopt the pick: a fresh network of its widths",
-	    "u        undo the last structural change    space  pause / resume a run",
-	    "Esc      cancel the running operation (its effect is rolled back)",
-	    "w        save the network                   o   open a saved network",
-	    "e        export the tables (.csv: CSV, else Markdown)",
-	    "Tab 1-4  switch views                       q   quit",
-	    "",
-	    "While an operation runs, others are refused; tau and eta changes wait for it.",
-	    "Every action is written to the session log; `condnet replay LOG` repeats it.",
-	    "Any key closes this help.",
+	static const char *const common[][2] = {
+	    {"?", "help"},  {"x", "explain"}, {"q", "quit"}, {"s", "step"},   {"r", "run"},
+	    {"t", "train"}, {"b", "sweep"},   {"z", "squeeze"}, {"u", "undo"}, {"w", "save"},
+	    {"o", "open"},  {"e", "export"},  {"L", "log"},  {"+-", "τ"},    {"[]", "η"},
 	};
-	int y = BODY_TOP;
-	for (int r = BODY_TOP; r <= body_bottom(); r++)
-		screen_clear_row(r, 0, C_NORMAL);
-	screen_put(y++, 0, 0, C_TITLE, 1, "Keys");
-	for (size_t i = 0; i < sizeof lines / sizeof *lines && y <= body_bottom(); i++)
-		screen_put(y++, 2, 0, C_NORMAL, 0, "%s", lines[i]);
-}
-
-/* The keys that fit; the sweep view adds A (also named in its last row). */
-static void draw_footer(ViewId v)
-{
-	const char *const keys[][2] = {
-	    {"?", "help"},  {"s", "step"},
-	    {"r", "run"},   {"t", "train"},
-	    {"b", "sweep"}, {"z", "squeeze"},
-	    {"u", "undo"},  {"w", "save"},
-	    {"o", "open"},  {"e", COLS < 100 ? "exp" : "export"},
-	    {"q", "quit"},  {"A", "adopt"},
-	    {"+-", S(TAU)}, {"[]", S(ETA)},
-	};
-	int x = 0, y = LINES - 1;
-	screen_clear_row(y, 0, C_NORMAL);
-	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		if (keys[i][0][0] == 'A' && v != VIEW_SWEEP)
+	const char *extra[8][2];
+	int ne = 0, x = 0, y = LINES - 1;
+	if (u->panel) {
+		extra[ne][0] = "↑↓", extra[ne++][1] = "scroll";
+		extra[ne][0] = "Esc", extra[ne++][1] = "close";
+		if (u->panel == PANEL_KEYS || u->panel == PANEL_EXPLAIN)
+			extra[ne][0] = "←→", extra[ne++][1] = "page";
+	} else if (u->lesson) {
+		extra[ne][0] = "→", extra[ne++][1] = "next";
+		extra[ne][0] = "←", extra[ne++][1] = "back";
+		extra[ne][0] = "space", extra[ne++][1] = u->play_paused ? "play" : "pause";
+		extra[ne][0] = "q", extra[ne++][1] = "leave";
+	} else if (u->view == VIEW_SQUEEZE && p->sq.waiting) {
+		extra[ne][0] = "y", extra[ne++][1] = "apply";
+		extra[ne][0] = "n", extra[ne++][1] = "refuse";
+		extra[ne][0] = "a", extra[ne++][1] = "all";
+		extra[ne][0] = "c", extra[ne++][1] = "comp";
+		extra[ne][0] = "p", extra[ne++][1] = "order";
+	} else if (u->view == VIEW_SWEEP && p->sweep_state == 2 && p->pick >= 0) {
+		extra[ne][0] = "A", extra[ne++][1] = "adopt";
+	} else if (u->view == VIEW_ALG1) {
+		extra[ne][0] = "←→", extra[ne++][1] = "scroll";
+	}
+	for (size_t i = 0; i < (size_t)ne + sizeof common / sizeof *common; i++) {
+		const char *k = i < (size_t)ne ? extra[i][0] : common[i - (size_t)ne][0];
+		const char *d = i < (size_t)ne ? extra[i][1] : common[i - (size_t)ne][1];
+		if (u->lesson && i >= (size_t)ne && strchr("qstrbzuwo+[", k[0]))
 			continue;
-		int kw = (int)strlen(keys[i][0]), w = kw + 1 + (int)mbstowcs(NULL, keys[i][1], 0);
+		int kw = screen_width(k), w = kw + 1 + screen_width(d);
 		if (x + w > COLS)
 			break;
-		screen_put(y, x, 0, C_KEY, 1, "%s", keys[i][0]);
-		screen_put(y, x + kw, 0, C_NORMAL, 0, ":%s", keys[i][1]);
+		screen_put(y, x, 0, C_KEY, 1, "%s", k);
+		screen_put(y, x + kw, 0, C_NORMAL, 0, ":%s", d);
 		x += w + 1;
 	}
 }
 
-void views_draw(const Pub *p, const UiState *u)
+void views_draw(const Pub *p, UiState *u)
 {
 	erase();
 	draw_header(p, u);
 	draw_tabs(u->view);
-	if (u->help)
-		draw_help();
+	int top = draw_caption(p, u, 3), bot = LINES - 6;
+	if (u->panel)
+		view_panel(p, u, top, bot);
 	else if (u->view == VIEW_LAYERS)
-		view_layers(p);
+		view_layers(p, u, top, bot);
 	else if (u->view == VIEW_ALG1)
-		view_alg1(p);
+		view_alg1(p, u, top, bot);
 	else if (u->view == VIEW_SWEEP)
-		view_sweep(p);
+		view_sweep(p, u, top, bot);
+	else if (u->view == VIEW_SQUEEZE)
+		view_squeeze(p, u, top, bot);
+	else if (u->view == VIEW_SPECTRUM)
+		view_spectrum(p, u, top, bot);
 	else
-		view_squeeze(p);
+		view_history(p, u, top, bot);
+	draw_narration(p, LINES - 5);
 	draw_progress(p);
 	int y = LINES - 2;
-	screen_clear_row(y, 0, C_NORMAL);
 	if (u->prompt) {
-		screen_put(y, 0, 0, C_KEY, 1, "%s ", u->prompt);
-		int x = (int)mbstowcs(NULL, u->prompt, 0) + 1;
+		int x = screen_put(y, 0, 0, C_KEY, 1, "%s ", u->prompt);
 		screen_put(y, x, 0, C_NORMAL, 0, "%s_", u->input);
-	} else if (u->message) {
-		screen_put(y, 0, 0, C_KEY, 1, "%s", u->message);
 	} else {
-		screen_put(y, 0, 0, p->status_err ? C_WARN : C_NORMAL, p->status_err, "%s",
-		           p->status);
+		screen_put_cut(y, 0, 0, p->status_err ? C_WARN : C_NORMAL, p->status_err, "%s",
+			       p->status);
 	}
-	draw_footer(u->help ? VIEW_COUNT : u->view);
+	draw_footer(p, u);
 }

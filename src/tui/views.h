@@ -1,23 +1,49 @@
-/* tui/views.h - the panels: header, the four views (layers, Algorithm-1
- * history, β sweep, squeeze), progress, status line, footer and help. */
+/* tui/views.h - what the screen draws: the header, the views (layers,
+ * Algorithm-1 history, β sweep, squeeze, spectrum, history charts), the
+ * text panels (keys, explain, narration log, pivot order), the narration
+ * line, progress, status line and footer. */
 #ifndef CONDNET_TUI_VIEWS_H
 #define CONDNET_TUI_VIEWS_H
 
+#include "tui/lesson.h"
 #include "tui/worker.h"
 
-typedef enum ViewId { VIEW_LAYERS = 0, VIEW_ALG1, VIEW_SWEEP, VIEW_SQUEEZE, VIEW_COUNT } ViewId;
+typedef enum ViewId {
+	VIEW_LAYERS = 0,
+	VIEW_ALG1,
+	VIEW_SWEEP,
+	VIEW_SQUEEZE,
+	VIEW_SPECTRUM,
+	VIEW_HISTORY,
+	VIEW_COUNT
+} ViewId;
 
-/* What the screen itself holds (the rest comes from the worker's Pub). */
+/* A text panel drawn over the views. */
+typedef enum PanelId { PANEL_NONE = 0, PANEL_KEYS, PANEL_EXPLAIN, PANEL_LOG, PANEL_ORDER } PanelId;
+
+/* What the screen itself holds (the rest comes from the worker's Pub). The
+ * drawing clamps the scroll positions and the selected layer. */
 typedef struct UiState {
 	ViewId view;
-	int help;            /* the help screen is shown */
-	const char *prompt;  /* the question of an open prompt, or NULL */
-	const char *input;   /* what was typed so far */
-	const char *message; /* a note of the screen's own, shown instead of the status, or NULL */
-	double tau, eta;     /* as they will be once queued changes apply */
+	PanelId panel;
+	int top;       /* the panel's first line shown; -1: its end */
+	int lines;     /* the panel's lines and rows, as last drawn */
+	int rows;
+	int layer;     /* the selected layer, from 1 */
+	int it_first;  /* Algorithm-1 view: the first iteration shown, -1: the newest that fit */
+	int row_first; /* Algorithm-1 view: the first layer row shown */
+	int it_fit;    /* iterations that fitted, as last drawn */
+	int it_shown;  /* the first iteration shown, as last drawn */
+	int hist_page; /* history view on a short screen: 0 iterations, 1 epochs */
+	const char *prompt; /* the question of an open prompt, or NULL */
+	const char *input;  /* what was typed so far */
+	double tau, eta;    /* as they will be once queued changes apply */
+	const Lesson *lesson; /* the lesson played, or NULL */
+	int play_paused;
+	double delay; /* seconds between a lesson's actions, 0: on keys */
 } UiState;
 
 /* Draws the whole screen (the caller checks the minimum size first). */
-void views_draw(const Pub *p, const UiState *u);
+void views_draw(const Pub *p, UiState *u);
 
 #endif

@@ -1,4 +1,5 @@
-/* tui/worker.c - the background engine thread behind the screen. */
+/* tui/worker.c - the background engine thread behind the screen: its queue,
+ * the jobs, and what each action says when it is done. */
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
@@ -10,162 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/alg3_squeeze.h"
-#include "engine/report.h"
 #include "base/clock.h"
 #include "base/fpmode.h"
-
-static void free_lc(LayerCond *lc, int m)
-{
-	for (int i = 0; lc && i < m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
-}
-
-/* Conditioning of net published as the layer table; live while training. */
-static void pub_cond(Worker *w, const Net *net, int live)
-{
-	Err e = {{0}};
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	int *n = malloc((size_t)(net->m + 1) * sizeof *n);
-	if (!lc || !n || cond_net_values(net, w->s->tau, lc, &e) < 0) {
-		free(lc);
-		free(n);
-		worker_status(w, 1, "conditioning: %s", e.msg[0] ? e.msg : "out of memory");
-		return;
-	}
-	memcpy(n, net->n, (size_t)(net->m + 1) * sizeof *n);
-	pthread_mutex_lock(&w->mu);
-	free_lc(w->pub.lc, w->pub.m);
-	free(w->pub.n);
-	w->pub.lc = lc;
-	w->pub.n = n;
-	w->pub.m = net->m;
-	w->pub.nparam = net->nparam;
-	w->pub.live = live;
-	pthread_mutex_unlock(&w->mu);
-}
-
-static void pub_sweep_locked(Worker *w, const Alg2 *a)
-{
-	PubBeta *b = a->nb ? realloc(w->pub.beta, (size_t)a->nb * sizeof *b) : NULL;
-	if (a->nb && !b)
-		return;
-	for (int i = 0; i < a->nb; i++)
-		b[i] = (PubBeta){a->b[i].beta, a->b[i].err_tr, a->b[i].err_v, a->b[i].score,
-		                 a->b[i].done};
-	w->pub.beta = b ? b : w->pub.beta;
-	w->pub.nbeta = a->nb;
-	w->pub.q = a->o.q;
-	w->pub.pick = alg2_pick(a);
-	w->pub.pick_shape[0] = '\0';
-	for (int i = 0, k = 0; w->pub.pick >= 0 && i <= a->base->m; i++) {
-		int n = snprintf(w->pub.pick_shape + k, sizeof w->pub.pick_shape - (size_t)k,
-		                 i ? "-%d" : "%d", a->b[w->pub.pick].widths[i]);
-		if (n < 0 || (size_t)(k + n) >= sizeof w->pub.pick_shape)
-			break;
-		k += n;
-	}
-}
-
-static void pub_alg1_locked(Worker *w, const Alg1 *a, int live)
-{
-	Alg1Record *r = alg1_records_copy(a->rec, a->nrec, NULL);
-	if (a->nrec && !r)
-		return;
-	alg1_records_free(w->pub.rec, w->pub.nrec);
-	w->pub.rec = r;
-	w->pub.nrec = a->nrec;
-	snprintf(w->pub.alg1_state, sizeof w->pub.alg1_state, "%.40s%s%.200s%s",
-	         alg1_status_name(a->status), a->reason[0] ? ": " : "", a->reason,
-	         live ? "" : " (the next step starts afresh from the current network)");
-}
-
-/* Everything the panels show, after a job. */
-void worker_publish(Worker *w)
-{
-	Session *s = w->s;
-	if (s->net)
-		pub_cond(w, s->net, 0);
-	double acc = session_test_acc(s);
-	pthread_mutex_lock(&w->mu);
-	w->pub.tau = s->tau;
-	w->pub.eta = s->eta;
-	w->pub.seed = s->seed;
-	w->pub.test_acc = acc;
-	w->pub.dirty = s->dirty;
-	w->pub.nundo = session_can_undo(s);
-	if (s->alg1)
-		pub_alg1_locked(w, s->alg1, s->alg1_live);
-	if (s->sweep)
-		pub_sweep_locked(w, s->sweep);
-	pthread_mutex_unlock(&w->mu);
-}
-
-/* ---- hooks, called on the worker thread from inside the engine ---- */
-
-static int hook_progress(const TrainProgress *p, void *ud)
-{
-	Worker *w = ud;
-	double t = clock_seconds();
-	const Net *net = session_training(w->s);
-	if (net && t - w->last_cond >= fmax(0.3, 4 * w->cond_cost)) {
-		pub_cond(w, net, 1);
-		w->cond_cost = clock_seconds() - t;
-		w->last_cond = clock_seconds();
-	}
-	pthread_mutex_lock(&w->mu);
-	w->pub.prog = *p;
-	w->pub.have_prog = 1;
-	if (p->epoch > 0)
-		w->pub.sec_per_epoch = p->seconds / p->epoch;
-	while (w->pub.paused && !w->cancel && !w->quit)
-		pthread_cond_wait(&w->resume, &w->mu);
-	int stop = w->cancel || w->quit;
-	pthread_mutex_unlock(&w->mu);
-	return stop;
-}
-
-static int hook_is_cancelled(void *ud)
-{
-	Worker *w = ud;
-	pthread_mutex_lock(&w->mu);
-	int c = w->cancel || w->quit;
-	pthread_mutex_unlock(&w->mu);
-	return c;
-}
-
-/* One step of an algorithm is done: publish what changed. */
-static void hook_step_done(const HookStep *st, void *ud)
-{
-	Worker *w = ud;
-	if (st->kind == HOOK_ALG1_ITER)
-		pub_cond(w, st->alg1->net, 0);
-	pthread_mutex_lock(&w->mu);
-	switch (st->kind) {
-	case HOOK_ALG1_ITER:
-		pub_alg1_locked(w, st->alg1, 1);
-		snprintf(w->pub.activity, sizeof w->pub.activity,
-		         "Algorithm 1: iteration %d done", st->alg1->nrec - 1);
-		break;
-	case HOOK_ALG2_TRIAL:
-		pub_sweep_locked(w, st->alg2);
-		snprintf(w->pub.activity, sizeof w->pub.activity, "β sweep: β %.2f trial %d done",
-		         st->trial->beta, st->trial->trial + 1);
-		break;
-	default:
-		break;
-	}
-	pthread_mutex_unlock(&w->mu);
-}
-
-/* ---- jobs ---- */
 
 static const char *describe(const SessAction *a, char *buf, size_t len)
 {
 	switch (a->kind) {
 	case SESS_TRAIN:
-		snprintf(buf, len, "training %g epochs", a->x);
+		snprintf(buf, len, "training %g epoch%s", a->x, a->x == 1 ? "" : "s");
 		break;
 	case SESS_ALG1_STEP:
 		snprintf(buf, len, "Algorithm 1 (one iteration)");
@@ -189,52 +42,98 @@ static const char *describe(const SessAction *a, char *buf, size_t len)
 	return buf;
 }
 
-/* Applies one action and says how it went in the status line (unless quiet
- * and successful); returns session_apply's result. */
-static int run_action(Worker *w, const SessAction *a, int quiet)
+/* The layers with κ > τ, as "2, 3" (or "none"), and how many. */
+static int layers_over(const Pub *p, char *buf, size_t len)
+{
+	int over = 0;
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; p->lc && i < p->m && k + 8 < len; i++)
+		if (p->lc[i].kappa > p->tau)
+			k += (size_t)snprintf(buf + k, len - k, "%s%d", over++ ? ", " : "", i + 1);
+	if (!over)
+		snprintf(buf, len, "none");
+	return over;
+}
+
+/* What an action did, in the paper's terms (Algorithm 1's iterations, the
+ * sweep's trials and squeeze decisions say it themselves as they happen). */
+static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
+{
+	const Session *s = w->s;
+	char shape[256], over[128], kb[32];
+	net_shape_str(s->net, shape, sizeof shape);
+	pthread_mutex_lock(&w->mu);
+	int nover = layers_over(&w->pub, over, sizeof over);
+	double acc = w->pub.test_acc, maxk = 0;
+	for (int i = 0; w->pub.lc && i < w->pub.m; i++)
+		maxk = fmax(maxk, w->pub.lc[i].kappa);
+	pthread_mutex_unlock(&w->mu);
+	switch (a->kind) {
+	case SESS_TAU:
+		worker_narrate(w, "τ = %g: p_i now counts the σ below σ₁/%g; κ > τ in %s (%d of %d layers)",
+			       s->tau, s->tau, over, nover, s->net ? s->net->m : 0);
+		break;
+	case SESS_ETA:
+		worker_narrate(w, "η = %g: every training of Algorithms 1 and 2 now runs %g epoch%s",
+			       s->eta, s->eta, s->eta == 1 ? "" : "s");
+		break;
+	case SESS_TRAIN:
+		worker_narrate(w, "trained %s %g epoch%s (Adam, batches of %d): test accuracy %.2f %% → "
+			       "%.2f %%; κ > τ in %s", shape, a->x, a->x == 1 ? "" : "s", s->topt.batch,
+			       w->acc_before, acc, over);
+		break;
+	case SESS_ALG1_STEP:
+	case SESS_ALG1_RUN:
+		if (s->alg1 && s->alg1->status != ALG1_RUNNING && alg1_before == ALG1_RUNNING) {
+			const Alg1 *g = s->alg1;
+			char first[256];
+			snprintf(first, sizeof first, "%d", g->rec[0].n[0]);
+			for (int i = 1; i <= g->rec[0].m; i++)
+				snprintf(first + strlen(first), sizeof first - strlen(first), "-%d",
+					 g->rec[0].n[i]);
+			worker_narrate(w, "Algorithm 1 %s after %d iterations: %s → %s, Σ n_i %ld → %ld (%s)",
+				       alg1_status_name(g->status), g->nrec - 1, first, shape,
+				       g->rec[0].sum_n, g->rec[g->nrec - 1].sum_n, g->reason);
+		}
+		break;
+	case SESS_SWEEP: {
+		int p = alg2_pick(s->sweep);
+		if (p < 0)
+			break;
+		const Alg2Beta *b = &s->sweep->b[p];
+		pthread_mutex_lock(&w->mu);
+		char pick[256];
+		snprintf(pick, sizeof pick, "%s", w->pub.pick_shape);
+		pthread_mutex_unlock(&w->mu);
+		worker_narrate(w, "Algorithm 2 picks β = %g, the least 2ε_v − ε_tr = %.2f %% (ε_tr %.2f %%, "
+			       "ε_v %.2f %%, mean of %d): widths %s; A adopts them with fresh weights",
+			       b->beta, 100 * b->score, 100 * b->err_tr, 100 * b->err_v, b->done,
+			       pick);
+		break;
+	}
+	case SESS_UNDO:
+		worker_narrate(w, "undo: back to %s (test accuracy %.2f %%)", shape, acc);
+		break;
+	case SESS_NET:
+		worker_narrate(w, "a fresh network %s: Glorot weights from seed %llu, biases zero (so "
+			       "κ = ∞ where a layer has more neurons than inputs)", shape,
+			       (unsigned long long)a->seed);
+		break;
+	case SESS_LOAD:
+		worker_narrate(w, "opened %s: %s, test accuracy %.2f %%, max κ %s, κ > τ in %s",
+			       a->path, shape, acc, cond_kappa_str(maxk, s->tau, kb, sizeof kb), over);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The status line after an action that went through. */
+static void status_done(Worker *w, const SessAction *a)
 {
 	Session *s = w->s;
-	Err e = {{0}};
-	char what[160], shape[256];
-	describe(a, what, sizeof what);
-	if (a->kind != SESS_SAVE && w->pub.sq.active)
-		worker_sqz_finish(w, "stopped");
-	pthread_mutex_lock(&w->mu);
-	snprintf(w->pub.activity, sizeof w->pub.activity, "%.120s", what);
-	if (a->kind == SESS_SWEEP) {
-		w->pub.sweep_state = 1;
-		w->pub.nbeta = 0;
-	}
-	pthread_mutex_unlock(&w->mu);
-	int rc = session_apply(s, a, &w->hooks, &e);
-	if (a->kind == SESS_TAU && rc == 0) {
-		pthread_mutex_lock(&w->mu);
-		for (int i = 0; w->pub.lc && i < w->pub.m; i++)
-			cond_set_tau(&w->pub.lc[i], s->tau);
-		w->pub.tau = s->tau;
-		if (s->alg1)
-			pub_alg1_locked(w, s->alg1, s->alg1_live);
-		pthread_mutex_unlock(&w->mu);
-	} else {
-		worker_publish(w);
-	}
-	if (a->kind == SESS_SWEEP) {
-		pthread_mutex_lock(&w->mu);
-		w->pub.sweep_state = rc == 0 ? 2 : 3;
-		pthread_mutex_unlock(&w->mu);
-	}
-	if (rc < 0) {
-		worker_status(w, 1, "%s failed: %s", session_kind_name(a->kind), e.msg);
-		return rc;
-	}
-	if (rc == 1) {
-		worker_status(w, 0, "cancelled: %s%s", what,
-		           a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)"
-		                                               : "");
-		return rc;
-	}
-	if (quiet)
-		return rc;
+	char shape[256];
 	net_shape_str(s->net, shape, sizeof shape);
 	switch (a->kind) {
 	case SESS_TAU:
@@ -248,17 +147,19 @@ static int run_action(Worker *w, const SessAction *a, int quiet)
 		if (!isnan(w->pub.sq.acc_end) && !w->pub.sq.active && !w->pub.sq.undone)
 			w->pub.sq.acc_retrained = w->pub.test_acc;
 		pthread_mutex_unlock(&w->mu);
-		worker_status(w, 0, "trained %g epochs: test accuracy %.2f%%", a->x, w->pub.test_acc);
+		worker_status(w, 0, "trained %g epoch%s: test accuracy %.2f%%", a->x, a->x == 1 ? "" : "s",
+			      w->pub.test_acc);
 		break;
 	case SESS_ALG1_STEP:
 	case SESS_ALG1_RUN:
 		worker_status(w, 0, "Algorithm 1, iteration %d: %s (%s)", s->alg1->nrec - 1, shape,
-		           alg1_status_name(s->alg1->status));
+			      s->alg1->status == ALG1_RUNNING ? "more to do"
+							      : alg1_status_name(s->alg1->status));
 		break;
 	case SESS_SWEEP: {
 		int p = alg2_pick(s->sweep);
 		worker_status(w, 0, "beta sweep finished: pick beta = %g",
-		           p >= 0 ? s->sweep->b[p].beta : NAN);
+			      p >= 0 ? s->sweep->b[p].beta : NAN);
 		break;
 	}
 	case SESS_UNDO:
@@ -277,6 +178,80 @@ static int run_action(Worker *w, const SessAction *a, int quiet)
 		worker_status(w, 0, "%s: %s", session_kind_name(a->kind), shape);
 		break;
 	}
+}
+
+/* The last training, for the progress area: what trained, for how long. */
+static void note_training(Worker *w, const SessAction *a, int rc)
+{
+	pthread_mutex_lock(&w->mu);
+	const TrainProgress *t = &w->pub.prog;
+	if (w->pub.have_prog && rc == 1)
+		snprintf(w->pub.last_train, sizeof w->pub.last_train,
+			 "cancelled at epoch %.2f: %.100s (rolled back)", t->epoch, w->pub.running);
+	else if (w->pub.have_prog && rc == 0 && t->epoch > 0 &&
+		 (a->kind == SESS_TRAIN || a->kind == SESS_ALG1_STEP || a->kind == SESS_ALG1_RUN))
+		snprintf(w->pub.last_train, sizeof w->pub.last_train,
+			 "last training: %.2f epochs in %.3g s (%.3g s/epoch)", t->epoch, t->seconds,
+			 t->seconds / t->epoch);
+	else if (w->pub.have_prog && rc == 0 && a->kind == SESS_SWEEP)
+		snprintf(w->pub.last_train, sizeof w->pub.last_train,
+			 "last sweep: %d trials in %.3g s", w->sweep_trials, w->pub.sweep_secs);
+	w->pub.have_prog = 0;
+	pthread_mutex_unlock(&w->mu);
+}
+
+int worker_run_action(Worker *w, const SessAction *a, int quiet)
+{
+	Session *s = w->s;
+	Err e = {{0}};
+	char what[160];
+	describe(a, what, sizeof what);
+	if (a->kind != SESS_SAVE && w->pub.sq.active)
+		worker_sqz_finish(w, "stopped");
+	int alg1_before = s->alg1 && s->alg1_live ? (int)s->alg1->status : ALG1_RUNNING;
+	pthread_mutex_lock(&w->mu);
+	snprintf(w->pub.activity, sizeof w->pub.activity, "%.120s", what);
+	w->acc_before = w->alg1_acc_prev = w->pub.test_acc;
+	if (a->kind == SESS_SWEEP) {
+		w->pub.sweep_state = 1;
+		w->pub.nbeta = 0;
+		w->pub.sweep_secs = 0;
+	}
+	pthread_mutex_unlock(&w->mu);
+	w->sweep_trials = 0;
+	int rc = session_apply(s, a, &w->hooks, &e);
+	/* said at once: publishing the network as it was back takes a while on MNIST */
+	if (rc == 1)
+		worker_status(w, 0, "cancelled: %s%s", what,
+			      a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)" : "");
+	if (a->kind == SESS_TAU && rc == 0) {
+		pthread_mutex_lock(&w->mu);
+		for (int i = 0; w->pub.lc && i < w->pub.m; i++)
+			cond_set_tau(&w->pub.lc[i], s->tau);
+		w->pub.tau = s->tau;
+		pthread_mutex_unlock(&w->mu);
+	} else if (a->kind != SESS_ETA) {
+		worker_publish(w);
+	} else {
+		pthread_mutex_lock(&w->mu);
+		w->pub.eta = s->eta;
+		pthread_mutex_unlock(&w->mu);
+	}
+	if (a->kind == SESS_SWEEP) {
+		pthread_mutex_lock(&w->mu);
+		w->pub.sweep_state = rc == 0 ? 2 : 3;
+		pthread_mutex_unlock(&w->mu);
+	}
+	note_training(w, a, rc);
+	if (rc < 0) {
+		worker_status(w, 1, "%s failed: %s", session_kind_name(a->kind), e.msg);
+		return rc;
+	}
+	if (rc == 1)
+		return rc;
+	narrate_done(w, a, alg1_before);
+	if (!quiet)
+		status_done(w, a);
 	return rc;
 }
 
@@ -292,47 +267,17 @@ static void run_adopt(Worker *w)
 		return;
 	}
 	session_log_note(w->s, "adopt the beta sweep's pick, beta = %.17g", beta);
-	if (run_action(w, &a, 1) != 0)
+	if (worker_run_action(w, &a, 1) != 0)
 		return;
 	worker_status(w, 0, "adopted the sweep's pick (beta %g): %s with fresh weights; u undoes",
-	           beta, net_shape_str(w->s->net, shape, sizeof shape));
-}
-
-static void render_tables(FILE *f, const void *ud)
-{
-	const Worker *w = ud;
-	const Session *s = w->s;
-	ReportFormat fmt = w->export_csv ? REPORT_CSV : REPORT_MARKDOWN;
-	int md = fmt == REPORT_MARKDOWN;
-	Err e = {{0}};
-	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
-	if (md)
-		fprintf(f, "## Conditioning per layer (tau = %g)\n\n", s->tau);
-	if (lc && cond_net(s->net, s->tau, lc, &e) == 0)
-		report_cond(f, s->net, lc, fmt);
-	free_lc(lc, lc ? s->net->m : 0);
-	if (s->alg1 && s->alg1->nrec) {
-		fprintf(f, md ? "\n## Algorithm 1, per iteration\n\n" : "\n");
-		report_alg1_history(f, s->alg1, fmt);
-	}
-	if (s->sweep) {
-		fprintf(f, md ? "\n## Algorithm 2, beta sweep\n\n" : "\n");
-		report_alg2(f, s->sweep, fmt);
-	}
-	const PubSqueeze *q = &w->pub.sq;
-	if (!isnan(q->acc_end) && !q->undone) {
-		SqueezeRow r = {s->tau, q->removed, q->acc_end, NAN, q->acc_retrained};
-		fprintf(f, md ? "\n## Algorithm 3, squeeze\n\n" : "\n");
-		report_squeeze(f, &r, 1, fmt);
-	}
+		      beta, net_shape_str(w->s->net, shape, sizeof shape));
 }
 
 static void run_job(Worker *w, Job *j)
 {
-	Err e = {{0}};
 	switch (j->kind) {
 	case JOB_ACTION:
-		run_action(w, &j->a, j->quiet);
+		worker_run_action(w, &j->a, j->quiet);
 		break;
 	case JOB_ADOPT:
 		run_adopt(w);
@@ -341,10 +286,10 @@ static void run_job(Worker *w, Job *j)
 		worker_sqz_begin(w);
 		break;
 	case JOB_SQZ_DECIDE:
-		worker_sqz_decide(w, j->a.apply);
+		worker_sqz_decide(w, j->a.apply, -1);
 		break;
 	case JOB_SQZ_ALL:
-		while (session_squeeze_proposal(w->s) && worker_sqz_decide(w, 1) == 0)
+		while (session_squeeze_proposal(w->s) && worker_sqz_decide(w, 1, -1) == 0)
 			;
 		break;
 	case JOB_SQZ_STOP:
@@ -355,17 +300,18 @@ static void run_job(Worker *w, Job *j)
 		w->pub.sq.comp = !w->pub.sq.comp;
 		pthread_mutex_unlock(&w->mu);
 		break;
-	case JOB_EXPORT: {
-		size_t n = strlen(j->path);
-		int csv = n >= 4 && !strcmp(j->path + n - 4, ".csv");
-		w->export_csv = csv;
-		if (report_write_file(j->path, render_tables, w, &e) < 0)
-			worker_status(w, 1, "export failed: %s", e.msg);
-		else
-			worker_status(w, 0, "exported the tables to %s (%s)", j->path,
-			           csv ? "CSV" : "Markdown");
+	case JOB_EXPORT:
+		worker_export(w, j->path);
 		break;
-	}
+	case JOB_CAPTION:
+		worker_caption(w, j->path);
+		break;
+	case JOB_PLAY_NEXT:
+		worker_play_next(w);
+		break;
+	case JOB_PLAY_BACK:
+		worker_play_back(w);
+		break;
 	}
 }
 
@@ -379,12 +325,15 @@ static int is_setting(const Job *j)
 static const char *job_name(const Job *j, char *buf, size_t len)
 {
 	static const char *const names[] = {[JOB_SQZ_START] = "the squeeze preview",
-	                                    [JOB_SQZ_DECIDE] = "a squeeze decision",
-	                                    [JOB_SQZ_ALL] = "the squeeze",
-	                                    [JOB_SQZ_STOP] = "the end of the squeeze",
-	                                    [JOB_SQZ_COMP] = "a compensation toggle",
-	                                    [JOB_EXPORT] = "the export",
-	                                    [JOB_ADOPT] = "adopting the sweep's pick"};
+					    [JOB_SQZ_DECIDE] = "a squeeze decision",
+					    [JOB_SQZ_ALL] = "the squeeze",
+					    [JOB_SQZ_STOP] = "the end of the squeeze",
+					    [JOB_SQZ_COMP] = "a compensation toggle",
+					    [JOB_EXPORT] = "the export",
+					    [JOB_ADOPT] = "adopting the sweep's pick",
+					    [JOB_CAPTION] = "a caption",
+					    [JOB_PLAY_NEXT] = "the lesson's next step",
+					    [JOB_PLAY_BACK] = "stepping the lesson back"};
 	if (j->kind == JOB_ACTION)
 		return describe(&j->a, buf, len);
 	snprintf(buf, len, "%s", names[j->kind]);
@@ -394,64 +343,64 @@ static const char *job_name(const Job *j, char *buf, size_t len)
 static void *thread_main(void *arg)
 {
 	Worker *w = arg;
+	Job j;
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		while (!w->quit && !w->qn)
 			pthread_cond_wait(&w->wake, &w->mu);
 		if (w->quit)
 			break;
-		Job *j = malloc(sizeof *j);
-		if (!j) {
-			snprintf(w->pub.status, sizeof w->pub.status, "out of memory");
-			w->pub.status_err = 1;
-			w->qn = w->pub.ops = 0;
-			continue;
-		}
-		*j = w->q[w->qh];
+		j = w->q[w->qh];
 		w->qh = (w->qh + 1) % QMAX;
 		w->qn--;
 		w->cancel = 0;
 		w->pub.busy = 1;
 		w->pub.queued = w->qn;
 		w->pub.have_prog = 0;
-		job_name(j, w->pub.running, sizeof w->pub.running);
+		job_name(&j, w->pub.running, sizeof w->pub.running);
+		w->t_job = clock_seconds();
 		pthread_mutex_unlock(&w->mu);
-		run_job(w, j);
+		run_job(w, &j);
 		pthread_mutex_lock(&w->mu);
-		if (!is_setting(j) && w->pub.ops > 0)
+		if (!is_setting(&j) && w->pub.ops > 0)
 			w->pub.ops--;
 		w->pub.busy = 0;
 		w->pub.paused = 0;
+		w->pub.have_prog = 0;
 		w->pub.queued = w->qn;
 		w->pub.activity[0] = '\0';
 		w->pub.running[0] = '\0';
-		free(j);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
 }
 
-Worker *worker_start(Session *s, Err *e)
+Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 {
 	Worker *w = calloc(1, sizeof *w);
-	if (!w) {
+	if (!w || !(w->pub.narr = calloc(NARR_MAX, sizeof *w->pub.narr))) {
+		free(w);
 		err_set(e, "out of memory");
 		return NULL;
 	}
 	w->s = s;
-	w->hooks = (Hook){hook_progress, hook_step_done, hook_is_cancelled, w};
+	w->lesson = lesson;
+	w->pub.play_pos = applied;
+	w->hooks = worker_hooks(w);
 	w->pub.sq.acc_start = w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
 	w->pub.pick = -1;
+	w->alg1_acc_prev = NAN;
 	snprintf(w->pub.log_path, sizeof w->pub.log_path, "%s", s->log_path);
 	if (s->train)
 		snprintf(w->pub.data, sizeof w->pub.data,
-		         "%.120s (train %d, test %d, %d features, %d classes)",
-		         s->train->name[0] ? s->train->name : s->data_spec, s->train->n,
-		         s->test ? s->test->n : 0, s->train->d, s->train->k);
+			 "%.120s: train %d, test %d, %d features, %d classes",
+			 s->data_spec[0] ? s->data_spec : s->train->name, s->train->n,
+			 s->test ? s->test->n : 0, s->train->d, s->train->k);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->wake, NULL);
 	pthread_cond_init(&w->resume, NULL);
 	worker_publish(w);
+	worker_play_caption(w, applied);
 	/* signals belong to the screen's thread */
 	sigset_t all, old;
 	sigfillset(&all);
@@ -460,6 +409,7 @@ Worker *worker_start(Session *s, Err *e)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
 		err_set(e, "cannot start the worker thread");
+		worker_pub_free(&w->pub);
 		free(w);
 		return NULL;
 	}
@@ -478,13 +428,8 @@ void worker_stop(Worker *w)
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->th, NULL);
-	session_squeeze_stop(w->s);
-	free_lc(w->pub.lc, w->pub.m);
-	free(w->pub.n);
-	alg1_records_free(w->pub.rec, w->pub.nrec);
-	free(w->pub.beta);
-	free(w->pub.sq.perm);
-	free(w->pub.sq.rdiag);
+	session_free(w->s);
+	worker_pub_free(&w->pub);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->wake);
 	pthread_cond_destroy(&w->resume);

@@ -14,6 +14,7 @@
 #include "engine/cond.h"
 #include "engine/session.h"
 #include "engine/train.h"
+#include "tui/lesson.h"
 
 typedef enum JobKind {
 	JOB_ACTION,     /* a session action */
@@ -22,8 +23,11 @@ typedef enum JobKind {
 	JOB_SQZ_ALL,    /* apply the proposal shown and every later one */
 	JOB_SQZ_STOP,   /* end the pass */
 	JOB_SQZ_COMP,   /* toggle compensation for the next decisions */
-	JOB_EXPORT,     /* the tables into path (.csv: CSV, else Markdown) */
-	JOB_ADOPT       /* a fresh network of the β sweep's pick (a logged `net`) */
+	JOB_EXPORT,     /* the tables into path (.csv: CSV, else Markdown) and the plots beside */
+	JOB_ADOPT,      /* a fresh network of the β sweep's pick (a logged `net`) */
+	JOB_CAPTION,    /* a caption (path) written to the log, for lessons */
+	JOB_PLAY_NEXT,  /* the lesson's next action (a squeeze's proposal is shown first) */
+	JOB_PLAY_BACK   /* the lesson back by one action: replayed from its start */
 } JobKind;
 
 typedef struct Job {
@@ -34,8 +38,9 @@ typedef struct Job {
 } Job;
 
 typedef struct PubBeta {
-	double beta, err_tr, err_v, score;
+	double beta, err_tr, err_v, score; /* means over the trials done */
 	int done;
+	double smin, smax; /* the least and largest 2ε_v − ε_tr of single trials */
 } PubBeta;
 
 typedef struct PubSqueeze {
@@ -44,15 +49,28 @@ typedef struct PubSqueeze {
 	int comp;    /* compensation for the next apply */
 	int layer, n_before, nkeep, p_qr, nrdiag;
 	double kappa_before, kappa_after;
-	int *perm;     /* n_before */
+	int *perm;     /* n_before: neuron numbers from 1 in pivot order */
 	double *rdiag; /* nrdiag */
 	double acc_now, acc_after, acc_comp;
-	char done[16][96]; /* decisions of this pass */
+	char done[16][160]; /* decisions of this pass */
 	int ndone;
 	int removed;                              /* neurons removed in this pass */
 	int undone;                               /* an undo followed the pass */
 	double acc_start, acc_end, acc_retrained; /* NaN when unknown */
 } PubSqueeze;
+
+/* κ of every layer against epochs, while the last training ran. */
+typedef struct PubSeries {
+	int m, n, cap;
+	double *epoch; /* n */
+	double *kappa; /* n × m */
+	double epochs; /* the training's length */
+	char what[128];
+} PubSeries;
+
+/* Narration: the last NARR_MAX lines saying what happened and why. */
+#define NARR_MAX 256
+#define NARR_LEN 2048
 
 typedef struct Pub {
 	/* data and network */
@@ -61,40 +79,56 @@ typedef struct Pub {
 	int *n; /* n[0..m] */
 	size_t nparam;
 	LayerCond *lc; /* m entries at tau, or NULL */
+	int *bias0;    /* m entries: 1 when the layer's biases are all zero */
 	int live;      /* lc was taken during training */
 	double tau, eta;
 	uint64_t seed;
-	double test_acc;
+	double test_acc; /* of the network lc describes when not live */
+	uint32_t crc;    /* of the current network's parameters */
 	int dirty, nundo;
 	char log_path[1024];
 	/* Algorithm 1 */
 	Alg1Record *rec;
-	int nrec;
-	char alg1_state[300];
+	int nrec, alg1_status, alg1_live;
+	char alg1_reason[300];
 	/* Algorithm 2 */
 	PubBeta *beta;
 	int nbeta, q, pick, sweep_state; /* 0 none, 1 running, 2 finished, 3 cancelled */
+	double sweep_eta, sweep_secs;    /* its η; seconds spent so far */
 	char pick_shape[256];            /* the pick's widths n_0-…-n_m, "" without one */
 	PubSqueeze sq;
+	PubSeries ks;
+	/* narration */
+	char (*narr)[NARR_LEN];
+	int nnarr; /* lines ever written; the last min(nnarr, NARR_MAX) are kept */
 	/* progress */
 	int busy, paused, queued; /* paused ends with the job it paused */
 	int ops;                  /* jobs queued or running, τ/η changes not counted */
 	char running[128];        /* what the running job is, for "busy" answers */
-	char activity[128];       /* what it does right now */
+	char activity[160];       /* what it does right now */
 	TrainProgress prog;
 	int have_prog;
-	double sec_per_epoch;
+	char last_train[200]; /* the last finished or cancelled training, for people */
 	char status[512];
 	int status_err;
+	/* a lesson played (worker_start with one) */
+	int play_pos; /* lesson actions applied */
+	int playing;  /* 1 while a lesson step runs */
 } Pub;
+
+/* The narration line k (0 = oldest kept) of p, for k < worker_narr_count. */
+int worker_narr_count(const Pub *p);
+const char *worker_narr(const Pub *p, int k);
 
 typedef struct Worker Worker;
 
 /* Starts the thread on s (which the worker owns from now on until
- * worker_stop). Publishes the initial state first. */
-Worker *worker_start(Session *s, Err *e);
+ * worker_stop; it may replace it while playing a lesson back). lesson, when
+ * not NULL, is the lesson played (it must outlive the worker) and the
+ * session holds its first `applied` actions. Publishes the initial state. */
+Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e);
 /* Cancels the running job, drops queued ones, joins the thread and frees the
- * worker (not the session). */
+ * worker and its session. */
 void worker_stop(Worker *w);
 /* Queues a job; -1 when the queue is full. */
 int worker_submit(Worker *w, const Job *j);
@@ -110,5 +144,7 @@ const Pub *worker_lock(Worker *w);
 void worker_unlock(Worker *w);
 /* Sets the status line (from the screen, e.g. a bad prompt entry). */
 void worker_status(Worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Adds a narration line (from the screen). */
+void worker_narrate(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -25,9 +25,12 @@ void worker_sqz_finish(Worker *w, const char *how)
 		q->acc_end = acc;
 	pthread_mutex_unlock(&w->mu);
 	if (was)
+		worker_narrate(w, "squeeze %s: %d neuron(s) removed in this pass, test accuracy %.2f %% → "
+			       "%.2f %%; t retrains", how, w->pub.sq.removed, w->pub.sq.acc_start, acc);
+	if (was)
 		worker_status(
 		    w, 0,
-		    "squeeze %s: %d neuron(s) removed, test accuracy %.2f%% -> %.2f%% (t retrains)",
+		    "squeeze %s: %d neuron(s) removed, test accuracy %.2f%% → %.2f%% (t retrains)",
 		    how, w->pub.sq.removed, w->pub.sq.acc_start, acc);
 }
 
@@ -57,7 +60,8 @@ void worker_sqz_show(Worker *w)
 		worker_sqz_finish(w, "stopped (out of memory)");
 		return;
 	}
-	memcpy(perm, sp->perm, (size_t)sp->n_before * sizeof *perm);
+	for (int j = 0; j < sp->n_before; j++)
+		perm[j] = sp->perm[j] + 1; /* neurons are numbered from 1, as layers are */
 	memcpy(rd, sp->rdiag, (size_t)sp->nrdiag * sizeof *rd);
 	pthread_mutex_lock(&w->mu);
 	PubSqueeze *q = &w->pub.sq;
@@ -113,14 +117,16 @@ static void sqz_note(Worker *w, const char *fmt, ...)
 }
 
 /* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
-int worker_sqz_decide(Worker *w, int apply)
+int worker_sqz_decide(Worker *w, int apply, int comp)
 {
 	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
 	if (!sp)
 		return -1;
 	Err e = {{0}};
-	SessAction a = {
-	    .kind = SESS_SQUEEZE, .layer = sp->layer, .apply = apply, .comp = w->pub.sq.comp};
+	SessAction a = {.kind = SESS_SQUEEZE,
+	                .layer = sp->layer,
+	                .apply = apply,
+	                .comp = comp >= 0 ? comp : w->pub.sq.comp};
 	int n0 = sp->n_before, n1 = sp->nkeep;
 	double k0 = sp->kappa_before, k1 = sp->kappa_after;
 	if (session_apply(w->s, &a, &w->hooks, &e) != 0) {
@@ -128,13 +134,13 @@ int worker_sqz_decide(Worker *w, int apply)
 		return -1;
 	}
 	if (apply) {
-		sqz_note(w, "layer %d: %d -> %d neurons, kappa %.3g -> %.3g%s", a.layer, n0, n1,
-		         k0, k1, a.comp ? ", compensated" : "");
+		sqz_note(w, "layer %d: %d → %d neurons, κ %.4g → %.4g%s", a.layer, n0, n1, k0, k1,
+		         a.comp ? ", compensated" : "");
 		pthread_mutex_lock(&w->mu);
 		w->pub.sq.removed += n0 - n1;
 		pthread_mutex_unlock(&w->mu);
 	} else {
-		sqz_note(w, "layer %d: refused (kappa %.3g, %d neurons kept)", a.layer, k0, n0);
+		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", a.layer, k0, n0);
 	}
 	worker_publish(w);
 	worker_sqz_show(w);

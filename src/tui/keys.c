@@ -1,0 +1,344 @@
+/* tui/keys.c - what every key does: a table for the text panels, for a
+ * lesson played, for each view and for all of them, looked up in that
+ * order (as htop binds keys per panel). */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/screen.h"
+#include "tui/tui_int.h"
+
+typedef void (*KeyFn)(Tui *t, int ch);
+
+typedef struct KeyBind {
+	int key;
+	KeyFn fn;
+	int play; /* 1: also while a lesson plays */
+} KeyBind;
+
+/* ---- the published state, briefly ---- */
+
+typedef struct Snap {
+	int busy, waiting, dirty, pick, m, nrec;
+} Snap;
+
+static Snap snap(Tui *t)
+{
+	const Pub *p = worker_lock(t->w);
+	Snap s = {p->busy || p->queued, p->sq.waiting, p->dirty, p->sweep_state == 2 && p->pick >= 0,
+		  p->m, p->nrec};
+	worker_unlock(t->w);
+	return s;
+}
+
+/* ---- views and panels ---- */
+
+static void k_view(Tui *t, int ch)
+{
+	if (ch == '\t')
+		t->u.view = (ViewId)((t->u.view + 1) % VIEW_COUNT);
+	else if (ch == KEY_BTAB)
+		t->u.view = (ViewId)((t->u.view + VIEW_COUNT - 1) % VIEW_COUNT);
+	else
+		t->u.view = (ViewId)(ch - '1');
+}
+
+static void open_panel(Tui *t, PanelId id)
+{
+	t->u.panel = id;
+	t->u.top = id == PANEL_LOG ? -1 : 0;
+}
+
+static void k_help(Tui *t, int ch)
+{
+	open_panel(t, ch == '?' ? PANEL_KEYS : ch == 'x' ? PANEL_EXPLAIN : PANEL_LOG);
+}
+
+static void panel_key(Tui *t, int ch)
+{
+	UiState *u = &t->u;
+	int page = u->rows > 1 ? u->rows - 1 : 1;
+	if (ch == KEY_UP || ch == 'k')
+		u->top = u->top > 0 ? u->top - 1 : 0;
+	else if (ch == KEY_DOWN || ch == 'j')
+		u->top++;
+	else if (ch == KEY_PPAGE)
+		u->top = u->top > page ? u->top - page : 0;
+	else if (ch == KEY_NPAGE || ch == ' ')
+		u->top += page;
+	else if (ch == KEY_HOME)
+		u->top = 0;
+	else if (ch == KEY_END)
+		u->top = -1;
+	else if ((ch == KEY_LEFT || ch == KEY_RIGHT || ch == '?') &&
+		 (u->panel == PANEL_KEYS || u->panel == PANEL_EXPLAIN))
+		open_panel(t, u->panel == PANEL_KEYS ? PANEL_EXPLAIN : PANEL_KEYS);
+	else
+		u->panel = PANEL_NONE;
+}
+
+static void k_layer(Tui *t, int ch)
+{
+	Snap s = snap(t);
+	if (ch == KEY_UP || ch == 'k')
+		t->u.layer = t->u.layer > 1 ? t->u.layer - 1 : 1;
+	else if (ch == KEY_DOWN || ch == 'j')
+		t->u.layer = t->u.layer < s.m ? t->u.layer + 1 : s.m;
+	else if (t->u.view == VIEW_LAYERS)
+		t->u.view = VIEW_SPECTRUM;
+}
+
+static void k_alg1(Tui *t, int ch)
+{
+	UiState *u = &t->u;
+	Snap s = snap(t);
+	int newest = s.nrec > u->it_fit ? s.nrec - u->it_fit : 0;
+	if (ch == KEY_LEFT || ch == '<')
+		u->it_first = u->it_shown > 0 ? u->it_shown - 1 : 0;
+	else if (ch == KEY_RIGHT || ch == '>')
+		u->it_first = u->it_shown + 1 >= newest ? -1 : u->it_shown + 1;
+	else if (ch == KEY_HOME)
+		u->it_first = 0;
+	else if (ch == KEY_END)
+		u->it_first = -1;
+	else if (ch == KEY_UP)
+		u->row_first = u->row_first > 0 ? u->row_first - 1 : 0;
+	else if (ch == KEY_DOWN)
+		u->row_first++;
+}
+
+static void k_history(Tui *t, int ch)
+{
+	(void)ch;
+	t->u.hist_page = !t->u.hist_page;
+}
+
+/* ---- operations ---- */
+
+static void k_tau(Tui *t, int ch)
+{
+	if (ch == '+' || ch == '=')
+		tui_set_value(t, SESS_TAU, t->tau * 1.25);
+	else if (ch == '-' && t->tau / 1.25 > 1)
+		tui_set_value(t, SESS_TAU, t->tau / 1.25);
+	else if (ch == '-')
+		worker_status(t->w, 1, "%s must stay above 1", screen_sym(SYM_TAU));
+	else if (ch == ']' || ch == '[')
+		tui_set_value(t, SESS_ETA, ch == ']' ? t->eta * 1.25 : t->eta / 1.25);
+	else if (ch == 'T')
+		tui_ask(t, P_TAU, "tau =", "");
+	else
+		tui_ask(t, P_ETA, "eta (epochs) =", "");
+}
+
+static void k_alg(Tui *t, int ch)
+{
+	if (tui_refuse_busy(t))
+		return;
+	if (ch == 's' || ch == 'r') {
+		SessAction a = {.kind = ch == 's' ? SESS_ALG1_STEP : SESS_ALG1_RUN};
+		tui_submit_action(t, &a);
+		t->u.view = VIEW_ALG1;
+		t->u.it_first = -1;
+	} else if (ch == 't') {
+		tui_ask(t, P_EPOCHS, "train epochs", "1");
+	} else if (ch == 'b') {
+		tui_ask(t, P_BETAS, "beta list", t->beta_def);
+	} else {
+		tui_submit_kind(t, JOB_SQZ_START, 0);
+		t->u.view = VIEW_SQUEEZE;
+	}
+}
+
+static void k_adopt(Tui *t, int ch)
+{
+	Snap s = snap(t);
+	(void)ch;
+	if (t->u.view != VIEW_SWEEP)
+		worker_status(t->w, 0, "A adopts the beta sweep's pick in the sweep view (3)");
+	else if (!s.busy && !s.pick)
+		worker_status(t->w, 1, "no finished beta sweep to adopt from: b runs one");
+	else
+		tui_submit_kind(t, JOB_ADOPT, 0);
+}
+
+static void k_squeeze(Tui *t, int ch)
+{
+	Snap s = snap(t);
+	if (ch == 'c') {
+		Job j = {.kind = JOB_SQZ_COMP};
+		tui_submit(t, &j); /* a setting, like τ: never refused */
+	} else if (ch == 'p') {
+		open_panel(t, PANEL_ORDER);
+	} else if (s.waiting) {
+		tui_submit_kind(t, ch == 'a' ? JOB_SQZ_ALL : JOB_SQZ_DECIDE, ch != 'n');
+	} else {
+		worker_status(t->w, 0, "no squeeze proposal waits: z starts a squeeze");
+	}
+}
+
+static void k_file(Tui *t, int ch)
+{
+	char def[1100];
+	if (tui_refuse_busy(t))
+		return;
+	if (ch == 'u') {
+		SessAction a = {.kind = SESS_UNDO};
+		tui_submit_action(t, &a);
+	} else if (ch == 'w' || ch == 'o') {
+		if (t->model[0])
+			snprintf(def, sizeof def, "%s", t->model);
+		else
+			snprintf(def, sizeof def, "%s.model", t->data_name);
+		tui_ask(t, ch == 'w' ? P_SAVE : P_OPEN, ch == 'w' ? "save to" : "open", def);
+	} else if (ch == 'e') {
+		snprintf(def, sizeof def, "%s-tables.md", t->data_name);
+		tui_ask(t, P_EXPORT, "export tables and plots to", def);
+	} else {
+		tui_ask(t, P_CAPTION, "caption for the lesson (written to the session log):", "");
+	}
+}
+
+static void k_pause(Tui *t, int ch)
+{
+	(void)ch;
+	int r = worker_toggle_pause(t->w);
+	if (r < 0)
+		worker_status(t->w, 0, "nothing to pause: space pauses a running operation");
+	else
+		worker_status(t->w, 0, r ? "paused: space resumes, Esc stops" : "resumed");
+}
+
+static void k_escape(Tui *t, int ch)
+{
+	Snap s = snap(t);
+	(void)ch;
+	if (s.waiting && !s.busy)
+		tui_submit_kind(t, JOB_SQZ_STOP, 0);
+	else
+		worker_cancel(t->w);
+}
+
+static void k_quit(Tui *t, int ch)
+{
+	Snap s = snap(t);
+	(void)ch;
+	if (s.busy)
+		tui_ask(t, P_QUIT, "an operation is running; quit anyway? (y/n)", "");
+	else if (s.dirty)
+		tui_ask(t, P_QUIT, "unsaved changes: w saves and quits, y quits without saving, any "
+				   "other key stays",
+			"");
+	else
+		t->quit = 1;
+}
+
+/* ---- a lesson ---- */
+
+static void k_play(Tui *t, int ch)
+{
+	Job j = {.kind = ch == KEY_LEFT ? JOB_PLAY_BACK : JOB_PLAY_NEXT};
+	Snap s = snap(t);
+	if (s.busy) {
+		worker_status(t->w, 0, "the lesson's step is running: wait, or Esc stops it");
+		return;
+	}
+	tui_submit(t, &j);
+}
+
+static void k_play_pause(Tui *t, int ch)
+{
+	Snap s = snap(t);
+	if (s.busy)
+		k_pause(t, ch);
+	if (t->u.delay > 0) {
+		t->u.play_paused = !t->u.play_paused;
+		worker_status(t->w, 0, t->u.play_paused ? "the lesson is paused: space plays on"
+							: "the lesson plays on");
+	}
+}
+
+static void k_leave(Tui *t, int ch)
+{
+	(void)ch;
+	t->quit = 1;
+}
+
+static const KeyBind play_keys[] = {
+    {KEY_RIGHT, k_play, 1}, {'\n', k_play, 1}, {'\r', k_play, 1},    {KEY_ENTER, k_play, 1},
+    {KEY_LEFT, k_play, 1},  {' ', k_play_pause, 1}, {'q', k_leave, 1}, {0, NULL, 0},
+};
+
+static const KeyBind layer_keys[] = {
+    {KEY_UP, k_layer, 1},   {KEY_DOWN, k_layer, 1},  {'k', k_layer, 1},
+    {'j', k_layer, 1},      {'\n', k_layer, 1},      {'\r', k_layer, 1},
+    {KEY_ENTER, k_layer, 1}, {0, NULL, 0},
+};
+
+static const KeyBind alg1_keys[] = {
+    {KEY_LEFT, k_alg1, 1}, {KEY_RIGHT, k_alg1, 1}, {'<', k_alg1, 1},     {'>', k_alg1, 1},
+    {KEY_HOME, k_alg1, 1}, {KEY_END, k_alg1, 1},   {KEY_UP, k_alg1, 1}, {KEY_DOWN, k_alg1, 1},
+    {0, NULL, 0},
+};
+
+static const KeyBind squeeze_keys[] = {
+    {'y', k_squeeze, 0}, {'n', k_squeeze, 0}, {'a', k_squeeze, 0},
+    {'c', k_squeeze, 0}, {'p', k_squeeze, 1}, {0, NULL, 0},
+};
+
+static const KeyBind history_keys[] = {
+    {KEY_LEFT, k_history, 1}, {KEY_RIGHT, k_history, 1}, {'<', k_history, 1},
+    {'>', k_history, 1},      {0, NULL, 0},
+};
+
+static const KeyBind no_keys[] = {{0, NULL, 0}};
+
+static const KeyBind *const view_keys[VIEW_COUNT] = {
+    [VIEW_LAYERS] = layer_keys, [VIEW_ALG1] = alg1_keys,     [VIEW_SWEEP] = no_keys,
+    [VIEW_SQUEEZE] = squeeze_keys, [VIEW_SPECTRUM] = layer_keys, [VIEW_HISTORY] = history_keys,
+};
+
+static const KeyBind global_keys[] = {
+    {'\t', k_view, 1}, {KEY_BTAB, k_view, 1}, {'1', k_view, 1},  {'2', k_view, 1},
+    {'3', k_view, 1},  {'4', k_view, 1},      {'5', k_view, 1},  {'6', k_view, 1},
+    {'?', k_help, 1},  {'x', k_help, 1},      {'L', k_help, 1},  {'+', k_tau, 0},
+    {'=', k_tau, 0},   {'-', k_tau, 0},       {']', k_tau, 0},   {'[', k_tau, 0},
+    {'T', k_tau, 0},   {'E', k_tau, 0},       {'s', k_alg, 0},   {'r', k_alg, 0},
+    {'t', k_alg, 0},   {'b', k_alg, 0},       {'z', k_alg, 0},   {'A', k_adopt, 0},
+    {'u', k_file, 0},  {'w', k_file, 0},      {'o', k_file, 0},  {'e', k_file, 1},
+    {'N', k_file, 0},  {' ', k_pause, 1},     {27, k_escape, 1}, {'q', k_quit, 1},
+    {0, NULL, 0},
+};
+
+/* Runs the binding of ch in table; 1 when there was one. */
+static int run(Tui *t, const KeyBind *table, int ch)
+{
+	for (const KeyBind *b = table; b->fn; b++) {
+		if (b->key != ch)
+			continue;
+		if (t->lesson && !b->play)
+			worker_status(t->w, 1,
+				      "a lesson plays: right arrow next, left back, space pause, q "
+				      "leave (the other keys only look)");
+		else
+			b->fn(t, ch);
+		return 1;
+	}
+	return 0;
+}
+
+void tui_key(Tui *t, int ch)
+{
+	if (t->pk) {
+		tui_prompt_key(t, ch);
+		return;
+	}
+	if (t->u.panel) {
+		panel_key(t, ch);
+		return;
+	}
+	if (t->lesson && run(t, play_keys, ch))
+		return;
+	if (!run(t, view_keys[t->u.view], ch))
+		run(t, global_keys, ch);
+}

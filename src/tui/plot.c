@@ -1,0 +1,234 @@
+/* tui/plot.c - plots in terminal cells (see plot.h). */
+#include "tui/plot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A round step (1, 2 or 5 × 10^k) that cuts span into about n parts. */
+static double nice_step(double span, int n)
+{
+	double raw = span / (n > 0 ? n : 1), mag = pow(10, floor(log10(raw)));
+	double f = raw / mag;
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+void plot_range(double *lo, double *hi, int ylog)
+{
+	if (ylog) {
+		double a = *lo > 0 ? *lo : 1e-12, b = *hi > a ? *hi : a * 10;
+		*lo = pow(10, floor(log10(a) + 1e-9));
+		*hi = pow(10, ceil(log10(b) - 1e-9));
+		if (*hi <= *lo)
+			*hi = *lo * 10;
+		return;
+	}
+	double a = *lo, b = *hi;
+	if (!(b > a)) {
+		double pad = fmax(fabs(a) * 0.05, 0.005);
+		a -= pad;
+		b += pad;
+	} else {
+		double pad = (b - a) * 0.08;
+		a -= pad;
+		b += pad;
+	}
+	double step = nice_step(b - a, 5);
+	*lo = floor(a / step) * step;
+	*hi = ceil(b / step) * step;
+}
+
+int plot_begin(Plot *p, int top, int left, int rows, int cols, int ylabw, int xlabr, double x0,
+	       double x1, double y0, double y1, int ylog)
+{
+	memset(p, 0, sizeof *p);
+	p->rows = rows - 1 - xlabr;
+	p->cols = cols - ylabw - 1;
+	if (p->rows < 2 || p->cols < 8)
+		return -1;
+	p->top = top;
+	p->left = left + ylabw + 1;
+	p->ylabw = ylabw;
+	p->xlabr = xlabr;
+	p->x0 = x0;
+	p->x1 = x1 > x0 ? x1 : x0 + 1;
+	p->ylog = ylog;
+	p->y0 = ylog ? log10(y0 > 0 ? y0 : 1e-12) : y0;
+	p->y1 = ylog ? log10(y1 > 0 ? y1 : 1) : y1;
+	if (!(p->y1 > p->y0))
+		p->y1 = p->y0 + 1;
+	p->occ = calloc((size_t)p->rows * (size_t)p->cols, 1);
+	p->xocc = calloc((size_t)(xlabr > 0 ? xlabr : 1) * (size_t)p->cols, 1);
+	if (!p->occ || !p->xocc) {
+		plot_end(p);
+		return -1;
+	}
+	return 0;
+}
+
+void plot_end(Plot *p)
+{
+	free(p->occ);
+	free(p->xocc);
+	p->occ = p->xocc = NULL;
+}
+
+int plot_x(const Plot *p, double x)
+{
+	double t = (x - p->x0) / (p->x1 - p->x0);
+	int c = (int)lround(t * (p->cols - 1));
+	return c < 0 ? 0 : c >= p->cols ? p->cols - 1 : c;
+}
+
+int plot_y(const Plot *p, double y)
+{
+	double v = p->ylog ? log10(y > 0 ? y : 1e-300) : y;
+	double t = (v - p->y0) / (p->y1 - p->y0);
+	int r = p->rows - 1 - (int)lround(t * (p->rows - 1));
+	return r < 0 ? 0 : r >= p->rows ? p->rows - 1 : r;
+}
+
+static void ylabel(Plot *p, int r, const char *text)
+{
+	screen_put(p->top + r, p->left - 1 - p->ylabw, p->ylabw, C_DIM, 0, "%*s", p->ylabw, text);
+	screen_put(p->top + r, p->left - 1, 1, C_DIM, 0, "%s", screen_ascii() ? "+" : "┤");
+}
+
+static void decade_label(int k, char *buf, size_t len)
+{
+	if (k >= -2 && k <= 3)
+		snprintf(buf, len, "%g", pow(10, k));
+	else
+		snprintf(buf, len, "1e%d", k);
+}
+
+void plot_axes(Plot *p, const char *fmt, double scale)
+{
+	const char *v = screen_ascii() ? "|" : "│";
+	for (int r = 0; r < p->rows; r++)
+		screen_put(p->top + r, p->left - 1, 1, C_DIM, 0, "%s", v);
+	char lab[32];
+	int last = -9;
+	if (p->ylog) {
+		int k0 = (int)ceil(p->y0 - 1e-9), k1 = (int)floor(p->y1 + 1e-9);
+		int every = (k1 - k0 + 1) > p->rows / 2 ? (k1 - k0 + p->rows / 2) / (p->rows / 2) : 1;
+		for (int k = k1; k >= k0; k--) {
+			int r = plot_y(p, pow(10, k));
+			if ((k1 - k) % every || r - last < 2)
+				continue;
+			decade_label(k, lab, sizeof lab);
+			ylabel(p, r, lab);
+			last = r;
+		}
+	} else {
+		double step = nice_step(p->y1 - p->y0, p->rows / 3 > 1 ? p->rows / 3 : 2);
+		/* the round values inside the range, from the top */
+		for (double y = floor(p->y1 / step + 1e-9) * step; y >= p->y0 - step * 1e-9;
+		     y -= step) {
+			int r = plot_y(p, y);
+			if (r - last < 2 && last >= 0)
+				continue;
+			snprintf(lab, sizeof lab, fmt, (fabs(y) < step * 1e-9 ? 0 : y) * scale);
+			ylabel(p, r, lab);
+			last = r;
+		}
+	}
+	int y = p->top + p->rows;
+	screen_put(y, p->left - 1, 1, C_DIM, 0, "%s", screen_ascii() ? "+" : "└");
+	for (int c = 0; c < p->cols; c++)
+		screen_put(y, p->left + c, 1, C_DIM, 0, "%s", screen_ascii() ? "-" : "─");
+}
+
+int plot_xlabel(Plot *p, double x, ScrColor c, int bold, const char *text)
+{
+	int w = screen_width(text), at = plot_x(p, x) - (w - 1) / 2;
+	if (at < 0)
+		at = 0;
+	if (at + w > p->cols)
+		at = p->cols - w;
+	if (at < -(p->ylabw))
+		return -1;
+	for (int r = 0; r < p->xlabr; r++) {
+		unsigned char *row = p->xocc + (size_t)r * (size_t)p->cols;
+		int free = 1;
+		/* one blank column on each side keeps neighbours apart */
+		for (int k = at - 1; k <= at + w && free; k++)
+			if (k >= 0 && k < p->cols && row[k])
+				free = 0;
+		if (!free)
+			continue;
+		for (int k = at; k < at + w; k++)
+			if (k >= 0 && k < p->cols)
+				row[k] = 1;
+		screen_put(p->top + p->rows + 1 + r, p->left + at, w, c, bold, "%s", text);
+		return 0;
+	}
+	return -1;
+}
+
+void plot_hline(Plot *p, double y, ScrColor c, const char *label)
+{
+	int r = plot_y(p, y), lw = label ? screen_width(label) : 0;
+	for (int k = 0; k < p->cols - lw; k++)
+		if (!p->occ[(size_t)r * (size_t)p->cols + (size_t)k])
+			screen_put(p->top + r, p->left + k, 1, c, 0, "%s",
+				   screen_ascii() ? "-" : "┄");
+	if (label)
+		plot_hlabel(p, y, c, label);
+}
+
+void plot_hlabel(Plot *p, double y, ScrColor c, const char *label)
+{
+	int r = plot_y(p, y), lw = screen_width(label);
+	screen_put(p->top + r, p->left + p->cols - lw, lw, c, 1, "%s", label);
+}
+
+void plot_vbar(Plot *p, double x, double ylo, double yhi, ScrColor c)
+{
+	int col = plot_x(p, x), r0 = plot_y(p, yhi), r1 = plot_y(p, ylo);
+	for (int r = r0; r <= r1; r++)
+		screen_put(p->top + r, p->left + col, 1, c, 0, "%s", screen_ascii() ? "|" : "│");
+}
+
+void plot_line(Plot *p, double xa, double ya, double xb, double yb, ScrColor c)
+{
+	int c0 = plot_x(p, xa), r0 = plot_y(p, ya), c1 = plot_x(p, xb), r1 = plot_y(p, yb);
+	int dc = abs(c1 - c0), dr = abs(r1 - r0), n = dc > dr ? dc : dr;
+	for (int k = 1; k < n; k++) {
+		int cc = c0 + (int)lround((double)(c1 - c0) * k / n);
+		int rr = r0 + (int)lround((double)(r1 - r0) * k / n);
+		if (!p->occ[(size_t)rr * (size_t)p->cols + (size_t)cc])
+			screen_put(p->top + rr, p->left + cc, 1, c, 0, "%s",
+				   screen_ascii() ? "." : "·");
+	}
+}
+
+void plot_dot(Plot *p, double x, double y, ScrColor c, const char *glyph)
+{
+	int r = plot_y(p, y), cc = plot_x(p, x);
+	p->occ[(size_t)r * (size_t)p->cols + (size_t)cc] = 1;
+	screen_put(p->top + r, p->left + cc, 1, c, 0, "%s", glyph);
+}
+
+int plot_mark(Plot *p, double x, double y, ScrColor c, int bold, const char *glyph)
+{
+	static const int off[][2] = {{0, 0},  {0, -1}, {0, 1},   {-1, 0}, {1, 0},
+				     {0, -2}, {0, 2},  {-1, -1}, {-1, 1}, {1, -1},
+				     {1, 1},  {-2, 0}, {2, 0}};
+	int c0 = plot_x(p, x), r0 = plot_y(p, y);
+	for (size_t i = 0; i < sizeof off / sizeof *off; i++) {
+		/* vfirst swaps rows and columns of the search */
+		int dr = p->vfirst ? off[i][1] : off[i][0], dc = p->vfirst ? off[i][0] : off[i][1];
+		int r = r0 + dr, cc = c0 + dc;
+		if (r < 0 || r >= p->rows || cc < 0 || cc >= p->cols)
+			continue;
+		unsigned char *o = &p->occ[(size_t)r * (size_t)p->cols + (size_t)cc];
+		if (*o)
+			continue;
+		*o = 1;
+		screen_put(p->top + r, p->left + cc, 1, c, bold, "%s", glyph);
+		return i > 0;
+	}
+	return -1;
+}

@@ -1,0 +1,60 @@
+/* tui/plot.h - plots drawn with the terminal's cells: axes with labelled
+ * ticks (linear or log), labelled horizontal lines, spread bars, lines
+ * between points, and markers that never overwrite each other (a marker
+ * whose cell is taken moves to the nearest free one).
+ *
+ * Draw in this order: plot_begin, the axes, horizontal lines, bars, lines,
+ * then markers, and plot_end. */
+#ifndef CONDNET_TUI_PLOT_H
+#define CONDNET_TUI_PLOT_H
+
+#include "tui/screen.h"
+
+typedef struct Plot {
+	int top, left, rows, cols; /* the data area, inside the axes */
+	int ylabw, xlabr;          /* columns of y labels, rows of x labels */
+	double x0, x1, y0, y1;     /* the data ranges (ylog: y0, y1 > 0) */
+	int ylog;
+	int vfirst;           /* a marker whose cell is taken moves up or down first
+			       * (many series on one x), else sideways first */
+	unsigned char *occ;   /* rows × cols: 1 where a marker is */
+	unsigned char *xocc;  /* xlabr × cols: 1 where an x label is */
+} Plot;
+
+/* Widens [*lo, *hi] to a range that shows the data with a margin and ends
+ * on round values (linear), or on decades (log; *lo > 0). */
+void plot_range(double *lo, double *hi, int ylog);
+
+/* Lays a plot out in the rectangle at (top, left) of rows × cols cells:
+ * ylabw columns of y labels and the axis on the left, the axis and xlabr
+ * rows of x labels below. 0, or -1 when the rectangle is too small for a
+ * plot (nothing is drawn then). */
+int plot_begin(Plot *p, int top, int left, int rows, int cols, int ylabw, int xlabr, double x0,
+	       double x1, double y0, double y1, int ylog);
+void plot_end(Plot *p);
+/* The column and row of a data value, clamped into the data area. */
+int plot_x(const Plot *p, double x);
+int plot_y(const Plot *p, double y);
+/* The axes: y labels about every third row (fmt prints value × scale, e.g.
+ * "%.1f%%"; a log axis labels decades and ignores both), and the x axis. */
+void plot_axes(Plot *p, const char *fmt, double scale);
+/* A label centred under x on the first x-label row with room; -1 when
+ * none had room. */
+int plot_xlabel(Plot *p, double x, ScrColor c, int bold, const char *text);
+/* A horizontal line at y with a label at its right end. */
+void plot_hline(Plot *p, double y, ScrColor c, const char *label);
+/* The label alone, at the right end of the line at y (drawn last, over
+ * points, so that it stays readable). */
+void plot_hlabel(Plot *p, double y, ScrColor c, const char *label);
+/* A vertical bar from ylo to yhi at x (a spread). */
+void plot_vbar(Plot *p, double x, double ylo, double yhi, ScrColor c);
+/* A dotted line between two points, around markers already drawn. */
+void plot_line(Plot *p, double xa, double ya, double xb, double yb, ScrColor c);
+/* A glyph at (x, y), drawn over whatever is there (points of one dense
+ * series). */
+void plot_dot(Plot *p, double x, double y, ScrColor c, const char *glyph);
+/* A marker at (x, y) or, when that cell holds one, the nearest free cell:
+ * returns 0 in place, 1 moved, -1 not drawn (no free cell near). */
+int plot_mark(Plot *p, double x, double y, ScrColor c, int bold, const char *glyph);
+
+#endif

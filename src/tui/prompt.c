@@ -1,0 +1,233 @@
+/* tui/prompt.c - the screen's requests to the worker and its prompts: what
+ * is asked, and what each answer does. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui/screen.h"
+#include "tui/tui_int.h"
+
+void tui_submit(Tui *t, const Job *j)
+{
+	if (worker_submit(t->w, j) < 0)
+		worker_status(t->w, 1, "too many queued changes: wait or press Esc");
+}
+
+int tui_refuse_busy(Tui *t)
+{
+	char what[128];
+	const Pub *p = worker_lock(t->w);
+	int busy = p->ops > 0;
+	snprintf(what, sizeof what, "%s", p->running[0] ? p->running : "an operation");
+	worker_unlock(t->w);
+	if (busy)
+		worker_status(t->w, 1, "busy: %s %s press Esc to stop, space to pause", what,
+			      screen_ascii() ? "-" : "\u2014");
+	return busy;
+}
+
+void tui_submit_action(Tui *t, const SessAction *a)
+{
+	Job j = {.kind = JOB_ACTION, .a = *a};
+	if (!tui_refuse_busy(t))
+		tui_submit(t, &j);
+}
+
+void tui_submit_kind(Tui *t, JobKind k, int apply)
+{
+	Job j = {.kind = k};
+	j.a.apply = apply;
+	if (!tui_refuse_busy(t))
+		tui_submit(t, &j);
+}
+
+void tui_set_value(Tui *t, SessKind k, double x)
+{
+	Job j = {.kind = JOB_ACTION, .a = {.kind = k, .x = x}};
+	const Pub *p = worker_lock(t->w);
+	j.quiet = p->ops > 0;
+	worker_unlock(t->w);
+	if (k == SESS_TAU)
+		t->tau = x;
+	else
+		t->eta = x;
+	tui_submit(t, &j);
+	if (j.quiet)
+		worker_status(t->w, 0, "%s = %g applies to the next operation, not to the running one",
+			      screen_sym(k == SESS_TAU ? SYM_TAU : SYM_ETA), x);
+}
+
+void tui_ask(Tui *t, PromptKind k, const char *q, const char *def)
+{
+	t->pk = k;
+	snprintf(t->def, sizeof t->def, "%s", def);
+	if (def[0])
+		snprintf(t->prompt, sizeof t->prompt, "%s [%s]:", q, def);
+	else
+		snprintf(t->prompt, sizeof t->prompt, "%s", q);
+	t->input[0] = '\0';
+	t->ilen = 0;
+}
+
+static int parse_pos(const char *s, double min, double *x)
+{
+	char *end;
+	*x = strtod(s, &end);
+	return *s && !*end && isfinite(*x) && *x >= min;
+}
+
+static void save_to(Tui *t, const char *path)
+{
+	SessAction a = {.kind = SESS_SAVE};
+	snprintf(a.path, sizeof a.path, "%s", path);
+	snprintf(t->model, sizeof t->model, "%s", path);
+	tui_submit_action(t, &a);
+	if (t->quit_after_save)
+		t->quit_after_save = 2; /* the save is on its way: quit when it is done */
+}
+
+static void answer_number(Tui *t, PromptKind k, const char *v)
+{
+	double x;
+	if (!parse_pos(v, 1e-9, &x) || (k == P_TAU && x <= 1)) {
+		worker_status(t->w, 1, "not a number %s: '%s'", k == P_TAU ? "> 1" : "> 0", v);
+		t->quit_after_save = 0;
+	} else if (k == P_EPOCHS) {
+		SessAction a = {.kind = SESS_TRAIN, .x = x};
+		tui_submit_action(t, &a);
+	} else {
+		tui_set_value(t, k == P_TAU ? SESS_TAU : SESS_ETA, x);
+	}
+}
+
+static void answer_sweep(Tui *t, PromptKind k, const char *v)
+{
+	double x;
+	if (k == P_BETAS) {
+		Alg2Opts o;
+		Err e = {{0}};
+		char q[16];
+		if (alg2_parse_betas(v, &o, &e) < 0) {
+			worker_status(t->w, 1, "beta list: %s", e.msg);
+			return;
+		}
+		snprintf(t->betas, sizeof t->betas, "%.255s", v);
+		snprintf(q, sizeof q, "%d", t->q_def);
+		tui_ask(t, P_Q, "trainings per beta, q", q);
+		return;
+	}
+	SessAction a = {.kind = SESS_SWEEP};
+	if (!parse_pos(v, 1, &x) || x != floor(x) || x > 1000) {
+		worker_status(t->w, 1, "q must be a whole number from 1 to 1000, not '%s'", v);
+		return;
+	}
+	a.q = (int)x;
+	snprintf(a.spec, sizeof a.spec, "%s", t->betas);
+	tui_submit_action(t, &a);
+	t->u.view = VIEW_SWEEP;
+}
+
+/* The answer to the open prompt (an empty answer takes the default). */
+static void answer(Tui *t)
+{
+	PromptKind k = t->pk;
+	const char *v = t->ilen ? t->input : t->def;
+	t->pk = P_NONE;
+	switch (k) {
+	case P_TAU:
+	case P_ETA:
+	case P_EPOCHS:
+		answer_number(t, k, v);
+		break;
+	case P_BETAS:
+	case P_Q:
+		answer_sweep(t, k, v);
+		break;
+	case P_SAVE:
+		if (!v[0]) {
+			t->quit_after_save = 0;
+		} else if (access(v, F_OK) == 0) {
+			char q[1200];
+			snprintf(t->overwrite, sizeof t->overwrite, "%s", v);
+			snprintf(q, sizeof q, "%.1000s exists: overwrite it? (y/n)", v);
+			tui_ask(t, P_OVERWRITE, q, "");
+		} else {
+			save_to(t, v);
+		}
+		break;
+	case P_OVERWRITE:
+		if (v[0] == 'y' || v[0] == 'Y') {
+			save_to(t, t->overwrite);
+		} else {
+			worker_status(t->w, 0, "not saved: %s is kept as it was", t->overwrite);
+			t->quit_after_save = 0;
+		}
+		break;
+	case P_OPEN: {
+		SessAction a = {.kind = SESS_LOAD};
+		snprintf(a.path, sizeof a.path, "%s", v);
+		snprintf(t->model, sizeof t->model, "%s", v);
+		tui_submit_action(t, &a);
+		break;
+	}
+	case P_EXPORT: {
+		Job j = {.kind = JOB_EXPORT};
+		snprintf(j.path, sizeof j.path, "%s", v);
+		tui_submit(t, &j);
+		break;
+	}
+	case P_CAPTION: {
+		Job j = {.kind = JOB_CAPTION};
+		snprintf(j.path, sizeof j.path, "%s", v);
+		if (v[0])
+			tui_submit(t, &j);
+		break;
+	}
+	case P_QUIT:
+		if (v[0] == 'y' || v[0] == 'Y') {
+			t->quit = 1;
+		} else if (v[0] == 'w' || v[0] == 'W') {
+			char def[1100];
+			if (t->model[0])
+				snprintf(def, sizeof def, "%s", t->model);
+			else
+				snprintf(def, sizeof def, "%s.model", t->data_name);
+			t->quit_after_save = 1;
+			tui_ask(t, P_SAVE, "save to", def);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+void tui_prompt_key(Tui *t, int ch)
+{
+	if (ch == 27) {
+		t->pk = P_NONE;
+		t->quit_after_save = 0;
+	} else if (t->pk == P_QUIT || t->pk == P_OVERWRITE) {
+		t->input[0] = (char)ch;
+		t->input[1] = '\0';
+		t->ilen = 1;
+		answer(t);
+	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+		answer(t);
+	} else if (ch == 21) { /* Ctrl-U */
+		t->input[0] = '\0';
+		t->ilen = 0;
+	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+		/* a whole UTF-8 character: its continuation bytes, then its first */
+		while (t->ilen && ((unsigned char)t->input[t->ilen - 1] & 0xc0) == 0x80)
+			t->ilen--;
+		if (t->ilen)
+			t->ilen--;
+		t->input[t->ilen] = '\0';
+	} else if (ch >= ' ' && ch < 256 && ch != 127 && t->ilen + 1 < sizeof t->input) {
+		t->input[t->ilen++] = (char)ch;
+		t->input[t->ilen] = '\0';
+	}
+}

@@ -1,0 +1,287 @@
+/* tui_cmd.c - `condnet tui`: the options the screen honours, the session it
+ * opens on (data, network, τ and η, each a logged action), and lessons. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "tui/lesson.h"
+#include "tui/tui.h"
+
+static const char tui_help_fmt[] =
+    "Usage: condnet [tui] [OPTIONS]\n"
+    "       condnet tui --play LESSON [--delay S] [--ascii] [--data-dir DIR]\n\n"
+    "The interactive screen. Without --data it opens MNIST (200 Haar-wavelet\n"
+    "features) when fetched, else the built-in synthetic set.\n"
+    "Data:\n" CLI_DATA_HELP
+    "  --val-frac F         validation fraction of every class for the sweep (default 0.1)\n"
+    "  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
+    "Network:\n"
+    "  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
+    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32)\n"
+    "  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"
+    "  --act-scale A        a in erf(a*x) (default 1)\n"
+    "  --load MODEL         open a saved model instead of --layers\n"
+    "  --seed S             seed of the weights, the batch order and the split (default 1)\n"
+    "Training:\n"
+    "  --batch B            mini-batch size (default 50)\n"
+    "  --lr LR              Adam learning rate (default 0.001)\n"
+    "  --threads N          OpenBLAS threads, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
+    "Algorithms:\n"
+    "  --tau T              threshold on kappa (default 25)\n"
+    "  --eta E              epochs of every training of Algorithms 1 and 2 (default 1;\n"
+    "                       synthetic 10)\n"
+    "  --beta LIST          the beta list b proposes (default 1.0:2.4:0.2; synthetic\n"
+    "                       0.2:1.4:0.2)\n"
+    "  --q N                the trainings per beta b proposes (default 5)\n"
+    "Screen:\n"
+    "  --ascii              ASCII characters only, no colours\n"
+    "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log;\n"
+    "                       the newest %d are kept)\n"
+    "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
+    "                       lesson (algorithm1, squeeze, mnist)\n"
+    "  --delay S            with --play: the next action every S seconds, not on keys\n"
+    "  -h, --help           this text\n\n"
+    "On the screen ? lists the keys and x explains the numbers; %s\n"
+    "explains everything.\n";
+
+enum { OPT_ASCII = CLI_OPT_OWN, OPT_LOG, OPT_TAU, OPT_ETA, OPT_BETA, OPT_Q, OPT_PLAY, OPT_DELAY };
+
+static const struct option own[] = {
+	{"data", required_argument, NULL, CLI_OPT_DATA},
+	{"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
+	{"features", required_argument, NULL, CLI_OPT_FEATURES},
+	{"label-col", required_argument, NULL, CLI_OPT_LABEL_COL},
+	{"limit", required_argument, NULL, CLI_OPT_LIMIT},
+	{"center", no_argument, NULL, CLI_OPT_CENTER},
+	{"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
+	{"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
+	{"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
+	{"layers", required_argument, NULL, CLI_OPT_LAYERS},
+	{"act", required_argument, NULL, CLI_OPT_ACT},
+	{"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
+	{"load", required_argument, NULL, CLI_OPT_LOAD},
+	{"seed", required_argument, NULL, CLI_OPT_SEED},
+	{"batch", required_argument, NULL, CLI_OPT_BATCH},
+	{"lr", required_argument, NULL, CLI_OPT_LR},
+	{"threads", required_argument, NULL, CLI_OPT_THREADS},
+	{"tau", required_argument, NULL, OPT_TAU},
+	{"eta", required_argument, NULL, OPT_ETA},
+	{"beta", required_argument, NULL, OPT_BETA},
+	{"q", required_argument, NULL, OPT_Q},
+	{"ascii", no_argument, NULL, OPT_ASCII},
+	{"log", required_argument, NULL, OPT_LOG},
+	{"play", required_argument, NULL, OPT_PLAY},
+	{"delay", required_argument, NULL, OPT_DELAY},
+	{0},
+};
+
+typedef struct TuiArgs {
+	CommonOpts co;
+	unsigned long given; /* bit (code - CLI_OPT_DATA) of each common option given */
+	int ascii, q, own_given;
+	const char *log, *play, *betas;
+	double tau, eta, delay;
+} TuiArgs;
+
+static int own_opt(int opt, const char *arg, void *ud, Err *e)
+{
+	TuiArgs *t = ud;
+	if (opt < CLI_OPT_OWN) {
+		t->given |= 1UL << (opt - CLI_OPT_DATA);
+		return cli_common_handle(&t->co, opt, arg, e) < 0 ? -1 : 0;
+	}
+	if (opt != OPT_ASCII && opt != OPT_PLAY && opt != OPT_DELAY)
+		t->own_given = 1;
+	switch (opt) {
+	case OPT_ASCII:
+		t->ascii = 1;
+		return 0;
+	case OPT_LOG:
+		t->log = arg;
+		return 0;
+	case OPT_TAU:
+		return cli_double("--tau", arg, 1, 1, 1e12, &t->tau, e);
+	case OPT_ETA:
+		return cli_double("--eta", arg, 0, 1, 1e6, &t->eta, e);
+	case OPT_BETA: {
+		Alg2Opts o;
+		if (alg2_parse_betas(arg, &o, e) < 0)
+			return err_prefix(e, "--beta");
+		t->betas = arg;
+		return 0;
+	}
+	case OPT_Q:
+		return cli_int("--q", arg, 1, 1000, &t->q, e);
+	case OPT_PLAY:
+		t->play = arg;
+		return 0;
+	case OPT_DELAY:
+		return cli_double("--delay", arg, 0, 0, 3600, &t->delay, e);
+	}
+	return 0;
+}
+
+/* MNIST and Fashion-MNIST build their Haar-wavelet features on the first
+ * start: say so before the terminal goes quiet. */
+static void loading(const char *spec)
+{
+	if (!strncmp(spec, "mnist", 5) || !strncmp(spec, "fashion", 7))
+		fprintf(stderr,
+			"condnet: loading %s (the first start computes the Haar-wavelet features "
+			"and caches them; that takes a while)...\n",
+			spec);
+}
+
+static int apply(Session *s, const SessAction *a, Err *e)
+{
+	return session_apply(s, a, NULL, e);
+}
+
+/* The data set, options, network, τ and η, as logged actions. */
+static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
+{
+	CommonOpts *co = &ta->co;
+	SessAction a = {.kind = SESS_DATA,
+			.features = co->data.features,
+			.label_col = co->data.label_col,
+			.seed = co->data.seed,
+			.limit = co->data.limit,
+			.scale = co->data.scale,
+			.x = co->val_frac,
+			.val_per_class = co->val_per_class};
+	snprintf(a.spec, sizeof a.spec, "%s", spec);
+	snprintf(a.path, sizeof a.path, "%s", co->data.dir ? co->data.dir : "");
+	loading(spec);
+	if (apply(s, &a, e) < 0)
+		return -1;
+	a = (SessAction){
+	    .kind = SESS_OPTS, .batch = co->train.batch, .x = co->train.adam.lr, .threads = co->train.threads};
+	if (apply(s, &a, e) < 0)
+		return -1;
+	if (co->load) {
+		a = (SessAction){.kind = SESS_LOAD};
+		snprintf(a.path, sizeof a.path, "%s", co->load);
+	} else {
+		/* the default widths come from the batch commands' choice */
+		Net *shape = cli_make_net(co, s->train, e);
+		if (!shape)
+			return -1;
+		a = (SessAction){.kind = SESS_NET, .act = (int)co->act, .x = co->act_a, .seed = co->seed};
+		size_t k = 0;
+		for (int i = 1; i < shape->m && k < sizeof a.spec - 12; i++)
+			k += (size_t)snprintf(a.spec + k, sizeof a.spec - k, i > 1 ? ",%d" : "%d",
+					      shape->n[i]);
+		net_free(shape);
+	}
+	if (apply(s, &a, e) < 0)
+		return -1;
+	/* the synthetic set's lessons need more than one epoch per training */
+	double eta = !isnan(ta->eta) ? ta->eta : !strcmp(spec, "synthetic") ? 10 : NAN;
+	if (!isnan(ta->tau) && apply(s, &(SessAction){.kind = SESS_TAU, .x = ta->tau}, e) < 0)
+		return -1;
+	if (!isnan(eta) && apply(s, &(SessAction){.kind = SESS_ETA, .x = eta}, e) < 0)
+		return -1;
+	s->dirty = 0;
+	return 0;
+}
+
+static int play(TuiArgs *ta, const TuiSetup *defaults)
+{
+	Err e = {{0}};
+	unsigned long dir = 1UL << (CLI_OPT_DATA_DIR - CLI_OPT_DATA);
+	if ((ta->given & ~dir) || ta->own_given) {
+		fprintf(stderr, "condnet tui: --play takes the lesson's data, network and settings; "
+				"only --delay, --ascii and --data-dir go with it\n");
+		return 2;
+	}
+	Lesson *l = calloc(1, sizeof *l);
+	Session *s = session_new(&e);
+	if (!l || !s || lesson_load(ta->play, l, &e) < 0) {
+		fprintf(stderr, "condnet tui: %s\n", e.msg[0] ? e.msg : "out of memory");
+		session_free(s);
+		free(l);
+		return 1;
+	}
+	s->replay = 1; /* a lesson's save lines write nothing */
+	for (int k = 0; k < l->setup; k++) {
+		if (l->a[k].kind == SESS_DATA && ta->co.data.dir)
+			snprintf(l->a[k].path, sizeof l->a[k].path, "%s", ta->co.data.dir);
+		if (l->a[k].kind == SESS_DATA)
+			loading(l->a[k].spec);
+		if (apply(s, &l->a[k], &e) < 0) {
+			fprintf(stderr, "condnet tui: %s: action %d: %s\n", l->path, k + 1, e.msg);
+			session_free(s);
+			lesson_free(l);
+			free(l);
+			return 1;
+		}
+	}
+	s->dirty = 0;
+	char note[1200];
+	snprintf(note, sizeof note,
+		 "lesson %.1000s: %d actions; right arrow (or Enter) plays the next, left steps back",
+		 l->path, l->n - l->setup);
+	TuiSetup su = *defaults;
+	su.note = note;
+	su.lesson = l;
+	int rc = tui_run(s, &su);
+	lesson_free(l);
+	free(l);
+	return rc;
+}
+
+int cmd_tui(int argc, char **argv)
+{
+	TuiArgs ta = {.tau = NAN, .eta = NAN};
+	Err e = {{0}};
+	static char help[sizeof tui_help_fmt + 1200];
+	cli_common_default(&ta.co);
+	snprintf(help, sizeof help, tui_help_fmt, SESS_LOG_KEEP, cli_man_hint());
+	int pr = cli_parse(argc, argv, NULL, NULL, own, own_opt, &ta, help, NULL);
+	if (pr)
+		return pr == 1 ? 0 : 2;
+	const char *spec = ta.co.data.spec;
+	int synthetic = !ta.play && (!spec || !strcmp(spec, "synthetic"));
+	char note[512], logbuf[1024];
+	if (!spec && !ta.play && datasets_available("mnist", ta.co.data.dir)) {
+		spec = "mnist", synthetic = 0;
+		snprintf(note, sizeof note, "data: MNIST, %d Haar-wavelet features (the default)",
+			 ta.co.data.features);
+	} else if (!spec) {
+		spec = "synthetic";
+		snprintf(note, sizeof note,
+			 "data: the built-in synthetic set (MNIST is not fetched: data/fetch mnist)");
+	} else {
+		snprintf(note, sizeof note, "data: %s", spec);
+	}
+	ta.co.data.spec = spec; /* and the batch commands' default widths for it */
+	TuiSetup su = {ta.ascii, note, NULL, ta.delay,
+		       ta.betas ? ta.betas : synthetic ? "0.2:1.4:0.2" : "1.0:2.4:0.2",
+		       ta.q ? ta.q : 5};
+	if (ta.play)
+		return play(&ta, &su);
+	if (ta.delay > 0) {
+		fprintf(stderr, "condnet tui: --delay goes with --play\n");
+		return 2;
+	}
+	Session *s = session_new(&e);
+	if (!s) {
+		fprintf(stderr, "condnet: %s\n", e.msg);
+		return 1;
+	}
+	const char *logp = ta.log;
+	if (!logp) {
+		if (session_default_log_path(logbuf, sizeof logbuf, &e) < 0)
+			goto fail;
+		logp = logbuf;
+	}
+	if (session_log_open(s, logp, &e) < 0 || open_session(s, &ta, spec, &e) < 0)
+		goto fail;
+	return tui_run(s, &su);
+fail:
+	fprintf(stderr, "condnet: %s\n", e.msg);
+	session_free(s);
+	return 1;
+}

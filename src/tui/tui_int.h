@@ -1,0 +1,62 @@
+/* tui/tui_int.h - what the screen's files share: the screen's own state,
+ * its prompts (prompt.c) and its keys (keys.c). */
+#ifndef CONDNET_TUI_TUI_INT_H
+#define CONDNET_TUI_TUI_INT_H
+
+#include "tui/lesson.h"
+#include "tui/views.h"
+#include "tui/worker.h"
+
+typedef enum PromptKind {
+	P_NONE = 0,
+	P_TAU,
+	P_ETA,
+	P_EPOCHS,
+	P_BETAS,
+	P_Q,
+	P_SAVE,
+	P_OVERWRITE, /* the file to save to exists */
+	P_OPEN,
+	P_EXPORT,
+	P_QUIT,    /* one key: an operation runs, or there is unsaved work */
+	P_CAPTION, /* a caption for the log */
+} PromptKind;
+
+typedef struct Tui {
+	Worker *w;
+	UiState u;
+	PromptKind pk;
+	char prompt[1200], input[1024], def[1024];
+	size_t ilen;
+	char betas[256];    /* the β list while q is asked */
+	char beta_def[256]; /* what b proposes: the β list and q */
+	int q_def;
+	char data_name[64];  /* for the default file names */
+	double tau, eta;     /* as they will be after every queued change */
+	char model[1024];    /* the last path saved or opened */
+	char overwrite[1024]; /* the path an overwrite question is about */
+	int quit;
+	int quit_after_save; /* on the way out: 1 a save is asked for, 2 it is on its way */
+	const Lesson *lesson;
+	double next_at; /* when a lesson played with a delay takes its next step */
+	int was_busy;
+} Tui;
+
+/* Requests to the worker. */
+void tui_submit(Tui *t, const Job *j);
+/* 1 (after saying so) when an operation runs: others are refused. */
+int tui_refuse_busy(Tui *t);
+void tui_submit_action(Tui *t, const SessAction *a);
+void tui_submit_kind(Tui *t, JobKind k, int apply);
+/* τ or η: queued behind a running operation, which keeps the old value. */
+void tui_set_value(Tui *t, SessKind k, double x);
+
+/* Prompts: open one (def is proposed when nothing is typed), and a key
+ * while one is open. */
+void tui_ask(Tui *t, PromptKind k, const char *q, const char *def);
+void tui_prompt_key(Tui *t, int ch);
+
+/* A key with no prompt open. */
+void tui_key(Tui *t, int ch);
+
+#endif

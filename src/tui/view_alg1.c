@@ -1,0 +1,125 @@
+/* tui/view_alg1.c - Algorithm 1's history: the widths of every iteration
+ * with the marks its own τ decided, and the τ, η, max κ, Σ n_i and
+ * accuracies each ran with or reached; it scrolls both ways. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "tui/screen.h"
+#include "tui/views_int.h"
+
+#define LW 10 /* the row labels */
+#define CW 9  /* one iteration */
+
+static void intro(int y)
+{
+	screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 1: no iterations yet");
+	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		       "s: one iteration (the first trains the network from fresh weights for %s "
+		       "epochs)",
+		       S(ETA));
+	screen_put_cut(y++, 0, 0, C_NORMAL, 0, "r: iterate until every %s %s %s", S(KAPPA),
+		       screen_ascii() ? "<=" : "≤", S(TAU));
+	screen_put_cut(y++, 0, 0, C_DIM, 0,
+		       "Each iteration removes, from every hidden layer with %s > %s, as many "
+		       "neurons as %s has singular values below %s%s/%s, and trains again.",
+		       S(KAPPA), S(TAU), S(WHAT), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU));
+}
+
+static const char *state(const Pub *p, char *buf, size_t len)
+{
+	if (p->alg1_status == ALG1_RUNNING && p->alg1_live)
+		snprintf(buf, len, "more to do (s steps, r runs)");
+	else if (p->alg1_status == ALG1_RUNNING)
+		snprintf(buf, len, "the network has changed since: the next s starts afresh from it");
+	else
+		snprintf(buf, len, "%s: %s", alg1_status_name((Alg1Status)p->alg1_status),
+			 p->alg1_reason);
+	return buf;
+}
+
+/* One summary row: k 0 τ, 1 η, 2 max κ, 3 Σ n_i, 4 test accuracy, 5 training error. */
+static void summary_row(const Pub *p, int k, int y, int first, int fit)
+{
+	static const char *const name[] = {"τ", "η", "max κ", "Σ n_i", "test acc %", "err tr %"};
+	screen_put(y, 0, LW, C_TITLE, 1, "%s", name[k]);
+	for (int r = first; r < p->nrec && r < first + fit; r++) {
+		const Alg1Record *rc = &p->rec[r];
+		char v[48];
+		if (k == 0)
+			snprintf(v, sizeof v, "%g", rc->tau);
+		else if (k == 1)
+			snprintf(v, sizeof v, "%g", rc->eta);
+		else if (k == 2)
+			views_kappa(rc->max_kappa, rc->tau, v, sizeof v);
+		else if (k == 3)
+			snprintf(v, sizeof v, "%ld", rc->sum_n);
+		else if (k == 4)
+			snprintf(v, sizeof v, isnan(rc->eval_error) ? "-" : "%.2f",
+				 100 * (1 - rc->eval_error));
+		else
+			snprintf(v, sizeof v, "%.2f", 100 * rc->train_error);
+		screen_put(y, LW + (r - first) * CW, CW, C_NORMAL, 0, "%8s", v);
+	}
+}
+
+void view_alg1(const Pub *p, UiState *u, int top, int bot)
+{
+	int y = top;
+	char st[400];
+	if (!p->nrec) {
+		intro(y);
+		return;
+	}
+	int m = p->rec[0].m, fit = (COLS - LW) / CW;
+	int newest = p->nrec > fit ? p->nrec - fit : 0, first = u->it_first;
+	if (first < 0 || first > newest)
+		first = newest; /* -1 follows the newest iterations */
+	u->it_fit = fit;
+	u->it_shown = first;
+	int last = first + fit < p->nrec ? first + fit : p->nrec;
+	char ind[64] = "";
+	if (first > 0 || last < p->nrec)
+		snprintf(ind, sizeof ind, " %s it %d-%d of 0-%d %s", first ? "◀" : " ",
+			 p->rec[first].iter, p->rec[last - 1].iter, p->rec[p->nrec - 1].iter,
+			 last < p->nrec ? "▶" : " ");
+	int iw = screen_width(ind);
+	screen_put_cut(y, 0, COLS - iw, C_TITLE, 1, "Algorithm 1, iterations 0-%d: %s", p->nrec - 1,
+		       state(p, st, sizeof st));
+	screen_put(y++, COLS - iw, iw, C_KEY, 1, "%s", ind);
+	screen_put(y, 0, LW, C_TITLE, 1, "layer");
+	for (int r = first; r < last; r++) {
+		char h[16];
+		snprintf(h, sizeof h, "it %d", p->rec[r].iter);
+		screen_put(y, LW + (r - first) * CW, CW, C_TITLE, 1, "%8s", h);
+	}
+	y++;
+	int rows = bot - 1 - 6 - y + 1;
+	if (rows < 1)
+		rows = 1;
+	if (u->row_first > m - rows)
+		u->row_first = m - rows;
+	if (u->row_first < 0)
+		u->row_first = 0;
+	for (int i = u->row_first + 1; i <= m && i <= u->row_first + rows; i++, y++) {
+		screen_put(y, 0, LW, C_NORMAL, 0, "%5d%s", i, i == m ? " out" : "");
+		for (int r = first; r < last; r++) {
+			const Alg1Record *rc = &p->rec[r];
+			/* marked as decided then: at the τ this iteration ran with */
+			int over = i < m && rc->kappa[i - 1] > rc->tau;
+			char v[16];
+			snprintf(v, sizeof v, "%d%s", rc->n[i], over ? "!" : " ");
+			screen_put(y, LW + (r - first) * CW, CW, over ? C_WARN : C_NORMAL, 0, "%9s", v);
+		}
+	}
+	if (m > rows)
+		screen_put(y - 1, 6 + (m > 9), 3, C_KEY, 1, "%s%s", u->row_first ? "▲" : "",
+			   u->row_first + rows < m ? "▼" : "");
+	for (int k = 0; k < 6 && y <= bot - 1; k++, y++)
+		summary_row(p, k, y, first, fit);
+	screen_put_cut(bot, 0, 0, C_DIM, 0,
+		       "n_i per iteration; ! %s > %s at that iteration's %s: p_i neurons went next   "
+		       "%s Home End scroll, %s layers",
+		       S(KAPPA), S(TAU), S(TAU), screen_ascii() ? "<- ->" : "← →",
+		       screen_ascii() ? "Up Down" : "↑↓");
+}

@@ -1,0 +1,101 @@
+/* tui/view_layers.c - the layer table: n_i, κ(Ŵ⁽ⁱ⁾), p_i, the ranks, the
+ * flags that teach and a spectrum sparkline per layer. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/screen.h"
+#include "tui/views_int.h"
+
+/* The bottom of the sparklines' shared log scale: a decade at or below the
+ * smallest positive σ_j/σ₁ of any layer and half of 1/τ. */
+static double spark_floor(const Pub *p)
+{
+	double lo = 0.5 / p->tau;
+	for (int i = 0; i < p->m; i++) {
+		const LayerCond *l = &p->lc[i];
+		for (int j = 0; l->sv && l->sv[0] > 0 && j < l->nsv; j++)
+			if (l->sv[j] > 0 && l->sv[j] / l->sv[0] < lo)
+				lo = l->sv[j] / l->sv[0];
+	}
+	lo = fmax(lo, 1e-9);
+	return pow(10, floor(log10(lo)));
+}
+
+static void layer_row(const Pub *p, const UiState *u, int i, int y, int sx, double lo)
+{
+	const LayerCond *lc = &p->lc[i];
+	char kb[48], flags[4] = "", qr[16];
+	int over = lc->kappa > p->tau, deficient = lc->rank_svd < p->n[i + 1];
+	snprintf(flags, sizeof flags, "%s%s", over ? "!" : "", deficient ? "r" : "");
+	views_kappa(lc->kappa, p->tau, kb, sizeof kb);
+	if (isinf(lc->kappa) && p->bias0 && p->bias0[i])
+		snprintf(kb + strlen(kb), sizeof kb - strlen(kb), " b=0");
+	snprintf(qr, sizeof qr, lc->rank_qr >= 0 ? "%d" : "-", lc->rank_qr);
+	/* padded by display columns: ∞ is one column of three bytes */
+	for (int w = screen_width(kb); w < 11 && strlen(kb) + 1 < sizeof kb; w++)
+		strcat(kb, " ");
+	screen_put(y, 0, 2, C_WARN, 1, "%s", flags);
+	screen_put(y, 2, 3, i + 1 == u->layer ? C_SEL : C_NORMAL, i + 1 == u->layer, "%3d", i + 1);
+	screen_put(y, 5, 0, over ? C_WARN : C_NORMAL, over, "%s %5d  %s %4d %5d %4s",
+		   i == p->m - 1 ? "*" : " ", p->n[i + 1], kb, lc->p, lc->rank_svd, qr);
+	double v[1024];
+	int nv = lc->nsv < 1024 ? lc->nsv : 1024;
+	for (int j = 0; j < nv; j++)
+		v[j] = lc->sv[0] > 0 ? lc->sv[(long)j * lc->nsv / nv] / lc->sv[0] : 0;
+	screen_spark(y, sx, COLS - sx, v, nv, lo, 1.0 / p->tau);
+}
+
+void view_layers(const Pub *p, UiState *u, int top, int bot)
+{
+	int sx = 43, y = top;
+	char kb[48];
+	if (!p->lc || !p->n) {
+		screen_put(y, 0, 0, C_DIM, 0, "computing...");
+		return;
+	}
+	if (u->layer < 1)
+		u->layer = 1;
+	if (u->layer > p->m)
+		u->layer = p->m;
+	double lo = spark_floor(p);
+	char lob[16];
+	snprintf(lob, sizeof lob, lo >= 1e-3 ? "%g" : "1e%.0f", lo >= 1e-3 ? lo : log10(lo));
+	screen_put(y, 0, 0, C_TITLE, 1, "    i   n_i  %s(%s)%*s p_i  rank   QR", S(KAPPA), S(WHAT),
+		   screen_ascii() ? 0 : 5, "");
+	int x = screen_put(y, sx, 0, C_TITLE, 1, "%s_j/%s%s (log %s%s%s%s1, | at 1/%s)",
+			   S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁",
+			   screen_ascii() ? "_" : "▁", lob, S(ELLIPSIS), screen_ascii() ? "#" : "█",
+			   S(TAU));
+	if (p->live && sx + x + 6 <= COLS)
+		screen_put(y, sx + x + 1, 0, C_KEY, 1, "live");
+	else if (p->live)
+		screen_put(y, COLS - 5, 5, C_KEY, 1, " live");
+	y++;
+	int rows = bot - 2 - y + 1, first = 0;
+	if (p->m > rows) {
+		first = u->layer - 1 - rows / 2;
+		first = first < 0 ? 0 : first > p->m - rows ? p->m - rows : first;
+	}
+	for (int i = first; i < p->m && y <= bot - 2; i++, y++)
+		layer_row(p, u, i, y, sx, lo);
+	if (p->m > rows)
+		screen_put(top, COLS - 14, 14, C_KEY, 0, "%s%s %d of %d", first ? "▲" : " ",
+			   first + rows < p->m ? "▼" : " ", rows, p->m);
+	double maxk = 0;
+	long sum = 0;
+	for (int i = 0; i < p->m; i++) {
+		maxk = fmax(maxk, p->lc[i].kappa);
+		sum += p->n[i + 1];
+	}
+	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
+		       "%s n_i %ld (layers 1..m)   max %s %s   * output layer (never reduced)   "
+		       "↑↓ layer, Enter: its spectrum",
+		       S(SUM), sum, S(KAPPA), views_kappa(maxk, p->tau, kb, sizeof kb));
+	screen_put_cut(bot, 0, 0, C_DIM, 0,
+		       "! %s > %s: p_i %s below %s%s/%s go next   r rank < n_i   %s b=0: zero bias row"
+		       "   x explains",
+		       S(KAPPA), S(TAU), S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU),
+		       S(INF));
+}

@@ -1,0 +1,132 @@
+/* tui/view_squeeze.c - Algorithm 3, one layer at a time: the decision κ,
+ * what the QR threshold and the κ loop keep, the what-if accuracies, and the
+ * layer's singular values beside its pivoted-QR profile. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/screen.h"
+#include "tui/views_int.h"
+
+static void intro(int y)
+{
+	screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 3: squeeze the trained network");
+	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		       "z: for each hidden layer with %s > %s, pivoted QR of %s proposes which neurons "
+		       "go;",
+		       S(KAPPA), S(TAU), S(WHAT));
+	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		       "   y applies, n refuses, a applies it and all the rest, Esc stops, c toggles "
+		       "compensation.");
+}
+
+/* The pivot order on up to two rows, cut with a way to see it all. */
+static int order(const PubSqueeze *q, int y)
+{
+	char ord[4096];
+	size_t n = 0;
+	int shown = 0;
+	for (int j = 0; j < q->n_before && n + 16 < sizeof ord; j++, shown++)
+		n += (size_t)snprintf(ord + n, sizeof ord - n, j ? " %d" : "%d", q->perm[j]);
+	int x = screen_put(y, 0, 0, C_NORMAL, 0, "pivoted-QR order (neurons from 1): ");
+	if (screen_width(ord) <= COLS - x) {
+		screen_put(y, x, 0, C_NORMAL, 0, "%s", ord);
+		return y + 1;
+	}
+	/* the first row, then the second with an ellipsis and the key */
+	int w = COLS - x, k = 0, cols = 0;
+	while (ord[k] && cols < w) {
+		int s = k;
+		while (ord[k] == ' ')
+			k++;
+		while (ord[k] && ord[k] != ' ')
+			k++;
+		if (cols + (k - s) > w) {
+			k = s;
+			break;
+		}
+		cols += k - s;
+	}
+	screen_put(y, x, w, C_NORMAL, 0, "%.*s", k, ord);
+	screen_put_cut(y + 1, x, w - 18, C_NORMAL, 0, "%s", ord + k + (ord[k] == ' '));
+	if (screen_width(ord + k) > w - 18)
+		screen_put(y + 1, COLS - 17, 17, C_KEY, 1, " p: all %d", q->n_before);
+	return y + 2;
+}
+
+static void proposal(const Pub *p, int y, int bot)
+{
+	const PubSqueeze *q = &p->sq;
+	char kb[48], kb2[48];
+	int l = q->layer;
+	screen_put_cut(y++, 0, 0, C_WARN, 1,
+		       "Layer %d: %d neurons, decision %s(%s) %s > %s %g (after the earlier layers' "
+		       "removals)",
+		       l, q->n_before, S(KAPPA), S(WHAT), views_kappa(q->kappa_before, p->tau, kb, sizeof kb),
+		       S(TAU), p->tau);
+	y = order(q, y);
+	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		       "QR keeps %d (|r_jj| %s |r_11|/%s), the %s loop keeps %d: remove %d, %s after %s",
+		       q->p_qr, screen_ascii() ? ">=" : "≥", S(TAU), S(KAPPA), q->nkeep,
+		       q->n_before - q->nkeep, S(KAPPA),
+		       views_kappa(q->kappa_after, p->tau, kb2, sizeof kb2));
+	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		       "what-if on the test set: now %.2f%%, after %.2f%%, with compensation %.2f%%",
+		       q->acc_now, q->acc_after, q->acc_comp);
+	screen_put_cut(y++, 0, 0, C_KEY, 1,
+		       "y apply  n refuse  a apply all remaining  c compensation: %s  p order  Esc stop",
+		       q->comp ? "on" : "off");
+	int rows = bot - y + 1, half = COLS / 2;
+	if (rows < 6 || !p->lc || l < 1 || l > p->m)
+		return;
+	const LayerCond *lc = &p->lc[l - 1];
+	double v[4096];
+	int nv = lc->nsv < 4096 ? lc->nsv : 4096;
+	for (int j = 0; j < nv; j++)
+		v[j] = lc->sv[0] > 0 ? lc->sv[j] / lc->sv[0] : 0;
+	char t1[128], t2[128];
+	snprintf(t1, sizeof t1, "%s_j/%s%s of layer %d (log; × below 1/%s)", S(SIGMA), S(SIGMA),
+		 screen_ascii() ? "_1" : "₁", l, S(TAU));
+	snprintf(t2, sizeof t2, "|r_jj|/|r_11| in pivot order (× removed)");
+	views_profile(y, 0, rows, half - 1, t1, v, nv, p->tau, -1);
+	views_profile(y, half, rows, COLS - half, t2, q->rdiag, q->nrdiag, p->tau, q->nkeep);
+}
+
+void view_squeeze(const Pub *p, UiState *u, int top, int bot)
+{
+	const PubSqueeze *q = &p->sq;
+	int y = top;
+	(void)u;
+	if (!q->active && !q->ndone && isnan(q->acc_end)) {
+		intro(y);
+		return;
+	}
+	screen_put_cut(y++, 0, 0, C_TITLE, 1, "Algorithm 3 at %s %g: test accuracy at the start %.2f%%",
+		       S(TAU), p->tau, q->acc_start);
+	if (q->waiting) {
+		proposal(p, y, bot);
+		return;
+	}
+	if (q->active) {
+		screen_put(y++, 0, 0, C_DIM, 0, "working...");
+	} else {
+		screen_put_cut(y++, 0, 0, C_GOOD, 1,
+			       "Done: %d neuron(s) removed; test accuracy %.2f%% %s %.2f%%", q->removed,
+			       q->acc_start, S(ARROW), q->acc_end);
+		if (q->undone)
+			screen_put_cut(y++, 0, 0, C_WARN, 0,
+				       "an undo (u) has since reverted a change; the numbers above are "
+				       "history");
+		else if (isnan(q->acc_retrained))
+			screen_put(y++, 0, 0, C_NORMAL, 0,
+				   "t retrains; the accuracy after retraining shows here");
+		else
+			screen_put(y++, 0, 0, C_NORMAL, 0, "after retraining: %.2f%%", q->acc_retrained);
+	}
+	y++;
+	screen_put(y++, 0, 0, C_TITLE, 1, "decisions:");
+	for (int i = q->ndone > bot - y + 1 ? q->ndone - (bot - y + 1) : 0; i < q->ndone && y <= bot;
+	     i++)
+		screen_put_cut(y++, 2, 0, C_NORMAL, 0, "%s", q->done[i]);
+}

@@ -1,0 +1,149 @@
+/* tui/view_sweep.c - Algorithm 2's β sweep: ε_tr, ε_v and 2ε_v − ε_tr
+ * against β on an axis fitted to the data, the q trials' spread, the pick,
+ * and the table beside. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "tui/plot.h"
+#include "tui/screen.h"
+#include "tui/views_int.h"
+
+#define TW 37 /* the table */
+
+static void intro(const Pub *p, int y)
+{
+	screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 2: no %s sweep yet%s", S(BETA),
+		   p->sweep_state == 1 ? " (starting)" : "");
+	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		       "b: scale every hidden width by each %s, train q times for %s epochs, pick the "
+		       "least 2%s_v %s %s_tr",
+		       S(BETA), S(ETA), S(EPS), S(MINUS), S(EPS));
+	screen_put_cut(y++, 0, 0, C_DIM, 0,
+		       "2%s_v %s %s_tr is the validation error plus the generalisation gap (x "
+		       "explains).",
+		       S(EPS), S(MINUS), S(EPS));
+}
+
+static void table(const Pub *p, int top, int bot, int x)
+{
+	char h[4][32];
+	screen_put(top, x, TW, C_TITLE, 1, "%s %s %s %s %2s", screen_pad(S(BETA), 6, 1, h[0], 32),
+		   screen_pad("ε_tr%", 6, 1, h[1], 32), screen_pad("ε_v%", 6, 1, h[2], 32),
+		   screen_pad("2ε_v−ε_tr", 9, 1, h[3], 32), "n");
+	for (int i = 0; i < p->nbeta && top + 1 + i <= bot; i++) {
+		const PubBeta *b = &p->beta[i];
+		ScrColor c = i == p->pick ? C_MARK : b->done ? C_NORMAL : C_DIM;
+		if (b->done)
+			screen_put(top + 1 + i, x, TW, c, i == p->pick, "%6.2f %6.2f %6.2f %9.2f %2d%s",
+				   b->beta, 100 * b->err_tr, 100 * b->err_v, 100 * b->score, b->done,
+				   i == p->pick ? " <" : "");
+		else
+			screen_put(top + 1 + i, x, TW, c, 0, "%6.2f %6s %6s %9s %2d", b->beta, "-", "-",
+				   "-", 0);
+	}
+	if (top + 1 + p->nbeta > bot + 1)
+		screen_put(bot, x, TW, C_KEY, 0, "%s %d more (e exports all)", S(ELLIPSIS),
+			   top + 1 + p->nbeta - bot - 1);
+}
+
+/* The data's range in y, spreads included. */
+static void y_range(const Pub *p, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (int i = 0; i < p->nbeta; i++) {
+		const PubBeta *b = &p->beta[i];
+		if (!b->done)
+			continue;
+		double v[] = {b->err_tr, b->err_v, b->score, b->smin, b->smax};
+		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+			if (!isnan(v[k])) {
+				*lo = fmin(*lo, v[k]);
+				*hi = fmax(*hi, v[k]);
+			}
+	}
+	if (!isfinite(*lo))
+		*lo = 0, *hi = 0.01;
+	plot_range(lo, hi, 0);
+}
+
+static void plot(const Pub *p, int top, int rows, int cols)
+{
+	double lo, hi, b0 = p->beta[0].beta, b1 = p->beta[p->nbeta - 1].beta;
+	y_range(p, &lo, &hi);
+	double pad = b1 > b0 ? (b1 - b0) * 0.04 : 0.5, span = 100 * (hi - lo);
+	Plot pl;
+	if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, lo, hi, 0) < 0)
+		return;
+	plot_axes(&pl, span >= 10 ? "%.0f%%" : span >= 1 ? "%.1f%%" : "%.2f%%", 100);
+	for (int i = 0; i < p->nbeta; i++) {
+		const PubBeta *b = &p->beta[i];
+		if (b->done && !isnan(b->smin) && b->smax > b->smin)
+			plot_vbar(&pl, b->beta, b->smin, b->smax, C_DIM);
+	}
+	for (int i = 0, last = -1; i < p->nbeta; i++) {
+		const PubBeta *b = &p->beta[i], *a = last >= 0 ? &p->beta[last] : NULL;
+		if (!b->done)
+			continue;
+		if (a) {
+			plot_line(&pl, a->beta, a->err_tr, b->beta, b->err_tr, C_GOOD);
+			plot_line(&pl, a->beta, a->err_v, b->beta, b->err_v, C_TITLE);
+			plot_line(&pl, a->beta, a->score, b->beta, b->score, C_KEY);
+		}
+		last = i;
+	}
+	for (int i = 0; i < p->nbeta; i++) {
+		const PubBeta *b = &p->beta[i];
+		char lab[16];
+		snprintf(lab, sizeof lab, "%g", b->beta);
+		plot_xlabel(&pl, b->beta, i == p->pick ? C_MARK : C_DIM, i == p->pick, lab);
+		if (!b->done)
+			continue;
+		plot_mark(&pl, b->beta, b->score, i == p->pick ? C_MARK : C_KEY, 1,
+			  i == p->pick ? "*" : "s");
+		plot_mark(&pl, b->beta, b->err_v, C_TITLE, 1, "v");
+		plot_mark(&pl, b->beta, b->err_tr, C_GOOD, 1, "t");
+	}
+	plot_end(&pl);
+}
+
+static const char *state(const Pub *p, char *buf, size_t len)
+{
+	int done = 0, total = 0;
+	for (int i = 0; i < p->nbeta; i++)
+		done += p->beta[i].done, total += p->q;
+	if (p->sweep_state == 1)
+		snprintf(buf, len, "running, trial %d of %d", done + 1, total);
+	else if (p->sweep_state == 2 && p->pick >= 0)
+		snprintf(buf, len, "finished, pick %s = %g (the least 2%s_v %s %s_tr)", S(BETA),
+			 p->beta[p->pick].beta, S(EPS), S(MINUS), S(EPS));
+	else if (p->sweep_state == 3)
+		snprintf(buf, len, "cancelled after %d of %d trials", done, total);
+	else
+		snprintf(buf, len, "%d of %d trials", done, total);
+	return buf;
+}
+
+void view_sweep(const Pub *p, UiState *u, int top, int bot)
+{
+	char st[200];
+	(void)u;
+	if (!p->nbeta) {
+		intro(p, top);
+		return;
+	}
+	screen_put_cut(top, 0, 0, C_TITLE, 1, "Algorithm 2, q = %d, %s = %g: %s", p->q, S(ETA),
+		       p->sweep_eta, state(p, st, sizeof st));
+	int tx = COLS - TW, rows = bot - 2 - top;
+	table(p, top + 1, bot - 2, tx);
+	plot(p, top + 1, rows, tx - 1);
+	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
+		       "t %s_tr   v %s_v   s 2%s_v %s %s_tr   | min%smax of s over the q trials   "
+		       "* pick",
+		       S(EPS), S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–");
+	if (p->sweep_state == 2 && p->pick >= 0 && p->pick < p->nbeta)
+		screen_put_cut(bot, 0, 0, C_KEY, 0,
+			       "A adopts the pick: a fresh network %s (%s %g), u undoes it",
+			       p->pick_shape, S(BETA), p->beta[p->pick].beta);
+}

@@ -1,0 +1,34 @@
+/* tui/views_int.h - what the view files share: the body's rows, number
+ * formats and one function per view. */
+#ifndef CONDNET_TUI_VIEWS_INT_H
+#define CONDNET_TUI_VIEWS_INT_H
+
+#include <stddef.h>
+
+#include "tui/views.h"
+
+#define S(x) screen_sym(SYM_##x)
+
+/* κ with the digits that keep its side of τ ("∞" for infinity). */
+const char *views_kappa(double k, double tau, char *buf, size_t len);
+/* Widths n[0..m] as "10-32×4-3" (runs of equal hidden widths folded). */
+const char *views_shape(const int *n, int m, char *buf, size_t len);
+/* The layers with κ > τ in lc, counted. */
+int views_over(const Pub *p);
+
+/* Each view draws rows top..bot (inclusive). */
+void view_layers(const Pub *p, UiState *u, int top, int bot);
+void view_alg1(const Pub *p, UiState *u, int top, int bot);
+void view_sweep(const Pub *p, UiState *u, int top, int bot);
+void view_squeeze(const Pub *p, UiState *u, int top, int bot);
+void view_spectrum(const Pub *p, UiState *u, int top, int bot);
+void view_history(const Pub *p, UiState *u, int top, int bot);
+void view_panel(const Pub *p, UiState *u, int top, int bot);
+
+/* A log-scale plot of a decreasing profile v[0..n) (σ_j/σ₁ or |r_jj|/|r_11|)
+ * in the rectangle, the line 1/τ labelled, values below it (or, with keep
+ * >= 0, from index keep on) in C_WARN; title above. */
+void views_profile(int top, int left, int rows, int cols, const char *title, const double *v,
+		   int n, double tau, int keep);
+
+#endif
