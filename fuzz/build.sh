@@ -34,7 +34,7 @@ for s in $engine; do
 	fi
 	objs="$objs $o"
 done
-for t in ${*:-idx_images idx_labels csv adult model npy session onnx}; do
+for t in ${*:-idx_images idx_labels csv adult cache model npy session onnx}; do
 	$cc $cflags -fsanitize=fuzzer,$san $cppflags "$top/fuzz/fuzz_$t.c" $objs $libs -o "$out/fuzz_$t"
 	echo "built $out/fuzz_$t"
 done

@@ -1,7 +1,6 @@
 /* fuzz_adult.c - adult_load on arbitrary text. A loaded data set must have
- * adult_feature_count() columns and labels 0/1. Finite values are not
- * required here: a number too large for a float after scaling loads as Inf
- * and datasets_load rejects it (dataset_validate). */
+ * adult_feature_count() columns, finite values and labels 0/1. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "data/adult.h"
@@ -16,6 +15,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		for (int i = 0; i < ds->n; i++)
 			if (ds->y[i] != 0 && ds->y[i] != 1)
+				abort();
+		for (long i = 0; i < (long)ds->n * ds->d; i++)
+			if (!isfinite(ds->x[i]))
 				abort();
 	} else if (!e.msg[0]) {
 		abort();

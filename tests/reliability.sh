@@ -180,6 +180,82 @@ ad "Adult empty file" " no records, expected lines of 15 comma-separated fields$
 sed -i '4s/^53/1e300/' "$A/adult.data"
 ad "Adult age beyond float" "4: field 1 \(age\): '1e300' is too large, expected at most 3\.40282e\+38$"
 
+## one set of rules for every loader: encoding, NUL bytes, line ends, header
+## detection, trailing data, what stands at a file's path
+same_run() { # same_run NAME OUT1 OUT2: two runs printed the same, file names aside
+	check "$1" [ "$(sed 's/csv:[^ ]*//; s/adult[^ ]*//' "$2")" = "$(sed 's/csv:[^ ]*//; s/adult[^ ]*//' "$3")" ]; }
+python3 -c "
+rows = ''.join('%d,%d,%d\\n' % (i, 2 * i, i % 2) for i in range(10))
+open('cr.csv', 'w').write('x,y,label\\r' + rows.replace('\\n', '\\r'))
+open('lf.csv', 'w').write('x,y,label\\n' + rows)
+open('utf16.csv', 'wb').write(('x,y,label\\n' + rows).encode('utf-16'))
+open('badfirst1.csv', 'w').write('1.0,,0\\n' + rows)
+open('badfirst2.csv', 'w').write('1.0,2.O,1\\n' + rows)"
+"$C" train --data csv:lf.csv --layers 4 --epochs 1 --quiet >lf.out 2>&1
+expect_ok "CSV with CR line ends loads" "$C" train --data csv:cr.csv --layers 4 --epochs 1 --quiet
+same_run "CSV with CR line ends: the same rows as with LF" "$TMP/out" lf.out
+tr1 "CSV in UTF-16" "^condnet train: utf16\\.csv: starts with a UTF-16 or UTF-32 byte-order mark \\(FF FE\\), expected UTF-8 or ASCII text$" utf16.csv
+tr1 "CSV first line 1.0,,0 is a bad row, not a header" "^condnet train: badfirst1\\.csv:1: column 2: '' is not a number \\(a first line with a number in it is data, not a header\\)$" badfirst1.csv
+tr1 "CSV first line 1.0,2.O,1 is a bad row, not a header" "^condnet train: badfirst2\\.csv:1: column 2: '2\\.O' is not a number \\(a first line with a number in it is data, not a header\\)$" badfirst2.csv
+mkdir -p ad/adult
+python3 - <<'PY'
+d = open('good-adult.data', 'rb').read()
+lines = d.split(b'\n')
+lines[2] = lines[2][:10] + b'\0' + lines[2][10:]
+open('nul-adult.data', 'wb').write(b'\n'.join(lines))
+open('cr-adult.data', 'wb').write(d.replace(b'\n', b'\r'))
+open('bom-adult.data', 'wb').write(b'\xef\xbb\xbf' + d)
+PY
+cp "$A/adult.test" ad/adult/adult.test
+cp nul-adult.data ad/adult/adult.data
+refuse "Adult NUL byte (it used to end the line silently)" 1 "^condnet train: ad/adult/adult\\.data:3: NUL byte at character 11, expected text$" \
+	"$C" train --data adult --data-dir ad --layers 4 --quiet
+"$C" train --data adult --layers 4 --epochs 1 --quiet >adult-lf.out 2>&1
+for v in cr bom; do
+	cp $v-adult.data ad/adult/adult.data
+	expect_ok "Adult with $v line ends or mark loads" "$C" train --data adult --data-dir ad --layers 4 --epochs 1 --quiet
+	same_run "Adult $v: the same rows as the plain file" "$TMP/out" adult-lf.out
+done
+python3 -c "
+import gzip
+b = open('good-images.idx', 'rb').read()
+z = gzip.compress(b, mtime=0)
+open('trail.gz', 'wb').write(z + b'xxxxx')
+open('notrailer.gz', 'wb').write(z[:-4])
+open('members.gz', 'wb').write(gzip.compress(b[:5000], mtime=0) + gzip.compress(b[5000:], mtime=0))"
+rm "$TI"
+cp trail.gz "$TI.gz"
+mn "gzip idx images with bytes after the stream" "train-images-idx3-ubyte\\.gz: offset [0-9]+: 5 bytes after the end of the gzip stream, expected the end of the file$"
+cp notrailer.gz "$TI.gz"
+mn "gzip idx images without the gzip trailer" "train-images-idx3-ubyte\\.gz: truncated: the gzip stream ends at offset [0-9]+ without its trailer$"
+cp members.gz "$TI.gz"
+expect_ok "gzip idx images of two gzip members load" "$C" train --data mnist --layers 8 --features 4 --epochs 1 --quiet
+rm "$TI.gz"; cp good-images.idx "$TI"
+mv "$M/t10k-labels-idx1-ubyte" t10k-labels.keep
+mn "a label file missing, the others there" "mnist/t10k-labels-idx1-ubyte \\(or \\.gz\\) is missing, though other files of mnist are there: run 'data/fetch mnist'$"
+mkdir "$M/t10k-labels-idx1-ubyte"
+mn "a label file that is a directory" "mnist/t10k-labels-idx1-ubyte: a directory, expected a regular file$"
+rmdir "$M/t10k-labels-idx1-ubyte"; mv t10k-labels.keep "$M/t10k-labels-idx1-ubyte"
+# the feature cache: a FIFO there is not opened (no wait), a cache holding NaN
+# under a valid CRC is built again and replaced
+cache="$M/mnist-haar4.cache"
+rm -f "$cache"
+expect_ok "MNIST features: a first run writes the cache" "$C" train --data mnist --layers 8 --features 4 --epochs 1 --quiet
+cp "$cache" good.cache
+rm "$cache"; mkfifo "$cache"
+expect_ok "MNIST feature cache that is a FIFO: no wait" timeout 60 "$C" train --data mnist --layers 8 --features 4 --epochs 1 --quiet
+check "MNIST feature cache that is a FIFO: left a FIFO" [ -p "$cache" ]
+rm "$cache"
+python3 -c "
+import struct, zlib
+b = bytearray(open('good.cache', 'rb').read())
+k = struct.unpack('<I', b[12:16])[0]
+b[36 + 4 * k:40 + 4 * k] = struct.pack('<f', float('nan'))
+b[-4:] = struct.pack('<I', zlib.crc32(bytes(b[:-4])))
+open('$cache', 'wb').write(b)"
+expect_ok "MNIST feature cache with NaN under a valid CRC: the run succeeds" "$C" train --data mnist --layers 8 --features 4 --epochs 1 --quiet
+check "MNIST feature cache with NaN: built again and replaced" cmp good.cache "$cache"
+
 ## model files
 expect_ok "train a small model" "$C" train --layers 3x8 --epochs 1 --limit 20 --save m.model --quiet
 size=$(wc -c <m.model)
@@ -235,7 +311,7 @@ imp ".npy header cut short" "n8/W1\.npy: offset 8: header of 118 bytes, but only
 cp -r npy n9; sed -i "s/'descr'/'dtype'/" n9/W1.npy
 imp ".npy unknown header key" "n9/W1\.npy: header offset 11: key 'dtype', expected 'descr', 'fortran_order' or 'shape'$" n9
 cp -r npy n10; rm n10/b2.npy
-imp ".npy bias file missing" "n10/b2\.npy: No such file or directory$" n10
+imp ".npy bias file missing" "n10/b2\.npy: cannot open: No such file or directory$" n10
 cp -r npy n11; python3 -c "
 import struct
 h = \"{'descr': '<f4', 'fortran_order': False, 'shape': (8, 1), }\"
@@ -248,6 +324,8 @@ h = \"{'descr': '<f4', 'fortran_order': False, 'shape': (8,), }\"
 h += ' ' * ((64 - (10 + len(h) + 1) % 64) % 64) + '\n'
 open('n12/b1.npy', 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode() + struct.pack('<8f', 1, 2, float('nan'), 4, 5, 6, 7, 8))"
 imp ".npy holding NaN" "n12/b1\.npy: entry 2 is nan, expected a finite float32$" n12
+cp -r npy n13; mv n13/W2.npy n13/W3.npy; mv n13/b2.npy n13/b3.npy
+imp ".npy layers with a gap (W2.npy missing, W3.npy there)" "n13/W2\.npy: missing, but W3\.npy is there \(layers are numbered 1, 2, … without a gap\)$" n13
 mkdir nonpy
 imp ".npy directory without W1.npy" "nonpy: no W1\.npy \(expected W1\.npy b1\.npy W2\.npy b2\.npy" nonpy
 check "no model written by a failed import" [ ! -e imp.model ]
@@ -357,14 +435,100 @@ else
 	rocause=""
 fi
 if [ -n "$rocause" ]; then
-	refuse "save into an unwritable directory" 1 "^condnet train: ro/x\.model: cannot create a temporary file beside it: $rocause$" \
+	refuse "save into an unwritable directory (checked before training)" 1 "^condnet train: ro/x\.model: cannot create a file beside it: $rocause$" \
 		"$C" train --layers 4 --epochs 1 --limit 20 --save ro/x.model --quiet
+	refuse "save into an unwritable directory" 1 "^condnet cond: ro/x\.model: cannot create a temporary file beside it: $rocause$" \
+		"$C" cond --load m.model --save ro/x.model
 	if [ "$rocause" = "Permission denied" ]; then chmod 755 ro; else umount ro; fi
 else
 	echo "skip - save into an unwritable directory (running as root without mount)"
 fi
-refuse "save into a missing directory" 1 "^condnet train: nodir/x\.model: cannot create a temporary file beside it: No such file or directory$" \
+refuse "save into a missing directory" 1 "^condnet train: nodir/x\.model: the directory nodir does not exist$" \
 	"$C" train --layers 4 --epochs 1 --limit 20 --save nodir/x.model --quiet
+refuse "cond --save into a missing directory" 1 "^condnet cond: nodir/x\.model: the directory nodir does not exist$" \
+	"$C" cond --load m.model --save nodir/x.model
+
+## what sits at an output path: links are written through, devices and FIFOs
+## straight, "-" is standard output for text; a directory is refused; files
+## get 0666 less the umask; nothing is left behind
+T="$C train --layers 4 --epochs 1 --limit 20 --seed 3 --quiet"
+$T --save ref.model >/dev/null
+mkdir -p real/deep
+cp m.model real/deep/t.model; chmod 600 real/deep/t.model
+ln -s deep/t.model real/l2; ln -s real/l2 l1
+expect_ok "--save through a chain of two links" $T --save l1
+check "--save through links: the links stay links" [ -L l1 -a -L real/l2 ]
+check "--save through links: the target holds the new model" cmp ref.model real/deep/t.model
+check "--save through links: the target keeps its mode 600" [ "$(stat -c %a real/deep/t.model)" = 600 ]
+ln -s real/made.json dang
+expect_ok "--json through a dangling link" $T --json dang
+check "--json through a dangling link: the target is created" [ -L dang -a -f real/made.json ]
+ln -s nowhere/x.model dang2
+refuse "--save through a link into a missing directory" 1 "^condnet train: dang2 -> nowhere/x\\.model: the directory nowhere does not exist$" $T --save dang2
+mkdir outdir
+refuse "--save to a directory" 1 "^condnet train: outdir: is a directory, expected a file name$" $T --save outdir
+refuse "--csv to a directory" 1 "^condnet train: outdir: is a directory, expected a file name$" $T --csv outdir
+refuse "--save - (a model is binary)" 1 "^condnet train: -: standard output takes only text \\(JSON, CSV\\); this file is binary: name a file$" $T --save -
+check "--save - is refused before training" [ ! -s "$TMP/out" ]
+start=$(date +%s)
+refuse "train --save into a missing directory fails at once" 1 "^condnet train: /no/such/dir/x\\.model: the directory /no/such/dir does not exist$" \
+	"$C" train --epochs 30 --save /no/such/dir/x.model
+check "train --save into a missing directory: no epoch was run" [ ! -s "$TMP/out" -a $(($(date +%s) - start)) -lt 5 ]
+$T --json - >dash.out 2>dash.err; st=$?
+check "--json - writes the record to standard output (exit $st)" python3 -c "
+import json, sys
+t = open('dash.out').read()
+r = json.loads(t[t.index('{'):])
+assert r['command'] == 'train', r"
+check "--json - follows the text report" sh -c "head -1 dash.out | grep -q '^synthetic: '"
+$T --csv - | cat >csvpipe.out
+expect_grep "--csv - into a pipe" "^epoch,loss,train_acc,test_acc," csvpipe.out
+# /dev/fd/1 is the link chain /dev/stdout -> /proc/self/fd/1 less one link;
+# /dev/stdout itself only when not root: a fault run as root would replace it
+out1=/dev/fd/1
+[ "$(id -u)" -ne 0 ] && out1=/dev/stdout
+$T --json $out1 | cat >devstdout.out
+check "--json $out1 into a pipe" python3 -c "
+t = open('devstdout.out').read()
+assert '\"command\":' in t and t.index('train accuracy') < t.index('{'), t"
+$T --json $out1 >redirected.out
+check "--json $out1 redirected to a file: text and record both kept" python3 -c "
+t = open('redirected.out').read()
+assert t.startswith('synthetic: ') and '\"command\":' in t, t"
+mkfifo outfifo
+timeout 30 cat outfifo >fromfifo & reader=$!
+expect_ok "--csv to a FIFO" timeout 20 $T --csv outfifo
+wait $reader
+check "--csv to a FIFO: the reader got the table, the FIFO stays" sh -c "[ -p outfifo ] && grep -q '^epoch,loss' fromfifo"
+# (a node of its own: a regression run as root must not replace /dev/null)
+if [ "$(id -u)" -eq 0 ] && mknod nulldev c 1 3 2>/dev/null; then
+	expect_ok "--json to a character device (own null node)" $T --json nulldev --csv nulldev
+	check "--json to a character device: it stays a device" [ -c nulldev ]
+	ln -s nulldev tonull
+	expect_ok "--save through a link to a character device" $T --save tonull
+	check "--save through a link to a device: link and device stay" [ -L tonull -a -c nulldev ]
+else
+	echo "skip - --json to a character device (needs root for mknod)"
+fi
+python3 - "$C" >pty.out 2>&1 <<'PY'
+import os, subprocess, sys
+m, s = os.openpty()
+run = lambda *o: subprocess.run([sys.argv[1], 'train', '--layers', '4', '--epochs', '1', '--limit', '20',
+                                 '--quiet', *o], capture_output=True, text=True)
+r = run('--save', os.ttyname(s))
+print(r.returncode, r.stderr.strip().replace(os.ttyname(s), 'PTY'))
+r = run('--csv', os.ttyname(s))
+print(r.returncode, os.read(m, 4096).decode().splitlines()[0])
+PY
+expect_grep "--save to a terminal is refused" "^1 condnet train: PTY: a terminal; binary data is not written to one$" pty.out
+expect_grep "--csv to a terminal is written" "^0 epoch,loss,train_acc,test_acc," pty.out
+rm -f umask.csv
+(umask 027; exec $T --csv umask.csv) >/dev/null 2>&1
+check "a new --csv file gets 0666 less the umask 027 (got $(stat -c %a umask.csv))" [ "$(stat -c %a umask.csv)" = 640 ]
+chmod 604 umask.csv
+$T --csv umask.csv >/dev/null 2>&1
+check "a replaced --csv file keeps its mode 604 (got $(stat -c %a umask.csv))" [ "$(stat -c %a umask.csv)" = 604 ]
+check "no temporary file is left by any write above" [ -z "$(find . -name '*.tmp.*')" ]
 
 ## interruptions: SIGINT and SIGTERM during training with --save over an existing model
 # interrupt SIG CMD...: starts CMD, waits for its first epoch line, sends SIG; sets st.

@@ -181,6 +181,42 @@ END_TEST
 
 /* A number finite as a double but beyond a float once scaled (100·v/bound)
  * is refused with its line and field, not loaded as +Inf. */
+/* The text rules of the CSV loader (data/text.h): a NUL byte is an error
+ * naming its line (it used to end the line silently, dropping the fields
+ * after it), CR and CRLF line ends and a UTF-8 byte-order mark load the same
+ * rows, UTF-16 is named. */
+START_TEST(test_text_rules)
+{
+	const char *row = "39, State-gov, 77516, Bachelors, 13, Never-married, Adm-clerical, "
+	                  "Not-in-family, White, Male, 2174, 0, 40, United-States, <=50K";
+	char text[1024];
+	Dataset *ds = (Dataset *)1;
+	Err e;
+	/* a NUL after the income: before, the line loaded as if it ended there */
+	int n = snprintf(text, sizeof text, "%s\n%s", row, row);
+	text[n] = '\0';
+	memcpy(text + n + 1, ", junk\n", 8);
+	const char *p = tu_write(dir, "adult.data", text, (size_t)n + 9);
+	ck_assert_int_eq(adult_load(p, &ds, &e), -1);
+	ck_assert_ptr_null(ds);
+	char want[128];
+	snprintf(want, sizeof want, "adult.data:2: NUL byte at character %zu, expected text",
+	         strlen(row) + 1);
+	ck_assert_msg(strstr(e.msg, want), "%s", e.msg);
+	const char *forms[] = {"%s\r%s\r", "%s\r\n%s", "\xef\xbb\xbf%s\n%s\n"};
+	for (int f = 0; f < 3; f++) {
+		snprintf(text, sizeof text, forms[f], row, row);
+		ck_assert_msg(adult_load(put("adult.data", text), &ds, &e) == 0, "%d: %s", f, e.msg);
+		ck_assert_int_eq(ds->n, 2);
+		ck_assert_float_eq_tol(ds->x[FEATURES], 39.0f, 1e-5);
+		dataset_free(ds);
+	}
+	p = tu_write(dir, "adult.data", "\xff\xfe" "3\0" "9\0", 6);
+	ck_assert_int_eq(adult_load(p, &ds, &e), -1);
+	ck_assert_msg(strstr(e.msg, "byte-order mark (FF FE)"), "%s", e.msg);
+}
+END_TEST
+
 START_TEST(test_beyond_float)
 {
 	char text[1024];
@@ -217,6 +253,7 @@ int main(void)
 	tcase_add_test(tc, test_test_style);
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_beyond_float);
+	tcase_add_test(tc, test_text_rules);
 	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

@@ -165,6 +165,65 @@ START_TEST(test_nul_byte)
 }
 END_TEST
 
+/* A header is a first line in which no field is a number; a first line
+ * with a number in it is a row, so damage there is reported, not dropped
+ * as a header (1.0,,0 and 1.0,2.O,1 used to vanish). */
+START_TEST(test_header_rule)
+{
+	Dataset *ds;
+	Err e;
+	fails_with("1.0,,0\n3,4,1\n", -1,
+	           "d.csv:1: column 2: '' is not a number (a first line with a number in it is "
+	           "data, not a header)");
+	fails_with("1.0,2.O,1\n3,4,1\n", -1, "d.csv:1: column 2: '2.O' is not a number (a first");
+	fails_with("x,2,y\n3,4,1\n", -1, "d.csv:1: column 1: 'x' is not a number (a first");
+	/* the remark belongs to the first line only */
+	fails_with("a,b,y\n1,,0\n", -1, "d.csv:2: column 2: '' is not a number");
+	Err e2;
+	ck_assert_int_eq(csv_load(put("a,b,y\n1,,0\n"), -1, &ds, &e2), -1);
+	ck_assert_ptr_null(strstr(e2.msg, "header"));
+	/* names, empty names and quoted names make a header */
+	ck_assert_int_eq(csv_load(put("x,,\"y\"\n1,2,0\n3,4,1\n"), -1, &ds, &e), 0);
+	ck_assert_int_eq(ds->n, 2);
+	dataset_free(ds);
+}
+END_TEST
+
+/* Lines end with LF, CRLF or a lone CR: the same rows each way. */
+START_TEST(test_line_ends)
+{
+	const char *texts[] = {"x,y\n1,0\n2,1\n3,0", "x,y\r\n1,0\r\n2,1\r\n3,0\r\n",
+	                       "x,y\r1,0\r2,1\r3,0\r", "x,y\r1,0\n2,1\r\n3,0\r"};
+	for (int t = 0; t < 4; t++) {
+		Dataset *ds;
+		Err e;
+		ck_assert_msg(csv_load(put(texts[t]), -1, &ds, &e) == 0, "%d: %s", t, e.msg);
+		ck_assert_int_eq(ds->n, 3);
+		ck_assert_float_eq(ds->x[2], 3.0f);
+		ck_assert_int_eq(ds->y[1], 1);
+		dataset_free(ds);
+	}
+	/* line numbers count CR-ended lines */
+	fails_with("1,0\r2,x\r", -1, "d.csv:2: column 2: 'x' is not a number");
+}
+END_TEST
+
+/* UTF-16 (or UTF-32) text is named by its byte-order mark. */
+START_TEST(test_utf16)
+{
+	Dataset *ds = (Dataset *)1;
+	Err e;
+	const char le[] = "\xff\xfe" "1\0,\0" "0\0\n\0";
+	ck_assert_int_eq(csv_load(tu_write(dir, "u.csv", le, sizeof le - 1), -1, &ds, &e), -1);
+	ck_assert_ptr_null(ds);
+	ck_assert_ptr_nonnull(strstr(e.msg, "u.csv: starts with a UTF-16 or UTF-32 byte-order "
+	                                    "mark (FF FE), expected UTF-8 or ASCII text"));
+	const char be[] = "\xfe\xff" "\0" "1\0,\0" "0\0\n";
+	ck_assert_int_eq(csv_load(tu_write(dir, "u.csv", be, sizeof be - 1), -1, &ds, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "(FE FF)"));
+}
+END_TEST
+
 /* A line of more than 16 MiB is refused once the limit is reached. */
 START_TEST(test_line_limit)
 {
@@ -208,6 +267,9 @@ int main(void)
 	tcase_add_test(tc, test_byte_order_mark);
 	tcase_add_test(tc, test_nul_byte);
 	tcase_add_test(tc, test_line_limit);
+	tcase_add_test(tc, test_header_rule);
+	tcase_add_test(tc, test_line_ends);
+	tcase_add_test(tc, test_utf16);
 	tcase_add_test(tc, test_not_regular);
 	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
 	suite_add_tcase(s, tc);

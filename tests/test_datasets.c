@@ -411,7 +411,8 @@ END_TEST
 
 /* An unknown name fails listing the known ones; a fetched set that is not in
  * the data directory (empty, or with part of the files) fails naming the
- * `data/fetch` command that provides it. */
+ * `data/fetch` command that provides it, and the missing file when others
+ * are there; something other than a file at a file's path is named. */
 START_TEST(test_datasets_unknown_and_missing)
 {
 	char own[512];
@@ -456,7 +457,21 @@ START_TEST(test_datasets_unknown_and_missing)
 	ck_assert_int_eq(datasets_available("mnist", own), 0);
 	s.spec = "mnist";
 	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
-	ck_assert_ptr_nonnull(strstr(e.msg, "run 'data/fetch mnist' first"));
+	snprintf(want, sizeof want,
+		 "%s/mnist/t10k-labels-idx1-ubyte (or .gz) is missing, though other files of "
+		 "mnist are there: run 'data/fetch mnist'",
+		 own);
+	ck_assert_str_eq(e.msg, want);
+	/* a directory where a file should be is named, not taken for a set
+	 * that was never fetched */
+	char lab[1100];
+	snprintf(lab, sizeof lab, "%s/t10k-labels-idx1-ubyte", sub);
+	ck_assert_int_eq(mkdir(lab, 0755), 0);
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
+	snprintf(want, sizeof want, "%s: a directory, expected a regular file", lab);
+	ck_assert_str_eq(e.msg, want);
+	ck_assert_int_eq(datasets_available("mnist", own), 0);
+	ck_assert_int_eq(rmdir(lab), 0);
 	tu_write(sub, "t10k-labels-idx1-ubyte.gz", "", 0);
 	ck_assert_int_eq(datasets_available("mnist", own), 1);
 	snprintf(sub, sizeof sub, "%s/adult", own);
@@ -465,7 +480,8 @@ START_TEST(test_datasets_unknown_and_missing)
 	ck_assert_int_eq(datasets_available("adult", own), 0);
 	s.spec = "adult";
 	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
-	ck_assert_ptr_nonnull(strstr(e.msg, "run 'data/fetch adult' first"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "adult/adult.test is missing, though other files of "
+					    "adult are there: run 'data/fetch adult'"));
 	tu_write(sub, "adult.test", "", 0);
 	ck_assert_int_eq(datasets_available("adult", own), 1);
 	ck_assert_int_eq(datasets_available("synthetic", own), 1);

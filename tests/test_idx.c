@@ -1,5 +1,6 @@
 /* test_idx.c - idx images and labels, plain and gzip, and every header check. */
 #include <stdint.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include "data/idx.h"
@@ -134,6 +135,81 @@ START_TEST(test_trailing_data)
 }
 END_TEST
 
+/* The bytes of a gzip file of buf[0..len) into out; its length. */
+static size_t gz_bytes(const uint8_t *src, size_t len, uint8_t *out, size_t cap)
+{
+	const char *p = write_gz("tmp.gz", src, len);
+	FILE *f = fopen(p, "rb");
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(out, 1, cap, f);
+	fclose(f);
+	ck_assert_uint_lt(n, cap);
+	return n;
+}
+
+/* One rule for plain and gzip files: nothing after the data, and a gzip
+ * stream must be whole. Bytes after the gzip stream used to be ignored. */
+START_TEST(test_gzip_stream_ends)
+{
+	uint32_t dim[3] = {3, 4, 5};
+	size_t len = make_idx(buf, 3, dim, 60);
+	static uint8_t z[8192], two[8192];
+	size_t zn = gz_bytes(buf, len, z, sizeof z);
+	uint8_t *px = (uint8_t *)1;
+	int n, r, c;
+	Err e;
+	memcpy(z + zn, "xxxxx", 5);
+	ck_assert_int_eq(idx_load_images(write_plain("trail.gz", z, zn + 5), &px, &n, &r, &c, &e),
+	                 -1);
+	ck_assert_ptr_null(px);
+	char want[200];
+	snprintf(want, sizeof want,
+	         "trail.gz: offset %zu: 5 bytes after the end of the gzip stream, expected the end "
+	         "of the file",
+	         zn);
+	ck_assert_msg(strstr(e.msg, want), "%s", e.msg);
+	/* zeros after the stream are trailing data too */
+	memset(z + zn, 0, 5);
+	ck_assert_int_eq(idx_load_images(write_plain("zeros.gz", z, zn + 5), &px, &n, &r, &c, &e),
+	                 -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "5 bytes after the end of the gzip stream"));
+	/* the 8-byte trailer (CRC-32 and length) cut off: the data is all there
+	 * but unchecked */
+	ck_assert_int_eq(idx_load_images(write_plain("cut.gz", z, zn - 8), &px, &n, &r, &c, &e), -1);
+	snprintf(want, sizeof want,
+	         "cut.gz: truncated: the gzip stream ends at offset %zu without its trailer", zn - 8);
+	ck_assert_msg(strstr(e.msg, want), "%s", e.msg);
+	/* two gzip members (cat a.gz b.gz) are one stream */
+	size_t an = gz_bytes(buf, 10, two, sizeof two);
+	an += gz_bytes(buf + 10, len - 10, two + an, sizeof two - an);
+	check_images(write_plain("two.gz", two, an));
+	/* a damaged CRC-32 in the trailer */
+	z[zn - 8] ^= 1;
+	ck_assert_int_eq(idx_load_images(write_plain("crc.gz", z, zn), &px, &n, &r, &c, &e), -1);
+	ck_assert_msg(strstr(e.msg, "crc.gz: offset ") && strstr(e.msg, "incorrect data check"),
+	              "%s", e.msg);
+}
+END_TEST
+
+/* A FIFO or device is refused without being opened (no wait for a writer). */
+START_TEST(test_not_regular)
+{
+	uint8_t *px = (uint8_t *)1;
+	int n, r, c;
+	Err e;
+	char fifo[1100];
+	snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	alarm(10);
+	ck_assert_int_eq(idx_load_images(fifo, &px, &n, &r, &c, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "fifo: not a regular file"));
+	ck_assert_int_eq(idx_load_images("/dev/zero", &px, &n, &r, &c, &e), -1);
+	ck_assert_str_eq(e.msg, "/dev/zero: not a regular file");
+	alarm(0);
+	unlink(fifo);
+}
+END_TEST
+
 START_TEST(test_bad_magic_and_ndim)
 {
 	uint32_t dim[3] = {1, 2, 2};
@@ -198,6 +274,8 @@ int main(void)
 	tcase_add_test(tc, test_labels);
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_trailing_data);
+	tcase_add_test(tc, test_gzip_stream_ends);
+	tcase_add_test(tc, test_not_regular);
 	tcase_add_test(tc, test_bad_magic_and_ndim);
 	tcase_add_test(tc, test_bad_dimensions);
 	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);

@@ -1,6 +1,6 @@
 /* test_model_io.c - model files: round trips (with the schedule and its
- * position), version-1 files, damage detection, forged sizes, and atomic
- * writes that leave the previous file intact on failure. */
+ * position), version-1 files, damage detection, forged sizes, and saves
+ * that leave the previous file intact on failure. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -274,44 +274,15 @@ START_TEST(test_version_1_and_schedule_block)
 }
 END_TEST
 
-START_TEST(test_atomic_write)
+/* A model is binary: "-" (standard output) is refused before anything is
+ * written. (The writer itself is tested in test_file and test_file_write.) */
+START_TEST(test_save_refuses_dash)
 {
-	const char *dir = tu_tmpdir();
-	char path[600];
-	snprintf(path, sizeof path, "%s/out.txt", dir);
+	Net *net = sample_net(0);
 	Err e;
-	ck_assert_int_eq(file_write_atomic(path, "first\n", 6, &e), 0);
-	chmod(path, 0600);
-	ck_assert_int_eq(file_write_atomic(path, "second\n", 7, &e), 0);
-	size_t len;
-	unsigned char *got = tu_read(path, &len);
-	ck_assert_uint_eq(len, 7);
-	ck_assert_mem_eq(got, "second\n", 7);
-	free(got);
-	struct stat st;
-	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_int_eq(st.st_mode & 0777, 0600);
-	ck_assert_int_eq(count_others(dir, "out.txt"), 0);
-
-	/* The target is a non-empty directory: the rename fails, the temporary
-	 * file is removed and the directory stays. */
-	char sub[700], inner[800];
-	snprintf(sub, sizeof sub, "%s/sub", dir);
-	snprintf(inner, sizeof inner, "%s/keep", sub);
-	ck_assert_int_eq(mkdir(sub, 0755), 0);
-	ck_assert_int_eq(file_write_atomic(inner, "k", 1, &e), 0);
-	ck_assert_int_eq(file_write_atomic(sub, "x", 1, &e), -1);
-	ck_assert_msg(strstr(e.msg, ": renaming into place ") && strstr(e.msg, "failed: "), "%s",
-		      e.msg);
-	ck_assert_int_eq(count_others(dir, "out.txt"), 1);
-	ck_assert_int_eq(stat(inner, &st), 0);
-
-	/* A directory that does not exist. */
-	snprintf(sub, sizeof sub, "%s/nowhere/x", dir);
-	ck_assert_int_eq(file_write_atomic(sub, "x", 1, &e), -1);
-	ck_assert_msg(strstr(e.msg, "cannot create a temporary file beside it: No such file"),
-		      "%s", e.msg);
-	tu_rmtree(dir);
+	ck_assert_int_eq(model_save(net, "-", &e), -1);
+	ck_assert_msg(strstr(e.msg, "-: standard output takes only text"), "%s", e.msg);
+	net_free(net);
 }
 END_TEST
 
@@ -384,7 +355,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_damage_detected);
 	tcase_add_test(tc, test_forged_header);
 	tcase_add_test(tc, test_version_1_and_schedule_block);
-	tcase_add_test(tc, test_atomic_write);
+	tcase_add_test(tc, test_save_refuses_dash);
 	tcase_add_test(tc, test_save_unwritable_dir);
 	suite_add_tcase(s, tc);
 	return s;

@@ -158,6 +158,48 @@ START_TEST(rejected_networks)
 }
 END_TEST
 
+/* A gap in the layer numbering is an error naming the missing file; it
+ * used to import the layers before the gap as the whole network. */
+START_TEST(layer_gap)
+{
+	float w[16] = {0}, b[4] = {0};
+	Err e;
+	char want[1200];
+	raw("W1.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", w, 48);
+	raw("b1.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", b, 16);
+	raw("W3.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 2), }", w, 32);
+	raw("b3.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", b, 8);
+	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
+	snprintf(want, sizeof want,
+	         "%s/W2.npy: missing, but W3.npy is there (layers are numbered 1, 2, … without a "
+	         "gap)",
+	         dir);
+	ck_assert_str_eq(e.msg, want);
+	/* a bias without its weights */
+	raw("W2.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 4), }", w, 64);
+	raw("b2.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), }", b, 16);
+	raw("b4.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", b, 8);
+	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
+	snprintf(want, sizeof want, "%s/W4.npy: missing, but b4.npy is there", dir);
+	ck_assert_str_eq(e.msg, want);
+	/* names that are not layer files do not count */
+	char p[1100];
+	snprintf(p, sizeof p, "%s/b4.npy", dir);
+	ck_assert_int_eq(unlink(p), 0);
+	raw("W05.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", b, 8);
+	raw("W6.npy.bak", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", b, 8);
+	Net *net = net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e);
+	ck_assert_msg(net != NULL, "%s", e.msg);
+	ck_assert_int_eq(net->m, 3);
+	/* export refuses a stale bias beyond the network too */
+	raw("b4.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", b, 8);
+	ck_assert_int_eq(net_npy_export(net, dir, NPY_KERAS, &e), -1);
+	snprintf(want, sizeof want, "%s/b4.npy: exists and would be read as layer 4; remove it", dir);
+	ck_assert_str_eq(e.msg, want);
+	net_free(net);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("net_npy");
@@ -166,6 +208,7 @@ static Suite *suite(void)
 	tcase_add_test(t, round_trip_keras);
 	tcase_add_test(t, round_trip_torch);
 	tcase_add_test(t, rejected_networks);
+	tcase_add_test(t, layer_gap);
 	suite_add_tcase(s, t);
 	return s;
 }

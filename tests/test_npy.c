@@ -180,7 +180,7 @@ START_TEST(rejected_headers)
 		"offset 0: expected the magic \\x93NUMPY of a .npy file");
 	char missing[1024];
 	snprintf(missing, sizeof missing, "%s/none.npy", dir);
-	rejects(missing, "No such file or directory");
+	rejects(missing, "cannot open: No such file or directory");
 }
 END_TEST
 

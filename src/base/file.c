@@ -1,12 +1,17 @@
 /* file.c - opening an input file that must be a regular file, making an
- * output directory, and writing a file atomically. */
+ * output directory, and writing an output file (atomically when it is a
+ * file). */
 #include "base/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 FILE *file_open_regular(const char *path, const char *mode, long long *size, Err *e)
@@ -29,6 +34,23 @@ FILE *file_open_regular(const char *path, const char *mode, long long *size, Err
 	if (size)
 		*size = (long long)st.st_size;
 	return f;
+}
+
+const char *file_kind(unsigned m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISSOCK(m))
+		return "a socket";
+	if (S_ISLNK(m))
+		return "a symbolic link";
+	return "a regular file";
 }
 
 int file_make_dir(const char *dir, Err *e)
@@ -60,75 +82,309 @@ static int write_full(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int file_write_atomic(const char *path, const void *data, size_t len, Err *e)
-{
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 12);
-	char *dir = malloc(plen + 2);
-	if (!tmp || !dir) {
-		free(tmp);
-		free(dir);
-		return err_set(e, "%s: out of memory", path);
-	}
-	memcpy(tmp, path, plen);
-	memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		err_set(e, "%s: cannot create a temporary file beside it: %s", path,
-			strerror(errno));
-		goto out;
-	}
-	/* The mode of the file it replaces, or rw-r--r-- for a new one. */
+/* Longest chain of symbolic links followed (as the kernel's). */
+#define MAX_LINKS 40
+
+/* What an output path is. */
+typedef enum OutKind { OUT_FILE, OUT_STDOUT, OUT_STDERR, OUT_DEVICE } OutKind;
+
+typedef struct Out {
+	OutKind kind;
+	char target[PATH_MAX];       /* OUT_FILE: the file at the end of the links */
+	char dir[PATH_MAX];          /* OUT_FILE: the directory that holds it */
+	char name[2 * PATH_MAX + 8]; /* for messages: "PATH" or "PATH -> TARGET" */
+	int exists;                  /* OUT_FILE: the target exists, st is its status */
 	struct stat st;
-	mode_t mode = stat(path, &st) == 0 ? st.st_mode & 07777 : 0644;
+} Out;
+
+/* The directory part of p ("." for a bare name). */
+static void dir_of(const char *p, char *dir, size_t cap)
+{
+	const char *slash = strrchr(p, '/');
+	if (!slash)
+		snprintf(dir, cap, ".");
+	else if (slash == p)
+		snprintf(dir, cap, "/");
+	else
+		snprintf(dir, cap, "%.*s", (int)(slash - p), p);
+}
+
+/* Follows the symbolic links from path to the name at the end of the chain
+ * (which need not exist: a dangling link), relative targets taken from the
+ * link's own directory. */
+static int follow_links(const char *path, char *target, size_t cap, Err *e)
+{
+	char cur[PATH_MAX], link[PATH_MAX];
+	if (snprintf(cur, sizeof cur, "%s", path) >= (int)sizeof cur)
+		return err_set(e, "%.200s…: the path is too long", path);
+	for (int hops = 0;; hops++) {
+		struct stat st;
+		if (lstat(cur, &st) != 0) {
+			if (errno == ENOENT)
+				break;
+			return err_set(e, "%s: %s: %s", path, cur, strerror(errno));
+		}
+		if (!S_ISLNK(st.st_mode))
+			break;
+		if (hops == MAX_LINKS)
+			return err_set(e, "%s: more than %d symbolic links in a chain", path,
+			               MAX_LINKS);
+		ssize_t n = readlink(cur, link, sizeof link);
+		if (n < 0)
+			return err_set(e, "%s: reading the link %s: %s", path, cur,
+			               strerror(errno));
+		if (n == 0 || (size_t)n >= sizeof link)
+			return err_set(e, "%s: the link %s is empty or too long", path, cur);
+		link[n] = '\0';
+		const char *slash = strrchr(cur, '/');
+		int keep = link[0] == '/' || !slash ? 0 : (int)(slash - cur + 1);
+		char next[PATH_MAX];
+		if (snprintf(next, sizeof next, "%.*s%s", keep, cur, link) >= (int)sizeof next)
+			return err_set(e, "%s: the link %s leads to a path too long", path, cur);
+		memcpy(cur, next, sizeof cur);
+	}
+	if (snprintf(target, cap, "%s", cur) >= (int)cap)
+		return err_set(e, "%s: the path is too long", path);
+	return 0;
+}
+
+/* 1 when st is the file open as descriptor fd. */
+static int same_as_fd(const struct stat *st, int fd)
+{
+	struct stat f;
+	return fstat(fd, &f) == 0 && f.st_dev == st->st_dev && f.st_ino == st->st_ino;
+}
+
+/* What path is and, for a file, where it is written. */
+static int out_resolve(const char *path, int flags, Out *o, Err *e)
+{
+	memset(o, 0, sizeof *o);
+	if (!*path)
+		return err_set(e, "an empty file name, expected the name of a file to write");
+	if (!strcmp(path, "-")) {
+		if (flags & FILE_OUT_PLAIN)
+			return err_set(e, "-: expected the name of a file (not standard output)");
+		if (!(flags & FILE_OUT_TEXT))
+			return err_set(e, "-: standard output takes only text (JSON, CSV); this "
+			                  "file is binary: name a file");
+		o->kind = OUT_STDOUT;
+		return 0;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0) {
+		if (!(flags & FILE_OUT_PLAIN) && same_as_fd(&st, STDOUT_FILENO)) {
+			o->kind = OUT_STDOUT;
+			return 0;
+		}
+		if (!(flags & FILE_OUT_PLAIN) && same_as_fd(&st, STDERR_FILENO)) {
+			o->kind = OUT_STDERR;
+			return 0;
+		}
+		if (S_ISDIR(st.st_mode))
+			return err_set(e, "%s: is a directory, expected a file name", path);
+		if (!S_ISREG(st.st_mode)) {
+			if (flags & FILE_OUT_PLAIN)
+				return err_set(e, "%s: %s, expected a regular file", path,
+				               file_kind(st.st_mode));
+			if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+				return err_set(e,
+				               "%s: %s, expected a file, a character device or a "
+				               "FIFO",
+				               path, file_kind(st.st_mode));
+			o->kind = OUT_DEVICE;
+			return 0;
+		}
+		o->exists = 1;
+		o->st = st;
+	} else if (errno != ENOENT) {
+		return err_set(e, "%s: %s", path, strerror(errno));
+	} else if (path[strlen(path) - 1] == '/') {
+		return err_set(e, "%s: ends in a slash (a directory), expected a file name", path);
+	}
+	o->kind = OUT_FILE;
+	if (follow_links(path, o->target, sizeof o->target, e))
+		return -1;
+	if (o->exists) {
+		struct stat t;
+		if (lstat(o->target, &t) != 0 || t.st_dev != st.st_dev || t.st_ino != st.st_ino)
+			return err_set(e, "%s: cannot tell which file its links lead to", path);
+	}
+	dir_of(o->target, o->dir, sizeof o->dir);
+	if (strcmp(o->target, path))
+		snprintf(o->name, sizeof o->name, "%s -> %s", path, o->target);
+	else
+		snprintf(o->name, sizeof o->name, "%s", path);
+	return 0;
+}
+
+/* The message for a file that cannot be created in o->dir (errno err). */
+static int dir_error(const Out *o, int err, const char *what, Err *e)
+{
+	struct stat st;
+	if (err == ENOENT && stat(o->dir, &st) != 0)
+		return err_set(e, "%s: the directory %s does not exist", o->name, o->dir);
+	if (err == ENOTDIR || (stat(o->dir, &st) == 0 && !S_ISDIR(st.st_mode)))
+		return err_set(e, "%s: %s is not a directory", o->name, o->dir);
+	return err_set(e, "%s: %s: %s", o->name, what, strerror(err));
+}
+
+int file_check_writable(const char *path, int flags, Err *e)
+{
+	Out o;
+	if (out_resolve(path, flags, &o, e))
+		return -1;
+	if (o.kind == OUT_STDOUT || o.kind == OUT_STDERR) {
+		int fd = o.kind == OUT_STDOUT ? STDOUT_FILENO : STDERR_FILENO;
+		if (!(flags & FILE_OUT_TEXT) && isatty(fd))
+			return err_set(e, "%s: a terminal; binary data is not written to one",
+			               path);
+		return 0;
+	}
+	if (o.kind == OUT_DEVICE)
+		return 0;
+	struct stat st;
+	if (stat(o.dir, &st) != 0)
+		return dir_error(&o, errno, "cannot create a file beside it", e);
+	if (!S_ISDIR(st.st_mode))
+		return dir_error(&o, ENOTDIR, "", e);
+	if (access(o.dir, W_OK | X_OK) != 0)
+		return dir_error(&o, errno, "cannot create a file beside it", e);
+	return 0;
+}
+
+/* Writes to an open stream (standard output or error). */
+static int write_stream(FILE *f, const char *path, const void *data, size_t len, int flags, Err *e)
+{
+	if (!(flags & FILE_OUT_TEXT) && isatty(fileno(f)))
+		return err_set(e, "%s: a terminal; binary data is not written to one", path);
+	const char *name = f == stdout ? "standard output" : "standard error";
+	if (fwrite(data, 1, len, f) != len || fflush(f) != 0)
+		return err_set(e, "%s: writing to %s failed: %s", path, name, strerror(errno));
+	return 0;
+}
+
+/* Writes straight to a character device or a FIFO. */
+static int write_device(const char *path, const void *data, size_t len, int flags, Err *e)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
+	if (!(flags & FILE_OUT_TEXT) && isatty(fd)) {
+		close(fd);
+		return err_set(e, "%s: a terminal; binary data is not written to one", path);
+	}
+	int rc = write_full(fd, data, len);
+	int err = errno;
+	if (close(fd) != 0 && rc == 0) {
+		rc = -1;
+		err = errno;
+	}
+	if (rc != 0)
+		return err_set(e, "%s: writing failed: %s", path, strerror(err));
+	return 0;
+}
+
+/* Creates target.tmp.XXXXXX (six random letters or digits) with mode 0666
+ * less the umask; the descriptor, or -1 with errno set. */
+static int tmp_create(const char *target, char *tmp, size_t cap)
+{
+	static const char alnum[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	static atomic_ulong counter;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t x = (uint64_t)ts.tv_nsec ^ (uint64_t)ts.tv_sec << 32 ^ (uint64_t)getpid() << 20 ^
+	             (uint64_t)atomic_fetch_add(&counter, 1) << 48;
+	int n = snprintf(tmp, cap, "%s.tmp.", target);
+	if (n < 0 || (size_t)n + 7 > cap) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (int tries = 0; tries < 100; tries++) {
+		/* splitmix64 */
+		uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+		z ^= z >> 31;
+		for (int i = 0; i < 6; i++, z /= 62)
+			tmp[n + i] = alnum[z % 62];
+		tmp[n + 6] = '\0';
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+/* Replaces (or creates) o->target atomically. */
+static int write_file(const Out *o, const void *data, size_t len, Err *e)
+{
+	char tmp[PATH_MAX + 16];
+	int fd = tmp_create(o->target, tmp, sizeof tmp);
+	if (fd < 0)
+		return dir_error(o, errno, "cannot create a temporary file beside it", e);
 	const char *what = NULL;
-	if (fchmod(fd, mode) != 0)
-		what = "setting the mode of";
-	else if (write_full(fd, data, len) != 0)
+	if (o->exists) {
+		/* the owner first: a change of owner may clear the set-id bits */
+		if (o->st.st_uid != geteuid() || o->st.st_gid != getegid())
+			(void)!fchown(fd, o->st.st_uid, o->st.st_gid);
+		if (fchmod(fd, o->st.st_mode & 07777) != 0)
+			what = "setting the mode of";
+	}
+	if (!what && write_full(fd, data, len) != 0)
 		what = "writing";
-	else if (fsync(fd) != 0)
+	else if (!what && fsync(fd) != 0)
 		what = "syncing";
 	int saved = errno;
 	if (close(fd) != 0 && !what) {
 		what = "closing";
 		saved = errno;
 	}
-	if (!what && rename(tmp, path) != 0) {
+	if (!what && rename(tmp, o->target) != 0) {
 		what = "renaming into place";
 		saved = errno;
 	}
 	if (what) {
 		unlink(tmp);
-		err_set(e, "%s: %s %s failed: %s", path, what, tmp, strerror(saved));
-		goto out;
+		return err_set(e, "%s: %s %s failed: %s", o->name, what, tmp, strerror(saved));
 	}
 	/* Make the rename durable: sync the directory that holds the entry. */
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		strcpy(dir, ".");
-	else if (slash == path)
-		strcpy(dir, "/");
-	else {
-		memcpy(dir, path, (size_t)(slash - path));
-		dir[slash - path] = '\0';
-	}
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		int rc = fsync(dfd);
 		int err = errno;
 		close(dfd);
-		if (rc != 0 && err != EINVAL) {
-			err_set(e, "%s: syncing directory %s failed: %s", path, dir, strerror(err));
-			goto out;
+		if (rc != 0 && err != EINVAL)
+			return err_set(e, "%s: syncing the directory %s failed: %s", o->name,
+			               o->dir, strerror(err));
+	}
+	return 0;
+}
+
+int file_write(const char *path, const void *data, size_t len, int flags, Err *e)
+{
+	Out *o = malloc(sizeof *o);
+	if (!o)
+		return err_set(e, "%s: out of memory", path);
+	int rc = out_resolve(path, flags, o, e);
+	if (rc == 0) {
+		switch (o->kind) {
+		case OUT_STDOUT:
+			rc = write_stream(stdout, path, data, len, flags, e);
+			break;
+		case OUT_STDERR:
+			rc = write_stream(stderr, path, data, len, flags, e);
+			break;
+		case OUT_DEVICE:
+			rc = write_device(path, data, len, flags, e);
+			break;
+		case OUT_FILE:
+			rc = write_file(o, data, len, e);
+			break;
 		}
 	}
-	free(tmp);
-	free(dir);
-	return 0;
-out:
-	free(tmp);
-	free(dir);
-	return -1;
+	free(o);
+	return rc;
 }
 
 char *file_slurp(const char *path, size_t max, size_t *len, Err *e)

@@ -1,5 +1,6 @@
 /* file.h - opening an input file that must be a regular file, making an
- * output directory, and writing a file atomically. */
+ * output directory, and writing an output file: atomically when it is a file,
+ * straight through when it is a device, a FIFO or standard output. */
 #ifndef CONDNET_FILE_H
 #define CONDNET_FILE_H
 
@@ -13,13 +14,52 @@
  * the file's length when size is not NULL. NULL and a message on failure. */
 FILE *file_open_regular(const char *path, const char *mode, long long *size, Err *e);
 
+/* What a file of mode m is, for messages: "a directory", "a FIFO", "a
+ * character device", "a block device", "a socket", "a symbolic link" or "a
+ * regular file". */
+const char *file_kind(unsigned m);
+
 /* Creates the directory dir unless it exists (its parent must); anything
  * but a directory (or a link to one) at dir is an error. */
 int file_make_dir(const char *dir, Err *e);
 
-/* Writes len bytes to path atomically (temporary file, fsync, rename). Used by
- * every writer of results (models, JSON, CSV, session logs). */
-int file_write_atomic(const char *path, const void *data, size_t len, Err *e);
+/* Flags of file_write and file_check_writable. */
+enum {
+	/* Text (JSON, CSV, tables): "-" is standard output. Without this flag
+	 * the data is binary: "-" is refused, and so is a terminal. */
+	FILE_OUT_TEXT = 1,
+	/* Only a regular file (a cache): a device, FIFO or "-" is refused. */
+	FILE_OUT_PLAIN = 2,
+};
+
+/*
+ * Writes len bytes to the output path; the one writer of every result file
+ * (models, JSON, CSV, tables, .npy arrays, the paper's files, caches).
+ *
+ * - A regular file, or a name that does not exist yet, is written
+ *   atomically: a temporary file PATH.tmp.XXXXXX in the same directory,
+ *   fsync, rename over the path, fsync of the directory. A failure leaves the
+ *   previous file as it was and no temporary file behind. A file replaced
+ *   keeps its mode (and, where allowed, its owner); a new file gets
+ *   0666 & ~umask.
+ * - A symbolic link is followed, through chains of links, to the file it
+ *   names, which is replaced atomically in its own directory (a dangling
+ *   link creates its target); the link stays a link.
+ * - A character device or a FIFO is opened and written straight (a FIFO
+ *   waits for its reader); a path that is condnet's own standard output or
+ *   error (/dev/stdout, /dev/fd/1, or the file stdout is redirected to) is
+ *   written through that stream, after what condnet printed there.
+ * - "-" is standard output for FILE_OUT_TEXT.
+ * - A directory, a block device or a socket is refused, and so is binary data
+ *   to a terminal.
+ */
+int file_write(const char *path, const void *data, size_t len, int flags, Err *e);
+
+/* Checks, without writing, what file_write checks before it writes: the
+ * path is not a directory, and a file there (or at the end of its links) can
+ * be created in a directory that exists and is writable; a device, FIFO or
+ * "-" (with FILE_OUT_TEXT) passes. For commands to fail before long work. */
+int file_check_writable(const char *path, int flags, Err *e);
 
 /* The whole of the regular file path (as file_open_regular checks it), at
  * most max bytes, in a malloc'd buffer with a NUL after the last byte;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "base/file.h"
 #include "cli/cli.h"
 #include "engine/model_io.h"
 #include "cli/progress.h"
@@ -176,6 +177,11 @@ int cmd_train(int argc, char **argv)
 	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &t, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
+	/* the outputs can be written: fail now rather than after training */
+	if ((c.save && file_check_writable(c.save, 0, &e)) ||
+	    (c.json && file_check_writable(c.json, FILE_OUT_TEXT, &e)) ||
+	    (c.csv && file_check_writable(c.csv, FILE_OUT_TEXT, &e)))
+		goto fail;
 	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (!(t.hist = cJSON_CreateArray())) {

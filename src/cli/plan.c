@@ -30,7 +30,7 @@ int plan_close(Plan *p, const char *path, Err *e)
 	if (fclose(p->f))
 		rc = err_set(e, "%s: out of memory", path ? path : "plan");
 	else if (path)
-		rc = file_write_atomic(path, p->buf, p->len, e);
+		rc = file_write(path, p->buf, p->len, FILE_OUT_TEXT, e);
 	else
 		rc = fwrite(p->buf, 1, p->len, stdout) == p->len ? 0
 								  : err_set(e, "writing the plan");
@@ -48,7 +48,7 @@ void plan_discard(Plan *p)
 
 int plan_empty(const char *path, Err *e)
 {
-	return file_write_atomic(path, "", 0, e);
+	return file_write(path, "", 0, FILE_OUT_TEXT, e);
 }
 
 void plan_word(FILE *f, const char *word, int first)

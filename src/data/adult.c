@@ -1,8 +1,8 @@
 /* adult.c - the UCI Adult data set: scaled continuous fields and one-hot
  * categories, in the column order of adult_feature_name(). */
-#include "base/file.h"
 #include "data/adult.h"
 #include "data/csv.h"
+#include "data/text.h"
 
 #include <errno.h>
 #include <float.h>
@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define ADULT_FIELDS 15
 #define ADULT_CONT 6
@@ -186,18 +185,16 @@ static int parse_record(const char *path, long lineno, char *line, float *x, int
 int adult_load(const char *path, Dataset **out, Err *e)
 {
 	*out = NULL;
-	FILE *fp = file_open_regular(path, "r", NULL, e);
-	if (!fp)
+	TextFile t;
+	if (text_open(&t, path, e))
 		return -1;
-	int d = adult_feature_count(), rc = -1;
-	char *line = NULL;
-	size_t linecap = 0, n = 0, cap = 0;
+	int d = adult_feature_count(), rc = -1, got;
+	size_t n = 0, cap = 0, len;
 	float *x = NULL;
 	int *y = NULL;
-	long lineno = 0;
-	while (getline(&line, &linecap, fp) >= 0) {
-		lineno++;
-		char *s = csv_trim(line);
+	while ((got = text_next(&t, &len, e)) > 0) {
+		long lineno = t.line;
+		char *s = csv_trim(t.buf);
 		/* Blank lines and '|' comment lines (the test file's first line). */
 		if (!*s || *s == '|')
 			continue;
@@ -222,10 +219,8 @@ int adult_load(const char *path, Dataset **out, Err *e)
 			goto done;
 		n++;
 	}
-	if (ferror(fp)) {
-		err_set(e, "%s:%ld: read error: %s", path, lineno + 1, strerror(errno));
+	if (got < 0)
 		goto done;
-	}
 	if (n == 0) {
 		err_set(e, "%s: no records, expected lines of %d comma-separated fields", path,
 		        ADULT_FIELDS);
@@ -243,9 +238,8 @@ int adult_load(const char *path, Dataset **out, Err *e)
 	*out = ds;
 	rc = 0;
 done:
-	free(line);
 	free(x);
 	free(y);
-	fclose(fp);
+	text_close(&t);
 	return rc;
 }

@@ -7,7 +7,9 @@
  * category lists of the UCI description, so training and test files give the
  * same columns. A missing value '?' sets no bit of its group (all zeros).
  * Label: 1 for ">50K", 0 for "<=50K"; the test file's first line
- * ("|1x3 Cross validator") and the trailing '.' on its labels are handled. */
+ * ("|1x3 Cross validator") and the trailing '.' on its labels are handled.
+ * The text rules (encoding, NUL, line ends) are those of data/text.h, shared
+ * with the CSV loader. */
 #ifndef CONDNET_ADULT_H
 #define CONDNET_ADULT_H
 

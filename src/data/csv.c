@@ -1,5 +1,4 @@
 /* csv.c - numeric CSV files with one label column. */
-#include "base/file.h"
 #include "data/csv.h"
 
 #include <errno.h>
@@ -8,12 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+
+#include "data/text.h"
 
 /* Largest class label accepted. */
 #define CSV_MAX_LABEL 100000
-/* Longest line accepted, in bytes. */
-#define CSV_MAX_LINE (16L << 20)
 
 /* Growing storage for rows whose count is not known in advance. */
 typedef struct Rows {
@@ -70,34 +68,6 @@ static size_t split(char *line, char **fields, size_t cap)
 	}
 }
 
-/* Reads one line (with its newline) into *buf, at most max bytes. Returns
- * its length, -1 at the end of the file, -2 when longer than max, -3 when out
- * of memory. NUL bytes are kept, so the length may exceed strlen(*buf). */
-static long read_line(FILE *f, char **buf, size_t *cap, long max)
-{
-	long n = 0;
-	int c;
-	while ((c = getc_unlocked(f)) != EOF) {
-		if (n >= max)
-			return -2;
-		if ((size_t)n + 2 > *cap) {
-			size_t ncap = *cap ? 2 * *cap : 256;
-			char *b = realloc(*buf, ncap);
-			if (!b)
-				return -3;
-			*buf = b;
-			*cap = ncap;
-		}
-		(*buf)[n++] = (char)c;
-		if (c == '\n')
-			break;
-	}
-	if (n == 0)
-		return -1;
-	(*buf)[n] = '\0';
-	return n;
-}
-
 /* 1 when s is a whole number as strtod reads it (NaN and Inf included). */
 static int parse_number(const char *s, double *v)
 {
@@ -133,66 +103,63 @@ static int check_number(const char *path, long line, size_t col, const char *s, 
 	return 0;
 }
 
+/* 1 when no field of the line parses as a number: a header. A line with
+ * numbers in it is data, so a damaged first row (1.0,,0 or 1.0,2.O,1) is
+ * reported rather than dropped as a header. */
+static int is_header(char **fields, size_t n)
+{
+	double v;
+	for (size_t j = 0; j < n; j++)
+		if (parse_number(fields[j], &v))
+			return 0;
+	return 1;
+}
+
+/* The first non-blank line: fixes the column count and the label column. */
+static int first_line(const char *path, long lineno, char *line, int label_col, char ***fields,
+                      size_t *ncol, size_t *lab, Err *e)
+{
+	size_t nf = 1;
+	for (const char *p = line; (p = strchr(p, ',')); p++)
+		nf++;
+	*fields = malloc(nf * sizeof **fields);
+	if (!*fields)
+		return err_set(e, "%s:%ld: out of memory for %zu fields", path, lineno, nf);
+	*ncol = nf;
+	split(line, *fields, nf);
+	if (nf < 2)
+		return err_set(e, "%s:%ld: 1 field, expected at least 2 (features and a label)",
+		               path, lineno);
+	if (label_col >= (int)nf || label_col < -1)
+		return err_set(e,
+		               "%s:%ld: label column %d (counting from 0) but rows have %zu fields",
+		               path, lineno, label_col, nf);
+	*lab = label_col < 0 ? nf - 1 : (size_t)label_col;
+	return 0;
+}
+
 int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 {
 	*out = NULL;
-	FILE *f = file_open_regular(path, "r", NULL, e);
-	if (!f)
+	TextFile t;
+	if (text_open(&t, path, e))
 		return -1;
-	char *buf = NULL, **fields = NULL;
-	size_t bufcap = 0, ncol = 0;
+	char **fields = NULL;
+	size_t ncol = 0, len;
 	Rows rows = {0};
-	long lineno = 0, len;
-	int rc = -1, saw_header = 0, maxlab = -1;
+	long first = 0; /* the number of the first non-blank line */
+	int rc = -1, got, maxlab = -1;
 	size_t lab = 0;
-	while ((len = read_line(f, &buf, &bufcap, CSV_MAX_LINE)) >= 0) {
-		char *line = buf;
-		lineno++;
-		/* A UTF-8 byte-order mark before the first line is not data. */
-		if (lineno == 1 && len >= 3 && !memcmp(line, "\xef\xbb\xbf", 3))
-			line += 3;
-		const char *nul = memchr(buf, '\0', (size_t)len);
-		if (nul) {
-			err_set(e, "%s:%ld: NUL byte at character %ld, expected text", path, lineno,
-			        (long)(nul - line) + 1);
-			goto done;
-		}
+	while ((got = text_next(&t, &len, e)) > 0) {
+		char *line = t.buf;
+		long lineno = t.line;
 		if (is_blank(line))
 			continue;
 		if (!fields) {
-			/* The first non-blank line fixes the column count. */
-			size_t nf = 1;
-			for (const char *p = line; (p = strchr(p, ',')); p++)
-				nf++;
-			fields = malloc(nf * sizeof *fields);
-			if (!fields) {
-				err_set(e, "%s:%ld: out of memory for %zu fields", path, lineno,
-				        nf);
+			first = lineno;
+			if (first_line(path, lineno, line, label_col, &fields, &ncol, &lab, e))
 				goto done;
-			}
-			ncol = nf;
-			split(line, fields, ncol);
-			if (ncol < 2) {
-				err_set(
-				    e,
-				    "%s:%ld: 1 field, expected at least 2 (features and a label)",
-				    path, lineno);
-				goto done;
-			}
-			if (label_col >= (int)ncol || label_col < -1) {
-				err_set(
-				    e,
-				    "%s:%ld: label column %d (counting from 0) but rows have %zu "
-				    "fields",
-				    path, lineno, label_col, ncol);
-				goto done;
-			}
-			lab = label_col < 0 ? ncol - 1 : (size_t)label_col;
-			double v = 0;
-			for (size_t j = 0; j < ncol; j++)
-				if (!parse_number(fields[j], &v))
-					saw_header = 1;
-			if (saw_header)
+			if (is_header(fields, ncol))
 				continue;
 		} else {
 			size_t nf = split(line, fields, ncol);
@@ -209,8 +176,15 @@ int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 		float *x = rows.x + rows.n * (ncol - 1);
 		for (size_t j = 0, o = 0; j < ncol; j++) {
 			double v = 0;
-			if (check_number(path, lineno, j, fields[j], &v, e) != 0)
+			if (check_number(path, lineno, j, fields[j], &v, e) != 0) {
+				if (lineno == first && e && !parse_number(fields[j], &v)) {
+					size_t l = strlen(e->msg);
+					snprintf(e->msg + l, sizeof e->msg - l,
+					         " (a first line with a number in it is data, "
+					         "not a header)");
+				}
 				goto done;
+			}
 			if (j != lab) {
 				x[o++] = (float)v;
 				continue;
@@ -233,18 +207,8 @@ int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 		}
 		rows.n++;
 	}
-	if (len == -2) {
-		err_set(e, "%s:%ld: line longer than %ld bytes", path, lineno + 1, CSV_MAX_LINE);
+	if (got < 0)
 		goto done;
-	}
-	if (len == -3) {
-		err_set(e, "%s:%ld: out of memory for the line", path, lineno + 1);
-		goto done;
-	}
-	if (ferror(f)) {
-		err_set(e, "%s:%ld: read error: %s", path, lineno + 1, strerror(errno));
-		goto done;
-	}
 	if (!fields) {
 		err_set(e, "%s: empty file, expected rows of comma-separated numbers", path);
 		goto done;
@@ -265,10 +229,9 @@ int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 	*out = ds;
 	rc = 0;
 done:
-	free(buf);
 	free(fields);
 	free(rows.x);
 	free(rows.y);
-	fclose(f);
+	text_close(&t);
 	return rc;
 }

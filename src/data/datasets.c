@@ -1,6 +1,7 @@
 /* datasets.c - from a --data argument to training and test sets. */
 #include "data/datasets.h"
 
+#include <errno.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,10 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/file.h"
+#include "base/rng.h"
 #include "data/adult.h"
 #include "data/csv.h"
 #include "data/mnist.h"
-#include "base/rng.h"
 
 #define PATH_LEN 4096
 
@@ -62,37 +64,72 @@ static int is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* dir/name/file or dir/name/file.gz exists. */
-static int idx_present(const char *dir, const char *name, const char *file)
+/* One file of a fetched set, dir/set/file or (idx files) file.gz: 0 when it
+ * is a regular file; 1 when nothing is there; -1 with a message when
+ * something else is (a directory: what is wrong is said, not "fetch"). */
+static int set_file(const char *dir, const char *set, const char *file, int gz_too, Err *e)
 {
 	char p[PATH_LEN];
-	snprintf(p, sizeof p, "%s/%s/%s", dir, name, file);
-	if (is_file(p))
+	struct stat st;
+	int found = 0;
+	for (int gz = 0; gz <= gz_too; gz++) {
+		snprintf(p, sizeof p, gz ? "%s/%s/%s.gz" : "%s/%s/%s", dir, set, file);
+		int r = stat(p, &st);
+		if (r == 0 && S_ISREG(st.st_mode))
+			return 0;
+		found |= r == 0 || errno != ENOENT;
+	}
+	if (!found)
 		return 1;
-	snprintf(p, sizeof p, "%s/%s/%s.gz", dir, name, file);
-	return is_file(p);
+	for (int gz = 0; gz <= gz_too; gz++) {
+		snprintf(p, sizeof p, gz ? "%s/%s/%s.gz" : "%s/%s/%s", dir, set, file);
+		if (stat(p, &st) == 0)
+			return err_set(e, "%s: %s, expected a regular file", p,
+			               file_kind(st.st_mode));
+		if (errno != ENOENT)
+			return err_set(e, "%s: %s", p, strerror(errno));
+	}
+	return 1;
+}
+
+/* 0 when every file of the named set is there; else -1 and a message: the
+ * set is not fetched (nothing there), a file is missing, or something other
+ * than a file stands where a file should be. */
+static int set_check(const char *name, const char *dir, Err *e)
+{
+	static const char *const adult_files[] = {"adult.data", "adult.test"};
+	int idx = strcmp(name, "adult") != 0;
+	const char *const *files = idx ? idx_files : adult_files;
+	int nf = idx ? 4 : 2, missing = 0, first = -1;
+	for (int i = 0; i < nf; i++) {
+		int r = set_file(dir, name, files[i], idx, e);
+		if (r < 0)
+			return -1;
+		if (r > 0 && missing++ == 0)
+			first = i;
+	}
+	if (missing == nf)
+		return err_set(e, "%s is not in %s/%s: run 'data/fetch %s' first", name, dir, name,
+		               name);
+	if (missing)
+		return err_set(e,
+		               "%s/%s/%s%s is missing, though other files of %s are there: run "
+		               "'data/fetch %s'",
+		               dir, name, files[first], idx ? " (or .gz)" : "", name, name);
+	return 0;
 }
 
 int datasets_available(const char *name, const char *dir)
 {
 	char dbuf[PATH_LEN], p[PATH_LEN];
+	Err e;
 	if (!name || strcmp(name, "synthetic") == 0)
 		return 1;
 	if (!dir)
 		dir = datasets_dir(dbuf, sizeof dbuf);
-	if (strcmp(name, "mnist") == 0 || strcmp(name, "fashion") == 0) {
-		for (int i = 0; i < 4; i++)
-			if (!idx_present(dir, name, idx_files[i]))
-				return 0;
-		return 1;
-	}
-	if (strcmp(name, "adult") == 0) {
-		snprintf(p, sizeof p, "%s/adult/adult.data", dir);
-		if (!is_file(p))
-			return 0;
-		snprintf(p, sizeof p, "%s/adult/adult.test", dir);
-		return is_file(p);
-	}
+	if (strcmp(name, "mnist") == 0 || strcmp(name, "fashion") == 0 ||
+	    strcmp(name, "adult") == 0)
+		return set_check(name, dir, &e) == 0;
 	if (strncmp(name, "csv:", 4) == 0 && name[4]) {
 		snprintf(p, sizeof p, "%s", name + 4);
 		char *comma = strchr(p, ',');
@@ -165,9 +202,8 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 		               "unknown data set '%s': expected mnist, fashion, adult, synthetic "
 		               "or csv:TRAIN[,TEST]",
 		               name);
-	if (!datasets_available(name, dir))
-		return err_set(e, "%s is not in %s/%s: run 'data/fetch %s' first", name, dir, name,
-		               name);
+	if (set_check(name, dir, e))
+		return -1;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	if (is_mnist || is_fashion) {
 		if (mnist_load(p, name, s->features, train, test, NULL, e) == 0)

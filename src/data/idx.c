@@ -6,8 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <zlib.h>
+
+#include "base/file.h"
 
 /* Largest payload accepted: 1 GiB, far above MNIST's 47 MB. */
 #define IDX_MAX_BYTES (1ULL << 30)
@@ -15,24 +16,140 @@
 #define IDX_MAX_DIM 0x7fffffffULL
 /* Growth step while reading compressed data of unknown length. */
 #define IDX_CHUNK (1u << 20)
+/* Compressed bytes read at a time. */
+#define IDX_IN (64u << 10)
 
-/* Reads up to len bytes; the count read, or -1 with e set. */
-static long gz_read_all(gzFile gz, const char *path, void *buf, size_t len, Err *e)
+/* The bytes of an idx file: a regular file read as it is, or, when it starts
+ * with the gzip magic 1f 8b, inflated member by member. */
+typedef struct Src {
+	FILE *f;
+	const char *path;
+	long long size; /* of the file */
+	long long read; /* bytes of the file read so far */
+	uint64_t out;   /* bytes delivered */
+	int gz, zinit;
+	int ended; /* gzip: the last member ended, nothing follows */
+	int cut;   /* gzip: the file ended inside a member */
+	z_stream z;
+	unsigned char in[IDX_IN];
+} Src;
+
+static void src_close(Src *s)
 {
-	size_t got = 0;
-	while (got < len) {
-		unsigned want = len - got > IDX_CHUNK ? IDX_CHUNK : (unsigned)(len - got);
-		int r = gzread(gz, (char *)buf + got, want);
-		if (r < 0) {
-			int code;
-			const char *msg = gzerror(gz, &code);
-			return err_set(e, "%s: offset %zu: cannot read: %s", path, got,
-			               code == Z_ERRNO ? strerror(errno) : msg);
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
+	if (s->zinit)
+		inflateEnd(&s->z);
+	if (s->f)
+		fclose(s->f);
+	free(s);
+}
+
+/* Opens path (a regular file only, so a FIFO or device is not waited on). */
+static Src *src_open(const char *path, Err *e)
+{
+	Src *s = calloc(1, sizeof *s);
+	if (!s) {
+		err_set(e, "%s: out of memory", path);
+		return NULL;
 	}
+	s->path = path;
+	s->f = file_open_regular(path, "rb", &s->size, e);
+	if (!s->f) {
+		free(s);
+		return NULL;
+	}
+	unsigned char m[2];
+	size_t got = fread(m, 1, 2, s->f);
+	s->gz = got == 2 && m[0] == 0x1f && m[1] == 0x8b;
+	if (fseek(s->f, 0, SEEK_SET) != 0) {
+		err_set(e, "%s: cannot read: %s", path, strerror(errno));
+		src_close(s);
+		return NULL;
+	}
+	if (s->gz) {
+		if (inflateInit2(&s->z, 15 + 16) != Z_OK) {
+			err_set(e, "%s: out of memory for zlib", path);
+			src_close(s);
+			return NULL;
+		}
+		s->zinit = 1;
+	}
+	return s;
+}
+
+/* Refills the compressed input; 0 at the end of the file. */
+static int src_fill(Src *s, Err *e)
+{
+	size_t n = fread(s->in, 1, sizeof s->in, s->f);
+	if (n == 0 && ferror(s->f))
+		return err_set(e, "%s: offset %lld: read error: %s", s->path, s->read,
+		               strerror(errno));
+	s->read += (long long)n;
+	s->z.next_in = s->in;
+	s->z.avail_in = (uInt)n;
+	return n > 0;
+}
+
+/* After the end of a gzip member: another member (1f 8b) or the end of the
+ * file; anything else is trailing data. */
+static int src_next_member(Src *s, Err *e)
+{
+	if (s->z.avail_in == 0) {
+		int r = src_fill(s, e);
+		if (r <= 0) {
+			s->ended = r == 0;
+			return r;
+		}
+	}
+	long long at = s->read - s->z.avail_in;
+	if (s->z.next_in[0] != 0x1f || (s->z.avail_in > 1 && s->z.next_in[1] != 0x8b))
+		return err_set(e,
+		               "%s: offset %lld: %lld bytes after the end of the gzip stream, "
+		               "expected the end of the file",
+		               s->path, at, s->size - at);
+	if (inflateReset(&s->z) != Z_OK)
+		return err_set(e, "%s: offset %lld: cannot restart zlib", s->path, at);
+	return 0;
+}
+
+/* Reads up to len bytes: the count read (less only at the end of the data),
+ * or -1 with e set. */
+static long src_read(Src *s, void *buf, size_t len, Err *e)
+{
+	if (!s->gz) {
+		size_t got = fread(buf, 1, len, s->f);
+		if (got < len && ferror(s->f))
+			return err_set(e, "%s: offset %" PRIu64 ": read error: %s", s->path, s->out,
+			               strerror(errno));
+		s->out += got;
+		return (long)got;
+	}
+	s->z.next_out = buf;
+	s->z.avail_out = (uInt)len;
+	while (s->z.avail_out > 0 && !s->ended && !s->cut) {
+		if (s->z.avail_in == 0) {
+			int r = src_fill(s, e);
+			if (r < 0)
+				return -1;
+			if (r == 0) {
+				s->cut = 1;
+				break;
+			}
+		}
+		int r = inflate(&s->z, Z_NO_FLUSH);
+		if (r == Z_STREAM_END) {
+			if (src_next_member(s, e))
+				return -1;
+		} else if (r != Z_OK && (r != Z_BUF_ERROR || s->z.avail_in > 0)) {
+			long long at = s->read - s->z.avail_in;
+			return err_set(e, "%s: offset %lld: cannot read the gzip data: %s", s->path,
+			               at,
+			               r == Z_MEM_ERROR ? "out of memory"
+			               : s->z.msg       ? s->z.msg
+			                                : "damaged data");
+		}
+	}
+	size_t got = len - s->z.avail_out;
+	s->out += got;
 	return (long)got;
 }
 
@@ -50,7 +167,9 @@ static void dims_text(char *buf, size_t len, const uint32_t *dim, int ndim)
  * against the file length (plain files: the size from stat before the one
  * allocation; compressed files: the buffer grows with the data actually
  * decompressed, so a lying header cannot make it allocate more than the file
- * holds plus one chunk). Trailing bytes after the data are an error too.
+ * holds plus one chunk). Nothing may follow the data: neither more bytes
+ * after it (in the file or in the gzip stream) nor bytes after the gzip
+ * stream, and a gzip stream must be whole.
  */
 static int idx_read(const char *path, int ndim, const char *kind, uint32_t *dim, uint8_t **out,
                     Err *e)
@@ -59,16 +178,10 @@ static int idx_read(const char *path, int ndim, const char *kind, uint32_t *dim,
 	size_t hlen = 4 + 4 * (size_t)ndim;
 	uint8_t *data = NULL;
 	*out = NULL;
-	struct stat st0;
-	/* before opening: a device never ends, opening a FIFO waits for a writer */
-	if (stat(path, &st0) == 0 && !S_ISREG(st0.st_mode))
-		return err_set(e, "%s: not a regular file", path);
-	errno = 0;
-	gzFile gz = gzopen(path, "rb");
-	if (!gz)
-		return err_set(e, "%s: cannot open: %s", path,
-		               errno ? strerror(errno) : "out of memory");
-	long got = gz_read_all(gz, path, hdr, 4, e);
+	Src *src = src_open(path, e);
+	if (!src)
+		return -1;
+	long got = src_read(src, hdr, 4, e);
 	if (got < 0)
 		goto fail;
 	if (got < 4) {
@@ -88,7 +201,7 @@ static int idx_read(const char *path, int ndim, const char *kind, uint32_t *dim,
 		        ndim == 1 ? "" : "s", kind, hdr[3]);
 		goto fail;
 	}
-	got = gz_read_all(gz, path, hdr + 4, hlen - 4, e);
+	got = src_read(src, hdr + 4, hlen - 4, e);
 	if (got < 0)
 		goto fail;
 	if ((size_t)got < hlen - 4) {
@@ -117,14 +230,8 @@ static int idx_read(const char *path, int ndim, const char *kind, uint32_t *dim,
 	char dt[128];
 	dims_text(dt, sizeof dt, dim, ndim);
 	const char *unit = ndim == 1 ? "labels" : "pixels";
-	int direct = gzdirect(gz);
-	if (direct) {
-		struct stat st;
-		if (stat(path, &st) != 0) {
-			err_set(e, "%s: cannot stat: %s", path, strerror(errno));
-			goto fail;
-		}
-		uint64_t have = (uint64_t)st.st_size > hlen ? (uint64_t)st.st_size - hlen : 0;
+	if (!src->gz) {
+		uint64_t have = (uint64_t)src->size > hlen ? (uint64_t)src->size - hlen : 0;
 		if (have < total) {
 			err_set(e,
 			        "%s: truncated: header says %s = %" PRIu64
@@ -137,7 +244,7 @@ static int idx_read(const char *path, int ndim, const char *kind, uint32_t *dim,
 			err_set(e, "%s: out of memory for %" PRIu64 " bytes", path, total);
 			goto fail;
 		}
-		got = gz_read_all(gz, path, data, total, e);
+		got = src_read(src, data, total, e);
 		if (got < 0)
 			goto fail;
 	} else {
@@ -153,7 +260,7 @@ static int idx_read(const char *path, int ndim, const char *kind, uint32_t *dim,
 				goto fail;
 			}
 			data = nd;
-			long r = gz_read_all(gz, path, data + got, ncap - (size_t)got, e);
+			long r = src_read(src, data + got, ncap - (size_t)got, e);
 			if (r < 0)
 				goto fail;
 			got += r;
@@ -169,7 +276,7 @@ static int idx_read(const char *path, int ndim, const char *kind, uint32_t *dim,
 		goto fail;
 	}
 	uint8_t extra;
-	long more = gz_read_all(gz, path, &extra, 1, e);
+	long more = src_read(src, &extra, 1, e);
 	if (more < 0)
 		goto fail;
 	if (more > 0) {
@@ -179,12 +286,17 @@ static int idx_read(const char *path, int ndim, const char *kind, uint32_t *dim,
 		        path, hlen + total, unit, dt);
 		goto fail;
 	}
-	gzclose(gz);
+	if (src->cut) {
+		err_set(e, "%s: truncated: the gzip stream ends at offset %lld without its trailer",
+		        path, src->size);
+		goto fail;
+	}
+	src_close(src);
 	*out = data;
 	return 0;
 fail:
 	free(data);
-	gzclose(gz);
+	src_close(src);
 	return -1;
 }
 

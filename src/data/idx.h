@@ -1,10 +1,12 @@
 /* idx.h - the idx file format of MNIST and Fashion-MNIST, plain or
- * gzip-compressed (read through zlib, which passes plain files through).
+ * gzip-compressed (a file starting with 1f 8b; one or more gzip members).
  *
  * Header: two zero bytes, a type byte (0x08 = unsigned byte), the number of
  * dimensions, then each dimension as a big-endian 32-bit integer. Every
  * dimension is checked against what the file can hold before anything is
- * allocated. */
+ * allocated. The rules of the binary loaders: a regular file only; nothing
+ * after the data, whether plain or compressed (no bytes after the gzip stream
+ * either); a gzip stream must be whole (its trailer checks the data). */
 #ifndef CONDNET_IDX_H
 #define CONDNET_IDX_H
 

@@ -3,6 +3,8 @@
 #include "data/mnist.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +13,9 @@
 #include <zlib.h>
 
 #include "base/blas.h"
+#include "base/file.h"
 #include "data/haar.h"
 #include "data/idx.h"
-#include "base/file.h"
 
 #define NCLASS 10
 /* Images per blas_dsyrk_t call when forming the Gram matrix. */
@@ -48,16 +50,22 @@ static void raw_free(Raw *r)
 	}
 }
 
-/* dir/name if readable, else dir/name.gz, into path (PATH_MAX-ish buffer). */
+/* dir/name if it is a regular file, else dir/name.gz, into path (a
+ * PATH_MAX-ish buffer); something else there (a directory) is named. */
 static int find_file(const char *dir, const char *name, char *path, size_t len, Err *e)
 {
 	struct stat st;
-	snprintf(path, len, "%s/%s", dir, name);
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		return 0;
-	snprintf(path, len, "%s/%s.gz", dir, name);
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		return 0;
+	for (int gz = 0; gz < 2; gz++) {
+		snprintf(path, len, gz ? "%s/%s.gz" : "%s/%s", dir, name);
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			return 0;
+	}
+	for (int gz = 0; gz < 2; gz++) {
+		snprintf(path, len, gz ? "%s/%s.gz" : "%s/%s", dir, name);
+		if (stat(path, &st) == 0)
+			return err_set(e, "%s: %s, expected an idx file", path,
+			               file_kind(st.st_mode));
+	}
 	return err_set(e, "%s/%s: not found (nor %s.gz), expected an idx file", dir, name, name);
 }
 
@@ -108,11 +116,9 @@ static int inputs_crc(const char *dir, uint32_t *crc, Err *e)
 	for (int i = 0; i < 4; i++) {
 		if (find_file(dir, FILES[i], path, sizeof path, e))
 			goto fail;
-		FILE *f = fopen(path, "rb");
-		if (!f) {
-			err_set(e, "%s: %s", path, strerror(errno));
+		FILE *f = file_open_regular(path, "rb", NULL, e);
+		if (!f)
 			goto fail;
-		}
 		size_t got;
 		while ((got = fread(buf, 1, 1 << 20, f)) > 0)
 			c = crc32(c, buf, (uInt)got);
@@ -149,49 +155,68 @@ static size_t cache_size(int k, int ntr, int nte)
 	return CACHE_HEAD + 4 * (size_t)k + ((size_t)ntr + nte) * (4 * (size_t)k + 1) + 4;
 }
 
-/* Reads dir/<name>-haar<k>.cache. Returns 0 and fills train, test, idx only
- * when the file is complete, its trailing CRC matches and its key (version, k,
- * haar size n, input CRC) is the one asked for; anything else returns -1. */
-static int cache_read(const char *path, int k, int n, uint32_t key, const char *name,
-                      Dataset **train, Dataset **test, int **idx)
+int mnist_cache_read(const char *path, int k, int n, uint32_t key, const char *name,
+                     Dataset **train, Dataset **test, int **idx, Err *e)
 {
-	struct stat st;
 	unsigned char head[CACHE_HEAD];
-	FILE *f = fopen(path, "rb");
+	long long size;
+	FILE *f = file_open_regular(path, "rb", &size, e);
 	if (!f)
 		return -1;
 	unsigned char *buf = NULL;
 	Dataset *ds[2] = {NULL, NULL};
 	int *ix = NULL;
-	if (fstat(fileno(f), &st) || fread(head, 1, sizeof head, f) != sizeof head ||
-	    memcmp(head, CACHE_MAGIC, 8) || get32(head + 8) != CACHE_VERSION ||
-	    get32(head + 12) != (uint32_t)k || get32(head + 16) != (uint32_t)n ||
-	    get32(head + 28) != NCLASS || get32(head + 32) != key)
+	if (fread(head, 1, sizeof head, f) != sizeof head || memcmp(head, CACHE_MAGIC, 8)) {
+		err_set(e, "%s: not a feature cache (no magic)", path);
 		goto fail;
+	}
+	if (get32(head + 8) != CACHE_VERSION || get32(head + 12) != (uint32_t)k ||
+	    get32(head + 16) != (uint32_t)n || get32(head + 28) != NCLASS ||
+	    get32(head + 32) != key) {
+		err_set(e, "%s: made by another version, for other features or other inputs", path);
+		goto fail;
+	}
 	uint32_t ntr = get32(head + 20), nte = get32(head + 24);
+	uint64_t want =
+	    CACHE_HEAD + 4 * (uint64_t)k + ((uint64_t)ntr + nte) * (4 * (uint64_t)k + 1) + 4;
 	if (ntr < 1 || nte < 1 || ntr > INT32_MAX / 2 || nte > INT32_MAX / 2 ||
-	    (uint64_t)st.st_size != cache_size(k, (int)ntr, (int)nte))
+	    (uint64_t)size != want) {
+		err_set(e,
+		        "%s: %lld bytes, expected %" PRIu64 " for %" PRIu32 " training and %" PRIu32
+		        " test images",
+		        path, size, want, ntr, nte);
 		goto fail;
-	size_t len = (size_t)st.st_size;
+	}
+	size_t len = (size_t)size;
 	buf = malloc(len);
-	if (!buf)
+	if (!buf) {
+		err_set(e, "%s: out of memory for %zu bytes", path, len);
 		goto fail;
+	}
 	memcpy(buf, head, sizeof head);
-	if (fread(buf + sizeof head, 1, len - sizeof head, f) != len - sizeof head)
+	if (fread(buf + sizeof head, 1, len - sizeof head, f) != len - sizeof head) {
+		err_set(e, "%s: read error", path);
 		goto fail;
-	if ((uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, len - 4) != get32(buf + len - 4))
+	}
+	if ((uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, len - 4) != get32(buf + len - 4)) {
+		err_set(e, "%s: checksum mismatch: the file is damaged", path);
 		goto fail;
+	}
 	const unsigned char *p = buf + CACHE_HEAD;
 	ix = malloc((size_t)k * sizeof *ix);
 	char *seen = calloc((size_t)n * n, 1);
 	if (!ix || !seen) {
 		free(seen);
+		err_set(e, "%s: out of memory", path);
 		goto fail;
 	}
 	for (int j = 0; j < k; j++, p += 4) {
 		uint32_t v = get32(p);
 		if (v >= (uint32_t)n * n || seen[v]) {
 			free(seen);
+			err_set(e,
+			        "%s: coefficient index %d is %u, expected distinct values below %d",
+			        path, j, v, n * n);
 			goto fail;
 		}
 		seen[v] = 1;
@@ -200,18 +225,30 @@ static int cache_read(const char *path, int k, int n, uint32_t key, const char *
 	free(seen);
 	int cnt[2] = {(int)ntr, (int)nte};
 	for (int s = 0; s < 2; s++) {
-		ds[s] = dataset_new(cnt[s], k, NCLASS, NULL);
-		if (!ds[s])
+		ds[s] = dataset_new(cnt[s], k, NCLASS, e);
+		if (!ds[s]) {
+			err_set(e, "%s: out of memory for %d×%d features", path, cnt[s], k);
 			goto fail;
+		}
 		snprintf(ds[s]->name, sizeof ds[s]->name, "%s-haar%d %s", name, k,
 		         s ? "test" : "train");
 		for (long i = 0; i < (long)cnt[s] * k; i++, p += 4) {
 			uint32_t v = get32(p);
 			memcpy(&ds[s]->x[i], &v, 4);
+			if (!isfinite(ds[s]->x[i])) {
+				err_set(e,
+				        "%s: %s image %ld, feature %ld is %g, expected a finite "
+				        "number",
+				        path, s ? "test" : "training", i / k, i % k, ds[s]->x[i]);
+				goto fail;
+			}
 		}
 		for (int i = 0; i < cnt[s]; i++, p++) {
-			if (*p >= NCLASS)
+			if (*p >= NCLASS) {
+				err_set(e, "%s: %s label %d is %u, expected 0..%d", path,
+				        s ? "test" : "training", i, *p, NCLASS - 1);
 				goto fail;
+			}
 			ds[s]->y[i] = *p;
 		}
 	}
@@ -230,7 +267,8 @@ fail:
 	return -1;
 }
 
-/* Writes the cache; any failure (an unwritable directory) is ignored. */
+/* Writes the cache; any failure (an unwritable directory, a FIFO or a
+ * directory at its path) is ignored: the next run builds it again. */
 static void cache_write(const char *path, int n, uint32_t key, const Dataset *train,
                         const Dataset *test, const int *idx)
 {
@@ -262,7 +300,7 @@ static void cache_write(const char *path, int n, uint32_t key, const Dataset *tr
 	}
 	put32(p, (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, len - 4));
 	Err ignored;
-	file_write_atomic(path, buf, len, &ignored);
+	file_write(path, buf, len, FILE_OUT_PLAIN, &ignored);
 	free(buf);
 }
 
@@ -354,7 +392,10 @@ int mnist_load(const char *dir, const char *name, int features, Dataset **train,
 	if (inputs_crc(dir, &key, e))
 		return err_prefix(e, "%s", name);
 	snprintf(path, sizeof path, "%s/%s-haar%d.cache", dir, name, features);
-	if (cache_read(path, features, n, key, name, train, test, &idx) == 0)
+	/* a cache that is missing, stale, damaged or holds a bad value is built
+	 * again and replaced */
+	Err ignored;
+	if (mnist_cache_read(path, features, n, key, name, train, test, &idx, &ignored) == 0)
 		goto done;
 	if (load_raw(dir, &r, e))
 		return err_prefix(e, "%s", name);

@@ -7,8 +7,10 @@
 #ifndef CONDNET_MNIST_H
 #define CONDNET_MNIST_H
 
-#include "data/dataset.h"
+#include <stdint.h>
+
 #include "base/err.h"
+#include "data/dataset.h"
 
 /* dir holds train-images-idx3-ubyte[.gz], train-labels-idx1-ubyte[.gz],
  * t10k-images-idx3-ubyte[.gz], t10k-labels-idx1-ubyte[.gz]. features <= 1024.
@@ -16,7 +18,17 @@
  * If idx_out is not NULL it receives the chosen coefficient indices
  * (malloc'd, `features` entries). */
 int mnist_load(const char *dir, const char *name, int features, Dataset **train, Dataset **test,
-	       int **idx_out, Err *e);
+               int **idx_out, Err *e);
+
+/* Reads a feature cache (the layout is in mnist.c): 0 with both sets and
+ * the k indices (malloc'd) when the file is a regular file of the right
+ * size, its CRC-32 matches, its key (version, k features of an n×n
+ * transform, the inputs' checksum key) is the one asked for, the indices are
+ * distinct and below n², every feature is finite and every label below 10;
+ * else -1 and a message saying which check failed. mnist_load builds and
+ * replaces a cache that fails. */
+int mnist_cache_read(const char *path, int k, int n, uint32_t key, const char *name,
+                     Dataset **train, Dataset **test, int **idx, Err *e);
 
 /* Raw pixels scaled to [0,1] (784 features), no wavelets: for comparison. */
 int mnist_load_pixels(const char *dir, Dataset **train, Dataset **test, Err *e);

@@ -7,7 +7,6 @@
  * padded with spaces and a newline, then the raw data. */
 #include "data/npy.h"
 
-#include <errno.h>
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -15,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/file.h"
 
@@ -191,36 +189,24 @@ static int shape_str(const Header *h, char *buf, size_t cap)
 	return 0;
 }
 
-/* Reads the whole file into a malloc'd buffer. */
+/* Reads the whole file (a regular file only) into a malloc'd buffer. */
 static unsigned char *slurp(const char *path, size_t *len, Err *e)
 {
-	struct stat st;
-	/* checked before opening too: opening a FIFO would wait for a writer */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		err_set(e, "%s: not a regular file", path);
+	long long size;
+	FILE *f = file_open_regular(path, "rb", &size, e);
+	if (!f)
 		return NULL;
-	}
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		err_set(e, "%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
-		err_set(e, "%s: not a regular file", path);
-		fclose(f);
-		return NULL;
-	}
-	unsigned char *buf = malloc(st.st_size > 0 ? (size_t)st.st_size : 1);
+	unsigned char *buf = malloc(size > 0 ? (size_t)size : 1);
 	if (!buf) {
-		err_set(e, "%s: out of memory for %lld bytes", path, (long long)st.st_size);
+		err_set(e, "%s: out of memory for %lld bytes", path, size);
 		fclose(f);
 		return NULL;
 	}
-	size_t got = fread(buf, 1, (size_t)st.st_size, f);
+	size_t got = fread(buf, 1, (size_t)size, f);
 	int bad = ferror(f);
 	fclose(f);
-	if (bad || got != (size_t)st.st_size) {
-		err_set(e, "%s: read error after %zu of %lld bytes", path, got, (long long)st.st_size);
+	if (bad || got != (size_t)size) {
+		err_set(e, "%s: read error after %zu of %lld bytes", path, got, size);
 		free(buf);
 		return NULL;
 	}
@@ -373,7 +359,7 @@ static int write_words(const char *path, const void *words, long rows, long cols
 		for (int k = 0; k < 4; k++)
 			dst[4 * i + k] = (unsigned char)(u >> (8 * k));
 	}
-	int rc = file_write_atomic(path, buf, total, e);
+	int rc = file_write(path, buf, total, 0, e);
 	free(buf);
 	return rc;
 }

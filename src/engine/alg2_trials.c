@@ -54,7 +54,7 @@ int alg2_trial_write_json(const char *path, const Alg2Trial *t, const int *width
 	memcpy(buf, s, len);
 	buf[len] = '\n';
 	cJSON_free(s);
-	int rc = file_write_atomic(path, buf, len + 1, e);
+	int rc = file_write(path, buf, len + 1, FILE_OUT_TEXT, e);
 	free(buf);
 	return rc;
 }

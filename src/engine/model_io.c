@@ -187,7 +187,7 @@ int model_save(const Net *net, const char *path, Err *e)
 	put_sched(p, net);
 	p += MODEL_SCHED_BYTES;
 	put_u32(p, (uint32_t)crc32(0L, buf, (uInt)(p - buf)));
-	int rc = file_write_atomic(path, buf, total, e);
+	int rc = file_write(path, buf, total, 0, e);
 	free(buf);
 	return rc;
 }

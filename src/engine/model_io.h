@@ -9,9 +9,11 @@
  * u32 bad, u32 has_best, u32 0, f64 best), then a CRC-32 (zlib) of
  * everything before it. A version-1 file loads with no schedule run
  * (constant, not started). Every size is checked against the file length
- * before it is trusted. Saving writes a temporary file beside the target,
- * fsyncs it and renames it over the target, so a failed save leaves the
- * previous file intact. */
+ * before it is trusted. Saving goes through file_write (base/file.h): a
+ * temporary file beside the target (a link's target), fsynced and renamed
+ * over it, so a failed save leaves the previous file intact; a device or FIFO
+ * is written straight; "-" and a terminal are refused, the file being
+ * binary. */
 #ifndef CONDNET_MODEL_IO_H
 #define CONDNET_MODEL_IO_H
 

@@ -2,10 +2,13 @@
  * the layout Keras stores Dense kernels in or the one torch.nn.Linear uses. */
 #include "engine/net_npy.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "data/npy.h"
@@ -17,10 +20,71 @@ static void layer_path(char *buf, size_t cap, const char *dir, char kind, int k)
 	snprintf(buf, cap, "%s/%c%d.npy", dir, kind, k);
 }
 
-static int exists(const char *path)
+/* k when name is "<kind><k>.npy" (k from 1, no leading zero), else 0. */
+static long layer_number(const char *name, char kind)
 {
-	struct stat st;
-	return stat(path, &st) == 0;
+	if (name[0] != kind || name[1] < '1' || name[1] > '9')
+		return 0;
+	char *end;
+	long k = strtol(name + 1, &end, 10);
+	return strcmp(end, ".npy") ? 0 : k;
+}
+
+/* Scans dir for W<k>.npy and b<k>.npy: has_w[k] (NPY_MAXLAYERS + 1
+ * entries) is set for each W<k>.npy, *top receives the highest k of both
+ * kinds and *top_b that of the b files. */
+static int scan_layers(const char *dir, char *has_w, long *top, long *top_b, Err *e)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return err_set(e, "%s: cannot read the directory: %s", dir, strerror(errno));
+	*top = *top_b = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		long kw = layer_number(de->d_name, 'W'), kb = layer_number(de->d_name, 'b');
+		long k = kw > kb ? kw : kb;
+		if (k > NPY_MAXLAYERS) {
+			err_set(e, "%s/%s: more than %d layers", dir, de->d_name, NPY_MAXLAYERS);
+			closedir(d);
+			return -1;
+		}
+		if (kw)
+			has_w[kw] = 1;
+		if (kb > *top_b)
+			*top_b = kb;
+		if (k > *top)
+			*top = k;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* The number of layers in dir: the highest k of a W<k>.npy or b<k>.npy.
+ * Every W1.npy … W<m>.npy must be there: a gap would silently drop the
+ * layers after it, so it is an error naming the missing file. (A missing
+ * b<k>.npy is reported when layer k is read.) */
+static int layer_count(const char *dir, Err *e)
+{
+	char has_w[NPY_MAXLAYERS + 1] = {0};
+	long m, top_b;
+	if (scan_layers(dir, has_w, &m, &top_b, e))
+		return -1;
+	if (m == 0)
+		return err_set(e, "%s: no W1.npy (expected W1.npy b1.npy W2.npy b2.npy …)", dir);
+	for (long k = 1; k <= m; k++) {
+		if (has_w[k])
+			continue;
+		long above = k + 1;
+		while (above <= m && !has_w[above])
+			above++;
+		if (above <= m)
+			return err_set(e,
+			               "%s/W%ld.npy: missing, but W%ld.npy is there (layers are "
+			               "numbered 1, 2, … without a gap)",
+			               dir, k, above);
+		return err_set(e, "%s/W%ld.npy: missing, but b%ld.npy is there", dir, k, top_b);
+	}
+	return (int)m;
 }
 
 /* One layer's files into W (nin×nout, row-major) and b; the shapes are
@@ -104,21 +168,9 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 		err_set(e, "layout %d, expected NPY_KERAS (0) or NPY_TORCH (1)", layout);
 		return NULL;
 	}
-	char path[4096];
-	int m = 0;
-	for (;;) {
-		layer_path(path, sizeof path, dir, 'W', m + 1);
-		if (!exists(path))
-			break;
-		if (++m > NPY_MAXLAYERS) {
-			err_set(e, "%s: more than %d layers", dir, NPY_MAXLAYERS);
-			return NULL;
-		}
-	}
-	if (m == 0) {
-		err_set(e, "%s: no W1.npy (expected W1.npy b1.npy W2.npy b2.npy …)", dir);
+	int m = layer_count(dir, e);
+	if (m < 0)
 		return NULL;
-	}
 	double **W = calloc((size_t)m, sizeof *W), **b = calloc((size_t)m, sizeof *b);
 	int *widths = malloc((size_t)(m + 1) * sizeof *widths);
 	Net *net = NULL;
@@ -164,12 +216,15 @@ int net_npy_export(const Net *net, const char *dir, int layout, Err *e)
 	struct stat st;
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return err_set(e, "%s: not an existing directory", dir);
-	/* a stale W{m+1}.npy would be read back as one more layer */
-	char path[4096];
-	layer_path(path, sizeof path, dir, 'W', net->m + 1);
-	if (exists(path))
-		return err_set(e, "%s: exists and would be read as layer %d; remove it", path,
-			       net->m + 1);
+	/* a stale W<k>.npy or b<k>.npy with k > m would be read back as more layers */
+	char path[4096], has_w[NPY_MAXLAYERS + 1] = {0};
+	long top, top_b;
+	if (scan_layers(dir, has_w, &top, &top_b, e))
+		return -1;
+	if (top > net->m) {
+		layer_path(path, sizeof path, dir, has_w[top] ? 'W' : 'b', (int)top);
+		return err_set(e, "%s: exists and would be read as layer %ld; remove it", path, top);
+	}
 	for (int k = 1; k <= net->m; k++) {
 		int in = net->n[k - 1], out = net->n[k];
 		const float *w = net->W[k - 1];

@@ -281,7 +281,7 @@ int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e)
 		goto out;
 	}
 	onnx__model_proto__pack(&b->model, buf);
-	rc = file_write_atomic(path, buf, len, e);
+	rc = file_write(path, buf, len, 0, e);
 out:
 	free(buf);
 	if (b)

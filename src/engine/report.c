@@ -476,7 +476,7 @@ int report_write_json(const char *path, const struct cJSON *root, Err *e)
 		return err_set(e, "%s: out of memory while formatting JSON", path);
 	size_t n = strlen(s);
 	s[n] = '\n'; /* cJSON's terminator becomes the final newline */
-	int rc = file_write_atomic(path, s, n + 1, e);
+	int rc = file_write(path, s, n + 1, FILE_OUT_TEXT, e);
 	cJSON_free(s);
 	return rc;
 }
@@ -493,7 +493,7 @@ int report_write_file(const char *path, void (*fn)(FILE *, const void *), const 
 		free(buf);
 		return err_set(e, "%s: out of memory", path);
 	}
-	int rc = file_write_atomic(path, buf, len, e);
+	int rc = file_write(path, buf, len, FILE_OUT_TEXT, e);
 	free(buf);
 	return rc;
 }

@@ -96,7 +96,8 @@ int paper_partial_save(const Paper *p, const char *stage, cJSON *part, Err *e)
 	char *json = cJSON_Print(part);
 	if (!json)
 		return err_set(e, "out of memory");
-	int rc = file_write_atomic(partial_path(p, stage, path, sizeof path), json, strlen(json), e);
+	int rc = file_write(partial_path(p, stage, path, sizeof path), json, strlen(json),
+	                    FILE_OUT_TEXT, e);
 	free(json);
 	return rc;
 }
@@ -160,7 +161,7 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 		cJSON_Delete(out);
 		return err_set(e, "out of memory");
 	}
-	int rc = file_write_atomic(path, json, strlen(json), e);
+	int rc = file_write(path, json, strlen(json), FILE_OUT_TEXT, e);
 	free(json);
 	if (rc < 0) {
 		cJSON_Delete(out);
@@ -234,7 +235,7 @@ static int write_report(const Paper *p, Err *e)
 		paper_adult_report(p, &md);
 	free(md.flags);
 	fclose(md.f);
-	int rc = file_write_atomic(p->o.report, buf, len, e);
+	int rc = file_write(p->o.report, buf, len, FILE_OUT_TEXT, e);
 	free(buf);
 	return rc;
 }
