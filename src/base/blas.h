@@ -2,7 +2,9 @@
  * Everything else calls these, so that <cblas.h> is included in one file (it
  * clashes with <gsl/gsl_blas.h>).
  * Linking this module makes every OpenBLAS worker thread compute with
- * subnormals flushed to zero, like condnet's own threads (fpmode.h). */
+ * subnormals flushed to zero, like condnet's own threads (fpmode.h), and
+ * sets OpenBLAS to one thread before main() runs: condnet's threads split
+ * the work themselves (pool.h). */
 #ifndef CONDNET_BLAS_H
 #define CONDNET_BLAS_H
 

@@ -51,7 +51,7 @@ const char cli_common_help[] =
 	"Training:\n"
 	"  --batch B            mini-batch size (default 50)\n"
 	"  --lr LR              Adam learning rate (default 0.001)\n"
-	"  --threads N          OpenBLAS threads, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
+	"  --threads N          threads to compute on, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
 	"Output:\n"
 	"  --save MODEL         write the resulting model\n"
 	"  --json FILE          write a JSON record of the run\n"

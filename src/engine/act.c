@@ -150,8 +150,14 @@ void act_forward(ActKind k, float a, const float *z, float *y, size_t n)
 void act_forward_bias(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
 		      size_t cols)
 {
+	act_forward_bias_ld(k, a, z, b, y, rows, cols, cols);
+}
+
+void act_forward_bias_ld(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
+			 size_t cols, size_t ld)
+{
 	for (size_t r = 0; r < rows; r++) {
-		float *zr = z + r * cols, *yr = y + r * cols;
+		float *zr = z + r * ld, *yr = y + r * ld;
 		size_t j = 0;
 		for (; j + 4 <= cols; j += 4) {
 			v4f v = ld4(zr + j) + ld4(b + j);
@@ -209,4 +215,11 @@ void act_backward(ActKind k, float a, const float *z, const float *y, float *g, 
 		st4(g + i, ld4(g + i) * grad4(k, c, a2, z + i, y + i));
 	for (; i < n; i++)
 		g[i] *= grad1(k, c, a2, z[i], y[i]);
+}
+
+void act_backward_ld(ActKind k, float a, const float *z, const float *y, size_t ldz, float *g,
+		     size_t ldg, size_t rows, size_t cols)
+{
+	for (size_t r = 0; r < rows; r++)
+		act_backward(k, a, z + r * ldz, y + r * ldz, g + r * ldg, cols);
 }

@@ -71,7 +71,7 @@ typedef struct SessAction {
 	int val_per_class; /* DATA */
 	int scale;         /* DATA: DATA_RAW, DATA_CENTER or DATA_STANDARDIZE */
 	int batch;         /* OPTS */
-	int threads;       /* OPTS: OpenBLAS threads, 0 = as the environment says */
+	int threads;       /* OPTS: threads to compute on, 0 = as the environment says */
 	int act;           /* NET: ActKind */
 	int q;             /* SWEEP */
 	int steps;         /* ALG1_RUN: at most this many iterations, 0 = until done */

@@ -3,8 +3,11 @@
  *
  * A Trainer holds the workspaces for one network shape and one data set and
  * can be stepped a few batches at a time, so a screen can stay responsive and
- * an algorithm can train fractional epochs. Results depend only on the seed
- * and the thread count. */
+ * an algorithm can train fractional epochs. It computes on a pool of its own
+ * threads (base/pool.h), OpenBLAS itself on one thread in each: every batch's
+ * work is split into TrainOpts.threads parts. Results depend only on the
+ * seed and that count: not on how many threads run the parts (workers), and
+ * evaluation not on any thread count. */
 #ifndef CONDNET_TRAIN_H
 #define CONDNET_TRAIN_H
 
@@ -20,10 +23,17 @@ typedef struct TrainOpts {
 	AdamOpts adam;
 	uint64_t seed;    /* shuffling order */
 	int shuffle;      /* 1 (default): reshuffle every epoch */
-	int threads;      /* OpenBLAS threads; 0 = leave as is */
+	int threads;      /* parts a batch is split into, one per thread; 0 = the default,
+			     pool_default_threads(); > 0 also becomes that default */
+	int workers;      /* threads that compute the parts, 1..threads; 0 = threads (fewer
+			     give the same bits, later: for trials run side by side) */
 } TrainOpts;
 
+#define TRAIN_MAX_THREADS 64
+
 void train_opts_default(TrainOpts *o);
+/* The parts a trainer with these options splits each batch into. */
+int train_threads(const TrainOpts *o);
 
 typedef struct TrainProgress {
 	double epoch;     /* epochs done, fractional */
@@ -59,11 +69,16 @@ int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epoch
 		 TrainCallback cb, void *ud, Err *e);
 
 /* Classification error in [0,1] and mean cross-entropy (if loss != NULL) of
- * net on data, in batches of 1024. NaN when the data set does not fit the
- * network (features, labels), is empty, or memory runs out. */
+ * net on data, in chunks of 1024 rows on pool_default_threads() threads
+ * (each chunk on one, so the result does not depend on the count). NaN when
+ * the data set does not fit the network (features, labels), is empty, or
+ * memory runs out. */
 double net_error(const Net *net, const Dataset *data, double *loss);
+/* The same on `threads` threads (0: the default). */
+double net_error_threads(const Net *net, const Dataset *data, int threads, double *loss);
 /* Output-layer probabilities or the last hidden activations: the forward
- * pass over rows x[0..n) into out (n × n[layer]); layer 0..m, m = softmax. */
+ * pass over rows x[0..n) into out (n × n[layer]); layer 0..m, m = softmax.
+ * Chunked and threaded as net_error. */
 int net_forward(const Net *net, const float *x, int n, int layer, float *out, Err *e);
 
 /* The callback trainer_step reports to (after every batch by default, and
