@@ -29,13 +29,15 @@ static const char help_fmt[] =
 	"  --max-extend N       add at most N beta values (default %d)\n"
 	"  --final-epochs E     train the pick on all training data for E epochs and report\n"
 	"                       its test accuracy; --save saves it (default 0: do not)\n"
+	"  --jobs N             run N trials at once, each on its share of the --threads;\n"
+	"                       the table is the same (default %d)\n"
 	"  --trial T            run only trial T (0..q-1) of the single --beta B, write --out\n"
 	"  --out FILE           where --trial writes its result (JSON)\n"
 	"  --gather             the arguments are trial files: check that they form complete\n"
 	"                       sets of q trials per beta and print the table and the pick\n";
 
 enum { OPT_BETA = CLI_OPT_OWN, OPT_Q, OPT_ETA, OPT_NO_EXTEND, OPT_MAX_EXTEND, OPT_FINAL,
-       OPT_TRIAL, OPT_OUT, OPT_GATHER };
+       OPT_JOBS, OPT_TRIAL, OPT_OUT, OPT_GATHER };
 
 static const struct option own[] = {
 	{"beta", required_argument, NULL, OPT_BETA},
@@ -44,6 +46,7 @@ static const struct option own[] = {
 	{"no-extend", no_argument, NULL, OPT_NO_EXTEND},
 	{"max-extend", required_argument, NULL, OPT_MAX_EXTEND},
 	{"final-epochs", required_argument, NULL, OPT_FINAL},
+	{"jobs", required_argument, NULL, OPT_JOBS},
 	{"trial", required_argument, NULL, OPT_TRIAL},
 	{"out", required_argument, NULL, OPT_OUT},
 	{"gather", no_argument, NULL, OPT_GATHER},
@@ -78,6 +81,8 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		return cli_int("--max-extend", arg, 0, 64, &s->o.max_extend, e);
 	case OPT_FINAL:
 		return cli_double("--final-epochs", arg, 0, 0, 1e6, &s->final_epochs, e);
+	case OPT_JOBS:
+		return cli_int("--jobs", arg, 1, 64, &s->o.jobs, e);
 	case OPT_TRIAL:
 		return cli_int("--trial", arg, 0, 999, &s->trial, e);
 	case OPT_OUT:
@@ -268,7 +273,7 @@ int cmd_sweep(int argc, char **argv)
 	alg2_opts_default(&s.o);
 	char help[sizeof help_fmt + 96];
 	snprintf(help, sizeof help, help_fmt, s.o.betas[0], s.o.betas[s.o.nbeta - 1],
-		 s.o.betas[1] - s.o.betas[0], s.o.q, s.o.eta, s.o.max_extend);
+		 s.o.betas[1] - s.o.betas[0], s.o.q, s.o.eta, s.o.max_extend, s.o.jobs);
 	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &s, help, &first);
 	if (pr)
 		return pr == 1 ? 0 : 2;

@@ -371,6 +371,7 @@ static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
 	o.eta = s->eta;
 	o.seed = s->seed;
 	o.train = s->topt;
+	o.jobs = s->jobs;
 	if (!s->sweep_tr && dataset_split(s->train, s->val_frac, s->val_per_class, s->seed,
 	                                  &s->sweep_tr, &s->sweep_v, e) < 0)
 		return err_prefix(e, "validation split");

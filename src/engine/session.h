@@ -111,6 +111,7 @@ typedef struct Session {
 	Dataset *train, *test;
 	Dataset *sweep_tr, *sweep_v; /* Algorithm 2's split of train, made on first use */
 	TrainOpts topt;
+	int jobs;       /* trials a β sweep runs at once (Alg2Opts.jobs; the same results) */
 	uint64_t seed;
 	Net *net;       /* the current network */
 	Alg1 *alg1;     /* Algorithm 1 (its history), NULL until the first step */
