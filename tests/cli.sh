@@ -115,8 +115,9 @@ expect_exit "sweep --gather names a missing trial" 1 '^condnet sweep: beta 1\.5,
 	"$C" sweep --layers 2x8 --q 2 --gather trial-*.json
 
 ## Algorithm 2 with trials side by side: the table and pick of one at a time
+## (networks big enough for two threads to split their batches)
 for j in 1 2; do
-	expect_ok "sweep --jobs $j" "$C" sweep --layers 2x40 --beta 1,1.5 --q 3 --eta 0.5 --no-extend \
+	expect_ok "sweep --jobs $j" "$C" sweep --layers 2x300 --beta 1,1.5 --q 3 --eta 0.5 --no-extend \
 		--threads 2 --jobs $j --json "jobs$j.json"
 	sed -n 's/ *[0-9.]* s$//; /^beta /p; /^β/,/^pick/p' "$TMP/out" >"jobs$j.txt"
 done

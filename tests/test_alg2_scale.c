@@ -533,16 +533,17 @@ static void note_trial(const HookStep *st, void *ud)
 		s->t[s->n++] = *st->trial;
 }
 
-/* A real sweep with its batches split into 3 parts, run with 1, 2 and 4
- * trials at once: the same trials in the same order, bit for bit (max κ
- * follows every bit of the trained weights), and the same means. */
+/* A real sweep with 3 threads, run with 1, 2 and 4 trials at once: the
+ * same trials in the same order, bit for bit (max κ follows every bit of
+ * the trained weights), and the same means. Its batches are split into 2
+ * parts (β = 1) and 3 (β = 1.5) whatever the threads that compute them. */
 START_TEST(side_by_side_same_as_serial)
 {
-	Dataset *all = dataset_synthetic(80, 3, 8, 12, NULL);
+	Dataset *all = dataset_synthetic(80, 3, 32, 12, NULL);
 	Dataset *tr = NULL, *v = NULL;
 	Err e;
 	ck_assert_msg(dataset_split(all, 0.2, 0, 5, &tr, &v, &e) == 0, "%s", e.msg);
-	int w[] = {8, 40, 36, 3};
+	int w[] = {32, 256, 256, 3};
 	Net *base = net_new(3, w, ACT_ERF, 1.0f, &e);
 	Alg2Opts o;
 	alg2_opts_default(&o);
@@ -550,7 +551,7 @@ START_TEST(side_by_side_same_as_serial)
 	o.q = 3;
 	o.eta = 1;
 	o.extend = 0;
-	o.train.batch = 16;
+	o.train.batch = 40;
 	o.train.threads = 3;
 	Seen ref = {.n = 0};
 	Alg2 *ra = NULL;

@@ -5,6 +5,7 @@
 #include "engine/net.h"
 #include "testutil.h"
 #include "engine/train.h"
+#include "engine/train_pass.h"
 
 /* A data set in a plain struct (rows of n × d floats, labels in [0, k)). */
 static Dataset *make_data(int n, int d, int k)
@@ -208,7 +209,7 @@ static Net *train_split(const Net *net, const Dataset *d, int threads, int worke
 	Net *c = net_clone(net, NULL);
 	TrainOpts o;
 	train_opts_default(&o);
-	o.batch = 24;
+	o.batch = 64;
 	o.seed = 5;
 	o.threads = threads;
 	o.workers = workers;
@@ -227,12 +228,16 @@ static void assert_same_net(const Net *a, const Net *b)
 
 /* The pooled trainer: with the batch split into 3 parts on 3 threads,
  * repeated runs give the same bits, and so do 1 or 2 threads running the
- * same 3 parts. Layers are wide enough for every part to hold columns. */
+ * same 3 parts. The network is big enough for 3 parts (25 MFLOP a batch)
+ * with columns in every part. */
 START_TEST(test_pooled_deterministic)
 {
-	Dataset *tr = clusters(60, 20, 5, 21);
-	int widths[] = {20, 70, 50, 40, 5};
+	Dataset *tr = clusters(60, 64, 5, 21);
+	int widths[] = {64, 200, 160, 128, 5};
 	Net *net = net_new(4, widths, ACT_ERF, 1.0f, NULL);
+	ck_assert_int_eq(pass_parts(net, 64, 3), 3);
+	ck_assert_int_eq(pass_parts(net, 64, 8), 3);
+	ck_assert_int_eq(pass_parts(net, 8, 3), 1);
 	Rng r;
 	rng_seed(&r, 6);
 	net_init_glorot(net, &r);

@@ -84,7 +84,7 @@ void blas_dsyrk_t(int n, int k, double alpha, const double *A, int lda, double b
 
 void blas_set_threads(int n)
 {
-	if (n > 0)
+	if (n > 0 && n != openblas_get_num_threads())
 		openblas_set_num_threads(n);
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/blas.h"
 #include "base/clock.h"
 #include "base/pool.h"
 #include "engine/train_pass.h"
@@ -82,7 +83,8 @@ Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e)
 	t->bpe = (data->n + t->B - 1) / t->B;
 	t->every = 1;
 	rng_seed(&t->rng, o->seed);
-	int parts = train_threads(o);
+	blas_set_threads(1); /* the pool's threads share the work, each calling OpenBLAS alone */
+	int parts = pass_parts(net, t->B, train_threads(o));
 	int workers = o->workers > 0 && o->workers < parts ? o->workers : parts;
 	if (o->threads > 0)
 		pool_set_default_threads(o->threads);

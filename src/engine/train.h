@@ -5,9 +5,10 @@
  * can be stepped a few batches at a time, so a screen can stay responsive and
  * an algorithm can train fractional epochs. It computes on a pool of its own
  * threads (base/pool.h), OpenBLAS itself on one thread in each: every batch's
- * work is split into TrainOpts.threads parts. Results depend only on the
- * seed and that count: not on how many threads run the parts (workers), and
- * evaluation not on any thread count. */
+ * work is split into TrainOpts.threads parts (fewer for a small network).
+ * Results depend only on the seed, that count and the network's shape: not
+ * on how many threads run the parts (workers), and evaluation not on any
+ * thread count. */
 #ifndef CONDNET_TRAIN_H
 #define CONDNET_TRAIN_H
 
@@ -23,8 +24,9 @@ typedef struct TrainOpts {
 	AdamOpts adam;
 	uint64_t seed;    /* shuffling order */
 	int shuffle;      /* 1 (default): reshuffle every epoch */
-	int threads;      /* parts a batch is split into, one per thread; 0 = the default,
-			     pool_default_threads(); > 0 also becomes that default */
+	int threads;      /* threads, and parts a batch is split into (fewer for a small
+			     network: train_pass.h); 0 = the default, pool_default_threads();
+			     > 0 also becomes that default */
 	int workers;      /* threads that compute the parts, 1..threads; 0 = threads (fewer
 			     give the same bits, later: for trials run side by side) */
 } TrainOpts;

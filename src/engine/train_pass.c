@@ -49,6 +49,18 @@ static float *falloc(size_t n)
 	return p;
 }
 
+/* 6·B·Σ n_i n_{i+1}: the forward product, the weight gradient and the
+ * input gradient of every layer. */
+int pass_parts(const Net *net, int B, int threads)
+{
+	double f = 0.0;
+	for (int i = 0; i < net->m; i++)
+		f += 6.0 * B * net->n[i] * net->n[i + 1];
+	double most = floor(f / PASS_PART_FLOPS);
+	int parts = most < threads ? (int)most : threads;
+	return parts > 1 ? parts : 1;
+}
+
 void work_free(Work *w)
 {
 	if (!w)
@@ -367,6 +379,7 @@ static int eval_run(Eval *ev, int threads)
 		if (!(ev->buf[k] = falloc((size_t)B * ev->ldb)))
 			rc = -1;
 	Pool *pool = NULL;
+	blas_set_threads(1);
 	if (rc == 0 && ev->nparts > 1)
 		pool = pool_new(ev->nparts, NULL); /* NULL: the caller computes alone */
 	if (rc == 0)

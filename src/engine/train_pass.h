@@ -21,6 +21,13 @@
 
 typedef struct Work Work;
 
+/* The parts a batch of B rows of net is split into on `threads` threads:
+ * as many, but each worth at least PASS_PART_FLOPS, so that a small
+ * network is not cut into pieces that cost more to hand over than to
+ * compute; at least 1. */
+#define PASS_PART_FLOPS 8e6
+int pass_parts(const Net *net, int B, int threads);
+
 /* Workspaces for batches of up to B rows of net, split into `parts`; NULL
  * when out of memory. */
 Work *work_new(const Net *net, int B, int parts);
