@@ -109,7 +109,9 @@ static int hook_progress(const TrainProgress *p, void *ud)
 	Worker *w = ud;
 	double t = clock_seconds();
 	const Net *net = session_training(w->s);
-	if (net && t - w->last_cond >= fmax(0.3, 4 * w->cond_cost)) {
+	/* live κ at most every 0.3 s and at most 5 % of the training time
+	 * (docs/performance.md, bench/scaling) */
+	if (net && t - w->last_cond >= fmax(0.3, 19 * w->cond_cost)) {
 		pub_cond(w, net, 1);
 		w->cond_cost = clock_seconds() - t;
 		w->last_cond = clock_seconds();
