@@ -27,14 +27,16 @@ typedef struct TrainOpts {
 	int threads;      /* threads, and parts a batch is split into (fewer for a small
 			     network: train_pass.h); 0 = the default, pool_default_threads();
 			     > 0 also becomes that default */
-	int workers;      /* threads that compute the parts, 1..threads; 0 = threads (fewer
-			     give the same bits, later: for trials run side by side) */
+	int workers;      /* threads that compute the parts, 1..threads; 0 = threads. Fewer
+			     compute the same bits (Algorithm 2's trials side by side) */
 } TrainOpts;
 
 #define TRAIN_MAX_THREADS 64
 
 void train_opts_default(TrainOpts *o);
-/* The parts a trainer with these options splits each batch into. */
+/* The thread count these options ask for (threads, or the default when 0;
+ * at most TRAIN_MAX_THREADS): a trainer splits each batch into that many
+ * parts, or fewer for a small network. */
 int train_threads(const TrainOpts *o);
 
 typedef struct TrainProgress {
