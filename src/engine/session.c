@@ -360,6 +360,7 @@ static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
 	o.eta = s->eta;
 	o.seed = s->seed;
 	o.train = s->topt;
+	o.jobs = s->jobs;
 	sched_default(&o.train.sched); /* the trials train eta epochs at the constant rate */
 	if (need_split(s, e) < 0)
 		return -1;
