@@ -180,6 +180,29 @@ START_TEST(test_parse_and_format)
 }
 END_TEST
 
+/* The settings line of the screen: spec, warm-up and patience only when
+ * they are there. */
+START_TEST(test_settings_line)
+{
+	char buf[96];
+	LrSchedule s;
+	sched_default(&s);
+	ck_assert_str_eq(sched_settings(0.001, &s, 0, buf, sizeof buf), "lr 0.001 constant");
+	ck_assert_int_eq(sched_parse("cosine:30", &s, NULL), 0);
+	s.warmup = 1;
+	ck_assert_str_eq(sched_settings(0.001, &s, 5, buf, sizeof buf),
+			 "lr 0.001 cosine:30 warm 1 stop 5");
+	ck_assert_int_eq(sched_parse("step:10:0.1", &s, NULL), 0);
+	s.warmup = 0.25;
+	ck_assert_str_eq(sched_settings(0.0005, &s, 0, buf, sizeof buf),
+			 "lr 0.0005 step:10:0.1 warm 0.25");
+	s.warmup = 0;
+	ck_assert_str_eq(sched_settings(0.01, &s, 3, buf, sizeof buf), "lr 0.01 step:10:0.1 stop 3");
+	/* a short buffer holds a cut line, terminated */
+	ck_assert_str_eq(sched_settings(0.01, &s, 3, buf, 9), "lr 0.01 ");
+}
+END_TEST
+
 static int record_lr(const TrainProgress *tp, void *ud)
 {
 	double *lr = ud;
@@ -553,6 +576,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_rates_by_hand);
 	tcase_add_test(tc, test_plateau_rule);
 	tcase_add_test(tc, test_parse_and_format);
+	tcase_add_test(tc, test_settings_line);
 	tcase_add_test(tc, test_trainer_follows_schedule);
 	tcase_add_test(tc, test_needs);
 	tcase_add_test(tc, test_early_stopping_keeps_best_epoch);

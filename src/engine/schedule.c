@@ -174,6 +174,19 @@ const char *sched_format(const LrSchedule *s, char *buf, size_t len)
 	return buf;
 }
 
+const char *sched_settings(double lr, const LrSchedule *s, int patience, char *buf, size_t len)
+{
+	char spec[64], w[32];
+	sched_format(s, spec, sizeof spec);
+	exact(w, sizeof w, s->warmup);
+	int n = snprintf(buf, len, "lr %g %s", lr, spec);
+	if (n >= 0 && (size_t)n < len && s->warmup > 0)
+		n += snprintf(buf + n, len - (size_t)n, " warm %s", w);
+	if (n >= 0 && (size_t)n < len && patience > 0)
+		snprintf(buf + n, len - (size_t)n, " stop %d", patience);
+	return buf;
+}
+
 void sched_resolve(LrSchedule *s, double epochs)
 {
 	if (s->kind == SCHED_COSINE && s->period == 0)

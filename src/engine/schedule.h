@@ -64,6 +64,11 @@ int sched_parse(const char *spec, LrSchedule *s, Err *e);
 /* The spec of s (without the warm-up) in the form sched_parse reads, with
  * every number exact ("step:10:0.5"); returns buf. */
 const char *sched_format(const LrSchedule *s, char *buf, size_t len);
+/* The training settings in one line, as the screen shows them: the base
+ * rate, the spec, the warm-up when there is one and the early-stopping
+ * patience when it is > 0 ("lr 0.001 cosine:30 warm 1 stop 5"); returns
+ * buf. */
+const char *sched_settings(double lr, const LrSchedule *s, int patience, char *buf, size_t len);
 /* -1 when a field is out of the ranges above (message names it). */
 int sched_check(const LrSchedule *s, Err *e);
 /* 1 when a and b are the same schedule (every field equal). */
