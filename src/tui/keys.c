@@ -127,8 +127,10 @@ static void k_tau(Tui *t, int ch)
 		tui_set_value(t, SESS_ETA, ch == ']' ? t->eta * 1.25 : t->eta / 1.25);
 	else if (ch == 'T')
 		tui_ask(t, P_TAU, "tau =", "");
-	else
+	else if (ch == 'E')
 		tui_ask(t, P_ETA, "eta (epochs) =", "");
+	else
+		tui_ask_sched(t); /* a setting like τ: queued behind a running operation */
 }
 
 static void k_alg(Tui *t, int ch)
@@ -303,11 +305,11 @@ static const KeyBind global_keys[] = {
     {'3', k_view, 1},  {'4', k_view, 1},      {'5', k_view, 1},  {'6', k_view, 1},
     {'?', k_help, 1},  {'x', k_help, 1},      {'L', k_help, 1},  {'+', k_tau, 0},
     {'=', k_tau, 0},   {'-', k_tau, 0},       {']', k_tau, 0},   {'[', k_tau, 0},
-    {'T', k_tau, 0},   {'E', k_tau, 0},       {'s', k_alg, 0},   {'r', k_alg, 0},
-    {'t', k_alg, 0},   {'b', k_alg, 0},       {'z', k_alg, 0},   {'A', k_adopt, 0},
-    {'u', k_file, 0},  {'w', k_file, 0},      {'o', k_file, 0},  {'e', k_file, 1},
-    {'N', k_file, 0},  {' ', k_pause, 1},     {27, k_escape, 1}, {'q', k_quit, 1},
-    {0, NULL, 0},
+    {'T', k_tau, 0},   {'E', k_tau, 0},       {'S', k_tau, 0},   {'s', k_alg, 0},
+    {'r', k_alg, 0},   {'t', k_alg, 0},       {'b', k_alg, 0},   {'z', k_alg, 0},
+    {'A', k_adopt, 0}, {'u', k_file, 0},      {'w', k_file, 0},  {'o', k_file, 0},
+    {'e', k_file, 1},  {'N', k_file, 0},      {' ', k_pause, 1}, {27, k_escape, 1},
+    {'q', k_quit, 1},  {0, NULL, 0},
 };
 
 /* Runs the binding of ch in table; 1 when there was one. */

@@ -96,7 +96,7 @@ static void answer_number(Tui *t, PromptKind k, const char *v)
 		worker_status(t->w, 1, "not a number %s: '%s'", k == P_TAU ? "> 1" : "> 0", v);
 		t->quit_after_save = 0;
 	} else if (k == P_EPOCHS) {
-		SessAction a = {.kind = SESS_TRAIN, .x = x};
+		SessAction a = {.kind = SESS_TRAIN, .x = x, .patience = t->patience};
 		tui_submit_action(t, &a);
 	} else {
 		tui_set_value(t, k == P_TAU ? SESS_TAU : SESS_ETA, x);
@@ -145,6 +145,11 @@ static void answer(Tui *t)
 	case P_BETAS:
 	case P_Q:
 		answer_sweep(t, k, v);
+		break;
+	case P_SCHED:
+	case P_WARMUP:
+	case P_PATIENCE:
+		tui_answer_sched(t, k, v);
 		break;
 	case P_SAVE:
 		if (!v[0]) {

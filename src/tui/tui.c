@@ -83,6 +83,7 @@ int tui_run(Session *s, const TuiSetup *su)
 	char log[1024];
 	t.tau = s->tau;
 	t.eta = s->eta;
+	t.patience = su->patience;
 	t.lesson = su->lesson;
 	t.u.lesson = su->lesson;
 	t.u.delay = su->delay;
@@ -122,6 +123,7 @@ int tui_run(Session *s, const TuiSetup *su)
 			/* pending values only where keys change them, not in a lesson */
 			t.u.tau = t.lesson ? 0 : t.tau;
 			t.u.eta = t.lesson ? 0 : t.eta;
+			t.u.patience = t.patience;
 			views_draw(p, &t.u);
 			worker_unlock(t.w);
 		}

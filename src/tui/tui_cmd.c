@@ -66,6 +66,9 @@ static const struct option own[] = {
 	{"batch", required_argument, NULL, CLI_OPT_BATCH},
 	{"lr", required_argument, NULL, CLI_OPT_LR},
 	{"threads", required_argument, NULL, CLI_OPT_THREADS},
+	{"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
+	{"warmup", required_argument, NULL, CLI_OPT_WARMUP},
+	{"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
 	{"tau", required_argument, NULL, OPT_TAU},
 	{"eta", required_argument, NULL, OPT_ETA},
 	{"beta", required_argument, NULL, OPT_BETA},
@@ -139,7 +142,8 @@ static int apply(Session *s, const SessAction *a, Err *e)
 	return session_apply(s, a, NULL, e);
 }
 
-/* The data set, options, network, τ and η, as logged actions. */
+/* The data set, options, schedule, network, τ and η, as logged actions
+ * (--early-stop goes with every train action, as the screen's setting). */
 static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 {
 	CommonOpts *co = &ta->co;
@@ -160,6 +164,12 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	    .kind = SESS_OPTS, .batch = co->train.batch, .x = co->train.adam.lr, .threads = co->train.threads};
 	if (apply(s, &a, e) < 0)
 		return -1;
+	if (co->sched_given) {
+		a = (SessAction){.kind = SESS_SCHED, .x = co->train.sched.warmup};
+		sched_format(&co->train.sched, a.spec, sizeof a.spec);
+		if (apply(s, &a, e) < 0)
+			return -1;
+	}
 	if (co->load) {
 		a = (SessAction){.kind = SESS_LOAD};
 		snprintf(a.path, sizeof a.path, "%s", co->load);
@@ -259,7 +269,7 @@ int cmd_tui(int argc, char **argv)
 	ta.co.data.spec = spec; /* and the batch commands' default widths for it */
 	TuiSetup su = {ta.ascii, note, NULL, ta.delay,
 		       ta.betas ? ta.betas : synthetic ? "0.2:1.4:0.2" : "1.0:2.4:0.2",
-		       ta.q ? ta.q : 5};
+		       ta.q ? ta.q : 5, ta.co.early_stop};
 	if (ta.play)
 		return play(&ta, &su);
 	if (ta.delay > 0) {

@@ -20,6 +20,9 @@ typedef enum PromptKind {
 	P_EXPORT,
 	P_QUIT,    /* one key: an operation runs, or there is unsaved work */
 	P_CAPTION, /* a caption for the log */
+	P_SCHED,   /* the learning-rate schedule, then its warm-up, then the patience */
+	P_WARMUP,
+	P_PATIENCE,
 } PromptKind;
 
 typedef struct Tui {
@@ -33,6 +36,9 @@ typedef struct Tui {
 	int q_def;
 	char data_name[64];  /* for the default file names */
 	double tau, eta;     /* as they will be after every queued change */
+	int patience;        /* early stopping of every t training, 0: none */
+	char sched[256];     /* the schedule typed while its warm-up and patience are asked */
+	double warmup;       /* the warm-up typed while the patience is asked */
 	char model[1024];    /* the last path saved or opened */
 	char overwrite[1024]; /* the path an overwrite question is about */
 	int quit;
@@ -50,11 +56,17 @@ void tui_submit_action(Tui *t, const SessAction *a);
 void tui_submit_kind(Tui *t, JobKind k, int apply);
 /* τ or η: queued behind a running operation, which keeps the old value. */
 void tui_set_value(Tui *t, SessKind k, double x);
+/* The schedule (a sched_parse spec) and its warm-up, queued the same way. */
+void tui_set_sched(Tui *t, const char *spec, double warmup);
 
 /* Prompts: open one (def is proposed when nothing is typed), and a key
  * while one is open. */
 void tui_ask(Tui *t, PromptKind k, const char *q, const char *def);
 void tui_prompt_key(Tui *t, int ch);
+/* S: asks for the schedule, its warm-up and the patience of early stopping
+ * (prompt_sched.c), each proposing the setting in effect; and the answers. */
+void tui_ask_sched(Tui *t);
+void tui_answer_sched(Tui *t, PromptKind k, const char *v);
 
 /* A key with no prompt open. */
 void tui_key(Tui *t, int ch);

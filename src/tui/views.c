@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/report.h"
+#include "engine/schedule.h"
 #include "tui/plot.h"
 #include "tui/screen.h"
 
@@ -195,7 +196,7 @@ static void draw_narration(const Pub *p, int y)
 	screen_put(y, COLS - 7, 7, C_KEY, 1, " L: log");
 }
 
-static void draw_progress(const Pub *p)
+static void draw_progress(const Pub *p, const UiState *u)
 {
 	int y = LINES - 4, x = 0;
 	if (p->busy && p->sweep_state == 1 && p->nbeta) {
@@ -209,11 +210,16 @@ static void draw_progress(const Pub *p)
 	if (p->have_prog && p->busy) {
 		const TrainProgress *t = &p->prog;
 		double frac = t->batches > 0 ? (double)t->batch / t->batches : 0;
+		char rest[160];
+		int n = snprintf(rest, sizeof rest,
+				 "batch %ld/%ld  loss %.4f  train acc %.2f%%  lr %.3g", t->batch,
+				 t->batches, t->loss, 100 * t->acc, t->lr);
 		x += screen_put(y, x, 0, C_NORMAL, 0, "epoch %.2f ", t->epoch);
-		int bw = COLS - x > 60 ? 22 : 12;
+		/* the bar takes what the numbers leave, 6 to 22 cells */
+		int bw = COLS - x - n - 1;
+		bw = bw > 22 ? 22 : bw < 6 ? 6 : bw;
 		screen_bar(y, x, bw, frac);
-		screen_put(y, x + bw + 1, 0, C_NORMAL, 0, "batch %ld/%ld  loss %.4f  train acc %.2f%%",
-			   t->batch, t->batches, t->loss, 100 * t->acc);
+		screen_put_cut(y, x + bw + 1, COLS - x - bw - 1, C_NORMAL, 0, "%s", rest);
 	} else if (p->busy) {
 		screen_put_cut(y, x, 0, C_DIM, 0, "%s", p->activity[0] ? p->activity : p->running);
 	} else {
@@ -225,8 +231,10 @@ static void draw_progress(const Pub *p)
 		snprintf(acc, sizeof acc, "%.2f%% (before this operation)", p->test_acc);
 	else
 		snprintf(acc, sizeof acc, "%.2f%%", p->test_acc);
-	screen_put_cut(y + 1, 0, 0, C_NORMAL, 0, "test acc %s   queued %d   undo %d   log %s", acc,
-		       p->queued, p->nundo, p->log_path[0] ? p->log_path : "none");
+	char set[160];
+	sched_settings(p->lr, &p->sched, u->lesson ? 0 : u->patience, set, sizeof set);
+	screen_put_cut(y + 1, 0, 0, C_NORMAL, 0, "test acc %s   %s   queued %d   undo %d   log %s",
+		       acc, set, p->queued, p->nundo, p->log_path[0] ? p->log_path : "none");
 }
 
 /* The keys that fit: those of the view (or the lesson) first. */
@@ -236,6 +244,7 @@ static void draw_footer(const Pub *p, const UiState *u)
 	    {"?", "help"},  {"x", "explain"}, {"q", "quit"}, {"s", "step"},   {"r", "run"},
 	    {"t", "train"}, {"b", "sweep"},   {"z", "squeeze"}, {"u", "undo"}, {"w", "save"},
 	    {"o", "open"},  {"e", "export"},  {"L", "log"},  {"+-", "τ"},    {"[]", "η"},
+	    {"S", "lr"},
 	};
 	const char *extra[8][2];
 	int ne = 0, x = 0, y = LINES - 1;
@@ -263,7 +272,7 @@ static void draw_footer(const Pub *p, const UiState *u)
 	for (size_t i = 0; i < (size_t)ne + sizeof common / sizeof *common; i++) {
 		const char *k = i < (size_t)ne ? extra[i][0] : common[i - (size_t)ne][0];
 		const char *d = i < (size_t)ne ? extra[i][1] : common[i - (size_t)ne][1];
-		if (u->lesson && i >= (size_t)ne && strchr("qstrbzuwo+[", k[0]))
+		if (u->lesson && i >= (size_t)ne && strchr("qstrbzuwo+[S", k[0]))
 			continue;
 		int kw = screen_width(k), w = kw + 1 + screen_width(d);
 		if (x + w > COLS)
@@ -295,7 +304,7 @@ void views_draw(const Pub *p, UiState *u)
 	else
 		view_history(p, u, top, bot);
 	draw_narration(p, LINES - 5);
-	draw_progress(p);
+	draw_progress(p, u);
 	int y = LINES - 2;
 	if (u->prompt) {
 		int x = screen_put(y, 0, 0, C_KEY, 1, "%s ", u->prompt);

@@ -83,6 +83,18 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 			       "%.2f %%; κ > τ in %s", shape, a->x, a->x == 1 ? "" : "s", s->topt.batch,
 			       w->acc_before, acc, over);
 		break;
+	case SESS_SCHED: {
+		char spec[64], warm[64] = "";
+		sched_format(&s->topt.sched, spec, sizeof spec);
+		if (s->topt.sched.warmup > 0)
+			snprintf(warm, sizeof warm, " after %g epoch%s of linear warm-up",
+				 s->topt.sched.warmup, s->topt.sched.warmup == 1 ? "" : "s");
+		worker_narrate(w,
+			       "learning rate: %s from %g%s; the later trainings follow it (a β "
+			       "sweep's trials keep the constant rate)",
+			       spec, s->topt.adam.lr, warm);
+		break;
+	}
 	case SESS_ALG1_STEP:
 	case SESS_ALG1_RUN:
 		if (s->alg1 && s->alg1->status != ALG1_RUNNING && alg1_before == ALG1_RUNNING) {
@@ -150,6 +162,13 @@ static void status_done(Worker *w, const SessAction *a)
 		worker_status(w, 0, "trained %g epoch%s: test accuracy %.2f%%", a->x, a->x == 1 ? "" : "s",
 			      w->pub.test_acc);
 		break;
+	case SESS_SCHED: {
+		char spec[64];
+		worker_status(w, 0, "schedule %s, warm-up %g epoch%s: the next trainings follow it",
+			      sched_format(&s->topt.sched, spec, sizeof spec), s->topt.sched.warmup,
+			      s->topt.sched.warmup == 1 ? "" : "s");
+		break;
+	}
 	case SESS_ALG1_STEP:
 	case SESS_ALG1_RUN:
 		worker_status(w, 0, "Algorithm 1, iteration %d: %s (%s)", s->alg1->nrec - 1, shape,
@@ -230,11 +249,12 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 			cond_set_tau(&w->pub.lc[i], s->tau);
 		w->pub.tau = s->tau;
 		pthread_mutex_unlock(&w->mu);
-	} else if (a->kind != SESS_ETA) {
+	} else if (a->kind != SESS_ETA && a->kind != SESS_SCHED) {
 		worker_publish(w);
 	} else {
 		pthread_mutex_lock(&w->mu);
 		w->pub.eta = s->eta;
+		w->pub.sched = s->topt.sched;
 		pthread_mutex_unlock(&w->mu);
 	}
 	if (a->kind == SESS_SWEEP) {
@@ -315,11 +335,13 @@ static void run_job(Worker *w, Job *j)
 	}
 }
 
-/* A change of τ, η or compensation: never refused, never counted as busy. */
+/* A change of τ, η, the schedule or compensation: never refused, never
+ * counted as busy. */
 static int is_setting(const Job *j)
 {
 	return j->kind == JOB_SQZ_COMP ||
-	       (j->kind == JOB_ACTION && (j->a.kind == SESS_TAU || j->a.kind == SESS_ETA));
+	       (j->kind == JOB_ACTION &&
+		(j->a.kind == SESS_TAU || j->a.kind == SESS_ETA || j->a.kind == SESS_SCHED));
 }
 
 static const char *job_name(const Job *j, char *buf, size_t len)

@@ -87,6 +87,8 @@ typedef struct Pub {
 	int *bias0;    /* m entries: 1 when the layer's biases are all zero */
 	int live;      /* lc was taken during training */
 	double tau, eta;
+	double lr;        /* the base learning rate (--lr) */
+	LrSchedule sched; /* the schedule of later trainings */
 	uint64_t seed;
 	double test_acc; /* of the network lc describes when not live */
 	uint32_t crc;    /* of the current network's parameters */

@@ -151,6 +151,8 @@ void worker_publish(Worker *w)
 	Pub *p = &w->pub;
 	p->tau = s->tau;
 	p->eta = s->eta;
+	p->lr = s->topt.adam.lr;
+	p->sched = s->topt.sched;
 	p->seed = s->seed;
 	p->test_acc = acc;
 	p->crc = crc;
