@@ -109,8 +109,8 @@ static void k_alg1(Tui *t, int ch)
 
 static void k_history(Tui *t, int ch)
 {
-	(void)ch;
-	t->u.hist_page = !t->u.hist_page;
+	int back = ch == KEY_LEFT || ch == '<';
+	t->u.hist_page = (t->u.hist_page + (back ? 2 : 1)) % 3;
 }
 
 /* ---- operations ---- */

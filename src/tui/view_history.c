@@ -1,10 +1,12 @@
 /* tui/view_history.c - charts of what happened: κ of every layer across
- * Algorithm-1 iterations, Σ n_i and the test accuracy per iteration, and κ
- * of every layer against epochs while the last training ran (the paper's
- * Tables 14-15: κ settles within an epoch). */
+ * Algorithm-1 iterations, Σ n_i and the test accuracy per iteration, κ of
+ * every layer against epochs while the last training ran (the paper's
+ * Tables 14-15: κ settles within an epoch), and the last t training's
+ * validation curve, the epoch early stopping keeps marked. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tui/plot.h"
 #include "tui/screen.h"
@@ -81,7 +83,7 @@ static void kappa_chart(const Pub *p, int top, int left, int rows, int cols, int
 	plot_hlabel(&pl, p->tau, C_MARK, screen_ascii() ? "tau" : "τ");
 	snprintf(lab, sizeof lab, "%g", x0);
 	plot_xlabel(&pl, x0, C_DIM, 0, lab);
-	snprintf(lab, sizeof lab, "%g", x1);
+	snprintf(lab, sizeof lab, x1 == floor(x1) ? "%.0f" : "%.3g", x1);
 	plot_xlabel(&pl, x1, C_DIM, 0, lab);
 	plot_end(&pl);
 }
@@ -184,38 +186,135 @@ static void iterations(const Pub *p, int top, int bot)
 	small_chart(p, 1, top + h / 2, lw, h - h / 2, COLS - lw);
 }
 
-/* κ of every layer against epochs of the last training in rows top..bot. */
-static void epochs(const Pub *p, int top, int bot)
+/* κ of every layer against epochs of the last training in rows top..bot,
+ * columns left to left + cols - 1. */
+static void epochs(const Pub *p, int top, int bot, int left, int cols)
 {
 	const PubSeries *k = &p->ks;
 	if (!k->n) {
-		screen_put_cut(top, 0, 0, C_DIM, 0,
+		screen_put_cut(top, left, cols, C_DIM, 0,
 			       "No training yet: t trains, s steps Algorithm 1; %s of every layer "
 			       "against epochs shows here.",
 			       S(KAPPA));
 		return;
 	}
-	int x = screen_put(top, 0, 0, C_TITLE, 1, "%s(%s) against epochs: %s", S(KAPPA), S(WHAT),
-			   k->what);
-	legend(top, x, COLS, k->m);
-	double x1 = k->epochs > 0 ? k->epochs : k->epoch[k->n - 1];
-	kappa_chart(p, top + 1, 0, bot - top, COLS, k->n, k->m, 0, x1 > 0 ? x1 : 1, ser_x, ser_kappa,
-		    k->n > 12 ? k->n / 12 : 1);
+	char title[200];
+	snprintf(title, sizeof title, "%s(%s) against epochs: %s", S(KAPPA), S(WHAT), k->what);
+	if (screen_width(title) < cols)
+		legend(top, left + screen_put(top, left, cols, C_TITLE, 1, "%s", title),
+		       left + cols, k->m);
+	else
+		screen_put_cut(top, left, cols, C_TITLE, 1, "%s", title);
+	/* the training's length while it runs, the epochs it ran once it ended
+	 * (early stopping ends before the cap) */
+	double x1 = p->busy && k->epochs > 0 ? k->epochs : k->epoch[k->n - 1];
+	kappa_chart(p, top + 1, left, bot - top, cols, k->n, k->m, 0, x1 > 0 ? x1 : 1, ser_x,
+		    ser_kappa, k->n > 12 ? k->n / 12 : 1);
+}
+
+/* The title of the validation curve: what trained, and what early
+ * stopping did or does. */
+static void curve_title(const PubEpochs *k, int top, int left, int cols)
+{
+	char what[320];
+	int best = k->best;
+	if (!k->val)
+		snprintf(what, sizeof what, "no validation split (S sets early stopping)");
+	else if (k->done)
+		snprintf(what, sizeof what, "%d of %d epochs%s, kept %d (%.2f%%)", k->n, k->epochs,
+			 k->stopped_early ? ", early stop" : "", best,
+			 best > 0 && best <= k->n ? 100 * k->val_acc[best - 1] : NAN);
+	else
+		snprintf(what, sizeof what, "epoch %d of %d, best %d (%.2f%%)", k->n, k->epochs,
+			 best, best > 0 && best <= k->n ? 100 * k->val_acc[best - 1] : NAN);
+	int x = screen_put(top, left, cols, C_TITLE, 1, "%s: ",
+			   k->val ? (screen_ascii() ? "o validation . training accuracy"
+						    : "• validation · training accuracy")
+				  : "training accuracy per epoch");
+	/* the last epoch's rate and what trained only where they fit: never cut */
+	size_t n = strlen(what);
+	snprintf(what + n, sizeof what - n, ", lr %.3g", k->lr[k->n - 1]);
+	if (x + screen_width(what) > cols)
+		what[n] = '\0';
+	n = strlen(what);
+	snprintf(what + n, sizeof what - n, ", %s", k->what);
+	if (x + screen_width(what) > cols)
+		what[n] = '\0';
+	screen_put_cut(top, left + x, cols - x, C_NORMAL, 0, "%s", what);
+}
+
+/* The accuracy per epoch of the last t training: validation (•, drawn
+ * over) and training (·), and the kept (or best so far) epoch marked with a
+ * bar and a *. */
+static void curve(const Pub *p, int top, int left, int rows, int cols)
+{
+	const PubEpochs *k = &p->ep;
+	if (!k->n) {
+		screen_put_cut(top, left, cols, C_DIM, 0,
+			       "No t training yet: its validation accuracy per epoch shows here.");
+		return;
+	}
+	curve_title(k, top, left, cols);
+	double lo = INFINITY, hi = -INFINITY;
+	for (int r = 0; r < k->n; r++) {
+		lo = fmin(lo, 100 * k->acc[r]), hi = fmax(hi, 100 * k->acc[r]);
+		if (k->val)
+			lo = fmin(lo, 100 * k->val_acc[r]), hi = fmax(hi, 100 * k->val_acc[r]);
+	}
+	plot_range(&lo, &hi, 0);
+	if (hi > 100 && lo < 100)
+		hi = 100;
+	Plot pl;
+	/* the epochs run when done; while early stopping runs, room to grow
+	 * (the cap may never come); else the cap */
+	int x1 = k->done ? k->n : k->val ? (k->n < 5 ? 10 : 2 * k->n) : k->epochs;
+	x1 = x1 < k->n ? k->n : k->epochs > 0 && x1 > k->epochs ? k->epochs : x1;
+	/* half an epoch of margin: the first epoch's bar stays off the axis */
+	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 6, 1, 0.5, x1 + 0.5, lo, hi, 0) < 0)
+		return;
+	plot_axes(&pl, hi - lo < 10 ? "%.1f%%" : "%.0f%%", 1);
+	int best = k->val && k->best > 0 && k->best <= k->n ? k->best : 0;
+	if (best)
+		plot_vbar(&pl, best, lo, hi, C_MARK);
+	const char *dot = screen_ascii() ? "o" : "•", *small = screen_ascii() ? "." : "·";
+	for (int r = 0; r < k->n; r++)
+		plot_dot(&pl, r + 1, 100 * k->acc[r], C_DIM, small);
+	/* dots, not markers: a marker moved off a full column would misstate a value */
+	for (int r = 0; r < k->n; r++)
+		plot_dot(&pl, r + 1, 100 * (k->val ? k->val_acc[r] : k->acc[r]), C_GOOD, dot);
+	if (best)
+		plot_dot(&pl, best, 100 * k->val_acc[best - 1], C_MARK, "*");
+	char lab[32];
+	if (best) {
+		snprintf(lab, sizeof lab, "%s %d", k->done ? "kept" : "best", best);
+		plot_xlabel(&pl, best, C_MARK, 1, lab);
+	}
+	plot_xlabel(&pl, 1, C_DIM, 0, "1");
+	snprintf(lab, sizeof lab, "%d", x1);
+	plot_xlabel(&pl, x1, C_DIM, 0, lab);
+	plot_end(&pl);
 }
 
 void view_history(const Pub *p, UiState *u, int top, int bot)
 {
 	int h = bot - top + 1;
 	if (h >= 22) {
+		int lw = COLS * 3 / 5;
 		iterations(p, top, top + h / 2 - 1);
-		epochs(p, top + h / 2, bot);
+		epochs(p, top + h / 2, bot, 0, lw - 1);
+		curve(p, top + h / 2, lw, h - h / 2, COLS - lw);
 		return;
 	}
 	/* a short screen: one chart at a time */
-	if (u->hist_page)
-		epochs(p, top, bot - 1);
+	static const char *const next[] = {"κ against epochs of the last training",
+					   "the accuracy per epoch of the last t training",
+					   "the Algorithm-1 iterations"};
+	int pg = u->hist_page % 3;
+	if (pg == 1)
+		epochs(p, top, bot - 1, 0, COLS);
+	else if (pg == 2)
+		curve(p, top, 0, bot - top, COLS);
 	else
 		iterations(p, top, bot - 1);
-	screen_put_cut(bot, 0, 0, C_KEY, 0, "%s shows %s", u->lesson ? "< >" : "← →",
-		       u->hist_page ? "the Algorithm-1 iterations" : "κ against epochs of the last training");
+	screen_put_cut(bot, 0, 0, C_KEY, 0, "%s shows %s", u->lesson ? "< >" : "← →", next[pg]);
 }

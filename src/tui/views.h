@@ -34,7 +34,8 @@ typedef struct UiState {
 	int row_first; /* Algorithm-1 view: the first layer row shown */
 	int it_fit;    /* iterations that fitted, as last drawn */
 	int it_shown;  /* the first iteration shown, as last drawn */
-	int hist_page; /* history view on a short screen: 0 iterations, 1 epochs */
+	int hist_page; /* history view on a short screen: 0 iterations, 1 κ against
+			* epochs, 2 accuracy per epoch */
 	const char *prompt; /* the question of an open prompt, or NULL */
 	const char *input;  /* what was typed so far */
 	double tau, eta;    /* as they will be once queued changes apply */

@@ -56,6 +56,30 @@ static int layers_over(const Pub *p, char *buf, size_t len)
 	return over;
 }
 
+/* What a train action did: the epochs run of the cap and, with a
+ * validation split, the epoch kept (the run's first words say it, so that
+ * they fit a narrow screen). */
+static void narrate_train(Worker *w, const SessAction *a, const char *shape, double acc,
+			  const char *over)
+{
+	const Session *s = w->s;
+	const TrainResult *r = &s->trained;
+	char spec[64], head[200];
+	sched_format(&s->topt.sched, spec, sizeof spec);
+	if (!isnan(r->val_acc))
+		snprintf(head, sizeof head,
+			 "trained %d of %g epochs, kept epoch %d (validation %.2f %%)%s", r->epochs,
+			 a->x, r->best_epoch, 100 * r->val_acc,
+			 r->stopped_early ? ", stopped early" : "");
+	else
+		snprintf(head, sizeof head, "trained %d epoch%s", r->epochs,
+			 r->epochs == 1 ? "" : "s");
+	worker_narrate(w,
+		       "%s: %s (Adam, batches of %d, %s), test accuracy %.2f %% → %.2f %%; "
+		       "κ > τ in %s",
+		       head, shape, s->topt.batch, spec, w->acc_before, acc, over);
+}
+
 /* What an action did, in the paper's terms (Algorithm 1's iterations, the
  * sweep's trials and squeeze decisions say it themselves as they happen). */
 static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
@@ -79,9 +103,7 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 			       s->eta, s->eta, s->eta == 1 ? "" : "s");
 		break;
 	case SESS_TRAIN:
-		worker_narrate(w, "trained %s %g epoch%s (Adam, batches of %d): test accuracy %.2f %% → "
-			       "%.2f %%; κ > τ in %s", shape, a->x, a->x == 1 ? "" : "s", s->topt.batch,
-			       w->acc_before, acc, over);
+		narrate_train(w, a, shape, acc, over);
 		break;
 	case SESS_SCHED: {
 		char spec[64], warm[64] = "";
@@ -159,8 +181,14 @@ static void status_done(Worker *w, const SessAction *a)
 		if (!isnan(w->pub.sq.acc_end) && !w->pub.sq.active && !w->pub.sq.undone)
 			w->pub.sq.acc_retrained = w->pub.test_acc;
 		pthread_mutex_unlock(&w->mu);
-		worker_status(w, 0, "trained %g epoch%s: test accuracy %.2f%%", a->x, a->x == 1 ? "" : "s",
-			      w->pub.test_acc);
+		if (!isnan(s->trained.val_acc))
+			worker_status(w, 0, "trained %d of %g epochs, kept epoch %d: test "
+					    "accuracy %.2f%%",
+				      s->trained.epochs, a->x, s->trained.best_epoch,
+				      w->pub.test_acc);
+		else
+			worker_status(w, 0, "trained %g epoch%s: test accuracy %.2f%%", a->x,
+				      a->x == 1 ? "" : "s", w->pub.test_acc);
 		break;
 	case SESS_SCHED: {
 		char spec[64];

@@ -73,6 +73,21 @@ typedef struct PubSeries {
 	char what[128];
 } PubSeries;
 
+/* The epochs of the last `t` training (train_plan_fit's HOOK_EPOCH steps):
+ * its accuracies and rates, and the epoch early stopping keeps. */
+typedef struct PubEpochs {
+	int n, cap;
+	int epochs;        /* the training's cap */
+	int best;          /* the best validation epoch so far (the kept one when
+			    * done), 0 without validation */
+	int val;           /* 1 when the validation split was measured */
+	int done;          /* the training ended (HOOK_TRAINED) */
+	int stopped_early; /* the patience ran out before the cap */
+	double *acc, *val_acc, *lr; /* n each: training and validation accuracy
+				     * (fractions), the rate of the epoch's last batch */
+	char what[128];
+} PubEpochs;
+
 /* Narration: the last NARR_MAX lines saying what happened and why. */
 #define NARR_MAX 256
 #define NARR_LEN 2048
@@ -105,6 +120,7 @@ typedef struct Pub {
 	char pick_shape[256];            /* the pick's widths n_0-…-n_m, "" without one */
 	PubSqueeze sq;
 	PubSeries ks;
+	PubEpochs ep;
 	/* narration */
 	char (*narr)[NARR_LEN];
 	int nnarr; /* lines ever written; the last min(nnarr, NARR_MAX) are kept */

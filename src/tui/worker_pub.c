@@ -31,6 +31,9 @@ void worker_pub_free(Pub *p)
 	free(p->sq.rdiag);
 	free(p->ks.epoch);
 	free(p->ks.kappa);
+	free(p->ep.acc);
+	free(p->ep.val_acc);
+	free(p->ep.lr);
 	free(p->narr);
 	memset(p, 0, sizeof *p);
 }
@@ -340,6 +343,62 @@ static void step_alg2(Worker *w, const HookStep *st)
 	worker_narrate(w, "%s", st->text);
 }
 
+/* ---- the epochs of a training ---- */
+
+/* An epoch of a `t` training: the first starts a new series. */
+static void step_epoch(Worker *w, const HookStep *st)
+{
+	const TrainEpoch *te = st->epoch;
+	char shape[96] = "", spec[64] = "";
+	if (te->epoch == 1) {
+		net_shape_str(te->net, shape, sizeof shape);
+		sched_format(&w->s->topt.sched, spec, sizeof spec);
+	}
+	pthread_mutex_lock(&w->mu);
+	PubEpochs *k = &w->pub.ep;
+	if (te->epoch == 1) {
+		k->n = k->done = k->stopped_early = k->best = 0;
+		snprintf(k->what, sizeof k->what, "%.80s, %.40s", shape, spec);
+	}
+	if (k->n == k->cap) {
+		int cap = k->cap ? 2 * k->cap : 64;
+		double *a = realloc(k->acc, (size_t)cap * sizeof *a);
+		if (a)
+			k->acc = a;
+		double *v = a ? realloc(k->val_acc, (size_t)cap * sizeof *v) : NULL;
+		if (v)
+			k->val_acc = v;
+		double *l = v ? realloc(k->lr, (size_t)cap * sizeof *l) : NULL;
+		if (l)
+			k->lr = l;
+		if (!l) {
+			pthread_mutex_unlock(&w->mu);
+			return;
+		}
+		k->cap = cap;
+	}
+	k->acc[k->n] = te->acc;
+	k->val_acc[k->n] = te->val_acc;
+	k->lr[k->n] = te->lr;
+	k->n++;
+	k->epochs = te->epochs;
+	k->best = te->best_epoch;
+	k->val = !isnan(te->val_acc);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void step_trained(Worker *w, const HookStep *st)
+{
+	const TrainResult *r = st->result;
+	pthread_mutex_lock(&w->mu);
+	PubEpochs *k = &w->pub.ep;
+	k->done = 1;
+	k->stopped_early = r->stopped_early;
+	if (k->val)
+		k->best = r->best_epoch;
+	pthread_mutex_unlock(&w->mu);
+}
+
 /* One step of an algorithm is done: publish what changed, and say it. */
 static void hook_step_done(const HookStep *st, void *ud)
 {
@@ -350,6 +409,14 @@ static void hook_step_done(const HookStep *st, void *ud)
 		break;
 	case HOOK_ALG2_TRIAL:
 		step_alg2(w, st);
+		break;
+	case HOOK_EPOCH:
+		step_epoch(w, st);
+		worker_narrate(w, "%s", st->text);
+		break;
+	case HOOK_TRAINED:
+		step_trained(w, st);
+		worker_narrate(w, "%s", st->text);
 		break;
 	case HOOK_ALG3_LAYER: {
 		pthread_mutex_lock(&w->mu);
