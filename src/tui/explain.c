@@ -61,6 +61,25 @@ const Explain explain_terms[] = {
      "The test accuracy of the network as it would be after the squeeze proposal, without "
      "and with compensation, measured on a copy before you decide; beside it, as many "
      "neurons kept by the norm rule (largest outgoing weights) and by random orders."},
+    {"schedule",
+     "How the learning rate changes over a training, from the base rate lr: constant, "
+     "step:E:F (times F every E epochs), cosine:T (from lr down to 0 at epoch T, by "
+     "default the training's length) or plateau:P:F (times F after P epochs without a "
+     "lower validation loss; needs the validation split). S sets it; Algorithm 1's "
+     "trainings follow it too, a β sweep's trials keep the constant rate."},
+    {"warm-up",
+     "The rate rises linearly from 0 to the schedule's value over the first W epochs of "
+     "every training."},
+    {"early stopping",
+     "With patience P (stop P), t holds out the validation split, measures it after every "
+     "epoch, stops when its accuracy (ties: its loss) has not improved for P epochs and "
+     "keeps the best epoch's weights: the epochs asked for are the cap, and the narration "
+     "says how many ran and which was kept."},
+    {"validation curve",
+     "In the history view, the accuracy per epoch of the last t training: large dots on "
+     "the validation split, small dots on the training part; a bar and a star mark the "
+     "best epoch so far, the kept one when the training has ended. Without a validation "
+     "split it shows the training accuracy alone."},
     {"compensation",
      "Not in the paper: after a squeeze, the next layer's weights and biases are refitted "
      "by least squares on training inputs, so its pre-activations change as little as "
@@ -73,7 +92,9 @@ const Explain explain_keys[] = {
     {"] / [", "η up / down (×1.25, /1.25); E types it"},
     {"s", "one Algorithm-1 iteration (the first trains the network from fresh weights)"},
     {"r", "Algorithm 1 until every κ ≤ τ"},
-    {"t", "train N epochs"},
+    {"t", "train N epochs (the cap under early stopping)"},
+    {"S", "the learning-rate schedule, its warm-up and early stopping's patience, asked in "
+	  "turn"},
     {"b", "β sweep (Algorithm 2): asks for the β list and q"},
     {"A", "in the sweep view, adopt the pick: a fresh network of its widths"},
     {"z", "squeeze (Algorithm 3): y applies, n refuses, a applies all, c toggles "
@@ -90,6 +111,8 @@ const Explain explain_keys[] = {
     {"Tab, 1-6", "views: layers, Algorithm 1, sweep, squeeze, spectrum, history"},
     {"↑ ↓ Enter", "layers and spectrum views: choose a layer; Enter shows its spectrum"},
     {"← → Home End", "Algorithm-1 view: scroll the iterations (also < >); ↑ ↓ the layers"},
+    {"← →", "history view on a short screen: the next chart (iterations, κ against epochs, "
+	    "the validation curve)"},
     {"q", "quit; with unsaved work it offers to save first"},
     {"lesson", "→ or Enter the next action, ← one back, space pause, q leave"},
 };
