@@ -445,6 +445,52 @@ keys q
 expect_exit "--play takes no network options" 2 '--play takes the lesson' "$C" tui --play algorithm1 --tau 3
 expect_exit "an unknown lesson names where it looked" 1 "no lesson 'nosuch'" "$C" tui --play nosuch
 
+## the learning-rate schedule and early stopping, set from the screen at 80x24
+run_script "$TMP/run6.sh" --layers $LAYERS --seed $SEED --limit 40 --lr 0.01 --schedule step:5:0.5 \
+	--log "'$TMP/s6.log'"
+$T new-session -d -s tui6 -x 80 -y 24 "$TMP/run6.sh"
+PANE=tui6
+see "--schedule opens with that schedule in the settings" '^test acc [0-9.]+%   lr 0\.01 step:5:0\.5   queued'
+expect_grep "and logs it" '^sched step:5:0\.5$' "$TMP/s6.log"
+keys S
+see "S asks for the schedule, proposing the one in effect" '^schedule \(.*\) \[step:5:0\.5\]: _'
+keys C-u cosine:x Enter
+see "a wrong spec is refused with the parser's message" "schedule 'cosine:x': .*'x' is not a number"
+## the rate is shown live while a training runs
+keys S C-u constant Enter Enter Enter
+see "constant replaces it" 'lr 0\.01 constant   queued'
+keys t 100000 Enter
+see "the progress line shows the learning rate live" 'train acc [0-9.]+%  lr 0\.01$'
+keys Escape
+see "Esc stops that training" 'cancelled: training 100000 epochs'
+keys S C-u cosine:30 Enter
+see "S asks for the warm-up next" 'warm-up epochs \(0: none\) \[0\]: _'
+keys C-u 1 Enter
+see "and the patience" 'early-stop patience in epochs \(0: none\) \[0\]: _'
+keys C-u 3 Enter
+see "the settings show schedule, warm-up and patience" 'lr 0\.01 cosine:30 warm 1 stop 3   queued'
+expect_grep "the schedule is a logged action" '^sched cosine:30 warmup=1$' "$TMP/s6.log"
+keys t C-u 200 Enter
+see "the narration says how many epochs ran and which was kept" \
+	'^▸ trained [0-9]+ of 200 epochs, kept epoch [0-9]+ \(validation [0-9.]+ %\)'
+ran=$(sed -n 's/^▸ trained \([0-9]*\) of 200.*/\1/p' "$TMP/screen")
+kept=$(sed -n 's/^▸ trained .* kept epoch \([0-9]*\) .*/\1/p' "$TMP/screen")
+check "early stopping ran $ran epochs, 3 after the kept one ($kept)" [ "$ran" -eq $((kept + 3)) ]
+keys 6 '>' '>'
+see "the history view draws the validation curve" \
+	"^• validation · training accuracy: $ran of 200 epochs, early stop, kept $kept \([0-9.]+%\)"
+check "its y axis is in percent" grep -Eq '^ +[0-9.]+%┤' "$TMP/screen"
+check "the kept epoch is starred in the plot" grep -Eq '^ +([0-9.]+%┤|│).*\*' "$TMP/screen"
+check "and labelled under it" grep -Eq "^ .*kept $kept( |\$)" "$TMP/screen"
+check "at 80x24 the chart's title is whole" sh -c "! grep -q '^• .*…' '$TMP/screen'"
+expect_grep "the training is logged with its patience" '^train 200 patience=3$' "$TMP/s6.log"
+keys w C-u "$TMP/s6.model" Enter
+see "the network is saved" "saved $TMP/s6.model"
+keys q
+see "the screen quits" '^EXIT=0' 5
+expect_ok "the log replays" env CONDNET_DATA="$TMP/data" "$C" replay "$TMP/s6.log" --save "$TMP/r6.model"
+check "to the network the screen saved, kept epoch and all" cmp "$TMP/r6.model" "$TMP/s6.model"
+
 ## the manual holds the explain panel's definitions (in the screen's ASCII spelling)
 run_script "$TMP/run4.sh" --ascii --log "'$TMP/s4.log'"
 $T new-session -d -s tui4 -x 240 -y 100 "$TMP/run4.sh"
