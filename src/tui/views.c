@@ -215,26 +215,36 @@ static void draw_progress(const Pub *p, const UiState *u)
 				 "batch %ld/%ld  loss %.4f  train acc %.2f%%  lr %.3g", t->batch,
 				 t->batches, t->loss, 100 * t->acc, t->lr);
 		x += screen_put(y, x, 0, C_NORMAL, 0, "epoch %.2f ", t->epoch);
-		/* the bar takes what the numbers leave, 6 to 22 cells */
+		/* the bar takes what the numbers leave, 6 to 22 cells, or none */
 		int bw = COLS - x - n - 1;
-		bw = bw > 22 ? 22 : bw < 6 ? 6 : bw;
-		screen_bar(y, x, bw, frac);
-		screen_put_cut(y, x + bw + 1, COLS - x - bw - 1, C_NORMAL, 0, "%s", rest);
+		bw = bw > 22 ? 22 : bw;
+		if (bw >= 6) {
+			screen_bar(y, x, bw, frac);
+			x += bw + 1;
+		}
+		screen_put_cut(y, x, COLS - x, C_NORMAL, 0, "%s", rest);
 	} else if (p->busy) {
 		screen_put_cut(y, x, 0, C_DIM, 0, "%s", p->activity[0] ? p->activity : p->running);
 	} else {
 		screen_put_cut(y, 0, 0, C_DIM, 0, "%s",
 			       p->last_train[0] ? p->last_train : "no training running");
 	}
-	char acc[64];
-	if (p->busy && p->live)
-		snprintf(acc, sizeof acc, "%.2f%% (before this operation)", p->test_acc);
-	else
-		snprintf(acc, sizeof acc, "%.2f%%", p->test_acc);
-	char set[160];
+	char acc[64], set[160], line[512];
 	sched_settings(p->lr, &p->sched, u->lesson ? 0 : u->patience, set, sizeof set);
-	screen_put_cut(y + 1, 0, 0, C_NORMAL, 0, "test acc %s   %s   queued %d   undo %d   log %s",
-		       acc, set, p->queued, p->nundo, p->log_path[0] ? p->log_path : "none");
+	for (int brief = 0; brief < 2; brief++) {
+		/* "(before)" when the long form would push the counts off a narrow screen */
+		if (p->busy && p->live)
+			snprintf(acc, sizeof acc, "%.2f%% (before%s)", p->test_acc,
+				 brief ? "" : " this operation");
+		else
+			snprintf(acc, sizeof acc, "%.2f%%", p->test_acc);
+		snprintf(line, sizeof line, "test acc %s   %s   queued %d   undo %d", acc, set,
+			 p->queued, p->nundo);
+		if (screen_width(line) <= COLS - 8)
+			break;
+	}
+	screen_put_cut(y + 1, 0, 0, C_NORMAL, 0, "%s   log %s", line,
+		       p->log_path[0] ? p->log_path : "none");
 }
 
 /* The keys that fit: those of the view (or the lesson) first. */
