@@ -224,9 +224,9 @@ static void series_add(Worker *w, double epoch, const LayerCond *lc, int m)
 	pthread_mutex_unlock(&w->mu);
 }
 
-/* While a network trains: the layer table about every 0.3 s (or 4 times
+/* While a network trains: the layer table at most every 0.3 s (or 19 times
  * the conditioning's cost), and the κ series about 64 times per training,
- * at most a quarter of the time spent on it. */
+ * each at most a twentieth of the time spent on it. */
 static void sample(Worker *w, const Net *net, const TrainProgress *p)
 {
 	double t = clock_seconds();
