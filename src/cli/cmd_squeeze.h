@@ -27,6 +27,15 @@ typedef struct Squeeze {
 	int have_last;
 } Squeeze;
 
+/* The command line into c and s: 0, 1 after --help, 2 after an error
+ * (said on stderr). */
+int squeeze_parse(int argc, char **argv, CommonOpts *c, Squeeze *s);
+
+/* --keep-counts: s->keep and s->so.keep_counts from s->keep_spec (a JSON
+ * record of another squeeze, or widths in a file or the argument), checked
+ * against net. */
+int squeeze_load_counts(Squeeze *s, const Net *net, Err *e);
+
 /* `condnet squeeze --compare`: the comparison at every τ (compensation's
  * sample and the retraining, by plan, from train), its tables, JSON (into
  * rec), CSV and plot. 0, 1 when interrupted, -1. */
