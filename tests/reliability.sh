@@ -437,7 +437,7 @@ fi
 if [ -n "$rocause" ]; then
 	refuse "save into an unwritable directory (checked before training)" 1 "^condnet train: ro/x\.model: cannot create a file beside it: $rocause$" \
 		"$C" train --layers 4 --epochs 1 --limit 20 --save ro/x.model --quiet
-	refuse "save into an unwritable directory" 1 "^condnet cond: ro/x\.model: cannot create a temporary file beside it: $rocause$" \
+	refuse "cond --save into an unwritable directory (checked before the work)" 1 "^condnet cond: ro/x\.model: cannot create a file beside it: $rocause$" \
 		"$C" cond --load m.model --save ro/x.model
 	if [ "$rocause" = "Permission denied" ]; then chmod 755 ro; else umount ro; fi
 else
@@ -529,6 +529,42 @@ chmod 604 umask.csv
 $T --csv umask.csv >/dev/null 2>&1
 check "a replaced --csv file keeps its mode 604 (got $(stat -c %a umask.csv))" [ "$(stat -c %a umask.csv)" = 604 ]
 check "no temporary file is left by any write above" [ -z "$(find . -name '*.tmp.*')" ]
+
+## failing before the work: every command checks each output path before it
+## reads data or trains (the data named here does not exist: its error would
+## come first otherwise)
+nd=/no/such/dir
+out1() { name=$1 cmd=$2 path=$3; shift 3
+	refuse "$name" 1 "^condnet $cmd: $path: the directory ${path%/*} does not exist$" "$C" "$cmd" "$@"; }
+out1 "alg1 --save checked first" alg1 $nd/a.model --data csv:nodata.csv --save $nd/a.model
+out1 "alg1 --json checked first" alg1 $nd/a.json --data csv:nodata.csv --json $nd/a.json
+out1 "alg1 --csv checked first" alg1 $nd/a.csv --data csv:nodata.csv --csv $nd/a.csv
+out1 "sweep --save checked first" sweep $nd/s.model --data csv:nodata.csv --final-epochs 1 --save $nd/s.model
+out1 "sweep --trial --out checked first" sweep $nd/t.json --data csv:nodata.csv --beta 1 --trial 0 --out $nd/t.json
+out1 "sweep --plan checked first" sweep $nd/plan.txt --data csv:nodata.csv --plan $nd/plan.txt
+refuse "sweep --plan --out DIR checked first" 1 "^condnet sweep: $nd/trials: the directory $nd does not exist$" \
+	"$C" sweep --data csv:nodata.csv --plan plan.txt --out $nd/trials
+out1 "squeeze --save checked first" squeeze $nd/q.model --load nomodel.model --save $nd/q.model
+out1 "squeeze --plot checked first" squeeze $nd/p.dat --load nomodel.model --compare --plot $nd/p
+out1 "cond --json checked first" cond $nd/c.json --load nomodel.model --json $nd/c.json
+out1 "import --save checked first" import $nd/i.model --npy nonpy.d --save $nd/i.model
+out1 "export --onnx checked first" export $nd/e.onnx --load nomodel.model --onnx $nd/e.onnx
+refuse "export --npy DIR checked first" 1 "^condnet export: $nd/npy: the directory $nd does not exist$" \
+	"$C" export --load nomodel.model --npy $nd/npy
+refuse "export --data --npy DIR checked first" 1 "^condnet export: $nd/npy: the directory $nd does not exist$" \
+	"$C" export --data csv:nodata.csv --npy $nd/npy
+refuse "paper --out DIR checked first" 1 "^condnet paper: $nd/p: the directory $nd does not exist$" \
+	"$C" paper mnist --quick --data-dir nodata --out $nd/p
+out1 "paper --report checked first" paper $nd/r.md mnist --quick --data-dir nodata --out pq --report $nd/r.md
+check "paper --report refused: the --out directory was not made" [ ! -e pq ]
+out1 "paper --plan checked first" paper $nd/plan mnist --quick --data-dir nodata --plan $nd/plan
+out1 "replay --save checked first" replay $nd/r.model nolog.log --save $nd/r.model
+touch afile
+refuse "export --npy onto a file" 1 "^condnet export: afile: exists and is not a directory$" "$C" export --load nomodel.model --npy afile
+refuse "a directory as --json" 1 "^condnet alg1: outdir: is a directory, expected a file name$" "$C" alg1 --data csv:nodata.csv --json outdir
+expect_fail "paper --report inside the --out directory it makes passes the check" "nodata" \
+	"$C" paper mnist --quick --data-dir nodata --out pq2 --report pq2/r.md
+rmdir pq2 2>/dev/null
 
 ## interruptions: SIGINT and SIGTERM during training with --save over an existing model
 # interrupt SIG CMD...: starts CMD, waits for its first epoch line, sends SIG; sets st.

@@ -252,6 +252,43 @@ int file_check_writable(const char *path, int flags, Err *e)
 	return 0;
 }
 
+int file_check_dir(const char *dir, Err *e)
+{
+	struct stat st;
+	if (!*dir)
+		return err_set(e, "an empty directory name");
+	if (stat(dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return err_set(e, "%s: exists and is not a directory", dir);
+		if (access(dir, W_OK | X_OK) != 0)
+			return err_set(e, "%s: cannot create files in it: %s", dir, strerror(errno));
+		return 0;
+	}
+	if (errno != ENOENT)
+		return err_set(e, "%s: %s", dir, strerror(errno));
+	/* the parent: the path without its last component (and trailing slashes) */
+	char parent[PATH_MAX];
+	if (snprintf(parent, sizeof parent, "%s", dir) >= (int)sizeof parent)
+		return err_set(e, "%.200s…: the path is too long", dir);
+	size_t n = strlen(parent);
+	while (n > 1 && parent[n - 1] == '/')
+		parent[--n] = '\0';
+	char *slash = strrchr(parent, '/');
+	if (!slash)
+		snprintf(parent, sizeof parent, ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(parent, &st) != 0)
+		return err_set(e, "%s: the directory %s does not exist", dir, parent);
+	if (!S_ISDIR(st.st_mode))
+		return err_set(e, "%s: %s is not a directory", dir, parent);
+	if (access(parent, W_OK | X_OK) != 0)
+		return err_set(e, "%s: cannot create the directory: %s", dir, strerror(errno));
+	return 0;
+}
+
 /* Writes to an open stream (standard output or error). */
 static int write_stream(FILE *f, const char *path, const void *data, size_t len, int flags, Err *e)
 {

@@ -61,6 +61,12 @@ int file_write(const char *path, const void *data, size_t len, int flags, Err *e
  * "-" (with FILE_OUT_TEXT) passes. For commands to fail before long work. */
 int file_check_writable(const char *path, int flags, Err *e);
 
+/* Checks, without creating anything, that dir is a directory condnet can
+ * create files in, or that it can be made (file_make_dir): its parent is a
+ * writable directory. For commands that write into a directory to fail
+ * before long work. */
+int file_check_dir(const char *dir, Err *e);
+
 /* The whole of the regular file path (as file_open_regular checks it), at
  * most max bytes, in a malloc'd buffer with a NUL after the last byte;
  * *len (may be NULL) receives the length. NULL and a message on failure. */

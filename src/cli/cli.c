@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine/model_io.h"
+#include "base/file.h"
 #include "base/rng.h"
+#include "engine/model_io.h"
 
 /* The data-set options come first: CLI_DATA_NOPTIONS in cli.h counts them. */
 const struct option cli_common_options[] = {
@@ -402,6 +404,45 @@ int cli_fail(const char *cmd, const Err *e)
 {
 	fprintf(stderr, "condnet %s: %s\n", cmd, e->msg);
 	return 1;
+}
+
+/* 1 when dir names the same path as the directory part of file (textually,
+ * trailing slashes aside). */
+static int dir_holds(const char *dir, const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	size_t dn = strlen(dir), fn = slash ? (size_t)(slash - file) : 0;
+	while (dn > 1 && dir[dn - 1] == '/')
+		dn--;
+	if (!slash)
+		return dn == 1 && dir[0] == '.';
+	return fn == dn && !strncmp(dir, file, dn);
+}
+
+/* One own output: a directory, or a file (perhaps in one of own's directories). */
+static int check_own(const CliOut *o, const CliOut *own, int n, Err *e)
+{
+	if (o->flags & CLI_OUT_DIR)
+		return file_check_dir(o->path, e);
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		if (own[i].path && (own[i].flags & CLI_OUT_DIR) && dir_holds(own[i].path, o->path) &&
+		    stat(own[i].path, &st) != 0)
+			return 0; /* made by the command: checked as a directory */
+	}
+	return file_check_writable(o->path, o->flags, e);
+}
+
+int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e)
+{
+	if ((c->save && file_check_writable(c->save, 0, e)) ||
+	    (c->json && file_check_writable(c->json, FILE_OUT_TEXT, e)) ||
+	    (c->csv && file_check_writable(c->csv, FILE_OUT_TEXT, e)))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (own[i].path && check_own(&own[i], own, n, e))
+			return -1;
+	return 0;
 }
 
 int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)

@@ -110,6 +110,23 @@ int cli_plan(const CommonOpts *c, const Dataset *train, const LrSchedule *sched,
  * epoch, early stopping after 5 epochs on 6000 validation rows". */
 const char *cli_plan_str(const TrainPlan *p, const LrSchedule *sched, char *buf, size_t len);
 
+/* An output of a command besides --save, --json and --csv: a file written
+ * with file_write's flags (FILE_OUT_TEXT for text), or with CLI_OUT_DIR a
+ * directory the command creates when it is missing. path NULL: not given. */
+typedef struct CliOut {
+	const char *path;
+	int flags;
+} CliOut;
+#define CLI_OUT_DIR 0x100
+
+/* Checks, before any data is read or anything trained, that every output
+ * of the command can be written: c's --save (a model: binary), --json and
+ * --csv (text: "-" is standard output), and the n entries of own. A file
+ * whose directory is one of own's CLI_OUT_DIR entries (made by the command)
+ * passes when that directory can be made. For every command, right after
+ * its options are parsed: a long run is never lost to a typo. */
+int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e);
+
 /* The hidden widths used when --layers is not given, for a --data spec. */
 const char *cli_default_layers(const char *spec);
 /* The data set's name for messages and records ("synthetic" when none). */

@@ -100,7 +100,7 @@ int cmd_alg1(int argc, char **argv)
 			c.early_stop > 0 ? "--early-stop" : "the plateau schedule");
 		return 2;
 	}
-	if (cli_load_data(&c, &train, NULL, &e) || !(net = cli_make_net(&c, train, &e)))
+	if (cli_check_outputs(&c, NULL, 0, &e) || cli_load_data(&c, &train, NULL, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (!(a = alg1_new(net, train, &o, &e)))
 		goto fail;

@@ -130,6 +130,8 @@ int cmd_cond(int argc, char **argv)
 	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &k, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
+	if (cli_check_outputs(&c, NULL, 0, &e))
+		goto fail;
 	int need_data = !c.load || k.epochs > 0 || c.data.spec;
 	if (need_data && cli_load_data(&c, &train, &test, &e))
 		goto fail;

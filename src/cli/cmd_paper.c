@@ -188,6 +188,10 @@ int cmd_paper(int argc, char **argv)
 		o.report = report;
 	}
 	Err e = {{0}};
+	CliOut outs[] = {{o.out, CLI_OUT_DIR}, {o.no_report || pc.plan ? NULL : o.report, FILE_OUT_TEXT},
+			 {pc.plan, FILE_OUT_TEXT}};
+	if (cli_check_outputs(&c, outs, 3, &e))
+		return cli_fail("paper", &e);
 	if (pc.plan)
 		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
 	Progress pr_line;

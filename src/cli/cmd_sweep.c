@@ -424,6 +424,13 @@ int cmd_sweep(int argc, char **argv)
 				"training: give --final-epochs E\n");
 		return 2;
 	}
+	/* --out is the trial's file, or the directory of the planned trials */
+	CliOut outs[] = {{s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT},
+			 {s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL,
+			  CLI_OUT_DIR},
+			 {s.plan, FILE_OUT_TEXT}};
+	if (cli_check_outputs(&c, outs, 3, &e))
+		goto fail;
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
 	int need_data = !s.gather || !c.load || s.final_epochs > 0;

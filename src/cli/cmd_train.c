@@ -178,9 +178,7 @@ int cmd_train(int argc, char **argv)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	/* the outputs can be written: fail now rather than after training */
-	if ((c.save && file_check_writable(c.save, 0, &e)) ||
-	    (c.json && file_check_writable(c.json, FILE_OUT_TEXT, &e)) ||
-	    (c.csv && file_check_writable(c.csv, FILE_OUT_TEXT, &e)))
+	if (cli_check_outputs(&c, NULL, 0, &e))
 		goto fail;
 	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
