@@ -566,7 +566,9 @@ expect_fail "paper --report inside the --out directory it makes passes the check
 	"$C" paper mnist --quick --data-dir nodata --out pq2 --report pq2/r.md
 rmdir pq2 2>/dev/null
 
-## interruptions: SIGINT and SIGTERM during training with --save over an existing model
+## interruptions: SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a run (exit 130);
+## other signals end it; a save is never cut (tests/test_signals: every signal
+## during saves)
 # interrupt SIG CMD...: starts CMD, waits for its first epoch line, sends SIG; sets st.
 interrupt() {
 	sig=$1; shift
@@ -595,6 +597,29 @@ interrupt TERM "$C" alg1 --layers 3x256 --tau 1.5 --eta 100000 --save keep.model
 check "SIGTERM stops alg1 with status 130 (got $st)" [ "$st" -eq 130 ]
 expect_grep "SIGTERM during alg1: the model is not saved" "^not saving keep\.model: the run was interrupted$" int.out
 check "SIGTERM during alg1 leaves the previous model intact" cmp m.model keep.model
+interrupt HUP "$C" train --layers 4x128 --epochs 100000 --save keep.model
+check "SIGHUP stops training with status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "SIGHUP: named in the report" "^interrupted by SIGHUP after " int.out
+check "SIGHUP leaves the previous model intact" cmp m.model keep.model
+interrupt QUIT "$C" alg1 --layers 3x256 --tau 1.5 --eta 100000 --save keep.model
+check "SIGQUIT stops alg1 with status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "SIGQUIT during alg1: the model is not saved" "^not saving keep\.model: the run was interrupted$" int.out
+interrupt HUP "$C" sweep --layers 2x64 --beta 1,2 --q 2 --eta 100000
+check "SIGHUP stops sweep with status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "SIGHUP during sweep: the table of the trials done" "^condnet sweep: interrupted; the table holds the trials done$" int.err
+interrupt USR1 "$C" train --layers 4x128 --epochs 100000 --save keep.model 2>/dev/null
+check "SIGUSR1 ends training by its default action (got $st)" [ "$st" -eq 138 ]
+check "SIGUSR1 leaves the previous model intact" cmp m.model keep.model
+# nohup's SIGHUP stays ignored; SIGTERM still stops
+: >int.out
+nohup "$C" train --layers 4x128 --epochs 100000 >int.out 2>int.err &
+pid=$!
+i=0; while [ $i -lt 300 ] && ! grep -q 'epoch' int.out; do sleep 0.1; i=$((i + 1)); done
+kill -HUP $pid; sleep 0.5
+check "under nohup SIGHUP is ignored" kill -0 $pid
+kill -TERM $pid; wait $pid; st=$?
+check "under nohup SIGTERM still stops (got $st)" [ "$st" -eq 130 ]
+check "no temporary file is left by any interruption" [ -z "$(find . -name '*.tmp.*')" ]
 
 ## session logs
 rp() { refuse "$1" 1 "^condnet replay: $2" "$C" replay "$3"; }

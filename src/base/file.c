@@ -3,6 +3,8 @@
  * file). */
 #include "base/file.h"
 
+#include "base/signals.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -353,13 +355,20 @@ static int tmp_create(const char *target, char *tmp, size_t cap)
 	return -1;
 }
 
-/* Replaces (or creates) o->target atomically. */
+/* Replaces (or creates) o->target atomically. A signal that would end the
+ * process waits until the temporary file is renamed or removed
+ * (signals_save_begin); a fault removes it (signals_save_track). */
 static int write_file(const Out *o, const void *data, size_t len, Err *e)
 {
 	char tmp[PATH_MAX + 16];
+	signals_save_begin();
 	int fd = tmp_create(o->target, tmp, sizeof tmp);
-	if (fd < 0)
-		return dir_error(o, errno, "cannot create a temporary file beside it", e);
+	if (fd < 0) {
+		int err = errno;
+		signals_save_end(-1);
+		return dir_error(o, err, "cannot create a temporary file beside it", e);
+	}
+	int slot = signals_save_track(tmp);
 	const char *what = NULL;
 	if (o->exists) {
 		/* the owner first: a change of owner may clear the set-id bits */
@@ -383,18 +392,21 @@ static int write_file(const Out *o, const void *data, size_t len, Err *e)
 	}
 	if (what) {
 		unlink(tmp);
+		signals_save_end(slot);
 		return err_set(e, "%s: %s %s failed: %s", o->name, what, tmp, strerror(saved));
 	}
 	/* Make the rename durable: sync the directory that holds the entry. */
 	int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = 0, err = 0;
 	if (dfd >= 0) {
-		int rc = fsync(dfd);
-		int err = errno;
+		rc = fsync(dfd);
+		err = errno;
 		close(dfd);
-		if (rc != 0 && err != EINVAL)
-			return err_set(e, "%s: syncing the directory %s failed: %s", o->name,
-			               o->dir, strerror(err));
 	}
+	signals_save_end(slot);
+	if (rc != 0 && err != EINVAL)
+		return err_set(e, "%s: syncing the directory %s failed: %s", o->name, o->dir,
+		               strerror(err));
 	return 0;
 }
 

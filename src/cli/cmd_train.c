@@ -1,11 +1,11 @@
 /* cmd_train.c - `condnet train`: train a network and report its accuracy. */
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "base/file.h"
+#include "base/signals.h"
 #include "cli/cli.h"
 #include "engine/model_io.h"
 #include "cli/progress.h"
@@ -21,7 +21,8 @@ static const char help[] =
 	"stopped, in the batch order of the same --seed.\n\n"
 	"  --epochs E           epochs to train, fractional allowed (default 1); with\n"
 	"                       --early-stop the most to train\n"
-	"  --save-partial       on SIGINT or SIGTERM, still write --save with the weights so far\n";
+	"  --save-partial       when interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), still\n"
+	"                       write --save with the weights so far\n";
 
 enum { OPT_EPOCHS = CLI_OPT_OWN, OPT_SAVE_PARTIAL };
 
@@ -218,7 +219,7 @@ int cmd_train(int argc, char **argv)
 	double train_acc = 100 * (1 - net_error(net, data, NULL));
 	double test_acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
 	if (sig)
-		printf("interrupted by %s after %.2f of %g epochs\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
+		printf("interrupted by %s after %.2f of %g epochs\n", signals_name(sig),
 		       t.tp.epoch, t.epochs);
 	else if (plan.patience > 0)
 		early_stop_line(&plan, &t.res);

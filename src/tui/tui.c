@@ -4,22 +4,15 @@
 
 #include <curses.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/signals.h"
 #include "cli/cli.h"
 #include "tui/screen.h"
 #include "tui/tui_int.h"
-
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
 
 /* A key: an escape sequence curses does not know (a key of another
  * terminal) is read whole and dropped, so that its bytes are not taken for
@@ -100,12 +93,9 @@ int tui_run(Session *s, const TuiSetup *su)
 		session_free(s);
 		return 1;
 	}
-	struct sigaction sa = {0};
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* SIGHUP, SIGINT, SIGQUIT, SIGTERM end the loop: the worker stops, the
+	 * terminal is restored */
+	signals_trap_stop(1);
 	if (!(t.w = worker_start(s, su->lesson, su->lesson ? su->lesson->setup : 0, &e))) {
 		screen_end();
 		fprintf(stderr, "condnet: %s\n", e.msg);
@@ -114,7 +104,7 @@ int tui_run(Session *s, const TuiSetup *su)
 	}
 	worker_status(t.w, 0, "%s", su->note);
 	t.next_at = clock_seconds() + su->delay;
-	while (!t.quit && !got_signal) {
+	while (!t.quit && !signals_stop()) {
 		if (!screen_too_small()) {
 			const Pub *p = worker_lock(t.w);
 			t.u.prompt = t.pk ? t.prompt : NULL;
@@ -136,5 +126,5 @@ int tui_run(Session *s, const TuiSetup *su)
 	screen_end();
 	if (log[0])
 		printf("session log: %s\n", log);
-	return got_signal ? 128 + got_signal : 0;
+	return signals_stop() ? 128 + signals_stop() : 0;
 }
