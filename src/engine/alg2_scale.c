@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/cond.h"
+#include "engine/train_plan.h"
 #include "base/clock.h"
 
 #define BETA_MATCH 1e-9
@@ -160,8 +161,11 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 	if (rc == 0) {
 		out->beta = beta;
 		out->trial = trial;
-		out->err_tr = net_error(net, tr, NULL);
-		out->err_v = net_error(net, v, NULL);
+		out->err_tr = net_error_hooked(net, tr, h);
+		out->err_v = net_error_hooked(net, v, h);
+		if (hook_cancelled(h))
+			rc = err_set(e, "Algorithm 2 trial β = %g: stopped while it was measured",
+				     beta);
 		out->max_kappa = 0.0;
 		for (int i = 0; i < m; i++)
 			if (!(lc[i].kappa <= out->max_kappa))

@@ -11,8 +11,16 @@
 #include "base/clock.h"
 #include "base/signals.h"
 #include "cli/cli.h"
+#include "engine/hook.h"
 #include "tui/screen.h"
 #include "tui/tui_int.h"
+
+/* The stop of the work this thread does (the first publication). */
+static int signalled(void *ud)
+{
+	(void)ud;
+	return signals_stop() != 0;
+}
 
 /* A key: an escape sequence curses does not know (a key of another
  * terminal) is read whole and dropped, so that its bytes are not taken for
@@ -96,6 +104,8 @@ int tui_run(Session *s, const TuiSetup *su)
 	/* SIGHUP, SIGINT, SIGQUIT, SIGTERM end the loop: the worker stops, the
 	 * terminal is restored */
 	signals_trap_stop(1);
+	/* what the screen shows first (κ, accuracy) is measured on this thread */
+	hook_set_thread_stop(signalled, NULL);
 	if (!(t.w = worker_start(s, su->lesson, su->lesson ? su->lesson->setup : 0, &e))) {
 		screen_end();
 		fprintf(stderr, "condnet: %s\n", e.msg);
