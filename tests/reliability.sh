@@ -628,17 +628,17 @@ N='net layers=4 act=erf act_a=1 seed=1'
 printf '%s\n%s\nfrobnicate x=1\n' "$D" "$N" >s1.log
 rp "log with an unknown action" "s1\.log:3: unknown action 'frobnicate' \(expected data, opts, net" s1.log
 printf '%s\ntau 0.5\n' "$D" >s2.log
-rp "log with tau < 1" "s2\.log:2: tau: expected a value > 1, got '0\.5'$" s2.log
+rp "log with tau < 1" "s2\.log:2: tau: '0\.5' must be greater than 1$" s2.log
 printf '%s\ntau 1\n' "$D" >s2b.log
-rp "log with tau = 1" "s2b\.log:2: tau: expected a value > 1, got '1'$" s2b.log
+rp "log with tau = 1" "s2b\.log:2: tau: '1' must be greater than 1$" s2b.log
 printf '%s\neta 0\n' "$D" >s2c.log
-rp "log with eta = 0" "s2c\.log:2: eta: expected a value > 0, got '0'$" s2c.log
+rp "log with eta = 0" "s2c\.log:2: eta: '0' is not a positive number$" s2c.log
 printf '%s\nnet layers=3,0 act=erf act_a=1 seed=1\n' "$D" >s2d.log
 rp "log with a zero width" "s2d\.log:2: net: layers \"3,0\": width at column 3 must be positive, not 0$" s2d.log
 printf '%s\n%s\nsweep betas=1,-2 q=1\n' "$D" "$N" >s2e.log
 rp "log with a negative beta" "s2e\.log:3: sweep: betas \"1,-2\": β = -2, every β must be > 0$" s2e.log
 printf '%s\n%s\nsweep betas=1 q=0\n' "$D" "$N" >s2f.log
-rp "log with q = 0" "s2f\.log:3: q: expected an integer in \[1, 1000\], got '0'$" s2f.log
+rp "log with q = 0" "s2f\.log:3: q: '0' is not a positive integer$" s2f.log
 printf '%s\n' "$N" >s3.log
 rp "log without data first" "s3\.log:1: net: no data set yet \(the first action must be 'data'\)$" s3.log
 printf 'data spec=synthetic features=0 label_col=-1 seed=1 limit=10 val_frac=0.1\n' >s4.log
@@ -659,6 +659,57 @@ rp "replay /dev/zero" "/dev/zero: not a regular file$" /dev/zero
 refuse "replay a FIFO (not opened)" 1 "^condnet replay: fifo: not a regular file$" timeout 10 "$C" replay fifo
 head -c 3000 /dev/urandom >s11.log
 refuse "log of random bytes" 1 "^condnet replay: s11\.log:[0-9]+: " "$C" replay s11.log
+
+## one table of limits: a session log, a model file and the command line
+## refuse the same values (engine/limits.c)
+printf '%s\nopts batch=50 lr=1e300\n' "$D" >s12.log
+rp "log with lr = 1e300" "s12\.log:2: lr: '1e300' must be at most 10$" s12.log
+printf '%s\nnet layers=4 act=erf act_a=1e300 seed=1\n' "$D" >s13.log
+rp "log with act_a = 1e300" "s13\.log:2: act_a: '1e300' must be at most 1e\+06$" s13.log
+printf '%s\nopts batch=2000000 lr=0.001\n' "$D" >s14.log
+rp "log with batch = 2000000" "s14\.log:2: batch: '2000000' is out of range \(1\.\.1000000\)$" s14.log
+printf '%s\nopts batch=50 lr=1e-320\n' "$D" >s15.log
+rp "log with a subnormal lr" "s15\.log:2: lr: '1e-320' is too small \(the least is 1\.17549e-38\)$" s15.log
+printf '%s\n%s\nsweep betas=1e20 q=1\n' "$D" "$N" >s16.log
+rp "log with beta = 1e20" "s16\.log:3: sweep: betas \"1e20\": β: 1e\+20 must be at most 1e\+06$" s16.log
+refuse "--lr 1e-320 is too small, not 'not a number'" 2 "^condnet train: --lr: '1e-320' is too small \(the least is 1\.17549e-38\)$" \
+	"$C" train --lr 1e-320
+refuse "--lr 1e300" 2 "^condnet train: --lr: '1e300' must be at most 10$" "$C" train --lr 1e300
+refuse "--act-scale 1e-39 is too small" 2 "^condnet train: --act-scale: '1e-39' is too small" "$C" train --act-scale 1e-39
+refuse "sweep --beta 1e20" 2 "^condnet sweep: --beta: betas \"1e20\": β: 1e\+20 must be at most 1e\+06$" "$C" sweep --beta 1e20
+refuse "sweep --beta 1:2:1e-300 (no 300-digit count)" 2 "^condnet sweep: --beta: betas \"1:2:1e-300\": step 1e-300 is finer than β's grid of 1e-09$" \
+	"$C" sweep --beta 1:2:1e-300
+refuse "sweep --beta 1:2:1e-5" 2 "^condnet sweep: --beta: betas \"1:2:1e-5\": step 1e-05 from 1 to 2 makes more than 64 values$" \
+	"$C" sweep --beta 1:2:1e-5
+start=$(date +%s)
+refuse "sweep --beta 1000: past the parameter limit, refused before any trial" 1 \
+	"^condnet sweep: β = 1000: its network has [0-9]+ parameters, more than condnet trains \(1073741824\)$" \
+	"$C" sweep --beta 1,1000 --q 1
+check "sweep --beta 1000: refused at once, nothing trained" [ ! -s "$TMP/out" -a $(($(date +%s) - start)) -lt 5 ]
+refuse "sweep --plan with beta 1000 refused too" 1 "^condnet sweep: β = 1000: its network has" \
+	"$C" sweep --beta 1000 --plan plan.txt
+# model files: values well-formed but out of the table, under a valid CRC
+fixcrc() { python3 -c "
+import struct, sys, zlib
+b = bytearray(open(sys.argv[1], 'rb').read())
+b[-4:] = struct.pack('<I', zlib.crc32(bytes(b[:-4])))
+open(sys.argv[1], 'wb').write(b)" "$1"; }
+expect_ok "train a small model with Adam state" "$C" train --layers 3x8 --epochs 1 --limit 20 --save a.model --quiet
+# (10-8-8-8-3: 4 layers, the Adam step count at offset 48, the weights from 60)
+cp a.model steps.model; poke steps.model 48 ffffffffffffff7f; fixcrc steps.model
+refuse "model with an Adam step count of INT64_MAX (valid CRC)" 1 \
+	"^condnet cond: steps\.model: Adam step count 9223372036854775807 at offset 48 is more than condnet's limit of 2\^53$" \
+	"$C" cond --load steps.model
+refuse "training a model with an Adam step count of INT64_MAX" 1 "^condnet train: steps\.model: Adam step count 9223372036854775807" \
+	"$C" train --load steps.model --epochs 1 --limit 20 --save steps2.model --quiet
+check "no model written from it" [ ! -e steps2.model ]
+cp a.model scale.model; poke scale.model 24 caf24971; fixcrc scale.model
+refuse "model with an activation scale of 1e30 (valid CRC)" 1 \
+	"^condnet cond: scale\.model: the activation scale at offset 24: 1\.00000002e\+30 must be at most 1e\+06$" \
+	"$C" cond --load scale.model
+cp a.model nan.model; poke nan.model 72 0000c07f; fixcrc nan.model
+refuse "model with a NaN weight (valid CRC)" 1 "^condnet cond: nan\.model: parameter 3 \(layer 1\) at offset 72 is nan, expected a finite number$" \
+	"$C" cond --load nan.model
 
 ## files kept in tests/regress: read without a crash; FILE.expect, when present,
 ## holds the expected stderr pattern (and the status must be 1)

@@ -13,6 +13,7 @@
 
 #include "base/file.h"
 #include "base/rng.h"
+#include "engine/limits.h"
 #include "engine/model_io.h"
 
 /* The data-set options come first: CLI_DATA_NOPTIONS in cli.h counts them. */
@@ -182,7 +183,7 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->data.dir = arg;
 		return 1;
 	case CLI_OPT_FEATURES:
-		return cli_int("--features", arg, 1, 1024, &c->data.features, e) ? -1 : 1;
+		return limit_parse_int(LIM_FEATURES, "--features", arg, &c->data.features, e) ? -1 : 1;
 	case CLI_OPT_LABEL_COL:
 		return cli_int("--label-col", arg, 0, 1000000, &c->data.label_col, e) ? -1 : 1;
 	case CLI_OPT_CENTER:
@@ -192,7 +193,7 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->data.scale = DATA_STANDARDIZE;
 		return 1;
 	case CLI_OPT_LIMIT:
-		return cli_int("--limit", arg, 1, 100000000, &c->data.limit, e) ? -1 : 1;
+		return limit_parse_int(LIM_ROWS, "--limit", arg, &c->data.limit, e) ? -1 : 1;
 	case CLI_OPT_LAYERS: {
 		int *w = NULL, n = 0;
 		if (net_parse_layers(arg, &w, &n, e))
@@ -208,7 +209,7 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->act = (ActKind)v;
 		return 1;
 	case CLI_OPT_ACT_SCALE:
-		if (cli_double("--act-scale", arg, 0, 1, 1e6, &d, e))
+		if (limit_parse(LIM_ACT_SCALE, "--act-scale", arg, &d, e))
 			return -1;
 		c->act_a = (float)d;
 		return 1;
@@ -218,14 +219,14 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->train.seed = c->seed;
 		return 1;
 	case CLI_OPT_BATCH:
-		return cli_int("--batch", arg, 1, 1000000, &c->train.batch, e) ? -1 : 1;
+		return limit_parse_int(LIM_BATCH, "--batch", arg, &c->train.batch, e) ? -1 : 1;
 	case CLI_OPT_LR:
-		if (cli_double("--lr", arg, 0, 1, 10, &d, e))
+		if (limit_parse(LIM_LR, "--lr", arg, &d, e))
 			return -1;
 		c->train.adam.lr = d;
 		return 1;
 	case CLI_OPT_THREADS:
-		return cli_int("--threads", arg, 1, 64, &c->train.threads, e) ? -1 : 1;
+		return limit_parse_int(LIM_THREADS, "--threads", arg, &c->train.threads, e) ? -1 : 1;
 	case CLI_OPT_LOAD:
 		c->load = arg;
 		return 1;
@@ -242,28 +243,28 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->quiet = 1;
 		return 1;
 	case CLI_OPT_VAL_FRAC:
-		if (cli_double("--val-frac", arg, 0, 1, 1, &d, e))
+		if (limit_parse(LIM_VAL_FRAC, "--val-frac", arg, &d, e))
 			return -1;
-		if (d >= 1)
-			return err_set(e, "--val-frac: '%s' must be less than 1", arg);
 		c->val_frac = d;
 		c->val_per_class = 0;
 		return 1;
 	case CLI_OPT_VAL_PER_CLASS:
-		return cli_int("--val-per-class", arg, 1, 100000000, &c->val_per_class, e) ? -1 : 1;
+		return limit_parse_int(LIM_VAL_PER_CLASS, "--val-per-class", arg, &c->val_per_class, e)
+			       ? -1
+			       : 1;
 	case CLI_OPT_SCHEDULE:
 		if (sched_parse(arg, &c->train.sched, e))
 			return err_prefix(e, "--schedule");
 		c->sched_given = 1;
 		return 1;
 	case CLI_OPT_WARMUP:
-		if (cli_double("--warmup", arg, 0, 0, 1e6, &d, e))
+		if (limit_parse(LIM_WARMUP, "--warmup", arg, &d, e))
 			return -1;
 		c->train.sched.warmup = d;
 		c->sched_given = 1;
 		return 1;
 	case CLI_OPT_EARLY_STOP:
-		return cli_int("--early-stop", arg, 1, 1000000, &c->early_stop, e) ? -1 : 1;
+		return limit_parse_int(LIM_EARLY_STOP, "--early-stop", arg, &c->early_stop, e) ? -1 : 1;
 	}
 	return 0;
 }
@@ -507,11 +508,10 @@ Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 	w[nh + 1] = train->k;
 	free(hidden);
 	/* Parameters, gradients and two Adam moments: four floats each. */
-	size_t nparam = net_param_count_for(nh + 1, w);
-	if (nparam > CLI_MAX_PARAMS) {
+	char what[96];
+	snprintf(what, sizeof what, "a %.60s network", spec);
+	if (limit_check_widths(nh + 1, w, what, NULL, e)) {
 		free(w);
-		err_set(e, "a %s network has %zu parameters, more than condnet trains (%zu)", spec,
-			nparam, (size_t)CLI_MAX_PARAMS);
 		return NULL;
 	}
 	Net *net = net_fresh(nh + 1, w, c->act, c->act_a, c->seed, e);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "engine/act.h"
+#include "engine/limits.h"
 #include "data/dataset.h"
 #include "data/datasets.h"
 #include "base/err.h"
@@ -37,8 +38,8 @@ typedef struct CommonOpts {
 void cli_common_default(CommonOpts *c);
 
 /* The largest network cli_make_net builds: 2^30 parameters take 16 GiB with
- * their gradients and Adam moments. */
-#define CLI_MAX_PARAMS (1UL << 30)
+ * their gradients and Adam moments (the table of limits, engine/limits.h). */
+#define CLI_MAX_PARAMS LIMIT_MAX_PARAMS
 
 /* getopt_long table entries for the common options, and their handler:
  * returns 1 if opt was a common option (parsed into c), 0 if not, -1 on a

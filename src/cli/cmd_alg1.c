@@ -43,9 +43,9 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	Alg1Opts *o = ud;
 	switch (opt) {
 	case OPT_TAU:
-		return cli_double("--tau", arg, 1, 1, 1e12, &o->tau, e);
+		return limit_parse(LIM_TAU, "--tau", arg, &o->tau, e);
 	case OPT_ETA:
-		return cli_double("--eta", arg, 0, 1, 1e6, &o->eta, e);
+		return limit_parse(LIM_ETA, "--eta", arg, &o->eta, e);
 	case OPT_ROUND:
 		return cli_int("--round", arg, 1, 1000000, &o->round, e);
 	case OPT_MAX_ITER:

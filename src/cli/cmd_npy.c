@@ -99,7 +99,7 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		return 0;
 	}
 	if (opt == OPT_TAU)
-		return cli_double("--tau", arg, 1, 1, 1e12, &k->tau, e);
+		return limit_parse(LIM_TAU, "--tau", arg, &k->tau, e);
 	if (!strcmp(arg, "keras"))
 		k->layout = NPY_KERAS;
 	else if (!strcmp(arg, "torch"))

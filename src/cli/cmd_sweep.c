@@ -86,16 +86,18 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		s->beta_given = 1;
 		return alg2_parse_betas(arg, &s->o, e) ? err_prefix(e, "--beta") : 0;
 	case OPT_Q:
-		return cli_int("--q", arg, 1, 1000, &s->o.q, e);
+		return limit_parse_int(LIM_Q, "--q", arg, &s->o.q, e);
 	case OPT_ETA:
-		return cli_double("--eta", arg, 0, 1, 1e6, &s->o.eta, e);
+		return limit_parse(LIM_ETA, "--eta", arg, &s->o.eta, e);
 	case OPT_NO_EXTEND:
 		s->o.extend = 0;
 		return 0;
 	case OPT_MAX_EXTEND:
 		return cli_int("--max-extend", arg, 0, 64, &s->o.max_extend, e);
-	case OPT_FINAL:
-		return cli_double("--final-epochs", arg, 0, 0, 1e6, &s->final_epochs, e);
+	case OPT_FINAL: /* 0: no final training (the default) */
+		if (!strcmp(arg, "0"))
+			return s->final_epochs = 0, 0;
+		return limit_parse(LIM_EPOCHS, "--final-epochs", arg, &s->final_epochs, e);
 	case OPT_TRIAL:
 		return cli_int("--trial", arg, 0, 999, &s->trial, e);
 	case OPT_OUT:
@@ -437,6 +439,9 @@ int cmd_sweep(int argc, char **argv)
 	if (need_data && cli_load_data(&c, &all, &test, &e))
 		goto fail;
 	if (!(base = cli_make_net(&c, all, &e)))
+		goto fail;
+	/* every β's network within the limits before any trial trains (or is planned) */
+	if (!s.gather && alg2_check_betas(base, s.o.betas, s.o.nbeta, &e))
 		goto fail;
 	if (!s.gather && dataset_split(all, c.val_per_class > 0 ? 0 : c.val_frac, c.val_per_class,
 				       c.seed, &tr, &v, &e))

@@ -46,7 +46,7 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 {
 	TrainCmd *t = ud;
 	if (opt == OPT_EPOCHS)
-		return cli_double("--epochs", arg, 0, 1, 1e6, &t->epochs, e);
+		return limit_parse(LIM_EPOCHS, "--epochs", arg, &t->epochs, e);
 	t->save_partial = 1;
 	return 0;
 }

@@ -394,6 +394,9 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		if (session_format_line(&a, line, sizeof line, e) < 0)
 			return -1;
 	}
+	/* the limits a log line is held to (the screen's actions too) */
+	if (session_check(&a, e) < 0)
+		return -1;
 	if (a.kind != SESS_DATA && !s->train)
 		return err_set(e, "%s: no data set yet (the first action must be 'data')", name);
 	if (a.kind > SESS_NET && a.kind != SESS_LOAD && a.kind != SESS_TAU && a.kind != SESS_ETA &&
