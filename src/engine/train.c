@@ -9,6 +9,7 @@
 #include "base/blas.h"
 #include "base/vec4.h"
 #include "base/clock.h"
+#include "engine/limits.h"
 
 /* Rows per forward chunk in evaluation. */
 #define EVAL_CHUNK 1024
@@ -340,10 +341,18 @@ static int run_batch(Trainer *t, double *loss, Err *e)
 	long correct = 0;
 	double l = forward_backward(net, t->w, t->xb, t->yb, rows, t->grad, &correct);
 	*loss = l;
+	if ((!isfinite(l) || !all_finite(t->grad, net->nparam)) &&
+	    !all_finite(net->param, net->nparam))
+		return err_set(e, "training diverged at epoch %ld, batch %ld: the weights are not "
+				  "finite (loss %g)", t->done / t->bpe + 1, t->pos + 1, l);
 	if (!isfinite(l) || !all_finite(t->grad, net->nparam))
 		return err_set(e, "training diverged at epoch %ld, batch %ld (loss %g); weights "
 				  "kept from before that batch",
 			       t->done / t->bpe + 1, t->pos + 1, l);
+	/* the step counts stay in the table of limits (a loaded model's may be near) */
+	if (net->adam_t >= LIMIT_MAX_STEPS || net->sched_st.step >= LIMIT_MAX_STEPS)
+		return err_set(e, "the network has taken %lld Adam steps, condnet's limit (2^53): it "
+				  "trains no further", (long long)net->adam_t);
 	AdamOpts adam = t->o.adam;
 	adam.lr = t->lr = sched_lr(&net->sched, &net->sched_st, t->bpe, t->o.adam.lr);
 	net->adam_t++;
@@ -369,6 +378,10 @@ static long step(Trainer *t, long nb, int *stopped, Err *e)
 			return -1;
 		t->done++;
 		int end = ++t->pos == t->bpe;
+		/* the weights themselves, once an epoch and at the end of the call */
+		if ((end || k + 1 == nb) && !all_finite(t->net->param, t->net->nparam))
+			return err_set(e, "training diverged at epoch %ld: the weights are not finite "
+					  "after batch %ld", (t->done - 1) / t->bpe + 1, t->pos), -1;
 		if (t->cb && (end || k + 1 == nb || (k + 1) % t->every == 0)) {
 			TrainProgress p = {
 				.epoch = trainer_epoch(t),
