@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Temporary files tracked at once (concurrent saves); more are not tracked
@@ -27,6 +28,7 @@ enum { SLOTS = 16 };
 static atomic_int saving;  /* saves holding (or about to create) a temporary file */
 static atomic_int pending; /* a signal that ends the process once they are done */
 static atomic_int dying;   /* a fault is ending the process */
+static atomic_int creating; /* saves between signals_save_begin and their track */
 static volatile sig_atomic_t stop_sig;  /* the first stop signal */
 static volatile sig_atomic_t stop_mode; /* 0: none, 1: the first stops, 2: every one stops */
 static atomic_int slot_used[SLOTS];     /* 0 free, 2 being filled, 1 names a file */
@@ -91,13 +93,18 @@ static void on_end(int sig)
 static void on_fault(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
-	/* sent with kill (not abort's own raise): it can wait like the others */
-	if (si && si->si_code <= 0 && si->si_code != SI_TKILL && sig != SIGABRT) {
+	/* sent by another process (kill, sigqueue): it can wait like the others */
+	if (si && (si->si_code == SI_USER || si->si_code == SI_QUEUE)) {
 		end_or_defer(sig);
 		return;
 	}
-	/* a save that tracks its file after this loop sees dying and removes it */
+	/* a save that tracks its file after this sees dying and removes it; one
+	 * between its begin and its track (an open) is waited for, 0.2 s at most */
 	atomic_store(&dying, 1);
+	for (int k = 0; k < 200 && atomic_load(&creating) > 0; k++) {
+		struct timespec ms = {0, 1000000};
+		nanosleep(&ms, NULL);
+	}
 	for (int i = 0; i < SLOTS; i++)
 		if (atomic_load(&slot_used[i]) == 1)
 			unlink(slot_name[i]);
@@ -180,12 +187,16 @@ const char *signals_name(int sig)
 void signals_save_begin(void)
 {
 	atomic_fetch_add(&saving, 1);
-	if (atomic_load(&dying))
+	atomic_fetch_add(&creating, 1);
+	if (atomic_load(&dying)) {
+		atomic_fetch_sub(&creating, 1);
 		for (;;)
 			pause();
+	}
 	if (!atomic_load(&pending))
 		return;
 	/* an end is on its way: create nothing; the last save to end sends it */
+	atomic_fetch_sub(&creating, 1);
 	signals_save_end(-1);
 	for (;;)
 		pause();
@@ -193,25 +204,22 @@ void signals_save_begin(void)
 
 int signals_save_track(const char *tmp)
 {
-	for (int i = 0; i < SLOTS; i++) {
+	int slot = -1;
+	for (int i = 0; tmp && i < SLOTS && slot < 0; i++) {
 		int expect = 0;
 		if (atomic_compare_exchange_strong(&slot_used[i], &expect, 2)) {
 			snprintf(slot_name[i], sizeof slot_name[i], "%s", tmp);
 			atomic_store(&slot_used[i], 1);
-			if (atomic_load(&dying)) { /* the fault's handler may have missed it */
-				unlink(tmp);
-				for (;;)
-					pause();
-			}
-			return i;
+			slot = i;
 		}
 	}
-	if (atomic_load(&dying)) {
+	atomic_fetch_sub(&creating, 1);
+	if (tmp && atomic_load(&dying)) { /* the fault's handler may have missed it */
 		unlink(tmp);
 		for (;;)
 			pause();
 	}
-	return -1;
+	return slot;
 }
 
 void signals_save_end(int slot)

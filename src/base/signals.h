@@ -46,9 +46,10 @@ const char *signals_name(int sig);
 /* For file_write: brackets the life of a temporary file (from before it is
  * created to after it is renamed or removed). A signal that ends the process
  * waits for signals_save_end; if one is already on its way,
- * signals_save_begin does not return. tmp is the file's name, removed if a
- * fault ends the process meanwhile; signals_save_track gives it once it is
- * created (it returns a slot for signals_save_end, -1 when all are in use). */
+ * signals_save_begin does not return. signals_save_track is called once,
+ * right after the attempt to create the file, with its name (removed if a
+ * fault ends the process meanwhile) or NULL when none was created; it
+ * returns a slot for signals_save_end (-1 when all slots are in use). */
 void signals_save_begin(void);
 int signals_save_track(const char *tmp);
 void signals_save_end(int slot);
