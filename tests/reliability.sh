@@ -657,6 +657,10 @@ rp "log with a 5000-character line" "s9\.log:1: line longer than [0-9]+ characte
 rp "empty log" "s10\.log: the log builds no network$" s10.log
 rp "replay /dev/zero" "/dev/zero: not a regular file$" /dev/zero
 refuse "replay a FIFO (not opened)" 1 "^condnet replay: fifo: not a regular file$" timeout 10 "$C" replay fifo
+refuse "tui --log FIFO: refused at once, not waiting for a reader" 1 "^condnet: fifo: the session log is a FIFO, expected a regular file$" \
+	timeout 10 "$C" tui --log fifo
+refuse "tui --log a directory" 1 "^condnet: csvdir: the session log is a directory, expected a regular file$" \
+	timeout 10 "$C" tui --log csvdir
 head -c 3000 /dev/urandom >s11.log
 refuse "log of random bytes" 1 "^condnet replay: s11\.log:[0-9]+: " "$C" replay s11.log
 

@@ -5,6 +5,7 @@
 #include "engine/session.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -96,9 +97,26 @@ int session_log_open(Session *s, const char *path, Err *e)
 	snprintf(dir, sizeof dir, "%s", path);
 	if (mkdirs(dir, e) < 0)
 		return -1;
-	FILE *f = fopen(path, "a");
-	if (!f)
+	/* a regular file only, as every file condnet reads: a FIFO would wait for
+	 * a reader (O_NONBLOCK: refused at once even if one appears meanwhile),
+	 * a device never keeps what is written */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return err_set(e, "%s: the session log is %s, expected a regular file", path,
+		               file_kind(st.st_mode));
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (fd < 0)
 		return err_set(e, "%s: cannot open the session log: %s", path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(e, "%s: the session log is not a regular file", path);
+	}
+	fcntl(fd, F_SETFL, O_WRONLY | O_APPEND);
+	FILE *f = fdopen(fd, "a");
+	if (!f) {
+		close(fd);
+		return err_set(e, "%s: cannot open the session log: %s", path, strerror(errno));
+	}
 	if (ftell(f) == 0)
 		fprintf(f, "# condnet session log, version 1\n");
 	fflush(f);
