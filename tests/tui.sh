@@ -6,7 +6,8 @@
 #    pages open, a squeeze refuses one layer and applies another, undo
 #    restores, the sweep's plot fits its axis to the data and its pick is
 #    adopted and undone, export writes the tables, the plots' data and a
-#    gnuplot script, w asks before overwriting, a caption reaches the log,
+#    gnuplot script, export and save refuse -, /dev/stdout and the terminal,
+#    w asks before overwriting, a caption reaches the log,
 #    quitting with unsaved work saves on the way out, and the log replays to
 #    the very network that was saved;
 #  - a second screen shows kappa changing while an Algorithm-1 step trains,
@@ -218,6 +219,19 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
 	echo "gnuplot is not installed: the images are not checked"
 fi
+
+## export and save refuse the screen itself: "-", /dev/stdout, the terminal
+keys e C-u - Enter
+see "export to - is refused" '-: standard output is the screen: name a file'
+keys e C-u /dev/stdout Enter
+see "export to /dev/stdout is refused" '/dev/stdout: the screen.s own terminal: name a file'
+tty=$($T display -p -t $PANE '#{pane_tty}')
+keys e C-u "$tty" Enter
+see "export to the pane's terminal is refused" "$tty: the screen.s own terminal: name a file"
+keys w C-u - Enter
+see "save to - is refused" '-: standard output is the screen: name a file'
+keys w C-u /dev/fd/1 Enter
+see "save to /dev/fd/1 is refused" '/dev/fd/1: the screen.s own terminal: name a file'
 
 ## save and open; w over an existing file asks first
 keys w

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "engine/limits.h"
 #include "tui/screen.h"
 #include "tui/tui_int.h"
@@ -133,6 +134,17 @@ static void answer_sweep(Tui *t, PromptKind k, const char *v)
 	t->u.view = VIEW_SWEEP;
 }
 
+/* 1 when path can be written (as file_write would, flags), and is not the
+ * screen itself: "-", /dev/stdout and the terminal would write over it. */
+static int screen_output_ok(Tui *t, const char *path, int flags)
+{
+	Err e = {{0}};
+	if (file_check_writable(path, flags | FILE_OUT_SCREEN, &e) == 0)
+		return 1;
+	worker_status(t->w, 1, "%s", e.msg);
+	return 0;
+}
+
 /* The answer to the open prompt (an empty answer takes the default). */
 static void answer(Tui *t)
 {
@@ -151,6 +163,8 @@ static void answer(Tui *t)
 		break;
 	case P_SAVE:
 		if (!v[0]) {
+			t->quit_after_save = 0;
+		} else if (!screen_output_ok(t, v, 0)) {
 			t->quit_after_save = 0;
 		} else if (access(v, F_OK) == 0) {
 			char q[1200];
@@ -178,6 +192,8 @@ static void answer(Tui *t)
 	}
 	case P_EXPORT: {
 		Job j = {.kind = JOB_EXPORT};
+		if (!screen_output_ok(t, v, FILE_OUT_TEXT))
+			break;
 		snprintf(j.path, sizeof j.path, "%s", v);
 		tui_submit(t, &j);
 		break;
