@@ -475,26 +475,36 @@ refuse "train --save into a missing directory fails at once" 1 "^condnet train: 
 	"$C" train --epochs 30 --save /no/such/dir/x.model
 check "train --save into a missing directory: no epoch was run" [ ! -s "$TMP/out" -a $(($(date +%s) - start)) -lt 5 ]
 $T --json - >dash.out 2>dash.err; st=$?
-check "--json - writes the record to standard output (exit $st)" python3 -c "
-import json, sys
-t = open('dash.out').read()
-r = json.loads(t[t.index('{'):])
+check "--json - writes the record alone to standard output (exit $st)" python3 -c "
+import json
+r = json.load(open('dash.out'))
 assert r['command'] == 'train', r"
-check "--json - follows the text report" sh -c "head -1 dash.out | grep -q '^synthetic: '"
-$T --csv - | cat >csvpipe.out
+check "--json -: the text report goes to standard error" sh -c "head -1 dash.err | grep -q '^synthetic: '"
+$T --csv - 2>/dev/null | cat >csvpipe.out
 expect_grep "--csv - into a pipe" "^epoch,loss,train_acc,test_acc," csvpipe.out
+check "--csv - into a pipe: the table alone" sh -c "! grep -q 'accuracy' csvpipe.out"
+refuse "--json - and --csv - together" 1 "^condnet train: --json and --csv both name standard output: give one of them a file$" \
+	$T --json - --csv -
+expect_ok "--json and --csv both /dev/null while standard output is /dev/null" \
+	sh -c "$T --json /dev/null --csv /dev/null >/dev/null"
+"$C" sweep --layers 2x8 --beta 1 --q 1 --eta 0.2 --no-extend --quiet --csv - >sweep-csv.out 2>sweep-csv.err
+check "sweep --csv -: the table alone on standard output, the report on standard error" python3 -c "
+o = open('sweep-csv.out').read(); e = open('sweep-csv.err').read()
+assert o.startswith('beta,') and 'pick' not in o.splitlines()[-1][:5] and 'pick: beta' in e, (o, e)"
 # /dev/fd/1 is the link chain /dev/stdout -> /proc/self/fd/1 less one link;
 # /dev/stdout itself only when not root: a fault run as root would replace it
 out1=/dev/fd/1
 [ "$(id -u)" -ne 0 ] && out1=/dev/stdout
-$T --json $out1 | cat >devstdout.out
-check "--json $out1 into a pipe" python3 -c "
-t = open('devstdout.out').read()
-assert '\"command\":' in t and t.index('train accuracy') < t.index('{'), t"
-$T --json $out1 >redirected.out
-check "--json $out1 redirected to a file: text and record both kept" python3 -c "
-t = open('redirected.out').read()
-assert t.startswith('synthetic: ') and '\"command\":' in t, t"
+$T --json $out1 2>devstdout.err | cat >devstdout.out
+check "--json $out1 into a pipe: the record alone" python3 -c "
+import json
+assert json.load(open('devstdout.out'))['command'] == 'train'
+assert 'train accuracy' in open('devstdout.err').read()"
+$T --json $out1 >redirected.out 2>redirected.err
+check "--json $out1 redirected to a file: the record in the file, the report on standard error" python3 -c "
+import json
+assert json.load(open('redirected.out'))['command'] == 'train'
+assert open('redirected.err').read().startswith('synthetic: ')"
 mkfifo outfifo
 timeout 30 cat outfifo >fromfifo & reader=$!
 expect_ok "--csv to a FIFO" timeout 20 $T --csv outfifo

@@ -73,8 +73,9 @@ const char cli_common_help[] =
 	"                       are then the cap)\n"
 	"Output:\n"
 	"  --save MODEL         write the resulting model\n"
-	"  --json FILE          write a JSON record of the run\n"
-	"  --csv FILE           write the main table as CSV\n"
+	"  --json FILE          write a JSON record of the run (- for standard output;\n"
+	"                       the text report then goes to standard error)\n"
+	"  --csv FILE           write the main table as CSV (- for standard output)\n"
 	"  --quiet              no progress display\n"
 	"  -h, --help           this text\n";
 
@@ -443,7 +444,21 @@ int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e)
 	for (int i = 0; i < n; i++)
 		if (own[i].path && check_own(&own[i], own, n, e))
 			return -1;
-	return 0;
+	/* a record written to standard output has it to itself: the text report
+	 * goes to standard error then, and two records cannot share it */
+	const char *to_stdout[2];
+	int k = 0;
+	if (c->json && file_is_stdout(c->json))
+		to_stdout[k++] = "--json";
+	if (c->csv && file_is_stdout(c->csv))
+		to_stdout[k++] = "--csv";
+	for (int i = 0; i < n && k < 2; i++)
+		if (own[i].path && (own[i].flags & FILE_OUT_TEXT) && file_is_stdout(own[i].path))
+			to_stdout[k++] = own[i].path;
+	if (k == 2)
+		return err_set(e, "%s and %s both name standard output: give one of them a file",
+			       to_stdout[0], to_stdout[1]);
+	return k ? file_stdout_for_records(e) : 0;
 }
 
 int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)

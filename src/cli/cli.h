@@ -125,7 +125,10 @@ typedef struct CliOut {
  * --csv (text: "-" is standard output), and the n entries of own. A file
  * whose directory is one of own's CLI_OUT_DIR entries (made by the command)
  * passes when that directory can be made. For every command, right after
- * its options are parsed: a long run is never lost to a typo. */
+ * its options are parsed: a long run is never lost to a typo. When one text
+ * output is standard output ("-", /dev/stdout), the text report goes to
+ * standard error from then on (file_stdout_for_records), so that standard
+ * output carries the record alone; two of them are an error. */
 int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e);
 
 /* The hidden widths used when --layers is not given, for a --data spec. */
