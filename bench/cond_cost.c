@@ -113,7 +113,6 @@ int main(int argc, char **argv)
 	Net *net = net_new(M, widths, ACT_ERF, 1.0f, NULL);
 	if (!d || !net)
 		die("setup", NULL);
-	blas_set_threads(threads);
 	TrainOpts o;
 	train_opts_default(&o);
 	o.threads = threads;

@@ -126,7 +126,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "epoch_drift: %s\n", e.msg);
 		return 1;
 	}
-	blas_set_threads(threads);
 	int w[M + 1];
 	memcpy(w, widths, sizeof w);
 	Net *net = net_new(M, w, ACT_ERF, 1.0f, &e);

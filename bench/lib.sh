@@ -41,7 +41,7 @@ env_block() {
 	echo "cpu:      $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
 		"$(nproc) online, flags$(grep -o -w -E 'avx2|fma|avx512f' /proc/cpuinfo | sort -u | tr '\n' ' ' | sed 's/^/ /')"
 	"$BENCH_TMP/blas_info"
-	echo "threads:  $1 (OPENBLAS_NUM_THREADS for the peers too)"
+	echo "threads:  $1 (condnet's own, OpenBLAS on one in each; OPENBLAS_NUM_THREADS for the peers)"
 	echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min) at $(date '+%F %T')"
 }
 

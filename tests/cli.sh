@@ -114,6 +114,19 @@ rm trial-1.5-1.json
 expect_exit "sweep --gather names a missing trial" 1 '^condnet sweep: beta 1\.5, trial 1 is missing' \
 	"$C" sweep --layers 2x8 --q 2 --no-extend --gather trial-*.json
 
+## Algorithm 2 with trials side by side: the table and pick of one at a time
+## (networks big enough for two threads to split their batches)
+for j in 1 2; do
+	expect_ok "sweep --jobs $j" "$C" sweep --layers 2x300 --beta 1,1.5 --q 3 --eta 0.5 --no-extend \
+		--threads 2 --jobs $j --json "jobs$j.json"
+	sed -n 's/ *[0-9.]* s$//; /^beta /p; /^β/,/^pick/p' "$TMP/out" >"jobs$j.txt"
+done
+check "sweep --jobs 2 prints the trials, table and pick of --jobs 1" cmp jobs1.txt jobs2.txt
+check "sweep --jobs 2 writes the JSON of --jobs 1" cmp jobs1.json jobs2.json
+check "the comparison saw six trials and the pick" \
+	[ "$(grep -c '^beta ' jobs2.txt)" -eq 6 ] && grep -q ' pick$' jobs2.txt
+expect_exit "--jobs 0" 2 "^condnet sweep: --jobs: '0' is not a positive integer$" "$C" sweep --jobs 0
+
 ## Algorithm 3: removed counts, with and without compensation
 expect_ok "train an oversized network" "$C" train --layers 3x64 --epochs 3 --save big.model --quiet
 expect_ok "squeeze" "$C" squeeze --load big.model --tau 10 --json sq.json --save sq.model --quiet

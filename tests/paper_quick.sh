@@ -39,7 +39,7 @@ done
 expect_ok "the report is made again without the data sets" env CONDNET_DATA="$TMP/none" \
 	"$CONDNET" paper adult --quick --quiet --threads 2 --out "$TMP/adult" --report "$TMP/again.md"
 check "and it is the same report" cmp "$TMP/adult/results-adult.md" "$TMP/again.md"
-expect_grep "the report gives the threads the stages ran with" "^Machine: .*, 1 OpenBLAS threads\.$" "$TMP/again.md"
+expect_grep "the report gives the threads the stages ran with" "^Machine: .*, 1 threads\.$" "$TMP/again.md"
 
 # Inside the long "over" stage, rows already done are kept: a run that finds
 # them (here: all of them) trains nothing and writes the same rows.

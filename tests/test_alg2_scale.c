@@ -610,6 +610,89 @@ START_TEST(real_trial_reproducible)
 }
 END_TEST
 
+/* The trials a sweep reports, in the order of its steps. */
+typedef struct Seen {
+	Alg2Trial t[16];
+	int n;
+} Seen;
+
+static void note_trial(const HookStep *st, void *ud)
+{
+	Seen *s = ud;
+	if (st->kind == HOOK_ALG2_TRIAL && s->n < 16)
+		s->t[s->n++] = *st->trial;
+}
+
+/* A real sweep with 3 threads, run with 1, 2 and 4 trials at once: the
+ * same trials in the same order, bit for bit (max κ follows every bit of
+ * the trained weights), and the same means. Its batches are split into 2
+ * parts (β = 1) and 3 (β = 1.5) whatever the threads that compute them. */
+START_TEST(side_by_side_same_as_serial)
+{
+	Dataset *all = dataset_synthetic(80, 3, 32, 12, NULL);
+	Dataset *tr = NULL, *v = NULL;
+	Err e;
+	ck_assert_msg(dataset_split(all, 0.2, 0, 5, &tr, &v, &e) == 0, "%s", e.msg);
+	int w[] = {32, 256, 256, 3};
+	Net *base = net_new(3, w, ACT_ERF, 1.0f, &e);
+	Alg2Opts o;
+	alg2_opts_default(&o);
+	ck_assert_int_eq(alg2_parse_betas("1.0,1.5", &o, &e), 0);
+	o.q = 3;
+	o.eta = 1;
+	o.extend = 0;
+	o.train.batch = 40;
+	o.train.threads = 3;
+	Seen ref = {.n = 0};
+	Alg2 *ra = NULL;
+	int jobs[] = {1, 2, 4};
+	for (int k = 0; k < 3; k++) {
+		o.jobs = jobs[k];
+		Seen seen = {.n = 0};
+		Hook h = {.step = note_trial, .ud = &seen};
+		Alg2 *a = alg2_new(base, tr, v, &o, &e);
+		ck_assert_msg(a != NULL, "%s", e.msg);
+		ck_assert_msg(alg2_run(a, &h, &e) == 0, "%s", e.msg);
+		ck_assert_int_eq(seen.n, 6);
+		if (k == 0) {
+			ref = seen;
+			ra = a;
+			continue;
+		}
+		for (int i = 0; i < 6; i++) {
+			ck_assert_double_eq(seen.t[i].beta, ref.t[i].beta);
+			ck_assert_int_eq(seen.t[i].trial, ref.t[i].trial);
+			ck_assert_mem_eq(&seen.t[i].err_tr, &ref.t[i].err_tr, sizeof(double));
+			ck_assert_mem_eq(&seen.t[i].err_v, &ref.t[i].err_v, sizeof(double));
+			ck_assert_mem_eq(&seen.t[i].max_kappa, &ref.t[i].max_kappa, sizeof(double));
+		}
+		for (int i = 0; i < 2; i++) {
+			ck_assert_mem_eq(&a->b[i].err_tr, &ra->b[i].err_tr, sizeof(double));
+			ck_assert_mem_eq(&a->b[i].err_v, &ra->b[i].err_v, sizeof(double));
+		}
+		ck_assert_int_eq(alg2_pick(a), alg2_pick(ra));
+		alg2_free(a);
+	}
+	/* trials differ from one another: the comparison above can fail */
+	ck_assert(ref.t[0].max_kappa != ref.t[1].max_kappa);
+
+	/* a stop reaches every trial under way; none is recorded */
+	o.jobs = 2;
+	Alg2 *a = alg2_new(base, tr, v, &o, &e);
+	int calls = 0;
+	Hook stop = {.progress = stop_now, .ud = &calls};
+	ck_assert_int_eq(alg2_step(a, &stop, &e), -1);
+	ck_assert_str_eq(e.msg, "Algorithm 2, β = 1, trial 0: stopped during training");
+	ck_assert_int_eq(a->b[0].done, 0);
+	alg2_free(a);
+	alg2_free(ra);
+	net_free(base);
+	dataset_free(tr);
+	dataset_free(v);
+	dataset_free(all);
+}
+END_TEST
+
 static Suite *alg2_suite(void)
 {
 	Suite *s = suite_create("alg2");
@@ -627,6 +710,7 @@ static Suite *alg2_suite(void)
 	tcase_add_test(c, gather_extends_as_in_process);
 	tcase_add_test(c, json_round_trip_and_rejects);
 	tcase_add_test(c, real_trial_reproducible);
+	tcase_add_test(c, side_by_side_same_as_serial);
 	suite_add_tcase(s, c);
 	return s;
 }

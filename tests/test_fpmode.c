@@ -1,17 +1,21 @@
 /* test_fpmode.c - every thread that computes runs with subnormals flushed
- * to zero: the main thread, OpenBLAS's workers and condnet's own threads.
+ * to zero: the main thread, OpenBLAS's workers and condnet's own threads
+ * (thread_start and the threads of a pool).
  *
  * The program runs itself again with OPENBLAS_NUM_THREADS=2 so that
  * OpenBLAS starts a worker thread in its own constructor, before condnet's
  * code runs: the case the mode must reach. */
 #include <float.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "base/blas.h"
+#include "base/clock.h"
 #include "data/dataset.h"
 #include "base/fpmode.h"
+#include "base/pool.h"
 #include "engine/net.h"
 #include "engine/train.h"
 #include "testutil.h"
@@ -59,14 +63,24 @@ static long sgemm_wrong_entries(void)
 	return wrong;
 }
 
+/* OpenBLAS started two threads in its constructor (the environment asks
+ * for them); condnet holds it at one, its own threads share out the work. */
+START_TEST(test_openblas_held_at_one)
+{
+	ck_assert_int_eq(blas_get_threads(), 1);
+}
+END_TEST
+
 START_TEST(test_openblas_workers)
 {
-	ck_assert_int_ge(blas_get_threads(), 2);
+	blas_set_threads(2);
+	ck_assert_int_eq(blas_get_threads(), 2);
 	ck_assert_int_eq(sgemm_wrong_entries(), 0);
 	/* threads OpenBLAS adds later are made by a thread with the mode */
 	blas_set_threads(1);
 	blas_set_threads(3);
 	ck_assert_int_eq(sgemm_wrong_entries(), 0);
+	blas_set_threads(1);
 }
 END_TEST
 
@@ -74,11 +88,13 @@ END_TEST
  * mode compute with subnormals, and the product differs. */
 START_TEST(test_openblas_workers_without_mode)
 {
+	blas_set_threads(2);
 	fpmode_clear();
 	ck_assert_int_eq(blas_restart_threads(), 0);
 	fpmode_set();
 	long wrong = sgemm_wrong_entries();
 	ck_assert_int_eq(blas_restart_threads(), 0); /* the mode again, for later tests */
+	blas_set_threads(1);
 	ck_assert_int_gt(wrong, 0);
 }
 END_TEST
@@ -99,6 +115,58 @@ START_TEST(test_own_threads)
 	pthread_join(th, NULL);
 	ck_assert_int_eq(seen, 1);
 	fpmode_set();
+}
+END_TEST
+
+enum { POOL_PARTS = 3 };
+
+typedef struct PoolProbe {
+	pthread_t who[POOL_PARTS];
+	int mode[POOL_PARTS];
+	long wrong[POOL_PARTS];
+	atomic_int arrived[2];
+	int met[2][POOL_PARTS];
+} PoolProbe;
+
+/* Each part notes its thread and mode, and multiplies subnormals in it;
+ * then it waits (at most 10 s) until every part of the phase has started,
+ * so each runs on a thread of its own. */
+static void pool_probe(void *arg, int phase, int part)
+{
+	PoolProbe *pp = arg;
+	pp->who[part] = pthread_self();
+	pp->mode[part] = fpmode_active();
+	volatile float a = 1e-20f, b = 1e-20f, s = FLT_MIN / 4;
+	pp->wrong[part] = (a * b != 0.0f) + (s + 0.0f != 0.0f);
+	atomic_fetch_add(&pp->arrived[phase], 1);
+	double until = clock_seconds() + 10;
+	while (atomic_load(&pp->arrived[phase]) < POOL_PARTS && clock_seconds() < until)
+		;
+	pp->met[phase][part] = atomic_load(&pp->arrived[phase]) == POOL_PARTS;
+}
+
+/* Every thread of a pool computes in the mode, even when the pool was made
+ * by a thread without it, and every part ran on a thread of its own. */
+START_TEST(test_pool_threads)
+{
+	fpmode_clear();
+	Pool *p = pool_new(POOL_PARTS, NULL);
+	fpmode_set();
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(pool_threads(p), POOL_PARTS);
+	for (int round = 0; round < 3; round++) {
+		PoolProbe pp;
+		memset(&pp, 0, sizeof pp);
+		pool_run(p, pool_probe, &pp, 2, POOL_PARTS);
+		for (int i = 0; i < POOL_PARTS; i++) {
+			ck_assert_int_eq(pp.met[0][i] + pp.met[1][i], 2);
+			ck_assert_int_eq(pp.mode[i], 1);
+			ck_assert_int_eq(pp.wrong[i], 0);
+			for (int j = 0; j < i; j++)
+				ck_assert(!pthread_equal(pp.who[i], pp.who[j]));
+		}
+	}
+	pool_free(p);
 }
 END_TEST
 
@@ -197,9 +265,11 @@ int main(int argc, char **argv)
 	Suite *s = suite_create("fpmode");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_main_thread);
+	tcase_add_test(tc, test_openblas_held_at_one);
 	tcase_add_test(tc, test_openblas_workers);
 	tcase_add_test(tc, test_openblas_workers_without_mode);
 	tcase_add_test(tc, test_own_threads);
+	tcase_add_test(tc, test_pool_threads);
 	tcase_add_test(tc, test_gradient_no_subnormals);
 	tcase_add_test(tc, test_training_same_in_threads);
 	suite_add_tcase(s, tc);

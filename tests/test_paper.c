@@ -161,7 +161,7 @@ START_TEST(report_from_stage_files)
 	assert_has(md, "| alg1 | Table 4 | 12.5 |\n");
 	assert_has(md, "| alg2 | Figure 4 | 40.2 |\n");
 	assert_has(md, "| final | full training of the pick | 3.8 (resumed once) |\n");
-	assert_has(md, ", 1 to 2 OpenBLAS threads (stages differ).");
+	assert_has(md, ", 1 to 2 threads (stages differ).");
 	/* Table 4: initial κ, final n and κ beside the paper's */
 	assert_has(md, "1 iterations, done.\n");
 	assert_has(md, "| 1 | 1,234 | 9 | 44 | 44 | 7 | 7 |\n"

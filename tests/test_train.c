@@ -5,6 +5,7 @@
 #include "engine/net.h"
 #include "testutil.h"
 #include "engine/train.h"
+#include "engine/train_pass.h"
 
 /* A data set in a plain struct (rows of n × d floats, labels in [0, k)). */
 static Dataset *make_data(int n, int d, int k)
@@ -198,6 +199,86 @@ START_TEST(test_deterministic)
 	net_free(b);
 	net_free(c);
 	free_data(tr);
+}
+END_TEST
+
+/* Trains a copy of net for 3 epochs with the batch split into `threads`
+ * parts computed by `workers` threads; the copy is returned. */
+static Net *train_split(const Net *net, const Dataset *d, int threads, int workers)
+{
+	Net *c = net_clone(net, NULL);
+	TrainOpts o;
+	train_opts_default(&o);
+	o.batch = 64;
+	o.seed = 5;
+	o.threads = threads;
+	o.workers = workers;
+	Err e;
+	ck_assert_int_eq(train_epochs(c, d, &o, 3, NULL, NULL, &e), 0);
+	return c;
+}
+
+static void assert_same_net(const Net *a, const Net *b)
+{
+	ck_assert_int_eq(a->adam_t, b->adam_t);
+	ck_assert_mem_eq(a->param, b->param, a->nparam * sizeof(float));
+	ck_assert_mem_eq(a->adam_m, b->adam_m, a->nparam * sizeof(float));
+	ck_assert_mem_eq(a->adam_v, b->adam_v, a->nparam * sizeof(float));
+}
+
+/* The pooled trainer: with the batch split into 3 parts on 3 threads,
+ * repeated runs give the same bits, and so do 1 or 2 threads running the
+ * same 3 parts. The network is big enough for 3 parts (25 MFLOP a batch)
+ * with columns in every part. */
+START_TEST(test_pooled_deterministic)
+{
+	Dataset *tr = clusters(60, 64, 5, 21);
+	int widths[] = {64, 200, 160, 128, 5};
+	Net *net = net_new(4, widths, ACT_ERF, 1.0f, NULL);
+	ck_assert_int_eq(pass_parts(net, 64, 3), 3);
+	ck_assert_int_eq(pass_parts(net, 64, 8), 3);
+	ck_assert_int_eq(pass_parts(net, 8, 3), 1);
+	Rng r;
+	rng_seed(&r, 6);
+	net_init_glorot(net, &r);
+	Net *a = train_split(net, tr, 3, 0);
+	for (int k = 0; k < 3; k++) {
+		Net *b = train_split(net, tr, 3, 0);
+		assert_same_net(a, b);
+		net_free(b);
+	}
+	for (int workers = 1; workers <= 2; workers++) {
+		Net *c = train_split(net, tr, 3, workers);
+		assert_same_net(a, c);
+		net_free(c);
+	}
+	/* and it trained */
+	ck_assert_int_ne(memcmp(a->param, net->param, a->nparam * sizeof(float)), 0);
+	ck_assert_double_lt(net_error(a, tr, NULL), 0.2);
+	net_free(a);
+	net_free(net);
+	free_data(tr);
+}
+END_TEST
+
+/* Evaluation in chunks of rows gives the same bits on any thread count. */
+START_TEST(test_error_threads)
+{
+	Dataset *d = clusters(700, 6, 4, 22); /* 2,800 rows: three chunks */
+	int widths[] = {6, 40, 4};
+	Net *net = net_new(2, widths, ACT_TANH, 1.0f, NULL);
+	Rng r;
+	rng_seed(&r, 7);
+	net_init_glorot(net, &r);
+	double l1, err1 = net_error_threads(net, d, 1, &l1);
+	ck_assert(err1 > 0 && err1 < 1);
+	for (int t = 2; t <= 4; t++) {
+		double l, err = net_error_threads(net, d, t, &l);
+		ck_assert_mem_eq(&err, &err1, sizeof err);
+		ck_assert_mem_eq(&l, &l1, sizeof l);
+	}
+	net_free(net);
+	free_data(d);
 }
 END_TEST
 
@@ -492,6 +573,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_gradient_errors);
 	tcase_add_test(tc, test_learns_clusters);
 	tcase_add_test(tc, test_deterministic);
+	tcase_add_test(tc, test_pooled_deterministic);
+	tcase_add_test(tc, test_error_threads);
 	tcase_add_test(tc, test_epochs_and_progress);
 	tcase_add_test(tc, test_trainer_step);
 	tcase_add_test(tc, test_diverges);

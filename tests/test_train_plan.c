@@ -399,24 +399,24 @@ START_TEST(stoppable_measurements)
 {
 	Dataset *d = noise_labels(5000, 9); /* 10,000 rows: five slices */
 	Net *net = fresh(4);
-	ck_assert(net_error_hooked(net, d, NULL) == net_error(net, d, NULL));
+	ck_assert(net_error_hooked(net, d, 0, NULL) == net_error(net, d, NULL));
 	memset(&seen, 0, sizeof seen);
 	Hook c = {.cancelled = on_cancelled, .ud = &seen};
-	ck_assert(net_error_hooked(net, d, &c) == net_error(net, d, NULL));
+	ck_assert(net_error_hooked(net, d, 0, &c) == net_error(net, d, NULL));
 	ck_assert_int_ge(seen.cancel_calls, 5);
 	memset(&seen, 0, sizeof seen);
 	seen.cancel_at = 3; /* stopped after two slices */
-	ck_assert(isnan(net_error_hooked(net, d, &c)));
+	ck_assert(isnan(net_error_hooked(net, d, 0, &c)));
 	int stop = 1;
 	hook_set_thread_stop(stop_now, &stop);
 	ck_assert_int_eq(hook_thread_stopped(), 1);
-	ck_assert(isnan(net_error_hooked(net, d, NULL)));
+	ck_assert(isnan(net_error_hooked(net, d, 0, NULL)));
 	LayerCond lc[2];
 	Err e;
 	ck_assert_int_eq(cond_net_values(net, 25, lc, &e), -1);
 	ck_assert_str_eq(e.msg, "stopped before layer 1");
 	stop = 0;
-	ck_assert(net_error_hooked(net, d, NULL) == net_error(net, d, NULL));
+	ck_assert(net_error_hooked(net, d, 0, NULL) == net_error(net, d, NULL));
 	ck_assert_int_eq(cond_net_values(net, 25, lc, &e), 0);
 	for (int i = 0; i < 2; i++)
 		cond_layer_free(&lc[i]);

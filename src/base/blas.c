@@ -43,11 +43,16 @@ int blas_restart_threads(void)
  * the workers from it: a new thread inherits its creator's floating-point
  * environment (POSIX), so every thread OpenBLAS computes on has the mode.
  * Threads OpenBLAS adds later (openblas_set_num_threads) are created by a
- * condnet thread, which has it too. */
+ * condnet thread, which has it too.
+ * Then OpenBLAS is held at one thread: condnet's own threads share out the
+ * work (base/pool.h, the conditioning's threads) and call it side by side;
+ * its thread count is one setting for the whole process, and its results
+ * change with it. */
 __attribute__((constructor)) static void blas_fpmode_init(void)
 {
 	fpmode_set();
 	blas_restart_threads();
+	openblas_set_num_threads(1);
 }
 
 static enum CBLAS_TRANSPOSE tr(int t)
@@ -79,7 +84,7 @@ void blas_dsyrk_t(int n, int k, double alpha, const double *A, int lda, double b
 
 void blas_set_threads(int n)
 {
-	if (n > 0)
+	if (n > 0 && n != openblas_get_num_threads())
 		openblas_set_num_threads(n);
 }
 

@@ -2,7 +2,9 @@
  * Everything else calls these, so that <cblas.h> is included in one file (it
  * clashes with <gsl/gsl_blas.h>).
  * Linking this module makes every OpenBLAS worker thread compute with
- * subnormals flushed to zero, like condnet's own threads (fpmode.h). */
+ * subnormals flushed to zero, like condnet's own threads (fpmode.h), and
+ * sets OpenBLAS to one thread before main() runs: condnet's threads split
+ * the work themselves (pool.h). */
 #ifndef CONDNET_BLAS_H
 #define CONDNET_BLAS_H
 
@@ -27,7 +29,9 @@ int blas_dbdsqr_values(double *d, const double *e, int n);
  * main() runs. -1 where this OpenBLAS cannot (no blas_thread_shutdown_). Not
  * while another thread is inside OpenBLAS. */
 int blas_restart_threads(void);
-/* OpenBLAS's thread count (1 or more); 0 leaves it as it is. */
+/* OpenBLAS's thread count (1 or more); 0, or the count it has, leaves it
+ * as it is. Condnet's own threads call OpenBLAS side by side and expect one
+ * (trainers and evaluation set it back to one). */
 void blas_set_threads(int n);
 int blas_get_threads(void);
 

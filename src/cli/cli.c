@@ -59,7 +59,7 @@ const char cli_common_help[] =
 	"Training:\n"
 	"  --batch B            mini-batch size (default 50)\n"
 	"  --lr LR              Adam learning rate (default 0.001)\n"
-	"  --threads N          OpenBLAS threads, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
+	"  --threads N          threads to compute on, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
 	"  --schedule SPEC      the learning rate over a training: constant (default),\n"
 	"                       step:E[:F] (times F, default 0.1, every E epochs),\n"
 	"                       cosine[:T] (from --lr down to 0 at epoch T, default the\n"

@@ -35,7 +35,7 @@ static const char help[] =
 	"  --no-report      run the stages, write no report\n"
 	"  --data-dir DIR   where the data sets are (default: the data directory)\n"
 	"  --seed S         seed of every initialisation and shuffle (default 1)\n"
-	"  --threads N      OpenBLAS threads (default 2)\n"
+	"  --threads N      threads to compute on (default 2)\n"
 	"  --quiet          no progress\n"
 	"  -h, --help       this text\n\n"
 	"Stages, mnist: alg1 alg2 final verify squeeze add20 eta tau over\n"

@@ -39,6 +39,8 @@ static const char help_fmt[] =
 	"                       (the trials train eta epochs at the constant --lr); with\n"
 	"                       --early-stop it trains on the training part of the split,\n"
 	"                       at most E epochs, and keeps its best validation epoch\n"
+	"  --jobs N             run N trials at once, each on its share of the --threads;\n"
+	"                       the table is the same (default %d)\n"
 	"  --trial T            run only trial T (0..q-1) of the single --beta B, write --out\n"
 	"  --out FILE           where --trial writes its result (JSON); with --plan, the\n"
 	"                       directory the planned trials write to (default trials)\n"
@@ -50,7 +52,7 @@ static const char help_fmt[] =
 	"                       edge (FILE is left empty when the sweep is done)\n";
 
 enum { OPT_BETA = CLI_OPT_OWN, OPT_Q, OPT_ETA, OPT_NO_EXTEND, OPT_MAX_EXTEND, OPT_FINAL,
-       OPT_TRIAL, OPT_OUT, OPT_GATHER, OPT_PLAN };
+       OPT_JOBS, OPT_TRIAL, OPT_OUT, OPT_GATHER, OPT_PLAN };
 
 static const struct option own[] = {
 	{"beta", required_argument, NULL, OPT_BETA},
@@ -59,6 +61,7 @@ static const struct option own[] = {
 	{"no-extend", no_argument, NULL, OPT_NO_EXTEND},
 	{"max-extend", required_argument, NULL, OPT_MAX_EXTEND},
 	{"final-epochs", required_argument, NULL, OPT_FINAL},
+	{"jobs", required_argument, NULL, OPT_JOBS},
 	{"trial", required_argument, NULL, OPT_TRIAL},
 	{"out", required_argument, NULL, OPT_OUT},
 	{"gather", no_argument, NULL, OPT_GATHER},
@@ -98,6 +101,8 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		if (!strcmp(arg, "0"))
 			return s->final_epochs = 0, 0;
 		return limit_parse(LIM_EPOCHS, "--final-epochs", arg, &s->final_epochs, e);
+	case OPT_JOBS:
+		return cli_int("--jobs", arg, 1, 64, &s->o.jobs, e);
 	case OPT_TRIAL:
 		return cli_int("--trial", arg, 0, 999, &s->trial, e);
 	case OPT_OUT:
@@ -411,7 +416,7 @@ int cmd_sweep(int argc, char **argv)
 	alg2_opts_default(&s.o);
 	char help[sizeof help_fmt + 96];
 	snprintf(help, sizeof help, help_fmt, s.o.betas[0], s.o.betas[s.o.nbeta - 1],
-		 s.o.betas[1] - s.o.betas[0], s.o.q, s.o.eta, s.o.max_extend);
+		 s.o.betas[1] - s.o.betas[0], s.o.q, s.o.eta, s.o.max_extend, s.o.jobs);
 	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &s, help, &first);
 	if (pr)
 		return pr == 1 ? 0 : 2;

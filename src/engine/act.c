@@ -1,14 +1,15 @@
 /* act.c - activation functions and their derivatives over contiguous arrays.
  *
- * erf and exp are evaluated with branch-free polynomial forms that the
- * compiler can vectorise; libm's erff and expf are scalar calls and would
- * otherwise cost as much as a small matrix product. */
+ * erf and exp are evaluated with branch-free polynomial forms, eight lanes
+ * at a time; libm's erff and expf are scalar calls and would otherwise cost
+ * as much as a small matrix product. Each loop is compiled twice, for any
+ * core and for cores with AVX2 (wider registers, the same operations in the
+ * same order, so the same bits), and picked when called. */
 #include "engine/act.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "base/vec4.h"
 
 static const char *const act_names[ACT_COUNT] = {"erf", "tanh", "relu", "sigmoid"};
 
@@ -25,16 +26,44 @@ int act_parse(const char *s)
 	return -1;
 }
 
-/* Lanes of a where mask is set, else lanes of b. */
-static inline v4f sel4(v4i mask, v4f a, v4f b)
+/* Eight-lane vectors pass between inlined functions only, so the warning
+ * that their calling convention differs with AVX does not apply. */
+#if defined(__GNUC__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+typedef float vf __attribute__((vector_size(32)));
+typedef int vi __attribute__((vector_size(32)));
+#define LANES 8
+#define AI static inline __attribute__((always_inline))
+
+AI vf ldv(const float *p)
 {
-	return (v4f)((mask & (v4i)a) | (~mask & (v4i)b));
+	vf v;
+	memcpy(&v, p, sizeof v);
+	return v;
 }
 
-static inline v4f clamp4(v4f x, float lo, float hi)
+AI void stv(float *p, vf v)
 {
-	x = sel4(x < splat(lo), splat(lo), x);
-	return sel4(x > splat(hi), splat(hi), x);
+	memcpy(p, &v, sizeof v);
+}
+
+AI vf splatv(float x)
+{
+	return (vf){x, x, x, x, x, x, x, x};
+}
+
+/* Lanes of a where mask is set, else lanes of b. */
+AI vf selv(vi mask, vf a, vf b)
+{
+	return (vf)((mask & (vi)a) | (~mask & (vi)b));
+}
+
+AI vf clampv(vf x, float lo, float hi)
+{
+	x = selv(x < splatv(lo), splatv(lo), x);
+	return selv(x > splatv(hi), splatv(hi), x);
 }
 
 static inline float clampf(float x, float lo, float hi)
@@ -65,10 +94,10 @@ float act_erf_fast(float x)
 	return x * p / q;
 }
 
-static inline v4f erf4(v4f x)
+AI vf erfv(vf x)
 {
-	x = clamp4(x, -4.0f, 4.0f);
-	v4f x2 = x * x, p = splat(-2.72614225801306e-10f), q = splat(-1.45660718464996e-05f);
+	x = clampv(x, -4.0f, 4.0f);
+	vf x2 = x * x, p = splatv(-2.72614225801306e-10f), q = splatv(-1.45660718464996e-05f);
 	ERF_BODY(x2, p, q);
 	return x * p / q;
 }
@@ -99,15 +128,15 @@ float act_exp_fast(float x)
 	return p * s.f;
 }
 
-static inline v4f exp4(v4f x)
+AI vf expv(vf x)
 {
-	x = clamp4(x, -87.0f, 88.0f);
-	v4f t = x * 1.44269504088896341f;
-	v4i half = (v4i)splat(0.5f) | ((v4i)t & (int)0x80000000u);
-	v4i n = __builtin_convertvector(t + (v4f)half, v4i);
-	v4f fn = __builtin_convertvector(n, v4f), r, p = splat(1.9875691500e-4f);
+	x = clampv(x, -87.0f, 88.0f);
+	vf t = x * 1.44269504088896341f;
+	vi half = (vi)splatv(0.5f) | ((vi)t & (int)0x80000000u);
+	vi n = __builtin_convertvector(t + (vf)half, vi);
+	vf fn = __builtin_convertvector(n, vf), r, p = splatv(1.9875691500e-4f);
 	EXP_BODY(x, fn, r, p);
-	return p * (v4f)((n + 127) << 23);
+	return p * (vf)((n + 127) << 23);
 }
 
 static inline float eval1(ActKind k, float a, float v)
@@ -124,39 +153,41 @@ static inline float eval1(ActKind k, float a, float v)
 	}
 }
 
-static inline v4f eval4(ActKind k, float a, v4f v)
+AI vf evalv(ActKind k, float a, vf v)
 {
 	switch (k) {
 	case ACT_ERF:
-		return erf4(a * v);
+		return erfv(a * v);
 	case ACT_TANH:
-		return (v4f){tanhf(v[0]), tanhf(v[1]), tanhf(v[2]), tanhf(v[3])};
+		for (int l = 0; l < LANES; l++)
+			v[l] = tanhf(v[l]);
+		return v;
 	case ACT_RELU:
-		return (v4f)((v4i)v & (v > splat(0.0f)));
+		return (vf)((vi)v & (v > splatv(0.0f)));
 	default:
-		return 1.0f / (1.0f + exp4(-v));
+		return 1.0f / (1.0f + expv(-v));
 	}
 }
 
-void act_forward(ActKind k, float a, const float *z, float *y, size_t n)
+AI void forward_body(ActKind k, float a, const float *z, float *y, size_t n)
 {
 	size_t j = 0;
-	for (; j + 4 <= n; j += 4)
-		st4(y + j, eval4(k, a, ld4(z + j)));
+	for (; j + LANES <= n; j += LANES)
+		stv(y + j, evalv(k, a, ldv(z + j)));
 	for (; j < n; j++)
 		y[j] = eval1(k, a, z[j]);
 }
 
-void act_forward_bias(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
-		      size_t cols)
+AI void forward_bias_body(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
+			  size_t cols, size_t ld)
 {
 	for (size_t r = 0; r < rows; r++) {
-		float *zr = z + r * cols, *yr = y + r * cols;
+		float *zr = z + r * ld, *yr = y + r * ld;
 		size_t j = 0;
-		for (; j + 4 <= cols; j += 4) {
-			v4f v = ld4(zr + j) + ld4(b + j);
-			st4(zr + j, v);
-			st4(yr + j, eval4(k, a, v));
+		for (; j + LANES <= cols; j += LANES) {
+			vf v = ldv(zr + j) + ldv(b + j);
+			stv(zr + j, v);
+			stv(yr + j, evalv(k, a, v));
 		}
 		for (; j < cols; j++) {
 			zr[j] += b[j];
@@ -179,21 +210,21 @@ static inline float grad1(ActKind k, float c, float a2, float z, float y)
 	}
 }
 
-static inline v4f grad4(ActKind k, float c, float a2, const float *z, const float *y)
+AI vf gradv(ActKind k, float c, float a2, const float *z, const float *y)
 {
 	switch (k) {
 	case ACT_ERF: {
-		v4f v = ld4(z);
-		return c * exp4(-a2 * v * v);
+		vf v = ldv(z);
+		return c * expv(-a2 * v * v);
 	}
 	case ACT_TANH: {
-		v4f v = ld4(y);
+		vf v = ldv(y);
 		return 1.0f - v * v;
 	}
 	case ACT_RELU:
-		return (v4f)((v4i)splat(1.0f) & (ld4(z) > splat(0.0f)));
+		return (vf)((vi)splatv(1.0f) & (ldv(z) > splatv(0.0f)));
 	default: {
-		v4f v = ld4(y);
+		vf v = ldv(y);
 		return v * (1.0f - v);
 	}
 	}
@@ -201,12 +232,90 @@ static inline v4f grad4(ActKind k, float c, float a2, const float *z, const floa
 
 /* f'(z) for erf(a·z) is 2a/√π·exp(−a²z²); tanh' = 1 − y²; relu' = [z > 0];
  * sigmoid' = y(1 − y). */
-void act_backward(ActKind k, float a, const float *z, const float *y, float *g, size_t n)
+AI void backward_body(ActKind k, float a, const float *z, const float *y, size_t ldz, float *g,
+		      size_t ldg, size_t rows, size_t cols)
 {
 	const float c = (float)(2.0 / sqrt(M_PI)) * a, a2 = a * a;
-	size_t i = 0;
-	for (; i + 4 <= n; i += 4)
-		st4(g + i, ld4(g + i) * grad4(k, c, a2, z + i, y + i));
-	for (; i < n; i++)
-		g[i] *= grad1(k, c, a2, z[i], y[i]);
+	for (size_t r = 0; r < rows; r++) {
+		const float *zr = z + r * ldz, *yr = y + r * ldz;
+		float *gr = g + r * ldg;
+		size_t i = 0;
+		for (; i + LANES <= cols; i += LANES)
+			stv(gr + i, ldv(gr + i) * gradv(k, c, a2, zr + i, yr + i));
+		for (; i < cols; i++)
+			gr[i] *= grad1(k, c, a2, zr[i], yr[i]);
+	}
+}
+
+/* The loops for any core, and for cores with AVX2. */
+static void forward_any(ActKind k, float a, const float *z, float *y, size_t n)
+{
+	forward_body(k, a, z, y, n);
+}
+
+static void forward_bias_any(ActKind k, float a, float *z, const float *b, float *y,
+			     size_t rows, size_t cols, size_t ld)
+{
+	forward_bias_body(k, a, z, b, y, rows, cols, ld);
+}
+
+static void backward_any(ActKind k, float a, const float *z, const float *y, size_t ldz,
+			 float *g, size_t ldg, size_t rows, size_t cols)
+{
+	backward_body(k, a, z, y, ldz, g, ldg, rows, cols);
+}
+
+#if defined(__x86_64__)
+#define HAVE_AVX2() __builtin_cpu_supports("avx2")
+#define AVX2 __attribute__((target("avx2")))
+
+AVX2 static void forward_avx2(ActKind k, float a, const float *z, float *y, size_t n)
+{
+	forward_body(k, a, z, y, n);
+}
+
+AVX2 static void forward_bias_avx2(ActKind k, float a, float *z, const float *b, float *y,
+				   size_t rows, size_t cols, size_t ld)
+{
+	forward_bias_body(k, a, z, b, y, rows, cols, ld);
+}
+
+AVX2 static void backward_avx2(ActKind k, float a, const float *z, const float *y, size_t ldz,
+			       float *g, size_t ldg, size_t rows, size_t cols)
+{
+	backward_body(k, a, z, y, ldz, g, ldg, rows, cols);
+}
+#else
+#define HAVE_AVX2() 0
+#define forward_avx2 forward_any
+#define forward_bias_avx2 forward_bias_any
+#define backward_avx2 backward_any
+#endif
+
+void act_forward(ActKind k, float a, const float *z, float *y, size_t n)
+{
+	(HAVE_AVX2() ? forward_avx2 : forward_any)(k, a, z, y, n);
+}
+
+void act_forward_bias(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
+		      size_t cols)
+{
+	act_forward_bias_ld(k, a, z, b, y, rows, cols, cols);
+}
+
+void act_forward_bias_ld(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
+			 size_t cols, size_t ld)
+{
+	(HAVE_AVX2() ? forward_bias_avx2 : forward_bias_any)(k, a, z, b, y, rows, cols, ld);
+}
+
+void act_backward(ActKind k, float a, const float *z, const float *y, float *g, size_t n)
+{
+	(HAVE_AVX2() ? backward_avx2 : backward_any)(k, a, z, y, n, g, n, 1, n);
+}
+
+void act_backward_ld(ActKind k, float a, const float *z, const float *y, size_t ldz, float *g,
+		     size_t ldg, size_t rows, size_t cols)
+{
+	(HAVE_AVX2() ? backward_avx2 : backward_any)(k, a, z, y, ldz, g, ldg, rows, cols);
 }

@@ -215,8 +215,8 @@ static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, 
 	}
 	free(lc);
 	/* in slices, so that a stop is answered within one of them */
-	r->train_error = net_error_hooked(net, a->train, h);
-	r->eval_error = a->eval ? net_error_hooked(net, a->eval, h) : NAN;
+	r->train_error = net_error_hooked(net, a->train, 0, h);
+	r->eval_error = a->eval ? net_error_hooked(net, a->eval, 0, h) : NAN;
 	if (hook_cancelled(h)) {
 		record_free(r);
 		return err_set(e, "Algorithm 1, iteration %d: stopped while measured", iter);

@@ -4,14 +4,18 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/cond.h"
 #include "engine/limits.h"
 #include "engine/train_plan.h"
 #include "base/clock.h"
+#include "base/fpmode.h"
 
 #define BETA_MATCH 1e-9
 
@@ -40,6 +44,7 @@ void alg2_opts_default(Alg2Opts *o)
 	o->eta = 1.0;
 	o->extend = 1;
 	o->max_extend = 4;
+	o->jobs = 1;
 	o->seed = 1;
 	train_opts_default(&o->train);
 }
@@ -189,8 +194,8 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 	if (rc == 0) {
 		out->beta = beta;
 		out->trial = trial;
-		out->err_tr = net_error_hooked(net, tr, h);
-		out->err_v = net_error_hooked(net, v, h);
+		out->err_tr = net_error_hooked(net, tr, o->train.workers, h);
+		out->err_v = net_error_hooked(net, v, o->train.workers, h);
 		if (hook_cancelled(h))
 			rc = err_set(e, "Algorithm 2 trial β = %g: stopped while it was measured",
 				     beta);
@@ -414,9 +419,171 @@ static int settle(Alg2 *a)
 	return 1;
 }
 
+/* Runs trial t of β index i on the calling thread with options o. */
+static int run_trial(Alg2 *a, int i, int t, const Alg2Opts *o, Alg2Trial *tr, const Hook *h,
+		     Err *e)
+{
+	double beta = a->b[i].beta;
+	Net *shape = net_new(a->base->m, a->b[i].widths, a->base->act, a->base->act_a, e);
+	if (!shape)
+		return err_prefix(e, "Algorithm 2, β = %g", beta);
+	memset(tr, 0, sizeof *tr);
+	tr->beta = beta;
+	tr->trial = t;
+	int rc = a->fn(shape, beta, t, a->tr, a->v, o, tr, h, a->fn_ud, e);
+	net_free(shape);
+	tr->beta = beta;
+	tr->trial = t;
+	return rc;
+}
+
+/* Records the outcome rc of trial t of β index i and reports it; 0, or -1
+ * with the message when it failed or was stopped. */
+static int record_trial(Alg2 *a, int i, int t, int rc, Alg2Trial *tr, const Hook *h, Err *e)
+{
+	double beta = a->b[i].beta;
+	if (rc < 0)
+		return err_prefix(e, "Algorithm 2, β = %g, trial %d", beta, t);
+	if (rc > 0)
+		return err_set(e, "Algorithm 2, β = %g, trial %d: stopped during training", beta,
+			       t);
+	if (trial_check(tr, e) < 0)
+		return err_prefix(e, "Algorithm 2");
+	trial_store(a, i, tr);
+	const Alg2Beta *b = &a->b[i];
+	hook_step(h, (HookStep){.kind = HOOK_ALG2_TRIAL, .alg2 = a, .trial = tr},
+		  "Algorithm 2, β %.2f, trial %d of %d: ε_tr %.2f %%, ε_v %.2f %%; mean of %d: "
+		  "2ε_v − ε_tr = %.2f %%",
+		  beta, t + 1, a->o.q, 100 * tr->err_tr, 100 * tr->err_v, b->done, 100 * b->score);
+	return 0;
+}
+
+/* ---- trials side by side ---- */
+
+#define ALG2_MAX_JOBS 64
+
+/* The next trials of one alg2_step with o.jobs > 1, each on a thread of
+ * its own with its share of the threads (TrainOpts.workers), all with the
+ * same parts (TrainOpts.threads): their results are the serial run's. Only
+ * the calling thread calls the caller's hook; the trial it runs reports its
+ * progress, and a stop reaches the others through `stop`. */
+typedef struct Side {
+	Alg2 *a;
+	Alg2Opts o;
+	const Hook *h;
+	int k;
+	int bi[ALG2_MAX_JOBS], ti[ALG2_MAX_JOBS], rc[ALG2_MAX_JOBS];
+	Alg2Trial tr[ALG2_MAX_JOBS];
+	Err err[ALG2_MAX_JOBS];
+	atomic_int stop, done;
+} Side;
+
+typedef struct SideArg {
+	Side *s;
+	int j;
+} SideArg;
+
+static int side_progress(const TrainProgress *p, void *ud)
+{
+	return atomic_load(&((Side *)ud)->stop);
+}
+
+static int side_cancelled(void *ud)
+{
+	return atomic_load(&((Side *)ud)->stop);
+}
+
+static int lead_progress(const TrainProgress *p, void *ud)
+{
+	Side *s = ud;
+	if (s->h && s->h->progress && s->h->progress(p, s->h->ud))
+		atomic_store(&s->stop, 1);
+	return atomic_load(&s->stop);
+}
+
+static void lead_step(const HookStep *st, void *ud)
+{
+	Side *s = ud;
+	if (s->h && s->h->step)
+		s->h->step(st, s->h->ud);
+}
+
+static int lead_cancelled(void *ud)
+{
+	Side *s = ud;
+	if (hook_cancelled(s->h))
+		atomic_store(&s->stop, 1);
+	return atomic_load(&s->stop);
+}
+
+static void *side_thread(void *v)
+{
+	SideArg *sa = v;
+	Side *s = sa->s;
+	int j = sa->j;
+	Hook hk = {side_progress, NULL, side_cancelled, s};
+	s->rc[j] = run_trial(s->a, s->bi[j], s->ti[j], &s->o, &s->tr[j], &hk, &s->err[j]);
+	atomic_fetch_add(&s->done, 1);
+	return NULL;
+}
+
+/* Runs the next min(o.jobs, trials left) trials at once and records them in
+ * trial order, up to the first that failed or was stopped (its message). */
+static int side_step(Alg2 *a, const Hook *h, Err *e)
+{
+	const Alg2Priv *p = priv(a);
+	Side *s = calloc(1, sizeof *s);
+	if (!s)
+		return err_set(e, "Algorithm 2: out of memory");
+	int q = a->o.q, jobs = a->o.jobs < ALG2_MAX_JOBS ? a->o.jobs : ALG2_MAX_JOBS;
+	for (int i = 0; i < a->nb; i++)
+		for (int t = 0; t < q && s->k < jobs; t++)
+			if (!p->seen[i * q + t]) {
+				s->bi[s->k] = i;
+				s->ti[s->k++] = t;
+			}
+	s->a = a;
+	s->h = h;
+	s->o = a->o;
+	int threads = train_threads(&a->o.train);
+	s->o.train.threads = threads;
+	s->o.train.workers = threads / s->k > 1 ? threads / s->k : 1;
+	pthread_t tid[ALG2_MAX_JOBS];
+	SideArg arg[ALG2_MAX_JOBS];
+	int started[ALG2_MAX_JOBS] = {0}, nstarted = 0;
+	for (int j = 1; j < s->k; j++) {
+		arg[j] = (SideArg){s, j};
+		started[j] = thread_start(&tid[j], side_thread, &arg[j]) == 0;
+		nstarted += started[j];
+	}
+	Hook lead = {lead_progress, lead_step, lead_cancelled, s};
+	/* the caller's trial, then any whose thread did not start */
+	for (int j = 0; j < s->k; j++)
+		if (j == 0 || !started[j])
+			s->rc[j] = run_trial(a, s->bi[j], s->ti[j], &s->o, &s->tr[j], &lead,
+					     &s->err[j]);
+	while (atomic_load(&s->done) < nstarted) {
+		if (hook_cancelled(h))
+			atomic_store(&s->stop, 1);
+		nanosleep(&(struct timespec){0, 10000000}, NULL);
+	}
+	for (int j = 1; j < s->k; j++)
+		if (started[j])
+			pthread_join(tid[j], NULL);
+	int rc = 0;
+	for (int j = 0; j < s->k && rc == 0; j++)
+		if (record_trial(a, s->bi[j], s->ti[j], s->rc[j], &s->tr[j], h, &s->err[j]) < 0) {
+			if (e)
+				*e = s->err[j];
+			rc = -1;
+		}
+	free(s);
+	return rc;
+}
+
 /* One trial of Algorithm 2 (lines 3-5 for one (β_j, l)), in the order β
- * ascending, l = 0..q−1; after the last one the means give the pick of
- * line 9, possibly extending the β range at the chosen edge. */
+ * ascending, l = 0..q−1, or the next o.jobs trials side by side; after the last one the means give the pick of line 9,
+ * possibly extending the β range at the chosen edge. */
 int alg2_step(Alg2 *a, const Hook *h, Err *e)
 {
 	if (!a)
@@ -426,31 +593,15 @@ int alg2_step(Alg2 *a, const Hook *h, Err *e)
 	int i, t;
 	if (!next_trial(a, &i, &t))
 		return settle(a);
-	double beta = a->b[i].beta;
-	Net *shape = net_new(a->base->m, a->b[i].widths, a->base->act, a->base->act_a, e);
-	if (!shape)
-		return err_prefix(e, "Algorithm 2, β = %g", beta);
-	Alg2Trial tr;
-	memset(&tr, 0, sizeof tr);
-	tr.beta = beta;
-	tr.trial = t;
-	int rc = a->fn(shape, beta, t, a->tr, a->v, &a->o, &tr, h, a->fn_ud, e);
-	net_free(shape);
-	if (rc < 0)
-		return err_prefix(e, "Algorithm 2, β = %g, trial %d", beta, t);
-	if (rc > 0)
-		return err_set(e, "Algorithm 2, β = %g, trial %d: stopped during training", beta,
-			       t);
-	tr.beta = beta;
-	tr.trial = t;
-	if (trial_check(&tr, e) < 0)
-		return err_prefix(e, "Algorithm 2");
-	trial_store(a, i, &tr);
-	const Alg2Beta *b = &a->b[i];
-	hook_step(h, (HookStep){.kind = HOOK_ALG2_TRIAL, .alg2 = a, .trial = &tr},
-		  "Algorithm 2, β %.2f, trial %d of %d: ε_tr %.2f %%, ε_v %.2f %%; mean of %d: "
-		  "2ε_v − ε_tr = %.2f %%",
-		  beta, t + 1, a->o.q, 100 * tr.err_tr, 100 * tr.err_v, b->done, 100 * b->score);
+	if (a->o.jobs > 1) {
+		if (side_step(a, h, e) < 0)
+			return -1;
+	} else {
+		Alg2Trial tr;
+		int rc = run_trial(a, i, t, &a->o, &tr, h, e);
+		if (record_trial(a, i, t, rc, &tr, h, e) < 0)
+			return -1;
+	}
 	if (next_trial(a, &i, &t))
 		return 0;
 	return settle(a);

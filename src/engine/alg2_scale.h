@@ -3,10 +3,12 @@
  * weights for η epochs, average the training and validation errors, and
  * pick the least 2ε_v − ε_tr (validation error plus generalisation gap).
  *
- * One alg2_step() runs one trial (one β, one of its q trainings). A trial's
- * seed depends only on the base seed, β and the trial number, so trials run
- * as separate processes (`condnet sweep --beta B --trial T`) and gathered
- * give the same result as the in-process sweep. */
+ * One alg2_step() runs one trial (one β, one of its q trainings), or with
+ * o.jobs > 1 the next o.jobs trials at once. A trial's seed depends only on
+ * the base seed, β and the trial number, and its bits on the thread count it
+ * splits batches into (train.threads), not on the threads that compute them:
+ * trials run side by side, as separate processes (`condnet sweep --beta B
+ * --trial T`) and gathered, or one after another give the same result. */
 #ifndef CONDNET_ALG2_SCALE_H
 #define CONDNET_ALG2_SCALE_H
 
@@ -25,6 +27,8 @@ typedef struct Alg2Opts {
 	double eta;          /* epochs per training (paper: 1) */
 	int extend;          /* 1: when the pick is the smallest or largest β, add one more β step beyond it */
 	int max_extend;      /* at most this many added β (default 4) */
+	int jobs;            /* trials run at once (default 1), each on its share of
+				train.threads; the results are those of the serial run */
 	uint64_t seed;
 	TrainOpts train;
 } Alg2Opts;

@@ -103,7 +103,7 @@ static double tail_accuracy(const Tail *t, const int *keep, const double *sol, E
 		for (int j = 0; j < k; j++)
 			d->x[(size_t)i * k + j] = t->Y[(size_t)i * n + keep[j]];
 	memcpy(d->y, t->eval->y, (size_t)d->n * sizeof *d->y);
-	double err = net_error_hooked(tail, d, NULL);
+	double err = net_error_hooked(tail, d, 0, NULL);
 	net_free(tail);
 	dataset_free(d);
 	if (hook_thread_stopped())

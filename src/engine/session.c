@@ -96,7 +96,7 @@ double session_test_acc(const Session *s)
 	if (!s->net || !s->test)
 		return NAN;
 	/* in slices: a screen's stop is answered within one */
-	return 100.0 * (1.0 - net_error_hooked(s->net, s->test, NULL));
+	return 100.0 * (1.0 - net_error_hooked(s->net, s->test, 0, NULL));
 }
 
 int session_can_undo(const Session *s)
@@ -363,6 +363,7 @@ static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
 	o.eta = s->eta;
 	o.seed = s->seed;
 	o.train = s->topt;
+	o.jobs = s->jobs;
 	sched_default(&o.train.sched); /* the trials train eta epochs at the constant rate */
 	if (need_split(s, e) < 0)
 		return -1;

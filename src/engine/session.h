@@ -82,7 +82,7 @@ typedef struct SessAction {
 	int val_per_class; /* DATA */
 	int scale;         /* DATA: DATA_RAW, DATA_CENTER or DATA_STANDARDIZE */
 	int batch;         /* OPTS */
-	int threads;       /* OPTS: OpenBLAS threads, 0 = as the environment says */
+	int threads;       /* OPTS: threads to compute on, 0 = as the environment says */
 	int act;           /* NET: ActKind */
 	int q;             /* SWEEP */
 	int steps;         /* ALG1_RUN: at most this many iterations, 0 = until done */
@@ -129,6 +129,7 @@ typedef struct Session {
 	Dataset *train, *test;
 	Dataset *sweep_tr, *sweep_v; /* Algorithm 2's split of train, made on first use */
 	TrainOpts topt;     /* batch, lr, threads and the schedule (topt.sched) */
+	int jobs;       /* trials a β sweep runs at once (Alg2Opts.jobs; the same results) */
 	uint64_t seed;
 	Net *net;       /* the current network */
 	Alg1 *alg1;     /* Algorithm 1 (its history), NULL until the first step */

@@ -3,8 +3,12 @@
  *
  * A Trainer holds the workspaces for one network shape and one data set and
  * can be stepped a few batches at a time, so a screen can stay responsive and
- * an algorithm can train fractional epochs. Results depend only on the seed
- * and the thread count. */
+ * an algorithm can train fractional epochs. It computes on a pool of its own
+ * threads (base/pool.h), OpenBLAS itself on one thread in each: every batch's
+ * work is split into TrainOpts.threads parts (fewer for a small network).
+ * Results depend only on the seed, that count and the network's shape: not
+ * on how many threads run the parts (workers), and evaluation not on any
+ * thread count. */
 #ifndef CONDNET_TRAIN_H
 #define CONDNET_TRAIN_H
 
@@ -20,14 +24,24 @@ typedef struct TrainOpts {
 	AdamOpts adam;    /* adam.lr is the base rate the schedule scales */
 	uint64_t seed;    /* shuffling order */
 	int shuffle;      /* 1 (default): reshuffle every epoch */
-	int threads;      /* OpenBLAS threads; 0 = leave as is */
+	int threads;      /* threads, and parts a batch is split into (fewer for a small
+			     network: train_pass.h); 0 = the default, pool_default_threads();
+			     > 0 also becomes that default */
+	int workers;      /* threads that compute the parts, 1..threads; 0 = threads. Fewer
+			     compute the same bits (Algorithm 2's trials side by side) */
 	LrSchedule sched; /* the learning-rate schedule (default constant) */
 	int sched_keep;   /* 0 (default): a new trainer starts a run of sched on the
 			   * network; 1: it continues the run the network carries
 			   * (net->sched from net->sched_st), and sched is ignored */
 } TrainOpts;
 
+#define TRAIN_MAX_THREADS 64
+
 void train_opts_default(TrainOpts *o);
+/* The thread count these options ask for (threads, or the default when 0;
+ * at most TRAIN_MAX_THREADS): a trainer splits each batch into that many
+ * parts, or fewer for a small network. */
+int train_threads(const TrainOpts *o);
 
 typedef struct TrainProgress {
 	double epoch;     /* epochs done, fractional */
@@ -73,11 +87,16 @@ int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epoch
 		 TrainCallback cb, void *ud, Err *e);
 
 /* Classification error in [0,1] and mean cross-entropy (if loss != NULL) of
- * net on data, in batches of 1024. NaN when the data set does not fit the
- * network (features, labels), is empty, or memory runs out. */
+ * net on data, in chunks of 1024 rows on pool_default_threads() threads
+ * (each chunk on one, so the result does not depend on the count). NaN when
+ * the data set does not fit the network (features, labels), is empty, or
+ * memory runs out. */
 double net_error(const Net *net, const Dataset *data, double *loss);
+/* The same on `threads` threads (0: the default). */
+double net_error_threads(const Net *net, const Dataset *data, int threads, double *loss);
 /* Output-layer probabilities or the last hidden activations: the forward
- * pass over rows x[0..n) into out (n × n[layer]); layer 0..m, m = softmax. */
+ * pass over rows x[0..n) into out (n × n[layer]); layer 0..m, m = softmax.
+ * Chunked and threaded as net_error. */
 int net_forward(const Net *net, const float *x, int n, int layer, float *out, Err *e);
 
 /* The callback trainer_step reports to (after every batch by default, and

@@ -201,10 +201,10 @@ void md_head(const Paper *p, Md *md, const char *title)
 	if (!hi)
 		lo = hi = p->o.threads;
 	if (uname(&u) == 0 && lo == hi)
-		fprintf(f, "Machine: %s %s, %ld cores, %d OpenBLAS threads.\n\n", u.sysname, u.machine,
+		fprintf(f, "Machine: %s %s, %ld cores, %d threads.\n\n", u.sysname, u.machine,
 			cores, lo);
 	else if (uname(&u) == 0)
-		fprintf(f, "Machine: %s %s, %ld cores, %d to %d OpenBLAS threads (stages differ).\n\n",
+		fprintf(f, "Machine: %s %s, %ld cores, %d to %d threads (stages differ).\n\n",
 			u.sysname, u.machine, cores, lo, hi);
 	fprintf(f, "| stage | what | seconds |\n|---|---|---:|\n");
 	const cJSON *s;

@@ -27,7 +27,7 @@ static const char tui_help_fmt[] =
     "Training:\n"
     "  --batch B            mini-batch size (default 50)\n"
     "  --lr LR              Adam learning rate (default 0.001)\n"
-    "  --threads N          OpenBLAS threads, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
+    "  --threads N          threads to compute on, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
     "Algorithms:\n"
     "  --tau T              threshold on kappa (default 25)\n"
     "  --eta E              epochs of every training of Algorithms 1 and 2 (default 1;\n"

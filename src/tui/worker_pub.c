@@ -280,10 +280,13 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 	pthread_mutex_lock(&w->mu);
 	double span = w->pub.ks.epochs > 0 ? w->pub.ks.epochs : 1;
 	pthread_mutex_unlock(&w->mu);
-	int table = t - w->last_cond >= fmax(0.3, 4 * w->cond_cost);
-	/* the first and last always; between them, by epochs and time */
+	/* live κ at most every max(0.3 s, 19 × its cost): at most 5 % of the
+	 * training time (docs/performance.md, bench/scaling) */
+	int table = t - w->last_cond >= fmax(0.3, 19 * w->cond_cost);
+	/* the series: the first and last always; between them, by epochs and
+	 * by the same share of the time */
 	int series = last || w->sample_epoch < 0 ||
-		     (p->epoch - w->sample_epoch >= span / 64 && t - w->last_sample >= 3 * w->cond_cost);
+		     (p->epoch - w->sample_epoch >= span / 64 && t - w->last_sample >= 19 * w->cond_cost);
 	if (!table && !series)
 		return;
 	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);

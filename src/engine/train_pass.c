@@ -1,0 +1,467 @@
+/* train_pass.c - a mini-batch's forward and backward passes and the Adam
+ * step in parts on a pool of threads, and evaluation in chunks of rows. */
+#include "engine/train_pass.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/blas.h"
+#include "base/vec4.h"
+#include "engine/act.h"
+#include "engine/train.h"
+
+/* Floats in a 64-byte cache line: parts are cut at multiples of it, and the
+ * row strides of the workspaces are rounded up to it, so two parts never
+ * write the same line. */
+#define ALIGN 16
+/* Rows per chunk in evaluation: a chunk is one thread's, whole. */
+#define EVAL_CHUNK 1024
+
+struct Work {
+	int B, m, parts;
+	int *ld;        /* ld[i]: row stride of z[i] and a[i], n[i+1] rounded up to ALIGN */
+	float **z;      /* z[i]: B × n[i+1] pre-activations of layer i */
+	float **a;      /* a[i]: B × n[i+1] activations of hidden layer i (i < m-1) */
+	float *g0, *g1; /* B × ldg: gradients with respect to a layer's output */
+	int ldg;
+	unsigned char *bad; /* per part, ALIGN·4 bytes apart: a non-finite gradient entry */
+	/* the batch under way */
+	const Net *net;
+	const float *x;
+	const int *y;
+	int rows;
+	float *grad;
+	double loss;
+	long correct;
+};
+
+static int round_up(int n)
+{
+	return (n + ALIGN - 1) / ALIGN * ALIGN;
+}
+
+static float *falloc(size_t n)
+{
+	void *p = NULL;
+	if (posix_memalign(&p, 64, (n ? n : 1) * sizeof(float)))
+		return NULL;
+	return p;
+}
+
+/* 6·B·Σ n_i n_{i+1}: the forward product, the weight gradient and the
+ * input gradient of every layer. */
+int pass_parts(const Net *net, int B, int threads)
+{
+	double f = 0.0;
+	for (int i = 0; i < net->m; i++)
+		f += 6.0 * B * net->n[i] * net->n[i + 1];
+	double most = floor(f / PASS_PART_FLOPS);
+	int parts = most < threads ? (int)most : threads;
+	return parts > 1 ? parts : 1;
+}
+
+void work_free(Work *w)
+{
+	if (!w)
+		return;
+	for (int i = 0; w->z && i < w->m; i++)
+		free(w->z[i]);
+	for (int i = 0; w->a && i < w->m; i++)
+		free(w->a[i]);
+	free(w->z);
+	free(w->a);
+	free(w->ld);
+	free(w->g0);
+	free(w->g1);
+	free(w->bad);
+	free(w);
+}
+
+Work *work_new(const Net *net, int B, int parts)
+{
+	Work *w = calloc(1, sizeof *w);
+	if (!w)
+		return NULL;
+	w->B = B;
+	w->m = net->m;
+	w->parts = parts;
+	w->z = calloc((size_t)net->m, sizeof *w->z);
+	w->a = calloc((size_t)net->m, sizeof *w->a);
+	w->ld = calloc((size_t)net->m, sizeof *w->ld);
+	w->bad = calloc((size_t)parts, 4 * ALIGN);
+	if (!w->z || !w->a || !w->ld || !w->bad)
+		goto fail;
+	int maxw = 1;
+	for (int i = 0; i < net->m; i++) {
+		w->ld[i] = round_up(net->n[i + 1]);
+		size_t len = (size_t)B * w->ld[i];
+		if (w->ld[i] > maxw)
+			maxw = w->ld[i];
+		if (!(w->z[i] = falloc(len)))
+			goto fail;
+		if (i < net->m - 1 && !(w->a[i] = falloc(len)))
+			goto fail;
+	}
+	w->ldg = maxw;
+	w->g0 = falloc((size_t)B * maxw);
+	w->g1 = falloc((size_t)B * maxw);
+	if (!w->g0 || !w->g1)
+		goto fail;
+	return w;
+fail:
+	work_free(w);
+	return NULL;
+}
+
+int pass_all_finite(const float *p, size_t n)
+{
+	const v4i ex = {0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000};
+	v4i bad = {0, 0, 0, 0};
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		v4i v;
+		memcpy(&v, p + i, sizeof v);
+		bad |= (v & ex) == ex;
+	}
+	for (; i < n; i++)
+		if (!isfinite(p[i]))
+			return 0;
+	return !(bad[0] | bad[1] | bad[2] | bad[3]);
+}
+
+/* The output layer on rows of logits z (rows × k, row stride ldz): z += b,
+ * then per row the log-sum-exp L = log Σⱼ exp(zⱼ − max z);
+ * −log pᵧ = L − (zᵧ − max z). Adds the losses and the number of rows whose
+ * first arg max equals y to *loss and *correct (when y is given), and writes
+ * the probabilities to p (row stride ldp, when given; p may equal z). */
+static void output_rows(float *z, int ldz, const float *b, int rows, int k, const int *y,
+			float *p, int ldp, double *loss, long *correct)
+{
+	for (int r = 0; r < rows; r++) {
+		float *zr = z + (size_t)r * ldz;
+		int arg = 0;
+		for (int j = 0; j < k; j++) {
+			zr[j] += b[j];
+			if (zr[j] > zr[arg])
+				arg = j;
+		}
+		float mx = zr[arg];
+		double s = 0.0;
+		for (int j = 0; j < k; j++)
+			s += exp((double)(zr[j] - mx));
+		if (y) {
+			*loss += log(s) - (double)(zr[y[r]] - mx);
+			*correct += arg == y[r];
+		}
+		if (p) {
+			float *pr = p + (size_t)r * ldp;
+			for (int j = 0; j < k; j++)
+				pr[j] = (float)(exp((double)(zr[j] - mx)) / s);
+		}
+	}
+}
+
+/* ---- one batch ---- */
+
+/* Forward through layer i, part p: its run of output columns,
+ * Z[:, run] = Y⁽ⁱ⁻¹⁾ W[:, run], then bias and activation on the run. The
+ * output layer's logits stay without bias (output_part adds it). */
+static void forward_part(Work *w, int i, int p)
+{
+	const Net *net = w->net;
+	int ni = net->n[i], no = net->n[i + 1], lo, hi;
+	pool_split(no, w->parts, p, ALIGN, &lo, &hi);
+	if (lo >= hi)
+		return;
+	const float *in = i ? w->a[i - 1] : w->x;
+	int ldin = i ? w->ld[i - 1] : ni;
+	blas_sgemm(0, 0, w->rows, hi - lo, ni, 1.0f, in, ldin, net->W[i] + lo, no, 0.0f,
+		   w->z[i] + lo, w->ld[i]);
+	if (i < w->m - 1)
+		act_forward_bias_ld(net->act, net->act_a, w->z[i] + lo, net->b[i] + lo,
+				    w->a[i] + lo, (size_t)w->rows, (size_t)(hi - lo),
+				    (size_t)w->ld[i]);
+}
+
+/* Softmax, loss and dZᵐ = (P − onehot(y))/B into g0: one part's, it is small. */
+static void output_part(Work *w)
+{
+	const Net *net = w->net;
+	int m = w->m, k = net->n[m], rows = w->rows;
+	w->loss = 0.0;
+	w->correct = 0;
+	output_rows(w->z[m - 1], w->ld[m - 1], net->b[m - 1], rows, k, w->y, w->g0, w->ldg,
+		    &w->loss, &w->correct);
+	const float inv = 1.0f / (float)rows;
+	for (int r = 0; r < rows; r++) {
+		float *gr = w->g0 + (size_t)r * w->ldg;
+		gr[w->y[r]] -= 1.0f;
+		for (int j = 0; j < k; j++)
+			gr[j] *= inv;
+	}
+}
+
+/* Backward through layer i, part p, with dZⁱ complete: the bias gradient
+ * of its run of layer i's neurons; for its run R of the neurons below, the
+ * rows R of dWⁱ = (Yⁱ⁻¹)ᵀdZⁱ and the columns R of dZⁱ⁻¹ = (dZⁱ(Wⁱ)ᵀ) ⊙ f'. */
+static void backward_part(Work *w, int i, int p)
+{
+	const Net *net = w->net;
+	int ni = net->n[i], no = net->n[i + 1], rows = w->rows, ldg = w->ldg, lo, hi;
+	float *g = (w->m - 1 - i) % 2 == 0 ? w->g0 : w->g1;
+	float *gn = g == w->g0 ? w->g1 : w->g0;
+	float *gw = w->grad + (net->W[i] - net->param);
+	float *gb = w->grad + (net->b[i] - net->param);
+	int ok = 1;
+	pool_split(no, w->parts, p, ALIGN, &lo, &hi);
+	if (lo < hi) {
+		memcpy(gb + lo, g + lo, (size_t)(hi - lo) * sizeof *gb);
+		for (int r = 1; r < rows; r++) {
+			const float *gr = g + (size_t)r * ldg;
+			for (int j = lo; j < hi; j++)
+				gb[j] += gr[j];
+		}
+		ok = pass_all_finite(gb + lo, (size_t)(hi - lo));
+	}
+	pool_split(ni, w->parts, p, ALIGN, &lo, &hi);
+	if (lo < hi) {
+		const float *in = i ? w->a[i - 1] : w->x;
+		int ldin = i ? w->ld[i - 1] : ni;
+		float *gwr = gw + (size_t)lo * no;
+		blas_sgemm(1, 0, hi - lo, no, rows, 1.0f, in + lo, ldin, g, ldg, 0.0f, gwr, no);
+		ok &= pass_all_finite(gwr, (size_t)(hi - lo) * no);
+		if (i > 0) {
+			blas_sgemm(0, 1, rows, hi - lo, no, 1.0f, g, ldg, net->W[i] + (size_t)lo * no,
+				   no, 0.0f, gn + lo, ldg);
+			act_backward_ld(net->act, net->act_a, w->z[i - 1] + lo, w->a[i - 1] + lo,
+					(size_t)w->ld[i - 1], gn + lo, (size_t)ldg, (size_t)rows,
+					(size_t)(hi - lo));
+		}
+	}
+	if (!ok)
+		w->bad[(size_t)p * 4 * ALIGN] = 1;
+}
+
+/* Phases 0..m-1 forward through layer 0..m-1, phase m the output, phases
+ * m+1..2m backward through layer m-1..0. */
+static void pass_phase(void *arg, int ph, int part)
+{
+	Work *w = arg;
+	if (ph < w->m)
+		forward_part(w, ph, part);
+	else if (ph == w->m && part == 0)
+		output_part(w);
+	else if (ph > w->m)
+		backward_part(w, 2 * w->m - ph, part);
+}
+
+
+double pass_batch(Work *w, Pool *pool, const Net *net, const float *x, const int *y, int rows,
+		  float *grad, long *correct, int *finite)
+{
+	w->net = net;
+	w->x = x;
+	w->y = y;
+	w->rows = rows;
+	w->grad = grad;
+	for (int p = 0; p < w->parts; p++)
+		w->bad[(size_t)p * 4 * ALIGN] = 0;
+	pool_run(pool, pass_phase, w, 2 * w->m + 1, w->parts);
+	*finite = 1;
+	for (int p = 0; p < w->parts; p++)
+		if (w->bad[(size_t)p * 4 * ALIGN])
+			*finite = 0;
+	*correct += w->correct;
+	return w->loss / rows;
+}
+
+typedef struct AdamJob {
+	const AdamOpts *o;
+	long t;
+	size_t n;
+	const float *g;
+	float *w, *m, *v;
+	int parts;
+} AdamJob;
+
+/* Part p's run of the parameters, cut at multiples of ALIGN so that every
+ * entry takes the same vector lane as in one call over all of them. */
+static void adam_part(void *arg, int ph, int p)
+{
+	AdamJob *j = arg;
+	size_t lo = j->n / ALIGN * p / j->parts * ALIGN;
+	size_t hi = p == j->parts - 1 ? j->n : j->n / ALIGN * (p + 1) / j->parts * ALIGN;
+	adam_step(j->o, j->t, hi - lo, j->g + lo, j->w + lo, j->m + lo, j->v + lo);
+}
+
+void pass_adam(Pool *pool, const AdamOpts *o, long t, size_t n, const float *g, float *w,
+	       float *m, float *v)
+{
+	AdamJob j = {o, t, n, g, w, m, v, pool_threads(pool)};
+	pool_run(pool, adam_part, &j, 1, j.parts);
+}
+
+/* ---- evaluation ---- */
+
+/* The forward pass over rows in chunks of EVAL_CHUNK, each chunk on one
+ * thread with its own two buffers, so the result does not depend on the
+ * thread count; losses and counts per chunk, summed in chunk order. */
+typedef struct Eval {
+	const Net *net;
+	const float *x;
+	const int *y;    /* labels (loss and errors), or NULL */
+	float *out;      /* n × width of the layer, or NULL */
+	int n, layer, nchunks, nparts, ldb;
+	float **buf;     /* 2 per part */
+	double *loss;    /* per chunk */
+	long *correct;   /* per chunk */
+} Eval;
+
+static void eval_chunk(Eval *ev, int part, int c)
+{
+	const Net *net = ev->net;
+	int m = net->m, start = c * EVAL_CHUNK;
+	int rows = ev->n - start < EVAL_CHUNK ? ev->n - start : EVAL_CHUNK;
+	const float *in = ev->x + (size_t)start * net->n[0];
+	int ldin = net->n[0];
+	float *z = NULL;
+	for (int i = 0; i < ev->layer; i++) {
+		int ni = net->n[i], no = net->n[i + 1];
+		z = ev->buf[2 * part + (i & 1)];
+		blas_sgemm(0, 0, rows, no, ni, 1.0f, in, ldin, net->W[i], no, 0.0f, z, ev->ldb);
+		if (i < m - 1)
+			act_forward_bias_ld(net->act, net->act_a, z, net->b[i], z, (size_t)rows,
+					    (size_t)no, (size_t)ev->ldb);
+		in = z;
+		ldin = ev->ldb;
+	}
+	int width = net->n[ev->layer];
+	float *dst = ev->out ? ev->out + (size_t)start * width : NULL;
+	if (ev->layer == m) {
+		ev->loss[c] = 0.0;
+		ev->correct[c] = 0;
+		output_rows(z, ev->ldb, net->b[m - 1], rows, width, ev->y ? ev->y + start : NULL,
+			    dst, width, &ev->loss[c], &ev->correct[c]);
+	} else {
+		for (int r = 0; r < rows; r++)
+			memcpy(dst + (size_t)r * width, z + (size_t)r * ev->ldb,
+			       (size_t)width * sizeof *dst);
+	}
+}
+
+static void eval_part(void *arg, int ph, int part)
+{
+	Eval *ev = arg;
+	for (int c = part; c < ev->nchunks; c += ev->nparts)
+		eval_chunk(ev, part, c);
+}
+
+/* Runs ev over ev->n ≥ 1 rows up to ev->layer ≥ 1 on up to `threads`
+ * threads; -1 when out of memory. */
+static int eval_run(Eval *ev, int threads)
+{
+	const Net *net = ev->net;
+	ev->nchunks = (ev->n + EVAL_CHUNK - 1) / EVAL_CHUNK;
+	ev->nparts = threads < ev->nchunks ? threads : ev->nchunks;
+	if (ev->nparts < 1)
+		ev->nparts = 1;
+	int maxw = 1, B = ev->n < EVAL_CHUNK ? ev->n : EVAL_CHUNK;
+	for (int i = 1; i <= ev->layer; i++)
+		maxw = net->n[i] > maxw ? net->n[i] : maxw;
+	ev->ldb = round_up(maxw);
+	ev->buf = calloc(2 * (size_t)ev->nparts, sizeof *ev->buf);
+	ev->loss = calloc((size_t)ev->nchunks, sizeof *ev->loss);
+	ev->correct = calloc((size_t)ev->nchunks, sizeof *ev->correct);
+	int rc = ev->buf && ev->loss && ev->correct ? 0 : -1;
+	for (int k = 0; rc == 0 && k < 2 * ev->nparts; k++)
+		if (!(ev->buf[k] = falloc((size_t)B * ev->ldb)))
+			rc = -1;
+	Pool *pool = NULL;
+	blas_set_threads(1);
+	if (rc == 0 && ev->nparts > 1)
+		pool = pool_new(ev->nparts, NULL); /* NULL: the caller computes alone */
+	if (rc == 0)
+		pool_run(pool, eval_part, ev, 1, ev->nparts);
+	pool_free(pool);
+	for (int k = 0; ev->buf && k < 2 * ev->nparts; k++)
+		free(ev->buf[k]);
+	free(ev->buf);
+	return rc;
+}
+
+double net_error_threads(const Net *net, const Dataset *data, int threads, double *loss)
+{
+	int m = net->m, k = net->n[m];
+	if (loss)
+		*loss = NAN;
+	if (data->n < 1 || data->d != net->n[0])
+		return NAN;
+	for (int r = 0; r < data->n; r++)
+		if (data->y[r] < 0 || data->y[r] >= k)
+			return NAN;
+	Eval ev = {.net = net, .x = data->x, .y = data->y, .n = data->n, .layer = m};
+	double err = NAN;
+	if (eval_run(&ev, threads > 0 ? threads : pool_default_threads()) == 0) {
+		double sum = 0.0;
+		long correct = 0;
+		for (int c = 0; c < ev.nchunks; c++) {
+			sum += ev.loss[c];
+			correct += ev.correct[c];
+		}
+		if (loss)
+			*loss = sum / data->n;
+		err = 1.0 - (double)correct / data->n;
+	}
+	free(ev.loss);
+	free(ev.correct);
+	return err;
+}
+
+double net_error(const Net *net, const Dataset *data, double *loss)
+{
+	return net_error_threads(net, data, 0, loss);
+}
+
+int net_forward(const Net *net, const float *x, int n, int layer, float *out, Err *e)
+{
+	int m = net->m;
+	if (layer < 0 || layer > m)
+		return err_set(e, "net_forward: layer %d outside 0..%d", layer, m);
+	if (n < 0)
+		return err_set(e, "net_forward: %d rows", n);
+	if (layer == 0) {
+		memcpy(out, x, (size_t)n * net->n[0] * sizeof *out);
+		return 0;
+	}
+	if (n == 0)
+		return 0;
+	Eval ev = {.net = net, .x = x, .out = out, .n = n, .layer = layer};
+	int rc = eval_run(&ev, pool_default_threads());
+	free(ev.loss);
+	free(ev.correct);
+	if (rc)
+		return err_set(e, "out of memory for a forward pass of %d rows", n);
+	return 0;
+}
+
+int train_gradient(Net *net, const float *x, const int *y, int n, float *grad, double *loss,
+		   Err *e)
+{
+	if (n < 1)
+		return err_set(e, "train_gradient: %d rows (expected at least 1)", n);
+	for (int r = 0; r < n; r++)
+		if (y[r] < 0 || y[r] >= net->n[net->m])
+			return err_set(e, "train_gradient: row %d has label %d, outside 0..%d", r + 1,
+				       y[r], net->n[net->m] - 1);
+	Work *w = work_new(net, n, 1);
+	if (!w)
+		return err_set(e, "out of memory for a batch of %d rows", n);
+	long correct = 0;
+	int finite;
+	double l = pass_batch(w, NULL, net, x, y, n, grad, &correct, &finite);
+	work_free(w);
+	if (loss)
+		*loss = l;
+	return 0;
+}
