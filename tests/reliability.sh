@@ -697,11 +697,20 @@ refuse "sweep --beta 1:2:1e-5" 2 "^condnet sweep: --beta: betas \"1:2:1e-5\": st
 	"$C" sweep --beta 1:2:1e-5
 start=$(date +%s)
 refuse "sweep --beta 1000: past the parameter limit, refused before any trial" 1 \
-	"^condnet sweep: β = 1000: its network has [0-9]+ parameters, more than condnet trains \(1073741824\)$" \
+	"^condnet sweep: β = 1000: even with one input and two classes, its network has [0-9]+ parameters, more than condnet trains \(1073741824\)$" \
 	"$C" sweep --beta 1,1000 --q 1
 check "sweep --beta 1000: refused at once, nothing trained" [ ! -s "$TMP/out" -a $(($(date +%s) - start)) -lt 5 ]
-refuse "sweep --plan with beta 1000 refused too" 1 "^condnet sweep: β = 1000: its network has" \
+refuse "sweep --beta 1000 refused before the data are read" 1 "^condnet sweep: β = 1000: even with one input" \
+	sh -c 'printf "1,2,0\n1,2\n" >short.csv && "$1" sweep --data csv:short.csv --layers 2x600 --beta 1,1000 --q 1' sh "$C"
+refuse "sweep --plan with beta 1000 refused too" 1 "^condnet sweep: β = 1000: even with one input" \
 	"$C" sweep --beta 1000 --plan plan.txt
+refuse "sweep --beta whose step adds no neuron" 1 \
+	"^condnet sweep: β = 0\.01 and β = 0\.02 give the same hidden layers 1x1: a step that adds no neuron, expected β further apart$" \
+	"$C" sweep --layers 2x8 --beta 0.01,0.02 --q 1
+expect_ok "sweep whose extension would add no neuron" "$C" sweep --layers 3x2 --beta 1 --q 1 --eta 1 \
+	--max-extend 6 --quiet --csv ext.csv
+check "sweep whose extension would add no neuron: it ends at the one β" \
+	sh -c '[ "$(cut -d, -f1 ext.csv | tr "\n" " ")" = "beta 1 " ]'
 # model files: values well-formed but out of the table, under a valid CRC
 fixcrc() { python3 -c "
 import struct, sys, zlib

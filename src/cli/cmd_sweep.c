@@ -402,6 +402,47 @@ static int gather_next(const Sweep *s, const CommonOpts *c, int argc, char **arg
 	return plan_close(&p, s->plan, e);
 }
 
+/* The β list checked before the data are read: two β that give the same
+ * network, or a β whose network is past the limits even with one input and
+ * two classes (the data's own sizes are checked once they are known). */
+static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
+{
+	if (c->load) {
+		Net *net = model_load(c->load, e);
+		int rc = net && (alg2_check_betas(net, s->o.betas, s->o.nbeta, e) ||
+				 alg2_check_distinct(net, s->o.betas, s->o.nbeta, e)) ? -1 : 0;
+		net_free(net);
+		return net ? rc : -1;
+	}
+	const char *spec = c->layers ? c->layers : cli_default_layers(c->data.spec);
+	int *hidden = NULL, nh = 0;
+	if (net_parse_layers(spec, &hidden, &nh, e))
+		return err_prefix(e, "--layers");
+	int *w = malloc((size_t)(nh + 2) * sizeof *w);
+	int rc = w ? 0 : err_set(e, "out of memory");
+	if (w) {
+		w[0] = 1;
+		memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
+		w[nh + 1] = 2;
+		Net shape = {.m = nh + 1, .n = w};
+		int *bw = malloc((size_t)(nh + 2) * sizeof *bw);
+		rc = bw ? 0 : err_set(e, "out of memory");
+		for (int i = 0; bw && rc == 0 && i < s->o.nbeta; i++) {
+			char what[96];
+			snprintf(what, sizeof what, "β = %g: even with one input and two classes, "
+				 "its network", s->o.betas[i]);
+			alg2_scaled_widths(&shape, s->o.betas[i], bw);
+			rc = limit_check_widths(shape.m, bw, what, NULL, e);
+		}
+		free(bw);
+		if (rc == 0)
+			rc = alg2_check_distinct(&shape, s->o.betas, s->o.nbeta, e);
+	}
+	free(w);
+	free(hidden);
+	return rc;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	CommonOpts c;
@@ -440,6 +481,8 @@ int cmd_sweep(int argc, char **argv)
 		goto fail;
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
+	if (!s.gather && check_betas_early(&c, &s, &e))
+		goto fail;
 	int need_data = !s.gather || !c.load || s.final_epochs > 0;
 	if (need_data && cli_load_data(&c, &all, &test, &e))
 		goto fail;

@@ -159,6 +159,36 @@ int alg2_check_betas(const Net *base, const double *betas, int n, Err *e)
 	return rc;
 }
 
+int alg2_check_distinct(const Net *base, const double *betas, int n, Err *e)
+{
+	int m = base->m, rc = 0;
+	if (m < 2)
+		return 0; /* no hidden layer: every β gives the same network */
+	int *w = malloc(2 * (size_t)(m + 1) * sizeof *w);
+	if (!w)
+		return err_set(e, "out of memory");
+	for (int i = 0; i < n && rc == 0; i++) {
+		alg2_scaled_widths(base, betas[i], w);
+		for (int j = 0; j < i && rc == 0; j++) {
+			alg2_scaled_widths(base, betas[j], w + m + 1);
+			if (memcmp(w, w + m + 1, (size_t)(m + 1) * sizeof *w))
+				continue;
+			char shape[160];
+			size_t pos = 0;
+			for (int k = 1; k < m && pos + 16 < sizeof shape; k++)
+				pos += (size_t)snprintf(shape + pos, sizeof shape - pos,
+							k > 1 ? "x%d" : "%d", w[k]);
+			if (pos + 16 >= sizeof shape)
+				snprintf(shape + pos, sizeof shape - pos, "…");
+			rc = err_set(e, "β = %g and β = %g give the same hidden layers %s: a step "
+					"that adds no neuron, expected β further apart", betas[j],
+				     betas[i], shape);
+		}
+	}
+	free(w);
+	return rc;
+}
+
 uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial)
 {
 	return rng_derive(seed, (uint64_t)llround(beta * 1000.0) * 1000u + (uint64_t)trial);
@@ -391,11 +421,14 @@ static int settle(Alg2 *a)
 			if (nb > BETA_MATCH)
 				at = 0;
 		}
-		/* a β the step cannot move (1e20 + 0.2), or whose network is past the
-		 * limits, ends the sweep instead */
-		if (at >= 0 && (fabs(nb - a->b[at ? a->nb - 1 : 0].beta) < BETA_MATCH ||
+		/* a β the step cannot move (1e20 + 0.2), whose network is past the
+		 * limits, or the edge's network again (the step adds no neuron) ends
+		 * the sweep instead */
+		double pair[2] = {a->b[at > 0 ? a->nb - 1 : 0].beta, nb};
+		if (at >= 0 && (fabs(nb - pair[0]) < BETA_MATCH ||
 				limit_check(LIM_BETA, nb, "β", NULL, NULL) < 0 ||
-				alg2_check_betas(a->base, &nb, 1, NULL) < 0))
+				alg2_check_betas(a->base, &nb, 1, NULL) < 0 ||
+				alg2_check_distinct(a->base, pair, 2, NULL) < 0))
 			at = -1;
 		if (at >= 0) {
 			Alg2Beta spare = a->b[a->nb];
