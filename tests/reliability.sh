@@ -673,6 +673,8 @@ refuse "tui --log a directory" 1 "^condnet: csvdir: the session log is a directo
 	timeout 10 "$C" tui --log csvdir
 head -c 3000 /dev/urandom >s11.log
 refuse "log of random bytes" 1 "^condnet replay: s11\.log:[0-9]+: " "$C" replay s11.log
+printf '%s\n%s\0 act=relu\n' "$D" "$N" >s11b.log
+rp "log with a NUL byte (the rest of the line is not dropped)" "s11b\.log:2: a NUL byte at column 36; a log is text$" s11b.log
 
 ## one table of limits: a session log, a model file and the command line
 ## refuse the same values (engine/limits.c)

@@ -214,6 +214,11 @@ int session_default_log_path(char *buf, size_t len, Err *e);
 
 /* Reads a log and applies every line; errors read "LOG:LINE: …". */
 int session_replay(Session *s, const char *path, const Hook *h, Err *e);
+/* The next action of a log open in f (path for messages; *lineno counts the
+ * lines read): 1 with a filled, 0 at the end, -1 with "LOG:LINE: …" for a
+ * line that does not parse, holds a NUL byte or is longer than
+ * SESS_LINE_MAX. Comments and blank lines are skipped. */
+int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err *e);
 
 
 /* CRC-32 (zlib) of the parameter bytes. */

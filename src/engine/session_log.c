@@ -187,35 +187,50 @@ int session_default_log_path(char *buf, size_t len, Err *e)
 	return err_set(e, "%s: 99 session logs started in the same second", buf);
 }
 
+int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err *e)
+{
+	char line[SESS_LINE_MAX + 1];
+	for (;;) {
+		size_t n = 0;
+		int c;
+		while ((c = getc(f)) != EOF && c != '\n') {
+			if (c == '\0')
+				return err_set(e, "%s:%d: a NUL byte at column %zu; a log is text", path,
+					       *lineno + 1, n + 1);
+			if (n == SESS_LINE_MAX)
+				return err_set(e, "%s:%d: line longer than %d characters", path,
+					       *lineno + 1, SESS_LINE_MAX);
+			line[n++] = (char)c;
+		}
+		if (ferror(f))
+			return err_set(e, "%s: read error after line %d", path, *lineno);
+		if (c == EOF && n == 0)
+			return 0;
+		line[n] = '\0';
+		++*lineno;
+		int r = session_parse(line, a, e);
+		if (r < 0)
+			return err_prefix(e, "%s:%d", path, *lineno);
+		if (r > 0)
+			return 1;
+	}
+}
+
 int session_replay(Session *s, const char *path, const Hook *h, Err *e)
 {
-	char line[SESS_LINE_MAX + 2];
 	SessAction a;
-	int lineno = 0;
+	int lineno = 0, r;
 	FILE *f = file_open_regular(path, "r", NULL, e);
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof line, f)) {
-		lineno++;
-		size_t n = strlen(line);
-		if (n == sizeof line - 1 && line[n - 1] != '\n') {
+	while ((r = session_log_next(f, path, &lineno, &a, e)) > 0) {
+		if (session_apply(s, &a, h, e) != 0) {
 			fclose(f);
-			return err_set(e, "%s:%d: line longer than %zu characters", path, lineno,
-			               sizeof line - 2);
-		}
-		int r = session_parse(line, &a, e);
-		if (r == 0)
-			continue;
-		if (r < 0 || session_apply(s, &a, h, e) != 0) {
-			fclose(f);
-			if (r > 0 && e && !e->msg[0])
+			if (e && !e->msg[0])
 				err_set(e, "cancelled");
 			return err_prefix(e, "%s:%d", path, lineno);
 		}
 	}
-	int bad = ferror(f);
 	fclose(f);
-	if (bad)
-		return err_set(e, "%s: read error after line %d", path, lineno);
-	return 0;
+	return r;
 }
