@@ -400,6 +400,16 @@ cp m.model keep.model
 refuse "divergence over an existing model" 1 "training diverged at epoch 1" \
 	"$C" train --data csv:huge.csv --layers 4 --lr 10 --epochs 5 --act relu --save keep.model --quiet
 check "a diverged run leaves the previous model intact" cmp m.model keep.model
+# a gradient whose square passes the float range: finite weights, Adam's second
+# moment infinite (the save used to be refused as a model that would not load)
+python3 -c "
+import random
+random.seed(1)
+for i in range(60): print(','.join('%r' % random.uniform(-3e38, 3e38) for _ in range(4)) + ',%d' % (i % 2))" >huge2.csv
+refuse "divergence seen in Adam's moments" 1 \
+	"^condnet train: training diverged at epoch 1: Adam's moments are not finite after batch 1 \(a gradient past the float range\)$" \
+	"$C" train --data csv:huge2.csv --act relu --lr 10 --epochs 2 --save div2.model --quiet
+check "a run diverged in Adam's moments writes no model" [ ! -e div2.model ]
 
 ## saving: file size limit, full disk, unwritable directory
 cp m.model keep.model

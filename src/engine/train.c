@@ -208,10 +208,16 @@ static long step(Trainer *t, long nb, int *stopped, Err *e)
 			return -1;
 		t->done++;
 		int end = ++t->pos == t->bpe;
-		/* the weights themselves, once an epoch and at the end of the call */
+		/* the weights themselves and Adam's moments (a squared gradient past
+		 * the float range), once an epoch and at the end of the call */
 		if ((end || k + 1 == nb) && !pass_all_finite(t->net->param, t->net->nparam))
 			return err_set(e, "training diverged at epoch %ld: the weights are not finite "
 					  "after batch %ld", (t->done - 1) / t->bpe + 1, t->pos), -1;
+		if ((end || k + 1 == nb) && (!pass_all_finite(t->net->adam_m, t->net->nparam) ||
+					     !pass_all_finite(t->net->adam_v, t->net->nparam)))
+			return err_set(e, "training diverged at epoch %ld: Adam's moments are not "
+					  "finite after batch %ld (a gradient past the float range)",
+				       (t->done - 1) / t->bpe + 1, t->pos), -1;
 		if (t->cb && (end || k + 1 == nb || (k + 1) % t->every == 0)) {
 			TrainProgress p = {
 				.epoch = trainer_epoch(t),
