@@ -498,6 +498,9 @@ refuse "--json - and --csv - together" 1 "^condnet train: --json and --csv both 
 expect_ok "--json and --csv both /dev/null while standard output is /dev/null" \
 	sh -c "$T --json /dev/null --csv /dev/null >/dev/null"
 "$C" sweep --layers 2x8 --beta 1 --q 1 --eta 0.2 --no-extend --quiet --csv - >sweep-csv.out 2>sweep-csv.err
+"$C" sweep --layers 4 --beta 1,2 --q 2 --plan - >plan-out.txt 2>plan-err.txt
+check "sweep --plan -: the trials alone on standard output, the text on standard error" sh -c \
+	'[ $(wc -l <plan-out.txt) -eq 4 ] && [ $(grep -c -- "--trial" plan-out.txt) -eq 4 ] && grep -q "parallel -j 2)" plan-err.txt'
 check "sweep --csv -: the table alone on standard output, the report on standard error" python3 -c "
 o = open('sweep-csv.out').read(); e = open('sweep-csv.err').read()
 assert o.startswith('beta,') and 'pick' not in o.splitlines()[-1][:5] and 'pick: beta' in e, (o, e)"

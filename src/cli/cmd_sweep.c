@@ -49,7 +49,8 @@ static const char help_fmt[] =
 	"  --plan FILE          write the command of every trial to FILE, one a line, for\n"
 	"                       parallel < FILE or a Slurm job array; with --gather, the\n"
 	"                       trials of the beta Algorithm 2 adds when the pick is at an\n"
-	"                       edge (FILE is left empty when the sweep is done)\n";
+	"                       edge (FILE is left empty when the sweep is done); - for\n"
+	"                       standard output (the text then goes to standard error)\n";
 
 enum { OPT_BETA = CLI_OPT_OWN, OPT_Q, OPT_ETA, OPT_NO_EXTEND, OPT_MAX_EXTEND, OPT_FINAL,
        OPT_JOBS, OPT_TRIAL, OPT_OUT, OPT_GATHER, OPT_PLAN };
@@ -359,11 +360,14 @@ static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv
 	char sh[512], num[40];
 	printf("%s: %d trials of Algorithm 2 on %s (%d beta, q %d), writing %s/\n", s->plan,
 	       p.lines, net_shape_str(base, sh, sizeof sh), s->o.nbeta, s->o.q, dir);
-	printf("run them with GNU parallel or a Slurm job array, e.g.\n"
-	       "  parallel -j 2 < %s\n  sbatch --wait --array=0-%d slurm-array.sbatch %s\n"
-	       "then gather them (this also plans the beta Algorithm 2 may add):\n  %s --q %d "
-	       "--eta %s --beta ", s->plan, p.lines - 1, s->plan, cmd, s->o.q,
-	       plan_num(s->o.eta, num, sizeof num));
+	if (file_is_stdout(s->plan))
+		printf("standard output holds them, for GNU parallel (... | parallel -j 2)\n");
+	else
+		printf("run them with GNU parallel or a Slurm job array, e.g.\n"
+		       "  parallel -j 2 < %s\n  sbatch --wait --array=0-%d slurm-array.sbatch %s\n",
+		       s->plan, p.lines - 1, s->plan);
+	printf("then gather them (this also plans the beta Algorithm 2 may add):\n  %s --q %d "
+	       "--eta %s --beta ", cmd, s->o.q, plan_num(s->o.eta, num, sizeof num));
 	for (int i = 0; i < s->o.nbeta; i++)
 		printf("%s%s", i ? "," : "", plan_num(s->o.betas[i], num, sizeof num));
 	printf(" --gather --out");
