@@ -627,9 +627,14 @@ check "SIGHUP leaves the previous model intact" cmp m.model keep.model
 interrupt QUIT "$C" alg1 --layers 3x256 --tau 1.5 --eta 100000 --save keep.model
 check "SIGQUIT stops alg1 with status 130 (got $st)" [ "$st" -eq 130 ]
 expect_grep "SIGQUIT during alg1: the model is not saved" "^not saving keep\.model: the run was interrupted$" int.out
-interrupt HUP "$C" sweep --layers 2x64 --beta 1,2 --q 2 --eta 100000
+rm -f swint.json swint.csv
+interrupt HUP "$C" sweep --layers 2x64 --beta 1,2 --q 2 --eta 100000 --json swint.json --csv swint.csv
 check "SIGHUP stops sweep with status 130 (got $st)" [ "$st" -eq 130 ]
 expect_grep "SIGHUP during sweep: the table of the trials done" "^condnet sweep: interrupted; the table holds the trials done$" int.err
+check "SIGHUP during sweep: the JSON record is written, marked interrupted" python3 -c "
+import json
+assert json.load(open('swint.json'))['interrupted'] is True"
+expect_grep "SIGHUP during sweep: the CSV table is written" "^beta,err_tr,err_v,score,trials,pick$" swint.csv
 interrupt USR1 "$C" train --layers 4x128 --epochs 100000 --save keep.model 2>/dev/null
 check "SIGUSR1 ends training by its default action (got $st)" [ "$st" -eq 138 ]
 check "SIGUSR1 leaves the previous model intact" cmp m.model keep.model

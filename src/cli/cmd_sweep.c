@@ -274,12 +274,14 @@ static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
 
 /* --json and --csv of the finished sweep. */
 static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, double final_acc,
-			 Err *e)
+			 int interrupted, Err *e)
 {
 	if (c->json) {
 		cJSON *r = report_alg2_json(a, e);
 		if (r) {
 			cJSON_AddStringToObject(r, "data", cli_data_name(c));
+			if (interrupted)
+				cJSON_AddBoolToObject(r, "interrupted", 1);
 			if (isfinite(final_acc)) {
 				char spec[64];
 				cJSON_AddNumberToObject(r, "final_epochs", s->final_epochs);
@@ -524,7 +526,7 @@ int cmd_sweep(int argc, char **argv)
 		if (st > 0) {
 			print_result(a);
 			fprintf(stderr, "condnet sweep: interrupted; the table holds the trials done\n");
-			rc = 130;
+			rc = write_outputs(&c, &s, a, NAN, 1, &e) ? cli_fail("sweep", &e) : 130;
 			goto out;
 		}
 		if (st < 0)
@@ -538,12 +540,12 @@ int cmd_sweep(int argc, char **argv)
 	    train_final(&c, &s, a, all, test, &final_acc, &e)) {
 		if (progress_interrupted()) {
 			fprintf(stderr, "condnet sweep: %s\n", e.msg);
-			rc = 130;
+			rc = write_outputs(&c, &s, a, NAN, 1, &e) ? cli_fail("sweep", &e) : 130;
 			goto out;
 		}
 		goto fail;
 	}
-	if (write_outputs(&c, &s, a, final_acc, &e))
+	if (write_outputs(&c, &s, a, final_acc, 0, &e))
 		goto fail;
 	rc = pick >= 0 ? 0 : 1;
 	goto out;
