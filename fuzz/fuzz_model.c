@@ -1,10 +1,11 @@
 /* fuzz_model.c - model_load on arbitrary bytes, and on the same bytes with
  * the trailing CRC-32 recomputed so that mutations reach the checks behind
- * the checksum. A model that loads must save and load again to the same
- * shape and parameters. */
+ * the checksum (the table of limits, finite values). model_check on the
+ * bytes in memory must agree with model_load on the file; a model that
+ * loads must save and load again to the same shape, parameters, Adam step
+ * count and schedule. */
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "fuzz_file.h"
 #include "engine/model_io.h"
@@ -14,6 +15,8 @@ static void check(const uint8_t *data, size_t size)
 	static char out[256];
 	Err e;
 	Net *net = model_load(fuzz_file(data, size, ".model"), &e);
+	if ((model_check(data, size, "mem", &e) == 0) != (net != NULL))
+		abort();
 	if (!net) {
 		if (!e.msg[0])
 			abort();
@@ -24,7 +27,9 @@ static void check(const uint8_t *data, size_t size)
 	Net *back = NULL;
 	if (model_save(net, out, &e) < 0 || !(back = model_load(out, &e)))
 		abort();
-	if (back->m != net->m || memcmp(back->n, net->n, (size_t)(net->m + 1) * sizeof *net->n))
+	if (back->m != net->m || memcmp(back->n, net->n, (size_t)(net->m + 1) * sizeof *net->n) ||
+	    back->adam_t != net->adam_t || !sched_equal(&back->sched, &net->sched) ||
+	    back->sched_st.step != net->sched_st.step)
 		abort();
 	for (int i = 0; i < net->m; i++)
 		if (memcmp(back->W[i], net->W[i], (size_t)net->n[i] * (size_t)net->n[i + 1] * sizeof *net->W[i]) ||
@@ -37,16 +42,9 @@ static void check(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	check(data, size);
-	if (size < 8)
-		return 0;
-	uint8_t *fixed = malloc(size);
-	if (!fixed)
-		return 0;
-	memcpy(fixed, data, size);
-	uLong crc = crc32(0L, fixed, (uInt)(size - 4));
-	for (int i = 0; i < 4; i++)
-		fixed[size - 4 + i] = (uint8_t)(crc >> (8 * i));
-	check(fixed, size);
+	uint8_t *fixed = fuzz_with_crc(data, size);
+	if (fixed)
+		check(fixed, size);
 	free(fixed);
 	return 0;
 }

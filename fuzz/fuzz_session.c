@@ -1,22 +1,22 @@
-/* fuzz_session.c - session_parse on each line of arbitrary text. Every line
- * that parses must format to a line that parses to the same action (the
- * session log must replay what it recorded). */
+/* fuzz_session.c - the session log's reader (session_log_next, as replay
+ * reads a log) on arbitrary bytes, and session_parse on each line of them.
+ * Every action read must pass session_check (what a log accepts, the
+ * screen accepts) and format to a line that parses to the same action (the
+ * session log must replay what it recorded); a refusal must say why. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/session.h"
+#include "fuzz_file.h"
 
-static void check_line(const char *line)
+static void check_action(const SessAction *a)
 {
-	SessAction a, b;
+	SessAction b;
 	Err e;
 	char f1[8192], f2[8192];
-	int r = session_parse(line, &a, &e);
-	if (r < 0 && !e.msg[0])
+	if (session_check(a, &e) != 0)
 		abort();
-	if (r != 1)
-		return;
-	session_format(&a, f1, sizeof f1);
+	session_format(a, f1, sizeof f1);
 	if (strlen(f1) > SESS_LINE_MAX) /* every action the parser accepts must fit */
 		abort();
 	if (session_parse(f1, &b, &e) != 1)
@@ -26,8 +26,37 @@ static void check_line(const char *line)
 		abort();
 }
 
+static void check_line(const char *line)
+{
+	SessAction a;
+	Err e;
+	int r = session_parse(line, &a, &e);
+	if (r < 0 && !e.msg[0])
+		abort();
+	if (r == 1)
+		check_action(&a);
+}
+
+/* The reader over the whole input as a file: actions until the end or a
+ * refusal with a message. */
+static void check_log(const uint8_t *data, size_t size)
+{
+	FILE *f = fopen(fuzz_file(data, size, ".log"), "r");
+	if (!f)
+		abort();
+	SessAction a;
+	Err e;
+	int lineno = 0, r;
+	while ((r = session_log_next(f, "log", &lineno, &a, &e)) > 0)
+		check_action(&a);
+	if (r < 0 && !e.msg[0])
+		abort();
+	fclose(f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	check_log(data, size);
 	char *text = malloc(size + 1);
 	if (!text)
 		return 0;

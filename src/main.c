@@ -1,8 +1,8 @@
 /* main.c - condnet's entry point: picks the subcommand and hands over. */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/signals.h"
 #include "cli/cli.h"
 #include "config.h"
 
@@ -46,9 +46,10 @@ static int screen(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	/* A write past `ulimit -f` fails with EFBIG (and the save says so)
-	 * instead of killing the process mid-save. */
-	signal(SIGXFSZ, SIG_IGN);
+	/* A write past `ulimit -f` fails with EFBIG (SIGXFSZ is ignored); a
+	 * signal that ends the process waits for the save under way, and a
+	 * fault removes its temporary file (base/signals.h). */
+	signals_init();
 	if (argc < 2)
 		return screen(argc, argv);
 	const char *c = argv[1];

@@ -400,6 +400,16 @@ cp m.model keep.model
 refuse "divergence over an existing model" 1 "training diverged at epoch 1" \
 	"$C" train --data csv:huge.csv --layers 4 --lr 10 --epochs 5 --act relu --save keep.model --quiet
 check "a diverged run leaves the previous model intact" cmp m.model keep.model
+# a gradient whose square passes the float range: finite weights, Adam's second
+# moment infinite (the save used to be refused as a model that would not load)
+python3 -c "
+import random
+random.seed(1)
+for i in range(60): print(','.join('%r' % random.uniform(-3e38, 3e38) for _ in range(4)) + ',%d' % (i % 2))" >huge2.csv
+refuse "divergence seen in Adam's moments" 1 \
+	"^condnet train: training diverged at epoch 1: Adam's moments are not finite after batch 1 \(a gradient past the float range\)$" \
+	"$C" train --data csv:huge2.csv --act relu --lr 10 --epochs 2 --save div2.model --quiet
+check "a run diverged in Adam's moments writes no model" [ ! -e div2.model ]
 
 ## saving: file size limit, full disk, unwritable directory
 cp m.model keep.model
@@ -437,7 +447,7 @@ fi
 if [ -n "$rocause" ]; then
 	refuse "save into an unwritable directory (checked before training)" 1 "^condnet train: ro/x\.model: cannot create a file beside it: $rocause$" \
 		"$C" train --layers 4 --epochs 1 --limit 20 --save ro/x.model --quiet
-	refuse "save into an unwritable directory" 1 "^condnet cond: ro/x\.model: cannot create a temporary file beside it: $rocause$" \
+	refuse "cond --save into an unwritable directory (checked before the work)" 1 "^condnet cond: ro/x\.model: cannot create a file beside it: $rocause$" \
 		"$C" cond --load m.model --save ro/x.model
 	if [ "$rocause" = "Permission denied" ]; then chmod 755 ro; else umount ro; fi
 else
@@ -475,26 +485,39 @@ refuse "train --save into a missing directory fails at once" 1 "^condnet train: 
 	"$C" train --epochs 30 --save /no/such/dir/x.model
 check "train --save into a missing directory: no epoch was run" [ ! -s "$TMP/out" -a $(($(date +%s) - start)) -lt 5 ]
 $T --json - >dash.out 2>dash.err; st=$?
-check "--json - writes the record to standard output (exit $st)" python3 -c "
-import json, sys
-t = open('dash.out').read()
-r = json.loads(t[t.index('{'):])
+check "--json - writes the record alone to standard output (exit $st)" python3 -c "
+import json
+r = json.load(open('dash.out'))
 assert r['command'] == 'train', r"
-check "--json - follows the text report" sh -c "head -1 dash.out | grep -q '^synthetic: '"
-$T --csv - | cat >csvpipe.out
+check "--json -: the text report goes to standard error" sh -c "head -1 dash.err | grep -q '^synthetic: '"
+$T --csv - 2>/dev/null | cat >csvpipe.out
 expect_grep "--csv - into a pipe" "^epoch,loss,train_acc,test_acc," csvpipe.out
+check "--csv - into a pipe: the table alone" sh -c "! grep -q 'accuracy' csvpipe.out"
+refuse "--json - and --csv - together" 1 "^condnet train: --json and --csv both name standard output: give one of them a file$" \
+	$T --json - --csv -
+expect_ok "--json and --csv both /dev/null while standard output is /dev/null" \
+	sh -c "$T --json /dev/null --csv /dev/null >/dev/null"
+"$C" sweep --layers 2x8 --beta 1 --q 1 --eta 0.2 --no-extend --quiet --csv - >sweep-csv.out 2>sweep-csv.err
+"$C" sweep --layers 4 --beta 1,2 --q 2 --plan - >plan-out.txt 2>plan-err.txt
+check "sweep --plan -: the trials alone on standard output, the text on standard error" sh -c \
+	'[ $(wc -l <plan-out.txt) -eq 4 ] && [ $(grep -c -- "--trial" plan-out.txt) -eq 4 ] && grep -q "parallel -j 2)" plan-err.txt'
+check "sweep --csv -: the table alone on standard output, the report on standard error" python3 -c "
+o = open('sweep-csv.out').read(); e = open('sweep-csv.err').read()
+assert o.startswith('beta,') and 'pick' not in o.splitlines()[-1][:5] and 'pick: beta' in e, (o, e)"
 # /dev/fd/1 is the link chain /dev/stdout -> /proc/self/fd/1 less one link;
 # /dev/stdout itself only when not root: a fault run as root would replace it
 out1=/dev/fd/1
 [ "$(id -u)" -ne 0 ] && out1=/dev/stdout
-$T --json $out1 | cat >devstdout.out
-check "--json $out1 into a pipe" python3 -c "
-t = open('devstdout.out').read()
-assert '\"command\":' in t and t.index('train accuracy') < t.index('{'), t"
-$T --json $out1 >redirected.out
-check "--json $out1 redirected to a file: text and record both kept" python3 -c "
-t = open('redirected.out').read()
-assert t.startswith('synthetic: ') and '\"command\":' in t, t"
+$T --json $out1 2>devstdout.err | cat >devstdout.out
+check "--json $out1 into a pipe: the record alone" python3 -c "
+import json
+assert json.load(open('devstdout.out'))['command'] == 'train'
+assert 'train accuracy' in open('devstdout.err').read()"
+$T --json $out1 >redirected.out 2>redirected.err
+check "--json $out1 redirected to a file: the record in the file, the report on standard error" python3 -c "
+import json
+assert json.load(open('redirected.out'))['command'] == 'train'
+assert open('redirected.err').read().startswith('synthetic: ')"
 mkfifo outfifo
 timeout 30 cat outfifo >fromfifo & reader=$!
 expect_ok "--csv to a FIFO" timeout 20 $T --csv outfifo
@@ -530,7 +553,45 @@ $T --csv umask.csv >/dev/null 2>&1
 check "a replaced --csv file keeps its mode 604 (got $(stat -c %a umask.csv))" [ "$(stat -c %a umask.csv)" = 604 ]
 check "no temporary file is left by any write above" [ -z "$(find . -name '*.tmp.*')" ]
 
-## interruptions: SIGINT and SIGTERM during training with --save over an existing model
+## failing before the work: every command checks each output path before it
+## reads data or trains (the data named here does not exist: its error would
+## come first otherwise)
+nd=/no/such/dir
+out1() { name=$1 cmd=$2 path=$3; shift 3
+	refuse "$name" 1 "^condnet $cmd: $path: the directory ${path%/*} does not exist$" "$C" "$cmd" "$@"; }
+out1 "alg1 --save checked first" alg1 $nd/a.model --data csv:nodata.csv --save $nd/a.model
+out1 "alg1 --json checked first" alg1 $nd/a.json --data csv:nodata.csv --json $nd/a.json
+out1 "alg1 --csv checked first" alg1 $nd/a.csv --data csv:nodata.csv --csv $nd/a.csv
+out1 "sweep --save checked first" sweep $nd/s.model --data csv:nodata.csv --final-epochs 1 --save $nd/s.model
+out1 "sweep --trial --out checked first" sweep $nd/t.json --data csv:nodata.csv --beta 1 --trial 0 --out $nd/t.json
+out1 "sweep --plan checked first" sweep $nd/plan.txt --data csv:nodata.csv --plan $nd/plan.txt
+refuse "sweep --plan --out DIR checked first" 1 "^condnet sweep: $nd/trials: the directory $nd does not exist$" \
+	"$C" sweep --data csv:nodata.csv --plan plan.txt --out $nd/trials
+out1 "squeeze --save checked first" squeeze $nd/q.model --load nomodel.model --save $nd/q.model
+out1 "squeeze --plot checked first" squeeze $nd/p.dat --load nomodel.model --compare --plot $nd/p
+out1 "cond --json checked first" cond $nd/c.json --load nomodel.model --json $nd/c.json
+out1 "import --save checked first" import $nd/i.model --npy nonpy.d --save $nd/i.model
+out1 "export --onnx checked first" export $nd/e.onnx --load nomodel.model --onnx $nd/e.onnx
+refuse "export --npy DIR checked first" 1 "^condnet export: $nd/npy: the directory $nd does not exist$" \
+	"$C" export --load nomodel.model --npy $nd/npy
+refuse "export --data --npy DIR checked first" 1 "^condnet export: $nd/npy: the directory $nd does not exist$" \
+	"$C" export --data csv:nodata.csv --npy $nd/npy
+refuse "paper --out DIR checked first" 1 "^condnet paper: $nd/p: the directory $nd does not exist$" \
+	"$C" paper mnist --quick --data-dir nodata --out $nd/p
+out1 "paper --report checked first" paper $nd/r.md mnist --quick --data-dir nodata --out pq --report $nd/r.md
+check "paper --report refused: the --out directory was not made" [ ! -e pq ]
+out1 "paper --plan checked first" paper $nd/plan mnist --quick --data-dir nodata --plan $nd/plan
+out1 "replay --save checked first" replay $nd/r.model nolog.log --save $nd/r.model
+touch afile
+refuse "export --npy onto a file" 1 "^condnet export: afile: exists and is not a directory$" "$C" export --load nomodel.model --npy afile
+refuse "a directory as --json" 1 "^condnet alg1: outdir: is a directory, expected a file name$" "$C" alg1 --data csv:nodata.csv --json outdir
+expect_fail "paper --report inside the --out directory it makes passes the check" "nodata" \
+	"$C" paper mnist --quick --data-dir nodata --out pq2 --report pq2/r.md
+rmdir pq2 2>/dev/null
+
+## interruptions: SIGINT, SIGTERM, SIGHUP and SIGQUIT stop a run (exit 130);
+## other signals end it; a save is never cut (tests/test_signals: every signal
+## during saves)
 # interrupt SIG CMD...: starts CMD, waits for its first epoch line, sends SIG; sets st.
 interrupt() {
 	sig=$1; shift
@@ -559,6 +620,34 @@ interrupt TERM "$C" alg1 --layers 3x256 --tau 1.5 --eta 100000 --save keep.model
 check "SIGTERM stops alg1 with status 130 (got $st)" [ "$st" -eq 130 ]
 expect_grep "SIGTERM during alg1: the model is not saved" "^not saving keep\.model: the run was interrupted$" int.out
 check "SIGTERM during alg1 leaves the previous model intact" cmp m.model keep.model
+interrupt HUP "$C" train --layers 4x128 --epochs 100000 --save keep.model
+check "SIGHUP stops training with status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "SIGHUP: named in the report" "^interrupted by SIGHUP after " int.out
+check "SIGHUP leaves the previous model intact" cmp m.model keep.model
+interrupt QUIT "$C" alg1 --layers 3x256 --tau 1.5 --eta 100000 --save keep.model
+check "SIGQUIT stops alg1 with status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "SIGQUIT during alg1: the model is not saved" "^not saving keep\.model: the run was interrupted$" int.out
+rm -f swint.json swint.csv
+interrupt HUP "$C" sweep --layers 2x64 --beta 1,2 --q 2 --eta 100000 --json swint.json --csv swint.csv
+check "SIGHUP stops sweep with status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "SIGHUP during sweep: the table of the trials done" "^condnet sweep: interrupted; the table holds the trials done$" int.err
+check "SIGHUP during sweep: the JSON record is written, marked interrupted" python3 -c "
+import json
+assert json.load(open('swint.json'))['interrupted'] is True"
+expect_grep "SIGHUP during sweep: the CSV table is written" "^beta,err_tr,err_v,score,trials,pick$" swint.csv
+interrupt USR1 "$C" train --layers 4x128 --epochs 100000 --save keep.model 2>/dev/null
+check "SIGUSR1 ends training by its default action (got $st)" [ "$st" -eq 138 ]
+check "SIGUSR1 leaves the previous model intact" cmp m.model keep.model
+# nohup's SIGHUP stays ignored; SIGTERM still stops
+: >int.out
+nohup "$C" train --layers 4x128 --epochs 100000 >int.out 2>int.err &
+pid=$!
+i=0; while [ $i -lt 300 ] && ! grep -q 'epoch' int.out; do sleep 0.1; i=$((i + 1)); done
+kill -HUP $pid; sleep 0.5
+check "under nohup SIGHUP is ignored" kill -0 $pid
+kill -TERM $pid; wait $pid; st=$?
+check "under nohup SIGTERM still stops (got $st)" [ "$st" -eq 130 ]
+check "no temporary file is left by any interruption" [ -z "$(find . -name '*.tmp.*')" ]
 
 ## session logs
 rp() { refuse "$1" 1 "^condnet replay: $2" "$C" replay "$3"; }
@@ -567,17 +656,17 @@ N='net layers=4 act=erf act_a=1 seed=1'
 printf '%s\n%s\nfrobnicate x=1\n' "$D" "$N" >s1.log
 rp "log with an unknown action" "s1\.log:3: unknown action 'frobnicate' \(expected data, opts, net" s1.log
 printf '%s\ntau 0.5\n' "$D" >s2.log
-rp "log with tau < 1" "s2\.log:2: tau: expected a value > 1, got '0\.5'$" s2.log
+rp "log with tau < 1" "s2\.log:2: tau: '0\.5' must be greater than 1$" s2.log
 printf '%s\ntau 1\n' "$D" >s2b.log
-rp "log with tau = 1" "s2b\.log:2: tau: expected a value > 1, got '1'$" s2b.log
+rp "log with tau = 1" "s2b\.log:2: tau: '1' must be greater than 1$" s2b.log
 printf '%s\neta 0\n' "$D" >s2c.log
-rp "log with eta = 0" "s2c\.log:2: eta: expected a value > 0, got '0'$" s2c.log
+rp "log with eta = 0" "s2c\.log:2: eta: '0' is not a positive number$" s2c.log
 printf '%s\nnet layers=3,0 act=erf act_a=1 seed=1\n' "$D" >s2d.log
 rp "log with a zero width" "s2d\.log:2: net: layers \"3,0\": width at column 3 must be positive, not 0$" s2d.log
 printf '%s\n%s\nsweep betas=1,-2 q=1\n' "$D" "$N" >s2e.log
 rp "log with a negative beta" "s2e\.log:3: sweep: betas \"1,-2\": β = -2, every β must be > 0$" s2e.log
 printf '%s\n%s\nsweep betas=1 q=0\n' "$D" "$N" >s2f.log
-rp "log with q = 0" "s2f\.log:3: q: expected an integer in \[1, 1000\], got '0'$" s2f.log
+rp "log with q = 0" "s2f\.log:3: q: '0' is not a positive integer$" s2f.log
 printf '%s\n' "$N" >s3.log
 rp "log without data first" "s3\.log:1: net: no data set yet \(the first action must be 'data'\)$" s3.log
 printf 'data spec=synthetic features=0 label_col=-1 seed=1 limit=10 val_frac=0.1\n' >s4.log
@@ -596,8 +685,74 @@ rp "log with a 5000-character line" "s9\.log:1: line longer than [0-9]+ characte
 rp "empty log" "s10\.log: the log builds no network$" s10.log
 rp "replay /dev/zero" "/dev/zero: not a regular file$" /dev/zero
 refuse "replay a FIFO (not opened)" 1 "^condnet replay: fifo: not a regular file$" timeout 10 "$C" replay fifo
+refuse "tui --log FIFO: refused at once, not waiting for a reader" 1 "^condnet: fifo: the session log is a FIFO, expected a regular file$" \
+	timeout 10 "$C" tui --log fifo
+refuse "tui --log a directory" 1 "^condnet: csvdir: the session log is a directory, expected a regular file$" \
+	timeout 10 "$C" tui --log csvdir
 head -c 3000 /dev/urandom >s11.log
 refuse "log of random bytes" 1 "^condnet replay: s11\.log:[0-9]+: " "$C" replay s11.log
+printf '%s\n%s\0 act=relu\n' "$D" "$N" >s11b.log
+rp "log with a NUL byte (the rest of the line is not dropped)" "s11b\.log:2: a NUL byte at column 36; a log is text$" s11b.log
+
+## one table of limits: a session log, a model file and the command line
+## refuse the same values (engine/limits.c)
+printf '%s\nopts batch=50 lr=1e300\n' "$D" >s12.log
+rp "log with lr = 1e300" "s12\.log:2: lr: '1e300' must be at most 10$" s12.log
+printf '%s\nnet layers=4 act=erf act_a=1e300 seed=1\n' "$D" >s13.log
+rp "log with act_a = 1e300" "s13\.log:2: act_a: '1e300' must be at most 1e\+06$" s13.log
+printf '%s\nopts batch=2000000 lr=0.001\n' "$D" >s14.log
+rp "log with batch = 2000000" "s14\.log:2: batch: '2000000' is out of range \(1\.\.1000000\)$" s14.log
+printf '%s\nopts batch=50 lr=1e-320\n' "$D" >s15.log
+rp "log with a subnormal lr" "s15\.log:2: lr: '1e-320' is too small \(the least is 1\.17549e-38\)$" s15.log
+printf '%s\n%s\nsweep betas=1e20 q=1\n' "$D" "$N" >s16.log
+rp "log with beta = 1e20" "s16\.log:3: sweep: betas \"1e20\": β: 1e\+20 must be at most 1e\+06$" s16.log
+refuse "--lr 1e-320 is too small, not 'not a number'" 2 "^condnet train: --lr: '1e-320' is too small \(the least is 1\.17549e-38\)$" \
+	"$C" train --lr 1e-320
+refuse "--lr 1e300" 2 "^condnet train: --lr: '1e300' must be at most 10$" "$C" train --lr 1e300
+refuse "--act-scale 1e-39 is too small" 2 "^condnet train: --act-scale: '1e-39' is too small" "$C" train --act-scale 1e-39
+refuse "sweep --beta 1e20" 2 "^condnet sweep: --beta: betas \"1e20\": β: 1e\+20 must be at most 1e\+06$" "$C" sweep --beta 1e20
+refuse "sweep --beta 1:2:1e-300 (no 300-digit count)" 2 "^condnet sweep: --beta: betas \"1:2:1e-300\": step 1e-300 is finer than β's grid of 1e-09$" \
+	"$C" sweep --beta 1:2:1e-300
+refuse "sweep --beta 1:2:1e-5" 2 "^condnet sweep: --beta: betas \"1:2:1e-5\": step 1e-05 from 1 to 2 makes more than 64 values$" \
+	"$C" sweep --beta 1:2:1e-5
+start=$(date +%s)
+refuse "sweep --beta 1000: past the parameter limit, refused before any trial" 1 \
+	"^condnet sweep: β = 1000: even with one input and two classes, its network has [0-9]+ parameters, more than condnet trains \(1073741824\)$" \
+	"$C" sweep --beta 1,1000 --q 1
+check "sweep --beta 1000: refused at once, nothing trained" [ ! -s "$TMP/out" -a $(($(date +%s) - start)) -lt 5 ]
+refuse "sweep --beta 1000 refused before the data are read" 1 "^condnet sweep: β = 1000: even with one input" \
+	sh -c 'printf "1,2,0\n1,2\n" >short.csv && "$1" sweep --data csv:short.csv --layers 2x600 --beta 1,1000 --q 1' sh "$C"
+refuse "sweep --plan with beta 1000 refused too" 1 "^condnet sweep: β = 1000: even with one input" \
+	"$C" sweep --beta 1000 --plan plan.txt
+refuse "sweep --beta whose step adds no neuron" 1 \
+	"^condnet sweep: β = 0\.01 and β = 0\.02 give the same hidden layers 1x1: a step that adds no neuron, expected β further apart$" \
+	"$C" sweep --layers 2x8 --beta 0.01,0.02 --q 1
+expect_ok "sweep whose extension would add no neuron" "$C" sweep --layers 3x2 --beta 1 --q 1 --eta 1 \
+	--max-extend 6 --quiet --csv ext.csv
+check "sweep whose extension would add no neuron: it ends at the one β" \
+	sh -c '[ "$(cut -d, -f1 ext.csv | tr "\n" " ")" = "beta 1 " ]'
+# model files: values well-formed but out of the table, under a valid CRC
+fixcrc() { python3 -c "
+import struct, sys, zlib
+b = bytearray(open(sys.argv[1], 'rb').read())
+b[-4:] = struct.pack('<I', zlib.crc32(bytes(b[:-4])))
+open(sys.argv[1], 'wb').write(b)" "$1"; }
+expect_ok "train a small model with Adam state" "$C" train --layers 3x8 --epochs 1 --limit 20 --save a.model --quiet
+# (10-8-8-8-3: 4 layers, the Adam step count at offset 48, the weights from 60)
+cp a.model steps.model; poke steps.model 48 ffffffffffffff7f; fixcrc steps.model
+refuse "model with an Adam step count of INT64_MAX (valid CRC)" 1 \
+	"^condnet cond: steps\.model: Adam step count 9223372036854775807 at offset 48 is more than condnet's limit of 2\^53$" \
+	"$C" cond --load steps.model
+refuse "training a model with an Adam step count of INT64_MAX" 1 "^condnet train: steps\.model: Adam step count 9223372036854775807" \
+	"$C" train --load steps.model --epochs 1 --limit 20 --save steps2.model --quiet
+check "no model written from it" [ ! -e steps2.model ]
+cp a.model scale.model; poke scale.model 24 caf24971; fixcrc scale.model
+refuse "model with an activation scale of 1e30 (valid CRC)" 1 \
+	"^condnet cond: scale\.model: the activation scale at offset 24: 1\.00000002e\+30 must be at most 1e\+06$" \
+	"$C" cond --load scale.model
+cp a.model nan.model; poke nan.model 72 0000c07f; fixcrc nan.model
+refuse "model with a NaN weight (valid CRC)" 1 "^condnet cond: nan\.model: parameter 3 \(layer 1\) at offset 72 is nan, expected a finite number$" \
+	"$C" cond --load nan.model
 
 ## files kept in tests/regress: read without a crash; FILE.expect, when present,
 ## holds the expected stderr pattern (and the status must be 1)

@@ -118,7 +118,7 @@ START_TEST(parse_rejects)
 	ck_assert_str_eq(e.msg, "betas \"1:2:0\": step 0, expected > 0");
 	ck_assert_int_eq(alg2_parse_betas("2:1:0.1", &o, &e), -1);
 	ck_assert_int_eq(alg2_parse_betas("1:65:1", &o, &e), -1);
-	ck_assert_str_eq(e.msg, "betas \"1:65:1\": 65 values, at most 64");
+	ck_assert_str_eq(e.msg, "betas \"1:65:1\": step 1 from 1 to 65 makes more than 64 values");
 	ck_assert_int_eq(alg2_parse_betas("1.2,1.2", &o, &e), -1);
 	ck_assert_int_eq(alg2_parse_betas("nan", &o, &e), -1);
 	char many[512] = "1";

@@ -43,7 +43,7 @@ static void put32(unsigned char *p, uint32_t v)
 /* Recomputes the trailing CRC so that only the forged field is wrong. */
 static void fix_crc(unsigned char *buf, size_t len)
 {
-	put32(buf + len - 4, (uint32_t)crc32(0L, buf, (uInt)(len - 4)));
+	put32(buf + len - 4, (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, len - 4));
 }
 
 /* Files in dir other than the given name (temporary leftovers). */
@@ -180,14 +180,20 @@ START_TEST(test_forged_header)
 	put32(buf + 16, 4);
 	expect_load_error(dir, buf, len, "header size 56 at offset 12, expected 60 for 4 layers");
 
-	/* Widths of 2³¹ and of 2³⁰ (a plausible int, far too many parameters). */
+	/* Widths of 2³¹, of 2³⁰ (past the table's limit) and of 10^7 (the
+	 * limit, far too many parameters for the file). */
 	memcpy(buf, good, len);
 	put32(buf + 32, 0x80000000u);
 	fix_crc(buf, len);
 	expect_load_error(dir, buf, len, "width n[1] = 2147483648 at offset 32 is not a positive int");
 	memcpy(buf, good, len);
 	put32(buf + 28, 1u << 30);
-	put32(buf + 32, 1u << 30);
+	fix_crc(buf, len);
+	expect_load_error(dir, buf, len,
+			  "width n[0] = 1073741824 at offset 28 is more than condnet's limit of 10000000");
+	memcpy(buf, good, len);
+	put32(buf + 28, 10000000);
+	put32(buf + 32, 10000000);
 	fix_crc(buf, len);
 	expect_load_error(dir, buf, len, "need more parameters than a file of");
 	memcpy(buf, good, len);
@@ -347,6 +353,87 @@ START_TEST(test_save_unwritable_dir)
 }
 END_TEST
 
+/* Values that are well-formed but out of the table of limits, under a valid
+ * CRC, are refused with their offset; model_save refuses to write a model
+ * that would be refused so (the bytes are checked before they are written),
+ * and leaves no file. */
+START_TEST(test_values_out_of_limits)
+{
+	const char *dir = tu_tmpdir();
+	char path[1024];
+	snprintf(path, sizeof path, "%s/m.cnm", dir);
+	Net *net = sample_net(1);
+	Err e;
+	ck_assert_int_eq(model_save(net, path, &e), 0);
+	size_t len;
+	unsigned char *good = tu_read(path, &len), *buf = malloc(len);
+	size_t hb = 40 + 16, np = net->nparam;
+	float nan = NAN, inf = INFINITY, neg = -1.0f, big = 1e30f;
+
+	memcpy(buf, good, len);
+	memcpy(buf + 24, &big, 4);
+	fix_crc(buf, len);
+	expect_load_error(dir, buf, len, "the activation scale at offset 24: 1.00000002e+30 must be "
+					 "at most 1e+06");
+	memcpy(buf, good, len);
+	memcpy(buf + hb + 4 * 7, &nan, 4);
+	fix_crc(buf, len);
+	expect_load_error(dir, buf, len, "parameter 7 (layer 1) at offset 84 is nan, expected a "
+					 "finite number");
+	memcpy(buf, good, len);
+	memcpy(buf + hb + 4 * (np - 1), &inf, 4);
+	fix_crc(buf, len);
+	expect_load_error(dir, buf, len, "(layer 3)");
+	memcpy(buf, good, len);
+	memcpy(buf + hb + 4 * (np + 2), &nan, 4);
+	fix_crc(buf, len);
+	expect_load_error(dir, buf, len, "Adam's first moment 2 at offset");
+	memcpy(buf, good, len);
+	memcpy(buf + hb + 4 * (2 * np + 3), &neg, 4);
+	fix_crc(buf, len);
+	expect_load_error(dir, buf, len, "Adam's second moment 3 at offset");
+	/* Adam step counts past 2^53 (INT64_MAX overflowed in training) */
+	memcpy(buf, good, len);
+	put32(buf + 44, 0xffffffffu);
+	put32(buf + 48, 0x7fffffffu);
+	fix_crc(buf, len);
+	expect_load_error(dir, buf, len, "Adam step count 9223372036854775807 at offset 44 is more "
+					 "than condnet's limit of 2^53");
+	memcpy(buf, good, len);
+	put32(buf + 44, 0);
+	put32(buf + 48, 1u << 21); /* 2^53 itself loads */
+	fix_crc(buf, len);
+	const char *p = tu_write(dir, "steps.cnm", buf, len);
+	Net *back = model_load(p, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert(back->adam_t == (INT64_C(1) << 53));
+	net_free(back);
+
+	/* what the loader refuses, the saver does not write */
+	char out[1100];
+	snprintf(out, sizeof out, "%s/never.cnm", dir);
+	net->param[3] = NAN;
+	ck_assert_int_eq(model_save(net, out, &e), -1);
+	ck_assert_msg(strstr(e.msg, "which would not load back: ") &&
+			      strstr(e.msg, "parameter 3 (layer 1) at offset 68 is nan"),
+		      "%s", e.msg);
+	ck_assert_int_eq(access(out, F_OK), -1);
+	net->param[3] = 0;
+	net->act_a = 1e30f;
+	ck_assert_int_eq(model_save(net, out, &e), -1);
+	ck_assert_msg(strstr(e.msg, "the activation scale at offset 24"), "%s", e.msg);
+	net->act_a = 0.75f;
+	net->adam_t = INT64_MAX;
+	ck_assert_int_eq(model_save(net, out, &e), -1);
+	ck_assert_msg(strstr(e.msg, "Adam step count 9223372036854775807"), "%s", e.msg);
+	ck_assert_int_eq(access(out, F_OK), -1);
+	ck_assert_int_eq(count_others(dir, "m.cnm"), 2); /* bad.cnm, steps.cnm: no temporary file */
+	free(good);
+	free(buf);
+	net_free(net);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("model_io");
@@ -354,6 +441,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_damage_detected);
 	tcase_add_test(tc, test_forged_header);
+	tcase_add_test(tc, test_values_out_of_limits);
 	tcase_add_test(tc, test_version_1_and_schedule_block);
 	tcase_add_test(tc, test_save_refuses_dash);
 	tcase_add_test(tc, test_save_unwritable_dir);

@@ -150,6 +150,13 @@ START_TEST(alg1_tables)
 	a.nrec = 0;
 	assert_text(RENDER(report_alg1_summary(f, &a, REPORT_TEXT)), "");
 	assert_text(RENDER(report_alg1_history(f, &a, REPORT_TEXT)), "");
+	/* ... but a CSV (a run stopped before its first iteration) keeps its row names */
+	int w[4] = {4, 50, 40, 3};
+	Net shape = {.m = 3, .n = w};
+	a.net = &shape;
+	assert_text(RENDER(report_alg1_history(f, &a, REPORT_CSV)),
+		    "row\n1\n2\n3\nmax_kappa\nsum_n\n");
+	assert_text(RENDER(report_alg1_history(f, &a, REPORT_TEXT)), "");
 }
 END_TEST
 

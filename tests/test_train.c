@@ -439,6 +439,43 @@ START_TEST(test_diverges)
 }
 END_TEST
 
+/* Weights that stop being finite (a learning rate far past the table's,
+ * given through the API) are named as such: at the next batch, and at the
+ * end of an epoch of one batch; a network at the Adam step limit trains no
+ * further. */
+START_TEST(test_weights_not_finite)
+{
+	Dataset *tr = clusters(20, 4, 2, 10);
+	int widths[] = {4, 8, 2};
+	TrainOpts o;
+	train_opts_default(&o);
+	o.adam.lr = 1e300; /* inf as a float in the Adam step */
+	Err e;
+	for (int b = 0; b < 2; b++) {
+		o.batch = b ? tr->n : 10; /* 4 batches per epoch, or 1 */
+		Net *net = net_new(2, widths, ACT_TANH, 1.0f, NULL);
+		Rng r;
+		rng_seed(&r, 3);
+		net_init_glorot(net, &r);
+		ck_assert_int_eq(train_epochs(net, tr, &o, 3, NULL, NULL, &e), -1);
+		const char *want = b ? "training diverged at epoch 1: the weights are not finite "
+				       "after batch 1"
+				     : "training diverged at epoch 1, batch 2: the weights are not "
+				       "finite (loss "; /* nan or -nan */
+		ck_assert_msg(!strncmp(e.msg, want, strlen(want)), "%s", e.msg);
+		net_free(net);
+	}
+	Net *net = net_new(2, widths, ACT_TANH, 1.0f, NULL);
+	o.adam.lr = 1e-3;
+	net->adam_t = INT64_C(1) << 53;
+	ck_assert_int_eq(train_epochs(net, tr, &o, 1, NULL, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "the network has taken 9007199254740992 Adam steps, condnet's limit "
+				"(2^53): it trains no further");
+	net_free(net);
+	free_data(tr);
+}
+END_TEST
+
 START_TEST(test_shape_errors)
 {
 	Dataset *tr = clusters(5, 3, 3, 1);
@@ -541,6 +578,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_epochs_and_progress);
 	tcase_add_test(tc, test_trainer_step);
 	tcase_add_test(tc, test_diverges);
+	tcase_add_test(tc, test_weights_not_finite);
 	tcase_add_test(tc, test_shape_errors);
 	tcase_add_test(tc, test_error_known_answer);
 	tcase_add_test(tc, test_forward_chunks);

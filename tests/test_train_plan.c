@@ -3,6 +3,7 @@
  * seeds; what the run reports to its hook, and how a hook stops it. */
 #include <math.h>
 
+#include "engine/cond.h"
 #include "engine/hook.h"
 #include "engine/net.h"
 #include "engine/train_plan.h"
@@ -387,6 +388,45 @@ START_TEST(hook_members)
 }
 END_TEST
 
+static int stop_now(void *ud)
+{
+	return *(int *)ud;
+}
+
+/* net_error_hooked: net_error's value bit for bit, in slices; NAN once the
+ * hook or the thread's stop says stop; cond_net stops between layers too. */
+START_TEST(stoppable_measurements)
+{
+	Dataset *d = noise_labels(5000, 9); /* 10,000 rows: five slices */
+	Net *net = fresh(4);
+	ck_assert(net_error_hooked(net, d, 0, NULL) == net_error(net, d, NULL));
+	memset(&seen, 0, sizeof seen);
+	Hook c = {.cancelled = on_cancelled, .ud = &seen};
+	ck_assert(net_error_hooked(net, d, 0, &c) == net_error(net, d, NULL));
+	ck_assert_int_ge(seen.cancel_calls, 5);
+	memset(&seen, 0, sizeof seen);
+	seen.cancel_at = 3; /* stopped after two slices */
+	ck_assert(isnan(net_error_hooked(net, d, 0, &c)));
+	int stop = 1;
+	hook_set_thread_stop(stop_now, &stop);
+	ck_assert_int_eq(hook_thread_stopped(), 1);
+	ck_assert(isnan(net_error_hooked(net, d, 0, NULL)));
+	LayerCond lc[2];
+	Err e;
+	ck_assert_int_eq(cond_net_values(net, 25, lc, &e), -1);
+	ck_assert_str_eq(e.msg, "stopped before layer 1");
+	stop = 0;
+	ck_assert(net_error_hooked(net, d, 0, NULL) == net_error(net, d, NULL));
+	ck_assert_int_eq(cond_net_values(net, 25, lc, &e), 0);
+	for (int i = 0; i < 2; i++)
+		cond_layer_free(&lc[i]);
+	hook_set_thread_stop(NULL, NULL);
+	ck_assert_int_eq(hook_thread_stopped(), 0);
+	net_free(net);
+	dataset_free(d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("train_plan");
@@ -398,6 +438,7 @@ int main(void)
 	tcase_add_test(t, hook_stops_it);
 	tcase_add_test(t, fresh_is_net_fresh_then_run);
 	tcase_add_test(t, hook_members);
+	tcase_add_test(t, stoppable_measurements);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }

@@ -6,7 +6,8 @@
 #    pages open, a squeeze refuses one layer and applies another, undo
 #    restores, the sweep's plot fits its axis to the data and its pick is
 #    adopted and undone, export writes the tables, the plots' data and a
-#    gnuplot script, w asks before overwriting, a caption reaches the log,
+#    gnuplot script, export and save refuse -, /dev/stdout and the terminal,
+#    w asks before overwriting, a caption reaches the log,
 #    quitting with unsaved work saves on the way out, and the log replays to
 #    the very network that was saved;
 #  - a second screen shows kappa changing while an Algorithm-1 step trains,
@@ -14,6 +15,8 @@
 #    second and ends on Ctrl-C;
 #  - at 80x24 with --tau 30 --eta 2 the header holds both and a status never
 #    overwrites it, and the Algorithm-1 history scrolls back to iteration 0;
+#  - SIGTERM, SIGHUP, SIGINT and SIGQUIT end the screen within a second while
+#    a 6x400 network trains, and restore the terminal;
 #  - both synthetic lessons play to the end (on keys and with --delay) with
 #    the network `condnet replay` gives, and step back;
 #  - the manual holds the explain panel's definitions and the options
@@ -217,6 +220,19 @@ else
 	echo "gnuplot is not installed: the images are not checked"
 fi
 
+## export and save refuse the screen itself: "-", /dev/stdout, the terminal
+keys e C-u - Enter
+see "export to - is refused" '-: standard output is the screen: name a file'
+keys e C-u /dev/stdout Enter
+see "export to /dev/stdout is refused" '/dev/stdout: the screen.s own terminal: name a file'
+tty=$($T display -p -t $PANE '#{pane_tty}')
+keys e C-u "$tty" Enter
+see "export to the pane's terminal is refused" "$tty: the screen.s own terminal: name a file"
+keys w C-u - Enter
+see "save to - is refused" '-: standard output is the screen: name a file'
+keys w C-u /dev/fd/1 Enter
+see "save to /dev/fd/1 is refused" '/dev/fd/1: the screen.s own terminal: name a file'
+
 ## save and open; w over an existing file asks first
 keys w
 see "w proposes the data set's name" 'save to \[synthetic.model\]'
@@ -402,6 +418,34 @@ keys '>'
 see "and kappa against epochs" 'κ\(Ŵ⁽ⁱ⁾\) against epochs: Algorithm 1, iteration'
 keys q y
 see "the third screen quits" '^EXIT=0' 5
+
+## SIGTERM, SIGHUP, SIGINT and SIGQUIT, sent to the screen's process while a
+## network of 6x400 trains, end it within a second with 128 + the signal,
+## the terminal restored: no alternate screen, the cursor shown, the keypad
+## and cursor keys back in their normal mode
+run_script "$TMP/run-sig.sh" --layers 6x400 --log "'$TMP/sig.log'"
+for sig in TERM HUP INT QUIT; do
+	$T new-session -d -s "sig-$sig" -x 100 -y 30 "$TMP/run-sig.sh"
+	PANE=sig-$sig
+	see "SIG$sig: the screen opens on a 6x400 network" '^ +i +n_i' 20
+	keys t 100000 Enter
+	see "SIG$sig: a long training runs" 'training 100000 epochs'
+	sleep 0.5
+	flags=$($T display -p -t $PANE '#{alternate_on} #{cursor_flag} #{keypad_flag} #{keypad_cursor_flag}')
+	check "SIG$sig: the screen holds the terminal (alternate screen, no cursor): $flags" [ "$flags" = "1 0 1 1" ]
+	pid=$(pgrep -P "$($T display -p -t $PANE '#{pane_pid}')" condnet)
+	t0=$(date +%s%N)
+	kill -$sig $pid
+	i=0; while [ $i -lt 500 ] && kill -0 $pid 2>/dev/null; do sleep 0.01; i=$((i + 1)); done
+	ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	check "SIG$sig ended the screen in $ms ms (at most 1000)" [ "$ms" -le 1000 ]
+	case $sig in HUP) n=1 ;; INT) n=2 ;; QUIT) n=3 ;; TERM) n=15 ;; esac
+	see "SIG$sig: exit status 128 + $n" "^EXIT=$((128 + n))" 5
+	flags=$($T display -p -t $PANE '#{alternate_on} #{cursor_flag} #{keypad_flag} #{keypad_cursor_flag}')
+	check "SIG$sig: the terminal is restored: $flags" [ "$flags" = "0 1 0 0" ]
+	check "SIG$sig: the process is gone" sh -c "! kill -0 $pid 2>/dev/null"
+	$T kill-session -t $PANE
+done
 
 ## lessons: played on keys to the end, the network of condnet replay
 play_lesson() {

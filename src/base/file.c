@@ -3,6 +3,8 @@
  * file). */
 #include "base/file.h"
 
+#include "base/signals.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -155,12 +157,55 @@ static int same_as_fd(const struct stat *st, int fd)
 	return fstat(fd, &f) == 0 && f.st_dev == st->st_dev && f.st_ino == st->st_ino;
 }
 
+/* Where "standard output" is written: STDOUT_FILENO, or its copy once the
+ * text report moved to standard error (file_stdout_for_records). */
+static int out_fd = STDOUT_FILENO;
+
+int file_is_stdout(const char *path)
+{
+	struct stat st;
+	if (!strcmp(path, "-"))
+		return 1;
+	/* a device other than a terminal (/dev/null) keeps no record to share */
+	return stat(path, &st) == 0 && same_as_fd(&st, out_fd) &&
+	       !(S_ISCHR(st.st_mode) && !isatty(out_fd));
+}
+
+int file_stdout_for_records(Err *e)
+{
+	if (out_fd != STDOUT_FILENO)
+		return 0;
+	fflush(stdout);
+	int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return err_set(e, "standard output: %s", strerror(errno));
+	}
+	out_fd = fd;
+	return 0;
+}
+
+/* 1 when st is the terminal device standard output or error is. */
+static int same_terminal(const struct stat *st)
+{
+	struct stat f;
+	if (!S_ISCHR(st->st_mode))
+		return 0;
+	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
+		if (isatty(fd) && fstat(fd, &f) == 0 && f.st_rdev == st->st_rdev)
+			return 1;
+	return 0;
+}
+
 /* What path is and, for a file, where it is written. */
 static int out_resolve(const char *path, int flags, Out *o, Err *e)
 {
 	memset(o, 0, sizeof *o);
 	if (!*path)
 		return err_set(e, "an empty file name, expected the name of a file to write");
+	if (!strcmp(path, "-") && (flags & FILE_OUT_SCREEN))
+		return err_set(e, "-: standard output is the screen: name a file");
 	if (!strcmp(path, "-")) {
 		if (flags & FILE_OUT_PLAIN)
 			return err_set(e, "-: expected the name of a file (not standard output)");
@@ -170,9 +215,21 @@ static int out_resolve(const char *path, int flags, Out *o, Err *e)
 		o->kind = OUT_STDOUT;
 		return 0;
 	}
+	/* once the report went to standard error, the names of descriptor 1
+	 * still mean the standard output the records go to */
+	if (out_fd != STDOUT_FILENO && !(flags & (FILE_OUT_PLAIN | FILE_OUT_SCREEN)) &&
+	    (!strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/fd/1") ||
+	     !strcmp(path, "/proc/self/fd/1"))) {
+		o->kind = OUT_STDOUT;
+		return 0;
+	}
 	struct stat st;
 	if (stat(path, &st) == 0) {
-		if (!(flags & FILE_OUT_PLAIN) && same_as_fd(&st, STDOUT_FILENO)) {
+		if ((flags & FILE_OUT_SCREEN) &&
+		    (same_as_fd(&st, STDOUT_FILENO) || same_as_fd(&st, STDERR_FILENO) ||
+		     same_terminal(&st)))
+			return err_set(e, "%s: the screen's own terminal: name a file", path);
+		if (!(flags & FILE_OUT_PLAIN) && same_as_fd(&st, out_fd)) {
 			o->kind = OUT_STDOUT;
 			return 0;
 		}
@@ -234,7 +291,7 @@ int file_check_writable(const char *path, int flags, Err *e)
 	if (out_resolve(path, flags, &o, e))
 		return -1;
 	if (o.kind == OUT_STDOUT || o.kind == OUT_STDERR) {
-		int fd = o.kind == OUT_STDOUT ? STDOUT_FILENO : STDERR_FILENO;
+		int fd = o.kind == OUT_STDOUT ? out_fd : STDERR_FILENO;
 		if (!(flags & FILE_OUT_TEXT) && isatty(fd))
 			return err_set(e, "%s: a terminal; binary data is not written to one",
 			               path);
@@ -252,13 +309,57 @@ int file_check_writable(const char *path, int flags, Err *e)
 	return 0;
 }
 
-/* Writes to an open stream (standard output or error). */
+int file_check_dir(const char *dir, Err *e)
+{
+	struct stat st;
+	if (!*dir)
+		return err_set(e, "an empty directory name");
+	if (stat(dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return err_set(e, "%s: exists and is not a directory", dir);
+		if (access(dir, W_OK | X_OK) != 0)
+			return err_set(e, "%s: cannot create files in it: %s", dir, strerror(errno));
+		return 0;
+	}
+	if (errno != ENOENT)
+		return err_set(e, "%s: %s", dir, strerror(errno));
+	/* the parent: the path without its last component (and trailing slashes) */
+	char parent[PATH_MAX];
+	if (snprintf(parent, sizeof parent, "%s", dir) >= (int)sizeof parent)
+		return err_set(e, "%.200s…: the path is too long", dir);
+	size_t n = strlen(parent);
+	while (n > 1 && parent[n - 1] == '/')
+		parent[--n] = '\0';
+	char *slash = strrchr(parent, '/');
+	if (!slash)
+		snprintf(parent, sizeof parent, ".");
+	else if (slash == parent)
+		parent[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(parent, &st) != 0)
+		return err_set(e, "%s: the directory %s does not exist", dir, parent);
+	if (!S_ISDIR(st.st_mode))
+		return err_set(e, "%s: %s is not a directory", dir, parent);
+	if (access(parent, W_OK | X_OK) != 0)
+		return err_set(e, "%s: cannot create the directory: %s", dir, strerror(errno));
+	return 0;
+}
+
+/* Writes to an open stream (standard output or error); standard output's
+ * records go to out_fd, after what was printed there. */
 static int write_stream(FILE *f, const char *path, const void *data, size_t len, int flags, Err *e)
 {
-	if (!(flags & FILE_OUT_TEXT) && isatty(fileno(f)))
+	int fd = f == stdout ? out_fd : fileno(f);
+	if (!(flags & FILE_OUT_TEXT) && isatty(fd))
 		return err_set(e, "%s: a terminal; binary data is not written to one", path);
 	const char *name = f == stdout ? "standard output" : "standard error";
-	if (fwrite(data, 1, len, f) != len || fflush(f) != 0)
+	int bad = fflush(stdout) != 0 || fflush(stderr) != 0;
+	if (!bad && fd == fileno(f))
+		bad = fwrite(data, 1, len, f) != len || fflush(f) != 0;
+	else if (!bad)
+		bad = write_full(fd, data, len) != 0;
+	if (bad)
 		return err_set(e, "%s: writing to %s failed: %s", path, name, strerror(errno));
 	return 0;
 }
@@ -316,13 +417,20 @@ static int tmp_create(const char *target, char *tmp, size_t cap)
 	return -1;
 }
 
-/* Replaces (or creates) o->target atomically. */
+/* Replaces (or creates) o->target atomically. A signal that would end the
+ * process waits until the temporary file is renamed or removed
+ * (signals_save_begin); a fault removes it (signals_save_track). */
 static int write_file(const Out *o, const void *data, size_t len, Err *e)
 {
 	char tmp[PATH_MAX + 16];
+	signals_save_begin();
 	int fd = tmp_create(o->target, tmp, sizeof tmp);
-	if (fd < 0)
-		return dir_error(o, errno, "cannot create a temporary file beside it", e);
+	if (fd < 0) {
+		int err = errno;
+		signals_save_end(signals_save_track(NULL));
+		return dir_error(o, err, "cannot create a temporary file beside it", e);
+	}
+	int slot = signals_save_track(tmp);
 	const char *what = NULL;
 	if (o->exists) {
 		/* the owner first: a change of owner may clear the set-id bits */
@@ -346,18 +454,21 @@ static int write_file(const Out *o, const void *data, size_t len, Err *e)
 	}
 	if (what) {
 		unlink(tmp);
+		signals_save_end(slot);
 		return err_set(e, "%s: %s %s failed: %s", o->name, what, tmp, strerror(saved));
 	}
 	/* Make the rename durable: sync the directory that holds the entry. */
 	int dfd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = 0, err = 0;
 	if (dfd >= 0) {
-		int rc = fsync(dfd);
-		int err = errno;
+		rc = fsync(dfd);
+		err = errno;
 		close(dfd);
-		if (rc != 0 && err != EINVAL)
-			return err_set(e, "%s: syncing the directory %s failed: %s", o->name,
-			               o->dir, strerror(err));
 	}
+	signals_save_end(slot);
+	if (rc != 0 && err != EINVAL)
+		return err_set(e, "%s: syncing the directory %s failed: %s", o->name, o->dir,
+		               strerror(err));
 	return 0;
 }
 

@@ -30,6 +30,10 @@ enum {
 	FILE_OUT_TEXT = 1,
 	/* Only a regular file (a cache): a device, FIFO or "-" is refused. */
 	FILE_OUT_PLAIN = 2,
+	/* Standard output is a screen drawn on the terminal: "-", the
+	 * process's own standard output or error (/dev/stdout, /dev/fd/1) and
+	 * the terminal it draws on are refused, for any flags. */
+	FILE_OUT_SCREEN = 4,
 };
 
 /*
@@ -60,6 +64,24 @@ int file_write(const char *path, const void *data, size_t len, int flags, Err *e
  * be created in a directory that exists and is writable; a device, FIFO or
  * "-" (with FILE_OUT_TEXT) passes. For commands to fail before long work. */
 int file_check_writable(const char *path, int flags, Err *e);
+
+/* 1 when path names standard output: "-" (text), or the file, pipe or
+ * terminal standard output is (/dev/stdout, /dev/fd/1, a redirection's
+ * file); not a device such as /dev/null that standard output also is. */
+int file_is_stdout(const char *path);
+
+/* Gives standard output to the records alone: what the program prints from
+ * now on (printf, the text report) goes to standard error, and file_write
+ * writes "-" and every path that names standard output to the original
+ * standard output. For a command whose --json or --csv is standard output,
+ * so that a pipe receives the record and nothing else. */
+int file_stdout_for_records(Err *e);
+
+/* Checks, without creating anything, that dir is a directory condnet can
+ * create files in, or that it can be made (file_make_dir): its parent is a
+ * writable directory. For commands that write into a directory to fail
+ * before long work. */
+int file_check_dir(const char *dir, Err *e);
 
 /* The whole of the regular file path (as file_open_regular checks it), at
  * most max bytes, in a malloc'd buffer with a NUL after the last byte;

@@ -8,10 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine/model_io.h"
+#include "base/file.h"
 #include "base/rng.h"
+#include "engine/limits.h"
+#include "engine/model_io.h"
 
 /* The data-set options come first: CLI_DATA_NOPTIONS in cli.h counts them. */
 const struct option cli_common_options[] = {
@@ -70,8 +73,9 @@ const char cli_common_help[] =
 	"                       are then the cap)\n"
 	"Output:\n"
 	"  --save MODEL         write the resulting model\n"
-	"  --json FILE          write a JSON record of the run\n"
-	"  --csv FILE           write the main table as CSV\n"
+	"  --json FILE          write a JSON record of the run (- for standard output;\n"
+	"                       the text report then goes to standard error)\n"
+	"  --csv FILE           write the main table as CSV (- for standard output)\n"
 	"  --quiet              no progress display\n"
 	"  -h, --help           this text\n";
 
@@ -180,7 +184,7 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->data.dir = arg;
 		return 1;
 	case CLI_OPT_FEATURES:
-		return cli_int("--features", arg, 1, 1024, &c->data.features, e) ? -1 : 1;
+		return limit_parse_int(LIM_FEATURES, "--features", arg, &c->data.features, e) ? -1 : 1;
 	case CLI_OPT_LABEL_COL:
 		return cli_int("--label-col", arg, 0, 1000000, &c->data.label_col, e) ? -1 : 1;
 	case CLI_OPT_CENTER:
@@ -190,7 +194,7 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->data.scale = DATA_STANDARDIZE;
 		return 1;
 	case CLI_OPT_LIMIT:
-		return cli_int("--limit", arg, 1, 100000000, &c->data.limit, e) ? -1 : 1;
+		return limit_parse_int(LIM_ROWS, "--limit", arg, &c->data.limit, e) ? -1 : 1;
 	case CLI_OPT_LAYERS: {
 		int *w = NULL, n = 0;
 		if (net_parse_layers(arg, &w, &n, e))
@@ -206,7 +210,7 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->act = (ActKind)v;
 		return 1;
 	case CLI_OPT_ACT_SCALE:
-		if (cli_double("--act-scale", arg, 0, 1, 1e6, &d, e))
+		if (limit_parse(LIM_ACT_SCALE, "--act-scale", arg, &d, e))
 			return -1;
 		c->act_a = (float)d;
 		return 1;
@@ -216,14 +220,14 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->train.seed = c->seed;
 		return 1;
 	case CLI_OPT_BATCH:
-		return cli_int("--batch", arg, 1, 1000000, &c->train.batch, e) ? -1 : 1;
+		return limit_parse_int(LIM_BATCH, "--batch", arg, &c->train.batch, e) ? -1 : 1;
 	case CLI_OPT_LR:
-		if (cli_double("--lr", arg, 0, 1, 10, &d, e))
+		if (limit_parse(LIM_LR, "--lr", arg, &d, e))
 			return -1;
 		c->train.adam.lr = d;
 		return 1;
 	case CLI_OPT_THREADS:
-		return cli_int("--threads", arg, 1, 64, &c->train.threads, e) ? -1 : 1;
+		return limit_parse_int(LIM_THREADS, "--threads", arg, &c->train.threads, e) ? -1 : 1;
 	case CLI_OPT_LOAD:
 		c->load = arg;
 		return 1;
@@ -240,28 +244,28 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->quiet = 1;
 		return 1;
 	case CLI_OPT_VAL_FRAC:
-		if (cli_double("--val-frac", arg, 0, 1, 1, &d, e))
+		if (limit_parse(LIM_VAL_FRAC, "--val-frac", arg, &d, e))
 			return -1;
-		if (d >= 1)
-			return err_set(e, "--val-frac: '%s' must be less than 1", arg);
 		c->val_frac = d;
 		c->val_per_class = 0;
 		return 1;
 	case CLI_OPT_VAL_PER_CLASS:
-		return cli_int("--val-per-class", arg, 1, 100000000, &c->val_per_class, e) ? -1 : 1;
+		return limit_parse_int(LIM_VAL_PER_CLASS, "--val-per-class", arg, &c->val_per_class, e)
+			       ? -1
+			       : 1;
 	case CLI_OPT_SCHEDULE:
 		if (sched_parse(arg, &c->train.sched, e))
 			return err_prefix(e, "--schedule");
 		c->sched_given = 1;
 		return 1;
 	case CLI_OPT_WARMUP:
-		if (cli_double("--warmup", arg, 0, 0, 1e6, &d, e))
+		if (limit_parse(LIM_WARMUP, "--warmup", arg, &d, e))
 			return -1;
 		c->train.sched.warmup = d;
 		c->sched_given = 1;
 		return 1;
 	case CLI_OPT_EARLY_STOP:
-		return cli_int("--early-stop", arg, 1, 1000000, &c->early_stop, e) ? -1 : 1;
+		return limit_parse_int(LIM_EARLY_STOP, "--early-stop", arg, &c->early_stop, e) ? -1 : 1;
 	}
 	return 0;
 }
@@ -404,6 +408,59 @@ int cli_fail(const char *cmd, const Err *e)
 	return 1;
 }
 
+/* 1 when dir names the same path as the directory part of file (textually,
+ * trailing slashes aside). */
+static int dir_holds(const char *dir, const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	size_t dn = strlen(dir), fn = slash ? (size_t)(slash - file) : 0;
+	while (dn > 1 && dir[dn - 1] == '/')
+		dn--;
+	if (!slash)
+		return dn == 1 && dir[0] == '.';
+	return fn == dn && !strncmp(dir, file, dn);
+}
+
+/* One own output: a directory, or a file (perhaps in one of own's directories). */
+static int check_own(const CliOut *o, const CliOut *own, int n, Err *e)
+{
+	if (o->flags & CLI_OUT_DIR)
+		return file_check_dir(o->path, e);
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		if (own[i].path && (own[i].flags & CLI_OUT_DIR) && dir_holds(own[i].path, o->path) &&
+		    stat(own[i].path, &st) != 0)
+			return 0; /* made by the command: checked as a directory */
+	}
+	return file_check_writable(o->path, o->flags, e);
+}
+
+int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e)
+{
+	if ((c->save && file_check_writable(c->save, 0, e)) ||
+	    (c->json && file_check_writable(c->json, FILE_OUT_TEXT, e)) ||
+	    (c->csv && file_check_writable(c->csv, FILE_OUT_TEXT, e)))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (own[i].path && check_own(&own[i], own, n, e))
+			return -1;
+	/* a record written to standard output has it to itself: the text report
+	 * goes to standard error then, and two records cannot share it */
+	const char *to_stdout[2];
+	int k = 0;
+	if (c->json && file_is_stdout(c->json))
+		to_stdout[k++] = "--json";
+	if (c->csv && file_is_stdout(c->csv))
+		to_stdout[k++] = "--csv";
+	for (int i = 0; i < n && k < 2; i++)
+		if (own[i].path && (own[i].flags & FILE_OUT_TEXT) && file_is_stdout(own[i].path))
+			to_stdout[k++] = own[i].path;
+	if (k == 2)
+		return err_set(e, "%s and %s both name standard output: give one of them a file",
+			       to_stdout[0], to_stdout[1]);
+	return k ? file_stdout_for_records(e) : 0;
+}
+
 int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
 {
 	Dataset *tr = NULL, *te = NULL;
@@ -466,11 +523,10 @@ Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 	w[nh + 1] = train->k;
 	free(hidden);
 	/* Parameters, gradients and two Adam moments: four floats each. */
-	size_t nparam = net_param_count_for(nh + 1, w);
-	if (nparam > CLI_MAX_PARAMS) {
+	char what[96];
+	snprintf(what, sizeof what, "a %.60s network", spec);
+	if (limit_check_widths(nh + 1, w, what, NULL, e)) {
 		free(w);
-		err_set(e, "a %s network has %zu parameters, more than condnet trains (%zu)", spec,
-			nparam, (size_t)CLI_MAX_PARAMS);
 		return NULL;
 	}
 	Net *net = net_fresh(nh + 1, w, c->act, c->act_a, c->seed, e);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "engine/act.h"
+#include "engine/limits.h"
 #include "data/dataset.h"
 #include "data/datasets.h"
 #include "base/err.h"
@@ -37,8 +38,8 @@ typedef struct CommonOpts {
 void cli_common_default(CommonOpts *c);
 
 /* The largest network cli_make_net builds: 2^30 parameters take 16 GiB with
- * their gradients and Adam moments. */
-#define CLI_MAX_PARAMS (1UL << 30)
+ * their gradients and Adam moments (the table of limits, engine/limits.h). */
+#define CLI_MAX_PARAMS LIMIT_MAX_PARAMS
 
 /* getopt_long table entries for the common options, and their handler:
  * returns 1 if opt was a common option (parsed into c), 0 if not, -1 on a
@@ -109,6 +110,26 @@ int cli_plan(const CommonOpts *c, const Dataset *train, const LrSchedule *sched,
 /* One line saying how the plan trains: "schedule plateau:2:0.1, warm-up 1
  * epoch, early stopping after 5 epochs on 6000 validation rows". */
 const char *cli_plan_str(const TrainPlan *p, const LrSchedule *sched, char *buf, size_t len);
+
+/* An output of a command besides --save, --json and --csv: a file written
+ * with file_write's flags (FILE_OUT_TEXT for text), or with CLI_OUT_DIR a
+ * directory the command creates when it is missing. path NULL: not given. */
+typedef struct CliOut {
+	const char *path;
+	int flags;
+} CliOut;
+#define CLI_OUT_DIR 0x100
+
+/* Checks, before any data is read or anything trained, that every output
+ * of the command can be written: c's --save (a model: binary), --json and
+ * --csv (text: "-" is standard output), and the n entries of own. A file
+ * whose directory is one of own's CLI_OUT_DIR entries (made by the command)
+ * passes when that directory can be made. For every command, right after
+ * its options are parsed: a long run is never lost to a typo. When one text
+ * output is standard output ("-", /dev/stdout), the text report goes to
+ * standard error from then on (file_stdout_for_records), so that standard
+ * output carries the record alone; two of them are an error. */
+int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e);
 
 /* The hidden widths used when --layers is not given, for a --data spec. */
 const char *cli_default_layers(const char *spec);

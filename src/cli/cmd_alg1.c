@@ -43,9 +43,9 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	Alg1Opts *o = ud;
 	switch (opt) {
 	case OPT_TAU:
-		return cli_double("--tau", arg, 1, 1, 1e12, &o->tau, e);
+		return limit_parse(LIM_TAU, "--tau", arg, &o->tau, e);
 	case OPT_ETA:
-		return cli_double("--eta", arg, 0, 1, 1e6, &o->eta, e);
+		return limit_parse(LIM_ETA, "--eta", arg, &o->eta, e);
 	case OPT_ROUND:
 		return cli_int("--round", arg, 1, 1000000, &o->round, e);
 	case OPT_MAX_ITER:
@@ -100,7 +100,7 @@ int cmd_alg1(int argc, char **argv)
 			c.early_stop > 0 ? "--early-stop" : "the plateau schedule");
 		return 2;
 	}
-	if (cli_load_data(&c, &train, NULL, &e) || !(net = cli_make_net(&c, train, &e)))
+	if (cli_check_outputs(&c, NULL, 0, &e) || cli_load_data(&c, &train, NULL, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (!(a = alg1_new(net, train, &o, &e)))
 		goto fail;

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "engine/cond.h"
@@ -46,9 +47,11 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 {
 	CondCmd *k = ud;
 	if (opt == OPT_TAU)
-		return cli_double("--tau", arg, 1, 1, 1e12, &k->tau, e);
+		return limit_parse(LIM_TAU, "--tau", arg, &k->tau, e);
+	if (opt == OPT_EPOCHS && !strcmp(arg, "0")) /* 0: no training (the default) */
+		return k->epochs = 0, 0;
 	if (opt == OPT_EPOCHS)
-		return cli_double("--epochs", arg, 0, 0, 1e6, &k->epochs, e);
+		return limit_parse(LIM_EPOCHS, "--epochs", arg, &k->epochs, e);
 	if (opt == OPT_NO_SQUEEZE)
 		k->no_squeeze = 1;
 	else
@@ -130,6 +133,8 @@ int cmd_cond(int argc, char **argv)
 	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &k, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
+	if (cli_check_outputs(&c, NULL, 0, &e))
+		goto fail;
 	int need_data = !c.load || k.epochs > 0 || c.data.spec;
 	if (need_data && cli_load_data(&c, &train, &test, &e))
 		goto fail;

@@ -99,7 +99,7 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		return 0;
 	}
 	if (opt == OPT_TAU)
-		return cli_double("--tau", arg, 1, 1, 1e12, &k->tau, e);
+		return limit_parse(LIM_TAU, "--tau", arg, &k->tau, e);
 	if (!strcmp(arg, "keras"))
 		k->layout = NPY_KERAS;
 	else if (!strcmp(arg, "torch"))
@@ -151,6 +151,8 @@ int cmd_import(int argc, char **argv)
 				"are required\n");
 		return 2;
 	}
+	if (cli_check_outputs(&c, NULL, 0, &e))
+		return cli_fail("import", &e);
 	if (k.onnx)
 		return import_onnx(k.onnx, c.save);
 	Net *net = net_npy_import(k.dir, k.layout, c.act, c.act_a, &e);
@@ -216,6 +218,9 @@ int cmd_export(int argc, char **argv)
 				"with --npy DIR (or --onnx FILE with --load)\n");
 		return 2;
 	}
+	CliOut outs[] = {{k.dir, CLI_OUT_DIR}, {k.onnx, 0}};
+	if (cli_check_outputs(&c, outs, 2, &e))
+		return cli_fail("export", &e);
 	if (c.data.spec)
 		return export_data(&c, k.dir);
 	Net *net = model_load(c.load, &e);

@@ -31,7 +31,8 @@ static const char help[] =
 	"  --stages LIST    only these stages, comma-separated (see below)\n"
 	"  --plan FILE      write to FILE the command of every stage that can run now,\n"
 	"                   one a line (for parallel < FILE or a Slurm job array); plan\n"
-	"                   again when they are done, until none is left\n"
+	"                   again when they are done, until none is left; - for standard\n"
+	"                   output (the text then goes to standard error)\n"
 	"  --no-report      run the stages, write no report\n"
 	"  --data-dir DIR   where the data sets are (default: the data directory)\n"
 	"  --seed S         seed of every initialisation and shuffle (default 1)\n"
@@ -132,7 +133,10 @@ static int plan_paper(const PaperOpts *o, const char *plan_file, int argc, char 
 	if (!ready[0])
 		printf(" none");
 	printf("; waiting for them: %d\n", waiting);
-	if (p.lines)
+	if (p.lines && file_is_stdout(plan_file))
+		printf("run them (standard output holds them: ... | parallel -j 2), then plan "
+		       "again\n");
+	else if (p.lines)
 		printf("run them (parallel -j 2 < %s, or a Slurm job array of %d tasks), then plan "
 		       "again\n", plan_file, p.lines);
 	else if (waiting)
@@ -188,6 +192,10 @@ int cmd_paper(int argc, char **argv)
 		o.report = report;
 	}
 	Err e = {{0}};
+	CliOut outs[] = {{o.out, CLI_OUT_DIR}, {o.no_report || pc.plan ? NULL : o.report, FILE_OUT_TEXT},
+			 {pc.plan, FILE_OUT_TEXT}};
+	if (cli_check_outputs(&c, outs, 3, &e))
+		return cli_fail("paper", &e);
 	if (pc.plan)
 		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
 	Progress pr_line;

@@ -67,8 +67,10 @@ int cmd_replay(int argc, char **argv)
 		return 2;
 	}
 	const char *save = c.save, *log = argv[first];
-	Session *s = session_new(NULL);
 	Err e = {{0}};
+	if (cli_check_outputs(&c, NULL, 0, &e))
+		return cli_fail("replay", &e);
+	Session *s = session_new(NULL);
 	if (!s) {
 		fprintf(stderr, "condnet replay: out of memory\n");
 		return 1;

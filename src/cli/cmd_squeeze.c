@@ -4,6 +4,7 @@
  * (--compare, cmd_squeeze_compare.c). */
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,6 +379,11 @@ int cmd_squeeze(int argc, char **argv)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	s.so.seed = c.seed;
+	char plot_dat[PATH_MAX];
+	snprintf(plot_dat, sizeof plot_dat, "%s.dat", s.plot ? s.plot : "");
+	CliOut outs[] = {{s.plot ? plot_dat : NULL, FILE_OUT_TEXT}};
+	if (cli_check_outputs(&c, outs, 1, &e))
+		goto fail;
 	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (s.keep_spec && squeeze_load_counts(&s, net, &e))

@@ -86,7 +86,7 @@ static int parse_taus(const char *arg, Squeeze *s, Err *e)
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (s->ntau == SQUEEZE_MAX_TAUS)
 			return err_set(e, "--tau: more than %d values", SQUEEZE_MAX_TAUS);
-		if (cli_double("--tau", t, 1, 1, 1e12, &s->taus[s->ntau], e))
+		if (limit_parse(LIM_TAU, "--tau", t, &s->taus[s->ntau], e))
 			return -1;
 		s->ntau++;
 	}
@@ -110,7 +110,7 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		s->so.compensate = 1;
 		return 0;
 	case OPT_RETRAIN:
-		return cli_double("--retrain", arg, 0, 1, 1e6, &s->retrain, e);
+		return limit_parse(LIM_EPOCHS, "--retrain", arg, &s->retrain, e);
 	case OPT_UNTIL_STABLE:
 		s->until_stable = 1;
 		return 0;

@@ -49,7 +49,8 @@ static const char help_fmt[] =
 	"  --plan FILE          write the command of every trial to FILE, one a line, for\n"
 	"                       parallel < FILE or a Slurm job array; with --gather, the\n"
 	"                       trials of the beta Algorithm 2 adds when the pick is at an\n"
-	"                       edge (FILE is left empty when the sweep is done)\n";
+	"                       edge (FILE is left empty when the sweep is done); - for\n"
+	"                       standard output (the text then goes to standard error)\n";
 
 enum { OPT_BETA = CLI_OPT_OWN, OPT_Q, OPT_ETA, OPT_NO_EXTEND, OPT_MAX_EXTEND, OPT_FINAL,
        OPT_JOBS, OPT_TRIAL, OPT_OUT, OPT_GATHER, OPT_PLAN };
@@ -89,16 +90,18 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		s->beta_given = 1;
 		return alg2_parse_betas(arg, &s->o, e) ? err_prefix(e, "--beta") : 0;
 	case OPT_Q:
-		return cli_int("--q", arg, 1, 1000, &s->o.q, e);
+		return limit_parse_int(LIM_Q, "--q", arg, &s->o.q, e);
 	case OPT_ETA:
-		return cli_double("--eta", arg, 0, 1, 1e6, &s->o.eta, e);
+		return limit_parse(LIM_ETA, "--eta", arg, &s->o.eta, e);
 	case OPT_NO_EXTEND:
 		s->o.extend = 0;
 		return 0;
 	case OPT_MAX_EXTEND:
 		return cli_int("--max-extend", arg, 0, 64, &s->o.max_extend, e);
-	case OPT_FINAL:
-		return cli_double("--final-epochs", arg, 0, 0, 1e6, &s->final_epochs, e);
+	case OPT_FINAL: /* 0: no final training (the default) */
+		if (!strcmp(arg, "0"))
+			return s->final_epochs = 0, 0;
+		return limit_parse(LIM_EPOCHS, "--final-epochs", arg, &s->final_epochs, e);
 	case OPT_JOBS:
 		return cli_int("--jobs", arg, 1, 64, &s->o.jobs, e);
 	case OPT_TRIAL:
@@ -271,12 +274,14 @@ static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
 
 /* --json and --csv of the finished sweep. */
 static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, double final_acc,
-			 Err *e)
+			 int interrupted, Err *e)
 {
 	if (c->json) {
 		cJSON *r = report_alg2_json(a, e);
 		if (r) {
 			cJSON_AddStringToObject(r, "data", cli_data_name(c));
+			if (interrupted)
+				cJSON_AddBoolToObject(r, "interrupted", 1);
 			if (isfinite(final_acc)) {
 				char spec[64];
 				cJSON_AddNumberToObject(r, "final_epochs", s->final_epochs);
@@ -357,11 +362,14 @@ static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv
 	char sh[512], num[40];
 	printf("%s: %d trials of Algorithm 2 on %s (%d beta, q %d), writing %s/\n", s->plan,
 	       p.lines, net_shape_str(base, sh, sizeof sh), s->o.nbeta, s->o.q, dir);
-	printf("run them with GNU parallel or a Slurm job array, e.g.\n"
-	       "  parallel -j 2 < %s\n  sbatch --wait --array=0-%d slurm-array.sbatch %s\n"
-	       "then gather them (this also plans the beta Algorithm 2 may add):\n  %s --q %d "
-	       "--eta %s --beta ", s->plan, p.lines - 1, s->plan, cmd, s->o.q,
-	       plan_num(s->o.eta, num, sizeof num));
+	if (file_is_stdout(s->plan))
+		printf("standard output holds them, for GNU parallel (... | parallel -j 2)\n");
+	else
+		printf("run them with GNU parallel or a Slurm job array, e.g.\n"
+		       "  parallel -j 2 < %s\n  sbatch --wait --array=0-%d slurm-array.sbatch %s\n",
+		       s->plan, p.lines - 1, s->plan);
+	printf("then gather them (this also plans the beta Algorithm 2 may add):\n  %s --q %d "
+	       "--eta %s --beta ", cmd, s->o.q, plan_num(s->o.eta, num, sizeof num));
 	for (int i = 0; i < s->o.nbeta; i++)
 		printf("%s%s", i ? "," : "", plan_num(s->o.betas[i], num, sizeof num));
 	printf(" --gather --out");
@@ -400,6 +408,47 @@ static int gather_next(const Sweep *s, const CommonOpts *c, int argc, char **arg
 	return plan_close(&p, s->plan, e);
 }
 
+/* The β list checked before the data are read: two β that give the same
+ * network, or a β whose network is past the limits even with one input and
+ * two classes (the data's own sizes are checked once they are known). */
+static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
+{
+	if (c->load) {
+		Net *net = model_load(c->load, e);
+		int rc = net && (alg2_check_betas(net, s->o.betas, s->o.nbeta, e) ||
+				 alg2_check_distinct(net, s->o.betas, s->o.nbeta, e)) ? -1 : 0;
+		net_free(net);
+		return net ? rc : -1;
+	}
+	const char *spec = c->layers ? c->layers : cli_default_layers(c->data.spec);
+	int *hidden = NULL, nh = 0;
+	if (net_parse_layers(spec, &hidden, &nh, e))
+		return err_prefix(e, "--layers");
+	int *w = malloc((size_t)(nh + 2) * sizeof *w);
+	int rc = w ? 0 : err_set(e, "out of memory");
+	if (w) {
+		w[0] = 1;
+		memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
+		w[nh + 1] = 2;
+		Net shape = {.m = nh + 1, .n = w};
+		int *bw = malloc((size_t)(nh + 2) * sizeof *bw);
+		rc = bw ? 0 : err_set(e, "out of memory");
+		for (int i = 0; bw && rc == 0 && i < s->o.nbeta; i++) {
+			char what[96];
+			snprintf(what, sizeof what, "β = %g: even with one input and two classes, "
+				 "its network", s->o.betas[i]);
+			alg2_scaled_widths(&shape, s->o.betas[i], bw);
+			rc = limit_check_widths(shape.m, bw, what, NULL, e);
+		}
+		free(bw);
+		if (rc == 0)
+			rc = alg2_check_distinct(&shape, s->o.betas, s->o.nbeta, e);
+	}
+	free(w);
+	free(hidden);
+	return rc;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	CommonOpts c;
@@ -429,12 +478,24 @@ int cmd_sweep(int argc, char **argv)
 				"training: give --final-epochs E\n");
 		return 2;
 	}
+	/* --out is the trial's file, or the directory of the planned trials */
+	CliOut outs[] = {{s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT},
+			 {s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL,
+			  CLI_OUT_DIR},
+			 {s.plan, FILE_OUT_TEXT}};
+	if (cli_check_outputs(&c, outs, 3, &e))
+		goto fail;
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
+	if (!s.gather && check_betas_early(&c, &s, &e))
+		goto fail;
 	int need_data = !s.gather || !c.load || s.final_epochs > 0;
 	if (need_data && cli_load_data(&c, &all, &test, &e))
 		goto fail;
 	if (!(base = cli_make_net(&c, all, &e)))
+		goto fail;
+	/* every β's network within the limits before any trial trains (or is planned) */
+	if (!s.gather && alg2_check_betas(base, s.o.betas, s.o.nbeta, &e))
 		goto fail;
 	if (!s.gather && dataset_split(all, c.val_per_class > 0 ? 0 : c.val_frac, c.val_per_class,
 				       c.seed, &tr, &v, &e))
@@ -465,7 +526,7 @@ int cmd_sweep(int argc, char **argv)
 		if (st > 0) {
 			print_result(a);
 			fprintf(stderr, "condnet sweep: interrupted; the table holds the trials done\n");
-			rc = 130;
+			rc = write_outputs(&c, &s, a, NAN, 1, &e) ? cli_fail("sweep", &e) : 130;
 			goto out;
 		}
 		if (st < 0)
@@ -479,12 +540,12 @@ int cmd_sweep(int argc, char **argv)
 	    train_final(&c, &s, a, all, test, &final_acc, &e)) {
 		if (progress_interrupted()) {
 			fprintf(stderr, "condnet sweep: %s\n", e.msg);
-			rc = 130;
+			rc = write_outputs(&c, &s, a, NAN, 1, &e) ? cli_fail("sweep", &e) : 130;
 			goto out;
 		}
 		goto fail;
 	}
-	if (write_outputs(&c, &s, a, final_acc, &e))
+	if (write_outputs(&c, &s, a, final_acc, 0, &e))
 		goto fail;
 	rc = pick >= 0 ? 0 : 1;
 	goto out;

@@ -1,11 +1,11 @@
 /* cmd_train.c - `condnet train`: train a network and report its accuracy. */
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "base/file.h"
+#include "base/signals.h"
 #include "cli/cli.h"
 #include "engine/model_io.h"
 #include "cli/progress.h"
@@ -21,7 +21,8 @@ static const char help[] =
 	"stopped, in the batch order of the same --seed.\n\n"
 	"  --epochs E           epochs to train, fractional allowed (default 1); with\n"
 	"                       --early-stop the most to train\n"
-	"  --save-partial       on SIGINT or SIGTERM, still write --save with the weights so far\n";
+	"  --save-partial       when interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), still\n"
+	"                       write --save with the weights so far\n";
 
 enum { OPT_EPOCHS = CLI_OPT_OWN, OPT_SAVE_PARTIAL };
 
@@ -45,7 +46,7 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 {
 	TrainCmd *t = ud;
 	if (opt == OPT_EPOCHS)
-		return cli_double("--epochs", arg, 0, 1, 1e6, &t->epochs, e);
+		return limit_parse(LIM_EPOCHS, "--epochs", arg, &t->epochs, e);
 	t->save_partial = 1;
 	return 0;
 }
@@ -178,9 +179,7 @@ int cmd_train(int argc, char **argv)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	/* the outputs can be written: fail now rather than after training */
-	if ((c.save && file_check_writable(c.save, 0, &e)) ||
-	    (c.json && file_check_writable(c.json, FILE_OUT_TEXT, &e)) ||
-	    (c.csv && file_check_writable(c.csv, FILE_OUT_TEXT, &e)))
+	if (cli_check_outputs(&c, NULL, 0, &e))
 		goto fail;
 	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
@@ -220,7 +219,7 @@ int cmd_train(int argc, char **argv)
 	double train_acc = 100 * (1 - net_error(net, data, NULL));
 	double test_acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
 	if (sig)
-		printf("interrupted by %s after %.2f of %g epochs\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
+		printf("interrupted by %s after %.2f of %g epochs\n", signals_name(sig),
 		       t.tp.epoch, t.epochs);
 	else if (plan.patience > 0)
 		early_stop_line(&plan, &t.res);

@@ -1,34 +1,21 @@
 /* progress.c - the progress line, per-epoch lines, and signal trapping. */
 #include "cli/progress.h"
 
-#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/clock.h"
-
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
+#include "base/signals.h"
 
 void progress_trap_signals(void)
 {
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESETHAND;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	signals_trap_stop(0);
 }
 
 int progress_interrupted(void)
 {
-	return got_signal;
+	return signals_stop();
 }
 
 void progress_init(Progress *p, const char *label, int quiet, int epoch_lines)
@@ -96,12 +83,12 @@ int progress_train_cb(const TrainProgress *tp, void *ud)
 			tp->seconds);
 		fflush(p->f);
 	}
-	return got_signal ? 1 : 0;
+	return signals_stop() ? 1 : 0;
 }
 
 static int cancelled(void *ud)
 {
-	return got_signal != 0;
+	return signals_stop() != 0;
 }
 
 Hook progress_hook(Progress *p, void (*step)(const HookStep *s, void *ud))

@@ -47,10 +47,11 @@ Hook progress_hook(Progress *p, void (*step)(const HookStep *s, void *ud));
 /* A step function for progress_hook: the step's line on stderr, for
  * HOOK_NOTE steps only. */
 void progress_notes(const HookStep *s, void *ud);
-/* SIGINT and SIGTERM set a flag instead of ending the process; a second one
- * ends it the default way. */
+/* SIGHUP, SIGINT, SIGQUIT and SIGTERM set a flag instead of ending the
+ * process; a second one ends it the default way, after any save under way
+ * (signals_trap_stop, base/signals.h). */
 void progress_trap_signals(void);
-/* The signal that arrived (SIGINT, SIGTERM) or 0. */
+/* The signal that arrived (SIGHUP, SIGINT, SIGQUIT, SIGTERM) or 0. */
 int progress_interrupted(void);
 
 #endif

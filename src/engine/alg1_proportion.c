@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "engine/cond.h"
+#include "engine/train_plan.h"
 #include "base/clock.h"
 
 void alg1_opts_default(Alg1Opts *o)
@@ -174,8 +175,8 @@ Alg1 *alg1_clone(const Alg1 *a, Err *e)
 
 /* Measures a trained N̂: κ(Ŵ⁽ⁱ⁾) and p_i(τ) of every layer (cond_net), Σ n_i,
  * the training error and, with an eval set, the error there. */
-static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, Alg1Record *r,
-		       Err *e)
+static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, const Hook *h,
+		       Alg1Record *r, Err *e)
 {
 	const Alg1Opts *o = &a->o;
 	int m = net->m;
@@ -213,8 +214,13 @@ static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, 
 		cond_layer_free(&lc[i]);
 	}
 	free(lc);
-	r->train_error = net_error(net, a->train, NULL);
-	r->eval_error = a->eval ? net_error(net, a->eval, NULL) : NAN;
+	/* in slices, so that a stop is answered within one of them */
+	r->train_error = net_error_hooked(net, a->train, 0, h);
+	r->eval_error = a->eval ? net_error_hooked(net, a->eval, 0, h) : NAN;
+	if (hook_cancelled(h)) {
+		record_free(r);
+		return err_set(e, "Algorithm 1, iteration %d: stopped while measured", iter);
+	}
 	r->seconds = seconds;
 	r->tau = tau;
 	r->eta = o->eta;
@@ -471,9 +477,16 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 		return (int)a->status;
 	}
 	Alg1Record r;
-	if (record_make(next, a, iter, secs, &r, e) < 0) {
+	if (record_make(next, a, iter, secs, h, &r, e) < 0) {
 		net_free(next);
-		return -1;
+		if (!hook_cancelled(h))
+			return -1;
+		/* a stop while κ or the errors were measured: as one during training */
+		a->status = ALG1_STOPPED;
+		snprintf(a->reason, sizeof a->reason,
+			 "iteration %d stopped while it was measured; the network before it is kept",
+			 iter);
+		return (int)a->status;
 	}
 	net_free(a->net);
 	a->net = next;

@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "engine/cond.h"
+#include "engine/limits.h"
+#include "engine/train_plan.h"
 #include "base/clock.h"
 #include "base/fpmode.h"
 
@@ -96,14 +98,23 @@ int alg2_parse_betas(const char *s, Alg2Opts *o, Err *e)
 			return err_set(e, "betas \"%s\": step %g, expected > 0", s, step);
 		if (hi < lo)
 			return err_set(e, "betas \"%s\": last %g is below first %g", s, hi, lo);
+		if (step < BETA_MATCH)
+			return err_set(e, "betas \"%s\": step %g is finer than β's grid of %g", s,
+				       step, BETA_MATCH);
 		/* inclusive of the last, whatever the rounding of the step */
 		double count = floor((hi - lo) / step + 1e-9) + 1;
 		if (count > 64)
-			return err_set(e, "betas \"%s\": %.0f values, at most 64", s, count);
+			return err_set(e, "betas \"%s\": step %g from %g to %g makes more than 64 "
+				       "values", s, step, lo, hi);
 		n = (int)count;
 		for (int i = 0; i < n; i++)
 			v[i] = lo + step * i;
 	}
+	char name[96];
+	snprintf(name, sizeof name, "betas \"%.40s\": β", s);
+	for (int i = 0; i < n; i++)
+		if (v[i] > 0 && limit_check(LIM_BETA, v[i], name, NULL, e) < 0)
+			return -1;
 	for (int i = 0; i < n; i++)
 		v[i] = beta_snap(v[i]);
 	qsort(v, (size_t)n, sizeof *v, cmp_double);
@@ -116,18 +127,6 @@ int alg2_parse_betas(const char *s, Alg2Opts *o, Err *e)
 	memcpy(o->betas, v, (size_t)n * sizeof *v);
 	o->nbeta = n;
 	return 0;
-}
-
-void alg2_scaled_widths(const Net *base, double beta, int *widths)
-{
-	int m = base->m;
-	widths[0] = base->n[0];
-	widths[m] = base->n[m];
-	for (int i = 1; i < m; i++) {
-		/* round half away from zero; the nudge keeps 1.15·10 = 11.4999… at 12 */
-		long long w = llround(beta * base->n[i] + 1e-9);
-		widths[i] = w < 1 ? 1 : w > 1000000000LL ? 1000000000 : (int)w;
-	}
 }
 
 uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial)
@@ -165,8 +164,11 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 	if (rc == 0) {
 		out->beta = beta;
 		out->trial = trial;
-		out->err_tr = net_error_threads(net, tr, o->train.workers, NULL);
-		out->err_v = net_error_threads(net, v, o->train.workers, NULL);
+		out->err_tr = net_error_hooked(net, tr, o->train.workers, h);
+		out->err_v = net_error_hooked(net, v, o->train.workers, h);
+		if (hook_cancelled(h))
+			rc = err_set(e, "Algorithm 2 trial β = %g: stopped while it was measured",
+				     beta);
 		out->max_kappa = 0.0;
 		for (int i = 0; i < m; i++)
 			if (!(lc[i].kappa <= out->max_kappa))
@@ -232,6 +234,8 @@ Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2O
 			return NULL;
 		}
 	}
+	if (alg2_check_betas(base, betas, o->nbeta, e) < 0)
+		return NULL;
 	const Dataset *ds[2] = {tr, v};
 	for (int j = 0; j < 2; j++)
 		if (ds[j] && (ds[j]->d != base->n[0] || ds[j]->k > base->n[base->m])) {
@@ -357,6 +361,15 @@ static int settle(Alg2 *a)
 			if (nb > BETA_MATCH)
 				at = 0;
 		}
+		/* a β the step cannot move (1e20 + 0.2), whose network is past the
+		 * limits, or the edge's network again (the step adds no neuron) ends
+		 * the sweep instead */
+		double pair[2] = {a->b[at > 0 ? a->nb - 1 : 0].beta, nb};
+		if (at >= 0 && (fabs(nb - pair[0]) < BETA_MATCH ||
+				limit_check(LIM_BETA, nb, "β", NULL, NULL) < 0 ||
+				alg2_check_betas(a->base, &nb, 1, NULL) < 0 ||
+				alg2_check_distinct(a->base, pair, 2, NULL) < 0))
+			at = -1;
 		if (at >= 0) {
 			Alg2Beta spare = a->b[a->nb];
 			size_t row = (size_t)q;

@@ -76,6 +76,16 @@ typedef struct Alg2 {
 
 /* Scaled widths: n[0] and n[m] as in base, every hidden width round(β·n_i), at least 1. */
 void alg2_scaled_widths(const Net *base, double beta, int *widths);
+/* Checks that the network of every β of betas[0..n) is within the table of
+ * limits (widths, parameters): "β = 1000: its network has 19513031010
+ * parameters, more than condnet trains (1073741824)". alg2_new checks its β
+ * so; a command checks them before any training. */
+int alg2_check_betas(const Net *base, const double *betas, int n, Err *e);
+/* 0 when no two β of betas[0..n) give base the same widths; else -1 and
+ * "β = 0.01 and β = 0.02 give the same hidden layers 1x1: …". A command
+ * checks its β list so before any training; an extension of the range
+ * that would repeat the edge's network ends the sweep instead. */
+int alg2_check_distinct(const Net *base, const double *betas, int n, Err *e);
 /* The real trial: Glorot weights from seed rng_derive(o->seed, β, trial), Adam, η epochs. */
 int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr, const Dataset *v,
 		     const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud, Err *e);

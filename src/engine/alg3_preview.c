@@ -10,7 +10,9 @@
 #include "base/blas.h"
 #include "base/clock.h"
 #include "base/rng.h"
+#include "engine/hook.h"
 #include "engine/train.h"
+#include "engine/train_plan.h"
 
 /* Rows of d, at most max (0: all), evenly spaced, with their labels. */
 static Dataset *spaced_rows(const Dataset *d, int max, Err *e)
@@ -28,17 +30,29 @@ static Dataset *spaced_rows(const Dataset *d, int max, Err *e)
 	return r;
 }
 
-/* The activations of hidden layer `layer` on the rows of d. */
+/* The activations of hidden layer `layer` on the rows of d, in slices with
+ * the calling thread's stop asked between them. */
 static float *activations(const Net *net, int layer, const Dataset *d, Err *e)
 {
-	float *y = malloc((size_t)d->n * net->n[layer] * sizeof *y);
+	enum { SLICE = 2048 };
+	size_t w = (size_t)net->n[layer];
+	float *y = malloc((size_t)d->n * w * sizeof *y);
 	if (!y) {
 		err_set(e, "out of memory for %d rows of activations", d->n);
 		return NULL;
 	}
-	if (net_forward(net, d->x, d->n, layer, y, e)) {
-		free(y);
-		return NULL;
+	for (int start = 0; start < d->n; start += SLICE) {
+		int rows = d->n - start < SLICE ? d->n - start : SLICE;
+		if (hook_thread_stopped()) {
+			err_set(e, "stopped");
+			free(y);
+			return NULL;
+		}
+		if (net_forward(net, d->x + (size_t)start * d->d, rows, layer, y + (size_t)start * w,
+				e)) {
+			free(y);
+			return NULL;
+		}
 	}
 	return y;
 }
@@ -89,9 +103,11 @@ static double tail_accuracy(const Tail *t, const int *keep, const double *sol, E
 		for (int j = 0; j < k; j++)
 			d->x[(size_t)i * k + j] = t->Y[(size_t)i * n + keep[j]];
 	memcpy(d->y, t->eval->y, (size_t)d->n * sizeof *d->y);
-	double err = net_error(tail, d, NULL);
+	double err = net_error_hooked(tail, d, 0, NULL);
 	net_free(tail);
 	dataset_free(d);
+	if (hook_thread_stopped())
+		return err_set(e, "stopped"), NAN;
 	if (!(err >= 0 && err <= 1))
 		return err_set(e, "layer %d: could not evaluate the network after it", L), NAN;
 	return 100 * (1 - err);

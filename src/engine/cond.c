@@ -2,6 +2,7 @@
  * Ŵ = [W; bᵀ]: one layer, or all layers on threads, from the matrix
  * primitives of cond_matrix.c. */
 #include "engine/cond.h"
+#include "engine/hook.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -177,6 +178,9 @@ typedef struct Batch {
 	int *rc;    /* one status per layer */
 	int *order; /* layers, most expensive first */
 	atomic_int next;
+	int (*stop)(void *); /* the caller's stop predicate, or NULL */
+	void *stop_ud;
+	atomic_int stopped; /* the first layer not begun for a stop, or 0 */
 } Batch;
 
 static void *batch_run(void *arg)
@@ -185,6 +189,12 @@ static void *batch_run(void *arg)
 	int k;
 	while ((k = atomic_fetch_add(&b->next, 1)) < b->net->m) {
 		int l = b->order[k];
+		if (atomic_load(&b->stopped) || (b->stop && b->stop(b->stop_ud))) {
+			int none = 0;
+			atomic_compare_exchange_strong(&b->stopped, &none, l);
+			b->rc[l - 1] = -1;
+			continue;
+		}
 		b->rc[l - 1] = layer_fill(b->net, l, b->tau, b->with_qr, &b->lc[l - 1],
 					  &b->errs[l - 1]);
 	}
@@ -212,6 +222,7 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 	if (check_tau(tau, e))
 		return -1;
 	Batch b = {.net = net, .tau = tau, .with_qr = with_qr, .lc = lc};
+	hook_thread_stop_get(&b.stop, &b.stop_ud);
 	b.errs = calloc((size_t)m, sizeof *b.errs);
 	b.rc = calloc((size_t)m, sizeof *b.rc);
 	b.order = malloc((size_t)m * sizeof *b.order);
@@ -228,6 +239,7 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 		b.order[j] = l;
 	}
 	atomic_init(&b.next, 0);
+	atomic_init(&b.stopped, 0);
 	int nt = atomic_load(&cond_threads);
 	if (nt == 0) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -260,6 +272,8 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 				*e = b.errs[l - 1];
 		}
 	}
+	if (atomic_load(&b.stopped))
+		rc = err_set(e, "stopped before layer %d", atomic_load(&b.stopped));
 	if (rc)
 		for (int l = 1; l <= m; l++)
 			cond_layer_free(&lc[l - 1]);

@@ -52,7 +52,9 @@ void cond_set_tau(LayerCond *lc, double tau);
  * are the ones cond_layer computes, bit for bit. About half the work of
  * cond_layer; for callers that need κ and p but not the neuron order. */
 int cond_layer_values(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
-/* cond_net without the pivoted QR (see cond_layer_values). */
+/* cond_net without the pivoted QR (see cond_layer_values). Both ask the
+ * calling thread's stop (hook_set_thread_stop) before each layer, and fail
+ * with "stopped before layer L" when it says stop. */
 int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
 /* Threads cond_net and cond_net_values decompose layers on (one layer per
  * thread at a time; the results do not depend on the count). 0, the

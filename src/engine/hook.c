@@ -46,3 +46,23 @@ void hook_note(const Hook *h, const char *fmt, ...)
 	vstep(h, (HookStep){.kind = HOOK_NOTE}, fmt, ap);
 	va_end(ap);
 }
+
+static _Thread_local int (*stop_fn)(void *);
+static _Thread_local void *stop_ud;
+
+void hook_set_thread_stop(int (*stop)(void *ud), void *ud)
+{
+	stop_fn = stop;
+	stop_ud = ud;
+}
+
+void hook_thread_stop_get(int (**stop)(void *ud), void **ud)
+{
+	*stop = stop_fn;
+	*ud = stop_ud;
+}
+
+int hook_thread_stopped(void)
+{
+	return stop_fn && stop_fn(stop_ud);
+}

@@ -61,4 +61,16 @@ void hook_step(const Hook *h, HookStep s, const char *fmt, ...) __attribute__((f
 /* A HOOK_NOTE line. */
 void hook_note(const Hook *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A stop for work that is handed no Hook (κ of every layer, evaluations,
+ * the screen's squeeze preview): a predicate set for the calling thread,
+ * which that work asks between its pieces (a layer's decomposition, a slice
+ * of rows) and then fails with "stopped". NULL (the default) for none. For a
+ * screen whose work must answer a stop within a piece, whatever the
+ * network's size. */
+void hook_set_thread_stop(int (*stop)(void *ud), void *ud);
+/* The calling thread's predicate and its data (for work spread over threads). */
+void hook_thread_stop_get(int (**stop)(void *ud), void **ud);
+/* 1 when the calling thread's predicate says stop. */
+int hook_thread_stopped(void);
+
 #endif

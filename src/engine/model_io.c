@@ -2,6 +2,8 @@
 #include "base/file.h"
 #include "engine/model_io.h"
 
+#include "engine/limits.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -119,8 +121,8 @@ static int get_sched(const unsigned char *p, Net *net, const char *path, uint64_
 	int64_t step = (int64_t)get_u64(p + 40);
 	uint32_t red = get_u32(p + 48), bad = get_u32(p + 52), has = get_u32(p + 56);
 	double best = get_f64(p + 64);
-	if (step < 0 || red > INT_MAX || bad > INT_MAX || has > 1 || get_u32(p + 60) != 0 ||
-	    (has && !isfinite(best)))
+	if (step < 0 || step > LIMIT_MAX_STEPS || red > INT_MAX || bad > INT_MAX || has > 1 ||
+	    get_u32(p + 60) != 0 || (has && !isfinite(best)))
 		return err_set(e, "%s: the schedule's position at offset %llu is not valid", path,
 			       (unsigned long long)off + 40);
 	memset(&st, 0, sizeof st);
@@ -156,6 +158,8 @@ size_t model_file_bytes(const Net *net)
 	       4;
 }
 
+static int check_bytes(const unsigned char *buf, size_t len, const char *path, Err *e);
+
 int model_save(const Net *net, const char *path, Err *e)
 {
 	uint32_t flags = net->adam_t > 0 ? FLAG_ADAM : 0;
@@ -186,113 +190,183 @@ int model_save(const Net *net, const char *path, Err *e)
 	}
 	put_sched(p, net);
 	p += MODEL_SCHED_BYTES;
-	put_u32(p, (uint32_t)crc32(0L, buf, (uInt)(p - buf)));
-	int rc = file_write(path, buf, total, 0, e);
+	/* crc32_z takes a size_t: a file past 4 GiB gets its whole checksum */
+	put_u32(p, (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, (size_t)(p - buf)));
+	/* condnet never writes a model it cannot read back: the bytes pass the
+	 * loader's own checks before they are written */
+	int rc = check_bytes(buf, total, path, e);
+	if (rc < 0)
+		err_prefix(e, "not saving %s, which would not load back", path);
+	else
+		rc = file_write(path, buf, total, 0, e);
 	free(buf);
 	return rc;
 }
 
-/* Reads exactly len bytes, updating the running CRC. */
-static int read_all(FILE *f, void *dst, size_t len, uLong *crc, const char *path, Err *e)
+/* Where a model's bytes come from: a file, read into the caller's buffers,
+ * or memory, read in place (a model about to be saved). */
+typedef struct Src {
+	FILE *f;
+	const unsigned char *mem;
+	uint64_t pos; /* the offset of the next byte */
+	uLong crc;    /* of the bytes read so far */
+	const char *path;
+} Src;
+
+/* The next len bytes: into dst from a file, or where they lie in memory;
+ * folded into the CRC when crc is set. NULL with a message on a read error. */
+static const unsigned char *src_next(Src *s, void *dst, size_t len, int crc, Err *e)
 {
-	if (fread(dst, 1, len, f) != len)
-		return err_set(e, "%s: %s while reading", path,
-			       ferror(f) ? strerror(errno) : "unexpected end of file");
-	if (crc) {
-		/* zlib takes lengths as uInt: feed large buffers in pieces. */
-		const unsigned char *b = dst;
-		for (size_t off = 0; off < len;) {
-			size_t piece = len - off < (1u << 30) ? len - off : (1u << 30);
-			*crc = crc32(*crc, b + off, (uInt)piece);
-			off += piece;
-		}
+	const unsigned char *p = dst;
+	if (s->mem)
+		p = s->mem + s->pos;
+	else if (fread(dst, 1, len, s->f) != len) {
+		err_set(e, "%s: %s while reading", s->path,
+			ferror(s->f) ? strerror(errno) : "unexpected end of file");
+		return NULL;
+	}
+	if (crc)
+		s->crc = crc32_z(s->crc, p, len);
+	s->pos += len;
+	return p;
+}
+
+/* The layer (1..m) parameter index j belongs to. */
+static int layer_of(const int *n, int m, size_t j)
+{
+	for (int i = 0; i < m; i++) {
+		size_t layer = ((size_t)n[i] + 1) * (size_t)n[i + 1];
+		if (j < layer)
+			return i + 1;
+		j -= layer;
+	}
+	return m;
+}
+
+/* Checks array k (0 parameters, 1 and 2 Adam's moments) of np floats at p
+ * (little-endian), at file offset off: every value finite, the second
+ * moment not negative. */
+static int check_floats(const unsigned char *p, size_t np, int k, const int *n, int m,
+			const char *path, uint64_t off, Err *e)
+{
+	for (size_t j = 0; j < np; j++) {
+		float v = get_f32(p + 4 * j);
+		if (isfinite(v) && (k < 2 || v >= 0))
+			continue;
+		unsigned long long at = (unsigned long long)(off + 4 * j);
+		if (k == 0)
+			return err_set(e, "%s: parameter %zu (layer %d) at offset %llu is %g, expected a "
+				       "finite number", path, j, layer_of(n, m, j), at, (double)v);
+		return err_set(e, "%s: Adam's %s moment %zu at offset %llu is %g, expected a finite "
+			       "number%s", path, k == 1 ? "first" : "second", j, at, (double)v,
+			       k == 1 ? "" : " >= 0");
 	}
 	return 0;
 }
 
-static Net *load_open(FILE *f, const char *path, uint64_t fsize, Err *e)
+/* The header fields after the fixed part, checked: widths into n (m + 1),
+ * the parameter count into *np; against the file's size and the table of
+ * limits. */
+static int get_widths(const unsigned char *h, uint32_t m, uint64_t fsize, const char *path,
+		      int *n, uint64_t *np, Err *e)
 {
-	unsigned char head[FIXED_HEAD];
-	uLong crc = crc32(0L, Z_NULL, 0);
-	if (fsize < header_bytes(1) + 4) {
-		err_set(e, "%s: %llu bytes is too short for a model file", path,
-			(unsigned long long)fsize);
-		return NULL;
-	}
-	if (read_all(f, head, sizeof head, &crc, path, e))
-		return NULL;
-	if (memcmp(head, MAGIC, 8) != 0) {
-		err_set(e, "%s: not a condnet model (bad magic at offset 0)", path);
-		return NULL;
-	}
-	uint32_t version = get_u32(head + 8), hb = get_u32(head + 12), m = get_u32(head + 16);
-	uint32_t act = get_u32(head + 20);
-	float act_a = get_f32(head + 24);
-	if (version > MODEL_VERSION) {
-		err_set(e, "%s: format version %u is newer than this condnet reads (%d)", path,
-			version, MODEL_VERSION);
-		return NULL;
-	}
-	if (version == 0) {
-		err_set(e, "%s: format version 0 at offset 8 is not valid", path);
-		return NULL;
-	}
-	if (m < 1 || m > (fsize - FIXED_HEAD - TAIL_HEAD - 4) / 4 - 1) {
-		err_set(e, "%s: %u layers at offset 16 do not fit in a file of %llu bytes", path, m,
-			(unsigned long long)fsize);
-		return NULL;
-	}
-	if (hb != header_bytes(m)) {
-		err_set(e, "%s: header size %u at offset 12, expected %llu for %u layers", path, hb,
-			(unsigned long long)header_bytes(m), m);
-		return NULL;
-	}
-	if (act >= ACT_COUNT) {
-		err_set(e, "%s: unknown activation %u at offset 20 (expected 0..%d)", path, act,
-			ACT_COUNT - 1);
-		return NULL;
-	}
-	if (!isfinite(act_a)) {
-		err_set(e, "%s: activation scale at offset 24 is not a finite number", path);
-		return NULL;
-	}
-	size_t rest = hb - sizeof head;
-	unsigned char *h = malloc(rest);
-	int *n = malloc(((size_t)m + 1) * sizeof *n);
-	Net *net = NULL;
-	if (!h || !n) {
-		err_set(e, "%s: out of memory", path);
-		goto done;
-	}
-	if (read_all(f, h, rest, &crc, path, e))
-		goto done;
-	uint64_t np = 0;
+	*np = 0;
 	for (uint32_t i = 0; i <= m; i++) {
 		uint32_t w = get_u32(h + 4 * i);
-		if (w < 1 || w > INT_MAX) {
-			err_set(e, "%s: width n[%u] = %u at offset %zu is not a positive int", path,
-				i, w, sizeof head + 4 * (size_t)i);
-			goto done;
-		}
+		size_t at = FIXED_HEAD + 4 * (size_t)i;
+		if (w < 1 || w > INT_MAX)
+			return err_set(e, "%s: width n[%u] = %u at offset %zu is not a positive int",
+				       path, i, w, at);
+		if (w > LIMIT_MAX_WIDTH)
+			return err_set(e, "%s: width n[%u] = %u at offset %zu is more than condnet's "
+				       "limit of %d", path, i, w, at, LIMIT_MAX_WIDTH);
 		n[i] = (int)w;
 		/* Each layer adds (n[i-1]+1)·n[i]; stop as soon as it exceeds the file. */
 		if (i > 0) {
-			np += ((uint64_t)n[i - 1] + 1) * w;
-			if (np > fsize / 4) {
-				err_set(e, "%s: widths up to n[%u] = %u at offset %zu need more "
-					   "parameters than a file of %llu bytes holds",
-					path, i, w, sizeof head + 4 * (size_t)i,
-					(unsigned long long)fsize);
-				goto done;
-			}
+			*np += ((uint64_t)n[i - 1] + 1) * w;
+			if (*np > fsize / 4)
+				return err_set(e, "%s: widths up to n[%u] = %u at offset %zu need more "
+					       "parameters than a file of %llu bytes holds",
+					       path, i, w, at, (unsigned long long)fsize);
 		}
 	}
-	const unsigned char *t = h + 4 * ((size_t)m + 1);
+	if (*np > LIMIT_MAX_PARAMS)
+		return err_set(e, "%s: %llu parameters, more than condnet trains (%lu)", path,
+			       (unsigned long long)*np, (unsigned long)LIMIT_MAX_PARAMS);
+	return 0;
+}
+
+/* The fixed head: magic, version, header size, layers, activation, scale. */
+static int get_head(const unsigned char *head, uint64_t fsize, const char *path,
+		    uint32_t *version, uint32_t *m, Err *e)
+{
+	if (memcmp(head, MAGIC, 8) != 0)
+		return err_set(e, "%s: not a condnet model (bad magic at offset 0)", path);
+	uint32_t hb = get_u32(head + 12), act = get_u32(head + 20);
+	*version = get_u32(head + 8);
+	*m = get_u32(head + 16);
+	float act_a = get_f32(head + 24);
+	if (*version > MODEL_VERSION)
+		return err_set(e, "%s: format version %u is newer than this condnet reads (%d)", path,
+			       *version, MODEL_VERSION);
+	if (*version == 0)
+		return err_set(e, "%s: format version 0 at offset 8 is not valid", path);
+	if (*m < 1 || *m > (fsize - FIXED_HEAD - TAIL_HEAD - 4) / 4 - 1)
+		return err_set(e, "%s: %u layers at offset 16 do not fit in a file of %llu bytes",
+			       path, *m, (unsigned long long)fsize);
+	if (*m > LIMIT_MAX_LAYERS)
+		return err_set(e, "%s: %u layers at offset 16, more than condnet's limit of %d", path,
+			       *m, LIMIT_MAX_LAYERS);
+	if (hb != header_bytes(*m))
+		return err_set(e, "%s: header size %u at offset 12, expected %llu for %u layers", path,
+			       hb, (unsigned long long)header_bytes(*m), *m);
+	if (act >= ACT_COUNT)
+		return err_set(e, "%s: unknown activation %u at offset 20 (expected 0..%d)", path, act,
+			       ACT_COUNT - 1);
+	char name[PATH_MAX + 64];
+	snprintf(name, sizeof name, "%s: the activation scale at offset 24", path);
+	return limit_check(LIM_ACT_SCALE, act_a, name, NULL, e);
+}
+
+/* Reads and checks a model from s, fsize bytes: into *out, or only checked
+ * (out NULL: a memory source, read in place). Every size is checked against
+ * the file before it is trusted, every value against the table of limits. */
+static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
+{
+	const char *path = s->path;
+	unsigned char head[FIXED_HEAD];
+	s->crc = crc32(0L, Z_NULL, 0);
+	if (fsize < header_bytes(1) + 4)
+		return err_set(e, "%s: %llu bytes is too short for a model file", path,
+			       (unsigned long long)fsize);
+	const unsigned char *hp = src_next(s, head, sizeof head, 1, e);
+	uint32_t version, m;
+	if (!hp || get_head(hp, fsize, path, &version, &m, e))
+		return -1;
+	size_t rest = header_bytes(m) - FIXED_HEAD;
+	unsigned char *h = s->mem ? NULL : malloc(rest);
+	int *n = malloc(((size_t)m + 1) * sizeof *n);
+	Net *net = NULL, shell = {0};
+	int rc = -1;
+	if ((!s->mem && !h) || !n) {
+		err_set(e, "%s: out of memory", path);
+		goto done;
+	}
+	const unsigned char *hr = src_next(s, h, rest, 1, e);
+	uint64_t np;
+	if (!hr || get_widths(hr, m, fsize, path, n, &np, e))
+		goto done;
+	const unsigned char *t = hr + 4 * ((size_t)m + 1);
 	int64_t adam_t = (int64_t)get_u64(t);
 	uint32_t flags = get_u32(t + 8);
-	size_t toff = hb - TAIL_HEAD;
+	size_t toff = header_bytes(m) - TAIL_HEAD;
 	if (adam_t < 0) {
 		err_set(e, "%s: negative Adam step count at offset %zu", path, toff);
+		goto done;
+	}
+	if (adam_t > LIMIT_MAX_STEPS) {
+		err_set(e, "%s: Adam step count %lld at offset %zu is more than condnet's limit of "
+			   "2^53", path, (long long)adam_t, toff);
 		goto done;
 	}
 	if (flags & ~FLAG_ADAM) {
@@ -301,47 +375,62 @@ static Net *load_open(FILE *f, const char *path, uint64_t fsize, Err *e)
 	}
 	int nbuf = flags & FLAG_ADAM ? 3 : 1;
 	uint64_t sb = version >= 2 ? MODEL_SCHED_BYTES : 0;
-	uint64_t want = hb + 4 * np * (uint64_t)nbuf + sb + 4;
+	uint64_t want = header_bytes(m) + 4 * np * (uint64_t)nbuf + sb + 4;
 	if (fsize != want) {
 		err_set(e, "%s: %llu bytes, but its header describes %llu (%s)", path,
 			(unsigned long long)fsize, (unsigned long long)want,
 			fsize < want ? "truncated" : "trailing data");
 		goto done;
 	}
-	net = net_new((int)m, n, (ActKind)act, act_a, e);
-	if (!net) {
+	if (out && !(net = net_new((int)m, n, (ActKind)get_u32(hp + 20), get_f32(hp + 24), e))) {
 		err_set(e, "%s: out of memory for %llu parameters", path, (unsigned long long)np);
 		goto done;
 	}
-	net->adam_t = adam_t;
-	float *dst[3] = {net->param, net->adam_m, net->adam_v};
+	if (net)
+		net->adam_t = adam_t;
+	float *dst[3] = {net ? net->param : NULL, net ? net->adam_m : NULL,
+			 net ? net->adam_v : NULL};
 	for (int k = 0; k < nbuf; k++) {
-		if (read_all(f, dst[k], net->nparam * 4, &crc, path, e))
-			goto fail;
-		swap_floats(dst[k], net->nparam);
+		uint64_t off = s->pos;
+		const unsigned char *a = src_next(s, dst[k], np * 4, 1, e);
+		if (!a || check_floats(a, np, k, n, (int)m, path, off, e))
+			goto done;
+		if (dst[k])
+			swap_floats(dst[k], np);
 	}
-	unsigned char blk[MODEL_SCHED_BYTES];
-	if (sb && read_all(f, blk, sizeof blk, &crc, path, e))
-		goto fail;
-	unsigned char cb[4];
-	if (read_all(f, cb, 4, NULL, path, e))
-		goto fail;
-	if (get_u32(cb) != (uint32_t)crc) {
+	unsigned char blk[MODEL_SCHED_BYTES], cb[4];
+	const unsigned char *bp = sb ? src_next(s, blk, sizeof blk, 1, e) : blk;
+	const unsigned char *cp = bp ? src_next(s, cb, 4, 0, e) : NULL;
+	if (!cp)
+		goto done;
+	if (get_u32(cp) != (uint32_t)s->crc) {
 		err_set(e, "%s: checksum mismatch at offset %llu (stored %08x, computed %08x): the "
 			   "file is damaged",
-			path, (unsigned long long)(fsize - 4), get_u32(cb), (unsigned)crc);
-		goto fail;
+			path, (unsigned long long)(fsize - 4), get_u32(cp), (unsigned)s->crc);
+		goto done;
 	}
-	if (sb && get_sched(blk, net, path, fsize - 4 - sb, e))
-		goto fail;
-	goto done;
-fail:
-	net_free(net);
-	net = NULL;
+	if (sb && get_sched(bp, net ? net : &shell, path, fsize - 4 - sb, e))
+		goto done;
+	rc = 0;
 done:
+	if (rc == 0 && out)
+		*out = net;
+	else
+		net_free(net);
 	free(h);
 	free(n);
-	return net;
+	return rc;
+}
+
+static int check_bytes(const unsigned char *buf, size_t len, const char *path, Err *e)
+{
+	Src s = {.mem = buf, .path = path};
+	return load_src(&s, len, NULL, e);
+}
+
+int model_check(const void *buf, size_t len, const char *name, Err *e)
+{
+	return check_bytes(buf, len, name, e);
 }
 
 Net *model_load(const char *path, Err *e)
@@ -350,8 +439,9 @@ Net *model_load(const char *path, Err *e)
 	FILE *f = file_open_regular(path, "rb", &size, e);
 	if (!f)
 		return NULL;
-	Net *net = load_open(f, path, (uint64_t)size, e);
+	Src s = {.f = f, .path = path};
+	Net *net = NULL;
+	load_src(&s, (uint64_t)size, &net, e);
 	fclose(f);
 	return net;
 }
-

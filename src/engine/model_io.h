@@ -9,7 +9,8 @@
  * u32 bad, u32 has_best, u32 0, f64 best), then a CRC-32 (zlib) of
  * everything before it. A version-1 file loads with no schedule run
  * (constant, not started). Every size is checked against the file length
- * before it is trusted. Saving goes through file_write (base/file.h): a
+ * before it is trusted, every value against the table of limits; a save is
+ * checked the same way before it is written. Saving goes through file_write (base/file.h): a
  * temporary file beside the target (a link's target), fsynced and renamed
  * over it, so a failed save leaves the previous file intact; a device or FIFO
  * is written straight; "-" and a terminal are refused, the file being
@@ -29,6 +30,14 @@ int model_save(const Net *net, const char *path, Err *e);
  * moments when the network has taken an Adam step, the schedule state and
  * the checksum. */
 size_t model_file_bytes(const Net *net);
+/* The model in path, with every check: sizes against the file, the CRC,
+ * and every value against the table of limits (engine/limits.h): widths,
+ * parameter count, activation scale, Adam step count, the schedule; every
+ * parameter and Adam moment finite, the second moments not negative. */
 Net *model_load(const char *path, Err *e);
+/* The same checks on a model's bytes in memory (name for messages), with
+ * no network built: model_save runs them on what it is about to write, and
+ * refuses to write what would not load back. */
+int model_check(const void *buf, size_t len, const char *name, Err *e);
 
 #endif

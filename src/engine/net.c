@@ -2,6 +2,8 @@
  * edits (keep, remove, add neurons) that carry parameters and Adam state. */
 #include "engine/net.h"
 
+#include "engine/limits.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -10,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Largest width a layer specification may ask for. */
-#define NET_MAX_WIDTH 10000000
+/* Largest width a layer specification may ask for (the table of limits). */
+#define NET_MAX_WIDTH ((int)LIMIT_MAX_WIDTH)
 /* Largest number of hidden layers a specification may ask for. */
-#define NET_MAX_LAYERS 100000
+#define NET_MAX_LAYERS ((int)LIMIT_MAX_LAYERS - 1)
 
 /* Σ n[i]·n[i+1] + n[i+1]; 0 when a width is not positive or the sum overflows. */
 size_t net_param_count_for(int m, const int *widths)
@@ -45,19 +47,20 @@ static void set_pointers(Net *net)
 
 Net *net_new(int m, const int *widths, ActKind act, float act_a, Err *e)
 {
-	size_t np = net_param_count_for(m, widths);
-	if (np == 0) {
-		err_set(e, "a network of %d layers: every width must be at least 1", m);
+	if (m < 1) {
+		err_set(e, "a network of %d layers: expected at least 1", m);
 		return NULL;
 	}
+	/* every network condnet holds is within the table of limits */
+	uint64_t np;
+	if (limit_check_widths(m, widths, "a network", &np, e) < 0)
+		return NULL;
 	if ((unsigned)act >= ACT_COUNT) {
 		err_set(e, "activation %d: expected 0..%d", (int)act, ACT_COUNT - 1);
 		return NULL;
 	}
-	if (np > SIZE_MAX / (3 * sizeof(float))) {
-		err_set(e, "a network of %zu parameters is too large to hold", np);
+	if (limit_check(LIM_ACT_SCALE, act_a, "a network: the activation scale", NULL, e) < 0)
 		return NULL;
-	}
 	Net *net = calloc(1, sizeof *net);
 	if (!net) {
 		err_set(e, "out of memory for a network");
@@ -75,7 +78,7 @@ Net *net_new(int m, const int *widths, ActKind act, float act_a, Err *e)
 	net->adam_v = calloc(np, sizeof(float));
 	if (!net->n || !net->W || !net->b || !net->param || !net->adam_m || !net->adam_v) {
 		net_free(net);
-		err_set(e, "out of memory for a network of %zu parameters", np);
+		err_set(e, "out of memory for a network of %zu parameters", (size_t)np);
 		return NULL;
 	}
 	memcpy(net->n, widths, (size_t)(m + 1) * sizeof *net->n);

@@ -2,6 +2,8 @@
  * the layout Keras stores Dense kernels in or the one torch.nn.Linear uses. */
 #include "engine/net_npy.h"
 
+#include "engine/limits.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <float.h>
@@ -104,6 +106,15 @@ static int read_layer(const char *dir, int k, int layout, int prev_out, double *
 		free(w);
 		return err_set(e, "%s: shape (%ld,) is 1-D, expected a 2-D weight matrix", wp, sh[0]);
 	}
+	/* the widths within the table of limits (and an int) */
+	char name[4200];
+	for (int d = 0; d < 2; d++) {
+		snprintf(name, sizeof name, "%s: dimension %d of shape (%ld, %ld)", wp, d, sh[0], sh[1]);
+		if (limit_check(LIM_WIDTH, (double)sh[d], name, NULL, e)) {
+			free(w);
+			return -1;
+		}
+	}
 	int in = (int)(layout == NPY_TORCH ? sh[1] : sh[0]);
 	int out = (int)(layout == NPY_TORCH ? sh[0] : sh[1]);
 	if (prev_out >= 0 && in != prev_out) {
@@ -178,6 +189,7 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 		err_set(e, "%s: out of memory", dir);
 		goto out;
 	}
+	uint64_t np = 0;
 	for (int k = 1; k <= m; k++) {
 		int in = 0, out = 0;
 		if (read_layer(dir, k, layout, k > 1 ? widths[k - 1] : -1, &W[k - 1], &b[k - 1], &in,
@@ -186,10 +198,18 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 		if (k == 1)
 			widths[0] = in;
 		widths[k] = out;
+		/* stop at the layer that takes the network past the parameter limit */
+		np += ((uint64_t)in + 1) * (uint64_t)out;
+		if (np > LIMIT_MAX_PARAMS) {
+			err_set(e, "%s/W%d.npy: layers 1 to %d hold %llu parameters, more than condnet "
+				   "trains (%lu)", dir, k, k, (unsigned long long)np,
+				(unsigned long)LIMIT_MAX_PARAMS);
+			goto out;
+		}
 	}
 	net = net_new(m, widths, act, act_a, e);
 	if (!net) {
-		err_set(e, "%s: out of memory for the network", dir);
+		err_prefix(e, "%s", dir);
 		goto out;
 	}
 	for (int k = 0; k < m; k++) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/limits.h"
 #include "engine/onnx_int.h"
 #include "engine/onnx_nodes.h"
 #include "engine/train.h"
@@ -152,11 +153,11 @@ static Net *make_net(const Imp *im, Err *e)
 	for (int k = 0; k < m; k++)
 		widths[k + 1] = im->layers[k].out;
 	ActKind act = im->act >= 0 ? (ActKind)im->act : ACT_ERF;
-	float a = im->act == ACT_ERF ? (float)im->act_a : 1.0f;
-	if (!isfinite(a)) {
-		err_set(e, "erf scale %g is beyond float32", im->act_a);
+	/* the scale and the widths within the table of limits, as any model's */
+	if (im->act == ACT_ERF &&
+	    limit_check(LIM_ACT_SCALE, im->act_a, "the erf scale (the Mul before Erf)", NULL, e))
 		return NULL;
-	}
+	float a = im->act == ACT_ERF ? (float)im->act_a : 1.0f;
 	Net *net = net_new(m, widths, act, a, e);
 	if (!net)
 		return NULL;

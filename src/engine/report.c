@@ -222,9 +222,10 @@ void report_alg1_summary(FILE *f, const Alg1 *a, ReportFormat fmt)
 
 void report_alg1_history(FILE *f, const Alg1 *a, ReportFormat fmt)
 {
-	if (a->nrec < 1)
+	/* a run stopped before its first record: the CSV keeps its row names */
+	if (a->nrec < 1 && (fmt != REPORT_CSV || !a->net))
 		return;
-	int m = a->rec[0].m;
+	int m = a->nrec > 0 ? a->rec[0].m : a->net->m;
 	Table t;
 	if (table_init(&t, m + 3, a->nrec + 1))
 		return;

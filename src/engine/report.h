@@ -19,7 +19,8 @@ typedef enum ReportFormat { REPORT_TEXT = 0, REPORT_MARKDOWN, REPORT_CSV } Repor
 void report_cond(FILE *f, const Net *net, const LayerCond *lc, ReportFormat fmt);
 /* The paper's Table 1 / Table 4 layout: layer, initial n_i and κ, final n_i and κ. */
 void report_alg1_summary(FILE *f, const Alg1 *a, ReportFormat fmt);
-/* The paper's Table 16 layout: n_i per iteration (columns), then max κ and Σ n_i rows. */
+/* The paper's Table 16 layout: n_i per iteration (columns), then max κ and Σ n_i rows;
+ * before the first iteration nothing, or the row names alone as CSV. */
 void report_alg1_history(FILE *f, const Alg1 *a, ReportFormat fmt);
 /* The paper's Table 2 layout: β, ε_tr, ε_v, 2ε_v − ε_tr (percent), the pick marked. */
 void report_alg2(FILE *f, const Alg2 *a, ReportFormat fmt);

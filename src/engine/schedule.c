@@ -8,11 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/limits.h"
+
 /* The default F of "step:E" and "plateau:P" (Keras' and PyTorch's 0.1). */
 #define DEFAULT_FACTOR 0.1
 /* A plateau improvement: v < best·(1 − REL_IMPROVEMENT) (PyTorch's default). */
 #define REL_IMPROVEMENT 1e-4
-/* The largest number of epochs any field takes (as --epochs). */
+/* The largest number of epochs any field takes (the table of limits). */
 #define MAX_EPOCHS 1e6
 
 static const char *const kind_names[SCHED_KIND_COUNT] = {"constant", "step", "cosine",
@@ -101,32 +103,40 @@ int sched_parse(const char *spec, LrSchedule *s, Err *e)
 	return 0;
 }
 
+/* 1 when x lies in the range of limit id (limits.h), subnormals excluded. */
+static int in_range(LimitId id, double x)
+{
+	return limit_check(id, x, "", NULL, NULL) == 0;
+}
+
+/* The ranges are those of the table of limits (engine/limits.h). */
 int sched_check(const LrSchedule *s, Err *e)
 {
 	if ((unsigned)s->kind >= SCHED_KIND_COUNT)
 		return err_set(e, "unknown schedule kind %d", (int)s->kind);
-	if (!(s->warmup >= 0 && s->warmup <= MAX_EPOCHS))
+	if (!in_range(LIM_WARMUP, s->warmup))
 		return err_set(e, "warm-up %g: expected 0 to %g epochs", s->warmup, MAX_EPOCHS);
 	switch (s->kind) {
 	case SCHED_STEP:
-		if (!(s->every > 0 && s->every <= MAX_EPOCHS))
+		if (!in_range(LIM_SCHED_EVERY, s->every))
 			return err_set(e, "step every %g epochs: expected more than 0 and at most %g",
 				       s->every, MAX_EPOCHS);
 		break;
 	case SCHED_COSINE:
-		if (!(s->period >= 0 && s->period <= MAX_EPOCHS))
+		if (!in_range(LIM_SCHED_PERIOD, s->period))
 			return err_set(e, "cosine over %g epochs: expected 0 to %g", s->period,
 				       MAX_EPOCHS);
 		break;
 	case SCHED_PLATEAU:
-		if (s->patience < 1 || s->patience > MAX_EPOCHS)
+		if (!in_range(LIM_SCHED_PATIENCE, s->patience))
 			return err_set(e, "plateau patience %d: expected 1 to %g epochs", s->patience,
 				       MAX_EPOCHS);
 		break;
 	default:
 		break;
 	}
-	if ((s->kind == SCHED_STEP || s->kind == SCHED_PLATEAU) && !(s->factor > 0 && s->factor <= 1))
+	if ((s->kind == SCHED_STEP || s->kind == SCHED_PLATEAU) &&
+	    !in_range(LIM_SCHED_FACTOR, s->factor))
 		return err_set(e, "factor %g: expected more than 0 and at most 1", s->factor);
 	return 0;
 }

@@ -13,6 +13,7 @@
 #include "engine/alg3_squeeze.h"
 #include "engine/model_io.h"
 #include "engine/session_int.h"
+#include "engine/train_plan.h"
 
 /* ---- the session ---- */
 
@@ -94,7 +95,8 @@ double session_test_acc(const Session *s)
 {
 	if (!s->net || !s->test)
 		return NAN;
-	return 100.0 * (1.0 - net_error(s->net, s->test, NULL));
+	/* in slices: a screen's stop is answered within one */
+	return 100.0 * (1.0 - net_error_hooked(s->net, s->test, 0, NULL));
 }
 
 int session_can_undo(const Session *s)
@@ -275,7 +277,8 @@ static int do_train(Session *s, const SessAction *a, const Hook *h, Err *e)
 	if (rc != 0 || hook_cancelled(h)) {
 		net_free(s->net);
 		s->net = backup;
-		return rc < 0 ? -1 : 1;
+		/* a failure that a cancel caused (κ stopped half way) is the cancel */
+		return rc < 0 && !hook_cancelled(h) ? -1 : 1;
 	}
 	net_free(backup);
 	s->trained = r;
@@ -327,7 +330,7 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 		if (st < 0 || st == ALG1_STOPPED || hook_cancelled(h)) {
 			alg1_free(a);
 			s->alg1 = a = back;
-			rc = st < 0 ? -1 : 1;
+			rc = st < 0 && !hook_cancelled(h) ? -1 : 1;
 			break;
 		}
 		alg1_free(back);
@@ -392,6 +395,9 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		if (session_format_line(&a, line, sizeof line, e) < 0)
 			return -1;
 	}
+	/* the limits a log line is held to (the screen's actions too) */
+	if (session_check(&a, e) < 0)
+		return -1;
 	if (a.kind != SESS_DATA && !s->train)
 		return err_set(e, "%s: no data set yet (the first action must be 'data')", name);
 	if (a.kind > SESS_NET && a.kind != SESS_LOAD && a.kind != SESS_TAU && a.kind != SESS_ETA &&

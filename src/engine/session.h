@@ -107,6 +107,12 @@ int session_format_line(const SessAction *a, char *buf, size_t len, Err *e);
 /* Parses one log line (without its newline). Returns 1 for an action, 0 for
  * a comment or blank line, -1 with a message saying what was expected. */
 int session_parse(const char *line, SessAction *a, Err *e);
+/* Checks every number of a against the table of limits (engine/limits.h),
+ * as session_parse does with the text of a log line, and its widths and β
+ * list as --layers and --beta parse them: session_apply refuses what a log
+ * would refuse, so the screen never logs a line that does not replay. The
+ * fields named as in the log ("lr: 1e+300 must be at most 10"). */
+int session_check(const SessAction *a, Err *e);
 
 typedef struct SessSnapshot {
 	Net *net;
@@ -208,6 +214,11 @@ int session_default_log_path(char *buf, size_t len, Err *e);
 
 /* Reads a log and applies every line; errors read "LOG:LINE: …". */
 int session_replay(Session *s, const char *path, const Hook *h, Err *e);
+/* The next action of a log open in f (path for messages; *lineno counts the
+ * lines read): 1 with a filled, 0 at the end, -1 with "LOG:LINE: …" for a
+ * line that does not parse, holds a NUL byte or is longer than
+ * SESS_LINE_MAX. Comments and blank lines are skipped. */
+int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err *e);
 
 
 /* CRC-32 (zlib) of the parameter bytes. */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/limits.h"
 #include "engine/session.h"
 
 static const char *const kind_names[SESS_KIND_COUNT] = {
@@ -175,16 +176,6 @@ static int unescape(const char *s, char *out, size_t len, Err *e)
 	return 0;
 }
 
-static int num(const char *key, const char *v, double *x, Err *e)
-{
-	char *end;
-	errno = 0;
-	*x = strtod(v, &end);
-	if (!*v || *end || errno || !isfinite(*x))
-		return err_set(e, "%s: expected a number, got '%s'", key, v);
-	return 0;
-}
-
 static int inum(const char *key, const char *v, long lo, long hi, int *x, Err *e)
 {
 	char *end;
@@ -195,6 +186,25 @@ static int inum(const char *key, const char *v, long lo, long hi, int *x, Err *e
 		               v);
 	*x = (int)l;
 	return 0;
+}
+
+/* A value of the table's limit id, or 0 for "not set" (zero_ok). */
+static int lim(LimitId id, const char *key, const char *v, int zero_ok, double *x, Err *e)
+{
+	if (zero_ok && !strcmp(v, "0")) {
+		*x = 0;
+		return 0;
+	}
+	return limit_parse(id, key, v, x, e);
+}
+
+static int lim_int(LimitId id, const char *key, const char *v, int zero_ok, int *x, Err *e)
+{
+	if (zero_ok && !strcmp(v, "0")) {
+		*x = 0;
+		return 0;
+	}
+	return limit_parse_int(id, key, v, x, e);
 }
 
 static int u64num(const char *key, const char *v, uint64_t *x, Err *e)
@@ -264,35 +274,35 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 		strcpy(a->path, v);
 		*have |= !strcmp(key, "path") ? F_PATH : 0;
 	} else if (IS("features", k == SESS_DATA)) {
+		/* the ranges of the table of limits; 0: not set (the default) */
 		*have |= F_FEAT;
-		return inum(key, v, 0, 1 << 20, &a->features, e);
+		return lim_int(LIM_FEATURES, key, v, 1, &a->features, e);
 	} else if (IS("label_col", k == SESS_DATA)) {
 		*have |= F_LABEL;
-		return inum(key, v, -1, 1 << 20, &a->label_col, e);
+		return inum(key, v, -1, 1000000, &a->label_col, e);
 	} else if (IS("limit", k == SESS_DATA)) {
 		*have |= F_LIMIT;
-		return inum(key, v, 0, 1 << 30, &a->limit, e);
+		return lim_int(LIM_ROWS, key, v, 1, &a->limit, e);
 	} else if (IS("scale", k == SESS_DATA)) {
 		return inum(key, v, 0, 2, &a->scale, e);
 	} else if (IS("val_per_class", k == SESS_DATA)) {
 		*have |= F_VALP;
-		return inum(key, v, 0, 1 << 30, &a->val_per_class, e);
+		return lim_int(LIM_VAL_PER_CLASS, key, v, 1, &a->val_per_class, e);
 	} else if (IS("seed", k == SESS_DATA || k == SESS_NET)) {
 		*have |= F_SEED;
 		return u64num(key, v, &a->seed, e);
 	} else if (IS("val_frac", k == SESS_DATA) || IS("lr", k == SESS_OPTS) ||
 	           IS("act_a", k == SESS_NET)) {
-		if (num(key, v, &x, e) < 0)
+		LimitId id = k == SESS_DATA ? LIM_VAL_FRAC : k == SESS_OPTS ? LIM_LR : LIM_ACT_SCALE;
+		if (lim(id, key, v, k == SESS_DATA, &x, e) < 0)
 			return -1;
-		if (x < 0 || (x == 0 && k != SESS_DATA) || (k == SESS_DATA && x >= 1))
-			return err_set(e, "%s: out of range: %s", key, v);
 		a->x = x;
 		*have |= k == SESS_DATA ? F_VALF : k == SESS_OPTS ? F_LR : F_ACTA;
 	} else if (IS("batch", k == SESS_OPTS)) {
 		*have |= F_BATCH;
-		return inum(key, v, 1, 1 << 24, &a->batch, e);
+		return lim_int(LIM_BATCH, key, v, 0, &a->batch, e);
 	} else if (IS("threads", k == SESS_OPTS)) {
-		return inum(key, v, 0, 1024, &a->threads, e);
+		return lim_int(LIM_THREADS, key, v, 1, &a->threads, e);
 	} else if (IS("act", k == SESS_NET)) {
 		if ((a->act = act_parse(v)) < 0)
 			return err_set(
@@ -310,19 +320,17 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 		return inum(key, v, 0, 1 << 20, &a->steps, e);
 	} else if (IS("q", k == SESS_SWEEP)) {
 		*have |= F_Q;
-		return inum(key, v, 1, 1000, &a->q, e);
+		return lim_int(LIM_Q, key, v, 0, &a->q, e);
 	} else if (IS("layer", k == SESS_SQUEEZE)) {
 		*have |= F_LAYER;
 		return inum(key, v, 1, 1 << 20, &a->layer, e);
 	} else if (IS("comp", k == SESS_SQUEEZE)) {
 		return inum(key, v, 0, 1, &a->comp, e);
 	} else if (IS("patience", k == SESS_TRAIN)) {
-		return inum(key, v, 1, 1000000, &a->patience, e);
+		return lim_int(LIM_EARLY_STOP, key, v, 0, &a->patience, e);
 	} else if (IS("warmup", k == SESS_SCHED)) {
-		if (num(key, v, &x, e) < 0)
+		if (lim(LIM_WARMUP, key, v, 1, &x, e) < 0)
 			return -1;
-		if (x < 0 || x > 1e6)
-			return err_set(e, "warmup: expected 0 to 1e6 epochs, got '%s'", v);
 		a->x = x;
 	} else {
 		return err_set(e, "%s: unknown field '%s'", session_kind_name(a->kind), key);
@@ -338,15 +346,10 @@ static int bare(SessAction *a, const char *v, int *have, Err *e)
 	if (a->kind == SESS_TAU || a->kind == SESS_ETA || a->kind == SESS_TRAIN) {
 		if (*have & F_VALUE)
 			return err_set(e, "%s: more than one value", name);
-		if (num(name, v, &a->x, e) < 0)
+		/* the command line's ranges (--tau, --eta, --epochs), from the one table */
+		LimitId id = a->kind == SESS_TAU ? LIM_TAU : a->kind == SESS_ETA ? LIM_ETA : LIM_EPOCHS;
+		if (limit_parse(id, name, v, &a->x, e) < 0)
 			return -1;
-		/* the command line's ranges: --tau (1, 1e12], --eta and --epochs (0, 1e6] */
-		double lo = a->kind == SESS_TAU ? 1 : 0, hi = a->kind == SESS_TAU ? 1e12 : 1e6;
-		if (!(a->x > lo))
-			return err_set(e, "%s: expected a value > %g, got '%s'", name, lo, v);
-		if (a->x > hi)
-			return err_set(e, "%s: expected a value of at most %g, got '%s'", name, hi,
-			               v);
 		*have |= F_VALUE;
 	} else if (a->kind == SESS_SQUEEZE && (!strcmp(v, "apply") || !strcmp(v, "refuse"))) {
 		a->apply = v[0] == 'a';
@@ -431,3 +434,52 @@ int session_parse(const char *line, SessAction *a, Err *e)
 	return check_spec(a, e) < 0 ? -1 : 1;
 }
 
+
+/* A number of the table, or 0 for "not set" when zero_ok. */
+static int chk(LimitId id, double v, int zero_ok, const char *key, Err *e)
+{
+	return zero_ok && v == 0 ? 0 : limit_check(id, v, key, NULL, e);
+}
+
+int session_check(const SessAction *a, Err *e)
+{
+	const char *name = session_kind_name(a->kind);
+	int bad = 0;
+	switch (a->kind) {
+	case SESS_DATA:
+		bad = chk(LIM_FEATURES, a->features, 1, "features", e) ||
+		      chk(LIM_ROWS, a->limit, 1, "limit", e) ||
+		      chk(LIM_VAL_FRAC, a->x, 1, "val_frac", e) ||
+		      chk(LIM_VAL_PER_CLASS, a->val_per_class, 1, "val_per_class", e) ||
+		      (a->label_col < -1 || a->label_col > 1000000
+			   ? err_set(e, "label_col: %d is out of range (-1..1000000)", a->label_col)
+			   : 0);
+		break;
+	case SESS_OPTS:
+		bad = chk(LIM_BATCH, a->batch, 0, "batch", e) || chk(LIM_LR, a->x, 0, "lr", e) ||
+		      chk(LIM_THREADS, a->threads, 1, "threads", e);
+		break;
+	case SESS_NET:
+		bad = chk(LIM_ACT_SCALE, a->x, 0, "act_a", e) || check_spec(a, e);
+		break;
+	case SESS_TAU:
+		bad = chk(LIM_TAU, a->x, 0, name, e);
+		break;
+	case SESS_ETA:
+		bad = chk(LIM_ETA, a->x, 0, name, e);
+		break;
+	case SESS_TRAIN:
+		bad = chk(LIM_EPOCHS, a->x, 0, name, e) ||
+		      chk(LIM_EARLY_STOP, a->patience, 1, "patience", e);
+		break;
+	case SESS_SCHED:
+		bad = chk(LIM_WARMUP, a->x, 1, "warmup", e);
+		break;
+	case SESS_SWEEP:
+		bad = chk(LIM_Q, a->q, 0, "q", e) || check_spec(a, e);
+		break;
+	default:
+		break;
+	}
+	return bad ? -1 : 0;
+}

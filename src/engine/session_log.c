@@ -5,6 +5,7 @@
 #include "engine/session.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -96,9 +97,26 @@ int session_log_open(Session *s, const char *path, Err *e)
 	snprintf(dir, sizeof dir, "%s", path);
 	if (mkdirs(dir, e) < 0)
 		return -1;
-	FILE *f = fopen(path, "a");
-	if (!f)
+	/* a regular file only, as every file condnet reads: a FIFO would wait for
+	 * a reader (O_NONBLOCK: refused at once even if one appears meanwhile),
+	 * a device never keeps what is written */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return err_set(e, "%s: the session log is %s, expected a regular file", path,
+		               file_kind(st.st_mode));
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
+	if (fd < 0)
 		return err_set(e, "%s: cannot open the session log: %s", path, strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(e, "%s: the session log is not a regular file", path);
+	}
+	fcntl(fd, F_SETFL, O_WRONLY | O_APPEND);
+	FILE *f = fdopen(fd, "a");
+	if (!f) {
+		close(fd);
+		return err_set(e, "%s: cannot open the session log: %s", path, strerror(errno));
+	}
 	if (ftell(f) == 0)
 		fprintf(f, "# condnet session log, version 1\n");
 	fflush(f);
@@ -169,35 +187,50 @@ int session_default_log_path(char *buf, size_t len, Err *e)
 	return err_set(e, "%s: 99 session logs started in the same second", buf);
 }
 
+int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err *e)
+{
+	char line[SESS_LINE_MAX + 1];
+	for (;;) {
+		size_t n = 0;
+		int c;
+		while ((c = getc(f)) != EOF && c != '\n') {
+			if (c == '\0')
+				return err_set(e, "%s:%d: a NUL byte at column %zu; a log is text", path,
+					       *lineno + 1, n + 1);
+			if (n == SESS_LINE_MAX)
+				return err_set(e, "%s:%d: line longer than %d characters", path,
+					       *lineno + 1, SESS_LINE_MAX);
+			line[n++] = (char)c;
+		}
+		if (ferror(f))
+			return err_set(e, "%s: read error after line %d", path, *lineno);
+		if (c == EOF && n == 0)
+			return 0;
+		line[n] = '\0';
+		++*lineno;
+		int r = session_parse(line, a, e);
+		if (r < 0)
+			return err_prefix(e, "%s:%d", path, *lineno);
+		if (r > 0)
+			return 1;
+	}
+}
+
 int session_replay(Session *s, const char *path, const Hook *h, Err *e)
 {
-	char line[SESS_LINE_MAX + 2];
 	SessAction a;
-	int lineno = 0;
+	int lineno = 0, r;
 	FILE *f = file_open_regular(path, "r", NULL, e);
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof line, f)) {
-		lineno++;
-		size_t n = strlen(line);
-		if (n == sizeof line - 1 && line[n - 1] != '\n') {
+	while ((r = session_log_next(f, path, &lineno, &a, e)) > 0) {
+		if (session_apply(s, &a, h, e) != 0) {
 			fclose(f);
-			return err_set(e, "%s:%d: line longer than %zu characters", path, lineno,
-			               sizeof line - 2);
-		}
-		int r = session_parse(line, &a, e);
-		if (r == 0)
-			continue;
-		if (r < 0 || session_apply(s, &a, h, e) != 0) {
-			fclose(f);
-			if (r > 0 && e && !e->msg[0])
+			if (e && !e->msg[0])
 				err_set(e, "cancelled");
 			return err_prefix(e, "%s:%d", path, lineno);
 		}
 	}
-	int bad = ferror(f);
 	fclose(f);
-	if (bad)
-		return err_set(e, "%s: read error after line %d", path, lineno);
-	return 0;
+	return r;
 }

@@ -9,6 +9,7 @@
 #include "base/blas.h"
 #include "base/clock.h"
 #include "base/pool.h"
+#include "engine/limits.h"
 #include "engine/train_pass.h"
 
 static int check_shapes(const Net *net, const Dataset *d, Err *e)
@@ -171,10 +172,17 @@ static int run_batch(Trainer *t, double *loss, Err *e)
 	int finite;
 	double l = pass_batch(t->w, t->pool, net, t->xb, t->yb, rows, t->grad, &correct, &finite);
 	*loss = l;
+	if ((!isfinite(l) || !finite) && !pass_all_finite(net->param, net->nparam))
+		return err_set(e, "training diverged at epoch %ld, batch %ld: the weights are not "
+				  "finite (loss %g)", t->done / t->bpe + 1, t->pos + 1, l);
 	if (!isfinite(l) || !finite)
 		return err_set(e, "training diverged at epoch %ld, batch %ld (loss %g); weights "
 				  "kept from before that batch",
 			       t->done / t->bpe + 1, t->pos + 1, l);
+	/* the step counts stay in the table of limits (a loaded model's may be near) */
+	if (net->adam_t >= LIMIT_MAX_STEPS || net->sched_st.step >= LIMIT_MAX_STEPS)
+		return err_set(e, "the network has taken %lld Adam steps, condnet's limit (2^53): it "
+				  "trains no further", (long long)net->adam_t);
 	AdamOpts adam = t->o.adam;
 	adam.lr = t->lr = sched_lr(&net->sched, &net->sched_st, t->bpe, t->o.adam.lr);
 	net->adam_t++;
@@ -200,6 +208,16 @@ static long step(Trainer *t, long nb, int *stopped, Err *e)
 			return -1;
 		t->done++;
 		int end = ++t->pos == t->bpe;
+		/* the weights themselves and Adam's moments (a squared gradient past
+		 * the float range), once an epoch and at the end of the call */
+		if ((end || k + 1 == nb) && !pass_all_finite(t->net->param, t->net->nparam))
+			return err_set(e, "training diverged at epoch %ld: the weights are not finite "
+					  "after batch %ld", (t->done - 1) / t->bpe + 1, t->pos), -1;
+		if ((end || k + 1 == nb) && (!pass_all_finite(t->net->adam_m, t->net->nparam) ||
+					     !pass_all_finite(t->net->adam_v, t->net->nparam)))
+			return err_set(e, "training diverged at epoch %ld: Adam's moments are not "
+					  "finite after batch %ld (a gradient past the float range)",
+				       (t->done - 1) / t->bpe + 1, t->pos), -1;
 		if (t->cb && (end || k + 1 == nb || (k + 1) % t->every == 0)) {
 			TrainProgress p = {
 				.epoch = trainer_epoch(t),

@@ -114,8 +114,7 @@ fail:
 	return NULL;
 }
 
-/* 1 when no entry of p is NaN or ±Inf (all exponent bits set). */
-static int all_finite(const float *p, size_t n)
+int pass_all_finite(const float *p, size_t n)
 {
 	const v4i ex = {0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000};
 	v4i bad = {0, 0, 0, 0};
@@ -223,7 +222,7 @@ static void backward_part(Work *w, int i, int p)
 			for (int j = lo; j < hi; j++)
 				gb[j] += gr[j];
 		}
-		ok = all_finite(gb + lo, (size_t)(hi - lo));
+		ok = pass_all_finite(gb + lo, (size_t)(hi - lo));
 	}
 	pool_split(ni, w->parts, p, ALIGN, &lo, &hi);
 	if (lo < hi) {
@@ -231,7 +230,7 @@ static void backward_part(Work *w, int i, int p)
 		int ldin = i ? w->ld[i - 1] : ni;
 		float *gwr = gw + (size_t)lo * no;
 		blas_sgemm(1, 0, hi - lo, no, rows, 1.0f, in + lo, ldin, g, ldg, 0.0f, gwr, no);
-		ok &= all_finite(gwr, (size_t)(hi - lo) * no);
+		ok &= pass_all_finite(gwr, (size_t)(hi - lo) * no);
 		if (i > 0) {
 			blas_sgemm(0, 1, rows, hi - lo, no, 1.0f, g, ldg, net->W[i] + (size_t)lo * no,
 				   no, 0.0f, gn + lo, ldg);

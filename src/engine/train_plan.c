@@ -284,3 +284,26 @@ Net *train_plan_fresh(int m, const int *widths, ActKind act, float act_a, uint64
 	}
 	return net;
 }
+
+double net_error_hooked(const Net *net, const Dataset *data, int threads, const Hook *h)
+{
+	enum { SLICE = 2048 }; /* a multiple of net_error's own chunks of 1024 rows */
+	if (hook_cancelled(h) || hook_thread_stopped())
+		return NAN;
+	if (data->n <= SLICE)
+		return net_error_threads(net, data, threads, NULL);
+	long correct = 0;
+	for (int start = 0; start < data->n; start += SLICE) {
+		if (hook_cancelled(h) || hook_thread_stopped())
+			return NAN;
+		Dataset v = *data;
+		v.n = data->n - start < SLICE ? data->n - start : SLICE;
+		v.x = data->x + (size_t)start * (size_t)data->d;
+		v.y = data->y + start;
+		double err = net_error_threads(net, &v, threads, NULL);
+		if (isnan(err))
+			return NAN;
+		correct += lround((1.0 - err) * v.n);
+	}
+	return 1.0 - (double)correct / data->n;
+}

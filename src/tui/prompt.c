@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/file.h"
+#include "engine/limits.h"
 #include "tui/screen.h"
 #include "tui/tui_int.h"
 
@@ -47,6 +49,12 @@ void tui_submit_kind(Tui *t, JobKind k, int apply)
 void tui_set_value(Tui *t, SessKind k, double x)
 {
 	Job j = {.kind = JOB_ACTION, .a = {.kind = k, .x = x}};
+	Err e = {{0}};
+	/* the keys that scale τ and η stop at the table's limits */
+	if (limit_check(k == SESS_TAU ? LIM_TAU : LIM_ETA, x, k == SESS_TAU ? "τ" : "η", NULL, &e)) {
+		worker_status(t->w, 1, "%s", e.msg);
+		return;
+	}
 	const Pub *p = worker_lock(t->w);
 	j.quiet = p->ops > 0;
 	worker_unlock(t->w);
@@ -72,13 +80,6 @@ void tui_ask(Tui *t, PromptKind k, const char *q, const char *def)
 	t->ilen = 0;
 }
 
-static int parse_pos(const char *s, double min, double *x)
-{
-	char *end;
-	*x = strtod(s, &end);
-	return *s && !*end && isfinite(*x) && *x >= min;
-}
-
 static void save_to(Tui *t, const char *path)
 {
 	SessAction a = {.kind = SESS_SAVE};
@@ -89,11 +90,15 @@ static void save_to(Tui *t, const char *path)
 		t->quit_after_save = 2; /* the save is on its way: quit when it is done */
 }
 
+/* τ, η or epochs typed: held to the table of limits, as --tau, --eta and
+ * --epochs and a log are. */
 static void answer_number(Tui *t, PromptKind k, const char *v)
 {
 	double x;
-	if (!parse_pos(v, 1e-9, &x) || (k == P_TAU && x <= 1)) {
-		worker_status(t->w, 1, "not a number %s: '%s'", k == P_TAU ? "> 1" : "> 0", v);
+	Err e = {{0}};
+	LimitId id = k == P_TAU ? LIM_TAU : k == P_ETA ? LIM_ETA : LIM_EPOCHS;
+	if (limit_parse(id, k == P_TAU ? "τ" : k == P_ETA ? "η" : "epochs", v, &x, &e) < 0) {
+		worker_status(t->w, 1, "%s", e.msg);
 		t->quit_after_save = 0;
 	} else if (k == P_EPOCHS) {
 		SessAction a = {.kind = SESS_TRAIN, .x = x, .patience = t->patience};
@@ -105,7 +110,6 @@ static void answer_number(Tui *t, PromptKind k, const char *v)
 
 static void answer_sweep(Tui *t, PromptKind k, const char *v)
 {
-	double x;
 	if (k == P_BETAS) {
 		Alg2Opts o;
 		Err e = {{0}};
@@ -120,14 +124,25 @@ static void answer_sweep(Tui *t, PromptKind k, const char *v)
 		return;
 	}
 	SessAction a = {.kind = SESS_SWEEP};
-	if (!parse_pos(v, 1, &x) || x != floor(x) || x > 1000) {
-		worker_status(t->w, 1, "q must be a whole number from 1 to 1000, not '%s'", v);
+	Err e = {{0}};
+	if (limit_parse_int(LIM_Q, "q", v, &a.q, &e) < 0) {
+		worker_status(t->w, 1, "%s", e.msg);
 		return;
 	}
-	a.q = (int)x;
 	snprintf(a.spec, sizeof a.spec, "%s", t->betas);
 	tui_submit_action(t, &a);
 	t->u.view = VIEW_SWEEP;
+}
+
+/* 1 when path can be written (as file_write would, flags), and is not the
+ * screen itself: "-", /dev/stdout and the terminal would write over it. */
+static int screen_output_ok(Tui *t, const char *path, int flags)
+{
+	Err e = {{0}};
+	if (file_check_writable(path, flags | FILE_OUT_SCREEN, &e) == 0)
+		return 1;
+	worker_status(t->w, 1, "%s", e.msg);
+	return 0;
 }
 
 /* The answer to the open prompt (an empty answer takes the default). */
@@ -153,6 +168,8 @@ static void answer(Tui *t)
 		break;
 	case P_SAVE:
 		if (!v[0]) {
+			t->quit_after_save = 0;
+		} else if (!screen_output_ok(t, v, 0)) {
 			t->quit_after_save = 0;
 		} else if (access(v, F_OK) == 0) {
 			char q[1200];
@@ -180,6 +197,8 @@ static void answer(Tui *t)
 	}
 	case P_EXPORT: {
 		Job j = {.kind = JOB_EXPORT};
+		if (!screen_output_ok(t, v, FILE_OUT_TEXT))
+			break;
 		snprintf(j.path, sizeof j.path, "%s", v);
 		tui_submit(t, &j);
 		break;

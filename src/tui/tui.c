@@ -4,21 +4,22 @@
 
 #include <curses.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/signals.h"
 #include "cli/cli.h"
+#include "engine/hook.h"
 #include "tui/screen.h"
 #include "tui/tui_int.h"
 
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
+/* The stop of the work this thread does (the first publication). */
+static int signalled(void *ud)
 {
-	got_signal = sig;
+	(void)ud;
+	return signals_stop() != 0;
 }
 
 /* A key: an escape sequence curses does not know (a key of another
@@ -101,12 +102,11 @@ int tui_run(Session *s, const TuiSetup *su)
 		session_free(s);
 		return 1;
 	}
-	struct sigaction sa = {0};
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	/* SIGHUP, SIGINT, SIGQUIT, SIGTERM end the loop: the worker stops, the
+	 * terminal is restored */
+	signals_trap_stop(1);
+	/* what the screen shows first (κ, accuracy) is measured on this thread */
+	hook_set_thread_stop(signalled, NULL);
 	if (!(t.w = worker_start(s, su->lesson, su->lesson ? su->lesson->setup : 0, &e))) {
 		screen_end();
 		fprintf(stderr, "condnet: %s\n", e.msg);
@@ -115,7 +115,7 @@ int tui_run(Session *s, const TuiSetup *su)
 	}
 	worker_status(t.w, 0, "%s", su->note);
 	t.next_at = clock_seconds() + su->delay;
-	while (!t.quit && !got_signal) {
+	while (!t.quit && !signals_stop()) {
 		if (!screen_too_small()) {
 			const Pub *p = worker_lock(t.w);
 			t.u.prompt = t.pk ? t.prompt : NULL;
@@ -138,5 +138,5 @@ int tui_run(Session *s, const TuiSetup *su)
 	screen_end();
 	if (log[0])
 		printf("session log: %s\n", log);
-	return got_signal ? 128 + got_signal : 0;
+	return signals_stop() ? 128 + signals_stop() : 0;
 }

@@ -105,9 +105,9 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		t->log = arg;
 		return 0;
 	case OPT_TAU:
-		return cli_double("--tau", arg, 1, 1, 1e12, &t->tau, e);
+		return limit_parse(LIM_TAU, "--tau", arg, &t->tau, e);
 	case OPT_ETA:
-		return cli_double("--eta", arg, 0, 1, 1e6, &t->eta, e);
+		return limit_parse(LIM_ETA, "--eta", arg, &t->eta, e);
 	case OPT_BETA: {
 		Alg2Opts o;
 		if (alg2_parse_betas(arg, &o, e) < 0)
@@ -116,7 +116,7 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		return 0;
 	}
 	case OPT_Q:
-		return cli_int("--q", arg, 1, 1000, &t->q, e);
+		return limit_parse_int(LIM_Q, "--q", arg, &t->q, e);
 	case OPT_PLAY:
 		t->play = arg;
 		return 0;

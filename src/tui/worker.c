@@ -266,7 +266,12 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	}
 	pthread_mutex_unlock(&w->mu);
 	w->sweep_trials = 0;
+	/* κ computed inside the action stops at Esc as well as when the screen ends */
+	hook_set_thread_stop(worker_stop_any, w);
 	int rc = session_apply(s, a, &w->hooks, &e);
+	hook_set_thread_stop(worker_stop_quit, w);
+	if (worker_quitting(w))
+		return rc; /* the screen is ending: nothing to show */
 	/* said at once: publishing the network as it was back takes a while on MNIST */
 	if (rc == 1)
 		worker_status(w, 0, "cancelled: %s%s", what,
@@ -394,6 +399,7 @@ static void *thread_main(void *arg)
 {
 	Worker *w = arg;
 	Job j;
+	hook_set_thread_stop(worker_stop_quit, w);
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		while (!w->quit && !w->qn)

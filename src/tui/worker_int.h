@@ -31,6 +31,13 @@ struct Worker {
 	int export_csv;
 };
 
+/* 1 when the screen is ending (worker_stop): nothing is published any more. */
+int worker_quitting(Worker *w);
+/* Predicates for cond_set_stop: the screen is ending; or the job under way
+ * is cancelled too. */
+int worker_stop_quit(void *w);
+int worker_stop_any(void *w);
+
 /* Everything the panels show, after a job. */
 void worker_publish(Worker *w);
 /* The conditioning of net as the layer table (live: while it trains). */

@@ -63,20 +63,38 @@ void worker_narrate(Worker *w, const char *fmt, ...)
 	pthread_mutex_unlock(&w->mu);
 }
 
-void worker_pub_cond(Worker *w, const Net *net, int live)
+int worker_quitting(Worker *w)
 {
-	Err e = {{0}};
+	pthread_mutex_lock(&w->mu);
+	int q = w->quit;
+	pthread_mutex_unlock(&w->mu);
+	return q;
+}
+
+int worker_stop_quit(void *ud)
+{
+	return worker_quitting(ud);
+}
+
+int worker_stop_any(void *ud)
+{
+	Worker *w = ud;
+	pthread_mutex_lock(&w->mu);
+	int q = w->quit || w->cancel;
+	pthread_mutex_unlock(&w->mu);
+	return q;
+}
+
+/* Publishes lc (computed for net; taken over) as the layer table. */
+static void pub_lc(Worker *w, const Net *net, LayerCond *lc, int live)
+{
 	int m = net->m;
-	LayerCond *lc = calloc((size_t)m, sizeof *lc);
 	int *n = malloc((size_t)(m + 1) * sizeof *n), *b0 = malloc((size_t)m * sizeof *b0);
-	int rc = -1;
-	if (lc && n && b0)
-		rc = live ? cond_net_values(net, w->s->tau, lc, &e) : cond_net(net, w->s->tau, lc, &e);
-	if (rc < 0) {
-		free(lc);
+	if (!n || !b0) {
+		free_lc(lc, m);
 		free(n);
 		free(b0);
-		worker_status(w, 1, "conditioning: %s", e.msg[0] ? e.msg : "out of memory");
+		worker_status(w, 1, "conditioning: out of memory");
 		return;
 	}
 	memcpy(n, net->n, (size_t)(m + 1) * sizeof *n);
@@ -96,6 +114,23 @@ void worker_pub_cond(Worker *w, const Net *net, int live)
 	w->pub.nparam = net->nparam;
 	w->pub.live = live;
 	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_pub_cond(Worker *w, const Net *net, int live)
+{
+	Err e = {{0}};
+	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
+	int rc = -1;
+	if (lc)
+		rc = live ? cond_net_values(net, w->s->tau, lc, &e) : cond_net(net, w->s->tau, lc, &e);
+	if (rc < 0) {
+		free(lc);
+		/* a stop (the screen ending, or Esc while it trains) is no failure */
+		if (!worker_stop_any(w))
+			worker_status(w, 1, "conditioning: %s", e.msg[0] ? e.msg : "out of memory");
+		return;
+	}
+	pub_lc(w, net, lc, live);
 }
 
 /* The sweep's table; the spreads of β already shown are kept. */
@@ -146,6 +181,8 @@ static void pub_alg1_locked(Worker *w, const Alg1 *a, int live)
 void worker_publish(Worker *w)
 {
 	Session *s = w->s;
+	if (worker_quitting(w))
+		return;
 	if (s->net)
 		worker_pub_cond(w, s->net, 0);
 	double acc = session_test_acc(s);
@@ -269,10 +306,11 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 		w->sample_epoch = p->epoch;
 		w->last_sample = clock_seconds();
 	}
-	free_lc(lc, net->m);
-	if (table) {
-		worker_pub_cond(w, net, 1);
+	if (table) { /* the same values as the layer table */
+		pub_lc(w, net, lc, 1);
 		w->last_cond = clock_seconds();
+	} else {
+		free_lc(lc, net->m);
 	}
 }
 

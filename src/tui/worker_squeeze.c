@@ -87,9 +87,17 @@ void worker_sqz_show(Worker *w)
 	 * choice, the norm rule and random orders keeping as many, each also
 	 * compensated, on the whole test set. */
 	SqueezeLayerCompare lc;
-	if (squeeze_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1, 0,
-	                          &lc, &e) < 0) {
-		worker_status(w, 1, "squeeze preview: %s", e.msg);
+	/* Esc or the screen's end stops it between two evaluations */
+	hook_set_thread_stop(worker_stop_any, w);
+	int rc = squeeze_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1,
+				       0, &lc, &e);
+	hook_set_thread_stop(worker_stop_quit, w);
+	if (rc < 0) {
+		if (worker_stop_any(w))
+			worker_status(w, 0, "squeeze preview stopped: its what-if accuracies are not "
+					    "measured");
+		else
+			worker_status(w, 1, "squeeze preview: %s", e.msg);
 		return;
 	}
 	pthread_mutex_lock(&w->mu);
