@@ -17,7 +17,6 @@
 #include "base/clock.h"
 #include "base/fpmode.h"
 
-#define BETA_MATCH 1e-9
 
 /* The public state followed by what screens need not see: per trial, whether
  * it is done and its errors, so means are summed in trial order whatever
@@ -47,86 +46,6 @@ void alg2_opts_default(Alg2Opts *o)
 	o->jobs = 1;
 	o->seed = 1;
 	train_opts_default(&o->train);
-}
-
-/* β on a 1e-9 grid, so 1.0 + 3·0.2 and a typed 1.6 are the same value. */
-static double beta_snap(double b)
-{
-	return round(b * 1e9) / 1e9;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-	return (a > b) - (a < b);
-}
-
-int alg2_parse_betas(const char *s, Alg2Opts *o, Err *e)
-{
-	if (!s || !o)
-		return err_set(e, "betas: expected \"1.0,1.2,1.4\" or \"1.0:2.4:0.2\"");
-	double v[64];
-	int n = 0;
-	const char *p = s + strspn(s, " ");
-	char sep = strchr(s, ':') ? ':' : ',', *end;
-	if (!*p)
-		return err_set(e, "betas \"%s\": empty list", s);
-	/* numbers separated by sep: a list, or first:last:step */
-	for (;;) {
-		if (n == (sep == ':' ? 3 : 64))
-			return err_set(e, sep == ':' ? "betas \"%s\": expected first:last:step"
-						     : "betas \"%s\": more than 64 values", s);
-		errno = 0;
-		v[n] = strtod(p, &end);
-		if (end == p || errno == ERANGE || !isfinite(v[n]))
-			return err_set(e, "betas \"%s\": at offset %d: expected a number", s,
-				       (int)(p - s));
-		n++;
-		end += strspn(end, " ");
-		if (!*end)
-			break;
-		if (*end != sep)
-			return err_set(e, "betas \"%s\": at offset %d: expected '%c' or the end", s,
-				       (int)(end - s), sep);
-		p = end + 1;
-	}
-	if (sep == ':') {
-		double lo = v[0], hi = v[1], step = v[2];
-		if (n != 3)
-			return err_set(e, "betas \"%s\": expected first:last:step", s);
-		if (!(step > 0))
-			return err_set(e, "betas \"%s\": step %g, expected > 0", s, step);
-		if (hi < lo)
-			return err_set(e, "betas \"%s\": last %g is below first %g", s, hi, lo);
-		if (step < BETA_MATCH)
-			return err_set(e, "betas \"%s\": step %g is finer than β's grid of %g", s,
-				       step, BETA_MATCH);
-		/* inclusive of the last, whatever the rounding of the step */
-		double count = floor((hi - lo) / step + 1e-9) + 1;
-		if (count > 64)
-			return err_set(e, "betas \"%s\": step %g from %g to %g makes more than 64 "
-				       "values", s, step, lo, hi);
-		n = (int)count;
-		for (int i = 0; i < n; i++)
-			v[i] = lo + step * i;
-	}
-	char name[96];
-	snprintf(name, sizeof name, "betas \"%.40s\": β", s);
-	for (int i = 0; i < n; i++)
-		if (v[i] > 0 && limit_check(LIM_BETA, v[i], name, NULL, e) < 0)
-			return -1;
-	for (int i = 0; i < n; i++)
-		v[i] = beta_snap(v[i]);
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	for (int i = 0; i < n; i++) {
-		if (!(v[i] > 0))
-			return err_set(e, "betas \"%s\": β = %g, every β must be > 0", s, v[i]);
-		if (i > 0 && v[i] - v[i - 1] < BETA_MATCH)
-			return err_set(e, "betas \"%s\": β = %g appears twice", s, v[i]);
-	}
-	memcpy(o->betas, v, (size_t)n * sizeof *v);
-	o->nbeta = n;
-	return 0;
 }
 
 uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial)
@@ -223,7 +142,7 @@ Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2O
 	}
 	double betas[64];
 	memcpy(betas, o->betas, (size_t)o->nbeta * sizeof *betas);
-	qsort(betas, (size_t)o->nbeta, sizeof *betas, cmp_double);
+	alg2_sort_betas(betas, o->nbeta);
 	for (int i = 0; i < o->nbeta; i++) {
 		if (!(betas[i] > 0) || !isfinite(betas[i])) {
 			err_set(e, "Algorithm 2: β = %g, every β must be finite and > 0", betas[i]);
@@ -354,10 +273,10 @@ static int settle(Alg2 *a)
 		int at = -1;
 		if (pick == a->nb - 1) {
 			double gap = a->nb > 1 ? a->b[a->nb - 1].beta - a->b[a->nb - 2].beta : 0.2;
-			nb = beta_snap(a->b[a->nb - 1].beta + gap);
+			nb = alg2_beta_snap(a->b[a->nb - 1].beta + gap);
 			at = a->nb;
 		} else if (pick == 0) {
-			nb = beta_snap(a->b[0].beta - (a->b[1].beta - a->b[0].beta));
+			nb = alg2_beta_snap(a->b[0].beta - (a->b[1].beta - a->b[0].beta));
 			if (nb > BETA_MATCH)
 				at = 0;
 		}

@@ -37,6 +37,14 @@ void alg2_opts_default(Alg2Opts *o);
 /* Parses "1.0,1.2,1.4" or "1.0:2.4:0.2" into o->betas; every β > 0. */
 int alg2_parse_betas(const char *s, Alg2Opts *o, Err *e);
 
+/* Two β closer than this are the same β. */
+#define BETA_MATCH 1e-9
+
+/* β on a 1e-9 grid, so 1.0 + 3·0.2 and a typed 1.6 are the same value. */
+double alg2_beta_snap(double b);
+/* betas[0..n) in ascending order. */
+void alg2_sort_betas(double *betas, int n);
+
 typedef struct Alg2Trial {
 	double beta;
 	int trial;           /* 0..q-1 */
