@@ -449,6 +449,32 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 	return rc;
 }
 
+/* The command line into c and s; the first file argument at *first. 0, 1
+ * after --help, 2 after an error (said on stderr). */
+static int parse_args(int argc, char **argv, CommonOpts *c, Sweep *s, int *first)
+{
+	cli_common_default(c);
+	alg2_opts_default(&s->o);
+	char help[sizeof help_fmt + 96];
+	snprintf(help, sizeof help, help_fmt, s->o.betas[0], s->o.betas[s->o.nbeta - 1],
+		 s->o.betas[1] - s->o.betas[0], s->o.q, s->o.eta, s->o.max_extend, s->o.jobs);
+	int pr = cli_parse(argc, argv, c, NULL, own, own_opt, s, help, first);
+	if (pr)
+		return pr;
+	s->o.seed = c->seed;
+	s->o.train = c->train;
+	sched_default(&s->o.train.sched); /* the schedule is the final training's */
+	int nfiles = argc - *first;
+	if (check_modes(s, nfiles, *first < argc ? argv[*first] : ""))
+		return 2;
+	if ((c->sched_given || c->early_stop > 0) && !(s->final_epochs > 0)) {
+		fprintf(stderr, "condnet sweep: --schedule, --warmup and --early-stop shape the final "
+				"training: give --final-epochs E\n");
+		return 2;
+	}
+	return 0;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	CommonOpts c;
@@ -459,25 +485,10 @@ int cmd_sweep(int argc, char **argv)
 	Err e = {{0}};
 	int rc = 1, first = 0;
 
-	cli_common_default(&c);
-	alg2_opts_default(&s.o);
-	char help[sizeof help_fmt + 96];
-	snprintf(help, sizeof help, help_fmt, s.o.betas[0], s.o.betas[s.o.nbeta - 1],
-		 s.o.betas[1] - s.o.betas[0], s.o.q, s.o.eta, s.o.max_extend, s.o.jobs);
-	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &s, help, &first);
+	int pr = parse_args(argc, argv, &c, &s, &first);
 	if (pr)
 		return pr == 1 ? 0 : 2;
-	s.o.seed = c.seed;
-	s.o.train = c.train;
-	sched_default(&s.o.train.sched); /* the schedule is the final training's */
 	int nfiles = argc - first;
-	if (check_modes(&s, nfiles, first < argc ? argv[first] : ""))
-		return 2;
-	if ((c.sched_given || c.early_stop > 0) && !(s.final_epochs > 0)) {
-		fprintf(stderr, "condnet sweep: --schedule, --warmup and --early-stop shape the final "
-				"training: give --final-epochs E\n");
-		return 2;
-	}
 	/* --out is the trial's file, or the directory of the planned trials */
 	CliOut outs[] = {{s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT},
 			 {s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL,
