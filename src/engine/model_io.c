@@ -134,6 +134,40 @@ static int get_sched(const unsigned char *p, Net *net, const char *path, uint64_
 	return 0;
 }
 
+/* The record block (model_io.h) of net into p. */
+static void put_run(unsigned char *p, const Net *net)
+{
+	const ReproRecord *r = &net->run;
+	memset(p, 0, MODEL_RUN_BYTES);
+	if (!r->kernels[0])
+		return;
+	put_u32(p, (uint32_t)(r->on != 0));
+	put_u32(p + 4, (uint32_t)r->threads);
+	put_u32(p + 8, (uint32_t)r->parts);
+	memcpy(p + 16, r->kernels, strnlen(r->kernels, 31));
+}
+
+/* The record block at file offset off into net, checked. */
+static int get_run(const unsigned char *p, Net *net, const char *path, uint64_t off, Err *e)
+{
+	ReproRecord r;
+	memset(&r, 0, sizeof r);
+	uint32_t on = get_u32(p), threads = get_u32(p + 4), parts = get_u32(p + 8);
+	int ok = on <= 1 && threads <= 1024 && parts <= 1024 && get_u32(p + 12) == 0 &&
+		 p[16 + 31] == '\0';
+	for (int i = 0; ok && i < 31 && p[16 + i]; i++)
+		ok = p[16 + i] > ' ' && p[16 + i] < 0x7f;
+	if (!ok)
+		return err_set(e, "%s: the record of the training at offset %llu is not valid",
+			       path, (unsigned long long)off);
+	r.on = (int)on;
+	r.threads = (int)threads;
+	r.parts = (int)parts;
+	memcpy(r.kernels, p + 16, 32);
+	net->run = r;
+	return 0;
+}
+
 /* Floats between host order and the file's little-endian order, in place. */
 static void swap_floats(float *a, size_t n)
 {
@@ -153,7 +187,7 @@ size_t model_file_bytes(const Net *net)
 {
 	size_t nbuf = net->adam_t > 0 ? 3 : 1;
 	return (size_t)header_bytes((uint64_t)net->m) + 4 * nbuf * net->nparam + MODEL_SCHED_BYTES +
-	       4;
+	       MODEL_RUN_BYTES + 4;
 }
 
 int model_save(const Net *net, const char *path, Err *e)
@@ -186,6 +220,8 @@ int model_save(const Net *net, const char *path, Err *e)
 	}
 	put_sched(p, net);
 	p += MODEL_SCHED_BYTES;
+	put_run(p, net);
+	p += MODEL_RUN_BYTES;
 	put_u32(p, (uint32_t)crc32(0L, buf, (uInt)(p - buf)));
 	int rc = file_write(path, buf, total, 0, e);
 	free(buf);
@@ -301,7 +337,8 @@ static Net *load_open(FILE *f, const char *path, uint64_t fsize, Err *e)
 	}
 	int nbuf = flags & FLAG_ADAM ? 3 : 1;
 	uint64_t sb = version >= 2 ? MODEL_SCHED_BYTES : 0;
-	uint64_t want = hb + 4 * np * (uint64_t)nbuf + sb + 4;
+	uint64_t rb = version >= 3 ? MODEL_RUN_BYTES : 0;
+	uint64_t want = hb + 4 * np * (uint64_t)nbuf + sb + rb + 4;
 	if (fsize != want) {
 		err_set(e, "%s: %llu bytes, but its header describes %llu (%s)", path,
 			(unsigned long long)fsize, (unsigned long long)want,
@@ -323,6 +360,9 @@ static Net *load_open(FILE *f, const char *path, uint64_t fsize, Err *e)
 	unsigned char blk[MODEL_SCHED_BYTES];
 	if (sb && read_all(f, blk, sizeof blk, &crc, path, e))
 		goto fail;
+	unsigned char rblk[MODEL_RUN_BYTES];
+	if (rb && read_all(f, rblk, sizeof rblk, &crc, path, e))
+		goto fail;
 	unsigned char cb[4];
 	if (read_all(f, cb, 4, NULL, path, e))
 		goto fail;
@@ -332,7 +372,9 @@ static Net *load_open(FILE *f, const char *path, uint64_t fsize, Err *e)
 			path, (unsigned long long)(fsize - 4), get_u32(cb), (unsigned)crc);
 		goto fail;
 	}
-	if (sb && get_sched(blk, net, path, fsize - 4 - sb, e))
+	if (sb && get_sched(blk, net, path, fsize - 4 - rb - sb, e))
+		goto fail;
+	if (rb && get_run(rblk, net, path, fsize - 4 - rb, e))
 		goto fail;
 	goto done;
 fail:

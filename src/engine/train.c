@@ -98,6 +98,7 @@ Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e)
 	int workers = o->workers > 0 && o->workers < threads ? o->workers : threads;
 	if (workers > parts)
 		workers = parts;
+	repro_current(&net->run, threads);
 	if (o->threads > 0)
 		pool_set_default_threads(o->threads);
 	if (workers > 1 && !(t->pool = pool_new(workers, e))) {
