@@ -76,8 +76,8 @@ int repro_enter(char **argv, Err *e)
 	const char *core = blas_corename();
 	if (strcasecmp(core, REPRO_KERNELS) != 0) {
 		if (getenv(REPRO_MARK))
-			return err_set(e, "reproducible mode: OpenBLAS runs its %s kernels even with "
-					  "OPENBLAS_CORETYPE=%s (an OpenBLAS built without "
+			return err_set(e, "reproducible mode: OpenBLAS runs its %s kernels even "
+					  "with OPENBLAS_CORETYPE=%s (an OpenBLAS built without "
 					  "DYNAMIC_ARCH?)", core, REPRO_KERNELS);
 		if (setenv("OPENBLAS_CORETYPE", REPRO_KERNELS, 1) || setenv(REPRO_MARK, "1", 1))
 			return err_set(e, "reproducible mode: cannot set OPENBLAS_CORETYPE");
@@ -127,7 +127,8 @@ int repro_parse(const char *s, ReproRecord *r)
 		if (!n)
 			break;
 		char word[64];
-		snprintf(word, sizeof word, "%.*s", (int)(n < sizeof word ? n : sizeof word - 1), s);
+		int w = (int)(n < sizeof word ? n : sizeof word - 1);
+		snprintf(word, sizeof word, "%.*s", w, s);
 		if (!strncmp(word, "reproducible=", 13))
 			r->on = !strcmp(word + 13, "on");
 		else if (!strncmp(word, "kernels=", 8)) {
@@ -148,8 +149,8 @@ const char *repro_compare(const ReproRecord *rec, const ReproRecord *now, char *
 		return NULL;
 	if (!strcasecmp(rec->kernels, now->kernels) && rec->parts == now->parts)
 		return NULL;
-	snprintf(buf, len, "recorded with %s kernels, %d part%s; this run: %s, %d part%s — numbers "
-		 "may differ", rec->kernels, rec->parts, rec->parts == 1 ? "" : "s", now->kernels,
+	snprintf(buf, len, "recorded with %s kernels, %d part%s; this run: %s, %d part%s — "
+		 "numbers may differ", rec->kernels, rec->parts, rec->parts == 1 ? "" : "s", now->kernels,
 		 now->parts, now->parts == 1 ? "" : "s");
 	return buf;
 }
