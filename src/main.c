@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/repro.h"
 #include "base/signals.h"
 #include "cli/cli.h"
 #include "config.h"
@@ -44,6 +45,38 @@ static int screen(int argc, char **argv)
 	return cmd_tui(argc, argv);
 }
 
+/* 1 when argv[1..argc) holds the option `name`, alone or as name=VALUE. */
+static int has_option(int argc, char **argv, const char *name)
+{
+	size_t n = strlen(name);
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strncmp(argv[i], name, n) && (argv[i][n] == '\0' || argv[i][n] == '='))
+			return 1;
+	return 0;
+}
+
+/* Enters the reproducible mode (base/repro.h) when the command line asks
+ * for it, before any computing: on by default for paper and replay, and for
+ * the screen when it plays or records a lesson (--play, --log). Re-executes
+ * the program when OpenBLAS's kernels have to change, so it runs before
+ * anything permutes argv. 0, or 1 after a message. */
+static int enter_mode(int argc, char **argv)
+{
+	const char *c = argc > 1 ? argv[1] : "tui";
+	int screen_cmd = !strcmp(c, "tui") || c[0] == '-';
+	int def = !strcmp(c, "paper") || !strcmp(c, "replay") ||
+		  (screen_cmd && (has_option(argc, argv, "--play") ||
+				  has_option(argc, argv, "--log")));
+	if (has_option(argc, argv, "--help") || has_option(argc, argv, "-h") ||
+	    !repro_wanted(argc, argv, def))
+		return 0;
+	Err e = {{0}};
+	if (repro_enter(argv, &e) == 0)
+		return 0;
+	fprintf(stderr, "condnet: %s\n", e.msg);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	/* A write past `ulimit -f` fails with EFBIG (SIGXFSZ is ignored); a
@@ -61,6 +94,8 @@ int main(int argc, char **argv)
 		printf("condnet %s\n", PACKAGE_VERSION);
 		return 0;
 	}
+	if (enter_mode(argc, argv))
+		return 1;
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(c, commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);

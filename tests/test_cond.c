@@ -70,6 +70,23 @@ static void check_sv(const double *A, int r, int c, const double *d, double tol)
 		ck_assert_double_eq_tol(sv[j], d[j], tol * d[0]);
 }
 
+/* κ as text: 4 digits, up to 6 to keep κ off τ and on its side, never
+ * more (the digits past the 6th differ between OpenBLAS's kernels). */
+START_TEST(kappa_text)
+{
+	char b[64];
+	ck_assert_str_eq(cond_kappa_str(30.830797730967, 25, b, sizeof b), "30.83");
+	ck_assert_str_eq(cond_kappa_str(30.830797730968, 25, b, sizeof b), "30.83");
+	ck_assert_str_eq(cond_kappa_str(25.0004, 25, b, sizeof b), "25.0004");
+	ck_assert_str_eq(cond_kappa_str(25.0000001, 25, b, sizeof b), "25.0001");
+	ck_assert_str_eq(cond_kappa_str(24.9999999, 25, b, sizeof b), "24.9999");
+	ck_assert_str_eq(cond_kappa_str(25, 25, b, sizeof b), "25");
+	ck_assert_str_eq(cond_kappa_str(1234567.891, 25, b, sizeof b), "1.235e+06");
+	ck_assert_str_eq(cond_kappa_str(1000.0000001, 1000, b, sizeof b), "1000.01");
+	ck_assert_str_eq(cond_kappa_str(INFINITY, 25, b, sizeof b), "inf");
+}
+END_TEST
+
 START_TEST(diagonal)
 {
 	/* 5×5 with the diagonal scattered by a permutation and signs */
@@ -540,6 +557,7 @@ static Suite *suite(void)
 {
 	Suite *s = suite_create("cond");
 	TCase *t = tcase_create("cond");
+	tcase_add_test(t, kappa_text);
 	tcase_add_test(t, diagonal);
 	tcase_add_test(t, orthogonal_similarity);
 	tcase_add_test(t, rank_deficient);

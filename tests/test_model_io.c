@@ -30,6 +30,7 @@ static Net *sample_net(int with_adam)
 					  .warmup = 0.25};
 		net->sched_st = (SchedState){.step = 98765, .reductions = 2, .bad = 1,
 					     .has_best = 1, .best = 0.123456789};
+		net->run = (ReproRecord){.on = 1, .kernels = "Haswell", .threads = 3, .parts = 2};
 	}
 	return net;
 }
@@ -72,6 +73,10 @@ static void expect_same(const Net *a, const Net *b)
 	ck_assert_int_eq(a->adam_t, b->adam_t);
 	ck_assert(sched_equal(&a->sched, &b->sched));
 	ck_assert_mem_eq(&a->sched_st, &b->sched_st, sizeof a->sched_st);
+	ck_assert_int_eq(a->run.on, b->run.on);
+	ck_assert_str_eq(a->run.kernels, b->run.kernels);
+	ck_assert_int_eq(a->run.threads, b->run.threads);
+	ck_assert_int_eq(a->run.parts, b->run.parts);
 }
 
 START_TEST(test_round_trip)
@@ -88,9 +93,10 @@ START_TEST(test_round_trip)
 		expect_same(net, back);
 		size_t len;
 		free(tu_read(path, &len));
-		/* Header 40 + 4·(m+1) bytes, the floats, the schedule, the CRC. */
+		/* Header 40 + 4·(m+1) bytes, the floats, the schedule, the record,
+		 * the CRC. */
 		ck_assert_uint_eq(len, 40 + 16 + 4 * net->nparam * (adam ? 3 : 1) +
-					   MODEL_SCHED_BYTES + 4);
+					   MODEL_SCHED_BYTES + MODEL_RUN_BYTES + 4);
 		ck_assert_int_eq(count_others(dir, "m.cnm"), 0);
 		net_free(net);
 		net_free(back);
@@ -165,7 +171,8 @@ START_TEST(test_forged_header)
 	put32(buf + 8, 7);
 	fix_crc(buf, len);
 	const char *p = tu_write(dir, "v7.cnm", buf, len);
-	snprintf(want, sizeof want, "%s: format version 7 is newer than this condnet reads (2)", p);
+	snprintf(want, sizeof want, "%s: format version 7 is newer than this condnet reads (%d)", p,
+		 MODEL_VERSION);
 	snprintf(path, sizeof path, "%s", p);
 	ck_assert_ptr_null(model_load(path, &e));
 	ck_assert_str_eq(e.msg, want);
@@ -226,7 +233,8 @@ START_TEST(test_forged_header)
 END_TEST
 
 /* A version-1 file (no schedule block) loads as a network with no schedule
- * run; a forged schedule block is refused with its offset. */
+ * run, a version-2 file with no record of its training; a forged schedule
+ * or record block is refused with its offset. */
 START_TEST(test_version_1_and_schedule_block)
 {
 	const char *dir = tu_tmpdir();
@@ -237,7 +245,7 @@ START_TEST(test_version_1_and_schedule_block)
 	ck_assert_int_eq(model_save(net, path, &e), 0);
 	size_t len;
 	unsigned char *good = tu_read(path, &len);
-	size_t len1 = len - MODEL_SCHED_BYTES;
+	size_t len1 = len - MODEL_SCHED_BYTES - MODEL_RUN_BYTES;
 	unsigned char *v1 = malloc(len1);
 	memcpy(v1, good, len1 - 4);
 	put32(v1 + 8, 1);
@@ -253,8 +261,27 @@ START_TEST(test_version_1_and_schedule_block)
 	ck_assert_int_eq(back->sched_st.step, 0);
 	net_free(back);
 
-	/* The block starts MODEL_SCHED_BYTES + 4 bytes before the end. */
-	size_t blk = len - 4 - MODEL_SCHED_BYTES;
+	/* A version-2 file (no record block) loads with no record. */
+	size_t len2 = len - MODEL_RUN_BYTES;
+	unsigned char *v2 = malloc(len2);
+	memcpy(v2, good, len2 - 4);
+	put32(v2 + 8, 2);
+	fix_crc(v2, len2);
+	p = tu_write(dir, "v2.cnm", v2, len2);
+	snprintf(path, sizeof path, "%s", p);
+	back = model_load(path, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_mem_eq(back->param, net->param, net->nparam * sizeof(float));
+	ck_assert_int_eq(back->sched.kind, SCHED_PLATEAU);
+	ck_assert_str_eq(back->run.kernels, "");
+	ck_assert_int_eq(back->run.parts, 0);
+	net_free(back);
+	free(v2);
+
+	/* The schedule block starts MODEL_SCHED_BYTES + MODEL_RUN_BYTES + 4
+	 * bytes before the end, the record block MODEL_RUN_BYTES + 4. */
+	size_t blk = len - 4 - MODEL_RUN_BYTES - MODEL_SCHED_BYTES;
+	size_t rblk = len - 4 - MODEL_RUN_BYTES;
 	unsigned char *buf = malloc(len);
 	char want[64];
 	memcpy(buf, good, len);
@@ -271,6 +298,15 @@ START_TEST(test_version_1_and_schedule_block)
 	put32(buf + blk + 56, 2);
 	fix_crc(buf, len);
 	snprintf(want, sizeof want, "position at offset %zu is not valid", blk + 40);
+	expect_load_error(dir, buf, len, want);
+	memcpy(buf, good, len);
+	put32(buf + rblk, 2); /* the mode is 0 or 1 */
+	fix_crc(buf, len);
+	snprintf(want, sizeof want, "the record of the training at offset %zu is not valid", rblk);
+	expect_load_error(dir, buf, len, want);
+	memcpy(buf, good, len);
+	buf[rblk + 16 + 31] = 'x'; /* the kernels' name without its NUL */
+	fix_crc(buf, len);
 	expect_load_error(dir, buf, len, want);
 	free(buf);
 	free(v1);

@@ -362,7 +362,9 @@ START_TEST(partial_round_trip)
 	Paper q = {.o = {.which = "adult", .out = dir, .hook = &note_hook}};
 	notes[0] = '\0';
 	cJSON *back = paper_partial_load(&q, "verify");
-	ck_assert_int_eq(cJSON_GetArraySize(back), 2); /* done, and one seconds */
+	/* done, one seconds, and the record: reproducible, kernels, threads, parts */
+	ck_assert_int_eq(cJSON_GetArraySize(back), 6);
+	ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(back, "kernels")));
 	int w[4];
 	ck_assert_int_eq(paper_json_ints(back, "done", w, 4), 3);
 	ck_assert_int_eq(w[0] * 100 + w[1] * 10 + w[2], 314);

@@ -272,7 +272,10 @@ START_TEST(replay_matches_direct_calls)
 	while (fgets(line, sizeof line, f))
 		nl++;
 	fclose(f);
-	ck_assert_int_eq(nl, 12); /* the header and the 11 actions */
+	ck_assert_int_eq(nl, 13); /* the header, the 11 actions, the record after opts */
+	/* a replay here computes what this process recorded */
+	char warn[1400];
+	ck_assert_ptr_null(session_log_check(logged, warn, sizeof warn));
 	Session *s2 = session_new(&e), *s3 = session_new(&e);
 	ck_assert_int_eq(session_replay(s2, path, NULL, &e), 0);
 	ck_assert_msg(session_replay(s3, logged, NULL, &e) == 0, "%s", e.msg);
@@ -294,6 +297,40 @@ static int is_cancelled(void *ud)
 	(void)ud;
 	return calls >= 3;
 }
+
+/* A log recording other kernels or another split than a replay here would
+ * use is named with its line; one recording this process's, or nothing, is
+ * not. */
+START_TEST(log_check_names_other_kernels)
+{
+	const char *dir = tu_tmpdir();
+	ReproRecord now;
+	char rec[128], text[512], warn[1400], want[256];
+	repro_current(&now, 2);
+	snprintf(text, sizeof text, "# condnet session log, version 1\nopts batch=50 lr=0.001 "
+		 "threads=2\n# run %s\n", repro_format(&now, rec, sizeof rec));
+	const char *same = tu_write(dir, "same.log", text, strlen(text));
+	ck_assert_ptr_null(session_log_check(same, warn, sizeof warn));
+	const char *old = "# condnet session log, version 1\nopts batch=50 lr=0.001\n";
+	const char *none = tu_write(dir, "none.log", old, strlen(old));
+	ck_assert_ptr_null(session_log_check(none, warn, sizeof warn));
+	snprintf(text, sizeof text, "# condnet session log, version 1\nopts batch=50 lr=0.001 "
+		 "threads=2\n# run reproducible=on kernels=NoSuchCore threads=2 parts=%d\n",
+		 now.parts);
+	const char *other = tu_write(dir, "other.log", text, strlen(text));
+	ck_assert_ptr_nonnull(session_log_check(other, warn, sizeof warn));
+	snprintf(want, sizeof want, "%s:3: recorded with NoSuchCore kernels, %d part%s; this run: "
+		 "%s, %d part", other, now.parts, now.parts == 1 ? "" : "s", now.kernels, now.parts);
+	ck_assert_msg(!strncmp(warn, want, strlen(want)), "%s", warn);
+	ck_assert(strstr(warn, "numbers may differ"));
+	/* the same kernels, another split: 3 parts recorded, this run's differ */
+	snprintf(text, sizeof text, "opts batch=50 lr=0.001 threads=3\n# run reproducible=off "
+		 "kernels=%s threads=3 parts=3\n", now.kernels);
+	const char *parts = tu_write(dir, "parts.log", text, strlen(text));
+	ck_assert_int_eq(session_log_check(parts, warn, sizeof warn) != NULL, repro_on());
+	tu_rmtree(dir);
+}
+END_TEST
 
 START_TEST(cancel_rolls_back)
 {
@@ -839,6 +876,7 @@ int main(void)
 	tcase_add_test(tc, corrupt_lines);
 	tcase_add_test(tc, corrupt_log_names_line);
 	tcase_add_test(tc, replay_matches_direct_calls);
+	tcase_add_test(tc, log_check_names_other_kernels);
 	tcase_add_test(tc, cancel_rolls_back);
 	tcase_add_test(tc, load_checks_crc);
 	tcase_add_test(tc, hook_sees_the_training_net);

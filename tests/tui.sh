@@ -394,12 +394,12 @@ check "the cancelled training is not in the log" [ "$(grep -c '^train' "$TMP/s2.
 run_script "$TMP/run3.sh" --tau 30 --eta 2 --log "'$TMP/s3.log'"
 $T new-session -d -s tui3 -x 80 -y 24 "$TMP/run3.sh"
 PANE=tui3
-see "--tau 30 --eta 2 open with those values, first in the header" \
-	'^τ 30  η 2  net 10-32×4-3  Σ n_i 131  params 3,619  seed 1 *$'
+see "--tau 30 --eta 2 open with those values, first in the header, --log in the reproducible mode" \
+	'^τ 30  η 2  net 10-32×4-3  Σ n_i 131  params 3,619  seed 1  reproducible *$'
 see "the first row ends in the state, whole" ' idle$'
 keys u
 see "a failed undo says why" 'undo failed: undo: nothing to undo'
-check "the status left the header alone" grep -Eq '^τ 30  η 2  net .* seed 1 *$' "$TMP/screen"
+check "the status left the header alone" grep -Eq '^τ 30  η 2  net .* seed 1  reproducible *$' "$TMP/screen"
 check "and the tabs" grep -q '^\[1 Layers\]' "$TMP/screen"
 ## the Algorithm-1 history scrolls back to iteration 0
 keys T 3 Enter

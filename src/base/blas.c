@@ -93,6 +93,12 @@ int blas_get_threads(void)
 	return openblas_get_num_threads();
 }
 
+const char *blas_corename(void)
+{
+	const char *s = openblas_get_corename();
+	return s && *s ? s : "unknown";
+}
+
 /* ncvt = nru = ncc = 0: no vectors, so dbdsqr hands B to dlasq1 (dqds) and
  * the leading dimensions only have to be ≥ 1. work holds dbdsqr's 4n, then a
  * copy of e with n entries: dlasq1 writes e[n-1] when it hands an unfinished

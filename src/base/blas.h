@@ -34,5 +34,8 @@ int blas_restart_threads(void);
  * (trainers and evaluation set it back to one). */
 void blas_set_threads(int n);
 int blas_get_threads(void);
+/* The family of kernels OpenBLAS picked for this CPU when it loaded
+ * ("Haswell", "SkylakeX", "Zen", …; OPENBLAS_CORETYPE overrides it). */
+const char *blas_corename(void);
 
 #endif

@@ -45,6 +45,11 @@ const struct option cli_common_options[] = {
 };
 const int cli_common_noptions = sizeof cli_common_options / sizeof *cli_common_options;
 
+const struct option cli_mode_options[CLI_MODE_NOPTIONS] = {
+	{"reproducible", no_argument, NULL, CLI_OPT_REPRO},
+	{"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
+};
+
 const char cli_common_help[] =
 	"Data:\n" CLI_DATA_HELP
 	"  --val-frac F         validation fraction of every class, 0 < F < 1 (default 0.1)\n"
@@ -60,6 +65,7 @@ const char cli_common_help[] =
 	"  --batch B            mini-batch size (default 50)\n"
 	"  --lr LR              Adam learning rate (default 0.001)\n"
 	"  --threads N          threads to compute on, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
+	CLI_MODE_HELP
 	"  --schedule SPEC      the learning rate over a training: constant (default),\n"
 	"                       step:E[:F] (times F, default 0.1, every E epochs),\n"
 	"                       cosine[:T] (from --lr down to 0 at epoch T, default the\n"
@@ -277,6 +283,8 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 	int n = 0;
 	Err e = {{0}};
 	opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
+	for (int i = 0; i < CLI_MODE_NOPTIONS; i++)
+		opts[n++] = cli_mode_options[i];
 	if (c)
 		for (int i = 0; i < cli_common_noptions; i++)
 			opts[n++] = cli_common_options[i];
@@ -307,6 +315,8 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 			fprintf(stderr, "Try 'condnet %s --help'.\n", argv[0]);
 			return 2;
 		}
+		if (o == CLI_OPT_REPRO || o == CLI_OPT_NO_REPRO)
+			continue; /* main.c has entered the mode or not */
 		if (o >= CLI_OPT_DATA && o < CLI_OPT_OWN && (c || shared))
 			rc = cli_common_handle(c ? c : shared, o, optarg, &e) < 0 ? -1 : 0;
 		else if (fn)

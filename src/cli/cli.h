@@ -75,9 +75,19 @@ enum {
 	CLI_OPT_LAYERS, CLI_OPT_ACT, CLI_OPT_ACT_SCALE, CLI_OPT_SEED, CLI_OPT_BATCH, CLI_OPT_LR,
 	CLI_OPT_THREADS, CLI_OPT_LOAD, CLI_OPT_SAVE, CLI_OPT_JSON, CLI_OPT_CSV, CLI_OPT_QUIET,
 	CLI_OPT_VAL_FRAC, CLI_OPT_VAL_PER_CLASS, CLI_OPT_CENTER, CLI_OPT_STANDARDIZE,
-	CLI_OPT_SCHEDULE, CLI_OPT_WARMUP, CLI_OPT_EARLY_STOP,
+	CLI_OPT_SCHEDULE, CLI_OPT_WARMUP, CLI_OPT_EARLY_STOP, CLI_OPT_REPRO, CLI_OPT_NO_REPRO,
 	CLI_OPT_OWN = 512
 };
+
+/* --reproducible and --no-reproducible, which every command takes (main.c
+ * acts on them before the command runs; cli_parse accepts and skips them). */
+extern const struct option cli_mode_options[];
+#define CLI_MODE_NOPTIONS 2
+#define CLI_MODE_HELP \
+	"  --reproducible       the same numbers on every x86-64 CPU with AVX2 and FMA:\n" \
+	"                       OpenBLAS's Haswell kernels, every batch in 2 parts (the\n" \
+	"                       default for paper, replay and lessons)\n" \
+	"  --no-reproducible    the fastest kernels for this CPU, parts by --threads\n"
 
 /* A command's own option: returns 0 when parsed, -1 on a bad value (message in e). */
 typedef int (*CliOwnFn)(int opt, const char *arg, void *ud, Err *e);

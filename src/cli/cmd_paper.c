@@ -37,6 +37,10 @@ static const char help[] =
 	"  --data-dir DIR   where the data sets are (default: the data directory)\n"
 	"  --seed S         seed of every initialisation and shuffle (default 1)\n"
 	"  --threads N      threads to compute on (default 2)\n"
+	"  --no-reproducible  this CPU's fastest OpenBLAS kernels and --threads parts\n"
+	"                   instead of the reproducible mode (Haswell kernels, every\n"
+	"                   batch in 2 parts: the same numbers on every x86-64 CPU\n"
+	"                   with AVX2 and FMA)\n"
 	"  --quiet          no progress\n"
 	"  -h, --help       this text\n\n"
 	"Stages, mnist: alg1 alg2 final verify squeeze add20 eta tau over\n"
@@ -198,6 +202,9 @@ int cmd_paper(int argc, char **argv)
 		return cli_fail("paper", &e);
 	if (pc.plan)
 		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
+	char warn[1400];
+	if (paper_check_records(&o, warn, sizeof warn))
+		fprintf(stderr, "condnet paper: %s\n", warn);
 	Progress pr_line;
 	progress_init(&pr_line, "condnet paper", c.quiet, 1);
 	Hook hook = progress_hook(&pr_line, c.quiet ? NULL : progress_notes);

@@ -18,6 +18,8 @@ static const char replay_help[] =
     "A bad line stops the replay with LOG:LINE: and what was expected.\n"
     "  --save MODEL   write the final network\n"
     "  --markdown     print the table as Markdown\n"
+    "  --no-reproducible  this CPU's fastest OpenBLAS kernels instead of the\n"
+    "                 reproducible mode (Haswell kernels, every batch in 2 parts)\n"
     "  -h, --help     this text\n";
 
 static void print_result(const Session *s, ReportFormat fmt)
@@ -77,6 +79,9 @@ int cmd_replay(int argc, char **argv)
 	}
 	s->replay = 1;
 	int rc = 0;
+	char warn[1400];
+	if (session_log_check(log, warn, sizeof warn))
+		fprintf(stderr, "condnet replay: %s\n", warn);
 	if (session_replay(s, log, NULL, &e) < 0) {
 		fprintf(stderr, "condnet replay: %s\n", e.msg);
 		rc = 1;

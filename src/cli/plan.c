@@ -154,6 +154,8 @@ void plan_options(FILE *f, int argc, char **argv, int common, const struct optio
 	struct option opts[96];
 	int n = 0;
 	opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
+	for (int i = 0; i < CLI_MODE_NOPTIONS; i++)
+		opts[n++] = cli_mode_options[i];
 	for (int i = 0; common && i < cli_common_noptions; i++)
 		opts[n++] = cli_common_options[i];
 	for (int i = 0; own && own[i].name && n < 95; i++)

@@ -74,17 +74,30 @@ void cond_set_tau(LayerCond *lc, double tau)
 			lc->rank_qr++;
 }
 
+/* Significant digits of κ in text: the 13th digit differs between
+ * OpenBLAS's kernels (base/repro.h), the 6th does not. */
+#define KAPPA_DIGITS 6
+
 const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len)
 {
 	if (isinf(kappa) || isnan(kappa)) {
 		snprintf(buf, len, "%s", isnan(kappa) ? "nan" : "inf");
 		return buf;
 	}
-	for (int d = 4; d <= 17; d++) {
+	double shown = kappa;
+	for (int d = 4; d <= KAPPA_DIGITS; d++) {
 		snprintf(buf, len, "%.*g", d, kappa);
-		double shown = strtod(buf, NULL);
+		shown = strtod(buf, NULL);
 		if (!(tau > 0) || ((shown > tau) == (kappa > tau) && (shown != tau || kappa == tau)))
-			break;
+			return buf;
+	}
+	/* KAPPA_DIGITS put κ on τ or across it: the number of that many digits
+	 * next to τ on κ's side */
+	double step = pow(10.0, floor(log10(fabs(shown))) - (KAPPA_DIGITS - 1));
+	for (int k = 0; k < 100 && (kappa > tau ? !(shown > tau) : !(shown < tau)); k++) {
+		shown += kappa > tau ? step : -step;
+		snprintf(buf, len, "%.*g", KAPPA_DIGITS, shown);
+		shown = strtod(buf, NULL);
 	}
 	return buf;
 }

@@ -63,9 +63,12 @@ int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
  * run beside training in another thread. */
 void cond_set_threads(int n);
 void cond_layer_free(LayerCond *lc); /* frees the arrays, not lc */
-/* κ as text with 4 significant digits, or more where 4 would put it on the
- * wrong side of τ or on τ itself (κ = 25.00004 > τ = 25 reads 25.00004, not
- * 25); "inf" for ∞. tau <= 0: 4 digits. Returns buf. */
+/* κ as text with 4 significant digits, or up to 6 where 4 would put it on
+ * the wrong side of τ or on τ itself (κ = 25.0004 > τ = 25 reads 25.0004,
+ * not 25); where 6 are not enough either, the 6-digit number next to τ on
+ * κ's side (κ = 25.0000001 reads 25.0001), so that κ > τ never reads as τ
+ * and no digit shows that differs between machines. "inf" for ∞. tau <= 0:
+ * 4 digits. Returns buf. */
 const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len);
 
 /* κ of Ŵ⁽ˡᵃʸᵉʳ⁾ restricted to the given columns; NAN on error. */

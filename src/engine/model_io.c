@@ -136,6 +136,40 @@ static int get_sched(const unsigned char *p, Net *net, const char *path, uint64_
 	return 0;
 }
 
+/* The record block (model_io.h) of net into p. */
+static void put_run(unsigned char *p, const Net *net)
+{
+	const ReproRecord *r = &net->run;
+	memset(p, 0, MODEL_RUN_BYTES);
+	if (!r->kernels[0])
+		return;
+	put_u32(p, (uint32_t)(r->on != 0));
+	put_u32(p + 4, (uint32_t)r->threads);
+	put_u32(p + 8, (uint32_t)r->parts);
+	memcpy(p + 16, r->kernels, strnlen(r->kernels, 31));
+}
+
+/* The record block at file offset off into net, checked. */
+static int get_run(const unsigned char *p, Net *net, const char *path, uint64_t off, Err *e)
+{
+	ReproRecord r;
+	memset(&r, 0, sizeof r);
+	uint32_t on = get_u32(p), threads = get_u32(p + 4), parts = get_u32(p + 8);
+	int ok = on <= 1 && threads <= 1024 && parts <= 1024 && get_u32(p + 12) == 0 &&
+		 p[16 + 31] == '\0';
+	for (int i = 0; ok && i < 31 && p[16 + i]; i++)
+		ok = p[16 + i] > ' ' && p[16 + i] < 0x7f;
+	if (!ok)
+		return err_set(e, "%s: the record of the training at offset %llu is not valid",
+			       path, (unsigned long long)off);
+	r.on = (int)on;
+	r.threads = (int)threads;
+	r.parts = (int)parts;
+	memcpy(r.kernels, p + 16, 32);
+	net->run = r;
+	return 0;
+}
+
 /* Floats between host order and the file's little-endian order, in place. */
 static void swap_floats(float *a, size_t n)
 {
@@ -155,7 +189,7 @@ size_t model_file_bytes(const Net *net)
 {
 	size_t nbuf = net->adam_t > 0 ? 3 : 1;
 	return (size_t)header_bytes((uint64_t)net->m) + 4 * nbuf * net->nparam + MODEL_SCHED_BYTES +
-	       4;
+	       MODEL_RUN_BYTES + 4;
 }
 
 static int check_bytes(const unsigned char *buf, size_t len, const char *path, Err *e);
@@ -190,6 +224,8 @@ int model_save(const Net *net, const char *path, Err *e)
 	}
 	put_sched(p, net);
 	p += MODEL_SCHED_BYTES;
+	put_run(p, net);
+	p += MODEL_RUN_BYTES;
 	/* crc32_z takes a size_t: a file past 4 GiB gets its whole checksum */
 	put_u32(p, (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, (size_t)(p - buf)));
 	/* condnet never writes a model it cannot read back: the bytes pass the
@@ -375,7 +411,8 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	}
 	int nbuf = flags & FLAG_ADAM ? 3 : 1;
 	uint64_t sb = version >= 2 ? MODEL_SCHED_BYTES : 0;
-	uint64_t want = header_bytes(m) + 4 * np * (uint64_t)nbuf + sb + 4;
+	uint64_t rb = version >= 3 ? MODEL_RUN_BYTES : 0;
+	uint64_t want = header_bytes(m) + 4 * np * (uint64_t)nbuf + sb + rb + 4;
 	if (fsize != want) {
 		err_set(e, "%s: %llu bytes, but its header describes %llu (%s)", path,
 			(unsigned long long)fsize, (unsigned long long)want,
@@ -400,7 +437,9 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	}
 	unsigned char blk[MODEL_SCHED_BYTES], cb[4];
 	const unsigned char *bp = sb ? src_next(s, blk, sizeof blk, 1, e) : blk;
-	const unsigned char *cp = bp ? src_next(s, cb, 4, 0, e) : NULL;
+	unsigned char rblk[MODEL_RUN_BYTES];
+	const unsigned char *rp = !bp ? NULL : rb ? src_next(s, rblk, sizeof rblk, 1, e) : rblk;
+	const unsigned char *cp = rp ? src_next(s, cb, 4, 0, e) : NULL;
 	if (!cp)
 		goto done;
 	if (get_u32(cp) != (uint32_t)s->crc) {
@@ -409,7 +448,9 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 			path, (unsigned long long)(fsize - 4), get_u32(cp), (unsigned)s->crc);
 		goto done;
 	}
-	if (sb && get_sched(bp, net ? net : &shell, path, fsize - 4 - sb, e))
+	if (sb && get_sched(bp, net ? net : &shell, path, fsize - 4 - rb - sb, e))
+		goto done;
+	if (rb && get_run(rp, net ? net : &shell, path, fsize - 4 - rb, e))
 		goto done;
 	rc = 0;
 done:

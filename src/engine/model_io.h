@@ -6,9 +6,13 @@
  * Adam moments, then (version 2 on) the learning-rate schedule of the run
  * under way and its position (MODEL_SCHED_BYTES: u32 kind, u32 patience,
  * f64 every, f64 factor, f64 period, f64 warmup, i64 step, u32 reductions,
- * u32 bad, u32 has_best, u32 0, f64 best), then a CRC-32 (zlib) of
- * everything before it. A version-1 file loads with no schedule run
- * (constant, not started). Every size is checked against the file length
+ * u32 bad, u32 has_best, u32 0, f64 best), then (version 3 on) what the
+ * last training computed with (MODEL_RUN_BYTES: u32 reproducible mode 0/1,
+ * u32 threads, u32 parts, u32 0, OpenBLAS's kernels as 32 bytes of text
+ * padded with NULs, all NULs when not recorded: base/repro.h), then a
+ * CRC-32 (zlib) of everything before it. A version-1 file loads with no
+ * schedule run (constant, not started), a version-1 or 2 file with no
+ * record of its training. Every size is checked against the file length
  * before it is trusted, every value against the table of limits; a save is
  * checked the same way before it is written. Saving goes through file_write (base/file.h): a
  * temporary file beside the target (a link's target), fsynced and renamed
@@ -21,14 +25,16 @@
 #include "base/err.h"
 #include "engine/net.h"
 
-#define MODEL_VERSION 2
-/* Bytes of the schedule block of version 2. */
+#define MODEL_VERSION 3
+/* Bytes of the schedule block of version 2 on. */
 #define MODEL_SCHED_BYTES 72
+/* Bytes of the block of version 3 on that records the training's kernels. */
+#define MODEL_RUN_BYTES 48
 
 int model_save(const Net *net, const char *path, Err *e);
 /* The bytes model_save writes for net: header, parameters, the Adam
- * moments when the network has taken an Adam step, the schedule state and
- * the checksum. */
+ * moments when the network has taken an Adam step, the schedule state, the
+ * record of the training and the checksum. */
 size_t model_file_bytes(const Net *net);
 /* The model in path, with every check: sizes against the file, the CRC,
  * and every value against the table of limits (engine/limits.h): widths,

@@ -110,6 +110,7 @@ Net *net_clone(const Net *net, Err *e)
 	c->adam_t = net->adam_t;
 	c->sched = net->sched;
 	c->sched_st = net->sched_st;
+	c->run = net->run;
 	return c;
 }
 

@@ -20,6 +20,7 @@
 #include "engine/act.h"
 #include "engine/schedule.h"
 #include "base/err.h"
+#include "base/repro.h"
 #include "base/rng.h"
 
 typedef struct Net {
@@ -34,6 +35,7 @@ typedef struct Net {
 	long adam_t;    /* Adam step count */
 	LrSchedule sched;     /* the learning-rate schedule of the training run under way */
 	SchedState sched_st;  /* where that run is (zero: none started) */
+	ReproRecord run;      /* what its last training computed with (kernels "": none) */
 	float **W;      /* W[i], i < m: n[i]×n[i+1] row-major */
 	float **b;      /* b[i], i < m: n[i+1] */
 } Net;

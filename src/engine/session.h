@@ -192,8 +192,18 @@ void session_squeeze_stop(Session *s);
  * action is written there as a line and flushed. */
 int session_log_open(Session *s, const char *path, Err *e);
 /* Writes one action as a line to the open log (nothing when none is open);
- * session_apply calls it for each completed action. */
+ * session_apply calls it for each completed action. An opts line is
+ * followed by the record of what the trainings compute with (base/repro.h),
+ * a comment older versions skip:
+ *   # run reproducible=on kernels=Haswell threads=2 parts=2 */
 void session_log_action(Session *s, const SessAction *a);
+#define SESS_RUN_PREFIX "# run "
+/* A warning when a log (or lesson) records kernels or parts other than a
+ * replay here would compute with: "LOG:LINE: recorded with Haswell
+ * kernels, 2 parts; this run: SkylakeX, 2 parts — numbers may differ",
+ * into buf. NULL when every record matches, there is none, or the file
+ * cannot be read (the replay says so). */
+const char *session_log_check(const char *path, char *buf, size_t len);
 /* Writes "# TEXT" to the open log (newlines become spaces). */
 void session_log_note(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Writes the caption "#: TEXT" to the open log (control characters become

@@ -2,6 +2,7 @@
  * it, the default log directory, and replay (the lines themselves are
  * formatted and parsed in session_action.c). */
 #include "base/file.h"
+#include "base/repro.h"
 #include "engine/session.h"
 
 #include <errno.h>
@@ -27,7 +28,40 @@ void session_log_action(Session *s, const SessAction *a)
 		fprintf(s->log, "# not logged: %s\n", e.msg);
 	else
 		fprintf(s->log, "%s\n", line);
+	if (a->kind == SESS_OPTS) {
+		/* what the trainings from here on compute with */
+		ReproRecord r;
+		repro_current(&r, train_threads(&s->topt));
+		fprintf(s->log, "%s%s\n", SESS_RUN_PREFIX, repro_format(&r, line, sizeof line));
+	}
 	fflush(s->log);
+}
+
+const char *session_log_check(const char *path, char *buf, size_t len)
+{
+	Err e = {{0}};
+	/* what is not a regular file is left to the replay to refuse */
+	FILE *f = file_open_regular(path, "r", NULL, &e);
+	if (!f)
+		return NULL;
+	char line[SESS_LINE_MAX + 2], warn[256];
+	const char *found = NULL;
+	int lineno = 0;
+	while (!found && fgets(line, sizeof line, f)) {
+		lineno++;
+		ReproRecord rec, now;
+		if (strncmp(line, SESS_RUN_PREFIX, strlen(SESS_RUN_PREFIX)) ||
+		    repro_parse(line + strlen(SESS_RUN_PREFIX), &rec) < 0)
+			continue;
+		/* a replay trains with the threads the log's opts line gives */
+		repro_current(&now, rec.threads > 0 ? rec.threads : 1);
+		if (repro_compare(&rec, &now, warn, sizeof warn)) {
+			snprintf(buf, len, "%s:%d: %s", path, lineno, warn);
+			found = buf;
+		}
+	}
+	fclose(f);
+	return found;
 }
 
 void session_log_note(Session *s, const char *fmt, ...)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/blas.h"
+#include "base/repro.h"
 #include "base/clock.h"
 #include "base/pool.h"
 #include "engine/limits.h"
@@ -91,8 +92,14 @@ Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e)
 	t->every = 1;
 	rng_seed(&t->rng, o->seed);
 	blas_set_threads(1); /* the pool's threads share the work, each calling OpenBLAS alone */
-	int parts = pass_parts(net, t->B, train_threads(o));
-	int workers = o->workers > 0 && o->workers < parts ? o->workers : parts;
+	/* parts by the thread count, or fixed in the reproducible mode; the
+	 * threads (or the workers asked for) compute them, at most one a part */
+	int threads = train_threads(o);
+	int parts = pass_parts(net, t->B, repro_parts(threads));
+	int workers = o->workers > 0 && o->workers < threads ? o->workers : threads;
+	if (workers > parts)
+		workers = parts;
+	repro_current(&net->run, threads);
 	if (o->threads > 0)
 		pool_set_default_threads(o->threads);
 	if (workers > 1 && !(t->pool = pool_new(workers, e))) {

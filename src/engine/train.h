@@ -5,7 +5,8 @@
  * can be stepped a few batches at a time, so a screen can stay responsive and
  * an algorithm can train fractional epochs. It computes on a pool of its own
  * threads (base/pool.h), OpenBLAS itself on one thread in each: every batch's
- * work is split into TrainOpts.threads parts (fewer for a small network).
+ * work is split into TrainOpts.threads parts (fewer for a small network;
+ * REPRO_PARTS whatever the threads in the reproducible mode, base/repro.h).
  * Results depend only on the seed, that count and the network's shape: not
  * on how many threads run the parts (workers), and evaluation not on any
  * thread count. */

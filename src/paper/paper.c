@@ -16,6 +16,7 @@
 #include "engine/model_io.h"
 #include "paper/paper_stage.h"
 #include "base/clock.h"
+#include "base/repro.h"
 
 static const char *const mnist_names[] = {"alg1", "alg2", "final", "verify", "squeeze",
 					  "add20", "eta", "tau", "over", NULL};
@@ -72,6 +73,60 @@ static const char *partial_path(const Paper *p, const char *stage, char *buf, si
 	return buf;
 }
 
+/* The mode, kernels, threads and parts of this run into a stage's result
+ * or partial file (base/repro.h). */
+static void record_add(const Paper *p, cJSON *obj)
+{
+	ReproRecord r;
+	repro_current(&r, p->o.threads);
+	static const char *const keys[] = {"reproducible", "kernels", "threads", "parts"};
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(obj, keys[i]);
+	cJSON_AddBoolToObject(obj, "reproducible", r.on);
+	cJSON_AddStringToObject(obj, "kernels", r.kernels);
+	cJSON_AddNumberToObject(obj, "threads", r.threads);
+	cJSON_AddNumberToObject(obj, "parts", r.parts);
+}
+
+/* The record of a stage file, kernels "" when it has none. */
+static void record_get(const cJSON *obj, ReproRecord *r)
+{
+	memset(r, 0, sizeof *r);
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(obj, "kernels");
+	double parts = paper_json_num(obj, "parts"), threads = paper_json_num(obj, "threads");
+	if (!cJSON_IsString(k) || isnan(parts))
+		return;
+	snprintf(r->kernels, sizeof r->kernels, "%s", k->valuestring);
+	r->on = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, "reproducible"));
+	r->parts = (int)parts;
+	r->threads = isnan(threads) ? 0 : (int)threads;
+}
+
+const char *paper_check_records(const PaperOpts *o, char *buf, size_t len)
+{
+	const char *const *names = paper_stage_names(o->which);
+	ReproRecord now;
+	repro_current(&now, o->threads);
+	for (int i = 0; names && names[i]; i++) {
+		for (int partial = 0; partial < 2; partial++) {
+			char path[1024], line[256];
+			snprintf(path, sizeof path, "%s/%s%s", o->out, names[i],
+				 partial ? ".partial.json" : ".json");
+			char *text = paper_read(path);
+			cJSON *obj = text ? cJSON_Parse(text) : NULL;
+			free(text);
+			ReproRecord rec;
+			record_get(obj, &rec);
+			cJSON_Delete(obj);
+			if (repro_compare(&rec, &now, line, sizeof line)) {
+				snprintf(buf, len, "%s: %s", path, line);
+				return buf;
+			}
+		}
+	}
+	return NULL;
+}
+
 cJSON *paper_partial_load(Paper *p, const char *stage)
 {
 	char path[1024];
@@ -93,6 +148,7 @@ int paper_partial_save(const Paper *p, const char *stage, cJSON *part, Err *e)
 	char path[1024];
 	cJSON_DeleteItemFromObjectCaseSensitive(part, "seconds");
 	cJSON_AddNumberToObject(part, "seconds", p->before + clock_seconds() - p->t0);
+	record_add(p, part);
 	char *json = cJSON_Print(part);
 	if (!json)
 		return err_set(e, "out of memory");
@@ -154,7 +210,7 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 		cJSON_Delete(out);
 		return err_prefix(e, "stage %s", s->name);
 	}
-	cJSON_AddNumberToObject(out, "threads", p->o.threads);
+	record_add(p, out);
 	cJSON_AddNumberToObject(out, "seconds", p->before + clock_seconds() - p->t0);
 	char *json = cJSON_Print(out);
 	if (!json) {

@@ -36,6 +36,14 @@ const char *const *paper_stage_names(const char *which);
 
 int paper_run(const PaperOpts *o, Err *e);
 
+/* A warning when a stage result or partial file in o->out was computed
+ * under other OpenBLAS kernels or another split of the batches than this
+ * run would use (base/repro.h), so that what is computed now may not match
+ * it: "OUT/alg1.json: recorded with Haswell kernels, 2 parts; this run:
+ * SkylakeX, 2 parts — numbers may differ", into buf. NULL when every file
+ * matches or records nothing. */
+const char *paper_check_records(const PaperOpts *o, char *buf, size_t len);
+
 /* The stages that can run now, each as a separate process (`condnet paper
  * WHICH --stages NAME`, at the same time as the others): those asked for
  * (o->stages, all when NULL) whose result is not in o->out yet and whose

@@ -18,7 +18,9 @@
  *   - a full training records "epochs" (run) and, trained to convergence,
  *     "best_epoch" (the epoch kept) and "val_acc" (its validation accuracy,
  *     percent);
- *   - every stage adds "seconds" and "threads". */
+ *   - every stage adds "seconds", "threads" and what it computed with:
+ *     "reproducible" (the mode, true or false), "kernels" (OpenBLAS's,
+ *     "Haswell") and "parts" (a batch's split: base/repro.h). */
 #ifndef CONDNET_PAPER_STAGE_H
 #define CONDNET_PAPER_STAGE_H
 

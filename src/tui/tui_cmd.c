@@ -28,6 +28,9 @@ static const char tui_help_fmt[] =
     "  --batch B            mini-batch size (default 50)\n"
     "  --lr LR              Adam learning rate (default 0.001)\n"
     "  --threads N          threads to compute on, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
+    CLI_MODE_HELP
+    "                       (the header's second line says which: reproducible, or\n"
+    "                       the kernels OpenBLAS runs)\n"
     "Algorithms:\n"
     "  --tau T              threshold on kappa (default 25)\n"
     "  --eta E              epochs of every training of Algorithms 1 and 2 (default 1;\n"
@@ -229,10 +232,15 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 		}
 	}
 	s->dirty = 0;
-	char note[1200];
+	char note[2700], warn[1400];
+	/* recorded under other kernels or parts: said before it starts, and kept
+	 * on the screen's first line of news */
+	const char *w = session_log_check(l->path, warn, sizeof warn);
+	if (w)
+		fprintf(stderr, "condnet tui: %s\n", w);
 	snprintf(note, sizeof note,
-		 "lesson %.1000s: %d actions; right arrow (or Enter) plays the next, left steps back",
-		 l->path, l->n - l->setup);
+		 "%s%slesson %.1000s: %d actions; right arrow (or Enter) plays the next, left steps "
+		 "back", w ? w : "", w ? "; " : "", l->path, l->n - l->setup);
 	TuiSetup su = *defaults;
 	su.note = note;
 	su.lesson = l;

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "engine/report.h"
+#include "base/blas.h"
+#include "base/repro.h"
 #include "engine/schedule.h"
 #include "tui/plot.h"
 #include "tui/screen.h"
@@ -126,8 +128,15 @@ static void draw_header(const Pub *p, const UiState *u)
 	char sb[32], pb[32];
 	report_thousands((double)sum, sb, sizeof sb);
 	report_thousands((double)p->nparam, pb, sizeof pb);
-	screen_put_cut(1, 0, COLS - uw, C_NORMAL, 0, "%s %s  %s %s  net %s  %s n_i %s  params %s  seed %llu",
-		       S(TAU), tb, S(ETA), eb, shape, S(SUM), sb, pb, (unsigned long long)p->seed);
+	/* the reproducible mode is fixed when the program starts (base/repro.h) */
+	char mode[64];
+	if (repro_on())
+		snprintf(mode, sizeof mode, "reproducible");
+	else
+		snprintf(mode, sizeof mode, "kernels %s", blas_corename());
+	screen_put_cut(1, 0, COLS - uw, C_NORMAL, 0,
+		       "%s %s  %s %s  net %s  %s n_i %s  params %s  seed %llu  %s", S(TAU), tb, S(ETA),
+		       eb, shape, S(SUM), sb, pb, (unsigned long long)p->seed, mode);
 	if (p->dirty)
 		screen_put(1, COLS - uw + 1, uw - 1, C_WARN, 0, "[unsaved]");
 }
