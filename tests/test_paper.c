@@ -162,6 +162,8 @@ START_TEST(report_from_stage_files)
 	assert_has(md, "| alg2 | Figure 4 | 40.2 |\n");
 	assert_has(md, "| final | full training of the pick | 3.8 (resumed once) |\n");
 	assert_has(md, ", 1 to 2 threads (stages differ).");
+	/* the files written above record no kernels */
+	assert_has(md, "The stage results do not record the kernels they were computed with");
 	/* Table 4: initial κ, final n and κ beside the paper's */
 	assert_has(md, "1 iterations, done.\n");
 	assert_has(md, "| 1 | 1,234 | 9 | 44 | 44 | 7 | 7 |\n"

@@ -136,6 +136,47 @@ void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0,
 	fputc('\n', f);
 }
 
+/* What the stages say of the kernels and the mode they computed with
+ * (recorded since the reproducible mode exists), in one line. */
+static void print_mode(FILE *f, const cJSON *res)
+{
+	int n = 0, on = 0, none = 0, same = 1;
+	char kern[32] = "";
+	double parts = NAN;
+	const cJSON *st;
+	cJSON_ArrayForEach(st, res)
+	{
+		const cJSON *k = cJSON_GetObjectItemCaseSensitive(st, "kernels");
+		n++;
+		if (!cJSON_IsString(k)) {
+			none++;
+			continue;
+		}
+		on += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "reproducible"));
+		double pt = paper_json_num(st, "parts");
+		if (!kern[0]) {
+			snprintf(kern, sizeof kern, "%s", k->valuestring);
+			parts = pt;
+		} else if (strcmp(kern, k->valuestring) || pt != parts)
+			same = 0;
+	}
+	if (!n)
+		return;
+	if (none == n)
+		fprintf(f, "The stage results do not record the kernels they were computed with "
+			   "(they were made before condnet recorded them).\n\n");
+	else if (none || !same || (on && on != n))
+		fprintf(f, "The stages were computed under different kernels or modes: each "
+			   "stage's JSON says which.\n\n");
+	else if (on == n)
+		fprintf(f, "Computed in the reproducible mode: OpenBLAS's %s kernels, each "
+			   "batch split into at most %.0f parts; the same numbers on any x86-64 machine with AVX2 "
+			   "and FMA.\n\n", kern, parts);
+	else
+		fprintf(f, "Computed outside the reproducible mode, on OpenBLAS's %s kernels, "
+			   "each batch split into at most %.0f parts.\n\n", kern, parts);
+}
+
 void md_head(const Paper *p, Md *md, const char *title)
 {
 	FILE *f = md->f;
@@ -206,6 +247,7 @@ void md_head(const Paper *p, Md *md, const char *title)
 	else if (uname(&u) == 0)
 		fprintf(f, "Machine: %s %s, %ld cores, %d to %d threads (stages differ).\n\n",
 			u.sysname, u.machine, cores, lo, hi);
+	print_mode(f, p->res);
 	fprintf(f, "| stage | what | seconds |\n|---|---|---:|\n");
 	const cJSON *s;
 	cJSON_ArrayForEach(s, p->res)
