@@ -103,20 +103,7 @@ void cli_common_default(CommonOpts *c)
 
 int cli_int(const char *name, const char *s, long lo, long hi, int *out, Err *e)
 {
-	char *end;
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		if (!errno && end != s && !*end && (v > hi || lo > 1))
-			return err_set(e, "%s: '%s' is out of range (%ld..%ld)", name, s, lo, hi);
-		if (lo >= 1)
-			return err_set(e, "%s: '%s' is not a positive integer", name, s);
-		if (lo == 0)
-			return err_set(e, "%s: '%s' is not a non-negative integer", name, s);
-		return err_set(e, "%s: '%s' is not an integer", name, s);
-	}
-	*out = (int)v;
-	return 0;
+	return limit_parse_range(name, s, lo, hi, out, e);
 }
 
 int cli_double(const char *name, const char *s, double lo, int lo_open, double hi, double *out,

@@ -108,10 +108,8 @@ int limit_parse(LimitId id, const char *name, const char *s, double *out, Err *e
 	return 0;
 }
 
-int limit_parse_int(LimitId id, const char *name, const char *s, int *out, Err *e)
+int limit_parse_range(const char *name, const char *s, long lo, long hi, int *out, Err *e)
 {
-	const Limit *l = limit_of(id);
-	long lo = (long)l->lo + l->lo_open, hi = (long)l->hi - l->hi_open;
 	char *end;
 	errno = 0;
 	long v = strtol(s, &end, 10);
@@ -126,6 +124,13 @@ int limit_parse_int(LimitId id, const char *name, const char *s, int *out, Err *
 	}
 	*out = (int)v;
 	return 0;
+}
+
+int limit_parse_int(LimitId id, const char *name, const char *s, int *out, Err *e)
+{
+	const Limit *l = limit_of(id);
+	long lo = (long)l->lo + l->lo_open, hi = (long)l->hi - l->hi_open;
+	return limit_parse_range(name, s, lo, hi, out, e);
 }
 
 int limit_check_widths(int m, const int *w, const char *what, uint64_t *nparam, Err *e)

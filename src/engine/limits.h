@@ -75,6 +75,10 @@ int limit_check(LimitId id, double v, const char *name, const char *text, Err *e
 int limit_parse(LimitId id, const char *name, const char *s, double *out, Err *e);
 /* The same for an integer limit, into an int. */
 int limit_parse_int(LimitId id, const char *name, const char *s, int *out, Err *e);
+/* S as a decimal integer in lo..hi into *out, or the message every integer
+ * option gives: "NAME: 'S' is out of range (LO..HI)", "… is not a positive
+ * integer", … */
+int limit_parse_range(const char *name, const char *s, long lo, long hi, int *out, Err *e);
 
 /* The parameters of a network of m layers of widths w[0..m] checked against
  * LIM_LAYERS, LIM_WIDTH and LIM_PARAMS; *nparam (may be NULL) receives the
