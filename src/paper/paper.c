@@ -88,8 +88,7 @@ static void record_add(const Paper *p, cJSON *obj)
 	cJSON_AddNumberToObject(obj, "parts", r.parts);
 }
 
-/* The record of a stage file, kernels "" when it has none. */
-static void record_get(const cJSON *obj, ReproRecord *r)
+void paper_stage_record(const cJSON *obj, ReproRecord *r)
 {
 	memset(r, 0, sizeof *r);
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(obj, "kernels");
@@ -116,7 +115,7 @@ const char *paper_check_records(const PaperOpts *o, char *buf, size_t len)
 			cJSON *obj = text ? cJSON_Parse(text) : NULL;
 			free(text);
 			ReproRecord rec;
-			record_get(obj, &rec);
+			paper_stage_record(obj, &rec);
 			cJSON_Delete(obj);
 			if (repro_compare(&rec, &now, line, sizeof line)) {
 				snprintf(buf, len, "%s: %s", path, line);

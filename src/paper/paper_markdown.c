@@ -141,23 +141,21 @@ void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0,
 static void print_mode(FILE *f, const cJSON *res)
 {
 	int n = 0, on = 0, none = 0, same = 1;
-	char kern[32] = "";
-	double parts = NAN;
+	ReproRecord first = {0};
 	const cJSON *st;
 	cJSON_ArrayForEach(st, res)
 	{
-		const cJSON *k = cJSON_GetObjectItemCaseSensitive(st, "kernels");
+		ReproRecord r;
+		paper_stage_record(st, &r);
 		n++;
-		if (!cJSON_IsString(k)) {
+		if (!r.kernels[0]) {
 			none++;
 			continue;
 		}
-		on += cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(st, "reproducible"));
-		double pt = paper_json_num(st, "parts");
-		if (!kern[0]) {
-			snprintf(kern, sizeof kern, "%s", k->valuestring);
-			parts = pt;
-		} else if (strcmp(kern, k->valuestring) || pt != parts)
+		on += r.on;
+		if (!first.kernels[0])
+			first = r;
+		else if (strcmp(first.kernels, r.kernels) || first.parts != r.parts)
 			same = 0;
 	}
 	if (!n)
@@ -170,11 +168,12 @@ static void print_mode(FILE *f, const cJSON *res)
 			   "stage's JSON says which.\n\n");
 	else if (on == n)
 		fprintf(f, "Computed in the reproducible mode: OpenBLAS's %s kernels, each "
-			   "batch split into at most %.0f parts; the same numbers on any x86-64 machine with AVX2 "
-			   "and FMA.\n\n", kern, parts);
+			   "batch split into at most %d parts; the same numbers on any x86-64 "
+			   "machine with AVX2 and FMA.\n\n",
+			first.kernels, first.parts);
 	else
 		fprintf(f, "Computed outside the reproducible mode, on OpenBLAS's %s kernels, "
-			   "each batch split into at most %.0f parts.\n\n", kern, parts);
+			   "each batch split into at most %d parts.\n\n", first.kernels, first.parts);
 }
 
 void md_head(const Paper *p, Md *md, const char *title)

@@ -29,6 +29,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/err.h"
+#include "base/repro.h"
 #include "data/dataset.h"
 #include "engine/alg1_proportion.h"
 #include "engine/net.h"
@@ -153,6 +154,9 @@ cJSON *paper_json_net(const Net *net, double tau, Err *e);
 /* Integer array item of an object, into out (at most max), returns count or -1. */
 int paper_json_ints(const cJSON *obj, const char *key, int *out, int max);
 double paper_json_num(const cJSON *obj, const char *key);
+/* The record of the mode a stage result was computed in (base/repro.h),
+ * kernels "" when it has none. */
+void paper_stage_record(const cJSON *obj, ReproRecord *r);
 /* Array element i of obj[key] as a number: ∞ for null, NaN when absent. */
 double paper_json_at(const cJSON *obj, const char *key, int i);
 /* The layers m of a network object (its "n" has m + 1 entries), and the
