@@ -134,14 +134,16 @@ static void draw_header(const Pub *p, const UiState *u)
 		snprintf(mode, sizeof mode, "reproducible");
 	else
 		snprintf(mode, sizeof mode, "kernels %s", blas_corename());
-	char line[1024];
-	snprintf(line, sizeof line, "%s %s  %s %s  net %s  %s n_i %s  params %s  seed %llu  %s",
-		 S(TAU), tb, S(ETA), eb, shape, S(SUM), sb, pb, (unsigned long long)p->seed, mode);
 	/* on a narrow screen the parameter count gives way, not the mode */
-	if (screen_width(line) > COLS - uw)
-		snprintf(line, sizeof line, "%s %s  %s %s  net %s  %s n_i %s  seed %llu  %s",
-			 S(TAU), tb, S(ETA), eb, shape, S(SUM), sb, (unsigned long long)p->seed,
-			 mode);
+	char line[1024], params[48];
+	snprintf(params, sizeof params, "  params %s", pb);
+	for (int k = 0; k < 2; k++) {
+		snprintf(line, sizeof line, "%s %s  %s %s  net %s  %s n_i %s%s  seed %llu  %s",
+			 S(TAU), tb, S(ETA), eb, shape, S(SUM), sb, k ? "" : params,
+			 (unsigned long long)p->seed, mode);
+		if (screen_width(line) <= COLS - uw)
+			break;
+	}
 	screen_put_cut(1, 0, COLS - uw, C_NORMAL, 0, "%s", line);
 	if (p->dirty)
 		screen_put(1, COLS - uw + 1, uw - 1, C_WARN, 0, "[unsaved]");
