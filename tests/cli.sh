@@ -264,7 +264,7 @@ cp m.model keep.model
 pid=$!
 i=0
 while [ $i -lt 300 ] && ! grep -q '^epoch' int.out; do sleep 0.1; i=$((i + 1)); done
-kill -TERM $pid 2>/dev/null
+kill -TERM $pid 2>/dev/null || fail "SIGTERM: process $pid had ended before the signal"
 wait $pid; st=$?
 check "SIGTERM stops training with status 130 (got $st)" [ "$st" -eq 130 ]
 expect_grep "the interruption is reported" '^interrupted by SIGTERM after' int.out

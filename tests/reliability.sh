@@ -601,7 +601,7 @@ interrupt() {
 	i=0
 	while [ $i -lt 300 ] && ! grep -q 'epoch' int.out int.err; do sleep 0.1; i=$((i + 1)); done
 	sleep 0.3
-	kill -"$sig" $pid 2>/dev/null
+	kill -"$sig" $pid 2>/dev/null || fail "SIG$sig: process $pid had ended before the signal: $*"
 	wait $pid; st=$?
 }
 cp m.model keep.model

@@ -83,4 +83,39 @@ expect_ok "without the mode, in 2 parts on Sandybridge kernels" env OPENBLAS_COR
 check "it says nothing either" sh -c "! grep -q 'numbers may differ' '$TMP/err'"
 expect_ok "--help is not re-executed or refused" env OPENBLAS_CORETYPE=Sandybridge "$C" train \
 	--reproducible --help
+
+## the re-executed process keeps condnet's name (what ps, pgrep, pidof and killall see)
+# comm_of CMD...: starts CMD in the background (a long training), waits for the
+# re-execution and prints the name the kernel gives the process; the process
+# is stopped afterwards. Prints "none" when the process is gone too soon.
+comm_of() {
+	"$@" >/dev/null 2>&1 &
+	p=$!
+	i=0
+	while [ $i -lt 100 ]; do
+		c=$(ps -o comm= -p $p 2>/dev/null)
+		# the environment of the re-executed process carries OPENBLAS_CORETYPE=Haswell
+		if tr '\0' '\n' </proc/$p/environ 2>/dev/null | grep -qx OPENBLAS_CORETYPE=Haswell; then
+			break
+		fi
+		sleep 0.05; i=$((i + 1))
+	done
+	c=$(ps -o comm= -p $p 2>/dev/null)
+	kill $p 2>/dev/null; wait $p 2>/dev/null
+	echo "${c:-none}"
+}
+L="--data csv:d.csv --layers 256,256 --epochs 1000 --quiet --reproducible"
+name=$(comm_of env OPENBLAS_CORETYPE=Sandybridge "$C" train $L)
+check "the process re-executed on the Haswell kernels is named condnet ($name)" [ "$name" = condnet ]
+cp "$C" "$TMP/cn-copy"
+name=$(comm_of env OPENBLAS_CORETYPE=Sandybridge "$TMP/cn-copy" train $L)
+check "a copy under another name keeps that name ($name)" [ "$name" = cn-copy ]
+# a binary deleted while it runs: started from an open descriptor of a file
+# that is gone, it re-executes through /proc/self/exe and renames itself
+# after its argv[0]
+cp "$C" "$TMP/cn-gone"
+name=$(comm_of sh -c 'exec 3<"$1"; rm -f "$1"; shift; exec env OPENBLAS_CORETYPE=Sandybridge \
+	bash -c "exec -a condnet /proc/self/fd/3 \"\$@\"" bash "$@"' sh "$TMP/cn-gone" train $L)
+check "a deleted binary re-executed through /proc/self/exe takes back its name ($name)" \
+	[ "$name" = condnet ]
 finish

@@ -424,16 +424,30 @@ see "the third screen quits" '^EXIT=0' 5
 ## the terminal restored: no alternate screen, the cursor shown, the keypad
 ## and cursor keys back in their normal mode
 run_script "$TMP/run-sig.sh" --layers 6x400 --log "'$TMP/sig.log'"
+# the same with OPENBLAS_CORETYPE=Sandybridge: the reproducible mode (on with
+# --log) then re-executes condnet on the Haswell kernels, whatever this CPU is
+sed "s|^export CONDNET_DATA|export OPENBLAS_CORETYPE=Sandybridge CONDNET_DATA|" "$TMP/run-sig.sh" \
+	>"$TMP/run-sig-sb.sh" && chmod +x "$TMP/run-sig-sb.sh"
+for run in plain sb; do
 for sig in TERM HUP INT QUIT; do
-	$T new-session -d -s "sig-$sig" -x 100 -y 30 "$TMP/run-sig.sh"
-	PANE=sig-$sig
+	script=$TMP/run-sig.sh; [ $run = sb ] && script=$TMP/run-sig-sb.sh
+	$T new-session -d -s "sig-$sig-$run" -x 100 -y 30 "$script"
+	PANE=sig-$sig-$run
 	see "SIG$sig: the screen opens on a 6x400 network" '^ +i +n_i' 20
 	keys t 100000 Enter
 	see "SIG$sig: a long training runs" 'training 100000 epochs'
 	sleep 0.5
 	flags=$($T display -p -t $PANE '#{alternate_on} #{cursor_flag} #{keypad_flag} #{keypad_cursor_flag}')
 	check "SIG$sig: the screen holds the terminal (alternate screen, no cursor): $flags" [ "$flags" = "1 0 1 1" ]
-	pid=$(pgrep -P "$($T display -p -t $PANE '#{pane_pid}')" condnet)
+	pid=$(pgrep -x -P "$($T display -p -t $PANE '#{pane_pid}')" condnet)
+	if [ -z "$pid" ]; then
+		fail "SIG$sig ($run): no process named condnet under the pane's shell"
+		ps -o pid=,ppid=,comm=,args= --ppid "$($T display -p -t $PANE '#{pane_pid}')" | sed 's/^/  | /'
+		$T kill-session -t $PANE; continue
+	fi
+	pass "SIG$sig ($run): the screen's process is $pid, named $(ps -o comm= -p $pid)"
+	[ $run = sb ] && check "SIG$sig ($run): it runs re-executed on the Haswell kernels" \
+		sh -c "tr '\\0' '\\n' </proc/$pid/environ | grep -qx OPENBLAS_CORETYPE=Haswell"
 	t0=$(date +%s%N)
 	kill -$sig $pid
 	i=0; while [ $i -lt 500 ] && kill -0 $pid 2>/dev/null; do sleep 0.01; i=$((i + 1)); done
@@ -445,6 +459,7 @@ for sig in TERM HUP INT QUIT; do
 	check "SIG$sig: the terminal is restored: $flags" [ "$flags" = "0 1 0 0" ]
 	check "SIG$sig: the process is gone" sh -c "! kill -0 $pid 2>/dev/null"
 	$T kill-session -t $PANE
+done
 done
 
 ## lessons: played on keys to the end, the network of condnet replay
@@ -475,6 +490,21 @@ for lesson in algorithm1:Algorithm.1.finds squeeze:Squeezing.a.trained; do
 	keys q
 	see "q leaves the lesson" '^EXIT=0' 5
 done
+## a lesson plays in the reproducible mode: re-executed on the Haswell kernels
+## (forced here by OPENBLAS_CORETYPE=Sandybridge), its process is still named condnet
+play_lesson algorithm1
+sed -i "s|^export CONDNET_DATA|export OPENBLAS_CORETYPE=Sandybridge CONDNET_DATA|" "$TMP/play-$NPLAY.sh"
+$T kill-session -t $PANE
+$T new-session -d -s "play-$NPLAY" -x 100 -y 30 "$TMP/play-$NPLAY.sh"
+see "the re-executed lesson opens" '^▸ Algorithm.1.finds' 20
+ppid=$($T display -p -t $PANE '#{pane_pid}')
+pid=$(pgrep -P "$ppid" || true)
+check "the lesson's process ($pid) runs on the Haswell kernels it re-executed with" \
+	sh -c "[ -n '$pid' ] && tr '\\0' '\\n' </proc/$pid/environ | grep -qx OPENBLAS_CORETYPE=Haswell"
+comm=$(ps -o comm= -p "${pid:-0}" 2>/dev/null)
+check "ps -o comm= of the re-executed condnet tui --play prints condnet ($comm)" [ "$comm" = condnet ]
+keys q
+see "q leaves the re-executed lesson" '^EXIT=0' 5
 ## with --delay the lesson plays by itself; space pauses it
 play_lesson squeeze --delay 0.05
 see "--delay plays the lesson to its end" "end of the lesson: .*CRC-32 $crc " 30
