@@ -165,6 +165,28 @@ expect_ok "squeeze --until-stable" "$C" squeeze --load big.model --tau 10 --retr
 check "--until-stable ends stable, removing nothing in the end" json sqs.json \
 	"d['stable'] and d['rounds'][0]['removed'] == 0 and d['rounds'][1]['removed'] > 0"
 
+## Algorithm 3's counts on a model with a known pivoted-QR profile (profile_model
+## in lib.sh): each τ's neurons removed by the |r_jj| threshold and by the κ
+## loop, per layer and in all, in the JSON and the text
+check "the profile model is written and imported" profile_model prof.model
+# τ: layer 1 (threshold, loop) removed, layer 2 (threshold, loop) removed
+for row in "6 0 3 1 0" "9 0 1 0 0" "5 1 2 1 0"; do
+	set -- $row
+	tau=$1 t1=$2 l1=$3 t2=$4 l2=$5
+	expect_ok "squeeze the profile model at τ = $tau" "$C" squeeze --load prof.model --tau "$tau" --json "prof$tau.json" --no-timing --quiet
+	check "τ = $tau: the JSON counts layer 1's removals as $t1 by |r_jj|, $l1 by the κ loop, layer 2's as $t2 and $l2" json "prof$tau.json" \
+		"[(l['n_after'], l['removed_threshold'], l['removed_loop']) for l in d['layers'][:2]] == [(6 - $t1 - $l1, $t1, $l1), (4 - $t2 - $l2, $t2, $l2)] and (d['removed'], d['removed_threshold'], d['removed_loop']) == ($t1 + $l1 + $t2 + $l2, $t1 + $t2, $l1 + $l2)"
+	expect_grep "τ = $tau: the text says $((t1 + t2)) by |r_jj| and $((l1 + l2)) by the κ loop" \
+		"^removed $((t1 + l1 + t2 + l2)) neurons: $((t1 + t2)) by the \|r_jj\| threshold, $((l1 + l2)) by the κ loop\$" "$TMP/out"
+	expect_grep "τ = $tau: the table's row of layer 1 counts $t1 by |r_jj| and $l1 by the κ loop" \
+		"^1 +6 +$((6 - t1 - l1)) +[0-9.]+ +[0-9.]+ +[0-9.]+ +$t1 +$l1\$" "$TMP/out"
+	expect_grep "τ = $tau: the table's row of layer 2 counts $t2 by |r_jj| and $l2 by the κ loop" \
+		"^2 +4 +$((4 - t2 - l2)) +[0-9.]+ +[0-9.]+ +[0-9.]+ +$t2 +$l2\$" "$TMP/out"
+done
+expect_ok "cond --tau 6 on the profile model" "$C" cond --load prof.model --tau 6 --json profc.json
+check "cond's squeeze counts the stages as squeeze does" json profc.json \
+	"d['squeeze']['removed'] == 4 and [(l['removed_threshold'], l['removed_loop']) for l in d['squeeze']['layers'][:2]] == [(0, 3), (1, 0)]"
+
 ## schedules and early stopping
 expect_ok "train 6 epochs under a cosine with warm-up" "$C" train --layers 3x32 --epochs 6 --schedule cosine:6 --warmup 1 --save full.model --quiet
 expect_grep "train says how it trains" '^schedule cosine:6, warm-up 1 epoch$' "$TMP/out"

@@ -50,3 +50,41 @@ check() {
 	if "$@" >"$TMP/check" 2>&1; then pass "$name"; else
 		fail "$name: $*"; sed 's/^/  | /' "$TMP/check" | head -20; fi
 }
+# profile_model FILE: a 10-6-4-3 model (tanh) whose stacked matrices have
+# the pivoted-QR profiles of tests/test_alg3_counts.c: Ŵ⁽¹⁾ the three pairs
+# (|r_jj|/|r_11| = 1, 3/4, 5/8, 1/4, 7/32, 3/16 on neurons 4 1 5 0 3 2; κ of
+# the leading 3..6 pivots 1.6, 7.635, 8.308, 9.540), Ŵ⁽²⁾ scales 1, 1/2, 1/4,
+# 1/8 on the rows of layer 1's neurons 1, 4, 5 and the bias (κ 8). Written as
+# .npy files and imported, so it needs python3 and the binary's import.
+profile_model() {
+	python3 - "$TMP/profile-npy" <<'PY' || return 1
+import os, struct, sys
+d = sys.argv[1]
+os.makedirs(d, exist_ok=True)
+def npy(name, shape, vals):
+    h = "{'descr': '<f4', 'fortran_order': False, 'shape': %r, }" % (tuple(shape),)
+    h += ' ' * (63 - (10 + len(h)) % 64) + '\n'
+    with open(os.path.join(d, name), 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode())
+        f.write(struct.pack('<%df' % len(vals), *vals))
+# pivots in order: (|r_jj|, partner pivot or None, alpha, neuron, sign)
+pairs = [(1, None, 0, 4, 1), (0.75, None, 0, 1, -1), (0.625, None, 0, 5, 1),
+         (0.25, 0, 0.9375, 0, 1), (0.21875, 1, 0.625, 3, -1), (0.1875, 2, 0.5, 2, 1)]
+W1 = [0.0] * 60
+for j, (r, part, alpha, neuron, sign) in enumerate(pairs):
+    W1[j * 6 + neuron] = sign * r
+    if part is not None:
+        W1[part * 6 + neuron] = sign * alpha
+scales = [(1, 1, 2, 1), (0.5, 6, 0, -1), (0.25, 4, 3, 1), (0.125, 5, 1, 1)]
+W2, b2 = [0.0] * 24, [0.0] * 4
+for r, row, neuron, sign in scales:
+    if row < 6:
+        W2[row * 4 + neuron] = sign * r
+    else:
+        b2[neuron] = sign * r
+npy('W1.npy', (10, 6), W1); npy('b1.npy', (6,), [0.0] * 6)
+npy('W2.npy', (6, 4), W2); npy('b2.npy', (4,), b2)
+npy('W3.npy', (4, 3), [float(i % 3 - 1) for i in range(12)]); npy('b3.npy', (3,), [0.0] * 3)
+PY
+	"$CONDNET" import --npy "$TMP/profile-npy" --act tanh --save "$1" >/dev/null
+}

@@ -565,6 +565,40 @@ see "the screen quits" '^EXIT=0' 5
 expect_ok "the log replays" env CONDNET_DATA="$TMP/data" "$C" replay "$TMP/s6.log" --save "$TMP/r6.model"
 check "to the network the screen saved, kept epoch and all" cmp "$TMP/r6.model" "$TMP/s6.model"
 
+## the squeeze preview on a model with a known pivoted-QR profile (profile_model
+## in lib.sh): how many neurons the threshold keeps and how many the κ loop
+## leaves, layer by layer, at τ = 6 and at τ = 5
+profile_model "$TMP/prof.model" || fail "the profile model is written and imported"
+run_script "$TMP/run7.sh" --load "'$TMP/prof.model'" --data synthetic --tau 6 --log "'$TMP/s7.log'"
+$T new-session -d -s tui7 -x 100 -y 30 "$TMP/run7.sh"
+PANE=tui7
+see "the profile model opens at τ 6" '^τ 6  .* net 10-6-4-3  '
+see "layer 1: 3 σ below σ₁/6, rank 3, QR rank 6" '^!r +1 +6 +9\.54 +3 +3 +6 '
+see "layer 2: 1 σ below σ₁/6, rank 3, QR rank 3" '^!r +2 +4 +8 +1 +3 +3 '
+keys z
+see "layer 1 is proposed on its κ 9.54" 'Layer 1: 6 neurons, decision κ\(Ŵ⁽ⁱ⁾\) 9\.54 > τ 6 '
+see "QR keeps all 6 of layer 1, the κ loop 3" \
+	'^QR keeps 6 \(\|r_jj\| ≥ \|r_11\|/τ\), the κ loop keeps 3: remove 3, κ after 1\.6$'
+see "the pivots are those of the profile, numbered from 1" 'pivoted-QR order \(neurons from 1\): 5 2 6 1 4 3$'
+keys n
+see "layer 2 is proposed on its κ 8" 'Layer 2: 4 neurons, decision κ\(Ŵ⁽ⁱ⁾\) 8 > τ 6 '
+see "QR keeps 3 of layer 2, the κ loop too" \
+	'^QR keeps 3 \(\|r_jj\| ≥ \|r_11\|/τ\), the κ loop keeps 3: remove 1, κ after 4$'
+keys y
+see "the pass ends with one neuron removed" 'Done: 1 neuron\(s\) removed'
+see "the widths are 10-6-3-3" '  net 10-6-3-3  '
+keys T C-u 5 Enter
+see "tau typed as 5" '^τ 5  '
+keys z
+see "at τ 5 QR keeps 5 of layer 1, the κ loop 3" \
+	'^QR keeps 5 \(\|r_jj\| ≥ \|r_11\|/τ\), the κ loop keeps 3: remove 3, κ after 1\.6$'
+keys Escape
+see "Esc stops the pass" 'squeeze stopped: 0 neuron'
+keys q
+see "q asks about the unsaved squeeze" 'unsaved changes: w saves and quits, y quits without saving'
+keys y
+see "the profile screen quits" '^EXIT=0' 5
+
 ## the manual holds the explain panel's definitions (in the screen's ASCII spelling)
 run_script "$TMP/run4.sh" --ascii --log "'$TMP/s4.log'"
 $T new-session -d -s tui4 -x 240 -y 100 "$TMP/run4.sh"
