@@ -132,6 +132,51 @@ START_TEST(paper_mode_reaches_tau)
 }
 END_TEST
 
+/* Line 2 goes on while any κ > τ: a run whose largest κ is exactly τ is
+ * done, and one ulp below that τ the same run goes on (the same seed trains
+ * the same network whatever τ is). */
+START_TEST(stops_when_every_kappa_is_at_most_tau)
+{
+	int w[] = {10, 40, 40, 3};
+	Alg1Opts o = opts(25.0, 1, 0);
+	Err e;
+	Net *s = shape(3, w);
+	Alg1 *a = alg1_new(s, data, &o, &e);
+	ck_assert_msg(a != NULL, "%s", e.msg);
+	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
+	const Alg1Record *r = &a->rec[0];
+	double k = r->max_kappa;
+	int at = -1;
+	for (int i = 0; i < r->m; i++)
+		if (r->kappa[i] == k)
+			at = i;
+	ck_assert_msg(at >= 0 && at < r->m - 1 && isfinite(k) && k > 1,
+		      "the largest κ %g is not a hidden layer's", k);
+	alg1_free(a);
+	double taus[2] = {k, nextafter(k, 0)};
+	for (int t = 0; t < 2; t++) {
+		o.tau = taus[t];
+		a = alg1_new(s, data, &o, &e);
+		ck_assert_msg(a != NULL, "%s", e.msg);
+		int st = alg1_step(a, NULL, &e);
+		ck_assert_msg(a->rec[0].max_kappa == k, "the run at τ %.17g differs", taus[t]);
+		if (t == 0) {
+			ck_assert_msg(st == ALG1_DONE, "κ = τ: status %s (%s)",
+				      alg1_status_name(st), a->reason);
+			ck_assert_ptr_nonnull(strstr(a->reason, "every κ <= τ"));
+		} else {
+			ck_assert_msg(st == ALG1_RUNNING, "κ one ulp above τ: status %s (%s)",
+				      alg1_status_name(st), a->reason);
+			int next[4];
+			ck_assert_int_gt(alg1_next_widths(a, next, &e), 0);
+			ck_assert_int_lt(next[at + 1], w[at + 1]);
+		}
+		alg1_free(a);
+	}
+	net_free(s);
+}
+END_TEST
+
 START_TEST(preview_matches_step)
 {
 	int w[] = {10, 40, 40, 40, 3};
@@ -448,6 +493,7 @@ static Suite *alg1_suite(void)
 	tcase_add_checked_fixture(c, setup, teardown);
 	tcase_set_timeout(c, 60);
 	tcase_add_test(c, paper_mode_reaches_tau);
+	tcase_add_test(c, stops_when_every_kappa_is_at_most_tau);
 	tcase_add_test(c, preview_matches_step);
 	tcase_add_test(c, rounds_to_multiples);
 	tcase_add_test(c, same_seed_same_run);

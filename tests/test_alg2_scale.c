@@ -213,6 +213,62 @@ START_TEST(order_means_scores_pick)
 }
 END_TEST
 
+/* Line 9 picks the β of least 2ε̂_v − ε̂_tr over the means of its q trials,
+ * and of two equal, the first. Four β with dyadic errors (sums exact):
+ *   β     ε̂_tr      ε̂_v        2ε̂_v − ε̂_tr
+ *   1.0   0.125     0.25       0.375        least, tied
+ *   1.2   0.375     0.375      0.375        tied, after 1.0
+ *   1.4   0.015625  0.21875    0.421875     least ε̂_v
+ *   1.6   0.5       0.4453125  0.390625     least ε̂_v − ε̂_tr
+ * Each β's two trials are ε ∓ 1/64, so the means matter, not one trial. */
+START_TEST(pick_least_score_first_of_ties)
+{
+	static const double tr[4] = {0.125, 0.375, 0.015625, 0.5};
+	static const double v[4] = {0.25, 0.375, 0.21875, 0.4453125};
+	Net *b = base_net();
+	Err e;
+	for (int order = 0; order < 2; order++) {
+		Alg2Opts o = stub_opts("1.0,1.2,1.4,1.6", 2, 0, 0);
+		Stub s = {0};
+		Alg2 *a = stub_alg(b, &o, &s);
+		/* the trials recorded in either order of β */
+		for (int k = 0; k < 4; k++) {
+			int i = order ? 3 - k : k;
+			for (int t = 0; t < 2; t++) {
+				double d = t ? 1.0 / 64 : -1.0 / 64;
+				Alg2Trial x = {.beta = 1.0 + 0.2 * i,
+					       .trial = t,
+					       .err_tr = tr[i] + (i == 2 ? d / 4 : d),
+					       .err_v = v[i] - d};
+				ck_assert_msg(alg2_add_trial(a, &x, &e) == 0, "%s", e.msg);
+			}
+		}
+		for (int i = 0; i < 4; i++) {
+			ck_assert(a->b[i].err_tr == tr[i]);
+			ck_assert(a->b[i].err_v == v[i]);
+			ck_assert(a->b[i].score == 2 * v[i] - tr[i]);
+		}
+		ck_assert(a->b[0].score == a->b[1].score);
+		ck_assert_int_eq(alg2_pick(a), 0);
+		alg2_free(a);
+	}
+	/* without β = 1.0 the tie is gone: 1.2 */
+	Alg2Opts o = stub_opts("1.2,1.4,1.6", 2, 0, 0);
+	Stub s = {0};
+	Alg2 *a = stub_alg(b, &o, &s);
+	for (int i = 1; i < 4; i++)
+		for (int t = 0; t < 2; t++) {
+			Alg2Trial x = {
+			    .beta = 1.0 + 0.2 * i, .trial = t, .err_tr = tr[i], .err_v = v[i]};
+			ck_assert_int_eq(alg2_add_trial(a, &x, &e), 0);
+		}
+	ck_assert_int_eq(alg2_pick(a), 0);
+	ck_assert_double_eq_tol(a->b[alg2_pick(a)].beta, 1.2, 1e-12);
+	alg2_free(a);
+	net_free(b);
+}
+END_TEST
+
 START_TEST(extend_upper_edge)
 {
 	Net *b = base_net();
@@ -701,6 +757,7 @@ static Suite *alg2_suite(void)
 	tcase_add_test(c, parse_lists_and_ranges);
 	tcase_add_test(c, parse_rejects);
 	tcase_add_test(c, scaled_widths);
+	tcase_add_test(c, pick_least_score_first_of_ties);
 	tcase_add_test(c, trial_seed);
 	tcase_add_test(c, order_means_scores_pick);
 	tcase_add_test(c, extend_upper_edge);

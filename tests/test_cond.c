@@ -306,6 +306,56 @@ START_TEST(layer_on_net)
 }
 END_TEST
 
+/* The counts at τ on their boundaries, exactly: Ŵ⁽¹⁾ (4×4) holds 8, 4, 2, 1
+ * on a permuted diagonal, so σ_j/σ₁ = |r_jj|/|r_11| = 2⁻ʲ. p (Algorithm 1,
+ * line 4) counts σ_j < σ₁/τ: at τ = 2ᵏ the σ equal to σ₁/τ is not below it,
+ * one ulp under τ it is. rank_qr counts |r_jj| ≥ |r_11|/τ: at τ = 2ᵏ that
+ * |r_jj| is on the threshold and counted, one ulp under τ it is not. Both
+ * from the decomposition (cond_layer) and for another τ (cond_set_tau). */
+START_TEST(counts_at_tau_boundaries)
+{
+	int widths[3] = {3, 4, 2};
+	Net *net = net_new(2, widths, ACT_TANH, 1.0f, NULL);
+	ck_assert_ptr_nonnull(net);
+	net->W[0][0 * 4 + 2] = 2;
+	net->W[0][1 * 4 + 0] = 8;
+	net->W[0][2 * 4 + 3] = 1;
+	net->b[0][1] = 4;
+	Err e;
+	LayerCond lc;
+	ck_assert_int_eq(cond_layer(net, 1, 25, &lc, &e), 0);
+	ck_assert(lc.kappa == 8);
+	ck_assert_int_eq(lc.p, 0);
+	ck_assert_int_eq(lc.rank_qr, 4);
+	for (int k = 0; k <= 3; k++) {
+		double t = ldexp(1, k), ts[3] = {t, nextafter(t, 0), nextafter(t, INFINITY)};
+		for (int w = 0; w < 3; w++) {
+			if (ts[w] < 1)
+				continue;
+			/* at or above 2ᵏ: σ_k = σ₁/2ᵏ is not below σ₁/τ and |r_kk| is kept */
+			int want_p = 3 - k + (w == 1), want_qr = k + 1 - (w == 1);
+			cond_set_tau(&lc, ts[w]);
+			ck_assert_msg(lc.p == want_p && lc.rank_qr == want_qr,
+				      "τ %.17g: p %d (expected %d), rank_qr %d (expected %d)", ts[w],
+				      lc.p, want_p, lc.rank_qr, want_qr);
+			ck_assert_int_eq(lc.rank_svd, 4 - want_p);
+			LayerCond fresh;
+			ck_assert_int_eq(cond_layer(net, 1, ts[w], &fresh, &e), 0);
+			ck_assert_int_eq(fresh.p, want_p);
+			ck_assert_int_eq(fresh.rank_qr, want_qr);
+			cond_layer_free(&fresh);
+			LayerCond both[2];
+			ck_assert_int_eq(cond_net_values(net, ts[w], both, &e), 0);
+			ck_assert_int_eq(both[0].p, want_p);
+			cond_layer_free(&both[0]);
+			cond_layer_free(&both[1]);
+		}
+	}
+	cond_layer_free(&lc);
+	net_free(net);
+}
+END_TEST
+
 START_TEST(layer_errors)
 {
 	Net *net = small_net();
@@ -564,6 +614,7 @@ static Suite *suite(void)
 	tcase_add_test(t, svd_and_qr_ranks_agree);
 	tcase_add_test(t, qrpt_planted);
 	tcase_add_test(t, layer_on_net);
+	tcase_add_test(t, counts_at_tau_boundaries);
 	tcase_add_test(t, layer_errors);
 	tcase_add_test(t, lstsq_exact);
 	tcase_add_test(t, lstsq_rank_deficient);
