@@ -60,6 +60,10 @@ static const Profile pairs = {"pairs",
                                {0.21875, 1, 0.625, 3, -1},
                                {0.1875, 2, 0.5, 2, 1}}};
 
+/* The first pair of "pairs" alone: profile 1, 1/4, κ 7.635, so between τ = 4
+ * and 7.635 the loop takes the layer down to its first neuron. */
+static const Profile pair = {"pair", 2, {{1.0, -1, 0, 1, 1}, {0.25, 0, 0.9375, 0, -1}}};
+
 /* Four orthogonal columns of scales 1, 1/2, 1/4, 1/8 (κ 8), for the second
  * hidden layer of two_layers(): their rows are those of neurons 1, 4 and 5 of
  * layer 1 (x₂, x₁, x₃ of "pairs", which every squeeze of it keeps at τ ≥ 1.6)
@@ -238,8 +242,8 @@ static double above(double x)
  * the profile exact, κ of the whole Ŵ as computed. */
 START_TEST(profiles_are_as_built)
 {
-	const Profile *all[2] = {&scales, &pairs};
-	for (int t = 0; t < 2; t++) {
+	const Profile *all[3] = {&scales, &pairs, &pair};
+	for (int t = 0; t < 3; t++) {
 		const Profile *pr = all[t];
 		Net *net = profile_net(pr);
 		LayerCond lc;
@@ -371,8 +375,8 @@ END_TEST
 /* Lines 6-9: while κ of the kept pivots exceeds τ, the last one goes, and p
  * is the count whose κ was found within τ. On "pairs" the threshold keeps
  * 3, 4, 5 or 6 pivots (at τ ≥ 1.6, 4, 32/7, 16/3) and the loop removes
- * none, one, two or three of them; with the loop off the threshold's count
- * stands. */
+ * none, one, two or three of them; on "pair" it removes the second neuron,
+ * leaving one. With the loop off the threshold's count stands. */
 START_TEST(kappa_loop_counts_the_columns_it_evaluates)
 {
 	static const Case cases[] = {
@@ -403,6 +407,15 @@ START_TEST(kappa_loop_counts_the_columns_it_evaluates)
 	Case lo = {below(4), 1, 3, 3}, lo0 = {below(4), 0, 3, 3};
 	check_case(&pairs, &lo);
 	check_case(&pairs, &lo0);
+	/* down to one neuron, and no further */
+	static const Case one[] = {
+	    {5, 1, 2, 1}, {5, 0, 2, 2}, {7.5, 1, 2, 1}, {4, 1, 2, 1},
+	    {4, 0, 2, 2}, {3, 1, 1, 1}, {8, 1, 2, 2},
+	};
+	for (size_t i = 0; i < sizeof one / sizeof *one; i++)
+		check_case(&pair, &one[i]);
+	Case lo1 = {below(4), 1, 1, 1};
+	check_case(&pair, &lo1);
 }
 END_TEST
 
@@ -507,6 +520,35 @@ START_TEST(two_layers_counted_by_stage)
 }
 END_TEST
 
+/* Squeeze until nothing is removed (the paper's Table 13), without
+ * retraining: a round that removes a single neuron is a round, and the next,
+ * which removes nothing, ends the rounds. At τ = 9 two_layers() loses one
+ * neuron of layer 1 (to the κ loop) and then nothing. */
+START_TEST(rounds_count_a_round_of_one_neuron)
+{
+	Net *net = two_layers();
+	SqueezeOpts o;
+	squeeze_opts_default(&o);
+	o.tau = 9;
+	SqueezeRound rounds[4];
+	int nr = -1, stable = -1;
+	Err e;
+	ck_assert_msg(alg3_until_stable(net, &o, NULL, NULL, NULL, NULL, 3, NULL, rounds, &nr,
+	                                &stable, &e) == 0,
+	              "%s", e.msg);
+	ck_assert_int_eq(nr, 2);
+	ck_assert_int_eq(stable, 1);
+	ck_assert_int_eq(rounds[0].removed, 0);
+	ck_assert_int_eq(rounds[1].removed, 1);
+	ck_assert_int_eq(rounds[1].removed_per_layer[0], 1);
+	ck_assert_int_eq(rounds[1].n[1], 5);
+	ck_assert_int_eq(net->n[1], 5);
+	for (int k = 0; k < nr; k++)
+		squeeze_round_free(&rounds[k]);
+	net_free(net);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("alg3_counts");
@@ -517,6 +559,7 @@ static Suite *suite(void)
 	tcase_add_test(t, wide_layer_within_tau_keeps_every_neuron);
 	tcase_add_test(t, kappa_loop_counts_the_columns_it_evaluates);
 	tcase_add_test(t, two_layers_counted_by_stage);
+	tcase_add_test(t, rounds_count_a_round_of_one_neuron);
 	suite_add_tcase(s, t);
 	return s;
 }
