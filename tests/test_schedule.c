@@ -298,7 +298,7 @@ END_TEST
 typedef struct Saver {
 	const char *dir;
 	int epochs;
-	double val_acc[64];
+	double val_acc[64], val_loss[64];
 } Saver;
 
 static void save_epoch(const HookStep *s, void *ud)
@@ -311,6 +311,7 @@ static void save_epoch(const HookStep *s, void *ud)
 	Err e = {""};
 	ck_assert_msg(model_save(s->epoch->net, path, &e) == 0, "%s", e.msg);
 	sv->val_acc[s->epoch->epoch] = s->epoch->val_acc;
+	sv->val_loss[s->epoch->epoch] = s->epoch->val_loss;
 	sv->epochs = s->epoch->epoch;
 }
 
@@ -342,6 +343,21 @@ START_TEST(test_early_stopping_keeps_best_epoch)
 	/* no epoch after the best did better on validation */
 	for (int i = r.best_epoch + 1; i <= r.epochs; i++)
 		ck_assert(sv.val_acc[i] <= sv.val_acc[r.best_epoch]);
+	/* the best is the first of the least validation error, and of those the
+	 * least validation loss: an epoch as accurate is better only with a
+	 * lower loss (this run has such ties: the accuracy is in 60ths) */
+	int ties = 0;
+	for (int i = 1; i <= r.epochs; i++) {
+		double a = sv.val_acc[i], b = sv.val_acc[r.best_epoch];
+		double la = sv.val_loss[i], lb = sv.val_loss[r.best_epoch];
+		if (i == r.best_epoch)
+			continue;
+		ties += a == b;
+		ck_assert_msg(a < b || (a == b && (la > lb || (la == lb && i > r.best_epoch))),
+			      "epoch %d (accuracy %g, loss %g) beats the kept epoch %d (%g, %g)", i,
+			      a, la, r.best_epoch, b, lb);
+	}
+	ck_assert_int_gt(ties, 0);
 	ck_assert(r.val_acc == sv.val_acc[r.best_epoch]);
 	double loss;
 	ck_assert(1.0 - net_error(net, val, &loss) == r.val_acc);
