@@ -332,6 +332,36 @@ START_TEST(log_check_names_other_kernels)
 }
 END_TEST
 
+/* Two records compared: other kernels, or the same kernels splitting a
+ * batch into another number of parts, may give other numbers and say so;
+ * the same kernels (in any case) and parts do not, whatever the threads;
+ * a record without kernels says nothing. */
+START_TEST(repro_compare_kernels_and_parts)
+{
+	ReproRecord rec, now, back;
+	char buf[256], text[128];
+	ck_assert_int_eq(repro_parse("reproducible=on kernels=Haswell threads=3 parts=2", &rec), 0);
+	ck_assert(rec.on && !strcmp(rec.kernels, "Haswell") && rec.threads == 3 && rec.parts == 2);
+	ck_assert_int_eq(repro_parse(repro_format(&rec, text, sizeof text), &back), 0);
+	ck_assert_mem_eq(&back, &rec, sizeof rec);
+	now = rec;
+	now.threads = 1;
+	snprintf(now.kernels, sizeof now.kernels, "HASWELL");
+	ck_assert_ptr_null(repro_compare(&rec, &now, buf, sizeof buf));
+	now.parts = 3;
+	ck_assert_ptr_nonnull(repro_compare(&rec, &now, buf, sizeof buf));
+	ck_assert_str_eq(buf, "recorded with Haswell kernels, 2 parts; this run: HASWELL, 3 parts — "
+			      "numbers may differ");
+	now.parts = 2;
+	snprintf(now.kernels, sizeof now.kernels, "Zen");
+	ck_assert_ptr_nonnull(repro_compare(&rec, &now, buf, sizeof buf));
+	ck_assert_str_eq(buf, "recorded with Haswell kernels, 2 parts; this run: Zen, 2 parts — "
+			      "numbers may differ");
+	rec.kernels[0] = '\0';
+	ck_assert_ptr_null(repro_compare(&rec, &now, buf, sizeof buf));
+}
+END_TEST
+
 START_TEST(cancel_rolls_back)
 {
 	const char *dir = tu_tmpdir();
@@ -877,6 +907,7 @@ int main(void)
 	tcase_add_test(tc, corrupt_log_names_line);
 	tcase_add_test(tc, replay_matches_direct_calls);
 	tcase_add_test(tc, log_check_names_other_kernels);
+	tcase_add_test(tc, repro_compare_kernels_and_parts);
 	tcase_add_test(tc, cancel_rolls_back);
 	tcase_add_test(tc, load_checks_crc);
 	tcase_add_test(tc, hook_sees_the_training_net);
