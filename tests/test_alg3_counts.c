@@ -14,6 +14,7 @@
  * neurons in another order, some negated, so the pivoting has work to do. */
 #include <math.h>
 
+#include "base/rng.h"
 #include "engine/alg3_squeeze.h"
 #include "engine/cond.h"
 #include "engine/net.h"
@@ -372,6 +373,47 @@ START_TEST(wide_layer_within_tau_keeps_every_neuron)
 }
 END_TEST
 
+/* Line 2 on layers of no special form: at τ = κ(Ŵ) as computed, every neuron
+ * stays and the threshold's count is all of them, even where κ of the same
+ * columns in pivot order computes an ulp or so above κ(Ŵ) (the order changes
+ * the rounding). Random 9 → 6, 6 → 6 and 4 → 7 layers. */
+START_TEST(layers_at_kappa_equal_tau_keep_every_neuron)
+{
+	static const int shapes[3][2] = {{9, 6}, {5, 6}, {4, 7}};
+	int above = 0;
+	for (int s = 0; s < 3; s++) {
+		for (uint64_t seed = 1; seed <= 20; seed++) {
+			int w[3] = {shapes[s][0], shapes[s][1], 2};
+			Err e;
+			Net *net = net_fresh(2, w, ACT_TANH, 1.0f, seed, &e);
+			ck_assert_msg(net != NULL, "%s", e.msg);
+			Rng r;
+			rng_seed(&r, seed);
+			for (int j = 0; j < w[1]; j++)
+				net->b[0][j] = (float)(0.3 * rng_normal(&r));
+			SqueezeOpts o;
+			squeeze_opts_default(&o);
+			LayerCond lc;
+			ck_assert_int_eq(cond_layer(net, 1, 25, &lc, &e), 0);
+			o.tau = lc.kappa;
+			ck_assert(o.tau >= 1 && isfinite(o.tau));
+			SqueezeProposal sp;
+			ck_assert_msg(squeeze_propose(net, 1, &o, &sp, &e) == 0, "%s", e.msg);
+			ck_assert(sp.kappa_before == o.tau);
+			ck_assert_msg(sp.nkeep == w[1] && sp.p_qr == w[1],
+			              "%d → %d, seed %d: κ = τ = %.17g, kept %d and %d", w[0], w[1],
+			              (int)seed, o.tau, sp.p_qr, sp.nkeep);
+			above += cond_kappa_columns(net, 1, lc.perm, w[1], &e) > o.tau;
+			squeeze_proposal_free(&sp);
+			cond_layer_free(&lc);
+			net_free(net);
+		}
+	}
+	/* the case that matters: here 31 of the 60 */
+	ck_assert_msg(above > 0, "no layer whose κ in pivot order computes above κ(Ŵ)");
+}
+END_TEST
+
 /* Lines 6-9: while κ of the kept pivots exceeds τ, the last one goes, and p
  * is the count whose κ was found within τ. On "pairs" the threshold keeps
  * 3, 4, 5 or 6 pivots (at τ ≥ 1.6, 4, 32/7, 16/3) and the loop removes
@@ -557,6 +599,7 @@ static Suite *suite(void)
 	tcase_add_test(t, threshold_keeps_down_to_r11_over_tau);
 	tcase_add_test(t, layer_within_tau_is_left_alone);
 	tcase_add_test(t, wide_layer_within_tau_keeps_every_neuron);
+	tcase_add_test(t, layers_at_kappa_equal_tau_keep_every_neuron);
 	tcase_add_test(t, kappa_loop_counts_the_columns_it_evaluates);
 	tcase_add_test(t, two_layers_counted_by_stage);
 	tcase_add_test(t, rounds_count_a_round_of_one_neuron);
