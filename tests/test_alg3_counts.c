@@ -11,7 +11,10 @@
  * single column's norm, or the two of the pair [[a, α], [0, β]],
  * σ± = √((S ± √(S² − 4a²β²))/2) with S = a² + α² + β². Every entry is a
  * small dyadic number, exact in float; the columns are spread over the
- * neurons in another order, some negated, so the pivoting has work to do. */
+ * neurons in another order, some negated, so the pivoting has work to do.
+ * Besides: line 2 (a layer within τ is left alone) on a wide layer and on
+ * random ones at τ = κ(Ŵ), both stages' counts over two layers, and the
+ * rounds of squeeze-until-stable. */
 #include <math.h>
 
 #include "base/rng.h"
