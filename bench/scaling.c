@@ -16,7 +16,7 @@
 
 #include "bench.h"
 #include "engine/cond.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 #include "engine/net.h"
 #include "engine/train.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz_file.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 
 static void check(const uint8_t *data, size_t size)
 {

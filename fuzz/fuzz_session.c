@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/session.h"
+#include "session/session.h"
 #include "fuzz_file.h"
 
 static void check_action(const SessAction *a)

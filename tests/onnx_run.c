@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "data/npy.h"
-#include "engine/model_io.h"
-#include "engine/onnx_io.h"
+#include "model/model_io.h"
+#include "model/onnx_io.h"
 
 static int ends_with(const char *s, const char *suffix)
 {

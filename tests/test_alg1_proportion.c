@@ -3,7 +3,7 @@
  * run is reproducible from its seed. */
 #include <math.h>
 
-#include "engine/alg1_proportion.h"
+#include "alg/alg1_proportion.h"
 #include "engine/cond.h"
 #include "testutil.h"
 

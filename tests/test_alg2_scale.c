@@ -2,8 +2,8 @@
  * scores, the pick, extension at either edge, gather and the trial JSON. */
 #include <math.h>
 
-#include "engine/alg2_scale.h"
-#include "engine/alg2_trials.h"
+#include "alg/alg2_scale.h"
+#include "alg/alg2_trials.h"
 #include "testutil.h"
 
 /* A stub trial: err_tr = tr0 + slope_tr·β + 0.01·(trial − 1) and

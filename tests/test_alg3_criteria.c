@@ -9,12 +9,12 @@
 
 #include "base/rng.h"
 #include "data/dataset.h"
-#include "engine/alg3_compare.h"
-#include "engine/alg3_squeeze.h"
+#include "alg/alg3_compare.h"
+#include "alg/alg3_squeeze.h"
 #include "engine/cond.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 #include "engine/net.h"
-#include "engine/net_cost.h"
+#include "model/net_cost.h"
 #include "engine/train.h"
 #include "testutil.h"
 

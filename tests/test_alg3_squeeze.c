@@ -5,7 +5,7 @@
  * squeeze-then-retrain rounds. */
 #include <math.h>
 
-#include "engine/alg3_squeeze.h"
+#include "alg/alg3_squeeze.h"
 #include "engine/cond.h"
 #include "data/dataset.h"
 #include "engine/net.h"

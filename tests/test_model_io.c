@@ -10,7 +10,7 @@
 #include <zlib.h>
 
 #include "base/file.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 #include "testutil.h"
 
 static Net *sample_net(int with_adam)
@@ -238,7 +238,7 @@ END_TEST
 START_TEST(test_version_1_and_schedule_block)
 {
 	const char *dir = tu_tmpdir();
-	char path[600];
+	char path[1100];
 	snprintf(path, sizeof path, "%s/m.cnm", dir);
 	Net *net = sample_net(1);
 	Err e;

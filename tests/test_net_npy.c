@@ -5,7 +5,7 @@
 
 #include "data/npy.h"
 #include "engine/net.h"
-#include "engine/net_npy.h"
+#include "model/net_npy.h"
 #include "testutil.h"
 
 static char dir[512];

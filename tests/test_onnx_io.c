@@ -7,7 +7,7 @@
 #include "config.h"
 
 #include "engine/net.h"
-#include "engine/onnx_io.h"
+#include "model/onnx_io.h"
 #include "engine/train.h"
 #include "testutil.h"
 

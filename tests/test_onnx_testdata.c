@@ -8,7 +8,7 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "engine/onnx_io.h"
+#include "model/onnx_io.h"
 #include "testutil.h"
 
 static const char *data_dir(void)

@@ -6,7 +6,7 @@
 #include <math.h>
 
 #include "engine/cond.h"
-#include "engine/report.h"
+#include "report/report.h"
 #include "testutil.h"
 
 /* What fn(f, …) prints, as a malloc'd string. */

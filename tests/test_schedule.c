@@ -5,8 +5,8 @@
 #include <math.h>
 
 #include "data/datasets.h"
-#include "engine/model_io.h"
-#include "engine/session.h"
+#include "model/model_io.h"
+#include "session/session.h"
 #include "engine/schedule.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"

@@ -5,12 +5,12 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "engine/alg1_proportion.h"
-#include "engine/alg3_squeeze.h"
+#include "alg/alg1_proportion.h"
+#include "alg/alg3_squeeze.h"
 #include "data/datasets.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 #include "base/rng.h"
-#include "engine/session.h"
+#include "session/session.h"
 #include "testutil.h"
 
 static SessAction act(SessKind k)
@@ -305,7 +305,7 @@ START_TEST(log_check_names_other_kernels)
 {
 	const char *dir = tu_tmpdir();
 	ReproRecord now;
-	char rec[128], text[512], warn[1400], want[256];
+	char rec[128], text[512], warn[1400], want[1200];
 	repro_current(&now, 2);
 	snprintf(text, sizeof text, "# condnet session log, version 1\nopts batch=50 lr=0.001 "
 		 "threads=2\n# run %s\n", repro_format(&now, rec, sizeof rec));

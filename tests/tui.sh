@@ -477,7 +477,7 @@ for lesson in algorithm1:Algorithm.1.finds squeeze:Squeezing.a.trained; do
 	play_lesson $lesson
 	see "the $lesson lesson opens with its caption" "^▸ $first"
 	i=0
-	while [ $i -lt 30 ] && ! grep -q 'end of the lesson' "$TMP/screen"; do
+	while [ $i -lt 200 ] && ! grep -q 'end of the lesson' "$TMP/screen"; do
 		keys Right; wait_for 'lesson: action|end of the lesson' 10; sleep 0.3; i=$((i + 1))
 		wait_for ' (idle|lesson: action [0-9]+ of [0-9]+)$' 20
 	done

@@ -14,7 +14,7 @@
 #include "base/file.h"
 #include "base/rng.h"
 #include "engine/limits.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 
 /* The data-set options come first: CLI_DATA_NOPTIONS in cli.h counts them. */
 const struct option cli_common_options[] = {
@@ -372,30 +372,74 @@ const char *cli_data_name(const CommonOpts *c)
 	return c->data.spec ? c->data.spec : "synthetic";
 }
 
-int cli_build_tree(void)
+/* The directory of the running executable, in dir; 0, or -1 when unknown. */
+static int exe_dir(char *dir, size_t len)
 {
-	char exe[1024], path[1100];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
+	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
+	if (n <= 0 || (size_t)n >= len - 1)
+		return -1;
+	dir[n] = '\0';
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	return 0;
+}
+
+int cli_source_tree(char *dir, size_t len)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 32], line[PATH_MAX + 64];
+	if (exe_dir(exe, sizeof exe))
 		return 0;
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
 	snprintf(path, sizeof path, "%s/config.status", exe);
-	return access(path, F_OK) == 0;
+	if (access(path, F_OK) != 0)
+		return 0;
+	/* the build tree's Makefile names the source tree */
+	snprintf(path, sizeof path, "%s/Makefile", exe);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	int found = 0;
+	while (!found && fgets(line, sizeof line, f)) {
+		const char *key = "abs_top_srcdir = ";
+		if (strncmp(line, key, strlen(key)))
+			continue;
+		char *v = line + strlen(key);
+		v[strcspn(v, "\n")] = '\0';
+		found = *v && snprintf(dir, len, "%s", v) < (int)len;
+	}
+	fclose(f);
+	return found;
+}
+
+int cli_data_dirs(const char *sub, char dirs[][PATH_MAX], int max)
+{
+	char exe[PATH_MAX], src[PATH_MAX];
+	int n = 0;
+	if (n < max && snprintf(dirs[n], PATH_MAX, "%s/%s", CONDNET_DATADIR, sub) < PATH_MAX)
+		n++;
+	/* installed elsewhere than configured: PREFIX/bin/condnet beside PREFIX/share/condnet */
+	if (n < max && !exe_dir(exe, sizeof exe) &&
+	    snprintf(dirs[n], PATH_MAX, "%s/../share/condnet/%s", exe, sub) < PATH_MAX)
+		n++;
+	if (n < max && cli_source_tree(src, sizeof src) &&
+	    snprintf(dirs[n], PATH_MAX, "%s/data/%s", src, sub) < PATH_MAX)
+		n++;
+	return n;
 }
 
 const char *cli_man_hint(void)
 {
-	static char hint[PATH_MAX + 32];
-	char cwd[PATH_MAX], src[PATH_MAX];
-	if (!cli_build_tree() || access(CONDNET_SRCDIR "/man/condnet.1", R_OK) != 0 ||
-	    !realpath(CONDNET_SRCDIR, src))
+	static char hint[PATH_MAX + 64];
+	char cwd[PATH_MAX], src[PATH_MAX], page[PATH_MAX + 32];
+	if (!cli_source_tree(src, sizeof src))
+		return "'man condnet'";
+	snprintf(page, sizeof page, "%s/man/condnet.1", src);
+	if (access(page, R_OK) != 0)
 		return "'man condnet'";
 	if (getcwd(cwd, sizeof cwd) && !strcmp(cwd, src))
 		return "'man ./man/condnet.1'";
-	snprintf(hint, sizeof hint, "'man %s/man/condnet.1'", src);
+	snprintf(hint, sizeof hint, "'man %s'", page);
 	return hint;
 }
 

@@ -6,6 +6,7 @@
 #define CONDNET_CLI_H
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 
 #include "engine/act.h"
@@ -147,9 +148,15 @@ const char *cli_default_layers(const char *spec);
 const char *cli_data_name(const CommonOpts *c);
 
 /* 1 when the program runs from its build tree (configure's config.status
- * lies beside it), where the source tree's files (man/condnet.1,
- * data/lessons) stand in for installed ones. */
-int cli_build_tree(void);
+ * lies beside it), with the source tree's directory in dir: its files
+ * (man/condnet.1, data/lessons) stand in for installed ones there. */
+int cli_source_tree(char *dir, size_t len);
+/* The directories where condnet's installed data folder sub ("lessons")
+ * may be, in the order to look: the configured data directory, the one
+ * beside the executable (PREFIX/share/condnet/sub for PREFIX/bin/condnet),
+ * and the source tree's data/sub when run from a build tree. At most max;
+ * returns how many. */
+int cli_data_dirs(const char *sub, char dirs[][PATH_MAX], int max);
 /* How to read the manual: "man condnet", or "man ./man/condnet.1" (the
  * source tree's page, by its path) for a program run from its build tree. */
 const char *cli_man_hint(void);

@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "engine/alg1_proportion.h"
+#include "alg/alg1_proportion.h"
 #include "cli/cli.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 #include "cli/progress.h"
-#include "engine/report.h"
+#include "report/report.h"
 
 /* The defaults in the text come from alg1_opts_default. */
 static const char help_fmt[] =

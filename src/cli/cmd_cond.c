@@ -7,11 +7,11 @@
 
 #include "cli/cli.h"
 #include "engine/cond.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 #include "cli/progress.h"
-#include "engine/alg3_squeeze.h"
-#include "engine/report.h"
-#include "engine/report_squeeze.h"
+#include "alg/alg3_squeeze.h"
+#include "report/report.h"
+#include "report/report_squeeze.h"
 
 static const char help[] =
 	"Usage: condnet cond [--load MODEL] [OPTIONS]\n\n"

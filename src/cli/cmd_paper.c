@@ -7,7 +7,7 @@
 
 #include "base/file.h"
 #include "cli/cli.h"
-#include "cli/plan.h"
+#include "cli/cmdlines.h"
 #include "paper/paper.h"
 #include "cli/progress.h"
 

@@ -5,9 +5,9 @@
 
 #include "cli/cli.h"
 #include "engine/cond.h"
-#include "engine/model_io.h"
-#include "engine/report.h"
-#include "engine/session.h"
+#include "model/model_io.h"
+#include "report/report.h"
+#include "session/session.h"
 
 static const char replay_help[] =
     "Usage: condnet replay LOG [--save MODEL] [--markdown]\n\n"

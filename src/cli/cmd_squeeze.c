@@ -14,10 +14,10 @@
 #include "base/file.h"
 #include "cli/cmd_squeeze.h"
 #include "engine/cond.h"
-#include "engine/model_io.h"
-#include "engine/net_cost.h"
-#include "engine/report.h"
-#include "engine/report_squeeze.h"
+#include "model/model_io.h"
+#include "model/net_cost.h"
+#include "report/report.h"
+#include "report/report_squeeze.h"
 
 enum { MAX_ROUNDS = 20 };
 

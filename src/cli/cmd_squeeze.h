@@ -5,7 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "engine/alg3_squeeze.h"
+#include "alg/alg3_squeeze.h"
 #include "engine/train_plan.h"
 
 enum { SQUEEZE_MAX_TAUS = 32 };

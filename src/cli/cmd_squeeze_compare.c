@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "cli/cmd_squeeze.h"
-#include "engine/alg3_compare.h"
-#include "engine/report_squeeze.h"
+#include "alg/alg3_compare.h"
+#include "report/report_squeeze.h"
 
 typedef struct Cmp {
 	const SqueezeCompare *c;

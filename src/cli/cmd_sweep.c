@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/alg2_scale.h"
-#include "engine/alg2_trials.h"
+#include "alg/alg2_scale.h"
+#include "alg/alg2_trials.h"
 #include "engine/train_plan.h"
 #include "cli/cli.h"
-#include "engine/model_io.h"
-#include "cli/plan.h"
+#include "model/model_io.h"
+#include "cli/cmdlines.h"
 #include "cli/progress.h"
-#include "engine/report.h"
+#include "report/report.h"
 #include "base/file.h"
 
 /* The defaults in the text come from alg2_opts_default. */

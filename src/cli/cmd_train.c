@@ -7,9 +7,9 @@
 #include "base/file.h"
 #include "base/signals.h"
 #include "cli/cli.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 #include "cli/progress.h"
-#include "engine/report.h"
+#include "report/report.h"
 
 static const char help[] =
 	"Usage: condnet train [OPTIONS]\n\n"

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <float.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,16 +43,20 @@ const Limit *limit_of(LimitId id)
 	return (unsigned)id < LIM_COUNT ? &table[id] : NULL;
 }
 
-/* "NAME: 'text'" or "NAME: v" and the complaint. */
-static int complain(const char *name, const char *text, double v, Err *e, const char *fmt,
-		    double x)
+/* "NAME: 'text'" or "NAME: v" and the complaint, a format of one double. */
+static int complain(const char *name, const char *text, double v, Err *e, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static int complain(const char *name, const char *text, double v, Err *e, const char *fmt, ...)
 {
 	char val[64], why[96];
 	if (text)
 		snprintf(val, sizeof val, "'%.40s%s'", text, strlen(text) > 40 ? "…" : "");
 	else
 		snprintf(val, sizeof val, "%.9g", v);
-	snprintf(why, sizeof why, fmt, x);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof why, fmt, ap);
+	va_end(ap);
 	return err_set(e, "%s: %s %s", name, val, why);
 }
 
@@ -61,12 +66,12 @@ int limit_check(LimitId id, double v, const char *name, const char *text, Err *e
 	if (!l)
 		return err_set(e, "%s: no such limit", name);
 	if (isnan(v))
-		return complain(name, text, v, e, "is not a number", 0);
+		return complain(name, text, v, e, "is not a number");
 	if (!isfinite(v))
 		return complain(name, text, v, e, v > 0 ? "must be at most %g" : "must be at least %g",
 				v > 0 ? l->hi : l->lo);
 	if (l->integer && v != floor(v))
-		return complain(name, text, v, e, "is not a whole number", 0);
+		return complain(name, text, v, e, "is not a whole number");
 	if (l->least > 0 && v != 0 && fabs(v) < l->least)
 		return complain(name, text, v, e, "is too small (the least is %g)", l->least);
 	if (l->lo_open && v <= l->lo)
@@ -96,12 +101,12 @@ int limit_parse(LimitId id, const char *name, const char *s, double *out, Err *e
 	errno = 0;
 	double v = strtod(s, &end);
 	if (end == s || *end || isnan(v))
-		return complain(name, s, v, e, "is not a number", 0);
+		return complain(name, s, v, e, "is not a number");
 	/* below the least normal double: a subnormal, or 0 for what was not 0 */
 	if (errno == ERANGE && fabs(v) <= DBL_MIN && l && l->least > 0)
 		return complain(name, s, v, e, "is too small (the least is %g)", l->least);
 	if (errno == ERANGE && fabs(v) <= DBL_MIN)
-		return complain(name, s, v, e, "is too small to be told from 0", 0);
+		return complain(name, s, v, e, "is too small to be told from 0");
 	if (limit_check(id, v, name, s, e))
 		return -1;
 	*out = v;

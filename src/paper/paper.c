@@ -9,11 +9,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "engine/alg3_squeeze.h"
+#include "alg/alg3_squeeze.h"
 #include "engine/cond.h"
 #include "data/datasets.h"
 #include "base/file.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 #include "paper/paper_stage.h"
 #include "base/clock.h"
 #include "base/repro.h"

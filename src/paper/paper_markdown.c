@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "data/datasets.h"
-#include "engine/report.h"
+#include "report/report.h"
 #include "paper/paper_stage.h"
 
 void md_num(FILE *f, double v, int decimals)
@@ -252,10 +252,10 @@ void md_head(const Paper *p, Md *md, const char *title)
 	cJSON_ArrayForEach(s, p->res)
 	{
 		fprintf(f, "| %s | ", s->string);
-		const Stage *st = !strcmp(p->o.which, "mnist") ? paper_mnist_stages : paper_adult_stages;
-		for (; st->name; st++)
-			if (!strcmp(st->name, s->string))
-				fputs(st->what, f);
+		const Stage *g = !strcmp(p->o.which, "mnist") ? paper_mnist_stages : paper_adult_stages;
+		for (; g->name; g++)
+			if (!strcmp(g->name, s->string))
+				fputs(g->what, f);
 		fprintf(f, " | %.1f", paper_json_num(s, "seconds"));
 		const cJSON *note = cJSON_GetObjectItemCaseSensitive(s, "seconds_note");
 		if (cJSON_IsString(note))

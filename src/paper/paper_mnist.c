@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/alg2_scale.h"
+#include "alg/alg2_scale.h"
 #include "paper/paper_stage.h"
 
 /* "Fully trained": until 100 % training accuracy, at most this many epochs. */

@@ -7,7 +7,7 @@
  * The schema, one for every stage (docs/runs/README.md):
  *   - a network is {"n": [n_0, …, n_m], "kappa": [κ_1, …, κ_m], "p": [p_1, …, p_m]}
  *     (n_0 the inputs, n_m the classes; κ = ∞ is null; p at the τ of the stage);
- *   - Algorithm 1 is the record of report_alg1_json (src/engine/report.h):
+ *   - Algorithm 1 is the record of report_alg1_json (src/report/report.h):
  *     its options, status and reason, and "history": one network-like
  *     object per iteration with max_kappa, sum_n, train_error, seconds, tau
  *     and eta;
@@ -31,7 +31,7 @@
 #include "base/err.h"
 #include "base/repro.h"
 #include "data/dataset.h"
-#include "engine/alg1_proportion.h"
+#include "alg/alg1_proportion.h"
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"

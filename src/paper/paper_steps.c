@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/alg2_scale.h"
-#include "engine/alg3_squeeze.h"
+#include "alg/alg2_scale.h"
+#include "alg/alg3_squeeze.h"
 #include "engine/cond.h"
-#include "engine/model_io.h"
-#include "engine/report.h"
+#include "model/model_io.h"
+#include "report/report.h"
 #include "paper/paper_stage.h"
 
 Net *paper_net(const Paper *p, const int *hidden, int nh, uint64_t seed, Err *e)

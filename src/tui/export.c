@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine/report.h"
+#include "report/report.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
@@ -41,7 +41,7 @@ static void render_tables(FILE *f, const void *ud)
 		fprintf(f, md ? "\n## Algorithm 2, beta sweep\n\n" : "\n");
 		report_alg2(f, s->sweep, fmt);
 	}
-	const PubSqueeze *q = &w->pub.sq;
+	const ShownSqueeze *q = &w->shown.sq;
 	if (!isnan(q->acc_end) && !q->undone) {
 		SqueezeRow r = {s->tau, q->removed, q->acc_end, NAN, q->acc_retrained};
 		fprintf(f, md ? "\n## Algorithm 3, squeeze\n\n" : "\n");
@@ -108,11 +108,11 @@ static void write_alg1(FILE *f, const void *ud)
 
 static void write_sweep(FILE *f, const void *ud)
 {
-	const Pub *p = &((const PlotData *)ud)->w->pub;
+	const Shown *p = &((const PlotData *)ud)->w->shown;
 	fprintf(f, "# beta err_tr err_v score score_min score_max trials pick (percent; score = "
 		   "2 err_v - err_tr, min and max over single trials)\n");
 	for (int i = 0; i < p->nbeta; i++) {
-		const PubBeta *b = &p->beta[i];
+		const ShownBeta *b = &p->beta[i];
 		fprintf(f, "%g %.4f %.4f %.4f %.4f %.4f %d %d\n", b->beta, 100 * b->err_tr,
 			100 * b->err_v, 100 * b->score, 100 * b->smin, 100 * b->smax, b->done,
 			i == p->pick);
@@ -121,7 +121,7 @@ static void write_sweep(FILE *f, const void *ud)
 
 static void write_series(FILE *f, const void *ud)
 {
-	const PubSeries *k = &((const PlotData *)ud)->w->pub.ks;
+	const ShownSeries *k = &((const PlotData *)ud)->w->shown.ks;
 	fprintf(f, "# %s: epoch", k->what);
 	for (int i = 1; i <= k->m; i++)
 		fprintf(f, " kappa_%d", i);
@@ -236,7 +236,7 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 	if (dot && dot != base)
 		*dot = '\0';
 	const Session *s = w->s;
-	Plots pl = {base, s->net->m, s->alg1 && s->alg1->nrec, w->pub.nbeta > 0, w->pub.ks.n > 0,
+	Plots pl = {base, s->net->m, s->alg1 && s->alg1->nrec, w->shown.nbeta > 0, w->shown.ks.n > 0,
 		    s->tau};
 	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
 	if (!lc || cond_net(s->net, s->tau, lc, e) < 0) {

@@ -24,7 +24,7 @@ typedef struct Snap {
 
 static Snap snap(Tui *t)
 {
-	const Pub *p = worker_lock(t->w);
+	const Shown *p = worker_lock(t->w);
 	Snap s = {p->busy || p->queued, p->sq.waiting, p->dirty, p->sweep_state == 2 && p->pick >= 0,
 		  p->m, p->nrec};
 	worker_unlock(t->w);

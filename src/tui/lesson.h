@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "base/err.h"
-#include "engine/session.h"
+#include "session/session.h"
 
 typedef struct Lesson {
 	char path[1024];

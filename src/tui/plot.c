@@ -103,7 +103,7 @@ static void decade_label(int k, char *buf, size_t len)
 		snprintf(buf, len, "1e%d", k);
 }
 
-void plot_axes(Plot *p, const char *fmt, double scale)
+void plot_axes(Plot *p, int decimals, const char *unit, double scale)
 {
 	const char *v = screen_ascii() ? "|" : "│";
 	for (int r = 0; r < p->rows; r++)
@@ -129,7 +129,8 @@ void plot_axes(Plot *p, const char *fmt, double scale)
 			int r = plot_y(p, y);
 			if (r - last < 2 && last >= 0)
 				continue;
-			snprintf(lab, sizeof lab, fmt, (fabs(y) < step * 1e-9 ? 0 : y) * scale);
+			snprintf(lab, sizeof lab, "%.*f%s", decimals, (fabs(y) < step * 1e-9 ? 0 : y) * scale,
+				 unit ? unit : "");
 			ylabel(p, r, lab);
 			last = r;
 		}

@@ -35,9 +35,10 @@ void plot_end(Plot *p);
 /* The column and row of a data value, clamped into the data area. */
 int plot_x(const Plot *p, double x);
 int plot_y(const Plot *p, double y);
-/* The axes: y labels about every third row (fmt prints value × scale, e.g.
- * "%.1f%%"; a log axis labels decades and ignores both), and the x axis. */
-void plot_axes(Plot *p, const char *fmt, double scale);
+/* The axes: y labels about every third row (value × scale with the given
+ * decimals and unit, e.g. 1 and "%" for "12.5%"; a log axis labels decades
+ * and ignores them), and the x axis. */
+void plot_axes(Plot *p, int decimals, const char *unit, double scale);
 /* A label centred under x on the first x-label row with room; -1 when
  * none had room. */
 int plot_xlabel(Plot *p, double x, ScrColor c, int bold, const char *text);

@@ -21,7 +21,7 @@ void tui_submit(Tui *t, const Job *j)
 int tui_refuse_busy(Tui *t)
 {
 	char what[128];
-	const Pub *p = worker_lock(t->w);
+	const Shown *p = worker_lock(t->w);
 	int busy = p->ops > 0;
 	snprintf(what, sizeof what, "%s", p->running[0] ? p->running : "an operation");
 	worker_unlock(t->w);
@@ -55,7 +55,7 @@ void tui_set_value(Tui *t, SessKind k, double x)
 		worker_status(t->w, 1, "%s", e.msg);
 		return;
 	}
-	const Pub *p = worker_lock(t->w);
+	const Shown *p = worker_lock(t->w);
 	j.quiet = p->ops > 0;
 	worker_unlock(t->w);
 	if (k == SESS_TAU)

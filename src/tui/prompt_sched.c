@@ -15,7 +15,7 @@ void tui_set_sched(Tui *t, const char *spec, double warmup)
 {
 	Job j = {.kind = JOB_ACTION, .a = {.kind = SESS_SCHED, .x = warmup}};
 	snprintf(j.a.spec, sizeof j.a.spec, "%s", spec);
-	const Pub *p = worker_lock(t->w);
+	const Shown *p = worker_lock(t->w);
 	j.quiet = p->ops > 0;
 	worker_unlock(t->w);
 	tui_submit(t, &j);
@@ -28,7 +28,7 @@ void tui_set_sched(Tui *t, const char *spec, double warmup)
 /* The schedule in effect, from the published state. */
 static LrSchedule current(Tui *t)
 {
-	const Pub *p = worker_lock(t->w);
+	const Shown *p = worker_lock(t->w);
 	LrSchedule s = p->sched;
 	worker_unlock(t->w);
 	return s;
@@ -90,7 +90,7 @@ void tui_answer_sched(Tui *t, PromptKind k, const char *v)
 		if (!same) {
 			tui_set_sched(t, sched_format(&n, a, sizeof a), t->warmup);
 		} else {
-			const Pub *p = worker_lock(t->w);
+			const Shown *p = worker_lock(t->w);
 			double lr = p->lr;
 			worker_unlock(t->w);
 			worker_status(t->w, 0, "%s", sched_settings(lr, &n, pat, b, sizeof b));

@@ -58,7 +58,7 @@ static int read_key(void)
 /* What a lesson played with a delay and a save on the way out wait for. */
 static void between_keys(Tui *t)
 {
-	const Pub *p = worker_lock(t->w);
+	const Shown *p = worker_lock(t->w);
 	int idle = !p->busy && !p->ops, dirty = p->dirty, pos = p->play_pos;
 	worker_unlock(t->w);
 	double now = clock_seconds();
@@ -117,7 +117,7 @@ int tui_run(Session *s, const TuiSetup *su)
 	t.next_at = clock_seconds() + su->delay;
 	while (!t.quit && !signals_stop()) {
 		if (!screen_too_small()) {
-			const Pub *p = worker_lock(t.w);
+			const Shown *p = worker_lock(t.w);
 			t.u.prompt = t.pk ? t.prompt : NULL;
 			t.u.input = t.input;
 			/* pending values only where keys change them, not in a lesson */

@@ -3,12 +3,12 @@
  * holds it).
  *
  * The screen holds the key handling, the prompts and the main loop; the
- * session (engine/session.h) holds the state and the worker (tui/worker.h)
+ * session (session/session.h) holds the state and the worker (tui/worker.h)
  * runs every engine operation on it. */
 #ifndef CONDNET_TUI_TUI_H
 #define CONDNET_TUI_TUI_H
 
-#include "engine/session.h"
+#include "session/session.h"
 #include "tui/lesson.h"
 
 /* How the screen starts. */

@@ -26,7 +26,7 @@ static void intro(int y)
 		       S(KAPPA), S(TAU), S(WHAT), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU));
 }
 
-static const char *state(const Pub *p, char *buf, size_t len)
+static const char *state(const Shown *p, char *buf, size_t len)
 {
 	if (p->alg1_status == ALG1_RUNNING && p->alg1_live)
 		snprintf(buf, len, "more to do (s steps, r runs)");
@@ -39,7 +39,7 @@ static const char *state(const Pub *p, char *buf, size_t len)
 }
 
 /* One summary row: k 0 τ, 1 η, 2 max κ, 3 Σ n_i, 4 test accuracy, 5 training error. */
-static void summary_row(const Pub *p, int k, int y, int first, int fit)
+static void summary_row(const Shown *p, int k, int y, int first, int fit)
 {
 	static const char *const name[] = {"τ", "η", "max κ", "Σ n_i", "test acc %", "err tr %"};
 	screen_put(y, 0, LW, C_TITLE, 1, "%s", name[k]);
@@ -63,7 +63,7 @@ static void summary_row(const Pub *p, int k, int y, int first, int fit)
 	}
 }
 
-void view_alg1(const Pub *p, UiState *u, int top, int bot)
+void view_alg1(const Shown *p, UiState *u, int top, int bot)
 {
 	int y = top;
 	char st[400];

@@ -24,30 +24,30 @@ static const char *glyph(int i, char *buf)
 
 /* A log-scale κ chart of m series over x[0..n): kappa(r, i) gives κ of layer
  * i at point r. */
-typedef double (*KappaAt)(const Pub *p, int r, int i);
+typedef double (*KappaAt)(const Shown *p, int r, int i);
 
-static double rec_kappa(const Pub *p, int r, int i)
+static double rec_kappa(const Shown *p, int r, int i)
 {
 	return p->rec[r].kappa[i];
 }
 
-static double rec_x(const Pub *p, int r)
+static double rec_x(const Shown *p, int r)
 {
 	return p->rec[r].iter;
 }
 
-static double ser_kappa(const Pub *p, int r, int i)
+static double ser_kappa(const Shown *p, int r, int i)
 {
 	return p->ks.kappa[(size_t)r * (size_t)p->ks.m + (size_t)i];
 }
 
-static double ser_x(const Pub *p, int r)
+static double ser_x(const Shown *p, int r)
 {
 	return p->ks.epoch[r];
 }
 
-static void kappa_chart(const Pub *p, int top, int left, int rows, int cols, int n, int m,
-			double x0, double x1, double (*xat)(const Pub *, int), KappaAt kat,
+static void kappa_chart(const Shown *p, int top, int left, int rows, int cols, int n, int m,
+			double x0, double x1, double (*xat)(const Shown *, int), KappaAt kat,
 			int every)
 {
 	double lo = p->tau, hi = p->tau;
@@ -64,7 +64,7 @@ static void kappa_chart(const Pub *p, int top, int left, int rows, int cols, int
 	if (plot_begin(&pl, top, left, rows, cols, 5, 1, x0, x1, lo, hi, 1) < 0)
 		return;
 	pl.vfirst = 1;
-	plot_axes(&pl, NULL, 1);
+	plot_axes(&pl, 0, NULL, 1);
 	plot_hline(&pl, p->tau, C_MARK, NULL);
 	for (int i = 0; i < m; i++)
 		for (int r = 1; r < n; r++) {
@@ -88,13 +88,13 @@ static void kappa_chart(const Pub *p, int top, int left, int rows, int cols, int
 	plot_end(&pl);
 }
 
-static double small_value(const Pub *p, int which, int r)
+static double small_value(const Shown *p, int which, int r)
 {
 	return which ? 100 * (1 - p->rec[r].eval_error) : (double)p->rec[r].sum_n;
 }
 
 /* Too few rows for a plot: the first and last values and a one-row chart. */
-static void small_spark(const Pub *p, int which, int y, int left, int cols, double lo, double hi)
+static void small_spark(const Shown *p, int which, int y, int left, int cols, double lo, double hi)
 {
 	static const char *const lv[8] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
 	static const char la[8] = {'_', '.', '-', ':', '=', '+', '*', '#'};
@@ -113,7 +113,7 @@ static void small_spark(const Pub *p, int which, int y, int left, int cols, doub
 
 /* Σ n_i (which 0) or the test accuracy (1) per iteration: a plot, or a
  * one-row chart when rows are few. */
-static void small_chart(const Pub *p, int which, int top, int left, int rows, int cols)
+static void small_chart(const Shown *p, int which, int top, int left, int rows, int cols)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	for (int r = 0; r < p->nrec; r++) {
@@ -141,7 +141,7 @@ static void small_chart(const Pub *p, int which, int top, int left, int rows, in
 	double x1 = p->rec[p->nrec - 1].iter;
 	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 6, 1, 0, x1 > 0 ? x1 : 1, lo, hi, 0) < 0)
 		return;
-	plot_axes(&pl, which && hi - lo < 10 ? "%.1f" : "%.0f", 1);
+	plot_axes(&pl, which && hi - lo < 10 ? 1 : 0, NULL, 1);
 	for (int r = 0; r < p->nrec; r++) {
 		double v = small_value(p, which, r);
 		if (r > 0)
@@ -165,7 +165,7 @@ static void legend(int y, int x, int xmax, int m)
 }
 
 /* κ, Σ n_i and the test accuracy per Algorithm-1 iteration in rows top..bot. */
-static void iterations(const Pub *p, int top, int bot)
+static void iterations(const Shown *p, int top, int bot)
 {
 	int h = bot - top + 1, lw = COLS * 3 / 5;
 	if (!p->nrec) {
@@ -188,9 +188,9 @@ static void iterations(const Pub *p, int top, int bot)
 
 /* κ of every layer against epochs of the last training in rows top..bot,
  * columns left to left + cols - 1. */
-static void epochs(const Pub *p, int top, int bot, int left, int cols)
+static void epochs(const Shown *p, int top, int bot, int left, int cols)
 {
-	const PubSeries *k = &p->ks;
+	const ShownSeries *k = &p->ks;
 	if (!k->n) {
 		screen_put_cut(top, left, cols, C_DIM, 0,
 			       "No training yet: t trains, s steps Algorithm 1; %s of every layer "
@@ -214,7 +214,7 @@ static void epochs(const Pub *p, int top, int bot, int left, int cols)
 
 /* The title of the validation curve: what trained, and what early
  * stopping did or does. */
-static void curve_title(const PubEpochs *k, int top, int left, int cols)
+static void curve_title(const ShownEpochs *k, int top, int left, int cols)
 {
 	char what[320];
 	int best = k->best;
@@ -246,9 +246,9 @@ static void curve_title(const PubEpochs *k, int top, int left, int cols)
 /* The accuracy per epoch of the last t training: validation (•, drawn
  * over) and training (·), and the kept (or best so far) epoch marked with a
  * bar and a *. */
-static void curve(const Pub *p, int top, int left, int rows, int cols)
+static void curve(const Shown *p, int top, int left, int rows, int cols)
 {
-	const PubEpochs *k = &p->ep;
+	const ShownEpochs *k = &p->ep;
 	if (!k->n) {
 		screen_put_cut(top, left, cols, C_DIM, 0,
 			       "No t training yet: its validation accuracy per epoch shows here.");
@@ -272,7 +272,7 @@ static void curve(const Pub *p, int top, int left, int rows, int cols)
 	/* half an epoch of margin: the first epoch's bar stays off the axis */
 	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 6, 1, 0.5, x1 + 0.5, lo, hi, 0) < 0)
 		return;
-	plot_axes(&pl, hi - lo < 10 ? "%.1f%%" : "%.0f%%", 1);
+	plot_axes(&pl, hi - lo < 10 ? 1 : 0, "%", 1);
 	int best = k->val && k->best > 0 && k->best <= k->n ? k->best : 0;
 	if (best)
 		plot_vbar(&pl, best, lo, hi, C_MARK);
@@ -295,7 +295,7 @@ static void curve(const Pub *p, int top, int left, int rows, int cols)
 	plot_end(&pl);
 }
 
-void view_history(const Pub *p, UiState *u, int top, int bot)
+void view_history(const Shown *p, UiState *u, int top, int bot)
 {
 	int h = bot - top + 1;
 	if (h >= 22) {

@@ -10,7 +10,7 @@
 
 /* The bottom of the sparklines' shared log scale: a decade at or below the
  * smallest positive σ_j/σ₁ of any layer and half of 1/τ. */
-static double spark_floor(const Pub *p)
+static double spark_floor(const Shown *p)
 {
 	double lo = 0.5 / p->tau;
 	for (int i = 0; i < p->m; i++) {
@@ -23,7 +23,7 @@ static double spark_floor(const Pub *p)
 	return pow(10, floor(log10(lo)));
 }
 
-static void layer_row(const Pub *p, const UiState *u, int i, int y, int sx, double lo)
+static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, double lo)
 {
 	const LayerCond *lc = &p->lc[i];
 	char kb[48], flags[4] = "", qr[16];
@@ -47,7 +47,7 @@ static void layer_row(const Pub *p, const UiState *u, int i, int y, int sx, doub
 	screen_spark(y, sx, COLS - sx, v, nv, lo, 1.0 / p->tau);
 }
 
-void view_layers(const Pub *p, UiState *u, int top, int bot)
+void view_layers(const Shown *p, UiState *u, int top, int bot)
 {
 	int sx = 43, y = top;
 	char kb[48];

@@ -69,7 +69,7 @@ static void explain_page(Win *w)
 		entry(w, explain_terms[i].term, explain_terms[i].text, 0);
 }
 
-static void log_page(const Pub *p, Win *w)
+static void log_page(const Shown *p, Win *w)
 {
 	int n = worker_narr_count(p);
 	if (!n)
@@ -82,9 +82,9 @@ static void log_page(const Pub *p, Win *w)
 	}
 }
 
-static void order_page(const Pub *p, Win *w)
+static void order_page(const Shown *p, Win *w)
 {
-	const PubSqueeze *q = &p->sq;
+	const ShownSqueeze *q = &p->sq;
 	char buf[8192];
 	if (!q->waiting) {
 		para(w, 2, C_DIM, 0, "No squeeze proposal is waiting (z starts a squeeze).");
@@ -100,7 +100,7 @@ static void order_page(const Pub *p, Win *w)
 	}
 }
 
-static const char *title(const Pub *p, PanelId id, char *buf, size_t len)
+static const char *title(const Shown *p, PanelId id, char *buf, size_t len)
 {
 	switch (id) {
 	case PANEL_KEYS:
@@ -116,7 +116,7 @@ static const char *title(const Pub *p, PanelId id, char *buf, size_t len)
 	}
 }
 
-void view_panel(const Pub *p, UiState *u, int top, int bot)
+void view_panel(const Shown *p, UiState *u, int top, int bot)
 {
 	char tb[160];
 	screen_put_cut(top, 0, COLS - 12, C_TITLE, 1, "%s", title(p, u->panel, tb, sizeof tb));

@@ -8,7 +8,7 @@
 #include "tui/screen.h"
 #include "tui/views_int.h"
 
-void view_spectrum(const Pub *p, UiState *u, int top, int bot)
+void view_spectrum(const Shown *p, UiState *u, int top, int bot)
 {
 	char kb[48];
 	if (!p->lc || !p->n) {

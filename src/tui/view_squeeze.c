@@ -22,7 +22,7 @@ static void intro(int y)
 }
 
 /* The pivot order on up to two rows, cut with a way to see it all. */
-static int order(const PubSqueeze *q, int y)
+static int order(const ShownSqueeze *q, int y)
 {
 	char ord[4096];
 	size_t n = 0;
@@ -55,9 +55,9 @@ static int order(const PubSqueeze *q, int y)
 	return y + 2;
 }
 
-static void proposal(const Pub *p, int y, int bot)
+static void proposal(const Shown *p, int y, int bot)
 {
-	const PubSqueeze *q = &p->sq;
+	const ShownSqueeze *q = &p->sq;
 	char kb[48], kb2[48];
 	int l = q->layer;
 	screen_put_cut(y++, 0, 0, C_WARN, 1,
@@ -110,9 +110,9 @@ static void proposal(const Pub *p, int y, int bot)
 	views_profile(y, half, rows, COLS - half, t2, q->rdiag, q->nrdiag, p->tau, q->nkeep);
 }
 
-void view_squeeze(const Pub *p, UiState *u, int top, int bot)
+void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 {
-	const PubSqueeze *q = &p->sq;
+	const ShownSqueeze *q = &p->sq;
 	int y = top;
 	(void)u;
 	if (!q->active && !q->ndone && isnan(q->acc_end)) {

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/report.h"
+#include "report/report.h"
 #include "base/blas.h"
 #include "base/repro.h"
 #include "engine/schedule.h"
@@ -46,7 +46,7 @@ const char *views_shape(const int *n, int m, char *buf, size_t len)
 	return buf;
 }
 
-int views_over(const Pub *p)
+int views_over(const Shown *p)
 {
 	int over = 0;
 	for (int i = 0; p->lc && i < p->m; i++)
@@ -69,7 +69,7 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
 	Plot pl;
 	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 5, 1, 0.5, n + 0.5, lo, hi, 1) < 0)
 		return;
-	plot_axes(&pl, NULL, 1);
+	plot_axes(&pl, 0, NULL, 1);
 	plot_hline(&pl, 1 / tau, C_MARK, NULL);
 	for (int j = 0; j < n; j++) {
 		int below = keep >= 0 ? j >= keep : v[j] < 1 / tau;
@@ -87,7 +87,7 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
 }
 
 /* The header's right end: what the worker does, or the lesson's place. */
-static const char *state_text(const Pub *p, const UiState *u, char *buf, size_t len)
+static const char *state_text(const Shown *p, const UiState *u, char *buf, size_t len)
 {
 	if (p->paused)
 		snprintf(buf, len, "paused");
@@ -102,7 +102,7 @@ static const char *state_text(const Pub *p, const UiState *u, char *buf, size_t 
 	return buf;
 }
 
-static void draw_header(const Pub *p, const UiState *u)
+static void draw_header(const Shown *p, const UiState *u)
 {
 	char shape[256], tb[64], eb[64], st[200];
 	state_text(p, u, st, sizeof st);
@@ -178,7 +178,7 @@ static void caption_line(const char *line, void *ud)
 }
 
 /* A lesson's caption under the tabs; returns the first free row. */
-static int draw_caption(const Pub *p, const UiState *u, int top)
+static int draw_caption(const Shown *p, const UiState *u, int top)
 {
 	const char *cap = u->lesson && p->play_pos <= u->lesson->n ? u->lesson->caption[p->play_pos]
 								     : NULL;
@@ -198,7 +198,7 @@ static int draw_caption(const Pub *p, const UiState *u, int top)
 	return r.y + 1;
 }
 
-static void draw_narration(const Pub *p, int y)
+static void draw_narration(const Shown *p, int y)
 {
 	int n = worker_narr_count(p);
 	if (!n)
@@ -213,7 +213,7 @@ static void draw_narration(const Pub *p, int y)
 	screen_put(y, COLS - 7, 7, C_KEY, 1, " L: log");
 }
 
-static void draw_progress(const Pub *p, const UiState *u)
+static void draw_progress(const Shown *p, const UiState *u)
 {
 	int y = LINES - 4, x = 0;
 	if (p->busy && p->sweep_state == 1 && p->nbeta) {
@@ -265,7 +265,7 @@ static void draw_progress(const Pub *p, const UiState *u)
 }
 
 /* The keys that fit: those of the view (or the lesson) first. */
-static void draw_footer(const Pub *p, const UiState *u)
+static void draw_footer(const Shown *p, const UiState *u)
 {
 	static const char *const common[][2] = {
 	    {"?", "help"},  {"x", "explain"}, {"q", "quit"}, {"s", "step"},   {"r", "run"},
@@ -310,7 +310,7 @@ static void draw_footer(const Pub *p, const UiState *u)
 	}
 }
 
-void views_draw(const Pub *p, UiState *u)
+void views_draw(const Shown *p, UiState *u)
 {
 	erase();
 	draw_header(p, u);

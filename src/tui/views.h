@@ -21,7 +21,7 @@ typedef enum ViewId {
 /* A text panel drawn over the views. */
 typedef enum PanelId { PANEL_NONE = 0, PANEL_KEYS, PANEL_EXPLAIN, PANEL_LOG, PANEL_ORDER } PanelId;
 
-/* What the screen itself holds (the rest comes from the worker's Pub). The
+/* What the screen itself holds (the rest comes from the worker's Shown). The
  * drawing clamps the scroll positions and the selected layer. */
 typedef struct UiState {
 	ViewId view;
@@ -46,6 +46,6 @@ typedef struct UiState {
 } UiState;
 
 /* Draws the whole screen (the caller checks the minimum size first). */
-void views_draw(const Pub *p, UiState *u);
+void views_draw(const Shown *p, UiState *u);
 
 #endif

@@ -43,7 +43,7 @@ static const char *describe(const SessAction *a, char *buf, size_t len)
 }
 
 /* The layers with κ > τ, as "2, 3" (or "none"), and how many. */
-static int layers_over(const Pub *p, char *buf, size_t len)
+static int layers_over(const Shown *p, char *buf, size_t len)
 {
 	int over = 0;
 	size_t k = 0;
@@ -88,10 +88,10 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 	char shape[256], over[128], kb[32];
 	net_shape_str(s->net, shape, sizeof shape);
 	pthread_mutex_lock(&w->mu);
-	int nover = layers_over(&w->pub, over, sizeof over);
-	double acc = w->pub.test_acc, maxk = 0;
-	for (int i = 0; w->pub.lc && i < w->pub.m; i++)
-		maxk = fmax(maxk, w->pub.lc[i].kappa);
+	int nover = layers_over(&w->shown, over, sizeof over);
+	double acc = w->shown.test_acc, maxk = 0;
+	for (int i = 0; w->shown.lc && i < w->shown.m; i++)
+		maxk = fmax(maxk, w->shown.lc[i].kappa);
 	pthread_mutex_unlock(&w->mu);
 	switch (a->kind) {
 	case SESS_TAU:
@@ -138,7 +138,7 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 		const Alg2Beta *b = &s->sweep->b[p];
 		pthread_mutex_lock(&w->mu);
 		char pick[256];
-		snprintf(pick, sizeof pick, "%s", w->pub.pick_shape);
+		snprintf(pick, sizeof pick, "%s", w->shown.pick_shape);
 		pthread_mutex_unlock(&w->mu);
 		worker_narrate(w, "Algorithm 2 picks β = %g, the least 2ε_v − ε_tr = %.2f %% (ε_tr %.2f %%, "
 			       "ε_v %.2f %%, mean of %d): widths %s; A adopts them with fresh weights",
@@ -178,17 +178,17 @@ static void status_done(Worker *w, const SessAction *a)
 		break;
 	case SESS_TRAIN:
 		pthread_mutex_lock(&w->mu);
-		if (!isnan(w->pub.sq.acc_end) && !w->pub.sq.active && !w->pub.sq.undone)
-			w->pub.sq.acc_retrained = w->pub.test_acc;
+		if (!isnan(w->shown.sq.acc_end) && !w->shown.sq.active && !w->shown.sq.undone)
+			w->shown.sq.acc_retrained = w->shown.test_acc;
 		pthread_mutex_unlock(&w->mu);
 		if (!isnan(s->trained.val_acc))
 			worker_status(w, 0, "trained %d of %g epochs, kept epoch %d: test "
 					    "accuracy %.2f%%",
 				      s->trained.epochs, a->x, s->trained.best_epoch,
-				      w->pub.test_acc);
+				      w->shown.test_acc);
 		else
 			worker_status(w, 0, "trained %g epoch%s: test accuracy %.2f%%", a->x,
-				      a->x == 1 ? "" : "s", w->pub.test_acc);
+				      a->x == 1 ? "" : "s", w->shown.test_acc);
 		break;
 	case SESS_SCHED: {
 		char spec[64];
@@ -211,7 +211,7 @@ static void status_done(Worker *w, const SessAction *a)
 	}
 	case SESS_UNDO:
 		pthread_mutex_lock(&w->mu);
-		w->pub.sq.undone = !isnan(w->pub.sq.acc_end);
+		w->shown.sq.undone = !isnan(w->shown.sq.acc_end);
 		pthread_mutex_unlock(&w->mu);
 		worker_status(w, 0, "undone: %s", shape);
 		break;
@@ -231,19 +231,19 @@ static void status_done(Worker *w, const SessAction *a)
 static void note_training(Worker *w, const SessAction *a, int rc)
 {
 	pthread_mutex_lock(&w->mu);
-	const TrainProgress *t = &w->pub.prog;
-	if (w->pub.have_prog && rc == 1)
-		snprintf(w->pub.last_train, sizeof w->pub.last_train,
-			 "cancelled at epoch %.2f: %.100s (rolled back)", t->epoch, w->pub.running);
-	else if (w->pub.have_prog && rc == 0 && t->epoch > 0 &&
+	const TrainProgress *t = &w->shown.prog;
+	if (w->shown.have_prog && rc == 1)
+		snprintf(w->shown.last_train, sizeof w->shown.last_train,
+			 "cancelled at epoch %.2f: %.100s (rolled back)", t->epoch, w->shown.running);
+	else if (w->shown.have_prog && rc == 0 && t->epoch > 0 &&
 		 (a->kind == SESS_TRAIN || a->kind == SESS_ALG1_STEP || a->kind == SESS_ALG1_RUN))
-		snprintf(w->pub.last_train, sizeof w->pub.last_train,
+		snprintf(w->shown.last_train, sizeof w->shown.last_train,
 			 "last training: %.2f epochs in %.3g s (%.3g s/epoch)", t->epoch, t->seconds,
 			 t->seconds / t->epoch);
-	else if (w->pub.have_prog && rc == 0 && a->kind == SESS_SWEEP)
-		snprintf(w->pub.last_train, sizeof w->pub.last_train,
-			 "last sweep: %d trials in %.3g s", w->sweep_trials, w->pub.sweep_secs);
-	w->pub.have_prog = 0;
+	else if (w->shown.have_prog && rc == 0 && a->kind == SESS_SWEEP)
+		snprintf(w->shown.last_train, sizeof w->shown.last_train,
+			 "last sweep: %d trials in %.3g s", w->sweep_trials, w->shown.sweep_secs);
+	w->shown.have_prog = 0;
 	pthread_mutex_unlock(&w->mu);
 }
 
@@ -253,16 +253,16 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	Err e = {{0}};
 	char what[160];
 	describe(a, what, sizeof what);
-	if (a->kind != SESS_SAVE && w->pub.sq.active)
+	if (a->kind != SESS_SAVE && w->shown.sq.active)
 		worker_sqz_finish(w, "stopped");
 	int alg1_before = s->alg1 && s->alg1_live ? (int)s->alg1->status : ALG1_RUNNING;
 	pthread_mutex_lock(&w->mu);
-	snprintf(w->pub.activity, sizeof w->pub.activity, "%.120s", what);
-	w->acc_before = w->alg1_acc_prev = w->pub.test_acc;
+	snprintf(w->shown.activity, sizeof w->shown.activity, "%.120s", what);
+	w->acc_before = w->alg1_acc_prev = w->shown.test_acc;
 	if (a->kind == SESS_SWEEP) {
-		w->pub.sweep_state = 1;
-		w->pub.nbeta = 0;
-		w->pub.sweep_secs = 0;
+		w->shown.sweep_state = 1;
+		w->shown.nbeta = 0;
+		w->shown.sweep_secs = 0;
 	}
 	pthread_mutex_unlock(&w->mu);
 	w->sweep_trials = 0;
@@ -278,21 +278,21 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 			      a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)" : "");
 	if (a->kind == SESS_TAU && rc == 0) {
 		pthread_mutex_lock(&w->mu);
-		for (int i = 0; w->pub.lc && i < w->pub.m; i++)
-			cond_set_tau(&w->pub.lc[i], s->tau);
-		w->pub.tau = s->tau;
+		for (int i = 0; w->shown.lc && i < w->shown.m; i++)
+			cond_set_tau(&w->shown.lc[i], s->tau);
+		w->shown.tau = s->tau;
 		pthread_mutex_unlock(&w->mu);
 	} else if (a->kind != SESS_ETA && a->kind != SESS_SCHED) {
 		worker_publish(w);
 	} else {
 		pthread_mutex_lock(&w->mu);
-		w->pub.eta = s->eta;
-		w->pub.sched = s->topt.sched;
+		w->shown.eta = s->eta;
+		w->shown.sched = s->topt.sched;
 		pthread_mutex_unlock(&w->mu);
 	}
 	if (a->kind == SESS_SWEEP) {
 		pthread_mutex_lock(&w->mu);
-		w->pub.sweep_state = rc == 0 ? 2 : 3;
+		w->shown.sweep_state = rc == 0 ? 2 : 3;
 		pthread_mutex_unlock(&w->mu);
 	}
 	note_training(w, a, rc);
@@ -350,7 +350,7 @@ static void run_job(Worker *w, Job *j)
 		break;
 	case JOB_SQZ_COMP:
 		pthread_mutex_lock(&w->mu);
-		w->pub.sq.comp = !w->pub.sq.comp;
+		w->shown.sq.comp = !w->shown.sq.comp;
 		pthread_mutex_unlock(&w->mu);
 		break;
 	case JOB_EXPORT:
@@ -410,22 +410,22 @@ static void *thread_main(void *arg)
 		w->qh = (w->qh + 1) % QMAX;
 		w->qn--;
 		w->cancel = 0;
-		w->pub.busy = 1;
-		w->pub.queued = w->qn;
-		w->pub.have_prog = 0;
-		job_name(&j, w->pub.running, sizeof w->pub.running);
+		w->shown.busy = 1;
+		w->shown.queued = w->qn;
+		w->shown.have_prog = 0;
+		job_name(&j, w->shown.running, sizeof w->shown.running);
 		w->t_job = clock_seconds();
 		pthread_mutex_unlock(&w->mu);
 		run_job(w, &j);
 		pthread_mutex_lock(&w->mu);
-		if (!is_setting(&j) && w->pub.ops > 0)
-			w->pub.ops--;
-		w->pub.busy = 0;
-		w->pub.paused = 0;
-		w->pub.have_prog = 0;
-		w->pub.queued = w->qn;
-		w->pub.activity[0] = '\0';
-		w->pub.running[0] = '\0';
+		if (!is_setting(&j) && w->shown.ops > 0)
+			w->shown.ops--;
+		w->shown.busy = 0;
+		w->shown.paused = 0;
+		w->shown.have_prog = 0;
+		w->shown.queued = w->qn;
+		w->shown.activity[0] = '\0';
+		w->shown.running[0] = '\0';
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
@@ -434,21 +434,21 @@ static void *thread_main(void *arg)
 Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 {
 	Worker *w = calloc(1, sizeof *w);
-	if (!w || !(w->pub.narr = calloc(NARR_MAX, sizeof *w->pub.narr))) {
+	if (!w || !(w->shown.narr = calloc(NARR_MAX, sizeof *w->shown.narr))) {
 		free(w);
 		err_set(e, "out of memory");
 		return NULL;
 	}
 	w->s = s;
 	w->lesson = lesson;
-	w->pub.play_pos = applied;
+	w->shown.play_pos = applied;
 	w->hooks = worker_hooks(w);
-	w->pub.sq.acc_start = w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
-	w->pub.pick = -1;
+	w->shown.sq.acc_start = w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
+	w->shown.pick = -1;
 	w->alg1_acc_prev = NAN;
-	snprintf(w->pub.log_path, sizeof w->pub.log_path, "%s", s->log_path);
+	snprintf(w->shown.log_path, sizeof w->shown.log_path, "%s", s->log_path);
 	if (s->train)
-		snprintf(w->pub.data, sizeof w->pub.data,
+		snprintf(w->shown.data, sizeof w->shown.data,
 			 "%.120s: train %d, test %d, %d features, %d classes",
 			 s->data_spec[0] ? s->data_spec : s->train->name, s->train->n,
 			 s->test ? s->test->n : 0, s->train->d, s->train->k);
@@ -465,7 +465,7 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
 		err_set(e, "cannot start the worker thread");
-		worker_pub_free(&w->pub);
+		worker_shown_free(&w->shown);
 		free(w);
 		return NULL;
 	}
@@ -479,13 +479,13 @@ void worker_stop(Worker *w)
 	pthread_mutex_lock(&w->mu);
 	w->quit = w->cancel = 1;
 	w->qn = 0;
-	w->pub.paused = 0;
+	w->shown.paused = 0;
 	pthread_cond_broadcast(&w->wake);
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->th, NULL);
 	session_free(w->s);
-	worker_pub_free(&w->pub);
+	worker_shown_free(&w->shown);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->wake);
 	pthread_cond_destroy(&w->resume);
@@ -499,8 +499,8 @@ int worker_submit(Worker *w, const Job *j)
 	if (ok) {
 		w->q[(w->qh + w->qn) % QMAX] = *j;
 		w->qn++;
-		w->pub.ops += !is_setting(j);
-		w->pub.queued = w->qn;
+		w->shown.ops += !is_setting(j);
+		w->shown.queued = w->qn;
 		pthread_cond_signal(&w->wake);
 	}
 	pthread_mutex_unlock(&w->mu);
@@ -511,8 +511,8 @@ int worker_toggle_pause(Worker *w)
 {
 	int r = -1;
 	pthread_mutex_lock(&w->mu);
-	if (w->pub.busy || w->qn) {
-		r = w->pub.paused = !w->pub.paused;
+	if (w->shown.busy || w->qn) {
+		r = w->shown.paused = !w->shown.paused;
 		pthread_cond_broadcast(&w->resume);
 	}
 	pthread_mutex_unlock(&w->mu);
@@ -522,16 +522,16 @@ int worker_toggle_pause(Worker *w)
 void worker_cancel(Worker *w)
 {
 	pthread_mutex_lock(&w->mu);
-	if (w->pub.busy)
+	if (w->shown.busy)
 		w->cancel = 1;
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
 }
 
-const Pub *worker_lock(Worker *w)
+const Shown *worker_lock(Worker *w)
 {
 	pthread_mutex_lock(&w->mu);
-	return &w->pub;
+	return &w->shown;
 }
 
 void worker_unlock(Worker *w)
@@ -544,8 +544,8 @@ void worker_status(Worker *w, int err, const char *fmt, ...)
 	va_list ap;
 	pthread_mutex_lock(&w->mu);
 	va_start(ap, fmt);
-	vsnprintf(w->pub.status, sizeof w->pub.status, fmt, ap);
+	vsnprintf(w->shown.status, sizeof w->shown.status, fmt, ap);
 	va_end(ap);
-	w->pub.status_err = err;
+	w->shown.status_err = err;
 	pthread_mutex_unlock(&w->mu);
 }

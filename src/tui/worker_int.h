@@ -1,13 +1,13 @@
 /* tui/worker_int.h - what the worker's files share: the Worker itself, the
- * publishing of its state (worker_pub.c), the squeeze pass (worker_squeeze.c),
+ * publishing of its state (worker_shown.c), the squeeze pass (worker_squeeze.c),
  * lessons (worker_play.c) and exports (export.c). Only the worker thread
- * runs these; the mutex guards pub. */
+ * runs these; the mutex guards shown. */
 #ifndef CONDNET_TUI_WORKER_INT_H
 #define CONDNET_TUI_WORKER_INT_H
 
 #include <pthread.h>
 
-#include "engine/alg3_squeeze.h"
+#include "alg/alg3_squeeze.h"
 #include "tui/worker.h"
 
 #define QMAX 64
@@ -20,7 +20,7 @@ struct Worker {
 	const Lesson *lesson;
 	Job q[QMAX];
 	int qh, qn, quit, cancel;
-	Pub pub;
+	Shown shown;
 	/* worker thread only */
 	double last_cond, cond_cost, last_sample, sample_epoch, t_job;
 	const Net *sampled;   /* the network the κ series belongs to */
@@ -41,7 +41,7 @@ int worker_stop_any(void *w);
 /* Everything the panels show, after a job. */
 void worker_publish(Worker *w);
 /* The conditioning of net as the layer table (live: while it trains). */
-void worker_pub_cond(Worker *w, const Net *net, int live);
+void worker_shown_cond(Worker *w, const Net *net, int live);
 /* The hooks the engine reports to (progress, step, cancelled). */
 Hook worker_hooks(Worker *w);
 /* Forgets the κ series; the next training starts a new one named what. */
@@ -50,8 +50,8 @@ void worker_series_reset(Worker *w, const char *what, double epochs);
  * (quiet: leave the status line alone unless it fails); returns
  * session_apply's result. */
 int worker_run_action(Worker *w, const SessAction *a, int quiet);
-/* Frees what Pub holds (the lock is not taken). */
-void worker_pub_free(Pub *p);
+/* Frees what Shown holds (the lock is not taken). */
+void worker_shown_free(Shown *p);
 
 /* The squeeze pass (the session holds it): begin it and show the first
  * proposal; show the proposal the session holds, with its preview, or end

@@ -36,7 +36,7 @@ void worker_play_caption(Worker *w, int pos)
 static void set_pos(Worker *w, int pos)
 {
 	pthread_mutex_lock(&w->mu);
-	w->pub.play_pos = pos;
+	w->shown.play_pos = pos;
 	pthread_mutex_unlock(&w->mu);
 	worker_play_caption(w, pos);
 }
@@ -55,7 +55,7 @@ static void say_end(Worker *w)
 static void say_next(Worker *w)
 {
 	const Lesson *l = w->lesson;
-	int pos = w->pub.play_pos;
+	int pos = w->shown.play_pos;
 	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
 	if (pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp && sp->layer == l->a[pos].layer)
 		worker_status(w, 0, "the lesson will %s layer %d's proposal%s: right arrow",
@@ -66,7 +66,7 @@ static void say_next(Worker *w)
 void worker_play_next(Worker *w)
 {
 	const Lesson *l = w->lesson;
-	int pos = w->pub.play_pos;
+	int pos = w->shown.play_pos;
 	if (!l || pos >= l->n) {
 		say_end(w);
 		return;
@@ -94,14 +94,14 @@ void worker_play_next(Worker *w)
 	}
 	if (worker_run_action(w, a, 0) == 0)
 		set_pos(w, pos + 1);
-	if (w->pub.play_pos >= l->n)
+	if (w->shown.play_pos >= l->n)
 		say_end(w);
 }
 
 void worker_play_back(Worker *w)
 {
 	const Lesson *l = w->lesson;
-	int target = w->pub.play_pos - 1, k;
+	int target = w->shown.play_pos - 1, k;
 	if (!l || target < l->setup) {
 		worker_status(w, 1, "at the start of the lesson: nothing to step back over");
 		return;
@@ -115,7 +115,7 @@ void worker_play_back(Worker *w)
 	int rc = 0;
 	for (k = 1; k < target && rc == 0; k++) {
 		pthread_mutex_lock(&w->mu);
-		snprintf(w->pub.activity, sizeof w->pub.activity,
+		snprintf(w->shown.activity, sizeof w->shown.activity,
 			 "stepping back: replaying action %d of %d", k, target - 1);
 		pthread_mutex_unlock(&w->mu);
 		rc = session_apply(s, &l->a[k], &quiet, &e);
@@ -124,8 +124,8 @@ void worker_play_back(Worker *w)
 	}
 	set_pos(w, k);
 	pthread_mutex_lock(&w->mu);
-	w->pub.sq.active = w->pub.sq.waiting = w->pub.sq.ndone = 0;
-	w->pub.sq.acc_start = w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
+	w->shown.sq.active = w->shown.sq.waiting = w->shown.sq.ndone = 0;
+	w->shown.sq.acc_start = w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
 	pthread_mutex_unlock(&w->mu);
 	worker_publish(w);
 	if (rc < 0)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/alg3_compare.h"
-#include "engine/alg3_squeeze.h"
+#include "alg/alg3_compare.h"
+#include "alg/alg3_squeeze.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
@@ -22,7 +22,7 @@ void worker_sqz_finish(Worker *w, const char *how)
 	session_squeeze_stop(w->s);
 	double acc = session_test_acc(w->s);
 	pthread_mutex_lock(&w->mu);
-	PubSqueeze *q = &w->pub.sq;
+	ShownSqueeze *q = &w->shown.sq;
 	int was = q->active;
 	q->active = q->waiting = 0;
 	if (was)
@@ -30,12 +30,12 @@ void worker_sqz_finish(Worker *w, const char *how)
 	pthread_mutex_unlock(&w->mu);
 	if (was)
 		worker_narrate(w, "squeeze %s: %d neuron(s) removed in this pass, test accuracy %.2f %% → "
-			       "%.2f %%; t retrains", how, w->pub.sq.removed, w->pub.sq.acc_start, acc);
+			       "%.2f %%; t retrains", how, w->shown.sq.removed, w->shown.sq.acc_start, acc);
 	if (was)
 		worker_status(
 		    w, 0,
 		    "squeeze %s: %d neuron(s) removed, test accuracy %.2f%% → %.2f%% (t retrains)",
-		    how, w->pub.sq.removed, w->pub.sq.acc_start, acc);
+		    how, w->shown.sq.removed, w->shown.sq.acc_start, acc);
 }
 
 /* Publishes the proposal the session holds, with its preview, or ends the
@@ -61,7 +61,7 @@ void worker_sqz_show(Worker *w)
 		perm[j] = sp->perm[j] + 1; /* neurons are numbered from 1, as layers are */
 	memcpy(rd, sp->rdiag, (size_t)sp->nrdiag * sizeof *rd);
 	pthread_mutex_lock(&w->mu);
-	PubSqueeze *q = &w->pub.sq;
+	ShownSqueeze *q = &w->shown.sq;
 	free(q->perm);
 	free(q->rdiag);
 	q->perm = perm;
@@ -73,14 +73,14 @@ void worker_sqz_show(Worker *w)
 	q->nrdiag = sp->nrdiag;
 	q->kappa_before = sp->kappa_before;
 	q->kappa_after = sp->kappa_after;
-	q->acc_now = w->pub.test_acc;
+	q->acc_now = w->shown.test_acc;
 	q->acc_after = q->acc_comp = NAN;
 	for (int c = 0; c < 3; c++)
 		q->cmp[c] = q->cmp_comp[c] = NAN;
 	q->cmp_sd = q->cmp_sd_comp = NAN;
 	q->draws = SQZ_PREVIEW_DRAWS;
 	q->waiting = 1;
-	snprintf(w->pub.activity, sizeof w->pub.activity,
+	snprintf(w->shown.activity, sizeof w->shown.activity,
 	         "squeeze: measuring layer %d's choice against the simple rules", sp->layer);
 	pthread_mutex_unlock(&w->mu);
 	/* The proposal is on the screen; what it would do follows: the QR
@@ -118,10 +118,10 @@ void worker_sqz_begin(Worker *w)
 {
 	Err e = {{0}};
 	pthread_mutex_lock(&w->mu);
-	w->pub.sq.active = 1;
-	w->pub.sq.ndone = w->pub.sq.removed = w->pub.sq.undone = 0;
-	w->pub.sq.acc_start = w->pub.test_acc;
-	w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
+	w->shown.sq.active = 1;
+	w->shown.sq.ndone = w->shown.sq.removed = w->shown.sq.undone = 0;
+	w->shown.sq.acc_start = w->shown.test_acc;
+	w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
 	pthread_mutex_unlock(&w->mu);
 	if (session_squeeze_start(w->s, &e) < 0) {
 		worker_status(w, 1, "squeeze: %s", e.msg);
@@ -136,7 +136,7 @@ static void sqz_note(Worker *w, const char *fmt, ...)
 {
 	va_list ap;
 	pthread_mutex_lock(&w->mu);
-	PubSqueeze *q = &w->pub.sq;
+	ShownSqueeze *q = &w->shown.sq;
 	if (q->ndone == 16) {
 		memmove(q->done, q->done + 1, sizeof q->done - sizeof q->done[0]);
 		q->ndone--;
@@ -157,7 +157,7 @@ int worker_sqz_decide(Worker *w, int apply, int comp)
 	SessAction a = {.kind = SESS_SQUEEZE,
 	                .layer = sp->layer,
 	                .apply = apply,
-	                .comp = comp >= 0 ? comp : w->pub.sq.comp};
+	                .comp = comp >= 0 ? comp : w->shown.sq.comp};
 	int n0 = sp->n_before, n1 = sp->nkeep;
 	double k0 = sp->kappa_before, k1 = sp->kappa_after;
 	if (session_apply(w->s, &a, &w->hooks, &e) != 0) {
@@ -168,7 +168,7 @@ int worker_sqz_decide(Worker *w, int apply, int comp)
 		sqz_note(w, "layer %d: %d → %d neurons, κ %.4g → %.4g%s", a.layer, n0, n1, k0, k1,
 		         a.comp ? ", compensated" : "");
 		pthread_mutex_lock(&w->mu);
-		w->pub.sq.removed += n0 - n1;
+		w->shown.sq.removed += n0 - n1;
 		pthread_mutex_unlock(&w->mu);
 	} else {
 		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", a.layer, k0, n0);

@@ -1,0 +1,249 @@
+/* alg3_preview.c - one layer's squeeze decision beside the norm rule and
+ * random choice, for the screen: the layers before the decided one are
+ * untouched, so only the network's tail is evaluated for each choice. */
+#include "alg/alg3_compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/blas.h"
+#include "base/clock.h"
+#include "base/rng.h"
+#include "engine/hook.h"
+#include "engine/train.h"
+#include "engine/train_plan.h"
+
+/* Rows of d, at most max (0: all), evenly spaced, with their labels. */
+static Dataset *spaced_rows(const Dataset *d, int max, Err *e)
+{
+	int s = max > 0 && d->n > max ? max : d->n;
+	int *idx = malloc((size_t)s * sizeof *idx);
+	if (!idx) {
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < s; i++)
+		idx[i] = (int)((long)i * d->n / s);
+	Dataset *r = dataset_subset(d, idx, s, e);
+	free(idx);
+	return r;
+}
+
+/* The activations of hidden layer `layer` on the rows of d, in slices with
+ * the calling thread's stop asked between them. */
+static float *activations(const Net *net, int layer, const Dataset *d, Err *e)
+{
+	enum { SLICE = 2048 };
+	size_t w = (size_t)net->n[layer];
+	float *y = malloc((size_t)d->n * w * sizeof *y);
+	if (!y) {
+		err_set(e, "out of memory for %d rows of activations", d->n);
+		return NULL;
+	}
+	for (int start = 0; start < d->n; start += SLICE) {
+		int rows = d->n - start < SLICE ? d->n - start : SLICE;
+		if (hook_thread_stopped()) {
+			err_set(e, "stopped");
+			free(y);
+			return NULL;
+		}
+		if (net_forward(net, d->x + (size_t)start * d->d, rows, layer, y + (size_t)start * w,
+				e)) {
+			free(y);
+			return NULL;
+		}
+	}
+	return y;
+}
+
+/* The shared inputs of every choice for one layer. */
+typedef struct Tail {
+	const Net *net;
+	int layer, nkeep;
+	const Dataset *eval; /* the rows evaluated */
+	const float *Y;      /* eval->n × n_layer activations */
+	const double *Ys, *Zs; /* compensation: sample activations and next pre-activations */
+	int s;               /* sample rows (0: no compensation) */
+} Tail;
+
+/* Accuracy (percent) of the network after `layer`, fed the kept columns of
+ * the activations: layer+1 takes the kept rows of W⁽ˡᵃʸᵉʳ⁺¹⁾ and b, or the
+ * refit sol ((nkeep+1)×q) when given; the later layers as they are. */
+static double tail_accuracy(const Tail *t, const int *keep, const double *sol, Err *e)
+{
+	const Net *net = t->net;
+	int L = t->layer, m2 = net->m - L, n = net->n[L], q = net->n[L + 1], k = t->nkeep;
+	int *w = malloc((size_t)(m2 + 1) * sizeof *w);
+	if (!w)
+		return err_set(e, "out of memory"), NAN;
+	w[0] = k;
+	for (int j = 1; j <= m2; j++)
+		w[j] = net->n[L + j];
+	Net *tail = net_new(m2, w, net->act, net->act_a, e);
+	free(w);
+	Dataset *d = tail ? dataset_new(t->eval->n, k, t->eval->k, e) : NULL;
+	if (!d) {
+		net_free(tail);
+		return NAN;
+	}
+	for (int j = 0; j < k; j++) {
+		float *dst = tail->W[0] + (size_t)j * q;
+		const float *row = net->W[L] + (size_t)keep[j] * q;
+		for (int c = 0; c < q; c++)
+			dst[c] = sol ? (float)sol[(size_t)j * q + c] : row[c];
+	}
+	for (int c = 0; c < q; c++)
+		tail->b[0][c] = sol ? (float)sol[(size_t)k * q + c] : net->b[L][c];
+	for (int j = 1; j < m2; j++) {
+		memcpy(tail->W[j], net->W[L + j], (size_t)net->n[L + j] * net->n[L + j + 1] * 4);
+		memcpy(tail->b[j], net->b[L + j], (size_t)net->n[L + j + 1] * 4);
+	}
+	for (int i = 0; i < d->n; i++)
+		for (int j = 0; j < k; j++)
+			d->x[(size_t)i * k + j] = t->Y[(size_t)i * n + keep[j]];
+	memcpy(d->y, t->eval->y, (size_t)d->n * sizeof *d->y);
+	double err = net_error_hooked(tail, d, 0, NULL);
+	net_free(tail);
+	dataset_free(d);
+	if (hook_thread_stopped())
+		return err_set(e, "stopped"), NAN;
+	if (!(err >= 0 && err <= 1))
+		return err_set(e, "layer %d: could not evaluate the network after it", L), NAN;
+	return 100 * (1 - err);
+}
+
+/* One choice of kept neurons: acc[0] plain, acc[1] compensated (when t->s). */
+static int choice(const Tail *t, const int *keep, double acc[2], Err *e)
+{
+	if (isnan(acc[0] = tail_accuracy(t, keep, NULL, e)))
+		return -1;
+	if (!t->s)
+		return 0;
+	int q = t->net->n[t->layer + 1];
+	double *sol = malloc((size_t)(t->nkeep + 1) * q * sizeof *sol);
+	if (!sol)
+		return err_set(e, "out of memory");
+	int rc = squeeze_refit(t->Ys, t->s, t->net->n[t->layer], t->Zs, q, keep, t->nkeep, sol, e);
+	if (rc == 0 && isnan(acc[1] = tail_accuracy(t, keep, sol, e)))
+		rc = -1;
+	free(sol);
+	return rc;
+}
+
+/* Compensation's inputs: the sample's activations at the layer and the
+ * next layer's pre-activations, in double. */
+static int sample_side(Tail *t, const Dataset *sample, Err *e)
+{
+	const Net *net = t->net;
+	int L = t->layer, n = net->n[L], q = net->n[L + 1];
+	Dataset *s = spaced_rows(sample, SQUEEZE_SAMPLE_ROWS, e);
+	float *y = s ? activations(net, L, s, e) : NULL;
+	double *Ys = y ? malloc((size_t)s->n * n * sizeof *Ys) : NULL;
+	double *Zs = Ys ? malloc((size_t)s->n * q * sizeof *Zs) : NULL;
+	double *W = Zs ? malloc((size_t)n * q * sizeof *W) : NULL;
+	int rc = -1;
+	if (s && y && !W)
+		err_set(e, "out of memory for the refit on %d rows", s->n);
+	if (W) {
+		for (size_t i = 0; i < (size_t)s->n * n; i++)
+			Ys[i] = y[i];
+		for (size_t i = 0; i < (size_t)n * q; i++)
+			W[i] = net->W[L][i];
+		blas_dgemm(0, 0, s->n, q, n, 1.0, Ys, n, W, q, 0.0, Zs, q);
+		for (int i = 0; i < s->n; i++)
+			for (int c = 0; c < q; c++)
+				Zs[(size_t)i * q + c] += net->b[L][c];
+		t->Ys = Ys;
+		t->Zs = Zs;
+		t->s = s->n;
+		Ys = Zs = NULL;
+		rc = 0;
+	}
+	free(W);
+	free(Ys);
+	free(Zs);
+	free(y);
+	dataset_free(s);
+	return rc;
+}
+
+static void spread(const double *v, int n, double qr, double *mean, double *sd, double *share)
+{
+	double s = 0, ss = 0;
+	int ge = 0;
+	for (int r = 0; r < n; r++) {
+		s += v[r];
+		ge += v[r] >= qr;
+	}
+	*mean = s / n;
+	for (int r = 0; r < n; r++)
+		ss += (v[r] - *mean) * (v[r] - *mean);
+	*sd = n > 1 ? sqrt(ss / (n - 1)) : NAN;
+	*share = (double)ge / n;
+}
+
+int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
+			  const Dataset *sample, int draws, uint64_t seed, int compensate,
+			  int max_rows, SqueezeLayerCompare *out, Err *e)
+{
+	double t0 = clock_seconds();
+	memset(out, 0, sizeof *out);
+	if (!net || !sp || !eval || sp->layer < 1 || sp->layer >= net->m ||
+	    net->n[sp->layer] != sp->n_before)
+		return err_set(e, "the proposal does not fit the network");
+	if (eval->d != net->n[0] || eval->n < 1)
+		return err_set(e, "the evaluation set must have rows of %d features", net->n[0]);
+	if (draws < 1 || (compensate && !sample))
+		return err_set(e, "expected at least 1 random draw (%d) and, to compensate, a "
+			       "sample", draws);
+	int n = sp->n_before;
+	Tail t = {.net = net, .layer = sp->layer, .nkeep = sp->nkeep};
+	Dataset *ev = spaced_rows(eval, max_rows, e);
+	float *Y = ev ? activations(net, sp->layer, ev, e) : NULL;
+	int *order = malloc((size_t)n * sizeof *order);
+	double *acc = malloc((size_t)2 * draws * sizeof *acc);
+	int rc = -1;
+	if (ev && Y && (!order || !acc))
+		err_set(e, "out of memory");
+	if (!Y || !order || !acc || (compensate && sample_side(&t, sample, e) < 0))
+		goto out;
+	t.eval = ev;
+	t.Y = Y;
+	*out = (SqueezeLayerCompare){.layer = sp->layer, .n_before = n, .nkeep = sp->nkeep,
+				     .rows = ev->n, .draws = draws};
+	for (int k = 0; k < SQUEEZE_NCRITERIA; k++)
+		out->acc_comp[k] = NAN;
+	out->sd_comp = out->share_ge_comp = NAN;
+	double a2[2];
+	if (choice(&t, sp->perm, a2, e))
+		goto out;
+	out->acc[SQUEEZE_QR] = a2[0];
+	out->acc_comp[SQUEEZE_QR] = t.s ? a2[1] : NAN;
+	if (squeeze_order(net, sp->layer, SQUEEZE_NORM, 0, order, e) || choice(&t, order, a2, e))
+		goto out;
+	out->acc[SQUEEZE_NORM] = a2[0];
+	out->acc_comp[SQUEEZE_NORM] = t.s ? a2[1] : NAN;
+	for (int r = 0; r < draws; r++) {
+		if (squeeze_order(net, sp->layer, SQUEEZE_RANDOM, rng_derive(seed, r), order, e) ||
+		    choice(&t, order, a2, e))
+			goto out;
+		acc[r] = a2[0];
+		acc[draws + r] = a2[1];
+	}
+	spread(acc, draws, out->acc[SQUEEZE_QR], &out->acc[SQUEEZE_RANDOM], &out->sd,
+	       &out->share_ge);
+	if (t.s)
+		spread(acc + draws, draws, out->acc_comp[SQUEEZE_QR],
+		       &out->acc_comp[SQUEEZE_RANDOM], &out->sd_comp, &out->share_ge_comp);
+	out->seconds = clock_seconds() - t0;
+	rc = 0;
+out:
+	free((void *)t.Ys);
+	free((void *)t.Zs);
+	free(Y);
+	free(order);
+	free(acc);
+	dataset_free(ev);
+	return rc;
+}
