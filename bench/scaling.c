@@ -16,9 +16,9 @@
 
 #include "bench.h"
 #include "engine/cond.h"
-#include "model/model_io.h"
 #include "engine/net.h"
 #include "engine/train.h"
+#include "model/model_io.h"
 
 static void die(const char *what, const Err *e)
 {

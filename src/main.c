@@ -12,30 +12,32 @@ static const struct {
 	int (*run)(int, char **);
 	const char *what;
 } commands[] = {
-	{"tui", cmd_tui, "the interactive screen (the default with no command)"},
-	{"train", cmd_train, "train a network"},
-	{"alg1", cmd_alg1, "Algorithm 1: proportions of neurons by conditioning"},
-	{"sweep", cmd_sweep, "Algorithm 2: scale the widths by each beta"},
-	{"squeeze", cmd_squeeze, "Algorithm 3: squeeze a trained network with pivoted QR"},
-	{"cond", cmd_cond, "print the per-layer conditioning of a saved model"},
-	{"import", cmd_import, "read a dense network from NumPy .npy files or an ONNX model"},
-	{"export", cmd_export, "write a model as NumPy .npy files or an ONNX model"},
-	{"paper", cmd_paper, "reproduce the paper's experiments (mnist or adult)"},
-	{"replay", cmd_replay, "replay a session log without a screen"},
+    {"tui", cmd_tui, "the interactive screen (the default with no command)"},
+    {"train", cmd_train, "train a network"},
+    {"alg1", cmd_alg1, "Algorithm 1: proportions of neurons by conditioning"},
+    {"sweep", cmd_sweep, "Algorithm 2: scale the widths by each beta"},
+    {"squeeze", cmd_squeeze, "Algorithm 3: squeeze a trained network with pivoted QR"},
+    {"cond", cmd_cond, "print the per-layer conditioning of a saved model"},
+    {"import", cmd_import, "read a dense network from NumPy .npy files or an ONNX model"},
+    {"export", cmd_export, "write a model as NumPy .npy files or an ONNX model"},
+    {"paper", cmd_paper, "reproduce the paper's experiments (mnist or adult)"},
+    {"replay", cmd_replay, "replay a session log without a screen"},
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f, "Usage: condnet [COMMAND] [OPTIONS]\n\n"
-		   "Shape a feed-forward network by the conditioning of its weight matrices.\n\n"
-		   "Commands:\n");
+	           "Shape a feed-forward network by the conditioning of its weight matrices.\n\n"
+	           "Commands:\n");
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].what);
-	fprintf(f, "\nWithout a command, or with options only, condnet opens the screen (condnet tui).\n"
-		   "'condnet COMMAND --help' lists a command's options; %s explains them all.\n"
-		   "  -h, --help     this text\n"
-		   "  -V, --version  the version\n",
-		cli_man_hint());
+	fprintf(
+	    f,
+	    "\nWithout a command, or with options only, condnet opens the screen (condnet tui).\n"
+	    "'condnet COMMAND --help' lists a command's options; %s explains them all.\n"
+	    "  -h, --help     this text\n"
+	    "  -V, --version  the version\n",
+	    cli_man_hint());
 }
 
 /* The screen, with "tui" as the command name its messages carry. */
@@ -64,9 +66,9 @@ static int enter_mode(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "tui";
 	int screen_cmd = !strcmp(c, "tui") || c[0] == '-';
-	int def = !strcmp(c, "paper") || !strcmp(c, "replay") ||
-		  (screen_cmd && (has_option(argc, argv, "--play") ||
-				  has_option(argc, argv, "--log")));
+	int def =
+	    !strcmp(c, "paper") || !strcmp(c, "replay") ||
+	    (screen_cmd && (has_option(argc, argv, "--play") || has_option(argc, argv, "--log")));
 	if (has_option(argc, argv, "--help") || has_option(argc, argv, "-h") ||
 	    !repro_wanted(argc, argv, def))
 		return 0;

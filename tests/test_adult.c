@@ -58,7 +58,8 @@ static void check_onehot(const float *row, const int *on, int non)
 		int found = 0;
 		for (int i = 0; i < non; i++)
 			found |= on[i] == j;
-		ck_assert_msg(found, "column %d (%s) set", j, adult_feature_name(j, name, sizeof name));
+		ck_assert_msg(found, "column %d (%s) set", j,
+		              adult_feature_name(j, name, sizeof name));
 		ones++;
 	}
 	ck_assert_int_eq(ones, non);
@@ -74,8 +75,10 @@ START_TEST(test_features)
 	ck_assert_str_eq(adult_feature_name(WORKCLASS, name, sizeof name), "workclass=Private");
 	ck_assert_str_eq(adult_feature_name(EDUCATION + 3, name, sizeof name), "education=HS-grad");
 	ck_assert_str_eq(adult_feature_name(SEX + 1, name, sizeof name), "sex=Male");
-	ck_assert_str_eq(adult_feature_name(COUNTRY, name, sizeof name), "native-country=United-States");
-	ck_assert_str_eq(adult_feature_name(FEATURES - 1, name, sizeof name), "native-country=Holand-Netherlands");
+	ck_assert_str_eq(adult_feature_name(COUNTRY, name, sizeof name),
+	                 "native-country=United-States");
+	ck_assert_str_eq(adult_feature_name(FEATURES - 1, name, sizeof name),
+	                 "native-country=Holand-Netherlands");
 	ck_assert_ptr_null(adult_feature_name(FEATURES, name, sizeof name));
 	ck_assert_ptr_null(adult_feature_name(-1, name, sizeof name));
 }
@@ -210,12 +213,17 @@ START_TEST(test_text_rules)
 			snprintf(text, sizeof text, "%s\r\n%s", row, row);
 		else
 			snprintf(text, sizeof text, "\xef\xbb\xbf%s\n%s\n", row, row);
-		ck_assert_msg(adult_load(put("adult.data", text), &ds, &e) == 0, "%d: %s", f, e.msg);
+		ck_assert_msg(adult_load(put("adult.data", text), &ds, &e) == 0, "%d: %s", f,
+		              e.msg);
 		ck_assert_int_eq(ds->n, 2);
 		ck_assert_float_eq_tol(ds->x[FEATURES], 39.0f, 1e-5);
 		dataset_free(ds);
 	}
-	p = tu_write(dir, "adult.data", "\xff\xfe" "3\0" "9\0", 6);
+	p = tu_write(dir, "adult.data",
+	             "\xff\xfe"
+	             "3\0"
+	             "9\0",
+	             6);
 	ck_assert_int_eq(adult_load(p, &ds, &e), -1);
 	ck_assert_msg(strstr(e.msg, "byte-order mark (FF FE)"), "%s", e.msg);
 }

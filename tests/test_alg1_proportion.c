@@ -55,7 +55,7 @@ static Alg1 *run(const Alg1Opts *o, int m, const int *w, int expect)
 	int st = alg1_run(a, NULL, &e);
 	ck_assert_msg(st >= 0, "%s", e.msg);
 	ck_assert_msg(st == expect, "status %s, expected %s: %s", alg1_status_name(st),
-		      alg1_status_name(expect), a->reason);
+	              alg1_status_name(expect), a->reason);
 	ck_assert_int_eq(a->status, st);
 	return a;
 }
@@ -93,11 +93,11 @@ static void check_records(const Alg1 *a)
 				want = n - q->p[i];
 				if (round > 1)
 					want = want / round * round < round ? round
-									    : want / round * round;
+					                                    : want / round * round;
 				want = want < 1 ? 1 : want > n ? n : want;
 			}
 			ck_assert_msg(r->n[i + 1] == want, "iteration %d layer %d: %d, expected %d",
-				      k, i + 1, r->n[i + 1], want);
+			              k, i + 1, r->n[i + 1], want);
 			ck_assert_int_le(r->n[i + 1], n);
 		}
 		ck_assert_int_le(r->sum_n, q->sum_n);
@@ -168,7 +168,7 @@ START_TEST(rounds_to_multiples)
 	for (int k = 0; k < a->nrec; k++)
 		for (int i = 1; i < 4; i++)
 			ck_assert_msg(a->rec[k].n[i] % 5 == 0, "iteration %d layer %d: %d", k, i,
-				      a->rec[k].n[i]);
+			              a->rec[k].n[i]);
 	ck_assert_int_lt(a->rec[a->nrec - 1].sum_n, 123);
 	alg1_free(a);
 }
@@ -256,7 +256,7 @@ START_TEST(warm_keeps_pivoted_neurons)
 			for (int c = 0; c < cols; c++) {
 				int ocol = l < 3 ? keep[l][c] : c;
 				ck_assert_float_eq(cur->W[l - 1][r * cols + c],
-						   old->W[l - 1][orow * old->n[l] + ocol]);
+				                   old->W[l - 1][orow * old->n[l] + ocol]);
 			}
 		}
 		for (int c = 0; c < cols; c++)
@@ -283,7 +283,7 @@ START_TEST(never_below_one_and_output_only)
 	ck_assert_int_eq(last->n[2], 1);
 	ck_assert(last->kappa[2] > o.tau);
 	ck_assert_msg(strstr(a->reason, "only the output layer (layer 3)") != NULL, "%s",
-		      a->reason);
+	              a->reason);
 	Err e;
 	int nrec = a->nrec;
 	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_STUCK);
@@ -301,7 +301,7 @@ START_TEST(rounding_cannot_change)
 	ck_assert_int_eq(a->nrec, 1);
 	char expect[128];
 	snprintf(expect, sizeof expect, "layer 1: p = %d rounds to no change at multiple 5",
-		 a->rec[0].p[0]);
+	         a->rec[0].p[0]);
 	ck_assert_msg(strncmp(a->reason, expect, strlen(expect)) == 0, "%s", a->reason);
 	ck_assert_ptr_nonnull(strstr(a->reason, "; layer 2: p = "));
 	int next[4];
@@ -419,7 +419,7 @@ START_TEST(clone_is_deep_and_continues_alike)
 	for (int k = 0; k < 2; k++) {
 		int m = a->rec[k].m;
 		ck_assert(c->rec[k].n != a->rec[k].n && c->rec[k].kappa != a->rec[k].kappa &&
-			  c->rec[k].p != a->rec[k].p);
+		          c->rec[k].p != a->rec[k].p);
 		ck_assert_mem_eq(c->rec[k].n, a->rec[k].n, (size_t)(m + 1) * sizeof(int));
 		ck_assert_mem_eq(c->rec[k].kappa, a->rec[k].kappa, (size_t)m * sizeof(double));
 		ck_assert_mem_eq(c->rec[k].p, a->rec[k].p, (size_t)m * sizeof(int));

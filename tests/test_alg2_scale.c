@@ -11,16 +11,15 @@
  * mean when q = 3), logging the order of the calls. */
 typedef struct Stub {
 	double tr0, slope_tr, v0, slope_v;
-	double curve;     /* adds curve·(β − 1.2)² to err_v: a minimum at β = 1.2 */
+	double curve; /* adds curve·(β − 1.2)² to err_v: a minimum at β = 1.2 */
 	double log_beta[64];
 	int log_trial[64];
 	int nlog;
-	int last_width;   /* widths[1] of the last shape */
+	int last_width; /* widths[1] of the last shape */
 } Stub;
 
-static int stub_trial(const Net *shape, double beta, int trial, const Dataset *tr,
-		      const Dataset *v, const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud,
-		      Err *e)
+static int stub_trial(const Net *shape, double beta, int trial, const Dataset *tr, const Dataset *v,
+                      const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud, Err *e)
 {
 	Stub *s = ud;
 	(void)tr;
@@ -34,8 +33,8 @@ static int stub_trial(const Net *shape, double beta, int trial, const Dataset *t
 	s->nlog++;
 	s->last_width = shape->n[1];
 	out->err_tr = s->tr0 + s->slope_tr * beta + 0.01 * (trial - 1);
-	out->err_v = s->v0 + s->slope_v * beta + 0.02 * (trial - 1) +
-		     s->curve * (beta - 1.2) * (beta - 1.2);
+	out->err_v =
+	    s->v0 + s->slope_v * beta + 0.02 * (trial - 1) + s->curve * (beta - 1.2) * (beta - 1.2);
 	out->max_kappa = 10.0 + beta;
 	out->seconds = 0.5;
 	return 0;
@@ -338,7 +337,7 @@ static void write_json(const HookStep *st, void *ud)
 		i++;
 	snprintf(path, sizeof path, "%s/trial-%d-%d.json", json_dir, i, t->trial);
 	ck_assert_msg(alg2_trial_write_json(path, t, a->b[i].widths, a->base->m, &e) == 0, "%s",
-		      e.msg);
+	              e.msg);
 	(*(int *)ud)++;
 }
 
@@ -365,7 +364,7 @@ START_TEST(json_gather_matches_in_process)
 			int *w, m;
 			snprintf(path, sizeof path, "%s/trial-%d-%d.json", json_dir, i, t);
 			ck_assert_msg(alg2_trial_read_json(path, &tr, &w, &m, &e) == 0, "%s",
-				      e.msg);
+			              e.msg);
 			ck_assert_int_eq(m, 4);
 			ck_assert_mem_eq(w, a->b[i].widths, 5 * sizeof(int));
 			ck_assert_double_eq(tr.max_kappa, 10.0 + a->b[i].beta);
@@ -400,7 +399,7 @@ static void write_named(const HookStep *st, void *ud)
 		i++;
 	snprintf(path, sizeof path, "%s/b%g-t%d.json", json_dir, t->beta, t->trial);
 	ck_assert_msg(alg2_trial_write_json(path, t, a->b[i].widths, a->base->m, &e) == 0, "%s",
-		      e.msg);
+	              e.msg);
 	(*(int *)ud)++;
 }
 
@@ -466,7 +465,7 @@ START_TEST(gather_extends_as_in_process)
 	no.extend = 0;
 	ck_assert_ptr_null(alg2_gather(b, &no, 1, names, n, &next, &e));
 	ck_assert_msg(strstr(e.msg, "b1.6-t0.json: beta 1.6 is not among the sweep's") != NULL,
-		      "%s", e.msg);
+	              "%s", e.msg);
 	/* an added β with a trial missing is named */
 	ck_assert_ptr_null(alg2_gather(b, &o, 1, names, n - 1, &next, &e));
 	ck_assert_msg(strstr(e.msg, "beta 1.8, trial 2 is missing (2 of 3") != NULL, "%s", e.msg);
@@ -484,8 +483,12 @@ START_TEST(json_round_trip_and_rejects)
 	char path[1024];
 	Err e;
 	snprintf(path, sizeof path, "%s/t.json", dir);
-	Alg2Trial t = {.beta = 1.2, .trial = 4, .err_tr = 1.0 / 3.0, .err_v = 0.1,
-		       .max_kappa = INFINITY, .seconds = 2.25};
+	Alg2Trial t = {.beta = 1.2,
+	               .trial = 4,
+	               .err_tr = 1.0 / 3.0,
+	               .err_v = 0.1,
+	               .max_kappa = INFINITY,
+	               .seconds = 2.25};
 	int w[] = {200, 60, 45, 10};
 	ck_assert_int_eq(alg2_trial_write_json(path, &t, w, 3, &e), 0);
 	Alg2Trial r;
@@ -503,26 +506,26 @@ START_TEST(json_round_trip_and_rejects)
 	struct {
 		const char *text, *expect;
 	} bad[] = {
-		{"{ \"beta\": 1.2, ", ": line 1, column 15: malformed JSON"},
-		{"[1, 2]", ": expected a JSON object with the fields of a trial"},
-		{"{\"beta\": 1.2, \"trial\": 0, \"err_tr\": 0.1, \"max_kappa\": 3, \"seconds\": 1,"
-		 " \"widths\": [2, 3, 2]}",
-		 ": missing field \"err_v\""},
-		{"{\"beta\": \"1.2\", \"trial\": 0}", ": field \"beta\": expected a number"},
-		{"{\"beta\": -1, \"trial\": 0}", ": field \"beta\" = -1, expected a number in"},
-		{"{\"beta\": 1, \"trial\": 0.5}",
-		 ": field \"trial\" = 0.5, expected an integer in [0, 1e+06]"},
-		{"{\"beta\": 1, \"trial\": 0, \"err_tr\": 1.5}",
-		 ": field \"err_tr\" = 1.5, expected a number in [0, 1]"},
-		{"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
-		 " \"seconds\": 1, \"widths\": [2, 0, 2]}",
-		 ": field \"widths\", entry 1: expected a positive integer"},
-		{"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
-		 " \"seconds\": 1, \"widths\": 5}",
-		 ": field \"widths\": expected an array of layer widths"},
-		{"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
-		 " \"seconds\": 1, \"widths\": [2, 2]} x",
-		 ": unexpected text after the JSON object"},
+	    {"{ \"beta\": 1.2, ", ": line 1, column 15: malformed JSON"},
+	    {"[1, 2]", ": expected a JSON object with the fields of a trial"},
+	    {"{\"beta\": 1.2, \"trial\": 0, \"err_tr\": 0.1, \"max_kappa\": 3, \"seconds\": 1,"
+	     " \"widths\": [2, 3, 2]}",
+	     ": missing field \"err_v\""},
+	    {"{\"beta\": \"1.2\", \"trial\": 0}", ": field \"beta\": expected a number"},
+	    {"{\"beta\": -1, \"trial\": 0}", ": field \"beta\" = -1, expected a number in"},
+	    {"{\"beta\": 1, \"trial\": 0.5}",
+	     ": field \"trial\" = 0.5, expected an integer in [0, 1e+06]"},
+	    {"{\"beta\": 1, \"trial\": 0, \"err_tr\": 1.5}",
+	     ": field \"err_tr\" = 1.5, expected a number in [0, 1]"},
+	    {"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
+	     " \"seconds\": 1, \"widths\": [2, 0, 2]}",
+	     ": field \"widths\", entry 1: expected a positive integer"},
+	    {"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
+	     " \"seconds\": 1, \"widths\": 5}",
+	     ": field \"widths\": expected an array of layer widths"},
+	    {"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
+	     " \"seconds\": 1, \"widths\": [2, 2]} x",
+	     ": unexpected text after the JSON object"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char name[32];
@@ -570,9 +573,12 @@ START_TEST(real_trial_reproducible)
 	alg2_scaled_widths(base, 1.5, sw);
 	Net *shape = net_new(3, sw, ACT_ERF, 1.0f, &e);
 	Alg2Trial t1, t2, t3;
-	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t1, NULL, NULL, &e) == 0, "%s", e.msg);
-	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t2, NULL, NULL, &e) == 0, "%s", e.msg);
-	ck_assert_msg(alg2_trial_train(shape, 1.5, 0, tr, v, &o, &t3, NULL, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t1, NULL, NULL, &e) == 0, "%s",
+	              e.msg);
+	ck_assert_msg(alg2_trial_train(shape, 1.5, 1, tr, v, &o, &t2, NULL, NULL, &e) == 0, "%s",
+	              e.msg);
+	ck_assert_msg(alg2_trial_train(shape, 1.5, 0, tr, v, &o, &t3, NULL, NULL, &e) == 0, "%s",
+	              e.msg);
 	ck_assert_double_eq(t1.err_tr, t2.err_tr);
 	ck_assert_double_eq(t1.err_v, t2.err_v);
 	ck_assert_double_eq(t1.max_kappa, t2.max_kappa);

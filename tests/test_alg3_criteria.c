@@ -7,15 +7,15 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "base/rng.h"
-#include "data/dataset.h"
 #include "alg/alg3_compare.h"
 #include "alg/alg3_squeeze.h"
+#include "base/rng.h"
+#include "data/dataset.h"
 #include "engine/cond.h"
-#include "model/model_io.h"
 #include "engine/net.h"
-#include "model/net_cost.h"
 #include "engine/train.h"
+#include "model/model_io.h"
+#include "model/net_cost.h"
 #include "testutil.h"
 
 /* 10-8-7-3, tanh. Hidden layer 2 has five independent neurons 0..4 and two
@@ -152,7 +152,7 @@ START_TEST(qr_and_norm_find_split_duplicates)
 		ck_assert_int_eq(sq->n[2], 5);
 		double worst = largest_change(net, sq, test);
 		ck_assert_msg(worst < 1e-5, "%s: largest change of a probability %g",
-			      squeeze_criterion_name(c), worst);
+		              squeeze_criterion_name(c), worst);
 		net_free(sq);
 	}
 	/* the norm proposal removes exactly the copies */
@@ -364,7 +364,7 @@ START_TEST(compare_at_equal_counts)
 	}
 	ck_assert_double_eq(c.acc_before, 100);
 	ck_assert_double_eq_tol(c.acc[CMP_SQUEEZED][SQUEEZE_QR].acc,
-				100 * (1 - net_error(qr, eval, NULL)), 1e-9);
+	                        100 * (1 - net_error(qr, eval, NULL)), 1e-9);
 	for (int s = 0; s < CMP_NSTAGES; s++) {
 		ck_assert_int_eq(c.acc[s][SQUEEZE_QR].n, 1);
 		ck_assert_int_eq(c.acc[s][SQUEEZE_NORM].n, 1);
@@ -399,7 +399,7 @@ START_TEST(layer_compare_matches_the_preview)
 	ck_assert_int_eq(squeeze_preview(net, &sp, eval, sample, &acc, &accc, &e), 0);
 	SqueezeLayerCompare lc;
 	ck_assert_msg(squeeze_compare_layer(net, &sp, eval, sample, 5, 1, 1, 0, &lc, &e) == 0, "%s",
-		      e.msg);
+	              e.msg);
 	ck_assert_int_eq(lc.rows, 400);
 	ck_assert_int_eq(lc.nkeep, 5);
 	ck_assert_double_eq_tol(lc.acc[SQUEEZE_QR], 100 * acc, 1e-9);

@@ -6,13 +6,13 @@
 #include <math.h>
 
 #include "alg/alg3_squeeze.h"
-#include "engine/cond.h"
-#include "data/dataset.h"
-#include "engine/net.h"
 #include "base/rng.h"
-#include "testutil.h"
+#include "data/dataset.h"
+#include "engine/cond.h"
+#include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
+#include "testutil.h"
 
 /* Layer 2 duplicates: neuron 5 copies neuron 1, neuron 6 copies neuron 3. */
 static const int dup_of[2][2] = {{1, 5}, {3, 6}};
@@ -23,7 +23,8 @@ static const int dup_of[2][2] = {{1, 5}, {3, 6}};
 static Net *planted(uint64_t seed)
 {
 	int wb[4] = {10, 8, 5, 3}, wp[4] = {10, 8, 7, 3};
-	Net *base = net_new(3, wb, ACT_TANH, 1.0f, NULL), *net = net_new(3, wp, ACT_TANH, 1.0f, NULL);
+	Net *base = net_new(3, wb, ACT_TANH, 1.0f, NULL),
+	    *net = net_new(3, wp, ACT_TANH, 1.0f, NULL);
 	ck_assert_ptr_nonnull(base);
 	ck_assert_ptr_nonnull(net);
 	Rng r;
@@ -205,7 +206,7 @@ START_TEST(preview_leaves_net_alone)
 	ck_assert_int_eq(squeeze_propose(net, 2, &o, &sp, &e), 0);
 	double acc = -1, acc_comp = -1;
 	ck_assert_msg(squeeze_preview(net, &sp, eval, sample, &acc, &acc_comp, &e) == 0, "%s",
-		      e.msg);
+	              e.msg);
 	ck_assert(acc >= 0 && acc <= 1);
 	ck_assert(acc < 1);
 	ck_assert_double_eq(acc_comp, 1.0);
@@ -277,7 +278,8 @@ END_TEST
 static Net *planted2(uint64_t seed)
 {
 	int wb[6] = {10, 8, 5, 4, 5, 3}, wp[6] = {10, 8, 7, 6, 5, 3};
-	Net *base = net_new(5, wb, ACT_TANH, 1.0f, NULL), *net = net_new(5, wp, ACT_TANH, 1.0f, NULL);
+	Net *base = net_new(5, wb, ACT_TANH, 1.0f, NULL),
+	    *net = net_new(5, wp, ACT_TANH, 1.0f, NULL);
 	ck_assert_ptr_nonnull(base);
 	ck_assert_ptr_nonnull(net);
 	Rng r;
@@ -299,7 +301,7 @@ static Net *planted2(uint64_t seed)
 		float noise = c >= 4 ? 1e-4f : 0.0f;
 		for (int j = 0; j < 7; j++)
 			net->W[2][j * 6 + c] = share2[j] * base->W[2][src2[j] * 4 + src3[c]] +
-					       noise * (float)rng_normal(&r);
+			                       noise * (float)rng_normal(&r);
 		net->b[2][c] = base->b[2][src3[c]] + noise * (float)rng_normal(&r);
 		for (int k = 0; k < 5; k++)
 			net->W[3][c * 5 + k] = share3[c] * base->W[3][src3[c] * 5 + k];
@@ -360,7 +362,7 @@ static const Hook step_hook = {.step = on_step};
 static void assert_prefix(const char *s, const char *prefix)
 {
 	ck_assert_msg(!strncmp(s, prefix, strlen(prefix)), "'%s' does not start with '%s'", s,
-		      prefix);
+	              prefix);
 }
 
 static SqueezeOpts opts100(void)
@@ -522,7 +524,7 @@ static int squeeze_by_hand(Net *net, const SqueezeOpts *o, const Dataset *sample
 		ck_assert_int_eq(squeeze_propose(net, layer, o, &sp, &e), 0);
 		if (sp.kappa_before > o->tau) {
 			ck_assert_msg(squeeze_apply(net, &sp, o->compensate, sample, &e) == 0, "%s",
-				      e.msg);
+			              e.msg);
 			total += sp.n_before - sp.nkeep;
 		}
 		squeeze_proposal_free(&sp);
@@ -746,7 +748,7 @@ static void assert_round_is(const SqueezeRound *r, const Net *net, double tau)
 	ck_assert_int_eq(cond_net_values(net, tau, lc, &e), 0);
 	for (int i = 0; i < net->m; i++) {
 		ck_assert_msg(r->kappa[i] == lc[i].kappa, "layer %d: κ %g, not %g", i + 1,
-			      r->kappa[i], lc[i].kappa);
+		              r->kappa[i], lc[i].kappa);
 		ck_assert_int_eq(r->p[i], lc[i].p);
 		cond_layer_free(&lc[i]);
 	}
@@ -762,8 +764,8 @@ START_TEST(squeeze_retrain_once)
 	SqueezeRound r;
 	memset(&steps, 0, sizeof steps);
 	ck_assert_msg(alg3_squeeze_retrain(net, &o, NULL, &plan, train, eval, &step_hook, &r, &e) ==
-			  0,
-		      "%s", e.msg);
+	                  0,
+	              "%s", e.msg);
 	/* the same by hand */
 	int removed[5];
 	ck_assert_int_eq(squeeze_net(ref, &o, NULL, removed, &e), 4);
@@ -815,8 +817,8 @@ START_TEST(until_stable_rounds)
 	int nr = -1, stable = -1;
 	memset(&steps, 0, sizeof steps);
 	ck_assert_msg(alg3_until_stable(net, &o, NULL, &plan, train, eval, 5, &step_hook, rounds,
-					&nr, &stable, &e) == 0,
-		      "%s", e.msg);
+	                                &nr, &stable, &e) == 0,
+	              "%s", e.msg);
 	/* round 0: the network as given */
 	assert_round_is(&rounds[0], orig, o.tau);
 	ck_assert_int_eq(rounds[0].removed, 0);
@@ -839,7 +841,7 @@ START_TEST(until_stable_rounds)
 		for (int i = 0; i < net->m; i++) {
 			sum += rounds[k].removed_per_layer[i];
 			ck_assert_int_eq(rounds[k].n[i + 1],
-					 rounds[k - 1].n[i + 1] - rounds[k].removed_per_layer[i]);
+			                 rounds[k - 1].n[i + 1] - rounds[k].removed_per_layer[i]);
 		}
 		ck_assert_int_eq(rounds[k].removed, sum);
 		total += sum;
@@ -857,8 +859,8 @@ START_TEST(until_stable_rounds)
 	Net *bare = planted2(21), *sq = planted2(21);
 	memset(&steps, 0, sizeof steps);
 	ck_assert_int_eq(alg3_until_stable(bare, &o, NULL, NULL, train, eval, 5, &step_hook, rounds,
-					   &nr, &stable, &e),
-			 0);
+	                                   &nr, &stable, &e),
+	                 0);
 	ck_assert_int_eq(nr, 2);
 	ck_assert_int_eq(stable, 1);
 	ck_assert_int_eq(count_steps(HOOK_TRAINED), 0);
@@ -876,8 +878,8 @@ START_TEST(until_stable_rounds)
 	/* at most max_rounds: one round, and not known to be stable */
 	Net *once = planted2(21);
 	ck_assert_int_eq(alg3_until_stable(once, &o, NULL, &plan, train, eval, 1, NULL, rounds, &nr,
-					   &stable, &e),
-			 0);
+	                                   &stable, &e),
+	                 0);
 	ck_assert_int_eq(nr, 2);
 	ck_assert_int_eq(stable, 0);
 	ck_assert(same_net(once, net));

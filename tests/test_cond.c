@@ -516,7 +516,8 @@ START_TEST(threads_do_not_change_results)
 		for (int i = 0; i < 4; i++) {
 			assert_same_values(&ref[i], &lc[i]);
 			ck_assert_mem_eq(ref[i].perm, lc[i].perm, (size_t)lc[i].cols * sizeof(int));
-			ck_assert_mem_eq(ref[i].rdiag, lc[i].rdiag, (size_t)lc[i].nsv * sizeof(double));
+			ck_assert_mem_eq(ref[i].rdiag, lc[i].rdiag,
+			                 (size_t)lc[i].nsv * sizeof(double));
 			ck_assert_int_eq(ref[i].rank_qr, lc[i].rank_qr);
 			cond_layer_free(&lc[i]);
 		}

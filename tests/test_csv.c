@@ -213,12 +213,17 @@ START_TEST(test_utf16)
 {
 	Dataset *ds = (Dataset *)1;
 	Err e;
-	const char le[] = "\xff\xfe" "1\0,\0" "0\0\n\0";
+	const char le[] = "\xff\xfe"
+	                  "1\0,\0"
+	                  "0\0\n\0";
 	ck_assert_int_eq(csv_load(tu_write(dir, "u.csv", le, sizeof le - 1), -1, &ds, &e), -1);
 	ck_assert_ptr_null(ds);
 	ck_assert_ptr_nonnull(strstr(e.msg, "u.csv: starts with a UTF-16 or UTF-32 byte-order "
 	                                    "mark (FF FE), expected UTF-8 or ASCII text"));
-	const char be[] = "\xfe\xff" "\0" "1\0,\0" "0\0\n";
+	const char be[] = "\xfe\xff"
+	                  "\0"
+	                  "1\0,\0"
+	                  "0\0\n";
 	ck_assert_int_eq(csv_load(tu_write(dir, "u.csv", be, sizeof be - 1), -1, &ds, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "(FE FF)"));
 }

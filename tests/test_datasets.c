@@ -42,7 +42,7 @@ static const char *write_csv(const char *name, const int *counts, int k, int fir
 				left[c]--;
 				more = 1;
 				len += (size_t)snprintf(text + len, cap - len, "%d,%g,%d,%d\n", row,
-							0.5 * row, c, c);
+				                        0.5 * row, c, c);
 				row++;
 				ck_assert_uint_lt(len, cap - 64);
 			}
@@ -238,13 +238,13 @@ START_TEST(test_datasets_default_dir)
 	ck_assert_ptr_null(tr);
 	ck_assert_ptr_null(te);
 	snprintf(want, sizeof want, "fashion is not in %s/fashion: run 'data/fetch fashion' first",
-		 own);
+	         own);
 	ck_assert_str_eq(e.msg, want);
 	unsetenv("CONDNET_DATA");
 	setenv("XDG_CACHE_HOME", own, 1);
 	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
 	snprintf(want, sizeof want,
-		 "fashion is not in %s/condnet/fashion: run 'data/fetch fashion' first", own);
+	         "fashion is not in %s/condnet/fashion: run 'data/fetch fashion' first", own);
 	ck_assert_str_eq(e.msg, want);
 }
 END_TEST
@@ -300,7 +300,7 @@ START_TEST(test_datasets_synthetic_seeds)
 	for (int i = 0; i < 600; i++) {
 		ck_assert_int_eq(te->y[i], tr->y[i]);
 		ck_assert_msg(memcmp(te->x + 10 * i, tr->x + 10 * i, sizeof(float) * 10) != 0,
-			      "test row %d repeats training row %d", i, i);
+		              "test row %d repeats training row %d", i, i);
 	}
 	ck_assert_int_ne(memcmp(tr->x, tr3->x, sizeof(float) * 1200 * 10), 0);
 	ck_assert_int_ne(memcmp(te->x, te3->x, sizeof(float) * 600 * 10), 0);
@@ -430,9 +430,9 @@ START_TEST(test_datasets_unknown_and_missing)
 		ck_assert_ptr_null(tr);
 		ck_assert_ptr_null(te);
 		snprintf(want, sizeof want,
-			 "unknown data set '%s': expected mnist, fashion, adult, synthetic or "
-			 "csv:TRAIN[,TEST]",
-			 unknown[i]);
+		         "unknown data set '%s': expected mnist, fashion, adult, synthetic or "
+		         "csv:TRAIN[,TEST]",
+		         unknown[i]);
 		ck_assert_str_eq(e.msg, want);
 		ck_assert_int_eq(datasets_available(unknown[i], own), 0);
 	}
@@ -444,7 +444,7 @@ START_TEST(test_datasets_unknown_and_missing)
 		ck_assert_ptr_null(tr);
 		ck_assert_ptr_null(te);
 		snprintf(want, sizeof want, "%s is not in %s/%s: run 'data/fetch %s' first",
-			 fetched[i], own, fetched[i], fetched[i]);
+		         fetched[i], own, fetched[i], fetched[i]);
 		ck_assert_str_eq(e.msg, want);
 	}
 	/* Three of MNIST's four files, and one of Adult's two, are not enough. */
@@ -458,9 +458,9 @@ START_TEST(test_datasets_unknown_and_missing)
 	s.spec = "mnist";
 	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
 	snprintf(want, sizeof want,
-		 "%s/mnist/t10k-labels-idx1-ubyte (or .gz) is missing, though other files of "
-		 "mnist are there: run 'data/fetch mnist'",
-		 own);
+	         "%s/mnist/t10k-labels-idx1-ubyte (or .gz) is missing, though other files of "
+	         "mnist are there: run 'data/fetch mnist'",
+	         own);
 	ck_assert_str_eq(e.msg, want);
 	/* a directory where a file should be is named, not taken for a set
 	 * that was never fetched */
@@ -481,7 +481,7 @@ START_TEST(test_datasets_unknown_and_missing)
 	s.spec = "adult";
 	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "adult/adult.test is missing, though other files of "
-					    "adult are there: run 'data/fetch adult'"));
+	                                    "adult are there: run 'data/fetch adult'"));
 	tu_write(sub, "adult.test", "", 0);
 	ck_assert_int_eq(datasets_available("adult", own), 1);
 	ck_assert_int_eq(datasets_available("synthetic", own), 1);
@@ -496,7 +496,7 @@ START_TEST(test_datasets_limit)
 	char spec[2200], trainp[1024];
 	snprintf(trainp, sizeof trainp, "%s", write_csv("lim.csv", (int[]){30, 8, 20}, 3, 0));
 	snprintf(spec, sizeof spec, "csv:%s,%s", trainp,
-		 write_csv("limt.csv", (int[]){3, 12, 15}, 3, 200));
+	         write_csv("limt.csv", (int[]){3, 12, 15}, 3, 200));
 	DataSpec s;
 	dataspec_default(&s);
 	s.spec = spec;
@@ -564,7 +564,8 @@ START_TEST(test_datasets_center_and_standardize)
 		for (int i = 0; i < te->n; i++) {
 			double raw = te->x[(size_t)i * te->d + j];
 			ck_assert_double_eq_tol(cte->x[(size_t)i * te->d + j], raw - m, 1e-5);
-			ck_assert_double_eq_tol(ste->x[(size_t)i * te->d + j], (raw - m) / sd, 1e-5);
+			ck_assert_double_eq_tol(ste->x[(size_t)i * te->d + j], (raw - m) / sd,
+			                        1e-5);
 		}
 	}
 	dataset_free(tr);

@@ -26,10 +26,10 @@ static Net *sample_net(int with_adam)
 			net->adam_v[i] = (float)rng_uniform(&r);
 		}
 		net->adam_t = 1234567890123LL;
-		net->sched = (LrSchedule){.kind = SCHED_PLATEAU, .patience = 3, .factor = 0.3,
-					  .warmup = 0.25};
-		net->sched_st = (SchedState){.step = 98765, .reductions = 2, .bad = 1,
-					     .has_best = 1, .best = 0.123456789};
+		net->sched = (LrSchedule){
+		    .kind = SCHED_PLATEAU, .patience = 3, .factor = 0.3, .warmup = 0.25};
+		net->sched_st = (SchedState){
+		    .step = 98765, .reductions = 2, .bad = 1, .has_best = 1, .best = 0.123456789};
 		net->run = (ReproRecord){.on = 1, .kernels = "Haswell", .threads = 3, .parts = 2};
 	}
 	return net;
@@ -96,7 +96,7 @@ START_TEST(test_round_trip)
 		/* Header 40 + 4·(m+1) bytes, the floats, the schedule, the record,
 		 * the CRC. */
 		ck_assert_uint_eq(len, 40 + 16 + 4 * net->nparam * (adam ? 3 : 1) +
-					   MODEL_SCHED_BYTES + MODEL_RUN_BYTES + 4);
+		                           MODEL_SCHED_BYTES + MODEL_RUN_BYTES + 4);
 		ck_assert_int_eq(count_others(dir, "m.cnm"), 0);
 		net_free(net);
 		net_free(back);
@@ -106,7 +106,7 @@ START_TEST(test_round_trip)
 END_TEST
 
 static void expect_load_error(const char *dir, const unsigned char *buf, size_t len,
-			      const char *text)
+                              const char *text)
 {
 	const char *p = tu_write(dir, "bad.cnm", buf, len);
 	char path[1024];
@@ -172,7 +172,7 @@ START_TEST(test_forged_header)
 	fix_crc(buf, len);
 	const char *p = tu_write(dir, "v7.cnm", buf, len);
 	snprintf(want, sizeof want, "%s: format version 7 is newer than this condnet reads (%d)", p,
-		 MODEL_VERSION);
+	         MODEL_VERSION);
 	snprintf(path, sizeof path, "%s", p);
 	ck_assert_ptr_null(model_load(path, &e));
 	ck_assert_str_eq(e.msg, want);
@@ -192,12 +192,14 @@ START_TEST(test_forged_header)
 	memcpy(buf, good, len);
 	put32(buf + 32, 0x80000000u);
 	fix_crc(buf, len);
-	expect_load_error(dir, buf, len, "width n[1] = 2147483648 at offset 32 is not a positive int");
+	expect_load_error(dir, buf, len,
+	                  "width n[1] = 2147483648 at offset 32 is not a positive int");
 	memcpy(buf, good, len);
 	put32(buf + 28, 1u << 30);
 	fix_crc(buf, len);
-	expect_load_error(dir, buf, len,
-			  "width n[0] = 1073741824 at offset 28 is more than condnet's limit of 10000000");
+	expect_load_error(
+	    dir, buf, len,
+	    "width n[0] = 1073741824 at offset 28 is more than condnet's limit of 10000000");
 	memcpy(buf, good, len);
 	put32(buf + 28, 10000000);
 	put32(buf + 32, 10000000);
@@ -373,7 +375,7 @@ START_TEST(test_save_unwritable_dir)
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "save did not fail: %s", msg);
 	ck_assert_msg(strstr(msg, path) == msg, "%s", msg);
 	ck_assert_msg(strstr(msg, "cannot create a temporary file beside it: Permission denied"),
-		      "%s", msg);
+	              "%s", msg);
 	size_t len1;
 	unsigned char *after = tu_read(path, &len1);
 	ck_assert_uint_eq(len0, len1);
@@ -409,13 +411,15 @@ START_TEST(test_values_out_of_limits)
 	memcpy(buf, good, len);
 	memcpy(buf + 24, &big, 4);
 	fix_crc(buf, len);
-	expect_load_error(dir, buf, len, "the activation scale at offset 24: 1.00000002e+30 must be "
-					 "at most 1e+06");
+	expect_load_error(dir, buf, len,
+	                  "the activation scale at offset 24: 1.00000002e+30 must be "
+	                  "at most 1e+06");
 	memcpy(buf, good, len);
 	memcpy(buf + hb + 4 * 7, &nan, 4);
 	fix_crc(buf, len);
-	expect_load_error(dir, buf, len, "parameter 7 (layer 1) at offset 84 is nan, expected a "
-					 "finite number");
+	expect_load_error(dir, buf, len,
+	                  "parameter 7 (layer 1) at offset 84 is nan, expected a "
+	                  "finite number");
 	memcpy(buf, good, len);
 	memcpy(buf + hb + 4 * (np - 1), &inf, 4);
 	fix_crc(buf, len);
@@ -433,8 +437,9 @@ START_TEST(test_values_out_of_limits)
 	put32(buf + 44, 0xffffffffu);
 	put32(buf + 48, 0x7fffffffu);
 	fix_crc(buf, len);
-	expect_load_error(dir, buf, len, "Adam step count 9223372036854775807 at offset 44 is more "
-					 "than condnet's limit of 2^53");
+	expect_load_error(dir, buf, len,
+	                  "Adam step count 9223372036854775807 at offset 44 is more "
+	                  "than condnet's limit of 2^53");
 	memcpy(buf, good, len);
 	put32(buf + 44, 0);
 	put32(buf + 48, 1u << 21); /* 2^53 itself loads */
@@ -451,8 +456,8 @@ START_TEST(test_values_out_of_limits)
 	net->param[3] = NAN;
 	ck_assert_int_eq(model_save(net, out, &e), -1);
 	ck_assert_msg(strstr(e.msg, "which would not load back: ") &&
-			      strstr(e.msg, "parameter 3 (layer 1) at offset 68 is nan"),
-		      "%s", e.msg);
+	                  strstr(e.msg, "parameter 3 (layer 1) at offset 68 is nan"),
+	              "%s", e.msg);
 	ck_assert_int_eq(access(out, F_OK), -1);
 	net->param[3] = 0;
 	net->act_a = 1e30f;

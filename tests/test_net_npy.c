@@ -71,7 +71,8 @@ START_TEST(round_trip_keras)
 	/* read as torch, W1 (5, 4) means 4 inputs and 5 outputs: b1 has 4 */
 	ck_assert_ptr_null(net_npy_import(dir, NPY_TORCH, ACT_ERF, 1.5f, &e));
 	char want[1200];
-	snprintf(want, sizeof want, "%s/b1.npy: 4 entries, expected 5 (the outputs of W1.npy)", dir);
+	snprintf(want, sizeof want, "%s/b1.npy: 4 entries, expected 5 (the outputs of W1.npy)",
+	         dir);
 	ck_assert_str_eq(e.msg, want);
 	net_free(net);
 	net_free(back);
@@ -122,7 +123,8 @@ START_TEST(rejected_networks)
 	raw("W2.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 2), }", w, 32);
 	raw("b2.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", b, 12);
 	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
-	snprintf(want, sizeof want, "%s/b2.npy: 3 entries, expected 2 (the outputs of W2.npy)", dir);
+	snprintf(want, sizeof want, "%s/b2.npy: 3 entries, expected 2 (the outputs of W2.npy)",
+	         dir);
 	ck_assert_str_eq(e.msg, want);
 
 	raw("b2.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2), }", b, 8);
@@ -135,7 +137,7 @@ START_TEST(rejected_networks)
 	raw("W1.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }", w, 48);
 	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e));
 	snprintf(want, sizeof want, "%s/W1.npy: weight (1, 2) is nan, expected a finite float32",
-		 dir);
+	         dir);
 	ck_assert_str_eq(e.msg, want);
 
 	w[1 * 4 + 2] = 0.25f;
@@ -150,7 +152,8 @@ START_TEST(rejected_networks)
 	/* W3.npy left over from a deeper network would be read back */
 	raw("W3.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", w, 16);
 	ck_assert_int_eq(net_npy_export(net, dir, NPY_KERAS, &e), -1);
-	snprintf(want, sizeof want, "%s/W3.npy: exists and would be read as layer 3; remove it", dir);
+	snprintf(want, sizeof want, "%s/W3.npy: exists and would be read as layer 3; remove it",
+	         dir);
 	ck_assert_str_eq(e.msg, want);
 	ck_assert_int_eq(net_npy_export(net, "/nonexistent/dir", NPY_KERAS, &e), -1);
 	ck_assert_str_eq(e.msg, "/nonexistent/dir: not an existing directory");
@@ -194,7 +197,8 @@ START_TEST(layer_gap)
 	/* export refuses a stale bias beyond the network too */
 	raw("b4.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", b, 8);
 	ck_assert_int_eq(net_npy_export(net, dir, NPY_KERAS, &e), -1);
-	snprintf(want, sizeof want, "%s/b4.npy: exists and would be read as layer 4; remove it", dir);
+	snprintf(want, sizeof want, "%s/b4.npy: exists and would be read as layer 4; remove it",
+	         dir);
 	ck_assert_str_eq(e.msg, want);
 	net_free(net);
 }

@@ -51,8 +51,8 @@ static void assert_has(const char *text, const char *want)
 START_TEST(stage_names)
 {
 	const char *const *m = paper_stage_names("mnist"), *const *a = paper_stage_names("adult");
-	const char *want_m[] = {"alg1", "alg2", "final", "verify", "squeeze",
-				"add20", "eta", "tau", "over"};
+	const char *want_m[] = {"alg1",  "alg2", "final", "verify", "squeeze",
+	                        "add20", "eta",  "tau",   "over"};
 	const char *want_a[] = {"alg1", "alg2", "final", "verify", "squeeze", "over"};
 	ck_assert_ptr_nonnull(m);
 	ck_assert_ptr_nonnull(a);
@@ -150,8 +150,13 @@ START_TEST(report_from_stage_files)
 	tu_write(out, "final.json", final_json, strlen(final_json));
 	notes[0] = '\0';
 	/* only alg1 asked for: the others contribute what is on disk */
-	PaperOpts o = {.which = "adult", .out = out, .report = report, .stages = "alg1",
-		       .seed = 7, .threads = 1, .hook = &note_hook};
+	PaperOpts o = {.which = "adult",
+	               .out = out,
+	               .report = report,
+	               .stages = "alg1",
+	               .seed = 7,
+	               .threads = 1,
+	               .hook = &note_hook};
 	Err e;
 	ck_assert_msg(paper_run(&o, &e) == 0, "%s", e.msg);
 	char *md = slurp(report);
@@ -167,8 +172,8 @@ START_TEST(report_from_stage_files)
 	/* Table 4: initial κ, final n and κ beside the paper's */
 	assert_has(md, "1 iterations, done.\n");
 	assert_has(md, "| 1 | 1,234 | 9 | 44 | 44 | 7 | 7 |\n"
-		       "| 2 | ∞ | 654 | 30 | 39 | 41 | 37 |\n"
-		       "| 3 | 3 | 658 | 2 | 32 | 2 | 31 |\n\n");
+	               "| 2 | ∞ | 654 | 30 | 39 | 41 | 37 |\n"
+	               "| 3 | 3 | 658 | 2 | 32 | 2 | 31 |\n\n");
 	/* Figure 4, the pick marked */
 	assert_has(md, "(q = 5, η = 3, 10 % validation; errors in %)");
 	assert_has(md, "| 0.6 | 14.62 | 15.14 | 15.66 |\n| 1.4 ◀ | 14.00 | 14.50 | 15.00 |\n");
@@ -176,8 +181,9 @@ START_TEST(report_from_stage_files)
 	/* the full training, and its difference from the paper listed */
 	assert_has(md, "## Full training of the pick (β = 1.4, 10 epochs)");
 	assert_has(md, "| test accuracy (%) | 85.50 | 86.05 |");
-	assert_has(md, "## Differences of more than 0.3 percentage points\n\n"
-		       "- test accuracy of the pick: 85.50 here, 86.05 in the paper (-0.55 points)\n");
+	assert_has(md,
+	           "## Differences of more than 0.3 percentage points\n\n"
+	           "- test accuracy of the pick: 85.50 here, 86.05 in the paper (-0.55 points)\n");
 	ck_assert_ptr_null(strstr(md, "Table 5"));
 	ck_assert_ptr_null(strstr(md, "Table 10"));
 	free(md);
@@ -209,14 +215,14 @@ END_TEST
 START_TEST(json_numbers)
 {
 	cJSON *o = cJSON_Parse("{\"kappa\": [1.5, null, \"x\"], \"n\": [105, 44, 30, 2],"
-			       " \"x\": 3.25, \"s\": \"3\"}");
+	                       " \"x\": 3.25, \"s\": \"3\"}");
 	ck_assert_ptr_nonnull(o);
 	ck_assert(paper_json_at(o, "kappa", 0) == 1.5);
 	ck_assert(isinf(paper_json_at(o, "kappa", 1)) && paper_json_at(o, "kappa", 1) > 0);
-	ck_assert(isnan(paper_json_at(o, "kappa", 2)));  /* not a number */
-	ck_assert(isnan(paper_json_at(o, "kappa", 3)));  /* past the end */
+	ck_assert(isnan(paper_json_at(o, "kappa", 2))); /* not a number */
+	ck_assert(isnan(paper_json_at(o, "kappa", 3))); /* past the end */
 	ck_assert(isnan(paper_json_at(o, "kappa", -1)));
-	ck_assert(isnan(paper_json_at(o, "sigma", 0)));  /* no such key */
+	ck_assert(isnan(paper_json_at(o, "sigma", 0))); /* no such key */
 	ck_assert(paper_json_num(o, "x") == 3.25);
 	ck_assert(isnan(paper_json_num(o, "s")));
 	ck_assert(isnan(paper_json_num(o, "y")));
@@ -276,8 +282,8 @@ START_TEST(markdown_pairs_and_flags)
 	md_pair(&md, 91.5, NAN, 2, "unknown"); /* not in the paper */
 	md_pair(&md, 2652, INFINITY, -1, NULL);
 	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
-			 " 85.00 | 85.30 | 85.00 | 85.31 | 80.0 | 90.0 | — | 90.00 | 91.50 | — |"
-			 " 2,652 | ∞ |");
+	                 " 85.00 | 85.30 | 85.00 | 85.31 | 80.0 | 90.0 | — | 90.00 | 91.50 | — |"
+	                 " 2,652 | ∞ |");
 	md_flag(&md, "lower", 84.5, 86.05);
 	md_flag(&md, "close", 86.3, 86.05);
 	md_flag(&md, "edge", 0.5, 0.2); /* 0.3 to the last bit */
@@ -288,17 +294,17 @@ START_TEST(markdown_pairs_and_flags)
 	ck_assert_uint_eq(md.nflags, strlen(md.flags));
 	md_flags(&md);
 	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
-			 "\n## Differences of more than 0.3 percentage points\n\n"
-			 "- beyond: 85.00 here, 85.31 in the paper (-0.31 points)\n"
-			 "- lower: 84.50 here, 86.05 in the paper (-1.55 points)\n"
-			 "- just over: 10.30 here, 10.00 in the paper (+0.30 points)\n"
-			 "- whole points: 12.00 here, 10.00 in the paper (+2.00 points)\n\n");
+	                 "\n## Differences of more than 0.3 percentage points\n\n"
+	                 "- beyond: 85.00 here, 85.31 in the paper (-0.31 points)\n"
+	                 "- lower: 84.50 here, 86.05 in the paper (-1.55 points)\n"
+	                 "- just over: 10.30 here, 10.00 in the paper (+0.30 points)\n"
+	                 "- whole points: 12.00 here, 10.00 in the paper (+2.00 points)\n\n");
 	/* the list is emptied */
 	ck_assert_ptr_null(md.flags);
 	ck_assert_uint_eq(md.nflags, 0);
 	md_flags(&md);
 	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
-			 "\n## Differences of more than 0.3 percentage points\n\nNone.\n\n");
+	                 "\n## Differences of more than 0.3 percentage points\n\nNone.\n\n");
 	fclose(md.f);
 	free(buf);
 }
@@ -428,7 +434,8 @@ START_TEST(stage_by_hand)
 	ck_assert_int_eq(stat(path, &st), -1);
 	ck_assert_ptr_null(paper_result(&p, "custom"));
 	ck_assert_ptr_null(paper_need(&p, "custom", &e));
-	ck_assert_str_eq(e.msg, "needs the result of stage 'custom' (run it first: --stages custom)");
+	ck_assert_str_eq(e.msg,
+	                 "needs the result of stage 'custom' (run it first: --stages custom)");
 
 	/* an earlier run saved 41 after 30 seconds */
 	const char *saved = "{\"value\": 41, \"seconds\": 30}";

@@ -41,13 +41,38 @@ static Net *cond_net_2652(LayerCond *lc)
 	static double rd0[5] = {1, 0.5, 0.25, 0.125, 0.01};
 	static double rd2[2] = {1, 0.75};
 	memset(lc, 0, 3 * sizeof *lc);
-	lc[0] = (LayerCond){.layer = 1, .rows = 5, .cols = 2652, .nsv = 5, .sv = sv0,
-			    .kappa = 12345.678, .tau = 25, .p = 2, .rank_svd = 3, .rdiag = rd0,
-			    .rank_qr = 4};
-	lc[1] = (LayerCond){.layer = 2, .rows = 2653, .cols = 3, .nsv = 3, .sv = sv1,
-			    .kappa = INFINITY, .tau = 25, .p = 1, .rank_svd = 2, .rank_qr = -1};
-	lc[2] = (LayerCond){.layer = 3, .rows = 4, .cols = 2, .nsv = 2, .sv = sv2, .kappa = 1.5,
-			    .tau = 25, .p = 0, .rank_svd = 2, .rdiag = rd2, .rank_qr = 2};
+	lc[0] = (LayerCond){.layer = 1,
+	                    .rows = 5,
+	                    .cols = 2652,
+	                    .nsv = 5,
+	                    .sv = sv0,
+	                    .kappa = 12345.678,
+	                    .tau = 25,
+	                    .p = 2,
+	                    .rank_svd = 3,
+	                    .rdiag = rd0,
+	                    .rank_qr = 4};
+	lc[1] = (LayerCond){.layer = 2,
+	                    .rows = 2653,
+	                    .cols = 3,
+	                    .nsv = 3,
+	                    .sv = sv1,
+	                    .kappa = INFINITY,
+	                    .tau = 25,
+	                    .p = 1,
+	                    .rank_svd = 2,
+	                    .rank_qr = -1};
+	lc[2] = (LayerCond){.layer = 3,
+	                    .rows = 4,
+	                    .cols = 2,
+	                    .nsv = 2,
+	                    .sv = sv2,
+	                    .kappa = 1.5,
+	                    .tau = 25,
+	                    .p = 0,
+	                    .rank_svd = 2,
+	                    .rdiag = rd2,
+	                    .rank_qr = 2};
 	return net;
 }
 
@@ -56,21 +81,21 @@ START_TEST(cond_table)
 	LayerCond lc[3];
 	Net *net = cond_net_2652(lc);
 	assert_text(RENDER(report_cond(f, net, lc, REPORT_TEXT)),
-		    "Layer    n_i    κ(Ŵ)  p (τ=25)  rank (SVD)  rank (QR)\n"
-		    "1      2,652  12,346         2           3          4\n"
-		    "2          3     inf         1           2          -\n"
-		    "3          2       2         0           2          2\n");
+	            "Layer    n_i    κ(Ŵ)  p (τ=25)  rank (SVD)  rank (QR)\n"
+	            "1      2,652  12,346         2           3          4\n"
+	            "2          3     inf         1           2          -\n"
+	            "3          2       2         0           2          2\n");
 	assert_text(RENDER(report_cond(f, net, lc, REPORT_MARKDOWN)),
-		    "| Layer |   n_i |   κ(Ŵ) | p (τ=25) | rank (SVD) | rank (QR) |\n"
-		    "| ----- | ----: | -----: | -------: | ---------: | --------: |\n"
-		    "| 1     | 2,652 | 12,346 |        2 |          3 |         4 |\n"
-		    "| 2     |     3 |    inf |        1 |          2 |         - |\n"
-		    "| 3     |     2 |      2 |        0 |          2 |         2 |\n");
+	            "| Layer |   n_i |   κ(Ŵ) | p (τ=25) | rank (SVD) | rank (QR) |\n"
+	            "| ----- | ----: | -----: | -------: | ---------: | --------: |\n"
+	            "| 1     | 2,652 | 12,346 |        2 |          3 |         4 |\n"
+	            "| 2     |     3 |    inf |        1 |          2 |         - |\n"
+	            "| 3     |     2 |      2 |        0 |          2 |         2 |\n");
 	assert_text(RENDER(report_cond(f, net, lc, REPORT_CSV)),
-		    "layer,n,kappa,p,rank_svd,rank_qr\n"
-		    "1,2652,12345.678,2,3,4\n"
-		    "2,3,inf,1,2,-\n"
-		    "3,2,1.5,0,2,2\n");
+	            "layer,n,kappa,p,rank_svd,rank_qr\n"
+	            "1,2652,12345.678,2,3,4\n"
+	            "2,3,inf,1,2,-\n"
+	            "3,2,1.5,0,2,2\n");
 	net_free(net);
 }
 END_TEST
@@ -92,15 +117,42 @@ static void hand_alg1(Alg1 *a, Alg1Record *rec)
 	a->o.max_iter = 7;
 	a->o.warm = 1;
 	a->o.seed = 42;
-	rec[0] = (Alg1Record){.iter = 0, .m = 3, .n = n0, .kappa = k0, .p = p0,
-			      .max_kappa = 2652.4, .sum_n = 93, .train_error = 0.125,
-			      .eval_error = NAN, .seconds = 1.5, .tau = 25, .eta = 1};
-	rec[1] = (Alg1Record){.iter = 1, .m = 3, .n = n1, .kappa = k1, .p = p1,
-			      .max_kappa = INFINITY, .sum_n = 78, .train_error = 0.25,
-			      .eval_error = NAN, .seconds = 2.5, .tau = 25, .eta = 1};
-	rec[2] = (Alg1Record){.iter = 2, .m = 3, .n = n2, .kappa = k2, .p = p2,
-			      .max_kappa = 20.6, .sum_n = 69, .train_error = 0.0625,
-			      .eval_error = NAN, .seconds = 0.75, .tau = 30, .eta = 0.5};
+	rec[0] = (Alg1Record){.iter = 0,
+	                      .m = 3,
+	                      .n = n0,
+	                      .kappa = k0,
+	                      .p = p0,
+	                      .max_kappa = 2652.4,
+	                      .sum_n = 93,
+	                      .train_error = 0.125,
+	                      .eval_error = NAN,
+	                      .seconds = 1.5,
+	                      .tau = 25,
+	                      .eta = 1};
+	rec[1] = (Alg1Record){.iter = 1,
+	                      .m = 3,
+	                      .n = n1,
+	                      .kappa = k1,
+	                      .p = p1,
+	                      .max_kappa = INFINITY,
+	                      .sum_n = 78,
+	                      .train_error = 0.25,
+	                      .eval_error = NAN,
+	                      .seconds = 2.5,
+	                      .tau = 25,
+	                      .eta = 1};
+	rec[2] = (Alg1Record){.iter = 2,
+	                      .m = 3,
+	                      .n = n2,
+	                      .kappa = k2,
+	                      .p = p2,
+	                      .max_kappa = 20.6,
+	                      .sum_n = 69,
+	                      .train_error = 0.0625,
+	                      .eval_error = NAN,
+	                      .seconds = 0.75,
+	                      .tau = 30,
+	                      .eta = 0.5};
 	a->rec = rec;
 	a->nrec = 3;
 	a->status = ALG1_DONE;
@@ -114,38 +166,37 @@ START_TEST(alg1_tables)
 	hand_alg1(&a, rec);
 	/* Table 1: the first and the last record */
 	assert_text(RENDER(report_alg1_summary(f, &a, REPORT_TEXT)),
-		    "Layer  initial n_i  initial κ(Ŵ)  final n_i  final κ(Ŵ)\n"
-		    "1               50            12         45           9\n"
-		    "2               40         2,652         21          21\n"
-		    "3                3             3          3           2\n");
+	            "Layer  initial n_i  initial κ(Ŵ)  final n_i  final κ(Ŵ)\n"
+	            "1               50            12         45           9\n"
+	            "2               40         2,652         21          21\n"
+	            "3                3             3          3           2\n");
 	assert_text(RENDER(report_alg1_summary(f, &a, REPORT_CSV)),
-		    "layer,n_initial,kappa_initial,n_final,kappa_final\n"
-		    "1,50,12.4,45,9.25\n"
-		    "2,40,2652.4,21,20.6\n"
-		    "3,3,3,3,2\n");
+	            "layer,n_initial,kappa_initial,n_final,kappa_final\n"
+	            "1,50,12.4,45,9.25\n"
+	            "2,40,2652.4,21,20.6\n"
+	            "3,3,3,3,2\n");
 	/* Table 16: one column per iteration */
 	assert_text(RENDER(report_alg1_history(f, &a, REPORT_TEXT)),
-		    "Layer / iteration       0    1     2\n"
-		    "1                      50   45    45\n"
-		    "2                      40   30    21\n"
-		    "3                       3    3     3\n"
-		    "max(κ_i)           2652.4  inf  20.6\n"
-		    "Σ(n_i)                 93   78    69\n");
+	            "Layer / iteration       0    1     2\n"
+	            "1                      50   45    45\n"
+	            "2                      40   30    21\n"
+	            "3                       3    3     3\n"
+	            "max(κ_i)           2652.4  inf  20.6\n"
+	            "Σ(n_i)                 93   78    69\n");
 	assert_text(RENDER(report_alg1_history(f, &a, REPORT_MARKDOWN)),
-		    "| Layer / iteration |      0 |   1 |    2 |\n"
-		    "| ----------------- | -----: | --: | ---: |\n"
-		    "| 1                 |     50 |  45 |   45 |\n"
-		    "| 2                 |     40 |  30 |   21 |\n"
-		    "| 3                 |      3 |   3 |    3 |\n"
-		    "| max(κ_i)          | 2652.4 | inf | 20.6 |\n"
-		    "| Σ(n_i)            |     93 |  78 |   69 |\n");
-	assert_text(RENDER(report_alg1_history(f, &a, REPORT_CSV)),
-		    "row,0,1,2\n"
-		    "1,50,45,45\n"
-		    "2,40,30,21\n"
-		    "3,3,3,3\n"
-		    "max_kappa,2652.4,inf,20.6\n"
-		    "sum_n,93,78,69\n");
+	            "| Layer / iteration |      0 |   1 |    2 |\n"
+	            "| ----------------- | -----: | --: | ---: |\n"
+	            "| 1                 |     50 |  45 |   45 |\n"
+	            "| 2                 |     40 |  30 |   21 |\n"
+	            "| 3                 |      3 |   3 |    3 |\n"
+	            "| max(κ_i)          | 2652.4 | inf | 20.6 |\n"
+	            "| Σ(n_i)            |     93 |  78 |   69 |\n");
+	assert_text(RENDER(report_alg1_history(f, &a, REPORT_CSV)), "row,0,1,2\n"
+	                                                            "1,50,45,45\n"
+	                                                            "2,40,30,21\n"
+	                                                            "3,3,3,3\n"
+	                                                            "max_kappa,2652.4,inf,20.6\n"
+	                                                            "sum_n,93,78,69\n");
 	/* no records, no table */
 	a.nrec = 0;
 	assert_text(RENDER(report_alg1_summary(f, &a, REPORT_TEXT)), "");
@@ -155,7 +206,7 @@ START_TEST(alg1_tables)
 	Net shape = {.m = 3, .n = w};
 	a.net = &shape;
 	assert_text(RENDER(report_alg1_history(f, &a, REPORT_CSV)),
-		    "row\n1\n2\n3\nmax_kappa\nsum_n\n");
+	            "row\n1\n2\n3\nmax_kappa\nsum_n\n");
 	assert_text(RENDER(report_alg1_history(f, &a, REPORT_TEXT)), "");
 }
 END_TEST
@@ -190,21 +241,20 @@ START_TEST(alg2_table)
 	hand_alg2(&a, b, base);
 	ck_assert_int_eq(alg2_pick(&a), 1);
 	assert_text(RENDER(report_alg2(f, &a, REPORT_TEXT)),
-		    "β    ε_tr (%)  ε_v (%)  2ε_v − ε_tr (%)  trials\n"
-		    "0.6     10.00    15.00            20.00     3/3\n"
-		    "1.0      5.00    10.00            15.00     3/3  pick\n"
-		    "1.8      1.00     5.00             9.00     1/3\n");
+	            "β    ε_tr (%)  ε_v (%)  2ε_v − ε_tr (%)  trials\n"
+	            "0.6     10.00    15.00            20.00     3/3\n"
+	            "1.0      5.00    10.00            15.00     3/3  pick\n"
+	            "1.8      1.00     5.00             9.00     1/3\n");
 	assert_text(RENDER(report_alg2(f, &a, REPORT_MARKDOWN)),
-		    "| β   | ε_tr (%) | ε_v (%) | 2ε_v − ε_tr (%) | trials |      |\n"
-		    "| --- | -------: | ------: | --------------: | -----: | ---: |\n"
-		    "| 0.6 |    10.00 |   15.00 |           20.00 |    3/3 |      |\n"
-		    "| 1.0 |     5.00 |   10.00 |       **15.00** |    3/3 | pick |\n"
-		    "| 1.8 |     1.00 |    5.00 |            9.00 |    1/3 |      |\n");
-	assert_text(RENDER(report_alg2(f, &a, REPORT_CSV)),
-		    "beta,err_tr,err_v,score,trials,pick\n"
-		    "0.6,10,15,20,3,0\n"
-		    "1,5,10,15,3,1\n"
-		    "1.8,1,5,9,1,0\n");
+	            "| β   | ε_tr (%) | ε_v (%) | 2ε_v − ε_tr (%) | trials |      |\n"
+	            "| --- | -------: | ------: | --------------: | -----: | ---: |\n"
+	            "| 0.6 |    10.00 |   15.00 |           20.00 |    3/3 |      |\n"
+	            "| 1.0 |     5.00 |   10.00 |       **15.00** |    3/3 | pick |\n"
+	            "| 1.8 |     1.00 |    5.00 |            9.00 |    1/3 |      |\n");
+	assert_text(RENDER(report_alg2(f, &a, REPORT_CSV)), "beta,err_tr,err_v,score,trials,pick\n"
+	                                                    "0.6,10,15,20,3,0\n"
+	                                                    "1,5,10,15,3,1\n"
+	                                                    "1.8,1,5,9,1,0\n");
 	net_free(base);
 }
 END_TEST
@@ -215,41 +265,41 @@ START_TEST(squeeze_tables)
 {
 	SqueezeRow rows[2] = {{25, 2652, 97.123, NAN, 98.5}, {50, 10, 90, 91.25, NAN}};
 	assert_text(RENDER(report_squeeze(f, rows, 2, REPORT_TEXT)),
-		    "τ   neurons removed  acc. before retraining (%)  with compensation (%)  "
-		    "acc. after retraining (%)\n"
-		    "25            2,652                       97.12                      -  "
-		    "                    98.50\n"
-		    "50               10                       90.00                  91.25  "
-		    "                        -\n");
+	            "τ   neurons removed  acc. before retraining (%)  with compensation (%)  "
+	            "acc. after retraining (%)\n"
+	            "25            2,652                       97.12                      -  "
+	            "                    98.50\n"
+	            "50               10                       90.00                  91.25  "
+	            "                        -\n");
 	assert_text(RENDER(report_squeeze(f, rows, 2, REPORT_CSV)),
-		    "tau,removed,acc_before_retraining,acc_before_retraining_comp,"
-		    "acc_after_retraining\n"
-		    "25,2652,97.123,,98.5\n"
-		    "50,10,90,91.25,\n");
+	            "tau,removed,acc_before_retraining,acc_before_retraining_comp,"
+	            "acc_after_retraining\n"
+	            "25,2652,97.123,,98.5\n"
+	            "50,10,90,91.25,\n");
 
 	int a[4] = {4, 50, 40, 3}, b[4] = {4, 45, 30, 3}, c[4] = {4, 45, 28, 3};
 	SqueezeRound r[3] = {{.m = 3, .n = a, .removed = 0, .acc_retrained = 90.5},
-			     {.m = 3, .n = b, .removed = 15, .acc_retrained = 91.25},
-			     {.m = 3, .n = c, .removed = 2, .acc_retrained = NAN}};
+	                     {.m = 3, .n = b, .removed = 15, .acc_retrained = 91.25},
+	                     {.m = 3, .n = c, .removed = 2, .acc_retrained = NAN}};
 	assert_text(RENDER(report_squeeze_rounds(f, r, 3, 3, REPORT_TEXT)),
-		    "Layer / round      0      1   2\n"
-		    "1                 50     45  45\n"
-		    "2                 40     30  28\n"
-		    "removed            0     15   2\n"
-		    "Accuracy (%)   90.50  91.25   -\n");
+	            "Layer / round      0      1   2\n"
+	            "1                 50     45  45\n"
+	            "2                 40     30  28\n"
+	            "removed            0     15   2\n"
+	            "Accuracy (%)   90.50  91.25   -\n");
 	assert_text(RENDER(report_squeeze_rounds(f, r, 3, 3, REPORT_MARKDOWN)),
-		    "| Layer / round |     0 |     1 |   2 |\n"
-		    "| ------------- | ----: | ----: | --: |\n"
-		    "| 1             |    50 |    45 |  45 |\n"
-		    "| 2             |    40 |    30 |  28 |\n"
-		    "| removed       |     0 |    15 |   2 |\n"
-		    "| Accuracy (%)  | 90.50 | 91.25 |   - |\n");
+	            "| Layer / round |     0 |     1 |   2 |\n"
+	            "| ------------- | ----: | ----: | --: |\n"
+	            "| 1             |    50 |    45 |  45 |\n"
+	            "| 2             |    40 |    30 |  28 |\n"
+	            "| removed       |     0 |    15 |   2 |\n"
+	            "| Accuracy (%)  | 90.50 | 91.25 |   - |\n");
 	assert_text(RENDER(report_squeeze_rounds(f, r, 3, 3, REPORT_CSV)),
-		    "row,0,1,2\n"
-		    "1,50,45,45\n"
-		    "2,40,30,28\n"
-		    "removed,0,15,2\n"
-		    "accuracy,90.5,91.25,\n");
+	            "row,0,1,2\n"
+	            "1,50,45,45\n"
+	            "2,40,30,28\n"
+	            "removed,0,15,2\n"
+	            "accuracy,90.5,91.25,\n");
 	assert_text(RENDER(report_squeeze_rounds(f, r, 0, 3, REPORT_TEXT)), "");
 }
 END_TEST
@@ -322,8 +372,8 @@ static void assert_nums(const cJSON *a, const double *want, int n)
 		const cJSON *v = cJSON_GetArrayItem(a, i);
 		if (isfinite(want[i])) {
 			ck_assert_msg(cJSON_IsNumber(v), "entry %d is not a number", i);
-			ck_assert_msg(near(v->valuedouble, want[i]), "entry %d: %.17g, not %.17g", i,
-				      v->valuedouble, want[i]);
+			ck_assert_msg(near(v->valuedouble, want[i]), "entry %d: %.17g, not %.17g",
+			              i, v->valuedouble, want[i]);
 		} else
 			ck_assert_msg(cJSON_IsNull(v), "entry %d: %g is not null", i, want[i]);
 	}

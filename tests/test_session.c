@@ -7,9 +7,9 @@
 
 #include "alg/alg1_proportion.h"
 #include "alg/alg3_squeeze.h"
+#include "base/rng.h"
 #include "data/datasets.h"
 #include "model/model_io.h"
-#include "base/rng.h"
 #include "session/session.h"
 #include "testutil.h"
 
@@ -307,25 +307,32 @@ START_TEST(log_check_names_other_kernels)
 	ReproRecord now;
 	char rec[128], text[512], warn[1400], want[1200];
 	repro_current(&now, 2);
-	snprintf(text, sizeof text, "# condnet session log, version 1\nopts batch=50 lr=0.001 "
-		 "threads=2\n# run %s\n", repro_format(&now, rec, sizeof rec));
+	snprintf(text, sizeof text,
+	         "# condnet session log, version 1\nopts batch=50 lr=0.001 "
+	         "threads=2\n# run %s\n",
+	         repro_format(&now, rec, sizeof rec));
 	const char *same = tu_write(dir, "same.log", text, strlen(text));
 	ck_assert_ptr_null(session_log_check(same, warn, sizeof warn));
 	const char *old = "# condnet session log, version 1\nopts batch=50 lr=0.001\n";
 	const char *none = tu_write(dir, "none.log", old, strlen(old));
 	ck_assert_ptr_null(session_log_check(none, warn, sizeof warn));
-	snprintf(text, sizeof text, "# condnet session log, version 1\nopts batch=50 lr=0.001 "
-		 "threads=2\n# run reproducible=on kernels=NoSuchCore threads=2 parts=%d\n",
-		 now.parts);
+	snprintf(text, sizeof text,
+	         "# condnet session log, version 1\nopts batch=50 lr=0.001 "
+	         "threads=2\n# run reproducible=on kernels=NoSuchCore threads=2 parts=%d\n",
+	         now.parts);
 	const char *other = tu_write(dir, "other.log", text, strlen(text));
 	ck_assert_ptr_nonnull(session_log_check(other, warn, sizeof warn));
-	snprintf(want, sizeof want, "%s:3: recorded with NoSuchCore kernels, %d part%s; this run: "
-		 "%s, %d part", other, now.parts, now.parts == 1 ? "" : "s", now.kernels, now.parts);
+	snprintf(want, sizeof want,
+	         "%s:3: recorded with NoSuchCore kernels, %d part%s; this run: "
+	         "%s, %d part",
+	         other, now.parts, now.parts == 1 ? "" : "s", now.kernels, now.parts);
 	ck_assert_msg(!strncmp(warn, want, strlen(want)), "%s", warn);
 	ck_assert(strstr(warn, "numbers may differ"));
 	/* the same kernels, another split: 3 parts recorded, this run's differ */
-	snprintf(text, sizeof text, "opts batch=50 lr=0.001 threads=3\n# run reproducible=off "
-		 "kernels=%s threads=3 parts=3\n", now.kernels);
+	snprintf(text, sizeof text,
+	         "opts batch=50 lr=0.001 threads=3\n# run reproducible=off "
+	         "kernels=%s threads=3 parts=3\n",
+	         now.kernels);
 	const char *parts = tu_write(dir, "parts.log", text, strlen(text));
 	ck_assert_int_eq(session_log_check(parts, warn, sizeof warn) != NULL, repro_on());
 	tu_rmtree(dir);
@@ -690,8 +697,8 @@ static void assert_same_proposal(const SqueezeProposal *a, const SqueezeProposal
 	ck_assert_int_eq(a->layer, b->layer);
 	ck_assert_int_eq(a->n_before, b->n_before);
 	ck_assert_int_eq(a->nkeep, b->nkeep);
-	ck_assert(a->kappa_before == b->kappa_before || (isnan(a->kappa_before) &&
-							 isnan(b->kappa_before)));
+	ck_assert(a->kappa_before == b->kappa_before ||
+	          (isnan(a->kappa_before) && isnan(b->kappa_before)));
 	ck_assert_mem_eq(a->keep, b->keep, sizeof(int) * (size_t)a->nkeep);
 }
 

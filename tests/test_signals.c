@@ -133,14 +133,14 @@ static const char *at(const char *name)
 
 START_TEST(test_every_ending_signal)
 {
-	int sigs[] = {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
-		      SIGXCPU, SIGVTALRM, SIGPROF, SIGRTMIN, SIGRTMAX, SIGSEGV, SIGBUS, SIGABRT};
+	int sigs[] = {SIGHUP,  SIGINT,    SIGQUIT, SIGTERM,  SIGUSR1,  SIGUSR2, SIGALRM, SIGPIPE,
+	              SIGXCPU, SIGVTALRM, SIGPROF, SIGRTMIN, SIGRTMAX, SIGSEGV, SIGBUS,  SIGABRT};
 	srand(1);
 	for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++)
 		for (int r = 0; r < REPS; r++) {
 			int st = run(at("x"), 0, -1, sigs[k], 1);
 			ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == sigs[k],
-				      "signal %d: status %#x", sigs[k], st);
+			              "signal %d: status %#x", sigs[k], st);
 			ck_assert_msg(count_tmp() == 0, "signal %d left a temporary file", sigs[k]);
 			expect_whole(at("x"));
 		}
@@ -156,15 +156,15 @@ START_TEST(test_stop_signals_let_the_save_end)
 			/* one: the work ends itself after the save under way */
 			int st = run(at("y"), 1, -1, sigs[k], 1);
 			ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 42,
-				      "signal %d: status %#x", sigs[k], st);
+			              "signal %d: status %#x", sigs[k], st);
 			ck_assert_int_eq(count_tmp(), 0);
 			expect_whole(at("y"));
 			/* two: the second ends the process, after the save under way
 			 * (unless the work ended in between) */
 			st = run(at("y"), 1, -1, sigs[k], 2);
 			ck_assert_msg((WIFSIGNALED(st) && WTERMSIG(st) == sigs[k]) ||
-					  (WIFEXITED(st) && WEXITSTATUS(st) == 42),
-				      "signal %d twice: status %#x", sigs[k], st);
+			                  (WIFEXITED(st) && WEXITSTATUS(st) == 42),
+			              "signal %d twice: status %#x", sigs[k], st);
 			ck_assert_int_eq(count_tmp(), 0);
 			expect_whole(at("y"));
 		}
@@ -178,8 +178,8 @@ START_TEST(test_fault_removes_the_temporary_file)
 		int st = run(at("z"), 0, 2000 + rand() % 30000, 0, 0);
 		/* the default action, or a sanitizer's report and exit or abort */
 		ck_assert_msg(WIFSIGNALED(st) ||
-				  (WIFEXITED(st) && WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 42),
-			      "status %#x", st);
+		                  (WIFEXITED(st) && WEXITSTATUS(st) != 0 && WEXITSTATUS(st) != 42),
+		              "status %#x", st);
 		ck_assert_int_eq(count_tmp(), 0);
 		expect_whole(at("z"));
 	}

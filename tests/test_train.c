@@ -3,9 +3,9 @@
 #include <math.h>
 
 #include "engine/net.h"
-#include "testutil.h"
 #include "engine/train.h"
 #include "engine/train_pass.h"
+#include "testutil.h"
 
 /* A data set in a plain struct (rows of n × d floats, labels in [0, k)). */
 static Dataset *make_data(int n, int d, int k)
@@ -37,8 +37,8 @@ static Dataset *clusters(int per_class, int d, int k, uint64_t seed)
 		int c = i % k;
 		ds->y[i] = c;
 		for (int j = 0; j < d; j++)
-			ds->x[i * d + j] = (float)((j == c % d ? 4.0 * (c < d ? 1 : -1) : 0.0) +
-						   rng_normal(&r));
+			ds->x[i * d + j] =
+			    (float)((j == c % d ? 4.0 * (c < d ? 1 : -1) : 0.0) + rng_normal(&r));
 	}
 	return ds;
 }
@@ -128,7 +128,7 @@ START_TEST(test_gradient_check)
 		}
 		/* float32 products on O(1) values: a few 1e-6 relative at most. */
 		ck_assert_msg(worst < 1e-4, "%s: worst relative gradient error %g",
-			      act_name((ActKind)k), worst);
+		              act_name((ActKind)k), worst);
 		net_free(net);
 	}
 }
@@ -426,7 +426,7 @@ START_TEST(test_diverges)
 	ck_assert_msg(strstr(e.msg, "; weights kept from before that batch"), "%s", e.msg);
 	char want[64];
 	snprintf(want, sizeof want, "epoch %ld, batch %ld (loss ", (steps - 1) / 10 + 1,
-		 (steps - 1) % 10 + 1);
+	         (steps - 1) % 10 + 1);
 	ck_assert_msg(strstr(e.msg, want), "%s lacks %s", e.msg, want);
 	for (size_t i = 0; i < net->nparam; i++)
 		ck_assert(isfinite(net->param[i]));
@@ -459,9 +459,9 @@ START_TEST(test_weights_not_finite)
 		net_init_glorot(net, &r);
 		ck_assert_int_eq(train_epochs(net, tr, &o, 3, NULL, NULL, &e), -1);
 		const char *want = b ? "training diverged at epoch 1: the weights are not finite "
-				       "after batch 1"
-				     : "training diverged at epoch 1, batch 2: the weights are not "
-				       "finite (loss "; /* nan or -nan */
+		                       "after batch 1"
+		                     : "training diverged at epoch 1, batch 2: the weights are not "
+		                       "finite (loss "; /* nan or -nan */
 		ck_assert_msg(!strncmp(e.msg, want, strlen(want)), "%s", e.msg);
 		net_free(net);
 	}
@@ -469,8 +469,9 @@ START_TEST(test_weights_not_finite)
 	o.adam.lr = 1e-3;
 	net->adam_t = INT64_C(1) << 53;
 	ck_assert_int_eq(train_epochs(net, tr, &o, 1, NULL, NULL, &e), -1);
-	ck_assert_str_eq(e.msg, "the network has taken 9007199254740992 Adam steps, condnet's limit "
-				"(2^53): it trains no further");
+	ck_assert_str_eq(e.msg,
+	                 "the network has taken 9007199254740992 Adam steps, condnet's limit "
+	                 "(2^53): it trains no further");
 	net_free(net);
 	free_data(tr);
 }

@@ -342,8 +342,8 @@ START_TEST(fresh_is_net_fresh_then_run)
 	ck_assert(same_bits(a, b));
 	net_free(a);
 	net_free(b);
-	ck_assert_ptr_null(train_plan_fresh(2, (int[]){2, 0, 2}, ACT_TANH, 1.0f, 12, d, &p, NULL,
-					    &ep1, &e));
+	ck_assert_ptr_null(
+	    train_plan_fresh(2, (int[]){2, 0, 2}, ACT_TANH, 1.0f, 12, d, &p, NULL, &ep1, &e));
 	ck_assert_ptr_nonnull(strstr(e.msg, "width"));
 	dataset_free(d);
 }

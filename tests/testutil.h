@@ -75,8 +75,8 @@ static inline const char *tu_write(const char *dir, const char *name, const void
 /* Writes dir/name as a .npy file of format version major (1, 2 or 3) with
  * dict as its header, padded as NumPy pads it, followed by len bytes of data;
  * returns the path (static buffer, copy it). */
-static inline const char *tu_npy_raw(const char *dir, const char *name, int major,
-				     const char *dict, const void *data, size_t len)
+static inline const char *tu_npy_raw(const char *dir, const char *name, int major, const char *dict,
+                                     const void *data, size_t len)
 {
 	static char path[2048];
 	size_t pre = major == 1 ? 10 : 12, n = strlen(dict);

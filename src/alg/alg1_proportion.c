@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
 #include "engine/cond.h"
 #include "engine/train_plan.h"
-#include "base/clock.h"
 
 void alg1_opts_default(Alg1Opts *o)
 {
@@ -60,13 +60,17 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 	}
 	int m = initial->m;
 	if (train->d != initial->n[0]) {
-		err_set(e, "Algorithm 1: the training set '%s' has %d features, the network "
-			"expects %d inputs", train->name, train->d, initial->n[0]);
+		err_set(e,
+		        "Algorithm 1: the training set '%s' has %d features, the network "
+		        "expects %d inputs",
+		        train->name, train->d, initial->n[0]);
 		return NULL;
 	}
 	if (train->k > initial->n[m]) {
-		err_set(e, "Algorithm 1: the training set '%s' has %d classes, the network has "
-			"%d outputs", train->name, train->k, initial->n[m]);
+		err_set(e,
+		        "Algorithm 1: the training set '%s' has %d classes, the network has "
+		        "%d outputs",
+		        train->name, train->k, initial->n[m]);
 		return NULL;
 	}
 	if (!(o->tau > 1.0) || !isfinite(o->tau)) {
@@ -78,14 +82,16 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 		return NULL;
 	}
 	if (o->round < 0 || o->max_iter < 1) {
-		err_set(e, "Algorithm 1: round = %d, max_iter = %d, expected round >= 0 and "
-			"max_iter >= 1", o->round, o->max_iter);
+		err_set(e,
+		        "Algorithm 1: round = %d, max_iter = %d, expected round >= 0 and "
+		        "max_iter >= 1",
+		        o->round, o->max_iter);
 		return NULL;
 	}
 	for (int i = 0; i <= m; i++)
 		if (initial->n[i] < 1) {
 			err_set(e, "Algorithm 1: width n[%d] = %d, expected >= 1", i,
-				initial->n[i]);
+			        initial->n[i]);
 			return NULL;
 		}
 	Alg1 *a = calloc(1, sizeof *a);
@@ -99,7 +105,7 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 	if (!a->net) {
 		free(a);
 		err_set(e, "Algorithm 1: out of memory for a network of %zu parameters",
-			net_param_count_for(m, initial->n));
+		        net_param_count_for(m, initial->n));
 		return NULL;
 	}
 	a->status = ALG1_RUNNING;
@@ -176,7 +182,7 @@ Alg1 *alg1_clone(const Alg1 *a, Err *e)
 /* Measures a trained N̂: κ(Ŵ⁽ⁱ⁾) and p_i(τ) of every layer (cond_net), Σ n_i,
  * the training error and, with an eval set, the error there. */
 static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, const Hook *h,
-		       Alg1Record *r, Err *e)
+                       Alg1Record *r, Err *e)
 {
 	const Alg1Opts *o = &a->o;
 	int m = net->m;
@@ -267,15 +273,15 @@ static int plan_widths(const Alg1 *a, int *w, char *why, size_t len)
 		int k;
 		if (n == 1)
 			k = snprintf(why + used, len - used, "%slayer %d: already at width 1",
-				     used ? "; " : "", i + 1);
+			             used ? "; " : "", i + 1);
 		else if (p == 0)
 			k = snprintf(why + used, len - used,
-				     "%slayer %d: κ = %.4g > τ but no singular value below σ₁/τ",
-				     used ? "; " : "", i + 1, r->kappa[i]);
+			             "%slayer %d: κ = %.4g > τ but no singular value below σ₁/τ",
+			             used ? "; " : "", i + 1, r->kappa[i]);
 		else
 			k = snprintf(why + used, len - used,
-				     "%slayer %d: p = %d rounds to no change at multiple %d",
-				     used ? "; " : "", i + 1, p, round);
+			             "%slayer %d: p = %d rounds to no change at multiple %d",
+			             used ? "; " : "", i + 1, p, round);
 		if (k > 0)
 			used = (size_t)k >= len - used ? len - 1 : used + (size_t)k;
 	}
@@ -297,16 +303,16 @@ static void settle(Alg1 *a)
 	if (!over) {
 		a->status = ALG1_DONE;
 		snprintf(a->reason, sizeof a->reason,
-			 "every κ <= τ = %g after %d iterations (max κ = %.4g)", a->o.tau, r->iter,
-			 r->max_kappa);
+		         "every κ <= τ = %g after %d iterations (max κ = %.4g)", a->o.tau, r->iter,
+		         r->max_kappa);
 		return;
 	}
 	if (!hidden_over) {
 		a->status = ALG1_STUCK;
 		snprintf(a->reason, sizeof a->reason,
-			 "only the output layer (layer %d) has κ = %.4g > τ = %g, and its width "
-			 "is the number of classes",
-			 m, r->kappa[m - 1], a->o.tau);
+		         "only the output layer (layer %d) has κ = %.4g > τ = %g, and its width "
+		         "is the number of classes",
+		         m, r->kappa[m - 1], a->o.tau);
 		return;
 	}
 	char why[sizeof a->reason];
@@ -318,8 +324,8 @@ static void settle(Alg1 *a)
 	if (r->iter >= a->o.max_iter) {
 		a->status = ALG1_MAX_ITER;
 		snprintf(a->reason, sizeof a->reason,
-			 "reached max_iter = %d with max κ = %.4g > τ = %g", r->iter, r->max_kappa,
-			 a->o.tau);
+		         "reached max_iter = %d with max κ = %.4g > τ = %g", r->iter, r->max_kappa,
+		         a->o.tau);
 		return;
 	}
 	a->status = ALG1_RUNNING;
@@ -355,7 +361,8 @@ static Net *shrink_warm(const Alg1 *a, const int *w, int iter, Err *e)
 }
 
 /* Appends to buf[0..len) like snprintf, never past its end. */
-static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void append(char *buf, size_t len, const char *fmt, ...)
 {
 	size_t used = strlen(buf);
@@ -379,8 +386,9 @@ static void describe_plan(const Alg1 *a, const int *w, char *buf, size_t len)
 		if (!(r->kappa[i] > a->o.tau))
 			continue;
 		append(buf, len, "%slayer %d: κ %s > τ = %g with %d σ below σ₁/τ, %d → %d neurons",
-		       buf[0] ? "; " : "", i + 1, cond_kappa_str(r->kappa[i], a->o.tau, kb, sizeof kb),
-		       a->o.tau, r->p[i], r->n[i + 1], w[i + 1]);
+		       buf[0] ? "; " : "", i + 1,
+		       cond_kappa_str(r->kappa[i], a->o.tau, kb, sizeof kb), a->o.tau, r->p[i],
+		       r->n[i + 1], w[i + 1]);
 		if (a->o.round > 1 && r->n[i + 1] - r->p[i] != w[i + 1])
 			append(buf, len, " (rounded to a multiple of %d)", a->o.round);
 	}
@@ -406,7 +414,7 @@ static void describe_outcome(const Alg1 *a, char *buf, size_t len)
 	char layers[256];
 	snprintf(layers, sizeof layers, "%s", buf);
 	snprintf(buf, len, "κ > τ = %g in layer%s %s (max κ %s): ", a->o.tau, over > 1 ? "s" : "",
-		 layers, kb);
+	         layers, kb);
 	if (a->status == ALG1_RUNNING)
 		append(buf, len, "another iteration removes their p_i neurons");
 	else
@@ -420,8 +428,8 @@ static Net *next_network(Alg1 *a, int iter, char *what, size_t len, Err *e)
 	int m = a->net->m;
 	if (iter == 0) {
 		what[0] = '\0';
-		return net_fresh(m, a->net->n, a->net->act, a->net->act_a,
-				 rng_derive(a->o.seed, 0), e);
+		return net_fresh(m, a->net->n, a->net->act, a->net->act_a, rng_derive(a->o.seed, 0),
+		                 e);
 	}
 	int *w = malloc((size_t)(m + 1) * sizeof *w);
 	if (!w) {
@@ -431,8 +439,8 @@ static Net *next_network(Alg1 *a, int iter, char *what, size_t len, Err *e)
 	plan_widths(a, w, NULL, 0);
 	describe_plan(a, w, what, len);
 	Net *next = a->o.warm ? shrink_warm(a, w, iter, e)
-			      : net_fresh(m, w, a->net->act, a->net->act_a,
-					  rng_derive(a->o.seed, (uint64_t)iter), e);
+	                      : net_fresh(m, w, a->net->act, a->net->act_a,
+	                                  rng_derive(a->o.seed, (uint64_t)iter), e);
 	free(w);
 	return next;
 }
@@ -472,8 +480,8 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 		net_free(next);
 		a->status = ALG1_STOPPED;
 		snprintf(a->reason, sizeof a->reason,
-			 "iteration %d stopped during training; the network before it is kept",
-			 iter);
+		         "iteration %d stopped during training; the network before it is kept",
+		         iter);
 		return (int)a->status;
 	}
 	Alg1Record r;
@@ -483,9 +491,10 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 			return -1;
 		/* a stop while κ or the errors were measured: as one during training */
 		a->status = ALG1_STOPPED;
-		snprintf(a->reason, sizeof a->reason,
-			 "iteration %d stopped while it was measured; the network before it is kept",
-			 iter);
+		snprintf(
+		    a->reason, sizeof a->reason,
+		    "iteration %d stopped while it was measured; the network before it is kept",
+		    iter);
 		return (int)a->status;
 	}
 	net_free(a->net);
@@ -496,11 +505,11 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 	net_shape_str(next, shape, sizeof shape);
 	describe_outcome(a, outcome, sizeof outcome);
 	hook_step(h, (HookStep){.kind = HOOK_ALG1_ITER, .alg1 = a},
-		  "Algorithm 1, iteration %d: %s%s%s %s trained %g epoch%s %s; Σ n_i %ld; %s", iter,
-		  what, what[0] ? "; " : "", iter ? "the smaller network" : "the initial network",
-		  shape, a->o.eta, a->o.eta == 1 ? "" : "s",
-		  iter && a->o.warm ? "from its kept neurons" : "from fresh weights", r.sum_n,
-		  outcome);
+	          "Algorithm 1, iteration %d: %s%s%s %s trained %g epoch%s %s; Σ n_i %ld; %s", iter,
+	          what, what[0] ? "; " : "", iter ? "the smaller network" : "the initial network",
+	          shape, a->o.eta, a->o.eta == 1 ? "" : "s",
+	          iter && a->o.warm ? "from its kept neurons" : "from fresh weights", r.sum_n,
+	          outcome);
 	return (int)a->status;
 }
 

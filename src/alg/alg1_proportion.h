@@ -21,21 +21,21 @@
 #include "engine/train.h"
 
 typedef struct Alg1Opts {
-	double tau;     /* threshold on κ (paper: 25 for MNIST, 40 for Adult) */
-	double eta;     /* epochs of training per iteration, may be fractional */
-	int round;      /* > 1: round each new width down to a multiple of this */
-	int max_iter;   /* stop after this many removal iterations (default 100) */
-	int warm;       /* 0 (paper, line 6): retrain the reduced untrained N
-			 * from fresh weights; 1: keep the neurons pivoted QR
-			 * chooses, with their trained weights and Adam state */
-	uint64_t seed;  /* initial weights of every iteration derive from it */
+	double tau;    /* threshold on κ (paper: 25 for MNIST, 40 for Adult) */
+	double eta;    /* epochs of training per iteration, may be fractional */
+	int round;     /* > 1: round each new width down to a multiple of this */
+	int max_iter;  /* stop after this many removal iterations (default 100) */
+	int warm;      /* 0 (paper, line 6): retrain the reduced untrained N
+	                * from fresh weights; 1: keep the neurons pivoted QR
+	                * chooses, with their trained weights and Adam state */
+	uint64_t seed; /* initial weights of every iteration derive from it */
 	TrainOpts train;
 } Alg1Opts;
 
 void alg1_opts_default(Alg1Opts *o);
 
 typedef struct Alg1Record {
-	int iter;         /* 0 = the initial network after line 1 */
+	int iter; /* 0 = the initial network after line 1 */
 	int m;
 	int *n;           /* n[0..m] */
 	double *kappa;    /* kappa[0..m) for layers 1..m */
@@ -44,8 +44,8 @@ typedef struct Alg1Record {
 	long sum_n;       /* Σ n_i over layers 1..m (the paper's Σ(n_i) counts the output too) */
 	double train_error;
 	double eval_error; /* on Alg1.eval after this iteration, NaN without one */
-	double seconds;   /* training time of this iteration */
-	double tau, eta;  /* the τ and η this iteration ran with (p and the marks are at this τ) */
+	double seconds;    /* training time of this iteration */
+	double tau, eta; /* the τ and η this iteration ran with (p and the marks are at this τ) */
 } Alg1Record;
 
 typedef enum Alg1Status {
@@ -53,20 +53,20 @@ typedef enum Alg1Status {
 	ALG1_DONE,        /* every κ ≤ τ */
 	ALG1_STUCK,       /* no width can change (all at 1, or rounding keeps them) */
 	ALG1_MAX_ITER,
-	ALG1_STOPPED      /* the progress callback asked to stop mid-training */
+	ALG1_STOPPED /* the progress callback asked to stop mid-training */
 } Alg1Status;
 
 typedef struct Alg1 {
 	Alg1Opts o;
 	const Dataset *train;
 	const Dataset *eval; /* optional, NULL by default: every record's eval_error
-			      * is measured on it (for people watching; the
-			      * algorithm never looks at it) */
+	                      * is measured on it (for people watching; the
+	                      * algorithm never looks at it) */
 	Net *net;            /* N̂: the current trained network (owned) */
 	Alg1Record *rec;     /* nrec records, one per iteration done */
 	int nrec;
 	Alg1Status status;
-	char reason[256];    /* why it stopped, for people */
+	char reason[256]; /* why it stopped, for people */
 	/* The network a step is training right now (the N̂ of the iteration
 	 * under way, not yet a->net), NULL outside alg1_step's training. The
 	 * hook's progress() may read it, e.g. to show κ while it trains; it

@@ -42,20 +42,22 @@ int alg2_parse_betas(const char *s, Alg2Opts *o, Err *e)
 	/* numbers separated by sep: a list, or first:last:step */
 	for (;;) {
 		if (n == (sep == ':' ? 3 : 64))
-			return err_set(e, sep == ':' ? "betas \"%s\": expected first:last:step"
-						     : "betas \"%s\": more than 64 values", s);
+			return err_set(e,
+			               sep == ':' ? "betas \"%s\": expected first:last:step"
+			                          : "betas \"%s\": more than 64 values",
+			               s);
 		errno = 0;
 		v[n] = strtod(p, &end);
 		if (end == p || errno == ERANGE || !isfinite(v[n]))
 			return err_set(e, "betas \"%s\": at offset %d: expected a number", s,
-				       (int)(p - s));
+			               (int)(p - s));
 		n++;
 		end += strspn(end, " ");
 		if (!*end)
 			break;
 		if (*end != sep)
 			return err_set(e, "betas \"%s\": at offset %d: expected '%c' or the end", s,
-				       (int)(end - s), sep);
+			               (int)(end - s), sep);
 		p = end + 1;
 	}
 	if (sep == ':') {
@@ -68,12 +70,14 @@ int alg2_parse_betas(const char *s, Alg2Opts *o, Err *e)
 			return err_set(e, "betas \"%s\": last %g is below first %g", s, hi, lo);
 		if (step < BETA_MATCH)
 			return err_set(e, "betas \"%s\": step %g is finer than β's grid of %g", s,
-				       step, BETA_MATCH);
+			               step, BETA_MATCH);
 		/* inclusive of the last, whatever the rounding of the step */
 		double count = floor((hi - lo) / step + 1e-9) + 1;
 		if (count > 64)
-			return err_set(e, "betas \"%s\": step %g from %g to %g makes more than 64 "
-				       "values", s, step, lo, hi);
+			return err_set(e,
+			               "betas \"%s\": step %g from %g to %g makes more than 64 "
+			               "values",
+			               s, step, lo, hi);
 		n = (int)count;
 		for (int i = 0; i < n; i++)
 			v[i] = lo + step * i;
@@ -145,12 +149,13 @@ int alg2_check_distinct(const Net *base, const double *betas, int n, Err *e)
 			size_t pos = 0;
 			for (int k = 1; k < m && pos + 16 < sizeof shape; k++)
 				pos += (size_t)snprintf(shape + pos, sizeof shape - pos,
-							k > 1 ? "x%d" : "%d", w[k]);
+				                        k > 1 ? "x%d" : "%d", w[k]);
 			if (pos + 16 >= sizeof shape)
 				snprintf(shape + pos, sizeof shape - pos, "…");
-			rc = err_set(e, "β = %g and β = %g give the same hidden layers %s: a step "
-					"that adds no neuron, expected β further apart", betas[j],
-				     betas[i], shape);
+			rc = err_set(e,
+			             "β = %g and β = %g give the same hidden layers %s: a step "
+			             "that adds no neuron, expected β further apart",
+			             betas[j], betas[i], shape);
 		}
 	}
 	free(w);

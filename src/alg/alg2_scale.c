@@ -11,12 +11,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
+#include "base/fpmode.h"
 #include "engine/cond.h"
 #include "engine/limits.h"
 #include "engine/train_plan.h"
-#include "base/clock.h"
-#include "base/fpmode.h"
-
 
 /* The public state followed by what screens need not see: per trial, whether
  * it is done and its errors, so means are summed in trial order whatever
@@ -57,14 +56,16 @@ uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial)
  * weights and a shuffling order drawn from alg2_trial_seed(seed, β, trial).
  * Also records max_i κ(Ŵ⁽ⁱ⁾) of the trained network. */
 int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr, const Dataset *v,
-		     const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud, Err *e)
+                     const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud, Err *e)
 {
 	if (!shape || !tr || !v || !o || !out)
 		return err_set(e, "Algorithm 2 trial: expected a network, data sets and options");
 	int m = shape->m;
 	if (tr->d != shape->n[0] || v->d != shape->n[0])
-		return err_set(e, "Algorithm 2 trial: data sets have %d and %d features, the "
-			       "network expects %d inputs", tr->d, v->d, shape->n[0]);
+		return err_set(e,
+		               "Algorithm 2 trial: data sets have %d and %d features, the "
+		               "network expects %d inputs",
+		               tr->d, v->d, shape->n[0]);
 	uint64_t seed = alg2_trial_seed(o->seed, beta, trial);
 	Net *net = net_fresh(m, shape->n, shape->act, shape->act_a, seed, e);
 	LayerCond *lc = calloc((size_t)m, sizeof *lc);
@@ -87,7 +88,7 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 		out->err_v = net_error_hooked(net, v, o->train.workers, h);
 		if (hook_cancelled(h))
 			rc = err_set(e, "Algorithm 2 trial β = %g: stopped while it was measured",
-				     beta);
+			             beta);
 		out->max_kappa = 0.0;
 		for (int i = 0; i < m; i++)
 			if (!(lc[i].kappa <= out->max_kappa))
@@ -136,8 +137,10 @@ Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2O
 	}
 	if (o->nbeta < 1 || o->nbeta > 64 || o->q < 1 || !(o->eta > 0) || !isfinite(o->eta) ||
 	    o->max_extend < 0) {
-		err_set(e, "Algorithm 2: %d β, q = %d, η = %g, max_extend = %d; expected 1..64 β, "
-			"q >= 1, η > 0, max_extend >= 0", o->nbeta, o->q, o->eta, o->max_extend);
+		err_set(e,
+		        "Algorithm 2: %d β, q = %d, η = %g, max_extend = %d; expected 1..64 β, "
+		        "q >= 1, η > 0, max_extend >= 0",
+		        o->nbeta, o->q, o->eta, o->max_extend);
 		return NULL;
 	}
 	double betas[64];
@@ -158,9 +161,10 @@ Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2O
 	const Dataset *ds[2] = {tr, v};
 	for (int j = 0; j < 2; j++)
 		if (ds[j] && (ds[j]->d != base->n[0] || ds[j]->k > base->n[base->m])) {
-			err_set(e, "Algorithm 2: the data set '%s' has %d features and %d classes, "
-				"the network %d inputs and %d outputs", ds[j]->name, ds[j]->d, ds[j]->k,
-				base->n[0], base->n[base->m]);
+			err_set(e,
+			        "Algorithm 2: the data set '%s' has %d features and %d classes, "
+			        "the network %d inputs and %d outputs",
+			        ds[j]->name, ds[j]->d, ds[j]->k, base->n[0], base->n[base->m]);
 			return NULL;
 		}
 	Alg2Priv *p = calloc(1, sizeof *p);
@@ -220,7 +224,7 @@ static int trial_check(const Alg2Trial *t, Err *e)
 {
 	if (!(t->err_tr >= 0 && t->err_tr <= 1) || !(t->err_v >= 0 && t->err_v <= 1))
 		return err_set(e, "β = %g, trial %d: errors %g and %g, expected both in [0, 1]",
-			       t->beta, t->trial, t->err_tr, t->err_v);
+		               t->beta, t->trial, t->err_tr, t->err_v);
 	return 0;
 }
 
@@ -285,9 +289,9 @@ static int settle(Alg2 *a)
 		 * the sweep instead */
 		double pair[2] = {a->b[at > 0 ? a->nb - 1 : 0].beta, nb};
 		if (at >= 0 && (fabs(nb - pair[0]) < BETA_MATCH ||
-				limit_check(LIM_BETA, nb, "β", NULL, NULL) < 0 ||
-				alg2_check_betas(a->base, &nb, 1, NULL) < 0 ||
-				alg2_check_distinct(a->base, pair, 2, NULL) < 0))
+		                limit_check(LIM_BETA, nb, "β", NULL, NULL) < 0 ||
+		                alg2_check_betas(a->base, &nb, 1, NULL) < 0 ||
+		                alg2_check_distinct(a->base, pair, 2, NULL) < 0))
 			at = -1;
 		if (at >= 0) {
 			Alg2Beta spare = a->b[a->nb];
@@ -312,8 +316,7 @@ static int settle(Alg2 *a)
 }
 
 /* Runs trial t of β index i on the calling thread with options o. */
-static int run_trial(Alg2 *a, int i, int t, const Alg2Opts *o, Alg2Trial *tr, const Hook *h,
-		     Err *e)
+static int run_trial(Alg2 *a, int i, int t, const Alg2Opts *o, Alg2Trial *tr, const Hook *h, Err *e)
 {
 	double beta = a->b[i].beta;
 	Net *shape = net_new(a->base->m, a->b[i].widths, a->base->act, a->base->act_a, e);
@@ -338,15 +341,15 @@ static int record_trial(Alg2 *a, int i, int t, int rc, Alg2Trial *tr, const Hook
 		return err_prefix(e, "Algorithm 2, β = %g, trial %d", beta, t);
 	if (rc > 0)
 		return err_set(e, "Algorithm 2, β = %g, trial %d: stopped during training", beta,
-			       t);
+		               t);
 	if (trial_check(tr, e) < 0)
 		return err_prefix(e, "Algorithm 2");
 	trial_store(a, i, tr);
 	const Alg2Beta *b = &a->b[i];
 	hook_step(h, (HookStep){.kind = HOOK_ALG2_TRIAL, .alg2 = a, .trial = tr},
-		  "Algorithm 2, β %.2f, trial %d of %d: ε_tr %.2f %%, ε_v %.2f %%; mean of %d: "
-		  "2ε_v − ε_tr = %.2f %%",
-		  beta, t + 1, a->o.q, 100 * tr->err_tr, 100 * tr->err_v, b->done, 100 * b->score);
+	          "Algorithm 2, β %.2f, trial %d of %d: ε_tr %.2f %%, ε_v %.2f %%; mean of %d: "
+	          "2ε_v − ε_tr = %.2f %%",
+	          beta, t + 1, a->o.q, 100 * tr->err_tr, 100 * tr->err_v, b->done, 100 * b->score);
 	return 0;
 }
 
@@ -452,8 +455,8 @@ static int side_step(Alg2 *a, const Hook *h, Err *e)
 	/* the caller's trial, then any whose thread did not start */
 	for (int j = 0; j < s->k; j++)
 		if (j == 0 || !started[j])
-			s->rc[j] = run_trial(a, s->bi[j], s->ti[j], &s->o, &s->tr[j], &lead,
-					     &s->err[j]);
+			s->rc[j] =
+			    run_trial(a, s->bi[j], s->ti[j], &s->o, &s->tr[j], &lead, &s->err[j]);
 	while (atomic_load(&s->done) < nstarted) {
 		if (hook_cancelled(h))
 			atomic_store(&s->stop, 1);
@@ -474,8 +477,8 @@ static int side_step(Alg2 *a, const Hook *h, Err *e)
 }
 
 /* One trial of Algorithm 2 (lines 3-5 for one (β_j, l)), in the order β
- * ascending, l = 0..q−1, or the next o.jobs trials side by side; after the last one the means give the pick of line 9,
- * possibly extending the β range at the chosen edge. */
+ * ascending, l = 0..q−1, or the next o.jobs trials side by side; after the last one the means give
+ * the pick of line 9, possibly extending the β range at the chosen edge. */
 int alg2_step(Alg2 *a, const Hook *h, Err *e)
 {
 	if (!a)
@@ -526,13 +529,13 @@ int alg2_add_trial(Alg2 *a, const Alg2Trial *t, Err *e)
 		i++;
 	if (i == a->nb)
 		return err_set(e, "Algorithm 2: β = %g is not in the list (%g .. %g, %d values)",
-			       t->beta, a->b[0].beta, a->b[a->nb - 1].beta, a->nb);
+		               t->beta, a->b[0].beta, a->b[a->nb - 1].beta, a->nb);
 	if (t->trial < 0 || t->trial >= a->o.q)
 		return err_set(e, "Algorithm 2: β = %g, trial %d, expected a trial in 0..%d",
-			       t->beta, t->trial, a->o.q - 1);
+		               t->beta, t->trial, a->o.q - 1);
 	if (priv(a)->seen[i * a->o.q + t->trial])
 		return err_set(e, "Algorithm 2: β = %g, trial %d was already recorded", t->beta,
-			       t->trial);
+		               t->trial);
 	if (trial_check(t, e) < 0)
 		return err_prefix(e, "Algorithm 2");
 	Alg2Trial c = *t;

@@ -23,12 +23,13 @@
 typedef struct Alg2Opts {
 	double betas[64];
 	int nbeta;
-	int q;               /* trainings per β (paper: 5) */
-	double eta;          /* epochs per training (paper: 1) */
-	int extend;          /* 1: when the pick is the smallest or largest β, add one more β step beyond it */
-	int max_extend;      /* at most this many added β (default 4) */
-	int jobs;            /* trials run at once (default 1), each on its share of
-				train.threads; the results are those of the serial run */
+	int q;      /* trainings per β (paper: 5) */
+	double eta; /* epochs per training (paper: 1) */
+	int extend; /* 1: when the pick is the smallest or largest β, add one more β step beyond it
+	             */
+	int max_extend; /* at most this many added β (default 4) */
+	int jobs;       /* trials run at once (default 1), each on its share of
+	                   train.threads; the results are those of the serial run */
 	uint64_t seed;
 	TrainOpts train;
 } Alg2Opts;
@@ -47,18 +48,18 @@ void alg2_sort_betas(double *betas, int n);
 
 typedef struct Alg2Trial {
 	double beta;
-	int trial;           /* 0..q-1 */
+	int trial; /* 0..q-1 */
 	double err_tr, err_v;
-	double max_kappa;    /* of the trained network */
+	double max_kappa; /* of the trained network */
 	double seconds;
 } Alg2Trial;
 
 typedef struct Alg2Beta {
 	double beta;
-	int *widths;         /* n[0..m] of the scaled network */
-	int done;            /* trials done */
-	double err_tr, err_v;/* means over the trials done */
-	double score;        /* 2·err_v − err_tr */
+	int *widths;          /* n[0..m] of the scaled network */
+	int done;             /* trials done */
+	double err_tr, err_v; /* means over the trials done */
+	double score;         /* 2·err_v − err_tr */
 } Alg2Beta;
 
 /* Runs one trial: the network of the given widths trained from fresh weights
@@ -66,19 +67,19 @@ typedef struct Alg2Beta {
  * (on tr) and out->err_v (on v). 0 when done, 1 when the hook stopped it,
  * -1 on error. */
 typedef int (*Alg2TrialFn)(const Net *shape, double beta, int trial, const Dataset *tr,
-			   const Dataset *v, const Alg2Opts *o, Alg2Trial *out, const Hook *h,
-			   void *ud, Err *e);
+                           const Dataset *v, const Alg2Opts *o, Alg2Trial *out, const Hook *h,
+                           void *ud, Err *e);
 
 typedef struct Alg2 {
 	Alg2Opts o;
-	Net *base;           /* a copy of the base shape */
+	Net *base; /* a copy of the base shape */
 	const Dataset *tr, *v;
-	Alg2Beta *b;         /* nb entries, in ascending β */
+	Alg2Beta *b; /* nb entries, in ascending β */
 	int nb;
-	int next;            /* index into b of the next trial's β */
-	int extended;        /* β added so far */
+	int next;     /* index into b of the next trial's β */
+	int extended; /* β added so far */
 	int finished;
-	Alg2TrialFn fn;      /* alg2_trial_train unless replaced (tests) */
+	Alg2TrialFn fn; /* alg2_trial_train unless replaced (tests) */
 	void *fn_ud;
 } Alg2;
 
@@ -96,7 +97,7 @@ int alg2_check_betas(const Net *base, const double *betas, int n, Err *e);
 int alg2_check_distinct(const Net *base, const double *betas, int n, Err *e);
 /* The real trial: Glorot weights from seed rng_derive(o->seed, β, trial), Adam, η epochs. */
 int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr, const Dataset *v,
-		     const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud, Err *e);
+                     const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud, Err *e);
 uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial);
 
 Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2Opts *o, Err *e);

@@ -34,10 +34,10 @@ int alg2_trial_write_json(const char *path, const Alg2Trial *t, const int *width
 		return err_set(e, "trial JSON: expected a path, a trial and m >= 1 widths");
 	cJSON *root = cJSON_CreateObject();
 	int ok = root && add_exact(root, "beta", t->beta) &&
-		 cJSON_AddNumberToObject(root, "trial", t->trial) &&
-		 add_exact(root, "err_tr", t->err_tr) && add_exact(root, "err_v", t->err_v) &&
-		 add_exact(root, "max_kappa", t->max_kappa) &&
-		 add_exact(root, "seconds", t->seconds);
+	         cJSON_AddNumberToObject(root, "trial", t->trial) &&
+	         add_exact(root, "err_tr", t->err_tr) && add_exact(root, "err_v", t->err_v) &&
+	         add_exact(root, "max_kappa", t->max_kappa) &&
+	         add_exact(root, "seconds", t->seconds);
 	cJSON *w = ok ? cJSON_CreateIntArray(widths, m + 1) : NULL;
 	if (w)
 		cJSON_AddItemToObject(root, "widths", w);
@@ -61,7 +61,7 @@ int alg2_trial_write_json(const char *path, const Alg2Trial *t, const int *width
 
 /* A number field within [lo, hi] (integral if asked), or null when allowed. */
 static int json_num(const cJSON *root, const char *path, const char *name, double lo, double hi,
-		    int integral, int null_ok, double *v, Err *e)
+                    int integral, int null_ok, double *v, Err *e)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, name);
 	if (!it)
@@ -75,7 +75,7 @@ static int json_num(const cJSON *root, const char *path, const char *name, doubl
 	double x = it->valuedouble;
 	if (!(x >= lo && x <= hi) || (integral && x != floor(x)))
 		return err_set(e, "%s: field \"%s\" = %g, expected %s in [%g, %g]", path, name, x,
-			       integral ? "an integer" : "a number", lo, hi);
+		               integral ? "an integer" : "a number", lo, hi);
 	*v = x;
 	return 0;
 }
@@ -112,11 +112,11 @@ int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, E
 	else if (!cJSON_IsObject(root))
 		rc = err_set(e, "%s: expected a JSON object with the fields of a trial", path);
 	else if (json_num(root, path, "beta", 1e-12, 1e6, 0, 0, &r.beta, e) < 0 ||
-		 json_num(root, path, "trial", 0, 1e6, 1, 0, &trial, e) < 0 ||
-		 json_num(root, path, "err_tr", 0, 1, 0, 0, &r.err_tr, e) < 0 ||
-		 json_num(root, path, "err_v", 0, 1, 0, 0, &r.err_v, e) < 0 ||
-		 json_num(root, path, "max_kappa", 1, HUGE_VAL, 0, 1, &r.max_kappa, e) < 0 ||
-		 json_num(root, path, "seconds", 0, HUGE_VAL, 0, 0, &r.seconds, e) < 0)
+	         json_num(root, path, "trial", 0, 1e6, 1, 0, &trial, e) < 0 ||
+	         json_num(root, path, "err_tr", 0, 1, 0, 0, &r.err_tr, e) < 0 ||
+	         json_num(root, path, "err_v", 0, 1, 0, 0, &r.err_v, e) < 0 ||
+	         json_num(root, path, "max_kappa", 1, HUGE_VAL, 0, 1, &r.max_kappa, e) < 0 ||
+	         json_num(root, path, "seconds", 0, HUGE_VAL, 0, 0, &r.seconds, e) < 0)
 		rc = -1;
 	const cJSON *w = rc == 0 ? cJSON_GetObjectItemCaseSensitive(root, "widths") : NULL;
 	int nw = cJSON_IsArray(w) ? cJSON_GetArraySize(w) : 0;
@@ -131,8 +131,10 @@ int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, E
 		const cJSON *it = cJSON_GetArrayItem(w, i);
 		double x = cJSON_IsNumber(it) ? it->valuedouble : -1;
 		if (!(x >= 1 && x <= 1e9) || x != floor(x))
-			rc = err_set(e, "%s: field \"widths\", entry %d: expected a positive "
-				     "integer", path, i);
+			rc = err_set(e,
+			             "%s: field \"widths\", entry %d: expected a positive "
+			             "integer",
+			             path, i);
 		else
 			out[i] = (int)x;
 	}
@@ -170,8 +172,10 @@ static TrialFile *read_files(const Net *base, char **files, int nfiles, Err *e)
 		}
 		alg2_scaled_widths(base, tf[f].t.beta, want);
 		if (wm != m || memcmp(w, want, (size_t)(m + 1) * sizeof *w))
-			rc = err_set(e, "%s: beta %g: its widths are not the base network's scaled "
-					"by beta (another base network?)", files[f], tf[f].t.beta);
+			rc = err_set(e,
+			             "%s: beta %g: its widths are not the base network's scaled "
+			             "by beta (another base network?)",
+			             files[f], tf[f].t.beta);
 		free(w);
 	}
 	free(want);
@@ -186,7 +190,7 @@ static TrialFile *read_files(const Net *base, char **files, int nfiles, Err *e)
  * error naming the first missing trial unless all were found (or none, when
  * none_ok). */
 static int gather_beta(Alg2 *a, int i, TrialFile *tf, char **files, int nfiles, int none_ok,
-		       int *found, Err *e)
+                       int *found, Err *e)
 {
 	int q = a->o.q;
 	unsigned char *seen = calloc((size_t)q, 1);
@@ -207,9 +211,10 @@ static int gather_beta(Alg2 *a, int i, TrialFile *tf, char **files, int nfiles, 
 	}
 	for (int t = 0; !rc && !(none_ok && *found == 0) && t < q; t++)
 		if (!seen[t])
-			rc = err_set(e, "beta %g, trial %d is missing (%d of %d trials found; "
-					"'condnet sweep --beta %g --trial %d --out FILE' runs it)",
-				     a->b[i].beta, t, *found, q, a->b[i].beta, t);
+			rc = err_set(e,
+			             "beta %g, trial %d is missing (%d of %d trials found; "
+			             "'condnet sweep --beta %g --trial %d --out FILE' runs it)",
+			             a->b[i].beta, t, *found, q, a->b[i].beta, t);
 	free(seen);
 	return rc;
 }
@@ -253,14 +258,15 @@ static int gather(Alg2 *a, TrialFile *tf, char **files, int nfiles, double *next
 		return -1;
 	for (int f = 0; f < nfiles; f++)
 		if (!tf[f].used)
-			return err_set(e, "%s: beta %g is not among the sweep's (%g .. %g) nor "
-					  "one Algorithm 2 adds beyond its edges", files[f],
-				       tf[f].t.beta, a->b[0].beta, a->b[a->nb - 1].beta);
+			return err_set(e,
+			               "%s: beta %g is not among the sweep's (%g .. %g) nor "
+			               "one Algorithm 2 adds beyond its edges",
+			               files[f], tf[f].t.beta, a->b[0].beta, a->b[a->nb - 1].beta);
 	return 0;
 }
 
 Alg2 *alg2_gather(const Net *base, const Alg2Opts *o, int betas_given, char **files, int nfiles,
-		  double *next_beta, Err *e)
+                  double *next_beta, Err *e)
 {
 	*next_beta = NAN;
 	if (nfiles < 1) {

@@ -5,8 +5,8 @@
 #ifndef CONDNET_ALG2_TRIALS_H
 #define CONDNET_ALG2_TRIALS_H
 
-#include "base/err.h"
 #include "alg/alg2_scale.h"
+#include "base/err.h"
 #include "engine/net.h"
 
 /* A trial as JSON, with the widths n[0..m] of its network: every double is
@@ -27,6 +27,6 @@ int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, E
  * empty. NULL with a message naming the file or the missing trial (and the
  * command that runs it). */
 Alg2 *alg2_gather(const Net *base, const Alg2Opts *o, int betas_given, char **files, int nfiles,
-		  double *next_beta, Err *e);
+                  double *next_beta, Err *e);
 
 #endif

@@ -52,8 +52,8 @@ static int init(SqueezeCompare *c, const Net *net, int draws, Err *e)
 	c->removed_loop = calloc((size_t)h, sizeof *c->removed_loop);
 	c->kappa = calloc((size_t)h, sizeof *c->kappa);
 	c->kappa_dec = calloc((size_t)h, sizeof *c->kappa_dec);
-	int ok = c->n && c->keep && c->removed_thresh && c->removed_loop && c->kappa &&
-		 c->kappa_dec;
+	int ok =
+	    c->n && c->keep && c->removed_thresh && c->removed_loop && c->kappa && c->kappa_dec;
 	for (int s = 0; s < CMP_NSTAGES; s++) {
 		c->draw_acc[s] = malloc((size_t)draws * sizeof *c->draw_acc[s]);
 		ok = ok && c->draw_acc[s];
@@ -94,7 +94,7 @@ static double accuracy(const Net *net, const Dataset *d, Err *e)
  * accuracy into acc[0] and, retrained, into acc[1] (when retrain). 0, 1
  * (stopped), -1. */
 static int measure(Ctx *x, Net *sq, SqueezeCriterion c, uint64_t seed, int comp, int retrain,
-		   double acc[2], Err *e)
+                   double acc[2], Err *e)
 {
 	if (!sq) {
 		SqueezeOpts so;
@@ -120,7 +120,7 @@ static int measure(Ctx *x, Net *sq, SqueezeCriterion c, uint64_t seed, int comp,
 	net_free(sq);
 	if (rc == 0)
 		hook_note(x->h, "τ %g: %s%s: %.2f %%", x->o->tau, squeeze_criterion_name(c),
-			  comp ? ", compensated" : "", acc[0]);
+		          comp ? ", compensated" : "", acc[0]);
 	return rc == 0 && hook_cancelled(x->h) ? 1 : rc;
 }
 
@@ -195,7 +195,7 @@ static int measure_all(Ctx *x, Net *qr, Err *e)
 					qr = NULL; /* measure frees it */
 				uint64_t seed = rng_derive(o->seed, (uint64_t)r);
 				int rc = measure(x, given, (SqueezeCriterion)k, seed, comp, retrain,
-						 acc, e);
+				                 acc, e);
 				if (rc)
 					return rc;
 				if (k == SQUEEZE_RANDOM) {
@@ -214,15 +214,15 @@ static int measure_all(Ctx *x, Net *qr, Err *e)
 }
 
 int alg3_compare(const Net *net, const SqueezeCompareOpts *o, const Dataset *train,
-		 const Dataset *eval, const Hook *h, SqueezeCompare *out, Err *e)
+                 const Dataset *eval, const Hook *h, SqueezeCompare *out, Err *e)
 {
 	if (!net || !o || !eval)
 		return err_set(e, "a comparison needs a network, options and an evaluation set");
 	if (o->draws < 1 || o->retrain_draws > o->draws)
 		return err_set(e,
-			       "%d random draws (%d retrained), expected at least 1 (and at "
-			       "most that many retrained)",
-			       o->draws, o->retrain_draws);
+		               "%d random draws (%d retrained), expected at least 1 (and at "
+		               "most that many retrained)",
+		               o->draws, o->retrain_draws);
 	if ((o->compensate || o->retrain) && !train)
 		return err_set(e, "compensation and retraining need the training set (none given)");
 	if (init(out, net, o->draws, e) < 0)

@@ -13,13 +13,13 @@
 
 #include <stdint.h>
 
+#include "alg/alg3_squeeze.h"
 #include "base/err.h"
 #include "data/dataset.h"
-#include "alg/alg3_squeeze.h"
 #include "engine/hook.h"
 #include "engine/net.h"
-#include "model/net_cost.h"
 #include "engine/train_plan.h"
+#include "model/net_cost.h"
 
 /* What is measured of each squeezed network. */
 typedef enum CompareStage {
@@ -32,14 +32,14 @@ typedef enum CompareStage {
 
 typedef struct SqueezeCompareOpts {
 	double tau;
-	int while_loop;          /* as SqueezeOpts (default 1) */
-	int draws;               /* random orders R, ≥ 1 (default 20) */
-	uint64_t seed;           /* draw r uses SqueezeOpts.seed = rng_derive(seed, r) */
-	int compensate;          /* 1 (default): the compensated stages too */
-	int sample_rows;         /* compensation's sample rows (default SQUEEZE_SAMPLE_ROWS) */
+	int while_loop;           /* as SqueezeOpts (default 1) */
+	int draws;                /* random orders R, ≥ 1 (default 20) */
+	uint64_t seed;            /* draw r uses SqueezeOpts.seed = rng_derive(seed, r) */
+	int compensate;           /* 1 (default): the compensated stages too */
+	int sample_rows;          /* compensation's sample rows (default SQUEEZE_SAMPLE_ROWS) */
 	const TrainPlan *retrain; /* NULL (default): no retraining; else every network by it */
-	int retrain_draws;       /* random draws retrained, 0..draws (default: all) */
-	int cost_repeats;        /* forward-timing repeats (0: counts only; default 7) */
+	int retrain_draws;        /* random draws retrained, 0..draws (default: all) */
+	int cost_repeats;         /* forward-timing repeats (0: counts only; default 7) */
 } SqueezeCompareOpts;
 
 void squeeze_compare_opts_default(SqueezeCompareOpts *o);
@@ -55,22 +55,22 @@ typedef struct CriterionAcc {
 typedef struct SqueezeCompare {
 	double tau;
 	int m;
-	int *n;                /* n[0..m], the widths before */
-	int *keep;             /* keep[i-1]: neurons hidden layer i keeps (QR at τ, no
-				* compensation) */
-	int *removed_thresh;   /* removed by the |r_jj| threshold (line 4), per hidden layer */
-	int *removed_loop;     /* removed by the κ while loop (lines 6-9), per hidden layer */
-	double *kappa;         /* κ(Ŵ⁽ⁱ⁾) before any removal, per hidden layer */
-	double *kappa_dec;     /* κ(Ŵ⁽ⁱ⁾) when layer i was decided (after the cascade) */
-	int removed;           /* Σ removed */
-	long hidden;           /* Σ n_i over the hidden layers before */
-	double acc_before;     /* the network as given, percent */
+	int *n;              /* n[0..m], the widths before */
+	int *keep;           /* keep[i-1]: neurons hidden layer i keeps (QR at τ, no
+	                      * compensation) */
+	int *removed_thresh; /* removed by the |r_jj| threshold (line 4), per hidden layer */
+	int *removed_loop;   /* removed by the κ while loop (lines 6-9), per hidden layer */
+	double *kappa;       /* κ(Ŵ⁽ⁱ⁾) before any removal, per hidden layer */
+	double *kappa_dec;   /* κ(Ŵ⁽ⁱ⁾) when layer i was decided (after the cascade) */
+	int removed;         /* Σ removed */
+	long hidden;         /* Σ n_i over the hidden layers before */
+	double acc_before;   /* the network as given, percent */
 	CriterionAcc acc[CMP_NSTAGES][SQUEEZE_NCRITERIA];
-	int draws;             /* random draws */
+	int draws;                     /* random draws */
 	double *draw_acc[CMP_NSTAGES]; /* per draw, percent (NaN: not measured) */
 	double share_ge[CMP_NSTAGES];  /* share of the draws measured at least as good as QR */
 	NetCost cost_before, cost_after;
-	double seconds;        /* wall time of the comparison */
+	double seconds; /* wall time of the comparison */
 } SqueezeCompare;
 
 void squeeze_compare_free(SqueezeCompare *c); /* frees the arrays, not c */
@@ -80,18 +80,18 @@ void squeeze_compare_free(SqueezeCompare *c); /* frees the arrays, not c */
  * accuracies. Reports a HOOK_NOTE per network measured (and the training
  * progress) to h; a cancelled hook stops it (returns 1, out freed). 0 or -1. */
 int alg3_compare(const Net *net, const SqueezeCompareOpts *o, const Dataset *train,
-		 const Dataset *eval, const Hook *h, SqueezeCompare *out, Err *e);
+                 const Dataset *eval, const Hook *h, SqueezeCompare *out, Err *e);
 
 /* ---- one layer (alg3_preview.c) ---- */
 
 typedef struct SqueezeLayerCompare {
 	int layer, n_before, nkeep;
-	int rows;              /* evaluation rows used */
+	int rows; /* evaluation rows used */
 	int draws;
 	double acc[SQUEEZE_NCRITERIA];      /* percent: QR (the pivots), norm, random mean */
 	double acc_comp[SQUEEZE_NCRITERIA]; /* the same with compensation; NaN when not asked */
-	double sd, sd_comp;    /* random's standard deviation (NaN below 2 draws) */
-	double share_ge, share_ge_comp; /* share of the draws at least as good as QR */
+	double sd, sd_comp;                 /* random's standard deviation (NaN below 2 draws) */
+	double share_ge, share_ge_comp;     /* share of the draws at least as good as QR */
 	double seconds;
 } SqueezeLayerCompare;
 
@@ -106,7 +106,7 @@ typedef struct SqueezeLayerCompare {
  * plus as many refits when compensating. net is not changed. The accuracy
  * equals squeeze_preview's on the same rows up to float rounding. */
 int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
-			  const Dataset *sample, int draws, uint64_t seed, int compensate,
-			  int max_rows, SqueezeLayerCompare *out, Err *e);
+                          const Dataset *sample, int draws, uint64_t seed, int compensate,
+                          int max_rows, SqueezeLayerCompare *out, Err *e);
 
 #endif

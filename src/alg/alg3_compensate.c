@@ -13,17 +13,17 @@
 #include "engine/cond_matrix.h"
 #include "engine/train.h"
 
-int squeeze_refit(const double *Y, int s, int n, const double *Z, int q, const int *keep,
-		  int nkeep, double *sol, Err *e)
+int squeeze_refit(const double *Y, int s, int n, const double *Z, int q, const int *keep, int nkeep,
+                  double *sol, Err *e)
 {
 	int c = nkeep + 1;
 	if (nkeep < 1 || s < c)
 		return err_set(e, "a refit of %d kept neurons on %d rows (expected at least %d)",
-			       nkeep, s, c);
+		               nkeep, s, c);
 	for (int j = 0; j < nkeep; j++)
 		if (keep[j] < 0 || keep[j] >= n)
 			return err_set(e, "kept neuron %d does not exist (expected 0..%d)", keep[j],
-				       n - 1);
+			               n - 1);
 	double *a = malloc((size_t)s * c * sizeof *a);
 	if (!a)
 		return err_set(e, "out of memory for the refit on %d rows", s);
@@ -51,25 +51,26 @@ int squeeze_refit(const double *Y, int s, int n, const double *Z, int q, const i
  * activation is an affine function of the kept ones, Z is reproduced
  * exactly. */
 static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
-		      int maxrows, Err *e)
+                      int maxrows, Err *e)
 {
 	if (!sample)
 		return err_set(e, "compensation needs a sample of training inputs (none given)");
 	if (sample->d != net->n[0])
 		return err_set(e, "the sample has %d features, the network %d inputs", sample->d,
-			       net->n[0]);
+		               net->n[0]);
 	/* at most maxrows rows, evenly spaced so a sample sorted by class is covered */
 	int s = sample->n < maxrows ? sample->n : maxrows;
 	if (s < nkeep + 1)
 		return err_set(e,
-			       "the sample has %d rows, compensation needs at least %d (kept "
-			       "neurons + 1)",
-			       s, nkeep + 1);
+		               "the sample has %d rows, compensation needs at least %d (kept "
+		               "neurons + 1)",
+		               s, nkeep + 1);
 	int n = net->n[layer], q = net->n[layer + 1], d = sample->d, c = nkeep + 1;
 	for (int j = 0; j < nkeep; j++)
 		if (keep[j] < 0 || keep[j] >= n)
-			return err_set(e, "layer %d: kept neuron %d does not exist (expected 0..%d)",
-				       layer, keep[j], n - 1);
+			return err_set(e,
+			               "layer %d: kept neuron %d does not exist (expected 0..%d)",
+			               layer, keep[j], n - 1);
 	float *x = malloc((size_t)s * d * sizeof *x);
 	float *y = malloc((size_t)s * n * sizeof *y);
 	double *yd = malloc((size_t)s * n * sizeof *yd);
@@ -120,13 +121,13 @@ out:
 }
 
 int squeeze_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
-		       int maxrows, Err *e)
+                       int maxrows, Err *e)
 {
 	if (!net)
 		return err_set(e, "no network");
 	if (layer < 1 || layer > net->m - 1)
 		return err_set(e, "layer %d is not a hidden layer (expected 1..%d)", layer,
-			       net->m - 1);
+		               net->m - 1);
 	if (nkeep < 1)
 		return err_set(e, "layer %d: %d neurons kept, expected at least 1", layer, nkeep);
 	if (maxrows < 1)

@@ -30,11 +30,11 @@ int squeeze_check_counts(const Net *net, const int *counts, int ncounts, Err *e)
 {
 	if (ncounts != net->m - 1)
 		return err_set(e, "%d keep counts for a network of %d hidden layers", ncounts,
-			       net->m - 1);
+		               net->m - 1);
 	for (int i = 1; i < net->m; i++)
 		if (counts[i - 1] < 1 || counts[i - 1] > net->n[i])
 			return err_set(e, "layer %d: keep %d of %d neurons, expected 1..%d", i,
-				       counts[i - 1], net->n[i], net->n[i]);
+			               counts[i - 1], net->n[i], net->n[i]);
 	return 0;
 }
 
@@ -82,20 +82,19 @@ static int order_qr(const Net *net, int layer, int *order, Err *e)
 		return -1;
 	double *rd = malloc((size_t)(rows < cols ? rows : cols) * sizeof *rd);
 	int rc = rd ? cond_qrpt(A, rows, cols, order, rd, e)
-		    : err_set(e, "layer %d: out of memory", layer);
+	            : err_set(e, "layer %d: out of memory", layer);
 	free(rd);
 	free(A);
 	return rc;
 }
 
-int squeeze_order(const Net *net, int layer, SqueezeCriterion c, uint64_t seed, int *order,
-		  Err *e)
+int squeeze_order(const Net *net, int layer, SqueezeCriterion c, uint64_t seed, int *order, Err *e)
 {
 	if (!net)
 		return err_set(e, "no network");
 	if (layer < 1 || layer > net->m - 1)
 		return err_set(e, "layer %d is not a hidden layer (expected 1..%d)", layer,
-			       net->m - 1);
+		               net->m - 1);
 	switch (c) {
 	case SQUEEZE_QR:
 		return order_qr(net, layer, order, e);

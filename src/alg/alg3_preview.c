@@ -48,8 +48,8 @@ static float *activations(const Net *net, int layer, const Dataset *d, Err *e)
 			free(y);
 			return NULL;
 		}
-		if (net_forward(net, d->x + (size_t)start * d->d, rows, layer, y + (size_t)start * w,
-				e)) {
+		if (net_forward(net, d->x + (size_t)start * d->d, rows, layer,
+		                y + (size_t)start * w, e)) {
 			free(y);
 			return NULL;
 		}
@@ -61,10 +61,10 @@ static float *activations(const Net *net, int layer, const Dataset *d, Err *e)
 typedef struct Tail {
 	const Net *net;
 	int layer, nkeep;
-	const Dataset *eval; /* the rows evaluated */
-	const float *Y;      /* eval->n × n_layer activations */
+	const Dataset *eval;   /* the rows evaluated */
+	const float *Y;        /* eval->n × n_layer activations */
 	const double *Ys, *Zs; /* compensation: sample activations and next pre-activations */
-	int s;               /* sample rows (0: no compensation) */
+	int s;                 /* sample rows (0: no compensation) */
 } Tail;
 
 /* Accuracy (percent) of the network after `layer`, fed the kept columns of
@@ -184,8 +184,8 @@ static void spread(const double *v, int n, double qr, double *mean, double *sd, 
 }
 
 int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
-			  const Dataset *sample, int draws, uint64_t seed, int compensate,
-			  int max_rows, SqueezeLayerCompare *out, Err *e)
+                          const Dataset *sample, int draws, uint64_t seed, int compensate,
+                          int max_rows, SqueezeLayerCompare *out, Err *e)
 {
 	double t0 = clock_seconds();
 	memset(out, 0, sizeof *out);
@@ -195,8 +195,10 @@ int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Datas
 	if (eval->d != net->n[0] || eval->n < 1)
 		return err_set(e, "the evaluation set must have rows of %d features", net->n[0]);
 	if (draws < 1 || (compensate && !sample))
-		return err_set(e, "expected at least 1 random draw (%d) and, to compensate, a "
-			       "sample", draws);
+		return err_set(e,
+		               "expected at least 1 random draw (%d) and, to compensate, a "
+		               "sample",
+		               draws);
 	int n = sp->n_before;
 	Tail t = {.net = net, .layer = sp->layer, .nkeep = sp->nkeep};
 	Dataset *ev = spaced_rows(eval, max_rows, e);
@@ -210,8 +212,8 @@ int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Datas
 		goto out;
 	t.eval = ev;
 	t.Y = Y;
-	*out = (SqueezeLayerCompare){.layer = sp->layer, .n_before = n, .nkeep = sp->nkeep,
-				     .rows = ev->n, .draws = draws};
+	*out = (SqueezeLayerCompare){
+	    .layer = sp->layer, .n_before = n, .nkeep = sp->nkeep, .rows = ev->n, .draws = draws};
 	for (int k = 0; k < SQUEEZE_NCRITERIA; k++)
 		out->acc_comp[k] = NAN;
 	out->sd_comp = out->share_ge_comp = NAN;

@@ -63,8 +63,8 @@ static int round_init(SqueezeRound *r, const Net *net, Err *e)
 }
 
 int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
-			 const TrainPlan *plan, const Dataset *train, const Dataset *eval,
-			 const Hook *h, SqueezeRound *out, Err *e)
+                         const TrainPlan *plan, const Dataset *train, const Dataset *eval,
+                         const Hook *h, SqueezeRound *out, Err *e)
 {
 	if (round_init(out, net, e) < 0)
 		return -1;
@@ -92,10 +92,9 @@ int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
 	return rc;
 }
 
-int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample,
-		      const TrainPlan *plan, const Dataset *train, const Dataset *eval,
-		      int max_rounds, const Hook *h, SqueezeRound *rounds, int *nrounds,
-		      int *stable, Err *e)
+int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample, const TrainPlan *plan,
+                      const Dataset *train, const Dataset *eval, int max_rounds, const Hook *h,
+                      SqueezeRound *rounds, int *nrounds, int *stable, Err *e)
 {
 	*nrounds = 0;
 	*stable = 0;
@@ -130,8 +129,8 @@ int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample,
 		for (int i = 0; i < r->m; i++)
 			maxk = r->kappa[i] > maxk ? r->kappa[i] : maxk;
 		hook_note(h, "round %d: removed %d, %s, test accuracy %.2f %%, max κ %.4g%s", k,
-			  r->removed, net_shape_str(net, shape, sizeof shape), r->acc_retrained,
-			  maxk, plan ? " after retraining" : "");
+		          r->removed, net_shape_str(net, shape, sizeof shape), r->acc_retrained,
+		          maxk, plan ? " after retraining" : "");
 	}
 	return 0;
 }

@@ -38,7 +38,7 @@ static int check_hidden(const Net *net, int layer, Err *e)
 		return err_set(e, "no network");
 	if (layer < 1 || layer > net->m - 1)
 		return err_set(e, "layer %d is not a hidden layer (expected 1..%d)", layer,
-			       net->m - 1);
+		               net->m - 1);
 	return 0;
 }
 
@@ -52,7 +52,7 @@ static int check_hidden(const Net *net, int layer, Err *e)
  * choice. A count given (keep_counts) replaces p; another criterion
  * replaces the choice (the first p of its order). */
 static int decide_count(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp,
-			Err *e)
+                        Err *e)
 {
 	int cols = sp->n_before;
 	sp->p_qr = sp->nkeep = cols;
@@ -90,10 +90,10 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 		return err_set(e, "τ = %g, expected a finite number ≥ 1", o->tau);
 	if ((unsigned)o->criterion >= SQUEEZE_NCRITERIA)
 		return err_set(e, "unknown squeeze criterion %d", (int)o->criterion);
-	if (o->keep_counts && (o->keep_counts[layer - 1] < 1 ||
-			       o->keep_counts[layer - 1] > net->n[layer]))
+	if (o->keep_counts &&
+	    (o->keep_counts[layer - 1] < 1 || o->keep_counts[layer - 1] > net->n[layer]))
 		return err_set(e, "layer %d: keep %d of %d neurons, expected 1..%d", layer,
-			       o->keep_counts[layer - 1], net->n[layer], net->n[layer]);
+		               o->keep_counts[layer - 1], net->n[layer], net->n[layer]);
 	int rows, cols;
 	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
 	if (!A)
@@ -125,8 +125,8 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 	int by_order = sp->counted || o->criterion != SQUEEZE_QR;
 	if (sp->nkeep == cols)
 		sp->kappa_after = sp->kappa_before;
-	else if (by_order && isnan(sp->kappa_after = cond_kappa_columns(net, layer, sp->keep,
-									 sp->nkeep, e)))
+	else if (by_order &&
+	         isnan(sp->kappa_after = cond_kappa_columns(net, layer, sp->keep, sp->nkeep, e)))
 		goto fail;
 	return 0;
 fail:
@@ -138,16 +138,16 @@ fail:
 /* Algorithm 3, line 10: remove the neurons not kept (columns of W⁽ⁱ⁾,
  * entries of b⁽ⁱ⁾, rows of W⁽ⁱ⁺¹⁾), after the refit when asked for. */
 static int apply(Net *net, const SqueezeProposal *sp, int comp, const Dataset *sample, int maxrows,
-		 Err *e)
+                 Err *e)
 {
 	if (check_hidden(net, sp->layer, e))
 		return -1;
 	if (net->n[sp->layer] != sp->n_before)
 		return err_set(e, "layer %d has %d neurons, but the proposal was made for %d",
-			       sp->layer, net->n[sp->layer], sp->n_before);
+		               sp->layer, net->n[sp->layer], sp->n_before);
 	if (sp->nkeep < 1 || sp->nkeep > sp->n_before)
 		return err_set(e, "layer %d: proposal keeps %d of %d neurons", sp->layer, sp->nkeep,
-			       sp->n_before);
+		               sp->n_before);
 	if (sp->nkeep == sp->n_before)
 		return 0;
 	if (comp && squeeze_compensate(net, sp->layer, sp->keep, sp->nkeep, sample, maxrows, e))
@@ -160,8 +160,8 @@ int squeeze_apply(Net *net, const SqueezeProposal *sp, int comp, const Dataset *
 	return apply(net, sp, comp, sample, SQUEEZE_SAMPLE_ROWS, e);
 }
 
-static int accuracy_after(const Net *net, const SqueezeProposal *sp, int comp,
-			  const Dataset *eval, const Dataset *sample, double *acc, Err *e)
+static int accuracy_after(const Net *net, const SqueezeProposal *sp, int comp, const Dataset *eval,
+                          const Dataset *sample, double *acc, Err *e)
 {
 	Net *copy = net_clone(net, e);
 	if (!copy)
@@ -170,7 +170,8 @@ static int accuracy_after(const Net *net, const SqueezeProposal *sp, int comp,
 	if (rc == 0) {
 		double err = net_error(copy, eval, NULL);
 		if (isnan(err) || err < 0 || err > 1)
-			rc = err_set(e, "could not evaluate the squeezed network on %s", eval->name);
+			rc =
+			    err_set(e, "could not evaluate the squeezed network on %s", eval->name);
 		else
 			*acc = 1.0 - err;
 	}
@@ -179,7 +180,7 @@ static int accuracy_after(const Net *net, const SqueezeProposal *sp, int comp,
 }
 
 int squeeze_preview(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
-		    const Dataset *sample, double *acc, double *acc_comp, Err *e)
+                    const Dataset *sample, double *acc, double *acc_comp, Err *e)
 {
 	if (!eval || eval->d != net->n[0] || eval->n < 1)
 		return err_set(e, "the evaluation set must have rows of %d features", net->n[0]);
@@ -317,21 +318,21 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 	HookStep st = {.kind = HOOK_ALG3_LAYER, .alg3 = a};
 	if (sp->counted || sp->criterion != SQUEEZE_QR)
 		hook_step(h, st,
-			  "Algorithm 3, layer %d: κ %s (after the earlier layers' removals); "
-			  "%s, %s keeps %d of %d neurons, κ %s%s",
-			  sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
-			  sp->counted ? "count given" : "count decided by pivoted QR at τ",
-			  squeeze_criterion_name(sp->criterion), sp->nkeep, sp->n_before,
-			  cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
+		          "Algorithm 3, layer %d: κ %s (after the earlier layers' removals); "
+		          "%s, %s keeps %d of %d neurons, κ %s%s",
+		          sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
+		          sp->counted ? "count given" : "count decided by pivoted QR at τ",
+		          squeeze_criterion_name(sp->criterion), sp->nkeep, sp->n_before,
+		          cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
 	else
 		hook_step(h, st,
-			  "Algorithm 3, layer %d: κ %s %s τ = %g (after the earlier layers' "
-			  "removals); pivoted QR keeps %d of %d (|r_jj| ≥ |r_11|/τ), the κ loop "
-			  "%d: %d → %d neurons, κ %s%s",
-			  sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
-			  sp->kappa_before > a->o.tau ? ">" : "≤", a->o.tau, sp->p_qr, sp->n_before,
-			  sp->nkeep, sp->n_before, sp->nkeep,
-			  cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
+		          "Algorithm 3, layer %d: κ %s %s τ = %g (after the earlier layers' "
+		          "removals); pivoted QR keeps %d of %d (|r_jj| ≥ |r_11|/τ), the κ loop "
+		          "%d: %d → %d neurons, κ %s%s",
+		          sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
+		          sp->kappa_before > a->o.tau ? ">" : "≤", a->o.tau, sp->p_qr, sp->n_before,
+		          sp->nkeep, sp->n_before, sp->nkeep,
+		          cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
 	decided(a);
 	return 0;
 }
@@ -344,8 +345,8 @@ int alg3_refuse(Alg3 *a, const Hook *h, Err *e)
 	a->refused++;
 	char k0[48];
 	hook_step(h, (HookStep){.kind = HOOK_ALG3_LAYER, .alg3 = a},
-		  "Algorithm 3, layer %d: refused; κ %s, all %d neurons kept", sp->layer,
-		  cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0), sp->n_before);
+	          "Algorithm 3, layer %d: refused; κ %s, all %d neurons kept", sp->layer,
+	          cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0), sp->n_before);
 	decided(a);
 	return 0;
 }

@@ -43,15 +43,15 @@ typedef enum SqueezeCriterion {
 } SqueezeCriterion;
 
 typedef struct SqueezeOpts {
-	double tau;          /* threshold on κ (default COND_TAU_DEFAULT) */
-	int while_loop;      /* 1 (default): drop pivots until κ(kept) ≤ τ */
-	int compensate;      /* 1: refit the next layer by least squares */
-	int sample_rows;     /* rows of the sample used for compensation (default 2000) */
+	double tau;                 /* threshold on κ (default COND_TAU_DEFAULT) */
+	int while_loop;             /* 1 (default): drop pivots until κ(kept) ≤ τ */
+	int compensate;             /* 1: refit the next layer by least squares */
+	int sample_rows;            /* rows of the sample used for compensation (default 2000) */
 	SqueezeCriterion criterion; /* which neurons are kept (default SQUEEZE_QR) */
-	uint64_t seed;       /* SQUEEZE_RANDOM's seed (default 1) */
-	const int *keep_counts; /* NULL (default): Algorithm 3 decides at τ how many neurons
-				 * each layer keeps; else hidden layer i keeps keep_counts[i-1]
-				 * (1..n_i; m-1 entries) and τ decides nothing */
+	uint64_t seed;              /* SQUEEZE_RANDOM's seed (default 1) */
+	const int *keep_counts;     /* NULL (default): Algorithm 3 decides at τ how many neurons
+	                             * each layer keeps; else hidden layer i keeps keep_counts[i-1]
+	                             * (1..n_i; m-1 entries) and τ decides nothing */
 } SqueezeOpts;
 
 void squeeze_opts_default(SqueezeOpts *o);
@@ -60,19 +60,19 @@ void squeeze_opts_default(SqueezeOpts *o);
 #define SQUEEZE_SAMPLE_ROWS 2000
 
 typedef struct SqueezeProposal {
-	int layer;           /* 1..m-1 */
+	int layer; /* 1..m-1 */
 	int n_before;
 	double kappa_before; /* κ(Ŵ) now: the κ the decision is made on */
 	int *perm;           /* n_before: neuron indices in pivot order */
 	double *rdiag;       /* min(rows, n_before): |r_jj|/|r_11| */
 	int nrdiag;
-	int p_qr;            /* kept by the QR threshold alone (line 4); n_before when κ ≤ τ */
-	int nkeep;           /* kept after the while loop (≤ p_qr; lines 6-9), or the count given */
-	double kappa_after;  /* κ of the kept columns */
-	int *keep;           /* n_before neuron indices in the criterion's order: keep[0..nkeep)
-			      * are kept (perm[0..nkeep) under SQUEEZE_QR), the rest removed */
+	int p_qr;  /* kept by the QR threshold alone (line 4); n_before when κ ≤ τ */
+	int nkeep; /* kept after the while loop (≤ p_qr; lines 6-9), or the count given */
+	double kappa_after; /* κ of the kept columns */
+	int *keep;          /* n_before neuron indices in the criterion's order: keep[0..nkeep)
+	                     * are kept (perm[0..nkeep) under SQUEEZE_QR), the rest removed */
 	SqueezeCriterion criterion;
-	int counted;         /* 1: nkeep is the count the caller gave (keep_counts), not τ's */
+	int counted; /* 1: nkeep is the count the caller gave (keep_counts), not τ's */
 } SqueezeProposal;
 
 /* What Algorithm 3 would do to one hidden layer of net. When κ ≤ τ the
@@ -86,17 +86,17 @@ void squeeze_proposal_free(SqueezeProposal *sp);
 /* Applies a proposal; with compensate, sample (training inputs, at most
  * SQUEEZE_SAMPLE_ROWS of them) drives the least-squares refit of layer+1. */
 int squeeze_apply(Net *net, const SqueezeProposal *sp, int compensate, const Dataset *sample,
-		  Err *e);
+                  Err *e);
 /* Accuracy on eval of a copy of net with the proposal applied, without and
  * with compensation (acc_comp may be NULL). net is not changed. */
 int squeeze_preview(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
-		    const Dataset *sample, double *acc, double *acc_comp, Err *e);
+                    const Dataset *sample, double *acc, double *acc_comp, Err *e);
 
 /* The least-squares refit alone: after keeping keep[0..nkeep) of layer,
  * choose W⁽ˡᵃʸᵉʳ⁺¹⁾ rows and b⁽ˡᵃʸᵉʳ⁺¹⁾ (net is the network before removal),
  * on at most maxrows rows of sample. */
 int squeeze_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
-		       int maxrows, Err *e);
+                       int maxrows, Err *e);
 
 /* ---- criteria (alg3_criteria.c) ---- */
 
@@ -111,8 +111,7 @@ int squeeze_criterion_parse(const char *s);
  *                   ties by index, so the smallest norm is removed first;
  *   SQUEEZE_RANDOM  a Fisher-Yates shuffle of 0..n-1 from rng_derive(seed, layer).
  * Keeping the first k of the order is the criterion's choice of k neurons. */
-int squeeze_order(const Net *net, int layer, SqueezeCriterion c, uint64_t seed, int *order,
-		  Err *e);
+int squeeze_order(const Net *net, int layer, SqueezeCriterion c, uint64_t seed, int *order, Err *e);
 
 /* 0 when counts[0..m-1) fits net: one count per hidden layer, each in
  * 1..n_i; else -1 naming the first that does not. */
@@ -122,8 +121,8 @@ int squeeze_check_counts(const Net *net, const int *counts, int ncounts, Err *e)
  * Y (s×n, layer i's activations), Z (s×q, layer i+1's pre-activations
  * before removal); sol ((nkeep+1)×q) receives [W'_K; b'ᵀ] minimising
  * ‖[Y_K 1] sol − Z‖_F. s ≥ nkeep + 1. */
-int squeeze_refit(const double *Y, int s, int n, const double *Z, int q, const int *keep,
-		  int nkeep, double *sol, Err *e);
+int squeeze_refit(const double *Y, int s, int n, const double *Z, int q, const int *keep, int nkeep,
+                  double *sol, Err *e);
 
 typedef enum Alg3Status {
 	ALG3_PROPOSED = 0, /* a proposal waits for alg3_apply or alg3_refuse */
@@ -136,15 +135,15 @@ typedef struct Alg3 {
 	const Dataset *sample; /* training inputs for compensation, may be NULL */
 	int next;              /* the first hidden layer not yet decided */
 	Alg3Status status;
-	SqueezeProposal prop;  /* the decision waiting, when ALG3_PROPOSED */
-	int *removed;          /* removed[i-1]: neurons removed from layer i in this pass */
-	int *removed_qr;       /* of those, how many the |r_jj| threshold removed (the
-				* rest went in the κ while loop); 0 with keep_counts */
-	double *kappa_dec;     /* kappa_dec[i-1]: κ(Ŵ⁽ⁱ⁾) when layer i was decided, after the
-				* earlier layers' removals (NaN: not reached, and the output) */
-	int *counts;           /* the pass's copy of o.keep_counts, or NULL */
-	int total;             /* Σ removed */
-	int applied, refused;  /* decisions so far */
+	SqueezeProposal prop; /* the decision waiting, when ALG3_PROPOSED */
+	int *removed;         /* removed[i-1]: neurons removed from layer i in this pass */
+	int *removed_qr;      /* of those, how many the |r_jj| threshold removed (the
+	                       * rest went in the κ while loop); 0 with keep_counts */
+	double *kappa_dec;    /* kappa_dec[i-1]: κ(Ŵ⁽ⁱ⁾) when layer i was decided, after the
+	                       * earlier layers' removals (NaN: not reached, and the output) */
+	int *counts;          /* the pass's copy of o.keep_counts, or NULL */
+	int total;            /* Σ removed */
+	int applied, refused; /* decisions so far */
 } Alg3;
 
 /* A pass over net (which must outlive it and change only through it). NULL
@@ -180,11 +179,11 @@ typedef struct SqueezeRound {
 	int *n;                 /* n[0..m] after the round (round 0: as loaded) */
 	int removed;            /* neurons removed in the round */
 	int *removed_per_layer; /* m entries */
-	double *kappa;          /* κ(Ŵ⁽ⁱ⁾) of every layer at the end of the round (∞ possible) */
-	int *p;                 /* p_i at τ at the end of the round */
-	double acc_squeezed;    /* accuracy on eval right after squeezing (percent), NaN without */
-	double acc_retrained;   /* after retraining (percent), NaN without eval or retraining */
-	int epochs;             /* epochs retrained */
+	double *kappa; /* κ(Ŵ⁽ⁱ⁾) of every layer at the end of the round (∞ possible) */
+	int *p;        /* p_i at τ at the end of the round */
+	double acc_squeezed;  /* accuracy on eval right after squeezing (percent), NaN without */
+	double acc_retrained; /* after retraining (percent), NaN without eval or retraining */
+	int epochs;           /* epochs retrained */
 } SqueezeRound;
 
 void squeeze_round_free(SqueezeRound *r); /* frees the arrays, not r */
@@ -193,17 +192,16 @@ void squeeze_round_free(SqueezeRound *r); /* frees the arrays, not r */
  * the accuracies on eval (may be NULL) after each. 0, 1 when the hook
  * stopped the retraining, -1 on error. */
 int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
-			 const TrainPlan *plan, const Dataset *train, const Dataset *eval,
-			 const Hook *h, SqueezeRound *out, Err *e);
+                         const TrainPlan *plan, const Dataset *train, const Dataset *eval,
+                         const Hook *h, SqueezeRound *out, Err *e);
 
 /* The paper's Table 13: squeeze and retrain, again and again, until a
  * squeeze removes nothing (no retraining then) or max_rounds rounds ran.
  * rounds[0] is the network as given, rounds[1..] the rounds that removed
  * something; rounds has room for max_rounds + 1. *stable is 1 when the
  * last squeeze removed nothing. 0, 1 when the hook stopped it, -1. */
-int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample,
-		      const TrainPlan *plan, const Dataset *train, const Dataset *eval,
-		      int max_rounds, const Hook *h, SqueezeRound *rounds, int *nrounds,
-		      int *stable, Err *e);
+int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample, const TrainPlan *plan,
+                      const Dataset *train, const Dataset *eval, int max_rounds, const Hook *h,
+                      SqueezeRound *rounds, int *nrounds, int *stable, Err *e);
 
 #endif

@@ -318,7 +318,8 @@ int file_check_dir(const char *dir, Err *e)
 		if (!S_ISDIR(st.st_mode))
 			return err_set(e, "%s: exists and is not a directory", dir);
 		if (access(dir, W_OK | X_OK) != 0)
-			return err_set(e, "%s: cannot create files in it: %s", dir, strerror(errno));
+			return err_set(e, "%s: cannot create files in it: %s", dir,
+			               strerror(errno));
 		return 0;
 	}
 	if (errno != ENOENT)
@@ -506,7 +507,8 @@ char *file_slurp(const char *path, size_t max, size_t *len, Err *e)
 		return NULL;
 	if (size < 0 || (unsigned long long)size > max) {
 		fclose(f);
-		err_set(e, "%s: %lld bytes, larger than the %zu this file may have", path, size, max);
+		err_set(e, "%s: %lld bytes, larger than the %zu this file may have", path, size,
+		        max);
 		return NULL;
 	}
 	char *buf = malloc((size_t)size + 1);

@@ -25,10 +25,10 @@
  * for faults, though still deferred for the other signals. */
 enum { SLOTS = 16 };
 
-static atomic_int saving;  /* saves holding (or about to create) a temporary file */
-static atomic_int pending; /* a signal that ends the process once they are done */
-static atomic_int dying;   /* a fault is ending the process */
-static atomic_int creating; /* saves between signals_save_begin and their track */
+static atomic_int saving;               /* saves holding (or about to create) a temporary file */
+static atomic_int pending;              /* a signal that ends the process once they are done */
+static atomic_int dying;                /* a fault is ending the process */
+static atomic_int creating;             /* saves between signals_save_begin and their track */
 static volatile sig_atomic_t stop_sig;  /* the first stop signal */
 static volatile sig_atomic_t stop_mode; /* 0: none, 1: the first stops, 2: every one stops */
 static atomic_int slot_used[SLOTS];     /* 0 free, 2 being filled, 1 names a file */
@@ -40,13 +40,13 @@ static struct sigaction old_fault[NFAULTS];
 
 /* The signals that end a process by default and come from outside. */
 static const int ends[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGXCPU,
-	SIGVTALRM, SIGPROF, SIGIO,
+    SIGHUP,    SIGINT,  SIGQUIT, SIGTERM,   SIGUSR1, SIGUSR2,
+    SIGALRM,   SIGPIPE, SIGXCPU, SIGVTALRM, SIGPROF, SIGIO,
 #ifdef SIGPWR
-	SIGPWR,
+    SIGPWR,
 #endif
 #ifdef SIGSTKFLT
-	SIGSTKFLT,
+    SIGSTKFLT,
 #endif
 };
 
@@ -120,7 +120,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 /* Installs fn for sig unless sig arrives ignored (and not forced); old
  * receives the action there was. */
 static void take(int sig, int force, void (*fn)(int), void (*act)(int, siginfo_t *, void *),
-		 struct sigaction *old)
+                 struct sigaction *old)
 {
 	struct sigaction cur, sa;
 	if (sigaction(sig, NULL, &cur) != 0 || (cur.sa_handler == SIG_IGN && !force))

@@ -7,35 +7,35 @@
 
 #include "alg/alg1_proportion.h"
 #include "cli/cli.h"
-#include "model/model_io.h"
 #include "cli/progress.h"
+#include "model/model_io.h"
 #include "report/report.h"
 
 /* The defaults in the text come from alg1_opts_default. */
 static const char help_fmt[] =
-	"Usage: condnet alg1 [OPTIONS]\n\n"
-	"Algorithm 1: train eta epochs; while some layer's stacked matrix [W; b] has a\n"
-	"condition number above tau, remove from each such hidden layer as many neurons\n"
-	"as it has singular values below sigma_1/tau, and train again.\n\n"
-	"  --tau T              threshold on the condition number, > 1 (default %g)\n"
-	"  --eta E              epochs of training per iteration, > 0 (default %g)\n"
-	"  --round K            round every new width down to a multiple of K\n"
-	"  --max-iter N         stop after N removal iterations (default %d)\n"
-	"  --warm               keep the trained weights of the neurons pivoted QR keeps,\n"
-	"                       instead of retraining the smaller network from fresh weights\n\n"
-	"--schedule and --warmup shape the learning rate of every training of eta epochs\n"
-	"(a cosine without a length spans eta); Algorithm 1 has no validation set, so\n"
-	"neither --early-stop nor the plateau schedule applies.\n\n";
+    "Usage: condnet alg1 [OPTIONS]\n\n"
+    "Algorithm 1: train eta epochs; while some layer's stacked matrix [W; b] has a\n"
+    "condition number above tau, remove from each such hidden layer as many neurons\n"
+    "as it has singular values below sigma_1/tau, and train again.\n\n"
+    "  --tau T              threshold on the condition number, > 1 (default %g)\n"
+    "  --eta E              epochs of training per iteration, > 0 (default %g)\n"
+    "  --round K            round every new width down to a multiple of K\n"
+    "  --max-iter N         stop after N removal iterations (default %d)\n"
+    "  --warm               keep the trained weights of the neurons pivoted QR keeps,\n"
+    "                       instead of retraining the smaller network from fresh weights\n\n"
+    "--schedule and --warmup shape the learning rate of every training of eta epochs\n"
+    "(a cosine without a length spans eta); Algorithm 1 has no validation set, so\n"
+    "neither --early-stop nor the plateau schedule applies.\n\n";
 
 enum { OPT_TAU = CLI_OPT_OWN, OPT_ETA, OPT_ROUND, OPT_MAX_ITER, OPT_WARM };
 
 static const struct option own[] = {
-	{"tau", required_argument, NULL, OPT_TAU},
-	{"eta", required_argument, NULL, OPT_ETA},
-	{"round", required_argument, NULL, OPT_ROUND},
-	{"max-iter", required_argument, NULL, OPT_MAX_ITER},
-	{"warm", no_argument, NULL, OPT_WARM},
-	{0},
+    {"tau", required_argument, NULL, OPT_TAU},
+    {"eta", required_argument, NULL, OPT_ETA},
+    {"round", required_argument, NULL, OPT_ROUND},
+    {"max-iter", required_argument, NULL, OPT_MAX_ITER},
+    {"warm", no_argument, NULL, OPT_WARM},
+    {0},
 };
 
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
@@ -95,12 +95,13 @@ int cmd_alg1(int argc, char **argv)
 	o.train = c.train;
 	if (c.early_stop > 0 || c.train.sched.kind == SCHED_PLATEAU) {
 		fprintf(stderr,
-			"condnet alg1: %s needs a validation set, which Algorithm 1 has not "
-			"(it trains eta epochs each time)\n",
-			c.early_stop > 0 ? "--early-stop" : "the plateau schedule");
+		        "condnet alg1: %s needs a validation set, which Algorithm 1 has not "
+		        "(it trains eta epochs each time)\n",
+		        c.early_stop > 0 ? "--early-stop" : "the plateau schedule");
 		return 2;
 	}
-	if (cli_check_outputs(&c, NULL, 0, &e) || cli_load_data(&c, &train, NULL, &e) || !(net = cli_make_net(&c, train, &e)))
+	if (cli_check_outputs(&c, NULL, 0, &e) || cli_load_data(&c, &train, NULL, &e) ||
+	    !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (!(a = alg1_new(net, train, &o, &e)))
 		goto fail;

@@ -5,37 +5,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alg/alg3_squeeze.h"
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "engine/cond.h"
 #include "model/model_io.h"
-#include "cli/progress.h"
-#include "alg/alg3_squeeze.h"
 #include "report/report.h"
 #include "report/report_squeeze.h"
 
 static const char help[] =
-	"Usage: condnet cond [--load MODEL] [OPTIONS]\n\n"
-	"Print, for every layer i, n_i, the condition number of the stacked matrix\n"
-	"[W; b], the number p of its singular values below sigma_1/tau and its rank\n"
-	"estimates. p counts each layer as it is, before any cascade: a squeeze decides\n"
-	"layer i after the earlier layers' removals, which delete rows of its matrix, so\n"
-	"a second table shows what Algorithm 3 at tau would do: kappa at decision beside\n"
-	"kappa as given, the neurons kept and what the |r_jj| threshold and the kappa\n"
-	"loop remove. Without --load, a fresh network from --layers, trained --epochs.\n"
-	"With --load alone no data set is read.\n\n"
-	"  --tau T              threshold for p and the ranks, > 1 (default 25)\n"
-	"  --epochs E           train that many epochs first (default 0)\n"
-	"  --markdown           print the tables as Markdown\n"
-	"  --no-squeeze         without the second table (it runs Algorithm 3 on a copy)\n";
+    "Usage: condnet cond [--load MODEL] [OPTIONS]\n\n"
+    "Print, for every layer i, n_i, the condition number of the stacked matrix\n"
+    "[W; b], the number p of its singular values below sigma_1/tau and its rank\n"
+    "estimates. p counts each layer as it is, before any cascade: a squeeze decides\n"
+    "layer i after the earlier layers' removals, which delete rows of its matrix, so\n"
+    "a second table shows what Algorithm 3 at tau would do: kappa at decision beside\n"
+    "kappa as given, the neurons kept and what the |r_jj| threshold and the kappa\n"
+    "loop remove. Without --load, a fresh network from --layers, trained --epochs.\n"
+    "With --load alone no data set is read.\n\n"
+    "  --tau T              threshold for p and the ranks, > 1 (default 25)\n"
+    "  --epochs E           train that many epochs first (default 0)\n"
+    "  --markdown           print the tables as Markdown\n"
+    "  --no-squeeze         without the second table (it runs Algorithm 3 on a copy)\n";
 
 enum { OPT_TAU = CLI_OPT_OWN, OPT_EPOCHS, OPT_MARKDOWN, OPT_NO_SQUEEZE };
 
 static const struct option own[] = {
-	{"tau", required_argument, NULL, OPT_TAU},
-	{"epochs", required_argument, NULL, OPT_EPOCHS},
-	{"markdown", no_argument, NULL, OPT_MARKDOWN},
-	{"no-squeeze", no_argument, NULL, OPT_NO_SQUEEZE},
-	{0},
+    {"tau", required_argument, NULL, OPT_TAU},
+    {"epochs", required_argument, NULL, OPT_EPOCHS},
+    {"markdown", no_argument, NULL, OPT_MARKDOWN},
+    {"no-squeeze", no_argument, NULL, OPT_NO_SQUEEZE},
+    {0},
 };
 
 typedef struct CondCmd {
@@ -62,7 +62,7 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 /* Algorithm 3 at τ on a copy of net: per layer, κ as given beside κ at
  * decision, the neurons kept and what each stage removes; into rec too. */
 static int squeeze_table(const Net *net, const LayerCond *lc, double tau, ReportFormat fmt,
-			 cJSON *rec, Err *e)
+                         cJSON *rec, Err *e)
 {
 	SqueezeOpts o;
 	squeeze_opts_default(&o);
@@ -81,13 +81,19 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 		goto out;
 	for (int i = 0; i < net->m; i++) {
 		int hidden = i < net->m - 1;
-		r[i] = (SqueezeLayerRow){i + 1, net->n[i + 1], copy->n[i + 1], lc[i].kappa,
-					 hidden ? a->kappa_dec[i] : NAN, after[i].kappa, NAN,
-					 hidden ? a->removed_qr[i] : -1,
-					 hidden ? a->removed[i] - a->removed_qr[i] : -1};
+		r[i] = (SqueezeLayerRow){i + 1,
+		                         net->n[i + 1],
+		                         copy->n[i + 1],
+		                         lc[i].kappa,
+		                         hidden ? a->kappa_dec[i] : NAN,
+		                         after[i].kappa,
+		                         NAN,
+		                         hidden ? a->removed_qr[i] : -1,
+		                         hidden ? a->removed[i] - a->removed_qr[i] : -1};
 	}
 	printf("\nAlgorithm 3 at τ = %g (condnet squeeze), each layer decided after the earlier "
-	       "layers' removals: %d neurons removed\n\n", tau, a->total);
+	       "layers' removals: %d neurons removed\n\n",
+	       tau, a->total);
 	report_squeeze_layers(stdout, r, net->m, fmt);
 	if (rec) {
 		cJSON *sq = cJSON_AddObjectToObject(rec, "squeeze");

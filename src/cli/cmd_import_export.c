@@ -5,78 +5,78 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "base/file.h"
-#include "model/model_io.h"
+#include "cli/cli.h"
 #include "data/npy.h"
+#include "model/model_io.h"
 #include "model/net_npy.h"
 #include "model/onnx_io.h"
 
 static const char import_help[] =
-	"Usage: condnet import --npy DIR --save MODEL [OPTIONS]\n"
-	"       condnet import --onnx FILE --save MODEL\n\n"
-	"Read a dense network from DIR/W1.npy, DIR/b1.npy, ..., DIR/Wm.npy, DIR/bm.npy\n"
-	"(float32 or float64), or from an ONNX model, and save it as a condnet model.\n\n"
-	"  --npy DIR            directory of the .npy files\n"
-	"  --onnx FILE          an ONNX model: per layer a Gemm, or a MatMul and an Add of\n"
-	"                       a constant bias (float32 or float64 weights, either\n"
-	"                       orientation); hidden activations Erf (after a Mul by a\n"
-	"                       constant, erf's scale a), Tanh, Relu or Sigmoid, the same\n"
-	"                       in every layer; a final Softmax or none. The activation\n"
-	"                       comes from the file. Other operators, branches and skip\n"
-	"                       connections are refused, naming the node.\n"
-	"  --layout NAME        keras: W is (inputs, outputs); torch: (outputs, inputs)\n"
-	"                       (default keras)\n"
-	"  --act NAME           activation of the hidden layers: erf, tanh, relu or sigmoid\n"
-	"                       (default erf)\n"
-	"  --act-scale A        a in erf(a*x) (default 1)\n"
-	"                       (--layout, --act and --act-scale are for --npy only)\n"
-	"  --save MODEL         the model file to write\n"
-	"  -h, --help           this text\n";
+    "Usage: condnet import --npy DIR --save MODEL [OPTIONS]\n"
+    "       condnet import --onnx FILE --save MODEL\n\n"
+    "Read a dense network from DIR/W1.npy, DIR/b1.npy, ..., DIR/Wm.npy, DIR/bm.npy\n"
+    "(float32 or float64), or from an ONNX model, and save it as a condnet model.\n\n"
+    "  --npy DIR            directory of the .npy files\n"
+    "  --onnx FILE          an ONNX model: per layer a Gemm, or a MatMul and an Add of\n"
+    "                       a constant bias (float32 or float64 weights, either\n"
+    "                       orientation); hidden activations Erf (after a Mul by a\n"
+    "                       constant, erf's scale a), Tanh, Relu or Sigmoid, the same\n"
+    "                       in every layer; a final Softmax or none. The activation\n"
+    "                       comes from the file. Other operators, branches and skip\n"
+    "                       connections are refused, naming the node.\n"
+    "  --layout NAME        keras: W is (inputs, outputs); torch: (outputs, inputs)\n"
+    "                       (default keras)\n"
+    "  --act NAME           activation of the hidden layers: erf, tanh, relu or sigmoid\n"
+    "                       (default erf)\n"
+    "  --act-scale A        a in erf(a*x) (default 1)\n"
+    "                       (--layout, --act and --act-scale are for --npy only)\n"
+    "  --save MODEL         the model file to write\n"
+    "  -h, --help           this text\n";
 
 static const char export_help[] =
-	"Usage: condnet export --load MODEL --npy DIR [OPTIONS]\n"
-	"       condnet export --load MODEL --onnx FILE [--tau T]\n"
-	"       condnet export --data SPEC --npy DIR [DATA OPTIONS]\n\n"
-	"Write a model's weights and biases as DIR/W1.npy, DIR/b1.npy, ... (float32),\n"
-	"or the model as an ONNX file (IR version 7, opset 13: input 'input' of shape\n"
-	"(N, inputs), output 'probabilities' of shape (N, classes); per layer a Gemm\n"
-	"(transB 1) of initializers Wk (outputs x inputs) and bk, after each hidden\n"
-	"layer Mul by erf_scale and Erf, or Tanh, Relu or Sigmoid, and a final\n"
-	"Softmax; metadata_props condnet.version, condnet.widths, condnet.activation,\n"
-	"condnet.erf_scale and condnet.tau),\n"
-	"or a data set as DIR/x_train.npy, DIR/y_train.npy, DIR/x_test.npy and\n"
-	"DIR/y_test.npy: the features the trainer sees (float32, one row a sample)\n"
-	"and the class labels (int32). DIR is created if missing.\n\n"
-	"  --load MODEL         the model file to read\n"
-	"  --npy DIR            directory for the .npy files\n"
-	"  --layout NAME        keras: W is (inputs, outputs); torch: (outputs, inputs)\n"
-	"                       (default keras)\n"
-	"  --onnx FILE          the ONNX file to write (instead of --npy)\n"
-	"  --tau T              the tau the model was refined with, recorded in the ONNX\n"
-	"                       metadata as condnet.tau (left out when not given)\n"
-	"  -h, --help           this text\n"
-	"Data options (with --data):\n" CLI_DATA_HELP;
+    "Usage: condnet export --load MODEL --npy DIR [OPTIONS]\n"
+    "       condnet export --load MODEL --onnx FILE [--tau T]\n"
+    "       condnet export --data SPEC --npy DIR [DATA OPTIONS]\n\n"
+    "Write a model's weights and biases as DIR/W1.npy, DIR/b1.npy, ... (float32),\n"
+    "or the model as an ONNX file (IR version 7, opset 13: input 'input' of shape\n"
+    "(N, inputs), output 'probabilities' of shape (N, classes); per layer a Gemm\n"
+    "(transB 1) of initializers Wk (outputs x inputs) and bk, after each hidden\n"
+    "layer Mul by erf_scale and Erf, or Tanh, Relu or Sigmoid, and a final\n"
+    "Softmax; metadata_props condnet.version, condnet.widths, condnet.activation,\n"
+    "condnet.erf_scale and condnet.tau),\n"
+    "or a data set as DIR/x_train.npy, DIR/y_train.npy, DIR/x_test.npy and\n"
+    "DIR/y_test.npy: the features the trainer sees (float32, one row a sample)\n"
+    "and the class labels (int32). DIR is created if missing.\n\n"
+    "  --load MODEL         the model file to read\n"
+    "  --npy DIR            directory for the .npy files\n"
+    "  --layout NAME        keras: W is (inputs, outputs); torch: (outputs, inputs)\n"
+    "                       (default keras)\n"
+    "  --onnx FILE          the ONNX file to write (instead of --npy)\n"
+    "  --tau T              the tau the model was refined with, recorded in the ONNX\n"
+    "                       metadata as condnet.tau (left out when not given)\n"
+    "  -h, --help           this text\n"
+    "Data options (with --data):\n" CLI_DATA_HELP;
 
 enum { OPT_NPY = CLI_OPT_OWN, OPT_LAYOUT, OPT_ONNX, OPT_TAU };
 
 static const struct option import_opts[] = {
-	{"npy", required_argument, NULL, OPT_NPY},
-	{"layout", required_argument, NULL, OPT_LAYOUT},
-	{"onnx", required_argument, NULL, OPT_ONNX},
-	{"act", required_argument, NULL, CLI_OPT_ACT},
-	{"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
-	{"save", required_argument, NULL, CLI_OPT_SAVE},
-	{0},
+    {"npy", required_argument, NULL, OPT_NPY},
+    {"layout", required_argument, NULL, OPT_LAYOUT},
+    {"onnx", required_argument, NULL, OPT_ONNX},
+    {"act", required_argument, NULL, CLI_OPT_ACT},
+    {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
+    {"save", required_argument, NULL, CLI_OPT_SAVE},
+    {0},
 };
 
 /* export's own options, then the data-set options of cli_common_options. */
 static const struct option export_own[] = {
-	{"npy", required_argument, NULL, OPT_NPY},
-	{"layout", required_argument, NULL, OPT_LAYOUT},
-	{"load", required_argument, NULL, CLI_OPT_LOAD},
-	{"onnx", required_argument, NULL, OPT_ONNX},
-	{"tau", required_argument, NULL, OPT_TAU},
+    {"npy", required_argument, NULL, OPT_NPY},
+    {"layout", required_argument, NULL, OPT_LAYOUT},
+    {"load", required_argument, NULL, CLI_OPT_LOAD},
+    {"onnx", required_argument, NULL, OPT_ONNX},
+    {"tau", required_argument, NULL, OPT_TAU},
 };
 enum { EXPORT_NOWN = sizeof export_own / sizeof *export_own };
 
@@ -126,8 +126,9 @@ static int import_onnx(const char *file, const char *save)
 	       net->m > 1 ? act_name(net->act) : "no hidden layer", file, info.opset, info.input,
 	       info.output, save);
 	if (!info.softmax)
-		printf("the graph ends in the last layer's outputs (logits); condnet's output layer "
-		       "applies the softmax to them\n");
+		printf(
+		    "the graph ends in the last layer's outputs (logits); condnet's output layer "
+		    "applies the softmax to them\n");
 	if (info.identity)
 		printf("%d identity layer%s stand%s for the activation%s with no dense layer "
 		       "before %s\n",
@@ -147,8 +148,9 @@ int cmd_import(int argc, char **argv)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	if (!k.dir == !k.onnx || !c.save) {
-		fprintf(stderr, "condnet import: one of --npy DIR or --onnx FILE, and --save MODEL, "
-				"are required\n");
+		fprintf(stderr,
+		        "condnet import: one of --npy DIR or --onnx FILE, and --save MODEL, "
+		        "are required\n");
 		return 2;
 	}
 	if (cli_check_outputs(&c, NULL, 0, &e))
@@ -215,7 +217,7 @@ int cmd_export(int argc, char **argv)
 		return pr == 1 ? 0 : 2;
 	if (!k.dir == !k.onnx || !c.load == !c.data.spec || (k.onnx && c.data.spec)) {
 		fprintf(stderr, "condnet export: one of --load MODEL or --data SPEC is required, "
-				"with --npy DIR (or --onnx FILE with --load)\n");
+		                "with --npy DIR (or --onnx FILE with --load)\n");
 		return 2;
 	}
 	CliOut outs[] = {{k.dir, CLI_OUT_DIR}, {k.onnx, 0}};

@@ -43,9 +43,9 @@ static void print_result(const Session *s, ReportFormat fmt)
 enum { OPT_MARKDOWN = CLI_OPT_OWN };
 
 static const struct option own[] = {
-	{"save", required_argument, NULL, CLI_OPT_SAVE},
-	{"markdown", no_argument, NULL, OPT_MARKDOWN},
-	{0},
+    {"save", required_argument, NULL, CLI_OPT_SAVE},
+    {"markdown", no_argument, NULL, OPT_MARKDOWN},
+    {0},
 };
 
 static int own_opt(int opt, const char *arg, void *ud, Err *e)

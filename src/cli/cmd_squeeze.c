@@ -90,7 +90,7 @@ static void free_conds(LayerCond *lc, int m)
 /* The per-layer rows of a squeeze: κ as given (before), when decided (the
  * pass a) and after; what each stage removed. */
 static SqueezeLayerRow *layer_rows(const Net *a, const LayerCond *ca, const Net *b,
-				   const LayerCond *cb, const Alg3 *pass, Err *e)
+                                   const LayerCond *cb, const Alg3 *pass, Err *e)
 {
 	SqueezeLayerRow *r = calloc((size_t)a->m, sizeof *r);
 	if (!r) {
@@ -100,8 +100,8 @@ static SqueezeLayerRow *layer_rows(const Net *a, const LayerCond *ca, const Net 
 	for (int i = 0; i < a->m; i++) {
 		int hidden = i < a->m - 1, counted = pass->o.keep_counts != NULL;
 		double kd = hidden ? pass->kappa_dec[i] : NAN;
-		r[i] = (SqueezeLayerRow){i + 1, a->n[i + 1], b->n[i + 1], ca[i].kappa,
-					 kd, cb[i].kappa, NAN, -1, -1};
+		r[i] = (SqueezeLayerRow){i + 1,       a->n[i + 1], b->n[i + 1], ca[i].kappa, kd,
+		                         cb[i].kappa, NAN,         -1,          -1};
 		if (hidden && !counted) {
 			r[i].by_threshold = pass->removed_qr[i];
 			r[i].by_loop = pass->removed[i] - pass->removed_qr[i];
@@ -134,8 +134,8 @@ static void rounds_csv(FILE *f, const void *ud)
 
 /* Squeeze → retrain until a squeeze removes nothing (the paper's Table 13). */
 static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset *train,
-			const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
-			cJSON *rec, Err *e)
+                        const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
+                        cJSON *rec, Err *e)
 {
 	SqueezeRound r[MAX_ROUNDS + 1];
 	int nr = 0, m = net->m, stable = 0;
@@ -149,7 +149,7 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	Hook h = {sq_progress, round_line, sq_cancelled, s};
 	progress_what(&s->prog, "retraining");
 	int rc = alg3_until_stable(net, &s->so, train, plan, rtrain, test, MAX_ROUNDS, &h, r, &nr,
-				   &stable, e);
+	                           &stable, e);
 	progress_clear(&s->prog);
 	cJSON *js = cJSON_AddArrayToObject(rec, "rounds");
 	for (int k = 0; k < nr; k++) {
@@ -163,14 +163,15 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 			cJSON *kj = cJSON_AddArrayToObject(o, "kappa");
 			for (int i = 0; kj && i < m; i++)
 				cJSON_AddItemToArray(kj, isfinite(r[k].kappa[i])
-							     ? cJSON_CreateNumber(r[k].kappa[i])
-							     : cJSON_CreateNull());
+				                             ? cJSON_CreateNumber(r[k].kappa[i])
+				                             : cJSON_CreateNull());
 			cJSON_AddItemToArray(js, o);
 		}
 	}
 	if (rc == 0) {
 		if (!stable)
-			printf("stopped after %d rounds; the network may squeeze further\n", MAX_ROUNDS);
+			printf("stopped after %d rounds; the network may squeeze further\n",
+			       MAX_ROUNDS);
 		printf("\n");
 		report_squeeze_rounds(stdout, r, nr, m, REPORT_TEXT);
 		cJSON_AddBoolToObject(rec, "stable", stable);
@@ -190,8 +191,8 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 /* Retrains the kept network by the plan; its accuracy and κ after into the
  * rows, what the training did into *tr. */
 static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan *plan,
-		   const Dataset *test, SqueezeLayerRow *rows, SqueezeNetRow *kept, TrainResult *tr,
-		   Err *e)
+                   const Dataset *test, SqueezeLayerRow *rows, SqueezeNetRow *kept, TrainResult *tr,
+                   Err *e)
 {
 	progress_what(&s->prog, "retraining");
 	Hook h = progress_hook(&s->prog, NULL);
@@ -213,7 +214,7 @@ static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan 
 /* The record of one squeeze: the kept network's figures, and the other one's
  * as a network of its own. */
 static void squeeze_json(cJSON *rec, const SqueezeNetRow *nr, const SqueezeLayerRow *rows, int m,
-			 double acc0, int by_thr, Err *e)
+                         double acc0, int by_thr, Err *e)
 {
 	const SqueezeNetRow *k = &nr[0], *o = &nr[1];
 	cJSON_AddItemToObject(rec, "layers", report_squeeze_layers_json(rows, m, e));
@@ -223,9 +224,9 @@ static void squeeze_json(cJSON *rec, const SqueezeNetRow *nr, const SqueezeLayer
 		cJSON_AddNumberToObject(rec, "removed_loop", k->removed - by_thr);
 	}
 	cJSON_AddNumberToObject(rec, "removed_without_compensation",
-				k->compensated ? o->removed : k->removed);
+	                        k->compensated ? o->removed : k->removed);
 	cJSON_AddNumberToObject(rec, "removed_with_compensation",
-				k->compensated ? k->removed : o->removed);
+	                        k->compensated ? k->removed : o->removed);
 	if (!isnan(acc0)) {
 		cJSON_AddNumberToObject(rec, "acc_before_squeeze", acc0);
 		cJSON_AddNumberToObject(rec, "acc_squeezed", k->acc_squeezed);
@@ -235,8 +236,9 @@ static void squeeze_json(cJSON *rec, const SqueezeNetRow *nr, const SqueezeLayer
 	cJSON *x = cJSON_AddObjectToObject(rec, "other_network");
 	if (!x)
 		return;
-	cJSON_AddStringToObject(x, "what", "the same squeeze with the other compensation setting: "
-					   "a different network, not kept");
+	cJSON_AddStringToObject(x, "what",
+	                        "the same squeeze with the other compensation setting: "
+	                        "a different network, not kept");
 	cJSON_AddBoolToObject(x, "compensate", o->compensated);
 	cJSON_AddNumberToObject(x, "removed", o->removed);
 	if (!isnan(acc0))
@@ -246,13 +248,14 @@ static void squeeze_json(cJSON *rec, const SqueezeNetRow *nr, const SqueezeLayer
 /* One squeeze: the one asked for kept in *net, and the same with the other
  * compensation setting measured beside it. */
 static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Dataset *train,
-			const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
-			cJSON *rec, Err *e)
+                        const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
+                        cJSON *rec, Err *e)
 {
 	int m = (*net)->m, rc = -1;
 	SqueezeOpts o = s->so;
 	Net *kept = net_clone(*net, e), *other = net_clone(*net, e);
-	LayerCond *before = calloc((size_t)m, sizeof *before), *after = calloc((size_t)m, sizeof *after);
+	LayerCond *before = calloc((size_t)m, sizeof *before),
+	          *after = calloc((size_t)m, sizeof *after);
 	SqueezeLayerRow *rows = NULL;
 	Alg3 *a = NULL;
 	NetCost c0, c1;
@@ -275,11 +278,13 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	int counted = o.keep_counts != NULL, by_thr = 0;
 	for (int i = 0; i < m - 1; i++)
 		by_thr += a->removed_qr[i];
-	double acc_k = test ? accuracy(kept, test) : NAN, acc_o = test ? accuracy(other, test) : NAN;
+	double acc_k = test ? accuracy(kept, test) : NAN,
+	       acc_o = test ? accuracy(other, test) : NAN;
 	SqueezeNetRow nr[2] = {{1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN},
-			       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
+	                       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
 	TrainResult tr = {0};
-	if (s->retrain > 0 && (rc = retrain(s, kept, rtrain, plan, test, rows, &nr[0], &tr, e)) != 0)
+	if (s->retrain > 0 &&
+	    (rc = retrain(s, kept, rtrain, plan, test, rows, &nr[0], &tr, e)) != 0)
 		goto out;
 	rc = -1;
 	if (cost_of(s, kept, &c1, e))
@@ -356,11 +361,12 @@ static void print_settings(const CommonOpts *c, const Squeeze *s, const Net *net
 	if (s->so.criterion == SQUEEZE_RANDOM)
 		cJSON_AddNumberToObject(rec, "seed", (double)s->so.seed);
 	if (s->keep)
-		cJSON_AddItemToObject(rec, "keep_counts", cJSON_CreateIntArray(s->keep, net->m - 1));
+		cJSON_AddItemToObject(rec, "keep_counts",
+		                      cJSON_CreateIntArray(s->keep, net->m - 1));
 	cJSON_AddNumberToObject(rec, "retrain_epochs", s->retrain);
 	char spec[64];
 	cJSON_AddStringToObject(rec, "retrain_schedule",
-				sched_format(&c->train.sched, spec, sizeof spec));
+	                        sched_format(&c->train.sched, spec, sizeof spec));
 	cJSON_AddNumberToObject(rec, "retrain_warmup", c->train.sched.warmup);
 	cJSON_AddNumberToObject(rec, "retrain_early_stop", c->early_stop);
 }
@@ -404,10 +410,9 @@ int cmd_squeeze(int argc, char **argv)
 	if (c.sched_given || plan.val)
 		printf("retraining: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
 	const Dataset *rtrain = rtr ? rtr : train;
-	int st = s.compare ? squeeze_compare_run(&c, &s, net, rtrain, test, &plan, rec, &e)
-		 : s.until_stable
-		     ? until_stable(&c, &s, net, train, test, &plan, rtrain, rec, &e)
-		     : squeeze_once(&c, &s, &net, train, test, &plan, rtrain, rec, &e);
+	int st = s.compare        ? squeeze_compare_run(&c, &s, net, rtrain, test, &plan, rec, &e)
+	         : s.until_stable ? until_stable(&c, &s, net, train, test, &plan, rtrain, rec, &e)
+	                          : squeeze_once(&c, &s, &net, train, test, &plan, rtrain, rec, &e);
 	if (st < 0)
 		goto fail;
 	if (st > 0 || progress_interrupted()) {

@@ -11,74 +11,85 @@
 
 #include "alg/alg2_scale.h"
 #include "alg/alg2_trials.h"
-#include "engine/train_plan.h"
+#include "base/file.h"
 #include "cli/cli.h"
-#include "model/model_io.h"
 #include "cli/cmdlines.h"
 #include "cli/progress.h"
+#include "engine/train_plan.h"
+#include "model/model_io.h"
 #include "report/report.h"
-#include "base/file.h"
 
 /* The defaults in the text come from alg2_opts_default. */
 static const char help_fmt[] =
-	"Usage: condnet sweep [OPTIONS]\n"
-	"       condnet sweep --beta B --trial T --out FILE.json [OPTIONS]\n"
-	"       condnet sweep --gather FILE.json... [--plan NEXT] [OPTIONS]\n"
-	"       condnet sweep --plan PLAN [--out DIR] [OPTIONS]\n\n"
-	"Algorithm 2: scale every hidden width of the base network (--load or --layers)\n"
-	"by each beta, train each q times for eta epochs on the training part of a\n"
-	"validation split, and pick the least 2*err_v - err_tr.\n\n"
-	"  --beta LIST          1.0,1.2,1.4 or FROM:TO:STEP (default %.1f:%.1f:%.1f)\n"
-	"  --q N                trainings per beta (default %d)\n"
-	"  --eta E              epochs per training, > 0 (default %g)\n"
-	"  --no-extend          do not add a beta beyond the smallest or largest when it wins\n"
-	"  --max-extend N       add at most N beta values (default %d)\n"
-	"  --final-epochs E     train the pick on all training data for E epochs and report\n"
-	"                       its test accuracy; --save saves it (default 0: do not).\n"
-	"                       --schedule, --warmup and --early-stop shape this training\n"
-	"                       (the trials train eta epochs at the constant --lr); with\n"
-	"                       --early-stop it trains on the training part of the split,\n"
-	"                       at most E epochs, and keeps its best validation epoch\n"
-	"  --jobs N             run N trials at once, each on its share of the --threads;\n"
-	"                       the table is the same (default %d)\n"
-	"  --trial T            run only trial T (0..q-1) of the single --beta B, write --out\n"
-	"  --out FILE           where --trial writes its result (JSON); with --plan, the\n"
-	"                       directory the planned trials write to (default trials)\n"
-	"  --gather             the arguments are trial files: check that they form complete\n"
-	"                       sets of q trials per beta and print the table and the pick\n"
-	"  --plan FILE          write the command of every trial to FILE, one a line, for\n"
-	"                       parallel < FILE or a Slurm job array; with --gather, the\n"
-	"                       trials of the beta Algorithm 2 adds when the pick is at an\n"
-	"                       edge (FILE is left empty when the sweep is done); - for\n"
-	"                       standard output (the text then goes to standard error)\n";
+    "Usage: condnet sweep [OPTIONS]\n"
+    "       condnet sweep --beta B --trial T --out FILE.json [OPTIONS]\n"
+    "       condnet sweep --gather FILE.json... [--plan NEXT] [OPTIONS]\n"
+    "       condnet sweep --plan PLAN [--out DIR] [OPTIONS]\n\n"
+    "Algorithm 2: scale every hidden width of the base network (--load or --layers)\n"
+    "by each beta, train each q times for eta epochs on the training part of a\n"
+    "validation split, and pick the least 2*err_v - err_tr.\n\n"
+    "  --beta LIST          1.0,1.2,1.4 or FROM:TO:STEP (default %.1f:%.1f:%.1f)\n"
+    "  --q N                trainings per beta (default %d)\n"
+    "  --eta E              epochs per training, > 0 (default %g)\n"
+    "  --no-extend          do not add a beta beyond the smallest or largest when it wins\n"
+    "  --max-extend N       add at most N beta values (default %d)\n"
+    "  --final-epochs E     train the pick on all training data for E epochs and report\n"
+    "                       its test accuracy; --save saves it (default 0: do not).\n"
+    "                       --schedule, --warmup and --early-stop shape this training\n"
+    "                       (the trials train eta epochs at the constant --lr); with\n"
+    "                       --early-stop it trains on the training part of the split,\n"
+    "                       at most E epochs, and keeps its best validation epoch\n"
+    "  --jobs N             run N trials at once, each on its share of the --threads;\n"
+    "                       the table is the same (default %d)\n"
+    "  --trial T            run only trial T (0..q-1) of the single --beta B, write --out\n"
+    "  --out FILE           where --trial writes its result (JSON); with --plan, the\n"
+    "                       directory the planned trials write to (default trials)\n"
+    "  --gather             the arguments are trial files: check that they form complete\n"
+    "                       sets of q trials per beta and print the table and the pick\n"
+    "  --plan FILE          write the command of every trial to FILE, one a line, for\n"
+    "                       parallel < FILE or a Slurm job array; with --gather, the\n"
+    "                       trials of the beta Algorithm 2 adds when the pick is at an\n"
+    "                       edge (FILE is left empty when the sweep is done); - for\n"
+    "                       standard output (the text then goes to standard error)\n";
 
-enum { OPT_BETA = CLI_OPT_OWN, OPT_Q, OPT_ETA, OPT_NO_EXTEND, OPT_MAX_EXTEND, OPT_FINAL,
-       OPT_JOBS, OPT_TRIAL, OPT_OUT, OPT_GATHER, OPT_PLAN };
+enum {
+	OPT_BETA = CLI_OPT_OWN,
+	OPT_Q,
+	OPT_ETA,
+	OPT_NO_EXTEND,
+	OPT_MAX_EXTEND,
+	OPT_FINAL,
+	OPT_JOBS,
+	OPT_TRIAL,
+	OPT_OUT,
+	OPT_GATHER,
+	OPT_PLAN
+};
 
 static const struct option own[] = {
-	{"beta", required_argument, NULL, OPT_BETA},
-	{"q", required_argument, NULL, OPT_Q},
-	{"eta", required_argument, NULL, OPT_ETA},
-	{"no-extend", no_argument, NULL, OPT_NO_EXTEND},
-	{"max-extend", required_argument, NULL, OPT_MAX_EXTEND},
-	{"final-epochs", required_argument, NULL, OPT_FINAL},
-	{"jobs", required_argument, NULL, OPT_JOBS},
-	{"trial", required_argument, NULL, OPT_TRIAL},
-	{"out", required_argument, NULL, OPT_OUT},
-	{"gather", no_argument, NULL, OPT_GATHER},
-	{"plan", required_argument, NULL, OPT_PLAN},
-	{0},
+    {"beta", required_argument, NULL, OPT_BETA},
+    {"q", required_argument, NULL, OPT_Q},
+    {"eta", required_argument, NULL, OPT_ETA},
+    {"no-extend", no_argument, NULL, OPT_NO_EXTEND},
+    {"max-extend", required_argument, NULL, OPT_MAX_EXTEND},
+    {"final-epochs", required_argument, NULL, OPT_FINAL},
+    {"jobs", required_argument, NULL, OPT_JOBS},
+    {"trial", required_argument, NULL, OPT_TRIAL},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"gather", no_argument, NULL, OPT_GATHER},
+    {"plan", required_argument, NULL, OPT_PLAN},
+    {0},
 };
 
 typedef struct Sweep {
 	Alg2Opts o;
 	int beta_given;
 	double final_epochs;
-	TrainResult final;  /* what the final training did */
-	int trial;          /* -1: not single-trial mode */
+	TrainResult final; /* what the final training did */
+	int trial;         /* -1: not single-trial mode */
 	const char *out;
 	int gather;
-	const char *plan;   /* --plan FILE */
+	const char *plan; /* --plan FILE */
 	Progress prog;
 } Sweep;
 
@@ -133,8 +144,8 @@ static void on_trial(const HookStep *st, void *ud)
 	const Alg2Trial *t = st->trial;
 	progress_clear(ud);
 	printf("beta %4.2f  trial %d/%d  err_tr %6.2f %%  err_v %6.2f %%  max κ %8.1f  %6.1f s\n",
-	       t->beta, t->trial + 1, st->alg2->o.q, 100 * t->err_tr, 100 * t->err_v,
-	       t->max_kappa, t->seconds);
+	       t->beta, t->trial + 1, st->alg2->o.q, 100 * t->err_tr, 100 * t->err_v, t->max_kappa,
+	       t->seconds);
 	fflush(stdout);
 }
 
@@ -157,7 +168,7 @@ static int print_result(const Alg2 *a)
 /* Trains the pick on all training data (on its training part under early
  * stopping, the rest validating); its test accuracy into *acc. */
 static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Dataset *all,
-		       const Dataset *test, double *acc, Err *e)
+                       const Dataset *test, double *acc, Err *e)
 {
 	TrainPlan plan;
 	Dataset *tr = NULL, *val = NULL;
@@ -219,7 +230,8 @@ static int check_modes(const Sweep *s, int nfiles, const char *first_arg)
 		return 2;
 	}
 	if (s->trial >= s->o.q) {
-		fprintf(stderr, "condnet sweep: --trial: %d is not below --q %d\n", s->trial, s->o.q);
+		fprintf(stderr, "condnet sweep: --trial: %d is not below --q %d\n", s->trial,
+		        s->o.q);
 		return 2;
 	}
 	return 0;
@@ -237,7 +249,7 @@ static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset
 	Net *shape = net_new(base->m, w, base->act, base->act_a, e);
 	int rc = shape ? 0 : -1;
 	if (rc == 0 && (alg2_trial_train(shape, beta, s->trial, tr, v, &s->o, &t, NULL, NULL, e) ||
-			alg2_trial_write_json(s->out, &t, w, base->m, e)))
+	                alg2_trial_write_json(s->out, &t, w, base->m, e)))
 		rc = -1;
 	if (rc == 0) {
 		printf("beta %g trial %d: widths ", beta, s->trial);
@@ -251,8 +263,8 @@ static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset
 }
 
 /* Every trial in this process, a line each; 1 when a signal stopped it. */
-static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
-		      const Dataset *v, Err *e)
+static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr, const Dataset *v,
+                      Err *e)
 {
 	progress_trap_signals();
 	Hook h = progress_hook(&s->prog, on_trial);
@@ -274,7 +286,7 @@ static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
 
 /* --json and --csv of the finished sweep. */
 static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, double final_acc,
-			 int interrupted, Err *e)
+                         int interrupted, Err *e)
 {
 	if (c->json) {
 		cJSON *r = report_alg2_json(a, e);
@@ -286,15 +298,16 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
 				char spec[64];
 				cJSON_AddNumberToObject(r, "final_epochs", s->final_epochs);
 				cJSON_AddNumberToObject(r, "final_test_accuracy", final_acc);
-				cJSON_AddStringToObject(r, "final_schedule",
-							sched_format(&c->train.sched, spec, sizeof spec));
+				cJSON_AddStringToObject(
+				    r, "final_schedule",
+				    sched_format(&c->train.sched, spec, sizeof spec));
 				cJSON_AddNumberToObject(r, "final_warmup", c->train.sched.warmup);
 				cJSON_AddNumberToObject(r, "final_early_stop", c->early_stop);
 				cJSON_AddNumberToObject(r, "final_epochs_run", s->final.epochs);
 				cJSON_AddNumberToObject(r, "final_best_epoch", s->final.best_epoch);
 				if (!isnan(s->final.val_acc))
 					cJSON_AddNumberToObject(r, "final_val_accuracy",
-								100 * s->final.val_acc);
+					                        100 * s->final.val_acc);
 			}
 		}
 		int bad = report_write_json(c->json, r, e);
@@ -310,16 +323,16 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
 /* What a trial takes from the sweep's command line: not the outputs nor the
  * modes; the sweep's own numbers are written out. The gather takes the
  * outputs and the extension options. */
-static const char *const not_for_trial[] = {"plan", "out", "beta", "trial", "gather", "json",
-					    "csv", "save", "final-epochs", "no-extend",
-					    "max-extend", "q", "eta", NULL};
-static const char *const not_for_gather[] = {"plan", "out", "beta", "trial", "gather", "q", "eta",
-					     NULL};
+static const char *const not_for_trial[] = {
+    "plan", "out",          "beta",      "trial",      "gather", "json", "csv",
+    "save", "final-epochs", "no-extend", "max-extend", "q",      "eta",  NULL};
+static const char *const not_for_gather[] = {"plan",   "out", "beta", "trial",
+                                             "gather", "q",   "eta",  NULL};
 
 /* A line per trial of the given β (trials 0..q-1), each writing
  * DIR/beta-B-trial-T.json; DIR is made if missing. */
 static int plan_trials(Plan *p, const Sweep *s, const CommonOpts *c, int argc, char **argv,
-		       const double *betas, int nb, const char *dir, Err *e)
+                       const double *betas, int nb, const char *dir, Err *e)
 {
 	if (file_make_dir(dir, e))
 		return -1;
@@ -330,7 +343,7 @@ static int plan_trials(Plan *p, const Sweep *s, const CommonOpts *c, int argc, c
 	for (int i = 0; i < nb; i++)
 		for (int t = 0; t < s->o.q; t++) {
 			fprintf(p->f, "%s --q %d --eta %s", cmd, s->o.q,
-				plan_num(s->o.eta, num, sizeof num));
+			        plan_num(s->o.eta, num, sizeof num));
 			plan_num(betas[i], num, sizeof num);
 			fprintf(p->f, " --beta %s --trial %d --out", num, t);
 			snprintf(file, sizeof file, "%s/beta-%s-trial-%d.json", dir, num, t);
@@ -344,7 +357,7 @@ static int plan_trials(Plan *p, const Sweep *s, const CommonOpts *c, int argc, c
 /* --plan without --gather: the trials of the listed β into the plan file,
  * and the command that gathers them. */
 static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv, const Net *base,
-		      Err *e)
+                      Err *e)
 {
 	const char *dir = s->out ? s->out : "trials";
 	Plan p;
@@ -369,7 +382,8 @@ static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv
 		       "  parallel -j 2 < %s\n  sbatch --wait --array=0-%d slurm-array.sbatch %s\n",
 		       s->plan, p.lines - 1, s->plan);
 	printf("then gather them (this also plans the beta Algorithm 2 may add):\n  %s --q %d "
-	       "--eta %s --beta ", cmd, s->o.q, plan_num(s->o.eta, num, sizeof num));
+	       "--eta %s --beta ",
+	       cmd, s->o.q, plan_num(s->o.eta, num, sizeof num));
 	for (int i = 0; i < s->o.nbeta; i++)
 		printf("%s%s", i ? "," : "", plan_num(s->o.betas[i], num, sizeof num));
 	printf(" --gather --out");
@@ -386,15 +400,15 @@ static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv
  * trials of the β Algorithm 2 adds there (next), into the --plan file or
  * printed. */
 static int gather_next(const Sweep *s, const CommonOpts *c, int argc, char **argv, const Alg2 *a,
-		       double next, const char *first_file, Err *e)
+                       double next, const char *first_file, Err *e)
 {
 	Plan p;
 	if (plan_open(&p, e))
 		return -1;
 	print_result(a);
 	printf("\nthe pick is at the %s beta: Algorithm 2 goes on with beta %g "
-	       "(--no-extend ends the sweep here)\n", next <= a->b[0].beta ? "smallest" : "largest",
-	       next);
+	       "(--no-extend ends the sweep here)\n",
+	       next <= a->b[0].beta ? "smallest" : "largest", next);
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof dir, "%s", s->out ? s->out : first_file);
 	if (plan_trials(&p, s, c, argc, argv, &next, 1, s->out ? dir : dirname(dir), e)) {
@@ -416,7 +430,9 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 	if (c->load) {
 		Net *net = model_load(c->load, e);
 		int rc = net && (alg2_check_betas(net, s->o.betas, s->o.nbeta, e) ||
-				 alg2_check_distinct(net, s->o.betas, s->o.nbeta, e)) ? -1 : 0;
+		                 alg2_check_distinct(net, s->o.betas, s->o.nbeta, e))
+		             ? -1
+		             : 0;
 		net_free(net);
 		return net ? rc : -1;
 	}
@@ -435,8 +451,10 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 		rc = bw ? 0 : err_set(e, "out of memory");
 		for (int i = 0; bw && rc == 0 && i < s->o.nbeta; i++) {
 			char what[96];
-			snprintf(what, sizeof what, "β = %g: even with one input and two classes, "
-				 "its network", s->o.betas[i]);
+			snprintf(what, sizeof what,
+			         "β = %g: even with one input and two classes, "
+			         "its network",
+			         s->o.betas[i]);
 			alg2_scaled_widths(&shape, s->o.betas[i], bw);
 			rc = limit_check_widths(shape.m, bw, what, NULL, e);
 		}
@@ -457,7 +475,7 @@ static int parse_args(int argc, char **argv, CommonOpts *c, Sweep *s, int *first
 	alg2_opts_default(&s->o);
 	char help[sizeof help_fmt + 96];
 	snprintf(help, sizeof help, help_fmt, s->o.betas[0], s->o.betas[s->o.nbeta - 1],
-		 s->o.betas[1] - s->o.betas[0], s->o.q, s->o.eta, s->o.max_extend, s->o.jobs);
+	         s->o.betas[1] - s->o.betas[0], s->o.q, s->o.eta, s->o.max_extend, s->o.jobs);
 	int pr = cli_parse(argc, argv, c, NULL, own, own_opt, s, help, first);
 	if (pr)
 		return pr;
@@ -468,8 +486,9 @@ static int parse_args(int argc, char **argv, CommonOpts *c, Sweep *s, int *first
 	if (check_modes(s, nfiles, *first < argc ? argv[*first] : ""))
 		return 2;
 	if ((c->sched_given || c->early_stop > 0) && !(s->final_epochs > 0)) {
-		fprintf(stderr, "condnet sweep: --schedule, --warmup and --early-stop shape the final "
-				"training: give --final-epochs E\n");
+		fprintf(stderr,
+		        "condnet sweep: --schedule, --warmup and --early-stop shape the final "
+		        "training: give --final-epochs E\n");
 		return 2;
 	}
 	return 0;
@@ -490,10 +509,10 @@ int cmd_sweep(int argc, char **argv)
 		return pr == 1 ? 0 : 2;
 	int nfiles = argc - first;
 	/* --out is the trial's file, or the directory of the planned trials */
-	CliOut outs[] = {{s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT},
-			 {s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL,
-			  CLI_OUT_DIR},
-			 {s.plan, FILE_OUT_TEXT}};
+	CliOut outs[] = {
+	    {s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT},
+	    {s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL, CLI_OUT_DIR},
+	    {s.plan, FILE_OUT_TEXT}};
 	if (cli_check_outputs(&c, outs, 3, &e))
 		goto fail;
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
@@ -509,7 +528,7 @@ int cmd_sweep(int argc, char **argv)
 	if (!s.gather && alg2_check_betas(base, s.o.betas, s.o.nbeta, &e))
 		goto fail;
 	if (!s.gather && dataset_split(all, c.val_per_class > 0 ? 0 : c.val_frac, c.val_per_class,
-				       c.seed, &tr, &v, &e))
+	                               c.seed, &tr, &v, &e))
 		goto fail;
 	if (s.trial >= 0) {
 		rc = one_trial(&s, base, tr, v, &e) ? cli_fail("sweep", &e) : 0;
@@ -525,7 +544,8 @@ int cmd_sweep(int argc, char **argv)
 			goto fail;
 		if (!isnan(next)) { /* the sweep goes on: the outputs wait for its end */
 			rc = gather_next(&s, &c, argc, argv, a, next, argv[first], &e)
-				     ? cli_fail("sweep", &e) : 0;
+			         ? cli_fail("sweep", &e)
+			         : 0;
 			goto out;
 		}
 		if (s.plan && plan_empty(s.plan, &e))
@@ -536,7 +556,8 @@ int cmd_sweep(int argc, char **argv)
 		int st = in_process(&s, &c, a, tr, v, &e);
 		if (st > 0) {
 			print_result(a);
-			fprintf(stderr, "condnet sweep: interrupted; the table holds the trials done\n");
+			fprintf(stderr,
+			        "condnet sweep: interrupted; the table holds the trials done\n");
 			rc = write_outputs(&c, &s, a, NAN, 1, &e) ? cli_fail("sweep", &e) : 130;
 			goto out;
 		}
@@ -547,8 +568,7 @@ int cmd_sweep(int argc, char **argv)
 	if (s.gather && s.plan)
 		printf("%s: no trials left, the sweep is complete\n", s.plan);
 	double final_acc = NAN;
-	if (pick >= 0 && s.final_epochs > 0 &&
-	    train_final(&c, &s, a, all, test, &final_acc, &e)) {
+	if (pick >= 0 && s.final_epochs > 0 && train_final(&c, &s, a, all, test, &final_acc, &e)) {
 		if (progress_interrupted()) {
 			fprintf(stderr, "condnet sweep: %s\n", e.msg);
 			rc = write_outputs(&c, &s, a, NAN, 1, &e) ? cli_fail("sweep", &e) : 130;

@@ -7,29 +7,29 @@
 #include "base/file.h"
 #include "base/signals.h"
 #include "cli/cli.h"
-#include "model/model_io.h"
 #include "cli/progress.h"
+#include "model/model_io.h"
 #include "report/report.h"
 
 static const char help[] =
-	"Usage: condnet train [OPTIONS]\n\n"
-	"Train a network (fresh from --layers, or --load MODEL) with Adam and report the\n"
-	"loss, the accuracies and the learning rate after every epoch. With --early-stop\n"
-	"or a plateau schedule the validation split is held out of the training set and\n"
-	"its loss and accuracy are reported too. A model saved during a schedule carries\n"
-	"it: --load MODEL without --schedule or --warmup continues that run where it\n"
-	"stopped, in the batch order of the same --seed.\n\n"
-	"  --epochs E           epochs to train, fractional allowed (default 1); with\n"
-	"                       --early-stop the most to train\n"
-	"  --save-partial       when interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), still\n"
-	"                       write --save with the weights so far\n";
+    "Usage: condnet train [OPTIONS]\n\n"
+    "Train a network (fresh from --layers, or --load MODEL) with Adam and report the\n"
+    "loss, the accuracies and the learning rate after every epoch. With --early-stop\n"
+    "or a plateau schedule the validation split is held out of the training set and\n"
+    "its loss and accuracy are reported too. A model saved during a schedule carries\n"
+    "it: --load MODEL without --schedule or --warmup continues that run where it\n"
+    "stopped, in the batch order of the same --seed.\n\n"
+    "  --epochs E           epochs to train, fractional allowed (default 1); with\n"
+    "                       --early-stop the most to train\n"
+    "  --save-partial       when interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), still\n"
+    "                       write --save with the weights so far\n";
 
 enum { OPT_EPOCHS = CLI_OPT_OWN, OPT_SAVE_PARTIAL };
 
 static const struct option own[] = {
-	{"epochs", required_argument, NULL, OPT_EPOCHS},
-	{"save-partial", no_argument, NULL, OPT_SAVE_PARTIAL},
-	{0},
+    {"epochs", required_argument, NULL, OPT_EPOCHS},
+    {"save-partial", no_argument, NULL, OPT_SAVE_PARTIAL},
+    {0},
 };
 
 typedef struct TrainCmd {
@@ -101,7 +101,7 @@ static int train_cancelled(void *ud)
 static void history_csv(FILE *f, const void *ud)
 {
 	static const char *const key[] = {"epoch",   "loss", "train_acc", "test_acc",
-					  "seconds", "lr",   "val_loss",  "val_acc"};
+	                                  "seconds", "lr",   "val_loss",  "val_acc"};
 	const int n = sizeof key / sizeof *key;
 	const cJSON *o;
 	fputs("epoch,loss,train_acc,test_acc,seconds,lr,val_loss,val_acc\n", f);
@@ -116,8 +116,8 @@ static void history_csv(FILE *f, const void *ud)
 	}
 }
 
-static cJSON *record(const CommonOpts *c, const TrainCmd *t, const TrainPlan *plan,
-		     const Net *net, double test_acc, double train_acc, int stopped)
+static cJSON *record(const CommonOpts *c, const TrainCmd *t, const TrainPlan *plan, const Net *net,
+                     double test_acc, double train_acc, int stopped)
 {
 	char spec[64];
 	char shape[512];
@@ -156,9 +156,10 @@ static cJSON *record(const CommonOpts *c, const TrainCmd *t, const TrainPlan *pl
 static void early_stop_line(const TrainPlan *plan, const TrainResult *r)
 {
 	if (r->stopped_early)
-		printf("early stopping: no better validation accuracy for %d epochs after epoch %d; "
-		       "kept epoch %d of %d (validation %.2f %%)\n",
-		       plan->patience, r->best_epoch, r->best_epoch, r->epochs, 100 * r->val_acc);
+		printf(
+		    "early stopping: no better validation accuracy for %d epochs after epoch %d; "
+		    "kept epoch %d of %d (validation %.2f %%)\n",
+		    plan->patience, r->best_epoch, r->best_epoch, r->epochs, 100 * r->val_acc);
 	else
 		printf("early stopping: ran the cap of %d epochs; kept epoch %d (validation %.2f "
 		       "%%)\n",
@@ -189,7 +190,7 @@ int cmd_train(int argc, char **argv)
 	}
 	/* a loaded model that carries a run goes on with it, unless told otherwise */
 	int resume = c.load && !c.sched_given &&
-		     (net->sched.kind != SCHED_CONSTANT || net->sched_st.step > 0);
+	             (net->sched.kind != SCHED_CONSTANT || net->sched_st.step > 0);
 	TrainPlan plan;
 	if (cli_plan(&c, train, resume ? &net->sched : NULL, t.epochs, &plan, &tr, &val, &e) < 0)
 		goto fail;
@@ -219,8 +220,8 @@ int cmd_train(int argc, char **argv)
 	double train_acc = 100 * (1 - net_error(net, data, NULL));
 	double test_acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
 	if (sig)
-		printf("interrupted by %s after %.2f of %g epochs\n", signals_name(sig),
-		       t.tp.epoch, t.epochs);
+		printf("interrupted by %s after %.2f of %g epochs\n", signals_name(sig), t.tp.epoch,
+		       t.epochs);
 	else if (plan.patience > 0)
 		early_stop_line(&plan, &t.res);
 	if (test)
@@ -234,7 +235,8 @@ int cmd_train(int argc, char **argv)
 			goto fail;
 		printf("saved %s%s\n", c.save, sig ? " (partially trained)" : "");
 	} else if (c.save)
-		printf("not saving %s: training was interrupted (--save-partial saves anyway)\n", c.save);
+		printf("not saving %s: training was interrupted (--save-partial saves anyway)\n",
+		       c.save);
 	if (c.csv && report_write_file(c.csv, history_csv, t.hist, &e))
 		goto fail;
 	if (c.json) {

@@ -33,7 +33,7 @@ int plan_close(Plan *p, const char *path, Err *e)
 		rc = file_write(path, p->buf, p->len, FILE_OUT_TEXT, e);
 	else
 		rc = fwrite(p->buf, 1, p->len, stdout) == p->len ? 0
-								  : err_set(e, "writing the plan");
+		                                                 : err_set(e, "writing the plan");
 	free(p->buf);
 	p->buf = NULL;
 	return rc;
@@ -54,7 +54,7 @@ int plan_empty(const char *path, Err *e)
 void plan_word(FILE *f, const char *word, int first)
 {
 	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-				   "0123456789@%+=:,./_-";
+	                           "0123456789@%+=:,./_-";
 	if (!first)
 		fputc(' ', f);
 	if (*word && strspn(word, safe) == strlen(word) && *word != '=') {
@@ -149,7 +149,7 @@ static void csv_spec(FILE *f, const char *spec)
 }
 
 void plan_options(FILE *f, int argc, char **argv, int common, const struct option *own,
-		  const char *const *skip, const char *data)
+                  const char *const *skip, const char *data)
 {
 	struct option opts[96];
 	int n = 0;
@@ -185,8 +185,8 @@ void plan_options(FILE *f, int argc, char **argv, int common, const struct optio
 		data_dir |= !strcmp(name, "data-dir");
 	}
 	optind = 0;
-	int fetched = data && (!strcmp(data, "mnist") || !strcmp(data, "fashion") ||
-			       !strcmp(data, "adult"));
+	int fetched =
+	    data && (!strcmp(data, "mnist") || !strcmp(data, "fashion") || !strcmp(data, "adult"));
 	if (fetched && !data_dir && !in_list("data-dir", skip)) {
 		char dir[PATH_MAX];
 		plan_word(f, "--data-dir", 0);
@@ -195,7 +195,7 @@ void plan_options(FILE *f, int argc, char **argv, int common, const struct optio
 }
 
 char *plan_command(const char *cmd, int argc, char **argv, int common, const struct option *own,
-		   const char *const *skip, const char *data)
+                   const char *const *skip, const char *data)
 {
 	char *buf = NULL;
 	size_t len = 0;

@@ -52,11 +52,11 @@ const char *plan_num(double v, char *buf, size_t len);
  * the data directory this process would read is added, so that the parts
  * read the same files wherever they run. */
 void plan_options(FILE *f, int argc, char **argv, int common, const struct option *own,
-		  const char *const *skip, const char *data);
+                  const char *const *skip, const char *data);
 
 /* "EXE CMD OPTIONS…", the start of every line of a plan (plan_exe, cmd,
  * plan_options); malloc'd, NULL when out of memory. */
 char *plan_command(const char *cmd, int argc, char **argv, int common, const struct option *own,
-		   const char *const *skip, const char *data);
+                   const char *const *skip, const char *data);
 
 #endif

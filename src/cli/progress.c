@@ -60,10 +60,11 @@ static void draw_line(Progress *p, const TrainProgress *tp)
 	memset(bar, '#', (size_t)fill);
 	memset(bar + fill, '-', (size_t)(WIDTH - fill));
 	bar[WIDTH] = '\0';
-	fprintf(p->f,
-		"\r[%s] %s%sepoch %.2f  batch %ld/%ld  loss %.4f  acc %.2f %%  lr %.3g  %.1f s\033[K",
-		bar, p->what, p->what[0] ? "  " : "", tp->epoch, tp->batch, tp->batches, tp->loss,
-		100 * tp->acc, tp->lr, tp->seconds);
+	fprintf(
+	    p->f,
+	    "\r[%s] %s%sepoch %.2f  batch %ld/%ld  loss %.4f  acc %.2f %%  lr %.3g  %.1f s\033[K",
+	    bar, p->what, p->what[0] ? "  " : "", tp->epoch, tp->batch, tp->batches, tp->loss,
+	    100 * tp->acc, tp->lr, tp->seconds);
 	fflush(p->f);
 	p->shown = 1;
 }
@@ -78,9 +79,9 @@ int progress_train_cb(const TrainProgress *tp, void *ud)
 			draw_line(p, tp);
 		}
 	} else if (p && p->mode == PROGRESS_EPOCHS && tp->epoch_end) {
-		fprintf(p->f, "%s: %s%sepoch %.2f  loss %.4f  acc %.2f %%  lr %.3g  %.1f s\n", p->label,
-			p->what, p->what[0] ? "  " : "", tp->epoch, tp->loss, 100 * tp->acc, tp->lr,
-			tp->seconds);
+		fprintf(p->f, "%s: %s%sepoch %.2f  loss %.4f  acc %.2f %%  lr %.3g  %.1f s\n",
+		        p->label, p->what, p->what[0] ? "  " : "", tp->epoch, tp->loss,
+		        100 * tp->acc, tp->lr, tp->seconds);
 		fflush(p->f);
 	}
 	return signals_stop() ? 1 : 0;

@@ -21,12 +21,12 @@ typedef enum ProgressMode {
 } ProgressMode;
 
 typedef struct Progress {
-	FILE *f;            /* stderr */
-	char label[64];     /* "condnet train" */
-	char what[64];      /* what is training now ("iteration 3"), may be empty */
+	FILE *f;        /* stderr */
+	char label[64]; /* "condnet train" */
+	char what[64];  /* what is training now ("iteration 3"), may be empty */
 	ProgressMode mode;
-	double last_draw;   /* monotonic seconds of the last redraw */
-	int shown;          /* a redrawn line is on the terminal */
+	double last_draw; /* monotonic seconds of the last redraw */
+	int shown;        /* a redrawn line is on the terminal */
 } Progress;
 
 /* Chooses the mode from quiet and isatty(stderr). A command that prints its

@@ -100,7 +100,8 @@ const char *adult_feature_name(int j, char *buf, size_t len)
 	j -= ADULT_CONT;
 	for (int g = 0; g < ADULT_GROUPS; g++) {
 		if (j < groups[g].count) {
-			snprintf(buf, len, "%s=%s", field_name[groups[g].field], groups[g].names[j]);
+			snprintf(buf, len, "%s=%s", field_name[groups[g].field],
+			         groups[g].names[j]);
 			return buf;
 		}
 		j -= groups[g].count;

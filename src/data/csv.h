@@ -7,8 +7,8 @@
 #ifndef CONDNET_CSV_H
 #define CONDNET_CSV_H
 
-#include "data/dataset.h"
 #include "base/err.h"
+#include "data/dataset.h"
 
 /* label_col: 0-based column of the label; -1 means the last column.
  * Errors name the file, the line and the column (both counted from 1).

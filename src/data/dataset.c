@@ -15,8 +15,10 @@
 Dataset *dataset_new(int n, int d, int k, Err *e)
 {
 	if (n < 0 || d < 1 || k < 1) {
-		err_set(e, "a data set of %d rows, %d features and %d classes: expected n >= 0, "
-			"d >= 1, k >= 1", n, d, k);
+		err_set(e,
+		        "a data set of %d rows, %d features and %d classes: expected n >= 0, "
+		        "d >= 1, k >= 1",
+		        n, d, k);
 		return NULL;
 	}
 	Dataset *ds = calloc(1, sizeof *ds);
@@ -64,7 +66,7 @@ Dataset *dataset_subset(const Dataset *ds, const int *idx, int n, Err *e)
 	for (int i = 0; i < n; i++)
 		if (idx[i] < 0 || idx[i] >= ds->n) {
 			err_set(e, "%s: row %d of a subset is %d, outside 0..%d", ds->name, i,
-				idx[i], ds->n - 1);
+			        idx[i], ds->n - 1);
 			return NULL;
 		}
 	Dataset *s = dataset_new(n, ds->d, ds->k, e);
@@ -255,8 +257,10 @@ int dataset_validate(const Dataset *ds, const char *what, Err *e)
 Dataset *dataset_synthetic(int n_per_class, int k, int d, uint64_t seed, Err *e)
 {
 	if (n_per_class < 0 || k < 1 || d < 2 || (long long)n_per_class * k > 0x7fffffffLL) {
-		err_set(e, "synthetic set of %d rows per class, %d classes, %d features: expected "
-			"k >= 1, d >= 2 and fewer than 2^31 rows", n_per_class, k, d);
+		err_set(e,
+		        "synthetic set of %d rows per class, %d classes, %d features: expected "
+		        "k >= 1, d >= 2 and fewer than 2^31 rows",
+		        n_per_class, k, d);
 		return NULL;
 	}
 	Dataset *ds = dataset_new(n_per_class * k, d, k, e);
@@ -321,7 +325,7 @@ void dataset_standardize(Dataset *train, Dataset *test, int divide)
 		for (long i = 0; sets[k] && i < sets[k]->n; i++)
 			for (int j = 0; j < d; j++)
 				sets[k]->x[i * d + j] =
-					(float)((sets[k]->x[i * d + j] - mu[j]) / sd[j]);
+				    (float)((sets[k]->x[i * d + j] - mu[j]) / sd[j]);
 	free(mu);
 	free(sd);
 }

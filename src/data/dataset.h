@@ -37,8 +37,8 @@ Dataset *dataset_head(const Dataset *ds, int n, Err *e);
  * paper's 1,000 per class for MNIST) or 0 < frac < 1 (that fraction of every
  * class, the paper's 10 % for Adult). Rows keep their original order within
  * each part. Fails when a class has too few rows. */
-int dataset_split(const Dataset *all, double frac, int per_class, uint64_t seed,
-		  Dataset **train, Dataset **val, Err *e);
+int dataset_split(const Dataset *all, double frac, int per_class, uint64_t seed, Dataset **train,
+                  Dataset **val, Err *e);
 
 /* Fails naming the first row and column holding NaN or Inf, or a label
  * outside [0, k). what names the data set in the message. */

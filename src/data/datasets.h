@@ -9,17 +9,17 @@
 
 #include <stdint.h>
 
-#include "data/dataset.h"
 #include "base/err.h"
+#include "data/dataset.h"
 
 typedef struct DataSpec {
-	const char *spec;     /* as above; NULL means "synthetic" */
-	const char *dir;      /* data directory; NULL means the default above */
-	int features;         /* MNIST/Fashion wavelet coefficients (default 200) */
-	int label_col;        /* CSV label column, -1 = last */
-	uint64_t seed;        /* synthetic data seed */
-	int limit;            /* > 0: keep at most this many rows per class (quick runs) */
-	int scale;            /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE (over the training set) */
+	const char *spec; /* as above; NULL means "synthetic" */
+	const char *dir;  /* data directory; NULL means the default above */
+	int features;     /* MNIST/Fashion wavelet coefficients (default 200) */
+	int label_col;    /* CSV label column, -1 = last */
+	uint64_t seed;    /* synthetic data seed */
+	int limit;        /* > 0: keep at most this many rows per class (quick runs) */
+	int scale;        /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE (over the training set) */
 } DataSpec;
 
 enum { DATA_RAW = 0, DATA_CENTER, DATA_STANDARDIZE };

@@ -44,7 +44,7 @@ static int perr(Parser *p, const char *what)
 static void skip_ws(Parser *p)
 {
 	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
-				   p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
+	                           p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
 		p->pos++;
 }
 
@@ -157,9 +157,9 @@ static int parse_header(Parser *p, Header *h)
 			h->seen |= 4;
 		} else {
 			return err_set(p->e,
-				       "%s: header offset %zu: key '%s', expected 'descr', "
-				       "'fortran_order' or 'shape'",
-				       p->path, at, key);
+			               "%s: header offset %zu: key '%s', expected 'descr', "
+			               "'fortran_order' or 'shape'",
+			               p->path, at, key);
 		}
 		if (rc)
 			return -1;
@@ -216,8 +216,8 @@ static unsigned char *slurp(const char *path, size_t *len, Err *e)
 
 static double get_f4(const unsigned char *p)
 {
-	uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-		     (uint32_t)p[3] << 24;
+	uint32_t u =
+	    (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 	float f;
 	memcpy(&f, &u, sizeof f);
 	return f;
@@ -246,8 +246,8 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 	}
 	int major = buf[6], minor = buf[7];
 	if (major < 1 || major > 3 || minor != 0) {
-		err_set(e, "%s: offset 6: format version %d.%d, expected 1.0, 2.0 or 3.0", path, major,
-			minor);
+		err_set(e, "%s: offset 6: format version %d.%d, expected 1.0, 2.0 or 3.0", path,
+		        major, minor);
 		goto out;
 	}
 	size_t hstart = major == 1 ? 10 : 12;
@@ -256,11 +256,11 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 		goto out;
 	}
 	size_t hlen = major == 1 ? (size_t)buf[8] | (size_t)buf[9] << 8
-				 : (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 |
-					   (size_t)buf[11] << 24;
+	                         : (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 |
+	                               (size_t)buf[11] << 24;
 	if (hlen > len - hstart) {
 		err_set(e, "%s: offset 8: header of %zu bytes, but only %zu follow", path, hlen,
-			len - hstart);
+		        len - hstart);
 		goto out;
 	}
 	Parser p = {(const char *)buf + hstart, hlen, 0, hstart, path, e};
@@ -273,7 +273,8 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 	else if (!strcmp(h.descr, "<f8"))
 		size = 8;
 	else {
-		err_set(e, "%s: dtype '%s' is not float32 or float64 ('<f4' or '<f8')", path, h.descr);
+		err_set(e, "%s: dtype '%s' is not float32 or float64 ('<f4' or '<f8')", path,
+		        h.descr);
 		goto out;
 	}
 	if (h.fortran) {
@@ -289,8 +290,8 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 	size_t count = 1;
 	for (int d = 0; d < h.ndim; d++) {
 		if (h.shape[d] < 1 || h.shape[d] > INT_MAX) {
-			err_set(e, "%s: shape %s: dimension %d is %ld, expected 1 to %d", path, sh, d,
-				h.shape[d], INT_MAX);
+			err_set(e, "%s: shape %s: dimension %d is %ld, expected 1 to %d", path, sh,
+			        d, h.shape[d], INT_MAX);
 			goto out;
 		}
 		if ((size_t)h.shape[d] > SIZE_MAX / 8 / count) {
@@ -302,7 +303,7 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 	size_t have = len - hstart - hlen, need = count * size;
 	if (have != need) {
 		err_set(e, "%s: offset %zu: %s data of %zu bytes, expected %zu for shape %s", path,
-			hstart + hlen, have < need ? "truncated" : "oversized", have, need, sh);
+		        hstart + hlen, have < need ? "truncated" : "oversized", have, need, sh);
 		goto out;
 	}
 	double *out = malloc(count * sizeof *out);
@@ -326,18 +327,20 @@ out:
 /* Version 1.0: the preamble plus the padded header is a multiple of 64. */
 /* A 1-D (cols < 0) or 2-D array of 4-byte little-endian values: words are
  * the values' bit patterns, descr their NumPy dtype ("<f4", "<i4"). */
-static int write_words(const char *path, const void *words, long rows, long cols,
-		       const char *descr, Err *e)
+static int write_words(const char *path, const void *words, long rows, long cols, const char *descr,
+                       Err *e)
 {
 	if (rows < 1 || cols == 0 || cols < -1)
-		return err_set(e, "%s: cannot write an array of shape (%ld, %ld)", path, rows, cols);
+		return err_set(e, "%s: cannot write an array of shape (%ld, %ld)", path, rows,
+		               cols);
 	char dict[128];
-	int n = cols < 0 ? snprintf(dict, sizeof dict,
-				    "{'descr': '%s', 'fortran_order': False, 'shape': (%ld,), }",
-				    descr, rows)
-			 : snprintf(dict, sizeof dict,
-				    "{'descr': '%s', 'fortran_order': False, 'shape': (%ld, %ld), }",
-				    descr, rows, cols);
+	int n = cols < 0
+	            ? snprintf(dict, sizeof dict,
+	                       "{'descr': '%s', 'fortran_order': False, 'shape': (%ld,), }", descr,
+	                       rows)
+	            : snprintf(dict, sizeof dict,
+	                       "{'descr': '%s', 'fortran_order': False, 'shape': (%ld, %ld), }",
+	                       descr, rows, cols);
 	size_t hlen = ((10 + (size_t)n + 1 + 63) / 64) * 64 - 10;
 	size_t count = (size_t)rows * (size_t)(cols < 0 ? 1 : cols);
 	size_t total = 10 + hlen + 4 * count;

@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "data/dataset.h"
 #include "base/err.h"
+#include "data/dataset.h"
 
 /* Reads a 1-D or 2-D array into a malloc'd double buffer (row-major). */
 int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e);

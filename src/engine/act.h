@@ -27,15 +27,15 @@ void act_backward(ActKind k, float a, const float *z, const float *y, float *g, 
  * y. y may equal z when the pre-activation is not needed afterwards
  * (act_backward reads z for erf and relu). */
 void act_forward_bias(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
-		      size_t cols);
+                      size_t cols);
 /* The same over a block of columns of wider matrices: row r of z and y
  * starts at r·ld. */
 void act_forward_bias_ld(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
-			 size_t cols, size_t ld);
+                         size_t cols, size_t ld);
 /* act_backward over a rows × cols block: row r of z and y starts at r·ldz,
  * of g at r·ldg. */
 void act_backward_ld(ActKind k, float a, const float *z, const float *y, size_t ldz, float *g,
-		     size_t ldg, size_t rows, size_t cols);
+                     size_t ldg, size_t rows, size_t cols);
 
 /* The branch-free forms used above, vectorisable by the compiler.
  * act_erf_fast: |act_erf_fast(x) − erf(x)| ≤ 5e-7 for every float x

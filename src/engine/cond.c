@@ -17,7 +17,7 @@
 #include "engine/cond_matrix.h"
 
 double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, int *rows,
-		     int *cols, Err *e)
+                     int *cols, Err *e)
 {
 	if (!net || layer < 1 || layer > net->m) {
 		err_set(e, "layer %d does not exist (expected 1..%d)", layer, net ? net->m : 0);
@@ -32,7 +32,7 @@ double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, 
 	for (int j = 0; cols_sel && j < nc; j++)
 		if (cols_sel[j] < 0 || cols_sel[j] >= nout) {
 			err_set(e, "layer %d: neuron %d does not exist (expected 0..%d)", layer,
-				cols_sel[j], nout - 1);
+			        cols_sel[j], nout - 1);
 			return NULL;
 		}
 	double *A = malloc((size_t)(nin + 1) * nc * sizeof *A);
@@ -88,7 +88,8 @@ const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len)
 	for (int d = 4; d <= KAPPA_DIGITS; d++) {
 		snprintf(buf, len, "%.*g", d, kappa);
 		shown = strtod(buf, NULL);
-		if (!(tau > 0) || ((shown > tau) == (kappa > tau) && (shown != tau || kappa == tau)))
+		if (!(tau > 0) ||
+		    ((shown > tau) == (kappa > tau) && (shown != tau || kappa == tau)))
 			return buf;
 	}
 	/* KAPPA_DIGITS put κ on τ or across it: the number of that many digits
@@ -127,7 +128,8 @@ static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerC
 {
 	memset(lc, 0, sizeof *lc);
 	if (!net || layer < 1 || layer > net->m)
-		return err_set(e, "layer %d does not exist (expected 1..%d)", layer, net ? net->m : 0);
+		return err_set(e, "layer %d does not exist (expected 1..%d)", layer,
+		               net ? net->m : 0);
 	if (check_tau(tau, e))
 		return -1;
 	int rows, cols;
@@ -148,7 +150,7 @@ static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerC
 		goto fail;
 	}
 	if (with_qr ? cond_sv_qrpt(A, rows, cols, lc->sv, lc->perm, lc->rdiag, e)
-		    : cond_singular_values(A, rows, cols, lc->sv, e)) {
+	            : cond_singular_values(A, rows, cols, lc->sv, e)) {
 		err_prefix(e, "layer %d: Ŵ", layer);
 		goto fail;
 	}
@@ -208,8 +210,8 @@ static void *batch_run(void *arg)
 			b->rc[l - 1] = -1;
 			continue;
 		}
-		b->rc[l - 1] = layer_fill(b->net, l, b->tau, b->with_qr, &b->lc[l - 1],
-					  &b->errs[l - 1]);
+		b->rc[l - 1] =
+		    layer_fill(b->net, l, b->tau, b->with_qr, &b->lc[l - 1], &b->errs[l - 1]);
 	}
 	return NULL;
 }
@@ -319,7 +321,7 @@ double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int nc
 	for (int j = 0; j < ncols; j++) {
 		if (cols_sel[j] < 0 || cols_sel[j] >= net->n[layer]) {
 			err_set(e, "layer %d: column %d is not a neuron (expected 0..%d)", layer,
-				cols_sel[j], net->n[layer] - 1);
+			        cols_sel[j], net->n[layer] - 1);
 			return NAN;
 		}
 	}
@@ -333,4 +335,3 @@ double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int nc
 		err_prefix(e, "layer %d: Ŵ", layer);
 	return k;
 }
-

@@ -38,7 +38,7 @@ typedef struct LayerCond {
  * not NULL, only those ncols columns, in that order. NULL with a message for
  * a layer or column that does not exist, or no memory. */
 double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, int *rows,
-		     int *cols, Err *e);
+                     int *cols, Err *e);
 
 /* Fills lc for one layer (allocating sv, perm, rdiag). */
 int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e);

@@ -26,8 +26,7 @@ int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err
 /* cond_singular_values and cond_qrpt of the same matrix, with the same
  * results bit for bit; a tall matrix is reduced to its triangle once for
  * both instead of once for each. */
-int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, double *rdiag,
-		 Err *e);
+int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, double *rdiag, Err *e);
 
 /* Least squares: X (cols×nrhs) minimising ‖A X − B‖_F for row-major A
  * (rows×cols, rows >= cols) and B (rows×nrhs); rank-deficient A is handled
@@ -41,6 +40,6 @@ int cond_lstsq(const double *A, int rows, int cols, const double *B, int nrhs, d
 /* cond_lstsq with an explicit cutoff; rank (may be NULL) receives the
  * numerical rank used. */
 int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int nrhs, double *X,
-		     double rcond, int *rank, Err *e);
+                     double rcond, int *rank, Err *e);
 
 #endif

@@ -29,7 +29,7 @@ typedef enum HookKind {
 	HOOK_ALG2_TRIAL, /* an Algorithm-2 trial is done: alg2, trial */
 	HOOK_ALG3_LAYER, /* a squeeze decision was made (applied or refused): alg3 */
 	HOOK_EPOCH       /* an epoch of a training (train_plan_fit) ended: epoch, with its
-			  * learning rate and validation loss and accuracy */
+	                  * learning rate and validation loss and accuracy */
 } HookKind;
 
 typedef struct HookStep {
@@ -57,7 +57,8 @@ int hook_train(const TrainProgress *p, void *hook);
 /* 1 when the hook says the operation should stop (h may be NULL). */
 int hook_cancelled(const Hook *h);
 /* Reports a step; text is formatted like printf. */
-void hook_step(const Hook *h, HookStep s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void hook_step(const Hook *h, HookStep s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* A HOOK_NOTE line. */
 void hook_note(const Hook *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -17,27 +17,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/act.h"
-#include "engine/schedule.h"
 #include "base/err.h"
 #include "base/repro.h"
 #include "base/rng.h"
+#include "engine/act.h"
+#include "engine/schedule.h"
 
 typedef struct Net {
-	int m;          /* number of weight layers (hidden layers = m-1) */
-	int *n;         /* n[0..m]: n[0] inputs, n[m] outputs (classes) */
+	int m;  /* number of weight layers (hidden layers = m-1) */
+	int *n; /* n[0..m]: n[0] inputs, n[m] outputs (classes) */
 	ActKind act;
-	float act_a;    /* erf scale a in erf(a·x); ignored by other activations */
-	size_t nparam;  /* total number of parameters */
-	float *param;   /* all parameters; W[i], b[i] point into it */
-	float *adam_m;  /* Adam first moments, same layout (zeros when fresh) */
-	float *adam_v;  /* Adam second moments */
-	long adam_t;    /* Adam step count */
-	LrSchedule sched;     /* the learning-rate schedule of the training run under way */
-	SchedState sched_st;  /* where that run is (zero: none started) */
-	ReproRecord run;      /* what its last training computed with (kernels "": none) */
-	float **W;      /* W[i], i < m: n[i]×n[i+1] row-major */
-	float **b;      /* b[i], i < m: n[i+1] */
+	float act_a;         /* erf scale a in erf(a·x); ignored by other activations */
+	size_t nparam;       /* total number of parameters */
+	float *param;        /* all parameters; W[i], b[i] point into it */
+	float *adam_m;       /* Adam first moments, same layout (zeros when fresh) */
+	float *adam_v;       /* Adam second moments */
+	long adam_t;         /* Adam step count */
+	LrSchedule sched;    /* the learning-rate schedule of the training run under way */
+	SchedState sched_st; /* where that run is (zero: none started) */
+	ReproRecord run;     /* what its last training computed with (kernels "": none) */
+	float **W;           /* W[i], i < m: n[i]×n[i+1] row-major */
+	float **b;           /* b[i], i < m: n[i+1] */
 } Net;
 
 /* widths[0..m]: inputs, hidden widths, outputs. Parameters zeroed. Like

@@ -15,9 +15,9 @@
 
 #include <stdint.h>
 
-#include "engine/adam.h"
-#include "data/dataset.h"
 #include "base/err.h"
+#include "data/dataset.h"
+#include "engine/adam.h"
 #include "engine/net.h"
 
 typedef struct TrainOpts {
@@ -26,14 +26,14 @@ typedef struct TrainOpts {
 	uint64_t seed;    /* shuffling order */
 	int shuffle;      /* 1 (default): reshuffle every epoch */
 	int threads;      /* threads, and parts a batch is split into (fewer for a small
-			     network: train_pass.h); 0 = the default, pool_default_threads();
-			     > 0 also becomes that default */
+	                     network: train_pass.h); 0 = the default, pool_default_threads();
+	                     > 0 also becomes that default */
 	int workers;      /* threads that compute the parts, 1..threads; 0 = threads. Fewer
-			     compute the same bits (Algorithm 2's trials side by side) */
+	                     compute the same bits (Algorithm 2's trials side by side) */
 	LrSchedule sched; /* the learning-rate schedule (default constant) */
 	int sched_keep;   /* 0 (default): a new trainer starts a run of sched on the
-			   * network; 1: it continues the run the network carries
-			   * (net->sched from net->sched_st), and sched is ignored */
+	                   * network; 1: it continues the run the network carries
+	                   * (net->sched from net->sched_st), and sched is ignored */
 } TrainOpts;
 
 #define TRAIN_MAX_THREADS 64
@@ -45,14 +45,14 @@ void train_opts_default(TrainOpts *o);
 int train_threads(const TrainOpts *o);
 
 typedef struct TrainProgress {
-	double epoch;     /* epochs done, fractional */
-	long batch;       /* batches done in this call */
-	long batches;     /* batches this call will run */
-	double loss;      /* mean cross-entropy over the batches of the current epoch so far */
-	double acc;       /* training accuracy over the same batches */
-	double seconds;   /* wall time since the call started */
-	int epoch_end;    /* 1 when this report closes an epoch */
-	double lr;        /* the learning rate of the last batch (schedule applied) */
+	double epoch;   /* epochs done, fractional */
+	long batch;     /* batches done in this call */
+	long batches;   /* batches this call will run */
+	double loss;    /* mean cross-entropy over the batches of the current epoch so far */
+	double acc;     /* training accuracy over the same batches */
+	double seconds; /* wall time since the call started */
+	int epoch_end;  /* 1 when this report closes an epoch */
+	double lr;      /* the learning rate of the last batch (schedule applied) */
 } TrainProgress;
 
 /* Called after every batch (or every few: see trainer_set_report_every);
@@ -84,8 +84,8 @@ void trainer_skip(Trainer *t, long nbatches);
  * batches); a cosine schedule without a length runs over these epochs.
  * Returns 0 when done, 1 when cb asked to stop, -1 on error (a plateau
  * schedule, which needs a validation set: see train_plan.h). */
-int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epochs,
-		 TrainCallback cb, void *ud, Err *e);
+int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epochs, TrainCallback cb,
+                 void *ud, Err *e);
 
 /* Classification error in [0,1] and mean cross-entropy (if loss != NULL) of
  * net on data, in chunks of 1024 rows on pool_default_threads() threads
@@ -111,6 +111,6 @@ void trainer_set_report_every(Trainer *t, long every);
  * the loss into *loss (if given). Allocates its own workspace; the network
  * is not changed. */
 int train_gradient(Net *net, const float *x, const int *y, int n, float *grad, double *loss,
-		   Err *e);
+                   Err *e);
 
 #endif

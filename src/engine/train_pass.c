@@ -135,8 +135,8 @@ int pass_all_finite(const float *p, size_t n)
  * −log pᵧ = L − (zᵧ − max z). Adds the losses and the number of rows whose
  * first arg max equals y to *loss and *correct (when y is given), and writes
  * the probabilities to p (row stride ldp, when given; p may equal z). */
-static void output_rows(float *z, int ldz, const float *b, int rows, int k, const int *y,
-			float *p, int ldp, double *loss, long *correct)
+static void output_rows(float *z, int ldz, const float *b, int rows, int k, const int *y, float *p,
+                        int ldp, double *loss, long *correct)
 {
 	for (int r = 0; r < rows; r++) {
 		float *zr = z + (size_t)r * ldz;
@@ -177,11 +177,11 @@ static void forward_part(Work *w, int i, int p)
 	const float *in = i ? w->a[i - 1] : w->x;
 	int ldin = i ? w->ld[i - 1] : ni;
 	blas_sgemm(0, 0, w->rows, hi - lo, ni, 1.0f, in, ldin, net->W[i] + lo, no, 0.0f,
-		   w->z[i] + lo, w->ld[i]);
+	           w->z[i] + lo, w->ld[i]);
 	if (i < w->m - 1)
 		act_forward_bias_ld(net->act, net->act_a, w->z[i] + lo, net->b[i] + lo,
-				    w->a[i] + lo, (size_t)w->rows, (size_t)(hi - lo),
-				    (size_t)w->ld[i]);
+		                    w->a[i] + lo, (size_t)w->rows, (size_t)(hi - lo),
+		                    (size_t)w->ld[i]);
 }
 
 /* Softmax, loss and dZᵐ = (P − onehot(y))/B into g0: one part's, it is small. */
@@ -192,7 +192,7 @@ static void output_part(Work *w)
 	w->loss = 0.0;
 	w->correct = 0;
 	output_rows(w->z[m - 1], w->ld[m - 1], net->b[m - 1], rows, k, w->y, w->g0, w->ldg,
-		    &w->loss, &w->correct);
+	            &w->loss, &w->correct);
 	const float inv = 1.0f / (float)rows;
 	for (int r = 0; r < rows; r++) {
 		float *gr = w->g0 + (size_t)r * w->ldg;
@@ -232,11 +232,11 @@ static void backward_part(Work *w, int i, int p)
 		blas_sgemm(1, 0, hi - lo, no, rows, 1.0f, in + lo, ldin, g, ldg, 0.0f, gwr, no);
 		ok &= pass_all_finite(gwr, (size_t)(hi - lo) * no);
 		if (i > 0) {
-			blas_sgemm(0, 1, rows, hi - lo, no, 1.0f, g, ldg, net->W[i] + (size_t)lo * no,
-				   no, 0.0f, gn + lo, ldg);
+			blas_sgemm(0, 1, rows, hi - lo, no, 1.0f, g, ldg,
+			           net->W[i] + (size_t)lo * no, no, 0.0f, gn + lo, ldg);
 			act_backward_ld(net->act, net->act_a, w->z[i - 1] + lo, w->a[i - 1] + lo,
-					(size_t)w->ld[i - 1], gn + lo, (size_t)ldg, (size_t)rows,
-					(size_t)(hi - lo));
+			                (size_t)w->ld[i - 1], gn + lo, (size_t)ldg, (size_t)rows,
+			                (size_t)(hi - lo));
 		}
 	}
 	if (!ok)
@@ -256,9 +256,8 @@ static void pass_phase(void *arg, int ph, int part)
 		backward_part(w, 2 * w->m - ph, part);
 }
 
-
 double pass_batch(Work *w, Pool *pool, const Net *net, const float *x, const int *y, int rows,
-		  float *grad, long *correct, int *finite)
+                  float *grad, long *correct, int *finite)
 {
 	w->net = net;
 	w->x = x;
@@ -295,8 +294,8 @@ static void adam_part(void *arg, int ph, int p)
 	adam_step(j->o, j->t, hi - lo, j->g + lo, j->w + lo, j->m + lo, j->v + lo);
 }
 
-void pass_adam(Pool *pool, const AdamOpts *o, long t, size_t n, const float *g, float *w,
-	       float *m, float *v)
+void pass_adam(Pool *pool, const AdamOpts *o, long t, size_t n, const float *g, float *w, float *m,
+               float *v)
 {
 	AdamJob j = {o, t, n, g, w, m, v, pool_threads(pool)};
 	pool_run(pool, adam_part, &j, 1, j.parts);
@@ -310,12 +309,12 @@ void pass_adam(Pool *pool, const AdamOpts *o, long t, size_t n, const float *g, 
 typedef struct Eval {
 	const Net *net;
 	const float *x;
-	const int *y;    /* labels (loss and errors), or NULL */
-	float *out;      /* n × width of the layer, or NULL */
+	const int *y; /* labels (loss and errors), or NULL */
+	float *out;   /* n × width of the layer, or NULL */
 	int n, layer, nchunks, nparts, ldb;
-	float **buf;     /* 2 per part */
-	double *loss;    /* per chunk */
-	long *correct;   /* per chunk */
+	float **buf;   /* 2 per part */
+	double *loss;  /* per chunk */
+	long *correct; /* per chunk */
 } Eval;
 
 static void eval_chunk(Eval *ev, int part, int c)
@@ -332,7 +331,7 @@ static void eval_chunk(Eval *ev, int part, int c)
 		blas_sgemm(0, 0, rows, no, ni, 1.0f, in, ldin, net->W[i], no, 0.0f, z, ev->ldb);
 		if (i < m - 1)
 			act_forward_bias_ld(net->act, net->act_a, z, net->b[i], z, (size_t)rows,
-					    (size_t)no, (size_t)ev->ldb);
+			                    (size_t)no, (size_t)ev->ldb);
 		in = z;
 		ldin = ev->ldb;
 	}
@@ -342,7 +341,7 @@ static void eval_chunk(Eval *ev, int part, int c)
 		ev->loss[c] = 0.0;
 		ev->correct[c] = 0;
 		output_rows(z, ev->ldb, net->b[m - 1], rows, width, ev->y ? ev->y + start : NULL,
-			    dst, width, &ev->loss[c], &ev->correct[c]);
+		            dst, width, &ev->loss[c], &ev->correct[c]);
 	} else {
 		for (int r = 0; r < rows; r++)
 			memcpy(dst + (size_t)r * width, z + (size_t)r * ev->ldb,
@@ -445,15 +444,14 @@ int net_forward(const Net *net, const float *x, int n, int layer, float *out, Er
 	return 0;
 }
 
-int train_gradient(Net *net, const float *x, const int *y, int n, float *grad, double *loss,
-		   Err *e)
+int train_gradient(Net *net, const float *x, const int *y, int n, float *grad, double *loss, Err *e)
 {
 	if (n < 1)
 		return err_set(e, "train_gradient: %d rows (expected at least 1)", n);
 	for (int r = 0; r < n; r++)
 		if (y[r] < 0 || y[r] >= net->n[net->m])
-			return err_set(e, "train_gradient: row %d has label %d, outside 0..%d", r + 1,
-				       y[r], net->n[net->m] - 1);
+			return err_set(e, "train_gradient: row %d has label %d, outside 0..%d",
+			               r + 1, y[r], net->n[net->m] - 1);
 	Work *w = work_new(net, n, 1);
 	if (!w)
 		return err_set(e, "out of memory for a batch of %d rows", n);

@@ -33,7 +33,7 @@ typedef struct Fit {
 	long base, total;   /* batches before the current trainer call, and in all */
 	double epoch0;      /* epochs before the current trainer's first */
 	double t0;
-	Net *best;          /* early stopping: the best epoch's network */
+	Net *best; /* early stopping: the best epoch's network */
 	int has_best, bad;
 	double best_err, best_loss;
 	TrainResult res;
@@ -74,17 +74,17 @@ static int epoch_end(Fit *f, int whole, double at)
 	const TrainPlan *p = f->p;
 	Net *net = f->net;
 	TrainEpoch te = {
-		.epoch = ++f->res.epochs,
-		.epochs = (int)ceil(p->epochs),
-		.whole = whole,
-		.at = at,
-		.loss = f->last.loss,
-		.acc = f->last.acc,
-		.val_loss = NAN,
-		.val_acc = NAN,
-		.lr = f->last.lr,
-		.seconds = clock_seconds() - f->t0,
-		.net = net,
+	    .epoch = ++f->res.epochs,
+	    .epochs = (int)ceil(p->epochs),
+	    .whole = whole,
+	    .at = at,
+	    .loss = f->last.loss,
+	    .acc = f->last.acc,
+	    .val_loss = NAN,
+	    .val_acc = NAN,
+	    .lr = f->last.lr,
+	    .seconds = clock_seconds() - f->t0,
+	    .net = net,
 	};
 	f->res.lr = f->last.lr;
 	f->res.best_epoch = te.epoch;
@@ -115,10 +115,10 @@ static int epoch_end(Fit *f, int whole, double at)
 	char val[96] = "";
 	if (p->val)
 		snprintf(val, sizeof val, ", validation loss %.4f, accuracy %.2f %%", te.val_loss,
-			 100 * te.val_acc);
+		         100 * te.val_acc);
 	hook_step(f->h, (HookStep){.kind = HOOK_EPOCH, .epoch = &te},
-		  "epoch %d: loss %.4f, accuracy %.2f %%%s, lr %.3g", te.epoch, te.loss, 100 * te.acc,
-		  val, te.lr);
+	          "epoch %d: loss %.4f, accuracy %.2f %%%s, lr %.3g", te.epoch, te.loss,
+	          100 * te.acc, val, te.lr);
 	return p->patience > 0 && f->bad >= p->patience;
 }
 
@@ -214,21 +214,24 @@ static int plan_check(const Net *net, const TrainPlan *p, Err *e)
 		return err_set(e, "the plateau schedule needs a validation set");
 	if (p->resume && (p->until_perfect || p->derive_seed))
 		return err_set(e, "a resumed training keeps one batch order: not with "
-				  "until_perfect or derive_seed");
+		                  "until_perfect or derive_seed");
 	const Dataset *v = p->val;
 	if (v && (v->n < 1 || v->d != net->n[0]))
-		return err_set(e, "validation set %s: %d rows of %d features, the network takes %d "
-				  "inputs", v->name, v->n, v->d, net->n[0]);
+		return err_set(e,
+		               "validation set %s: %d rows of %d features, the network takes %d "
+		               "inputs",
+		               v->name, v->n, v->d, net->n[0]);
 	for (int r = 0; v && r < v->n; r++)
 		if (v->y[r] < 0 || v->y[r] >= net->n[net->m])
-			return err_set(e, "validation set %s: row %d has label %d, outside the "
-					  "network's %d classes", v->name, r + 1, v->y[r],
-				       net->n[net->m]);
+			return err_set(e,
+			               "validation set %s: row %d has label %d, outside the "
+			               "network's %d classes",
+			               v->name, r + 1, v->y[r], net->n[net->m]);
 	return 0;
 }
 
 int train_plan_fit(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h, TrainResult *r,
-		   Err *e)
+                   Err *e)
 {
 	if (plan_check(net, p, e) < 0)
 		return -1;
@@ -241,7 +244,7 @@ int train_plan_fit(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h
 	if (rc == 0 && f.best && f.has_best && f.res.best_epoch < f.res.epochs)
 		copy_state(net, f.best);
 	f.res.stopped_early = rc == 0 && p->patience > 0 && f.bad >= p->patience &&
-			      f.res.epochs < (int)ceil(p->epochs);
+	                      f.res.epochs < (int)ceil(p->epochs);
 	net_free(f.best);
 	if (r)
 		*r = f.res;
@@ -250,16 +253,16 @@ int train_plan_fit(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h
 	int ep = f.res.epochs;
 	if (f.best)
 		hook_step(h, (HookStep){.kind = HOOK_TRAINED, .result = &f.res},
-			  "trained %d epoch%s, kept epoch %d (validation accuracy %.2f %%)", ep,
-			  ep == 1 ? "" : "s", f.res.best_epoch, 100 * f.res.val_acc);
+		          "trained %d epoch%s, kept epoch %d (validation accuracy %.2f %%)", ep,
+		          ep == 1 ? "" : "s", f.res.best_epoch, 100 * f.res.val_acc);
 	else
-		hook_step(h, (HookStep){.kind = HOOK_TRAINED, .result = &f.res}, "trained %d epoch%s",
-			  ep, ep == 1 ? "" : "s");
+		hook_step(h, (HookStep){.kind = HOOK_TRAINED, .result = &f.res},
+		          "trained %d epoch%s", ep, ep == 1 ? "" : "s");
 	return 0;
 }
 
-int train_plan_run(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h,
-		   int *epochs_run, Err *e)
+int train_plan_run(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h, int *epochs_run,
+                   Err *e)
 {
 	TrainResult r = {0};
 	int rc = train_plan_fit(net, d, p, h, &r, e);
@@ -269,8 +272,7 @@ int train_plan_run(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h
 }
 
 Net *train_plan_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed,
-		      const Dataset *d, const TrainPlan *p, const Hook *h, int *epochs_run,
-		      Err *e)
+                      const Dataset *d, const TrainPlan *p, const Hook *h, int *epochs_run, Err *e)
 {
 	Net *net = net_fresh(m, widths, act, act_a, seed, e);
 	if (!net)

@@ -1,6 +1,6 @@
 /* model_io.c - reading and writing model files. */
-#include "base/file.h"
 #include "model/model_io.h"
+#include "base/file.h"
 
 #include "engine/limits.h"
 
@@ -107,8 +107,8 @@ static int get_sched(const unsigned char *p, Net *net, const char *path, uint64_
 	SchedState st;
 	uint32_t kind = get_u32(p), patience = get_u32(p + 4);
 	if (kind >= SCHED_KIND_COUNT)
-		return err_set(e, "%s: unknown schedule kind %u at offset %llu (expected 0..%d)", path,
-			       kind, (unsigned long long)off, SCHED_KIND_COUNT - 1);
+		return err_set(e, "%s: unknown schedule kind %u at offset %llu (expected 0..%d)",
+		               path, kind, (unsigned long long)off, SCHED_KIND_COUNT - 1);
 	sched_default(&s);
 	s.kind = (SchedKind)kind;
 	s.patience = patience > INT_MAX ? INT_MAX : (int)patience;
@@ -117,14 +117,15 @@ static int get_sched(const unsigned char *p, Net *net, const char *path, uint64_
 	s.period = get_f64(p + 24);
 	s.warmup = get_f64(p + 32);
 	if (sched_check(&s, e) < 0)
-		return err_prefix(e, "%s: the schedule at offset %llu", path, (unsigned long long)off);
+		return err_prefix(e, "%s: the schedule at offset %llu", path,
+		                  (unsigned long long)off);
 	int64_t step = (int64_t)get_u64(p + 40);
 	uint32_t red = get_u32(p + 48), bad = get_u32(p + 52), has = get_u32(p + 56);
 	double best = get_f64(p + 64);
 	if (step < 0 || step > LIMIT_MAX_STEPS || red > INT_MAX || bad > INT_MAX || has > 1 ||
 	    get_u32(p + 60) != 0 || (has && !isfinite(best)))
 		return err_set(e, "%s: the schedule's position at offset %llu is not valid", path,
-			       (unsigned long long)off + 40);
+		               (unsigned long long)off + 40);
 	memset(&st, 0, sizeof st);
 	st.step = (long)step;
 	st.reductions = (int)red;
@@ -156,12 +157,12 @@ static int get_run(const unsigned char *p, Net *net, const char *path, uint64_t 
 	memset(&r, 0, sizeof r);
 	uint32_t on = get_u32(p), threads = get_u32(p + 4), parts = get_u32(p + 8);
 	int ok = on <= 1 && threads <= 1024 && parts <= 1024 && get_u32(p + 12) == 0 &&
-		 p[16 + 31] == '\0';
+	         p[16 + 31] == '\0';
 	for (int i = 0; ok && i < 31 && p[16 + i]; i++)
 		ok = p[16 + i] > ' ' && p[16 + i] < 0x7f;
 	if (!ok)
 		return err_set(e, "%s: the record of the training at offset %llu is not valid",
-			       path, (unsigned long long)off);
+		               path, (unsigned long long)off);
 	r.on = (int)on;
 	r.threads = (int)threads;
 	r.parts = (int)parts;
@@ -258,7 +259,7 @@ static const unsigned char *src_next(Src *s, void *dst, size_t len, int crc, Err
 		p = s->mem + s->pos;
 	else if (fread(dst, 1, len, s->f) != len) {
 		err_set(e, "%s: %s while reading", s->path,
-			ferror(s->f) ? strerror(errno) : "unexpected end of file");
+		        ferror(s->f) ? strerror(errno) : "unexpected end of file");
 		return NULL;
 	}
 	if (crc)
@@ -283,7 +284,7 @@ static int layer_of(const int *n, int m, size_t j)
  * (little-endian), at file offset off: every value finite, the second
  * moment not negative. */
 static int check_floats(const unsigned char *p, size_t np, int k, const int *n, int m,
-			const char *path, uint64_t off, Err *e)
+                        const char *path, uint64_t off, Err *e)
 {
 	for (size_t j = 0; j < np; j++) {
 		float v = get_f32(p + 4 * j);
@@ -291,11 +292,16 @@ static int check_floats(const unsigned char *p, size_t np, int k, const int *n, 
 			continue;
 		unsigned long long at = (unsigned long long)(off + 4 * j);
 		if (k == 0)
-			return err_set(e, "%s: parameter %zu (layer %d) at offset %llu is %g, expected a "
-				       "finite number", path, j, layer_of(n, m, j), at, (double)v);
-		return err_set(e, "%s: Adam's %s moment %zu at offset %llu is %g, expected a finite "
-			       "number%s", path, k == 1 ? "first" : "second", j, at, (double)v,
-			       k == 1 ? "" : " >= 0");
+			return err_set(
+			    e,
+			    "%s: parameter %zu (layer %d) at offset %llu is %g, expected a "
+			    "finite number",
+			    path, j, layer_of(n, m, j), at, (double)v);
+		return err_set(e,
+		               "%s: Adam's %s moment %zu at offset %llu is %g, expected a finite "
+		               "number%s",
+		               path, k == 1 ? "first" : "second", j, at, (double)v,
+		               k == 1 ? "" : " >= 0");
 	}
 	return 0;
 }
@@ -303,38 +309,43 @@ static int check_floats(const unsigned char *p, size_t np, int k, const int *n, 
 /* The header fields after the fixed part, checked: widths into n (m + 1),
  * the parameter count into *np; against the file's size and the table of
  * limits. */
-static int get_widths(const unsigned char *h, uint32_t m, uint64_t fsize, const char *path,
-		      int *n, uint64_t *np, Err *e)
+static int get_widths(const unsigned char *h, uint32_t m, uint64_t fsize, const char *path, int *n,
+                      uint64_t *np, Err *e)
 {
 	*np = 0;
 	for (uint32_t i = 0; i <= m; i++) {
 		uint32_t w = get_u32(h + 4 * i);
 		size_t at = FIXED_HEAD + 4 * (size_t)i;
 		if (w < 1 || w > INT_MAX)
-			return err_set(e, "%s: width n[%u] = %u at offset %zu is not a positive int",
-				       path, i, w, at);
+			return err_set(e,
+			               "%s: width n[%u] = %u at offset %zu is not a positive int",
+			               path, i, w, at);
 		if (w > LIMIT_MAX_WIDTH)
-			return err_set(e, "%s: width n[%u] = %u at offset %zu is more than condnet's "
-				       "limit of %d", path, i, w, at, LIMIT_MAX_WIDTH);
+			return err_set(e,
+			               "%s: width n[%u] = %u at offset %zu is more than condnet's "
+			               "limit of %d",
+			               path, i, w, at, LIMIT_MAX_WIDTH);
 		n[i] = (int)w;
 		/* Each layer adds (n[i-1]+1)·n[i]; stop as soon as it exceeds the file. */
 		if (i > 0) {
 			*np += ((uint64_t)n[i - 1] + 1) * w;
 			if (*np > fsize / 4)
-				return err_set(e, "%s: widths up to n[%u] = %u at offset %zu need more "
-					       "parameters than a file of %llu bytes holds",
-					       path, i, w, at, (unsigned long long)fsize);
+				return err_set(
+				    e,
+				    "%s: widths up to n[%u] = %u at offset %zu need more "
+				    "parameters than a file of %llu bytes holds",
+				    path, i, w, at, (unsigned long long)fsize);
 		}
 	}
 	if (*np > LIMIT_MAX_PARAMS)
 		return err_set(e, "%s: %llu parameters, more than condnet trains (%lu)", path,
-			       (unsigned long long)*np, (unsigned long)LIMIT_MAX_PARAMS);
+		               (unsigned long long)*np, (unsigned long)LIMIT_MAX_PARAMS);
 	return 0;
 }
 
 /* The fixed head: magic, version, header size, layers, activation, scale. */
-static int get_head(const unsigned char *head, uint64_t fsize, const char *path,
-		    uint32_t *version, uint32_t *m, Err *e)
+static int get_head(const unsigned char *head, uint64_t fsize, const char *path, uint32_t *version,
+                    uint32_t *m, Err *e)
 {
 	if (memcmp(head, MAGIC, 8) != 0)
 		return err_set(e, "%s: not a condnet model (bad magic at offset 0)", path);
@@ -343,22 +354,22 @@ static int get_head(const unsigned char *head, uint64_t fsize, const char *path,
 	*m = get_u32(head + 16);
 	float act_a = get_f32(head + 24);
 	if (*version > MODEL_VERSION)
-		return err_set(e, "%s: format version %u is newer than this condnet reads (%d)", path,
-			       *version, MODEL_VERSION);
+		return err_set(e, "%s: format version %u is newer than this condnet reads (%d)",
+		               path, *version, MODEL_VERSION);
 	if (*version == 0)
 		return err_set(e, "%s: format version 0 at offset 8 is not valid", path);
 	if (*m < 1 || *m > (fsize - FIXED_HEAD - TAIL_HEAD - 4) / 4 - 1)
 		return err_set(e, "%s: %u layers at offset 16 do not fit in a file of %llu bytes",
-			       path, *m, (unsigned long long)fsize);
+		               path, *m, (unsigned long long)fsize);
 	if (*m > LIMIT_MAX_LAYERS)
-		return err_set(e, "%s: %u layers at offset 16, more than condnet's limit of %d", path,
-			       *m, LIMIT_MAX_LAYERS);
+		return err_set(e, "%s: %u layers at offset 16, more than condnet's limit of %d",
+		               path, *m, LIMIT_MAX_LAYERS);
 	if (hb != header_bytes(*m))
-		return err_set(e, "%s: header size %u at offset 12, expected %llu for %u layers", path,
-			       hb, (unsigned long long)header_bytes(*m), *m);
+		return err_set(e, "%s: header size %u at offset 12, expected %llu for %u layers",
+		               path, hb, (unsigned long long)header_bytes(*m), *m);
 	if (act >= ACT_COUNT)
-		return err_set(e, "%s: unknown activation %u at offset 20 (expected 0..%d)", path, act,
-			       ACT_COUNT - 1);
+		return err_set(e, "%s: unknown activation %u at offset 20 (expected 0..%d)", path,
+		               act, ACT_COUNT - 1);
 	char name[PATH_MAX + 64];
 	snprintf(name, sizeof name, "%s: the activation scale at offset 24", path);
 	return limit_check(LIM_ACT_SCALE, act_a, name, NULL, e);
@@ -374,7 +385,7 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	s->crc = crc32(0L, Z_NULL, 0);
 	if (fsize < header_bytes(1) + 4)
 		return err_set(e, "%s: %llu bytes is too short for a model file", path,
-			       (unsigned long long)fsize);
+		               (unsigned long long)fsize);
 	const unsigned char *hp = src_next(s, head, sizeof head, 1, e);
 	uint32_t version, m;
 	if (!hp || get_head(hp, fsize, path, &version, &m, e))
@@ -401,8 +412,10 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 		goto done;
 	}
 	if (adam_t > LIMIT_MAX_STEPS) {
-		err_set(e, "%s: Adam step count %lld at offset %zu is more than condnet's limit of "
-			   "2^53", path, (long long)adam_t, toff);
+		err_set(e,
+		        "%s: Adam step count %lld at offset %zu is more than condnet's limit of "
+		        "2^53",
+		        path, (long long)adam_t, toff);
 		goto done;
 	}
 	if (flags & ~FLAG_ADAM) {
@@ -415,8 +428,8 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	uint64_t want = header_bytes(m) + 4 * np * (uint64_t)nbuf + sb + rb + 4;
 	if (fsize != want) {
 		err_set(e, "%s: %llu bytes, but its header describes %llu (%s)", path,
-			(unsigned long long)fsize, (unsigned long long)want,
-			fsize < want ? "truncated" : "trailing data");
+		        (unsigned long long)fsize, (unsigned long long)want,
+		        fsize < want ? "truncated" : "trailing data");
 		goto done;
 	}
 	if (out && !(net = net_new((int)m, n, (ActKind)get_u32(hp + 20), get_f32(hp + 24), e))) {
@@ -426,7 +439,7 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	if (net)
 		net->adam_t = adam_t;
 	float *dst[3] = {net ? net->param : NULL, net ? net->adam_m : NULL,
-			 net ? net->adam_v : NULL};
+	                 net ? net->adam_v : NULL};
 	for (int k = 0; k < nbuf; k++) {
 		uint64_t off = s->pos;
 		const unsigned char *a = src_next(s, dst[k], np * 4, 1, e);
@@ -443,9 +456,10 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	if (!cp)
 		goto done;
 	if (get_u32(cp) != (uint32_t)s->crc) {
-		err_set(e, "%s: checksum mismatch at offset %llu (stored %08x, computed %08x): the "
-			   "file is damaged",
-			path, (unsigned long long)(fsize - 4), get_u32(cp), (unsigned)s->crc);
+		err_set(e,
+		        "%s: checksum mismatch at offset %llu (stored %08x, computed %08x): the "
+		        "file is damaged",
+		        path, (unsigned long long)(fsize - 4), get_u32(cp), (unsigned)s->crc);
 		goto done;
 	}
 	if (sb && get_sched(bp, net ? net : &shell, path, fsize - 4 - rb - sb, e))

@@ -7,8 +7,8 @@
 #include "base/blas.h"
 #include "base/clock.h"
 #include "base/rng.h"
-#include "model/model_io.h"
 #include "engine/train.h"
+#include "model/model_io.h"
 
 void net_cost_count(const Net *net, NetCost *c)
 {
@@ -30,7 +30,7 @@ static int cmp_double(const void *a, const void *b)
 
 /* Median seconds per sample of net_forward on batch rows of x. */
 static int time_batch(const Net *net, const float *x, int batch, float *out, int repeats,
-		      double *sec, Err *e)
+                      double *sec, Err *e)
 {
 	/* warm up, then calibrate: as many calls per repeat as fill about 5 ms */
 	if (net_forward(net, x, batch, net->m, out, e))

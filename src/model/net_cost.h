@@ -14,10 +14,10 @@
 typedef struct NetCost {
 	size_t params;     /* Σ (n_{i-1} + 1)·n_i: weights and biases */
 	double madds;      /* Σ n_{i-1}·n_i: multiply-adds of the matrix products for one
-			    * sample (bias adds, activations and the softmax not counted) */
+	                    * sample (bias adds, activations and the softmax not counted) */
 	size_t file_bytes; /* what model_save writes (model_file_bytes) */
 	double sec_b1;     /* forward seconds per sample at batch 1: the median over the
-			    * repeats; NaN when not measured */
+	                    * repeats; NaN when not measured */
 	double sec_b256;   /* the same at batch 256 */
 	int repeats;       /* repeats the medians are over (0: not measured) */
 	int threads;       /* OpenBLAS threads during the measurement */

@@ -92,7 +92,7 @@ static int layer_count(const char *dir, Err *e)
 /* One layer's files into W (nin×nout, row-major) and b; the shapes are
  * checked against the previous layer's outputs (prev_out < 0: first). */
 static int read_layer(const char *dir, int k, int layout, int prev_out, double **W, double **b,
-		      int *nin, int *nout, Err *e)
+                      int *nin, int *nout, Err *e)
 {
 	char wp[4096], bp[4096];
 	layer_path(wp, sizeof wp, dir, 'W', k);
@@ -104,12 +104,14 @@ static int read_layer(const char *dir, int k, int layout, int prev_out, double *
 		return -1;
 	if (nd != 2) {
 		free(w);
-		return err_set(e, "%s: shape (%ld,) is 1-D, expected a 2-D weight matrix", wp, sh[0]);
+		return err_set(e, "%s: shape (%ld,) is 1-D, expected a 2-D weight matrix", wp,
+		               sh[0]);
 	}
 	/* the widths within the table of limits (and an int) */
 	char name[4200];
 	for (int d = 0; d < 2; d++) {
-		snprintf(name, sizeof name, "%s: dimension %d of shape (%ld, %ld)", wp, d, sh[0], sh[1]);
+		snprintf(name, sizeof name, "%s: dimension %d of shape (%ld, %ld)", wp, d, sh[0],
+		         sh[1]);
 		if (limit_check(LIM_WIDTH, (double)sh[d], name, NULL, e)) {
 			free(w);
 			return -1;
@@ -120,7 +122,7 @@ static int read_layer(const char *dir, int k, int layout, int prev_out, double *
 	if (prev_out >= 0 && in != prev_out) {
 		free(w);
 		return err_set(e, "%s: %d inputs, but layer %d has %d outputs", wp, in, k - 1,
-			       prev_out);
+		               prev_out);
 	}
 	if (npy_read(bp, &bias, &nd, sh, e)) {
 		free(w);
@@ -131,9 +133,9 @@ static int read_layer(const char *dir, int k, int layout, int prev_out, double *
 		free(bias);
 		if (nd != 1)
 			return err_set(e, "%s: shape (%ld, %ld), expected 1-D of length %d", bp,
-				       sh[0], sh[1], out);
-		return err_set(e, "%s: %ld entries, expected %d (the outputs of W%d.npy)", bp, sh[0],
-			       out, k);
+			               sh[0], sh[1], out);
+		return err_set(e, "%s: %ld entries, expected %d (the outputs of W%d.npy)", bp,
+		               sh[0], out, k);
 	}
 	if (layout == NPY_TORCH) {
 		double *t = malloc((size_t)in * out * sizeof *t);
@@ -152,7 +154,7 @@ static int read_layer(const char *dir, int k, int layout, int prev_out, double *
 		if (!isfinite(w[i]) || fabs(w[i]) > FLT_MAX) {
 			int r = (int)(i / out), c = (int)(i % out);
 			err_set(e, "%s: weight (%d, %d) is %g, expected a finite float32", wp,
-				layout == NPY_TORCH ? c : r, layout == NPY_TORCH ? r : c, w[i]);
+			        layout == NPY_TORCH ? c : r, layout == NPY_TORCH ? r : c, w[i]);
 			free(w);
 			free(bias);
 			return -1;
@@ -192,8 +194,8 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 	uint64_t np = 0;
 	for (int k = 1; k <= m; k++) {
 		int in = 0, out = 0;
-		if (read_layer(dir, k, layout, k > 1 ? widths[k - 1] : -1, &W[k - 1], &b[k - 1], &in,
-			       &out, e))
+		if (read_layer(dir, k, layout, k > 1 ? widths[k - 1] : -1, &W[k - 1], &b[k - 1],
+		               &in, &out, e))
 			goto out;
 		if (k == 1)
 			widths[0] = in;
@@ -201,9 +203,11 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 		/* stop at the layer that takes the network past the parameter limit */
 		np += ((uint64_t)in + 1) * (uint64_t)out;
 		if (np > LIMIT_MAX_PARAMS) {
-			err_set(e, "%s/W%d.npy: layers 1 to %d hold %llu parameters, more than condnet "
-				   "trains (%lu)", dir, k, k, (unsigned long long)np,
-				(unsigned long)LIMIT_MAX_PARAMS);
+			err_set(
+			    e,
+			    "%s/W%d.npy: layers 1 to %d hold %llu parameters, more than condnet "
+			    "trains (%lu)",
+			    dir, k, k, (unsigned long long)np, (unsigned long)LIMIT_MAX_PARAMS);
 			goto out;
 		}
 	}
@@ -243,7 +247,8 @@ int net_npy_export(const Net *net, const char *dir, int layout, Err *e)
 		return -1;
 	if (top > net->m) {
 		layer_path(path, sizeof path, dir, has_w[top] ? 'W' : 'b', (int)top);
-		return err_set(e, "%s: exists and would be read as layer %ld; remove it", path, top);
+		return err_set(e, "%s: exists and would be read as layer %ld; remove it", path,
+		               top);
 	}
 	for (int k = 1; k <= net->m; k++) {
 		int in = net->n[k - 1], out = net->n[k];
@@ -258,7 +263,8 @@ int net_npy_export(const Net *net, const char *dir, int layout, Err *e)
 					t[(size_t)c * in + r] = w[(size_t)r * out + c];
 		}
 		layer_path(path, sizeof path, dir, 'W', k);
-		int rc = t ? npy_write_f32(path, t, out, in, e) : npy_write_f32(path, w, in, out, e);
+		int rc =
+		    t ? npy_write_f32(path, t, out, in, e) : npy_write_f32(path, w, in, out, e);
 		free(t);
 		if (rc)
 			return -1;

@@ -8,8 +8,8 @@
 
 #include "base/file.h"
 #include "config.h"
-#include "model/onnx_int.h"
 #include "engine/train.h"
+#include "model/onnx_int.h"
 
 typedef char Name[32];
 
@@ -40,7 +40,7 @@ typedef struct Builder {
 /* A float32 initializer of dims dims[0..nd) holding v (copied little-endian);
  * with transpose, v is dims[1]×dims[0] and is written transposed. */
 static int add_init(Builder *b, const char *name, const float *v, int nd, int64_t *dims,
-		    int transpose)
+                    int transpose)
 {
 	size_t i = b->ninit++, n = 1;
 	Onnx__TensorProto *t = &b->inits[i];
@@ -71,7 +71,7 @@ static int add_init(Builder *b, const char *name, const float *v, int nd, int64_
 
 /* A node op(in0, in1, in2) -> out; NULL inputs are left out. */
 static void add_node(Builder *b, const char *op, const char *out, const char *in0, const char *in1,
-		     const char *in2)
+                     const char *in2)
 {
 	size_t k = b->nnode++;
 	Onnx__NodeProto *n = &b->nodes[k];
@@ -204,7 +204,7 @@ static void build_model(Builder *b, const Net *net, const OnnxMeta *meta)
 	mo->producer_name = (char *)"condnet";
 	mo->producer_version = (char *)PACKAGE_VERSION;
 	mo->doc_string = (char *)"A dense network written by condnet: Gemm layers, one hidden "
-				 "activation, softmax over the classes.";
+	                         "activation, softmax over the classes.";
 	mo->graph = &b->graph;
 	b->graph.name = (char *)"condnet";
 	add_io(b, 0, ONNX_INPUT_NAME, net->n[0]);
@@ -273,7 +273,7 @@ int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e)
 	size_t len = onnx__model_proto__get_packed_size(&b->model);
 	if ((long long)len > ONNX_MAX_BYTES) {
 		err_set(e, "%s: the model takes %zu bytes, more than protobuf's limit of %lld",
-			path, len, ONNX_MAX_BYTES);
+		        path, len, ONNX_MAX_BYTES);
 		goto out;
 	}
 	if (!(buf = malloc(len))) {

@@ -17,9 +17,9 @@ static const struct {
 	const char *op;
 	int min_in, max_in;
 } ops[] = {
-    {"Gemm", 2, 3},	{"MatMul", 2, 2},   {"Add", 2, 2},     {"Mul", 2, 2},
-    {"Erf", 1, 1},	{"Tanh", 1, 1},	    {"Relu", 1, 1},    {"Sigmoid", 1, 1},
-    {"Softmax", 1, 1},	{"Identity", 1, 1}, {"Flatten", 1, 1}, {"Transpose", 1, 1},
+    {"Gemm", 2, 3},     {"MatMul", 2, 2},   {"Add", 2, 2},     {"Mul", 2, 2},
+    {"Erf", 1, 1},      {"Tanh", 1, 1},     {"Relu", 1, 1},    {"Sigmoid", 1, 1},
+    {"Softmax", 1, 1},  {"Identity", 1, 1}, {"Flatten", 1, 1}, {"Transpose", 1, 1},
     {"Constant", 0, 0},
 };
 enum { NOPS = sizeof ops / sizeof *ops };
@@ -36,7 +36,7 @@ OnnxNodeStr onnx_node_str(const Onnx__GraphProto *g, int k)
 	const Onnx__NodeProto *n = g->node[k];
 	if (n->name && n->name[0])
 		snprintf(r.s, sizeof r.s, "node %d '%s' (%s)", k, onnx_name(n->name).s,
-			 onnx_name(n->op_type).s);
+		         onnx_name(n->op_type).s);
 	else
 		snprintf(r.s, sizeof r.s, "node %d (%s)", k, onnx_name(n->op_type).s);
 	return r;
@@ -60,15 +60,15 @@ static int check_op(const Onnx__GraphProto *g, int k, Err *e)
 	const char *op = n->op_type ? n->op_type : "";
 	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
 		return onnx_node_err(g, k, e, "operator of domain '%s', not ONNX's default domain",
-				     onnx_name(n->domain).s);
+		                     onnx_name(n->domain).s);
 	int i = 0;
 	while (i < NOPS && strcmp(ops[i].op, op))
 		i++;
 	if (i == NOPS) {
 		if (!strcmp(op, "Dropout"))
 			return onnx_node_err(g, k, e,
-					     "dropout left in the graph (export the model "
-					     "in evaluation mode)");
+			                     "dropout left in the graph (export the model "
+			                     "in evaluation mode)");
 		if (!strncmp(op, "Conv", 4))
 			return onnx_node_err(g, k, e, "a convolution, not a dense layer");
 		return onnx_node_err(
@@ -77,13 +77,13 @@ static int check_op(const Onnx__GraphProto *g, int k, Err *e)
 	if ((int)n->n_input < ops[i].min_in || (int)n->n_input > ops[i].max_in) {
 		char want[64];
 		snprintf(want, sizeof want, ops[i].min_in == ops[i].max_in ? "%d" : "%d to %d",
-			 ops[i].min_in, ops[i].max_in);
+		         ops[i].min_in, ops[i].max_in);
 		return err_set(e, "%s: %zu inputs, expected %s", onnx_node_str(g, k).s, n->n_input,
-			       want);
+		               want);
 	}
 	if (n->n_output != 1 || !n->output[0][0])
 		return err_set(e, "%s: %zu outputs, expected one", onnx_node_str(g, k).s,
-			       n->n_output);
+		               n->n_output);
 	return 0;
 }
 
@@ -117,7 +117,7 @@ static const char *def_str(const OnnxGraph *gr, const OnnxDef *d, char *buf, siz
 		snprintf(buf, cap, "%s", onnx_node_str(gr->g, d->idx).s);
 	else
 		snprintf(buf, cap, d->kind == DEF_INIT ? "initializer %d" : "graph input %d",
-			 d->idx);
+		         d->idx);
 	return buf;
 }
 
@@ -128,8 +128,8 @@ static int define(OnnxGraph *gr, const char *name, int kind, int idx, Err *e)
 	if (d->name && !(d->kind == DEF_INPUT && kind == DEF_INIT)) {
 		OnnxDef now = {name, kind, idx, 0, {0, 0}};
 		return err_set(e, "tensor '%s' is defined twice: by %s and by %s",
-			       onnx_name(name).s, def_str(gr, d, a, sizeof a),
-			       def_str(gr, &now, b, sizeof b));
+		               onnx_name(name).s, def_str(gr, d, a, sizeof a),
+		               def_str(gr, &now, b, sizeof b));
 	}
 	/* an initializer listed among the graph inputs (IR version < 4) is a constant */
 	*d = (OnnxDef){name, kind, idx, 0, {-1, -1}};
@@ -148,16 +148,16 @@ static int check_inputs(OnnxGraph *gr, int k, Err *e)
 		OnnxDef *d = onnx_graph_def(gr, in);
 		if (!d)
 			return err_set(e,
-				       "%s: input '%s' is not produced by any node, initializer or "
-				       "graph input",
-				       onnx_node_str(gr->g, k).s, onnx_name(in).s);
+			               "%s: input '%s' is not produced by any node, initializer or "
+			               "graph input",
+			               onnx_node_str(gr->g, k).s, onnx_name(in).s);
 		if (d->kind == DEF_NODE && d->idx >= k)
 			return err_set(e,
-				       "%s: input '%s' comes from %s%s (a cycle, or nodes out of "
-				       "topological order)",
-				       onnx_node_str(gr->g, k).s, onnx_name(in).s,
-				       d->idx == k ? "its own output" : "the later ",
-				       d->idx == k ? "" : onnx_node_str(gr->g, d->idx).s);
+			               "%s: input '%s' comes from %s%s (a cycle, or nodes out of "
+			               "topological order)",
+			               onnx_node_str(gr->g, k).s, onnx_name(in).s,
+			               d->idx == k ? "its own output" : "the later ",
+			               d->idx == k ? "" : onnx_node_str(gr->g, d->idx).s);
 		if (d->nuse < 2)
 			d->user[d->nuse] = k;
 		d->nuse++;
@@ -177,7 +177,7 @@ int onnx_graph_init(OnnxGraph *gr, const Onnx__GraphProto *g, long opset, Err *e
 			return -1;
 	if (g->n_sparse_initializer)
 		return err_set(e, "graph with %zu sparse initializers, which condnet does not read",
-			       g->n_sparse_initializer);
+		               g->n_sparse_initializer);
 	size_t ndefs = g->n_input + g->n_initializer + g->n_node;
 	gr->cap = 16;
 	while (gr->cap < 2 * ndefs + 2)
@@ -238,7 +238,7 @@ const Onnx__AttributeProto *onnx_attr(const Onnx__NodeProto *n, const char *name
 }
 
 int onnx_attr_int(const Onnx__GraphProto *g, int k, const char *name, long long def, long long *out,
-		  Err *e)
+                  Err *e)
 {
 	const Onnx__AttributeProto *a = onnx_attr(g->node[k], name);
 	*out = def;
@@ -246,13 +246,13 @@ int onnx_attr_int(const Onnx__GraphProto *g, int k, const char *name, long long 
 		return 0;
 	if ((a->has_type && a->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT) || !a->has_i)
 		return err_set(e, "%s: attribute '%s' is not an integer", onnx_node_str(g, k).s,
-			       name);
+		               name);
 	*out = (long long)a->i;
 	return 0;
 }
 
 int onnx_attr_float(const Onnx__GraphProto *g, int k, const char *name, double def, double *out,
-		    Err *e)
+                    Err *e)
 {
 	const Onnx__AttributeProto *a = onnx_attr(g->node[k], name);
 	*out = def;
@@ -262,7 +262,7 @@ int onnx_attr_float(const Onnx__GraphProto *g, int k, const char *name, double d
 		return err_set(e, "%s: attribute '%s' is not a float", onnx_node_str(g, k).s, name);
 	if (!isfinite(a->f))
 		return err_set(e, "%s: attribute '%s' is %g, expected a finite number",
-			       onnx_node_str(g, k).s, name, (double)a->f);
+		               onnx_node_str(g, k).s, name, (double)a->f);
 	*out = a->f;
 	return 0;
 }
@@ -285,9 +285,9 @@ static int constant_value(const OnnxGraph *gr, int k, OnnxTensor *out, Err *e)
 		out->count = a->n_floats;
 	} else {
 		return err_set(e,
-			       "%s: no float tensor in its attributes (expected 'value', "
-			       "'value_float' or 'value_floats')",
-			       onnx_node_str(gr->g, k).s);
+		               "%s: no float tensor in its attributes (expected 'value', "
+		               "'value_float' or 'value_floats')",
+		               onnx_node_str(gr->g, k).s);
 	}
 	out->v = malloc((out->count ? out->count : 1) * sizeof *out->v);
 	if (!out->v)
@@ -298,7 +298,7 @@ static int constant_value(const OnnxGraph *gr, int k, OnnxTensor *out, Err *e)
 			free(out->v);
 			out->v = NULL;
 			return err_set(e, "%s: value %zu is %g, expected a finite float32", what, i,
-				       v);
+			               v);
 		}
 		out->v[i] = v;
 	}
@@ -311,9 +311,9 @@ static int transpose(const OnnxGraph *gr, int k, OnnxTensor *t, Err *e)
 	const Onnx__AttributeProto *a = onnx_attr(gr->g->node[k], "perm");
 	if (t->nd != 2 || (a && (a->n_ints != 2 || a->ints[0] != 1 || a->ints[1] != 0)))
 		return err_set(e,
-			       "%s: transposes a %d-dimensional constant; condnet reads only "
-			       "the transpose of a matrix (perm [1, 0])",
-			       onnx_node_str(gr->g, k).s, t->nd);
+		               "%s: transposes a %d-dimensional constant; condnet reads only "
+		               "the transpose of a matrix (perm [1, 0])",
+		               onnx_node_str(gr->g, k).s, t->nd);
 	size_t r = (size_t)t->dims[0], c = (size_t)t->dims[1];
 	double *v = malloc((t->count ? t->count : 1) * sizeof *v);
 	if (!v)
@@ -329,12 +329,12 @@ static int transpose(const OnnxGraph *gr, int k, OnnxTensor *t, Err *e)
 }
 
 static int const_at(const OnnxGraph *gr, const char *name, int k, int depth, OnnxTensor *out,
-		    Err *e)
+                    Err *e)
 {
 	const OnnxDef *d = name[0] ? onnx_graph_def(gr, name) : NULL;
 	if (!onnx_graph_is_const(gr, name))
 		return err_set(e, "%s: '%s' is not a constant", onnx_node_str(gr->g, k).s,
-			       onnx_name(name).s);
+		               onnx_name(name).s);
 	if (d->kind == DEF_INIT) {
 		char what[256];
 		snprintf(what, sizeof what, "initializer '%s'", onnx_name(name).s);
@@ -345,9 +345,9 @@ static int const_at(const OnnxGraph *gr, const char *name, int k, int depth, Onn
 		return constant_value(gr, d->idx, out, e);
 	if (depth >= MAX_CONST_DEPTH)
 		return err_set(e,
-			       "%s: a constant passed through more than %d Identity or "
-			       "Transpose nodes",
-			       onnx_node_str(gr->g, d->idx).s, MAX_CONST_DEPTH);
+		               "%s: a constant passed through more than %d Identity or "
+		               "Transpose nodes",
+		               onnx_node_str(gr->g, d->idx).s, MAX_CONST_DEPTH);
 	if (const_at(gr, n->input[0], d->idx, depth + 1, out, e))
 		return -1;
 	if (!strcmp(n->op_type, "Transpose") && transpose(gr, d->idx, out, e)) {
@@ -369,7 +369,7 @@ int onnx_graph_const(const OnnxGraph *gr, const char *name, int k, OnnxTensor *o
 
 /* The rank and feature count (-1 when not fixed) of a graph input or output. */
 int onnx_value_shape(const Onnx__ValueInfoProto *v, const char *what, int *rank, long long *width,
-		     Err *e)
+                     Err *e)
 {
 	char tb[32];
 	*rank = 2;
@@ -382,13 +382,13 @@ int onnx_value_shape(const Onnx__ValueInfoProto *v, const char *what, int *rank,
 	const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
 	if (tt->has_elem_type && tt->elem_type != ONNX_FLOAT && tt->elem_type != ONNX_DOUBLE)
 		return err_set(e, "%s '%s' holds %s, expected FLOAT (1) or DOUBLE (11)", what,
-			       onnx_name(v->name).s, onnx_type_name(tt->elem_type, tb));
+		               onnx_name(v->name).s, onnx_type_name(tt->elem_type, tb));
 	if (!tt->shape)
 		return 0;
 	*rank = (int)(tt->shape->n_dim < 100 ? tt->shape->n_dim : 100);
 	if (*rank < 2)
 		return err_set(e, "%s '%s' has %d dimension%s, expected (batch, features)", what,
-			       onnx_name(v->name).s, *rank, *rank == 1 ? "" : "s");
+		               onnx_name(v->name).s, *rank, *rank == 1 ? "" : "s");
 	long long w = 1;
 	for (int i = 0; i < *rank; i++) {
 		const Onnx__TensorShapeProto__Dimension *d = tt->shape->dim[i];
@@ -400,7 +400,7 @@ int onnx_value_shape(const Onnx__ValueInfoProto *v, const char *what, int *rank,
 		long long dv = (long long)d->dim_value;
 		if (dv < 0 || (i && dv == 0))
 			return err_set(e, "%s '%s': dimension %d is %lld, expected %s", what,
-				       onnx_name(v->name).s, i, dv, i ? ">= 1" : ">= 0");
+			               onnx_name(v->name).s, i, dv, i ? ">= 1" : ">= 0");
 		if (i && w > 0)
 			w = dv > (1LL << 31) / w ? (1LL << 31) : w * dv;
 	}
@@ -416,9 +416,9 @@ long onnx_default_opset(const Onnx__ModelProto *m, Err *e)
 		if (!o->domain || !o->domain[0] || !strcmp(o->domain, "ai.onnx")) {
 			if (!o->has_version || o->version < 1)
 				return err_set(e,
-					       "opset_import: version %lld of the default domain, "
-					       "expected >= 1",
-					       (long long)o->version);
+				               "opset_import: version %lld of the default domain, "
+				               "expected >= 1",
+				               (long long)o->version);
 			return o->version > 1000000 ? 1000000 : (long)o->version;
 		}
 	}

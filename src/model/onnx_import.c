@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "engine/limits.h"
+#include "engine/train.h"
 #include "model/onnx_int.h"
 #include "model/onnx_nodes.h"
-#include "engine/train.h"
 
 static int walk(Imp *im, const char *input, const char *output, Err *e)
 {
@@ -22,16 +22,16 @@ static int walk(Imp *im, const char *input, const char *output, Err *e)
 		const OnnxDef *d = onnx_graph_def(&im->gr, cur);
 		if (d->nuse > 1 && d->user[0] == d->user[1])
 			return onnx_node_err(im->g, d->user[0], e, "reads '%s' twice",
-					     onnx_name(cur).s);
+			                     onnx_name(cur).s);
 		if (d->nuse > 1)
 			return onnx_node_err(im->g, d->user[1], e,
-					     "reads '%s', which %s reads too: a "
-					     "branch or skip connection",
-					     onnx_name(cur).s, node_s(im, d->user[0], &a));
+			                     "reads '%s', which %s reads too: a "
+			                     "branch or skip connection",
+			                     onnx_name(cur).s, node_s(im, d->user[0], &a));
 		if (!strcmp(cur, output)) {
 			if (d->nuse)
 				return err_set(e, "the output '%s' also feeds %s", onnx_name(cur).s,
-					       node_s(im, d->user[0], &a));
+				               node_s(im, d->user[0], &a));
 			return 0;
 		}
 		if (d->nuse == 0)
@@ -65,9 +65,9 @@ static int data_input(Imp *im, const Onnx__GraphProto *g, Err *e)
 			found = (int)i;
 		else if (d->nuse == 0)
 			return err_set(e,
-				       "graph input '%s' is read by no node (condnet's networks "
-				       "have one input)",
-				       onnx_name(g->input[i]->name).s);
+			               "graph input '%s' is read by no node (condnet's networks "
+			               "have one input)",
+			               onnx_name(g->input[i]->name).s);
 	}
 	if (found < 0)
 		return err_set(e, "the graph has no input besides its initializers");
@@ -88,8 +88,8 @@ static void name_node(const Imp *im, Err *e)
 			k = d->user[0];
 	}
 	const OnnxDef *o = g->n_output == 1 && g->output[0]->name
-			       ? onnx_graph_def(&im->gr, g->output[0]->name)
-			       : NULL;
+	                       ? onnx_graph_def(&im->gr, g->output[0]->name)
+	                       : NULL;
 	if (k < 0)
 		k = o && o->kind == DEF_NODE ? o->idx : 0;
 	OnnxNodeStr ns;
@@ -107,7 +107,7 @@ static int read_graph(Imp *im, const Onnx__GraphProto *g, Err *e)
 		return err_set(e, "the graph's output has no name");
 	if (!onnx_graph_def(&im->gr, out))
 		return err_set(e, "the graph's output '%s' is produced by no node",
-			       onnx_name(out).s);
+		               onnx_name(out).s);
 	int in = data_input(im, g, e), out_rank;
 	long long out_width;
 	if (in < 0 || onnx_value_shape(g->input[in], "input", &im->rank, &im->width, e) ||
@@ -119,10 +119,10 @@ static int read_graph(Imp *im, const Onnx__GraphProto *g, Err *e)
 	for (size_t k = 0; k < g->n_node; k++)
 		if (!im->visited[k] && !im->gr.isconst[k])
 			return err_set(e,
-				       "%s is not on the path from the input '%s' to the output "
-				       "'%s'",
-				       node_s(im, (int)k, &ns), onnx_name(g->input[in]->name).s,
-				       onnx_name(out).s);
+			               "%s is not on the path from the input '%s' to the output "
+			               "'%s'",
+			               node_s(im, (int)k, &ns), onnx_name(g->input[in]->name).s,
+			               onnx_name(out).s);
 	if (im->state == S_START)
 		return err_set(e, "the graph computes no dense layer and no activation");
 	if (im->state == S_SCALED)
@@ -134,13 +134,13 @@ static int read_graph(Imp *im, const Onnx__GraphProto *g, Err *e)
 		int k = onnx_graph_def(&im->gr, out)->idx;
 		if (out_rank != im->rank)
 			return onnx_node_err(g, k, e,
-					     "output '%s' is declared with %d dimensions, "
-					     "the graph computes %d",
-					     onnx_name(out).s, out_rank, im->rank);
+			                     "output '%s' is declared with %d dimensions, "
+			                     "the graph computes %d",
+			                     onnx_name(out).s, out_rank, im->rank);
 		return onnx_node_err(g, k, e,
-				     "output '%s' is declared with %lld features, the "
-				     "graph computes %lld",
-				     onnx_name(out).s, out_width, im->width);
+		                     "output '%s' is declared with %lld features, the "
+		                     "graph computes %lld",
+		                     onnx_name(out).s, out_width, im->width);
 	}
 	return 0;
 }
@@ -168,7 +168,7 @@ static Net *make_net(const Imp *im, Err *e)
 			double v = L->W ? L->W[i] : (i / L->out == i % L->out);
 			if (fabs(v) > FLT_MAX) {
 				err_set(e, "layer %d: weight (%zu, %zu) is %g, beyond float32",
-					k + 1, i / L->out, i % L->out, v);
+				        k + 1, i / L->out, i % L->out, v);
 				net_free(net);
 				return NULL;
 			}
@@ -177,7 +177,7 @@ static Net *make_net(const Imp *im, Err *e)
 		for (int j = 0; j < L->out; j++) {
 			if (fabs(L->b[j]) > FLT_MAX) {
 				err_set(e, "layer %d: bias %d is %g, beyond float32", k + 1, j,
-					L->b[j]);
+				        L->b[j]);
 				net_free(net);
 				return NULL;
 			}
@@ -202,8 +202,8 @@ static void fill_info(OnnxInfo *info, const Onnx__ModelProto *m, const Imp *im, 
 		}
 	snprintf(info->output, sizeof info->output, "%s", g->output[0]->name);
 	snprintf(info->producer, sizeof info->producer, "%s%s%s",
-		 m->producer_name ? m->producer_name : "", m->producer_version ? " " : "",
-		 m->producer_version ? m->producer_version : "");
+	         m->producer_name ? m->producer_name : "", m->producer_version ? " " : "",
+	         m->producer_version ? m->producer_version : "");
 }
 
 Net *onnx_import_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e)

@@ -39,7 +39,7 @@ int onnx_read_file(const char *path, uint8_t **buf, size_t *len, Err *e);
  * ONNX_MAX_DEPTH deep: a message says the offset and field), then unpacks it.
  * Free the result with protobuf_c_message_free_unpacked. */
 ProtobufCMessage *onnx_unpack(const ProtobufCMessageDescriptor *d, const uint8_t *buf, size_t len,
-			      Err *e);
+                              Err *e);
 
 /* A tensor's values as doubles, row-major. */
 typedef struct OnnxTensor {
@@ -63,10 +63,10 @@ enum { DEF_INPUT = 1, DEF_INIT, DEF_NODE };
 
 typedef struct OnnxDef {
 	const char *name; /* NULL: an empty slot of the table */
-	int kind;	  /* DEF_INPUT, DEF_INIT or DEF_NODE */
-	int idx;	  /* the graph input, initializer or node that defines it */
-	int nuse;	  /* how many node inputs read it */
-	int user[2];	  /* the first two nodes that read it */
+	int kind;         /* DEF_INPUT, DEF_INIT or DEF_NODE */
+	int idx;          /* the graph input, initializer or node that defines it */
+	int nuse;         /* how many node inputs read it */
+	int user[2];      /* the first two nodes that read it */
 } OnnxDef;
 
 typedef struct OnnxGraph {
@@ -106,14 +106,14 @@ long onnx_default_opset(const Onnx__ModelProto *m, Err *e);
  * when it is not a tensor of FLOAT or DOUBLE, has fewer than 2 dimensions, or
  * a negative one. */
 int onnx_value_shape(const Onnx__ValueInfoProto *v, const char *what, int *rank, long long *width,
-		     Err *e);
+                     Err *e);
 
 /* Node attributes: an integer or float attribute's value, def when absent;
  * -1 and a message when it has another type. */
 const Onnx__AttributeProto *onnx_attr(const Onnx__NodeProto *n, const char *name);
 int onnx_attr_int(const Onnx__GraphProto *g, int k, const char *name, long long def, long long *out,
-		  Err *e);
+                  Err *e);
 int onnx_attr_float(const Onnx__GraphProto *g, int k, const char *name, double def, double *out,
-		    Err *e);
+                    Err *e);
 
 #endif

@@ -44,9 +44,9 @@
 /* What an import found besides the Net. */
 typedef struct OnnxInfo {
 	int softmax;  /* 1: the graph ends in Softmax (its outputs are probabilities);
-			 0: it ends in the last layer's outputs (logits) */
+	                 0: it ends in the last layer's outputs (logits) */
 	int identity; /* identity dense layers put in for activations with no dense
-			 layer before them */
+	                 layer before them */
 	long opset;   /* opset version of the default domain */
 	long ir_version;
 	char input[128]; /* the graph's input and output names (cut to fit) */

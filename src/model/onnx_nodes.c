@@ -22,9 +22,9 @@ static int push_layer(Imp *im, int k, int in, int out, double *W, double *b, Err
 		if (W)
 			return onnx_node_err(im->g, k, e, "more than %lld parameters", MAX_PARAMS);
 		return onnx_node_err(im->g, k, e,
-				     "the identity layers an activation-only graph "
-				     "needs would hold more than %lld weights (%d features)",
-				     MAX_IDENTITY_PARAMS, in);
+		                     "the identity layers an activation-only graph "
+		                     "needs would hold more than %lld weights (%d features)",
+		                     MAX_IDENTITY_PARAMS, in);
 	}
 	im->layers[im->nlayers++] = (Layer){in, out, W, b, 0};
 	im->params += n;
@@ -42,14 +42,14 @@ int onnx_push_identity(Imp *im, int k, Err *e)
 {
 	if (im->width < 1)
 		return onnx_node_err(im->g, k, e,
-				     "no dense layer before it, and the input's "
-				     "feature count is not fixed, so condnet cannot put "
-				     "an identity layer there");
+		                     "no dense layer before it, and the input's "
+		                     "feature count is not fixed, so condnet cannot put "
+		                     "an identity layer there");
 	if (im->width * im->width > MAX_IDENTITY_PARAMS)
 		return onnx_node_err(im->g, k, e,
-				     "the identity layers an activation-only graph "
-				     "needs would hold more than %lld weights (%lld features)",
-				     MAX_IDENTITY_PARAMS, im->width);
+		                     "the identity layers an activation-only graph "
+		                     "needs would hold more than %lld weights (%lld features)",
+		                     MAX_IDENTITY_PARAMS, im->width);
 	double *b = calloc((size_t)im->width, sizeof *b);
 	if (!b)
 		return onnx_node_err(im->g, k, e, "out of memory");
@@ -68,14 +68,14 @@ static int need_const(Imp *im, int k, int j, const char *what, Err *e)
 		return onnx_node_err(im->g, k, e, "%s (input %d) is left out", what, j);
 	if (d->kind == DEF_INPUT)
 		return onnx_node_err(im->g, k, e,
-				     "%s '%s' is a graph input, not a constant "
-				     "(condnet reads one input, the data, and constant "
-				     "weights)",
-				     what, onnx_name(name).s);
+		                     "%s '%s' is a graph input, not a constant "
+		                     "(condnet reads one input, the data, and constant "
+		                     "weights)",
+		                     what, onnx_name(name).s);
 	return onnx_node_err(im->g, k, e,
-			     "%s '%s' comes from %s, not a constant: a branch or "
-			     "skip connection",
-			     what, onnx_name(name).s, node_s(im, d->idx, &b));
+	                     "%s '%s' comes from %s, not a constant: a branch or "
+	                     "skip connection",
+	                     what, onnx_name(name).s, node_s(im, d->idx, &b));
 }
 
 static const char *dims_str(const OnnxTensor *t, char *buf, size_t cap)
@@ -92,7 +92,7 @@ static const char *dims_str(const OnnxTensor *t, char *buf, size_t cap)
  * over the rows: one value, (out,) or (1, out). Set rather than added to
  * zero, so that a bias of -0 is read as -0. */
 static int add_bias(Imp *im, int k, const OnnxTensor *c, int out, double scale, double *b, int add,
-		    Err *e)
+                    Err *e)
 {
 	char ds[128];
 	if (c->count == 1 || (c->nd == 1 && c->dims[0] == out) ||
@@ -103,44 +103,44 @@ static int add_bias(Imp *im, int k, const OnnxTensor *c, int out, double scale, 
 		}
 	} else {
 		return onnx_node_err(im->g, k, e,
-				     "bias of shape %s does not broadcast over rows of "
-				     "%d outputs",
-				     dims_str(c, ds, sizeof ds), out);
+		                     "bias of shape %s does not broadcast over rows of "
+		                     "%d outputs",
+		                     dims_str(c, ds, sizeof ds), out);
 	}
 	return 0;
 }
 
 /* A dense layer of node k with weights B (in×out, or out×in when tb). */
 static int dense(Imp *im, int k, const OnnxTensor *B, int tb, double alpha, double **W, int *in,
-		 int *out, Err *e)
+                 int *out, Err *e)
 {
 	char ds[128];
 	OnnxNodeStr ns;
 	if (im->state == S_DENSE)
 		return onnx_node_err(im->g, k, e,
-				     "follows the dense layer of %s with no activation "
-				     "between them",
-				     node_s(im, im->last, &ns));
+		                     "follows the dense layer of %s with no activation "
+		                     "between them",
+		                     node_s(im, im->last, &ns));
 	if (im->state == S_SCALED)
 		return onnx_node_err(im->g, k, e,
-				     "follows a Mul by a constant with no Erf between");
+		                     "follows a Mul by a constant with no Erf between");
 	if (im->rank != 2)
 		return onnx_node_err(im->g, k, e,
-				     "its input has %d dimensions; a dense layer reads "
-				     "(batch, features)",
-				     im->rank);
+		                     "its input has %d dimensions; a dense layer reads "
+		                     "(batch, features)",
+		                     im->rank);
 	if (B->nd != 2 || B->dims[0] < 1 || B->dims[1] < 1 || B->dims[0] > INT32_MAX ||
 	    B->dims[1] > INT32_MAX)
 		return onnx_node_err(im->g, k, e, "weights of shape %s, expected a matrix",
-				     dims_str(B, ds, sizeof ds));
+		                     dims_str(B, ds, sizeof ds));
 	int r = (int)B->dims[0], c = (int)B->dims[1];
 	*in = tb ? c : r;
 	*out = tb ? r : c;
 	if (im->width >= 0 && *in != im->width)
 		return onnx_node_err(im->g, k, e,
-				     "weights of %d inputs × %d outputs, but its input "
-				     "has %lld features",
-				     *in, *out, im->width);
+		                     "weights of %d inputs × %d outputs, but its input "
+		                     "has %lld features",
+		                     *in, *out, im->width);
 	*W = malloc(B->count * sizeof **W);
 	if (!*W)
 		return onnx_node_err(im->g, k, e, "out of memory");
@@ -159,9 +159,9 @@ static int do_gemm(Imp *im, int k, int slot, Err *e)
 	double alpha, beta;
 	if (slot != 0)
 		return onnx_node_err(im->g, k, e,
-				     "the data is operand %c; condnet reads "
-				     "data × weights (operand A)",
-				     'A' + slot);
+		                     "the data is operand %c; condnet reads "
+		                     "data × weights (operand A)",
+		                     'A' + slot);
 	if (onnx_attr_int(im->g, k, "transA", 0, &ta, e) ||
 	    onnx_attr_int(im->g, k, "transB", 0, &tb, e) ||
 	    onnx_attr_float(im->g, k, "alpha", 1, &alpha, e) ||
@@ -184,7 +184,7 @@ static int do_gemm(Imp *im, int k, int slot, Err *e)
 		goto out;
 	}
 	if (has_c && (onnx_graph_const(&im->gr, n->input[2], k, &C, e) ||
-		      add_bias(im, k, &C, out, beta, b, 0, e)))
+	              add_bias(im, k, &C, out, beta, b, 0, e)))
 		goto out;
 	rc = push_layer(im, k, in, out, W, b, e);
 	if (!rc)
@@ -203,8 +203,8 @@ static int do_matmul(Imp *im, int k, int slot, Err *e)
 {
 	if (slot != 0)
 		return onnx_node_err(im->g, k, e,
-				     "the data is the second operand; condnet reads "
-				     "data × weights");
+		                     "the data is the second operand; condnet reads "
+		                     "data × weights");
 	if (need_const(im, k, 1, "weight matrix", e))
 		return -1;
 	OnnxTensor B;
@@ -230,8 +230,8 @@ static int do_add(Imp *im, int k, int slot, Err *e)
 		return -1;
 	if (im->state != S_DENSE)
 		return onnx_node_err(im->g, k, e,
-				     "adds a constant that is not a dense layer's bias "
-				     "(condnet adds the bias right after the weights)");
+		                     "adds a constant that is not a dense layer's bias "
+		                     "(condnet adds the bias right after the weights)");
 	OnnxTensor c;
 	if (onnx_graph_const(&im->gr, cname, k, &c, e))
 		return -1;
@@ -254,9 +254,9 @@ static int do_mul(Imp *im, int k, int slot, Err *e)
 	free(c.v);
 	if (count != 1)
 		return onnx_node_err(im->g, k, e,
-				     "multiplies by %zu values; condnet reads a Mul only "
-				     "by one constant, the scale of an Erf after it",
-				     count);
+		                     "multiplies by %zu values; condnet reads a Mul only "
+		                     "by one constant, the scale of an Erf after it",
+		                     count);
 	if (im->state == S_SCALED) {
 		im->scale *= a;
 		return 0;
@@ -273,8 +273,8 @@ static int do_act(Imp *im, int k, ActKind kind, Err *e)
 	OnnxNodeStr ns;
 	if (im->state == S_SCALED && kind != ACT_ERF)
 		return onnx_node_err(im->g, k, e,
-				     "follows a Mul by a constant, which condnet reads "
-				     "only as the scale of an Erf");
+		                     "follows a Mul by a constant, which condnet reads "
+		                     "only as the scale of an Erf");
 	double a = im->state == S_SCALED ? im->scale : 1;
 	if ((im->state == S_START || im->state == S_ACT) && onnx_push_identity(im, k, e))
 		return -1;
@@ -284,14 +284,14 @@ static int do_act(Imp *im, int k, ActKind kind, Err *e)
 		im->act_node = k;
 	} else if (im->act != (int)kind) {
 		return onnx_node_err(im->g, k, e,
-				     "another activation than %s: condnet's hidden "
-				     "layers share one",
-				     node_s(im, im->act_node, &ns));
+		                     "another activation than %s: condnet's hidden "
+		                     "layers share one",
+		                     node_s(im, im->act_node, &ns));
 	} else if (kind == ACT_ERF && (float)a != (float)im->act_a) {
 		return onnx_node_err(im->g, k, e,
-				     "erf scale %g, but %s used %g: condnet's hidden "
-				     "layers share one activation",
-				     a, node_s(im, im->act_node, &ns), im->act_a);
+		                     "erf scale %g, but %s used %g: condnet's hidden "
+		                     "layers share one activation",
+		                     a, node_s(im, im->act_node, &ns), im->act_a);
 	}
 	im->state = S_ACT;
 	return 0;
@@ -302,7 +302,7 @@ static int do_softmax(Imp *im, int k, Err *e)
 	long long axis;
 	if (im->state == S_SCALED)
 		return onnx_node_err(im->g, k, e,
-				     "follows a Mul by a constant with no Erf between");
+		                     "follows a Mul by a constant with no Erf between");
 	if (onnx_attr_int(im->g, k, "axis", im->gr.opset < 13 ? 1 : -1, &axis, e))
 		return -1;
 	if (axis < 0)
@@ -310,10 +310,10 @@ static int do_softmax(Imp *im, int k, Err *e)
 	/* before opset 13, Softmax(axis 1) runs over all dimensions after the first */
 	if (axis != 1 || (im->rank != 2 && im->gr.opset >= 13))
 		return onnx_node_err(im->g, k, e,
-				     "softmax over axis %lld of a %d-dimensional "
-				     "tensor; condnet's runs over the features (axis 1 "
-				     "of (batch, features))",
-				     axis, im->rank);
+		                     "softmax over axis %lld of a %d-dimensional "
+		                     "tensor; condnet's runs over the features (axis 1 "
+		                     "of (batch, features))",
+		                     axis, im->rank);
 	if ((im->state == S_START || im->state == S_ACT) && onnx_push_identity(im, k, e))
 		return -1;
 	im->state = S_SOFTMAX;
@@ -330,13 +330,13 @@ static int do_flatten(Imp *im, int k, Err *e)
 		axis += im->rank;
 	if (im->state != S_START)
 		return onnx_node_err(im->g, k, e,
-				     "condnet reads a Flatten only of the input, "
-				     "before every layer");
+		                     "condnet reads a Flatten only of the input, "
+		                     "before every layer");
 	if (axis != 1)
 		return onnx_node_err(im->g, k, e,
-				     "flattens from axis %lld; condnet reads axis 1 "
-				     "(batch, features)",
-				     axis);
+		                     "flattens from axis %lld; condnet reads axis 1 "
+		                     "(batch, features)",
+		                     axis);
 	im->rank = 2;
 	return 0;
 }
@@ -366,8 +366,8 @@ int onnx_do_node(Imp *im, int k, int slot, Err *e)
 	if (!strcmp(op, "Identity"))
 		return 0;
 	return onnx_node_err(im->g, k, e,
-			     "transposes the data; condnet reads a Transpose only of "
-			     "a constant weight");
+	                     "transposes the data; condnet reads a Transpose only of "
+	                     "a constant weight");
 }
 
 /* Follows the chain from the data input to the graph's output. */

@@ -29,7 +29,7 @@ typedef struct Imp {
 	int nlayers;
 	int state, last;   /* last: the node read most recently */
 	long long width;   /* features of the current tensor, -1 when unknown */
-	int rank;	   /* its dimensions */
+	int rank;          /* its dimensions */
 	int act, act_node; /* the hidden activation (-1 until one is read) and its node */
 	double act_a, scale;
 	long long params, id_params;

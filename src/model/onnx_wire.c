@@ -28,9 +28,9 @@ OnnxName onnx_name(const char *s)
 const char *onnx_type_name(int32_t type, char buf[32])
 {
 	static const char *const names[] = {
-	    "UNDEFINED", "FLOAT",  "UINT8",	"INT8",	      "UINT16",	 "INT16",
-	    "INT32",	 "INT64",  "STRING",	"BOOL",	      "FLOAT16", "DOUBLE",
-	    "UINT32",	 "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16"};
+	    "UNDEFINED", "FLOAT",  "UINT8",     "INT8",       "UINT16",  "INT16",
+	    "INT32",     "INT64",  "STRING",    "BOOL",       "FLOAT16", "DOUBLE",
+	    "UINT32",    "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16"};
 	if (type >= 0 && type < (int32_t)(sizeof names / sizeof *names))
 		snprintf(buf, 32, "%s (%d)", names[type], (int)type);
 	else
@@ -47,7 +47,7 @@ int onnx_read_file(const char *path, uint8_t **buf, size_t *len, Err *e)
 	if (size > ONNX_MAX_BYTES) {
 		fclose(f);
 		return err_set(e, "%s: %lld bytes, more than protobuf's limit of %lld", path, size,
-			       ONNX_MAX_BYTES);
+		               ONNX_MAX_BYTES);
 	}
 	uint8_t *b = malloc(size ? (size_t)size : 1);
 	if (!b) {
@@ -107,24 +107,24 @@ static int wire_of(ProtobufCType t)
 /* Walks the fields of one message of type d at p[0..len) (offset base in the
  * file), recursing into fields that hold messages. */
 static int scan(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t len, size_t base,
-		int depth, Err *e)
+                int depth, Err *e)
 {
 	if (depth > ONNX_MAX_DEPTH)
 		return err_set(e, "offset %zu: messages nested more than %d deep", base,
-			       ONNX_MAX_DEPTH);
+		               ONNX_MAX_DEPTH);
 	size_t i = 0;
 	while (i < len) {
 		size_t at = i;
 		uint64_t key, v;
 		if (varint(p, len, &i, &key))
 			return err_set(e, "offset %zu: %s: truncated field key", base + at,
-				       d->short_name);
+			               d->short_name);
 		uint64_t num = key >> 3;
 		int wt = (int)(key & 7);
 		if (num == 0 || num > 0x1fffffff)
 			return err_set(e,
-				       "offset %zu: %s: field number %llu, expected 1..536870911",
-				       base + at, d->short_name, (unsigned long long)num);
+			               "offset %zu: %s: field number %llu, expected 1..536870911",
+			               base + at, d->short_name, (unsigned long long)num);
 		const ProtobufCFieldDescriptor *f =
 		    protobuf_c_message_descriptor_get_field(d, (unsigned)num);
 		if (f) {
@@ -132,22 +132,22 @@ static int scan(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t le
 			int packed = f->label == PROTOBUF_C_LABEL_REPEATED && want != 2 && wt == 2;
 			if (wt != want && !packed)
 				return err_set(e,
-					       "offset %zu: %s field %llu (%s) has wire type %d, "
-					       "expected %d",
-					       base + at, d->short_name, (unsigned long long)num,
-					       f->name, wt, want);
+				               "offset %zu: %s field %llu (%s) has wire type %d, "
+				               "expected %d",
+				               base + at, d->short_name, (unsigned long long)num,
+				               f->name, wt, want);
 		}
 		switch (wt) {
 		case 0:
 			if (varint(p, len, &i, &v))
 				return err_set(e, "offset %zu: %s: truncated varint of field %llu",
-					       base + at, d->short_name, (unsigned long long)num);
+				               base + at, d->short_name, (unsigned long long)num);
 			break;
 		case 1:
 		case 5:
 			if (len - i < (wt == 1 ? 8u : 4u))
 				return err_set(e, "offset %zu: %s: field %llu cut short", base + at,
-					       d->short_name, (unsigned long long)num);
+				               d->short_name, (unsigned long long)num);
 			i += wt == 1 ? 8 : 4;
 			break;
 		case 2:
@@ -166,16 +166,16 @@ static int scan(const ProtobufCMessageDescriptor *d, const uint8_t *p, size_t le
 			break;
 		default:
 			return err_set(e,
-				       "offset %zu: %s field %llu has wire type %d (expected 0, 1, "
-				       "2 or 5)",
-				       base + at, d->short_name, (unsigned long long)num, wt);
+			               "offset %zu: %s field %llu has wire type %d (expected 0, 1, "
+			               "2 or 5)",
+			               base + at, d->short_name, (unsigned long long)num, wt);
 		}
 	}
 	return 0;
 }
 
 ProtobufCMessage *onnx_unpack(const ProtobufCMessageDescriptor *d, const uint8_t *buf, size_t len,
-			      Err *e)
+                              Err *e)
 {
 	if (len == 0) {
 		err_set(e, "empty file, expected an ONNX %s", d->short_name);
@@ -211,7 +211,7 @@ static int dims_count(const Onnx__TensorProto *t, const char *what, OnnxTensor *
 {
 	if (t->n_dims > ONNX_MAXDIMS)
 		return err_set(e, "%s: %zu dimensions, more than %d", what, t->n_dims,
-			       ONNX_MAXDIMS);
+		               ONNX_MAXDIMS);
 	size_t count = 1;
 	out->nd = (int)t->n_dims;
 	for (size_t k = 0; k < t->n_dims; k++) {
@@ -239,36 +239,36 @@ int onnx_tensor_values(const Onnx__TensorProto *t, const char *what, OnnxTensor 
 	int32_t type = t->has_data_type ? t->data_type : 0;
 	if (type != ONNX_FLOAT && type != ONNX_DOUBLE)
 		return err_set(e, "%s: data type %s, expected FLOAT (1) or DOUBLE (11)", what,
-			       onnx_type_name(type, tb));
+		               onnx_type_name(type, tb));
 	if (dims_count(t, what, out, e))
 		return -1;
 	size_t n = out->count, size = type == ONNX_FLOAT ? 4 : 8;
 	size_t typed = type == ONNX_FLOAT ? t->n_float_data : t->n_double_data;
 	if (t->has_raw_data && typed)
 		return err_set(e, "%s: values both in raw_data and in %s, expected one", what,
-			       type == ONNX_FLOAT ? "float_data" : "double_data");
+		               type == ONNX_FLOAT ? "float_data" : "double_data");
 	if (t->has_raw_data ? t->raw_data.len != n * size : typed != n) {
 		size_t have = t->has_raw_data ? t->raw_data.len : typed * size;
 		return err_set(e,
-			       "%s: %zu bytes of %s, but its dimensions need %zu values (%zu "
-			       "bytes)",
-			       what, have,
-			       t->has_raw_data ? "raw_data"
-					       : (size == 4 ? "float_data" : "double_data"),
-			       n, n * size);
+		               "%s: %zu bytes of %s, but its dimensions need %zu values (%zu "
+		               "bytes)",
+		               what, have,
+		               t->has_raw_data ? "raw_data"
+		                               : (size == 4 ? "float_data" : "double_data"),
+		               n, n * size);
 	}
 	out->v = malloc((n ? n : 1) * sizeof *out->v);
 	if (!out->v)
 		return err_set(e, "%s: out of memory for %zu values", what, n);
 	for (size_t i = 0; i < n; i++) {
 		double v = t->has_raw_data ? le_value(t->raw_data.data + i * size, (int)size)
-			   : size == 4	   ? t->float_data[i]
-					   : t->double_data[i];
+		           : size == 4     ? t->float_data[i]
+		                           : t->double_data[i];
 		if (!isfinite(v) || fabs(v) > FLT_MAX) {
 			free(out->v);
 			out->v = NULL;
 			return err_set(e, "%s: value %zu is %g, expected a finite float32", what, i,
-				       v);
+			               v);
 		}
 		out->v[i] = v;
 	}

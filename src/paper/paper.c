@@ -10,18 +10,18 @@
 #include <unistd.h>
 
 #include "alg/alg3_squeeze.h"
-#include "engine/cond.h"
-#include "data/datasets.h"
+#include "base/clock.h"
 #include "base/file.h"
+#include "base/repro.h"
+#include "data/datasets.h"
+#include "engine/cond.h"
 #include "model/model_io.h"
 #include "paper/paper_stage.h"
-#include "base/clock.h"
-#include "base/repro.h"
 
-static const char *const mnist_names[] = {"alg1", "alg2", "final", "verify", "squeeze",
-					  "add20", "eta", "tau", "over", NULL};
-static const char *const adult_names[] = {"alg1", "alg2", "final", "verify", "squeeze", "over",
-					  NULL};
+static const char *const mnist_names[] = {"alg1",  "alg2", "final", "verify", "squeeze",
+                                          "add20", "eta",  "tau",   "over",   NULL};
+static const char *const adult_names[] = {"alg1",    "alg2", "final", "verify",
+                                          "squeeze", "over", NULL};
 
 const char *const *paper_stage_names(const char *which)
 {
@@ -46,7 +46,8 @@ cJSON *paper_need(const Paper *p, const char *stage, Err *e)
 {
 	cJSON *r = paper_result(p, stage);
 	if (!r)
-		err_set(e, "needs the result of stage '%s' (run it first: --stages %s)", stage, stage);
+		err_set(e, "needs the result of stage '%s' (run it first: --stages %s)", stage,
+		        stage);
 	return r;
 }
 
@@ -110,7 +111,7 @@ const char *paper_check_records(const PaperOpts *o, char *buf, size_t len)
 		for (int partial = 0; partial < 2; partial++) {
 			char path[1024], line[256];
 			snprintf(path, sizeof path, "%s/%s%s", o->out, names[i],
-				 partial ? ".partial.json" : ".json");
+			         partial ? ".partial.json" : ".json");
 			char *text = paper_read(path);
 			cJSON *obj = text ? cJSON_Parse(text) : NULL;
 			free(text);
@@ -271,8 +272,9 @@ static int check_stages(const PaperOpts *o, const Stage *stages, Err *e)
 		for (const Stage *st = stages; st->name && len; st++)
 			found |= strlen(st->name) == len && !strncmp(st->name, it, len);
 		if (!found)
-			return len ? err_set(e, "unknown stage '%.*s' for %s", (int)len, it, o->which)
-				   : err_set(e, "--stages \"%s\": an empty stage name", o->stages);
+			return len ? err_set(e, "unknown stage '%.*s' for %s", (int)len, it,
+			                     o->which)
+			           : err_set(e, "--stages \"%s\": an empty stage name", o->stages);
 	}
 	return 0;
 }

@@ -20,7 +20,7 @@ typedef struct PaperOpts {
 	const char *stages;   /* comma-separated stage names to run, NULL = all */
 	int quick;            /* small subset, few epochs: a smoke run */
 	int converge;         /* 1: every full training to convergence (paper_stage.h),
-			       * not as written */
+	                       * not as written */
 	float act_a;          /* a in the hidden layers' erf(a·x): 1 is the paper's */
 	int no_report;        /* run the stages, write no report */
 	int data_scale;       /* DATA_RAW (the paper's), DATA_CENTER or DATA_STANDARDIZE */

@@ -24,7 +24,7 @@ cJSON *paper_json_net(const Net *net, double tau, Err *e)
 	for (int i = 0; i < net->m; i++) {
 		cJSON_AddItemToArray(n, cJSON_CreateNumber(net->n[i + 1]));
 		cJSON_AddItemToArray(k, isfinite(lc[i].kappa) ? cJSON_CreateNumber(lc[i].kappa)
-							      : cJSON_CreateNull());
+		                                              : cJSON_CreateNull());
 		cJSON_AddItemToArray(pp, cJSON_CreateNumber(lc[i].p));
 		cond_layer_free(&lc[i]);
 	}

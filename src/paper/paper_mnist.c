@@ -43,7 +43,7 @@ static int st_squeeze(Paper *p, cJSON *out, Err *e)
 		return -1;
 	cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
 	int rc = paper_squeeze_list(p, net, taus, 3, FULL_EPOCHS(p), 1, "squeeze-best.model",
-			      cJSON_AddArrayToObject(out, "rows"), e);
+	                            cJSON_AddArrayToObject(out, "rows"), e);
 	net_free(net);
 	return rc;
 }
@@ -74,7 +74,7 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 	}
 	if (rc == 0)
 		rc = paper_squeeze_list(p, net, taus, 2, FULL_EPOCHS(p), 1, NULL,
-				  cJSON_AddArrayToObject(out, "rows"), e);
+		                        cJSON_AddArrayToObject(out, "rows"), e);
 	net_free(net);
 	return rc;
 }
@@ -138,12 +138,14 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		static const char *const keys[] = {"epochs", "best_epoch", "val_acc", "acc"};
 		for (int k = 0; k < 4; k++)
 			if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(part, keys[k])))
-				cJSON_AddNumberToObject(out, keys[k], paper_json_num(part, keys[k]));
+				cJSON_AddNumberToObject(out, keys[k],
+				                        paper_json_num(part, keys[k]));
 		cJSON_AddItemToObject(out, "rows", cJSON_DetachItemFromObject(part, "rows"));
 		if (untimed_net || untimed_rows) {
 			char note[128];
-			snprintf(note, sizeof note, "without %s%d rows of an earlier run that kept no time",
-				 untimed_net ? "the network and " : "", untimed_rows);
+			snprintf(note, sizeof note,
+			         "without %s%d rows of an earlier run that kept no time",
+			         untimed_net ? "the network and " : "", untimed_rows);
 			cJSON_AddStringToObject(out, "seconds_note", note);
 		}
 	}
@@ -201,14 +203,14 @@ static int st_tau(Paper *p, cJSON *out, Err *e)
 }
 
 const Stage paper_mnist_stages[] = {
-	{"alg1", "Table 1", st_alg1, ""},
-	{"alg2", "Table 2, Figure 3", st_alg2, "alg1"},
-	{"final", "full training of the pick", st_final, "alg2"},
-	{"verify", "Table 3", st_verify, "alg2"},
-	{"squeeze", "Tables 6 and 7", st_squeeze, "final"},
-	{"add20", "Table 8", st_add20, "squeeze"},
-	{"eta", "Tables 14 and 15", st_eta, ""},
-	{"tau", "Tables 16 and 17", st_tau, ""},
-	{"over", "Table 9", st_over, ""},
-	{NULL, NULL, NULL, NULL},
+    {"alg1", "Table 1", st_alg1, ""},
+    {"alg2", "Table 2, Figure 3", st_alg2, "alg1"},
+    {"final", "full training of the pick", st_final, "alg2"},
+    {"verify", "Table 3", st_verify, "alg2"},
+    {"squeeze", "Tables 6 and 7", st_squeeze, "final"},
+    {"add20", "Table 8", st_add20, "squeeze"},
+    {"eta", "Tables 14 and 15", st_eta, ""},
+    {"tau", "Tables 16 and 17", st_tau, ""},
+    {"over", "Table 9", st_over, ""},
+    {NULL, NULL, NULL, NULL},
 };

@@ -28,10 +28,10 @@
 
 #include <cjson/cJSON.h>
 
+#include "alg/alg1_proportion.h"
 #include "base/err.h"
 #include "base/repro.h"
 #include "data/dataset.h"
-#include "alg/alg1_proportion.h"
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
@@ -49,7 +49,7 @@ typedef struct Paper {
 
 typedef struct Stage {
 	const char *name;
-	const char *what;  /* the paper's table or figure */
+	const char *what; /* the paper's table or figure */
 	int (*run)(Paper *p, cJSON *out, Err *e);
 	const char *needs; /* the stages whose results or models it reads, comma-separated */
 } Stage;
@@ -119,11 +119,11 @@ Net *paper_load(const Paper *p, const char *file, Err *e);
  * `epochs`; else exactly `epochs`): a squeeze row. *keep receives the
  * retrained network if keep is not NULL. */
 cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
-			 Net **keep, Err *e);
+                         Net **keep, Err *e);
 /* paper_squeeze_row for each τ, rows appended to rows; the best retrained
  * model saved as best_file if not NULL. */
 int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
-		       int until_full, const char *best_file, cJSON *rows, Err *e);
+                       int until_full, const char *best_file, cJSON *rows, Err *e);
 /* The paper's Table 13 on net (consumed): squeeze at τ and retrain `epochs`
  * (paper_full_plan), until a squeeze removes nothing; rows into iterations
  * (the first the network as given). */
@@ -132,7 +132,7 @@ int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iter
 /* Algorithm 1 from the given hidden widths; its record into out, the final
  * trained network saved as `save` (if not NULL). */
 int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int round, int max_iter,
-	       const char *save, cJSON *out, Err *e);
+               const char *save, cJSON *out, Err *e);
 /* Algorithm 2 on the widths of the "alg1" stage's result. */
 int paper_sweep(Paper *p, const char *betas, int q, double eta, cJSON *out, Err *e);
 /* Hidden widths of the "alg2" row of β (of its pick when beta is NaN); returns their count. */
@@ -141,7 +141,7 @@ int paper_sweep_widths(const Paper *p, double beta, int *w, Err *e);
  * max_epochs as written); epochs, accuracies (training: on the data it
  * trained on) and κ into out, saved as `save` if not NULL. */
 int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out, const char *save,
-		      Err *e);
+                      Err *e);
 /* The pick of the "alg2" stage trained fully from fresh weights (saved as
  * final.model), and every β of it trained fully (the verification tables). */
 int paper_final(Paper *p, int max_epochs, cJSON *out, Err *e);
@@ -170,9 +170,9 @@ double paper_json_width(const cJSON *net, int i);
  * paper's by more than 0.3 points, listed at its end. */
 typedef struct Md {
 	FILE *f;
-	char *flags;    /* the list so far (malloc'd), NULL when empty */
-	size_t nflags;  /* its length */
-	int converge;   /* trained to convergence: tables show the epochs run and kept */
+	char *flags;   /* the list so far (malloc'd), NULL when empty */
+	size_t nflags; /* its length */
+	int converge;  /* trained to convergence: tables show the epochs run and kept */
 } Md;
 
 void md_num(FILE *f, double v, int decimals); /* "—" for NaN */
@@ -189,12 +189,10 @@ void md_pair(Md *md, double ours, double paper, int decimals, const char *what);
 /* A squeeze table (τ, removed, accuracy before and after retraining, and
  * when trained to convergence the retraining's epochs) with the paper's rows
  * {τ, removed, before, after} beside ours; name labels flags. */
-void md_squeeze_rows(Md *md, const cJSON *rows, const double (*paper)[4], int np,
-		     const char *name);
+void md_squeeze_rows(Md *md, const cJSON *rows, const double (*paper)[4], int np, const char *name);
 /* "## NAME — test error of every β fully trained": the verification stage's
  * rows beside paper[0..8), the paper's errors for β = beta0, beta0 + 0.2, …. */
-void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0,
-		    const char *name);
+void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0, const char *name);
 /* "; trained N epochs, epoch B kept" of a full training's record when
  * trained to convergence, else nothing. */
 void md_epochs(Md *md, const cJSON *r);

@@ -9,8 +9,8 @@
 #include "alg/alg3_squeeze.h"
 #include "engine/cond.h"
 #include "model/model_io.h"
-#include "report/report.h"
 #include "paper/paper_stage.h"
+#include "report/report.h"
 
 Net *paper_net(const Paper *p, const int *hidden, int nh, uint64_t seed, Err *e)
 {
@@ -132,7 +132,7 @@ Net *paper_load(const Paper *p, const char *file, Err *e)
 
 /* A squeeze row of the stage JSON from a round of alg3_squeeze_retrain. */
 static cJSON *squeeze_row(const Paper *p, const Net *sq, double tau, const SqueezeRound *r,
-			  const TrainResult *tr, Err *e)
+                          const TrainResult *tr, Err *e)
 {
 	cJSON *row = cJSON_CreateObject();
 	cJSON *shape = paper_json_net(sq, tau, e);
@@ -146,7 +146,7 @@ static cJSON *squeeze_row(const Paper *p, const Net *sq, double tau, const Squee
 	cJSON_AddNumberToObject(row, "tau", tau);
 	cJSON_AddNumberToObject(row, "removed", r->removed);
 	cJSON_AddItemToObject(row, "removed_per_layer",
-			      cJSON_CreateIntArray(r->removed_per_layer, r->m));
+	                      cJSON_CreateIntArray(r->removed_per_layer, r->m));
 	cJSON_AddNumberToObject(row, "acc_before", r->acc_squeezed);
 	cJSON_AddNumberToObject(row, "acc_after", r->acc_retrained);
 	if (tr)
@@ -158,7 +158,7 @@ static cJSON *squeeze_row(const Paper *p, const Net *sq, double tau, const Squee
 }
 
 cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
-			 Net **keep, Err *e)
+                         Net **keep, Err *e)
 {
 	Net *sq = net_clone(net, e);
 	if (!sq) {
@@ -191,7 +191,7 @@ cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs,
 }
 
 int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
-		       int until_full, const char *best_file, cJSON *rows, Err *e)
+                       int until_full, const char *best_file, cJSON *rows, Err *e)
 {
 	double best = -1;
 	for (int i = 0; i < nt; i++) {
@@ -235,7 +235,7 @@ int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iter
 	cJSON_AddNumberToObject(first, "removed", 0);
 	cJSON_AddItemToArray(iterations, first);
 	int rc = alg3_until_stable(net, &so, NULL, &plan, d, p->test, MAX_ROUNDS, &h, r, &nr,
-				   &stable, e);
+	                           &stable, e);
 	if (rc > 0)
 		rc = err_set(e, "interrupted");
 	for (int k = 1; rc == 0 && k < nr; k++) {
@@ -251,13 +251,13 @@ int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iter
 		cJSON *kap = cJSON_AddArrayToObject(shape, "kappa");
 		for (int i = 0; i < r[k].m; i++)
 			cJSON_AddItemToArray(kap, isfinite(r[k].kappa[i])
-							  ? cJSON_CreateNumber(r[k].kappa[i])
-							  : cJSON_CreateNull());
+			                              ? cJSON_CreateNumber(r[k].kappa[i])
+			                              : cJSON_CreateNull());
 		cJSON_AddItemToObject(shape, "p", cJSON_CreateIntArray(r[k].p, r[k].m));
 		cJSON_AddNumberToObject(row, "tau", tau);
 		cJSON_AddNumberToObject(row, "removed", r[k].removed);
 		cJSON_AddItemToObject(row, "removed_per_layer",
-				      cJSON_CreateIntArray(r[k].removed_per_layer, r[k].m));
+		                      cJSON_CreateIntArray(r[k].removed_per_layer, r[k].m));
 		cJSON_AddNumberToObject(row, "acc_before", r[k].acc_squeezed);
 		cJSON_AddNumberToObject(row, "acc_after", r[k].acc_retrained);
 		if (k - 1 < c.n)
@@ -281,7 +281,7 @@ static void alg1_line(const HookStep *s, void *ud)
 		return;
 	const Alg1Record *r = &s->alg1->rec[s->alg1->nrec - 1];
 	paper_say(p, "  iteration %d: sum n = %ld, max kappa = %.1f", r->iter, r->sum_n,
-		  r->max_kappa);
+	          r->max_kappa);
 }
 
 static int hook_progress(const TrainProgress *tp, void *ud)
@@ -290,8 +290,8 @@ static int hook_progress(const TrainProgress *tp, void *ud)
 	return hook_train(tp, (void *)p->o.hook);
 }
 
-int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int round,
-	       int max_iter, const char *save, cJSON *out, Err *e)
+int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int round, int max_iter,
+               const char *save, cJSON *out, Err *e)
 {
 	Net *shape = paper_net(p, hidden, nh, p->o.seed, e);
 	if (!shape)
@@ -421,7 +421,7 @@ int paper_sweep_widths(const Paper *p, double beta, int *w, Err *e)
 }
 
 int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out, const char *save,
-		      Err *e)
+                      Err *e)
 {
 	int widths[66];
 	if (nh + 2 > 66)

@@ -22,7 +22,7 @@ static int table_init(Table *t, int rows, int cols)
 }
 
 static void table_set(Table *t, int r, int c, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 static void table_set(Table *t, int r, int c, const char *fmt, ...)
 {
 	va_list ap;
@@ -89,7 +89,9 @@ static void table_print(FILE *f, const Table *t, ReportFormat fmt)
 			else
 				o += (size_t)snprintf(line + o, cap - o, "%*s%s", gap, "", s);
 			o += (size_t)snprintf(line + o, cap - o, "%s",
-					      fmt == REPORT_MARKDOWN ? " |" : c + 1 < cols ? "  " : "");
+			                      fmt == REPORT_MARKDOWN ? " |"
+			                      : c + 1 < cols         ? "  "
+			                                             : "");
 		}
 		while (o > 0 && line[o - 1] == ' ')
 			o--;
@@ -280,8 +282,9 @@ void report_alg2(FILE *f, const Alg2 *a, ReportFormat fmt)
 		table_set(&t, r, 4, "%d/%d", b->done, a->o.q);
 		if (fmt == REPORT_CSV)
 			table_set(&t, r, 4, "%d", b->done);
-		table_set(&t, r, 5, "%s", i == pick ? (fmt == REPORT_CSV ? "1" : "pick") :
-			  (fmt == REPORT_CSV ? "0" : ""));
+		table_set(&t, r, 5, "%s",
+		          i == pick ? (fmt == REPORT_CSV ? "1" : "pick")
+		                    : (fmt == REPORT_CSV ? "0" : ""));
 		r++;
 	}
 	table_print(f, &t, fmt);
@@ -293,10 +296,10 @@ void report_squeeze(FILE *f, const SqueezeRow *rows, int n, ReportFormat fmt)
 	Table t;
 	if (table_init(&t, n + 1, 5))
 		return;
-	const char *csv[] = {"tau", "removed", "acc_before_retraining", "acc_before_retraining_comp",
-			     "acc_after_retraining"};
+	const char *csv[] = {"tau", "removed", "acc_before_retraining",
+	                     "acc_before_retraining_comp", "acc_after_retraining"};
 	const char *txt[] = {"τ", "neurons removed", "acc. before retraining (%)",
-			     "with compensation (%)", "acc. after retraining (%)"};
+	                     "with compensation (%)", "acc. after retraining (%)"};
 	for (int c = 0; c < 5; c++)
 		table_set(&t, 0, c, "%s", fmt == REPORT_CSV ? csv[c] : txt[c]);
 	for (int i = 0; i < n; i++) {
@@ -464,7 +467,8 @@ struct cJSON *report_alg2_json(const Alg2 *a, Err *e)
 	cJSON_AddItemToObject(root, "betas", bs);
 	if (pick >= 0) {
 		cJSON_AddNumberToObject(root, "pick_beta", a->b[pick].beta);
-		cJSON_AddItemToObject(root, "pick_widths", int_array(a->b[pick].widths, a->base->m + 1));
+		cJSON_AddItemToObject(root, "pick_widths",
+		                      int_array(a->b[pick].widths, a->base->m + 1));
 	} else
 		cJSON_AddNullToObject(root, "pick_beta");
 	return root;

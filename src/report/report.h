@@ -9,8 +9,8 @@
 #include "alg/alg1_proportion.h"
 #include "alg/alg2_scale.h"
 #include "alg/alg3_squeeze.h"
-#include "engine/cond.h"
 #include "base/err.h"
+#include "engine/cond.h"
 #include "engine/net.h"
 
 typedef enum ReportFormat { REPORT_TEXT = 0, REPORT_MARKDOWN, REPORT_CSV } ReportFormat;
@@ -28,10 +28,10 @@ void report_alg2(FILE *f, const Alg2 *a, ReportFormat fmt);
 /* One row of a squeeze report (the paper's Tables 6, 9-12). */
 typedef struct SqueezeRow {
 	double tau;
-	int removed;             /* neurons removed in total */
-	double acc_before;       /* accuracy right after squeezing (percent) */
-	double acc_before_comp;  /* the same with compensation; NaN if not measured */
-	double acc_after;        /* after retraining; NaN if not retrained */
+	int removed;            /* neurons removed in total */
+	double acc_before;      /* accuracy right after squeezing (percent) */
+	double acc_before_comp; /* the same with compensation; NaN if not measured */
+	double acc_after;       /* after retraining; NaN if not retrained */
 } SqueezeRow;
 void report_squeeze(FILE *f, const SqueezeRow *rows, int n, ReportFormat fmt);
 

@@ -40,10 +40,11 @@ void report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportForma
 	Table t;
 	if (report_table_init(&t, n + 1, nc))
 		return;
-	const char *csv[] = {"layer", "n_before", "n_after", "kappa", "kappa_decision",
-			     "kappa_after", "kappa_retrained", "removed_threshold", "removed_loop"};
-	const char *txt[] = {"layer", "n before", "after", "κ as given", "κ at decision",
-			     "κ after", "κ retrained", "by |r_jj|", "by κ loop"};
+	const char *csv[] = {"layer",           "n_before",          "n_after",
+	                     "kappa",           "kappa_decision",    "kappa_after",
+	                     "kappa_retrained", "removed_threshold", "removed_loop"};
+	const char *txt[] = {"layer",   "n before",    "after",     "κ as given", "κ at decision",
+	                     "κ after", "κ retrained", "by |r_jj|", "by κ loop"};
 	for (int c = 0, k = 0; k < 9; k++)
 		if (k != 6 || rt)
 			report_table_set(&t, 0, c++, "%s", fmt == REPORT_CSV ? csv[k] : txt[k]);
@@ -102,24 +103,29 @@ void report_squeeze_networks(FILE *f, const SqueezeNetRow *r, int n, ReportForma
 	Table t;
 	if (report_table_init(&t, n + 1, 7))
 		return;
-	const char *csvh[] = {"network", "tau", "criterion", "compensated", "removed",
-			      "acc_squeezed", "acc_retrained"};
-	const char *txt[] = {"network", "τ", "criterion", "compensation", "neurons removed",
-			     "acc. squeezed (%)", "retrained (%)"};
+	const char *csvh[] = {"network", "tau",          "criterion",    "compensated",
+	                      "removed", "acc_squeezed", "acc_retrained"};
+	const char *txt[] = {"network",         "τ",
+	                     "criterion",       "compensation",
+	                     "neurons removed", "acc. squeezed (%)",
+	                     "retrained (%)"};
 	for (int c = 0; c < 7; c++)
 		report_table_set(&t, 0, c, "%s", fmt == REPORT_CSV ? csvh[c] : txt[c]);
 	for (int i = 0; i < n; i++) {
 		const SqueezeNetRow *w = &r[i];
 		int csv = fmt == REPORT_CSV;
 		report_table_set(&t, i + 1, 0, "%s",
-				 w->kept ? "kept" : csv ? "other" : "other (not kept)");
+		                 w->kept ? "kept"
+		                 : csv   ? "other"
+		                         : "other (not kept)");
 		if (w->counted)
 			report_table_set(&t, i + 1, 1, "%s", csv ? "" : "counts given");
 		else
 			report_table_set(&t, i + 1, 1, "%g", w->tau);
 		report_table_set(&t, i + 1, 2, "%s", w->criterion);
 		report_table_set(&t, i + 1, 3, "%s",
-				 csv ? (w->compensated ? "1" : "0") : (w->compensated ? "yes" : "no"));
+		                 csv ? (w->compensated ? "1" : "0")
+		                     : (w->compensated ? "yes" : "no"));
 		report_set_count(&t, i + 1, 4, w->removed, fmt);
 		report_set_pct(&t, i + 1, 5, w->acc_squeezed, fmt);
 		report_set_pct(&t, i + 1, 6, w->acc_retrained, fmt);
@@ -145,9 +151,9 @@ void report_costs(FILE *f, const NetCost *before, const NetCost *after, ReportFo
 	if (report_table_init(&t, 6, 4))
 		return;
 	const char *csv[] = {"parameters", "multiply_adds_per_sample", "model_file_bytes",
-			     "forward_us_per_sample_batch1", "forward_us_per_sample_batch256"};
+	                     "forward_us_per_sample_batch1", "forward_us_per_sample_batch256"};
 	const char *txt[] = {"parameters", "multiply-adds per sample", "model file (bytes)",
-			     "forward, batch 1 (µs/sample)", "forward, batch 256 (µs/sample)"};
+	                     "forward, batch 1 (µs/sample)", "forward, batch 256 (µs/sample)"};
 	const char *head[] = {"", "before", "after", "after/before"};
 	const char *hcsv[] = {"what", "before", "after", "ratio"};
 	for (int c = 0; c < 4; c++)
@@ -194,7 +200,7 @@ struct cJSON *report_cost_json(const NetCost *c, Err *e)
 /* ---- the comparison of criteria ---- */
 
 static const char *const stage_key[CMP_NSTAGES] = {"squeezed", "compensated", "retrained",
-						   "compensated_retrained"};
+                                                   "compensated_retrained"};
 static const char *const stage_title[CMP_NSTAGES] = {
     "right after the squeeze", "squeezed with compensation", "squeezed, then retrained",
     "squeezed with compensation, then retrained"};
@@ -225,8 +231,8 @@ static void compare_removals(FILE *f, const SqueezeCompare *c, int n, ReportForm
 	Table t;
 	if (report_table_init(&t, n + 1, 8))
 		return;
-	const char *h[] = {"τ", "removed", "of hidden (%)", "by |r_jj|", "by κ loop",
-			   "parameters after", "multiply-adds after", "seconds"};
+	const char *h[] = {"τ",         "removed",          "of hidden (%)",       "by |r_jj|",
+	                   "by κ loop", "parameters after", "multiply-adds after", "seconds"};
 	for (int k = 0; k < 8; k++)
 		report_table_set(&t, 0, k, "%s", h[k]);
 	for (int i = 0; i < n; i++) {
@@ -249,8 +255,8 @@ static void compare_stage(FILE *f, const SqueezeCompare *c, int n, int s, Report
 	Table t;
 	if (report_table_init(&t, n + 1, 7))
 		return;
-	const char *h[] = {"τ", "removed (%)", "before", "QR", "norm", "random (mean ± sd)",
-			   "random ≥ QR"};
+	const char *h[] = {"τ",    "removed (%)",        "before",     "QR",
+	                   "norm", "random (mean ± sd)", "random ≥ QR"};
 	for (int k = 0; k < 7; k++)
 		report_table_set(&t, 0, k, "%s", h[k]);
 	for (int i = 0; i < n; i++) {
@@ -281,22 +287,24 @@ static void compare_stage(FILE *f, const SqueezeCompare *c, int n, int s, Report
 static void compare_csv(FILE *f, const SqueezeCompare *c, int n)
 {
 	fprintf(f, "tau,removed,hidden,fraction_removed,removed_threshold,removed_loop,"
-		   "parameters_after,multiply_adds_after,acc_before");
+	           "parameters_after,multiply_adds_after,acc_before");
 	for (int s = 0; s < CMP_NSTAGES; s++)
-		fprintf(f, ",%s_qr,%s_norm,%s_random_mean,%s_random_sd,%s_random_draws,"
-			   "%s_random_share_ge_qr", stage_key[s], stage_key[s], stage_key[s],
-			stage_key[s], stage_key[s], stage_key[s]);
+		fprintf(f,
+		        ",%s_qr,%s_norm,%s_random_mean,%s_random_sd,%s_random_draws,"
+		        "%s_random_share_ge_qr",
+		        stage_key[s], stage_key[s], stage_key[s], stage_key[s], stage_key[s],
+		        stage_key[s]);
 	fputc('\n', f);
 	for (int i = 0; i < n; i++) {
 		const SqueezeCompare *x = &c[i];
 		int h = x->m - 1;
 		fprintf(f, "%g,%d,%ld,%.6g,%d,%d,%zu,%.0f,%.6g", x->tau, x->removed, x->hidden,
-			fraction(x), sum(x->removed_thresh, h), sum(x->removed_loop, h),
-			x->cost_after.params, x->cost_after.madds, x->acc_before);
+		        fraction(x), sum(x->removed_thresh, h), sum(x->removed_loop, h),
+		        x->cost_after.params, x->cost_after.madds, x->acc_before);
 		for (int s = 0; s < CMP_NSTAGES; s++) {
 			const CriterionAcc *a = x->acc[s];
 			double v[6] = {a[0].acc, a[1].acc, a[2].acc,
-				       a[2].sd, a[2].n, x->share_ge[s]};
+			               a[2].sd,  a[2].n,   x->share_ge[s]};
 			for (int k = 0; k < 6; k++)
 				if (isnan(v[k]) || (k == 4 && a[2].n < 1))
 					fputs(",", f);
@@ -314,7 +322,7 @@ void report_squeeze_compare(FILE *f, const SqueezeCompare *c, int n, ReportForma
 		return;
 	}
 	fprintf(f, "Neurons removed at each τ by Algorithm 3 (pivoted QR, no compensation); every "
-		   "criterion below removes these very counts from every layer:\n\n");
+	           "criterion below removes these very counts from every layer:\n\n");
 	compare_removals(f, c, n, fmt);
 	for (int s = 0; s < CMP_NSTAGES; s++) {
 		if (!stage_measured(c, n, s))
@@ -416,7 +424,7 @@ void report_squeeze_compare_data(FILE *f, const SqueezeCompare *c, int n)
 	fprintf(f, "# fraction_removed tau");
 	for (int s = 0; s < CMP_NSTAGES; s++)
 		fprintf(f, " %s_qr %s_norm %s_random_mean %s_random_sd", stage_key[s], stage_key[s],
-			stage_key[s], stage_key[s]);
+		        stage_key[s], stage_key[s]);
 	fputc('\n', f);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "%.6g %g", fraction(&c[i]), c[i].tau);
@@ -440,7 +448,7 @@ static void gp_string(FILE *f, const char *s)
 }
 
 void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, const char *data,
-				    const char *png, const char *title)
+                                    const char *png, const char *title)
 {
 	int stages[CMP_NSTAGES], ns = 0;
 	for (int s = 0; s < CMP_NSTAGES; s++)
@@ -449,11 +457,11 @@ void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, con
 	int cols = ns > 1 ? 2 : 1, rows = (ns + 1) / 2;
 	fprintf(f, "# accuracy against the fraction of hidden neurons removed, by criterion\n");
 	fprintf(f, "set terminal pngcairo size %d,%d font ',10'\nset output ", 560 * cols,
-		420 * (rows > 0 ? rows : 1) + 40);
+	        420 * (rows > 0 ? rows : 1) + 40);
 	gp_string(f, png);
 	fprintf(f, "\nset datafile missing '?'\nset key bottom left\nset grid\n"
-		   "set xlabel 'fraction of hidden neurons removed'\n"
-		   "set ylabel 'test accuracy (%%)'\nset xrange [0:*]\n");
+	           "set xlabel 'fraction of hidden neurons removed'\n"
+	           "set ylabel 'test accuracy (%%)'\nset xrange [0:*]\n");
 	fprintf(f, "set multiplot layout %d,%d title ", rows > 0 ? rows : 1, cols);
 	gp_string(f, title);
 	fputc('\n', f);
@@ -461,13 +469,14 @@ void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, con
 		int s = stages[i], b = 3 + 4 * s;
 		fprintf(f, "set title '%s'\nplot ", stage_title[s]);
 		gp_string(f, data);
-		fprintf(f, " using 1:%d with linespoints pt 7 lw 2 title 'QR (Algorithm 3)', \\\n"
-			   "     '' using 1:%d with linespoints pt 5 lw 2 title 'norm', \\\n"
-			   "     '' using 1:%d:%d with yerrorlines pt 9 lw 1 \\\n"
-			   "        title 'random, mean ± sd'",
-			b, b + 1, b + 2, b + 3);
+		fprintf(f,
+		        " using 1:%d with linespoints pt 7 lw 2 title 'QR (Algorithm 3)', \\\n"
+		        "     '' using 1:%d with linespoints pt 5 lw 2 title 'norm', \\\n"
+		        "     '' using 1:%d:%d with yerrorlines pt 9 lw 1 \\\n"
+		        "        title 'random, mean ± sd'",
+		        b, b + 1, b + 2, b + 3);
 		fprintf(f, ", \\\n     %.6g with lines dt 2 lc 'gray' title 'before squeezing'\n",
-			c[0].acc_before);
+		        c[0].acc_before);
 	}
 	fprintf(f, "unset multiplot\n");
 }

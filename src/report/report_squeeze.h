@@ -7,8 +7,8 @@
 
 #include <stdio.h>
 
-#include "base/err.h"
 #include "alg/alg3_compare.h"
+#include "base/err.h"
 #include "model/net_cost.h"
 #include "report/report.h"
 
@@ -31,14 +31,14 @@ struct cJSON *report_squeeze_layers_json(const SqueezeLayerRow *r, int n, Err *e
  * measured beside it (the same τ with the other compensation setting): a
  * different network, with its own removal count. */
 typedef struct SqueezeNetRow {
-	int kept;               /* 1: the result; 0: measured beside it, not kept */
+	int kept; /* 1: the result; 0: measured beside it, not kept */
 	double tau;
-	const char *criterion;  /* "qr", "norm", "random" */
-	int counted;            /* 1: the counts were given (--keep-counts), not decided at τ */
+	const char *criterion; /* "qr", "norm", "random" */
+	int counted;           /* 1: the counts were given (--keep-counts), not decided at τ */
 	int compensated;
 	int removed;
-	double acc_squeezed;    /* percent; NaN when absent */
-	double acc_retrained;   /* percent; NaN when not retrained */
+	double acc_squeezed;  /* percent; NaN when absent */
+	double acc_retrained; /* percent; NaN when not retrained */
 } SqueezeNetRow;
 void report_squeeze_networks(FILE *f, const SqueezeNetRow *r, int n, ReportFormat fmt);
 
@@ -60,6 +60,6 @@ struct cJSON *report_squeeze_compare_json(const SqueezeCompare *c, int n, Err *e
  * against the fraction removed, one panel per stage measured, into png. */
 void report_squeeze_compare_data(FILE *f, const SqueezeCompare *c, int n);
 void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, const char *data,
-				    const char *png, const char *title);
+                                    const char *png, const char *title);
 
 #endif

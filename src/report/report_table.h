@@ -18,7 +18,7 @@ typedef struct Table {
 /* 0, or -1 when out of memory; free t->cell after printing. */
 int report_table_init(Table *t, int rows, int cols);
 void report_table_set(Table *t, int r, int c, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 /* The first column left-aligned, the others right-aligned (text), or
  * Markdown, or CSV. */
 void report_table_print(FILE *f, const Table *t, ReportFormat fmt);

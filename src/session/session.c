@@ -8,12 +8,12 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "alg/alg3_squeeze.h"
 #include "base/rng.h"
 #include "data/datasets.h"
-#include "alg/alg3_squeeze.h"
+#include "engine/train_plan.h"
 #include "model/model_io.h"
 #include "session/session_int.h"
-#include "engine/train_plan.h"
 
 /* ---- the session ---- */
 

@@ -39,12 +39,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "base/err.h"
-#include "data/dataset.h"
-#include "data/datasets.h"
 #include "alg/alg1_proportion.h"
 #include "alg/alg2_scale.h"
 #include "alg/alg3_squeeze.h"
+#include "base/err.h"
+#include "data/dataset.h"
+#include "data/datasets.h"
 #include "engine/hook.h"
 #include "engine/net.h"
 #include "engine/train.h"
@@ -128,8 +128,8 @@ typedef struct Session {
 	int val_per_class;
 	Dataset *train, *test;
 	Dataset *sweep_tr, *sweep_v; /* Algorithm 2's split of train, made on first use */
-	TrainOpts topt;     /* batch, lr, threads and the schedule (topt.sched) */
-	int jobs;       /* trials a β sweep runs at once (Alg2Opts.jobs; the same results) */
+	TrainOpts topt;              /* batch, lr, threads and the schedule (topt.sched) */
+	int jobs; /* trials a β sweep runs at once (Alg2Opts.jobs; the same results) */
 	uint64_t seed;
 	Net *net;       /* the current network */
 	Alg1 *alg1;     /* Algorithm 1 (its history), NULL until the first step */
@@ -137,12 +137,12 @@ typedef struct Session {
 	Alg2 *sweep;    /* the last β sweep */
 	int sweep_done; /* 1 when it ran to the end */
 	Alg3 *sq;       /* the squeeze pass under way (on net), or NULL: any action
-			 * but squeeze and save ends it */
+	                 * but squeeze and save ends it */
 	double tau, eta;
-	long ntrain;        /* train actions so far: the next one's shuffle seed */
+	long ntrain;         /* train actions so far: the next one's shuffle seed */
 	TrainResult trained; /* what the last train action did (epochs, the epoch
-			      * kept, its validation accuracy) */
-	SessSnapshot *undo; /* snapshots before each structural change */
+	                      * kept, its validation accuracy) */
+	SessSnapshot *undo;  /* snapshots before each structural change */
 	int nundo, capundo;
 	const Net *training; /* the network a `train` action trains now, or NULL */
 	int dirty;           /* changed since the last save or load */
@@ -229,7 +229,6 @@ int session_replay(Session *s, const char *path, const Hook *h, Err *e);
  * line that does not parse, holds a NUL byte or is longer than
  * SESS_LINE_MAX. Comments and blank lines are skipped. */
 int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err *e);
-
 
 /* CRC-32 (zlib) of the parameter bytes. */
 uint32_t session_param_crc(const Net *net);

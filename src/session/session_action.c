@@ -12,7 +12,7 @@
 
 static const char *const kind_names[SESS_KIND_COUNT] = {
     "data",      "opts",     "net",   "load",    "tau",  "eta",  "train",
-    "alg1-step", "alg1-run", "sweep", "squeeze", "undo", "save",  "sched",
+    "alg1-step", "alg1-run", "sweep", "squeeze", "undo", "save", "sched",
 };
 
 const char *session_kind_name(SessKind k)
@@ -293,7 +293,9 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 		return u64num(key, v, &a->seed, e);
 	} else if (IS("val_frac", k == SESS_DATA) || IS("lr", k == SESS_OPTS) ||
 	           IS("act_a", k == SESS_NET)) {
-		LimitId id = k == SESS_DATA ? LIM_VAL_FRAC : k == SESS_OPTS ? LIM_LR : LIM_ACT_SCALE;
+		LimitId id = k == SESS_DATA   ? LIM_VAL_FRAC
+		             : k == SESS_OPTS ? LIM_LR
+		                              : LIM_ACT_SCALE;
 		if (lim(id, key, v, k == SESS_DATA, &x, e) < 0)
 			return -1;
 		a->x = x;
@@ -347,7 +349,9 @@ static int bare(SessAction *a, const char *v, int *have, Err *e)
 		if (*have & F_VALUE)
 			return err_set(e, "%s: more than one value", name);
 		/* the command line's ranges (--tau, --eta, --epochs), from the one table */
-		LimitId id = a->kind == SESS_TAU ? LIM_TAU : a->kind == SESS_ETA ? LIM_ETA : LIM_EPOCHS;
+		LimitId id = a->kind == SESS_TAU   ? LIM_TAU
+		             : a->kind == SESS_ETA ? LIM_ETA
+		                                   : LIM_EPOCHS;
 		if (limit_parse(id, name, v, &a->x, e) < 0)
 			return -1;
 		*have |= F_VALUE;
@@ -421,11 +425,13 @@ int session_parse(const char *line, SessAction *a, Err *e)
 	}
 	int miss = required[k] & ~have;
 	if (miss) {
-		static const char *const names[] = {
-		    "spec",     "features",      "label_col",      "seed",  "limit",
-		    "val_frac", "val_per_class", "batch",          "lr",    "layers",
-		    "act",      "act_a",         "path",           "betas", "q",
-		    "layer",    "a value",       "apply or refuse", "a schedule"};
+		static const char *const names[] = {"spec",          "features", "label_col",
+		                                    "seed",          "limit",    "val_frac",
+		                                    "val_per_class", "batch",    "lr",
+		                                    "layers",        "act",      "act_a",
+		                                    "path",          "betas",    "q",
+		                                    "layer",         "a value",  "apply or refuse",
+		                                    "a schedule"};
 		int bit = 0;
 		while (!(miss & (1 << bit)))
 			bit++;
@@ -433,7 +439,6 @@ int session_parse(const char *line, SessAction *a, Err *e)
 	}
 	return check_spec(a, e) < 0 ? -1 : 1;
 }
-
 
 /* A number of the table, or 0 for "not set" when zero_ok. */
 static int chk(LimitId id, double v, int zero_ok, const char *key, Err *e)
@@ -452,8 +457,8 @@ int session_check(const SessAction *a, Err *e)
 		      chk(LIM_VAL_FRAC, a->x, 1, "val_frac", e) ||
 		      chk(LIM_VAL_PER_CLASS, a->val_per_class, 1, "val_per_class", e) ||
 		      (a->label_col < -1 || a->label_col > 1000000
-			   ? err_set(e, "label_col: %d is out of range (-1..1000000)", a->label_col)
-			   : 0);
+		           ? err_set(e, "label_col: %d is out of range (-1..1000000)", a->label_col)
+		           : 0);
 		break;
 	case SESS_OPTS:
 		bad = chk(LIM_BATCH, a->batch, 0, "batch", e) || chk(LIM_LR, a->x, 0, "lr", e) ||

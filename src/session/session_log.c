@@ -5,13 +5,13 @@
 #include "base/repro.h"
 #include "session/session.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -229,11 +229,11 @@ int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err 
 		int c;
 		while ((c = getc(f)) != EOF && c != '\n') {
 			if (c == '\0')
-				return err_set(e, "%s:%d: a NUL byte at column %zu; a log is text", path,
-					       *lineno + 1, n + 1);
+				return err_set(e, "%s:%d: a NUL byte at column %zu; a log is text",
+				               path, *lineno + 1, n + 1);
 			if (n == SESS_LINE_MAX)
 				return err_set(e, "%s:%d: line longer than %d characters", path,
-					       *lineno + 1, SESS_LINE_MAX);
+				               *lineno + 1, SESS_LINE_MAX);
 			line[n++] = (char)c;
 		}
 		if (ferror(f))

@@ -79,4 +79,3 @@ int session_do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e)
 	}
 	return 0;
 }
-

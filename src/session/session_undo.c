@@ -66,4 +66,3 @@ void undo_clear(Session *s)
 		snap_free(&s->undo[i]);
 	s->nundo = 0;
 }
-

@@ -15,10 +15,10 @@ typedef struct Plot {
 	int ylabw, xlabr;          /* columns of y labels, rows of x labels */
 	double x0, x1, y0, y1;     /* the data ranges (ylog: y0, y1 > 0) */
 	int ylog;
-	int vfirst;           /* a marker whose cell is taken moves up or down first
-			       * (many series on one x), else sideways first */
-	unsigned char *occ;   /* rows × cols: 1 where a marker is */
-	unsigned char *xocc;  /* xlabr × cols: 1 where an x label is */
+	int vfirst;          /* a marker whose cell is taken moves up or down first
+	                      * (many series on one x), else sideways first */
+	unsigned char *occ;  /* rows × cols: 1 where a marker is */
+	unsigned char *xocc; /* xlabr × cols: 1 where an x label is */
 } Plot;
 
 /* Widens [*lo, *hi] to a range that shows the data with a margin and ends
@@ -30,7 +30,7 @@ void plot_range(double *lo, double *hi, int ylog);
  * rows of x labels below. 0, or -1 when the rectangle is too small for a
  * plot (nothing is drawn then). */
 int plot_begin(Plot *p, int top, int left, int rows, int cols, int ylabw, int xlabr, double x0,
-	       double x1, double y0, double y1, int ylog);
+               double x1, double y0, double y1, int ylog);
 void plot_end(Plot *p);
 /* The column and row of a data value, clamped into the data area. */
 int plot_x(const Plot *p, double x);

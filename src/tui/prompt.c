@@ -27,7 +27,7 @@ int tui_refuse_busy(Tui *t)
 	worker_unlock(t->w);
 	if (busy)
 		worker_status(t->w, 1, "busy: %s %s press Esc to stop, space to pause", what,
-			      screen_ascii() ? "-" : "\u2014");
+		              screen_ascii() ? "-" : "\u2014");
 	return busy;
 }
 
@@ -51,7 +51,8 @@ void tui_set_value(Tui *t, SessKind k, double x)
 	Job j = {.kind = JOB_ACTION, .a = {.kind = k, .x = x}};
 	Err e = {{0}};
 	/* the keys that scale τ and η stop at the table's limits */
-	if (limit_check(k == SESS_TAU ? LIM_TAU : LIM_ETA, x, k == SESS_TAU ? "τ" : "η", NULL, &e)) {
+	if (limit_check(k == SESS_TAU ? LIM_TAU : LIM_ETA, x, k == SESS_TAU ? "τ" : "η", NULL,
+	                &e)) {
 		worker_status(t->w, 1, "%s", e.msg);
 		return;
 	}
@@ -64,8 +65,9 @@ void tui_set_value(Tui *t, SessKind k, double x)
 		t->eta = x;
 	tui_submit(t, &j);
 	if (j.quiet)
-		worker_status(t->w, 0, "%s = %g applies to the next operation, not to the running one",
-			      screen_sym(k == SESS_TAU ? SYM_TAU : SYM_ETA), x);
+		worker_status(t->w, 0,
+		              "%s = %g applies to the next operation, not to the running one",
+		              screen_sym(k == SESS_TAU ? SYM_TAU : SYM_ETA), x);
 }
 
 void tui_ask(Tui *t, PromptKind k, const char *q, const char *def)

@@ -21,8 +21,8 @@ void tui_set_sched(Tui *t, const char *spec, double warmup)
 	tui_submit(t, &j);
 	if (j.quiet)
 		worker_status(t->w, 0,
-			      "schedule %s applies to the next operation, not to the running one",
-			      spec);
+		              "schedule %s applies to the next operation, not to the running one",
+		              spec);
 }
 
 /* The schedule in effect, from the published state. */
@@ -39,7 +39,7 @@ void tui_ask_sched(Tui *t)
 	char def[64];
 	LrSchedule s = current(t);
 	tui_ask(t, P_SCHED, "schedule (step:E:F, cosine:T, plateau:P:F, constant)",
-		sched_format(&s, def, sizeof def));
+	        sched_format(&s, def, sizeof def));
 }
 
 void tui_answer_sched(Tui *t, PromptKind k, const char *v)
@@ -78,14 +78,14 @@ void tui_answer_sched(Tui *t, PromptKind k, const char *v)
 		int same = sched_equal(&n, &s);
 		if (pat && pat != t->patience)
 			worker_narrate(t->w,
-				       "early stopping after %d epoch%s without a better "
-				       "validation accuracy: t trains on the training part of the "
-				       "validation split, measures the other part after every "
-				       "epoch and keeps the best epoch's weights",
-				       pat, pat == 1 ? "" : "s");
+			               "early stopping after %d epoch%s without a better "
+			               "validation accuracy: t trains on the training part of the "
+			               "validation split, measures the other part after every "
+			               "epoch and keeps the best epoch's weights",
+			               pat, pat == 1 ? "" : "s");
 		else if (!pat && t->patience)
 			worker_narrate(t->w, "no early stopping: t trains the epochs asked for "
-					     "on the whole training set");
+			                     "on the whole training set");
 		t->patience = pat;
 		if (!same) {
 			tui_set_sched(t, sched_format(&n, a, sizeof a), t->warmup);

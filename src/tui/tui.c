@@ -45,9 +45,9 @@ static int read_key(void)
 				seq[n++] = (char)c;
 		while (c != ERR && !(c >= 0x40 && c <= 0x7e));
 		seq[n] = '\0';
-		ch = !strcmp(seq, "1~") || !strcmp(seq, "7~") || !strcmp(seq, "H") ? KEY_HOME
+		ch = !strcmp(seq, "1~") || !strcmp(seq, "7~") || !strcmp(seq, "H")   ? KEY_HOME
 		     : !strcmp(seq, "4~") || !strcmp(seq, "8~") || !strcmp(seq, "F") ? KEY_END
-											  : ERR;
+		                                                                     : ERR;
 	} else if (next != ERR) {
 		ungetch(next);
 	}

@@ -19,7 +19,7 @@ typedef struct TuiSetup {
 	double delay;         /* a lesson's seconds between actions, 0: on keys */
 	const char *betas;    /* the β list and q that b proposes */
 	int q;
-	int patience;         /* early stopping of every t training, 0: none */
+	int patience; /* early stopping of every t training, 0: none */
 } TuiSetup;
 
 /* Runs the screen on a session that has its data and network; returns the

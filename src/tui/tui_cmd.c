@@ -27,8 +27,8 @@ static const char tui_help_fmt[] =
     "Training:\n"
     "  --batch B            mini-batch size (default 50)\n"
     "  --lr LR              Adam learning rate (default 0.001)\n"
-    "  --threads N          threads to compute on, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
-    CLI_MODE_HELP
+    "  --threads N          threads to compute on, 1..64 (default 2, or "
+    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
     "                       the kernels OpenBLAS runs)\n"
     "Algorithms:\n"
@@ -52,35 +52,35 @@ static const char tui_help_fmt[] =
 enum { OPT_ASCII = CLI_OPT_OWN, OPT_LOG, OPT_TAU, OPT_ETA, OPT_BETA, OPT_Q, OPT_PLAY, OPT_DELAY };
 
 static const struct option own[] = {
-	{"data", required_argument, NULL, CLI_OPT_DATA},
-	{"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
-	{"features", required_argument, NULL, CLI_OPT_FEATURES},
-	{"label-col", required_argument, NULL, CLI_OPT_LABEL_COL},
-	{"limit", required_argument, NULL, CLI_OPT_LIMIT},
-	{"center", no_argument, NULL, CLI_OPT_CENTER},
-	{"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
-	{"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
-	{"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
-	{"layers", required_argument, NULL, CLI_OPT_LAYERS},
-	{"act", required_argument, NULL, CLI_OPT_ACT},
-	{"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
-	{"load", required_argument, NULL, CLI_OPT_LOAD},
-	{"seed", required_argument, NULL, CLI_OPT_SEED},
-	{"batch", required_argument, NULL, CLI_OPT_BATCH},
-	{"lr", required_argument, NULL, CLI_OPT_LR},
-	{"threads", required_argument, NULL, CLI_OPT_THREADS},
-	{"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
-	{"warmup", required_argument, NULL, CLI_OPT_WARMUP},
-	{"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
-	{"tau", required_argument, NULL, OPT_TAU},
-	{"eta", required_argument, NULL, OPT_ETA},
-	{"beta", required_argument, NULL, OPT_BETA},
-	{"q", required_argument, NULL, OPT_Q},
-	{"ascii", no_argument, NULL, OPT_ASCII},
-	{"log", required_argument, NULL, OPT_LOG},
-	{"play", required_argument, NULL, OPT_PLAY},
-	{"delay", required_argument, NULL, OPT_DELAY},
-	{0},
+    {"data", required_argument, NULL, CLI_OPT_DATA},
+    {"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
+    {"features", required_argument, NULL, CLI_OPT_FEATURES},
+    {"label-col", required_argument, NULL, CLI_OPT_LABEL_COL},
+    {"limit", required_argument, NULL, CLI_OPT_LIMIT},
+    {"center", no_argument, NULL, CLI_OPT_CENTER},
+    {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
+    {"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
+    {"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
+    {"layers", required_argument, NULL, CLI_OPT_LAYERS},
+    {"act", required_argument, NULL, CLI_OPT_ACT},
+    {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
+    {"load", required_argument, NULL, CLI_OPT_LOAD},
+    {"seed", required_argument, NULL, CLI_OPT_SEED},
+    {"batch", required_argument, NULL, CLI_OPT_BATCH},
+    {"lr", required_argument, NULL, CLI_OPT_LR},
+    {"threads", required_argument, NULL, CLI_OPT_THREADS},
+    {"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
+    {"warmup", required_argument, NULL, CLI_OPT_WARMUP},
+    {"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
+    {"tau", required_argument, NULL, OPT_TAU},
+    {"eta", required_argument, NULL, OPT_ETA},
+    {"beta", required_argument, NULL, OPT_BETA},
+    {"q", required_argument, NULL, OPT_Q},
+    {"ascii", no_argument, NULL, OPT_ASCII},
+    {"log", required_argument, NULL, OPT_LOG},
+    {"play", required_argument, NULL, OPT_PLAY},
+    {"delay", required_argument, NULL, OPT_DELAY},
+    {0},
 };
 
 typedef struct TuiArgs {
@@ -135,9 +135,9 @@ static void loading(const char *spec)
 {
 	if (!strncmp(spec, "mnist", 5) || !strncmp(spec, "fashion", 7))
 		fprintf(stderr,
-			"condnet: loading %s (the first start computes the Haar-wavelet features "
-			"and caches them; that takes a while)...\n",
-			spec);
+		        "condnet: loading %s (the first start computes the Haar-wavelet features "
+		        "and caches them; that takes a while)...\n",
+		        spec);
 }
 
 static int apply(Session *s, const SessAction *a, Err *e)
@@ -151,20 +151,22 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 {
 	CommonOpts *co = &ta->co;
 	SessAction a = {.kind = SESS_DATA,
-			.features = co->data.features,
-			.label_col = co->data.label_col,
-			.seed = co->data.seed,
-			.limit = co->data.limit,
-			.scale = co->data.scale,
-			.x = co->val_frac,
-			.val_per_class = co->val_per_class};
+	                .features = co->data.features,
+	                .label_col = co->data.label_col,
+	                .seed = co->data.seed,
+	                .limit = co->data.limit,
+	                .scale = co->data.scale,
+	                .x = co->val_frac,
+	                .val_per_class = co->val_per_class};
 	snprintf(a.spec, sizeof a.spec, "%s", spec);
 	snprintf(a.path, sizeof a.path, "%s", co->data.dir ? co->data.dir : "");
 	loading(spec);
 	if (apply(s, &a, e) < 0)
 		return -1;
-	a = (SessAction){
-	    .kind = SESS_OPTS, .batch = co->train.batch, .x = co->train.adam.lr, .threads = co->train.threads};
+	a = (SessAction){.kind = SESS_OPTS,
+	                 .batch = co->train.batch,
+	                 .x = co->train.adam.lr,
+	                 .threads = co->train.threads};
 	if (apply(s, &a, e) < 0)
 		return -1;
 	if (co->sched_given) {
@@ -181,11 +183,12 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 		Net *shape = cli_make_net(co, s->train, e);
 		if (!shape)
 			return -1;
-		a = (SessAction){.kind = SESS_NET, .act = (int)co->act, .x = co->act_a, .seed = co->seed};
+		a = (SessAction){
+		    .kind = SESS_NET, .act = (int)co->act, .x = co->act_a, .seed = co->seed};
 		size_t k = 0;
 		for (int i = 1; i < shape->m && k < sizeof a.spec - 12; i++)
 			k += (size_t)snprintf(a.spec + k, sizeof a.spec - k, i > 1 ? ",%d" : "%d",
-					      shape->n[i]);
+			                      shape->n[i]);
 		net_free(shape);
 	}
 	if (apply(s, &a, e) < 0)
@@ -205,8 +208,9 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	Err e = {{0}};
 	unsigned long dir = 1UL << (CLI_OPT_DATA_DIR - CLI_OPT_DATA);
 	if ((ta->given & ~dir) || ta->own_given) {
-		fprintf(stderr, "condnet tui: --play takes the lesson's data, network and settings; "
-				"only --delay, --ascii and --data-dir go with it\n");
+		fprintf(stderr,
+		        "condnet tui: --play takes the lesson's data, network and settings; "
+		        "only --delay, --ascii and --data-dir go with it\n");
 		return 2;
 	}
 	Lesson *l = calloc(1, sizeof *l);
@@ -238,9 +242,11 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	const char *w = session_log_check(l->path, warn, sizeof warn);
 	if (w)
 		fprintf(stderr, "condnet tui: %s\n", w);
-	snprintf(note, sizeof note,
-		 "%s%slesson %.1000s: %d actions; right arrow (or Enter) plays the next, left steps "
-		 "back", w ? w : "", w ? "; " : "", l->path, l->n - l->setup);
+	snprintf(
+	    note, sizeof note,
+	    "%s%slesson %.1000s: %d actions; right arrow (or Enter) plays the next, left steps "
+	    "back",
+	    w ? w : "", w ? "; " : "", l->path, l->n - l->setup);
 	TuiSetup su = *defaults;
 	su.note = note;
 	su.lesson = l;
@@ -266,18 +272,25 @@ int cmd_tui(int argc, char **argv)
 	if (!spec && !ta.play && datasets_available("mnist", ta.co.data.dir)) {
 		spec = "mnist", synthetic = 0;
 		snprintf(note, sizeof note, "data: MNIST, %d Haar-wavelet features (the default)",
-			 ta.co.data.features);
+		         ta.co.data.features);
 	} else if (!spec) {
 		spec = "synthetic";
-		snprintf(note, sizeof note,
-			 "data: the built-in synthetic set (MNIST is not fetched: data/fetch mnist)");
+		snprintf(
+		    note, sizeof note,
+		    "data: the built-in synthetic set (MNIST is not fetched: data/fetch mnist)");
 	} else {
 		snprintf(note, sizeof note, "data: %s", spec);
 	}
 	ta.co.data.spec = spec; /* and the batch commands' default widths for it */
-	TuiSetup su = {ta.ascii, note, NULL, ta.delay,
-		       ta.betas ? ta.betas : synthetic ? "0.2:1.4:0.2" : "1.0:2.4:0.2",
-		       ta.q ? ta.q : 5, ta.co.early_stop};
+	TuiSetup su = {ta.ascii,
+	               note,
+	               NULL,
+	               ta.delay,
+	               ta.betas    ? ta.betas
+	               : synthetic ? "0.2:1.4:0.2"
+	                           : "1.0:2.4:0.2",
+	               ta.q ? ta.q : 5,
+	               ta.co.early_stop};
 	if (ta.play)
 		return play(&ta, &su);
 	if (ta.delay > 0) {

@@ -34,12 +34,12 @@ typedef struct Tui {
 	char betas[256];    /* the β list while q is asked */
 	char beta_def[256]; /* what b proposes: the β list and q */
 	int q_def;
-	char data_name[64];  /* for the default file names */
-	double tau, eta;     /* as they will be after every queued change */
-	int patience;        /* early stopping of every t training, 0: none */
-	char sched[256];     /* the schedule typed while its warm-up and patience are asked */
-	double warmup;       /* the warm-up typed while the patience is asked */
-	char model[1024];    /* the last path saved or opened */
+	char data_name[64];   /* for the default file names */
+	double tau, eta;      /* as they will be after every queued change */
+	int patience;         /* early stopping of every t training, 0: none */
+	char sched[256];      /* the schedule typed while its warm-up and patience are asked */
+	double warmup;        /* the warm-up typed while the patience is asked */
+	char model[1024];     /* the last path saved or opened */
 	char overwrite[1024]; /* the path an overwrite question is about */
 	int quit;
 	int quit_after_save; /* on the way out: 1 a save is asked for, 2 it is on its way */

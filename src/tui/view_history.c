@@ -47,8 +47,8 @@ static double ser_x(const Shown *p, int r)
 }
 
 static void kappa_chart(const Shown *p, int top, int left, int rows, int cols, int n, int m,
-			double x0, double x1, double (*xat)(const Shown *, int), KappaAt kat,
-			int every)
+                        double x0, double x1, double (*xat)(const Shown *, int), KappaAt kat,
+                        int every)
 {
 	double lo = p->tau, hi = p->tau;
 	for (int r = 0; r < n; r++)
@@ -69,16 +69,16 @@ static void kappa_chart(const Shown *p, int top, int left, int rows, int cols, i
 	for (int i = 0; i < m; i++)
 		for (int r = 1; r < n; r++) {
 			double a = kat(p, r - 1, i), b = kat(p, r, i);
-			plot_line(&pl, xat(p, r - 1), isfinite(a) ? a : hi, xat(p, r), isfinite(b) ? b : hi,
-				  layer_color[i % 6]);
+			plot_line(&pl, xat(p, r - 1), isfinite(a) ? a : hi, xat(p, r),
+			          isfinite(b) ? b : hi, layer_color[i % 6]);
 		}
 	char g[4], lab[24];
 	for (int r = 0; r < n; r++)
 		for (int i = 0; i < m; i++)
 			if (r % every == 0 || r == n - 1) {
 				double k = kat(p, r, i);
-				plot_mark(&pl, xat(p, r), isfinite(k) ? k : hi, layer_color[i % 6], 1,
-					  isfinite(k) ? glyph(i + 1, g) : "^");
+				plot_mark(&pl, xat(p, r), isfinite(k) ? k : hi, layer_color[i % 6],
+				          1, isfinite(k) ? glyph(i + 1, g) : "^");
 			}
 	plot_hlabel(&pl, p->tau, C_MARK, screen_ascii() ? "tau" : "τ");
 	snprintf(lab, sizeof lab, "%g", x0);
@@ -123,11 +123,11 @@ static void small_chart(const Shown *p, int which, int top, int left, int rows, 
 	}
 	double first = small_value(p, which, 0), last = small_value(p, which, p->nrec - 1);
 	if (!which)
-		screen_put_cut(top, left, cols, C_TITLE, 1, "%s n_i %.0f%s%.0f per iteration", S(SUM),
-			       first, S(ARROW), last);
+		screen_put_cut(top, left, cols, C_TITLE, 1, "%s n_i %.0f%s%.0f per iteration",
+		               S(SUM), first, S(ARROW), last);
 	else
 		screen_put_cut(top, left, cols, C_TITLE, 1, "test accuracy %.2f%s%.2f %%", first,
-			       S(ARROW), last);
+		               S(ARROW), last);
 	if (!isfinite(lo))
 		return;
 	if (rows < 6) {
@@ -145,10 +145,10 @@ static void small_chart(const Shown *p, int which, int top, int left, int rows, 
 	for (int r = 0; r < p->nrec; r++) {
 		double v = small_value(p, which, r);
 		if (r > 0)
-			plot_line(&pl, p->rec[r - 1].iter, small_value(p, which, r - 1), p->rec[r].iter, v,
-				  C_DIM);
+			plot_line(&pl, p->rec[r - 1].iter, small_value(p, which, r - 1),
+			          p->rec[r].iter, v, C_DIM);
 		plot_mark(&pl, p->rec[r].iter, v, which ? C_GOOD : C_TITLE, 1,
-			  screen_ascii() ? "o" : "•");
+		          screen_ascii() ? "o" : "•");
 	}
 	plot_end(&pl);
 }
@@ -170,18 +170,18 @@ static void iterations(const Shown *p, int top, int bot)
 	int h = bot - top + 1, lw = COLS * 3 / 5;
 	if (!p->nrec) {
 		screen_put_cut(top, 0, 0, C_DIM, 0,
-			       "Algorithm 1 has not run: s steps it, and %s, %s n_i and the test "
-			       "accuracy of every iteration are charted here.",
-			       S(KAPPA), S(SUM));
+		               "Algorithm 1 has not run: s steps it, and %s, %s n_i and the test "
+		               "accuracy of every iteration are charted here.",
+		               S(KAPPA), S(SUM));
 		return;
 	}
 	int m = p->rec[0].m, n = p->nrec;
-	int x = screen_put(top, 0, lw, C_TITLE, 1, "%s(%s) per Algorithm-1 iteration (log)", S(KAPPA),
-			   S(WHAT));
+	int x = screen_put(top, 0, lw, C_TITLE, 1, "%s(%s) per Algorithm-1 iteration (log)",
+	                   S(KAPPA), S(WHAT));
 	legend(top, x, lw - 1, m);
 	kappa_chart(p, top + 1, 0, h - 1, lw - 1, n, m, 0,
-		    p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1, rec_x, rec_kappa,
-		    n > (lw - 8) / 2 ? n / ((lw - 8) / 2) + 1 : 1);
+	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1, rec_x, rec_kappa,
+	            n > (lw - 8) / 2 ? n / ((lw - 8) / 2) + 1 : 1);
 	small_chart(p, 0, top, lw, h / 2, COLS - lw);
 	small_chart(p, 1, top + h / 2, lw, h - h / 2, COLS - lw);
 }
@@ -193,9 +193,9 @@ static void epochs(const Shown *p, int top, int bot, int left, int cols)
 	const ShownSeries *k = &p->ks;
 	if (!k->n) {
 		screen_put_cut(top, left, cols, C_DIM, 0,
-			       "No training yet: t trains, s steps Algorithm 1; %s of every layer "
-			       "against epochs shows here.",
-			       S(KAPPA));
+		               "No training yet: t trains, s steps Algorithm 1; %s of every layer "
+		               "against epochs shows here.",
+		               S(KAPPA));
 		return;
 	}
 	char title[200];
@@ -209,7 +209,7 @@ static void epochs(const Shown *p, int top, int bot, int left, int cols)
 	 * (early stopping ends before the cap) */
 	double x1 = p->busy && k->epochs > 0 ? k->epochs : k->epoch[k->n - 1];
 	kappa_chart(p, top + 1, left, bot - top, cols, k->n, k->m, 0, x1 > 0 ? x1 : 1, ser_x,
-		    ser_kappa, k->n > 12 ? k->n / 12 : 1);
+	            ser_kappa, k->n > 12 ? k->n / 12 : 1);
 }
 
 /* The title of the validation curve: what trained, and what early
@@ -222,15 +222,15 @@ static void curve_title(const ShownEpochs *k, int top, int left, int cols)
 		snprintf(what, sizeof what, "no validation split (S sets early stopping)");
 	else if (k->done)
 		snprintf(what, sizeof what, "%d of %d epochs%s, kept %d (%.2f%%)", k->n, k->epochs,
-			 k->stopped_early ? ", early stop" : "", best,
-			 best > 0 && best <= k->n ? 100 * k->val_acc[best - 1] : NAN);
+		         k->stopped_early ? ", early stop" : "", best,
+		         best > 0 && best <= k->n ? 100 * k->val_acc[best - 1] : NAN);
 	else
 		snprintf(what, sizeof what, "epoch %d of %d, best %d (%.2f%%)", k->n, k->epochs,
-			 best, best > 0 && best <= k->n ? 100 * k->val_acc[best - 1] : NAN);
+		         best, best > 0 && best <= k->n ? 100 * k->val_acc[best - 1] : NAN);
 	int x = screen_put(top, left, cols, C_TITLE, 1, "%s: ",
-			   k->val ? (screen_ascii() ? "o validation . training accuracy"
-						    : "• validation · training accuracy")
-				  : "training accuracy per epoch");
+	                   k->val ? (screen_ascii() ? "o validation . training accuracy"
+	                                            : "• validation · training accuracy")
+	                          : "training accuracy per epoch");
 	/* the last epoch's rate and what trained only where they fit: never cut */
 	size_t n = strlen(what);
 	snprintf(what + n, sizeof what - n, ", lr %.3g", k->lr[k->n - 1]);
@@ -251,7 +251,7 @@ static void curve(const Shown *p, int top, int left, int rows, int cols)
 	const ShownEpochs *k = &p->ep;
 	if (!k->n) {
 		screen_put_cut(top, left, cols, C_DIM, 0,
-			       "No t training yet: its validation accuracy per epoch shows here.");
+		               "No t training yet: its validation accuracy per epoch shows here.");
 		return;
 	}
 	curve_title(k, top, left, cols);
@@ -307,8 +307,8 @@ void view_history(const Shown *p, UiState *u, int top, int bot)
 	}
 	/* a short screen: one chart at a time */
 	static const char *const next[] = {"κ against epochs of the last training",
-					   "the accuracy per epoch of the last t training",
-					   "the Algorithm-1 iterations"};
+	                                   "the accuracy per epoch of the last t training",
+	                                   "the Algorithm-1 iterations"};
 	int pg = u->hist_page % 3;
 	if (pg == 1)
 		epochs(p, top, bot - 1, 0, COLS);

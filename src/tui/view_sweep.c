@@ -14,37 +14,39 @@
 static void intro(const Shown *p, int y)
 {
 	screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 2: no %s sweep yet%s", S(BETA),
-		   p->sweep_state == 1 ? " (starting)" : "");
-	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-		       "b: scale every hidden width by each %s, train q times for %s epochs, pick the "
-		       "least 2%s_v %s %s_tr",
-		       S(BETA), S(ETA), S(EPS), S(MINUS), S(EPS));
+	           p->sweep_state == 1 ? " (starting)" : "");
+	screen_put_cut(
+	    y++, 0, 0, C_NORMAL, 0,
+	    "b: scale every hidden width by each %s, train q times for %s epochs, pick the "
+	    "least 2%s_v %s %s_tr",
+	    S(BETA), S(ETA), S(EPS), S(MINUS), S(EPS));
 	screen_put_cut(y++, 0, 0, C_DIM, 0,
-		       "2%s_v %s %s_tr is the validation error plus the generalisation gap (x "
-		       "explains).",
-		       S(EPS), S(MINUS), S(EPS));
+	               "2%s_v %s %s_tr is the validation error plus the generalisation gap (x "
+	               "explains).",
+	               S(EPS), S(MINUS), S(EPS));
 }
 
 static void table(const Shown *p, int top, int bot, int x)
 {
 	char h[4][32];
 	screen_put(top, x, TW, C_TITLE, 1, "%s %s %s %s %2s", screen_pad(S(BETA), 6, 1, h[0], 32),
-		   screen_pad("ε_tr%", 6, 1, h[1], 32), screen_pad("ε_v%", 6, 1, h[2], 32),
-		   screen_pad("2ε_v−ε_tr", 9, 1, h[3], 32), "n");
+	           screen_pad("ε_tr%", 6, 1, h[1], 32), screen_pad("ε_v%", 6, 1, h[2], 32),
+	           screen_pad("2ε_v−ε_tr", 9, 1, h[3], 32), "n");
 	for (int i = 0; i < p->nbeta && top + 1 + i <= bot; i++) {
 		const ShownBeta *b = &p->beta[i];
 		ScrColor c = i == p->pick ? C_MARK : b->done ? C_NORMAL : C_DIM;
 		if (b->done)
-			screen_put(top + 1 + i, x, TW, c, i == p->pick, "%6.2f %6.2f %6.2f %9.2f %2d%s",
-				   b->beta, 100 * b->err_tr, 100 * b->err_v, 100 * b->score, b->done,
-				   i == p->pick ? " <" : "");
+			screen_put(top + 1 + i, x, TW, c, i == p->pick,
+			           "%6.2f %6.2f %6.2f %9.2f %2d%s", b->beta, 100 * b->err_tr,
+			           100 * b->err_v, 100 * b->score, b->done,
+			           i == p->pick ? " <" : "");
 		else
-			screen_put(top + 1 + i, x, TW, c, 0, "%6.2f %6s %6s %9s %2d", b->beta, "-", "-",
-				   "-", 0);
+			screen_put(top + 1 + i, x, TW, c, 0, "%6.2f %6s %6s %9s %2d", b->beta, "-",
+			           "-", "-", 0);
 	}
 	if (top + 1 + p->nbeta > bot + 1)
 		screen_put(bot, x, TW, C_KEY, 0, "%s %d more (e exports all)", S(ELLIPSIS),
-			   top + 1 + p->nbeta - bot - 1);
+		           top + 1 + p->nbeta - bot - 1);
 }
 
 /* The data's range in y, spreads included. */
@@ -101,7 +103,7 @@ static void plot(const Shown *p, int top, int rows, int cols)
 		if (!b->done)
 			continue;
 		plot_mark(&pl, b->beta, b->score, i == p->pick ? C_MARK : C_KEY, 1,
-			  i == p->pick ? "*" : "s");
+		          i == p->pick ? "*" : "s");
 		plot_mark(&pl, b->beta, b->err_v, C_TITLE, 1, "v");
 		plot_mark(&pl, b->beta, b->err_tr, C_GOOD, 1, "t");
 	}
@@ -117,7 +119,7 @@ static const char *state(const Shown *p, char *buf, size_t len)
 		snprintf(buf, len, "running, trial %d of %d", done + 1, total);
 	else if (p->sweep_state == 2 && p->pick >= 0)
 		snprintf(buf, len, "finished, pick %s = %g (the least 2%s_v %s %s_tr)", S(BETA),
-			 p->beta[p->pick].beta, S(EPS), S(MINUS), S(EPS));
+		         p->beta[p->pick].beta, S(EPS), S(MINUS), S(EPS));
 	else if (p->sweep_state == 3)
 		snprintf(buf, len, "cancelled after %d of %d trials", done, total);
 	else
@@ -134,16 +136,16 @@ void view_sweep(const Shown *p, UiState *u, int top, int bot)
 		return;
 	}
 	screen_put_cut(top, 0, 0, C_TITLE, 1, "Algorithm 2, q = %d, %s = %g: %s", p->q, S(ETA),
-		       p->sweep_eta, state(p, st, sizeof st));
+	               p->sweep_eta, state(p, st, sizeof st));
 	int tx = COLS - TW, rows = bot - 2 - top;
 	table(p, top + 1, bot - 2, tx);
 	plot(p, top + 1, rows, tx - 1);
 	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
-		       "t %s_tr   v %s_v   s 2%s_v %s %s_tr   | min%smax of s over the q trials   "
-		       "* pick",
-		       S(EPS), S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–");
+	               "t %s_tr   v %s_v   s 2%s_v %s %s_tr   | min%smax of s over the q trials   "
+	               "* pick",
+	               S(EPS), S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–");
 	if (p->sweep_state == 2 && p->pick >= 0 && p->pick < p->nbeta)
 		screen_put_cut(bot, 0, 0, C_KEY, 0,
-			       "A adopts the pick: a fresh network %s (%s %g), u undoes it",
-			       p->pick_shape, S(BETA), p->beta[p->pick].beta);
+		               "A adopts the pick: a fresh network %s (%s %g), u undoes it",
+		               p->pick_shape, S(BETA), p->beta[p->pick].beta);
 }

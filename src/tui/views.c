@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
 #include "base/blas.h"
 #include "base/repro.h"
 #include "engine/schedule.h"
+#include "report/report.h"
 #include "tui/plot.h"
 #include "tui/screen.h"
 
@@ -37,10 +37,11 @@ const char *views_shape(const int *n, int m, char *buf, size_t len)
 		while (i > 0 && i + run < m && n[i + run] == n[i])
 			run++;
 		if (run > 2 && i < m)
-			k += (size_t)snprintf(buf + k, len - k, "%s%d%s%d", i ? "-" : "", n[i], S(TIMES),
-					      run);
+			k += (size_t)snprintf(buf + k, len - k, "%s%d%s%d", i ? "-" : "", n[i],
+			                      S(TIMES), run);
 		else
-			run = 1, k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "-" : "", n[i]);
+			run = 1,
+			k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "-" : "", n[i]);
 		i += run;
 	}
 	return buf;
@@ -54,8 +55,8 @@ int views_over(const Shown *p)
 	return over;
 }
 
-void views_profile(int top, int left, int rows, int cols, const char *title, const double *v,
-		   int n, double tau, int keep)
+void views_profile(int top, int left, int rows, int cols, const char *title, const double *v, int n,
+                   double tau, int keep)
 {
 	screen_put_cut(top, left, cols, C_TITLE, 1, "%s", title);
 	if (n <= 0)
@@ -75,8 +76,9 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
 		int below = keep >= 0 ? j >= keep : v[j] < 1 / tau;
 		double y = v[j] > 0 ? v[j] : lo;
 		plot_dot(&pl, j + 1, y, below ? C_WARN : C_GOOD,
-			 v[j] > 0 ? (below ? (screen_ascii() ? "x" : "×") : (screen_ascii() ? "o" : "•"))
-				  : "0");
+		         v[j] > 0
+		             ? (below ? (screen_ascii() ? "x" : "×") : (screen_ascii() ? "o" : "•"))
+		             : "0");
 	}
 	char lab[16];
 	plot_hlabel(&pl, 1 / tau, C_MARK, screen_ascii() ? "1/tau" : "1/τ");
@@ -95,8 +97,10 @@ static const char *state_text(const Shown *p, const UiState *u, char *buf, size_
 		snprintf(buf, len, "%s", p->activity[0] ? p->activity : p->running);
 	else if (u->lesson)
 		snprintf(buf, len, "lesson: action %d of %d%s", p->play_pos - u->lesson->setup,
-			 u->lesson->n - u->lesson->setup,
-			 u->play_paused ? ", paused" : u->delay > 0 ? ", playing" : "");
+		         u->lesson->n - u->lesson->setup,
+		         u->play_paused ? ", paused"
+		         : u->delay > 0 ? ", playing"
+		                        : "");
 	else
 		snprintf(buf, len, "idle");
 	return buf;
@@ -111,8 +115,11 @@ static void draw_header(const Shown *p, const UiState *u)
 		sw = COLS / 2;
 	screen_put(0, 0, 0, C_TITLE, 1, "condnet");
 	screen_put_cut(0, 8, COLS - 8 - sw - 1, C_NORMAL, 0, " %s", p->data);
-	screen_put_cut(0, COLS - sw, sw, p->paused ? C_WARN : p->busy ? C_KEY : C_DIM, 1, " %s",
-		       st);
+	screen_put_cut(0, COLS - sw, sw,
+	               p->paused ? C_WARN
+	               : p->busy ? C_KEY
+	                         : C_DIM,
+	               1, " %s", st);
 	/* τ and η first: they never go; then [unsaved] at the right end */
 	snprintf(tb, sizeof tb, "%g", p->tau);
 	if (u->tau > 0 && u->tau != p->tau)
@@ -139,8 +146,8 @@ static void draw_header(const Shown *p, const UiState *u)
 	snprintf(params, sizeof params, "  params %s", pb);
 	for (int k = 0; k < 2; k++) {
 		snprintf(line, sizeof line, "%s %s  %s %s  net %s  %s n_i %s%s  seed %llu  %s",
-			 S(TAU), tb, S(ETA), eb, shape, S(SUM), sb, k ? "" : params,
-			 (unsigned long long)p->seed, mode);
+		         S(TAU), tb, S(ETA), eb, shape, S(SUM), sb, k ? "" : params,
+		         (unsigned long long)p->seed, mode);
 		if (screen_width(line) <= COLS - uw)
 			break;
 	}
@@ -151,8 +158,8 @@ static void draw_header(const Shown *p, const UiState *u)
 
 static void draw_tabs(ViewId v)
 {
-	static const char *const names[VIEW_COUNT] = {"Layers", "Algorithm 1", "Sweep",
-						      "Squeeze", "Spectrum", "History"};
+	static const char *const names[VIEW_COUNT] = {"Layers",  "Algorithm 1", "Sweep",
+	                                              "Squeeze", "Spectrum",    "History"};
 	int x = 0;
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		char t[64];
@@ -180,8 +187,8 @@ static void caption_line(const char *line, void *ud)
 /* A lesson's caption under the tabs; returns the first free row. */
 static int draw_caption(const Shown *p, const UiState *u, int top)
 {
-	const char *cap = u->lesson && p->play_pos <= u->lesson->n ? u->lesson->caption[p->play_pos]
-								     : NULL;
+	const char *cap =
+	    u->lesson && p->play_pos <= u->lesson->n ? u->lesson->caption[p->play_pos] : NULL;
 	if (!cap)
 		return top;
 	Rows r = {top, top + (LINES >= 40 ? 5 : LINES >= 30 ? 2 : 1), 0, C_MARK};
@@ -222,15 +229,15 @@ static void draw_progress(const Shown *p, const UiState *u)
 			done += p->beta[i].done, total += p->q;
 		double eta = done ? p->sweep_secs / done * (total - done) : NAN;
 		x = screen_put(y, 0, 0, C_KEY, 0, "trial %d of %d, ETA %s%.0f s  ", done + 1, total,
-			       isnan(eta) ? "~" : "", isnan(eta) ? 0 : ceil(eta));
+		               isnan(eta) ? "~" : "", isnan(eta) ? 0 : ceil(eta));
 	}
 	if (p->have_prog && p->busy) {
 		const TrainProgress *t = &p->prog;
 		double frac = t->batches > 0 ? (double)t->batch / t->batches : 0;
 		char rest[160];
 		int n = snprintf(rest, sizeof rest,
-				 "batch %ld/%ld  loss %.4f  train acc %.2f%%  lr %.3g", t->batch,
-				 t->batches, t->loss, 100 * t->acc, t->lr);
+		                 "batch %ld/%ld  loss %.4f  train acc %.2f%%  lr %.3g", t->batch,
+		                 t->batches, t->loss, 100 * t->acc, t->lr);
 		x += screen_put(y, x, 0, C_NORMAL, 0, "epoch %.2f ", t->epoch);
 		/* the bar takes what the numbers leave, 6 to 22 cells, or none */
 		int bw = COLS - x - n - 1;
@@ -244,7 +251,7 @@ static void draw_progress(const Shown *p, const UiState *u)
 		screen_put_cut(y, x, 0, C_DIM, 0, "%s", p->activity[0] ? p->activity : p->running);
 	} else {
 		screen_put_cut(y, 0, 0, C_DIM, 0, "%s",
-			       p->last_train[0] ? p->last_train : "no training running");
+		               p->last_train[0] ? p->last_train : "no training running");
 	}
 	char acc[64], set[160], line[512];
 	sched_settings(p->lr, &p->sched, u->lesson ? 0 : u->patience, set, sizeof set);
@@ -252,26 +259,26 @@ static void draw_progress(const Shown *p, const UiState *u)
 		/* "(before)" when the long form would push the counts off a narrow screen */
 		if (p->busy && p->live)
 			snprintf(acc, sizeof acc, "%.2f%% (before%s)", p->test_acc,
-				 brief ? "" : " this operation");
+			         brief ? "" : " this operation");
 		else
 			snprintf(acc, sizeof acc, "%.2f%%", p->test_acc);
 		snprintf(line, sizeof line, "test acc %s   %s   queued %d   undo %d", acc, set,
-			 p->queued, p->nundo);
+		         p->queued, p->nundo);
 		if (screen_width(line) <= COLS - 8)
 			break;
 	}
 	screen_put_cut(y + 1, 0, 0, C_NORMAL, 0, "%s   log %s", line,
-		       p->log_path[0] ? p->log_path : "none");
+	               p->log_path[0] ? p->log_path : "none");
 }
 
 /* The keys that fit: those of the view (or the lesson) first. */
 static void draw_footer(const Shown *p, const UiState *u)
 {
 	static const char *const common[][2] = {
-	    {"?", "help"},  {"x", "explain"}, {"q", "quit"}, {"s", "step"},   {"r", "run"},
-	    {"t", "train"}, {"b", "sweep"},   {"z", "squeeze"}, {"u", "undo"}, {"w", "save"},
-	    {"o", "open"},  {"e", "export"},  {"L", "log"},  {"+-", "τ"},    {"[]", "η"},
-	    {"S", "lr"},
+	    {"?", "help"}, {"x", "explain"}, {"q", "quit"},  {"s", "step"},
+	    {"r", "run"},  {"t", "train"},   {"b", "sweep"}, {"z", "squeeze"},
+	    {"u", "undo"}, {"w", "save"},    {"o", "open"},  {"e", "export"},
+	    {"L", "log"},  {"+-", "τ"},      {"[]", "η"},    {"S", "lr"},
 	};
 	const char *extra[8][2];
 	int ne = 0, x = 0, y = LINES - 1;
@@ -338,7 +345,7 @@ void views_draw(const Shown *p, UiState *u)
 		screen_put(y, x, 0, C_NORMAL, 0, "%s_", u->input);
 	} else {
 		screen_put_cut(y, 0, 0, p->status_err ? C_WARN : C_NORMAL, p->status_err, "%s",
-			       p->status);
+		               p->status);
 	}
 	draw_footer(p, u);
 }

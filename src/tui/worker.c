@@ -60,7 +60,7 @@ static int layers_over(const Shown *p, char *buf, size_t len)
  * validation split, the epoch kept (the run's first words say it, so that
  * they fit a narrow screen). */
 static void narrate_train(Worker *w, const SessAction *a, const char *shape, double acc,
-			  const char *over)
+                          const char *over)
 {
 	const Session *s = w->s;
 	const TrainResult *r = &s->trained;
@@ -68,16 +68,16 @@ static void narrate_train(Worker *w, const SessAction *a, const char *shape, dou
 	sched_format(&s->topt.sched, spec, sizeof spec);
 	if (!isnan(r->val_acc))
 		snprintf(head, sizeof head,
-			 "trained %d of %g epochs, kept epoch %d (validation %.2f %%)%s", r->epochs,
-			 a->x, r->best_epoch, 100 * r->val_acc,
-			 r->stopped_early ? ", stopped early" : "");
+		         "trained %d of %g epochs, kept epoch %d (validation %.2f %%)%s", r->epochs,
+		         a->x, r->best_epoch, 100 * r->val_acc,
+		         r->stopped_early ? ", stopped early" : "");
 	else
 		snprintf(head, sizeof head, "trained %d epoch%s", r->epochs,
-			 r->epochs == 1 ? "" : "s");
+		         r->epochs == 1 ? "" : "s");
 	worker_narrate(w,
-		       "%s: %s (Adam, batches of %d, %s), test accuracy %.2f %% → %.2f %%; "
-		       "κ > τ in %s",
-		       head, shape, s->topt.batch, spec, w->acc_before, acc, over);
+	               "%s: %s (Adam, batches of %d, %s), test accuracy %.2f %% → %.2f %%; "
+	               "κ > τ in %s",
+	               head, shape, s->topt.batch, spec, w->acc_before, acc, over);
 }
 
 /* What an action did, in the paper's terms (Algorithm 1's iterations, the
@@ -95,12 +95,14 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 	pthread_mutex_unlock(&w->mu);
 	switch (a->kind) {
 	case SESS_TAU:
-		worker_narrate(w, "τ = %g: p_i now counts the σ below σ₁/%g; κ > τ in %s (%d of %d layers)",
-			       s->tau, s->tau, over, nover, s->net ? s->net->m : 0);
+		worker_narrate(
+		    w, "τ = %g: p_i now counts the σ below σ₁/%g; κ > τ in %s (%d of %d layers)",
+		    s->tau, s->tau, over, nover, s->net ? s->net->m : 0);
 		break;
 	case SESS_ETA:
-		worker_narrate(w, "η = %g: every training of Algorithms 1 and 2 now runs %g epoch%s",
-			       s->eta, s->eta, s->eta == 1 ? "" : "s");
+		worker_narrate(w,
+		               "η = %g: every training of Algorithms 1 and 2 now runs %g epoch%s",
+		               s->eta, s->eta, s->eta == 1 ? "" : "s");
 		break;
 	case SESS_TRAIN:
 		narrate_train(w, a, shape, acc, over);
@@ -110,11 +112,11 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 		sched_format(&s->topt.sched, spec, sizeof spec);
 		if (s->topt.sched.warmup > 0)
 			snprintf(warm, sizeof warm, " after %g epoch%s of linear warm-up",
-				 s->topt.sched.warmup, s->topt.sched.warmup == 1 ? "" : "s");
+			         s->topt.sched.warmup, s->topt.sched.warmup == 1 ? "" : "s");
 		worker_narrate(w,
-			       "learning rate: %s from %g%s; the later trainings follow it (a β "
-			       "sweep's trials keep the constant rate)",
-			       spec, s->topt.adam.lr, warm);
+		               "learning rate: %s from %g%s; the later trainings follow it (a β "
+		               "sweep's trials keep the constant rate)",
+		               spec, s->topt.adam.lr, warm);
 		break;
 	}
 	case SESS_ALG1_STEP:
@@ -125,10 +127,11 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 			snprintf(first, sizeof first, "%d", g->rec[0].n[0]);
 			for (int i = 1; i <= g->rec[0].m; i++)
 				snprintf(first + strlen(first), sizeof first - strlen(first), "-%d",
-					 g->rec[0].n[i]);
-			worker_narrate(w, "Algorithm 1 %s after %d iterations: %s → %s, Σ n_i %ld → %ld (%s)",
-				       alg1_status_name(g->status), g->nrec - 1, first, shape,
-				       g->rec[0].sum_n, g->rec[g->nrec - 1].sum_n, g->reason);
+				         g->rec[0].n[i]);
+			worker_narrate(
+			    w, "Algorithm 1 %s after %d iterations: %s → %s, Σ n_i %ld → %ld (%s)",
+			    alg1_status_name(g->status), g->nrec - 1, first, shape, g->rec[0].sum_n,
+			    g->rec[g->nrec - 1].sum_n, g->reason);
 		}
 		break;
 	case SESS_SWEEP: {
@@ -140,23 +143,26 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 		char pick[256];
 		snprintf(pick, sizeof pick, "%s", w->shown.pick_shape);
 		pthread_mutex_unlock(&w->mu);
-		worker_narrate(w, "Algorithm 2 picks β = %g, the least 2ε_v − ε_tr = %.2f %% (ε_tr %.2f %%, "
-			       "ε_v %.2f %%, mean of %d): widths %s; A adopts them with fresh weights",
-			       b->beta, 100 * b->score, 100 * b->err_tr, 100 * b->err_v, b->done,
-			       pick);
+		worker_narrate(
+		    w,
+		    "Algorithm 2 picks β = %g, the least 2ε_v − ε_tr = %.2f %% (ε_tr %.2f %%, "
+		    "ε_v %.2f %%, mean of %d): widths %s; A adopts them with fresh weights",
+		    b->beta, 100 * b->score, 100 * b->err_tr, 100 * b->err_v, b->done, pick);
 		break;
 	}
 	case SESS_UNDO:
 		worker_narrate(w, "undo: back to %s (test accuracy %.2f %%)", shape, acc);
 		break;
 	case SESS_NET:
-		worker_narrate(w, "a fresh network %s: Glorot weights from seed %llu, biases zero (so "
-			       "κ = ∞ where a layer has more neurons than inputs)", shape,
-			       (unsigned long long)a->seed);
+		worker_narrate(w,
+		               "a fresh network %s: Glorot weights from seed %llu, biases zero (so "
+		               "κ = ∞ where a layer has more neurons than inputs)",
+		               shape, (unsigned long long)a->seed);
 		break;
 	case SESS_LOAD:
 		worker_narrate(w, "opened %s: %s, test accuracy %.2f %%, max κ %s, κ > τ in %s",
-			       a->path, shape, acc, cond_kappa_str(maxk, s->tau, kb, sizeof kb), over);
+		               a->path, shape, acc, cond_kappa_str(maxk, s->tau, kb, sizeof kb),
+		               over);
 		break;
 	default:
 		break;
@@ -182,31 +188,32 @@ static void status_done(Worker *w, const SessAction *a)
 			w->shown.sq.acc_retrained = w->shown.test_acc;
 		pthread_mutex_unlock(&w->mu);
 		if (!isnan(s->trained.val_acc))
-			worker_status(w, 0, "trained %d of %g epochs, kept epoch %d: test "
-					    "accuracy %.2f%%",
-				      s->trained.epochs, a->x, s->trained.best_epoch,
-				      w->shown.test_acc);
+			worker_status(w, 0,
+			              "trained %d of %g epochs, kept epoch %d: test "
+			              "accuracy %.2f%%",
+			              s->trained.epochs, a->x, s->trained.best_epoch,
+			              w->shown.test_acc);
 		else
 			worker_status(w, 0, "trained %g epoch%s: test accuracy %.2f%%", a->x,
-				      a->x == 1 ? "" : "s", w->shown.test_acc);
+			              a->x == 1 ? "" : "s", w->shown.test_acc);
 		break;
 	case SESS_SCHED: {
 		char spec[64];
 		worker_status(w, 0, "schedule %s, warm-up %g epoch%s: the next trainings follow it",
-			      sched_format(&s->topt.sched, spec, sizeof spec), s->topt.sched.warmup,
-			      s->topt.sched.warmup == 1 ? "" : "s");
+		              sched_format(&s->topt.sched, spec, sizeof spec), s->topt.sched.warmup,
+		              s->topt.sched.warmup == 1 ? "" : "s");
 		break;
 	}
 	case SESS_ALG1_STEP:
 	case SESS_ALG1_RUN:
 		worker_status(w, 0, "Algorithm 1, iteration %d: %s (%s)", s->alg1->nrec - 1, shape,
-			      s->alg1->status == ALG1_RUNNING ? "more to do"
-							      : alg1_status_name(s->alg1->status));
+		              s->alg1->status == ALG1_RUNNING ? "more to do"
+		                                              : alg1_status_name(s->alg1->status));
 		break;
 	case SESS_SWEEP: {
 		int p = alg2_pick(s->sweep);
 		worker_status(w, 0, "beta sweep finished: pick beta = %g",
-			      p >= 0 ? s->sweep->b[p].beta : NAN);
+		              p >= 0 ? s->sweep->b[p].beta : NAN);
 		break;
 	}
 	case SESS_UNDO:
@@ -234,15 +241,16 @@ static void note_training(Worker *w, const SessAction *a, int rc)
 	const TrainProgress *t = &w->shown.prog;
 	if (w->shown.have_prog && rc == 1)
 		snprintf(w->shown.last_train, sizeof w->shown.last_train,
-			 "cancelled at epoch %.2f: %.100s (rolled back)", t->epoch, w->shown.running);
+		         "cancelled at epoch %.2f: %.100s (rolled back)", t->epoch,
+		         w->shown.running);
 	else if (w->shown.have_prog && rc == 0 && t->epoch > 0 &&
-		 (a->kind == SESS_TRAIN || a->kind == SESS_ALG1_STEP || a->kind == SESS_ALG1_RUN))
+	         (a->kind == SESS_TRAIN || a->kind == SESS_ALG1_STEP || a->kind == SESS_ALG1_RUN))
 		snprintf(w->shown.last_train, sizeof w->shown.last_train,
-			 "last training: %.2f epochs in %.3g s (%.3g s/epoch)", t->epoch, t->seconds,
-			 t->seconds / t->epoch);
+		         "last training: %.2f epochs in %.3g s (%.3g s/epoch)", t->epoch,
+		         t->seconds, t->seconds / t->epoch);
 	else if (w->shown.have_prog && rc == 0 && a->kind == SESS_SWEEP)
 		snprintf(w->shown.last_train, sizeof w->shown.last_train,
-			 "last sweep: %d trials in %.3g s", w->sweep_trials, w->shown.sweep_secs);
+		         "last sweep: %d trials in %.3g s", w->sweep_trials, w->shown.sweep_secs);
 	w->shown.have_prog = 0;
 	pthread_mutex_unlock(&w->mu);
 }
@@ -275,7 +283,8 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	/* said at once: publishing the network as it was back takes a while on MNIST */
 	if (rc == 1)
 		worker_status(w, 0, "cancelled: %s%s", what,
-			      a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)" : "");
+		              a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)"
+		                                                  : "");
 	if (a->kind == SESS_TAU && rc == 0) {
 		pthread_mutex_lock(&w->mu);
 		for (int i = 0; w->shown.lc && i < w->shown.m; i++)
@@ -323,7 +332,7 @@ static void run_adopt(Worker *w)
 	if (worker_run_action(w, &a, 1) != 0)
 		return;
 	worker_status(w, 0, "adopted the sweep's pick (beta %g): %s with fresh weights; u undoes",
-		      beta, net_shape_str(w->s->net, shape, sizeof shape));
+	              beta, net_shape_str(w->s->net, shape, sizeof shape));
 }
 
 static void run_job(Worker *w, Job *j)
@@ -374,21 +383,21 @@ static int is_setting(const Job *j)
 {
 	return j->kind == JOB_SQZ_COMP ||
 	       (j->kind == JOB_ACTION &&
-		(j->a.kind == SESS_TAU || j->a.kind == SESS_ETA || j->a.kind == SESS_SCHED));
+	        (j->a.kind == SESS_TAU || j->a.kind == SESS_ETA || j->a.kind == SESS_SCHED));
 }
 
 static const char *job_name(const Job *j, char *buf, size_t len)
 {
 	static const char *const names[] = {[JOB_SQZ_START] = "the squeeze preview",
-					    [JOB_SQZ_DECIDE] = "a squeeze decision",
-					    [JOB_SQZ_ALL] = "the squeeze",
-					    [JOB_SQZ_STOP] = "the end of the squeeze",
-					    [JOB_SQZ_COMP] = "a compensation toggle",
-					    [JOB_EXPORT] = "the export",
-					    [JOB_ADOPT] = "adopting the sweep's pick",
-					    [JOB_CAPTION] = "a caption",
-					    [JOB_PLAY_NEXT] = "the lesson's next step",
-					    [JOB_PLAY_BACK] = "stepping the lesson back"};
+	                                    [JOB_SQZ_DECIDE] = "a squeeze decision",
+	                                    [JOB_SQZ_ALL] = "the squeeze",
+	                                    [JOB_SQZ_STOP] = "the end of the squeeze",
+	                                    [JOB_SQZ_COMP] = "a compensation toggle",
+	                                    [JOB_EXPORT] = "the export",
+	                                    [JOB_ADOPT] = "adopting the sweep's pick",
+	                                    [JOB_CAPTION] = "a caption",
+	                                    [JOB_PLAY_NEXT] = "the lesson's next step",
+	                                    [JOB_PLAY_BACK] = "stepping the lesson back"};
 	if (j->kind == JOB_ACTION)
 		return describe(&j->a, buf, len);
 	snprintf(buf, len, "%s", names[j->kind]);
@@ -449,9 +458,9 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	snprintf(w->shown.log_path, sizeof w->shown.log_path, "%s", s->log_path);
 	if (s->train)
 		snprintf(w->shown.data, sizeof w->shown.data,
-			 "%.120s: train %d, test %d, %d features, %d classes",
-			 s->data_spec[0] ? s->data_spec : s->train->name, s->train->n,
-			 s->test ? s->test->n : 0, s->train->d, s->train->k);
+		         "%.120s: train %d, test %d, %d features, %d classes",
+		         s->data_spec[0] ? s->data_spec : s->train->name, s->train->n,
+		         s->test ? s->test->n : 0, s->train->d, s->train->k);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->wake, NULL);
 	pthread_cond_init(&w->resume, NULL);

@@ -12,8 +12,8 @@
 
 #include "alg/alg1_proportion.h"
 #include "engine/cond.h"
-#include "session/session.h"
 #include "engine/train.h"
+#include "session/session.h"
 #include "tui/lesson.h"
 
 typedef enum JobKind {
@@ -77,14 +77,14 @@ typedef struct ShownSeries {
  * its accuracies and rates, and the epoch early stopping keeps. */
 typedef struct ShownEpochs {
 	int n, cap;
-	int epochs;        /* the training's cap */
-	int best;          /* the best validation epoch so far (the kept one when
-			    * done), 0 without validation */
-	int val;           /* 1 when the validation split was measured */
-	int done;          /* the training ended (HOOK_TRAINED) */
-	int stopped_early; /* the patience ran out before the cap */
+	int epochs;                 /* the training's cap */
+	int best;                   /* the best validation epoch so far (the kept one when
+	                             * done), 0 without validation */
+	int val;                    /* 1 when the validation split was measured */
+	int done;                   /* the training ended (HOOK_TRAINED) */
+	int stopped_early;          /* the patience ran out before the cap */
 	double *acc, *val_acc, *lr; /* n each: training and validation accuracy
-				     * (fractions), the rate of the epoch's last batch */
+	                             * (fractions), the rate of the epoch's last batch */
 	char what[128];
 } ShownEpochs;
 

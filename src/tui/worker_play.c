@@ -45,10 +45,10 @@ static void say_end(Worker *w)
 {
 	char shape[256];
 	worker_status(w, 0,
-		      "end of the lesson: %s, parameters' CRC-32 %08x (as condnet replay prints); "
-		      "left steps back, q leaves",
-		      net_shape_str(w->s->net, shape, sizeof shape),
-		      (unsigned)session_param_crc(w->s->net));
+	              "end of the lesson: %s, parameters' CRC-32 %08x (as condnet replay prints); "
+	              "left steps back, q leaves",
+	              net_shape_str(w->s->net, shape, sizeof shape),
+	              (unsigned)session_param_crc(w->s->net));
 }
 
 /* When the lesson's next action decides the proposal shown, say so. */
@@ -59,8 +59,8 @@ static void say_next(Worker *w)
 	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
 	if (pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp && sp->layer == l->a[pos].layer)
 		worker_status(w, 0, "the lesson will %s layer %d's proposal%s: right arrow",
-			      l->a[pos].apply ? "apply" : "refuse", sp->layer,
-			      l->a[pos].apply && l->a[pos].comp ? " with compensation" : "");
+		              l->a[pos].apply ? "apply" : "refuse", sp->layer,
+		              l->a[pos].apply && l->a[pos].comp ? " with compensation" : "");
 }
 
 void worker_play_next(Worker *w)
@@ -116,7 +116,7 @@ void worker_play_back(Worker *w)
 	for (k = 1; k < target && rc == 0; k++) {
 		pthread_mutex_lock(&w->mu);
 		snprintf(w->shown.activity, sizeof w->shown.activity,
-			 "stepping back: replaying action %d of %d", k, target - 1);
+		         "stepping back: replaying action %d of %d", k, target - 1);
 		pthread_mutex_unlock(&w->mu);
 		rc = session_apply(s, &l->a[k], &quiet, &e);
 		if (rc != 0)
@@ -132,10 +132,10 @@ void worker_play_back(Worker *w)
 		worker_status(w, 1, "stepping back failed at action %d: %s", k + 1, e.msg);
 	else if (rc == 1)
 		worker_status(w, 0, "stepping back cancelled: the lesson is at action %d of %d",
-			      k - l->setup, l->n - l->setup);
+		              k - l->setup, l->n - l->setup);
 	else
 		worker_status(w, 0, "stepped back: the lesson is at action %d of %d", k - l->setup,
-			      l->n - l->setup);
+		              l->n - l->setup);
 	worker_narrate(w, "lesson: back to action %d of %d (replayed from the start)", k - l->setup,
-		       l->n - l->setup);
+	               l->n - l->setup);
 }

@@ -122,7 +122,8 @@ void worker_shown_cond(Worker *w, const Net *net, int live)
 	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
 	int rc = -1;
 	if (lc)
-		rc = live ? cond_net_values(net, w->s->tau, lc, &e) : cond_net(net, w->s->tau, lc, &e);
+		rc = live ? cond_net_values(net, w->s->tau, lc, &e)
+		          : cond_net(net, w->s->tau, lc, &e);
 	if (rc < 0) {
 		free(lc);
 		/* a stop (the screen ending, or Esc while it trains) is no failure */
@@ -141,8 +142,9 @@ static void shown_sweep_locked(Worker *w, const Alg2 *a)
 	if (a->nb && !b)
 		return;
 	for (int i = 0; i < a->nb; i++) {
-		b[i] = (ShownBeta){a->b[i].beta, a->b[i].err_tr, a->b[i].err_v, a->b[i].score,
-				 a->b[i].done, NAN, NAN};
+		b[i] = (ShownBeta){
+		    a->b[i].beta, a->b[i].err_tr, a->b[i].err_v, a->b[i].score, a->b[i].done, NAN,
+		    NAN};
 		for (int k = 0; k < p->nbeta; k++)
 			if (p->beta[k].beta == b[i].beta) {
 				b[i].smin = p->beta[k].smin;
@@ -158,7 +160,7 @@ static void shown_sweep_locked(Worker *w, const Alg2 *a)
 	p->pick_shape[0] = '\0';
 	for (int i = 0, k = 0; p->pick >= 0 && i <= a->base->m; i++) {
 		int n = snprintf(p->pick_shape + k, sizeof p->pick_shape - (size_t)k,
-				 i ? "-%d" : "%d", a->b[p->pick].widths[i]);
+		                 i ? "-%d" : "%d", a->b[p->pick].widths[i]);
 		if (n < 0 || (size_t)(k + n) >= sizeof p->pick_shape)
 			break;
 		k += n;
@@ -274,11 +276,11 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 		net_shape_str(net, shape, sizeof shape);
 		if (s->alg1 && s->alg1->training == net)
 			snprintf(what, sizeof what, "Algorithm 1, iteration %d: %s", s->alg1->nrec,
-				 shape);
+			         shape);
 		else
 			snprintf(what, sizeof what, "training %s", shape);
-		worker_series_reset(w, what, p->batches && p->batch ? p->epoch * p->batches / p->batch
-								  : 0);
+		worker_series_reset(w, what,
+		                    p->batches && p->batch ? p->epoch * p->batches / p->batch : 0);
 		w->sampled = net;
 		w->sample_epoch = -1;
 	}
@@ -290,8 +292,9 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 	int table = t - w->last_cond >= fmax(0.3, 19 * w->cond_cost);
 	/* the series: the first and last always; between them, by epochs and
 	 * by the same share of the time */
-	int series = last || w->sample_epoch < 0 ||
-		     (p->epoch - w->sample_epoch >= span / 64 && t - w->last_sample >= 19 * w->cond_cost);
+	int series =
+	    last || w->sample_epoch < 0 ||
+	    (p->epoch - w->sample_epoch >= span / 64 && t - w->last_sample >= 19 * w->cond_cost);
 	if (!table && !series)
 		return;
 	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
@@ -351,7 +354,7 @@ static void step_alg1(Worker *w, const HookStep *st)
 	pub_alg1_locked(w, a, 1);
 	w->shown.test_acc = acc;
 	snprintf(w->shown.activity, sizeof w->shown.activity, "Algorithm 1: iteration %d done",
-		 a->nrec - 1);
+	         a->nrec - 1);
 	pthread_mutex_unlock(&w->mu);
 	if (isnan(before))
 		worker_narrate(w, "%s; test accuracy %.2f %%", st->text, acc);
@@ -376,7 +379,7 @@ static void step_alg2(Worker *w, const HookStep *st)
 	w->shown.sweep_secs = clock_seconds() - w->t_job;
 	w->sweep_trials++;
 	snprintf(w->shown.activity, sizeof w->shown.activity, "β sweep: β %.2f trial %d done",
-		 t->beta, t->trial + 1);
+	         t->beta, t->trial + 1);
 	pthread_mutex_unlock(&w->mu);
 	worker_narrate(w, "%s", st->text);
 }

@@ -29,8 +29,11 @@ void worker_sqz_finish(Worker *w, const char *how)
 		q->acc_end = acc;
 	pthread_mutex_unlock(&w->mu);
 	if (was)
-		worker_narrate(w, "squeeze %s: %d neuron(s) removed in this pass, test accuracy %.2f %% → "
-			       "%.2f %%; t retrains", how, w->shown.sq.removed, w->shown.sq.acc_start, acc);
+		worker_narrate(
+		    w,
+		    "squeeze %s: %d neuron(s) removed in this pass, test accuracy %.2f %% → "
+		    "%.2f %%; t retrains",
+		    how, w->shown.sq.removed, w->shown.sq.acc_start, acc);
 	if (was)
 		worker_status(
 		    w, 0,
@@ -90,12 +93,13 @@ void worker_sqz_show(Worker *w)
 	/* Esc or the screen's end stops it between two evaluations */
 	hook_set_thread_stop(worker_stop_any, w);
 	int rc = squeeze_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1,
-				       0, &lc, &e);
+	                               0, &lc, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
 	if (rc < 0) {
 		if (worker_stop_any(w))
-			worker_status(w, 0, "squeeze preview stopped: its what-if accuracies are not "
-					    "measured");
+			worker_status(w, 0,
+			              "squeeze preview stopped: its what-if accuracies are not "
+			              "measured");
 		else
 			worker_status(w, 1, "squeeze preview: %s", e.msg);
 		return;
