@@ -367,6 +367,13 @@ START_TEST(bad_inputs)
 	Err e;
 	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
 	ck_assert_str_eq(e.msg, "Algorithm 1: τ = 0.5, expected a finite threshold > 1");
+	/* τ = 1 is Algorithm 3's least τ, not Algorithm 1's */
+	o = opts(1, 1, 0);
+	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
+	ck_assert_str_eq(e.msg, "Algorithm 1: τ = 1, expected a finite threshold > 1");
+	ck_assert_int_eq(alg1_check_tau(1.0000001, NULL), 0);
+	ck_assert_int_eq(alg1_check_tau(INFINITY, &e), -1);
+	ck_assert_str_eq(e.msg, "τ = inf, expected a finite threshold > 1");
 	o = opts(25.0, 1, 0);
 	o.eta = 0;
 	ck_assert_ptr_null(alg1_new(s, data, &o, &e));

@@ -306,6 +306,25 @@ START_TEST(layer_on_net)
 }
 END_TEST
 
+/* The two rules every test of κ against τ and every check of τ ask: κ > τ
+ * strictly (NaN is never over), τ finite and at least 1. */
+START_TEST(rules_on_tau)
+{
+	ck_assert_int_eq(cond_over(25.0000001, 25), 1);
+	ck_assert_int_eq(cond_over(25, 25), 0);
+	ck_assert_int_eq(cond_over(3, 25), 0);
+	ck_assert_int_eq(cond_over(INFINITY, 25), 1);
+	ck_assert_int_eq(cond_over(NAN, 25), 0);
+	Err e;
+	ck_assert_int_eq(cond_check_tau(1, &e), 0);
+	ck_assert_int_eq(cond_check_tau(1e12, &e), 0);
+	ck_assert_int_eq(cond_check_tau(0.999, &e), -1);
+	ck_assert_str_eq(e.msg, "τ = 0.999, expected a finite number ≥ 1");
+	ck_assert_int_eq(cond_check_tau(INFINITY, &e), -1);
+	ck_assert_int_eq(cond_check_tau(NAN, NULL), -1);
+}
+END_TEST
+
 START_TEST(layer_errors)
 {
 	Net *net = small_net();
@@ -565,6 +584,7 @@ static Suite *suite(void)
 	tcase_add_test(t, svd_and_qr_ranks_agree);
 	tcase_add_test(t, qrpt_planted);
 	tcase_add_test(t, layer_on_net);
+	tcase_add_test(t, rules_on_tau);
 	tcase_add_test(t, layer_errors);
 	tcase_add_test(t, lstsq_exact);
 	tcase_add_test(t, lstsq_rank_deficient);

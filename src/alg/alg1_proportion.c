@@ -24,6 +24,13 @@ void alg1_opts_default(Alg1Opts *o)
 	train_opts_default(&o->train);
 }
 
+int alg1_check_tau(double tau, Err *e)
+{
+	if (!(tau > 1.0) || !isfinite(tau))
+		return err_set(e, "τ = %g, expected a finite threshold > 1", tau);
+	return 0;
+}
+
 const char *alg1_status_name(Alg1Status s)
 {
 	switch (s) {
@@ -73,8 +80,8 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 		        train->name, train->k, initial->n[m]);
 		return NULL;
 	}
-	if (!(o->tau > 1.0) || !isfinite(o->tau)) {
-		err_set(e, "Algorithm 1: τ = %g, expected a finite threshold > 1", o->tau);
+	if (alg1_check_tau(o->tau, e) < 0) {
+		err_prefix(e, "Algorithm 1");
 		return NULL;
 	}
 	if (!(o->eta > 0.0) || !isfinite(o->eta)) {
@@ -250,7 +257,7 @@ static int plan_widths(const Alg1 *a, int *w, char *why, size_t len)
 		memcpy(w, r->n, (size_t)(m + 1) * sizeof *w);
 	for (int i = 0; i < m - 1; i++) {
 		int n = r->n[i + 1], p = r->p[i];
-		if (!(r->kappa[i] > a->o.tau))
+		if (!cond_over(r->kappa[i], a->o.tau))
 			continue;
 		int nw = n - p;
 		if (round > 1) {
@@ -295,7 +302,7 @@ static void settle(Alg1 *a)
 	const Alg1Record *r = &a->rec[a->nrec - 1];
 	int m = r->m, over = 0, hidden_over = 0;
 	for (int i = 0; i < m; i++)
-		if (r->kappa[i] > a->o.tau) {
+		if (cond_over(r->kappa[i], a->o.tau)) {
 			over++;
 			if (i < m - 1)
 				hidden_over++;
@@ -383,7 +390,7 @@ static void describe_plan(const Alg1 *a, const int *w, char *buf, size_t len)
 	char kb[32];
 	buf[0] = '\0';
 	for (int i = 0; i < r->m - 1; i++) {
-		if (!(r->kappa[i] > a->o.tau))
+		if (!cond_over(r->kappa[i], a->o.tau))
 			continue;
 		append(buf, len, "%slayer %d: κ %s > τ = %g with %d σ below σ₁/τ, %d → %d neurons",
 		       buf[0] ? "; " : "", i + 1,
@@ -404,7 +411,7 @@ static void describe_outcome(const Alg1 *a, char *buf, size_t len)
 	int over = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < r->m; i++)
-		if (r->kappa[i] > a->o.tau)
+		if (cond_over(r->kappa[i], a->o.tau))
 			append(buf, len, "%s%d", over++ ? ", " : "", i + 1);
 	cond_kappa_str(r->max_kappa, a->o.tau, kb, sizeof kb);
 	if (!over) {

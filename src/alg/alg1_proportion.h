@@ -33,6 +33,11 @@ typedef struct Alg1Opts {
 } Alg1Opts;
 
 void alg1_opts_default(Alg1Opts *o);
+/* Algorithm 1's rule on τ: finite and > 1 (at τ = 1 every layer but a
+ * perfectly conditioned one has κ > τ, and the loop would not end). 0, or
+ * -1 and "τ = T, expected a finite threshold > 1". alg1_new and the
+ * session's τ ask it (Algorithm 3 accepts τ = 1: cond_check_tau). */
+int alg1_check_tau(double tau, Err *e);
 
 typedef struct Alg1Record {
 	int iter; /* 0 = the initial network after line 1 */

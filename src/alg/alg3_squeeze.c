@@ -57,7 +57,7 @@ static int decide_count(const Net *net, int layer, const SqueezeOpts *o, Squeeze
 	int cols = sp->n_before;
 	sp->p_qr = sp->nkeep = cols;
 	sp->kappa_after = sp->kappa_before;
-	if (sp->kappa_before > o->tau) {
+	if (cond_over(sp->kappa_before, o->tau)) {
 		int p = 0;
 		while (p < sp->nrdiag && sp->rdiag[p] > 0.0 && sp->rdiag[p] >= 1.0 / o->tau)
 			p++;
@@ -68,11 +68,11 @@ static int decide_count(const Net *net, int layer, const SqueezeOpts *o, Squeeze
 		sp->nkeep = o->keep_counts[layer - 1];
 		return 0;
 	}
-	if (sp->kappa_before <= o->tau)
+	if (!cond_over(sp->kappa_before, o->tau))
 		return 0;
 	int p = sp->p_qr;
 	double k = cond_kappa_columns(net, layer, sp->perm, p, e);
-	while (o->while_loop && p > 1 && !isnan(k) && k > o->tau)
+	while (o->while_loop && p > 1 && !isnan(k) && cond_over(k, o->tau))
 		k = cond_kappa_columns(net, layer, sp->perm, --p, e);
 	if (isnan(k))
 		return -1;
@@ -86,8 +86,8 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 	memset(sp, 0, sizeof *sp);
 	if (check_hidden(net, layer, e))
 		return -1;
-	if (!(o->tau >= 1.0) || isinf(o->tau))
-		return err_set(e, "τ = %g, expected a finite number ≥ 1", o->tau);
+	if (cond_check_tau(o->tau, e) < 0)
+		return -1;
 	if ((unsigned)o->criterion >= SQUEEZE_NCRITERIA)
 		return err_set(e, "unknown squeeze criterion %d", (int)o->criterion);
 	if (o->keep_counts &&
@@ -199,8 +199,8 @@ Alg3 *alg3_new(Net *net, const SqueezeOpts *o, const Dataset *sample, Err *e)
 		err_set(e, "Algorithm 3: expected a network and options");
 		return NULL;
 	}
-	if (!(o->tau >= 1.0) || isinf(o->tau)) {
-		err_set(e, "Algorithm 3: τ = %g, expected a finite number ≥ 1", o->tau);
+	if (cond_check_tau(o->tau, e) < 0) {
+		err_prefix(e, "Algorithm 3");
 		return NULL;
 	}
 	if (o->compensate && !sample) {
@@ -330,8 +330,8 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 		          "removals); pivoted QR keeps %d of %d (|r_jj| ≥ |r_11|/τ), the κ loop "
 		          "%d: %d → %d neurons, κ %s%s",
 		          sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
-		          sp->kappa_before > a->o.tau ? ">" : "≤", a->o.tau, sp->p_qr, sp->n_before,
-		          sp->nkeep, sp->n_before, sp->nkeep,
+		          cond_over(sp->kappa_before, a->o.tau) ? ">" : "≤", a->o.tau, sp->p_qr,
+		          sp->n_before, sp->nkeep, sp->n_before, sp->nkeep,
 		          cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
 	decided(a);
 	return 0;

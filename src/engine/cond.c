@@ -88,15 +88,16 @@ const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len)
 	for (int d = 4; d <= KAPPA_DIGITS; d++) {
 		snprintf(buf, len, "%.*g", d, kappa);
 		shown = strtod(buf, NULL);
-		if (!(tau > 0) ||
-		    ((shown > tau) == (kappa > tau) && (shown != tau || kappa == tau)))
+		if (!(tau > 0) || (cond_over(shown, tau) == cond_over(kappa, tau) &&
+		                   (shown != tau || kappa == tau)))
 			return buf;
 	}
 	/* KAPPA_DIGITS put κ on τ or across it: the number of that many digits
 	 * next to τ on κ's side */
 	double step = pow(10.0, floor(log10(fabs(shown))) - (KAPPA_DIGITS - 1));
-	for (int k = 0; k < 100 && (kappa > tau ? !(shown > tau) : !(shown < tau)); k++) {
-		shown += kappa > tau ? step : -step;
+	int over = cond_over(kappa, tau);
+	for (int k = 0; k < 100 && (over ? !cond_over(shown, tau) : !(shown < tau)); k++) {
+		shown += over ? step : -step;
 		snprintf(buf, len, "%.*g", KAPPA_DIGITS, shown);
 		shown = strtod(buf, NULL);
 	}
@@ -115,7 +116,12 @@ void cond_layer_free(LayerCond *lc)
 	lc->rdiag = NULL;
 }
 
-static int check_tau(double tau, Err *e)
+int cond_over(double kappa, double tau)
+{
+	return kappa > tau;
+}
+
+int cond_check_tau(double tau, Err *e)
 {
 	if (!(tau >= 1.0) || isinf(tau))
 		return err_set(e, "τ = %g, expected a finite number ≥ 1", tau);
@@ -130,7 +136,7 @@ static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerC
 	if (!net || layer < 1 || layer > net->m)
 		return err_set(e, "layer %d does not exist (expected 1..%d)", layer,
 		               net ? net->m : 0);
-	if (check_tau(tau, e))
+	if (cond_check_tau(tau, e))
 		return -1;
 	int rows, cols;
 	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
@@ -234,7 +240,7 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 	if (m < 1)
 		return 0;
 	memset(lc, 0, (size_t)m * sizeof *lc);
-	if (check_tau(tau, e))
+	if (cond_check_tau(tau, e))
 		return -1;
 	Batch b = {.net = net, .tau = tau, .with_qr = with_qr, .lc = lc};
 	hook_thread_stop_get(&b.stop, &b.stop_ud);

@@ -20,6 +20,15 @@
  * squeeze_opts_default and the session take it from here. */
 #define COND_TAU_DEFAULT 25.0
 
+/* The rule of line 2 of Algorithms 1 and 3: 1 when κ > τ (the layer is
+ * ill-conditioned at τ), else 0; a NaN κ (an all-zero Ŵ has no meaningful
+ * ratio) is not over. Every test of κ against τ asks it. */
+int cond_over(double kappa, double tau);
+/* The τ the conditioning counts p and the QR rank at, and Algorithm 3
+ * squeezes at: finite and ≥ 1. 0, or -1 and "τ = T, expected a finite
+ * number ≥ 1". (Algorithm 1 asks more: alg1_check_tau.) */
+int cond_check_tau(double tau, Err *e);
+
 typedef struct LayerCond {
 	int layer;      /* 1..m */
 	int rows, cols; /* n[i-1]+1, n[i] */

@@ -123,7 +123,7 @@ static void k_tau(Tui *t, int ch)
 {
 	if (ch == '+' || ch == '=')
 		tui_set_value(t, SESS_TAU, t->tau * 1.25);
-	else if (ch == '-' && t->tau / 1.25 > 1)
+	else if (ch == '-' && alg1_check_tau(t->tau / 1.25, NULL) == 0)
 		tui_set_value(t, SESS_TAU, t->tau / 1.25);
 	else if (ch == '-')
 		worker_status(t->w, 1, "%s must stay above 1", screen_sym(SYM_TAU));

@@ -47,14 +47,6 @@ const char *views_shape(const int *n, int m, char *buf, size_t len)
 	return buf;
 }
 
-int views_over(const Shown *p)
-{
-	int over = 0;
-	for (int i = 0; p->lc && i < p->m; i++)
-		over += p->lc[i].kappa > p->tau;
-	return over;
-}
-
 void views_profile(int top, int left, int rows, int cols, const char *title, const double *v, int n,
                    double tau, int keep)
 {

@@ -13,8 +13,6 @@
 const char *views_kappa(double k, double tau, char *buf, size_t len);
 /* Widths n[0..m] as "10-32×4-3" (runs of equal hidden widths folded). */
 const char *views_shape(const int *n, int m, char *buf, size_t len);
-/* The layers with κ > τ in lc, counted. */
-int views_over(const Shown *p);
 
 /* Each view draws rows top..bot (inclusive). */
 void view_layers(const Shown *p, UiState *u, int top, int bot);

@@ -49,7 +49,7 @@ static int layers_over(const Shown *p, char *buf, size_t len)
 	size_t k = 0;
 	buf[0] = '\0';
 	for (int i = 0; p->lc && i < p->m && k + 8 < len; i++)
-		if (p->lc[i].kappa > p->tau)
+		if (cond_over(p->lc[i].kappa, p->tau))
 			k += (size_t)snprintf(buf + k, len - k, "%s%d", over++ ? ", " : "", i + 1);
 	if (!over)
 		snprintf(buf, len, "none");
