@@ -65,7 +65,7 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
 	plot_axes(&pl, 0, NULL, 1);
 	plot_hline(&pl, 1 / tau, C_MARK, NULL);
 	for (int j = 0; j < n; j++) {
-		int below = keep >= 0 ? j >= keep : v[j] < 1 / tau;
+		int below = j >= keep;
 		double y = v[j] > 0 ? v[j] : lo;
 		plot_dot(&pl, j + 1, y, below ? C_WARN : C_GOOD,
 		         v[j] > 0
