@@ -577,6 +577,36 @@ START_TEST(log_ranges_match_the_cli)
 }
 END_TEST
 
+/* τ and η reach the session and its Algorithm 1 through their setters
+ * only: the next iteration runs at the new values, and a value Algorithm 1
+ * refuses changes neither the session nor the algorithm. */
+START_TEST(setters_reach_algorithm1)
+{
+	Err e = {{0}};
+	Session *s = session_new(&e);
+	ck_assert_int_eq(session_replay(s, write_log(tu_tmpdir(), small_log), NULL, &e), 0);
+	SessAction st = act(SESS_ALG1_STEP);
+	ck_assert_msg(session_apply(s, &st, NULL, &e) == 0, "%s", e.msg);
+	ck_assert(s->alg1 && s->alg1->o.tau == 3 && s->alg1->o.eta == 0.5);
+	ck_assert_int_eq(session_set_tau(s, 4.5, &e), 0);
+	ck_assert_int_eq(session_set_eta(s, 0.25, &e), 0);
+	ck_assert(s->tau == 4.5 && s->alg1->o.tau == 4.5);
+	ck_assert(s->eta == 0.25 && s->alg1->o.eta == 0.25);
+	ck_assert_int_eq(session_set_tau(s, 1, &e), -1);
+	ck_assert_str_eq(e.msg, "τ = 1, expected a finite threshold > 1");
+	ck_assert_int_eq(session_set_eta(s, -1, &e), -1);
+	ck_assert_str_eq(e.msg, "η = -1, expected a positive number of epochs");
+	ck_assert(s->tau == 4.5 && s->alg1->o.tau == 4.5);
+	ck_assert(s->eta == 0.25 && s->alg1->o.eta == 0.25);
+	if (s->alg1->status == ALG1_RUNNING) {
+		ck_assert_msg(session_apply(s, &st, NULL, &e) == 0, "%s", e.msg);
+		ck_assert(s->alg1->rec[1].tau == 4.5 && s->alg1->rec[1].eta == 0.25);
+		ck_assert(s->alg1->rec[0].tau == 3 && s->alg1->rec[0].eta == 0.5);
+	}
+	session_free(s);
+}
+END_TEST
+
 /* A path of 965 characters, 900 of them spaces (each logged as %20), is
  * logged whole and read back whole; the longest possible action fits a
  * log line; a line that does not fit its buffer is an error, never cut. */
@@ -889,6 +919,7 @@ int main(void)
 	tcase_add_test(tc, hook_sees_the_training_net);
 	tcase_add_test(tc, adopt_the_pick);
 	tcase_add_test(tc, log_ranges_match_the_cli);
+	tcase_add_test(tc, setters_reach_algorithm1);
 	tcase_add_test(tc, long_paths_are_logged_whole);
 	tcase_add_test(tc, replay_refuses_non_regular_files);
 	tcase_add_test(tc, squeeze_pass);

@@ -31,6 +31,29 @@ int alg1_check_tau(double tau, Err *e)
 	return 0;
 }
 
+int alg1_check_eta(double eta, Err *e)
+{
+	if (!(eta > 0.0) || !isfinite(eta))
+		return err_set(e, "η = %g, expected a positive number of epochs", eta);
+	return 0;
+}
+
+int alg1_set_tau(Alg1 *a, double tau, Err *e)
+{
+	if (alg1_check_tau(tau, e) < 0)
+		return -1;
+	a->o.tau = tau;
+	return 0;
+}
+
+int alg1_set_eta(Alg1 *a, double eta, Err *e)
+{
+	if (alg1_check_eta(eta, e) < 0)
+		return -1;
+	a->o.eta = eta;
+	return 0;
+}
+
 const char *alg1_status_name(Alg1Status s)
 {
 	switch (s) {
@@ -84,8 +107,8 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 		err_prefix(e, "Algorithm 1");
 		return NULL;
 	}
-	if (!(o->eta > 0.0) || !isfinite(o->eta)) {
-		err_set(e, "Algorithm 1: η = %g, expected a positive number of epochs", o->eta);
+	if (alg1_check_eta(o->eta, e) < 0) {
+		err_prefix(e, "Algorithm 1");
 		return NULL;
 	}
 	if (o->round < 0 || o->max_iter < 1) {

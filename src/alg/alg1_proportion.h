@@ -38,6 +38,9 @@ void alg1_opts_default(Alg1Opts *o);
  * -1 and "τ = T, expected a finite threshold > 1". alg1_new and the
  * session's τ ask it (Algorithm 3 accepts τ = 1: cond_check_tau). */
 int alg1_check_tau(double tau, Err *e);
+/* η, the epochs of every training: finite and > 0. 0, or -1 and "η = E,
+ * expected a positive number of epochs". */
+int alg1_check_eta(double eta, Err *e);
 
 typedef struct Alg1Record {
 	int iter; /* 0 = the initial network after line 1 */
@@ -100,6 +103,11 @@ Alg1 *alg1_clone(const Alg1 *a, Err *e);
  * while some κ > τ remains), or -1 on error (a's state is unchanged). A
  * step after the end returns the final status and does nothing. */
 int alg1_step(Alg1 *a, const Hook *h, Err *e);
+/* The τ and η of the iterations from the next on (the records keep the τ and
+ * η each ran with): 0, or -1 with nothing changed when τ breaks
+ * alg1_check_tau or η is not a positive number of epochs. */
+int alg1_set_tau(Alg1 *a, double tau, Err *e);
+int alg1_set_eta(Alg1 *a, double eta, Err *e);
 /* Steps until the status is not ALG1_RUNNING (or the hook cancels). */
 int alg1_run(Alg1 *a, const Hook *h, Err *e);
 /* After ALG1_STOPPED the state is that before the interrupted iteration, and

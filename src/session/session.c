@@ -139,6 +139,24 @@ int session_adopt_action(const Session *s, SessAction *a, double *beta, Err *e)
 	return 0;
 }
 
+int session_set_tau(Session *s, double tau, Err *e)
+{
+	if (s->alg1 ? alg1_set_tau(s->alg1, tau, e) < 0 : alg1_check_tau(tau, e) < 0)
+		return -1;
+	s->tau = tau;
+	if (s->alg1 && s->alg1->status != ALG1_RUNNING)
+		s->alg1_live = 0;
+	return 0;
+}
+
+int session_set_eta(Session *s, double eta, Err *e)
+{
+	if (s->alg1 ? alg1_set_eta(s->alg1, eta, e) < 0 : alg1_check_eta(eta, e) < 0)
+		return -1;
+	s->eta = eta;
+	return 0;
+}
+
 static int do_data(Session *s, const SessAction *a, Err *e)
 {
 	DataSpec d;
@@ -424,21 +442,12 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		rc = do_load(s, &a, e);
 		break;
 	case SESS_TAU:
-		if (!(a.x > 1))
-			return err_set(e, "tau: expected a value > 1");
-		s->tau = a.x;
-		if (s->alg1) {
-			s->alg1->o.tau = a.x;
-			if (s->alg1->status != ALG1_RUNNING)
-				s->alg1_live = 0;
-		}
+		if (session_set_tau(s, a.x, e) < 0)
+			return err_prefix(e, "tau");
 		break;
 	case SESS_ETA:
-		if (!(a.x > 0))
-			return err_set(e, "eta: expected a value > 0");
-		s->eta = a.x;
-		if (s->alg1)
-			s->alg1->o.eta = a.x;
+		if (session_set_eta(s, a.x, e) < 0)
+			return err_prefix(e, "eta");
 		break;
 	case SESS_SCHED: {
 		LrSchedule sc;

@@ -177,6 +177,14 @@ void session_free(Session *s); /* accepts NULL; closes the log */
  * proposal is made on the spot, as Algorithm 3 makes it. */
 int session_apply(Session *s, const SessAction *a, const Hook *h, Err *e);
 
+/* The session's τ and η, and those of its Algorithm 1 (alg1_set_tau,
+ * alg1_set_eta): the setters the tau and eta actions apply. τ follows
+ * Algorithm 1's rule (alg1_check_tau), η is a positive number of epochs; -1
+ * with nothing changed otherwise. A τ change leaves an Algorithm 1 that has
+ * ended behind: the next step starts a new one from the network. */
+int session_set_tau(Session *s, double tau, Err *e);
+int session_set_eta(Session *s, double eta, Err *e);
+
 /* A squeeze pass over the current network at the session's τ: Algorithm 3,
  * one layer at a time, each decision a logged squeeze action. Returns
  * ALG3_PROPOSED when a layer waits for a decision, ALG3_DONE when none has

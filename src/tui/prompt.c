@@ -59,10 +59,6 @@ void tui_set_value(Tui *t, SessKind k, double x)
 	const Shown *p = worker_lock(t->w);
 	j.quiet = p->ops > 0;
 	worker_unlock(t->w);
-	if (k == SESS_TAU)
-		t->tau = x;
-	else
-		t->eta = x;
 	tui_submit(t, &j);
 	if (j.quiet)
 		worker_status(t->w, 0,

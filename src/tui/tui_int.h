@@ -35,7 +35,6 @@ typedef struct Tui {
 	char beta_def[256]; /* what b proposes: the β list and q */
 	int q_def;
 	char data_name[64];   /* for the default file names */
-	double tau, eta;      /* as they will be after every queued change */
 	int patience;         /* early stopping of every t training, 0: none */
 	char sched[256];      /* the schedule typed while its warm-up and patience are asked */
 	double warmup;        /* the warm-up typed while the patience is asked */

@@ -114,11 +114,11 @@ static void draw_header(const Shown *p, const UiState *u)
 	               1, " %s", st);
 	/* τ and η first: they never go; then [unsaved] at the right end */
 	snprintf(tb, sizeof tb, "%g", p->tau);
-	if (u->tau > 0 && u->tau != p->tau)
-		snprintf(tb, sizeof tb, "%g%s%g", p->tau, S(ARROW), u->tau);
+	if (p->tau_next != p->tau)
+		snprintf(tb, sizeof tb, "%g%s%g", p->tau, S(ARROW), p->tau_next);
 	snprintf(eb, sizeof eb, "%g", p->eta);
-	if (u->eta > 0 && u->eta != p->eta)
-		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), u->eta);
+	if (p->eta_next != p->eta)
+		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), p->eta_next);
 	long sum = 0;
 	for (int i = 1; p->n && i <= p->m; i++)
 		sum += p->n[i];

@@ -404,6 +404,22 @@ static const char *job_name(const Job *j, char *buf, size_t len)
 	return buf;
 }
 
+void worker_ahead_locked(Worker *w)
+{
+	Shown *p = &w->shown;
+	p->tau_next = p->tau;
+	p->eta_next = p->eta;
+	for (int k = -1; k < w->qn; k++) {
+		const Job *j = k < 0 ? (p->busy ? &w->cur : NULL) : &w->q[(w->qh + k) % QMAX];
+		if (!j || j->kind != JOB_ACTION)
+			continue;
+		if (j->a.kind == SESS_TAU)
+			p->tau_next = j->a.x;
+		else if (j->a.kind == SESS_ETA)
+			p->eta_next = j->a.x;
+	}
+}
+
 static void *thread_main(void *arg)
 {
 	Worker *w = arg;
@@ -420,6 +436,7 @@ static void *thread_main(void *arg)
 		w->qn--;
 		w->cancel = 0;
 		w->shown.busy = 1;
+		w->cur = j;
 		w->shown.queued = w->qn;
 		w->shown.have_prog = 0;
 		job_name(&j, w->shown.running, sizeof w->shown.running);
@@ -435,6 +452,7 @@ static void *thread_main(void *arg)
 		w->shown.queued = w->qn;
 		w->shown.activity[0] = '\0';
 		w->shown.running[0] = '\0';
+		worker_ahead_locked(w);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
@@ -510,6 +528,7 @@ int worker_submit(Worker *w, const Job *j)
 		w->qn++;
 		w->shown.ops += !is_setting(j);
 		w->shown.queued = w->qn;
+		worker_ahead_locked(w);
 		pthread_cond_signal(&w->wake);
 	}
 	pthread_mutex_unlock(&w->mu);

@@ -20,6 +20,7 @@ struct Worker {
 	const Lesson *lesson;
 	Job q[QMAX];
 	int qh, qn, quit, cancel;
+	Job cur; /* the job running, when busy */
 	Shown shown;
 	/* worker thread only */
 	double last_cond, cond_cost, last_sample, sample_epoch, t_job;
@@ -38,6 +39,9 @@ int worker_quitting(Worker *w);
 int worker_stop_quit(void *w);
 int worker_stop_any(void *w);
 
+/* shown.tau_next and eta_next from the session's values and the τ and η
+ * actions queued or running (the mutex held). */
+void worker_ahead_locked(Worker *w);
 /* Everything the panels show, after a job. */
 void worker_publish(Worker *w);
 /* The conditioning of net as the layer table (live: while it trains). */

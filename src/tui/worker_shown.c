@@ -193,6 +193,7 @@ void worker_publish(Worker *w)
 	Shown *p = &w->shown;
 	p->tau = s->tau;
 	p->eta = s->eta;
+	worker_ahead_locked(w);
 	p->lr = s->topt.adam.lr;
 	p->sched = s->topt.sched;
 	p->seed = s->seed;
