@@ -383,6 +383,16 @@ START_TEST(bad_inputs)
 	Net *s2 = shape(2, w2);
 	ck_assert_ptr_null(alg1_new(s2, data, &o, &e));
 	ck_assert_ptr_nonnull(strstr(e.msg, "has 10 features, the network expects 9 inputs"));
+	/* no validation split: a plateau schedule and early stopping are refused */
+	o.train.sched.kind = SCHED_PLATEAU;
+	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
+	ck_assert_str_eq(e.msg, "Algorithm 1: the plateau schedule needs a validation set, which "
+	                        "Algorithm 1 has not (it trains η epochs each time)");
+	o.train.sched.kind = SCHED_CONSTANT;
+	ck_assert_int_eq(alg1_check_training(&o.train, 3, &e), -1);
+	ck_assert_str_eq(e.msg, "early stopping needs a validation set, which Algorithm 1 has not "
+	                        "(it trains η epochs each time)");
+	ck_assert_int_eq(alg1_check_training(&o.train, 0, &e), 0);
 	ck_assert_str_eq(alg1_status_name(ALG1_MAX_ITER), "max-iter");
 	net_free(s2);
 	net_free(s);

@@ -603,6 +603,19 @@ START_TEST(setters_reach_algorithm1)
 		ck_assert(s->alg1->rec[1].tau == 4.5 && s->alg1->rec[1].eta == 0.25);
 		ck_assert(s->alg1->rec[0].tau == 3 && s->alg1->rec[0].eta == 0.5);
 	}
+	/* a new Algorithm 1 under a plateau schedule is refused by its own rule */
+	SessAction pl = act(SESS_SCHED), tr = act(SESS_TRAIN);
+	tr.x = 0.5;
+	ck_assert_int_eq(session_apply(s, &tr, NULL, &e), 0); /* alg1 no longer goes on */
+	strcpy(pl.spec, "plateau:2");
+	ck_assert_int_eq(session_apply(s, &pl, NULL, &e), 0);
+	ck_assert_int_eq(session_apply(s, &st, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "Algorithm 1: the plateau schedule needs a validation set, which "
+	                        "Algorithm 1 has not (it trains η epochs each time)");
+	pl = act(SESS_SCHED);
+	strcpy(pl.spec, "constant");
+	ck_assert_int_eq(session_apply(s, &pl, NULL, &e), 0);
+	ck_assert_msg(session_apply(s, &st, NULL, &e) == 0, "%s", e.msg);
 	session_free(s);
 }
 END_TEST

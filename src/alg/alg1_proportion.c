@@ -38,6 +38,19 @@ int alg1_check_eta(double eta, Err *e)
 	return 0;
 }
 
+int alg1_check_training(const TrainOpts *t, int patience, Err *e)
+{
+	const char *what = patience > 0                     ? "early stopping"
+	                   : t->sched.kind == SCHED_PLATEAU ? "the plateau schedule"
+	                                                    : NULL;
+	if (what)
+		return err_set(e,
+		               "%s needs a validation set, which Algorithm 1 has not (it trains "
+		               "η epochs each time)",
+		               what);
+	return 0;
+}
+
 int alg1_set_tau(Alg1 *a, double tau, Err *e)
 {
 	if (alg1_check_tau(tau, e) < 0)
@@ -108,6 +121,10 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 		return NULL;
 	}
 	if (alg1_check_eta(o->eta, e) < 0) {
+		err_prefix(e, "Algorithm 1");
+		return NULL;
+	}
+	if (alg1_check_training(&o->train, 0, e) < 0) {
 		err_prefix(e, "Algorithm 1");
 		return NULL;
 	}

@@ -82,13 +82,24 @@ typedef struct Alg1 {
 	const Net *training;
 } Alg1;
 
+/* Algorithm 1's rule on its trainings: it has no validation split (it
+ * trains η epochs on the whole training set each time), so neither a
+ * plateau schedule (t->sched) nor early stopping (patience > 0) applies. 0,
+ * or -1 and "the plateau schedule needs a validation set, which Algorithm 1
+ * has not (…)" or "early stopping needs …". alg1_new holds its options to
+ * it; a front end asks it of its settings before it reads any data. */
+int alg1_check_training(const TrainOpts *t, int patience, Err *e);
+
 /* Deep copies of records (for screens), and their release (r may be NULL).
  * A copy of no records is NULL; otherwise NULL means no memory (message in e). */
 Alg1Record *alg1_records_copy(const Alg1Record *r, int n, Err *e);
 void alg1_records_free(Alg1Record *r, int n);
 
 /* initial: the starting shape (its weights are not used: line 1 trains it
- * from fresh Glorot weights drawn from o->seed). train must outlive it. */
+ * from fresh Glorot weights drawn from o->seed). train must outlive it.
+ * NULL with a message for options that break alg1_check_tau, alg1_check_eta
+ * or alg1_check_training, a network that does not fit the data, or no
+ * memory. */
 Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err *e);
 void alg1_free(Alg1 *a);
 /* A deep copy: its own network and records (nothing shared with a), the

@@ -93,11 +93,10 @@ int cmd_alg1(int argc, char **argv)
 		return pr == 1 ? 0 : 2;
 	o.seed = c.seed;
 	o.train = c.train;
-	if (c.early_stop > 0 || c.train.sched.kind == SCHED_PLATEAU) {
-		fprintf(stderr,
-		        "condnet alg1: %s needs a validation set, which Algorithm 1 has not "
-		        "(it trains eta epochs each time)\n",
-		        c.early_stop > 0 ? "--early-stop" : "the plateau schedule");
+	/* Algorithm 1's own rule, as a usage error before any data are read */
+	if (alg1_check_training(&c.train, c.early_stop, &e) < 0) {
+		fprintf(stderr, "condnet alg1: %s%s\n", c.early_stop > 0 ? "--early-stop: " : "",
+		        e.msg);
 		return 2;
 	}
 	if (cli_check_outputs(&c, NULL, 0, &e) || cli_load_data(&c, &train, NULL, &e) ||

@@ -312,9 +312,6 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 {
 	SessSnapshot before;
 	*done = 0;
-	if (s->topt.sched.kind == SCHED_PLATEAU && (!s->alg1 || !s->alg1_live))
-		return err_set(e, "the plateau schedule needs a validation set, which Algorithm 1 "
-		                  "has not (its trainings follow any other schedule)");
 	if (snap_take(s, &before, e) < 0)
 		return -1;
 	if (!s->alg1 || !s->alg1_live) {
