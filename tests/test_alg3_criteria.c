@@ -402,8 +402,8 @@ START_TEST(layer_compare_matches_the_preview)
 	              e.msg);
 	ck_assert_int_eq(lc.rows, 400);
 	ck_assert_int_eq(lc.nkeep, 5);
-	ck_assert_double_eq_tol(lc.acc[SQUEEZE_QR], 100 * acc, 1e-9);
-	ck_assert_double_eq_tol(lc.acc_comp[SQUEEZE_QR], 100 * accc, 1e-9);
+	ck_assert_double_eq_tol(lc.acc[SQUEEZE_QR], acc, 1e-9);
+	ck_assert_double_eq_tol(lc.acc_comp[SQUEEZE_QR], accc, 1e-9);
 	/* compensation restores the function when only the copies go */
 	ck_assert_double_eq(lc.acc_comp[SQUEEZE_QR], 100);
 	ck_assert_double_eq(lc.acc_comp[SQUEEZE_NORM], 100);

@@ -207,15 +207,15 @@ START_TEST(preview_leaves_net_alone)
 	double acc = -1, acc_comp = -1;
 	ck_assert_msg(squeeze_preview(net, &sp, eval, sample, &acc, &acc_comp, &e) == 0, "%s",
 	              e.msg);
-	ck_assert(acc >= 0 && acc <= 1);
-	ck_assert(acc < 1);
-	ck_assert_double_eq(acc_comp, 1.0);
+	ck_assert(acc >= 0 && acc <= 100);
+	ck_assert(acc < 100);
+	ck_assert_double_eq(acc_comp, 100);
 	ck_assert_int_eq(net->n[2], 7);
 	ck_assert_int_eq(memcmp(net->param, orig->param, sizeof(float) * net->nparam), 0);
 
 	/* applying it for real gives the previewed accuracy */
 	ck_assert_int_eq(squeeze_apply(net, &sp, 0, NULL, &e), 0);
-	ck_assert_double_eq_tol(1 - net_error(net, eval, NULL), acc, 1e-12);
+	ck_assert_double_eq_tol(net_accuracy(net, eval, NULL), acc, 1e-12);
 	/* the proposal no longer fits the layer */
 	ck_assert_int_eq(squeeze_apply(net, &sp, 0, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "layer 2 has 5 neurons, but the proposal was made for 7");

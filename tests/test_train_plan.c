@@ -427,6 +427,32 @@ START_TEST(stoppable_measurements)
 }
 END_TEST
 
+/* net_accuracy: 100·(1 − net_error), the same bits whether it is measured
+ * whole or in slices under a hook or a thread's stop; NaN without a set and
+ * when stopped. */
+START_TEST(accuracy_in_percent)
+{
+	Dataset *d = noise_labels(5000, 9);
+	Net *net = fresh(4);
+	double acc = 100 * (1 - net_error(net, d, NULL));
+	ck_assert(acc > 0 && acc < 100);
+	ck_assert(net_accuracy(net, d, NULL) == acc);
+	memset(&seen, 0, sizeof seen);
+	Hook c = {.cancelled = on_cancelled, .ud = &seen};
+	ck_assert(net_accuracy(net, d, &c) == acc);
+	ck_assert_int_ge(seen.cancel_calls, 5);
+	int stop = 0;
+	hook_set_thread_stop(stop_now, &stop);
+	ck_assert(net_accuracy(net, d, NULL) == acc);
+	stop = 1;
+	ck_assert(isnan(net_accuracy(net, d, NULL)));
+	hook_set_thread_stop(NULL, NULL);
+	ck_assert(isnan(net_accuracy(net, NULL, NULL)));
+	net_free(net);
+	dataset_free(d);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("train_plan");
@@ -439,6 +465,7 @@ int main(void)
 	tcase_add_test(t, fresh_is_net_fresh_then_run);
 	tcase_add_test(t, hook_members);
 	tcase_add_test(t, stoppable_measurements);
+	tcase_add_test(t, accuracy_in_percent);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }

@@ -83,10 +83,10 @@ typedef struct Ctx {
 
 static double accuracy(const Net *net, const Dataset *d, Err *e)
 {
-	double err = net_error(net, d, NULL);
-	if (!(err >= 0 && err <= 1))
+	double acc = net_accuracy(net, d, NULL);
+	if (isnan(acc))
 		return err_set(e, "could not evaluate a squeezed network on %s", d->name), NAN;
-	return 100 * (1 - err);
+	return acc;
 }
 
 /* The network squeezed by criterion c (seed) to the counts out->keep, with

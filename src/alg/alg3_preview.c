@@ -103,14 +103,14 @@ static double tail_accuracy(const Tail *t, const int *keep, const double *sol, E
 		for (int j = 0; j < k; j++)
 			d->x[(size_t)i * k + j] = t->Y[(size_t)i * n + keep[j]];
 	memcpy(d->y, t->eval->y, (size_t)d->n * sizeof *d->y);
-	double err = net_error_hooked(tail, d, 0, NULL);
+	double acc = net_accuracy(tail, d, NULL);
 	net_free(tail);
 	dataset_free(d);
 	if (hook_thread_stopped())
 		return err_set(e, "stopped"), NAN;
-	if (!(err >= 0 && err <= 1))
+	if (isnan(acc))
 		return err_set(e, "layer %d: could not evaluate the network after it", L), NAN;
-	return 100 * (1 - err);
+	return acc;
 }
 
 /* One choice of kept neurons: acc[0] plain, acc[1] compensated (when t->s). */

@@ -21,11 +21,6 @@ void squeeze_round_free(SqueezeRound *r)
 	r->kappa = NULL;
 }
 
-static double accuracy(const Net *net, const Dataset *d)
-{
-	return d ? 100.0 * (1.0 - net_error(net, d, NULL)) : NAN;
-}
-
 /* The widths, κ and p (at τ) of net into r. */
 static int round_measure(SqueezeRound *r, const Net *net, double tau, Err *e)
 {
@@ -78,12 +73,12 @@ int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
 	out->removed = total;
 	memcpy(out->removed_per_layer, a->removed, (size_t)net->m * sizeof *a->removed);
 	alg3_free(a);
-	out->acc_squeezed = accuracy(net, eval);
+	out->acc_squeezed = net_accuracy(net, eval, NULL);
 	int rc = 0;
 	if (plan) {
 		rc = train_plan_run(net, train, plan, h, &out->epochs, e);
 		if (rc == 0)
-			out->acc_retrained = accuracy(net, eval);
+			out->acc_retrained = net_accuracy(net, eval, NULL);
 	}
 	if (rc >= 0 && round_measure(out, net, o->tau, e) < 0)
 		rc = -1;
@@ -102,7 +97,7 @@ int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample, con
 		squeeze_round_free(&rounds[0]);
 		return -1;
 	}
-	rounds[0].acc_retrained = accuracy(net, eval);
+	rounds[0].acc_retrained = net_accuracy(net, eval, NULL);
 	*nrounds = 1;
 	for (int k = 1; k <= max_rounds; k++) {
 		/* the squeeze first: a round that removes nothing is not retrained */
@@ -122,7 +117,7 @@ int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample, con
 				rc = round_measure(r, net, o->tau, e);
 			if (rc != 0)
 				return rc;
-			r->acc_retrained = accuracy(net, eval);
+			r->acc_retrained = net_accuracy(net, eval, NULL);
 		}
 		char shape[512];
 		double maxk = 0;

@@ -167,14 +167,8 @@ static int accuracy_after(const Net *net, const SqueezeProposal *sp, int comp, c
 	if (!copy)
 		return err_set(e, "out of memory for a copy of the network");
 	int rc = apply(copy, sp, comp, sample, SQUEEZE_SAMPLE_ROWS, e);
-	if (rc == 0) {
-		double err = net_error(copy, eval, NULL);
-		if (isnan(err) || err < 0 || err > 1)
-			rc =
-			    err_set(e, "could not evaluate the squeezed network on %s", eval->name);
-		else
-			*acc = 1.0 - err;
-	}
+	if (rc == 0 && isnan(*acc = net_accuracy(copy, eval, NULL)))
+		rc = err_set(e, "could not evaluate the squeezed network on %s", eval->name);
 	net_free(copy);
 	return rc;
 }

@@ -87,8 +87,8 @@ void squeeze_proposal_free(SqueezeProposal *sp);
  * SQUEEZE_SAMPLE_ROWS of them) drives the least-squares refit of layer+1. */
 int squeeze_apply(Net *net, const SqueezeProposal *sp, int compensate, const Dataset *sample,
                   Err *e);
-/* Accuracy on eval of a copy of net with the proposal applied, without and
- * with compensation (acc_comp may be NULL). net is not changed. */
+/* Accuracy (percent) on eval of a copy of net with the proposal applied,
+ * without and with compensation (acc_comp may be NULL). net is not changed. */
 int squeeze_preview(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
                     const Dataset *sample, double *acc, double *acc_comp, Err *e);
 

@@ -172,7 +172,7 @@ int cmd_cond(int argc, char **argv)
 		cJSON_Delete(r);
 		goto fail;
 	}
-	double acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
+	double acc = net_accuracy(net, test, NULL);
 	if (test)
 		printf("\ntest accuracy: %.2f %%\n", acc);
 	if (r) {

@@ -43,11 +43,6 @@ static void print_costs(const NetCost *a, const NetCost *b, cJSON *rec, Err *e)
 	cJSON_AddItemToObject(rec, "cost_after", report_cost_json(b, e));
 }
 
-static double accuracy(const Net *net, const Dataset *d)
-{
-	return 100 * (1 - net_error(net, d, NULL));
-}
-
 /* The round lines of --until-stable, on standard output as they come, with
  * what early stopping kept of the round's retraining. */
 static void round_line(const HookStep *st, void *ud)
@@ -144,7 +139,7 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	if (cost_of(s, net, &c0, e))
 		return -1;
 	printf("round 0: removed 0, %s, test accuracy %.2f %%\n", net_shape_str(net, sh, sizeof sh),
-	       test ? accuracy(net, test) : NAN);
+	       net_accuracy(net, test, NULL));
 	fflush(stdout);
 	Hook h = {sq_progress, round_line, sq_cancelled, s};
 	progress_what(&s->prog, "retraining");
@@ -200,7 +195,7 @@ static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan 
 	progress_clear(&s->prog);
 	if (st)
 		return st;
-	kept->acc_retrained = test ? accuracy(net, test) : NAN;
+	kept->acc_retrained = net_accuracy(net, test, NULL);
 	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
 	if (!lc)
 		return err_set(e, "out of memory");
@@ -273,13 +268,12 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	if (r_other < 0 || cond_net_values(kept, o.tau, after, e) ||
 	    !(rows = layer_rows(*net, before, kept, after, a, e)))
 		goto out;
-	double acc0 = test ? accuracy(*net, test) : NAN;
+	double acc0 = net_accuracy(*net, test, NULL);
 	const char *crit = squeeze_criterion_name(o.criterion);
 	int counted = o.keep_counts != NULL, by_thr = 0;
 	for (int i = 0; i < m - 1; i++)
 		by_thr += a->removed_qr[i];
-	double acc_k = test ? accuracy(kept, test) : NAN,
-	       acc_o = test ? accuracy(other, test) : NAN;
+	double acc_k = net_accuracy(kept, test, NULL), acc_o = net_accuracy(other, test, NULL);
 	SqueezeNetRow nr[2] = {{1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN},
 	                       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
 	TrainResult tr = {0};

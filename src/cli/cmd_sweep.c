@@ -187,12 +187,12 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 	progress_clear(&s->prog);
 	int rc = st < 0 ? -1 : st > 0 ? err_set(e, "interrupted during the final training") : 0;
 	if (rc == 0) {
-		*acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
+		*acc = net_accuracy(net, test, NULL);
 		printf("final: %d epochs on %d rows", s->final.epochs, d->n);
 		if (plan.val)
 			printf(" (kept epoch %d: validation accuracy %.2f %%)", s->final.best_epoch,
 			       100 * s->final.val_acc);
-		printf(", train accuracy %.2f %%", 100 * (1 - net_error(net, d, NULL)));
+		printf(", train accuracy %.2f %%", net_accuracy(net, d, NULL));
 		if (test)
 			printf(", test accuracy: %.2f %%", *acc);
 		printf("\n");

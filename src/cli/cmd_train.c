@@ -58,10 +58,10 @@ static void epoch_line(const HookStep *s, void *ud)
 	if (s->kind != HOOK_EPOCH)
 		return;
 	const TrainEpoch *te = s->epoch;
-	double test_err = t->test ? net_error(te->net, t->test, NULL) : NAN;
+	double test_acc = net_accuracy(te->net, t->test, NULL);
 	progress_clear(&t->prog);
 	printf("epoch %7.2f  loss %.4f  train %6.2f %%  test %6.2f %%", te->at, te->loss,
-	       100 * te->acc, 100 * (1 - test_err));
+	       100 * te->acc, test_acc);
 	if (!isnan(te->val_acc))
 		printf("  val %6.2f %% (loss %.4f)%s", 100 * te->val_acc, te->val_loss,
 		       te->bad ? "" : " *");
@@ -72,8 +72,8 @@ static void epoch_line(const HookStep *s, void *ud)
 		cJSON_AddNumberToObject(o, "epoch", te->at);
 		cJSON_AddNumberToObject(o, "loss", te->loss);
 		cJSON_AddNumberToObject(o, "train_acc", 100 * te->acc);
-		if (isfinite(test_err))
-			cJSON_AddNumberToObject(o, "test_acc", 100 * (1 - test_err));
+		if (isfinite(test_acc))
+			cJSON_AddNumberToObject(o, "test_acc", test_acc);
 		cJSON_AddNumberToObject(o, "seconds", te->seconds);
 		cJSON_AddNumberToObject(o, "lr", te->lr);
 		if (!isnan(te->val_acc)) {
@@ -217,8 +217,8 @@ int cmd_train(int argc, char **argv)
 		goto fail;
 	int sig = progress_interrupted();
 
-	double train_acc = 100 * (1 - net_error(net, data, NULL));
-	double test_acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
+	double train_acc = net_accuracy(net, data, NULL);
+	double test_acc = net_accuracy(net, test, NULL);
 	if (sig)
 		printf("interrupted by %s after %.2f of %g epochs\n", signals_name(sig), t.tp.epoch,
 		       t.epochs);

@@ -309,3 +309,15 @@ double net_error_hooked(const Net *net, const Dataset *data, int threads, const 
 	}
 	return 1.0 - (double)correct / data->n;
 }
+
+double net_accuracy(const Net *net, const Dataset *d, const Hook *h)
+{
+	if (!d)
+		return NAN;
+	int (*stop)(void *);
+	void *ud;
+	hook_thread_stop_get(&stop, &ud);
+	/* the whole set at once is faster where nothing can ask it to stop */
+	double err = h || stop ? net_error_hooked(net, d, 0, h) : net_error(net, d, NULL);
+	return 100 * (1 - err);
+}

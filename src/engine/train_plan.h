@@ -107,5 +107,10 @@ Net *train_plan_fresh(int m, const int *widths, ActKind act, float act_a, uint64
  * 12×600 network take seconds). The same value as net_error; NAN when told
  * to stop. threads 0: the default. */
 double net_error_hooked(const Net *net, const Dataset *data, int threads, const Hook *h);
+/* The accuracy of net on d in percent, 100·(1 − error): the figure every
+ * table, record and screen shows. Asked of a hook or under a thread's stop,
+ * it is measured as net_error_hooked does (the same value); NaN without d,
+ * for a set that does not fit the network, or when stopped. */
+double net_accuracy(const Net *net, const Dataset *d, const Hook *h);
 
 #endif

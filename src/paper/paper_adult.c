@@ -42,7 +42,7 @@ static int st_squeeze(Paper *p, cJSON *out, Err *e)
 	Net *net = paper_load(p, "final.model", e);
 	if (!net)
 		return -1;
-	cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
+	cJSON_AddNumberToObject(out, "acc", net_accuracy(net, p->test, NULL));
 	int rc = paper_squeeze_list(p, net, taus, 3, p->o.quick ? 1 : 5, 0, NULL,
 	                            cJSON_AddArrayToObject(out, "rows"), e);
 	net_free(net);
@@ -62,7 +62,7 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 	if (rc == 0) {
 		if (p->o.converge)
 			paper_json_trained(p, out, &tr);
-		cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
+		cJSON_AddNumberToObject(out, "acc", net_accuracy(net, p->test, NULL));
 		rc = paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL,
 		                        cJSON_AddArrayToObject(out, "rows"), e);
 	}

@@ -41,7 +41,7 @@ static int st_squeeze(Paper *p, cJSON *out, Err *e)
 	Net *net = paper_load(p, "final.model", e);
 	if (!net)
 		return -1;
-	cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
+	cJSON_AddNumberToObject(out, "acc", net_accuracy(net, p->test, NULL));
 	int rc = paper_squeeze_list(p, net, taus, 3, FULL_EPOCHS(p), 1, "squeeze-best.model",
 	                            cJSON_AddArrayToObject(out, "rows"), e);
 	net_free(net);
@@ -66,7 +66,7 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 		rc = paper_fit(p, net, FULL_EPOCHS(p), 1, &tr, e);
 	if (rc == 0) {
 		paper_json_trained(p, out, &tr);
-		cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
+		cJSON_AddNumberToObject(out, "acc", net_accuracy(net, p->test, NULL));
 		cJSON *shape = paper_json_net(net, 20, e);
 		rc = shape ? 0 : -1;
 		if (shape)
@@ -113,7 +113,7 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 			rc = paper_save(p, net, "over-base.model", e);
 		if (rc == 0 && !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(part, "rows"))) {
 			paper_json_trained(p, part, &tr);
-			cJSON_AddNumberToObject(part, "acc", paper_acc(net, p->test));
+			cJSON_AddNumberToObject(part, "acc", net_accuracy(net, p->test, NULL));
 			cJSON_AddArrayToObject(part, "rows");
 			rc = paper_partial_save(p, "over", part, e);
 		}

@@ -109,8 +109,6 @@ int paper_fit(const Paper *p, Net *net, double epochs, int until_full, TrainResu
 /* r's "epochs", and trained to convergence its "best_epoch" and "val_acc",
  * into a stage result. */
 void paper_json_trained(const Paper *p, cJSON *out, const TrainResult *r);
-/* Accuracy in percent. */
-double paper_acc(const Net *net, const Dataset *d);
 int paper_save(const Paper *p, const Net *net, const char *file, Err *e);
 Net *paper_load(const Paper *p, const char *file, Err *e);
 

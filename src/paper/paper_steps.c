@@ -113,11 +113,6 @@ static int catch_cancelled(void *ud)
 	return hook_cancelled(((const Catch *)ud)->outer);
 }
 
-double paper_acc(const Net *net, const Dataset *d)
-{
-	return 100.0 * (1.0 - net_error(net, d, NULL));
-}
-
 int paper_save(const Paper *p, const Net *net, const char *file, Err *e)
 {
 	char path[1024];
@@ -231,7 +226,7 @@ int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iter
 	cJSON *first = paper_json_net(net, tau, e);
 	if (!first)
 		return -1;
-	cJSON_AddNumberToObject(first, "acc_after", paper_acc(net, p->test));
+	cJSON_AddNumberToObject(first, "acc_after", net_accuracy(net, p->test, NULL));
 	cJSON_AddNumberToObject(first, "removed", 0);
 	cJSON_AddItemToArray(iterations, first);
 	int rc = alg3_until_stable(net, &so, NULL, &plan, d, p->test, MAX_ROUNDS, &h, r, &nr,
@@ -438,8 +433,8 @@ int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out
 		return -1;
 	}
 	paper_json_trained(p, out, &r);
-	cJSON_AddNumberToObject(out, "train_acc", paper_acc(net, paper_fit_data(p)));
-	cJSON_AddNumberToObject(out, "test_acc", paper_acc(net, p->test));
+	cJSON_AddNumberToObject(out, "train_acc", net_accuracy(net, paper_fit_data(p), NULL));
+	cJSON_AddNumberToObject(out, "test_acc", net_accuracy(net, p->test, NULL));
 	cJSON *shape = paper_json_net(net, COND_TAU_DEFAULT, e);
 	int rc = shape ? 0 : -1;
 	if (shape)
