@@ -325,6 +325,41 @@ START_TEST(rules_on_tau)
 }
 END_TEST
 
+/* cond_net_new: a new array of every layer's conditioning, as cond_net
+ * fills it (with or without the QR); its largest κ; a failure leaves no
+ * array. */
+START_TEST(net_new_and_max)
+{
+	Net *net = small_net();
+	LayerCond all[2], *lc;
+	Err e;
+	ck_assert_int_eq(cond_net(net, 10, all, &e), 0);
+	ck_assert_int_eq(cond_net_new(net, 10, 1, &lc, &e), 0);
+	for (int i = 0; i < 2; i++) {
+		ck_assert(lc[i].kappa == all[i].kappa);
+		ck_assert_int_eq(lc[i].p, all[i].p);
+		ck_assert_int_eq(lc[i].rank_qr, all[i].rank_qr);
+		ck_assert_ptr_nonnull(lc[i].perm);
+	}
+	ck_assert(cond_max_kappa(lc, 2) == fmax(all[0].kappa, all[1].kappa));
+	cond_net_free(lc, 2);
+	ck_assert_int_eq(cond_net_new(net, 10, 0, &lc, &e), 0);
+	ck_assert_ptr_null(lc[0].perm);
+	ck_assert_int_eq(lc[1].rank_qr, -1);
+	lc[0].kappa = NAN; /* an all-zero Ŵ counts as singular */
+	ck_assert(isinf(cond_max_kappa(lc, 2)));
+	ck_assert(cond_max_kappa(lc, 0) == 0);
+	cond_net_free(lc, 2);
+	cond_net_free(NULL, 2);
+	ck_assert_int_eq(cond_net_new(net, 0.5, 0, &lc, &e), -1);
+	ck_assert_ptr_null(lc);
+	ck_assert_str_eq(e.msg, "τ = 0.5, expected a finite number ≥ 1");
+	for (int i = 0; i < 2; i++)
+		cond_layer_free(&all[i]);
+	net_free(net);
+}
+END_TEST
+
 START_TEST(layer_errors)
 {
 	Net *net = small_net();
@@ -585,6 +620,7 @@ static Suite *suite(void)
 	tcase_add_test(t, qrpt_planted);
 	tcase_add_test(t, layer_on_net);
 	tcase_add_test(t, rules_on_tau);
+	tcase_add_test(t, net_new_and_max);
 	tcase_add_test(t, layer_errors);
 	tcase_add_test(t, lstsq_exact);
 	tcase_add_test(t, lstsq_rank_deficient);

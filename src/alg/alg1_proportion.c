@@ -234,26 +234,21 @@ static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, 
 	const Alg1Opts *o = &a->o;
 	int m = net->m;
 	memset(r, 0, sizeof *r);
-	LayerCond *lc = calloc((size_t)m, sizeof *lc);
 	r->n = malloc((size_t)(m + 1) * sizeof *r->n);
 	r->kappa = malloc((size_t)m * sizeof *r->kappa);
 	r->p = malloc((size_t)m * sizeof *r->p);
-	if (!lc || !r->n || !r->kappa || !r->p) {
-		free(lc);
+	if (!r->n || !r->kappa || !r->p) {
 		record_free(r);
 		return err_set(e, "Algorithm 1, iteration %d: out of memory for the record", iter);
 	}
 	double tau = o->tau;
-	if (cond_net_values(net, tau, lc, e) < 0) {
-		for (int i = 0; i < m; i++)
-			cond_layer_free(&lc[i]);
-		free(lc);
+	LayerCond *lc;
+	if (cond_net_new(net, tau, 0, &lc, e) < 0) {
 		record_free(r);
 		return err_prefix(e, "Algorithm 1, iteration %d", iter);
 	}
 	r->iter = iter;
 	r->m = m;
-	r->max_kappa = 0.0;
 	r->sum_n = 0;
 	memcpy(r->n, net->n, (size_t)(m + 1) * sizeof *r->n);
 	for (int i = 0; i < m; i++) {
@@ -261,12 +256,10 @@ static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, 
 		/* an all-zero Ŵ has no meaningful ratio: count it as singular */
 		r->kappa[i] = isnan(k) ? INFINITY : k;
 		r->p[i] = lc[i].p;
-		if (r->kappa[i] > r->max_kappa)
-			r->max_kappa = r->kappa[i];
 		r->sum_n += net->n[i + 1];
-		cond_layer_free(&lc[i]);
 	}
-	free(lc);
+	r->max_kappa = cond_max_kappa(lc, m);
+	cond_net_free(lc, m);
 	/* in slices, so that a stop is answered within one of them */
 	r->train_error = net_error_hooked(net, a->train, 0, h);
 	r->eval_error = a->eval ? net_error_hooked(net, a->eval, 0, h) : NAN;

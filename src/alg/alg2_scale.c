@@ -68,18 +68,15 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 		               tr->d, v->d, shape->n[0]);
 	uint64_t seed = alg2_trial_seed(o->seed, beta, trial);
 	Net *net = net_fresh(m, shape->n, shape->act, shape->act_a, seed, e);
-	LayerCond *lc = calloc((size_t)m, sizeof *lc);
-	if (!net || !lc) {
-		net_free(net);
-		free(lc);
+	if (!net)
 		return err_set(e, "Algorithm 2 trial β = %g: out of memory", beta);
-	}
 	TrainOpts to = o->train;
 	to.seed = seed;
 	double t0 = clock_seconds();
 	int rc = train_epochs(net, tr, &to, o->eta, hook_train, (void *)h, e);
 	double secs = clock_seconds() - t0;
-	if (rc == 0 && cond_net_values(net, 25.0, lc, e) < 0)
+	LayerCond *lc = NULL;
+	if (rc == 0 && cond_net_new(net, COND_TAU_DEFAULT, 0, &lc, e) < 0)
 		rc = -1;
 	if (rc == 0) {
 		out->beta = beta;
@@ -89,15 +86,10 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 		if (hook_cancelled(h))
 			rc = err_set(e, "Algorithm 2 trial β = %g: stopped while it was measured",
 			             beta);
-		out->max_kappa = 0.0;
-		for (int i = 0; i < m; i++)
-			if (!(lc[i].kappa <= out->max_kappa))
-				out->max_kappa = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
+		out->max_kappa = cond_max_kappa(lc, m);
 		out->seconds = secs;
 	}
-	for (int i = 0; i < m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
+	cond_net_free(lc, m);
 	net_free(net);
 	if (rc < 0)
 		err_prefix(e, "Algorithm 2 trial β = %g, trial %d", beta, trial);

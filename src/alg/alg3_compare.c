@@ -230,14 +230,11 @@ int alg3_compare(const Net *net, const SqueezeCompareOpts *o, const Dataset *tra
 	double t0 = clock_seconds();
 	out->tau = o->tau;
 	Ctx x = {net, o, train, eval, h, out};
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	int rc = lc ? cond_net_values(net, o->tau, lc, e) : err_set(e, "out of memory");
-	for (int i = 0; lc && i < net->m; i++) {
-		if (rc == 0 && i < net->m - 1)
-			out->kappa[i] = lc[i].kappa;
-		cond_layer_free(&lc[i]);
-	}
-	free(lc);
+	LayerCond *lc;
+	int rc = cond_net_new(net, o->tau, 0, &lc, e);
+	for (int i = 0; rc == 0 && i < net->m - 1; i++)
+		out->kappa[i] = lc[i].kappa;
+	cond_net_free(lc, net->m);
 	if (rc == 0 && isnan(out->acc_before = accuracy(net, eval, e)))
 		rc = -1;
 	if (rc == 0 && o->cost_repeats > 0)

@@ -24,18 +24,13 @@ void squeeze_round_free(SqueezeRound *r)
 /* The widths, κ and p (at τ) of net into r. */
 static int round_measure(SqueezeRound *r, const Net *net, double tau, Err *e)
 {
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	if (!lc)
-		return err_set(e, "out of memory");
-	int rc = cond_net_values(net, tau, lc, e);
-	for (int i = 0; i < net->m; i++) {
-		if (rc == 0) {
-			r->kappa[i] = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
-			r->p[i] = lc[i].p;
-		}
-		cond_layer_free(&lc[i]);
+	LayerCond *lc;
+	int rc = cond_net_new(net, tau, 0, &lc, e);
+	for (int i = 0; rc == 0 && i < net->m; i++) {
+		r->kappa[i] = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
+		r->p[i] = lc[i].p;
 	}
-	free(lc);
+	cond_net_free(lc, net->m);
 	memcpy(r->n, net->n, (size_t)(net->m + 1) * sizeof *r->n);
 	return rc;
 }

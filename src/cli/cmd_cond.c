@@ -69,28 +69,12 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 	o.tau = tau;
 	Net *copy = net_clone(net, e);
 	Alg3 *a = copy ? alg3_new(copy, &o, NULL, e) : NULL;
-	SqueezeLayerRow *r = calloc((size_t)net->m, sizeof *r);
-	LayerCond *after = calloc((size_t)net->m, sizeof *after);
+	SqueezeLayerRow *r = NULL;
+	LayerCond *after = NULL;
 	int rc = -1;
-	if (!a || !r || !after) {
-		if (a)
-			err_set(e, "out of memory");
+	if (!a || alg3_run(a, NULL, e) < 0 || cond_net_new(copy, tau, 0, &after, e) < 0 ||
+	    !(r = report_squeeze_layer_rows(net, lc, copy, after, a, e)))
 		goto out;
-	}
-	if (alg3_run(a, NULL, e) < 0 || cond_net_values(copy, tau, after, e))
-		goto out;
-	for (int i = 0; i < net->m; i++) {
-		int hidden = i < net->m - 1;
-		r[i] = (SqueezeLayerRow){i + 1,
-		                         net->n[i + 1],
-		                         copy->n[i + 1],
-		                         lc[i].kappa,
-		                         hidden ? a->kappa_dec[i] : NAN,
-		                         after[i].kappa,
-		                         NAN,
-		                         hidden ? a->removed_qr[i] : -1,
-		                         hidden ? a->removed[i] - a->removed_qr[i] : -1};
-	}
 	printf("\nAlgorithm 3 at τ = %g (condnet squeeze), each layer decided after the earlier "
 	       "layers' removals: %d neurons removed\n\n",
 	       tau, a->total);
@@ -105,9 +89,7 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 	}
 	rc = 0;
 out:
-	for (int i = 0; after && i < net->m; i++)
-		cond_layer_free(&after[i]);
-	free(after);
+	cond_net_free(after, net->m);
 	free(r);
 	alg3_free(a);
 	net_free(copy);
@@ -154,11 +136,7 @@ int cmd_cond(int argc, char **argv)
 		if (st < 0)
 			goto fail;
 	}
-	if (!(lc = calloc((size_t)net->m, sizeof *lc))) {
-		err_set(&e, "out of memory");
-		goto fail;
-	}
-	if (cond_net(net, k.tau, lc, &e))
+	if (cond_net_new(net, k.tau, 1, &lc, &e))
 		goto fail;
 	char sh[512];
 	printf("%s: %s\n\n", c.load ? c.load : "fresh network", net_shape_str(net, sh, sizeof sh));
@@ -195,9 +173,7 @@ int cmd_cond(int argc, char **argv)
 fail:
 	rc = cli_fail("cond", &e);
 out:
-	for (int i = 0; lc && i < net->m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
+	cond_net_free(lc, net ? net->m : 0);
 	net_free(net);
 	dataset_free(train);
 	dataset_free(test);

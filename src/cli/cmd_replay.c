@@ -25,15 +25,13 @@ static const char replay_help[] =
 static void print_result(const Session *s, ReportFormat fmt)
 {
 	char shape[512];
-	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
+	LayerCond *lc;
 	Err e = {{0}};
-	if (lc && cond_net(s->net, s->tau, lc, &e) == 0)
+	if (cond_net_new(s->net, s->tau, 1, &lc, &e) == 0)
 		report_cond(stdout, s->net, lc, fmt);
 	else
-		fprintf(stderr, "condnet replay: conditioning: %s\n", lc ? e.msg : "out of memory");
-	for (int i = 0; lc && i < s->net->m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
+		fprintf(stderr, "condnet replay: conditioning: %s\n", e.msg);
+	cond_net_free(lc, s->net->m);
 	printf("widths %s\n", net_shape_str(s->net, shape, sizeof shape));
 	printf("params %zu\n", s->net->nparam);
 	printf("crc32 %08x\n", (unsigned)session_param_crc(s->net));

@@ -75,36 +75,6 @@ static int sq_cancelled(void *ud)
 	return progress_interrupted() != 0;
 }
 
-static void free_conds(LayerCond *lc, int m)
-{
-	for (int i = 0; lc && i < m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
-}
-
-/* The per-layer rows of a squeeze: κ as given (before), when decided (the
- * pass a) and after; what each stage removed. */
-static SqueezeLayerRow *layer_rows(const Net *a, const LayerCond *ca, const Net *b,
-                                   const LayerCond *cb, const Alg3 *pass, Err *e)
-{
-	SqueezeLayerRow *r = calloc((size_t)a->m, sizeof *r);
-	if (!r) {
-		err_set(e, "out of memory");
-		return NULL;
-	}
-	for (int i = 0; i < a->m; i++) {
-		int hidden = i < a->m - 1, counted = pass->o.keep_counts != NULL;
-		double kd = hidden ? pass->kappa_dec[i] : NAN;
-		r[i] = (SqueezeLayerRow){i + 1,       a->n[i + 1], b->n[i + 1], ca[i].kappa, kd,
-		                         cb[i].kappa, NAN,         -1,          -1};
-		if (hidden && !counted) {
-			r[i].by_threshold = pass->removed_qr[i];
-			r[i].by_loop = pass->removed[i] - pass->removed_qr[i];
-		}
-	}
-	return r;
-}
-
 typedef struct Nets {
 	const SqueezeNetRow *r;
 	int n;
@@ -196,13 +166,11 @@ static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan 
 	if (st)
 		return st;
 	kept->acc_retrained = net_accuracy(net, test, NULL);
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	if (!lc)
-		return err_set(e, "out of memory");
-	int rc = cond_net_values(net, s->so.tau, lc, e);
+	LayerCond *lc;
+	int rc = cond_net_new(net, s->so.tau, 0, &lc, e);
 	for (int i = 0; rc == 0 && i < net->m; i++)
 		rows[i].kappa_retrained = lc[i].kappa;
-	free_conds(lc, net->m);
+	cond_net_free(lc, net->m);
 	return rc;
 }
 
@@ -249,24 +217,23 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	int m = (*net)->m, rc = -1;
 	SqueezeOpts o = s->so;
 	Net *kept = net_clone(*net, e), *other = net_clone(*net, e);
-	LayerCond *before = calloc((size_t)m, sizeof *before),
-	          *after = calloc((size_t)m, sizeof *after);
+	LayerCond *before = NULL, *after = NULL;
 	SqueezeLayerRow *rows = NULL;
 	Alg3 *a = NULL;
 	NetCost c0, c1;
-	if (!kept || !other || !before || !after) {
+	if (!kept || !other) {
 		err_set(e, "out of memory");
 		goto out;
 	}
-	if (cond_net_values(*net, o.tau, before, e) || cost_of(s, *net, &c0, e))
+	if (cond_net_new(*net, o.tau, 0, &before, e) || cost_of(s, *net, &c0, e))
 		goto out;
 	if (!(a = alg3_new(kept, &o, train, e)) || alg3_run(a, NULL, e) < 0)
 		goto out;
 	SqueezeOpts oo = o;
 	oo.compensate = !o.compensate;
 	int r_other = squeeze_net(other, &oo, train, NULL, e);
-	if (r_other < 0 || cond_net_values(kept, o.tau, after, e) ||
-	    !(rows = layer_rows(*net, before, kept, after, a, e)))
+	if (r_other < 0 || cond_net_new(kept, o.tau, 0, &after, e) ||
+	    !(rows = report_squeeze_layer_rows(*net, before, kept, after, a, e)))
 		goto out;
 	double acc0 = net_accuracy(*net, test, NULL);
 	const char *crit = squeeze_criterion_name(o.criterion);
@@ -324,8 +291,8 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 out:
 	alg3_free(a);
 	free(rows);
-	free_conds(before, m);
-	free_conds(after, m);
+	cond_net_free(before, m);
+	cond_net_free(after, m);
 	net_free(kept);
 	net_free(other);
 	return rc;

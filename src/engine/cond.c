@@ -314,6 +314,38 @@ int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e)
 	return net_fill(net, tau, 0, lc, e);
 }
 
+int cond_net_new(const Net *net, double tau, int with_qr, LayerCond **lc, Err *e)
+{
+	*lc = NULL;
+	if (!net)
+		return err_set(e, "no network");
+	LayerCond *c = calloc((size_t)(net->m > 0 ? net->m : 1), sizeof *c);
+	if (!c)
+		return err_set(e, "out of memory for the conditioning of %d layers", net->m);
+	if (net_fill(net, tau, with_qr, c, e) < 0) {
+		free(c);
+		return -1;
+	}
+	*lc = c;
+	return 0;
+}
+
+void cond_net_free(LayerCond *lc, int m)
+{
+	for (int i = 0; lc && i < m; i++)
+		cond_layer_free(&lc[i]);
+	free(lc);
+}
+
+double cond_max_kappa(const LayerCond *lc, int m)
+{
+	double k = 0;
+	for (int i = 0; i < m; i++)
+		if (!(lc[i].kappa <= k))
+			k = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
+	return k;
+}
+
 double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, Err *e)
 {
 	if (!net || layer < 1 || layer > net->m) {

@@ -72,6 +72,15 @@ int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
  * run beside training in another thread. */
 void cond_set_threads(int n);
 void cond_layer_free(LayerCond *lc); /* frees the arrays, not lc */
+/* The conditioning of every layer of net at τ in a new array of net->m
+ * entries into *lc: cond_net, or cond_net_values when with_qr is 0. 0, or
+ * -1 with a message (*lc NULL). Free it with cond_net_free. */
+int cond_net_new(const Net *net, double tau, int with_qr, LayerCond **lc, Err *e);
+/* Frees the m entries of lc and lc itself (NULL accepted). */
+void cond_net_free(LayerCond *lc, int m);
+/* The largest κ of lc[0..m), 0 for m = 0; ∞ when some κ is ∞ or NaN (an
+ * all-zero Ŵ has no meaningful ratio: it counts as singular). */
+double cond_max_kappa(const LayerCond *lc, int m);
 /* κ as text with 4 significant digits, or up to 6 where 4 would put it on
  * the wrong side of τ or on τ itself (κ = 25.0004 > τ = 25 reads 25.0004,
  * not 25); where 6 are not enough either, the 6-digit number next to τ on

@@ -7,15 +7,9 @@
 
 cJSON *paper_json_net(const Net *net, double tau, Err *e)
 {
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	if (!lc) {
-		err_set(e, "out of memory");
+	LayerCond *lc;
+	if (cond_net_new(net, tau, 0, &lc, e) < 0)
 		return NULL;
-	}
-	if (cond_net_values(net, tau, lc, e) < 0) {
-		free(lc);
-		return NULL;
-	}
 	cJSON *o = cJSON_CreateObject();
 	cJSON *n = cJSON_AddArrayToObject(o, "n");
 	cJSON *k = cJSON_AddArrayToObject(o, "kappa");
@@ -26,9 +20,8 @@ cJSON *paper_json_net(const Net *net, double tau, Err *e)
 		cJSON_AddItemToArray(k, isfinite(lc[i].kappa) ? cJSON_CreateNumber(lc[i].kappa)
 		                                              : cJSON_CreateNull());
 		cJSON_AddItemToArray(pp, cJSON_CreateNumber(lc[i].p));
-		cond_layer_free(&lc[i]);
 	}
-	free(lc);
+	cond_net_free(lc, net->m);
 	return o;
 }
 

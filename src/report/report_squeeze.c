@@ -31,6 +31,32 @@ static const char *dash(ReportFormat fmt)
 
 /* ---- per-layer decisions ---- */
 
+SqueezeLayerRow *report_squeeze_layer_rows(const Net *before, const LayerCond *lc_before,
+                                           const Net *after, const LayerCond *lc_after,
+                                           const Alg3 *pass, Err *e)
+{
+	int m = before->m;
+	SqueezeLayerRow *r = calloc((size_t)m, sizeof *r);
+	if (!r) {
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < m; i++) {
+		int hidden = i < m - 1, decided = hidden && !pass->o.keep_counts;
+		r[i] = (SqueezeLayerRow){.layer = i + 1,
+		                         .n_before = before->n[i + 1],
+		                         .n_after = after->n[i + 1],
+		                         .kappa = lc_before[i].kappa,
+		                         .kappa_dec = hidden ? pass->kappa_dec[i] : NAN,
+		                         .kappa_after = lc_after[i].kappa,
+		                         .kappa_retrained = NAN,
+		                         .by_threshold = decided ? pass->removed_qr[i] : -1,
+		                         .by_loop =
+		                             decided ? pass->removed[i] - pass->removed_qr[i] : -1};
+	}
+	return r;
+}
+
 void report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportFormat fmt)
 {
 	int rt = 0;

@@ -22,6 +22,14 @@ typedef struct SqueezeLayerRow {
 	int by_threshold, by_loop;
 } SqueezeLayerRow;
 
+/* The rows of a squeeze: Algorithm 3's pass over a copy of before, which
+ * it made into after; κ as given and after from lc_before and lc_after (m
+ * entries each), κ at decision from the pass, κ after retraining NaN (the
+ * caller fills it in), what each stage removed (-1 when the pass kept counts
+ * given). before->m rows; NULL with a message when out of memory. */
+SqueezeLayerRow *report_squeeze_layer_rows(const Net *before, const LayerCond *lc_before,
+                                           const Net *after, const LayerCond *lc_after,
+                                           const Alg3 *pass, Err *e);
 /* The per-layer table; the κ-after-retraining column only when some row
  * has one. */
 void report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportFormat fmt);
