@@ -584,6 +584,15 @@ START_TEST(real_trial_reproducible)
 	ck_assert_double_eq(t1.max_kappa, t2.max_kappa);
 	ck_assert(t1.max_kappa >= 1.0 && isfinite(t1.max_kappa));
 	ck_assert(t1.max_kappa != t3.max_kappa); /* another trial, other weights */
+	/* a trial on its own from the base network: its widths, the same bits */
+	Alg2Trial t4;
+	int w4[4];
+	ck_assert_msg(alg2_trial(base, 1.5, 1, tr, v, &o, w4, &t4, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_mem_eq(w4, sw, sizeof sw);
+	ck_assert_mem_eq(&t4.err_tr, &t1.err_tr, sizeof(double));
+	ck_assert_mem_eq(&t4.err_v, &t1.err_v, sizeof(double));
+	ck_assert_mem_eq(&t4.max_kappa, &t1.max_kappa, sizeof(double));
+	ck_assert(t4.beta == 1.5 && t4.trial == 1);
 
 	/* the in-process sweep runs the same trial to the same numbers; a trial
 	 * stopped by the progress callback is not recorded and runs again */

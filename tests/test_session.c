@@ -285,6 +285,54 @@ START_TEST(replay_matches_direct_calls)
 }
 END_TEST
 
+static char notes[16][64];
+static int nnotes;
+static void keep_note(const HookStep *st, void *ud)
+{
+	(void)ud;
+	if (st->kind == HOOK_NOTE && nnotes < 16)
+		snprintf(notes[nnotes++], sizeof notes[0], "%s", st->text);
+}
+
+/* A lesson stepped back: the session rewound to its data and the actions
+ * after it replayed, announced one by one, to the network a replay of the
+ * same lines gives; a bad action stops it and says how far it came. */
+START_TEST(replay_actions_after_a_rewind)
+{
+	const char *path = write_log(tu_tmpdir(), replay_log);
+	FILE *f = fopen(path, "r");
+	SessAction a[16];
+	int n = 0, lineno = 0, done = -1;
+	Err e = {{0}};
+	while (n < 16 && session_log_next(f, path, &lineno, &a[n], &e) > 0)
+		n++;
+	fclose(f);
+	ck_assert_int_eq(n, 11);
+	Session *s = session_new(&e), *want = session_new(&e);
+	ck_assert_int_eq(session_replay(want, path, NULL, &e), 0);
+	/* the data, then something the rewind forgets */
+	ck_assert_int_eq(session_apply(s, &a[0], NULL, &e), 0);
+	ck_assert_int_eq(session_apply(s, &a[2], NULL, &e), 0);
+	nnotes = 0;
+	Hook h = {.step = keep_note};
+	ck_assert_msg(session_replay_actions(s, a + 1, n - 1, &h, &done, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(done, n - 1);
+	ck_assert_int_eq(nnotes, n - 1);
+	ck_assert_str_eq(notes[0], "replaying action 1 of 10");
+	ck_assert_str_eq(notes[9], "replaying action 10 of 10");
+	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(want->net));
+	ck_assert_int_eq(session_can_undo(s), session_can_undo(want));
+	/* a squeeze of a layer that does not exist stops it at that action */
+	a[4] = a[8];
+	a[4].layer = 7;
+	ck_assert_int_eq(session_replay_actions(s, a + 1, n - 1, NULL, &done, &e), -1);
+	ck_assert_int_eq(done, 3);
+	ck_assert_str_eq(e.msg, "squeeze: layer 7 is not a hidden layer (1..2)");
+	session_free(s);
+	session_free(want);
+}
+END_TEST
+
 static int calls;
 static int stop_after_3(const TrainProgress *p, void *ud)
 {
@@ -926,6 +974,7 @@ int main(void)
 	tcase_add_test(tc, corrupt_lines);
 	tcase_add_test(tc, corrupt_log_names_line);
 	tcase_add_test(tc, replay_matches_direct_calls);
+	tcase_add_test(tc, replay_actions_after_a_rewind);
 	tcase_add_test(tc, log_check_names_other_kernels);
 	tcase_add_test(tc, cancel_rolls_back);
 	tcase_add_test(tc, load_checks_crc);

@@ -307,21 +307,36 @@ static int settle(Alg2 *a)
 	return 1;
 }
 
-/* Runs trial t of β index i on the calling thread with options o. */
-static int run_trial(Alg2 *a, int i, int t, const Alg2Opts *o, Alg2Trial *tr, const Hook *h, Err *e)
+/* Trial t of β by fn on the network of base's kind with the given widths. */
+static int shape_trial(Alg2TrialFn fn, void *ud, const Net *base, const int *widths, double beta,
+                       int t, const Dataset *trs, const Dataset *v, const Alg2Opts *o,
+                       Alg2Trial *tr, const Hook *h, Err *e)
 {
-	double beta = a->b[i].beta;
-	Net *shape = net_new(a->base->m, a->b[i].widths, a->base->act, a->base->act_a, e);
+	Net *shape = net_new(base->m, widths, base->act, base->act_a, e);
 	if (!shape)
 		return err_prefix(e, "Algorithm 2, β = %g", beta);
 	memset(tr, 0, sizeof *tr);
 	tr->beta = beta;
 	tr->trial = t;
-	int rc = a->fn(shape, beta, t, a->tr, a->v, o, tr, h, a->fn_ud, e);
+	int rc = fn(shape, beta, t, trs, v, o, tr, h, ud, e);
 	net_free(shape);
 	tr->beta = beta;
 	tr->trial = t;
 	return rc;
+}
+
+/* Runs trial t of β index i on the calling thread with options o. */
+static int run_trial(Alg2 *a, int i, int t, const Alg2Opts *o, Alg2Trial *tr, const Hook *h, Err *e)
+{
+	return shape_trial(a->fn, a->fn_ud, a->base, a->b[i].widths, a->b[i].beta, t, a->tr, a->v,
+	                   o, tr, h, e);
+}
+
+int alg2_trial(const Net *base, double beta, int trial, const Dataset *tr, const Dataset *v,
+               const Alg2Opts *o, int *widths, Alg2Trial *out, const Hook *h, Err *e)
+{
+	alg2_scaled_widths(base, beta, widths);
+	return shape_trial(alg2_trial_train, NULL, base, widths, beta, trial, tr, v, o, out, h, e);
 }
 
 /* Records the outcome rc of trial t of β index i and reports it; 0, or -1

@@ -99,6 +99,11 @@ int alg2_check_distinct(const Net *base, const double *betas, int n, Err *e);
 int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr, const Dataset *v,
                      const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud, Err *e);
 uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial);
+/* One trial on its own, as alg2_step runs it (the same result bit for bit):
+ * the base network's widths scaled by β into widths[0..m], trained by
+ * alg2_trial_train. 0, 1 when the hook stopped it, -1 on error. */
+int alg2_trial(const Net *base, double beta, int trial, const Dataset *tr, const Dataset *v,
+               const Alg2Opts *o, int *widths, Alg2Trial *out, const Hook *h, Err *e);
 
 Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2Opts *o, Err *e);
 void alg2_free(Alg2 *a);

@@ -245,11 +245,9 @@ static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset
 	int *w = malloc((size_t)(base->m + 1) * sizeof *w);
 	if (!w)
 		return err_set(e, "out of memory");
-	alg2_scaled_widths(base, beta, w);
-	Net *shape = net_new(base->m, w, base->act, base->act_a, e);
-	int rc = shape ? 0 : -1;
-	if (rc == 0 && (alg2_trial_train(shape, beta, s->trial, tr, v, &s->o, &t, NULL, NULL, e) ||
-	                alg2_trial_write_json(s->out, &t, w, base->m, e)))
+	int rc = 0;
+	if (alg2_trial(base, beta, s->trial, tr, v, &s->o, w, &t, NULL, e) ||
+	    alg2_trial_write_json(s->out, &t, w, base->m, e))
 		rc = -1;
 	if (rc == 0) {
 		printf("beta %g trial %d: widths ", beta, s->trial);
@@ -257,7 +255,6 @@ static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset
 		printf(", err_tr %.2f %%, err_v %.2f %%, max κ %.1f, %.1f s -> %s\n",
 		       100 * t.err_tr, 100 * t.err_v, t.max_kappa, t.seconds, s->out);
 	}
-	net_free(shape);
 	free(w);
 	return rc;
 }

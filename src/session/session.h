@@ -230,6 +230,14 @@ int session_caption(const char *line, char *buf, size_t len);
  * there are removed so that, with the new one, SESS_LOG_KEEP remain. */
 int session_default_log_path(char *buf, size_t len, Err *e);
 
+/* The session as its data action left it (session_rewind), then a[0..n)
+ * applied in order, as a replay applies a log's lines (a lesson stepped
+ * back). Before each, h gets the HOOK_NOTE "replaying action K of N".
+ * *done receives how many were applied. 0; 1 when the hook cancelled one
+ * (the first *done stay applied); -1 at the first that failed (message in
+ * e). */
+int session_replay_actions(Session *s, const SessAction *a, int n, const Hook *h, int *done,
+                           Err *e);
 /* Reads a log and applies every line; errors read "LOG:LINE: …". */
 int session_replay(Session *s, const char *path, const Hook *h, Err *e);
 /* The next action of a log open in f (path for messages; *lineno counts the

@@ -250,6 +250,18 @@ int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err 
 	}
 }
 
+int session_replay_actions(Session *s, const SessAction *a, int n, const Hook *h, int *done, Err *e)
+{
+	int rc = 0;
+	session_rewind(s);
+	for (*done = 0; *done < n && rc == 0; (*done)++) {
+		hook_note(h, "replaying action %d of %d", *done + 1, n);
+		if ((rc = session_apply(s, &a[*done], h, e)) != 0)
+			break;
+	}
+	return rc;
+}
+
 int session_replay(Session *s, const char *path, const Hook *h, Err *e)
 {
 	SessAction a;
