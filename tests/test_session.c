@@ -793,6 +793,64 @@ static void assert_same_proposal(const SqueezeProposal *a, const SqueezeProposal
 	ck_assert_mem_eq(a->keep, b->keep, sizeof(int) * (size_t)a->nkeep);
 }
 
+static int applied_steps;
+static void count_applied(const HookStep *st, void *ud)
+{
+	(void)ud;
+	applied_steps += st->kind == HOOK_ALG3_LAYER && st->applied;
+}
+static int always(void *ud)
+{
+	(void)ud;
+	return 1;
+}
+
+/* "Apply all remaining": the rest of Algorithm 3 in one call, each
+ * decision a logged squeeze action; the network Algorithm 3 run whole
+ * gives; a cancel before a decision leaves the proposal waiting. */
+START_TEST(squeeze_apply_all)
+{
+	const char *dir = tu_tmpdir();
+	char logp[1100], line[256];
+	Session *s = session_new(NULL);
+	Err e = {{0}};
+	snprintf(logp, sizeof logp, "%s/all.log", dir);
+	ck_assert_int_eq(session_replay(s, write_log(dir, small_log), NULL, &e), 0);
+	ck_assert_int_eq(session_log_open(s, logp, &e), 0);
+	Net *want = net_clone(s->net, &e);
+	SqueezeOpts o;
+	squeeze_opts_default(&o);
+	o.tau = 3;
+	o.compensate = 1;
+	int removed[4] = {0};
+	int total = squeeze_net(want, &o, s->train, removed, &e);
+	ck_assert_int_gt(total, 0);
+	ck_assert_int_eq(session_squeeze_start(s, &e), ALG3_PROPOSED);
+	Hook stop = {.cancelled = always};
+	ck_assert_int_eq(session_squeeze_apply_all(s, 1, &stop, &e), 1);
+	ck_assert_ptr_nonnull(session_squeeze_proposal(s));
+	applied_steps = 0;
+	Hook h = {.step = count_applied};
+	ck_assert_msg(session_squeeze_apply_all(s, 1, &h, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_null(session_squeeze_proposal(s));
+	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(want));
+	ck_assert_mem_eq(s->net->n, want->n, sizeof(int) * 4);
+	int layers = (removed[0] > 0) + (removed[1] > 0);
+	ck_assert_int_eq(applied_steps, layers);
+	ck_assert_int_eq(session_can_undo(s), layers);
+	/* nothing left: nothing more to do */
+	ck_assert_int_eq(session_squeeze_apply_all(s, 1, &h, &e), 0);
+	FILE *f = fopen(logp, "r");
+	int n = 0;
+	while (fgets(line, sizeof line, f))
+		n += !strncmp(line, "squeeze layer=", 14) && strstr(line, " apply comp=1\n");
+	fclose(f);
+	ck_assert_int_eq(n, layers);
+	net_free(want);
+	session_free(s);
+}
+END_TEST
+
 START_TEST(squeeze_pass)
 {
 	const char *dir = tu_tmpdir();
@@ -985,6 +1043,7 @@ int main(void)
 	tcase_add_test(tc, long_paths_are_logged_whole);
 	tcase_add_test(tc, replay_refuses_non_regular_files);
 	tcase_add_test(tc, squeeze_pass);
+	tcase_add_test(tc, squeeze_apply_all);
 	tcase_add_test(tc, squeeze_action_names_its_layer);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

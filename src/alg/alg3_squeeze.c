@@ -309,7 +309,7 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 	a->applied++;
 	const char *comp = compensate && gone ? ", next layer refitted (compensation)" : "";
 	char k0[48], k1[48];
-	HookStep st = {.kind = HOOK_ALG3_LAYER, .alg3 = a};
+	HookStep st = {.kind = HOOK_ALG3_LAYER, .alg3 = a, .applied = 1};
 	if (sp->counted || sp->criterion != SQUEEZE_QR)
 		hook_step(h, st,
 		          "Algorithm 3, layer %d: κ %s (after the earlier layers' removals); "

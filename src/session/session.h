@@ -191,6 +191,13 @@ int session_set_eta(Session *s, double eta, Err *e);
  * anything to remove (the pass is then over), -1 on error. Nothing is
  * logged: the pass changes the network only through squeeze actions. */
 int session_squeeze_start(Session *s, Err *e);
+/* Applies the proposal waiting and every later one, with compensation comp,
+ * each a logged squeeze action (the rest of Algorithm 3 at once: no
+ * proposal is measured beyond what the algorithm decides); the pass is
+ * then over. Asks h between decisions: 1 when it cancelled (the decisions
+ * made stay, the next proposal waits), 0, or -1 at a decision that failed
+ * (message in e). */
+int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e);
 /* The proposal waiting for a decision, or NULL. */
 const SqueezeProposal *session_squeeze_proposal(const Session *s);
 /* Ends the pass (the network keeps the decisions made). */

@@ -33,6 +33,20 @@ void session_squeeze_stop(Session *s)
 	s->sq = NULL;
 }
 
+int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e)
+{
+	const SqueezeProposal *sp;
+	while ((sp = session_squeeze_proposal(s))) {
+		if (hook_cancelled(h))
+			return 1;
+		SessAction a = {.kind = SESS_SQUEEZE, .layer = sp->layer, .apply = 1, .comp = comp};
+		int rc = session_apply(s, &a, h, e);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* Algorithm 3's decision for one layer: the pass's proposal when it is for
  * this layer (a pass under way), else one made now for the layer alone. */
 int session_do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e)

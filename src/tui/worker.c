@@ -351,8 +351,7 @@ static void run_job(Worker *w, Job *j)
 		worker_sqz_decide(w, j->a.apply, -1);
 		break;
 	case JOB_SQZ_ALL:
-		while (session_squeeze_proposal(w->s) && worker_sqz_decide(w, 1, -1) == 0)
-			;
+		worker_sqz_all(w);
 		break;
 	case JOB_SQZ_STOP:
 		worker_sqz_finish(w, "stopped");

@@ -30,6 +30,7 @@ struct Worker {
 	int sweep_trials;     /* trials reported in the sweep under way */
 	Hook hooks;
 	int export_csv;
+	int last_comp; /* the compensation of the squeeze decisions under way */
 };
 
 /* 1 when the screen is ending (worker_stop): nothing is published any more. */
@@ -67,6 +68,12 @@ void worker_sqz_begin(Worker *w);
 void worker_sqz_show(Worker *w);
 void worker_sqz_finish(Worker *w, const char *how);
 int worker_sqz_decide(Worker *w, int apply, int comp);
+/* Applies the proposal shown and every later one (one engine call), then
+ * shows the end of the pass. */
+void worker_sqz_all(Worker *w);
+/* A decision of the pass was made (the HOOK_ALG3_LAYER step): noted among
+ * the pass's decisions, its removals counted. */
+void worker_sqz_decided(Worker *w, const HookStep *st);
 
 /* Lessons: the caption before action pos into the narration, the next
  * action, one back, a caption written to the log. */

@@ -452,6 +452,11 @@ static void hook_step_done(const HookStep *st, void *ud)
 		pthread_mutex_unlock(&w->mu);
 		double after = session_test_acc(w->s);
 		worker_narrate(w, "%s; test accuracy %.2f %% → %.2f %%", st->text, before, after);
+		/* the next decision's "before", when several are made in one job */
+		pthread_mutex_lock(&w->mu);
+		w->shown.test_acc = after;
+		pthread_mutex_unlock(&w->mu);
+		worker_sqz_decided(w, st);
 		break;
 	}
 	default:

@@ -1,7 +1,7 @@
 /* tui/worker_squeeze.c - the screen's squeeze pass: the session holds
- * Algorithm 3's pass and its proposals; the worker measures what each would
- * do (the what-if accuracies), publishes it, and sends the person's
- * decision back as a squeeze action. */
+ * Algorithm 3's pass and its proposals; the worker measures what the one
+ * shown would do (the what-if accuracies), publishes it, and sends the
+ * person's decision back as a squeeze action, or all the rest at once. */
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -136,6 +136,25 @@ void worker_sqz_begin(Worker *w)
 }
 
 static void sqz_note(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void worker_sqz_decided(Worker *w, const HookStep *st)
+{
+	const SqueezeProposal *sp = &st->alg3->prop;
+	if (!w->shown.sq.active)
+		return;
+	if (st->applied) {
+		sqz_note(w, "layer %d: %d → %d neurons, κ %.4g → %.4g%s", sp->layer, sp->n_before,
+		         sp->nkeep, sp->kappa_before, sp->kappa_after,
+		         w->last_comp ? ", compensated" : "");
+		pthread_mutex_lock(&w->mu);
+		w->shown.sq.removed += sp->n_before - sp->nkeep;
+		pthread_mutex_unlock(&w->mu);
+	} else {
+		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", sp->layer,
+		         sp->kappa_before, sp->n_before);
+	}
+}
+
 static void sqz_note(Worker *w, const char *fmt, ...)
 {
 	va_list ap;
@@ -162,22 +181,23 @@ int worker_sqz_decide(Worker *w, int apply, int comp)
 	                .layer = sp->layer,
 	                .apply = apply,
 	                .comp = comp >= 0 ? comp : w->shown.sq.comp};
-	int n0 = sp->n_before, n1 = sp->nkeep;
-	double k0 = sp->kappa_before, k1 = sp->kappa_after;
+	w->last_comp = a.comp; /* the decision's note says it (worker_sqz_decided) */
 	if (session_apply(w->s, &a, &w->hooks, &e) != 0) {
 		worker_status(w, 1, "squeeze layer %d: %s", a.layer, e.msg);
 		return -1;
 	}
-	if (apply) {
-		sqz_note(w, "layer %d: %d → %d neurons, κ %.4g → %.4g%s", a.layer, n0, n1, k0, k1,
-		         a.comp ? ", compensated" : "");
-		pthread_mutex_lock(&w->mu);
-		w->shown.sq.removed += n0 - n1;
-		pthread_mutex_unlock(&w->mu);
-	} else {
-		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", a.layer, k0, n0);
-	}
 	worker_publish(w);
 	worker_sqz_show(w);
 	return 0;
+}
+
+void worker_sqz_all(Worker *w)
+{
+	Err e = {{0}};
+	w->last_comp = w->shown.sq.comp;
+	int rc = session_squeeze_apply_all(w->s, w->last_comp, &w->hooks, &e);
+	if (rc < 0)
+		worker_status(w, 1, "squeeze: %s", e.msg);
+	worker_publish(w);
+	worker_sqz_show(w);
 }
