@@ -87,6 +87,8 @@ expect_exit "--trial without --out" 2 "^condnet sweep: --trial needs a single --
 expect_ok "cond --json" "$C" cond --load m.model --json cond.json
 check "cond --json has m = 4 layers numbered 1..4" json cond.json \
 	"[l['layer'] for l in d['layers']] == [1, 2, 3, 4] and all(l['n'] > 0 and l['kappa'] >= 1 for l in d['layers'])"
+check "cond --json holds the network's κ as every record does" json cond.json \
+	"d['kappa'] == [l['kappa'] for l in d['layers']] and d['p'] == [l['p'] for l in d['layers']] and len(d['n']) == 5"
 expect_grep "cond prints the table" '^Layer +n_i +κ\(Ŵ\) +p \(τ=25\)' "$TMP/out"
 
 ## Algorithm 1 ends with every κ ≤ τ
@@ -109,7 +111,7 @@ expect_ok "sweep --gather" "$C" sweep --layers 2x8 --q 2 --no-extend --gather tr
 sed -n '/^β/,/^pick/p' "$TMP/out" >gather.txt
 check "gathered table and pick equal the in-process ones" cmp inproc.txt gather.txt
 check "the pick is marked" grep -q ' pick$' gather.txt
-check "sweep --json names the pick" json sweep.json "d['pick_beta'] in (1, 1.5) and len(d['betas']) == 2"
+check "sweep --json names the pick" json sweep.json "d['pick'] in (1, 1.5) and len(d['betas']) == 2 and d['pick_n'] == d['betas'][[b['beta'] for b in d['betas']].index(d['pick'])]['n'] and 0 <= d['betas'][0]['err_v'] <= 100"
 rm trial-1.5-1.json
 expect_exit "sweep --gather names a missing trial" 1 '^condnet sweep: beta 1\.5, trial 1 is missing' \
 	"$C" sweep --layers 2x8 --q 2 --no-extend --gather trial-*.json
@@ -164,6 +166,8 @@ check "--compare writes the plot data and script" [ -s cmp.dat -a -s cmp.gp ]
 expect_ok "squeeze --until-stable" "$C" squeeze --load big.model --tau 10 --retrain 1 --until-stable --json sqs.json --quiet
 check "--until-stable ends stable, removing nothing in the end" json sqs.json \
 	"d['stable'] and d['rounds'][0]['removed'] == 0 and d['rounds'][1]['removed'] > 0"
+check "--until-stable: each round a squeeze row with its network's κ" json sqs.json \
+	"all(r['tau'] == 10 and len(r['net']['kappa']) == len(r['net']['p']) == len(r['net']['n']) - 1 for r in d['rounds']) and d['rounds'][1]['epochs'] == 1 and d['rounds'][0]['acc_after'] > 0 and sum(d['rounds'][1]['removed_per_layer']) == d['rounds'][1]['removed']"
 
 ## schedules and early stopping
 expect_ok "train 6 epochs under a cosine with warm-up" "$C" train --layers 3x32 --epochs 6 --schedule cosine:6 --warmup 1 --save full.model --quiet

@@ -777,7 +777,8 @@ START_TEST(squeeze_retrain_once)
 	ck_assert(r.acc_squeezed == acc_sq);
 	ck_assert(r.acc_squeezed < 100);
 	ck_assert(r.acc_retrained == acc(net, eval));
-	ck_assert_int_eq(r.epochs, 2);
+	ck_assert_int_eq(r.trained.epochs, 2);
+	ck_assert(isnan(r.trained.val_acc)); /* no validation set */
 	assert_round_is(&r, net, o.tau);
 	ck_assert_int_eq(count_steps(HOOK_ALG3_LAYER), 2);
 	ck_assert_int_eq(count_steps(HOOK_TRAINED), 1);
@@ -789,7 +790,7 @@ START_TEST(squeeze_retrain_once)
 	ck_assert_int_eq(r.removed, 4);
 	ck_assert(isnan(r.acc_retrained));
 	ck_assert(r.acc_squeezed == acc_sq);
-	ck_assert_int_eq(r.epochs, 0);
+	ck_assert_int_eq(r.trained.epochs, 0);
 	assert_round_is(&r, bare, o.tau);
 	squeeze_round_free(&r);
 	/* no evaluation set: no accuracies */
@@ -850,7 +851,7 @@ START_TEST(until_stable_rounds)
 	ck_assert_mem_eq(rounds[1].removed_per_layer, removed, sizeof removed);
 	assert_round_is(&rounds[nr - 1], net, o.tau);
 	ck_assert(rounds[1].acc_retrained == acc(net, eval));
-	ck_assert_int_eq(rounds[1].epochs, 2);
+	ck_assert_int_eq(rounds[1].trained.epochs, 2);
 	ck_assert_str_eq(steps.text[steps.n - 1], "round 2: nothing to remove");
 	for (int k = 0; k < nr; k++)
 		squeeze_round_free(&rounds[k]);
@@ -867,7 +868,7 @@ START_TEST(until_stable_rounds)
 	ck_assert_int_eq(squeeze_net(sq, &o, NULL, NULL, &e), 4);
 	ck_assert(same_net(bare, sq));
 	ck_assert_int_eq(rounds[1].removed, 4);
-	ck_assert_int_eq(rounds[1].epochs, 0);
+	ck_assert_int_eq(rounds[1].trained.epochs, 0);
 	ck_assert(isnan(rounds[1].acc_retrained));
 	assert_round_is(&rounds[1], bare, o.tau);
 	for (int k = 0; k < nr; k++)

@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "paper/paper.h"
 #include "paper/paper_stage.h"
+#include "report/report.h"
 #include "testutil.h"
 
 /* The notes the runner sent to its hook, one line each. */
@@ -246,7 +247,7 @@ START_TEST(json_numbers)
 	/* a network as a stage writes it, read back */
 	Err e;
 	Net *net = net_fresh(3, (int[]){6, 9, 4, 3}, ACT_ERF, 1.0f, 2, &e);
-	cJSON *j = paper_json_net(net, 25, &e);
+	cJSON *j = report_net_json(net, 25, &e);
 	ck_assert_ptr_nonnull(j);
 	ck_assert_int_eq(paper_json_layers(j), 3);
 	ck_assert(paper_json_width(j, 0) == 9);
@@ -423,7 +424,6 @@ START_TEST(stage_by_hand)
 	Err e;
 	Dataset *dummy = dataset_new(1, 1, 1, &e);
 	Paper p = {.o = {.which = "adult", .out = dir, .threads = 3}, .train = dummy};
-	p.res = cJSON_CreateObject();
 	Stage s = {"custom", "a test", st_custom, ""};
 	runs = 0;
 	/* a failing stage: its message names it, nothing is written */
@@ -458,10 +458,11 @@ START_TEST(stage_by_hand)
 	/* (cJSON writes 15 digits when they read back within an ulp) */
 	ck_assert(fabs(paper_json_num(file, "seconds") - sec) <= 1e-12 * sec);
 	cJSON_Delete(file);
-	cJSON_Delete(p.res);
+	ck_assert_int_eq(p.nres, 1);
+	cJSON_Delete(p.res[0].r);
 
 	/* the next run reads it back */
-	p.res = cJSON_CreateObject();
+	p.nres = 0;
 	ck_assert_int_eq(paper_stage(&p, &s, 1, &e), 0);
 	ck_assert_int_eq(runs, 2);
 	ck_assert(paper_json_num(paper_result(&p, "custom"), "value") == 42);
@@ -470,7 +471,8 @@ START_TEST(stage_by_hand)
 	ck_assert_int_eq(paper_stage(&p, &other, 0, &e), 0);
 	ck_assert_int_eq(runs, 2);
 	ck_assert_ptr_null(paper_result(&p, "other"));
-	cJSON_Delete(p.res);
+	ck_assert_int_eq(p.nres, 1);
+	cJSON_Delete(p.res[0].r);
 	dataset_free(dummy);
 }
 END_TEST

@@ -437,6 +437,10 @@ START_TEST(cond_json)
 	ck_assert_str_eq(cJSON_GetStringValue(item(j, "shape")), "4-2652-3-2");
 	ck_assert_int_eq((int)num(j, "m"), 3);
 	assert_ints(item(j, "n"), (int[]){4, 2652, 3, 2}, 4);
+	/* the network's κ as every record holds it: n, kappa, p */
+	double k3[3] = {lc[0].kappa, lc[1].kappa, lc[2].kappa};
+	assert_nums(item(j, "kappa"), k3, 3);
+	assert_ints(item(j, "p"), (int[]){lc[0].p, lc[1].p, lc[2].p}, 3);
 	ck_assert(num(j, "tau") == 25);
 	ck_assert(cJSON_IsNull(item(j, "max_kappa")));
 	const cJSON *layers = item(j, "layers");
@@ -586,19 +590,19 @@ START_TEST(alg2_json)
 	ck_assert_int_eq((int)num(j, "q"), 3);
 	ck_assert(num(j, "eta") == 0.5);
 	ck_assert(num(j, "seed") == 9);
-	ck_assert(num(j, "pick_beta") == 1.0);
-	assert_ints(item(j, "pick_widths"), w10, 3);
+	ck_assert(num(j, "pick") == 1.0);
+	assert_ints(item(j, "pick_n"), w10, 3);
 	const cJSON *bs = item(j, "betas");
 	ck_assert_int_eq(cJSON_GetArraySize(bs), 4);
 	for (int i = 0; i < 4; i++) {
 		const cJSON *o = cJSON_GetArrayItem(bs, i);
 		ck_assert(num(o, "beta") == b[i].beta);
-		assert_ints(item(o, "widths"), b[i].widths, 3);
+		assert_ints(item(o, "n"), b[i].widths, 3);
 		ck_assert_int_eq((int)num(o, "trials"), b[i].done);
-		if (b[i].done) {
-			ck_assert(num(o, "err_tr") == b[i].err_tr);
-			ck_assert(num(o, "err_v") == b[i].err_v);
-			ck_assert(num(o, "score") == b[i].score);
+		if (b[i].done) { /* in percent, as every record's */
+			ck_assert(num(o, "err_tr") == 100 * b[i].err_tr);
+			ck_assert(num(o, "err_v") == 100 * b[i].err_v);
+			ck_assert(num(o, "score") == 100 * b[i].score);
 		} else {
 			ck_assert(cJSON_IsNull(item(o, "err_tr")));
 			ck_assert(cJSON_IsNull(item(o, "err_v")));
@@ -609,10 +613,70 @@ START_TEST(alg2_json)
 	/* no β with all its trials: no pick */
 	b[0].done = b[1].done = b[3].done = 2;
 	j = reparse(report_alg2_json(&a, &e));
-	ck_assert(cJSON_IsNull(item(j, "pick_beta")));
-	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(j, "pick_widths"));
+	ck_assert(cJSON_IsNull(item(j, "pick")));
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(j, "pick_n"));
 	cJSON_Delete(j);
 	net_free(base);
+}
+END_TEST
+
+/* A squeeze round: the row the paper's stages and condnet squeeze
+ * --until-stable both write, with the network's κ under "net"; what the
+ * retraining did, with its kept epoch only under a validation set. */
+START_TEST(squeeze_round_json)
+{
+	Err e;
+	int rn0[4] = {4, 50, 40, 3}, rn1[4] = {4, 45, 30, 3}, none[3] = {0}, rm[3] = {5, 10, 0};
+	double rk0[3] = {12, INFINITY, 3}, rk1[3] = {9, 20, 2.5};
+	int rp0[3] = {0, 9, 0}, rp1[3] = {0, 0, 0};
+	SqueezeRound r[2] = {{.m = 3,
+	                      .n = rn0,
+	                      .removed_per_layer = none,
+	                      .kappa = rk0,
+	                      .p = rp0,
+	                      .acc_squeezed = NAN,
+	                      .acc_retrained = 90.5,
+	                      .trained = {.val_acc = NAN}},
+	                     {.m = 3,
+	                      .n = rn1,
+	                      .removed = 15,
+	                      .removed_per_layer = rm,
+	                      .kappa = rk1,
+	                      .p = rp1,
+	                      .acc_squeezed = 80,
+	                      .acc_retrained = 91.25,
+	                      .trained = {.epochs = 7, .best_epoch = 5, .val_acc = 0.875}}};
+	cJSON *a = reparse(report_squeeze_rounds_json(r, 2, 35, &e));
+	ck_assert_int_eq(cJSON_GetArraySize(a), 2);
+	const cJSON *first = cJSON_GetArrayItem(a, 0), *second = cJSON_GetArrayItem(a, 1);
+	ck_assert(num(first, "tau") == 35);
+	ck_assert(num(first, "removed") == 0);
+	ck_assert(cJSON_IsNull(item(first, "acc_before")));
+	ck_assert(num(first, "acc_after") == 90.5);
+	ck_assert(num(first, "epochs") == 0);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(first, "best_epoch"));
+	assert_ints(item(item(first, "net"), "n"), rn0, 4);
+	assert_nums(item(item(first, "net"), "kappa"), rk0, 3);
+	assert_ints(item(item(first, "net"), "p"), rp0, 3);
+	assert_ints(item(second, "removed_per_layer"), rm, 3);
+	ck_assert(num(second, "acc_before") == 80);
+	ck_assert(num(second, "epochs") == 7);
+	ck_assert(num(second, "best_epoch") == 5);
+	ck_assert(num(second, "val_acc") == 87.5);
+	cJSON_Delete(a);
+	/* a network's κ at τ, as the cond record has it too */
+	Net *net = net_fresh(2, (int[]){3, 5, 2}, ACT_ERF, 1.0f, 3, &e);
+	cJSON *j = reparse(report_net_json(net, 2, &e));
+	LayerCond lc[2];
+	ck_assert_int_eq(cond_net_values(net, 2, lc, &e), 0);
+	assert_ints(item(j, "n"), net->n, 3);
+	assert_nums(item(j, "kappa"), (double[]){lc[0].kappa, lc[1].kappa}, 2);
+	assert_ints(item(j, "p"), (int[]){lc[0].p, lc[1].p}, 2);
+	ck_assert_int_eq(cJSON_GetArraySize(j), 3);
+	cJSON_Delete(j);
+	cond_layer_free(&lc[0]);
+	cond_layer_free(&lc[1]);
+	net_free(net);
 }
 END_TEST
 
@@ -682,6 +746,7 @@ int main(void)
 	tcase_add_test(t, cond_json);
 	tcase_add_test(t, alg1_json);
 	tcase_add_test(t, alg2_json);
+	tcase_add_test(t, squeeze_round_json);
 	tcase_add_test(t, files);
 	suite_add_tcase(s, t);
 	return tu_run(s);

@@ -104,7 +104,7 @@ see "the layer table is drawn" '^ +i +n_i'
 table >"$TMP/shown"
 CONDNET_DATA="$TMP/data" "$C" cond --layers $LAYERS --seed $SEED --epochs 0 --json "$TMP/c.json" >/dev/null 2>&1
 sed -n 's/^[[:space:]]*"n":[[:space:]]*\[\(.*\)\],*$/\1/p' "$TMP/c.json" | head -1 | tr -d ' ' | tr ',' '\n' | sed 1d >"$TMP/n"
-grep -E '^[[:space:]]*"kappa":' "$TMP/c.json" | sed 's/.*: *//; s/,$//' |
+grep -E '^[[:space:]]*"kappa":[[:space:]]*[^[[:space:]]' "$TMP/c.json" | sed 's/.*: *//; s/,$//' |
 	awk '{ if ($1 == "null") print "inf"; else printf "%.4g\n", $1 }' >"$TMP/k"
 paste -d' ' "$TMP/n" "$TMP/k" >"$TMP/want"
 awk '{ print $2, $3 }' "$TMP/shown" >"$TMP/got"

@@ -49,6 +49,7 @@ static int round_init(SqueezeRound *r, const Net *net, Err *e)
 		return err_set(e, "out of memory");
 	}
 	r->acc_squeezed = r->acc_retrained = NAN;
+	r->trained.val_loss = r->trained.val_acc = NAN;
 	return 0;
 }
 
@@ -71,7 +72,7 @@ int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
 	out->acc_squeezed = net_accuracy(net, eval, NULL);
 	int rc = 0;
 	if (plan) {
-		rc = train_plan_run(net, train, plan, h, &out->epochs, e);
+		rc = train_plan_fit(net, train, plan, h, &out->trained, e);
 		if (rc == 0)
 			out->acc_retrained = net_accuracy(net, eval, NULL);
 	}
@@ -107,7 +108,7 @@ int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample, con
 		}
 		(*nrounds)++;
 		if (plan) {
-			int rc = train_plan_run(net, train, plan, h, &r->epochs, e);
+			int rc = train_plan_fit(net, train, plan, h, &r->trained, e);
 			if (rc == 0)
 				rc = round_measure(r, net, o->tau, e);
 			if (rc != 0)

@@ -183,7 +183,8 @@ typedef struct SqueezeRound {
 	int *p;        /* p_i at τ at the end of the round */
 	double acc_squeezed;  /* accuracy on eval right after squeezing (percent), NaN without */
 	double acc_retrained; /* after retraining (percent), NaN without eval or retraining */
-	int epochs;           /* epochs retrained */
+	TrainResult trained;  /* the retraining: epochs run, the epoch kept and its validation
+	                       * accuracy (NaN without a validation set); 0 epochs without */
 } SqueezeRound;
 
 void squeeze_round_free(SqueezeRound *r); /* frees the arrays, not r */

@@ -1,6 +1,5 @@
 /* cmd_alg1.c - `condnet alg1`: Algorithm 1, one line per iteration, then the
  * paper's Table 1 and Table 16 layouts. */
-#include <cjson/cJSON.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "cli/progress.h"
 #include "model/model_io.h"
 #include "report/report.h"
+#include "report/report_run.h"
 
 /* The defaults in the text come from alg1_opts_default. */
 static const char help_fmt[] =
@@ -141,17 +141,9 @@ int cmd_alg1(int argc, char **argv)
 		printf("saved %s (%s)\n", c.save, net_shape_str(a->net, shape, sizeof shape));
 	} else if (c.save)
 		printf("not saving %s: the run was interrupted\n", c.save);
-	if (c.json) {
-		cJSON *r = report_alg1_json(a, &e);
-		if (r) {
-			cJSON_AddStringToObject(r, "data", cli_data_name(&c));
-			cJSON_AddBoolToObject(r, "interrupted", sig != 0);
-		}
-		int bad = report_write_json(c.json, r, &e);
-		cJSON_Delete(r);
-		if (bad)
-			goto fail;
-	}
+	if (c.json &&
+	    report_write_record(c.json, report_alg1_run_json(a, cli_data_name(&c), sig, &e), &e))
+		goto fail;
 	if (c.csv && report_write_file(c.csv, history_csv, a, &e))
 		goto fail;
 	rc = sig ? 130 : 0;

@@ -1,5 +1,4 @@
 /* cmd_cond.c - `condnet cond`: the per-layer conditioning of a network. */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include "engine/cond.h"
 #include "model/model_io.h"
 #include "report/report.h"
+#include "report/report_run.h"
 #include "report/report_squeeze.h"
 
 static const char help[] =
@@ -60,9 +60,10 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 }
 
 /* Algorithm 3 at τ on a copy of net: per layer, κ as given beside κ at
- * decision, the neurons kept and what each stage removes; into rec too. */
+ * decision, the neurons kept and what each stage removes; the rows into
+ * *rows (the caller frees them), the neurons removed into *removed. */
 static int squeeze_table(const Net *net, const LayerCond *lc, double tau, ReportFormat fmt,
-                         cJSON *rec, Err *e)
+                         SqueezeLayerRow **rows, int *removed, Err *e)
 {
 	SqueezeOpts o;
 	squeeze_opts_default(&o);
@@ -79,14 +80,9 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 	       "layers' removals: %d neurons removed\n\n",
 	       tau, a->total);
 	report_squeeze_layers(stdout, r, net->m, fmt);
-	if (rec) {
-		cJSON *sq = cJSON_AddObjectToObject(rec, "squeeze");
-		cJSON *layers = sq ? report_squeeze_layers_json(r, net->m, e) : NULL;
-		if (sq) {
-			cJSON_AddNumberToObject(sq, "removed", a->total);
-			cJSON_AddItemToObject(sq, "layers", layers);
-		}
-	}
+	*rows = r;
+	*removed = a->total;
+	r = NULL;
 	rc = 0;
 out:
 	cond_net_free(after, net->m);
@@ -114,6 +110,8 @@ int cmd_cond(int argc, char **argv)
 	Dataset *train = NULL, *test = NULL;
 	Net *net = NULL;
 	LayerCond *lc = NULL;
+	SqueezeLayerRow *rows = NULL;
+	int removed = 0;
 	Err e = {{0}};
 	int rc = 1;
 
@@ -143,26 +141,15 @@ int cmd_cond(int argc, char **argv)
 	ReportFormat fmt = k.markdown ? REPORT_MARKDOWN : REPORT_TEXT;
 	report_cond(stdout, net, lc, fmt);
 	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
-	cJSON *r = c.json ? report_cond_json(net, lc, &e) : NULL;
-	if (c.json && !r)
+	if (!k.no_squeeze && squeeze_table(net, lc, k.tau, fmt, &rows, &removed, &e))
 		goto fail;
-	if (!k.no_squeeze && squeeze_table(net, lc, k.tau, fmt, r, &e)) {
-		cJSON_Delete(r);
-		goto fail;
-	}
 	double acc = net_accuracy(net, test, NULL);
 	if (test)
 		printf("\ntest accuracy: %.2f %%\n", acc);
-	if (r) {
-		if (c.load)
-			cJSON_AddStringToObject(r, "model", c.load);
-		if (test)
-			cJSON_AddNumberToObject(r, "test_accuracy", acc);
-		int bad = report_write_json(c.json, r, &e);
-		cJSON_Delete(r);
-		if (bad)
-			goto fail;
-	}
+	if (c.json &&
+	    report_write_record(c.json,
+	                        report_cond_run_json(net, lc, rows, removed, c.load, acc, &e), &e))
+		goto fail;
 	CondTable t = {net, lc};
 	if (c.csv && report_write_file(c.csv, cond_csv, &t, &e))
 		goto fail;
@@ -174,6 +161,7 @@ fail:
 	rc = cli_fail("cond", &e);
 out:
 	cond_net_free(lc, net ? net->m : 0);
+	free(rows);
 	net_free(net);
 	dataset_free(train);
 	dataset_free(test);

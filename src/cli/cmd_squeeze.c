@@ -2,7 +2,6 @@
  * without compensation, by another criterion or to given counts, retrained,
  * repeated until nothing is removed, or compared with the simple rules
  * (--compare, cmd_squeeze_compare.c). */
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -30,7 +29,7 @@ static int cost_of(const Squeeze *s, const Net *net, NetCost *c, Err *e)
 	return 0;
 }
 
-static void print_costs(const NetCost *a, const NetCost *b, cJSON *rec, Err *e)
+static void print_costs(const NetCost *a, const NetCost *b, struct cJSON *rec, Err *e)
 {
 	if (a->repeats > 0)
 		printf("\nwhat the network costs (forward time: median of %d repeats, %d OpenBLAS "
@@ -39,8 +38,7 @@ static void print_costs(const NetCost *a, const NetCost *b, cJSON *rec, Err *e)
 	else
 		printf("\nwhat the network costs (forward time not measured):\n\n");
 	report_costs(stdout, a, b, REPORT_TEXT);
-	cJSON_AddItemToObject(rec, "cost_before", report_cost_json(a, e));
-	cJSON_AddItemToObject(rec, "cost_after", report_cost_json(b, e));
+	report_squeeze_costs_json(rec, a, b, e);
 }
 
 /* The round lines of --until-stable, on standard output as they come, with
@@ -100,7 +98,7 @@ static void rounds_csv(FILE *f, const void *ud)
 /* Squeeze → retrain until a squeeze removes nothing (the paper's Table 13). */
 static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset *train,
                         const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
-                        cJSON *rec, Err *e)
+                        struct cJSON *rec, Err *e)
 {
 	SqueezeRound r[MAX_ROUNDS + 1];
 	int nr = 0, m = net->m, stable = 0;
@@ -116,30 +114,13 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	int rc = alg3_until_stable(net, &s->so, train, plan, rtrain, test, MAX_ROUNDS, &h, r, &nr,
 	                           &stable, e);
 	progress_clear(&s->prog);
-	cJSON *js = cJSON_AddArrayToObject(rec, "rounds");
-	for (int k = 0; k < nr; k++) {
-		cJSON *o = cJSON_CreateObject();
-		if (o) {
-			cJSON_AddNumberToObject(o, "round", k);
-			cJSON_AddItemToObject(o, "n", cJSON_CreateIntArray(r[k].n, m + 1));
-			cJSON_AddNumberToObject(o, "removed", r[k].removed);
-			if (isfinite(r[k].acc_retrained))
-				cJSON_AddNumberToObject(o, "test_accuracy", r[k].acc_retrained);
-			cJSON *kj = cJSON_AddArrayToObject(o, "kappa");
-			for (int i = 0; kj && i < m; i++)
-				cJSON_AddItemToArray(kj, isfinite(r[k].kappa[i])
-				                             ? cJSON_CreateNumber(r[k].kappa[i])
-				                             : cJSON_CreateNull());
-			cJSON_AddItemToArray(js, o);
-		}
-	}
+	report_squeeze_rounds_run_json(rec, r, nr, s->so.tau, rc == 0 ? stable : -1, e);
 	if (rc == 0) {
 		if (!stable)
 			printf("stopped after %d rounds; the network may squeeze further\n",
 			       MAX_ROUNDS);
 		printf("\n");
 		report_squeeze_rounds(stdout, r, nr, m, REPORT_TEXT);
-		cJSON_AddBoolToObject(rec, "stable", stable);
 		Rounds rr = {r, nr, m};
 		if (c->csv && report_write_file(c->csv, rounds_csv, &rr, e))
 			rc = -1;
@@ -174,45 +155,11 @@ static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan 
 	return rc;
 }
 
-/* The record of one squeeze: the kept network's figures, and the other one's
- * as a network of its own. */
-static void squeeze_json(cJSON *rec, const SqueezeNetRow *nr, const SqueezeLayerRow *rows, int m,
-                         double acc0, int by_thr, Err *e)
-{
-	const SqueezeNetRow *k = &nr[0], *o = &nr[1];
-	cJSON_AddItemToObject(rec, "layers", report_squeeze_layers_json(rows, m, e));
-	cJSON_AddNumberToObject(rec, "removed", k->removed);
-	if (!k->counted) {
-		cJSON_AddNumberToObject(rec, "removed_threshold", by_thr);
-		cJSON_AddNumberToObject(rec, "removed_loop", k->removed - by_thr);
-	}
-	cJSON_AddNumberToObject(rec, "removed_without_compensation",
-	                        k->compensated ? o->removed : k->removed);
-	cJSON_AddNumberToObject(rec, "removed_with_compensation",
-	                        k->compensated ? k->removed : o->removed);
-	if (!isnan(acc0)) {
-		cJSON_AddNumberToObject(rec, "acc_before_squeeze", acc0);
-		cJSON_AddNumberToObject(rec, "acc_squeezed", k->acc_squeezed);
-		if (isfinite(k->acc_retrained))
-			cJSON_AddNumberToObject(rec, "acc_retrained", k->acc_retrained);
-	}
-	cJSON *x = cJSON_AddObjectToObject(rec, "other_network");
-	if (!x)
-		return;
-	cJSON_AddStringToObject(x, "what",
-	                        "the same squeeze with the other compensation setting: "
-	                        "a different network, not kept");
-	cJSON_AddBoolToObject(x, "compensate", o->compensated);
-	cJSON_AddNumberToObject(x, "removed", o->removed);
-	if (!isnan(acc0))
-		cJSON_AddNumberToObject(x, "acc_squeezed", o->acc_squeezed);
-}
-
 /* One squeeze: the one asked for kept in *net, and the same with the other
  * compensation setting measured beside it. */
 static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Dataset *train,
                         const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
-                        cJSON *rec, Err *e)
+                        struct cJSON *rec, Err *e)
 {
 	int m = (*net)->m, rc = -1;
 	SqueezeOpts o = s->so;
@@ -272,13 +219,7 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	       "accuracy %.2f %%\n\n",
 	       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
 	report_squeeze_networks(stdout, nr, 2, REPORT_TEXT);
-	squeeze_json(rec, nr, rows, m, acc0, by_thr, e);
-	if (s->retrain > 0) {
-		cJSON_AddNumberToObject(rec, "retrain_epochs_run", tr.epochs);
-		cJSON_AddNumberToObject(rec, "retrain_best_epoch", tr.best_epoch);
-		if (!isnan(tr.val_acc))
-			cJSON_AddNumberToObject(rec, "retrain_val_accuracy", 100 * tr.val_acc);
-	}
+	report_squeeze_once_json(rec, nr, rows, m, acc0, by_thr, s->retrain > 0 ? &tr : NULL, e);
 	print_costs(&c0, &c1, rec, e);
 	Nets x = {nr, 2};
 	if (c->csv && report_write_file(c->csv, nets_csv, &x, e))
@@ -298,10 +239,11 @@ out:
 	return rc;
 }
 
-/* The first lines, and what the JSON record says of the settings. */
-static void print_settings(const CommonOpts *c, const Squeeze *s, const Net *net, cJSON *rec)
+/* The first lines; the record with the settings into *rec. */
+static int print_settings(const CommonOpts *c, const Squeeze *s, const Net *net, struct cJSON **rec,
+                          Err *e)
 {
-	char sh[512];
+	char sh[512], spec[64];
 	printf("%s: %s %s (%s), tau %g%s%s%s%s\n", cli_data_name(c),
 	       s->compare ? "comparing squeeze criteria on" : "squeezing", c->load,
 	       net_shape_str(net, sh, sizeof sh), s->so.tau,
@@ -311,25 +253,20 @@ static void print_settings(const CommonOpts *c, const Squeeze *s, const Net *net
 	if (s->keep_spec)
 		printf("keeping the counts of %s\n", s->keep_spec);
 	printf("\n");
-	cJSON_AddStringToObject(rec, "model", c->load);
-	cJSON_AddStringToObject(rec, "shape_before", sh);
-	cJSON_AddNumberToObject(rec, "tau", s->so.tau);
-	if (s->ntau > 1)
-		cJSON_AddItemToObject(rec, "taus", cJSON_CreateDoubleArray(s->taus, s->ntau));
-	cJSON_AddBoolToObject(rec, "while_loop", s->so.while_loop);
-	cJSON_AddBoolToObject(rec, "compensate", s->so.compensate);
-	cJSON_AddStringToObject(rec, "criterion", squeeze_criterion_name(s->so.criterion));
-	if (s->so.criterion == SQUEEZE_RANDOM)
-		cJSON_AddNumberToObject(rec, "seed", (double)s->so.seed);
-	if (s->keep)
-		cJSON_AddItemToObject(rec, "keep_counts",
-		                      cJSON_CreateIntArray(s->keep, net->m - 1));
-	cJSON_AddNumberToObject(rec, "retrain_epochs", s->retrain);
-	char spec[64];
-	cJSON_AddStringToObject(rec, "retrain_schedule",
-	                        sched_format(&c->train.sched, spec, sizeof spec));
-	cJSON_AddNumberToObject(rec, "retrain_warmup", c->train.sched.warmup);
-	cJSON_AddNumberToObject(rec, "retrain_early_stop", c->early_stop);
+	SqueezeSettings st = {
+	    .model = c->load,
+	    .shape_before = sh,
+	    .so = &s->so,
+	    .taus = s->taus,
+	    .ntau = s->ntau,
+	    .keep = s->keep,
+	    .nkeep = net->m - 1,
+	    .retrain_epochs = s->retrain,
+	    .retrain_schedule = sched_format(&c->train.sched, spec, sizeof spec),
+	    .retrain_warmup = c->train.sched.warmup,
+	    .retrain_early_stop = c->early_stop,
+	};
+	return (*rec = report_squeeze_record(&st, e)) ? 0 : -1;
 }
 
 int cmd_squeeze(int argc, char **argv)
@@ -338,7 +275,7 @@ int cmd_squeeze(int argc, char **argv)
 	Squeeze s;
 	Dataset *train = NULL, *test = NULL, *rtr = NULL, *rval = NULL;
 	Net *net = NULL;
-	cJSON *rec = NULL;
+	struct cJSON *rec = NULL;
 	Err e = {{0}};
 	int rc = 1;
 
@@ -358,16 +295,13 @@ int cmd_squeeze(int argc, char **argv)
 	TrainPlan plan;
 	if (cli_plan(&c, train, NULL, s.retrain, &plan, &rtr, &rval, &e) < 0)
 		goto fail;
-	if (!(rec = cJSON_CreateObject())) {
-		err_set(&e, "out of memory");
-		goto fail;
-	}
 	if (c.train.threads > 0)
 		blas_set_threads(c.train.threads);
 	progress_init(&s.prog, "condnet squeeze", c.quiet, 1);
 	progress_trap_signals();
 	char sh[512], how[256];
-	print_settings(&c, &s, net, rec);
+	if (print_settings(&c, &s, net, &rec, &e))
+		goto fail;
 	if (c.sched_given || plan.val)
 		printf("retraining: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
 	const Dataset *rtrain = rtr ? rtr : train;
@@ -382,7 +316,7 @@ int cmd_squeeze(int argc, char **argv)
 		goto out;
 	}
 	if (!s.compare) {
-		cJSON_AddStringToObject(rec, "shape_after", net_shape_str(net, sh, sizeof sh));
+		report_squeeze_shape_after(rec, net_shape_str(net, sh, sizeof sh));
 		printf("\nresult: %s\n", sh);
 	}
 	if (c.save) {
@@ -397,7 +331,7 @@ int cmd_squeeze(int argc, char **argv)
 fail:
 	rc = cli_fail("squeeze", &e);
 out:
-	cJSON_Delete(rec);
+	report_free(rec);
 	net_free(net);
 	free(s.keep);
 	dataset_free(train);

@@ -8,6 +8,8 @@
 #include "cli/progress.h"
 #include "engine/train_plan.h"
 
+struct cJSON;
+
 enum { SQUEEZE_MAX_TAUS = 32 };
 
 typedef struct Squeeze {

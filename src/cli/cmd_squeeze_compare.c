@@ -1,6 +1,5 @@
 /* cmd_squeeze_compare.c - `condnet squeeze --compare`: Algorithm 3 against
  * the norm rule and random choice at the counts it decides, at each τ. */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,7 +102,7 @@ out:
 }
 
 int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const Dataset *train,
-                        const Dataset *test, const TrainPlan *plan, cJSON *rec, Err *e)
+                        const Dataset *test, const TrainPlan *plan, struct cJSON *rec, Err *e)
 {
 	SqueezeCompare *res = calloc((size_t)s->ntau, sizeof *res);
 	if (!res)
@@ -136,16 +135,7 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 		       "retrained), seed %llu\n\n",
 		       res[0].acc_before, o.draws, rd, (unsigned long long)o.seed);
 		report_squeeze_compare(stdout, res, n, REPORT_TEXT);
-		cJSON *js = report_squeeze_compare_json(res, n, e);
-		if (!js)
-			rc = -1;
-		else
-			cJSON_AddItemToObject(rec, "comparisons", js);
-		cJSON_AddNumberToObject(rec, "draws", o.draws);
-		cJSON_AddNumberToObject(
-		    rec, "retrain_draws",
-		    o.retrain ? (o.retrain_draws < 0 ? o.draws : o.retrain_draws) : 0);
-		cJSON_AddNumberToObject(rec, "seed", (double)o.seed);
+		rc = report_squeeze_compare_run_json(rec, res, n, o.draws, rd, o.seed, e);
 		Cmp x = {res, n, NULL, NULL, NULL};
 		if (rc == 0 && c->csv && report_write_file(c->csv, cmp_csv, &x, e))
 			rc = -1;

@@ -1,7 +1,6 @@
 /* cmd_sweep.c - `condnet sweep`: Algorithm 2 in one process, one trial per
  * process, planned as one command per trial (GNU parallel, Slurm), or
  * gathered from the trials' files. */
-#include <cjson/cJSON.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -18,6 +17,8 @@
 #include "engine/train_plan.h"
 #include "model/model_io.h"
 #include "report/report.h"
+#include "report/report_run.h"
+#include "report/report_trials.h"
 
 /* The defaults in the text come from alg2_opts_default. */
 static const char help_fmt[] =
@@ -247,7 +248,7 @@ static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset
 		return err_set(e, "out of memory");
 	int rc = 0;
 	if (alg2_trial(base, beta, s->trial, tr, v, &s->o, w, &t, NULL, e) ||
-	    alg2_trial_write_json(s->out, &t, w, base->m, e))
+	    report_trial_write(s->out, &t, w, base->m, e))
 		rc = -1;
 	if (rc == 0) {
 		printf("beta %g trial %d: widths ", beta, s->trial);
@@ -285,33 +286,18 @@ static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
 static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, double final_acc,
                          int interrupted, Err *e)
 {
-	if (c->json) {
-		cJSON *r = report_alg2_json(a, e);
-		if (r) {
-			cJSON_AddStringToObject(r, "data", cli_data_name(c));
-			if (interrupted)
-				cJSON_AddBoolToObject(r, "interrupted", 1);
-			if (isfinite(final_acc)) {
-				char spec[64];
-				cJSON_AddNumberToObject(r, "final_epochs", s->final_epochs);
-				cJSON_AddNumberToObject(r, "final_test_accuracy", final_acc);
-				cJSON_AddStringToObject(
-				    r, "final_schedule",
-				    sched_format(&c->train.sched, spec, sizeof spec));
-				cJSON_AddNumberToObject(r, "final_warmup", c->train.sched.warmup);
-				cJSON_AddNumberToObject(r, "final_early_stop", c->early_stop);
-				cJSON_AddNumberToObject(r, "final_epochs_run", s->final.epochs);
-				cJSON_AddNumberToObject(r, "final_best_epoch", s->final.best_epoch);
-				if (!isnan(s->final.val_acc))
-					cJSON_AddNumberToObject(r, "final_val_accuracy",
-					                        100 * s->final.val_acc);
-			}
-		}
-		int bad = report_write_json(c->json, r, e);
-		cJSON_Delete(r);
-		if (bad)
-			return -1;
-	}
+	char spec[64];
+	SweepRun r = {.data = cli_data_name(c),
+	              .interrupted = interrupted,
+	              .final = isfinite(final_acc),
+	              .final_epochs = s->final_epochs,
+	              .final_test_acc = final_acc,
+	              .final_schedule = sched_format(&c->train.sched, spec, sizeof spec),
+	              .final_warmup = c->train.sched.warmup,
+	              .final_early_stop = c->early_stop,
+	              .final_result = s->final};
+	if (c->json && report_write_record(c->json, report_sweep_run_json(a, &r, e), e))
+		return -1;
 	if (c->csv && report_write_file(c->csv, alg2_csv, a, e))
 		return -1;
 	return 0;
@@ -537,7 +523,10 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (s.gather) {
 		double next;
-		if (!(a = alg2_gather(base, &s.o, s.beta_given, argv + first, nfiles, &next, &e)))
+		Alg2TrialFile *tf = report_trials_read(argv + first, nfiles, &e);
+		a = tf ? alg2_gather(base, &s.o, s.beta_given, tf, nfiles, &next, &e) : NULL;
+		alg2_trial_files_free(tf, tf ? nfiles : 0);
+		if (!a)
 			goto fail;
 		if (!isnan(next)) { /* the sweep goes on: the outputs wait for its end */
 			rc = gather_next(&s, &c, argc, argv, a, next, argv[first], &e)

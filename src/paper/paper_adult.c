@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "paper/paper_stage.h"
+#include "report/report_stage.h"
 
 /* The paper does not say how long "fully trained" is for Adult; we train
  * this many epochs (batch 20), the length of its longest retraining. */
@@ -42,9 +43,10 @@ static int st_squeeze(Paper *p, cJSON *out, Err *e)
 	Net *net = paper_load(p, "final.model", e);
 	if (!net)
 		return -1;
-	cJSON_AddNumberToObject(out, "acc", net_accuracy(net, p->test, NULL));
-	int rc = paper_squeeze_list(p, net, taus, 3, p->o.quick ? 1 : 5, 0, NULL,
-	                            cJSON_AddArrayToObject(out, "rows"), e);
+	report_stage_acc(out, net_accuracy(net, p->test, NULL));
+	cJSON *rows = report_stage_rows(out, "rows", e);
+	int rc =
+	    rows ? paper_squeeze_list(p, net, taus, 3, p->o.quick ? 1 : 5, 0, NULL, rows, e) : -1;
 	net_free(net);
 	return rc;
 }
@@ -61,15 +63,17 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 	int rc = net ? paper_fit(p, net, FULL_EPOCHS(p), 0, &tr, e) : -1;
 	if (rc == 0) {
 		if (p->o.converge)
-			paper_json_trained(p, out, &tr);
-		cJSON_AddNumberToObject(out, "acc", net_accuracy(net, p->test, NULL));
-		rc = paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL,
-		                        cJSON_AddArrayToObject(out, "rows"), e);
+			report_stage_trained(out, &tr);
+		report_stage_acc(out, net_accuracy(net, p->test, NULL));
+		cJSON *rows = report_stage_rows(out, "rows", e);
+		rc = rows ? paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL, rows, e) : -1;
 	}
 	/* Table 13: squeeze at τ = 35 and retrain, until nothing is removed. */
+	cJSON *it = rc == 0 ? report_stage_rows(out, "iterations", e) : NULL;
+	if (it)
+		return paper_squeeze_rounds(p, net, 35, retrain, it, e);
 	if (rc == 0)
-		return paper_squeeze_rounds(p, net, 35, retrain,
-		                            cJSON_AddArrayToObject(out, "iterations"), e);
+		rc = -1;
 	net_free(net);
 	return rc;
 }
@@ -212,9 +216,7 @@ void paper_adult_report(const Paper *p, Md *md)
 		int k = 0;
 		cJSON_ArrayForEach(x, it)
 		{
-			const cJSON *net = cJSON_GetObjectItemCaseSensitive(x, "net");
-			if (!net)
-				net = x;
+			const cJSON *net = paper_json_row_net(x);
 			int m = paper_json_layers(net);
 			fprintf(f, "| %d | ", k);
 			for (int i = 0; i + 1 < m; i++)

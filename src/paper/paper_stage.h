@@ -3,18 +3,23 @@
  * (paper_steps.c), the JSON of their results (paper_json.c) and the
  * Markdown of the reports (paper_markdown.c).
  *
- * Stage results are JSON objects written to OUT/<stage>.json and read back.
- * The schema, one for every stage (docs/runs/README.md):
+ * Stage results are JSON objects written to OUT/<stage>.json and read back;
+ * report/report_stage.h builds them (the paper's files only read them). The
+ * schema, one for every stage (docs/runs/README.md):
  *   - a network is {"n": [n_0, …, n_m], "kappa": [κ_1, …, κ_m], "p": [p_1, …, p_m]}
  *     (n_0 the inputs, n_m the classes; κ = ∞ is null; p at the τ of the stage);
  *   - Algorithm 1 is the record of report_alg1_json (src/report/report.h):
  *     its options, status and reason, and "history": one network-like
  *     object per iteration with max_kappa, sum_n, train_error, seconds, tau
  *     and eta;
- *   - Algorithm 2 is {"betas": [{"beta", "n", "err_tr", "err_v", "score"}…],
- *     "pick", "q", "eta"} with errors in percent;
+ *   - Algorithm 2 is the record of report_alg2_json: {"betas": [{"beta",
+ *     "n", "trials", "err_tr", "err_v", "score"}…], "pick", "pick_n", "q",
+ *     "eta", "seed"} with errors in percent;
  *   - a squeeze row is {"tau", "removed", "removed_per_layer", "acc_before",
- *     "acc_after", "epochs", "net"} with accuracies in percent;
+ *     "acc_after", "epochs", "net"} with accuracies in percent (the
+ *     iterations of Adult's over are such rows, the first the network as
+ *     given; files made before then hold that one as a network with
+ *     "acc_after" and "removed");
  *   - a full training records "epochs" (run) and, trained to convergence,
  *     "best_epoch" (the epoch kept) and "val_acc" (its validation accuracy,
  *     percent);
@@ -37,14 +42,21 @@
 #include "engine/train_plan.h"
 #include "paper/paper.h"
 
+/* The most stages an experiment has. */
+#define PAPER_MAX_STAGES 16
+
 typedef struct Paper {
 	PaperOpts o;
 	Dataset *train, *test; /* the full training and test sets */
 	Dataset *tr, *val;     /* Algorithm 2's training and validation parts */
-	cJSON *res;            /* stage name → its result */
-	TrainOpts topt;        /* Adam, lr 1e-3, the experiment's batch */
-	double t0;             /* when the running stage started (monotonic) */
-	double before;         /* its seconds in earlier runs (from its partial file) */
+	struct {
+		const char *name; /* a stage's (static) */
+		cJSON *r;         /* its result */
+	} res[PAPER_MAX_STAGES];  /* in the order they were read or run */
+	int nres;
+	TrainOpts topt; /* Adam, lr 1e-3, the experiment's batch */
+	double t0;      /* when the running stage started (monotonic) */
+	double before;  /* its seconds in earlier runs (from its partial file) */
 } Paper;
 
 typedef struct Stage {
@@ -106,18 +118,17 @@ TrainPlan paper_full_plan(const Paper *p, double epochs, int until_full, const D
 const Dataset *paper_fit_data(const Paper *p);
 /* Trains net by paper_full_plan; *r (may be NULL) receives what it did. */
 int paper_fit(const Paper *p, Net *net, double epochs, int until_full, TrainResult *r, Err *e);
-/* r's "epochs", and trained to convergence its "best_epoch" and "val_acc",
- * into a stage result. */
-void paper_json_trained(const Paper *p, cJSON *out, const TrainResult *r);
 int paper_save(const Paper *p, const Net *net, const char *file, Err *e);
 Net *paper_load(const Paper *p, const char *file, Err *e);
 
 /* Algorithm 3 on a copy of net at τ, then retraining by paper_full_plan
  * (as written, until_full: until every training row is right, at most
- * `epochs`; else exactly `epochs`): a squeeze row. *keep receives the
- * retrained network if keep is not NULL. */
-cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
-                         Net **keep, Err *e);
+ * `epochs`; else exactly `epochs`): a squeeze row appended to rows. *keep
+ * receives the retrained network if keep is not NULL, *score (may be NULL)
+ * the accuracy the best row is chosen by (on the validation part when
+ * trained to convergence, else on the test set). */
+int paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
+                      cJSON *rows, Net **keep, double *score, Err *e);
 /* paper_squeeze_row for each τ, rows appended to rows; the best retrained
  * model saved as best_file if not NULL. */
 int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
@@ -145,10 +156,8 @@ int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out
 int paper_final(Paper *p, int max_epochs, cJSON *out, Err *e);
 int paper_verify(Paper *p, int max_epochs, cJSON *out, Err *e);
 
-/* ---- stage JSON (paper_json.c) ---- */
+/* ---- reading stage JSON (paper_json.c) ---- */
 
-/* The network object of net at τ (see the schema above). */
-cJSON *paper_json_net(const Net *net, double tau, Err *e);
 /* Integer array item of an object, into out (at most max), returns count or -1. */
 int paper_json_ints(const cJSON *obj, const char *key, int *out, int max);
 double paper_json_num(const cJSON *obj, const char *key);
@@ -157,6 +166,9 @@ double paper_json_num(const cJSON *obj, const char *key);
 void paper_stage_record(const cJSON *obj, ReproRecord *r);
 /* Array element i of obj[key] as a number: ∞ for null, NaN when absent. */
 double paper_json_at(const cJSON *obj, const char *key, int i);
+/* The network object of a squeeze row: its "net", or the row itself for
+ * the first of the iterations files made before it had one. */
+const cJSON *paper_json_row_net(const cJSON *row);
 /* The layers m of a network object (its "n" has m + 1 entries), and the
  * width n_{i+1} of its layer i + 1 (i from 0). */
 int paper_json_layers(const cJSON *net);

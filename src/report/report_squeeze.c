@@ -8,20 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/report_json.h"
 #include "report/report_table.h"
-
-/* A number, or null for NaN and ∞ (JSON has neither). */
-static cJSON *num(double v)
-{
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
-static cJSON *nomem(cJSON *root, Err *e)
-{
-	cJSON_Delete(root);
-	err_set(e, "out of memory for a JSON record");
-	return NULL;
-}
 
 /* An absent value: "-" in text, empty in CSV. */
 static const char *dash(ReportFormat fmt)
@@ -106,22 +94,23 @@ struct cJSON *report_squeeze_layers_json(const SqueezeLayerRow *r, int n, Err *e
 	for (int i = 0; a && i < n; i++) {
 		cJSON *o = cJSON_CreateObject();
 		if (!o)
-			return nomem(a, e);
+			return report_json_nomem(a, e);
 		cJSON_AddItemToArray(a, o);
 		cJSON_AddNumberToObject(o, "layer", r[i].layer);
 		cJSON_AddNumberToObject(o, "n_before", r[i].n_before);
 		cJSON_AddNumberToObject(o, "n_after", r[i].n_after);
-		cJSON_AddItemToObject(o, "kappa_before", num(r[i].kappa));
-		cJSON_AddItemToObject(o, "kappa_decision", num(r[i].kappa_dec));
-		cJSON_AddItemToObject(o, "kappa_after", num(r[i].kappa_after));
+		cJSON_AddItemToObject(o, "kappa_before", report_json_num(r[i].kappa));
+		cJSON_AddItemToObject(o, "kappa_decision", report_json_num(r[i].kappa_dec));
+		cJSON_AddItemToObject(o, "kappa_after", report_json_num(r[i].kappa_after));
 		if (!isnan(r[i].kappa_retrained))
-			cJSON_AddItemToObject(o, "kappa_retrained", num(r[i].kappa_retrained));
+			cJSON_AddItemToObject(o, "kappa_retrained",
+			                      report_json_num(r[i].kappa_retrained));
 		if (r[i].by_threshold >= 0) {
 			cJSON_AddNumberToObject(o, "removed_threshold", r[i].by_threshold);
 			cJSON_AddNumberToObject(o, "removed_loop", r[i].by_loop);
 		}
 	}
-	return a ? a : nomem(NULL, e);
+	return a ? a : report_json_nomem(NULL, e);
 }
 
 void report_squeeze_networks(FILE *f, const SqueezeNetRow *r, int n, ReportFormat fmt)
@@ -212,12 +201,13 @@ struct cJSON *report_cost_json(const NetCost *c, Err *e)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
-		return nomem(NULL, e);
+		return report_json_nomem(NULL, e);
 	cJSON_AddNumberToObject(o, "parameters", (double)c->params);
 	cJSON_AddNumberToObject(o, "multiply_adds_per_sample", c->madds);
 	cJSON_AddNumberToObject(o, "model_file_bytes", (double)c->file_bytes);
-	cJSON_AddItemToObject(o, "forward_seconds_per_sample_batch1", num(c->sec_b1));
-	cJSON_AddItemToObject(o, "forward_seconds_per_sample_batch256", num(c->sec_b256));
+	cJSON_AddItemToObject(o, "forward_seconds_per_sample_batch1", report_json_num(c->sec_b1));
+	cJSON_AddItemToObject(o, "forward_seconds_per_sample_batch256",
+	                      report_json_num(c->sec_b256));
 	cJSON_AddNumberToObject(o, "timing_repeats", c->repeats);
 	cJSON_AddNumberToObject(o, "threads", c->threads);
 	return o;
@@ -358,11 +348,6 @@ void report_squeeze_compare(FILE *f, const SqueezeCompare *c, int n, ReportForma
 	}
 }
 
-static cJSON *int_array(const int *v, int n)
-{
-	return cJSON_CreateIntArray(v, n);
-}
-
 static cJSON *stage_json(const SqueezeCompare *x, int s)
 {
 	cJSON *o = cJSON_CreateObject(), *r = cJSON_CreateObject(), *d = cJSON_CreateArray();
@@ -373,14 +358,14 @@ static cJSON *stage_json(const SqueezeCompare *x, int s)
 		return NULL;
 	}
 	const CriterionAcc *a = x->acc[s];
-	cJSON_AddItemToObject(o, "qr", num(a[SQUEEZE_QR].acc));
-	cJSON_AddItemToObject(o, "norm", num(a[SQUEEZE_NORM].acc));
-	cJSON_AddItemToObject(r, "mean", num(a[SQUEEZE_RANDOM].acc));
-	cJSON_AddItemToObject(r, "sd", num(a[SQUEEZE_RANDOM].sd));
+	cJSON_AddItemToObject(o, "qr", report_json_num(a[SQUEEZE_QR].acc));
+	cJSON_AddItemToObject(o, "norm", report_json_num(a[SQUEEZE_NORM].acc));
+	cJSON_AddItemToObject(r, "mean", report_json_num(a[SQUEEZE_RANDOM].acc));
+	cJSON_AddItemToObject(r, "sd", report_json_num(a[SQUEEZE_RANDOM].sd));
 	cJSON_AddNumberToObject(r, "draws_measured", a[SQUEEZE_RANDOM].n);
-	cJSON_AddItemToObject(r, "share_at_least_qr", num(x->share_ge[s]));
+	cJSON_AddItemToObject(r, "share_at_least_qr", report_json_num(x->share_ge[s]));
 	for (int k = 0; k < x->draws; k++)
-		cJSON_AddItemToArray(d, num(x->draw_acc[s][k]));
+		cJSON_AddItemToArray(d, report_json_num(x->draw_acc[s][k]));
 	cJSON_AddItemToObject(r, "draws", d);
 	cJSON_AddItemToObject(o, "random", r);
 	return o;
@@ -391,34 +376,34 @@ static cJSON *compare_one(const SqueezeCompare *x, Err *e)
 	cJSON *o = cJSON_CreateObject(), *layers = cJSON_CreateArray();
 	if (!o || !layers) {
 		cJSON_Delete(layers);
-		return nomem(o, e);
+		return report_json_nomem(o, e);
 	}
 	int h = x->m - 1;
 	cJSON_AddNumberToObject(o, "tau", x->tau);
-	cJSON_AddItemToObject(o, "n", int_array(x->n, x->m + 1));
+	cJSON_AddItemToObject(o, "n", report_json_ints(x->n, x->m + 1));
 	cJSON_AddNumberToObject(o, "removed", x->removed);
 	cJSON_AddNumberToObject(o, "hidden", (double)x->hidden);
-	cJSON_AddItemToObject(o, "fraction_removed", num(fraction(x)));
+	cJSON_AddItemToObject(o, "fraction_removed", report_json_num(fraction(x)));
 	cJSON_AddNumberToObject(o, "removed_threshold", sum(x->removed_thresh, h));
 	cJSON_AddNumberToObject(o, "removed_loop", sum(x->removed_loop, h));
 	for (int i = 0; i < h; i++) {
 		cJSON *l = cJSON_CreateObject();
 		if (!l) {
 			cJSON_Delete(layers);
-			return nomem(o, e);
+			return report_json_nomem(o, e);
 		}
 		cJSON_AddNumberToObject(l, "layer", i + 1);
 		cJSON_AddNumberToObject(l, "n_before", x->n[i + 1]);
 		cJSON_AddNumberToObject(l, "keep", x->keep[i]);
 		cJSON_AddNumberToObject(l, "removed_threshold", x->removed_thresh[i]);
 		cJSON_AddNumberToObject(l, "removed_loop", x->removed_loop[i]);
-		cJSON_AddItemToObject(l, "kappa_before", num(x->kappa[i]));
-		cJSON_AddItemToObject(l, "kappa_decision", num(x->kappa_dec[i]));
+		cJSON_AddItemToObject(l, "kappa_before", report_json_num(x->kappa[i]));
+		cJSON_AddItemToObject(l, "kappa_decision", report_json_num(x->kappa_dec[i]));
 		cJSON_AddItemToArray(layers, l);
 	}
 	cJSON_AddItemToObject(o, "layers", layers);
-	cJSON_AddItemToObject(o, "keep_counts", int_array(x->keep, h));
-	cJSON_AddItemToObject(o, "acc_before", num(x->acc_before));
+	cJSON_AddItemToObject(o, "keep_counts", report_json_ints(x->keep, h));
+	cJSON_AddItemToObject(o, "acc_before", report_json_num(x->acc_before));
 	cJSON *st = cJSON_AddObjectToObject(o, "accuracy");
 	for (int s = 0; st && s < CMP_NSTAGES; s++)
 		if (x->acc[s][SQUEEZE_QR].n > 0)
@@ -433,11 +418,11 @@ struct cJSON *report_squeeze_compare_json(const SqueezeCompare *c, int n, Err *e
 {
 	cJSON *a = cJSON_CreateArray();
 	if (!a)
-		return nomem(NULL, e);
+		return report_json_nomem(NULL, e);
 	for (int i = 0; i < n; i++) {
 		cJSON *o = compare_one(&c[i], e);
 		if (!o)
-			return nomem(a, e);
+			return report_json_nomem(a, e);
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -505,4 +490,103 @@ void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, con
 		        c[0].acc_before);
 	}
 	fprintf(f, "unset multiplot\n");
+}
+
+/* ---- condnet squeeze's record ---- */
+
+struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e)
+{
+	const SqueezeOpts *so = s->so;
+	cJSON *rec = cJSON_CreateObject();
+	if (!rec)
+		return report_json_nomem(rec, e);
+	cJSON_AddStringToObject(rec, "model", s->model);
+	cJSON_AddStringToObject(rec, "shape_before", s->shape_before);
+	cJSON_AddNumberToObject(rec, "tau", so->tau);
+	if (s->ntau > 1)
+		cJSON_AddItemToObject(rec, "taus", cJSON_CreateDoubleArray(s->taus, s->ntau));
+	cJSON_AddBoolToObject(rec, "while_loop", so->while_loop);
+	cJSON_AddBoolToObject(rec, "compensate", so->compensate);
+	cJSON_AddStringToObject(rec, "criterion", squeeze_criterion_name(so->criterion));
+	if (so->criterion == SQUEEZE_RANDOM)
+		cJSON_AddNumberToObject(rec, "seed", (double)so->seed);
+	if (s->keep)
+		cJSON_AddItemToObject(rec, "keep_counts", report_json_ints(s->keep, s->nkeep));
+	cJSON_AddNumberToObject(rec, "retrain_epochs", s->retrain_epochs);
+	cJSON_AddStringToObject(rec, "retrain_schedule", s->retrain_schedule);
+	cJSON_AddNumberToObject(rec, "retrain_warmup", s->retrain_warmup);
+	cJSON_AddNumberToObject(rec, "retrain_early_stop", s->retrain_early_stop);
+	return rec;
+}
+
+void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
+                              const SqueezeLayerRow *rows, int m, double acc0, int by_threshold,
+                              const TrainResult *retrained, Err *e)
+{
+	const SqueezeNetRow *k = &nr[0], *o = &nr[1];
+	cJSON_AddItemToObject(rec, "layers", report_squeeze_layers_json(rows, m, e));
+	cJSON_AddNumberToObject(rec, "removed", k->removed);
+	if (!k->counted) {
+		cJSON_AddNumberToObject(rec, "removed_threshold", by_threshold);
+		cJSON_AddNumberToObject(rec, "removed_loop", k->removed - by_threshold);
+	}
+	cJSON_AddNumberToObject(rec, "removed_without_compensation",
+	                        k->compensated ? o->removed : k->removed);
+	cJSON_AddNumberToObject(rec, "removed_with_compensation",
+	                        k->compensated ? k->removed : o->removed);
+	if (!isnan(acc0)) {
+		cJSON_AddNumberToObject(rec, "acc_before_squeeze", acc0);
+		cJSON_AddNumberToObject(rec, "acc_squeezed", k->acc_squeezed);
+		if (isfinite(k->acc_retrained))
+			cJSON_AddNumberToObject(rec, "acc_retrained", k->acc_retrained);
+	}
+	cJSON *x = cJSON_AddObjectToObject(rec, "other_network");
+	if (x) {
+		cJSON_AddStringToObject(x, "what",
+		                        "the same squeeze with the other compensation setting: "
+		                        "a different network, not kept");
+		cJSON_AddBoolToObject(x, "compensate", o->compensated);
+		cJSON_AddNumberToObject(x, "removed", o->removed);
+		if (!isnan(acc0))
+			cJSON_AddNumberToObject(x, "acc_squeezed", o->acc_squeezed);
+	}
+	if (retrained) {
+		cJSON_AddNumberToObject(rec, "retrain_epochs_run", retrained->epochs);
+		cJSON_AddNumberToObject(rec, "retrain_best_epoch", retrained->best_epoch);
+		if (!isnan(retrained->val_acc))
+			cJSON_AddNumberToObject(rec, "retrain_val_accuracy",
+			                        100 * retrained->val_acc);
+	}
+}
+
+void report_squeeze_rounds_run_json(struct cJSON *rec, const SqueezeRound *r, int n, double tau,
+                                    int stable, Err *e)
+{
+	cJSON_AddItemToObject(rec, "rounds", report_squeeze_rounds_json(r, n, tau, e));
+	if (stable >= 0)
+		cJSON_AddBoolToObject(rec, "stable", stable);
+}
+
+void report_squeeze_costs_json(struct cJSON *rec, const NetCost *before, const NetCost *after,
+                               Err *e)
+{
+	cJSON_AddItemToObject(rec, "cost_before", report_cost_json(before, e));
+	cJSON_AddItemToObject(rec, "cost_after", report_cost_json(after, e));
+}
+
+int report_squeeze_compare_run_json(struct cJSON *rec, const SqueezeCompare *c, int n, int draws,
+                                    int retrain_draws, uint64_t seed, Err *e)
+{
+	cJSON *js = report_squeeze_compare_json(c, n, e);
+	if (js)
+		cJSON_AddItemToObject(rec, "comparisons", js);
+	cJSON_AddNumberToObject(rec, "draws", draws);
+	cJSON_AddNumberToObject(rec, "retrain_draws", retrain_draws);
+	cJSON_AddNumberToObject(rec, "seed", (double)seed);
+	return js ? 0 : -1;
+}
+
+void report_squeeze_shape_after(struct cJSON *rec, const char *shape)
+{
+	cJSON_AddStringToObject(rec, "shape_after", shape);
 }

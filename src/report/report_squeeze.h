@@ -70,4 +70,46 @@ void report_squeeze_compare_data(FILE *f, const SqueezeCompare *c, int n);
 void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, const char *data,
                                     const char *png, const char *title);
 
+/* ---- condnet squeeze's record, part by part ---- */
+
+/* What it was asked to do. */
+typedef struct SqueezeSettings {
+	const char *model, *shape_before;
+	const SqueezeOpts *so;
+	const double *taus; /* --tau: one or (--compare) several */
+	int ntau;
+	const int *keep; /* --keep-counts: a count per hidden layer, NULL none */
+	int nkeep;
+	double retrain_epochs;
+	const char *retrain_schedule;
+	double retrain_warmup;
+	int retrain_early_stop;
+} SqueezeSettings;
+/* The record, with the settings: "model", "shape_before", "tau" ("taus"
+ * with several), "while_loop", "compensate", "criterion", "seed" (random),
+ * "keep_counts", "retrain_epochs", "retrain_schedule", "retrain_warmup",
+ * "retrain_early_stop". NULL with a message when out of memory. */
+struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e);
+/* One squeeze: its per-layer rows, "removed" (by the threshold and by the
+ * loop unless the counts were given), the removals with and without
+ * compensation, the accuracies before, after squeezing and after retraining
+ * (acc0 NaN: none measured), what the retraining did (retrained NULL:
+ * none), and "other_network": the one measured beside it. */
+void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
+                              const SqueezeLayerRow *rows, int m, double acc0, int by_threshold,
+                              const TrainResult *retrained, Err *e);
+/* Squeezes repeated until stable: "rounds" (report_squeeze_rounds_json),
+ * and "stable" when stable is 0 or 1 (-1: the run stopped before). */
+void report_squeeze_rounds_run_json(struct cJSON *rec, const SqueezeRound *r, int n, double tau,
+                                    int stable, Err *e);
+/* "cost_before" and "cost_after" (report_cost_json). */
+void report_squeeze_costs_json(struct cJSON *rec, const NetCost *before, const NetCost *after,
+                               Err *e);
+/* --compare: "comparisons" (report_squeeze_compare_json), "draws",
+ * "retrain_draws", "seed". -1 when out of memory. */
+int report_squeeze_compare_run_json(struct cJSON *rec, const SqueezeCompare *c, int n, int draws,
+                                    int retrain_draws, uint64_t seed, Err *e);
+/* "shape_after": the network kept. */
+void report_squeeze_shape_after(struct cJSON *rec, const char *shape);
+
 #endif
