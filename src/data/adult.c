@@ -191,7 +191,8 @@ static int load_records(const char *path, int labelled, Dataset **out, Err *e)
 {
 	*out = NULL;
 	TextFile t;
-	if (text_open(&t, path, e))
+	/* new records (without labels) may come from standard input */
+	if ((labelled ? text_open : text_open_input)(&t, path, e))
 		return -1;
 	int d = adult_feature_count(), rc = -1, got;
 	size_t n = 0, cap = 0, len;

@@ -123,6 +123,7 @@ typedef struct Spec {
 	int label_col;
 	int classes; /* > 0: labels below it */
 	CsvRows rows;
+	int stdin_ok; /* "-" is standard input (new inputs) */
 } Spec;
 
 /* The first non-blank line: fixes the column count and the label column. */
@@ -178,7 +179,7 @@ static int load(const char *path, const Spec *sp, Dataset **out, Err *e)
 {
 	*out = NULL;
 	TextFile t;
-	if (text_open(&t, path, e))
+	if ((sp->stdin_ok ? text_open_input : text_open)(&t, path, e))
 		return -1;
 	path = t.path; /* "standard input" for "-" */
 	char **fields = NULL;
@@ -286,7 +287,7 @@ int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 
 int csv_load_rows(const char *path, const CsvRows *o, Dataset **out, Err *e)
 {
-	Spec sp = {.label_col = CSV_NO_LABEL};
+	Spec sp = {.label_col = CSV_NO_LABEL, .stdin_ok = 1};
 	if (o)
 		sp.rows = *o;
 	return load(path, &sp, out, e);

@@ -8,11 +8,12 @@
 
 #include "base/file.h"
 
-int text_open(TextFile *t, const char *path, Err *e)
+/* Opens path, or standard input for "-" when stdin_ok is set. */
+static int open_text(TextFile *t, const char *path, int stdin_ok, Err *e)
 {
 	memset(t, 0, sizeof *t);
 	t->path = path;
-	if (!strcmp(path, "-")) {
+	if (stdin_ok && !strcmp(path, "-")) {
 		/* a pipe or a terminal cannot seek back: the bytes read to look for
 		 * a byte-order mark are kept and read again from t->pend */
 		t->path = "standard input";
@@ -40,6 +41,16 @@ int text_open(TextFile *t, const char *path, Err *e)
 	/* not a mark: the bytes are read again */
 	t->npend = (int)got;
 	return 0;
+}
+
+int text_open(TextFile *t, const char *path, Err *e)
+{
+	return open_text(t, path, 0, e);
+}
+
+int text_open_input(TextFile *t, const char *path, Err *e)
+{
+	return open_text(t, path, 1, e);
 }
 
 /* The next byte: one read ahead when text_open looked for a mark, else the file's. */
