@@ -18,6 +18,8 @@ static const struct {
     {"sweep", cmd_sweep, "Algorithm 2: scale the widths by each beta"},
     {"squeeze", cmd_squeeze, "Algorithm 3: squeeze a trained network with pivoted QR"},
     {"cond", cmd_cond, "print the per-layer conditioning of a saved model"},
+    {"eval", cmd_eval, "accuracy, per-class figures and agreement of saved networks"},
+    {"predict", cmd_predict, "the classes and probabilities a saved network answers"},
     {"import", cmd_import, "read a dense network from NumPy .npy files or an ONNX model"},
     {"export", cmd_export, "write a model as NumPy .npy files or an ONNX model"},
     {"paper", cmd_paper, "reproduce the paper's experiments (mnist or adult)"},

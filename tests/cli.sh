@@ -15,10 +15,12 @@ json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0
 ## help, version and the manual page
 expect_ok "condnet --help" "$C" --help
 expect_grep "--help lists the commands" '^  squeeze ' "$TMP/out"
+expect_grep "--help lists eval" '^  eval  ' "$TMP/out"
+expect_grep "--help lists predict" '^  predict  ' "$TMP/out"
 ver=$(sed -n 's/^\.TH CONDNET 1 "[^"]*" "\(condnet [^"]*\)".*/\1/p' "$MAN")
 expect_ok "condnet --version" "$C" --version
 check "--version agrees with the manual page ($ver)" [ "$(cat "$TMP/out")" = "$ver" ]
-for cmd in train alg1 sweep squeeze cond import export; do
+for cmd in train alg1 sweep squeeze cond eval predict import export; do
 	if "$C" $cmd --help >"$TMP/help" 2>&1; then
 		missing=""
 		for o in $(grep -Eo -- '--[a-z][a-z-]*' "$TMP/help" | sort -u); do

@@ -35,6 +35,11 @@ for which in mnist adult; do
 	if [ "$n" -eq $# ]; then pass "$which: all $# stages reused"; else fail "$which: $n of $# stages reused"; sed 's/^/  | /' "$TMP/err"; fi
 done
 
+# The paper's models record how their inputs were made: eval makes them so.
+expect_ok "eval a paper model on its data set" "$CONDNET" eval --load "$TMP/mnist/final.model" --data mnist --quiet
+expect_grep "the paper's model records its Haar coefficients" \
+	'^inputs of #1: [0-9]+ Haar coefficients of 28×28 images$' "$TMP/out"
+
 # A report made from stage results alone reads no data set.
 expect_ok "the report is made again without the data sets" env CONDNET_DATA="$TMP/none" \
 	"$CONDNET" paper adult --quick --quiet --threads 2 --out "$TMP/adult" --report "$TMP/again.md"

@@ -392,6 +392,13 @@ START_TEST(load_checks_crc)
 	ck_assert_int_eq(session_replay(s, write_log(dir, text), NULL, &e), 0);
 	uint32_t crc = session_param_crc(s->net);
 	session_free(s);
+	/* the saved model records how the data's inputs were made */
+	Net *saved = model_load(model, &e);
+	ck_assert_msg(saved != NULL, "%s", e.msg);
+	ck_assert_ptr_nonnull(saved->prep);
+	ck_assert_int_eq(saved->prep->kind, PREP_FEATURES);
+	ck_assert_int_eq(saved->prep->scale, DATA_RAW);
+	net_free(saved);
 	snprintf(text, sizeof text, "%sload path=%s crc=%08x\n", head, model, (unsigned)crc);
 	s = session_new(&e);
 	ck_assert_msg(session_replay(s, write_log(dir, text), NULL, &e) == 0, "%s", e.msg);

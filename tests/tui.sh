@@ -158,6 +158,8 @@ see "the proposal numbers neurons from 1" 'pivoted-QR order \(neurons from 1\): 
 see "the preview sets QR beside the norm rule and random orders" \
 	'keeping [0-9]+ chosen by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±[0-9.]+ \([0-9]+ draws\)'
 see "and compensated" '  and compensated: by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±'
+see "the what-if line gives the share of the test set answered as now" \
+	'^what-if: now [0-9.]+%, after [0-9.]+% \([0-9.]+% as now\), compensated [0-9.]+% \([0-9.]+%\)$'
 keys n
 see "squeeze proposes layer 2 after a refusal" 'Layer 2: [0-9]+ neurons'
 keep=$(sed -n 's/.*loop keeps \([0-9][0-9]*\):.*/\1/p' "$TMP/screen")

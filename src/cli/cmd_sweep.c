@@ -196,7 +196,7 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 		if (test)
 			printf(", test accuracy: %.2f %%", *acc);
 		printf("\n");
-		if (c->save && !(rc = model_save(net, c->save, e)))
+		if (c->save && !(rc = cli_save_model(net, c->save, all, e)))
 			printf("saved %s\n", c->save);
 	}
 	net_free(net);

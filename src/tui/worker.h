@@ -52,6 +52,8 @@ typedef struct ShownSqueeze {
 	int *perm;     /* n_before: neuron numbers from 1 in pivot order */
 	double *rdiag; /* nrdiag */
 	double acc_now, acc_after, acc_comp;
+	double agree_after, agree_comp; /* percent of the test set answered as now; NaN until
+	                                 * measured */
 	/* the same layer's count kept by the simple rules (alg3_compare.h): QR,
 	 * norm and the mean of `draws` random orders, without and with
 	 * compensation, on the test set; NaN until measured */
