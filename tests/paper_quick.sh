@@ -99,6 +99,26 @@ assert 1 <= f['best_epoch'] <= f['epochs'] <= 4 and 0 <= f['val_acc'] <= 100, f
 rows = json.load(open(d + '/over.json'))['rows']
 assert all(1 <= r['best_epoch'] <= r['epochs'] for r in rows), rows" "$out"
 
+# A stop once a stage is done ends the run with status 130, as the other
+# batch commands' (it used to be 1); the stages written are whole.
+out="$TMP/adult-stop"
+"$CONDNET" paper adult --out "$out" --threads 1 --quiet --report "$out/r.md" >"$TMP/stop.out" \
+	2>"$TMP/stop.err" &
+pid=$!
+i=0
+while [ $i -lt 1200 ] && [ ! -s "$out/alg1.json" ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.05; i=$((i + 1))
+done
+kill -TERM $pid 2>/dev/null || fail "paper ended before the signal"
+wait $pid; st=$?
+check "SIGTERM stops paper with status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "and it says the stage was interrupted" "^condnet paper: stage [a-z0-9]+: .*(interrupted|stopped)" "$TMP/stop.err"
+check "the stage files are whole, no temporary file is left" python3 -c "
+import glob, json, sys
+files = glob.glob(sys.argv[1] + '/*.json')
+assert files and not glob.glob(sys.argv[1] + '/*.tmp.*'), files
+for f in files: json.load(open(f))" "$out"
+
 expect_fail "paper rejects an unknown experiment" "mnist or adult" "$CONDNET" paper cifar
 expect_fail "paper rejects an unknown stage" "unknown stage 'nope'" "$CONDNET" paper adult --quick --stages nope --out "$TMP/x"
 finish

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/one_line.h"
 #include "cli/cmd_squeeze.h"
 
 /* The default τ in the text comes from squeeze_opts_default. */
@@ -145,7 +146,8 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		return cli_int("--retrain-draws", arg, 0, 100000, &s->retrain_draws, e);
 	case OPT_PLOT:
 		s->plot = arg;
-		return 0;
+		/* the gnuplot script names PREFIX.dat and PREFIX.png on its lines */
+		return one_line_check("--plot", arg, "the gnuplot script", e);
 	case OPT_NO_TIMING:
 		s->timing = 0;
 		return 0;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "base/rng.h"
 #include "data/prep.h"
@@ -383,4 +384,17 @@ void dataset_standardize(Dataset *train, Dataset *test, int divide)
 		dataset_apply_scale(test, mu, sd);
 	free(mu);
 	free(sd);
+}
+
+uint32_t dataset_crc(const Dataset *ds)
+{
+	int32_t head[3] = {ds->n, ds->d, ds->k};
+	uLong c = crc32_z(0L, Z_NULL, 0);
+	c = crc32_z(c, (const Bytef *)head, sizeof head);
+	c = crc32_z(c, (const Bytef *)ds->x, (size_t)ds->n * (size_t)ds->d * sizeof *ds->x);
+	for (int i = 0; i < ds->n; i++) {
+		int32_t y = ds->y[i];
+		c = crc32_z(c, (const Bytef *)&y, sizeof y);
+	}
+	return (uint32_t)c;
 }

@@ -70,4 +70,9 @@ void dataset_apply_scale(Dataset *ds, const double *mu, const double *sd);
 /* Number of rows of each class into counts[0..k). */
 void dataset_class_counts(const Dataset *ds, int *counts);
 
+/* The CRC-32 of the data set's numbers: its sizes, every feature's bits and
+ * every label. Two sets with the same CRC hold the same rows (a record of
+ * which data a result was computed on). */
+uint32_t dataset_crc(const Dataset *ds);
+
 #endif
