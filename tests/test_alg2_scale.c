@@ -330,6 +330,8 @@ END_TEST
 static Alg2TrialFile kept[64];
 static char kept_name[64][64];
 static int nkept;
+/* the settings the trials are kept with */
+static Alg2Settings kept_settings;
 
 static void keep_trial(const HookStep *st, void *ud)
 {
@@ -342,6 +344,7 @@ static void keep_trial(const HookStep *st, void *ud)
 	Alg2TrialFile *f = &kept[nkept];
 	snprintf(kept_name[nkept], sizeof kept_name[0], "b%g-t%d.json", t->beta, t->trial);
 	f->t = *t;
+	f->st = kept_settings;
 	f->m = a->base->m;
 	f->widths = malloc((size_t)(f->m + 1) * sizeof *f->widths);
 	memcpy(f->widths, a->b[i].widths, (size_t)(f->m + 1) * sizeof *f->widths);
@@ -411,6 +414,9 @@ START_TEST(gather_extends_as_in_process)
 	Stub s = {.tr0 = 0.1, .slope_tr = -0.01, .v0 = 0.3, .slope_v = -0.05};
 	Alg2 *a = stub_alg(b, &o, &s);
 	nkept = 0;
+	Alg2Settings st;
+	alg2_settings(&st, &o, b, NULL, "stub");
+	kept_settings = st;
 	Hook h = {.step = keep_trial};
 	Err e;
 	ck_assert_int_eq(alg2_run(a, &h, &e), 0);
@@ -422,7 +428,7 @@ START_TEST(gather_extends_as_in_process)
 	double next;
 	for (int k = 3; k <= 5; k++) {
 		int n = kept_trials(list, k, 3, f);
-		Alg2 *g = alg2_gather(b, &o, 1, f, n, &next, &e);
+		Alg2 *g = alg2_gather(b, &o, 1, f, n, &st, &next, &e);
 		ck_assert_msg(g != NULL, "%d β: %s", k, e.msg);
 		if (k < 5) {
 			ck_assert_double_eq_tol(next, list[k], 1e-12);
@@ -441,29 +447,92 @@ START_TEST(gather_extends_as_in_process)
 	}
 	/* without --beta the trials' β are the list; with --no-extend 1.6 is foreign */
 	int n = kept_trials(list, 5, 3, f);
-	Alg2 *g = alg2_gather(b, &o, 0, f, n, &next, &e);
+	Alg2 *g = alg2_gather(b, &o, 0, f, n, &st, &next, &e);
 	ck_assert_msg(g != NULL, "%s", e.msg);
 	ck_assert_int_eq(g->nb, 6);
 	ck_assert_double_eq_tol(next, 2.0, 1e-12);
 	alg2_free(g);
 	Alg2Opts no = o;
 	no.extend = 0;
-	ck_assert_ptr_null(alg2_gather(b, &no, 1, f, n, &next, &e));
+	ck_assert_ptr_null(alg2_gather(b, &no, 1, f, n, &st, &next, &e));
 	ck_assert_msg(strstr(e.msg, "b1.6-t0.json: beta 1.6 is not among the sweep's") != NULL,
 	              "%s", e.msg);
 	/* an added β with a trial missing is named */
-	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n - 1, &next, &e));
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n - 1, &st, &next, &e));
 	ck_assert_msg(strstr(e.msg, "beta 1.8, trial 2 is missing (2 of 3") != NULL, "%s", e.msg);
 	/* a listed β without any trial is missing, not next */
-	ck_assert_ptr_null(alg2_gather(b, &o, 1, f + 3, n - 3, &next, &e));
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f + 3, n - 3, &st, &next, &e));
 	ck_assert_msg(strstr(e.msg, "beta 1, trial 0 is missing (0 of 3") != NULL, "%s", e.msg);
 	/* widths that are not the base network's scaled by β: another base */
 	f[0].widths[1]++;
-	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n, &next, &e));
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n, &st, &next, &e));
 	ck_assert_msg(strstr(e.msg, "b1-t0.json: beta 1: its widths are not the base network's") !=
 	                  NULL,
 	              "%s", e.msg);
 	forget_trials();
+	alg2_free(a);
+	net_free(b);
+}
+END_TEST
+
+/* Trials of other settings are refused by name: against the gather's own
+ * settings, against each other (the data's numbers, which a gather that
+ * reads no data does not know), and a trial without a record. */
+START_TEST(gather_refuses_other_settings)
+{
+	Net *b = base_net();
+	Alg2Opts o = stub_opts("1.0:1.4:0.2", 2, 0, 0);
+	Stub s = {.tr0 = 0.1, .slope_tr = -0.01, .v0 = 0.3, .slope_v = -0.05};
+	Alg2 *a = stub_alg(b, &o, &s);
+	Dataset *d1 = dataset_synthetic(10, 3, 5, 1, NULL),
+	        *d2 = dataset_synthetic(10, 3, 5, 2, NULL);
+	ck_assert(d1 && d2);
+	Alg2Settings mine, seed7, nodata, data2;
+	alg2_settings(&mine, &o, b, d1, "synthetic limit=10");
+	alg2_settings(&nodata, &o, b, NULL, "synthetic limit=10");
+	alg2_settings(&data2, &o, b, d2, "synthetic limit=10");
+	Alg2Opts o7 = o;
+	o7.seed = 7;
+	alg2_settings(&seed7, &o7, b, d1, "synthetic limit=10");
+	kept_settings = mine;
+	nkept = 0;
+	Hook h = {.step = keep_trial};
+	Err e;
+	ck_assert_int_eq(alg2_run(a, &h, &e), 0);
+	const double list[] = {1.0, 1.2, 1.4};
+	Alg2TrialFile f[64];
+	double next;
+	int n = kept_trials(list, 3, 2, f);
+	Alg2 *g = alg2_gather(b, &o, 1, f, n, &mine, &next, &e);
+	ck_assert_msg(g != NULL, "%s", e.msg);
+	alg2_free(g);
+	/* the gather's own seed is another */
+	ck_assert_ptr_null(alg2_gather(b, &o7, 1, f, n, &seed7, &next, &e));
+	ck_assert_msg(strstr(e.msg, "b1-t0.json: made with --seed '1', but this gather has '7': "
+	                            "trials of other settings are not compared"),
+	              "%s", e.msg);
+	/* one trial of another seed among them */
+	f[3].st = seed7;
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n, &mine, &next, &e));
+	ck_assert_msg(strstr(e.msg, "b1.2-t1.json: made with --seed '7', but this gather has '1'"),
+	              "%s", e.msg);
+	/* one of other data, gathered without reading the data: the first decides */
+	f[3].st = data2;
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n, &nodata, &next, &e));
+	ck_assert_msg(strstr(e.msg, "b1.2-t1.json: made with the data's numbers (their CRC-32) '"),
+	              "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "b1-t0.json with '") && strstr(e.msg, "a mix of settings"),
+	              "%s", e.msg);
+	/* a trial without a record: an older condnet's */
+	f[3].st = mine;
+	f[5].st.n = -1;
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n, &mine, &next, &e));
+	ck_assert_msg(strstr(e.msg, "b1.4-t1.json: no record of the settings the trial was made "
+	                            "under (a file written by an older condnet)"),
+	              "%s", e.msg);
+	forget_trials();
+	dataset_free(d1);
+	dataset_free(d2);
 	alg2_free(a);
 	net_free(b);
 }
@@ -647,6 +716,7 @@ static Suite *alg2_suite(void)
 	tcase_add_test(c, add_trial_checks);
 	tcase_add_test(c, trials_added_match_in_process);
 	tcase_add_test(c, gather_extends_as_in_process);
+	tcase_add_test(c, gather_refuses_other_settings);
 	tcase_add_test(c, real_trial_reproducible);
 	tcase_add_test(c, side_by_side_same_as_serial);
 	suite_add_tcase(s, c);

@@ -19,10 +19,19 @@ START_TEST(json_round_trip_and_rejects)
 	               .max_kappa = INFINITY,
 	               .seconds = 2.25};
 	int w[] = {200, 60, 45, 10};
-	ck_assert_int_eq(report_trial_write(path, &t, w, 3, &e), 0);
+	Alg2Settings st = {.n = 2}, back;
+	snprintf(st.f[0].key, sizeof st.f[0].key, "seed");
+	snprintf(st.f[0].value, sizeof st.f[0].value, "7");
+	snprintf(st.f[1].key, sizeof st.f[1].key, "data");
+	snprintf(st.f[1].value, sizeof st.f[1].value, "csv:a.csv limit=3");
+	ck_assert_int_eq(report_trial_write(path, &t, w, 3, &st, &e), 0);
 	Alg2Trial r;
 	int *rw, m;
-	ck_assert_msg(report_trial_read(path, &r, &rw, &m, &e) == 0, "%s", e.msg);
+	ck_assert_msg(report_trial_read(path, &r, &rw, &m, &back, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(back.n, 2);
+	ck_assert_str_eq(back.f[0].key, "seed");
+	ck_assert_str_eq(back.f[0].value, "7");
+	ck_assert_str_eq(back.f[1].value, "csv:a.csv limit=3");
 	ck_assert_double_eq(r.beta, 1.2);
 	ck_assert_int_eq(r.trial, 4);
 	ck_assert_double_eq(r.err_tr, 1.0 / 3.0); /* exact round trip */
@@ -63,13 +72,13 @@ START_TEST(json_round_trip_and_rejects)
 		char full[1024];
 		snprintf(full, sizeof full, "%s", p);
 		rw = NULL;
-		ck_assert_int_eq(report_trial_read(full, &r, &rw, &m, &e), -1);
+		ck_assert_int_eq(report_trial_read(full, &r, &rw, &m, NULL, &e), -1);
 		ck_assert_ptr_null(rw);
 		ck_assert_msg(strncmp(e.msg, full, strlen(full)) == 0, "case %zu: %s", i, e.msg);
 		ck_assert_msg(strstr(e.msg, bad[i].expect) != NULL, "case %zu: %s", i, e.msg);
 	}
 	snprintf(path, sizeof path, "%s/missing.json", dir);
-	ck_assert_int_eq(report_trial_read(path, &r, &rw, &m, &e), -1);
+	ck_assert_int_eq(report_trial_read(path, &r, &rw, &m, NULL, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "missing.json: cannot open"));
 }
 END_TEST
@@ -94,8 +103,11 @@ START_TEST(files_read_for_the_gather)
 	snprintf(p0, sizeof p0, "%s/b1.5-t0.json", dir);
 	snprintf(p1, sizeof p1, "%s/b1.5-t1.json", dir);
 	snprintf(p2, sizeof p2, "%s/missing.json", dir);
-	ck_assert_int_eq(report_trial_write(p0, &t0, w, 2, &e), 0);
-	ck_assert_int_eq(report_trial_write(p1, &t1, w, 2, &e), 0);
+	Alg2Settings st = {.n = 1};
+	snprintf(st.f[0].key, sizeof st.f[0].key, "seed");
+	snprintf(st.f[0].value, sizeof st.f[0].value, "1");
+	ck_assert_int_eq(report_trial_write(p0, &t0, w, 2, &st, &e), 0);
+	ck_assert_int_eq(report_trial_write(p1, &t1, w, 2, &st, &e), 0);
 	char *paths[3] = {p0, p1, p2};
 	Alg2TrialFile *f = report_trials_read(paths, 2, &e);
 	ck_assert_msg(f != NULL, "%s", e.msg);
@@ -104,6 +116,8 @@ START_TEST(files_read_for_the_gather)
 	ck_assert_mem_eq(&f[1].t.err_v, &t1.err_v, sizeof(double));
 	ck_assert_int_eq(f[0].m, 2);
 	ck_assert_mem_eq(f[0].widths, w, sizeof w);
+	ck_assert_int_eq(f[1].st.n, 1);
+	ck_assert_str_eq(f[1].st.f[0].value, "1");
 	alg2_trial_files_free(f, 2);
 	ck_assert_ptr_null(report_trials_read(paths, 3, &e));
 	ck_assert_ptr_nonnull(strstr(e.msg, "missing.json: cannot open"));

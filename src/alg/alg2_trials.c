@@ -4,9 +4,91 @@
 #include "alg/alg2_trials.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/repro.h"
+#include "engine/act.h"
+#include "engine/train.h"
+
+/* What each setting is called in messages: the option that sets it. */
+static const struct {
+	const char *key, *what;
+} setting_names[] = {
+    {"seed", "--seed"},
+    {"eta", "--eta"},
+    {"act", "--act"},
+    {"act_scale", "--act-scale"},
+    {"batch", "--batch"},
+    {"lr", "--lr"},
+    {"parts", "the parts a batch is split into (--threads)"},
+    {"reproducible", "the reproducible mode"},
+    {"data", "the data set (--data and its options)"},
+    {"data_rows", "the data's rows"},
+    {"data_crc", "the data's numbers (their CRC-32)"},
+};
+
+static const char *setting_what(const char *key)
+{
+	for (size_t i = 0; i < sizeof setting_names / sizeof *setting_names; i++)
+		if (!strcmp(setting_names[i].key, key))
+			return setting_names[i].what;
+	return key;
+}
+
+static void put(Alg2Settings *st, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void put(Alg2Settings *st, const char *key, const char *fmt, ...)
+{
+	if (st->n == ALG2_SETTINGS_MAX)
+		return;
+	va_list ap;
+	snprintf(st->f[st->n].key, sizeof st->f[st->n].key, "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(st->f[st->n].value, sizeof st->f[st->n].value, fmt, ap);
+	va_end(ap);
+	st->n++;
+}
+
+/* The digits of v that read back to the same bits. */
+static const char *exact(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
+void alg2_settings(Alg2Settings *st, const Alg2Opts *o, const Net *base, const Dataset *all,
+                   const char *data)
+{
+	char num[40];
+	memset(st, 0, sizeof *st);
+	put(st, "seed", "%llu", (unsigned long long)o->seed);
+	put(st, "eta", "%s", exact(o->eta, num, sizeof num));
+	put(st, "act", "%s", act_name(base->act));
+	put(st, "act_scale", "%s", exact((double)base->act_a, num, sizeof num));
+	put(st, "batch", "%d", o->train.batch);
+	put(st, "lr", "%s", exact((double)o->train.adam.lr, num, sizeof num));
+	put(st, "parts", "%d", repro_parts(train_threads(&o->train)));
+	put(st, "reproducible", "%s", repro_on() ? "on" : "off");
+	put(st, "data", "%s", data ? data : "");
+	if (all) {
+		put(st, "data_rows", "%d rows of %d features, %d classes", all->n, all->d, all->k);
+		put(st, "data_crc", "%08x", (unsigned)dataset_crc(all));
+	}
+}
+
+/* The value of key in st, or NULL. */
+static const char *setting(const Alg2Settings *st, const char *key)
+{
+	for (int i = 0; i < st->n; i++)
+		if (!strcmp(st->f[i].key, key))
+			return st->f[i].value;
+	return NULL;
+}
 
 void alg2_trial_files_free(Alg2TrialFile *f, int n)
 {
@@ -22,9 +104,45 @@ typedef struct TrialFile {
 	int used;
 } TrialFile;
 
+/* The trial file's settings against those of the gather (want) and of the
+ * first file: the first setting that differs is named. */
+static int same_settings(const char *file, const Alg2Settings *got, const Alg2Settings *want,
+                         const char *first, const Alg2Settings *first_st, Err *e)
+{
+	if (got->n < 0)
+		return err_set(e,
+		               "%s: no record of the settings the trial was made under (a file "
+		               "written by an older condnet): run the trial again",
+		               file);
+	for (int pass = 0; pass < 2; pass++) {
+		const Alg2Settings *ref = pass == 0 ? want : first_st;
+		if (!ref)
+			continue;
+		for (int i = 0; i < ref->n; i++) {
+			const char *k = ref->f[i].key, *v = setting(got, k);
+			if (v && !strcmp(v, ref->f[i].value))
+				continue;
+			if (pass == 0)
+				return err_set(
+				    e,
+				    "%s: made with %s '%s', but this gather has '%s': trials "
+				    "of other settings are not compared",
+				    file, setting_what(k), v ? v : "(none)", ref->f[i].value);
+			return err_set(
+			    e,
+			    "%s: made with %s '%s', but %s with '%s': a mix of settings, "
+			    "whose trials are not compared",
+			    file, setting_what(k), v ? v : "(none)", first, ref->f[i].value);
+		}
+	}
+	return 0;
+}
+
 /* The trials of the files, checking that the widths of each are the base
- * network's scaled by its β. */
-static TrialFile *check_files(const Net *base, const Alg2TrialFile *files, int nfiles, Err *e)
+ * network's scaled by its β and that it was made under the settings st
+ * (and those of the first). */
+static TrialFile *check_files(const Net *base, const Alg2TrialFile *files, int nfiles,
+                              const Alg2Settings *st, Err *e)
 {
 	int m = base->m;
 	TrialFile *tf = calloc((size_t)nfiles, sizeof *tf);
@@ -34,6 +152,11 @@ static TrialFile *check_files(const Net *base, const Alg2TrialFile *files, int n
 		const Alg2TrialFile *x = &files[f];
 		tf[f].t = x->t;
 		tf[f].name = x->name;
+		if (same_settings(x->name, &x->st, st, files[0].name, f ? &files[0].st : NULL, e) <
+		    0) {
+			rc = -1;
+			break;
+		}
 		alg2_scaled_widths(base, x->t.beta, want);
 		if (x->m != m || memcmp(x->widths, want, (size_t)(m + 1) * sizeof *want))
 			rc = err_set(e,
@@ -129,14 +252,14 @@ static int gather(Alg2 *a, TrialFile *tf, int nfiles, double *next_beta, Err *e)
 }
 
 Alg2 *alg2_gather(const Net *base, const Alg2Opts *o, int betas_given, const Alg2TrialFile *files,
-                  int nfiles, double *next_beta, Err *e)
+                  int nfiles, const Alg2Settings *st, double *next_beta, Err *e)
 {
 	*next_beta = NAN;
 	if (nfiles < 1) {
 		err_set(e, "no trial files to gather");
 		return NULL;
 	}
-	TrialFile *tf = check_files(base, files, nfiles, e);
+	TrialFile *tf = check_files(base, files, nfiles, st, e);
 	if (!tf)
 		return NULL;
 	Alg2Opts go = *o;

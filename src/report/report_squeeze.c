@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/report_eval.h"
 #include "report/report_json.h"
 #include "report/report_table.h"
 
@@ -449,12 +450,16 @@ void report_squeeze_compare_data(FILE *f, const SqueezeCompare *c, int n)
 	}
 }
 
-/* A gnuplot string literal: the text in single quotes, quotes doubled. */
+/* A gnuplot string literal: the text in single quotes, quotes doubled, a
+ * control character (a line break would end the command) as a space. */
 static void gp_string(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++)
-		fputs(*s == '\'' ? "''" : (char[2]){*s, 0}, f);
+		if (*s == '\'')
+			fputs("''", f);
+		else
+			fputc(((unsigned char)*s < 0x20 || *s == 0x7f) ? ' ' : *s, f);
 	fputc('\'', f);
 }
 
@@ -521,7 +526,7 @@ struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e)
 
 void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
                               const SqueezeLayerRow *rows, int m, double acc0, int by_threshold,
-                              const TrainResult *retrained, Err *e)
+                              const Agreement *ag, const TrainResult *retrained, Err *e)
 {
 	const SqueezeNetRow *k = &nr[0], *o = &nr[1];
 	cJSON_AddItemToObject(rec, "layers", report_squeeze_layers_json(rows, m, e));
@@ -550,6 +555,14 @@ void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
 		if (!isnan(acc0))
 			cJSON_AddNumberToObject(x, "acc_squeezed", o->acc_squeezed);
 	}
+	if (ag) {
+		cJSON_AddItemToObject(rec, "agreement_squeezed", report_agreement_json(&ag[0], e));
+		if (retrained)
+			cJSON_AddItemToObject(rec, "agreement_retrained",
+			                      report_agreement_json(&ag[2], e));
+		if (x)
+			cJSON_AddItemToObject(x, "agreement", report_agreement_json(&ag[1], e));
+	}
 	if (retrained) {
 		cJSON_AddNumberToObject(rec, "retrain_epochs_run", retrained->epochs);
 		cJSON_AddNumberToObject(rec, "retrain_best_epoch", retrained->best_epoch);
@@ -560,9 +573,11 @@ void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
 }
 
 void report_squeeze_rounds_run_json(struct cJSON *rec, const SqueezeRound *r, int n, double tau,
-                                    int stable, Err *e)
+                                    int stable, const Agreement *ag, Err *e)
 {
 	cJSON_AddItemToObject(rec, "rounds", report_squeeze_rounds_json(r, n, tau, e));
+	if (ag)
+		cJSON_AddItemToObject(rec, "agreement", report_agreement_json(ag, e));
 	if (stable >= 0)
 		cJSON_AddBoolToObject(rec, "stable", stable);
 }

@@ -9,6 +9,7 @@
 
 #include "alg/alg3_compare.h"
 #include "base/err.h"
+#include "engine/evaluate.h"
 #include "model/net_cost.h"
 #include "report/report.h"
 
@@ -93,15 +94,19 @@ struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e);
 /* One squeeze: its per-layer rows, "removed" (by the threshold and by the
  * loop unless the counts were given), the removals with and without
  * compensation, the accuracies before, after squeezing and after retraining
- * (acc0 NaN: none measured), what the retraining did (retrained NULL:
- * none), and "other_network": the one measured beside it. */
+ * (acc0 NaN: none measured), "other_network": the one measured beside it;
+ * with ag (NULL: none measured), how far each answers as the original
+ * (report_agreement_json: ag[0] the kept one squeezed, ag[1] the other,
+ * ag[2] the kept one retrained); what the retraining did (retrained NULL:
+ * none). */
 void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
                               const SqueezeLayerRow *rows, int m, double acc0, int by_threshold,
-                              const TrainResult *retrained, Err *e);
+                              const Agreement *ag, const TrainResult *retrained, Err *e);
 /* Squeezes repeated until stable: "rounds" (report_squeeze_rounds_json),
- * and "stable" when stable is 0 or 1 (-1: the run stopped before). */
+ * "agreement" of the result with the original when ag is not NULL, and
+ * "stable" when stable is 0 or 1 (-1: the run stopped before). */
 void report_squeeze_rounds_run_json(struct cJSON *rec, const SqueezeRound *r, int n, double tau,
-                                    int stable, Err *e);
+                                    int stable, const Agreement *ag, Err *e);
 /* "cost_before" and "cost_after" (report_cost_json). */
 void report_squeeze_costs_json(struct cJSON *rec, const NetCost *before, const NetCost *after,
                                Err *e);

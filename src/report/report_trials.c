@@ -26,10 +26,12 @@ static cJSON *add_exact(cJSON *obj, const char *name, double v)
 	return cJSON_AddRawToObject(obj, name, buf);
 }
 
-int report_trial_write(const char *path, const Alg2Trial *t, const int *widths, int m, Err *e)
+int report_trial_write(const char *path, const Alg2Trial *t, const int *widths, int m,
+                       const Alg2Settings *st, Err *e)
 {
-	if (!path || !t || !widths || m < 1)
-		return err_set(e, "trial JSON: expected a path, a trial and m >= 1 widths");
+	if (!path || !t || !widths || m < 1 || !st)
+		return err_set(e,
+		               "trial JSON: expected a path, a trial, m >= 1 widths and settings");
 	cJSON *root = cJSON_CreateObject();
 	int ok = root && add_exact(root, "beta", t->beta) &&
 	         cJSON_AddNumberToObject(root, "trial", t->trial) &&
@@ -39,7 +41,11 @@ int report_trial_write(const char *path, const Alg2Trial *t, const int *widths, 
 	cJSON *w = ok ? cJSON_CreateIntArray(widths, m + 1) : NULL;
 	if (w)
 		cJSON_AddItemToObject(root, "widths", w);
-	char *s = w ? cJSON_Print(root) : NULL;
+	cJSON *set = w ? cJSON_AddObjectToObject(root, "settings") : NULL;
+	for (int i = 0; set && i < st->n; i++)
+		if (!cJSON_AddStringToObject(set, st->f[i].key, st->f[i].value))
+			set = NULL;
+	char *s = set ? cJSON_Print(root) : NULL;
 	cJSON_Delete(root);
 	if (!s)
 		return err_set(e, "%s: out of memory building the trial JSON", path);
@@ -78,7 +84,38 @@ static int json_num(const cJSON *root, const char *path, const char *name, doubl
 	return 0;
 }
 
-int report_trial_read(const char *path, Alg2Trial *t, int **widths, int *m, Err *e)
+/* The "settings" object of a trial file into st (n = -1 without one). */
+static int read_settings(const cJSON *root, const char *path, Alg2Settings *st, Err *e)
+{
+	memset(st, 0, sizeof *st);
+	const cJSON *set = cJSON_GetObjectItemCaseSensitive(root, "settings");
+	if (!set) {
+		st->n = -1;
+		return 0;
+	}
+	if (!cJSON_IsObject(set))
+		return err_set(e, "%s: field \"settings\": expected an object of strings", path);
+	const cJSON *it;
+	cJSON_ArrayForEach(it, set)
+	{
+		if (st->n == ALG2_SETTINGS_MAX)
+			return err_set(e, "%s: field \"settings\": more than %d settings", path,
+			               ALG2_SETTINGS_MAX);
+		if (!cJSON_IsString(it) || !it->string ||
+		    strlen(it->string) >= sizeof st->f[0].key ||
+		    strlen(it->valuestring) >= sizeof st->f[0].value)
+			return err_set(
+			    e, "%s: field \"settings\": expected short strings, found \"%.40s\"",
+			    path, it->string ? it->string : "");
+		snprintf(st->f[st->n].key, sizeof st->f[0].key, "%s", it->string);
+		snprintf(st->f[st->n].value, sizeof st->f[0].value, "%s", it->valuestring);
+		st->n++;
+	}
+	return 0;
+}
+
+int report_trial_read(const char *path, Alg2Trial *t, int **widths, int *m, Alg2Settings *st,
+                      Err *e)
 {
 	if (!path || !t || !widths || !m)
 		return err_set(e, "trial JSON: expected a path and outputs");
@@ -115,6 +152,9 @@ int report_trial_read(const char *path, Alg2Trial *t, int **widths, int *m, Err 
 	         json_num(root, path, "err_v", 0, 1, 0, 0, &r.err_v, e) < 0 ||
 	         json_num(root, path, "max_kappa", 1, HUGE_VAL, 0, 1, &r.max_kappa, e) < 0 ||
 	         json_num(root, path, "seconds", 0, HUGE_VAL, 0, 0, &r.seconds, e) < 0)
+		rc = -1;
+	Alg2Settings own;
+	if (rc == 0 && read_settings(root, path, st ? st : &own, e) < 0)
 		rc = -1;
 	const cJSON *w = rc == 0 ? cJSON_GetObjectItemCaseSensitive(root, "widths") : NULL;
 	int nw = cJSON_IsArray(w) ? cJSON_GetArraySize(w) : 0;
@@ -157,7 +197,7 @@ Alg2TrialFile *report_trials_read(char **paths, int n, Err *e)
 	}
 	for (int i = 0; i < n; i++) {
 		f[i].name = paths[i];
-		if (report_trial_read(paths[i], &f[i].t, &f[i].widths, &f[i].m, e) < 0) {
+		if (report_trial_read(paths[i], &f[i].t, &f[i].widths, &f[i].m, &f[i].st, e) < 0) {
 			alg2_trial_files_free(f, i);
 			return NULL;
 		}
