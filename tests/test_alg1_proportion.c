@@ -52,11 +52,9 @@ static Alg1 *run(const Alg1Opts *o, int m, const int *w, int expect)
 	Alg1 *a = alg1_new(s, data, o, &e);
 	net_free(s);
 	ck_assert_msg(a != NULL, "%s", e.msg);
-	int st = alg1_run(a, NULL, &e);
-	ck_assert_msg(st >= 0, "%s", e.msg);
-	ck_assert_msg(st == expect, "status %s, expected %s: %s", alg1_status_name(st),
-	              alg1_status_name(expect), a->reason);
-	ck_assert_int_eq(a->status, st);
+	ck_assert_msg(alg1_run(a, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(a->status == expect, "status %s, expected %s: %s",
+	              alg1_status_name(a->status), alg1_status_name(expect), a->reason);
 	return a;
 }
 
@@ -123,7 +121,8 @@ START_TEST(paper_mode_reaches_tau)
 	/* a step after the end changes nothing */
 	Err e;
 	int nrec = a->nrec;
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_DONE);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_DONE);
 	ck_assert_int_eq(a->nrec, nrec);
 	int next[5];
 	ck_assert_int_eq(alg1_next_widths(a, next, &e), 0);
@@ -144,7 +143,8 @@ START_TEST(preview_matches_step)
 	int next[5];
 	ck_assert_int_eq(alg1_next_widths(a, next, &e), 0);
 	ck_assert_mem_eq(next, w, sizeof w);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	ck_assert_int_eq(a->nrec, 1);
 	int changes = alg1_next_widths(a, next, &e);
 	ck_assert_int_ge(changes, 1);
@@ -233,7 +233,8 @@ START_TEST(warm_keeps_pivoted_neurons)
 	Alg1 *a = alg1_new(s, data, &o, &e);
 	net_free(s);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	int next[4];
 	ck_assert_int_ge(alg1_next_widths(a, next, &e), 1);
 	Net *old = net_clone(a->net, &e);
@@ -286,7 +287,8 @@ START_TEST(never_below_one_and_output_only)
 	              a->reason);
 	Err e;
 	int nrec = a->nrec;
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_STUCK);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_STUCK);
 	ck_assert_int_eq(a->nrec, nrec);
 	alg1_free(a);
 }
@@ -331,6 +333,12 @@ static int stop_now(const TrainProgress *p, void *ud)
 	return 1;
 }
 
+static int always_stop(void *ud)
+{
+	(void)ud;
+	return 1;
+}
+
 START_TEST(callback_stop_keeps_state)
 {
 	int w[] = {10, 20, 20, 3};
@@ -340,16 +348,24 @@ START_TEST(callback_stop_keeps_state)
 	Alg1 *a = alg1_new(s, data, &o, &e);
 	net_free(s);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	Net *before = net_clone(a->net, &e);
 	int calls = 0;
 	Hook stop = {.progress = stop_now, .ud = &calls};
-	ck_assert_int_eq(alg1_step(a, &stop, &e), ALG1_STOPPED);
+	/* stopped: 1, the state as before the step, where it stopped in e */
+	ck_assert_int_eq(alg1_step(a, &stop, &e), 1);
 	ck_assert_int_ge(calls, 1);
 	ck_assert_int_eq(a->nrec, 1);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	ck_assert_mem_eq(a->net->n, before->n, 4 * sizeof(int));
 	ck_assert_mem_eq(a->net->param, before->param, before->nparam * sizeof(float));
-	ck_assert_ptr_nonnull(strstr(a->reason, "iteration 1 stopped"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "iteration 1: stopped during training"));
+	/* stopped between iterations, alg1_run says so too */
+	Hook cancel = {.cancelled = always_stop};
+	ck_assert_int_eq(alg1_run(a, &cancel, &e), 1);
+	ck_assert_str_eq(e.msg, "Algorithm 1: stopped before iteration 1");
+	ck_assert_int_eq(a->nrec, 1);
 	/* the next step runs the interrupted iteration */
 	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
 	ck_assert_int_eq(a->nrec, 2);

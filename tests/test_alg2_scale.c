@@ -183,11 +183,13 @@ START_TEST(order_means_scores_pick)
 	Hook h = {.step = count_trials, .ud = &count};
 	Err e;
 	ck_assert_int_eq(alg2_pick(a), -1);
-	for (int k = 0; k < 8; k++)
+	for (int k = 0; k < 8; k++) {
 		ck_assert_int_eq(alg2_step(a, &h, &e), 0);
-	ck_assert_int_eq(alg2_step(a, &h, &e), 1);
+		ck_assert_int_eq(a->finished, 0);
+	}
+	ck_assert_int_eq(alg2_step(a, &h, &e), 0);
 	ck_assert_int_eq(a->finished, 1);
-	ck_assert_int_eq(alg2_step(a, &h, &e), 1); /* nothing more */
+	ck_assert_int_eq(alg2_step(a, &h, &e), 0); /* nothing more */
 	ck_assert_int_eq(s.nlog, 9);
 	ck_assert_int_eq(count, 9);
 	for (int k = 0; k < 9; k++) {
@@ -397,7 +399,8 @@ START_TEST(trials_added_match_in_process)
 		ck_assert_double_eq(g->b[i].err_v, a->b[i].err_v);
 		ck_assert_double_eq(g->b[i].score, a->b[i].score);
 	}
-	ck_assert_int_eq(alg2_step(g, NULL, &e), 1); /* all gathered: nothing to run */
+	ck_assert_int_eq(alg2_step(g, NULL, &e), 0); /* all gathered: nothing to run */
+	ck_assert_int_eq(g->finished, 1);
 	forget_trials();
 	alg2_free(g);
 	alg2_free(a);
@@ -593,7 +596,7 @@ START_TEST(real_trial_reproducible)
 	ck_assert_msg(a != NULL, "%s", e.msg);
 	int calls = 0;
 	Hook stop = {.progress = stop_now, .ud = &calls};
-	ck_assert_int_eq(alg2_step(a, &stop, &e), -1);
+	ck_assert_int_eq(alg2_step(a, &stop, &e), 1); /* stopped: the state unchanged */
 	ck_assert_str_eq(e.msg, "Algorithm 2, β = 1, trial 0: stopped during training");
 	ck_assert_int_ge(calls, 1);
 	ck_assert_int_eq(a->b[0].done, 0);
@@ -689,7 +692,7 @@ START_TEST(side_by_side_same_as_serial)
 	Alg2 *a = alg2_new(base, tr, v, &o, &e);
 	int calls = 0;
 	Hook stop = {.progress = stop_now, .ud = &calls};
-	ck_assert_int_eq(alg2_step(a, &stop, &e), -1);
+	ck_assert_int_eq(alg2_step(a, &stop, &e), 1); /* stopped: the state unchanged */
 	ck_assert_str_eq(e.msg, "Algorithm 2, β = 1, trial 0: stopped during training");
 	ck_assert_int_eq(a->b[0].done, 0);
 	alg2_free(a);

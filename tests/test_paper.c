@@ -232,12 +232,14 @@ START_TEST(json_numbers)
 	ck_assert(paper_json_width(o, 2) == 2);
 	ck_assert(isnan(paper_json_width(o, 3)));
 	int w[8];
-	ck_assert_int_eq(paper_json_ints(o, "n", w, 8), 4);
+	ck_assert_int_eq(paper_json_ints(o, "n", w, 8, NULL), 4);
 	ck_assert_int_eq(w[0], 105);
 	ck_assert_int_eq(w[3], 2);
-	ck_assert_int_eq(paper_json_ints(o, "n", w, 3), -1);     /* too many */
-	ck_assert_int_eq(paper_json_ints(o, "kappa", w, 8), -1); /* a null in it */
-	ck_assert_int_eq(paper_json_ints(o, "x", w, 8), -1);     /* not an array */
+	Err je;
+	ck_assert_int_eq(paper_json_ints(o, "n", w, 3, &je), -1); /* too many */
+	ck_assert_str_eq(je.msg, "field \"n\": expected an array of at most 3 numbers");
+	ck_assert_int_eq(paper_json_ints(o, "kappa", w, 8, NULL), -1); /* a null in it */
+	ck_assert_int_eq(paper_json_ints(o, "x", w, 8, NULL), -1);     /* not an array */
 	cJSON *empty = cJSON_CreateObject();
 	ck_assert_int_eq(paper_json_layers(empty), -1);
 	ck_assert(isnan(paper_json_width(empty, 0)));
@@ -356,7 +358,7 @@ START_TEST(partial_round_trip)
 	p.t0 = clock_seconds() - 2;
 	p.before = 100;
 	/* nothing saved yet: an empty object, and no time carried */
-	cJSON *part = paper_partial_load(&p, "verify");
+	cJSON *part = paper_partial_load(&p, "verify", NULL);
 	ck_assert(cJSON_IsObject(part));
 	ck_assert_int_eq(cJSON_GetArraySize(part), 0);
 	ck_assert(p.before == 100);
@@ -370,12 +372,12 @@ START_TEST(partial_round_trip)
 
 	Paper q = {.o = {.which = "adult", .out = dir, .hook = &note_hook}};
 	notes[0] = '\0';
-	cJSON *back = paper_partial_load(&q, "verify");
+	cJSON *back = paper_partial_load(&q, "verify", NULL);
 	/* done, one seconds, and the record: reproducible, kernels, threads, parts */
 	ck_assert_int_eq(cJSON_GetArraySize(back), 6);
 	ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(back, "kernels")));
 	int w[4];
-	ck_assert_int_eq(paper_json_ints(back, "done", w, 4), 3);
+	ck_assert_int_eq(paper_json_ints(back, "done", w, 4, NULL), 3);
 	ck_assert_int_eq(w[0] * 100 + w[1] * 10 + w[2], 314);
 	double s = paper_json_num(back, "seconds");
 	ck_assert_msg(s >= 102 && s < 160, "seconds %g", s);
@@ -386,13 +388,13 @@ START_TEST(partial_round_trip)
 	cJSON_Delete(back);
 	/* another stage's partial file is not this one's */
 	Paper r = {.o = {.out = dir}};
-	back = paper_partial_load(&r, "squeeze");
+	back = paper_partial_load(&r, "squeeze", NULL);
 	ck_assert_int_eq(cJSON_GetArraySize(back), 0);
 	ck_assert(r.before == 0);
 	cJSON_Delete(back);
 	/* a file that is not a JSON object starts afresh */
 	tu_write(dir, "verify.partial.json", "[1, 2]", 6);
-	back = paper_partial_load(&r, "verify");
+	back = paper_partial_load(&r, "verify", NULL);
 	ck_assert(cJSON_IsObject(back));
 	ck_assert_int_eq(cJSON_GetArraySize(back), 0);
 	ck_assert(r.before == 0);
@@ -408,7 +410,7 @@ static int runs;
 static int st_custom(Paper *p, cJSON *out, Err *e)
 {
 	runs++;
-	cJSON *part = paper_partial_load(p, "custom");
+	cJSON *part = paper_partial_load(p, "custom", NULL);
 	double got = paper_json_num(part, "value");
 	cJSON_Delete(part);
 	if (isnan(got))

@@ -78,8 +78,6 @@ const char *alg1_status_name(Alg1Status s)
 		return "stuck";
 	case ALG1_MAX_ITER:
 		return "max-iter";
-	case ALG1_STOPPED:
-		return "stopped";
 	}
 	return "unknown";
 }
@@ -227,7 +225,8 @@ Alg1 *alg1_clone(const Alg1 *a, Err *e)
 }
 
 /* Measures a trained N̂: κ(Ŵ⁽ⁱ⁾) and p_i(τ) of every layer (cond_net), Σ n_i,
- * the training error and, with an eval set, the error there. */
+ * the training error and, with an eval set, the error there. 0, 1 when
+ * stopped, -1. */
 static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, const Hook *h,
                        Alg1Record *r, Err *e)
 {
@@ -243,9 +242,10 @@ static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, 
 	}
 	double tau = o->tau;
 	LayerCond *lc;
-	if (cond_net_new(net, tau, 0, &lc, e) < 0) {
+	int rc = cond_net_new(net, tau, 0, &lc, e);
+	if (rc != 0) {
 		record_free(r);
-		return err_prefix(e, "Algorithm 1, iteration %d", iter);
+		return rc < 0 ? err_prefix(e, "Algorithm 1, iteration %d", iter) : 1;
 	}
 	r->iter = iter;
 	r->m = m;
@@ -261,11 +261,13 @@ static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, 
 	r->max_kappa = cond_max_kappa(lc, m);
 	cond_net_free(lc, m);
 	/* in slices, so that a stop is answered within one of them */
-	r->train_error = net_error_hooked(net, a->train, 0, h);
-	r->eval_error = a->eval ? net_error_hooked(net, a->eval, 0, h) : NAN;
-	if (hook_cancelled(h)) {
+	r->eval_error = NAN;
+	rc = net_error_hooked(net, a->train, 0, h, &r->train_error, e);
+	if (rc == 0 && a->eval)
+		rc = net_error_hooked(net, a->eval, 0, h, &r->eval_error, e);
+	if (rc != 0) {
 		record_free(r);
-		return err_set(e, "Algorithm 1, iteration %d: stopped while measured", iter);
+		return rc < 0 ? err_prefix(e, "Algorithm 1, iteration %d", iter) : 1;
 	}
 	r->seconds = seconds;
 	r->tau = tau;
@@ -495,8 +497,8 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 {
 	if (!a)
 		return err_set(e, "Algorithm 1: no state to step");
-	if (a->status != ALG1_RUNNING && a->status != ALG1_STOPPED)
-		return (int)a->status;
+	if (a->status != ALG1_RUNNING)
+		return 0;
 	int iter = a->nrec;
 	Alg1Record *grown = realloc(a->rec, (size_t)(a->nrec + 1) * sizeof *a->rec);
 	if (!grown)
@@ -518,24 +520,21 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 	}
 	if (rc == 1) {
 		net_free(next);
-		a->status = ALG1_STOPPED;
-		snprintf(a->reason, sizeof a->reason,
-		         "iteration %d stopped during training; the network before it is kept",
-		         iter);
-		return (int)a->status;
+		return err_stop(e,
+		                "Algorithm 1, iteration %d: stopped during training; the network "
+		                "before it is kept",
+		                iter);
 	}
 	Alg1Record r;
-	if (record_make(next, a, iter, secs, h, &r, e) < 0) {
+	if ((rc = record_make(next, a, iter, secs, h, &r, e)) != 0) {
 		net_free(next);
-		if (!hook_cancelled(h))
+		if (rc < 0)
 			return -1;
 		/* a stop while κ or the errors were measured: as one during training */
-		a->status = ALG1_STOPPED;
-		snprintf(
-		    a->reason, sizeof a->reason,
-		    "iteration %d stopped while it was measured; the network before it is kept",
-		    iter);
-		return (int)a->status;
+		return err_stop(e,
+		                "Algorithm 1, iteration %d: stopped while it was measured; the "
+		                "network before it is kept",
+		                iter);
 	}
 	net_free(a->net);
 	a->net = next;
@@ -550,16 +549,21 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 	          shape, a->o.eta, a->o.eta == 1 ? "" : "s",
 	          iter && a->o.warm ? "from its kept neurons" : "from fresh weights", r.sum_n,
 	          outcome);
-	return (int)a->status;
+	return 0;
 }
 
 int alg1_run(Alg1 *a, const Hook *h, Err *e)
 {
-	int s;
-	do
-		s = alg1_step(a, h, e);
-	while (s == ALG1_RUNNING && !hook_cancelled(h));
-	return s;
+	if (!a)
+		return err_set(e, "Algorithm 1: no state to run");
+	while (a->status == ALG1_RUNNING) {
+		if (hook_cancelled(h))
+			return err_stop(e, "Algorithm 1: stopped before iteration %d", a->nrec);
+		int rc = alg1_step(a, h, e);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
 }
 
 int alg1_next_widths(const Alg1 *a, int *widths, Err *e)

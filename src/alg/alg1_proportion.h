@@ -60,8 +60,7 @@ typedef enum Alg1Status {
 	ALG1_RUNNING = 0, /* more iterations may follow */
 	ALG1_DONE,        /* every κ ≤ τ */
 	ALG1_STUCK,       /* no width can change (all at 1, or rounding keeps them) */
-	ALG1_MAX_ITER,
-	ALG1_STOPPED /* the progress callback asked to stop mid-training */
+	ALG1_MAX_ITER
 } Alg1Status;
 
 typedef struct Alg1 {
@@ -110,19 +109,20 @@ Alg1 *alg1_clone(const Alg1 *a, Err *e);
  * done, a HOOK_ALG1_ITER step whose text says what the iteration did: each
  * layer with κ > τ, how many σ fell below σ₁/τ, how many neurons went after
  * rounding, how the smaller network was trained, which layers still have
- * κ > τ and what comes next. Returns the status after it (ALG1_RUNNING
- * while some κ > τ remains), or -1 on error (a's state is unchanged). A
- * step after the end returns the final status and does nothing. */
+ * κ > τ and what comes next. 0 when it is done (a->status says whether
+ * another follows: ALG1_RUNNING while some κ > τ remains); 1 when the hook
+ * stopped it, -1 on error: a's state is then that before the iteration,
+ * and the next alg1_step runs it again. A step after the end does nothing
+ * and returns 0. */
 int alg1_step(Alg1 *a, const Hook *h, Err *e);
 /* The τ and η of the iterations from the next on (the records keep the τ and
  * η each ran with): 0, or -1 with nothing changed when τ breaks
  * alg1_check_tau or η is not a positive number of epochs. */
 int alg1_set_tau(Alg1 *a, double tau, Err *e);
 int alg1_set_eta(Alg1 *a, double eta, Err *e);
-/* Steps until the status is not ALG1_RUNNING (or the hook cancels). */
+/* Steps until the status is not ALG1_RUNNING: 0; 1 when the hook stopped
+ * it (between iterations or inside one), -1. */
 int alg1_run(Alg1 *a, const Hook *h, Err *e);
-/* After ALG1_STOPPED the state is that before the interrupted iteration, and
- * the next alg1_step runs that iteration again. */
 
 /* The widths the next iteration would use, into widths[0..m] (for preview);
  * returns how many hidden widths change. */

@@ -76,16 +76,14 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 	int rc = train_epochs(net, tr, &to, o->eta, hook_train, (void *)h, e);
 	double secs = clock_seconds() - t0;
 	LayerCond *lc = NULL;
-	if (rc == 0 && cond_net_new(net, COND_TAU_DEFAULT, 0, &lc, e) < 0)
-		rc = -1;
+	if (rc == 0)
+		rc = cond_net_new(net, COND_TAU_DEFAULT, 0, &lc, e);
 	if (rc == 0) {
 		out->beta = beta;
 		out->trial = trial;
-		out->err_tr = net_error_hooked(net, tr, o->train.workers, h);
-		out->err_v = net_error_hooked(net, v, o->train.workers, h);
-		if (hook_cancelled(h))
-			rc = err_set(e, "Algorithm 2 trial β = %g: stopped while it was measured",
-			             beta);
+		rc = net_error_hooked(net, tr, o->train.workers, h, &out->err_tr, e);
+		if (rc == 0)
+			rc = net_error_hooked(net, v, o->train.workers, h, &out->err_v, e);
 		out->max_kappa = cond_max_kappa(lc, m);
 		out->seconds = secs;
 	}
@@ -339,16 +337,16 @@ int alg2_trial(const Net *base, double beta, int trial, const Dataset *tr, const
 	return shape_trial(alg2_trial_train, NULL, base, widths, beta, trial, tr, v, o, out, h, e);
 }
 
-/* Records the outcome rc of trial t of β index i and reports it; 0, or -1
- * with the message when it failed or was stopped. */
+/* Records the outcome rc of trial t of β index i and reports it; 0, 1 when
+ * it was stopped, -1 when it failed (with the message). */
 static int record_trial(Alg2 *a, int i, int t, int rc, Alg2Trial *tr, const Hook *h, Err *e)
 {
 	double beta = a->b[i].beta;
 	if (rc < 0)
 		return err_prefix(e, "Algorithm 2, β = %g, trial %d", beta, t);
 	if (rc > 0)
-		return err_set(e, "Algorithm 2, β = %g, trial %d: stopped during training", beta,
-		               t);
+		return err_stop(e, "Algorithm 2, β = %g, trial %d: stopped during training", beta,
+		                t);
 	if (trial_check(tr, e) < 0)
 		return err_prefix(e, "Algorithm 2");
 	trial_store(a, i, tr);
@@ -474,11 +472,10 @@ static int side_step(Alg2 *a, const Hook *h, Err *e)
 			pthread_join(tid[j], NULL);
 	int rc = 0;
 	for (int j = 0; j < s->k && rc == 0; j++)
-		if (record_trial(a, s->bi[j], s->ti[j], s->rc[j], &s->tr[j], h, &s->err[j]) < 0) {
-			if (e)
-				*e = s->err[j];
-			rc = -1;
-		}
+		if ((rc =
+		         record_trial(a, s->bi[j], s->ti[j], s->rc[j], &s->tr[j], h, &s->err[j])) &&
+		    e)
+			*e = s->err[j];
 	free(s);
 	return rc;
 }
@@ -491,30 +488,38 @@ int alg2_step(Alg2 *a, const Hook *h, Err *e)
 	if (!a)
 		return err_set(e, "Algorithm 2: no state to step");
 	if (a->finished)
-		return 1;
-	int i, t;
-	if (!next_trial(a, &i, &t))
-		return settle(a);
+		return 0;
+	int i, t, rc;
+	if (!next_trial(a, &i, &t)) {
+		settle(a);
+		return 0;
+	}
 	if (a->o.jobs > 1) {
-		if (side_step(a, h, e) < 0)
-			return -1;
+		if ((rc = side_step(a, h, e)) != 0)
+			return rc;
 	} else {
 		Alg2Trial tr;
-		int rc = run_trial(a, i, t, &a->o, &tr, h, e);
-		if (record_trial(a, i, t, rc, &tr, h, e) < 0)
-			return -1;
+		rc = run_trial(a, i, t, &a->o, &tr, h, e);
+		if ((rc = record_trial(a, i, t, rc, &tr, h, e)) != 0)
+			return rc;
 	}
-	if (next_trial(a, &i, &t))
-		return 0;
-	return settle(a);
+	if (!next_trial(a, &i, &t))
+		settle(a);
+	return 0;
 }
 
 int alg2_run(Alg2 *a, const Hook *h, Err *e)
 {
-	int r;
-	while ((r = alg2_step(a, h, e)) == 0 && !hook_cancelled(h))
-		;
-	return r < 0 ? -1 : 0;
+	if (!a)
+		return err_set(e, "Algorithm 2: no state to run");
+	while (!a->finished) {
+		if (hook_cancelled(h))
+			return err_stop(e, "Algorithm 2: stopped between trials");
+		int rc = alg2_step(a, h, e);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
 }
 
 Net *alg2_pick_net(const Alg2 *a, uint64_t seed, Err *e)

@@ -230,8 +230,12 @@ static int gather(Alg2 *a, TrialFile *tf, int nfiles, double *next_beta, Err *e)
 	for (int i = 0; i < a->nb; i++)
 		if (gather_beta(a, i, tf, nfiles, 0, &found, e) < 0)
 			return -1;
-	int st;
-	while ((st = alg2_step(a, NULL, e)) == 0) {
+	/* every listed trial is in: a step settles, adding a β or finishing */
+	for (;;) {
+		if (alg2_step(a, NULL, e) != 0)
+			return -1;
+		if (a->finished)
+			break;
 		if (gather_beta(a, a->next, tf, nfiles, 1, &found, e) < 0)
 			return -1;
 		if (!found) {
@@ -239,8 +243,6 @@ static int gather(Alg2 *a, TrialFile *tf, int nfiles, double *next_beta, Err *e)
 			break;
 		}
 	}
-	if (st < 0)
-		return -1;
 	for (int f = 0; f < nfiles; f++)
 		if (!tf[f].used)
 			return err_set(e,

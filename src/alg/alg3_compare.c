@@ -83,9 +83,9 @@ typedef struct Ctx {
 
 static double accuracy(const Net *net, const Dataset *d, Err *e)
 {
-	double acc = net_accuracy(net, d, NULL);
-	if (isnan(acc))
-		return err_set(e, "could not evaluate a squeezed network on %s", d->name), NAN;
+	double acc;
+	if (net_accuracy(net, d, NULL, &acc, e) != 0)
+		return err_prefix(e, "a squeezed network"), NAN;
 	return acc;
 }
 

@@ -108,7 +108,9 @@ typedef struct SqueezeLayerCompare {
  * (2 + draws)·(1 + compensate) evaluations of the tail of the network,
  * plus as many refits when compensating. net is not changed. The accuracy
  * equals squeeze_preview's on the same rows up to float rounding; the
- * agreement compares with the same tail keeping every neuron. */
+ * agreement compares with the same tail keeping every neuron. 0; 1 when
+ * the calling thread's stop (hook_set_thread_stop) said stop between two
+ * evaluations ("stopped"), -1. */
 int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
                           const Dataset *sample, int draws, uint64_t seed, int compensate,
                           int max_rows, SqueezeLayerCompare *out, Err *e);

@@ -18,12 +18,14 @@ const char *squeeze_criterion_name(SqueezeCriterion c)
 	return (unsigned)c < SQUEEZE_NCRITERIA ? names[c] : "?";
 }
 
-int squeeze_criterion_parse(const char *s)
+int squeeze_criterion_parse(const char *s, SqueezeCriterion *c, Err *e)
 {
-	for (int c = 0; s && c < SQUEEZE_NCRITERIA; c++)
-		if (!strcmp(s, names[c]))
-			return c;
-	return -1;
+	for (int i = 0; s && i < SQUEEZE_NCRITERIA; i++)
+		if (!strcmp(s, names[i])) {
+			*c = (SqueezeCriterion)i;
+			return 0;
+		}
+	return err_set(e, "unknown criterion '%s' (expected qr, norm or random)", s ? s : "");
 }
 
 int squeeze_check_counts(const Net *net, const int *counts, int ncounts, Err *e)

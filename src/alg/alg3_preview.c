@@ -304,6 +304,8 @@ int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Datas
 	out->seconds = clock_seconds() - t0;
 	rc = 0;
 out:
+	if (rc < 0 && hook_thread_stopped()) /* a stop between two evaluations */
+		rc = 1;
 	free(t.now);
 	free(t.cls);
 	free((void *)t.Ys);

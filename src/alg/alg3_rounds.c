@@ -69,15 +69,16 @@ int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
 	out->removed = total;
 	memcpy(out->removed_per_layer, a->removed, (size_t)net->m * sizeof *a->removed);
 	alg3_free(a);
-	out->acc_squeezed = net_accuracy(net, eval, NULL);
-	int rc = 0;
-	if (plan) {
+	int rc = net_accuracy(net, eval, NULL, &out->acc_squeezed, e);
+	if (rc == 0 && plan) {
 		rc = train_plan_fit(net, train, plan, h, &out->trained, e);
 		if (rc == 0)
-			out->acc_retrained = net_accuracy(net, eval, NULL);
+			rc = net_accuracy(net, eval, NULL, &out->acc_retrained, e);
 	}
-	if (rc >= 0 && round_measure(out, net, o->tau, e) < 0)
-		rc = -1;
+	if (rc >= 0) { /* a stopped retraining is measured as it stands */
+		int mr = round_measure(out, net, o->tau, e);
+		rc = mr < 0 ? -1 : rc ? rc : mr;
+	}
 	if (rc < 0)
 		squeeze_round_free(out);
 	return rc;
@@ -89,17 +90,24 @@ int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample, con
 {
 	*nrounds = 0;
 	*stable = 0;
-	if (round_init(&rounds[0], net, e) < 0 || round_measure(&rounds[0], net, o->tau, e) < 0) {
-		squeeze_round_free(&rounds[0]);
+	if (round_init(&rounds[0], net, e) < 0)
 		return -1;
+	int rc = round_measure(&rounds[0], net, o->tau, e);
+	if (rc == 0)
+		rc = net_accuracy(net, eval, NULL, &rounds[0].acc_retrained, e);
+	if (rc != 0) {
+		squeeze_round_free(&rounds[0]);
+		return rc;
 	}
-	rounds[0].acc_retrained = net_accuracy(net, eval, NULL);
 	*nrounds = 1;
 	for (int k = 1; k <= max_rounds; k++) {
 		/* the squeeze first: a round that removes nothing is not retrained */
 		SqueezeRound *r = &rounds[*nrounds];
-		if (alg3_squeeze_retrain(net, o, sample, NULL, train, eval, h, r, e) < 0)
-			return -1;
+		if ((rc = alg3_squeeze_retrain(net, o, sample, NULL, train, eval, h, r, e)) != 0) {
+			if (rc > 0)
+				squeeze_round_free(r);
+			return rc;
+		}
 		if (r->removed == 0) {
 			squeeze_round_free(r);
 			hook_note(h, "round %d: nothing to remove", k);
@@ -108,12 +116,13 @@ int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample, con
 		}
 		(*nrounds)++;
 		if (plan) {
-			int rc = train_plan_fit(net, train, plan, h, &r->trained, e);
+			rc = train_plan_fit(net, train, plan, h, &r->trained, e);
 			if (rc == 0)
 				rc = round_measure(r, net, o->tau, e);
+			if (rc == 0)
+				rc = net_accuracy(net, eval, NULL, &r->acc_retrained, e);
 			if (rc != 0)
 				return rc;
-			r->acc_retrained = net_accuracy(net, eval, NULL);
 		}
 		char shape[512];
 		double maxk = 0;

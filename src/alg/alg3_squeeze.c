@@ -71,10 +71,11 @@ static int decide_count(const Net *net, int layer, const SqueezeOpts *o, Squeeze
 	if (!cond_over(sp->kappa_before, o->tau))
 		return 0;
 	int p = sp->p_qr;
-	double k = cond_kappa_columns(net, layer, sp->perm, p, e);
-	while (o->while_loop && p > 1 && !isnan(k) && cond_over(k, o->tau))
-		k = cond_kappa_columns(net, layer, sp->perm, --p, e);
-	if (isnan(k))
+	double k;
+	int rc = cond_kappa_columns(net, layer, sp->perm, p, &k, e);
+	while (rc == 0 && o->while_loop && p > 1 && cond_over(k, o->tau))
+		rc = cond_kappa_columns(net, layer, sp->perm, --p, &k, e);
+	if (rc)
 		return -1;
 	sp->nkeep = p;
 	sp->kappa_after = k;
@@ -109,8 +110,8 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 		err_set(e, "layer %d: out of memory", layer);
 		goto fail;
 	}
-	sp->kappa_before = cond_kappa(A, rows, cols, e);
-	if (isnan(sp->kappa_before) || cond_qrpt(A, rows, cols, sp->perm, sp->rdiag, e)) {
+	if (cond_kappa(A, rows, cols, &sp->kappa_before, e) ||
+	    cond_qrpt(A, rows, cols, sp->perm, sp->rdiag, e)) {
 		err_prefix(e, "layer %d: Ŵ", layer);
 		goto fail;
 	}
@@ -126,7 +127,7 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 	if (sp->nkeep == cols)
 		sp->kappa_after = sp->kappa_before;
 	else if (by_order &&
-	         isnan(sp->kappa_after = cond_kappa_columns(net, layer, sp->keep, sp->nkeep, e)))
+	         cond_kappa_columns(net, layer, sp->keep, sp->nkeep, &sp->kappa_after, e))
 		goto fail;
 	return 0;
 fail:
@@ -167,8 +168,8 @@ static int accuracy_after(const Net *net, const SqueezeProposal *sp, int comp, c
 	if (!copy)
 		return err_set(e, "out of memory for a copy of the network");
 	int rc = apply(copy, sp, comp, sample, SQUEEZE_SAMPLE_ROWS, e);
-	if (rc == 0 && isnan(*acc = net_accuracy(copy, eval, NULL)))
-		rc = err_set(e, "could not evaluate the squeezed network on %s", eval->name);
+	if (rc == 0 && net_accuracy(copy, eval, NULL, acc, e) != 0)
+		rc = err_prefix(e, "the squeezed network");
 	net_free(copy);
 	return rc;
 }
@@ -261,7 +262,7 @@ int alg3_propose_layer(Alg3 *a, int layer, Err *e)
 		return -1;
 	a->kappa_dec[layer - 1] = a->prop.kappa_before;
 	a->status = ALG3_PROPOSED;
-	return ALG3_PROPOSED;
+	return 0;
 }
 
 /* Algorithm 3, lines 1-3: the next layer i (in order) with τ < κ(Ŵ⁽ⁱ⁾)
@@ -272,17 +273,17 @@ int alg3_step(Alg3 *a, Err *e)
 	if (!a)
 		return err_set(e, "Algorithm 3: no state to step");
 	if (a->status == ALG3_PROPOSED)
-		return ALG3_PROPOSED;
+		return 0;
 	for (; a->next < a->net->m; a->next++) {
 		if (alg3_propose_layer(a, a->next, e) < 0)
 			return -1;
 		const SqueezeProposal *sp = &a->prop;
 		if (sp->nkeep < sp->n_before)
-			return ALG3_PROPOSED;
+			return 0;
 		squeeze_proposal_free(&a->prop);
 		a->status = ALG3_DONE;
 	}
-	return ALG3_DONE;
+	return 0;
 }
 
 /* The decision is made: forget the proposal, go on after its layer. */
@@ -347,11 +348,11 @@ int alg3_refuse(Alg3 *a, const Hook *h, Err *e)
 
 int alg3_run(Alg3 *a, const Hook *h, Err *e)
 {
-	int st;
-	while ((st = alg3_step(a, e)) == ALG3_PROPOSED)
+	int rc;
+	while ((rc = alg3_step(a, e)) == 0 && a->status == ALG3_PROPOSED)
 		if (alg3_apply(a, a->o.compensate, h, e) < 0)
 			return -1;
-	return st < 0 ? -1 : a->total;
+	return rc < 0 ? -1 : a->total;
 }
 
 /* Algorithm 3, lines 1-12: every hidden layer in order, each proposal made on

@@ -100,9 +100,10 @@ int squeeze_compensate(Net *net, int layer, const int *keep, int nkeep, const Da
 
 /* ---- criteria (alg3_criteria.c) ---- */
 
-/* "qr", "norm", "random"; parse returns the criterion or -1. */
+/* "qr", "norm", "random"; parse puts the criterion into *c: 0, or -1 and
+ * "unknown criterion 'S' (expected …)". */
 const char *squeeze_criterion_name(SqueezeCriterion c);
-int squeeze_criterion_parse(const char *s);
+int squeeze_criterion_parse(const char *s, SqueezeCriterion *c, Err *e);
 
 /* The neurons of hidden layer `layer` in the order criterion c keeps them
  * (order[0..n_layer), the first kept first):
@@ -151,11 +152,11 @@ typedef struct Alg3 {
 Alg3 *alg3_new(Net *net, const SqueezeOpts *o, const Dataset *sample, Err *e);
 void alg3_free(Alg3 *a); /* accepts NULL */
 /* Proposes the next hidden layer, from a->next on, with κ > τ and a neuron
- * to remove (layers with nothing to remove are passed over). Returns
- * ALG3_PROPOSED, ALG3_DONE, or -1 on error. */
+ * to remove (layers with nothing to remove are passed over): 0, a->status
+ * saying ALG3_PROPOSED (a->prop waits) or ALG3_DONE; -1 on error. */
 int alg3_step(Alg3 *a, Err *e);
 /* Proposes the given layer even if it has nothing to remove (for a
- * recorded decision replayed on its own). ALG3_PROPOSED or -1. */
+ * recorded decision replayed on its own): 0 (ALG3_PROPOSED), or -1. */
 int alg3_propose_layer(Alg3 *a, int layer, Err *e);
 /* Applies the waiting proposal (compensated when compensate is set), then
  * reports a HOOK_ALG3_LAYER step saying what was decided, on which κ, and

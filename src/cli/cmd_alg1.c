@@ -124,9 +124,9 @@ int cmd_alg1(int argc, char **argv)
 		progress_clear(&prog);
 		if (st < 0)
 			goto fail;
-		if (st != ALG1_STOPPED && a->nrec > 0)
+		if (st == 0 && a->nrec > 0)
 			print_record(&a->rec[a->nrec - 1]);
-	} while (st == ALG1_RUNNING && !progress_interrupted());
+	} while (st == 0 && a->status == ALG1_RUNNING && !progress_interrupted());
 
 	int sig = progress_interrupted();
 	printf("\n");

@@ -73,7 +73,7 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 	SqueezeLayerRow *r = NULL;
 	LayerCond *after = NULL;
 	int rc = -1;
-	if (!a || alg3_run(a, NULL, e) < 0 || cond_net_new(copy, tau, 0, &after, e) < 0 ||
+	if (!a || alg3_run(a, NULL, e) < 0 || cond_net_new(copy, tau, 0, &after, e) ||
 	    !(r = report_squeeze_layer_rows(net, lc, copy, after, a, e)))
 		goto out;
 	printf("\nAlgorithm 3 at τ = %g (condnet squeeze), each layer decided after the earlier "
@@ -143,7 +143,9 @@ int cmd_cond(int argc, char **argv)
 	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
 	if (!k.no_squeeze && squeeze_table(net, lc, k.tau, fmt, &rows, &removed, &e))
 		goto fail;
-	double acc = net_accuracy(net, test, NULL);
+	double acc;
+	if (net_accuracy(net, test, NULL, &acc, &e))
+		goto fail;
 	if (test)
 		printf("\ntest accuracy: %.2f %%\n", acc);
 	if (c.json &&

@@ -108,8 +108,11 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	NetCost c0, c1;
 	if (cost_of(s, net, &c0, e))
 		return -1;
+	double acc0;
+	if (net_accuracy(net, test, NULL, &acc0, e))
+		return -1;
 	printf("round 0: removed 0, %s, test accuracy %.2f %%\n", net_shape_str(net, sh, sizeof sh),
-	       net_accuracy(net, test, NULL));
+	       acc0);
 	fflush(stdout);
 	Hook h = {sq_progress, round_line, sq_cancelled, s};
 	progress_what(&s->prog, "retraining");
@@ -162,7 +165,8 @@ static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan 
 	progress_clear(&s->prog);
 	if (st)
 		return st;
-	kept->acc_retrained = net_accuracy(net, test, NULL);
+	if (net_accuracy(net, test, NULL, &kept->acc_retrained, e))
+		return -1;
 	LayerCond *lc;
 	int rc = cond_net_new(net, s->so.tau, 0, &lc, e);
 	for (int i = 0; rc == 0 && i < net->m; i++)
@@ -199,12 +203,14 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	if (r_other < 0 || cond_net_new(kept, o.tau, 0, &after, e) ||
 	    !(rows = report_squeeze_layer_rows(*net, before, kept, after, a, e)))
 		goto out;
-	double acc0 = net_accuracy(*net, test, NULL);
+	double acc0, acc_k, acc_o;
+	if (net_accuracy(*net, test, NULL, &acc0, e) || net_accuracy(kept, test, NULL, &acc_k, e) ||
+	    net_accuracy(other, test, NULL, &acc_o, e))
+		goto out;
 	const char *crit = squeeze_criterion_name(o.criterion);
 	int counted = o.keep_counts != NULL, by_thr = 0;
 	for (int i = 0; i < m - 1; i++)
 		by_thr += a->removed_qr[i];
-	double acc_k = net_accuracy(kept, test, NULL), acc_o = net_accuracy(other, test, NULL);
 	SqueezeNetRow nr[2] = {{1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN},
 	                       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
 	/* how far each answers as the original: kept before its retraining, the other,

@@ -111,7 +111,6 @@ static int parse_taus(const char *arg, Squeeze *s, Err *e)
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
 {
 	Squeeze *s = ud;
-	int c;
 	switch (opt) {
 	case OPT_TAU:
 		return parse_taus(arg, s, e);
@@ -127,12 +126,8 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		s->until_stable = 1;
 		return 0;
 	case OPT_CRITERION:
-		if ((c = squeeze_criterion_parse(arg)) < 0)
-			return err_set(e,
-			               "--criterion: unknown criterion '%s' (expected qr, norm "
-			               "or random)",
-			               arg);
-		s->so.criterion = (SqueezeCriterion)c;
+		if (squeeze_criterion_parse(arg, &s->so.criterion, e))
+			return err_prefix(e, "--criterion");
 		return 0;
 	case OPT_KEEP_COUNTS:
 		s->keep_spec = arg;

@@ -189,13 +189,16 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 	int st = train_plan_fit(net, d, &plan, &h, &s->final, e);
 	progress_clear(&s->prog);
 	int rc = st < 0 ? -1 : st > 0 ? err_set(e, "interrupted during the final training") : 0;
+	double train_acc;
+	if (rc == 0 &&
+	    (net_accuracy(net, test, NULL, acc, e) || net_accuracy(net, d, NULL, &train_acc, e)))
+		rc = -1;
 	if (rc == 0) {
-		*acc = net_accuracy(net, test, NULL);
 		printf("final: %d epochs on %d rows", s->final.epochs, d->n);
 		if (plan.val)
 			printf(" (kept epoch %d: validation accuracy %.2f %%)", s->final.best_epoch,
 			       100 * s->final.val_acc);
-		printf(", train accuracy %.2f %%", net_accuracy(net, d, NULL));
+		printf(", train accuracy %.2f %%", train_acc);
 		if (test)
 			printf(", test accuracy: %.2f %%", *acc);
 		printf("\n");
@@ -306,14 +309,14 @@ static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
 	printf("%s: Algorithm 2 on %s, %d training and %d validation rows, q %d, eta %g\n",
 	       cli_data_name(c), net_shape_str(a->base, sh, sizeof sh), tr->n, v->n, s->o.q,
 	       s->o.eta);
-	int st;
-	do {
+	int st = 0;
+	while (st == 0 && !a->finished && !progress_interrupted()) {
 		if (a->next >= 0 && a->next < a->nb)
 			progress_what(&s->prog, "beta %.2f", a->b[a->next].beta);
 		st = alg2_step(a, &h, e);
 		progress_clear(&s->prog);
-	} while (st == 0 && !progress_interrupted());
-	if (progress_interrupted())
+	}
+	if (st > 0 || progress_interrupted())
 		return 1;
 	return st < 0 ? -1 : 0;
 }

@@ -60,7 +60,8 @@ static void epoch_line(const HookStep *s, void *ud)
 	if (s->kind != HOOK_EPOCH)
 		return;
 	const TrainEpoch *te = s->epoch;
-	double test_acc = net_accuracy(te->net, t->test, NULL);
+	double test_acc; /* NaN without a test set, or when it cannot be measured */
+	net_accuracy(te->net, t->test, NULL, &test_acc, NULL);
 	progress_clear(&t->prog);
 	printf("epoch %7.2f  loss %.4f  train %6.2f %%  test %6.2f %%", te->at, te->loss,
 	       100 * te->acc, test_acc);
@@ -160,8 +161,10 @@ int cmd_train(int argc, char **argv)
 		goto fail;
 	int sig = progress_interrupted();
 
-	double train_acc = net_accuracy(net, data, NULL);
-	double test_acc = net_accuracy(net, test, NULL);
+	double train_acc, test_acc;
+	if (net_accuracy(net, data, NULL, &train_acc, &e) ||
+	    net_accuracy(net, test, NULL, &test_acc, &e))
+		goto fail;
 	if (sig)
 		printf("interrupted by %s after %.2f of %g epochs\n", signals_name(sig), t.tp.epoch,
 		       t.epochs);

@@ -294,7 +294,7 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 		}
 	}
 	if (atomic_load(&b.stopped))
-		rc = err_set(e, "stopped before layer %d", atomic_load(&b.stopped));
+		rc = err_stop(e, "stopped before layer %d", atomic_load(&b.stopped));
 	if (rc)
 		for (int l = 1; l <= m; l++)
 			cond_layer_free(&lc[l - 1]);
@@ -322,9 +322,10 @@ int cond_net_new(const Net *net, double tau, int with_qr, LayerCond **lc, Err *e
 	LayerCond *c = calloc((size_t)(net->m > 0 ? net->m : 1), sizeof *c);
 	if (!c)
 		return err_set(e, "out of memory for the conditioning of %d layers", net->m);
-	if (net_fill(net, tau, with_qr, c, e) < 0) {
+	int rc = net_fill(net, tau, with_qr, c, e);
+	if (rc != 0) {
 		free(c);
-		return -1;
+		return rc;
 	}
 	*lc = c;
 	return 0;
@@ -346,30 +347,25 @@ double cond_max_kappa(const LayerCond *lc, int m)
 	return k;
 }
 
-double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, Err *e)
+int cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
+                       Err *e)
 {
-	if (!net || layer < 1 || layer > net->m) {
-		err_set(e, "layer %d does not exist (expected 1..%d)", layer, net ? net->m : 0);
-		return NAN;
-	}
-	if (ncols < 1) {
-		err_set(e, "layer %d: %d columns selected, expected at least 1", layer, ncols);
-		return NAN;
-	}
-	for (int j = 0; j < ncols; j++) {
-		if (cols_sel[j] < 0 || cols_sel[j] >= net->n[layer]) {
-			err_set(e, "layer %d: column %d is not a neuron (expected 0..%d)", layer,
-			        cols_sel[j], net->n[layer] - 1);
-			return NAN;
-		}
-	}
+	*kappa = NAN;
+	if (!net || layer < 1 || layer > net->m)
+		return err_set(e, "layer %d does not exist (expected 1..%d)", layer,
+		               net ? net->m : 0);
+	if (ncols < 1)
+		return err_set(e, "layer %d: %d columns selected, expected at least 1", layer,
+		               ncols);
+	for (int j = 0; j < ncols; j++)
+		if (cols_sel[j] < 0 || cols_sel[j] >= net->n[layer])
+			return err_set(e, "layer %d: column %d is not a neuron (expected 0..%d)",
+			               layer, cols_sel[j], net->n[layer] - 1);
 	int rows, cols;
 	double *A = cond_stacked(net, layer, cols_sel, ncols, &rows, &cols, e);
 	if (!A)
-		return NAN;
-	double k = cond_kappa(A, rows, cols, e);
+		return -1;
+	int rc = cond_kappa(A, rows, cols, kappa, e);
 	free(A);
-	if (isnan(k))
-		err_prefix(e, "layer %d: Ŵ", layer);
-	return k;
+	return rc ? err_prefix(e, "layer %d: Ŵ", layer) : 0;
 }

@@ -51,7 +51,9 @@ double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, 
 
 /* Fills lc for one layer (allocating sv, perm, rdiag). */
 int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
-/* All m layers into lc[0..m); on failure every entry is left empty. */
+/* All m layers into lc[0..m): 0; 1 when the calling thread's stop said
+ * stop (hook_set_thread_stop; e says before which layer), -1 on failure;
+ * every entry is then left empty. */
 int cond_net(const Net *net, double tau, LayerCond *lc, Err *e);
 /* Recomputes p, rank_svd and rank_qr for another τ without decomposing again. */
 void cond_set_tau(LayerCond *lc, double tau);
@@ -62,8 +64,8 @@ void cond_set_tau(LayerCond *lc, double tau);
  * cond_layer; for callers that need κ and p but not the neuron order. */
 int cond_layer_values(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
 /* cond_net without the pivoted QR (see cond_layer_values). Both ask the
- * calling thread's stop (hook_set_thread_stop) before each layer, and fail
- * with "stopped before layer L" when it says stop. */
+ * calling thread's stop (hook_set_thread_stop) before each layer, and
+ * return 1 with "stopped before layer L" when it says stop. */
 int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
 /* Threads cond_net and cond_net_values decompose layers on (one layer per
  * thread at a time; the results do not depend on the count). 0, the
@@ -73,8 +75,9 @@ int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
 void cond_set_threads(int n);
 void cond_layer_free(LayerCond *lc); /* frees the arrays, not lc */
 /* The conditioning of every layer of net at τ in a new array of net->m
- * entries into *lc: cond_net, or cond_net_values when with_qr is 0. 0, or
- * -1 with a message (*lc NULL). Free it with cond_net_free. */
+ * entries into *lc: cond_net, or cond_net_values when with_qr is 0. 0; 1
+ * when stopped, -1 with a message (*lc NULL both). Free it with
+ * cond_net_free. */
 int cond_net_new(const Net *net, double tau, int with_qr, LayerCond **lc, Err *e);
 /* Frees the m entries of lc and lc itself (NULL accepted). */
 void cond_net_free(LayerCond *lc, int m);
@@ -89,7 +92,9 @@ double cond_max_kappa(const LayerCond *lc, int m);
  * 4 digits. Returns buf. */
 const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len);
 
-/* κ of Ŵ⁽ˡᵃʸᵉʳ⁾ restricted to the given columns; NAN on error. */
-double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, Err *e);
+/* κ of Ŵ⁽ˡᵃʸᵉʳ⁾ restricted to the given columns into *kappa: 0, or -1 with
+ * a message (*kappa NaN). */
+int cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
+                       Err *e);
 
 #endif

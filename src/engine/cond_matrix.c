@@ -191,22 +191,21 @@ double cond_kappa_sv(const double *sv, int nsv)
 	return sv[0] / sv[nsv - 1];
 }
 
-/* κ(A) = σ_max/σ_min over min(rows, cols) singular values; NAN on error. */
-double cond_kappa(const double *A, int rows, int cols, Err *e)
+/* κ(A) = σ_max/σ_min over min(rows, cols) singular values. */
+int cond_kappa(const double *A, int rows, int cols, double *kappa, Err *e)
 {
+	*kappa = NAN;
 	if (check_dims(rows, cols, e))
-		return NAN;
+		return -1;
 	int nsv = rows < cols ? rows : cols;
 	double *sv = malloc((size_t)nsv * sizeof *sv);
-	if (!sv) {
-		err_set(e, "out of memory for %d singular values", nsv);
-		return NAN;
-	}
-	double k = NAN;
-	if (cond_singular_values(A, rows, cols, sv, e) == 0)
-		k = cond_kappa_sv(sv, nsv);
+	if (!sv)
+		return err_set(e, "out of memory for %d singular values", nsv);
+	int rc = cond_singular_values(A, rows, cols, sv, e);
+	if (rc == 0)
+		*kappa = cond_kappa_sv(sv, nsv);
 	free(sv);
-	return k;
+	return rc;
 }
 
 /* The pivoted QR of M, A's triangle from reduce_tall or A itself when it is

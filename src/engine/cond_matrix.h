@@ -15,9 +15,9 @@
 /* Singular values (descending, min(rows,cols) of them) of a row-major
  * matrix; a wide matrix is decomposed through its transpose. */
 int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e);
-/* κ of a row-major matrix (σ_max/σ_min over min(rows,cols) values); NAN
- * on error. */
-double cond_kappa(const double *A, int rows, int cols, Err *e);
+/* κ of a row-major matrix (σ_max/σ_min over min(rows,cols) values) into
+ * *kappa: 0, or -1 with a message (*kappa NaN). */
+int cond_kappa(const double *A, int rows, int cols, double *kappa, Err *e);
 /* κ from nsv ≥ 1 singular values in descending order: sv[0]/sv[nsv-1], or
  * INFINITY when either is 0. */
 double cond_kappa_sv(const double *sv, int nsv);

@@ -107,14 +107,14 @@ void paper_stage_record(const cJSON *obj, ReproRecord *r)
 	r->threads = isnan(threads) ? 0 : (int)threads;
 }
 
-const char *paper_check_records(const PaperOpts *o, char *buf, size_t len)
+int paper_check_records(const PaperOpts *o, Err *e)
 {
 	const char *const *names = paper_stage_names(o->which);
 	ReproRecord now;
 	repro_current(&now, o->threads);
 	for (int i = 0; names && names[i]; i++) {
 		for (int partial = 0; partial < 2; partial++) {
-			char path[1024], line[256];
+			char path[1024];
 			snprintf(path, sizeof path, "%s/%s%s", o->out, names[i],
 			         partial ? ".partial.json" : ".json");
 			char *text = paper_read(path);
@@ -123,16 +123,14 @@ const char *paper_check_records(const PaperOpts *o, char *buf, size_t len)
 			ReproRecord rec;
 			paper_stage_record(obj, &rec);
 			cJSON_Delete(obj);
-			if (repro_compare(&rec, &now, line, sizeof line)) {
-				snprintf(buf, len, "%s: %s", path, line);
-				return buf;
-			}
+			if (repro_compare(&rec, &now, e) < 0)
+				return err_prefix(e, "%s", path);
 		}
 	}
-	return NULL;
+	return 0;
 }
 
-cJSON *paper_partial_load(Paper *p, const char *stage)
+cJSON *paper_partial_load(Paper *p, const char *stage, Err *e)
 {
 	char path[1024];
 	char *text = paper_read(partial_path(p, stage, path, sizeof path));
@@ -145,7 +143,7 @@ cJSON *paper_partial_load(Paper *p, const char *stage)
 		return part;
 	}
 	cJSON_Delete(part);
-	return report_stage_new(NULL);
+	return report_stage_new(e);
 }
 
 int paper_partial_save(const Paper *p, const char *stage, cJSON *part, Err *e)
@@ -202,9 +200,11 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 		return -1;
 	p->t0 = clock_seconds();
 	p->before = 0;
-	if (s->run(p, out, e) < 0) {
+	int rc = s->run(p, out, e);
+	if (rc != 0) { /* failed, or stopped: the stage's partial work is kept */
 		cJSON_Delete(out);
-		return err_prefix(e, "stage %s", s->name);
+		err_prefix(e, "stage %s", s->name);
+		return rc;
 	}
 	if (write_result(p, out, path, e) < 0) {
 		cJSON_Delete(out);
@@ -354,6 +354,7 @@ int paper_run(const PaperOpts *o, Err *e)
 	/* Stages not asked for still contribute what an earlier run computed. */
 	for (const Stage *s = stages; rc == 0 && s->name; s++)
 		rc = paper_stage(&p, s, wanted(o, s->name), e);
+	/* a stopped stage ends the run: the stages done are kept whole */
 	if (rc == 0 && !o->no_report)
 		rc = write_report(&p, e);
 	for (int i = 0; i < p.nres; i++)

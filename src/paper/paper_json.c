@@ -5,20 +5,22 @@
 
 #include "paper/paper_stage.h"
 
-int paper_json_ints(const cJSON *obj, const char *key, int *out, int max)
+int paper_json_ints(const cJSON *obj, const char *key, int *out, int max, Err *e)
 {
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
-	if (!cJSON_IsArray(a))
-		return -1;
 	int n = 0;
 	const cJSON *it;
+	if (!cJSON_IsArray(a))
+		goto bad;
 	cJSON_ArrayForEach(it, a)
 	{
 		if (n >= max || !cJSON_IsNumber(it))
-			return -1;
+			goto bad;
 		out[n++] = (int)it->valuedouble;
 	}
 	return n;
+bad:
+	return err_set(e, "field \"%s\": expected an array of at most %d numbers", key, max);
 }
 
 double paper_json_num(const cJSON *obj, const char *key)

@@ -42,11 +42,13 @@ static int st_squeeze(Paper *p, cJSON *out, Err *e)
 	Net *net = paper_load(p, "final.model", e);
 	if (!net)
 		return -1;
-	report_stage_acc(out, net_accuracy(net, p->test, NULL));
-	cJSON *rows = report_stage_rows(out, "rows", e);
-	int rc = rows ? paper_squeeze_list(p, net, taus, 3, FULL_EPOCHS(p), 1, "squeeze-best.model",
-	                                   rows, e)
-	              : -1;
+	cJSON *rows = NULL;
+	int rc = paper_stage_acc(p, net, out, e);
+	if (rc == 0 && !(rows = report_stage_rows(out, "rows", e)))
+		rc = -1;
+	if (rc == 0)
+		rc = paper_squeeze_list(p, net, taus, 3, FULL_EPOCHS(p), 1, "squeeze-best.model",
+		                        rows, e);
 	net_free(net);
 	return rc;
 }
@@ -69,9 +71,10 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 		rc = paper_fit(p, net, FULL_EPOCHS(p), 1, &tr, e);
 	if (rc == 0) {
 		report_stage_trained(out, &tr);
-		report_stage_acc(out, net_accuracy(net, p->test, NULL));
-		rc = report_stage_net(out, net, 20, e);
+		rc = paper_stage_acc(p, net, out, e);
 	}
+	if (rc == 0)
+		rc = report_stage_net(out, net, 20, e);
 	cJSON *rows = rc == 0 ? report_stage_rows(out, "rows", e) : NULL;
 	if (rc == 0)
 		rc = rows ? paper_squeeze_list(p, net, taus, 2, FULL_EPOCHS(p), 1, NULL, rows, e)
@@ -85,9 +88,9 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 static int st_over(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {500, 200, 100, 50, 40, 35, 30, 25, 20};
-	cJSON *part = paper_partial_load(p, "over");
+	cJSON *part = paper_partial_load(p, "over", e);
 	if (!part)
-		return err_set(e, "out of memory");
+		return -1;
 	Net *net = NULL;
 	int rc = 0;
 	/* An earlier run that kept no time: its network and rows are not in the sum. */
@@ -114,8 +117,9 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 			rc = paper_save(p, net, "over-base.model", e);
 		if (rc == 0 && !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(part, "rows"))) {
 			report_stage_trained(part, &tr);
-			report_stage_acc(part, net_accuracy(net, p->test, NULL));
-			rc = report_stage_rows(part, "rows", e) ? 0 : -1;
+			rc = paper_stage_acc(p, net, part, e);
+			if (rc == 0 && !report_stage_rows(part, "rows", e))
+				rc = -1;
 			if (rc == 0)
 				rc = paper_partial_save(p, "over", part, e);
 		}
@@ -163,10 +167,12 @@ static int st_eta(Paper *p, cJSON *out, Err *e)
 		cJSON *rows = report_stage_rows(out, key, e);
 		double done = 0;
 		for (int k = 0; k < (p->o.quick ? 2 : 5); k++) {
-			if (!rows || paper_train(p, net, p->train, etas[k] - done, e) < 0 ||
-			    report_stage_eta_row(rows, net, 30, etas[k], e) < 0) {
+			int rc = rows ? paper_train(p, net, p->train, etas[k] - done, e) : -1;
+			if (rc == 0)
+				rc = report_stage_eta_row(rows, net, 30, etas[k], e);
+			if (rc != 0) {
 				net_free(net);
-				return -1;
+				return rc;
 			}
 			done = etas[k];
 		}
@@ -183,9 +189,10 @@ static int st_tau(Paper *p, cJSON *out, Err *e)
 		u[i] = paper_scaled(p, 600);
 	}
 	cJSON *a = report_stage_part(out, "tapered", e), *b = report_stage_part(out, "uniform", e);
-	if (!a || !b || paper_alg1(p, h, 9, 30, 1, 1, 100, NULL, a, e) < 0)
+	if (!a || !b)
 		return -1;
-	return paper_alg1(p, u, 9, 30, 1, 1, 100, NULL, b, e);
+	int rc = paper_alg1(p, h, 9, 30, 1, 1, 100, NULL, a, e);
+	return rc ? rc : paper_alg1(p, u, 9, 30, 1, 1, 100, NULL, b, e);
 }
 
 const Stage paper_mnist_stages[] = {

@@ -61,15 +61,16 @@ typedef struct Paper {
 
 typedef struct Stage {
 	const char *name;
-	const char *what; /* the paper's table or figure */
-	int (*run)(Paper *p, cJSON *out, Err *e);
+	const char *what;                         /* the paper's table or figure */
+	int (*run)(Paper *p, cJSON *out, Err *e); /* 0, 1 stopped, -1 */
 	const char *needs; /* the stages whose results or models it reads, comma-separated */
 } Stage;
 
 /* ---- the runner (paper.c) ---- */
 
 /* Reads back a stage's earlier result or, if there is none and run is set,
- * runs it; p->res[name] is then set. The result's "seconds" is the stage's
+ * runs it; p->res[name] is then set. 0, 1 when the run's hook stopped it,
+ * -1. The result's "seconds" is the stage's
  * wall time, with that of its earlier runs when it resumed inside itself (a
  * stage may explain it in "seconds_note"). */
 int paper_stage(Paper *p, const Stage *s, int run, Err *e);
@@ -77,8 +78,9 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e);
  * interrupted run resumes inside the stage: load returns what was saved (an
  * empty object when nothing was), save rewrites it atomically with the
  * seconds spent so far in "seconds", which load carries into p->before.
- * paper_stage removes the file once the stage is done. */
-cJSON *paper_partial_load(Paper *p, const char *stage);
+ * paper_stage removes the file once the stage is done. NULL (e filled)
+ * when out of memory. */
+cJSON *paper_partial_load(Paper *p, const char *stage, Err *e);
 int paper_partial_save(const Paper *p, const char *stage, cJSON *part, Err *e);
 /* The result of an earlier stage, or a failure saying which stage to run. */
 cJSON *paper_need(const Paper *p, const char *stage, Err *e);
@@ -119,6 +121,9 @@ const Dataset *paper_fit_data(const Paper *p);
 /* Trains net by paper_full_plan; *r (may be NULL) receives what it did. */
 int paper_fit(const Paper *p, Net *net, double epochs, int until_full, TrainResult *r, Err *e);
 int paper_save(const Paper *p, const Net *net, const char *file, Err *e);
+/* The test accuracy of the network a stage starts from, into its result
+ * ("acc"). 0, 1 when stopped, -1. */
+int paper_stage_acc(const Paper *p, const Net *net, cJSON *out, Err *e);
 Net *paper_load(const Paper *p, const char *file, Err *e);
 
 /* Algorithm 3 on a copy of net at τ, then retraining by paper_full_plan
@@ -158,8 +163,9 @@ int paper_verify(Paper *p, int max_epochs, cJSON *out, Err *e);
 
 /* ---- reading stage JSON (paper_json.c) ---- */
 
-/* Integer array item of an object, into out (at most max), returns count or -1. */
-int paper_json_ints(const cJSON *obj, const char *key, int *out, int max);
+/* The integer array obj[key] into out (at most max): its length, or -1 with
+ * a message naming the field. */
+int paper_json_ints(const cJSON *obj, const char *key, int *out, int max, Err *e);
 double paper_json_num(const cJSON *obj, const char *key);
 /* The record of the mode a stage result was computed in (base/repro.h),
  * kernels "" when it has none. */

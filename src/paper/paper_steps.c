@@ -61,7 +61,7 @@ int paper_train(const Paper *p, Net *net, const Dataset *d, double epochs, Err *
 {
 	TrainPlan plan = paper_plan(p, epochs, 0);
 	int rc = train_plan_run(net, d, &plan, p->o.hook, NULL, e);
-	return rc == 1 ? err_set(e, "interrupted") : rc;
+	return rc == 1 ? err_stop(e, "interrupted") : rc;
 }
 
 int paper_fit(const Paper *p, Net *net, double epochs, int until_full, TrainResult *r, Err *e)
@@ -69,7 +69,7 @@ int paper_fit(const Paper *p, Net *net, double epochs, int until_full, TrainResu
 	const Dataset *d;
 	TrainPlan plan = paper_full_plan(p, epochs, until_full, &d);
 	int rc = train_plan_fit(net, d, &plan, p->o.hook, r, e);
-	return rc == 1 ? err_set(e, "interrupted") : rc;
+	return rc == 1 ? err_stop(e, "interrupted") : rc;
 }
 
 const Dataset *paper_fit_data(const Paper *p)
@@ -88,6 +88,15 @@ int paper_save(const Paper *p, const Net *net, const char *file, Err *e)
 	Net *copy = net_clone(net, e);
 	int rc = copy && net_set_prep(copy, prep, e) == 0 ? model_save(copy, path, e) : -1;
 	net_free(copy);
+	return rc;
+}
+
+int paper_stage_acc(const Paper *p, const Net *net, cJSON *out, Err *e)
+{
+	double acc;
+	int rc = net_accuracy(net, p->test, NULL, &acc, e);
+	if (rc == 0)
+		report_stage_acc(out, acc);
 	return rc;
 }
 
@@ -112,7 +121,7 @@ int paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, in
 	int rc = alg3_squeeze_retrain(sq, &so, NULL, &plan, d, p->test, p->o.hook, &r, e);
 	if (rc != 0) {
 		net_free(sq);
-		return rc > 0 ? err_set(e, "interrupted") : -1;
+		return rc > 0 ? err_stop(e, "interrupted") : -1;
 	}
 	rc = report_stage_round(rows, &r, tau, e);
 	if (score) /* the best by test accuracy as the paper chose it; by validation when
@@ -135,9 +144,9 @@ int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int
 		Net *sq = NULL;
 		double acc;
 		paper_say(p, "  tau %g", taus[i]);
-		if (paper_squeeze_row(p, net, taus[i], epochs, until_full, rows, &sq, &acc, e) < 0)
-			return -1;
-		int rc = 0;
+		int rc = paper_squeeze_row(p, net, taus[i], epochs, until_full, rows, &sq, &acc, e);
+		if (rc != 0)
+			return rc;
 		if (best_file && acc > best) {
 			best = acc;
 			rc = paper_save(p, sq, best_file, e);
@@ -162,7 +171,7 @@ int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iter
 	int rc = alg3_until_stable(net, &so, NULL, &plan, d, p->test, MAX_ROUNDS, p->o.hook, r, &nr,
 	                           &stable, e);
 	if (rc > 0)
-		rc = err_set(e, "interrupted");
+		err_set(e, "interrupted");
 	if (rc == 0)
 		rc = report_stage_rounds(iterations, r, nr, tau, e);
 	for (int k = 0; k < nr; k++)
@@ -209,11 +218,13 @@ int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int 
 	Hook h = {hook_progress, alg1_line, NULL, p};
 	const Hook *outer = p->o.hook;
 	int st = alg1_run(a, &h, e);
-	if (st >= 0 && st != ALG1_STOPPED && hook_cancelled(outer))
-		st = ALG1_STOPPED;
-	if (st < 0 || st == ALG1_STOPPED) {
+	if (st == 0 && hook_cancelled(outer))
+		st = 1;
+	if (st > 0)
+		err_set(e, "interrupted");
+	if (st != 0) {
 		alg1_free(a);
-		return st < 0 ? -1 : err_set(e, "interrupted");
+		return st;
 	}
 	if (report_stage_alg1(out, a, e) < 0) {
 		alg1_free(a);
@@ -231,7 +242,7 @@ static int alg1_widths(const cJSON *res, int *w, int max)
 	int n = cJSON_GetArraySize(recs), all[66];
 	if (n < 1)
 		return -1;
-	int k = paper_json_ints(cJSON_GetArrayItem(recs, n - 1), "n", all, 66);
+	int k = paper_json_ints(cJSON_GetArrayItem(recs, n - 1), "n", all, 66, NULL);
 	if (k < 3 || k - 2 > max)
 		return -1;
 	memcpy(w, all + 1, (size_t)(k - 2) * sizeof *w); /* drop the inputs and the outputs */
@@ -263,12 +274,12 @@ int paper_sweep(Paper *p, const char *betas, int q, double eta, cJSON *out, Err 
 	net_free(base);
 	if (!a)
 		return -1;
-	int rc;
-	while ((rc = alg2_step(a, p->o.hook, e)) == 0)
-		;
-	if (rc < 0) {
+	int rc = alg2_run(a, p->o.hook, e);
+	if (rc != 0) {
+		if (rc > 0)
+			err_set(e, "interrupted");
 		alg2_free(a);
-		return -1;
+		return rc;
 	}
 	rc = report_stage_sweep(out, a, e);
 	alg2_free(a);
@@ -288,9 +299,11 @@ int paper_sweep_widths(const Paper *p, double beta, int *w, Err *e)
 	{
 		if (fabs(paper_json_num(r, "beta") - beta) < 1e-9) {
 			int all[66];
-			int k = paper_json_ints(r, "n", all, 66);
+			int k = paper_json_ints(r, "n", all, 66, e);
+			if (k < 0)
+				return err_prefix(e, "alg2 result, beta %g", beta);
 			if (k < 3)
-				return err_set(e, "alg2 result: bad widths");
+				return err_set(e, "alg2 result, beta %g: %d widths", beta, k);
 			memcpy(w, all + 1, (size_t)(k - 2) * sizeof *w);
 			return k - 2;
 		}
@@ -311,12 +324,14 @@ int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out
 	Net *net = net_fresh(nh + 1, widths, ACT_ERF, p->o.act_a, rng_derive(p->o.seed, 7), e);
 	if (!net)
 		return -1;
-	if (paper_fit(p, net, max_epochs, 1, &r, e) < 0) {
-		net_free(net);
-		return -1;
-	}
-	int rc = report_stage_fit(out, net, &r, net_accuracy(net, paper_fit_data(p), NULL),
-	                          net_accuracy(net, p->test, NULL), COND_TAU_DEFAULT, e);
+	double train_acc, test_acc;
+	int rc = paper_fit(p, net, max_epochs, 1, &r, e);
+	if (rc == 0)
+		rc = net_accuracy(net, paper_fit_data(p), NULL, &train_acc, e);
+	if (rc == 0)
+		rc = net_accuracy(net, p->test, NULL, &test_acc, e);
+	if (rc == 0)
+		rc = report_stage_fit(out, net, &r, train_acc, test_acc, COND_TAU_DEFAULT, e);
 	if (rc == 0 && save)
 		rc = paper_save(p, net, save, e);
 	net_free(net);
@@ -352,8 +367,9 @@ int paper_verify(Paper *p, int max_epochs, cJSON *out, Err *e)
 			return -1;
 		report_stage_beta(row, beta);
 		paper_say(p, "  beta %.2f", beta);
-		if (nh < 0 || paper_train_fresh(p, w, nh, max_epochs, row, NULL, e) < 0)
-			return -1;
+		int rc = nh < 0 ? -1 : paper_train_fresh(p, w, nh, max_epochs, row, NULL, e);
+		if (rc != 0)
+			return rc;
 	}
 	return 0;
 }

@@ -389,7 +389,7 @@ static int lc_arrays(const LayerCond *lc, int m, double **kappa, int **p)
 struct cJSON *report_net_json(const Net *net, double tau, Err *e)
 {
 	LayerCond *lc;
-	if (cond_net_new(net, tau, 0, &lc, e) < 0)
+	if (cond_net_new(net, tau, 0, &lc, e) != 0)
 		return NULL;
 	double *kappa;
 	int *p;

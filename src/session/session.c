@@ -91,10 +91,11 @@ uint32_t session_param_crc(const Net *net)
 	return (uint32_t)c;
 }
 
-double session_test_acc(const Session *s)
+int session_test_acc(const Session *s, double *acc, Err *e)
 {
+	*acc = NAN;
 	/* in slices under a screen's stop: it is answered within one */
-	return s->net ? net_accuracy(s->net, s->test, NULL) : NAN;
+	return s->net ? net_accuracy(s->net, s->test, NULL, acc, e) : 0;
 }
 
 int session_can_undo(const Session *s)
@@ -340,7 +341,7 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 			break;
 		}
 		int st = alg1_step(a, h, e);
-		if (st < 0 || st == ALG1_STOPPED || hook_cancelled(h)) {
+		if (st != 0 || hook_cancelled(h)) {
 			alg1_free(a);
 			s->alg1 = a = back;
 			rc = st < 0 && !hook_cancelled(h) ? -1 : 1;
@@ -386,10 +387,8 @@ static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
 	alg2_free(s->sweep);
 	s->sweep = sw;
 	s->sweep_done = 0;
-	int rc;
-	while ((rc = alg2_step(sw, h, e)) == 0 && !hook_cancelled(h))
-		;
-	if (hook_cancelled(h))
+	int rc = alg2_run(sw, h, e);
+	if (rc > 0 || hook_cancelled(h))
 		return 1;
 	if (rc < 0)
 		return -1;

@@ -16,10 +16,10 @@ int session_squeeze_start(Session *s, Err *e)
 	o.tau = s->tau;
 	if (!(s->sq = alg3_new(s->net, &o, s->train, e)))
 		return -1;
-	int st = alg3_step(s->sq, e);
-	if (st != ALG3_PROPOSED)
+	int rc = alg3_step(s->sq, e);
+	if (rc != 0 || s->sq->status != ALG3_PROPOSED)
 		session_squeeze_stop(s);
-	return st;
+	return rc;
 }
 
 const SqueezeProposal *session_squeeze_proposal(const Session *s)
@@ -88,7 +88,7 @@ int session_do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e)
 	}
 	if (!pass) {
 		session_squeeze_stop(s);
-	} else if (alg3_step(s->sq, e) != ALG3_PROPOSED) {
+	} else if (alg3_step(s->sq, e) != 0 || s->sq->status != ALG3_PROPOSED) {
 		session_squeeze_stop(s);
 	}
 	return 0;

@@ -250,7 +250,7 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 	    quoted, s->net->m, s->alg1 && s->alg1->nrec, w->shown.nbeta > 0, w->shown.ks.n > 0,
 	    s->tau};
 	LayerCond *lc;
-	if (cond_net_new(s->net, s->tau, 1, &lc, e) < 0)
+	if (cond_net_new(s->net, s->tau, 1, &lc, e) != 0)
 		return err_set(e, "export: conditioning failed");
 	PlotData d = {w, lc, s->net->m, s->tau};
 	struct {

@@ -113,7 +113,7 @@ void worker_shown_cond(Worker *w, const Net *net, int live)
 {
 	Err e = {{0}};
 	LayerCond *lc;
-	if (cond_net_new(net, w->s->tau, !live, &lc, &e) < 0) {
+	if (cond_net_new(net, w->s->tau, !live, &lc, &e) != 0) {
 		/* a stop (the screen ending, or Esc while it trains) is no failure */
 		if (!worker_stop_any(w))
 			worker_status(w, 1, "conditioning: %s", e.msg[0] ? e.msg : "out of memory");
@@ -175,7 +175,8 @@ void worker_publish(Worker *w)
 		return;
 	if (s->net)
 		worker_shown_cond(w, s->net, 0);
-	double acc = session_test_acc(s);
+	double acc; /* NaN when it cannot be measured (a stop) */
+	session_test_acc(s, &acc, NULL);
 	uint32_t crc = s->net ? session_param_crc(s->net) : 0;
 	pthread_mutex_lock(&w->mu);
 	Shown *p = &w->shown;
@@ -288,7 +289,7 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 		return;
 	LayerCond *lc;
 	Err e = {{0}};
-	if (cond_net_new(net, w->s->tau, 0, &lc, &e) < 0)
+	if (cond_net_new(net, w->s->tau, 0, &lc, &e) != 0)
 		return;
 	w->cond_cost = clock_seconds() - t;
 	if (series) {
@@ -450,7 +451,8 @@ static void hook_step_done(const HookStep *st, void *ud)
 		pthread_mutex_lock(&w->mu);
 		double before = w->shown.test_acc;
 		pthread_mutex_unlock(&w->mu);
-		double after = session_test_acc(w->s);
+		double after;
+		session_test_acc(w->s, &after, NULL);
 		worker_narrate(w, "%s; test accuracy %.2f %% → %.2f %%", st->text, before, after);
 		/* the next decision's "before", when several are made in one job */
 		pthread_mutex_lock(&w->mu);

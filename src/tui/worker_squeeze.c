@@ -20,7 +20,8 @@
 void worker_sqz_finish(Worker *w, const char *how)
 {
 	session_squeeze_stop(w->s);
-	double acc = session_test_acc(w->s);
+	double acc;
+	session_test_acc(w->s, &acc, NULL);
 	pthread_mutex_lock(&w->mu);
 	ShownSqueeze *q = &w->shown.sq;
 	int was = q->active;
@@ -95,8 +96,8 @@ void worker_sqz_show(Worker *w)
 	int rc = squeeze_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1,
 	                               0, &lc, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
-	if (rc < 0) {
-		if (worker_stop_any(w))
+	if (rc != 0) {
+		if (rc > 0)
 			worker_status(w, 0,
 			              "squeeze preview stopped: its what-if accuracies are not "
 			              "measured");
