@@ -132,12 +132,33 @@ START_TEST(what_commands_add)
 }
 END_TEST
 
+/* An interrupted Algorithm 1 records it, and a stop inside an iteration
+ * (alg1_step returned 1) is its status, as the screen and the paper never
+ * keep it. */
+START_TEST(alg1_interrupted)
+{
+	Err e;
+	Alg1 a = {.status = ALG1_RUNNING};
+	alg1_opts_default(&a.o);
+	cJSON *r = report_alg1_run_json(&a, "synthetic", 0, 0, &e);
+	ck_assert_str_eq(item(r, "status")->valuestring, "running");
+	ck_assert(cJSON_IsFalse(item(r, "interrupted")));
+	ck_assert_str_eq(item(r, "data")->valuestring, "synthetic");
+	report_free(r);
+	r = report_alg1_run_json(&a, "synthetic", 1, 1, &e);
+	ck_assert_str_eq(item(r, "status")->valuestring, "stopped");
+	ck_assert(cJSON_IsTrue(item(r, "interrupted")));
+	report_free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("report_run");
 	TCase *t = tcase_create("report_run");
 	tcase_add_test(t, train_record_and_csv);
 	tcase_add_test(t, what_commands_add);
+	tcase_add_test(t, alg1_interrupted);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }

@@ -141,8 +141,8 @@ int cmd_alg1(int argc, char **argv)
 		printf("saved %s (%s)\n", c.save, net_shape_str(a->net, shape, sizeof shape));
 	} else if (c.save)
 		printf("not saving %s: the run was interrupted\n", c.save);
-	if (c.json &&
-	    report_write_record(c.json, report_alg1_run_json(a, cli_data_name(&c), sig, &e), &e))
+	if (c.json && report_write_record(
+	                  c.json, report_alg1_run_json(a, cli_data_name(&c), sig, st == 1, &e), &e))
 		goto fail;
 	if (c.csv && report_write_file(c.csv, history_csv, a, &e))
 		goto fail;

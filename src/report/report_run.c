@@ -8,10 +8,14 @@
 #include "report/report.h"
 #include "report/report_json.h"
 
-struct cJSON *report_alg1_run_json(const Alg1 *a, const char *data, int interrupted, Err *e)
+struct cJSON *report_alg1_run_json(const Alg1 *a, const char *data, int interrupted, int stopped,
+                                   Err *e)
 {
 	cJSON *r = report_alg1_json(a, e);
 	if (r) {
+		if (stopped)
+			cJSON_ReplaceItemInObjectCaseSensitive(r, "status",
+			                                       cJSON_CreateString("stopped"));
 		cJSON_AddStringToObject(r, "data", data);
 		cJSON_AddBoolToObject(r, "interrupted", interrupted != 0);
 	}

@@ -19,8 +19,11 @@
 
 struct cJSON;
 
-/* condnet alg1: Algorithm 1's record, "data" and "interrupted". */
-struct cJSON *report_alg1_run_json(const Alg1 *a, const char *data, int interrupted, Err *e);
+/* condnet alg1: Algorithm 1's record, "data" and "interrupted"; its
+ * "status" is "stopped" when the last iteration was stopped inside (stopped:
+ * alg1_step returned 1), and the next run would do it again. */
+struct cJSON *report_alg1_run_json(const Alg1 *a, const char *data, int interrupted, int stopped,
+                                   Err *e);
 
 /* What condnet sweep adds to the sweep's record. */
 typedef struct SweepRun {
