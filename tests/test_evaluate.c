@@ -194,12 +194,12 @@ START_TEST(compensated_squeeze_of_planted_duplicates_agrees)
 	Err e;
 	for (int comp = 1; comp >= 0; comp--) {
 		Net *net = planted(11), *sq = net_clone(net, NULL);
-		SqueezeOpts o;
-		squeeze_opts_default(&o);
+		Alg3Opts o;
+		alg3_opts_default(&o);
 		o.tau = 100;
 		o.compensate = comp;
 		int removed[3];
-		ck_assert_int_eq(squeeze_net(sq, &o, comp ? sample : NULL, removed, &e), 2);
+		ck_assert_int_eq(alg3_squeeze_net(sq, &o, comp ? sample : NULL, removed, &e), 2);
 		ck_assert_int_eq(sq->n[2], 5);
 		Agreement ag;
 		ck_assert_int_eq(net_agreement(net, sq, test, &ag, &e), 0);

@@ -279,9 +279,9 @@ START_TEST(squeeze_tables)
 	            "50,10,90,91.25,\n");
 
 	int a[4] = {4, 50, 40, 3}, b[4] = {4, 45, 30, 3}, c[4] = {4, 45, 28, 3};
-	SqueezeRound r[3] = {{.m = 3, .n = a, .removed = 0, .acc_retrained = 90.5},
-	                     {.m = 3, .n = b, .removed = 15, .acc_retrained = 91.25},
-	                     {.m = 3, .n = c, .removed = 2, .acc_retrained = NAN}};
+	Alg3Round r[3] = {{.m = 3, .n = a, .removed = 0, .acc_retrained = 90.5},
+	                  {.m = 3, .n = b, .removed = 15, .acc_retrained = 91.25},
+	                  {.m = 3, .n = c, .removed = 2, .acc_retrained = NAN}};
 	assert_text(RENDER(report_squeeze_rounds(f, r, 3, 3, REPORT_TEXT)),
 	            "Layer / round      0      1   2\n"
 	            "1                 50     45  45\n"
@@ -629,23 +629,23 @@ START_TEST(squeeze_round_json)
 	int rn0[4] = {4, 50, 40, 3}, rn1[4] = {4, 45, 30, 3}, none[3] = {0}, rm[3] = {5, 10, 0};
 	double rk0[3] = {12, INFINITY, 3}, rk1[3] = {9, 20, 2.5};
 	int rp0[3] = {0, 9, 0}, rp1[3] = {0, 0, 0};
-	SqueezeRound r[2] = {{.m = 3,
-	                      .n = rn0,
-	                      .removed_per_layer = none,
-	                      .kappa = rk0,
-	                      .p = rp0,
-	                      .acc_squeezed = NAN,
-	                      .acc_retrained = 90.5,
-	                      .trained = {.val_acc = NAN}},
-	                     {.m = 3,
-	                      .n = rn1,
-	                      .removed = 15,
-	                      .removed_per_layer = rm,
-	                      .kappa = rk1,
-	                      .p = rp1,
-	                      .acc_squeezed = 80,
-	                      .acc_retrained = 91.25,
-	                      .trained = {.epochs = 7, .best_epoch = 5, .val_acc = 0.875}}};
+	Alg3Round r[2] = {{.m = 3,
+	                   .n = rn0,
+	                   .removed_per_layer = none,
+	                   .kappa = rk0,
+	                   .p = rp0,
+	                   .acc_squeezed = NAN,
+	                   .acc_retrained = 90.5,
+	                   .trained = {.val_acc = NAN}},
+	                  {.m = 3,
+	                   .n = rn1,
+	                   .removed = 15,
+	                   .removed_per_layer = rm,
+	                   .kappa = rk1,
+	                   .p = rp1,
+	                   .acc_squeezed = 80,
+	                   .acc_retrained = 91.25,
+	                   .trained = {.epochs = 7, .best_epoch = 5, .val_acc = 0.875}}};
 	cJSON *a = reparse(report_squeeze_rounds_json(r, 2, 35, &e));
 	ck_assert_int_eq(cJSON_GetArraySize(a), 2);
 	const cJSON *first = cJSON_GetArrayItem(a, 0), *second = cJSON_GetArrayItem(a, 1);

@@ -66,15 +66,15 @@ START_TEST(rows_and_records)
 	ck_assert_ptr_eq(report_stage_rows(out, "rows", &e), rows); /* made once */
 	int n[3] = {3, 4, 2}, rm[2] = {1, 0}, p[2] = {1, 0};
 	double k[2] = {30, 2};
-	SqueezeRound r = {.m = 2,
-	                  .n = n,
-	                  .removed = 1,
-	                  .removed_per_layer = rm,
-	                  .kappa = k,
-	                  .p = p,
-	                  .acc_squeezed = 70,
-	                  .acc_retrained = 75,
-	                  .trained = {.epochs = 3, .val_acc = NAN}};
+	Alg3Round r = {.m = 2,
+	               .n = n,
+	               .removed = 1,
+	               .removed_per_layer = rm,
+	               .kappa = k,
+	               .p = p,
+	               .acc_squeezed = 70,
+	               .acc_retrained = 75,
+	               .trained = {.epochs = 3, .val_acc = NAN}};
 	ck_assert_int_eq(report_stage_round(rows, &r, 25, &e), 0);
 	ck_assert_int_eq(report_stage_rounds(rows, &r, 1, 20, &e), 0);
 	ck_assert_int_eq(cJSON_GetArraySize(rows), 2);

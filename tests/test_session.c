@@ -235,15 +235,15 @@ static Net *direct(void)
 	net_free(net);
 	net = net_clone(a->net, &e);
 	alg1_free(a);
-	SqueezeOpts so;
-	SqueezeProposal sp;
-	squeeze_opts_default(&so);
+	Alg3Opts so;
+	Alg3Proposal sp;
+	alg3_opts_default(&so);
 	so.tau = 3;
 	so.compensate = 0;
-	ck_assert_int_eq(squeeze_propose(net, 2, &so, &sp, &e), 0);
+	ck_assert_int_eq(alg3_propose(net, 2, &so, &sp, &e), 0);
 	if (sp.nkeep < sp.n_before)
-		ck_assert_int_eq(squeeze_apply(net, &sp, 0, tr, &e), 0);
-	squeeze_proposal_free(&sp);
+		ck_assert_int_eq(alg3_apply_proposal(net, &sp, 0, tr, &e), 0);
+	alg3_proposal_free(&sp);
 	dataset_free(tr);
 	dataset_free(te);
 	return net;
@@ -848,17 +848,17 @@ static void on_alg3(const HookStep *st, void *ud)
 
 /* The proposal Algorithm 3 makes for a layer of net at τ, and net with it
  * applied (without compensation). */
-static void propose_apply(Net *net, int layer, double tau, SqueezeProposal *sp)
+static void propose_apply(Net *net, int layer, double tau, Alg3Proposal *sp)
 {
-	SqueezeOpts o;
+	Alg3Opts o;
 	Err e = {{0}};
-	squeeze_opts_default(&o);
+	alg3_opts_default(&o);
 	o.tau = tau;
-	ck_assert_int_eq(squeeze_propose(net, layer, &o, sp, &e), 0);
-	ck_assert_msg(squeeze_apply(net, sp, 0, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(alg3_propose(net, layer, &o, sp, &e), 0);
+	ck_assert_msg(alg3_apply_proposal(net, sp, 0, NULL, &e) == 0, "%s", e.msg);
 }
 
-static void assert_same_proposal(const SqueezeProposal *a, const SqueezeProposal *b)
+static void assert_same_proposal(const Alg3Proposal *a, const Alg3Proposal *b)
 {
 	ck_assert_int_eq(a->layer, b->layer);
 	ck_assert_int_eq(a->n_before, b->n_before);
@@ -893,12 +893,12 @@ START_TEST(squeeze_apply_all)
 	ck_assert_int_eq(session_replay(s, write_log(dir, small_log), NULL, &e), 0);
 	ck_assert_int_eq(session_log_open(s, logp, &e), 0);
 	Net *want = net_clone(s->net, &e);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 3;
 	o.compensate = 1;
 	int removed[4] = {0};
-	int total = squeeze_net(want, &o, s->train, removed, &e);
+	int total = alg3_squeeze_net(want, &o, s->train, removed, &e);
 	ck_assert_int_gt(total, 0);
 	ck_assert_int_eq(session_squeeze_start(s, &e), 0);
 	ck_assert_ptr_nonnull(session_squeeze_proposal(s));
@@ -946,7 +946,7 @@ START_TEST(squeeze_pass)
 	ck_assert_ptr_null(session_squeeze_proposal(s));
 	ck_assert_int_eq(session_squeeze_start(s, &e), 0);
 	ck_assert_ptr_nonnull(session_squeeze_proposal(s));
-	const SqueezeProposal *held = session_squeeze_proposal(s);
+	const Alg3Proposal *held = session_squeeze_proposal(s);
 	ck_assert_ptr_nonnull(held);
 	ck_assert_int_eq(held->layer, 1);
 	ck_assert_int_lt(held->nkeep, held->n_before);
@@ -958,10 +958,10 @@ START_TEST(squeeze_pass)
 	ck_assert_ptr_eq(session_squeeze_proposal(s), held);
 
 	/* applied: the network is the held proposal applied */
-	SqueezeProposal sp;
+	Alg3Proposal sp;
 	propose_apply(want, 1, 3, &sp);
 	assert_same_proposal(held, &sp);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	SessAction a = act(SESS_SQUEEZE);
 	a.layer = 1;
 	a.apply = 1;
@@ -981,7 +981,7 @@ START_TEST(squeeze_pass)
 	propose_apply(w2, 2, 3, &sp);
 	assert_same_proposal(held, &sp);
 	ck_assert_int_lt(sp.nkeep, sp.n_before);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 
 	/* any other action ends the pass */
 	SessAction t = act(SESS_TAU);
@@ -995,7 +995,7 @@ START_TEST(squeeze_pass)
 	net_free(w2);
 	w2 = net_clone(want, &e);
 	propose_apply(w2, 2, 4, &sp);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	a.layer = 2;
 	ck_assert_msg(session_apply(s, &a, &h, &e) == 0, "%s", e.msg);
 	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(w2));
@@ -1030,7 +1030,7 @@ START_TEST(squeeze_pass)
 	net_free(w2);
 	w2 = net_clone(s->net, &e);
 	propose_apply(w2, 1, 4, &sp);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	a.layer = 1;
 	a.apply = 1;
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
@@ -1041,12 +1041,12 @@ START_TEST(squeeze_pass)
 	 * to undo */
 	t.x = 1e6;
 	ck_assert_int_eq(session_apply(s, &t, NULL, &e), 0);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = t.x;
-	ck_assert_int_eq(squeeze_propose(s->net, 1, &o, &sp, &e), 0);
+	ck_assert_int_eq(alg3_propose(s->net, 1, &o, &sp, &e), 0);
 	ck_assert_int_eq(sp.nkeep, sp.n_before);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	uint32_t last = session_param_crc(s->net);
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
 	ck_assert_uint_eq(session_param_crc(s->net), last);
@@ -1082,16 +1082,16 @@ START_TEST(squeeze_action_names_its_layer)
 	SessAction a = act(SESS_SQUEEZE);
 	a.layer = 1;
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0); /* refused */
-	const SqueezeProposal *held = session_squeeze_proposal(s);
+	const Alg3Proposal *held = session_squeeze_proposal(s);
 	ck_assert_ptr_nonnull(held);
 	ck_assert_int_eq(held->layer, 2);
 	ck_assert_int_eq(held->n_before, 12);
 	ck_assert_int_lt(held->nkeep, 12);
 	Net *w = net_clone(s->net, &e);
-	SqueezeProposal sp;
+	Alg3Proposal sp;
 	propose_apply(w, 1, 3, &sp);
 	ck_assert_int_lt(sp.nkeep, 12);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	a.apply = 1;
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
 	ck_assert_mem_eq(s->net->n, w->n, sizeof(int) * 4);

@@ -9,7 +9,7 @@
 #include "engine/cond.h"
 #include "engine/train.h"
 
-void squeeze_round_free(SqueezeRound *r)
+void alg3_round_free(Alg3Round *r)
 {
 	if (!r)
 		return;
@@ -22,7 +22,7 @@ void squeeze_round_free(SqueezeRound *r)
 }
 
 /* The widths, κ and p (at τ) of net into r. */
-static int round_measure(SqueezeRound *r, const Net *net, double tau, Err *e)
+static int round_measure(Alg3Round *r, const Net *net, double tau, Err *e)
 {
 	LayerCond *lc;
 	int rc = cond_net_new(net, tau, 0, &lc, e);
@@ -36,7 +36,7 @@ static int round_measure(SqueezeRound *r, const Net *net, double tau, Err *e)
 }
 
 /* An empty round for a network of net's depth. */
-static int round_init(SqueezeRound *r, const Net *net, Err *e)
+static int round_init(Alg3Round *r, const Net *net, Err *e)
 {
 	memset(r, 0, sizeof *r);
 	r->m = net->m;
@@ -45,7 +45,7 @@ static int round_init(SqueezeRound *r, const Net *net, Err *e)
 	r->kappa = calloc((size_t)net->m, sizeof *r->kappa);
 	r->p = calloc((size_t)net->m, sizeof *r->p);
 	if (!r->n || !r->removed_per_layer || !r->kappa || !r->p) {
-		squeeze_round_free(r);
+		alg3_round_free(r);
 		return err_set(e, "out of memory");
 	}
 	r->acc_squeezed = r->acc_retrained = NAN;
@@ -53,9 +53,9 @@ static int round_init(SqueezeRound *r, const Net *net, Err *e)
 	return 0;
 }
 
-int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
-                         const TrainPlan *plan, const Dataset *train, const Dataset *eval,
-                         const Hook *h, SqueezeRound *out, Err *e)
+int alg3_squeeze_retrain(Net *net, const Alg3Opts *o, const Dataset *sample, const TrainPlan *plan,
+                         const Dataset *train, const Dataset *eval, const Hook *h, Alg3Round *out,
+                         Err *e)
 {
 	if (round_init(out, net, e) < 0)
 		return -1;
@@ -63,7 +63,7 @@ int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
 	int total = a ? alg3_run(a, h, e) : -1;
 	if (total < 0) {
 		alg3_free(a);
-		squeeze_round_free(out);
+		alg3_round_free(out);
 		return -1;
 	}
 	out->removed = total;
@@ -80,13 +80,13 @@ int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
 		rc = mr < 0 ? -1 : rc ? rc : mr;
 	}
 	if (rc < 0)
-		squeeze_round_free(out);
+		alg3_round_free(out);
 	return rc;
 }
 
-int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample, const TrainPlan *plan,
+int alg3_until_stable(Net *net, const Alg3Opts *o, const Dataset *sample, const TrainPlan *plan,
                       const Dataset *train, const Dataset *eval, int max_rounds, const Hook *h,
-                      SqueezeRound *rounds, int *nrounds, int *stable, Err *e)
+                      Alg3Round *rounds, int *nrounds, int *stable, Err *e)
 {
 	*nrounds = 0;
 	*stable = 0;
@@ -96,20 +96,20 @@ int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample, con
 	if (rc == 0)
 		rc = net_accuracy(net, eval, NULL, &rounds[0].acc_retrained, e);
 	if (rc != 0) {
-		squeeze_round_free(&rounds[0]);
+		alg3_round_free(&rounds[0]);
 		return rc;
 	}
 	*nrounds = 1;
 	for (int k = 1; k <= max_rounds; k++) {
 		/* the squeeze first: a round that removes nothing is not retrained */
-		SqueezeRound *r = &rounds[*nrounds];
+		Alg3Round *r = &rounds[*nrounds];
 		if ((rc = alg3_squeeze_retrain(net, o, sample, NULL, train, eval, h, r, e)) != 0) {
 			if (rc > 0)
-				squeeze_round_free(r);
+				alg3_round_free(r);
 			return rc;
 		}
 		if (r->removed == 0) {
-			squeeze_round_free(r);
+			alg3_round_free(r);
 			hook_note(h, "round %d: nothing to remove", k);
 			*stable = 1;
 			return 0;

@@ -10,18 +10,18 @@
 #include "engine/cond_matrix.h"
 #include "engine/train.h"
 
-void squeeze_opts_default(SqueezeOpts *o)
+void alg3_opts_default(Alg3Opts *o)
 {
 	o->tau = COND_TAU_DEFAULT;
 	o->while_loop = 1;
 	o->compensate = 0;
-	o->sample_rows = SQUEEZE_SAMPLE_ROWS;
-	o->criterion = SQUEEZE_QR;
+	o->sample_rows = ALG3_SAMPLE_ROWS;
+	o->criterion = ALG3_QR;
 	o->seed = 1;
 	o->keep_counts = NULL;
 }
 
-void squeeze_proposal_free(SqueezeProposal *sp)
+void alg3_proposal_free(Alg3Proposal *sp)
 {
 	if (!sp)
 		return;
@@ -48,11 +48,10 @@ static int check_hidden(const Net *net, int layer, Err *e)
  *     p = #{j : |r_jj| ≥ |r_11|/τ} (line 4, threshold relative);
  *     keep the columns P(:, 1..p) (line 5);
  *     while κ(Ŵ P(:, 1..p)) > τ and p > 1: p = p − 1 (lines 6-9).
- * The neurons kept are perm[0..p): the count p and, under SQUEEZE_QR, the
+ * The neurons kept are perm[0..p): the count p and, under ALG3_QR, the
  * choice. A count given (keep_counts) replaces p; another criterion
  * replaces the choice (the first p of its order). */
-static int decide_count(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp,
-                        Err *e)
+static int decide_count(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp, Err *e)
 {
 	int cols = sp->n_before;
 	sp->p_qr = sp->nkeep = cols;
@@ -82,14 +81,14 @@ static int decide_count(const Net *net, int layer, const SqueezeOpts *o, Squeeze
 	return 0;
 }
 
-int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp, Err *e)
+int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp, Err *e)
 {
 	memset(sp, 0, sizeof *sp);
 	if (check_hidden(net, layer, e))
 		return -1;
 	if (cond_check_tau(o->tau, e) < 0)
 		return -1;
-	if ((unsigned)o->criterion >= SQUEEZE_NCRITERIA)
+	if ((unsigned)o->criterion >= ALG3_NCRITERIA)
 		return err_set(e, "unknown squeeze criterion %d", (int)o->criterion);
 	if (o->keep_counts &&
 	    (o->keep_counts[layer - 1] < 1 || o->keep_counts[layer - 1] > net->n[layer]))
@@ -119,11 +118,11 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 	A = NULL;
 	if (decide_count(net, layer, o, sp, e))
 		goto fail;
-	if (o->criterion == SQUEEZE_QR)
+	if (o->criterion == ALG3_QR)
 		memcpy(sp->keep, sp->perm, (size_t)cols * sizeof *sp->keep);
-	else if (squeeze_order(net, layer, o->criterion, o->seed, sp->keep, e))
+	else if (alg3_order(net, layer, o->criterion, o->seed, sp->keep, e))
 		goto fail;
-	int by_order = sp->counted || o->criterion != SQUEEZE_QR;
+	int by_order = sp->counted || o->criterion != ALG3_QR;
 	if (sp->nkeep == cols)
 		sp->kappa_after = sp->kappa_before;
 	else if (by_order &&
@@ -132,13 +131,13 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 	return 0;
 fail:
 	free(A);
-	squeeze_proposal_free(sp);
+	alg3_proposal_free(sp);
 	return -1;
 }
 
 /* Algorithm 3, line 10: remove the neurons not kept (columns of W⁽ⁱ⁾,
  * entries of b⁽ⁱ⁾, rows of W⁽ⁱ⁺¹⁾), after the refit when asked for. */
-static int apply(Net *net, const SqueezeProposal *sp, int comp, const Dataset *sample, int maxrows,
+static int apply(Net *net, const Alg3Proposal *sp, int comp, const Dataset *sample, int maxrows,
                  Err *e)
 {
 	if (check_hidden(net, sp->layer, e))
@@ -151,31 +150,31 @@ static int apply(Net *net, const SqueezeProposal *sp, int comp, const Dataset *s
 		               sp->n_before);
 	if (sp->nkeep == sp->n_before)
 		return 0;
-	if (comp && squeeze_compensate(net, sp->layer, sp->keep, sp->nkeep, sample, maxrows, e))
+	if (comp && alg3_compensate(net, sp->layer, sp->keep, sp->nkeep, sample, maxrows, e))
 		return -1;
 	return net_keep_neurons(net, sp->layer, sp->keep, sp->nkeep, e);
 }
 
-int squeeze_apply(Net *net, const SqueezeProposal *sp, int comp, const Dataset *sample, Err *e)
+int alg3_apply_proposal(Net *net, const Alg3Proposal *sp, int comp, const Dataset *sample, Err *e)
 {
-	return apply(net, sp, comp, sample, SQUEEZE_SAMPLE_ROWS, e);
+	return apply(net, sp, comp, sample, ALG3_SAMPLE_ROWS, e);
 }
 
-static int accuracy_after(const Net *net, const SqueezeProposal *sp, int comp, const Dataset *eval,
+static int accuracy_after(const Net *net, const Alg3Proposal *sp, int comp, const Dataset *eval,
                           const Dataset *sample, double *acc, Err *e)
 {
 	Net *copy = net_clone(net, e);
 	if (!copy)
 		return err_set(e, "out of memory for a copy of the network");
-	int rc = apply(copy, sp, comp, sample, SQUEEZE_SAMPLE_ROWS, e);
+	int rc = apply(copy, sp, comp, sample, ALG3_SAMPLE_ROWS, e);
 	if (rc == 0 && net_accuracy(copy, eval, NULL, acc, e) != 0)
 		rc = err_prefix(e, "the squeezed network");
 	net_free(copy);
 	return rc;
 }
 
-int squeeze_preview(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
-                    const Dataset *sample, double *acc, double *acc_comp, Err *e)
+int alg3_preview(const Net *net, const Alg3Proposal *sp, const Dataset *eval, const Dataset *sample,
+                 double *acc, double *acc_comp, Err *e)
 {
 	if (!eval || eval->d != net->n[0] || eval->n < 1)
 		return err_set(e, "the evaluation set must have rows of %d features", net->n[0]);
@@ -188,7 +187,7 @@ int squeeze_preview(const Net *net, const SqueezeProposal *sp, const Dataset *ev
 
 /* ---- the stepped algorithm ---- */
 
-Alg3 *alg3_new(Net *net, const SqueezeOpts *o, const Dataset *sample, Err *e)
+Alg3 *alg3_new(Net *net, const Alg3Opts *o, const Dataset *sample, Err *e)
 {
 	if (!net || !o) {
 		err_set(e, "Algorithm 3: expected a network and options");
@@ -206,11 +205,11 @@ Alg3 *alg3_new(Net *net, const SqueezeOpts *o, const Dataset *sample, Err *e)
 		err_set(e, "sample_rows = %d, expected at least 1", o->sample_rows);
 		return NULL;
 	}
-	if ((unsigned)o->criterion >= SQUEEZE_NCRITERIA) {
+	if ((unsigned)o->criterion >= ALG3_NCRITERIA) {
 		err_set(e, "Algorithm 3: unknown criterion %d", (int)o->criterion);
 		return NULL;
 	}
-	if (o->keep_counts && squeeze_check_counts(net, o->keep_counts, net->m - 1, e) < 0) {
+	if (o->keep_counts && alg3_check_counts(net, o->keep_counts, net->m - 1, e) < 0) {
 		err_prefix(e, "Algorithm 3");
 		return NULL;
 	}
@@ -246,7 +245,7 @@ void alg3_free(Alg3 *a)
 {
 	if (!a)
 		return;
-	squeeze_proposal_free(&a->prop);
+	alg3_proposal_free(&a->prop);
 	free(a->removed);
 	free(a->removed_qr);
 	free(a->kappa_dec);
@@ -256,9 +255,9 @@ void alg3_free(Alg3 *a)
 
 int alg3_propose_layer(Alg3 *a, int layer, Err *e)
 {
-	squeeze_proposal_free(&a->prop);
+	alg3_proposal_free(&a->prop);
 	a->status = ALG3_DONE;
-	if (squeeze_propose(a->net, layer, &a->o, &a->prop, e) < 0)
+	if (alg3_propose(a->net, layer, &a->o, &a->prop, e) < 0)
 		return -1;
 	a->kappa_dec[layer - 1] = a->prop.kappa_before;
 	a->status = ALG3_PROPOSED;
@@ -277,10 +276,10 @@ int alg3_step(Alg3 *a, Err *e)
 	for (; a->next < a->net->m; a->next++) {
 		if (alg3_propose_layer(a, a->next, e) < 0)
 			return -1;
-		const SqueezeProposal *sp = &a->prop;
+		const Alg3Proposal *sp = &a->prop;
 		if (sp->nkeep < sp->n_before)
 			return 0;
-		squeeze_proposal_free(&a->prop);
+		alg3_proposal_free(&a->prop);
 		a->status = ALG3_DONE;
 	}
 	return 0;
@@ -290,7 +289,7 @@ int alg3_step(Alg3 *a, Err *e)
 static void decided(Alg3 *a)
 {
 	a->next = a->prop.layer + 1;
-	squeeze_proposal_free(&a->prop);
+	alg3_proposal_free(&a->prop);
 	a->status = ALG3_DONE;
 }
 
@@ -300,7 +299,7 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 {
 	if (!a || a->status != ALG3_PROPOSED)
 		return err_set(e, "Algorithm 3: no proposal to apply");
-	const SqueezeProposal *sp = &a->prop;
+	const Alg3Proposal *sp = &a->prop;
 	if (apply(a->net, sp, compensate, a->sample, a->o.sample_rows, e) < 0)
 		return -1;
 	int gone = sp->n_before - sp->nkeep, by_qr = sp->counted ? 0 : sp->n_before - sp->p_qr;
@@ -311,13 +310,13 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 	const char *comp = compensate && gone ? ", next layer refitted (compensation)" : "";
 	char k0[48], k1[48];
 	HookStep st = {.kind = HOOK_ALG3_LAYER, .alg3 = a, .applied = 1};
-	if (sp->counted || sp->criterion != SQUEEZE_QR)
+	if (sp->counted || sp->criterion != ALG3_QR)
 		hook_step(h, st,
 		          "Algorithm 3, layer %d: κ %s (after the earlier layers' removals); "
 		          "%s, %s keeps %d of %d neurons, κ %s%s",
 		          sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
 		          sp->counted ? "count given" : "count decided by pivoted QR at τ",
-		          squeeze_criterion_name(sp->criterion), sp->nkeep, sp->n_before,
+		          alg3_criterion_name(sp->criterion), sp->nkeep, sp->n_before,
 		          cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
 	else
 		hook_step(h, st,
@@ -336,7 +335,7 @@ int alg3_refuse(Alg3 *a, const Hook *h, Err *e)
 {
 	if (!a || a->status != ALG3_PROPOSED)
 		return err_set(e, "Algorithm 3: no proposal to refuse");
-	const SqueezeProposal *sp = &a->prop;
+	const Alg3Proposal *sp = &a->prop;
 	a->refused++;
 	char k0[48];
 	hook_step(h, (HookStep){.kind = HOOK_ALG3_LAYER, .alg3 = a},
@@ -357,7 +356,7 @@ int alg3_run(Alg3 *a, const Hook *h, Err *e)
 
 /* Algorithm 3, lines 1-12: every hidden layer in order, each proposal made on
  * the network as squeezed so far (the output layer is never squeezed). */
-int squeeze_net(Net *net, const SqueezeOpts *o, const Dataset *sample, int *removed, Err *e)
+int alg3_squeeze_net(Net *net, const Alg3Opts *o, const Dataset *sample, int *removed, Err *e)
 {
 	Alg3 *a = alg3_new(net, o, sample, e);
 	if (!a)

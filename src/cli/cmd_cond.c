@@ -65,8 +65,8 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 static int squeeze_table(const Net *net, const LayerCond *lc, double tau, ReportFormat fmt,
                          SqueezeLayerRow **rows, int *removed, Err *e)
 {
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = tau;
 	Net *copy = net_clone(net, e);
 	Alg3 *a = copy ? alg3_new(copy, &o, NULL, e) : NULL;

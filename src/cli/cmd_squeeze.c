@@ -87,7 +87,7 @@ static void nets_csv(FILE *f, const void *ud)
 }
 
 typedef struct Rounds {
-	const SqueezeRound *r;
+	const Alg3Round *r;
 	int n, m;
 } Rounds;
 
@@ -102,7 +102,7 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
                         const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
                         struct cJSON *rec, Err *e)
 {
-	SqueezeRound r[MAX_ROUNDS + 1];
+	Alg3Round r[MAX_ROUNDS + 1];
 	int nr = 0, m = net->m, stable = 0;
 	char sh[512];
 	NetCost c0, c1;
@@ -148,7 +148,7 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	else if (rc == 0)
 		rc = -1;
 	for (int k = 0; k < nr; k++)
-		squeeze_round_free(&r[k]);
+		alg3_round_free(&r[k]);
 	agreement_free(&ag);
 	return rc;
 }
@@ -182,7 +182,7 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
                         struct cJSON *rec, Err *e)
 {
 	int m = (*net)->m, rc = -1;
-	SqueezeOpts o = s->so;
+	Alg3Opts o = s->so;
 	Net *kept = net_clone(*net, e), *other = net_clone(*net, e);
 	LayerCond *before = NULL, *after = NULL;
 	SqueezeLayerRow *rows = NULL;
@@ -197,9 +197,9 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		goto out;
 	if (!(a = alg3_new(kept, &o, train, e)) || alg3_run(a, NULL, e) < 0)
 		goto out;
-	SqueezeOpts oo = o;
+	Alg3Opts oo = o;
 	oo.compensate = !o.compensate;
-	int r_other = squeeze_net(other, &oo, train, NULL, e);
+	int r_other = alg3_squeeze_net(other, &oo, train, NULL, e);
 	if (r_other < 0 || cond_net_new(kept, o.tau, 0, &after, e) ||
 	    !(rows = report_squeeze_layer_rows(*net, before, kept, after, a, e)))
 		goto out;
@@ -207,7 +207,7 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	if (net_accuracy(*net, test, NULL, &acc0, e) || net_accuracy(kept, test, NULL, &acc_k, e) ||
 	    net_accuracy(other, test, NULL, &acc_o, e))
 		goto out;
-	const char *crit = squeeze_criterion_name(o.criterion);
+	const char *crit = alg3_criterion_name(o.criterion);
 	int counted = o.keep_counts != NULL, by_thr = 0;
 	for (int i = 0; i < m - 1; i++)
 		by_thr += a->removed_qr[i];
@@ -293,7 +293,7 @@ static int print_settings(const CommonOpts *c, const Squeeze *s, const Net *net,
 	       net_shape_str(net, sh, sizeof sh), s->so.tau,
 	       s->so.while_loop ? "" : ", no while loop", s->so.compensate ? ", compensated" : "",
 	       s->so.criterion ? ", criterion " : "",
-	       s->so.criterion ? squeeze_criterion_name(s->so.criterion) : "");
+	       s->so.criterion ? alg3_criterion_name(s->so.criterion) : "");
 	if (s->keep_spec)
 		printf("keeping the counts of %s\n", s->keep_spec);
 	printf("\n");

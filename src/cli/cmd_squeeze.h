@@ -13,7 +13,7 @@ struct cJSON;
 enum { SQUEEZE_MAX_TAUS = 32 };
 
 typedef struct Squeeze {
-	SqueezeOpts so;
+	Alg3Opts so;
 	double taus[SQUEEZE_MAX_TAUS]; /* --tau, one or (with --compare) several */
 	int ntau;
 	double retrain;

@@ -12,7 +12,7 @@
 #include "report/report_squeeze.h"
 
 typedef struct Cmp {
-	const SqueezeCompare *c;
+	const Alg3Compare *c;
 	int n;
 	const char *data, *png, *title;
 } Cmp;
@@ -52,7 +52,7 @@ static int on_path(const char *prog)
 
 /* PREFIX.dat and PREFIX.gp, then PREFIX.png through gnuplot when it is
  * installed. */
-static int write_plot(const char *prefix, const char *title, const SqueezeCompare *c, int n, Err *e)
+static int write_plot(const char *prefix, const char *title, const Alg3Compare *c, int n, Err *e)
 {
 	size_t len = strlen(prefix) + 8;
 	char *dat = malloc(len), *gp = malloc(len), *png = malloc(len);
@@ -104,11 +104,11 @@ out:
 int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const Dataset *train,
                         const Dataset *test, const TrainPlan *plan, struct cJSON *rec, Err *e)
 {
-	SqueezeCompare *res = calloc((size_t)s->ntau, sizeof *res);
+	Alg3Compare *res = calloc((size_t)s->ntau, sizeof *res);
 	if (!res)
 		return err_set(e, "out of memory");
-	SqueezeCompareOpts o;
-	squeeze_compare_opts_default(&o);
+	Alg3CompareOpts o;
+	alg3_compare_opts_default(&o);
 	o.while_loop = s->so.while_loop;
 	o.draws = s->draws;
 	o.seed = c->seed;
@@ -147,7 +147,7 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 		}
 	}
 	for (int i = 0; i < n; i++)
-		squeeze_compare_free(&res[i]);
+		alg3_compare_free(&res[i]);
 	free(res);
 	return rc;
 }

@@ -17,7 +17,7 @@
 
 /* The threshold τ on κ(Ŵ⁽ⁱ⁾) that Algorithms 1 and 3 start from when no
  * other is given (the paper's MNIST value): alg1_opts_default,
- * squeeze_opts_default and the session take it from here. */
+ * alg3_opts_default and the session take it from here. */
 #define COND_TAU_DEFAULT 25.0
 
 /* The rule of line 2 of Algorithms 1 and 3: 1 when κ > τ (the layer is

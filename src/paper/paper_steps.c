@@ -112,12 +112,12 @@ int paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, in
 	Net *sq = net_clone(net, e);
 	if (!sq)
 		return err_set(e, "out of memory");
-	SqueezeOpts so;
-	squeeze_opts_default(&so);
+	Alg3Opts so;
+	alg3_opts_default(&so);
 	so.tau = tau;
 	const Dataset *d;
 	TrainPlan plan = paper_full_plan(p, epochs, until_full, &d);
-	SqueezeRound r;
+	Alg3Round r;
 	int rc = alg3_squeeze_retrain(sq, &so, NULL, &plan, d, p->test, p->o.hook, &r, e);
 	if (rc != 0) {
 		net_free(sq);
@@ -127,7 +127,7 @@ int paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, in
 	if (score) /* the best by test accuracy as the paper chose it; by validation when
 	            * trained to convergence */
 		*score = p->o.converge ? 100 * r.trained.val_acc : r.acc_retrained;
-	squeeze_round_free(&r);
+	alg3_round_free(&r);
 	if (rc == 0 && keep) {
 		*keep = sq;
 		sq = NULL;
@@ -161,12 +161,12 @@ int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int
 int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iterations, Err *e)
 {
 	enum { MAX_ROUNDS = 20 };
-	SqueezeOpts so;
-	squeeze_opts_default(&so);
+	Alg3Opts so;
+	alg3_opts_default(&so);
 	so.tau = tau;
 	const Dataset *d;
 	TrainPlan plan = paper_full_plan(p, epochs, 0, &d);
-	SqueezeRound r[MAX_ROUNDS + 1];
+	Alg3Round r[MAX_ROUNDS + 1];
 	int nr = 0, stable = 0;
 	int rc = alg3_until_stable(net, &so, NULL, &plan, d, p->test, MAX_ROUNDS, p->o.hook, r, &nr,
 	                           &stable, e);
@@ -175,7 +175,7 @@ int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iter
 	if (rc == 0)
 		rc = report_stage_rounds(iterations, r, nr, tau, e);
 	for (int k = 0; k < nr; k++)
-		squeeze_round_free(&r[k]);
+		alg3_round_free(&r[k]);
 	net_free(net);
 	return rc;
 }

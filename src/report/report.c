@@ -314,7 +314,7 @@ void report_squeeze(FILE *f, const SqueezeRow *rows, int n, ReportFormat fmt)
 	free(t.cell);
 }
 
-void report_squeeze_rounds(FILE *f, const SqueezeRound *r, int nround, int m, ReportFormat fmt)
+void report_squeeze_rounds(FILE *f, const Alg3Round *r, int nround, int m, ReportFormat fmt)
 {
 	Table t;
 	if (nround < 1 || table_init(&t, m + 2, nround + 1))
@@ -530,7 +530,7 @@ void report_trained_json(struct cJSON *o, const TrainResult *r)
 	cJSON_AddNumberToObject(o, "val_acc", 100 * r->val_acc);
 }
 
-struct cJSON *report_squeeze_round_json(const SqueezeRound *r, double tau, Err *e)
+struct cJSON *report_squeeze_round_json(const Alg3Round *r, double tau, Err *e)
 {
 	cJSON *o = cJSON_CreateObject(), *net = cJSON_CreateObject();
 	if (!o || !net) {
@@ -548,7 +548,7 @@ struct cJSON *report_squeeze_round_json(const SqueezeRound *r, double tau, Err *
 	return o;
 }
 
-struct cJSON *report_squeeze_rounds_json(const SqueezeRound *r, int n, double tau, Err *e)
+struct cJSON *report_squeeze_rounds_json(const Alg3Round *r, int n, double tau, Err *e)
 {
 	cJSON *a = cJSON_CreateArray();
 	if (!a)

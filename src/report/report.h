@@ -37,7 +37,7 @@ void report_squeeze(FILE *f, const SqueezeRow *rows, int n, ReportFormat fmt);
 
 /* Squeeze rounds (the paper's Table 13, alg3_until_stable): hidden widths
  * per round (columns), then the removed and accuracy-after-retraining rows. */
-void report_squeeze_rounds(FILE *f, const SqueezeRound *r, int nround, int m, ReportFormat fmt);
+void report_squeeze_rounds(FILE *f, const Alg3Round *r, int nround, int m, ReportFormat fmt);
 
 /* v rounded to an integer with thousands separators ("2,652"; "inf"). */
 const char *report_thousands(double v, char *buf, size_t len);
@@ -72,8 +72,8 @@ void report_trained_json(struct cJSON *o, const TrainResult *r);
  * squeezing), "acc_after" (after retraining), what the retraining did
  * (report_trained_json), "net" (the network's κ after it). Rounds are an
  * array of them, the first the network as given. */
-struct cJSON *report_squeeze_round_json(const SqueezeRound *r, double tau, Err *e);
-struct cJSON *report_squeeze_rounds_json(const SqueezeRound *r, int n, double tau, Err *e);
+struct cJSON *report_squeeze_round_json(const Alg3Round *r, double tau, Err *e);
+struct cJSON *report_squeeze_rounds_json(const Alg3Round *r, int n, double tau, Err *e);
 /* Writes a JSON object, indented, to path atomically. */
 int report_write_json(const char *path, const struct cJSON *root, Err *e);
 /* Frees a record (NULL accepted). */

@@ -222,10 +222,10 @@ static const char *const stage_title[CMP_NSTAGES] = {
     "right after the squeeze", "squeezed with compensation", "squeezed, then retrained",
     "squeezed with compensation, then retrained"};
 
-static int stage_measured(const SqueezeCompare *c, int n, int s)
+static int stage_measured(const Alg3Compare *c, int n, int s)
 {
 	for (int i = 0; i < n; i++)
-		if (c[i].acc[s][SQUEEZE_QR].n > 0)
+		if (c[i].acc[s][ALG3_QR].n > 0)
 			return 1;
 	return 0;
 }
@@ -238,12 +238,12 @@ static int sum(const int *v, int n)
 	return s;
 }
 
-static double fraction(const SqueezeCompare *c)
+static double fraction(const Alg3Compare *c)
 {
 	return c->hidden > 0 ? (double)c->removed / (double)c->hidden : NAN;
 }
 
-static void compare_removals(FILE *f, const SqueezeCompare *c, int n, ReportFormat fmt)
+static void compare_removals(FILE *f, const Alg3Compare *c, int n, ReportFormat fmt)
 {
 	Table t;
 	if (report_table_init(&t, n + 1, 8))
@@ -253,7 +253,7 @@ static void compare_removals(FILE *f, const SqueezeCompare *c, int n, ReportForm
 	for (int k = 0; k < 8; k++)
 		report_table_set(&t, 0, k, "%s", h[k]);
 	for (int i = 0; i < n; i++) {
-		const SqueezeCompare *x = &c[i];
+		const Alg3Compare *x = &c[i];
 		report_table_set(&t, i + 1, 0, "%g", x->tau);
 		report_set_count(&t, i + 1, 1, x->removed, fmt);
 		report_table_set(&t, i + 1, 2, "%.1f", 100 * fraction(x));
@@ -267,7 +267,7 @@ static void compare_removals(FILE *f, const SqueezeCompare *c, int n, ReportForm
 	free(t.cell);
 }
 
-static void compare_stage(FILE *f, const SqueezeCompare *c, int n, int s, ReportFormat fmt)
+static void compare_stage(FILE *f, const Alg3Compare *c, int n, int s, ReportFormat fmt)
 {
 	Table t;
 	if (report_table_init(&t, n + 1, 7))
@@ -277,14 +277,14 @@ static void compare_stage(FILE *f, const SqueezeCompare *c, int n, int s, Report
 	for (int k = 0; k < 7; k++)
 		report_table_set(&t, 0, k, "%s", h[k]);
 	for (int i = 0; i < n; i++) {
-		const SqueezeCompare *x = &c[i];
+		const Alg3Compare *x = &c[i];
 		const CriterionAcc *a = x->acc[s];
 		report_table_set(&t, i + 1, 0, "%g", x->tau);
 		report_table_set(&t, i + 1, 1, "%.1f", 100 * fraction(x));
 		report_set_pct(&t, i + 1, 2, x->acc_before, fmt);
-		report_set_pct(&t, i + 1, 3, a[SQUEEZE_QR].acc, fmt);
-		report_set_pct(&t, i + 1, 4, a[SQUEEZE_NORM].acc, fmt);
-		const CriterionAcc *r = &a[SQUEEZE_RANDOM];
+		report_set_pct(&t, i + 1, 3, a[ALG3_QR].acc, fmt);
+		report_set_pct(&t, i + 1, 4, a[ALG3_NORM].acc, fmt);
+		const CriterionAcc *r = &a[ALG3_RANDOM];
 		if (r->n < 1)
 			report_table_set(&t, i + 1, 5, "-");
 		else if (isnan(r->sd))
@@ -301,7 +301,7 @@ static void compare_stage(FILE *f, const SqueezeCompare *c, int n, int s, Report
 }
 
 /* CSV: one flat table, a row per τ. */
-static void compare_csv(FILE *f, const SqueezeCompare *c, int n)
+static void compare_csv(FILE *f, const Alg3Compare *c, int n)
 {
 	fprintf(f, "tau,removed,hidden,fraction_removed,removed_threshold,removed_loop,"
 	           "parameters_after,multiply_adds_after,acc_before");
@@ -313,7 +313,7 @@ static void compare_csv(FILE *f, const SqueezeCompare *c, int n)
 		        stage_key[s]);
 	fputc('\n', f);
 	for (int i = 0; i < n; i++) {
-		const SqueezeCompare *x = &c[i];
+		const Alg3Compare *x = &c[i];
 		int h = x->m - 1;
 		fprintf(f, "%g,%d,%ld,%.6g,%d,%d,%zu,%.0f,%.6g", x->tau, x->removed, x->hidden,
 		        fraction(x), sum(x->removed_thresh, h), sum(x->removed_loop, h),
@@ -332,7 +332,7 @@ static void compare_csv(FILE *f, const SqueezeCompare *c, int n)
 	}
 }
 
-void report_squeeze_compare(FILE *f, const SqueezeCompare *c, int n, ReportFormat fmt)
+void report_squeeze_compare(FILE *f, const Alg3Compare *c, int n, ReportFormat fmt)
 {
 	if (fmt == REPORT_CSV) {
 		compare_csv(f, c, n);
@@ -349,7 +349,7 @@ void report_squeeze_compare(FILE *f, const SqueezeCompare *c, int n, ReportForma
 	}
 }
 
-static cJSON *stage_json(const SqueezeCompare *x, int s)
+static cJSON *stage_json(const Alg3Compare *x, int s)
 {
 	cJSON *o = cJSON_CreateObject(), *r = cJSON_CreateObject(), *d = cJSON_CreateArray();
 	if (!o || !r || !d) {
@@ -359,11 +359,11 @@ static cJSON *stage_json(const SqueezeCompare *x, int s)
 		return NULL;
 	}
 	const CriterionAcc *a = x->acc[s];
-	cJSON_AddItemToObject(o, "qr", report_json_num(a[SQUEEZE_QR].acc));
-	cJSON_AddItemToObject(o, "norm", report_json_num(a[SQUEEZE_NORM].acc));
-	cJSON_AddItemToObject(r, "mean", report_json_num(a[SQUEEZE_RANDOM].acc));
-	cJSON_AddItemToObject(r, "sd", report_json_num(a[SQUEEZE_RANDOM].sd));
-	cJSON_AddNumberToObject(r, "draws_measured", a[SQUEEZE_RANDOM].n);
+	cJSON_AddItemToObject(o, "qr", report_json_num(a[ALG3_QR].acc));
+	cJSON_AddItemToObject(o, "norm", report_json_num(a[ALG3_NORM].acc));
+	cJSON_AddItemToObject(r, "mean", report_json_num(a[ALG3_RANDOM].acc));
+	cJSON_AddItemToObject(r, "sd", report_json_num(a[ALG3_RANDOM].sd));
+	cJSON_AddNumberToObject(r, "draws_measured", a[ALG3_RANDOM].n);
 	cJSON_AddItemToObject(r, "share_at_least_qr", report_json_num(x->share_ge[s]));
 	for (int k = 0; k < x->draws; k++)
 		cJSON_AddItemToArray(d, report_json_num(x->draw_acc[s][k]));
@@ -372,7 +372,7 @@ static cJSON *stage_json(const SqueezeCompare *x, int s)
 	return o;
 }
 
-static cJSON *compare_one(const SqueezeCompare *x, Err *e)
+static cJSON *compare_one(const Alg3Compare *x, Err *e)
 {
 	cJSON *o = cJSON_CreateObject(), *layers = cJSON_CreateArray();
 	if (!o || !layers) {
@@ -407,7 +407,7 @@ static cJSON *compare_one(const SqueezeCompare *x, Err *e)
 	cJSON_AddItemToObject(o, "acc_before", report_json_num(x->acc_before));
 	cJSON *st = cJSON_AddObjectToObject(o, "accuracy");
 	for (int s = 0; st && s < CMP_NSTAGES; s++)
-		if (x->acc[s][SQUEEZE_QR].n > 0)
+		if (x->acc[s][ALG3_QR].n > 0)
 			cJSON_AddItemToObject(st, stage_key[s], stage_json(x, s));
 	cJSON_AddItemToObject(o, "cost_before", report_cost_json(&x->cost_before, e));
 	cJSON_AddItemToObject(o, "cost_after", report_cost_json(&x->cost_after, e));
@@ -415,7 +415,7 @@ static cJSON *compare_one(const SqueezeCompare *x, Err *e)
 	return o;
 }
 
-struct cJSON *report_squeeze_compare_json(const SqueezeCompare *c, int n, Err *e)
+struct cJSON *report_squeeze_compare_json(const Alg3Compare *c, int n, Err *e)
 {
 	cJSON *a = cJSON_CreateArray();
 	if (!a)
@@ -431,7 +431,7 @@ struct cJSON *report_squeeze_compare_json(const SqueezeCompare *c, int n, Err *e
 
 /* ---- gnuplot ---- */
 
-void report_squeeze_compare_data(FILE *f, const SqueezeCompare *c, int n)
+void report_squeeze_compare_data(FILE *f, const Alg3Compare *c, int n)
 {
 	fprintf(f, "# fraction_removed tau");
 	for (int s = 0; s < CMP_NSTAGES; s++)
@@ -463,7 +463,7 @@ static void gp_string(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, const char *data,
+void report_squeeze_compare_gnuplot(FILE *f, const Alg3Compare *c, int n, const char *data,
                                     const char *png, const char *title)
 {
 	int stages[CMP_NSTAGES], ns = 0;
@@ -501,7 +501,7 @@ void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, con
 
 struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e)
 {
-	const SqueezeOpts *so = s->so;
+	const Alg3Opts *so = s->so;
 	cJSON *rec = cJSON_CreateObject();
 	if (!rec)
 		return report_json_nomem(rec, e);
@@ -512,8 +512,8 @@ struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e)
 		cJSON_AddItemToObject(rec, "taus", cJSON_CreateDoubleArray(s->taus, s->ntau));
 	cJSON_AddBoolToObject(rec, "while_loop", so->while_loop);
 	cJSON_AddBoolToObject(rec, "compensate", so->compensate);
-	cJSON_AddStringToObject(rec, "criterion", squeeze_criterion_name(so->criterion));
-	if (so->criterion == SQUEEZE_RANDOM)
+	cJSON_AddStringToObject(rec, "criterion", alg3_criterion_name(so->criterion));
+	if (so->criterion == ALG3_RANDOM)
 		cJSON_AddNumberToObject(rec, "seed", (double)so->seed);
 	if (s->keep)
 		cJSON_AddItemToObject(rec, "keep_counts", report_json_ints(s->keep, s->nkeep));
@@ -572,7 +572,7 @@ void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
 	}
 }
 
-void report_squeeze_rounds_run_json(struct cJSON *rec, const SqueezeRound *r, int n, double tau,
+void report_squeeze_rounds_run_json(struct cJSON *rec, const Alg3Round *r, int n, double tau,
                                     int stable, const Agreement *ag, Err *e)
 {
 	cJSON_AddItemToObject(rec, "rounds", report_squeeze_rounds_json(r, n, tau, e));
@@ -589,7 +589,7 @@ void report_squeeze_costs_json(struct cJSON *rec, const NetCost *before, const N
 	cJSON_AddItemToObject(rec, "cost_after", report_cost_json(after, e));
 }
 
-int report_squeeze_compare_run_json(struct cJSON *rec, const SqueezeCompare *c, int n, int draws,
+int report_squeeze_compare_run_json(struct cJSON *rec, const Alg3Compare *c, int n, int draws,
                                     int retrain_draws, uint64_t seed, Err *e)
 {
 	cJSON *js = report_squeeze_compare_json(c, n, e);

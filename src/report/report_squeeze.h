@@ -61,14 +61,14 @@ struct cJSON *report_cost_json(const NetCost *c, Err *e);
  * hidden neurons, by the |r_jj| threshold, by the κ loop, parameters and
  * multiply-adds after), then one table per stage measured (QR, norm, random
  * mean ± sd over its draws, the share of draws at least as good as QR). */
-void report_squeeze_compare(FILE *f, const SqueezeCompare *c, int n, ReportFormat fmt);
-struct cJSON *report_squeeze_compare_json(const SqueezeCompare *c, int n, Err *e);
+void report_squeeze_compare(FILE *f, const Alg3Compare *c, int n, ReportFormat fmt);
+struct cJSON *report_squeeze_compare_json(const Alg3Compare *c, int n, Err *e);
 
 /* gnuplot input: a data file (one line per τ: the fraction removed, τ, then
  * per stage QR, norm, random mean and sd) and a script plotting accuracy
  * against the fraction removed, one panel per stage measured, into png. */
-void report_squeeze_compare_data(FILE *f, const SqueezeCompare *c, int n);
-void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, const char *data,
+void report_squeeze_compare_data(FILE *f, const Alg3Compare *c, int n);
+void report_squeeze_compare_gnuplot(FILE *f, const Alg3Compare *c, int n, const char *data,
                                     const char *png, const char *title);
 
 /* ---- condnet squeeze's record, part by part ---- */
@@ -76,7 +76,7 @@ void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, con
 /* What it was asked to do. */
 typedef struct SqueezeSettings {
 	const char *model, *shape_before;
-	const SqueezeOpts *so;
+	const Alg3Opts *so;
 	const double *taus; /* --tau: one or (--compare) several */
 	int ntau;
 	const int *keep; /* --keep-counts: a count per hidden layer, NULL none */
@@ -105,14 +105,14 @@ void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
 /* Squeezes repeated until stable: "rounds" (report_squeeze_rounds_json),
  * "agreement" of the result with the original when ag is not NULL, and
  * "stable" when stable is 0 or 1 (-1: the run stopped before). */
-void report_squeeze_rounds_run_json(struct cJSON *rec, const SqueezeRound *r, int n, double tau,
+void report_squeeze_rounds_run_json(struct cJSON *rec, const Alg3Round *r, int n, double tau,
                                     int stable, const Agreement *ag, Err *e);
 /* "cost_before" and "cost_after" (report_cost_json). */
 void report_squeeze_costs_json(struct cJSON *rec, const NetCost *before, const NetCost *after,
                                Err *e);
 /* --compare: "comparisons" (report_squeeze_compare_json), "draws",
  * "retrain_draws", "seed". -1 when out of memory. */
-int report_squeeze_compare_run_json(struct cJSON *rec, const SqueezeCompare *c, int n, int draws,
+int report_squeeze_compare_run_json(struct cJSON *rec, const Alg3Compare *c, int n, int draws,
                                     int retrain_draws, uint64_t seed, Err *e);
 /* "shape_after": the network kept. */
 void report_squeeze_shape_after(struct cJSON *rec, const char *shape);

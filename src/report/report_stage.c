@@ -151,7 +151,7 @@ struct cJSON *report_stage_row(struct cJSON *rows, Err *e)
 	return o;
 }
 
-int report_stage_round(struct cJSON *rows, const SqueezeRound *r, double tau, Err *e)
+int report_stage_round(struct cJSON *rows, const Alg3Round *r, double tau, Err *e)
 {
 	cJSON *o = report_squeeze_round_json(r, tau, e);
 	if (!o)
@@ -160,7 +160,7 @@ int report_stage_round(struct cJSON *rows, const SqueezeRound *r, double tau, Er
 	return 0;
 }
 
-int report_stage_rounds(struct cJSON *rows, const SqueezeRound *r, int n, double tau, Err *e)
+int report_stage_rounds(struct cJSON *rows, const Alg3Round *r, int n, double tau, Err *e)
 {
 	for (int k = 0; k < n; k++)
 		if (report_stage_round(rows, &r[k], tau, e) < 0)

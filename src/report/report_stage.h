@@ -62,9 +62,9 @@ struct cJSON *report_stage_rows(struct cJSON *out, const char *key, Err *e);
  * memory. */
 struct cJSON *report_stage_row(struct cJSON *rows, Err *e);
 /* A squeeze round (report_squeeze_round_json) appended to rows. */
-int report_stage_round(struct cJSON *rows, const SqueezeRound *r, double tau, Err *e);
+int report_stage_round(struct cJSON *rows, const Alg3Round *r, double tau, Err *e);
 /* The rounds of a squeeze repeated until stable, appended to rows. */
-int report_stage_rounds(struct cJSON *rows, const SqueezeRound *r, int n, double tau, Err *e);
+int report_stage_rounds(struct cJSON *rows, const Alg3Round *r, int n, double tau, Err *e);
 /* A row of the η stage: the network's κ at τ after training to η epochs,
  * and "eta". */
 int report_stage_eta_row(struct cJSON *rows, const Net *net, double tau, double eta, Err *e);

@@ -201,7 +201,7 @@ int session_squeeze_start(Session *s, Err *e);
  * (message in e). */
 int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e);
 /* The proposal waiting for a decision, or NULL. */
-const SqueezeProposal *session_squeeze_proposal(const Session *s);
+const Alg3Proposal *session_squeeze_proposal(const Session *s);
 /* Ends the pass (the network keeps the decisions made). */
 void session_squeeze_stop(Session *s);
 

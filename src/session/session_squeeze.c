@@ -11,8 +11,8 @@ int session_squeeze_start(Session *s, Err *e)
 	session_squeeze_stop(s);
 	if (!s->net)
 		return err_set(e, "squeeze: no network yet");
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = s->tau;
 	if (!(s->sq = alg3_new(s->net, &o, s->train, e)))
 		return -1;
@@ -22,7 +22,7 @@ int session_squeeze_start(Session *s, Err *e)
 	return rc;
 }
 
-const SqueezeProposal *session_squeeze_proposal(const Session *s)
+const Alg3Proposal *session_squeeze_proposal(const Session *s)
 {
 	return s->sq && s->sq->status == ALG3_PROPOSED ? &s->sq->prop : NULL;
 }
@@ -35,7 +35,7 @@ void session_squeeze_stop(Session *s)
 
 int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e)
 {
-	const SqueezeProposal *sp;
+	const Alg3Proposal *sp;
 	while ((sp = session_squeeze_proposal(s))) {
 		if (hook_cancelled(h))
 			return 1;
@@ -54,13 +54,13 @@ int session_do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e)
 	if (a->layer < 1 || a->layer >= s->net->m)
 		return err_set(e, "squeeze: layer %d is not a hidden layer (1..%d)", a->layer,
 		               s->net->m - 1);
-	const SqueezeProposal *held = session_squeeze_proposal(s);
+	const Alg3Proposal *held = session_squeeze_proposal(s);
 	int pass = held && held->layer == a->layer && held->n_before == s->net->n[a->layer];
 	if (!pass && !a->apply)
 		return 0;
 	if (!pass) {
-		SqueezeOpts o;
-		squeeze_opts_default(&o);
+		Alg3Opts o;
+		alg3_opts_default(&o);
 		o.tau = s->tau;
 		session_squeeze_stop(s);
 		if (!(s->sq = alg3_new(s->net, &o, s->train, e)) ||

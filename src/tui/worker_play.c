@@ -56,7 +56,7 @@ static void say_next(Worker *w)
 {
 	const Lesson *l = w->lesson;
 	int pos = w->shown.play_pos;
-	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
+	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 	if (pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp && sp->layer == l->a[pos].layer)
 		worker_status(w, 0, "the lesson will %s layer %d's proposal%s: right arrow",
 		              l->a[pos].apply ? "apply" : "refuse", sp->layer,
@@ -73,7 +73,7 @@ void worker_play_next(Worker *w)
 	}
 	const SessAction *a = &l->a[pos];
 	if (a->kind == SESS_SQUEEZE) {
-		const SqueezeProposal *sp = session_squeeze_proposal(w->s);
+		const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 		if (!sp || sp->layer != a->layer) {
 			/* Algorithm 3's proposal first; the decision on the next step */
 			worker_sqz_begin(w);

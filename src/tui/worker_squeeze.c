@@ -47,7 +47,7 @@ void worker_sqz_finish(Worker *w, const char *how)
 void worker_sqz_show(Worker *w)
 {
 	Session *s = w->s;
-	const SqueezeProposal *sp = session_squeeze_proposal(s);
+	const Alg3Proposal *sp = session_squeeze_proposal(s);
 	if (!sp) {
 		worker_sqz_finish(w, "finished");
 		return;
@@ -90,11 +90,11 @@ void worker_sqz_show(Worker *w)
 	/* The proposal is on the screen; what it would do follows: the QR
 	 * choice, the norm rule and random orders keeping as many, each also
 	 * compensated, on the whole test set. */
-	SqueezeLayerCompare lc;
+	Alg3LayerCompare lc;
 	/* Esc or the screen's end stops it between two evaluations */
 	hook_set_thread_stop(worker_stop_any, w);
-	int rc = squeeze_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1,
-	                               0, &lc, &e);
+	int rc = alg3_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1, 0,
+	                            &lc, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
 	if (rc != 0) {
 		if (rc > 0)
@@ -107,8 +107,8 @@ void worker_sqz_show(Worker *w)
 	}
 	pthread_mutex_lock(&w->mu);
 	if (q->waiting && q->layer == sp->layer) {
-		q->acc_after = lc.acc[SQUEEZE_QR];
-		q->acc_comp = lc.acc_comp[SQUEEZE_QR];
+		q->acc_after = lc.acc[ALG3_QR];
+		q->acc_comp = lc.acc_comp[ALG3_QR];
 		q->agree_after = lc.agree;
 		q->agree_comp = lc.agree_comp;
 		for (int c = 0; c < 3; c++) {
@@ -142,7 +142,7 @@ static void sqz_note(Worker *w, const char *fmt, ...) __attribute__((format(prin
 
 void worker_sqz_decided(Worker *w, const HookStep *st)
 {
-	const SqueezeProposal *sp = &st->alg3->prop;
+	const Alg3Proposal *sp = &st->alg3->prop;
 	if (!w->shown.sq.active)
 		return;
 	if (st->applied) {
@@ -176,7 +176,7 @@ static void sqz_note(Worker *w, const char *fmt, ...)
 /* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
 int worker_sqz_decide(Worker *w, int apply, int comp)
 {
-	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
+	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 	if (!sp)
 		return -1;
 	Err e = {{0}};
