@@ -7,7 +7,6 @@
 
 #include "engine/cond.h"
 #include "report/report.h"
-#include "report/report_squeeze.h"
 #include "testutil.h"
 
 /* What fn(f, …) prints, as a malloc'd string. */
@@ -302,46 +301,6 @@ START_TEST(squeeze_tables)
 	            "removed,0,15,2\n"
 	            "accuracy,90.5,91.25,\n");
 	assert_text(RENDER(report_squeeze_rounds(f, r, 0, 3, REPORT_TEXT)), "");
-}
-END_TEST
-
-/* A squeeze's rows: widths and κ from the networks and their conditioning,
- * κ at decision and what each stage removed from the pass; counts given
- * leave the stages unknown (-1). */
-START_TEST(squeeze_layer_rows)
-{
-	int wb[4] = {4, 50, 40, 3}, wa[4] = {4, 45, 30, 3};
-	Net *before = net_new(3, wb, ACT_ERF, 1, NULL), *after = net_new(3, wa, ACT_ERF, 1, NULL);
-	LayerCond cb[3] = {{.kappa = 12.5}, {.kappa = INFINITY}, {.kappa = 3}};
-	LayerCond ca[3] = {{.kappa = 9}, {.kappa = 20}, {.kappa = 2.5}};
-	int removed[3] = {5, 10, 0}, by_qr[3] = {4, 10, 0};
-	double dec[3] = {12.5, 30, NAN};
-	Alg3 pass = {.removed = removed, .removed_qr = by_qr, .kappa_dec = dec};
-	Err e;
-	SqueezeLayerRow *r = report_squeeze_layer_rows(before, cb, after, ca, &pass, &e);
-	ck_assert_ptr_nonnull(r);
-	ck_assert_int_eq(r[0].layer, 1);
-	ck_assert_int_eq(r[1].n_before, 40);
-	ck_assert_int_eq(r[1].n_after, 30);
-	ck_assert(isinf(r[1].kappa) && r[1].kappa_dec == 30 && r[1].kappa_after == 20);
-	ck_assert(isnan(r[1].kappa_retrained));
-	ck_assert_int_eq(r[0].by_threshold, 4);
-	ck_assert_int_eq(r[0].by_loop, 1);
-	ck_assert_int_eq(r[1].by_loop, 0);
-	/* the output layer is never decided */
-	ck_assert(isnan(r[2].kappa_dec));
-	ck_assert_int_eq(r[2].by_threshold, -1);
-	ck_assert_int_eq(r[2].by_loop, -1);
-	free(r);
-	int counts[2] = {45, 30};
-	pass.o.keep_counts = counts;
-	r = report_squeeze_layer_rows(before, cb, after, ca, &pass, &e);
-	ck_assert_int_eq(r[0].by_threshold, -1);
-	ck_assert_int_eq(r[1].by_loop, -1);
-	ck_assert(r[0].kappa_dec == 12.5);
-	free(r);
-	net_free(before);
-	net_free(after);
 }
 END_TEST
 
@@ -741,7 +700,6 @@ int main(void)
 	tcase_add_test(t, alg1_tables);
 	tcase_add_test(t, alg2_table);
 	tcase_add_test(t, squeeze_tables);
-	tcase_add_test(t, squeeze_layer_rows);
 	tcase_add_test(t, thousands);
 	tcase_add_test(t, cond_json);
 	tcase_add_test(t, alg1_json);
