@@ -547,6 +547,18 @@ static int parse_args(int argc, char **argv, CommonOpts *c, Sweep *s, int *first
 	return 0;
 }
 
+/* Algorithm 2 with the trials of the files read back (--gather); *next is
+ * the β to run next, NaN when the sweep is done. */
+static Alg2 *gather(const Sweep *s, const Net *base, char **files, int nfiles,
+                    const Alg2Settings *settings, double *next, Err *e)
+{
+	Alg2TrialFile *tf = report_trials_read(files, nfiles, e);
+	Alg2 *a =
+	    tf ? alg2_gather(base, &s->o, s->beta_given, tf, nfiles, settings, next, e) : NULL;
+	alg2_trial_files_free(tf, tf ? nfiles : 0);
+	return a;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	CommonOpts c;
@@ -601,11 +613,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (s.gather) {
 		double next;
-		Alg2TrialFile *tf = report_trials_read(argv + first, nfiles, &e);
-		a = tf ? alg2_gather(base, &s.o, s.beta_given, tf, nfiles, &settings, &next, &e)
-		       : NULL;
-		alg2_trial_files_free(tf, tf ? nfiles : 0);
-		if (!a)
+		if (!(a = gather(&s, base, argv + first, nfiles, &settings, &next, &e)))
 			goto fail;
 		if (!isnan(next)) { /* the sweep goes on: the outputs wait for its end */
 			rc = gather_next(&s, &c, argc, argv, a, next, argv[first], &e)

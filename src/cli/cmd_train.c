@@ -114,6 +114,29 @@ static void early_stop_line(const TrainPlan *plan, const TrainResult *r)
 		       r->epochs, r->best_epoch, 100 * r->val_acc);
 }
 
+/* The run's record, written to --json. */
+static int write_record(const CommonOpts *c, const TrainCmd *t, const Net *net,
+                        const TrainPlan *plan, double train_acc, double test_acc, int sig, Err *e)
+{
+	TrainRun r = {.data = cli_data_name(c),
+	              .net = net,
+	              .epochs = t->epochs,
+	              .epochs_done = t->tp.epoch,
+	              .batch = c->train.batch,
+	              .lr = c->train.adam.lr,
+	              .resumed = plan->resume,
+	              .early_stop = plan->patience,
+	              .result = t->res,
+	              .validation_rows = plan->val ? plan->val->n : 0,
+	              .seed = c->seed,
+	              .interrupted = sig != 0,
+	              .hist = t->hist,
+	              .nhist = t->nhist,
+	              .train_acc = train_acc,
+	              .test_acc = test_acc};
+	return report_write_record(c->json, report_train_run_json(&r, e), e);
+}
+
 int cmd_train(int argc, char **argv)
 {
 	CommonOpts c;
@@ -185,26 +208,8 @@ int cmd_train(int argc, char **argv)
 		       c.save);
 	if (c.csv && report_write_file(c.csv, history_csv, &t, &e))
 		goto fail;
-	if (c.json) {
-		TrainRun r = {.data = cli_data_name(&c),
-		              .net = net,
-		              .epochs = t.epochs,
-		              .epochs_done = t.tp.epoch,
-		              .batch = c.train.batch,
-		              .lr = c.train.adam.lr,
-		              .resumed = plan.resume,
-		              .early_stop = plan.patience,
-		              .result = t.res,
-		              .validation_rows = plan.val ? plan.val->n : 0,
-		              .seed = c.seed,
-		              .interrupted = sig != 0,
-		              .hist = t.hist,
-		              .nhist = t.nhist,
-		              .train_acc = train_acc,
-		              .test_acc = test_acc};
-		if (report_write_record(c.json, report_train_run_json(&r, &e), &e))
-			goto fail;
-	}
+	if (c.json && write_record(&c, &t, net, &plan, train_acc, test_acc, sig, &e))
+		goto fail;
 	rc = sig ? 130 : 0;
 	goto out;
 fail:
