@@ -53,7 +53,7 @@ static Alg1 *run(const Alg1Opts *o, int m, const int *w, int expect)
 	net_free(s);
 	ck_assert_msg(a != NULL, "%s", e.msg);
 	ck_assert_msg(alg1_run(a, NULL, &e) == 0, "%s", e.msg);
-	ck_assert_msg(a->status == expect, "status %s, expected %s: %s",
+	ck_assert_msg((int)a->status == expect, "status %s, expected %s: %s",
 	              alg1_status_name(a->status), alg1_status_name(expect), a->reason);
 	return a;
 }

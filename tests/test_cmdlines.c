@@ -11,18 +11,6 @@
 #include "cli/cmdlines.h"
 #include "testutil.h"
 
-/* What fn wrote into a memory stream, as a malloc'd string. */
-#define WRITTEN(call)                                                                              \
-	({                                                                                         \
-		char *buf_ = NULL;                                                                 \
-		size_t len_ = 0;                                                                   \
-		FILE *f = open_memstream(&buf_, &len_);                                            \
-		ck_assert_ptr_nonnull(f);                                                          \
-		call;                                                                              \
-		fclose(f);                                                                         \
-		buf_;                                                                              \
-	})
-
 /* The words /bin/sh reads in line, each as "[word]\n". */
 static char *shell_words(const char *line)
 {
@@ -50,8 +38,8 @@ START_TEST(quoting_reads_back)
 	                              "x=1",   "élan", "--lr",   "a'b'c",      "!",         "~"};
 	int n = (int)(sizeof words / sizeof *words);
 	Err e;
-	char *line = WRITTEN(for (int i = 0; i < n; i++)
-	                         ck_assert_int_eq(plan_word(f, "--x", words[i], i == 0, &e), 0));
+	char *line = TU_WRITTEN(for (int i = 0; i < n; i++)
+	                            ck_assert_int_eq(plan_word(f, "--x", words[i], i == 0, &e), 0));
 	char *want = NULL;
 	size_t wlen = 0;
 	FILE *w = open_memstream(&want, &wlen);
@@ -69,12 +57,12 @@ END_TEST
 START_TEST(quoting_only_when_needed)
 {
 	Err e;
-	char *s = WRITTEN(plan_word(f, "--x", "/a/b-c_d.e:f,g@h%i+j=k", 1, &e));
+	char *s = TU_WRITTEN(plan_word(f, "--x", "/a/b-c_d.e:f,g@h%i+j=k", 1, &e));
 	ck_assert_str_eq(s, "/a/b-c_d.e:f,g@h%i+j=k");
 	free(s);
 	/* after a space unless first; an empty word and a leading = are quoted */
-	s = WRITTEN(plan_word(f, "--x", "a", 0, &e); plan_word(f, "--x", "", 0, &e);
-	            plan_word(f, "--x", "=a", 0, &e); plan_word(f, "--x", "it's", 0, &e));
+	s = TU_WRITTEN(plan_word(f, "--x", "a", 0, &e); plan_word(f, "--x", "", 0, &e);
+	               plan_word(f, "--x", "=a", 0, &e); plan_word(f, "--x", "it's", 0, &e));
 	ck_assert_str_eq(s, " a '' '=a' 'it'\\''s'");
 	free(s);
 }
@@ -85,7 +73,7 @@ START_TEST(one_line_words)
 	Err e;
 	static const char *bad[] = {"a\nb", "a\rb", "a\x1b[31m", "a\x7f"};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-		char *s = WRITTEN(ck_assert_int_eq(plan_word(f, "--json", bad[i], 0, &e), -1));
+		char *s = TU_WRITTEN(ck_assert_int_eq(plan_word(f, "--json", bad[i], 0, &e), -1));
 		ck_assert_str_eq(s, ""); /* nothing written */
 		free(s);
 		ck_assert_msg(strstr(e.msg, "--json: '") == e.msg, "%s", e.msg);
@@ -108,19 +96,19 @@ START_TEST(paths_made_absolute)
 	ck_assert_int_eq(chdir(tu_tmpdir()), 0);
 	char cwd[PATH_MAX], want[PATH_MAX + 64];
 	ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
-	char *s = WRITTEN(plan_path(f, "--load", "x/m.model", &e));
+	char *s = TU_WRITTEN(plan_path(f, "--load", "x/m.model", &e));
 	snprintf(want, sizeof want, " %s/x/m.model", cwd);
 	ck_assert_str_eq(s, want);
 	free(s);
-	s = WRITTEN(plan_path(f, "--load", "./m.model", &e));
+	s = TU_WRITTEN(plan_path(f, "--load", "./m.model", &e));
 	snprintf(want, sizeof want, " %s/m.model", cwd);
 	ck_assert_str_eq(s, want);
 	free(s);
-	s = WRITTEN(plan_path(f, "--load", "/abs/m.model", &e));
+	s = TU_WRITTEN(plan_path(f, "--load", "/abs/m.model", &e));
 	ck_assert_str_eq(s, " /abs/m.model");
 	free(s);
 	/* made absolute, then quoted as a whole */
-	s = WRITTEN(plan_path(f, "--load", "my model", &e));
+	s = TU_WRITTEN(plan_path(f, "--load", "my model", &e));
 	snprintf(want, sizeof want, "[%s/my model]\n", cwd);
 	char *got = shell_words(s);
 	ck_assert_str_eq(got, want);
