@@ -40,17 +40,7 @@ static int st_verify(Paper *p, cJSON *out, Err *e)
 static int st_squeeze(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {35, 30, 25};
-	Net *net = paper_load(p, "final.model", e);
-	if (!net)
-		return -1;
-	cJSON *rows = NULL;
-	int rc = paper_stage_acc(p, net, out, e);
-	if (rc == 0 && !(rows = report_stage_rows(out, "rows", e)))
-		rc = -1;
-	if (rc == 0)
-		rc = paper_squeeze_list(p, net, taus, 3, p->o.quick ? 1 : 5, 0, NULL, rows, e);
-	net_free(net);
-	return rc;
+	return paper_squeeze_final(p, taus, 3, p->o.quick ? 1 : 5, 0, NULL, out, e);
 }
 
 static int st_over(Paper *p, cJSON *out, Err *e)
@@ -68,9 +58,8 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 			report_stage_trained(out, &tr);
 		rc = paper_stage_acc(p, net, out, e);
 	}
-	cJSON *rows = rc == 0 ? report_stage_rows(out, "rows", e) : NULL;
 	if (rc == 0)
-		rc = rows ? paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL, rows, e) : -1;
+		rc = paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL, out, e);
 	/* Table 13: squeeze at τ = 35 and retrain, until nothing is removed. */
 	cJSON *it = rc == 0 ? report_stage_rows(out, "iterations", e) : NULL;
 	if (it)

@@ -39,18 +39,7 @@ static int st_verify(Paper *p, cJSON *out, Err *e)
 static int st_squeeze(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {22, 20, 18};
-	Net *net = paper_load(p, "final.model", e);
-	if (!net)
-		return -1;
-	cJSON *rows = NULL;
-	int rc = paper_stage_acc(p, net, out, e);
-	if (rc == 0 && !(rows = report_stage_rows(out, "rows", e)))
-		rc = -1;
-	if (rc == 0)
-		rc = paper_squeeze_list(p, net, taus, 3, FULL_EPOCHS(p), 1, "squeeze-best.model",
-		                        rows, e);
-	net_free(net);
-	return rc;
+	return paper_squeeze_final(p, taus, 3, FULL_EPOCHS(p), 1, "squeeze-best.model", out, e);
 }
 
 static int st_add20(Paper *p, cJSON *out, Err *e)
@@ -75,10 +64,8 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 	}
 	if (rc == 0)
 		rc = report_stage_net(out, net, 20, e);
-	cJSON *rows = rc == 0 ? report_stage_rows(out, "rows", e) : NULL;
 	if (rc == 0)
-		rc = rows ? paper_squeeze_list(p, net, taus, 2, FULL_EPOCHS(p), 1, NULL, rows, e)
-		          : -1;
+		rc = paper_squeeze_list(p, net, taus, 2, FULL_EPOCHS(p), 1, NULL, out, e);
 	net_free(net);
 	return rc;
 }

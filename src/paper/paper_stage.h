@@ -134,10 +134,14 @@ Net *paper_load(const Paper *p, const char *file, Err *e);
  * trained to convergence, else on the test set). */
 int paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
                       cJSON *rows, Net **keep, double *score, Err *e);
-/* paper_squeeze_row for each τ, rows appended to rows; the best retrained
- * model saved as best_file if not NULL. */
+/* paper_squeeze_row for each τ, rows appended to out's "rows"; the best
+ * retrained model saved as best_file if not NULL. */
 int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
-                       int until_full, const char *best_file, cJSON *rows, Err *e);
+                       int until_full, const char *best_file, cJSON *out, Err *e);
+/* The squeeze stage: the final model's test accuracy, then
+ * paper_squeeze_list on it. */
+int paper_squeeze_final(Paper *p, const double *taus, int nt, int epochs, int until_full,
+                        const char *best_file, cJSON *out, Err *e);
 /* The paper's Table 13 on net (consumed): squeeze at τ and retrain `epochs`
  * (paper_full_plan), until a squeeze removes nothing; rows into iterations
  * (the first the network as given). */

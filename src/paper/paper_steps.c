@@ -137,8 +137,11 @@ int paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, in
 }
 
 int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
-                       int until_full, const char *best_file, cJSON *rows, Err *e)
+                       int until_full, const char *best_file, cJSON *out, Err *e)
 {
+	cJSON *rows = report_stage_rows(out, "rows", e);
+	if (!rows)
+		return -1;
 	double best = -1;
 	for (int i = 0; i < nt; i++) {
 		Net *sq = NULL;
@@ -156,6 +159,19 @@ int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int
 			return -1;
 	}
 	return 0;
+}
+
+int paper_squeeze_final(Paper *p, const double *taus, int nt, int epochs, int until_full,
+                        const char *best_file, cJSON *out, Err *e)
+{
+	Net *net = paper_load(p, "final.model", e);
+	if (!net)
+		return -1;
+	int rc = paper_stage_acc(p, net, out, e);
+	if (rc == 0)
+		rc = paper_squeeze_list(p, net, taus, nt, epochs, until_full, best_file, out, e);
+	net_free(net);
+	return rc;
 }
 
 int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iterations, Err *e)
