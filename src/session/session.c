@@ -493,3 +493,18 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		session_log_action(s, &a);
 	return rc;
 }
+
+/* The rest of Algorithm 3's pass, one logged squeeze action a layer. */
+int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e)
+{
+	const Alg3Proposal *sp;
+	while ((sp = session_squeeze_proposal(s))) {
+		if (hook_cancelled(h))
+			return 1;
+		SessAction a = {.kind = SESS_SQUEEZE, .layer = sp->layer, .apply = 1, .comp = comp};
+		int rc = session_apply(s, &a, h, e);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}

@@ -1,5 +1,5 @@
 /* session_squeeze.c - the session's squeeze pass: Algorithm 3 one layer at
- * a time, each decision a logged squeeze action (session_apply). */
+ * a time, each decision a squeeze action (session_do_squeeze). */
 #include <stdlib.h>
 
 #include "alg/alg3_squeeze.h"
@@ -31,20 +31,6 @@ void session_squeeze_stop(Session *s)
 {
 	alg3_free(s->sq);
 	s->sq = NULL;
-}
-
-int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e)
-{
-	const Alg3Proposal *sp;
-	while ((sp = session_squeeze_proposal(s))) {
-		if (hook_cancelled(h))
-			return 1;
-		SessAction a = {.kind = SESS_SQUEEZE, .layer = sp->layer, .apply = 1, .comp = comp};
-		int rc = session_apply(s, &a, h, e);
-		if (rc != 0)
-			return rc;
-	}
-	return 0;
 }
 
 /* Algorithm 3's decision for one layer: the pass's proposal when it is for
