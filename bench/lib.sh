@@ -5,7 +5,7 @@
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 cd "$TOP"
-if [ ! -f Makefile ] || [ ! -f src/libcondnet.a ]; then
+if [ ! -f Makefile ] || [ ! -f src/base/libbase.a ]; then
 	echo "bench: build condnet first (./configure && make)" >&2
 	exit 1
 fi
@@ -20,7 +20,7 @@ need() {
 }
 
 # mkvar NAME: a variable of the configured Makefile (GSL_LIBS, OPENBLAS_LIBS…).
-mkvar() { sed -n "s/^$1 = //p" Makefile; }
+mkvar() { sed -e ':a' -e '/\\$/N; s/\\\n//; ta' Makefile | sed -n "s/^$1 = //p" | tr -s ' \t' ' '; }
 
 BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/condnet-bench.XXXXXX")
 trap 'rm -rf "$BENCH_TMP"' EXIT
@@ -29,7 +29,7 @@ trap 'rm -rf "$BENCH_TMP"' EXIT
 build() {
 	local name=$1; shift
 	# shellcheck disable=SC2046
-	gcc -std=gnu11 -O2 -pthread -Isrc -I. $(mkvar OPENBLAS_CFLAGS) "$@" src/libcondnet.a \
+	gcc -std=gnu11 -O2 -pthread -Isrc -I. $(mkvar OPENBLAS_CFLAGS) "$@" $(mkvar CONDNET_LIBS) \
 		$(mkvar GSL_LIBS) $(mkvar OPENBLAS_LIBS) $(mkvar CJSON_LIBS) $(mkvar ZLIB_LIBS) -lm \
 		-o "$BENCH_TMP/$name"
 }

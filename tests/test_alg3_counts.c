@@ -17,8 +17,8 @@
  * rounds of squeeze-until-stable. */
 #include <math.h>
 
+#include "alg/alg3_squeeze.h"
 #include "base/rng.h"
-#include "engine/alg3_squeeze.h"
 #include "engine/cond.h"
 #include "engine/net.h"
 #include "testutil.h"
@@ -200,7 +200,7 @@ typedef struct Case {
 	int p_qr, nkeep; /* what lines 4 and 6-9 keep */
 } Case;
 
-/* squeeze_propose on the profile's layer at τ keeps what the table says
+/* alg3_propose on the profile's layer at τ keeps what the table says
  * (and the closed form agrees): the pivots in order, p_qr by the threshold,
  * nkeep after the loop, with κ of the kept columns. */
 static void check_case(const Profile *pr, const Case *c)
@@ -211,13 +211,13 @@ static void check_case(const Profile *pr, const Case *c)
 	              "%s at τ %.17g, loop %d: the table says %d/%d, the closed form %d/%d",
 	              pr->name, c->tau, c->loop, c->p_qr, c->nkeep, ref_qr, ref_keep);
 	Net *net = profile_net(pr);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = c->tau;
 	o.while_loop = c->loop;
-	SqueezeProposal sp;
+	Alg3Proposal sp;
 	Err e;
-	ck_assert_msg(squeeze_propose(net, 1, &o, &sp, &e) == 0, "%s", e.msg);
+	ck_assert_msg(alg3_propose(net, 1, &o, &sp, &e) == 0, "%s", e.msg);
 	ck_assert_msg(sp.p_qr == c->p_qr && sp.nkeep == c->nkeep,
 	              "%s at τ %.17g, loop %s: the threshold kept %d (expected %d), the κ loop "
 	              "left %d (expected %d)",
@@ -228,8 +228,16 @@ static void check_case(const Profile *pr, const Case *c)
 	double k = kappa_cf(pr, c->nkeep);
 	ck_assert_msg(fabs(sp.kappa_after - k) <= 1e-12 * k, "%s at τ %g: κ after %.17g, not %.17g",
 	              pr->name, c->tau, sp.kappa_after, k);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	net_free(net);
+}
+
+/* A step of the pass: what it left waiting, a proposal or nothing more. */
+static Alg3Status step(Alg3 *a)
+{
+	Err e;
+	ck_assert_msg(alg3_step(a, &e) == 0, "%s", e.msg);
+	return a->status;
 }
 
 static double below(double x)
@@ -317,18 +325,18 @@ START_TEST(layer_within_tau_is_left_alone)
 	check_case(&pairs, &p95);
 	/* the stepped algorithm passes over a layer within τ */
 	Net *net = profile_net(&scales);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 32;
 	Err e;
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_DONE);
+	ck_assert_int_eq(step(a), ALG3_DONE);
 	ck_assert_int_eq(a->total, 0);
 	alg3_free(a);
 	o.tau = below(32);
 	a = alg3_new(net, &o, NULL, &e);
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(step(a), ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.nkeep, 5);
 	alg3_free(a);
 	net_free(net);
@@ -350,14 +358,14 @@ START_TEST(wide_layer_within_tau_keeps_every_neuron)
 	net->W[0][0] = 1;
 	net->W[0][2] = 0.75f;
 	net->b[0][1] = 0.625f;
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
-	SqueezeProposal sp;
+	Alg3Opts o;
+	alg3_opts_default(&o);
+	Alg3Proposal sp;
 	double taus[3] = {2, above(2), below(2)};
 	int keep[3] = {3, 3, 2};
 	for (int t = 0; t < 3; t++) {
 		o.tau = taus[t];
-		ck_assert_msg(squeeze_propose(net, 1, &o, &sp, &e) == 0, "%s", e.msg);
+		ck_assert_msg(alg3_propose(net, 1, &o, &sp, &e) == 0, "%s", e.msg);
 		ck_assert(sp.kappa_before == 2);
 		ck_assert_int_eq(sp.nrdiag, 2);
 		/* p_qr is the threshold's count, and all of them when line 2 skips */
@@ -370,7 +378,7 @@ START_TEST(wide_layer_within_tau_keeps_every_neuron)
 			ck_assert_int_eq(sp.perm[1], 1);
 			ck_assert_double_eq_tol(sp.kappa_after, 1.6, 1e-14);
 		}
-		squeeze_proposal_free(&sp);
+		alg3_proposal_free(&sp);
 	}
 	net_free(net);
 }
@@ -394,20 +402,22 @@ START_TEST(layers_at_kappa_equal_tau_keep_every_neuron)
 			rng_seed(&r, seed);
 			for (int j = 0; j < w[1]; j++)
 				net->b[0][j] = (float)(0.3 * rng_normal(&r));
-			SqueezeOpts o;
-			squeeze_opts_default(&o);
+			Alg3Opts o;
+			alg3_opts_default(&o);
 			LayerCond lc;
 			ck_assert_int_eq(cond_layer(net, 1, 25, &lc, &e), 0);
 			o.tau = lc.kappa;
 			ck_assert(o.tau >= 1 && isfinite(o.tau));
-			SqueezeProposal sp;
-			ck_assert_msg(squeeze_propose(net, 1, &o, &sp, &e) == 0, "%s", e.msg);
+			Alg3Proposal sp;
+			ck_assert_msg(alg3_propose(net, 1, &o, &sp, &e) == 0, "%s", e.msg);
 			ck_assert(sp.kappa_before == o.tau);
 			ck_assert_msg(sp.nkeep == w[1] && sp.p_qr == w[1],
 			              "%d → %d, seed %d: κ = τ = %.17g, kept %d and %d", w[0], w[1],
 			              (int)seed, o.tau, sp.p_qr, sp.nkeep);
-			above += cond_kappa_columns(net, 1, lc.perm, w[1], &e) > o.tau;
-			squeeze_proposal_free(&sp);
+			double k;
+			ck_assert_int_eq(cond_kappa_columns(net, 1, lc.perm, w[1], &k, &e), 0);
+			above += k > o.tau;
+			alg3_proposal_free(&sp);
 			cond_layer_free(&lc);
 			net_free(net);
 		}
@@ -501,16 +511,16 @@ START_TEST(two_layers_counted_by_stage)
 	for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
 		double tau = cases[c].tau;
 		Net *net = two_layers();
-		SqueezeOpts o;
-		squeeze_opts_default(&o);
+		Alg3Opts o;
+		alg3_opts_default(&o);
 		o.tau = tau;
 		Err e;
 		Alg3 *a = alg3_new(net, &o, NULL, &e);
 		ck_assert_msg(a != NULL, "%s", e.msg);
 		Hook h = {.step = on_step};
 		memset(&heard, 0, sizeof heard);
-		ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
-		const SqueezeProposal *sp = &a->prop;
+		ck_assert_int_eq(step(a), ALG3_PROPOSED);
+		const Alg3Proposal *sp = &a->prop;
 		ck_assert_int_eq(sp->layer, 1);
 		ck_assert_msg(sp->p_qr == cases[c].p1 && sp->nkeep == cases[c].k1,
 		              "τ %g, layer 1: %d and %d kept, expected %d and %d", tau, sp->p_qr,
@@ -526,7 +536,7 @@ START_TEST(two_layers_counted_by_stage)
 		assert_has(heard.text[0], want);
 		ck_assert_int_eq(a->removed[0], 6 - cases[c].k1);
 		ck_assert_int_eq(a->removed_qr[0], 6 - cases[c].p1);
-		int st = alg3_step(a, &e);
+		int st = step(a);
 		if (cases[c].p2 == 0) {
 			ck_assert_int_eq(st, ALG3_DONE);
 			ck_assert(a->kappa_dec[1] == 8);
@@ -545,16 +555,16 @@ START_TEST(two_layers_counted_by_stage)
 			assert_has(heard.text[1], want);
 			ck_assert_int_eq(a->removed[1], 4 - cases[c].k2);
 			ck_assert_int_eq(a->removed_qr[1], 4 - cases[c].p2);
-			ck_assert_int_eq(alg3_step(a, &e), ALG3_DONE);
+			ck_assert_int_eq(step(a), ALG3_DONE);
 		}
 		int k2 = cases[c].p2 ? cases[c].k2 : 4;
 		ck_assert_int_eq(a->total, 6 - cases[c].k1 + 4 - k2);
 		ck_assert_int_eq(net->n[1], cases[c].k1);
 		ck_assert_int_eq(net->n[2], k2);
-		/* squeeze_net, the whole algorithm in one call, counts the same */
+		/* alg3_squeeze_net, the whole algorithm in one call, counts the same */
 		Net *again = two_layers();
 		int removed[3];
-		ck_assert_int_eq(squeeze_net(again, &o, NULL, removed, &e), a->total);
+		ck_assert_int_eq(alg3_squeeze_net(again, &o, NULL, removed, &e), a->total);
 		ck_assert_int_eq(removed[0], a->removed[0]);
 		ck_assert_int_eq(removed[1], a->removed[1]);
 		ck_assert_int_eq(removed[2], 0);
@@ -572,10 +582,10 @@ END_TEST
 START_TEST(rounds_count_a_round_of_one_neuron)
 {
 	Net *net = two_layers();
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 9;
-	SqueezeRound rounds[4];
+	Alg3Round rounds[4];
 	int nr = -1, stable = -1;
 	Err e;
 	ck_assert_msg(alg3_until_stable(net, &o, NULL, NULL, NULL, NULL, 3, NULL, rounds, &nr,
@@ -589,7 +599,7 @@ START_TEST(rounds_count_a_round_of_one_neuron)
 	ck_assert_int_eq(rounds[1].n[1], 5);
 	ck_assert_int_eq(net->n[1], 5);
 	for (int k = 0; k < nr; k++)
-		squeeze_round_free(&rounds[k]);
+		alg3_round_free(&rounds[k]);
 	net_free(net);
 }
 END_TEST
