@@ -158,14 +158,19 @@ static void draw_header(const Shown *p, const UiState *u)
 
 static void draw_tabs(ViewId v)
 {
-	static const char *const names[VIEW_COUNT] = {"Layers",  "Algorithm 1", "Sweep",
-	                                              "Squeeze", "Spectrum",    "History"};
-	int x = 0;
+	static const char *const names[VIEW_COUNT] = {"Layers",   "Algorithm 1", "Sweep", "Squeeze",
+	                                              "Spectrum", "History",     "Plane"};
+	/* a space between the tabs where they fit with it */
+	int x = 0, gap = 1, total = 0;
+	for (int i = 0; i < VIEW_COUNT; i++)
+		total += (int)strlen(names[i]) + 5;
+	if (total - 1 > COLS)
+		gap = 0;
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		char t[64];
 		snprintf(t, sizeof t, (int)v == i ? "[%d %s]" : " %d %s ", i + 1, names[i]);
 		screen_put(2, x, 0, (int)v == i ? C_SEL : C_DIM, (int)v == i, "%s", t);
-		x += (int)strlen(t) + 1;
+		x += (int)strlen(t) + gap;
 	}
 }
 
@@ -335,6 +340,8 @@ void views_draw(const Shown *p, UiState *u)
 		view_squeeze(p, u, top, bot);
 	else if (u->view == VIEW_SPECTRUM)
 		view_spectrum(p, u, top, bot);
+	else if (u->view == VIEW_PLANE)
+		view_plane(p, u, top, bot);
 	else
 		view_history(p, u, top, bot);
 	draw_narration(p, LINES - 5);

@@ -1,0 +1,226 @@
+#!/bin/sh
+# tui_plane.sh - the Plane view (7) of the real screen, driven through tmux
+# on the spiral at 80x24 and 200x60:
+#  - view 7 draws the decision regions in half blocks, redrawn live while
+#    the network trains; once trained, every class's shades are there
+#    (read with capture-pane -e) and the training points on top;
+#  - the neuron maps of the selected layer carry keep and drop marks that
+#    change with tau, a dropped neuron's map stands beside its
+#    combination's, and its combination is written out with its residual;
+#  - the session log of the plane session replays to the network saved;
+#  - in 8 colours the regions take the terminal's basic colours, without
+#    colour letters; a data set not in the plane is told why.
+. "$(dirname "$0")/lib.sh"
+command -v tmux >/dev/null 2>&1 || { echo "tmux is missing: skipped"; exit 77; }
+C=$CONDNET
+export LC_ALL=C.UTF-8
+SOCK="$TMP/tmux.sock"
+T="tmux -S $SOCK"
+trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+mkdir -p "$TMP/data" "$TMP/state"
+
+# run_script FILE TERM ARGS...: a script that runs the screen with ARGS on
+# TERM, then prints its exit status and waits (so that the pane stays).
+run_script() {
+	f=$1 term=$2; shift 2
+	cat >"$f" <<EOF
+#!/bin/sh
+export CONDNET_DATA='$TMP/data' OPENBLAS_NUM_THREADS=1 TERM=$term LC_ALL=C.UTF-8
+export XDG_STATE_HOME='$TMP/state'
+unset NO_COLOR
+'$C' $*
+echo "EXIT=\$?"
+sleep 600
+EOF
+	chmod +x "$f"
+}
+screen() { $T capture-pane -p -t $PANE; }
+keys() { $T send-keys -t $PANE "$@"; }
+# wait_for PATTERN [SECONDS]: polls the screen until a line matches.
+wait_for() {
+	i=0; lim=$(( ${2:-10} * 20 ))
+	while [ $i -lt $lim ]; do
+		screen >"$TMP/screen" 2>/dev/null
+		grep -Eq -- "$1" "$TMP/screen" && return 0
+		sleep 0.05; i=$((i + 1))
+	done
+	return 1
+}
+see() {
+	if wait_for "$2" "${3:-10}"; then pass "$1"; else
+		fail "$1: '$2' not on the screen"; sed 's/^/  | /' "$TMP/screen"; fi
+}
+# regions FILE POINTS [FAMILIES]: reads a capture-pane -e and checks the
+# regions block (half blocks from column 7 under the title): at least 5 rows
+# of 20 columns of them, the points POINTS (the glyphs of every class)
+# inside, and the colours of each family given (the class shades,
+# comma-separated colour numbers, families split by /) among its pixels;
+# prints what it found. With POINTS -, it prints the block's pixels.
+regions() {
+	python3 - "$1" "$2" "${3:-}" <<'EOF'
+import re, sys
+rows = []
+for line in open(sys.argv[1], encoding='utf-8', errors='replace').read().split('\n'):
+    cells, fg, bg, i = [], None, None, 0
+    while i < len(line):
+        m = re.match(r'\x1b\[([0-9;]*)m', line[i:])
+        if m:
+            ps = [int(p) if p else 0 for p in m.group(1).split(';')]
+            j = 0
+            while j < len(ps):
+                p = ps[j]
+                if p == 0: fg = bg = None
+                elif p in (38, 48) and j + 2 < len(ps) and ps[j + 1] == 5:
+                    if p == 38: fg = ps[j + 2]
+                    else: bg = ps[j + 2]
+                    j += 2
+                elif 30 <= p <= 37: fg = p - 30
+                elif 40 <= p <= 47: bg = p - 40
+                elif p == 39: fg = None
+                elif p == 49: bg = None
+                j += 1
+            i += len(m.group(0))
+            continue
+        cells.append((line[i], fg, bg))
+        i += 1
+    rows.append(cells)
+block, colours, glyphs = [], set(), set()
+for cells in rows:
+    run = 0
+    while 7 + run < len(cells) and cells[7 + run][0] in '▀ox+':
+        run += 1
+    if run >= 20:
+        block.append(cells[7:7 + run])
+for cells in block:
+    for ch, fg, bg in cells:
+        if ch == '▀':
+            colours.update(c for c in (fg, bg) if c is not None)
+        else:
+            glyphs.add(ch)
+            colours.add(bg)
+if sys.argv[2] == '-':  # the block's pixels, to compare two captures
+    for cells in block:
+        print(' '.join('%s/%s' % (fg, bg) for ch, fg, bg in cells if ch == '▀'))
+    sys.exit(0)
+print('rows', len(block), 'columns', max((len(b) for b in block), default=0),
+      'points', ''.join(sorted(glyphs)), 'colours', sorted(c for c in colours if c is not None))
+ok = len(block) >= 5 and set(sys.argv[2]) <= glyphs
+for fam in filter(None, sys.argv[3].split('/')):
+    want = {int(c) for c in fam.split(',')}
+    if not want & colours:
+        print('no colour of', sorted(want))
+        ok = False
+sys.exit(0 if ok else 1)
+EOF
+}
+# The shades of the three classes, unsure to sure (view_plane.c).
+SHADES='224,217,210,203/189,153,111,69/194,157,114,77'
+
+for size in 80x24 200x60; do
+	w=${size%x*} h=${size#*x}
+	LOG="$TMP/plane-$size.log"
+	run_script "$TMP/run-$size.sh" xterm-256color --data spiral --layers 2x32 --lr 0.01 --log "'$LOG'"
+	PANE=plane-$size
+	$T new-session -d -s $PANE -x "$w" -y "$h" "$TMP/run-$size.sh"
+	see "$size: the screen opens on the spiral" 'spiral: train 300, test 300, 2 features, 3 classes'
+	keys 7
+	see "$size: view 7 draws the regions" '^Decision regions of 2-32-32-3: test accuracy'
+	see "$size: with the ranges of x and y" '^ +-1\.2[0-9] +x +1\.[0-9]{2}( |$)'
+
+	## redrawn while the network trains: the regions change under a long training
+	keys t
+	see "$size: t asks for the epochs" 'train epochs'
+	keys C-u 100000 Enter
+	see "$size: the regions are live while it trains" '^Decision regions of 2-32-32-3: test accuracy [0-9.]+% \(before\), live$'
+	$T capture-pane -e -p -t $PANE >"$TMP/live"
+	regions "$TMP/live" - >"$TMP/live1"
+	i=0 moved=0
+	while [ $i -lt 100 ] && [ $moved -eq 0 ]; do
+		sleep 0.1
+		$T capture-pane -e -p -t $PANE >"$TMP/live"
+		regions "$TMP/live" - >"$TMP/live2"
+		screen >"$TMP/live2p"
+		grep -q ' live$' "$TMP/live2p" && [ "$(wc -l <"$TMP/live2")" -ge 5 ] &&
+			! cmp -s "$TMP/live1" "$TMP/live2" && moved=1
+		i=$((i + 1))
+	done
+	check "$size: the regions change while it trains" [ "$moved" -eq 1 ]
+	keys Escape
+	see "$size: Esc stops the training" 'cancelled: training 100000 epochs'
+
+	## trained: every class's shades, and the points on top
+	keys t C-u 150 Enter
+	see "$size: 150 epochs train it" 'trained 150 epochs: test accuracy (9[0-9]|100)\.[0-9]+%' 30
+	sleep 0.3
+	$T capture-pane -e -p -t $PANE >"$TMP/esc"
+	check "$size: the regions hold every class's shades and the points o x +" regions "$TMP/esc" 'ox+' "$SHADES"
+	sed 's/^/  | /' "$TMP/check"
+
+	## the maps: keep marks at a high tau, drop marks at a low one
+	keys T C-u 1000 Enter
+	see "$size: layer 1's maps, all kept at tau 1000" 'Layer 1 \(↑↓\).*τ 1000 keeps 32 of 32'
+	check "$size: marked keep" grep -Eq 'n[0-9]+ keep' "$TMP/screen"
+	check "$size: none dropped" sh -c "! grep -q ' drop' '$TMP/screen'"
+	keys Down
+	see "$size: Down shows layer 2" 'Layer 2 \(↑↓\).*τ 1000 keeps 32 of 32'
+	keys T C-u 3 Enter
+	see "$size: at tau 3 the squeeze drops some" 'Layer 2 \(↑↓\).*τ 3 keeps [0-9] of 32'
+	kept=$(sed -n 's/.*τ 3 keeps \([0-9]*\) of 32.*/\1/p' "$TMP/screen")
+	see "$size: a dropped neuron's combination of kept ones, with its residual" \
+		'n[0-9]+ ≈ −?[0-9]+\.[0-9]{2}·n[0-9]+ .*\(residual [0-9]+\.[0-9] %\)'
+	i=0
+	while [ $i -lt "${kept:-0}" ]; do keys Right; i=$((i + 1)); done
+	see "$size: scrolled past the $kept kept, the first map shown is the first dropped" \
+		"neurons $((kept + 1))-[0-9]+ of 32"
+	see "$size: marked drop beside its combination's map" 'n[0-9]+ drop +≈ comb\.'
+	$T capture-pane -e -p -t $PANE >"$TMP/esc"
+	check "$size: a dropped map and its combination's are drawn in colour" \
+		sh -c "grep 'drop' '$TMP/esc' >/dev/null && grep -c '48;5;' '$TMP/esc' | grep -qv '^0$'"
+
+	## the log replays to the network saved
+	keys w C-u "$TMP/plane-$size.model" Enter
+	see "$size: the network is saved" "saved $TMP/plane-$size.model"
+	keys q
+	see "$size: the screen quits" '^EXIT=0' 5
+	expect_grep "$size: the log records the spiral's points and noise" \
+		'^data spec=spiral .* points=300 noise=0\.05000000000000000' "$LOG"
+	expect_ok "$size: the log replays" env CONDNET_DATA="$TMP/data" "$C" replay "$LOG" --save "$TMP/replayed-$size.model"
+	check "$size: to the network the screen saved" cmp "$TMP/replayed-$size.model" "$TMP/plane-$size.model"
+	$T kill-session -t $PANE
+done
+
+## 8 colours: the regions in the basic colours
+run_script "$TMP/run8.sh" xterm --data circles --layers 2x16 --lr 0.01 --log "'$TMP/p8.log'"
+PANE=p8
+$T new-session -d -s $PANE -x 100 -y 30 "$TMP/run8.sh"
+see "8 colours: the screen opens on the circles" 'circles: train 300, test 300'
+keys 7 t C-u 100 Enter
+see "8 colours: trained" 'trained 100 epochs'
+sleep 0.3
+$T capture-pane -e -p -t $PANE >"$TMP/esc8"
+check "8 colours: both classes in the basic colours (red 1, blue 4)" regions "$TMP/esc8" ox '1/4'
+sed 's/^/  | /' "$TMP/check"
+keys q y
+## no colour: letters, a blank where the network is unsure
+run_script "$TMP/runa.sh" xterm-256color --data circles --layers 2x16 --lr 0.01 --ascii --log "'$TMP/pa.log'"
+PANE=pa
+$T new-session -d -s $PANE -x 100 -y 30 "$TMP/runa.sh"
+see "ASCII: the screen opens" 'circles: train 300, test 300'
+keys 7 t C-u 100 Enter
+see "ASCII: trained" 'trained 100 epochs'
+see "ASCII: the regions in letters, the points O and X" '^ +[0-9.-]+ [.:OX ]{20,}'
+grep -E '^ {7}[.:OX ]{20,}' "$TMP/screen" | cut -c8-50 >"$TMP/letters"
+check "ASCII: both classes' letters, . and :" sh -c "grep -q '\.' '$TMP/letters' && grep -q '::::' '$TMP/letters'"
+keys q y
+
+## a data set not in the plane: the view says why
+run_script "$TMP/runs.sh" xterm-256color --data synthetic --log "'$TMP/ps.log'"
+PANE=ps
+$T new-session -d -s $PANE -x 80 -y 24 "$TMP/runs.sh"
+see "synthetic: the screen opens" '^ +i +n_i'
+keys 7
+see "view 7 says the synthetic set is not in the plane, and why" \
+	'not these: synthetic has 10 features: the plane has 2'
+see "and which are" '--data spiral, circles, xor, gauss or moons'
+keys q
+finish
