@@ -19,7 +19,7 @@ typedef struct KeyBind {
 /* ---- the published state, briefly ---- */
 
 typedef struct Snap {
-	int busy, waiting, dirty, pick, m, nrec;
+	int busy, waiting, dirty, pick, m, nrec, plane;
 } Snap;
 
 static Snap snap(Tui *t)
@@ -30,7 +30,8 @@ static Snap snap(Tui *t)
 	          p->dirty,
 	          p->sweep_state == 2 && p->pick >= 0,
 	          p->m,
-	          p->nrec};
+	          p->nrec,
+	          p->pl.on};
 	worker_unlock(t->w);
 	return s;
 }
@@ -112,7 +113,8 @@ static void k_alg1(Tui *t, int ch)
 }
 
 /* The Plane view: ←→ scroll the neuron maps by one (Home, End: to the
- * ends); ↑↓ choose the layer as elsewhere. */
+ * ends); ↑↓ choose the hidden layer whose maps show; < > the panel shown
+ * when they show one at a time. */
 static void k_plane(Tui *t, int ch)
 {
 	UiState *u = &t->u;
@@ -124,6 +126,14 @@ static void k_plane(Tui *t, int ch)
 		u->plane_first = 0;
 	else if (ch == KEY_END)
 		u->plane_first = 1 << 20; /* the drawing clamps it */
+	else if (ch == '<' || ch == '>')
+		u->plane_panel += ch == '>' ? 1 : -1; /* the drawing wraps it */
+	else if (ch == KEY_UP || ch == 'k')
+		u->plane_layer = u->plane_shown > 1 ? u->plane_shown - 1 : 1;
+	else if (ch == KEY_DOWN || ch == 'j')
+		u->plane_layer = u->plane_shown + 1; /* the drawing clamps it */
+	if (ch == KEY_UP || ch == KEY_DOWN || ch == 'k' || ch == 'j')
+		u->plane_first = 0;
 }
 
 static void k_history(Tui *t, int ch)
@@ -166,8 +176,9 @@ static void k_alg(Tui *t, int ch)
 	} else if (ch == 'b') {
 		tui_ask(t, P_BETAS, "beta list", t->beta_def);
 	} else {
+		/* on data of two features the squeeze is seen as regions */
 		tui_submit_kind(t, JOB_SQZ_START, 0);
-		t->u.view = VIEW_SQUEEZE;
+		t->u.view = snap(t).plane ? VIEW_PLANE : VIEW_SQUEEZE;
 	}
 }
 
@@ -317,9 +328,10 @@ static const KeyBind history_keys[] = {
 };
 
 static const KeyBind plane_keys[] = {
-    {KEY_UP, k_layer, 1},   {KEY_DOWN, k_layer, 1}, {'k', k_layer, 1},
-    {'j', k_layer, 1},      {KEY_LEFT, k_plane, 1}, {KEY_RIGHT, k_plane, 1},
-    {KEY_HOME, k_plane, 1}, {KEY_END, k_plane, 1},  {0, NULL, 0},
+    {KEY_UP, k_plane, 1},   {KEY_DOWN, k_plane, 1},  {'k', k_plane, 1},      {'j', k_plane, 1},
+    {KEY_LEFT, k_plane, 1}, {KEY_RIGHT, k_plane, 1}, {KEY_HOME, k_plane, 1}, {KEY_END, k_plane, 1},
+    {'<', k_plane, 1},      {'>', k_plane, 1},       {'y', k_squeeze, 0},    {'n', k_squeeze, 0},
+    {'a', k_squeeze, 0},    {'c', k_squeeze, 0},     {'p', k_squeeze, 1},    {0, NULL, 0},
 };
 
 static const KeyBind no_keys[] = {{0, NULL, 0}};

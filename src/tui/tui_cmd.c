@@ -45,7 +45,7 @@ static const char tui_help_fmt[] =
     "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log;\n"
     "                       the newest %d are kept)\n"
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
-    "                       lesson (algorithm1, squeeze, mnist)\n"
+    "                       lesson (algorithm1, squeeze, mnist, plane)\n"
     "  --delay S            with --play: the next action every S seconds, not on keys\n"
     "  -h, --help           this text\n\n"
     "On the screen ? lists the keys and x explains the numbers; %s\n"

@@ -250,12 +250,34 @@ static double maps_scale(const ShownMaps *m)
 static void combination_line(const ShownMaps *m, int r, int y, int x, int width)
 {
 	char buf[1024];
-	for (int terms = m->c.nkeep; terms >= 1; terms--) {
+	/* the largest terms, at most four, so that the residual stays in sight */
+	for (int terms = m->c.nkeep < 4 ? m->c.nkeep : 4; terms >= 1; terms--) {
 		squeeze_combination_str(&m->c, r, terms, screen_ascii(), buf, sizeof buf);
 		if (screen_width(buf) <= width || terms == 1)
 			break;
 	}
 	screen_put_cut(y, x, width, C_NORMAL, 0, "%s", buf);
+}
+
+/* The hidden layer whose maps show: the squeeze proposal's while it waits;
+ * else the one chosen with Up and Down; else (plane_layer 0) the first the
+ * marks drop neurons from, or layer 1. Written back to u->plane_shown for
+ * the keys to step from. */
+static int shown_layer(const Shown *p, UiState *u)
+{
+	const ShownPlane *pl = &p->pl;
+	int nh = pl->maps ? pl->m - 1 : 0, layer = 1;
+	if (p->sq.waiting && p->sq.layer >= 1 && p->sq.layer <= nh) {
+		layer = p->sq.layer;
+	} else if (u->plane_layer > 0) {
+		layer = u->plane_layer < nh ? u->plane_layer : nh;
+	} else {
+		for (int i = nh; i >= 1; i--)
+			if (pl->maps[i - 1].c.nkeep < pl->maps[i - 1].c.n)
+				layer = i;
+	}
+	u->plane_shown = layer;
+	return layer;
 }
 
 /* The tiles in pivot order from the first shown: a kept neuron's map, or a
@@ -269,11 +291,8 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 		screen_put_cut(top, left, width, C_DIM, 0, "no hidden layer: no neuron maps");
 		return;
 	}
-	if (u->layer < 1)
-		u->layer = 1;
-	if (u->layer > pl->m - 1)
-		u->layer = pl->m - 1;
-	const ShownMaps *m = &pl->maps[u->layer - 1];
+	int layer = shown_layer(p, u);
+	const ShownMaps *m = &pl->maps[layer - 1];
 	int n = m->c.n, nkeep = m->c.nkeep, gone = n - nkeep;
 	if (pl->live)
 		screen_put_cut(top, left, width, C_TITLE, 1,
@@ -281,25 +300,25 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 		                   ? "Layer %d (%s) in pivoted-QR order, live: the squeeze's "
 		                     "marks when the training ends"
 		                   : "Layer %d (%s), live: marks at the end",
-		               u->layer, screen_ascii() ? "Up Down" : "↑↓");
+		               layer, screen_ascii() ? "Up Down" : "↑↓");
 	else if (pl->step)
 		screen_put_cut(top, left, width, C_TITLE, 1,
 		               width >= 64
 		                   ? "Layer %d (%s) before Algorithm 1's step, which dropped "
 		                     "%d of %d: the last in pivoted-QR order"
 		                   : "Layer %d (%s) before Algorithm 1's step: %d of %d dropped",
-		               u->layer, screen_ascii() ? "Up Down" : "↑↓", gone, n);
+		               layer, screen_ascii() ? "Up Down" : "↑↓", gone, n);
 	else
-		screen_put_cut(
-		    top, left, width, C_TITLE, 1,
-		    width >= 64 ? "Layer %d (%s) in pivoted-QR order: the squeeze at %s %g "
-		                  "keeps %d of %d"
-		                : "Layer %d (%s): %s %g keeps %d of %d",
-		    u->layer, screen_ascii() ? "Up Down" : "↑↓", S(TAU), pl->tau, nkeep, n);
+		screen_put_cut(top, left, width, C_TITLE, 1,
+		               width >= 64
+		                   ? "Layer %d (%s) in pivoted-QR order: the squeeze at %s %g "
+		                     "keeps %d of %d"
+		                   : "Layer %d (%s): %s %g keeps %d of %d",
+		               layer, screen_ascii() ? "Up Down" : "↑↓", S(TAU), pl->tau, nkeep, n);
+	if (u->plane_first < 0) /* new panels: from the last two kept on, the dropped in sight */
+		u->plane_first = nkeep > 2 && gone ? nkeep - 2 : 0;
 	if (u->plane_first >= n)
 		u->plane_first = n - 1;
-	if (u->plane_first < 0)
-		u->plane_first = 0;
 	double scale = maps_scale(m);
 	size_t np = (size_t)PLANE_MAP_PX * PLANE_MAP_PX;
 	/* text lines of the dropped neurons at the bottom: a third of the rows */
@@ -344,6 +363,133 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 		combination_line(m, r, last + 1 + k, left, width);
 }
 
+/* ---- the panels: a squeeze, or Algorithm 1's step, seen as regions ---- */
+
+/* The panels the view shows: the squeeze proposal's while it waits, those
+ * of Algorithm 1's step while its maps are shown; NULL when none. */
+static const ShownPanels *panels_shown(const Shown *p)
+{
+	const ShownPanels *pn = &p->pl.pn;
+	if (pn->n == REGION_NPANELS && p->sq.waiting && pn->layer == p->sq.layer)
+		return pn;
+	if (pn->n == REGION_NPANELS + 1 && p->pl.step)
+		return pn;
+	return NULL;
+}
+
+/* Panel k's two label lines: what it is, and its test accuracy. */
+static void panel_labels(const ShownPanels *pn, int k, char *what, char *acc, size_t len,
+                         size_t acclen)
+{
+	if (k == REGION_NOW)
+		snprintf(what, len, "%s", pn->n > REGION_NPANELS ? "before the step" : "now");
+	else if (k == REGION_QR)
+		snprintf(what, len, "QR removes %d", pn->removed);
+	else if (k == REGION_QR_COMP)
+		snprintf(what, len, "QR, compensated");
+	else if (k == REGION_RANDOM)
+		snprintf(what, len, "%d at random", pn->removed);
+	else
+		snprintf(what, len, "after the step");
+	const char *pm = screen_ascii() ? "+-" : "±";
+	if (k == REGION_RANDOM)
+		snprintf(acc, acclen, "%.2f%%, mean %.1f%s%.1f; compensated %.1f%s%.1f", pn->acc[k],
+		         pn->mean, pm, pn->sd, pn->mean_comp, pm, pn->sd_comp);
+	else
+		snprintf(acc, acclen, "%.2f%%", pn->acc[k]);
+}
+
+/* One panel at (top, left), cols wide: its labels over and under its
+ * regions, rows of them; the points over them when there is room. */
+static void panel(const Shown *p, const ShownPanels *pn, int k, int top, int left, int rows,
+                  int cols)
+{
+	char what[64], acc[128];
+	panel_labels(pn, k, what, acc, sizeof what, sizeof acc);
+	screen_put_cut(top, left, cols, k == REGION_QR_COMP ? C_GOOD : C_TITLE, 1, "%s", what);
+	Area a = {top + 1, left, rows, cols, p->pl.box};
+	draw_regions(&pn->reg[k], &a);
+	if (cols >= 40)
+		draw_points(&p->pl, &pn->reg[k], &a);
+	screen_put_cut(top + 1 + rows, left, cols, C_NORMAL, 0, "%s", acc);
+}
+
+/* The panels side by side when each gets 14 columns and 4 rows, else the
+ * one u->plane_panel names (< > choose); returns the first row below. */
+static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int top, int bot)
+{
+	const PlaneBox *b = &p->pl.box;
+	double aspect = (b->x1 - b->x0) / (b->y1 - b->y0);
+	int n = pn->n, avail = bot - top + 1;
+	int pw = (COLS - (n - 1)) / n, ph = (int)lround(pw / (2 * aspect));
+	if (ph + 2 > avail) {
+		ph = avail - 2;
+		pw = (int)fmin(pw, lround(2 * ph * aspect));
+	}
+	if (pw >= 14 && ph >= 4) {
+		for (int k = 0; k < n; k++)
+			panel(p, pn, k, top, k * (pw + 1), ph, pw);
+		return top + ph + 2;
+	}
+	ph = avail - 2;
+	pw = (int)fmin(COLS, lround(2 * ph * aspect));
+	ph = (int)fmin(ph, lround(pw / (2 * aspect)));
+	if (ph < 2)
+		return top;
+	int k = ((u->plane_panel % n) + n) % n;
+	u->plane_panel = k;
+	panel(p, pn, k, top, 0, ph, pw);
+	char more[64];
+	snprintf(more, sizeof more, "%s panel %d of %d", screen_ascii() ? "< >" : "< >", k + 1, n);
+	screen_put(top, COLS - screen_width(more), 0, C_KEY, 0, "%s", more);
+	return top + ph + 2;
+}
+
+/* The combinations of layer's dropped neurons as text, rows y..bot. */
+static void combination_lines(const ShownPlane *pl, int layer, int y, int bot)
+{
+	if (!pl->maps || layer < 1 || layer > pl->m - 1)
+		return;
+	const ShownMaps *m = &pl->maps[layer - 1];
+	for (int r = 0; r < m->c.n - m->c.nkeep && y <= bot; r++)
+		combination_line(m, r, y++, 0, COLS);
+}
+
+/* A squeeze proposal or Algorithm 1's step as panels, then as much of the
+ * layer's maps (or its combinations as text) as the rows below hold. */
+static void panel_view(const Shown *p, UiState *u, const ShownPanels *pn, int top, int bot)
+{
+	const ShownSqueeze *q = &p->sq;
+	if (pn && pn->crc != u->plane_seen) {
+		/* new panels: the maps of the layer they are about, from the first */
+		u->plane_seen = pn->crc;
+		u->plane_first = -1;
+		u->plane_layer = 0;
+	}
+	if (q->waiting) {
+		screen_put_cut(
+		    top, 0, 0, C_TITLE, 1,
+		    "Squeeze, layer %d: remove %d of %d? y apply, n refuse, c compensation "
+		    "%s, a all, 4 the numbers",
+		    q->layer, q->n_before - q->nkeep, q->n_before, q->comp ? "on" : "off");
+	} else {
+		screen_put_cut(
+		    top, 0, 0, C_TITLE, 1,
+		    "Algorithm 1's step removed %d neurons: the network before it, without "
+		    "them, and after it",
+		    pn->removed);
+	}
+	if (!pn) {
+		screen_put(top + 1, 0, 0, C_DIM, 0, "measuring the regions%s", S(ELLIPSIS));
+		return;
+	}
+	int y = panels_block(p, u, pn, top + 1, bot);
+	if (bot - y + 1 >= MAP_H + 3)
+		maps_block(p, u, y + 1, bot, 0);
+	else
+		combination_lines(&p->pl, shown_layer(p, u), y, bot);
+}
+
 void view_plane(const Shown *p, UiState *u, int top, int bot)
 {
 	const ShownPlane *pl = &p->pl;
@@ -357,6 +503,11 @@ void view_plane(const Shown *p, UiState *u, int top, int bot)
 	}
 	if (!pl->reg.cls) {
 		screen_put(top, 0, 0, C_DIM, 0, "computing...");
+		return;
+	}
+	const ShownPanels *pn = panels_shown(p);
+	if (pn || p->sq.waiting) {
+		panel_view(p, u, pn, top, bot);
 		return;
 	}
 	char shape[128];

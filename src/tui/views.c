@@ -297,7 +297,7 @@ static void draw_footer(const Shown *p, const UiState *u)
 		extra[ne][0] = "←", extra[ne++][1] = "back";
 		extra[ne][0] = "space", extra[ne++][1] = u->play_paused ? "play" : "pause";
 		extra[ne][0] = "q", extra[ne++][1] = "leave";
-	} else if (u->view == VIEW_SQUEEZE && p->sq.waiting) {
+	} else if ((u->view == VIEW_SQUEEZE || u->view == VIEW_PLANE) && p->sq.waiting) {
 		extra[ne][0] = "y", extra[ne++][1] = "apply";
 		extra[ne][0] = "n", extra[ne++][1] = "refuse";
 		extra[ne][0] = "a", extra[ne++][1] = "all";

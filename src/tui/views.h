@@ -39,6 +39,12 @@ typedef struct UiState {
 	int hist_page;   /* history view on a short screen: 0 iterations, 1 κ against
 	                  * epochs, 2 accuracy per epoch */
 	int plane_first; /* Plane view: the first neuron map shown, in pivot order */
+	int plane_panel; /* Plane view: the panel shown when they are shown one at a time */
+	unsigned plane_seen;  /* Plane view: the CRC-32 of the panels last shown (new ones show
+	                       * the maps of the first layer they drop neurons from) */
+	int plane_layer;      /* Plane view: the hidden layer chosen with Up and Down, 0: the
+	                       * first the marks drop neurons from */
+	int plane_shown;      /* Plane view: the hidden layer shown, as last drawn */
 	const char *prompt;   /* the question of an open prompt, or NULL */
 	const char *input;    /* what was typed so far */
 	double tau, eta;      /* as they will be once queued changes apply */

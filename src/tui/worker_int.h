@@ -87,6 +87,19 @@ void worker_plane_publish(Worker *w);
 void worker_plane_sample(Worker *w, const Net *net);
 Net *worker_plane_before(Worker *w, const SessAction *a);
 void worker_plane_step(Worker *w, Net *before);
+/* The panels of the squeeze proposal shown (the squeeze preview, on plane
+ * data): the network now, without the proposal's neurons, the same
+ * compensated, as many removed at random. */
+void worker_plane_preview(Worker *w, const SqueezeProposal *sp);
+
+/* Runs `gnuplot SCRIPT` in dir: 1 drawn, 0 not installed, -1 failed. */
+int export_gnuplot(const char *dir, const char *script);
+/* On data of two features, the Plane view's regions, points, neuron maps
+ * and panels beside the export as BASE-regions.dat, -points.dat, -maps.dat,
+ * -panels.dat and the gnuplot script BASE-plane.gp (run when gnuplot is
+ * installed; what happened into note): the files written (0 when the data
+ * are not in the plane), or -1 with a message. */
+int export_plane(Worker *w, const char *dir, const char *base, char *note, size_t len, Err *e);
 
 /* The tables (CSV or Markdown by path's extension) and, beside them, every
  * plot's data and a gnuplot script (run when gnuplot is installed). */

@@ -27,12 +27,20 @@ static void maps_free(ShownMaps *m, int nh)
 	free(m);
 }
 
+static void panels_free(ShownPanels *pn)
+{
+	for (int k = 0; k < 5; k++)
+		plane_regions_free(&pn->reg[k]);
+	memset(pn, 0, sizeof *pn);
+}
+
 void plane_shown_free(ShownPlane *p)
 {
 	free(p->pts);
 	free(p->lab);
 	plane_regions_free(&p->reg);
 	maps_free(p->maps, p->m - 1);
+	panels_free(&p->pn);
 	memset(p, 0, sizeof *p);
 }
 
@@ -135,14 +143,86 @@ static int points(const Session *s, ShownPlane *p)
 	return 1;
 }
 
-/* Puts n in place of what is shown (under the lock) and frees the old. */
-static void swap_in(Worker *w, ShownPlane *n)
+/* Puts n in place of what is shown (under the lock) and frees the old; the
+ * panels shown stay when they belong to the network crc (a proposal still
+ * waiting, the network Algorithm 1's step left). */
+static void swap_in(Worker *w, ShownPlane *n, uint32_t crc)
 {
 	pthread_mutex_lock(&w->mu);
 	ShownPlane old = w->shown.pl;
+	if (old.pn.n && old.pn.crc == crc && !n->pn.n) {
+		n->pn = old.pn;
+		memset(&old.pn, 0, sizeof old.pn);
+	}
 	w->shown.pl = *n;
 	pthread_mutex_unlock(&w->mu);
 	plane_shown_free(&old);
+}
+
+/* The panels of net with hidden layer i keeping counts[i-1] (the random
+ * draws the squeeze preview's, from the session's seed) into pn. */
+static int panels(Worker *w, const Net *net, const int *counts, const PlaneBox *box,
+                  ShownPanels *pn, Err *e)
+{
+	const Session *s = w->s;
+	SqueezeRegions r;
+	memset(pn, 0, sizeof *pn);
+	if (squeeze_regions(net, counts, s->test, s->train, PLANE_PANEL_DRAWS, s->seed, box,
+	                    PLANE_PANEL_PX, PLANE_PANEL_PX, &r, e) < 0)
+		return -1;
+	for (int k = 0; k < REGION_NPANELS; k++) {
+		pn->reg[k] = r.reg[k];
+		pn->acc[k] = r.acc[k];
+		memset(&r.reg[k], 0, sizeof r.reg[k]);
+	}
+	pn->n = REGION_NPANELS;
+	pn->removed = r.removed;
+	pn->draws = r.draws;
+	pn->median = r.median;
+	pn->mean = r.mean;
+	pn->sd = r.sd;
+	pn->mean_comp = r.mean_comp;
+	pn->sd_comp = r.sd_comp;
+	squeeze_regions_free(&r);
+	return 0;
+}
+
+/* Shows pn (taken over) in place of the panels shown. */
+static void show_panels(Worker *w, ShownPanels *pn)
+{
+	pthread_mutex_lock(&w->mu);
+	ShownPanels old = w->shown.pl.pn;
+	w->shown.pl.pn = *pn;
+	pthread_mutex_unlock(&w->mu);
+	panels_free(&old);
+}
+
+void worker_plane_preview(Worker *w, const SqueezeProposal *sp)
+{
+	Session *s = w->s;
+	if (!w->shown.pl.on || !s->net)
+		return;
+	Err e = {{0}};
+	ShownPanels pn;
+	if (w->plane_before) {
+		/* a squeeze ends the showing of Algorithm 1's step */
+		net_free(w->plane_before);
+		w->plane_before = NULL;
+		worker_plane_publish(w);
+	}
+	int *counts = malloc((size_t)s->net->m * sizeof *counts);
+	for (int i = 1; counts && i < s->net->m; i++)
+		counts[i - 1] = i == sp->layer ? sp->nkeep : s->net->n[i];
+	if (!counts || panels(w, s->net, counts, &w->shown.pl.box, &pn, &e) < 0) {
+		worker_status(w, 1, "the Plane view's panels: %s",
+		              e.msg[0] ? e.msg : "out of memory");
+		free(counts);
+		return;
+	}
+	free(counts);
+	pn.layer = sp->layer;
+	pn.crc = session_param_crc(s->net);
+	show_panels(w, &pn);
 }
 
 void worker_plane_publish(Worker *w)
@@ -152,12 +232,13 @@ void worker_plane_publish(Worker *w)
 	ShownPlane n = {0};
 	n.tau = s->tau;
 	if (!points(s, &n) || !s->net) {
-		swap_in(w, &n);
+		swap_in(w, &n, 0);
 		return;
 	}
 	/* Algorithm 1's step stays shown while the network is the one it left */
 	const Net *before = w->plane_before;
-	int step = before && session_param_crc(s->net) == w->plane_after_crc;
+	uint32_t crc = session_param_crc(s->net);
+	int step = before && crc == w->plane_after_crc;
 	if (!step) {
 		net_free(w->plane_before);
 		w->plane_before = NULL;
@@ -170,7 +251,7 @@ void worker_plane_publish(Worker *w)
 		worker_status(w, 1, "the Plane view: %s", e.msg[0] ? e.msg : "out of memory");
 	n.step = step;
 	free(counts);
-	swap_in(w, &n);
+	swap_in(w, &n, crc);
 }
 
 Net *worker_plane_before(Worker *w, const SessAction *a)
@@ -196,6 +277,25 @@ void worker_plane_step(Worker *w, Net *before)
 	}
 	w->plane_before = before;
 	w->plane_after_crc = session_param_crc(now);
+	/* the panels: the network before the step, its removals by QR, with
+	 * compensation, at random; and the network the step left */
+	Err e = {{0}};
+	ShownPanels pn;
+	int *counts = malloc((size_t)now->m * sizeof *counts);
+	for (int i = 1; counts && i < now->m; i++)
+		counts[i - 1] = now->n[i];
+	if (counts && panels(w, before, counts, &w->shown.pl.box, &pn, &e) == 0 &&
+	    plane_regions(now, &w->shown.pl.box, PLANE_PANEL_PX, PLANE_PANEL_PX, &pn.reg[4], &e) ==
+	        0) {
+		pn.acc[4] = session_test_acc(w->s);
+		pn.n = 5;
+		pn.crc = w->plane_after_crc;
+		show_panels(w, &pn);
+	} else {
+		worker_status(w, 1, "the Plane view's panels: %s",
+		              e.msg[0] ? e.msg : "out of memory");
+	}
+	free(counts);
 	worker_plane_publish(w);
 }
 

@@ -8,7 +8,10 @@
 #ifndef CONDNET_TUI_WORKER_PLANE_H
 #define CONDNET_TUI_WORKER_PLANE_H
 
+#include <stdint.h>
+
 #include "alg/alg3_combination.h"
+#include "alg/alg3_regions.h"
 #include "engine/plane.h"
 
 /* The grids: the regions, and every neuron's map. */
@@ -16,6 +19,28 @@
 #define PLANE_MAP_PX 24
 /* The training points published at most (evenly spaced through the set). */
 #define PLANE_SHOWN_POINTS 2000
+
+/* The panels' grids, and the random draws their random panel is the median
+ * of (the squeeze preview's own, tui/worker_squeeze.c). */
+#define PLANE_PANEL_PX 64
+#define PLANE_PANEL_DRAWS 5
+
+/* A squeeze seen as regions (alg/alg3_regions.h): the network now, with the
+ * neurons removed by pivoted QR, the same compensated, and as many removed
+ * at random; after an Algorithm-1 step, the network before it with the
+ * step's removals, and a fifth panel, the network the step left. */
+typedef struct ShownPanels {
+	int n;               /* panels: 0 none, 4 a squeeze proposal's, 5 Algorithm 1's step */
+	int layer;           /* the squeeze proposal's layer (0 for a step) */
+	int removed;         /* neurons removed in all */
+	uint32_t crc;        /* the network they belong to: the one the proposal is made on,
+	                      * or the one the step left */
+	PlaneRegions reg[5]; /* REGION_NOW .. REGION_RANDOM, then the step's network */
+	double acc[5];       /* test accuracy, percent */
+	int draws, median;   /* the random draws, and the one drawn */
+	double mean, sd;     /* over the draws, without compensation */
+	double mean_comp, sd_comp; /* with compensation */
+} ShownPanels;
 
 /* One hidden layer's maps. */
 typedef struct ShownMaps {
@@ -41,6 +66,7 @@ typedef struct ShownPlane {
 	double tau;       /* the τ the marks are decided at */
 	int step;         /* 1: the maps are of the network before Algorithm 1's last step, the
 	                   * marks its removals (in pivoted-QR order) */
+	ShownPanels pn;   /* the panels of the squeeze proposal shown or of that step */
 } ShownPlane;
 
 void plane_shown_free(ShownPlane *p);
