@@ -213,8 +213,8 @@ for size in 80x24 200x60; do
 	$T capture-pane -e -p -t $PANE >"$TMP/esc"
 	check "$size: the panels are regions in colour" sh -c "[ \$(grep -c '▀' '$TMP/esc') -ge 8 ]"
 	keys 4
-	see "$size: the squeeze view's what-if line" 'what-if on the test set: now [0-9.]+%, after'
-	sed -n 's/^what-if on the test set: now \([0-9.]*\)%, after \([0-9.]*\)%, with compensation \([0-9.]*\)%.*/\1 \2 \3/p' \
+	see "$size: the squeeze view's what-if line" '^what-if.*: now [0-9.]+%, after [0-9.]+%.*compensat'
+	sed -n 's/^what-if.*: now \([0-9.]*\)%, after \([0-9.]*\)%.*compensat[a-z ]*\([0-9.]*\)%.*/\1 \2 \3/p' \
 		"$TMP/screen" >"$TMP/whatif"
 	check "$size: the panels' accuracies are the what-if's ($(cat "$TMP/panels"))" cmp -s "$TMP/panels" "$TMP/whatif"
 	keys 7
