@@ -3,8 +3,9 @@
 # trains, --points and --noise draw the set they say (the same points again
 # from the same seed), out of range or for another data set they are
 # refused naming the limit with status 2, an unknown name lists the plane
-# sets, --help and the manual name them, and a session log of a plane data
-# set records its points and noise and replays to the same network.
+# sets, --help and the manual name them, a session log of a plane data set
+# records its points and noise and replays to the same network, and the
+# plane lesson replays to the same network on other kernels.
 . "$(dirname "$0")/lib.sh"
 SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
 MAN="$SRC/man/condnet.1"
@@ -74,6 +75,13 @@ check "the recorded noise is the one drawn ($c1, not $c3)" [ -n "$c3" ] && [ "$c
 check "a log without noise= draws the set's own, 0.05 ($c3)" [ "$c3" = "$c4" ]
 sed 's/ points=90/ points=91/' "$TMP/s.log" >"$TMP/s5.log"
 check "the recorded points are the ones drawn" [ "$(crc "$TMP/s5.log")" != "$c1" ]
+## the plane lesson replays to the same network on other kernels too: the
+## reproducible mode (replay's default) runs OpenBLAS's Haswell kernels
+LESSON="$SRC/data/lessons/plane.lesson"
+l1=$(crc "$LESSON")
+l2=$(OPENBLAS_CORETYPE=Sandybridge "$C" replay "$LESSON" | sed -n 's/^crc32 //p')
+check "the plane lesson replays to the same network under OPENBLAS_CORETYPE=Sandybridge ($l1)" \
+	[ -n "$l1" ] && [ "$l1" = "$l2" ]
 sed 's/ points=90/ points=4/' "$TMP/s.log" >"$TMP/s3.log"
 expect_exit "a log's points out of range" 1 "s3.log:1: points: '4' is out of range \(6\.\.1000000\)" \
 	"$C" replay "$TMP/s3.log"

@@ -286,6 +286,7 @@ for size in 80x24 200x60; do
 	PANE=lesson-$size
 	$T new-session -d -s $PANE -x "$w" -y "$h" "$TMP/play-$size.sh"
 	see "$size: the plane lesson opens in view 7" '^Decision regions of 2-64-64-3: test accuracy'
+	check "$size: in the reproducible mode" grep -Eq '  reproducible( |$)' "$TMP/screen"
 	k=0
 	while [ $k -le 6 ]; do
 		want=$(caption $k)
