@@ -62,6 +62,18 @@ enum {
  */
 int file_write(const char *path, const void *data, size_t len, int flags, Err *e);
 
+/* An output written in pieces: fill puts the bytes, in order, with
+ * file_sink_put (0, or -1 once a write failed: the output takes no more)
+ * and returns 0, or -1 with a message in e to give the output up. With
+ * file_write_with the output is what file_write makes of it (a file
+ * replaced atomically: a failure or a fill given up leaves the previous
+ * file as it was and no temporary file), without the whole of it in memory
+ * at once; a write that failed is reported as file_write reports it. */
+typedef struct FileSink FileSink;
+typedef int (*FileFill)(FileSink *s, void *ud, Err *e);
+int file_sink_put(FileSink *s, const void *data, size_t len);
+int file_write_with(const char *path, int flags, FileFill fill, void *ud, Err *e);
+
 /* Checks, without writing, what file_write checks before it writes: the
  * path is not a directory, and a file there (or at the end of its links) can
  * be created in a directory that exists and is writable; a device, FIFO or

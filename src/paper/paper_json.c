@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "engine/cond.h"
+#include "engine/limits.h"
 #include "paper/paper_stage.h"
 
 cJSON *paper_json_net(const Net *net, double tau, Err *e)
@@ -41,9 +42,11 @@ int paper_json_ints(const cJSON *obj, const char *key, int *out, int max)
 	const cJSON *it;
 	cJSON_ArrayForEach(it, a)
 	{
-		if (n >= max || !cJSON_IsNumber(it))
+		/* checked before it is converted: 1e12 is no int */
+		double v = cJSON_IsNumber(it) ? it->valuedouble : 0;
+		if (n >= max || !(v >= 1 && v <= LIMIT_MAX_WIDTH) || v != floor(v))
 			return -1;
-		out[n++] = (int)it->valuedouble;
+		out[n++] = (int)v;
 	}
 	return n;
 }

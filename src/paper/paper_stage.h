@@ -45,6 +45,7 @@ typedef struct Paper {
 	TrainOpts topt;        /* Adam, lr 1e-3, the experiment's batch */
 	double t0;             /* when the running stage started (monotonic) */
 	double before;         /* its seconds in earlier runs (from its partial file) */
+	char data_rec[256];    /* the data read (paper_data_record), "" before */
 } Paper;
 
 typedef struct Stage {
@@ -151,7 +152,9 @@ int paper_verify(Paper *p, int max_epochs, cJSON *out, Err *e);
 
 /* The network object of net at τ (see the schema above). */
 cJSON *paper_json_net(const Net *net, double tau, Err *e);
-/* Integer array item of an object, into out (at most max), returns count or -1. */
+/* Widths, an array item of an object whose entries are integers from 1 to
+ * LIMIT_MAX_WIDTH, into out (at most max); the count, or -1 when it is not
+ * such an array. */
 int paper_json_ints(const cJSON *obj, const char *key, int *out, int max);
 double paper_json_num(const cJSON *obj, const char *key);
 /* The record of the mode a stage result was computed in (base/repro.h),

@@ -8,6 +8,7 @@
 #include "alg/alg2_scale.h"
 #include "alg/alg3_squeeze.h"
 #include "engine/cond.h"
+#include "engine/limits.h"
 #include "model/model_io.h"
 #include "paper/paper_stage.h"
 #include "report/report.h"
@@ -361,7 +362,11 @@ int paper_sweep(Paper *p, const char *betas, int q, double eta, cJSON *out, Err 
 	int w[64];
 	int nh = a1 ? alg1_widths(a1, w, 64) : -1;
 	if (nh < 0)
-		return a1 ? err_set(e, "the alg1 result has no widths") : -1;
+		return a1 ? err_set(e,
+		                    "%s/alg1.json: the last iteration's \"n\" is not a list of "
+		                    "at most 66 widths from 1 to %d",
+		                    p->o.out, LIMIT_MAX_WIDTH)
+		          : -1;
 	Net *base = paper_net(p, w, nh, p->o.seed, e);
 	if (!base)
 		return -1;
@@ -420,7 +425,11 @@ int paper_sweep_widths(const Paper *p, double beta, int *w, Err *e)
 			int all[66];
 			int k = paper_json_ints(r, "n", all, 66);
 			if (k < 3)
-				return err_set(e, "alg2 result: bad widths");
+				return err_set(
+				    e,
+				    "%s/alg2.json: the \"n\" of beta %g is not a list of "
+				    "3 to 66 widths from 1 to %d",
+				    p->o.out, beta, LIMIT_MAX_WIDTH);
 			memcpy(w, all + 1, (size_t)(k - 2) * sizeof *w);
 			return k - 2;
 		}
