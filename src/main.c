@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/offload.h"
 #include "base/repro.h"
 #include "base/signals.h"
 #include "cli/cli.h"
@@ -102,6 +103,8 @@ int main(int argc, char **argv)
 	 * signal that ends the process waits for the save under way, and a
 	 * fault removes its temporary file (base/signals.h). */
 	signals_init();
+	/* work a stop left running ends with the process (base/offload.h) */
+	offload_init();
 	if (argc < 2)
 		return finish("tui", screen(argc, argv));
 	const char *c = argv[1];

@@ -182,7 +182,7 @@ int cmd_eval(int argc, char **argv)
 	if (x->o.c.train.threads > 0)
 		pool_set_default_threads(x->o.c.train.threads);
 	if (cli_check_outputs(&x->o.c, NULL, 0, &e) || eval_read_nets(&x->o, &e) ||
-	    check_outputs(&x->o, &e))
+	    check_outputs(&x->o, &e) || cli_reserve(&x->o.c, 0, &e))
 		goto fail;
 	x->k = x->o.src[0].net->n[x->o.src[0].net->m];
 	progress_init(&x->prog, "condnet eval", x->o.c.quiet, 0);

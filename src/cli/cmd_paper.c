@@ -246,6 +246,12 @@ int cmd_paper(int argc, char **argv)
 		        warn);
 	if (paper_check_records(&o, warn, sizeof warn))
 		fprintf(stderr, "condnet paper: %s\n", warn);
+	/* under an address-space limit, the room for the experiment: its data
+	 * and its largest network's training (MNIST's 12 × 600, Adult's 12 × 100;
+	 * a tenth of the widths in a quick run) */
+	double work = o.quick ? 16e6 : !strcmp(o.which, "mnist") ? 160e6 : 32e6;
+	if (cli_reserve(&c, work, &e))
+		return cli_fail("paper", &e);
 	Progress pr_line;
 	progress_init(&pr_line, "condnet paper", c.quiet, 1);
 	Hook hook = progress_hook(&pr_line, c.quiet ? NULL : progress_notes);

@@ -287,7 +287,8 @@ int cmd_predict(int argc, char **argv)
 	const char *out = p->out ? p->out : p->npy_out ? NULL : "-";
 	CliOut outs[] = {{out, FILE_OUT_TEXT}, {p->npy_out, CLI_OUT_DIR}};
 	Dataset *d = NULL;
-	if (cli_check_outputs(&p->o.c, outs, 2, &e) || eval_read_nets(&p->o, &e))
+	if (cli_check_outputs(&p->o.c, outs, 2, &e) || eval_read_nets(&p->o, &e) ||
+	    cli_reserve(&p->o.c, 0, &e))
 		goto fail;
 	const Net *net = p->o.src[0].net;
 	const char *name = p->o.src[0].path;

@@ -202,6 +202,8 @@ static void *batch_run(void *arg)
 {
 	Batch *b = arg;
 	int k;
+	/* a decomposition asks the caller's stop too (cond_matrix.h) */
+	hook_set_thread_stop(b->stop, b->stop_ud);
 	while ((k = atomic_fetch_add(&b->next, 1)) < b->net->m) {
 		int l = b->order[k];
 		if (atomic_load(&b->stopped) || (b->stop && b->stop(b->stop_ud))) {
