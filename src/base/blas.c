@@ -146,6 +146,11 @@ static void check_start(int workers)
 	_exit(1);
 }
 
+int blas_address_limited(void)
+{
+	return as_limit() != 0;
+}
+
 /* Buffers put in OpenBLAS's pool by blas_reserve. */
 static int reserved;
 

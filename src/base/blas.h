@@ -47,6 +47,8 @@ int blas_get_threads(void);
  * with status 1 and such a message when one of them cannot have its
  * buffer.) */
 int blas_reserve(int threads, double work, Err *e);
+/* 1 when the process runs under an address-space limit. */
+int blas_address_limited(void);
 /* The family of kernels OpenBLAS picked for this CPU when it loaded
  * ("Haswell", "SkylakeX", "Zen", …; OPENBLAS_CORETYPE overrides it). */
 const char *blas_corename(void);

@@ -15,6 +15,7 @@
 #include "base/file.h"
 #include "base/rng.h"
 #include "base/signals.h"
+#include "engine/cond.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
 
@@ -591,7 +592,12 @@ double cli_work_bytes(const CommonOpts *c, const Net *net)
 
 int cli_reserve(const CommonOpts *c, double work, Err *e)
 {
-	return blas_reserve(c->train.threads > 0 ? c->train.threads : 1, work, e);
+	int threads = c->train.threads > 0 ? c->train.threads : 1;
+	/* the conditioning's threads are as many (one of OpenBLAS's buffers
+	 * each), not one a CPU: the same numbers, in the room reserved */
+	if (blas_address_limited())
+		cond_set_threads(threads);
+	return blas_reserve(threads, work, e);
 }
 
 /* The network of cli_make_net. */
