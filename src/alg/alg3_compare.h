@@ -70,7 +70,9 @@ typedef struct SqueezeCompare {
 	double *draw_acc[CMP_NSTAGES]; /* per draw, percent (NaN: not measured) */
 	double share_ge[CMP_NSTAGES];  /* share of the draws measured at least as good as QR */
 	NetCost cost_before, cost_after;
-	double seconds; /* wall time of the comparison */
+	double seconds;        /* wall time of the comparison */
+	char comp_failed[256]; /* why the compensated stages are not measured (a
+	                        * compensation that failed: an overflow), "" */
 } SqueezeCompare;
 
 void squeeze_compare_free(SqueezeCompare *c); /* frees the arrays, not c */

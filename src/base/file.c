@@ -242,10 +242,20 @@ static int binary_to_stream(const char *path, int flags, int fd, const char *nam
 	               path, name);
 }
 
+/* Set once the process draws a screen (file_screen_outputs). */
+static atomic_int screen_outputs;
+
+void file_screen_outputs(void)
+{
+	atomic_store(&screen_outputs, 1);
+}
+
 /* What path is and, for a file, where it is written. */
 static int out_resolve(const char *path, int flags, Out *o, Err *e)
 {
 	memset(o, 0, sizeof *o);
+	if (atomic_load(&screen_outputs) && !(flags & FILE_OUT_PLAIN))
+		flags |= FILE_OUT_SCREEN;
 	if (!*path)
 		return err_set(e, "an empty file name, expected the name of a file to write");
 	if (!strcmp(path, "-") && (flags & FILE_OUT_SCREEN))
@@ -286,6 +296,12 @@ static int out_resolve(const char *path, int flags, Out *o, Err *e)
 		}
 		if (S_ISDIR(st.st_mode))
 			return err_set(e, "%s: is a directory, expected a file name", path);
+		/* the screen writes regular files only: opening a FIFO would hold it
+		 * until something reads */
+		if (!S_ISREG(st.st_mode) && (flags & FILE_OUT_SCREEN))
+			return err_set(e, "%s: %s, expected a regular file (the screen writes only "
+			                  "files)",
+			               path, file_kind(st.st_mode));
 		if (!S_ISREG(st.st_mode)) {
 			if (flags & FILE_OUT_PLAIN)
 				return err_set(e, "%s: %s, expected a regular file", path,

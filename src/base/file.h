@@ -32,9 +32,16 @@ enum {
 	FILE_OUT_PLAIN = 2,
 	/* Standard output is a screen drawn on the terminal: "-", the
 	 * process's own standard output or error (/dev/stdout, /dev/fd/1) and
-	 * the terminal it draws on are refused, for any flags. */
+	 * the terminal it draws on are refused, for any flags, and so is what
+	 * is not a regular file (a FIFO would hold the screen's writer until
+	 * something reads, a device keeps nothing). */
 	FILE_OUT_SCREEN = 4,
 };
+
+/* The process draws a screen: from now on every output but FILE_OUT_PLAIN's
+ * is checked and written as FILE_OUT_SCREEN's, so that no save or export
+ * can wait on a FIFO, whichever module writes it. */
+void file_screen_outputs(void);
 
 /*
  * Writes len bytes to the output path; the one writer of every result file

@@ -45,6 +45,11 @@ int offload_left(void)
 	return atomic_load(&nleft);
 }
 
+void offload_note_left(void)
+{
+	atomic_fetch_add(&nleft, 1);
+}
+
 static void task_free(Task *t)
 {
 	pthread_mutex_destroy(&t->mu);

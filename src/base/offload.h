@@ -28,5 +28,8 @@ int offload_run(const char *name, void (*fn)(void *job), void (*done)(void *job)
 
 /* The number of works left running. */
 int offload_left(void);
+/* A thread of the caller's own is left running at the end (one that did not
+ * stop in time): the process ends as with left work. */
+void offload_note_left(void);
 
 #endif

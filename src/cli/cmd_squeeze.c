@@ -230,7 +230,7 @@ static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan 
 /* The record of one squeeze: the kept network's figures, and the other one's
  * as a network of its own. */
 static void squeeze_json(cJSON *rec, const SqueezeNetRow *nr, const SqueezeLayerRow *rows, int m,
-                         double acc0, int by_thr, Err *e)
+                         double acc0, int by_thr, const char *other_failed, Err *e)
 {
 	const SqueezeNetRow *k = &nr[0], *o = &nr[1];
 	cJSON_AddItemToObject(rec, "layers", report_squeeze_layers_json(rows, m, e));
@@ -239,10 +239,12 @@ static void squeeze_json(cJSON *rec, const SqueezeNetRow *nr, const SqueezeLayer
 		cJSON_AddNumberToObject(rec, "removed_threshold", by_thr);
 		cJSON_AddNumberToObject(rec, "removed_loop", k->removed - by_thr);
 	}
-	cJSON_AddNumberToObject(rec, "removed_without_compensation",
-	                        k->compensated ? o->removed : k->removed);
-	cJSON_AddNumberToObject(rec, "removed_with_compensation",
-	                        k->compensated ? k->removed : o->removed);
+	if (!other_failed || !k->compensated)
+		cJSON_AddNumberToObject(rec, "removed_without_compensation",
+		                        k->compensated ? o->removed : k->removed);
+	if (!other_failed || k->compensated)
+		cJSON_AddNumberToObject(rec, "removed_with_compensation",
+		                        k->compensated ? k->removed : o->removed);
 	if (!isnan(acc0)) {
 		cJSON_AddNumberToObject(rec, "acc_before_squeeze", acc0);
 		cJSON_AddNumberToObject(rec, "acc_squeezed", k->acc_squeezed);
@@ -256,6 +258,10 @@ static void squeeze_json(cJSON *rec, const SqueezeNetRow *nr, const SqueezeLayer
 	                        "the same squeeze with the other compensation setting: "
 	                        "a different network, not kept");
 	cJSON_AddBoolToObject(x, "compensate", o->compensated);
+	if (other_failed) {
+		cJSON_AddStringToObject(x, "failed", other_failed);
+		return;
+	}
 	cJSON_AddNumberToObject(x, "removed", o->removed);
 	if (!isnan(acc0))
 		cJSON_AddNumberToObject(x, "acc_squeezed", o->acc_squeezed);
@@ -286,8 +292,17 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		goto out;
 	SqueezeOpts oo = o;
 	oo.compensate = !o.compensate;
-	int r_other = squeeze_net(other, &oo, train, NULL, e);
-	if (r_other < 0 || cond_net_values(kept, o.tau, after, e) ||
+	/* the comparison may fail where the squeeze asked for did not (a
+	 * compensation that overflows): the squeeze is still reported, the
+	 * comparison marked failed; a stop fails both */
+	Err eo = {{0}};
+	int r_other = squeeze_net(other, &oo, train, NULL, &eo);
+	const char *other_failed = r_other < 0 ? eo.msg : NULL;
+	if (other_failed && progress_interrupted()) {
+		*e = eo;
+		goto out;
+	}
+	if (cond_net_values(kept, o.tau, after, e) ||
 	    !(rows = layer_rows(*net, before, kept, after, a, e)))
 		goto out;
 	double acc0 = test ? accuracy(*net, test) : NAN;
@@ -296,13 +311,13 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	for (int i = 0; i < m - 1; i++)
 		by_thr += a->removed_qr[i];
 	double acc_k = test ? accuracy(kept, test) : NAN,
-	       acc_o = test ? accuracy(other, test) : NAN;
+	       acc_o = test && !other_failed ? accuracy(other, test) : NAN;
 	SqueezeNetRow nr[2] = {{1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN},
 	                       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
 	/* how far each answers as the original: kept before its retraining, the other,
 	 * and kept after */
 	if (test && (net_agreement(*net, kept, test, &ag[0], e) ||
-	             net_agreement(*net, other, test, &ag[1], e)))
+	             (!other_failed && net_agreement(*net, other, test, &ag[1], e))))
 		goto out;
 	TrainResult tr = {0};
 	if (s->retrain > 0 &&
@@ -338,22 +353,28 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	if (test && s->retrain > 0)
 		printf("retrained, it %s\n",
 		       report_agreement_line(&ag[2], "the test set", line, sizeof line));
-	printf("the other network: the same squeeze %s compensation removed %d neurons: test "
-	       "accuracy %.2f %%\n",
-	       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
-	if (test)
+	if (other_failed)
+		printf("the other network: the same squeeze %s compensation failed (%s): not "
+		       "compared\n",
+		       oo.compensate ? "with" : "without", other_failed);
+	else
+		printf("the other network: the same squeeze %s compensation removed %d neurons: "
+		       "test accuracy %.2f %%\n",
+		       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
+	if (test && !other_failed)
 		printf("  it %s\n",
 		       report_agreement_line(&ag[1], "the test set", line, sizeof line));
 	printf("\n");
-	report_squeeze_networks(stdout, nr, 2, REPORT_TEXT);
-	squeeze_json(rec, nr, rows, m, acc0, by_thr, e);
+	int nrows = other_failed ? 1 : 2;
+	report_squeeze_networks(stdout, nr, nrows, REPORT_TEXT);
+	squeeze_json(rec, nr, rows, m, acc0, by_thr, other_failed, e);
 	if (test) {
 		cJSON_AddItemToObject(rec, "agreement_squeezed", report_agreement_json(&ag[0], e));
 		if (s->retrain > 0)
 			cJSON_AddItemToObject(rec, "agreement_retrained",
 			                      report_agreement_json(&ag[2], e));
 		cJSON *x = cJSON_GetObjectItemCaseSensitive(rec, "other_network");
-		if (x)
+		if (x && !other_failed)
 			cJSON_AddItemToObject(x, "agreement", report_agreement_json(&ag[1], e));
 	}
 	if (s->retrain > 0) {
@@ -363,7 +384,7 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 			cJSON_AddNumberToObject(rec, "retrain_val_accuracy", 100 * tr.val_acc);
 	}
 	print_costs(&c0, &c1, rec, e);
-	Nets x = {nr, 2};
+	Nets x = {nr, nrows};
 	if (c->csv && report_write_file(c->csv, nets_csv, &x, e))
 		goto out;
 	/* hand the kept network back in place of the original */

@@ -136,6 +136,11 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 		       "retrained), seed %llu\n\n",
 		       res[0].acc_before, o.draws, rd, (unsigned long long)o.seed);
 		report_squeeze_compare(stdout, res, n, REPORT_TEXT);
+		for (int i = 0; i < n; i++)
+			if (res[i].comp_failed[0])
+				printf("\nτ %g: the squeezes with compensation failed (%s): they are "
+				       "not compared\n",
+				       res[i].tau, res[i].comp_failed);
 		cJSON *js = report_squeeze_compare_json(res, n, e);
 		if (!js)
 			rc = -1;

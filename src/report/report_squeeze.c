@@ -397,6 +397,8 @@ static cJSON *compare_one(const SqueezeCompare *x, Err *e)
 	for (int s = 0; st && s < CMP_NSTAGES; s++)
 		if (x->acc[s][SQUEEZE_QR].n > 0)
 			cJSON_AddItemToObject(st, stage_key[s], stage_json(x, s));
+	if (x->comp_failed[0])
+		cJSON_AddStringToObject(o, "compensation_failed", x->comp_failed);
 	cJSON_AddItemToObject(o, "cost_before", report_cost_json(&x->cost_before, e));
 	cJSON_AddItemToObject(o, "cost_after", report_cost_json(&x->cost_after, e));
 	cJSON_AddNumberToObject(o, "seconds", x->seconds);

@@ -228,9 +228,14 @@ int session_caption(const char *line, char *buf, size_t len);
 #define SESS_LOG_KEEP 50
 /* $XDG_STATE_HOME/condnet/session-YYYYmmdd-HHMMSS.log, else under
  * ~/.local/state/condnet (-2, -3, … appended when two start in the same
- * second); the directories are created, and the oldest session-*.log files
- * there are removed so that, with the new one, SESS_LOG_KEEP remain. */
+ * second; without HOME, under the user's home directory from the system,
+ * else the current one, as for the data directory); the directories are
+ * created (a failure says it is the session log's directory, and how to
+ * choose another), and the oldest session-*.log files there are removed so
+ * that, with the new one, SESS_LOG_KEEP remain. */
 int session_default_log_path(char *buf, size_t len, Err *e);
+/* 1 when path is the null device (--log /dev/null): no log is kept. */
+int session_log_is_none(const char *path);
 
 /* Reads a log and applies every line; errors read "LOG:LINE: …". */
 int session_replay(Session *s, const char *path, const Hook *h, Err *e);

@@ -41,8 +41,9 @@ static const char tui_help_fmt[] =
     "  --q N                the trainings per beta b proposes (default 5)\n"
     "Screen:\n"
     "  --ascii              ASCII characters only, no colours\n"
-    "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log;\n"
-    "                       the newest %d are kept), locked while the screen writes it\n"
+    "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log,\n"
+    "                       else ~/.local/state/condnet/; the newest %d are kept),\n"
+    "                       locked while the screen writes it; /dev/null keeps none\n"
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
     "                       lesson (algorithm1, squeeze, mnist)\n"
     "  --delay S            with --play: the next action every S seconds, not on keys\n"
@@ -337,7 +338,9 @@ int cmd_tui(int argc, char **argv)
 			goto fail;
 		logp = logbuf;
 	}
-	if (session_log_open(s, logp, &e) < 0 || open_session(s, &ta, spec, &e) < 0)
+	/* --log /dev/null keeps no log */
+	if ((!session_log_is_none(logp) && session_log_open(s, logp, &e) < 0) ||
+	    open_session(s, &ta, spec, &e) < 0)
 		goto fail;
 	return tui_run(s, &su);
 fail:

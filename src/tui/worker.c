@@ -13,6 +13,8 @@
 
 #include "base/clock.h"
 #include "base/fpmode.h"
+#include "base/offload.h"
+#include "base/signals.h"
 
 static const char *describe(const SessAction *a, char *buf, size_t len)
 {
@@ -305,6 +307,10 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 		pthread_mutex_unlock(&w->mu);
 	}
 	note_training(w, a, rc);
+	if (rc < 0 && (a->kind == SESS_SAVE || a->kind == SESS_LOAD)) {
+		worker_status_failed(w, a->path, "%s failed: %s", session_kind_name(a->kind), e.msg);
+		return rc;
+	}
 	if (rc < 0) {
 		worker_status(w, 1, "%s failed: %s", session_kind_name(a->kind), e.msg);
 		return rc;
@@ -363,7 +369,10 @@ static void run_job(Worker *w, Job *j)
 		pthread_mutex_unlock(&w->mu);
 		break;
 	case JOB_EXPORT:
+		/* Esc stops it too (gnuplot is ended) */
+		hook_set_thread_stop(worker_stop_any, w);
 		worker_export(w, j->path);
+		hook_set_thread_stop(worker_stop_quit, w);
 		break;
 	case JOB_CAPTION:
 		worker_caption(w, j->path);
@@ -518,7 +527,17 @@ int worker_stop(Worker *w)
 	pthread_cond_broadcast(&w->wake);
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
-	pthread_join(w->th, NULL);
+	/* a worker that does not stop in time (stuck in a call that ignores its
+	 * stop) is left: the screen still ends, and the process with it, the
+	 * temporary file of a save under way removed (base/offload.h) */
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += WORKER_STOP_SECONDS;
+	if (pthread_timedjoin_np(w->th, NULL, &until) != 0) {
+		signals_discard_saves();
+		offload_note_left();
+		return -1;
+	}
 	int log_err = w->s ? w->s->log_err : 0;
 	session_free(w->s);
 	worker_shown_free(&w->shown);
@@ -574,6 +593,46 @@ const Shown *worker_lock(Worker *w)
 void worker_unlock(Worker *w)
 {
 	pthread_mutex_unlock(&w->mu);
+}
+
+/* text with each occurrence of path (n of them) as "…" and its last tail
+ * bytes (the start of a UTF-8 character), into out. */
+static void shorten_path(const char *text, const char *path, size_t tail, char *out, size_t len)
+{
+	size_t pl = strlen(path), at = 0;
+	const char *t = text, *hit;
+	const char *end = path + pl - tail;
+	while (((unsigned char)*end & 0xc0) == 0x80 && end > path)
+		end--;
+	while ((hit = strstr(t, path)) && at < len) {
+		at += (size_t)snprintf(out + at, len - at, "%.*s…%s", (int)(hit - t), t, end);
+		t = hit + pl;
+	}
+	if (at < len)
+		snprintf(out + at, len - at, "%s", t);
+}
+
+void worker_status_failed(Worker *w, const char *path, const char *fmt, ...)
+{
+	char text[NARR_LEN], shown[sizeof w->shown.status];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	worker_narrate(w, "%s", text);
+	size_t len = strlen(text), pl = path ? strlen(path) : 0;
+	int n = 0;
+	for (const char *t = text; pl && (t = strstr(t, path)); t += pl)
+		n++;
+	if (len <= STATUS_FIT || n == 0 || pl <= 16) {
+		worker_status(w, 1, "%s", text);
+		return;
+	}
+	/* each occurrence gives its share of what is too much, down to 16 bytes */
+	size_t cut = (len - STATUS_FIT + (size_t)n - 1) / (size_t)n + 1;
+	size_t tail = pl > cut + 16 ? pl - cut : 16;
+	shorten_path(text, path, tail, shown, sizeof shown);
+	worker_status(w, 1, "%s", shown);
 }
 
 void worker_status(Worker *w, int err, const char *fmt, ...)
