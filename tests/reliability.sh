@@ -939,6 +939,44 @@ expect_grep "... saying the decomposition was stopped" \
 	"^condnet squeeze: layer 2: .*stopped during the decomposition of a 2001×2000 matrix$" err
 check "... without a crash" sh -c "! grep -Eq 'Sanitizer|runtime error:|Segmentation' err"
 
+## a squeeze whose comparison with the other compensation setting overflows
+## (weights near the float limit: the refit leaves float's range) still
+## reports the squeeze asked for, the comparison marked failed (the whole
+## squeeze used to fail); asked with compensation, it fails, naming why
+"$C" train --layers 8,8 --epochs 2 --save fl.model --quiet --reproducible >/dev/null 2>&1
+python3 - <<'PY'
+import struct, zlib
+b = bytearray(open('fl.model', 'rb').read())
+hb, m = struct.unpack_from('<II', b, 12)
+n = struct.unpack_from('<%dI' % (m + 1), b, 28)
+for L in (2, 3):  # the weights of layers 2 and 3 scaled to 3.3e38 at most
+    off = hb + sum(4 * (n[i - 1] + 1) * n[i] for i in range(1, L))
+    cnt = (n[L - 1] + 1) * n[L]
+    v = [struct.unpack_from('<f', b, off + 4 * i)[0] for i in range(cnt)]
+    s = 3.3e38 / max(abs(x) for x in v)
+    for i, x in enumerate(v):
+        struct.pack_into('<f', b, off + 4 * i, x * s)
+struct.pack_into('<I', b, len(b) - 4, zlib.crc32(bytes(b[:-4])) & 0xffffffff)
+open('near.model', 'wb').write(b)
+PY
+expect_ok "squeeze of weights near the float limit: the squeeze asked for is reported" \
+	"$C" squeeze --load near.model --tau 10 --reproducible --json near.json --csv near.csv
+expect_grep "... its comparison marked failed, saying why" \
+	"^the other network: the same squeeze with compensation failed \(layer 2: compensation: the refit gave weight .* outside float range\): not compared$" out
+expect_grep "... and the squeeze asked for in its table" "^kept +10 +qr +no +[1-9][0-9]* " out
+check "... the JSON record says so" python3 -c "
+import json
+r = json.load(open('near.json'))
+assert r['other_network']['failed'].startswith('layer 2: compensation:'), r['other_network']
+assert r['removed'] >= 1 and 'removed_with_compensation' not in r, r"
+refuse "asked with compensation, the squeeze fails, naming why" 1 \
+	"^condnet squeeze: layer 2: compensation: the refit gave weight .* outside float range$" \
+	"$C" squeeze --load near.model --tau 10 --reproducible --compensate
+expect_ok "squeeze --compare of such weights compares what it can" \
+	"$C" squeeze --load near.model --tau 10 --reproducible --compare --draws 2 --json nearc.json
+expect_grep "... the compensated squeezes marked failed" \
+	"^τ 10: the squeezes with compensation failed \(layer 2: compensation: .*\): they are not compared$" out
+
 ## files kept in tests/regress: read without a crash; FILE.expect, when present,
 ## holds the expected stderr pattern (and the status must be 1)
 for f in "$SRC"/tests/regress/*; do

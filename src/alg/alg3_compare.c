@@ -199,13 +199,15 @@ static int measure_all(Ctx *x, Net *qr, Err *e)
 				                 acc, e);
 				/* a compensation that fails (an overflow) leaves the
 				 * squeezes without it compared, its stages marked */
-				if (rc < 0 && comp && !hook_cancelled(x->h) && !hook_thread_stopped()) {
+				if (rc < 0 && comp && !hook_cancelled(x->h) &&
+				    !hook_thread_stopped()) {
 					snprintf(c->comp_failed, sizeof c->comp_failed, "%.255s",
 					         e ? e->msg : "failed");
 					for (int j = 0; j < c->draws; j++)
 						c->draw_acc[s0][j] = c->draw_acc[s1][j] = NAN;
 					for (int j = 0; j < SQUEEZE_NCRITERIA; j++)
-						c->acc[s0][j] = c->acc[s1][j] = (CriterionAcc){NAN, NAN, 0};
+						c->acc[s0][j] = c->acc[s1][j] =
+						    (CriterionAcc){NAN, NAN, 0};
 					summarize(c);
 					return 0;
 				}

@@ -299,8 +299,9 @@ static int out_resolve(const char *path, int flags, Out *o, Err *e)
 		/* the screen writes regular files only: opening a FIFO would hold it
 		 * until something reads */
 		if (!S_ISREG(st.st_mode) && (flags & FILE_OUT_SCREEN))
-			return err_set(e, "%s: %s, expected a regular file (the screen writes only "
-			                  "files)",
+			return err_set(e,
+			               "%s: %s, expected a regular file (the screen writes only "
+			               "files)",
 			               path, file_kind(st.st_mode));
 		if (!S_ISREG(st.st_mode)) {
 			if (flags & FILE_OUT_PLAIN)

@@ -138,9 +138,10 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 		report_squeeze_compare(stdout, res, n, REPORT_TEXT);
 		for (int i = 0; i < n; i++)
 			if (res[i].comp_failed[0])
-				printf("\nτ %g: the squeezes with compensation failed (%s): they are "
-				       "not compared\n",
-				       res[i].tau, res[i].comp_failed);
+				printf(
+				    "\nτ %g: the squeezes with compensation failed (%s): they are "
+				    "not compared\n",
+				    res[i].tau, res[i].comp_failed);
 		cJSON *js = report_squeeze_compare_json(res, n, e);
 		if (!js)
 			rc = -1;

@@ -234,6 +234,8 @@ int session_caption(const char *line, char *buf, size_t len);
  * choose another), and the oldest session-*.log files there are removed so
  * that, with the new one, SESS_LOG_KEEP remain. */
 int session_default_log_path(char *buf, size_t len, Err *e);
+/* The directory of the default logs (ending in '/'), without making it. */
+int session_log_dir(char *buf, size_t len, Err *e);
 /* 1 when path is the null device (--log /dev/null): no log is kept. */
 int session_log_is_none(const char *path);
 

@@ -266,18 +266,13 @@ static void prune_logs(const char *dir, int keep)
 int session_log_is_none(const char *path)
 {
 	struct stat st, null;
-	return path && stat(path, &st) == 0 && S_ISCHR(st.st_mode) && stat("/dev/null", &null) == 0 &&
-	       S_ISCHR(null.st_mode) && st.st_rdev == null.st_rdev;
+	return path && stat(path, &st) == 0 && S_ISCHR(st.st_mode) &&
+	       stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) && st.st_rdev == null.st_rdev;
 }
 
-int session_default_log_path(char *buf, size_t len, Err *e)
+int session_log_dir(char *buf, size_t len, Err *e)
 {
 	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	char stamp[32], dir[1024];
-	time_t t = time(NULL);
-	struct tm tm;
-	localtime_r(&t, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	/* without HOME, the home directory the system gives the user, else the
 	 * current one: the rule of the data directory */
 	if (!home || !*home) {
@@ -286,11 +281,24 @@ int session_default_log_path(char *buf, size_t len, Err *e)
 	}
 	int n;
 	if (xdg && xdg[0] == '/')
-		n = snprintf(dir, sizeof dir, "%s/condnet/", xdg);
+		n = snprintf(buf, len, "%s/condnet/", xdg);
 	else
-		n = snprintf(dir, sizeof dir, "%s/.local/state/condnet/", home);
-	if (n < 0 || (size_t)n >= sizeof dir)
+		n = snprintf(buf, len, "%s/.local/state/condnet/", home);
+	if (n < 0 || (size_t)n >= len)
 		return err_set(e, "the session log path is too long");
+	return 0;
+}
+
+int session_default_log_path(char *buf, size_t len, Err *e)
+{
+	char stamp[32], dir[1024];
+	time_t t = time(NULL);
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	int n;
+	if (session_log_dir(dir, sizeof dir, e) < 0)
+		return -1;
 	if (mkdirs(dir, e) < 0)
 		return err_prefix(e,
 		                  "the session log's directory %s cannot be made (give --log FILE "

@@ -346,10 +346,10 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 	snprintf(file, sizeof file, "%s.gp", base);
 	int g = run_gnuplot(dir, file);
 	snprintf(note, len, "%s",
-	         g > 0    ? "PNG and SVG drawn by gnuplot"
-	         : g == 0 ? "gnuplot is not installed: gnuplot draws them"
+	         g > 0     ? "PNG and SVG drawn by gnuplot"
+	         : g == 0  ? "gnuplot is not installed: gnuplot draws them"
 	         : g == -2 ? "gnuplot stopped before it drew them"
-	                  : "gnuplot failed on the script");
+	                   : "gnuplot failed on the script");
 	return n;
 }
 

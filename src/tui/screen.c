@@ -60,12 +60,13 @@ static int check_descriptors(Err *e)
 		return 0;
 	struct rlimit rl;
 	if (err == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		return err_set(e,
-		               "too few file descriptors for the screen: the limit (ulimit -n %llu) "
-		               "leaves %d free, and the screen needs %d to read the terminal's "
-		               "description (terminfo); raise it (ulimit -n %llu)",
-		               (unsigned long long)rl.rlim_cur, n, SCREEN_FDS,
-		               (unsigned long long)rl.rlim_cur + SCREEN_FDS);
+		return err_set(
+		    e,
+		    "too few file descriptors for the screen: the limit (ulimit -n %llu) "
+		    "leaves %d free, and the screen needs %d to read the terminal's "
+		    "description (terminfo); raise it (ulimit -n %llu)",
+		    (unsigned long long)rl.rlim_cur, n, SCREEN_FDS,
+		    (unsigned long long)rl.rlim_cur + SCREEN_FDS);
 	return err_set(e,
 	               "too few file descriptors for the screen: %s; it needs %d to read the "
 	               "terminal's description (terminfo)",

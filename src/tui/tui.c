@@ -165,10 +165,11 @@ int tui_run(Session *s, const TuiSetup *su)
 	int log_err = worker_stop(t.w);
 	screen_end();
 	if (log_err < 0)
-		fprintf(stderr,
-		        "condnet: the worker did not stop within %d s (%s): the screen ended without "
-		        "it\n",
-		        WORKER_STOP_SECONDS, busy);
+		fprintf(
+		    stderr,
+		    "condnet: the worker did not stop within %d s (%s): the screen ended without "
+		    "it\n",
+		    WORKER_STOP_SECONDS, busy);
 	if (log[0])
 		printf("session log: %s\n", log);
 	if (signals_stop())

@@ -308,7 +308,8 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	}
 	note_training(w, a, rc);
 	if (rc < 0 && (a->kind == SESS_SAVE || a->kind == SESS_LOAD)) {
-		worker_status_failed(w, a->path, "%s failed: %s", session_kind_name(a->kind), e.msg);
+		worker_status_failed(w, a->path, "%s failed: %s", session_kind_name(a->kind),
+		                     e.msg);
 		return rc;
 	}
 	if (rc < 0) {
@@ -595,21 +596,70 @@ void worker_unlock(Worker *w)
 	pthread_mutex_unlock(&w->mu);
 }
 
-/* text with each occurrence of path (n of them) as "…" and its last tail
- * bytes (the start of a UTF-8 character), into out. */
-static void shorten_path(const char *text, const char *path, size_t tail, char *out, size_t len)
+/* Columns a UTF-8 text takes (one a character). */
+static size_t columns(const char *s, size_t n)
 {
-	size_t pl = strlen(path), at = 0;
-	const char *t = text, *hit;
-	const char *end = path + pl - tail;
-	while (((unsigned char)*end & 0xc0) == 0x80 && end > path)
-		end--;
-	while ((hit = strstr(t, path)) && at < len) {
-		at += (size_t)snprintf(out + at, len - at, "%.*s…%s", (int)(hit - t), t, end);
-		t = hit + pl;
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Where path, or a directory of it, starts in text at or after t: the
+ * length of the longest start of path found there (0: none of at least
+ * min bytes), *at its place. */
+static size_t next_path(const char *t, const char *path, size_t min, const char **at)
+{
+	for (; *t; t++) {
+		size_t k = 0;
+		while (t[k] && t[k] == path[k])
+			k++;
+		if (k >= min) {
+			*at = t;
+			return k;
+		}
 	}
-	if (at < len)
-		snprintf(out + at, len - at, "%s", t);
+	return 0;
+}
+
+/* text with each stretch that is path or one of its directories shortened
+ * from the left to "…" and its last bytes, so that it takes at most fit
+ * columns if it can (each keeps 16 bytes at least), into out. */
+static void shorten_paths(const char *text, const char *path, size_t fit, char *out, size_t len)
+{
+	enum { KEEP = 16, MIN = 24, MAXN = 16 };
+	size_t n = 0, cols = columns(text, strlen(text)), k, lens[MAXN], maxk = 0;
+	const char *t = text, *at;
+	while (n < MAXN && (k = next_path(t, path, MIN, &at))) {
+		lens[n++] = k, t = at + k;
+		maxk = k > maxk ? k : maxk;
+	}
+	/* the least cut of each stretch that brings the text to fit columns
+	 * (a stretch keeps KEEP bytes, and "…" takes a column) */
+	size_t cut = 0, o = 0;
+	while (cols > fit && cut < maxk) {
+		size_t saved = 0;
+		cut++;
+		for (size_t i = 0; i < n; i++) {
+			size_t keep = lens[i] > cut + KEEP ? lens[i] - cut : KEEP;
+			saved += lens[i] > keep + 1 ? lens[i] - keep - 1 : 0;
+		}
+		if (cols - fit <= saved)
+			break;
+	}
+	for (t = text; o < len && (k = next_path(t, path, MIN, &at)); t = at + k) {
+		size_t keep = k > cut + KEEP ? k - cut : KEEP;
+		const char *tail = at + k - keep;
+		while (((unsigned char)*tail & 0xc0) == 0x80 && tail > at)
+			tail--;     /* the start of a character */
+		if (tail <= at + 1) /* nothing to gain */
+			o += (size_t)snprintf(out + o, len - o, "%.*s", (int)(at + k - t), t);
+		else
+			o += (size_t)snprintf(out + o, len - o, "%.*s…%.*s", (int)(at - t), t,
+			                      (int)(at + k - tail), tail);
+	}
+	if (o < len)
+		snprintf(out + o, len - o, "%s", t);
 }
 
 void worker_status_failed(Worker *w, const char *path, const char *fmt, ...)
@@ -620,18 +670,11 @@ void worker_status_failed(Worker *w, const char *path, const char *fmt, ...)
 	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
 	worker_narrate(w, "%s", text);
-	size_t len = strlen(text), pl = path ? strlen(path) : 0;
-	int n = 0;
-	for (const char *t = text; pl && (t = strstr(t, path)); t += pl)
-		n++;
-	if (len <= STATUS_FIT || n == 0 || pl <= 16) {
+	if (!path || columns(text, strlen(text)) <= STATUS_FIT) {
 		worker_status(w, 1, "%s", text);
 		return;
 	}
-	/* each occurrence gives its share of what is too much, down to 16 bytes */
-	size_t cut = (len - STATUS_FIT + (size_t)n - 1) / (size_t)n + 1;
-	size_t tail = pl > cut + 16 ? pl - cut : 16;
-	shorten_path(text, path, tail, shown, sizeof shown);
+	shorten_paths(text, path, STATUS_FIT, shown, sizeof shown);
 	worker_status(w, 1, "%s", shown);
 }
 

@@ -181,9 +181,10 @@ void worker_status(Worker *w, int err, const char *fmt, ...) __attribute__((form
 /* Adds a narration line (from the screen). */
 void worker_narrate(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A failure about a file (a save, an export, an open): the whole message
- * into the narration (the L log), and on the status line with every
- * occurrence of path shortened from the left ("…/name.model") so that the
- * line fits STATUS_FIT columns and its reason, at the end, shows. */
+ * into the narration (the L log), and on the status line with path, and
+ * its directories where the message names them, shortened from the left
+ * ("…/name.model") so that the line fits STATUS_FIT columns and its reason,
+ * at the end, shows. */
 #define STATUS_FIT 76
 void worker_status_failed(Worker *w, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
