@@ -75,6 +75,14 @@ refuse "a stage computed on other data is refused once the data are read" \
 	$P --quick --out q2 --data-dir otherdata
 check "and the missing stage is not written" [ ! -e q2/final.json ]
 
+## A stage's model is used only with its result (whose settings are checked)
+cp -r q q3
+rm q3/final.json q3/squeeze.json
+refuse "squeeze does not take final.model without final's result" \
+	"^condnet paper: stage squeeze: needs the result of stage 'final' \(run it first: --stages final\)$" \
+	$P --quick --out q3 --stages squeeze
+check "and writes no squeeze result" [ ! -e q3/squeeze.json ]
+
 ## Stage files of an older condnet (no settings) are used, with a warning
 cp -r q old
 python3 -c "

@@ -70,7 +70,8 @@ int cmd_replay(int argc, char **argv)
 	}
 	const char *save = c.save, *log = argv[first];
 	Err e = {{0}};
-	if (cli_check_outputs(&c, NULL, 0, &e))
+	/* under an address-space limit, the room for the log's trainings */
+	if (cli_check_outputs(&c, NULL, 0, &e) || cli_reserve(&c, 0, &e))
 		return cli_fail("replay", &e);
 	Session *s = session_new(NULL);
 	if (!s) {

@@ -39,7 +39,9 @@ static int st_verify(Paper *p, cJSON *out, Err *e)
 static int st_squeeze(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {35, 30, 25};
-	Net *net = paper_load(p, "final.model", e);
+	/* final.model is the one final's result was made with (its settings
+	 * checked): never a model without its result */
+	Net *net = paper_need(p, "final", e) ? paper_load(p, "final.model", e) : NULL;
 	if (!net)
 		return -1;
 	cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));

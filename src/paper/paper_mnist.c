@@ -38,7 +38,9 @@ static int st_verify(Paper *p, cJSON *out, Err *e)
 static int st_squeeze(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {22, 20, 18};
-	Net *net = paper_load(p, "final.model", e);
+	/* final.model is the one final's result was made with (its settings
+	 * checked): never a model without its result */
+	Net *net = paper_need(p, "final", e) ? paper_load(p, "final.model", e) : NULL;
 	if (!net)
 		return -1;
 	cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
@@ -51,7 +53,7 @@ static int st_squeeze(Paper *p, cJSON *out, Err *e)
 static int st_add20(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {30, 25};
-	Net *net = paper_load(p, "squeeze-best.model", e);
+	Net *net = paper_need(p, "squeeze", e) ? paper_load(p, "squeeze-best.model", e) : NULL;
 	if (!net)
 		return -1;
 	Rng r;

@@ -234,7 +234,8 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	}
 	Lesson *l = calloc(1, sizeof *l);
 	Session *s = session_new(&e);
-	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal()) {
+	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal() ||
+	    cli_reserve(&ta->co, 0, &e) < 0) {
 		if (e.msg[0] || !l || !s)
 			fprintf(stderr, "condnet tui: %s\n", e.msg[0] ? e.msg : "out of memory");
 		session_free(s);
