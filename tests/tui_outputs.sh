@@ -21,6 +21,10 @@ T="tmux -S $SOCK"
 # the screens started: ended at the end, even one stuck (a regression)
 trap '$T kill-server 2>/dev/null; [ -s "$TMP/pids" ] && kill -9 $(cat "$TMP/pids") 2>/dev/null; rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/data" "$TMP/state" "$TMP/bin"
+# a session open to the end: without it the server exits whenever a case's
+# session is killed, and the next case's new-session can reach the server
+# while it exits ("server exited unexpectedly")
+$T new-session -d -s keep "sleep 600"
 
 # run_script FILE PRELUDE ARGS...: a script that runs the screen with ARGS
 # after the shell lines PRELUDE, then prints its exit status and waits.

@@ -236,16 +236,17 @@ int cmd_paper(int argc, char **argv)
 	}
 	if (pc.plan)
 		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
-	char warn[1400];
-	if (paper_check_settings(&o, warn, sizeof warn, &e) < 0)
+	char unrecorded[1400];
+	if (paper_check_settings(&o, unrecorded, sizeof unrecorded, &e) < 0)
 		return cli_fail("paper", &e);
-	if (warn[0])
+	if (unrecorded[0])
 		fprintf(stderr,
 		        "condnet paper: %s: no record of the settings they were made with (an "
 		        "older condnet's): used as they are, as if made with this run's\n",
-		        warn);
-	if (paper_check_records(&o, warn, sizeof warn))
-		fprintf(stderr, "condnet paper: %s\n", warn);
+		        unrecorded);
+	Err warn = {{0}};
+	if (paper_check_records(&o, &warn) < 0)
+		fprintf(stderr, "condnet paper: %s\n", warn.msg);
 	/* under an address-space limit, the room for the experiment: its data
 	 * and its largest network's training (MNIST's 12 × 600, Adult's 12 × 100;
 	 * a tenth of the widths in a quick run) */
@@ -259,10 +260,10 @@ int cmd_paper(int argc, char **argv)
 	progress_trap_signals();
 	int rc = paper_run(&o, &e);
 	progress_clear(&pr_line);
-	if (rc < 0) {
+	if (rc != 0) {
 		fprintf(stderr, "condnet paper: %s\n", e.msg);
 		/* a stop: the stages done are kept whole, the rest runs on the next call */
-		return progress_interrupted() ? 130 : 1;
+		return rc > 0 || progress_interrupted() ? 130 : 1;
 	}
 	if (o.no_report)
 		printf("stage results in %s\n", o.out);

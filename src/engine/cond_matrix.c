@@ -271,8 +271,8 @@ static int decompose(const Decomp *in, double *sv, int *perm, double *rdiag, Err
 	int st =
 	    d->own ? offload_run("decompose", decomp_run, decomp_free, d, stop_asked, NULL) : -1;
 	if (st == 1)
-		return err_set(e, "stopped during the decomposition of a %d×%d matrix", in->rows,
-		               in->cols);
+		return err_stop(e, "stopped during the decomposition of a %d×%d matrix", in->rows,
+		                in->cols);
 	if (st < 0)
 		decomp_run(d); /* here, when small or when no thread could start */
 	int rc = d->rc;
@@ -311,22 +311,21 @@ double cond_kappa_sv(const double *sv, int nsv)
 	return sv[0] / sv[nsv - 1];
 }
 
-/* κ(A) = σ_max/σ_min over min(rows, cols) singular values; NAN on error. */
-double cond_kappa(const double *A, int rows, int cols, Err *e)
+/* κ(A) = σ_max/σ_min over min(rows, cols) singular values. */
+int cond_kappa(const double *A, int rows, int cols, double *kappa, Err *e)
 {
+	*kappa = NAN;
 	if (check_dims(rows, cols, e))
-		return NAN;
+		return -1;
 	int nsv = rows < cols ? rows : cols;
 	double *sv = malloc((size_t)nsv * sizeof *sv);
-	if (!sv) {
-		err_set(e, "out of memory for %d singular values", nsv);
-		return NAN;
-	}
-	double k = NAN;
-	if (cond_singular_values(A, rows, cols, sv, e) == 0)
-		k = cond_kappa_sv(sv, nsv);
+	if (!sv)
+		return err_set(e, "out of memory for %d singular values", nsv);
+	int rc = cond_singular_values(A, rows, cols, sv, e);
+	if (rc == 0)
+		*kappa = cond_kappa_sv(sv, nsv);
 	free(sv);
-	return k;
+	return rc;
 }
 
 /* The pivoted QR of M, A's triangle from reduce_tall or A itself when it is
@@ -383,9 +382,8 @@ int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err
 int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, double *rdiag, Err *e)
 {
 	if (rows <= cols) {
-		if (cond_singular_values(A, rows, cols, sv, e))
-			return -1;
-		return cond_qrpt(A, rows, cols, perm, rdiag, e);
+		int rc = cond_singular_values(A, rows, cols, sv, e);
+		return rc ? rc : cond_qrpt(A, rows, cols, perm, rdiag, e);
 	}
 	if (check_dims(rows, cols, e) || check_finite(A, rows, cols, e))
 		return -1;
@@ -517,7 +515,7 @@ int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int n
 	int st =
 	    l->own ? offload_run("least squares", lstsq_run, lstsq_free, l, stop_asked, NULL) : -1;
 	if (st == 1)
-		return err_set(e, "stopped during least squares on a %d×%d matrix", rows, cols);
+		return err_stop(e, "stopped during least squares on a %d×%d matrix", rows, cols);
 	if (st < 0)
 		lstsq_run(l);
 	int rc = l->rc;

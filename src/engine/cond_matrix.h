@@ -6,7 +6,14 @@
  * QR, A P = Q R, orders the columns from most to least independent; the
  * profile |r_jj|/|r_11| is non-increasing. Every function checks that the
  * matrix is at least 1×1 and finite, and fills an Err instead of aborting
- * (GSL's own error handler is switched off). */
+ * (GSL's own error handler is switched off).
+ *
+ * A large decomposition or least-squares solve (about 0.1 s of work or
+ * more) runs on a thread of its own (base/offload.h) while the caller asks
+ * its stop: the calling thread's (hook_set_thread_stop) or a stop signal
+ * the command took (base/signals.h). When it says stop, the function
+ * returns 1 at once ("stopped during the decomposition of a R×C matrix"),
+ * its outputs unset, and the work is left to end alone. */
 #ifndef CONDNET_COND_MATRIX_H
 #define CONDNET_COND_MATRIX_H
 
@@ -15,9 +22,9 @@
 /* Singular values (descending, min(rows,cols) of them) of a row-major
  * matrix; a wide matrix is decomposed through its transpose. */
 int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e);
-/* κ of a row-major matrix (σ_max/σ_min over min(rows,cols) values); NAN
- * on error. */
-double cond_kappa(const double *A, int rows, int cols, Err *e);
+/* κ of a row-major matrix (σ_max/σ_min over min(rows,cols) values) into
+ * *kappa: 0, or -1 with a message (*kappa NaN). */
+int cond_kappa(const double *A, int rows, int cols, double *kappa, Err *e);
 /* κ from nsv ≥ 1 singular values in descending order: sv[0]/sv[nsv-1], or
  * INFINITY when either is 0. */
 double cond_kappa_sv(const double *sv, int nsv);
