@@ -40,6 +40,8 @@ typedef struct SqueezeCompareOpts {
 	const TrainPlan *retrain; /* NULL (default): no retraining; else every network by it */
 	int retrain_draws;        /* random draws retrained, 0..draws (default: all) */
 	int cost_repeats;         /* forward-timing repeats (0: counts only; default 7) */
+	int cost_threads;         /* OpenBLAS threads of the timing (0, the default: the
+	                           * pool's default, net_cost_measure) */
 } SqueezeCompareOpts;
 
 void squeeze_compare_opts_default(SqueezeCompareOpts *o);

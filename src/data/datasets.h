@@ -50,4 +50,11 @@ int datasets_load_as(const DataSpec *s, const Prep *prep, const char *model, Dat
 /* 1 when the named set is present in the data directory. */
 int datasets_available(const char *name, const char *dir);
 
+/* The command that fetches a data set, as the messages name it: what the
+ * function given to datasets_set_fetch answers (main.c's: the installed
+ * script, or the source tree's by its path), asked when a message needs it;
+ * "data/fetch" (the source tree's, from its top) without one. */
+void datasets_set_fetch(const char *(*where)(void));
+const char *datasets_fetch(void);
+
 #endif
