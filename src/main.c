@@ -8,6 +8,7 @@
 #include "base/signals.h"
 #include "cli/cli.h"
 #include "config.h"
+#include "data/datasets.h"
 
 static const struct {
 	const char *name;
@@ -105,6 +106,8 @@ int main(int argc, char **argv)
 	signals_init();
 	/* work a stop left running ends with the process (base/offload.h) */
 	offload_init();
+	/* missing data sets are reported with the fetch script there is */
+	datasets_set_fetch(cli_fetch_hint);
 	if (argc < 2)
 		return finish("tui", screen(argc, argv));
 	const char *c = argv[1];

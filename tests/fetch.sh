@@ -4,7 +4,8 @@
 # ones, every file is checked before anything is put in place, a failure
 # leaves the data directory as it was (no file half copied, no file left
 # aside), and fetches into one directory take turns. The script runs from a
-# copy beside a SHA256SUMS of this test's own small MNIST files.
+# copy beside a SHA256SUMS of this test's own small MNIST files, and names
+# itself in its messages as it was run (fetcher/fetch).
 . "$(dirname "$0")/lib.sh"
 SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
 command -v python3 >/dev/null || { echo "python3 is needed"; exit 77; }
@@ -39,7 +40,7 @@ check "and they are in place" same D
 
 ## A damaged copy never replaces a verified file
 expect_exit "a damaged copy fails the fetch" 1 \
-	"^data/fetch: checksum mismatch for train-images-idx3-ubyte \(from bad\): expected [0-9a-f]{64}, got [0-9a-f]{64}; nothing was replaced$" \
+	"^fetcher/fetch: checksum mismatch for train-images-idx3-ubyte \(from bad\): expected [0-9a-f]{64}, got [0-9a-f]{64}; nothing was replaced$" \
 	$F mnist --from bad --dir D
 check "the verified files are all still there" same D
 check "and nothing is left aside" [ -z "$(leftovers D)" ]
@@ -47,7 +48,7 @@ expect_ok "condnet trains on the set it kept" "$C" train --data mnist --data-dir
 
 ## A failed fetch into a new directory leaves no file to be taken for the set
 expect_exit "a missing file fails the fetch before anything is copied" 1 \
-	"^data/fetch: partial/t10k-labels-idx1-ubyte not found \(a regular file is needed\): nothing was replaced$" \
+	"^fetcher/fetch: partial/t10k-labels-idx1-ubyte not found \(a regular file is needed\): nothing was replaced$" \
 	$F mnist --from partial --dir E
 check "no file was put in place" [ -z "$(ls E/mnist)" ]
 expect_exit "a damaged copy into a new directory fails" 1 "checksum mismatch for train-images-idx3-ubyte" \
@@ -60,7 +61,7 @@ expect_exit "condnet then finds no set, rather than a damaged one" 1 "mnist.*dat
 (ulimit -f 64; exec bash fetcher/fetch mnist --from good --dir D) >out 2>err; st=$?
 check "a copy past ulimit -f fails the fetch (got $st)" [ "$st" -eq 1 ]
 expect_grep "and says which copy and why" \
-	"^data/fetch: copying good/(t10k|train)-images-idx3-ubyte into D/mnist failed \((the file size limit \(ulimit -f\) ended it|.*File too large)\): nothing was replaced$" err
+	"^fetcher/fetch: copying good/(t10k|train)-images-idx3-ubyte into D/mnist failed \((the file size limit \(ulimit -f\) ended it|.*File too large)\): nothing was replaced$" err
 check "the verified files are still there" same D
 check "no file is left aside" [ -z "$(leftovers D)" ]
 
@@ -81,7 +82,7 @@ if command -v flock >/dev/null; then
 	i=0; while ! grep -q waiting turn.err && [ $i -lt 1200 ] && kill -0 $fetcher 2>/dev/null; do
 		sleep 0.05; i=$((i + 1)); done
 	expect_grep "a fetch into a directory in use waits its turn" \
-		"^data/fetch: another fetch into T/mnist is running; waiting for it$" turn.err
+		"^fetcher/fetch: another fetch into T/mnist is running; waiting for it$" turn.err
 	touch go
 	wait $fetcher; st=$?
 	wait $holder

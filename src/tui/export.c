@@ -249,9 +249,7 @@ static int wait_gnuplot(pid_t pid)
 	}
 }
 
-/* Runs `gnuplot SCRIPT` in dir: 1 drawn, 0 not installed, -1 failed, -2
- * stopped. */
-static int run_gnuplot(const char *dir, const char *script)
+int export_gnuplot(const char *dir, const char *script)
 {
 	pid_t pid = fork();
 	if (pid < 0)
@@ -332,16 +330,26 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 	if (image_in_the_way(dir, base, file, sizeof file)) {
 		const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 		snprintf(note, len, "gnuplot not run: %.80s is not a regular file", name);
-		return n;
+	} else {
+		snprintf(file, sizeof file, "%s.gp", base);
+		int g = export_gnuplot(dir, file);
+		snprintf(note, len, "%s",
+		         g > 0     ? "PNG and SVG drawn by gnuplot"
+		         : g == 0  ? "gnuplot is not installed: gnuplot draws them"
+		         : g == -2 ? "gnuplot stopped before it drew them"
+		                   : "gnuplot failed on the script");
+		if (g == -2)
+			return n; /* stopped: nothing more is drawn */
 	}
-	snprintf(file, sizeof file, "%s.gp", base);
-	int g = run_gnuplot(dir, file);
-	snprintf(note, len, "%s",
-	         g > 0     ? "PNG and SVG drawn by gnuplot"
-	         : g == 0  ? "gnuplot is not installed: gnuplot draws them"
-	         : g == -2 ? "gnuplot stopped before it drew them"
-	                   : "gnuplot failed on the script");
-	return n;
+	/* on data of two features, the Plane view's too (export_plane.c) */
+	char pnote[96];
+	int np = export_plane(w, dir, base, pnote, sizeof pnote, e);
+	if (np < 0)
+		return -1;
+	if (np > 0)
+		snprintf(note + strlen(note), len - strlen(note), "; %d of the plane, %s.gp", np,
+		         pnote);
+	return n + np;
 }
 
 void worker_export(Worker *w, const char *path)
