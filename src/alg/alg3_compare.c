@@ -3,6 +3,7 @@
 #include "alg/alg3_compare.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -197,6 +198,20 @@ static int measure_all(Ctx *x, Net *qr, Err *e)
 				uint64_t seed = rng_derive(o->seed, (uint64_t)r);
 				int rc = measure(x, given, (Alg3Criterion)k, seed, comp, retrain,
 				                 acc, e);
+				/* a compensation that fails (an overflow) leaves the
+				 * squeezes without it compared, its stages marked */
+				if (rc < 0 && comp && !hook_cancelled(x->h) &&
+				    !hook_thread_stopped()) {
+					snprintf(c->comp_failed, sizeof c->comp_failed, "%.255s",
+					         e ? e->msg : "failed");
+					for (int j = 0; j < c->draws; j++)
+						c->draw_acc[s0][j] = c->draw_acc[s1][j] = NAN;
+					for (int j = 0; j < ALG3_NCRITERIA; j++)
+						c->acc[s0][j] = c->acc[s1][j] =
+						    (CriterionAcc){NAN, NAN, 0};
+					summarize(c);
+					return 0;
+				}
 				if (rc)
 					return rc;
 				if (k == ALG3_RANDOM) {
@@ -239,14 +254,14 @@ int alg3_compare(const Net *net, const Alg3CompareOpts *o, const Dataset *train,
 	if (rc == 0 && isnan(out->acc_before = accuracy(net, eval, e)))
 		rc = -1;
 	if (rc == 0 && o->cost_repeats > 0)
-		rc = net_cost_measure(net, o->cost_repeats, &out->cost_before, e);
+		rc = net_cost_measure(net, o->cost_repeats, o->cost_threads, &out->cost_before, e);
 	else if (rc == 0)
 		net_cost_count(net, &out->cost_before);
 	Net *qr = rc == 0 ? decide(&x, e) : NULL;
 	if (rc == 0 && !qr)
 		rc = -1;
 	if (rc == 0 && o->cost_repeats > 0)
-		rc = net_cost_measure(qr, o->cost_repeats, &out->cost_after, e);
+		rc = net_cost_measure(qr, o->cost_repeats, o->cost_threads, &out->cost_after, e);
 	else if (rc == 0)
 		net_cost_count(qr, &out->cost_after);
 	if (rc == 0)

@@ -113,14 +113,28 @@ static int set_check(const char *name, const char *dir, Err *e)
 			first = i;
 	}
 	if (missing == nf)
-		return err_set(e, "%s is not in %s/%s: run 'data/fetch %s' first", name, dir, name,
-		               name);
+		return err_set(e, "%s is not in %s/%s: run '%s %s' first", name, dir, name,
+		               datasets_fetch(), name);
 	if (missing)
 		return err_set(e,
 		               "%s/%s/%s%s is missing, though other files of %s are there: run "
-		               "'data/fetch %s'",
-		               dir, name, files[first], idx ? " (or .gz)" : "", name, name);
+		               "'%s %s'",
+		               dir, name, files[first], idx ? " (or .gz)" : "", name,
+		               datasets_fetch(), name);
 	return 0;
+}
+
+static const char *(*fetch_where)(void);
+
+void datasets_set_fetch(const char *(*where)(void))
+{
+	fetch_where = where;
+}
+
+const char *datasets_fetch(void)
+{
+	const char *cmd = fetch_where ? fetch_where() : NULL;
+	return cmd && *cmd ? cmd : "data/fetch";
 }
 
 int datasets_available(const char *name, const char *dir)

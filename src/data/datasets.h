@@ -62,4 +62,11 @@ int datasets_available(const char *name, const char *dir);
  * data set. */
 int datasets_plane_params(const DataSpec *s, int *points, double *noise, Err *e);
 
+/* The command that fetches a data set, as the messages name it: what the
+ * function given to datasets_set_fetch answers (main.c's: the installed
+ * script, or the source tree's by its path), asked when a message needs it;
+ * "data/fetch" (the source tree's, from its top) without one. */
+void datasets_set_fetch(const char *(*where)(void));
+const char *datasets_fetch(void);
+
 #endif

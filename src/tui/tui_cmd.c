@@ -11,14 +11,22 @@
 #include "tui/lesson.h"
 #include "tui/tui.h"
 
+/* The data options, with the screen's default data set. */
+#define TUI_DATA_HELP CLI_DATA_HELP_DEFAULT("mnist when fetched, else synthetic")
+
 static const char tui_help_fmt[] =
     "Usage: condnet [tui] [OPTIONS]\n"
-    "       condnet tui --play LESSON [--delay S] [--ascii] [--data-dir DIR]\n\n"
+    "       condnet tui --play LESSON [OPTIONS]\n\n"
     "The interactive screen. Without --data it opens MNIST (200 Haar-wavelet\n"
-    "features) when fetched, else the built-in synthetic set.\n"
-    "Data:\n" CLI_DATA_HELP
-    "  --val-frac F         validation fraction of every class for the sweep (default 0.1)\n"
+    "features) when fetched, else the built-in synthetic set. With --play only\n"
+    "--delay, --ascii and --data-dir go with the lesson.\n"
+    "Data:\n" TUI_DATA_HELP "Validation:\n"
+    "  --val-frac F         validation fraction of every class for the sweep and early\n"
+    "                       stopping (default 0.1)\n"
     "  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
+    "  --early-stop P       the patience of every t training: hold out the validation\n"
+    "                       split, stop when its accuracy has not improved for P epochs\n"
+    "                       and keep the best epoch's weights (S sets it on the screen)\n"
     "Network:\n"
     "  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
     "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32,\n"
@@ -34,6 +42,11 @@ static const char tui_help_fmt[] =
     "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
     "                       the kernels OpenBLAS runs)\n"
+    "  --schedule SPEC      the learning rate over every later training: constant\n"
+    "                       (default), step:E[:F], cosine[:T] or plateau:P[:F] (as in\n"
+    "                       'condnet train --help'; S sets it on the screen)\n"
+    "  --warmup W           raise the rate linearly from 0 over the first W epochs of\n"
+    "                       every training (default 0)\n"
     "Algorithms:\n"
     "  --tau T              threshold on kappa (default 25)\n"
     "  --eta E              epochs of every training of Algorithms 1 and 2 (default 1;\n"
@@ -43,12 +56,13 @@ static const char tui_help_fmt[] =
     "  --q N                the trainings per beta b proposes (default 5)\n"
     "Screen:\n"
     "  --ascii              ASCII characters only, no colours\n"
-    "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log;\n"
-    "                       the newest %d are kept), locked while the screen writes it\n"
+    "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log,\n"
+    "                       else ~/.local/state/condnet/; the newest %d are kept),\n"
+    "                       locked while the screen writes it; /dev/null keeps none\n"
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
     "                       lesson (algorithm1, squeeze, mnist, plane)\n"
-    "  --delay S            with --play: the next action every S seconds, not on keys\n"
-    "  -h, --help           this text\n\n"
+    "  --delay S            with --play: the next action every S seconds, not on "
+    "keys\n" CLI_DRY_RUN_HELP "  -h, --help           this text\n\n"
     "On the screen ? lists the keys and x explains the numbers; %s\n"
     "explains everything.\n";
 
@@ -85,6 +99,8 @@ static const struct option own[] = {
     {"log", required_argument, NULL, OPT_LOG},
     {"play", required_argument, NULL, OPT_PLAY},
     {"delay", required_argument, NULL, OPT_DELAY},
+    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
+    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
     {0},
 };
 
@@ -242,9 +258,12 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 		        "only --delay, --ascii and --data-dir go with it\n");
 		return 2;
 	}
+	if (cli_dry_run("tui"))
+		return 0;
 	Lesson *l = calloc(1, sizeof *l);
 	Session *s = session_new(&e);
-	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal()) {
+	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal() ||
+	    cli_reserve(&ta->co, 0, &e) < 0) {
 		if (e.msg[0] || !l || !s)
 			fprintf(stderr, "condnet tui: %s\n", e.msg[0] ? e.msg : "out of memory");
 		session_free(s);
@@ -314,9 +333,9 @@ int cmd_tui(int argc, char **argv)
 		         ta.co.data.features);
 	} else if (!spec) {
 		spec = "synthetic";
-		snprintf(
-		    note, sizeof note,
-		    "data: the built-in synthetic set (MNIST is not fetched: data/fetch mnist)");
+		snprintf(note, sizeof note,
+		         "data: the built-in synthetic set (MNIST is not fetched: %.400s mnist)",
+		         datasets_fetch());
 	} else {
 		snprintf(note, sizeof note, "data: %s", spec);
 	}
@@ -342,6 +361,8 @@ int cmd_tui(int argc, char **argv)
 		fprintf(stderr, "condnet: %s\n", e.msg);
 		return 1;
 	}
+	if (cli_dry_run("tui"))
+		return 0;
 	if (need_terminal())
 		return 1;
 	Session *s = session_new(&e);
@@ -355,7 +376,9 @@ int cmd_tui(int argc, char **argv)
 			goto fail;
 		logp = logbuf;
 	}
-	if (session_log_open(s, logp, &e) < 0 || open_session(s, &ta, spec, &e) < 0)
+	/* --log /dev/null keeps no log */
+	if ((!session_log_is_none(logp) && session_log_open(s, logp, &e) < 0) ||
+	    open_session(s, &ta, spec, &e) < 0)
 		goto fail;
 	return tui_run(s, &su);
 fail:
