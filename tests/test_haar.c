@@ -1,5 +1,5 @@
-/* test_haar.c - the Haar transform, pivoted column choice and the MNIST
- * wavelet loader with its cache. */
+/* test_haar.c - the Haar transform, pivoted column choice, the coarse order
+ * and the choice by variance, and the MNIST wavelet loader with its cache. */
 #include <math.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -205,6 +205,70 @@ START_TEST(test_select_matches_qr)
 	ref_qrp(A, R, C, K, want);
 	for (int t = 0; t < K; t++)
 		ck_assert_int_eq(got[t], want[t]);
+}
+END_TEST
+
+/* On 4×4 the order haar.h describes; on 32×32 a permutation from the DC
+ * coefficient on along which no basis function's support grows, ending at
+ * the finest (2×2). */
+START_TEST(test_coarse_order)
+{
+	int o4[16];
+	const int want4[16] = {0, 1, 4, 5, 2, 8, 10, 3, 9, 11, 6, 12, 14, 7, 13, 15};
+	ck_assert_int_eq(haar_coarse_order(4, o4), 0);
+	for (int i = 0; i < 16; i++)
+		ck_assert_int_eq(o4[i], want4[i]);
+	ck_assert_int_eq(haar_coarse_order(12, o4), -1);
+
+	enum { N = 32, NN = N * N };
+	static int order[NN];
+	static double unit[NN], basis[NN];
+	static char seen[NN];
+	ck_assert_int_eq(haar_coarse_order(N, order), 0);
+	ck_assert_int_eq(order[0], 0);
+	int prev = NN, count[NN + 1] = {0};
+	for (int p = 0; p < NN; p++) {
+		ck_assert(order[p] >= 0 && order[p] < NN && !seen[order[p]]);
+		seen[order[p]] = 1;
+		memset(unit, 0, sizeof unit);
+		unit[order[p]] = 1;
+		haar2d_inverse(unit, basis, N);
+		int support = 0;
+		for (int i = 0; i < NN; i++)
+			support += fabs(basis[i]) > 1e-12;
+		ck_assert_int_le(support, prev);
+		prev = support;
+		count[support]++;
+	}
+	/* 4 functions on the whole image, then 3·4^l on (32/2^l)² pixels */
+	ck_assert_int_eq(count[1024], 4);
+	ck_assert_int_eq(count[256], 12);
+	ck_assert_int_eq(count[64], 48);
+	ck_assert_int_eq(count[16], 192);
+	ck_assert_int_eq(count[4], 768);
+}
+END_TEST
+
+/* Largest first, equal values by index, and the bad inputs refused. */
+START_TEST(test_select_variance)
+{
+	const double var[6] = {1, 3, 0, 3, 2, 0};
+	const int want[6] = {1, 3, 4, 0, 2, 5};
+	int idx[6];
+	Err e;
+	ck_assert_int_eq(haar_select_variance(var, 6, 6, idx, &e), 0);
+	for (int j = 0; j < 6; j++)
+		ck_assert_int_eq(idx[j], want[j]);
+	idx[2] = -1;
+	ck_assert_int_eq(haar_select_variance(var, 6, 2, idx, &e), 0);
+	ck_assert_int_eq(idx[0], 1);
+	ck_assert_int_eq(idx[1], 3);
+	ck_assert_int_eq(idx[2], -1);
+	ck_assert_int_eq(haar_select_variance(var, 6, 7, idx, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "got k = 7, cols = 6"));
+	const double bad[2] = {1, NAN};
+	ck_assert_int_eq(haar_select_variance(bad, 2, 1, idx, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "variance of column 1 is nan"));
 }
 END_TEST
 
@@ -480,6 +544,8 @@ static Suite *haar_suite(void)
 	t = tcase_create("select");
 	tcase_add_test(t, test_select_known_order);
 	tcase_add_test(t, test_select_matches_qr);
+	tcase_add_test(t, test_coarse_order);
+	tcase_add_test(t, test_select_variance);
 	suite_add_tcase(s, t);
 	t = tcase_create("mnist");
 	tcase_set_timeout(t, 30);
