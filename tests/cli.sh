@@ -71,6 +71,11 @@ expect_exit "squeeze --tau 0.5" 2 "^condnet squeeze: --tau: '0.5' must be greate
 expect_exit "unknown option" 2 "^condnet cond: unknown option '--bogus'$" "$C" cond --bogus
 expect_exit "option without its value" 2 "^condnet train: --epochs needs a value$" "$C" train --epochs
 expect_exit "unknown data set" 2 "unknown data set 'nope'" "$C" train --data nope
+expect_exit "--inputs of an unknown kind" 2 "^condnet train: --inputs: unknown inputs 'bogus' \(expected qr, variance, coarse, all or pixels\)$" "$C" train --inputs bogus
+expect_exit "--inputs all with --features" 2 "^condnet train: --features counts the coefficients of --inputs qr, variance and coarse; --inputs all takes all 1,024$" "$C" train --data mnist --features 300 --inputs all
+expect_exit "--features with --inputs pixels (export)" 2 "^condnet export: --features counts the coefficients .*; --inputs pixels takes every pixel$" "$C" export --inputs pixels --features 10 --data mnist --npy x
+expect_exit "--inputs on a set other than MNIST" 1 "^condnet train: synthetic: the inputs 'variance' are a choice of mnist and fashion only$" "$C" train --data synthetic --inputs variance
+expect_ok "--inputs qr, the default, on any set" "$C" train --inputs qr --epochs 1 --quiet
 expect_exit "missing data set" 1 "^condnet train: .*data/fetch mnist" "$C" train --data mnist
 expect_exit "missing model file" 1 "^condnet cond: missing\.model: " "$C" cond --load missing.model
 cp m.model bad.model

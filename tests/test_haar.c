@@ -1,5 +1,6 @@
 /* test_haar.c - the Haar transform, pivoted column choice, the coarse order
- * and the choice by variance, and the MNIST wavelet loader with its cache. */
+ * and the choice by variance, and the MNIST wavelet loader with its cache and
+ * its choices of inputs. */
 #include <math.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -532,6 +533,146 @@ START_TEST(test_mnist_pixels)
 }
 END_TEST
 
+/* Every choice of inputs: its features are the coefficients (or pixels) it
+ * names, its indices those its rule gives, and its cache its own: a cache of
+ * one choice put under another's name is not read as that one's. */
+START_TEST(test_mnist_inputs)
+{
+	const char *dir = write_set();
+	static double htr[NTR * 1024], hte[NTE * 1024], var[1024];
+	static int coarse[1024];
+	for (int i = 0; i < NTR; i++)
+		haar_image(px_tr + i * 784, 28, 28, 32, htr + i * 1024);
+	for (int i = 0; i < NTE; i++)
+		haar_image(px_te + i * 784, 28, 28, 32, hte + i * 1024);
+	for (int j = 0; j < 1024; j++) {
+		double m = 0, v = 0;
+		for (int i = 0; i < NTR; i++)
+			m += htr[i * 1024 + j] / NTR;
+		for (int i = 0; i < NTR; i++)
+			v += (htr[i * 1024 + j] - m) * (htr[i * 1024 + j] - m) / NTR;
+		var[j] = v;
+	}
+	haar_coarse_order(32, coarse);
+	const struct {
+		MnistInputs kind;
+		const char *label;
+		int k;
+	} kinds[4] = {{MNIST_QR, "tiny-haar16", FEAT},
+	              {MNIST_VARIANCE, "tiny-haar16-variance", FEAT},
+	              {MNIST_COARSE, "tiny-haar16-coarse", FEAT},
+	              {MNIST_ALL, "tiny-haar-all", 1024}};
+	int *got[4];
+	char path[4][700], want[200];
+	Err e;
+	for (int c = 0; c < 4; c++) {
+		Dataset *tr, *te;
+		int k = kinds[c].k;
+		ck_assert_msg(
+		    mnist_load_inputs(dir, "tiny", kinds[c].kind, FEAT, &tr, &te, &got[c], &e) == 0,
+		    "%s", e.msg);
+		ck_assert_int_eq(tr->d, k);
+		ck_assert_int_eq(te->d, k);
+		snprintf(want, sizeof want, "%s train", kinds[c].label);
+		ck_assert_str_eq(tr->name, want);
+		snprintf(want, sizeof want, "%s test", kinds[c].label);
+		ck_assert_str_eq(te->name, want);
+		snprintf(path[c], sizeof path[c], "%s/%s.cache", dir, kinds[c].label);
+		struct stat st;
+		ck_assert_int_eq(stat(path[c], &st), 0);
+		ck_assert(S_ISREG(st.st_mode));
+		for (int i = 0; i < NTR; i++) {
+			ck_assert_int_eq(tr->y[i], lb_tr[i]);
+			for (int j = 0; j < k; j++)
+				ck_assert_float_eq(tr->x[i * k + j],
+				                   (float)htr[i * 1024 + got[c][j]]);
+		}
+		for (int i = 0; i < NTE; i++) {
+			ck_assert_int_eq(te->y[i], lb_te[i]);
+			for (int j = 0; j < k; j++)
+				ck_assert_float_eq(te->x[i * k + j],
+				                   (float)hte[i * 1024 + got[c][j]]);
+		}
+		dataset_free(tr);
+		dataset_free(te);
+	}
+	/* the paper's: pivoted QR on the training coefficients */
+	int qr[FEAT];
+	ck_assert_int_eq(haar_select(htr, NTR, 1024, FEAT, qr, &e), 0);
+	for (int j = 0; j < FEAT; j++)
+		ck_assert_int_eq(got[0][j], qr[j]);
+	/* by variance: non-increasing, and none left out has more */
+	const int *gv = got[1];
+	for (int j = 0; j + 1 < FEAT; j++)
+		ck_assert_double_ge(var[gv[j]] * (1 + 1e-9), var[gv[j + 1]]);
+	for (int c = 0; c < 1024; c++) {
+		int in = 0;
+		for (int j = 0; j < FEAT; j++)
+			in |= gv[j] == c;
+		if (!in)
+			ck_assert_double_le(var[c], var[gv[FEAT - 1]] * (1 + 1e-9));
+	}
+	ck_assert_double_gt(var[gv[FEAT - 1]], 0);
+	/* the coarsest, and all in the layout's order */
+	for (int j = 0; j < FEAT; j++)
+		ck_assert_int_eq(got[2][j], coarse[j]);
+	for (int j = 0; j < 1024; j++)
+		ck_assert_int_eq(got[3][j], j);
+	ck_assert_int_ne(memcmp(got[0], got[1], FEAT * sizeof *got[0]), 0);
+	ck_assert_int_ne(memcmp(got[1], got[2], FEAT * sizeof *got[0]), 0);
+
+	/* the variance cache copied over the QR and coarse ones: both built again */
+	size_t vlen;
+	unsigned char *vc = tu_read(path[1], &vlen);
+	ck_assert_ptr_nonnull(vc);
+	spit(path[0], vc, vlen);
+	spit(path[2], vc, vlen);
+	for (int c = 0; c <= 2; c += 2) {
+		Dataset *tr, *te;
+		int *again;
+		ck_assert_int_eq(
+		    mnist_load_inputs(dir, "tiny", kinds[c].kind, FEAT, &tr, &te, &again, &e), 0);
+		ck_assert_mem_eq(again, got[c], FEAT * sizeof *again);
+		size_t len;
+		unsigned char *now = tu_read(path[c], &len);
+		ck_assert(len != vlen || memcmp(now, vc, len) != 0);
+		free(now);
+		free(again);
+		dataset_free(tr);
+		dataset_free(te);
+	}
+	free(vc);
+	for (int c = 0; c < 4; c++)
+		free(got[c]);
+
+	/* the pixels: no transform, no cache, no indices */
+	Dataset *tr, *te;
+	int *none = (int *)&e;
+	ck_assert_int_eq(mnist_load_inputs(dir, "tiny", MNIST_PIXELS, FEAT, &tr, &te, &none, &e),
+	                 0);
+	ck_assert_ptr_null(none);
+	ck_assert_int_eq(tr->d, 784);
+	ck_assert_str_eq(tr->name, "tiny-pixels train");
+	ck_assert_str_eq(te->name, "tiny-pixels test");
+	for (int i = 0; i < NTE * 784; i += 13)
+		ck_assert_float_eq(te->x[i], px_te[i] / 255.0f);
+	dataset_free(tr);
+	dataset_free(te);
+	snprintf(want, sizeof want, "%s/tiny-pixels.cache", dir);
+	ck_assert_int_ne(access(want, F_OK), 0);
+
+	/* the words, and a kind that is none */
+	for (int c = MNIST_QR; c <= MNIST_PIXELS; c++)
+		ck_assert_int_eq(mnist_inputs_parse(mnist_inputs_name(c)), c);
+	ck_assert_str_eq(mnist_inputs_name(MNIST_VARIANCE), "variance");
+	ck_assert_int_eq(mnist_inputs_parse("QR"), -1);
+	ck_assert_int_eq(mnist_load_inputs(dir, "tiny", (MnistInputs)7, FEAT, &tr, &te, NULL, &e),
+	                 -1);
+	ck_assert_ptr_null(tr);
+	ck_assert_int_eq(tu_rmtree(dir), 0);
+}
+END_TEST
+
 static Suite *haar_suite(void)
 {
 	Suite *s = suite_create("haar");
@@ -552,6 +693,7 @@ static Suite *haar_suite(void)
 	tcase_add_test(t, test_mnist_load_and_cache);
 	tcase_add_test(t, test_mnist_unwritable_cache_and_errors);
 	tcase_add_test(t, test_mnist_pixels);
+	tcase_add_test(t, test_mnist_inputs);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -13,6 +13,7 @@
 
 #include "base/file.h"
 #include "base/rng.h"
+#include "data/mnist.h"
 #include "engine/limits.h"
 #include "engine/model_io.h"
 
@@ -25,6 +26,7 @@ const struct option cli_common_options[] = {
 	{"limit", required_argument, NULL, CLI_OPT_LIMIT},
 	{"center", no_argument, NULL, CLI_OPT_CENTER},
 	{"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
+	{"inputs", required_argument, NULL, CLI_OPT_INPUTS},
 	{"layers", required_argument, NULL, CLI_OPT_LAYERS},
 	{"act", required_argument, NULL, CLI_OPT_ACT},
 	{"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
@@ -51,7 +53,7 @@ const struct option cli_mode_options[CLI_MODE_NOPTIONS] = {
 };
 
 const char cli_common_help[] =
-	"Data:\n" CLI_DATA_HELP
+	"Data:\n" CLI_DATA_HELP CLI_INPUTS_HELP
 	"  --val-frac F         validation fraction of every class, 0 < F < 1 (default 0.1)\n"
 	"  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
 	"Network:\n"
@@ -177,7 +179,14 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->data.dir = arg;
 		return 1;
 	case CLI_OPT_FEATURES:
+		c->features_given = 1;
 		return limit_parse_int(LIM_FEATURES, "--features", arg, &c->data.features, e) ? -1 : 1;
+	case CLI_OPT_INPUTS:
+		if ((v = mnist_inputs_parse(arg)) < 0)
+			return err_set(e, "--inputs: unknown inputs '%s' (expected qr, variance, coarse, "
+					  "all or pixels)", arg);
+		c->data.inputs = v;
+		return 1;
 	case CLI_OPT_LABEL_COL:
 		return cli_int("--label-col", arg, 0, 1000000, &c->data.label_col, e) ? -1 : 1;
 	case CLI_OPT_CENTER:
@@ -312,6 +321,16 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 			fprintf(stderr, "condnet %s: %s\n", argv[0], e.msg);
 			return 2;
 		}
+	}
+	const CommonOpts *co = c ? c : shared;
+	if (co && co->features_given &&
+	    (co->data.inputs == MNIST_ALL || co->data.inputs == MNIST_PIXELS)) {
+		fprintf(stderr,
+			"condnet %s: --features counts the coefficients of --inputs qr, variance and "
+			"coarse; --inputs %s takes %s\n",
+			argv[0], mnist_inputs_name(co->data.inputs),
+			co->data.inputs == MNIST_ALL ? "all 1,024" : "every pixel");
+		return 2;
 	}
 	if (first)
 		*first = optind;

@@ -18,7 +18,8 @@
 #include "engine/train_plan.h"
 
 typedef struct CommonOpts {
-	DataSpec data;       /* --data, --data-dir, --features, --label-col, --limit */
+	DataSpec data;       /* --data, --data-dir, --features, --label-col, --limit, --inputs */
+	int features_given;  /* --features was given */
 	const char *layers;  /* --layers (hidden widths), default per data set */
 	ActKind act;         /* --act */
 	float act_a;         /* --act-scale (erf(a·x)), default 1 */
@@ -47,8 +48,8 @@ void cli_common_default(CommonOpts *c);
 extern const struct option cli_common_options[];
 extern const int cli_common_noptions;
 /* The first CLI_DATA_NOPTIONS entries of cli_common_options are the data-set
- * options, --data to --standardize, for commands that take only those. */
-#define CLI_DATA_NOPTIONS 7
+ * options, --data to --inputs, for commands that take only those. */
+#define CLI_DATA_NOPTIONS 8
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e);
 /* The text describing the common options, for --help; CLI_DATA_HELP the
  * part about the data-set options (the first CLI_DATA_NOPTIONS). */
@@ -62,6 +63,13 @@ extern const char cli_common_help[];
 	"  --limit N            keep at most N rows of every class (quick runs)\n" \
 	"  --center             subtract every feature's mean over the training set\n" \
 	"  --standardize        and divide by its standard deviation there\n"
+/* --inputs, which the batch commands take and the screen does not. */
+#define CLI_INPUTS_HELP \
+	"  --inputs KIND        what MNIST/Fashion networks see: qr (the K Haar coefficients\n" \
+	"                       a pivoted QR picks first, the paper's; the default),\n" \
+	"                       variance (the K of largest variance), coarse (the K\n" \
+	"                       coarsest), all (all 1,024 coefficients) or pixels (the 784\n" \
+	"                       pixels); K is --features, which all and pixels refuse\n"
 
 /* Loads the data sets, and builds the network: from --load, or fresh from
  * --layers with Glorot weights from --seed. Either output may be NULL. */
@@ -76,7 +84,7 @@ enum {
 	CLI_OPT_THREADS, CLI_OPT_LOAD, CLI_OPT_SAVE, CLI_OPT_JSON, CLI_OPT_CSV, CLI_OPT_QUIET,
 	CLI_OPT_VAL_FRAC, CLI_OPT_VAL_PER_CLASS, CLI_OPT_CENTER, CLI_OPT_STANDARDIZE,
 	CLI_OPT_SCHEDULE, CLI_OPT_WARMUP, CLI_OPT_EARLY_STOP, CLI_OPT_REPRO, CLI_OPT_NO_REPRO,
-	CLI_OPT_OWN = 512
+	CLI_OPT_INPUTS, CLI_OPT_OWN = 512
 };
 
 /* --reproducible and --no-reproducible, which every command takes (main.c

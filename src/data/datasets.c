@@ -31,6 +31,7 @@ void dataspec_default(DataSpec *s)
 	s->spec = NULL;
 	s->dir = NULL;
 	s->features = 200;
+	s->inputs = MNIST_QR;
 	s->label_col = -1;
 	s->seed = 1;
 	s->limit = 0;
@@ -183,6 +184,9 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 {
 	const char *name = s->spec ? s->spec : "synthetic";
 	char p[PATH_LEN], q[PATH_LEN];
+	if (s->inputs != MNIST_QR && strcmp(name, "mnist") != 0 && strcmp(name, "fashion") != 0)
+		return err_set(e, "%s: the inputs '%s' are a choice of mnist and fashion only",
+		               name, mnist_inputs_name(s->inputs));
 	if (strcmp(name, "synthetic") == 0) {
 		*train = dataset_synthetic(SYNTH_TRAIN, SYNTH_K, SYNTH_D, s->seed, e);
 		*test = dataset_synthetic(SYNTH_TEST, SYNTH_K, SYNTH_D, rng_derive(s->seed, 1), e);
@@ -206,7 +210,7 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 		return -1;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	if (is_mnist || is_fashion) {
-		if (mnist_load(p, name, s->features, train, test, NULL, e) == 0)
+		if (mnist_load_inputs(p, name, s->inputs, s->features, train, test, NULL, e) == 0)
 			return 0;
 		/* On failure the loader owns whatever it allocated. */
 		*train = *test = NULL;

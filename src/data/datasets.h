@@ -16,6 +16,7 @@ typedef struct DataSpec {
 	const char *spec;     /* as above; NULL means "synthetic" */
 	const char *dir;      /* data directory; NULL means the default above */
 	int features;         /* MNIST/Fashion wavelet coefficients (default 200) */
+	int inputs;           /* MNIST/Fashion: which (MnistInputs; default MNIST_QR) */
 	int label_col;        /* CSV label column, -1 = last */
 	uint64_t seed;        /* synthetic data seed */
 	int limit;            /* > 0: keep at most this many rows per class (quick runs) */
