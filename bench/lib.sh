@@ -1,12 +1,16 @@
 # shellcheck shell=bash
-# bench/lib.sh - shared by the bench scripts: the top of the built tree, the
-# compiler flags of its configuration, Debian packages installed on demand,
-# and one block describing the machine and its load. Sourced, not run.
+# bench/lib.sh - shared by the bench scripts: the top of the source tree and
+# of the built tree, the compiler flags of its configuration, Debian packages
+# installed on demand, and one block describing the machine and its load.
+# Sourced, not run.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+# The built tree: the directory the bench is started from when condnet was
+# built there out of the source tree (cd build && ../bench/NAME), else TOP.
+if [ -f Makefile ] && [ -f src/libcondnet.a ]; then BUILD=$(pwd); else BUILD=$TOP; fi
 cd "$TOP"
-if [ ! -f Makefile ] || [ ! -f src/libcondnet.a ]; then
-	echo "bench: build condnet first (./configure && make)" >&2
+if [ ! -f "$BUILD/Makefile" ] || [ ! -f "$BUILD/src/libcondnet.a" ]; then
+	echo "bench: build condnet first (./configure && make), and start the bench where it was built" >&2
 	exit 1
 fi
 
@@ -19,8 +23,12 @@ need() {
 	done
 }
 
+# The condnet the built tree holds (for the benches that source this).
+# shellcheck disable=SC2034
+CONDNET_BIN=$BUILD/condnet
+
 # mkvar NAME: a variable of the configured Makefile (GSL_LIBS, OPENBLAS_LIBS…).
-mkvar() { sed -n "s/^$1 = //p" Makefile; }
+mkvar() { sed -n "s/^$1 = //p" "$BUILD/Makefile"; }
 
 BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/condnet-bench.XXXXXX")
 trap 'rm -rf "$BENCH_TMP"' EXIT
@@ -29,7 +37,7 @@ trap 'rm -rf "$BENCH_TMP"' EXIT
 build() {
 	local name=$1; shift
 	# shellcheck disable=SC2046
-	gcc -std=gnu11 -O2 -pthread -Isrc -I. $(mkvar OPENBLAS_CFLAGS) "$@" src/libcondnet.a \
+	gcc -std=gnu11 -O2 -pthread -Isrc -I"$BUILD" $(mkvar OPENBLAS_CFLAGS) "$@" "$BUILD/src/libcondnet.a" \
 		$(mkvar GSL_LIBS) $(mkvar OPENBLAS_LIBS) $(mkvar CJSON_LIBS) $(mkvar ZLIB_LIBS) -lm \
 		-o "$BENCH_TMP/$name"
 }
