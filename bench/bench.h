@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include "base/clock.h"
-#include "data/dataset.h"
 #include "base/rng.h"
+#include "data/dataset.h"
 
 static const int widths[] = {200, 600, 410, 510, 420, 364, 319, 278, 249, 212, 180, 130, 50, 10};
 #define M ((int)(sizeof widths / sizeof *widths) - 1)

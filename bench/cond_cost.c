@@ -14,14 +14,13 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench.h"
 #include "base/blas.h"
+#include "bench.h"
+#include "data/dataset.h"
 #include "engine/cond.h"
 #include "engine/cond_matrix.h"
-#include "data/dataset.h"
 #include "engine/net.h"
 #include "engine/train.h"
-
 
 static void die(const char *what, const Err *e)
 {
@@ -90,7 +89,7 @@ static int same(const LayerCond *a, const LayerCond *b, int qr)
 		    a[i].p != b[i].p || memcmp(&a[i].kappa, &b[i].kappa, sizeof a[i].kappa))
 			return 0;
 		if (qr && (memcmp(a[i].perm, b[i].perm, sizeof *a[i].perm * a[i].cols) ||
-			   memcmp(a[i].rdiag, b[i].rdiag, sizeof *a[i].rdiag * a[i].nsv)))
+		           memcmp(a[i].rdiag, b[i].rdiag, sizeof *a[i].rdiag * a[i].nsv)))
 			return 0;
 	}
 	return 1;
@@ -162,8 +161,9 @@ int main(int argc, char **argv)
 		cond_layer_free(&c[i]);
 	}
 	printf("largest kappa after training: %.4g\n", kmax);
-	printf("ratio: kappa of all layers (%d threads) / one epoch = %.3f %% (target <= 1 %%: %s)\n",
-	       threads, 100 * vn.best / ep.best, vn.best <= 0.01 * ep.best ? "met" : "NOT met");
+	printf(
+	    "ratio: kappa of all layers (%d threads) / one epoch = %.3f %% (target <= 1 %%: %s)\n",
+	    threads, 100 * vn.best / ep.best, vn.best <= 0.01 * ep.best ? "met" : "NOT met");
 	net_free(net);
 	dataset_free(d);
 	return 0;

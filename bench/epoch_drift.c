@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
 #include "base/blas.h"
-#include "data/datasets.h"
 #include "base/fpmode.h"
+#include "bench.h"
+#include "data/datasets.h"
 #include "engine/net.h"
 #include "engine/train.h"
 
@@ -93,7 +93,7 @@ static double probe(const Net *snap, const Dataset *d, const TrainOpts *o, long 
 		exit(1);
 	}
 	double t0 = now();
-	trainer_step(t, PROBE, &e);
+	trainer_step(t, PROBE, NULL, &e);
 	double s = now() - t0;
 	trainer_free(t);
 	net_free(net);
@@ -159,8 +159,8 @@ int main(int argc, char **argv)
 	printf("epoch   flushed (condnet)   IEEE subnormals   IEEE / flushed\n");
 	for (int k = 0; k < MARKS; k++)
 		if (wt.snap[k])
-			printf("%5d   %7.2f s  x%.2f     %7.2f s  x%.2f    %.2f\n", marks[k], sec[0][k],
-			       sec[0][k] / sec[0][0], sec[1][k], sec[1][k] / sec[1][0],
+			printf("%5d   %7.2f s  x%.2f     %7.2f s  x%.2f    %.2f\n", marks[k],
+			       sec[0][k], sec[0][k] / sec[0][0], sec[1][k], sec[1][k] / sec[1][0],
 			       sec[1][k] / sec[0][k]);
 	for (int k = 0; k < MARKS; k++)
 		net_free(wt.snap[k]);

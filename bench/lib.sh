@@ -7,9 +7,9 @@ set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 # The built tree: the directory the bench is started from when condnet was
 # built there out of the source tree (cd build && ../bench/NAME), else TOP.
-if [ -f Makefile ] && [ -f src/libcondnet.a ]; then BUILD=$(pwd); else BUILD=$TOP; fi
+if [ -f Makefile ] && [ -f src/base/libbase.a ]; then BUILD=$(pwd); else BUILD=$TOP; fi
 cd "$TOP"
-if [ ! -f "$BUILD/Makefile" ] || [ ! -f "$BUILD/src/libcondnet.a" ]; then
+if [ ! -f "$BUILD/Makefile" ] || [ ! -f "$BUILD/src/base/libbase.a" ]; then
 	echo "bench: build condnet first (./configure && make), and start the bench where it was built" >&2
 	exit 1
 fi
@@ -28,7 +28,10 @@ need() {
 CONDNET_BIN=$BUILD/condnet
 
 # mkvar NAME: a variable of the configured Makefile (GSL_LIBS, OPENBLAS_LIBS…).
-mkvar() { sed -n "s/^$1 = //p" "$BUILD/Makefile"; }
+mkvar() { sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$BUILD/Makefile" | sed -n "s/^$1 = //p" | tr -s ' \t' ' '; }
+
+# The layers' libraries of the built tree, in link order (CONDNET_LIBS).
+condnet_libs() { for lib in $(mkvar CONDNET_LIBS); do echo "$BUILD/$lib"; done; }
 
 BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/condnet-bench.XXXXXX")
 trap 'rm -rf "$BENCH_TMP"' EXIT
@@ -37,7 +40,7 @@ trap 'rm -rf "$BENCH_TMP"' EXIT
 build() {
 	local name=$1; shift
 	# shellcheck disable=SC2046
-	gcc -std=gnu11 -O2 -pthread -Isrc -I"$BUILD" $(mkvar OPENBLAS_CFLAGS) "$@" "$BUILD/src/libcondnet.a" \
+	gcc -std=gnu11 -O2 -pthread -Isrc -I"$BUILD" $(mkvar OPENBLAS_CFLAGS) "$@" $(condnet_libs) \
 		$(mkvar GSL_LIBS) $(mkvar OPENBLAS_LIBS) $(mkvar CJSON_LIBS) $(mkvar ZLIB_LIBS) -lm \
 		-o "$BENCH_TMP/$name"
 }

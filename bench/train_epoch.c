@@ -15,12 +15,11 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "bench.h"
 #include "base/blas.h"
+#include "bench.h"
 #include "data/dataset.h"
 #include "engine/net.h"
 #include "engine/train.h"
-
 
 static double flops_per_row(void)
 {

@@ -16,12 +16,12 @@ mkdir -p "$out/gen/onnx"
 protoc-c --proto_path="$(dirname "$proto")" --c_out="$out/gen/onnx" "$proto"
 cppflags="-I$(pwd) -I$top -I$top/src -I$out/gen $(pkg-config --cflags $deps)"
 libs="$(pkg-config --libs $deps) -lm -lpthread"
-# The library's sources (src/base, src/data, src/engine, src/paper):
+# The library's sources (every folder of src/ but the front ends cli/ and tui/):
 # $FUZZ_ENGINE (make passes the library's), else every .c in those folders.
 if [ -n "${FUZZ_ENGINE:-}" ]; then
 	engine=$(for f in $FUZZ_ENGINE; do case $f in *.c) echo "${f#src/}" | sed 's/\.c$//' ;; esac; done)
 else
-	engine=$(cd "$top/src" && for f in base/*.c data/*.c engine/*.c paper/*.c; do echo "${f%.c}"; done)
+	engine=$(cd "$top/src" && for f in base/*.c data/*.c engine/*.c model/*.c alg/*.c report/*.c session/*.c paper/*.c; do echo "${f%.c}"; done)
 fi
 mkdir -p "$out/obj"
 $cc $cflags -fsanitize=fuzzer-no-link,$san $cppflags -c "$out/gen/onnx/onnx.pb-c.c" \

@@ -15,7 +15,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	int col = cols[data[0] % 5];
 	if (csv_load(fuzz_file(data + 1, size - 1, ".csv"), col, &ds, &e) == 0) {
-		if (!ds || ds->n <= 0 || ds->d <= 0 || ds->k <= 0 || dataset_validate(ds, "csv", &e) < 0)
+		if (!ds || ds->n <= 0 || ds->d <= 0 || ds->k <= 0 ||
+		    dataset_validate(ds, "csv", &e) < 0)
 			abort();
 	} else if (!e.msg[0]) {
 		abort();

@@ -2,8 +2,8 @@
  * On success the dimensions must be positive and describe the buffer. */
 #include <stdlib.h>
 
-#include "fuzz_file.h"
 #include "data/idx.h"
+#include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

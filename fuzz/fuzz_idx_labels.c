@@ -2,8 +2,8 @@
  * On success every label must be in [0, 10). */
 #include <stdlib.h>
 
-#include "fuzz_file.h"
 #include "data/idx.h"
+#include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

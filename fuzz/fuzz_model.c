@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz_file.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 
 static void check(const uint8_t *data, size_t size)
 {
@@ -32,7 +32,8 @@ static void check(const uint8_t *data, size_t size)
 	    back->sched_st.step != net->sched_st.step)
 		abort();
 	for (int i = 0; i < net->m; i++)
-		if (memcmp(back->W[i], net->W[i], (size_t)net->n[i] * (size_t)net->n[i + 1] * sizeof *net->W[i]) ||
+		if (memcmp(back->W[i], net->W[i],
+		           (size_t)net->n[i] * (size_t)net->n[i + 1] * sizeof *net->W[i]) ||
 		    memcmp(back->b[i], net->b[i], (size_t)net->n[i + 1] * sizeof *net->b[i]))
 			abort();
 	net_free(back);

@@ -2,8 +2,8 @@
  * positive and the buffer must hold shape[0] (× shape[1]) values. */
 #include <stdlib.h>
 
-#include "fuzz_file.h"
 #include "data/npy.h"
+#include "fuzz_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/onnx_io.h"
+#include "model/onnx_io.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/session.h"
 #include "fuzz_file.h"
+#include "session/session.h"
 
 static void check_action(const SessAction *a)
 {

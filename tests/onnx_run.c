@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "data/npy.h"
-#include "engine/model_io.h"
-#include "engine/onnx_io.h"
+#include "model/model_io.h"
+#include "model/onnx_io.h"
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -44,7 +44,7 @@ static int run(const char *model, const char *xpath, const char *opath)
 	long rows = nd == 2 ? shape[0] : 1, cols = nd == 2 ? shape[1] : shape[0];
 	if (cols != net->n[0]) {
 		fprintf(stderr, "onnx_run: %s: %ld columns, the network has %d inputs\n", xpath,
-			cols, net->n[0]);
+		        cols, net->n[0]);
 		return 1;
 	}
 	float *xf = malloc((size_t)(rows * cols + 1) * sizeof *xf);
@@ -52,7 +52,7 @@ static int run(const char *model, const char *xpath, const char *opath)
 	for (long i = 0; i < rows * cols; i++)
 		xf[i] = (float)x[i];
 	int rc = onnx_forward(net, info.softmax, xf, (int)rows, out, &e) ||
-		 npy_write_f32(opath, out, rows, net->n[net->m], &e);
+	         npy_write_f32(opath, out, rows, net->n[net->m], &e);
 	if (rc)
 		fprintf(stderr, "onnx_run: %s\n", e.msg);
 	free(x);
@@ -86,10 +86,10 @@ static double check_set(const Net *net, const OnnxInfo *info, const char *dir)
 	float *got = NULL;
 	if (cols != net->n[0] || wn != rows * net->n[net->m])
 		fprintf(stderr,
-			"onnx_run: %s: %lld×%lld inputs and %lld outputs do not fit %d-...-%d\n",
-			dir, rows, cols, wn, net->n[0], net->n[net->m]);
+		        "onnx_run: %s: %lld×%lld inputs and %lld outputs do not fit %d-...-%d\n",
+		        dir, rows, cols, wn, net->n[0], net->n[net->m]);
 	else if (!(got = malloc((size_t)wn * sizeof *got)) ||
-		 onnx_forward(net, info->softmax, x, (int)rows, got, &e))
+	         onnx_forward(net, info->softmax, x, (int)rows, got, &e))
 		fprintf(stderr, "onnx_run: %s: %s\n", dir, e.msg);
 	else
 		for (long long i = 0; i < wn; i++) {

@@ -8,15 +8,27 @@
 #include "engine/act.h"
 #include "testutil.h"
 
+/* The kind a name parses to, or -1. */
+static int parsed(const char *s)
+{
+	ActKind k;
+	return act_parse(s, &k, NULL) ? -1 : (int)k;
+}
+
 START_TEST(test_act_names)
 {
 	for (int k = 0; k < ACT_COUNT; k++)
-		ck_assert_int_eq(act_parse(act_name((ActKind)k)), k);
-	ck_assert_int_eq(act_parse("erf"), ACT_ERF);
-	ck_assert_int_eq(act_parse("relu"), ACT_RELU);
-	ck_assert_int_eq(act_parse("Erf"), -1);
-	ck_assert_int_eq(act_parse(""), -1);
-	ck_assert_int_eq(act_parse(NULL), -1);
+		ck_assert_int_eq(parsed(act_name((ActKind)k)), k);
+	ck_assert_int_eq(parsed("erf"), ACT_ERF);
+	ck_assert_int_eq(parsed("relu"), ACT_RELU);
+	ck_assert_int_eq(parsed("Erf"), -1);
+	ck_assert_int_eq(parsed(""), -1);
+	ck_assert_int_eq(parsed(NULL), -1);
+	Err e;
+	ActKind k;
+	ck_assert_int_eq(act_parse("cosine", &k, &e), -1);
+	ck_assert_str_eq(e.msg,
+	                 "unknown activation 'cosine' (expected erf, tanh, relu or sigmoid)");
 }
 END_TEST
 
@@ -26,19 +38,19 @@ START_TEST(test_act_parse)
 	static const struct {
 		const char *name;
 		int kind;
-	} names[] = {{"erf", ACT_ERF}, {"tanh", ACT_TANH}, {"relu", ACT_RELU},
-		     {"sigmoid", ACT_SIGMOID}};
+	} names[] = {
+	    {"erf", ACT_ERF}, {"tanh", ACT_TANH}, {"relu", ACT_RELU}, {"sigmoid", ACT_SIGMOID}};
 	for (int i = 0; i < 4; i++) {
-		ck_assert_int_eq(act_parse(names[i].name), names[i].kind);
+		ck_assert_int_eq(parsed(names[i].name), names[i].kind);
 		ck_assert_str_eq(act_name((ActKind)names[i].kind), names[i].name);
 	}
-	static const char *const bad[] = {"ERF",   "Tanh",   "RELU",     "sigmoid ", " erf",
-					  "er",    "erff",   "tan",      "sigm",     "sigmoids",
-					  "relu6", "linear", "softmax",  "erf,tanh", "?",
-					  "0",     "1",      "tanh\n",   "re lu",    "sigmoid\t"};
+	static const char *const bad[] = {"ERF",   "Tanh",   "RELU",    "sigmoid ", " erf",
+	                                  "er",    "erff",   "tan",     "sigm",     "sigmoids",
+	                                  "relu6", "linear", "softmax", "erf,tanh", "?",
+	                                  "0",     "1",      "tanh\n",  "re lu",    "sigmoid\t"};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-		ck_assert_msg(act_parse(bad[i]) == -1, "act_parse(\"%s\") = %d, expected -1",
-			      bad[i], act_parse(bad[i]));
+		ck_assert_msg(parsed(bad[i]) == -1, "act_parse(\"%s\") = %d, expected -1", bad[i],
+		              parsed(bad[i]));
 }
 END_TEST
 
@@ -149,21 +161,21 @@ START_TEST(test_act_forward_bias_rows)
 					for (size_t j = 0; j < cols; j++)
 						zr[r * cols + j] += b[j];
 					act_forward((ActKind)k, a, zr + r * cols, yr + r * cols,
-						    cols);
+					            cols);
 				}
 				ck_assert_msg(memcmp(zf, zr, n * sizeof *z) == 0,
-					      "%s a=%g cols=%zu: z + b differs", act_name(k), a,
-					      cols);
+				              "%s a=%g cols=%zu: z + b differs", act_name(k), a,
+				              cols);
 				ck_assert_msg(memcmp(yf, yr, n * sizeof *z) == 0,
-					      "%s a=%g cols=%zu: f(z + b) differs", act_name(k), a,
-					      cols);
+				              "%s a=%g cols=%zu: f(z + b) differs", act_name(k), a,
+				              cols);
 				act_forward_bias((ActKind)k, a, zi, b, zi, ROWS, cols);
 				ck_assert_msg(memcmp(zi, yr, n * sizeof *z) == 0,
-					      "%s a=%g cols=%zu: in place (y == z) differs",
-					      act_name(k), a, cols);
+				              "%s a=%g cols=%zu: in place (y == z) differs",
+				              act_name(k), a, cols);
 				/* Nothing past rows × cols is written. */
-				ck_assert_int_eq(memcmp(zf + n, z + n, (ROWS * MAXC - n) * sizeof *z),
-						 0);
+				ck_assert_int_eq(
+				    memcmp(zf + n, z + n, (ROWS * MAXC - n) * sizeof *z), 0);
 			}
 }
 END_TEST
@@ -210,8 +222,8 @@ static double fd_derivative(ActKind k, float a, float z)
 START_TEST(test_act_backward_finite_difference)
 {
 	enum { N = 9 };
-	static const float zs[N] = {-2.5f,   -1.25f, -0.625f, -0.375f, 0.3125f,
-				    0.75f,   1.0f,   1.5f,    2.25f};
+	static const float zs[N] = {-2.5f, -1.25f, -0.625f, -0.375f, 0.3125f,
+	                            0.75f, 1.0f,   1.5f,    2.25f};
 	static const float scales[] = {1.0f, 0.7f, 2.5f};
 	for (int k = 0; k < ACT_COUNT; k++)
 		for (int s = 0; s < (k == ACT_ERF ? 3 : 1); s++) {
@@ -225,13 +237,13 @@ START_TEST(test_act_backward_finite_difference)
 				float g1 = -0.5f;
 				act_backward((ActKind)k, a, &zs[i], &y[i], &g1, 1);
 				ck_assert_msg(fabs(g[i] - want) < 1e-4,
-					      "%s a=%g z=%g: array gives %.7g, finite "
-					      "difference %.7g",
-					      act_name(k), a, zs[i], g[i], want);
+				              "%s a=%g z=%g: array gives %.7g, finite "
+				              "difference %.7g",
+				              act_name(k), a, zs[i], g[i], want);
 				ck_assert_msg(fabs(g1 - want) < 1e-4,
-					      "%s a=%g z=%g: one value gives %.7g, finite "
-					      "difference %.7g",
-					      act_name(k), a, zs[i], g1, want);
+				              "%s a=%g z=%g: one value gives %.7g, finite "
+				              "difference %.7g",
+				              act_name(k), a, zs[i], g1, want);
 			}
 		}
 }
@@ -261,10 +273,10 @@ START_TEST(test_act_lanes_match_one_value)
 			act_forward((ActKind)k, a, &z[i], &y1, 1);
 			act_backward((ActKind)k, a, &z[i], &y1, &g1, 1);
 			ck_assert_msg(memcmp(&y1, &y[i], sizeof y1) == 0 &&
-					  memcmp(&g1, &g[i], sizeof g1) == 0,
-				      "%s z=%a: lanes give %a, %a; one value %a, %a", act_name(k),
-				      (double)z[i], (double)y[i], (double)g[i], (double)y1,
-				      (double)g1);
+			                  memcmp(&g1, &g[i], sizeof g1) == 0,
+			              "%s z=%a: lanes give %a, %a; one value %a, %a", act_name(k),
+			              (double)z[i], (double)y[i], (double)g[i], (double)y1,
+			              (double)g1);
 		}
 	}
 }

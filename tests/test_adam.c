@@ -65,16 +65,16 @@ START_TEST(test_adam_first_step)
 		int alt;
 		float g, w, want;
 	} cases[] = {
-		{0, 0.5f, 1.0f, 0.99900000002f},      /* 1 − 1e-3·0.5/0.50000001 */
-		{0, -4.0f, -2.0f, -1.9990000000025f}, /* −2 + 1e-3·4/4.00000001 */
-		{0, 1e-8f, 0.25f, 0.2495f},           /* 0.25 − 1e-3·1e-8/2e-8 */
-		{0, -3e-8f, 0.5f, 0.50075f},          /* 0.5 + 1e-3·3e-8/4e-8 */
-		{0, 1e-6f, 0.0f, -9.9009901e-4f},     /* −1e-3·1e-6/1.01e-6 */
-		{0, 0.0f, 0.75f, 0.75f},              /* no gradient, no step */
-		{1, 1e-3f, 1.0f, 0.995f},             /* 1 − 1e-2·1e-3/2e-3 */
-		{1, -2.0f, 0.0f, 9.9950025e-3f},      /* 1e-2·2/2.001 */
-		{1, 3e-3f, -1.0f, -1.0075f},          /* −1 − 1e-2·3e-3/4e-3 */
-		{1, 0.25f, 0.5f, 0.49003984f},        /* 0.5 − 1e-2·0.25/0.251 */
+	    {0, 0.5f, 1.0f, 0.99900000002f},      /* 1 − 1e-3·0.5/0.50000001 */
+	    {0, -4.0f, -2.0f, -1.9990000000025f}, /* −2 + 1e-3·4/4.00000001 */
+	    {0, 1e-8f, 0.25f, 0.2495f},           /* 0.25 − 1e-3·1e-8/2e-8 */
+	    {0, -3e-8f, 0.5f, 0.50075f},          /* 0.5 + 1e-3·3e-8/4e-8 */
+	    {0, 1e-6f, 0.0f, -9.9009901e-4f},     /* −1e-3·1e-6/1.01e-6 */
+	    {0, 0.0f, 0.75f, 0.75f},              /* no gradient, no step */
+	    {1, 1e-3f, 1.0f, 0.995f},             /* 1 − 1e-2·1e-3/2e-3 */
+	    {1, -2.0f, 0.0f, 9.9950025e-3f},      /* 1e-2·2/2.001 */
+	    {1, 3e-3f, -1.0f, -1.0075f},          /* −1 − 1e-2·3e-3/4e-3 */
+	    {1, 0.25f, 0.5f, 0.49003984f},        /* 0.5 − 1e-2·0.25/0.251 */
 	};
 	enum { N = sizeof cases / sizeof *cases };
 	for (int i = 0; i < N; i++) {
@@ -82,7 +82,7 @@ START_TEST(test_adam_first_step)
 		float w = cases[i].w, m = 0, v = 0, g = cases[i].g;
 		adam_step(o, 1, 1, &g, &w, &m, &v);
 		ck_assert_msg(fabs(w - cases[i].want) < 2e-7, "case %d: w = %.9g, expected %.9g", i,
-			      w, cases[i].want);
+		              w, cases[i].want);
 		ck_assert_double_eq_tol(m, (1 - o->beta1) * g, 2e-7 * fabs(g) + 1e-30);
 		ck_assert_double_eq_tol(v, (1 - o->beta2) * g * g, 1e-6 * g * g + 1e-30);
 	}
@@ -95,7 +95,7 @@ START_TEST(test_adam_first_step)
 	adam_step(&def, 1, 4, g, w, m, v);
 	for (int i = 0; i < 4; i++)
 		ck_assert_msg(fabs(w[i] - cases[i].want) < 2e-7, "lane %d: w = %.9g, expected %.9g",
-			      i, w[i], cases[i].want);
+		              i, w[i], cases[i].want);
 }
 END_TEST
 
@@ -127,19 +127,20 @@ START_TEST(test_adam_lanes_match_scalar)
 			for (long t = 1; t <= 20; t++) {
 				for (int i = 0; i < n; i++)
 					g[i] = i == 2 ? 0.0f
-						      : (float)(pow(10, -(i % 5)) *
-								sin(3.1 * i + 0.7 * t));
+					              : (float)(pow(10, -(i % 5)) *
+					                        sin(3.1 * i + 0.7 * t));
 				adam_step(&opts[o], t, (size_t)n, g, w, m, v);
 				for (int i = 0; i < n; i++)
 					adam_step(&opts[o], t, 1, &g[i], &w1[i], &m1[i], &v1[i]);
 				for (int i = 0; i < n; i++) {
 					ck_assert_msg(memcmp(&w[i], &w1[i], sizeof *w) == 0 &&
-							      memcmp(&m[i], &m1[i], sizeof *m) == 0 &&
-							      memcmp(&v[i], &v1[i], sizeof *v) == 0,
-						      "options %d, n = %d, step %ld, lane %d: "
-						      "w %.9g m %.9g v %.9g, one at a time w %.9g "
-						      "m %.9g v %.9g",
-						      o, n, t, i, w[i], m[i], v[i], w1[i], m1[i], v1[i]);
+					                  memcmp(&m[i], &m1[i], sizeof *m) == 0 &&
+					                  memcmp(&v[i], &v1[i], sizeof *v) == 0,
+					              "options %d, n = %d, step %ld, lane %d: "
+					              "w %.9g m %.9g v %.9g, one at a time w %.9g "
+					              "m %.9g v %.9g",
+					              o, n, t, i, w[i], m[i], v[i], w1[i], m1[i],
+					              v1[i]);
 				}
 			}
 			/* The steps moved every parameter with a gradient. */

@@ -58,7 +58,8 @@ static void check_onehot(const float *row, const int *on, int non)
 		int found = 0;
 		for (int i = 0; i < non; i++)
 			found |= on[i] == j;
-		ck_assert_msg(found, "column %d (%s) set", j, adult_feature_name(j, name, sizeof name));
+		ck_assert_msg(found, "column %d (%s) set", j,
+		              adult_feature_name(j, name, sizeof name));
 		ones++;
 	}
 	ck_assert_int_eq(ones, non);
@@ -74,8 +75,10 @@ START_TEST(test_features)
 	ck_assert_str_eq(adult_feature_name(WORKCLASS, name, sizeof name), "workclass=Private");
 	ck_assert_str_eq(adult_feature_name(EDUCATION + 3, name, sizeof name), "education=HS-grad");
 	ck_assert_str_eq(adult_feature_name(SEX + 1, name, sizeof name), "sex=Male");
-	ck_assert_str_eq(adult_feature_name(COUNTRY, name, sizeof name), "native-country=United-States");
-	ck_assert_str_eq(adult_feature_name(FEATURES - 1, name, sizeof name), "native-country=Holand-Netherlands");
+	ck_assert_str_eq(adult_feature_name(COUNTRY, name, sizeof name),
+	                 "native-country=United-States");
+	ck_assert_str_eq(adult_feature_name(FEATURES - 1, name, sizeof name),
+	                 "native-country=Holand-Netherlands");
 	ck_assert_ptr_null(adult_feature_name(FEATURES, name, sizeof name));
 	ck_assert_ptr_null(adult_feature_name(-1, name, sizeof name));
 }
@@ -203,15 +206,24 @@ START_TEST(test_text_rules)
 	snprintf(want, sizeof want, "adult.data:2: NUL byte at character %zu, expected text",
 	         strlen(row) + 1);
 	ck_assert_msg(strstr(e.msg, want), "%s", e.msg);
-	const char *forms[] = {"%s\r%s\r", "%s\r\n%s", "\xef\xbb\xbf%s\n%s\n"};
 	for (int f = 0; f < 3; f++) {
-		snprintf(text, sizeof text, forms[f], row, row);
-		ck_assert_msg(adult_load(put("adult.data", text), &ds, &e) == 0, "%d: %s", f, e.msg);
+		if (f == 0)
+			snprintf(text, sizeof text, "%s\r%s\r", row, row);
+		else if (f == 1)
+			snprintf(text, sizeof text, "%s\r\n%s", row, row);
+		else
+			snprintf(text, sizeof text, "\xef\xbb\xbf%s\n%s\n", row, row);
+		ck_assert_msg(adult_load(put("adult.data", text), &ds, &e) == 0, "%d: %s", f,
+		              e.msg);
 		ck_assert_int_eq(ds->n, 2);
 		ck_assert_float_eq_tol(ds->x[FEATURES], 39.0f, 1e-5);
 		dataset_free(ds);
 	}
-	p = tu_write(dir, "adult.data", "\xff\xfe" "3\0" "9\0", 6);
+	p = tu_write(dir, "adult.data",
+	             "\xff\xfe"
+	             "3\0"
+	             "9\0",
+	             6);
 	ck_assert_int_eq(adult_load(p, &ds, &e), -1);
 	ck_assert_msg(strstr(e.msg, "byte-order mark (FF FE)"), "%s", e.msg);
 }
@@ -244,6 +256,36 @@ START_TEST(test_beyond_float)
 }
 END_TEST
 
+/* Records without the income field encode as the labelled ones do; a
+ * record with the income field is one field too many there. */
+START_TEST(test_unlabelled)
+{
+	const char *rec = "50, Private, 1000000, HS-grad, 10, Divorced, Sales, Unmarried, White, "
+	                  "Female, 20000, 500, 60, Mexico";
+	char text[512];
+	snprintf(text, sizeof text, "%s, >50K\n", rec);
+	Dataset *a, *b;
+	Err e;
+	ck_assert_int_eq(adult_load(put("adult.data", text), &a, &e), 0);
+	snprintf(text, sizeof text, "%s\n", rec);
+	ck_assert_msg(adult_load_unlabelled(put("new.csv", text), &b, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(b->n, 1);
+	ck_assert_int_eq(b->d, FEATURES);
+	ck_assert_mem_eq(a->x, b->x, sizeof(float) * FEATURES);
+	dataset_free(a);
+	dataset_free(b);
+	snprintf(text, sizeof text, "%s, >50K\n", rec);
+	ck_assert_int_eq(adult_load_unlabelled(put("new.csv", text), &b, &e), -1);
+	ck_assert_msg(strstr(e.msg, "new.csv:1: more than 14 fields: unexpected '>50K' after "
+	                            "native-country"),
+	              "%s", e.msg);
+	ck_assert_int_eq(adult_load_unlabelled(put("new.csv", "\n"), &b, &e), -1);
+	ck_assert_msg(strstr(e.msg, "new.csv: no records, expected lines of 14 comma-separated "
+	                            "fields"),
+	              "%s", e.msg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("adult");
@@ -254,6 +296,7 @@ int main(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_beyond_float);
 	tcase_add_test(tc, test_text_rules);
+	tcase_add_test(tc, test_unlabelled);
 	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

@@ -3,7 +3,7 @@
  * run is reproducible from its seed. */
 #include <math.h>
 
-#include "engine/alg1_proportion.h"
+#include "alg/alg1_proportion.h"
 #include "engine/cond.h"
 #include "testutil.h"
 
@@ -52,11 +52,9 @@ static Alg1 *run(const Alg1Opts *o, int m, const int *w, int expect)
 	Alg1 *a = alg1_new(s, data, o, &e);
 	net_free(s);
 	ck_assert_msg(a != NULL, "%s", e.msg);
-	int st = alg1_run(a, NULL, &e);
-	ck_assert_msg(st >= 0, "%s", e.msg);
-	ck_assert_msg(st == expect, "status %s, expected %s: %s", alg1_status_name(st),
-		      alg1_status_name(expect), a->reason);
-	ck_assert_int_eq(a->status, st);
+	ck_assert_msg(alg1_run(a, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg((int)a->status == expect, "status %s, expected %s: %s",
+	              alg1_status_name(a->status), alg1_status_name(expect), a->reason);
 	return a;
 }
 
@@ -93,11 +91,11 @@ static void check_records(const Alg1 *a)
 				want = n - q->p[i];
 				if (round > 1)
 					want = want / round * round < round ? round
-									    : want / round * round;
+					                                    : want / round * round;
 				want = want < 1 ? 1 : want > n ? n : want;
 			}
 			ck_assert_msg(r->n[i + 1] == want, "iteration %d layer %d: %d, expected %d",
-				      k, i + 1, r->n[i + 1], want);
+			              k, i + 1, r->n[i + 1], want);
 			ck_assert_int_le(r->n[i + 1], n);
 		}
 		ck_assert_int_le(r->sum_n, q->sum_n);
@@ -123,7 +121,8 @@ START_TEST(paper_mode_reaches_tau)
 	/* a step after the end changes nothing */
 	Err e;
 	int nrec = a->nrec;
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_DONE);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_DONE);
 	ck_assert_int_eq(a->nrec, nrec);
 	int next[5];
 	ck_assert_int_eq(alg1_next_widths(a, next, &e), 0);
@@ -144,7 +143,8 @@ START_TEST(preview_matches_step)
 	int next[5];
 	ck_assert_int_eq(alg1_next_widths(a, next, &e), 0);
 	ck_assert_mem_eq(next, w, sizeof w);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	ck_assert_int_eq(a->nrec, 1);
 	int changes = alg1_next_widths(a, next, &e);
 	ck_assert_int_ge(changes, 1);
@@ -168,7 +168,7 @@ START_TEST(rounds_to_multiples)
 	for (int k = 0; k < a->nrec; k++)
 		for (int i = 1; i < 4; i++)
 			ck_assert_msg(a->rec[k].n[i] % 5 == 0, "iteration %d layer %d: %d", k, i,
-				      a->rec[k].n[i]);
+			              a->rec[k].n[i]);
 	ck_assert_int_lt(a->rec[a->nrec - 1].sum_n, 123);
 	alg1_free(a);
 }
@@ -233,7 +233,8 @@ START_TEST(warm_keeps_pivoted_neurons)
 	Alg1 *a = alg1_new(s, data, &o, &e);
 	net_free(s);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	int next[4];
 	ck_assert_int_ge(alg1_next_widths(a, next, &e), 1);
 	Net *old = net_clone(a->net, &e);
@@ -256,7 +257,7 @@ START_TEST(warm_keeps_pivoted_neurons)
 			for (int c = 0; c < cols; c++) {
 				int ocol = l < 3 ? keep[l][c] : c;
 				ck_assert_float_eq(cur->W[l - 1][r * cols + c],
-						   old->W[l - 1][orow * old->n[l] + ocol]);
+				                   old->W[l - 1][orow * old->n[l] + ocol]);
 			}
 		}
 		for (int c = 0; c < cols; c++)
@@ -283,10 +284,11 @@ START_TEST(never_below_one_and_output_only)
 	ck_assert_int_eq(last->n[2], 1);
 	ck_assert(last->kappa[2] > o.tau);
 	ck_assert_msg(strstr(a->reason, "only the output layer (layer 3)") != NULL, "%s",
-		      a->reason);
+	              a->reason);
 	Err e;
 	int nrec = a->nrec;
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_STUCK);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_STUCK);
 	ck_assert_int_eq(a->nrec, nrec);
 	alg1_free(a);
 }
@@ -301,7 +303,7 @@ START_TEST(rounding_cannot_change)
 	ck_assert_int_eq(a->nrec, 1);
 	char expect[128];
 	snprintf(expect, sizeof expect, "layer 1: p = %d rounds to no change at multiple 5",
-		 a->rec[0].p[0]);
+	         a->rec[0].p[0]);
 	ck_assert_msg(strncmp(a->reason, expect, strlen(expect)) == 0, "%s", a->reason);
 	ck_assert_ptr_nonnull(strstr(a->reason, "; layer 2: p = "));
 	int next[4];
@@ -331,6 +333,12 @@ static int stop_now(const TrainProgress *p, void *ud)
 	return 1;
 }
 
+static int always_stop(void *ud)
+{
+	(void)ud;
+	return 1;
+}
+
 START_TEST(callback_stop_keeps_state)
 {
 	int w[] = {10, 20, 20, 3};
@@ -340,16 +348,24 @@ START_TEST(callback_stop_keeps_state)
 	Alg1 *a = alg1_new(s, data, &o, &e);
 	net_free(s);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	Net *before = net_clone(a->net, &e);
 	int calls = 0;
 	Hook stop = {.progress = stop_now, .ud = &calls};
-	ck_assert_int_eq(alg1_step(a, &stop, &e), ALG1_STOPPED);
+	/* stopped: 1, the state as before the step, where it stopped in e */
+	ck_assert_int_eq(alg1_step(a, &stop, &e), 1);
 	ck_assert_int_ge(calls, 1);
 	ck_assert_int_eq(a->nrec, 1);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	ck_assert_mem_eq(a->net->n, before->n, 4 * sizeof(int));
 	ck_assert_mem_eq(a->net->param, before->param, before->nparam * sizeof(float));
-	ck_assert_ptr_nonnull(strstr(a->reason, "iteration 1 stopped"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "iteration 1: stopped during training"));
+	/* stopped between iterations, alg1_run says so too */
+	Hook cancel = {.cancelled = always_stop};
+	ck_assert_int_eq(alg1_run(a, &cancel, &e), 1);
+	ck_assert_str_eq(e.msg, "Algorithm 1: stopped before iteration 1");
+	ck_assert_int_eq(a->nrec, 1);
 	/* the next step runs the interrupted iteration */
 	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
 	ck_assert_int_eq(a->nrec, 2);
@@ -367,6 +383,13 @@ START_TEST(bad_inputs)
 	Err e;
 	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
 	ck_assert_str_eq(e.msg, "Algorithm 1: τ = 0.5, expected a finite threshold > 1");
+	/* τ = 1 is Algorithm 3's least τ, not Algorithm 1's */
+	o = opts(1, 1, 0);
+	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
+	ck_assert_str_eq(e.msg, "Algorithm 1: τ = 1, expected a finite threshold > 1");
+	ck_assert_int_eq(alg1_check_tau(1.0000001, NULL), 0);
+	ck_assert_int_eq(alg1_check_tau(INFINITY, &e), -1);
+	ck_assert_str_eq(e.msg, "τ = inf, expected a finite threshold > 1");
 	o = opts(25.0, 1, 0);
 	o.eta = 0;
 	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
@@ -376,6 +399,16 @@ START_TEST(bad_inputs)
 	Net *s2 = shape(2, w2);
 	ck_assert_ptr_null(alg1_new(s2, data, &o, &e));
 	ck_assert_ptr_nonnull(strstr(e.msg, "has 10 features, the network expects 9 inputs"));
+	/* no validation split: a plateau schedule and early stopping are refused */
+	o.train.sched.kind = SCHED_PLATEAU;
+	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
+	ck_assert_str_eq(e.msg, "Algorithm 1: the plateau schedule needs a validation set, which "
+	                        "Algorithm 1 has not (it trains η epochs each time)");
+	o.train.sched.kind = SCHED_CONSTANT;
+	ck_assert_int_eq(alg1_check_training(&o.train, 3, &e), -1);
+	ck_assert_str_eq(e.msg, "early stopping needs a validation set, which Algorithm 1 has not "
+	                        "(it trains η epochs each time)");
+	ck_assert_int_eq(alg1_check_training(&o.train, 0, &e), 0);
 	ck_assert_str_eq(alg1_status_name(ALG1_MAX_ITER), "max-iter");
 	net_free(s2);
 	net_free(s);
@@ -419,7 +452,7 @@ START_TEST(clone_is_deep_and_continues_alike)
 	for (int k = 0; k < 2; k++) {
 		int m = a->rec[k].m;
 		ck_assert(c->rec[k].n != a->rec[k].n && c->rec[k].kappa != a->rec[k].kappa &&
-			  c->rec[k].p != a->rec[k].p);
+		          c->rec[k].p != a->rec[k].p);
 		ck_assert_mem_eq(c->rec[k].n, a->rec[k].n, (size_t)(m + 1) * sizeof(int));
 		ck_assert_mem_eq(c->rec[k].kappa, a->rec[k].kappa, (size_t)m * sizeof(double));
 		ck_assert_mem_eq(c->rec[k].p, a->rec[k].p, (size_t)m * sizeof(int));

@@ -238,7 +238,7 @@ START_TEST(test_standardize)
 	double sd = sqrt(3.5);
 	ck_assert_double_eq_tol(tr->x[0], -2 / sd, 1e-6);
 	ck_assert_double_eq_tol(tr->x[6], 3 / sd, 1e-6);
-	ck_assert_double_eq_tol(tr->x[1], 0, 1e-6); /* constant: centred only */
+	ck_assert_double_eq_tol(tr->x[1], 0, 1e-6);      /* constant: centred only */
 	ck_assert_double_eq_tol(te->x[0], 7 / sd, 1e-6); /* train's mean and sd */
 	ck_assert_double_eq_tol(te->x[1], 2, 1e-6);
 	memcpy(tr->x, x, sizeof x);

@@ -43,7 +43,7 @@ static const char *write_csv(const char *name, const int *counts, int k, int fir
 				left[c]--;
 				more = 1;
 				len += (size_t)snprintf(text + len, cap - len, "%d,%g,%d,%d\n", row,
-							0.5 * row, c, c);
+				                        0.5 * row, c, c);
 				row++;
 				ck_assert_uint_lt(len, cap - 64);
 			}
@@ -177,6 +177,45 @@ START_TEST(test_datasets_standardize)
 }
 END_TEST
 
+/* Both sets carry the record of their preprocessing; loading with a record
+ * given makes the same features as loading with it fitted, and a record of
+ * another width is refused naming both. */
+START_TEST(test_datasets_record)
+{
+	Dataset *tr, *te, *tr2, *te2;
+	DataSpec s;
+	dataspec_default(&s);
+	s.scale = DATA_STANDARDIZE;
+	Err e;
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), 0);
+	ck_assert_ptr_nonnull(tr->prep);
+	ck_assert_ptr_nonnull(te->prep);
+	ck_assert_int_eq(tr->prep->kind, PREP_FEATURES);
+	ck_assert_int_eq(tr->prep->scale, DATA_STANDARDIZE);
+	ck_assert_mem_eq(tr->prep->mean, te->prep->mean, sizeof(double) * (size_t)tr->d);
+	Prep *rec = prep_clone(tr->prep, &e);
+	s.scale = DATA_RAW; /* ignored: the record's step applies */
+	ck_assert_msg(datasets_load_as(&s, rec, "m.model", &tr2, &te2, &e) == 0, "%s", e.msg);
+	ck_assert_mem_eq(tr->x, tr2->x, sizeof(float) * (size_t)tr->n * (size_t)tr->d);
+	ck_assert_mem_eq(te->x, te2->x, sizeof(float) * (size_t)te->n * (size_t)te->d);
+	ck_assert_int_eq(te2->prep->scale, DATA_STANDARDIZE);
+	/* a subset keeps the record */
+	int idx[2] = {3, 1};
+	Dataset *sub = dataset_subset(te2, idx, 2, &e);
+	ck_assert_int_eq(sub->prep->scale, DATA_STANDARDIZE);
+	dataset_free(sub);
+	dataset_free(tr2);
+	dataset_free(te2);
+	Prep *wide = prep_new(PREP_FEATURES, tr->d + 1, &e);
+	ck_assert_int_eq(datasets_load_as(&s, wide, "w.model", &tr2, &te2, &e), -1);
+	ck_assert_msg(strstr(e.msg, "w.model has 11 inputs, but synthetic train"), "%s", e.msg);
+	prep_free(wide);
+	prep_free(rec);
+	dataset_free(tr);
+	dataset_free(te);
+}
+END_TEST
+
 START_TEST(test_dataspec_default)
 {
 	DataSpec s;
@@ -211,8 +250,9 @@ START_TEST(test_datasets_inputs)
 		ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
 		ck_assert_ptr_null(tr);
 		ck_assert_ptr_null(te);
-		snprintf(want, sizeof want, "%s: the inputs '%s' are a choice of mnist and fashion only",
-			 other[i], mnist_inputs_name(s.inputs));
+		snprintf(want, sizeof want,
+		         "%s: the inputs '%s' are a choice of mnist and fashion only", other[i],
+		         mnist_inputs_name(s.inputs));
 		ck_assert_str_eq(e.msg, want);
 	}
 	s.spec = "mnist";
@@ -275,13 +315,13 @@ START_TEST(test_datasets_default_dir)
 	ck_assert_ptr_null(tr);
 	ck_assert_ptr_null(te);
 	snprintf(want, sizeof want, "fashion is not in %s/fashion: run 'data/fetch fashion' first",
-		 own);
+	         own);
 	ck_assert_str_eq(e.msg, want);
 	unsetenv("CONDNET_DATA");
 	setenv("XDG_CACHE_HOME", own, 1);
 	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
 	snprintf(want, sizeof want,
-		 "fashion is not in %s/condnet/fashion: run 'data/fetch fashion' first", own);
+	         "fashion is not in %s/condnet/fashion: run 'data/fetch fashion' first", own);
 	ck_assert_str_eq(e.msg, want);
 }
 END_TEST
@@ -337,7 +377,7 @@ START_TEST(test_datasets_synthetic_seeds)
 	for (int i = 0; i < 600; i++) {
 		ck_assert_int_eq(te->y[i], tr->y[i]);
 		ck_assert_msg(memcmp(te->x + 10 * i, tr->x + 10 * i, sizeof(float) * 10) != 0,
-			      "test row %d repeats training row %d", i, i);
+		              "test row %d repeats training row %d", i, i);
 	}
 	ck_assert_int_ne(memcmp(tr->x, tr3->x, sizeof(float) * 1200 * 10), 0);
 	ck_assert_int_ne(memcmp(te->x, te3->x, sizeof(float) * 600 * 10), 0);
@@ -467,9 +507,9 @@ START_TEST(test_datasets_unknown_and_missing)
 		ck_assert_ptr_null(tr);
 		ck_assert_ptr_null(te);
 		snprintf(want, sizeof want,
-			 "unknown data set '%s': expected mnist, fashion, adult, synthetic or "
-			 "csv:TRAIN[,TEST]",
-			 unknown[i]);
+		         "unknown data set '%s': expected mnist, fashion, adult, synthetic or "
+		         "csv:TRAIN[,TEST]",
+		         unknown[i]);
 		ck_assert_str_eq(e.msg, want);
 		ck_assert_int_eq(datasets_available(unknown[i], own), 0);
 	}
@@ -481,7 +521,7 @@ START_TEST(test_datasets_unknown_and_missing)
 		ck_assert_ptr_null(tr);
 		ck_assert_ptr_null(te);
 		snprintf(want, sizeof want, "%s is not in %s/%s: run 'data/fetch %s' first",
-			 fetched[i], own, fetched[i], fetched[i]);
+		         fetched[i], own, fetched[i], fetched[i]);
 		ck_assert_str_eq(e.msg, want);
 	}
 	/* Three of MNIST's four files, and one of Adult's two, are not enough. */
@@ -495,9 +535,9 @@ START_TEST(test_datasets_unknown_and_missing)
 	s.spec = "mnist";
 	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
 	snprintf(want, sizeof want,
-		 "%s/mnist/t10k-labels-idx1-ubyte (or .gz) is missing, though other files of "
-		 "mnist are there: run 'data/fetch mnist'",
-		 own);
+	         "%s/mnist/t10k-labels-idx1-ubyte (or .gz) is missing, though other files of "
+	         "mnist are there: run 'data/fetch mnist'",
+	         own);
 	ck_assert_str_eq(e.msg, want);
 	/* a directory where a file should be is named, not taken for a set
 	 * that was never fetched */
@@ -518,7 +558,7 @@ START_TEST(test_datasets_unknown_and_missing)
 	s.spec = "adult";
 	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "adult/adult.test is missing, though other files of "
-					    "adult are there: run 'data/fetch adult'"));
+	                                    "adult are there: run 'data/fetch adult'"));
 	tu_write(sub, "adult.test", "", 0);
 	ck_assert_int_eq(datasets_available("adult", own), 1);
 	ck_assert_int_eq(datasets_available("synthetic", own), 1);
@@ -533,7 +573,7 @@ START_TEST(test_datasets_limit)
 	char spec[2200], trainp[1024];
 	snprintf(trainp, sizeof trainp, "%s", write_csv("lim.csv", (int[]){30, 8, 20}, 3, 0));
 	snprintf(spec, sizeof spec, "csv:%s,%s", trainp,
-		 write_csv("limt.csv", (int[]){3, 12, 15}, 3, 200));
+	         write_csv("limt.csv", (int[]){3, 12, 15}, 3, 200));
 	DataSpec s;
 	dataspec_default(&s);
 	s.spec = spec;
@@ -601,7 +641,8 @@ START_TEST(test_datasets_center_and_standardize)
 		for (int i = 0; i < te->n; i++) {
 			double raw = te->x[(size_t)i * te->d + j];
 			ck_assert_double_eq_tol(cte->x[(size_t)i * te->d + j], raw - m, 1e-5);
-			ck_assert_double_eq_tol(ste->x[(size_t)i * te->d + j], (raw - m) / sd, 1e-5);
+			ck_assert_double_eq_tol(ste->x[(size_t)i * te->d + j], (raw - m) / sd,
+			                        1e-5);
 		}
 	}
 	dataset_free(tr);
@@ -631,6 +672,7 @@ int main(void)
 	tcase_add_test(tc, test_datasets_unknown_and_missing);
 	tcase_add_test(tc, test_datasets_limit);
 	tcase_add_test(tc, test_datasets_center_and_standardize);
+	tcase_add_test(tc, test_datasets_record);
 	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

@@ -137,8 +137,7 @@ START_TEST(test_make_dir)
 	err_clear(&e);
 	ck_assert_int_eq(file_make_dir(path, &e), -1);
 	char want[1200];
-	snprintf(want, sizeof want, "%s: cannot create the directory: %s", path,
-		 strerror(ENOENT));
+	snprintf(want, sizeof want, "%s: cannot create the directory: %s", path, strerror(ENOENT));
 	ck_assert_str_eq(e.msg, want);
 	/* A plain file where the directory should be is refused, not taken for it. */
 	const char *plain = tu_write(dir, "plain", "x", 1);
@@ -213,7 +212,7 @@ START_TEST(test_write_atomic_failures)
 	snprintf(path, sizeof path, "%s", in_dir("missing/out.bin"));
 	ck_assert_int_eq(file_write(path, "abc", 3, 0, &e), -1);
 	ck_assert_msg(strncmp(e.msg, path, strlen(path)) == 0, "message '%s' does not name %s",
-		      e.msg, path);
+	              e.msg, path);
 	ck_assert_int_eq(entries(dir), 0);
 
 	snprintf(path, sizeof path, "%s", in_dir("adir"));
@@ -221,7 +220,7 @@ START_TEST(test_write_atomic_failures)
 	tu_write(path, "inside", "in", 2);
 	ck_assert_int_eq(file_write(path, "abc", 3, 0, &e), -1);
 	ck_assert_msg(strncmp(e.msg, path, strlen(path)) == 0, "message '%s' does not name %s",
-		      e.msg, path);
+	              e.msg, path);
 	ck_assert_int_eq(count_prefixed(dir, "adir.tmp."), 0);
 	ck_assert_int_eq(entries(dir), 1);
 	ck_assert_int_eq(entries(path), 1);
@@ -242,7 +241,7 @@ START_TEST(test_write_atomic_failures)
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &saved), 0);
 	ck_assert_int_eq(rc, -1);
 	ck_assert_msg(strncmp(e.msg, path, strlen(path)) == 0, "message '%s' does not name %s",
-		      e.msg, path);
+	              e.msg, path);
 	ck_assert_ptr_nonnull(strstr(e.msg, "writing"));
 	ck_assert_ptr_nonnull(strstr(e.msg, strerror(EFBIG)));
 	assert_contents(path, "the old contents", 16);

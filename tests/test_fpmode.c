@@ -13,9 +13,9 @@
 
 #include "base/blas.h"
 #include "base/clock.h"
-#include "data/dataset.h"
 #include "base/fpmode.h"
 #include "base/pool.h"
+#include "data/dataset.h"
 #include "engine/net.h"
 #include "engine/train.h"
 #include "testutil.h"

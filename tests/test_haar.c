@@ -38,20 +38,20 @@ START_TEST(test_orthonormal_and_inverse)
 			x[i] = urand() * 2 - 1;
 			y[i] = urand() * 2 - 1;
 		}
-		haar2d(x, hx, N);
-		haar2d(y, hy, N);
+		haar2d(x, hx, N, NULL);
+		haar2d(y, hy, N, NULL);
 		ck_assert_double_eq_tol(sqrt(dot(hx, hx, NN)), sqrt(dot(x, x, NN)), 1e-12);
 		ck_assert_double_eq_tol(dot(hx, hy, NN), dot(x, y, NN), 1e-11);
-		haar2d_inverse(hx, back, N);
+		haar2d_inverse(hx, back, N, NULL);
 		double err = 0;
 		for (int i = 0; i < NN; i++)
 			err = fmax(err, fabs(back[i] - x[i]));
 		ck_assert_double_lt(err, 1e-12);
 		/* In place gives the same as out of place. */
 		memcpy(back, x, sizeof x);
-		haar2d(back, back, N);
+		haar2d(back, back, N, NULL);
 		ck_assert_mem_eq(back, hx, sizeof hx);
-		haar2d_inverse(back, back, N);
+		haar2d_inverse(back, back, N, NULL);
 		for (int i = 0; i < NN; i++)
 			ck_assert_double_eq_tol(back[i], x[i], 1e-12);
 	}
@@ -64,7 +64,7 @@ START_TEST(test_constant_image)
 	static double x[NN], h[NN];
 	for (int i = 0; i < NN; i++)
 		x[i] = 0.75;
-	haar2d(x, h, N);
+	haar2d(x, h, N, NULL);
 	ck_assert_double_eq_tol(h[0], 32 * 0.75, 1e-12);
 	for (int i = 1; i < NN; i++)
 		ck_assert_double_eq_tol(h[i], 0.0, 1e-13);
@@ -75,7 +75,7 @@ START_TEST(test_known_small)
 {
 	/* 2×2: [a b; c d] -> [s/2, (a-b+c-d)/2; (a+b-c-d)/2, (a-b-c+d)/2]. */
 	double x[4] = {1, 2, 3, 5}, h[4];
-	haar2d(x, h, 2);
+	haar2d(x, h, 2, NULL);
 	ck_assert_double_eq_tol(h[0], 11 / 2.0, 1e-15);
 	ck_assert_double_eq_tol(h[1], -3 / 2.0, 1e-15);
 	ck_assert_double_eq_tol(h[2], -5 / 2.0, 1e-15);
@@ -83,9 +83,18 @@ START_TEST(test_known_small)
 	/* 4×4 unit pixel at (0,0): pyramid ordering, second level in the corner. */
 	double u[16] = {1}, hu[16];
 	const double want[16] = {0.25, 0.25, 0.5, 0, 0.25, 0.25, 0, 0, 0.5, 0, 0.5, 0, 0, 0, 0, 0};
-	haar2d(u, hu, 4);
+	haar2d(u, hu, 4, NULL);
 	for (int i = 0; i < 16; i++)
 		ck_assert_double_eq_tol(hu[i], want[i], 1e-15);
+	/* a size that is not a power of 2 fails and says why, the output untouched */
+	Err e;
+	double odd[9] = {0}, keep[9] = {7};
+	ck_assert_int_eq(haar2d(odd, keep, 3, &e), -1);
+	ck_assert_str_eq(e.msg, "a 3×3 image: the Haar transform needs a power of 2");
+	ck_assert(keep[0] == 7);
+	unsigned char px[4] = {0};
+	ck_assert_int_eq(haar_image(px, 2, 2, 3, odd, &e), -1);
+	ck_assert_str_eq(e.msg, "a 3×3 image: the Haar transform needs a power of 2");
 }
 END_TEST
 
@@ -96,8 +105,8 @@ START_TEST(test_image_padding)
 	static double h[N * N], back[N * N];
 	for (int i = 0; i < 28 * 28; i++)
 		img[i] = (unsigned char)(i % 7 == 0 ? 51 : 255);
-	haar_image(img, 28, 28, N, h);
-	haar2d_inverse(h, back, N);
+	haar_image(img, 28, 28, N, h, NULL);
+	haar2d_inverse(h, back, N, NULL);
 	for (int r = 0; r < N; r++)
 		for (int c = 0; c < N; c++) {
 			double want = r < 28 && c < 28 ? img[r * 28 + c] / 255.0 : 0.0;
@@ -106,7 +115,7 @@ START_TEST(test_image_padding)
 	ck_assert_double_eq_tol(back[0], 0.2, 1e-12);
 	/* An all-255 image: DC = 784 / 32. */
 	memset(img, 255, sizeof img);
-	haar_image(img, 28, 28, N, h);
+	haar_image(img, 28, 28, N, h, NULL);
 	ck_assert_double_eq_tol(h[0], 784.0 / 32, 1e-12);
 }
 END_TEST
@@ -233,7 +242,7 @@ START_TEST(test_coarse_order)
 		seen[order[p]] = 1;
 		memset(unit, 0, sizeof unit);
 		unit[order[p]] = 1;
-		haar2d_inverse(unit, basis, N);
+		haar2d_inverse(unit, basis, N, NULL);
 		int support = 0;
 		for (int i = 0; i < NN; i++)
 			support += fabs(basis[i]) > 1e-12;
@@ -379,7 +388,7 @@ START_TEST(test_mnist_load_and_cache)
 	/* The indices are the pivots of the full coefficient matrix. */
 	static double A[NTR * 1024], h[1024];
 	for (int i = 0; i < NTR; i++)
-		haar_image(px_tr + i * 784, 28, 28, 32, A + i * 1024);
+		haar_image(px_tr + i * 784, 28, 28, 32, A + i * 1024, NULL);
 	int want[FEAT];
 	ck_assert_int_eq(haar_select(A, NTR, 1024, FEAT, want, &e), 0);
 	for (int j = 0; j < FEAT; j++) {
@@ -389,7 +398,7 @@ START_TEST(test_mnist_load_and_cache)
 	}
 	for (int j = 0; j < FEAT; j++)
 		ck_assert_float_eq(tr->x[3 * FEAT + j], (float)A[3 * 1024 + idx[j]]);
-	haar_image(px_te + 7 * 784, 28, 28, 32, h);
+	haar_image(px_te + 7 * 784, 28, 28, 32, h, NULL);
 	for (int j = 0; j < FEAT; j++)
 		ck_assert_float_eq(te->x[7 * FEAT + j], (float)h[idx[j]]);
 
@@ -542,9 +551,9 @@ START_TEST(test_mnist_inputs)
 	static double htr[NTR * 1024], hte[NTE * 1024], var[1024];
 	static int coarse[1024];
 	for (int i = 0; i < NTR; i++)
-		haar_image(px_tr + i * 784, 28, 28, 32, htr + i * 1024);
+		haar_image(px_tr + i * 784, 28, 28, 32, htr + i * 1024, NULL);
 	for (int i = 0; i < NTE; i++)
-		haar_image(px_te + i * 784, 28, 28, 32, hte + i * 1024);
+		haar_image(px_te + i * 784, 28, 28, 32, hte + i * 1024, NULL);
 	for (int j = 0; j < 1024; j++) {
 		double m = 0, v = 0;
 		for (int i = 0; i < NTR; i++)
@@ -673,6 +682,49 @@ START_TEST(test_mnist_inputs)
 }
 END_TEST
 
+/* A record's coefficients, whichever choice made them: the same features,
+ * to the bit, as the choice's loader gives, under a name of their own and
+ * with no cache written; coefficients beyond the 32×32 transform refused. */
+START_TEST(test_mnist_coeffs)
+{
+	const char *dir = write_set();
+	Dataset *tr, *te, *rtr, *rte;
+	int *idx;
+	Err e;
+	ck_assert_msg(mnist_load_inputs(dir, "tiny", MNIST_VARIANCE, FEAT, &tr, &te, &idx, &e) == 0,
+	              "%s", e.msg);
+	char cache[700];
+	snprintf(cache, sizeof cache, "%s/tiny-haar16-variance.cache", dir);
+	ck_assert_int_eq(unlink(cache), 0);
+	ck_assert_msg(mnist_load_coeffs(dir, "tiny", idx, FEAT, &rtr, &rte, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(rtr->d, FEAT);
+	ck_assert_int_eq(rtr->n, NTR);
+	ck_assert_int_eq(rte->n, NTE);
+	ck_assert_mem_eq(rtr->x, tr->x, sizeof(float) * NTR * FEAT);
+	ck_assert_mem_eq(rte->x, te->x, sizeof(float) * NTE * FEAT);
+	ck_assert_mem_eq(rtr->y, tr->y, sizeof(int) * NTR);
+	ck_assert_mem_eq(rte->y, te->y, sizeof(int) * NTE);
+	ck_assert_str_eq(rtr->name, "tiny-haar16-recorded train");
+	ck_assert_str_eq(rte->name, "tiny-haar16-recorded test");
+	ck_assert_int_ne(access(cache, F_OK), 0);
+	dataset_free(rtr);
+	dataset_free(rte);
+
+	idx[3] = 1024;
+	ck_assert_int_eq(mnist_load_coeffs(dir, "tiny", idx, FEAT, &rtr, &rte, &e), -1);
+	ck_assert_str_eq(e.msg, "tiny: Haar coefficient 1024 asked for as feature 3, expected 0 "
+	                        "to 1023");
+	ck_assert_ptr_null(rtr);
+	ck_assert_ptr_null(rte);
+	ck_assert_int_eq(mnist_load_coeffs(dir, "tiny", idx, 0, &rtr, &rte, &e), -1);
+	ck_assert_str_eq(e.msg, "tiny: 0 wavelet features asked for, expected 1 to 1024");
+	free(idx);
+	dataset_free(tr);
+	dataset_free(te);
+	ck_assert_int_eq(tu_rmtree(dir), 0);
+}
+END_TEST
+
 static Suite *haar_suite(void)
 {
 	Suite *s = suite_create("haar");
@@ -694,6 +746,7 @@ static Suite *haar_suite(void)
 	tcase_add_test(t, test_mnist_unwritable_cache_and_errors);
 	tcase_add_test(t, test_mnist_pixels);
 	tcase_add_test(t, test_mnist_inputs);
+	tcase_add_test(t, test_mnist_coeffs);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -175,9 +175,11 @@ START_TEST(test_gzip_stream_ends)
 	ck_assert_ptr_nonnull(strstr(e.msg, "5 bytes after the end of the gzip stream"));
 	/* the 8-byte trailer (CRC-32 and length) cut off: the data is all there
 	 * but unchecked */
-	ck_assert_int_eq(idx_load_images(write_plain("cut.gz", z, zn - 8), &px, &n, &r, &c, &e), -1);
+	ck_assert_int_eq(idx_load_images(write_plain("cut.gz", z, zn - 8), &px, &n, &r, &c, &e),
+	                 -1);
 	snprintf(want, sizeof want,
-	         "cut.gz: truncated: the gzip stream ends at offset %zu without its trailer", zn - 8);
+	         "cut.gz: truncated: the gzip stream ends at offset %zu without its trailer",
+	         zn - 8);
 	ck_assert_msg(strstr(e.msg, want), "%s", e.msg);
 	/* two gzip members (cat a.gz b.gz) are one stream */
 	size_t an = gz_bytes(buf, 10, two, sizeof two);

@@ -74,7 +74,7 @@ START_TEST(test_widths)
 	int big[] = {10, 100000, 100000, 3};
 	ck_assert_int_eq(limit_check_widths(3, big, "a 2x100000 network", &np, &e), -1);
 	ck_assert_str_eq(e.msg, "a 2x100000 network has 10001500003 parameters, more than condnet "
-				"trains (1073741824)");
+	                        "trains (1073741824)");
 	int wide[] = {10, 20000000, 3};
 	ck_assert_int_eq(limit_check_widths(2, wide, "a net", &np, &e), -1);
 	ck_assert_str_eq(e.msg, "a net: width n[1]: 20000000 must be at most 1e+07");

@@ -4,8 +4,8 @@
 
 #include "engine/act.h"
 #include "engine/net.h"
-#include "testutil.h"
 #include "engine/train.h"
+#include "testutil.h"
 
 /* A 5-4-3-3 network with Glorot weights and small random biases. */
 static Net *small_net(ActKind act, uint64_t seed)
@@ -125,7 +125,7 @@ static void expect_layer_error(const char *spec, const char *text)
 	ck_assert_ptr_null(w);
 	ck_assert_int_eq(count, 0);
 	ck_assert_msg(strstr(e.msg, text), "\"%s\": got \"%s\", expected \"%s\"", spec, e.msg,
-		      text);
+	              text);
 }
 
 START_TEST(test_parse_layers)
@@ -283,12 +283,14 @@ START_TEST(test_add_neurons)
 				float w = net->W[1][row * 7 + j];
 				if (j < 3) {
 					ck_assert_float_eq(w, old->W[1][row * 3 + j]);
-					ck_assert_float_eq(net->adam_m[net->W[1] - net->param + row * 7 + j],
-							   1.0f);
+					ck_assert_float_eq(
+					    net->adam_m[net->W[1] - net->param + row * 7 + j],
+					    1.0f);
 				} else {
 					mx = fmax(mx, fabs(w));
-					ck_assert_float_eq(net->adam_m[net->W[1] - net->param + row * 7 + j],
-							   0.0f);
+					ck_assert_float_eq(
+					    net->adam_m[net->W[1] - net->param + row * 7 + j],
+					    0.0f);
 				}
 			}
 		ck_assert_double_gt(mx, 0.0);

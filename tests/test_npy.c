@@ -39,8 +39,8 @@ START_TEST(write_then_read)
 	ck_assert_int_eq(buf[8] | buf[9] << 8, 118);
 	ck_assert_int_eq(buf[127], '\n');
 	ck_assert_int_eq(buf[126], ' ');
-	ck_assert_int_eq(memcmp(buf + 10, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }",
-				59), 0);
+	ck_assert_int_eq(
+	    memcmp(buf + 10, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 59), 0);
 	double *d;
 	int nd;
 	long sh[2];
@@ -70,8 +70,8 @@ START_TEST(write_labels_and_dataset)
 	size_t len;
 	unsigned char *b = tu_read(path, &len);
 	ck_assert_uint_eq(len, 128 + 12);
-	ck_assert_int_eq(memcmp(b + 10, "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", 57),
-			 0);
+	ck_assert_int_eq(
+	    memcmp(b + 10, "{'descr': '<i4', 'fortran_order': False, 'shape': (3,), }", 57), 0);
 	static const unsigned char le[12] = {0, 0, 0, 0, 7, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff};
 	ck_assert_int_eq(memcmp(b + 128, le, 12), 0);
 
@@ -80,7 +80,10 @@ START_TEST(write_labels_and_dataset)
 		ds->x[i] = 0.5f * (float)i - 1;
 	ds->y[0] = 3;
 	ds->y[1] = 1;
-	ck_assert_int_eq(npy_write_dataset(ds, dir, "train", &e), 0);
+	NpySet *set = npy_set_begin(dir, "data", &e);
+	ck_assert_msg(set != NULL, "%s", e.msg);
+	ck_assert_int_eq(npy_write_dataset(ds, set, "train", &e), 0);
+	ck_assert_msg(npy_set_commit(set, &e) == 0, "%s", e.msg);
 	double *d;
 	int nd;
 	long sh[2];
@@ -100,7 +103,7 @@ START_TEST(write_labels_and_dataset)
 	ck_assert_int_eq(b[132], 1);
 	free(b);
 	snprintf(path, sizeof path, "%s/no/such", dir);
-	ck_assert_int_ne(npy_write_dataset(ds, path, "test", &e), 0);
+	ck_assert_ptr_null(npy_set_begin(path, "data", &e));
 	ck_assert_ptr_nonnull(strstr(e.msg, "no/such"));
 	dataset_free(ds);
 }
@@ -110,9 +113,9 @@ START_TEST(read_f8_versions)
 {
 	double v[3] = {0.1, -1e300, 2};
 	for (int major = 1; major <= 3; major++) {
-		const char *p = raw("x.npy", major,
-				    "{\"descr\": \"<f8\", \"shape\": (3,), \"fortran_order\": False}", v,
-				    sizeof v);
+		const char *p = raw(
+		    "x.npy", major,
+		    "{\"descr\": \"<f8\", \"shape\": (3,), \"fortran_order\": False}", v, sizeof v);
 		double *d;
 		int nd;
 		long sh[2];
@@ -142,42 +145,44 @@ static void rejects(const char *path, const char *suffix)
 START_TEST(rejected_headers)
 {
 	float v[24] = {0};
-	rejects(raw("W2.npy", 1, "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 3), }", v,
-		    48),
-		"dtype '<i8' is not float32 or float64 ('<f4' or '<f8')");
-	rejects(raw("a.npy", 1, "{'descr': '>f4', 'fortran_order': False, 'shape': (2, 3), }", v,
-		    24),
-		"dtype '>f4' is not float32 or float64 ('<f4' or '<f8')");
-	rejects(raw("a.npy", 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", v, 24),
-		"fortran_order is True, expected C order (False)");
+	rejects(
+	    raw("W2.npy", 1, "{'descr': '<i8', 'fortran_order': False, 'shape': (2, 3), }", v, 48),
+	    "dtype '<i8' is not float32 or float64 ('<f4' or '<f8')");
+	rejects(
+	    raw("a.npy", 1, "{'descr': '>f4', 'fortran_order': False, 'shape': (2, 3), }", v, 24),
+	    "dtype '>f4' is not float32 or float64 ('<f4' or '<f8')");
+	rejects(
+	    raw("a.npy", 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", v, 24),
+	    "fortran_order is True, expected C order (False)");
 	rejects(raw("a.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3, 4), }", v,
-		    96),
-		"shape (2, 3, 4) has 3 dimensions, expected 1 or 2");
+	            96),
+	        "shape (2, 3, 4) has 3 dimensions, expected 1 or 2");
 	rejects(raw("a.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (), }", v, 4),
-		"shape () has 0 dimensions, expected 1 or 2");
-	rejects(raw("a.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", v, 20),
-		"offset 128: truncated data of 20 bytes, expected 24 for shape (2, 3)");
+	        "shape () has 0 dimensions, expected 1 or 2");
+	rejects(
+	    raw("a.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", v, 20),
+	    "offset 128: truncated data of 20 bytes, expected 24 for shape (2, 3)");
 	rejects(raw("a.npy", 2, "{'descr': '<f8', 'fortran_order': False, 'shape': (5,), }", v, 48),
-		"offset 128: oversized data of 48 bytes, expected 40 for shape (5,)");
+	        "offset 128: oversized data of 48 bytes, expected 40 for shape (5,)");
 	rejects(raw("a.npy", 1, "{'descr': '<f4', 'fortran_order': False}", v, 4),
-		"header lacks the key 'shape'");
+	        "header lacks the key 'shape'");
 	rejects(raw("a.npy", 1, "{'descr': '<f4' 'fortran_order': False}", v, 4),
-		"header offset 26: expected '}'");
+	        "header offset 26: expected '}'");
 	rejects(raw("a.npy", 1, "{'descr': '<f4', 'fortran_order': Nope, 'shape': (1,)}", v, 4),
-		"header offset 44: expected True or False");
+	        "header offset 44: expected True or False");
 	rejects(raw("a.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x': 1}",
-		    v, 4),
-		"header offset 66: key 'x', expected 'descr', 'fortran_order' or 'shape'");
+	            v, 4),
+	        "header offset 66: key 'x', expected 'descr', 'fortran_order' or 'shape'");
 	rejects(raw("a.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 3)}", v, 0),
-		"shape (0, 3): dimension 0 is 0, expected 1 to 2147483647");
+	        "shape (0, 3): dimension 0 is 0, expected 1 to 2147483647");
 	rejects(tu_write(dir, "m.npy", "\x93NUMPX\x01\x00\x00\x00", 10),
-		"offset 0: expected the magic \\x93NUMPY of a .npy file");
+	        "offset 0: expected the magic \\x93NUMPY of a .npy file");
 	rejects(tu_write(dir, "m.npy", "\x93NUMPY\x04\x00\x00\x00", 10),
-		"offset 6: format version 4.0, expected 1.0, 2.0 or 3.0");
+	        "offset 6: format version 4.0, expected 1.0, 2.0 or 3.0");
 	rejects(tu_write(dir, "m.npy", "\x93NUMPY\x01\x00\x50\x00{}", 12),
-		"offset 8: header of 80 bytes, but only 2 follow");
+	        "offset 8: header of 80 bytes, but only 2 follow");
 	rejects(tu_write(dir, "m.npy", "PK", 2),
-		"offset 0: expected the magic \\x93NUMPY of a .npy file");
+	        "offset 0: expected the magic \\x93NUMPY of a .npy file");
 	char missing[1024];
 	snprintf(missing, sizeof missing, "%s/none.npy", dir);
 	rejects(missing, "cannot open: No such file or directory");

@@ -7,8 +7,8 @@
 #include "config.h"
 
 #include "engine/net.h"
-#include "engine/onnx_io.h"
 #include "engine/train.h"
+#include "model/onnx_io.h"
 #include "testutil.h"
 
 static char dir[512];
@@ -104,33 +104,33 @@ static const struct {
 	const char *file, *msg;
 } bad[] = {
     {"dropout_train.onnx", "node 3 '/1/Dropout' (Dropout): dropout left in the graph (export "
-			   "the model in evaluation mode)"},
+                           "the model in evaluation mode)"},
     {"residual.onnx", "node 3 '/1/Add' (Add): reads '/0/Gemm_output_0', which node 1 "
-		      "'/1/inner/Gemm' (Gemm) reads too: a branch or skip connection"},
+                      "'/1/inner/Gemm' (Gemm) reads too: a branch or skip connection"},
     {"bad_raw_length.onnx", "node 0 'fc1' (Gemm): initializer 'W1': 44 bytes of raw_data, but "
-			    "its dimensions need 12 values (48 bytes)"},
+                            "its dimensions need 12 values (48 bytes)"},
     {"bad_negative_dim.onnx", "node 0 'fc1' (Gemm): initializer 'W1': dimension 0 is -4, "
-			      "expected >= 0"},
+                              "expected >= 0"},
     {"bad_huge_dims.onnx", "node 0 'fc1' (Gemm): initializer 'W1': dimensions hold more than "
-			   "2^40 values"},
+                           "2^40 values"},
     {"bad_int64_weights.onnx", "node 0 'fc1' (Gemm): initializer 'W1': data type INT64 (7), "
-			       "expected FLOAT (1) or DOUBLE (11)"},
+                               "expected FLOAT (1) or DOUBLE (11)"},
     {"bad_external.onnx", "node 0 'fc1' (Gemm): initializer 'W1': data stored in an external "
-			  "file, which condnet does not read"},
+                          "file, which condnet does not read"},
     {"bad_chain.onnx", "node 2 'fc2' (MatMul): weights of 5 inputs × 2 outputs, but its input "
-		       "has 3 features"},
+                       "has 3 features"},
     {"bad_input_width.onnx", "node 0 'fc1' (Gemm): weights of 4 inputs × 3 outputs, but its "
-			     "input has 5 features"},
+                             "input has 5 features"},
     {"bad_output_width.onnx", "node 2 'fc2' (MatMul): output 'y' is declared with 3 features, "
-			      "the graph computes 2"},
+                              "the graph computes 2"},
     {"bad_int_input.onnx", "node 0 'fc1' (Gemm): input 'x' holds INT32 (6), expected FLOAT (1) "
-			   "or DOUBLE (11)"},
+                           "or DOUBLE (11)"},
     {"bad_dangling.onnx", "node 0 'fc1' (Gemm): input 'b0' is not produced by any node, "
-			  "initializer or graph input"},
+                          "initializer or graph input"},
     {"bad_cycle.onnx", "node 1 'loop_add' (Add): input 'r' comes from the later node 2 "
-		       "'loop_relu' (Relu) (a cycle, or nodes out of topological order)"},
+                       "'loop_relu' (Relu) (a cycle, or nodes out of topological order)"},
     {"bad_two_acts.onnx", "node 3 'act2' (Tanh): another activation than node 1 'act1' (Relu): "
-			  "condnet's hidden layers share one"},
+                          "condnet's hidden layers share one"},
 };
 
 START_TEST(refusals_name_the_node)
@@ -183,7 +183,7 @@ START_TEST(export_then_import_is_the_same_net)
 		for (int i = 0; i <= m; i++)
 			ck_assert_int_eq(back->n[i], net->n[i]);
 		ck_assert_int_eq(memcmp(back->param, net->param, net->nparam * sizeof *net->param),
-				 0);
+		                 0);
 		if (m > 1) {
 			ck_assert_int_eq(back->act, net->act);
 			ck_assert_float_eq(back->act_a, _i == ACT_ERF ? 1.25f : 1.0f);
@@ -221,6 +221,33 @@ END_TEST
 
 /* Every prefix of a model and every byte flipped: a Net or a message, never
  * a crash (the sanitizer build checks the memory). */
+/* A network deeper than 1000 layers (the importer used to stop there, the
+ * trainer and the exporter go to the table of limits' 100001) is exported
+ * and imported again, the same. */
+START_TEST(deep_network_round_trip)
+{
+	int m = 1500, *w = malloc((size_t)(m + 1) * sizeof *w);
+	for (int i = 0; i <= m; i++)
+		w[i] = 2;
+	Err e;
+	Net *net = net_new(m, w, ACT_RELU, 1, &e);
+	ck_assert_msg(net != NULL, "%s", e.msg);
+	for (size_t i = 0; i < net->nparam; i++)
+		net->param[i] = (float)(i % 7) - 3;
+	char path[600];
+	snprintf(path, sizeof path, "%s/deep.onnx", dir);
+	ck_assert_msg(!onnx_export(net, path, NULL, &e), "%s", e.msg);
+	OnnxInfo info;
+	Net *back = onnx_import(path, &info, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_int_eq(back->m, m);
+	ck_assert_int_eq(memcmp(back->param, net->param, net->nparam * sizeof *net->param), 0);
+	net_free(back);
+	net_free(net);
+	free(w);
+}
+END_TEST
+
 START_TEST(damaged_bytes_are_refused)
 {
 	Net *net = sample_net(ACT_ERF, 3);
@@ -261,18 +288,18 @@ START_TEST(wire_errors_name_the_offset)
 	static const unsigned char varint_graph[] = {0x38, 0x01};
 	ck_assert_ptr_null(onnx_import_mem(varint_graph, sizeof varint_graph, "w.onnx", NULL, &e));
 	ck_assert_str_eq(e.msg, "w.onnx: offset 0: ModelProto field 7 (graph) has wire type 0, "
-				"expected 2");
+	                        "expected 2");
 	/* a group (wire type 3) in a field the schema does not know, and in one it does */
 	static const unsigned char group[] = {0x08, 0x07, 0x7b};
 	ck_assert_ptr_null(onnx_import_mem(group, sizeof group, "w.onnx", NULL, &e));
 	ck_assert_str_eq(e.msg,
-			 "w.onnx: offset 2: ModelProto field 15 has wire type 3 (expected 0, "
-			 "1, 2 or 5)");
+	                 "w.onnx: offset 2: ModelProto field 15 has wire type 3 (expected 0, "
+	                 "1, 2 or 5)");
 	static const unsigned char group1[] = {0x08, 0x07, 0x0b};
 	ck_assert_ptr_null(onnx_import_mem(group1, sizeof group1, "w.onnx", NULL, &e));
 	ck_assert_str_eq(e.msg,
-			 "w.onnx: offset 2: ModelProto field 1 (ir_version) has wire type 3, "
-			 "expected 0");
+	                 "w.onnx: offset 2: ModelProto field 1 (ir_version) has wire type 3, "
+	                 "expected 0");
 	/* graph → node → attribute → g → node → … nested 100 deep, built inside out */
 	unsigned char deep[1024];
 	size_t n = 0;
@@ -322,6 +349,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, fixtures_reproduce_their_producer, 0, sizeof good / sizeof *good);
 	tcase_add_loop_test(t, refusals_name_the_node, 0, sizeof bad / sizeof *bad);
 	tcase_add_loop_test(t, export_then_import_is_the_same_net, 0, ACT_COUNT);
+	tcase_add_test(t, deep_network_round_trip);
 	tcase_add_test(t, damaged_bytes_are_refused);
 	tcase_add_test(t, wire_errors_name_the_offset);
 	tcase_add_test(t, tensor_files);

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <sys/stat.h>
 
-#include "engine/onnx_io.h"
+#include "model/onnx_io.h"
 #include "testutil.h"
 
 static const char *data_dir(void)
@@ -54,7 +54,7 @@ START_TEST(reproduces_stored_outputs)
 	snprintf(path, sizeof path, "%s/%s/test_data_set_0/input_0.pb", data_dir(), cases[_i].test);
 	ck_assert_msg(!onnx_read_tensor(path, &x, &nx, dx, &e), "%s", e.msg);
 	snprintf(path, sizeof path, "%s/%s/test_data_set_0/output_0.pb", data_dir(),
-		 cases[_i].test);
+	         cases[_i].test);
 	ck_assert_msg(!onnx_read_tensor(path, &want, &nw, dw, &e), "%s", e.msg);
 	long long rows = dx[0], cols = 1, total = 1;
 	for (int i = 1; i < nx; i++)
@@ -81,15 +81,15 @@ static const struct {
 } refused[] = {
     {"pytorch-converted/test_Conv2d", "node 0 (Conv): a convolution, not a dense layer"},
     {"pytorch-converted/test_LogSoftmax", "node 0 (LogSoftmax): not an operator of a dense "
-					  "network"},
+                                          "network"},
     {"pytorch-converted/test_BatchNorm1d_3d_input_eval", "(BatchNormalization): not an "
-							 "operator"},
+                                                         "operator"},
     {"node/test_gemm_default_no_bias", "node 0 (Gemm): weight matrix 'b' is a graph input, "
-				       "not a constant"},
+                                       "not a constant"},
     {"node/test_softmax_axis_0", "node 0 (Softmax): softmax over axis 0 of a 3-dimensional "
-				 "tensor"},
+                                 "tensor"},
     {"pytorch-operator/test_operator_addmm", "node 1 (Gemm): reads '0', which node 0 (Gemm) "
-					     "reads too: a branch or skip connection"},
+                                             "reads too: a branch or skip connection"},
 };
 
 START_TEST(refuses_other_operators)

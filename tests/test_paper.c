@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "paper/paper.h"
 #include "paper/paper_stage.h"
+#include "report/report.h"
 #include "testutil.h"
 
 /* The notes the runner sent to its hook, one line each. */
@@ -51,8 +52,8 @@ static void assert_has(const char *text, const char *want)
 START_TEST(stage_names)
 {
 	const char *const *m = paper_stage_names("mnist"), *const *a = paper_stage_names("adult");
-	const char *want_m[] = {"alg1", "alg2", "final", "verify", "squeeze",
-				"add20", "eta", "tau", "over"};
+	const char *want_m[] = {"alg1",  "alg2", "final", "verify", "squeeze",
+	                        "add20", "eta",  "tau",   "over"};
 	const char *want_a[] = {"alg1", "alg2", "final", "verify", "squeeze", "over"};
 	ck_assert_ptr_nonnull(m);
 	ck_assert_ptr_nonnull(a);
@@ -150,8 +151,13 @@ START_TEST(report_from_stage_files)
 	tu_write(out, "final.json", final_json, strlen(final_json));
 	notes[0] = '\0';
 	/* only alg1 asked for: the others contribute what is on disk */
-	PaperOpts o = {.which = "adult", .out = out, .report = report, .stages = "alg1",
-		       .seed = 7, .threads = 1, .hook = &note_hook};
+	PaperOpts o = {.which = "adult",
+	               .out = out,
+	               .report = report,
+	               .stages = "alg1",
+	               .seed = 7,
+	               .threads = 1,
+	               .hook = &note_hook};
 	Err e;
 	ck_assert_msg(paper_run(&o, &e) == 0, "%s", e.msg);
 	char *md = slurp(report);
@@ -167,8 +173,8 @@ START_TEST(report_from_stage_files)
 	/* Table 4: initial κ, final n and κ beside the paper's */
 	assert_has(md, "1 iterations, done.\n");
 	assert_has(md, "| 1 | 1,234 | 9 | 44 | 44 | 7 | 7 |\n"
-		       "| 2 | ∞ | 654 | 30 | 39 | 41 | 37 |\n"
-		       "| 3 | 3 | 658 | 2 | 32 | 2 | 31 |\n\n");
+	               "| 2 | ∞ | 654 | 30 | 39 | 41 | 37 |\n"
+	               "| 3 | 3 | 658 | 2 | 32 | 2 | 31 |\n\n");
 	/* Figure 4, the pick marked */
 	assert_has(md, "(q = 5, η = 3, 10 % validation; errors in %)");
 	assert_has(md, "| 0.6 | 14.62 | 15.14 | 15.66 |\n| 1.4 ◀ | 14.00 | 14.50 | 15.00 |\n");
@@ -176,8 +182,9 @@ START_TEST(report_from_stage_files)
 	/* the full training, and its difference from the paper listed */
 	assert_has(md, "## Full training of the pick (β = 1.4, 10 epochs)");
 	assert_has(md, "| test accuracy (%) | 85.50 | 86.05 |");
-	assert_has(md, "## Differences of more than 0.3 percentage points\n\n"
-		       "- test accuracy of the pick: 85.50 here, 86.05 in the paper (-0.55 points)\n");
+	assert_has(md,
+	           "## Differences of more than 0.3 percentage points\n\n"
+	           "- test accuracy of the pick: 85.50 here, 86.05 in the paper (-0.55 points)\n");
 	ck_assert_ptr_null(strstr(md, "Table 5"));
 	ck_assert_ptr_null(strstr(md, "Table 10"));
 	free(md);
@@ -209,14 +216,14 @@ END_TEST
 START_TEST(json_numbers)
 {
 	cJSON *o = cJSON_Parse("{\"kappa\": [1.5, null, \"x\"], \"n\": [105, 44, 30, 2],"
-			       " \"x\": 3.25, \"s\": \"3\"}");
+	                       " \"x\": 3.25, \"s\": \"3\"}");
 	ck_assert_ptr_nonnull(o);
 	ck_assert(paper_json_at(o, "kappa", 0) == 1.5);
 	ck_assert(isinf(paper_json_at(o, "kappa", 1)) && paper_json_at(o, "kappa", 1) > 0);
-	ck_assert(isnan(paper_json_at(o, "kappa", 2)));  /* not a number */
-	ck_assert(isnan(paper_json_at(o, "kappa", 3)));  /* past the end */
+	ck_assert(isnan(paper_json_at(o, "kappa", 2))); /* not a number */
+	ck_assert(isnan(paper_json_at(o, "kappa", 3))); /* past the end */
 	ck_assert(isnan(paper_json_at(o, "kappa", -1)));
-	ck_assert(isnan(paper_json_at(o, "sigma", 0)));  /* no such key */
+	ck_assert(isnan(paper_json_at(o, "sigma", 0))); /* no such key */
 	ck_assert(paper_json_num(o, "x") == 3.25);
 	ck_assert(isnan(paper_json_num(o, "s")));
 	ck_assert(isnan(paper_json_num(o, "y")));
@@ -225,12 +232,14 @@ START_TEST(json_numbers)
 	ck_assert(paper_json_width(o, 2) == 2);
 	ck_assert(isnan(paper_json_width(o, 3)));
 	int w[8];
-	ck_assert_int_eq(paper_json_ints(o, "n", w, 8), 4);
+	ck_assert_int_eq(paper_json_ints(o, "n", w, 8, NULL), 4);
 	ck_assert_int_eq(w[0], 105);
 	ck_assert_int_eq(w[3], 2);
-	ck_assert_int_eq(paper_json_ints(o, "n", w, 3), -1);     /* too many */
-	ck_assert_int_eq(paper_json_ints(o, "kappa", w, 8), -1); /* a null in it */
-	ck_assert_int_eq(paper_json_ints(o, "x", w, 8), -1);     /* not an array */
+	Err je;
+	ck_assert_int_eq(paper_json_ints(o, "n", w, 3, &je), -1); /* too many */
+	ck_assert_str_eq(je.msg, "field \"n\": expected an array of at most 3 numbers");
+	ck_assert_int_eq(paper_json_ints(o, "kappa", w, 8, NULL), -1); /* a null in it */
+	ck_assert_int_eq(paper_json_ints(o, "x", w, 8, NULL), -1);     /* not an array */
 	cJSON *empty = cJSON_CreateObject();
 	ck_assert_int_eq(paper_json_layers(empty), -1);
 	ck_assert(isnan(paper_json_width(empty, 0)));
@@ -240,7 +249,7 @@ START_TEST(json_numbers)
 	/* a network as a stage writes it, read back */
 	Err e;
 	Net *net = net_fresh(3, (int[]){6, 9, 4, 3}, ACT_ERF, 1.0f, 2, &e);
-	cJSON *j = paper_json_net(net, 25, &e);
+	cJSON *j = report_net_json(net, 25, &e);
 	ck_assert_ptr_nonnull(j);
 	ck_assert_int_eq(paper_json_layers(j), 3);
 	ck_assert(paper_json_width(j, 0) == 9);
@@ -276,8 +285,8 @@ START_TEST(markdown_pairs_and_flags)
 	md_pair(&md, 91.5, NAN, 2, "unknown"); /* not in the paper */
 	md_pair(&md, 2652, INFINITY, -1, NULL);
 	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
-			 " 85.00 | 85.30 | 85.00 | 85.31 | 80.0 | 90.0 | — | 90.00 | 91.50 | — |"
-			 " 2,652 | ∞ |");
+	                 " 85.00 | 85.30 | 85.00 | 85.31 | 80.0 | 90.0 | — | 90.00 | 91.50 | — |"
+	                 " 2,652 | ∞ |");
 	md_flag(&md, "lower", 84.5, 86.05);
 	md_flag(&md, "close", 86.3, 86.05);
 	md_flag(&md, "edge", 0.5, 0.2); /* 0.3 to the last bit */
@@ -288,17 +297,17 @@ START_TEST(markdown_pairs_and_flags)
 	ck_assert_uint_eq(md.nflags, strlen(md.flags));
 	md_flags(&md);
 	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
-			 "\n## Differences of more than 0.3 percentage points\n\n"
-			 "- beyond: 85.00 here, 85.31 in the paper (-0.31 points)\n"
-			 "- lower: 84.50 here, 86.05 in the paper (-1.55 points)\n"
-			 "- just over: 10.30 here, 10.00 in the paper (+0.30 points)\n"
-			 "- whole points: 12.00 here, 10.00 in the paper (+2.00 points)\n\n");
+	                 "\n## Differences of more than 0.3 percentage points\n\n"
+	                 "- beyond: 85.00 here, 85.31 in the paper (-0.31 points)\n"
+	                 "- lower: 84.50 here, 86.05 in the paper (-1.55 points)\n"
+	                 "- just over: 10.30 here, 10.00 in the paper (+0.30 points)\n"
+	                 "- whole points: 12.00 here, 10.00 in the paper (+2.00 points)\n\n");
 	/* the list is emptied */
 	ck_assert_ptr_null(md.flags);
 	ck_assert_uint_eq(md.nflags, 0);
 	md_flags(&md);
 	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
-			 "\n## Differences of more than 0.3 percentage points\n\nNone.\n\n");
+	                 "\n## Differences of more than 0.3 percentage points\n\nNone.\n\n");
 	fclose(md.f);
 	free(buf);
 }
@@ -330,9 +339,9 @@ START_TEST(markdown_why_links)
 	md_flag(&md, "close", 86.3, 86.05);
 	md_flags(&md);
 	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
-			 "\n## Differences of more than 0.3 percentage points\n\n"
-			 "- lower: 84.50 here, 86.05 in the paper (-1.55 points; [where it comes "
-			 "from](../../reproduction-notes.md#where))\n\n");
+	                 "\n## Differences of more than 0.3 percentage points\n\n"
+	                 "- lower: 84.50 here, 86.05 in the paper (-1.55 points; [where it comes "
+	                 "from](../../reproduction-notes.md#where))\n\n");
 	fclose(md.f);
 	free(buf);
 }
@@ -383,7 +392,7 @@ START_TEST(partial_round_trip)
 	p.t0 = clock_seconds() - 2;
 	p.before = 100;
 	/* nothing saved yet: an empty object, and no time carried */
-	cJSON *part = paper_partial_load(&p, "verify");
+	cJSON *part = paper_partial_load(&p, "verify", NULL);
 	ck_assert(cJSON_IsObject(part));
 	ck_assert_int_eq(cJSON_GetArraySize(part), 0);
 	ck_assert(p.before == 100);
@@ -397,12 +406,12 @@ START_TEST(partial_round_trip)
 
 	Paper q = {.o = {.which = "adult", .out = dir, .hook = &note_hook}};
 	notes[0] = '\0';
-	cJSON *back = paper_partial_load(&q, "verify");
+	cJSON *back = paper_partial_load(&q, "verify", NULL);
 	/* done, one seconds, and the record: reproducible, kernels, threads, parts */
 	ck_assert_int_eq(cJSON_GetArraySize(back), 6);
 	ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(back, "kernels")));
 	int w[4];
-	ck_assert_int_eq(paper_json_ints(back, "done", w, 4), 3);
+	ck_assert_int_eq(paper_json_ints(back, "done", w, 4, NULL), 3);
 	ck_assert_int_eq(w[0] * 100 + w[1] * 10 + w[2], 314);
 	double s = paper_json_num(back, "seconds");
 	ck_assert_msg(s >= 102 && s < 160, "seconds %g", s);
@@ -413,13 +422,13 @@ START_TEST(partial_round_trip)
 	cJSON_Delete(back);
 	/* another stage's partial file is not this one's */
 	Paper r = {.o = {.out = dir}};
-	back = paper_partial_load(&r, "squeeze");
+	back = paper_partial_load(&r, "squeeze", NULL);
 	ck_assert_int_eq(cJSON_GetArraySize(back), 0);
 	ck_assert(r.before == 0);
 	cJSON_Delete(back);
 	/* a file that is not a JSON object starts afresh */
 	tu_write(dir, "verify.partial.json", "[1, 2]", 6);
-	back = paper_partial_load(&r, "verify");
+	back = paper_partial_load(&r, "verify", NULL);
 	ck_assert(cJSON_IsObject(back));
 	ck_assert_int_eq(cJSON_GetArraySize(back), 0);
 	ck_assert(r.before == 0);
@@ -435,7 +444,7 @@ static int runs;
 static int st_custom(Paper *p, cJSON *out, Err *e)
 {
 	runs++;
-	cJSON *part = paper_partial_load(p, "custom");
+	cJSON *part = paper_partial_load(p, "custom", NULL);
 	double got = paper_json_num(part, "value");
 	cJSON_Delete(part);
 	if (isnan(got))
@@ -451,7 +460,6 @@ START_TEST(stage_by_hand)
 	Err e;
 	Dataset *dummy = dataset_new(1, 1, 1, &e);
 	Paper p = {.o = {.which = "adult", .out = dir, .threads = 3}, .train = dummy};
-	p.res = cJSON_CreateObject();
 	Stage s = {"custom", "a test", st_custom, ""};
 	runs = 0;
 	/* a failing stage: its message names it, nothing is written */
@@ -462,7 +470,8 @@ START_TEST(stage_by_hand)
 	ck_assert_int_eq(stat(path, &st), -1);
 	ck_assert_ptr_null(paper_result(&p, "custom"));
 	ck_assert_ptr_null(paper_need(&p, "custom", &e));
-	ck_assert_str_eq(e.msg, "needs the result of stage 'custom' (run it first: --stages custom)");
+	ck_assert_str_eq(e.msg,
+	                 "needs the result of stage 'custom' (run it first: --stages custom)");
 
 	/* an earlier run saved 41 after 30 seconds */
 	const char *saved = "{\"value\": 41, \"seconds\": 30}";
@@ -485,10 +494,11 @@ START_TEST(stage_by_hand)
 	/* (cJSON writes 15 digits when they read back within an ulp) */
 	ck_assert(fabs(paper_json_num(file, "seconds") - sec) <= 1e-12 * sec);
 	cJSON_Delete(file);
-	cJSON_Delete(p.res);
+	ck_assert_int_eq(p.nres, 1);
+	cJSON_Delete(p.res[0].r);
 
 	/* the next run reads it back */
-	p.res = cJSON_CreateObject();
+	p.nres = 0;
 	ck_assert_int_eq(paper_stage(&p, &s, 1, &e), 0);
 	ck_assert_int_eq(runs, 2);
 	ck_assert(paper_json_num(paper_result(&p, "custom"), "value") == 42);
@@ -497,7 +507,8 @@ START_TEST(stage_by_hand)
 	ck_assert_int_eq(paper_stage(&p, &other, 0, &e), 0);
 	ck_assert_int_eq(runs, 2);
 	ck_assert_ptr_null(paper_result(&p, "other"));
-	cJSON_Delete(p.res);
+	ck_assert_int_eq(p.nres, 1);
+	cJSON_Delete(p.res[0].r);
 	dataset_free(dummy);
 }
 END_TEST

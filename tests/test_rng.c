@@ -61,7 +61,8 @@ START_TEST(test_rng_same_seed)
 			first[i] = x;
 		ck_assert(rng_uniform(&a) == rng_uniform(&b));
 		ck_assert(rng_normal(&a) == rng_normal(&b));
-		ck_assert_uint_eq(rng_below(&a, 1000 + (uint32_t)i), rng_below(&b, 1000 + (uint32_t)i));
+		ck_assert_uint_eq(rng_below(&a, 1000 + (uint32_t)i),
+		                  rng_below(&b, 1000 + (uint32_t)i));
 	}
 	int pa[50], pb[50];
 	for (int i = 0; i < 50; i++)
@@ -95,10 +96,9 @@ START_TEST(test_rng_seeds_differ)
 	for (int s = 0; s < S; s++)
 		for (int t = s + 1; t < S; t++)
 			for (int i = 0; i < N; i++)
-				ck_assert_msg(seq[s][i] != seq[t][i],
-					      "seeds %llu and %llu agree at draw %d",
-					      (unsigned long long)seeds[s],
-					      (unsigned long long)seeds[t], i);
+				ck_assert_msg(
+				    seq[s][i] != seq[t][i], "seeds %llu and %llu agree at draw %d",
+				    (unsigned long long)seeds[s], (unsigned long long)seeds[t], i);
 }
 END_TEST
 
@@ -130,7 +130,7 @@ START_TEST(test_rng_derive)
 	qsort(v, K * K, sizeof *v, cmp_u64);
 	for (int i = 1; i < K * K; i++)
 		ck_assert_msg(v[i] != v[i - 1], "two (seed, stream) pairs derive %llx",
-			      (unsigned long long)v[i]);
+		              (unsigned long long)v[i]);
 	for (int k = 0; k < STREAMS; k++)
 		v[k] = rng_derive(20240601, (uint64_t)k);
 	qsort(v, STREAMS, sizeof *v, cmp_u64);

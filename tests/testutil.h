@@ -75,8 +75,8 @@ static inline const char *tu_write(const char *dir, const char *name, const void
 /* Writes dir/name as a .npy file of format version major (1, 2 or 3) with
  * dict as its header, padded as NumPy pads it, followed by len bytes of data;
  * returns the path (static buffer, copy it). */
-static inline const char *tu_npy_raw(const char *dir, const char *name, int major,
-				     const char *dict, const void *data, size_t len)
+static inline const char *tu_npy_raw(const char *dir, const char *name, int major, const char *dict,
+                                     const void *data, size_t len)
 {
 	static char path[2048];
 	size_t pre = major == 1 ? 10 : 12, n = strlen(dict);
@@ -114,6 +114,19 @@ static inline unsigned char *tu_read(const char *path, size_t *len)
 	fclose(f);
 	return buf;
 }
+
+/* What `call` writes to the stream f (a FILE * it can name), as a malloc'd
+ * string: TU_WRITTEN(report_cond(f, net, lc, REPORT_TEXT)). */
+#define TU_WRITTEN(call)                                                                           \
+	({                                                                                         \
+		char *buf_ = NULL;                                                                 \
+		size_t len_ = 0;                                                                   \
+		FILE *f = open_memstream(&buf_, &len_);                                            \
+		ck_assert_ptr_nonnull(f);                                                          \
+		call;                                                                              \
+		fclose(f);                                                                         \
+		buf_;                                                                              \
+	})
 
 /* Runs one suite; the test program's exit status. */
 static inline int tu_run(Suite *s)

@@ -3,7 +3,8 @@
 # the synthetic set:
 #  - the layer table agrees with `condnet cond`, tau changes p_i, Algorithm 1
 #    steps grow the history and are narrated, the explain panel and the key
-#    pages open, a squeeze refuses one layer and applies another, undo
+#    pages open, a squeeze refuses one layer and applies another, a applies
+#    every remaining proposal at once, undo
 #    restores, the sweep's plot fits its axis to the data and its pick is
 #    adopted and undone, export writes the tables, the plots' data and a
 #    gnuplot script, export and save refuse -, /dev/stdout and the terminal,
@@ -103,7 +104,7 @@ see "the layer table is drawn" '^ +i +n_i'
 table >"$TMP/shown"
 CONDNET_DATA="$TMP/data" "$C" cond --layers $LAYERS --seed $SEED --epochs 0 --json "$TMP/c.json" >/dev/null 2>&1
 sed -n 's/^[[:space:]]*"n":[[:space:]]*\[\(.*\)\],*$/\1/p' "$TMP/c.json" | head -1 | tr -d ' ' | tr ',' '\n' | sed 1d >"$TMP/n"
-grep -E '^[[:space:]]*"kappa":' "$TMP/c.json" | sed 's/.*: *//; s/,$//' |
+grep -E '^[[:space:]]*"kappa":[[:space:]]*[^[[:space:]]' "$TMP/c.json" | sed 's/.*: *//; s/,$//' |
 	awk '{ if ($1 == "null") print "inf"; else printf "%.4g\n", $1 }' >"$TMP/k"
 paste -d' ' "$TMP/n" "$TMP/k" >"$TMP/want"
 awk '{ print $2, $3 }' "$TMP/shown" >"$TMP/got"
@@ -158,6 +159,8 @@ see "the proposal numbers neurons from 1" 'pivoted-QR order \(neurons from 1\): 
 see "the preview sets QR beside the norm rule and random orders" \
 	'keeping [0-9]+ chosen by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±[0-9.]+ \([0-9]+ draws\)'
 see "and compensated" '  and compensated: by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±'
+see "the what-if line gives the share of the test set answered as now" \
+	'^what-if: now [0-9.]+%, after [0-9.]+% \([0-9.]+% as now\), compensated [0-9.]+% \([0-9.]+%\)$'
 keys n
 see "squeeze proposes layer 2 after a refusal" 'Layer 2: [0-9]+ neurons'
 keep=$(sed -n 's/.*loop keeps \([0-9][0-9]*\):.*/\1/p' "$TMP/screen")
@@ -172,6 +175,20 @@ see "widths after the squeeze: $want" "  net $want  "
 ## undo restores the widths of before the squeeze
 keys u
 see "undo restores $w_alg1" "  net $w_alg1  "
+
+## a applies the proposal shown and every later one at once
+keys z
+see "squeeze proposes layer 1 again" 'Layer 1: [0-9]+ neurons, decision κ'
+keys a
+see "a ends the pass" 'Done: [0-9]+ neuron'
+see "a applied layer 1" '^  layer 1: [0-9]+ → [0-9]+ neurons'
+see "and layer 2" '^  layer 2: [0-9]+ → [0-9]+ neurons'
+check "each decision is a line of the log" \
+	[ "$(grep -c '^squeeze layer=[12] apply comp=0$' "$LOG")" -eq 3 ]
+keys u
+see "undo takes back layer 2's decision" '^▸ undo: back to '
+keys u
+see "and layer 1's: $w_alg1 again" "  net $w_alg1  "
 
 ## a small beta sweep fills the table and marks a pick; export writes CSV
 keys b C-u 1.2:1.6:0.2 Enter
@@ -218,6 +235,15 @@ if command -v gnuplot >/dev/null 2>&1; then
 	check "gnuplot drew the sweep" [ -s "$TMP/tables-sweep.png" ]
 else
 	echo "gnuplot is not installed: the images are not checked"
+fi
+
+## a quote in the export's name is doubled in the gnuplot script (it used
+## to end gnuplot's string there, and the script failed)
+keys e C-u "$TMP/q'x.csv" Enter
+see "export to a name with a quote" "exported the tables to $TMP/q'x\.csv"
+expect_grep "the script doubles the quote" "^set output 'q''x-spectra\.png'$" "$TMP/q'x.gp"
+if command -v gnuplot >/dev/null 2>&1; then
+	check "gnuplot drew the spectra of q'x" [ -s "$TMP/q'x-spectra.png" ]
 fi
 
 ## export and save refuse the screen itself: "-", /dev/stdout, the terminal
@@ -477,7 +503,7 @@ for lesson in algorithm1:Algorithm.1.finds squeeze:Squeezing.a.trained; do
 	play_lesson $lesson
 	see "the $lesson lesson opens with its caption" "^▸ $first"
 	i=0
-	while [ $i -lt 30 ] && ! grep -q 'end of the lesson' "$TMP/screen"; do
+	while [ $i -lt 200 ] && ! grep -q 'end of the lesson' "$TMP/screen"; do
 		keys Right; wait_for 'lesson: action|end of the lesson' 10; sleep 0.3; i=$((i + 1))
 		wait_for ' (idle|lesson: action [0-9]+ of [0-9]+)$' 20
 	done
@@ -602,6 +628,60 @@ for o in --tau --eta --beta --q --play --delay; do
 	check "tui --help lists $o" grep -q -- "^  $o " "$TMP/help"
 done
 check "--help names the manual of the build tree" sh -c "'$C' --help | grep -q \"'man .*man/condnet.1'\""
+
+## a session log is one screen's: a second screen given the same --log
+## refuses it, naming the process that holds it (their lines used to
+## interleave, and the log replayed to a network neither screen had)
+run_script "$TMP/run-lock.sh" --layers 8 --log "'$TMP/lock.log'"
+$T new-session -d -s lock1 -x 240 -y 30 "$TMP/run-lock.sh"
+PANE=lock1
+see "a screen holds its log" '^ +i +n_i'
+holder=$(pgrep -x -P "$($T display -p -t lock1 '#{pane_pid}')" condnet)
+$T new-session -d -s lock2 -x 240 -y 30 "$TMP/run-lock.sh"
+PANE=lock2
+see "a second screen on that log refuses it, naming the first ($holder)" \
+	"lock\.log: the session log is in use by process $holder \(another screen writes it\): give another --log"
+see "... and ends with status 1" '^EXIT=1' 5
+$T kill-session -t lock2
+PANE=lock1
+keys q
+see "the first screen quits" '^EXIT=0' 5
+check "the log holds the lines of one screen" [ "$(grep -c '^data ' "$TMP/lock.log")" -eq 1 ]
+$T kill-session -t lock1
+
+## a log line that cannot be written (the file size limit standing in for a
+## full disk) is said on the screen, and the screen exits 1 (it used to lose
+## every line silently and exit 0); the log keeps whole lines
+python3 -c "open('$TMP/full.log', 'w').write('# filler line\n' * 70)"
+run_script "$TMP/run-full.sh" --layers 8 --log "'$TMP/full.log'"
+sed -i "s|^'$C'|ulimit -f 1; '$C'|" "$TMP/run-full.sh"
+$T new-session -d -s full -x 240 -y 30 "$TMP/run-full.sh"
+PANE=full
+see "the screen says the log cannot be written" \
+	"the session log $TMP/full\.log cannot be written \(File too large\): it ends before this action"
+keys q
+see "the screen exits 1" '^EXIT=1' 5
+see "and says why" "condnet: the session log $TMP/full\.log could not be written \(File too large\)"
+check "the log ends with a whole line" sh -c "tail -c 1 '$TMP/full.log' | od -An -c | grep -q '\\n'"
+$T kill-session -t full
+
+## the end of the terminal's input quits: a terminal closed while SIGHUP is
+## ignored (the screen used to spin at 100 % CPU for ever)
+cat >"$TMP/run-eof.sh" <<EOF
+#!/bin/sh
+export CONDNET_DATA='$TMP/data' OPENBLAS_NUM_THREADS=1 TERM=xterm-256color LC_ALL=C.UTF-8
+trap '' HUP
+exec '$C' --layers 8 --log '$TMP/eof.log'
+EOF
+chmod +x "$TMP/run-eof.sh"
+$T new-session -d -s eof -x 100 -y 30 "$TMP/run-eof.sh"
+PANE=eof
+see "a screen with SIGHUP ignored opens" '^ +i +n_i'
+pid=$($T display -p -t eof '#{pane_pid}')
+$T kill-session -t eof
+i=0; while [ $i -lt 100 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+check "the screen ends when its terminal goes (in $((i / 10)) s)" sh -c "! kill -0 $pid 2>/dev/null"
+kill -9 "$pid" 2>/dev/null
 
 ## the default log directory keeps the newest 50 logs
 mkdir -p "$TMP/state/condnet"

@@ -8,8 +8,8 @@
 
 #include <cblas.h>
 
-#include "config.h"
 #include "base/fpmode.h"
+#include "config.h"
 
 #ifdef HAVE_BLAS_THREAD_SHUTDOWN_
 /* OpenBLAS (pthreads build) stops its worker threads with this (it is what
@@ -21,10 +21,9 @@ extern int blas_thread_shutdown_(void);
 /* LAPACK's Fortran interface (OpenBLAS has no header for it without
  * LAPACKE): every argument by reference, then the hidden length of the
  * character argument. configure checks that OpenBLAS exports it. */
-extern void dbdsqr_(const char *uplo, const int *n, const int *ncvt, const int *nru,
-		    const int *ncc, double *d, double *e, double *vt, const int *ldvt, double *u,
-		    const int *ldu, double *c, const int *ldc, double *work, int *info,
-		    size_t uplo_len);
+extern void dbdsqr_(const char *uplo, const int *n, const int *ncvt, const int *nru, const int *ncc,
+                    double *d, double *e, double *vt, const int *ldvt, double *u, const int *ldu,
+                    double *c, const int *ldc, double *work, int *info, size_t uplo_len);
 
 int blas_restart_threads(void)
 {
@@ -61,19 +60,19 @@ static enum CBLAS_TRANSPOSE tr(int t)
 }
 
 void blas_sgemm(int ta, int tb, int m, int n, int k, float alpha, const float *A, int lda,
-		const float *B, int ldb, float beta, float *C, int ldc)
+                const float *B, int ldb, float beta, float *C, int ldc)
 {
 	cblas_sgemm(CblasRowMajor, tr(ta), tr(tb), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 void blas_dgemm(int ta, int tb, int m, int n, int k, double alpha, const double *A, int lda,
-		const double *B, int ldb, double beta, double *C, int ldc)
+                const double *B, int ldb, double beta, double *C, int ldc)
 {
 	cblas_dgemm(CblasRowMajor, tr(ta), tr(tb), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 void blas_dsyrk_t(int n, int k, double alpha, const double *A, int lda, double beta, double *C,
-		  int ldc)
+                  int ldc)
 {
 	/* Row-major C (upper) = alpha·AᵀA + beta·C, then mirrored to the lower half. */
 	cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, n, k, alpha, A, lda, beta, C, ldc);
@@ -116,7 +115,7 @@ int blas_dbdsqr_values(double *d, const double *e, int n)
 	ecopy[n - 1] = 0.0;
 	int zero = 0, one = 1, info = 0;
 	dbdsqr_("U", &n, &zero, &zero, &zero, d, ecopy, NULL, &one, NULL, &one, NULL, &one, work,
-		&info, 1);
+	        &info, 1);
 	free(work);
 	return info < 0 ? -1 : info;
 }

@@ -11,12 +11,12 @@
 /* C = alpha·op(A)·op(B) + beta·C, row-major; ta/tb: 0 = as is, 1 = transposed.
  * op(A) is m×k, op(B) is k×n, C is m×n; lda/ldb/ldc are row strides. */
 void blas_sgemm(int ta, int tb, int m, int n, int k, float alpha, const float *A, int lda,
-		const float *B, int ldb, float beta, float *C, int ldc);
+                const float *B, int ldb, float beta, float *C, int ldc);
 void blas_dgemm(int ta, int tb, int m, int n, int k, double alpha, const double *A, int lda,
-		const double *B, int ldb, double beta, double *C, int ldc);
+                const double *B, int ldb, double beta, double *C, int ldc);
 /* C (n×n, upper and lower filled) = alpha·AᵀA + beta·C for row-major A (k×n). */
 void blas_dsyrk_t(int n, int k, double alpha, const double *A, int lda, double beta, double *C,
-		  int ldc);
+                  int ldc);
 /* The singular values of the n×n upper bidiagonal matrix with diagonal
  * d[0..n) and superdiagonal e[0..n-1), into d in descending order: LAPACK's
  * dbdsqr without vectors, which is its dqds algorithm (dlasq1; every σ to

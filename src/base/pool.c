@@ -75,7 +75,7 @@ static void wake(Pool *p)
 /* Returns once ready(p, a, b) holds: spins for SPIN_SECONDS, then sleeps
  * until a wake(). */
 static void wait_for(Pool *p, int (*ready)(Pool *, const void *, uint64_t), const void *w,
-		     uint64_t v)
+                     uint64_t v)
 {
 	double until = 0.0;
 	for (unsigned i = 1;; i++) {

@@ -64,10 +64,13 @@ static int cpu_check(Err *e)
 	if (avx2 && fma)
 		return 0;
 	return err_set(e, "reproducible mode needs a CPU with AVX2 and FMA (this one: %s, %s)",
-		       name, !avx2 && !fma ? "neither" : avx2 ? "no FMA" : "no AVX2");
+	               name,
+	               !avx2 && !fma ? "neither"
+	               : avx2        ? "no FMA"
+	                             : "no AVX2");
 #else
 	return err_set(e, "reproducible mode needs an x86-64 CPU with AVX2 and FMA (this one: %s)",
-		       name);
+	               name);
 #endif
 }
 
@@ -111,9 +114,11 @@ int repro_enter(char **argv, Err *e)
 	const char *core = blas_corename();
 	if (strcasecmp(core, REPRO_KERNELS) != 0) {
 		if (getenv(REPRO_MARK))
-			return err_set(e, "reproducible mode: OpenBLAS runs its %s kernels even "
-					  "with OPENBLAS_CORETYPE=%s (an OpenBLAS built without "
-					  "DYNAMIC_ARCH?)", core, REPRO_KERNELS);
+			return err_set(e,
+			               "reproducible mode: OpenBLAS runs its %s kernels even "
+			               "with OPENBLAS_CORETYPE=%s (an OpenBLAS built without "
+			               "DYNAMIC_ARCH?)",
+			               core, REPRO_KERNELS);
 		if (setenv("OPENBLAS_CORETYPE", REPRO_KERNELS, 1))
 			return err_set(e, "reproducible mode: cannot set OPENBLAS_CORETYPE");
 		char path[4096];
@@ -122,9 +127,10 @@ int repro_enter(char **argv, Err *e)
 			return err_set(e, "reproducible mode: cannot set " REPRO_MARK);
 		fflush(NULL);
 		execv(named ? path : "/proc/self/exe", argv);
-		return err_set(e, "reproducible mode: cannot re-execute %s with "
-				  "OPENBLAS_CORETYPE=%s", named ? path : "/proc/self/exe",
-			       REPRO_KERNELS);
+		return err_set(e,
+		               "reproducible mode: cannot re-execute %s with "
+		               "OPENBLAS_CORETYPE=%s",
+		               named ? path : "/proc/self/exe", REPRO_KERNELS);
 	}
 	const char *mark = getenv(REPRO_MARK);
 	if (mark && !strcmp(mark, "rename"))
@@ -156,11 +162,11 @@ void repro_current(ReproRecord *r, int threads)
 const char *repro_format(const ReproRecord *r, char *buf, size_t len)
 {
 	snprintf(buf, len, "reproducible=%s kernels=%s threads=%d parts=%d", r->on ? "on" : "off",
-		 r->kernels[0] ? r->kernels : "unknown", r->threads, r->parts);
+	         r->kernels[0] ? r->kernels : "unknown", r->threads, r->parts);
 	return buf;
 }
 
-int repro_parse(const char *s, ReproRecord *r)
+int repro_parse(const char *s, ReproRecord *r, Err *e)
 {
 	memset(r, 0, sizeof *r);
 	int found = 0;
@@ -183,17 +189,18 @@ int repro_parse(const char *s, ReproRecord *r)
 			r->parts = atoi(word + 6);
 		s += n;
 	}
-	return found ? 0 : -1;
+	return found ? 0 : err_set(e, "no kernels= in the record '%.60s'", s);
 }
 
-const char *repro_compare(const ReproRecord *rec, const ReproRecord *now, char *buf, size_t len)
+int repro_compare(const ReproRecord *rec, const ReproRecord *now, Err *e)
 {
 	if (!rec->kernels[0])
-		return NULL;
+		return 0;
 	if (!strcasecmp(rec->kernels, now->kernels) && rec->parts == now->parts)
-		return NULL;
-	snprintf(buf, len, "recorded with %s kernels, %d part%s; this run: %s, %d part%s — "
-		 "numbers may differ", rec->kernels, rec->parts, rec->parts == 1 ? "" : "s", now->kernels,
-		 now->parts, now->parts == 1 ? "" : "s");
-	return buf;
+		return 0;
+	return err_set(e,
+	               "recorded with %s kernels, %d part%s; this run: %s, %d part%s — "
+	               "numbers may differ",
+	               rec->kernels, rec->parts, rec->parts == 1 ? "" : "s", now->kernels,
+	               now->parts, now->parts == 1 ? "" : "s");
 }

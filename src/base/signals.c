@@ -25,14 +25,15 @@
  * for faults, though still deferred for the other signals. */
 enum { SLOTS = 16 };
 
-static atomic_int saving;  /* saves holding (or about to create) a temporary file */
-static atomic_int pending; /* a signal that ends the process once they are done */
-static atomic_int dying;   /* a fault is ending the process */
-static atomic_int creating; /* saves between signals_save_begin and their track */
+static atomic_int saving;               /* saves holding (or about to create) a temporary file */
+static atomic_int pending;              /* a signal that ends the process once they are done */
+static atomic_int dying;                /* a fault is ending the process */
+static atomic_int creating;             /* saves between signals_save_begin and their track */
 static volatile sig_atomic_t stop_sig;  /* the first stop signal */
 static volatile sig_atomic_t stop_mode; /* 0: none, 1: the first stops, 2: every one stops */
 static atomic_int slot_used[SLOTS];     /* 0 free, 2 being filled, 1 names a file */
 static char slot_name[SLOTS][PATH_MAX + 16];
+static _Thread_local int in_group; /* this thread is inside signals_group_begin/end */
 
 static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT};
 enum { NFAULTS = sizeof faults / sizeof *faults };
@@ -40,13 +41,13 @@ static struct sigaction old_fault[NFAULTS];
 
 /* The signals that end a process by default and come from outside. */
 static const int ends[] = {
-	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGXCPU,
-	SIGVTALRM, SIGPROF, SIGIO,
+    SIGHUP,    SIGINT,  SIGQUIT, SIGTERM,   SIGUSR1, SIGUSR2,
+    SIGALRM,   SIGPIPE, SIGXCPU, SIGVTALRM, SIGPROF, SIGIO,
 #ifdef SIGPWR
-	SIGPWR,
+    SIGPWR,
 #endif
 #ifdef SIGSTKFLT
-	SIGSTKFLT,
+    SIGSTKFLT,
 #endif
 };
 
@@ -120,7 +121,7 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 /* Installs fn for sig unless sig arrives ignored (and not forced); old
  * receives the action there was. */
 static void take(int sig, int force, void (*fn)(int), void (*act)(int, siginfo_t *, void *),
-		 struct sigaction *old)
+                 struct sigaction *old)
 {
 	struct sigaction cur, sa;
 	if (sigaction(sig, NULL, &cur) != 0 || (cur.sa_handler == SIG_IGN && !force))
@@ -193,7 +194,8 @@ void signals_save_begin(void)
 		for (;;)
 			pause();
 	}
-	if (!atomic_load(&pending))
+	/* inside a group the end waits for the group's end: its saves go on */
+	if (!atomic_load(&pending) || in_group)
 		return;
 	/* an end is on its way: create nothing; the last save to end sends it */
 	atomic_fetch_sub(&creating, 1);
@@ -231,4 +233,22 @@ void signals_save_end(int slot)
 		if (sig)
 			die(sig);
 	}
+}
+
+void signals_group_begin(void)
+{
+	atomic_fetch_add(&saving, 1);
+	if (atomic_load(&pending)) {
+		/* an end is on its way: start nothing; the last save to end sends it */
+		signals_save_end(-1);
+		for (;;)
+			pause();
+	}
+	in_group = 1;
+}
+
+void signals_group_end(void)
+{
+	in_group = 0;
+	signals_save_end(-1);
 }

@@ -15,77 +15,77 @@
 #include "base/rng.h"
 #include "data/mnist.h"
 #include "engine/limits.h"
-#include "engine/model_io.h"
+#include "model/model_io.h"
 
 /* The data-set options come first: CLI_DATA_NOPTIONS in cli.h counts them. */
 const struct option cli_common_options[] = {
-	{"data", required_argument, NULL, CLI_OPT_DATA},
-	{"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
-	{"features", required_argument, NULL, CLI_OPT_FEATURES},
-	{"label-col", required_argument, NULL, CLI_OPT_LABEL_COL},
-	{"limit", required_argument, NULL, CLI_OPT_LIMIT},
-	{"center", no_argument, NULL, CLI_OPT_CENTER},
-	{"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
-	{"inputs", required_argument, NULL, CLI_OPT_INPUTS},
-	{"layers", required_argument, NULL, CLI_OPT_LAYERS},
-	{"act", required_argument, NULL, CLI_OPT_ACT},
-	{"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
-	{"seed", required_argument, NULL, CLI_OPT_SEED},
-	{"batch", required_argument, NULL, CLI_OPT_BATCH},
-	{"lr", required_argument, NULL, CLI_OPT_LR},
-	{"threads", required_argument, NULL, CLI_OPT_THREADS},
-	{"load", required_argument, NULL, CLI_OPT_LOAD},
-	{"save", required_argument, NULL, CLI_OPT_SAVE},
-	{"json", required_argument, NULL, CLI_OPT_JSON},
-	{"csv", required_argument, NULL, CLI_OPT_CSV},
-	{"quiet", no_argument, NULL, CLI_OPT_QUIET},
-	{"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
-	{"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
-	{"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
-	{"warmup", required_argument, NULL, CLI_OPT_WARMUP},
-	{"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
+    {"data", required_argument, NULL, CLI_OPT_DATA},
+    {"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
+    {"features", required_argument, NULL, CLI_OPT_FEATURES},
+    {"label-col", required_argument, NULL, CLI_OPT_LABEL_COL},
+    {"limit", required_argument, NULL, CLI_OPT_LIMIT},
+    {"center", no_argument, NULL, CLI_OPT_CENTER},
+    {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
+    {"inputs", required_argument, NULL, CLI_OPT_INPUTS},
+    {"layers", required_argument, NULL, CLI_OPT_LAYERS},
+    {"act", required_argument, NULL, CLI_OPT_ACT},
+    {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
+    {"seed", required_argument, NULL, CLI_OPT_SEED},
+    {"batch", required_argument, NULL, CLI_OPT_BATCH},
+    {"lr", required_argument, NULL, CLI_OPT_LR},
+    {"threads", required_argument, NULL, CLI_OPT_THREADS},
+    {"load", required_argument, NULL, CLI_OPT_LOAD},
+    {"save", required_argument, NULL, CLI_OPT_SAVE},
+    {"json", required_argument, NULL, CLI_OPT_JSON},
+    {"csv", required_argument, NULL, CLI_OPT_CSV},
+    {"quiet", no_argument, NULL, CLI_OPT_QUIET},
+    {"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
+    {"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
+    {"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
+    {"warmup", required_argument, NULL, CLI_OPT_WARMUP},
+    {"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
 };
 const int cli_common_noptions = sizeof cli_common_options / sizeof *cli_common_options;
 
 const struct option cli_mode_options[CLI_MODE_NOPTIONS] = {
-	{"reproducible", no_argument, NULL, CLI_OPT_REPRO},
-	{"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
+    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
+    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
 };
 
 const char cli_common_help[] =
-	"Data:\n" CLI_DATA_HELP CLI_INPUTS_HELP
-	"  --val-frac F         validation fraction of every class, 0 < F < 1 (default 0.1)\n"
-	"  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
-	"Network:\n"
-	"  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
-	"                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32)\n"
-	"  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"
-	"  --act-scale A        a in erf(a*x) (default 1)\n"
-	"  --load MODEL         start from a saved model instead of --layers\n"
-	"  --seed S             seed of the initial weights and of the batch order (default 1)\n"
-	"Training:\n"
-	"  --batch B            mini-batch size (default 50)\n"
-	"  --lr LR              Adam learning rate (default 0.001)\n"
-	"  --threads N          threads to compute on, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
-	CLI_MODE_HELP
-	"  --schedule SPEC      the learning rate over a training: constant (default),\n"
-	"                       step:E[:F] (times F, default 0.1, every E epochs),\n"
-	"                       cosine[:T] (from --lr down to 0 at epoch T, default the\n"
-	"                       training's length) or plateau:P[:F] (times F after P epochs\n"
-	"                       without a lower validation loss; needs the validation split)\n"
-	"  --warmup W           raise the rate linearly from 0 to --lr over the first W\n"
-	"                       epochs (default 0)\n"
-	"  --early-stop P       hold out the validation split (--val-frac), measure it after\n"
-	"                       every epoch, stop when its accuracy has not improved for P\n"
-	"                       epochs and keep the best epoch's weights (the epochs given\n"
-	"                       are then the cap)\n"
-	"Output:\n"
-	"  --save MODEL         write the resulting model\n"
-	"  --json FILE          write a JSON record of the run (- for standard output;\n"
-	"                       the text report then goes to standard error)\n"
-	"  --csv FILE           write the main table as CSV (- for standard output)\n"
-	"  --quiet              no progress display\n"
-	"  -h, --help           this text\n";
+    "Data:\n" CLI_DATA_HELP CLI_INPUTS_HELP
+    "  --val-frac F         validation fraction of every class, 0 < F < 1 (default 0.1)\n"
+    "  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
+    "Network:\n"
+    "  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
+    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32)\n"
+    "  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"
+    "  --act-scale A        a in erf(a*x) (default 1)\n"
+    "  --load MODEL         start from a saved model instead of --layers\n"
+    "  --seed S             seed of the initial weights and of the batch order (default 1)\n"
+    "Training:\n"
+    "  --batch B            mini-batch size (default 50)\n"
+    "  --lr LR              Adam learning rate (default 0.001)\n"
+    "  --threads N          threads to compute on, 1..64 (default 2, or "
+    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
+    "  --schedule SPEC      the learning rate over a training: constant (default),\n"
+    "                       step:E[:F] (times F, default 0.1, every E epochs),\n"
+    "                       cosine[:T] (from --lr down to 0 at epoch T, default the\n"
+    "                       training's length) or plateau:P[:F] (times F after P epochs\n"
+    "                       without a lower validation loss; needs the validation split)\n"
+    "  --warmup W           raise the rate linearly from 0 to --lr over the first W\n"
+    "                       epochs (default 0)\n"
+    "  --early-stop P       hold out the validation split (--val-frac), measure it after\n"
+    "                       every epoch, stop when its accuracy has not improved for P\n"
+    "                       epochs and keep the best epoch's weights (the epochs given\n"
+    "                       are then the cap)\n"
+    "Output:\n"
+    "  --save MODEL         write the resulting model\n"
+    "  --json FILE          write a JSON record of the run (- for standard output;\n"
+    "                       the text report then goes to standard error)\n"
+    "  --csv FILE           write the main table as CSV (- for standard output)\n"
+    "  --quiet              no progress display\n"
+    "  -h, --help           this text\n";
 
 void cli_common_default(CommonOpts *c)
 {
@@ -109,7 +109,7 @@ int cli_int(const char *name, const char *s, long lo, long hi, int *out, Err *e)
 }
 
 int cli_double(const char *name, const char *s, double lo, int lo_open, double hi, double *out,
-	       Err *e)
+               Err *e)
 {
 	char *end;
 	errno = 0;
@@ -161,14 +161,15 @@ static int check_data_spec(const char *s, Err *e)
 			return err_set(e, "--data: '%s': expected csv:TRAIN[,TEST]", s);
 		return 0;
 	}
-	return err_set(e, "--data: unknown data set '%s' (expected mnist, fashion, adult, synthetic "
-			  "or csv:TRAIN[,TEST])", s);
+	return err_set(e,
+	               "--data: unknown data set '%s' (expected mnist, fashion, adult, synthetic "
+	               "or csv:TRAIN[,TEST])",
+	               s);
 }
 
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 {
 	double d;
-	int v;
 	switch (opt) {
 	case CLI_OPT_DATA:
 		if (check_data_spec(arg, e))
@@ -180,13 +181,20 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		return 1;
 	case CLI_OPT_FEATURES:
 		c->features_given = 1;
-		return limit_parse_int(LIM_FEATURES, "--features", arg, &c->data.features, e) ? -1 : 1;
-	case CLI_OPT_INPUTS:
-		if ((v = mnist_inputs_parse(arg)) < 0)
-			return err_set(e, "--inputs: unknown inputs '%s' (expected qr, variance, coarse, "
-					  "all or pixels)", arg);
-		c->data.inputs = v;
+		return limit_parse_int(LIM_FEATURES, "--features", arg, &c->data.features, e) ? -1
+		                                                                              : 1;
+	case CLI_OPT_INPUTS: {
+		int kind = mnist_inputs_parse(arg);
+		if (kind < 0)
+			return err_set(
+			    e,
+			    "--inputs: unknown inputs '%s' (expected qr, variance, coarse, "
+			    "all or pixels)",
+			    arg);
+		c->data.inputs = kind;
+		c->inputs_given = 1;
 		return 1;
+	}
 	case CLI_OPT_LABEL_COL:
 		return cli_int("--label-col", arg, 0, 1000000, &c->data.label_col, e) ? -1 : 1;
 	case CLI_OPT_CENTER:
@@ -206,11 +214,7 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		return 1;
 	}
 	case CLI_OPT_ACT:
-		if ((v = act_parse(arg)) < 0)
-			return err_set(e, "--act: unknown activation '%s' (expected erf, tanh, relu "
-					  "or sigmoid)", arg);
-		c->act = (ActKind)v;
-		return 1;
+		return act_parse(arg, &c->act, e) ? err_prefix(e, "--act") : 1;
 	case CLI_OPT_ACT_SCALE:
 		if (limit_parse(LIM_ACT_SCALE, "--act-scale", arg, &d, e))
 			return -1;
@@ -229,7 +233,8 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->train.adam.lr = d;
 		return 1;
 	case CLI_OPT_THREADS:
-		return limit_parse_int(LIM_THREADS, "--threads", arg, &c->train.threads, e) ? -1 : 1;
+		return limit_parse_int(LIM_THREADS, "--threads", arg, &c->train.threads, e) ? -1
+		                                                                            : 1;
 	case CLI_OPT_LOAD:
 		c->load = arg;
 		return 1;
@@ -252,9 +257,10 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->val_per_class = 0;
 		return 1;
 	case CLI_OPT_VAL_PER_CLASS:
-		return limit_parse_int(LIM_VAL_PER_CLASS, "--val-per-class", arg, &c->val_per_class, e)
-			       ? -1
-			       : 1;
+		return limit_parse_int(LIM_VAL_PER_CLASS, "--val-per-class", arg, &c->val_per_class,
+		                       e)
+		           ? -1
+		           : 1;
 	case CLI_OPT_SCHEDULE:
 		if (sched_parse(arg, &c->train.sched, e))
 			return err_prefix(e, "--schedule");
@@ -267,13 +273,14 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->sched_given = 1;
 		return 1;
 	case CLI_OPT_EARLY_STOP:
-		return limit_parse_int(LIM_EARLY_STOP, "--early-stop", arg, &c->early_stop, e) ? -1 : 1;
+		return limit_parse_int(LIM_EARLY_STOP, "--early-stop", arg, &c->early_stop, e) ? -1
+		                                                                               : 1;
 	}
 	return 0;
 }
 
 int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const struct option *own,
-	      CliOwnFn fn, void *ud, const char *help_head, int *first)
+              CliOwnFn fn, void *ud, const char *help_head, int *first)
 {
 	struct option opts[96];
 	int n = 0;
@@ -300,13 +307,16 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 			return 1;
 		}
 		if (o == ':')
-			fprintf(stderr, "condnet %s: %s needs a value\n", argv[0], argv[optind - 1]);
+			fprintf(stderr, "condnet %s: %s needs a value\n", argv[0],
+			        argv[optind - 1]);
 		else if (o == '?' && optopt >= 256)
-			fprintf(stderr, "condnet %s: %s takes no value\n", argv[0], argv[optind - 1]);
+			fprintf(stderr, "condnet %s: %s takes no value\n", argv[0],
+			        argv[optind - 1]);
 		else if (o == '?' && optopt)
 			fprintf(stderr, "condnet %s: unknown option '-%c'\n", argv[0], optopt);
 		else if (o == '?')
-			fprintf(stderr, "condnet %s: unknown option '%s'\n", argv[0], argv[optind - 1]);
+			fprintf(stderr, "condnet %s: unknown option '%s'\n", argv[0],
+			        argv[optind - 1]);
 		if (o == ':' || o == '?') {
 			fprintf(stderr, "Try 'condnet %s --help'.\n", argv[0]);
 			return 2;
@@ -325,11 +335,12 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 	const CommonOpts *co = c ? c : shared;
 	if (co && co->features_given &&
 	    (co->data.inputs == MNIST_ALL || co->data.inputs == MNIST_PIXELS)) {
-		fprintf(stderr,
-			"condnet %s: --features counts the coefficients of --inputs qr, variance and "
-			"coarse; --inputs %s takes %s\n",
-			argv[0], mnist_inputs_name(co->data.inputs),
-			co->data.inputs == MNIST_ALL ? "all 1,024" : "every pixel");
+		fprintf(
+		    stderr,
+		    "condnet %s: --features counts the coefficients of --inputs qr, variance and "
+		    "coarse; --inputs %s takes %s\n",
+		    argv[0], mnist_inputs_name(co->data.inputs),
+		    co->data.inputs == MNIST_ALL ? "all 1,024" : "every pixel");
 		return 2;
 	}
 	if (first)
@@ -342,7 +353,7 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 }
 
 int cli_plan(const CommonOpts *c, const Dataset *train, const LrSchedule *sched, double epochs,
-	     TrainPlan *p, Dataset **tr, Dataset **val, Err *e)
+             TrainPlan *p, Dataset **tr, Dataset **val, Err *e)
 {
 	*tr = *val = NULL;
 	train_plan_default(p, &c->train, epochs);
@@ -352,7 +363,7 @@ int cli_plan(const CommonOpts *c, const Dataset *train, const LrSchedule *sched,
 	if (c->early_stop <= 0 && sched->kind != SCHED_PLATEAU)
 		return 0;
 	if (dataset_split(train, c->val_per_class > 0 ? 0 : c->val_frac, c->val_per_class, c->seed,
-			  tr, val, e) < 0)
+	                  tr, val, e) < 0)
 		return err_prefix(e, "the validation split");
 	p->val = *val;
 	return 0;
@@ -366,10 +377,10 @@ const char *cli_plan_str(const TrainPlan *p, const LrSchedule *sched, char *buf,
 	int n = snprintf(buf, len, "schedule %s", sched_format(sched, spec, sizeof spec));
 	if (n >= 0 && (size_t)n < len && sched->warmup > 0)
 		n += snprintf(buf + n, len - (size_t)n, ", warm-up %g epoch%s", sched->warmup,
-			      sched->warmup == 1 ? "" : "s");
+		              sched->warmup == 1 ? "" : "s");
 	if (n >= 0 && (size_t)n < len && p->patience > 0)
-		snprintf(buf + n, len - (size_t)n, ", early stopping after %d epoch%s",
-			 p->patience, p->patience == 1 ? "" : "s");
+		snprintf(buf + n, len - (size_t)n, ", early stopping after %d epoch%s", p->patience,
+		         p->patience == 1 ? "" : "s");
 	if (n >= 0 && (size_t)n < len && p->val)
 		snprintf(buf + strlen(buf), len - strlen(buf), " on %d validation rows", p->val->n);
 	return buf;
@@ -391,30 +402,74 @@ const char *cli_data_name(const CommonOpts *c)
 	return c->data.spec ? c->data.spec : "synthetic";
 }
 
-int cli_build_tree(void)
+/* The directory of the running executable, in dir; 0, or -1 when unknown. */
+static int exe_dir(char *dir, size_t len)
 {
-	char exe[1024], path[1100];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
+	ssize_t n = readlink("/proc/self/exe", dir, len - 1);
+	if (n <= 0 || (size_t)n >= len - 1)
+		return -1;
+	dir[n] = '\0';
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	return 0;
+}
+
+int cli_source_tree(char *dir, size_t len)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 32], line[PATH_MAX + 64];
+	if (exe_dir(exe, sizeof exe))
 		return 0;
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		*slash = '\0';
 	snprintf(path, sizeof path, "%s/config.status", exe);
-	return access(path, F_OK) == 0;
+	if (access(path, F_OK) != 0)
+		return 0;
+	/* the build tree's Makefile names the source tree */
+	snprintf(path, sizeof path, "%s/Makefile", exe);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	int found = 0;
+	while (!found && fgets(line, sizeof line, f)) {
+		const char *key = "abs_top_srcdir = ";
+		if (strncmp(line, key, strlen(key)))
+			continue;
+		char *v = line + strlen(key);
+		v[strcspn(v, "\n")] = '\0';
+		found = *v && snprintf(dir, len, "%s", v) < (int)len;
+	}
+	fclose(f);
+	return found;
+}
+
+int cli_data_dirs(const char *sub, char dirs[][PATH_MAX], int max)
+{
+	char exe[PATH_MAX], src[PATH_MAX];
+	int n = 0;
+	if (n < max && snprintf(dirs[n], PATH_MAX, "%s/%s", CONDNET_DATADIR, sub) < PATH_MAX)
+		n++;
+	/* installed elsewhere than configured: PREFIX/bin/condnet beside PREFIX/share/condnet */
+	if (n < max && !exe_dir(exe, sizeof exe) &&
+	    snprintf(dirs[n], PATH_MAX, "%s/../share/condnet/%s", exe, sub) < PATH_MAX)
+		n++;
+	if (n < max && cli_source_tree(src, sizeof src) &&
+	    snprintf(dirs[n], PATH_MAX, "%s/data/%s", src, sub) < PATH_MAX)
+		n++;
+	return n;
 }
 
 const char *cli_man_hint(void)
 {
-	static char hint[PATH_MAX + 32];
-	char cwd[PATH_MAX], src[PATH_MAX];
-	if (!cli_build_tree() || access(CONDNET_SRCDIR "/man/condnet.1", R_OK) != 0 ||
-	    !realpath(CONDNET_SRCDIR, src))
+	static char hint[PATH_MAX + 64];
+	char cwd[PATH_MAX], src[PATH_MAX], page[PATH_MAX + 32];
+	if (!cli_source_tree(src, sizeof src))
+		return "'man condnet'";
+	snprintf(page, sizeof page, "%s/man/condnet.1", src);
+	if (access(page, R_OK) != 0)
 		return "'man condnet'";
 	if (getcwd(cwd, sizeof cwd) && !strcmp(cwd, src))
 		return "'man ./man/condnet.1'";
-	snprintf(hint, sizeof hint, "'man %s/man/condnet.1'", src);
+	snprintf(hint, sizeof hint, "'man %s'", page);
 	return hint;
 }
 
@@ -444,8 +499,8 @@ static int check_own(const CliOut *o, const CliOut *own, int n, Err *e)
 		return file_check_dir(o->path, e);
 	for (int i = 0; i < n; i++) {
 		struct stat st;
-		if (own[i].path && (own[i].flags & CLI_OUT_DIR) && dir_holds(own[i].path, o->path) &&
-		    stat(own[i].path, &st) != 0)
+		if (own[i].path && (own[i].flags & CLI_OUT_DIR) &&
+		    dir_holds(own[i].path, o->path) && stat(own[i].path, &st) != 0)
 			return 0; /* made by the command: checked as a directory */
 	}
 	return file_check_writable(o->path, o->flags, e);
@@ -473,7 +528,7 @@ int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e)
 			to_stdout[k++] = own[i].path;
 	if (k == 2)
 		return err_set(e, "%s and %s both name standard output: give one of them a file",
-			       to_stdout[0], to_stdout[1]);
+		               to_stdout[0], to_stdout[1]);
 	return k ? file_stdout_for_records(e) : 0;
 }
 
@@ -482,7 +537,8 @@ int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
 	Dataset *tr = NULL, *te = NULL;
 	if (datasets_load(&c->data, &tr, &te, e))
 		return -1;
-	if (dataset_validate(tr, "training set", e) || (te && dataset_validate(te, "test set", e))) {
+	if (dataset_validate(tr, "training set", e) ||
+	    (te && dataset_validate(te, "test set", e))) {
 		dataset_free(tr);
 		dataset_free(te);
 		return -1;
@@ -498,6 +554,39 @@ int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
 	return 0;
 }
 
+/* The option that gives a scale step: "--center", "--standardize" or none. */
+static const char *scale_option(int scale)
+{
+	return scale == DATA_STANDARDIZE ? "--standardize" : scale == DATA_CENTER ? "--center" : "";
+}
+
+int cli_check_prep(const Prep *model, const Prep *data, const char *name, Err *e)
+{
+	if (!model || !data)
+		return 0;
+	if (prep_check(model, data, name, data->kind == PREP_NONE ? "the data" : "the data set", e))
+		return -1;
+	if (model->scale == data->scale)
+		return 0;
+	if (model->scale == DATA_RAW)
+		return err_set(e,
+		               "%s was trained on features neither centred nor standardized: "
+		               "drop %s",
+		               name, scale_option(data->scale));
+	return err_set(e, "%s was trained on features %s on its training set: give %s", name,
+	               model->scale == DATA_CENTER ? "centred" : "standardized",
+	               scale_option(model->scale));
+}
+
+int cli_save_model(Net *net, const char *path, const Dataset *train, Err *e)
+{
+	/* a network made on the data records how the data's inputs were made */
+	if (!net->prep && train && train->prep && train->prep->d == net->n[0] &&
+	    net_set_prep(net, train->prep, e))
+		return -1;
+	return model_save(net, path, e);
+}
+
 Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 {
 	if (c->load) {
@@ -506,13 +595,17 @@ Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 			return NULL;
 		if (train && net->n[0] != train->d) {
 			err_set(e, "%s: model has %d inputs, data set has %d features", c->load,
-				net->n[0], train->d);
+			        net->n[0], train->d);
 			net_free(net);
 			return NULL;
 		}
 		if (train && net->n[net->m] != train->k) {
 			err_set(e, "%s: model has %d outputs, data set has %d classes", c->load,
-				net->n[net->m], train->k);
+			        net->n[net->m], train->k);
+			net_free(net);
+			return NULL;
+		}
+		if (train && cli_check_prep(net->prep, train->prep, c->load, e)) {
 			net_free(net);
 			return NULL;
 		}

@@ -6,34 +6,36 @@
 #define CONDNET_CLI_H
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdint.h>
 
-#include "engine/act.h"
-#include "engine/limits.h"
+#include "base/err.h"
 #include "data/dataset.h"
 #include "data/datasets.h"
-#include "base/err.h"
+#include "engine/act.h"
+#include "engine/limits.h"
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
 
 typedef struct CommonOpts {
-	DataSpec data;       /* --data, --data-dir, --features, --label-col, --limit, --inputs */
-	int features_given;  /* --features was given */
-	const char *layers;  /* --layers (hidden widths), default per data set */
-	ActKind act;         /* --act */
-	float act_a;         /* --act-scale (erf(a·x)), default 1 */
-	uint64_t seed;       /* --seed */
-	TrainOpts train;     /* --batch, --lr, --threads, --schedule and --warmup (train.sched) */
-	int sched_given;     /* --schedule or --warmup was given */
-	int early_stop;      /* --early-stop PATIENCE, 0 = none */
-	const char *load;    /* --load MODEL: start from a saved model */
-	const char *save;    /* --save MODEL */
-	const char *json;    /* --json FILE */
-	const char *csv;     /* --csv FILE */
-	int quiet;           /* --quiet: no progress */
-	double val_frac;     /* --val-frac */
-	int val_per_class;   /* --val-per-class */
+	DataSpec data;      /* --data, --data-dir, --features, --label-col, --limit, --inputs */
+	int features_given; /* --features was given */
+	int inputs_given;   /* --inputs was given */
+	const char *layers; /* --layers (hidden widths), default per data set */
+	ActKind act;        /* --act */
+	float act_a;        /* --act-scale (erf(a·x)), default 1 */
+	uint64_t seed;      /* --seed */
+	TrainOpts train;    /* --batch, --lr, --threads, --schedule and --warmup (train.sched) */
+	int sched_given;    /* --schedule or --warmup was given */
+	int early_stop;     /* --early-stop PATIENCE, 0 = none */
+	const char *load;   /* --load MODEL: start from a saved model */
+	const char *save;   /* --save MODEL */
+	const char *json;   /* --json FILE */
+	const char *csv;    /* --csv FILE */
+	int quiet;          /* --quiet: no progress */
+	double val_frac;    /* --val-frac */
+	int val_per_class;  /* --val-per-class */
 } CommonOpts;
 
 void cli_common_default(CommonOpts *c);
@@ -54,47 +56,78 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e);
 /* The text describing the common options, for --help; CLI_DATA_HELP the
  * part about the data-set options (the first CLI_DATA_NOPTIONS). */
 extern const char cli_common_help[];
-#define CLI_DATA_HELP \
-	"  --data SPEC          mnist, fashion, adult, synthetic or csv:TRAIN[,TEST] (default synthetic)\n" \
-	"  --data-dir DIR       directory of fetched data sets (default $CONDNET_DATA,\n" \
-	"                       else $XDG_CACHE_HOME/condnet, else ~/.cache/condnet)\n" \
-	"  --features K         MNIST/Fashion Haar-wavelet coefficients, 1..1024 (default 200)\n" \
-	"  --label-col N        CSV column of the label, counted from 0 (default the last)\n" \
-	"  --limit N            keep at most N rows of every class (quick runs)\n" \
-	"  --center             subtract every feature's mean over the training set\n" \
+#define CLI_DATA_HELP                                                                              \
+	"  --data SPEC          mnist, fashion, adult, synthetic or csv:TRAIN[,TEST] (default "    \
+	"synthetic)\n"                                                                             \
+	"  --data-dir DIR       directory of fetched data sets (default $CONDNET_DATA,\n"          \
+	"                       else $XDG_CACHE_HOME/condnet, else ~/.cache/condnet)\n"            \
+	"  --features K         MNIST/Fashion Haar-wavelet coefficients, 1..1024 (default 200)\n"  \
+	"  --label-col N        CSV column of the label, counted from 0 (default the last)\n"      \
+	"  --limit N            keep at most N rows of every class (quick runs)\n"                 \
+	"  --center             subtract every feature's mean over the training set\n"             \
 	"  --standardize        and divide by its standard deviation there\n"
 /* --inputs, which the batch commands take and the screen does not. */
-#define CLI_INPUTS_HELP \
-	"  --inputs KIND        what MNIST/Fashion networks see: qr (the K Haar coefficients\n" \
-	"                       a pivoted QR picks first, the paper's; the default),\n" \
-	"                       variance (the K of largest variance), coarse (the K\n" \
-	"                       coarsest), all (all 1,024 coefficients) or pixels (the 784\n" \
+#define CLI_INPUTS_HELP                                                                            \
+	"  --inputs KIND        what MNIST/Fashion networks see: qr (the K Haar coefficients\n"    \
+	"                       a pivoted QR picks first, the paper's; the default),\n"            \
+	"                       variance (the K of largest variance), coarse (the K\n"             \
+	"                       coarsest), all (all 1,024 coefficients) or pixels (the 784\n"      \
 	"                       pixels); K is --features, which all and pixels refuse\n"
 
 /* Loads the data sets, and builds the network: from --load, or fresh from
  * --layers with Glorot weights from --seed. Either output may be NULL. */
 int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
 Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e);
+/* 0 when the model name, whose preprocessing record is model (NULL: none
+ * recorded), can read the data made by the record data: the same kind of
+ * input and the same scale step (else a message saying which option to give
+ * or drop). */
+int cli_check_prep(const Prep *model, const Prep *data, const char *name, Err *e);
+/* model_save, after recording the preprocessing of train's inputs in net
+ * when it has none (a network made on train). */
+int cli_save_model(Net *net, const char *path, const Dataset *train, Err *e);
 
 /* Option codes (struct option.val) of the common options; a command's own
  * options use codes from CLI_OPT_OWN on. */
 enum {
-	CLI_OPT_DATA = 256, CLI_OPT_DATA_DIR, CLI_OPT_FEATURES, CLI_OPT_LABEL_COL, CLI_OPT_LIMIT,
-	CLI_OPT_LAYERS, CLI_OPT_ACT, CLI_OPT_ACT_SCALE, CLI_OPT_SEED, CLI_OPT_BATCH, CLI_OPT_LR,
-	CLI_OPT_THREADS, CLI_OPT_LOAD, CLI_OPT_SAVE, CLI_OPT_JSON, CLI_OPT_CSV, CLI_OPT_QUIET,
-	CLI_OPT_VAL_FRAC, CLI_OPT_VAL_PER_CLASS, CLI_OPT_CENTER, CLI_OPT_STANDARDIZE,
-	CLI_OPT_SCHEDULE, CLI_OPT_WARMUP, CLI_OPT_EARLY_STOP, CLI_OPT_REPRO, CLI_OPT_NO_REPRO,
-	CLI_OPT_INPUTS, CLI_OPT_OWN = 512
+	CLI_OPT_DATA = 256,
+	CLI_OPT_DATA_DIR,
+	CLI_OPT_FEATURES,
+	CLI_OPT_LABEL_COL,
+	CLI_OPT_LIMIT,
+	CLI_OPT_LAYERS,
+	CLI_OPT_ACT,
+	CLI_OPT_ACT_SCALE,
+	CLI_OPT_SEED,
+	CLI_OPT_BATCH,
+	CLI_OPT_LR,
+	CLI_OPT_THREADS,
+	CLI_OPT_LOAD,
+	CLI_OPT_SAVE,
+	CLI_OPT_JSON,
+	CLI_OPT_CSV,
+	CLI_OPT_QUIET,
+	CLI_OPT_VAL_FRAC,
+	CLI_OPT_VAL_PER_CLASS,
+	CLI_OPT_CENTER,
+	CLI_OPT_STANDARDIZE,
+	CLI_OPT_SCHEDULE,
+	CLI_OPT_WARMUP,
+	CLI_OPT_EARLY_STOP,
+	CLI_OPT_REPRO,
+	CLI_OPT_NO_REPRO,
+	CLI_OPT_INPUTS,
+	CLI_OPT_OWN = 512
 };
 
 /* --reproducible and --no-reproducible, which every command takes (main.c
  * acts on them before the command runs; cli_parse accepts and skips them). */
 extern const struct option cli_mode_options[];
 #define CLI_MODE_NOPTIONS 2
-#define CLI_MODE_HELP \
-	"  --reproducible       the same numbers on every x86-64 CPU with AVX2 and FMA:\n" \
-	"                       OpenBLAS's Haswell kernels, every batch in 2 parts (the\n" \
-	"                       default for paper, replay and lessons)\n" \
+#define CLI_MODE_HELP                                                                              \
+	"  --reproducible       the same numbers on every x86-64 CPU with AVX2 and FMA:\n"         \
+	"                       OpenBLAS's Haswell kernels, every batch in 2 parts (the\n"         \
+	"                       default for paper, replay and lessons)\n"                          \
 	"  --no-reproducible    the fastest kernels for this CPU, parts by --threads\n"
 
 /* A command's own option: returns 0 when parsed, -1 on a bad value (message in e). */
@@ -108,14 +141,14 @@ typedef int (*CliOwnFn)(int opt, const char *arg, void *ud, Err *e);
  * they are an error. Returns 0 to go on, 1 after --help (exit 0), 2 after a
  * usage error already printed as "condnet CMD: message" (exit 2). */
 int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const struct option *own,
-	      CliOwnFn fn, void *ud, const char *help_head, int *first);
+              CliOwnFn fn, void *ud, const char *help_head, int *first);
 
 /* Strict number parsing for option values; name is the option ("--batch"),
  * the message says what was expected. */
 int cli_int(const char *name, const char *s, long lo, long hi, int *out, Err *e);
 /* x must be > lo (lo_open) or ≥ lo, and ≤ hi. */
 int cli_double(const char *name, const char *s, double lo, int lo_open, double hi, double *out,
-	       Err *e);
+               Err *e);
 
 /* The training the options describe: c->train (with --schedule and
  * --warmup) for `epochs`, the cap under --early-stop. When early stopping or
@@ -124,7 +157,7 @@ int cli_double(const char *name, const char *s, double lo, int lo_open, double h
  * *val, which the plan trains and validates on and the caller frees;
  * otherwise both are NULL and the plan trains on all of train. */
 int cli_plan(const CommonOpts *c, const Dataset *train, const LrSchedule *sched, double epochs,
-	     TrainPlan *p, Dataset **tr, Dataset **val, Err *e);
+             TrainPlan *p, Dataset **tr, Dataset **val, Err *e);
 /* One line saying how the plan trains: "schedule plateau:2:0.1, warm-up 1
  * epoch, early stopping after 5 epochs on 6000 validation rows". */
 const char *cli_plan_str(const TrainPlan *p, const LrSchedule *sched, char *buf, size_t len);
@@ -155,9 +188,15 @@ const char *cli_default_layers(const char *spec);
 const char *cli_data_name(const CommonOpts *c);
 
 /* 1 when the program runs from its build tree (configure's config.status
- * lies beside it), where the source tree's files (man/condnet.1,
- * data/lessons) stand in for installed ones. */
-int cli_build_tree(void);
+ * lies beside it), with the source tree's directory in dir: its files
+ * (man/condnet.1, data/lessons) stand in for installed ones there. */
+int cli_source_tree(char *dir, size_t len);
+/* The directories where condnet's installed data folder sub ("lessons")
+ * may be, in the order to look: the configured data directory, the one
+ * beside the executable (PREFIX/share/condnet/sub for PREFIX/bin/condnet),
+ * and the source tree's data/sub when run from a build tree. At most max;
+ * returns how many. */
+int cli_data_dirs(const char *sub, char dirs[][PATH_MAX], int max);
 /* How to read the manual: "man condnet", or "man ./man/condnet.1" (the
  * source tree's page, by its path) for a program run from its build tree. */
 const char *cli_man_hint(void);
@@ -172,6 +211,8 @@ int cmd_alg1(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_squeeze(int argc, char **argv);
 int cmd_cond(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_paper(int argc, char **argv);

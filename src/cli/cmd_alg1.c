@@ -1,41 +1,41 @@
 /* cmd_alg1.c - `condnet alg1`: Algorithm 1, one line per iteration, then the
  * paper's Table 1 and Table 16 layouts. */
-#include <cjson/cJSON.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "engine/alg1_proportion.h"
+#include "alg/alg1_proportion.h"
 #include "cli/cli.h"
-#include "engine/model_io.h"
 #include "cli/progress.h"
-#include "engine/report.h"
+#include "model/model_io.h"
+#include "report/report.h"
+#include "report/report_run.h"
 
 /* The defaults in the text come from alg1_opts_default. */
 static const char help_fmt[] =
-	"Usage: condnet alg1 [OPTIONS]\n\n"
-	"Algorithm 1: train eta epochs; while some layer's stacked matrix [W; b] has a\n"
-	"condition number above tau, remove from each such hidden layer as many neurons\n"
-	"as it has singular values below sigma_1/tau, and train again.\n\n"
-	"  --tau T              threshold on the condition number, > 1 (default %g)\n"
-	"  --eta E              epochs of training per iteration, > 0 (default %g)\n"
-	"  --round K            round every new width down to a multiple of K\n"
-	"  --max-iter N         stop after N removal iterations (default %d)\n"
-	"  --warm               keep the trained weights of the neurons pivoted QR keeps,\n"
-	"                       instead of retraining the smaller network from fresh weights\n\n"
-	"--schedule and --warmup shape the learning rate of every training of eta epochs\n"
-	"(a cosine without a length spans eta); Algorithm 1 has no validation set, so\n"
-	"neither --early-stop nor the plateau schedule applies.\n\n";
+    "Usage: condnet alg1 [OPTIONS]\n\n"
+    "Algorithm 1: train eta epochs; while some layer's stacked matrix [W; b] has a\n"
+    "condition number above tau, remove from each such hidden layer as many neurons\n"
+    "as it has singular values below sigma_1/tau, and train again.\n\n"
+    "  --tau T              threshold on the condition number, > 1 (default %g)\n"
+    "  --eta E              epochs of training per iteration, > 0 (default %g)\n"
+    "  --round K            round every new width down to a multiple of K\n"
+    "  --max-iter N         stop after N removal iterations (default %d)\n"
+    "  --warm               keep the trained weights of the neurons pivoted QR keeps,\n"
+    "                       instead of retraining the smaller network from fresh weights\n\n"
+    "--schedule and --warmup shape the learning rate of every training of eta epochs\n"
+    "(a cosine without a length spans eta); Algorithm 1 has no validation set, so\n"
+    "neither --early-stop nor the plateau schedule applies.\n\n";
 
 enum { OPT_TAU = CLI_OPT_OWN, OPT_ETA, OPT_ROUND, OPT_MAX_ITER, OPT_WARM };
 
 static const struct option own[] = {
-	{"tau", required_argument, NULL, OPT_TAU},
-	{"eta", required_argument, NULL, OPT_ETA},
-	{"round", required_argument, NULL, OPT_ROUND},
-	{"max-iter", required_argument, NULL, OPT_MAX_ITER},
-	{"warm", no_argument, NULL, OPT_WARM},
-	{0},
+    {"tau", required_argument, NULL, OPT_TAU},
+    {"eta", required_argument, NULL, OPT_ETA},
+    {"round", required_argument, NULL, OPT_ROUND},
+    {"max-iter", required_argument, NULL, OPT_MAX_ITER},
+    {"warm", no_argument, NULL, OPT_WARM},
+    {0},
 };
 
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
@@ -93,14 +93,14 @@ int cmd_alg1(int argc, char **argv)
 		return pr == 1 ? 0 : 2;
 	o.seed = c.seed;
 	o.train = c.train;
-	if (c.early_stop > 0 || c.train.sched.kind == SCHED_PLATEAU) {
-		fprintf(stderr,
-			"condnet alg1: %s needs a validation set, which Algorithm 1 has not "
-			"(it trains eta epochs each time)\n",
-			c.early_stop > 0 ? "--early-stop" : "the plateau schedule");
+	/* Algorithm 1's own rule, as a usage error before any data are read */
+	if (alg1_check_training(&c.train, c.early_stop, &e) < 0) {
+		fprintf(stderr, "condnet alg1: %s%s\n", c.early_stop > 0 ? "--early-stop: " : "",
+		        e.msg);
 		return 2;
 	}
-	if (cli_check_outputs(&c, NULL, 0, &e) || cli_load_data(&c, &train, NULL, &e) || !(net = cli_make_net(&c, train, &e)))
+	if (cli_check_outputs(&c, NULL, 0, &e) || cli_load_data(&c, &train, NULL, &e) ||
+	    !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (!(a = alg1_new(net, train, &o, &e)))
 		goto fail;
@@ -124,9 +124,9 @@ int cmd_alg1(int argc, char **argv)
 		progress_clear(&prog);
 		if (st < 0)
 			goto fail;
-		if (st != ALG1_STOPPED && a->nrec > 0)
+		if (st == 0 && a->nrec > 0)
 			print_record(&a->rec[a->nrec - 1]);
-	} while (st == ALG1_RUNNING && !progress_interrupted());
+	} while (st == 0 && a->status == ALG1_RUNNING && !progress_interrupted());
 
 	int sig = progress_interrupted();
 	printf("\n");
@@ -136,22 +136,14 @@ int cmd_alg1(int argc, char **argv)
 	printf("\nstatus: %s%s%s\n", sig ? "interrupted" : alg1_status_name(a->status),
 	       a->reason[0] ? " - " : "", a->reason);
 	if (c.save && !sig) {
-		if (model_save(a->net, c.save, &e))
+		if (cli_save_model(a->net, c.save, train, &e))
 			goto fail;
 		printf("saved %s (%s)\n", c.save, net_shape_str(a->net, shape, sizeof shape));
 	} else if (c.save)
 		printf("not saving %s: the run was interrupted\n", c.save);
-	if (c.json) {
-		cJSON *r = report_alg1_json(a, &e);
-		if (r) {
-			cJSON_AddStringToObject(r, "data", cli_data_name(&c));
-			cJSON_AddBoolToObject(r, "interrupted", sig != 0);
-		}
-		int bad = report_write_json(c.json, r, &e);
-		cJSON_Delete(r);
-		if (bad)
-			goto fail;
-	}
+	if (c.json && report_write_record(
+	                  c.json, report_alg1_run_json(a, cli_data_name(&c), sig, st == 1, &e), &e))
+		goto fail;
 	if (c.csv && report_write_file(c.csv, history_csv, a, &e))
 		goto fail;
 	rc = sig ? 130 : 0;

@@ -7,49 +7,56 @@
 
 #include "base/file.h"
 #include "cli/cli.h"
-#include "cli/plan.h"
-#include "paper/paper.h"
+#include "cli/cmdlines.h"
 #include "cli/progress.h"
+#include "paper/paper.h"
 
 static const char help[] =
-	"Usage: condnet paper mnist|adult [OPTIONS]\n\n"
-	"Runs the paper's experiments on MNIST (200 Haar-wavelet features) or UCI Adult\n"
-	"and writes a Markdown report with every figure beside the paper's.\n\n"
-	"  --quick          a small subset and few epochs (a smoke run; not comparable)\n"
-	"  --converge       train every \"fully trained\" network to convergence instead\n"
-	"                   of as written: on Algorithm 2's training part, at most 30\n"
-	"                   epochs under the schedule cosine:30, stopped 5 epochs after\n"
-	"                   the best validation accuracy, that epoch kept\n"
-	"  --act-scale A    erf(A*x) in the hidden layers instead of the paper's erf(x)\n"
-	"  --center         centre the features on their training means (not the paper's)\n"
-	"  --standardize    and scale them to unit variance (not the paper's)\n"
-	"  --out DIR        stage results and models (default paper-WHICH, with\n"
-	"                   -converge, -aA and -quick appended for those settings); a\n"
-	"                   stage whose result is in DIR is reused, not recomputed\n"
-	"  --report FILE    the report (default docs/results-WHICH[-converge][-aA].md if\n"
-	"                   docs/ exists and not --quick, else DIR/results-WHICH.md)\n"
-	"  --stages LIST    only these stages, comma-separated (see below)\n"
-	"  --plan FILE      write to FILE the command of every stage that can run now,\n"
-	"                   one a line (for parallel < FILE or a Slurm job array); plan\n"
-	"                   again when they are done, until none is left; - for standard\n"
-	"                   output (the text then goes to standard error)\n"
-	"  --no-report      run the stages, write no report\n"
-	"  --data-dir DIR   where the data sets are (default: the data directory)\n"
-	"  --seed S         seed of every initialisation and shuffle (default 1)\n"
-	"  --threads N      threads to compute on (default 2)\n"
-	"  --no-reproducible  this CPU's fastest OpenBLAS kernels and --threads parts\n"
-	"                   instead of the reproducible mode (Haswell kernels, every\n"
-	"                   batch in 2 parts: the same numbers on every x86-64 CPU\n"
-	"                   with AVX2 and FMA)\n"
-	"  --quiet          no progress\n"
-	"  -h, --help       this text\n\n"
-	"Stages, mnist: alg1 alg2 final verify squeeze add20 eta tau over\n"
-	"        adult: alg1 alg2 final verify squeeze over\n"
-	"alg1, eta, tau and over read only the data; alg2 needs alg1, final and verify\n"
-	"need alg2, squeeze needs final, add20 needs squeeze.\n";
+    "Usage: condnet paper mnist|adult [OPTIONS]\n\n"
+    "Runs the paper's experiments on MNIST (200 Haar-wavelet features) or UCI Adult\n"
+    "and writes a Markdown report with every figure beside the paper's.\n\n"
+    "  --quick          a small subset and few epochs (a smoke run; not comparable)\n"
+    "  --converge       train every \"fully trained\" network to convergence instead\n"
+    "                   of as written: on Algorithm 2's training part, at most 30\n"
+    "                   epochs under the schedule cosine:30, stopped 5 epochs after\n"
+    "                   the best validation accuracy, that epoch kept\n"
+    "  --act-scale A    erf(A*x) in the hidden layers instead of the paper's erf(x)\n"
+    "  --center         centre the features on their training means (not the paper's)\n"
+    "  --standardize    and scale them to unit variance (not the paper's)\n"
+    "  --out DIR        stage results and models (default paper-WHICH, with\n"
+    "                   -converge, -aA and -quick appended for those settings); a\n"
+    "                   stage whose result is in DIR is reused, not recomputed\n"
+    "  --report FILE    the report (default docs/results-WHICH[-converge][-aA].md if\n"
+    "                   docs/ exists and not --quick, else DIR/results-WHICH.md)\n"
+    "  --stages LIST    only these stages, comma-separated (see below)\n"
+    "  --plan FILE      write to FILE the command of every stage that can run now,\n"
+    "                   one a line (for parallel < FILE or a Slurm job array); plan\n"
+    "                   again when they are done, until none is left; - for standard\n"
+    "                   output (the text then goes to standard error)\n"
+    "  --no-report      run the stages, write no report\n"
+    "  --data-dir DIR   where the data sets are (default: the data directory)\n"
+    "  --seed S         seed of every initialisation and shuffle (default 1)\n"
+    "  --threads N      threads to compute on (default 2)\n"
+    "  --no-reproducible  this CPU's fastest OpenBLAS kernels and --threads parts\n"
+    "                   instead of the reproducible mode (Haswell kernels, every\n"
+    "                   batch in 2 parts: the same numbers on every x86-64 CPU\n"
+    "                   with AVX2 and FMA)\n"
+    "  --quiet          no progress\n"
+    "  -h, --help       this text\n\n"
+    "Stages, mnist: alg1 alg2 final verify squeeze add20 eta tau over\n"
+    "        adult: alg1 alg2 final verify squeeze over\n"
+    "alg1, eta, tau and over read only the data; alg2 needs alg1, final and verify\n"
+    "need alg2, squeeze needs final, add20 needs squeeze.\n";
 
-enum { OPT_QUICK = CLI_OPT_OWN, OPT_OUT, OPT_REPORT, OPT_STAGES, OPT_PLAN, OPT_NO_REPORT,
-       OPT_CONVERGE };
+enum {
+	OPT_QUICK = CLI_OPT_OWN,
+	OPT_OUT,
+	OPT_REPORT,
+	OPT_STAGES,
+	OPT_PLAN,
+	OPT_NO_REPORT,
+	OPT_CONVERGE
+};
 
 /* The experiment's options and the command's own. */
 typedef struct PaperCli {
@@ -60,21 +67,21 @@ typedef struct PaperCli {
 /* The paper's own options, and the common ones it takes (parsed into the
  * shared CommonOpts by cli_parse). */
 static const struct option own[] = {
-	{"quick", no_argument, NULL, OPT_QUICK},
-	{"converge", no_argument, NULL, OPT_CONVERGE},
-	{"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
-	{"out", required_argument, NULL, OPT_OUT},
-	{"report", required_argument, NULL, OPT_REPORT},
-	{"stages", required_argument, NULL, OPT_STAGES},
-	{"plan", required_argument, NULL, OPT_PLAN},
-	{"no-report", no_argument, NULL, OPT_NO_REPORT},
-	{"center", no_argument, NULL, CLI_OPT_CENTER},
-	{"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
-	{"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
-	{"seed", required_argument, NULL, CLI_OPT_SEED},
-	{"threads", required_argument, NULL, CLI_OPT_THREADS},
-	{"quiet", no_argument, NULL, CLI_OPT_QUIET},
-	{0},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"converge", no_argument, NULL, OPT_CONVERGE},
+    {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"report", required_argument, NULL, OPT_REPORT},
+    {"stages", required_argument, NULL, OPT_STAGES},
+    {"plan", required_argument, NULL, OPT_PLAN},
+    {"no-report", no_argument, NULL, OPT_NO_REPORT},
+    {"center", no_argument, NULL, CLI_OPT_CENTER},
+    {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
+    {"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
+    {"seed", required_argument, NULL, CLI_OPT_SEED},
+    {"threads", required_argument, NULL, CLI_OPT_THREADS},
+    {"quiet", no_argument, NULL, CLI_OPT_QUIET},
+    {0},
 };
 
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
@@ -107,28 +114,43 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	return 0;
 }
 
+/* What a stage's line takes from the command line. */
+static const char *const not_for_stage[] = {"plan", "stages", "out", "report", "no-report", NULL};
+
+/* Every word of the plan's lines can stand on one line of it. */
+static int check_plan_words(const PaperOpts *o, int argc, char **argv, Err *e)
+{
+	char *cmd = plan_command("paper", argc, argv, 0, own, not_for_stage, o->which, e);
+	int rc = !cmd || plan_check_path("--out", o->out, e);
+	free(cmd);
+	return rc ? -1 : 0;
+}
+
 /* --plan: a line per stage that can run now, each its own process writing
  * its result into the stage directory and no report. */
 static int plan_paper(const PaperOpts *o, const char *plan_file, int argc, char **argv, Err *e)
 {
-	static const char *const skip[] = {"plan", "stages", "out", "report", "no-report", NULL};
 	const char *ready[32];
 	int waiting = 0;
-	if (paper_ready(o, ready, &waiting, e) || file_make_dir(o->out, e))
-		return -1;
-	char *cmd = plan_command("paper", argc, argv, 0, own, skip, o->which);
+	char *cmd = plan_command("paper", argc, argv, 0, own, not_for_stage, o->which, e);
 	Plan p;
-	if (!cmd || plan_open(&p, e)) {
+	if (!cmd || paper_ready(o, ready, &waiting, e) || file_make_dir(o->out, e) ||
+	    plan_open(&p, e)) {
 		free(cmd);
-		return cmd ? -1 : err_set(e, "out of memory");
+		return -1;
 	}
-	for (int i = 0; ready[i]; i++) {
+	int rc = 0;
+	for (int i = 0; ready[i] && !rc; i++) {
 		fprintf(p.f, "%s %s --out", cmd, o->which);
-		plan_path(p.f, o->out);
+		rc = plan_path(p.f, "--out", o->out, e);
 		fprintf(p.f, " --stages %s --no-report", ready[i]);
 		plan_end_line(&p);
 	}
 	free(cmd);
+	if (rc) {
+		plan_discard(&p);
+		return -1;
+	}
 	if (plan_close(&p, plan_file, e))
 		return -1;
 	printf("%s: stages to run now (%d):", plan_file, p.lines);
@@ -142,12 +164,14 @@ static int plan_paper(const PaperOpts *o, const char *plan_file, int argc, char 
 		       "again\n");
 	else if (p.lines)
 		printf("run them (parallel -j 2 < %s, or a Slurm job array of %d tasks), then plan "
-		       "again\n", plan_file, p.lines);
+		       "again\n",
+		       plan_file, p.lines);
 	else if (waiting)
 		return err_set(e, "%d stages wait for stages not asked for (--stages)", waiting);
 	else
 		printf("every stage's result is in %s: the same command without --plan writes the "
-		       "report\n", o->out);
+		       "report\n",
+		       o->out);
 	return 0;
 }
 
@@ -181,10 +205,10 @@ int cmd_paper(int argc, char **argv)
 		strcat(setting, "-converge");
 	if (o.act_a != 1.0f)
 		snprintf(setting + strlen(setting), sizeof setting - strlen(setting), "-a%g",
-			 (double)o.act_a);
+		         (double)o.act_a);
 	if (!o.out) {
 		snprintf(out, sizeof out, "paper-%s%s%s", o.which, setting,
-			 o.quick ? "-quick" : "");
+		         o.quick ? "-quick" : "");
 		o.out = out;
 	}
 	if (!o.report) {
@@ -196,15 +220,20 @@ int cmd_paper(int argc, char **argv)
 		o.report = report;
 	}
 	Err e = {{0}};
-	CliOut outs[] = {{o.out, CLI_OUT_DIR}, {o.no_report || pc.plan ? NULL : o.report, FILE_OUT_TEXT},
-			 {pc.plan, FILE_OUT_TEXT}};
+	CliOut outs[] = {{o.out, CLI_OUT_DIR},
+	                 {o.no_report || pc.plan ? NULL : o.report, FILE_OUT_TEXT},
+	                 {pc.plan, FILE_OUT_TEXT}};
 	if (cli_check_outputs(&c, outs, 3, &e))
 		return cli_fail("paper", &e);
+	if (pc.plan && check_plan_words(&o, argc, argv, &e)) {
+		fprintf(stderr, "condnet paper: %s\n", e.msg);
+		return 2;
+	}
 	if (pc.plan)
 		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
-	char warn[1400];
-	if (paper_check_records(&o, warn, sizeof warn))
-		fprintf(stderr, "condnet paper: %s\n", warn);
+	Err warn = {{0}};
+	if (paper_check_records(&o, &warn) < 0)
+		fprintf(stderr, "condnet paper: %s\n", warn.msg);
 	Progress pr_line;
 	progress_init(&pr_line, "condnet paper", c.quiet, 1);
 	Hook hook = progress_hook(&pr_line, c.quiet ? NULL : progress_notes);
@@ -212,9 +241,10 @@ int cmd_paper(int argc, char **argv)
 	progress_trap_signals();
 	int rc = paper_run(&o, &e);
 	progress_clear(&pr_line);
-	if (rc < 0) {
+	if (rc != 0) {
 		fprintf(stderr, "condnet paper: %s\n", e.msg);
-		return 1;
+		/* a stop: the stages done are kept whole, the rest runs on the next call */
+		return rc > 0 || progress_interrupted() ? 130 : 1;
 	}
 	if (o.no_report)
 		printf("stage results in %s\n", o.out);

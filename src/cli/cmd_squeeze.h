@@ -3,27 +3,29 @@
 #ifndef CONDNET_CMD_SQUEEZE_H
 #define CONDNET_CMD_SQUEEZE_H
 
+#include "alg/alg3_squeeze.h"
 #include "cli/cli.h"
 #include "cli/progress.h"
-#include "engine/alg3_squeeze.h"
 #include "engine/train_plan.h"
+
+struct cJSON;
 
 enum { SQUEEZE_MAX_TAUS = 32 };
 
 typedef struct Squeeze {
-	SqueezeOpts so;
+	Alg3Opts so;
 	double taus[SQUEEZE_MAX_TAUS]; /* --tau, one or (with --compare) several */
 	int ntau;
 	double retrain;
 	int until_stable;
-	const char *keep_spec;  /* --keep-counts */
-	int *keep;              /* the counts it gives, once the network is loaded */
+	const char *keep_spec; /* --keep-counts */
+	int *keep;             /* the counts it gives, once the network is loaded */
 	int compare;
 	int draws, retrain_draws;
-	const char *plot;       /* --plot PREFIX */
-	int timing;             /* 1: time the forward pass (not --no-timing) */
+	const char *plot; /* --plot PREFIX */
+	int timing;       /* 1: time the forward pass (not --no-timing) */
 	Progress prog;
-	TrainResult last;       /* the last retraining's (HOOK_TRAINED) */
+	TrainResult last; /* the last retraining's (HOOK_TRAINED) */
 	int have_last;
 } Squeeze;
 
@@ -40,6 +42,6 @@ int squeeze_load_counts(Squeeze *s, const Net *net, Err *e);
  * sample and the retraining, by plan, from train), its tables, JSON (into
  * rec), CSV and plot. 0, 1 when interrupted, -1. */
 int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const Dataset *train,
-			const Dataset *test, const TrainPlan *plan, struct cJSON *rec, Err *e);
+                        const Dataset *test, const TrainPlan *plan, struct cJSON *rec, Err *e);
 
 #endif

@@ -6,73 +6,85 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/one_line.h"
 #include "cli/cmd_squeeze.h"
 
-/* The default τ in the text comes from squeeze_opts_default. */
+/* The default τ in the text comes from alg3_opts_default. */
 static const char help_fmt[] =
-	"Usage: condnet squeeze --load MODEL [OPTIONS]\n\n"
-	"Algorithm 3: in every hidden layer whose stacked matrix [W; b] has a condition\n"
-	"number above tau, keep the neurons a column-pivoted QR ranks first and remove\n"
-	"the others. Layers are decided in order, each after the earlier layers'\n"
-	"removals: the per-layer table shows kappa as given, at decision and after, and\n"
-	"how many neurons the |r_jj| threshold and then the kappa loop removed. Prints\n"
-	"the test accuracy before squeezing, after it and after retraining, the same\n"
-	"squeeze with the other compensation setting (a different network, with its own\n"
-	"count), and the parameters, multiply-adds, model-file size and measured\n"
-	"forward time before and after.\n\n"
-	"  --tau T              threshold on the condition number, > 1 (default %g);\n"
-	"                       with --compare a list: 30,20,10,6,4\n"
-	"  --no-while           keep every neuron the QR threshold keeps, without dropping\n"
-	"                       pivots until kappa <= tau\n"
-	"  --compensate         refit the next layer by least squares (the result kept)\n"
-	"  --criterion C        which neurons a layer keeps: qr (pivoted QR, the paper's;\n"
-	"                       default), norm (the largest L2 norms of the outgoing\n"
-	"                       weights, a neuron's row of the next W: the smallest go)\n"
-	"                       or random (seeded by --seed); how many stays Algorithm\n"
-	"                       3's decision at tau unless --keep-counts gives them\n"
-	"  --keep-counts SPEC   neurons every hidden layer keeps, instead of deciding at\n"
-	"                       tau: the JSON record of another squeeze (its n after), or\n"
-	"                       a file or argument with one width per hidden layer\n"
-	"                       (280,250,3x100)\n"
-	"  --retrain E          train the squeezed network E epochs; --schedule, --warmup\n"
-	"                       and --early-stop shape this training (with --early-stop on\n"
-	"                       the training part of the split, at most E epochs, keeping\n"
-	"                       the best validation epoch)\n"
-	"  --until-stable       squeeze and retrain again until nothing is removed\n"
-	"                       (at most 20 rounds; needs --retrain)\n"
-	"  --compare            at every tau, the counts Algorithm 3 decides, then the\n"
-	"                       test accuracy with those counts kept by qr, norm and\n"
-	"                       random (mean and sd over --draws; the share of draws at\n"
-	"                       least as good as qr), without and with compensation and,\n"
-	"                       with --retrain, retrained; nothing is saved\n"
-	"  --draws R            random draws per tau for --compare (default 20)\n"
-	"  --retrain-draws K    retrain only the first K random draws (default all)\n"
-	"  --plot PREFIX        with --compare: PREFIX.dat, PREFIX.gp and, where gnuplot\n"
-	"                       is installed, PREFIX.png (accuracy against the fraction\n"
-	"                       of hidden neurons removed)\n"
-	"  --no-timing          count parameters, multiply-adds and file bytes, but do\n"
-	"                       not time the forward pass\n";
+    "Usage: condnet squeeze --load MODEL [OPTIONS]\n\n"
+    "Algorithm 3: in every hidden layer whose stacked matrix [W; b] has a condition\n"
+    "number above tau, keep the neurons a column-pivoted QR ranks first and remove\n"
+    "the others. Layers are decided in order, each after the earlier layers'\n"
+    "removals: the per-layer table shows kappa as given, at decision and after, and\n"
+    "how many neurons the |r_jj| threshold and then the kappa loop removed. Prints\n"
+    "the test accuracy before squeezing, after it and after retraining, how far the\n"
+    "squeezed network answers as the original (the share of the test set answered\n"
+    "alike, before and after retraining: the agreement 'condnet eval' computes), the\n"
+    "same squeeze with the other compensation setting (a different network, with\n"
+    "its own count), and the parameters, multiply-adds, model-file size and\n"
+    "measured forward time before and after.\n\n"
+    "  --tau T              threshold on the condition number, > 1 (default %g);\n"
+    "                       with --compare a list: 30,20,10,6,4\n"
+    "  --no-while           keep every neuron the QR threshold keeps, without dropping\n"
+    "                       pivots until kappa <= tau\n"
+    "  --compensate         refit the next layer by least squares (the result kept)\n"
+    "  --criterion C        which neurons a layer keeps: qr (pivoted QR, the paper's;\n"
+    "                       default), norm (the largest L2 norms of the outgoing\n"
+    "                       weights, a neuron's row of the next W: the smallest go)\n"
+    "                       or random (seeded by --seed); how many stays Algorithm\n"
+    "                       3's decision at tau unless --keep-counts gives them\n"
+    "  --keep-counts SPEC   neurons every hidden layer keeps, instead of deciding at\n"
+    "                       tau: the JSON record of another squeeze (its n after), or\n"
+    "                       a file or argument with one width per hidden layer\n"
+    "                       (280,250,3x100)\n"
+    "  --retrain E          train the squeezed network E epochs; --schedule, --warmup\n"
+    "                       and --early-stop shape this training (with --early-stop on\n"
+    "                       the training part of the split, at most E epochs, keeping\n"
+    "                       the best validation epoch)\n"
+    "  --until-stable       squeeze and retrain again until nothing is removed\n"
+    "                       (at most 20 rounds; needs --retrain)\n"
+    "  --compare            at every tau, the counts Algorithm 3 decides, then the\n"
+    "                       test accuracy with those counts kept by qr, norm and\n"
+    "                       random (mean and sd over --draws; the share of draws at\n"
+    "                       least as good as qr), without and with compensation and,\n"
+    "                       with --retrain, retrained; nothing is saved\n"
+    "  --draws R            random draws per tau for --compare (default 20)\n"
+    "  --retrain-draws K    retrain only the first K random draws (default all)\n"
+    "  --plot PREFIX        with --compare: PREFIX.dat, PREFIX.gp and, where gnuplot\n"
+    "                       is installed, PREFIX.png (accuracy against the fraction\n"
+    "                       of hidden neurons removed)\n"
+    "  --no-timing          count parameters, multiply-adds and file bytes, but do\n"
+    "                       not time the forward pass\n";
 
 enum {
-	OPT_TAU = CLI_OPT_OWN, OPT_NO_WHILE, OPT_COMPENSATE, OPT_RETRAIN, OPT_UNTIL_STABLE,
-	OPT_CRITERION, OPT_KEEP_COUNTS, OPT_COMPARE, OPT_DRAWS, OPT_RETRAIN_DRAWS, OPT_PLOT,
+	OPT_TAU = CLI_OPT_OWN,
+	OPT_NO_WHILE,
+	OPT_COMPENSATE,
+	OPT_RETRAIN,
+	OPT_UNTIL_STABLE,
+	OPT_CRITERION,
+	OPT_KEEP_COUNTS,
+	OPT_COMPARE,
+	OPT_DRAWS,
+	OPT_RETRAIN_DRAWS,
+	OPT_PLOT,
 	OPT_NO_TIMING
 };
 
 static const struct option own[] = {
-	{"tau", required_argument, NULL, OPT_TAU},
-	{"no-while", no_argument, NULL, OPT_NO_WHILE},
-	{"compensate", no_argument, NULL, OPT_COMPENSATE},
-	{"retrain", required_argument, NULL, OPT_RETRAIN},
-	{"until-stable", no_argument, NULL, OPT_UNTIL_STABLE},
-	{"criterion", required_argument, NULL, OPT_CRITERION},
-	{"keep-counts", required_argument, NULL, OPT_KEEP_COUNTS},
-	{"compare", no_argument, NULL, OPT_COMPARE},
-	{"draws", required_argument, NULL, OPT_DRAWS},
-	{"retrain-draws", required_argument, NULL, OPT_RETRAIN_DRAWS},
-	{"plot", required_argument, NULL, OPT_PLOT},
-	{"no-timing", no_argument, NULL, OPT_NO_TIMING},
-	{0},
+    {"tau", required_argument, NULL, OPT_TAU},
+    {"no-while", no_argument, NULL, OPT_NO_WHILE},
+    {"compensate", no_argument, NULL, OPT_COMPENSATE},
+    {"retrain", required_argument, NULL, OPT_RETRAIN},
+    {"until-stable", no_argument, NULL, OPT_UNTIL_STABLE},
+    {"criterion", required_argument, NULL, OPT_CRITERION},
+    {"keep-counts", required_argument, NULL, OPT_KEEP_COUNTS},
+    {"compare", no_argument, NULL, OPT_COMPARE},
+    {"draws", required_argument, NULL, OPT_DRAWS},
+    {"retrain-draws", required_argument, NULL, OPT_RETRAIN_DRAWS},
+    {"plot", required_argument, NULL, OPT_PLOT},
+    {"no-timing", no_argument, NULL, OPT_NO_TIMING},
+    {0},
 };
 
 /* --tau T[,T…]: each > 1. */
@@ -99,7 +111,6 @@ static int parse_taus(const char *arg, Squeeze *s, Err *e)
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
 {
 	Squeeze *s = ud;
-	int c;
 	switch (opt) {
 	case OPT_TAU:
 		return parse_taus(arg, s, e);
@@ -115,12 +126,8 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		s->until_stable = 1;
 		return 0;
 	case OPT_CRITERION:
-		if ((c = squeeze_criterion_parse(arg)) < 0)
-			return err_set(e,
-				       "--criterion: unknown criterion '%s' (expected qr, norm "
-				       "or random)",
-				       arg);
-		s->so.criterion = (SqueezeCriterion)c;
+		if (alg3_criterion_parse(arg, &s->so.criterion, e))
+			return err_prefix(e, "--criterion");
 		return 0;
 	case OPT_KEEP_COUNTS:
 		s->keep_spec = arg;
@@ -134,7 +141,8 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		return cli_int("--retrain-draws", arg, 0, 100000, &s->retrain_draws, e);
 	case OPT_PLOT:
 		s->plot = arg;
-		return 0;
+		/* the gnuplot script names PREFIX.dat and PREFIX.png on its lines */
+		return one_line_check("--plot", arg, "the gnuplot script", e);
 	case OPT_NO_TIMING:
 		s->timing = 0;
 		return 0;
@@ -174,8 +182,8 @@ static int counts_from_json(const cJSON *j, const Net *net, int *keep, Err *e)
 		n = n == net->m ? h : n; /* the output layer's entry closes the list */
 	} else
 		return err_set(e, "neither \"keep_counts\" nor \"layers\" (nor one comparison) "
-				  "in the record");
-	return squeeze_check_counts(net, keep, n, e);
+		                  "in the record");
+	return alg3_check_counts(net, keep, n, e);
 }
 
 /* --keep-counts SPEC: a JSON record, or a widths list in a file or the
@@ -200,7 +208,7 @@ int squeeze_load_counts(Squeeze *s, const Net *net, Err *e)
 		cJSON *j = cJSON_Parse(spec);
 		rc = j ? counts_from_json(j, net, s->keep, e)
 		       : err_set(e, "not valid JSON near offset %ld",
-				 (long)(cJSON_GetErrorPtr() - spec));
+		                 (long)(cJSON_GetErrorPtr() - spec));
 		cJSON_Delete(j);
 	} else {
 		char buf[4096];
@@ -210,7 +218,7 @@ int squeeze_load_counts(Squeeze *s, const Net *net, Err *e)
 		if (rc == 0 && n == h)
 			memcpy(s->keep, w, (size_t)n * sizeof *w);
 		if (rc == 0)
-			rc = squeeze_check_counts(net, s->keep, n, e);
+			rc = alg3_check_counts(net, s->keep, n, e);
 		free(w);
 	}
 	free(text);
@@ -230,16 +238,17 @@ static const char *usage_error(const CommonOpts *c, const Squeeze *s)
 	if (s->ntau > 1 && !s->compare)
 		return "a list of --tau values needs --compare";
 	if (s->compare && (s->until_stable || s->keep_spec || c->save || s->so.compensate ||
-			       s->so.criterion != SQUEEZE_QR))
+	                   s->so.criterion != ALG3_QR))
 		return "--compare measures every criterion, with and without compensation, at the "
-			"counts it decides: it takes no --until-stable, --keep-counts, --save, "
-			"--compensate or --criterion";
+		       "counts it decides: it takes no --until-stable, --keep-counts, --save, "
+		       "--compensate or --criterion";
 	if (!s->compare && (s->plot || s->retrain_draws >= 0))
 		return "--plot and --retrain-draws go with --compare";
 	if (s->until_stable && s->keep_spec)
 		return "--until-stable decides at tau: it takes no --keep-counts";
 	if ((c->sched_given || c->early_stop > 0) && !(s->retrain > 0))
-		return "--schedule, --warmup and --early-stop shape the retraining: give --retrain E";
+		return "--schedule, --warmup and --early-stop shape the retraining: give --retrain "
+		       "E";
 	return NULL;
 }
 
@@ -247,7 +256,7 @@ int squeeze_parse(int argc, char **argv, CommonOpts *c, Squeeze *s)
 {
 	*s = (Squeeze){.draws = 20, .retrain_draws = -1, .timing = 1};
 	cli_common_default(c);
-	squeeze_opts_default(&s->so);
+	alg3_opts_default(&s->so);
 	s->taus[0] = s->so.tau;
 	s->ntau = 1;
 	char help[sizeof help_fmt + 32];

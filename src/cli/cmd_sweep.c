@@ -1,7 +1,6 @@
 /* cmd_sweep.c - `condnet sweep`: Algorithm 2 in one process, one trial per
  * process, planned as one command per trial (GNU parallel, Slurm), or
  * gathered from the trials' files. */
-#include <cjson/cJSON.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -9,76 +8,91 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/alg2_scale.h"
-#include "engine/alg2_trials.h"
-#include "engine/train_plan.h"
-#include "cli/cli.h"
-#include "engine/model_io.h"
-#include "cli/plan.h"
-#include "cli/progress.h"
-#include "engine/report.h"
+#include "alg/alg2_scale.h"
+#include "alg/alg2_trials.h"
 #include "base/file.h"
+#include "cli/cli.h"
+#include "cli/cmdlines.h"
+#include "cli/progress.h"
+#include "engine/train_plan.h"
+#include "model/model_io.h"
+#include "report/report.h"
+#include "report/report_run.h"
+#include "report/report_trials.h"
 
 /* The defaults in the text come from alg2_opts_default. */
 static const char help_fmt[] =
-	"Usage: condnet sweep [OPTIONS]\n"
-	"       condnet sweep --beta B --trial T --out FILE.json [OPTIONS]\n"
-	"       condnet sweep --gather FILE.json... [--plan NEXT] [OPTIONS]\n"
-	"       condnet sweep --plan PLAN [--out DIR] [OPTIONS]\n\n"
-	"Algorithm 2: scale every hidden width of the base network (--load or --layers)\n"
-	"by each beta, train each q times for eta epochs on the training part of a\n"
-	"validation split, and pick the least 2*err_v - err_tr.\n\n"
-	"  --beta LIST          1.0,1.2,1.4 or FROM:TO:STEP (default %.1f:%.1f:%.1f)\n"
-	"  --q N                trainings per beta (default %d)\n"
-	"  --eta E              epochs per training, > 0 (default %g)\n"
-	"  --no-extend          do not add a beta beyond the smallest or largest when it wins\n"
-	"  --max-extend N       add at most N beta values (default %d)\n"
-	"  --final-epochs E     train the pick on all training data for E epochs and report\n"
-	"                       its test accuracy; --save saves it (default 0: do not).\n"
-	"                       --schedule, --warmup and --early-stop shape this training\n"
-	"                       (the trials train eta epochs at the constant --lr); with\n"
-	"                       --early-stop it trains on the training part of the split,\n"
-	"                       at most E epochs, and keeps its best validation epoch\n"
-	"  --jobs N             run N trials at once, each on its share of the --threads;\n"
-	"                       the table is the same (default %d)\n"
-	"  --trial T            run only trial T (0..q-1) of the single --beta B, write --out\n"
-	"  --out FILE           where --trial writes its result (JSON); with --plan, the\n"
-	"                       directory the planned trials write to (default trials)\n"
-	"  --gather             the arguments are trial files: check that they form complete\n"
-	"                       sets of q trials per beta and print the table and the pick\n"
-	"  --plan FILE          write the command of every trial to FILE, one a line, for\n"
-	"                       parallel < FILE or a Slurm job array; with --gather, the\n"
-	"                       trials of the beta Algorithm 2 adds when the pick is at an\n"
-	"                       edge (FILE is left empty when the sweep is done); - for\n"
-	"                       standard output (the text then goes to standard error)\n";
+    "Usage: condnet sweep [OPTIONS]\n"
+    "       condnet sweep --beta B --trial T --out FILE.json [OPTIONS]\n"
+    "       condnet sweep --gather FILE.json... [--plan NEXT] [OPTIONS]\n"
+    "       condnet sweep --plan PLAN [--out DIR] [OPTIONS]\n\n"
+    "Algorithm 2: scale every hidden width of the base network (--load or --layers)\n"
+    "by each beta, train each q times for eta epochs on the training part of a\n"
+    "validation split, and pick the least 2*err_v - err_tr.\n\n"
+    "  --beta LIST          1.0,1.2,1.4 or FROM:TO:STEP (default %.1f:%.1f:%.1f)\n"
+    "  --q N                trainings per beta (default %d)\n"
+    "  --eta E              epochs per training, > 0 (default %g)\n"
+    "  --no-extend          do not add a beta beyond the smallest or largest when it wins\n"
+    "  --max-extend N       add at most N beta values (default %d)\n"
+    "  --final-epochs E     train the pick on all training data for E epochs and report\n"
+    "                       its test accuracy; --save saves it (default 0: do not).\n"
+    "                       --schedule, --warmup and --early-stop shape this training\n"
+    "                       (the trials train eta epochs at the constant --lr); with\n"
+    "                       --early-stop it trains on the training part of the split,\n"
+    "                       at most E epochs, and keeps its best validation epoch\n"
+    "  --jobs N             run N trials at once, each on its share of the --threads;\n"
+    "                       the table is the same (default %d)\n"
+    "  --trial T            run only trial T (0..q-1) of the single --beta B, write --out\n"
+    "                       with the settings that change its numbers\n"
+    "  --out FILE           where --trial writes its result (JSON); with --plan, the\n"
+    "                       directory the planned trials write to (default trials)\n"
+    "  --gather             the arguments are trial files: check that they form complete\n"
+    "                       sets of q trials per beta, all made under this command's\n"
+    "                       settings, and print the table and the pick\n"
+    "  --plan FILE          write the command of every trial to FILE, one a line, for\n"
+    "                       parallel < FILE or a Slurm job array; with --gather, the\n"
+    "                       trials of the beta Algorithm 2 adds when the pick is at an\n"
+    "                       edge (FILE is left empty when the sweep is done); - for\n"
+    "                       standard output (the text then goes to standard error)\n";
 
-enum { OPT_BETA = CLI_OPT_OWN, OPT_Q, OPT_ETA, OPT_NO_EXTEND, OPT_MAX_EXTEND, OPT_FINAL,
-       OPT_JOBS, OPT_TRIAL, OPT_OUT, OPT_GATHER, OPT_PLAN };
+enum {
+	OPT_BETA = CLI_OPT_OWN,
+	OPT_Q,
+	OPT_ETA,
+	OPT_NO_EXTEND,
+	OPT_MAX_EXTEND,
+	OPT_FINAL,
+	OPT_JOBS,
+	OPT_TRIAL,
+	OPT_OUT,
+	OPT_GATHER,
+	OPT_PLAN
+};
 
 static const struct option own[] = {
-	{"beta", required_argument, NULL, OPT_BETA},
-	{"q", required_argument, NULL, OPT_Q},
-	{"eta", required_argument, NULL, OPT_ETA},
-	{"no-extend", no_argument, NULL, OPT_NO_EXTEND},
-	{"max-extend", required_argument, NULL, OPT_MAX_EXTEND},
-	{"final-epochs", required_argument, NULL, OPT_FINAL},
-	{"jobs", required_argument, NULL, OPT_JOBS},
-	{"trial", required_argument, NULL, OPT_TRIAL},
-	{"out", required_argument, NULL, OPT_OUT},
-	{"gather", no_argument, NULL, OPT_GATHER},
-	{"plan", required_argument, NULL, OPT_PLAN},
-	{0},
+    {"beta", required_argument, NULL, OPT_BETA},
+    {"q", required_argument, NULL, OPT_Q},
+    {"eta", required_argument, NULL, OPT_ETA},
+    {"no-extend", no_argument, NULL, OPT_NO_EXTEND},
+    {"max-extend", required_argument, NULL, OPT_MAX_EXTEND},
+    {"final-epochs", required_argument, NULL, OPT_FINAL},
+    {"jobs", required_argument, NULL, OPT_JOBS},
+    {"trial", required_argument, NULL, OPT_TRIAL},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"gather", no_argument, NULL, OPT_GATHER},
+    {"plan", required_argument, NULL, OPT_PLAN},
+    {0},
 };
 
 typedef struct Sweep {
 	Alg2Opts o;
 	int beta_given;
 	double final_epochs;
-	TrainResult final;  /* what the final training did */
-	int trial;          /* -1: not single-trial mode */
+	TrainResult final; /* what the final training did */
+	int trial;         /* -1: not single-trial mode */
 	const char *out;
 	int gather;
-	const char *plan;   /* --plan FILE */
+	const char *plan; /* --plan FILE */
 	Progress prog;
 } Sweep;
 
@@ -133,8 +147,8 @@ static void on_trial(const HookStep *st, void *ud)
 	const Alg2Trial *t = st->trial;
 	progress_clear(ud);
 	printf("beta %4.2f  trial %d/%d  err_tr %6.2f %%  err_v %6.2f %%  max κ %8.1f  %6.1f s\n",
-	       t->beta, t->trial + 1, st->alg2->o.q, 100 * t->err_tr, 100 * t->err_v,
-	       t->max_kappa, t->seconds);
+	       t->beta, t->trial + 1, st->alg2->o.q, 100 * t->err_tr, 100 * t->err_v, t->max_kappa,
+	       t->seconds);
 	fflush(stdout);
 }
 
@@ -157,7 +171,7 @@ static int print_result(const Alg2 *a)
 /* Trains the pick on all training data (on its training part under early
  * stopping, the rest validating); its test accuracy into *acc. */
 static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Dataset *all,
-		       const Dataset *test, double *acc, Err *e)
+                       const Dataset *test, double *acc, Err *e)
 {
 	TrainPlan plan;
 	Dataset *tr = NULL, *val = NULL;
@@ -175,17 +189,20 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 	int st = train_plan_fit(net, d, &plan, &h, &s->final, e);
 	progress_clear(&s->prog);
 	int rc = st < 0 ? -1 : st > 0 ? err_set(e, "interrupted during the final training") : 0;
+	double train_acc;
+	if (rc == 0 &&
+	    (net_accuracy(net, test, NULL, acc, e) || net_accuracy(net, d, NULL, &train_acc, e)))
+		rc = -1;
 	if (rc == 0) {
-		*acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
 		printf("final: %d epochs on %d rows", s->final.epochs, d->n);
 		if (plan.val)
 			printf(" (kept epoch %d: validation accuracy %.2f %%)", s->final.best_epoch,
 			       100 * s->final.val_acc);
-		printf(", train accuracy %.2f %%", 100 * (1 - net_error(net, d, NULL)));
+		printf(", train accuracy %.2f %%", train_acc);
 		if (test)
 			printf(", test accuracy: %.2f %%", *acc);
 		printf("\n");
-		if (c->save && !(rc = model_save(net, c->save, e)))
+		if (c->save && !(rc = cli_save_model(net, c->save, all, e)))
 			printf("saved %s\n", c->save);
 	}
 	net_free(net);
@@ -219,25 +236,58 @@ static int check_modes(const Sweep *s, int nfiles, const char *first_arg)
 		return 2;
 	}
 	if (s->trial >= s->o.q) {
-		fprintf(stderr, "condnet sweep: --trial: %d is not below --q %d\n", s->trial, s->o.q);
+		fprintf(stderr, "condnet sweep: --trial: %d is not below --q %d\n", s->trial,
+		        s->o.q);
 		return 2;
 	}
 	return 0;
 }
 
-/* --trial T: one trial of the single β, its result written to --out. */
-static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset *v, Err *e)
+/* The data set as the settings of a trial name it: --data (a CSV file by
+ * its base name: the same file may lie elsewhere on another machine) and
+ * the options that change its rows or their split. */
+static void data_setting(const CommonOpts *c, char *buf, size_t len)
+{
+	const char *spec = cli_data_name(c);
+	char name[256] = "";
+	if (!strncmp(spec, "csv:", 4)) {
+		size_t k = (size_t)snprintf(name, sizeof name, "csv:");
+		for (const char *p = spec + 4; *p && k < sizeof name;) {
+			size_t n = strcspn(p, ",");
+			const char *f = p;
+			for (const char *q = p; q < p + n; q++)
+				if (*q == '/')
+					f = q + 1;
+			k += (size_t)snprintf(name + k, sizeof name - k, "%s%.*s",
+			                      p == spec + 4 ? "" : ",", (int)(p + n - f), f);
+			p += n + (p[n] == ',');
+		}
+	} else {
+		snprintf(name, sizeof name, "%s", spec);
+	}
+	static const char *const scales[] = {"raw", "center", "standardize"};
+	char frac[40];
+	plan_num(c->val_frac, frac, sizeof frac);
+	snprintf(buf, len,
+	         "%s features=%d label-col=%d limit=%d scale=%s val-frac=%s val-per-class=%d", name,
+	         c->data.features, c->data.label_col, c->data.limit,
+	         c->data.scale >= 0 && c->data.scale <= 2 ? scales[c->data.scale] : "?",
+	         c->val_per_class > 0 ? "-" : frac, c->val_per_class);
+}
+
+/* --trial T: one trial of the single β, its result written to --out with
+ * the settings it was made under. */
+static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset *v,
+                     const Alg2Settings *st, Err *e)
 {
 	Alg2Trial t;
 	double beta = s->o.betas[0];
 	int *w = malloc((size_t)(base->m + 1) * sizeof *w);
 	if (!w)
 		return err_set(e, "out of memory");
-	alg2_scaled_widths(base, beta, w);
-	Net *shape = net_new(base->m, w, base->act, base->act_a, e);
-	int rc = shape ? 0 : -1;
-	if (rc == 0 && (alg2_trial_train(shape, beta, s->trial, tr, v, &s->o, &t, NULL, NULL, e) ||
-			alg2_trial_write_json(s->out, &t, w, base->m, e)))
+	int rc = 0;
+	if (alg2_trial(base, beta, s->trial, tr, v, &s->o, w, &t, NULL, e) ||
+	    report_trial_write(s->out, &t, w, base->m, st, e))
 		rc = -1;
 	if (rc == 0) {
 		printf("beta %g trial %d: widths ", beta, s->trial);
@@ -245,14 +295,13 @@ static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset
 		printf(", err_tr %.2f %%, err_v %.2f %%, max κ %.1f, %.1f s -> %s\n",
 		       100 * t.err_tr, 100 * t.err_v, t.max_kappa, t.seconds, s->out);
 	}
-	net_free(shape);
 	free(w);
 	return rc;
 }
 
 /* Every trial in this process, a line each; 1 when a signal stopped it. */
-static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
-		      const Dataset *v, Err *e)
+static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr, const Dataset *v,
+                      Err *e)
 {
 	progress_trap_signals();
 	Hook h = progress_hook(&s->prog, on_trial);
@@ -260,48 +309,34 @@ static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
 	printf("%s: Algorithm 2 on %s, %d training and %d validation rows, q %d, eta %g\n",
 	       cli_data_name(c), net_shape_str(a->base, sh, sizeof sh), tr->n, v->n, s->o.q,
 	       s->o.eta);
-	int st;
-	do {
+	int st = 0;
+	while (st == 0 && !a->finished && !progress_interrupted()) {
 		if (a->next >= 0 && a->next < a->nb)
 			progress_what(&s->prog, "beta %.2f", a->b[a->next].beta);
 		st = alg2_step(a, &h, e);
 		progress_clear(&s->prog);
-	} while (st == 0 && !progress_interrupted());
-	if (progress_interrupted())
+	}
+	if (st > 0 || progress_interrupted())
 		return 1;
 	return st < 0 ? -1 : 0;
 }
 
 /* --json and --csv of the finished sweep. */
 static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, double final_acc,
-			 int interrupted, Err *e)
+                         int interrupted, Err *e)
 {
-	if (c->json) {
-		cJSON *r = report_alg2_json(a, e);
-		if (r) {
-			cJSON_AddStringToObject(r, "data", cli_data_name(c));
-			if (interrupted)
-				cJSON_AddBoolToObject(r, "interrupted", 1);
-			if (isfinite(final_acc)) {
-				char spec[64];
-				cJSON_AddNumberToObject(r, "final_epochs", s->final_epochs);
-				cJSON_AddNumberToObject(r, "final_test_accuracy", final_acc);
-				cJSON_AddStringToObject(r, "final_schedule",
-							sched_format(&c->train.sched, spec, sizeof spec));
-				cJSON_AddNumberToObject(r, "final_warmup", c->train.sched.warmup);
-				cJSON_AddNumberToObject(r, "final_early_stop", c->early_stop);
-				cJSON_AddNumberToObject(r, "final_epochs_run", s->final.epochs);
-				cJSON_AddNumberToObject(r, "final_best_epoch", s->final.best_epoch);
-				if (!isnan(s->final.val_acc))
-					cJSON_AddNumberToObject(r, "final_val_accuracy",
-								100 * s->final.val_acc);
-			}
-		}
-		int bad = report_write_json(c->json, r, e);
-		cJSON_Delete(r);
-		if (bad)
-			return -1;
-	}
+	char spec[64];
+	SweepRun r = {.data = cli_data_name(c),
+	              .interrupted = interrupted,
+	              .final = isfinite(final_acc),
+	              .final_epochs = s->final_epochs,
+	              .final_test_acc = final_acc,
+	              .final_schedule = sched_format(&c->train.sched, spec, sizeof spec),
+	              .final_warmup = c->train.sched.warmup,
+	              .final_early_stop = c->early_stop,
+	              .final_result = s->final};
+	if (c->json && report_write_record(c->json, report_sweep_run_json(a, &r, e), e))
+		return -1;
 	if (c->csv && report_write_file(c->csv, alg2_csv, a, e))
 		return -1;
 	return 0;
@@ -310,55 +345,90 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
 /* What a trial takes from the sweep's command line: not the outputs nor the
  * modes; the sweep's own numbers are written out. The gather takes the
  * outputs and the extension options. */
-static const char *const not_for_trial[] = {"plan", "out", "beta", "trial", "gather", "json",
-					    "csv", "save", "final-epochs", "no-extend",
-					    "max-extend", "q", "eta", NULL};
-static const char *const not_for_gather[] = {"plan", "out", "beta", "trial", "gather", "q", "eta",
-					     NULL};
+static const char *const not_for_trial[] = {
+    "plan", "out",          "beta",      "trial",      "gather", "json", "csv",
+    "save", "final-epochs", "no-extend", "max-extend", "q",      "eta",  NULL};
+static const char *const not_for_gather[] = {"plan",   "out", "beta", "trial",
+                                             "gather", "q",   "eta",  NULL};
 
 /* A line per trial of the given β (trials 0..q-1), each writing
  * DIR/beta-B-trial-T.json; DIR is made if missing. */
 static int plan_trials(Plan *p, const Sweep *s, const CommonOpts *c, int argc, char **argv,
-		       const double *betas, int nb, const char *dir, Err *e)
+                       const double *betas, int nb, const char *dir, Err *e)
 {
-	if (file_make_dir(dir, e))
+	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec, e);
+	if (!cmd || plan_check_path("--out", dir, e) || file_make_dir(dir, e)) {
+		free(cmd);
 		return -1;
-	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec);
-	if (!cmd)
-		return err_set(e, "out of memory");
+	}
 	char num[40], file[PATH_MAX];
-	for (int i = 0; i < nb; i++)
-		for (int t = 0; t < s->o.q; t++) {
+	int rc = 0;
+	for (int i = 0; i < nb && !rc; i++)
+		for (int t = 0; t < s->o.q && !rc; t++) {
 			fprintf(p->f, "%s --q %d --eta %s", cmd, s->o.q,
-				plan_num(s->o.eta, num, sizeof num));
+			        plan_num(s->o.eta, num, sizeof num));
 			plan_num(betas[i], num, sizeof num);
 			fprintf(p->f, " --beta %s --trial %d --out", num, t);
 			snprintf(file, sizeof file, "%s/beta-%s-trial-%d.json", dir, num, t);
-			plan_path(p->f, file);
+			rc = plan_path(p->f, "--out", file, e);
 			plan_end_line(p);
 		}
 	free(cmd);
-	return 0;
+	return rc;
+}
+
+/* Every word the plan and the printed commands will hold can stand on one
+ * line of a plan: checked before the data are read. */
+static int check_plan_words(const Sweep *s, const CommonOpts *c, int argc, char **argv, Err *e)
+{
+	char *trial = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec, e);
+	char *gather =
+	    trial ? plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec, e)
+	          : NULL;
+	int rc = !gather || (s->out && plan_check_path("--out", s->out, e)) ||
+	         plan_check_path("--plan", s->plan, e);
+	free(trial);
+	free(gather);
+	return rc ? -1 : 0;
 }
 
 /* --plan without --gather: the trials of the listed β into the plan file,
  * and the command that gathers them. */
 static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv, const Net *base,
-		      Err *e)
+                      Err *e)
 {
 	const char *dir = s->out ? s->out : "trials";
+	/* the command that gathers them, printed below, checked before the plan is written */
+	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec, e);
+	char *words = NULL;
+	size_t nwords = 0;
+	FILE *w = cmd ? open_memstream(&words, &nwords) : NULL;
+	int rc = !cmd ? -1 : !w ? err_set(e, "out of memory") : 0;
+	if (rc == 0) {
+		fputs(" --gather --out", w);
+		rc = plan_path(w, "--out", dir, e);
+		fputs(" --plan", w);
+		rc = rc || plan_word(w, "--plan", s->plan, 0, e) || plan_path(w, "--out", dir, e);
+	}
+	if (w && fclose(w) && !rc)
+		rc = err_set(e, "out of memory");
 	Plan p;
-	if (plan_open(&p, e))
-		return -1;
-	if (plan_trials(&p, s, c, argc, argv, s->o.betas, s->o.nbeta, dir, e)) {
-		plan_discard(&p);
+	if (rc || plan_open(&p, e)) {
+		free(cmd);
+		free(words);
 		return -1;
 	}
-	if (plan_close(&p, s->plan, e))
+	if (plan_trials(&p, s, c, argc, argv, s->o.betas, s->o.nbeta, dir, e)) {
+		plan_discard(&p);
+		free(cmd);
+		free(words);
 		return -1;
-	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec);
-	if (!cmd)
-		return err_set(e, "out of memory");
+	}
+	if (plan_close(&p, s->plan, e)) {
+		free(cmd);
+		free(words);
+		return -1;
+	}
 	char sh[512], num[40];
 	printf("%s: %d trials of Algorithm 2 on %s (%d beta, q %d), writing %s/\n", s->plan,
 	       p.lines, net_shape_str(base, sh, sizeof sh), s->o.nbeta, s->o.q, dir);
@@ -369,16 +439,13 @@ static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv
 		       "  parallel -j 2 < %s\n  sbatch --wait --array=0-%d slurm-array.sbatch %s\n",
 		       s->plan, p.lines - 1, s->plan);
 	printf("then gather them (this also plans the beta Algorithm 2 may add):\n  %s --q %d "
-	       "--eta %s --beta ", cmd, s->o.q, plan_num(s->o.eta, num, sizeof num));
+	       "--eta %s --beta ",
+	       cmd, s->o.q, plan_num(s->o.eta, num, sizeof num));
 	for (int i = 0; i < s->o.nbeta; i++)
 		printf("%s%s", i ? "," : "", plan_num(s->o.betas[i], num, sizeof num));
-	printf(" --gather --out");
-	plan_path(stdout, dir);
-	printf(" --plan");
-	plan_word(stdout, s->plan, 0);
-	plan_path(stdout, dir);
-	printf("/beta-*-trial-*.json\n");
+	printf("%s/beta-*-trial-*.json\n", words);
 	free(cmd);
+	free(words);
 	return 0;
 }
 
@@ -386,15 +453,15 @@ static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv
  * trials of the β Algorithm 2 adds there (next), into the --plan file or
  * printed. */
 static int gather_next(const Sweep *s, const CommonOpts *c, int argc, char **argv, const Alg2 *a,
-		       double next, const char *first_file, Err *e)
+                       double next, const char *first_file, Err *e)
 {
 	Plan p;
 	if (plan_open(&p, e))
 		return -1;
 	print_result(a);
 	printf("\nthe pick is at the %s beta: Algorithm 2 goes on with beta %g "
-	       "(--no-extend ends the sweep here)\n", next <= a->b[0].beta ? "smallest" : "largest",
-	       next);
+	       "(--no-extend ends the sweep here)\n",
+	       next <= a->b[0].beta ? "smallest" : "largest", next);
 	char dir[PATH_MAX];
 	snprintf(dir, sizeof dir, "%s", s->out ? s->out : first_file);
 	if (plan_trials(&p, s, c, argc, argv, &next, 1, s->out ? dir : dirname(dir), e)) {
@@ -416,7 +483,9 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 	if (c->load) {
 		Net *net = model_load(c->load, e);
 		int rc = net && (alg2_check_betas(net, s->o.betas, s->o.nbeta, e) ||
-				 alg2_check_distinct(net, s->o.betas, s->o.nbeta, e)) ? -1 : 0;
+		                 alg2_check_distinct(net, s->o.betas, s->o.nbeta, e))
+		             ? -1
+		             : 0;
 		net_free(net);
 		return net ? rc : -1;
 	}
@@ -435,8 +504,10 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 		rc = bw ? 0 : err_set(e, "out of memory");
 		for (int i = 0; bw && rc == 0 && i < s->o.nbeta; i++) {
 			char what[96];
-			snprintf(what, sizeof what, "β = %g: even with one input and two classes, "
-				 "its network", s->o.betas[i]);
+			snprintf(what, sizeof what,
+			         "β = %g: even with one input and two classes, "
+			         "its network",
+			         s->o.betas[i]);
 			alg2_scaled_widths(&shape, s->o.betas[i], bw);
 			rc = limit_check_widths(shape.m, bw, what, NULL, e);
 		}
@@ -457,7 +528,7 @@ static int parse_args(int argc, char **argv, CommonOpts *c, Sweep *s, int *first
 	alg2_opts_default(&s->o);
 	char help[sizeof help_fmt + 96];
 	snprintf(help, sizeof help, help_fmt, s->o.betas[0], s->o.betas[s->o.nbeta - 1],
-		 s->o.betas[1] - s->o.betas[0], s->o.q, s->o.eta, s->o.max_extend, s->o.jobs);
+	         s->o.betas[1] - s->o.betas[0], s->o.q, s->o.eta, s->o.max_extend, s->o.jobs);
 	int pr = cli_parse(argc, argv, c, NULL, own, own_opt, s, help, first);
 	if (pr)
 		return pr;
@@ -468,11 +539,24 @@ static int parse_args(int argc, char **argv, CommonOpts *c, Sweep *s, int *first
 	if (check_modes(s, nfiles, *first < argc ? argv[*first] : ""))
 		return 2;
 	if ((c->sched_given || c->early_stop > 0) && !(s->final_epochs > 0)) {
-		fprintf(stderr, "condnet sweep: --schedule, --warmup and --early-stop shape the final "
-				"training: give --final-epochs E\n");
+		fprintf(stderr,
+		        "condnet sweep: --schedule, --warmup and --early-stop shape the final "
+		        "training: give --final-epochs E\n");
 		return 2;
 	}
 	return 0;
+}
+
+/* Algorithm 2 with the trials of the files read back (--gather); *next is
+ * the β to run next, NaN when the sweep is done. */
+static Alg2 *gather(const Sweep *s, const Net *base, char **files, int nfiles,
+                    const Alg2Settings *settings, double *next, Err *e)
+{
+	Alg2TrialFile *tf = report_trials_read(files, nfiles, e);
+	Alg2 *a =
+	    tf ? alg2_gather(base, &s->o, s->beta_given, tf, nfiles, settings, next, e) : NULL;
+	alg2_trial_files_free(tf, tf ? nfiles : 0);
+	return a;
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -490,12 +574,16 @@ int cmd_sweep(int argc, char **argv)
 		return pr == 1 ? 0 : 2;
 	int nfiles = argc - first;
 	/* --out is the trial's file, or the directory of the planned trials */
-	CliOut outs[] = {{s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT},
-			 {s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL,
-			  CLI_OUT_DIR},
-			 {s.plan, FILE_OUT_TEXT}};
+	CliOut outs[] = {
+	    {s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT},
+	    {s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL, CLI_OUT_DIR},
+	    {s.plan, FILE_OUT_TEXT}};
 	if (cli_check_outputs(&c, outs, 3, &e))
 		goto fail;
+	if (s.plan && check_plan_words(&s, &c, argc, argv, &e)) {
+		fprintf(stderr, "condnet sweep: %s\n", e.msg);
+		return 2;
+	}
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
 	if (!s.gather && check_betas_early(&c, &s, &e))
@@ -509,10 +597,14 @@ int cmd_sweep(int argc, char **argv)
 	if (!s.gather && alg2_check_betas(base, s.o.betas, s.o.nbeta, &e))
 		goto fail;
 	if (!s.gather && dataset_split(all, c.val_per_class > 0 ? 0 : c.val_frac, c.val_per_class,
-				       c.seed, &tr, &v, &e))
+	                               c.seed, &tr, &v, &e))
 		goto fail;
+	char data[512];
+	data_setting(&c, data, sizeof data);
+	Alg2Settings settings;
+	alg2_settings(&settings, &s.o, base, all, data);
 	if (s.trial >= 0) {
-		rc = one_trial(&s, base, tr, v, &e) ? cli_fail("sweep", &e) : 0;
+		rc = one_trial(&s, base, tr, v, &settings, &e) ? cli_fail("sweep", &e) : 0;
 		goto out;
 	}
 	if (s.plan && !s.gather) {
@@ -521,11 +613,12 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (s.gather) {
 		double next;
-		if (!(a = alg2_gather(base, &s.o, s.beta_given, argv + first, nfiles, &next, &e)))
+		if (!(a = gather(&s, base, argv + first, nfiles, &settings, &next, &e)))
 			goto fail;
 		if (!isnan(next)) { /* the sweep goes on: the outputs wait for its end */
 			rc = gather_next(&s, &c, argc, argv, a, next, argv[first], &e)
-				     ? cli_fail("sweep", &e) : 0;
+			         ? cli_fail("sweep", &e)
+			         : 0;
 			goto out;
 		}
 		if (s.plan && plan_empty(s.plan, &e))
@@ -536,7 +629,8 @@ int cmd_sweep(int argc, char **argv)
 		int st = in_process(&s, &c, a, tr, v, &e);
 		if (st > 0) {
 			print_result(a);
-			fprintf(stderr, "condnet sweep: interrupted; the table holds the trials done\n");
+			fprintf(stderr,
+			        "condnet sweep: interrupted; the table holds the trials done\n");
 			rc = write_outputs(&c, &s, a, NAN, 1, &e) ? cli_fail("sweep", &e) : 130;
 			goto out;
 		}
@@ -547,8 +641,7 @@ int cmd_sweep(int argc, char **argv)
 	if (s.gather && s.plan)
 		printf("%s: no trials left, the sweep is complete\n", s.plan);
 	double final_acc = NAN;
-	if (pick >= 0 && s.final_epochs > 0 &&
-	    train_final(&c, &s, a, all, test, &final_acc, &e)) {
+	if (pick >= 0 && s.final_epochs > 0 && train_final(&c, &s, a, all, test, &final_acc, &e)) {
 		if (progress_interrupted()) {
 			fprintf(stderr, "condnet sweep: %s\n", e.msg);
 			rc = write_outputs(&c, &s, a, NAN, 1, &e) ? cli_fail("sweep", &e) : 130;

@@ -32,10 +32,12 @@ void dataspec_default(DataSpec *s)
 	s->dir = NULL;
 	s->features = 200;
 	s->inputs = MNIST_QR;
+	s->coeffs = NULL;
 	s->label_col = -1;
 	s->seed = 1;
 	s->limit = 0;
 	s->scale = DATA_RAW;
+	s->classes = 0;
 }
 
 const char *datasets_dir(char *buf, int len)
@@ -156,7 +158,7 @@ static int load_csv(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 		               s->spec);
 	if (!testp) {
 		Dataset *all;
-		if (csv_load(trainp, s->label_col, &all, e) != 0)
+		if (csv_load_classes(trainp, s->label_col, s->classes, &all, e) != 0)
 			return -1;
 		int rc = dataset_split(all, 0.2, 0, rng_derive(s->seed, 0x7e57), train, test, e);
 		if (rc == 0) {
@@ -167,9 +169,9 @@ static int load_csv(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 		dataset_free(all);
 		return rc;
 	}
-	if (csv_load(trainp, s->label_col, train, e) != 0)
+	if (csv_load_classes(trainp, s->label_col, s->classes, train, e) != 0)
 		return -1;
-	if (csv_load(testp, s->label_col, test, e) != 0)
+	if (csv_load_classes(testp, s->label_col, s->classes, test, e) != 0)
 		return -1;
 	if ((*train)->d != (*test)->d)
 		return err_set(e, "%s: %d features, but %s has %d", testp, (*test)->d, trainp,
@@ -178,6 +180,46 @@ static int load_csv(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 	int k = (*train)->k > (*test)->k ? (*train)->k : (*test)->k;
 	(*train)->k = (*test)->k = k;
 	return 0;
+}
+
+/* The record of MNIST's inputs: the images' size and, for Haar features,
+ * the transform's and the k coefficients chosen (idx NULL: the pixels). */
+static int image_prep(const char *dir, int k, const int *idx, Dataset *train, Err *e)
+{
+	int rows, cols;
+	if (mnist_image_shape(dir, &rows, &cols, e))
+		return -1;
+	Prep *p = prep_new(idx ? PREP_HAAR : PREP_PIXELS, k, e);
+	if (!p)
+		return -1;
+	p->rows = rows;
+	p->cols = cols;
+	if (idx) {
+		p->n = 32; /* mnist_load_inputs pads every image to 32×32 */
+		memcpy(p->idx, idx, (size_t)k * sizeof *idx);
+	}
+	train->prep = p;
+	return 0;
+}
+
+/* MNIST or Fashion-MNIST from dir, as s asks: the coefficients s->coeffs,
+ * or the choice s->inputs; with the record of how they were made. */
+static int load_images(const DataSpec *s, const char *dir, const char *name, Dataset **train,
+                       Dataset **test, Err *e)
+{
+	int *idx = NULL, rc;
+	if (s->coeffs)
+		rc = mnist_load_coeffs(dir, name, s->coeffs, s->features, train, test, e);
+	else
+		rc = mnist_load_inputs(dir, name, s->inputs, s->features, train, test, &idx, e);
+	if (rc) {
+		/* On failure the loader owns whatever it allocated. */
+		*train = *test = NULL;
+		return -1;
+	}
+	rc = image_prep(dir, (*train)->d, s->coeffs ? s->coeffs : idx, *train, e);
+	free(idx);
+	return rc;
 }
 
 static int load_named(const DataSpec *s, const char *dir, Dataset **train, Dataset **test, Err *e)
@@ -209,19 +251,16 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 	if (set_check(name, dir, e))
 		return -1;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
-	if (is_mnist || is_fashion) {
-		if (mnist_load_inputs(p, name, s->inputs, s->features, train, test, NULL, e) == 0)
-			return 0;
-		/* On failure the loader owns whatever it allocated. */
-		*train = *test = NULL;
-		return -1;
-	}
+	if (is_mnist || is_fashion)
+		return load_images(s, p, name, train, test, e);
 	snprintf(p, sizeof p, "%s/adult/adult.data", dir);
 	snprintf(q, sizeof q, "%s/adult/adult.test", dir);
 	if (adult_load(p, train, e) != 0 || adult_load(q, test, e) != 0)
 		return -1;
 	snprintf((*train)->name, sizeof(*train)->name, "adult train");
 	snprintf((*test)->name, sizeof(*test)->name, "adult test");
+	if (!((*train)->prep = prep_new(PREP_ADULT, (*train)->d, e)))
+		return -1;
 	return 0;
 }
 
@@ -238,7 +277,52 @@ static int apply_limit(Dataset **ds, int limit, Err *e)
 	return 0;
 }
 
-int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
+/* The scale step: fitted on tr (prep NULL) or the record's; both sets get
+ * the record. */
+static int apply_prep(const DataSpec *s, const Prep *given, const char *model, Dataset *tr,
+                      Dataset *te, Err *e)
+{
+	Prep *p = tr->prep;
+	if (!p && !(p = tr->prep = prep_new(PREP_FEATURES, tr->d, e)))
+		return -1;
+	if (given) {
+		if (prep_check(given, p, model, tr->name, e))
+			return -1;
+		Prep *c = prep_clone(given, e);
+		if (!c)
+			return -1;
+		/* the kind of input stays the data's when the record has none */
+		if (c->kind == PREP_NONE) {
+			Prep *k = prep_clone(p, e);
+			if (!k) {
+				prep_free(c);
+				return -1;
+			}
+			k->scale = c->scale;
+			memcpy(k->mean, c->mean, (size_t)k->d * sizeof *k->mean);
+			memcpy(k->sd, c->sd, (size_t)k->d * sizeof *k->sd);
+			prep_free(c);
+			c = k;
+		}
+		prep_free(p);
+		p = tr->prep = c;
+	} else if (prep_fit(p, tr, s->scale, e))
+		return -1;
+	prep_free(te->prep);
+	if (!(te->prep = prep_clone(p, e)))
+		return -1;
+	if (p->scale == DATA_RAW)
+		return 0;
+	prep_scale(p, tr);
+	prep_scale(p, te);
+	const char *how = p->scale == DATA_STANDARDIZE ? ", standardized" : ", centred";
+	strncat(tr->name, how, sizeof tr->name - strlen(tr->name) - 1);
+	strncat(te->name, how, sizeof te->name - strlen(te->name) - 1);
+	return 0;
+}
+
+int datasets_load_as(const DataSpec *s, const Prep *prep, const char *model, Dataset **train,
+                     Dataset **test, Err *e)
 {
 	char dbuf[PATH_LEN];
 	const char *dir = s->dir ? s->dir : datasets_dir(dbuf, sizeof dbuf);
@@ -255,12 +339,8 @@ int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 		err_set(e, "%s: no rows", tr->name);
 		goto fail;
 	}
-	if (s->scale != DATA_RAW) {
-		dataset_standardize(tr, te, s->scale == DATA_STANDARDIZE);
-		const char *how = s->scale == DATA_STANDARDIZE ? ", standardized" : ", centred";
-		strncat(tr->name, how, sizeof tr->name - strlen(tr->name) - 1);
-		strncat(te->name, how, sizeof te->name - strlen(te->name) - 1);
-	}
+	if (apply_prep(s, prep, model ? model : "the model", tr, te, e))
+		goto fail;
 	*train = tr;
 	*test = te;
 	return 0;
@@ -268,4 +348,9 @@ fail:
 	dataset_free(tr);
 	dataset_free(te);
 	return -1;
+}
+
+int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
+{
+	return datasets_load_as(s, NULL, NULL, train, test, e);
 }

@@ -9,21 +9,24 @@
 
 #include <stdint.h>
 
-#include "data/dataset.h"
 #include "base/err.h"
+#include "data/dataset.h"
+#include "data/prep.h"
 
 typedef struct DataSpec {
-	const char *spec;     /* as above; NULL means "synthetic" */
-	const char *dir;      /* data directory; NULL means the default above */
-	int features;         /* MNIST/Fashion wavelet coefficients (default 200) */
-	int inputs;           /* MNIST/Fashion: which (MnistInputs; default MNIST_QR) */
-	int label_col;        /* CSV label column, -1 = last */
-	uint64_t seed;        /* synthetic data seed */
-	int limit;            /* > 0: keep at most this many rows per class (quick runs) */
-	int scale;            /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE (over the training set) */
+	const char *spec;  /* as above; NULL means "synthetic" */
+	const char *dir;   /* data directory; NULL means the default above */
+	int features;      /* MNIST/Fashion wavelet coefficients (default 200) */
+	int inputs;        /* MNIST/Fashion: which (MnistInputs, data/mnist.h; default MNIST_QR) */
+	const int *coeffs; /* MNIST/Fashion: NULL, or the `features` Haar coefficients to keep in
+	                    * place of a choice (a model's record: eval and predict) */
+	int label_col;     /* CSV label column, -1 = last */
+	uint64_t seed;     /* synthetic data seed */
+	int limit;         /* > 0: keep at most this many rows per class (quick runs) */
+	int scale;         /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE (over the training set:
+	                    * data/prep.h) */
+	int classes;       /* > 0: CSV labels must be below it (a network's outputs) */
 } DataSpec;
-
-enum { DATA_RAW = 0, DATA_CENTER, DATA_STANDARDIZE };
 
 void dataspec_default(DataSpec *s);
 
@@ -34,8 +37,19 @@ const char *datasets_dir(char *buf, int len);
  * the same distribution with another seed. "csv:TRAIN" alone holds out a
  * stratified 20 % of TRAIN (chosen from the seed) as the test set. Both sets
  * are checked with dataset_validate(). A missing data set fails with a
- * message that says which `data/fetch` command provides it. */
+ * message that says which `data/fetch` command provides it. Both sets
+ * carry the record of their preprocessing (Dataset.prep, data/prep.h): the
+ * kind of input, the Haar coefficients chosen, the training set's means and
+ * scales. Inputs other than the paper's (s->inputs) are MNIST's and
+ * Fashion's only: any other set refuses them by name. */
 int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e);
+
+/* The same with the scale step given instead of fitted: the sets are
+ * loaded as s says with s->scale ignored, checked against the record prep
+ * (prep_check; model names it), and then transformed by prep's means and
+ * scales. prep NULL: as datasets_load. */
+int datasets_load_as(const DataSpec *s, const Prep *prep, const char *model, Dataset **train,
+                     Dataset **test, Err *e);
 
 /* 1 when the named set is present in the data directory. */
 int datasets_available(const char *name, const char *dir);

@@ -324,9 +324,9 @@ static int choose_qr(const Raw *r, int n, int k, double *blk, int *idx, const ch
 		int nb = r->n[0] - i0 < GRAM_ROWS ? r->n[0] - i0 : GRAM_ROWS;
 		for (int i = 0; i < nb; i++)
 			if (haar_image(r->px[0] + (i0 + i) * plen, r->rows, r->cols, n,
-			               blk + (long)i * nn)) {
+			               blk + (long)i * nn, e)) {
 				free(G);
-				return err_set(e, "%s: out of memory for the Haar transform", name);
+				return err_prefix(e, "%s", name);
 			}
 		blas_dsyrk_t(nn, nb, 1.0, blk, nn, 1.0, G, nn);
 	}
@@ -349,8 +349,8 @@ static int choose_variance(const Raw *r, int n, int k, double *blk, int *idx, co
 		goto done;
 	}
 	for (int i = 0; i < r->n[0]; i++) {
-		if (haar_image(r->px[0] + i * plen, r->rows, r->cols, n, blk)) {
-			err_set(e, "%s: out of memory for the Haar transform", name);
+		if (haar_image(r->px[0] + i * plen, r->rows, r->cols, n, blk, e)) {
+			err_prefix(e, "%s", name);
 			goto done;
 		}
 		for (int j = 0; j < nn; j++) {
@@ -394,17 +394,41 @@ static int choose(const Raw *r, int n, int k, MnistInputs kind, double *blk, int
 	}
 }
 
+/* The k coefficients idx of every image of both sets: each transform
+ * (cheap: O(n²) per image) keeps the chosen coefficients only. blk holds one
+ * n×n transform. */
+static int coefficients(const Raw *r, int n, const int *idx, int k, double *blk, const char *name,
+                        Dataset *ds[2], Err *e)
+{
+	long plen = (long)r->rows * r->cols;
+	for (int s = 0; s < 2; s++) {
+		ds[s] = dataset_new(r->n[s], k, NCLASS, e);
+		if (!ds[s])
+			return err_set(e, "%s: out of memory for %d×%d features", name, r->n[s], k);
+		snprintf(ds[s]->name, sizeof ds[s]->name, "%s-haar%d %s", name, k,
+		         s ? "test" : "train");
+		for (int i = 0; i < r->n[s]; i++) {
+			if (haar_image(r->px[s] + i * plen, r->rows, r->cols, n, blk, e))
+				return err_prefix(e, "%s", name);
+			float *x = ds[s]->x + (long)i * k;
+			for (int j = 0; j < k; j++)
+				x[j] = (float)blk[idx[j]];
+			ds[s]->y[i] = r->y[s][i];
+		}
+	}
+	return 0;
+}
+
 /*
  * The chosen coefficients of every image: a second pass recomputes each
- * transform (cheap: O(n²) per image) and keeps the chosen coefficients only,
- * so the peak memory is the bytes of the images, one block (GRAM_ROWS × n²
- * doubles), the Gram matrix of the QR choice and the result.
+ * transform and keeps the chosen coefficients only, so the peak memory is
+ * the bytes of the images, one block (GRAM_ROWS × n² doubles), the Gram
+ * matrix of the QR choice and the result.
  */
 static int build(const Raw *r, int n, int k, MnistInputs kind, const char *name, Dataset **train,
                  Dataset **test, int **idx_out, Err *e)
 {
 	int nn = n * n;
-	long plen = (long)r->rows * r->cols;
 	double *blk = malloc((size_t)GRAM_ROWS * nn * sizeof *blk);
 	int *idx = malloc((size_t)k * sizeof *idx);
 	Dataset *ds[2] = {NULL, NULL};
@@ -413,32 +437,14 @@ static int build(const Raw *r, int n, int k, MnistInputs kind, const char *name,
 		        GRAM_ROWS);
 		goto fail;
 	}
-	if (choose(r, n, k, kind, blk, idx, name, e))
+	if (choose(r, n, k, kind, blk, idx, name, e) ||
+	    coefficients(r, n, idx, k, blk, name, ds, e))
 		goto fail;
-	for (int s = 0; s < 2; s++) {
-		ds[s] = dataset_new(r->n[s], k, NCLASS, e);
-		if (!ds[s]) {
-			err_set(e, "%s: out of memory for %d×%d features", name, r->n[s], k);
-			goto fail;
-		}
-		snprintf(ds[s]->name, sizeof ds[s]->name, "%s-haar%d %s", name, k,
-		         s ? "test" : "train");
-		for (int i = 0; i < r->n[s]; i++) {
-			if (haar_image(r->px[s] + i * plen, r->rows, r->cols, n, blk))
-				goto fail_haar;
-			float *x = ds[s]->x + (long)i * k;
-			for (int j = 0; j < k; j++)
-				x[j] = (float)blk[idx[j]];
-			ds[s]->y[i] = r->y[s][i];
-		}
-	}
 	free(blk);
 	*train = ds[0];
 	*test = ds[1];
 	*idx_out = idx;
 	return 0;
-fail_haar:
-	err_set(e, "%s: out of memory for the Haar transform of a %d×%d image", name, n, n);
 fail:
 	free(blk);
 	free(idx);
@@ -546,6 +552,60 @@ done:
 	else
 		free(idx);
 	name_sets(*train, *test, name, kind, features);
+	return 0;
+}
+
+int mnist_load_coeffs(const char *dir, const char *name, const int *idx, int k, Dataset **train,
+                      Dataset **test, Err *e)
+{
+	Raw r;
+	Dataset *ds[2] = {NULL, NULL};
+	int n = 32; /* as mnist_load_inputs: every image padded to 32×32 */
+	*train = *test = NULL;
+	if (k < 1 || k > n * n)
+		return err_set(e, "%s: %d wavelet features asked for, expected 1 to %d", name, k,
+		               n * n);
+	for (int j = 0; j < k; j++)
+		if (idx[j] < 0 || idx[j] >= n * n)
+			return err_set(
+			    e,
+			    "%s: Haar coefficient %d asked for as feature %d, expected 0 to "
+			    "%d",
+			    name, idx[j], j, n * n - 1);
+	if (load_raw(dir, &r, e))
+		return err_prefix(e, "%s", name);
+	double *blk = NULL;
+	int rc = -1;
+	if (r.rows > n || r.cols > n)
+		err_set(e, "%s/%s: images are %d×%d, expected at most %d×%d", dir, FILES[0], r.rows,
+		        r.cols, n, n);
+	else if (!(blk = malloc((size_t)n * n * sizeof *blk)))
+		err_set(e, "%s: out of memory for a Haar transform", name);
+	else
+		rc = coefficients(&r, n, idx, k, blk, name, ds, e);
+	free(blk);
+	raw_free(&r);
+	if (rc) {
+		dataset_free(ds[0]);
+		dataset_free(ds[1]);
+		return -1;
+	}
+	char label[160];
+	snprintf(label, sizeof label, "%s-haar%d-recorded", name, k);
+	snprintf(ds[0]->name, sizeof ds[0]->name, "%.100s train", label);
+	snprintf(ds[1]->name, sizeof ds[1]->name, "%.100s test", label);
+	*train = ds[0];
+	*test = ds[1];
+	return 0;
+}
+
+int mnist_image_shape(const char *dir, int *rows, int *cols, Err *e)
+{
+	char path[4096];
+	int n;
+	if (find_file(dir, FILES[0], path, sizeof path, e) ||
+	    idx_image_shape(path, &n, rows, cols, e))
+		return -1;
 	return 0;
 }
 

@@ -40,6 +40,14 @@ int mnist_inputs_parse(const char *s);
 int mnist_load_inputs(const char *dir, const char *name, MnistInputs kind, int features,
                       Dataset **train, Dataset **test, int **idx_out, Err *e);
 
+/* The Haar coefficients idx[0..k) of every image (padded to 32×32, each
+ * index below 1024), in that order: the inputs a model's record names
+ * (data/prep.h), whichever choice made them; no choice is made and no cache
+ * written. The data sets are named "mnist-haar<k>-recorded train" and
+ * "... test". */
+int mnist_load_coeffs(const char *dir, const char *name, const int *idx, int k, Dataset **train,
+                      Dataset **test, Err *e);
+
 /* mnist_load_inputs with MNIST_QR. dir holds train-images-idx3-ubyte[.gz],
  * train-labels-idx1-ubyte[.gz], t10k-images-idx3-ubyte[.gz],
  * t10k-labels-idx1-ubyte[.gz]. features <= 1024.
@@ -48,6 +56,11 @@ int mnist_load_inputs(const char *dir, const char *name, MnistInputs kind, int f
  * (malloc'd, `features` entries). */
 int mnist_load(const char *dir, const char *name, int features, Dataset **train, Dataset **test,
                int **idx_out, Err *e);
+
+/* The size of the training images in dir (28×28 for MNIST), from the
+ * header of train-images-idx3-ubyte[.gz]: what the Haar features of
+ * mnist_load are made from. */
+int mnist_image_shape(const char *dir, int *rows, int *cols, Err *e);
 
 /* Reads a feature cache (the layout is in mnist.c): 0 with both sets and
  * the k indices (malloc'd) when the file is a regular file of the right

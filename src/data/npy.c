@@ -44,7 +44,7 @@ static int perr(Parser *p, const char *what)
 static void skip_ws(Parser *p)
 {
 	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
-				   p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
+	                           p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
 		p->pos++;
 }
 
@@ -157,9 +157,9 @@ static int parse_header(Parser *p, Header *h)
 			h->seen |= 4;
 		} else {
 			return err_set(p->e,
-				       "%s: header offset %zu: key '%s', expected 'descr', "
-				       "'fortran_order' or 'shape'",
-				       p->path, at, key);
+			               "%s: header offset %zu: key '%s', expected 'descr', "
+			               "'fortran_order' or 'shape'",
+			               p->path, at, key);
 		}
 		if (rc)
 			return -1;
@@ -216,8 +216,8 @@ static unsigned char *slurp(const char *path, size_t *len, Err *e)
 
 static double get_f4(const unsigned char *p)
 {
-	uint32_t u = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-		     (uint32_t)p[3] << 24;
+	uint32_t u =
+	    (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 	float f;
 	memcpy(&f, &u, sizeof f);
 	return f;
@@ -246,8 +246,8 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 	}
 	int major = buf[6], minor = buf[7];
 	if (major < 1 || major > 3 || minor != 0) {
-		err_set(e, "%s: offset 6: format version %d.%d, expected 1.0, 2.0 or 3.0", path, major,
-			minor);
+		err_set(e, "%s: offset 6: format version %d.%d, expected 1.0, 2.0 or 3.0", path,
+		        major, minor);
 		goto out;
 	}
 	size_t hstart = major == 1 ? 10 : 12;
@@ -256,11 +256,11 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 		goto out;
 	}
 	size_t hlen = major == 1 ? (size_t)buf[8] | (size_t)buf[9] << 8
-				 : (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 |
-					   (size_t)buf[11] << 24;
+	                         : (size_t)buf[8] | (size_t)buf[9] << 8 | (size_t)buf[10] << 16 |
+	                               (size_t)buf[11] << 24;
 	if (hlen > len - hstart) {
 		err_set(e, "%s: offset 8: header of %zu bytes, but only %zu follow", path, hlen,
-			len - hstart);
+		        len - hstart);
 		goto out;
 	}
 	Parser p = {(const char *)buf + hstart, hlen, 0, hstart, path, e};
@@ -273,7 +273,8 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 	else if (!strcmp(h.descr, "<f8"))
 		size = 8;
 	else {
-		err_set(e, "%s: dtype '%s' is not float32 or float64 ('<f4' or '<f8')", path, h.descr);
+		err_set(e, "%s: dtype '%s' is not float32 or float64 ('<f4' or '<f8')", path,
+		        h.descr);
 		goto out;
 	}
 	if (h.fortran) {
@@ -289,8 +290,8 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 	size_t count = 1;
 	for (int d = 0; d < h.ndim; d++) {
 		if (h.shape[d] < 1 || h.shape[d] > INT_MAX) {
-			err_set(e, "%s: shape %s: dimension %d is %ld, expected 1 to %d", path, sh, d,
-				h.shape[d], INT_MAX);
+			err_set(e, "%s: shape %s: dimension %d is %ld, expected 1 to %d", path, sh,
+			        d, h.shape[d], INT_MAX);
 			goto out;
 		}
 		if ((size_t)h.shape[d] > SIZE_MAX / 8 / count) {
@@ -302,7 +303,7 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 	size_t have = len - hstart - hlen, need = count * size;
 	if (have != need) {
 		err_set(e, "%s: offset %zu: %s data of %zu bytes, expected %zu for shape %s", path,
-			hstart + hlen, have < need ? "truncated" : "oversized", have, need, sh);
+		        hstart + hlen, have < need ? "truncated" : "oversized", have, need, sh);
 		goto out;
 	}
 	double *out = malloc(count * sizeof *out);
@@ -324,26 +325,32 @@ out:
 }
 
 /* Version 1.0: the preamble plus the padded header is a multiple of 64. */
-/* A 1-D (cols < 0) or 2-D array of 4-byte little-endian values: words are
- * the values' bit patterns, descr their NumPy dtype ("<f4", "<i4"). */
-static int write_words(const char *path, const void *words, long rows, long cols,
-		       const char *descr, Err *e)
+/* A 1-D (cols < 0) or 2-D array of 4-byte little-endian values as the bytes
+ * of a .npy file: words are the values' bit patterns, descr their NumPy
+ * dtype ("<f4", "<i4"). */
+static unsigned char *encode_words(const void *words, long rows, long cols, const char *descr,
+                                   size_t *len, Err *e)
 {
-	if (rows < 1 || cols == 0 || cols < -1)
-		return err_set(e, "%s: cannot write an array of shape (%ld, %ld)", path, rows, cols);
+	if (rows < 1 || cols == 0 || cols < -1) {
+		err_set(e, "cannot write an array of shape (%ld, %ld)", rows, cols);
+		return NULL;
+	}
 	char dict[128];
-	int n = cols < 0 ? snprintf(dict, sizeof dict,
-				    "{'descr': '%s', 'fortran_order': False, 'shape': (%ld,), }",
-				    descr, rows)
-			 : snprintf(dict, sizeof dict,
-				    "{'descr': '%s', 'fortran_order': False, 'shape': (%ld, %ld), }",
-				    descr, rows, cols);
+	int n = cols < 0
+	            ? snprintf(dict, sizeof dict,
+	                       "{'descr': '%s', 'fortran_order': False, 'shape': (%ld,), }", descr,
+	                       rows)
+	            : snprintf(dict, sizeof dict,
+	                       "{'descr': '%s', 'fortran_order': False, 'shape': (%ld, %ld), }",
+	                       descr, rows, cols);
 	size_t hlen = ((10 + (size_t)n + 1 + 63) / 64) * 64 - 10;
 	size_t count = (size_t)rows * (size_t)(cols < 0 ? 1 : cols);
 	size_t total = 10 + hlen + 4 * count;
 	unsigned char *buf = malloc(total);
-	if (!buf)
-		return err_set(e, "%s: out of memory for %zu bytes", path, total);
+	if (!buf) {
+		err_set(e, "out of memory for %zu bytes", total);
+		return NULL;
+	}
 	memcpy(buf, NPY_MAGIC, 6);
 	buf[6] = 1;
 	buf[7] = 0;
@@ -359,6 +366,27 @@ static int write_words(const char *path, const void *words, long rows, long cols
 		for (int k = 0; k < 4; k++)
 			dst[4 * i + k] = (unsigned char)(u >> (8 * k));
 	}
+	*len = total;
+	return buf;
+}
+
+unsigned char *npy_encode_f32(const float *data, long rows, long cols, size_t *len, Err *e)
+{
+	return encode_words(data, rows, cols, "<f4", len, e);
+}
+
+unsigned char *npy_encode_i32(const int32_t *data, long rows, long cols, size_t *len, Err *e)
+{
+	return encode_words(data, rows, cols, "<i4", len, e);
+}
+
+static int write_words(const char *path, const void *words, long rows, long cols, const char *descr,
+                       Err *e)
+{
+	size_t total;
+	unsigned char *buf = encode_words(words, rows, cols, descr, &total, e);
+	if (!buf)
+		return err_prefix(e, "%s", path);
 	int rc = file_write(path, buf, total, 0, e);
 	free(buf);
 	return rc;
@@ -374,19 +402,19 @@ int npy_write_i32(const char *path, const int32_t *data, long rows, long cols, E
 	return write_words(path, data, rows, cols, "<i4", e);
 }
 
-int npy_write_dataset(const Dataset *ds, const char *dir, const char *part, Err *e)
+int npy_write_dataset(const Dataset *ds, NpySet *set, const char *part, Err *e)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/x_%s.npy", dir, part);
-	if (npy_write_f32(path, ds->x, ds->n, ds->d, e))
+	char name[64];
+	snprintf(name, sizeof name, "x_%s.npy", part);
+	if (npy_set_add_f32(set, name, ds->x, ds->n, ds->d, e))
 		return -1;
 	int32_t *y = malloc(sizeof *y * (size_t)ds->n);
 	if (!y)
-		return err_set(e, "%s: out of memory for %d labels", dir, ds->n);
+		return err_set(e, "out of memory for %d labels", ds->n);
 	for (int i = 0; i < ds->n; i++)
 		y[i] = ds->y[i];
-	snprintf(path, sizeof path, "%s/y_%s.npy", dir, part);
-	int rc = npy_write_i32(path, y, ds->n, -1, e);
+	snprintf(name, sizeof name, "y_%s.npy", part);
+	int rc = npy_set_add_i32(set, name, y, ds->n, -1, e);
 	free(y);
 	return rc;
 }

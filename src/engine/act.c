@@ -10,7 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-
 static const char *const act_names[ACT_COUNT] = {"erf", "tanh", "relu", "sigmoid"};
 
 const char *act_name(ActKind k)
@@ -18,12 +17,15 @@ const char *act_name(ActKind k)
 	return (unsigned)k < ACT_COUNT ? act_names[k] : "?";
 }
 
-int act_parse(const char *s)
+int act_parse(const char *s, ActKind *k, Err *e)
 {
-	for (int k = 0; s && k < ACT_COUNT; k++)
-		if (strcmp(s, act_names[k]) == 0)
-			return k;
-	return -1;
+	for (int i = 0; s && i < ACT_COUNT; i++)
+		if (strcmp(s, act_names[i]) == 0) {
+			*k = (ActKind)i;
+			return 0;
+		}
+	return err_set(e, "unknown activation '%s' (expected erf, tanh, relu or sigmoid)",
+	               s ? s : "");
 }
 
 /* Eight-lane vectors pass between inlined functions only, so the warning
@@ -74,16 +76,16 @@ static inline float clampf(float x, float lo, float hi)
 
 /* erf(x) ≈ x·P(x²)/Q(x²) on [-4, 4], a rational minimax form (the one Eigen
  * and XLA use for float); erf rounds to ±1 beyond 4 in single precision. */
-#define ERF_BODY(x2, p, q)                              \
-	p = p * x2 + 2.77068142495902e-08f;             \
-	p = p * x2 - 2.10102402082508e-06f;             \
-	p = p * x2 - 5.69250639462346e-05f;             \
-	p = p * x2 - 7.34990630326855e-04f;             \
-	p = p * x2 - 2.95459980854025e-03f;             \
-	p = p * x2 - 1.60960333262415e-02f;             \
-	q = q * x2 - 2.13374055278905e-04f;             \
-	q = q * x2 - 1.68282697438203e-03f;             \
-	q = q * x2 - 7.37332916720468e-03f;             \
+#define ERF_BODY(x2, p, q)                                                                         \
+	p = p * x2 + 2.77068142495902e-08f;                                                        \
+	p = p * x2 - 2.10102402082508e-06f;                                                        \
+	p = p * x2 - 5.69250639462346e-05f;                                                        \
+	p = p * x2 - 7.34990630326855e-04f;                                                        \
+	p = p * x2 - 2.95459980854025e-03f;                                                        \
+	p = p * x2 - 1.60960333262415e-02f;                                                        \
+	q = q * x2 - 2.13374055278905e-04f;                                                        \
+	q = q * x2 - 1.68282697438203e-03f;                                                        \
+	q = q * x2 - 7.37332916720468e-03f;                                                        \
 	q = q * x2 - 1.42647390514189e-02f
 
 float act_erf_fast(float x)
@@ -104,14 +106,14 @@ AI vf erfv(vf x)
 
 /* exp(x) = 2ⁿ·e^r with n = round(x/ln 2), |r| ≤ ln 2/2, e^r by a degree-6
  * polynomial (Cephes expf); x is clamped to [-87, 88] so 2ⁿ stays normal. */
-#define EXP_BODY(x, fn, r, p)                           \
-	r = x - fn * 0.693359375f;                      \
-	r = r + fn * 2.12194440e-4f;                    \
-	p = p * r + 1.3981999507e-3f;                   \
-	p = p * r + 8.3334519073e-3f;                   \
-	p = p * r + 4.1665795894e-2f;                   \
-	p = p * r + 1.6666665459e-1f;                   \
-	p = p * r + 5.0000001201e-1f;                   \
+#define EXP_BODY(x, fn, r, p)                                                                      \
+	r = x - fn * 0.693359375f;                                                                 \
+	r = r + fn * 2.12194440e-4f;                                                               \
+	p = p * r + 1.3981999507e-3f;                                                              \
+	p = p * r + 8.3334519073e-3f;                                                              \
+	p = p * r + 4.1665795894e-2f;                                                              \
+	p = p * r + 1.6666665459e-1f;                                                              \
+	p = p * r + 5.0000001201e-1f;                                                              \
 	p = p * r * r + r + 1.0f
 
 float act_exp_fast(float x)
@@ -179,7 +181,7 @@ AI void forward_body(ActKind k, float a, const float *z, float *y, size_t n)
 }
 
 AI void forward_bias_body(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
-			  size_t cols, size_t ld)
+                          size_t cols, size_t ld)
 {
 	for (size_t r = 0; r < rows; r++) {
 		float *zr = z + r * ld, *yr = y + r * ld;
@@ -233,7 +235,7 @@ AI vf gradv(ActKind k, float c, float a2, const float *z, const float *y)
 /* f'(z) for erf(a·z) is 2a/√π·exp(−a²z²); tanh' = 1 − y²; relu' = [z > 0];
  * sigmoid' = y(1 − y). */
 AI void backward_body(ActKind k, float a, const float *z, const float *y, size_t ldz, float *g,
-		      size_t ldg, size_t rows, size_t cols)
+                      size_t ldg, size_t rows, size_t cols)
 {
 	const float c = (float)(2.0 / sqrt(M_PI)) * a, a2 = a * a;
 	for (size_t r = 0; r < rows; r++) {
@@ -253,14 +255,14 @@ static void forward_any(ActKind k, float a, const float *z, float *y, size_t n)
 	forward_body(k, a, z, y, n);
 }
 
-static void forward_bias_any(ActKind k, float a, float *z, const float *b, float *y,
-			     size_t rows, size_t cols, size_t ld)
+static void forward_bias_any(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
+                             size_t cols, size_t ld)
 {
 	forward_bias_body(k, a, z, b, y, rows, cols, ld);
 }
 
-static void backward_any(ActKind k, float a, const float *z, const float *y, size_t ldz,
-			 float *g, size_t ldg, size_t rows, size_t cols)
+static void backward_any(ActKind k, float a, const float *z, const float *y, size_t ldz, float *g,
+                         size_t ldg, size_t rows, size_t cols)
 {
 	backward_body(k, a, z, y, ldz, g, ldg, rows, cols);
 }
@@ -275,13 +277,13 @@ AVX2 static void forward_avx2(ActKind k, float a, const float *z, float *y, size
 }
 
 AVX2 static void forward_bias_avx2(ActKind k, float a, float *z, const float *b, float *y,
-				   size_t rows, size_t cols, size_t ld)
+                                   size_t rows, size_t cols, size_t ld)
 {
 	forward_bias_body(k, a, z, b, y, rows, cols, ld);
 }
 
 AVX2 static void backward_avx2(ActKind k, float a, const float *z, const float *y, size_t ldz,
-			       float *g, size_t ldg, size_t rows, size_t cols)
+                               float *g, size_t ldg, size_t rows, size_t cols)
 {
 	backward_body(k, a, z, y, ldz, g, ldg, rows, cols);
 }
@@ -298,13 +300,13 @@ void act_forward(ActKind k, float a, const float *z, float *y, size_t n)
 }
 
 void act_forward_bias(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
-		      size_t cols)
+                      size_t cols)
 {
 	act_forward_bias_ld(k, a, z, b, y, rows, cols, cols);
 }
 
 void act_forward_bias_ld(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
-			 size_t cols, size_t ld)
+                         size_t cols, size_t ld)
 {
 	(HAVE_AVX2() ? forward_bias_avx2 : forward_bias_any)(k, a, z, b, y, rows, cols, ld);
 }
@@ -315,7 +317,7 @@ void act_backward(ActKind k, float a, const float *z, const float *y, float *g, 
 }
 
 void act_backward_ld(ActKind k, float a, const float *z, const float *y, size_t ldz, float *g,
-		     size_t ldg, size_t rows, size_t cols)
+                     size_t ldg, size_t rows, size_t cols)
 {
 	(HAVE_AVX2() ? backward_avx2 : backward_any)(k, a, z, y, ldz, g, ldg, rows, cols);
 }

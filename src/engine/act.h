@@ -3,6 +3,8 @@
 #ifndef CONDNET_ACT_H
 #define CONDNET_ACT_H
 
+#include "base/err.h"
+
 #include <stddef.h>
 
 typedef enum ActKind {
@@ -14,8 +16,9 @@ typedef enum ActKind {
 } ActKind;
 
 const char *act_name(ActKind k);
-/* Parses "erf", "tanh", "relu", "sigmoid"; returns -1 if unknown. */
-int act_parse(const char *s);
+/* Parses "erf", "tanh", "relu", "sigmoid" into *k; 0, or -1 and "unknown
+ * activation 'S' (expected …)". */
+int act_parse(const char *s, ActKind *k, Err *e);
 
 /* y[i] = f(z[i]) for i < n; y may equal z. a is the erf scale. */
 void act_forward(ActKind k, float a, const float *z, float *y, size_t n);
@@ -27,15 +30,15 @@ void act_backward(ActKind k, float a, const float *z, const float *y, float *g, 
  * y. y may equal z when the pre-activation is not needed afterwards
  * (act_backward reads z for erf and relu). */
 void act_forward_bias(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
-		      size_t cols);
+                      size_t cols);
 /* The same over a block of columns of wider matrices: row r of z and y
  * starts at r·ld. */
 void act_forward_bias_ld(ActKind k, float a, float *z, const float *b, float *y, size_t rows,
-			 size_t cols, size_t ld);
+                         size_t cols, size_t ld);
 /* act_backward over a rows × cols block: row r of z and y starts at r·ldz,
  * of g at r·ldg. */
 void act_backward_ld(ActKind k, float a, const float *z, const float *y, size_t ldz, float *g,
-		     size_t ldg, size_t rows, size_t cols);
+                     size_t ldg, size_t rows, size_t cols);
 
 /* The branch-free forms used above, vectorisable by the compiler.
  * act_erf_fast: |act_erf_fast(x) − erf(x)| ≤ 5e-7 for every float x

@@ -31,24 +31,23 @@ void adam_default(AdamOpts *o)
 /* One Adam step over [i0, n) in lanes of 4 and a scalar tail; every entry
  * gets the same operations in every form, so the bits do not depend on the
  * lane it takes. */
-#define ADAM_TAIL(i)                                                   \
-	for (; i < n; i++) {                                           \
-		float mi = b1 * m[i] + a1 * g[i];                      \
-		float vi = b2 * v[i] + a2 * g[i] * g[i];               \
-		m[i] = mi;                                             \
-		v[i] = vi;                                             \
-		w[i] -= lr * (mi * c1) / (sqrtf(vi * c2) + eps);       \
+#define ADAM_TAIL(i)                                                                               \
+	for (; i < n; i++) {                                                                       \
+		float mi = b1 * m[i] + a1 * g[i];                                                  \
+		float vi = b2 * v[i] + a2 * g[i] * g[i];                                           \
+		m[i] = mi;                                                                         \
+		v[i] = vi;                                                                         \
+		w[i] -= lr * (mi * c1) / (sqrtf(vi * c2) + eps);                                   \
 	}
 
-#define ADAM_CONSTANTS                                                              \
-	const float b1 = (float)o->beta1, b2 = (float)o->beta2;                     \
-	const float a1 = (float)(1.0 - o->beta1), a2 = (float)(1.0 - o->beta2);     \
-	const float c1 = (float)(1.0 / (1.0 - pow(o->beta1, (double)t)));           \
-	const float c2 = (float)(1.0 / (1.0 - pow(o->beta2, (double)t)));           \
+#define ADAM_CONSTANTS                                                                             \
+	const float b1 = (float)o->beta1, b2 = (float)o->beta2;                                    \
+	const float a1 = (float)(1.0 - o->beta1), a2 = (float)(1.0 - o->beta2);                    \
+	const float c1 = (float)(1.0 / (1.0 - pow(o->beta1, (double)t)));                          \
+	const float c2 = (float)(1.0 / (1.0 - pow(o->beta2, (double)t)));                          \
 	const float lr = (float)o->lr, eps = (float)o->eps
 
-static void step4(const AdamOpts *o, long t, size_t n, const float *g, float *w, float *m,
-		  float *v)
+static void step4(const AdamOpts *o, long t, size_t n, const float *g, float *w, float *m, float *v)
 {
 	ADAM_CONSTANTS;
 	size_t i = 0;
@@ -70,7 +69,7 @@ typedef float v8f __attribute__((vector_size(32)));
 
 /* The same in lanes of 8 on cores with AVX2 (no FMA: the same roundings). */
 __attribute__((target("avx2"))) static void step8(const AdamOpts *o, long t, size_t n,
-						   const float *g, float *w, float *m, float *v)
+                                                  const float *g, float *w, float *m, float *v)
 {
 	ADAM_CONSTANTS;
 	size_t i = 0;

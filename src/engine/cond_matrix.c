@@ -35,8 +35,9 @@ static int check_finite(const double *A, int rows, int cols, Err *e)
 	for (int r = 0; r < rows; r++)
 		for (int c = 0; c < cols; c++)
 			if (!isfinite(A[(size_t)r * cols + c]))
-				return err_set(e, "matrix entry (%d, %d) is %g, expected a finite number",
-					       r, c, A[(size_t)r * cols + c]);
+				return err_set(
+				    e, "matrix entry (%d, %d) is %g, expected a finite number", r,
+				    c, A[(size_t)r * cols + c]);
 	return 0;
 }
 
@@ -126,12 +127,14 @@ static int sv_only(gsl_matrix *M, double *sv, Err *e)
 	}
 	if ((st = gsl_linalg_bidiag_decomp(M, tu, tv)) ||
 	    (st = gsl_linalg_bidiag_unpack_B(M, &d.vector, f))) {
-		err_set(e, "bidiagonalisation of a %zu×%zu matrix failed: %s", r, c, gsl_strerror(st));
+		err_set(e, "bidiagonalisation of a %zu×%zu matrix failed: %s", r, c,
+		        gsl_strerror(st));
 		goto out;
 	}
 	if ((st = blas_dbdsqr_values(sv, f->data, (int)c))) {
 		if (st < 0)
-			err_set(e, "out of memory for the singular values of a %zu×%zu matrix", r, c);
+			err_set(e, "out of memory for the singular values of a %zu×%zu matrix", r,
+			        c);
 		else
 			err_set(e, "singular values of a %zu×%zu matrix did not converge", r, c);
 		goto out;
@@ -188,22 +191,21 @@ double cond_kappa_sv(const double *sv, int nsv)
 	return sv[0] / sv[nsv - 1];
 }
 
-/* κ(A) = σ_max/σ_min over min(rows, cols) singular values; NAN on error. */
-double cond_kappa(const double *A, int rows, int cols, Err *e)
+/* κ(A) = σ_max/σ_min over min(rows, cols) singular values. */
+int cond_kappa(const double *A, int rows, int cols, double *kappa, Err *e)
 {
+	*kappa = NAN;
 	if (check_dims(rows, cols, e))
-		return NAN;
+		return -1;
 	int nsv = rows < cols ? rows : cols;
 	double *sv = malloc((size_t)nsv * sizeof *sv);
-	if (!sv) {
-		err_set(e, "out of memory for %d singular values", nsv);
-		return NAN;
-	}
-	double k = NAN;
-	if (cond_singular_values(A, rows, cols, sv, e) == 0)
-		k = cond_kappa_sv(sv, nsv);
+	if (!sv)
+		return err_set(e, "out of memory for %d singular values", nsv);
+	int rc = cond_singular_values(A, rows, cols, sv, e);
+	if (rc == 0)
+		*kappa = cond_kappa_sv(sv, nsv);
 	free(sv);
-	return k;
+	return rc;
 }
 
 /* The pivoted QR of M, A's triangle from reduce_tall or A itself when it is
@@ -261,8 +263,7 @@ int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err
  * values from a copy of it and the pivoted QR from R₀ itself, exactly as
  * cond_singular_values and cond_qrpt each compute them from their own R₀.
  * Otherwise those two are called. */
-int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, double *rdiag,
-		 Err *e)
+int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, double *rdiag, Err *e)
 {
 	if (rows <= cols) {
 		if (cond_singular_values(A, rows, cols, sv, e))
@@ -300,15 +301,16 @@ int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, dou
  * solution (gsl_linalg_QRPT_lssolve2), whose residual is minimal over all x
  * once the columns beyond k are treated as dependent. */
 int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int nrhs, double *X,
-		     double rcond, int *rank, Err *e)
+                     double rcond, int *rank, Err *e)
 {
 	if (check_dims(rows, cols, e))
 		return -1;
 	if (rows < cols)
 		return err_set(e, "least squares on a %d×%d matrix: expected rows ≥ columns", rows,
-			       cols);
+		               cols);
 	if (nrhs < 1)
-		return err_set(e, "least squares with %d right-hand sides, expected at least 1", nrhs);
+		return err_set(e, "least squares with %d right-hand sides, expected at least 1",
+		               nrhs);
 	if (check_finite(A, rows, cols, e) || check_finite(B, rows, nrhs, e))
 		return -1;
 	gsl_init();
@@ -345,7 +347,7 @@ int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int n
 		st = gsl_linalg_QRPT_lssolve2(QR, tau, p, b, k, x, res);
 		if (st) {
 			err_set(e, "least squares for right-hand side %d failed: %s", c,
-				gsl_strerror(st));
+			        gsl_strerror(st));
 			goto out;
 		}
 		for (int j = 0; j < cols; j++)

@@ -15,9 +15,9 @@
 /* Singular values (descending, min(rows,cols) of them) of a row-major
  * matrix; a wide matrix is decomposed through its transpose. */
 int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e);
-/* κ of a row-major matrix (σ_max/σ_min over min(rows,cols) values); NAN
- * on error. */
-double cond_kappa(const double *A, int rows, int cols, Err *e);
+/* κ of a row-major matrix (σ_max/σ_min over min(rows,cols) values) into
+ * *kappa: 0, or -1 with a message (*kappa NaN). */
+int cond_kappa(const double *A, int rows, int cols, double *kappa, Err *e);
 /* κ from nsv ≥ 1 singular values in descending order: sv[0]/sv[nsv-1], or
  * INFINITY when either is 0. */
 double cond_kappa_sv(const double *sv, int nsv);
@@ -26,8 +26,7 @@ int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err
 /* cond_singular_values and cond_qrpt of the same matrix, with the same
  * results bit for bit; a tall matrix is reduced to its triangle once for
  * both instead of once for each. */
-int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, double *rdiag,
-		 Err *e);
+int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, double *rdiag, Err *e);
 
 /* Least squares: X (cols×nrhs) minimising ‖A X − B‖_F for row-major A
  * (rows×cols, rows >= cols) and B (rows×nrhs); rank-deficient A is handled
@@ -41,6 +40,6 @@ int cond_lstsq(const double *A, int rows, int cols, const double *B, int nrhs, d
 /* cond_lstsq with an explicit cutoff; rank (may be NULL) receives the
  * numerical rank used. */
 int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int nrhs, double *X,
-		     double rcond, int *rank, Err *e);
+                     double rcond, int *rank, Err *e);
 
 #endif

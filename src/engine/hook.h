@@ -29,7 +29,7 @@ typedef enum HookKind {
 	HOOK_ALG2_TRIAL, /* an Algorithm-2 trial is done: alg2, trial */
 	HOOK_ALG3_LAYER, /* a squeeze decision was made (applied or refused): alg3 */
 	HOOK_EPOCH       /* an epoch of a training (train_plan_fit) ended: epoch, with its
-			  * learning rate and validation loss and accuracy */
+	                  * learning rate and validation loss and accuracy */
 } HookKind;
 
 typedef struct HookStep {
@@ -38,7 +38,8 @@ typedef struct HookStep {
 	const struct Alg1 *alg1;
 	const struct Alg2 *alg2;
 	const struct Alg2Trial *trial;
-	const struct Alg3 *alg3;
+	const struct Alg3 *alg3; /* HOOK_ALG3_LAYER: its proposal (prop) is the one decided */
+	int applied;             /* HOOK_ALG3_LAYER: 1 applied, 0 refused */
 	const struct TrainEpoch *epoch;   /* HOOK_EPOCH (train_plan.h) */
 	const struct TrainResult *result; /* HOOK_TRAINED (train_plan.h) */
 } HookStep;
@@ -57,7 +58,8 @@ int hook_train(const TrainProgress *p, void *hook);
 /* 1 when the hook says the operation should stop (h may be NULL). */
 int hook_cancelled(const Hook *h);
 /* Reports a step; text is formatted like printf. */
-void hook_step(const Hook *h, HookStep s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void hook_step(const Hook *h, HookStep s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* A HOOK_NOTE line. */
 void hook_note(const Hook *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -48,8 +48,8 @@ typedef struct Limit {
 	const char *what; /* for messages and the table in docs: "the learning rate" */
 	double lo, hi;    /* the range; lo excluded when lo_open, hi when hi_open */
 	int lo_open, hi_open;
-	int integer;      /* whole numbers only */
-	double least;     /* the least non-zero magnitude allowed, 0 for no such bound */
+	int integer;  /* whole numbers only */
+	double least; /* the least non-zero magnitude allowed, 0 for no such bound */
 } Limit;
 
 /* The entry of id. */

@@ -96,7 +96,21 @@ void net_free(Net *net)
 	free(net->param);
 	free(net->adam_m);
 	free(net->adam_v);
+	prep_free(net->prep);
 	free(net);
+}
+
+int net_set_prep(Net *net, const Prep *p, Err *e)
+{
+	if (p && p->d != net->n[0])
+		return err_set(e, "a preprocessing of %d features for a network of %d inputs", p->d,
+		               net->n[0]);
+	Prep *c = NULL;
+	if (p && !(c = prep_clone(p, e)))
+		return -1;
+	prep_free(net->prep);
+	net->prep = c;
+	return 0;
 }
 
 Net *net_clone(const Net *net, Err *e)
@@ -111,6 +125,10 @@ Net *net_clone(const Net *net, Err *e)
 	c->sched = net->sched;
 	c->sched_st = net->sched_st;
 	c->run = net->run;
+	if (net_set_prep(c, net->prep, e)) {
+		net_free(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -161,7 +179,8 @@ static void remap(const Net *net, int L, const int *src, int nnew, const float *
 			/* Incoming W (rows × cols → rows × nnew), then the bias. */
 			for (size_t r = 0; r <= rows; r++)
 				for (int j = 0; j < nnew; j++)
-					dst[r * nnew + j] = src[j] >= 0 ? old[r * cols + src[j]] : 0.0f;
+					dst[r * nnew + j] =
+					    src[j] >= 0 ? old[r * cols + src[j]] : 0.0f;
 			dst += (rows + 1) * nnew;
 		} else if (i == L) {
 			/* Outgoing W (rows × cols → nnew × cols), then the bias as is. */
@@ -211,7 +230,8 @@ static int rebuild(Net *net, int L, const int *src, int nnew, Rng *rng, Err *e)
 		for (int r = 0; r < fan_in; r++)
 			for (int j = 0; j < nnew; j++)
 				if (src[j] < 0)
-					w[(size_t)r * nnew + j] = (float)((2.0 * rng_uniform(rng) - 1.0) * lim);
+					w[(size_t)r * nnew + j] =
+					    (float)((2.0 * rng_uniform(rng) - 1.0) * lim);
 	}
 	free(net->n);
 	free(net->param);
@@ -230,7 +250,7 @@ static int check_hidden(const Net *net, int layer, Err *e)
 {
 	if (layer < 1 || layer > net->m - 1)
 		return err_set(e, "layer %d is not a hidden layer (expected 1..%d)", layer,
-			       net->m - 1);
+		               net->m - 1);
 	return 0;
 }
 
@@ -247,7 +267,7 @@ int net_keep_neurons(Net *net, int layer, const int *keep, int nkeep, Err *e)
 	int width = net->n[layer];
 	if (nkeep < 1 || nkeep > width)
 		return err_set(e, "hidden layer %d: cannot keep %d of its %d neurons", layer, nkeep,
-			       width);
+		               width);
 	int *src = malloc((size_t)nkeep * sizeof *src);
 	if (!src)
 		return err_set(e, "out of memory");
@@ -259,7 +279,7 @@ int net_keep_neurons(Net *net, int layer, const int *keep, int nkeep, Err *e)
 			free(src);
 			if (bad < 0 || bad >= width)
 				return err_set(e, "hidden layer %d: neuron %d out of range (0..%d)",
-					       layer, bad, width - 1);
+				               layer, bad, width - 1);
 			return err_set(e, "hidden layer %d: neuron %d listed twice", layer, bad);
 		}
 	}
@@ -275,7 +295,7 @@ int net_remove_neuron(Net *net, int layer, int j, Err *e)
 	int width = net->n[layer];
 	if (j < 0 || j >= width)
 		return err_set(e, "hidden layer %d: neuron %d out of range (0..%d)", layer, j,
-			       width - 1);
+		               width - 1);
 	if (width == 1)
 		return err_set(e, "hidden layer %d: cannot remove its only neuron", layer);
 	int *keep = malloc((size_t)(width - 1) * sizeof *keep);
@@ -296,7 +316,7 @@ int net_add_neurons(Net *net, int layer, int count, Rng *rng, Err *e)
 	int width = net->n[layer];
 	if (count < 1 || count > NET_MAX_WIDTH - width)
 		return err_set(e, "hidden layer %d: cannot add %d neurons to %d", layer, count,
-			       width);
+		               width);
 	int *src = malloc((size_t)(width + count) * sizeof *src);
 	if (!src)
 		return err_set(e, "out of memory");
@@ -321,6 +341,10 @@ Net *net_reshape(const Net *net, const int *hidden, Err *e)
 		w[i] = hidden[i - 1];
 	Net *r = net_new(net->m, w, net->act, net->act_a, e);
 	free(w);
+	if (r && net_set_prep(r, net->prep, e)) {
+		net_free(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -334,7 +358,7 @@ static long parse_count(const char *spec, const char **p, const char *what, Err 
 			err_set(e, "layers \"%s\": expected a %s at the end", spec, what);
 		else
 			err_set(e, "layers \"%s\": expected a %s at column %d, found '%c'", spec,
-				what, col, *s);
+			        what, col, *s);
 		return -1;
 	}
 	errno = 0;
@@ -342,12 +366,12 @@ static long parse_count(const char *spec, const char **p, const char *what, Err 
 	long v = strtol(s, &end, 10);
 	if (errno == ERANGE || v > NET_MAX_WIDTH) {
 		err_set(e, "layers \"%s\": %s at column %d is too large (at most %d)", spec, what,
-			col, NET_MAX_WIDTH);
+		        col, NET_MAX_WIDTH);
 		return -1;
 	}
 	if (v == 0) {
 		err_set(e, "layers \"%s\": %s at column %d must be positive, not 0", spec, what,
-			col);
+		        col);
 		return -1;
 	}
 	*p = end;
@@ -360,7 +384,7 @@ int net_parse_layers(const char *spec, int **widths, int *count, Err *e)
 	*count = 0;
 	if (!spec || !*spec)
 		return err_set(e, "layers: empty specification (expected e.g. 600,410,510 or "
-				  "12x300 or 3x50,20)");
+		                  "12x300 or 3x50,20)");
 	/* First pass validates and counts, the second fills. */
 	long total = 0;
 	int *out = NULL;
@@ -380,8 +404,9 @@ int net_parse_layers(const char *spec, int **widths, int *count, Err *e)
 				if (w < 0)
 					goto fail;
 				if (reps > NET_MAX_LAYERS) {
-					err_set(e, "layers \"%s\": %ld layers is too many (at most %d)",
-						spec, reps, NET_MAX_LAYERS);
+					err_set(
+					    e, "layers \"%s\": %ld layers is too many (at most %d)",
+					    spec, reps, NET_MAX_LAYERS);
 					goto fail;
 				}
 			}
@@ -389,15 +414,16 @@ int net_parse_layers(const char *spec, int **widths, int *count, Err *e)
 				if (out)
 					out[k] = (int)w;
 			if (k > NET_MAX_LAYERS) {
-				err_set(e, "layers \"%s\": more than %d layers", spec, NET_MAX_LAYERS);
+				err_set(e, "layers \"%s\": more than %d layers", spec,
+				        NET_MAX_LAYERS);
 				goto fail;
 			}
 			if (*p == '\0')
 				break;
 			if (*p != ',') {
-				err_set(e, "layers \"%s\": expected %s at column %d, found '%c'", spec,
-					repeated ? "','" : "',' or 'x'", (int)(p - spec) + 1,
-					*p);
+				err_set(e, "layers \"%s\": expected %s at column %d, found '%c'",
+				        spec, repeated ? "','" : "',' or 'x'", (int)(p - spec) + 1,
+				        *p);
 				goto fail;
 			}
 			p++;

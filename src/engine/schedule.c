@@ -17,8 +17,7 @@
 /* The largest number of epochs any field takes (the table of limits). */
 #define MAX_EPOCHS 1e6
 
-static const char *const kind_names[SCHED_KIND_COUNT] = {"constant", "step", "cosine",
-							 "plateau"};
+static const char *const kind_names[SCHED_KIND_COUNT] = {"constant", "step", "cosine", "plateau"};
 
 void sched_default(LrSchedule *s)
 {
@@ -28,7 +27,7 @@ void sched_default(LrSchedule *s)
 
 /* A number field of a spec: the whole of [p, end) must be one. */
 static int field_num(const char *spec, const char *p, size_t len, const char *what, double *x,
-		     Err *e)
+                     Err *e)
 {
 	char buf[64], *end;
 	if (len == 0 || len >= sizeof buf)
@@ -45,7 +44,7 @@ static int field_num(const char *spec, const char *p, size_t len, const char *wh
 int sched_parse(const char *spec, LrSchedule *s, Err *e)
 {
 	static const char expect[] =
-		"expected constant, step:EPOCHS[:FACTOR], cosine[:EPOCHS] or plateau:PATIENCE[:FACTOR]";
+	    "expected constant, step:EPOCHS[:FACTOR], cosine[:EPOCHS] or plateau:PATIENCE[:FACTOR]";
 	LrSchedule r;
 	sched_default(&r);
 	r.warmup = s->warmup;
@@ -84,13 +83,17 @@ int sched_parse(const char *spec, LrSchedule *s, Err *e)
 	case SCHED_COSINE:
 		r.period = nv > 0 ? v[0] : 0;
 		if (nv > 0 && !(r.period > 0))
-			return err_set(e, "schedule '%s': the length of the cosine must be a "
-					  "positive number of epochs", spec);
+			return err_set(e,
+			               "schedule '%s': the length of the cosine must be a "
+			               "positive number of epochs",
+			               spec);
 		break;
 	case SCHED_PLATEAU:
 		if (v[0] != floor(v[0]) || v[0] < 1 || v[0] > MAX_EPOCHS)
-			return err_set(e, "schedule '%s': the patience must be a whole number of "
-					  "epochs from 1 to %g", spec, MAX_EPOCHS);
+			return err_set(e,
+			               "schedule '%s': the patience must be a whole number of "
+			               "epochs from 1 to %g",
+			               spec, MAX_EPOCHS);
 		r.patience = (int)v[0];
 		r.factor = nv > 1 ? v[1] : DEFAULT_FACTOR;
 		break;
@@ -119,18 +122,19 @@ int sched_check(const LrSchedule *s, Err *e)
 	switch (s->kind) {
 	case SCHED_STEP:
 		if (!in_range(LIM_SCHED_EVERY, s->every))
-			return err_set(e, "step every %g epochs: expected more than 0 and at most %g",
-				       s->every, MAX_EPOCHS);
+			return err_set(e,
+			               "step every %g epochs: expected more than 0 and at most %g",
+			               s->every, MAX_EPOCHS);
 		break;
 	case SCHED_COSINE:
 		if (!in_range(LIM_SCHED_PERIOD, s->period))
 			return err_set(e, "cosine over %g epochs: expected 0 to %g", s->period,
-				       MAX_EPOCHS);
+			               MAX_EPOCHS);
 		break;
 	case SCHED_PLATEAU:
 		if (!in_range(LIM_SCHED_PATIENCE, s->patience))
-			return err_set(e, "plateau patience %d: expected 1 to %g epochs", s->patience,
-				       MAX_EPOCHS);
+			return err_set(e, "plateau patience %d: expected 1 to %g epochs",
+			               s->patience, MAX_EPOCHS);
 		break;
 	default:
 		break;
@@ -216,10 +220,11 @@ int sched_ready(const LrSchedule *s, long bpe, Err *e)
 	if (s->kind != SCHED_COSINE)
 		return 0;
 	if (s->period == 0)
-		return err_set(e, "cosine schedule: its length in epochs is not set (cosine:EPOCHS)");
+		return err_set(e,
+		               "cosine schedule: its length in epochs is not set (cosine:EPOCHS)");
 	if (!(s->period * (double)bpe > (double)warmup_batches(s, bpe)))
 		return err_set(e, "cosine over %g epochs ends before its warm-up of %g epochs",
-			       s->period, s->warmup);
+		               s->period, s->warmup);
 	return 0;
 }
 

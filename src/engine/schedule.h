@@ -38,12 +38,12 @@ typedef enum SchedKind {
 
 typedef struct LrSchedule {
 	SchedKind kind;
-	double every;   /* step: E, epochs between decays (> 0) */
-	double factor;  /* step, plateau: F, the multiplier, 0 < F ≤ 1 */
-	double period;  /* cosine: T, the run's length in epochs; 0 = the length of
-			 * the training that starts it (sched_resolve) */
-	int patience;   /* plateau: P epochs without improvement before a reduction */
-	double warmup;  /* W, epochs of linear warm-up (0: none) */
+	double every;  /* step: E, epochs between decays (> 0) */
+	double factor; /* step, plateau: F, the multiplier, 0 < F ≤ 1 */
+	double period; /* cosine: T, the run's length in epochs; 0 = the length of
+	                * the training that starts it (sched_resolve) */
+	int patience;  /* plateau: P epochs without improvement before a reduction */
+	double warmup; /* W, epochs of linear warm-up (0: none) */
 } LrSchedule;
 
 typedef struct SchedState {

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "base/blas.h"
-#include "base/repro.h"
 #include "base/clock.h"
 #include "base/pool.h"
+#include "base/repro.h"
 #include "engine/limits.h"
 #include "engine/train_pass.h"
 
@@ -19,11 +19,12 @@ static int check_shapes(const Net *net, const Dataset *d, Err *e)
 		return err_set(e, "%s: no rows to train on", d->name);
 	if (d->d != net->n[0])
 		return err_set(e, "%s: %d features per row, but the network takes %d inputs",
-			       d->name, d->d, net->n[0]);
+		               d->name, d->d, net->n[0]);
 	for (int r = 0; r < d->n; r++)
 		if (d->y[r] < 0 || d->y[r] >= net->n[net->m])
-			return err_set(e, "%s: row %d has label %d, outside the network's %d classes",
-				       d->name, r + 1, d->y[r], net->n[net->m]);
+			return err_set(e,
+			               "%s: row %d has label %d, outside the network's %d classes",
+			               d->name, r + 1, d->y[r], net->n[net->m]);
 	return 0;
 }
 
@@ -51,21 +52,21 @@ struct Trainer {
 	TrainOpts o;
 	Rng rng;
 	Work *w;
-	Pool *pool;    /* NULL: the calling thread computes alone */
+	Pool *pool; /* NULL: the calling thread computes alone */
 	int B;
-	int *perm;     /* row order of the current epoch */
-	float *xb;     /* B × n[0] gathered batch */
-	int *yb;       /* B labels */
-	float *grad;   /* nparam, parameter layout */
-	long bpe;      /* batches per epoch */
-	long done;     /* batches run since creation */
-	long pos;      /* batch index within the current epoch */
-	double ep_loss;   /* Σ loss·rows over the current epoch */
+	int *perm;      /* row order of the current epoch */
+	float *xb;      /* B × n[0] gathered batch */
+	int *yb;        /* B labels */
+	float *grad;    /* nparam, parameter layout */
+	long bpe;       /* batches per epoch */
+	long done;      /* batches run since creation */
+	long pos;       /* batch index within the current epoch */
+	double ep_loss; /* Σ loss·rows over the current epoch */
 	long ep_correct, ep_rows;
 	TrainCallback cb;
 	void *ud;
 	long every;
-	double lr;     /* the rate of the last batch */
+	double lr; /* the rate of the last batch */
 };
 
 Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e)
@@ -106,7 +107,7 @@ Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e)
 		trainer_free(t);
 		return NULL;
 	}
-	t->w = work_new(net, t->B, parts);
+	t->w = work_new(net, t->B, parts, NULL); /* the message is the one below */
 	t->perm = malloc((size_t)data->n * sizeof *t->perm);
 	t->xb = malloc((size_t)t->B * data->d * sizeof *t->xb);
 	t->yb = malloc((size_t)t->B * sizeof *t->yb);
@@ -114,7 +115,7 @@ Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e)
 	if (!t->w || !t->perm || !t->xb || !t->yb || !t->grad) {
 		trainer_free(t);
 		err_set(e, "out of memory for training workspaces (batch %d, %zu parameters)",
-			o->batch, net->nparam);
+		        o->batch, net->nparam);
 		return NULL;
 	}
 	for (int r = 0; r < data->n; r++)
@@ -172,7 +173,8 @@ static int run_batch(Trainer *t, double *loss, Err *e)
 	int rows = d->n - start < t->B ? d->n - start : t->B;
 	for (int r = 0; r < rows; r++) {
 		int src = t->perm[start + r];
-		memcpy(t->xb + (size_t)r * d->d, d->x + (size_t)src * d->d, (size_t)d->d * sizeof(float));
+		memcpy(t->xb + (size_t)r * d->d, d->x + (size_t)src * d->d,
+		       (size_t)d->d * sizeof(float));
 		t->yb[r] = d->y[src];
 	}
 	long correct = 0;
@@ -180,22 +182,27 @@ static int run_batch(Trainer *t, double *loss, Err *e)
 	double l = pass_batch(t->w, t->pool, net, t->xb, t->yb, rows, t->grad, &correct, &finite);
 	*loss = l;
 	if ((!isfinite(l) || !finite) && !pass_all_finite(net->param, net->nparam))
-		return err_set(e, "training diverged at epoch %ld, batch %ld: the weights are not "
-				  "finite (loss %g)", t->done / t->bpe + 1, t->pos + 1, l);
+		return err_set(e,
+		               "training diverged at epoch %ld, batch %ld: the weights are not "
+		               "finite (loss %g)",
+		               t->done / t->bpe + 1, t->pos + 1, l);
 	if (!isfinite(l) || !finite)
-		return err_set(e, "training diverged at epoch %ld, batch %ld (loss %g); weights "
-				  "kept from before that batch",
-			       t->done / t->bpe + 1, t->pos + 1, l);
+		return err_set(e,
+		               "training diverged at epoch %ld, batch %ld (loss %g); weights "
+		               "kept from before that batch",
+		               t->done / t->bpe + 1, t->pos + 1, l);
 	/* the step counts stay in the table of limits (a loaded model's may be near) */
 	if (net->adam_t >= LIMIT_MAX_STEPS || net->sched_st.step >= LIMIT_MAX_STEPS)
-		return err_set(e, "the network has taken %lld Adam steps, condnet's limit (2^53): it "
-				  "trains no further", (long long)net->adam_t);
+		return err_set(e,
+		               "the network has taken %lld Adam steps, condnet's limit (2^53): it "
+		               "trains no further",
+		               (long long)net->adam_t);
 	AdamOpts adam = t->o.adam;
 	adam.lr = t->lr = sched_lr(&net->sched, &net->sched_st, t->bpe, t->o.adam.lr);
 	net->adam_t++;
 	net->sched_st.step++;
 	pass_adam(t->pool, &adam, net->adam_t, net->nparam, t->grad, net->param, net->adam_m,
-		  net->adam_v);
+	          net->adam_v);
 	t->ep_loss += l * rows;
 	t->ep_correct += correct;
 	t->ep_rows += rows;
@@ -218,23 +225,28 @@ static long step(Trainer *t, long nb, int *stopped, Err *e)
 		/* the weights themselves and Adam's moments (a squared gradient past
 		 * the float range), once an epoch and at the end of the call */
 		if ((end || k + 1 == nb) && !pass_all_finite(t->net->param, t->net->nparam))
-			return err_set(e, "training diverged at epoch %ld: the weights are not finite "
-					  "after batch %ld", (t->done - 1) / t->bpe + 1, t->pos), -1;
+			return err_set(e,
+			               "training diverged at epoch %ld: the weights are not finite "
+			               "after batch %ld",
+			               (t->done - 1) / t->bpe + 1, t->pos),
+			       -1;
 		if ((end || k + 1 == nb) && (!pass_all_finite(t->net->adam_m, t->net->nparam) ||
-					     !pass_all_finite(t->net->adam_v, t->net->nparam)))
-			return err_set(e, "training diverged at epoch %ld: Adam's moments are not "
-					  "finite after batch %ld (a gradient past the float range)",
-				       (t->done - 1) / t->bpe + 1, t->pos), -1;
+		                             !pass_all_finite(t->net->adam_v, t->net->nparam)))
+			return err_set(e,
+			               "training diverged at epoch %ld: Adam's moments are not "
+			               "finite after batch %ld (a gradient past the float range)",
+			               (t->done - 1) / t->bpe + 1, t->pos),
+			       -1;
 		if (t->cb && (end || k + 1 == nb || (k + 1) % t->every == 0)) {
 			TrainProgress p = {
-				.epoch = trainer_epoch(t),
-				.batch = k + 1,
-				.batches = nb,
-				.loss = t->ep_loss / t->ep_rows,
-				.acc = (double)t->ep_correct / t->ep_rows,
-				.seconds = clock_seconds() - t0,
-				.epoch_end = end,
-				.lr = t->lr,
+			    .epoch = trainer_epoch(t),
+			    .batch = k + 1,
+			    .batches = nb,
+			    .loss = t->ep_loss / t->ep_rows,
+			    .acc = (double)t->ep_correct / t->ep_rows,
+			    .seconds = clock_seconds() - t0,
+			    .epoch_end = end,
+			    .lr = t->lr,
 			};
 			if (t->cb(&p, t->ud))
 				*stopped = 1;
@@ -261,21 +273,28 @@ void trainer_skip(Trainer *t, long nbatches)
 	}
 }
 
-long trainer_step(Trainer *t, long nbatches, Err *e)
+int trainer_step(Trainer *t, long nbatches, long *done, Err *e)
 {
-	int stopped;
-	return step(t, nbatches, &stopped, e);
+	int stopped = 0;
+	long k = step(t, nbatches, &stopped, e);
+	if (done)
+		*done = k < 0 ? 0 : k;
+	if (k < 0)
+		return -1;
+	return stopped || k < nbatches
+	           ? err_stop(e, "stopped after %ld of %ld batches", k, nbatches)
+	           : 0;
 }
 
-int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epochs,
-		 TrainCallback cb, void *ud, Err *e)
+int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epochs, TrainCallback cb,
+                 void *ud, Err *e)
 {
 	if (!(epochs >= 0.0) || epochs > 1e6)
 		return err_set(e, "epochs %g: expected a number from 0 to 1e6", epochs);
 	TrainOpts ro = *o;
 	if (!o->sched_keep && o->sched.kind == SCHED_PLATEAU)
 		return err_set(e, "the plateau schedule needs a validation set, which this "
-				  "training has not");
+		                  "training has not");
 	if (!o->sched_keep)
 		sched_resolve(&ro.sched, epochs);
 	Trainer *t = trainer_new(net, data, &ro, e);

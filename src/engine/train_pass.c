@@ -78,11 +78,13 @@ void work_free(Work *w)
 	free(w);
 }
 
-Work *work_new(const Net *net, int B, int parts)
+Work *work_new(const Net *net, int B, int parts, Err *e)
 {
 	Work *w = calloc(1, sizeof *w);
-	if (!w)
+	if (!w) {
+		err_set(e, "out of memory for the workspaces of a batch of %d rows", B);
 		return NULL;
+	}
 	w->B = B;
 	w->m = net->m;
 	w->parts = parts;
@@ -111,6 +113,7 @@ Work *work_new(const Net *net, int B, int parts)
 	return w;
 fail:
 	work_free(w);
+	err_set(e, "out of memory for the workspaces of a batch of %d rows", B);
 	return NULL;
 }
 
@@ -135,8 +138,8 @@ int pass_all_finite(const float *p, size_t n)
  * −log pᵧ = L − (zᵧ − max z). Adds the losses and the number of rows whose
  * first arg max equals y to *loss and *correct (when y is given), and writes
  * the probabilities to p (row stride ldp, when given; p may equal z). */
-static void output_rows(float *z, int ldz, const float *b, int rows, int k, const int *y,
-			float *p, int ldp, double *loss, long *correct)
+static void output_rows(float *z, int ldz, const float *b, int rows, int k, const int *y, float *p,
+                        int ldp, int *cls, double *loss, long *correct)
 {
 	for (int r = 0; r < rows; r++) {
 		float *zr = z + (size_t)r * ldz;
@@ -147,6 +150,8 @@ static void output_rows(float *z, int ldz, const float *b, int rows, int k, cons
 				arg = j;
 		}
 		float mx = zr[arg];
+		if (cls)
+			cls[r] = arg;
 		double s = 0.0;
 		for (int j = 0; j < k; j++)
 			s += exp((double)(zr[j] - mx));
@@ -177,11 +182,11 @@ static void forward_part(Work *w, int i, int p)
 	const float *in = i ? w->a[i - 1] : w->x;
 	int ldin = i ? w->ld[i - 1] : ni;
 	blas_sgemm(0, 0, w->rows, hi - lo, ni, 1.0f, in, ldin, net->W[i] + lo, no, 0.0f,
-		   w->z[i] + lo, w->ld[i]);
+	           w->z[i] + lo, w->ld[i]);
 	if (i < w->m - 1)
 		act_forward_bias_ld(net->act, net->act_a, w->z[i] + lo, net->b[i] + lo,
-				    w->a[i] + lo, (size_t)w->rows, (size_t)(hi - lo),
-				    (size_t)w->ld[i]);
+		                    w->a[i] + lo, (size_t)w->rows, (size_t)(hi - lo),
+		                    (size_t)w->ld[i]);
 }
 
 /* Softmax, loss and dZᵐ = (P − onehot(y))/B into g0: one part's, it is small. */
@@ -191,8 +196,8 @@ static void output_part(Work *w)
 	int m = w->m, k = net->n[m], rows = w->rows;
 	w->loss = 0.0;
 	w->correct = 0;
-	output_rows(w->z[m - 1], w->ld[m - 1], net->b[m - 1], rows, k, w->y, w->g0, w->ldg,
-		    &w->loss, &w->correct);
+	output_rows(w->z[m - 1], w->ld[m - 1], net->b[m - 1], rows, k, w->y, w->g0, w->ldg, NULL,
+	            &w->loss, &w->correct);
 	const float inv = 1.0f / (float)rows;
 	for (int r = 0; r < rows; r++) {
 		float *gr = w->g0 + (size_t)r * w->ldg;
@@ -232,11 +237,11 @@ static void backward_part(Work *w, int i, int p)
 		blas_sgemm(1, 0, hi - lo, no, rows, 1.0f, in + lo, ldin, g, ldg, 0.0f, gwr, no);
 		ok &= pass_all_finite(gwr, (size_t)(hi - lo) * no);
 		if (i > 0) {
-			blas_sgemm(0, 1, rows, hi - lo, no, 1.0f, g, ldg, net->W[i] + (size_t)lo * no,
-				   no, 0.0f, gn + lo, ldg);
+			blas_sgemm(0, 1, rows, hi - lo, no, 1.0f, g, ldg,
+			           net->W[i] + (size_t)lo * no, no, 0.0f, gn + lo, ldg);
 			act_backward_ld(net->act, net->act_a, w->z[i - 1] + lo, w->a[i - 1] + lo,
-					(size_t)w->ld[i - 1], gn + lo, (size_t)ldg, (size_t)rows,
-					(size_t)(hi - lo));
+			                (size_t)w->ld[i - 1], gn + lo, (size_t)ldg, (size_t)rows,
+			                (size_t)(hi - lo));
 		}
 	}
 	if (!ok)
@@ -256,9 +261,8 @@ static void pass_phase(void *arg, int ph, int part)
 		backward_part(w, 2 * w->m - ph, part);
 }
 
-
 double pass_batch(Work *w, Pool *pool, const Net *net, const float *x, const int *y, int rows,
-		  float *grad, long *correct, int *finite)
+                  float *grad, long *correct, int *finite)
 {
 	w->net = net;
 	w->x = x;
@@ -295,8 +299,8 @@ static void adam_part(void *arg, int ph, int p)
 	adam_step(j->o, j->t, hi - lo, j->g + lo, j->w + lo, j->m + lo, j->v + lo);
 }
 
-void pass_adam(Pool *pool, const AdamOpts *o, long t, size_t n, const float *g, float *w,
-	       float *m, float *v)
+void pass_adam(Pool *pool, const AdamOpts *o, long t, size_t n, const float *g, float *w, float *m,
+               float *v)
 {
 	AdamJob j = {o, t, n, g, w, m, v, pool_threads(pool)};
 	pool_run(pool, adam_part, &j, 1, j.parts);
@@ -310,12 +314,13 @@ void pass_adam(Pool *pool, const AdamOpts *o, long t, size_t n, const float *g, 
 typedef struct Eval {
 	const Net *net;
 	const float *x;
-	const int *y;    /* labels (loss and errors), or NULL */
-	float *out;      /* n × width of the layer, or NULL */
+	const int *y; /* labels (loss and errors), or NULL */
+	float *out;   /* n × width of the layer, or NULL */
+	int *cls;     /* n: the class of every row (layer m), or NULL */
 	int n, layer, nchunks, nparts, ldb;
-	float **buf;     /* 2 per part */
-	double *loss;    /* per chunk */
-	long *correct;   /* per chunk */
+	float **buf;   /* 2 per part */
+	double *loss;  /* per chunk */
+	long *correct; /* per chunk */
 } Eval;
 
 static void eval_chunk(Eval *ev, int part, int c)
@@ -332,7 +337,7 @@ static void eval_chunk(Eval *ev, int part, int c)
 		blas_sgemm(0, 0, rows, no, ni, 1.0f, in, ldin, net->W[i], no, 0.0f, z, ev->ldb);
 		if (i < m - 1)
 			act_forward_bias_ld(net->act, net->act_a, z, net->b[i], z, (size_t)rows,
-					    (size_t)no, (size_t)ev->ldb);
+			                    (size_t)no, (size_t)ev->ldb);
 		in = z;
 		ldin = ev->ldb;
 	}
@@ -342,7 +347,8 @@ static void eval_chunk(Eval *ev, int part, int c)
 		ev->loss[c] = 0.0;
 		ev->correct[c] = 0;
 		output_rows(z, ev->ldb, net->b[m - 1], rows, width, ev->y ? ev->y + start : NULL,
-			    dst, width, &ev->loss[c], &ev->correct[c]);
+		            dst, width, ev->cls ? ev->cls + start : NULL, &ev->loss[c],
+		            &ev->correct[c]);
 	} else {
 		for (int r = 0; r < rows; r++)
 			memcpy(dst + (size_t)r * width, z + (size_t)r * ev->ldb,
@@ -390,19 +396,25 @@ static int eval_run(Eval *ev, int threads)
 	return rc;
 }
 
-double net_error_threads(const Net *net, const Dataset *data, int threads, double *loss)
+int net_error_threads(const Net *net, const Dataset *data, int threads, double *err, double *loss,
+                      Err *e)
 {
 	int m = net->m, k = net->n[m];
+	*err = NAN;
 	if (loss)
 		*loss = NAN;
-	if (data->n < 1 || data->d != net->n[0])
-		return NAN;
+	if (data->n < 1)
+		return err_set(e, "the data set '%s' has no rows", data->name);
+	if (data->d != net->n[0])
+		return err_set(e, "the data set '%s' has %d features, the network %d inputs",
+		               data->name, data->d, net->n[0]);
 	for (int r = 0; r < data->n; r++)
 		if (data->y[r] < 0 || data->y[r] >= k)
-			return NAN;
+			return err_set(e, "row %d of '%s' has the label %d, the network %d outputs",
+			               r + 1, data->name, data->y[r], k);
 	Eval ev = {.net = net, .x = data->x, .y = data->y, .n = data->n, .layer = m};
-	double err = NAN;
-	if (eval_run(&ev, threads > 0 ? threads : pool_default_threads()) == 0) {
+	int rc = eval_run(&ev, threads > 0 ? threads : pool_default_threads());
+	if (rc == 0) {
 		double sum = 0.0;
 		long correct = 0;
 		for (int c = 0; c < ev.nchunks; c++) {
@@ -411,16 +423,16 @@ double net_error_threads(const Net *net, const Dataset *data, int threads, doubl
 		}
 		if (loss)
 			*loss = sum / data->n;
-		err = 1.0 - (double)correct / data->n;
+		*err = 1.0 - (double)correct / data->n;
 	}
 	free(ev.loss);
 	free(ev.correct);
-	return err;
+	return rc ? err_set(e, "out of memory evaluating %d rows", data->n) : 0;
 }
 
-double net_error(const Net *net, const Dataset *data, double *loss)
+int net_error(const Net *net, const Dataset *data, double *err, double *loss, Err *e)
 {
-	return net_error_threads(net, data, 0, loss);
+	return net_error_threads(net, data, 0, err, loss, e);
 }
 
 int net_forward(const Net *net, const float *x, int n, int layer, float *out, Err *e)
@@ -445,18 +457,61 @@ int net_forward(const Net *net, const float *x, int n, int layer, float *out, Er
 	return 0;
 }
 
-int train_gradient(Net *net, const float *x, const int *y, int n, float *grad, double *loss,
-		   Err *e)
+int net_classify(const Net *net, const float *x, const int *y, int n, int *cls, float *prob,
+                 long *correct, double *loss, NetRowsFn progress, void *ud, Err *e)
+{
+	/* slices of whole chunks: the losses are summed chunk by chunk in order,
+	 * as net_error sums them */
+	enum { SLICE = 16 * EVAL_CHUNK };
+	int m = net->m, k = net->n[m];
+	if (n < 0)
+		return err_set(e, "net_classify: %d rows", n);
+	for (int r = 0; y && r < n; r++)
+		if (y[r] < 0 || y[r] >= k)
+			return err_set(
+			    e, "row %d has class %d, but the network has %d outputs (0..%d)", r + 1,
+			    y[r], k, k - 1);
+	double sum = 0.0;
+	long good = 0;
+	for (int start = 0; start < n; start += SLICE) {
+		int rows = n - start < SLICE ? n - start : SLICE;
+		Eval ev = {.net = net,
+		           .x = x + (size_t)start * net->n[0],
+		           .y = y ? y + start : NULL,
+		           .out = prob ? prob + (size_t)start * k : NULL,
+		           .cls = cls + start,
+		           .n = rows,
+		           .layer = m};
+		int rc = eval_run(&ev, pool_default_threads());
+		for (int c = 0; rc == 0 && c < ev.nchunks; c++) {
+			sum += ev.loss[c];
+			good += ev.correct[c];
+		}
+		free(ev.loss);
+		free(ev.correct);
+		if (rc)
+			return err_set(e, "out of memory for a forward pass of %d rows", rows);
+		if (progress && progress(start + rows, n, ud))
+			return 1;
+	}
+	if (correct)
+		*correct = good;
+	if (loss)
+		*loss = n > 0 && y ? sum / n : NAN;
+	return 0;
+}
+
+int train_gradient(Net *net, const float *x, const int *y, int n, float *grad, double *loss, Err *e)
 {
 	if (n < 1)
 		return err_set(e, "train_gradient: %d rows (expected at least 1)", n);
 	for (int r = 0; r < n; r++)
 		if (y[r] < 0 || y[r] >= net->n[net->m])
-			return err_set(e, "train_gradient: row %d has label %d, outside 0..%d", r + 1,
-				       y[r], net->n[net->m] - 1);
-	Work *w = work_new(net, n, 1);
+			return err_set(e, "train_gradient: row %d has label %d, outside 0..%d",
+			               r + 1, y[r], net->n[net->m] - 1);
+	Work *w = work_new(net, n, 1, e);
 	if (!w)
-		return err_set(e, "out of memory for a batch of %d rows", n);
+		return -1;
 	long correct = 0;
 	int finite;
 	double l = pass_batch(w, NULL, net, x, y, n, grad, &correct, &finite);

@@ -29,8 +29,8 @@ typedef struct Work Work;
 int pass_parts(const Net *net, int B, int threads);
 
 /* Workspaces for batches of up to B rows of net, split into `parts`; NULL
- * when out of memory. */
-Work *work_new(const Net *net, int B, int parts);
+ * with a message when out of memory. */
+Work *work_new(const Net *net, int B, int parts, Err *e);
 void work_free(Work *w);
 
 /* One forward and backward pass of cross-entropy over rows x (rows × n[0]),
@@ -42,14 +42,14 @@ void work_free(Work *w);
  * adds the rows whose first arg max is the label to *correct, and sets
  * *finite to 0 when an entry of the gradient is NaN or ±Inf (else 1). */
 double pass_batch(Work *w, Pool *pool, const Net *net, const float *x, const int *y, int rows,
-		  float *grad, long *correct, int *finite);
+                  float *grad, long *correct, int *finite);
 
 /* 1 when no entry of p[0..n) is NaN or ±Inf (all exponent bits set). */
 int pass_all_finite(const float *p, size_t n);
 
 /* adam_step over n parameters, split over the pool's threads (each entry is
  * computed as by one adam_step call over all n). */
-void pass_adam(Pool *pool, const AdamOpts *o, long t, size_t n, const float *g, float *w,
-	       float *m, float *v);
+void pass_adam(Pool *pool, const AdamOpts *o, long t, size_t n, const float *g, float *w, float *m,
+               float *v);
 
 #endif

@@ -28,23 +28,23 @@
 #include "engine/train.h"
 
 typedef struct TrainPlan {
-	TrainOpts opts;    /* batch, Adam, threads, the shuffling seed and the schedule */
-	double epochs;     /* epochs to train (fractional allowed); the cap under
-			    * until_perfect and early stopping; a cosine schedule
-			    * without a length runs over these */
-	int until_perfect; /* 1: one epoch at a time until the training error is 0 */
-	int derive_seed;   /* 1: each training call (each epoch under until_perfect)
-			    * shuffles with train_plan_seed(opts.seed, net), so training a
-			    * network again after it changed never repeats an order */
+	TrainOpts opts;     /* batch, Adam, threads, the shuffling seed and the schedule */
+	double epochs;      /* epochs to train (fractional allowed); the cap under
+	                     * until_perfect and early stopping; a cosine schedule
+	                     * without a length runs over these */
+	int until_perfect;  /* 1: one epoch at a time until the training error is 0 */
+	int derive_seed;    /* 1: each training call (each epoch under until_perfect)
+	                     * shuffles with train_plan_seed(opts.seed, net), so training a
+	                     * network again after it changed never repeats an order */
 	const Dataset *val; /* validation set, measured after every epoch; NULL: none
-			     * (then neither early stopping nor the plateau schedule) */
-	int patience;      /* > 0: early stopping after this many epochs without a
-			    * better validation result (needs val); 0: none */
-	int resume;        /* 1: continue the schedule run the network carries (its
-			    * net->sched from net->sched_st, opts.sched ignored) in the
-			    * batch order of opts.seed, skipping the batches it already
-			    * ran: a run saved and resumed this way takes the steps of an
-			    * uninterrupted one (not with until_perfect or derive_seed) */
+	                     * (then neither early stopping nor the plateau schedule) */
+	int patience;       /* > 0: early stopping after this many epochs without a
+	                     * better validation result (needs val); 0: none */
+	int resume;         /* 1: continue the schedule run the network carries (its
+	                     * net->sched from net->sched_st, opts.sched ignored) in the
+	                     * batch order of opts.seed, skipping the batches it already
+	                     * ran: a run saved and resumed this way takes the steps of an
+	                     * uninterrupted one (not with until_perfect or derive_seed) */
 } TrainPlan;
 
 /* The numbers of one epoch, for the hook (HOOK_EPOCH). Accuracies are
@@ -54,24 +54,24 @@ typedef struct TrainEpoch {
 	int epochs;       /* the cap, ⌈plan epochs⌉ */
 	int whole;        /* 0 for a last partial epoch */
 	double at;        /* epochs of the network's schedule run so far (a resumed
-			   * run counts its earlier ones) */
+	                   * run counts its earlier ones) */
 	double loss, acc; /* training: mean over the epoch's batches */
 	double val_loss, val_acc; /* on the validation set after the epoch; NaN without one */
-	double lr;        /* the learning rate of the epoch's last batch */
-	double seconds;   /* since the training started */
-	int best_epoch;   /* the epoch with the best validation result so far (0: no validation) */
-	int bad;          /* epochs since that one */
-	const Net *net;   /* the network after the epoch (valid during the call) */
+	double lr;                /* the learning rate of the epoch's last batch */
+	double seconds;           /* since the training started */
+	int best_epoch; /* the epoch with the best validation result so far (0: no validation) */
+	int bad;        /* epochs since that one */
+	const Net *net; /* the network after the epoch (valid during the call) */
 } TrainEpoch;
 
 /* What a training did. */
 typedef struct TrainResult {
-	int epochs;        /* epochs run (a last partial one counts) */
-	int best_epoch;    /* the epoch whose weights the network keeps: under early
-			    * stopping the best validation epoch, else the last */
-	int stopped_early; /* 1 when the patience ran out before the cap */
+	int epochs;               /* epochs run (a last partial one counts) */
+	int best_epoch;           /* the epoch whose weights the network keeps: under early
+	                           * stopping the best validation epoch, else the last */
+	int stopped_early;        /* 1 when the patience ran out before the cap */
 	double val_loss, val_acc; /* on the validation set at best_epoch; NaN without one */
-	double lr;         /* the rate of the last step taken */
+	double lr;                /* the rate of the last step taken */
 } TrainResult;
 
 /* epochs E of opts, nothing derived, no validation, no resume. */
@@ -86,27 +86,34 @@ uint64_t train_plan_seed(uint64_t seed, const Net *net);
  * *r (may be NULL) receives what it did. 0 when done, 1 when the hook
  * stopped it (the weights are those reached so far), -1 on error. */
 int train_plan_fit(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h, TrainResult *r,
-		   Err *e);
+                   Err *e);
 
 /* train_plan_fit with *epochs_run (may be NULL) receiving the epochs run
  * (those asked for, rounded up, when neither until_perfect nor early
  * stopping ends it sooner). */
-int train_plan_run(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h,
-		   int *epochs_run, Err *e);
+int train_plan_run(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h, int *epochs_run,
+                   Err *e);
 
 /* A network of the given widths (widths[0..m]) with Glorot weights from
  * seed, trained on d by the plan (the paper's "train the chosen model from
- * scratch"). NULL on error or when the hook stopped it (message in e). */
-Net *train_plan_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed,
-		      const Dataset *d, const TrainPlan *p, const Hook *h, int *epochs_run,
-		      Err *e);
+ * scratch"), into *out. 0; 1 when the hook stopped it, -1 (*out NULL both). */
+int train_plan_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed,
+                     const Dataset *d, const TrainPlan *p, const Hook *h, int *epochs_run,
+                     Net **out, Err *e);
 
-/* net_error_threads(net, data, threads, NULL), in slices of a few thousand
- * rows with h (may be NULL) and the calling thread's stop
+/* net_error_threads(net, data, threads, err, NULL, e), in slices of a few
+ * thousand rows with h (may be NULL) and the calling thread's stop
  * (hook_set_thread_stop) asked between them: a stop is answered within a
  * slice's forward pass, not the whole set's (60,000 MNIST rows through a
- * 12×600 network take seconds). The same value as net_error; NAN when told
- * to stop. threads 0: the default. */
-double net_error_hooked(const Net *net, const Dataset *data, int threads, const Hook *h);
+ * 12×600 network take seconds). The same value as net_error. 0, 1 when
+ * told to stop (message "stopped"), -1. threads 0: the default. */
+int net_error_hooked(const Net *net, const Dataset *data, int threads, const Hook *h, double *err,
+                     Err *e);
+/* The accuracy of net on d in percent, 100·(1 − error), into *acc: the
+ * figure every table, record and screen shows; NaN without d. Asked of a
+ * hook or under a thread's stop, it is measured as net_error_hooked does
+ * (the same value). 0, 1 when told to stop, -1 for a set that does not fit
+ * the network. */
+int net_accuracy(const Net *net, const Dataset *d, const Hook *h, double *acc, Err *e);
 
 #endif

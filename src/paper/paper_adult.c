@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "paper/paper_stage.h"
+#include "report/report_stage.h"
 
 /* The paper does not say how long "fully trained" is for Adult; we train
  * this many epochs (batch 20), the length of its longest retraining. */
@@ -39,14 +40,7 @@ static int st_verify(Paper *p, cJSON *out, Err *e)
 static int st_squeeze(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {35, 30, 25};
-	Net *net = paper_load(p, "final.model", e);
-	if (!net)
-		return -1;
-	cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
-	int rc = paper_squeeze_list(p, net, taus, 3, p->o.quick ? 1 : 5, 0, NULL,
-				    cJSON_AddArrayToObject(out, "rows"), e);
-	net_free(net);
-	return rc;
+	return paper_squeeze_final(p, taus, 3, p->o.quick ? 1 : 5, 0, NULL, out, e);
 }
 
 static int st_over(Paper *p, cJSON *out, Err *e)
@@ -61,27 +55,29 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 	int rc = net ? paper_fit(p, net, FULL_EPOCHS(p), 0, &tr, e) : -1;
 	if (rc == 0) {
 		if (p->o.converge)
-			paper_json_trained(p, out, &tr);
-		cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
-		rc = paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL,
-					cJSON_AddArrayToObject(out, "rows"), e);
+			report_stage_trained(out, &tr);
+		rc = paper_stage_acc(p, net, out, e);
 	}
-	/* Table 13: squeeze at τ = 35 and retrain, until nothing is removed. */
 	if (rc == 0)
-		return paper_squeeze_rounds(p, net, 35, retrain,
-					    cJSON_AddArrayToObject(out, "iterations"), e);
+		rc = paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL, out, e);
+	/* Table 13: squeeze at τ = 35 and retrain, until nothing is removed. */
+	cJSON *it = rc == 0 ? report_stage_rows(out, "iterations", e) : NULL;
+	if (it)
+		return paper_squeeze_rounds(p, net, 35, retrain, it, e);
+	if (rc == 0)
+		rc = -1;
 	net_free(net);
 	return rc;
 }
 
 const Stage paper_adult_stages[] = {
-	{"alg1", "Table 4", st_alg1, ""},
-	{"alg2", "Figure 4", st_alg2, "alg1"},
-	{"final", "full training of the pick", st_final, "alg2"},
-	{"verify", "Table 5", st_verify, "alg2"},
-	{"squeeze", "Tables 10 and 11", st_squeeze, "final"},
-	{"over", "Tables 12 and 13", st_over, ""},
-	{NULL, NULL, NULL, NULL},
+    {"alg1", "Table 4", st_alg1, ""},
+    {"alg2", "Figure 4", st_alg2, "alg1"},
+    {"final", "full training of the pick", st_final, "alg2"},
+    {"verify", "Table 5", st_verify, "alg2"},
+    {"squeeze", "Tables 10 and 11", st_squeeze, "final"},
+    {"over", "Tables 12 and 13", st_over, ""},
+    {NULL, NULL, NULL, NULL},
 };
 
 /* The paper's numbers. */
@@ -89,13 +85,14 @@ static const double t4_init_k[13] = {9, 654, 658, 583, 230, 224, 159, 912, 136, 
 static const double t4_fin_n[13] = {44, 39, 32, 22, 20, 15, 12, 8, 5, 4, 8, 6, 2};
 static const double t4_fin_k[13] = {7, 37, 31, 13, 30, 13, 20, 20, 14, 7, 16, 18, 3};
 static const double t5[8] = {14.34, 14.19, 14.22, 14.16, 13.95, 14.14, 14.19, 14.32};
-static const double t10[3][4] = {{35, 20, 84.76, 86.11}, {30, 46, 78.23, 86.09}, {25, 77, 76.38, 86.03}};
+static const double t10[3][4] = {
+    {35, 20, 84.76, 86.11}, {30, 46, 78.23, 86.09}, {25, 77, 76.38, 86.03}};
 static const double t11_n[13] = {53, 48, 40, 30, 26, 21, 16, 11, 7, 5, 11, 8, 2};
 static const double t11_k[13] = {35, 19, 27, 24, 33, 20, 30, 12, 12, 14, 14, 24, 2};
 static const double t12[7][4] = {{100, 29, 82.65, 85.25}, {50, 86, 82.09, 85.54},
-				 {40, 95, 80.73, 85.63},  {35, 104, 80.92, 85.69},
-				 {30, 120, 79.76, 85.62}, {20, 166, 76.99, 85.45},
-				 {10, 315, 76.38, 85.57}};
+                                 {40, 95, 80.73, 85.63},  {35, 104, 80.92, 85.69},
+                                 {30, 120, 79.76, 85.62}, {20, 166, 76.99, 85.45},
+                                 {10, 315, 76.38, 85.57}};
 static const double t13_acc[5] = {85.3, 85.68, 85.70, 85.73, 85.81};
 
 static void report_alg(const Paper *p, Md *md)
@@ -106,12 +103,14 @@ static void report_alg(const Paper *p, Md *md)
 		const cJSON *recs = cJSON_GetObjectItemCaseSensitive(a1, "history");
 		const cJSON *first = cJSON_GetArrayItem(recs, 0);
 		const cJSON *fin = cJSON_GetArrayItem(recs, cJSON_GetArraySize(recs) - 1);
-		fprintf(f, "## Table 4 — Algorithm 1 from 12 × 50 (τ = 40, η = 3, batch 20, no "
-			   "rounding)\n\n%d iterations, %s.\n\n",
-			cJSON_GetArraySize(recs) - 1,
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a1, "status")));
-		fprintf(f, "| layer | initial κ | (paper) | final n | (paper) | final κ | (paper) |\n"
-			   "|---:|---:|---:|---:|---:|---:|---:|\n");
+		fprintf(f,
+		        "## Table 4 — Algorithm 1 from 12 × 50 (τ = 40, η = 3, batch 20, no "
+		        "rounding)\n\n%d iterations, %s.\n\n",
+		        cJSON_GetArraySize(recs) - 1,
+		        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a1, "status")));
+		fprintf(f,
+		        "| layer | initial κ | (paper) | final n | (paper) | final κ | (paper) |\n"
+		        "|---:|---:|---:|---:|---:|---:|---:|\n");
 		int m = paper_json_layers(first);
 		for (int i = 0; i < m && i < 13; i++) {
 			fprintf(f, "| %d |", i + 1);
@@ -123,21 +122,23 @@ static void report_alg(const Paper *p, Md *md)
 		fputc('\n', f);
 	}
 	if (a2) {
-		fprintf(f, "## Figure 4 — Algorithm 2 (q = %.0f, η = %.0f, 10 %% validation; errors in "
-			   "%%)\n\n| β | ε_tr | ε_v | 2ε_v − ε_tr |\n|---:|---:|---:|---:|\n",
-			paper_json_num(a2, "q"), paper_json_num(a2, "eta"));
+		fprintf(
+		    f,
+		    "## Figure 4 — Algorithm 2 (q = %.0f, η = %.0f, 10 %% validation; errors in "
+		    "%%)\n\n| β | ε_tr | ε_v | 2ε_v − ε_tr |\n|---:|---:|---:|---:|\n",
+		    paper_json_num(a2, "q"), paper_json_num(a2, "eta"));
 		const cJSON *b;
 		cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(a2, "betas"))
 		{
 			fprintf(f, "| %.1f%s | %.2f | %.2f | %.2f |\n", paper_json_num(b, "beta"),
-				fabs(paper_json_num(b, "beta") - paper_json_num(a2, "pick")) < 1e-9
-					? " ◀"
-					: "",
-				paper_json_num(b, "err_tr"), paper_json_num(b, "err_v"),
-				paper_json_num(b, "score"));
+			        fabs(paper_json_num(b, "beta") - paper_json_num(a2, "pick")) < 1e-9
+			            ? " ◀"
+			            : "",
+			        paper_json_num(b, "err_tr"), paper_json_num(b, "err_v"),
+			        paper_json_num(b, "score"));
 		}
 		fprintf(f, "\nPick: β = %.1f here, β = 1.4 in the paper.\n\n",
-			paper_json_num(a2, "pick"));
+		        paper_json_num(a2, "pick"));
 	}
 }
 
@@ -149,13 +150,14 @@ void paper_adult_report(const Paper *p, Md *md)
 	const cJSON *r;
 	if ((r = paper_result(p, "final"))) {
 		if (md->converge)
-			fprintf(f, "## The pick (β = %.1f) trained to convergence (%.0f epochs, epoch "
-				   "%.0f kept, validation accuracy %.2f %%)\n\n",
-				paper_json_num(r, "beta"), paper_json_num(r, "epochs"),
-				paper_json_num(r, "best_epoch"), paper_json_num(r, "val_acc"));
+			fprintf(f,
+			        "## The pick (β = %.1f) trained to convergence (%.0f epochs, epoch "
+			        "%.0f kept, validation accuracy %.2f %%)\n\n",
+			        paper_json_num(r, "beta"), paper_json_num(r, "epochs"),
+			        paper_json_num(r, "best_epoch"), paper_json_num(r, "val_acc"));
 		else
 			fprintf(f, "## Full training of the pick (β = %.1f, %.0f epochs)\n\n",
-				paper_json_num(r, "beta"), paper_json_num(r, "epochs"));
+			        paper_json_num(r, "beta"), paper_json_num(r, "epochs"));
 		fprintf(f, "| | here | paper |\n|---|---:|---:|\n| test accuracy (%%) |");
 		md_pair(md, paper_json_num(r, "test_acc"), 86.05, 2, "test accuracy of the pick");
 		fprintf(f, "\n\n");
@@ -163,14 +165,20 @@ void paper_adult_report(const Paper *p, Md *md)
 	if ((r = paper_result(p, "verify")))
 		md_test_errors(md, r, t5, 0.6, "Table 5");
 	if ((r = paper_result(p, "squeeze"))) {
-		fprintf(f, "## Table 10 — squeezing the pick (accuracy %.2f %%; paper 86.05 %%), %s\n\n",
-			paper_json_num(r, "acc"), md_retrained(md, "5 retraining epochs"));
-		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(r, "rows"), t10, 3, "Table 10");
-		const cJSON *r35 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "rows"), 0);
+		fprintf(
+		    f,
+		    "## Table 10 — squeezing the pick (accuracy %.2f %%; paper 86.05 %%), %s\n\n",
+		    paper_json_num(r, "acc"), md_retrained(md, "5 retraining epochs"));
+		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(r, "rows"), t10, 3,
+		                "Table 10");
+		const cJSON *r35 =
+		    cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "rows"), 0);
 		if (r35) {
 			const cJSON *net = cJSON_GetObjectItemCaseSensitive(r35, "net");
-			fprintf(f, "## Table 11 — the model squeezed at τ = 35 and retrained\n\n| layer | "
-				   "n | (paper) | κ | (paper) |\n|---:|---:|---:|---:|---:|\n");
+			fprintf(
+			    f,
+			    "## Table 11 — the model squeezed at τ = 35 and retrained\n\n| layer | "
+			    "n | (paper) | κ | (paper) |\n|---:|---:|---:|---:|---:|\n");
 			int m = paper_json_layers(net);
 			for (int i = 0; i < m && i < 13; i++) {
 				fprintf(f, "| %d |", i + 1);
@@ -182,33 +190,35 @@ void paper_adult_report(const Paper *p, Md *md)
 		}
 	}
 	if ((r = paper_result(p, "over"))) {
-		fprintf(f, "## Table 12 — squeezing an oversized 12 × 100 network (accuracy %.2f %%; "
-			   "paper 85.28 %%",
-			paper_json_num(r, "acc"));
+		fprintf(f,
+		        "## Table 12 — squeezing an oversized 12 × 100 network (accuracy %.2f %%; "
+		        "paper 85.28 %%",
+		        paper_json_num(r, "acc"));
 		md_epochs(md, r);
 		fprintf(f, "), %s\n\n", md_retrained(md, "10 retraining epochs"));
 		md_flag(md, "12 × 100 accuracy", paper_json_num(r, "acc"), 85.28);
-		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(r, "rows"), t12, 7, "Table 12");
+		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(r, "rows"), t12, 7,
+		                "Table 12");
 		const cJSON *it = cJSON_GetObjectItemCaseSensitive(r, "iterations"), *x;
-		fprintf(f, "## Table 13 — squeeze at τ = 35 and retrain, repeated until nothing is "
-			   "removed\n\n| iteration | hidden widths | accuracy | (paper) |%s\n"
-			   "|---:|---|---:|---:|%s\n",
-			md->converge ? " epochs (kept) |" : "", md->converge ? "---:|" : "");
+		fprintf(f,
+		        "## Table 13 — squeeze at τ = 35 and retrain, repeated until nothing is "
+		        "removed\n\n| iteration | hidden widths | accuracy | (paper) |%s\n"
+		        "|---:|---|---:|---:|%s\n",
+		        md->converge ? " epochs (kept) |" : "", md->converge ? "---:|" : "");
 		int k = 0;
 		cJSON_ArrayForEach(x, it)
 		{
-			const cJSON *net = cJSON_GetObjectItemCaseSensitive(x, "net");
-			if (!net)
-				net = x;
+			const cJSON *net = paper_json_row_net(x);
 			int m = paper_json_layers(net);
 			fprintf(f, "| %d | ", k);
 			for (int i = 0; i + 1 < m; i++)
 				fprintf(f, "%s%.0f", i ? " " : "", paper_json_width(net, i));
 			fprintf(f, " |");
-			md_pair(md, paper_json_num(x, "acc_after"), k < 5 ? t13_acc[k] : NAN, 2, NULL);
+			md_pair(md, paper_json_num(x, "acc_after"), k < 5 ? t13_acc[k] : NAN, 2,
+			        NULL);
 			if (md->converge && k > 0)
 				fprintf(f, " %.0f (%.0f) |", paper_json_num(x, "epochs"),
-					paper_json_num(x, "best_epoch"));
+				        paper_json_num(x, "best_epoch"));
 			else if (md->converge)
 				fprintf(f, " |");
 			fputc('\n', f);

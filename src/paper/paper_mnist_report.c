@@ -6,40 +6,46 @@
 #include "paper/paper_stage.h"
 
 /* The paper's numbers (Yousefzadeh & O'Leary, Section 5). */
-static const double t1_init_k[13] = {10, 649, 301, 2652, 275, 583, 946, 268, 433, 1269, 398, 673, 2};
+static const double t1_init_k[13] = {10,  649, 301,  2652, 275, 583, 946,
+                                     268, 433, 1269, 398,  673, 2};
 static const double t1_fin_n[13] = {300, 205, 255, 210, 250, 210, 180, 150, 120, 95, 65, 25, 10};
 static const double t1_fin_k[13] = {9, 10, 15, 20, 22, 23, 24, 24, 17, 14, 11, 4, 4};
 static const double t2_tr[8] = {9.29, 7.69, 6.36, 5.55, 4.49, 3.96, 3.74, 3.24};
 static const double t2_v[8] = {9.81, 8.22, 7.02, 6.23, 5.29, 4.73, 4.70, 4.51};
 static const double t2_s[8] = {10.34, 8.76, 7.68, 6.90, 6.10, 5.51, 5.66, 5.73};
 static const double t3[8] = {1.97, 1.76, 1.65, 1.56, 1.43, 1.32, 1.56, 1.61};
-static const double t6[3][4] = {{22, 5, 98.47, 98.68}, {20, 408, 90.35, 98.74}, {18, 502, 80.94, 98.70}};
+static const double t6[3][4] = {
+    {22, 5, 98.47, 98.68}, {20, 408, 90.35, 98.74}, {18, 502, 80.94, 98.70}};
 static const double t7_n[13] = {600, 410, 510, 420, 364, 319, 278, 249, 212, 180, 130, 50, 10};
 static const double t7_k[13] = {4, 10, 17, 18, 20, 20, 20, 20, 19, 19, 10, 4, 2};
 static const double t8_k[13] = {4, 10, 16, 26, 19, 30, 30, 75, 16, 21, 12, 4, 2};
 static const double t8_sq[2][4] = {{30, 20, 98.45, 98.55}, {25, 37, 98.39, 98.66}};
-static const double t9[9][4] = {{500, 27, 98.16, 98.30}, {200, 87, 97.93, 98.30},
-				{100, 178, 96.90, 98.30}, {50, 371, 90.64, 98.32},
-				{40, 499, 90.44, 98.35},  {35, 573, 90.24, 98.39},
-				{30, 660, 88.88, 98.53},  {25, 787, 86.38, 98.41},
-				{20, 998, 63.37, 98.39}};
-static const double t14_k[10][5] = {
-	{4, 4, 4, 4, 4},	       {1050, 1041, 1207, 627, 843},  {3609, 1551, 3398, 6878, 1265},
-	{663, 642, 1083, 5657, 1317},  {961, 1664, 2472, 661, 963},   {2212, 1746, 1268, 751, 1485},
-	{1206, 882, 904, 1961, 1667},  {881, 899, 802, 820, 768},     {537, 576, 744, 1077, 1948},
-	{1, 1, 1, 1, 1}};
-static const double t14_p[10][5] = {{0, 0, 0, 0, 0},	  {25, 24, 24, 24, 24}, {24, 24, 24, 24, 24},
-				    {24, 25, 25, 25, 25}, {26, 26, 26, 26, 26}, {25, 24, 24, 24, 24},
-				    {26, 25, 25, 25, 25}, {24, 24, 24, 24, 24}, {25, 26, 26, 26, 26},
-				    {0, 0, 0, 0, 0}};
-static const double t15_k[10][5] = {
-	{5, 5, 5, 5, 6},	  {124, 119, 144, 249, 339}, {218, 245, 236, 332, 398},
-	{101, 108, 106, 109, 129}, {196, 219, 241, 249, 229}, {439, 424, 462, 449, 332},
-	{184, 182, 176, 166, 151}, {365, 283, 256, 222, 278}, {153, 180, 188, 213, 229},
-	{2, 2, 2, 2, 2}};
-static const double t15_p[10][5] = {{0, 0, 0, 0, 0}, {4, 4, 4, 4, 4}, {5, 5, 5, 5, 5}, {5, 5, 5, 5, 5},
-				    {5, 5, 5, 5, 5}, {4, 4, 4, 4, 5}, {4, 4, 4, 4, 5}, {5, 5, 5, 5, 5},
-				    {4, 5, 5, 5, 5}, {0, 0, 0, 0, 0}};
+static const double t9[9][4] = {
+    {500, 27, 98.16, 98.30}, {200, 87, 97.93, 98.30}, {100, 178, 96.90, 98.30},
+    {50, 371, 90.64, 98.32}, {40, 499, 90.44, 98.35}, {35, 573, 90.24, 98.39},
+    {30, 660, 88.88, 98.53}, {25, 787, 86.38, 98.41}, {20, 998, 63.37, 98.39}};
+static const double t14_k[10][5] = {{4, 4, 4, 4, 4},
+                                    {1050, 1041, 1207, 627, 843},
+                                    {3609, 1551, 3398, 6878, 1265},
+                                    {663, 642, 1083, 5657, 1317},
+                                    {961, 1664, 2472, 661, 963},
+                                    {2212, 1746, 1268, 751, 1485},
+                                    {1206, 882, 904, 1961, 1667},
+                                    {881, 899, 802, 820, 768},
+                                    {537, 576, 744, 1077, 1948},
+                                    {1, 1, 1, 1, 1}};
+static const double t14_p[10][5] = {
+    {0, 0, 0, 0, 0},      {25, 24, 24, 24, 24}, {24, 24, 24, 24, 24}, {24, 25, 25, 25, 25},
+    {26, 26, 26, 26, 26}, {25, 24, 24, 24, 24}, {26, 25, 25, 25, 25}, {24, 24, 24, 24, 24},
+    {25, 26, 26, 26, 26}, {0, 0, 0, 0, 0}};
+static const double t15_k[10][5] = {{5, 5, 5, 5, 6},           {124, 119, 144, 249, 339},
+                                    {218, 245, 236, 332, 398}, {101, 108, 106, 109, 129},
+                                    {196, 219, 241, 249, 229}, {439, 424, 462, 449, 332},
+                                    {184, 182, 176, 166, 151}, {365, 283, 256, 222, 278},
+                                    {153, 180, 188, 213, 229}, {2, 2, 2, 2, 2}};
+static const double t15_p[10][5] = {
+    {0, 0, 0, 0, 0}, {4, 4, 4, 4, 4}, {5, 5, 5, 5, 5}, {5, 5, 5, 5, 5}, {5, 5, 5, 5, 5},
+    {4, 4, 4, 4, 5}, {4, 4, 4, 4, 5}, {5, 5, 5, 5, 5}, {4, 5, 5, 5, 5}, {0, 0, 0, 0, 0}};
 static const double t16_fin[10] = {600, 527, 466, 412, 359, 300, 240, 180, 120, 10};
 static const double t16_maxk[8] = {49.4, 42.5, 39.2, 33.6, 31.7, 31.4, 31.0, 29.2};
 static const double t17_fin[10] = {600, 518, 448, 389, 344, 300, 267, 238, 184, 10};
@@ -56,20 +62,23 @@ static void table1(const cJSON *r, Md *md)
 	const cJSON *recs = cJSON_GetObjectItemCaseSensitive(r, "history");
 	const cJSON *first = cJSON_GetArrayItem(recs, 0), *fin = last(recs);
 	fprintf(f, "## Table 1 — Algorithm 1 from 12 × 300 (τ = 25, η = 1, widths rounded down to "
-		   "multiples of 5)\n\n");
+	           "multiples of 5)\n\n");
 	fprintf(f, "Stopped after %d iterations: %s (%s).\n\n", cJSON_GetArraySize(recs) - 1,
-		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "status")),
-		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "reason")));
-	fprintf(f, "| layer | initial n | initial κ | κ (paper) | final n | n (paper) | final κ | κ "
-		   "(paper) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "status")),
+	        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "reason")));
+	fprintf(f,
+	        "| layer | initial n | initial κ | κ (paper) | final n | n (paper) | final κ | κ "
+	        "(paper) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	int m = paper_json_layers(first);
 	for (int i = 0; i < m; i++) {
 		int pi = i == m - 1 ? 12 : i; /* the paper's output layer is row 13 */
 		int in_paper = i < 12 || i == m - 1;
 		fprintf(f, "| %d | %.0f |", i + 1, paper_json_width(first, i));
-		md_pair(md, paper_json_at(first, "kappa", i), in_paper ? t1_init_k[pi] : NAN, -1, NULL);
+		md_pair(md, paper_json_at(first, "kappa", i), in_paper ? t1_init_k[pi] : NAN, -1,
+		        NULL);
 		md_pair(md, paper_json_width(fin, i), in_paper ? t1_fin_n[pi] : NAN, -1, NULL);
-		md_pair(md, paper_json_at(fin, "kappa", i), in_paper ? t1_fin_k[pi] : NAN, -1, NULL);
+		md_pair(md, paper_json_at(fin, "kappa", i), in_paper ? t1_fin_k[pi] : NAN, -1,
+		        NULL);
 		fputc('\n', f);
 	}
 	fputc('\n', f);
@@ -78,11 +87,12 @@ static void table1(const cJSON *r, Md *md)
 static void table2(const cJSON *r, Md *md)
 {
 	FILE *f = md->f;
-	fprintf(f, "## Table 2 — Algorithm 2 (q = %.0f, η = %.0f, 1,000 validation images per class, "
-		   "errors in %%)\n\n",
-		paper_json_num(r, "q"), paper_json_num(r, "eta"));
+	fprintf(f,
+	        "## Table 2 — Algorithm 2 (q = %.0f, η = %.0f, 1,000 validation images per class, "
+	        "errors in %%)\n\n",
+	        paper_json_num(r, "q"), paper_json_num(r, "eta"));
 	fprintf(f, "| β | ε_tr | (paper) | ε_v | (paper) | 2ε_v − ε_tr | (paper) |\n"
-		   "|---:|---:|---:|---:|---:|---:|---:|\n");
+	           "|---:|---:|---:|---:|---:|---:|---:|\n");
 	const cJSON *b;
 	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(r, "betas"))
 	{
@@ -90,7 +100,7 @@ static void table2(const cJSON *r, Md *md)
 		int j = (int)lround((beta - 1.0) / 0.2);
 		int known = fabs(beta - (1.0 + 0.2 * j)) < 1e-6 && j >= 0 && j < 8;
 		fprintf(f, "| %.1f%s |", beta,
-			fabs(beta - paper_json_num(r, "pick")) < 1e-9 ? " ◀" : "");
+		        fabs(beta - paper_json_num(r, "pick")) < 1e-9 ? " ◀" : "");
 		md_pair(md, paper_json_num(b, "err_tr"), known ? t2_tr[j] : NAN, 2, NULL);
 		md_pair(md, paper_json_num(b, "err_v"), known ? t2_v[j] : NAN, 2, NULL);
 		md_pair(md, paper_json_num(b, "score"), known ? t2_s[j] : NAN, 2, NULL);
@@ -104,24 +114,25 @@ static void final_and_table3(const cJSON *fin, const cJSON *ver, Md *md)
 	FILE *f = md->f;
 	if (fin && md->converge) {
 		fprintf(f, "## The pick (β = %.1f) trained to convergence on the training part\n\n",
-			paper_json_num(fin, "beta"));
+		        paper_json_num(fin, "beta"));
 		fprintf(f, "| | here | paper |\n|---|---:|---:|\n| test accuracy (%%) |");
 		md_pair(md, paper_json_num(fin, "test_acc"), 98.68, 2, "test accuracy of the pick");
 		fprintf(f, "\n| training accuracy (%%) |");
 		md_pair(md, paper_json_num(fin, "train_acc"), 100, 2, NULL);
-		fprintf(f, "\n| validation accuracy (%%) | %.2f | — |\n| epochs run (the best kept) | "
-			   "%.0f (%.0f) | — |\n\n",
-			paper_json_num(fin, "val_acc"), paper_json_num(fin, "epochs"),
-			paper_json_num(fin, "best_epoch"));
+		fprintf(f,
+		        "\n| validation accuracy (%%) | %.2f | — |\n| epochs run (the best kept) | "
+		        "%.0f (%.0f) | — |\n\n",
+		        paper_json_num(fin, "val_acc"), paper_json_num(fin, "epochs"),
+		        paper_json_num(fin, "best_epoch"));
 	} else if (fin) {
 		fprintf(f, "## Full training of the pick (β = %.1f) on all 60,000 images\n\n",
-			paper_json_num(fin, "beta"));
+		        paper_json_num(fin, "beta"));
 		fprintf(f, "| | here | paper |\n|---|---:|---:|\n| test accuracy (%%) |");
 		md_pair(md, paper_json_num(fin, "test_acc"), 98.68, 2, "test accuracy of the pick");
 		fprintf(f, "\n| training accuracy (%%) |");
 		md_pair(md, paper_json_num(fin, "train_acc"), 100, 2, NULL);
 		fprintf(f, "\n| epochs (to 100 %% training accuracy, at most 30) | %.0f | — |\n\n",
-			paper_json_num(fin, "epochs"));
+		        paper_json_num(fin, "epochs"));
 	}
 	if (ver)
 		md_test_errors(md, ver, t3, 1.0, "Table 3");
@@ -145,11 +156,13 @@ static void squeezes(const Paper *p, Md *md)
 {
 	FILE *f = md->f;
 	const cJSON *sq = paper_result(p, "squeeze"), *ad = paper_result(p, "add20"),
-		    *ov = paper_result(p, "over");
+	            *ov = paper_result(p, "over");
 	if (sq) {
-		fprintf(f, "## Table 6 — squeezing the pick (accuracy %.2f %%) with Algorithm 3, %s\n\n",
-			paper_json_num(sq, "acc"),
-			md_retrained(md, "retrained to 100 % training accuracy"));
+		fprintf(
+		    f,
+		    "## Table 6 — squeezing the pick (accuracy %.2f %%) with Algorithm 3, %s\n\n",
+		    paper_json_num(sq, "acc"),
+		    md_retrained(md, "retrained to 100 % training accuracy"));
 		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(sq, "rows"), t6, 3, "Table 6");
 		const cJSON *r, *best = NULL;
 		const char *by = md->converge ? "val_acc" : "acc_after";
@@ -159,27 +172,32 @@ static void squeezes(const Paper *p, Md *md)
 				best = r;
 		}
 		if (best) {
-			fprintf(f, "## Table 7 — the best squeezed model%s (τ = %g, %.2f %%; paper: τ = "
-				   "20, 98.74 %%)\n\n",
-				md->converge ? " by validation accuracy" : "", paper_json_num(best, "tau"),
-				paper_json_num(best, "acc_after"));
+			fprintf(
+			    f,
+			    "## Table 7 — the best squeezed model%s (τ = %g, %.2f %%; paper: τ = "
+			    "20, 98.74 %%)\n\n",
+			    md->converge ? " by validation accuracy" : "",
+			    paper_json_num(best, "tau"), paper_json_num(best, "acc_after"));
 			layer_rows(cJSON_GetObjectItemCaseSensitive(best, "net"), t7_n, t7_k, md);
 		}
 	}
 	if (ad) {
-		fprintf(f, "## Table 8 — 20 neurons added to hidden layers 4 and 8, fully trained\n\n"
-			   "Test accuracy %.2f %% (paper 98.47 %%",
-			paper_json_num(ad, "acc"));
+		fprintf(f,
+		        "## Table 8 — 20 neurons added to hidden layers 4 and 8, fully trained\n\n"
+		        "Test accuracy %.2f %% (paper 98.47 %%",
+		        paper_json_num(ad, "acc"));
 		md_epochs(md, ad);
 		fprintf(f, ").\n\n");
 		md_flag(md, "Table 8 model accuracy", paper_json_num(ad, "acc"), 98.47);
 		layer_rows(cJSON_GetObjectItemCaseSensitive(ad, "net"), NULL, t8_k, md);
-		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(ad, "rows"), t8_sq, 2, "Table 8 squeeze");
+		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(ad, "rows"), t8_sq, 2,
+		                "Table 8 squeeze");
 	}
 	if (ov) {
-		fprintf(f, "## Table 9 — squeezing an oversized 12 × 600 network (accuracy %.2f %%, "
-			   "paper 98.3 %%",
-			paper_json_num(ov, "acc"));
+		fprintf(f,
+		        "## Table 9 — squeezing an oversized 12 × 600 network (accuracy %.2f %%, "
+		        "paper 98.3 %%",
+		        paper_json_num(ov, "acc"));
 		md_epochs(md, ov);
 		fprintf(f, ")\n\n");
 		md_flag(md, "12 × 600 accuracy", paper_json_num(ov, "acc"), 98.3);
@@ -193,13 +211,14 @@ static void eta_table(const cJSON *rows, const double (*pk)[5], const double (*p
 	int m = paper_json_layers(cJSON_GetArrayItem(rows, 0));
 	fprintf(f, "| layer | n |");
 	const cJSON *r;
-	cJSON_ArrayForEach(r, rows) fprintf(f, " κ (η=%g) | (paper) | p | (paper) |",
-					    paper_json_num(r, "eta"));
+	cJSON_ArrayForEach(r, rows)
+	    fprintf(f, " κ (η=%g) | (paper) | p | (paper) |", paper_json_num(r, "eta"));
 	fprintf(f, "\n|---:|---:|");
 	cJSON_ArrayForEach(r, rows) fprintf(f, "---:|---:|---:|---:|");
 	fputc('\n', f);
 	for (int i = 0; i < m; i++) {
-		fprintf(f, "| %d | %.0f |", i + 1, paper_json_width(cJSON_GetArrayItem(rows, 0), i));
+		fprintf(f, "| %d | %.0f |", i + 1,
+		        paper_json_width(cJSON_GetArrayItem(rows, 0), i));
 		int k = 0;
 		cJSON_ArrayForEach(r, rows)
 		{
@@ -219,7 +238,7 @@ static void history(const cJSON *run, const double *pfin, const double *pmaxk, M
 	const cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, "history"), *r;
 	int m = paper_json_layers(cJSON_GetArrayItem(recs, 0));
 	fprintf(f, "%d iterations, %s.\n\n| layer |", cJSON_GetArraySize(recs) - 1,
-		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "status")));
+	        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "status")));
 	cJSON_ArrayForEach(r, recs) fprintf(f, " %.0f |", paper_json_num(r, "iter"));
 	fprintf(f, " paper's output |\n|---:|");
 	cJSON_ArrayForEach(r, recs) fprintf(f, "---:|");
@@ -258,17 +277,19 @@ void paper_mnist_report(const Paper *p, Md *md)
 	squeezes(p, md);
 	if ((r = paper_result(p, "eta"))) {
 		fprintf(f, "## Table 14 — 9 × 600: κ and p (τ = 30) after η epochs (paper in "
-			   "parentheses columns)\n\n");
+		           "parentheses columns)\n\n");
 		eta_table(cJSON_GetObjectItemCaseSensitive(r, "600"), t14_k, t14_p, md);
 		fprintf(f, "## Table 15 — 9 × 100: κ and p (τ = 30) after η epochs\n\n");
 		eta_table(cJSON_GetObjectItemCaseSensitive(r, "100"), t15_k, t15_p, md);
 	}
 	if ((r = paper_result(p, "tau"))) {
-		fprintf(f, "## Table 16 — Algorithm 1 (τ = 30, η = 1) from 600, 540, …, 120; n_i per "
-			   "iteration (paper's max κ in parentheses)\n\n");
+		fprintf(f,
+		        "## Table 16 — Algorithm 1 (τ = 30, η = 1) from 600, 540, …, 120; n_i per "
+		        "iteration (paper's max κ in parentheses)\n\n");
 		history(cJSON_GetObjectItemCaseSensitive(r, "tapered"), t16_fin, t16_maxk, md);
-		fprintf(f, "## Table 17 — Algorithm 1 (τ = 30, η = 1) from 9 × 600 (the paper needs 47 "
-			   "iterations)\n\n");
+		fprintf(
+		    f, "## Table 17 — Algorithm 1 (τ = 30, η = 1) from 9 × 600 (the paper needs 47 "
+		       "iterations)\n\n");
 		history(cJSON_GetObjectItemCaseSensitive(r, "uniform"), t17_fin, NULL, md);
 	}
 	md_flags(md);

@@ -13,13 +13,11 @@ const Explain explain_terms[] = {
      "A fresh network has zero biases (b=0), so its bias row is zero and Ŵ⁽ⁱ⁾ has rank at "
      "most n(i−1); a layer with more neurons than inputs then has κ = ∞. Training moves "
      "the biases off zero."},
-    {"σ₁/τ",
-     "The threshold on the singular values: the largest, σ₁, divided by τ. κ > τ exactly "
-     "when the smallest singular value lies below σ₁/τ."},
-    {"p_i",
-     "How many singular values of Ŵ⁽ⁱ⁾ lie below σ₁/τ: the neurons Algorithm 1 removes "
-     "from layer i in its next iteration when κ > τ (line 4). The output layer's p is "
-     "shown but never applied."},
+    {"σ₁/τ", "The threshold on the singular values: the largest, σ₁, divided by τ. κ > τ exactly "
+             "when the smallest singular value lies below σ₁/τ."},
+    {"p_i", "How many singular values of Ŵ⁽ⁱ⁾ lie below σ₁/τ: the neurons Algorithm 1 removes "
+            "from layer i in its next iteration when κ > τ (line 4). The output layer's p is "
+            "shown but never applied."},
     {"rank (SVD)",
      "The numerical rank from the singular values: how many are at least σ₁/τ, that is "
      "min(rows, columns) − p_i."},
@@ -27,29 +25,24 @@ const Explain explain_terms[] = {
      "The rank that column-pivoted QR estimates, Ŵ P = Q R: how many |r_jj| are at least "
      "|r_11|/τ. The pivot order ranks the neurons from most to least independent; "
      "Algorithm 3 keeps the first ones. Not measured while a network trains (-)."},
-    {"! and r",
-     "! marks κ > τ: the layer has p_i singular values below σ₁/τ. r marks a rank below "
-     "n_i, even when κ ≤ τ: the layer has more neurons than independent columns, for "
-     "instance more neurons than Ŵ⁽ⁱ⁾ has rows, n(i−1) + 1."},
+    {"! and r", "! marks κ > τ: the layer has p_i singular values below σ₁/τ. r marks a rank below "
+                "n_i, even when κ ≤ τ: the layer has more neurons than independent columns, for "
+                "instance more neurons than Ŵ⁽ⁱ⁾ has rows, n(i−1) + 1."},
     {"sparkline",
      "σ_j/σ₁ for j = 1 to min(rows, columns), left to right, on a log scale shared by all "
      "layers: a full block is 1, the lowest block the bottom of the scale given in the "
      "column head. With more values than columns each block is the smallest of its group. "
      "The | stands before the first value below 1/τ: the p_i values right of it are those "
      "Algorithm 1 counts."},
-    {"live",
-     "The layer table shows κ of the network being trained right now (a training or an "
-     "Algorithm-1 step), refreshed about every 0.3 s; after the operation it shows the "
-     "current network again."},
-    {"queued",
-     "Changes of τ and η made while an operation runs: they wait and apply to the next "
-     "operation, not to the running one; the header shows them pending, as 25→20."},
-    {"τ and η",
-     "τ is the threshold on κ that Algorithms 1 and 3 use. η is the number of epochs of "
-     "every training of Algorithms 1 and 2, fractions allowed."},
-    {"Σ n_i",
-     "The neurons of layers 1 to m, the output layer's included, as the paper counts "
-     "them."},
+    {"live", "The layer table shows κ of the network being trained right now (a training or an "
+             "Algorithm-1 step), refreshed about every 0.3 s; after the operation it shows the "
+             "current network again."},
+    {"queued", "Changes of τ and η made while an operation runs: they wait and apply to the next "
+               "operation, not to the running one; the header shows them pending, as 25→20."},
+    {"τ and η", "τ is the threshold on κ that Algorithms 1 and 3 use. η is the number of epochs of "
+                "every training of Algorithms 1 and 2, fractions allowed."},
+    {"Σ n_i", "The neurons of layers 1 to m, the output layer's included, as the paper counts "
+              "them."},
     {"test accuracy",
      "The share of the test set the network classifies correctly. Algorithm 1's history "
      "measures it after every iteration; the algorithms never look at it."},
@@ -59,17 +52,17 @@ const Explain explain_terms[] = {
      "show the least and largest of single trainings."},
     {"what-if",
      "The test accuracy of the network as it would be after the squeeze proposal, without "
-     "and with compensation, measured on a copy before you decide; beside it, as many "
-     "neurons kept by the norm rule (largest outgoing weights) and by random orders."},
-    {"schedule",
-     "How the learning rate changes over a training, from the base rate lr: constant, "
-     "step:E:F (times F every E epochs), cosine:T (from lr down to 0 at epoch T, by "
-     "default the training's length) or plateau:P:F (times F after P epochs without a "
-     "lower validation loss; needs the validation split). S sets it; Algorithm 1's "
-     "trainings follow it too, a β sweep's trials keep the constant rate."},
-    {"warm-up",
-     "The rate rises linearly from 0 to the schedule's value over the first W epochs of "
-     "every training."},
+     "and with compensation, measured on a copy before you decide; in brackets the "
+     "agreement, the share of the test set on which it would answer the same class as now; "
+     "beside it, as many neurons kept by the norm rule (largest outgoing weights) and by "
+     "random orders."},
+    {"schedule", "How the learning rate changes over a training, from the base rate lr: constant, "
+                 "step:E:F (times F every E epochs), cosine:T (from lr down to 0 at epoch T, by "
+                 "default the training's length) or plateau:P:F (times F after P epochs without a "
+                 "lower validation loss; needs the validation split). S sets it; Algorithm 1's "
+                 "trainings follow it too, a β sweep's trials keep the constant rate."},
+    {"warm-up", "The rate rises linearly from 0 to the schedule's value over the first W epochs of "
+                "every training."},
     {"early stopping",
      "With patience P (stop P), t holds out the validation split, measures it after every "
      "epoch, stops when its accuracy (ties: its loss) has not improved for P epochs and "
@@ -94,25 +87,25 @@ const Explain explain_keys[] = {
     {"r", "Algorithm 1 until every κ ≤ τ"},
     {"t", "train N epochs (the cap under early stopping)"},
     {"S", "the learning-rate schedule, its warm-up and early stopping's patience, asked in "
-	  "turn"},
+          "turn"},
     {"b", "β sweep (Algorithm 2): asks for the β list and q"},
     {"A", "in the sweep view, adopt the pick: a fresh network of its widths"},
     {"z", "squeeze (Algorithm 3): y applies, n refuses, a applies all, c toggles "
-	  "compensation, p lists the pivot order, Esc stops"},
+          "compensation, p lists the pivot order, Esc stops"},
     {"u", "undo the last structural change"},
     {"space", "pause or resume the running operation"},
     {"Esc", "cancel the running operation (its effect is rolled back)"},
     {"w", "save the network (asks before overwriting)"},
     {"o", "open a saved network"},
     {"e", "export the tables (.csv: CSV, else Markdown) and, beside them, every plot's data "
-	  "and a gnuplot script"},
+          "and a gnuplot script"},
     {"N", "write a caption into the session log, for lessons"},
     {"x", "explain the numbers; L the narration log"},
     {"Tab, 1-6", "views: layers, Algorithm 1, sweep, squeeze, spectrum, history"},
     {"↑ ↓ Enter", "layers and spectrum views: choose a layer; Enter shows its spectrum"},
     {"← → Home End", "Algorithm-1 view: scroll the iterations (also < >); ↑ ↓ the layers"},
     {"← →", "history view on a short screen: the next chart (iterations, κ against epochs, "
-	    "the validation curve)"},
+            "the validation curve)"},
     {"q", "quit; with unsaved work it offers to save first"},
     {"lesson", "→ or Enter the next action, ← one back, space pause, q leave"},
 };

@@ -9,16 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "engine/report.h"
+#include "base/one_line.h"
+#include "report/report.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
-
-static void free_lc(LayerCond *lc, int m)
-{
-	for (int i = 0; lc && i < m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
-}
 
 static void render_tables(FILE *f, const void *ud)
 {
@@ -27,12 +21,12 @@ static void render_tables(FILE *f, const void *ud)
 	ReportFormat fmt = w->export_csv ? REPORT_CSV : REPORT_MARKDOWN;
 	int md = fmt == REPORT_MARKDOWN;
 	Err e = {{0}};
-	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
+	LayerCond *lc;
 	if (md)
 		fprintf(f, "## Conditioning per layer (tau = %g)\n\n", s->tau);
-	if (lc && cond_net(s->net, s->tau, lc, &e) == 0)
+	if (cond_net_new(s->net, s->tau, 1, &lc, &e) == 0)
 		report_cond(f, s->net, lc, fmt);
-	free_lc(lc, lc ? s->net->m : 0);
+	cond_net_free(lc, s->net->m);
 	if (s->alg1 && s->alg1->nrec) {
 		fprintf(f, md ? "\n## Algorithm 1, per iteration\n\n" : "\n");
 		report_alg1_history(f, s->alg1, fmt);
@@ -41,7 +35,7 @@ static void render_tables(FILE *f, const void *ud)
 		fprintf(f, md ? "\n## Algorithm 2, beta sweep\n\n" : "\n");
 		report_alg2(f, s->sweep, fmt);
 	}
-	const PubSqueeze *q = &w->pub.sq;
+	const ShownSqueeze *q = &w->shown.sq;
 	if (!isnan(q->acc_end) && !q->undone) {
 		SqueezeRow r = {s->tau, q->removed, q->acc_end, NAN, q->acc_retrained};
 		fprintf(f, md ? "\n## Algorithm 3, squeeze\n\n" : "\n");
@@ -61,25 +55,27 @@ static void write_layers(FILE *f, const void *ud)
 {
 	const PlotData *d = ud;
 	fprintf(f, "# layer n kappa p rank_svd rank_qr (tau = %g; kappa inf when singular)\n",
-		d->tau);
+	        d->tau);
 	for (int i = 0; i < d->m; i++)
 		fprintf(f, "%d %d %.17g %d %d %d\n", i + 1, d->lc[i].cols, d->lc[i].kappa,
-			d->lc[i].p, d->lc[i].rank_svd, d->lc[i].rank_qr);
+		        d->lc[i].p, d->lc[i].rank_svd, d->lc[i].rank_qr);
 }
 
 /* One block per layer (gnuplot's index i-1): j, σ_j/σ_1, |r_jj|/|r_11|. */
 static void write_spectra(FILE *f, const void *ud)
 {
 	const PlotData *d = ud;
-	fprintf(f, "# blocks per layer (gnuplot index = layer - 1): j sigma_j/sigma_1 "
-		   "|r_jj|/|r_11| (pivoted QR), tau = %g\n",
-		d->tau);
+	fprintf(f,
+	        "# blocks per layer (gnuplot index = layer - 1): j sigma_j/sigma_1 "
+	        "|r_jj|/|r_11| (pivoted QR), tau = %g\n",
+	        d->tau);
 	for (int i = 0; i < d->m; i++) {
 		const LayerCond *l = &d->lc[i];
 		fprintf(f, "%s# layer %d: %d x %d\n", i ? "\n\n" : "", i + 1, l->rows, l->cols);
 		for (int j = 0; j < l->nsv; j++)
-			fprintf(f, "%d %.17g %.17g\n", j + 1, l->sv[0] > 0 ? l->sv[j] / l->sv[0] : 0,
-				l->rdiag ? l->rdiag[j] : NAN);
+			fprintf(f, "%d %.17g %.17g\n", j + 1,
+			        l->sv[0] > 0 ? l->sv[j] / l->sv[0] : 0,
+			        l->rdiag ? l->rdiag[j] : NAN);
 	}
 }
 
@@ -97,7 +93,7 @@ static void write_alg1(FILE *f, const void *ud)
 	for (int r = 0; r < a->nrec; r++) {
 		const Alg1Record *c = &a->rec[r];
 		fprintf(f, "%d %g %g %ld %.4f %.17g", c->iter, c->tau, c->eta, c->sum_n,
-			100 * (1 - c->eval_error), c->max_kappa);
+		        100 * (1 - c->eval_error), c->max_kappa);
 		for (int i = 0; i < m; i++)
 			fprintf(f, " %.17g", c->kappa[i]);
 		for (int i = 1; i <= m; i++)
@@ -108,20 +104,20 @@ static void write_alg1(FILE *f, const void *ud)
 
 static void write_sweep(FILE *f, const void *ud)
 {
-	const Pub *p = &((const PlotData *)ud)->w->pub;
+	const Shown *p = &((const PlotData *)ud)->w->shown;
 	fprintf(f, "# beta err_tr err_v score score_min score_max trials pick (percent; score = "
-		   "2 err_v - err_tr, min and max over single trials)\n");
+	           "2 err_v - err_tr, min and max over single trials)\n");
 	for (int i = 0; i < p->nbeta; i++) {
-		const PubBeta *b = &p->beta[i];
+		const ShownBeta *b = &p->beta[i];
 		fprintf(f, "%g %.4f %.4f %.4f %.4f %.4f %d %d\n", b->beta, 100 * b->err_tr,
-			100 * b->err_v, 100 * b->score, 100 * b->smin, 100 * b->smax, b->done,
-			i == p->pick);
+		        100 * b->err_v, 100 * b->score, 100 * b->smin, 100 * b->smax, b->done,
+		        i == p->pick);
 	}
 }
 
 static void write_series(FILE *f, const void *ud)
 {
-	const PubSeries *k = &((const PlotData *)ud)->w->pub.ks;
+	const ShownSeries *k = &((const PlotData *)ud)->w->shown.ks;
 	fprintf(f, "# %s: epoch", k->what);
 	for (int i = 1; i <= k->m; i++)
 		fprintf(f, " kappa_%d", i);
@@ -146,42 +142,47 @@ static void plot_cmds(FILE *f, const Plots *p, const char *ext)
 	const char *b = p->base;
 	fprintf(f, "set output '%s-spectra.%s'\n", b, ext);
 	fprintf(f, "set title 'sigma_j / sigma_1 of every layer (log); the line is 1/tau'\n"
-		   "set logscale y\nset xlabel 'j'\nset ylabel 'sigma_j / sigma_1'\n");
-	fprintf(f, "plot for [i=0:%d] '%s-spectra.dat' index i using 1:2 with linespoints "
-		   "title sprintf('layer %%d', i+1), %g with lines dashtype 2 title '1/tau'\n",
-		p->m - 1, b, 1 / p->tau);
+	           "set logscale y\nset xlabel 'j'\nset ylabel 'sigma_j / sigma_1'\n");
+	fprintf(f,
+	        "plot for [i=0:%d] '%s-spectra.dat' index i using 1:2 with linespoints "
+	        "title sprintf('layer %%d', i+1), %g with lines dashtype 2 title '1/tau'\n",
+	        p->m - 1, b, 1 / p->tau);
 	if (p->alg1) {
 		fprintf(f, "set output '%s-alg1-kappa.%s'\n", b, ext);
 		fprintf(f, "set title 'kappa of every layer per Algorithm-1 iteration'\n"
-			   "set xlabel 'iteration'\nset ylabel 'kappa'\n");
-		fprintf(f, "plot for [i=1:%d] '%s-alg1.dat' using 1:(column(6+i)) with linespoints "
-			   "title sprintf('layer %%d', i), %g with lines dashtype 2 title 'tau'\n",
-			p->m, b, p->tau);
+		           "set xlabel 'iteration'\nset ylabel 'kappa'\n");
+		fprintf(f,
+		        "plot for [i=1:%d] '%s-alg1.dat' using 1:(column(6+i)) with linespoints "
+		        "title sprintf('layer %%d', i), %g with lines dashtype 2 title 'tau'\n",
+		        p->m, b, p->tau);
 		fprintf(f, "unset logscale y\nset output '%s-alg1-size.%s'\n", b, ext);
 		fprintf(f, "set title 'sum of n_i and test accuracy per iteration'\nset ylabel "
-			   "'sum n_i'\nset y2label 'test accuracy (%%)'\nset y2tics\n");
-		fprintf(f, "plot '%s-alg1.dat' using 1:4 with linespoints title 'sum n_i', '' using "
-			   "1:5 axes x1y2 with linespoints title 'test accuracy'\nunset y2tics\n"
-			   "unset y2label\n",
-			b);
+		           "'sum n_i'\nset y2label 'test accuracy (%%)'\nset y2tics\n");
+		fprintf(f,
+		        "plot '%s-alg1.dat' using 1:4 with linespoints title 'sum n_i', '' using "
+		        "1:5 axes x1y2 with linespoints title 'test accuracy'\nunset y2tics\n"
+		        "unset y2label\n",
+		        b);
 	}
 	if (p->sweep) {
 		fprintf(f, "unset logscale y\nset output '%s-sweep.%s'\n", b, ext);
 		fprintf(f, "set title 'Algorithm 2: errors against beta (bars: min-max of "
-			   "2e_v - e_tr over the trials)'\nset xlabel 'beta'\nset ylabel '%%'\n");
-		fprintf(f, "plot '%s-sweep.dat' using 1:2 with linespoints title 'e_tr', '' using "
-			   "1:3 with linespoints title 'e_v', '' using 1:4:5:6 with yerrorlines "
-			   "title '2e_v - e_tr', '' using ($8 > 0 ? $1 : 1/0):4 with points pt 7 ps 2 "
-			   "title 'pick'\n",
-			b);
+		           "2e_v - e_tr over the trials)'\nset xlabel 'beta'\nset ylabel '%%'\n");
+		fprintf(f,
+		        "plot '%s-sweep.dat' using 1:2 with linespoints title 'e_tr', '' using "
+		        "1:3 with linespoints title 'e_v', '' using 1:4:5:6 with yerrorlines "
+		        "title '2e_v - e_tr', '' using ($8 > 0 ? $1 : 1/0):4 with points pt 7 ps 2 "
+		        "title 'pick'\n",
+		        b);
 	}
 	if (p->series) {
 		fprintf(f, "set logscale y\nset output '%s-kappa-epochs.%s'\n", b, ext);
 		fprintf(f, "set title 'kappa of every layer while training'\nset xlabel 'epoch'\n"
-			   "set ylabel 'kappa'\n");
-		fprintf(f, "plot for [i=1:%d] '%s-kappa-epochs.dat' using 1:(column(1+i)) with "
-			   "lines title sprintf('layer %%d', i)\n",
-			p->m, b);
+		           "set ylabel 'kappa'\n");
+		fprintf(f,
+		        "plot for [i=1:%d] '%s-kappa-epochs.dat' using 1:(column(1+i)) with "
+		        "lines title sprintf('layer %%d', i)\n",
+		        p->m, b);
 	}
 	fprintf(f, "unset logscale y\n");
 }
@@ -235,24 +236,34 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 	char *dot = strrchr(base, '.');
 	if (dot && dot != base)
 		*dot = '\0';
-	const Session *s = w->s;
-	Plots pl = {base, s->net->m, s->alg1 && s->alg1->nrec, w->pub.nbeta > 0, w->pub.ks.n > 0,
-		    s->tau};
-	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
-	if (!lc || cond_net(s->net, s->tau, lc, e) < 0) {
-		free(lc);
-		return err_set(e, "export: conditioning failed");
+	/* the script names the files in gnuplot's single quotes: a quote doubled */
+	char quoted[2 * sizeof base];
+	size_t q = 0;
+	for (const char *c = base; *c; c++) {
+		if (*c == '\'')
+			quoted[q++] = '\'';
+		quoted[q++] = *c;
 	}
+	quoted[q] = '\0';
+	const Session *s = w->s;
+	Plots pl = {
+	    quoted, s->net->m, s->alg1 && s->alg1->nrec, w->shown.nbeta > 0, w->shown.ks.n > 0,
+	    s->tau};
+	LayerCond *lc;
+	if (cond_net_new(s->net, s->tau, 1, &lc, e) != 0)
+		return err_set(e, "export: conditioning failed");
 	PlotData d = {w, lc, s->net->m, s->tau};
 	struct {
 		const char *suffix;
 		void (*fn)(FILE *, const void *);
 		const void *ud;
 		int on;
-	} files[] = {{"-layers.dat", write_layers, &d, 1},     {"-spectra.dat", write_spectra, &d, 1},
-		     {"-alg1.dat", write_alg1, &d, pl.alg1},   {"-sweep.dat", write_sweep, &d, pl.sweep},
-		     {"-kappa-epochs.dat", write_series, &d, pl.series},
-		     {".gp", write_script, &pl, 1}};
+	} files[] = {{"-layers.dat", write_layers, &d, 1},
+	             {"-spectra.dat", write_spectra, &d, 1},
+	             {"-alg1.dat", write_alg1, &d, pl.alg1},
+	             {"-sweep.dat", write_sweep, &d, pl.sweep},
+	             {"-kappa-epochs.dat", write_series, &d, pl.series},
+	             {".gp", write_script, &pl, 1}};
 	int n = 0, rc = 0;
 	for (size_t i = 0; i < sizeof files / sizeof *files && rc == 0; i++) {
 		if (!files[i].on)
@@ -261,14 +272,15 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 		rc = report_write_file(file, files[i].fn, files[i].ud, e);
 		n += rc == 0 && files[i].fn != write_script;
 	}
-	free_lc(lc, s->net->m);
+	cond_net_free(lc, s->net->m);
 	if (rc < 0)
 		return -1;
 	snprintf(file, sizeof file, "%s.gp", base);
 	int g = run_gnuplot(dir, file);
-	snprintf(note, len, "%s", g > 0	   ? "PNG and SVG drawn by gnuplot"
-				  : g == 0 ? "gnuplot is not installed: gnuplot draws them"
-					   : "gnuplot failed on the script");
+	snprintf(note, len, "%s",
+	         g > 0    ? "PNG and SVG drawn by gnuplot"
+	         : g == 0 ? "gnuplot is not installed: gnuplot draws them"
+	                  : "gnuplot failed on the script");
 	return n;
 }
 
@@ -279,6 +291,11 @@ void worker_export(Worker *w, const char *path)
 	size_t n = strlen(path);
 	int csv = n >= 4 && !strcmp(path + n - 4, ".csv");
 	w->export_csv = csv;
+	/* a line break in the name would end a line of the script gnuplot runs */
+	if (one_line_check("the name", path, "the gnuplot script", &e) < 0) {
+		worker_status(w, 1, "export refused: %s", e.msg);
+		return;
+	}
 	if (report_write_file(path, render_tables, w, &e) < 0) {
 		worker_status(w, 1, "export failed: %s", e.msg);
 		return;
@@ -286,13 +303,14 @@ void worker_export(Worker *w, const char *path)
 	int plots = export_plots(w, path, note, sizeof note, &e);
 	if (plots < 0) {
 		worker_status(w, 1, "exported the tables to %s, but the plots failed: %s", path,
-			      e.msg);
+		              e.msg);
 		return;
 	}
 	snprintf(base, sizeof base, "%s", path);
 	char *dot = strrchr(base, '.'), *slash = strrchr(base, '/');
 	if (dot && (!slash || dot > slash + 1))
 		*dot = '\0';
-	worker_status(w, 0, "exported the tables to %s (%s) and %d plots' data to %s-*.dat with %s.gp (%s)",
-		      path, csv ? "CSV" : "Markdown", plots, base, base, note);
+	worker_status(
+	    w, 0, "exported the tables to %s (%s) and %d plots' data to %s-*.dat with %s.gp (%s)",
+	    path, csv ? "CSV" : "Markdown", plots, base, base, note);
 }

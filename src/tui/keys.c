@@ -24,9 +24,13 @@ typedef struct Snap {
 
 static Snap snap(Tui *t)
 {
-	const Pub *p = worker_lock(t->w);
-	Snap s = {p->busy || p->queued, p->sq.waiting, p->dirty, p->sweep_state == 2 && p->pick >= 0,
-		  p->m, p->nrec};
+	const Shown *p = worker_lock(t->w);
+	Snap s = {p->busy || p->queued,
+	          p->sq.waiting,
+	          p->dirty,
+	          p->sweep_state == 2 && p->pick >= 0,
+	          p->m,
+	          p->nrec};
 	worker_unlock(t->w);
 	return s;
 }
@@ -71,7 +75,7 @@ static void panel_key(Tui *t, int ch)
 	else if (ch == KEY_END)
 		u->top = -1;
 	else if ((ch == KEY_LEFT || ch == KEY_RIGHT || ch == '?') &&
-		 (u->panel == PANEL_KEYS || u->panel == PANEL_EXPLAIN))
+	         (u->panel == PANEL_KEYS || u->panel == PANEL_EXPLAIN))
 		open_panel(t, u->panel == PANEL_KEYS ? PANEL_EXPLAIN : PANEL_KEYS);
 	else
 		u->panel = PANEL_NONE;
@@ -117,14 +121,18 @@ static void k_history(Tui *t, int ch)
 
 static void k_tau(Tui *t, int ch)
 {
+	/* from the values the worker says they will have once the queued changes apply */
+	const Shown *p = worker_lock(t->w);
+	double tau = p->tau_next, eta = p->eta_next;
+	worker_unlock(t->w);
 	if (ch == '+' || ch == '=')
-		tui_set_value(t, SESS_TAU, t->tau * 1.25);
-	else if (ch == '-' && t->tau / 1.25 > 1)
-		tui_set_value(t, SESS_TAU, t->tau / 1.25);
+		tui_set_value(t, SESS_TAU, tau * 1.25);
+	else if (ch == '-' && alg1_check_tau(tau / 1.25, NULL) == 0)
+		tui_set_value(t, SESS_TAU, tau / 1.25);
 	else if (ch == '-')
 		worker_status(t->w, 1, "%s must stay above 1", screen_sym(SYM_TAU));
 	else if (ch == ']' || ch == '[')
-		tui_set_value(t, SESS_ETA, ch == ']' ? t->eta * 1.25 : t->eta / 1.25);
+		tui_set_value(t, SESS_ETA, ch == ']' ? eta * 1.25 : eta / 1.25);
 	else if (ch == 'T')
 		tui_ask(t, P_TAU, "tau =", "");
 	else if (ch == 'E')
@@ -228,9 +236,10 @@ static void k_quit(Tui *t, int ch)
 	if (s.busy)
 		tui_ask(t, P_QUIT, "an operation is running; quit anyway? (y/n)", "");
 	else if (s.dirty)
-		tui_ask(t, P_QUIT, "unsaved changes: w saves and quits, y quits without saving, any "
-				   "other key stays",
-			"");
+		tui_ask(t, P_QUIT,
+		        "unsaved changes: w saves and quits, y quits without saving, any "
+		        "other key stays",
+		        "");
 	else
 		t->quit = 1;
 }
@@ -255,8 +264,9 @@ static void k_play_pause(Tui *t, int ch)
 		k_pause(t, ch);
 	if (t->u.delay > 0) {
 		t->u.play_paused = !t->u.play_paused;
-		worker_status(t->w, 0, t->u.play_paused ? "the lesson is paused: space plays on"
-							: "the lesson plays on");
+		worker_status(t->w, 0,
+		              t->u.play_paused ? "the lesson is paused: space plays on"
+		                               : "the lesson plays on");
 	}
 }
 
@@ -267,20 +277,19 @@ static void k_leave(Tui *t, int ch)
 }
 
 static const KeyBind play_keys[] = {
-    {KEY_RIGHT, k_play, 1}, {'\n', k_play, 1}, {'\r', k_play, 1},    {KEY_ENTER, k_play, 1},
+    {KEY_RIGHT, k_play, 1}, {'\n', k_play, 1},      {'\r', k_play, 1}, {KEY_ENTER, k_play, 1},
     {KEY_LEFT, k_play, 1},  {' ', k_play_pause, 1}, {'q', k_leave, 1}, {0, NULL, 0},
 };
 
 static const KeyBind layer_keys[] = {
-    {KEY_UP, k_layer, 1},   {KEY_DOWN, k_layer, 1},  {'k', k_layer, 1},
-    {'j', k_layer, 1},      {'\n', k_layer, 1},      {'\r', k_layer, 1},
-    {KEY_ENTER, k_layer, 1}, {0, NULL, 0},
+    {KEY_UP, k_layer, 1}, {KEY_DOWN, k_layer, 1}, {'k', k_layer, 1},       {'j', k_layer, 1},
+    {'\n', k_layer, 1},   {'\r', k_layer, 1},     {KEY_ENTER, k_layer, 1}, {0, NULL, 0},
 };
 
 static const KeyBind alg1_keys[] = {
-    {KEY_LEFT, k_alg1, 1}, {KEY_RIGHT, k_alg1, 1}, {'<', k_alg1, 1},     {'>', k_alg1, 1},
-    {KEY_HOME, k_alg1, 1}, {KEY_END, k_alg1, 1},   {KEY_UP, k_alg1, 1}, {KEY_DOWN, k_alg1, 1},
-    {0, NULL, 0},
+    {KEY_LEFT, k_alg1, 1}, {KEY_RIGHT, k_alg1, 1}, {'<', k_alg1, 1},
+    {'>', k_alg1, 1},      {KEY_HOME, k_alg1, 1},  {KEY_END, k_alg1, 1},
+    {KEY_UP, k_alg1, 1},   {KEY_DOWN, k_alg1, 1},  {0, NULL, 0},
 };
 
 static const KeyBind squeeze_keys[] = {
@@ -289,27 +298,28 @@ static const KeyBind squeeze_keys[] = {
 };
 
 static const KeyBind history_keys[] = {
-    {KEY_LEFT, k_history, 1}, {KEY_RIGHT, k_history, 1}, {'<', k_history, 1},
-    {'>', k_history, 1},      {0, NULL, 0},
+    {KEY_LEFT, k_history, 1},
+    {KEY_RIGHT, k_history, 1},
+    {'<', k_history, 1},
+    {'>', k_history, 1},
+    {0, NULL, 0},
 };
 
 static const KeyBind no_keys[] = {{0, NULL, 0}};
 
 static const KeyBind *const view_keys[VIEW_COUNT] = {
-    [VIEW_LAYERS] = layer_keys, [VIEW_ALG1] = alg1_keys,     [VIEW_SWEEP] = no_keys,
+    [VIEW_LAYERS] = layer_keys,    [VIEW_ALG1] = alg1_keys,      [VIEW_SWEEP] = no_keys,
     [VIEW_SQUEEZE] = squeeze_keys, [VIEW_SPECTRUM] = layer_keys, [VIEW_HISTORY] = history_keys,
 };
 
 static const KeyBind global_keys[] = {
-    {'\t', k_view, 1}, {KEY_BTAB, k_view, 1}, {'1', k_view, 1},  {'2', k_view, 1},
-    {'3', k_view, 1},  {'4', k_view, 1},      {'5', k_view, 1},  {'6', k_view, 1},
-    {'?', k_help, 1},  {'x', k_help, 1},      {'L', k_help, 1},  {'+', k_tau, 0},
-    {'=', k_tau, 0},   {'-', k_tau, 0},       {']', k_tau, 0},   {'[', k_tau, 0},
-    {'T', k_tau, 0},   {'E', k_tau, 0},       {'S', k_tau, 0},   {'s', k_alg, 0},
-    {'r', k_alg, 0},   {'t', k_alg, 0},       {'b', k_alg, 0},   {'z', k_alg, 0},
-    {'A', k_adopt, 0}, {'u', k_file, 0},      {'w', k_file, 0},  {'o', k_file, 0},
-    {'e', k_file, 1},  {'N', k_file, 0},      {' ', k_pause, 1}, {27, k_escape, 1},
-    {'q', k_quit, 1},  {0, NULL, 0},
+    {'\t', k_view, 1}, {KEY_BTAB, k_view, 1}, {'1', k_view, 1}, {'2', k_view, 1}, {'3', k_view, 1},
+    {'4', k_view, 1},  {'5', k_view, 1},      {'6', k_view, 1}, {'?', k_help, 1}, {'x', k_help, 1},
+    {'L', k_help, 1},  {'+', k_tau, 0},       {'=', k_tau, 0},  {'-', k_tau, 0},  {']', k_tau, 0},
+    {'[', k_tau, 0},   {'T', k_tau, 0},       {'E', k_tau, 0},  {'S', k_tau, 0},  {'s', k_alg, 0},
+    {'r', k_alg, 0},   {'t', k_alg, 0},       {'b', k_alg, 0},  {'z', k_alg, 0},  {'A', k_adopt, 0},
+    {'u', k_file, 0},  {'w', k_file, 0},      {'o', k_file, 0}, {'e', k_file, 1}, {'N', k_file, 0},
+    {' ', k_pause, 1}, {27, k_escape, 1},     {'q', k_quit, 1}, {0, NULL, 0},
 };
 
 /* Runs the binding of ch in table; 1 when there was one. */
@@ -320,8 +330,8 @@ static int run(Tui *t, const KeyBind *table, int ch)
 			continue;
 		if (t->lesson && !b->play)
 			worker_status(t->w, 1,
-				      "a lesson plays: right arrow next, left back, space pause, q "
-				      "leave (the other keys only look)");
+			              "a lesson plays: right arrow next, left back, space pause, q "
+			              "leave (the other keys only look)");
 		else
 			b->fn(t, ch);
 		return 1;

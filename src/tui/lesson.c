@@ -1,6 +1,7 @@
 /* tui/lesson.c - reading a lesson: its actions and captions. */
 #include "tui/lesson.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,8 +20,8 @@ static int readable(const char *path)
 
 int lesson_find(const char *name, char *path, size_t len, Err *e)
 {
-	const char *dirs[] = {CONDNET_DATADIR "/lessons", CONDNET_SRCDIR "/data/lessons"};
-	int ndirs = cli_build_tree() ? 2 : 1;
+	char dirs[3][PATH_MAX];
+	int ndirs = cli_data_dirs("lessons", dirs, 3);
 	if (readable(name)) {
 		snprintf(path, len, "%s", name);
 		return 0;
@@ -29,12 +30,18 @@ int lesson_find(const char *name, char *path, size_t len, Err *e)
 		for (int i = 0; i < ndirs; i++)
 			for (int ext = 0; ext < 2; ext++) {
 				int n = snprintf(path, len, "%s/%s%s", dirs[i], name,
-						 ext ? ".lesson" : "");
+				                 ext ? ".lesson" : "");
 				if (n > 0 && (size_t)n < len && readable(path))
 					return 0;
 			}
-	return err_set(e, "no lesson '%s' (looked for the file, and for %s.lesson in %s%s%s)", name,
-		       name, dirs[0], ndirs > 1 ? " and " : "", ndirs > 1 ? dirs[1] : "");
+	char where[3 * PATH_MAX + 16] = "";
+	for (int i = 0; i < ndirs; i++) {
+		size_t k = strlen(where);
+		snprintf(where + k, sizeof where - k, "%s%s",
+		         i ? (i + 1 == ndirs ? " and " : ", ") : "", dirs[i]);
+	}
+	return err_set(e, "no lesson '%s' (looked for the file, and for %s.lesson in %s)", name,
+	               name, where);
 }
 
 /* Appends a caption line to *cap (joined by '\n'). */
@@ -106,14 +113,15 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 	fclose(f);
 	f = NULL;
 	if (setup < 0 || l->a[0].kind != SESS_DATA) {
-		err_set(e, "%s: a lesson starts with a data action and builds a network (net or load)",
-			l->path);
+		err_set(e,
+		        "%s: a lesson starts with a data action and builds a network (net or load)",
+		        l->path);
 		goto fail;
 	}
 	/* and the settings right after it, unless a caption introduces them */
 	while (setup < l->n && !l->caption[setup] &&
 	       (l->a[setup].kind == SESS_TAU || l->a[setup].kind == SESS_ETA ||
-		l->a[setup].kind == SESS_OPTS))
+	        l->a[setup].kind == SESS_OPTS))
 		setup++;
 	l->setup = setup;
 	/* the captions of the actions applied before the screen opens show with it */

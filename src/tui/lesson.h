@@ -6,17 +6,17 @@
 #include <stddef.h>
 
 #include "base/err.h"
-#include "engine/session.h"
+#include "session/session.h"
 
 typedef struct Lesson {
 	char path[1024];
 	SessAction *a; /* n actions, in order */
 	int n;
 	char **caption; /* n + 1 entries: the captions before action k (lines
-			 * joined by '\n'), NULL when none; [n]: after the last */
+	                 * joined by '\n'), NULL when none; [n]: after the last */
 	int setup;      /* actions up to the first net or load and the settings
-			 * (opts, tau, eta) right after it: applied before the
-			 * screen opens, never stepped back over */
+	                 * (opts, tau, eta) right after it: applied before the
+	                 * screen opens, never stepped back over */
 } Lesson;
 
 /* The file of a lesson name: name itself when it is a file, else

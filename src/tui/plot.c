@@ -40,7 +40,7 @@ void plot_range(double *lo, double *hi, int ylog)
 }
 
 int plot_begin(Plot *p, int top, int left, int rows, int cols, int ylabw, int xlabr, double x0,
-	       double x1, double y0, double y1, int ylog)
+               double x1, double y0, double y1, int ylog)
 {
 	memset(p, 0, sizeof *p);
 	p->rows = rows - 1 - xlabr;
@@ -103,7 +103,7 @@ static void decade_label(int k, char *buf, size_t len)
 		snprintf(buf, len, "1e%d", k);
 }
 
-void plot_axes(Plot *p, const char *fmt, double scale)
+void plot_axes(Plot *p, int decimals, const char *unit, double scale)
 {
 	const char *v = screen_ascii() ? "|" : "│";
 	for (int r = 0; r < p->rows; r++)
@@ -112,7 +112,8 @@ void plot_axes(Plot *p, const char *fmt, double scale)
 	int last = -9;
 	if (p->ylog) {
 		int k0 = (int)ceil(p->y0 - 1e-9), k1 = (int)floor(p->y1 + 1e-9);
-		int every = (k1 - k0 + 1) > p->rows / 2 ? (k1 - k0 + p->rows / 2) / (p->rows / 2) : 1;
+		int every =
+		    (k1 - k0 + 1) > p->rows / 2 ? (k1 - k0 + p->rows / 2) / (p->rows / 2) : 1;
 		for (int k = k1; k >= k0; k--) {
 			int r = plot_y(p, pow(10, k));
 			if ((k1 - k) % every || r - last < 2)
@@ -129,7 +130,8 @@ void plot_axes(Plot *p, const char *fmt, double scale)
 			int r = plot_y(p, y);
 			if (r - last < 2 && last >= 0)
 				continue;
-			snprintf(lab, sizeof lab, fmt, (fabs(y) < step * 1e-9 ? 0 : y) * scale);
+			snprintf(lab, sizeof lab, "%.*f%s", decimals,
+			         (fabs(y) < step * 1e-9 ? 0 : y) * scale, unit ? unit : "");
 			ylabel(p, r, lab);
 			last = r;
 		}
@@ -173,7 +175,7 @@ void plot_hline(Plot *p, double y, ScrColor c, const char *label)
 	for (int k = 0; k < p->cols - lw; k++)
 		if (!p->occ[(size_t)r * (size_t)p->cols + (size_t)k])
 			screen_put(p->top + r, p->left + k, 1, c, 0, "%s",
-				   screen_ascii() ? "-" : "┄");
+			           screen_ascii() ? "-" : "┄");
 	if (label)
 		plot_hlabel(p, y, c, label);
 }
@@ -200,7 +202,7 @@ void plot_line(Plot *p, double xa, double ya, double xb, double yb, ScrColor c)
 		int rr = r0 + (int)lround((double)(r1 - r0) * k / n);
 		if (!p->occ[(size_t)rr * (size_t)p->cols + (size_t)cc])
 			screen_put(p->top + rr, p->left + cc, 1, c, 0, "%s",
-				   screen_ascii() ? "." : "·");
+			           screen_ascii() ? "." : "·");
 	}
 }
 
@@ -213,9 +215,8 @@ void plot_dot(Plot *p, double x, double y, ScrColor c, const char *glyph)
 
 int plot_mark(Plot *p, double x, double y, ScrColor c, int bold, const char *glyph)
 {
-	static const int off[][2] = {{0, 0},  {0, -1}, {0, 1},   {-1, 0}, {1, 0},
-				     {0, -2}, {0, 2},  {-1, -1}, {-1, 1}, {1, -1},
-				     {1, 1},  {-2, 0}, {2, 0}};
+	static const int off[][2] = {{0, 0},   {0, -1}, {0, 1},  {-1, 0}, {1, 0},  {0, -2}, {0, 2},
+	                             {-1, -1}, {-1, 1}, {1, -1}, {1, 1},  {-2, 0}, {2, 0}};
 	int c0 = plot_x(p, x), r0 = plot_y(p, y);
 	for (size_t i = 0; i < sizeof off / sizeof *off; i++) {
 		/* vfirst swaps rows and columns of the search */

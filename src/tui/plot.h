@@ -15,10 +15,10 @@ typedef struct Plot {
 	int ylabw, xlabr;          /* columns of y labels, rows of x labels */
 	double x0, x1, y0, y1;     /* the data ranges (ylog: y0, y1 > 0) */
 	int ylog;
-	int vfirst;           /* a marker whose cell is taken moves up or down first
-			       * (many series on one x), else sideways first */
-	unsigned char *occ;   /* rows × cols: 1 where a marker is */
-	unsigned char *xocc;  /* xlabr × cols: 1 where an x label is */
+	int vfirst;          /* a marker whose cell is taken moves up or down first
+	                      * (many series on one x), else sideways first */
+	unsigned char *occ;  /* rows × cols: 1 where a marker is */
+	unsigned char *xocc; /* xlabr × cols: 1 where an x label is */
 } Plot;
 
 /* Widens [*lo, *hi] to a range that shows the data with a margin and ends
@@ -30,14 +30,15 @@ void plot_range(double *lo, double *hi, int ylog);
  * rows of x labels below. 0, or -1 when the rectangle is too small for a
  * plot (nothing is drawn then). */
 int plot_begin(Plot *p, int top, int left, int rows, int cols, int ylabw, int xlabr, double x0,
-	       double x1, double y0, double y1, int ylog);
+               double x1, double y0, double y1, int ylog);
 void plot_end(Plot *p);
 /* The column and row of a data value, clamped into the data area. */
 int plot_x(const Plot *p, double x);
 int plot_y(const Plot *p, double y);
-/* The axes: y labels about every third row (fmt prints value × scale, e.g.
- * "%.1f%%"; a log axis labels decades and ignores both), and the x axis. */
-void plot_axes(Plot *p, const char *fmt, double scale);
+/* The axes: y labels about every third row (value × scale with the given
+ * decimals and unit, e.g. 1 and "%" for "12.5%"; a log axis labels decades
+ * and ignores them), and the x axis. */
+void plot_axes(Plot *p, int decimals, const char *unit, double scale);
 /* A label centred under x on the first x-label row with room; -1 when
  * none had room. */
 int plot_xlabel(Plot *p, double x, ScrColor c, int bold, const char *text);

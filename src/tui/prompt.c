@@ -21,14 +21,23 @@ void tui_submit(Tui *t, const Job *j)
 int tui_refuse_busy(Tui *t)
 {
 	char what[128];
-	const Pub *p = worker_lock(t->w);
+	const Shown *p = worker_lock(t->w);
 	int busy = p->ops > 0;
 	snprintf(what, sizeof what, "%s", p->running[0] ? p->running : "an operation");
 	worker_unlock(t->w);
 	if (busy)
 		worker_status(t->w, 1, "busy: %s %s press Esc to stop, space to pause", what,
-			      screen_ascii() ? "-" : "\u2014");
+		              screen_ascii() ? "-" : "\u2014");
 	return busy;
+}
+
+int tui_submit_setting(Tui *t, Job *j)
+{
+	const Shown *p = worker_lock(t->w);
+	j->quiet = p->ops > 0;
+	worker_unlock(t->w);
+	tui_submit(t, j);
+	return j->quiet;
 }
 
 void tui_submit_action(Tui *t, const SessAction *a)
@@ -51,21 +60,15 @@ void tui_set_value(Tui *t, SessKind k, double x)
 	Job j = {.kind = JOB_ACTION, .a = {.kind = k, .x = x}};
 	Err e = {{0}};
 	/* the keys that scale τ and η stop at the table's limits */
-	if (limit_check(k == SESS_TAU ? LIM_TAU : LIM_ETA, x, k == SESS_TAU ? "τ" : "η", NULL, &e)) {
+	if (limit_check(k == SESS_TAU ? LIM_TAU : LIM_ETA, x, k == SESS_TAU ? "τ" : "η", NULL,
+	                &e)) {
 		worker_status(t->w, 1, "%s", e.msg);
 		return;
 	}
-	const Pub *p = worker_lock(t->w);
-	j.quiet = p->ops > 0;
-	worker_unlock(t->w);
-	if (k == SESS_TAU)
-		t->tau = x;
-	else
-		t->eta = x;
-	tui_submit(t, &j);
-	if (j.quiet)
-		worker_status(t->w, 0, "%s = %g applies to the next operation, not to the running one",
-			      screen_sym(k == SESS_TAU ? SYM_TAU : SYM_ETA), x);
+	if (tui_submit_setting(t, &j))
+		worker_status(t->w, 0,
+		              "%s = %g applies to the next operation, not to the running one",
+		              screen_sym(k == SESS_TAU ? SYM_TAU : SYM_ETA), x);
 }
 
 void tui_ask(Tui *t, PromptKind k, const char *q, const char *def)

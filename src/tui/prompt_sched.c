@@ -15,20 +15,16 @@ void tui_set_sched(Tui *t, const char *spec, double warmup)
 {
 	Job j = {.kind = JOB_ACTION, .a = {.kind = SESS_SCHED, .x = warmup}};
 	snprintf(j.a.spec, sizeof j.a.spec, "%s", spec);
-	const Pub *p = worker_lock(t->w);
-	j.quiet = p->ops > 0;
-	worker_unlock(t->w);
-	tui_submit(t, &j);
-	if (j.quiet)
+	if (tui_submit_setting(t, &j))
 		worker_status(t->w, 0,
-			      "schedule %s applies to the next operation, not to the running one",
-			      spec);
+		              "schedule %s applies to the next operation, not to the running one",
+		              spec);
 }
 
 /* The schedule in effect, from the published state. */
 static LrSchedule current(Tui *t)
 {
-	const Pub *p = worker_lock(t->w);
+	const Shown *p = worker_lock(t->w);
 	LrSchedule s = p->sched;
 	worker_unlock(t->w);
 	return s;
@@ -39,7 +35,7 @@ void tui_ask_sched(Tui *t)
 	char def[64];
 	LrSchedule s = current(t);
 	tui_ask(t, P_SCHED, "schedule (step:E:F, cosine:T, plateau:P:F, constant)",
-		sched_format(&s, def, sizeof def));
+	        sched_format(&s, def, sizeof def));
 }
 
 void tui_answer_sched(Tui *t, PromptKind k, const char *v)
@@ -78,19 +74,19 @@ void tui_answer_sched(Tui *t, PromptKind k, const char *v)
 		int same = sched_equal(&n, &s);
 		if (pat && pat != t->patience)
 			worker_narrate(t->w,
-				       "early stopping after %d epoch%s without a better "
-				       "validation accuracy: t trains on the training part of the "
-				       "validation split, measures the other part after every "
-				       "epoch and keeps the best epoch's weights",
-				       pat, pat == 1 ? "" : "s");
+			               "early stopping after %d epoch%s without a better "
+			               "validation accuracy: t trains on the training part of the "
+			               "validation split, measures the other part after every "
+			               "epoch and keeps the best epoch's weights",
+			               pat, pat == 1 ? "" : "s");
 		else if (!pat && t->patience)
 			worker_narrate(t->w, "no early stopping: t trains the epochs asked for "
-					     "on the whole training set");
+			                     "on the whole training set");
 		t->patience = pat;
 		if (!same) {
 			tui_set_sched(t, sched_format(&n, a, sizeof a), t->warmup);
 		} else {
-			const Pub *p = worker_lock(t->w);
+			const Shown *p = worker_lock(t->w);
 			double lr = p->lr;
 			worker_unlock(t->w);
 			worker_status(t->w, 0, "%s", sched_settings(lr, &n, pat, b, sizeof b));

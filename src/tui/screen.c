@@ -13,22 +13,21 @@
 
 static int active, ascii, color;
 
-static const char *const sym_utf8[SYM_COUNT] = {"τ", "η", "κ", "σ", "β", "ε", "Σ",
+static const char *const sym_utf8[SYM_COUNT] = {"τ", "η", "κ", "σ", "β", "ε",   "Σ",
                                                 "×", "→", "−", "∞", "…", "Ŵ⁽ⁱ⁾"};
-static const char *const sym_ascii[SYM_COUNT] = {"tau", "eta", "kappa", "sigma", "beta",
-                                                 "e",   "sum", "x",     "->",    "-",
-                                                 "inf", "...", "W^(i)"};
+static const char *const sym_ascii[SYM_COUNT] = {
+    "tau", "eta", "kappa", "sigma", "beta", "e", "sum", "x", "->", "-", "inf", "...", "W^(i)"};
 
 /* The ASCII spelling of every non-ASCII character the screen writes. */
 static const char *const translit[][2] = {
-    {"κ", "kappa"}, {"τ", "tau"},   {"η", "eta"}, {"σ", "sigma"}, {"β", "beta"}, {"ε", "e"},
-    {"Σ", "sum"},   {"×", "x"},     {"→", "->"},  {"←", "<-"},    {"−", "-"},    {"∞", "inf"},
-    {"…", "..."},   {"Ŵ", "W^"},    {"⁽", "("},   {"⁾", ")"},     {"ⁱ", "i"},    {"₁", "_1"},
-    {"≥", ">="},    {"≤", "<="},    {"·", "*"},   {"—", "--"},    {"–", "-"},    {"│", "|"},
-    {"▸", ">"},     {"▲", "^"},     {"▼", "v"},   {"◀", "<"},     {"▶", ">"},    {"•", "o"},
-    {"×", "x"},     {"ᵀ", "^T"},    {"⁺", "+"},   {"¹", "1"},     {"ʲ", "j"},    {"─", "-"},
-    {"┄", "-"},     {"≈", "~"},     {"°", "deg"}, {"ₜ", "t"},     {"ᵥ", "v"},
-    {"↑", "Up"},    {"↓", "Down"},  {"┤", "+"},   {"└", "+"},
+    {"κ", "kappa"}, {"τ", "tau"}, {"η", "eta"}, {"σ", "sigma"}, {"β", "beta"}, {"ε", "e"},
+    {"Σ", "sum"},   {"×", "x"},   {"→", "->"},  {"←", "<-"},    {"−", "-"},    {"∞", "inf"},
+    {"…", "..."},   {"Ŵ", "W^"},  {"⁽", "("},   {"⁾", ")"},     {"ⁱ", "i"},    {"₁", "_1"},
+    {"≥", ">="},    {"≤", "<="},  {"·", "*"},   {"—", "--"},    {"–", "-"},    {"│", "|"},
+    {"▸", ">"},     {"▲", "^"},   {"▼", "v"},   {"◀", "<"},     {"▶", ">"},    {"•", "o"},
+    {"×", "x"},     {"ᵀ", "^T"},  {"⁺", "+"},   {"¹", "1"},     {"ʲ", "j"},    {"─", "-"},
+    {"┄", "-"},     {"≈", "~"},   {"°", "deg"}, {"ₜ", "t"},     {"ᵥ", "v"},    {"↑", "Up"},
+    {"↓", "Down"},  {"┤", "+"},   {"└", "+"},
 };
 static const char *const level_utf8[8] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
 static const char level_ascii[8] = {'_', '.', '-', ':', '=', '+', '*', '#'};
@@ -207,7 +206,7 @@ static int draw_wide(int y, int x, int maxw, ScrColor c, int bold, wchar_t *w, l
 }
 
 static int vput(int y, int x, int maxw, ScrColor c, int bold, int ellipsis, const char *fmt,
-		va_list ap)
+                va_list ap)
 {
 	char buf[2048];
 	wchar_t w[2048];
@@ -251,7 +250,7 @@ int screen_put_cut(int y, int x, int maxw, ScrColor c, int bold, const char *fmt
 }
 
 int screen_wrap(const char *text, int width, int indent, void (*fn)(const char *line, void *ud),
-		void *ud)
+                void *ud)
 {
 	char line[2048];
 	int lines = 0;

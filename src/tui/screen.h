@@ -76,7 +76,7 @@ const char *screen_translit(const char *text, char *out, size_t len);
  * (line is a NUL-terminated copy) and returns the number of lines.
  * indent: columns that continuation lines lose to an indent. */
 int screen_wrap(const char *text, int width, int indent, void (*fn)(const char *line, void *ud),
-		void *ud);
+                void *ud);
 /* Fills a row from x to the right edge with spaces in colour c. */
 void screen_clear_row(int y, int x, ScrColor c);
 

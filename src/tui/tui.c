@@ -4,9 +4,12 @@
 
 #include <curses.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/signals.h"
@@ -45,9 +48,9 @@ static int read_key(void)
 				seq[n++] = (char)c;
 		while (c != ERR && !(c >= 0x40 && c <= 0x7e));
 		seq[n] = '\0';
-		ch = !strcmp(seq, "1~") || !strcmp(seq, "7~") || !strcmp(seq, "H") ? KEY_HOME
+		ch = !strcmp(seq, "1~") || !strcmp(seq, "7~") || !strcmp(seq, "H")   ? KEY_HOME
 		     : !strcmp(seq, "4~") || !strcmp(seq, "8~") || !strcmp(seq, "F") ? KEY_END
-											  : ERR;
+		                                                                     : ERR;
 	} else if (next != ERR) {
 		ungetch(next);
 	}
@@ -55,10 +58,25 @@ static int read_key(void)
 	return ch;
 }
 
+/* 1 when the terminal's input has ended (it hung up, or was closed while
+ * SIGHUP is ignored): getch then answers at once, for ever, with nothing,
+ * and the loop would spin. Asked after getch found no key: input that is
+ * readable but holds no byte is its end. */
+static int input_ended(void)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+	if (poll(&p, 1, 0) <= 0)
+		return 0;
+	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+		return 1;
+	int n = 0;
+	return (p.revents & POLLIN) && ioctl(STDIN_FILENO, FIONREAD, &n) == 0 && n == 0;
+}
+
 /* What a lesson played with a delay and a save on the way out wait for. */
 static void between_keys(Tui *t)
 {
-	const Pub *p = worker_lock(t->w);
+	const Shown *p = worker_lock(t->w);
 	int idle = !p->busy && !p->ops, dirty = p->dirty, pos = p->play_pos;
 	worker_unlock(t->w);
 	double now = clock_seconds();
@@ -82,8 +100,6 @@ int tui_run(Session *s, const TuiSetup *su)
 	Tui t = {0};
 	Err e = {{0}};
 	char log[1024];
-	t.tau = s->tau;
-	t.eta = s->eta;
 	t.patience = su->patience;
 	t.lesson = su->lesson;
 	t.u.lesson = su->lesson;
@@ -114,15 +130,13 @@ int tui_run(Session *s, const TuiSetup *su)
 		return 1;
 	}
 	worker_status(t.w, 0, "%s", su->note);
+	worker_status_log_lost(t.w); /* a log lost while the session was set up */
 	t.next_at = clock_seconds() + su->delay;
 	while (!t.quit && !signals_stop()) {
 		if (!screen_too_small()) {
-			const Pub *p = worker_lock(t.w);
+			const Shown *p = worker_lock(t.w);
 			t.u.prompt = t.pk ? t.prompt : NULL;
 			t.u.input = t.input;
-			/* pending values only where keys change them, not in a lesson */
-			t.u.tau = t.lesson ? 0 : t.tau;
-			t.u.eta = t.lesson ? 0 : t.eta;
 			t.u.patience = t.patience;
 			views_draw(p, &t.u);
 			worker_unlock(t.w);
@@ -130,13 +144,24 @@ int tui_run(Session *s, const TuiSetup *su)
 		refresh();
 		int ch = read_key();
 		between_keys(&t);
+		if (ch == ERR && input_ended())
+			break; /* the end of input quits */
 		if (ch == ERR || ch == KEY_RESIZE)
 			continue;
 		tui_key(&t, ch);
 	}
-	worker_stop(t.w);
+	int log_err = worker_stop(t.w);
 	screen_end();
 	if (log[0])
 		printf("session log: %s\n", log);
-	return signals_stop() ? 128 + signals_stop() : 0;
+	if (signals_stop())
+		return 128 + signals_stop();
+	if (log_err) {
+		fprintf(stderr,
+		        "condnet: the session log %s could not be written (%s): it ends before the "
+		        "first line lost and does not replay this session\n",
+		        log, strerror(log_err));
+		return 1;
+	}
+	return 0;
 }

@@ -3,12 +3,12 @@
  * holds it).
  *
  * The screen holds the key handling, the prompts and the main loop; the
- * session (engine/session.h) holds the state and the worker (tui/worker.h)
+ * session (session/session.h) holds the state and the worker (tui/worker.h)
  * runs every engine operation on it. */
 #ifndef CONDNET_TUI_TUI_H
 #define CONDNET_TUI_TUI_H
 
-#include "engine/session.h"
+#include "session/session.h"
 #include "tui/lesson.h"
 
 /* How the screen starts. */
@@ -19,7 +19,7 @@ typedef struct TuiSetup {
 	double delay;         /* a lesson's seconds between actions, 0: on keys */
 	const char *betas;    /* the β list and q that b proposes */
 	int q;
-	int patience;         /* early stopping of every t training, 0: none */
+	int patience; /* early stopping of every t training, 0: none */
 } TuiSetup;
 
 /* Runs the screen on a session that has its data and network; returns the

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "tui/lesson.h"
@@ -27,8 +28,8 @@ static const char tui_help_fmt[] =
     "Training:\n"
     "  --batch B            mini-batch size (default 50)\n"
     "  --lr LR              Adam learning rate (default 0.001)\n"
-    "  --threads N          threads to compute on, 1..64 (default 2, or $OPENBLAS_NUM_THREADS)\n"
-    CLI_MODE_HELP
+    "  --threads N          threads to compute on, 1..64 (default 2, or "
+    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
     "                       the kernels OpenBLAS runs)\n"
     "Algorithms:\n"
@@ -41,7 +42,7 @@ static const char tui_help_fmt[] =
     "Screen:\n"
     "  --ascii              ASCII characters only, no colours\n"
     "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log;\n"
-    "                       the newest %d are kept)\n"
+    "                       the newest %d are kept), locked while the screen writes it\n"
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
     "                       lesson (algorithm1, squeeze, mnist)\n"
     "  --delay S            with --play: the next action every S seconds, not on keys\n"
@@ -52,35 +53,35 @@ static const char tui_help_fmt[] =
 enum { OPT_ASCII = CLI_OPT_OWN, OPT_LOG, OPT_TAU, OPT_ETA, OPT_BETA, OPT_Q, OPT_PLAY, OPT_DELAY };
 
 static const struct option own[] = {
-	{"data", required_argument, NULL, CLI_OPT_DATA},
-	{"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
-	{"features", required_argument, NULL, CLI_OPT_FEATURES},
-	{"label-col", required_argument, NULL, CLI_OPT_LABEL_COL},
-	{"limit", required_argument, NULL, CLI_OPT_LIMIT},
-	{"center", no_argument, NULL, CLI_OPT_CENTER},
-	{"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
-	{"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
-	{"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
-	{"layers", required_argument, NULL, CLI_OPT_LAYERS},
-	{"act", required_argument, NULL, CLI_OPT_ACT},
-	{"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
-	{"load", required_argument, NULL, CLI_OPT_LOAD},
-	{"seed", required_argument, NULL, CLI_OPT_SEED},
-	{"batch", required_argument, NULL, CLI_OPT_BATCH},
-	{"lr", required_argument, NULL, CLI_OPT_LR},
-	{"threads", required_argument, NULL, CLI_OPT_THREADS},
-	{"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
-	{"warmup", required_argument, NULL, CLI_OPT_WARMUP},
-	{"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
-	{"tau", required_argument, NULL, OPT_TAU},
-	{"eta", required_argument, NULL, OPT_ETA},
-	{"beta", required_argument, NULL, OPT_BETA},
-	{"q", required_argument, NULL, OPT_Q},
-	{"ascii", no_argument, NULL, OPT_ASCII},
-	{"log", required_argument, NULL, OPT_LOG},
-	{"play", required_argument, NULL, OPT_PLAY},
-	{"delay", required_argument, NULL, OPT_DELAY},
-	{0},
+    {"data", required_argument, NULL, CLI_OPT_DATA},
+    {"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
+    {"features", required_argument, NULL, CLI_OPT_FEATURES},
+    {"label-col", required_argument, NULL, CLI_OPT_LABEL_COL},
+    {"limit", required_argument, NULL, CLI_OPT_LIMIT},
+    {"center", no_argument, NULL, CLI_OPT_CENTER},
+    {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
+    {"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
+    {"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
+    {"layers", required_argument, NULL, CLI_OPT_LAYERS},
+    {"act", required_argument, NULL, CLI_OPT_ACT},
+    {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
+    {"load", required_argument, NULL, CLI_OPT_LOAD},
+    {"seed", required_argument, NULL, CLI_OPT_SEED},
+    {"batch", required_argument, NULL, CLI_OPT_BATCH},
+    {"lr", required_argument, NULL, CLI_OPT_LR},
+    {"threads", required_argument, NULL, CLI_OPT_THREADS},
+    {"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
+    {"warmup", required_argument, NULL, CLI_OPT_WARMUP},
+    {"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
+    {"tau", required_argument, NULL, OPT_TAU},
+    {"eta", required_argument, NULL, OPT_ETA},
+    {"beta", required_argument, NULL, OPT_BETA},
+    {"q", required_argument, NULL, OPT_Q},
+    {"ascii", no_argument, NULL, OPT_ASCII},
+    {"log", required_argument, NULL, OPT_LOG},
+    {"play", required_argument, NULL, OPT_PLAY},
+    {"delay", required_argument, NULL, OPT_DELAY},
+    {0},
 };
 
 typedef struct TuiArgs {
@@ -135,9 +136,9 @@ static void loading(const char *spec)
 {
 	if (!strncmp(spec, "mnist", 5) || !strncmp(spec, "fashion", 7))
 		fprintf(stderr,
-			"condnet: loading %s (the first start computes the Haar-wavelet features "
-			"and caches them; that takes a while)...\n",
-			spec);
+		        "condnet: loading %s (the first start computes the Haar-wavelet features "
+		        "and caches them; that takes a while)...\n",
+		        spec);
 }
 
 static int apply(Session *s, const SessAction *a, Err *e)
@@ -151,20 +152,22 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 {
 	CommonOpts *co = &ta->co;
 	SessAction a = {.kind = SESS_DATA,
-			.features = co->data.features,
-			.label_col = co->data.label_col,
-			.seed = co->data.seed,
-			.limit = co->data.limit,
-			.scale = co->data.scale,
-			.x = co->val_frac,
-			.val_per_class = co->val_per_class};
+	                .features = co->data.features,
+	                .label_col = co->data.label_col,
+	                .seed = co->data.seed,
+	                .limit = co->data.limit,
+	                .scale = co->data.scale,
+	                .x = co->val_frac,
+	                .val_per_class = co->val_per_class};
 	snprintf(a.spec, sizeof a.spec, "%s", spec);
 	snprintf(a.path, sizeof a.path, "%s", co->data.dir ? co->data.dir : "");
 	loading(spec);
 	if (apply(s, &a, e) < 0)
 		return -1;
-	a = (SessAction){
-	    .kind = SESS_OPTS, .batch = co->train.batch, .x = co->train.adam.lr, .threads = co->train.threads};
+	a = (SessAction){.kind = SESS_OPTS,
+	                 .batch = co->train.batch,
+	                 .x = co->train.adam.lr,
+	                 .threads = co->train.threads};
 	if (apply(s, &a, e) < 0)
 		return -1;
 	if (co->sched_given) {
@@ -181,11 +184,12 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 		Net *shape = cli_make_net(co, s->train, e);
 		if (!shape)
 			return -1;
-		a = (SessAction){.kind = SESS_NET, .act = (int)co->act, .x = co->act_a, .seed = co->seed};
+		a = (SessAction){
+		    .kind = SESS_NET, .act = (int)co->act, .x = co->act_a, .seed = co->seed};
 		size_t k = 0;
 		for (int i = 1; i < shape->m && k < sizeof a.spec - 12; i++)
 			k += (size_t)snprintf(a.spec + k, sizeof a.spec - k, i > 1 ? ",%d" : "%d",
-					      shape->n[i]);
+			                      shape->n[i]);
 		net_free(shape);
 	}
 	if (apply(s, &a, e) < 0)
@@ -200,20 +204,41 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	return 0;
 }
 
+/* The screen draws on standard output and reads keys from standard input:
+ * both must be a terminal. Without one, reading keys would never block
+ * (end of input for ever) and the screen would spin; refused, saying which. */
+static int need_terminal(void)
+{
+	const char *which = !isatty(STDIN_FILENO)    ? "standard input"
+	                    : !isatty(STDOUT_FILENO) ? "standard output"
+	                                             : NULL;
+	if (!which)
+		return 0;
+	fprintf(stderr,
+	        "condnet tui: %s is not a terminal: the screen needs one to draw on and read "
+	        "keys from ('condnet replay LOG' runs a session log without one)\n",
+	        which);
+	return 1;
+}
+
 static int play(TuiArgs *ta, const TuiSetup *defaults)
 {
 	Err e = {{0}};
 	unsigned long dir = 1UL << (CLI_OPT_DATA_DIR - CLI_OPT_DATA);
 	if ((ta->given & ~dir) || ta->own_given) {
-		fprintf(stderr, "condnet tui: --play takes the lesson's data, network and settings; "
-				"only --delay, --ascii and --data-dir go with it\n");
+		fprintf(stderr,
+		        "condnet tui: --play takes the lesson's data, network and settings; "
+		        "only --delay, --ascii and --data-dir go with it\n");
 		return 2;
 	}
 	Lesson *l = calloc(1, sizeof *l);
 	Session *s = session_new(&e);
-	if (!l || !s || lesson_load(ta->play, l, &e) < 0) {
-		fprintf(stderr, "condnet tui: %s\n", e.msg[0] ? e.msg : "out of memory");
+	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal()) {
+		if (e.msg[0] || !l || !s)
+			fprintf(stderr, "condnet tui: %s\n", e.msg[0] ? e.msg : "out of memory");
 		session_free(s);
+		if (l)
+			lesson_free(l);
 		free(l);
 		return 1;
 	}
@@ -232,15 +257,18 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 		}
 	}
 	s->dirty = 0;
-	char note[2700], warn[1400];
+	char note[2700];
+	Err warn = {{0}};
 	/* recorded under other kernels or parts: said before it starts, and kept
 	 * on the screen's first line of news */
-	const char *w = session_log_check(l->path, warn, sizeof warn);
+	const char *w = session_log_check(l->path, &warn) < 0 ? warn.msg : NULL;
 	if (w)
 		fprintf(stderr, "condnet tui: %s\n", w);
-	snprintf(note, sizeof note,
-		 "%s%slesson %.1000s: %d actions; right arrow (or Enter) plays the next, left steps "
-		 "back", w ? w : "", w ? "; " : "", l->path, l->n - l->setup);
+	snprintf(
+	    note, sizeof note,
+	    "%s%slesson %.1000s: %d actions; right arrow (or Enter) plays the next, left steps "
+	    "back",
+	    w ? w : "", w ? "; " : "", l->path, l->n - l->setup);
 	TuiSetup su = *defaults;
 	su.note = note;
 	su.lesson = l;
@@ -266,24 +294,39 @@ int cmd_tui(int argc, char **argv)
 	if (!spec && !ta.play && datasets_available("mnist", ta.co.data.dir)) {
 		spec = "mnist", synthetic = 0;
 		snprintf(note, sizeof note, "data: MNIST, %d Haar-wavelet features (the default)",
-			 ta.co.data.features);
+		         ta.co.data.features);
 	} else if (!spec) {
 		spec = "synthetic";
-		snprintf(note, sizeof note,
-			 "data: the built-in synthetic set (MNIST is not fetched: data/fetch mnist)");
+		snprintf(
+		    note, sizeof note,
+		    "data: the built-in synthetic set (MNIST is not fetched: data/fetch mnist)");
 	} else {
 		snprintf(note, sizeof note, "data: %s", spec);
 	}
 	ta.co.data.spec = spec; /* and the batch commands' default widths for it */
-	TuiSetup su = {ta.ascii, note, NULL, ta.delay,
-		       ta.betas ? ta.betas : synthetic ? "0.2:1.4:0.2" : "1.0:2.4:0.2",
-		       ta.q ? ta.q : 5, ta.co.early_stop};
+	TuiSetup su = {ta.ascii,
+	               note,
+	               NULL,
+	               ta.delay,
+	               ta.betas    ? ta.betas
+	               : synthetic ? "0.2:1.4:0.2"
+	                           : "1.0:2.4:0.2",
+	               ta.q ? ta.q : 5,
+	               ta.co.early_stop};
 	if (ta.play)
 		return play(&ta, &su);
 	if (ta.delay > 0) {
 		fprintf(stderr, "condnet tui: --delay goes with --play\n");
 		return 2;
 	}
+	/* the log named is checked first (its messages), then the terminal,
+	 * before the log is created or a data set read */
+	if (ta.log && session_log_check_path(ta.log, &e) < 0) {
+		fprintf(stderr, "condnet: %s\n", e.msg);
+		return 1;
+	}
+	if (need_terminal())
+		return 1;
 	Session *s = session_new(&e);
 	if (!s) {
 		fprintf(stderr, "condnet: %s\n", e.msg);

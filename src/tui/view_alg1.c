@@ -15,31 +15,32 @@ static void intro(int y)
 {
 	screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 1: no iterations yet");
 	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-		       "s: one iteration (the first trains the network from fresh weights for %s "
-		       "epochs)",
-		       S(ETA));
+	               "s: one iteration (the first trains the network from fresh weights for %s "
+	               "epochs)",
+	               S(ETA));
 	screen_put_cut(y++, 0, 0, C_NORMAL, 0, "r: iterate until every %s %s %s", S(KAPPA),
-		       screen_ascii() ? "<=" : "≤", S(TAU));
+	               screen_ascii() ? "<=" : "≤", S(TAU));
 	screen_put_cut(y++, 0, 0, C_DIM, 0,
-		       "Each iteration removes, from every hidden layer with %s > %s, as many "
-		       "neurons as %s has singular values below %s%s/%s, and trains again.",
-		       S(KAPPA), S(TAU), S(WHAT), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU));
+	               "Each iteration removes, from every hidden layer with %s > %s, as many "
+	               "neurons as %s has singular values below %s%s/%s, and trains again.",
+	               S(KAPPA), S(TAU), S(WHAT), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU));
 }
 
-static const char *state(const Pub *p, char *buf, size_t len)
+static const char *state(const Shown *p, char *buf, size_t len)
 {
 	if (p->alg1_status == ALG1_RUNNING && p->alg1_live)
 		snprintf(buf, len, "more to do (s steps, r runs)");
 	else if (p->alg1_status == ALG1_RUNNING)
-		snprintf(buf, len, "the network has changed since: the next s starts afresh from it");
+		snprintf(buf, len,
+		         "the network has changed since: the next s starts afresh from it");
 	else
 		snprintf(buf, len, "%s: %s", alg1_status_name((Alg1Status)p->alg1_status),
-			 p->alg1_reason);
+		         p->alg1_reason);
 	return buf;
 }
 
 /* One summary row: k 0 τ, 1 η, 2 max κ, 3 Σ n_i, 4 test accuracy, 5 training error. */
-static void summary_row(const Pub *p, int k, int y, int first, int fit)
+static void summary_row(const Shown *p, int k, int y, int first, int fit)
 {
 	static const char *const name[] = {"τ", "η", "max κ", "Σ n_i", "test acc %", "err tr %"};
 	screen_put(y, 0, LW, C_TITLE, 1, "%s", name[k]);
@@ -56,14 +57,14 @@ static void summary_row(const Pub *p, int k, int y, int first, int fit)
 			snprintf(v, sizeof v, "%ld", rc->sum_n);
 		else if (k == 4)
 			snprintf(v, sizeof v, isnan(rc->eval_error) ? "-" : "%.2f",
-				 100 * (1 - rc->eval_error));
+			         100 * (1 - rc->eval_error));
 		else
 			snprintf(v, sizeof v, "%.2f", 100 * rc->train_error);
 		screen_put(y, LW + (r - first) * CW, CW, C_NORMAL, 0, "%8s", v);
 	}
 }
 
-void view_alg1(const Pub *p, UiState *u, int top, int bot)
+void view_alg1(const Shown *p, UiState *u, int top, int bot)
 {
 	int y = top;
 	char st[400];
@@ -81,11 +82,11 @@ void view_alg1(const Pub *p, UiState *u, int top, int bot)
 	char ind[64] = "";
 	if (first > 0 || last < p->nrec)
 		snprintf(ind, sizeof ind, " %s it %d-%d of 0-%d %s", first ? "◀" : " ",
-			 p->rec[first].iter, p->rec[last - 1].iter, p->rec[p->nrec - 1].iter,
-			 last < p->nrec ? "▶" : " ");
+		         p->rec[first].iter, p->rec[last - 1].iter, p->rec[p->nrec - 1].iter,
+		         last < p->nrec ? "▶" : " ");
 	int iw = screen_width(ind);
 	screen_put_cut(y, 0, COLS - iw, C_TITLE, 1, "Algorithm 1, iterations 0-%d: %s", p->nrec - 1,
-		       state(p, st, sizeof st));
+	               state(p, st, sizeof st));
 	screen_put(y++, COLS - iw, iw, C_KEY, 1, "%s", ind);
 	screen_put(y, 0, LW, C_TITLE, 1, "layer");
 	for (int r = first; r < last; r++) {
@@ -106,20 +107,22 @@ void view_alg1(const Pub *p, UiState *u, int top, int bot)
 		for (int r = first; r < last; r++) {
 			const Alg1Record *rc = &p->rec[r];
 			/* marked as decided then: at the τ this iteration ran with */
-			int over = i < m && rc->kappa[i - 1] > rc->tau;
+			int over = i < m && cond_over(rc->kappa[i - 1], rc->tau);
 			char v[16];
 			snprintf(v, sizeof v, "%d%s", rc->n[i], over ? "!" : " ");
-			screen_put(y, LW + (r - first) * CW, CW, over ? C_WARN : C_NORMAL, 0, "%9s", v);
+			screen_put(y, LW + (r - first) * CW, CW, over ? C_WARN : C_NORMAL, 0, "%9s",
+			           v);
 		}
 	}
 	if (m > rows)
 		screen_put(y - 1, 6 + (m > 9), 3, C_KEY, 1, "%s%s", u->row_first ? "▲" : "",
-			   u->row_first + rows < m ? "▼" : "");
+		           u->row_first + rows < m ? "▼" : "");
 	for (int k = 0; k < 6 && y <= bot - 1; k++, y++)
 		summary_row(p, k, y, first, fit);
-	screen_put_cut(bot, 0, 0, C_DIM, 0,
-		       "n_i per iteration; ! %s > %s at that iteration's %s: p_i neurons went next   "
-		       "%s Home End scroll, %s layers",
-		       S(KAPPA), S(TAU), S(TAU), screen_ascii() ? "<- ->" : "← →",
-		       screen_ascii() ? "Up Down" : "↑↓");
+	screen_put_cut(
+	    bot, 0, 0, C_DIM, 0,
+	    "n_i per iteration; ! %s > %s at that iteration's %s: p_i neurons went next   "
+	    "%s Home End scroll, %s layers",
+	    S(KAPPA), S(TAU), S(TAU), screen_ascii() ? "<- ->" : "← →",
+	    screen_ascii() ? "Up Down" : "↑↓");
 }

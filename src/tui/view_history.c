@@ -24,31 +24,31 @@ static const char *glyph(int i, char *buf)
 
 /* A log-scale κ chart of m series over x[0..n): kappa(r, i) gives κ of layer
  * i at point r. */
-typedef double (*KappaAt)(const Pub *p, int r, int i);
+typedef double (*KappaAt)(const Shown *p, int r, int i);
 
-static double rec_kappa(const Pub *p, int r, int i)
+static double rec_kappa(const Shown *p, int r, int i)
 {
 	return p->rec[r].kappa[i];
 }
 
-static double rec_x(const Pub *p, int r)
+static double rec_x(const Shown *p, int r)
 {
 	return p->rec[r].iter;
 }
 
-static double ser_kappa(const Pub *p, int r, int i)
+static double ser_kappa(const Shown *p, int r, int i)
 {
 	return p->ks.kappa[(size_t)r * (size_t)p->ks.m + (size_t)i];
 }
 
-static double ser_x(const Pub *p, int r)
+static double ser_x(const Shown *p, int r)
 {
 	return p->ks.epoch[r];
 }
 
-static void kappa_chart(const Pub *p, int top, int left, int rows, int cols, int n, int m,
-			double x0, double x1, double (*xat)(const Pub *, int), KappaAt kat,
-			int every)
+static void kappa_chart(const Shown *p, int top, int left, int rows, int cols, int n, int m,
+                        double x0, double x1, double (*xat)(const Shown *, int), KappaAt kat,
+                        int every)
 {
 	double lo = p->tau, hi = p->tau;
 	for (int r = 0; r < n; r++)
@@ -64,21 +64,21 @@ static void kappa_chart(const Pub *p, int top, int left, int rows, int cols, int
 	if (plot_begin(&pl, top, left, rows, cols, 5, 1, x0, x1, lo, hi, 1) < 0)
 		return;
 	pl.vfirst = 1;
-	plot_axes(&pl, NULL, 1);
+	plot_axes(&pl, 0, NULL, 1);
 	plot_hline(&pl, p->tau, C_MARK, NULL);
 	for (int i = 0; i < m; i++)
 		for (int r = 1; r < n; r++) {
 			double a = kat(p, r - 1, i), b = kat(p, r, i);
-			plot_line(&pl, xat(p, r - 1), isfinite(a) ? a : hi, xat(p, r), isfinite(b) ? b : hi,
-				  layer_color[i % 6]);
+			plot_line(&pl, xat(p, r - 1), isfinite(a) ? a : hi, xat(p, r),
+			          isfinite(b) ? b : hi, layer_color[i % 6]);
 		}
 	char g[4], lab[24];
 	for (int r = 0; r < n; r++)
 		for (int i = 0; i < m; i++)
 			if (r % every == 0 || r == n - 1) {
 				double k = kat(p, r, i);
-				plot_mark(&pl, xat(p, r), isfinite(k) ? k : hi, layer_color[i % 6], 1,
-					  isfinite(k) ? glyph(i + 1, g) : "^");
+				plot_mark(&pl, xat(p, r), isfinite(k) ? k : hi, layer_color[i % 6],
+				          1, isfinite(k) ? glyph(i + 1, g) : "^");
 			}
 	plot_hlabel(&pl, p->tau, C_MARK, screen_ascii() ? "tau" : "τ");
 	snprintf(lab, sizeof lab, "%g", x0);
@@ -88,13 +88,13 @@ static void kappa_chart(const Pub *p, int top, int left, int rows, int cols, int
 	plot_end(&pl);
 }
 
-static double small_value(const Pub *p, int which, int r)
+static double small_value(const Shown *p, int which, int r)
 {
 	return which ? 100 * (1 - p->rec[r].eval_error) : (double)p->rec[r].sum_n;
 }
 
 /* Too few rows for a plot: the first and last values and a one-row chart. */
-static void small_spark(const Pub *p, int which, int y, int left, int cols, double lo, double hi)
+static void small_spark(const Shown *p, int which, int y, int left, int cols, double lo, double hi)
 {
 	static const char *const lv[8] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
 	static const char la[8] = {'_', '.', '-', ':', '=', '+', '*', '#'};
@@ -113,7 +113,7 @@ static void small_spark(const Pub *p, int which, int y, int left, int cols, doub
 
 /* Σ n_i (which 0) or the test accuracy (1) per iteration: a plot, or a
  * one-row chart when rows are few. */
-static void small_chart(const Pub *p, int which, int top, int left, int rows, int cols)
+static void small_chart(const Shown *p, int which, int top, int left, int rows, int cols)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	for (int r = 0; r < p->nrec; r++) {
@@ -123,11 +123,11 @@ static void small_chart(const Pub *p, int which, int top, int left, int rows, in
 	}
 	double first = small_value(p, which, 0), last = small_value(p, which, p->nrec - 1);
 	if (!which)
-		screen_put_cut(top, left, cols, C_TITLE, 1, "%s n_i %.0f%s%.0f per iteration", S(SUM),
-			       first, S(ARROW), last);
+		screen_put_cut(top, left, cols, C_TITLE, 1, "%s n_i %.0f%s%.0f per iteration",
+		               S(SUM), first, S(ARROW), last);
 	else
 		screen_put_cut(top, left, cols, C_TITLE, 1, "test accuracy %.2f%s%.2f %%", first,
-			       S(ARROW), last);
+		               S(ARROW), last);
 	if (!isfinite(lo))
 		return;
 	if (rows < 6) {
@@ -141,14 +141,14 @@ static void small_chart(const Pub *p, int which, int top, int left, int rows, in
 	double x1 = p->rec[p->nrec - 1].iter;
 	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 6, 1, 0, x1 > 0 ? x1 : 1, lo, hi, 0) < 0)
 		return;
-	plot_axes(&pl, which && hi - lo < 10 ? "%.1f" : "%.0f", 1);
+	plot_axes(&pl, which && hi - lo < 10 ? 1 : 0, NULL, 1);
 	for (int r = 0; r < p->nrec; r++) {
 		double v = small_value(p, which, r);
 		if (r > 0)
-			plot_line(&pl, p->rec[r - 1].iter, small_value(p, which, r - 1), p->rec[r].iter, v,
-				  C_DIM);
+			plot_line(&pl, p->rec[r - 1].iter, small_value(p, which, r - 1),
+			          p->rec[r].iter, v, C_DIM);
 		plot_mark(&pl, p->rec[r].iter, v, which ? C_GOOD : C_TITLE, 1,
-			  screen_ascii() ? "o" : "•");
+		          screen_ascii() ? "o" : "•");
 	}
 	plot_end(&pl);
 }
@@ -165,37 +165,37 @@ static void legend(int y, int x, int xmax, int m)
 }
 
 /* κ, Σ n_i and the test accuracy per Algorithm-1 iteration in rows top..bot. */
-static void iterations(const Pub *p, int top, int bot)
+static void iterations(const Shown *p, int top, int bot)
 {
 	int h = bot - top + 1, lw = COLS * 3 / 5;
 	if (!p->nrec) {
 		screen_put_cut(top, 0, 0, C_DIM, 0,
-			       "Algorithm 1 has not run: s steps it, and %s, %s n_i and the test "
-			       "accuracy of every iteration are charted here.",
-			       S(KAPPA), S(SUM));
+		               "Algorithm 1 has not run: s steps it, and %s, %s n_i and the test "
+		               "accuracy of every iteration are charted here.",
+		               S(KAPPA), S(SUM));
 		return;
 	}
 	int m = p->rec[0].m, n = p->nrec;
-	int x = screen_put(top, 0, lw, C_TITLE, 1, "%s(%s) per Algorithm-1 iteration (log)", S(KAPPA),
-			   S(WHAT));
+	int x = screen_put(top, 0, lw, C_TITLE, 1, "%s(%s) per Algorithm-1 iteration (log)",
+	                   S(KAPPA), S(WHAT));
 	legend(top, x, lw - 1, m);
 	kappa_chart(p, top + 1, 0, h - 1, lw - 1, n, m, 0,
-		    p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1, rec_x, rec_kappa,
-		    n > (lw - 8) / 2 ? n / ((lw - 8) / 2) + 1 : 1);
+	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1, rec_x, rec_kappa,
+	            n > (lw - 8) / 2 ? n / ((lw - 8) / 2) + 1 : 1);
 	small_chart(p, 0, top, lw, h / 2, COLS - lw);
 	small_chart(p, 1, top + h / 2, lw, h - h / 2, COLS - lw);
 }
 
 /* κ of every layer against epochs of the last training in rows top..bot,
  * columns left to left + cols - 1. */
-static void epochs(const Pub *p, int top, int bot, int left, int cols)
+static void epochs(const Shown *p, int top, int bot, int left, int cols)
 {
-	const PubSeries *k = &p->ks;
+	const ShownSeries *k = &p->ks;
 	if (!k->n) {
 		screen_put_cut(top, left, cols, C_DIM, 0,
-			       "No training yet: t trains, s steps Algorithm 1; %s of every layer "
-			       "against epochs shows here.",
-			       S(KAPPA));
+		               "No training yet: t trains, s steps Algorithm 1; %s of every layer "
+		               "against epochs shows here.",
+		               S(KAPPA));
 		return;
 	}
 	char title[200];
@@ -209,12 +209,12 @@ static void epochs(const Pub *p, int top, int bot, int left, int cols)
 	 * (early stopping ends before the cap) */
 	double x1 = p->busy && k->epochs > 0 ? k->epochs : k->epoch[k->n - 1];
 	kappa_chart(p, top + 1, left, bot - top, cols, k->n, k->m, 0, x1 > 0 ? x1 : 1, ser_x,
-		    ser_kappa, k->n > 12 ? k->n / 12 : 1);
+	            ser_kappa, k->n > 12 ? k->n / 12 : 1);
 }
 
 /* The title of the validation curve: what trained, and what early
  * stopping did or does. */
-static void curve_title(const PubEpochs *k, int top, int left, int cols)
+static void curve_title(const ShownEpochs *k, int top, int left, int cols)
 {
 	char what[320];
 	int best = k->best;
@@ -222,15 +222,15 @@ static void curve_title(const PubEpochs *k, int top, int left, int cols)
 		snprintf(what, sizeof what, "no validation split (S sets early stopping)");
 	else if (k->done)
 		snprintf(what, sizeof what, "%d of %d epochs%s, kept %d (%.2f%%)", k->n, k->epochs,
-			 k->stopped_early ? ", early stop" : "", best,
-			 best > 0 && best <= k->n ? 100 * k->val_acc[best - 1] : NAN);
+		         k->stopped_early ? ", early stop" : "", best,
+		         best > 0 && best <= k->n ? 100 * k->val_acc[best - 1] : NAN);
 	else
 		snprintf(what, sizeof what, "epoch %d of %d, best %d (%.2f%%)", k->n, k->epochs,
-			 best, best > 0 && best <= k->n ? 100 * k->val_acc[best - 1] : NAN);
+		         best, best > 0 && best <= k->n ? 100 * k->val_acc[best - 1] : NAN);
 	int x = screen_put(top, left, cols, C_TITLE, 1, "%s: ",
-			   k->val ? (screen_ascii() ? "o validation . training accuracy"
-						    : "• validation · training accuracy")
-				  : "training accuracy per epoch");
+	                   k->val ? (screen_ascii() ? "o validation . training accuracy"
+	                                            : "• validation · training accuracy")
+	                          : "training accuracy per epoch");
 	/* the last epoch's rate and what trained only where they fit: never cut */
 	size_t n = strlen(what);
 	snprintf(what + n, sizeof what - n, ", lr %.3g", k->lr[k->n - 1]);
@@ -246,12 +246,12 @@ static void curve_title(const PubEpochs *k, int top, int left, int cols)
 /* The accuracy per epoch of the last t training: validation (•, drawn
  * over) and training (·), and the kept (or best so far) epoch marked with a
  * bar and a *. */
-static void curve(const Pub *p, int top, int left, int rows, int cols)
+static void curve(const Shown *p, int top, int left, int rows, int cols)
 {
-	const PubEpochs *k = &p->ep;
+	const ShownEpochs *k = &p->ep;
 	if (!k->n) {
 		screen_put_cut(top, left, cols, C_DIM, 0,
-			       "No t training yet: its validation accuracy per epoch shows here.");
+		               "No t training yet: its validation accuracy per epoch shows here.");
 		return;
 	}
 	curve_title(k, top, left, cols);
@@ -272,7 +272,7 @@ static void curve(const Pub *p, int top, int left, int rows, int cols)
 	/* half an epoch of margin: the first epoch's bar stays off the axis */
 	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 6, 1, 0.5, x1 + 0.5, lo, hi, 0) < 0)
 		return;
-	plot_axes(&pl, hi - lo < 10 ? "%.1f%%" : "%.0f%%", 1);
+	plot_axes(&pl, hi - lo < 10 ? 1 : 0, "%", 1);
 	int best = k->val && k->best > 0 && k->best <= k->n ? k->best : 0;
 	if (best)
 		plot_vbar(&pl, best, lo, hi, C_MARK);
@@ -295,7 +295,7 @@ static void curve(const Pub *p, int top, int left, int rows, int cols)
 	plot_end(&pl);
 }
 
-void view_history(const Pub *p, UiState *u, int top, int bot)
+void view_history(const Shown *p, UiState *u, int top, int bot)
 {
 	int h = bot - top + 1;
 	if (h >= 22) {
@@ -307,8 +307,8 @@ void view_history(const Pub *p, UiState *u, int top, int bot)
 	}
 	/* a short screen: one chart at a time */
 	static const char *const next[] = {"κ against epochs of the last training",
-					   "the accuracy per epoch of the last t training",
-					   "the Algorithm-1 iterations"};
+	                                   "the accuracy per epoch of the last t training",
+	                                   "the Algorithm-1 iterations"};
 	int pg = u->hist_page % 3;
 	if (pg == 1)
 		epochs(p, top, bot - 1, 0, COLS);

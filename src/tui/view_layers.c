@@ -10,7 +10,7 @@
 
 /* The bottom of the sparklines' shared log scale: a decade at or below the
  * smallest positive σ_j/σ₁ of any layer and half of 1/τ. */
-static double spark_floor(const Pub *p)
+static double spark_floor(const Shown *p)
 {
 	double lo = 0.5 / p->tau;
 	for (int i = 0; i < p->m; i++) {
@@ -23,11 +23,11 @@ static double spark_floor(const Pub *p)
 	return pow(10, floor(log10(lo)));
 }
 
-static void layer_row(const Pub *p, const UiState *u, int i, int y, int sx, double lo)
+static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, double lo)
 {
 	const LayerCond *lc = &p->lc[i];
 	char kb[48], flags[4] = "", qr[16];
-	int over = lc->kappa > p->tau, deficient = lc->rank_svd < p->n[i + 1];
+	int over = cond_over(lc->kappa, p->tau), deficient = lc->rank_svd < p->n[i + 1];
 	snprintf(flags, sizeof flags, "%s%s", over ? "!" : "", deficient ? "r" : "");
 	views_kappa(lc->kappa, p->tau, kb, sizeof kb);
 	if (isinf(lc->kappa) && p->bias0 && p->bias0[i])
@@ -39,7 +39,7 @@ static void layer_row(const Pub *p, const UiState *u, int i, int y, int sx, doub
 	screen_put(y, 0, 2, C_WARN, 1, "%s", flags);
 	screen_put(y, 2, 3, i + 1 == u->layer ? C_SEL : C_NORMAL, i + 1 == u->layer, "%3d", i + 1);
 	screen_put(y, 5, 0, over ? C_WARN : C_NORMAL, over, "%s %5d  %s %4d %5d %4s",
-		   i == p->m - 1 ? "*" : " ", p->n[i + 1], kb, lc->p, lc->rank_svd, qr);
+	           i == p->m - 1 ? "*" : " ", p->n[i + 1], kb, lc->p, lc->rank_svd, qr);
 	double v[1024];
 	int nv = lc->nsv < 1024 ? lc->nsv : 1024;
 	for (int j = 0; j < nv; j++)
@@ -47,7 +47,7 @@ static void layer_row(const Pub *p, const UiState *u, int i, int y, int sx, doub
 	screen_spark(y, sx, COLS - sx, v, nv, lo, 1.0 / p->tau);
 }
 
-void view_layers(const Pub *p, UiState *u, int top, int bot)
+void view_layers(const Shown *p, UiState *u, int top, int bot)
 {
 	int sx = 43, y = top;
 	char kb[48];
@@ -63,11 +63,10 @@ void view_layers(const Pub *p, UiState *u, int top, int bot)
 	char lob[16];
 	snprintf(lob, sizeof lob, lo >= 1e-3 ? "%g" : "1e%.0f", lo >= 1e-3 ? lo : log10(lo));
 	screen_put(y, 0, 0, C_TITLE, 1, "    i   n_i  %s(%s)%*s p_i  rank   QR", S(KAPPA), S(WHAT),
-		   screen_ascii() ? 0 : 5, "");
-	int x = screen_put(y, sx, 0, C_TITLE, 1, "%s_j/%s%s (log %s%s%s%s1, | at 1/%s)",
-			   S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁",
-			   screen_ascii() ? "_" : "▁", lob, S(ELLIPSIS), screen_ascii() ? "#" : "█",
-			   S(TAU));
+	           screen_ascii() ? 0 : 5, "");
+	int x = screen_put(y, sx, 0, C_TITLE, 1, "%s_j/%s%s (log %s%s%s%s1, | at 1/%s)", S(SIGMA),
+	                   S(SIGMA), screen_ascii() ? "_1" : "₁", screen_ascii() ? "_" : "▁", lob,
+	                   S(ELLIPSIS), screen_ascii() ? "#" : "█", S(TAU));
 	if (p->live && sx + x + 6 <= COLS)
 		screen_put(y, sx + x + 1, 0, C_KEY, 1, "live");
 	else if (p->live)
@@ -82,7 +81,7 @@ void view_layers(const Pub *p, UiState *u, int top, int bot)
 		layer_row(p, u, i, y, sx, lo);
 	if (p->m > rows)
 		screen_put(top, COLS - 14, 14, C_KEY, 0, "%s%s %d of %d", first ? "▲" : " ",
-			   first + rows < p->m ? "▼" : " ", rows, p->m);
+		           first + rows < p->m ? "▼" : " ", rows, p->m);
 	double maxk = 0;
 	long sum = 0;
 	for (int i = 0; i < p->m; i++) {
@@ -90,12 +89,12 @@ void view_layers(const Pub *p, UiState *u, int top, int bot)
 		sum += p->n[i + 1];
 	}
 	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
-		       "%s n_i %ld (layers 1..m)   max %s %s   * output layer (never reduced)   "
-		       "↑↓ layer, Enter: its spectrum",
-		       S(SUM), sum, S(KAPPA), views_kappa(maxk, p->tau, kb, sizeof kb));
-	screen_put_cut(bot, 0, 0, C_DIM, 0,
-		       "! %s > %s: p_i %s below %s%s/%s go next   r rank < n_i   %s b=0: zero bias row"
-		       "   x explains",
-		       S(KAPPA), S(TAU), S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU),
-		       S(INF));
+	               "%s n_i %ld (layers 1..m)   max %s %s   * output layer (never reduced)   "
+	               "↑↓ layer, Enter: its spectrum",
+	               S(SUM), sum, S(KAPPA), views_kappa(maxk, p->tau, kb, sizeof kb));
+	screen_put_cut(
+	    bot, 0, 0, C_DIM, 0,
+	    "! %s > %s: p_i %s below %s%s/%s go next   r rank < n_i   %s b=0: zero bias row"
+	    "   x explains",
+	    S(KAPPA), S(TAU), S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU), S(INF));
 }

@@ -69,22 +69,23 @@ static void explain_page(Win *w)
 		entry(w, explain_terms[i].term, explain_terms[i].text, 0);
 }
 
-static void log_page(const Pub *p, Win *w)
+static void log_page(const Shown *p, Win *w)
 {
 	int n = worker_narr_count(p);
 	if (!n)
-		para(w, 2, C_DIM, 0, "Nothing has happened yet: every action says here what it did.");
+		para(w, 2, C_DIM, 0,
+		     "Nothing has happened yet: every action says here what it did.");
 	for (int k = 0; k < n; k++) {
 		if (w->line >= w->top && w->line < w->top + w->rows)
 			screen_put(w->y0 + w->line - w->top, 0, 2, C_KEY, 1, "%s",
-				   screen_ascii() ? ">" : "▸");
+			           screen_ascii() ? ">" : "▸");
 		para(w, 2, C_NORMAL, 0, worker_narr(p, k));
 	}
 }
 
-static void order_page(const Pub *p, Win *w)
+static void order_page(const Shown *p, Win *w)
 {
-	const PubSqueeze *q = &p->sq;
+	const ShownSqueeze *q = &p->sq;
 	char buf[8192];
 	if (!q->waiting) {
 		para(w, 2, C_DIM, 0, "No squeeze proposal is waiting (z starts a squeeze).");
@@ -93,14 +94,15 @@ static void order_page(const Pub *p, Win *w)
 	for (int part = 0; part < 2; part++) {
 		size_t n = 0;
 		int from = part ? q->nkeep : 0, to = part ? q->n_before : q->nkeep;
-		n += (size_t)snprintf(buf, sizeof buf, "%s (%d):", part ? "removed" : "kept", to - from);
+		n += (size_t)snprintf(buf, sizeof buf, "%s (%d):", part ? "removed" : "kept",
+		                      to - from);
 		for (int j = from; j < to && n + 12 < sizeof buf; j++)
 			n += (size_t)snprintf(buf + n, sizeof buf - n, " %d", q->perm[j]);
 		para(w, 2, part ? C_WARN : C_GOOD, 0, buf);
 	}
 }
 
-static const char *title(const Pub *p, PanelId id, char *buf, size_t len)
+static const char *title(const Shown *p, PanelId id, char *buf, size_t len)
 {
 	switch (id) {
 	case PANEL_KEYS:
@@ -110,13 +112,14 @@ static const char *title(const Pub *p, PanelId id, char *buf, size_t len)
 	case PANEL_LOG:
 		return "Narration: what every action did and why (newest last)";
 	default:
-		snprintf(buf, len, "Pivoted-QR order of layer %d, neurons from 1, most independent first",
-			 p->sq.layer);
+		snprintf(buf, len,
+		         "Pivoted-QR order of layer %d, neurons from 1, most independent first",
+		         p->sq.layer);
 		return buf;
 	}
 }
 
-void view_panel(const Pub *p, UiState *u, int top, int bot)
+void view_panel(const Shown *p, UiState *u, int top, int bot)
 {
 	char tb[160];
 	screen_put_cut(top, 0, COLS - 12, C_TITLE, 1, "%s", title(p, u->panel, tb, sizeof tb));
@@ -144,5 +147,5 @@ void view_panel(const Pub *p, UiState *u, int top, int bot)
 	}
 	if (u->lines > u->rows)
 		screen_put(top, COLS - 11, 11, C_KEY, 1, " %s %d/%d", u->top ? "▲" : " ",
-			   u->top + u->rows < u->lines ? u->top + u->rows : u->lines, u->lines);
+		           u->top + u->rows < u->lines ? u->top + u->rows : u->lines, u->lines);
 }

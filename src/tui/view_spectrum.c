@@ -8,7 +8,7 @@
 #include "tui/screen.h"
 #include "tui/views_int.h"
 
-void view_spectrum(const Pub *p, UiState *u, int top, int bot)
+void view_spectrum(const Shown *p, UiState *u, int top, int bot)
 {
 	char kb[48];
 	if (!p->lc || !p->n) {
@@ -23,29 +23,31 @@ void view_spectrum(const Pub *p, UiState *u, int top, int bot)
 	int l = u->layer, y = top;
 	char qr[16];
 	snprintf(qr, sizeof qr, lc->rank_qr >= 0 ? "%d" : "-", lc->rank_qr);
-	screen_put_cut(y++, 0, 0, C_TITLE, 1,
-		       "Layer %d of %d%s (%s): %d neurons, %s %d%s%d, %s %s, p_i %d, rank %d SVD, %s "
-		       "QR%s",
-		       l, p->m, l == p->m ? ", output" : "", screen_ascii() ? "Up Down" : "↑↓",
-		       p->n[l], S(WHAT), lc->rows, S(TIMES), lc->cols, S(KAPPA),
-		       views_kappa(lc->kappa, p->tau, kb, sizeof kb), lc->p, lc->rank_svd, qr,
-		       p->live ? "  live" : "");
+	screen_put_cut(
+	    y++, 0, 0, C_TITLE, 1,
+	    "Layer %d of %d%s (%s): %d neurons, %s %d%s%d, %s %s, p_i %d, rank %d SVD, %s "
+	    "QR%s",
+	    l, p->m, l == p->m ? ", output" : "", screen_ascii() ? "Up Down" : "↑↓", p->n[l],
+	    S(WHAT), lc->rows, S(TIMES), lc->cols, S(KAPPA),
+	    views_kappa(lc->kappa, p->tau, kb, sizeof kb), lc->p, lc->rank_svd, qr,
+	    p->live ? "  live" : "");
 	double v[4096];
 	int nv = lc->nsv < 4096 ? lc->nsv : 4096;
 	for (int j = 0; j < nv; j++)
 		v[j] = lc->sv[0] > 0 ? lc->sv[j] / lc->sv[0] : 0;
 	char t1[160], t2[160];
 	snprintf(t1, sizeof t1, "%s_j/%s%s (log): × the p_i = %d below 1/%s", S(SIGMA), S(SIGMA),
-		 screen_ascii() ? "_1" : "₁", lc->p, S(TAU));
+	         screen_ascii() ? "_1" : "₁", lc->p, S(TAU));
 	int rows = bot - y, half = lc->rdiag ? COLS / 2 : COLS;
-	views_profile(y, 0, rows, half - (lc->rdiag ? 1 : 0), t1, v, nv, p->tau, -1);
+	views_profile(y, 0, rows, half - (lc->rdiag ? 1 : 0), t1, v, nv, p->tau, lc->rank_svd);
 	if (lc->rdiag) {
 		snprintf(t2, sizeof t2, "|r_jj|/|r_11|, pivot order: rank (QR) %d", lc->rank_qr);
-		views_profile(y, half, rows, COLS - half, t2, lc->rdiag, lc->nsv, p->tau, -1);
+		views_profile(y, half, rows, COLS - half, t2, lc->rdiag, lc->nsv, p->tau,
+		              lc->rank_qr);
 	}
-	screen_put_cut(bot, 0, 0, C_DIM, 0,
-		       "%s_j/%s%s is one singular value of %s relative to the largest; those under the "
-		       "line 1/%s make %s > %s (x explains)",
-		       S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", S(WHAT), S(TAU), S(KAPPA),
-		       S(TAU));
+	screen_put_cut(
+	    bot, 0, 0, C_DIM, 0,
+	    "%s_j/%s%s is one singular value of %s relative to the largest; those under the "
+	    "line 1/%s make %s > %s (x explains)",
+	    S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", S(WHAT), S(TAU), S(KAPPA), S(TAU));
 }

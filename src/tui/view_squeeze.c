@@ -12,17 +12,19 @@
 static void intro(int y)
 {
 	screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 3: squeeze the trained network");
-	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-		       "z: for each hidden layer with %s > %s, pivoted QR of %s proposes which neurons "
-		       "go;",
-		       S(KAPPA), S(TAU), S(WHAT));
-	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-		       "   y applies, n refuses, a applies it and all the rest, Esc stops, c toggles "
-		       "compensation.");
+	screen_put_cut(
+	    y++, 0, 0, C_NORMAL, 0,
+	    "z: for each hidden layer with %s > %s, pivoted QR of %s proposes which neurons "
+	    "go;",
+	    S(KAPPA), S(TAU), S(WHAT));
+	screen_put_cut(
+	    y++, 0, 0, C_NORMAL, 0,
+	    "   y applies, n refuses, a applies it and all the rest, Esc stops, c toggles "
+	    "compensation.");
 }
 
 /* The pivot order on up to two rows, cut with a way to see it all. */
-static int order(const PubSqueeze *q, int y)
+static int order(const ShownSqueeze *q, int y)
 {
 	char ord[4096];
 	size_t n = 0;
@@ -55,45 +57,53 @@ static int order(const PubSqueeze *q, int y)
 	return y + 2;
 }
 
-static void proposal(const Pub *p, int y, int bot)
+static void proposal(const Shown *p, int y, int bot)
 {
-	const PubSqueeze *q = &p->sq;
+	const ShownSqueeze *q = &p->sq;
 	char kb[48], kb2[48];
 	int l = q->layer;
-	screen_put_cut(y++, 0, 0, C_WARN, 1,
-		       "Layer %d: %d neurons, decision %s(%s) %s > %s %g (after the earlier layers' "
-		       "removals)",
-		       l, q->n_before, S(KAPPA), S(WHAT), views_kappa(q->kappa_before, p->tau, kb, sizeof kb),
-		       S(TAU), p->tau);
+	screen_put_cut(
+	    y++, 0, 0, C_WARN, 1,
+	    "Layer %d: %d neurons, decision %s(%s) %s > %s %g (after the earlier layers' "
+	    "removals)",
+	    l, q->n_before, S(KAPPA), S(WHAT), views_kappa(q->kappa_before, p->tau, kb, sizeof kb),
+	    S(TAU), p->tau);
 	y = order(q, y);
-	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-		       "QR keeps %d (|r_jj| %s |r_11|/%s), the %s loop keeps %d: remove %d, %s after %s",
-		       q->p_qr, screen_ascii() ? ">=" : "≥", S(TAU), S(KAPPA), q->nkeep,
-		       q->n_before - q->nkeep, S(KAPPA),
-		       views_kappa(q->kappa_after, p->tau, kb2, sizeof kb2));
+	screen_put_cut(
+	    y++, 0, 0, C_NORMAL, 0,
+	    "QR keeps %d (|r_jj| %s |r_11|/%s), the %s loop keeps %d: remove %d, %s after %s",
+	    q->p_qr, screen_ascii() ? ">=" : "≥", S(TAU), S(KAPPA), q->nkeep,
+	    q->n_before - q->nkeep, S(KAPPA), views_kappa(q->kappa_after, p->tau, kb2, sizeof kb2));
 	if (isnan(q->cmp[0])) {
-		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-			       "what-if on the test set: now %.2f%%; measuring the choice against the "
-			       "norm rule and %d random orders…",
-			       q->acc_now, q->draws);
+		screen_put_cut(
+		    y++, 0, 0, C_NORMAL, 0,
+		    "what-if on the test set: now %.2f%%; measuring the choice against the "
+		    "norm rule and %d random orders…",
+		    q->acc_now, q->draws);
 		y += 2;
 	} else {
+		/* in brackets: the share of the test set answered as now (80 columns) */
 		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-			       "what-if on the test set: now %.2f%%, after %.2f%%, with compensation %.2f%%",
-			       q->acc_now, q->acc_after, q->acc_comp);
-		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-			       "keeping %d chosen by QR %.2f%%, by norm %.2f%%, at random %.2f%%%s%.2f "
-			       "(%d draws)",
-			       q->nkeep, q->cmp[0], q->cmp[1], q->cmp[2], screen_ascii() ? "+-" : "±",
-			       q->cmp_sd, q->draws);
-		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-			       "  and compensated: by QR %.2f%%, by norm %.2f%%, at random %.2f%%%s%.2f",
-			       q->cmp_comp[0], q->cmp_comp[1], q->cmp_comp[2],
-			       screen_ascii() ? "+-" : "±", q->cmp_sd_comp);
+		               "what-if: now %.2f%%, after %.2f%% (%.1f%% as now), compensated "
+		               "%.2f%% (%.1f%%)",
+		               q->acc_now, q->acc_after, q->agree_after, q->acc_comp,
+		               q->agree_comp);
+		screen_put_cut(
+		    y++, 0, 0, C_NORMAL, 0,
+		    "keeping %d chosen by QR %.2f%%, by norm %.2f%%, at random %.2f%%%s%.2f "
+		    "(%d draws)",
+		    q->nkeep, q->cmp[0], q->cmp[1], q->cmp[2], screen_ascii() ? "+-" : "±",
+		    q->cmp_sd, q->draws);
+		screen_put_cut(
+		    y++, 0, 0, C_NORMAL, 0,
+		    "  and compensated: by QR %.2f%%, by norm %.2f%%, at random %.2f%%%s%.2f",
+		    q->cmp_comp[0], q->cmp_comp[1], q->cmp_comp[2], screen_ascii() ? "+-" : "±",
+		    q->cmp_sd_comp);
 	}
-	screen_put_cut(y++, 0, 0, C_KEY, 1,
-		       "y apply  n refuse  a apply all remaining  c compensation: %s  p order  Esc stop",
-		       q->comp ? "on" : "off");
+	screen_put_cut(
+	    y++, 0, 0, C_KEY, 1,
+	    "y apply  n refuse  a apply all remaining  c compensation: %s  p order  Esc stop",
+	    q->comp ? "on" : "off");
 	int rows = bot - y + 1, half = COLS / 2;
 	if (rows < 6 || !p->lc || l < 1 || l > p->m)
 		return;
@@ -104,23 +114,24 @@ static void proposal(const Pub *p, int y, int bot)
 		v[j] = lc->sv[0] > 0 ? lc->sv[j] / lc->sv[0] : 0;
 	char t1[128], t2[128];
 	snprintf(t1, sizeof t1, "%s_j/%s%s of layer %d (log; × below 1/%s)", S(SIGMA), S(SIGMA),
-		 screen_ascii() ? "_1" : "₁", l, S(TAU));
+	         screen_ascii() ? "_1" : "₁", l, S(TAU));
 	snprintf(t2, sizeof t2, "|r_jj|/|r_11| in pivot order (× removed)");
-	views_profile(y, 0, rows, half - 1, t1, v, nv, p->tau, -1);
+	views_profile(y, 0, rows, half - 1, t1, v, nv, p->tau, lc->rank_svd);
 	views_profile(y, half, rows, COLS - half, t2, q->rdiag, q->nrdiag, p->tau, q->nkeep);
 }
 
-void view_squeeze(const Pub *p, UiState *u, int top, int bot)
+void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 {
-	const PubSqueeze *q = &p->sq;
+	const ShownSqueeze *q = &p->sq;
 	int y = top;
 	(void)u;
 	if (!q->active && !q->ndone && isnan(q->acc_end)) {
 		intro(y);
 		return;
 	}
-	screen_put_cut(y++, 0, 0, C_TITLE, 1, "Algorithm 3 at %s %g: test accuracy at the start %.2f%%",
-		       S(TAU), p->tau, q->acc_start);
+	screen_put_cut(y++, 0, 0, C_TITLE, 1,
+	               "Algorithm 3 at %s %g: test accuracy at the start %.2f%%", S(TAU), p->tau,
+	               q->acc_start);
 	if (q->waiting) {
 		proposal(p, y, bot);
 		return;
@@ -129,21 +140,23 @@ void view_squeeze(const Pub *p, UiState *u, int top, int bot)
 		screen_put(y++, 0, 0, C_DIM, 0, "working...");
 	} else {
 		screen_put_cut(y++, 0, 0, C_GOOD, 1,
-			       "Done: %d neuron(s) removed; test accuracy %.2f%% %s %.2f%%", q->removed,
-			       q->acc_start, S(ARROW), q->acc_end);
+		               "Done: %d neuron(s) removed; test accuracy %.2f%% %s %.2f%%",
+		               q->removed, q->acc_start, S(ARROW), q->acc_end);
 		if (q->undone)
-			screen_put_cut(y++, 0, 0, C_WARN, 0,
-				       "an undo (u) has since reverted a change; the numbers above are "
-				       "history");
+			screen_put_cut(
+			    y++, 0, 0, C_WARN, 0,
+			    "an undo (u) has since reverted a change; the numbers above are "
+			    "history");
 		else if (isnan(q->acc_retrained))
 			screen_put(y++, 0, 0, C_NORMAL, 0,
-				   "t retrains; the accuracy after retraining shows here");
+			           "t retrains; the accuracy after retraining shows here");
 		else
-			screen_put(y++, 0, 0, C_NORMAL, 0, "after retraining: %.2f%%", q->acc_retrained);
+			screen_put(y++, 0, 0, C_NORMAL, 0, "after retraining: %.2f%%",
+			           q->acc_retrained);
 	}
 	y++;
 	screen_put(y++, 0, 0, C_TITLE, 1, "decisions:");
-	for (int i = q->ndone > bot - y + 1 ? q->ndone - (bot - y + 1) : 0; i < q->ndone && y <= bot;
-	     i++)
+	for (int i = q->ndone > bot - y + 1 ? q->ndone - (bot - y + 1) : 0;
+	     i < q->ndone && y <= bot; i++)
 		screen_put_cut(y++, 2, 0, C_NORMAL, 0, "%s", q->done[i]);
 }

@@ -11,49 +11,51 @@
 
 #define TW 37 /* the table */
 
-static void intro(const Pub *p, int y)
+static void intro(const Shown *p, int y)
 {
 	screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 2: no %s sweep yet%s", S(BETA),
-		   p->sweep_state == 1 ? " (starting)" : "");
-	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-		       "b: scale every hidden width by each %s, train q times for %s epochs, pick the "
-		       "least 2%s_v %s %s_tr",
-		       S(BETA), S(ETA), S(EPS), S(MINUS), S(EPS));
+	           p->sweep_state == 1 ? " (starting)" : "");
+	screen_put_cut(
+	    y++, 0, 0, C_NORMAL, 0,
+	    "b: scale every hidden width by each %s, train q times for %s epochs, pick the "
+	    "least 2%s_v %s %s_tr",
+	    S(BETA), S(ETA), S(EPS), S(MINUS), S(EPS));
 	screen_put_cut(y++, 0, 0, C_DIM, 0,
-		       "2%s_v %s %s_tr is the validation error plus the generalisation gap (x "
-		       "explains).",
-		       S(EPS), S(MINUS), S(EPS));
+	               "2%s_v %s %s_tr is the validation error plus the generalisation gap (x "
+	               "explains).",
+	               S(EPS), S(MINUS), S(EPS));
 }
 
-static void table(const Pub *p, int top, int bot, int x)
+static void table(const Shown *p, int top, int bot, int x)
 {
 	char h[4][32];
 	screen_put(top, x, TW, C_TITLE, 1, "%s %s %s %s %2s", screen_pad(S(BETA), 6, 1, h[0], 32),
-		   screen_pad("ε_tr%", 6, 1, h[1], 32), screen_pad("ε_v%", 6, 1, h[2], 32),
-		   screen_pad("2ε_v−ε_tr", 9, 1, h[3], 32), "n");
+	           screen_pad("ε_tr%", 6, 1, h[1], 32), screen_pad("ε_v%", 6, 1, h[2], 32),
+	           screen_pad("2ε_v−ε_tr", 9, 1, h[3], 32), "n");
 	for (int i = 0; i < p->nbeta && top + 1 + i <= bot; i++) {
-		const PubBeta *b = &p->beta[i];
+		const ShownBeta *b = &p->beta[i];
 		ScrColor c = i == p->pick ? C_MARK : b->done ? C_NORMAL : C_DIM;
 		if (b->done)
-			screen_put(top + 1 + i, x, TW, c, i == p->pick, "%6.2f %6.2f %6.2f %9.2f %2d%s",
-				   b->beta, 100 * b->err_tr, 100 * b->err_v, 100 * b->score, b->done,
-				   i == p->pick ? " <" : "");
+			screen_put(top + 1 + i, x, TW, c, i == p->pick,
+			           "%6.2f %6.2f %6.2f %9.2f %2d%s", b->beta, 100 * b->err_tr,
+			           100 * b->err_v, 100 * b->score, b->done,
+			           i == p->pick ? " <" : "");
 		else
-			screen_put(top + 1 + i, x, TW, c, 0, "%6.2f %6s %6s %9s %2d", b->beta, "-", "-",
-				   "-", 0);
+			screen_put(top + 1 + i, x, TW, c, 0, "%6.2f %6s %6s %9s %2d", b->beta, "-",
+			           "-", "-", 0);
 	}
 	if (top + 1 + p->nbeta > bot + 1)
 		screen_put(bot, x, TW, C_KEY, 0, "%s %d more (e exports all)", S(ELLIPSIS),
-			   top + 1 + p->nbeta - bot - 1);
+		           top + 1 + p->nbeta - bot - 1);
 }
 
 /* The data's range in y, spreads included. */
-static void y_range(const Pub *p, double *lo, double *hi)
+static void y_range(const Shown *p, double *lo, double *hi)
 {
 	*lo = INFINITY;
 	*hi = -INFINITY;
 	for (int i = 0; i < p->nbeta; i++) {
-		const PubBeta *b = &p->beta[i];
+		const ShownBeta *b = &p->beta[i];
 		if (!b->done)
 			continue;
 		double v[] = {b->err_tr, b->err_v, b->score, b->smin, b->smax};
@@ -68,7 +70,7 @@ static void y_range(const Pub *p, double *lo, double *hi)
 	plot_range(lo, hi, 0);
 }
 
-static void plot(const Pub *p, int top, int rows, int cols)
+static void plot(const Shown *p, int top, int rows, int cols)
 {
 	double lo, hi, b0 = p->beta[0].beta, b1 = p->beta[p->nbeta - 1].beta;
 	y_range(p, &lo, &hi);
@@ -76,14 +78,14 @@ static void plot(const Pub *p, int top, int rows, int cols)
 	Plot pl;
 	if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, lo, hi, 0) < 0)
 		return;
-	plot_axes(&pl, span >= 10 ? "%.0f%%" : span >= 1 ? "%.1f%%" : "%.2f%%", 100);
+	plot_axes(&pl, span >= 10 ? 0 : span >= 1 ? 1 : 2, "%", 100);
 	for (int i = 0; i < p->nbeta; i++) {
-		const PubBeta *b = &p->beta[i];
+		const ShownBeta *b = &p->beta[i];
 		if (b->done && !isnan(b->smin) && b->smax > b->smin)
 			plot_vbar(&pl, b->beta, b->smin, b->smax, C_DIM);
 	}
 	for (int i = 0, last = -1; i < p->nbeta; i++) {
-		const PubBeta *b = &p->beta[i], *a = last >= 0 ? &p->beta[last] : NULL;
+		const ShownBeta *b = &p->beta[i], *a = last >= 0 ? &p->beta[last] : NULL;
 		if (!b->done)
 			continue;
 		if (a) {
@@ -94,21 +96,21 @@ static void plot(const Pub *p, int top, int rows, int cols)
 		last = i;
 	}
 	for (int i = 0; i < p->nbeta; i++) {
-		const PubBeta *b = &p->beta[i];
+		const ShownBeta *b = &p->beta[i];
 		char lab[16];
 		snprintf(lab, sizeof lab, "%g", b->beta);
 		plot_xlabel(&pl, b->beta, i == p->pick ? C_MARK : C_DIM, i == p->pick, lab);
 		if (!b->done)
 			continue;
 		plot_mark(&pl, b->beta, b->score, i == p->pick ? C_MARK : C_KEY, 1,
-			  i == p->pick ? "*" : "s");
+		          i == p->pick ? "*" : "s");
 		plot_mark(&pl, b->beta, b->err_v, C_TITLE, 1, "v");
 		plot_mark(&pl, b->beta, b->err_tr, C_GOOD, 1, "t");
 	}
 	plot_end(&pl);
 }
 
-static const char *state(const Pub *p, char *buf, size_t len)
+static const char *state(const Shown *p, char *buf, size_t len)
 {
 	int done = 0, total = 0;
 	for (int i = 0; i < p->nbeta; i++)
@@ -117,7 +119,7 @@ static const char *state(const Pub *p, char *buf, size_t len)
 		snprintf(buf, len, "running, trial %d of %d", done + 1, total);
 	else if (p->sweep_state == 2 && p->pick >= 0)
 		snprintf(buf, len, "finished, pick %s = %g (the least 2%s_v %s %s_tr)", S(BETA),
-			 p->beta[p->pick].beta, S(EPS), S(MINUS), S(EPS));
+		         p->beta[p->pick].beta, S(EPS), S(MINUS), S(EPS));
 	else if (p->sweep_state == 3)
 		snprintf(buf, len, "cancelled after %d of %d trials", done, total);
 	else
@@ -125,7 +127,7 @@ static const char *state(const Pub *p, char *buf, size_t len)
 	return buf;
 }
 
-void view_sweep(const Pub *p, UiState *u, int top, int bot)
+void view_sweep(const Shown *p, UiState *u, int top, int bot)
 {
 	char st[200];
 	(void)u;
@@ -134,16 +136,16 @@ void view_sweep(const Pub *p, UiState *u, int top, int bot)
 		return;
 	}
 	screen_put_cut(top, 0, 0, C_TITLE, 1, "Algorithm 2, q = %d, %s = %g: %s", p->q, S(ETA),
-		       p->sweep_eta, state(p, st, sizeof st));
+	               p->sweep_eta, state(p, st, sizeof st));
 	int tx = COLS - TW, rows = bot - 2 - top;
 	table(p, top + 1, bot - 2, tx);
 	plot(p, top + 1, rows, tx - 1);
 	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
-		       "t %s_tr   v %s_v   s 2%s_v %s %s_tr   | min%smax of s over the q trials   "
-		       "* pick",
-		       S(EPS), S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–");
+	               "t %s_tr   v %s_v   s 2%s_v %s %s_tr   | min%smax of s over the q trials   "
+	               "* pick",
+	               S(EPS), S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–");
 	if (p->sweep_state == 2 && p->pick >= 0 && p->pick < p->nbeta)
 		screen_put_cut(bot, 0, 0, C_KEY, 0,
-			       "A adopts the pick: a fresh network %s (%s %g), u undoes it",
-			       p->pick_shape, S(BETA), p->beta[p->pick].beta);
+		               "A adopts the pick: a fresh network %s (%s %g), u undoes it",
+		               p->pick_shape, S(BETA), p->beta[p->pick].beta);
 }

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/report.h"
 #include "base/blas.h"
 #include "base/repro.h"
 #include "engine/schedule.h"
+#include "report/report.h"
 #include "tui/plot.h"
 #include "tui/screen.h"
 
@@ -37,25 +37,18 @@ const char *views_shape(const int *n, int m, char *buf, size_t len)
 		while (i > 0 && i + run < m && n[i + run] == n[i])
 			run++;
 		if (run > 2 && i < m)
-			k += (size_t)snprintf(buf + k, len - k, "%s%d%s%d", i ? "-" : "", n[i], S(TIMES),
-					      run);
+			k += (size_t)snprintf(buf + k, len - k, "%s%d%s%d", i ? "-" : "", n[i],
+			                      S(TIMES), run);
 		else
-			run = 1, k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "-" : "", n[i]);
+			run = 1,
+			k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "-" : "", n[i]);
 		i += run;
 	}
 	return buf;
 }
 
-int views_over(const Pub *p)
-{
-	int over = 0;
-	for (int i = 0; p->lc && i < p->m; i++)
-		over += p->lc[i].kappa > p->tau;
-	return over;
-}
-
-void views_profile(int top, int left, int rows, int cols, const char *title, const double *v,
-		   int n, double tau, int keep)
+void views_profile(int top, int left, int rows, int cols, const char *title, const double *v, int n,
+                   double tau, int keep)
 {
 	screen_put_cut(top, left, cols, C_TITLE, 1, "%s", title);
 	if (n <= 0)
@@ -69,14 +62,15 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
 	Plot pl;
 	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 5, 1, 0.5, n + 0.5, lo, hi, 1) < 0)
 		return;
-	plot_axes(&pl, NULL, 1);
+	plot_axes(&pl, 0, NULL, 1);
 	plot_hline(&pl, 1 / tau, C_MARK, NULL);
 	for (int j = 0; j < n; j++) {
-		int below = keep >= 0 ? j >= keep : v[j] < 1 / tau;
+		int below = j >= keep;
 		double y = v[j] > 0 ? v[j] : lo;
 		plot_dot(&pl, j + 1, y, below ? C_WARN : C_GOOD,
-			 v[j] > 0 ? (below ? (screen_ascii() ? "x" : "×") : (screen_ascii() ? "o" : "•"))
-				  : "0");
+		         v[j] > 0
+		             ? (below ? (screen_ascii() ? "x" : "×") : (screen_ascii() ? "o" : "•"))
+		             : "0");
 	}
 	char lab[16];
 	plot_hlabel(&pl, 1 / tau, C_MARK, screen_ascii() ? "1/tau" : "1/τ");
@@ -87,7 +81,7 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
 }
 
 /* The header's right end: what the worker does, or the lesson's place. */
-static const char *state_text(const Pub *p, const UiState *u, char *buf, size_t len)
+static const char *state_text(const Shown *p, const UiState *u, char *buf, size_t len)
 {
 	if (p->paused)
 		snprintf(buf, len, "paused");
@@ -95,14 +89,16 @@ static const char *state_text(const Pub *p, const UiState *u, char *buf, size_t 
 		snprintf(buf, len, "%s", p->activity[0] ? p->activity : p->running);
 	else if (u->lesson)
 		snprintf(buf, len, "lesson: action %d of %d%s", p->play_pos - u->lesson->setup,
-			 u->lesson->n - u->lesson->setup,
-			 u->play_paused ? ", paused" : u->delay > 0 ? ", playing" : "");
+		         u->lesson->n - u->lesson->setup,
+		         u->play_paused ? ", paused"
+		         : u->delay > 0 ? ", playing"
+		                        : "");
 	else
 		snprintf(buf, len, "idle");
 	return buf;
 }
 
-static void draw_header(const Pub *p, const UiState *u)
+static void draw_header(const Shown *p, const UiState *u)
 {
 	char shape[256], tb[64], eb[64], st[200];
 	state_text(p, u, st, sizeof st);
@@ -111,15 +107,18 @@ static void draw_header(const Pub *p, const UiState *u)
 		sw = COLS / 2;
 	screen_put(0, 0, 0, C_TITLE, 1, "condnet");
 	screen_put_cut(0, 8, COLS - 8 - sw - 1, C_NORMAL, 0, " %s", p->data);
-	screen_put_cut(0, COLS - sw, sw, p->paused ? C_WARN : p->busy ? C_KEY : C_DIM, 1, " %s",
-		       st);
+	screen_put_cut(0, COLS - sw, sw,
+	               p->paused ? C_WARN
+	               : p->busy ? C_KEY
+	                         : C_DIM,
+	               1, " %s", st);
 	/* τ and η first: they never go; then [unsaved] at the right end */
 	snprintf(tb, sizeof tb, "%g", p->tau);
-	if (u->tau > 0 && u->tau != p->tau)
-		snprintf(tb, sizeof tb, "%g%s%g", p->tau, S(ARROW), u->tau);
+	if (p->tau_next != p->tau)
+		snprintf(tb, sizeof tb, "%g%s%g", p->tau, S(ARROW), p->tau_next);
 	snprintf(eb, sizeof eb, "%g", p->eta);
-	if (u->eta > 0 && u->eta != p->eta)
-		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), u->eta);
+	if (p->eta_next != p->eta)
+		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), p->eta_next);
 	long sum = 0;
 	for (int i = 1; p->n && i <= p->m; i++)
 		sum += p->n[i];
@@ -139,8 +138,8 @@ static void draw_header(const Pub *p, const UiState *u)
 	snprintf(params, sizeof params, "  params %s", pb);
 	for (int k = 0; k < 2; k++) {
 		snprintf(line, sizeof line, "%s %s  %s %s  net %s  %s n_i %s%s  seed %llu  %s",
-			 S(TAU), tb, S(ETA), eb, shape, S(SUM), sb, k ? "" : params,
-			 (unsigned long long)p->seed, mode);
+		         S(TAU), tb, S(ETA), eb, shape, S(SUM), sb, k ? "" : params,
+		         (unsigned long long)p->seed, mode);
 		if (screen_width(line) <= COLS - uw)
 			break;
 	}
@@ -151,8 +150,8 @@ static void draw_header(const Pub *p, const UiState *u)
 
 static void draw_tabs(ViewId v)
 {
-	static const char *const names[VIEW_COUNT] = {"Layers", "Algorithm 1", "Sweep",
-						      "Squeeze", "Spectrum", "History"};
+	static const char *const names[VIEW_COUNT] = {"Layers",  "Algorithm 1", "Sweep",
+	                                              "Squeeze", "Spectrum",    "History"};
 	int x = 0;
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		char t[64];
@@ -178,10 +177,10 @@ static void caption_line(const char *line, void *ud)
 }
 
 /* A lesson's caption under the tabs; returns the first free row. */
-static int draw_caption(const Pub *p, const UiState *u, int top)
+static int draw_caption(const Shown *p, const UiState *u, int top)
 {
-	const char *cap = u->lesson && p->play_pos <= u->lesson->n ? u->lesson->caption[p->play_pos]
-								     : NULL;
+	const char *cap =
+	    u->lesson && p->play_pos <= u->lesson->n ? u->lesson->caption[p->play_pos] : NULL;
 	if (!cap)
 		return top;
 	Rows r = {top, top + (LINES >= 40 ? 5 : LINES >= 30 ? 2 : 1), 0, C_MARK};
@@ -198,7 +197,7 @@ static int draw_caption(const Pub *p, const UiState *u, int top)
 	return r.y + 1;
 }
 
-static void draw_narration(const Pub *p, int y)
+static void draw_narration(const Shown *p, int y)
 {
 	int n = worker_narr_count(p);
 	if (!n)
@@ -213,7 +212,7 @@ static void draw_narration(const Pub *p, int y)
 	screen_put(y, COLS - 7, 7, C_KEY, 1, " L: log");
 }
 
-static void draw_progress(const Pub *p, const UiState *u)
+static void draw_progress(const Shown *p, const UiState *u)
 {
 	int y = LINES - 4, x = 0;
 	if (p->busy && p->sweep_state == 1 && p->nbeta) {
@@ -222,15 +221,15 @@ static void draw_progress(const Pub *p, const UiState *u)
 			done += p->beta[i].done, total += p->q;
 		double eta = done ? p->sweep_secs / done * (total - done) : NAN;
 		x = screen_put(y, 0, 0, C_KEY, 0, "trial %d of %d, ETA %s%.0f s  ", done + 1, total,
-			       isnan(eta) ? "~" : "", isnan(eta) ? 0 : ceil(eta));
+		               isnan(eta) ? "~" : "", isnan(eta) ? 0 : ceil(eta));
 	}
 	if (p->have_prog && p->busy) {
 		const TrainProgress *t = &p->prog;
 		double frac = t->batches > 0 ? (double)t->batch / t->batches : 0;
 		char rest[160];
 		int n = snprintf(rest, sizeof rest,
-				 "batch %ld/%ld  loss %.4f  train acc %.2f%%  lr %.3g", t->batch,
-				 t->batches, t->loss, 100 * t->acc, t->lr);
+		                 "batch %ld/%ld  loss %.4f  train acc %.2f%%  lr %.3g", t->batch,
+		                 t->batches, t->loss, 100 * t->acc, t->lr);
 		x += screen_put(y, x, 0, C_NORMAL, 0, "epoch %.2f ", t->epoch);
 		/* the bar takes what the numbers leave, 6 to 22 cells, or none */
 		int bw = COLS - x - n - 1;
@@ -244,7 +243,7 @@ static void draw_progress(const Pub *p, const UiState *u)
 		screen_put_cut(y, x, 0, C_DIM, 0, "%s", p->activity[0] ? p->activity : p->running);
 	} else {
 		screen_put_cut(y, 0, 0, C_DIM, 0, "%s",
-			       p->last_train[0] ? p->last_train : "no training running");
+		               p->last_train[0] ? p->last_train : "no training running");
 	}
 	char acc[64], set[160], line[512];
 	sched_settings(p->lr, &p->sched, u->lesson ? 0 : u->patience, set, sizeof set);
@@ -252,26 +251,26 @@ static void draw_progress(const Pub *p, const UiState *u)
 		/* "(before)" when the long form would push the counts off a narrow screen */
 		if (p->busy && p->live)
 			snprintf(acc, sizeof acc, "%.2f%% (before%s)", p->test_acc,
-				 brief ? "" : " this operation");
+			         brief ? "" : " this operation");
 		else
 			snprintf(acc, sizeof acc, "%.2f%%", p->test_acc);
 		snprintf(line, sizeof line, "test acc %s   %s   queued %d   undo %d", acc, set,
-			 p->queued, p->nundo);
+		         p->queued, p->nundo);
 		if (screen_width(line) <= COLS - 8)
 			break;
 	}
 	screen_put_cut(y + 1, 0, 0, C_NORMAL, 0, "%s   log %s", line,
-		       p->log_path[0] ? p->log_path : "none");
+	               p->log_path[0] ? p->log_path : "none");
 }
 
 /* The keys that fit: those of the view (or the lesson) first. */
-static void draw_footer(const Pub *p, const UiState *u)
+static void draw_footer(const Shown *p, const UiState *u)
 {
 	static const char *const common[][2] = {
-	    {"?", "help"},  {"x", "explain"}, {"q", "quit"}, {"s", "step"},   {"r", "run"},
-	    {"t", "train"}, {"b", "sweep"},   {"z", "squeeze"}, {"u", "undo"}, {"w", "save"},
-	    {"o", "open"},  {"e", "export"},  {"L", "log"},  {"+-", "τ"},    {"[]", "η"},
-	    {"S", "lr"},
+	    {"?", "help"}, {"x", "explain"}, {"q", "quit"},  {"s", "step"},
+	    {"r", "run"},  {"t", "train"},   {"b", "sweep"}, {"z", "squeeze"},
+	    {"u", "undo"}, {"w", "save"},    {"o", "open"},  {"e", "export"},
+	    {"L", "log"},  {"+-", "τ"},      {"[]", "η"},    {"S", "lr"},
 	};
 	const char *extra[8][2];
 	int ne = 0, x = 0, y = LINES - 1;
@@ -310,7 +309,7 @@ static void draw_footer(const Pub *p, const UiState *u)
 	}
 }
 
-void views_draw(const Pub *p, UiState *u)
+void views_draw(const Shown *p, UiState *u)
 {
 	erase();
 	draw_header(p, u);
@@ -338,7 +337,7 @@ void views_draw(const Pub *p, UiState *u)
 		screen_put(y, x, 0, C_NORMAL, 0, "%s_", u->input);
 	} else {
 		screen_put_cut(y, 0, 0, p->status_err ? C_WARN : C_NORMAL, p->status_err, "%s",
-			       p->status);
+		               p->status);
 	}
 	draw_footer(p, u);
 }

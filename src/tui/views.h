@@ -21,13 +21,13 @@ typedef enum ViewId {
 /* A text panel drawn over the views. */
 typedef enum PanelId { PANEL_NONE = 0, PANEL_KEYS, PANEL_EXPLAIN, PANEL_LOG, PANEL_ORDER } PanelId;
 
-/* What the screen itself holds (the rest comes from the worker's Pub). The
+/* What the screen itself holds (the rest comes from the worker's Shown). The
  * drawing clamps the scroll positions and the selected layer. */
 typedef struct UiState {
 	ViewId view;
 	PanelId panel;
-	int top;       /* the panel's first line shown; -1: its end */
-	int lines;     /* the panel's lines and rows, as last drawn */
+	int top;   /* the panel's first line shown; -1: its end */
+	int lines; /* the panel's lines and rows, as last drawn */
 	int rows;
 	int layer;     /* the selected layer, from 1 */
 	int it_first;  /* Algorithm-1 view: the first iteration shown, -1: the newest that fit */
@@ -35,17 +35,16 @@ typedef struct UiState {
 	int it_fit;    /* iterations that fitted, as last drawn */
 	int it_shown;  /* the first iteration shown, as last drawn */
 	int hist_page; /* history view on a short screen: 0 iterations, 1 κ against
-			* epochs, 2 accuracy per epoch */
-	const char *prompt; /* the question of an open prompt, or NULL */
-	const char *input;  /* what was typed so far */
-	double tau, eta;    /* as they will be once queued changes apply */
-	int patience;       /* early stopping of the next t training, 0: none */
+	                * epochs, 2 accuracy per epoch */
+	const char *prompt;   /* the question of an open prompt, or NULL */
+	const char *input;    /* what was typed so far */
+	int patience;         /* early stopping of the next t training, 0: none */
 	const Lesson *lesson; /* the lesson played, or NULL */
 	int play_paused;
 	double delay; /* seconds between a lesson's actions, 0: on keys */
 } UiState;
 
 /* Draws the whole screen (the caller checks the minimum size first). */
-void views_draw(const Pub *p, UiState *u);
+void views_draw(const Shown *p, UiState *u);
 
 #endif

@@ -43,13 +43,13 @@ static const char *describe(const SessAction *a, char *buf, size_t len)
 }
 
 /* The layers with κ > τ, as "2, 3" (or "none"), and how many. */
-static int layers_over(const Pub *p, char *buf, size_t len)
+static int layers_over(const Shown *p, char *buf, size_t len)
 {
 	int over = 0;
 	size_t k = 0;
 	buf[0] = '\0';
 	for (int i = 0; p->lc && i < p->m && k + 8 < len; i++)
-		if (p->lc[i].kappa > p->tau)
+		if (cond_over(p->lc[i].kappa, p->tau))
 			k += (size_t)snprintf(buf + k, len - k, "%s%d", over++ ? ", " : "", i + 1);
 	if (!over)
 		snprintf(buf, len, "none");
@@ -60,7 +60,7 @@ static int layers_over(const Pub *p, char *buf, size_t len)
  * validation split, the epoch kept (the run's first words say it, so that
  * they fit a narrow screen). */
 static void narrate_train(Worker *w, const SessAction *a, const char *shape, double acc,
-			  const char *over)
+                          const char *over)
 {
 	const Session *s = w->s;
 	const TrainResult *r = &s->trained;
@@ -68,16 +68,16 @@ static void narrate_train(Worker *w, const SessAction *a, const char *shape, dou
 	sched_format(&s->topt.sched, spec, sizeof spec);
 	if (!isnan(r->val_acc))
 		snprintf(head, sizeof head,
-			 "trained %d of %g epochs, kept epoch %d (validation %.2f %%)%s", r->epochs,
-			 a->x, r->best_epoch, 100 * r->val_acc,
-			 r->stopped_early ? ", stopped early" : "");
+		         "trained %d of %g epochs, kept epoch %d (validation %.2f %%)%s", r->epochs,
+		         a->x, r->best_epoch, 100 * r->val_acc,
+		         r->stopped_early ? ", stopped early" : "");
 	else
 		snprintf(head, sizeof head, "trained %d epoch%s", r->epochs,
-			 r->epochs == 1 ? "" : "s");
+		         r->epochs == 1 ? "" : "s");
 	worker_narrate(w,
-		       "%s: %s (Adam, batches of %d, %s), test accuracy %.2f %% → %.2f %%; "
-		       "κ > τ in %s",
-		       head, shape, s->topt.batch, spec, w->acc_before, acc, over);
+	               "%s: %s (Adam, batches of %d, %s), test accuracy %.2f %% → %.2f %%; "
+	               "κ > τ in %s",
+	               head, shape, s->topt.batch, spec, w->acc_before, acc, over);
 }
 
 /* What an action did, in the paper's terms (Algorithm 1's iterations, the
@@ -88,19 +88,21 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 	char shape[256], over[128], kb[32];
 	net_shape_str(s->net, shape, sizeof shape);
 	pthread_mutex_lock(&w->mu);
-	int nover = layers_over(&w->pub, over, sizeof over);
-	double acc = w->pub.test_acc, maxk = 0;
-	for (int i = 0; w->pub.lc && i < w->pub.m; i++)
-		maxk = fmax(maxk, w->pub.lc[i].kappa);
+	int nover = layers_over(&w->shown, over, sizeof over);
+	double acc = w->shown.test_acc, maxk = 0;
+	for (int i = 0; w->shown.lc && i < w->shown.m; i++)
+		maxk = fmax(maxk, w->shown.lc[i].kappa);
 	pthread_mutex_unlock(&w->mu);
 	switch (a->kind) {
 	case SESS_TAU:
-		worker_narrate(w, "τ = %g: p_i now counts the σ below σ₁/%g; κ > τ in %s (%d of %d layers)",
-			       s->tau, s->tau, over, nover, s->net ? s->net->m : 0);
+		worker_narrate(
+		    w, "τ = %g: p_i now counts the σ below σ₁/%g; κ > τ in %s (%d of %d layers)",
+		    s->tau, s->tau, over, nover, s->net ? s->net->m : 0);
 		break;
 	case SESS_ETA:
-		worker_narrate(w, "η = %g: every training of Algorithms 1 and 2 now runs %g epoch%s",
-			       s->eta, s->eta, s->eta == 1 ? "" : "s");
+		worker_narrate(w,
+		               "η = %g: every training of Algorithms 1 and 2 now runs %g epoch%s",
+		               s->eta, s->eta, s->eta == 1 ? "" : "s");
 		break;
 	case SESS_TRAIN:
 		narrate_train(w, a, shape, acc, over);
@@ -110,11 +112,11 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 		sched_format(&s->topt.sched, spec, sizeof spec);
 		if (s->topt.sched.warmup > 0)
 			snprintf(warm, sizeof warm, " after %g epoch%s of linear warm-up",
-				 s->topt.sched.warmup, s->topt.sched.warmup == 1 ? "" : "s");
+			         s->topt.sched.warmup, s->topt.sched.warmup == 1 ? "" : "s");
 		worker_narrate(w,
-			       "learning rate: %s from %g%s; the later trainings follow it (a β "
-			       "sweep's trials keep the constant rate)",
-			       spec, s->topt.adam.lr, warm);
+		               "learning rate: %s from %g%s; the later trainings follow it (a β "
+		               "sweep's trials keep the constant rate)",
+		               spec, s->topt.adam.lr, warm);
 		break;
 	}
 	case SESS_ALG1_STEP:
@@ -125,10 +127,11 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 			snprintf(first, sizeof first, "%d", g->rec[0].n[0]);
 			for (int i = 1; i <= g->rec[0].m; i++)
 				snprintf(first + strlen(first), sizeof first - strlen(first), "-%d",
-					 g->rec[0].n[i]);
-			worker_narrate(w, "Algorithm 1 %s after %d iterations: %s → %s, Σ n_i %ld → %ld (%s)",
-				       alg1_status_name(g->status), g->nrec - 1, first, shape,
-				       g->rec[0].sum_n, g->rec[g->nrec - 1].sum_n, g->reason);
+				         g->rec[0].n[i]);
+			worker_narrate(
+			    w, "Algorithm 1 %s after %d iterations: %s → %s, Σ n_i %ld → %ld (%s)",
+			    alg1_status_name(g->status), g->nrec - 1, first, shape, g->rec[0].sum_n,
+			    g->rec[g->nrec - 1].sum_n, g->reason);
 		}
 		break;
 	case SESS_SWEEP: {
@@ -138,25 +141,28 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 		const Alg2Beta *b = &s->sweep->b[p];
 		pthread_mutex_lock(&w->mu);
 		char pick[256];
-		snprintf(pick, sizeof pick, "%s", w->pub.pick_shape);
+		snprintf(pick, sizeof pick, "%s", w->shown.pick_shape);
 		pthread_mutex_unlock(&w->mu);
-		worker_narrate(w, "Algorithm 2 picks β = %g, the least 2ε_v − ε_tr = %.2f %% (ε_tr %.2f %%, "
-			       "ε_v %.2f %%, mean of %d): widths %s; A adopts them with fresh weights",
-			       b->beta, 100 * b->score, 100 * b->err_tr, 100 * b->err_v, b->done,
-			       pick);
+		worker_narrate(
+		    w,
+		    "Algorithm 2 picks β = %g, the least 2ε_v − ε_tr = %.2f %% (ε_tr %.2f %%, "
+		    "ε_v %.2f %%, mean of %d): widths %s; A adopts them with fresh weights",
+		    b->beta, 100 * b->score, 100 * b->err_tr, 100 * b->err_v, b->done, pick);
 		break;
 	}
 	case SESS_UNDO:
 		worker_narrate(w, "undo: back to %s (test accuracy %.2f %%)", shape, acc);
 		break;
 	case SESS_NET:
-		worker_narrate(w, "a fresh network %s: Glorot weights from seed %llu, biases zero (so "
-			       "κ = ∞ where a layer has more neurons than inputs)", shape,
-			       (unsigned long long)a->seed);
+		worker_narrate(w,
+		               "a fresh network %s: Glorot weights from seed %llu, biases zero (so "
+		               "κ = ∞ where a layer has more neurons than inputs)",
+		               shape, (unsigned long long)a->seed);
 		break;
 	case SESS_LOAD:
 		worker_narrate(w, "opened %s: %s, test accuracy %.2f %%, max κ %s, κ > τ in %s",
-			       a->path, shape, acc, cond_kappa_str(maxk, s->tau, kb, sizeof kb), over);
+		               a->path, shape, acc, cond_kappa_str(maxk, s->tau, kb, sizeof kb),
+		               over);
 		break;
 	default:
 		break;
@@ -178,40 +184,41 @@ static void status_done(Worker *w, const SessAction *a)
 		break;
 	case SESS_TRAIN:
 		pthread_mutex_lock(&w->mu);
-		if (!isnan(w->pub.sq.acc_end) && !w->pub.sq.active && !w->pub.sq.undone)
-			w->pub.sq.acc_retrained = w->pub.test_acc;
+		if (!isnan(w->shown.sq.acc_end) && !w->shown.sq.active && !w->shown.sq.undone)
+			w->shown.sq.acc_retrained = w->shown.test_acc;
 		pthread_mutex_unlock(&w->mu);
 		if (!isnan(s->trained.val_acc))
-			worker_status(w, 0, "trained %d of %g epochs, kept epoch %d: test "
-					    "accuracy %.2f%%",
-				      s->trained.epochs, a->x, s->trained.best_epoch,
-				      w->pub.test_acc);
+			worker_status(w, 0,
+			              "trained %d of %g epochs, kept epoch %d: test "
+			              "accuracy %.2f%%",
+			              s->trained.epochs, a->x, s->trained.best_epoch,
+			              w->shown.test_acc);
 		else
 			worker_status(w, 0, "trained %g epoch%s: test accuracy %.2f%%", a->x,
-				      a->x == 1 ? "" : "s", w->pub.test_acc);
+			              a->x == 1 ? "" : "s", w->shown.test_acc);
 		break;
 	case SESS_SCHED: {
 		char spec[64];
 		worker_status(w, 0, "schedule %s, warm-up %g epoch%s: the next trainings follow it",
-			      sched_format(&s->topt.sched, spec, sizeof spec), s->topt.sched.warmup,
-			      s->topt.sched.warmup == 1 ? "" : "s");
+		              sched_format(&s->topt.sched, spec, sizeof spec), s->topt.sched.warmup,
+		              s->topt.sched.warmup == 1 ? "" : "s");
 		break;
 	}
 	case SESS_ALG1_STEP:
 	case SESS_ALG1_RUN:
 		worker_status(w, 0, "Algorithm 1, iteration %d: %s (%s)", s->alg1->nrec - 1, shape,
-			      s->alg1->status == ALG1_RUNNING ? "more to do"
-							      : alg1_status_name(s->alg1->status));
+		              s->alg1->status == ALG1_RUNNING ? "more to do"
+		                                              : alg1_status_name(s->alg1->status));
 		break;
 	case SESS_SWEEP: {
 		int p = alg2_pick(s->sweep);
 		worker_status(w, 0, "beta sweep finished: pick beta = %g",
-			      p >= 0 ? s->sweep->b[p].beta : NAN);
+		              p >= 0 ? s->sweep->b[p].beta : NAN);
 		break;
 	}
 	case SESS_UNDO:
 		pthread_mutex_lock(&w->mu);
-		w->pub.sq.undone = !isnan(w->pub.sq.acc_end);
+		w->shown.sq.undone = !isnan(w->shown.sq.acc_end);
 		pthread_mutex_unlock(&w->mu);
 		worker_status(w, 0, "undone: %s", shape);
 		break;
@@ -231,19 +238,20 @@ static void status_done(Worker *w, const SessAction *a)
 static void note_training(Worker *w, const SessAction *a, int rc)
 {
 	pthread_mutex_lock(&w->mu);
-	const TrainProgress *t = &w->pub.prog;
-	if (w->pub.have_prog && rc == 1)
-		snprintf(w->pub.last_train, sizeof w->pub.last_train,
-			 "cancelled at epoch %.2f: %.100s (rolled back)", t->epoch, w->pub.running);
-	else if (w->pub.have_prog && rc == 0 && t->epoch > 0 &&
-		 (a->kind == SESS_TRAIN || a->kind == SESS_ALG1_STEP || a->kind == SESS_ALG1_RUN))
-		snprintf(w->pub.last_train, sizeof w->pub.last_train,
-			 "last training: %.2f epochs in %.3g s (%.3g s/epoch)", t->epoch, t->seconds,
-			 t->seconds / t->epoch);
-	else if (w->pub.have_prog && rc == 0 && a->kind == SESS_SWEEP)
-		snprintf(w->pub.last_train, sizeof w->pub.last_train,
-			 "last sweep: %d trials in %.3g s", w->sweep_trials, w->pub.sweep_secs);
-	w->pub.have_prog = 0;
+	const TrainProgress *t = &w->shown.prog;
+	if (w->shown.have_prog && rc == 1)
+		snprintf(w->shown.last_train, sizeof w->shown.last_train,
+		         "cancelled at epoch %.2f: %.100s (rolled back)", t->epoch,
+		         w->shown.running);
+	else if (w->shown.have_prog && rc == 0 && t->epoch > 0 &&
+	         (a->kind == SESS_TRAIN || a->kind == SESS_ALG1_STEP || a->kind == SESS_ALG1_RUN))
+		snprintf(w->shown.last_train, sizeof w->shown.last_train,
+		         "last training: %.2f epochs in %.3g s (%.3g s/epoch)", t->epoch,
+		         t->seconds, t->seconds / t->epoch);
+	else if (w->shown.have_prog && rc == 0 && a->kind == SESS_SWEEP)
+		snprintf(w->shown.last_train, sizeof w->shown.last_train,
+		         "last sweep: %d trials in %.3g s", w->sweep_trials, w->shown.sweep_secs);
+	w->shown.have_prog = 0;
 	pthread_mutex_unlock(&w->mu);
 }
 
@@ -253,16 +261,16 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	Err e = {{0}};
 	char what[160];
 	describe(a, what, sizeof what);
-	if (a->kind != SESS_SAVE && w->pub.sq.active)
+	if (a->kind != SESS_SAVE && w->shown.sq.active)
 		worker_sqz_finish(w, "stopped");
 	int alg1_before = s->alg1 && s->alg1_live ? (int)s->alg1->status : ALG1_RUNNING;
 	pthread_mutex_lock(&w->mu);
-	snprintf(w->pub.activity, sizeof w->pub.activity, "%.120s", what);
-	w->acc_before = w->alg1_acc_prev = w->pub.test_acc;
+	snprintf(w->shown.activity, sizeof w->shown.activity, "%.120s", what);
+	w->acc_before = w->alg1_acc_prev = w->shown.test_acc;
 	if (a->kind == SESS_SWEEP) {
-		w->pub.sweep_state = 1;
-		w->pub.nbeta = 0;
-		w->pub.sweep_secs = 0;
+		w->shown.sweep_state = 1;
+		w->shown.nbeta = 0;
+		w->shown.sweep_secs = 0;
 	}
 	pthread_mutex_unlock(&w->mu);
 	w->sweep_trials = 0;
@@ -275,24 +283,25 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	/* said at once: publishing the network as it was back takes a while on MNIST */
 	if (rc == 1)
 		worker_status(w, 0, "cancelled: %s%s", what,
-			      a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)" : "");
+		              a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)"
+		                                                  : "");
 	if (a->kind == SESS_TAU && rc == 0) {
 		pthread_mutex_lock(&w->mu);
-		for (int i = 0; w->pub.lc && i < w->pub.m; i++)
-			cond_set_tau(&w->pub.lc[i], s->tau);
-		w->pub.tau = s->tau;
+		for (int i = 0; w->shown.lc && i < w->shown.m; i++)
+			cond_set_tau(&w->shown.lc[i], s->tau);
+		w->shown.tau = s->tau;
 		pthread_mutex_unlock(&w->mu);
 	} else if (a->kind != SESS_ETA && a->kind != SESS_SCHED) {
 		worker_publish(w);
 	} else {
 		pthread_mutex_lock(&w->mu);
-		w->pub.eta = s->eta;
-		w->pub.sched = s->topt.sched;
+		w->shown.eta = s->eta;
+		w->shown.sched = s->topt.sched;
 		pthread_mutex_unlock(&w->mu);
 	}
 	if (a->kind == SESS_SWEEP) {
 		pthread_mutex_lock(&w->mu);
-		w->pub.sweep_state = rc == 0 ? 2 : 3;
+		w->shown.sweep_state = rc == 0 ? 2 : 3;
 		pthread_mutex_unlock(&w->mu);
 	}
 	note_training(w, a, rc);
@@ -323,7 +332,7 @@ static void run_adopt(Worker *w)
 	if (worker_run_action(w, &a, 1) != 0)
 		return;
 	worker_status(w, 0, "adopted the sweep's pick (beta %g): %s with fresh weights; u undoes",
-		      beta, net_shape_str(w->s->net, shape, sizeof shape));
+	              beta, net_shape_str(w->s->net, shape, sizeof shape));
 }
 
 static void run_job(Worker *w, Job *j)
@@ -342,15 +351,14 @@ static void run_job(Worker *w, Job *j)
 		worker_sqz_decide(w, j->a.apply, -1);
 		break;
 	case JOB_SQZ_ALL:
-		while (session_squeeze_proposal(w->s) && worker_sqz_decide(w, 1, -1) == 0)
-			;
+		worker_sqz_all(w);
 		break;
 	case JOB_SQZ_STOP:
 		worker_sqz_finish(w, "stopped");
 		break;
 	case JOB_SQZ_COMP:
 		pthread_mutex_lock(&w->mu);
-		w->pub.sq.comp = !w->pub.sq.comp;
+		w->shown.sq.comp = !w->shown.sq.comp;
 		pthread_mutex_unlock(&w->mu);
 		break;
 	case JOB_EXPORT:
@@ -374,25 +382,65 @@ static int is_setting(const Job *j)
 {
 	return j->kind == JOB_SQZ_COMP ||
 	       (j->kind == JOB_ACTION &&
-		(j->a.kind == SESS_TAU || j->a.kind == SESS_ETA || j->a.kind == SESS_SCHED));
+	        (j->a.kind == SESS_TAU || j->a.kind == SESS_ETA || j->a.kind == SESS_SCHED));
 }
 
 static const char *job_name(const Job *j, char *buf, size_t len)
 {
 	static const char *const names[] = {[JOB_SQZ_START] = "the squeeze preview",
-					    [JOB_SQZ_DECIDE] = "a squeeze decision",
-					    [JOB_SQZ_ALL] = "the squeeze",
-					    [JOB_SQZ_STOP] = "the end of the squeeze",
-					    [JOB_SQZ_COMP] = "a compensation toggle",
-					    [JOB_EXPORT] = "the export",
-					    [JOB_ADOPT] = "adopting the sweep's pick",
-					    [JOB_CAPTION] = "a caption",
-					    [JOB_PLAY_NEXT] = "the lesson's next step",
-					    [JOB_PLAY_BACK] = "stepping the lesson back"};
+	                                    [JOB_SQZ_DECIDE] = "a squeeze decision",
+	                                    [JOB_SQZ_ALL] = "the squeeze",
+	                                    [JOB_SQZ_STOP] = "the end of the squeeze",
+	                                    [JOB_SQZ_COMP] = "a compensation toggle",
+	                                    [JOB_EXPORT] = "the export",
+	                                    [JOB_ADOPT] = "adopting the sweep's pick",
+	                                    [JOB_CAPTION] = "a caption",
+	                                    [JOB_PLAY_NEXT] = "the lesson's next step",
+	                                    [JOB_PLAY_BACK] = "stepping the lesson back"};
 	if (j->kind == JOB_ACTION)
 		return describe(&j->a, buf, len);
 	snprintf(buf, len, "%s", names[j->kind]);
 	return buf;
+}
+
+void worker_ahead_locked(Worker *w)
+{
+	Shown *p = &w->shown;
+	p->tau_next = p->tau;
+	p->eta_next = p->eta;
+	for (int k = -1; k < w->qn; k++) {
+		const Job *j = k < 0 ? (p->busy ? &w->cur : NULL) : &w->q[(w->qh + k) % QMAX];
+		if (!j || j->kind != JOB_ACTION)
+			continue;
+		if (j->a.kind == SESS_TAU)
+			p->tau_next = j->a.x;
+		else if (j->a.kind == SESS_ETA)
+			p->eta_next = j->a.x;
+	}
+}
+
+/* A session log that lost a line is said once, over the job's own status. */
+static void log_lost(Worker *w)
+{
+	if (!w->s->log_err || w->shown.log_err)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->shown.log_err = w->s->log_err;
+	pthread_mutex_unlock(&w->mu);
+	worker_status_log_lost(w);
+}
+
+void worker_status_log_lost(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	int err = w->shown.log_err;
+	pthread_mutex_unlock(&w->mu);
+	if (err)
+		worker_status(w, 1,
+		              "the session log %s cannot be written (%s): it ends before this "
+		              "action and would not replay the session; condnet will exit with "
+		              "status 1",
+		              w->shown.log_path, strerror(err));
 }
 
 static void *thread_main(void *arg)
@@ -410,22 +458,25 @@ static void *thread_main(void *arg)
 		w->qh = (w->qh + 1) % QMAX;
 		w->qn--;
 		w->cancel = 0;
-		w->pub.busy = 1;
-		w->pub.queued = w->qn;
-		w->pub.have_prog = 0;
-		job_name(&j, w->pub.running, sizeof w->pub.running);
+		w->shown.busy = 1;
+		w->cur = j;
+		w->shown.queued = w->qn;
+		w->shown.have_prog = 0;
+		job_name(&j, w->shown.running, sizeof w->shown.running);
 		w->t_job = clock_seconds();
 		pthread_mutex_unlock(&w->mu);
 		run_job(w, &j);
+		log_lost(w);
 		pthread_mutex_lock(&w->mu);
-		if (!is_setting(&j) && w->pub.ops > 0)
-			w->pub.ops--;
-		w->pub.busy = 0;
-		w->pub.paused = 0;
-		w->pub.have_prog = 0;
-		w->pub.queued = w->qn;
-		w->pub.activity[0] = '\0';
-		w->pub.running[0] = '\0';
+		if (!is_setting(&j) && w->shown.ops > 0)
+			w->shown.ops--;
+		w->shown.busy = 0;
+		w->shown.paused = 0;
+		w->shown.have_prog = 0;
+		w->shown.queued = w->qn;
+		w->shown.activity[0] = '\0';
+		w->shown.running[0] = '\0';
+		worker_ahead_locked(w);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
@@ -434,24 +485,25 @@ static void *thread_main(void *arg)
 Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 {
 	Worker *w = calloc(1, sizeof *w);
-	if (!w || !(w->pub.narr = calloc(NARR_MAX, sizeof *w->pub.narr))) {
+	if (!w || !(w->shown.narr = calloc(NARR_MAX, sizeof *w->shown.narr))) {
 		free(w);
 		err_set(e, "out of memory");
 		return NULL;
 	}
 	w->s = s;
 	w->lesson = lesson;
-	w->pub.play_pos = applied;
+	w->shown.play_pos = applied;
 	w->hooks = worker_hooks(w);
-	w->pub.sq.acc_start = w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
-	w->pub.pick = -1;
+	w->shown.sq.acc_start = w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
+	w->shown.pick = -1;
 	w->alg1_acc_prev = NAN;
-	snprintf(w->pub.log_path, sizeof w->pub.log_path, "%s", s->log_path);
+	snprintf(w->shown.log_path, sizeof w->shown.log_path, "%s", s->log_path);
+	w->shown.log_err = s->log_err;
 	if (s->train)
-		snprintf(w->pub.data, sizeof w->pub.data,
-			 "%.120s: train %d, test %d, %d features, %d classes",
-			 s->data_spec[0] ? s->data_spec : s->train->name, s->train->n,
-			 s->test ? s->test->n : 0, s->train->d, s->train->k);
+		snprintf(w->shown.data, sizeof w->shown.data,
+		         "%.120s: train %d, test %d, %d features, %d classes",
+		         s->data_spec[0] ? s->data_spec : s->train->name, s->train->n,
+		         s->test ? s->test->n : 0, s->train->d, s->train->k);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->wake, NULL);
 	pthread_cond_init(&w->resume, NULL);
@@ -465,31 +517,33 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
 		err_set(e, "cannot start the worker thread");
-		worker_pub_free(&w->pub);
+		worker_shown_free(&w->shown);
 		free(w);
 		return NULL;
 	}
 	return w;
 }
 
-void worker_stop(Worker *w)
+int worker_stop(Worker *w)
 {
 	if (!w)
-		return;
+		return 0;
 	pthread_mutex_lock(&w->mu);
 	w->quit = w->cancel = 1;
 	w->qn = 0;
-	w->pub.paused = 0;
+	w->shown.paused = 0;
 	pthread_cond_broadcast(&w->wake);
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->th, NULL);
+	int log_err = w->s ? w->s->log_err : 0;
 	session_free(w->s);
-	worker_pub_free(&w->pub);
+	worker_shown_free(&w->shown);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->wake);
 	pthread_cond_destroy(&w->resume);
 	free(w);
+	return log_err;
 }
 
 int worker_submit(Worker *w, const Job *j)
@@ -499,8 +553,9 @@ int worker_submit(Worker *w, const Job *j)
 	if (ok) {
 		w->q[(w->qh + w->qn) % QMAX] = *j;
 		w->qn++;
-		w->pub.ops += !is_setting(j);
-		w->pub.queued = w->qn;
+		w->shown.ops += !is_setting(j);
+		w->shown.queued = w->qn;
+		worker_ahead_locked(w);
 		pthread_cond_signal(&w->wake);
 	}
 	pthread_mutex_unlock(&w->mu);
@@ -511,8 +566,8 @@ int worker_toggle_pause(Worker *w)
 {
 	int r = -1;
 	pthread_mutex_lock(&w->mu);
-	if (w->pub.busy || w->qn) {
-		r = w->pub.paused = !w->pub.paused;
+	if (w->shown.busy || w->qn) {
+		r = w->shown.paused = !w->shown.paused;
 		pthread_cond_broadcast(&w->resume);
 	}
 	pthread_mutex_unlock(&w->mu);
@@ -522,16 +577,16 @@ int worker_toggle_pause(Worker *w)
 void worker_cancel(Worker *w)
 {
 	pthread_mutex_lock(&w->mu);
-	if (w->pub.busy)
+	if (w->shown.busy)
 		w->cancel = 1;
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
 }
 
-const Pub *worker_lock(Worker *w)
+const Shown *worker_lock(Worker *w)
 {
 	pthread_mutex_lock(&w->mu);
-	return &w->pub;
+	return &w->shown;
 }
 
 void worker_unlock(Worker *w)
@@ -544,8 +599,8 @@ void worker_status(Worker *w, int err, const char *fmt, ...)
 	va_list ap;
 	pthread_mutex_lock(&w->mu);
 	va_start(ap, fmt);
-	vsnprintf(w->pub.status, sizeof w->pub.status, fmt, ap);
+	vsnprintf(w->shown.status, sizeof w->shown.status, fmt, ap);
 	va_end(ap);
-	w->pub.status_err = err;
+	w->shown.status_err = err;
 	pthread_mutex_unlock(&w->mu);
 }

@@ -3,17 +3,17 @@
  *
  * The screen submits jobs; the worker runs them in order on the session
  * (which only it touches) and publishes copies of what the panels show in a
- * Pub guarded by a mutex. Training reports progress through the session's
+ * Shown guarded by a mutex. Training reports progress through the session's
  * hooks: pause blocks there on a condition variable, cancel makes the hook
  * return non-zero. Because jobs run strictly in submission order, results do
  * not depend on timing. */
 #ifndef CONDNET_TUI_WORKER_H
 #define CONDNET_TUI_WORKER_H
 
-#include "engine/alg1_proportion.h"
+#include "alg/alg1_proportion.h"
 #include "engine/cond.h"
-#include "engine/session.h"
 #include "engine/train.h"
+#include "session/session.h"
 #include "tui/lesson.h"
 
 typedef enum JobKind {
@@ -37,13 +37,13 @@ typedef struct Job {
 	int quiet; /* leave the status line alone (queued behind a running job) */
 } Job;
 
-typedef struct PubBeta {
+typedef struct ShownBeta {
 	double beta, err_tr, err_v, score; /* means over the trials done */
 	int done;
 	double smin, smax; /* the least and largest 2ε_v − ε_tr of single trials */
-} PubBeta;
+} ShownBeta;
 
-typedef struct PubSqueeze {
+typedef struct ShownSqueeze {
 	int active;  /* a pass is under way */
 	int waiting; /* a proposal waits for y / n / a */
 	int comp;    /* compensation for the next apply */
@@ -52,6 +52,8 @@ typedef struct PubSqueeze {
 	int *perm;     /* n_before: neuron numbers from 1 in pivot order */
 	double *rdiag; /* nrdiag */
 	double acc_now, acc_after, acc_comp;
+	double agree_after, agree_comp; /* percent of the test set answered as now; NaN until
+	                                 * measured */
 	/* the same layer's count kept by the simple rules (alg3_compare.h): QR,
 	 * norm and the mean of `draws` random orders, without and with
 	 * compensation, on the test set; NaN until measured */
@@ -62,65 +64,68 @@ typedef struct PubSqueeze {
 	int removed;                              /* neurons removed in this pass */
 	int undone;                               /* an undo followed the pass */
 	double acc_start, acc_end, acc_retrained; /* NaN when unknown */
-} PubSqueeze;
+} ShownSqueeze;
 
 /* κ of every layer against epochs, while the last training ran. */
-typedef struct PubSeries {
+typedef struct ShownSeries {
 	int m, n, cap;
 	double *epoch; /* n */
 	double *kappa; /* n × m */
 	double epochs; /* the training's length */
 	char what[128];
-} PubSeries;
+} ShownSeries;
 
 /* The epochs of the last `t` training (train_plan_fit's HOOK_EPOCH steps):
  * its accuracies and rates, and the epoch early stopping keeps. */
-typedef struct PubEpochs {
+typedef struct ShownEpochs {
 	int n, cap;
-	int epochs;        /* the training's cap */
-	int best;          /* the best validation epoch so far (the kept one when
-			    * done), 0 without validation */
-	int val;           /* 1 when the validation split was measured */
-	int done;          /* the training ended (HOOK_TRAINED) */
-	int stopped_early; /* the patience ran out before the cap */
+	int epochs;                 /* the training's cap */
+	int best;                   /* the best validation epoch so far (the kept one when
+	                             * done), 0 without validation */
+	int val;                    /* 1 when the validation split was measured */
+	int done;                   /* the training ended (HOOK_TRAINED) */
+	int stopped_early;          /* the patience ran out before the cap */
 	double *acc, *val_acc, *lr; /* n each: training and validation accuracy
-				     * (fractions), the rate of the epoch's last batch */
+	                             * (fractions), the rate of the epoch's last batch */
 	char what[128];
-} PubEpochs;
+} ShownEpochs;
 
 /* Narration: the last NARR_MAX lines saying what happened and why. */
 #define NARR_MAX 256
 #define NARR_LEN 2048
 
-typedef struct Pub {
+typedef struct Shown {
 	/* data and network */
 	char data[256];
 	int m;
 	int *n; /* n[0..m] */
 	size_t nparam;
-	LayerCond *lc; /* m entries at tau, or NULL */
-	int *bias0;    /* m entries: 1 when the layer's biases are all zero */
-	int live;      /* lc was taken during training */
-	double tau, eta;
-	double lr;        /* the base learning rate (--lr) */
-	LrSchedule sched; /* the schedule of later trainings */
+	LayerCond *lc;             /* m entries at tau, or NULL */
+	int *bias0;                /* m entries: 1 when the layer's biases are all zero */
+	int live;                  /* lc was taken during training */
+	double tau, eta;           /* the session's */
+	double tau_next, eta_next; /* as they will be once the τ and η changes queued (or
+	                            * running) apply: tau and eta when none is */
+	double lr;                 /* the base learning rate (--lr) */
+	LrSchedule sched;          /* the schedule of later trainings */
 	uint64_t seed;
 	double test_acc; /* of the network lc describes when not live */
 	uint32_t crc;    /* of the current network's parameters */
 	int dirty, nundo;
 	char log_path[1024];
+	int log_err; /* errno of the write that lost the session log, 0 while it is whole */
 	/* Algorithm 1 */
 	Alg1Record *rec;
 	int nrec, alg1_status, alg1_live;
 	char alg1_reason[300];
 	/* Algorithm 2 */
-	PubBeta *beta;
+	ShownBeta *beta;
 	int nbeta, q, pick, sweep_state; /* 0 none, 1 running, 2 finished, 3 cancelled */
 	double sweep_eta, sweep_secs;    /* its η; seconds spent so far */
 	char pick_shape[256];            /* the pick's widths n_0-…-n_m, "" without one */
-	PubSqueeze sq;
-	PubSeries ks;
-	PubEpochs ep;
+	ShownSqueeze sq;
+	ShownSeries ks;
+	ShownEpochs ep;
 	/* narration */
 	char (*narr)[NARR_LEN];
 	int nnarr; /* lines ever written; the last min(nnarr, NARR_MAX) are kept */
@@ -137,11 +142,11 @@ typedef struct Pub {
 	/* a lesson played (worker_start with one) */
 	int play_pos; /* lesson actions applied */
 	int playing;  /* 1 while a lesson step runs */
-} Pub;
+} Shown;
 
 /* The narration line k (0 = oldest kept) of p, for k < worker_narr_count. */
-int worker_narr_count(const Pub *p);
-const char *worker_narr(const Pub *p, int k);
+int worker_narr_count(const Shown *p);
+const char *worker_narr(const Shown *p, int k);
 
 typedef struct Worker Worker;
 
@@ -151,8 +156,12 @@ typedef struct Worker Worker;
  * session holds its first `applied` actions. Publishes the initial state. */
 Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e);
 /* Cancels the running job, drops queued ones, joins the thread and frees the
- * worker and its session. */
-void worker_stop(Worker *w);
+ * worker and its session. Returns the errno of the write that lost the
+ * session log (session.h: log_err), 0 when the log is whole. */
+int worker_stop(Worker *w);
+/* Says on the status line that the session log could not be written (when
+ * Shown.log_err is set). */
+void worker_status_log_lost(Worker *w);
 /* Queues a job; -1 when the queue is full. */
 int worker_submit(Worker *w, const Job *j);
 /* Pauses or resumes the running job's training: returns 1 paused, 0
@@ -163,7 +172,7 @@ int worker_toggle_pause(Worker *w);
 void worker_cancel(Worker *w);
 
 /* The published state: lock, read, unlock. Hold the lock briefly. */
-const Pub *worker_lock(Worker *w);
+const Shown *worker_lock(Worker *w);
 void worker_unlock(Worker *w);
 /* Sets the status line (from the screen, e.g. a bad prompt entry). */
 void worker_status(Worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -1,13 +1,13 @@
 /* tui/worker_int.h - what the worker's files share: the Worker itself, the
- * publishing of its state (worker_pub.c), the squeeze pass (worker_squeeze.c),
+ * publishing of its state (worker_shown.c), the squeeze pass (worker_squeeze.c),
  * lessons (worker_play.c) and exports (export.c). Only the worker thread
- * runs these; the mutex guards pub. */
+ * runs these; the mutex guards shown. */
 #ifndef CONDNET_TUI_WORKER_INT_H
 #define CONDNET_TUI_WORKER_INT_H
 
 #include <pthread.h>
 
-#include "engine/alg3_squeeze.h"
+#include "alg/alg3_squeeze.h"
 #include "tui/worker.h"
 
 #define QMAX 64
@@ -20,7 +20,8 @@ struct Worker {
 	const Lesson *lesson;
 	Job q[QMAX];
 	int qh, qn, quit, cancel;
-	Pub pub;
+	Job cur; /* the job running, when busy */
+	Shown shown;
 	/* worker thread only */
 	double last_cond, cond_cost, last_sample, sample_epoch, t_job;
 	const Net *sampled;   /* the network the κ series belongs to */
@@ -29,6 +30,7 @@ struct Worker {
 	int sweep_trials;     /* trials reported in the sweep under way */
 	Hook hooks;
 	int export_csv;
+	int last_comp; /* the compensation of the squeeze decisions under way */
 };
 
 /* 1 when the screen is ending (worker_stop): nothing is published any more. */
@@ -38,10 +40,13 @@ int worker_quitting(Worker *w);
 int worker_stop_quit(void *w);
 int worker_stop_any(void *w);
 
+/* shown.tau_next and eta_next from the session's values and the τ and η
+ * actions queued or running (the mutex held). */
+void worker_ahead_locked(Worker *w);
 /* Everything the panels show, after a job. */
 void worker_publish(Worker *w);
 /* The conditioning of net as the layer table (live: while it trains). */
-void worker_pub_cond(Worker *w, const Net *net, int live);
+void worker_shown_cond(Worker *w, const Net *net, int live);
 /* The hooks the engine reports to (progress, step, cancelled). */
 Hook worker_hooks(Worker *w);
 /* Forgets the κ series; the next training starts a new one named what. */
@@ -50,8 +55,8 @@ void worker_series_reset(Worker *w, const char *what, double epochs);
  * (quiet: leave the status line alone unless it fails); returns
  * session_apply's result. */
 int worker_run_action(Worker *w, const SessAction *a, int quiet);
-/* Frees what Pub holds (the lock is not taken). */
-void worker_pub_free(Pub *p);
+/* Frees what Shown holds (the lock is not taken). */
+void worker_shown_free(Shown *p);
 
 /* The squeeze pass (the session holds it): begin it and show the first
  * proposal; show the proposal the session holds, with its preview, or end
@@ -63,6 +68,12 @@ void worker_sqz_begin(Worker *w);
 void worker_sqz_show(Worker *w);
 void worker_sqz_finish(Worker *w, const char *how);
 int worker_sqz_decide(Worker *w, int apply, int comp);
+/* Applies the proposal shown and every later one (one engine call), then
+ * shows the end of the pass. */
+void worker_sqz_all(Worker *w);
+/* A decision of the pass was made (the HOOK_ALG3_LAYER step): noted among
+ * the pass's decisions, its removals counted. */
+void worker_sqz_decided(Worker *w, const HookStep *st);
 
 /* Lessons: the caption before action pos into the narration, the next
  * action, one back, a caption written to the log. */

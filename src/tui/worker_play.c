@@ -36,7 +36,7 @@ void worker_play_caption(Worker *w, int pos)
 static void set_pos(Worker *w, int pos)
 {
 	pthread_mutex_lock(&w->mu);
-	w->pub.play_pos = pos;
+	w->shown.play_pos = pos;
 	pthread_mutex_unlock(&w->mu);
 	worker_play_caption(w, pos);
 }
@@ -45,35 +45,35 @@ static void say_end(Worker *w)
 {
 	char shape[256];
 	worker_status(w, 0,
-		      "end of the lesson: %s, parameters' CRC-32 %08x (as condnet replay prints); "
-		      "left steps back, q leaves",
-		      net_shape_str(w->s->net, shape, sizeof shape),
-		      (unsigned)session_param_crc(w->s->net));
+	              "end of the lesson: %s, parameters' CRC-32 %08x (as condnet replay prints); "
+	              "left steps back, q leaves",
+	              net_shape_str(w->s->net, shape, sizeof shape),
+	              (unsigned)session_param_crc(w->s->net));
 }
 
 /* When the lesson's next action decides the proposal shown, say so. */
 static void say_next(Worker *w)
 {
 	const Lesson *l = w->lesson;
-	int pos = w->pub.play_pos;
-	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
+	int pos = w->shown.play_pos;
+	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 	if (pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp && sp->layer == l->a[pos].layer)
 		worker_status(w, 0, "the lesson will %s layer %d's proposal%s: right arrow",
-			      l->a[pos].apply ? "apply" : "refuse", sp->layer,
-			      l->a[pos].apply && l->a[pos].comp ? " with compensation" : "");
+		              l->a[pos].apply ? "apply" : "refuse", sp->layer,
+		              l->a[pos].apply && l->a[pos].comp ? " with compensation" : "");
 }
 
 void worker_play_next(Worker *w)
 {
 	const Lesson *l = w->lesson;
-	int pos = w->pub.play_pos;
+	int pos = w->shown.play_pos;
 	if (!l || pos >= l->n) {
 		say_end(w);
 		return;
 	}
 	const SessAction *a = &l->a[pos];
 	if (a->kind == SESS_SQUEEZE) {
-		const SqueezeProposal *sp = session_squeeze_proposal(w->s);
+		const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 		if (!sp || sp->layer != a->layer) {
 			/* Algorithm 3's proposal first; the decision on the next step */
 			worker_sqz_begin(w);
@@ -94,48 +94,51 @@ void worker_play_next(Worker *w)
 	}
 	if (worker_run_action(w, a, 0) == 0)
 		set_pos(w, pos + 1);
-	if (w->pub.play_pos >= l->n)
+	if (w->shown.play_pos >= l->n)
 		say_end(w);
+}
+
+/* What the replay of a step back says it does, as the activity; the
+ * narration of the steps replayed is not repeated. */
+static void replay_note(const HookStep *st, void *ud)
+{
+	Worker *w = ud;
+	if (st->kind != HOOK_NOTE)
+		return;
+	pthread_mutex_lock(&w->mu);
+	snprintf(w->shown.activity, sizeof w->shown.activity, "stepping back: %.130s", st->text);
+	pthread_mutex_unlock(&w->mu);
 }
 
 void worker_play_back(Worker *w)
 {
 	const Lesson *l = w->lesson;
-	int target = w->pub.play_pos - 1, k;
+	int target = w->shown.play_pos - 1, done = 0;
 	if (!l || target < l->setup) {
 		worker_status(w, 1, "at the start of the lesson: nothing to step back over");
 		return;
 	}
 	Session *s = w->s;
 	Err e = {{0}};
-	/* progress and Esc, but not the narration of the steps replayed */
-	Hook quiet = {w->hooks.progress, NULL, w->hooks.cancelled, w};
+	Hook quiet = {w->hooks.progress, replay_note, w->hooks.cancelled, w};
 	worker_sqz_finish(w, "stopped");
-	session_rewind(s);
-	int rc = 0;
-	for (k = 1; k < target && rc == 0; k++) {
-		pthread_mutex_lock(&w->mu);
-		snprintf(w->pub.activity, sizeof w->pub.activity,
-			 "stepping back: replaying action %d of %d", k, target - 1);
-		pthread_mutex_unlock(&w->mu);
-		rc = session_apply(s, &l->a[k], &quiet, &e);
-		if (rc != 0)
-			break;
-	}
+	/* the lesson from its first action after the data (which the rewind keeps) */
+	int rc = session_replay_actions(s, l->a + 1, target - 1, &quiet, &done, &e);
+	int k = 1 + done;
 	set_pos(w, k);
 	pthread_mutex_lock(&w->mu);
-	w->pub.sq.active = w->pub.sq.waiting = w->pub.sq.ndone = 0;
-	w->pub.sq.acc_start = w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
+	w->shown.sq.active = w->shown.sq.waiting = w->shown.sq.ndone = 0;
+	w->shown.sq.acc_start = w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
 	pthread_mutex_unlock(&w->mu);
 	worker_publish(w);
 	if (rc < 0)
 		worker_status(w, 1, "stepping back failed at action %d: %s", k + 1, e.msg);
 	else if (rc == 1)
 		worker_status(w, 0, "stepping back cancelled: the lesson is at action %d of %d",
-			      k - l->setup, l->n - l->setup);
+		              k - l->setup, l->n - l->setup);
 	else
 		worker_status(w, 0, "stepped back: the lesson is at action %d of %d", k - l->setup,
-			      l->n - l->setup);
+		              l->n - l->setup);
 	worker_narrate(w, "lesson: back to action %d of %d (replayed from the start)", k - l->setup,
-		       l->n - l->setup);
+	               l->n - l->setup);
 }

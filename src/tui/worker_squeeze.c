@@ -1,7 +1,7 @@
 /* tui/worker_squeeze.c - the screen's squeeze pass: the session holds
- * Algorithm 3's pass and its proposals; the worker measures what each would
- * do (the what-if accuracies), publishes it, and sends the person's
- * decision back as a squeeze action. */
+ * Algorithm 3's pass and its proposals; the worker measures what the one
+ * shown would do (the what-if accuracies), publishes it, and sends the
+ * person's decision back as a squeeze action, or all the rest at once. */
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/alg3_compare.h"
-#include "engine/alg3_squeeze.h"
+#include "alg/alg3_compare.h"
+#include "alg/alg3_squeeze.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
@@ -20,22 +20,26 @@
 void worker_sqz_finish(Worker *w, const char *how)
 {
 	session_squeeze_stop(w->s);
-	double acc = session_test_acc(w->s);
+	double acc;
+	session_test_acc(w->s, &acc, NULL);
 	pthread_mutex_lock(&w->mu);
-	PubSqueeze *q = &w->pub.sq;
+	ShownSqueeze *q = &w->shown.sq;
 	int was = q->active;
 	q->active = q->waiting = 0;
 	if (was)
 		q->acc_end = acc;
 	pthread_mutex_unlock(&w->mu);
 	if (was)
-		worker_narrate(w, "squeeze %s: %d neuron(s) removed in this pass, test accuracy %.2f %% → "
-			       "%.2f %%; t retrains", how, w->pub.sq.removed, w->pub.sq.acc_start, acc);
+		worker_narrate(
+		    w,
+		    "squeeze %s: %d neuron(s) removed in this pass, test accuracy %.2f %% → "
+		    "%.2f %%; t retrains",
+		    how, w->shown.sq.removed, w->shown.sq.acc_start, acc);
 	if (was)
 		worker_status(
 		    w, 0,
 		    "squeeze %s: %d neuron(s) removed, test accuracy %.2f%% → %.2f%% (t retrains)",
-		    how, w->pub.sq.removed, w->pub.sq.acc_start, acc);
+		    how, w->shown.sq.removed, w->shown.sq.acc_start, acc);
 }
 
 /* Publishes the proposal the session holds, with its preview, or ends the
@@ -43,7 +47,7 @@ void worker_sqz_finish(Worker *w, const char *how)
 void worker_sqz_show(Worker *w)
 {
 	Session *s = w->s;
-	const SqueezeProposal *sp = session_squeeze_proposal(s);
+	const Alg3Proposal *sp = session_squeeze_proposal(s);
 	if (!sp) {
 		worker_sqz_finish(w, "finished");
 		return;
@@ -61,7 +65,7 @@ void worker_sqz_show(Worker *w)
 		perm[j] = sp->perm[j] + 1; /* neurons are numbered from 1, as layers are */
 	memcpy(rd, sp->rdiag, (size_t)sp->nrdiag * sizeof *rd);
 	pthread_mutex_lock(&w->mu);
-	PubSqueeze *q = &w->pub.sq;
+	ShownSqueeze *q = &w->shown.sq;
 	free(q->perm);
 	free(q->rdiag);
 	q->perm = perm;
@@ -73,37 +77,40 @@ void worker_sqz_show(Worker *w)
 	q->nrdiag = sp->nrdiag;
 	q->kappa_before = sp->kappa_before;
 	q->kappa_after = sp->kappa_after;
-	q->acc_now = w->pub.test_acc;
-	q->acc_after = q->acc_comp = NAN;
+	q->acc_now = w->shown.test_acc;
+	q->acc_after = q->acc_comp = q->agree_after = q->agree_comp = NAN;
 	for (int c = 0; c < 3; c++)
 		q->cmp[c] = q->cmp_comp[c] = NAN;
 	q->cmp_sd = q->cmp_sd_comp = NAN;
 	q->draws = SQZ_PREVIEW_DRAWS;
 	q->waiting = 1;
-	snprintf(w->pub.activity, sizeof w->pub.activity,
+	snprintf(w->shown.activity, sizeof w->shown.activity,
 	         "squeeze: measuring layer %d's choice against the simple rules", sp->layer);
 	pthread_mutex_unlock(&w->mu);
 	/* The proposal is on the screen; what it would do follows: the QR
 	 * choice, the norm rule and random orders keeping as many, each also
 	 * compensated, on the whole test set. */
-	SqueezeLayerCompare lc;
+	Alg3LayerCompare lc;
 	/* Esc or the screen's end stops it between two evaluations */
 	hook_set_thread_stop(worker_stop_any, w);
-	int rc = squeeze_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1,
-				       0, &lc, &e);
+	int rc = alg3_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1, 0,
+	                            &lc, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
-	if (rc < 0) {
-		if (worker_stop_any(w))
-			worker_status(w, 0, "squeeze preview stopped: its what-if accuracies are not "
-					    "measured");
+	if (rc != 0) {
+		if (rc > 0)
+			worker_status(w, 0,
+			              "squeeze preview stopped: its what-if accuracies are not "
+			              "measured");
 		else
 			worker_status(w, 1, "squeeze preview: %s", e.msg);
 		return;
 	}
 	pthread_mutex_lock(&w->mu);
 	if (q->waiting && q->layer == sp->layer) {
-		q->acc_after = lc.acc[SQUEEZE_QR];
-		q->acc_comp = lc.acc_comp[SQUEEZE_QR];
+		q->acc_after = lc.acc[ALG3_QR];
+		q->acc_comp = lc.acc_comp[ALG3_QR];
+		q->agree_after = lc.agree;
+		q->agree_comp = lc.agree_comp;
 		for (int c = 0; c < 3; c++) {
 			q->cmp[c] = lc.acc[c];
 			q->cmp_comp[c] = lc.acc_comp[c];
@@ -118,10 +125,10 @@ void worker_sqz_begin(Worker *w)
 {
 	Err e = {{0}};
 	pthread_mutex_lock(&w->mu);
-	w->pub.sq.active = 1;
-	w->pub.sq.ndone = w->pub.sq.removed = w->pub.sq.undone = 0;
-	w->pub.sq.acc_start = w->pub.test_acc;
-	w->pub.sq.acc_end = w->pub.sq.acc_retrained = NAN;
+	w->shown.sq.active = 1;
+	w->shown.sq.ndone = w->shown.sq.removed = w->shown.sq.undone = 0;
+	w->shown.sq.acc_start = w->shown.test_acc;
+	w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
 	pthread_mutex_unlock(&w->mu);
 	if (session_squeeze_start(w->s, &e) < 0) {
 		worker_status(w, 1, "squeeze: %s", e.msg);
@@ -132,11 +139,30 @@ void worker_sqz_begin(Worker *w)
 }
 
 static void sqz_note(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void worker_sqz_decided(Worker *w, const HookStep *st)
+{
+	const Alg3Proposal *sp = &st->alg3->prop;
+	if (!w->shown.sq.active)
+		return;
+	if (st->applied) {
+		sqz_note(w, "layer %d: %d → %d neurons, κ %.4g → %.4g%s", sp->layer, sp->n_before,
+		         sp->nkeep, sp->kappa_before, sp->kappa_after,
+		         w->last_comp ? ", compensated" : "");
+		pthread_mutex_lock(&w->mu);
+		w->shown.sq.removed += sp->n_before - sp->nkeep;
+		pthread_mutex_unlock(&w->mu);
+	} else {
+		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", sp->layer,
+		         sp->kappa_before, sp->n_before);
+	}
+}
+
 static void sqz_note(Worker *w, const char *fmt, ...)
 {
 	va_list ap;
 	pthread_mutex_lock(&w->mu);
-	PubSqueeze *q = &w->pub.sq;
+	ShownSqueeze *q = &w->shown.sq;
 	if (q->ndone == 16) {
 		memmove(q->done, q->done + 1, sizeof q->done - sizeof q->done[0]);
 		q->ndone--;
@@ -150,30 +176,31 @@ static void sqz_note(Worker *w, const char *fmt, ...)
 /* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
 int worker_sqz_decide(Worker *w, int apply, int comp)
 {
-	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
+	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 	if (!sp)
 		return -1;
 	Err e = {{0}};
 	SessAction a = {.kind = SESS_SQUEEZE,
 	                .layer = sp->layer,
 	                .apply = apply,
-	                .comp = comp >= 0 ? comp : w->pub.sq.comp};
-	int n0 = sp->n_before, n1 = sp->nkeep;
-	double k0 = sp->kappa_before, k1 = sp->kappa_after;
+	                .comp = comp >= 0 ? comp : w->shown.sq.comp};
+	w->last_comp = a.comp; /* the decision's note says it (worker_sqz_decided) */
 	if (session_apply(w->s, &a, &w->hooks, &e) != 0) {
 		worker_status(w, 1, "squeeze layer %d: %s", a.layer, e.msg);
 		return -1;
 	}
-	if (apply) {
-		sqz_note(w, "layer %d: %d → %d neurons, κ %.4g → %.4g%s", a.layer, n0, n1, k0, k1,
-		         a.comp ? ", compensated" : "");
-		pthread_mutex_lock(&w->mu);
-		w->pub.sq.removed += n0 - n1;
-		pthread_mutex_unlock(&w->mu);
-	} else {
-		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", a.layer, k0, n0);
-	}
 	worker_publish(w);
 	worker_sqz_show(w);
 	return 0;
+}
+
+void worker_sqz_all(Worker *w)
+{
+	Err e = {{0}};
+	w->last_comp = w->shown.sq.comp;
+	int rc = session_squeeze_apply_all(w->s, w->last_comp, &w->hooks, &e);
+	if (rc < 0)
+		worker_status(w, 1, "squeeze: %s", e.msg);
+	worker_publish(w);
+	worker_sqz_show(w);
 }

@@ -1,0 +1,82 @@
+/* onnx_io.h - a dense network as an ONNX model: reading one that PyTorch,
+ * Keras converters or condnet wrote, and writing a Net for any ONNX runtime.
+ *
+ * A graph condnet reads is one chain from its input to its output of
+ *     dense layer (Gemm, or MatMul with an optional Add of a constant bias;
+ *                  the weight a constant in either orientation: Gemm's transB,
+ *                  or a Transpose of the constant),
+ *     activation (Erf, with an optional Mul by a constant before it as the
+ *                 scale a of erf(a·x); Tanh; Relu; Sigmoid),
+ *     ... dense layer, and a final Softmax over the features or none,
+ * plus Identity nodes, a Flatten(axis 1) before everything, and Constant
+ * nodes. Every hidden layer must use the same activation (a Net has one).
+ * An activation with no dense layer before it (an activation-only graph such
+ * as a lone Relu) is read through identity dense layers, which compute the
+ * same function exactly: Relu(x) becomes the Net x·I → relu → ·I, so such a
+ * graph imports and reproduces its outputs.
+ *
+ * Everything else (another operator, a branch or skip connection, Dropout
+ * left in, shapes that do not chain, a cycle, an input nothing defines) is
+ * refused with one line naming the node (its index and name) and operator.
+ *
+ * The model condnet writes: IR version 7, opset 13 of the default domain,
+ * input "input" (float32, N × n[0]), output "probabilities" (float32,
+ * N × n[m]); for layer k = 1..m a Gemm (transB = 1) of initializers "Wk"
+ * (n[k] × n[k-1], outputs × inputs as torch.nn.Linear stores it, the
+ * orientation every runtime reads) and "bk"; after each hidden layer Mul by the
+ * initializer "erf_scale" and Erf (act erf), or Tanh, Relu, Sigmoid; and
+ * Softmax(axis 1) after the last. metadata_props: condnet.version,
+ * condnet.widths ("784-600-10"), condnet.activation, condnet.erf_scale and,
+ * when known, condnet.tau. */
+#ifndef CONDNET_ONNX_IO_H
+#define CONDNET_ONNX_IO_H
+
+#include <stddef.h>
+
+#include "base/err.h"
+#include "engine/net.h"
+
+#define ONNX_OPSET 13
+#define ONNX_IR_VERSION 7
+#define ONNX_INPUT_NAME "input"
+#define ONNX_OUTPUT_NAME "probabilities"
+
+/* What an import found besides the Net. */
+typedef struct OnnxInfo {
+	int softmax;  /* 1: the graph ends in Softmax (its outputs are probabilities);
+	                 0: it ends in the last layer's outputs (logits) */
+	int identity; /* identity dense layers put in for activations with no dense
+	                 layer before them */
+	long opset;   /* opset version of the default domain */
+	long ir_version;
+	char input[128]; /* the graph's input and output names (cut to fit) */
+	char output[128];
+	char producer[128]; /* producer_name and producer_version */
+} OnnxInfo;
+
+/* What an export records besides the Net. */
+typedef struct OnnxMeta {
+	double tau; /* the τ the network was refined with; <= 0 when unknown */
+} OnnxMeta;
+
+/* Reads the ONNX model at path (or buf[0..len), named name in messages) into
+ * a new Net; info (may be NULL) receives what else the file said. Weights
+ * float32 or float64, as raw_data or typed fields; every value must be a
+ * finite float32. NULL and a message naming the file on failure. */
+Net *onnx_import(const char *path, OnnxInfo *info, Err *e);
+Net *onnx_import_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e);
+
+/* Writes net as an ONNX model (layout above) to path, atomically. */
+int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e);
+
+/* The outputs of the imported graph on rows x[0..n) (n × n[0]) into out
+ * (n × n[m]): the softmax probabilities (net_forward's last layer) when
+ * softmax, else the last layer's outputs before the softmax. */
+int onnx_forward(const Net *net, int softmax, const float *x, int n, float *out, Err *e);
+
+/* A TensorProto file (the input_0.pb and output_0.pb of ONNX's test data):
+ * float32 or float64 values into a malloc'd float array, its dimensions into
+ * dims[0..*nd) (*nd <= 8). */
+int onnx_read_tensor(const char *path, float **data, int *nd, long long dims[8], Err *e);
+
+#endif

@@ -1,0 +1,510 @@
+/* session.c - the session state and the actions that change it (the undo
+ * stack is in session_undo.c, the squeeze pass in session_squeeze.c, the
+ * log lines in session_action.c and the log file in session_log.c). */
+#include "session/session.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "alg/alg3_squeeze.h"
+#include "base/rng.h"
+#include "data/datasets.h"
+#include "engine/train_plan.h"
+#include "model/model_io.h"
+#include "session/session_int.h"
+
+/* ---- the session ---- */
+
+Session *session_new(Err *e)
+{
+	Session *s = calloc(1, sizeof *s);
+	if (!s) {
+		err_set(e, "out of memory for a session");
+		return NULL;
+	}
+	Alg1Opts o;
+	alg1_opts_default(&o);
+	s->tau = o.tau;
+	s->eta = o.eta;
+	train_opts_default(&s->topt);
+	dataspec_default(&s->dspec);
+	return s;
+}
+
+void session_rewind(Session *s)
+{
+	Alg1Opts o;
+	alg1_opts_default(&o);
+	session_squeeze_stop(s);
+	undo_clear(s);
+	net_free(s->net);
+	alg1_free(s->alg1);
+	alg2_free(s->sweep);
+	dataset_free(s->sweep_tr);
+	dataset_free(s->sweep_v);
+	s->net = NULL;
+	s->alg1 = NULL;
+	s->sweep = NULL;
+	s->sweep_tr = s->sweep_v = NULL;
+	s->alg1_live = s->sweep_done = 0;
+	s->tau = o.tau;
+	s->eta = o.eta;
+	train_opts_default(&s->topt);
+	s->seed = 0;
+	s->ntrain = 0;
+	s->training = NULL;
+	s->dirty = 0;
+}
+
+void session_free(Session *s)
+{
+	if (!s)
+		return;
+	undo_clear(s);
+	free(s->undo);
+	alg3_free(s->sq);
+	net_free(s->net);
+	alg1_free(s->alg1);
+	alg2_free(s->sweep);
+	dataset_free(s->train);
+	dataset_free(s->test);
+	dataset_free(s->sweep_tr);
+	dataset_free(s->sweep_v);
+	if (s->log)
+		fclose(s->log);
+	free(s);
+}
+
+uint32_t session_param_crc(const Net *net)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+	const Bytef *p = (const Bytef *)net->param;
+	size_t left = net->nparam * sizeof *net->param;
+	while (left) {
+		uInt chunk = left > (1u << 30) ? (1u << 30) : (uInt)left;
+		c = crc32(c, p, chunk);
+		p += chunk;
+		left -= chunk;
+	}
+	return (uint32_t)c;
+}
+
+int session_test_acc(const Session *s, double *acc, Err *e)
+{
+	*acc = NAN;
+	/* in slices under a screen's stop: it is answered within one */
+	return s->net ? net_accuracy(s->net, s->test, NULL, acc, e) : 0;
+}
+
+int session_can_undo(const Session *s)
+{
+	return s->nundo;
+}
+
+const Net *session_training(const Session *s)
+{
+	if (s->training)
+		return s->training;
+	return s->alg1 ? s->alg1->training : NULL;
+}
+
+int session_adopt_action(const Session *s, SessAction *a, double *beta, Err *e)
+{
+	int p = s->sweep && s->sweep_done ? alg2_pick(s->sweep) : -1;
+	if (p < 0 || !s->net)
+		return err_set(e, "adopt: no finished beta sweep (b runs one)");
+	const Alg2Beta *b = &s->sweep->b[p];
+	int m = s->sweep->base->m;
+	size_t k = 0;
+	memset(a, 0, sizeof *a);
+	a->kind = SESS_NET;
+	a->label_col = -1;
+	for (int i = 1; i < m; i++) {
+		int n =
+		    snprintf(a->spec + k, sizeof a->spec - k, i > 1 ? ",%d" : "%d", b->widths[i]);
+		if (n < 0 || (size_t)n >= sizeof a->spec - k)
+			return err_set(e,
+			               "adopt: the widths of beta = %g are longer than %zu "
+			               "characters",
+			               b->beta, sizeof a->spec - 1);
+		k += (size_t)n;
+	}
+	a->act = (int)s->net->act;
+	a->x = s->net->act_a;
+	a->seed = s->seed;
+	*beta = b->beta;
+	return 0;
+}
+
+int session_set_tau(Session *s, double tau, Err *e)
+{
+	if (s->alg1 ? alg1_set_tau(s->alg1, tau, e) < 0 : alg1_check_tau(tau, e) < 0)
+		return -1;
+	s->tau = tau;
+	if (s->alg1 && s->alg1->status != ALG1_RUNNING)
+		s->alg1_live = 0;
+	return 0;
+}
+
+int session_set_eta(Session *s, double eta, Err *e)
+{
+	if (s->alg1 ? alg1_set_eta(s->alg1, eta, e) < 0 : alg1_check_eta(eta, e) < 0)
+		return -1;
+	s->eta = eta;
+	return 0;
+}
+
+static int do_data(Session *s, const SessAction *a, Err *e)
+{
+	DataSpec d;
+	Dataset *tr = NULL, *te = NULL;
+	dataspec_default(&d);
+	d.spec = a->spec;
+	d.dir = a->path[0] ? a->path : NULL;
+	d.features = a->features;
+	d.label_col = a->label_col;
+	d.seed = a->seed;
+	d.limit = a->limit;
+	d.scale = a->scale;
+	if (datasets_load(&d, &tr, &te, e) < 0)
+		return -1;
+	dataset_free(s->train);
+	dataset_free(s->test);
+	dataset_free(s->sweep_tr);
+	dataset_free(s->sweep_v);
+	s->sweep_tr = s->sweep_v = NULL;
+	s->train = tr;
+	s->test = te;
+	snprintf(s->data_spec, sizeof s->data_spec, "%s", a->spec);
+	snprintf(s->data_dir, sizeof s->data_dir, "%s", a->path);
+	s->dspec = d;
+	s->dspec.spec = s->data_spec;
+	s->dspec.dir = s->data_dir[0] ? s->data_dir : NULL;
+	s->val_frac = a->x;
+	s->val_per_class = a->val_per_class;
+	undo_clear(s);
+	net_free(s->net);
+	alg1_free(s->alg1);
+	alg2_free(s->sweep);
+	s->net = NULL;
+	s->alg1 = NULL;
+	s->sweep = NULL;
+	s->alg1_live = 0;
+	s->dirty = 0;
+	return 0;
+}
+
+/* Replaces the network by a new one (fresh or loaded): undoable. */
+static int set_net(Session *s, Net *net, Err *e)
+{
+	SessSnapshot sn;
+	if (net->n[0] != s->train->d || net->n[net->m] != s->train->k) {
+		int d = net->n[0], k = net->n[net->m];
+		net_free(net);
+		return err_set(e,
+		               "the network has %d inputs and %d outputs, the data set %d features "
+		               "and %d classes",
+		               d, k, s->train->d, s->train->k);
+	}
+	if (s->net) {
+		if (snap_take(s, &sn, e) < 0 || undo_push(s, &sn, e) < 0) {
+			net_free(net);
+			return -1;
+		}
+	}
+	net_free(s->net);
+	s->net = net;
+	s->alg1_live = 0;
+	s->dirty = 0;
+	return 0;
+}
+
+static int do_net(Session *s, const SessAction *a, Err *e)
+{
+	int *hidden = NULL, nh = 0;
+	if (net_parse_layers(a->spec, &hidden, &nh, e) < 0)
+		return err_prefix(e, "layers");
+	int *w = malloc((size_t)(nh + 2) * sizeof *w);
+	if (!w) {
+		free(hidden);
+		return err_set(e, "out of memory");
+	}
+	w[0] = s->train->d;
+	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
+	w[nh + 1] = s->train->k;
+	free(hidden);
+	Net *net = net_fresh(nh + 1, w, (ActKind)a->act, (float)a->x, a->seed, e);
+	free(w);
+	if (!net)
+		return err_prefix(e, "the network %s", a->spec);
+	s->seed = a->seed;
+	return set_net(s, net, e);
+}
+
+static int do_load(Session *s, SessAction *a, Err *e)
+{
+	Net *net = model_load(a->path, e);
+	if (!net)
+		return -1;
+	uint32_t crc = session_param_crc(net);
+	if (a->has_crc && crc != a->crc) {
+		net_free(net);
+		return err_set(e,
+		               "%s: the parameters' CRC-32 is %08x, the session loaded %08x "
+		               "(the file has changed)",
+		               a->path, (unsigned)crc, (unsigned)a->crc);
+	}
+	a->has_crc = 1;
+	a->crc = crc;
+	return set_net(s, net, e);
+}
+
+/* Algorithm 2's split of the training set (by the data action's validation
+ * fraction or rows per class), made on first use. */
+static int need_split(Session *s, Err *e)
+{
+	if (!s->sweep_tr && dataset_split(s->train, s->val_frac, s->val_per_class, s->seed,
+	                                  &s->sweep_tr, &s->sweep_v, e) < 0)
+		return err_prefix(e, "validation split");
+	return 0;
+}
+
+static int do_train(Session *s, const SessAction *a, const Hook *h, Err *e)
+{
+	TrainPlan p;
+	const Dataset *d = s->train;
+	train_plan_default(&p, &s->topt, a->x);
+	p.opts.seed = rng_derive(s->seed, 0x7000 + (uint64_t)s->ntrain);
+	p.patience = a->patience;
+	if (a->patience > 0 || s->topt.sched.kind == SCHED_PLATEAU) {
+		if (need_split(s, e) < 0)
+			return -1;
+		d = s->sweep_tr;
+		p.val = s->sweep_v;
+	}
+	Net *backup = net_clone(s->net, e);
+	if (!backup)
+		return err_set(e, "out of memory copying the network");
+	TrainResult r;
+	s->training = s->net;
+	int rc = train_plan_fit(s->net, d, &p, h, &r, e);
+	s->training = NULL;
+	if (rc != 0 || hook_cancelled(h)) {
+		net_free(s->net);
+		s->net = backup;
+		/* a failure that a cancel caused (κ stopped half way) is the cancel */
+		return rc < 0 && !hook_cancelled(h) ? -1 : 1;
+	}
+	net_free(backup);
+	s->trained = r;
+	s->ntrain++;
+	s->alg1_live = 0;
+	s->dirty = 1;
+	return 0;
+}
+
+/* Runs Algorithm-1 iterations (at most max, 0 = until it stops); *done gets
+ * how many finished. One undo entry for all of them. */
+static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
+{
+	SessSnapshot before;
+	*done = 0;
+	if (snap_take(s, &before, e) < 0)
+		return -1;
+	if (!s->alg1 || !s->alg1_live) {
+		Alg1Opts o;
+		alg1_opts_default(&o);
+		o.tau = s->tau;
+		o.eta = s->eta;
+		o.seed = s->seed;
+		o.train = s->topt;
+		Alg1 *a = alg1_new(s->net, s->train, &o, e);
+		if (!a) {
+			snap_free(&before);
+			return -1;
+		}
+		a->eval = s->test; /* the accuracy of every iteration, for people */
+		alg1_free(s->alg1);
+		s->alg1 = a;
+		s->alg1_live = 1;
+	}
+	Alg1 *a = s->alg1;
+	int rc = 0;
+	while (!max || *done < max) {
+		if (a->nrec > 0 && a->status != ALG1_RUNNING)
+			break;
+		Alg1 *back = alg1_clone(a, e);
+		if (!back) {
+			rc = -1;
+			break;
+		}
+		int st = alg1_step(a, h, e);
+		if (st != 0 || hook_cancelled(h)) {
+			alg1_free(a);
+			s->alg1 = a = back;
+			rc = st < 0 && !hook_cancelled(h) ? -1 : 1;
+			break;
+		}
+		alg1_free(back);
+		Net *n = net_clone(a->net, e);
+		if (!n) {
+			rc = err_set(e, "out of memory copying the network");
+			break;
+		}
+		net_free(s->net);
+		s->net = n;
+		s->dirty = 1;
+		(*done)++;
+	}
+	if (*done == 0) {
+		snap_restore(s, &before);
+		return rc ? rc : 0;
+	}
+	if (undo_push(s, &before, rc < 0 ? NULL : e) < 0)
+		snap_free(&before);
+	return rc;
+}
+
+static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
+{
+	Alg2Opts o;
+	alg2_opts_default(&o);
+	if (alg2_parse_betas(a->spec, &o, e) < 0)
+		return err_prefix(e, "betas");
+	o.q = a->q;
+	o.eta = s->eta;
+	o.seed = s->seed;
+	o.train = s->topt;
+	o.jobs = s->jobs;
+	sched_default(&o.train.sched); /* the trials train eta epochs at the constant rate */
+	if (need_split(s, e) < 0)
+		return -1;
+	Alg2 *sw = alg2_new(s->net, s->sweep_tr, s->sweep_v, &o, e);
+	if (!sw)
+		return -1;
+	alg2_free(s->sweep);
+	s->sweep = sw;
+	s->sweep_done = 0;
+	int rc = alg2_run(sw, h, e);
+	if (rc > 0 || hook_cancelled(h))
+		return 1;
+	if (rc < 0)
+		return -1;
+	s->sweep_done = 1;
+	return 0;
+}
+
+int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
+{
+	SessAction a = *act;
+	const char *name = session_kind_name(a.kind);
+	int rc = 0, done = 0;
+	if (s->log) {
+		/* an action whose log line would be cut is refused, not logged wrong */
+		char line[SESS_LINE_MAX + 1];
+		if (session_format_line(&a, line, sizeof line, e) < 0)
+			return -1;
+	}
+	/* the limits a log line is held to (the screen's actions too) */
+	if (session_check(&a, e) < 0)
+		return -1;
+	if (a.kind != SESS_DATA && !s->train)
+		return err_set(e, "%s: no data set yet (the first action must be 'data')", name);
+	if (a.kind > SESS_NET && a.kind != SESS_LOAD && a.kind != SESS_TAU && a.kind != SESS_ETA &&
+	    a.kind != SESS_SCHED && !s->net)
+		return err_set(e, "%s: no network yet (expected 'net' or 'load' before it)", name);
+	/* a squeeze pass lives on the network as it is: any other change ends it */
+	if (a.kind != SESS_SQUEEZE && a.kind != SESS_SAVE)
+		session_squeeze_stop(s);
+	switch (a.kind) {
+	case SESS_DATA:
+		rc = do_data(s, &a, e);
+		break;
+	case SESS_OPTS:
+		if (a.batch < 1 || !(a.x > 0))
+			return err_set(e, "opts: batch must be >= 1 and lr > 0");
+		s->topt.batch = a.batch;
+		s->topt.adam.lr = a.x;
+		s->topt.threads = a.threads;
+		break;
+	case SESS_NET:
+		rc = do_net(s, &a, e);
+		break;
+	case SESS_LOAD:
+		rc = do_load(s, &a, e);
+		break;
+	case SESS_TAU:
+		if (session_set_tau(s, a.x, e) < 0)
+			return err_prefix(e, "tau");
+		break;
+	case SESS_ETA:
+		if (session_set_eta(s, a.x, e) < 0)
+			return err_prefix(e, "eta");
+		break;
+	case SESS_SCHED: {
+		LrSchedule sc;
+		sched_default(&sc);
+		sc.warmup = a.x;
+		if (sched_parse(a.spec, &sc, e) < 0)
+			return err_prefix(e, "sched");
+		s->topt.sched = sc;
+		break;
+	}
+	case SESS_TRAIN:
+		rc = do_train(s, &a, h, e);
+		break;
+	case SESS_ALG1_STEP:
+		rc = do_alg1(s, 1, h, &done, e);
+		break;
+	case SESS_ALG1_RUN:
+		rc = do_alg1(s, a.steps, h, &done, e);
+		if (rc != 0 && done > 0) {
+			a.steps = done;
+			session_log_action(s, &a);
+		}
+		break;
+	case SESS_SWEEP:
+		rc = do_sweep(s, &a, h, e);
+		break;
+	case SESS_SQUEEZE:
+		rc = session_do_squeeze(s, &a, h, e);
+		break;
+	case SESS_UNDO:
+		if (!s->nundo)
+			return err_set(e, "undo: nothing to undo");
+		snap_restore(s, &s->undo[--s->nundo]);
+		s->dirty = 1;
+		break;
+	case SESS_SAVE:
+		/* the model records how the data's inputs were made */
+		if (!s->replay && !s->net->prep && s->train && s->train->prep &&
+		    s->train->prep->d == s->net->n[0] && net_set_prep(s->net, s->train->prep, e))
+			return -1;
+		if (!s->replay && model_save(s->net, a.path, e) < 0)
+			return -1;
+		s->dirty = 0;
+		break;
+	default:
+		return err_set(e, "unknown action kind %d", (int)a.kind);
+	}
+	if (rc == 0)
+		session_log_action(s, &a);
+	return rc;
+}
+
+/* The rest of Algorithm 3's pass, one logged squeeze action a layer. */
+int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e)
+{
+	const Alg3Proposal *sp;
+	while ((sp = session_squeeze_proposal(s))) {
+		if (hook_cancelled(h))
+			return 1;
+		SessAction a = {.kind = SESS_SQUEEZE, .layer = sp->layer, .apply = 1, .comp = comp};
+		int rc = session_apply(s, &a, h, e);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}

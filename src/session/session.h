@@ -1,0 +1,286 @@
+/* session.h - the state of an interactive session, the actions that change
+ * it (session.c, with its undo stack in session_undo.c and its squeeze pass
+ * in session_squeeze.c), an action as a log line (session_action.c), and
+ * the session log file (session_log.c).
+ *
+ * Every change the screen makes goes through session_apply(), one action at a
+ * time, in order; each completed action is appended to the log as one line.
+ * `condnet replay LOG` feeds the same lines to session_apply() without a
+ * screen, so the same log gives bit-identical networks. An action that is
+ * cancelled is rolled back and not logged (a cancelled Algorithm-1 run keeps
+ * its finished iterations and is logged with their count).
+ *
+ * Adopting the pick of a β sweep is logged as the `net` action it amounts
+ * to (the pick's widths, fresh weights), after a '#' note naming β, so the
+ * line replays without the sweep.
+ *
+ * Log line grammar: a verb, then space-separated key=value fields; values
+ * escape '%', space and control characters as %XX. Lines starting with '#'
+ * and blank lines are ignored by replay; of those, a line "#: TEXT" is a
+ * caption that a lesson player shows between the actions around it (the
+ * screen records them; TEXT is free, unescaped).
+ *   data spec=S [dir=D] features=N label_col=N seed=N limit=N val_frac=X val_per_class=N
+ *   opts batch=N lr=X [threads=N]
+ *   net layers=L act=A act_a=X seed=N
+ *   load path=P [crc=HEX]
+ *   tau X | eta X
+ *   sched SPEC [warmup=W]   (the learning-rate schedule of later trainings:
+ *                            a sched_parse spec, W epochs of warm-up)
+ *   train X [patience=P]    (X epochs, the cap with P: early stopping on the
+ *                            validation split, which a plateau schedule also
+ *                            trains beside)
+ *   alg1-step | alg1-run [steps=N]
+ *   sweep betas=B q=N
+ *   squeeze layer=N apply|refuse [comp=0|1]
+ *   undo | save path=P */
+#ifndef CONDNET_SESSION_H
+#define CONDNET_SESSION_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "alg/alg1_proportion.h"
+#include "alg/alg2_scale.h"
+#include "alg/alg3_squeeze.h"
+#include "base/err.h"
+#include "data/dataset.h"
+#include "data/datasets.h"
+#include "engine/hook.h"
+#include "engine/net.h"
+#include "engine/train.h"
+#include "engine/train_plan.h"
+
+typedef enum SessKind {
+	SESS_DATA = 0,
+	SESS_OPTS,
+	SESS_NET,
+	SESS_LOAD,
+	SESS_TAU,
+	SESS_ETA,
+	SESS_TRAIN,
+	SESS_ALG1_STEP,
+	SESS_ALG1_RUN,
+	SESS_SWEEP,
+	SESS_SQUEEZE,
+	SESS_UNDO,
+	SESS_SAVE,
+	SESS_SCHED,
+	SESS_KIND_COUNT
+} SessKind;
+
+/* One action; only the fields of its kind are meaningful. */
+typedef struct SessAction {
+	SessKind kind;
+	char spec[256];    /* DATA: data set; NET: hidden widths; SWEEP: β list; SCHED: schedule */
+	char path[1024];   /* DATA: data directory ("" = default); LOAD, SAVE: model file */
+	double x;          /* TAU: τ; ETA: η; TRAIN: epochs; OPTS: learning rate; NET: erf scale;
+	                    * DATA: validation fraction; SCHED: warm-up epochs */
+	uint64_t seed;     /* DATA: synthetic data seed; NET: weight and training seed */
+	int features;      /* DATA */
+	int label_col;     /* DATA */
+	int limit;         /* DATA */
+	int val_per_class; /* DATA */
+	int scale;         /* DATA: DATA_RAW, DATA_CENTER or DATA_STANDARDIZE */
+	int batch;         /* OPTS */
+	int threads;       /* OPTS: threads to compute on, 0 = as the environment says */
+	int act;           /* NET: ActKind */
+	int q;             /* SWEEP */
+	int steps;         /* ALG1_RUN: at most this many iterations, 0 = until done */
+	int layer;         /* SQUEEZE: 1..m-1 */
+	int apply;         /* SQUEEZE: 1 apply, 0 refuse */
+	int comp;          /* SQUEEZE: refit the next layer (compensation) */
+	int patience;      /* TRAIN: early stopping after this many epochs, 0 = none */
+	int has_crc;       /* LOAD */
+	uint32_t crc;      /* LOAD: CRC-32 of the loaded parameters */
+} SessAction;
+
+/* Longest log line (without its newline) that session_parse and replay
+ * accept; every action's line fits, escapes included. */
+#define SESS_LINE_MAX 4094
+
+const char *session_kind_name(SessKind k);
+/* Writes the action as one log line (no newline) into buf; returns buf. */
+const char *session_format(const SessAction *a, char *buf, size_t len);
+/* The same, but 0 only when the whole line fits in len bytes; -1 with a
+ * message otherwise (buf then holds a cut line that must not be used). */
+int session_format_line(const SessAction *a, char *buf, size_t len, Err *e);
+/* Parses one log line (without its newline). Returns 1 for an action, 0 for
+ * a comment or blank line, -1 with a message saying what was expected. */
+int session_parse(const char *line, SessAction *a, Err *e);
+/* Checks every number of a against the table of limits (engine/limits.h),
+ * as session_parse does with the text of a log line, and its widths and β
+ * list as --layers and --beta parse them: session_apply refuses what a log
+ * would refuse, so the screen never logs a line that does not replay. The
+ * fields named as in the log ("lr: 1e+300 must be at most 10"). */
+int session_check(const SessAction *a, Err *e);
+
+typedef struct SessSnapshot {
+	Net *net;
+	Alg1 *alg1;
+	int alg1_live;
+	long ntrain;
+} SessSnapshot;
+
+typedef struct Session {
+	char data_spec[256], data_dir[1024];
+	DataSpec dspec;
+	double val_frac;
+	int val_per_class;
+	Dataset *train, *test;
+	Dataset *sweep_tr, *sweep_v; /* Algorithm 2's split of train, made on first use */
+	TrainOpts topt;              /* batch, lr, threads and the schedule (topt.sched) */
+	int jobs; /* trials a β sweep runs at once (Alg2Opts.jobs; the same results) */
+	uint64_t seed;
+	Net *net;       /* the current network */
+	Alg1 *alg1;     /* Algorithm 1 (its history), NULL until the first step */
+	int alg1_live;  /* 1 while alg1 continues from net; 0 after another change */
+	Alg2 *sweep;    /* the last β sweep */
+	int sweep_done; /* 1 when it ran to the end */
+	Alg3 *sq;       /* the squeeze pass under way (on net), or NULL: any action
+	                 * but squeeze and save ends it */
+	double tau, eta;
+	long ntrain;         /* train actions so far: the next one's shuffle seed */
+	TrainResult trained; /* what the last train action did (epochs, the epoch
+	                      * kept, its validation accuracy) */
+	SessSnapshot *undo;  /* snapshots before each structural change */
+	int nundo, capundo;
+	const Net *training; /* the network a `train` action trains now, or NULL */
+	int dirty;           /* changed since the last save or load */
+	int replay;          /* 1: save actions write nothing */
+	FILE *log;
+	char log_path[1024];
+	int log_err; /* errno of the write that lost the log (it is closed then), or 0 */
+} Session;
+
+/* An empty session: τ and η of alg1_opts_default, no data. Apply DATA first. */
+Session *session_new(Err *e);
+/* The session as session_new and its DATA action left it: the data sets
+ * (and the log) are kept, everything else is forgotten (network, history,
+ * sweep, undo, τ, η, options, seed). Applying a log's later actions again
+ * then gives the same state as replaying the whole log. */
+void session_rewind(Session *s);
+void session_free(Session *s); /* accepts NULL; closes the log */
+
+/* Applies one action, reporting to h (may be NULL: replay). Returns 0 when
+ * done (and logged, when a log is open), 1 when the hook cancelled it
+ * (state as before, except a cancelled ALG1_RUN which keeps and logs its
+ * finished iterations), -1 on error (state as before, message in e).
+ *
+ * A train action trains the whole training set, or, with patience or under
+ * a plateau schedule, Algorithm 2's training part while measuring its
+ * validation part after every epoch (train_plan_fit: every epoch is a
+ * HOOK_EPOCH step with its learning rate and validation loss and accuracy,
+ * and early stopping keeps the best epoch); s->trained says what it did.
+ *
+ * A squeeze action applies (or refuses) the proposal the session holds for
+ * that layer when a squeeze pass is under way (session_squeeze_start), and
+ * then proposes the next layer; without a pass (a log replayed) the layer's
+ * proposal is made on the spot, as Algorithm 3 makes it. */
+int session_apply(Session *s, const SessAction *a, const Hook *h, Err *e);
+
+/* The session's τ and η, and those of its Algorithm 1 (alg1_set_tau,
+ * alg1_set_eta): the setters the tau and eta actions apply. τ follows
+ * Algorithm 1's rule (alg1_check_tau), η is a positive number of epochs; -1
+ * with nothing changed otherwise. A τ change leaves an Algorithm 1 that has
+ * ended behind: the next step starts a new one from the network. */
+int session_set_tau(Session *s, double tau, Err *e);
+int session_set_eta(Session *s, double eta, Err *e);
+
+/* A squeeze pass over the current network at the session's τ: Algorithm 3,
+ * one layer at a time, each decision a logged squeeze action. 0, with a
+ * proposal waiting for a decision (session_squeeze_proposal) or none when
+ * no layer has anything to remove (the pass is then over); -1 on error.
+ * Nothing is logged: the pass changes the network only through squeeze
+ * actions. */
+int session_squeeze_start(Session *s, Err *e);
+/* Applies the proposal waiting and every later one, with compensation comp,
+ * each a logged squeeze action (the rest of Algorithm 3 at once: no
+ * proposal is measured beyond what the algorithm decides); the pass is
+ * then over. Asks h between decisions: 1 when it cancelled (the decisions
+ * made stay, the next proposal waits), 0, or -1 at a decision that failed
+ * (message in e). */
+int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e);
+/* The proposal waiting for a decision, or NULL. */
+const Alg3Proposal *session_squeeze_proposal(const Session *s);
+/* Ends the pass (the network keeps the decisions made). */
+void session_squeeze_stop(Session *s);
+
+/* Appends to path (creating it and its directories); every later applied
+ * action is written there as a line and flushed. The log is locked
+ * (fcntl): a second session given the same path refuses it, naming the
+ * process that holds it, rather than interleave its lines. A line that
+ * cannot be written (a full disk, the file size limit) is taken back, the
+ * log closed, and its errno kept in s->log_err: a log missing a line would
+ * replay to another network, so nothing more is written. */
+int session_log_open(Session *s, const char *path, Err *e);
+/* What session_log_open checks before it creates anything: a FIFO, a
+ * directory or another file that is not a regular file at path is refused
+ * (same messages), without opening it. */
+int session_log_check_path(const char *path, Err *e);
+/* Writes one action as a line to the open log (nothing when none is open);
+ * session_apply calls it for each completed action. An opts line is
+ * followed by the record of what the trainings compute with (base/repro.h),
+ * a comment older versions skip:
+ *   # run reproducible=on kernels=Haswell threads=2 parts=2 */
+void session_log_action(Session *s, const SessAction *a);
+#define SESS_RUN_PREFIX "# run "
+/* Whether a log (or lesson) records kernels or parts other than a replay
+ * here would compute with: 0 when every record matches, there is none, or
+ * the file cannot be read (the replay says so); else -1 and e holds the
+ * warning to show: "LOG:LINE: recorded with Haswell kernels, 2 parts; this
+ * run: SkylakeX, 2 parts — numbers may differ". */
+int session_log_check(const char *path, Err *e);
+/* Writes "# TEXT" to the open log (newlines become spaces). */
+void session_log_note(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Writes the caption "#: TEXT" to the open log (control characters become
+ * spaces). */
+void session_log_caption(Session *s, const char *text);
+/* The text of a caption line ("#: TEXT", leading blanks allowed), without
+ * its newline, into buf; 1 for a caption, 0 for any other line. */
+int session_caption(const char *line, char *buf, size_t len);
+
+/* The default logs kept: starting a session removes the oldest
+ * session-*.log files of the log directory beyond this many. */
+#define SESS_LOG_KEEP 50
+/* $XDG_STATE_HOME/condnet/session-YYYYmmdd-HHMMSS.log, else under
+ * ~/.local/state/condnet (-2, -3, … appended when two start in the same
+ * second); the directories are created, and the oldest session-*.log files
+ * there are removed so that, with the new one, SESS_LOG_KEEP remain. */
+int session_default_log_path(char *buf, size_t len, Err *e);
+
+/* The session as its data action left it (session_rewind), then a[0..n)
+ * applied in order, as a replay applies a log's lines (a lesson stepped
+ * back). Before each, h gets the HOOK_NOTE "replaying action K of N".
+ * *done receives how many were applied. 0; 1 when the hook cancelled one
+ * (the first *done stay applied); -1 at the first that failed (message in
+ * e). */
+int session_replay_actions(Session *s, const SessAction *a, int n, const Hook *h, int *done,
+                           Err *e);
+/* Reads a log and applies every line: 0; 1 when the hook cancelled an
+ * action ("LOG:LINE: cancelled", the lines before it applied); -1, the
+ * message reading "LOG:LINE: …". */
+int session_replay(Session *s, const char *path, const Hook *h, Err *e);
+/* The next action of a log open in f (path for messages; *lineno counts the
+ * lines read): 1 with a filled, 0 at the end, -1 with "LOG:LINE: …" for a
+ * line that does not parse, holds a NUL byte or is longer than
+ * SESS_LINE_MAX. Comments and blank lines are skipped. */
+int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err *e);
+
+/* CRC-32 (zlib) of the parameter bytes. */
+uint32_t session_param_crc(const Net *net);
+/* Test accuracy in percent of the current network into *acc (NaN without
+ * a network or a test set). 0, 1 when the calling thread's stop said stop
+ * (acc NaN), -1. */
+int session_test_acc(const Session *s, double *acc, Err *e);
+/* Number of undoable changes. */
+int session_can_undo(const Session *s);
+/* The network being trained right now by a `train` action or inside an
+ * Algorithm-1 step (for a hook to measure), else NULL. Valid only during
+ * the hook call. */
+const Net *session_training(const Session *s);
+/* The `net` action that adopts the last β sweep's pick: its hidden widths,
+ * the current activation and seed. *beta gets the pick's β. -1 when no
+ * sweep has finished. */
+int session_adopt_action(const Session *s, SessAction *a, double *beta, Err *e);
+
+#endif

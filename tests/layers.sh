@@ -1,0 +1,51 @@
+#!/bin/sh
+# layers.sh - every file of src/ includes only from its own folder and the
+# folders before it in the order src/README.md states (its line "Order:"),
+# the generated ONNX bindings (onnx/) only from model/, and main.c from any.
+# Also: no production folder includes the test framework (check.h), and
+# JSON records are built only under report/ (nothing else creates, adds to
+# or prints a cJSON object; reading one is free).
+. "$(dirname "$0")/lib.sh"
+SRC=$(cd "$(dirname "$0")/.." && pwd)/src
+order=$(sed -n 's/^Order: *//p' "$SRC/README.md" | tr -d '`' | sed 's/ *→ */ /g')
+check "src/README.md states the order of the folders" [ -n "$order" ]
+rank() {
+	i=0
+	for f in $order; do
+		[ "$f" = "$1" ] && { echo $i; return; }
+		i=$((i + 1))
+	done
+	echo -1
+}
+# every folder of src/ is in the order
+for d in "$SRC"/*/; do
+	d=$(basename "$d")
+	check "src/$d/ has a place in the order" [ "$(rank "$d")" -ge 0 ]
+done
+bad=0
+for f in "$SRC"/*/*.[ch]; do
+	from=$(basename "$(dirname "$f")")
+	rf=$(rank "$from")
+	# shellcheck disable=SC2013
+	for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([a-z_]*\)\/.*/\1/p' "$f"); do
+		if [ "$inc" = onnx ]; then
+			[ "$from" = model ] && continue
+			echo "${f#"$SRC"/}: includes the ONNX bindings (onnx/), which only model/ may"
+			bad=$((bad + 1)); continue
+		fi
+		ri=$(rank "$inc")
+		if [ "$ri" -lt 0 ] || [ "$ri" -gt "$rf" ]; then
+			echo "${f#"$SRC"/}: includes from $inc/, which comes after $from/ in the order"
+			bad=$((bad + 1))
+		fi
+	done
+	if grep -Eq '^[[:space:]]*#[[:space:]]*include[[:space:]]*<check\.h>' "$f"; then
+		echo "${f#"$SRC"/}: includes the test framework"
+		bad=$((bad + 1))
+	fi
+done
+check "no file of src/ includes from a later folder ($bad found)" [ "$bad" -eq 0 ]
+built=$(grep -lE 'cJSON_(Create|Add|Print|Detach|Insert|Replace|Duplicate)' "$SRC"/*/*.[ch] |
+	grep -v "^$SRC/report/" | sed "s|^$SRC/||" | tr '\n' ' ')
+check "JSON records are built only under report/ (outside it: ${built:-none})" [ -z "$built" ]
+finish
