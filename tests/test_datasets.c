@@ -243,8 +243,8 @@ START_TEST(test_datasets_inputs)
 	s.dir = own;
 	Dataset *tr = (Dataset *)1, *te = (Dataset *)1;
 	Err e;
-	static const char *const other[] = {"synthetic", "adult", "csv:x.csv"};
-	for (int i = 0; i < 3; i++) {
+	static const char *const other[] = {"synthetic", "adult", "csv:x.csv", "spiral"};
+	for (int i = 0; i < 4; i++) {
 		s.spec = other[i];
 		s.inputs = MNIST_PIXELS - i;
 		ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
@@ -507,8 +507,8 @@ START_TEST(test_datasets_unknown_and_missing)
 		ck_assert_ptr_null(tr);
 		ck_assert_ptr_null(te);
 		snprintf(want, sizeof want,
-		         "unknown data set '%s': expected mnist, fashion, adult, synthetic or "
-		         "csv:TRAIN[,TEST]",
+		         "unknown data set '%s': expected mnist, fashion, adult, synthetic, "
+		         "spiral, circles, xor, gauss, moons or csv:TRAIN[,TEST]",
 		         unknown[i]);
 		ck_assert_str_eq(e.msg, want);
 		ck_assert_int_eq(datasets_available(unknown[i], own), 0);
