@@ -1,10 +1,15 @@
 /* test_cond.c - singular values, κ, pivoted QR and least squares on
- * matrices with known answers built here (no GSL in the references). */
+ * matrices with known answers built here (no GSL in the references); a stop
+ * during a large decomposition is a stop (1), not a failure. */
 #include <float.h>
 #include <math.h>
 
+#include <unistd.h>
+
+#include "base/offload.h"
 #include "engine/cond.h"
 #include "engine/cond_matrix.h"
+#include "engine/hook.h"
 #include "engine/net.h"
 #include "testutil.h"
 
@@ -622,6 +627,59 @@ START_TEST(net_errors_name_the_lowest_layer)
 }
 END_TEST
 
+/* A stop that says stop from its second question on: the conditioning asks
+ * it before each layer, the decomposition while it waits. */
+static int asked;
+static int stop_second(void *ud)
+{
+	(void)ud;
+	return ++asked >= 2;
+}
+
+/* Waits for decompositions left to end alone (they free what they hold). */
+static void wait_left(void)
+{
+	for (int i = 0; offload_left() > 0 && i < 60000; i++)
+		usleep(1000);
+	ck_assert_int_eq(offload_left(), 0);
+}
+
+START_TEST(stop_during_decomposition)
+{
+	/* a 600 × 600 Ŵ: large enough to run where a stop can leave it */
+	int widths[2] = {599, 600};
+	Net *net = net_new(1, widths, ACT_TANH, 1.0f, NULL);
+	ck_assert_ptr_nonnull(net);
+	for (size_t i = 0; i < net->nparam; i++)
+		net->param[i] = (float)urand();
+	int rows, cols;
+	double *A = cond_stacked(net, 1, NULL, 0, &rows, &cols, NULL);
+	double *sv = malloc(600 * sizeof *sv);
+	Err e;
+	asked = 1; /* every question says stop */
+	hook_set_thread_stop(stop_second, NULL);
+	ck_assert_int_eq(cond_singular_values(A, rows, cols, sv, &e), 1);
+	ck_assert_str_eq(e.msg, "stopped during the decomposition of a 600×600 matrix");
+	/* in a network's conditioning: stopped in the layer, not failed */
+	asked = 0;
+	LayerCond *lc;
+	cond_set_threads(1);
+	ck_assert_int_eq(cond_net_new(net, 10, 0, &lc, &e), 1);
+	ck_assert_ptr_null(lc);
+	ck_assert_str_eq(e.msg, "layer 1: Ŵ: stopped during the decomposition of a 600×600 matrix");
+	asked = 1;
+	LayerCond one;
+	ck_assert_int_eq(cond_layer(net, 1, 10, &one, &e), 1);
+	ck_assert_ptr_null(one.sv);
+	hook_set_thread_stop(NULL, NULL);
+	cond_set_threads(0);
+	wait_left();
+	free(sv);
+	free(A);
+	net_free(net);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("cond");
@@ -642,6 +700,7 @@ static Suite *suite(void)
 	tcase_add_test(t, values_only_equals_full);
 	tcase_add_test(t, threads_do_not_change_results);
 	tcase_add_test(t, net_errors_name_the_lowest_layer);
+	tcase_add_test(t, stop_during_decomposition);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1,11 +1,12 @@
 /* test_model_io.c - model files: round trips (with the schedule and its
  * position, and the preprocessing), files of versions 1 to 3, damage
- * detection, forged sizes, and saves that leave the previous file intact on
- * failure. */
+ * detection, forged sizes, saves that leave the previous file intact on
+ * failure, and a save in little memory. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <zlib.h>
@@ -650,6 +651,64 @@ START_TEST(test_prep_pixels)
 }
 END_TEST
 
+/* The address space the process maps now (VmSize), in bytes. */
+static long long mapped_bytes(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long long pages = -1;
+	if (!f || fscanf(f, "%lld", &pages) != 1)
+		pages = -1;
+	if (f)
+		fclose(f);
+	return pages < 0 ? -1 : pages * sysconf(_SC_PAGESIZE);
+}
+
+/* A save streams the file to disk: with the address space held to 24 MiB
+ * beyond what the process maps, a network whose file is 46 MiB (weights and
+ * both Adam moments) is saved, whole, and loads back. It used to build the
+ * file in one buffer ("out of memory for 48304328 bytes"), and a run that had
+ * trained was lost at its save. */
+START_TEST(test_save_in_little_memory)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return; /* AddressSanitizer maps terabytes of shadow: no limit applies */
+#endif
+	const char *dir = tu_tmpdir();
+	char path[600];
+	snprintf(path, sizeof path, "%s/big.model", dir);
+	int w[] = {2000, 2000, 10};
+	Net *net = net_new(2, w, ACT_ERF, 1.0f, NULL);
+	ck_assert_ptr_nonnull(net);
+	Rng r;
+	rng_seed(&r, 5);
+	net_init_glorot(net, &r);
+	for (size_t i = 0; i < net->nparam; i++) {
+		net->adam_m[i] = net->param[i] / 2;
+		net->adam_v[i] = net->param[i] * net->param[i];
+	}
+	net->adam_t = 7;
+	ck_assert_uint_gt(model_file_bytes(net), (size_t)46 << 20);
+	struct rlimit old, lim;
+	ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+	long long now = mapped_bytes();
+	ck_assert_int_gt(now, 0);
+	lim.rlim_cur = (rlim_t)now + ((rlim_t)24 << 20);
+	lim.rlim_max = old.rlim_max;
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+	Err e = {{0}};
+	int rc = model_save(net, path, &e);
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+	ck_assert_msg(rc == 0, "%s", e.msg);
+	Net *back = model_load(path, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	expect_same(net, back);
+	ck_assert_int_eq(count_others(dir, "big.model"), 0);
+	net_free(net);
+	net_free(back);
+	tu_rmtree(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("model_io");
@@ -663,6 +722,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_prep_pixels);
 	tcase_add_test(tc, test_save_refuses_dash);
 	tcase_add_test(tc, test_save_unwritable_dir);
+	tcase_add_test(tc, test_save_in_little_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

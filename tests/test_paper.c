@@ -237,9 +237,25 @@ START_TEST(json_numbers)
 	ck_assert_int_eq(w[3], 2);
 	Err je;
 	ck_assert_int_eq(paper_json_ints(o, "n", w, 3, &je), -1); /* too many */
-	ck_assert_str_eq(je.msg, "field \"n\": expected an array of at most 3 numbers");
+	ck_assert_str_eq(je.msg,
+	                 "field \"n\": expected an array of at most 3 widths from 1 to 10000000");
 	ck_assert_int_eq(paper_json_ints(o, "kappa", w, 8, NULL), -1); /* a null in it */
 	ck_assert_int_eq(paper_json_ints(o, "x", w, 8, NULL), -1);     /* not an array */
+	/* widths are checked before they are converted: none is past the table
+	 * of limits, below 1 or fractional (1e12 used to become -2147483648) */
+	static const char *const bad[] = {"[1e12]", "[10000001]", "[0]",
+	                                  "[-3]",   "[2.5]",      "[1e308]"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char text[64];
+		snprintf(text, sizeof text, "{\"n\": %s}", bad[i]);
+		cJSON *b = cJSON_Parse(text);
+		ck_assert_msg(paper_json_ints(b, "n", w, 8, NULL) == -1, "%s was taken", bad[i]);
+		cJSON_Delete(b);
+	}
+	cJSON *top = cJSON_Parse("{\"n\": [10000000, 1]}");
+	ck_assert_int_eq(paper_json_ints(top, "n", w, 8, NULL), 2);
+	ck_assert_int_eq(w[0], 10000000);
+	cJSON_Delete(top);
 	cJSON *empty = cJSON_CreateObject();
 	ck_assert_int_eq(paper_json_layers(empty), -1);
 	ck_assert(isnan(paper_json_width(empty, 0)));
@@ -407,9 +423,15 @@ START_TEST(partial_round_trip)
 	Paper q = {.o = {.which = "adult", .out = dir, .hook = &note_hook}};
 	notes[0] = '\0';
 	cJSON *back = paper_partial_load(&q, "verify", NULL);
-	/* done, one seconds, and the record: reproducible, kernels, threads, parts */
-	ck_assert_int_eq(cJSON_GetArraySize(back), 6);
+	/* done, one seconds, the record (reproducible, kernels, threads, parts)
+	 * and the settings */
+	ck_assert_int_eq(cJSON_GetArraySize(back), 7);
 	ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(back, "kernels")));
+	const cJSON *set = cJSON_GetObjectItemCaseSensitive(back, "settings");
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(set, "experiment")),
+	                 "adult");
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(set, "act_scale")),
+	                 "1");
 	int w[4];
 	ck_assert_int_eq(paper_json_ints(back, "done", w, 4, NULL), 3);
 	ck_assert_int_eq(w[0] * 100 + w[1] * 10 + w[2], 314);

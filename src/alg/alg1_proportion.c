@@ -390,7 +390,7 @@ static Net *shrink_warm(const Alg1 *a, const int *w, int iter, Err *e)
 			continue;
 		LayerCond lc;
 		memset(&lc, 0, sizeof lc);
-		if (cond_layer(cur, l, a->o.tau, &lc, e) < 0 ||
+		if (cond_layer(cur, l, a->o.tau, &lc, e) != 0 || /* failed, or stopped */
 		    net_keep_neurons(next, l, lc.perm, w[l], e) < 0) {
 			cond_layer_free(&lc);
 			net_free(next);

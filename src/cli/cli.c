@@ -11,10 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/blas.h"
 #include "base/file.h"
 #include "base/rng.h"
+#include "base/signals.h"
 #include "data/mnist.h"
 #include "data/plane_sets.h"
+#include "engine/cond.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
 
@@ -589,7 +592,8 @@ const char *cli_fetch_hint(void)
 int cli_fail(const char *cmd, const Err *e)
 {
 	fprintf(stderr, "condnet %s: %s\n", cmd, e->msg);
-	return 1;
+	/* a run a stop signal ended (a decomposition stopped in its middle) */
+	return signals_stop() ? 130 : 1;
 }
 
 /* 1 when dir names the same path as the directory part of file (textually,
@@ -700,7 +704,36 @@ int cli_save_model(Net *net, const char *path, const Dataset *train, Err *e)
 	return model_save(net, path, e);
 }
 
-Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
+double cli_work_bytes(const CommonOpts *c, const Net *net)
+{
+	if (!net)
+		return 0;
+	double sum_n = 0, widest = 0;
+	for (int i = 0; i <= net->m; i++)
+		sum_n += net->n[i];
+	for (int i = 1; i <= net->m; i++) {
+		double w = ((double)net->n[i - 1] + 1) * net->n[i];
+		widest = w > widest ? w : widest;
+	}
+	int threads = c->train.threads > 0 ? c->train.threads : 1;
+	/* the gradients and Adam's moments (the parameters are there already), a
+	 * batch's activations on each thread, and Ŵ of the widest layer in
+	 * doubles three times (the conditioning's copies) */
+	return 12.0 * (double)net->nparam + 8.0 * threads * c->train.batch * sum_n + 24.0 * widest;
+}
+
+int cli_reserve(const CommonOpts *c, double work, Err *e)
+{
+	int threads = c->train.threads > 0 ? c->train.threads : 1;
+	/* the conditioning's threads are as many (one of OpenBLAS's buffers
+	 * each), not one a CPU: the same numbers, in the room reserved */
+	if (blas_address_limited())
+		cond_set_threads(threads);
+	return blas_reserve(threads, work, e);
+}
+
+/* The network of cli_make_net. */
+static Net *make_net(const CommonOpts *c, const Dataset *train, Err *e)
 {
 	if (c->load) {
 		Net *net = model_load(c->load, e);
@@ -755,5 +788,16 @@ Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 	free(w);
 	if (!net)
 		err_prefix(e, "a %s network", spec);
+	return net;
+}
+
+Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
+{
+	Net *net = make_net(c, train, e);
+	/* the work starts next: under an address-space limit, the room for it */
+	if (net && cli_reserve(c, cli_work_bytes(c, net), e) < 0) {
+		net_free(net);
+		return NULL;
+	}
 	return net;
 }

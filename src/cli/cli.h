@@ -87,6 +87,14 @@ extern const char cli_common_help[];
  * --layers with Glorot weights from --seed. Either output may be NULL. */
 int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
 Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e);
+/* Under an address-space limit (ulimit -v), the room for the run to come
+ * (base/blas.h: OpenBLAS's buffers for --threads threads and work bytes of
+ * its own), or a message saying how much it needs; cli_make_net asks it for
+ * the network it returns. cli_work_bytes is the estimate for a run on net
+ * (0 for NULL): its gradients and Adam's moments, a batch's activations per
+ * thread, the conditioning's copies of its widest Ŵ. */
+int cli_reserve(const CommonOpts *c, double work, Err *e);
+double cli_work_bytes(const CommonOpts *c, const Net *net);
 /* 0 when the model name, whose preprocessing record is model (NULL: none
  * recorded), can read the data made by the record data: the same kind of
  * input and the same scale step (else a message saying which option to give
@@ -246,7 +254,9 @@ const char *cli_man_hint(void);
  * each by its absolute path; "data/fetch" when none is found. */
 const char *cli_fetch_hint(void);
 
-/* Prints "condnet CMD: message" to stderr; returns 1 (the exit status). */
+/* Prints "condnet CMD: message" to stderr; returns the exit status: 1, or
+ * 130 when a stop signal the command took (SIGINT, SIGTERM, …) ended the
+ * work that failed. */
 int cli_fail(const char *cmd, const Err *e);
 
 /* Subcommands: each returns the process exit status (0 ok, 1 failure,

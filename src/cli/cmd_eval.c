@@ -190,7 +190,7 @@ int cmd_eval(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	if (eval_read_nets(&x->o, &e) || check_outputs(&x->o, &e))
+	if (eval_read_nets(&x->o, &e) || check_outputs(&x->o, &e) || cli_reserve(&x->o.c, 0, &e))
 		goto fail;
 	x->k = x->o.src[0].net->n[x->o.src[0].net->m];
 	progress_init(&x->prog, "condnet eval", x->o.c.quiet, 0);

@@ -297,7 +297,7 @@ int cmd_predict(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	if (eval_read_nets(&p->o, &e))
+	if (eval_read_nets(&p->o, &e) || cli_reserve(&p->o.c, 0, &e))
 		goto fail;
 	const Net *net = p->o.src[0].net;
 	const char *name = p->o.src[0].path;

@@ -199,24 +199,34 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		goto out;
 	Alg3Opts oo = o;
 	oo.compensate = !o.compensate;
-	int r_other = alg3_squeeze_net(other, &oo, train, NULL, e);
-	if (r_other < 0 || cond_net_new(kept, o.tau, 0, &after, e) ||
+	/* the comparison may fail where the squeeze asked for did not (a
+	 * compensation that overflows): the squeeze is still reported, the
+	 * comparison marked failed; a stop fails both */
+	Err eo = {{0}};
+	int r_other = alg3_squeeze_net(other, &oo, train, NULL, &eo);
+	const char *other_failed = r_other < 0 ? eo.msg : NULL;
+	if (other_failed && progress_interrupted()) {
+		*e = eo;
+		goto out;
+	}
+	if (cond_net_new(kept, o.tau, 0, &after, e) ||
 	    !(rows = report_squeeze_layer_rows(*net, before, kept, after, a, e)))
 		goto out;
-	double acc0, acc_k, acc_o;
+	double acc0, acc_k, acc_o = NAN;
 	if (net_accuracy(*net, test, NULL, &acc0, e) || net_accuracy(kept, test, NULL, &acc_k, e) ||
-	    net_accuracy(other, test, NULL, &acc_o, e))
+	    (!other_failed && net_accuracy(other, test, NULL, &acc_o, e)))
 		goto out;
 	const char *crit = alg3_criterion_name(o.criterion);
 	int counted = o.keep_counts != NULL, by_thr = 0;
 	for (int i = 0; i < m - 1; i++)
 		by_thr += a->removed_qr[i];
-	SqueezeNetRow nr[2] = {{1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN},
-	                       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
+	SqueezeNetRow nr[2] = {
+	    {1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN, NULL},
+	    {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN, other_failed}};
 	/* how far each answers as the original: kept before its retraining, the other,
 	 * and kept after */
 	if (test && (net_agreement(*net, kept, test, &ag[0], e) ||
-	             net_agreement(*net, other, test, &ag[1], e)))
+	             (!other_failed && net_agreement(*net, other, test, &ag[1], e))))
 		goto out;
 	TrainResult tr = {0};
 	if (s->retrain > 0 &&
@@ -252,18 +262,24 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	if (test && s->retrain > 0)
 		printf("retrained, it %s\n",
 		       report_agreement_line(&ag[2], "the test set", line, sizeof line));
-	printf("the other network: the same squeeze %s compensation removed %d neurons: test "
-	       "accuracy %.2f %%\n",
-	       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
-	if (test)
+	if (other_failed)
+		printf("the other network: the same squeeze %s compensation failed (%s): not "
+		       "compared\n",
+		       oo.compensate ? "with" : "without", other_failed);
+	else
+		printf("the other network: the same squeeze %s compensation removed %d neurons: "
+		       "test accuracy %.2f %%\n",
+		       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
+	if (test && !other_failed)
 		printf("  it %s\n",
 		       report_agreement_line(&ag[1], "the test set", line, sizeof line));
 	printf("\n");
-	report_squeeze_networks(stdout, nr, 2, REPORT_TEXT);
+	int nrows = other_failed ? 1 : 2;
+	report_squeeze_networks(stdout, nr, nrows, REPORT_TEXT);
 	report_squeeze_once_json(rec, nr, rows, m, acc0, by_thr, test ? ag : NULL,
 	                         s->retrain > 0 ? &tr : NULL, e);
 	print_costs(&c0, &c1, rec, e);
-	Nets x = {nr, 2};
+	Nets x = {nr, nrows};
 	if (c->csv && report_write_file(c->csv, nets_csv, &x, e))
 		goto out;
 	/* hand the kept network back in place of the original */

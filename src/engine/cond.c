@@ -138,7 +138,7 @@ static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerC
 		               net ? net->m : 0);
 	if (cond_check_tau(tau, e))
 		return -1;
-	int rows, cols;
+	int rows, cols, rc = -1;
 	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
 	if (!A)
 		return -1;
@@ -155,8 +155,10 @@ static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerC
 		err_set(e, "layer %d: out of memory", layer);
 		goto fail;
 	}
-	if (with_qr ? cond_sv_qrpt(A, rows, cols, lc->sv, lc->perm, lc->rdiag, e)
-	            : cond_singular_values(A, rows, cols, lc->sv, e)) {
+	/* a large decomposition may be stopped (1), its message prefixed too */
+	rc = with_qr ? cond_sv_qrpt(A, rows, cols, lc->sv, lc->perm, lc->rdiag, e)
+	             : cond_singular_values(A, rows, cols, lc->sv, e);
+	if (rc) {
 		err_prefix(e, "layer %d: Ŵ", layer);
 		goto fail;
 	}
@@ -167,7 +169,7 @@ static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerC
 fail:
 	free(A);
 	cond_layer_free(lc);
-	return -1;
+	return rc;
 }
 
 int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e)
@@ -208,6 +210,8 @@ static void *batch_run(void *arg)
 {
 	Batch *b = arg;
 	int k;
+	/* a decomposition asks the caller's stop too (cond_matrix.h) */
+	hook_set_thread_stop(b->stop, b->stop_ud);
 	while ((k = atomic_fetch_add(&b->next, 1)) < b->net->m) {
 		int l = b->order[k];
 		if (atomic_load(&b->stopped) || (b->stop && b->stop(b->stop_ud))) {
@@ -285,16 +289,23 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 		pthread_join(tid[k], NULL);
 	if (blas_threads > 1)
 		blas_set_threads(blas_threads);
-	int rc = 0;
+	int rc = 0, stopped_in = 0;
 	for (int l = 1; l <= m; l++) {
-		if (b.rc[l - 1] && rc == 0) {
+		if (b.rc[l - 1] < 0 && rc == 0) {
 			rc = -1;
 			if (e)
 				*e = b.errs[l - 1];
+		} else if (b.rc[l - 1] > 0 && !stopped_in) {
+			stopped_in = l; /* stopped inside its decomposition */
 		}
 	}
 	if (atomic_load(&b.stopped))
 		rc = err_stop(e, "stopped before layer %d", atomic_load(&b.stopped));
+	else if (stopped_in) {
+		rc = 1;
+		if (e)
+			*e = b.errs[stopped_in - 1];
+	}
 	if (rc)
 		for (int l = 1; l <= m; l++)
 			cond_layer_free(&lc[l - 1]);
@@ -367,5 +378,7 @@ int cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols
 		return -1;
 	int rc = cond_kappa(A, rows, cols, kappa, e);
 	free(A);
-	return rc ? err_prefix(e, "layer %d: Ŵ", layer) : 0;
+	if (rc) /* failed, or stopped (1) */
+		err_prefix(e, "layer %d: Ŵ", layer);
+	return rc;
 }

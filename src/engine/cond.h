@@ -49,11 +49,13 @@ typedef struct LayerCond {
 double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, int *rows,
                      int *cols, Err *e);
 
-/* Fills lc for one layer (allocating sv, perm, rdiag). */
+/* Fills lc for one layer (allocating sv, perm, rdiag): 0; 1 when a large
+ * decomposition was stopped (cond_matrix.h: the calling thread's stop or a
+ * stop signal; lc left empty), -1 with a message. */
 int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
 /* All m layers into lc[0..m): 0; 1 when the calling thread's stop said
- * stop (hook_set_thread_stop; e says before which layer), -1 on failure;
- * every entry is then left empty. */
+ * stop (hook_set_thread_stop; e says before which layer, or in which
+ * layer's decomposition), -1 on failure; every entry is then left empty. */
 int cond_net(const Net *net, double tau, LayerCond *lc, Err *e);
 /* Recomputes p, rank_svd and rank_qr for another τ without decomposing again. */
 void cond_set_tau(LayerCond *lc, double tau);
@@ -93,7 +95,7 @@ double cond_max_kappa(const LayerCond *lc, int m);
 const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len);
 
 /* κ of Ŵ⁽ˡᵃʸᵉʳ⁾ restricted to the given columns into *kappa: 0, or -1 with
- * a message (*kappa NaN). */
+ * a message, or 1 when its decomposition was stopped (*kappa NaN both). */
 int cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
                        Err *e);
 

@@ -17,6 +17,9 @@
 #include <gsl/gsl_vector.h>
 
 #include "base/blas.h"
+#include "base/offload.h"
+#include "base/signals.h"
+#include "engine/hook.h"
 
 static pthread_once_t gsl_once = PTHREAD_ONCE_INIT;
 
@@ -165,6 +168,138 @@ static int sv_reduced(gsl_matrix *R, int big, double *sv, Err *e)
 /* σ₁ ≥ … ≥ σ_k, k = min(rows, cols), of A (its transpose when wide). Values
  * below max(rows, cols)·ε·σ₁ are indistinguishable from rounding and are
  * returned as 0, so a singular matrix has κ = ∞. */
+/* What qrpt_reduced computes besides the pivot order: for the columns at
+ * pivot positions nkeep.. their combination of the first nkeep (see
+ * cond_qrpt_combine), into coef and resid. */
+typedef struct Combine {
+	int nkeep;
+	double *coef, *resid;
+} Combine;
+
+static int qrpt_reduced(gsl_matrix *M, int rows, int cols, int *perm, double *rdiag,
+                        const Combine *cb, Err *e);
+
+/* A decomposition of a matrix already copied into M (which it consumes):
+ * its singular values, its pivoted QR, or both (M tall); rows × cols name
+ * the matrix in messages, big its longer side. */
+typedef struct Decomp {
+	gsl_matrix *M;
+	int rows, cols, big, want_sv, want_qr;
+	double *sv, *rdiag; /* the results: the caller's, or the job's own */
+	int *perm;
+	int own; /* the results are the job's (freed with it) */
+	int rc;
+	Err e;
+} Decomp;
+
+static void decomp_run(void *arg)
+{
+	Decomp *d = arg;
+	gsl_matrix *R = reduce_tall(d->M, &d->e);
+	if (!R) {
+		gsl_matrix_free(d->M);
+		d->M = NULL;
+		d->rc = err_prefix(&d->e, d->want_sv ? "singular values" : "pivoted QR");
+		return;
+	}
+	d->M = NULL;
+	if (!d->want_qr) {
+		d->rc = sv_reduced(R, d->big, d->sv, &d->e);
+		gsl_matrix_free(R);
+		return;
+	}
+	if (d->want_sv) {
+		gsl_matrix *S = gsl_matrix_alloc(R->size1, R->size2);
+		if (!S) {
+			gsl_matrix_free(R);
+			d->rc = err_set(&d->e, "out of memory for the SVD of a %d×%d matrix",
+			                d->rows, d->cols);
+			return;
+		}
+		gsl_matrix_memcpy(S, R);
+		d->rc = sv_reduced(S, d->big, d->sv, &d->e);
+		gsl_matrix_free(S);
+		if (d->rc) {
+			gsl_matrix_free(R);
+			return;
+		}
+	}
+	d->rc = qrpt_reduced(R, d->rows, d->cols, d->perm, d->rdiag, NULL, &d->e);
+}
+
+static void decomp_free(void *arg)
+{
+	Decomp *d = arg;
+	gsl_matrix_free(d->M);
+	if (d->own) {
+		free(d->sv);
+		free(d->rdiag);
+		free(d->perm);
+	}
+	free(d);
+}
+
+/* What stops a decomposition that is waited for: the calling thread's
+ * stop, or a stop signal (SIGINT, SIGTERM, …) the command took as a request
+ * to stop. */
+static int stop_asked(void *ud)
+{
+	(void)ud;
+	return hook_thread_stopped() || signals_stop();
+}
+
+/* Decompositions of at least this much work (min(r, c)²·max(r, c), about
+ * 0.1 s) run where a stop can leave them (base/offload.h); smaller ones,
+ * done sooner than a stop is noticed, on the calling thread. */
+#define OFFLOAD_WORK 1.5e8
+
+/* Runs d (its M and the sizes set) into the caller's sv, perm and rdiag:
+ * a large one on a thread of its own, so that a stop (stop_asked) is
+ * answered at once and the decomposition left to end alone with its own
+ * copies of the results. */
+static int decompose(const Decomp *in, double *sv, int *perm, double *rdiag, Err *e)
+{
+	double r = in->M->size1, c = in->M->size2;
+	double work = r < c ? r * r * c : c * c * r;
+	size_t k = in->M->size1 < in->M->size2 ? in->M->size1 : in->M->size2;
+	Decomp *d = malloc(sizeof *d);
+	if (d) {
+		*d = *in;
+		d->own = work >= OFFLOAD_WORK;
+		d->sv = d->own && sv ? malloc(k * sizeof *sv) : sv;
+		d->rdiag = d->own && rdiag ? malloc(k * sizeof *rdiag) : rdiag;
+		d->perm = d->own && perm ? malloc((size_t)in->cols * sizeof *perm) : perm;
+	}
+	if (!d || (sv && !d->sv) || (rdiag && !d->rdiag) || (perm && !d->perm)) {
+		if (d)
+			decomp_free(d);
+		else
+			gsl_matrix_free(in->M);
+		return err_set(e, "out of memory for the decomposition of a %d×%d matrix", in->rows,
+		               in->cols);
+	}
+	int st =
+	    d->own ? offload_run("decompose", decomp_run, decomp_free, d, stop_asked, NULL) : -1;
+	if (st == 1)
+		return err_stop(e, "stopped during the decomposition of a %d×%d matrix", in->rows,
+		                in->cols);
+	if (st < 0)
+		decomp_run(d); /* here, when small or when no thread could start */
+	int rc = d->rc;
+	if (rc)
+		*e = d->e;
+	else if (d->own) {
+		if (sv)
+			memcpy(sv, d->sv, k * sizeof *sv);
+		if (rdiag)
+			memcpy(rdiag, d->rdiag, k * sizeof *rdiag);
+		if (perm)
+			memcpy(perm, d->perm, (size_t)in->cols * sizeof *perm);
+	}
+	decomp_free(d);
+	return rc;
+}
+
 int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e)
 {
 	if (check_dims(rows, cols, e) || check_finite(A, rows, cols, e))
@@ -175,14 +310,8 @@ int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e
 	gsl_matrix *M = to_gsl(A, rows, cols, wide);
 	if (!M)
 		return err_set(e, "out of memory for the SVD of a %d×%d matrix", rows, cols);
-	gsl_matrix *R = reduce_tall(M, e);
-	if (!R) {
-		gsl_matrix_free(M);
-		return err_prefix(e, "singular values");
-	}
-	int rc = sv_reduced(R, big, sv, e);
-	gsl_matrix_free(R);
-	return rc;
+	Decomp d = {.M = M, .rows = rows, .cols = cols, .big = big, .want_sv = 1};
+	return decompose(&d, sv, NULL, NULL, e);
 }
 
 double cond_kappa_sv(const double *sv, int nsv)
@@ -208,14 +337,6 @@ int cond_kappa(const double *A, int rows, int cols, double *kappa, Err *e)
 	free(sv);
 	return rc;
 }
-
-/* What qrpt_reduced computes besides the pivot order: for the columns at
- * pivot positions nkeep.. their combination of the first nkeep (see
- * cond_qrpt_combine), into coef and resid. */
-typedef struct Combine {
-	int nkeep;
-	double *coef, *resid;
-} Combine;
 
 /* With R the triangle of a pivoted QR in M (GSL's layout: R on and above
  * the diagonal), each column t ≥ nkeep of R as R₁₁ c = R[0..nkeep, t]
@@ -298,12 +419,8 @@ int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err
 	gsl_matrix *M = to_gsl(A, rows, cols, 0);
 	if (!M)
 		return err_set(e, "out of memory for the QR of a %d×%d matrix", rows, cols);
-	gsl_matrix *R = reduce_tall(M, e);
-	if (!R) {
-		gsl_matrix_free(M);
-		return err_prefix(e, "pivoted QR");
-	}
-	return qrpt_reduced(R, rows, cols, perm, rdiag, NULL, e);
+	Decomp d = {.M = M, .rows = rows, .cols = cols, .want_qr = 1};
+	return decompose(&d, NULL, perm, rdiag, e);
 }
 
 int cond_qrpt_combine(const double *A, int rows, int cols, int nkeep, int *perm, double *coef,
@@ -341,40 +458,96 @@ int cond_qrpt_combine(const double *A, int rows, int cols, int nkeep, int *perm,
 int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, double *rdiag, Err *e)
 {
 	if (rows <= cols) {
-		if (cond_singular_values(A, rows, cols, sv, e))
-			return -1;
-		return cond_qrpt(A, rows, cols, perm, rdiag, e);
+		int rc = cond_singular_values(A, rows, cols, sv, e);
+		return rc ? rc : cond_qrpt(A, rows, cols, perm, rdiag, e);
 	}
 	if (check_dims(rows, cols, e) || check_finite(A, rows, cols, e))
 		return -1;
 	gsl_init();
 	gsl_matrix *M = to_gsl(A, rows, cols, 0);
-	gsl_matrix *R = M ? reduce_tall(M, e) : NULL;
-	if (!R) {
-		if (!M)
-			err_set(e, "out of memory for the SVD of a %d×%d matrix", rows, cols);
-		gsl_matrix_free(M);
-		return -1;
-	}
-	gsl_matrix *S = gsl_matrix_alloc(R->size1, R->size2);
-	if (!S) {
-		gsl_matrix_free(R);
+	if (!M)
 		return err_set(e, "out of memory for the SVD of a %d×%d matrix", rows, cols);
-	}
-	gsl_matrix_memcpy(S, R);
-	int rc = sv_reduced(S, rows, sv, e);
-	gsl_matrix_free(S);
-	if (rc) {
-		gsl_matrix_free(R);
-		return -1;
-	}
-	return qrpt_reduced(R, rows, cols, perm, rdiag, NULL, e);
+	Decomp d = {.M = M, .rows = rows, .cols = cols, .big = rows, .want_sv = 1, .want_qr = 1};
+	return decompose(&d, sv, perm, rdiag, e);
 }
+
+/* A least-squares solve (cond_lstsq_rcond) of its own: A copied into QR,
+ * B (the caller's, or a copy of its own when it may be left) and X. */
+typedef struct Lstsq {
+	gsl_matrix *QR;
+	const double *B;
+	double *X, rcond;
+	int rows, cols, nrhs, rank, own, rc;
+	Err e;
+} Lstsq;
 
 /* Least squares through the pivoted QR A P = Q R: the numerical rank k is the
  * number of |r_jj| > rcond·|r_11|; x = P [R₁₁⁻¹ (Qᵀb)₁..ₖ; 0], the basic
  * solution (gsl_linalg_QRPT_lssolve2), whose residual is minimal over all x
  * once the columns beyond k are treated as dependent. */
+static void lstsq_run(void *arg)
+{
+	Lstsq *l = arg;
+	int rows = l->rows, cols = l->cols, nrhs = l->nrhs, signum;
+	gsl_matrix *QR = l->QR;
+	gsl_vector *tau = gsl_vector_alloc(cols);
+	gsl_vector *norm = gsl_vector_alloc(cols);
+	gsl_permutation *p = gsl_permutation_alloc(cols);
+	gsl_vector *b = gsl_vector_alloc(rows);
+	gsl_vector *x = gsl_vector_alloc(cols);
+	gsl_vector *res = gsl_vector_alloc(rows);
+	Err *e = &l->e;
+	l->rc = -1;
+	if (!tau || !norm || !p || !b || !x || !res) {
+		err_set(e, "out of memory for least squares on a %d×%d matrix", rows, cols);
+		goto out;
+	}
+	int st = gsl_linalg_QRPT_decomp(QR, tau, p, &signum, norm);
+	if (st) {
+		err_set(e, "pivoted QR of a %d×%d matrix failed: %s", rows, cols, gsl_strerror(st));
+		goto out;
+	}
+	double r11 = fabs(gsl_matrix_get(QR, 0, 0));
+	size_t k = r11 > 0.0 ? gsl_linalg_QRPT_rank(QR, l->rcond * r11) : 0;
+	l->rank = (int)k;
+	if (k == 0) {
+		memset(l->X, 0, (size_t)cols * nrhs * sizeof *l->X);
+		l->rc = 0;
+		goto out;
+	}
+	for (int c = 0; c < nrhs; c++) {
+		for (int r = 0; r < rows; r++)
+			gsl_vector_set(b, r, l->B[(size_t)r * nrhs + c]);
+		st = gsl_linalg_QRPT_lssolve2(QR, tau, p, b, k, x, res);
+		if (st) {
+			err_set(e, "least squares for right-hand side %d failed: %s", c,
+			        gsl_strerror(st));
+			goto out;
+		}
+		for (int j = 0; j < cols; j++)
+			l->X[(size_t)j * nrhs + c] = gsl_vector_get(x, j);
+	}
+	l->rc = 0;
+out:
+	gsl_vector_free(tau);
+	gsl_vector_free(norm);
+	gsl_permutation_free(p);
+	gsl_vector_free(b);
+	gsl_vector_free(x);
+	gsl_vector_free(res);
+}
+
+static void lstsq_free(void *arg)
+{
+	Lstsq *l = arg;
+	gsl_matrix_free(l->QR);
+	if (l->own) {
+		free((double *)l->B);
+		free(l->X);
+	}
+	free(l);
+}
+
 int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int nrhs, double *X,
                      double rcond, int *rank, Err *e)
 {
@@ -389,54 +562,48 @@ int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int n
 	if (check_finite(A, rows, cols, e) || check_finite(B, rows, nrhs, e))
 		return -1;
 	gsl_init();
-	gsl_matrix *QR = gsl_matrix_alloc(rows, cols);
-	gsl_vector *tau = gsl_vector_alloc(cols);
-	gsl_vector *norm = gsl_vector_alloc(cols);
-	gsl_permutation *p = gsl_permutation_alloc(cols);
-	gsl_vector *b = gsl_vector_alloc(rows);
-	gsl_vector *x = gsl_vector_alloc(cols);
-	gsl_vector *res = gsl_vector_alloc(rows);
-	int rc = -1, signum;
-	if (!QR || !tau || !norm || !p || !b || !x || !res) {
-		err_set(e, "out of memory for least squares on a %d×%d matrix", rows, cols);
-		goto out;
-	}
-	memcpy(QR->data, A, (size_t)rows * cols * sizeof *A);
-	int st = gsl_linalg_QRPT_decomp(QR, tau, p, &signum, norm);
-	if (st) {
-		err_set(e, "pivoted QR of a %d×%d matrix failed: %s", rows, cols, gsl_strerror(st));
-		goto out;
-	}
-	double r11 = fabs(gsl_matrix_get(QR, 0, 0));
-	size_t k = r11 > 0.0 ? gsl_linalg_QRPT_rank(QR, rcond * r11) : 0;
-	if (rank)
-		*rank = (int)k;
-	if (k == 0) {
-		memset(X, 0, (size_t)cols * nrhs * sizeof *X);
-		rc = 0;
-		goto out;
-	}
-	for (int c = 0; c < nrhs; c++) {
-		for (int r = 0; r < rows; r++)
-			gsl_vector_set(b, r, B[(size_t)r * nrhs + c]);
-		st = gsl_linalg_QRPT_lssolve2(QR, tau, p, b, k, x, res);
-		if (st) {
-			err_set(e, "least squares for right-hand side %d failed: %s", c,
-			        gsl_strerror(st));
-			goto out;
+	double work = (double)cols * cols * rows;
+	size_t nb = (size_t)rows * nrhs, nx = (size_t)cols * nrhs;
+	Lstsq *l = calloc(1, sizeof *l);
+	if (l) {
+		*l = (Lstsq){.QR = gsl_matrix_alloc(rows, cols),
+		             .B = B,
+		             .X = X,
+		             .rcond = rcond,
+		             .rows = rows,
+		             .cols = cols,
+		             .nrhs = nrhs,
+		             .own = work >= OFFLOAD_WORK};
+		if (l->own) {
+			double *b = malloc(nb * sizeof *b);
+			if (b)
+				memcpy(b, B, nb * sizeof *b);
+			l->B = b;
+			l->X = malloc(nx * sizeof *X);
 		}
-		for (int j = 0; j < cols; j++)
-			X[(size_t)j * nrhs + c] = gsl_vector_get(x, j);
 	}
-	rc = 0;
-out:
-	gsl_matrix_free(QR);
-	gsl_vector_free(tau);
-	gsl_vector_free(norm);
-	gsl_permutation_free(p);
-	gsl_vector_free(b);
-	gsl_vector_free(x);
-	gsl_vector_free(res);
+	if (!l || !l->QR || !l->B || !l->X) {
+		if (l)
+			lstsq_free(l);
+		return err_set(e, "out of memory for least squares on a %d×%d matrix", rows, cols);
+	}
+	memcpy(l->QR->data, A, (size_t)rows * cols * sizeof *A);
+	int st =
+	    l->own ? offload_run("least squares", lstsq_run, lstsq_free, l, stop_asked, NULL) : -1;
+	if (st == 1)
+		return err_stop(e, "stopped during least squares on a %d×%d matrix", rows, cols);
+	if (st < 0)
+		lstsq_run(l);
+	int rc = l->rc;
+	if (rc)
+		*e = l->e;
+	else {
+		if (l->own)
+			memcpy(X, l->X, nx * sizeof *X);
+		if (rank)
+			*rank = l->rank;
+	}
+	lstsq_free(l);
 	return rc;
 }
 

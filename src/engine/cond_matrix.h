@@ -6,7 +6,14 @@
  * QR, A P = Q R, orders the columns from most to least independent; the
  * profile |r_jj|/|r_11| is non-increasing. Every function checks that the
  * matrix is at least 1×1 and finite, and fills an Err instead of aborting
- * (GSL's own error handler is switched off). */
+ * (GSL's own error handler is switched off).
+ *
+ * A large decomposition or least-squares solve (about 0.1 s of work or
+ * more) runs on a thread of its own (base/offload.h) while the caller asks
+ * its stop: the calling thread's (hook_set_thread_stop) or a stop signal
+ * the command took (base/signals.h). When it says stop, the function
+ * returns 1 at once ("stopped during the decomposition of a R×C matrix"),
+ * its outputs unset, and the work is left to end alone. */
 #ifndef CONDNET_COND_MATRIX_H
 #define CONDNET_COND_MATRIX_H
 

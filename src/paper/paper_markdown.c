@@ -143,7 +143,9 @@ void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0,
 	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(ver, "betas"))
 	{
 		double beta = paper_json_num(b, "beta");
-		int j = (int)lround((beta - beta0) / 0.2);
+		/* the table's row of β, when it is one: checked before converting */
+		double x = (beta - beta0) / 0.2;
+		int j = x > -1 && x < 9 ? (int)lround(x) : -1;
 		int known = j >= 0 && j < 8 && fabs(beta - (beta0 + 0.2 * j)) < 1e-6;
 		char what[64];
 		snprintf(what, sizeof what, "%s test error at β = %.1f", name, beta);
@@ -255,8 +257,8 @@ void md_head(const Paper *p, Md *md, const char *title)
 	int lo = 0, hi = 0;
 	for (int i = 0; i < p->nres; i++) {
 		double t = paper_json_num(p->res[i].r, "threads");
-		if (isnan(t))
-			continue;
+		if (!(t >= 1 && t <= 1024))
+			continue; /* none recorded, or not a thread count */
 		lo = lo && lo < (int)t ? lo : (int)t;
 		hi = hi > (int)t ? hi : (int)t;
 	}
