@@ -596,6 +596,61 @@ START_TEST(test_prep_block)
 }
 END_TEST
 
+/* The record of --inputs pixels round-trips with its image size; an image
+ * size that is not the network's inputs, a Haar size or a coefficient in
+ * it are refused naming their offset. */
+START_TEST(test_prep_pixels)
+{
+	const char *dir = tu_tmpdir();
+	char path[1100], want[160];
+	snprintf(path, sizeof path, "%s/px.cnm", dir);
+	Net *net = sample_net(1);
+	Err e;
+	Prep *p = prep_new(PREP_PIXELS, 6, NULL);
+	p->rows = 2;
+	p->cols = 3;
+	p->scale = DATA_CENTER;
+	for (int j = 0; j < 6; j++)
+		p->mean[j] = j / 9.0;
+	ck_assert_int_eq(net_set_prep(net, p, &e), 0);
+	ck_assert_msg(model_save(net, path, &e) == 0, "%s", e.msg);
+	Net *back = model_load(path, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	expect_same(net, back);
+	ck_assert_int_eq(back->prep->kind, PREP_PIXELS);
+	ck_assert_int_eq(back->prep->rows * 10 + back->prep->cols, 23);
+	net_free(back);
+
+	size_t len;
+	unsigned char *good = tu_read(path, &len), *buf = malloc(len);
+	size_t pblk = len - 4 - MODEL_PREP_BYTES(6);
+	memcpy(buf, good, len);
+	put32(buf + pblk + 8, 3); /* 3×3 images: not 6 pixels */
+	fix_crc(buf, len);
+	snprintf(want, sizeof want, "image size at offset %zu (3×3) is not its 6 pixels", pblk + 8);
+	expect_load_error(dir, buf, len, want);
+	memcpy(buf, good, len);
+	put32(buf + pblk + 16, 4); /* a Haar size */
+	fix_crc(buf, len);
+	snprintf(want, sizeof want,
+	         "the preprocessing at offset %zu holds Haar coefficients for pixels inputs", pblk);
+	expect_load_error(dir, buf, len, want);
+	memcpy(buf, good, len);
+	put32(buf + pblk + 32 + 8, 5); /* a coefficient */
+	fix_crc(buf, len);
+	expect_load_error(dir, buf, len, want);
+	/* a save checks the same: the record must fit */
+	net->prep->cols = 2;
+	ck_assert_int_eq(model_save(net, path, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "(2×2) is not its 6 pixels"));
+	free(buf);
+	free(good);
+	prep_free(p);
+	net_free(net);
+	tu_rmtree(dir);
+}
+END_TEST
+
 /* The address space the process maps now (VmSize), in bytes. */
 static long long mapped_bytes(void)
 {
@@ -664,6 +719,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_values_out_of_limits);
 	tcase_add_test(tc, test_version_1_and_schedule_block);
 	tcase_add_test(tc, test_prep_block);
+	tcase_add_test(tc, test_prep_pixels);
 	tcase_add_test(tc, test_save_refuses_dash);
 	tcase_add_test(tc, test_save_unwritable_dir);
 	tcase_add_test(tc, test_save_in_little_memory);

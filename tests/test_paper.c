@@ -329,6 +329,40 @@ START_TEST(markdown_pairs_and_flags)
 }
 END_TEST
 
+/* The link to the notes is relative to the report: beside it in docs/, one
+ * ../ for every folder below docs/, none outside a docs/ folder; every
+ * flagged line carries it. */
+START_TEST(markdown_why_links)
+{
+	Md md = {0};
+	md_why(&md, "docs/results-mnist.md", "gap");
+	ck_assert_str_eq(md.why, "reproduction-notes.md#gap");
+	md_why(&md, "/src/condnet/docs/results-mnist-converge.md", "gap");
+	ck_assert_str_eq(md.why, "reproduction-notes.md#gap");
+	md_why(&md, "docs/runs/mnist-center/results-mnist-center.md", "gap");
+	ck_assert_str_eq(md.why, "../../reproduction-notes.md#gap");
+	md_why(&md, "mydocs/results-mnist.md", "gap");
+	ck_assert_str_eq(md.why, "");
+	md_why(&md, "/tmp/report.md", "gap");
+	ck_assert_str_eq(md.why, "");
+
+	char *buf = NULL;
+	size_t len = 0, mark = 0;
+	md.f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(md.f);
+	md_why(&md, "docs/runs/x/r.md", "where");
+	md_flag(&md, "lower", 84.5, 86.05);
+	md_flag(&md, "close", 86.3, 86.05);
+	md_flags(&md);
+	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
+	                 "\n## Differences of more than 0.3 percentage points\n\n"
+	                 "- lower: 84.50 here, 86.05 in the paper (-1.55 points; [where it comes "
+	                 "from](../../reproduction-notes.md#where))\n\n");
+	fclose(md.f);
+	free(buf);
+}
+END_TEST
+
 static void thousands_is(double v, const char *want)
 {
 	char *buf = NULL;
@@ -510,6 +544,7 @@ int main(void)
 	tcase_add_test(t, report_from_stage_files);
 	tcase_add_test(t, json_numbers);
 	tcase_add_test(t, markdown_pairs_and_flags);
+	tcase_add_test(t, markdown_why_links);
 	tcase_add_test(t, markdown_numbers);
 	tcase_add_test(t, partial_round_trip);
 	tcase_add_test(t, stage_by_hand);

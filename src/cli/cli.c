@@ -15,6 +15,7 @@
 #include "base/file.h"
 #include "base/rng.h"
 #include "base/signals.h"
+#include "data/mnist.h"
 #include "data/plane_sets.h"
 #include "engine/cond.h"
 #include "engine/limits.h"
@@ -31,6 +32,7 @@ const struct option cli_common_options[] = {
     {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
     {"points", required_argument, NULL, CLI_OPT_POINTS},
     {"noise", required_argument, NULL, CLI_OPT_NOISE},
+    {"inputs", required_argument, NULL, CLI_OPT_INPUTS},
     {"layers", required_argument, NULL, CLI_OPT_LAYERS},
     {"act", required_argument, NULL, CLI_OPT_ACT},
     {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
@@ -57,7 +59,7 @@ const struct option cli_mode_options[CLI_MODE_NOPTIONS] = {
 };
 
 const char cli_common_help[] =
-    "Data:\n" CLI_DATA_HELP "Validation:\n"
+    "Data:\n" CLI_DATA_HELP CLI_INPUTS_HELP "Validation:\n"
     "  --val-frac F         validation fraction of every class, 0 < F < 1 (default 0.1)\n"
     "  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
     "  --early-stop P       hold out the validation split (--val-frac), measure it after\n"
@@ -186,8 +188,21 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->data.dir = arg;
 		return 1;
 	case CLI_OPT_FEATURES:
+		c->features_given = 1;
 		return limit_parse_int(LIM_FEATURES, "--features", arg, &c->data.features, e) ? -1
 		                                                                              : 1;
+	case CLI_OPT_INPUTS: {
+		int kind = mnist_inputs_parse(arg);
+		if (kind < 0)
+			return err_set(
+			    e,
+			    "--inputs: unknown inputs '%s' (expected qr, variance, coarse, "
+			    "all or pixels)",
+			    arg);
+		c->data.inputs = kind;
+		c->inputs_given = 1;
+		return 1;
+	}
 	case CLI_OPT_LABEL_COL:
 		return cli_int("--label-col", arg, 0, 1000000, &c->data.label_col, e) ? -1 : 1;
 	case CLI_OPT_CENTER:
@@ -409,6 +424,16 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 		fprintf(stderr,
 		        "condnet %s: --points and --noise go with a plane data set (--data %s)\n",
 		        argv[0], PLANE_SET_NAMES);
+		return 2;
+	}
+	if (co && co->features_given &&
+	    (co->data.inputs == MNIST_ALL || co->data.inputs == MNIST_PIXELS)) {
+		fprintf(
+		    stderr,
+		    "condnet %s: --features counts the coefficients of --inputs qr, variance and "
+		    "coarse; --inputs %s takes %s\n",
+		    argv[0], mnist_inputs_name(co->data.inputs),
+		    co->data.inputs == MNIST_ALL ? "all 1,024" : "every pixel");
 		return 2;
 	}
 	if (first)

@@ -19,7 +19,9 @@
 #include "engine/train_plan.h"
 
 typedef struct CommonOpts {
-	DataSpec data;      /* --data, --data-dir, --features, --label-col, --limit */
+	DataSpec data;      /* --data, --data-dir, --features, --label-col, --limit, --inputs */
+	int features_given; /* --features was given */
+	int inputs_given;   /* --inputs was given */
 	const char *layers; /* --layers (hidden widths), default per data set */
 	ActKind act;        /* --act */
 	float act_a;        /* --act-scale (erf(a·x)), default 1 */
@@ -50,8 +52,8 @@ void cli_common_default(CommonOpts *c);
 extern const struct option cli_common_options[];
 extern const int cli_common_noptions;
 /* The first CLI_DATA_NOPTIONS entries of cli_common_options are the data-set
- * options, --data to --noise, for commands that take only those. */
-#define CLI_DATA_NOPTIONS 9
+ * options, --data to --inputs, for commands that take only those. */
+#define CLI_DATA_NOPTIONS 10
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e);
 /* The text describing the common options, for --help; CLI_DATA_HELP the
  * part about the data-set options (the first CLI_DATA_NOPTIONS). */
@@ -73,6 +75,13 @@ extern const char cli_common_help[];
 	"                       its test set has as many)\n"                                       \
 	"  --noise S            a plane data set's noise, 0..1: the standard deviation added\n"    \
 	"                       to every coordinate (default 0.05, moons 0.08)\n"
+/* --inputs, which the batch commands take and the screen does not. */
+#define CLI_INPUTS_HELP                                                                            \
+	"  --inputs KIND        what MNIST/Fashion networks see: qr (the K Haar coefficients\n"    \
+	"                       a pivoted QR picks first, the paper's; the default),\n"            \
+	"                       variance (the K of largest variance), coarse (the K\n"             \
+	"                       coarsest), all (all 1,024 coefficients) or pixels (the 784\n"      \
+	"                       pixels); K is --features, which all and pixels refuse\n"
 
 /* Loads the data sets, and builds the network: from --load, or fresh from
  * --layers with Glorot weights from --seed. Either output may be NULL. */
@@ -126,6 +135,7 @@ enum {
 	CLI_OPT_NO_REPRO,
 	CLI_OPT_POINTS,
 	CLI_OPT_NOISE,
+	CLI_OPT_INPUTS,
 	CLI_OPT_DRY_RUN = 511, /* every command's; not a common option */
 	CLI_OPT_OWN = 512
 };

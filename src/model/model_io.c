@@ -202,6 +202,18 @@ static int check_haar(const unsigned char *p, int d, const char *path, uint64_t 
 	return 0;
 }
 
+/* The pixels' image size: rows·cols pixels, the network's d inputs. */
+static int check_pixels(const unsigned char *p, int d, const char *path, uint64_t off, Err *e)
+{
+	uint32_t rows = get_u32(p + 8), cols = get_u32(p + 12);
+	if (rows < 1 || cols < 1 || (uint64_t)rows * cols != (uint64_t)d)
+		return err_set(e,
+		               "%s: the preprocessing's image size at offset %llu (%u×%u) is not "
+		               "its %d pixels",
+		               path, (unsigned long long)off + 8, rows, cols, d);
+	return 0;
+}
+
 /* The preprocessing block of d inputs at file offset off, checked; into
  * *out (NULL: checked only; kind 0 gives no record). */
 static int get_prep(const unsigned char *p, int d, Prep **out, const char *path, uint64_t off,
@@ -216,7 +228,11 @@ static int get_prep(const unsigned char *p, int d, Prep **out, const char *path,
 		               path, (unsigned long long)off, kind, scale);
 	if (kind == PREP_HAAR && check_haar(p, d, path, off, e))
 		return -1;
-	int stray = kind != PREP_HAAR && (get_u32(p + 8) || get_u32(p + 12) || get_u32(p + 16));
+	if (kind == PREP_PIXELS && check_pixels(p, d, path, off, e))
+		return -1;
+	int stray =
+	    kind != PREP_HAAR &&
+	    (get_u32(p + 16) || (kind != PREP_PIXELS && (get_u32(p + 8) || get_u32(p + 12))));
 	for (int j = 0; kind != PREP_HAAR && j < d; j++)
 		stray |= get_u32(p + MODEL_PREP_HEAD + 4 * (size_t)j) != 0;
 	if (stray)
@@ -244,7 +260,7 @@ static int get_prep(const unsigned char *p, int d, Prep **out, const char *path,
 	if (!r)
 		return err_prefix(e, "%s", path);
 	r->scale = (int)scale;
-	if (kind == PREP_HAAR) {
+	if (kind == PREP_HAAR || kind == PREP_PIXELS) {
 		r->rows = (int)get_u32(p + 8);
 		r->cols = (int)get_u32(p + 12);
 		r->n = (int)get_u32(p + 16);

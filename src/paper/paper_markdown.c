@@ -34,8 +34,10 @@ void md_flag(Md *md, const char *what, double ours, double paper)
 	if (isnan(ours) || isnan(paper) || fabs(ours - paper) <= 0.3)
 		return;
 	char line[512];
-	int n = snprintf(line, sizeof line, "- %s: %.2f here, %.2f in the paper (%+.2f points)\n",
-	                 what, ours, paper, ours - paper);
+	int n =
+	    snprintf(line, sizeof line, "- %s: %.2f here, %.2f in the paper (%+.2f points%s%s%s)\n",
+	             what, ours, paper, ours - paper, md->why[0] ? "; [where it comes from](" : "",
+	             md->why, md->why[0] ? ")" : "");
 	if (n < 0)
 		return;
 	size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
@@ -45,6 +47,21 @@ void md_flag(Md *md, const char *what, double ours, double paper)
 	memcpy(grown + md->nflags, line, len + 1);
 	md->flags = grown;
 	md->nflags += len;
+}
+
+void md_why(Md *md, const char *report, const char *anchor)
+{
+	md->why[0] = '\0';
+	const char *docs = NULL;
+	for (const char *q = report; (q = strstr(q, "docs/")); q++)
+		if (q == report || q[-1] == '/')
+			docs = q + 5;
+	if (!docs)
+		return;
+	size_t n = 0;
+	for (const char *q = docs; (q = strchr(q, '/')); q++)
+		n += (size_t)snprintf(md->why + n, sizeof md->why - n, "../");
+	snprintf(md->why + n, sizeof md->why - n, "reproduction-notes.md#%s", anchor);
 }
 
 void md_flags(Md *md)

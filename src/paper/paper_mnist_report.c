@@ -268,6 +268,7 @@ void paper_mnist_report(const Paper *p, Md *md)
 {
 	FILE *f = md->f;
 	md_head(p, md, "MNIST (200 Haar-wavelet features): condnet beside the paper");
+	md_why(md, p->o.report, "where-the-gap-on-mnist-comes-from-measured");
 	const cJSON *r;
 	if ((r = paper_result(p, "alg1")))
 		table1(r, md);

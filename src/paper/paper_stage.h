@@ -195,6 +195,7 @@ typedef struct Md {
 	char *flags;   /* the list so far (malloc'd), NULL when empty */
 	size_t nflags; /* its length */
 	int converge;  /* trained to convergence: tables show the epochs run and kept */
+	char why[256]; /* where each flagged difference is explained (a link), "" for none */
 } Md;
 
 void md_num(FILE *f, double v, int decimals); /* "—" for NaN */
@@ -205,6 +206,10 @@ void md_head(const Paper *p, Md *md, const char *title);
  * md_flags() lists them at the end of the report and empties the list. */
 void md_flag(Md *md, const char *what, double ours, double paper);
 void md_flags(Md *md);
+/* Links every flagged difference to section anchor of
+ * docs/reproduction-notes.md, relative to the report (docs/NAME.md, or a
+ * folder below docs/); no link for a report outside a docs/ folder. */
+void md_why(Md *md, const char *report, const char *anchor);
 /* Ours beside the paper's, "ours | paper |" with decimals (< 0: an integer
  * with thousands separators), flagged when what is not NULL (percentages). */
 void md_pair(Md *md, double ours, double paper, int decimals, const char *what);
