@@ -3,11 +3,14 @@
 #include "alg/alg3_squeeze.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alg/alg3_kloop.h"
 #include "engine/cond.h"
 #include "engine/cond_matrix.h"
+#include "engine/hook.h"
 #include "engine/train.h"
 
 void squeeze_opts_default(SqueezeOpts *o)
@@ -47,12 +50,14 @@ static int check_hidden(const Net *net, int layer, Err *e)
  *     Ŵ P = Q R, |r_11| ≥ |r_22| ≥ … (line 3);
  *     p = #{j : |r_jj| ≥ |r_11|/τ} (line 4, threshold relative);
  *     keep the columns P(:, 1..p) (line 5);
- *     while κ(Ŵ P(:, 1..p)) > τ and p > 1: p = p − 1 (lines 6-9).
+ *     while κ(Ŵ P(:, 1..p)) > τ and p > 1: p = p − 1 (lines 6-9), the
+ *     loop's answer found by bisection on the blocks of R (alg3_kloop.h).
  * The neurons kept are perm[0..p): the count p and, under SQUEEZE_QR, the
  * choice. A count given (keep_counts) replaces p; another criterion
- * replaces the choice (the first p of its order). */
+ * replaces the choice (the first p of its order). R is the pivoted QR's
+ * leading triangle, NULL when the loop does not run; s1 σ₁ of Ŵ. */
 static int decide_count(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp,
-                        Err *e)
+                        const double *R, double s1, Err *e)
 {
 	int cols = sp->n_before;
 	sp->p_qr = sp->nkeep = cols;
@@ -70,15 +75,29 @@ static int decide_count(const Net *net, int layer, const SqueezeOpts *o, Squeeze
 	}
 	if (sp->kappa_before <= o->tau)
 		return 0;
-	int p = sp->p_qr;
-	double k = cond_kappa_columns(net, layer, sp->perm, p, e);
-	while (o->while_loop && p > 1 && !isnan(k) && k > o->tau)
-		k = cond_kappa_columns(net, layer, sp->perm, --p, e);
-	if (isnan(k))
+	if (!o->while_loop) {
+		double k = cond_kappa_columns(net, layer, sp->perm, sp->p_qr, e);
+		if (isnan(k))
+			return -1;
+		sp->nkeep = sp->p_qr;
+		sp->kappa_after = k;
+		return 0;
+	}
+	KLoopLayer kl = {net, layer, sp->perm, R, sp->nrdiag, sp->p_qr, o->tau, s1};
+	KLoopResult res;
+	if (alg3_kloop(&kl, 1, &res, e))
 		return -1;
-	sp->nkeep = p;
-	sp->kappa_after = k;
+	sp->nkeep = res.nkeep;
+	sp->kappa_after = res.kappa;
 	return 0;
+}
+
+/* A step of a proposal, for the meter: what, and its share of the whole. */
+static HookPart propose_part(char *what, size_t len, int layer, const char *step, double f0,
+                             double f1)
+{
+	snprintf(what, len, "layer %d: %s", layer, step);
+	return hook_meter_part(what, f0, f1);
 }
 
 int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp, Err *e)
@@ -95,7 +114,7 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 		return err_set(e, "layer %d: keep %d of %d neurons, expected 1..%d", layer,
 		               o->keep_counts[layer - 1], net->n[layer], net->n[layer]);
 	int rows, cols;
-	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
+	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e), *R = NULL;
 	if (!A)
 		return -1;
 	sp->layer = layer;
@@ -109,15 +128,33 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 		err_set(e, "layer %d: out of memory", layer);
 		goto fail;
 	}
-	sp->kappa_before = cond_kappa(A, rows, cols, e);
-	if (isnan(sp->kappa_before) || cond_qrpt(A, rows, cols, sp->perm, sp->rdiag, e)) {
+	/* the meter: κ about a third of the work, the QR a fifth, the loop the rest */
+	char what[96];
+	HookPart was = propose_part(what, sizeof what, layer, "κ", 0.0, 0.3);
+	double s1 = 0;
+	sp->kappa_before = cond_kappa_s1(A, rows, cols, &s1, e);
+	hook_meter_restore(was);
+	int loop = sp->kappa_before > o->tau && o->while_loop && !o->keep_counts;
+	if (loop && !(R = malloc((size_t)sp->nrdiag * sp->nrdiag * sizeof *R))) {
+		err_set(e, "layer %d: out of memory", layer);
+		goto fail;
+	}
+	was = propose_part(what, sizeof what, layer, "pivoted QR", 0.3, 0.5);
+	int bad = isnan(sp->kappa_before) || cond_qrpt_r(A, rows, cols, sp->perm, sp->rdiag, R, e);
+	hook_meter_restore(was);
+	if (bad) {
 		err_prefix(e, "layer %d: Ŵ", layer);
 		goto fail;
 	}
 	free(A);
 	A = NULL;
-	if (decide_count(net, layer, o, sp, e))
+	was = hook_meter_part(NULL, 0.5, 1.0);
+	bad = decide_count(net, layer, o, sp, R, s1, e);
+	hook_meter_restore(was);
+	if (bad)
 		goto fail;
+	free(R);
+	R = NULL;
 	if (o->criterion == SQUEEZE_QR)
 		memcpy(sp->keep, sp->perm, (size_t)cols * sizeof *sp->keep);
 	else if (squeeze_order(net, layer, o->criterion, o->seed, sp->keep, e))
@@ -131,6 +168,7 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 	return 0;
 fail:
 	free(A);
+	free(R);
 	squeeze_proposal_free(sp);
 	return -1;
 }

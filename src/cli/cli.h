@@ -99,6 +99,7 @@ enum {
 	CLI_OPT_EARLY_STOP,
 	CLI_OPT_REPRO,
 	CLI_OPT_NO_REPRO,
+	CLI_OPT_COND_PATH,
 	CLI_OPT_OWN = 512
 };
 
@@ -111,6 +112,14 @@ extern const struct option cli_mode_options[];
 	"                       OpenBLAS's Haswell kernels, every batch in 2 parts (the\n"         \
 	"                       default for paper, replay and lessons)\n"                          \
 	"  --no-reproducible    the fastest kernels for this CPU, parts by --threads\n"
+
+/* --cond-path, which the commands with the common options and the screen
+ * take: it sets the engine's decomposition path (cond_set_path) at once. */
+#define CLI_COND_PATH_HELP                                                                         \
+	"  --cond-path P        where kappa and the pivoted QR are computed: auto (default:\n"     \
+	"                       LAPACK's blocked routines for layers of 256 neurons or more,\n"    \
+	"                       GSL's below, and GSL's in the reproducible mode), gsl or\n"        \
+	"                       lapack (paper always uses gsl)\n"
 
 /* A command's own option: returns 0 when parsed, -1 on a bad value (message in e). */
 typedef int (*CliOwnFn)(int opt, const char *arg, void *ud, Err *e);

@@ -123,9 +123,10 @@ int cmd_alg1(int argc, char **argv)
 		progress_what(&prog, "iteration %d", a->nrec);
 		st = alg1_step(a, &hook, &e);
 		progress_clear(&prog);
-		if (st < 0)
+		/* a signal may stop the conditioning after a training: no failure */
+		if (st < 0 && !progress_interrupted())
 			goto fail;
-		if (st != ALG1_STOPPED && a->nrec > 0)
+		if (st >= 0 && st != ALG1_STOPPED && a->nrec > 0)
 			print_record(&a->rec[a->nrec - 1]);
 	} while (st == ALG1_RUNNING && !progress_interrupted());
 

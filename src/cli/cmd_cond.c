@@ -62,7 +62,7 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 /* Algorithm 3 at τ on a copy of net: per layer, κ as given beside κ at
  * decision, the neurons kept and what each stage removes; into rec too. */
 static int squeeze_table(const Net *net, const LayerCond *lc, double tau, ReportFormat fmt,
-                         cJSON *rec, Err *e)
+                         cJSON *rec, Progress *prog, Err *e)
 {
 	SqueezeOpts o;
 	squeeze_opts_default(&o);
@@ -77,7 +77,9 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 			err_set(e, "out of memory");
 		goto out;
 	}
-	if (alg3_run(a, NULL, e) < 0 || cond_net_values(copy, tau, after, e))
+	int bad = alg3_run(a, NULL, e) < 0 || cond_net_values(copy, tau, after, e);
+	progress_clear(prog);
+	if (bad)
 		goto out;
 	for (int i = 0; i < net->m; i++) {
 		int hidden = i < net->m - 1;
@@ -146,19 +148,28 @@ int cmd_cond(int argc, char **argv)
 		goto fail;
 	if (!(net = cli_make_net(&c, train, &e)))
 		goto fail;
+	/* training, then the conditioning of large layers, on the progress line;
+	 * a signal stops either */
+	Progress prog;
+	progress_init(&prog, "condnet cond", c.quiet, 1);
+	progress_trap_signals();
 	if (k.epochs > 0) {
-		Progress prog;
-		progress_init(&prog, "condnet cond", c.quiet, 1);
 		int st = train_epochs(net, train, &c.train, k.epochs, progress_train_cb, &prog, &e);
 		progress_clear(&prog);
 		if (st < 0)
 			goto fail;
+		if (st > 0 || progress_interrupted())
+			goto stopped;
 	}
 	if (!(lc = calloc((size_t)net->m, sizeof *lc))) {
 		err_set(&e, "out of memory");
 		goto fail;
 	}
-	if (cond_net(net, k.tau, lc, &e))
+	int bad = cond_net(net, k.tau, lc, &e);
+	progress_clear(&prog);
+	if (bad && progress_interrupted())
+		goto stopped;
+	if (bad)
 		goto fail;
 	char sh[512];
 	printf("%s: %s\n\n", c.load ? c.load : "fresh network", net_shape_str(net, sh, sizeof sh));
@@ -168,8 +179,10 @@ int cmd_cond(int argc, char **argv)
 	cJSON *r = c.json ? report_cond_json(net, lc, &e) : NULL;
 	if (c.json && !r)
 		goto fail;
-	if (!k.no_squeeze && squeeze_table(net, lc, k.tau, fmt, r, &e)) {
+	if (!k.no_squeeze && squeeze_table(net, lc, k.tau, fmt, r, &prog, &e)) {
 		cJSON_Delete(r);
+		if (progress_interrupted())
+			goto stopped;
 		goto fail;
 	}
 	double acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
@@ -180,7 +193,7 @@ int cmd_cond(int argc, char **argv)
 			cJSON_AddStringToObject(r, "model", c.load);
 		if (test)
 			cJSON_AddNumberToObject(r, "test_accuracy", acc);
-		int bad = report_write_json(c.json, r, &e);
+		bad = report_write_json(c.json, r, &e);
 		cJSON_Delete(r);
 		if (bad)
 			goto fail;
@@ -191,6 +204,10 @@ int cmd_cond(int argc, char **argv)
 	if (c.save && model_save(net, c.save, &e))
 		goto fail;
 	rc = 0;
+	goto out;
+stopped:
+	fprintf(stderr, "condnet cond: interrupted; nothing written\n");
+	rc = 130;
 	goto out;
 fail:
 	rc = cli_fail("cond", &e);

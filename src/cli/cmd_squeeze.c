@@ -413,9 +413,11 @@ int cmd_squeeze(int argc, char **argv)
 	int st = s.compare        ? squeeze_compare_run(&c, &s, net, rtrain, test, &plan, rec, &e)
 	         : s.until_stable ? until_stable(&c, &s, net, train, test, &plan, rtrain, rec, &e)
 	                          : squeeze_once(&c, &s, &net, train, test, &plan, rtrain, rec, &e);
-	if (st < 0)
+	progress_clear(&s.prog);
+	/* a signal may stop a proposal's decompositions: no failure */
+	if (st < 0 && !progress_interrupted())
 		goto fail;
-	if (st > 0 || progress_interrupted()) {
+	if (st != 0 || progress_interrupted()) {
 		fprintf(stderr, "condnet squeeze: interrupted; nothing saved\n");
 		rc = 130;
 		goto out;

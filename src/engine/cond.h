@@ -54,13 +54,19 @@ void cond_set_tau(LayerCond *lc, double tau);
 int cond_layer_values(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
 /* cond_net without the pivoted QR (see cond_layer_values). Both ask the
  * calling thread's stop (hook_set_thread_stop) before each layer, and fail
- * with "stopped before layer L" when it says stop. */
+ * with "stopped before layer L" when it says stop; a layer on LAPACK's path
+ * asks it between its blocks too ("stopped in layer L"). Both report to the
+ * calling thread's meter (hook_set_thread_meter) the share of the whole
+ * done, layers weighted by their work, from the threads that decompose. */
 int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
 /* Threads cond_net and cond_net_values decompose layers on (one layer per
- * thread at a time; the results do not depend on the count). 0, the
- * default, means the number of online CPUs. While either runs, OpenBLAS is
- * set to one thread and then restored (blas_set_threads), so neither should
- * run beside training in another thread. */
+ * thread at a time, each with OpenBLAS on one thread; the results do not
+ * depend on the count), and the OpenBLAS threads LAPACK's path decomposes a
+ * single large matrix on (cond_layer, a squeeze's proposal; there the last
+ * digits may depend on the count). 0, the default, means the number of
+ * online CPUs. While cond_net runs, OpenBLAS is set to one thread and then
+ * restored (blas_set_threads), so neither should run beside training in
+ * another thread. */
 void cond_set_threads(int n);
 void cond_layer_free(LayerCond *lc); /* frees the arrays, not lc */
 /* κ as text with 4 significant digits, or up to 6 where 4 would put it on
@@ -73,5 +79,8 @@ const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len);
 
 /* κ of Ŵ⁽ˡᵃʸᵉʳ⁾ restricted to the given columns; NAN on error. */
 double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, Err *e);
+/* cond_kappa_columns, and their σ₁ into *s1 (may be NULL). */
+double cond_kappa_columns_s1(const Net *net, int layer, const int *cols_sel, int ncols, double *s1,
+                             Err *e);
 
 #endif

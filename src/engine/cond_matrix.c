@@ -1,13 +1,16 @@
 /* cond_matrix.c - singular values, condition numbers, column-pivoted QR and
- * least squares of plain matrices, through GSL. GSL's default error handler
- * aborts, so it is switched off once and every return code is checked. */
+ * least squares of plain matrices, through GSL or LAPACK (the path). GSL's
+ * default error handler aborts, so it is switched off once and every return
+ * code is checked. */
 #include "engine/cond_matrix.h"
 
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
@@ -16,6 +19,8 @@
 #include <gsl/gsl_vector.h>
 
 #include "base/blas.h"
+#include "base/repro.h"
+#include "engine/hook.h"
 
 static pthread_once_t gsl_once = PTHREAD_ONCE_INIT;
 
@@ -45,6 +50,169 @@ static int check_dims(int rows, int cols, Err *e)
 {
 	if (rows < 1 || cols < 1)
 		return err_set(e, "matrix is %d×%d, expected at least 1×1", rows, cols);
+	return 0;
+}
+
+/* ---- the path ---- */
+
+static atomic_int path_set;    /* CondPath */
+static atomic_int lapack_nthr; /* 0: the online CPUs */
+static _Thread_local int keep_blas_threads;
+
+void cond_set_path(CondPath p)
+{
+	atomic_store(&path_set, (int)p);
+}
+
+CondPath cond_get_path(void)
+{
+	return (CondPath)atomic_load(&path_set);
+}
+
+CondPath cond_path_for(int rows, int cols)
+{
+	CondPath p = cond_get_path();
+	if (p != COND_PATH_AUTO)
+		return p;
+	int k = rows < cols ? rows : cols;
+	return k >= COND_LAPACK_MIN && !repro_on() ? COND_PATH_LAPACK : COND_PATH_GSL;
+}
+
+static const char *const path_names[] = {"auto", "gsl", "lapack"};
+
+const char *cond_path_name(CondPath p)
+{
+	return (unsigned)p < 3 ? path_names[p] : "?";
+}
+
+int cond_path_parse(const char *s, CondPath *p, Err *e)
+{
+	for (int i = 0; i < 3; i++)
+		if (s && !strcmp(s, path_names[i])) {
+			*p = (CondPath)i;
+			return 0;
+		}
+	return err_set(e, "unknown decomposition path '%s' (expected auto, gsl or lapack)",
+	               s ? s : "");
+}
+
+void cond_matrix_set_threads(int n)
+{
+	atomic_store(&lapack_nthr, n > 0 ? n : 0);
+}
+
+void cond_matrix_one_thread(int on)
+{
+	keep_blas_threads = on;
+}
+
+/* OpenBLAS's threads for one LAPACK call: returns the count to put back. */
+static int blas_threads_begin(void)
+{
+	int before = blas_get_threads();
+	if (keep_blas_threads)
+		return before;
+	int n = atomic_load(&lapack_nthr);
+	if (n == 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		n = cpus > 0 ? (int)cpus : 1;
+	}
+	n = n > 64 ? 64 : n;
+	if (n != before)
+		blas_set_threads(n);
+	return before;
+}
+
+static void blas_threads_end(int before)
+{
+	if (!keep_blas_threads && blas_get_threads() != before)
+		blas_set_threads(before);
+}
+
+/* Between LAPACK's blocks: the share done to the thread's meter, and its
+ * stop asked. */
+static int lapack_tick(double frac, void *ud)
+{
+	(void)ud;
+	hook_meter(frac);
+	return hook_thread_stopped();
+}
+
+static int lapack_fail(int st, const char *what, int rows, int cols, Err *e)
+{
+	if (st == BLAS_STOPPED)
+		return err_set(e, "stopped");
+	if (st < 0)
+		return err_set(e, "out of memory for the %s of a %d×%d matrix", what, rows, cols);
+	return err_set(e, "%s of a %d×%d matrix did not converge", what, rows, cols);
+}
+
+/* The row-major rows×cols A as a column-major m×n matrix with m ≥ n (A
+ * itself when it is wide, read as Aᵀ; its transpose when tall): same σ's. */
+static double *colmajor_tall(const double *A, int rows, int cols, int *m, int *n)
+{
+	double *B = malloc((size_t)rows * cols * sizeof *B);
+	if (!B)
+		return NULL;
+	if (cols >= rows) {
+		memcpy(B, A, (size_t)rows * cols * sizeof *B);
+		*m = cols;
+		*n = rows;
+		return B;
+	}
+	for (size_t i = 0; i < (size_t)rows; i++)
+		for (size_t j = 0; j < (size_t)cols; j++)
+			B[i + j * rows] = A[i * cols + j];
+	*m = rows;
+	*n = cols;
+	return B;
+}
+
+/* The singular values of the column-major m×n B (m ≥ n; destroyed). */
+static int lapack_sv_colmajor(double *B, int m, int n, double *sv, Err *e)
+{
+	int before = blas_threads_begin();
+	int st = blas_svd_values(B, m, n, m, sv, lapack_tick, NULL);
+	blas_threads_end(before);
+	return st ? lapack_fail(st, "singular values", m, n, e) : 0;
+}
+
+static int lapack_sv(const double *A, int rows, int cols, double *sv, Err *e)
+{
+	int m, n;
+	double *B = colmajor_tall(A, rows, cols, &m, &n);
+	if (!B)
+		return err_set(e, "out of memory for the SVD of a %d×%d matrix", rows, cols);
+	int rc = lapack_sv_colmajor(B, m, n, sv, e);
+	free(B);
+	return rc;
+}
+
+/* dgeqp3 on the row-major A: perm, rdiag, and R's leading k×k block. */
+static int lapack_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, double *R,
+                       Err *e)
+{
+	size_t k = rows < cols ? rows : cols;
+	double *B = malloc((size_t)rows * cols * sizeof *B);
+	if (!B)
+		return err_set(e, "out of memory for the QR of a %d×%d matrix", rows, cols);
+	for (size_t i = 0; i < (size_t)rows; i++)
+		for (size_t j = 0; j < (size_t)cols; j++)
+			B[i + j * rows] = A[i * cols + j];
+	int before = blas_threads_begin();
+	int st = blas_qrpt(B, rows, cols, rows, perm, lapack_tick, NULL);
+	blas_threads_end(before);
+	if (st) {
+		free(B);
+		return lapack_fail(st, "pivoted QR", rows, cols, e);
+	}
+	double r11 = fabs(B[0]);
+	for (size_t j = 0; j < k; j++)
+		rdiag[j] = r11 > 0.0 ? fabs(B[j + j * rows]) / r11 : 0.0;
+	for (size_t i = 0; R && i < k; i++)
+		for (size_t j = 0; j < k; j++)
+			R[i * k + j] = j >= i ? B[i + j * rows] : 0.0;
+	free(B);
 	return 0;
 }
 
@@ -147,17 +315,22 @@ out:
 	return rc;
 }
 
-/* The singular values of R (k×k, the triangle of a matrix whose longer side
- * is big; destroyed), with those ≤ big·ε·σ₁ set to 0. */
-static int sv_reduced(gsl_matrix *R, int big, double *sv, Err *e)
+/* Singular values at most big·ε·σ₁ are rounding: set to 0. */
+static void zero_rounding(double *sv, size_t k, int big)
 {
-	size_t k = R->size2;
-	if (sv_only(R, sv, e))
-		return -1;
 	double tol = big * DBL_EPSILON * sv[0];
 	for (size_t j = 0; j < k; j++)
 		if (sv[j] <= tol)
 			sv[j] = 0.0;
+}
+
+/* The singular values of R (k×k, the triangle of a matrix whose longer side
+ * is big; destroyed), with those ≤ big·ε·σ₁ set to 0. */
+static int sv_reduced(gsl_matrix *R, int big, double *sv, Err *e)
+{
+	if (sv_only(R, sv, e))
+		return -1;
+	zero_rounding(sv, R->size2, big);
 	return 0;
 }
 
@@ -168,6 +341,12 @@ int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e
 {
 	if (check_dims(rows, cols, e) || check_finite(A, rows, cols, e))
 		return -1;
+	if (cond_path_for(rows, cols) == COND_PATH_LAPACK) {
+		if (lapack_sv(A, rows, cols, sv, e))
+			return -1;
+		zero_rounding(sv, rows < cols ? rows : cols, rows < cols ? cols : rows);
+		return 0;
+	}
 	gsl_init();
 	int wide = rows < cols;
 	int big = wide ? cols : rows;
@@ -192,7 +371,7 @@ double cond_kappa_sv(const double *sv, int nsv)
 }
 
 /* κ(A) = σ_max/σ_min over min(rows, cols) singular values; NAN on error. */
-double cond_kappa(const double *A, int rows, int cols, Err *e)
+double cond_kappa_s1(const double *A, int rows, int cols, double *s1, Err *e)
 {
 	if (check_dims(rows, cols, e))
 		return NAN;
@@ -203,15 +382,64 @@ double cond_kappa(const double *A, int rows, int cols, Err *e)
 		return NAN;
 	}
 	double k = NAN;
-	if (cond_singular_values(A, rows, cols, sv, e) == 0)
+	if (cond_singular_values(A, rows, cols, sv, e) == 0) {
 		k = cond_kappa_sv(sv, nsv);
+		if (s1)
+			*s1 = sv[0];
+	}
 	free(sv);
 	return k;
 }
 
+double cond_kappa(const double *A, int rows, int cols, Err *e)
+{
+	return cond_kappa_s1(A, rows, cols, NULL, e);
+}
+
+/* The leading q×q block of the row-major upper triangle R: its σ's on the
+ * path of a q×q matrix, then κ. */
+double cond_kappa_triangle(const double *R, int ldr, int q, int big, double *s1, Err *e)
+{
+	if (q < 1 || ldr < q) {
+		err_set(e, "the leading %d×%d block of a triangle with rows of %d", q, q, ldr);
+		return NAN;
+	}
+	double *sv = malloc((size_t)q * sizeof *sv);
+	double *B = malloc((size_t)q * q * sizeof *B);
+	int rc = -1;
+	if (!sv || !B) {
+		err_set(e, "out of memory for the singular values of a %d×%d triangle", q, q);
+		goto out;
+	}
+	for (int i = 0; i < q; i++)
+		memcpy(B + (size_t)i * q, R + (size_t)i * ldr, (size_t)q * sizeof *B);
+	if (check_finite(B, q, q, e))
+		goto out;
+	if (cond_path_for(q, q) == COND_PATH_LAPACK) {
+		/* B read column-major is R₁₁ᵀ: the same σ's */
+		rc = lapack_sv_colmajor(B, q, q, sv, e);
+	} else {
+		gsl_init();
+		gsl_matrix_view M = gsl_matrix_view_array(B, q, q);
+		rc = sv_only(&M.matrix, sv, e);
+	}
+	if (rc == 0) {
+		zero_rounding(sv, q, big);
+		if (s1)
+			*s1 = sv[0];
+	}
+out:;
+	double k = rc == 0 ? cond_kappa_sv(sv, q) : NAN;
+	free(sv);
+	free(B);
+	return k;
+}
+
 /* The pivoted QR of M, A's triangle from reduce_tall or A itself when it is
- * not tall (rows × cols name A in messages); frees M. */
-static int qrpt_reduced(gsl_matrix *M, int rows, int cols, int *perm, double *rdiag, Err *e)
+ * not tall (rows × cols name A in messages), and R's leading block when R is
+ * not NULL; frees M. */
+static int qrpt_reduced(gsl_matrix *M, int rows, int cols, int *perm, double *rdiag, double *R,
+                        Err *e)
 {
 	size_t k = M->size1 < M->size2 ? M->size1 : M->size2;
 	gsl_vector *tau = gsl_vector_alloc(k);
@@ -232,6 +460,9 @@ static int qrpt_reduced(gsl_matrix *M, int rows, int cols, int *perm, double *rd
 	double r11 = fabs(gsl_matrix_get(M, 0, 0));
 	for (size_t j = 0; j < k; j++)
 		rdiag[j] = r11 > 0.0 ? fabs(gsl_matrix_get(M, j, j)) / r11 : 0.0;
+	for (size_t i = 0; R && i < k; i++)
+		for (size_t j = 0; j < k; j++)
+			R[i * k + j] = j >= i ? gsl_matrix_get(M, i, j) : 0.0;
 	rc = 0;
 out:
 	gsl_matrix_free(M);
@@ -244,32 +475,46 @@ out:
 /* Businger-Golub column pivoting, A P = Q R (gsl_linalg_QRPT_decomp): at step
  * j the remaining column of largest norm is moved to position j, so |r_jj| is
  * non-increasing. perm[j] is the original column at position j. */
-int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err *e)
+int cond_qrpt_r(const double *A, int rows, int cols, int *perm, double *rdiag, double *R, Err *e)
 {
 	if (check_dims(rows, cols, e) || check_finite(A, rows, cols, e))
 		return -1;
+	if (cond_path_for(rows, cols) == COND_PATH_LAPACK)
+		return lapack_qrpt(A, rows, cols, perm, rdiag, R, e);
 	gsl_init();
 	gsl_matrix *M = to_gsl(A, rows, cols, 0);
 	if (!M)
 		return err_set(e, "out of memory for the QR of a %d×%d matrix", rows, cols);
-	gsl_matrix *R = reduce_tall(M, e);
-	if (!R) {
+	gsl_matrix *T = reduce_tall(M, e);
+	if (!T) {
 		gsl_matrix_free(M);
 		return err_prefix(e, "pivoted QR");
 	}
-	return qrpt_reduced(R, rows, cols, perm, rdiag, e);
+	return qrpt_reduced(T, rows, cols, perm, rdiag, R, e);
 }
 
-/* For a tall A: the triangle R₀ of A = Q₀R₀ is computed once, its singular
- * values from a copy of it and the pivoted QR from R₀ itself, exactly as
- * cond_singular_values and cond_qrpt each compute them from their own R₀.
- * Otherwise those two are called. */
+int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err *e)
+{
+	return cond_qrpt_r(A, rows, cols, perm, rdiag, NULL, e);
+}
+
+/* For a tall A on GSL's path: the triangle R₀ of A = Q₀R₀ is computed once,
+ * its singular values from a copy of it and the pivoted QR from R₀ itself,
+ * exactly as cond_singular_values and cond_qrpt each compute them from their
+ * own R₀. Otherwise those two are called (the values are about two thirds
+ * of the work, for the meter). */
 int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, double *rdiag, Err *e)
 {
-	if (rows <= cols) {
-		if (cond_singular_values(A, rows, cols, sv, e))
+	if (rows <= cols || cond_path_for(rows, cols) == COND_PATH_LAPACK) {
+		HookPart was = hook_meter_part(NULL, 0.0, 2.0 / 3);
+		int rc = cond_singular_values(A, rows, cols, sv, e);
+		hook_meter_restore(was);
+		if (rc)
 			return -1;
-		return cond_qrpt(A, rows, cols, perm, rdiag, e);
+		was = hook_meter_part(NULL, 2.0 / 3, 1.0);
+		rc = cond_qrpt(A, rows, cols, perm, rdiag, e);
+		hook_meter_restore(was);
+		return rc;
 	}
 	if (check_dims(rows, cols, e) || check_finite(A, rows, cols, e))
 		return -1;
@@ -294,7 +539,56 @@ int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, dou
 		gsl_matrix_free(R);
 		return -1;
 	}
-	return qrpt_reduced(R, rows, cols, perm, rdiag, e);
+	return qrpt_reduced(R, rows, cols, perm, rdiag, NULL, e);
+}
+
+struct CondGram {
+	int n;
+	double *G;    /* n×n, RᵀR */
+	double *work; /* n×n */
+};
+
+CondGram *cond_gram_new(const double *R, int ldr, int n, Err *e)
+{
+	CondGram *g = calloc(1, sizeof *g);
+	if (g) {
+		g->n = n;
+		g->G = malloc((size_t)n * n * sizeof *g->G);
+		g->work = malloc((size_t)n * n * sizeof *g->work);
+	}
+	if (!g || !g->G || !g->work) {
+		cond_gram_free(g);
+		err_set(e, "out of memory for the Gram matrix of a %d×%d triangle", n, n);
+		return NULL;
+	}
+	int before = blas_threads_begin();
+	blas_dsyrk_t(n, n, 1.0, R, ldr, 0.0, g->G, n);
+	blas_threads_end(before);
+	return g;
+}
+
+int cond_gram_smin_count(CondGram *g, int n, double s)
+{
+	if (n < 1)
+		return 0;
+	n = n < g->n ? n : g->n;
+	for (int j = 0; j < n; j++)
+		memcpy(g->work + (size_t)j * n, g->G + (size_t)j * g->n, (size_t)n * sizeof *g->G);
+	for (int j = 0; j < n; j++)
+		g->work[(size_t)j * n + j] -= s * s;
+	int before = blas_threads_begin();
+	int q = blas_chol_leading(g->work, n, n);
+	blas_threads_end(before);
+	return q;
+}
+
+void cond_gram_free(CondGram *g)
+{
+	if (!g)
+		return;
+	free(g->G);
+	free(g->work);
+	free(g);
 }
 
 /* Least squares through the pivoted QR A P = Q R: the numerical rank k is the

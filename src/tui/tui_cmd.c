@@ -30,8 +30,7 @@ static const char tui_help_fmt[] =
     "  --threads N          threads to compute on, 1..64 (default 2, or "
     "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
-    "                       the kernels OpenBLAS runs)\n"
-    "Algorithms:\n"
+    "                       the kernels OpenBLAS runs)\n" CLI_COND_PATH_HELP "Algorithms:\n"
     "  --tau T              threshold on kappa (default 25)\n"
     "  --eta E              epochs of every training of Algorithms 1 and 2 (default 1;\n"
     "                       synthetic 10)\n"
@@ -72,6 +71,7 @@ static const struct option own[] = {
     {"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
     {"warmup", required_argument, NULL, CLI_OPT_WARMUP},
     {"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
+    {"cond-path", required_argument, NULL, CLI_OPT_COND_PATH},
     {"tau", required_argument, NULL, OPT_TAU},
     {"eta", required_argument, NULL, OPT_ETA},
     {"beta", required_argument, NULL, OPT_BETA},

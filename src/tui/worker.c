@@ -404,11 +404,31 @@ static const char *job_name(const Job *j, char *buf, size_t len)
 	return buf;
 }
 
+/* The first job: κ of every layer and the test accuracy, measured here so
+ * that the screen draws at once and shows how far they are. */
+static void open_network(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->shown.busy = 1;
+	snprintf(w->shown.running, sizeof w->shown.running, "opening the network");
+	snprintf(w->shown.activity, sizeof w->shown.activity,
+	         "opening: κ and pivoted QR of every layer, then the test accuracy");
+	pthread_mutex_unlock(&w->mu);
+	worker_publish(w);
+	pthread_mutex_lock(&w->mu);
+	w->shown.busy = 0;
+	w->shown.have_work = 0;
+	w->shown.activity[0] = w->shown.running[0] = '\0';
+	pthread_mutex_unlock(&w->mu);
+}
+
 static void *thread_main(void *arg)
 {
 	Worker *w = arg;
 	Job j;
 	hook_set_thread_stop(worker_stop_quit, w);
+	hook_set_thread_meter(worker_meter, w);
+	open_network(w);
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		while (!w->quit && !w->qn)
@@ -432,6 +452,7 @@ static void *thread_main(void *arg)
 		w->shown.busy = 0;
 		w->shown.paused = 0;
 		w->shown.have_prog = 0;
+		w->shown.have_work = 0;
 		w->shown.queued = w->qn;
 		w->shown.activity[0] = '\0';
 		w->shown.running[0] = '\0';
@@ -464,7 +485,8 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->wake, NULL);
 	pthread_cond_init(&w->resume, NULL);
-	worker_publish(w);
+	/* κ and the accuracy follow from the worker thread (open_network) */
+	worker_publish_settings(w);
 	worker_play_caption(w, applied);
 	/* signals belong to the screen's thread */
 	sigset_t all, old;

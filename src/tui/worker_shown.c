@@ -116,6 +116,23 @@ static void shown_lc(Worker *w, const Net *net, LayerCond *lc, int live)
 	pthread_mutex_unlock(&w->mu);
 }
 
+void worker_meter(const char *what, double frac, void *ud)
+{
+	Worker *w = ud;
+	pthread_mutex_lock(&w->mu);
+	snprintf(w->shown.work, sizeof w->shown.work, "%s", what);
+	w->shown.work_frac = frac;
+	w->shown.have_work = 1;
+	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_meter_done(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->shown.have_work = 0;
+	pthread_mutex_unlock(&w->mu);
+}
+
 void worker_shown_cond(Worker *w, const Net *net, int live)
 {
 	Err e = {{0}};
@@ -124,6 +141,7 @@ void worker_shown_cond(Worker *w, const Net *net, int live)
 	if (lc)
 		rc = live ? cond_net_values(net, w->s->tau, lc, &e)
 		          : cond_net(net, w->s->tau, lc, &e);
+	worker_meter_done(w);
 	if (rc < 0) {
 		free(lc);
 		/* a stop (the screen ending, or Esc while it trains) is no failure */
@@ -180,14 +198,10 @@ static void pub_alg1_locked(Worker *w, const Alg1 *a, int live)
 	snprintf(w->shown.alg1_reason, sizeof w->shown.alg1_reason, "%s", a->reason);
 }
 
-void worker_publish(Worker *w)
+/* Everything but the layer table, with the test accuracy acc. */
+static void publish_rest(Worker *w, double acc)
 {
 	Session *s = w->s;
-	if (worker_quitting(w))
-		return;
-	if (s->net)
-		worker_shown_cond(w, s->net, 0);
-	double acc = session_test_acc(s);
 	uint32_t crc = s->net ? session_param_crc(s->net) : 0;
 	pthread_mutex_lock(&w->mu);
 	Shown *p = &w->shown;
@@ -215,6 +229,21 @@ void worker_publish(Worker *w)
 		p->sweep_state = 0;
 	}
 	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_publish(Worker *w)
+{
+	Session *s = w->s;
+	if (worker_quitting(w))
+		return;
+	if (s->net)
+		worker_shown_cond(w, s->net, 0);
+	publish_rest(w, session_test_acc(s));
+}
+
+void worker_publish_settings(Worker *w)
+{
+	publish_rest(w, NAN);
 }
 
 /* ---- κ against epochs ---- */
@@ -299,7 +328,9 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 		return;
 	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
 	Err e = {{0}};
-	if (!lc || cond_net_values(net, w->s->tau, lc, &e) < 0) {
+	int bad = !lc || cond_net_values(net, w->s->tau, lc, &e) < 0;
+	worker_meter_done(w);
+	if (bad) {
 		free(lc);
 		return;
 	}
@@ -444,6 +475,7 @@ static void step_trained(Worker *w, const HookStep *st)
 static void hook_step_done(const HookStep *st, void *ud)
 {
 	Worker *w = ud;
+	worker_meter_done(w);
 	switch (st->kind) {
 	case HOOK_ALG1_ITER:
 		step_alg1(w, st);

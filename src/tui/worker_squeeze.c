@@ -127,8 +127,14 @@ void worker_sqz_begin(Worker *w)
 	w->shown.sq.acc_start = w->shown.test_acc;
 	w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
 	pthread_mutex_unlock(&w->mu);
-	if (session_squeeze_start(w->s, &e) < 0) {
-		worker_status(w, 1, "squeeze: %s", e.msg);
+	/* the first proposal stops at Esc too */
+	hook_set_thread_stop(worker_stop_any, w);
+	int bad = session_squeeze_start(w->s, &e) < 0;
+	hook_set_thread_stop(worker_stop_quit, w);
+	worker_meter_done(w);
+	if (bad) {
+		if (!worker_stop_any(w)) /* Esc is no failure */
+			worker_status(w, 1, "squeeze: %s", e.msg);
 		worker_sqz_finish(w, "stopped");
 		return;
 	}
@@ -164,7 +170,12 @@ int worker_sqz_decide(Worker *w, int apply, int comp)
 	                .comp = comp >= 0 ? comp : w->shown.sq.comp};
 	int n0 = sp->n_before, n1 = sp->nkeep;
 	double k0 = sp->kappa_before, k1 = sp->kappa_after;
-	if (session_apply(w->s, &a, &w->hooks, &e) != 0) {
+	/* the next proposal, made with the decision, stops at Esc too */
+	hook_set_thread_stop(worker_stop_any, w);
+	int bad = session_apply(w->s, &a, &w->hooks, &e) != 0;
+	hook_set_thread_stop(worker_stop_quit, w);
+	worker_meter_done(w);
+	if (bad) {
 		worker_status(w, 1, "squeeze layer %d: %s", a.layer, e.msg);
 		return -1;
 	}
@@ -178,6 +189,9 @@ int worker_sqz_decide(Worker *w, int apply, int comp)
 		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", a.layer, k0, n0);
 	}
 	worker_publish(w);
-	worker_sqz_show(w);
+	if (!session_squeeze_proposal(w->s) && worker_stop_any(w))
+		worker_sqz_finish(w, "stopped"); /* Esc while the next layer was measured */
+	else
+		worker_sqz_show(w);
 	return 0;
 }
