@@ -416,8 +416,9 @@ static void open_network(Worker *w)
 	pthread_mutex_unlock(&w->mu);
 	worker_publish(w);
 	pthread_mutex_lock(&w->mu);
-	w->shown.busy = 0;
-	w->shown.have_work = 0;
+	/* as at the end of every job: a pause asked meanwhile ends with it */
+	w->shown.busy = w->shown.paused = w->shown.have_work = 0;
+	w->cancel = 0;
 	w->shown.activity[0] = w->shown.running[0] = '\0';
 	pthread_mutex_unlock(&w->mu);
 }
