@@ -157,7 +157,9 @@ int main(int argc, char **argv)
 	int *perm = malloc(sizeof *perm * (size_t)cols);
 	if (!R || !rd || !perm || cond_qrpt_r(A, rows, cols, perm, rd, R, &e))
 		die("qrpt", &e);
-	KLoopLayer in = {net, 1, perm, R, k, sp.p_qr, o.tau, 0};
+	double s1 = 0;
+	cond_kappa_s1(A, rows, cols, &s1, &e);
+	KLoopLayer in = {net, 1, perm, R, k, sp.p_qr, o.tau, s1};
 	KLoopResult res;
 	t0 = now();
 	if (alg3_kloop(&in, 1, &res, &e))
