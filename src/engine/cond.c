@@ -271,6 +271,8 @@ static void *batch_run(void *arg)
 		hook_set_thread_meter(b->meter ? batch_meter : NULL, &slot);
 		b->rc[l - 1] =
 		    layer_fill(b->net, l, b->tau, b->with_qr, &b->lc[l - 1], &b->errs[l - 1]);
+		if (b->meter && b->rc[l - 1] == 0) /* GSL's path reports nothing on its way */
+			batch_meter(NULL, 1.0, &slot);
 		if (b->rc[l - 1] && b->stop && b->stop(b->stop_ud)) {
 			int none = 0;
 			atomic_compare_exchange_strong(&b->cut, &none, l);
@@ -325,7 +327,7 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 	}
 	pthread_mutex_init(&b.meter_mu, NULL);
 	for (int l = 1; l <= m; l++)
-		b.cost[l - 1] = layer_cost(net, l) * (with_qr ? 1.5 : 1.0);
+		b.cost[l - 1] = layer_cost(net, l);
 	for (int k = 0; k < m; k++) {
 		int l = k + 1, j = k;
 		for (; j > 0 && layer_cost(net, b.order[j - 1]) < layer_cost(net, l); j--)
