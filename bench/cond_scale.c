@@ -2,6 +2,7 @@
  * weights (Glorot, biases 0.01·N(0,1), seed 1), for bench/cond-scale:
  *
  *   cond_scale THREADS N REPS DIR
+ *   cond_scale THREADS N REPS paths
  *
  * writes Ŵ⁽¹⁾ ((n+1)×n, float64, row-major) to DIR/w.f64 for numpy and the
  * network to DIR/m.model for the real binary, then times, best of REPS:
@@ -12,7 +13,9 @@
  *     default path), once, with the κ loop's probes counted (alg3_kloop on
  *     the same triangle), and the loop one neuron at a time as condnet ran
  *     it before (GSL's path) for n ≤ 512;
- * and prints one line of key=value pairs. */
+ * and prints one line of key=value pairs. With "paths" instead of DIR: the
+ * values and the pivoted QR of an (n+1)×n Gaussian matrix on GSL's path and
+ * on LAPACK's, best of REPS, where the default path changes. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,10 +98,52 @@ static double time_old_loop(const Net *net, const SqueezeProposal *sp, int *nkee
 	return t;
 }
 
+/* The two paths on one (n+1)×n Gaussian matrix, best of reps: seconds of
+ * the values and of the pivoted QR on GSL's and on LAPACK's. */
+static void paths(int n, int reps)
+{
+	Rng r;
+	rng_seed(&r, 2);
+	int rows = n + 1;
+	double *A = malloc(sizeof *A * (size_t)rows * n), *sv = malloc(sizeof *sv * (size_t)n);
+	double *rd = malloc(sizeof *rd * (size_t)n);
+	int *perm = malloc(sizeof *perm * (size_t)n);
+	if (!A || !sv || !rd || !perm)
+		die("paths", NULL);
+	for (long i = 0; i < (long)rows * n; i++)
+		A[i] = rng_normal(&r);
+	double t[2][2] = {{1e30, 1e30}, {1e30, 1e30}};
+	Err e;
+	for (int k = 0; k < reps; k++)
+		for (int p = 0; p < 2; p++) {
+			cond_set_path(p ? COND_PATH_LAPACK : COND_PATH_GSL);
+			double t0 = now();
+			if (cond_singular_values(A, rows, n, sv, &e))
+				die("values", &e);
+			double t1 = now();
+			if (cond_qrpt(A, rows, n, perm, rd, &e))
+				die("qr", &e);
+			t[p][0] = fmin(t[p][0], t1 - t0);
+			t[p][1] = fmin(t[p][1], now() - t1);
+		}
+	cond_set_path(COND_PATH_AUTO);
+	printf("n=%d values_gsl_s=%.5f values_lapack_s=%.5f qr_gsl_s=%.5f qr_lapack_s=%.5f\n", n,
+	       t[0][0], t[1][0], t[0][1], t[1][1]);
+	free(A);
+	free(sv);
+	free(rd);
+	free(perm);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 5 && !strcmp(argv[4], "paths")) {
+		cond_set_threads(atoi(argv[1]));
+		paths(atoi(argv[2]), atoi(argv[3]));
+		return 0;
+	}
 	if (argc != 5) {
-		fprintf(stderr, "usage: cond_scale THREADS N REPS DIR\n");
+		fprintf(stderr, "usage: cond_scale THREADS N REPS DIR|paths\n");
 		return 2;
 	}
 	int threads = atoi(argv[1]), n = atoi(argv[2]), reps = atoi(argv[3]);

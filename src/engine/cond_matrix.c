@@ -106,8 +106,10 @@ void cond_matrix_one_thread(int on)
 	keep_blas_threads = on;
 }
 
-/* OpenBLAS's threads for one LAPACK call: returns the count to put back. */
-static int blas_threads_begin(void)
+/* OpenBLAS's threads for one LAPACK call on a matrix whose shorter side is
+ * k: returns the count to put back. Below COND_PARALLEL_MIN one thread: the
+ * hand-offs of the blocks cost more than a second thread gains there. */
+static int blas_threads_begin(int k)
 {
 	int before = blas_get_threads();
 	if (keep_blas_threads)
@@ -117,7 +119,7 @@ static int blas_threads_begin(void)
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 		n = cpus > 0 ? (int)cpus : 1;
 	}
-	n = n > 64 ? 64 : n;
+	n = k < COND_PARALLEL_MIN ? 1 : n > 64 ? 64 : n;
 	if (n != before)
 		blas_set_threads(n);
 	return before;
@@ -171,7 +173,7 @@ static double *colmajor_tall(const double *A, int rows, int cols, int *m, int *n
 /* The singular values of the column-major m×n B (m ≥ n; destroyed). */
 static int lapack_sv_colmajor(double *B, int m, int n, double *sv, Err *e)
 {
-	int before = blas_threads_begin();
+	int before = blas_threads_begin(n);
 	int st = blas_svd_values(B, m, n, m, sv, lapack_tick, NULL);
 	blas_threads_end(before);
 	return st ? lapack_fail(st, "singular values", m, n, e) : 0;
@@ -199,7 +201,7 @@ static int lapack_qrpt(const double *A, int rows, int cols, int *perm, double *r
 	for (size_t i = 0; i < (size_t)rows; i++)
 		for (size_t j = 0; j < (size_t)cols; j++)
 			B[i + j * rows] = A[i * cols + j];
-	int before = blas_threads_begin();
+	int before = blas_threads_begin((int)k);
 	int st = blas_qrpt(B, rows, cols, rows, perm, lapack_tick, NULL);
 	blas_threads_end(before);
 	if (st) {
@@ -561,7 +563,7 @@ CondGram *cond_gram_new(const double *R, int ldr, int n, Err *e)
 		err_set(e, "out of memory for the Gram matrix of a %d×%d triangle", n, n);
 		return NULL;
 	}
-	int before = blas_threads_begin();
+	int before = blas_threads_begin(n);
 	blas_dsyrk_t(n, n, 1.0, R, ldr, 0.0, g->G, n);
 	blas_threads_end(before);
 	return g;
@@ -576,7 +578,7 @@ int cond_gram_smin_count(CondGram *g, int n, double s)
 		memcpy(g->work + (size_t)j * n, g->G + (size_t)j * g->n, (size_t)n * sizeof *g->G);
 	for (int j = 0; j < n; j++)
 		g->work[(size_t)j * n + j] -= s * s;
-	int before = blas_threads_begin();
+	int before = blas_threads_begin(n);
 	int q = blas_chol_leading(g->work, n, n);
 	blas_threads_end(before);
 	return q;

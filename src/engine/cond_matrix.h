@@ -34,6 +34,11 @@ typedef enum CondPath {
  * entries go to LAPACK: GSL takes 0.1 s and more there, 2× LAPACK's time
  * for the values and 10× and more for the pivoted QR (docs/performance.md). */
 #define COND_LAPACK_MIN 256
+/* From this shorter side on, LAPACK's path runs one matrix on several
+ * OpenBLAS threads; below, handing its blocks to a second thread costs more
+ * than the thread gains (the values of a 257×256 matrix took 0.014-0.017 s
+ * on two threads and 0.005-0.009 s on one, on two shared cores). */
+#define COND_PARALLEL_MIN 512
 
 /* The path of the whole process (default COND_PATH_AUTO). */
 void cond_set_path(CondPath p);
@@ -48,8 +53,9 @@ int cond_path_parse(const char *s, CondPath *p, Err *e);
 const char *cond_path_name(CondPath p);
 
 /* OpenBLAS threads LAPACK's path runs one matrix on (0, the default: the
- * online CPUs); the calling thread's OpenBLAS count is set for the call and
- * put back after. cond_matrix_one_thread(1) makes the calling thread's
+ * online CPUs) when its shorter side is at least COND_PARALLEL_MIN, else
+ * one; the calling thread's OpenBLAS count is set for the call and put back
+ * after. cond_matrix_one_thread(1) makes the calling thread's
  * decompositions keep OpenBLAS as it is (the layers of cond_net, decomposed
  * side by side, each on one). */
 void cond_matrix_set_threads(int n);
