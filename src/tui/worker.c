@@ -423,6 +423,30 @@ static void open_network(Worker *w)
 	pthread_mutex_unlock(&w->mu);
 }
 
+/* A session log that lost a line is said once, over the job's own status. */
+static void log_lost(Worker *w)
+{
+	if (!w->s->log_err || w->shown.log_err)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->shown.log_err = w->s->log_err;
+	pthread_mutex_unlock(&w->mu);
+	worker_status_log_lost(w);
+}
+
+void worker_status_log_lost(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	int err = w->shown.log_err;
+	pthread_mutex_unlock(&w->mu);
+	if (err)
+		worker_status(w, 1,
+		              "the session log %s cannot be written (%s): it ends before this "
+		              "action and would not replay the session; condnet will exit with "
+		              "status 1",
+		              w->shown.log_path, strerror(err));
+}
+
 static void *thread_main(void *arg)
 {
 	Worker *w = arg;
@@ -447,6 +471,7 @@ static void *thread_main(void *arg)
 		w->t_job = clock_seconds();
 		pthread_mutex_unlock(&w->mu);
 		run_job(w, &j);
+		log_lost(w);
 		pthread_mutex_lock(&w->mu);
 		if (!is_setting(&j) && w->shown.ops > 0)
 			w->shown.ops--;
@@ -478,6 +503,7 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	w->shown.pick = -1;
 	w->alg1_acc_prev = NAN;
 	snprintf(w->shown.log_path, sizeof w->shown.log_path, "%s", s->log_path);
+	w->shown.log_err = s->log_err;
 	if (s->train)
 		snprintf(w->shown.data, sizeof w->shown.data,
 		         "%.120s: train %d, test %d, %d features, %d classes",
@@ -504,10 +530,10 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	return w;
 }
 
-void worker_stop(Worker *w)
+int worker_stop(Worker *w)
 {
 	if (!w)
-		return;
+		return 0;
 	pthread_mutex_lock(&w->mu);
 	w->quit = w->cancel = 1;
 	w->qn = 0;
@@ -516,12 +542,14 @@ void worker_stop(Worker *w)
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->th, NULL);
+	int log_err = w->s ? w->s->log_err : 0;
 	session_free(w->s);
 	worker_shown_free(&w->shown);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->wake);
 	pthread_cond_destroy(&w->resume);
 	free(w);
+	return log_err;
 }
 
 int worker_submit(Worker *w, const Job *j)

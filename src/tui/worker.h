@@ -52,6 +52,8 @@ typedef struct ShownSqueeze {
 	int *perm;     /* n_before: neuron numbers from 1 in pivot order */
 	double *rdiag; /* nrdiag */
 	double acc_now, acc_after, acc_comp;
+	double agree_after, agree_comp; /* percent of the test set answered as now; NaN until
+	                                 * measured */
 	/* the same layer's count kept by the simple rules (alg3_compare.h): QR,
 	 * norm and the mean of `draws` random orders, without and with
 	 * compensation, on the test set; NaN until measured */
@@ -109,6 +111,7 @@ typedef struct Shown {
 	uint32_t crc;    /* of the current network's parameters */
 	int dirty, nundo;
 	char log_path[1024];
+	int log_err; /* errno of the write that lost the session log, 0 while it is whole */
 	/* Algorithm 1 */
 	Alg1Record *rec;
 	int nrec, alg1_status, alg1_live;
@@ -155,8 +158,12 @@ typedef struct Worker Worker;
  * session holds its first `applied` actions. Publishes the initial state. */
 Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e);
 /* Cancels the running job, drops queued ones, joins the thread and frees the
- * worker and its session. */
-void worker_stop(Worker *w);
+ * worker and its session. Returns the errno of the write that lost the
+ * session log (session.h: log_err), 0 when the log is whole. */
+int worker_stop(Worker *w);
+/* Says on the status line that the session log could not be written (when
+ * Shown.log_err is set). */
+void worker_status_log_lost(Worker *w);
 /* Queues a job; -1 when the queue is full. */
 int worker_submit(Worker *w, const Job *j);
 /* Pauses or resumes the running job's training: returns 1 paused, 0
