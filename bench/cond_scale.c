@@ -9,7 +9,7 @@
  *   - κ(Ŵ⁽¹⁾) on LAPACK's path (cond_kappa, THREADS OpenBLAS threads),
  *     LAPACK's dgesdd without vectors called directly on the same threads,
  *     and GSL's path (n ≤ 1024; once above 512);
- *   - Algorithm 3's proposal for layer 1 at τ = 25 (squeeze_propose on the
+ *   - Algorithm 3's proposal for layer 1 at τ = 25 (alg3_propose on the
  *     default path), once, with the κ loop's probes counted (alg3_kloop on
  *     the same triangle), and the loop one neuron at a time as condnet ran
  *     it before (GSL's path) for n ≤ 512;
@@ -74,26 +74,29 @@ static double time_kappa(const double *A, int rows, int cols, CondPath path, dou
 	Err e;
 	cond_set_path(path);
 	double t0 = now();
-	*k = cond_kappa(A, rows, cols, &e);
+	int rc = cond_kappa(A, rows, cols, k, &e);
 	double t = now() - t0;
 	cond_set_path(COND_PATH_AUTO);
-	if (isnan(*k))
+	if (rc)
 		die("kappa", &e);
 	return t;
 }
 
 /* The κ loop one neuron at a time, on GSL's path: seconds, and its answer. */
-static double time_old_loop(const Net *net, const SqueezeProposal *sp, int *nkeep)
+static double time_old_loop(const Net *net, const Alg3Proposal *sp, int *nkeep)
 {
 	Err e;
 	cond_set_path(COND_PATH_GSL);
 	double t0 = now();
 	int p = sp->p_qr;
-	double k = cond_kappa_columns(net, 1, sp->perm, p, &e);
-	while (p > 1 && !isnan(k) && k > 25)
-		k = cond_kappa_columns(net, 1, sp->perm, --p, &e);
+	double k;
+	int rc = cond_kappa_columns(net, 1, sp->perm, p, &k, &e);
+	while (rc == 0 && p > 1 && cond_over(k, 25))
+		rc = cond_kappa_columns(net, 1, sp->perm, --p, &k, &e);
 	double t = now() - t0;
 	cond_set_path(COND_PATH_AUTO);
+	if (rc)
+		die("the loop", &e);
 	*nkeep = p;
 	return t;
 }
@@ -189,11 +192,11 @@ int main(int argc, char **argv)
 	       n, tl, td, tg, kl, fabs(kl - kd) / kd, fabs(kl - kg) / kg);
 	fflush(stdout);
 
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
-	SqueezeProposal sp;
+	Alg3Opts o;
+	alg3_opts_default(&o);
+	Alg3Proposal sp;
 	double t0 = now();
-	if (squeeze_propose(net, 1, &o, &sp, &e))
+	if (alg3_propose(net, 1, &o, &sp, &e))
 		die("propose", &e);
 	double tp = now() - t0;
 	/* the probes of that κ loop, counted on the same triangle */
@@ -202,8 +205,9 @@ int main(int argc, char **argv)
 	int *perm = malloc(sizeof *perm * (size_t)cols);
 	if (!R || !rd || !perm || cond_qrpt_r(A, rows, cols, perm, rd, R, &e))
 		die("qrpt", &e);
-	double s1 = 0;
-	cond_kappa_s1(A, rows, cols, &s1, &e);
+	double s1 = 0, k1;
+	if (cond_kappa_s1(A, rows, cols, &k1, &s1, &e))
+		die("kappa", &e);
 	KLoopLayer in = {net, 1, perm, R, k, sp.p_qr, o.tau, s1};
 	KLoopResult res;
 	t0 = now();
@@ -220,7 +224,7 @@ int main(int argc, char **argv)
 		printf(" old_loop_s=%.3f old_nkeep=%d", to, old);
 	}
 	printf("\n");
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	free(R);
 	free(rd);
 	free(perm);

@@ -5,6 +5,8 @@
 
 #include "alg/alg1_proportion.h"
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
+#include "engine/hook.h"
 #include "testutil.h"
 
 static Dataset *data;
@@ -52,11 +54,9 @@ static Alg1 *run(const Alg1Opts *o, int m, const int *w, int expect)
 	Alg1 *a = alg1_new(s, data, o, &e);
 	net_free(s);
 	ck_assert_msg(a != NULL, "%s", e.msg);
-	int st = alg1_run(a, NULL, &e);
-	ck_assert_msg(st >= 0, "%s", e.msg);
-	ck_assert_msg(st == expect, "status %s, expected %s: %s", alg1_status_name(st),
-	              alg1_status_name(expect), a->reason);
-	ck_assert_int_eq(a->status, st);
+	ck_assert_msg(alg1_run(a, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg((int)a->status == expect, "status %s, expected %s: %s",
+	              alg1_status_name(a->status), alg1_status_name(expect), a->reason);
 	return a;
 }
 
@@ -123,7 +123,8 @@ START_TEST(paper_mode_reaches_tau)
 	/* a step after the end changes nothing */
 	Err e;
 	int nrec = a->nrec;
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_DONE);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_DONE);
 	ck_assert_int_eq(a->nrec, nrec);
 	int next[5];
 	ck_assert_int_eq(alg1_next_widths(a, next, &e), 0);
@@ -144,7 +145,8 @@ START_TEST(preview_matches_step)
 	int next[5];
 	ck_assert_int_eq(alg1_next_widths(a, next, &e), 0);
 	ck_assert_mem_eq(next, w, sizeof w);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	ck_assert_int_eq(a->nrec, 1);
 	int changes = alg1_next_widths(a, next, &e);
 	ck_assert_int_ge(changes, 1);
@@ -233,7 +235,8 @@ START_TEST(warm_keeps_pivoted_neurons)
 	Alg1 *a = alg1_new(s, data, &o, &e);
 	net_free(s);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	int next[4];
 	ck_assert_int_ge(alg1_next_widths(a, next, &e), 1);
 	Net *old = net_clone(a->net, &e);
@@ -286,7 +289,8 @@ START_TEST(never_below_one_and_output_only)
 	              a->reason);
 	Err e;
 	int nrec = a->nrec;
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_STUCK);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_STUCK);
 	ck_assert_int_eq(a->nrec, nrec);
 	alg1_free(a);
 }
@@ -331,6 +335,12 @@ static int stop_now(const TrainProgress *p, void *ud)
 	return 1;
 }
 
+static int always_stop(void *ud)
+{
+	(void)ud;
+	return 1;
+}
+
 START_TEST(callback_stop_keeps_state)
 {
 	int w[] = {10, 20, 20, 3};
@@ -340,20 +350,63 @@ START_TEST(callback_stop_keeps_state)
 	Alg1 *a = alg1_new(s, data, &o, &e);
 	net_free(s);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	Net *before = net_clone(a->net, &e);
 	int calls = 0;
 	Hook stop = {.progress = stop_now, .ud = &calls};
-	ck_assert_int_eq(alg1_step(a, &stop, &e), ALG1_STOPPED);
+	/* stopped: 1, the state as before the step, where it stopped in e */
+	ck_assert_int_eq(alg1_step(a, &stop, &e), 1);
 	ck_assert_int_ge(calls, 1);
 	ck_assert_int_eq(a->nrec, 1);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	ck_assert_mem_eq(a->net->n, before->n, 4 * sizeof(int));
 	ck_assert_mem_eq(a->net->param, before->param, before->nparam * sizeof(float));
-	ck_assert_ptr_nonnull(strstr(a->reason, "iteration 1 stopped"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "iteration 1: stopped during training"));
+	/* stopped between iterations, alg1_run says so too */
+	Hook cancel = {.cancelled = always_stop};
+	ck_assert_int_eq(alg1_run(a, &cancel, &e), 1);
+	ck_assert_str_eq(e.msg, "Algorithm 1: stopped before iteration 1");
+	ck_assert_int_eq(a->nrec, 1);
 	/* the next step runs the interrupted iteration */
 	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
 	ck_assert_int_eq(a->nrec, 2);
 	ck_assert_int_eq(a->rec[1].iter, 1);
+	net_free(before);
+	alg1_free(a);
+}
+END_TEST
+
+/* A warm iteration shrinks each layer by its pivoted QR before it trains;
+ * on LAPACK's path that asks the calling thread's stop (a 11×40 Ŵ: after
+ * its first QR). A stop there is the step's stop (1, not a failure), the
+ * state as before it; the next step runs the iteration. */
+START_TEST(stop_while_shrinking)
+{
+	int w[] = {10, 40, 3};
+	Alg1Opts o = opts(1.01, 1, 1);
+	Err e;
+	Net *s = shape(2, w);
+	Alg1 *a = alg1_new(s, data, &o, &e);
+	net_free(s);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
+	Net *before = net_clone(a->net, &e);
+	cond_set_path(COND_PATH_LAPACK);
+	hook_set_thread_stop(always_stop, NULL);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 1);
+	ck_assert_str_eq(e.msg, "Algorithm 1, iteration 1: stopped in layer 1 while the network "
+	                        "was shrunk; the network before it is kept");
+	ck_assert_int_eq(a->nrec, 1);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
+	ck_assert_mem_eq(a->net->n, before->n, 3 * sizeof(int));
+	ck_assert_mem_eq(a->net->param, before->param, before->nparam * sizeof(float));
+	hook_set_thread_stop(NULL, NULL);
+	ck_assert_msg(alg1_step(a, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(a->nrec, 2);
+	ck_assert_int_lt(a->net->n[1], 40);
+	cond_set_path(COND_PATH_AUTO);
 	net_free(before);
 	alg1_free(a);
 }
@@ -367,6 +420,13 @@ START_TEST(bad_inputs)
 	Err e;
 	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
 	ck_assert_str_eq(e.msg, "Algorithm 1: τ = 0.5, expected a finite threshold > 1");
+	/* τ = 1 is Algorithm 3's least τ, not Algorithm 1's */
+	o = opts(1, 1, 0);
+	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
+	ck_assert_str_eq(e.msg, "Algorithm 1: τ = 1, expected a finite threshold > 1");
+	ck_assert_int_eq(alg1_check_tau(1.0000001, NULL), 0);
+	ck_assert_int_eq(alg1_check_tau(INFINITY, &e), -1);
+	ck_assert_str_eq(e.msg, "τ = inf, expected a finite threshold > 1");
 	o = opts(25.0, 1, 0);
 	o.eta = 0;
 	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
@@ -376,6 +436,16 @@ START_TEST(bad_inputs)
 	Net *s2 = shape(2, w2);
 	ck_assert_ptr_null(alg1_new(s2, data, &o, &e));
 	ck_assert_ptr_nonnull(strstr(e.msg, "has 10 features, the network expects 9 inputs"));
+	/* no validation split: a plateau schedule and early stopping are refused */
+	o.train.sched.kind = SCHED_PLATEAU;
+	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
+	ck_assert_str_eq(e.msg, "Algorithm 1: the plateau schedule needs a validation set, which "
+	                        "Algorithm 1 has not (it trains η epochs each time)");
+	o.train.sched.kind = SCHED_CONSTANT;
+	ck_assert_int_eq(alg1_check_training(&o.train, 3, &e), -1);
+	ck_assert_str_eq(e.msg, "early stopping needs a validation set, which Algorithm 1 has not "
+	                        "(it trains η epochs each time)");
+	ck_assert_int_eq(alg1_check_training(&o.train, 0, &e), 0);
 	ck_assert_str_eq(alg1_status_name(ALG1_MAX_ITER), "max-iter");
 	net_free(s2);
 	net_free(s);
@@ -453,6 +523,7 @@ static Suite *alg1_suite(void)
 	tcase_add_test(c, same_seed_same_run);
 	tcase_add_test(c, warm_mode_terminates);
 	tcase_add_test(c, warm_keeps_pivoted_neurons);
+	tcase_add_test(c, stop_while_shrinking);
 	tcase_add_test(c, never_below_one_and_output_only);
 	tcase_add_test(c, rounding_cannot_change);
 	tcase_add_test(c, max_iter_stops);

@@ -1,14 +1,16 @@
 /* test_alg3.c - Algorithm 3 on networks with planted duplicate neurons:
  * exactly the duplicates go, compensation restores the outputs, the while
  * loop leaves κ ≤ τ, layers already within τ stay as they are; the stepped
- * algorithm (proposals in order, refusals, what the hook hears) and the
- * squeeze-then-retrain rounds. */
+ * algorithm (proposals in order, refusals, what the hook hears, a stop in
+ * a proposal) and the squeeze-then-retrain rounds. */
 #include <math.h>
 
 #include "alg/alg3_squeeze.h"
 #include "base/rng.h"
 #include "data/dataset.h"
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
+#include "engine/hook.h"
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
@@ -80,15 +82,24 @@ static void assert_planted_kept(const int *keep, int nkeep)
 		ck_assert_int_eq(seen[dup_of[d][0]] + seen[dup_of[d][1]], 1);
 }
 
+/* The accuracy (percent) of net on d, which must fit it. */
+static double acc(const Net *net, const Dataset *d)
+{
+	double a;
+	Err e;
+	ck_assert_msg(net_accuracy(net, d, NULL, &a, &e) == 0, "%s", e.msg);
+	return a;
+}
+
 START_TEST(propose_finds_duplicates)
 {
 	Net *net = planted(7);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
-	SqueezeProposal sp;
+	Alg3Proposal sp;
 	Err e;
-	ck_assert_int_eq(squeeze_propose(net, 2, &o, &sp, &e), 0);
+	ck_assert_int_eq(alg3_propose(net, 2, &o, &sp, &e), 0);
 	ck_assert_int_eq(sp.layer, 2);
 	ck_assert_int_eq(sp.n_before, 7);
 	ck_assert_int_eq(sp.nrdiag, 7);
@@ -100,18 +111,18 @@ START_TEST(propose_finds_duplicates)
 	ck_assert(sp.kappa_after <= o.tau);
 	for (int j = 0; j < sp.nkeep; j++)
 		ck_assert_int_eq(sp.keep[j], sp.perm[j]);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 
 	/* layer 1 is within τ: the proposal keeps everyone */
-	ck_assert_int_eq(squeeze_propose(net, 1, &o, &sp, &e), 0);
+	ck_assert_int_eq(alg3_propose(net, 1, &o, &sp, &e), 0);
 	ck_assert(sp.kappa_before <= o.tau);
 	ck_assert_int_eq(sp.nkeep, 8);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 
-	ck_assert_int_eq(squeeze_propose(net, 3, &o, &sp, &e), -1);
+	ck_assert_int_eq(alg3_propose(net, 3, &o, &sp, &e), -1);
 	ck_assert_str_eq(e.msg, "layer 3 is not a hidden layer (expected 1..2)");
 	o.tau = 0.5;
-	ck_assert_int_eq(squeeze_propose(net, 1, &o, &sp, &e), -1);
+	ck_assert_int_eq(alg3_propose(net, 1, &o, &sp, &e), -1);
 	ck_assert_str_eq(e.msg, "τ = 0.5, expected a finite number ≥ 1");
 	net_free(net);
 }
@@ -120,12 +131,14 @@ END_TEST
 START_TEST(apply_without_compensation)
 {
 	Net *net = planted(7), *orig = net_clone(net, NULL);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
 	int removed[3];
 	Err e;
-	ck_assert_int_eq(squeeze_net(net, &o, NULL, removed, &e), 2);
+	int total = 0;
+	ck_assert_int_eq(alg3_squeeze_net(net, &o, NULL, removed, &total, &e), 0);
+	ck_assert_int_eq(total, 2);
 	ck_assert_int_eq(removed[0], 0);
 	ck_assert_int_eq(removed[1], 2);
 	ck_assert_int_eq(removed[2], 0);
@@ -159,13 +172,15 @@ START_TEST(compensation_restores_outputs)
 	Net *net = planted(11);
 	Dataset *sample = random_inputs(300, 1), *test = random_inputs(200, 2);
 	float *before = outputs(net, test);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
 	o.compensate = 1;
 	int removed[3];
 	Err e;
-	ck_assert_msg(squeeze_net(net, &o, sample, removed, &e) == 2, "%s", e.msg);
+	int total = 0;
+	ck_assert_msg(alg3_squeeze_net(net, &o, sample, removed, &total, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(total, 2);
 	ck_assert_int_eq(net->n[2], 5);
 	float *after = outputs(net, test);
 	double worst = 0;
@@ -176,7 +191,7 @@ START_TEST(compensation_restores_outputs)
 	free(after);
 
 	o.compensate = 1;
-	ck_assert_int_eq(squeeze_net(net, &o, NULL, NULL, &e), -1);
+	ck_assert_int_eq(alg3_squeeze_net(net, &o, NULL, NULL, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "compensation needs a sample of training inputs (none given)");
 	dataset_free(sample);
 	dataset_free(test);
@@ -198,28 +213,28 @@ START_TEST(preview_leaves_net_alone)
 		eval->y[i] = best;
 	}
 	free(p);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
-	SqueezeProposal sp;
+	Alg3Proposal sp;
 	Err e;
-	ck_assert_int_eq(squeeze_propose(net, 2, &o, &sp, &e), 0);
-	double acc = -1, acc_comp = -1;
-	ck_assert_msg(squeeze_preview(net, &sp, eval, sample, &acc, &acc_comp, &e) == 0, "%s",
+	ck_assert_int_eq(alg3_propose(net, 2, &o, &sp, &e), 0);
+	double acc_pre = -1, acc_comp = -1;
+	ck_assert_msg(alg3_preview(net, &sp, eval, sample, &acc_pre, &acc_comp, &e) == 0, "%s",
 	              e.msg);
-	ck_assert(acc >= 0 && acc <= 1);
-	ck_assert(acc < 1);
-	ck_assert_double_eq(acc_comp, 1.0);
+	ck_assert(acc_pre >= 0 && acc_pre <= 100);
+	ck_assert(acc_pre < 100);
+	ck_assert_double_eq(acc_comp, 100);
 	ck_assert_int_eq(net->n[2], 7);
 	ck_assert_int_eq(memcmp(net->param, orig->param, sizeof(float) * net->nparam), 0);
 
 	/* applying it for real gives the previewed accuracy */
-	ck_assert_int_eq(squeeze_apply(net, &sp, 0, NULL, &e), 0);
-	ck_assert_double_eq_tol(1 - net_error(net, eval, NULL), acc, 1e-12);
+	ck_assert_int_eq(alg3_apply_proposal(net, &sp, 0, NULL, &e), 0);
+	ck_assert_double_eq_tol(acc(net, eval), acc_pre, 1e-12);
 	/* the proposal no longer fits the layer */
-	ck_assert_int_eq(squeeze_apply(net, &sp, 0, NULL, &e), -1);
+	ck_assert_int_eq(alg3_apply_proposal(net, &sp, 0, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "layer 2 has 5 neurons, but the proposal was made for 7");
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	dataset_free(sample);
 	dataset_free(eval);
 	net_free(net);
@@ -234,21 +249,22 @@ START_TEST(while_loop_bounds_kappa)
 	Rng r;
 	rng_seed(&r, 5);
 	net_init_glorot(net, &r);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 3;
 	Err e;
 	/* without the loop, the QR threshold alone decides */
 	o.while_loop = 0;
-	SqueezeProposal sp;
-	ck_assert_int_eq(squeeze_propose(net, 2, &o, &sp, &e), 0);
+	Alg3Proposal sp;
+	ck_assert_int_eq(alg3_propose(net, 2, &o, &sp, &e), 0);
 	ck_assert(sp.kappa_before > o.tau);
 	ck_assert_int_eq(sp.nkeep, sp.p_qr);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	o.while_loop = 1;
 	int removed[4];
-	int total = squeeze_net(net, &o, NULL, removed, &e);
-	ck_assert_msg(total > 0, "%s", e.msg);
+	int total = 0;
+	ck_assert_msg(alg3_squeeze_net(net, &o, NULL, removed, &total, &e) == 0, "%s", e.msg);
+	ck_assert_int_gt(total, 0);
 	ck_assert_int_eq(removed[0] + removed[1] + removed[2], total);
 	ck_assert_int_eq(removed[3], 0);
 	ck_assert_int_eq(net->n[4], 4);
@@ -261,7 +277,8 @@ START_TEST(while_loop_bounds_kappa)
 	}
 	/* a second pass finds nothing to do */
 	Net *again = net_clone(net, &e);
-	ck_assert_int_eq(squeeze_net(again, &o, NULL, removed, &e), 0);
+	ck_assert_int_eq(alg3_squeeze_net(again, &o, NULL, removed, &total, &e), 0);
+	ck_assert_int_eq(total, 0);
 	ck_assert_int_eq(memcmp(again->param, net->param, sizeof(float) * net->nparam), 0);
 	net_free(again);
 	net_free(net);
@@ -365,10 +382,10 @@ static void assert_prefix(const char *s, const char *prefix)
 	              prefix);
 }
 
-static SqueezeOpts opts100(void)
+static Alg3Opts opts100(void)
 {
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
 	return o;
 }
@@ -390,7 +407,7 @@ END_TEST
 START_TEST(step_and_apply)
 {
 	Net *net = planted2(21), *orig = net_clone(net, NULL), *direct = net_clone(net, NULL);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	Err e;
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
 	ck_assert_msg(a != NULL, "%s", e.msg);
@@ -399,16 +416,18 @@ START_TEST(step_and_apply)
 	memset(&steps, 0, sizeof steps);
 
 	/* layer 1 is within τ and passed over: layer 2 is proposed */
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
 	ck_assert_int_eq(a->status, ALG3_PROPOSED);
-	SqueezeProposal *sp = &a->prop;
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
+	Alg3Proposal *sp = &a->prop;
 	ck_assert_int_eq(sp->layer, 2);
 	ck_assert_int_eq(sp->n_before, 7);
 	ck_assert(sp->kappa_before > o.tau);
 	ck_assert(sp->kappa_before == kappa_of(net, 2));
 	assert_planted_kept(sp->keep, sp->nkeep);
 	/* asked again, the same proposal */
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.layer, 2);
 	ck_assert_int_eq(steps.n, 0);
 	int gone = sp->n_before - sp->nkeep, by_qr = sp->n_before - sp->p_qr;
@@ -430,14 +449,15 @@ START_TEST(step_and_apply)
 	ck_assert_ptr_eq(steps.alg3[0], a);
 	assert_prefix(steps.text[0], "Algorithm 3, layer 2: κ inf > τ = 100");
 	/* the same as the one-layer primitives */
-	SqueezeProposal p2;
-	ck_assert_int_eq(squeeze_propose(direct, 2, &o, &p2, &e), 0);
-	ck_assert_int_eq(squeeze_apply(direct, &p2, 0, NULL, &e), 0);
-	squeeze_proposal_free(&p2);
+	Alg3Proposal p2;
+	ck_assert_int_eq(alg3_propose(direct, 2, &o, &p2, &e), 0);
+	ck_assert_int_eq(alg3_apply_proposal(direct, &p2, 0, NULL, &e), 0);
+	alg3_proposal_free(&p2);
 	ck_assert(same_net(net, direct));
 
 	/* layer 3 next, decided on the network as layer 2's removal left it */
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	sp = &a->prop;
 	ck_assert_int_eq(sp->layer, 3);
 	ck_assert_int_eq(sp->n_before, 6);
@@ -457,7 +477,8 @@ START_TEST(step_and_apply)
 
 	/* layer 4 is within τ: nothing more */
 	ck_assert(kappa_of(net, 4) <= o.tau);
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_DONE);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_DONE);
 	ck_assert_int_eq(a->status, ALG3_DONE);
 	ck_assert_int_eq(a->removed[0], 0);
 	ck_assert_int_eq(a->removed[3], 0);
@@ -480,11 +501,12 @@ END_TEST
 START_TEST(refuse_moves_on)
 {
 	Net *net = planted2(21), *orig = net_clone(net, NULL);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	Err e;
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
 	memset(&steps, 0, sizeof steps);
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.layer, 2);
 	ck_assert_int_eq(alg3_refuse(a, &step_hook, &e), 0);
 	ck_assert(same_net(net, orig));
@@ -496,13 +518,15 @@ START_TEST(refuse_moves_on)
 	ck_assert_int_eq(steps.kinds[0], HOOK_ALG3_LAYER);
 	ck_assert_str_eq(steps.text[0], "Algorithm 3, layer 2: refused; κ inf, all 7 neurons kept");
 
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.layer, 3);
 	ck_assert_int_eq(a->prop.nrdiag, 6);
 	ck_assert(a->prop.kappa_before == kappa_of(orig, 3));
 	ck_assert_int_eq(alg3_refuse(a, &step_hook, &e), 0);
 	assert_prefix(steps.text[1], "Algorithm 3, layer 3: refused; κ ");
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_DONE);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_DONE);
 	ck_assert(same_net(net, orig));
 	ck_assert_int_eq(a->refused, 2);
 	ck_assert_int_eq(a->applied, 0);
@@ -515,19 +539,19 @@ END_TEST
 
 /* Algorithm 3 by hand: every hidden layer in order, each decided on the
  * network as squeezed so far, applied when κ > τ. */
-static int squeeze_by_hand(Net *net, const SqueezeOpts *o, const Dataset *sample)
+static int squeeze_by_hand(Net *net, const Alg3Opts *o, const Dataset *sample)
 {
 	int total = 0;
 	Err e;
 	for (int layer = 1; layer < net->m; layer++) {
-		SqueezeProposal sp;
-		ck_assert_int_eq(squeeze_propose(net, layer, o, &sp, &e), 0);
+		Alg3Proposal sp;
+		ck_assert_int_eq(alg3_propose(net, layer, o, &sp, &e), 0);
 		if (sp.kappa_before > o->tau) {
-			ck_assert_msg(squeeze_apply(net, &sp, o->compensate, sample, &e) == 0, "%s",
-			              e.msg);
+			ck_assert_msg(alg3_apply_proposal(net, &sp, o->compensate, sample, &e) == 0,
+			              "%s", e.msg);
 			total += sp.n_before - sp.nkeep;
 		}
-		squeeze_proposal_free(&sp);
+		alg3_proposal_free(&sp);
 	}
 	return total;
 }
@@ -538,20 +562,22 @@ START_TEST(run_is_every_layer_in_order)
 	for (int comp = 0; comp <= 1; comp++) {
 		Net *a_net = planted2(21), *b_net = net_clone(a_net, NULL);
 		Net *c_net = net_clone(a_net, NULL);
-		SqueezeOpts o = opts100();
+		Alg3Opts o = opts100();
 		o.compensate = comp;
 		Err e;
 		Alg3 *a = alg3_new(a_net, &o, sample, &e);
 		memset(&steps, 0, sizeof steps);
-		int total = alg3_run(a, &step_hook, &e);
-		ck_assert_msg(total == 4, "removed %d: %s", total, e.msg);
+		ck_assert_msg(alg3_run(a, &step_hook, &e) == 0, "%s", e.msg);
+		int total = a->total, total_b = -1;
+		ck_assert_int_eq(total, 4);
 		ck_assert_int_eq(steps.n, 2);
 		ck_assert_int_eq(count_steps(HOOK_ALG3_LAYER), 2);
 		assert_prefix(steps.text[0], "Algorithm 3, layer 2: ");
 		assert_prefix(steps.text[1], "Algorithm 3, layer 3: ");
 		ck_assert_int_eq(comp, strstr(steps.text[0], "next layer refitted") != NULL);
 		int removed[5];
-		ck_assert_int_eq(squeeze_net(b_net, &o, sample, removed, &e), total);
+		ck_assert_int_eq(alg3_squeeze_net(b_net, &o, sample, removed, &total_b, &e), 0);
+		ck_assert_int_eq(total_b, total);
 		ck_assert_mem_eq(removed, a->removed, sizeof removed);
 		ck_assert(same_net(a_net, b_net));
 		ck_assert_int_eq(squeeze_by_hand(c_net, &o, sample), total);
@@ -568,18 +594,20 @@ END_TEST
 START_TEST(propose_a_layer_within_tau)
 {
 	Net *net = planted2(21), *orig = net_clone(net, NULL);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	Err e;
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
 	memset(&steps, 0, sizeof steps);
-	ck_assert_int_eq(alg3_propose_layer(a, 1, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_propose_layer(a, 1, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.layer, 1);
 	ck_assert(a->prop.kappa_before <= o.tau);
 	ck_assert_int_eq(a->prop.nkeep, 8);
 	ck_assert_int_eq(a->prop.n_before, 8);
 	ck_assert_int_eq(a->prop.p_qr, 8);
 	/* a step does not pass over a proposal waiting for its decision */
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.layer, 1);
 	ck_assert_int_eq(alg3_apply(a, 0, &step_hook, &e), 0);
 	ck_assert(same_net(net, orig));
@@ -591,7 +619,8 @@ START_TEST(propose_a_layer_within_tau)
 	assert_prefix(steps.text[0], "Algorithm 3, layer 1: κ ");
 	ck_assert_ptr_nonnull(strstr(steps.text[0], " ≤ τ = 100"));
 	/* a layer beyond the proposal's: proposed even so, when asked for */
-	ck_assert_int_eq(alg3_propose_layer(a, 4, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_propose_layer(a, 4, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.nkeep, a->prop.n_before);
 	ck_assert_int_eq(alg3_propose_layer(a, 5, &e), -1);
 	ck_assert_str_eq(e.msg, "layer 5 is not a hidden layer (expected 1..4)");
@@ -606,7 +635,7 @@ START_TEST(new_checks_its_options)
 {
 	Net *net = planted2(21);
 	Dataset *sample = random_inputs(20, 1);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	Err e;
 	double bad[] = {0.5, 0.999, -3, INFINITY, NAN};
 	for (int i = 0; i < 5; i++) {
@@ -655,18 +684,18 @@ START_TEST(step_passes_over_nothing_to_remove)
 	cond_layer_free(&lc);
 	/* κ ≥ |r_11|/|r_nn| never holds for every matrix: this one has room */
 	ck_assert_msg(1.0 / rmin < kappa, "κ %g, |r_11|/|r_nn| %g", kappa, 1.0 / rmin);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = sqrt(kappa / rmin);
 	o.while_loop = 0;
-	SqueezeProposal sp;
-	ck_assert_int_eq(squeeze_propose(net, 1, &o, &sp, &e), 0);
+	Alg3Proposal sp;
+	ck_assert_int_eq(alg3_propose(net, 1, &o, &sp, &e), 0);
 	ck_assert(sp.kappa_before > o.tau);
 	ck_assert_int_eq(sp.nkeep, sp.n_before);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
-	int st = alg3_step(a, &e);
-	ck_assert(st == ALG3_DONE || (st == ALG3_PROPOSED && a->prop.layer == 2));
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert(a->status == ALG3_DONE || (a->status == ALG3_PROPOSED && a->prop.layer == 2));
 	alg3_free(a);
 	net_free(net);
 }
@@ -681,14 +710,14 @@ START_TEST(removed_by_qr_and_by_the_loop)
 	Rng r;
 	rng_seed(&r, 5);
 	net_init_glorot(net, &r);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 3;
 	Err e;
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
 	int qr[4] = {0}, all[4] = {0}, by_loop = 0;
-	while (alg3_step(a, &e) == ALG3_PROPOSED) {
-		const SqueezeProposal *sp = &a->prop;
+	while (alg3_step(a, &e) == 0 && a->status == ALG3_PROPOSED) {
+		const Alg3Proposal *sp = &a->prop;
 		qr[sp->layer - 1] += sp->n_before - sp->p_qr;
 		all[sp->layer - 1] += sp->n_before - sp->nkeep;
 		by_loop += sp->p_qr - sp->nkeep;
@@ -733,13 +762,8 @@ static TrainPlan retrain_plan(void)
 	return p;
 }
 
-static double acc(const Net *net, const Dataset *d)
-{
-	return 100.0 * (1.0 - net_error(net, d, NULL));
-}
-
 /* A round's κ and p are those of net, its widths net's. */
-static void assert_round_is(const SqueezeRound *r, const Net *net, double tau)
+static void assert_round_is(const Alg3Round *r, const Net *net, double tau)
 {
 	ck_assert_int_eq(r->m, net->m);
 	ck_assert_mem_eq(r->n, net->n, sizeof(int) * (size_t)(net->m + 1));
@@ -758,17 +782,19 @@ START_TEST(squeeze_retrain_once)
 {
 	Net *net = planted2(21), *ref = net_clone(net, NULL);
 	Dataset *train = labelled(net, 300, 6), *eval = labelled(net, 200, 7);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	TrainPlan plan = retrain_plan();
 	Err e;
-	SqueezeRound r;
+	Alg3Round r;
 	memset(&steps, 0, sizeof steps);
 	ck_assert_msg(alg3_squeeze_retrain(net, &o, NULL, &plan, train, eval, &step_hook, &r, &e) ==
 	                  0,
 	              "%s", e.msg);
 	/* the same by hand */
 	int removed[5];
-	ck_assert_int_eq(squeeze_net(ref, &o, NULL, removed, &e), 4);
+	int total = 0;
+	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, removed, &total, &e), 0);
+	ck_assert_int_eq(total, 4);
 	double acc_sq = acc(ref, eval);
 	ck_assert_int_eq(train_plan_run(ref, train, &plan, NULL, NULL, &e), 0);
 	ck_assert(same_net(net, ref));
@@ -777,11 +803,12 @@ START_TEST(squeeze_retrain_once)
 	ck_assert(r.acc_squeezed == acc_sq);
 	ck_assert(r.acc_squeezed < 100);
 	ck_assert(r.acc_retrained == acc(net, eval));
-	ck_assert_int_eq(r.epochs, 2);
+	ck_assert_int_eq(r.trained.epochs, 2);
+	ck_assert(isnan(r.trained.val_acc)); /* no validation set */
 	assert_round_is(&r, net, o.tau);
 	ck_assert_int_eq(count_steps(HOOK_ALG3_LAYER), 2);
 	ck_assert_int_eq(count_steps(HOOK_TRAINED), 1);
-	squeeze_round_free(&r);
+	alg3_round_free(&r);
 
 	/* without a plan: squeezed only, measured as squeezed */
 	Net *bare = planted2(21);
@@ -789,15 +816,15 @@ START_TEST(squeeze_retrain_once)
 	ck_assert_int_eq(r.removed, 4);
 	ck_assert(isnan(r.acc_retrained));
 	ck_assert(r.acc_squeezed == acc_sq);
-	ck_assert_int_eq(r.epochs, 0);
+	ck_assert_int_eq(r.trained.epochs, 0);
 	assert_round_is(&r, bare, o.tau);
-	squeeze_round_free(&r);
+	alg3_round_free(&r);
 	/* no evaluation set: no accuracies */
 	net_free(bare);
 	bare = planted2(21);
 	ck_assert_int_eq(alg3_squeeze_retrain(bare, &o, NULL, NULL, train, NULL, NULL, &r, &e), 0);
 	ck_assert(isnan(r.acc_squeezed));
-	squeeze_round_free(&r);
+	alg3_round_free(&r);
 	net_free(bare);
 	net_free(net);
 	net_free(ref);
@@ -810,10 +837,10 @@ START_TEST(until_stable_rounds)
 {
 	Net *net = planted2(21), *orig = net_clone(net, NULL), *ref = net_clone(net, NULL);
 	Dataset *train = labelled(net, 300, 6), *eval = labelled(net, 200, 7);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	TrainPlan plan = retrain_plan();
 	Err e;
-	SqueezeRound rounds[6];
+	Alg3Round rounds[6];
 	int nr = -1, stable = -1;
 	memset(&steps, 0, sizeof steps);
 	ck_assert_msg(alg3_until_stable(net, &o, NULL, &plan, train, eval, 5, &step_hook, rounds,
@@ -830,12 +857,14 @@ START_TEST(until_stable_rounds)
 	ck_assert_int_eq(nr, 2);
 	ck_assert_int_eq(count_steps(HOOK_TRAINED), 1);
 	int removed[5];
-	ck_assert_int_eq(squeeze_net(ref, &o, NULL, removed, &e), 4);
+	int total = 0;
+	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, removed, &total, &e), 0);
+	ck_assert_int_eq(total, 4);
 	ck_assert_int_eq(train_plan_run(ref, train, &plan, NULL, NULL, &e), 0);
 	ck_assert(same_net(net, ref));
-	ck_assert_int_eq(squeeze_net(ref, &o, NULL, NULL, &e), 0);
+	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, NULL, &total, &e), 0);
+	ck_assert_int_eq(total, 0);
 	/* the counts add up to the widths, the last round is the final network */
-	int total = 0;
 	for (int k = 1; k < nr; k++) {
 		int sum = 0;
 		for (int i = 0; i < net->m; i++) {
@@ -850,10 +879,10 @@ START_TEST(until_stable_rounds)
 	ck_assert_mem_eq(rounds[1].removed_per_layer, removed, sizeof removed);
 	assert_round_is(&rounds[nr - 1], net, o.tau);
 	ck_assert(rounds[1].acc_retrained == acc(net, eval));
-	ck_assert_int_eq(rounds[1].epochs, 2);
+	ck_assert_int_eq(rounds[1].trained.epochs, 2);
 	ck_assert_str_eq(steps.text[steps.n - 1], "round 2: nothing to remove");
 	for (int k = 0; k < nr; k++)
-		squeeze_round_free(&rounds[k]);
+		alg3_round_free(&rounds[k]);
 
 	/* without retraining: the squeeze alone, then a squeeze that finds nothing */
 	Net *bare = planted2(21), *sq = planted2(21);
@@ -864,14 +893,16 @@ START_TEST(until_stable_rounds)
 	ck_assert_int_eq(nr, 2);
 	ck_assert_int_eq(stable, 1);
 	ck_assert_int_eq(count_steps(HOOK_TRAINED), 0);
-	ck_assert_int_eq(squeeze_net(sq, &o, NULL, NULL, &e), 4);
+	total = 0;
+	ck_assert_int_eq(alg3_squeeze_net(sq, &o, NULL, NULL, &total, &e), 0);
+	ck_assert_int_eq(total, 4);
 	ck_assert(same_net(bare, sq));
 	ck_assert_int_eq(rounds[1].removed, 4);
-	ck_assert_int_eq(rounds[1].epochs, 0);
+	ck_assert_int_eq(rounds[1].trained.epochs, 0);
 	ck_assert(isnan(rounds[1].acc_retrained));
 	assert_round_is(&rounds[1], bare, o.tau);
 	for (int k = 0; k < nr; k++)
-		squeeze_round_free(&rounds[k]);
+		alg3_round_free(&rounds[k]);
 	net_free(bare);
 	net_free(sq);
 
@@ -884,13 +915,67 @@ START_TEST(until_stable_rounds)
 	ck_assert_int_eq(stable, 0);
 	ck_assert(same_net(once, net));
 	for (int k = 0; k < nr; k++)
-		squeeze_round_free(&rounds[k]);
+		alg3_round_free(&rounds[k]);
 	net_free(once);
 	net_free(net);
 	net_free(orig);
 	net_free(ref);
 	dataset_free(train);
 	dataset_free(eval);
+}
+END_TEST
+
+static int stop_always(void *ud)
+{
+	(void)ud;
+	return 1;
+}
+
+/* On LAPACK's path a proposal asks the calling thread's stop between the
+ * blocks of its decompositions (a 41×10 Ŵ: after its first QR). Stopped is
+ * 1 and "stopped in layer L", not a failure; the network is as it was, the
+ * pass where it was, and it goes on from there. */
+START_TEST(stopped_in_a_proposal)
+{
+	int w[3] = {40, 10, 3};
+	Net *net = net_new(2, w, ACT_TANH, 1.0f, NULL);
+	ck_assert_ptr_nonnull(net);
+	Rng r;
+	rng_seed(&r, 4);
+	net_init_glorot(net, &r);
+	Net *orig = net_clone(net, NULL);
+	Alg3Opts o;
+	alg3_opts_default(&o);
+	o.tau = 1.01;
+	Err e;
+	cond_set_path(COND_PATH_LAPACK);
+	hook_set_thread_stop(stop_always, NULL);
+	Alg3Proposal sp;
+	ck_assert_int_eq(alg3_propose(net, 1, &o, &sp, &e), 1);
+	ck_assert_str_eq(e.msg, "stopped in layer 1");
+	ck_assert_ptr_null(sp.perm);
+	Alg3 *a = alg3_new(net, &o, NULL, &e);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(alg3_step(a, &e), 1);
+	ck_assert_str_eq(e.msg, "stopped in layer 1");
+	ck_assert_int_eq(a->status, ALG3_DONE);
+	ck_assert_int_eq(a->next, 1);
+	ck_assert_int_eq(alg3_run(a, NULL, &e), 1);
+	ck_assert_int_eq(a->total, 0);
+	int total = -1, removed[2] = {-1, -1};
+	ck_assert_int_eq(alg3_squeeze_net(net, &o, NULL, removed, &total, &e), 1);
+	ck_assert_int_eq(total, -1);
+	ck_assert_int_eq(removed[0], -1);
+	ck_assert(same_net(net, orig));
+	hook_set_thread_stop(NULL, NULL);
+	ck_assert_msg(alg3_step(a, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
+	ck_assert_int_eq(a->prop.layer, 1);
+	ck_assert_int_lt(a->prop.nkeep, 10);
+	alg3_free(a);
+	cond_set_path(COND_PATH_AUTO);
+	net_free(orig);
+	net_free(net);
 }
 END_TEST
 
@@ -915,6 +1000,7 @@ static Suite *suite(void)
 	tcase_add_test(st, removed_by_qr_and_by_the_loop);
 	tcase_add_test(st, squeeze_retrain_once);
 	tcase_add_test(st, until_stable_rounds);
+	tcase_add_test(st, stopped_in_a_proposal);
 	suite_add_tcase(s, st);
 	return s;
 }

@@ -61,28 +61,30 @@ static HookPart probe_part(Search *s, const char *kind, int q)
 	return hook_meter_part(s->what, f0, f1);
 }
 
-/* κ(Ŵ P(:, 1..q)) from the stacked columns, as the loop measures it. */
-static double kappa_cols(Search *s, int q, double *s1)
+/* κ(Ŵ P(:, 1..q)) from the stacked columns, as the loop measures it, into
+ * *k (σ₁ into *s1, may be NULL). 0, 1 when stopped, -1. */
+static int kappa_cols(Search *s, int q, double *k, double *s1)
 {
 	const KLoopLayer *in = s->in;
 	s->out->evals_cols++;
 	HookPart was = probe_part(s, "columns", q);
-	double k = cond_kappa_columns_s1(in->net, in->layer, in->perm, q, s1, s->e);
+	int rc = cond_kappa_columns_s1(in->net, in->layer, in->perm, q, k, s1, s->e);
 	hook_meter_restore(was);
-	return k;
+	return rc;
 }
 
-/* κ of R₁₁(1..q, 1..q): the same σ's in exact arithmetic. */
-static double kappa_block(Search *s, int q, double *s1)
+/* κ of R₁₁(1..q, 1..q): the same σ's in exact arithmetic, into *k and σ₁
+ * into *s1. 0, 1 when stopped, -1. */
+static int kappa_block(Search *s, int q, double *k, double *s1)
 {
 	const KLoopLayer *in = s->in;
 	s->out->evals_tri++;
 	HookPart was = probe_part(s, "columns (block of R)", q);
-	double k = cond_kappa_triangle(in->R, in->k, q, s->rows, s1, s->e);
+	int rc = cond_kappa_triangle(in->R, in->k, q, s->rows, k, s1, s->e);
 	hook_meter_restore(was);
-	if (isnan(k))
-		err_prefix(s->e, "layer %d", in->layer);
-	return k;
+	if (rc == 1)
+		return err_stop(s->e, "stopped in layer %d, in the κ loop", in->layer);
+	return rc ? err_prefix(s->e, "layer %d", in->layer) : 0;
 }
 
 /* The next probe, strictly between lo (not above τ) and hi (above): the
@@ -117,18 +119,21 @@ static int next_probe(Search *s, int lo, int hi, double h_lo, double h_hi)
 }
 
 /* The largest block not above τ, between lo and hi (hi is above): by
- * bisection, guided; its class and κ into *cls and *k_lo. */
-static int search(Search *s, int lo, int hi, double h_lo, double h_hi, int *cls, double *k_lo)
+ * bisection, guided; it into *p, its class and κ into *cls and *k_lo. 0, 1
+ * when stopped, -1. */
+static int search(Search *s, int lo, int hi, double h_lo, double h_hi, int *p, int *cls,
+                  double *k_lo)
 {
 	*k_lo = 1.0; /* κ of one column */
 	*cls = classify(s, 1.0);
 	while (hi - lo > 1) {
 		if (hook_thread_stopped())
-			return err_set(s->e, "layer %d: stopped in the κ loop", s->in->layer);
+			return err_stop(s->e, "stopped in layer %d, in the κ loop", s->in->layer);
 		int q = next_probe(s, lo, hi, h_lo, h_hi);
-		double s1 = 0, k = kappa_block(s, q, &s1);
-		if (isnan(k))
-			return -1;
+		double s1 = 0, k;
+		int rc = kappa_block(s, q, &k, &s1);
+		if (rc)
+			return rc;
 		int c = classify(s, k);
 		if (s->expect >= 0 && (c == ABOVE) != (s->expect == ABOVE))
 			s->misses++;
@@ -142,7 +147,8 @@ static int search(Search *s, int lo, int hi, double h_lo, double h_hi, int *cls,
 			*k_lo = k;
 		}
 	}
-	return lo;
+	*p = lo;
+	return 0;
 }
 
 int alg3_kloop(const KLoopLayer *in, int guide, KLoopResult *out, Err *e)
@@ -163,34 +169,34 @@ int alg3_kloop(const KLoopLayer *in, int guide, KLoopResult *out, Err *e)
 	/* On GSL's path (the paper's) every κ the loop reports is measured on
 	 * the columns, as the loop measures it, starting with its first test. */
 	int on_cols = cond_path_for(rows, cols) == COND_PATH_GSL;
-	int p = in->p_qr, hi = p + 1, cls = NEAR;
+	int p = in->p_qr, hi = p + 1, cls = NEAR, rc;
 	double k = 1.0, h_hi = in->s1 > 0 ? in->s1 : INFINITY;
 	if (p == 1 || on_cols) {
-		if (isnan(k = kappa_cols(&s, p, &h_hi)))
-			return -1;
-		if (p == 1 || k <= in->tau)
+		if ((rc = kappa_cols(&s, p, &k, &h_hi)) != 0)
+			return rc;
+		if (p == 1 || !cond_over(k, in->tau))
 			goto done;
 		hi = p;
 	}
 	/* κ of one column is 1, and its σ₁ is |r_11| */
-	p = search(&s, 1, hi, fabs(in->R[0]), h_hi, &cls, &k);
+	rc = search(&s, 1, hi, fabs(in->R[0]), h_hi, &p, &cls, &k);
 	cond_gram_free(s.gram);
-	if (p < 0)
-		return -1;
+	if (rc)
+		return rc;
 	/* Above p every block is above τ by more than rounding, and so is every
 	 * stacked set of columns: the loop passes over them. A block below τ by
 	 * more than rounding is where it stops; from a block within rounding of
 	 * τ down it tests the columns until κ ≤ τ, as the loop does. */
 	if (cls == BELOW && !on_cols)
 		goto done;
-	k = kappa_cols(&s, p, NULL);
-	while (!isnan(k) && p > 1 && k > in->tau) {
+	rc = kappa_cols(&s, p, &k, NULL);
+	while (rc == 0 && p > 1 && cond_over(k, in->tau)) {
 		if (hook_thread_stopped())
-			return err_set(e, "layer %d: stopped in the κ loop", in->layer);
-		k = kappa_cols(&s, --p, NULL);
+			return err_stop(e, "stopped in layer %d, in the κ loop", in->layer);
+		rc = kappa_cols(&s, --p, &k, NULL);
 	}
-	if (isnan(k))
-		return -1;
+	if (rc)
+		return rc;
 done:
 	out->nkeep = p;
 	out->kappa = k;

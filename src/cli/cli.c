@@ -170,7 +170,6 @@ static int check_data_spec(const char *s, Err *e)
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 {
 	double d;
-	int v;
 	switch (opt) {
 	case CLI_OPT_DATA:
 		if (check_data_spec(arg, e))
@@ -202,13 +201,7 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		return 1;
 	}
 	case CLI_OPT_ACT:
-		if ((v = act_parse(arg)) < 0)
-			return err_set(e,
-			               "--act: unknown activation '%s' (expected erf, tanh, relu "
-			               "or sigmoid)",
-			               arg);
-		c->act = (ActKind)v;
-		return 1;
+		return act_parse(arg, &c->act, e) ? err_prefix(e, "--act") : 1;
 	case CLI_OPT_ACT_SCALE:
 		if (limit_parse(LIM_ACT_SCALE, "--act-scale", arg, &d, e))
 			return -1;

@@ -88,15 +88,16 @@ const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len)
 	for (int d = 4; d <= KAPPA_DIGITS; d++) {
 		snprintf(buf, len, "%.*g", d, kappa);
 		shown = strtod(buf, NULL);
-		if (!(tau > 0) ||
-		    ((shown > tau) == (kappa > tau) && (shown != tau || kappa == tau)))
+		if (!(tau > 0) || (cond_over(shown, tau) == cond_over(kappa, tau) &&
+		                   (shown != tau || kappa == tau)))
 			return buf;
 	}
 	/* KAPPA_DIGITS put κ on τ or across it: the number of that many digits
 	 * next to τ on κ's side */
 	double step = pow(10.0, floor(log10(fabs(shown))) - (KAPPA_DIGITS - 1));
-	for (int k = 0; k < 100 && (kappa > tau ? !(shown > tau) : !(shown < tau)); k++) {
-		shown += kappa > tau ? step : -step;
+	int over = cond_over(kappa, tau);
+	for (int k = 0; k < 100 && (over ? !cond_over(shown, tau) : !(shown < tau)); k++) {
+		shown += over ? step : -step;
 		snprintf(buf, len, "%.*g", KAPPA_DIGITS, shown);
 		shown = strtod(buf, NULL);
 	}
@@ -115,7 +116,12 @@ void cond_layer_free(LayerCond *lc)
 	lc->rdiag = NULL;
 }
 
-static int check_tau(double tau, Err *e)
+int cond_over(double kappa, double tau)
+{
+	return kappa > tau;
+}
+
+int cond_check_tau(double tau, Err *e)
 {
 	if (!(tau >= 1.0) || isinf(tau))
 		return err_set(e, "τ = %g, expected a finite number ≥ 1", tau);
@@ -131,7 +137,7 @@ static int layer_fill_part(const Net *net, int layer, double tau, int with_qr, L
 	if (!net || layer < 1 || layer > net->m)
 		return err_set(e, "layer %d does not exist (expected 1..%d)", layer,
 		               net ? net->m : 0);
-	if (check_tau(tau, e))
+	if (cond_check_tau(tau, e))
 		return -1;
 	int rows, cols;
 	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
@@ -146,15 +152,19 @@ static int layer_fill_part(const Net *net, int layer, double tau, int with_qr, L
 		lc->rdiag = malloc((size_t)lc->nsv * sizeof *lc->rdiag);
 		lc->perm = malloc((size_t)cols * sizeof *lc->perm);
 	}
+	int rc = -1;
 	if (!lc->sv || (with_qr && (!lc->rdiag || !lc->perm))) {
 		err_set(e, "layer %d: out of memory", layer);
 		goto fail;
 	}
-	if (with_qr ? cond_sv_qrpt(A, rows, cols, lc->sv, lc->perm, lc->rdiag, e)
-	            : cond_singular_values(A, rows, cols, lc->sv, e)) {
+	rc = with_qr ? cond_sv_qrpt(A, rows, cols, lc->sv, lc->perm, lc->rdiag, e)
+	             : cond_singular_values(A, rows, cols, lc->sv, e);
+	if (rc == 1)
+		err_stop(e, "stopped in layer %d", layer);
+	else if (rc)
 		err_prefix(e, "layer %d: Ŵ", layer);
+	if (rc)
 		goto fail;
-	}
 	free(A);
 	lc->kappa = cond_kappa_sv(lc->sv, lc->nsv);
 	cond_set_tau(lc, tau);
@@ -162,7 +172,7 @@ static int layer_fill_part(const Net *net, int layer, double tau, int with_qr, L
 fail:
 	free(A);
 	cond_layer_free(lc);
-	return -1;
+	return rc;
 }
 
 /* One layer: σ's and κ, and the pivoted QR when with_qr (cond_sv_qrpt, which
@@ -273,7 +283,7 @@ static void *batch_run(void *arg)
 		    layer_fill(b->net, l, b->tau, b->with_qr, &b->lc[l - 1], &b->errs[l - 1]);
 		if (b->meter && b->rc[l - 1] == 0) /* GSL's path reports nothing on its way */
 			batch_meter(NULL, 1.0, &slot);
-		if (b->rc[l - 1] && b->stop && b->stop(b->stop_ud)) {
+		if (b->rc[l - 1] == 1) {
 			int none = 0;
 			atomic_compare_exchange_strong(&b->cut, &none, l);
 		}
@@ -303,7 +313,7 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 	if (m < 1)
 		return 0;
 	memset(lc, 0, (size_t)m * sizeof *lc);
-	if (check_tau(tau, e))
+	if (cond_check_tau(tau, e))
 		return -1;
 	Batch b = {.net = net, .tau = tau, .with_qr = with_qr, .lc = lc};
 	hook_thread_stop_get(&b.stop, &b.stop_ud);
@@ -370,9 +380,9 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 		}
 	}
 	if (atomic_load(&b.cut))
-		rc = err_set(e, "stopped in layer %d", atomic_load(&b.cut));
+		rc = err_stop(e, "stopped in layer %d", atomic_load(&b.cut));
 	else if (atomic_load(&b.stopped))
-		rc = err_set(e, "stopped before layer %d", atomic_load(&b.stopped));
+		rc = err_stop(e, "stopped before layer %d", atomic_load(&b.stopped));
 	if (rc)
 		for (int l = 1; l <= m; l++)
 			cond_layer_free(&lc[l - 1]);
@@ -395,36 +405,66 @@ int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e)
 	return net_fill(net, tau, 0, lc, e);
 }
 
-double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, Err *e)
+int cond_net_new(const Net *net, double tau, int with_qr, LayerCond **lc, Err *e)
 {
-	return cond_kappa_columns_s1(net, layer, cols_sel, ncols, NULL, e);
+	*lc = NULL;
+	if (!net)
+		return err_set(e, "no network");
+	LayerCond *c = calloc((size_t)(net->m > 0 ? net->m : 1), sizeof *c);
+	if (!c)
+		return err_set(e, "out of memory for the conditioning of %d layers", net->m);
+	int rc = net_fill(net, tau, with_qr, c, e);
+	if (rc != 0) {
+		free(c);
+		return rc;
+	}
+	*lc = c;
+	return 0;
 }
 
-double cond_kappa_columns_s1(const Net *net, int layer, const int *cols_sel, int ncols, double *s1,
-                             Err *e)
+void cond_net_free(LayerCond *lc, int m)
 {
-	if (!net || layer < 1 || layer > net->m) {
-		err_set(e, "layer %d does not exist (expected 1..%d)", layer, net ? net->m : 0);
-		return NAN;
-	}
-	if (ncols < 1) {
-		err_set(e, "layer %d: %d columns selected, expected at least 1", layer, ncols);
-		return NAN;
-	}
-	for (int j = 0; j < ncols; j++) {
-		if (cols_sel[j] < 0 || cols_sel[j] >= net->n[layer]) {
-			err_set(e, "layer %d: column %d is not a neuron (expected 0..%d)", layer,
-			        cols_sel[j], net->n[layer] - 1);
-			return NAN;
-		}
-	}
+	for (int i = 0; lc && i < m; i++)
+		cond_layer_free(&lc[i]);
+	free(lc);
+}
+
+double cond_max_kappa(const LayerCond *lc, int m)
+{
+	double k = 0;
+	for (int i = 0; i < m; i++)
+		if (!(lc[i].kappa <= k))
+			k = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
+	return k;
+}
+
+int cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
+                       Err *e)
+{
+	return cond_kappa_columns_s1(net, layer, cols_sel, ncols, kappa, NULL, e);
+}
+
+int cond_kappa_columns_s1(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
+                          double *s1, Err *e)
+{
+	*kappa = NAN;
+	if (!net || layer < 1 || layer > net->m)
+		return err_set(e, "layer %d does not exist (expected 1..%d)", layer,
+		               net ? net->m : 0);
+	if (ncols < 1)
+		return err_set(e, "layer %d: %d columns selected, expected at least 1", layer,
+		               ncols);
+	for (int j = 0; j < ncols; j++)
+		if (cols_sel[j] < 0 || cols_sel[j] >= net->n[layer])
+			return err_set(e, "layer %d: column %d is not a neuron (expected 0..%d)",
+			               layer, cols_sel[j], net->n[layer] - 1);
 	int rows, cols;
 	double *A = cond_stacked(net, layer, cols_sel, ncols, &rows, &cols, e);
 	if (!A)
-		return NAN;
-	double k = cond_kappa_s1(A, rows, cols, s1, e);
+		return -1;
+	int rc = cond_kappa_s1(A, rows, cols, kappa, s1, e);
 	free(A);
-	if (isnan(k))
-		err_prefix(e, "layer %d: Ŵ", layer);
-	return k;
+	if (rc == 1)
+		return err_stop(e, "stopped in layer %d", layer);
+	return rc ? err_prefix(e, "layer %d: Ŵ", layer) : 0;
 }

@@ -143,7 +143,7 @@ static int lapack_tick(double frac, void *ud)
 static int lapack_fail(int st, const char *what, int rows, int cols, Err *e)
 {
 	if (st == BLAS_STOPPED)
-		return err_set(e, "stopped");
+		return err_stop(e, "stopped");
 	if (st < 0)
 		return err_set(e, "out of memory for the %s of a %d×%d matrix", what, rows, cols);
 	return err_set(e, "%s of a %d×%d matrix did not converge", what, rows, cols);
@@ -344,8 +344,9 @@ int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e
 	if (check_dims(rows, cols, e) || check_finite(A, rows, cols, e))
 		return -1;
 	if (cond_path_for(rows, cols) == COND_PATH_LAPACK) {
-		if (lapack_sv(A, rows, cols, sv, e))
-			return -1;
+		int rc = lapack_sv(A, rows, cols, sv, e);
+		if (rc)
+			return rc;
 		zero_rounding(sv, rows < cols ? rows : cols, rows < cols ? cols : rows);
 		return 0;
 	}
@@ -372,40 +373,39 @@ double cond_kappa_sv(const double *sv, int nsv)
 	return sv[0] / sv[nsv - 1];
 }
 
-/* κ(A) = σ_max/σ_min over min(rows, cols) singular values; NAN on error. */
-double cond_kappa_s1(const double *A, int rows, int cols, double *s1, Err *e)
+/* κ(A) = σ_max/σ_min over min(rows, cols) singular values. */
+int cond_kappa_s1(const double *A, int rows, int cols, double *kappa, double *s1, Err *e)
 {
+	*kappa = NAN;
 	if (check_dims(rows, cols, e))
-		return NAN;
+		return -1;
 	int nsv = rows < cols ? rows : cols;
 	double *sv = malloc((size_t)nsv * sizeof *sv);
-	if (!sv) {
-		err_set(e, "out of memory for %d singular values", nsv);
-		return NAN;
-	}
-	double k = NAN;
-	if (cond_singular_values(A, rows, cols, sv, e) == 0) {
-		k = cond_kappa_sv(sv, nsv);
+	if (!sv)
+		return err_set(e, "out of memory for %d singular values", nsv);
+	int rc = cond_singular_values(A, rows, cols, sv, e);
+	if (rc == 0) {
+		*kappa = cond_kappa_sv(sv, nsv);
 		if (s1)
 			*s1 = sv[0];
 	}
 	free(sv);
-	return k;
+	return rc;
 }
 
-double cond_kappa(const double *A, int rows, int cols, Err *e)
+int cond_kappa(const double *A, int rows, int cols, double *kappa, Err *e)
 {
-	return cond_kappa_s1(A, rows, cols, NULL, e);
+	return cond_kappa_s1(A, rows, cols, kappa, NULL, e);
 }
 
 /* The leading q×q block of the row-major upper triangle R: its σ's on the
  * path of a q×q matrix, then κ. */
-double cond_kappa_triangle(const double *R, int ldr, int q, int big, double *s1, Err *e)
+int cond_kappa_triangle(const double *R, int ldr, int q, int big, double *kappa, double *s1, Err *e)
 {
-	if (q < 1 || ldr < q) {
-		err_set(e, "the leading %d×%d block of a triangle with rows of %d", q, q, ldr);
-		return NAN;
-	}
+	*kappa = NAN;
+	if (q < 1 || ldr < q)
+		return err_set(e, "the leading %d×%d block of a triangle with rows of %d", q, q,
+		               ldr);
 	double *sv = malloc((size_t)q * sizeof *sv);
 	double *B = malloc((size_t)q * q * sizeof *B);
 	int rc = -1;
@@ -427,14 +427,14 @@ double cond_kappa_triangle(const double *R, int ldr, int q, int big, double *s1,
 	}
 	if (rc == 0) {
 		zero_rounding(sv, q, big);
+		*kappa = cond_kappa_sv(sv, q);
 		if (s1)
 			*s1 = sv[0];
 	}
-out:;
-	double k = rc == 0 ? cond_kappa_sv(sv, q) : NAN;
+out:
 	free(sv);
 	free(B);
-	return k;
+	return rc;
 }
 
 /* The pivoted QR of M, A's triangle from reduce_tall or A itself when it is
@@ -512,7 +512,7 @@ int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, dou
 		int rc = cond_singular_values(A, rows, cols, sv, e);
 		hook_meter_restore(was);
 		if (rc)
-			return -1;
+			return rc;
 		was = hook_meter_part(NULL, 2.0 / 3, 1.0);
 		rc = cond_qrpt(A, rows, cols, perm, rdiag, e);
 		hook_meter_restore(was);

@@ -18,7 +18,11 @@
  *     block and its meter (hook_set_thread_meter) hears how far they are.
  * Both are backward stable: their σ's agree to rounding (relative error
  * about ε·κ), and their pivot orders agree except where two columns' norms
- * tie to rounding at some step, where each may take either. */
+ * tie to rounding at some step, where each may take either.
+ *
+ * On LAPACK's path the singular values, κ and the pivoted QR can be stopped:
+ * they return 1 with "stopped" in the Err (err_stop; the caller says where),
+ * and what they were given is as before. */
 #ifndef CONDNET_COND_MATRIX_H
 #define CONDNET_COND_MATRIX_H
 
@@ -66,11 +70,11 @@ void cond_matrix_one_thread(int on);
 /* Singular values (descending, min(rows,cols) of them) of a row-major
  * matrix; a wide matrix is decomposed through its transpose. */
 int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e);
-/* κ of a row-major matrix (σ_max/σ_min over min(rows,cols) values); NAN
- * on error. */
-double cond_kappa(const double *A, int rows, int cols, Err *e);
-/* cond_kappa, and σ₁ into *s1. */
-double cond_kappa_s1(const double *A, int rows, int cols, double *s1, Err *e);
+/* κ of a row-major matrix (σ_max/σ_min over min(rows,cols) values) into
+ * *kappa: 0, or -1 with a message (*kappa NaN). */
+int cond_kappa(const double *A, int rows, int cols, double *kappa, Err *e);
+/* cond_kappa, and σ₁ into *s1 (may be NULL). */
+int cond_kappa_s1(const double *A, int rows, int cols, double *kappa, double *s1, Err *e);
 /* κ from nsv ≥ 1 singular values in descending order: sv[0]/sv[nsv-1], or
  * INFINITY when either is 0. */
 double cond_kappa_sv(const double *sv, int nsv);
@@ -82,9 +86,11 @@ int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err
 int cond_qrpt_r(const double *A, int rows, int cols, int *perm, double *rdiag, double *R, Err *e);
 /* κ of the leading q×q block of the upper triangle R (row-major, row
  * stride ldr), with the singular values at most big·ε·σ₁ taken as 0, as
- * cond_singular_values takes them for a matrix whose longer side is big;
- * σ₁ into *s1 (may be NULL). NAN with a message on error or a stop. */
-double cond_kappa_triangle(const double *R, int ldr, int q, int big, double *s1, Err *e);
+ * cond_singular_values takes them for a matrix whose longer side is big,
+ * into *kappa, and σ₁ into *s1 (may be NULL): 0, or -1 with a message, or 1
+ * when stopped (*kappa NaN both). */
+int cond_kappa_triangle(const double *R, int ldr, int q, int big, double *kappa, double *s1,
+                        Err *e);
 /* cond_singular_values and cond_qrpt of the same matrix, with the same
  * results bit for bit; a tall matrix is reduced to its triangle once for
  * both instead of once for each. */

@@ -175,17 +175,37 @@ void session_free(Session *s); /* accepts NULL; closes the log */
  * A squeeze action applies (or refuses) the proposal the session holds for
  * that layer when a squeeze pass is under way (session_squeeze_start), and
  * then proposes the next layer; without a pass (a log replayed) the layer's
- * proposal is made on the spot, as Algorithm 3 makes it. */
+ * proposal is made on the spot, as Algorithm 3 makes it. A proposal on
+ * LAPACK's path asks the calling thread's stop (hook_set_thread_stop): a
+ * stop there ends the pass; the action made on the spot then returns 1,
+ * one under way is done and logged, with no proposal after it. */
 int session_apply(Session *s, const SessAction *a, const Hook *h, Err *e);
 
+/* The session's τ and η, and those of its Algorithm 1 (alg1_set_tau,
+ * alg1_set_eta): the setters the tau and eta actions apply. τ follows
+ * Algorithm 1's rule (alg1_check_tau), η is a positive number of epochs; -1
+ * with nothing changed otherwise. A τ change leaves an Algorithm 1 that has
+ * ended behind: the next step starts a new one from the network. */
+int session_set_tau(Session *s, double tau, Err *e);
+int session_set_eta(Session *s, double eta, Err *e);
+
 /* A squeeze pass over the current network at the session's τ: Algorithm 3,
- * one layer at a time, each decision a logged squeeze action. Returns
- * ALG3_PROPOSED when a layer waits for a decision, ALG3_DONE when none has
- * anything to remove (the pass is then over), -1 on error. Nothing is
- * logged: the pass changes the network only through squeeze actions. */
+ * one layer at a time, each decision a logged squeeze action. 0, with a
+ * proposal waiting for a decision (session_squeeze_proposal) or none when
+ * no layer has anything to remove (the pass is then over); 1 when the
+ * calling thread's stop stopped a proposal (no pass); -1 on error.
+ * Nothing is logged: the pass changes the network only through squeeze
+ * actions. */
 int session_squeeze_start(Session *s, Err *e);
+/* Applies the proposal waiting and every later one, with compensation comp,
+ * each a logged squeeze action (the rest of Algorithm 3 at once: no
+ * proposal is measured beyond what the algorithm decides); the pass is
+ * then over. Asks h between decisions: 1 when it cancelled (the decisions
+ * made stay, the next proposal waits), 0, or -1 at a decision that failed
+ * (message in e). */
+int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e);
 /* The proposal waiting for a decision, or NULL. */
-const SqueezeProposal *session_squeeze_proposal(const Session *s);
+const Alg3Proposal *session_squeeze_proposal(const Session *s);
 /* Ends the pass (the network keeps the decisions made). */
 void session_squeeze_stop(Session *s);
 
@@ -208,12 +228,12 @@ int session_log_check_path(const char *path, Err *e);
  *   # run reproducible=on kernels=Haswell threads=2 parts=2 */
 void session_log_action(Session *s, const SessAction *a);
 #define SESS_RUN_PREFIX "# run "
-/* A warning when a log (or lesson) records kernels or parts other than a
- * replay here would compute with: "LOG:LINE: recorded with Haswell
- * kernels, 2 parts; this run: SkylakeX, 2 parts — numbers may differ",
- * into buf. NULL when every record matches, there is none, or the file
- * cannot be read (the replay says so). */
-const char *session_log_check(const char *path, char *buf, size_t len);
+/* Whether a log (or lesson) records kernels or parts other than a replay
+ * here would compute with: 0 when every record matches, there is none, or
+ * the file cannot be read (the replay says so); else -1 and e holds the
+ * warning to show: "LOG:LINE: recorded with Haswell kernels, 2 parts; this
+ * run: SkylakeX, 2 parts — numbers may differ". */
+int session_log_check(const char *path, Err *e);
 /* Writes "# TEXT" to the open log (newlines become spaces). */
 void session_log_note(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Writes the caption "#: TEXT" to the open log (control characters become
@@ -232,7 +252,17 @@ int session_caption(const char *line, char *buf, size_t len);
  * there are removed so that, with the new one, SESS_LOG_KEEP remain. */
 int session_default_log_path(char *buf, size_t len, Err *e);
 
-/* Reads a log and applies every line; errors read "LOG:LINE: …". */
+/* The session as its data action left it (session_rewind), then a[0..n)
+ * applied in order, as a replay applies a log's lines (a lesson stepped
+ * back). Before each, h gets the HOOK_NOTE "replaying action K of N".
+ * *done receives how many were applied. 0; 1 when the hook cancelled one
+ * (the first *done stay applied); -1 at the first that failed (message in
+ * e). */
+int session_replay_actions(Session *s, const SessAction *a, int n, const Hook *h, int *done,
+                           Err *e);
+/* Reads a log and applies every line: 0; 1 when the hook cancelled an
+ * action ("LOG:LINE: cancelled", the lines before it applied); -1, the
+ * message reading "LOG:LINE: …". */
 int session_replay(Session *s, const char *path, const Hook *h, Err *e);
 /* The next action of a log open in f (path for messages; *lineno counts the
  * lines read): 1 with a filled, 0 at the end, -1 with "LOG:LINE: …" for a
@@ -242,8 +272,10 @@ int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err 
 
 /* CRC-32 (zlib) of the parameter bytes. */
 uint32_t session_param_crc(const Net *net);
-/* Mean test accuracy in percent of the current network. */
-double session_test_acc(const Session *s);
+/* Test accuracy in percent of the current network into *acc (NaN without
+ * a network or a test set). 0, 1 when the calling thread's stop said stop
+ * (acc NaN), -1. */
+int session_test_acc(const Session *s, double *acc, Err *e);
 /* Number of undoable changes. */
 int session_can_undo(const Session *s);
 /* The network being trained right now by a `train` action or inside an

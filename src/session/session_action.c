@@ -306,10 +306,10 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 	} else if (IS("threads", k == SESS_OPTS)) {
 		return lim_int(LIM_THREADS, key, v, 1, &a->threads, e);
 	} else if (IS("act", k == SESS_NET)) {
-		if ((a->act = act_parse(v)) < 0)
-			return err_set(
-			    e, "act: unknown activation '%s' (expected erf, tanh, relu, sigmoid)",
-			    v);
+		ActKind act;
+		if (act_parse(v, &act, e))
+			return err_prefix(e, "act");
+		a->act = (int)act;
 		*have |= F_ACT;
 	} else if (IS("crc", k == SESS_LOAD)) {
 		char *end;

@@ -14,13 +14,6 @@
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
-static void free_lc(LayerCond *lc, int m)
-{
-	for (int i = 0; lc && i < m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
-}
-
 static void render_tables(FILE *f, const void *ud)
 {
 	const Worker *w = ud;
@@ -28,12 +21,12 @@ static void render_tables(FILE *f, const void *ud)
 	ReportFormat fmt = w->export_csv ? REPORT_CSV : REPORT_MARKDOWN;
 	int md = fmt == REPORT_MARKDOWN;
 	Err e = {{0}};
-	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
+	LayerCond *lc;
 	if (md)
 		fprintf(f, "## Conditioning per layer (tau = %g)\n\n", s->tau);
-	if (lc && cond_net(s->net, s->tau, lc, &e) == 0)
+	if (cond_net_new(s->net, s->tau, 1, &lc, &e) == 0)
 		report_cond(f, s->net, lc, fmt);
-	free_lc(lc, lc ? s->net->m : 0);
+	cond_net_free(lc, s->net->m);
 	if (s->alg1 && s->alg1->nrec) {
 		fprintf(f, md ? "\n## Algorithm 1, per iteration\n\n" : "\n");
 		report_alg1_history(f, s->alg1, fmt);
@@ -256,11 +249,9 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 	Plots pl = {
 	    quoted, s->net->m, s->alg1 && s->alg1->nrec, w->shown.nbeta > 0, w->shown.ks.n > 0,
 	    s->tau};
-	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
-	if (!lc || cond_net(s->net, s->tau, lc, e) < 0) {
-		free(lc);
+	LayerCond *lc;
+	if (cond_net_new(s->net, s->tau, 1, &lc, e) != 0)
 		return err_set(e, "export: conditioning failed");
-	}
 	PlotData d = {w, lc, s->net->m, s->tau};
 	struct {
 		const char *suffix;
@@ -281,7 +272,7 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 		rc = report_write_file(file, files[i].fn, files[i].ud, e);
 		n += rc == 0 && files[i].fn != write_script;
 	}
-	free_lc(lc, s->net->m);
+	cond_net_free(lc, s->net->m);
 	if (rc < 0)
 		return -1;
 	snprintf(file, sizeof file, "%s.gp", base);

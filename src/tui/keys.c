@@ -121,14 +121,18 @@ static void k_history(Tui *t, int ch)
 
 static void k_tau(Tui *t, int ch)
 {
+	/* from the values the worker says they will have once the queued changes apply */
+	const Shown *p = worker_lock(t->w);
+	double tau = p->tau_next, eta = p->eta_next;
+	worker_unlock(t->w);
 	if (ch == '+' || ch == '=')
-		tui_set_value(t, SESS_TAU, t->tau * 1.25);
-	else if (ch == '-' && t->tau / 1.25 > 1)
-		tui_set_value(t, SESS_TAU, t->tau / 1.25);
+		tui_set_value(t, SESS_TAU, tau * 1.25);
+	else if (ch == '-' && alg1_check_tau(tau / 1.25, NULL) == 0)
+		tui_set_value(t, SESS_TAU, tau / 1.25);
 	else if (ch == '-')
 		worker_status(t->w, 1, "%s must stay above 1", screen_sym(SYM_TAU));
 	else if (ch == ']' || ch == '[')
-		tui_set_value(t, SESS_ETA, ch == ']' ? t->eta * 1.25 : t->eta / 1.25);
+		tui_set_value(t, SESS_ETA, ch == ']' ? eta * 1.25 : eta / 1.25);
 	else if (ch == 'T')
 		tui_ask(t, P_TAU, "tau =", "");
 	else if (ch == 'E')

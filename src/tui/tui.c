@@ -100,8 +100,6 @@ int tui_run(Session *s, const TuiSetup *su)
 	Tui t = {0};
 	Err e = {{0}};
 	char log[1024];
-	t.tau = s->tau;
-	t.eta = s->eta;
 	t.patience = su->patience;
 	t.lesson = su->lesson;
 	t.u.lesson = su->lesson;
@@ -139,9 +137,6 @@ int tui_run(Session *s, const TuiSetup *su)
 			const Shown *p = worker_lock(t.w);
 			t.u.prompt = t.pk ? t.prompt : NULL;
 			t.u.input = t.input;
-			/* pending values only where keys change them, not in a lesson */
-			t.u.tau = t.lesson ? 0 : t.tau;
-			t.u.eta = t.lesson ? 0 : t.eta;
 			t.u.patience = t.patience;
 			views_draw(p, &t.u);
 			worker_unlock(t.w);

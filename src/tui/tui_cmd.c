@@ -257,10 +257,11 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 		}
 	}
 	s->dirty = 0;
-	char note[2700], warn[1400];
+	char note[2700];
+	Err warn = {{0}};
 	/* recorded under other kernels or parts: said before it starts, and kept
 	 * on the screen's first line of news */
-	const char *w = session_log_check(l->path, warn, sizeof warn);
+	const char *w = session_log_check(l->path, &warn) < 0 ? warn.msg : NULL;
 	if (w)
 		fprintf(stderr, "condnet tui: %s\n", w);
 	snprintf(

@@ -35,7 +35,6 @@ typedef struct Tui {
 	char beta_def[256]; /* what b proposes: the β list and q */
 	int q_def;
 	char data_name[64];   /* for the default file names */
-	double tau, eta;      /* as they will be after every queued change */
 	int patience;         /* early stopping of every t training, 0: none */
 	char sched[256];      /* the schedule typed while its warm-up and patience are asked */
 	double warmup;        /* the warm-up typed while the patience is asked */
@@ -54,6 +53,10 @@ void tui_submit(Tui *t, const Job *j);
 int tui_refuse_busy(Tui *t);
 void tui_submit_action(Tui *t, const SessAction *a);
 void tui_submit_kind(Tui *t, JobKind k, int apply);
+/* A setting (τ, η, the schedule): submitted quietly behind a running
+ * operation, which keeps the old value; 1 when one runs (the caller says
+ * so). */
+int tui_submit_setting(Tui *t, Job *j);
 /* τ or η: queued behind a running operation, which keeps the old value. */
 void tui_set_value(Tui *t, SessKind k, double x);
 /* The schedule (a sched_parse spec) and its warm-up, queued the same way. */

@@ -27,7 +27,7 @@ static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, do
 {
 	const LayerCond *lc = &p->lc[i];
 	char kb[48], flags[4] = "", qr[16];
-	int over = lc->kappa > p->tau, deficient = lc->rank_svd < p->n[i + 1];
+	int over = cond_over(lc->kappa, p->tau), deficient = lc->rank_svd < p->n[i + 1];
 	snprintf(flags, sizeof flags, "%s%s", over ? "!" : "", deficient ? "r" : "");
 	views_kappa(lc->kappa, p->tau, kb, sizeof kb);
 	if (isinf(lc->kappa) && p->bias0 && p->bias0[i])

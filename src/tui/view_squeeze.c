@@ -116,7 +116,7 @@ static void proposal(const Shown *p, int y, int bot)
 	snprintf(t1, sizeof t1, "%s_j/%s%s of layer %d (log; × below 1/%s)", S(SIGMA), S(SIGMA),
 	         screen_ascii() ? "_1" : "₁", l, S(TAU));
 	snprintf(t2, sizeof t2, "|r_jj|/|r_11| in pivot order (× removed)");
-	views_profile(y, 0, rows, half - 1, t1, v, nv, p->tau, -1);
+	views_profile(y, 0, rows, half - 1, t1, v, nv, p->tau, lc->rank_svd);
 	views_profile(y, half, rows, COLS - half, t2, q->rdiag, q->nrdiag, p->tau, q->nkeep);
 }
 

@@ -47,14 +47,6 @@ const char *views_shape(const int *n, int m, char *buf, size_t len)
 	return buf;
 }
 
-int views_over(const Shown *p)
-{
-	int over = 0;
-	for (int i = 0; p->lc && i < p->m; i++)
-		over += p->lc[i].kappa > p->tau;
-	return over;
-}
-
 void views_profile(int top, int left, int rows, int cols, const char *title, const double *v, int n,
                    double tau, int keep)
 {
@@ -73,7 +65,7 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
 	plot_axes(&pl, 0, NULL, 1);
 	plot_hline(&pl, 1 / tau, C_MARK, NULL);
 	for (int j = 0; j < n; j++) {
-		int below = keep >= 0 ? j >= keep : v[j] < 1 / tau;
+		int below = j >= keep;
 		double y = v[j] > 0 ? v[j] : lo;
 		plot_dot(&pl, j + 1, y, below ? C_WARN : C_GOOD,
 		         v[j] > 0
@@ -122,11 +114,11 @@ static void draw_header(const Shown *p, const UiState *u)
 	               1, " %s", st);
 	/* τ and η first: they never go; then [unsaved] at the right end */
 	snprintf(tb, sizeof tb, "%g", p->tau);
-	if (u->tau > 0 && u->tau != p->tau)
-		snprintf(tb, sizeof tb, "%g%s%g", p->tau, S(ARROW), u->tau);
+	if (p->tau_next != p->tau)
+		snprintf(tb, sizeof tb, "%g%s%g", p->tau, S(ARROW), p->tau_next);
 	snprintf(eb, sizeof eb, "%g", p->eta);
-	if (u->eta > 0 && u->eta != p->eta)
-		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), u->eta);
+	if (p->eta_next != p->eta)
+		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), p->eta_next);
 	long sum = 0;
 	for (int i = 1; p->n && i <= p->m; i++)
 		sum += p->n[i];

@@ -38,7 +38,6 @@ typedef struct UiState {
 	                * epochs, 2 accuracy per epoch */
 	const char *prompt;   /* the question of an open prompt, or NULL */
 	const char *input;    /* what was typed so far */
-	double tau, eta;      /* as they will be once queued changes apply */
 	int patience;         /* early stopping of the next t training, 0: none */
 	const Lesson *lesson; /* the lesson played, or NULL */
 	int play_paused;

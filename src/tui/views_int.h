@@ -13,8 +13,6 @@
 const char *views_kappa(double k, double tau, char *buf, size_t len);
 /* Widths n[0..m] as "10-32×4-3" (runs of equal hidden widths folded). */
 const char *views_shape(const int *n, int m, char *buf, size_t len);
-/* The layers with κ > τ in lc, counted. */
-int views_over(const Shown *p);
 
 /* Each view draws rows top..bot (inclusive). */
 void view_layers(const Shown *p, UiState *u, int top, int bot);
@@ -26,8 +24,9 @@ void view_history(const Shown *p, UiState *u, int top, int bot);
 void view_panel(const Shown *p, UiState *u, int top, int bot);
 
 /* A log-scale plot of a decreasing profile v[0..n) (σ_j/σ₁ or |r_jj|/|r_11|)
- * in the rectangle, the line 1/τ labelled, values below it (or, with keep
- * >= 0, from index keep on) in C_WARN; title above. */
+ * in the rectangle, the line 1/τ labelled, the values from index keep on in
+ * C_WARN; title above. keep is what the engine counted, never counted here
+ * again: a layer's rank_svd (n − p_i) or rank_qr, or a proposal's nkeep. */
 void views_profile(int top, int left, int rows, int cols, const char *title, const double *v, int n,
                    double tau, int keep);
 

@@ -49,7 +49,7 @@ static int layers_over(const Shown *p, char *buf, size_t len)
 	size_t k = 0;
 	buf[0] = '\0';
 	for (int i = 0; p->lc && i < p->m && k + 8 < len; i++)
-		if (p->lc[i].kappa > p->tau)
+		if (cond_over(p->lc[i].kappa, p->tau))
 			k += (size_t)snprintf(buf + k, len - k, "%s%d", over++ ? ", " : "", i + 1);
 	if (!over)
 		snprintf(buf, len, "none");
@@ -351,8 +351,7 @@ static void run_job(Worker *w, Job *j)
 		worker_sqz_decide(w, j->a.apply, -1);
 		break;
 	case JOB_SQZ_ALL:
-		while (session_squeeze_proposal(w->s) && worker_sqz_decide(w, 1, -1) == 0)
-			;
+		worker_sqz_all(w);
 		break;
 	case JOB_SQZ_STOP:
 		worker_sqz_finish(w, "stopped");
@@ -420,7 +419,24 @@ static void open_network(Worker *w)
 	w->shown.busy = w->shown.paused = w->shown.have_work = 0;
 	w->cancel = 0;
 	w->shown.activity[0] = w->shown.running[0] = '\0';
+	worker_ahead_locked(w);
 	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_ahead_locked(Worker *w)
+{
+	Shown *p = &w->shown;
+	p->tau_next = p->tau;
+	p->eta_next = p->eta;
+	for (int k = -1; k < w->qn; k++) {
+		const Job *j = k < 0 ? (p->busy ? &w->cur : NULL) : &w->q[(w->qh + k) % QMAX];
+		if (!j || j->kind != JOB_ACTION)
+			continue;
+		if (j->a.kind == SESS_TAU)
+			p->tau_next = j->a.x;
+		else if (j->a.kind == SESS_ETA)
+			p->eta_next = j->a.x;
+	}
 }
 
 /* A session log that lost a line is said once, over the job's own status. */
@@ -465,6 +481,7 @@ static void *thread_main(void *arg)
 		w->qn--;
 		w->cancel = 0;
 		w->shown.busy = 1;
+		w->cur = j;
 		w->shown.queued = w->qn;
 		w->shown.have_prog = 0;
 		job_name(&j, w->shown.running, sizeof w->shown.running);
@@ -482,6 +499,7 @@ static void *thread_main(void *arg)
 		w->shown.queued = w->qn;
 		w->shown.activity[0] = '\0';
 		w->shown.running[0] = '\0';
+		worker_ahead_locked(w);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
@@ -561,6 +579,7 @@ int worker_submit(Worker *w, const Job *j)
 		w->qn++;
 		w->shown.ops += !is_setting(j);
 		w->shown.queued = w->qn;
+		worker_ahead_locked(w);
 		pthread_cond_signal(&w->wake);
 	}
 	pthread_mutex_unlock(&w->mu);

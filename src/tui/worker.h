@@ -100,12 +100,14 @@ typedef struct Shown {
 	int m;
 	int *n; /* n[0..m] */
 	size_t nparam;
-	LayerCond *lc; /* m entries at tau, or NULL */
-	int *bias0;    /* m entries: 1 when the layer's biases are all zero */
-	int live;      /* lc was taken during training */
-	double tau, eta;
-	double lr;        /* the base learning rate (--lr) */
-	LrSchedule sched; /* the schedule of later trainings */
+	LayerCond *lc;             /* m entries at tau, or NULL */
+	int *bias0;                /* m entries: 1 when the layer's biases are all zero */
+	int live;                  /* lc was taken during training */
+	double tau, eta;           /* the session's */
+	double tau_next, eta_next; /* as they will be once the τ and η changes queued (or
+	                            * running) apply: tau and eta when none is */
+	double lr;                 /* the base learning rate (--lr) */
+	LrSchedule sched;          /* the schedule of later trainings */
 	uint64_t seed;
 	double test_acc; /* of the network lc describes when not live */
 	uint32_t crc;    /* of the current network's parameters */

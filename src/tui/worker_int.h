@@ -20,6 +20,7 @@ struct Worker {
 	const Lesson *lesson;
 	Job q[QMAX];
 	int qh, qn, quit, cancel;
+	Job cur; /* the job running, when busy */
 	Shown shown;
 	/* worker thread only */
 	double last_cond, cond_cost, last_sample, sample_epoch, t_job;
@@ -29,6 +30,7 @@ struct Worker {
 	int sweep_trials;     /* trials reported in the sweep under way */
 	Hook hooks;
 	int export_csv;
+	int last_comp; /* the compensation of the squeeze decisions under way */
 };
 
 /* 1 when the screen is ending (worker_stop): nothing is published any more. */
@@ -38,6 +40,9 @@ int worker_quitting(Worker *w);
 int worker_stop_quit(void *w);
 int worker_stop_any(void *w);
 
+/* shown.tau_next and eta_next from the session's values and the τ and η
+ * actions queued or running (the mutex held). */
+void worker_ahead_locked(Worker *w);
 /* Everything the panels show, after a job. */
 void worker_publish(Worker *w);
 /* All but the layer table and the test accuracy (NaN): what the screen
@@ -70,6 +75,12 @@ void worker_sqz_begin(Worker *w);
 void worker_sqz_show(Worker *w);
 void worker_sqz_finish(Worker *w, const char *how);
 int worker_sqz_decide(Worker *w, int apply, int comp);
+/* Applies the proposal shown and every later one (one engine call), then
+ * shows the end of the pass. */
+void worker_sqz_all(Worker *w);
+/* A decision of the pass was made (the HOOK_ALG3_LAYER step): noted among
+ * the pass's decisions, its removals counted. */
+void worker_sqz_decided(Worker *w, const HookStep *st);
 
 /* Lessons: the caption before action pos into the narration, the next
  * action, one back, a caption written to the log. */

@@ -56,7 +56,7 @@ static void say_next(Worker *w)
 {
 	const Lesson *l = w->lesson;
 	int pos = w->shown.play_pos;
-	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
+	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 	if (pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp && sp->layer == l->a[pos].layer)
 		worker_status(w, 0, "the lesson will %s layer %d's proposal%s: right arrow",
 		              l->a[pos].apply ? "apply" : "refuse", sp->layer,
@@ -73,7 +73,7 @@ void worker_play_next(Worker *w)
 	}
 	const SessAction *a = &l->a[pos];
 	if (a->kind == SESS_SQUEEZE) {
-		const SqueezeProposal *sp = session_squeeze_proposal(w->s);
+		const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 		if (!sp || sp->layer != a->layer) {
 			/* Algorithm 3's proposal first; the decision on the next step */
 			worker_sqz_begin(w);
@@ -98,30 +98,33 @@ void worker_play_next(Worker *w)
 		say_end(w);
 }
 
+/* What the replay of a step back says it does, as the activity; the
+ * narration of the steps replayed is not repeated. */
+static void replay_note(const HookStep *st, void *ud)
+{
+	Worker *w = ud;
+	if (st->kind != HOOK_NOTE)
+		return;
+	pthread_mutex_lock(&w->mu);
+	snprintf(w->shown.activity, sizeof w->shown.activity, "stepping back: %.130s", st->text);
+	pthread_mutex_unlock(&w->mu);
+}
+
 void worker_play_back(Worker *w)
 {
 	const Lesson *l = w->lesson;
-	int target = w->shown.play_pos - 1, k;
+	int target = w->shown.play_pos - 1, done = 0;
 	if (!l || target < l->setup) {
 		worker_status(w, 1, "at the start of the lesson: nothing to step back over");
 		return;
 	}
 	Session *s = w->s;
 	Err e = {{0}};
-	/* progress and Esc, but not the narration of the steps replayed */
-	Hook quiet = {w->hooks.progress, NULL, w->hooks.cancelled, w};
+	Hook quiet = {w->hooks.progress, replay_note, w->hooks.cancelled, w};
 	worker_sqz_finish(w, "stopped");
-	session_rewind(s);
-	int rc = 0;
-	for (k = 1; k < target && rc == 0; k++) {
-		pthread_mutex_lock(&w->mu);
-		snprintf(w->shown.activity, sizeof w->shown.activity,
-		         "stepping back: replaying action %d of %d", k, target - 1);
-		pthread_mutex_unlock(&w->mu);
-		rc = session_apply(s, &l->a[k], &quiet, &e);
-		if (rc != 0)
-			break;
-	}
+	/* the lesson from its first action after the data (which the rewind keeps) */
+	int rc = session_replay_actions(s, l->a + 1, target - 1, &quiet, &done, &e);
+	int k = 1 + done;
 	set_pos(w, k);
 	pthread_mutex_lock(&w->mu);
 	w->shown.sq.active = w->shown.sq.waiting = w->shown.sq.ndone = 0;

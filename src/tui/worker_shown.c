@@ -13,16 +13,9 @@
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
-static void free_lc(LayerCond *lc, int m)
-{
-	for (int i = 0; lc && i < m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
-}
-
 void worker_shown_free(Shown *p)
 {
-	free_lc(p->lc, p->m);
+	cond_net_free(p->lc, p->m);
 	free(p->n);
 	free(p->bias0);
 	alg1_records_free(p->rec, p->nrec);
@@ -91,7 +84,7 @@ static void shown_lc(Worker *w, const Net *net, LayerCond *lc, int live)
 	int m = net->m;
 	int *n = malloc((size_t)(m + 1) * sizeof *n), *b0 = malloc((size_t)m * sizeof *b0);
 	if (!n || !b0) {
-		free_lc(lc, m);
+		cond_net_free(lc, m);
 		free(n);
 		free(b0);
 		worker_status(w, 1, "conditioning: out of memory");
@@ -104,7 +97,7 @@ static void shown_lc(Worker *w, const Net *net, LayerCond *lc, int live)
 			b0[i] = net->b[i][j] == 0;
 	}
 	pthread_mutex_lock(&w->mu);
-	free_lc(w->shown.lc, w->shown.m);
+	cond_net_free(w->shown.lc, w->shown.m);
 	free(w->shown.n);
 	free(w->shown.bias0);
 	w->shown.lc = lc;
@@ -136,14 +129,10 @@ void worker_meter_done(Worker *w)
 void worker_shown_cond(Worker *w, const Net *net, int live)
 {
 	Err e = {{0}};
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	int rc = -1;
-	if (lc)
-		rc = live ? cond_net_values(net, w->s->tau, lc, &e)
-		          : cond_net(net, w->s->tau, lc, &e);
+	LayerCond *lc;
+	int rc = cond_net_new(net, w->s->tau, !live, &lc, &e);
 	worker_meter_done(w);
-	if (rc < 0) {
-		free(lc);
+	if (rc != 0) {
 		/* a stop (the screen ending, or Esc while it trains) is no failure */
 		if (!worker_stop_any(w))
 			worker_status(w, 1, "conditioning: %s", e.msg[0] ? e.msg : "out of memory");
@@ -207,6 +196,7 @@ static void publish_rest(Worker *w, double acc)
 	Shown *p = &w->shown;
 	p->tau = s->tau;
 	p->eta = s->eta;
+	worker_ahead_locked(w);
 	p->lr = s->topt.adam.lr;
 	p->sched = s->topt.sched;
 	p->seed = s->seed;
@@ -238,7 +228,9 @@ void worker_publish(Worker *w)
 		return;
 	if (s->net)
 		worker_shown_cond(w, s->net, 0);
-	publish_rest(w, session_test_acc(s));
+	double acc; /* NaN when it cannot be measured (a stop) */
+	session_test_acc(s, &acc, NULL);
+	publish_rest(w, acc);
 }
 
 void worker_publish_settings(Worker *w)
@@ -326,14 +318,12 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 	    (p->epoch - w->sample_epoch >= span / 64 && t - w->last_sample >= 19 * w->cond_cost);
 	if (!table && !series)
 		return;
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
+	LayerCond *lc;
 	Err e = {{0}};
-	int bad = !lc || cond_net_values(net, w->s->tau, lc, &e) < 0;
+	int rc = cond_net_new(net, w->s->tau, 0, &lc, &e);
 	worker_meter_done(w);
-	if (bad) {
-		free(lc);
+	if (rc != 0)
 		return;
-	}
 	w->cond_cost = clock_seconds() - t;
 	if (series) {
 		series_add(w, p->epoch, lc, net->m);
@@ -344,7 +334,7 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 		shown_lc(w, net, lc, 1);
 		w->last_cond = clock_seconds();
 	} else {
-		free_lc(lc, net->m);
+		cond_net_free(lc, net->m);
 	}
 }
 
@@ -495,8 +485,14 @@ static void hook_step_done(const HookStep *st, void *ud)
 		pthread_mutex_lock(&w->mu);
 		double before = w->shown.test_acc;
 		pthread_mutex_unlock(&w->mu);
-		double after = session_test_acc(w->s);
+		double after;
+		session_test_acc(w->s, &after, NULL);
 		worker_narrate(w, "%s; test accuracy %.2f %% → %.2f %%", st->text, before, after);
+		/* the next decision's "before", when several are made in one job */
+		pthread_mutex_lock(&w->mu);
+		w->shown.test_acc = after;
+		pthread_mutex_unlock(&w->mu);
+		worker_sqz_decided(w, st);
 		break;
 	}
 	default:

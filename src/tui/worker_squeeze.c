@@ -1,7 +1,7 @@
 /* tui/worker_squeeze.c - the screen's squeeze pass: the session holds
- * Algorithm 3's pass and its proposals; the worker measures what each would
- * do (the what-if accuracies), publishes it, and sends the person's
- * decision back as a squeeze action. */
+ * Algorithm 3's pass and its proposals; the worker measures what the one
+ * shown would do (the what-if accuracies), publishes it, and sends the
+ * person's decision back as a squeeze action, or all the rest at once. */
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -20,7 +20,8 @@
 void worker_sqz_finish(Worker *w, const char *how)
 {
 	session_squeeze_stop(w->s);
-	double acc = session_test_acc(w->s);
+	double acc;
+	session_test_acc(w->s, &acc, NULL);
 	pthread_mutex_lock(&w->mu);
 	ShownSqueeze *q = &w->shown.sq;
 	int was = q->active;
@@ -46,7 +47,7 @@ void worker_sqz_finish(Worker *w, const char *how)
 void worker_sqz_show(Worker *w)
 {
 	Session *s = w->s;
-	const SqueezeProposal *sp = session_squeeze_proposal(s);
+	const Alg3Proposal *sp = session_squeeze_proposal(s);
 	if (!sp) {
 		worker_sqz_finish(w, "finished");
 		return;
@@ -89,14 +90,14 @@ void worker_sqz_show(Worker *w)
 	/* The proposal is on the screen; what it would do follows: the QR
 	 * choice, the norm rule and random orders keeping as many, each also
 	 * compensated, on the whole test set. */
-	SqueezeLayerCompare lc;
+	Alg3LayerCompare lc;
 	/* Esc or the screen's end stops it between two evaluations */
 	hook_set_thread_stop(worker_stop_any, w);
-	int rc = squeeze_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1,
-	                               0, &lc, &e);
+	int rc = alg3_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1, 0,
+	                            &lc, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
-	if (rc < 0) {
-		if (worker_stop_any(w))
+	if (rc != 0) {
+		if (rc > 0)
 			worker_status(w, 0,
 			              "squeeze preview stopped: its what-if accuracies are not "
 			              "measured");
@@ -106,8 +107,8 @@ void worker_sqz_show(Worker *w)
 	}
 	pthread_mutex_lock(&w->mu);
 	if (q->waiting && q->layer == sp->layer) {
-		q->acc_after = lc.acc[SQUEEZE_QR];
-		q->acc_comp = lc.acc_comp[SQUEEZE_QR];
+		q->acc_after = lc.acc[ALG3_QR];
+		q->acc_comp = lc.acc_comp[ALG3_QR];
 		q->agree_after = lc.agree;
 		q->agree_comp = lc.agree_comp;
 		for (int c = 0; c < 3; c++) {
@@ -131,11 +132,11 @@ void worker_sqz_begin(Worker *w)
 	pthread_mutex_unlock(&w->mu);
 	/* the first proposal stops at Esc too */
 	hook_set_thread_stop(worker_stop_any, w);
-	int bad = session_squeeze_start(w->s, &e) < 0;
+	int rc = session_squeeze_start(w->s, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
 	worker_meter_done(w);
-	if (bad) {
-		if (!worker_stop_any(w)) /* Esc is no failure */
+	if (rc != 0) {
+		if (rc < 0) /* Esc (1) is no failure */
 			worker_status(w, 1, "squeeze: %s", e.msg);
 		worker_sqz_finish(w, "stopped");
 		return;
@@ -144,6 +145,25 @@ void worker_sqz_begin(Worker *w)
 }
 
 static void sqz_note(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void worker_sqz_decided(Worker *w, const HookStep *st)
+{
+	const Alg3Proposal *sp = &st->alg3->prop;
+	if (!w->shown.sq.active)
+		return;
+	if (st->applied) {
+		sqz_note(w, "layer %d: %d → %d neurons, κ %.4g → %.4g%s", sp->layer, sp->n_before,
+		         sp->nkeep, sp->kappa_before, sp->kappa_after,
+		         w->last_comp ? ", compensated" : "");
+		pthread_mutex_lock(&w->mu);
+		w->shown.sq.removed += sp->n_before - sp->nkeep;
+		pthread_mutex_unlock(&w->mu);
+	} else {
+		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", sp->layer,
+		         sp->kappa_before, sp->n_before);
+	}
+}
+
 static void sqz_note(Worker *w, const char *fmt, ...)
 {
 	va_list ap;
@@ -162,7 +182,7 @@ static void sqz_note(Worker *w, const char *fmt, ...)
 /* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
 int worker_sqz_decide(Worker *w, int apply, int comp)
 {
-	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
+	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 	if (!sp)
 		return -1;
 	Err e = {{0}};
@@ -170,30 +190,31 @@ int worker_sqz_decide(Worker *w, int apply, int comp)
 	                .layer = sp->layer,
 	                .apply = apply,
 	                .comp = comp >= 0 ? comp : w->shown.sq.comp};
-	int n0 = sp->n_before, n1 = sp->nkeep;
-	double k0 = sp->kappa_before, k1 = sp->kappa_after;
+	w->last_comp = a.comp; /* the decision's note says it (worker_sqz_decided) */
 	/* the next proposal, made with the decision, stops at Esc too */
 	hook_set_thread_stop(worker_stop_any, w);
-	int bad = session_apply(w->s, &a, &w->hooks, &e) != 0;
+	int rc = session_apply(w->s, &a, &w->hooks, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
 	worker_meter_done(w);
-	if (bad) {
+	if (rc < 0) {
 		worker_status(w, 1, "squeeze layer %d: %s", a.layer, e.msg);
 		return -1;
 	}
-	if (apply) {
-		sqz_note(w, "layer %d: %d → %d neurons, κ %.4g → %.4g%s", a.layer, n0, n1, k0, k1,
-		         a.comp ? ", compensated" : "");
-		pthread_mutex_lock(&w->mu);
-		w->shown.sq.removed += n0 - n1;
-		pthread_mutex_unlock(&w->mu);
-	} else {
-		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", a.layer, k0, n0);
-	}
 	worker_publish(w);
-	if (!session_squeeze_proposal(w->s) && worker_stop_any(w))
+	if (!session_squeeze_proposal(w->s) && (rc > 0 || worker_stop_any(w)))
 		worker_sqz_finish(w, "stopped"); /* Esc while the next layer was measured */
 	else
 		worker_sqz_show(w);
 	return 0;
+}
+
+void worker_sqz_all(Worker *w)
+{
+	Err e = {{0}};
+	w->last_comp = w->shown.sq.comp;
+	int rc = session_squeeze_apply_all(w->s, w->last_comp, &w->hooks, &e);
+	if (rc < 0)
+		worker_status(w, 1, "squeeze: %s", e.msg);
+	worker_publish(w);
+	worker_sqz_show(w);
 }
