@@ -7,6 +7,7 @@
 #include "base/signals.h"
 #include "cli/cli.h"
 #include "config.h"
+#include "data/datasets.h"
 
 static const struct {
 	const char *name;
@@ -102,6 +103,8 @@ int main(int argc, char **argv)
 	 * signal that ends the process waits for the save under way, and a
 	 * fault removes its temporary file (base/signals.h). */
 	signals_init();
+	/* missing data sets are reported with the fetch script there is */
+	datasets_set_fetch(cli_fetch_hint);
 	if (argc < 2)
 		return finish("tui", screen(argc, argv));
 	const char *c = argv[1];

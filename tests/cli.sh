@@ -193,7 +193,7 @@ assert all(r[6] and r[7] for r in rows[1:]), rows[1]"
 expect_exit "--schedule with an unknown kind" 2 "^condnet train: --schedule: schedule 'linear': expected constant, step:EPOCHS\[:FACTOR\], cosine\[:EPOCHS\] or plateau:PATIENCE\[:FACTOR\]$" "$C" train --schedule linear
 expect_exit "--schedule step with a factor above 1" 2 "^condnet train: --schedule: schedule 'step:2:3': factor 3: expected more than 0 and at most 1$" "$C" train --schedule step:2:3
 expect_exit "--early-stop 0" 2 "^condnet train: --early-stop: '0' is not a positive integer$" "$C" train --early-stop 0
-expect_exit "alg1 --early-stop" 2 "^condnet alg1: --early-stop: early stopping needs a validation set, which Algorithm 1 has not" "$C" alg1 --early-stop 2
+expect_exit "alg1 takes no --early-stop (it holds out no validation set)" 2 "^condnet alg1: unknown option '--early-stop'" "$C" alg1 --early-stop 2
 expect_exit "alg1 with a plateau schedule" 2 "^condnet alg1: the plateau schedule needs a validation set" "$C" alg1 --schedule plateau:2
 expect_exit "sweep --schedule without --final-epochs" 2 "^condnet sweep: --schedule, --warmup and --early-stop shape the final training: give --final-epochs E$" "$C" sweep --schedule step:1
 expect_exit "squeeze --early-stop without --retrain" 2 "^condnet squeeze: --schedule, --warmup and --early-stop shape the retraining: give --retrain E$" "$C" squeeze --load m.model --early-stop 2

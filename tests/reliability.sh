@@ -232,7 +232,7 @@ cp members.gz "$TI.gz"
 expect_ok "gzip idx images of two gzip members load" "$C" train --data mnist --layers 8 --features 4 --epochs 1 --quiet
 rm "$TI.gz"; cp good-images.idx "$TI"
 mv "$M/t10k-labels-idx1-ubyte" t10k-labels.keep
-mn "a label file missing, the others there" "mnist/t10k-labels-idx1-ubyte \\(or \\.gz\\) is missing, though other files of mnist are there: run 'data/fetch mnist'$"
+mn "a label file missing, the others there" "mnist/t10k-labels-idx1-ubyte \\(or \\.gz\\) is missing, though other files of mnist are there: run '[^']*data/fetch mnist'$"
 mkdir "$M/t10k-labels-idx1-ubyte"
 mn "a label file that is a directory" "mnist/t10k-labels-idx1-ubyte: a directory, expected a regular file$"
 rmdir "$M/t10k-labels-idx1-ubyte"; mv t10k-labels.keep "$M/t10k-labels-idx1-ubyte"

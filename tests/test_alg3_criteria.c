@@ -9,6 +9,7 @@
 
 #include "alg/alg3_compare.h"
 #include "alg/alg3_squeeze.h"
+#include "base/blas.h"
 #include "base/rng.h"
 #include "data/dataset.h"
 #include "engine/cond.h"
@@ -453,11 +454,18 @@ START_TEST(costs_count_and_time)
 	Net *net = net_new(3, w, ACT_ERF, 1.0f, NULL);
 	NetCost c;
 	Err e;
-	ck_assert_int_eq(net_cost_measure(net, 3, &c, &e), 0);
+	ck_assert_int_eq(net_cost_measure(net, 3, 1, &c, &e), 0);
 	ck_assert_uint_eq(c.params, 21 * 30 + 31 * 10 + 11 * 5);
 	ck_assert_double_eq(c.madds, 20 * 30 + 30 * 10 + 10 * 5);
 	ck_assert(c.sec_b1 > 0 && isfinite(c.sec_b1) && c.sec_b256 > 0 && isfinite(c.sec_b256));
 	ck_assert_int_eq(c.repeats, 3);
+	ck_assert_int_eq(c.threads, 1);
+	/* timed on the threads asked for, whatever an evaluation or a training
+	 * left OpenBLAS at; one again afterwards */
+	blas_set_threads(1);
+	ck_assert_int_eq(net_cost_measure(net, 1, 2, &c, &e), 0);
+	ck_assert_int_eq(c.threads, 2);
+	ck_assert_int_eq(blas_get_threads(), 1);
 	/* the file size is what model_save writes, with and without Adam state */
 	char path[600];
 	snprintf(path, sizeof path, "%s/m.model", tu_tmpdir());
@@ -469,7 +477,7 @@ START_TEST(costs_count_and_time)
 		ck_assert_int_eq(stat(path, &st), 0);
 		ck_assert_uint_eq(c.file_bytes, (size_t)st.st_size);
 	}
-	ck_assert_int_eq(net_cost_measure(net, 0, &c, &e), -1);
+	ck_assert_int_eq(net_cost_measure(net, 0, 1, &c, &e), -1);
 	net_free(net);
 }
 END_TEST

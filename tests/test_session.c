@@ -40,6 +40,12 @@ static int all_actions(SessAction *v)
 	v[n].x = 0.1;
 	v[n].scale = DATA_STANDARDIZE;
 	v[n++].val_per_class = 7;
+	v[n] = act(SESS_DATA);
+	strcpy(v[n].spec, "spiral");
+	v[n].seed = 4;
+	v[n].points = 120;
+	v[n].has_noise = 1;
+	v[n++].noise = 0.1 + 0.2;
 	v[n] = act(SESS_OPTS);
 	v[n].batch = 32;
 	v[n].threads = 2;
@@ -106,6 +112,9 @@ START_TEST(round_trip)
 		ck_assert_int_eq(b.apply, v[i].apply);
 		ck_assert_int_eq(b.layer, v[i].layer);
 		ck_assert_int_eq(b.patience, v[i].patience);
+		ck_assert_int_eq(b.points, v[i].points);
+		ck_assert_int_eq(b.has_noise, v[i].has_noise);
+		ck_assert(b.noise == v[i].noise);
 		seen[v[i].kind] = 1;
 	}
 	for (int k = 0; k < SESS_KIND_COUNT; k++)
@@ -601,6 +610,60 @@ END_TEST
 /* The command line's ranges hold in a log too: τ > 1 (as --tau and
  * Algorithm 1 require), η and epochs > 0, β lists and widths as --beta and
  * --layers parse them, q in 1..1000. */
+/* A plane data set's line records its points and noise as drawn, the
+ * set's own when none were asked for, so that a replay draws the same
+ * points; out of range they are refused. */
+START_TEST(plane_data_line)
+{
+	const char *dir = tu_tmpdir();
+	char path[1024], line[SESS_LINE_MAX + 2];
+	Err e = {{0}};
+	snprintf(path, sizeof path, "%s/plane.log", dir);
+	Session *s = session_new(&e);
+	ck_assert_int_eq(session_log_open(s, path, &e), 0);
+	SessAction a = act(SESS_DATA);
+	strcpy(a.spec, "circles");
+	a.seed = 9;
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
+	ck_assert_int_eq(s->train->n, 300);
+	ck_assert_int_eq(s->train->d, 2);
+	Dataset *first = dataset_clone(s->train, &e);
+	session_free(s);
+	FILE *f = fopen(path, "r");
+	int found = 0;
+	while (fgets(line, sizeof line, f))
+		found += !strncmp(line, "data spec=circles ", 18) &&
+		         strstr(line, " points=300 noise=0.050000000000000003\n");
+	fclose(f);
+	ck_assert_int_eq(found, 1);
+	s = session_new(&e);
+	ck_assert_int_eq(session_replay(s, path, NULL, &e), 0);
+	ck_assert(!memcmp(s->train->x, first->x, 300 * 2 * sizeof *first->x));
+	session_free(s);
+	dataset_free(first);
+	SessAction b;
+	ck_assert_int_eq(session_parse("data spec=moons features=0 label_col=-1 seed=1 limit=0 "
+	                               "val_frac=0.1 val_per_class=0 points=40 noise=0",
+	                               &b, &e),
+	                 1);
+	ck_assert_int_eq(b.points, 40);
+	ck_assert_int_eq(b.has_noise, 1);
+	ck_assert(b.noise == 0);
+	bad("data spec=moons features=0 label_col=-1 seed=1 limit=0 val_frac=0.1 val_per_class=0 "
+	    "points=5",
+	    "points: '5' is out of range (6..1000000)");
+	bad("data spec=moons features=0 label_col=-1 seed=1 limit=0 val_frac=0.1 val_per_class=0 "
+	    "noise=2",
+	    "noise: '2' must be at most 1");
+	/* applied directly (as the screen does), the same limits */
+	s = session_new(&e);
+	a.points = 3;
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "points: 3 must be at least 6");
+	session_free(s);
+}
+END_TEST
+
 START_TEST(log_ranges_match_the_cli)
 {
 	SessAction a;
@@ -1120,6 +1183,7 @@ int main(void)
 	tcase_add_test(tc, adopt_the_pick);
 	tcase_add_test(tc, log_ranges_match_the_cli);
 	tcase_add_test(tc, setters_reach_algorithm1);
+	tcase_add_test(tc, plane_data_line);
 	tcase_add_test(tc, long_paths_are_logged_whole);
 	tcase_add_test(tc, replay_refuses_non_regular_files);
 	tcase_add_test(tc, log_is_locked_and_never_silently_lost);

@@ -242,14 +242,14 @@ int alg3_compare(const Net *net, const Alg3CompareOpts *o, const Dataset *train,
 	if (rc == 0 && isnan(out->acc_before = accuracy(net, eval, e)))
 		rc = -1;
 	if (rc == 0 && o->cost_repeats > 0)
-		rc = net_cost_measure(net, o->cost_repeats, &out->cost_before, e);
+		rc = net_cost_measure(net, o->cost_repeats, o->cost_threads, &out->cost_before, e);
 	else if (rc == 0)
 		net_cost_count(net, &out->cost_before);
 	Net *qr = NULL;
 	if (rc == 0)
 		rc = decide(&x, &qr, e);
 	if (rc == 0 && o->cost_repeats > 0)
-		rc = net_cost_measure(qr, o->cost_repeats, &out->cost_after, e);
+		rc = net_cost_measure(qr, o->cost_repeats, o->cost_threads, &out->cost_after, e);
 	else if (rc == 0)
 		net_cost_count(qr, &out->cost_after);
 	if (rc == 0)

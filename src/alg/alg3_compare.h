@@ -40,6 +40,8 @@ typedef struct Alg3CompareOpts {
 	const TrainPlan *retrain; /* NULL (default): no retraining; else every network by it */
 	int retrain_draws;        /* random draws retrained, 0..draws (default: all) */
 	int cost_repeats;         /* forward-timing repeats (0: counts only; default 7) */
+	int cost_threads;         /* OpenBLAS threads of the timing (0, the default: the
+	                           * pool's default, net_cost_measure) */
 } Alg3CompareOpts;
 
 void alg3_compare_opts_default(Alg3CompareOpts *o);

@@ -13,6 +13,7 @@
 
 #include "base/file.h"
 #include "base/rng.h"
+#include "data/plane_sets.h"
 #include "engine/cond_matrix.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
@@ -26,6 +27,8 @@ const struct option cli_common_options[] = {
     {"limit", required_argument, NULL, CLI_OPT_LIMIT},
     {"center", no_argument, NULL, CLI_OPT_CENTER},
     {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
+    {"points", required_argument, NULL, CLI_OPT_POINTS},
+    {"noise", required_argument, NULL, CLI_OPT_NOISE},
     {"layers", required_argument, NULL, CLI_OPT_LAYERS},
     {"act", required_argument, NULL, CLI_OPT_ACT},
     {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
@@ -53,12 +56,17 @@ const struct option cli_mode_options[CLI_MODE_NOPTIONS] = {
 };
 
 const char cli_common_help[] =
-    "Data:\n" CLI_DATA_HELP
+    "Data:\n" CLI_DATA_HELP "Validation:\n"
     "  --val-frac F         validation fraction of every class, 0 < F < 1 (default 0.1)\n"
     "  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
+    "  --early-stop P       hold out the validation split (--val-frac), measure it after\n"
+    "                       every epoch, stop when its accuracy has not improved for P\n"
+    "                       epochs and keep the best epoch's weights (the epochs given\n"
+    "                       are then the cap)\n"
     "Network:\n"
     "  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
-    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32)\n"
+    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32,\n"
+    "                       the plane data sets 2x32)\n"
     "  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"
     "  --act-scale A        a in erf(a*x) (default 1)\n"
     "  --load MODEL         start from a saved model instead of --layers\n"
@@ -75,16 +83,12 @@ const char cli_common_help[] =
     "                       without a lower validation loss; needs the validation split)\n"
     "  --warmup W           raise the rate linearly from 0 to --lr over the first W\n"
     "                       epochs (default 0)\n"
-    "  --early-stop P       hold out the validation split (--val-frac), measure it after\n"
-    "                       every epoch, stop when its accuracy has not improved for P\n"
-    "                       epochs and keep the best epoch's weights (the epochs given\n"
-    "                       are then the cap)\n"
     "Output:\n"
     "  --save MODEL         write the resulting model\n"
     "  --json FILE          write a JSON record of the run (- for standard output;\n"
     "                       the text report then goes to standard error)\n"
     "  --csv FILE           write the main table as CSV (- for standard output)\n"
-    "  --quiet              no progress display\n"
+    "  --quiet              no progress display\n" CLI_DRY_RUN_HELP
     "  -h, --help           this text\n";
 
 void cli_common_default(CommonOpts *c)
@@ -150,7 +154,8 @@ static int spec_is(const char *spec, const char *name)
 static int check_data_spec(const char *s, Err *e)
 {
 	if (spec_is(s, "mnist") || spec_is(s, "fashion") || spec_is(s, "adult") ||
-	    spec_is(s, "synthetic")) {
+	    spec_is(s, "synthetic") || spec_is(s, "spiral") || spec_is(s, "circles") ||
+	    spec_is(s, "xor") || spec_is(s, "gauss") || spec_is(s, "moons")) {
 		if (strchr(s, ':'))
 			return err_set(e, "--data: '%s': only csv takes a file name", s);
 		return 0;
@@ -162,9 +167,9 @@ static int check_data_spec(const char *s, Err *e)
 		return 0;
 	}
 	return err_set(e,
-	               "--data: unknown data set '%s' (expected mnist, fashion, adult, synthetic "
-	               "or csv:TRAIN[,TEST])",
-	               s);
+	               "--data: unknown data set '%s' (expected mnist, fashion, adult, synthetic, "
+	               "%s or csv:TRAIN[,TEST])",
+	               s, PLANE_SET_NAMES);
 }
 
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
@@ -192,6 +197,10 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		return 1;
 	case CLI_OPT_LIMIT:
 		return limit_parse_int(LIM_ROWS, "--limit", arg, &c->data.limit, e) ? -1 : 1;
+	case CLI_OPT_POINTS:
+		return limit_parse_int(LIM_POINTS, "--points", arg, &c->data.points, e) ? -1 : 1;
+	case CLI_OPT_NOISE:
+		return limit_parse(LIM_NOISE, "--noise", arg, &c->data.noise, e) ? -1 : 1;
 	case CLI_OPT_LAYERS: {
 		int *w = NULL, n = 0;
 		if (net_parse_layers(arg, &w, &n, e))
@@ -273,17 +282,86 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 	return 0;
 }
 
+/* --dry-run was given to the command being parsed. */
+static int dry_run;
+
+int cli_dry_run(const char *cmd)
+{
+	if (!dry_run)
+		return 0;
+	printf("condnet %s: --dry-run: the options and outputs are fine; nothing was read, run "
+	       "or written\n",
+	       cmd);
+	return 1;
+}
+
+int cli_no_plateau(const CommonOpts *c, const char *cmd, const char *why)
+{
+	if (c->train.sched.kind != SCHED_PLATEAU)
+		return 0;
+	fprintf(stderr, "condnet %s: the plateau schedule needs a validation set, which %s\n", cmd,
+	        why);
+	return 2;
+}
+
+/* The code of the common or mode option named by the n bytes at name, or 0. */
+static int common_code(const char *name, size_t n)
+{
+	for (int i = 0; i < cli_common_noptions; i++)
+		if (strlen(cli_common_options[i].name) == n &&
+		    !strncmp(cli_common_options[i].name, name, n))
+			return cli_common_options[i].val;
+	for (int i = 0; i < CLI_MODE_NOPTIONS; i++)
+		if (strlen(cli_mode_options[i].name) == n &&
+		    !strncmp(cli_mode_options[i].name, name, n))
+			return cli_mode_options[i].val;
+	return 0;
+}
+
+/* cli_common_help but the entries (an option's line and the more indented
+ * lines under it) of the options in without, and the headings left empty. */
+static void print_common_help(FILE *f, uint64_t without)
+{
+	const char *p = cli_common_help, *heading = NULL;
+	size_t hlen = 0;
+	int skip = 0;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		len += p[len] == '\n';
+		if (p[0] != ' ') { /* a heading: printed before its first entry */
+			heading = p;
+			hlen = len;
+			skip = 0;
+		} else {
+			if (!strncmp(p, "  --", 4)) { /* an entry; else a line of the one before */
+				int code = common_code(p + 4, strcspn(p + 4, " \n"));
+				skip = code && (without & CLI_BIT(code));
+			}
+			if (!skip && heading) {
+				fwrite(heading, 1, hlen, f);
+				heading = NULL;
+			}
+			if (!skip)
+				fwrite(p, 1, len, f);
+		}
+		p += len;
+	}
+}
+
 int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const struct option *own,
               CliOwnFn fn, void *ud, const char *help_head, int *first)
 {
 	struct option opts[96];
 	int n = 0;
 	Err e = {{0}};
+	uint64_t without = c ? c->without : 0;
 	opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
-	for (int i = 0; i < CLI_MODE_NOPTIONS; i++)
-		opts[n++] = cli_mode_options[i];
-	if (c)
-		for (int i = 0; i < cli_common_noptions; i++)
+	opts[n++] = (struct option){"dry-run", no_argument, NULL, CLI_OPT_DRY_RUN};
+	for (int i = 0; c && i < CLI_MODE_NOPTIONS; i++)
+		if (!(without & CLI_BIT(cli_mode_options[i].val)))
+			opts[n++] = cli_mode_options[i];
+	for (int i = 0; c && i < cli_common_noptions; i++)
+		if (!(without & CLI_BIT(cli_common_options[i].val)))
 			opts[n++] = cli_common_options[i];
 	for (int i = 0; own && own[i].name && n < 95; i++)
 		opts[n++] = own[i];
@@ -291,13 +369,14 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 
 	opterr = 0;
 	optind = 0;
+	dry_run = 0;
 	int o;
 	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		int rc = 0;
 		if (o == 'h') {
 			fputs(help_head, stdout);
 			if (c)
-				fputs(cli_common_help, stdout);
+				print_common_help(stdout, without);
 			return 1;
 		}
 		if (o == ':')
@@ -315,6 +394,10 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 			fprintf(stderr, "Try 'condnet %s --help'.\n", argv[0]);
 			return 2;
 		}
+		if (o == CLI_OPT_DRY_RUN) {
+			dry_run = 1;
+			continue;
+		}
 		if (o == CLI_OPT_REPRO || o == CLI_OPT_NO_REPRO)
 			continue; /* main.c has entered the mode or not */
 		if (o >= CLI_OPT_DATA && o < CLI_OPT_OWN && (c || shared))
@@ -325,6 +408,14 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 			fprintf(stderr, "condnet %s: %s\n", argv[0], e.msg);
 			return 2;
 		}
+	}
+	/* a plane data set's points and noise, refused for any other */
+	const CommonOpts *co = c ? c : shared;
+	if (co && (co->data.points > 0 || co->data.noise >= 0) && !plane_set_is(co->data.spec)) {
+		fprintf(stderr,
+		        "condnet %s: --points and --noise go with a plane data set (--data %s)\n",
+		        argv[0], PLANE_SET_NAMES);
+		return 2;
 	}
 	if (first)
 		*first = optind;
@@ -377,6 +468,8 @@ const char *cli_default_layers(const char *spec)
 		return "12x50";
 	if (spec_is(spec, "csv"))
 		return "3x32";
+	if (plane_set_is(spec))
+		return "2x32";
 	return "4x32";
 }
 
@@ -422,6 +515,10 @@ int cli_source_tree(char *dir, size_t len)
 		found = *v && snprintf(dir, len, "%s", v) < (int)len;
 	}
 	fclose(f);
+	/* configure's path may hold "build/..": the messages name the plain one */
+	char real[PATH_MAX];
+	if (found && realpath(dir, real) && strlen(real) < len)
+		memcpy(dir, real, strlen(real) + 1);
 	return found;
 }
 
@@ -454,6 +551,23 @@ const char *cli_man_hint(void)
 		return "'man ./man/condnet.1'";
 	snprintf(hint, sizeof hint, "'man %s'", page);
 	return hint;
+}
+
+const char *cli_fetch_hint(void)
+{
+	static char found[PATH_MAX];
+	char dirs[3][PATH_MAX];
+	int n = cli_data_dirs("", dirs, 3);
+	for (int i = 0; i < n; i++) {
+		/* the source tree's script is data/fetch; the installed one, fetch */
+		size_t len = strlen(dirs[i]);
+		if (len + sizeof "fetch" > PATH_MAX)
+			continue;
+		memcpy(dirs[i] + len, "fetch", sizeof "fetch");
+		if (access(dirs[i], X_OK) == 0 && realpath(dirs[i], found))
+			return found;
+	}
+	return "data/fetch";
 }
 
 int cli_fail(const char *cmd, const Err *e)

@@ -14,7 +14,7 @@
 #include "report/report_squeeze.h"
 
 static const char help[] =
-    "Usage: condnet cond [--load MODEL] [OPTIONS]\n\n"
+    "Usage: condnet cond [OPTIONS]\n\n"
     "Print, for every layer i, n_i, the condition number of the stacked matrix\n"
     "[W; b], the number p of its singular values below sigma_1/tau and its rank\n"
     "estimates. p counts each layer as it is, before any cascade: a squeeze decides\n"
@@ -26,7 +26,12 @@ static const char help[] =
     "  --tau T              threshold for p and the ranks, > 1 (default 25)\n"
     "  --epochs E           train that many epochs first (default 0)\n"
     "  --markdown           print the tables as Markdown\n"
-    "  --no-squeeze         without the second table (it runs Algorithm 3 on a copy)\n";
+    "  --no-squeeze         without the second table (it runs Algorithm 3 on a copy)\n"
+    "  --schedule SPEC      the learning rate of the training of --epochs: constant\n"
+    "                       (default), step:E[:F] (times F, default 0.1, every E\n"
+    "                       epochs) or cosine[:T] (from --lr down to 0 at epoch T,\n"
+    "                       default the epochs); not plateau, which needs a validation\n"
+    "                       set, as early stopping does: this training holds out none\n";
 
 enum { OPT_TAU = CLI_OPT_OWN, OPT_EPOCHS, OPT_MARKDOWN, OPT_NO_SQUEEZE };
 
@@ -35,6 +40,7 @@ static const struct option own[] = {
     {"epochs", required_argument, NULL, OPT_EPOCHS},
     {"markdown", no_argument, NULL, OPT_MARKDOWN},
     {"no-squeeze", no_argument, NULL, OPT_NO_SQUEEZE},
+    CLI_SCHEDULE_OPTION,
     {0},
 };
 
@@ -121,11 +127,23 @@ int cmd_cond(int argc, char **argv)
 	int rc = 1;
 
 	cli_common_default(&c);
+	/* --epochs trains on the whole training set: no validation options, and
+	 * --schedule (its own, without plateau) */
+	c.without = CLI_VALIDATION | CLI_BIT(CLI_OPT_SCHEDULE);
 	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &k, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
+	if (cli_no_plateau(&c, "cond", "the training of --epochs has not"))
+		return 2;
+	if (c.sched_given && !(k.epochs > 0)) {
+		fprintf(stderr, "condnet cond: --schedule and --warmup shape the training of "
+		                "--epochs: give --epochs E\n");
+		return 2;
+	}
 	if (cli_check_outputs(&c, NULL, 0, &e))
 		goto fail;
+	if (cli_dry_run("cond"))
+		return 0;
 	int need_data = !c.load || k.epochs > 0 || c.data.spec;
 	if (need_data && cli_load_data(&c, &train, &test, &e))
 		goto fail;

@@ -12,8 +12,8 @@
 #include "report/report_eval.h"
 
 static const char help[] =
-    "Usage: condnet eval --load MODEL [--load MODEL ...] [--data SPEC] [OPTIONS]\n"
-    "       condnet eval --onnx FILE | --npy DIR [...] [--data SPEC] [OPTIONS]\n\n"
+    "Usage: condnet eval --load MODEL [--load MODEL ...] [OPTIONS]\n"
+    "       condnet eval --onnx FILE | --npy DIR [...] [OPTIONS]\n\n"
     "Evaluate saved networks on a labelled data set (the test split by default):\n"
     "accuracy, loss, the precision and recall of every class and the confusion\n"
     "matrix. With two or more networks, their figures side by side and their\n"
@@ -40,8 +40,9 @@ static const char help[] =
     "                       report then goes to standard error)\n"
     "  --csv FILE           write the per-class table as CSV, a row per network and\n"
     "                       class (- for standard output)\n"
-    "  --threads N          threads to compute on, 1..64 (default 2)\n"
-    "  --quiet              no progress line\n"
+    "  --threads N          threads to compute on, 1..64 (default 2, or "
+    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
+    "  --quiet              no progress line\n" CLI_DRY_RUN_HELP
     "  -h, --help           this text\n"
     "Data (the labelled set the networks are evaluated on):\n" CLI_DATA_HELP
     "                       (MNIST: by default the --features a model records)\n";
@@ -181,8 +182,13 @@ int cmd_eval(int argc, char **argv)
 	}
 	if (x->o.c.train.threads > 0)
 		pool_set_default_threads(x->o.c.train.threads);
-	if (cli_check_outputs(&x->o.c, NULL, 0, &e) || eval_read_nets(&x->o, &e) ||
-	    check_outputs(&x->o, &e))
+	if (cli_check_outputs(&x->o.c, NULL, 0, &e))
+		goto fail;
+	if (cli_dry_run("eval")) {
+		rc = 0;
+		goto out;
+	}
+	if (eval_read_nets(&x->o, &e) || check_outputs(&x->o, &e))
 		goto fail;
 	x->k = x->o.src[0].net->n[x->o.src[0].net->m];
 	progress_init(&x->prog, "condnet eval", x->o.c.quiet, 0);

@@ -21,6 +21,8 @@ static const struct option shared[] = {
     {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
     {"threads", required_argument, NULL, CLI_OPT_THREADS},
     {"quiet", no_argument, NULL, CLI_OPT_QUIET},
+    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
+    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
 };
 
 int eval_options(struct option *opts, const struct option *own)

@@ -36,12 +36,16 @@ static const char help[] =
     "  --no-report      run the stages, write no report\n"
     "  --data-dir DIR   where the data sets are (default: the data directory)\n"
     "  --seed S         seed of every initialisation and shuffle (default 1)\n"
-    "  --threads N      threads to compute on (default 2)\n"
+    "  --threads N      threads to compute on (default 2, whatever\n"
+    "                   $OPENBLAS_NUM_THREADS says: the stages record it)\n"
+    "  --reproducible   the reproducible mode (Haswell kernels, every batch in 2\n"
+    "                   parts: the same numbers on every x86-64 CPU with AVX2 and\n"
+    "                   FMA); the default here\n"
     "  --no-reproducible  this CPU's fastest OpenBLAS kernels and --threads parts\n"
-    "                   instead of the reproducible mode (Haswell kernels, every\n"
-    "                   batch in 2 parts: the same numbers on every x86-64 CPU\n"
-    "                   with AVX2 and FMA)\n"
+    "                   instead of the reproducible mode\n"
     "  --quiet          no progress\n"
+    "  --dry-run        check the options, their combinations and the outputs;\n"
+    "                   read, run and write nothing\n"
     "  -h, --help       this text\n\n"
     "Stages, mnist: alg1 alg2 final verify squeeze add20 eta tau over\n"
     "        adult: alg1 alg2 final verify squeeze over\n"
@@ -81,6 +85,8 @@ static const struct option own[] = {
     {"seed", required_argument, NULL, CLI_OPT_SEED},
     {"threads", required_argument, NULL, CLI_OPT_THREADS},
     {"quiet", no_argument, NULL, CLI_OPT_QUIET},
+    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
+    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
     {0},
 };
 
@@ -229,6 +235,8 @@ int cmd_paper(int argc, char **argv)
 		fprintf(stderr, "condnet paper: %s\n", e.msg);
 		return 2;
 	}
+	if (cli_dry_run("paper"))
+		return 0;
 	if (pc.plan)
 		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
 	Err warn = {{0}};

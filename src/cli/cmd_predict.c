@@ -49,8 +49,9 @@ static const char help[] =
     "  --npy-out DIR        write DIR/classes.npy (int32) and DIR/probabilities.npy\n"
     "                       (float32, a row per input) instead of the CSV (both with\n"
     "                       --out); DIR is created if missing\n"
-    "  --threads N          threads to compute on, 1..64 (default 2)\n"
-    "  --quiet              no progress line and no closing line\n"
+    "  --threads N          threads to compute on, 1..64 (default 2, or "
+    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
+    "  --quiet              no progress line and no closing line\n" CLI_DRY_RUN_HELP
     "  -h, --help           this text\n"
     "Data options (with --data SPEC):\n" CLI_DATA_HELP;
 
@@ -287,7 +288,13 @@ int cmd_predict(int argc, char **argv)
 	const char *out = p->out ? p->out : p->npy_out ? NULL : "-";
 	CliOut outs[] = {{out, FILE_OUT_TEXT}, {p->npy_out, CLI_OUT_DIR}};
 	Dataset *d = NULL;
-	if (cli_check_outputs(&p->o.c, outs, 2, &e) || eval_read_nets(&p->o, &e))
+	if (cli_check_outputs(&p->o.c, outs, 2, &e))
+		goto fail;
+	if (cli_dry_run("predict")) {
+		rc = 0;
+		goto out;
+	}
+	if (eval_read_nets(&p->o, &e))
 		goto fail;
 	const Net *net = p->o.src[0].net;
 	const char *name = p->o.src[0].path;

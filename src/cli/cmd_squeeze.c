@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/blas.h"
 #include "base/file.h"
 #include "cli/cmd_squeeze.h"
 #include "engine/cond.h"
@@ -22,11 +21,12 @@
 
 enum { MAX_ROUNDS = 20 };
 
-/* The counts, and the forward time unless --no-timing. */
-static int cost_of(const Squeeze *s, const Net *net, NetCost *c, Err *e)
+/* The counts, and the forward time unless --no-timing, on the OpenBLAS
+ * threads of --threads (or OPENBLAS_NUM_THREADS). */
+static int cost_of(const Squeeze *s, int threads, const Net *net, NetCost *c, Err *e)
 {
 	if (s->timing)
-		return net_cost_measure(net, 7, c, e);
+		return net_cost_measure(net, 7, threads, c, e);
 	net_cost_count(net, c);
 	return 0;
 }
@@ -106,7 +106,7 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	int nr = 0, m = net->m, stable = 0;
 	char sh[512];
 	NetCost c0, c1;
-	if (cost_of(s, net, &c0, e))
+	if (cost_of(s, c->train.threads, net, &c0, e))
 		return -1;
 	double acc0;
 	int rc = net_accuracy(net, test, NULL, &acc0, e); /* 1: a signal */
@@ -121,7 +121,7 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	if (test && !orig)
 		return -1;
 	rc = alg3_until_stable(net, &s->so, train, plan, rtrain, test, MAX_ROUNDS, &h, r, &nr,
-	                           &stable, e);
+	                       &stable, e);
 	Agreement ag = {0};
 	if (rc == 0 && orig && net_agreement(orig, net, test, &ag, e))
 		rc = -1;
@@ -144,7 +144,7 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 		if (c->csv && report_write_file(c->csv, rounds_csv, &rr, e))
 			rc = -1;
 	}
-	if (rc == 0 && cost_of(s, net, &c1, e) == 0)
+	if (rc == 0 && cost_of(s, c->train.threads, net, &c1, e) == 0)
 		print_costs(&c0, &c1, rec, e);
 	else if (rc == 0)
 		rc = -1;
@@ -198,7 +198,7 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	if ((rc = cond_net_new(*net, o.tau, 0, &before, e)) != 0)
 		goto out;
 	rc = -1;
-	if (cost_of(s, *net, &c0, e) || !(a = alg3_new(kept, &o, train, e)))
+	if (cost_of(s, c->train.threads, *net, &c0, e) || !(a = alg3_new(kept, &o, train, e)))
 		goto out;
 	Alg3Opts oo = o;
 	oo.compensate = !o.compensate;
@@ -234,7 +234,7 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	rc = -1;
 	if (test && s->retrain > 0 && net_agreement(*net, kept, test, &ag[2], e))
 		goto out;
-	if (cost_of(s, kept, &c1, e))
+	if (cost_of(s, c->train.threads, kept, &c1, e))
 		goto out;
 	report_squeeze_layers(stdout, rows, m, REPORT_TEXT);
 	printf("(κ at decision: after the earlier layers' removals; the κ Algorithm 3 compares "
@@ -341,6 +341,10 @@ int cmd_squeeze(int argc, char **argv)
 	CliOut outs[] = {{s.plot ? plot_dat : NULL, FILE_OUT_TEXT}};
 	if (cli_check_outputs(&c, outs, 1, &e))
 		goto fail;
+	if (cli_dry_run("squeeze"))
+		return 0;
+	if (s.keep_spec && squeeze_check_counts_spec(s.keep_spec, &e))
+		goto fail;
 	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (s.keep_spec && squeeze_load_counts(&s, net, &e))
@@ -348,8 +352,6 @@ int cmd_squeeze(int argc, char **argv)
 	TrainPlan plan;
 	if (cli_plan(&c, train, NULL, s.retrain, &plan, &rtr, &rval, &e) < 0)
 		goto fail;
-	if (c.train.threads > 0)
-		blas_set_threads(c.train.threads);
 	progress_init(&s.prog, "condnet squeeze", c.quiet, 1);
 	progress_trap_signals();
 	char sh[512], how[256];

@@ -113,6 +113,7 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 	o.draws = s->draws;
 	o.seed = c->seed;
 	o.cost_repeats = s->timing ? o.cost_repeats : 0;
+	o.cost_threads = c->train.threads;
 	if (s->retrain > 0) {
 		o.retrain = plan;
 		o.retrain_draws = s->retrain_draws;

@@ -24,8 +24,8 @@
 static const char help_fmt[] =
     "Usage: condnet sweep [OPTIONS]\n"
     "       condnet sweep --beta B --trial T --out FILE.json [OPTIONS]\n"
-    "       condnet sweep --gather FILE.json... [--plan NEXT] [OPTIONS]\n"
-    "       condnet sweep --plan PLAN [--out DIR] [OPTIONS]\n\n"
+    "       condnet sweep --gather FILE.json... [OPTIONS]\n"
+    "       condnet sweep --plan PLAN [OPTIONS]\n\n"
     "Algorithm 2: scale every hidden width of the base network (--load or --layers)\n"
     "by each beta, train each q times for eta epochs on the training part of a\n"
     "validation split, and pick the least 2*err_v - err_tr.\n\n"
@@ -584,6 +584,8 @@ int cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "condnet sweep: %s\n", e.msg);
 		return 2;
 	}
+	if (cli_dry_run("sweep"))
+		return 0;
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
 	if (!s.gather && check_betas_early(&c, &s, &e))

@@ -153,6 +153,8 @@ int cmd_train(int argc, char **argv)
 	/* the outputs can be written: fail now rather than after training */
 	if (cli_check_outputs(&c, NULL, 0, &e))
 		goto fail;
+	if (cli_dry_run("train"))
+		return 0;
 	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	/* a loaded model that carries a run goes on with it, unless told otherwise */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
@@ -437,11 +438,48 @@ out:
 	return rc;
 }
 
+/* What qrpt_reduced computes besides the pivot order: for the columns at
+ * pivot positions nkeep.. their combination of the first nkeep (see
+ * cond_qrpt_combine), into coef and resid. */
+typedef struct Combine {
+	int nkeep;
+	double *coef, *resid;
+} Combine;
+
+/* With R the triangle of a pivoted QR in M (GSL's layout: R on and above
+ * the diagonal), each column t ≥ nkeep of R as R₁₁ c = R[0..nkeep, t]
+ * solved by back substitution (gsl_blas_dtrsv), and the share of its norm
+ * below row nkeep. */
+static int combine(const gsl_matrix *M, size_t k, const Combine *cb, Err *e)
+{
+	size_t nk = (size_t)cb->nkeep, cols = M->size2, ns = nk < k ? nk : k;
+	gsl_matrix_const_view R11 = gsl_matrix_const_submatrix(M, 0, 0, ns, ns);
+	for (size_t t = nk; t < cols; t++) {
+		double *row = cb->coef + (t - nk) * nk;
+		gsl_vector_view c = gsl_vector_view_array(row, ns);
+		double below = 0, all = 0;
+		for (size_t i = 0; i < nk; i++)
+			row[i] = i < ns ? gsl_matrix_get(M, i, t) : 0.0;
+		for (size_t i = 0; i <= t && i < k; i++) {
+			double v = gsl_matrix_get(M, i, t);
+			all += v * v;
+			below += i >= ns ? v * v : 0;
+		}
+		int st =
+		    gsl_blas_dtrsv(CblasUpper, CblasNoTrans, CblasNonUnit, &R11.matrix, &c.vector);
+		if (st)
+			return err_set(e, "back substitution for column %zu failed: %s", t,
+			               gsl_strerror(st));
+		cb->resid[t - nk] = all > 0 ? sqrt(below / all) : 0;
+	}
+	return 0;
+}
+
 /* The pivoted QR of M, A's triangle from reduce_tall or A itself when it is
- * not tall (rows × cols name A in messages), and R's leading block when R is
- * not NULL; frees M. */
+ * not tall (rows × cols name A in messages), R's leading block when R is not
+ * NULL, and the combinations cb asks for (may be NULL); frees M. */
 static int qrpt_reduced(gsl_matrix *M, int rows, int cols, int *perm, double *rdiag, double *R,
-                        Err *e)
+                        const Combine *cb, Err *e)
 {
 	size_t k = M->size1 < M->size2 ? M->size1 : M->size2;
 	gsl_vector *tau = gsl_vector_alloc(k);
@@ -465,6 +503,13 @@ static int qrpt_reduced(gsl_matrix *M, int rows, int cols, int *perm, double *rd
 	for (size_t i = 0; R && i < k; i++)
 		for (size_t j = 0; j < k; j++)
 			R[i * k + j] = j >= i ? gsl_matrix_get(M, i, j) : 0.0;
+	size_t ns = cb && (size_t)cb->nkeep < k ? (size_t)cb->nkeep : k;
+	if (cb && gsl_matrix_get(M, ns - 1, ns - 1) == 0.0) {
+		err_set(e, "the first %zu pivots of a %d×%d matrix are dependent", ns, rows, cols);
+		goto out;
+	}
+	if (cb && combine(M, k, cb, e))
+		goto out;
 	rc = 0;
 out:
 	gsl_matrix_free(M);
@@ -492,12 +537,40 @@ int cond_qrpt_r(const double *A, int rows, int cols, int *perm, double *rdiag, d
 		gsl_matrix_free(M);
 		return err_prefix(e, "pivoted QR");
 	}
-	return qrpt_reduced(T, rows, cols, perm, rdiag, R, e);
+	return qrpt_reduced(T, rows, cols, perm, rdiag, R, NULL, e);
 }
 
 int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err *e)
 {
 	return cond_qrpt_r(A, rows, cols, perm, rdiag, NULL, e);
+}
+
+int cond_qrpt_combine(const double *A, int rows, int cols, int nkeep, int *perm, double *coef,
+                      double *resid, Err *e)
+{
+	if (check_dims(rows, cols, e) || check_finite(A, rows, cols, e))
+		return -1;
+	int k = rows < cols ? rows : cols;
+	if (nkeep < 1 || nkeep > cols)
+		return err_set(e, "%d columns kept of a %d×%d matrix, expected 1..%d", nkeep, rows,
+		               cols, cols);
+	double *rdiag = malloc((size_t)k * sizeof *rdiag);
+	gsl_init();
+	gsl_matrix *M = rdiag ? to_gsl(A, rows, cols, 0) : NULL;
+	if (!M) {
+		free(rdiag);
+		return err_set(e, "out of memory for the QR of a %d×%d matrix", rows, cols);
+	}
+	gsl_matrix *R = reduce_tall(M, e);
+	if (!R) {
+		gsl_matrix_free(M);
+		free(rdiag);
+		return err_prefix(e, "pivoted QR");
+	}
+	Combine cb = {nkeep, coef, resid};
+	int rc = qrpt_reduced(R, rows, cols, perm, rdiag, NULL, nkeep < cols ? &cb : NULL, e);
+	free(rdiag);
+	return rc;
 }
 
 /* For a tall A on GSL's path: the triangle R₀ of A = Q₀R₀ is computed once,
@@ -541,7 +614,7 @@ int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, dou
 		gsl_matrix_free(R);
 		return -1;
 	}
-	return qrpt_reduced(R, rows, cols, perm, rdiag, NULL, e);
+	return qrpt_reduced(R, rows, cols, perm, rdiag, NULL, NULL, e);
 }
 
 struct CondGram {

@@ -91,6 +91,20 @@ int cond_qrpt_r(const double *A, int rows, int cols, int *perm, double *rdiag, d
  * when stopped (*kappa NaN both). */
 int cond_kappa_triangle(const double *R, int ldr, int q, int big, double *kappa, double *s1,
                         Err *e);
+/* cond_qrpt's pivoted QR, A P = Q R (the same perm), and what it says of
+ * the columns beyond the first nkeep pivots (1 ≤ nkeep ≤ cols): the column
+ * at pivot position t ≥ nkeep is, in least squares, the combination
+ * c = R₁₁⁻¹ R[0..nkeep, t] of the first nkeep pivoted columns (R₁₁ the
+ * leading nkeep × nkeep triangle), into coef[(t − nkeep)·nkeep ..] in pivot
+ * order, and the relative residual ‖a_t − A_K c‖/‖a_t‖ = the norm of
+ * R[nkeep.., t] over that of R[.., t] into resid[t − nkeep] (0 for a zero
+ * column). With nkeep above k = min(rows, cols), R₁₁ is the leading k × k
+ * triangle and the coefficients of the pivots k..nkeep − 1 are 0 (a wide A
+ * has rank k at most: the first k pivots span it). Fails when R₁₁ is
+ * singular (a zero diagonal entry). Always on GSL's path (the plane's
+ * small layers; there the same perm as cond_qrpt's under auto). */
+int cond_qrpt_combine(const double *A, int rows, int cols, int nkeep, int *perm, double *coef,
+                      double *resid, Err *e);
 /* cond_singular_values and cond_qrpt of the same matrix, with the same
  * results bit for bit; a tall matrix is reduced to its triangle once for
  * both instead of once for each. */

@@ -156,7 +156,10 @@ int session_set_eta(Session *s, double eta, Err *e)
 	return 0;
 }
 
-static int do_data(Session *s, const SessAction *a, Err *e)
+/* Loads the data set; a plane data set's points and noise, as drawn, go
+ * into the action, so that its log line draws the same points whatever the
+ * defaults become. */
+static int do_data(Session *s, SessAction *a, Err *e)
 {
 	DataSpec d;
 	Dataset *tr = NULL, *te = NULL;
@@ -168,8 +171,15 @@ static int do_data(Session *s, const SessAction *a, Err *e)
 	d.seed = a->seed;
 	d.limit = a->limit;
 	d.scale = a->scale;
+	d.points = a->points;
+	d.noise = a->has_noise ? a->noise : -1;
 	if (datasets_load(&d, &tr, &te, e) < 0)
 		return -1;
+	if (datasets_plane_params(&d, &d.points, &d.noise, NULL) == 0) {
+		a->points = d.points;
+		a->noise = d.noise;
+		a->has_noise = 1;
+	}
 	dataset_free(s->train);
 	dataset_free(s->test);
 	dataset_free(s->sweep_tr);

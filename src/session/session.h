@@ -20,6 +20,8 @@
  * caption that a lesson player shows between the actions around it (the
  * screen records them; TEXT is free, unescaped).
  *   data spec=S [dir=D] features=N label_col=N seed=N limit=N val_frac=X val_per_class=N
+ *        [points=N noise=X]   (a plane data set's points and noise, as drawn: the
+ *                              screen writes them whether given or the set's own)
  *   opts batch=N lr=X [threads=N]
  *   net layers=L act=A act_a=X seed=N
  *   load path=P [crc=HEX]
@@ -81,6 +83,9 @@ typedef struct SessAction {
 	int limit;         /* DATA */
 	int val_per_class; /* DATA */
 	int scale;         /* DATA: DATA_RAW, DATA_CENTER or DATA_STANDARDIZE */
+	int points;        /* DATA: a plane data set's training points, 0 = its default */
+	int has_noise;     /* DATA: noise is given (else a plane data set's own) */
+	double noise;      /* DATA: a plane data set's noise */
 	int batch;         /* OPTS */
 	int threads;       /* OPTS: threads to compute on, 0 = as the environment says */
 	int act;           /* NET: ActKind */

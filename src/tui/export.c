@@ -198,8 +198,7 @@ static void write_script(FILE *f, const void *ud)
 	plot_cmds(f, p, "svg");
 }
 
-/* Runs `gnuplot SCRIPT` in dir: 1 drawn, 0 not installed, -1 failed. */
-static int run_gnuplot(const char *dir, const char *script)
+int export_gnuplot(const char *dir, const char *script)
 {
 	pid_t pid = fork();
 	if (pid < 0)
@@ -276,12 +275,20 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 	if (rc < 0)
 		return -1;
 	snprintf(file, sizeof file, "%s.gp", base);
-	int g = run_gnuplot(dir, file);
+	int g = export_gnuplot(dir, file);
 	snprintf(note, len, "%s",
 	         g > 0    ? "PNG and SVG drawn by gnuplot"
 	         : g == 0 ? "gnuplot is not installed: gnuplot draws them"
 	                  : "gnuplot failed on the script");
-	return n;
+	/* on data of two features, the Plane view's too (export_plane.c) */
+	char pnote[96];
+	int np = export_plane(w, dir, base, pnote, sizeof pnote, e);
+	if (np < 0)
+		return -1;
+	if (np > 0)
+		snprintf(note + strlen(note), len - strlen(note), "; %d of the plane, %s.gp", np,
+		         pnote);
+	return n + np;
 }
 
 void worker_export(Worker *w, const char *path)

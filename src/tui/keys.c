@@ -19,7 +19,7 @@ typedef struct KeyBind {
 /* ---- the published state, briefly ---- */
 
 typedef struct Snap {
-	int busy, waiting, dirty, pick, m, nrec;
+	int busy, waiting, dirty, pick, m, nrec, plane;
 } Snap;
 
 static Snap snap(Tui *t)
@@ -30,7 +30,8 @@ static Snap snap(Tui *t)
 	          p->dirty,
 	          p->sweep_state == 2 && p->pick >= 0,
 	          p->m,
-	          p->nrec};
+	          p->nrec,
+	          p->pl.on};
 	worker_unlock(t->w);
 	return s;
 }
@@ -111,6 +112,30 @@ static void k_alg1(Tui *t, int ch)
 		u->row_first++;
 }
 
+/* The Plane view: ←→ scroll the neuron maps by one (Home, End: to the
+ * ends); ↑↓ choose the hidden layer whose maps show; < > the panel shown
+ * when they show one at a time. */
+static void k_plane(Tui *t, int ch)
+{
+	UiState *u = &t->u;
+	if (ch == KEY_LEFT)
+		u->plane_first = u->plane_first > 0 ? u->plane_first - 1 : 0;
+	else if (ch == KEY_RIGHT)
+		u->plane_first++;
+	else if (ch == KEY_HOME)
+		u->plane_first = 0;
+	else if (ch == KEY_END)
+		u->plane_first = 1 << 20; /* the drawing clamps it */
+	else if (ch == '<' || ch == '>')
+		u->plane_panel += ch == '>' ? 1 : -1; /* the drawing wraps it */
+	else if (ch == KEY_UP || ch == 'k')
+		u->plane_layer = u->plane_shown > 1 ? u->plane_shown - 1 : 1;
+	else if (ch == KEY_DOWN || ch == 'j')
+		u->plane_layer = u->plane_shown + 1; /* the drawing clamps it */
+	if (ch == KEY_UP || ch == KEY_DOWN || ch == 'k' || ch == 'j')
+		u->plane_first = 0;
+}
+
 static void k_history(Tui *t, int ch)
 {
 	int back = ch == KEY_LEFT || ch == '<';
@@ -155,8 +180,9 @@ static void k_alg(Tui *t, int ch)
 	} else if (ch == 'b') {
 		tui_ask(t, P_BETAS, "beta list", t->beta_def);
 	} else {
+		/* on data of two features the squeeze is seen as regions */
 		tui_submit_kind(t, JOB_SQZ_START, 0);
-		t->u.view = VIEW_SQUEEZE;
+		t->u.view = snap(t).plane ? VIEW_PLANE : VIEW_SQUEEZE;
 	}
 }
 
@@ -305,21 +331,29 @@ static const KeyBind history_keys[] = {
     {0, NULL, 0},
 };
 
+static const KeyBind plane_keys[] = {
+    {KEY_UP, k_plane, 1},   {KEY_DOWN, k_plane, 1},  {'k', k_plane, 1},      {'j', k_plane, 1},
+    {KEY_LEFT, k_plane, 1}, {KEY_RIGHT, k_plane, 1}, {KEY_HOME, k_plane, 1}, {KEY_END, k_plane, 1},
+    {'<', k_plane, 1},      {'>', k_plane, 1},       {'y', k_squeeze, 0},    {'n', k_squeeze, 0},
+    {'a', k_squeeze, 0},    {'c', k_squeeze, 0},     {'p', k_squeeze, 1},    {0, NULL, 0},
+};
+
 static const KeyBind no_keys[] = {{0, NULL, 0}};
 
 static const KeyBind *const view_keys[VIEW_COUNT] = {
     [VIEW_LAYERS] = layer_keys,    [VIEW_ALG1] = alg1_keys,      [VIEW_SWEEP] = no_keys,
     [VIEW_SQUEEZE] = squeeze_keys, [VIEW_SPECTRUM] = layer_keys, [VIEW_HISTORY] = history_keys,
+    [VIEW_PLANE] = plane_keys,
 };
 
 static const KeyBind global_keys[] = {
-    {'\t', k_view, 1}, {KEY_BTAB, k_view, 1}, {'1', k_view, 1}, {'2', k_view, 1}, {'3', k_view, 1},
-    {'4', k_view, 1},  {'5', k_view, 1},      {'6', k_view, 1}, {'?', k_help, 1}, {'x', k_help, 1},
-    {'L', k_help, 1},  {'+', k_tau, 0},       {'=', k_tau, 0},  {'-', k_tau, 0},  {']', k_tau, 0},
-    {'[', k_tau, 0},   {'T', k_tau, 0},       {'E', k_tau, 0},  {'S', k_tau, 0},  {'s', k_alg, 0},
-    {'r', k_alg, 0},   {'t', k_alg, 0},       {'b', k_alg, 0},  {'z', k_alg, 0},  {'A', k_adopt, 0},
-    {'u', k_file, 0},  {'w', k_file, 0},      {'o', k_file, 0}, {'e', k_file, 1}, {'N', k_file, 0},
-    {' ', k_pause, 1}, {27, k_escape, 1},     {'q', k_quit, 1}, {0, NULL, 0},
+    {'\t', k_view, 1}, {KEY_BTAB, k_view, 1}, {'1', k_view, 1},  {'2', k_view, 1}, {'3', k_view, 1},
+    {'4', k_view, 1},  {'5', k_view, 1},      {'6', k_view, 1},  {'7', k_view, 1}, {'?', k_help, 1},
+    {'x', k_help, 1},  {'L', k_help, 1},      {'+', k_tau, 0},   {'=', k_tau, 0},  {'-', k_tau, 0},
+    {']', k_tau, 0},   {'[', k_tau, 0},       {'T', k_tau, 0},   {'E', k_tau, 0},  {'S', k_tau, 0},
+    {'s', k_alg, 0},   {'r', k_alg, 0},       {'t', k_alg, 0},   {'b', k_alg, 0},  {'z', k_alg, 0},
+    {'A', k_adopt, 0}, {'u', k_file, 0},      {'w', k_file, 0},  {'o', k_file, 0}, {'e', k_file, 1},
+    {'N', k_file, 0},  {' ', k_pause, 1},     {27, k_escape, 1}, {'q', k_quit, 1}, {0, NULL, 0},
 };
 
 /* Runs the binding of ch in table; 1 when there was one. */

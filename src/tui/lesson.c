@@ -9,6 +9,7 @@
 
 #include "base/file.h"
 #include "cli/cli.h"
+#include "tui/views.h"
 
 static int readable(const char *path)
 {
@@ -69,10 +70,15 @@ static int grow(Lesson *l, int *cap, Err *e)
 	char **c = realloc(l->caption, (size_t)(nc + 1) * sizeof *c);
 	if (c)
 		l->caption = c;
-	if (!a || !c)
+	int *v = realloc(l->view, (size_t)(nc + 1) * sizeof *v);
+	if (v)
+		l->view = v;
+	if (!a || !c || !v)
 		return err_set(e, "out of memory for the lesson");
-	for (int k = *cap; k <= nc; k++)
+	for (int k = *cap; k <= nc; k++) {
 		l->caption[k] = NULL;
+		l->view[k] = -1;
+	}
 	*cap = nc;
 	return 0;
 }
@@ -94,6 +100,18 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 		if (session_caption(line, text, sizeof text)) {
 			if (add_caption(&l->caption[l->n], text, e) < 0)
 				goto fail;
+			continue;
+		}
+		int view;
+		char rest;
+		if (sscanf(line, " #view: %d %c", &view, &rest) >= 1) {
+			if (view < 1 || view > VIEW_COUNT ||
+			    sscanf(line, " #view: %*d %c", &rest) == 1) {
+				err_set(e, "%s:%d: #view: expected a view, 1 to %d", l->path,
+				        lineno, VIEW_COUNT);
+				goto fail;
+			}
+			l->view[l->n] = view - 1;
 			continue;
 		}
 		SessAction a;
@@ -127,6 +145,8 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 	/* the captions of the actions applied before the screen opens show with it */
 	char *first = NULL;
 	for (int k = 0; k <= setup; k++) {
+		if (k < setup && l->view[k] >= 0 && l->view[setup] < 0)
+			l->view[setup] = l->view[k];
 		if (l->caption[k] && add_caption(&first, l->caption[k], e) < 0) {
 			free(first);
 			goto fail;
@@ -148,6 +168,7 @@ void lesson_free(Lesson *l)
 	for (int k = 0; l->caption && k <= l->n; k++)
 		free(l->caption[k]);
 	free(l->caption);
+	free(l->view);
 	free(l->a);
 	memset(l, 0, sizeof *l);
 }

@@ -17,6 +17,9 @@ typedef struct Lesson {
 	int setup;      /* actions up to the first net or load and the settings
 	                 * (opts, tau, eta) right after it: applied before the
 	                 * screen opens, never stepped back over */
+	int *view;      /* n + 1 entries: the view (a ViewId) the screen switches to when
+	                 * the lesson reaches action k (its caption shows), named by a
+	                 * line "#view: N" (1..7) before it; -1: the view stays */
 } Lesson;
 
 /* The file of a lesson name: name itself when it is a file, else

@@ -83,6 +83,12 @@ static void between_keys(Tui *t)
 	if (idle && t->was_busy)
 		t->next_at = now + t->u.delay;
 	t->was_busy = !idle;
+	/* a lesson's action shows the view its "#view:" line names */
+	if (t->lesson && pos != t->view_pos && pos <= t->lesson->n) {
+		if (t->lesson->view[pos] >= 0)
+			t->u.view = (ViewId)t->lesson->view[pos];
+		t->view_pos = pos;
+	}
 	if (t->quit_after_save == 2 && idle) {
 		t->quit = !dirty;
 		t->quit_after_save = 0;
@@ -102,6 +108,7 @@ int tui_run(Session *s, const TuiSetup *su)
 	char log[1024];
 	t.patience = su->patience;
 	t.lesson = su->lesson;
+	t.view_pos = -1;
 	t.u.lesson = su->lesson;
 	t.u.delay = su->delay;
 	t.u.it_first = -1;

@@ -7,20 +7,30 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "data/plane_sets.h"
 #include "tui/lesson.h"
 #include "tui/tui.h"
 
+/* The data options, with the screen's default data set. */
+#define TUI_DATA_HELP CLI_DATA_HELP_DEFAULT("mnist when fetched, else synthetic")
+
 static const char tui_help_fmt[] =
     "Usage: condnet [tui] [OPTIONS]\n"
-    "       condnet tui --play LESSON [--delay S] [--ascii] [--data-dir DIR]\n\n"
+    "       condnet tui --play LESSON [OPTIONS]\n\n"
     "The interactive screen. Without --data it opens MNIST (200 Haar-wavelet\n"
-    "features) when fetched, else the built-in synthetic set.\n"
-    "Data:\n" CLI_DATA_HELP
-    "  --val-frac F         validation fraction of every class for the sweep (default 0.1)\n"
+    "features) when fetched, else the built-in synthetic set. With --play only\n"
+    "--delay, --ascii and --data-dir go with the lesson.\n"
+    "Data:\n" TUI_DATA_HELP "Validation:\n"
+    "  --val-frac F         validation fraction of every class for the sweep and early\n"
+    "                       stopping (default 0.1)\n"
     "  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
+    "  --early-stop P       the patience of every t training: hold out the validation\n"
+    "                       split, stop when its accuracy has not improved for P epochs\n"
+    "                       and keep the best epoch's weights (S sets it on the screen)\n"
     "Network:\n"
     "  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
-    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32)\n"
+    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32,\n"
+    "                       the plane data sets 2x32)\n"
     "  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"
     "  --act-scale A        a in erf(a*x) (default 1)\n"
     "  --load MODEL         open a saved model instead of --layers\n"
@@ -31,21 +41,27 @@ static const char tui_help_fmt[] =
     "  --threads N          threads to compute on, 1..64 (default 2, or "
     "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
-    "                       the kernels OpenBLAS runs)\n" CLI_COND_PATH_HELP "Algorithms:\n"
+    "                       the kernels OpenBLAS runs)\n" CLI_COND_PATH_HELP
+    "  --schedule SPEC      the learning rate over every later training: constant\n"
+    "                       (default), step:E[:F], cosine[:T] or plateau:P[:F] (as in\n"
+    "                       'condnet train --help'; S sets it on the screen)\n"
+    "  --warmup W           raise the rate linearly from 0 over the first W epochs of\n"
+    "                       every training (default 0)\n"
+    "Algorithms:\n"
     "  --tau T              threshold on kappa (default 25)\n"
     "  --eta E              epochs of every training of Algorithms 1 and 2 (default 1;\n"
-    "                       synthetic 10)\n"
+    "                       synthetic 10, the plane data sets 50)\n"
     "  --beta LIST          the beta list b proposes (default 1.0:2.4:0.2; synthetic\n"
-    "                       0.2:1.4:0.2)\n"
+    "                       and the plane data sets 0.2:1.4:0.2)\n"
     "  --q N                the trainings per beta b proposes (default 5)\n"
     "Screen:\n"
     "  --ascii              ASCII characters only, no colours\n"
     "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log;\n"
     "                       the newest %d are kept), locked while the screen writes it\n"
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
-    "                       lesson (algorithm1, squeeze, mnist)\n"
-    "  --delay S            with --play: the next action every S seconds, not on keys\n"
-    "  -h, --help           this text\n\n"
+    "                       lesson (algorithm1, squeeze, mnist, plane)\n"
+    "  --delay S            with --play: the next action every S seconds, not on "
+    "keys\n" CLI_DRY_RUN_HELP "  -h, --help           this text\n\n"
     "On the screen ? lists the keys and x explains the numbers; %s\n"
     "explains everything.\n";
 
@@ -59,6 +75,8 @@ static const struct option own[] = {
     {"limit", required_argument, NULL, CLI_OPT_LIMIT},
     {"center", no_argument, NULL, CLI_OPT_CENTER},
     {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
+    {"points", required_argument, NULL, CLI_OPT_POINTS},
+    {"noise", required_argument, NULL, CLI_OPT_NOISE},
     {"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
     {"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
     {"layers", required_argument, NULL, CLI_OPT_LAYERS},
@@ -81,6 +99,8 @@ static const struct option own[] = {
     {"log", required_argument, NULL, OPT_LOG},
     {"play", required_argument, NULL, OPT_PLAY},
     {"delay", required_argument, NULL, OPT_DELAY},
+    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
+    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
     {0},
 };
 
@@ -158,7 +178,10 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	                .limit = co->data.limit,
 	                .scale = co->data.scale,
 	                .x = co->val_frac,
-	                .val_per_class = co->val_per_class};
+	                .val_per_class = co->val_per_class,
+	                .points = co->data.points,
+	                .has_noise = co->data.noise >= 0,
+	                .noise = co->data.noise};
 	snprintf(a.spec, sizeof a.spec, "%s", spec);
 	snprintf(a.path, sizeof a.path, "%s", co->data.dir ? co->data.dir : "");
 	loading(spec);
@@ -194,8 +217,12 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	}
 	if (apply(s, &a, e) < 0)
 		return -1;
-	/* the synthetic set's lessons need more than one epoch per training */
-	double eta = !isnan(ta->eta) ? ta->eta : !strcmp(spec, "synthetic") ? 10 : NAN;
+	/* the synthetic set's lessons need more than one epoch per training, and
+	 * the plane's, of 300 points (6 batches), more still */
+	double eta = !isnan(ta->eta)              ? ta->eta
+	             : !strcmp(spec, "synthetic") ? 10
+	             : plane_set_is(spec)         ? 50
+	                                          : NAN;
 	if (!isnan(ta->tau) && apply(s, &(SessAction){.kind = SESS_TAU, .x = ta->tau}, e) < 0)
 		return -1;
 	if (!isnan(eta) && apply(s, &(SessAction){.kind = SESS_ETA, .x = eta}, e) < 0)
@@ -231,6 +258,8 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 		        "only --delay, --ascii and --data-dir go with it\n");
 		return 2;
 	}
+	if (cli_dry_run("tui"))
+		return 0;
 	Lesson *l = calloc(1, sizeof *l);
 	Session *s = session_new(&e);
 	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal()) {
@@ -288,8 +317,14 @@ int cmd_tui(int argc, char **argv)
 	int pr = cli_parse(argc, argv, NULL, NULL, own, own_opt, &ta, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
+	if ((ta.co.data.points > 0 || ta.co.data.noise >= 0) && !plane_set_is(ta.co.data.spec)) {
+		fprintf(stderr,
+		        "condnet tui: --points and --noise go with a plane data set (--data %s)\n",
+		        PLANE_SET_NAMES);
+		return 2;
+	}
 	const char *spec = ta.co.data.spec;
-	int synthetic = !ta.play && (!spec || !strcmp(spec, "synthetic"));
+	int synthetic = !ta.play && (!spec || !strcmp(spec, "synthetic") || plane_set_is(spec));
 	char note[512], logbuf[1024];
 	if (!spec && !ta.play && datasets_available("mnist", ta.co.data.dir)) {
 		spec = "mnist", synthetic = 0;
@@ -297,9 +332,9 @@ int cmd_tui(int argc, char **argv)
 		         ta.co.data.features);
 	} else if (!spec) {
 		spec = "synthetic";
-		snprintf(
-		    note, sizeof note,
-		    "data: the built-in synthetic set (MNIST is not fetched: data/fetch mnist)");
+		snprintf(note, sizeof note,
+		         "data: the built-in synthetic set (MNIST is not fetched: %.400s mnist)",
+		         datasets_fetch());
 	} else {
 		snprintf(note, sizeof note, "data: %s", spec);
 	}
@@ -325,6 +360,8 @@ int cmd_tui(int argc, char **argv)
 		fprintf(stderr, "condnet: %s\n", e.msg);
 		return 1;
 	}
+	if (cli_dry_run("tui"))
+		return 0;
 	if (need_terminal())
 		return 1;
 	Session *s = session_new(&e);

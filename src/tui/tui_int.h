@@ -43,6 +43,7 @@ typedef struct Tui {
 	int quit;
 	int quit_after_save; /* on the way out: 1 a save is asked for, 2 it is on its way */
 	const Lesson *lesson;
+	int view_pos;   /* the lesson's position whose view (Lesson.view) was shown last */
 	double next_at; /* when a lesson played with a delay takes its next step */
 	int was_busy;
 } Tui;

@@ -150,14 +150,19 @@ static void draw_header(const Shown *p, const UiState *u)
 
 static void draw_tabs(ViewId v)
 {
-	static const char *const names[VIEW_COUNT] = {"Layers",  "Algorithm 1", "Sweep",
-	                                              "Squeeze", "Spectrum",    "History"};
-	int x = 0;
+	static const char *const names[VIEW_COUNT] = {"Layers",   "Algorithm 1", "Sweep", "Squeeze",
+	                                              "Spectrum", "History",     "Plane"};
+	/* a space between the tabs where they fit with it */
+	int x = 0, gap = 1, total = 0;
+	for (int i = 0; i < VIEW_COUNT; i++)
+		total += (int)strlen(names[i]) + 5;
+	if (total - 1 > COLS)
+		gap = 0;
 	for (int i = 0; i < VIEW_COUNT; i++) {
 		char t[64];
 		snprintf(t, sizeof t, (int)v == i ? "[%d %s]" : " %d %s ", i + 1, names[i]);
 		screen_put(2, x, 0, (int)v == i ? C_SEL : C_DIM, (int)v == i, "%s", t);
-		x += (int)strlen(t) + 1;
+		x += (int)strlen(t) + gap;
 	}
 }
 
@@ -297,7 +302,7 @@ static void draw_footer(const Shown *p, const UiState *u)
 		extra[ne][0] = "←", extra[ne++][1] = "back";
 		extra[ne][0] = "space", extra[ne++][1] = u->play_paused ? "play" : "pause";
 		extra[ne][0] = "q", extra[ne++][1] = "leave";
-	} else if (u->view == VIEW_SQUEEZE && p->sq.waiting) {
+	} else if ((u->view == VIEW_SQUEEZE || u->view == VIEW_PLANE) && p->sq.waiting) {
 		extra[ne][0] = "y", extra[ne++][1] = "apply";
 		extra[ne][0] = "n", extra[ne++][1] = "refuse";
 		extra[ne][0] = "a", extra[ne++][1] = "all";
@@ -340,6 +345,8 @@ void views_draw(const Shown *p, UiState *u)
 		view_squeeze(p, u, top, bot);
 	else if (u->view == VIEW_SPECTRUM)
 		view_spectrum(p, u, top, bot);
+	else if (u->view == VIEW_PLANE)
+		view_plane(p, u, top, bot);
 	else
 		view_history(p, u, top, bot);
 	draw_narration(p, LINES - 5);

@@ -21,6 +21,7 @@ void view_sweep(const Shown *p, UiState *u, int top, int bot);
 void view_squeeze(const Shown *p, UiState *u, int top, int bot);
 void view_spectrum(const Shown *p, UiState *u, int top, int bot);
 void view_history(const Shown *p, UiState *u, int top, int bot);
+void view_plane(const Shown *p, UiState *u, int top, int bot);
 void view_panel(const Shown *p, UiState *u, int top, int bot);
 
 /* A log-scale plot of a decreasing profile v[0..n) (σ_j/σ₁ or |r_jj|/|r_11|)

@@ -274,12 +274,15 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	}
 	pthread_mutex_unlock(&w->mu);
 	w->sweep_trials = 0;
+	Net *before = worker_plane_before(w, a);
 	/* κ computed inside the action stops at Esc as well as when the screen ends */
 	hook_set_thread_stop(worker_stop_any, w);
 	int rc = session_apply(s, a, &w->hooks, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
-	if (worker_quitting(w))
+	if (worker_quitting(w)) {
+		net_free(before);
 		return rc; /* the screen is ending: nothing to show */
+	}
 	/* said at once: publishing the network as it was back takes a while on MNIST */
 	if (rc == 1)
 		worker_status(w, 0, "cancelled: %s%s", what,
@@ -291,6 +294,7 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 			cond_set_tau(&w->shown.lc[i], s->tau);
 		w->shown.tau = s->tau;
 		pthread_mutex_unlock(&w->mu);
+		worker_plane_publish(w); /* the squeeze's marks at the new τ */
 	} else if (a->kind != SESS_ETA && a->kind != SESS_SCHED) {
 		worker_publish(w);
 	} else {
@@ -304,6 +308,10 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 		w->shown.sweep_state = rc == 0 ? 2 : 3;
 		pthread_mutex_unlock(&w->mu);
 	}
+	if (rc == 0 && before)
+		worker_plane_step(w, before);
+	else
+		net_free(before);
 	note_training(w, a, rc);
 	if (rc < 0) {
 		worker_status(w, 1, "%s failed: %s", session_kind_name(a->kind), e.msg);
@@ -560,6 +568,7 @@ int worker_stop(Worker *w)
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->th, NULL);
+	net_free(w->plane_before);
 	int log_err = w->s ? w->s->log_err : 0;
 	session_free(w->s);
 	worker_shown_free(&w->shown);

@@ -15,6 +15,7 @@
 #include "engine/train.h"
 #include "session/session.h"
 #include "tui/lesson.h"
+#include "tui/worker_plane.h"
 
 typedef enum JobKind {
 	JOB_ACTION,     /* a session action */
@@ -124,6 +125,7 @@ typedef struct Shown {
 	double sweep_eta, sweep_secs;    /* its η; seconds spent so far */
 	char pick_shape[256];            /* the pick's widths n_0-…-n_m, "" without one */
 	ShownSqueeze sq;
+	ShownPlane pl; /* the Plane view's */
 	ShownSeries ks;
 	ShownEpochs ep;
 	/* narration */

@@ -28,6 +28,7 @@ void worker_shown_free(Shown *p)
 	free(p->ep.val_acc);
 	free(p->ep.lr);
 	free(p->narr);
+	plane_shown_free(&p->pl);
 	memset(p, 0, sizeof *p);
 }
 
@@ -219,6 +220,7 @@ static void publish_rest(Worker *w, double acc)
 		p->sweep_state = 0;
 	}
 	pthread_mutex_unlock(&w->mu);
+	worker_plane_publish(w);
 }
 
 void worker_publish(Worker *w)
@@ -344,8 +346,10 @@ static int hook_progress(const TrainProgress *p, void *ud)
 {
 	Worker *w = ud;
 	const Net *net = session_training(w->s);
-	if (net)
+	if (net) {
 		sample(w, net, p);
+		worker_plane_sample(w, net);
+	}
 	pthread_mutex_lock(&w->mu);
 	w->shown.prog = *p;
 	w->shown.have_prog = 1;

@@ -14,8 +14,9 @@
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
-/* Random orders the preview measures beside the QR choice and the norm rule. */
-#define SQZ_PREVIEW_DRAWS 5
+/* Random orders the preview measures beside the QR choice and the norm
+ * rule: the draws the Plane view's random panel is the median of. */
+#define SQZ_PREVIEW_DRAWS PLANE_PANEL_DRAWS
 
 void worker_sqz_finish(Worker *w, const char *how)
 {
@@ -119,6 +120,7 @@ void worker_sqz_show(Worker *w)
 		q->cmp_sd_comp = lc.sd_comp;
 	}
 	pthread_mutex_unlock(&w->mu);
+	worker_plane_preview(w, sp); /* on plane data: the same as regions */
 }
 
 void worker_sqz_begin(Worker *w)
