@@ -4,8 +4,9 @@
 #    (κ to the digits shown, p, the ranks, the squeeze's counts), and a bad
 #    path is a usage error;
 #  - on a terminal `condnet cond` on a 1600-wide layer draws its progress,
-#    and SIGINT stops it: status 130, nothing written; so do squeeze and
-#    alg1 on a 1201×1200 layer, interrupted, not failed;
+#    and SIGINT stops it: status 130, nothing written, where it stopped
+#    said; so do squeeze and alg1 on a 1201×1200 layer, interrupted, not
+#    failed;
 #  - the screen opened on a 1600-wide network draws at once and shows how
 #    far κ is before its layer table, and Esc stops a squeeze proposal.
 . "$(dirname "$0")/lib.sh"
@@ -72,6 +73,8 @@ pid=$(pgrep -x -P "$($T display -p -t $PANE '#{pane_pid}')" condnet)
 check "cond runs as a process named condnet" [ -n "$pid" ]
 kill -INT $pid
 see "SIGINT stops it" 'condnet cond: interrupted; nothing written' 30
+see "saying where" \
+	'^condnet cond: (layer [123]: Ŵ: stopped during the decomposition of a [0-9]+×[0-9]+ matrix|stopped before layer [123])$' 5
 see "with status 130" '^EXIT=130' 5
 check "and no JSON written" [ ! -e big.json ]
 
@@ -99,6 +102,7 @@ run sq squeeze --load big.model --data csv:big.csv --cond-path lapack --save sq.
 PANE=sq
 $T new-session -d -s sq -x 120 -y 20 "$TMP/sq.sh"
 interrupt squeeze '^\[[#-]{20}\] layer 1: ' 'condnet squeeze: interrupted; nothing saved' 130
+see "squeeze: saying where" '^condnet squeeze: layer 1: .*stopped' 5
 check "squeeze saved nothing" [ ! -e sq.model ]
 run a1 alg1 --data csv:big.csv --layers 1200 --eta 0.05 --cond-path lapack --save a1.model
 PANE=a1

@@ -396,8 +396,9 @@ START_TEST(stop_while_shrinking)
 	cond_set_path(COND_PATH_LAPACK);
 	hook_set_thread_stop(always_stop, NULL);
 	ck_assert_int_eq(alg1_step(a, NULL, &e), 1);
-	ck_assert_str_eq(e.msg, "Algorithm 1, iteration 1: stopped in layer 1 while the network "
-	                        "was shrunk; the network before it is kept");
+	ck_assert_str_eq(e.msg, "Algorithm 1, iteration 1, while the network was shrunk (the one "
+	                        "before it is kept): layer 1: Ŵ: stopped during the "
+	                        "decomposition of a 11×40 matrix");
 	ck_assert_int_eq(a->nrec, 1);
 	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	ck_assert_mem_eq(a->net->n, before->n, 3 * sizeof(int));

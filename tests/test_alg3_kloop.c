@@ -321,7 +321,7 @@ START_TEST(stop_and_meter)
 	Err e;
 	hook_set_thread_stop(stop_now, NULL);
 	ck_assert_int_eq(alg3_kloop(&in, 1, &res, &e), 1); /* stopped, not failed */
-	ck_assert_str_eq(e.msg, "stopped in layer 1, in the κ loop");
+	ck_assert_str_eq(e.msg, "layer 1: stopped in the κ loop");
 	hook_set_thread_stop(NULL, NULL);
 	hook_set_thread_meter(meter, NULL);
 	ck_assert_int_eq(alg3_kloop(&in, 1, &res, &e), 0);

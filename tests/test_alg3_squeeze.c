@@ -933,7 +933,7 @@ static int stop_always(void *ud)
 
 /* On LAPACK's path a proposal asks the calling thread's stop between the
  * blocks of its decompositions (a 41×10 Ŵ: after its first QR). Stopped is
- * 1 and "stopped in layer L", not a failure; the network is as it was, the
+ * 1 and says where, not a failure; the network is as it was, the
  * pass where it was, and it goes on from there. */
 START_TEST(stopped_in_a_proposal)
 {
@@ -952,12 +952,12 @@ START_TEST(stopped_in_a_proposal)
 	hook_set_thread_stop(stop_always, NULL);
 	Alg3Proposal sp;
 	ck_assert_int_eq(alg3_propose(net, 1, &o, &sp, &e), 1);
-	ck_assert_str_eq(e.msg, "stopped in layer 1");
+	ck_assert_str_eq(e.msg, "layer 1: Ŵ: stopped during the decomposition of a 41×10 matrix");
 	ck_assert_ptr_null(sp.perm);
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
 	ck_assert_ptr_nonnull(a);
 	ck_assert_int_eq(alg3_step(a, &e), 1);
-	ck_assert_str_eq(e.msg, "stopped in layer 1");
+	ck_assert_str_eq(e.msg, "layer 1: Ŵ: stopped during the decomposition of a 41×10 matrix");
 	ck_assert_int_eq(a->status, ALG3_DONE);
 	ck_assert_int_eq(a->next, 1);
 	ck_assert_int_eq(alg3_run(a, NULL, &e), 1);

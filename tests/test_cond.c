@@ -1,11 +1,15 @@
 /* test_cond.c - singular values, κ, pivoted QR and least squares on
  * matrices with known answers built here (no GSL in the references), on
  * GSL's path and on LAPACK's; the two paths against each other on a corpus
- * of layers; the blocks of R; LAPACK's path reporting and stopping. */
+ * of layers; the blocks of R; LAPACK's path reporting and stopping; a stop
+ * during a large decomposition is a stop (1), not a failure, on either path. */
 #include <float.h>
 #include <math.h>
 
+#include <unistd.h>
+
 #include "alg/alg3_squeeze.h"
+#include "base/offload.h"
 #include "engine/cond.h"
 #include "engine/cond_matrix.h"
 #include "engine/hook.h"
@@ -918,7 +922,7 @@ START_TEST(lapack_blocks_report_and_stop)
 		         : f == 1 ? cond_qrpt(A, 301, 300, perm, rd, &e)
 		                  : cond_singular_values(A, 301, 300, sv, &e);
 		ck_assert_int_eq(rc, 1);
-		ck_assert_str_eq(e.msg, "stopped");
+		ck_assert_str_eq(e.msg, "stopped during the decomposition of a 301×300 matrix");
 		ck_assert_int_eq(ticks, 2);
 		if (f == 2)
 			ck_assert(isnan(k));
@@ -938,12 +942,16 @@ START_TEST(lapack_blocks_report_and_stop)
 	ticks = 0;
 	stop_after = 3;
 	ck_assert_int_eq(cond_net_values(net, 25, lc, &e), 1);
-	ck_assert_msg(!strncmp(e.msg, "stopped in layer ", 17), "%s", e.msg);
+	ck_assert_msg(!strcmp(e.msg, "layer 1: Ŵ: stopped during the decomposition of a 301×300 "
+	                             "matrix") ||
+	                  !strcmp(e.msg, "layer 2: Ŵ: stopped during the decomposition of a "
+	                                 "301×300 matrix"),
+	              "%s", e.msg);
 	/* one layer, and κ of its columns: the layer named */
 	LayerCond one;
 	ticks = 0;
 	ck_assert_int_eq(cond_layer(net, 2, 25, &one, &e), 1);
-	ck_assert_str_eq(e.msg, "stopped in layer 2");
+	ck_assert_str_eq(e.msg, "layer 2: Ŵ: stopped during the decomposition of a 301×300 matrix");
 	ck_assert_ptr_null(one.sv);
 	int cols[300];
 	for (int j = 0; j < 300; j++)
@@ -951,7 +959,7 @@ START_TEST(lapack_blocks_report_and_stop)
 	double kc = 0;
 	ticks = 0;
 	ck_assert_int_eq(cond_kappa_columns(net, 1, cols, 300, &kc, &e), 1);
-	ck_assert_str_eq(e.msg, "stopped in layer 1");
+	ck_assert_str_eq(e.msg, "layer 1: Ŵ: stopped during the decomposition of a 301×300 matrix");
 	ck_assert(isnan(kc));
 	hook_set_thread_meter(NULL, NULL);
 	hook_set_thread_stop(NULL, NULL);
@@ -970,6 +978,63 @@ static void back_to_auto(void)
 {
 	cond_set_path(COND_PATH_AUTO);
 }
+
+/* A stop that says stop from its second question on: the conditioning asks
+ * it before each layer, the decomposition while it waits. */
+static int asked;
+static int stop_second(void *ud)
+{
+	(void)ud;
+	return ++asked >= 2;
+}
+
+/* Waits for decompositions left to end alone (they free what they hold). */
+static void wait_left(void)
+{
+	for (int i = 0; offload_left() > 0 && i < 60000; i++)
+		usleep(1000);
+	ck_assert_int_eq(offload_left(), 0);
+}
+
+START_TEST(stop_during_decomposition)
+{
+	/* a 600 × 600 Ŵ: large enough to run where a stop can leave it (GSL's
+	 * path), or to ask between LAPACK's blocks */
+	CondPath path[] = {COND_PATH_GSL, COND_PATH_LAPACK};
+	cond_set_path(path[_i]);
+	int widths[2] = {599, 600};
+	Net *net = net_new(1, widths, ACT_TANH, 1.0f, NULL);
+	ck_assert_ptr_nonnull(net);
+	for (size_t i = 0; i < net->nparam; i++)
+		net->param[i] = (float)urand();
+	int rows, cols;
+	double *A = cond_stacked(net, 1, NULL, 0, &rows, &cols, NULL);
+	double *sv = malloc(600 * sizeof *sv);
+	Err e;
+	asked = 1; /* every question says stop */
+	hook_set_thread_stop(stop_second, NULL);
+	ck_assert_int_eq(cond_singular_values(A, rows, cols, sv, &e), 1);
+	ck_assert_str_eq(e.msg, "stopped during the decomposition of a 600×600 matrix");
+	/* in a network's conditioning: stopped in the layer, not failed */
+	asked = 0;
+	LayerCond *lc;
+	cond_set_threads(1);
+	ck_assert_int_eq(cond_net_new(net, 10, 0, &lc, &e), 1);
+	ck_assert_ptr_null(lc);
+	ck_assert_str_eq(e.msg, "layer 1: Ŵ: stopped during the decomposition of a 600×600 matrix");
+	asked = 1;
+	LayerCond one;
+	ck_assert_int_eq(cond_layer(net, 1, 10, &one, &e), 1);
+	ck_assert_ptr_null(one.sv);
+	hook_set_thread_stop(NULL, NULL);
+	cond_set_threads(0);
+	cond_set_path(COND_PATH_AUTO);
+	wait_left();
+	free(sv);
+	free(A);
+	net_free(net);
+}
+END_TEST
 
 static Suite *suite(void)
 {
@@ -997,6 +1062,7 @@ static Suite *suite(void)
 	tcase_add_test(t, gram_counts);
 	tcase_add_test(t, lapack_blocks_report_and_stop);
 	tcase_set_timeout(t, 120);
+	tcase_add_loop_test(t, stop_during_decomposition, 0, 2);
 	suite_add_tcase(s, t);
 	/* the known answers again, every matrix on LAPACK's path */
 	TCase *l = tcase_create("lapack");

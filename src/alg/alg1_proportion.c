@@ -377,7 +377,7 @@ static void settle(Alg1 *a)
 /* Warm start: every shrunk layer keeps the first w[l] neurons of the
  * column-pivoted QR order of its Ŵ in the trained N̂ (the most independent
  * ones), with their weights and Adam moments; into *out. 0, -1, or 1 when
- * a layer's decomposition was stopped (LAPACK's path). */
+ * a layer's decomposition was stopped. */
 static int shrink_warm(const Alg1 *a, const int *w, int iter, Net **out, Err *e)
 {
 	const Net *cur = a->net;
@@ -397,7 +397,7 @@ static int shrink_warm(const Alg1 *a, const int *w, int iter, Net **out, Err *e)
 		cond_layer_free(&lc);
 		if (rc) {
 			net_free(next);
-			/* a stop (LAPACK's path) says where already */
+			/* a stop says where already */
 			return rc < 0
 			           ? err_prefix(e, "Algorithm 1, iteration %d, layer %d", iter, l)
 			           : 1;
@@ -518,14 +518,12 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 	int rc = next_network(a, iter, what, sizeof what, &next, e);
 	if (rc < 0)
 		return err_prefix(e, "Algorithm 1, iteration %d", iter);
-	if (rc == 1) {
-		Err where = {"stopped"}; /* "stopped in layer L" */
-		if (e)
-			where = *e;
-		return err_stop(e,
-		                "Algorithm 1, iteration %d: %s while the network was shrunk; the "
-		                "network before it is kept",
-		                iter, where.msg);
+	if (rc == 1) { /* the decomposition said where it stopped */
+		err_prefix(e,
+		           "Algorithm 1, iteration %d, while the network was shrunk (the one "
+		           "before it is kept)",
+		           iter);
+		return 1;
 	}
 
 	double t0 = clock_seconds();

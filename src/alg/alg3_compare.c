@@ -3,6 +3,7 @@
 #include "alg/alg3_compare.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,6 +201,20 @@ static int measure_all(Ctx *x, Net *qr, Err *e)
 				uint64_t seed = rng_derive(o->seed, (uint64_t)r);
 				int rc = measure(x, given, (Alg3Criterion)k, seed, comp, retrain,
 				                 acc, e);
+				/* a compensation that fails (an overflow) leaves the
+				 * squeezes without it compared, its stages marked */
+				if (rc < 0 && comp && !hook_cancelled(x->h) &&
+				    !hook_thread_stopped()) {
+					snprintf(c->comp_failed, sizeof c->comp_failed, "%.255s",
+					         e ? e->msg : "failed");
+					for (int j = 0; j < c->draws; j++)
+						c->draw_acc[s0][j] = c->draw_acc[s1][j] = NAN;
+					for (int j = 0; j < ALG3_NCRITERIA; j++)
+						c->acc[s0][j] = c->acc[s1][j] =
+						    (CriterionAcc){NAN, NAN, 0};
+					summarize(c);
+					return 0;
+				}
 				if (rc)
 					return rc;
 				if (k == ALG3_RANDOM) {

@@ -82,9 +82,9 @@ static int kappa_block(Search *s, int q, double *k, double *s1)
 	HookPart was = probe_part(s, "columns (block of R)", q);
 	int rc = cond_kappa_triangle(in->R, in->k, q, s->rows, k, s1, s->e);
 	hook_meter_restore(was);
-	if (rc == 1)
-		return err_stop(s->e, "stopped in layer %d, in the κ loop", in->layer);
-	return rc ? err_prefix(s->e, "layer %d", in->layer) : 0;
+	if (rc) /* failed, or stopped (1) */
+		err_prefix(s->e, "layer %d: the κ loop", in->layer);
+	return rc;
 }
 
 /* The next probe, strictly between lo (not above τ) and hi (above): the
@@ -128,7 +128,7 @@ static int search(Search *s, int lo, int hi, double h_lo, double h_hi, int *p, i
 	*cls = classify(s, 1.0);
 	while (hi - lo > 1) {
 		if (hook_thread_stopped())
-			return err_stop(s->e, "stopped in layer %d, in the κ loop", s->in->layer);
+			return err_stop(s->e, "layer %d: stopped in the κ loop", s->in->layer);
 		int q = next_probe(s, lo, hi, h_lo, h_hi);
 		double s1 = 0, k;
 		int rc = kappa_block(s, q, &k, &s1);
@@ -192,7 +192,7 @@ int alg3_kloop(const KLoopLayer *in, int guide, KLoopResult *out, Err *e)
 	rc = kappa_cols(&s, p, &k, NULL);
 	while (rc == 0 && p > 1 && cond_over(k, in->tau)) {
 		if (hook_thread_stopped())
-			return err_stop(e, "stopped in layer %d, in the κ loop", in->layer);
+			return err_stop(e, "layer %d: stopped in the κ loop", in->layer);
 		rc = kappa_cols(&s, --p, &k, NULL);
 	}
 	if (rc)

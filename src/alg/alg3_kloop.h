@@ -51,8 +51,8 @@ typedef struct KLoopResult {
 
 /* The loop's answer for one layer. guide 0: plain bisection. Reports each
  * probe to the calling thread's meter and asks its stop between probes (and
- * between the blocks of a probe on LAPACK's path). 0; -1 with a message; 1
- * when stopped, with "stopped in layer L" (out is then not the answer). */
+ * inside the decompositions of a probe, cond_matrix.h). 0; -1 with a
+ * message; 1 when stopped, saying where (out is then not the answer). */
 int alg3_kloop(const KLoopLayer *in, int guide, KLoopResult *out, Err *e);
 
 #endif

@@ -148,11 +148,8 @@ int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp,
 		rc = cond_qrpt_r(A, rows, cols, sp->perm, sp->rdiag, R, e);
 		hook_meter_restore(was);
 	}
-	if (rc) {
-		if (rc == 1)
-			err_stop(e, "stopped in layer %d", layer);
-		else
-			err_prefix(e, "layer %d: Ŵ", layer);
+	if (rc) { /* failed, or stopped (1) */
+		err_prefix(e, "layer %d: Ŵ", layer);
 		goto fail;
 	}
 	free(A);

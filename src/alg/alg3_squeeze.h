@@ -81,9 +81,9 @@ typedef struct Alg3Proposal {
  * count is the same (QR's decision at τ, or the one given) and the
  * criterion chooses which neurons; κ of its kept columns may exceed τ.
  * Reports its steps to the calling thread's meter (hook_set_thread_meter).
- * 0; -1 with a message; 1 and "stopped in layer L" when on LAPACK's path
- * the calling thread's stop (hook_set_thread_stop) said stop (sp is then
- * empty, as on failure). */
+ * 0; -1 with a message; 1 when a decomposition was stopped (cond_matrix.h:
+ * the calling thread's stop or a stop signal; "layer L: Ŵ: stopped during
+ * …"; sp is then empty, as on failure). */
 int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp, Err *e);
 void alg3_proposal_free(Alg3Proposal *sp);
 

@@ -8,6 +8,8 @@
 #ifndef CONDNET_BLAS_H
 #define CONDNET_BLAS_H
 
+#include "base/err.h"
+
 /* C = alpha·op(A)·op(B) + beta·C, row-major; ta/tb: 0 = as is, 1 = transposed.
  * op(A) is m×k, op(B) is k×n, C is m×n; lda/ldb/ldc are row strides. */
 void blas_sgemm(int ta, int tb, int m, int n, int k, float alpha, const float *A, int lda,
@@ -59,6 +61,19 @@ int blas_restart_threads(void);
  * (trainers and evaluation set it back to one). */
 void blas_set_threads(int n);
 int blas_get_threads(void);
+/* Under an address-space limit (ulimit -v), makes sure that `threads`
+ * threads can compute with OpenBLAS at once beside work more bytes of the
+ * run's own (an estimate): each needs a buffer of 128 MiB, which is taken
+ * now into OpenBLAS's pool (where OpenBLAS finds it), since OpenBLAS spins
+ * for ever on one it cannot have. -1 with a message saying how much is
+ * needed when the limit leaves too little. Without a limit, nothing. Call
+ * before the work, from the thread that starts it. (Before main(), the
+ * start of OpenBLAS's own threads is checked the same way: condnet exits
+ * with status 1 and such a message when one of them cannot have its
+ * buffer.) */
+int blas_reserve(int threads, double work, Err *e);
+/* 1 when the process runs under an address-space limit. */
+int blas_address_limited(void);
 /* The family of kernels OpenBLAS picked for this CPU when it loaded
  * ("Haswell", "SkylakeX", "Zen", …; OPENBLAS_CORETYPE overrides it). */
 const char *blas_corename(void);

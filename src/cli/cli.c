@@ -11,9 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/blas.h"
 #include "base/file.h"
 #include "base/rng.h"
+#include "base/signals.h"
+#include "data/mnist.h"
 #include "data/plane_sets.h"
+#include "engine/cond.h"
 #include "engine/cond_matrix.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
@@ -29,6 +33,7 @@ const struct option cli_common_options[] = {
     {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
     {"points", required_argument, NULL, CLI_OPT_POINTS},
     {"noise", required_argument, NULL, CLI_OPT_NOISE},
+    {"inputs", required_argument, NULL, CLI_OPT_INPUTS},
     {"layers", required_argument, NULL, CLI_OPT_LAYERS},
     {"act", required_argument, NULL, CLI_OPT_ACT},
     {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
@@ -56,7 +61,7 @@ const struct option cli_mode_options[CLI_MODE_NOPTIONS] = {
 };
 
 const char cli_common_help[] =
-    "Data:\n" CLI_DATA_HELP "Validation:\n"
+    "Data:\n" CLI_DATA_HELP CLI_INPUTS_HELP "Validation:\n"
     "  --val-frac F         validation fraction of every class, 0 < F < 1 (default 0.1)\n"
     "  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
     "  --early-stop P       hold out the validation split (--val-frac), measure it after\n"
@@ -185,8 +190,21 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->data.dir = arg;
 		return 1;
 	case CLI_OPT_FEATURES:
+		c->features_given = 1;
 		return limit_parse_int(LIM_FEATURES, "--features", arg, &c->data.features, e) ? -1
 		                                                                              : 1;
+	case CLI_OPT_INPUTS: {
+		int kind = mnist_inputs_parse(arg);
+		if (kind < 0)
+			return err_set(
+			    e,
+			    "--inputs: unknown inputs '%s' (expected qr, variance, coarse, "
+			    "all or pixels)",
+			    arg);
+		c->data.inputs = kind;
+		c->inputs_given = 1;
+		return 1;
+	}
 	case CLI_OPT_LABEL_COL:
 		return cli_int("--label-col", arg, 0, 1000000, &c->data.label_col, e) ? -1 : 1;
 	case CLI_OPT_CENTER:
@@ -417,6 +435,16 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 		        argv[0], PLANE_SET_NAMES);
 		return 2;
 	}
+	if (co && co->features_given &&
+	    (co->data.inputs == MNIST_ALL || co->data.inputs == MNIST_PIXELS)) {
+		fprintf(
+		    stderr,
+		    "condnet %s: --features counts the coefficients of --inputs qr, variance and "
+		    "coarse; --inputs %s takes %s\n",
+		    argv[0], mnist_inputs_name(co->data.inputs),
+		    co->data.inputs == MNIST_ALL ? "all 1,024" : "every pixel");
+		return 2;
+	}
 	if (first)
 		*first = optind;
 	else if (optind < argc) {
@@ -573,7 +601,8 @@ const char *cli_fetch_hint(void)
 int cli_fail(const char *cmd, const Err *e)
 {
 	fprintf(stderr, "condnet %s: %s\n", cmd, e->msg);
-	return 1;
+	/* a run a stop signal ended (a decomposition stopped in its middle) */
+	return signals_stop() ? 130 : 1;
 }
 
 /* 1 when dir names the same path as the directory part of file (textually,
@@ -684,7 +713,36 @@ int cli_save_model(Net *net, const char *path, const Dataset *train, Err *e)
 	return model_save(net, path, e);
 }
 
-Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
+double cli_work_bytes(const CommonOpts *c, const Net *net)
+{
+	if (!net)
+		return 0;
+	double sum_n = 0, widest = 0;
+	for (int i = 0; i <= net->m; i++)
+		sum_n += net->n[i];
+	for (int i = 1; i <= net->m; i++) {
+		double w = ((double)net->n[i - 1] + 1) * net->n[i];
+		widest = w > widest ? w : widest;
+	}
+	int threads = c->train.threads > 0 ? c->train.threads : 1;
+	/* the gradients and Adam's moments (the parameters are there already), a
+	 * batch's activations on each thread, and Ŵ of the widest layer in
+	 * doubles three times (the conditioning's copies) */
+	return 12.0 * (double)net->nparam + 8.0 * threads * c->train.batch * sum_n + 24.0 * widest;
+}
+
+int cli_reserve(const CommonOpts *c, double work, Err *e)
+{
+	int threads = c->train.threads > 0 ? c->train.threads : 1;
+	/* the conditioning's threads are as many (one of OpenBLAS's buffers
+	 * each), not one a CPU: the same numbers, in the room reserved */
+	if (blas_address_limited())
+		cond_set_threads(threads);
+	return blas_reserve(threads, work, e);
+}
+
+/* The network of cli_make_net. */
+static Net *make_net(const CommonOpts *c, const Dataset *train, Err *e)
 {
 	if (c->load) {
 		Net *net = model_load(c->load, e);
@@ -739,5 +797,16 @@ Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 	free(w);
 	if (!net)
 		err_prefix(e, "a %s network", spec);
+	return net;
+}
+
+Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
+{
+	Net *net = make_net(c, train, e);
+	/* the work starts next: under an address-space limit, the room for it */
+	if (net && cli_reserve(c, cli_work_bytes(c, net), e) < 0) {
+		net_free(net);
+		return NULL;
+	}
 	return net;
 }

@@ -19,7 +19,9 @@
 #include "engine/train_plan.h"
 
 typedef struct CommonOpts {
-	DataSpec data;      /* --data, --data-dir, --features, --label-col, --limit */
+	DataSpec data;      /* --data, --data-dir, --features, --label-col, --limit, --inputs */
+	int features_given; /* --features was given */
+	int inputs_given;   /* --inputs was given */
 	const char *layers; /* --layers (hidden widths), default per data set */
 	ActKind act;        /* --act */
 	float act_a;        /* --act-scale (erf(a·x)), default 1 */
@@ -50,8 +52,8 @@ void cli_common_default(CommonOpts *c);
 extern const struct option cli_common_options[];
 extern const int cli_common_noptions;
 /* The first CLI_DATA_NOPTIONS entries of cli_common_options are the data-set
- * options, --data to --noise, for commands that take only those. */
-#define CLI_DATA_NOPTIONS 9
+ * options, --data to --inputs, for commands that take only those. */
+#define CLI_DATA_NOPTIONS 10
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e);
 /* The text describing the common options, for --help; CLI_DATA_HELP the
  * part about the data-set options (the first CLI_DATA_NOPTIONS). */
@@ -73,11 +75,26 @@ extern const char cli_common_help[];
 	"                       its test set has as many)\n"                                       \
 	"  --noise S            a plane data set's noise, 0..1: the standard deviation added\n"    \
 	"                       to every coordinate (default 0.05, moons 0.08)\n"
+/* --inputs, which the batch commands take and the screen does not. */
+#define CLI_INPUTS_HELP                                                                            \
+	"  --inputs KIND        what MNIST/Fashion networks see: qr (the K Haar coefficients\n"    \
+	"                       a pivoted QR picks first, the paper's; the default),\n"            \
+	"                       variance (the K of largest variance), coarse (the K\n"             \
+	"                       coarsest), all (all 1,024 coefficients) or pixels (the 784\n"      \
+	"                       pixels); K is --features, which all and pixels refuse\n"
 
 /* Loads the data sets, and builds the network: from --load, or fresh from
  * --layers with Glorot weights from --seed. Either output may be NULL. */
 int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
 Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e);
+/* Under an address-space limit (ulimit -v), the room for the run to come
+ * (base/blas.h: OpenBLAS's buffers for --threads threads and work bytes of
+ * its own), or a message saying how much it needs; cli_make_net asks it for
+ * the network it returns. cli_work_bytes is the estimate for a run on net
+ * (0 for NULL): its gradients and Adam's moments, a batch's activations per
+ * thread, the conditioning's copies of its widest Ŵ. */
+int cli_reserve(const CommonOpts *c, double work, Err *e);
+double cli_work_bytes(const CommonOpts *c, const Net *net);
 /* 0 when the model name, whose preprocessing record is model (NULL: none
  * recorded), can read the data made by the record data: the same kind of
  * input and the same scale step (else a message saying which option to give
@@ -119,6 +136,7 @@ enum {
 	CLI_OPT_COND_PATH,
 	CLI_OPT_POINTS,
 	CLI_OPT_NOISE,
+	CLI_OPT_INPUTS,
 	CLI_OPT_DRY_RUN = 511, /* every command's; not a common option */
 	CLI_OPT_OWN = 512
 };
@@ -244,7 +262,9 @@ const char *cli_man_hint(void);
  * each by its absolute path; "data/fetch" when none is found. */
 const char *cli_fetch_hint(void);
 
-/* Prints "condnet CMD: message" to stderr; returns 1 (the exit status). */
+/* Prints "condnet CMD: message" to stderr; returns the exit status: 1, or
+ * 130 when a stop signal the command took (SIGINT, SIGTERM, …) ended the
+ * work that failed. */
 int cli_fail(const char *cmd, const Err *e);
 
 /* Subcommands: each returns the process exit status (0 ok, 1 failure,

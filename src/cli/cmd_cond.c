@@ -199,6 +199,8 @@ int cmd_cond(int argc, char **argv)
 	rc = 0;
 	goto out;
 stopped:
+	if (e.msg[0]) /* where it stopped */
+		fprintf(stderr, "condnet cond: %s\n", e.msg);
 	fprintf(stderr, "condnet cond: interrupted; nothing written\n");
 	rc = 130;
 	goto out;

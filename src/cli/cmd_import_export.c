@@ -59,7 +59,7 @@ static const char export_help[] =
     "  --tau T              the tau the model was refined with, recorded in the ONNX\n"
     "                       metadata as condnet.tau (left out when not given)\n" CLI_DRY_RUN_HELP
     "  -h, --help           this text\n"
-    "Data options (with --data):\n" CLI_DATA_HELP;
+    "Data options (with --data):\n" CLI_DATA_HELP CLI_INPUTS_HELP;
 
 enum { OPT_NPY = CLI_OPT_OWN, OPT_LAYOUT, OPT_ONNX, OPT_TAU };
 

@@ -80,6 +80,9 @@ int cmd_replay(int argc, char **argv)
 		return cli_fail("replay", &e);
 	if (cli_dry_run("replay"))
 		return 0;
+	/* under an address-space limit, the room for the log's trainings */
+	if (cli_reserve(&c, 0, &e))
+		return cli_fail("replay", &e);
 	Session *s = session_new(NULL);
 	if (!s) {
 		fprintf(stderr, "condnet replay: out of memory\n");

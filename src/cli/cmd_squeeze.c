@@ -202,30 +202,41 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		goto out;
 	Alg3Opts oo = o;
 	oo.compensate = !o.compensate;
-	int r_other = 0;
-	if ((rc = alg3_run(a, NULL, e)) != 0 ||
-	    (rc = alg3_squeeze_net(other, &oo, train, NULL, &r_other, e)) != 0 ||
-	    (rc = cond_net_new(kept, o.tau, 0, &after, e)) != 0)
+	if ((rc = alg3_run(a, NULL, e)) != 0)
+		goto out;
+	/* the comparison may fail where the squeeze asked for did not (a
+	 * compensation that overflows): the squeeze is still reported, the
+	 * comparison marked failed; a stop (1) stops both */
+	Err eo = {{0}};
+	int r_other = 0, ro = alg3_squeeze_net(other, &oo, train, NULL, &r_other, &eo);
+	const char *other_failed = ro < 0 ? eo.msg : NULL;
+	if (ro > 0 || (other_failed && progress_interrupted())) {
+		*e = eo;
+		rc = ro > 0 ? ro : -1;
+		goto out;
+	}
+	if ((rc = cond_net_new(kept, o.tau, 0, &after, e)) != 0)
 		goto out;
 	rc = -1;
 	if (!(rows = report_squeeze_layer_rows(*net, before, kept, after, a, e)))
 		goto out;
-	double acc0, acc_k, acc_o;
+	double acc0, acc_k, acc_o = NAN;
 	if ((rc = net_accuracy(*net, test, NULL, &acc0, e)) != 0 ||
 	    (rc = net_accuracy(kept, test, NULL, &acc_k, e)) != 0 ||
-	    (rc = net_accuracy(other, test, NULL, &acc_o, e)) != 0)
+	    (!other_failed && (rc = net_accuracy(other, test, NULL, &acc_o, e)) != 0))
 		goto out;
 	rc = -1;
 	const char *crit = alg3_criterion_name(o.criterion);
 	int counted = o.keep_counts != NULL, by_thr = 0;
 	for (int i = 0; i < m - 1; i++)
 		by_thr += a->removed_qr[i];
-	SqueezeNetRow nr[2] = {{1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN},
-	                       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
+	SqueezeNetRow nr[2] = {
+	    {1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN, NULL},
+	    {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN, other_failed}};
 	/* how far each answers as the original: kept before its retraining, the other,
 	 * and kept after */
 	if (test && (net_agreement(*net, kept, test, &ag[0], e) ||
-	             net_agreement(*net, other, test, &ag[1], e)))
+	             (!other_failed && net_agreement(*net, other, test, &ag[1], e))))
 		goto out;
 	TrainResult tr = {0};
 	if (s->retrain > 0 &&
@@ -261,18 +272,24 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	if (test && s->retrain > 0)
 		printf("retrained, it %s\n",
 		       report_agreement_line(&ag[2], "the test set", line, sizeof line));
-	printf("the other network: the same squeeze %s compensation removed %d neurons: test "
-	       "accuracy %.2f %%\n",
-	       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
-	if (test)
+	if (other_failed)
+		printf("the other network: the same squeeze %s compensation failed (%s): not "
+		       "compared\n",
+		       oo.compensate ? "with" : "without", other_failed);
+	else
+		printf("the other network: the same squeeze %s compensation removed %d neurons: "
+		       "test accuracy %.2f %%\n",
+		       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
+	if (test && !other_failed)
 		printf("  it %s\n",
 		       report_agreement_line(&ag[1], "the test set", line, sizeof line));
 	printf("\n");
-	report_squeeze_networks(stdout, nr, 2, REPORT_TEXT);
+	int nrows = other_failed ? 1 : 2;
+	report_squeeze_networks(stdout, nr, nrows, REPORT_TEXT);
 	report_squeeze_once_json(rec, nr, rows, m, acc0, by_thr, test ? ag : NULL,
 	                         s->retrain > 0 ? &tr : NULL, e);
 	print_costs(&c0, &c1, rec, e);
-	Nets x = {nr, 2};
+	Nets x = {nr, nrows};
 	if (c->csv && report_write_file(c->csv, nets_csv, &x, e))
 		goto out;
 	/* hand the kept network back in place of the original */
@@ -369,6 +386,8 @@ int cmd_squeeze(int argc, char **argv)
 	if (st < 0 && !progress_interrupted())
 		goto fail;
 	if (st != 0 || progress_interrupted()) {
+		if (st != 0 && e.msg[0]) /* where it stopped */
+			fprintf(stderr, "condnet squeeze: %s\n", e.msg);
 		fprintf(stderr, "condnet squeeze: interrupted; nothing saved\n");
 		rc = 130;
 		goto out;

@@ -139,7 +139,7 @@ static int layer_fill_part(const Net *net, int layer, double tau, int with_qr, L
 		               net ? net->m : 0);
 	if (cond_check_tau(tau, e))
 		return -1;
-	int rows, cols;
+	int rows, cols, rc = -1;
 	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
 	if (!A)
 		return -1;
@@ -152,19 +152,17 @@ static int layer_fill_part(const Net *net, int layer, double tau, int with_qr, L
 		lc->rdiag = malloc((size_t)lc->nsv * sizeof *lc->rdiag);
 		lc->perm = malloc((size_t)cols * sizeof *lc->perm);
 	}
-	int rc = -1;
 	if (!lc->sv || (with_qr && (!lc->rdiag || !lc->perm))) {
 		err_set(e, "layer %d: out of memory", layer);
 		goto fail;
 	}
+	/* a large decomposition may be stopped (1), its message prefixed too */
 	rc = with_qr ? cond_sv_qrpt(A, rows, cols, lc->sv, lc->perm, lc->rdiag, e)
 	             : cond_singular_values(A, rows, cols, lc->sv, e);
-	if (rc == 1)
-		err_stop(e, "stopped in layer %d", layer);
-	else if (rc)
+	if (rc) {
 		err_prefix(e, "layer %d: Ŵ", layer);
-	if (rc)
 		goto fail;
+	}
 	free(A);
 	lc->kappa = cond_kappa_sv(lc->sv, lc->nsv);
 	cond_set_tau(lc, tau);
@@ -259,7 +257,8 @@ static void *batch_run(void *arg)
 {
 	Batch *b = arg;
 	int k;
-	/* the decompositions ask the caller's stop and report to the batch */
+	/* the decompositions ask the caller's stop (cond_matrix.h) and report to
+	 * the batch */
 	int (*stop0)(void *);
 	void *stop_ud0, *meter_ud0;
 	HookMeter meter0;
@@ -373,16 +372,21 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 		blas_set_threads(blas_threads);
 	int rc = 0;
 	for (int l = 1; l <= m; l++) {
-		if (b.rc[l - 1] && rc == 0) {
+		if (b.rc[l - 1] < 0 && rc == 0) {
 			rc = -1;
 			if (e)
 				*e = b.errs[l - 1];
 		}
 	}
-	if (atomic_load(&b.cut))
-		rc = err_stop(e, "stopped in layer %d", atomic_load(&b.cut));
-	else if (atomic_load(&b.stopped))
+	/* a layer stopped inside its decomposition says so itself */
+	int cut = atomic_load(&b.cut);
+	if (cut) {
+		rc = 1;
+		if (e)
+			*e = b.errs[cut - 1];
+	} else if (atomic_load(&b.stopped)) {
 		rc = err_stop(e, "stopped before layer %d", atomic_load(&b.stopped));
+	}
 	if (rc)
 		for (int l = 1; l <= m; l++)
 			cond_layer_free(&lc[l - 1]);
@@ -464,7 +468,7 @@ int cond_kappa_columns_s1(const Net *net, int layer, const int *cols_sel, int nc
 		return -1;
 	int rc = cond_kappa_s1(A, rows, cols, kappa, s1, e);
 	free(A);
-	if (rc == 1)
-		return err_stop(e, "stopped in layer %d", layer);
-	return rc ? err_prefix(e, "layer %d: Ŵ", layer) : 0;
+	if (rc) /* failed, or stopped (1) */
+		err_prefix(e, "layer %d: Ŵ", layer);
+	return rc;
 }

@@ -49,13 +49,14 @@ typedef struct LayerCond {
 double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, int *rows,
                      int *cols, Err *e);
 
-/* Fills lc for one layer (allocating sv, perm, rdiag): 0, -1 on failure,
- * or 1 with "stopped in layer L" when on LAPACK's path the calling thread's
- * stop said stop between its blocks. */
+/* Fills lc for one layer (allocating sv, perm, rdiag): 0; 1 when its
+ * decomposition was stopped (cond_matrix.h: the calling thread's stop or a
+ * stop signal; lc left empty; "layer L: Ŵ: stopped during …"), -1 with a
+ * message. */
 int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
 /* All m layers into lc[0..m): 0; 1 when the calling thread's stop said
- * stop (hook_set_thread_stop; e says before or in which layer), -1 on
- * failure; every entry is then left empty. */
+ * stop (hook_set_thread_stop; e says before which layer, or in which
+ * layer's decomposition), -1 on failure; every entry is then left empty. */
 int cond_net(const Net *net, double tau, LayerCond *lc, Err *e);
 /* Recomputes p, rank_svd and rank_qr for another τ without decomposing again. */
 void cond_set_tau(LayerCond *lc, double tau);
@@ -67,8 +68,8 @@ void cond_set_tau(LayerCond *lc, double tau);
 int cond_layer_values(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
 /* cond_net without the pivoted QR (see cond_layer_values). Both ask the
  * calling thread's stop (hook_set_thread_stop) before each layer, and
- * return 1 with "stopped before layer L" when it says stop; a layer on
- * LAPACK's path asks it between its blocks too (1, "stopped in layer L").
+ * return 1 with "stopped before layer L" when it says stop; a layer's
+ * decomposition asks it too (1, as cond_layer says).
  * Both report to the calling thread's meter (hook_set_thread_meter) the
  * share of the whole done, layers weighted by their work, from the threads
  * that decompose. */
@@ -102,8 +103,7 @@ double cond_max_kappa(const LayerCond *lc, int m);
 const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len);
 
 /* κ of Ŵ⁽ˡᵃʸᵉʳ⁾ restricted to the given columns into *kappa: 0, or -1 with
- * a message, or 1 with "stopped in layer L" when the calling thread's stop
- * says so on LAPACK's path (*kappa NaN both). */
+ * a message, or 1 when its decomposition was stopped (*kappa NaN both). */
 int cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
                        Err *e);
 /* cond_kappa_columns, and their σ₁ into *s1 (may be NULL). */

@@ -20,7 +20,9 @@
 #include <gsl/gsl_vector.h>
 
 #include "base/blas.h"
+#include "base/offload.h"
 #include "base/repro.h"
+#include "base/signals.h"
 #include "engine/hook.h"
 
 static pthread_once_t gsl_once = PTHREAD_ONCE_INIT;
@@ -132,19 +134,28 @@ static void blas_threads_end(int before)
 		blas_set_threads(before);
 }
 
-/* Between LAPACK's blocks: the share done to the thread's meter, and its
+/* What stops a decomposition: the calling thread's stop, or a stop signal
+ * (SIGINT, SIGTERM, …) the command took as a request to stop. */
+static int stop_asked(void *ud)
+{
+	(void)ud;
+	return hook_thread_stopped() || signals_stop();
+}
+
+/* Between LAPACK's blocks: the share done to the thread's meter, and the
  * stop asked. */
 static int lapack_tick(double frac, void *ud)
 {
-	(void)ud;
 	hook_meter(frac);
-	return hook_thread_stopped();
+	return stop_asked(ud);
 }
 
+/* LAPACK's answer st for the rows×cols matrix: 1 when stopped, else -1. */
 static int lapack_fail(int st, const char *what, int rows, int cols, Err *e)
 {
 	if (st == BLAS_STOPPED)
-		return err_stop(e, "stopped");
+		return err_stop(e, "stopped during the decomposition of a %d×%d matrix", rows,
+		                cols);
 	if (st < 0)
 		return err_set(e, "out of memory for the %s of a %d×%d matrix", what, rows, cols);
 	return err_set(e, "%s of a %d×%d matrix did not converge", what, rows, cols);
@@ -171,13 +182,14 @@ static double *colmajor_tall(const double *A, int rows, int cols, int *m, int *n
 	return B;
 }
 
-/* The singular values of the column-major m×n B (m ≥ n; destroyed). */
-static int lapack_sv_colmajor(double *B, int m, int n, double *sv, Err *e)
+/* The singular values of the column-major m×n B (m ≥ n; destroyed), a
+ * rows×cols matrix in messages. */
+static int lapack_sv_colmajor(double *B, int m, int n, double *sv, int rows, int cols, Err *e)
 {
 	int before = blas_threads_begin(n);
 	int st = blas_svd_values(B, m, n, m, sv, lapack_tick, NULL);
 	blas_threads_end(before);
-	return st ? lapack_fail(st, "singular values", m, n, e) : 0;
+	return st ? lapack_fail(st, "singular values", rows, cols, e) : 0;
 }
 
 static int lapack_sv(const double *A, int rows, int cols, double *sv, Err *e)
@@ -186,7 +198,7 @@ static int lapack_sv(const double *A, int rows, int cols, double *sv, Err *e)
 	double *B = colmajor_tall(A, rows, cols, &m, &n);
 	if (!B)
 		return err_set(e, "out of memory for the SVD of a %d×%d matrix", rows, cols);
-	int rc = lapack_sv_colmajor(B, m, n, sv, e);
+	int rc = lapack_sv_colmajor(B, m, n, sv, rows, cols, e);
 	free(B);
 	return rc;
 }
@@ -337,6 +349,133 @@ static int sv_reduced(gsl_matrix *R, int big, double *sv, Err *e)
 	return 0;
 }
 
+/* What qrpt_reduced computes besides the pivot order: for the columns at
+ * pivot positions nkeep.. their combination of the first nkeep (see
+ * cond_qrpt_combine), into coef and resid. */
+typedef struct Combine {
+	int nkeep;
+	double *coef, *resid;
+} Combine;
+
+static int qrpt_reduced(gsl_matrix *M, int rows, int cols, int *perm, double *rdiag, double *R,
+                        const Combine *cb, Err *e);
+
+/* A decomposition of a matrix already copied into M (which it consumes):
+ * its singular values, its pivoted QR, or both (M tall); rows × cols name
+ * the matrix in messages, big its longer side. */
+typedef struct Decomp {
+	gsl_matrix *M;
+	int rows, cols, big, want_sv, want_qr;
+	double *sv, *rdiag, *R; /* the results: the caller's, or the job's own */
+	int *perm;
+	int own; /* the results are the job's (freed with it) */
+	int rc;
+	Err e;
+} Decomp;
+
+static void decomp_run(void *arg)
+{
+	Decomp *d = arg;
+	gsl_matrix *R = reduce_tall(d->M, &d->e);
+	if (!R) {
+		gsl_matrix_free(d->M);
+		d->M = NULL;
+		d->rc = err_prefix(&d->e, d->want_sv ? "singular values" : "pivoted QR");
+		return;
+	}
+	d->M = NULL;
+	if (!d->want_qr) {
+		d->rc = sv_reduced(R, d->big, d->sv, &d->e);
+		gsl_matrix_free(R);
+		return;
+	}
+	if (d->want_sv) {
+		gsl_matrix *S = gsl_matrix_alloc(R->size1, R->size2);
+		if (!S) {
+			gsl_matrix_free(R);
+			d->rc = err_set(&d->e, "out of memory for the SVD of a %d×%d matrix",
+			                d->rows, d->cols);
+			return;
+		}
+		gsl_matrix_memcpy(S, R);
+		d->rc = sv_reduced(S, d->big, d->sv, &d->e);
+		gsl_matrix_free(S);
+		if (d->rc) {
+			gsl_matrix_free(R);
+			return;
+		}
+	}
+	d->rc = qrpt_reduced(R, d->rows, d->cols, d->perm, d->rdiag, d->R, NULL, &d->e);
+}
+
+static void decomp_free(void *arg)
+{
+	Decomp *d = arg;
+	gsl_matrix_free(d->M);
+	if (d->own) {
+		free(d->sv);
+		free(d->rdiag);
+		free(d->R);
+		free(d->perm);
+	}
+	free(d);
+}
+
+/* Decompositions of at least this much work (min(r, c)²·max(r, c), about
+ * 0.1 s) run where a stop can leave them (base/offload.h); smaller ones,
+ * done sooner than a stop is noticed, on the calling thread. */
+#define OFFLOAD_WORK 1.5e8
+
+/* Runs d (its M and the sizes set) into the caller's sv, perm, rdiag and R
+ * (the pivoted QR's leading k×k block, may be NULL): a large one on a
+ * thread of its own, so that a stop (stop_asked) is answered at once and
+ * the decomposition left to end alone with its own copies of the results. */
+static int decompose(const Decomp *in, double *sv, int *perm, double *rdiag, double *R, Err *e)
+{
+	double r = in->M->size1, c = in->M->size2;
+	double work = r < c ? r * r * c : c * c * r;
+	size_t k = in->M->size1 < in->M->size2 ? in->M->size1 : in->M->size2;
+	Decomp *d = malloc(sizeof *d);
+	if (d) {
+		*d = *in;
+		d->own = work >= OFFLOAD_WORK;
+		d->sv = d->own && sv ? malloc(k * sizeof *sv) : sv;
+		d->rdiag = d->own && rdiag ? malloc(k * sizeof *rdiag) : rdiag;
+		d->R = d->own && R ? malloc(k * k * sizeof *R) : R;
+		d->perm = d->own && perm ? malloc((size_t)in->cols * sizeof *perm) : perm;
+	}
+	if (!d || (sv && !d->sv) || (rdiag && !d->rdiag) || (R && !d->R) || (perm && !d->perm)) {
+		if (d)
+			decomp_free(d);
+		else
+			gsl_matrix_free(in->M);
+		return err_set(e, "out of memory for the decomposition of a %d×%d matrix", in->rows,
+		               in->cols);
+	}
+	int st =
+	    d->own ? offload_run("decompose", decomp_run, decomp_free, d, stop_asked, NULL) : -1;
+	if (st == 1)
+		return err_stop(e, "stopped during the decomposition of a %d×%d matrix", in->rows,
+		                in->cols);
+	if (st < 0)
+		decomp_run(d); /* here, when small or when no thread could start */
+	int rc = d->rc;
+	if (rc)
+		*e = d->e;
+	else if (d->own) {
+		if (sv)
+			memcpy(sv, d->sv, k * sizeof *sv);
+		if (rdiag)
+			memcpy(rdiag, d->rdiag, k * sizeof *rdiag);
+		if (R)
+			memcpy(R, d->R, k * k * sizeof *R);
+		if (perm)
+			memcpy(perm, d->perm, (size_t)in->cols * sizeof *perm);
+	}
+	decomp_free(d);
+	return rc;
+}
+
 /* σ₁ ≥ … ≥ σ_k, k = min(rows, cols), of A (its transpose when wide). Values
  * below max(rows, cols)·ε·σ₁ are indistinguishable from rounding and are
  * returned as 0, so a singular matrix has κ = ∞. */
@@ -357,14 +496,8 @@ int cond_singular_values(const double *A, int rows, int cols, double *sv, Err *e
 	gsl_matrix *M = to_gsl(A, rows, cols, wide);
 	if (!M)
 		return err_set(e, "out of memory for the SVD of a %d×%d matrix", rows, cols);
-	gsl_matrix *R = reduce_tall(M, e);
-	if (!R) {
-		gsl_matrix_free(M);
-		return err_prefix(e, "singular values");
-	}
-	int rc = sv_reduced(R, big, sv, e);
-	gsl_matrix_free(R);
-	return rc;
+	Decomp d = {.M = M, .rows = rows, .cols = cols, .big = big, .want_sv = 1};
+	return decompose(&d, sv, NULL, NULL, NULL, e);
 }
 
 double cond_kappa_sv(const double *sv, int nsv)
@@ -420,14 +553,22 @@ int cond_kappa_triangle(const double *R, int ldr, int q, int big, double *kappa,
 		goto out;
 	if (cond_path_for(q, q) == COND_PATH_LAPACK) {
 		/* B read column-major is R₁₁ᵀ: the same σ's */
-		rc = lapack_sv_colmajor(B, q, q, sv, e);
+		rc = lapack_sv_colmajor(B, q, q, sv, q, q, e);
+		if (rc == 0)
+			zero_rounding(sv, q, big);
 	} else {
 		gsl_init();
-		gsl_matrix_view M = gsl_matrix_view_array(B, q, q);
-		rc = sv_only(&M.matrix, sv, e);
+		gsl_matrix *M = gsl_matrix_alloc(q, q);
+		if (!M) {
+			rc = err_set(e, "out of memory for the singular values of a %d×%d triangle",
+			             q, q);
+			goto out;
+		}
+		memcpy(M->data, B, (size_t)q * q * sizeof *B);
+		Decomp d = {.M = M, .rows = q, .cols = q, .big = big, .want_sv = 1};
+		rc = decompose(&d, sv, NULL, NULL, NULL, e);
 	}
 	if (rc == 0) {
-		zero_rounding(sv, q, big);
 		*kappa = cond_kappa_sv(sv, q);
 		if (s1)
 			*s1 = sv[0];
@@ -437,14 +578,6 @@ out:
 	free(B);
 	return rc;
 }
-
-/* What qrpt_reduced computes besides the pivot order: for the columns at
- * pivot positions nkeep.. their combination of the first nkeep (see
- * cond_qrpt_combine), into coef and resid. */
-typedef struct Combine {
-	int nkeep;
-	double *coef, *resid;
-} Combine;
 
 /* With R the triangle of a pivoted QR in M (GSL's layout: R on and above
  * the diagonal), each column t ≥ nkeep of R as R₁₁ c = R[0..nkeep, t]
@@ -532,12 +665,8 @@ int cond_qrpt_r(const double *A, int rows, int cols, int *perm, double *rdiag, d
 	gsl_matrix *M = to_gsl(A, rows, cols, 0);
 	if (!M)
 		return err_set(e, "out of memory for the QR of a %d×%d matrix", rows, cols);
-	gsl_matrix *T = reduce_tall(M, e);
-	if (!T) {
-		gsl_matrix_free(M);
-		return err_prefix(e, "pivoted QR");
-	}
-	return qrpt_reduced(T, rows, cols, perm, rdiag, R, NULL, e);
+	Decomp d = {.M = M, .rows = rows, .cols = cols, .want_qr = 1};
+	return decompose(&d, NULL, perm, rdiag, R, e);
 }
 
 int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err *e)
@@ -595,26 +724,10 @@ int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, dou
 		return -1;
 	gsl_init();
 	gsl_matrix *M = to_gsl(A, rows, cols, 0);
-	gsl_matrix *R = M ? reduce_tall(M, e) : NULL;
-	if (!R) {
-		if (!M)
-			err_set(e, "out of memory for the SVD of a %d×%d matrix", rows, cols);
-		gsl_matrix_free(M);
-		return -1;
-	}
-	gsl_matrix *S = gsl_matrix_alloc(R->size1, R->size2);
-	if (!S) {
-		gsl_matrix_free(R);
+	if (!M)
 		return err_set(e, "out of memory for the SVD of a %d×%d matrix", rows, cols);
-	}
-	gsl_matrix_memcpy(S, R);
-	int rc = sv_reduced(S, rows, sv, e);
-	gsl_matrix_free(S);
-	if (rc) {
-		gsl_matrix_free(R);
-		return -1;
-	}
-	return qrpt_reduced(R, rows, cols, perm, rdiag, NULL, NULL, e);
+	Decomp d = {.M = M, .rows = rows, .cols = cols, .big = rows, .want_sv = 1, .want_qr = 1};
+	return decompose(&d, sv, perm, rdiag, NULL, e);
 }
 
 struct CondGram {
@@ -666,10 +779,83 @@ void cond_gram_free(CondGram *g)
 	free(g);
 }
 
+/* A least-squares solve (cond_lstsq_rcond) of its own: A copied into QR,
+ * B (the caller's, or a copy of its own when it may be left) and X. */
+typedef struct Lstsq {
+	gsl_matrix *QR;
+	const double *B;
+	double *X, rcond;
+	int rows, cols, nrhs, rank, own, rc;
+	Err e;
+} Lstsq;
+
 /* Least squares through the pivoted QR A P = Q R: the numerical rank k is the
  * number of |r_jj| > rcond·|r_11|; x = P [R₁₁⁻¹ (Qᵀb)₁..ₖ; 0], the basic
  * solution (gsl_linalg_QRPT_lssolve2), whose residual is minimal over all x
  * once the columns beyond k are treated as dependent. */
+static void lstsq_run(void *arg)
+{
+	Lstsq *l = arg;
+	int rows = l->rows, cols = l->cols, nrhs = l->nrhs, signum;
+	gsl_matrix *QR = l->QR;
+	gsl_vector *tau = gsl_vector_alloc(cols);
+	gsl_vector *norm = gsl_vector_alloc(cols);
+	gsl_permutation *p = gsl_permutation_alloc(cols);
+	gsl_vector *b = gsl_vector_alloc(rows);
+	gsl_vector *x = gsl_vector_alloc(cols);
+	gsl_vector *res = gsl_vector_alloc(rows);
+	Err *e = &l->e;
+	l->rc = -1;
+	if (!tau || !norm || !p || !b || !x || !res) {
+		err_set(e, "out of memory for least squares on a %d×%d matrix", rows, cols);
+		goto out;
+	}
+	int st = gsl_linalg_QRPT_decomp(QR, tau, p, &signum, norm);
+	if (st) {
+		err_set(e, "pivoted QR of a %d×%d matrix failed: %s", rows, cols, gsl_strerror(st));
+		goto out;
+	}
+	double r11 = fabs(gsl_matrix_get(QR, 0, 0));
+	size_t k = r11 > 0.0 ? gsl_linalg_QRPT_rank(QR, l->rcond * r11) : 0;
+	l->rank = (int)k;
+	if (k == 0) {
+		memset(l->X, 0, (size_t)cols * nrhs * sizeof *l->X);
+		l->rc = 0;
+		goto out;
+	}
+	for (int c = 0; c < nrhs; c++) {
+		for (int r = 0; r < rows; r++)
+			gsl_vector_set(b, r, l->B[(size_t)r * nrhs + c]);
+		st = gsl_linalg_QRPT_lssolve2(QR, tau, p, b, k, x, res);
+		if (st) {
+			err_set(e, "least squares for right-hand side %d failed: %s", c,
+			        gsl_strerror(st));
+			goto out;
+		}
+		for (int j = 0; j < cols; j++)
+			l->X[(size_t)j * nrhs + c] = gsl_vector_get(x, j);
+	}
+	l->rc = 0;
+out:
+	gsl_vector_free(tau);
+	gsl_vector_free(norm);
+	gsl_permutation_free(p);
+	gsl_vector_free(b);
+	gsl_vector_free(x);
+	gsl_vector_free(res);
+}
+
+static void lstsq_free(void *arg)
+{
+	Lstsq *l = arg;
+	gsl_matrix_free(l->QR);
+	if (l->own) {
+		free((double *)l->B);
+		free(l->X);
+	}
+	free(l);
+}
+
 int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int nrhs, double *X,
                      double rcond, int *rank, Err *e)
 {
@@ -684,54 +870,48 @@ int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int n
 	if (check_finite(A, rows, cols, e) || check_finite(B, rows, nrhs, e))
 		return -1;
 	gsl_init();
-	gsl_matrix *QR = gsl_matrix_alloc(rows, cols);
-	gsl_vector *tau = gsl_vector_alloc(cols);
-	gsl_vector *norm = gsl_vector_alloc(cols);
-	gsl_permutation *p = gsl_permutation_alloc(cols);
-	gsl_vector *b = gsl_vector_alloc(rows);
-	gsl_vector *x = gsl_vector_alloc(cols);
-	gsl_vector *res = gsl_vector_alloc(rows);
-	int rc = -1, signum;
-	if (!QR || !tau || !norm || !p || !b || !x || !res) {
-		err_set(e, "out of memory for least squares on a %d×%d matrix", rows, cols);
-		goto out;
-	}
-	memcpy(QR->data, A, (size_t)rows * cols * sizeof *A);
-	int st = gsl_linalg_QRPT_decomp(QR, tau, p, &signum, norm);
-	if (st) {
-		err_set(e, "pivoted QR of a %d×%d matrix failed: %s", rows, cols, gsl_strerror(st));
-		goto out;
-	}
-	double r11 = fabs(gsl_matrix_get(QR, 0, 0));
-	size_t k = r11 > 0.0 ? gsl_linalg_QRPT_rank(QR, rcond * r11) : 0;
-	if (rank)
-		*rank = (int)k;
-	if (k == 0) {
-		memset(X, 0, (size_t)cols * nrhs * sizeof *X);
-		rc = 0;
-		goto out;
-	}
-	for (int c = 0; c < nrhs; c++) {
-		for (int r = 0; r < rows; r++)
-			gsl_vector_set(b, r, B[(size_t)r * nrhs + c]);
-		st = gsl_linalg_QRPT_lssolve2(QR, tau, p, b, k, x, res);
-		if (st) {
-			err_set(e, "least squares for right-hand side %d failed: %s", c,
-			        gsl_strerror(st));
-			goto out;
+	double work = (double)cols * cols * rows;
+	size_t nb = (size_t)rows * nrhs, nx = (size_t)cols * nrhs;
+	Lstsq *l = calloc(1, sizeof *l);
+	if (l) {
+		*l = (Lstsq){.QR = gsl_matrix_alloc(rows, cols),
+		             .B = B,
+		             .X = X,
+		             .rcond = rcond,
+		             .rows = rows,
+		             .cols = cols,
+		             .nrhs = nrhs,
+		             .own = work >= OFFLOAD_WORK};
+		if (l->own) {
+			double *b = malloc(nb * sizeof *b);
+			if (b)
+				memcpy(b, B, nb * sizeof *b);
+			l->B = b;
+			l->X = malloc(nx * sizeof *X);
 		}
-		for (int j = 0; j < cols; j++)
-			X[(size_t)j * nrhs + c] = gsl_vector_get(x, j);
 	}
-	rc = 0;
-out:
-	gsl_matrix_free(QR);
-	gsl_vector_free(tau);
-	gsl_vector_free(norm);
-	gsl_permutation_free(p);
-	gsl_vector_free(b);
-	gsl_vector_free(x);
-	gsl_vector_free(res);
+	if (!l || !l->QR || !l->B || !l->X) {
+		if (l)
+			lstsq_free(l);
+		return err_set(e, "out of memory for least squares on a %d×%d matrix", rows, cols);
+	}
+	memcpy(l->QR->data, A, (size_t)rows * cols * sizeof *A);
+	int st =
+	    l->own ? offload_run("least squares", lstsq_run, lstsq_free, l, stop_asked, NULL) : -1;
+	if (st == 1)
+		return err_stop(e, "stopped during least squares on a %d×%d matrix", rows, cols);
+	if (st < 0)
+		lstsq_run(l);
+	int rc = l->rc;
+	if (rc)
+		*e = l->e;
+	else {
+		if (l->own)
+			memcpy(X, l->X, nx * sizeof *X);
+		if (rank)
+			*rank = l->rank;
+	}
+	lstsq_free(l);
 	return rc;
 }
 

@@ -14,15 +14,18 @@
  *     only one before large layers were supported;
  *   - LAPACK's blocked routines inside OpenBLAS (dgebrd then dqds for the
  *     values, dgeqp3 for the pivoted QR), driven block by block so that the
- *     calling thread's stop (hook_set_thread_stop) is answered within a
- *     block and its meter (hook_set_thread_meter) hears how far they are.
+ *     calling thread's meter (hook_set_thread_meter) hears how far they are.
  * Both are backward stable: their σ's agree to rounding (relative error
  * about ε·κ), and their pivot orders agree except where two columns' norms
  * tie to rounding at some step, where each may take either.
  *
- * On LAPACK's path the singular values, κ and the pivoted QR can be stopped:
- * they return 1 with "stopped" in the Err (err_stop; the caller says where),
- * and what they were given is as before. */
+ * Both answer a stop: the calling thread's (hook_set_thread_stop) or a stop
+ * signal the command took (base/signals.h). LAPACK's path asks it between
+ * its blocks; on GSL's, a large decomposition or least-squares solve (about
+ * 0.1 s of work or more) runs on a thread of its own (base/offload.h) while
+ * the caller asks it, and is left to end alone. When it says stop, the
+ * function returns 1 ("stopped during the decomposition of a R×C matrix"),
+ * its outputs unset. */
 #ifndef CONDNET_COND_MATRIX_H
 #define CONDNET_COND_MATRIX_H
 

@@ -180,8 +180,8 @@ void session_free(Session *s); /* accepts NULL; closes the log */
  * A squeeze action applies (or refuses) the proposal the session holds for
  * that layer when a squeeze pass is under way (session_squeeze_start), and
  * then proposes the next layer; without a pass (a log replayed) the layer's
- * proposal is made on the spot, as Algorithm 3 makes it. A proposal on
- * LAPACK's path asks the calling thread's stop (hook_set_thread_stop): a
+ * proposal is made on the spot, as Algorithm 3 makes it. A proposal's
+ * decompositions ask the calling thread's stop (hook_set_thread_stop): a
  * stop there ends the pass; the action made on the spot then returns 1,
  * one under way is done and logged, with no proposal after it. */
 int session_apply(Session *s, const SessAction *a, const Hook *h, Err *e);
@@ -253,9 +253,16 @@ int session_caption(const char *line, char *buf, size_t len);
 #define SESS_LOG_KEEP 50
 /* $XDG_STATE_HOME/condnet/session-YYYYmmdd-HHMMSS.log, else under
  * ~/.local/state/condnet (-2, -3, … appended when two start in the same
- * second); the directories are created, and the oldest session-*.log files
- * there are removed so that, with the new one, SESS_LOG_KEEP remain. */
+ * second; without HOME, under the user's home directory from the system,
+ * else the current one, as for the data directory); the directories are
+ * created (a failure says it is the session log's directory, and how to
+ * choose another), and the oldest session-*.log files there are removed so
+ * that, with the new one, SESS_LOG_KEEP remain. */
 int session_default_log_path(char *buf, size_t len, Err *e);
+/* The directory of the default logs (ending in '/'), without making it. */
+int session_log_dir(char *buf, size_t len, Err *e);
+/* 1 when path is the null device (--log /dev/null): no log is kept. */
+int session_log_is_none(const char *path);
 
 /* The session as its data action left it (session_rewind), then a[0..n)
  * applied in order, as a replay applies a log's lines (a lesson stepped

@@ -56,8 +56,9 @@ static const char tui_help_fmt[] =
     "  --q N                the trainings per beta b proposes (default 5)\n"
     "Screen:\n"
     "  --ascii              ASCII characters only, no colours\n"
-    "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log;\n"
-    "                       the newest %d are kept), locked while the screen writes it\n"
+    "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log,\n"
+    "                       else ~/.local/state/condnet/; the newest %d are kept),\n"
+    "                       locked while the screen writes it; /dev/null keeps none\n"
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
     "                       lesson (algorithm1, squeeze, mnist, plane)\n"
     "  --delay S            with --play: the next action every S seconds, not on "
@@ -262,7 +263,8 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 		return 0;
 	Lesson *l = calloc(1, sizeof *l);
 	Session *s = session_new(&e);
-	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal()) {
+	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal() ||
+	    cli_reserve(&ta->co, 0, &e) < 0) {
 		if (e.msg[0] || !l || !s)
 			fprintf(stderr, "condnet tui: %s\n", e.msg[0] ? e.msg : "out of memory");
 		session_free(s);
@@ -375,7 +377,9 @@ int cmd_tui(int argc, char **argv)
 			goto fail;
 		logp = logbuf;
 	}
-	if (session_log_open(s, logp, &e) < 0 || open_session(s, &ta, spec, &e) < 0)
+	/* --log /dev/null keeps no log */
+	if ((!session_log_is_none(logp) && session_log_open(s, logp, &e) < 0) ||
+	    open_session(s, &ta, spec, &e) < 0)
 		goto fail;
 	return tui_run(s, &su);
 fail:

@@ -110,7 +110,8 @@ void worker_plane_step(Worker *w, Net *before);
  * compensated, as many removed at random. */
 void worker_plane_preview(Worker *w, const Alg3Proposal *sp);
 
-/* Runs `gnuplot SCRIPT` in dir: 1 drawn, 0 not installed, -1 failed. */
+/* Runs `gnuplot SCRIPT` in dir: 1 drawn, 0 not installed, -1 failed, -2
+ * stopped (Esc, or the screen ending: gnuplot is ended). */
 int export_gnuplot(const char *dir, const char *script);
 /* On data of two features, the Plane view's regions, points, neuron maps
  * and panels beside the export as BASE-regions.dat, -points.dat, -maps.dat,
