@@ -923,10 +923,12 @@ else
 fi
 
 ## a long decomposition answers a stop: SIGTERM while the 2001 × 2000 Ŵ of a
-## layer is decomposed (GSL's SVD and pivoted QR, seconds to minutes) ends the
-## run at once with status 130; the stop used to wait for the layer's end
+## layer is decomposed (GSL's SVD and pivoted QR, seconds to minutes: GSL's
+## path asked for, LAPACK's is the default there and asks the stop between its
+## blocks, tests/cond_scale.sh) ends the run at once with status 130; the stop
+## used to wait for the layer's end
 "$C" train --layers 2000,2000 --epochs 0.002 --save wide.model --quiet >/dev/null 2>&1
-"$C" squeeze --load wide.model --threads 1 >out 2>err &
+"$C" squeeze --load wide.model --threads 1 --cond-path gsl >out 2>err &
 pid=$!
 # the decomposition runs on a thread of its own, named "decompose", while it lasts
 i=0

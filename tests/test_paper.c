@@ -6,13 +6,16 @@
 #include <sys/stat.h>
 
 #include "base/clock.h"
+#include "engine/cond_matrix.h"
 #include "paper/paper.h"
 #include "paper/paper_stage.h"
 #include "report/report.h"
 #include "testutil.h"
 
-/* The notes the runner sent to its hook, one line each. */
+/* The notes the runner sent to its hook, one line each, and the
+ * decomposition path the engine was on at each. */
 static char notes[8192];
+static int off_gsl;
 
 static void on_step(const HookStep *s, void *ud)
 {
@@ -20,6 +23,7 @@ static void on_step(const HookStep *s, void *ud)
 	ck_assert_int_eq(s->kind, HOOK_NOTE);
 	size_t n = strlen(notes);
 	snprintf(notes + n, sizeof notes - n, "%s\n", s->text);
+	off_gsl += cond_get_path() != COND_PATH_GSL;
 }
 
 static const Hook note_hook = {.step = on_step};
@@ -159,7 +163,13 @@ START_TEST(report_from_stage_files)
 	               .threads = 1,
 	               .hook = &note_hook};
 	Err e;
+	/* every stage on GSL's path, whatever the process was set to */
+	cond_set_path(COND_PATH_LAPACK);
+	off_gsl = 0;
 	ck_assert_msg(paper_run(&o, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(off_gsl, 0);
+	ck_assert_int_eq(cond_get_path(), COND_PATH_LAPACK);
+	cond_set_path(COND_PATH_AUTO);
 	char *md = slurp(report);
 	assert_has(md, "# Adult Income: condnet beside the paper\n");
 	assert_has(md, "`condnet paper adult --seed 7` (stage results in `");

@@ -1024,7 +1024,8 @@ START_TEST(squeeze_apply_all)
 	o.tau = 3;
 	o.compensate = 1;
 	int removed[4] = {0};
-	int total = alg3_squeeze_net(want, &o, s->train, removed, &e);
+	int total = 0;
+	ck_assert_int_eq(alg3_squeeze_net(want, &o, s->train, removed, &total, &e), 0);
 	ck_assert_int_gt(total, 0);
 	ck_assert_int_eq(session_squeeze_start(s, &e), 0);
 	ck_assert_ptr_nonnull(session_squeeze_proposal(s));

@@ -18,6 +18,7 @@
 #include "data/mnist.h"
 #include "data/plane_sets.h"
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
 
@@ -50,6 +51,7 @@ const struct option cli_common_options[] = {
     {"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
     {"warmup", required_argument, NULL, CLI_OPT_WARMUP},
     {"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
+    {"cond-path", required_argument, NULL, CLI_OPT_COND_PATH},
 };
 const int cli_common_noptions = sizeof cli_common_options / sizeof *cli_common_options;
 
@@ -78,7 +80,7 @@ const char cli_common_help[] =
     "  --batch B            mini-batch size (default 50)\n"
     "  --lr LR              Adam learning rate (default 0.001)\n"
     "  --threads N          threads to compute on, 1..64 (default 2, or "
-    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
+    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP CLI_COND_PATH_HELP
     "  --schedule SPEC      the learning rate over a training: constant (default),\n"
     "                       step:E[:F] (times F, default 0.1, every E epochs),\n"
     "                       cosine[:T] (from --lr down to 0 at epoch T, default the\n"
@@ -247,6 +249,13 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 	case CLI_OPT_THREADS:
 		return limit_parse_int(LIM_THREADS, "--threads", arg, &c->train.threads, e) ? -1
 		                                                                            : 1;
+	case CLI_OPT_COND_PATH: {
+		CondPath p;
+		if (cond_path_parse(arg, &p, e))
+			return err_prefix(e, "--cond-path");
+		cond_set_path(p);
+		return 1;
+	}
 	case CLI_OPT_LOAD:
 		c->load = arg;
 		return 1;

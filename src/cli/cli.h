@@ -133,6 +133,7 @@ enum {
 	CLI_OPT_EARLY_STOP,
 	CLI_OPT_REPRO,
 	CLI_OPT_NO_REPRO,
+	CLI_OPT_COND_PATH,
 	CLI_OPT_POINTS,
 	CLI_OPT_NOISE,
 	CLI_OPT_INPUTS,
@@ -157,6 +158,13 @@ extern const struct option cli_mode_options[];
 	"                       default for paper, replay and lessons)\n"                          \
 	"  --no-reproducible    the fastest kernels for this CPU, parts by --threads\n"
 
+/* --cond-path, which the commands with the common options and the screen
+ * take: it sets the engine's decomposition path (cond_set_path) at once. */
+#define CLI_COND_PATH_HELP                                                                         \
+	"  --cond-path P        where kappa and the pivoted QR are computed: auto (default:\n"     \
+	"                       LAPACK's blocked routines for layers of 256 neurons or more,\n"    \
+	"                       GSL's below, and GSL's in the reproducible mode), gsl or\n"        \
+	"                       lapack (paper always uses gsl)\n"
 /* --dry-run, which every command takes: cli_parse accepts it, and the
  * command stops when cli_dry_run says so, after it has checked its options
  * and outputs and before it reads or writes anything. */

@@ -133,6 +133,7 @@ int cmd_alg1(int argc, char **argv)
 		progress_clear(&prog);
 		if (st < 0)
 			goto fail;
+		/* a stopped step (in its training or its conditioning) added no record */
 		if (st == 0 && a->nrec > 0)
 			print_record(&a->rec[a->nrec - 1]);
 	} while (st == 0 && a->status == ALG1_RUNNING && !progress_interrupted());

@@ -109,8 +109,9 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	if (cost_of(s, c->train.threads, net, &c0, e))
 		return -1;
 	double acc0;
-	if (net_accuracy(net, test, NULL, &acc0, e))
-		return -1;
+	int rc = net_accuracy(net, test, NULL, &acc0, e); /* 1: a signal */
+	if (rc)
+		return rc;
 	printf("round 0: removed 0, %s, test accuracy %.2f %%\n", net_shape_str(net, sh, sizeof sh),
 	       acc0);
 	fflush(stdout);
@@ -119,8 +120,8 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	Net *orig = test ? net_clone(net, e) : NULL;
 	if (test && !orig)
 		return -1;
-	int rc = alg3_until_stable(net, &s->so, train, plan, rtrain, test, MAX_ROUNDS, &h, r, &nr,
-	                           &stable, e);
+	rc = alg3_until_stable(net, &s->so, train, plan, rtrain, test, MAX_ROUNDS, &h, r, &nr,
+	                       &stable, e);
 	Agreement ag = {0};
 	if (rc == 0 && orig && net_agreement(orig, net, test, &ag, e))
 		rc = -1;
@@ -165,10 +166,10 @@ static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan 
 	progress_clear(&s->prog);
 	if (st)
 		return st;
-	if (net_accuracy(net, test, NULL, &kept->acc_retrained, e))
-		return -1;
-	LayerCond *lc;
-	int rc = cond_net_new(net, s->so.tau, 0, &lc, e);
+	int rc = net_accuracy(net, test, NULL, &kept->acc_retrained, e);
+	LayerCond *lc = NULL;
+	if (rc == 0)
+		rc = cond_net_new(net, s->so.tau, 0, &lc, e);
 	for (int i = 0; rc == 0 && i < net->m; i++)
 		rows[i].kappa_retrained = lc[i].kappa;
 	cond_net_free(lc, net->m);
@@ -193,29 +194,38 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		err_set(e, "out of memory");
 		goto out;
 	}
-	if (cond_net_new(*net, o.tau, 0, &before, e) || cost_of(s, c->train.threads, *net, &c0, e))
+	/* a signal may stop the conditioning of a large layer (rc 1) */
+	if ((rc = cond_net_new(*net, o.tau, 0, &before, e)) != 0)
 		goto out;
-	if (!(a = alg3_new(kept, &o, train, e)) || alg3_run(a, NULL, e) < 0)
+	rc = -1;
+	if (cost_of(s, c->train.threads, *net, &c0, e) || !(a = alg3_new(kept, &o, train, e)))
 		goto out;
 	Alg3Opts oo = o;
 	oo.compensate = !o.compensate;
+	if ((rc = alg3_run(a, NULL, e)) != 0)
+		goto out;
 	/* the comparison may fail where the squeeze asked for did not (a
 	 * compensation that overflows): the squeeze is still reported, the
-	 * comparison marked failed; a stop fails both */
+	 * comparison marked failed; a stop (1) stops both */
 	Err eo = {{0}};
-	int r_other = alg3_squeeze_net(other, &oo, train, NULL, &eo);
-	const char *other_failed = r_other < 0 ? eo.msg : NULL;
-	if (other_failed && progress_interrupted()) {
+	int r_other = 0, ro = alg3_squeeze_net(other, &oo, train, NULL, &r_other, &eo);
+	const char *other_failed = ro < 0 ? eo.msg : NULL;
+	if (ro > 0 || (other_failed && progress_interrupted())) {
 		*e = eo;
+		rc = ro > 0 ? ro : -1;
 		goto out;
 	}
-	if (cond_net_new(kept, o.tau, 0, &after, e) ||
-	    !(rows = report_squeeze_layer_rows(*net, before, kept, after, a, e)))
+	if ((rc = cond_net_new(kept, o.tau, 0, &after, e)) != 0)
+		goto out;
+	rc = -1;
+	if (!(rows = report_squeeze_layer_rows(*net, before, kept, after, a, e)))
 		goto out;
 	double acc0, acc_k, acc_o = NAN;
-	if (net_accuracy(*net, test, NULL, &acc0, e) || net_accuracy(kept, test, NULL, &acc_k, e) ||
-	    (!other_failed && net_accuracy(other, test, NULL, &acc_o, e)))
+	if ((rc = net_accuracy(*net, test, NULL, &acc0, e)) != 0 ||
+	    (rc = net_accuracy(kept, test, NULL, &acc_k, e)) != 0 ||
+	    (!other_failed && (rc = net_accuracy(other, test, NULL, &acc_o, e)) != 0))
 		goto out;
+	rc = -1;
 	const char *crit = alg3_criterion_name(o.criterion);
 	int counted = o.keep_counts != NULL, by_thr = 0;
 	for (int i = 0; i < m - 1; i++)
@@ -370,9 +380,14 @@ int cmd_squeeze(int argc, char **argv)
 	int st = s.compare        ? squeeze_compare_run(&c, &s, net, rtrain, test, &plan, rec, &e)
 	         : s.until_stable ? until_stable(&c, &s, net, train, test, &plan, rtrain, rec, &e)
 	                          : squeeze_once(&c, &s, &net, train, test, &plan, rtrain, rec, &e);
-	if (st < 0)
+	progress_clear(&s.prog);
+	/* a signal stops the decompositions of a large layer and the measurements
+	 * (1); whatever failed after one, the run was interrupted */
+	if (st < 0 && !progress_interrupted())
 		goto fail;
-	if (st > 0 || progress_interrupted()) {
+	if (st != 0 || progress_interrupted()) {
+		if (st != 0 && e.msg[0]) /* where it stopped */
+			fprintf(stderr, "condnet squeeze: %s\n", e.msg);
 		fprintf(stderr, "condnet squeeze: interrupted; nothing saved\n");
 		rc = 130;
 		goto out;

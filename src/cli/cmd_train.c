@@ -185,6 +185,10 @@ int cmd_train(int argc, char **argv)
 	if (st < 0)
 		goto fail;
 	int sig = progress_interrupted();
+	/* what an interrupted training left is measured all the same: the
+	 * signal no longer stops the work of this thread (a second one ends the
+	 * process) */
+	hook_set_thread_stop(NULL, NULL);
 
 	double train_acc, test_acc;
 	if (net_accuracy(net, data, NULL, &train_acc, &e) ||

@@ -15,6 +15,7 @@
 #include "base/repro.h"
 #include "data/datasets.h"
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
 #include "model/model_io.h"
 #include "paper/paper_dir.h"
 #include "paper/paper_settings.h"
@@ -405,6 +406,11 @@ int paper_run(const PaperOpts *o, Err *e)
 		return -1;
 	}
 
+	/* Every stage decomposes on GSL's path, the one its results were first
+	 * computed on, whatever the process uses otherwise, so that they are
+	 * computed again to the bit (engine/cond_matrix.h). */
+	CondPath path = cond_get_path();
+	cond_set_path(COND_PATH_GSL);
 	Paper p = {.o = *o};
 	if (!(p.o.act_a > 0))
 		p.o.act_a = 1.0f;
@@ -424,6 +430,7 @@ int paper_run(const PaperOpts *o, Err *e)
 	dataset_free(p.test);
 	dataset_free(p.tr);
 	dataset_free(p.val);
+	cond_set_path(path);
 	paper_dir_unlock(&lock);
 	return rc;
 }

@@ -180,7 +180,10 @@ void session_free(Session *s); /* accepts NULL; closes the log */
  * A squeeze action applies (or refuses) the proposal the session holds for
  * that layer when a squeeze pass is under way (session_squeeze_start), and
  * then proposes the next layer; without a pass (a log replayed) the layer's
- * proposal is made on the spot, as Algorithm 3 makes it. */
+ * proposal is made on the spot, as Algorithm 3 makes it. A proposal's
+ * decompositions ask the calling thread's stop (hook_set_thread_stop): a
+ * stop there ends the pass; the action made on the spot then returns 1,
+ * one under way is done and logged, with no proposal after it. */
 int session_apply(Session *s, const SessAction *a, const Hook *h, Err *e);
 
 /* The session's τ and η, and those of its Algorithm 1 (alg1_set_tau,
@@ -194,7 +197,8 @@ int session_set_eta(Session *s, double eta, Err *e);
 /* A squeeze pass over the current network at the session's τ: Algorithm 3,
  * one layer at a time, each decision a logged squeeze action. 0, with a
  * proposal waiting for a decision (session_squeeze_proposal) or none when
- * no layer has anything to remove (the pass is then over); -1 on error.
+ * no layer has anything to remove (the pass is then over); 1 when the
+ * calling thread's stop stopped a proposal (no pass); -1 on error.
  * Nothing is logged: the pass changes the network only through squeeze
  * actions. */
 int session_squeeze_start(Session *s, Err *e);

@@ -41,7 +41,7 @@ static const char tui_help_fmt[] =
     "  --threads N          threads to compute on, 1..64 (default 2, or "
     "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
-    "                       the kernels OpenBLAS runs)\n"
+    "                       the kernels OpenBLAS runs)\n" CLI_COND_PATH_HELP
     "  --schedule SPEC      the learning rate over every later training: constant\n"
     "                       (default), step:E[:F], cosine[:T] or plateau:P[:F] (as in\n"
     "                       'condnet train --help'; S sets it on the screen)\n"
@@ -91,6 +91,7 @@ static const struct option own[] = {
     {"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
     {"warmup", required_argument, NULL, CLI_OPT_WARMUP},
     {"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
+    {"cond-path", required_argument, NULL, CLI_OPT_COND_PATH},
     {"tau", required_argument, NULL, OPT_TAU},
     {"eta", required_argument, NULL, OPT_ETA},
     {"beta", required_argument, NULL, OPT_BETA},

@@ -421,6 +421,26 @@ static const char *job_name(const Job *j, char *buf, size_t len)
 	return buf;
 }
 
+/* The first job: κ of every layer and the test accuracy, measured here so
+ * that the screen draws at once and shows how far they are. */
+static void open_network(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->shown.busy = 1;
+	snprintf(w->shown.running, sizeof w->shown.running, "opening the network");
+	snprintf(w->shown.activity, sizeof w->shown.activity,
+	         "opening: κ and pivoted QR of every layer, then the test accuracy");
+	pthread_mutex_unlock(&w->mu);
+	worker_publish(w);
+	pthread_mutex_lock(&w->mu);
+	/* as at the end of every job: a pause asked meanwhile ends with it */
+	w->shown.busy = w->shown.paused = w->shown.have_work = 0;
+	w->cancel = 0;
+	w->shown.activity[0] = w->shown.running[0] = '\0';
+	worker_ahead_locked(w);
+	pthread_mutex_unlock(&w->mu);
+}
+
 void worker_ahead_locked(Worker *w)
 {
 	Shown *p = &w->shown;
@@ -466,6 +486,8 @@ static void *thread_main(void *arg)
 	Worker *w = arg;
 	Job j;
 	hook_set_thread_stop(worker_stop_quit, w);
+	hook_set_thread_meter(worker_meter, w);
+	open_network(w);
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		while (!w->quit && !w->qn)
@@ -491,6 +513,7 @@ static void *thread_main(void *arg)
 		w->shown.busy = 0;
 		w->shown.paused = 0;
 		w->shown.have_prog = 0;
+		w->shown.have_work = 0;
 		w->shown.queued = w->qn;
 		w->shown.activity[0] = '\0';
 		w->shown.running[0] = '\0';
@@ -525,7 +548,8 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->wake, NULL);
 	pthread_cond_init(&w->resume, NULL);
-	worker_publish(w);
+	/* κ and the accuracy follow from the worker thread (open_network) */
+	worker_publish_settings(w);
 	worker_play_caption(w, applied);
 	/* signals belong to the screen's thread */
 	sigset_t all, old;

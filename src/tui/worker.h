@@ -138,6 +138,10 @@ typedef struct Shown {
 	char activity[160];       /* what it does right now */
 	TrainProgress prog;
 	int have_prog;
+	/* the conditioning under way (the engine's meter): what, its share done */
+	char work[128];
+	double work_frac;
+	int have_work;
 	char last_train[200]; /* the last finished or cancelled training, for people */
 	char status[512];
 	int status_err;

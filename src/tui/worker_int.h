@@ -51,6 +51,13 @@ int worker_stop_any(void *w);
 void worker_ahead_locked(Worker *w);
 /* Everything the panels show, after a job. */
 void worker_publish(Worker *w);
+/* All but the layer table and the test accuracy (NaN): what the screen
+ * shows at once while the worker measures those. */
+void worker_publish_settings(Worker *w);
+/* The engine's meter (hook_set_thread_meter) on the worker thread: the
+ * conditioning under way into shown.work; done: it ended. */
+void worker_meter(const char *what, double frac, void *ud);
+void worker_meter_done(Worker *w);
 /* The conditioning of net as the layer table (live: while it trains). */
 void worker_shown_cond(Worker *w, const Net *net, int live);
 /* The hooks the engine reports to (progress, step, cancelled). */
