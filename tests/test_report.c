@@ -7,6 +7,7 @@
 
 #include "engine/cond.h"
 #include "report/report.h"
+#include "report/report_squeeze.h"
 #include "testutil.h"
 
 /* What fn(f, …) prints, as a malloc'd string. */
@@ -84,19 +85,55 @@ START_TEST(cond_table)
 	            "Layer    n_i    κ(Ŵ)  p (τ=25)  rank (SVD)  rank (QR)\n"
 	            "1      2,652  12,346         2           3          4\n"
 	            "2          3     inf         1           2          -\n"
-	            "3          2       2         0           2          2\n");
+	            "3          2     1.5         0           2          2\n");
 	assert_text(RENDER(report_cond(f, net, lc, REPORT_MARKDOWN)),
 	            "| Layer |   n_i |   κ(Ŵ) | p (τ=25) | rank (SVD) | rank (QR) |\n"
 	            "| ----- | ----: | -----: | -------: | ---------: | --------: |\n"
 	            "| 1     | 2,652 | 12,346 |        2 |          3 |         4 |\n"
 	            "| 2     |     3 |    inf |        1 |          2 |         - |\n"
-	            "| 3     |     2 |      2 |        0 |          2 |         2 |\n");
+	            "| 3     |     2 |    1.5 |        0 |          2 |         2 |\n");
 	assert_text(RENDER(report_cond(f, net, lc, REPORT_CSV)),
 	            "layer,n,kappa,p,rank_svd,rank_qr\n"
 	            "1,2652,12345.678,2,3,4\n"
 	            "2,3,inf,1,2,-\n"
 	            "3,2,1.5,0,2,2\n");
+	/* κ just under τ keeps the digits that say so: 9.68 at τ 10, never "10" */
+	for (int i = 0; i < 3; i++)
+		lc[i].tau = 10;
+	lc[2].kappa = 9.68;
+	lc[0].kappa = 10000.4;
+	char *md = RENDER(report_cond(f, net, lc, REPORT_MARKDOWN));
+	ck_assert_msg(strstr(md, "|   9.68 |"), "%s", md);
+	ck_assert_msg(strstr(md, "| 10,000 |"), "%s", md);
+	free(md);
 	net_free(net);
+}
+END_TEST
+
+/* ---- a squeeze pass's decisions ---- */
+
+START_TEST(squeeze_decisions_say_compensated)
+{
+	SqueezeDecisionRow r[] = {
+	    {2, 32, 26, 1, 0, 10, 45.14, 9.263, 99.83},
+	    {3, 32, 32, 0, 0, 10, 62.98, 62.98, 99.83},
+	    {4, 32, 21, 1, 1, 10, 29.3, 9.996, 98.83},
+	};
+	assert_text(RENDER(report_squeeze_decisions(f, r, 3, REPORT_MARKDOWN)),
+	            "| layer | n before | n after |  τ | κ at decision | κ after | decision | "
+	            "compensated | test acc. after (%) |\n"
+	            "| ----- | -------: | ------: | -: | ------------: | ------: | -------: | "
+	            "----------: | ------------------: |\n"
+	            "| 2     |       32 |      26 | 10 |         45.14 |   9.263 |  applied | "
+	            "         no |               99.83 |\n"
+	            "| 3     |       32 |      32 | 10 |         62.98 |   62.98 |  refused | "
+	            "         no |               99.83 |\n"
+	            "| 4     |       32 |      21 | 10 |          29.3 |   9.996 |  applied | "
+	            "        yes |               98.83 |\n");
+	assert_text(RENDER(report_squeeze_decisions(f, r, 1, REPORT_CSV)),
+	            "layer,n_before,n_after,tau,kappa_decision,kappa_after,decision,compensated,"
+	            "test_acc_after\n"
+	            "2,32,26,10,45.14,9.263,applied,no,99.83\n");
 }
 END_TEST
 

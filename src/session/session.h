@@ -22,7 +22,8 @@
  *   data spec=S [dir=D] features=N label_col=N seed=N limit=N val_frac=X val_per_class=N
  *   opts batch=N lr=X [threads=N]
  *   net layers=L act=A act_a=X seed=N
- *   load path=P [crc=HEX]
+ *   load path=P [crc=HEX] [seed=N]   (N: the seed of later trainings; without
+ *                            it they keep the session's)
  *   tau X | eta X
  *   sched SPEC [warmup=W]   (the learning-rate schedule of later trainings:
  *                            a sched_parse spec, W epochs of warm-up)
@@ -92,6 +93,7 @@ typedef struct SessAction {
 	int patience;      /* TRAIN: early stopping after this many epochs, 0 = none */
 	int has_crc;       /* LOAD */
 	uint32_t crc;      /* LOAD: CRC-32 of the loaded parameters */
+	int has_seed;      /* LOAD: seed holds the seed of the trainings that follow */
 } SessAction;
 
 /* Longest log line (without its newline) that session_parse and replay
@@ -183,6 +185,10 @@ int session_apply(Session *s, const SessAction *a, const Hook *h, Err *e);
  * anything to remove (the pass is then over), -1 on error. Nothing is
  * logged: the pass changes the network only through squeeze actions. */
 int session_squeeze_start(Session *s, Err *e);
+/* A squeeze pass whose first proposal is the given hidden layer's, as a
+ * recorded decision for it is replayed (a lesson shows the proposal its
+ * next action decides). ALG3_PROPOSED, or -1 with a message. */
+int session_squeeze_propose(Session *s, int layer, Err *e);
 /* The proposal waiting for a decision, or NULL. */
 const SqueezeProposal *session_squeeze_proposal(const Session *s);
 /* Ends the pass (the network keeps the decisions made). */

@@ -9,6 +9,7 @@
 
 #include "base/file.h"
 #include "cli/cli.h"
+#include "tui/views.h"
 
 static int readable(const char *path)
 {
@@ -69,12 +70,109 @@ static int grow(Lesson *l, int *cap, Err *e)
 	char **c = realloc(l->caption, (size_t)(nc + 1) * sizeof *c);
 	if (c)
 		l->caption = c;
-	if (!a || !c)
+	char **cl = c ? realloc(l->claims, (size_t)(nc + 1) * sizeof *cl) : NULL;
+	if (cl)
+		l->claims = cl;
+	char **pl = cl ? realloc(l->plain, (size_t)(nc + 1) * sizeof *pl) : NULL;
+	if (pl)
+		l->plain = pl;
+	int *v = a && pl ? realloc(l->view, (size_t)(nc + 1) * sizeof *v) : NULL;
+	if (v)
+		l->view = v;
+	int *va = v ? realloc(l->view_arg, (size_t)(nc + 1) * sizeof *va) : NULL;
+	if (va)
+		l->view_arg = va;
+	if (!a || !c || !v || !va)
 		return err_set(e, "out of memory for the lesson");
-	for (int k = *cap; k <= nc; k++)
-		l->caption[k] = NULL;
+	for (int k = *cap; k <= nc; k++) {
+		l->caption[k] = l->claims[k] = l->plain[k] = NULL;
+		l->view[k] = l->view_arg[k] = -1;
+	}
 	*cap = nc;
 	return 0;
+}
+
+/* The views a lesson may name, by their number or their name. */
+static const char *const view_names[] = {
+    [VIEW_LAYERS] = "layers",   [VIEW_ALG1] = "algorithm1",   [VIEW_SWEEP] = "sweep",
+    [VIEW_SQUEEZE] = "squeeze", [VIEW_SPECTRUM] = "spectrum", [VIEW_HISTORY] = "history",
+};
+static const char *const chart_names[] = {"iterations", "epochs", "curve"};
+
+int lesson_parse_view(const char *text, int *view, int *arg, Err *e)
+{
+	char name[64] = "", extra[64] = "";
+	int n = sscanf(text, " %63s %63s", name, extra);
+	*view = *arg = -1;
+	for (int v = 0; v < VIEW_COUNT && n >= 1; v++) {
+		char num[8];
+		snprintf(num, sizeof num, "%d", v + 1);
+		if (!strcmp(name, num) || (v < (int)(sizeof view_names / sizeof *view_names) &&
+		                           view_names[v] && !strcmp(name, view_names[v])))
+			*view = v;
+	}
+	if (*view < 0)
+		return err_set(e,
+		               "#view: '%s' is not a view (1 to %d, or layers, algorithm1, sweep, "
+		               "squeeze, spectrum, history)",
+		               name, VIEW_COUNT);
+	if (n < 2)
+		return 0;
+	if (*view == VIEW_HISTORY) {
+		for (int c = 0; c < 3; c++)
+			if (!strcmp(extra, chart_names[c]))
+				*arg = c;
+		if (*arg < 0)
+			return err_set(
+			    e, "#view: history shows iterations, epochs or curve, not '%s'", extra);
+		return 0;
+	}
+	char *end;
+	long layer = strtol(extra, &end, 10);
+	if ((*view != VIEW_LAYERS && *view != VIEW_SPECTRUM) || *end || layer < 1 || layer > 100000)
+		return err_set(e, "#view: %s takes no '%s' (a layer goes with layers and spectrum)",
+		               name, extra);
+	*arg = (int)layer;
+	return 0;
+}
+
+const char *lesson_caption_at(const Lesson *l, int pos)
+{
+	if (!l || !l->caption)
+		return NULL;
+	for (int k = pos > l->n ? l->n : pos; k >= l->setup; k--)
+		if (l->caption[k])
+			return l->caption[k];
+	return NULL;
+}
+
+int lesson_view(const Lesson *l, int pos, int *arg)
+{
+	*arg = -1;
+	if (!l || pos < 0 || pos >= l->n)
+		return -1;
+	if (l->view[pos] >= 0) {
+		*arg = l->view_arg[pos];
+		return l->view[pos];
+	}
+	switch (l->a[pos].kind) {
+	case SESS_SQUEEZE:
+		return VIEW_SQUEEZE;
+	case SESS_SWEEP:
+		return VIEW_SWEEP;
+	case SESS_ALG1_STEP:
+	case SESS_ALG1_RUN:
+		return VIEW_ALG1;
+	case SESS_TRAIN:
+		*arg = 1; /* κ against epochs */
+		return VIEW_HISTORY;
+	case SESS_TAU:
+	case SESS_NET:
+	case SESS_LOAD:
+		return VIEW_LAYERS;
+	default:
+		return -1;
+	}
 }
 
 int lesson_load(const char *name, Lesson *l, Err *e)
@@ -94,6 +192,22 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 		if (session_caption(line, text, sizeof text)) {
 			if (add_caption(&l->caption[l->n], text, e) < 0)
 				goto fail;
+			continue;
+		}
+		if (!strncmp(line, "#=", 2) || !strncmp(line, "#~", 2)) {
+			line[strcspn(line, "\r\n")] = '\0';
+			if (add_caption(line[1] == '=' ? &l->claims[l->n] : &l->plain[l->n],
+			                line + 2, e) < 0)
+				goto fail;
+			continue;
+		}
+		if (!strncmp(line, "#view:", 6)) {
+			line[strcspn(line, "\r\n")] = '\0';
+			if (lesson_parse_view(line + 6, &l->view[l->n], &l->view_arg[l->n], e) <
+			    0) {
+				err_prefix(e, "%s:%d", l->path, lineno);
+				goto fail;
+			}
 			continue;
 		}
 		SessAction a;
@@ -124,17 +238,21 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 	        l->a[setup].kind == SESS_OPTS))
 		setup++;
 	l->setup = setup;
-	/* the captions of the actions applied before the screen opens show with it */
-	char *first = NULL;
-	for (int k = 0; k <= setup; k++) {
-		if (l->caption[k] && add_caption(&first, l->caption[k], e) < 0) {
-			free(first);
-			goto fail;
+	/* the captions of the actions applied before the screen opens show with
+	 * it, and so do their claims */
+	char **lists[] = {l->caption, l->claims, l->plain};
+	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+		char *first = NULL;
+		for (int k = 0; k <= setup; k++) {
+			if (lists[i][k] && add_caption(&first, lists[i][k], e) < 0) {
+				free(first);
+				goto fail;
+			}
+			free(lists[i][k]);
+			lists[i][k] = NULL;
 		}
-		free(l->caption[k]);
-		l->caption[k] = NULL;
+		lists[i][setup] = first;
 	}
-	l->caption[setup] = first;
 	return 0;
 fail:
 	if (f)
@@ -147,7 +265,15 @@ void lesson_free(Lesson *l)
 {
 	for (int k = 0; l->caption && k <= l->n; k++)
 		free(l->caption[k]);
+	for (int k = 0; l->claims && k <= l->n; k++)
+		free(l->claims[k]);
+	for (int k = 0; l->plain && k <= l->n; k++)
+		free(l->plain[k]);
 	free(l->caption);
+	free(l->claims);
+	free(l->plain);
+	free(l->view);
+	free(l->view_arg);
 	free(l->a);
 	memset(l, 0, sizeof *l);
 }

@@ -59,10 +59,6 @@ void tui_set_value(Tui *t, SessKind k, double x)
 	const Shown *p = worker_lock(t->w);
 	j.quiet = p->ops > 0;
 	worker_unlock(t->w);
-	if (k == SESS_TAU)
-		t->tau = x;
-	else
-		t->eta = x;
 	tui_submit(t, &j);
 	if (j.quiet)
 		worker_status(t->w, 0,
@@ -233,8 +229,11 @@ static void answer(Tui *t)
 void tui_prompt_key(Tui *t, int ch)
 {
 	if (ch == 27) {
+		/* nothing was asked for: what the line said before the prompt is
+		 * not brought back as if it were news */
 		t->pk = P_NONE;
 		t->quit_after_save = 0;
+		worker_status_clear(t->w);
 	} else if (t->pk == P_QUIT || t->pk == P_OVERWRITE) {
 		t->input[0] = (char)ch;
 		t->input[1] = '\0';

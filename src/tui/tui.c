@@ -64,6 +64,8 @@ static void between_keys(Tui *t)
 	double now = clock_seconds();
 	if (idle && t->was_busy)
 		t->next_at = now + t->u.delay;
+	if (idle)
+		t->back_to = -1;
 	t->was_busy = !idle;
 	if (t->quit_after_save == 2 && idle) {
 		t->quit = !dirty;
@@ -71,9 +73,42 @@ static void between_keys(Tui *t)
 	}
 	if (t->lesson && t->u.delay > 0 && !t->u.play_paused && idle && !t->pk &&
 	    pos < t->lesson->n && now >= t->next_at) {
-		Job j = {.kind = JOB_PLAY_NEXT};
-		tui_submit(t, &j);
+		tui_play_next(t);
 		t->was_busy = 1;
+	}
+}
+
+/* 1 when quitting now loses nothing: no operation runs, nothing unsaved. */
+static int clean(Tui *t)
+{
+	const Shown *p = worker_lock(t->w);
+	int c = !p->busy && !p->ops && !p->dirty;
+	worker_unlock(t->w);
+	return c;
+}
+
+/* What the too-small screen says under its request. */
+static const char *small_note(Tui *t)
+{
+	return t->small_asked ? "unsaved work or an operation running: y quits anyway, "
+	                        "any other key stays (enlarge the terminal to save)"
+	                      : "q quits";
+}
+
+static void small_key(Tui *t, int ch)
+{
+	switch (keys_small(ch, t->small_asked, clean(t))) {
+	case SMALL_QUIT:
+		t->quit = 1;
+		break;
+	case SMALL_ASK:
+		t->small_asked = 1;
+		break;
+	case SMALL_UNASK:
+		t->small_asked = 0;
+		break;
+	default:
+		break;
 	}
 }
 
@@ -82,14 +117,14 @@ int tui_run(Session *s, const TuiSetup *su)
 	Tui t = {0};
 	Err e = {{0}};
 	char log[1024];
-	t.tau = s->tau;
-	t.eta = s->eta;
 	t.patience = su->patience;
 	t.lesson = su->lesson;
 	t.u.lesson = su->lesson;
 	t.u.delay = su->delay;
 	t.u.it_first = -1;
 	t.u.layer = 1;
+	t.u.present = su->present;
+	t.back_to = -1;
 	t.q_def = su->q;
 	snprintf(t.beta_def, sizeof t.beta_def, "%s", su->betas);
 	snprintf(t.data_name, sizeof t.data_name, "%.63s", s->data_spec);
@@ -113,16 +148,21 @@ int tui_run(Session *s, const TuiSetup *su)
 		session_free(s);
 		return 1;
 	}
-	worker_status(t.w, 0, "%s", su->note);
+	/* a lesson's line says where it is: its note goes to the narration */
+	if (su->lesson)
+		worker_narrate(t.w, "%s", su->note);
+	else
+		worker_status(t.w, 0, "%s", su->note);
 	t.next_at = clock_seconds() + su->delay;
 	while (!t.quit && !signals_stop()) {
-		if (!screen_too_small()) {
+		int small = screen_too_small(small_note(&t));
+		if (!small) {
+			/* pending values only where keys change them, not in a lesson */
+			t.u.tau = t.lesson ? 0 : worker_setting_after(t.w, SESS_TAU);
+			t.u.eta = t.lesson ? 0 : worker_setting_after(t.w, SESS_ETA);
 			const Shown *p = worker_lock(t.w);
 			t.u.prompt = t.pk ? t.prompt : NULL;
 			t.u.input = t.input;
-			/* pending values only where keys change them, not in a lesson */
-			t.u.tau = t.lesson ? 0 : t.tau;
-			t.u.eta = t.lesson ? 0 : t.eta;
 			t.u.patience = t.patience;
 			views_draw(p, &t.u);
 			worker_unlock(t.w);
@@ -132,7 +172,10 @@ int tui_run(Session *s, const TuiSetup *su)
 		between_keys(&t);
 		if (ch == ERR || ch == KEY_RESIZE)
 			continue;
-		tui_key(&t, ch);
+		if (small)
+			small_key(&t, ch); /* nothing acts unseen: only q */
+		else
+			tui_key(&t, ch);
 	}
 	worker_stop(t.w);
 	screen_end();

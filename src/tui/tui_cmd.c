@@ -11,7 +11,7 @@
 
 static const char tui_help_fmt[] =
     "Usage: condnet [tui] [OPTIONS]\n"
-    "       condnet tui --play LESSON [--delay S] [--ascii] [--data-dir DIR]\n\n"
+    "       condnet tui --play LESSON [--delay S] [--present] [--ascii] [--data-dir DIR]\n\n"
     "The interactive screen. Without --data it opens MNIST (200 Haar-wavelet\n"
     "features) when fetched, else the built-in synthetic set.\n"
     "Data:\n" CLI_DATA_HELP
@@ -31,6 +31,12 @@ static const char tui_help_fmt[] =
     "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
     "                       the kernels OpenBLAS runs)\n"
+    "  --schedule SPEC      the learning rate of every training: constant (default),\n"
+    "                       step:E[:F], cosine[:T] or plateau:P[:F] (S changes it)\n"
+    "  --warmup W           raise the rate linearly from 0 over the first W epochs\n"
+    "  --early-stop P       every t training holds out the validation split and stops\n"
+    "                       after P epochs without a better validation accuracy,\n"
+    "                       keeping the best epoch (S changes it)\n"
     "Algorithms:\n"
     "  --tau T              threshold on kappa (default 25)\n"
     "  --eta E              epochs of every training of Algorithms 1 and 2 (default 1;\n"
@@ -40,6 +46,8 @@ static const char tui_help_fmt[] =
     "  --q N                the trainings per beta b proposes (default 5)\n"
     "Screen:\n"
     "  --ascii              ASCII characters only, no colours\n"
+    "  --present            start in presentation mode: the view on the whole screen,\n"
+    "                       without the status and key rows (P switches, Esc leaves)\n"
     "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log;\n"
     "                       the newest %d are kept)\n"
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
@@ -49,7 +57,17 @@ static const char tui_help_fmt[] =
     "On the screen ? lists the keys and x explains the numbers; %s\n"
     "explains everything.\n";
 
-enum { OPT_ASCII = CLI_OPT_OWN, OPT_LOG, OPT_TAU, OPT_ETA, OPT_BETA, OPT_Q, OPT_PLAY, OPT_DELAY };
+enum {
+	OPT_ASCII = CLI_OPT_OWN,
+	OPT_LOG,
+	OPT_TAU,
+	OPT_ETA,
+	OPT_BETA,
+	OPT_Q,
+	OPT_PLAY,
+	OPT_DELAY,
+	OPT_PRESENT
+};
 
 static const struct option own[] = {
     {"data", required_argument, NULL, CLI_OPT_DATA},
@@ -80,13 +98,14 @@ static const struct option own[] = {
     {"log", required_argument, NULL, OPT_LOG},
     {"play", required_argument, NULL, OPT_PLAY},
     {"delay", required_argument, NULL, OPT_DELAY},
+    {"present", no_argument, NULL, OPT_PRESENT},
     {0},
 };
 
 typedef struct TuiArgs {
 	CommonOpts co;
 	unsigned long given; /* bit (code - CLI_OPT_DATA) of each common option given */
-	int ascii, q, own_given;
+	int ascii, q, own_given, present;
 	const char *log, *play, *betas;
 	double tau, eta, delay;
 } TuiArgs;
@@ -98,11 +117,14 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		t->given |= 1UL << (opt - CLI_OPT_DATA);
 		return cli_common_handle(&t->co, opt, arg, e) < 0 ? -1 : 0;
 	}
-	if (opt != OPT_ASCII && opt != OPT_PLAY && opt != OPT_DELAY)
+	if (opt != OPT_ASCII && opt != OPT_PLAY && opt != OPT_DELAY && opt != OPT_PRESENT)
 		t->own_given = 1;
 	switch (opt) {
 	case OPT_ASCII:
 		t->ascii = 1;
+		return 0;
+	case OPT_PRESENT:
+		t->present = 1;
 		return 0;
 	case OPT_LOG:
 		t->log = arg;
@@ -176,7 +198,8 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 			return -1;
 	}
 	if (co->load) {
-		a = (SessAction){.kind = SESS_LOAD};
+		/* the seed of the trainings that follow (the header shows it) */
+		a = (SessAction){.kind = SESS_LOAD, .seed = co->seed, .has_seed = 1};
 		snprintf(a.path, sizeof a.path, "%s", co->load);
 	} else {
 		/* the default widths come from the batch commands' choice */
@@ -210,7 +233,7 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	if ((ta->given & ~dir) || ta->own_given) {
 		fprintf(stderr,
 		        "condnet tui: --play takes the lesson's data, network and settings; "
-		        "only --delay, --ascii and --data-dir go with it\n");
+		        "only --delay, --present, --ascii and --data-dir go with it\n");
 		return 2;
 	}
 	Lesson *l = calloc(1, sizeof *l);
@@ -282,6 +305,14 @@ int cmd_tui(int argc, char **argv)
 		snprintf(note, sizeof note, "data: %s", spec);
 	}
 	ta.co.data.spec = spec; /* and the batch commands' default widths for it */
+	unsigned long feat = 1UL << (CLI_OPT_FEATURES - CLI_OPT_DATA);
+	if ((ta.given & feat) && strncmp(spec, "mnist", 5) && strncmp(spec, "fashion", 7)) {
+		fprintf(stderr,
+		        "condnet tui: --features: %s has no Haar-wavelet features to choose "
+		        "(MNIST and Fashion-MNIST have)\n",
+		        spec);
+		return 2;
+	}
 	TuiSetup su = {ta.ascii,
 	               note,
 	               NULL,
@@ -290,7 +321,8 @@ int cmd_tui(int argc, char **argv)
 	               : synthetic ? "0.2:1.4:0.2"
 	                           : "1.0:2.4:0.2",
 	               ta.q ? ta.q : 5,
-	               ta.co.early_stop};
+	               ta.co.early_stop,
+	               ta.present};
 	if (ta.play)
 		return play(&ta, &su);
 	if (ta.delay > 0) {

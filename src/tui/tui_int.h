@@ -35,7 +35,6 @@ typedef struct Tui {
 	char beta_def[256]; /* what b proposes: the β list and q */
 	int q_def;
 	char data_name[64];   /* for the default file names */
-	double tau, eta;      /* as they will be after every queued change */
 	int patience;         /* early stopping of every t training, 0: none */
 	char sched[256];      /* the schedule typed while its warm-up and patience are asked */
 	double warmup;        /* the warm-up typed while the patience is asked */
@@ -46,6 +45,8 @@ typedef struct Tui {
 	const Lesson *lesson;
 	double next_at; /* when a lesson played with a delay takes its next step */
 	int was_busy;
+	int back_to;     /* the lesson position a step back on its way goes to, -1: none */
+	int small_asked; /* the terminal is too small and q asked about unsaved work */
 } Tui;
 
 /* Requests to the worker. */
@@ -70,5 +71,19 @@ void tui_answer_sched(Tui *t, PromptKind k, const char *v);
 
 /* A key with no prompt open. */
 void tui_key(Tui *t, int ch);
+/* The lesson's next action, in the view it is about. */
+void tui_play_next(Tui *t);
+
+/* What a key does with no prompt or panel open, in view (in a lesson when
+ * lesson is set): the name of its handler ("view", "present", "play",
+ * "operation", …) or NULL when unbound; *refused is set when a lesson
+ * refuses it (the keys that change the network). */
+const char *keys_lookup(ViewId view, int lesson, int ch, int *refused);
+
+/* While the terminal is too small for the screen, keys do nothing but q:
+ * it quits when nothing would be lost (clean), else asks (shown on the
+ * small screen) and y then quits. */
+typedef enum SmallKey { SMALL_NONE = 0, SMALL_QUIT, SMALL_ASK, SMALL_UNASK } SmallKey;
+SmallKey keys_small(int ch, int asked, int clean);
 
 #endif

@@ -27,14 +27,15 @@ typedef enum JobKind {
 	JOB_ADOPT,      /* a fresh network of the β sweep's pick (a logged `net`) */
 	JOB_CAPTION,    /* a caption (path) written to the log, for lessons */
 	JOB_PLAY_NEXT,  /* the lesson's next action (a squeeze's proposal is shown first) */
-	JOB_PLAY_BACK   /* the lesson back by one action: replayed from its start */
+	JOB_PLAY_BACK   /* the lesson back to action `target`: replayed from its start */
 } JobKind;
 
 typedef struct Job {
 	JobKind kind;
 	SessAction a;
 	char path[1024];
-	int quiet; /* leave the status line alone (queued behind a running job) */
+	int quiet;  /* leave the status line alone (queued behind a running job) */
+	int target; /* JOB_PLAY_BACK: the lesson position to go back to */
 } Job;
 
 typedef struct ShownBeta {
@@ -43,6 +44,17 @@ typedef struct ShownBeta {
 	double smin, smax; /* the least and largest 2ε_v − ε_tr of single trials */
 } ShownBeta;
 
+/* One decision of a squeeze pass. */
+#define SQZ_DEC_MAX 64
+typedef struct ShownDecision {
+	int layer, n_before, n_after, applied, comp;
+	double tau, kappa_before, kappa_after, acc_after; /* acc_after: test accuracy, percent */
+} ShownDecision;
+
+/* Random orders the screen's what-if line measures beside the QR choice and
+ * the norm rule. */
+#define SQZ_PREVIEW_DRAWS 5
+
 typedef struct ShownSqueeze {
 	int active;  /* a pass is under way */
 	int waiting; /* a proposal waits for y / n / a */
@@ -50,7 +62,8 @@ typedef struct ShownSqueeze {
 	int layer, n_before, nkeep, p_qr, nrdiag;
 	double kappa_before, kappa_after;
 	int *perm;     /* n_before: neuron numbers from 1 in pivot order */
-	double *rdiag; /* nrdiag */
+	double *rdiag; /* nrdiag = min(rows, n_before): the neurons beyond it have no
+	                * r_jj of their own (the layer's rank is at most its rows) */
 	double acc_now, acc_after, acc_comp;
 	/* the same layer's count kept by the simple rules (alg3_compare.h): QR,
 	 * norm and the mean of `draws` random orders, without and with
@@ -59,6 +72,8 @@ typedef struct ShownSqueeze {
 	int draws;
 	char done[16][160]; /* decisions of this pass */
 	int ndone;
+	ShownDecision dec[SQZ_DEC_MAX]; /* the same, as numbers (for the export) */
+	int ndec;
 	int removed;                              /* neurons removed in this pass */
 	int undone;                               /* an undo followed the pass */
 	double acc_start, acc_end, acc_retrained; /* NaN when unknown */
@@ -92,6 +107,12 @@ typedef struct ShownEpochs {
 #define NARR_MAX 256
 #define NARR_LEN 2048
 
+/* What a narration line is: an operation's account (the narration row
+ * shows the newest), a setting applied behind an operation (the log only:
+ * it must not hide the operation's account), or a lesson's caption (which
+ * has a panel of its own). */
+typedef enum NarrKind { NARR_OP = 0, NARR_QUIET, NARR_CAPTION } NarrKind;
+
 typedef struct Shown {
 	/* data and network */
 	char data[256];
@@ -123,25 +144,39 @@ typedef struct Shown {
 	ShownEpochs ep;
 	/* narration */
 	char (*narr)[NARR_LEN];
+	unsigned char narr_kind[NARR_MAX]; /* NarrKind of each kept line */
 	int nnarr; /* lines ever written; the last min(nnarr, NARR_MAX) are kept */
 	/* progress */
 	int busy, paused, queued; /* paused ends with the job it paused */
 	int ops;                  /* jobs queued or running, τ/η changes not counted */
+	int queued_ops;           /* operations waiting behind the running one */
 	char running[128];        /* what the running job is, for "busy" answers */
 	char activity[160];       /* what it does right now */
 	TrainProgress prog;
 	int have_prog;
-	char last_train[200]; /* the last finished or cancelled training, for people */
+	char last_train[200];    /* the last finished or cancelled training, for people */
+	uint32_t last_train_crc; /* the network that training left (last_train is
+	                          * shown only while it is the current one) */
+	/* The state's generation: it moves when an operation starts and when
+	 * what it changed is published. A message belongs to the generation it
+	 * was said in and is shown only while that is the current one (status.h
+	 * decides the status line). */
+	unsigned gen;
 	char status[512];
 	int status_err;
+	unsigned status_gen;
 	/* a lesson played (worker_start with one) */
 	int play_pos; /* lesson actions applied */
 	int playing;  /* 1 while a lesson step runs */
 } Shown;
 
-/* The narration line k (0 = oldest kept) of p, for k < worker_narr_count. */
+/* The narration line k (0 = oldest kept) of p, for k < worker_narr_count,
+ * and its kind. */
 int worker_narr_count(const Shown *p);
 const char *worker_narr(const Shown *p, int k);
+NarrKind worker_narr_kind(const Shown *p, int k);
+/* The newest line of kind NARR_OP, or NULL. */
+const char *worker_narr_last_op(const Shown *p);
 
 typedef struct Worker Worker;
 
@@ -153,8 +188,14 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e);
 /* Cancels the running job, drops queued ones, joins the thread and frees the
  * worker and its session. */
 void worker_stop(Worker *w);
-/* Queues a job; -1 when the queue is full. */
+/* Queues a job; -1 when the queue is full. A setting (τ, η or the
+ * schedule) queued right behind another of its kind replaces it, and one
+ * that brings the value back to what it was before is dropped: ] then [
+ * leave nothing queued. */
 int worker_submit(Worker *w, const Job *j);
+/* τ (SESS_TAU) or η (SESS_ETA) as it will be once the queued settings
+ * apply: the published value when none waits. */
+double worker_setting_after(Worker *w, SessKind k);
 /* Pauses or resumes the running job's training: returns 1 paused, 0
  * resumed, -1 (and does nothing) when no job runs, so a pause never
  * carries over to the next job. */
@@ -165,9 +206,14 @@ void worker_cancel(Worker *w);
 /* The published state: lock, read, unlock. Hold the lock briefly. */
 const Shown *worker_lock(Worker *w);
 void worker_unlock(Worker *w);
-/* Sets the status line (from the screen, e.g. a bad prompt entry). */
+/* Says something on the status line about the current state (from the
+ * screen, e.g. a bad prompt entry); it goes when the state moves on. */
 void worker_status(Worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Takes back what the status line says (a prompt closed with Esc). */
+void worker_status_clear(Worker *w);
 /* Adds a narration line (from the screen). */
 void worker_narrate(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void worker_narrate_kind(Worker *w, NarrKind k, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 #endif

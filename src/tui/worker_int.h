@@ -63,12 +63,18 @@ void worker_sqz_begin(Worker *w);
 void worker_sqz_show(Worker *w);
 void worker_sqz_finish(Worker *w, const char *how);
 int worker_sqz_decide(Worker *w, int apply, int comp);
+/* The pass begun at a given hidden layer's proposal (layer 0: the first
+ * with something to remove, as worker_sqz_begin), and a decision that shows
+ * the next proposal only when show is set (a lesson shows only those it
+ * decides). */
+void worker_sqz_begin_at(Worker *w, int layer);
+int worker_sqz_decide_as(Worker *w, int apply, int comp, int show);
 
 /* Lessons: the caption before action pos into the narration, the next
  * action, one back, a caption written to the log. */
 void worker_play_caption(Worker *w, int pos);
 void worker_play_next(Worker *w);
-void worker_play_back(Worker *w);
+void worker_play_back(Worker *w, int target);
 void worker_caption(Worker *w, const char *text);
 
 /* The tables (CSV or Markdown by path's extension) and, beside them, every

@@ -14,9 +14,6 @@
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
-/* Random orders the preview measures beside the QR choice and the norm rule. */
-#define SQZ_PREVIEW_DRAWS 5
-
 void worker_sqz_finish(Worker *w, const char *how)
 {
 	session_squeeze_stop(w->s);
@@ -120,14 +117,21 @@ void worker_sqz_show(Worker *w)
 
 void worker_sqz_begin(Worker *w)
 {
+	worker_sqz_begin_at(w, 0);
+}
+
+void worker_sqz_begin_at(Worker *w, int layer)
+{
 	Err e = {{0}};
 	pthread_mutex_lock(&w->mu);
 	w->shown.sq.active = 1;
-	w->shown.sq.ndone = w->shown.sq.removed = w->shown.sq.undone = 0;
+	w->shown.sq.ndone = w->shown.sq.ndec = w->shown.sq.removed = w->shown.sq.undone = 0;
 	w->shown.sq.acc_start = w->shown.test_acc;
 	w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
 	pthread_mutex_unlock(&w->mu);
-	if (session_squeeze_start(w->s, &e) < 0) {
+	int rc =
+	    layer > 0 ? session_squeeze_propose(w->s, layer, &e) : session_squeeze_start(w->s, &e);
+	if (rc < 0) {
 		worker_status(w, 1, "squeeze: %s", e.msg);
 		worker_sqz_finish(w, "stopped");
 		return;
@@ -151,8 +155,26 @@ static void sqz_note(Worker *w, const char *fmt, ...)
 	pthread_mutex_unlock(&w->mu);
 }
 
-/* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
+/* Keeps a decision as numbers, for the export's table. */
+static void sqz_record(Worker *w, const SessAction *a, int n0, int n1, double k0, double k1)
+{
+	double acc = session_test_acc(w->s);
+	pthread_mutex_lock(&w->mu);
+	ShownSqueeze *q = &w->shown.sq;
+	if (q->ndec < SQZ_DEC_MAX)
+		q->dec[q->ndec++] = (ShownDecision){
+		    a->layer,  n0, a->apply ? n1 : n0, a->apply, a->apply && a->comp,
+		    w->s->tau, k0, a->apply ? k1 : k0, acc};
+	pthread_mutex_unlock(&w->mu);
+}
+
 int worker_sqz_decide(Worker *w, int apply, int comp)
+{
+	return worker_sqz_decide_as(w, apply, comp, 1);
+}
+
+/* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
+int worker_sqz_decide_as(Worker *w, int apply, int comp, int show)
 {
 	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
 	if (!sp)
@@ -177,7 +199,9 @@ int worker_sqz_decide(Worker *w, int apply, int comp)
 	} else {
 		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", a.layer, k0, n0);
 	}
+	sqz_record(w, &a, n0, n1, k0, k1);
 	worker_publish(w);
-	worker_sqz_show(w);
+	if (show)
+		worker_sqz_show(w);
 	return 0;
 }
