@@ -600,9 +600,11 @@ for o in $(grep -o -- '^ *--[a-z-]*' "$TMP/help" | sort -u); do
 	check "the manual documents tui $o" \
 		grep -q -- "^\.[A-Z]* .*$(echo "$o" | sed 's/-/\\\\-/g')\( \|$\)" "$TMP/man-tui"
 done
-for o in --tau --eta --beta --q --play --delay; do
+for o in --tau --eta --beta --q --play --delay --present --schedule --warmup --early-stop; do
 	check "tui --help lists $o" grep -q -- "^  $o " "$TMP/help"
 done
+expect_exit "--features on a data set without features is refused" 2 \
+	'--features: synthetic has no Haar-wavelet features' "$C" tui --data synthetic --features 50
 check "--help names the manual of the build tree" sh -c "'$C' --help | grep -q \"'man .*man/condnet.1'\""
 
 ## the default log directory keeps the newest 50 logs

@@ -60,6 +60,13 @@ void tui_set_value(Tui *t, SessKind k, double x);
 /* The schedule (a sched_parse spec) and its warm-up, queued the same way. */
 void tui_set_sched(Tui *t, const char *spec, double warmup);
 
+/* What a key does to the text typed at a prompt (input, *len bytes of cap):
+ * Enter answers, Esc cancels, Backspace takes a whole UTF-8 character back,
+ * Ctrl-U clears, a printable byte is added; with one_key (a y/n question)
+ * any key but Esc is the answer. */
+typedef enum PromptEdit { PROMPT_EDITED = 0, PROMPT_ANSWER, PROMPT_CANCEL } PromptEdit;
+PromptEdit prompt_edit(char *input, size_t *len, size_t cap, int ch, int one_key);
+
 /* Prompts: open one (def is proposed when nothing is typed), and a key
  * while one is open. */
 void tui_ask(Tui *t, PromptKind k, const char *q, const char *def);
