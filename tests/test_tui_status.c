@@ -82,6 +82,10 @@ START_TEST(a_waiting_decision_is_not_idle)
 	ck_assert_str_eq(status_state(&p, &u, st, sizeof st), "waiting: y / n for layer 1");
 	p.sq.waiting = 0;
 	ck_assert_str_eq(status_state(&p, &u, st, sizeof st), "idle");
+	/* an operation asked for and not begun yet is not idle either */
+	p.ops = 1;
+	ck_assert_str_eq(status_state(&p, &u, st, sizeof st), "starting");
+	ck_assert_str_eq(line(&p, &u, &err), "starting: Esc stops, space pauses");
 }
 END_TEST
 

@@ -233,7 +233,7 @@ static void chart_spectra(FILE *f, const Plots *p, const char *ext)
 	fprintf(f,
 	        "plot %g with lines dashtype 2 lw 3 lc rgb 'black' title '1/τ', \\\n"
 	        "  for [i=0:%d] '%s-spectra.dat' index i using 1:($2 > 0 ? $2 : 1/0) with "
-	        "linespoints pt 7 ps 0.8 lw 3 title sprintf('layer %%d', i+1)\n",
+	        "linespoints pt 7 ps 0.8 lw 3 title sprintf('layer %%d', i+1)\nunset offsets\n",
 	        1 / p->tau, p->m - 1, p->base);
 }
 

@@ -123,9 +123,11 @@ const char *status_line(const Shown *p, const UiState *u, char *buf, size_t len,
 	} else if (p->busy && p->paused) {
 		snprintf(buf, len, "paused: %s; space resumes, Esc stops",
 		         p->running[0] ? p->running : "the operation");
-	} else if (p->busy) {
+	} else if (p->busy || p->ops > 0) {
 		snprintf(buf, len, "%s: Esc stops, space pauses",
-		         p->activity[0] ? p->activity : p->running);
+		         p->activity[0]  ? p->activity
+		         : p->running[0] ? p->running
+		                         : "starting");
 	} else if (p->sq.waiting) {
 		status_proposal(p, u, buf, len);
 	} else if (u->lesson) {
@@ -140,8 +142,11 @@ const char *status_state(const Shown *p, const UiState *u, char *buf, size_t len
 {
 	if (p->paused)
 		snprintf(buf, len, "paused");
-	else if (p->busy)
-		snprintf(buf, len, "%s", p->activity[0] ? p->activity : p->running);
+	else if (p->busy || p->ops > 0) /* asked for and not begun yet is not idle */
+		snprintf(buf, len, "%s",
+		         p->activity[0]  ? p->activity
+		         : p->running[0] ? p->running
+		                         : "starting");
 	else if (p->sq.waiting && !u->lesson)
 		snprintf(buf, len, "waiting: y / n for layer %d", p->sq.layer);
 	else if (u->lesson)

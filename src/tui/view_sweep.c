@@ -52,10 +52,10 @@ static void table(const Shown *p, int top, int bot, int x)
 }
 
 /* The y range: from the least value (never below 0 when no value is) up
- * to the values near the least criterion, so that the curves around the
- * pick stand apart; a β far worse (an underfit network) is off the scale,
- * marked ↑ at the top, and the table beside has its numbers. Returns 1 when
- * some value is off the scale. */
+ * to the means near the least criterion, so that the curves around the pick
+ * stand apart; a β far worse (an underfit network) is off the scale, marked
+ * ↑ at the top, and a spread bar runs off it: the table beside has their
+ * numbers. Returns 1 when some value is off the scale. */
 static int y_range(const Shown *p, double *lo, double *hi)
 {
 	double best = INFINITY, top = -INFINITY;
@@ -65,7 +65,8 @@ static int y_range(const Shown *p, double *lo, double *hi)
 		if (!b->done)
 			continue;
 		best = fmin(best, b->score);
-		double v[] = {b->err_tr, b->err_v, b->score, b->smin, b->smax};
+		/* the means frame the plot; a spread may run off it */
+		double v[] = {b->err_tr, b->err_v, b->score};
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 			if (!isnan(v[k])) {
 				*lo = fmin(*lo, v[k]);
@@ -76,13 +77,13 @@ static int y_range(const Shown *p, double *lo, double *hi)
 		*lo = 0, *hi = 0.01;
 		return 0;
 	}
-	/* near the minimum: within three times its height above the floor (at
-	 * least a percentage point) */
-	double near = best + 3 * fmax(best - *lo, 0.01);
-	*hi = -INFINITY;
+	/* near the minimum: within twice its height above the floor (at least
+	 * half a percentage point), the means only */
+	double near = best + 2 * fmax(best - *lo, 0.005);
+	*hi = best;
 	for (int i = 0; i < p->nbeta; i++) {
 		const ShownBeta *b = &p->beta[i];
-		double v[] = {b->err_tr, b->err_v, b->score, b->smin, b->smax};
+		double v[] = {b->err_tr, b->err_v, b->score};
 		for (size_t k = 0; b->done && k < sizeof v / sizeof *v; k++)
 			if (!isnan(v[k]) && v[k] <= near)
 				*hi = fmax(*hi, v[k]);
@@ -193,11 +194,9 @@ void view_sweep(const Shown *p, UiState *u, int top, int bot)
 	table(p, top + 1, bot - 2, tx);
 	int zoom = plot(p, top + 1, rows, tx - 1);
 	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
-	               "t %s_tr   v %s_v   s 2%s_v %s %s_tr   | min%smax of s over the q trials   "
-	               "* pick%s",
+	               "t %s_tr  v %s_v  s 2%s_v%s%s_tr  | min%smax of s (q trials)  * pick%s",
 	               S(EPS), S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–",
-	               zoom ? (screen_ascii() ? "   ^ above the scale" : "   ↑ above the scale")
-	                    : "");
+	               zoom ? (screen_ascii() ? "  ^ off the scale" : "  ↑ off the scale") : "");
 	if (p->sweep_state == 2 && p->pick >= 0 && p->pick < p->nbeta)
 		pick_hint(p, u, bot);
 }

@@ -232,13 +232,20 @@ static int paragraphs(const char *text, int x, int draw, Rows *r)
 	return n;
 }
 
+/* The end of a row cut short: where the rest is. */
+static void cut_note(int y)
+{
+	screen_clear_row(y, COLS - 10, C_NORMAL);
+	screen_put(y, COLS - 9, 9, C_DIM, 0, "%s L: log", S(ELLIPSIS));
+}
+
 /* The caption in force, whole, in its rows (the layout made room). */
 static void draw_caption(const char *cap, const Layout *lo)
 {
 	Rows r = {lo->cap_top, lo->cap_top + lo->cap_rows - 1, 0, 2, 1, C_MARK, 1, "▸"};
 	paragraphs(cap, 2, 1, &r);
 	if (r.cut) /* longer than the whole screen: the log holds it all */
-		screen_put(r.last, COLS - 9, 9, C_DIM, 0, "%s L: log", S(ELLIPSIS));
+		cut_note(r.last);
 }
 
 /* The last operation's narration: one row, or (presentation mode) rows
@@ -252,7 +259,7 @@ static void draw_narration(const char *t, const Layout *lo, int present)
 		Rows r = {y, y + lo->narr_rows - 1, 0, 2, 1, C_KEY, 0, "↳"};
 		paragraphs(t, 2, 1, &r);
 		if (r.cut)
-			screen_put(r.last, COLS - 9, 9, C_DIM, 0, "%s L: log", S(ELLIPSIS));
+			cut_note(r.last);
 		return;
 	}
 	screen_put(y, 0, 2, C_KEY, 1, "%s", screen_ascii() ? ">" : "▸");
