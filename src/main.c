@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "base/repro.h"
 #include "base/signals.h"
 #include "cli/cli.h"
@@ -18,6 +19,8 @@ static const struct {
     {"sweep", cmd_sweep, "Algorithm 2: scale the widths by each beta"},
     {"squeeze", cmd_squeeze, "Algorithm 3: squeeze a trained network with pivoted QR"},
     {"cond", cmd_cond, "print the per-layer conditioning of a saved model"},
+    {"eval", cmd_eval, "accuracy, per-class figures and agreement of saved networks"},
+    {"predict", cmd_predict, "the classes and probabilities a saved network answers"},
     {"import", cmd_import, "read a dense network from NumPy .npy files or an ONNX model"},
     {"export", cmd_export, "write a model as NumPy .npy files or an ONNX model"},
     {"paper", cmd_paper, "reproduce the paper's experiments (mnist or adult)"},
@@ -79,30 +82,44 @@ static int enter_mode(int argc, char **argv)
 	return 1;
 }
 
+/* The status to exit with: a write to standard output that failed (a full
+ * disk, /dev/full, a closed descriptor) turns a success into a failure, with
+ * a message; what the command printed would otherwise be lost unsaid. */
+static int finish(const char *cmd, int rc)
+{
+	Err e = {{0}};
+	if (file_flush_stdout(&e) == 0)
+		return rc;
+	fprintf(stderr, "condnet%s%s: %s\n", cmd ? " " : "", cmd ? cmd : "", e.msg);
+	return rc == 0 ? 1 : rc;
+}
+
 int main(int argc, char **argv)
 {
+	/* No file opened later takes the place of a closed standard output */
+	file_guard_std_fds();
 	/* A write past `ulimit -f` fails with EFBIG (SIGXFSZ is ignored); a
 	 * signal that ends the process waits for the save under way, and a
 	 * fault removes its temporary file (base/signals.h). */
 	signals_init();
 	if (argc < 2)
-		return screen(argc, argv);
+		return finish("tui", screen(argc, argv));
 	const char *c = argv[1];
 	if (!strcmp(c, "-h") || !strcmp(c, "--help")) {
 		usage(stdout);
-		return 0;
+		return finish(NULL, 0);
 	}
 	if (!strcmp(c, "-V") || !strcmp(c, "--version")) {
 		printf("condnet %s\n", PACKAGE_VERSION);
-		return 0;
+		return finish(NULL, 0);
 	}
 	if (enter_mode(argc, argv))
 		return 1;
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(c, commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+			return finish(commands[i].name, commands[i].run(argc - 1, argv + 1));
 	if (c[0] == '-') /* options only: they belong to the screen */
-		return screen(argc, argv);
+		return finish("tui", screen(argc, argv));
 	fprintf(stderr, "condnet: unknown command '%s'\n", c);
 	usage(stderr);
 	return 2;

@@ -15,10 +15,12 @@ json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0
 ## help, version and the manual page
 expect_ok "condnet --help" "$C" --help
 expect_grep "--help lists the commands" '^  squeeze ' "$TMP/out"
+expect_grep "--help lists eval" '^  eval  ' "$TMP/out"
+expect_grep "--help lists predict" '^  predict  ' "$TMP/out"
 ver=$(sed -n 's/^\.TH CONDNET 1 "[^"]*" "\(condnet [^"]*\)".*/\1/p' "$MAN")
 expect_ok "condnet --version" "$C" --version
 check "--version agrees with the manual page ($ver)" [ "$(cat "$TMP/out")" = "$ver" ]
-for cmd in train alg1 sweep squeeze cond import export; do
+for cmd in train alg1 sweep squeeze cond eval predict import export; do
 	if "$C" $cmd --help >"$TMP/help" 2>&1; then
 		missing=""
 		for o in $(grep -Eo -- '--[a-z][a-z-]*' "$TMP/help" | sort -u); do
@@ -105,14 +107,15 @@ for b in 1 1.5; do for t in 0 1; do
 	"$C" sweep --layers 2x8 --beta $b --trial $t --eta 0.5 --out "trial-$b-$t.json" --quiet >/dev/null 2>&1 ||
 		fail "sweep --beta $b --trial $t"
 done; done
-expect_ok "sweep --gather" "$C" sweep --layers 2x8 --q 2 --no-extend --gather trial-*.json
+# (the gather names the trials' settings: they are checked against its own)
+expect_ok "sweep --gather" "$C" sweep --layers 2x8 --q 2 --eta 0.5 --no-extend --gather trial-*.json
 sed -n '/^β/,/^pick/p' "$TMP/out" >gather.txt
 check "gathered table and pick equal the in-process ones" cmp inproc.txt gather.txt
 check "the pick is marked" grep -q ' pick$' gather.txt
 check "sweep --json names the pick" json sweep.json "d['pick_beta'] in (1, 1.5) and len(d['betas']) == 2"
 rm trial-1.5-1.json
 expect_exit "sweep --gather names a missing trial" 1 '^condnet sweep: beta 1\.5, trial 1 is missing' \
-	"$C" sweep --layers 2x8 --q 2 --no-extend --gather trial-*.json
+	"$C" sweep --layers 2x8 --q 2 --eta 0.5 --no-extend --gather trial-*.json
 
 ## Algorithm 2 with trials side by side: the table and pick of one at a time
 ## (networks big enough for two threads to split their batches)

@@ -35,6 +35,11 @@ for which in mnist adult; do
 	if [ "$n" -eq $# ]; then pass "$which: all $# stages reused"; else fail "$which: $n of $# stages reused"; sed 's/^/  | /' "$TMP/err"; fi
 done
 
+# The paper's models record how their inputs were made: eval makes them so.
+expect_ok "eval a paper model on its data set" "$CONDNET" eval --load "$TMP/mnist/final.model" --data mnist --quiet
+expect_grep "the paper's model records its Haar coefficients" \
+	'^inputs of #1: [0-9]+ Haar coefficients of 28×28 images$' "$TMP/out"
+
 # A report made from stage results alone reads no data set.
 expect_ok "the report is made again without the data sets" env CONDNET_DATA="$TMP/none" \
 	"$CONDNET" paper adult --quick --quiet --threads 2 --out "$TMP/adult" --report "$TMP/again.md"
@@ -93,6 +98,26 @@ f = json.load(open(d + '/final.json'))
 assert 1 <= f['best_epoch'] <= f['epochs'] <= 4 and 0 <= f['val_acc'] <= 100, f
 rows = json.load(open(d + '/over.json'))['rows']
 assert all(1 <= r['best_epoch'] <= r['epochs'] for r in rows), rows" "$out"
+
+# A stop once a stage is done ends the run with status 130, as the other
+# batch commands' (it used to be 1); the stages written are whole.
+out="$TMP/adult-stop"
+"$CONDNET" paper adult --out "$out" --threads 1 --quiet --report "$out/r.md" >"$TMP/stop.out" \
+	2>"$TMP/stop.err" &
+pid=$!
+i=0
+while [ $i -lt 1200 ] && [ ! -s "$out/alg1.json" ] && kill -0 $pid 2>/dev/null; do
+	sleep 0.05; i=$((i + 1))
+done
+kill -TERM $pid 2>/dev/null || fail "paper ended before the signal"
+wait $pid; st=$?
+check "SIGTERM stops paper with status 130 (got $st)" [ "$st" -eq 130 ]
+expect_grep "and it says the stage was interrupted" "^condnet paper: stage [a-z0-9]+: .*(interrupted|stopped)" "$TMP/stop.err"
+check "the stage files are whole, no temporary file is left" python3 -c "
+import glob, json, sys
+files = glob.glob(sys.argv[1] + '/*.json')
+assert files and not glob.glob(sys.argv[1] + '/*.tmp.*'), files
+for f in files: json.load(open(f))" "$out"
 
 expect_fail "paper rejects an unknown experiment" "mnist or adult" "$CONDNET" paper cifar
 expect_fail "paper rejects an unknown stage" "unknown stage 'nope'" "$CONDNET" paper adult --quick --stages nope --out "$TMP/x"

@@ -275,8 +275,8 @@ refuse "model with a flipped activation" 1 "^condnet cond: flip3\.model: unknown
 	"$C" cond --load flip3.model
 cp m.model magic.model; poke magic.model 0 58
 refuse "model with a wrong magic" 1 "^condnet cond: magic\.model: not a condnet model \(bad magic at offset 0\)$" "$C" cond --load magic.model
-cp m.model future.model; poke future.model 8 04
-refuse "model from a future format version" 1 "^condnet cond: future\.model: format version 4 is newer than this condnet reads \(3\)$" \
+cp m.model future.model; poke future.model 8 05
+refuse "model from a future format version" 1 "^condnet cond: future\.model: format version 5 is newer than this condnet reads \(4\)$" \
 	"$C" cond --load future.model
 refuse "model from a FIFO (not opened)" 1 "^condnet cond: fifo: not a regular file$" timeout 10 "$C" cond --load fifo
 refuse "model inputs do not match the data (cond)" 1 "^condnet cond: m\.model: model has 10 inputs, data set has 2 features$" \
@@ -291,40 +291,42 @@ refuse "model outputs do not match the classes" 1 "^condnet squeeze: m\.model: m
 
 ## .npy import
 expect_ok "export a model as .npy" "$C" export --load m.model --npy npy
+# the damaged sets below stand for folders other tools write: no manifest
+cp -r npy npyk; rm npyk/condnet-manifest.txt
 imp() { refuse "$1" 1 "^condnet import: $2" "$C" import --npy "$3" --save imp.model; }
-cp -r npy n1; sed -i 's/<f4/<i4/' n1/W2.npy
+cp -r npyk n1; sed -i 's/<f4/<i4/' n1/W2.npy
 imp ".npy of dtype int32" "n1/W2\.npy: dtype '<i4' is not float32 or float64 \('<f4' or '<f8'\)$" n1
-cp -r npy n2; sed -i 's/<f4/>f4/' n2/W2.npy
+cp -r npyk n2; sed -i 's/<f4/>f4/' n2/W2.npy
 imp ".npy big-endian" "n2/W2\.npy: dtype '>f4' is not float32 or float64" n2
-cp -r npy n3; sed -i "s/'shape': (8, 8)/'shape': (8, 7)/" n3/W2.npy
+cp -r npyk n3; sed -i "s/'shape': (8, 8)/'shape': (8, 7)/" n3/W2.npy
 imp ".npy shape smaller than the data" "n3/W2\.npy: offset 128: oversized data of 256 bytes, expected 224 for shape \(8, 7\)$" n3
-cp -r npy n4; sed -i "s/'shape': (8,)/'shape': (9,)/" n4/b2.npy
+cp -r npyk n4; sed -i "s/'shape': (8,)/'shape': (9,)/" n4/b2.npy
 imp ".npy shape larger than the data" "n4/b2\.npy: offset 128: truncated data of 32 bytes, expected 36 for shape \(9,\)$" n4
-cp -r npy n5; sed -i "s/'shape': (8, 8)/'shape': (8, 8, 1)/" n5/W2.npy
+cp -r npyk n5; sed -i "s/'shape': (8, 8)/'shape': (8, 8, 1)/" n5/W2.npy
 imp ".npy of 3 dimensions" "n5/W2\.npy: shape \(8, 8, 1\) has 3 dimensions, expected 1 or 2$" n5
-cp -r npy n6; sed -i 's/NUMPY/NUMPZ/' n6/W1.npy
+cp -r npyk n6; sed -i 's/NUMPY/NUMPZ/' n6/W1.npy
 imp ".npy wrong magic" "n6/W1\.npy: offset 0: expected the magic .x93NUMPY of a \.npy file$" n6
-cp -r npy n7; sed -i 's/False,/True, /' n7/W1.npy
+cp -r npyk n7; sed -i 's/False,/True, /' n7/W1.npy
 imp ".npy Fortran order" "n7/W1\.npy: fortran_order is True, expected C order \(False\)$" n7
-cp -r npy n8; head -c 100 npy/W1.npy >n8/W1.npy
+cp -r npyk n8; head -c 100 npy/W1.npy >n8/W1.npy
 imp ".npy header cut short" "n8/W1\.npy: offset 8: header of 118 bytes, but only 90 follow$" n8
-cp -r npy n9; sed -i "s/'descr'/'dtype'/" n9/W1.npy
+cp -r npyk n9; sed -i "s/'descr'/'dtype'/" n9/W1.npy
 imp ".npy unknown header key" "n9/W1\.npy: header offset 11: key 'dtype', expected 'descr', 'fortran_order' or 'shape'$" n9
-cp -r npy n10; rm n10/b2.npy
+cp -r npyk n10; rm n10/b2.npy
 imp ".npy bias file missing" "n10/b2\.npy: cannot open: No such file or directory$" n10
-cp -r npy n11; python3 -c "
+cp -r npyk n11; python3 -c "
 import struct
 h = \"{'descr': '<f4', 'fortran_order': False, 'shape': (8, 1), }\"
 h += ' ' * ((64 - (10 + len(h) + 1) % 64) % 64) + '\n'
 open('n11/b1.npy', 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode() + struct.pack('<8f', *range(8)))"
 imp ".npy bias of shape (8, 1)" "n11/b1\.npy: shape \(8, 1\), expected 1-D of length 8$" n11
-cp -r npy n12; python3 -c "
+cp -r npyk n12; python3 -c "
 import struct
 h = \"{'descr': '<f4', 'fortran_order': False, 'shape': (8,), }\"
 h += ' ' * ((64 - (10 + len(h) + 1) % 64) % 64) + '\n'
 open('n12/b1.npy', 'wb').write(b'\x93NUMPY\x01\x00' + struct.pack('<H', len(h)) + h.encode() + struct.pack('<8f', 1, 2, float('nan'), 4, 5, 6, 7, 8))"
 imp ".npy holding NaN" "n12/b1\.npy: entry 2 is nan, expected a finite float32$" n12
-cp -r npy n13; mv n13/W2.npy n13/W3.npy; mv n13/b2.npy n13/b3.npy
+cp -r npyk n13; mv n13/W2.npy n13/W3.npy; mv n13/b2.npy n13/b3.npy
 imp ".npy layers with a gap (W2.npy missing, W3.npy there)" "n13/W2\.npy: missing, but W3\.npy is there \(layers are numbered 1, 2, … without a gap\)$" n13
 mkdir nonpy
 imp ".npy directory without W1.npy" "nonpy: no W1\.npy \(expected W1\.npy b1\.npy W2\.npy b2\.npy" nonpy
@@ -753,6 +755,143 @@ refuse "model with an activation scale of 1e30 (valid CRC)" 1 \
 cp a.model nan.model; poke nan.model 72 0000c07f; fixcrc nan.model
 refuse "model with a NaN weight (valid CRC)" 1 "^condnet cond: nan\.model: parameter 3 \(layer 1\) at offset 72 is nan, expected a finite number$" \
 	"$C" cond --load nan.model
+
+## whole outputs or none: .npy sets appear whole, with a manifest of their
+## files' sizes and CRC-32s (written last) that import --npy checks
+expect_ok "a second model of the same shapes" "$C" train --layers 3x8 --epochs 1 --limit 20 --seed 9 \
+	--save m9.model --quiet
+expect_ok "export it as .npy" "$C" export --load m9.model --npy npy9
+check "an export writes a manifest last" grep -q '^file W1\.npy 10x8 448 [0-9a-f]\{8\}$' npy9/condnet-manifest.txt
+rm -rf mix cut extra; cp -r npy mix; cp npy9/W2.npy npy9/b2.npy mix/
+imp ".npy set mixing two exports of the same shapes" \
+	"mix/W2\.npy: [0-9]+ bytes of CRC-32 [0-9a-f]{8}, but condnet-manifest\.txt lists [0-9]+ bytes of CRC-32 [0-9a-f]{8}: the files are not of one export \(one was cut short, or two wrote at once\); export it again$" mix
+# what an export of m9 over npy leaves when it stops after its first file
+cp -r npy cut; cp npy9/condnet-manifest.txt npy9/W1.npy cut/
+imp ".npy set of an export cut short" "cut/b1\.npy: .*the files are not of one export" cut
+cp -r npy extra; cp npy9/W2.npy extra/W5.npy; cp npy9/b2.npy extra/b5.npy
+imp ".npy set with a layer its manifest does not list" \
+	"extra/W5\.npy: not listed in condnet-manifest\.txt \(8 files\): the files are not of one export" extra
+expect_ok "a set without a manifest (another tool's folder) imports as it is" "$C" import --npy npyk --save k.model
+expect_ok "an export over an older one of the same shapes" "$C" export --load m9.model --npy npy
+check "leaves the new model's files" sh -c 'for f in W1 b1 W2 b2 W3 b3 W4 b4; do cmp npy/$f.npy npy9/$f.npy || exit 1; done'
+expect_ok "a data set export writes a manifest too" "$C" export --data synthetic --limit 10 --npy feat10
+imp "a data set's files are not a network" "feat10: condnet-manifest\.txt says the directory holds a data set" feat10
+# a full disk (the file size limit) while the files are written aside: the
+# older set stays whole, a new directory is not made
+expect_ok "a model of larger layers" "$C" train --layers 3x64 --epochs 1 --limit 20 --save big.model --quiet
+cp -r npy9 bignpy; cp -r npy9 bignpy.before
+refuse "an export past the file size limit fails" 1 \
+	"^condnet export: bignpy/W2\.npy: writing failed: File too large \(bignpy is left as it was\)$" \
+	sh -c 'ulimit -f 8; exec "$1" export --load big.model --npy bignpy' sh "$C"
+check "... and leaves the older set as it was" diff -r bignpy bignpy.before
+refuse "an export into a new directory past the file size limit" 1 \
+	"^condnet export: newnpy/W2\.npy: writing failed: File too large \(newnpy is not made\)$" \
+	sh -c 'ulimit -f 8; exec "$1" export --load big.model --npy newnpy' sh "$C"
+check "... makes no directory" [ ! -e newnpy ]
+check "no set written aside is left (*.tmp.*)" [ -z "$(find . -name '*.tmp.*')" ]
+
+## one limit of layers for writers and readers: a network of 1500 layers
+## exports to ONNX and imports back (the importers stopped at 1000)
+expect_ok "train a network of 1500 layers" "$C" train --layers 1500x2 --epochs 0.01 --limit 10 \
+	--save deep.model --quiet
+expect_ok "export it as ONNX" "$C" export --load deep.model --onnx deep.onnx
+expect_ok "import it back" "$C" import --onnx deep.onnx --save deep2.model
+expect_grep "... all 1501 layers" "^imported .* \(1501 layers," "$TMP/out"
+
+## binary outputs never go to standard output, whatever its name: the report
+## would be mixed into them (as "-" is refused)
+sh -c '{ "$1" export --load m.model --onnx "$2" 2>bs.err; echo $? >bs.st; } | cat >bs.out' sh "$C" "$out1"
+check "export --onnx $out1 into a pipe is refused (exit $(cat bs.st))" sh -c \
+	'[ "$(cat bs.st)" -eq 1 ] && [ ! -s bs.out ] && grep -q "^condnet export: .*: is standard output, which takes only text (JSON, CSV) beside the report; this file is binary: name another file$" bs.err'
+refuse "export --onnx $out1 redirected to a file is refused" 1 "is standard output, which takes only text" \
+	sh -c 'exec "$1" export --load m.model --onnx "$2" >bs.file' sh "$C" "$out1"
+check "... the file holds nothing" [ ! -s bs.file ]
+refuse "export --onnx F > F is refused" 1 "^condnet export: same\.onnx: is standard output" \
+	sh -c 'exec "$1" export --load m.model --onnx same.onnx >same.onnx' sh "$C"
+refuse "train --save F > F is refused before training" 1 "^condnet train: same\.model: is standard output" \
+	sh -c 'exec "$1" train --layers 4 --epochs 1 --limit 20 --save same.model >same.model' sh "$C"
+check "... nothing trained, nothing written" [ ! -s same.model ]
+expect_ok "--save /dev/null while standard output is /dev/null is written" \
+	sh -c 'exec "$1" train --layers 4 --epochs 1 --limit 20 --save /dev/null >/dev/null' sh "$C"
+
+## a write error on standard output is an error (exit 1), as for --json -
+refuse "cond > /dev/full" 1 "^condnet cond: writing standard output failed: No space left on device$" \
+	sh -c 'exec "$1" cond --load m.model >/dev/full' sh "$C"
+refuse "cond with standard output closed" 1 "^condnet cond: writing standard output failed: Bad file descriptor$" \
+	sh -c 'exec "$1" cond --load m.model >&-' sh "$C"
+refuse "train > /dev/full" 1 "^condnet train: writing standard output failed: No space left on device$" \
+	sh -c 'exec "$1" train --layers 4 --epochs 1 --limit 20 >/dev/full' sh "$C"
+printf '%s\n%s\n' "$D" "$N" >ok.log
+refuse "replay > /dev/full" 1 "^condnet replay: writing standard output failed: No space left on device$" \
+	sh -c 'exec "$1" replay ok.log >/dev/full' sh "$C"
+rm -f closed.model
+refuse "train --save with standard output closed" 1 "writing standard output failed: Bad file descriptor$" \
+	sh -c 'exec "$1" train --layers 4 --epochs 1 --limit 20 --save closed.model >&-' sh "$C"
+expect_ok "... the model is not taken for standard output: it loads" "$C" cond --load closed.model
+
+## plans run what they say: a path whose bytes cannot stand on one line of a
+## plan (a line feed, a carriage return) is refused, naming the option
+nl=$(printf 'nl\ntouch X\n.csv')
+printf '1,2,0\n2,3,1\n3,4,0\n4,5,1\n1,3,0\n2,4,1\n' >"$nl"
+rm -rf trials p.txt X
+refuse "sweep --plan with a line feed in --data" 2 \
+	"^condnet sweep: --data: 'csv:.*/nl.ntouch X.n\.csv' holds a line feed \(byte [0-9]+\), and a plan holds one command a line$" \
+	"$C" sweep --data "csv:$nl" --layers 2 --beta 1 --q 1 --plan p.txt
+check "... no plan, no trial directory" [ ! -e p.txt -a ! -e trials ]
+refuse "sweep --plan with a carriage return in --out" 2 "^condnet sweep: --out: '.*t.rx' holds a carriage return" \
+	"$C" sweep --layers 2 --beta 1 --q 1 --plan p.txt --out "$(printf 't\rx')"
+refuse "paper --plan with a line feed in --data-dir" 2 "^condnet paper: --data-dir: '.*a.nb' holds a line feed" \
+	"$C" paper adult --quick --plan pp.txt --data-dir "$(printf 'a\nb')"
+check "... no plan" [ ! -e pp.txt ]
+refuse "squeeze --plot with a line feed (a line of the gnuplot script)" 2 \
+	"^condnet squeeze: --plot: 'p.nsystem' holds a line feed \(byte 2\), and the gnuplot script holds one command a line$" \
+	"$C" squeeze --load m.model --compare --plot "$(printf 'p\nsystem')"
+check "nothing ran what a path said" [ ! -e X ]
+
+## gathered trials belong together: every trial file records the settings
+## that change its numbers, and a gather refuses others or a mix
+rm -rf g; mkdir g
+G="--layers 2x8 --beta 1 --q 2 --eta 0.2 --quiet"
+expect_ok "trial 0" "$C" sweep $G --trial 0 --out g/t0.json
+expect_ok "trial 1" "$C" sweep $G --trial 1 --out g/t1.json
+expect_ok "they gather" "$C" sweep $G --no-extend --gather g/t0.json g/t1.json
+refuse "a gather under another --seed" 1 \
+	"^condnet sweep: g/t0\.json: made with --seed '1', but this gather has '2': trials of other settings are not compared$" \
+	"$C" sweep $G --seed 2 --no-extend --gather g/t0.json g/t1.json
+refuse "a gather under another --act" 1 "^condnet sweep: g/t0\.json: made with --act 'erf', but this gather has 'relu'" \
+	"$C" sweep $G --act relu --no-extend --gather g/t0.json g/t1.json
+expect_ok "trial 1 under another --limit" "$C" sweep $G --limit 30 --trial 1 --out g/t1.json
+refuse "a mix: one trial of another --limit" 1 "^condnet sweep: g/t1\.json: made with the data set \(--data and its options\) 'synthetic .*limit=30 " \
+	"$C" sweep $G --no-extend --gather g/t0.json g/t1.json
+expect_ok "trial 1 again" "$C" sweep $G --trial 1 --out g/t1.json
+python3 -c "
+import json
+d = json.load(open('g/t1.json')); del d['settings']
+json.dump(d, open('g/t1.json', 'w'))"
+refuse "a trial file without the record of its settings" 1 \
+	"^condnet sweep: g/t1\.json: no record of the settings the trial was made under \(a file written by an older condnet\): run the trial again$" \
+	"$C" sweep $G --no-extend --gather g/t0.json g/t1.json
+
+## the screen needs a terminal: without one it refuses to start, saying which
+## (it used to spin at 100 % CPU for ever), and makes no log
+mkdir -p st
+refuse "tui < /dev/null" 1 "^condnet tui: standard input is not a terminal: the screen needs one to draw on and read keys from \('condnet replay LOG' runs a session log without one\)$" \
+	env XDG_STATE_HOME="$TMP/st" timeout 10 "$C" tui </dev/null
+refuse "tui with standard input closed" 1 "^condnet tui: standard input is not a terminal" \
+	sh -c 'XDG_STATE_HOME="$2" exec timeout 10 "$1" tui <&-' sh "$C" "$TMP/st"
+python3 - "$C" "$TMP/st" >notty.out 2>&1 <<'PY'
+import os, subprocess, sys
+m, s = os.openpty()
+env = dict(os.environ, XDG_STATE_HOME=sys.argv[2], TERM='xterm')
+for how in ('file', 'pipe'):
+    out = open('notty.file', 'w') if how == 'file' else subprocess.PIPE
+    r = subprocess.run(['timeout', '10', sys.argv[1], 'tui'], stdin=s, stdout=out,
+                       stderr=subprocess.PIPE, env=env, text=True)
+    print(how, r.returncode, r.stderr.strip())
+PY
+expect_grep "tui > file: standard output is not a terminal" "^file 1 condnet tui: standard output is not a terminal" notty.out
+expect_grep "tui | cat: standard output is not a terminal" "^pipe 1 condnet tui: standard output is not a terminal" notty.out
+check "... and no session log was made" [ -z "$(find st -type f)" ]
 
 ## files kept in tests/regress: read without a crash; FILE.expect, when present,
 ## holds the expected stderr pattern (and the status must be 1)

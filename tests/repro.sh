@@ -24,8 +24,9 @@ awk 'BEGIN { s = 7; for (r = 0; r < 600; r++) { line = "";
 # 256-wide layers: 6·50·(12·256 + 256·256 + 256·3) flops a batch, two parts' worth
 T="--data csv:d.csv --layers 256,256 --batch 50 --epochs 2 --quiet"
 
-# params FILE: the model file without its record of the training and checksum
-params() { head -c -52 "$1"; }
+# params FILE: the model file without its record of the training, the
+# preprocessing of its 12 inputs (32 + 20·12 bytes) and the checksum
+params() { head -c -324 "$1"; }
 # same A B: the parameters and the JSON (without seconds) of runs A and B agree
 same() {
 	params "$1.model" >"$TMP/pa" && params "$2.model" >"$TMP/pb" && cmp -s "$TMP/pa" "$TMP/pb" &&

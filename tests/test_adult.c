@@ -256,6 +256,36 @@ START_TEST(test_beyond_float)
 }
 END_TEST
 
+/* Records without the income field encode as the labelled ones do; a
+ * record with the income field is one field too many there. */
+START_TEST(test_unlabelled)
+{
+	const char *rec = "50, Private, 1000000, HS-grad, 10, Divorced, Sales, Unmarried, White, "
+	                  "Female, 20000, 500, 60, Mexico";
+	char text[512];
+	snprintf(text, sizeof text, "%s, >50K\n", rec);
+	Dataset *a, *b;
+	Err e;
+	ck_assert_int_eq(adult_load(put("adult.data", text), &a, &e), 0);
+	snprintf(text, sizeof text, "%s\n", rec);
+	ck_assert_msg(adult_load_unlabelled(put("new.csv", text), &b, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(b->n, 1);
+	ck_assert_int_eq(b->d, FEATURES);
+	ck_assert_mem_eq(a->x, b->x, sizeof(float) * FEATURES);
+	dataset_free(a);
+	dataset_free(b);
+	snprintf(text, sizeof text, "%s, >50K\n", rec);
+	ck_assert_int_eq(adult_load_unlabelled(put("new.csv", text), &b, &e), -1);
+	ck_assert_msg(strstr(e.msg, "new.csv:1: more than 14 fields: unexpected '>50K' after "
+	                            "native-country"),
+	              "%s", e.msg);
+	ck_assert_int_eq(adult_load_unlabelled(put("new.csv", "\n"), &b, &e), -1);
+	ck_assert_msg(strstr(e.msg, "new.csv: no records, expected lines of 14 comma-separated "
+	                            "fields"),
+	              "%s", e.msg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("adult");
@@ -266,6 +296,7 @@ int main(void)
 	tcase_add_test(tc, test_errors);
 	tcase_add_test(tc, test_beyond_float);
 	tcase_add_test(tc, test_text_rules);
+	tcase_add_test(tc, test_unlabelled);
 	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

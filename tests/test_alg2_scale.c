@@ -326,6 +326,8 @@ START_TEST(add_trial_checks)
 END_TEST
 
 static const char *json_dir;
+/* the settings the trial files are written with */
+static Alg2Settings json_settings;
 static void write_json(const HookStep *st, void *ud)
 {
 	const Alg2 *a = st->alg2;
@@ -336,8 +338,9 @@ static void write_json(const HookStep *st, void *ud)
 	while (a->b[i].beta != t->beta)
 		i++;
 	snprintf(path, sizeof path, "%s/trial-%d-%d.json", json_dir, i, t->trial);
-	ck_assert_msg(alg2_trial_write_json(path, t, a->b[i].widths, a->base->m, &e) == 0, "%s",
-	              e.msg);
+	ck_assert_msg(
+	    alg2_trial_write_json(path, t, a->b[i].widths, a->base->m, &json_settings, &e) == 0,
+	    "%s", e.msg);
 	(*(int *)ud)++;
 }
 
@@ -348,6 +351,7 @@ START_TEST(json_gather_matches_in_process)
 	Stub s = {.tr0 = 0.02, .slope_tr = 0.01, .v0 = 0.15, .slope_v = -0.02, .curve = 0.3};
 	Alg2 *a = stub_alg(b, &o, &s);
 	json_dir = tu_tmpdir();
+	alg2_settings(&json_settings, &o, b, NULL, "stub");
 	int written = 0;
 	Hook h = {.step = write_json, .ud = &written};
 	Err e;
@@ -363,7 +367,7 @@ START_TEST(json_gather_matches_in_process)
 			Alg2Trial tr;
 			int *w, m;
 			snprintf(path, sizeof path, "%s/trial-%d-%d.json", json_dir, i, t);
-			ck_assert_msg(alg2_trial_read_json(path, &tr, &w, &m, &e) == 0, "%s",
+			ck_assert_msg(alg2_trial_read_json(path, &tr, &w, &m, NULL, &e) == 0, "%s",
 			              e.msg);
 			ck_assert_int_eq(m, 4);
 			ck_assert_mem_eq(w, a->b[i].widths, 5 * sizeof(int));
@@ -398,8 +402,9 @@ static void write_named(const HookStep *st, void *ud)
 	while (a->b[i].beta != t->beta)
 		i++;
 	snprintf(path, sizeof path, "%s/b%g-t%d.json", json_dir, t->beta, t->trial);
-	ck_assert_msg(alg2_trial_write_json(path, t, a->b[i].widths, a->base->m, &e) == 0, "%s",
-	              e.msg);
+	ck_assert_msg(
+	    alg2_trial_write_json(path, t, a->b[i].widths, a->base->m, &json_settings, &e) == 0,
+	    "%s", e.msg);
 	(*(int *)ud)++;
 }
 
@@ -425,6 +430,9 @@ START_TEST(gather_extends_as_in_process)
 	Stub s = {.tr0 = 0.1, .slope_tr = -0.01, .v0 = 0.3, .slope_v = -0.05};
 	Alg2 *a = stub_alg(b, &o, &s);
 	json_dir = tu_tmpdir();
+	Alg2Settings st;
+	alg2_settings(&st, &o, b, NULL, "stub");
+	json_settings = st;
 	int written = 0;
 	Hook h = {.step = write_named, .ud = &written};
 	Err e;
@@ -437,7 +445,7 @@ START_TEST(gather_extends_as_in_process)
 	double next;
 	for (int k = 3; k <= 5; k++) {
 		int n = named_files(list, k, 3, names);
-		Alg2 *g = alg2_gather(b, &o, 1, names, n, &next, &e);
+		Alg2 *g = alg2_gather(b, &o, 1, names, n, &st, &next, &e);
 		ck_assert_msg(g != NULL, "%d β: %s", k, e.msg);
 		if (k < 5) {
 			ck_assert_double_eq_tol(next, list[k], 1e-12);
@@ -456,22 +464,101 @@ START_TEST(gather_extends_as_in_process)
 	}
 	/* without --beta the files' β are the list; with --no-extend 1.6 is foreign */
 	int n = named_files(list, 5, 3, names);
-	Alg2 *g = alg2_gather(b, &o, 0, names, n, &next, &e);
+	Alg2 *g = alg2_gather(b, &o, 0, names, n, &st, &next, &e);
 	ck_assert_msg(g != NULL, "%s", e.msg);
 	ck_assert_int_eq(g->nb, 6);
 	ck_assert_double_eq_tol(next, 2.0, 1e-12);
 	alg2_free(g);
 	Alg2Opts no = o;
 	no.extend = 0;
-	ck_assert_ptr_null(alg2_gather(b, &no, 1, names, n, &next, &e));
+	ck_assert_ptr_null(alg2_gather(b, &no, 1, names, n, &st, &next, &e));
 	ck_assert_msg(strstr(e.msg, "b1.6-t0.json: beta 1.6 is not among the sweep's") != NULL,
 	              "%s", e.msg);
 	/* an added β with a trial missing is named */
-	ck_assert_ptr_null(alg2_gather(b, &o, 1, names, n - 1, &next, &e));
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, names, n - 1, &st, &next, &e));
 	ck_assert_msg(strstr(e.msg, "beta 1.8, trial 2 is missing (2 of 3") != NULL, "%s", e.msg);
 	/* a listed β without any file is missing, not next */
-	ck_assert_ptr_null(alg2_gather(b, &o, 1, names + 3, n - 3, &next, &e));
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, names + 3, n - 3, &st, &next, &e));
 	ck_assert_msg(strstr(e.msg, "beta 1, trial 0 is missing (0 of 3") != NULL, "%s", e.msg);
+	alg2_free(a);
+	net_free(b);
+}
+END_TEST
+
+/* Rewrites the trial file path with the settings st (the trial kept). */
+static void rewrite_with(const char *path, const Alg2Settings *st)
+{
+	Alg2Trial t;
+	int *w, m;
+	Err e;
+	ck_assert_msg(alg2_trial_read_json(path, &t, &w, &m, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg(alg2_trial_write_json(path, &t, w, m, st, &e) == 0, "%s", e.msg);
+	free(w);
+}
+
+/* Trial files of other settings are refused by name: against the gather's
+ * own settings, against each other (the data's numbers, which a gather that
+ * reads no data does not know), and a file without a record. */
+START_TEST(gather_refuses_other_settings)
+{
+	Net *b = base_net();
+	Alg2Opts o = stub_opts("1.0:1.4:0.2", 2, 0, 0);
+	Stub s = {.tr0 = 0.1, .slope_tr = -0.01, .v0 = 0.3, .slope_v = -0.05};
+	Alg2 *a = stub_alg(b, &o, &s);
+	json_dir = tu_tmpdir();
+	Dataset *d1 = dataset_synthetic(10, 3, 5, 1, NULL),
+	        *d2 = dataset_synthetic(10, 3, 5, 2, NULL);
+	ck_assert(d1 && d2);
+	Alg2Settings mine, seed7, nodata, data2;
+	alg2_settings(&mine, &o, b, d1, "synthetic limit=10");
+	alg2_settings(&nodata, &o, b, NULL, "synthetic limit=10");
+	alg2_settings(&data2, &o, b, d2, "synthetic limit=10");
+	Alg2Opts o7 = o;
+	o7.seed = 7;
+	alg2_settings(&seed7, &o7, b, d1, "synthetic limit=10");
+	json_settings = mine;
+	int written = 0;
+	Hook h = {.step = write_named, .ud = &written};
+	Err e;
+	ck_assert_int_eq(alg2_run(a, &h, &e), 0);
+	const double list[] = {1.0, 1.2, 1.4};
+	char *names[64];
+	double next;
+	int n = named_files(list, 3, 2, names);
+	Alg2 *g = alg2_gather(b, &o, 1, names, n, &mine, &next, &e);
+	ck_assert_msg(g != NULL, "%s", e.msg);
+	alg2_free(g);
+	/* the gather's own seed is another */
+	ck_assert_ptr_null(alg2_gather(b, &o7, 1, names, n, &seed7, &next, &e));
+	ck_assert_msg(strstr(e.msg, "b1-t0.json: made with --seed '1', but this gather has '7': "
+	                            "trials of other settings are not compared"),
+	              "%s", e.msg);
+	/* one file of another seed among them */
+	rewrite_with(names[3], &seed7);
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, names, n, &mine, &next, &e));
+	ck_assert_msg(strstr(e.msg, "b1.2-t1.json: made with --seed '7', but this gather has '1'"),
+	              "%s", e.msg);
+	/* one of other data, gathered without reading the data: the first file decides */
+	rewrite_with(names[3], &data2);
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, names, n, &nodata, &next, &e));
+	ck_assert_msg(strstr(e.msg, "b1.2-t1.json: made with the data's numbers (their CRC-32) '"),
+	              "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "b1-t0.json with '") && strstr(e.msg, "a mix of settings"),
+	              "%s", e.msg);
+	/* a file without a record: an older condnet's */
+	rewrite_with(names[3], &mine);
+	const char *old = "{\"beta\": 1.4, \"trial\": 1, \"err_tr\": 0.1, \"err_v\": 0.2, "
+	                  "\"max_kappa\": 3, \"seconds\": 1, \"widths\": [2, 2]}";
+	FILE *f = fopen(names[5], "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(old, f);
+	fclose(f);
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, names, n, &mine, &next, &e));
+	ck_assert_msg(strstr(e.msg, "b1.4-t1.json: no record of the settings the trial was made "
+	                            "under (a file written by an older condnet)"),
+	              "%s", e.msg);
+	dataset_free(d1);
+	dataset_free(d2);
 	alg2_free(a);
 	net_free(b);
 }
@@ -490,10 +577,19 @@ START_TEST(json_round_trip_and_rejects)
 	               .max_kappa = INFINITY,
 	               .seconds = 2.25};
 	int w[] = {200, 60, 45, 10};
-	ck_assert_int_eq(alg2_trial_write_json(path, &t, w, 3, &e), 0);
+	Alg2Settings st = {.n = 2}, back;
+	snprintf(st.f[0].key, sizeof st.f[0].key, "seed");
+	snprintf(st.f[0].value, sizeof st.f[0].value, "7");
+	snprintf(st.f[1].key, sizeof st.f[1].key, "data");
+	snprintf(st.f[1].value, sizeof st.f[1].value, "csv:a.csv limit=3");
+	ck_assert_int_eq(alg2_trial_write_json(path, &t, w, 3, &st, &e), 0);
 	Alg2Trial r;
 	int *rw, m;
-	ck_assert_msg(alg2_trial_read_json(path, &r, &rw, &m, &e) == 0, "%s", e.msg);
+	ck_assert_msg(alg2_trial_read_json(path, &r, &rw, &m, &back, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(back.n, 2);
+	ck_assert_str_eq(back.f[0].key, "seed");
+	ck_assert_str_eq(back.f[0].value, "7");
+	ck_assert_str_eq(back.f[1].value, "csv:a.csv limit=3");
 	ck_assert_double_eq(r.beta, 1.2);
 	ck_assert_int_eq(r.trial, 4);
 	ck_assert_double_eq(r.err_tr, 1.0 / 3.0); /* exact round trip */
@@ -534,13 +630,13 @@ START_TEST(json_round_trip_and_rejects)
 		char full[1024];
 		snprintf(full, sizeof full, "%s", p);
 		rw = NULL;
-		ck_assert_int_eq(alg2_trial_read_json(full, &r, &rw, &m, &e), -1);
+		ck_assert_int_eq(alg2_trial_read_json(full, &r, &rw, &m, NULL, &e), -1);
 		ck_assert_ptr_null(rw);
 		ck_assert_msg(strncmp(e.msg, full, strlen(full)) == 0, "case %zu: %s", i, e.msg);
 		ck_assert_msg(strstr(e.msg, bad[i].expect) != NULL, "case %zu: %s", i, e.msg);
 	}
 	snprintf(path, sizeof path, "%s/missing.json", dir);
-	ck_assert_int_eq(alg2_trial_read_json(path, &r, &rw, &m, &e), -1);
+	ck_assert_int_eq(alg2_trial_read_json(path, &r, &rw, &m, NULL, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "missing.json: cannot open"));
 }
 END_TEST
@@ -714,6 +810,7 @@ static Suite *alg2_suite(void)
 	tcase_add_test(c, add_trial_checks);
 	tcase_add_test(c, json_gather_matches_in_process);
 	tcase_add_test(c, gather_extends_as_in_process);
+	tcase_add_test(c, gather_refuses_other_settings);
 	tcase_add_test(c, json_round_trip_and_rejects);
 	tcase_add_test(c, real_trial_reproducible);
 	tcase_add_test(c, side_by_side_same_as_serial);

@@ -261,6 +261,61 @@ START_TEST(test_not_regular)
 }
 END_TEST
 
+/* Rows without labels (what predict reads): a header, every column a
+ * feature; the width, a value out of range, NaN and text refused naming the
+ * line and column; a byte-order mark and lone CR line ends read past. */
+START_TEST(test_rows_without_labels)
+{
+	Dataset *ds;
+	Err e;
+	CsvRows o = {.cols = 3, .cols_why = "m.model takes 3 inputs"};
+	ck_assert_msg(csv_load_rows(put("\xef\xbb\xbf"
+	                                "a,b,c\r1,2,3\r\n\n4,5.5,-6\n"),
+	                            &o, &ds, &e) == 0,
+	              "%s", e.msg);
+	ck_assert_int_eq(ds->n, 2);
+	ck_assert_int_eq(ds->d, 3);
+	ck_assert_int_eq(ds->k, 1);
+	static const float want[6] = {1, 2, 3, 4, 5.5f, -6};
+	ck_assert_mem_eq(ds->x, want, sizeof want);
+	ck_assert_int_eq(ds->y[0] + ds->y[1], 0);
+	dataset_free(ds);
+	/* one column is a row of one feature (a CR within the bytes read ahead) */
+	ck_assert_int_eq(csv_load_rows(put("7\r8\n"), NULL, &ds, &e), 0);
+	ck_assert_int_eq(ds->n * 10 + ds->d, 21);
+	dataset_free(ds);
+
+	ck_assert_int_eq(csv_load_rows(put("1,2\n"), &o, &ds, &e), -1);
+	ck_assert_msg(strstr(e.msg, "d.csv:1: 2 columns, but m.model takes 3 inputs"), "%s", e.msg);
+	ck_assert_int_eq(csv_load_rows(put("x,y,z\n1,2,3\n1,2\n"), &o, &ds, &e), -1);
+	ck_assert_msg(strstr(e.msg, "d.csv:3: 2 fields, expected 3"), "%s", e.msg);
+	ck_assert_int_eq(csv_load_rows(put("1,2,3\n4,nan,6\n"), &o, &ds, &e), -1);
+	ck_assert_msg(strstr(e.msg, "d.csv:2: column 2: 'nan' is NaN"), "%s", e.msg);
+	ck_assert_int_eq(csv_load_rows(put("1,2,3\n4,5,six\n"), &o, &ds, &e), -1);
+	ck_assert_msg(strstr(e.msg, "d.csv:2: column 3: 'six' is not a number"), "%s", e.msg);
+	ck_assert_int_eq(csv_load_rows(put(""), &o, &ds, &e), -1);
+	ck_assert_msg(strstr(e.msg, "d.csv: empty file"), "%s", e.msg);
+	CsvRows px = {.lo = 0, .hi = 255, .range_why = "a pixel value"};
+	ck_assert_int_eq(csv_load_rows(put("0,255\n12,256\n"), &px, &ds, &e), -1);
+	ck_assert_msg(strstr(e.msg, "d.csv:2: column 2: a pixel value is 256, expected 0..255"),
+	              "%s", e.msg);
+}
+END_TEST
+
+/* Labels held below the network's outputs: a larger one names its line and column. */
+START_TEST(test_classes_limit)
+{
+	Dataset *ds;
+	Err e;
+	ck_assert_int_eq(csv_load_classes(put("1,2,0\n3,4,2\n"), -1, 3, &ds, &e), 0);
+	dataset_free(ds);
+	ck_assert_int_eq(csv_load_classes(put("1,2,0\n3,4,3\n"), -1, 3, &ds, &e), -1);
+	ck_assert_msg(strstr(e.msg, "d.csv:2: column 3: class 3 is beyond the network's 3 outputs "
+	                            "(classes 0..2)"),
+	              "%s", e.msg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("csv");
@@ -276,6 +331,8 @@ int main(void)
 	tcase_add_test(tc, test_line_ends);
 	tcase_add_test(tc, test_utf16);
 	tcase_add_test(tc, test_not_regular);
+	tcase_add_test(tc, test_rows_without_labels);
+	tcase_add_test(tc, test_classes_limit);
 	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

@@ -176,6 +176,45 @@ START_TEST(test_datasets_standardize)
 }
 END_TEST
 
+/* Both sets carry the record of their preprocessing; loading with a record
+ * given makes the same features as loading with it fitted, and a record of
+ * another width is refused naming both. */
+START_TEST(test_datasets_record)
+{
+	Dataset *tr, *te, *tr2, *te2;
+	DataSpec s;
+	dataspec_default(&s);
+	s.scale = DATA_STANDARDIZE;
+	Err e;
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), 0);
+	ck_assert_ptr_nonnull(tr->prep);
+	ck_assert_ptr_nonnull(te->prep);
+	ck_assert_int_eq(tr->prep->kind, PREP_FEATURES);
+	ck_assert_int_eq(tr->prep->scale, DATA_STANDARDIZE);
+	ck_assert_mem_eq(tr->prep->mean, te->prep->mean, sizeof(double) * (size_t)tr->d);
+	Prep *rec = prep_clone(tr->prep, &e);
+	s.scale = DATA_RAW; /* ignored: the record's step applies */
+	ck_assert_msg(datasets_load_as(&s, rec, "m.model", &tr2, &te2, &e) == 0, "%s", e.msg);
+	ck_assert_mem_eq(tr->x, tr2->x, sizeof(float) * (size_t)tr->n * (size_t)tr->d);
+	ck_assert_mem_eq(te->x, te2->x, sizeof(float) * (size_t)te->n * (size_t)te->d);
+	ck_assert_int_eq(te2->prep->scale, DATA_STANDARDIZE);
+	/* a subset keeps the record */
+	int idx[2] = {3, 1};
+	Dataset *sub = dataset_subset(te2, idx, 2, &e);
+	ck_assert_int_eq(sub->prep->scale, DATA_STANDARDIZE);
+	dataset_free(sub);
+	dataset_free(tr2);
+	dataset_free(te2);
+	Prep *wide = prep_new(PREP_FEATURES, tr->d + 1, &e);
+	ck_assert_int_eq(datasets_load_as(&s, wide, "w.model", &tr2, &te2, &e), -1);
+	ck_assert_msg(strstr(e.msg, "w.model has 11 inputs, but synthetic train"), "%s", e.msg);
+	prep_free(wide);
+	prep_free(rec);
+	dataset_free(tr);
+	dataset_free(te);
+}
+END_TEST
+
 START_TEST(test_dataspec_default)
 {
 	DataSpec s;
@@ -594,6 +633,7 @@ int main(void)
 	tcase_add_test(tc, test_datasets_unknown_and_missing);
 	tcase_add_test(tc, test_datasets_limit);
 	tcase_add_test(tc, test_datasets_center_and_standardize);
+	tcase_add_test(tc, test_datasets_record);
 	tcase_add_unchecked_fixture(tc, dir_make, dir_remove);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

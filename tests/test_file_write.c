@@ -238,6 +238,16 @@ START_TEST(test_standard_output)
 	struct stat after;
 	ck_assert_int_eq(stat(at("stdout.txt"), &after), 0);
 	ck_assert_uint_eq(after.st_ino, before.st_ino);
+	/* binary data never goes to standard output, by any name: the report
+	 * would be mixed into it (`--save F > F`, `--onnx /dev/fd/1 > F`) */
+	expect_error(file_write("/dev/fd/1", "x", 1, 0, &e), &e,
+	             "/dev/fd/1: is standard output, which takes only text");
+	expect_error(file_check_writable(at("stdout.txt"), 0, &e), &e,
+	             "stdout.txt: is standard output, which takes only text");
+	expect_error(file_write(at("stdout.txt"), "x", 1, 0, &e), &e,
+	             "this file is binary: name another file");
+	fflush(stdout);
+	expect_content(at("stdout.txt"), "report\n{}\nmore\na,b\nx\n");
 	/* binary data never goes to "-" */
 	expect_error(file_write("-", "x", 1, 0, &e), &e, "-: standard output takes only text");
 	expect_error(file_check_writable("-", 0, &e), &e, "-: standard output takes only text");

@@ -1,6 +1,7 @@
 /* test_model_io.c - model files: round trips (with the schedule and its
- * position), version-1 files, damage detection, forged sizes, and saves
- * that leave the previous file intact on failure. */
+ * position, and the preprocessing), files of versions 1 to 3, damage
+ * detection, forged sizes, and saves that leave the previous file intact on
+ * failure. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -33,6 +34,25 @@ static Net *sample_net(int with_adam)
 		net->run = (ReproRecord){.on = 1, .kernels = "Haswell", .threads = 3, .parts = 2};
 	}
 	return net;
+}
+
+/* The record of 6 Haar coefficients of 3×4 images (a 4×4 transform),
+ * standardized: every field set. */
+static Prep *sample_prep(void)
+{
+	Prep *p = prep_new(PREP_HAAR, 6, NULL);
+	ck_assert_ptr_nonnull(p);
+	p->rows = 3;
+	p->cols = 4;
+	p->n = 4;
+	p->scale = DATA_STANDARDIZE;
+	int idx[6] = {0, 5, 3, 15, 9, 2};
+	for (int j = 0; j < 6; j++) {
+		p->idx[j] = idx[j];
+		p->mean[j] = 0.1 * j - 0.25;
+		p->sd[j] = 1.0 / (j + 3);
+	}
+	return p;
 }
 
 static void put32(unsigned char *p, uint32_t v)
@@ -77,6 +97,18 @@ static void expect_same(const Net *a, const Net *b)
 	ck_assert_str_eq(a->run.kernels, b->run.kernels);
 	ck_assert_int_eq(a->run.threads, b->run.threads);
 	ck_assert_int_eq(a->run.parts, b->run.parts);
+	ck_assert_int_eq(!a->prep, !b->prep);
+	if (a->prep) {
+		const Prep *p = a->prep, *q = b->prep;
+		ck_assert_int_eq(p->kind, q->kind);
+		ck_assert_int_eq(p->scale, q->scale);
+		ck_assert_int_eq(p->rows, q->rows);
+		ck_assert_int_eq(p->cols, q->cols);
+		ck_assert_int_eq(p->n, q->n);
+		ck_assert_mem_eq(p->idx, q->idx, (size_t)p->d * sizeof *p->idx);
+		ck_assert_mem_eq(p->mean, q->mean, (size_t)p->d * sizeof *p->mean);
+		ck_assert_mem_eq(p->sd, q->sd, (size_t)p->d * sizeof *p->sd);
+	}
 }
 
 START_TEST(test_round_trip)
@@ -94,9 +126,9 @@ START_TEST(test_round_trip)
 		size_t len;
 		free(tu_read(path, &len));
 		/* Header 40 + 4·(m+1) bytes, the floats, the schedule, the record,
-		 * the CRC. */
+		 * the preprocessing (32 + 20 bytes per input), the CRC. */
 		ck_assert_uint_eq(len, 40 + 16 + 4 * net->nparam * (adam ? 3 : 1) +
-		                           MODEL_SCHED_BYTES + MODEL_RUN_BYTES + 4);
+		                           MODEL_SCHED_BYTES + MODEL_RUN_BYTES + 32 + 20 * 6 + 4);
 		ck_assert_int_eq(count_others(dir, "m.cnm"), 0);
 		net_free(net);
 		net_free(back);
@@ -247,7 +279,7 @@ START_TEST(test_version_1_and_schedule_block)
 	ck_assert_int_eq(model_save(net, path, &e), 0);
 	size_t len;
 	unsigned char *good = tu_read(path, &len);
-	size_t len1 = len - MODEL_SCHED_BYTES - MODEL_RUN_BYTES;
+	size_t len1 = len - MODEL_SCHED_BYTES - MODEL_RUN_BYTES - MODEL_PREP_BYTES(6);
 	unsigned char *v1 = malloc(len1);
 	memcpy(v1, good, len1 - 4);
 	put32(v1 + 8, 1);
@@ -264,7 +296,7 @@ START_TEST(test_version_1_and_schedule_block)
 	net_free(back);
 
 	/* A version-2 file (no record block) loads with no record. */
-	size_t len2 = len - MODEL_RUN_BYTES;
+	size_t len2 = len - MODEL_RUN_BYTES - MODEL_PREP_BYTES(6);
 	unsigned char *v2 = malloc(len2);
 	memcpy(v2, good, len2 - 4);
 	put32(v2 + 8, 2);
@@ -280,10 +312,12 @@ START_TEST(test_version_1_and_schedule_block)
 	net_free(back);
 	free(v2);
 
-	/* The schedule block starts MODEL_SCHED_BYTES + MODEL_RUN_BYTES + 4
-	 * bytes before the end, the record block MODEL_RUN_BYTES + 4. */
-	size_t blk = len - 4 - MODEL_RUN_BYTES - MODEL_SCHED_BYTES;
-	size_t rblk = len - 4 - MODEL_RUN_BYTES;
+	/* The schedule block starts MODEL_SCHED_BYTES + MODEL_RUN_BYTES + the
+	 * preprocessing + 4 bytes before the end, the record block
+	 * MODEL_RUN_BYTES + the preprocessing + 4. */
+	size_t pbytes = MODEL_PREP_BYTES(6);
+	size_t blk = len - 4 - pbytes - MODEL_RUN_BYTES - MODEL_SCHED_BYTES;
+	size_t rblk = len - 4 - pbytes - MODEL_RUN_BYTES;
 	unsigned char *buf = malloc(len);
 	char want[64];
 	memcpy(buf, good, len);
@@ -475,6 +509,92 @@ START_TEST(test_values_out_of_limits)
 }
 END_TEST
 
+/* The preprocessing round-trips (every field, to the bit), travels with a
+ * clone, a version-3 file (no preprocessing block) loads with none, and a
+ * forged block is refused naming its offset. */
+START_TEST(test_prep_block)
+{
+	const char *dir = tu_tmpdir();
+	char path[1100], want[160];
+	snprintf(path, sizeof path, "%s/m.cnm", dir);
+	Net *net = sample_net(1);
+	Err e;
+	Prep *p = sample_prep();
+	ck_assert_int_eq(net_set_prep(net, p, &e), 0);
+	ck_assert_msg(model_save(net, path, &e) == 0, "%s", e.msg);
+	Net *back = model_load(path, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	expect_same(net, back);
+	Net *copy = net_clone(back, &e);
+	expect_same(net, copy);
+	net_free(copy);
+	net_free(back);
+
+	/* the record must fit the network's inputs */
+	Prep *wide = prep_new(PREP_FEATURES, 7, NULL);
+	ck_assert_int_eq(net_set_prep(net, wide, &e), -1);
+	ck_assert_str_eq(e.msg, "a preprocessing of 7 features for a network of 6 inputs");
+	prep_free(wide);
+
+	size_t len;
+	unsigned char *good = tu_read(path, &len);
+	size_t pblk = len - 4 - MODEL_PREP_BYTES(6);
+	/* version 3: no preprocessing block */
+	size_t len3 = len - MODEL_PREP_BYTES(6);
+	unsigned char *v3 = malloc(len3);
+	memcpy(v3, good, len3 - 4);
+	put32(v3 + 8, 3);
+	fix_crc(v3, len3);
+	const char *f = tu_write(dir, "v3.cnm", v3, len3);
+	snprintf(path, sizeof path, "%s", f);
+	back = model_load(path, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_ptr_null(back->prep);
+	ck_assert_mem_eq(back->param, net->param, net->nparam * sizeof(float));
+	net_free(back);
+	/* a version-4 file without a record loads with none */
+	ck_assert_int_eq(net_set_prep(net, NULL, &e), 0);
+	snprintf(path, sizeof path, "%s/none.cnm", dir);
+	ck_assert_int_eq(model_save(net, path, &e), 0);
+	back = model_load(path, &e);
+	ck_assert_ptr_nonnull(back);
+	ck_assert_ptr_null(back->prep);
+	net_free(back);
+
+	unsigned char *buf = malloc(len);
+	memcpy(buf, good, len);
+	put32(buf + pblk, 7); /* kind */
+	fix_crc(buf, len);
+	snprintf(want, sizeof want, "the preprocessing at offset %zu is not valid (kind 7", pblk);
+	expect_load_error(dir, buf, len, want);
+	memcpy(buf, good, len);
+	put32(buf + pblk + 16, 6); /* a transform of 6 is not a power of 2 */
+	fix_crc(buf, len);
+	snprintf(want, sizeof want, "Haar sizes at offset %zu (3×4 images, transform 6)", pblk + 8);
+	expect_load_error(dir, buf, len, want);
+	memcpy(buf, good, len);
+	put32(buf + pblk + 32 + 4, 0); /* coefficient 1 repeats coefficient 0 */
+	fix_crc(buf, len);
+	snprintf(want, sizeof want, "Haar coefficient 1 at offset %zu is 0, expected distinct",
+	         pblk + 36);
+	expect_load_error(dir, buf, len, want);
+	memcpy(buf, good, len);
+	memset(buf + pblk + 32 + 24 + 48 + 8 * 2, 0, 8); /* feature 2's scale 0 */
+	fix_crc(buf, len);
+	snprintf(want, sizeof want,
+	         "feature 2's mean -0.05 and scale 0 at offset %zu do not fit the scale step "
+	         "'standardize'",
+	         pblk + 32 + 24 + 16);
+	expect_load_error(dir, buf, len, want);
+	free(buf);
+	free(v3);
+	free(good);
+	prep_free(p);
+	net_free(net);
+	tu_rmtree(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("model_io");
@@ -484,6 +604,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_forged_header);
 	tcase_add_test(tc, test_values_out_of_limits);
 	tcase_add_test(tc, test_version_1_and_schedule_block);
+	tcase_add_test(tc, test_prep_block);
 	tcase_add_test(tc, test_save_refuses_dash);
 	tcase_add_test(tc, test_save_unwritable_dir);
 	suite_add_tcase(s, tc);

@@ -1,9 +1,13 @@
 /* test_net_npy.c - networks as NumPy files W1.npy b1.npy …: round trips in
  * the Keras and torch layouts, and every rejected set of files by its
  * message. */
+#include <dirent.h>
 #include <math.h>
+#include <signal.h>
+#include <sys/resource.h>
 
 #include "data/npy.h"
+#include "data/npy_set.h"
 #include "engine/net.h"
 #include "model/net_npy.h"
 #include "testutil.h"
@@ -68,9 +72,19 @@ START_TEST(round_trip_keras)
 	ck_assert_int_eq(sh[1], 3);
 	ck_assert_double_eq(d[1 * 3 + 2], net->W[1][1 * 3 + 2]);
 	free(d);
-	/* read as torch, W1 (5, 4) means 4 inputs and 5 outputs: b1 has 4 */
+	/* the manifest says which layout the set is in */
 	ck_assert_ptr_null(net_npy_import(dir, NPY_TORCH, ACT_ERF, 1.5f, &e));
 	char want[1200];
+	snprintf(want, sizeof want,
+	         "%s: condnet-manifest.txt says the weights are in the keras layout, not the "
+	         "torch layout asked for",
+	         dir);
+	ck_assert_str_eq(e.msg, want);
+	/* without it (another tool's folder), read as torch, W1 (5, 4) means 4
+	 * inputs and 5 outputs: b1 has 4 */
+	snprintf(p, sizeof p, "%s/condnet-manifest.txt", dir);
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_ptr_null(net_npy_import(dir, NPY_TORCH, ACT_ERF, 1.5f, &e));
 	snprintf(want, sizeof want, "%s/b1.npy: 4 entries, expected 5 (the outputs of W1.npy)",
 	         dir);
 	ck_assert_str_eq(e.msg, want);
@@ -156,7 +170,8 @@ START_TEST(rejected_networks)
 	         dir);
 	ck_assert_str_eq(e.msg, want);
 	ck_assert_int_eq(net_npy_export(net, "/nonexistent/dir", NPY_KERAS, &e), -1);
-	ck_assert_str_eq(e.msg, "/nonexistent/dir: not an existing directory");
+	ck_assert_str_eq(e.msg, "/nonexistent/dir: cannot create the directory: No such file or "
+	                        "directory");
 	net_free(net);
 }
 END_TEST
@@ -204,15 +219,189 @@ START_TEST(layer_gap)
 }
 END_TEST
 
+/* Copies file name from directory from to directory to. */
+static void copy_file(const char *from, const char *to, const char *name)
+{
+	char a[1200], b[1200];
+	snprintf(a, sizeof a, "%s/%s", from, name);
+	snprintf(b, sizeof b, "%s/%s", to, name);
+	size_t len;
+	unsigned char *d = tu_read(a, &len);
+	FILE *f = fopen(b, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(d, 1, len, f), len);
+	fclose(f);
+	free(d);
+}
+
+/* Entries of dir whose name holds ".tmp." (sets written aside, left over). */
+static int count_tmp(const char *d)
+{
+	DIR *h = opendir(d);
+	ck_assert_ptr_nonnull(h);
+	struct dirent *de;
+	int n = 0;
+	while ((de = readdir(h)))
+		n += strstr(de->d_name, ".tmp.") != NULL;
+	closedir(h);
+	return n;
+}
+
+/* A set condnet wrote carries a manifest: files of two exports of the same
+ * shapes (what an interrupted or a concurrent export leaves) are refused,
+ * naming the file; a layer file it does not list is refused; a folder
+ * without a manifest (another tool's) still imports as it is. */
+START_TEST(manifest_refuses_a_mix)
+{
+	Net *a = sample_net(), *b = sample_net();
+	for (size_t i = 0; i < b->nparam; i++)
+		b->param[i] = -a->param[i];
+	char other[1024], want[2400], p[1200];
+	snprintf(other, sizeof other, "%s/other", dir);
+	Err e;
+	ck_assert_int_eq(net_npy_export(a, dir, NPY_KERAS, &e), 0);
+	ck_assert_int_eq(net_npy_export(b, other, NPY_KERAS, &e), 0);
+	/* the first layer of b over a's set, as an export of b cut short leaves it
+	 * (the manifest of b is written first) */
+	copy_file(other, dir, "W1.npy");
+	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_ERF, 1.5f, &e));
+	snprintf(want, sizeof want, "%s/W1.npy: ", dir);
+	ck_assert_msg(strncmp(e.msg, want, strlen(want)) == 0, "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "but condnet-manifest.txt lists") &&
+	                  strstr(e.msg, "the files are not of one export"),
+	              "%s", e.msg);
+	copy_file(other, dir, "condnet-manifest.txt");
+	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_ERF, 1.5f, &e));
+	snprintf(want, sizeof want, "%s/b1.npy: ", dir);
+	ck_assert_msg(strncmp(e.msg, want, strlen(want)) == 0, "%s", e.msg);
+	/* the rest of b: whole again, and b it is */
+	copy_file(other, dir, "b1.npy");
+	copy_file(other, dir, "W2.npy");
+	copy_file(other, dir, "b2.npy");
+	copy_file(other, dir, "W3.npy");
+	copy_file(other, dir, "b3.npy");
+	Net *back = net_npy_import(dir, NPY_KERAS, ACT_ERF, 1.5f, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_int_eq(memcmp(back->param, b->param, b->nparam * sizeof *b->param), 0);
+	net_free(back);
+	/* a layer file the manifest does not list */
+	float w[4] = {0};
+	raw("W4.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }", w, 16);
+	raw("b4.npy", 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", w, 8);
+	ck_assert_ptr_null(net_npy_import(dir, NPY_KERAS, ACT_ERF, 1.5f, &e));
+	snprintf(want, sizeof want,
+	         "%s/W4.npy: not listed in condnet-manifest.txt (6 files): the files are not of "
+	         "one export; export it again",
+	         dir);
+	ck_assert_str_eq(e.msg, want);
+	/* without the manifest: the folder of another tool, read as it is */
+	snprintf(p, sizeof p, "%s/condnet-manifest.txt", dir);
+	ck_assert_int_eq(unlink(p), 0);
+	back = net_npy_import(dir, NPY_KERAS, ACT_ERF, 1.5f, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_int_eq(back->m, 4);
+	net_free(back);
+	/* a data set's files are not a network */
+	Dataset *ds = dataset_synthetic(4, 3, 5, 1, &e);
+	NpySet *set = npy_set_begin(other, "data", &e);
+	ck_assert_msg(set && npy_write_dataset(ds, set, "train", &e) == 0 &&
+	                  npy_set_commit(set, &e) == 0,
+	              "%s", e.msg);
+	ck_assert_ptr_null(net_npy_import(other, NPY_KERAS, ACT_ERF, 1.5f, &e));
+	snprintf(want, sizeof want,
+	         "%s: condnet-manifest.txt says the directory holds a data set (x_train.npy …), "
+	         "not a network",
+	         other);
+	ck_assert_str_eq(e.msg, want);
+	dataset_free(ds);
+	net_free(a);
+	net_free(b);
+}
+END_TEST
+
+/* An export appears whole or not at all: into a new directory by one
+ * rename, nothing left aside; when the files cannot be written (the file
+ * size limit standing in for a full disk) neither a new directory nor an
+ * older export is touched. */
+START_TEST(export_whole_or_nothing)
+{
+	Net *a = sample_net(), *b = sample_net();
+	for (size_t i = 0; i < b->nparam; i++)
+		b->param[i] = 2 * a->param[i];
+	char fresh[1024], p[1200];
+	snprintf(fresh, sizeof fresh, "%s/fresh", dir);
+	Err e;
+	ck_assert_int_eq(net_npy_export(a, fresh, NPY_KERAS, &e), 0);
+	ck_assert_int_eq(count_tmp(dir), 0);
+	ck_assert_int_eq(count_tmp(fresh), 0);
+	/* the same again over it: replaced whole, nothing left inside */
+	ck_assert_int_eq(net_npy_export(b, fresh, NPY_KERAS, &e), 0);
+	ck_assert_int_eq(count_tmp(fresh), 0);
+	Net *back = net_npy_import(fresh, NPY_KERAS, ACT_ERF, 1.5f, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_int_eq(memcmp(back->param, b->param, b->nparam * sizeof *b->param), 0);
+	net_free(back);
+	/* files past 200 bytes cannot be written */
+	signal(SIGXFSZ, SIG_IGN);
+	struct rlimit old, small = {200, 0};
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small.rlim_max = old.rlim_max;
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+	snprintf(p, sizeof p, "%s/never", dir);
+	int rc_new = net_npy_export(a, p, NPY_KERAS, &e);
+	int rc_old = net_npy_export(a, fresh, NPY_KERAS, &e);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	ck_assert_int_eq(rc_new, -1);
+	ck_assert_int_eq(rc_old, -1);
+	ck_assert_msg(strstr(e.msg, "File too large"), "%s", e.msg);
+	ck_assert_int_ne(access(p, F_OK), 0);
+	ck_assert_int_eq(count_tmp(dir), 0);
+	ck_assert_int_eq(count_tmp(fresh), 0);
+	back = net_npy_import(fresh, NPY_KERAS, ACT_ERF, 1.5f, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_int_eq(memcmp(back->param, b->param, b->nparam * sizeof *b->param), 0);
+	net_free(back);
+	net_free(a);
+	net_free(b);
+}
+END_TEST
+
+/* The importer takes as many layers as the table of limits allows, as the
+ * trainer and the exporter do (it used to stop at 1000). */
+START_TEST(layers_past_a_thousand)
+{
+	int m = 1001, *w = malloc((size_t)(m + 1) * sizeof *w);
+	for (int i = 0; i <= m; i++)
+		w[i] = 2;
+	Err e;
+	Net *net = net_new(m, w, ACT_TANH, 1, &e);
+	ck_assert_msg(net != NULL, "%s", e.msg);
+	for (size_t i = 0; i < net->nparam; i++)
+		net->param[i] = (float)i / (float)net->nparam;
+	ck_assert_msg(net_npy_export(net, dir, NPY_KERAS, &e) == 0, "%s", e.msg);
+	Net *back = net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_int_eq(back->m, m);
+	ck_assert_int_eq(memcmp(back->param, net->param, net->nparam * sizeof *net->param), 0);
+	net_free(back);
+	net_free(net);
+	free(w);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("net_npy");
 	TCase *t = tcase_create("net_npy");
+	tcase_set_timeout(t, 120); /* two thousand files of a deep network, on a loaded disk */
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_add_test(t, round_trip_keras);
 	tcase_add_test(t, round_trip_torch);
 	tcase_add_test(t, rejected_networks);
 	tcase_add_test(t, layer_gap);
+	tcase_add_test(t, manifest_refuses_a_mix);
+	tcase_add_test(t, export_whole_or_nothing);
+	tcase_add_test(t, layers_past_a_thousand);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -80,7 +80,10 @@ START_TEST(write_labels_and_dataset)
 		ds->x[i] = 0.5f * (float)i - 1;
 	ds->y[0] = 3;
 	ds->y[1] = 1;
-	ck_assert_int_eq(npy_write_dataset(ds, dir, "train", &e), 0);
+	NpySet *set = npy_set_begin(dir, "data", &e);
+	ck_assert_msg(set != NULL, "%s", e.msg);
+	ck_assert_int_eq(npy_write_dataset(ds, set, "train", &e), 0);
+	ck_assert_msg(npy_set_commit(set, &e) == 0, "%s", e.msg);
 	double *d;
 	int nd;
 	long sh[2];
@@ -100,7 +103,7 @@ START_TEST(write_labels_and_dataset)
 	ck_assert_int_eq(b[132], 1);
 	free(b);
 	snprintf(path, sizeof path, "%s/no/such", dir);
-	ck_assert_int_ne(npy_write_dataset(ds, path, "test", &e), 0);
+	ck_assert_ptr_null(npy_set_begin(path, "data", &e));
 	ck_assert_ptr_nonnull(strstr(e.msg, "no/such"));
 	dataset_free(ds);
 }

@@ -221,6 +221,33 @@ END_TEST
 
 /* Every prefix of a model and every byte flipped: a Net or a message, never
  * a crash (the sanitizer build checks the memory). */
+/* A network deeper than 1000 layers (the importer used to stop there, the
+ * trainer and the exporter go to the table of limits' 100001) is exported
+ * and imported again, the same. */
+START_TEST(deep_network_round_trip)
+{
+	int m = 1500, *w = malloc((size_t)(m + 1) * sizeof *w);
+	for (int i = 0; i <= m; i++)
+		w[i] = 2;
+	Err e;
+	Net *net = net_new(m, w, ACT_RELU, 1, &e);
+	ck_assert_msg(net != NULL, "%s", e.msg);
+	for (size_t i = 0; i < net->nparam; i++)
+		net->param[i] = (float)(i % 7) - 3;
+	char path[600];
+	snprintf(path, sizeof path, "%s/deep.onnx", dir);
+	ck_assert_msg(!onnx_export(net, path, NULL, &e), "%s", e.msg);
+	OnnxInfo info;
+	Net *back = onnx_import(path, &info, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_int_eq(back->m, m);
+	ck_assert_int_eq(memcmp(back->param, net->param, net->nparam * sizeof *net->param), 0);
+	net_free(back);
+	net_free(net);
+	free(w);
+}
+END_TEST
+
 START_TEST(damaged_bytes_are_refused)
 {
 	Net *net = sample_net(ACT_ERF, 3);
@@ -322,6 +349,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, fixtures_reproduce_their_producer, 0, sizeof good / sizeof *good);
 	tcase_add_loop_test(t, refusals_name_the_node, 0, sizeof bad / sizeof *bad);
 	tcase_add_loop_test(t, export_then_import_is_the_same_net, 0, ACT_COUNT);
+	tcase_add_test(t, deep_network_round_trip);
 	tcase_add_test(t, damaged_bytes_are_refused);
 	tcase_add_test(t, wire_errors_name_the_offset);
 	tcase_add_test(t, tensor_files);

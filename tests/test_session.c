@@ -2,8 +2,12 @@
  * corrupt lines, and replay against the same engine calls made directly;
  * the network a hook sees while training, adopting a sweep's pick, and the
  * squeeze pass (held proposals, decisions on the spot, undo). */
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "alg/alg1_proportion.h"
 #include "alg/alg3_squeeze.h"
@@ -397,6 +401,13 @@ START_TEST(load_checks_crc)
 	ck_assert_int_eq(session_replay(s, write_log(dir, text), NULL, &e), 0);
 	uint32_t crc = session_param_crc(s->net);
 	session_free(s);
+	/* the saved model records how the data's inputs were made */
+	Net *saved = model_load(model, &e);
+	ck_assert_msg(saved != NULL, "%s", e.msg);
+	ck_assert_ptr_nonnull(saved->prep);
+	ck_assert_int_eq(saved->prep->kind, PREP_FEATURES);
+	ck_assert_int_eq(saved->prep->scale, DATA_RAW);
+	net_free(saved);
 	snprintf(text, sizeof text, "%sload path=%s crc=%08x\n", head, model, (unsigned)crc);
 	s = session_new(&e);
 	ck_assert_msg(session_replay(s, write_log(dir, text), NULL, &e) == 0, "%s", e.msg);
@@ -661,6 +672,70 @@ START_TEST(long_paths_are_logged_whole)
 }
 END_TEST
 
+/* A log is one session's: another process opening it is refused, naming
+ * the process that holds it. A line that cannot be written (the file size
+ * limit standing in for a full disk) is taken back whole, the log closed,
+ * and the cause kept for the screen to say (it used to be lost silently). */
+START_TEST(log_is_locked_and_never_silently_lost)
+{
+	const char *dir = tu_tmpdir();
+	char logp[600], msg[1024] = "", want[1200];
+	snprintf(logp, sizeof logp, "%s/l.log", dir);
+	Session *s = session_new(NULL);
+	Err e = {{0}};
+	ck_assert_int_eq(session_log_open(s, logp, &e), 0);
+	ck_assert_int_eq(session_replay(s, write_log(dir, small_log), NULL, &e), 0);
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		Session *t = session_new(NULL);
+		Err f = {{0}};
+		int rc = session_log_open(t, logp, &f);
+		ssize_t w = write(fds[1], f.msg, strlen(f.msg) + 1);
+		_exit(rc == -1 && w > 0 ? 0 : 1);
+	}
+	int st;
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	ck_assert_int_gt(read(fds[0], msg, sizeof msg - 1), 0);
+	close(fds[0]);
+	close(fds[1]);
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the second open: %s", msg);
+	snprintf(want, sizeof want,
+	         "%s: the session log is in use by process %ld (another screen writes it): give "
+	         "another --log",
+	         logp, (long)getpid());
+	ck_assert_str_eq(msg, want);
+
+	struct stat before;
+	ck_assert_int_eq(stat(logp, &before), 0);
+	signal(SIGXFSZ, SIG_IGN);
+	struct rlimit old, lim;
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = (rlim_t)before.st_size + 5; /* part of the next line fits */
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	SessAction a = act(SESS_TAU);
+	a.x = 30;
+	ck_assert_msg(session_apply(s, &a, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	ck_assert_int_eq(s->log_err, EFBIG);
+	ck_assert_ptr_null(s->log);
+	struct stat after;
+	ck_assert_int_eq(stat(logp, &after), 0);
+	ck_assert_int_eq(after.st_size, before.st_size); /* the cut line is taken back */
+	/* nothing more is written: the log stays the whole lines before the lost one */
+	a.x = 40;
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
+	ck_assert_int_eq(stat(logp, &after), 0);
+	ck_assert_int_eq(after.st_size, before.st_size);
+	session_free(s);
+	Session *r = session_new(&e);
+	ck_assert_msg(session_replay(r, logp, NULL, &e) == 0, "%s", e.msg);
+	session_free(r);
+}
+END_TEST
+
 /* A device or a directory is not read as a log (replay /dev/zero would
  * read blank lines for ever). */
 START_TEST(replay_refuses_non_regular_files)
@@ -903,6 +978,7 @@ int main(void)
 	tcase_add_test(tc, log_ranges_match_the_cli);
 	tcase_add_test(tc, long_paths_are_logged_whole);
 	tcase_add_test(tc, replay_refuses_non_regular_files);
+	tcase_add_test(tc, log_is_locked_and_never_silently_lost);
 	tcase_add_test(tc, squeeze_pass);
 	tcase_add_test(tc, squeeze_action_names_its_layer);
 	suite_add_tcase(s, tc);

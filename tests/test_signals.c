@@ -186,6 +186,43 @@ START_TEST(test_fault_removes_the_temporary_file)
 }
 END_TEST
 
+/* A group of saves (a .npy set): a signal that comes after the first save
+ * waits until the group ends, the saves after it are made, then it ends
+ * the process. Without the group the second file would never be written. */
+START_TEST(test_group_waits_for_its_saves)
+{
+	int sigs[] = {SIGHUP, SIGINT, SIGTERM, SIGUSR1};
+	for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
+		unlink(at("g1"));
+		unlink(at("g2"));
+		char g1[1024], g2[1024];
+		snprintf(g1, sizeof g1, "%s", at("g1"));
+		snprintf(g2, sizeof g2, "%s", at("g2"));
+		pid_t pid = fork();
+		if (pid == 0) {
+			signals_init();
+			Err e;
+			signals_group_begin();
+			if (file_write(g1, "one\n", 4, 0, &e))
+				_exit(3);
+			kill(getpid(), sigs[k]); /* pending until the group ends */
+			if (file_write(g2, "two\n", 4, 0, &e))
+				_exit(4);
+			signals_group_end();
+			_exit(42); /* not reached: the signal ends it */
+		}
+		ck_assert_int_ge(pid, 0);
+		int st;
+		ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+		ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == sigs[k], "signal %d: status %#x",
+		              sigs[k], st);
+		ck_assert_msg(access(g1, F_OK) == 0 && access(g2, F_OK) == 0,
+		              "signal %d: the group's saves were not both made", sigs[k]);
+		ck_assert_int_eq(count_tmp(), 0);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("signals");
@@ -195,6 +232,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_every_ending_signal);
 	tcase_add_test(tc, test_stop_signals_let_the_save_end);
 	tcase_add_test(tc, test_fault_removes_the_temporary_file);
+	tcase_add_test(tc, test_group_waits_for_its_saves);
 	suite_add_tcase(s, tc);
 	return s;
 }

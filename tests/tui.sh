@@ -158,6 +158,8 @@ see "the proposal numbers neurons from 1" 'pivoted-QR order \(neurons from 1\): 
 see "the preview sets QR beside the norm rule and random orders" \
 	'keeping [0-9]+ chosen by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±[0-9.]+ \([0-9]+ draws\)'
 see "and compensated" '  and compensated: by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±'
+see "the what-if line gives the share of the test set answered as now" \
+	'^what-if: now [0-9.]+%, after [0-9.]+% \([0-9.]+% as now\), compensated [0-9.]+% \([0-9.]+%\)$'
 keys n
 see "squeeze proposes layer 2 after a refusal" 'Layer 2: [0-9]+ neurons'
 keep=$(sed -n 's/.*loop keeps \([0-9][0-9]*\):.*/\1/p' "$TMP/screen")
@@ -219,6 +221,15 @@ if command -v gnuplot >/dev/null 2>&1; then
 	check "gnuplot drew the sweep" [ -s "$TMP/tables-sweep.png" ]
 else
 	echo "gnuplot is not installed: the images are not checked"
+fi
+
+## a quote in the export's name is doubled in the gnuplot script (it used
+## to end gnuplot's string there, and the script failed)
+keys e C-u "$TMP/q'x.csv" Enter
+see "export to a name with a quote" "exported the tables to $TMP/q'x\.csv"
+expect_grep "the script doubles the quote" "^set output 'q''x-spectra\.png'$" "$TMP/q'x.gp"
+if command -v gnuplot >/dev/null 2>&1; then
+	check "gnuplot drew the spectra of q'x" [ -s "$TMP/q'x-spectra.png" ]
 fi
 
 ## export and save refuse the screen itself: "-", /dev/stdout, the terminal
@@ -606,6 +617,60 @@ done
 expect_exit "--features on a data set without features is refused" 2 \
 	'--features: synthetic has no Haar-wavelet features' "$C" tui --data synthetic --features 50
 check "--help names the manual of the build tree" sh -c "'$C' --help | grep -q \"'man .*man/condnet.1'\""
+
+## a session log is one screen's: a second screen given the same --log
+## refuses it, naming the process that holds it (their lines used to
+## interleave, and the log replayed to a network neither screen had)
+run_script "$TMP/run-lock.sh" --layers 8 --log "'$TMP/lock.log'"
+$T new-session -d -s lock1 -x 240 -y 30 "$TMP/run-lock.sh"
+PANE=lock1
+see "a screen holds its log" '^ +i +n_i'
+holder=$(pgrep -x -P "$($T display -p -t lock1 '#{pane_pid}')" condnet)
+$T new-session -d -s lock2 -x 240 -y 30 "$TMP/run-lock.sh"
+PANE=lock2
+see "a second screen on that log refuses it, naming the first ($holder)" \
+	"lock\.log: the session log is in use by process $holder \(another screen writes it\): give another --log"
+see "... and ends with status 1" '^EXIT=1' 5
+$T kill-session -t lock2
+PANE=lock1
+keys q
+see "the first screen quits" '^EXIT=0' 5
+check "the log holds the lines of one screen" [ "$(grep -c '^data ' "$TMP/lock.log")" -eq 1 ]
+$T kill-session -t lock1
+
+## a log line that cannot be written (the file size limit standing in for a
+## full disk) is said on the screen, and the screen exits 1 (it used to lose
+## every line silently and exit 0); the log keeps whole lines
+python3 -c "open('$TMP/full.log', 'w').write('# filler line\n' * 70)"
+run_script "$TMP/run-full.sh" --layers 8 --log "'$TMP/full.log'"
+sed -i "s|^'$C'|ulimit -f 1; '$C'|" "$TMP/run-full.sh"
+$T new-session -d -s full -x 240 -y 30 "$TMP/run-full.sh"
+PANE=full
+see "the screen says the log cannot be written" \
+	"the session log $TMP/full\.log cannot be written \(File too large\): it ends before this action"
+keys q
+see "the screen exits 1" '^EXIT=1' 5
+see "and says why" "condnet: the session log $TMP/full\.log could not be written \(File too large\)"
+check "the log ends with a whole line" sh -c "tail -c 1 '$TMP/full.log' | od -An -c | grep -q '\\n'"
+$T kill-session -t full
+
+## the end of the terminal's input quits: a terminal closed while SIGHUP is
+## ignored (the screen used to spin at 100 % CPU for ever)
+cat >"$TMP/run-eof.sh" <<EOF
+#!/bin/sh
+export CONDNET_DATA='$TMP/data' OPENBLAS_NUM_THREADS=1 TERM=xterm-256color LC_ALL=C.UTF-8
+trap '' HUP
+exec '$C' --layers 8 --log '$TMP/eof.log'
+EOF
+chmod +x "$TMP/run-eof.sh"
+$T new-session -d -s eof -x 100 -y 30 "$TMP/run-eof.sh"
+PANE=eof
+see "a screen with SIGHUP ignored opens" '^ +i +n_i'
+pid=$($T display -p -t eof '#{pane_pid}')
+$T kill-session -t eof
+i=0; while [ $i -lt 100 ] && kill -0 "$pid" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+check "the screen ends when its terminal goes (in $((i / 10)) s)" sh -c "! kill -0 $pid 2>/dev/null"
+kill -9 "$pid" 2>/dev/null
 
 ## the default log directory keeps the newest 50 logs
 mkdir -p "$TMP/state/condnet"

@@ -4,6 +4,7 @@
 #include "alg/alg2_trials.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,9 @@
 #include <cJSON.h>
 
 #include "base/file.h"
+#include "base/repro.h"
+#include "engine/act.h"
+#include "engine/train.h"
 
 #define JSON_MAX_BYTES (1 << 20)
 
@@ -28,10 +32,89 @@ static cJSON *add_exact(cJSON *obj, const char *name, double v)
 	return cJSON_AddRawToObject(obj, name, buf);
 }
 
-int alg2_trial_write_json(const char *path, const Alg2Trial *t, const int *widths, int m, Err *e)
+/* What each setting is called in messages: the option that sets it. */
+static const struct {
+	const char *key, *what;
+} setting_names[] = {
+    {"seed", "--seed"},
+    {"eta", "--eta"},
+    {"act", "--act"},
+    {"act_scale", "--act-scale"},
+    {"batch", "--batch"},
+    {"lr", "--lr"},
+    {"parts", "the parts a batch is split into (--threads)"},
+    {"reproducible", "the reproducible mode"},
+    {"data", "the data set (--data and its options)"},
+    {"data_rows", "the data's rows"},
+    {"data_crc", "the data's numbers (their CRC-32)"},
+};
+
+static const char *setting_what(const char *key)
 {
-	if (!path || !t || !widths || m < 1)
-		return err_set(e, "trial JSON: expected a path, a trial and m >= 1 widths");
+	for (size_t i = 0; i < sizeof setting_names / sizeof *setting_names; i++)
+		if (!strcmp(setting_names[i].key, key))
+			return setting_names[i].what;
+	return key;
+}
+
+static void put(Alg2Settings *st, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void put(Alg2Settings *st, const char *key, const char *fmt, ...)
+{
+	if (st->n == ALG2_SETTINGS_MAX)
+		return;
+	va_list ap;
+	snprintf(st->f[st->n].key, sizeof st->f[st->n].key, "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(st->f[st->n].value, sizeof st->f[st->n].value, fmt, ap);
+	va_end(ap);
+	st->n++;
+}
+
+/* The digits of v that read back to the same bits. */
+static const char *exact(double v, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.15g", v);
+	if (strtod(buf, NULL) != v)
+		snprintf(buf, len, "%.17g", v);
+	return buf;
+}
+
+void alg2_settings(Alg2Settings *st, const Alg2Opts *o, const Net *base, const Dataset *all,
+                   const char *data)
+{
+	char num[40];
+	memset(st, 0, sizeof *st);
+	put(st, "seed", "%llu", (unsigned long long)o->seed);
+	put(st, "eta", "%s", exact(o->eta, num, sizeof num));
+	put(st, "act", "%s", act_name(base->act));
+	put(st, "act_scale", "%s", exact((double)base->act_a, num, sizeof num));
+	put(st, "batch", "%d", o->train.batch);
+	put(st, "lr", "%s", exact((double)o->train.adam.lr, num, sizeof num));
+	put(st, "parts", "%d", repro_parts(train_threads(&o->train)));
+	put(st, "reproducible", "%s", repro_on() ? "on" : "off");
+	put(st, "data", "%s", data ? data : "");
+	if (all) {
+		put(st, "data_rows", "%d rows of %d features, %d classes", all->n, all->d, all->k);
+		put(st, "data_crc", "%08x", (unsigned)dataset_crc(all));
+	}
+}
+
+/* The value of key in st, or NULL. */
+static const char *setting(const Alg2Settings *st, const char *key)
+{
+	for (int i = 0; i < st->n; i++)
+		if (!strcmp(st->f[i].key, key))
+			return st->f[i].value;
+	return NULL;
+}
+
+int alg2_trial_write_json(const char *path, const Alg2Trial *t, const int *widths, int m,
+                          const Alg2Settings *st, Err *e)
+{
+	if (!path || !t || !widths || m < 1 || !st)
+		return err_set(e,
+		               "trial JSON: expected a path, a trial, m >= 1 widths and settings");
 	cJSON *root = cJSON_CreateObject();
 	int ok = root && add_exact(root, "beta", t->beta) &&
 	         cJSON_AddNumberToObject(root, "trial", t->trial) &&
@@ -41,7 +124,11 @@ int alg2_trial_write_json(const char *path, const Alg2Trial *t, const int *width
 	cJSON *w = ok ? cJSON_CreateIntArray(widths, m + 1) : NULL;
 	if (w)
 		cJSON_AddItemToObject(root, "widths", w);
-	char *s = w ? cJSON_Print(root) : NULL;
+	cJSON *set = w ? cJSON_AddObjectToObject(root, "settings") : NULL;
+	for (int i = 0; set && i < st->n; i++)
+		if (!cJSON_AddStringToObject(set, st->f[i].key, st->f[i].value))
+			set = NULL;
+	char *s = set ? cJSON_Print(root) : NULL;
 	cJSON_Delete(root);
 	if (!s)
 		return err_set(e, "%s: out of memory building the trial JSON", path);
@@ -80,7 +167,38 @@ static int json_num(const cJSON *root, const char *path, const char *name, doubl
 	return 0;
 }
 
-int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, Err *e)
+/* The "settings" object of a trial file into st (n = -1 without one). */
+static int read_settings(const cJSON *root, const char *path, Alg2Settings *st, Err *e)
+{
+	memset(st, 0, sizeof *st);
+	const cJSON *set = cJSON_GetObjectItemCaseSensitive(root, "settings");
+	if (!set) {
+		st->n = -1;
+		return 0;
+	}
+	if (!cJSON_IsObject(set))
+		return err_set(e, "%s: field \"settings\": expected an object of strings", path);
+	const cJSON *it;
+	cJSON_ArrayForEach(it, set)
+	{
+		if (st->n == ALG2_SETTINGS_MAX)
+			return err_set(e, "%s: field \"settings\": more than %d settings", path,
+			               ALG2_SETTINGS_MAX);
+		if (!cJSON_IsString(it) || !it->string ||
+		    strlen(it->string) >= sizeof st->f[0].key ||
+		    strlen(it->valuestring) >= sizeof st->f[0].value)
+			return err_set(
+			    e, "%s: field \"settings\": expected short strings, found \"%.40s\"",
+			    path, it->string ? it->string : "");
+		snprintf(st->f[st->n].key, sizeof st->f[0].key, "%s", it->string);
+		snprintf(st->f[st->n].value, sizeof st->f[0].value, "%s", it->valuestring);
+		st->n++;
+	}
+	return 0;
+}
+
+int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, Alg2Settings *st,
+                         Err *e)
 {
 	if (!path || !t || !widths || !m)
 		return err_set(e, "trial JSON: expected a path and outputs");
@@ -117,6 +235,9 @@ int alg2_trial_read_json(const char *path, Alg2Trial *t, int **widths, int *m, E
 	         json_num(root, path, "err_v", 0, 1, 0, 0, &r.err_v, e) < 0 ||
 	         json_num(root, path, "max_kappa", 1, HUGE_VAL, 0, 1, &r.max_kappa, e) < 0 ||
 	         json_num(root, path, "seconds", 0, HUGE_VAL, 0, 0, &r.seconds, e) < 0)
+		rc = -1;
+	Alg2Settings own;
+	if (rc == 0 && read_settings(root, path, st ? st : &own, e) < 0)
 		rc = -1;
 	const cJSON *w = rc == 0 ? cJSON_GetObjectItemCaseSensitive(root, "widths") : NULL;
 	int nw = cJSON_IsArray(w) ? cJSON_GetArraySize(w) : 0;
@@ -156,17 +277,57 @@ typedef struct TrialFile {
 	int used;
 } TrialFile;
 
+/* The trial file's settings against those of the gather (want) and of the
+ * first file: the first setting that differs is named. */
+static int same_settings(const char *file, const Alg2Settings *got, const Alg2Settings *want,
+                         const char *first, const Alg2Settings *first_st, Err *e)
+{
+	if (got->n < 0)
+		return err_set(e,
+		               "%s: no record of the settings the trial was made under (a file "
+		               "written by an older condnet): run the trial again",
+		               file);
+	for (int pass = 0; pass < 2; pass++) {
+		const Alg2Settings *ref = pass == 0 ? want : first_st;
+		if (!ref)
+			continue;
+		for (int i = 0; i < ref->n; i++) {
+			const char *k = ref->f[i].key, *v = setting(got, k);
+			if (v && !strcmp(v, ref->f[i].value))
+				continue;
+			if (pass == 0)
+				return err_set(
+				    e,
+				    "%s: made with %s '%s', but this gather has '%s': trials "
+				    "of other settings are not compared",
+				    file, setting_what(k), v ? v : "(none)", ref->f[i].value);
+			return err_set(
+			    e,
+			    "%s: made with %s '%s', but %s with '%s': a mix of settings, "
+			    "whose trials are not compared",
+			    file, setting_what(k), v ? v : "(none)", first, ref->f[i].value);
+		}
+	}
+	return 0;
+}
+
 /* Reads every trial file, checking that its widths are the base network's
- * scaled by its β. */
-static TrialFile *read_files(const Net *base, char **files, int nfiles, Err *e)
+ * scaled by its β and that it was made under the settings st (and those of
+ * the first file). */
+static TrialFile *read_files(const Net *base, char **files, int nfiles, const Alg2Settings *st,
+                             Err *e)
 {
 	int m = base->m;
 	TrialFile *tf = calloc((size_t)nfiles, sizeof *tf);
 	int *want = malloc((size_t)(m + 1) * sizeof *want);
-	int rc = tf && want ? 0 : err_set(e, "out of memory");
+	Alg2Settings *got = calloc(2, sizeof *got); /* this file's, the first's */
+	int rc = tf && want && got ? 0 : err_set(e, "out of memory");
 	for (int f = 0; f < nfiles && !rc; f++) {
 		int *w = NULL, wm = 0;
-		if (alg2_trial_read_json(files[f], &tf[f].t, &w, &wm, e) < 0) {
+		Alg2Settings *mine = f == 0 ? &got[1] : &got[0];
+		if (alg2_trial_read_json(files[f], &tf[f].t, &w, &wm, mine, e) < 0 ||
+		    same_settings(files[f], mine, st, files[0], f == 0 ? NULL : &got[1], e) < 0) {
+			free(w);
 			rc = -1;
 			break;
 		}
@@ -179,6 +340,7 @@ static TrialFile *read_files(const Net *base, char **files, int nfiles, Err *e)
 		free(w);
 	}
 	free(want);
+	free(got);
 	if (rc) {
 		free(tf);
 		return NULL;
@@ -266,14 +428,14 @@ static int gather(Alg2 *a, TrialFile *tf, char **files, int nfiles, double *next
 }
 
 Alg2 *alg2_gather(const Net *base, const Alg2Opts *o, int betas_given, char **files, int nfiles,
-                  double *next_beta, Err *e)
+                  const Alg2Settings *st, double *next_beta, Err *e)
 {
 	*next_beta = NAN;
 	if (nfiles < 1) {
 		err_set(e, "no trial files to gather");
 		return NULL;
 	}
-	TrialFile *tf = read_files(base, files, nfiles, e);
+	TrialFile *tf = read_files(base, files, nfiles, st, e);
 	if (!tf)
 		return NULL;
 	Alg2Opts go = *o;

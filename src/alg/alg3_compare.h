@@ -92,6 +92,9 @@ typedef struct SqueezeLayerCompare {
 	double acc_comp[SQUEEZE_NCRITERIA]; /* the same with compensation; NaN when not asked */
 	double sd, sd_comp;                 /* random's standard deviation (NaN below 2 draws) */
 	double share_ge, share_ge_comp;     /* share of the draws at least as good as QR */
+	double agree, agree_comp;           /* percent of the rows on which QR's choice answers the
+	                                     * class the network answers now, without and with
+	                                     * compensation (NaN when not asked) */
 	double seconds;
 } SqueezeLayerCompare;
 
@@ -104,7 +107,8 @@ typedef struct SqueezeLayerCompare {
  * computed once and every variant evaluates only the layers after: about
  * (2 + draws)·(1 + compensate) evaluations of the tail of the network,
  * plus as many refits when compensating. net is not changed. The accuracy
- * equals squeeze_preview's on the same rows up to float rounding. */
+ * equals squeeze_preview's on the same rows up to float rounding; the
+ * agreement compares with the same tail keeping every neuron. */
 int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
                           const Dataset *sample, int draws, uint64_t seed, int compensate,
                           int max_rows, SqueezeLayerCompare *out, Err *e);

@@ -65,15 +65,39 @@ typedef struct Tail {
 	const float *Y;        /* eval->n × n_layer activations */
 	const double *Ys, *Zs; /* compensation: sample activations and next pre-activations */
 	int s;                 /* sample rows (0: no compensation) */
+	int *now;              /* eval->n: the classes the network answers now */
+	int *cls;              /* eval->n: those of the choice evaluated last */
 } Tail;
 
-/* Accuracy (percent) of the network after `layer`, fed the kept columns of
- * the activations: layer+1 takes the kept rows of W⁽ˡᵃʸᵉʳ⁺¹⁾ and b, or the
- * refit sol ((nkeep+1)×q) when given; the later layers as they are. */
-static double tail_accuracy(const Tail *t, const int *keep, const double *sol, Err *e)
+/* The classes a network answers for the rows of d, in slices with the
+ * calling thread's stop asked between them; the rows answered right into
+ * *correct. */
+static int classes(const Net *net, const Dataset *d, int *cls, long *correct, Err *e)
+{
+	enum { SLICE = 2048 };
+	*correct = 0;
+	for (int start = 0; start < d->n; start += SLICE) {
+		int rows = d->n - start < SLICE ? d->n - start : SLICE;
+		long c = 0;
+		if (hook_thread_stopped())
+			return err_set(e, "stopped");
+		if (net_classify(net, d->x + (size_t)start * d->d, d->y + start, rows, cls + start,
+		                 NULL, &c, NULL, NULL, NULL, e))
+			return -1;
+		*correct += c;
+	}
+	return 0;
+}
+
+/* Accuracy (percent) of the network after `layer`, fed the k kept columns
+ * keep[0..k) of the activations: layer+1 takes the kept rows of
+ * W⁽ˡᵃʸᵉʳ⁺¹⁾ and b, or the refit sol ((k+1)×q) when given; the later
+ * layers as they are. The class of every row into cls. */
+static double tail_accuracy(const Tail *t, const int *keep, int k, const double *sol, int *cls,
+                            Err *e)
 {
 	const Net *net = t->net;
-	int L = t->layer, m2 = net->m - L, n = net->n[L], q = net->n[L + 1], k = t->nkeep;
+	int L = t->layer, m2 = net->m - L, n = net->n[L], q = net->n[L + 1];
 	int *w = malloc((size_t)(m2 + 1) * sizeof *w);
 	if (!w)
 		return err_set(e, "out of memory"), NAN;
@@ -103,32 +127,61 @@ static double tail_accuracy(const Tail *t, const int *keep, const double *sol, E
 		for (int j = 0; j < k; j++)
 			d->x[(size_t)i * k + j] = t->Y[(size_t)i * n + keep[j]];
 	memcpy(d->y, t->eval->y, (size_t)d->n * sizeof *d->y);
-	double err = net_error_hooked(tail, d, 0, NULL);
+	long correct = 0;
+	int rc = classes(tail, d, cls, &correct, e);
 	net_free(tail);
 	dataset_free(d);
-	if (hook_thread_stopped())
-		return err_set(e, "stopped"), NAN;
-	if (!(err >= 0 && err <= 1))
-		return err_set(e, "layer %d: could not evaluate the network after it", L), NAN;
-	return 100 * (1 - err);
+	if (rc)
+		return NAN;
+	return 100 * (double)correct / t->eval->n;
 }
 
-/* One choice of kept neurons: acc[0] plain, acc[1] compensated (when t->s). */
-static int choice(const Tail *t, const int *keep, double acc[2], Err *e)
+/* The share (percent) of the evaluated rows on which cls answers as t->now. */
+static double agree(const Tail *t, const int *cls)
 {
-	if (isnan(acc[0] = tail_accuracy(t, keep, NULL, e)))
+	long same = 0;
+	for (int i = 0; i < t->eval->n; i++)
+		same += cls[i] == t->now[i];
+	return 100 * (double)same / t->eval->n;
+}
+
+/* One choice of kept neurons: acc[0] plain, acc[1] compensated (when t->s);
+ * with ag, how far each answers as the network now. */
+static int choice(const Tail *t, const int *keep, double acc[2], double *ag, Err *e)
+{
+	int k = t->nkeep;
+	if (isnan(acc[0] = tail_accuracy(t, keep, k, NULL, t->cls, e)))
 		return -1;
+	if (ag)
+		ag[0] = agree(t, t->cls);
 	if (!t->s)
 		return 0;
 	int q = t->net->n[t->layer + 1];
-	double *sol = malloc((size_t)(t->nkeep + 1) * q * sizeof *sol);
+	double *sol = malloc((size_t)(k + 1) * q * sizeof *sol);
 	if (!sol)
 		return err_set(e, "out of memory");
-	int rc = squeeze_refit(t->Ys, t->s, t->net->n[t->layer], t->Zs, q, keep, t->nkeep, sol, e);
-	if (rc == 0 && isnan(acc[1] = tail_accuracy(t, keep, sol, e)))
+	int rc = squeeze_refit(t->Ys, t->s, t->net->n[t->layer], t->Zs, q, keep, k, sol, e);
+	if (rc == 0 && isnan(acc[1] = tail_accuracy(t, keep, k, sol, t->cls, e)))
 		rc = -1;
+	if (rc == 0 && ag)
+		ag[1] = agree(t, t->cls);
 	free(sol);
 	return rc;
+}
+
+/* What the network answers now on the evaluated rows, through the same
+ * tail with every neuron kept, into t->now. */
+static int answers_now(Tail *t, Err *e)
+{
+	int n = t->net->n[t->layer];
+	int *all = malloc((size_t)n * sizeof *all);
+	if (!all)
+		return err_set(e, "out of memory");
+	for (int j = 0; j < n; j++)
+		all[j] = j;
+	double acc = tail_accuracy(t, all, n, NULL, t->now, e);
+	free(all);
+	return isnan(acc) ? -1 : 0;
 }
 
 /* Compensation's inputs: the sample's activations at the layer and the
@@ -217,18 +270,28 @@ int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Datas
 	for (int k = 0; k < SQUEEZE_NCRITERIA; k++)
 		out->acc_comp[k] = NAN;
 	out->sd_comp = out->share_ge_comp = NAN;
-	double a2[2];
-	if (choice(&t, sp->perm, a2, e))
+	double a2[2], ag[2] = {NAN, NAN};
+	out->agree = out->agree_comp = NAN;
+	t.now = malloc((size_t)ev->n * sizeof *t.now);
+	t.cls = malloc((size_t)ev->n * sizeof *t.cls);
+	if (!t.now || !t.cls) {
+		err_set(e, "out of memory");
+		goto out;
+	}
+	if (answers_now(&t, e) || choice(&t, sp->perm, a2, ag, e))
 		goto out;
 	out->acc[SQUEEZE_QR] = a2[0];
 	out->acc_comp[SQUEEZE_QR] = t.s ? a2[1] : NAN;
-	if (squeeze_order(net, sp->layer, SQUEEZE_NORM, 0, order, e) || choice(&t, order, a2, e))
+	out->agree = ag[0];
+	out->agree_comp = t.s ? ag[1] : NAN;
+	if (squeeze_order(net, sp->layer, SQUEEZE_NORM, 0, order, e) ||
+	    choice(&t, order, a2, NULL, e))
 		goto out;
 	out->acc[SQUEEZE_NORM] = a2[0];
 	out->acc_comp[SQUEEZE_NORM] = t.s ? a2[1] : NAN;
 	for (int r = 0; r < draws; r++) {
 		if (squeeze_order(net, sp->layer, SQUEEZE_RANDOM, rng_derive(seed, r), order, e) ||
-		    choice(&t, order, a2, e))
+		    choice(&t, order, a2, NULL, e))
 			goto out;
 		acc[r] = a2[0];
 		acc[draws + r] = a2[1];
@@ -241,6 +304,8 @@ int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Datas
 	out->seconds = clock_seconds() - t0;
 	rc = 0;
 out:
+	free(t.now);
+	free(t.cls);
 	free((void *)t.Ys);
 	free((void *)t.Zs);
 	free(Y);

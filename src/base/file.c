@@ -186,6 +186,36 @@ int file_stdout_for_records(Err *e)
 	return 0;
 }
 
+void file_guard_std_fds(void)
+{
+	for (int fd = STDIN_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		/* the lowest free descriptor: fd, those below it being taken */
+		int n = open("/dev/null", (fd == STDIN_FILENO ? O_WRONLY : O_RDONLY) | O_NOCTTY);
+		if (n >= 0 && n != fd) {
+			dup2(n, fd);
+			close(n);
+		}
+	}
+}
+
+int file_flush_stdout(Err *e)
+{
+	int bad = ferror(stdout);
+	errno = 0;
+	if (fflush(stdout) != 0)
+		bad = 1;
+	int err = errno;
+	if (!bad)
+		return 0;
+	/* an earlier write failed: the cause of that one is gone, try again */
+	if (!err && write(out_fd == STDOUT_FILENO ? STDOUT_FILENO : out_fd, "", 0) < 0)
+		err = errno;
+	return err_set(e, "writing standard output failed%s%s", err ? ": " : "",
+	               err ? strerror(err) : "");
+}
+
 /* 1 when st is the terminal device standard output or error is. */
 static int same_terminal(const struct stat *st)
 {
@@ -196,6 +226,20 @@ static int same_terminal(const struct stat *st)
 		if (isatty(fd) && fstat(fd, &f) == 0 && f.st_rdev == st->st_rdev)
 			return 1;
 	return 0;
+}
+
+/* Binary data (no FILE_OUT_TEXT) never goes to a stream condnet prints its
+ * report or messages on: the file would hold both and not load. 0 for text. */
+static int binary_to_stream(const char *path, int flags, int fd, const char *name, Err *e)
+{
+	if (flags & FILE_OUT_TEXT)
+		return 0;
+	if (isatty(fd))
+		return err_set(e, "%s: a terminal; binary data is not written to one", path);
+	return err_set(e,
+	               "%s: is %s, which takes only text (JSON, CSV) beside the report; this "
+	               "file is binary: name another file",
+	               path, name);
 }
 
 /* What path is and, for a file, where it is written. */
@@ -221,7 +265,7 @@ static int out_resolve(const char *path, int flags, Out *o, Err *e)
 	    (!strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/fd/1") ||
 	     !strcmp(path, "/proc/self/fd/1"))) {
 		o->kind = OUT_STDOUT;
-		return 0;
+		return binary_to_stream(path, flags, out_fd, "standard output", e);
 	}
 	struct stat st;
 	if (stat(path, &st) == 0) {
@@ -229,13 +273,16 @@ static int out_resolve(const char *path, int flags, Out *o, Err *e)
 		    (same_as_fd(&st, STDOUT_FILENO) || same_as_fd(&st, STDERR_FILENO) ||
 		     same_terminal(&st)))
 			return err_set(e, "%s: the screen's own terminal: name a file", path);
-		if (!(flags & FILE_OUT_PLAIN) && same_as_fd(&st, out_fd)) {
+		/* a device other than a terminal (/dev/null) keeps nothing it is
+		 * given, so it is written as a device even when standard output is it */
+		int dev = S_ISCHR(st.st_mode), shared = !(flags & FILE_OUT_PLAIN);
+		if (shared && same_as_fd(&st, out_fd) && !(dev && !isatty(out_fd))) {
 			o->kind = OUT_STDOUT;
-			return 0;
+			return binary_to_stream(path, flags, out_fd, "standard output", e);
 		}
-		if (!(flags & FILE_OUT_PLAIN) && same_as_fd(&st, STDERR_FILENO)) {
+		if (shared && same_as_fd(&st, STDERR_FILENO) && !(dev && !isatty(STDERR_FILENO))) {
 			o->kind = OUT_STDERR;
-			return 0;
+			return binary_to_stream(path, flags, STDERR_FILENO, "standard error", e);
 		}
 		if (S_ISDIR(st.st_mode))
 			return err_set(e, "%s: is a directory, expected a file name", path);
@@ -386,9 +433,10 @@ static int write_device(const char *path, const void *data, size_t len, int flag
 	return 0;
 }
 
-/* Creates target.tmp.XXXXXX (six random letters or digits) with mode 0666
- * less the umask; the descriptor, or -1 with errno set. */
-static int tmp_create(const char *target, char *tmp, size_t cap)
+/* Creates target.tmp.XXXXXX (six random letters or digits): a file of mode
+ * 0666 less the umask (its descriptor), or with dir a directory of mode 0777
+ * less the umask (0); -1 with errno set. */
+static int tmp_make(const char *target, char *tmp, size_t cap, int dir)
 {
 	static const char alnum[] =
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -411,11 +459,70 @@ static int tmp_create(const char *target, char *tmp, size_t cap)
 		for (int i = 0; i < 6; i++, z /= 62)
 			tmp[n + i] = alnum[z % 62];
 		tmp[n + 6] = '\0';
-		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		int fd = dir ? mkdir(tmp, 0777)
+		             : open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
 	}
 	return -1;
+}
+
+static int tmp_create(const char *target, char *tmp, size_t cap)
+{
+	return tmp_make(target, tmp, cap, 0);
+}
+
+int file_temp_dir(const char *target, char *out, size_t cap, Err *e)
+{
+	if (tmp_make(target, out, cap, 1) == 0)
+		return 0;
+	int err = errno;
+	err_set(e, "%s: cannot create a directory beside it: %s", target, strerror(err));
+	errno = err;
+	return -1;
+}
+
+int file_create(const char *path, const void *data, size_t len, Err *e)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return err_set(e, "%s: cannot create: %s", path, strerror(errno));
+	int rc = write_full(fd, data, len), err = errno;
+	if (close(fd) != 0 && rc == 0) {
+		rc = -1;
+		err = errno;
+	}
+	if (rc != 0) {
+		unlink(path);
+		err_set(e, "%s: writing failed: %s", path, strerror(err));
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+int file_sync_fs(const char *path, Err *e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
+	int rc = syncfs(fd), err = errno;
+	close(fd);
+	if (rc != 0)
+		return err_set(e, "%s: syncing its file system failed: %s", path, strerror(err));
+	return 0;
+}
+
+int file_sync_dir(const char *dir, Err *e)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(e, "%s: cannot open the directory: %s", dir, strerror(errno));
+	int rc = fsync(fd), err = errno;
+	close(fd);
+	if (rc != 0 && err != EINVAL)
+		return err_set(e, "%s: syncing the directory failed: %s", dir, strerror(err));
+	return 0;
 }
 
 /* Replaces (or creates) o->target atomically. A signal that would end the

@@ -55,7 +55,10 @@ enum {
  *   written through that stream, after what condnet printed there.
  * - "-" is standard output for FILE_OUT_TEXT.
  * - A directory, a block device or a socket is refused, and so is binary data
- *   to a terminal.
+ *   to a terminal, and binary data to condnet's own standard output or error
+ *   whatever they are (a pipe, a file, /dev/stdout, `--save F > F`): the report
+ *   would be mixed into the file. A device other than a terminal (/dev/null)
+ *   is written as a device even when standard output is it.
  */
 int file_write(const char *path, const void *data, size_t len, int flags, Err *e);
 
@@ -77,11 +80,41 @@ int file_is_stdout(const char *path);
  * so that a pipe receives the record and nothing else. */
 int file_stdout_for_records(Err *e);
 
+/* Keeps the descriptors 0, 1 and 2 taken: one closed when condnet starts
+ * (`condnet cond >&-`) is opened on /dev/null the other way round (standard
+ * input for writing, standard output and error for reading), so no file
+ * condnet opens later becomes standard output and gets the report, and a
+ * write to a closed standard output still fails (EBADF). Call first. */
+void file_guard_std_fds(void);
+
+/* Flushes standard output; -1 and "writing standard output failed: …" when
+ * that or any earlier write to it failed (a full disk, /dev/full, a closed
+ * descriptor). Commands call it before they exit 0. */
+int file_flush_stdout(Err *e);
+
 /* Checks, without creating anything, that dir is a directory condnet can
  * create files in, or that it can be made (file_make_dir): its parent is a
  * writable directory. For commands that write into a directory to fail
  * before long work. */
 int file_check_dir(const char *dir, Err *e);
+
+/* Creates the directory TARGET.tmp.XXXXXX beside target (mode 0777 less the
+ * umask, as mkdir gives) and its name into out: where a set of files is
+ * written before it is renamed to target. On failure errno is left set. */
+int file_temp_dir(const char *target, char *out, size_t cap, Err *e);
+
+/* Creates path, which must not exist, holding data (mode 0666 less the
+ * umask), without syncing it: a file written aside (into file_temp_dir's
+ * directory), synced with the others by file_sync_fs before they are
+ * renamed into place. A failure removes it and leaves errno set. */
+int file_create(const char *path, const void *data, size_t len, Err *e);
+
+/* Writes to disk what is pending on the file system that holds path (one
+ * call for many files written with file_create). */
+int file_sync_fs(const char *path, Err *e);
+
+/* fsync of a directory, so that the names created or renamed in it last. */
+int file_sync_dir(const char *dir, Err *e);
 
 /* The whole of the regular file path (as file_open_regular checks it), at
  * most max bytes, in a malloc'd buffer with a NUL after the last byte;

@@ -33,6 +33,7 @@ static volatile sig_atomic_t stop_sig;  /* the first stop signal */
 static volatile sig_atomic_t stop_mode; /* 0: none, 1: the first stops, 2: every one stops */
 static atomic_int slot_used[SLOTS];     /* 0 free, 2 being filled, 1 names a file */
 static char slot_name[SLOTS][PATH_MAX + 16];
+static _Thread_local int in_group; /* this thread is inside signals_group_begin/end */
 
 static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT};
 enum { NFAULTS = sizeof faults / sizeof *faults };
@@ -193,7 +194,8 @@ void signals_save_begin(void)
 		for (;;)
 			pause();
 	}
-	if (!atomic_load(&pending))
+	/* inside a group the end waits for the group's end: its saves go on */
+	if (!atomic_load(&pending) || in_group)
 		return;
 	/* an end is on its way: create nothing; the last save to end sends it */
 	atomic_fetch_sub(&creating, 1);
@@ -231,4 +233,22 @@ void signals_save_end(int slot)
 		if (sig)
 			die(sig);
 	}
+}
+
+void signals_group_begin(void)
+{
+	atomic_fetch_add(&saving, 1);
+	if (atomic_load(&pending)) {
+		/* an end is on its way: start nothing; the last save to end sends it */
+		signals_save_end(-1);
+		for (;;)
+			pause();
+	}
+	in_group = 1;
+}
+
+void signals_group_end(void)
+{
+	in_group = 0;
+	signals_save_end(-1);
 }

@@ -54,4 +54,13 @@ void signals_save_begin(void);
 int signals_save_track(const char *tmp);
 void signals_save_end(int slot);
 
+/* Brackets saves that make one whole (the files of a .npy set): a signal
+ * that ends the process waits for signals_group_end, as it waits for one
+ * save, and the saves inside go on meanwhile; if one is already on its way,
+ * signals_group_begin does not return. (A fault cannot wait: the temporary
+ * file of the save under way is removed, the files already in the group's
+ * directory stay.) On the thread that calls it; groups do not nest. */
+void signals_group_begin(void);
+void signals_group_end(void);
+
 #endif

@@ -535,6 +535,39 @@ int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
 	return 0;
 }
 
+/* The option that gives a scale step: "--center", "--standardize" or none. */
+static const char *scale_option(int scale)
+{
+	return scale == DATA_STANDARDIZE ? "--standardize" : scale == DATA_CENTER ? "--center" : "";
+}
+
+int cli_check_prep(const Prep *model, const Prep *data, const char *name, Err *e)
+{
+	if (!model || !data)
+		return 0;
+	if (prep_check(model, data, name, data->kind == PREP_NONE ? "the data" : "the data set", e))
+		return -1;
+	if (model->scale == data->scale)
+		return 0;
+	if (model->scale == DATA_RAW)
+		return err_set(e,
+		               "%s was trained on features neither centred nor standardized: "
+		               "drop %s",
+		               name, scale_option(data->scale));
+	return err_set(e, "%s was trained on features %s on its training set: give %s", name,
+	               model->scale == DATA_CENTER ? "centred" : "standardized",
+	               scale_option(model->scale));
+}
+
+int cli_save_model(Net *net, const char *path, const Dataset *train, Err *e)
+{
+	/* a network made on the data records how the data's inputs were made */
+	if (!net->prep && train && train->prep && train->prep->d == net->n[0] &&
+	    net_set_prep(net, train->prep, e))
+		return -1;
+	return model_save(net, path, e);
+}
+
 Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 {
 	if (c->load) {
@@ -550,6 +583,10 @@ Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 		if (train && net->n[net->m] != train->k) {
 			err_set(e, "%s: model has %d outputs, data set has %d classes", c->load,
 			        net->n[net->m], train->k);
+			net_free(net);
+			return NULL;
+		}
+		if (train && cli_check_prep(net->prep, train->prep, c->load, e)) {
 			net_free(net);
 			return NULL;
 		}

@@ -69,6 +69,14 @@ extern const char cli_common_help[];
  * --layers with Glorot weights from --seed. Either output may be NULL. */
 int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
 Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e);
+/* 0 when the model name, whose preprocessing record is model (NULL: none
+ * recorded), can read the data made by the record data: the same kind of
+ * input and the same scale step (else a message saying which option to give
+ * or drop). */
+int cli_check_prep(const Prep *model, const Prep *data, const char *name, Err *e);
+/* model_save, after recording the preprocessing of train's inputs in net
+ * when it has none (a network made on train). */
+int cli_save_model(Net *net, const char *path, const Dataset *train, Err *e);
 
 /* Option codes (struct option.val) of the common options; a command's own
  * options use codes from CLI_OPT_OWN on. */
@@ -193,6 +201,8 @@ int cmd_alg1(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_squeeze(int argc, char **argv);
 int cmd_cond(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_paper(int argc, char **argv);

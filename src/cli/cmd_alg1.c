@@ -137,7 +137,7 @@ int cmd_alg1(int argc, char **argv)
 	printf("\nstatus: %s%s%s\n", sig ? "interrupted" : alg1_status_name(a->status),
 	       a->reason[0] ? " - " : "", a->reason);
 	if (c.save && !sig) {
-		if (model_save(a->net, c.save, &e))
+		if (cli_save_model(a->net, c.save, train, &e))
 			goto fail;
 		printf("saved %s (%s)\n", c.save, net_shape_str(a->net, shape, sizeof shape));
 	} else if (c.save)

@@ -188,7 +188,7 @@ int cmd_cond(int argc, char **argv)
 	CondTable t = {net, lc};
 	if (c.csv && report_write_file(c.csv, cond_csv, &t, &e))
 		goto fail;
-	if (c.save && model_save(net, c.save, &e))
+	if (c.save && cli_save_model(net, c.save, train, &e))
 		goto fail;
 	rc = 0;
 	goto out;

@@ -17,7 +17,8 @@ static const char import_help[] =
     "       condnet import --onnx FILE --save MODEL\n\n"
     "Read a dense network from DIR/W1.npy, DIR/b1.npy, ..., DIR/Wm.npy, DIR/bm.npy\n"
     "(float32 or float64), or from an ONNX model, and save it as a condnet model.\n\n"
-    "  --npy DIR            directory of the .npy files\n"
+    "  --npy DIR            directory of the .npy files (checked against its manifest,\n"
+    "                       condnet-manifest.txt, when it has one)\n"
     "  --onnx FILE          an ONNX model: per layer a Gemm, or a MatMul and an Add of\n"
     "                       a constant bias (float32 or float64 weights, either\n"
     "                       orientation); hidden activations Erf (after a Mul by a\n"
@@ -47,7 +48,9 @@ static const char export_help[] =
     "condnet.erf_scale and condnet.tau),\n"
     "or a data set as DIR/x_train.npy, DIR/y_train.npy, DIR/x_test.npy and\n"
     "DIR/y_test.npy: the features the trainer sees (float32, one row a sample)\n"
-    "and the class labels (int32). DIR is created if missing.\n\n"
+    "and the class labels (int32). DIR is created if missing; the files, a\n"
+    "network's or a data set's, appear together with a manifest of their sizes and\n"
+    "CRC-32s (condnet-manifest.txt), which import --npy checks.\n\n"
     "  --load MODEL         the model file to read\n"
     "  --npy DIR            directory for the .npy files\n"
     "  --layout NAME        keras: W is (inputs, outputs); torch: (outputs, inputs)\n"
@@ -174,9 +177,19 @@ static int export_data(const CommonOpts *c, const char *dir)
 {
 	Err e = {{0}};
 	Dataset *tr = NULL, *te = NULL;
-	if (cli_load_data(c, &tr, &te, &e) || file_make_dir(dir, &e) ||
-	    npy_write_dataset(tr, dir, "train", &e) ||
-	    (te && npy_write_dataset(te, dir, "test", &e))) {
+	NpySet *set = NULL;
+	int rc = cli_load_data(c, &tr, &te, &e);
+	/* the four files appear together, or not at all */
+	if (rc == 0 && !(set = npy_set_begin(dir, "data", &e)))
+		rc = -1;
+	if (rc == 0 && (npy_write_dataset(tr, set, "train", &e) ||
+	                (te && npy_write_dataset(te, set, "test", &e)))) {
+		npy_set_abort(set);
+		rc = -1;
+	} else if (rc == 0) {
+		rc = npy_set_commit(set, &e);
+	}
+	if (rc) {
 		dataset_free(tr);
 		dataset_free(te);
 		return cli_fail("export", &e);
@@ -233,7 +246,7 @@ int cmd_export(int argc, char **argv)
 		net_free(net);
 		return rc;
 	}
-	if (file_make_dir(k.dir, &e) || net_npy_export(net, k.dir, k.layout, &e)) {
+	if (net_npy_export(net, k.dir, k.layout, &e)) {
 		net_free(net);
 		return cli_fail("export", &e);
 	}

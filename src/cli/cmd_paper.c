@@ -114,28 +114,43 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	return 0;
 }
 
+/* What a stage's line takes from the command line. */
+static const char *const not_for_stage[] = {"plan", "stages", "out", "report", "no-report", NULL};
+
+/* Every word of the plan's lines can stand on one line of it. */
+static int check_plan_words(const PaperOpts *o, int argc, char **argv, Err *e)
+{
+	char *cmd = plan_command("paper", argc, argv, 0, own, not_for_stage, o->which, e);
+	int rc = !cmd || plan_check_path("--out", o->out, e);
+	free(cmd);
+	return rc ? -1 : 0;
+}
+
 /* --plan: a line per stage that can run now, each its own process writing
  * its result into the stage directory and no report. */
 static int plan_paper(const PaperOpts *o, const char *plan_file, int argc, char **argv, Err *e)
 {
-	static const char *const skip[] = {"plan", "stages", "out", "report", "no-report", NULL};
 	const char *ready[32];
 	int waiting = 0;
-	if (paper_ready(o, ready, &waiting, e) || file_make_dir(o->out, e))
-		return -1;
-	char *cmd = plan_command("paper", argc, argv, 0, own, skip, o->which);
+	char *cmd = plan_command("paper", argc, argv, 0, own, not_for_stage, o->which, e);
 	Plan p;
-	if (!cmd || plan_open(&p, e)) {
+	if (!cmd || paper_ready(o, ready, &waiting, e) || file_make_dir(o->out, e) ||
+	    plan_open(&p, e)) {
 		free(cmd);
-		return cmd ? -1 : err_set(e, "out of memory");
+		return -1;
 	}
-	for (int i = 0; ready[i]; i++) {
+	int rc = 0;
+	for (int i = 0; ready[i] && !rc; i++) {
 		fprintf(p.f, "%s %s --out", cmd, o->which);
-		plan_path(p.f, o->out);
+		rc = plan_path(p.f, "--out", o->out, e);
 		fprintf(p.f, " --stages %s --no-report", ready[i]);
 		plan_end_line(&p);
 	}
 	free(cmd);
+	if (rc) {
+		plan_discard(&p);
+		return -1;
+	}
 	if (plan_close(&p, plan_file, e))
 		return -1;
 	printf("%s: stages to run now (%d):", plan_file, p.lines);
@@ -210,6 +225,10 @@ int cmd_paper(int argc, char **argv)
 	                 {pc.plan, FILE_OUT_TEXT}};
 	if (cli_check_outputs(&c, outs, 3, &e))
 		return cli_fail("paper", &e);
+	if (pc.plan && check_plan_words(&o, argc, argv, &e)) {
+		fprintf(stderr, "condnet paper: %s\n", e.msg);
+		return 2;
+	}
 	if (pc.plan)
 		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
 	char warn[1400];
@@ -224,7 +243,8 @@ int cmd_paper(int argc, char **argv)
 	progress_clear(&pr_line);
 	if (rc < 0) {
 		fprintf(stderr, "condnet paper: %s\n", e.msg);
-		return 1;
+		/* a stop: the stages done are kept whole, the rest runs on the next call */
+		return progress_interrupted() ? 130 : 1;
 	}
 	if (o.no_report)
 		printf("stage results in %s\n", o.out);

@@ -90,7 +90,7 @@ int cmd_replay(int argc, char **argv)
 		rc = 1;
 	} else {
 		print_result(s, fmt);
-		if (save && model_save(s->net, save, &e) < 0) {
+		if (save && cli_save_model(s->net, save, s->train, &e) < 0) {
 			fprintf(stderr, "condnet replay: %s\n", e.msg);
 			rc = 1;
 		}

@@ -14,9 +14,11 @@
 #include "base/file.h"
 #include "cli/cmd_squeeze.h"
 #include "engine/cond.h"
+#include "engine/evaluate.h"
 #include "model/model_io.h"
 #include "model/net_cost.h"
 #include "report/report.h"
+#include "report/report_eval.h"
 #include "report/report_squeeze.h"
 
 enum { MAX_ROUNDS = 20 };
@@ -148,8 +150,15 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	fflush(stdout);
 	Hook h = {sq_progress, round_line, sq_cancelled, s};
 	progress_what(&s->prog, "retraining");
+	Net *orig = test ? net_clone(net, e) : NULL;
+	if (test && !orig)
+		return -1;
 	int rc = alg3_until_stable(net, &s->so, train, plan, rtrain, test, MAX_ROUNDS, &h, r, &nr,
 	                           &stable, e);
+	Agreement ag = {0};
+	if (rc == 0 && orig && net_agreement(orig, net, test, &ag, e))
+		rc = -1;
+	net_free(orig);
 	progress_clear(&s->prog);
 	cJSON *js = cJSON_AddArrayToObject(rec, "rounds");
 	for (int k = 0; k < nr; k++) {
@@ -174,6 +183,12 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 			       MAX_ROUNDS);
 		printf("\n");
 		report_squeeze_rounds(stdout, r, nr, m, REPORT_TEXT);
+		if (test) {
+			char line[512];
+			printf("\nthe result %s\n",
+			       report_agreement_line(&ag, "the test set", line, sizeof line));
+			cJSON_AddItemToObject(rec, "agreement", report_agreement_json(&ag, e));
+		}
 		cJSON_AddBoolToObject(rec, "stable", stable);
 		Rounds rr = {r, nr, m};
 		if (c->csv && report_write_file(c->csv, rounds_csv, &rr, e))
@@ -185,6 +200,7 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 		rc = -1;
 	for (int k = 0; k < nr; k++)
 		squeeze_round_free(&r[k]);
+	agreement_free(&ag);
 	return rc;
 }
 
@@ -259,6 +275,7 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	SqueezeLayerRow *rows = NULL;
 	Alg3 *a = NULL;
 	NetCost c0, c1;
+	Agreement ag[3] = {{0}};
 	if (!kept || !other || !before || !after) {
 		err_set(e, "out of memory");
 		goto out;
@@ -282,11 +299,18 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	       acc_o = test ? accuracy(other, test) : NAN;
 	SqueezeNetRow nr[2] = {{1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN},
 	                       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
+	/* how far each answers as the original: kept before its retraining, the other,
+	 * and kept after */
+	if (test && (net_agreement(*net, kept, test, &ag[0], e) ||
+	             net_agreement(*net, other, test, &ag[1], e)))
+		goto out;
 	TrainResult tr = {0};
 	if (s->retrain > 0 &&
 	    (rc = retrain(s, kept, rtrain, plan, test, rows, &nr[0], &tr, e)) != 0)
 		goto out;
 	rc = -1;
+	if (test && s->retrain > 0 && net_agreement(*net, kept, test, &ag[2], e))
+		goto out;
 	if (cost_of(s, kept, &c1, e))
 		goto out;
 	report_squeeze_layers(stdout, rows, m, REPORT_TEXT);
@@ -307,11 +331,31 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	else if (s->retrain > 0)
 		printf("test accuracy after retraining %g epochs: %.2f %%\n", s->retrain,
 		       nr[0].acc_retrained);
+	char line[512];
+	if (test)
+		printf("the squeezed network %s\n",
+		       report_agreement_line(&ag[0], "the test set", line, sizeof line));
+	if (test && s->retrain > 0)
+		printf("retrained, it %s\n",
+		       report_agreement_line(&ag[2], "the test set", line, sizeof line));
 	printf("the other network: the same squeeze %s compensation removed %d neurons: test "
-	       "accuracy %.2f %%\n\n",
+	       "accuracy %.2f %%\n",
 	       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
+	if (test)
+		printf("  it %s\n",
+		       report_agreement_line(&ag[1], "the test set", line, sizeof line));
+	printf("\n");
 	report_squeeze_networks(stdout, nr, 2, REPORT_TEXT);
 	squeeze_json(rec, nr, rows, m, acc0, by_thr, e);
+	if (test) {
+		cJSON_AddItemToObject(rec, "agreement_squeezed", report_agreement_json(&ag[0], e));
+		if (s->retrain > 0)
+			cJSON_AddItemToObject(rec, "agreement_retrained",
+			                      report_agreement_json(&ag[2], e));
+		cJSON *x = cJSON_GetObjectItemCaseSensitive(rec, "other_network");
+		if (x)
+			cJSON_AddItemToObject(x, "agreement", report_agreement_json(&ag[1], e));
+	}
 	if (s->retrain > 0) {
 		cJSON_AddNumberToObject(rec, "retrain_epochs_run", tr.epochs);
 		cJSON_AddNumberToObject(rec, "retrain_best_epoch", tr.best_epoch);
@@ -328,6 +372,8 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	kept = NULL;
 	rc = 0;
 out:
+	for (int i = 0; i < 3; i++)
+		agreement_free(&ag[i]);
 	alg3_free(a);
 	free(rows);
 	free_conds(before, m);
@@ -425,7 +471,7 @@ int cmd_squeeze(int argc, char **argv)
 		printf("\nresult: %s\n", sh);
 	}
 	if (c.save) {
-		if (model_save(net, c.save, &e))
+		if (cli_save_model(net, c.save, train, &e))
 			goto fail;
 		printf("saved %s\n", c.save);
 	}

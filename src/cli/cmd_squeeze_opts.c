@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/one_line.h"
 #include "cli/cmd_squeeze.h"
 
 /* The default τ in the text comes from squeeze_opts_default. */
@@ -16,10 +17,12 @@ static const char help_fmt[] =
     "the others. Layers are decided in order, each after the earlier layers'\n"
     "removals: the per-layer table shows kappa as given, at decision and after, and\n"
     "how many neurons the |r_jj| threshold and then the kappa loop removed. Prints\n"
-    "the test accuracy before squeezing, after it and after retraining, the same\n"
-    "squeeze with the other compensation setting (a different network, with its own\n"
-    "count), and the parameters, multiply-adds, model-file size and measured\n"
-    "forward time before and after.\n\n"
+    "the test accuracy before squeezing, after it and after retraining, how far the\n"
+    "squeezed network answers as the original (the share of the test set answered\n"
+    "alike, before and after retraining: the agreement 'condnet eval' computes), the\n"
+    "same squeeze with the other compensation setting (a different network, with\n"
+    "its own count), and the parameters, multiply-adds, model-file size and\n"
+    "measured forward time before and after.\n\n"
     "  --tau T              threshold on the condition number, > 1 (default %g);\n"
     "                       with --compare a list: 30,20,10,6,4\n"
     "  --no-while           keep every neuron the QR threshold keeps, without dropping\n"
@@ -143,7 +146,8 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		return cli_int("--retrain-draws", arg, 0, 100000, &s->retrain_draws, e);
 	case OPT_PLOT:
 		s->plot = arg;
-		return 0;
+		/* the gnuplot script names PREFIX.dat and PREFIX.png on its lines */
+		return one_line_check("--plot", arg, "the gnuplot script", e);
 	case OPT_NO_TIMING:
 		s->timing = 0;
 		return 0;

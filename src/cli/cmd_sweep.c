@@ -42,10 +42,12 @@ static const char help_fmt[] =
     "  --jobs N             run N trials at once, each on its share of the --threads;\n"
     "                       the table is the same (default %d)\n"
     "  --trial T            run only trial T (0..q-1) of the single --beta B, write --out\n"
+    "                       with the settings that change its numbers\n"
     "  --out FILE           where --trial writes its result (JSON); with --plan, the\n"
     "                       directory the planned trials write to (default trials)\n"
     "  --gather             the arguments are trial files: check that they form complete\n"
-    "                       sets of q trials per beta and print the table and the pick\n"
+    "                       sets of q trials per beta, all made under this command's\n"
+    "                       settings, and print the table and the pick\n"
     "  --plan FILE          write the command of every trial to FILE, one a line, for\n"
     "                       parallel < FILE or a Slurm job array; with --gather, the\n"
     "                       trials of the beta Algorithm 2 adds when the pick is at an\n"
@@ -196,7 +198,7 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 		if (test)
 			printf(", test accuracy: %.2f %%", *acc);
 		printf("\n");
-		if (c->save && !(rc = model_save(net, c->save, e)))
+		if (c->save && !(rc = cli_save_model(net, c->save, all, e)))
 			printf("saved %s\n", c->save);
 	}
 	net_free(net);
@@ -237,8 +239,42 @@ static int check_modes(const Sweep *s, int nfiles, const char *first_arg)
 	return 0;
 }
 
-/* --trial T: one trial of the single β, its result written to --out. */
-static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset *v, Err *e)
+/* The data set as the settings of a trial name it: --data (a CSV file by
+ * its base name: the same file may lie elsewhere on another machine) and
+ * the options that change its rows or their split. */
+static void data_setting(const CommonOpts *c, char *buf, size_t len)
+{
+	const char *spec = cli_data_name(c);
+	char name[256] = "";
+	if (!strncmp(spec, "csv:", 4)) {
+		size_t k = (size_t)snprintf(name, sizeof name, "csv:");
+		for (const char *p = spec + 4; *p && k < sizeof name;) {
+			size_t n = strcspn(p, ",");
+			const char *f = p;
+			for (const char *q = p; q < p + n; q++)
+				if (*q == '/')
+					f = q + 1;
+			k += (size_t)snprintf(name + k, sizeof name - k, "%s%.*s",
+			                      p == spec + 4 ? "" : ",", (int)(p + n - f), f);
+			p += n + (p[n] == ',');
+		}
+	} else {
+		snprintf(name, sizeof name, "%s", spec);
+	}
+	static const char *const scales[] = {"raw", "center", "standardize"};
+	char frac[40];
+	plan_num(c->val_frac, frac, sizeof frac);
+	snprintf(buf, len,
+	         "%s features=%d label-col=%d limit=%d scale=%s val-frac=%s val-per-class=%d", name,
+	         c->data.features, c->data.label_col, c->data.limit,
+	         c->data.scale >= 0 && c->data.scale <= 2 ? scales[c->data.scale] : "?",
+	         c->val_per_class > 0 ? "-" : frac, c->val_per_class);
+}
+
+/* --trial T: one trial of the single β, its result written to --out with
+ * the settings it was made under. */
+static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset *v,
+                     const Alg2Settings *st, Err *e)
 {
 	Alg2Trial t;
 	double beta = s->o.betas[0];
@@ -249,7 +285,7 @@ static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset
 	Net *shape = net_new(base->m, w, base->act, base->act_a, e);
 	int rc = shape ? 0 : -1;
 	if (rc == 0 && (alg2_trial_train(shape, beta, s->trial, tr, v, &s->o, &t, NULL, NULL, e) ||
-	                alg2_trial_write_json(s->out, &t, w, base->m, e)))
+	                alg2_trial_write_json(s->out, &t, w, base->m, st, e)))
 		rc = -1;
 	if (rc == 0) {
 		printf("beta %g trial %d: widths ", beta, s->trial);
@@ -334,24 +370,40 @@ static const char *const not_for_gather[] = {"plan",   "out", "beta", "trial",
 static int plan_trials(Plan *p, const Sweep *s, const CommonOpts *c, int argc, char **argv,
                        const double *betas, int nb, const char *dir, Err *e)
 {
-	if (file_make_dir(dir, e))
+	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec, e);
+	if (!cmd || plan_check_path("--out", dir, e) || file_make_dir(dir, e)) {
+		free(cmd);
 		return -1;
-	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec);
-	if (!cmd)
-		return err_set(e, "out of memory");
+	}
 	char num[40], file[PATH_MAX];
-	for (int i = 0; i < nb; i++)
-		for (int t = 0; t < s->o.q; t++) {
+	int rc = 0;
+	for (int i = 0; i < nb && !rc; i++)
+		for (int t = 0; t < s->o.q && !rc; t++) {
 			fprintf(p->f, "%s --q %d --eta %s", cmd, s->o.q,
 			        plan_num(s->o.eta, num, sizeof num));
 			plan_num(betas[i], num, sizeof num);
 			fprintf(p->f, " --beta %s --trial %d --out", num, t);
 			snprintf(file, sizeof file, "%s/beta-%s-trial-%d.json", dir, num, t);
-			plan_path(p->f, file);
+			rc = plan_path(p->f, "--out", file, e);
 			plan_end_line(p);
 		}
 	free(cmd);
-	return 0;
+	return rc;
+}
+
+/* Every word the plan and the printed commands will hold can stand on one
+ * line of a plan: checked before the data are read. */
+static int check_plan_words(const Sweep *s, const CommonOpts *c, int argc, char **argv, Err *e)
+{
+	char *trial = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec, e);
+	char *gather =
+	    trial ? plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec, e)
+	          : NULL;
+	int rc = !gather || (s->out && plan_check_path("--out", s->out, e)) ||
+	         plan_check_path("--plan", s->plan, e);
+	free(trial);
+	free(gather);
+	return rc ? -1 : 0;
 }
 
 /* --plan without --gather: the trials of the listed β into the plan file,
@@ -360,18 +412,37 @@ static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv
                       Err *e)
 {
 	const char *dir = s->out ? s->out : "trials";
+	/* the command that gathers them, printed below, checked before the plan is written */
+	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec, e);
+	char *words = NULL;
+	size_t nwords = 0;
+	FILE *w = cmd ? open_memstream(&words, &nwords) : NULL;
+	int rc = !cmd ? -1 : !w ? err_set(e, "out of memory") : 0;
+	if (rc == 0) {
+		fputs(" --gather --out", w);
+		rc = plan_path(w, "--out", dir, e);
+		fputs(" --plan", w);
+		rc = rc || plan_word(w, "--plan", s->plan, 0, e) || plan_path(w, "--out", dir, e);
+	}
+	if (w && fclose(w) && !rc)
+		rc = err_set(e, "out of memory");
 	Plan p;
-	if (plan_open(&p, e))
-		return -1;
-	if (plan_trials(&p, s, c, argc, argv, s->o.betas, s->o.nbeta, dir, e)) {
-		plan_discard(&p);
+	if (rc || plan_open(&p, e)) {
+		free(cmd);
+		free(words);
 		return -1;
 	}
-	if (plan_close(&p, s->plan, e))
+	if (plan_trials(&p, s, c, argc, argv, s->o.betas, s->o.nbeta, dir, e)) {
+		plan_discard(&p);
+		free(cmd);
+		free(words);
 		return -1;
-	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec);
-	if (!cmd)
-		return err_set(e, "out of memory");
+	}
+	if (plan_close(&p, s->plan, e)) {
+		free(cmd);
+		free(words);
+		return -1;
+	}
 	char sh[512], num[40];
 	printf("%s: %d trials of Algorithm 2 on %s (%d beta, q %d), writing %s/\n", s->plan,
 	       p.lines, net_shape_str(base, sh, sizeof sh), s->o.nbeta, s->o.q, dir);
@@ -386,13 +457,9 @@ static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv
 	       cmd, s->o.q, plan_num(s->o.eta, num, sizeof num));
 	for (int i = 0; i < s->o.nbeta; i++)
 		printf("%s%s", i ? "," : "", plan_num(s->o.betas[i], num, sizeof num));
-	printf(" --gather --out");
-	plan_path(stdout, dir);
-	printf(" --plan");
-	plan_word(stdout, s->plan, 0);
-	plan_path(stdout, dir);
-	printf("/beta-*-trial-*.json\n");
+	printf("%s/beta-*-trial-*.json\n", words);
 	free(cmd);
+	free(words);
 	return 0;
 }
 
@@ -515,6 +582,10 @@ int cmd_sweep(int argc, char **argv)
 	    {s.plan, FILE_OUT_TEXT}};
 	if (cli_check_outputs(&c, outs, 3, &e))
 		goto fail;
+	if (s.plan && check_plan_words(&s, &c, argc, argv, &e)) {
+		fprintf(stderr, "condnet sweep: %s\n", e.msg);
+		return 2;
+	}
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
 	if (!s.gather && check_betas_early(&c, &s, &e))
@@ -530,8 +601,12 @@ int cmd_sweep(int argc, char **argv)
 	if (!s.gather && dataset_split(all, c.val_per_class > 0 ? 0 : c.val_frac, c.val_per_class,
 	                               c.seed, &tr, &v, &e))
 		goto fail;
+	char data[512];
+	data_setting(&c, data, sizeof data);
+	Alg2Settings settings;
+	alg2_settings(&settings, &s.o, base, all, data);
 	if (s.trial >= 0) {
-		rc = one_trial(&s, base, tr, v, &e) ? cli_fail("sweep", &e) : 0;
+		rc = one_trial(&s, base, tr, v, &settings, &e) ? cli_fail("sweep", &e) : 0;
 		goto out;
 	}
 	if (s.plan && !s.gather) {
@@ -540,7 +615,8 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (s.gather) {
 		double next;
-		if (!(a = alg2_gather(base, &s.o, s.beta_given, argv + first, nfiles, &next, &e)))
+		if (!(a = alg2_gather(base, &s.o, s.beta_given, argv + first, nfiles, &settings,
+		                      &next, &e)))
 			goto fail;
 		if (!isnan(next)) { /* the sweep goes on: the outputs wait for its end */
 			rc = gather_next(&s, &c, argc, argv, a, next, argv[first], &e)

@@ -231,7 +231,7 @@ int cmd_train(int argc, char **argv)
 		printf("validation accuracy: %.2f %%\n", 100 * t.res.val_acc);
 
 	if (c.save && (!sig || t.save_partial)) {
-		if (model_save(net, c.save, &e))
+		if (cli_save_model(net, c.save, train, &e))
 			goto fail;
 		printf("saved %s%s\n", c.save, sig ? " (partially trained)" : "");
 	} else if (c.save)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/one_line.h"
 #include "cli/cli.h"
 #include "data/datasets.h"
 
@@ -51,15 +52,17 @@ int plan_empty(const char *path, Err *e)
 	return file_write(path, "", 0, FILE_OUT_TEXT, e);
 }
 
-void plan_word(FILE *f, const char *word, int first)
+int plan_word(FILE *f, const char *what, const char *word, int first, Err *e)
 {
 	static const char safe[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 	                           "0123456789@%+=:,./_-";
+	if (one_line_check(what, word, PLAN_WHERE, e))
+		return -1;
 	if (!first)
 		fputc(' ', f);
 	if (*word && strspn(word, safe) == strlen(word) && *word != '=') {
 		fputs(word, f);
-		return;
+		return 0;
 	}
 	/* 'it'\''s': single quotes keep everything but a quote, which is closed,
 	 * escaped and reopened. */
@@ -70,38 +73,47 @@ void plan_word(FILE *f, const char *word, int first)
 		else
 			fputc(*c, f);
 	fputc('\'', f);
+	return 0;
 }
 
-void plan_path(FILE *f, const char *path)
+int plan_path(FILE *f, const char *what, const char *path, Err *e)
 {
 	char cwd[PATH_MAX];
-	if (path[0] == '/' || !getcwd(cwd, sizeof cwd)) {
-		plan_word(f, path, 0);
-		return;
-	}
+	if (path[0] == '/' || !getcwd(cwd, sizeof cwd))
+		return plan_word(f, what, path, 0, e);
 	size_t n = strlen(cwd) + strlen(path) + 2;
 	char *abs = malloc(n);
-	if (!abs) {
-		plan_word(f, path, 0);
-		return;
-	}
+	if (!abs)
+		return plan_word(f, what, path, 0, e);
 	snprintf(abs, n, "%s/%s", cwd, strncmp(path, "./", 2) ? path : path + 2);
-	plan_word(f, abs, 0);
+	int rc = plan_word(f, what, abs, 0, e);
 	free(abs);
+	return rc;
 }
 
-void plan_exe(FILE *f)
+int plan_check_path(const char *what, const char *path, Err *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return err_set(e, "out of memory");
+	int rc = plan_path(f, what, path, e);
+	fclose(f);
+	free(buf);
+	return rc;
+}
+
+int plan_exe(FILE *f, Err *e)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	if (n > 0) {
 		exe[n] = '\0';
-		if (!strstr(exe, " (deleted)")) {
-			plan_word(f, exe, 1);
-			return;
-		}
+		if (!strstr(exe, " (deleted)"))
+			return plan_word(f, "the path of condnet itself", exe, 1, e);
 	}
-	plan_word(f, "condnet", 1);
+	return plan_word(f, "condnet", "condnet", 1, e);
 }
 
 const char *plan_num(double v, char *buf, size_t len)
@@ -121,7 +133,7 @@ static int in_list(const char *name, const char *const *list)
 }
 
 /* "csv:TRAIN[,TEST]" with both files absolute, as one word. */
-static void csv_spec(FILE *f, const char *spec)
+static int csv_spec(FILE *f, const char *spec, Err *e)
 {
 	char cwd[PATH_MAX], *buf = NULL;
 	size_t len = 0;
@@ -130,8 +142,7 @@ static void csv_spec(FILE *f, const char *spec)
 		if (w)
 			fclose(w);
 		free(buf);
-		plan_word(f, spec, 0);
-		return;
+		return plan_word(f, "--data", spec, 0, e);
 	}
 	fputs("csv:", w);
 	for (const char *s = spec + 4; *s;) {
@@ -144,12 +155,13 @@ static void csv_spec(FILE *f, const char *spec)
 		s += l + (s[l] == ',');
 	}
 	fclose(w);
-	plan_word(f, buf ? buf : spec, 0);
+	int rc = plan_word(f, "--data", buf ? buf : spec, 0, e);
 	free(buf);
+	return rc;
 }
 
-void plan_options(FILE *f, int argc, char **argv, int common, const struct option *own,
-                  const char *const *skip, const char *data)
+int plan_options(FILE *f, int argc, char **argv, int common, const struct option *own,
+                 const char *const *skip, const char *data, Err *e)
 {
 	struct option opts[96];
 	int n = 0;
@@ -162,10 +174,10 @@ void plan_options(FILE *f, int argc, char **argv, int common, const struct optio
 		opts[n++] = own[i];
 	opts[n] = (struct option){0};
 
-	int data_dir = 0, idx, o;
+	int data_dir = 0, idx, o, rc = 0;
 	opterr = 0;
 	optind = 0;
-	while ((o = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
+	while (rc == 0 && (o = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
 		if (o == ':' || o == '?' || o == 'h')
 			continue;
 		const char *name = opts[idx].name;
@@ -173,39 +185,44 @@ void plan_options(FILE *f, int argc, char **argv, int common, const struct optio
 			continue;
 		char word[128];
 		snprintf(word, sizeof word, "--%s", name);
-		plan_word(f, word, 0);
-		if (opts[idx].has_arg == no_argument)
+		rc = plan_word(f, word, word, 0, e);
+		if (rc || opts[idx].has_arg == no_argument)
 			continue;
 		if (!strcmp(name, "load") || !strcmp(name, "data-dir"))
-			plan_path(f, optarg);
+			rc = plan_path(f, word, optarg, e);
 		else if (!strcmp(name, "data") && !strncmp(optarg, "csv:", 4))
-			csv_spec(f, optarg);
+			rc = csv_spec(f, optarg, e);
 		else
-			plan_word(f, optarg, 0);
+			rc = plan_word(f, word, optarg, 0, e);
 		data_dir |= !strcmp(name, "data-dir");
 	}
 	optind = 0;
 	int fetched =
 	    data && (!strcmp(data, "mnist") || !strcmp(data, "fashion") || !strcmp(data, "adult"));
-	if (fetched && !data_dir && !in_list("data-dir", skip)) {
+	if (rc == 0 && fetched && !data_dir && !in_list("data-dir", skip)) {
 		char dir[PATH_MAX];
-		plan_word(f, "--data-dir", 0);
-		plan_path(f, datasets_dir(dir, sizeof dir));
+		rc = plan_word(f, "--data-dir", "--data-dir", 0, e) ||
+		     plan_path(f, "the data directory (CONDNET_DATA, XDG_CACHE_HOME or HOME)",
+		               datasets_dir(dir, sizeof dir), e);
 	}
+	return rc ? -1 : 0;
 }
 
 char *plan_command(const char *cmd, int argc, char **argv, int common, const struct option *own,
-                   const char *const *skip, const char *data)
+                   const char *const *skip, const char *data, Err *e)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	if (!f)
+	if (!f) {
+		err_set(e, "out of memory");
 		return NULL;
-	plan_exe(f);
-	plan_word(f, cmd, 0);
-	plan_options(f, argc, argv, common, own, skip, data);
-	if (fclose(f)) {
+	}
+	int rc = plan_exe(f, e) || plan_word(f, cmd, cmd, 0, e) ||
+	         plan_options(f, argc, argv, common, own, skip, data, e);
+	if (fclose(f) && !rc)
+		rc = err_set(e, "out of memory");
+	if (rc) {
 		free(buf);
 		return NULL;
 	}

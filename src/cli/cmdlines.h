@@ -31,15 +31,23 @@ int plan_empty(const char *path, Err *e);
 /* Ends a line. */
 void plan_end_line(Plan *p);
 
+/* Where every word below goes, for the message of a word that cannot stand
+ * on one line of it: "a plan". */
+#define PLAN_WHERE "a plan"
+
 /* Writes word, quoted for a POSIX shell when it has to be, after a space
- * unless first. */
-void plan_word(FILE *f, const char *word, int first);
+ * unless first. A word that cannot stand on one line (a line feed, a
+ * carriage return, another control character: base/one_line.h) is refused,
+ * naming what (the option) it came from, and nothing is written. */
+int plan_word(FILE *f, const char *what, const char *word, int first, Err *e);
 /* plan_word of path made absolute (the current directory before a relative
  * path). */
-void plan_path(FILE *f, const char *path);
+int plan_path(FILE *f, const char *what, const char *path, Err *e);
+/* Checks, writing nothing, that plan_path would take path. */
+int plan_check_path(const char *what, const char *path, Err *e);
 /* The first word of a line: the absolute path of the running condnet (from
  * /proc/self/exe), else "condnet" to be found on PATH. */
-void plan_exe(FILE *f);
+int plan_exe(FILE *f, Err *e);
 /* A double with the digits that read back to the same bits. */
 const char *plan_num(double v, char *buf, size_t len);
 
@@ -50,13 +58,14 @@ const char *plan_num(double v, char *buf, size_t len);
  * the files of --data csv:TRAIN[,TEST] are made absolute. When data names
  * a fetched data set (mnist, fashion, adult) and argv has no --data-dir,
  * the data directory this process would read is added, so that the parts
- * read the same files wherever they run. */
-void plan_options(FILE *f, int argc, char **argv, int common, const struct option *own,
-                  const char *const *skip, const char *data);
+ * read the same files wherever they run. A value that cannot stand on one
+ * line is refused, naming its option. */
+int plan_options(FILE *f, int argc, char **argv, int common, const struct option *own,
+                 const char *const *skip, const char *data, Err *e);
 
 /* "EXE CMD OPTIONS…", the start of every line of a plan (plan_exe, cmd,
- * plan_options); malloc'd, NULL when out of memory. */
+ * plan_options); malloc'd, NULL with a message. */
 char *plan_command(const char *cmd, int argc, char **argv, int common, const struct option *own,
-                   const char *const *skip, const char *data);
+                   const char *const *skip, const char *data, Err *e);
 
 #endif

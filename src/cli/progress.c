@@ -23,6 +23,7 @@ void progress_init(Progress *p, const char *label, int quiet, int epoch_lines)
 	memset(p, 0, sizeof *p);
 	p->f = stderr;
 	snprintf(p->label, sizeof p->label, "%s", label);
+	p->started = clock_seconds();
 	if (quiet)
 		p->mode = PROGRESS_OFF;
 	else if (isatty(fileno(stderr)))
@@ -83,6 +84,26 @@ int progress_train_cb(const TrainProgress *tp, void *ud)
 		        p->label, p->what, p->what[0] ? "  " : "", tp->epoch, tp->loss,
 		        100 * tp->acc, tp->lr, tp->seconds);
 		fflush(p->f);
+	}
+	return signals_stop() ? 1 : 0;
+}
+
+int progress_rows(Progress *p, long done, long total)
+{
+	enum { WIDTH = 20 };
+	double now = clock_seconds();
+	if (p && p->mode == PROGRESS_LINE && (now - p->last_draw >= 0.1 || done == total)) {
+		char bar[WIDTH + 1];
+		int fill = total > 0 ? (int)((double)done / (double)total * WIDTH + 0.5) : 0;
+		fill = fill > WIDTH ? WIDTH : fill;
+		memset(bar, '#', (size_t)fill);
+		memset(bar + fill, '-', (size_t)(WIDTH - fill));
+		bar[WIDTH] = '\0';
+		p->last_draw = now;
+		fprintf(p->f, "\r[%s] %s%s%ld/%ld rows  %.1f s\033[K", bar, p->what,
+		        p->what[0] ? "  " : "", done, total, now - p->started);
+		fflush(p->f);
+		p->shown = 1;
 	}
 	return signals_stop() ? 1 : 0;
 }

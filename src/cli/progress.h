@@ -26,6 +26,7 @@ typedef struct Progress {
 	char what[64];  /* what is training now ("iteration 3"), may be empty */
 	ProgressMode mode;
 	double last_draw; /* monotonic seconds of the last redraw */
+	double started;   /* monotonic seconds of progress_init */
 	int shown;        /* a redrawn line is on the terminal */
 } Progress;
 
@@ -37,6 +38,10 @@ void progress_init(Progress *p, const char *label, int quiet, int epoch_lines);
 void progress_what(Progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The TrainCallback; ud is a Progress. Returns 1 (stop) once a signal came. */
 int progress_train_cb(const TrainProgress *tp, void *ud);
+/* Work over rows (an evaluation): on a terminal the redrawn line "[bar]
+ * what  done/total rows  seconds", at most ten times a second and at the
+ * last row; elsewhere nothing. Returns 1 (stop) once a signal came. */
+int progress_rows(Progress *p, long done, long total);
 /* Erases the redrawn line, before other output. */
 void progress_clear(Progress *p);
 

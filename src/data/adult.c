@@ -117,23 +117,24 @@ const char *adult_feature_name(int j, char *buf, size_t len)
 static int parse_record(const char *path, long lineno, char *line, float *x, int *y, Err *e)
 {
 	char *f[ADULT_FIELDS];
-	int nf = 0;
+	/* without a label (y NULL) a record ends before its income field */
+	int want = y ? ADULT_FIELDS : ADULT_FIELDS - 1, nf = 0;
 	for (char *p = line;;) {
 		char *c = strchr(p, ',');
 		if (c)
 			*c = '\0';
-		if (nf == ADULT_FIELDS)
-			return err_set(
-			    e, "%s:%ld: more than %d fields: unexpected '%.40s' after %s", path,
-			    lineno, ADULT_FIELDS, csv_trim(p), field_name[ADULT_FIELDS - 1]);
+		if (nf == want)
+			return err_set(e,
+			               "%s:%ld: more than %d fields: unexpected '%.40s' after %s",
+			               path, lineno, want, csv_trim(p), field_name[want - 1]);
 		f[nf++] = csv_trim(p);
 		if (!c)
 			break;
 		p = c + 1;
 	}
-	if (nf < ADULT_FIELDS)
+	if (nf < want)
 		return err_set(e, "%s:%ld: %d fields, expected %d: field %d (%s) is missing", path,
-		               lineno, nf, ADULT_FIELDS, nf + 1, field_name[nf]);
+		               lineno, nf, want, nf + 1, field_name[nf]);
 	for (int j = 0; j < ADULT_CONT; j++) {
 		int fi = cont_field[j];
 		char *end;
@@ -168,6 +169,8 @@ static int parse_record(const char *path, long lineno, char *line, float *x, int
 		}
 		off += groups[g].count;
 	}
+	if (!y)
+		return 0;
 	const char *lab = f[ADULT_FIELDS - 1];
 	size_t ll = strlen(lab);
 	if (ll && lab[ll - 1] == '.')
@@ -183,11 +186,13 @@ static int parse_record(const char *path, long lineno, char *line, float *x, int
 	return 0;
 }
 
-int adult_load(const char *path, Dataset **out, Err *e)
+/* Records with (labelled) or without their income field. */
+static int load_records(const char *path, int labelled, Dataset **out, Err *e)
 {
 	*out = NULL;
 	TextFile t;
-	if (text_open(&t, path, e))
+	/* new records (without labels) may come from standard input */
+	if ((labelled ? text_open : text_open_input)(&t, path, e))
 		return -1;
 	int d = adult_feature_count(), rc = -1, got;
 	size_t n = 0, cap = 0, len;
@@ -209,33 +214,35 @@ int adult_load(const char *path, Dataset **out, Err *e)
 			if (ny)
 				y = ny;
 			if (!nx || !ny) {
-				err_set(e, "%s:%ld: out of memory after %zu rows", path, lineno, n);
+				err_set(e, "%s:%ld: out of memory after %zu rows", t.path, lineno,
+				        n);
 				goto done;
 			}
 			cap = ncap;
 		}
 		float *row = x + n * (size_t)d;
 		memset(row, 0, (size_t)d * sizeof *row);
-		if (parse_record(path, lineno, s, row, &y[n], e) != 0)
+		y[n] = 0;
+		if (parse_record(t.path, lineno, s, row, labelled ? &y[n] : NULL, e) != 0)
 			goto done;
 		n++;
 	}
 	if (got < 0)
 		goto done;
 	if (n == 0) {
-		err_set(e, "%s: no records, expected lines of %d comma-separated fields", path,
-		        ADULT_FIELDS);
+		err_set(e, "%s: no records, expected lines of %d comma-separated fields", t.path,
+		        labelled ? ADULT_FIELDS : ADULT_RECORD_FIELDS);
 		goto done;
 	}
 	Dataset *ds = dataset_new((int)n, d, 2, e);
 	if (!ds) {
-		err_set(e, "%s: out of memory for %zu rows", path, n);
+		err_set(e, "%s: out of memory for %zu rows", t.path, n);
 		goto done;
 	}
 	memcpy(ds->x, x, n * (size_t)d * sizeof *x);
 	memcpy(ds->y, y, n * sizeof *y);
-	const char *base = strrchr(path, '/');
-	snprintf(ds->name, sizeof ds->name, "adult (%s)", base ? base + 1 : path);
+	const char *base = strrchr(t.path, '/');
+	snprintf(ds->name, sizeof ds->name, "adult (%s)", base ? base + 1 : t.path);
 	*out = ds;
 	rc = 0;
 done:
@@ -243,4 +250,14 @@ done:
 	free(y);
 	text_close(&t);
 	return rc;
+}
+
+int adult_load(const char *path, Dataset **out, Err *e)
+{
+	return load_records(path, 1, out, e);
+}
+
+int adult_load_unlabelled(const char *path, Dataset **out, Err *e)
+{
+	return load_records(path, 0, out, e);
 }

@@ -26,4 +26,13 @@ const char *adult_feature_name(int j, char *buf, size_t len);
 
 int adult_load(const char *path, Dataset **out, Err *e);
 
+/* The fields of a record without its income (the label). */
+#define ADULT_RECORD_FIELDS 14
+
+/* Records without the income field (ADULT_RECORD_FIELDS of them), encoded
+ * as adult_load encodes them, in file order; path "-" is standard input.
+ * The set has 2 classes and every label 0 (none is known). Errors name the
+ * line and the field. */
+int adult_load_unlabelled(const char *path, Dataset **out, Err *e);
+
 #endif

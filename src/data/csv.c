@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,10 +116,21 @@ static int is_header(char **fields, size_t n)
 	return 1;
 }
 
+/* Where the label is: label_col (-1 the last, CSV_NO_LABEL none), and the
+ * limits of csv_load_classes and csv_load_rows. */
+#define CSV_NO_LABEL INT_MIN
+typedef struct Spec {
+	int label_col;
+	int classes; /* > 0: labels below it */
+	CsvRows rows;
+	int stdin_ok; /* "-" is standard input (new inputs) */
+} Spec;
+
 /* The first non-blank line: fixes the column count and the label column. */
-static int first_line(const char *path, long lineno, char *line, int label_col, char ***fields,
+static int first_line(const char *path, long lineno, char *line, const Spec *sp, char ***fields,
                       size_t *ncol, size_t *lab, Err *e)
 {
+	int label_col = sp->label_col;
 	size_t nf = 1;
 	for (const char *p = line; (p = strchr(p, ',')); p++)
 		nf++;
@@ -127,6 +139,13 @@ static int first_line(const char *path, long lineno, char *line, int label_col, 
 		return err_set(e, "%s:%ld: out of memory for %zu fields", path, lineno, nf);
 	*ncol = nf;
 	split(line, *fields, nf);
+	if (label_col == CSV_NO_LABEL) {
+		*lab = nf; /* no column */
+		if (sp->rows.cols > 0 && nf != (size_t)sp->rows.cols)
+			return err_set(e, "%s:%ld: %zu column%s, but %s", path, lineno, nf,
+			               nf == 1 ? "" : "s", sp->rows.cols_why);
+		return 0;
+	}
 	if (nf < 2)
 		return err_set(e, "%s:%ld: 1 field, expected at least 2 (features and a label)",
 		               path, lineno);
@@ -138,18 +157,38 @@ static int first_line(const char *path, long lineno, char *line, int label_col, 
 	return 0;
 }
 
-int csv_load(const char *path, int label_col, Dataset **out, Err *e)
+/* A label at (line, column j): a non-negative integer within the limit. */
+static int check_label(const char *path, long lineno, size_t j, const char *s, double v,
+                       int classes, Err *e)
+{
+	if (v < 0 || v != floor(v))
+		return err_set(e, "%s:%ld: column %zu: label '%.40s' is not a non-negative integer",
+		               path, lineno, j + 1, s);
+	if (v > CSV_MAX_LABEL)
+		return err_set(e, "%s:%ld: column %zu: label '%.40s' is larger than %d", path,
+		               lineno, j + 1, s, CSV_MAX_LABEL);
+	if (classes > 0 && v >= classes)
+		return err_set(e,
+		               "%s:%ld: column %zu: class %.0f is beyond the network's %d outputs "
+		               "(classes 0..%d)",
+		               path, lineno, j + 1, v, classes, classes - 1);
+	return 0;
+}
+
+static int load(const char *path, const Spec *sp, Dataset **out, Err *e)
 {
 	*out = NULL;
 	TextFile t;
-	if (text_open(&t, path, e))
+	if ((sp->stdin_ok ? text_open_input : text_open)(&t, path, e))
 		return -1;
+	path = t.path; /* "standard input" for "-" */
 	char **fields = NULL;
 	size_t ncol = 0, len;
 	Rows rows = {0};
 	long first = 0; /* the number of the first non-blank line */
 	int rc = -1, got, maxlab = -1;
-	size_t lab = 0;
+	size_t lab = 0, nx = 0; /* the label's column; features per row */
+	const CsvRows *ro = &sp->rows;
 	while ((got = text_next(&t, &len, e)) > 0) {
 		char *line = t.buf;
 		long lineno = t.line;
@@ -157,8 +196,9 @@ int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 			continue;
 		if (!fields) {
 			first = lineno;
-			if (first_line(path, lineno, line, label_col, &fields, &ncol, &lab, e))
+			if (first_line(path, lineno, line, sp, &fields, &ncol, &lab, e))
 				goto done;
+			nx = lab < ncol ? ncol - 1 : ncol;
 			if (is_header(fields, ncol))
 				continue;
 		} else {
@@ -169,11 +209,12 @@ int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 				goto done;
 			}
 		}
-		if (rows_push(&rows, (int)ncol - 1) != 0) {
+		if (rows_push(&rows, (int)nx) != 0) {
 			err_set(e, "%s:%ld: out of memory after %zu rows", path, lineno, rows.n);
 			goto done;
 		}
-		float *x = rows.x + rows.n * (ncol - 1);
+		float *x = rows.x + rows.n * nx;
+		rows.y[rows.n] = 0;
 		for (size_t j = 0, o = 0; j < ncol; j++) {
 			double v = 0;
 			if (check_number(path, lineno, j, fields[j], &v, e) != 0) {
@@ -186,21 +227,18 @@ int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 				goto done;
 			}
 			if (j != lab) {
+				if (ro->lo < ro->hi && (v < ro->lo || v > ro->hi)) {
+					err_set(e,
+					        "%s:%ld: column %zu: %s is %.40s, expected %g..%g",
+					        path, lineno, j + 1, ro->range_why, fields[j],
+					        ro->lo, ro->hi);
+					goto done;
+				}
 				x[o++] = (float)v;
 				continue;
 			}
-			if (v < 0 || v != floor(v)) {
-				err_set(e,
-				        "%s:%ld: column %zu: label '%.40s' is not a non-negative "
-				        "integer",
-				        path, lineno, j + 1, fields[j]);
+			if (check_label(path, lineno, j, fields[j], v, sp->classes, e))
 				goto done;
-			}
-			if (v > CSV_MAX_LABEL) {
-				err_set(e, "%s:%ld: column %zu: label '%.40s' is larger than %d",
-				        path, lineno, j + 1, fields[j], CSV_MAX_LABEL);
-				goto done;
-			}
 			rows.y[rows.n] = (int)v;
 			if ((int)v > maxlab)
 				maxlab = (int)v;
@@ -217,12 +255,12 @@ int csv_load(const char *path, int label_col, Dataset **out, Err *e)
 		err_set(e, "%s: a header line and no data rows", path);
 		goto done;
 	}
-	Dataset *ds = dataset_new((int)rows.n, (int)ncol - 1, maxlab + 1, e);
+	Dataset *ds = dataset_new((int)rows.n, (int)nx, maxlab < 0 ? 1 : maxlab + 1, e);
 	if (!ds) {
 		err_set(e, "%s: out of memory for %zu rows", path, rows.n);
 		goto done;
 	}
-	memcpy(ds->x, rows.x, rows.n * (ncol - 1) * sizeof *ds->x);
+	memcpy(ds->x, rows.x, rows.n * nx * sizeof *ds->x);
 	memcpy(ds->y, rows.y, rows.n * sizeof *ds->y);
 	const char *base = strrchr(path, '/');
 	snprintf(ds->name, sizeof ds->name, "%s", base ? base + 1 : path);
@@ -234,4 +272,23 @@ done:
 	free(rows.y);
 	text_close(&t);
 	return rc;
+}
+
+int csv_load_classes(const char *path, int label_col, int classes, Dataset **out, Err *e)
+{
+	Spec sp = {.label_col = label_col == CSV_NO_LABEL ? -2 : label_col, .classes = classes};
+	return load(path, &sp, out, e);
+}
+
+int csv_load(const char *path, int label_col, Dataset **out, Err *e)
+{
+	return csv_load_classes(path, label_col, 0, out, e);
+}
+
+int csv_load_rows(const char *path, const CsvRows *o, Dataset **out, Err *e)
+{
+	Spec sp = {.label_col = CSV_NO_LABEL, .stdin_ok = 1};
+	if (o)
+		sp.rows = *o;
+	return load(path, &sp, out, e);
 }

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "base/rng.h"
+#include "data/prep.h"
 
 /* Seed of the fixed plane-to-d-features map of the synthetic set. */
 #define SYNTH_MAP_SEED 0xc0ffee5eedULL
@@ -47,7 +49,17 @@ void dataset_free(Dataset *ds)
 		return;
 	free(ds->x);
 	free(ds->y);
+	prep_free(ds->prep);
 	free(ds);
+}
+
+/* A copy of from's preprocessing record into to; -1 when out of memory. */
+static int copy_prep(Dataset *to, const Dataset *from, Err *e)
+{
+	if (!from->prep)
+		return 0;
+	to->prep = prep_clone(from->prep, e);
+	return to->prep ? 0 : -1;
 }
 
 Dataset *dataset_clone(const Dataset *ds, Err *e)
@@ -58,6 +70,10 @@ Dataset *dataset_clone(const Dataset *ds, Err *e)
 	memcpy(c->x, ds->x, (size_t)ds->n * (size_t)ds->d * sizeof *c->x);
 	memcpy(c->y, ds->y, (size_t)ds->n * sizeof *c->y);
 	memcpy(c->name, ds->name, sizeof c->name);
+	if (copy_prep(c, ds, e)) {
+		dataset_free(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -78,7 +94,34 @@ Dataset *dataset_subset(const Dataset *ds, const int *idx, int n, Err *e)
 		s->y[i] = ds->y[idx[i]];
 	}
 	memcpy(s->name, ds->name, sizeof s->name);
+	if (copy_prep(s, ds, e)) {
+		dataset_free(s);
+		return NULL;
+	}
 	return s;
+}
+
+Dataset *dataset_concat(const Dataset *a, const Dataset *b, Err *e)
+{
+	if (a->d != b->d || (long)a->n + b->n > 0x7fffffffL) {
+		err_set(e, "%s (%d rows of %d features) and %s (%d rows of %d) cannot be joined",
+		        a->name, a->n, a->d, b->name, b->n, b->d);
+		return NULL;
+	}
+	Dataset *c = dataset_new(a->n + b->n, a->d, a->k > b->k ? a->k : b->k, e);
+	if (!c)
+		return NULL;
+	size_t na = (size_t)a->n * (size_t)a->d;
+	memcpy(c->x, a->x, na * sizeof *c->x);
+	memcpy(c->x + na, b->x, (size_t)b->n * (size_t)b->d * sizeof *c->x);
+	memcpy(c->y, a->y, (size_t)a->n * sizeof *c->y);
+	memcpy(c->y + a->n, b->y, (size_t)b->n * sizeof *c->y);
+	snprintf(c->name, sizeof c->name, "%.60s and %.60s", a->name, b->name);
+	if (copy_prep(c, a, e)) {
+		dataset_free(c);
+		return NULL;
+	}
+	return c;
 }
 
 Dataset *dataset_head(const Dataset *ds, int n, Err *e)
@@ -296,6 +339,36 @@ Dataset *dataset_synthetic(int n_per_class, int k, int d, uint64_t seed, Err *e)
 	return ds;
 }
 
+void dataset_feature_stats(const Dataset *ds, int divide, double *mu, double *sd)
+{
+	int d = ds->d;
+	for (int j = 0; j < d; j++)
+		mu[j] = sd[j] = 0;
+	for (long i = 0; i < ds->n; i++)
+		for (int j = 0; j < d; j++)
+			mu[j] += ds->x[i * d + j];
+	for (int j = 0; j < d; j++)
+		mu[j] /= ds->n > 0 ? ds->n : 1;
+	for (long i = 0; i < ds->n; i++)
+		for (int j = 0; j < d; j++) {
+			double v = ds->x[i * d + j] - mu[j];
+			sd[j] += v * v;
+		}
+	for (int j = 0; j < d; j++) {
+		sd[j] = sqrt(sd[j] / (ds->n > 0 ? ds->n : 1));
+		if (!divide || sd[j] == 0)
+			sd[j] = 1;
+	}
+}
+
+void dataset_apply_scale(Dataset *ds, const double *mu, const double *sd)
+{
+	int d = ds->d;
+	for (long i = 0; i < ds->n; i++)
+		for (int j = 0; j < d; j++)
+			ds->x[i * d + j] = (float)((ds->x[i * d + j] - mu[j]) / sd[j]);
+}
+
 void dataset_standardize(Dataset *train, Dataset *test, int divide)
 {
 	int d = train->d;
@@ -305,27 +378,23 @@ void dataset_standardize(Dataset *train, Dataset *test, int divide)
 		free(sd);
 		return;
 	}
-	for (long i = 0; i < train->n; i++)
-		for (int j = 0; j < d; j++)
-			mu[j] += train->x[i * d + j];
-	for (int j = 0; j < d; j++)
-		mu[j] /= train->n > 0 ? train->n : 1;
-	for (long i = 0; i < train->n; i++)
-		for (int j = 0; j < d; j++) {
-			double v = train->x[i * d + j] - mu[j];
-			sd[j] += v * v;
-		}
-	for (int j = 0; j < d; j++) {
-		sd[j] = sqrt(sd[j] / (train->n > 0 ? train->n : 1));
-		if (!divide || sd[j] == 0)
-			sd[j] = 1;
-	}
-	Dataset *sets[2] = {train, test};
-	for (int k = 0; k < 2; k++)
-		for (long i = 0; sets[k] && i < sets[k]->n; i++)
-			for (int j = 0; j < d; j++)
-				sets[k]->x[i * d + j] =
-				    (float)((sets[k]->x[i * d + j] - mu[j]) / sd[j]);
+	dataset_feature_stats(train, divide, mu, sd);
+	dataset_apply_scale(train, mu, sd);
+	if (test)
+		dataset_apply_scale(test, mu, sd);
 	free(mu);
 	free(sd);
+}
+
+uint32_t dataset_crc(const Dataset *ds)
+{
+	int32_t head[3] = {ds->n, ds->d, ds->k};
+	uLong c = crc32_z(0L, Z_NULL, 0);
+	c = crc32_z(c, (const Bytef *)head, sizeof head);
+	c = crc32_z(c, (const Bytef *)ds->x, (size_t)ds->n * (size_t)ds->d * sizeof *ds->x);
+	for (int i = 0; i < ds->n; i++) {
+		int32_t y = ds->y[i];
+		c = crc32_z(c, (const Bytef *)&y, sizeof y);
+	}
+	return (uint32_t)c;
 }

@@ -8,13 +8,17 @@
 
 #include "base/err.h"
 
+struct Prep;
+
 typedef struct Dataset {
-	int n;          /* rows (samples) */
-	int d;          /* features per row */
-	int k;          /* classes; labels are in [0, k) */
-	float *x;       /* n*d, row-major: sample i is x[i*d .. i*d+d) */
-	int *y;         /* n labels */
-	char name[128]; /* what it is, for headers and reports ("mnist-haar200 train") */
+	int n;             /* rows (samples) */
+	int d;             /* features per row */
+	int k;             /* classes; labels are in [0, k) */
+	float *x;          /* n*d, row-major: sample i is x[i*d .. i*d+d) */
+	int *y;            /* n labels */
+	char name[128];    /* what it is, for headers and reports ("mnist-haar200 train") */
+	struct Prep *prep; /* how its rows were made from raw inputs (data/prep.h), or
+	                    * NULL; a copy travels with every subset and clone */
 } Dataset;
 
 /* Every constructor here returns NULL with a message in e (which may be
@@ -28,6 +32,10 @@ Dataset *dataset_clone(const Dataset *ds, Err *e);
 /* Rows idx[0..n) of ds, in that order (a copy); an index outside
  * [0, ds->n) is an error. */
 Dataset *dataset_subset(const Dataset *ds, const int *idx, int n, Err *e);
+
+/* The rows of a, then those of b (the same features; k the larger of the
+ * two), a copy with a's preprocessing record. */
+Dataset *dataset_concat(const Dataset *a, const Dataset *b, Err *e);
 
 /* The first n rows of each class, at most (for quick runs); a copy. */
 Dataset *dataset_head(const Dataset *ds, int n, Err *e);
@@ -53,8 +61,18 @@ Dataset *dataset_synthetic(int n_per_class, int k, int d, uint64_t seed, Err *e)
  * divide is set, divides it by its standard deviation over train (a feature
  * constant over train is only centred). Test uses train's statistics. */
 void dataset_standardize(Dataset *train, Dataset *test, int divide);
+/* Its two halves: the mean mu[j] of every feature over ds and the scale
+ * sd[j] (the standard deviation when divide is set and it is not 0, else
+ * 1), computed in double; and x = (x − mu)/sd on every row of ds. */
+void dataset_feature_stats(const Dataset *ds, int divide, double *mu, double *sd);
+void dataset_apply_scale(Dataset *ds, const double *mu, const double *sd);
 
 /* Number of rows of each class into counts[0..k). */
 void dataset_class_counts(const Dataset *ds, int *counts);
+
+/* The CRC-32 of the data set's numbers: its sizes, every feature's bits and
+ * every label. Two sets with the same CRC hold the same rows (a record of
+ * which data a result was computed on). */
+uint32_t dataset_crc(const Dataset *ds);
 
 #endif

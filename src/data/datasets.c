@@ -35,6 +35,7 @@ void dataspec_default(DataSpec *s)
 	s->seed = 1;
 	s->limit = 0;
 	s->scale = DATA_RAW;
+	s->classes = 0;
 }
 
 const char *datasets_dir(char *buf, int len)
@@ -155,7 +156,7 @@ static int load_csv(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 		               s->spec);
 	if (!testp) {
 		Dataset *all;
-		if (csv_load(trainp, s->label_col, &all, e) != 0)
+		if (csv_load_classes(trainp, s->label_col, s->classes, &all, e) != 0)
 			return -1;
 		int rc = dataset_split(all, 0.2, 0, rng_derive(s->seed, 0x7e57), train, test, e);
 		if (rc == 0) {
@@ -166,9 +167,9 @@ static int load_csv(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 		dataset_free(all);
 		return rc;
 	}
-	if (csv_load(trainp, s->label_col, train, e) != 0)
+	if (csv_load_classes(trainp, s->label_col, s->classes, train, e) != 0)
 		return -1;
-	if (csv_load(testp, s->label_col, test, e) != 0)
+	if (csv_load_classes(testp, s->label_col, s->classes, test, e) != 0)
 		return -1;
 	if ((*train)->d != (*test)->d)
 		return err_set(e, "%s: %d features, but %s has %d", testp, (*test)->d, trainp,
@@ -176,6 +177,24 @@ static int load_csv(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 	/* Both sets count the classes either one holds. */
 	int k = (*train)->k > (*test)->k ? (*train)->k : (*test)->k;
 	(*train)->k = (*test)->k = k;
+	return 0;
+}
+
+/* The record of MNIST's Haar features: the images' size, the transform's,
+ * the k coefficients chosen. */
+static int haar_prep(const char *dir, int k, const int *idx, Dataset *train, Err *e)
+{
+	int rows, cols;
+	if (mnist_image_shape(dir, &rows, &cols, e))
+		return -1;
+	Prep *p = prep_new(PREP_HAAR, k, e);
+	if (!p)
+		return -1;
+	p->rows = rows;
+	p->cols = cols;
+	p->n = 32; /* mnist_load pads every image to 32×32 */
+	memcpy(p->idx, idx, (size_t)k * sizeof *idx);
+	train->prep = p;
 	return 0;
 }
 
@@ -206,8 +225,12 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 		return -1;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
 	if (is_mnist || is_fashion) {
-		if (mnist_load(p, name, s->features, train, test, NULL, e) == 0)
-			return 0;
+		int *idx = NULL;
+		if (mnist_load(p, name, s->features, train, test, &idx, e) == 0) {
+			int rc = haar_prep(p, s->features, idx, *train, e);
+			free(idx);
+			return rc;
+		}
 		/* On failure the loader owns whatever it allocated. */
 		*train = *test = NULL;
 		return -1;
@@ -218,6 +241,8 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 		return -1;
 	snprintf((*train)->name, sizeof(*train)->name, "adult train");
 	snprintf((*test)->name, sizeof(*test)->name, "adult test");
+	if (!((*train)->prep = prep_new(PREP_ADULT, (*train)->d, e)))
+		return -1;
 	return 0;
 }
 
@@ -234,7 +259,52 @@ static int apply_limit(Dataset **ds, int limit, Err *e)
 	return 0;
 }
 
-int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
+/* The scale step: fitted on tr (prep NULL) or the record's; both sets get
+ * the record. */
+static int apply_prep(const DataSpec *s, const Prep *given, const char *model, Dataset *tr,
+                      Dataset *te, Err *e)
+{
+	Prep *p = tr->prep;
+	if (!p && !(p = tr->prep = prep_new(PREP_FEATURES, tr->d, e)))
+		return -1;
+	if (given) {
+		if (prep_check(given, p, model, tr->name, e))
+			return -1;
+		Prep *c = prep_clone(given, e);
+		if (!c)
+			return -1;
+		/* the kind of input stays the data's when the record has none */
+		if (c->kind == PREP_NONE) {
+			Prep *k = prep_clone(p, e);
+			if (!k) {
+				prep_free(c);
+				return -1;
+			}
+			k->scale = c->scale;
+			memcpy(k->mean, c->mean, (size_t)k->d * sizeof *k->mean);
+			memcpy(k->sd, c->sd, (size_t)k->d * sizeof *k->sd);
+			prep_free(c);
+			c = k;
+		}
+		prep_free(p);
+		p = tr->prep = c;
+	} else if (prep_fit(p, tr, s->scale, e))
+		return -1;
+	prep_free(te->prep);
+	if (!(te->prep = prep_clone(p, e)))
+		return -1;
+	if (p->scale == DATA_RAW)
+		return 0;
+	prep_scale(p, tr);
+	prep_scale(p, te);
+	const char *how = p->scale == DATA_STANDARDIZE ? ", standardized" : ", centred";
+	strncat(tr->name, how, sizeof tr->name - strlen(tr->name) - 1);
+	strncat(te->name, how, sizeof te->name - strlen(te->name) - 1);
+	return 0;
+}
+
+int datasets_load_as(const DataSpec *s, const Prep *prep, const char *model, Dataset **train,
+                     Dataset **test, Err *e)
 {
 	char dbuf[PATH_LEN];
 	const char *dir = s->dir ? s->dir : datasets_dir(dbuf, sizeof dbuf);
@@ -251,12 +321,8 @@ int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 		err_set(e, "%s: no rows", tr->name);
 		goto fail;
 	}
-	if (s->scale != DATA_RAW) {
-		dataset_standardize(tr, te, s->scale == DATA_STANDARDIZE);
-		const char *how = s->scale == DATA_STANDARDIZE ? ", standardized" : ", centred";
-		strncat(tr->name, how, sizeof tr->name - strlen(tr->name) - 1);
-		strncat(te->name, how, sizeof te->name - strlen(te->name) - 1);
-	}
+	if (apply_prep(s, prep, model ? model : "the model", tr, te, e))
+		goto fail;
 	*train = tr;
 	*test = te;
 	return 0;
@@ -264,4 +330,9 @@ fail:
 	dataset_free(tr);
 	dataset_free(te);
 	return -1;
+}
+
+int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
+{
+	return datasets_load_as(s, NULL, NULL, train, test, e);
 }

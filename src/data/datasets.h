@@ -11,6 +11,7 @@
 
 #include "base/err.h"
 #include "data/dataset.h"
+#include "data/prep.h"
 
 typedef struct DataSpec {
 	const char *spec; /* as above; NULL means "synthetic" */
@@ -19,10 +20,10 @@ typedef struct DataSpec {
 	int label_col;    /* CSV label column, -1 = last */
 	uint64_t seed;    /* synthetic data seed */
 	int limit;        /* > 0: keep at most this many rows per class (quick runs) */
-	int scale;        /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE (over the training set) */
+	int scale;        /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE (over the training set:
+	                   * data/prep.h) */
+	int classes;      /* > 0: CSV labels must be below it (a network's outputs) */
 } DataSpec;
-
-enum { DATA_RAW = 0, DATA_CENTER, DATA_STANDARDIZE };
 
 void dataspec_default(DataSpec *s);
 
@@ -33,8 +34,18 @@ const char *datasets_dir(char *buf, int len);
  * the same distribution with another seed. "csv:TRAIN" alone holds out a
  * stratified 20 % of TRAIN (chosen from the seed) as the test set. Both sets
  * are checked with dataset_validate(). A missing data set fails with a
- * message that says which `data/fetch` command provides it. */
+ * message that says which `data/fetch` command provides it. Both sets
+ * carry the record of their preprocessing (Dataset.prep, data/prep.h): the
+ * kind of input, the Haar coefficients chosen, the training set's means and
+ * scales. */
 int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e);
+
+/* The same with the scale step given instead of fitted: the sets are
+ * loaded as s says with s->scale ignored, checked against the record prep
+ * (prep_check; model names it), and then transformed by prep's means and
+ * scales. prep NULL: as datasets_load. */
+int datasets_load_as(const DataSpec *s, const Prep *prep, const char *model, Dataset **train,
+                     Dataset **test, Err *e);
 
 /* 1 when the named set is present in the data directory. */
 int datasets_available(const char *name, const char *dir);

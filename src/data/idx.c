@@ -300,6 +300,39 @@ fail:
 	return -1;
 }
 
+int idx_image_shape(const char *path, int *n, int *rows, int *cols, Err *e)
+{
+	uint8_t hdr[16];
+	Src *src = src_open(path, e);
+	if (!src)
+		return -1;
+	long got = src_read(src, hdr, sizeof hdr, e);
+	src_close(src);
+	if (got < 0)
+		return -1;
+	if (got < (long)sizeof hdr)
+		return err_set(e, "%s: truncated: expected a 16-byte header, found %ld bytes", path,
+		               got);
+	if (hdr[0] != 0 || hdr[1] != 0 || hdr[2] != 0x08 || hdr[3] != 3)
+		return err_set(e,
+		               "%s: offset 0: expected idx magic 00 00 08 03 (images), found %02x "
+		               "%02x %02x %02x",
+		               path, hdr[0], hdr[1], hdr[2], hdr[3]);
+	uint32_t dim[3];
+	for (int i = 0; i < 3; i++) {
+		const uint8_t *p = hdr + 4 + 4 * i;
+		dim[i] = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+		if (dim[i] == 0 || dim[i] > IDX_MAX_DIM)
+			return err_set(
+			    e, "%s: offset %d: dimension %d is %" PRIu32 ", expected 1..%llu", path,
+			    4 + 4 * i, i + 1, dim[i], IDX_MAX_DIM);
+	}
+	*n = (int)dim[0];
+	*rows = (int)dim[1];
+	*cols = (int)dim[2];
+	return 0;
+}
+
 int idx_load_images(const char *path, uint8_t **pixels, int *n, int *rows, int *cols, Err *e)
 {
 	uint32_t dim[3];

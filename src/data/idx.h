@@ -18,6 +18,10 @@
  * bytes (malloc'd, caller frees). */
 int idx_load_images(const char *path, uint8_t **pixels, int *n, int *rows, int *cols, Err *e);
 
+/* The header of an images file alone: its image count and size, checked
+ * as idx_load_images checks them, without reading the pixels. */
+int idx_image_shape(const char *path, int *n, int *rows, int *cols, Err *e);
+
 /* Labels: a 1-dimensional ubyte file; every label must be < max_label.
  * *labels is malloc'd, caller frees. */
 int idx_load_labels(const char *path, int **labels, int *n, int max_label, Err *e);

@@ -418,6 +418,16 @@ done:
 	return 0;
 }
 
+int mnist_image_shape(const char *dir, int *rows, int *cols, Err *e)
+{
+	char path[4096];
+	int n;
+	if (find_file(dir, FILES[0], path, sizeof path, e) ||
+	    idx_image_shape(path, &n, rows, cols, e))
+		return -1;
+	return 0;
+}
+
 /* The last component of dir, for data set names ("fashion-pixels train"). */
 static const char *base_name(const char *dir)
 {

@@ -20,6 +20,11 @@
 int mnist_load(const char *dir, const char *name, int features, Dataset **train, Dataset **test,
                int **idx_out, Err *e);
 
+/* The size of the training images in dir (28×28 for MNIST), from the
+ * header of train-images-idx3-ubyte[.gz]: what the Haar features of
+ * mnist_load are made from. */
+int mnist_image_shape(const char *dir, int *rows, int *cols, Err *e);
+
 /* Reads a feature cache (the layout is in mnist.c): 0 with both sets and
  * the k indices (malloc'd) when the file is a regular file of the right
  * size, its CRC-32 matches, its key (version, k features of an n×n

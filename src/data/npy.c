@@ -325,14 +325,16 @@ out:
 }
 
 /* Version 1.0: the preamble plus the padded header is a multiple of 64. */
-/* A 1-D (cols < 0) or 2-D array of 4-byte little-endian values: words are
- * the values' bit patterns, descr their NumPy dtype ("<f4", "<i4"). */
-static int write_words(const char *path, const void *words, long rows, long cols, const char *descr,
-                       Err *e)
+/* A 1-D (cols < 0) or 2-D array of 4-byte little-endian values as the bytes
+ * of a .npy file: words are the values' bit patterns, descr their NumPy
+ * dtype ("<f4", "<i4"). */
+static unsigned char *encode_words(const void *words, long rows, long cols, const char *descr,
+                                   size_t *len, Err *e)
 {
-	if (rows < 1 || cols == 0 || cols < -1)
-		return err_set(e, "%s: cannot write an array of shape (%ld, %ld)", path, rows,
-		               cols);
+	if (rows < 1 || cols == 0 || cols < -1) {
+		err_set(e, "cannot write an array of shape (%ld, %ld)", rows, cols);
+		return NULL;
+	}
 	char dict[128];
 	int n = cols < 0
 	            ? snprintf(dict, sizeof dict,
@@ -345,8 +347,10 @@ static int write_words(const char *path, const void *words, long rows, long cols
 	size_t count = (size_t)rows * (size_t)(cols < 0 ? 1 : cols);
 	size_t total = 10 + hlen + 4 * count;
 	unsigned char *buf = malloc(total);
-	if (!buf)
-		return err_set(e, "%s: out of memory for %zu bytes", path, total);
+	if (!buf) {
+		err_set(e, "out of memory for %zu bytes", total);
+		return NULL;
+	}
 	memcpy(buf, NPY_MAGIC, 6);
 	buf[6] = 1;
 	buf[7] = 0;
@@ -362,6 +366,27 @@ static int write_words(const char *path, const void *words, long rows, long cols
 		for (int k = 0; k < 4; k++)
 			dst[4 * i + k] = (unsigned char)(u >> (8 * k));
 	}
+	*len = total;
+	return buf;
+}
+
+unsigned char *npy_encode_f32(const float *data, long rows, long cols, size_t *len, Err *e)
+{
+	return encode_words(data, rows, cols, "<f4", len, e);
+}
+
+unsigned char *npy_encode_i32(const int32_t *data, long rows, long cols, size_t *len, Err *e)
+{
+	return encode_words(data, rows, cols, "<i4", len, e);
+}
+
+static int write_words(const char *path, const void *words, long rows, long cols, const char *descr,
+                       Err *e)
+{
+	size_t total;
+	unsigned char *buf = encode_words(words, rows, cols, descr, &total, e);
+	if (!buf)
+		return err_prefix(e, "%s", path);
 	int rc = file_write(path, buf, total, 0, e);
 	free(buf);
 	return rc;
@@ -377,19 +402,19 @@ int npy_write_i32(const char *path, const int32_t *data, long rows, long cols, E
 	return write_words(path, data, rows, cols, "<i4", e);
 }
 
-int npy_write_dataset(const Dataset *ds, const char *dir, const char *part, Err *e)
+int npy_write_dataset(const Dataset *ds, NpySet *set, const char *part, Err *e)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/x_%s.npy", dir, part);
-	if (npy_write_f32(path, ds->x, ds->n, ds->d, e))
+	char name[64];
+	snprintf(name, sizeof name, "x_%s.npy", part);
+	if (npy_set_add_f32(set, name, ds->x, ds->n, ds->d, e))
 		return -1;
 	int32_t *y = malloc(sizeof *y * (size_t)ds->n);
 	if (!y)
-		return err_set(e, "%s: out of memory for %d labels", dir, ds->n);
+		return err_set(e, "out of memory for %d labels", ds->n);
 	for (int i = 0; i < ds->n; i++)
 		y[i] = ds->y[i];
-	snprintf(path, sizeof path, "%s/y_%s.npy", dir, part);
-	int rc = npy_write_i32(path, y, ds->n, -1, e);
+	snprintf(name, sizeof name, "y_%s.npy", part);
+	int rc = npy_set_add_i32(set, name, y, ds->n, -1, e);
 	free(y);
 	return rc;
 }

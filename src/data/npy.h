@@ -7,6 +7,7 @@
 
 #include "base/err.h"
 #include "data/dataset.h"
+#include "data/npy_set.h"
 
 /* Reads a 1-D or 2-D array into a malloc'd double buffer (row-major). */
 int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e);
@@ -15,8 +16,14 @@ int npy_write_f32(const char *path, const float *data, long rows, long cols, Err
 /* The same for an int32 array (class labels). */
 int npy_write_i32(const char *path, const int32_t *data, long rows, long cols, Err *e);
 
-/* A data set as DIR/x_PART.npy (rows × features, float32, the features the
- * trainer sees) and DIR/y_PART.npy (rows, int32 class labels). */
-int npy_write_dataset(const Dataset *ds, const char *dir, const char *part, Err *e);
+/* The bytes of a .npy file of a 1-D (cols < 0) or 2-D float32 or int32
+ * array, malloc'd, their count in *len. */
+unsigned char *npy_encode_f32(const float *data, long rows, long cols, size_t *len, Err *e);
+unsigned char *npy_encode_i32(const int32_t *data, long rows, long cols, size_t *len, Err *e);
+
+/* A data set as x_PART.npy (rows × features, float32, the features the
+ * trainer sees) and y_PART.npy (rows, int32 class labels) of a set of files
+ * (npy_set.h). */
+int npy_write_dataset(const Dataset *ds, NpySet *set, const char *part, Err *e);
 
 #endif

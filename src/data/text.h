@@ -1,7 +1,9 @@
 /* text.h - the text files of the data sets (CSV, UCI Adult) read by one set
  * of rules, so that a defect refused in one is refused in the other:
  *
- * - a regular file only (base/file.h: a device or FIFO is not opened);
+ * - a regular file only (base/file.h: a device or FIFO is not opened), or
+ *   standard input where a command reads new inputs from it
+ *   (text_open_input: "-", named "standard input" in messages);
  * - UTF-8 or ASCII: a UTF-8 byte-order mark at the start is skipped, a
  *   UTF-16 or UTF-32 one is refused by name (such text is not read as
  *   bytes with NULs between them);
@@ -22,14 +24,20 @@
 
 typedef struct TextFile {
 	FILE *f;
-	const char *path; /* for messages; not copied */
-	char *buf;        /* the current line, NUL-terminated, without its end */
+	const char *path;      /* for messages; not copied ("standard input" for "-") */
+	int is_stdin;          /* f is stdin: not closed */
+	unsigned char pend[3]; /* bytes read ahead past a missing byte-order mark */
+	int npend, ipend;
+	char *buf; /* the current line, NUL-terminated, without its end */
 	size_t cap;
 	long line; /* number of the current line, from 1 */
 } TextFile;
 
 /* Opens path and reads past a UTF-8 byte-order mark. */
 int text_open(TextFile *t, const char *path, Err *e);
+/* The same, with "-" standard input (read once, the bytes read past a
+ * missing byte-order mark kept for the first line). */
+int text_open_input(TextFile *t, const char *path, Err *e);
 
 /* The next line into t->buf (its length in *len): 1, or 0 at the end of the
  * file, or -1 with e set ("PATH:LINE: …" for a NUL byte, a line too long, a

@@ -96,7 +96,21 @@ void net_free(Net *net)
 	free(net->param);
 	free(net->adam_m);
 	free(net->adam_v);
+	prep_free(net->prep);
 	free(net);
+}
+
+int net_set_prep(Net *net, const Prep *p, Err *e)
+{
+	if (p && p->d != net->n[0])
+		return err_set(e, "a preprocessing of %d features for a network of %d inputs", p->d,
+		               net->n[0]);
+	Prep *c = NULL;
+	if (p && !(c = prep_clone(p, e)))
+		return -1;
+	prep_free(net->prep);
+	net->prep = c;
+	return 0;
 }
 
 Net *net_clone(const Net *net, Err *e)
@@ -111,6 +125,10 @@ Net *net_clone(const Net *net, Err *e)
 	c->sched = net->sched;
 	c->sched_st = net->sched_st;
 	c->run = net->run;
+	if (net_set_prep(c, net->prep, e)) {
+		net_free(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -323,6 +341,10 @@ Net *net_reshape(const Net *net, const int *hidden, Err *e)
 		w[i] = hidden[i - 1];
 	Net *r = net_new(net->m, w, net->act, net->act_a, e);
 	free(w);
+	if (r && net_set_prep(r, net->prep, e)) {
+		net_free(r);
+		return NULL;
+	}
 	return r;
 }
 

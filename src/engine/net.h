@@ -20,6 +20,7 @@
 #include "base/err.h"
 #include "base/repro.h"
 #include "base/rng.h"
+#include "data/prep.h"
 #include "engine/act.h"
 #include "engine/schedule.h"
 
@@ -36,6 +37,8 @@ typedef struct Net {
 	LrSchedule sched;    /* the learning-rate schedule of the training run under way */
 	SchedState sched_st; /* where that run is (zero: none started) */
 	ReproRecord run;     /* what its last training computed with (kernels "": none) */
+	Prep *prep;          /* how its inputs are made from raw ones (data/prep.h): the
+	                      * training set's record, NULL when not known */
 	float **W;           /* W[i], i < m: n[i]×n[i+1] row-major */
 	float **b;           /* b[i], i < m: n[i+1] */
 } Net;
@@ -45,7 +48,11 @@ typedef struct Net {
  * width is not positive, the activation is unknown or memory runs out. */
 Net *net_new(int m, const int *widths, ActKind act, float act_a, Err *e);
 void net_free(Net *net); /* accepts NULL */
+/* A copy: parameters, Adam state, schedule, record and preprocessing. */
 Net *net_clone(const Net *net, Err *e);
+/* Records p (a copy; NULL clears the record) as the preprocessing of net's
+ * inputs; p->d must be net's input width. */
+int net_set_prep(Net *net, const Prep *p, Err *e);
 
 /* Keras Dense initialisation: W uniform in ±sqrt(6/(fan_in+fan_out))
  * (Glorot uniform), b = 0; Adam state reset. */
@@ -69,7 +76,8 @@ int net_remove_neuron(Net *net, int layer, int j, Err *e);
 int net_add_neurons(Net *net, int layer, int count, Rng *rng, Err *e);
 
 /* The same network shape with every hidden width replaced by widths[1..m-1]
- * (fresh zero parameters). hidden[0..m-2] holds the new n[1..m-1]. */
+ * (fresh zero parameters, the same preprocessing). hidden[0..m-2] holds the
+ * new n[1..m-1]. */
 Net *net_reshape(const Net *net, const int *hidden, Err *e);
 
 /* Parses "12x300", "600,410,510", "3x50,20" into hidden widths (malloc'd).

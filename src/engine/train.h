@@ -100,6 +100,19 @@ double net_error_threads(const Net *net, const Dataset *data, int threads, doubl
  * Chunked and threaded as net_error. */
 int net_forward(const Net *net, const float *x, int n, int layer, float *out, Err *e);
 
+/* Reports how many of total rows are done; non-zero asks to stop. */
+typedef int (*NetRowsFn)(long done, long total, void *ud);
+/* What net answers for rows x[0..n) (n × n[0]): cls[r] the class of row r
+ * (the first largest output, the one net_error counts as the answer) and,
+ * when prob is not NULL, the probabilities (n × n[m]). With labels y (may
+ * be NULL; each below n[m], else an error naming the row from 1) *correct
+ * and *loss (either may be NULL) are the rows answered right and the mean
+ * cross-entropy, summed as net_error sums them: 1 − correct/n and the loss
+ * are net_error's to the bit. Computed in slices of 16384 rows, progress
+ * (may be NULL) told after each: 0, 1 when progress asked to stop, -1. */
+int net_classify(const Net *net, const float *x, const int *y, int n, int *cls, float *prob,
+                 long *correct, double *loss, NetRowsFn progress, void *ud, Err *e);
+
 /* The callback trainer_step reports to (after every batch by default, and
  * always on the last batch of an epoch and of the call); NULL for none. */
 void trainer_set_callback(Trainer *t, TrainCallback cb, void *ud);

@@ -136,7 +136,7 @@ int pass_all_finite(const float *p, size_t n)
  * first arg max equals y to *loss and *correct (when y is given), and writes
  * the probabilities to p (row stride ldp, when given; p may equal z). */
 static void output_rows(float *z, int ldz, const float *b, int rows, int k, const int *y, float *p,
-                        int ldp, double *loss, long *correct)
+                        int ldp, int *cls, double *loss, long *correct)
 {
 	for (int r = 0; r < rows; r++) {
 		float *zr = z + (size_t)r * ldz;
@@ -147,6 +147,8 @@ static void output_rows(float *z, int ldz, const float *b, int rows, int k, cons
 				arg = j;
 		}
 		float mx = zr[arg];
+		if (cls)
+			cls[r] = arg;
 		double s = 0.0;
 		for (int j = 0; j < k; j++)
 			s += exp((double)(zr[j] - mx));
@@ -191,7 +193,7 @@ static void output_part(Work *w)
 	int m = w->m, k = net->n[m], rows = w->rows;
 	w->loss = 0.0;
 	w->correct = 0;
-	output_rows(w->z[m - 1], w->ld[m - 1], net->b[m - 1], rows, k, w->y, w->g0, w->ldg,
+	output_rows(w->z[m - 1], w->ld[m - 1], net->b[m - 1], rows, k, w->y, w->g0, w->ldg, NULL,
 	            &w->loss, &w->correct);
 	const float inv = 1.0f / (float)rows;
 	for (int r = 0; r < rows; r++) {
@@ -311,6 +313,7 @@ typedef struct Eval {
 	const float *x;
 	const int *y; /* labels (loss and errors), or NULL */
 	float *out;   /* n × width of the layer, or NULL */
+	int *cls;     /* n: the class of every row (layer m), or NULL */
 	int n, layer, nchunks, nparts, ldb;
 	float **buf;   /* 2 per part */
 	double *loss;  /* per chunk */
@@ -341,7 +344,8 @@ static void eval_chunk(Eval *ev, int part, int c)
 		ev->loss[c] = 0.0;
 		ev->correct[c] = 0;
 		output_rows(z, ev->ldb, net->b[m - 1], rows, width, ev->y ? ev->y + start : NULL,
-		            dst, width, &ev->loss[c], &ev->correct[c]);
+		            dst, width, ev->cls ? ev->cls + start : NULL, &ev->loss[c],
+		            &ev->correct[c]);
 	} else {
 		for (int r = 0; r < rows; r++)
 			memcpy(dst + (size_t)r * width, z + (size_t)r * ev->ldb,
@@ -441,6 +445,50 @@ int net_forward(const Net *net, const float *x, int n, int layer, float *out, Er
 	free(ev.correct);
 	if (rc)
 		return err_set(e, "out of memory for a forward pass of %d rows", n);
+	return 0;
+}
+
+int net_classify(const Net *net, const float *x, const int *y, int n, int *cls, float *prob,
+                 long *correct, double *loss, NetRowsFn progress, void *ud, Err *e)
+{
+	/* slices of whole chunks: the losses are summed chunk by chunk in order,
+	 * as net_error sums them */
+	enum { SLICE = 16 * EVAL_CHUNK };
+	int m = net->m, k = net->n[m];
+	if (n < 0)
+		return err_set(e, "net_classify: %d rows", n);
+	for (int r = 0; y && r < n; r++)
+		if (y[r] < 0 || y[r] >= k)
+			return err_set(
+			    e, "row %d has class %d, but the network has %d outputs (0..%d)", r + 1,
+			    y[r], k, k - 1);
+	double sum = 0.0;
+	long good = 0;
+	for (int start = 0; start < n; start += SLICE) {
+		int rows = n - start < SLICE ? n - start : SLICE;
+		Eval ev = {.net = net,
+		           .x = x + (size_t)start * net->n[0],
+		           .y = y ? y + start : NULL,
+		           .out = prob ? prob + (size_t)start * k : NULL,
+		           .cls = cls + start,
+		           .n = rows,
+		           .layer = m};
+		int rc = eval_run(&ev, pool_default_threads());
+		for (int c = 0; rc == 0 && c < ev.nchunks; c++) {
+			sum += ev.loss[c];
+			good += ev.correct[c];
+		}
+		free(ev.loss);
+		free(ev.correct);
+		if (rc)
+			return err_set(e, "out of memory for a forward pass of %d rows", rows);
+		if (progress && progress(start + rows, n, ud))
+			return 1;
+	}
+	if (correct)
+		*correct = good;
+	if (loss)
+		*loss = n > 0 && y ? sum / n : NAN;
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 #include "model/model_io.h"
 #include "base/file.h"
 
+#include "data/prep.h"
 #include "engine/limits.h"
 
 #include <errno.h>
@@ -171,6 +172,116 @@ static int get_run(const unsigned char *p, Net *net, const char *path, uint64_t 
 	return 0;
 }
 
+/* The preprocessing block (model_io.h) of net into p: kind 0 with the
+ * raw scale step when none is recorded. */
+static void put_prep(unsigned char *p, const Net *net)
+{
+	const Prep *r = net->prep;
+	int d = net->n[0];
+	memset(p, 0, MODEL_PREP_BYTES(d));
+	if (r) {
+		put_u32(p, (uint32_t)r->kind);
+		put_u32(p + 4, (uint32_t)r->scale);
+		put_u32(p + 8, (uint32_t)r->rows);
+		put_u32(p + 12, (uint32_t)r->cols);
+		put_u32(p + 16, (uint32_t)r->n);
+	}
+	unsigned char *q = p + MODEL_PREP_HEAD;
+	for (int j = 0; j < d; j++)
+		put_u32(q + 4 * (size_t)j, r ? (uint32_t)r->idx[j] : 0);
+	q += 4 * (size_t)d;
+	for (int j = 0; j < d; j++) {
+		put_f64(q + 8 * (size_t)j, r ? r->mean[j] : 0.0);
+		put_f64(q + 8 * ((size_t)d + j), r ? r->sd[j] : 1.0);
+	}
+}
+
+/* The Haar block's sizes and coefficients: n a power of 2 up to
+ * PREP_MAX_HAAR, the image within it, the d indices distinct below n². */
+static int check_haar(const unsigned char *p, int d, const char *path, uint64_t off, Err *e)
+{
+	uint32_t rows = get_u32(p + 8), cols = get_u32(p + 12), n = get_u32(p + 16);
+	if (n < 1 || n > PREP_MAX_HAAR || (n & (n - 1)) || rows < 1 || rows > n || cols < 1 ||
+	    cols > n || (uint64_t)d > (uint64_t)n * n)
+		return err_set(e,
+		               "%s: the preprocessing's Haar sizes at offset %llu (%u×%u images, "
+		               "transform %u) are not valid",
+		               path, (unsigned long long)off + 8, rows, cols, n);
+	char *seen = calloc((size_t)n * n, 1);
+	if (!seen)
+		return err_set(e, "%s: out of memory", path);
+	for (int j = 0; j < d; j++) {
+		uint32_t v = get_u32(p + MODEL_PREP_HEAD + 4 * (size_t)j);
+		if (v >= n * n || seen[v]) {
+			free(seen);
+			return err_set(
+			    e,
+			    "%s: Haar coefficient %d at offset %llu is %u, expected distinct "
+			    "values below %u",
+			    path, j, (unsigned long long)off + MODEL_PREP_HEAD + 4 * j, v, n * n);
+		}
+		seen[v] = 1;
+	}
+	free(seen);
+	return 0;
+}
+
+/* The preprocessing block of d inputs at file offset off, checked; into
+ * *out (NULL: checked only; kind 0 gives no record). */
+static int get_prep(const unsigned char *p, int d, Prep **out, const char *path, uint64_t off,
+                    Err *e)
+{
+	uint32_t kind = get_u32(p), scale = get_u32(p + 4);
+	if (kind >= PREP_KINDS || scale >= DATA_SCALES || (kind == PREP_NONE && scale) ||
+	    get_u32(p + 20) || get_u32(p + 24) || get_u32(p + 28))
+		return err_set(e,
+		               "%s: the preprocessing at offset %llu is not valid (kind %u, scale "
+		               "%u)",
+		               path, (unsigned long long)off, kind, scale);
+	if (kind == PREP_HAAR && check_haar(p, d, path, off, e))
+		return -1;
+	int stray = kind != PREP_HAAR && (get_u32(p + 8) || get_u32(p + 12) || get_u32(p + 16));
+	for (int j = 0; kind != PREP_HAAR && j < d; j++)
+		stray |= get_u32(p + MODEL_PREP_HEAD + 4 * (size_t)j) != 0;
+	if (stray)
+		return err_set(e,
+		               "%s: the preprocessing at offset %llu holds Haar coefficients "
+		               "for %s inputs",
+		               path, (unsigned long long)off, prep_kind_name((PrepKind)kind));
+	const unsigned char *q = p + MODEL_PREP_HEAD + 4 * (size_t)d;
+	for (int j = 0; j < d; j++) {
+		double mu = get_f64(q + 8 * (size_t)j), sd = get_f64(q + 8 * ((size_t)d + j));
+		int ok = scale == DATA_RAW      ? mu == 0 && sd == 1
+		         : scale == DATA_CENTER ? isfinite(mu) && sd == 1
+		                                : isfinite(mu) && isfinite(sd) && sd > 0;
+		if (!ok)
+			return err_set(
+			    e,
+			    "%s: feature %d's mean %g and scale %g at offset %llu do not "
+			    "fit the scale step '%s'",
+			    path, j, mu, sd, (unsigned long long)(q - p + off) + 8 * j,
+			    prep_scale_name((int)scale));
+	}
+	if (!out || kind == PREP_NONE)
+		return 0;
+	Prep *r = prep_new((PrepKind)kind, d, e);
+	if (!r)
+		return err_prefix(e, "%s", path);
+	r->scale = (int)scale;
+	if (kind == PREP_HAAR) {
+		r->rows = (int)get_u32(p + 8);
+		r->cols = (int)get_u32(p + 12);
+		r->n = (int)get_u32(p + 16);
+	}
+	for (int j = 0; j < d; j++) {
+		r->idx[j] = (int)get_u32(p + MODEL_PREP_HEAD + 4 * (size_t)j);
+		r->mean[j] = get_f64(q + 8 * (size_t)j);
+		r->sd[j] = get_f64(q + 8 * ((size_t)d + j));
+	}
+	*out = r;
+	return 0;
+}
+
 /* Floats between host order and the file's little-endian order, in place. */
 static void swap_floats(float *a, size_t n)
 {
@@ -190,7 +301,7 @@ size_t model_file_bytes(const Net *net)
 {
 	size_t nbuf = net->adam_t > 0 ? 3 : 1;
 	return (size_t)header_bytes((uint64_t)net->m) + 4 * nbuf * net->nparam + MODEL_SCHED_BYTES +
-	       MODEL_RUN_BYTES + 4;
+	       MODEL_RUN_BYTES + MODEL_PREP_BYTES(net->n[0]) + 4;
 }
 
 static int check_bytes(const unsigned char *buf, size_t len, const char *path, Err *e);
@@ -227,6 +338,8 @@ int model_save(const Net *net, const char *path, Err *e)
 	p += MODEL_SCHED_BYTES;
 	put_run(p, net);
 	p += MODEL_RUN_BYTES;
+	put_prep(p, net);
+	p += MODEL_PREP_BYTES(net->n[0]);
 	/* crc32_z takes a size_t: a file past 4 GiB gets its whole checksum */
 	put_u32(p, (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, (size_t)(p - buf)));
 	/* condnet never writes a model it cannot read back: the bytes pass the
@@ -425,7 +538,8 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	int nbuf = flags & FLAG_ADAM ? 3 : 1;
 	uint64_t sb = version >= 2 ? MODEL_SCHED_BYTES : 0;
 	uint64_t rb = version >= 3 ? MODEL_RUN_BYTES : 0;
-	uint64_t want = header_bytes(m) + 4 * np * (uint64_t)nbuf + sb + rb + 4;
+	uint64_t pb = version >= 4 ? MODEL_PREP_BYTES(n[0]) : 0;
+	uint64_t want = header_bytes(m) + 4 * np * (uint64_t)nbuf + sb + rb + pb + 4;
 	if (fsize != want) {
 		err_set(e, "%s: %llu bytes, but its header describes %llu (%s)", path,
 		        (unsigned long long)fsize, (unsigned long long)want,
@@ -452,19 +566,30 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	const unsigned char *bp = sb ? src_next(s, blk, sizeof blk, 1, e) : blk;
 	unsigned char rblk[MODEL_RUN_BYTES];
 	const unsigned char *rp = !bp ? NULL : rb ? src_next(s, rblk, sizeof rblk, 1, e) : rblk;
-	const unsigned char *cp = rp ? src_next(s, cb, 4, 0, e) : NULL;
-	if (!cp)
+	unsigned char *pbuf = pb && !s->mem ? malloc(pb) : NULL;
+	if (pb && !s->mem && !pbuf) {
+		err_set(e, "%s: out of memory", path);
 		goto done;
+	}
+	const unsigned char *pp = !rp ? NULL : pb ? src_next(s, pbuf, pb, 1, e) : rp;
+	const unsigned char *cp = pp ? src_next(s, cb, 4, 0, e) : NULL;
+	if (!cp) {
+		free(pbuf);
+		goto done;
+	}
 	if (get_u32(cp) != (uint32_t)s->crc) {
 		err_set(e,
 		        "%s: checksum mismatch at offset %llu (stored %08x, computed %08x): the "
 		        "file is damaged",
 		        path, (unsigned long long)(fsize - 4), get_u32(cp), (unsigned)s->crc);
+		free(pbuf);
 		goto done;
 	}
-	if (sb && get_sched(bp, net ? net : &shell, path, fsize - 4 - rb - sb, e))
-		goto done;
-	if (rb && get_run(rp, net ? net : &shell, path, fsize - 4 - rb, e))
+	int bad = (sb && get_sched(bp, net ? net : &shell, path, fsize - 4 - pb - rb - sb, e)) ||
+	          (rb && get_run(rp, net ? net : &shell, path, fsize - 4 - pb - rb, e)) ||
+	          (pb && get_prep(pp, n[0], net ? &net->prep : NULL, path, fsize - 4 - pb, e));
+	free(pbuf);
+	if (bad)
 		goto done;
 	rc = 0;
 done:

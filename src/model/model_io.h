@@ -9,10 +9,14 @@
  * u32 bad, u32 has_best, u32 0, f64 best), then (version 3 on) what the
  * last training computed with (MODEL_RUN_BYTES: u32 reproducible mode 0/1,
  * u32 threads, u32 parts, u32 0, OpenBLAS's kernels as 32 bytes of text
- * padded with NULs, all NULs when not recorded: base/repro.h), then a
- * CRC-32 (zlib) of everything before it. A version-1 file loads with no
- * schedule run (constant, not started), a version-1 or 2 file with no
- * record of its training. Every size is checked against the file length
+ * padded with NULs, all NULs when not recorded: base/repro.h), then (version
+ * 4 on) the preprocessing of the inputs (data/prep.h; MODEL_PREP_HEAD bytes:
+ * u32 kind, u32 scale step, u32 image rows, u32 image cols, u32 Haar size,
+ * u32 0 three times; then u32 idx[n[0]], f64 mean[n[0]], f64 sd[n[0]]; kind
+ * 0 when not recorded), then a CRC-32 (zlib) of everything before it. A
+ * version-1 file loads with no schedule run (constant, not started), a
+ * version-1 or 2 file with no record of its training, a version 1 to 3 file
+ * with no record of its preprocessing. Every size is checked against the file length
  * before it is trusted, every value against the table of limits; a save is
  * checked the same way before it is written. Saving goes through file_write (base/file.h): a
  * temporary file beside the target (a link's target), fsynced and renamed
@@ -25,21 +29,26 @@
 #include "base/err.h"
 #include "engine/net.h"
 
-#define MODEL_VERSION 3
+#define MODEL_VERSION 4
 /* Bytes of the schedule block of version 2 on. */
 #define MODEL_SCHED_BYTES 72
 /* Bytes of the block of version 3 on that records the training's kernels. */
 #define MODEL_RUN_BYTES 48
+/* Bytes of the fixed part of the preprocessing block of version 4 on, and
+ * of the whole block for n[0] inputs. */
+#define MODEL_PREP_HEAD 32
+#define MODEL_PREP_BYTES(n0) (MODEL_PREP_HEAD + 20 * (size_t)(n0))
 
 int model_save(const Net *net, const char *path, Err *e);
 /* The bytes model_save writes for net: header, parameters, the Adam
  * moments when the network has taken an Adam step, the schedule state, the
- * record of the training and the checksum. */
+ * record of the training, the preprocessing and the checksum. */
 size_t model_file_bytes(const Net *net);
 /* The model in path, with every check: sizes against the file, the CRC,
  * and every value against the table of limits (engine/limits.h): widths,
- * parameter count, activation scale, Adam step count, the schedule; every
- * parameter and Adam moment finite, the second moments not negative. */
+ * parameter count, activation scale, Adam step count, the schedule, the
+ * preprocessing; every parameter and Adam moment finite, the second moments
+ * not negative. */
 Net *model_load(const char *path, Err *e);
 /* The same checks on a model's bytes in memory (name for messages), with
  * no network built: model_save runs them on what it is about to write, and

@@ -14,8 +14,14 @@
 #include <sys/stat.h>
 
 #include "data/npy.h"
+#include "data/npy_set.h"
 
-#define NPY_MAXLAYERS 1000
+/* A layer's files: a byte per layer number 0..LIMIT_MAX_LAYERS, set for
+ * each W<k>.npy (w) and b<k>.npy (b) found. */
+typedef struct Found {
+	char *w, *b;
+	long top, top_b; /* the highest k of both kinds, and of the b files */
+} Found;
 
 static void layer_path(char *buf, size_t cap, const char *dir, char kind, int k)
 {
@@ -28,34 +34,49 @@ static long layer_number(const char *name, char kind)
 	if (name[0] != kind || name[1] < '1' || name[1] > '9')
 		return 0;
 	char *end;
-	long k = strtol(name + 1, &end, 10);
+	long k = strtol(name + 1, &end, 10); /* LONG_MAX past it: beyond every limit */
 	return strcmp(end, ".npy") ? 0 : k;
 }
 
-/* Scans dir for W<k>.npy and b<k>.npy: has_w[k] (NPY_MAXLAYERS + 1
- * entries) is set for each W<k>.npy, *top receives the highest k of both
- * kinds and *top_b that of the b files. */
-static int scan_layers(const char *dir, char *has_w, long *top, long *top_b, Err *e)
+static void found_free(Found *f)
 {
-	DIR *d = opendir(dir);
-	if (!d)
+	free(f->w);
+	free(f->b);
+}
+
+/* Scans dir for W<k>.npy and b<k>.npy into f (freed by found_free); a
+ * number past the table of limits' layers is an error. */
+static int scan_layers(const char *dir, Found *f, Err *e)
+{
+	memset(f, 0, sizeof *f);
+	f->w = calloc(LIMIT_MAX_LAYERS + 1, 1);
+	f->b = calloc(LIMIT_MAX_LAYERS + 1, 1);
+	DIR *d = f->w && f->b ? opendir(dir) : NULL;
+	if (!d) {
+		found_free(f);
+		if (!f->w || !f->b)
+			return err_set(e, "%s: out of memory", dir);
 		return err_set(e, "%s: cannot read the directory: %s", dir, strerror(errno));
-	*top = *top_b = 0;
+	}
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		long kw = layer_number(de->d_name, 'W'), kb = layer_number(de->d_name, 'b');
 		long k = kw > kb ? kw : kb;
-		if (k > NPY_MAXLAYERS) {
-			err_set(e, "%s/%s: more than %d layers", dir, de->d_name, NPY_MAXLAYERS);
+		if (k > LIMIT_MAX_LAYERS) {
+			err_set(e, "%s/%s: more than %d layers, condnet's limit", dir, de->d_name,
+			        LIMIT_MAX_LAYERS);
 			closedir(d);
+			found_free(f);
 			return -1;
 		}
 		if (kw)
-			has_w[kw] = 1;
-		if (kb > *top_b)
-			*top_b = kb;
-		if (k > *top)
-			*top = k;
+			f->w[kw] = 1;
+		if (kb)
+			f->b[kb] = 1;
+		if (kb > f->top_b)
+			f->top_b = kb;
+		if (k > f->top)
+			f->top = k;
 	}
 	closedir(d);
 	return 0;
@@ -65,28 +86,97 @@ static int scan_layers(const char *dir, char *has_w, long *top, long *top_b, Err
  * Every W1.npy … W<m>.npy must be there: a gap would silently drop the
  * layers after it, so it is an error naming the missing file. (A missing
  * b<k>.npy is reported when layer k is read.) */
-static int layer_count(const char *dir, Err *e)
+static int layer_count(const char *dir, const Found *f, Err *e)
 {
-	char has_w[NPY_MAXLAYERS + 1] = {0};
-	long m, top_b;
-	if (scan_layers(dir, has_w, &m, &top_b, e))
-		return -1;
+	long m = f->top;
 	if (m == 0)
 		return err_set(e, "%s: no W1.npy (expected W1.npy b1.npy W2.npy b2.npy …)", dir);
 	for (long k = 1; k <= m; k++) {
-		if (has_w[k])
+		if (f->w[k])
 			continue;
 		long above = k + 1;
-		while (above <= m && !has_w[above])
+		while (above <= m && !f->w[above])
 			above++;
 		if (above <= m)
 			return err_set(e,
 			               "%s/W%ld.npy: missing, but W%ld.npy is there (layers are "
 			               "numbered 1, 2, … without a gap)",
 			               dir, k, above);
-		return err_set(e, "%s/W%ld.npy: missing, but b%ld.npy is there", dir, k, top_b);
+		return err_set(e, "%s/W%ld.npy: missing, but b%ld.npy is there", dir, k, f->top_b);
 	}
 	return (int)m;
+}
+
+/* A set condnet wrote has a manifest (data/npy_set.h), checked file by file
+ * by npy_set_check; here its kind, its layout and that it lists every layer
+ * file in dir (one it does not list is of another export). */
+static int match_kind(const char *dir, const NpyManifest *mf, int layout, Err *e)
+{
+	const char *want = layout == NPY_TORCH ? "torch" : "keras";
+	if (strcmp(mf->kind, "network"))
+		return err_set(e, "%s: %s says the directory holds %s, not a network", dir,
+		               NPY_SET_MANIFEST,
+		               !strcmp(mf->kind, "data") ? "a data set (x_train.npy …)"
+		               : mf->kind[0]             ? mf->kind
+		                                         : "no kind of set");
+	if (mf->layout[0] && strcmp(mf->layout, want))
+		return err_set(e,
+		               "%s: %s says the weights are in the %s layout, not the %s layout "
+		               "asked for",
+		               dir, NPY_SET_MANIFEST, mf->layout, want);
+	return 0;
+}
+
+static int match_files(const char *dir, const NpyManifest *mf, const Found *f, int m, Err *e)
+{
+	char *lw = calloc((size_t)m + 1, 1), *lb = calloc((size_t)m + 1, 1);
+	if (!lw || !lb) {
+		free(lw);
+		free(lb);
+		return err_set(e, "%s: out of memory", dir);
+	}
+	for (int i = 0; i < mf->n; i++) {
+		long kw = layer_number(mf->files[i].name, 'W'),
+		     kb = layer_number(mf->files[i].name, 'b');
+		if (kw > 0 && kw <= m)
+			lw[kw] = 1;
+		if (kb > 0 && kb <= m)
+			lb[kb] = 1;
+	}
+	int rc = 0;
+	for (int k = 1; k <= m && !rc; k++) {
+		char kind = f->w[k] && !lw[k] ? 'W' : f->b[k] && !lb[k] ? 'b' : 0;
+		if (kind)
+			rc = err_set(
+			    e,
+			    "%s/%c%d.npy: not listed in %s (%d files): the files are not of "
+			    "one export; export it again",
+			    dir, kind, k, NPY_SET_MANIFEST, mf->n);
+	}
+	free(lw);
+	free(lb);
+	return rc;
+}
+
+/* The layer count of dir, its files checked against its manifest when it
+ * has one (a set condnet wrote); a directory without one as it is. */
+static int checked_layers(const char *dir, int layout, Err *e)
+{
+	Found f;
+	NpyManifest mf;
+	int has = npy_set_check(dir, &mf, e);
+	if (has < 0)
+		return -1;
+	if ((has && match_kind(dir, &mf, layout, e)) || scan_layers(dir, &f, e)) {
+		npy_manifest_free(&mf);
+		return -1;
+	}
+	int m = layer_count(dir, &f, e);
+	if (m > 0 && has && match_files(dir, &mf, &f, m, e))
+		m = -1;
+	found_free(&f);
+	npy_manifest_free(&mf);
+	return m;
 }
 
 /* One layer's files into W (nin×nout, row-major) and b; the shapes are
@@ -181,7 +271,7 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 		err_set(e, "layout %d, expected NPY_KERAS (0) or NPY_TORCH (1)", layout);
 		return NULL;
 	}
-	int m = layer_count(dir, e);
+	int m = checked_layers(dir, layout, e);
 	if (m < 0)
 		return NULL;
 	double **W = calloc((size_t)m, sizeof *W), **b = calloc((size_t)m, sizeof *b);
@@ -237,18 +327,26 @@ int net_npy_export(const Net *net, const char *dir, int layout, Err *e)
 {
 	if (layout != NPY_KERAS && layout != NPY_TORCH)
 		return err_set(e, "layout %d, expected NPY_KERAS (0) or NPY_TORCH (1)", layout);
-	struct stat st;
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		return err_set(e, "%s: not an existing directory", dir);
 	/* a stale W<k>.npy or b<k>.npy with k > m would be read back as more layers */
-	char path[4096], has_w[NPY_MAXLAYERS + 1] = {0};
-	long top, top_b;
-	if (scan_layers(dir, has_w, &top, &top_b, e))
+	struct stat st;
+	char path[4096];
+	if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+		Found f;
+		if (scan_layers(dir, &f, e))
+			return -1;
+		long top = f.top;
+		int w = top > 0 && f.w[top];
+		found_free(&f);
+		if (top > net->m) {
+			layer_path(path, sizeof path, dir, w ? 'W' : 'b', (int)top);
+			return err_set(e, "%s: exists and would be read as layer %ld; remove it",
+			               path, top);
+		}
+	}
+	NpySet *set = npy_set_begin(dir, "network", e);
+	if (!set || npy_set_note(set, "layout", layout == NPY_TORCH ? "torch" : "keras", e)) {
+		npy_set_abort(set);
 		return -1;
-	if (top > net->m) {
-		layer_path(path, sizeof path, dir, has_w[top] ? 'W' : 'b', (int)top);
-		return err_set(e, "%s: exists and would be read as layer %ld; remove it", path,
-		               top);
 	}
 	for (int k = 1; k <= net->m; k++) {
 		int in = net->n[k - 1], out = net->n[k];
@@ -256,21 +354,24 @@ int net_npy_export(const Net *net, const char *dir, int layout, Err *e)
 		float *t = NULL;
 		if (layout == NPY_TORCH) {
 			t = malloc((size_t)in * out * sizeof *t);
-			if (!t)
+			if (!t) {
+				npy_set_abort(set);
 				return err_set(e, "%s: out of memory", dir);
+			}
 			for (int r = 0; r < in; r++)
 				for (int c = 0; c < out; c++)
 					t[(size_t)c * in + r] = w[(size_t)r * out + c];
 		}
-		layer_path(path, sizeof path, dir, 'W', k);
-		int rc =
-		    t ? npy_write_f32(path, t, out, in, e) : npy_write_f32(path, w, in, out, e);
+		char name[32];
+		snprintf(name, sizeof name, "W%d.npy", k);
+		int rc = t ? npy_set_add_f32(set, name, t, out, in, e)
+		           : npy_set_add_f32(set, name, w, in, out, e);
 		free(t);
-		if (rc)
+		snprintf(name, sizeof name, "b%d.npy", k);
+		if (rc || npy_set_add_f32(set, name, net->b[k - 1], out, -1, e)) {
+			npy_set_abort(set);
 			return -1;
-		layer_path(path, sizeof path, dir, 'b', k);
-		if (npy_write_f32(path, net->b[k - 1], out, -1, e))
-			return -1;
+		}
 	}
-	return 0;
+	return npy_set_commit(set, e);
 }

@@ -148,17 +148,24 @@ static int read_graph(Imp *im, const Onnx__GraphProto *g, Err *e)
 /* The layers as a Net; every parameter must be a finite float32. */
 static Net *make_net(const Imp *im, Err *e)
 {
-	int m = im->nlayers, widths[MAX_LAYERS + 1];
+	int m = im->nlayers, *widths = malloc(((size_t)m + 1) * sizeof *widths);
+	if (!widths) {
+		err_set(e, "out of memory");
+		return NULL;
+	}
 	widths[0] = im->layers[0].in;
 	for (int k = 0; k < m; k++)
 		widths[k + 1] = im->layers[k].out;
 	ActKind act = im->act >= 0 ? (ActKind)im->act : ACT_ERF;
 	/* the scale and the widths within the table of limits, as any model's */
 	if (im->act == ACT_ERF &&
-	    limit_check(LIM_ACT_SCALE, im->act_a, "the erf scale (the Mul before Erf)", NULL, e))
+	    limit_check(LIM_ACT_SCALE, im->act_a, "the erf scale (the Mul before Erf)", NULL, e)) {
+		free(widths);
 		return NULL;
+	}
 	float a = im->act == ACT_ERF ? (float)im->act_a : 1.0f;
 	Net *net = net_new(m, widths, act, a, e);
+	free(widths);
 	if (!net)
 		return NULL;
 	for (int k = 0; k < m; k++) {
@@ -239,6 +246,7 @@ out:
 			free(im->layers[k].W);
 			free(im->layers[k].b);
 		}
+		free(im->layers);
 		onnx_graph_free(&im->gr);
 		free(im->visited);
 		free(im);

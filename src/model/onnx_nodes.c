@@ -26,6 +26,17 @@ static int push_layer(Imp *im, int k, int in, int out, double *W, double *b, Err
 		                     "needs would hold more than %lld weights (%d features)",
 		                     MAX_IDENTITY_PARAMS, in);
 	}
+	if (im->nlayers == im->cap) {
+		int cap = im->cap ? 2 * im->cap : 16;
+		Layer *l = realloc(im->layers, (size_t)cap * sizeof *l);
+		if (!l) {
+			free(W);
+			free(b);
+			return onnx_node_err(im->g, k, e, "out of memory");
+		}
+		im->layers = l;
+		im->cap = cap;
+	}
 	im->layers[im->nlayers++] = (Layer){in, out, W, b, 0};
 	im->params += n;
 	if (!W) {

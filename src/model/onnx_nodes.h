@@ -4,10 +4,13 @@
 #define CONDNET_ONNX_NODES_H
 
 #include "engine/act.h"
+#include "engine/limits.h"
 #include "model/onnx_int.h"
 
-#define MAX_LAYERS 1000
-#define MAX_PARAMS (1LL << 28)
+/* The layers and parameters of the table of limits, as for every network
+ * condnet builds, reads or writes (an export always imports back). */
+#define MAX_LAYERS LIMIT_MAX_LAYERS
+#define MAX_PARAMS ((long long)LIMIT_MAX_PARAMS)
 /* identity layers put in for an activation-only graph: at most this many weights in all */
 #define MAX_IDENTITY_PARAMS (1LL << 25)
 
@@ -25,8 +28,8 @@ typedef struct Layer {
 typedef struct Imp {
 	OnnxGraph gr;
 	const Onnx__GraphProto *g;
-	Layer layers[MAX_LAYERS];
-	int nlayers;
+	Layer *layers; /* nlayers of cap */
+	int nlayers, cap;
 	int state, last;   /* last: the node read most recently */
 	long long width;   /* features of the current tensor, -1 when unknown */
 	int rank;          /* its dimensions */

@@ -121,7 +121,15 @@ double paper_acc(const Net *net, const Dataset *d)
 int paper_save(const Paper *p, const Net *net, const char *file, Err *e)
 {
 	char path[1024];
-	return model_save(net, paper_path(p, file, path, sizeof path), e);
+	paper_path(p, file, path, sizeof path);
+	const Prep *prep = p->train ? p->train->prep : NULL;
+	if (net->prep || !prep || prep->d != net->n[0])
+		return model_save(net, path, e);
+	/* the model records how the data's inputs were made */
+	Net *copy = net_clone(net, e);
+	int rc = copy && net_set_prep(copy, prep, e) == 0 ? model_save(copy, path, e) : -1;
+	net_free(copy);
+	return rc;
 }
 
 Net *paper_load(const Paper *p, const char *file, Err *e)

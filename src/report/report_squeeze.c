@@ -438,12 +438,16 @@ void report_squeeze_compare_data(FILE *f, const SqueezeCompare *c, int n)
 	}
 }
 
-/* A gnuplot string literal: the text in single quotes, quotes doubled. */
+/* A gnuplot string literal: the text in single quotes, quotes doubled, a
+ * control character (a line break would end the command) as a space. */
 static void gp_string(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++)
-		fputs(*s == '\'' ? "''" : (char[2]){*s, 0}, f);
+		if (*s == '\'')
+			fputs("''", f);
+		else
+			fputc(((unsigned char)*s < 0x20 || *s == 0x7f) ? ' ' : *s, f);
 	fputc('\'', f);
 }
 

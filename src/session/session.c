@@ -479,6 +479,10 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		s->dirty = 1;
 		break;
 	case SESS_SAVE:
+		/* the model records how the data's inputs were made */
+		if (!s->replay && !s->net->prep && s->train && s->train->prep &&
+		    s->train->prep->d == s->net->n[0] && net_set_prep(s->net, s->train->prep, e))
+			return -1;
 		if (!s->replay && model_save(s->net, a.path, e) < 0)
 			return -1;
 		s->dirty = 0;

@@ -151,6 +151,7 @@ typedef struct Session {
 	int replay;          /* 1: save actions write nothing */
 	FILE *log;
 	char log_path[1024];
+	int log_err; /* errno of the write that lost the log (it is closed then), or 0 */
 } Session;
 
 /* An empty session: τ and η of alg1_opts_default, no data. Apply DATA first. */
@@ -195,8 +196,17 @@ const SqueezeProposal *session_squeeze_proposal(const Session *s);
 void session_squeeze_stop(Session *s);
 
 /* Appends to path (creating it and its directories); every later applied
- * action is written there as a line and flushed. */
+ * action is written there as a line and flushed. The log is locked
+ * (fcntl): a second session given the same path refuses it, naming the
+ * process that holds it, rather than interleave its lines. A line that
+ * cannot be written (a full disk, the file size limit) is taken back, the
+ * log closed, and its errno kept in s->log_err: a log missing a line would
+ * replay to another network, so nothing more is written. */
 int session_log_open(Session *s, const char *path, Err *e);
+/* What session_log_open checks before it creates anything: a FIFO, a
+ * directory or another file that is not a regular file at path is refused
+ * (same messages), without opening it. */
+int session_log_check_path(const char *path, Err *e);
 /* Writes one action as a line to the open log (nothing when none is open);
  * session_apply calls it for each completed action. An opts line is
  * followed by the record of what the trainings compute with (base/repro.h),

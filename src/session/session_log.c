@@ -18,23 +18,55 @@
 
 /* ---- the log file ---- */
 
+/* Appends text (whole lines) to the log with one write. A write that fails
+ * (a full disk, `ulimit -f`) cuts the log back to its last whole line and
+ * closes it, the cause kept in s->log_err for the screen to say: a log that
+ * lost a line would replay to another network, so nothing follows it. */
+static void log_put(Session *s, const char *text, size_t len)
+{
+	if (!s->log)
+		return;
+	int fd = fileno(s->log);
+	off_t end = lseek(fd, 0, SEEK_END);
+	int err = 0;
+	while (len > 0 && !err) {
+		ssize_t n = write(fd, text, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			err = n < 0 ? errno : EIO;
+		else
+			text += n, len -= (size_t)n;
+	}
+	if (!err)
+		return;
+	if (end >= 0 && ftruncate(fd, end) != 0) {
+		/* the partial line stays; the replay names it */
+	}
+	fclose(s->log);
+	s->log = NULL;
+	s->log_err = err;
+}
+
 void session_log_action(Session *s, const SessAction *a)
 {
-	char line[SESS_LINE_MAX + 1];
+	char text[2 * SESS_LINE_MAX + 64], line[SESS_LINE_MAX + 1];
 	Err e = {{0}};
 	if (!s->log)
 		return;
+	int n;
 	if (session_format_line(a, line, sizeof line, &e) < 0)
-		fprintf(s->log, "# not logged: %s\n", e.msg);
+		n = snprintf(text, sizeof text, "# not logged: %s\n", e.msg);
 	else
-		fprintf(s->log, "%s\n", line);
+		n = snprintf(text, sizeof text, "%s\n", line);
 	if (a->kind == SESS_OPTS) {
 		/* what the trainings from here on compute with */
 		ReproRecord r;
 		repro_current(&r, train_threads(&s->topt));
-		fprintf(s->log, "%s%s\n", SESS_RUN_PREFIX, repro_format(&r, line, sizeof line));
+		n += snprintf(text + n, sizeof text - (size_t)n, "%s%s\n", SESS_RUN_PREFIX,
+		              repro_format(&r, line, sizeof line));
 	}
-	fflush(s->log);
+	log_put(s, text, strlen(text));
 }
 
 const char *session_log_check(const char *path, char *buf, size_t len)
@@ -70,25 +102,34 @@ void session_log_note(Session *s, const char *fmt, ...)
 	va_list ap;
 	if (!s->log)
 		return;
+	text[0] = '#';
+	text[1] = ' ';
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof text, fmt, ap);
+	vsnprintf(text + 2, sizeof text - 3, fmt, ap);
 	va_end(ap);
 	for (char *c = text; *c; c++)
 		if (*c == '\n' || *c == '\r')
 			*c = ' ';
-	fprintf(s->log, "# %s\n", text);
-	fflush(s->log);
+	strcat(text, "\n");
+	log_put(s, text, strlen(text));
 }
 
 void session_log_caption(Session *s, const char *text)
 {
 	if (!s->log)
 		return;
-	fputs("#: ", s->log);
-	for (const unsigned char *c = (const unsigned char *)text; *c; c++)
-		fputc(*c < ' ' || *c == 0x7f ? ' ' : *c, s->log);
-	fputc('\n', s->log);
-	fflush(s->log);
+	size_t n = strlen(text);
+	char *line = malloc(n + 5);
+	if (!line)
+		return;
+	memcpy(line, "#: ", 3);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)text[i];
+		line[3 + i] = c < ' ' || c == 0x7f ? ' ' : (char)c;
+	}
+	line[3 + n] = '\n';
+	log_put(s, line, n + 4);
+	free(line);
 }
 
 int session_caption(const char *line, char *buf, size_t len)
@@ -125,19 +166,43 @@ static int mkdirs(char *path, Err *e)
 	return 0;
 }
 
-int session_log_open(Session *s, const char *path, Err *e)
+int session_log_check_path(const char *path, Err *e)
 {
-	char dir[1024];
-	snprintf(dir, sizeof dir, "%s", path);
-	if (mkdirs(dir, e) < 0)
-		return -1;
 	/* a regular file only, as every file condnet reads: a FIFO would wait for
-	 * a reader (O_NONBLOCK: refused at once even if one appears meanwhile),
-	 * a device never keeps what is written */
+	 * a reader, a device never keeps what is written */
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return err_set(e, "%s: the session log is %s, expected a regular file", path,
 		               file_kind(st.st_mode));
+	return 0;
+}
+
+/* Takes the write lock of the whole log: one session writes it at a time. */
+static int lock_log(int fd, const char *path, Err *e)
+{
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+	if (fcntl(fd, F_SETLK, &fl) == 0)
+		return 0;
+	if (errno != EACCES && errno != EAGAIN)
+		return 0; /* a file system without locks: as before */
+	struct flock who = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+	if (fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK && who.l_pid > 0)
+		return err_set(e,
+		               "%s: the session log is in use by process %ld (another screen "
+		               "writes it): give another --log",
+		               path, (long)who.l_pid);
+	return err_set(e, "%s: the session log is in use by another process: give another --log",
+	               path);
+}
+
+int session_log_open(Session *s, const char *path, Err *e)
+{
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s", path);
+	if (session_log_check_path(path, e) < 0 || mkdirs(dir, e) < 0)
+		return -1;
+	/* O_NONBLOCK: a FIFO made meanwhile is refused at once, not waited on */
+	struct stat st;
 	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
 	if (fd < 0)
 		return err_set(e, "%s: cannot open the session log: %s", path, strerror(errno));
@@ -145,19 +210,27 @@ int session_log_open(Session *s, const char *path, Err *e)
 		close(fd);
 		return err_set(e, "%s: the session log is not a regular file", path);
 	}
+	if (lock_log(fd, path, e) < 0) {
+		close(fd);
+		return -1;
+	}
 	fcntl(fd, F_SETFL, O_WRONLY | O_APPEND);
 	FILE *f = fdopen(fd, "a");
 	if (!f) {
 		close(fd);
 		return err_set(e, "%s: cannot open the session log: %s", path, strerror(errno));
 	}
-	if (ftell(f) == 0)
-		fprintf(f, "# condnet session log, version 1\n");
-	fflush(f);
 	if (s->log)
 		fclose(s->log);
 	s->log = f;
+	s->log_err = 0;
 	snprintf(s->log_path, sizeof s->log_path, "%s", path);
+	static const char head[] = "# condnet session log, version 1\n";
+	if (lseek(fd, 0, SEEK_END) == 0)
+		log_put(s, head, sizeof head - 1);
+	if (s->log_err)
+		return err_set(e, "%s: cannot write the session log: %s", path,
+		               strerror(s->log_err));
 	return 0;
 }
 

@@ -55,8 +55,10 @@ const Explain explain_terms[] = {
      "show the least and largest of single trainings."},
     {"what-if",
      "The test accuracy of the network as it would be after the squeeze proposal, without "
-     "and with compensation, measured on a copy before you decide; beside it, as many "
-     "neurons kept by the norm rule (largest outgoing weights) and by random orders."},
+     "and with compensation, measured on a copy before you decide; in brackets the "
+     "agreement, the share of the test set on which it would answer the same class as now; "
+     "beside it, as many neurons kept by the norm rule (largest outgoing weights) and by "
+     "random orders."},
     {"schedule", "How the learning rate changes over a training, from the base rate lr: constant, "
                  "step:E:F (times F every E epochs), cosine:T (from lr down to 0 at epoch T, by "
                  "default the training's length) or plateau:P:F (times F after P epochs without a "

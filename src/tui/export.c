@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/one_line.h"
 #include "report/report.h"
 #include "report/report_squeeze.h"
 #include "tui/worker.h"
@@ -459,8 +460,17 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 	char *dot = strrchr(base, '.');
 	if (dot && dot != base)
 		*dot = '\0';
+	/* the script names the files in gnuplot's single quotes: a quote doubled */
+	char quoted[2 * sizeof base];
+	size_t q = 0;
+	for (const char *c = base; *c; c++) {
+		if (*c == '\'')
+			quoted[q++] = '\'';
+		quoted[q++] = *c;
+	}
+	quoted[q] = '\0';
 	const Session *s = w->s;
-	Plots pl = {base,
+	Plots pl = {quoted,
 	            s->net->m,
 	            s->alg1 && s->alg1->nrec,
 	            w->shown.nbeta > 0,
@@ -528,6 +538,11 @@ void worker_export(Worker *w, const char *path)
 	size_t n = strlen(path);
 	int csv = n >= 4 && !strcmp(path + n - 4, ".csv");
 	w->export_csv = csv;
+	/* a line break in the name would end a line of the script gnuplot runs */
+	if (one_line_check("the name", path, "the gnuplot script", &e) < 0) {
+		worker_status(w, 1, "export refused: %s", e.msg);
+		return;
+	}
 	if (report_write_file(path, render_tables, w, &e) < 0) {
 		worker_status(w, 1, "export failed: %s", e.msg);
 		return;

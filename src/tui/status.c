@@ -128,6 +128,13 @@ const char *status_line(const Shown *p, const UiState *u, char *buf, size_t len,
 		         p->activity[0]  ? p->activity
 		         : p->running[0] ? p->running
 		                         : "starting");
+	} else if (p->log_err) { /* it stays true: the log has lost a line */
+		*err = 1;
+		snprintf(
+		    buf, len,
+		    "the session log %s cannot be written (%s): it ends before this action and "
+		    "would not replay the session; condnet will exit with status 1",
+		    p->log_path, strerror(p->log_err));
 	} else if (p->sq.waiting) {
 		status_proposal(p, u, buf, len);
 	} else if (u->lesson) {

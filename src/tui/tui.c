@@ -4,9 +4,12 @@
 
 #include <curses.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/signals.h"
@@ -53,6 +56,21 @@ static int read_key(void)
 	}
 	timeout(30);
 	return ch;
+}
+
+/* 1 when the terminal's input has ended (it hung up, or was closed while
+ * SIGHUP is ignored): getch then answers at once, for ever, with nothing,
+ * and the loop would spin. Asked after getch found no key: input that is
+ * readable but holds no byte is its end. */
+static int input_ended(void)
+{
+	struct pollfd p = {.fd = STDIN_FILENO, .events = POLLIN};
+	if (poll(&p, 1, 0) <= 0)
+		return 0;
+	if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+		return 1;
+	int n = 0;
+	return (p.revents & POLLIN) && ioctl(STDIN_FILENO, FIONREAD, &n) == 0 && n == 0;
 }
 
 /* What a lesson played with a delay and a save on the way out wait for. */
@@ -153,6 +171,7 @@ int tui_run(Session *s, const TuiSetup *su)
 		worker_narrate(t.w, "%s", su->note);
 	else
 		worker_status(t.w, 0, "%s", su->note);
+	worker_status_log_lost(t.w); /* a log lost while the session was set up */
 	t.next_at = clock_seconds() + su->delay;
 	while (!t.quit && !signals_stop()) {
 		int small = screen_too_small(small_note(&t));
@@ -170,6 +189,8 @@ int tui_run(Session *s, const TuiSetup *su)
 		refresh();
 		int ch = read_key();
 		between_keys(&t);
+		if (ch == ERR && input_ended())
+			break; /* the end of input quits */
 		if (ch == ERR || ch == KEY_RESIZE)
 			continue;
 		if (small)
@@ -177,9 +198,18 @@ int tui_run(Session *s, const TuiSetup *su)
 		else
 			tui_key(&t, ch);
 	}
-	worker_stop(t.w);
+	int log_err = worker_stop(t.w);
 	screen_end();
 	if (log[0])
 		printf("session log: %s\n", log);
-	return signals_stop() ? 128 + signals_stop() : 0;
+	if (signals_stop())
+		return 128 + signals_stop();
+	if (log_err) {
+		fprintf(stderr,
+		        "condnet: the session log %s could not be written (%s): it ends before the "
+		        "first line lost and does not replay this session\n",
+		        log, strerror(log_err));
+		return 1;
+	}
+	return 0;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "tui/lesson.h"
@@ -49,7 +50,7 @@ static const char tui_help_fmt[] =
     "  --present            start in presentation mode: the view on the whole screen,\n"
     "                       without the status and key rows (P switches, Esc leaves)\n"
     "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log;\n"
-    "                       the newest %d are kept)\n"
+    "                       the newest %d are kept), locked while the screen writes it\n"
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
     "                       lesson (algorithm1, squeeze, mnist)\n"
     "  --delay S            with --play: the next action every S seconds, not on keys\n"
@@ -226,6 +227,23 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	return 0;
 }
 
+/* The screen draws on standard output and reads keys from standard input:
+ * both must be a terminal. Without one, reading keys would never block
+ * (end of input for ever) and the screen would spin; refused, saying which. */
+static int need_terminal(void)
+{
+	const char *which = !isatty(STDIN_FILENO)    ? "standard input"
+	                    : !isatty(STDOUT_FILENO) ? "standard output"
+	                                             : NULL;
+	if (!which)
+		return 0;
+	fprintf(stderr,
+	        "condnet tui: %s is not a terminal: the screen needs one to draw on and read "
+	        "keys from ('condnet replay LOG' runs a session log without one)\n",
+	        which);
+	return 1;
+}
+
 static int play(TuiArgs *ta, const TuiSetup *defaults)
 {
 	Err e = {{0}};
@@ -238,9 +256,12 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	}
 	Lesson *l = calloc(1, sizeof *l);
 	Session *s = session_new(&e);
-	if (!l || !s || lesson_load(ta->play, l, &e) < 0) {
-		fprintf(stderr, "condnet tui: %s\n", e.msg[0] ? e.msg : "out of memory");
+	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal()) {
+		if (e.msg[0] || !l || !s)
+			fprintf(stderr, "condnet tui: %s\n", e.msg[0] ? e.msg : "out of memory");
 		session_free(s);
+		if (l)
+			lesson_free(l);
 		free(l);
 		return 1;
 	}
@@ -329,6 +350,14 @@ int cmd_tui(int argc, char **argv)
 		fprintf(stderr, "condnet tui: --delay goes with --play\n");
 		return 2;
 	}
+	/* the log named is checked first (its messages), then the terminal,
+	 * before the log is created or a data set read */
+	if (ta.log && session_log_check_path(ta.log, &e) < 0) {
+		fprintf(stderr, "condnet: %s\n", e.msg);
+		return 1;
+	}
+	if (need_terminal())
+		return 1;
 	Session *s = session_new(&e);
 	if (!s) {
 		fprintf(stderr, "condnet: %s\n", e.msg);

@@ -87,10 +87,12 @@ static void proposal(const Shown *p, const UiState *u, int y, int bot)
 		    q->acc_now, q->draws);
 		y += 2;
 	} else {
-		screen_put_cut(
-		    y++, 0, 0, C_NORMAL, 0,
-		    "what-if on the test set: now %.2f%%, after %.2f%%, with compensation %.2f%%",
-		    q->acc_now, q->acc_after, q->acc_comp);
+		/* in brackets: the share of the test set answered as now (80 columns) */
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		               "what-if: now %.2f%%, after %.2f%% (%.1f%% as now), compensated "
+		               "%.2f%% (%.1f%%)",
+		               q->acc_now, q->acc_after, q->agree_after, q->acc_comp,
+		               q->agree_comp);
 		screen_put_cut(
 		    y++, 0, 0, C_NORMAL, 0,
 		    "keeping %d chosen by QR %.2f%%, by norm %.2f%%, at random %.2f%%%s%.2f "

@@ -400,6 +400,30 @@ static const char *job_name(const Job *j, char *buf, size_t len)
 	return buf;
 }
 
+/* A session log that lost a line is said once, over the job's own status. */
+static void log_lost(Worker *w)
+{
+	if (!w->s->log_err || w->shown.log_err)
+		return;
+	pthread_mutex_lock(&w->mu);
+	w->shown.log_err = w->s->log_err;
+	pthread_mutex_unlock(&w->mu);
+	worker_status_log_lost(w);
+}
+
+void worker_status_log_lost(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	int err = w->shown.log_err;
+	pthread_mutex_unlock(&w->mu);
+	if (err)
+		worker_status(w, 1,
+		              "the session log %s cannot be written (%s): it ends before this "
+		              "action and would not replay the session; condnet will exit with "
+		              "status 1",
+		              w->shown.log_path, strerror(err));
+}
+
 static void *thread_main(void *arg)
 {
 	Worker *w = arg;
@@ -414,6 +438,8 @@ static void *thread_main(void *arg)
 		j = w->q[w->qh];
 		w->qh = (w->qh + 1) % QMAX;
 		w->qn--;
+		w->cur = j;
+		w->has_cur = 1;
 		w->cancel = 0;
 		w->shown.busy = 1;
 		w->shown.queued = w->qn;
@@ -425,9 +451,11 @@ static void *thread_main(void *arg)
 		w->t_job = clock_seconds();
 		pthread_mutex_unlock(&w->mu);
 		run_job(w, &j);
+		log_lost(w);
 		pthread_mutex_lock(&w->mu);
 		if (!is_setting(&j) && w->shown.ops > 0)
 			w->shown.ops--;
+		w->has_cur = 0;
 		w->shown.busy = 0;
 		w->shown.paused = 0;
 		w->shown.have_prog = 0;
@@ -456,6 +484,7 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	w->shown.pick = -1;
 	w->alg1_acc_prev = NAN;
 	snprintf(w->shown.log_path, sizeof w->shown.log_path, "%s", s->log_path);
+	w->shown.log_err = s->log_err;
 	if (s->train)
 		snprintf(w->shown.data, sizeof w->shown.data,
 		         "%.120s: train %d, test %d, %d features, %d classes",
@@ -481,10 +510,10 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	return w;
 }
 
-void worker_stop(Worker *w)
+int worker_stop(Worker *w)
 {
 	if (!w)
-		return;
+		return 0;
 	pthread_mutex_lock(&w->mu);
 	w->quit = w->cancel = 1;
 	w->qn = 0;
@@ -493,12 +522,14 @@ void worker_stop(Worker *w)
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->th, NULL);
+	int log_err = w->s ? w->s->log_err : 0;
 	session_free(w->s);
 	worker_shown_free(&w->shown);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->wake);
 	pthread_cond_destroy(&w->resume);
 	free(w);
+	return log_err;
 }
 
 /* The value of setting k before the queued job at index `before` (an
@@ -506,6 +537,9 @@ void worker_stop(Worker *w)
 static double value_before(const Worker *w, SessKind k, int before)
 {
 	double v = k == SESS_TAU ? w->shown.tau : w->shown.eta;
+	/* a change taken off the queue but not yet published */
+	if (w->has_cur && w->cur.kind == JOB_ACTION && w->cur.a.kind == k)
+		v = w->cur.a.x;
 	for (int i = 0; i < before; i++) {
 		const Job *q = &w->q[(w->qh + i) % QMAX];
 		if (q->kind == JOB_ACTION && q->a.kind == k)

@@ -65,6 +65,8 @@ typedef struct ShownSqueeze {
 	double *rdiag; /* nrdiag = min(rows, n_before): the neurons beyond it have no
 	                * r_jj of their own (the layer's rank is at most its rows) */
 	double acc_now, acc_after, acc_comp;
+	double agree_after, agree_comp; /* percent of the test set answered as now; NaN until
+	                                 * measured */
 	/* the same layer's count kept by the simple rules (alg3_compare.h): QR,
 	 * norm and the mean of `draws` random orders, without and with
 	 * compensation, on the test set; NaN until measured */
@@ -130,6 +132,7 @@ typedef struct Shown {
 	uint32_t crc;    /* of the current network's parameters */
 	int dirty, nundo;
 	char log_path[1024];
+	int log_err; /* errno of the write that lost the session log, 0 while it is whole */
 	/* Algorithm 1 */
 	Alg1Record *rec;
 	int nrec, alg1_status, alg1_live;
@@ -186,8 +189,12 @@ typedef struct Worker Worker;
  * session holds its first `applied` actions. Publishes the initial state. */
 Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e);
 /* Cancels the running job, drops queued ones, joins the thread and frees the
- * worker and its session. */
-void worker_stop(Worker *w);
+ * worker and its session. Returns the errno of the write that lost the
+ * session log (session.h: log_err), 0 when the log is whole. */
+int worker_stop(Worker *w);
+/* Says on the status line that the session log could not be written (when
+ * Shown.log_err is set). */
+void worker_status_log_lost(Worker *w);
 /* Queues a job; -1 when the queue is full. A setting (τ, η or the
  * schedule) queued right behind another of its kind replaces it, and one
  * that brings the value back to what it was before is dropped: ] then [

@@ -20,6 +20,8 @@ struct Worker {
 	const Lesson *lesson;
 	Job q[QMAX];
 	int qh, qn, quit, cancel;
+	Job cur;     /* the job running, taken off the queue */
+	int has_cur; /* 1 while it runs */
 	Shown shown;
 	/* worker thread only */
 	double last_cond, cond_cost, last_sample, sample_epoch, t_job;

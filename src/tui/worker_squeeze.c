@@ -74,7 +74,7 @@ void worker_sqz_show(Worker *w)
 	q->kappa_before = sp->kappa_before;
 	q->kappa_after = sp->kappa_after;
 	q->acc_now = w->shown.test_acc;
-	q->acc_after = q->acc_comp = NAN;
+	q->acc_after = q->acc_comp = q->agree_after = q->agree_comp = NAN;
 	for (int c = 0; c < 3; c++)
 		q->cmp[c] = q->cmp_comp[c] = NAN;
 	q->cmp_sd = q->cmp_sd_comp = NAN;
@@ -105,6 +105,8 @@ void worker_sqz_show(Worker *w)
 	if (q->waiting && q->layer == sp->layer) {
 		q->acc_after = lc.acc[SQUEEZE_QR];
 		q->acc_comp = lc.acc_comp[SQUEEZE_QR];
+		q->agree_after = lc.agree;
+		q->agree_comp = lc.agree_comp;
 		for (int c = 0; c < 3; c++) {
 			q->cmp[c] = lc.acc[c];
 			q->cmp_comp[c] = lc.acc_comp[c];

@@ -1,0 +1,194 @@
+/* cmd_eval_input.c - the networks `condnet eval` and `condnet predict` read,
+ * their shared options, and the data split made into a network's inputs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd_eval.h"
+#include "data/datasets.h"
+#include "model/model_io.h"
+#include "model/net_npy.h"
+#include "model/onnx_io.h"
+
+static const struct option shared[] = {
+    {"load", required_argument, NULL, EOPT_LOAD},
+    {"onnx", required_argument, NULL, EOPT_ONNX},
+    {"npy", required_argument, NULL, EOPT_NPY},
+    {"layout", required_argument, NULL, EOPT_LAYOUT},
+    {"split", required_argument, NULL, EOPT_SPLIT},
+    {"features", required_argument, NULL, EOPT_FEATURES},
+    {"act", required_argument, NULL, CLI_OPT_ACT},
+    {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
+    {"threads", required_argument, NULL, CLI_OPT_THREADS},
+    {"quiet", no_argument, NULL, CLI_OPT_QUIET},
+};
+
+int eval_options(struct option *opts, const struct option *own)
+{
+	int n = 0;
+	for (size_t i = 0; i < sizeof shared / sizeof *shared; i++)
+		opts[n++] = shared[i];
+	for (int i = 0; own && own[i].name && n < 48; i++)
+		opts[n++] = own[i];
+	/* the data options, but those given above (--features: eval_option notes
+	 * that it was given) or by the command itself */
+	for (int i = 0; i < CLI_DATA_NOPTIONS; i++) {
+		int dup = 0;
+		for (int j = 0; j < n && !dup; j++)
+			dup = !strcmp(opts[j].name, cli_common_options[i].name);
+		if (!dup)
+			opts[n++] = cli_common_options[i];
+	}
+	opts[n] = (struct option){0};
+	return n;
+}
+
+void eval_opts_default(EvalOpts *o)
+{
+	memset(o, 0, sizeof *o);
+	cli_common_default(&o->c);
+	o->layout = NPY_KERAS;
+	o->split = SPLIT_TEST;
+}
+
+void eval_opts_free(EvalOpts *o)
+{
+	for (int i = 0; i < o->nsrc; i++) {
+		net_free(o->src[i].net);
+		o->src[i].net = NULL;
+	}
+}
+
+static int add_src(EvalOpts *o, NetKind kind, const char *path, Err *e)
+{
+	if (o->nsrc == EVAL_MAX_NETS)
+		return err_set(e, "%s: at most %d networks", path, EVAL_MAX_NETS);
+	o->src[o->nsrc++] = (NetSrc){kind, path, NULL};
+	return 0;
+}
+
+int eval_option(EvalOpts *o, int opt, const char *arg, Err *e)
+{
+	switch (opt) {
+	case EOPT_LOAD:
+		return add_src(o, NET_MODEL, arg, e);
+	case EOPT_ONNX:
+		return add_src(o, NET_ONNX, arg, e);
+	case EOPT_NPY:
+		return add_src(o, NET_NPY, arg, e);
+	case EOPT_LAYOUT:
+		if (!strcmp(arg, "keras"))
+			o->layout = NPY_KERAS;
+		else if (!strcmp(arg, "torch"))
+			o->layout = NPY_TORCH;
+		else
+			return err_set(e, "--layout: unknown layout '%s' (expected keras or torch)",
+			               arg);
+		return 0;
+	case EOPT_SPLIT:
+		if (!strcmp(arg, "test"))
+			o->split = SPLIT_TEST;
+		else if (!strcmp(arg, "train"))
+			o->split = SPLIT_TRAIN;
+		else if (!strcmp(arg, "all"))
+			o->split = SPLIT_ALL;
+		else
+			return err_set(
+			    e, "--split: unknown split '%s' (expected test, train or all)", arg);
+		return 0;
+	case EOPT_FEATURES:
+		o->features_given = 1;
+		return cli_common_handle(&o->c, CLI_OPT_FEATURES, arg, e) < 0 ? -1 : 0;
+	case EOPT_MARKDOWN:
+		o->markdown = 1;
+		return 0;
+	}
+	return 1;
+}
+
+const char *eval_split_name(int split)
+{
+	return split == SPLIT_TRAIN ? "train" : split == SPLIT_ALL ? "all" : "test";
+}
+
+const char *eval_kind_name(NetKind k)
+{
+	return k == NET_ONNX ? "onnx" : k == NET_NPY ? "npy" : "model";
+}
+
+int eval_read_nets(EvalOpts *o, Err *e)
+{
+	for (int i = 0; i < o->nsrc; i++) {
+		NetSrc *s = &o->src[i];
+		if (s->kind == NET_MODEL)
+			s->net = model_load(s->path, e);
+		else if (s->kind == NET_ONNX)
+			s->net = onnx_import(s->path, NULL, e);
+		else if (!(s->net = net_npy_import(s->path, o->layout, o->c.act, o->c.act_a, e)))
+			err_prefix(e, "--npy %s", s->path);
+		if (!s->net)
+			return -1;
+	}
+	return 0;
+}
+
+int eval_check_scale(const EvalOpts *o, const Prep *rec, const char *name, Err *e)
+{
+	static const char *const opt[] = {"", "--center", "--standardize"};
+	int given = o->c.data.scale;
+	if (!rec || given == DATA_RAW || given == rec->scale)
+		return 0;
+	if (rec->scale == DATA_RAW)
+		return err_set(e,
+		               "%s records inputs neither centred nor standardized: drop %s (its "
+		               "inputs are made as it records)",
+		               name, opt[given]);
+	return err_set(e,
+	               "%s records inputs %s on its training set: drop %s (its inputs are made "
+	               "as it records)",
+	               name, rec->scale == DATA_CENTER ? "centred" : "standardized", opt[given]);
+}
+
+Dataset *eval_load_split(const EvalOpts *o, const Net *net, const char *name, Err *e)
+{
+	const Prep *rec = net->prep;
+	if (eval_check_scale(o, rec, name, e))
+		return NULL;
+	DataSpec spec = o->c.data;
+	spec.classes = net->n[net->m];
+	if (rec && rec->kind == PREP_HAAR && !o->features_given)
+		spec.features = rec->d;
+	Dataset *tr = NULL, *te = NULL, *out = NULL;
+	if (datasets_load_as(&spec, rec, name, &tr, &te, e))
+		return NULL;
+	out = o->split == SPLIT_TRAIN  ? tr
+	      : o->split == SPLIT_TEST ? te
+	                               : dataset_concat(tr, te, e);
+	if (out == tr)
+		tr = NULL;
+	if (out == te)
+		te = NULL;
+	dataset_free(tr);
+	dataset_free(te);
+	if (out && out->d != net->n[0]) {
+		err_set(e, "%s has %d inputs, but %s has %d features", name, net->n[0], out->name,
+		        out->d);
+		dataset_free(out);
+		return NULL;
+	}
+	for (int r = 0; out && r < out->n; r++)
+		if (out->y[r] >= net->n[net->m]) {
+			err_set(
+			    e,
+			    "%s: row %d has class %d, beyond the %d outputs of %s (classes 0..%d)",
+			    out->name, r + 1, out->y[r], net->n[net->m], name, net->n[net->m] - 1);
+			dataset_free(out);
+			return NULL;
+		}
+	return out;
+}
+
+int eval_progress(long done, long total, void *ud)
+{
+	return progress_rows(ud, done, total);
+}

@@ -1,0 +1,396 @@
+/* npy_set.c - a set of .npy files written aside and put in place as one,
+ * with a manifest of their sizes and CRC-32s written last, and the check of
+ * a set against its manifest. */
+#include "data/npy_set.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "base/file.h"
+#include "base/signals.h"
+#include "data/npy.h"
+
+/* The first line of a manifest, and its last: "end N", N the files listed. */
+#define MANIFEST_HEAD "condnet npy set, version 1"
+/* A manifest is short: a line a file, at most two files a layer. */
+#define MANIFEST_MAX_BYTES (64u << 20)
+
+struct NpySet {
+	char dir[PATH_MAX];        /* where the set goes */
+	char stage[PATH_MAX + 64]; /* where its files are written first */
+	int fresh;                 /* dir did not exist: stage is renamed to it */
+	char **names;              /* the files written into stage */
+	int n, cap;
+	FILE *man; /* the manifest's lines */
+	char *man_buf;
+	size_t man_len;
+};
+
+/* dir without its trailing slashes ("/" stays), into out. */
+static int strip_slashes(const char *dir, char *out, size_t cap, Err *e)
+{
+	if (!*dir)
+		return err_set(e, "an empty directory name");
+	if (snprintf(out, cap, "%s", dir) >= (int)cap)
+		return err_set(e, "%.200s…: the path is too long", dir);
+	size_t n = strlen(out);
+	while (n > 1 && out[n - 1] == '/')
+		out[--n] = '\0';
+	return 0;
+}
+
+NpySet *npy_set_begin(const char *dir, const char *kind, Err *e)
+{
+	NpySet *s = calloc(1, sizeof *s);
+	if (!s) {
+		err_set(e, "%s: out of memory", dir);
+		return NULL;
+	}
+	if (strip_slashes(dir, s->dir, sizeof s->dir, e)) {
+		free(s);
+		return NULL;
+	}
+	struct stat st;
+	int there = stat(s->dir, &st) == 0;
+	if ((there && !S_ISDIR(st.st_mode)) || (!there && errno != ENOENT)) {
+		if (there)
+			err_set(e, "%s: exists and is not a directory", dir);
+		else
+			err_set(e, "%s: %s", dir, strerror(errno));
+		free(s);
+		return NULL;
+	}
+	s->fresh = !there;
+	if (!(s->man = open_memstream(&s->man_buf, &s->man_len))) {
+		err_set(e, "%s: out of memory", dir);
+		free(s);
+		return NULL;
+	}
+	fprintf(s->man, "%s\nkind %s\n", MANIFEST_HEAD, kind);
+	/* an end that comes from now on waits for the set (or its removal) */
+	signals_group_begin();
+	char target[PATH_MAX + 16];
+	snprintf(target, sizeof target, "%s%s", s->dir, s->fresh ? "" : "/.npy-set");
+	if (file_temp_dir(target, s->stage, sizeof s->stage, e)) {
+		int err = errno;
+		err_set(e,
+		        s->fresh ? "%s: cannot create the directory: %s"
+		                 : "%s: cannot create files in the directory: %s",
+		        s->dir, strerror(err));
+		fclose(s->man);
+		free(s->man_buf);
+		free(s);
+		signals_group_end();
+		return NULL;
+	}
+	return s;
+}
+
+int npy_set_note(NpySet *s, const char *key, const char *value, Err *e)
+{
+	if (strpbrk(key, " \n") || strchr(value, '\n'))
+		return err_set(e, "%s: a manifest note '%s' that is not one word and a line",
+		               s->dir, key);
+	fprintf(s->man, "%s %s\n", key, value);
+	return 0;
+}
+
+/* Writes the bytes of file name into the stage and lists it. */
+static int add_bytes(NpySet *s, const char *name, unsigned char *buf, size_t len, long rows,
+                     long cols, Err *e)
+{
+	char path[PATH_MAX + 160];
+	if (!buf)
+		return err_prefix(e, "%s/%s", s->dir, name);
+	if (strchr(name, '/') || strlen(name) >= sizeof((NpySetFile *)0)->name) {
+		free(buf);
+		return err_set(e, "%s: '%s' is not a file name of a set", s->dir, name);
+	}
+	if (s->n == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 16;
+		char **names = realloc(s->names, (size_t)cap * sizeof *names);
+		if (!names) {
+			free(buf);
+			return err_set(e, "%s: out of memory", s->dir);
+		}
+		s->names = names;
+		s->cap = cap;
+	}
+	if (!(s->names[s->n] = strdup(name))) {
+		free(buf);
+		return err_set(e, "%s: out of memory", s->dir);
+	}
+	s->n++;
+	snprintf(path, sizeof path, "%s/%s", s->stage, name);
+	uLong crc = crc32_z(0L, buf, len);
+	int rc = file_create(path, buf, len, e), err = errno;
+	free(buf);
+	if (rc)
+		return err_set(e, "%s/%s: writing failed: %s (%s %s)", s->dir, name, strerror(err),
+		               s->dir, s->fresh ? "is not made" : "is left as it was");
+	char shape[48];
+	if (cols < 0)
+		snprintf(shape, sizeof shape, "%ld", rows);
+	else
+		snprintf(shape, sizeof shape, "%ldx%ld", rows, cols);
+	fprintf(s->man, "file %s %s %zu %08lx\n", name, shape, len, (unsigned long)crc);
+	return 0;
+}
+
+int npy_set_add_f32(NpySet *s, const char *name, const float *v, long rows, long cols, Err *e)
+{
+	size_t len = 0;
+	unsigned char *buf = npy_encode_f32(v, rows, cols, &len, e);
+	return add_bytes(s, name, buf, len, rows, cols, e);
+}
+
+int npy_set_add_i32(NpySet *s, const char *name, const int32_t *v, long rows, long cols, Err *e)
+{
+	size_t len = 0;
+	unsigned char *buf = npy_encode_i32(v, rows, cols, &len, e);
+	return add_bytes(s, name, buf, len, rows, cols, e);
+}
+
+/* Removes every entry of the stage (the set's files, the manifest, nothing
+ * else is there) and the stage itself. */
+static void remove_stage(const char *stage)
+{
+	DIR *d = opendir(stage);
+	if (d) {
+		struct dirent *de;
+		char path[PATH_MAX + 320];
+		while ((de = readdir(d)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+				snprintf(path, sizeof path, "%s/%s", stage, de->d_name);
+				unlink(path);
+			}
+		closedir(d);
+	}
+	rmdir(stage);
+}
+
+static void set_free(NpySet *s)
+{
+	for (int i = 0; i < s->n; i++)
+		free(s->names[i]);
+	free(s->names);
+	if (s->man)
+		fclose(s->man);
+	free(s->man_buf);
+	free(s);
+}
+
+void npy_set_abort(NpySet *s)
+{
+	if (!s)
+		return;
+	remove_stage(s->stage);
+	set_free(s);
+	signals_group_end();
+}
+
+/* The directory that holds dir. */
+static void parent_of(const char *dir, char *out, size_t cap)
+{
+	const char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(out, cap, ".");
+	else if (slash == dir)
+		snprintf(out, cap, "/");
+	else
+		snprintf(out, cap, "%.*s", (int)(slash - dir), dir);
+}
+
+/* Into an existing dir: the manifest, the files renamed over dir's one by
+ * one, the manifest again (the last export to finish writes it last), then
+ * the stage removed. */
+static int commit_into(NpySet *s, Err *e)
+{
+	char man[PATH_MAX + 64], from[PATH_MAX + 160], to[PATH_MAX + 160];
+	snprintf(man, sizeof man, "%s/%s", s->dir, NPY_SET_MANIFEST);
+	if (file_sync_fs(s->stage, e) ||
+	    file_write(man, s->man_buf, s->man_len, FILE_OUT_TEXT | FILE_OUT_PLAIN, e))
+		return -1;
+	for (int i = 0; i < s->n; i++) {
+		snprintf(from, sizeof from, "%s/%s", s->stage, s->names[i]);
+		snprintf(to, sizeof to, "%s/%s", s->dir, s->names[i]);
+		if (rename(from, to) != 0)
+			return err_set(e, "%s: renaming %s into place failed: %s", to, from,
+			               strerror(errno));
+	}
+	if (file_write(man, s->man_buf, s->man_len, FILE_OUT_TEXT | FILE_OUT_PLAIN, e))
+		return -1;
+	remove_stage(s->stage);
+	return file_sync_dir(s->dir, e);
+}
+
+int npy_set_commit(NpySet *s, Err *e)
+{
+	fprintf(s->man, "end %d\n", s->n);
+	int rc = fflush(s->man) ? err_set(e, "%s: out of memory", s->dir) : 0;
+	char path[sizeof s->stage + 32], parent[PATH_MAX];
+	if (rc == 0 && s->fresh) {
+		snprintf(path, sizeof path, "%s/%s", s->stage, NPY_SET_MANIFEST);
+		rc = file_create(path, s->man_buf, s->man_len, e) || file_sync_fs(s->stage, e);
+		if (rc == 0 && rename(s->stage, s->dir) == 0) {
+			parent_of(s->dir, parent, sizeof parent);
+			rc = file_sync_dir(parent, e);
+		} else if (rc == 0 && errno != EEXIST && errno != ENOTEMPTY) {
+			rc = err_set(e, "%s: renaming %s into place failed: %s", s->dir, s->stage,
+			             strerror(errno));
+		} else if (rc == 0) {
+			/* made meanwhile (another export): into it, file by file */
+			unlink(path);
+			rc = commit_into(s, e);
+		}
+	} else if (rc == 0) {
+		rc = commit_into(s, e);
+	}
+	if (rc)
+		remove_stage(s->stage);
+	set_free(s);
+	signals_group_end();
+	return rc;
+}
+
+/* ---- reading ---- */
+
+/* The size and CRC-32 of the regular file path. */
+static int file_crc(const char *path, long long *bytes, uint32_t *crc, Err *e)
+{
+	FILE *f = file_open_regular(path, "rb", NULL, e);
+	if (!f)
+		return -1;
+	unsigned char buf[1 << 16];
+	uLong c = crc32_z(0L, Z_NULL, 0);
+	long long n = 0;
+	size_t got;
+	while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+		c = crc32_z(c, buf, got);
+		n += (long long)got;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return err_set(e, "%s: read error", path);
+	*bytes = n;
+	*crc = (uint32_t)c;
+	return 0;
+}
+
+/* One line of the manifest into m; lineno for messages. */
+static int parse_line(char *line, const char *path, int lineno, NpyManifest *m, int *cap,
+                      int *ended, Err *e)
+{
+	char name[64], shape[48];
+	long long bytes;
+	unsigned long crc;
+	int end, used = 0;
+	if (sscanf(line, "kind %31s%n", m->kind, &used) == 1 && !line[used])
+		return 0;
+	if (sscanf(line, "layout %31s%n", m->layout, &used) == 1 && !line[used])
+		return 0;
+	if (sscanf(line, "end %d%n", &end, &used) == 1 && !line[used]) {
+		if (end != m->n)
+			return err_set(e, "%s:%d: 'end %d', but %d files are listed", path, lineno,
+			               end, m->n);
+		*ended = 1;
+		return 0;
+	}
+	if (sscanf(line, "file %63s %47s %lld %8lx%n", name, shape, &bytes, &crc, &used) == 4 &&
+	    !line[used] && bytes >= 0) {
+		if (m->n == *cap) {
+			int nc = *cap ? 2 * *cap : 16;
+			NpySetFile *f = realloc(m->files, (size_t)nc * sizeof *f);
+			if (!f)
+				return err_set(e, "%s: out of memory", path);
+			m->files = f;
+			*cap = nc;
+		}
+		NpySetFile *f = &m->files[m->n++];
+		snprintf(f->name, sizeof f->name, "%s", name);
+		snprintf(f->shape, sizeof f->shape, "%s", shape);
+		f->bytes = bytes;
+		f->crc = (uint32_t)crc;
+		return 0;
+	}
+	return err_set(e,
+	               "%s:%d: expected 'file NAME SHAPE BYTES CRC32', 'kind', 'layout' or 'end'",
+	               path, lineno);
+}
+
+/* The manifest's lines into m. */
+static int parse_manifest(char *text, const char *path, NpyManifest *m, Err *e)
+{
+	int cap = 0, ended = 0, lineno = 0;
+	char *save = NULL;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (++lineno == 1) {
+			if (strcmp(line, MANIFEST_HEAD))
+				return err_set(e, "%s:1: expected '%s'", path, MANIFEST_HEAD);
+			continue;
+		}
+		if (ended)
+			return err_set(e, "%s:%d: a line after 'end'", path, lineno);
+		if (parse_line(line, path, lineno, m, &cap, &ended, e))
+			return -1;
+	}
+	if (!ended)
+		return err_set(e, "%s: no 'end' line: the manifest is cut short", path);
+	return 0;
+}
+
+int npy_set_check(const char *dir, NpyManifest *m, Err *e)
+{
+	memset(m, 0, sizeof *m);
+	char path[PATH_MAX + 64], file[PATH_MAX + 160];
+	snprintf(path, sizeof path, "%s/%s", dir, NPY_SET_MANIFEST);
+	struct stat st;
+	if (lstat(path, &st) != 0 && errno == ENOENT)
+		return 0;
+	char *text = file_slurp(path, MANIFEST_MAX_BYTES, NULL, e);
+	if (!text)
+		return -1;
+	int rc = parse_manifest(text, path, m, e);
+	free(text);
+	for (int i = 0; rc == 0 && i < m->n; i++) {
+		const NpySetFile *f = &m->files[i];
+		long long bytes = 0;
+		uint32_t crc = 0;
+		snprintf(file, sizeof file, "%s/%s", dir, f->name);
+		if (access(file, F_OK) != 0 && errno == ENOENT)
+			rc =
+			    err_set(e,
+			            "%s: missing, but %s lists it: the set is not whole (an export "
+			            "was cut short); export it again",
+			            file, NPY_SET_MANIFEST);
+		else if (file_crc(file, &bytes, &crc, e))
+			rc = -1;
+		else if (bytes != f->bytes || crc != f->crc)
+			rc = err_set(
+			    e,
+			    "%s: %lld bytes of CRC-32 %08x, but %s lists %lld bytes of CRC-32 "
+			    "%08x: the files are not of one export (one was cut short, or two "
+			    "wrote at once); export it again",
+			    file, bytes, (unsigned)crc, NPY_SET_MANIFEST, f->bytes,
+			    (unsigned)f->crc);
+	}
+	if (rc) {
+		npy_manifest_free(m);
+		return -1;
+	}
+	return 1;
+}
+
+void npy_manifest_free(NpyManifest *m)
+{
+	free(m->files);
+	memset(m, 0, sizeof *m);
+}

@@ -1,0 +1,74 @@
+/* npy_set.h - a set of .npy files in one directory (a network's W1.npy
+ * b1.npy …, a data set's x_train.npy …) that appears whole or not at all,
+ * and the manifest a reader checks it by.
+ *
+ * Writing (npy_set_begin, npy_set_add_*, npy_set_commit): every file is
+ * written first into a directory of its own, then
+ * - when DIR does not exist, that directory (DIR.tmp.XXXXXX, beside DIR) is
+ *   renamed to DIR: the set appears at once, whole, or not at all;
+ * - when DIR exists (it may hold other files), the files are written into
+ *   DIR/.npy-set.tmp.XXXXXX and renamed over those of DIR one by one, between
+ *   two writes of the manifest: from before the first rename the manifest
+ *   names the new files, so a set cut short (a signal, SIGKILL, a crash, a
+ *   full disk) or mixed with another export's (two at once) does not match
+ *   it and npy_set_check refuses it.
+ * A full disk fails while the files are written aside, before DIR changes.
+ * The manifest (NPY_SET_MANIFEST) lists every file with its shape, size and
+ * CRC-32, and is written last. A signal that would end the process waits
+ * until the set is in place or removed (signals_group_begin); after SIGKILL
+ * a directory NAME.tmp.XXXXXX may be left behind, never a mix that passes
+ * the check.
+ *
+ * Reading (npy_set_check): a directory without a manifest (written by a
+ * Keras or PyTorch script) is read as it is; with one, every file it lists
+ * must be there with its size and CRC-32. */
+#ifndef CONDNET_NPY_SET_H
+#define CONDNET_NPY_SET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+
+#define NPY_SET_MANIFEST "condnet-manifest.txt"
+
+typedef struct NpySet NpySet;
+
+/* A set to be written into dir (made if missing); kind says what it holds
+ * ("network", "data") in the manifest. NULL with a message. */
+NpySet *npy_set_begin(const char *dir, const char *kind, Err *e);
+/* A line "KEY VALUE" of the manifest (a network's layout). */
+int npy_set_note(NpySet *s, const char *key, const char *value, Err *e);
+/* A file NAME of the set: a 1-D (cols < 0) or 2-D float32 or int32 array. */
+int npy_set_add_f32(NpySet *s, const char *name, const float *v, long rows, long cols, Err *e);
+int npy_set_add_i32(NpySet *s, const char *name, const int32_t *v, long rows, long cols, Err *e);
+/* Puts the set in place and frees s; on failure what was written aside is
+ * removed (and DIR may be left between two sets, which its manifest then
+ * refuses). */
+int npy_set_commit(NpySet *s, Err *e);
+/* Removes what was written aside and frees s (NULL is accepted). */
+void npy_set_abort(NpySet *s);
+
+/* A file the manifest lists. */
+typedef struct NpySetFile {
+	char name[64];
+	char shape[48]; /* "4x8", "8" */
+	long long bytes;
+	uint32_t crc;
+} NpySetFile;
+
+/* A manifest read back. */
+typedef struct NpyManifest {
+	char kind[32];   /* "network", "data" */
+	char layout[32]; /* a network's: "keras", "torch" */
+	int n;
+	NpySetFile *files;
+} NpyManifest;
+
+/* Reads dir's manifest into m and checks every file it lists: 1 when they
+ * all match, 0 when dir has no manifest (m empty), -1 with a message naming
+ * the first file that is missing or differs (the set is not whole). */
+int npy_set_check(const char *dir, NpyManifest *m, Err *e);
+void npy_manifest_free(NpyManifest *m);
+
+#endif

@@ -1,0 +1,166 @@
+/* test_prep.c - the preprocessing record: its scale step computes what
+ * dataset_standardize computes, to the bit; its Haar step turns pixel
+ * values into the coefficients data/mnist.c makes of image bytes, to the
+ * bit; copies are whole; a record and rows that do not fit are refused
+ * naming both. */
+#include <math.h>
+
+#include "base/rng.h"
+#include "data/dataset.h"
+#include "data/haar.h"
+#include "data/prep.h"
+#include "testutil.h"
+
+static Dataset *random_set(int n, int d, uint64_t seed)
+{
+	Dataset *ds = dataset_new(n, d, 2, NULL);
+	Rng r;
+	rng_seed(&r, seed);
+	for (long i = 0; i < (long)n * d; i++)
+		ds->x[i] = (float)(3 + 2 * rng_normal(&r));
+	for (int i = 0; i < ds->n; i++)
+		ds->x[(long)i * d] = 7; /* a constant feature: centred only */
+	return ds;
+}
+
+START_TEST(scale_step_is_dataset_standardize)
+{
+	Err e;
+	for (int scale = DATA_RAW; scale <= DATA_STANDARDIZE; scale++) {
+		Dataset *tr = random_set(300, 6, 1), *te = random_set(100, 6, 2);
+		Dataset *tr2 = dataset_clone(tr, NULL), *te2 = dataset_clone(te, NULL);
+		if (scale != DATA_RAW)
+			dataset_standardize(tr, te, scale == DATA_STANDARDIZE);
+		Prep *p = prep_new(PREP_FEATURES, 6, &e);
+		ck_assert_int_eq(prep_fit(p, tr2, scale, &e), 0);
+		prep_scale(p, tr2);
+		prep_scale(p, te2);
+		ck_assert_mem_eq(tr->x, tr2->x, sizeof(float) * 300 * 6);
+		ck_assert_mem_eq(te->x, te2->x, sizeof(float) * 100 * 6);
+		ck_assert_int_eq(p->scale, scale);
+		ck_assert_double_eq(p->sd[0], 1);
+		ck_assert(scale != DATA_STANDARDIZE || p->sd[1] != 1);
+		ck_assert(scale == DATA_RAW ? p->mean[0] == 0 : p->mean[0] == 7);
+		prep_free(p);
+		dataset_free(tr);
+		dataset_free(te);
+		dataset_free(tr2);
+		dataset_free(te2);
+	}
+	Prep *p = prep_new(PREP_FEATURES, 5, &e);
+	Dataset *d = random_set(10, 6, 3);
+	ck_assert_int_eq(prep_fit(p, d, DATA_CENTER, &e), -1);
+	prep_free(p);
+	dataset_free(d);
+}
+END_TEST
+
+START_TEST(pixels_are_mnists_coefficients)
+{
+	enum { N = 5, R = 28, C = 28, K = 7 };
+	static const int idx[K] = {0, 5, 33, 1023, 512, 100, 31};
+	unsigned char img[N][R * C];
+	float px[N * R * C];
+	Rng r;
+	rng_seed(&r, 4);
+	for (int i = 0; i < N; i++)
+		for (int j = 0; j < R * C; j++) {
+			img[i][j] = (unsigned char)(rng_uniform(&r) * 256);
+			px[i * R * C + j] = img[i][j];
+		}
+	Err e;
+	Prep *p = prep_new(PREP_HAAR, K, &e);
+	p->rows = R;
+	p->cols = C;
+	p->n = 32;
+	memcpy(p->idx, idx, sizeof idx);
+	ck_assert_int_eq(prep_raw_width(p), R * C);
+	float got[N * K], want[N * K];
+	ck_assert_msg(prep_pixels(p, px, N, got, &e) == 0, "%s", e.msg);
+	double out[32 * 32];
+	for (int i = 0; i < N; i++) {
+		ck_assert_int_eq(haar_image(img[i], R, C, 32, out), 0);
+		for (int j = 0; j < K; j++)
+			want[i * K + j] = (float)out[idx[j]];
+	}
+	ck_assert_mem_eq(got, want, sizeof got);
+	p->kind = PREP_FEATURES;
+	ck_assert_int_eq(prep_pixels(p, px, N, got, &e), -1);
+	prep_free(p);
+}
+END_TEST
+
+START_TEST(clone_is_whole)
+{
+	Err e;
+	Prep *p = prep_new(PREP_HAAR, 3, &e);
+	p->rows = 3;
+	p->cols = 2;
+	p->n = 4;
+	p->scale = DATA_CENTER;
+	for (int j = 0; j < 3; j++) {
+		p->idx[j] = 5 - j;
+		p->mean[j] = j / 7.0;
+	}
+	Prep *c = prep_clone(p, &e);
+	ck_assert_int_eq(c->kind, PREP_HAAR);
+	ck_assert_int_eq(c->rows * 10 + c->cols, 32);
+	ck_assert_int_eq(c->n, 4);
+	ck_assert_int_eq(c->scale, DATA_CENTER);
+	ck_assert_mem_eq(c->idx, p->idx, 3 * sizeof(int));
+	ck_assert_mem_eq(c->mean, p->mean, 3 * sizeof(double));
+	ck_assert_mem_eq(c->sd, p->sd, 3 * sizeof(double));
+	char buf[128];
+	ck_assert_str_eq(prep_describe(c, buf, sizeof buf),
+	                 "3 Haar coefficients of 3×2 images, centred on its training set");
+	ck_assert_ptr_null(prep_clone(NULL, &e));
+	prep_free(c);
+	prep_free(p);
+}
+END_TEST
+
+START_TEST(check_names_both)
+{
+	Err e;
+	Prep *m = prep_new(PREP_HAAR, 4, &e), *d = prep_new(PREP_HAAR, 4, &e);
+	m->rows = d->rows = m->cols = d->cols = 28;
+	m->n = d->n = 32;
+	for (int j = 0; j < 4; j++)
+		m->idx[j] = d->idx[j] = 10 * j;
+	ck_assert_int_eq(prep_check(m, d, "m.model", "mnist train", &e), 0);
+	d->idx[2] = 3;
+	ck_assert_int_eq(prep_check(m, d, "m.model", "mnist train", &e), -1);
+	ck_assert_str_eq(e.msg, "m.model reads Haar coefficient 20 as feature 2, but mnist train "
+	                        "chose coefficient 3 there");
+	Prep *a = prep_new(PREP_ADULT, 4, &e), *f = prep_new(PREP_FEATURES, 5, &e);
+	ck_assert_int_eq(prep_check(m, a, "m.model", "adult train", &e), -1);
+	ck_assert_str_eq(e.msg, "m.model reads Haar coefficients of 28×28 images, but adult train "
+	                        "gives encoded UCI Adult records");
+	ck_assert_int_eq(prep_check(a, f, "a.model", "x.csv", &e), -1);
+	ck_assert_str_eq(e.msg, "a.model has 4 inputs, but x.csv has 5 features");
+	Prep *none = prep_new(PREP_NONE, 4, &e);
+	ck_assert_int_eq(prep_check(none, a, "old.model", "adult train", &e), 0);
+	prep_free(m);
+	prep_free(d);
+	prep_free(a);
+	prep_free(f);
+	prep_free(none);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("prep");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, scale_step_is_dataset_standardize);
+	tcase_add_test(tc, pixels_are_mnists_coefficients);
+	tcase_add_test(tc, clone_is_whole);
+	tcase_add_test(tc, check_names_both);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(suite());
+}
