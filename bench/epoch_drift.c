@@ -93,7 +93,7 @@ static double probe(const Net *snap, const Dataset *d, const TrainOpts *o, long 
 		exit(1);
 	}
 	double t0 = now();
-	trainer_step(t, PROBE, &e);
+	trainer_step(t, PROBE, NULL, &e);
 	double s = now() - t0;
 	trainer_free(t);
 	net_free(net);

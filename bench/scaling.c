@@ -51,14 +51,14 @@ int main(int argc, char **argv)
 	train_opts_default(&o);
 	o.threads = threads;
 	Trainer *t = trainer_new(net, d, &o, &e);
-	if (!t || trainer_step(t, 2, &e) != 2)
+	if (!t || trainer_step(t, 2, NULL, &e) != 0)
 		die("train", &e);
 	/* a window of at least 10 batches and about a second, then two more */
 	long nb = 10;
 	double secs;
 	for (;;) {
 		double t0 = now();
-		if (trainer_step(t, nb, &e) != nb)
+		if (trainer_step(t, nb, NULL, &e) != 0)
 			die("train", &e);
 		secs = now() - t0;
 		if (secs >= 0.7 || nb >= 1200)
@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 	double best = secs / nb;
 	for (int k = 0; k < 2; k++) {
 		double t0 = now();
-		if (trainer_step(t, nb, &e) != nb)
+		if (trainer_step(t, nb, NULL, &e) != 0)
 			die("train", &e);
 		double s = (now() - t0) / nb;
 		best = s < best ? s : best;

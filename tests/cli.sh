@@ -89,6 +89,8 @@ expect_exit "--trial without --out" 2 "^condnet sweep: --trial needs a single --
 expect_ok "cond --json" "$C" cond --load m.model --json cond.json
 check "cond --json has m = 4 layers numbered 1..4" json cond.json \
 	"[l['layer'] for l in d['layers']] == [1, 2, 3, 4] and all(l['n'] > 0 and l['kappa'] >= 1 for l in d['layers'])"
+check "cond --json holds the network's κ as every record does" json cond.json \
+	"d['kappa'] == [l['kappa'] for l in d['layers']] and d['p'] == [l['p'] for l in d['layers']] and len(d['n']) == 5"
 expect_grep "cond prints the table" '^Layer +n_i +κ\(Ŵ\) +p \(τ=25\)' "$TMP/out"
 
 ## Algorithm 1 ends with every κ ≤ τ
@@ -112,7 +114,7 @@ expect_ok "sweep --gather" "$C" sweep --layers 2x8 --q 2 --eta 0.5 --no-extend -
 sed -n '/^β/,/^pick/p' "$TMP/out" >gather.txt
 check "gathered table and pick equal the in-process ones" cmp inproc.txt gather.txt
 check "the pick is marked" grep -q ' pick$' gather.txt
-check "sweep --json names the pick" json sweep.json "d['pick_beta'] in (1, 1.5) and len(d['betas']) == 2"
+check "sweep --json names the pick" json sweep.json "d['pick'] in (1, 1.5) and len(d['betas']) == 2 and d['pick_n'] == d['betas'][[b['beta'] for b in d['betas']].index(d['pick'])]['n'] and 0 <= d['betas'][0]['err_v'] <= 100"
 rm trial-1.5-1.json
 expect_exit "sweep --gather names a missing trial" 1 '^condnet sweep: beta 1\.5, trial 1 is missing' \
 	"$C" sweep --layers 2x8 --q 2 --eta 0.5 --no-extend --gather trial-*.json
@@ -167,6 +169,8 @@ check "--compare writes the plot data and script" [ -s cmp.dat -a -s cmp.gp ]
 expect_ok "squeeze --until-stable" "$C" squeeze --load big.model --tau 10 --retrain 1 --until-stable --json sqs.json --quiet
 check "--until-stable ends stable, removing nothing in the end" json sqs.json \
 	"d['stable'] and d['rounds'][0]['removed'] == 0 and d['rounds'][1]['removed'] > 0"
+check "--until-stable: each round a squeeze row with its network's κ" json sqs.json \
+	"all(r['tau'] == 10 and len(r['net']['kappa']) == len(r['net']['p']) == len(r['net']['n']) - 1 for r in d['rounds']) and d['rounds'][1]['epochs'] == 1 and d['rounds'][0]['acc_after'] > 0 and sum(d['rounds'][1]['removed_per_layer']) == d['rounds'][1]['removed']"
 
 ## schedules and early stopping
 expect_ok "train 6 epochs under a cosine with warm-up" "$C" train --layers 3x32 --epochs 6 --schedule cosine:6 --warmup 1 --save full.model --quiet
@@ -189,7 +193,7 @@ assert all(r[6] and r[7] for r in rows[1:]), rows[1]"
 expect_exit "--schedule with an unknown kind" 2 "^condnet train: --schedule: schedule 'linear': expected constant, step:EPOCHS\[:FACTOR\], cosine\[:EPOCHS\] or plateau:PATIENCE\[:FACTOR\]$" "$C" train --schedule linear
 expect_exit "--schedule step with a factor above 1" 2 "^condnet train: --schedule: schedule 'step:2:3': factor 3: expected more than 0 and at most 1$" "$C" train --schedule step:2:3
 expect_exit "--early-stop 0" 2 "^condnet train: --early-stop: '0' is not a positive integer$" "$C" train --early-stop 0
-expect_exit "alg1 --early-stop" 2 "^condnet alg1: --early-stop needs a validation set, which Algorithm 1 has not" "$C" alg1 --early-stop 2
+expect_exit "alg1 --early-stop" 2 "^condnet alg1: --early-stop: early stopping needs a validation set, which Algorithm 1 has not" "$C" alg1 --early-stop 2
 expect_exit "alg1 with a plateau schedule" 2 "^condnet alg1: the plateau schedule needs a validation set" "$C" alg1 --schedule plateau:2
 expect_exit "sweep --schedule without --final-epochs" 2 "^condnet sweep: --schedule, --warmup and --early-stop shape the final training: give --final-epochs E$" "$C" sweep --schedule step:1
 expect_exit "squeeze --early-stop without --retrain" 2 "^condnet squeeze: --schedule, --warmup and --early-stop shape the retraining: give --retrain E$" "$C" squeeze --load m.model --early-stop 2

@@ -2,7 +2,9 @@
 # layers.sh - every file of src/ includes only from its own folder and the
 # folders before it in the order src/README.md states (its line "Order:"),
 # the generated ONNX bindings (onnx/) only from model/, and main.c from any.
-# Also: no production folder includes the test framework (check.h).
+# Also: no production folder includes the test framework (check.h), and
+# JSON records are built only under report/ (nothing else creates, adds to
+# or prints a cJSON object; reading one is free).
 . "$(dirname "$0")/lib.sh"
 SRC=$(cd "$(dirname "$0")/.." && pwd)/src
 order=$(sed -n 's/^Order: *//p' "$SRC/README.md" | tr -d '`' | sed 's/ *→ */ /g')
@@ -43,4 +45,7 @@ for f in "$SRC"/*/*.[ch]; do
 	fi
 done
 check "no file of src/ includes from a later folder ($bad found)" [ "$bad" -eq 0 ]
+built=$(grep -lE 'cJSON_(Create|Add|Print|Detach|Insert|Replace|Duplicate)' "$SRC"/*/*.[ch] |
+	grep -v "^$SRC/report/" | sed "s|^$SRC/||" | tr '\n' ' ')
+check "JSON records are built only under report/ (outside it: ${built:-none})" [ -z "$built" ]
 finish

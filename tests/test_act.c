@@ -8,15 +8,27 @@
 #include "engine/act.h"
 #include "testutil.h"
 
+/* The kind a name parses to, or -1. */
+static int parsed(const char *s)
+{
+	ActKind k;
+	return act_parse(s, &k, NULL) ? -1 : (int)k;
+}
+
 START_TEST(test_act_names)
 {
 	for (int k = 0; k < ACT_COUNT; k++)
-		ck_assert_int_eq(act_parse(act_name((ActKind)k)), k);
-	ck_assert_int_eq(act_parse("erf"), ACT_ERF);
-	ck_assert_int_eq(act_parse("relu"), ACT_RELU);
-	ck_assert_int_eq(act_parse("Erf"), -1);
-	ck_assert_int_eq(act_parse(""), -1);
-	ck_assert_int_eq(act_parse(NULL), -1);
+		ck_assert_int_eq(parsed(act_name((ActKind)k)), k);
+	ck_assert_int_eq(parsed("erf"), ACT_ERF);
+	ck_assert_int_eq(parsed("relu"), ACT_RELU);
+	ck_assert_int_eq(parsed("Erf"), -1);
+	ck_assert_int_eq(parsed(""), -1);
+	ck_assert_int_eq(parsed(NULL), -1);
+	Err e;
+	ActKind k;
+	ck_assert_int_eq(act_parse("cosine", &k, &e), -1);
+	ck_assert_str_eq(e.msg,
+	                 "unknown activation 'cosine' (expected erf, tanh, relu or sigmoid)");
 }
 END_TEST
 
@@ -29,7 +41,7 @@ START_TEST(test_act_parse)
 	} names[] = {
 	    {"erf", ACT_ERF}, {"tanh", ACT_TANH}, {"relu", ACT_RELU}, {"sigmoid", ACT_SIGMOID}};
 	for (int i = 0; i < 4; i++) {
-		ck_assert_int_eq(act_parse(names[i].name), names[i].kind);
+		ck_assert_int_eq(parsed(names[i].name), names[i].kind);
 		ck_assert_str_eq(act_name((ActKind)names[i].kind), names[i].name);
 	}
 	static const char *const bad[] = {"ERF",   "Tanh",   "RELU",    "sigmoid ", " erf",
@@ -37,8 +49,8 @@ START_TEST(test_act_parse)
 	                                  "relu6", "linear", "softmax", "erf,tanh", "?",
 	                                  "0",     "1",      "tanh\n",  "re lu",    "sigmoid\t"};
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-		ck_assert_msg(act_parse(bad[i]) == -1, "act_parse(\"%s\") = %d, expected -1",
-		              bad[i], act_parse(bad[i]));
+		ck_assert_msg(parsed(bad[i]) == -1, "act_parse(\"%s\") = %d, expected -1", bad[i],
+		              parsed(bad[i]));
 }
 END_TEST
 

@@ -52,11 +52,9 @@ static Alg1 *run(const Alg1Opts *o, int m, const int *w, int expect)
 	Alg1 *a = alg1_new(s, data, o, &e);
 	net_free(s);
 	ck_assert_msg(a != NULL, "%s", e.msg);
-	int st = alg1_run(a, NULL, &e);
-	ck_assert_msg(st >= 0, "%s", e.msg);
-	ck_assert_msg(st == expect, "status %s, expected %s: %s", alg1_status_name(st),
-	              alg1_status_name(expect), a->reason);
-	ck_assert_int_eq(a->status, st);
+	ck_assert_msg(alg1_run(a, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_msg((int)a->status == expect, "status %s, expected %s: %s",
+	              alg1_status_name(a->status), alg1_status_name(expect), a->reason);
 	return a;
 }
 
@@ -123,7 +121,8 @@ START_TEST(paper_mode_reaches_tau)
 	/* a step after the end changes nothing */
 	Err e;
 	int nrec = a->nrec;
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_DONE);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_DONE);
 	ck_assert_int_eq(a->nrec, nrec);
 	int next[5];
 	ck_assert_int_eq(alg1_next_widths(a, next, &e), 0);
@@ -144,7 +143,8 @@ START_TEST(preview_matches_step)
 	int next[5];
 	ck_assert_int_eq(alg1_next_widths(a, next, &e), 0);
 	ck_assert_mem_eq(next, w, sizeof w);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	ck_assert_int_eq(a->nrec, 1);
 	int changes = alg1_next_widths(a, next, &e);
 	ck_assert_int_ge(changes, 1);
@@ -233,7 +233,8 @@ START_TEST(warm_keeps_pivoted_neurons)
 	Alg1 *a = alg1_new(s, data, &o, &e);
 	net_free(s);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	int next[4];
 	ck_assert_int_ge(alg1_next_widths(a, next, &e), 1);
 	Net *old = net_clone(a->net, &e);
@@ -286,7 +287,8 @@ START_TEST(never_below_one_and_output_only)
 	              a->reason);
 	Err e;
 	int nrec = a->nrec;
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_STUCK);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_STUCK);
 	ck_assert_int_eq(a->nrec, nrec);
 	alg1_free(a);
 }
@@ -331,6 +333,12 @@ static int stop_now(const TrainProgress *p, void *ud)
 	return 1;
 }
 
+static int always_stop(void *ud)
+{
+	(void)ud;
+	return 1;
+}
+
 START_TEST(callback_stop_keeps_state)
 {
 	int w[] = {10, 20, 20, 3};
@@ -340,16 +348,24 @@ START_TEST(callback_stop_keeps_state)
 	Alg1 *a = alg1_new(s, data, &o, &e);
 	net_free(s);
 	ck_assert_ptr_nonnull(a);
-	ck_assert_int_eq(alg1_step(a, NULL, &e), ALG1_RUNNING);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	Net *before = net_clone(a->net, &e);
 	int calls = 0;
 	Hook stop = {.progress = stop_now, .ud = &calls};
-	ck_assert_int_eq(alg1_step(a, &stop, &e), ALG1_STOPPED);
+	/* stopped: 1, the state as before the step, where it stopped in e */
+	ck_assert_int_eq(alg1_step(a, &stop, &e), 1);
 	ck_assert_int_ge(calls, 1);
 	ck_assert_int_eq(a->nrec, 1);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
 	ck_assert_mem_eq(a->net->n, before->n, 4 * sizeof(int));
 	ck_assert_mem_eq(a->net->param, before->param, before->nparam * sizeof(float));
-	ck_assert_ptr_nonnull(strstr(a->reason, "iteration 1 stopped"));
+	ck_assert_ptr_nonnull(strstr(e.msg, "iteration 1: stopped during training"));
+	/* stopped between iterations, alg1_run says so too */
+	Hook cancel = {.cancelled = always_stop};
+	ck_assert_int_eq(alg1_run(a, &cancel, &e), 1);
+	ck_assert_str_eq(e.msg, "Algorithm 1: stopped before iteration 1");
+	ck_assert_int_eq(a->nrec, 1);
 	/* the next step runs the interrupted iteration */
 	ck_assert_int_ge(alg1_step(a, NULL, &e), 0);
 	ck_assert_int_eq(a->nrec, 2);
@@ -367,6 +383,13 @@ START_TEST(bad_inputs)
 	Err e;
 	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
 	ck_assert_str_eq(e.msg, "Algorithm 1: τ = 0.5, expected a finite threshold > 1");
+	/* τ = 1 is Algorithm 3's least τ, not Algorithm 1's */
+	o = opts(1, 1, 0);
+	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
+	ck_assert_str_eq(e.msg, "Algorithm 1: τ = 1, expected a finite threshold > 1");
+	ck_assert_int_eq(alg1_check_tau(1.0000001, NULL), 0);
+	ck_assert_int_eq(alg1_check_tau(INFINITY, &e), -1);
+	ck_assert_str_eq(e.msg, "τ = inf, expected a finite threshold > 1");
 	o = opts(25.0, 1, 0);
 	o.eta = 0;
 	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
@@ -376,6 +399,16 @@ START_TEST(bad_inputs)
 	Net *s2 = shape(2, w2);
 	ck_assert_ptr_null(alg1_new(s2, data, &o, &e));
 	ck_assert_ptr_nonnull(strstr(e.msg, "has 10 features, the network expects 9 inputs"));
+	/* no validation split: a plateau schedule and early stopping are refused */
+	o.train.sched.kind = SCHED_PLATEAU;
+	ck_assert_ptr_null(alg1_new(s, data, &o, &e));
+	ck_assert_str_eq(e.msg, "Algorithm 1: the plateau schedule needs a validation set, which "
+	                        "Algorithm 1 has not (it trains η epochs each time)");
+	o.train.sched.kind = SCHED_CONSTANT;
+	ck_assert_int_eq(alg1_check_training(&o.train, 3, &e), -1);
+	ck_assert_str_eq(e.msg, "early stopping needs a validation set, which Algorithm 1 has not "
+	                        "(it trains η epochs each time)");
+	ck_assert_int_eq(alg1_check_training(&o.train, 0, &e), 0);
 	ck_assert_str_eq(alg1_status_name(ALG1_MAX_ITER), "max-iter");
 	net_free(s2);
 	net_free(s);

@@ -183,11 +183,13 @@ START_TEST(order_means_scores_pick)
 	Hook h = {.step = count_trials, .ud = &count};
 	Err e;
 	ck_assert_int_eq(alg2_pick(a), -1);
-	for (int k = 0; k < 8; k++)
+	for (int k = 0; k < 8; k++) {
 		ck_assert_int_eq(alg2_step(a, &h, &e), 0);
-	ck_assert_int_eq(alg2_step(a, &h, &e), 1);
+		ck_assert_int_eq(a->finished, 0);
+	}
+	ck_assert_int_eq(alg2_step(a, &h, &e), 0);
 	ck_assert_int_eq(a->finished, 1);
-	ck_assert_int_eq(alg2_step(a, &h, &e), 1); /* nothing more */
+	ck_assert_int_eq(alg2_step(a, &h, &e), 0); /* nothing more */
 	ck_assert_int_eq(s.nlog, 9);
 	ck_assert_int_eq(count, 9);
 	for (int k = 0; k < 9; k++) {
@@ -325,58 +327,71 @@ START_TEST(add_trial_checks)
 }
 END_TEST
 
-static const char *json_dir;
-/* the settings the trial files are written with */
-static Alg2Settings json_settings;
-static void write_json(const HookStep *st, void *ud)
+/* Trials kept as they finish, as separate processes would hand them over
+ * (their files are report_trials.h's, tested in test_report_trials.c). */
+static Alg2TrialFile kept[64];
+static char kept_name[64][64];
+static int nkept;
+/* the settings the trials are kept with */
+static Alg2Settings kept_settings;
+
+static void keep_trial(const HookStep *st, void *ud)
 {
 	const Alg2 *a = st->alg2;
 	const Alg2Trial *t = st->trial;
-	char path[1024];
-	Err e;
 	int i = 0;
+	(void)ud;
 	while (a->b[i].beta != t->beta)
 		i++;
-	snprintf(path, sizeof path, "%s/trial-%d-%d.json", json_dir, i, t->trial);
-	ck_assert_msg(
-	    alg2_trial_write_json(path, t, a->b[i].widths, a->base->m, &json_settings, &e) == 0,
-	    "%s", e.msg);
-	(*(int *)ud)++;
+	Alg2TrialFile *f = &kept[nkept];
+	snprintf(kept_name[nkept], sizeof kept_name[0], "b%g-t%d.json", t->beta, t->trial);
+	f->t = *t;
+	f->st = kept_settings;
+	f->m = a->base->m;
+	f->widths = malloc((size_t)(f->m + 1) * sizeof *f->widths);
+	memcpy(f->widths, a->b[i].widths, (size_t)(f->m + 1) * sizeof *f->widths);
+	f->name = kept_name[nkept++];
 }
 
-START_TEST(json_gather_matches_in_process)
+static void forget_trials(void)
+{
+	for (int i = 0; i < nkept; i++)
+		free(kept[i].widths);
+	nkept = 0;
+}
+
+/* The trials kept of the β in list, trials 0..q-1, into out. */
+static int kept_trials(const double *list, int nb, int q, Alg2TrialFile *out)
+{
+	int n = 0;
+	for (int i = 0; i < nb; i++)
+		for (int t = 0; t < q; t++)
+			for (int k = 0; k < nkept; k++)
+				if (fabs(kept[k].t.beta - list[i]) < 1e-9 && kept[k].t.trial == t)
+					out[n++] = kept[k];
+	return n;
+}
+
+START_TEST(trials_added_match_in_process)
 {
 	Net *b = base_net();
 	Alg2Opts o = stub_opts("0.8:1.6:0.2", 3, 0, 0);
 	Stub s = {.tr0 = 0.02, .slope_tr = 0.01, .v0 = 0.15, .slope_v = -0.02, .curve = 0.3};
 	Alg2 *a = stub_alg(b, &o, &s);
-	json_dir = tu_tmpdir();
-	alg2_settings(&json_settings, &o, b, NULL, "stub");
-	int written = 0;
-	Hook h = {.step = write_json, .ud = &written};
+	nkept = 0;
+	Hook h = {.step = keep_trial};
 	Err e;
 	ck_assert_int_eq(alg2_run(a, &h, &e), 0);
-	ck_assert_int_eq(written, 15);
+	ck_assert_int_eq(nkept, 15);
 
-	/* gather in reverse order, as separate processes might finish */
+	/* added in reverse order, as separate processes might finish */
 	Alg2 *g = alg2_new(b, NULL, NULL, &o, &e);
 	ck_assert_ptr_nonnull(g);
-	for (int i = 4; i >= 0; i--)
-		for (int t = 2; t >= 0; t--) {
-			char path[1024];
-			Alg2Trial tr;
-			int *w, m;
-			snprintf(path, sizeof path, "%s/trial-%d-%d.json", json_dir, i, t);
-			ck_assert_msg(alg2_trial_read_json(path, &tr, &w, &m, NULL, &e) == 0, "%s",
-			              e.msg);
-			ck_assert_int_eq(m, 4);
-			ck_assert_mem_eq(w, a->b[i].widths, 5 * sizeof(int));
-			ck_assert_double_eq(tr.max_kappa, 10.0 + a->b[i].beta);
-			ck_assert_double_eq(tr.seconds, 0.5);
-			ck_assert_int_eq(tr.trial, t);
-			free(w);
-			ck_assert_msg(alg2_add_trial(g, &tr, &e) == 0, "%s", e.msg);
-		}
+	for (int k = nkept - 1; k >= 0; k--) {
+		ck_assert_double_eq(kept[k].t.max_kappa, 10.0 + kept[k].t.beta);
+		ck_assert_double_eq(kept[k].t.seconds, 0.5);
+		ck_assert_msg(alg2_add_trial(g, &kept[k].t, &e) == 0, "%s", e.msg);
+	}
 	ck_assert_int_eq(alg2_pick(g), alg2_pick(a));
 	ck_assert_int_eq(alg2_pick(a), 2);
 	for (int i = 0; i < 5; i++) {
@@ -384,68 +399,39 @@ START_TEST(json_gather_matches_in_process)
 		ck_assert_double_eq(g->b[i].err_v, a->b[i].err_v);
 		ck_assert_double_eq(g->b[i].score, a->b[i].score);
 	}
-	ck_assert_int_eq(alg2_step(g, NULL, &e), 1); /* all gathered: nothing to run */
+	ck_assert_int_eq(alg2_step(g, NULL, &e), 0); /* all gathered: nothing to run */
+	ck_assert_int_eq(g->finished, 1);
+	forget_trials();
 	alg2_free(g);
 	alg2_free(a);
 	net_free(b);
 }
 END_TEST
 
-/* Writes each finished trial to json_dir/b<β>-t<trial>.json. */
-static void write_named(const HookStep *st, void *ud)
-{
-	const Alg2 *a = st->alg2;
-	const Alg2Trial *t = st->trial;
-	char path[1024];
-	Err e;
-	int i = 0;
-	while (a->b[i].beta != t->beta)
-		i++;
-	snprintf(path, sizeof path, "%s/b%g-t%d.json", json_dir, t->beta, t->trial);
-	ck_assert_msg(
-	    alg2_trial_write_json(path, t, a->b[i].widths, a->base->m, &json_settings, &e) == 0,
-	    "%s", e.msg);
-	(*(int *)ud)++;
-}
-
-/* The files of the β in list, trials 0..q-1, into names (static storage). */
-static int named_files(const double *list, int nb, int q, char **names)
-{
-	static char buf[64][1024];
-	int n = 0;
-	for (int i = 0; i < nb; i++)
-		for (int t = 0; t < q; t++, n++) {
-			snprintf(buf[n], sizeof buf[n], "%s/b%g-t%d.json", json_dir, list[i], t);
-			names[n] = buf[n];
-		}
-	return n;
-}
-
 /* The gather follows Algorithm 2 beyond the edge: the β it adds are taken
- * from the files, and the first without files is named as the next. */
+ * from the trials, and the first without trials is named as the next. */
 START_TEST(gather_extends_as_in_process)
 {
 	Net *b = base_net();
 	Alg2Opts o = stub_opts("1.0:1.4:0.2", 3, 1, 2);
 	Stub s = {.tr0 = 0.1, .slope_tr = -0.01, .v0 = 0.3, .slope_v = -0.05};
 	Alg2 *a = stub_alg(b, &o, &s);
-	json_dir = tu_tmpdir();
+	nkept = 0;
 	Alg2Settings st;
 	alg2_settings(&st, &o, b, NULL, "stub");
-	json_settings = st;
-	int written = 0;
-	Hook h = {.step = write_named, .ud = &written};
+	kept_settings = st;
+	Hook h = {.step = keep_trial};
 	Err e;
 	ck_assert_int_eq(alg2_run(a, &h, &e), 0);
 	ck_assert_int_eq(a->nb, 5); /* 1.6 and 1.8 added at the upper edge */
-	ck_assert_int_eq(written, 15);
+	ck_assert_int_eq(nkept, 15);
 
 	const double list[] = {1.0, 1.2, 1.4, 1.6, 1.8};
-	char *names[64];
+	Alg2TrialFile f[64];
 	double next;
 	for (int k = 3; k <= 5; k++) {
-		int n = named_files(list, k, 3, names);
-		Alg2 *g = alg2_gather(b, &o, 1, names, n, &st, &next, &e);
+		int n = kept_trials(list, k, 3, f);
+		Alg2 *g = alg2_gather(b, &o, 1, f, n, &st, &next, &e);
 		ck_assert_msg(g != NULL, "%d β: %s", k, e.msg);
 		if (k < 5) {
 			ck_assert_double_eq_tol(next, list[k], 1e-12);
@@ -462,50 +448,45 @@ START_TEST(gather_extends_as_in_process)
 		}
 		alg2_free(g);
 	}
-	/* without --beta the files' β are the list; with --no-extend 1.6 is foreign */
-	int n = named_files(list, 5, 3, names);
-	Alg2 *g = alg2_gather(b, &o, 0, names, n, &st, &next, &e);
+	/* without --beta the trials' β are the list; with --no-extend 1.6 is foreign */
+	int n = kept_trials(list, 5, 3, f);
+	Alg2 *g = alg2_gather(b, &o, 0, f, n, &st, &next, &e);
 	ck_assert_msg(g != NULL, "%s", e.msg);
 	ck_assert_int_eq(g->nb, 6);
 	ck_assert_double_eq_tol(next, 2.0, 1e-12);
 	alg2_free(g);
 	Alg2Opts no = o;
 	no.extend = 0;
-	ck_assert_ptr_null(alg2_gather(b, &no, 1, names, n, &st, &next, &e));
+	ck_assert_ptr_null(alg2_gather(b, &no, 1, f, n, &st, &next, &e));
 	ck_assert_msg(strstr(e.msg, "b1.6-t0.json: beta 1.6 is not among the sweep's") != NULL,
 	              "%s", e.msg);
 	/* an added β with a trial missing is named */
-	ck_assert_ptr_null(alg2_gather(b, &o, 1, names, n - 1, &st, &next, &e));
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n - 1, &st, &next, &e));
 	ck_assert_msg(strstr(e.msg, "beta 1.8, trial 2 is missing (2 of 3") != NULL, "%s", e.msg);
-	/* a listed β without any file is missing, not next */
-	ck_assert_ptr_null(alg2_gather(b, &o, 1, names + 3, n - 3, &st, &next, &e));
+	/* a listed β without any trial is missing, not next */
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f + 3, n - 3, &st, &next, &e));
 	ck_assert_msg(strstr(e.msg, "beta 1, trial 0 is missing (0 of 3") != NULL, "%s", e.msg);
+	/* widths that are not the base network's scaled by β: another base */
+	f[0].widths[1]++;
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n, &st, &next, &e));
+	ck_assert_msg(strstr(e.msg, "b1-t0.json: beta 1: its widths are not the base network's") !=
+	                  NULL,
+	              "%s", e.msg);
+	forget_trials();
 	alg2_free(a);
 	net_free(b);
 }
 END_TEST
 
-/* Rewrites the trial file path with the settings st (the trial kept). */
-static void rewrite_with(const char *path, const Alg2Settings *st)
-{
-	Alg2Trial t;
-	int *w, m;
-	Err e;
-	ck_assert_msg(alg2_trial_read_json(path, &t, &w, &m, NULL, &e) == 0, "%s", e.msg);
-	ck_assert_msg(alg2_trial_write_json(path, &t, w, m, st, &e) == 0, "%s", e.msg);
-	free(w);
-}
-
-/* Trial files of other settings are refused by name: against the gather's
- * own settings, against each other (the data's numbers, which a gather that
- * reads no data does not know), and a file without a record. */
+/* Trials of other settings are refused by name: against the gather's own
+ * settings, against each other (the data's numbers, which a gather that
+ * reads no data does not know), and a trial without a record. */
 START_TEST(gather_refuses_other_settings)
 {
 	Net *b = base_net();
 	Alg2Opts o = stub_opts("1.0:1.4:0.2", 2, 0, 0);
 	Stub s = {.tr0 = 0.1, .slope_tr = -0.01, .v0 = 0.3, .slope_v = -0.05};
 	Alg2 *a = stub_alg(b, &o, &s);
-	json_dir = tu_tmpdir();
 	Dataset *d1 = dataset_synthetic(10, 3, 5, 1, NULL),
 	        *d2 = dataset_synthetic(10, 3, 5, 2, NULL);
 	ck_assert(d1 && d2);
@@ -516,128 +497,47 @@ START_TEST(gather_refuses_other_settings)
 	Alg2Opts o7 = o;
 	o7.seed = 7;
 	alg2_settings(&seed7, &o7, b, d1, "synthetic limit=10");
-	json_settings = mine;
-	int written = 0;
-	Hook h = {.step = write_named, .ud = &written};
+	kept_settings = mine;
+	nkept = 0;
+	Hook h = {.step = keep_trial};
 	Err e;
 	ck_assert_int_eq(alg2_run(a, &h, &e), 0);
 	const double list[] = {1.0, 1.2, 1.4};
-	char *names[64];
+	Alg2TrialFile f[64];
 	double next;
-	int n = named_files(list, 3, 2, names);
-	Alg2 *g = alg2_gather(b, &o, 1, names, n, &mine, &next, &e);
+	int n = kept_trials(list, 3, 2, f);
+	Alg2 *g = alg2_gather(b, &o, 1, f, n, &mine, &next, &e);
 	ck_assert_msg(g != NULL, "%s", e.msg);
 	alg2_free(g);
 	/* the gather's own seed is another */
-	ck_assert_ptr_null(alg2_gather(b, &o7, 1, names, n, &seed7, &next, &e));
+	ck_assert_ptr_null(alg2_gather(b, &o7, 1, f, n, &seed7, &next, &e));
 	ck_assert_msg(strstr(e.msg, "b1-t0.json: made with --seed '1', but this gather has '7': "
 	                            "trials of other settings are not compared"),
 	              "%s", e.msg);
-	/* one file of another seed among them */
-	rewrite_with(names[3], &seed7);
-	ck_assert_ptr_null(alg2_gather(b, &o, 1, names, n, &mine, &next, &e));
+	/* one trial of another seed among them */
+	f[3].st = seed7;
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n, &mine, &next, &e));
 	ck_assert_msg(strstr(e.msg, "b1.2-t1.json: made with --seed '7', but this gather has '1'"),
 	              "%s", e.msg);
-	/* one of other data, gathered without reading the data: the first file decides */
-	rewrite_with(names[3], &data2);
-	ck_assert_ptr_null(alg2_gather(b, &o, 1, names, n, &nodata, &next, &e));
+	/* one of other data, gathered without reading the data: the first decides */
+	f[3].st = data2;
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n, &nodata, &next, &e));
 	ck_assert_msg(strstr(e.msg, "b1.2-t1.json: made with the data's numbers (their CRC-32) '"),
 	              "%s", e.msg);
 	ck_assert_msg(strstr(e.msg, "b1-t0.json with '") && strstr(e.msg, "a mix of settings"),
 	              "%s", e.msg);
-	/* a file without a record: an older condnet's */
-	rewrite_with(names[3], &mine);
-	const char *old = "{\"beta\": 1.4, \"trial\": 1, \"err_tr\": 0.1, \"err_v\": 0.2, "
-	                  "\"max_kappa\": 3, \"seconds\": 1, \"widths\": [2, 2]}";
-	FILE *f = fopen(names[5], "w");
-	ck_assert_ptr_nonnull(f);
-	fputs(old, f);
-	fclose(f);
-	ck_assert_ptr_null(alg2_gather(b, &o, 1, names, n, &mine, &next, &e));
+	/* a trial without a record: an older condnet's */
+	f[3].st = mine;
+	f[5].st.n = -1;
+	ck_assert_ptr_null(alg2_gather(b, &o, 1, f, n, &mine, &next, &e));
 	ck_assert_msg(strstr(e.msg, "b1.4-t1.json: no record of the settings the trial was made "
 	                            "under (a file written by an older condnet)"),
 	              "%s", e.msg);
+	forget_trials();
 	dataset_free(d1);
 	dataset_free(d2);
 	alg2_free(a);
 	net_free(b);
-}
-END_TEST
-
-START_TEST(json_round_trip_and_rejects)
-{
-	const char *dir = tu_tmpdir();
-	char path[1024];
-	Err e;
-	snprintf(path, sizeof path, "%s/t.json", dir);
-	Alg2Trial t = {.beta = 1.2,
-	               .trial = 4,
-	               .err_tr = 1.0 / 3.0,
-	               .err_v = 0.1,
-	               .max_kappa = INFINITY,
-	               .seconds = 2.25};
-	int w[] = {200, 60, 45, 10};
-	Alg2Settings st = {.n = 2}, back;
-	snprintf(st.f[0].key, sizeof st.f[0].key, "seed");
-	snprintf(st.f[0].value, sizeof st.f[0].value, "7");
-	snprintf(st.f[1].key, sizeof st.f[1].key, "data");
-	snprintf(st.f[1].value, sizeof st.f[1].value, "csv:a.csv limit=3");
-	ck_assert_int_eq(alg2_trial_write_json(path, &t, w, 3, &st, &e), 0);
-	Alg2Trial r;
-	int *rw, m;
-	ck_assert_msg(alg2_trial_read_json(path, &r, &rw, &m, &back, &e) == 0, "%s", e.msg);
-	ck_assert_int_eq(back.n, 2);
-	ck_assert_str_eq(back.f[0].key, "seed");
-	ck_assert_str_eq(back.f[0].value, "7");
-	ck_assert_str_eq(back.f[1].value, "csv:a.csv limit=3");
-	ck_assert_double_eq(r.beta, 1.2);
-	ck_assert_int_eq(r.trial, 4);
-	ck_assert_double_eq(r.err_tr, 1.0 / 3.0); /* exact round trip */
-	ck_assert_double_eq(r.err_v, 0.1);
-	ck_assert(isinf(r.max_kappa));
-	ck_assert_int_eq(m, 3);
-	ck_assert_mem_eq(rw, w, sizeof w);
-	free(rw);
-
-	struct {
-		const char *text, *expect;
-	} bad[] = {
-	    {"{ \"beta\": 1.2, ", ": line 1, column 15: malformed JSON"},
-	    {"[1, 2]", ": expected a JSON object with the fields of a trial"},
-	    {"{\"beta\": 1.2, \"trial\": 0, \"err_tr\": 0.1, \"max_kappa\": 3, \"seconds\": 1,"
-	     " \"widths\": [2, 3, 2]}",
-	     ": missing field \"err_v\""},
-	    {"{\"beta\": \"1.2\", \"trial\": 0}", ": field \"beta\": expected a number"},
-	    {"{\"beta\": -1, \"trial\": 0}", ": field \"beta\" = -1, expected a number in"},
-	    {"{\"beta\": 1, \"trial\": 0.5}",
-	     ": field \"trial\" = 0.5, expected an integer in [0, 1e+06]"},
-	    {"{\"beta\": 1, \"trial\": 0, \"err_tr\": 1.5}",
-	     ": field \"err_tr\" = 1.5, expected a number in [0, 1]"},
-	    {"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
-	     " \"seconds\": 1, \"widths\": [2, 0, 2]}",
-	     ": field \"widths\", entry 1: expected a positive integer"},
-	    {"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
-	     " \"seconds\": 1, \"widths\": 5}",
-	     ": field \"widths\": expected an array of layer widths"},
-	    {"{\"beta\": 1, \"trial\": 0, \"err_tr\": 0.1, \"err_v\": 0.2, \"max_kappa\": 3,"
-	     " \"seconds\": 1, \"widths\": [2, 2]} x",
-	     ": unexpected text after the JSON object"},
-	};
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		char name[32];
-		snprintf(name, sizeof name, "bad%zu.json", i);
-		const char *p = tu_write(dir, name, bad[i].text, strlen(bad[i].text));
-		char full[1024];
-		snprintf(full, sizeof full, "%s", p);
-		rw = NULL;
-		ck_assert_int_eq(alg2_trial_read_json(full, &r, &rw, &m, NULL, &e), -1);
-		ck_assert_ptr_null(rw);
-		ck_assert_msg(strncmp(e.msg, full, strlen(full)) == 0, "case %zu: %s", i, e.msg);
-		ck_assert_msg(strstr(e.msg, bad[i].expect) != NULL, "case %zu: %s", i, e.msg);
-	}
-	snprintf(path, sizeof path, "%s/missing.json", dir);
-	ck_assert_int_eq(alg2_trial_read_json(path, &r, &rw, &m, NULL, &e), -1);
-	ck_assert_ptr_nonnull(strstr(e.msg, "missing.json: cannot open"));
 }
 END_TEST
 
@@ -680,6 +580,15 @@ START_TEST(real_trial_reproducible)
 	ck_assert_double_eq(t1.max_kappa, t2.max_kappa);
 	ck_assert(t1.max_kappa >= 1.0 && isfinite(t1.max_kappa));
 	ck_assert(t1.max_kappa != t3.max_kappa); /* another trial, other weights */
+	/* a trial on its own from the base network: its widths, the same bits */
+	Alg2Trial t4;
+	int w4[4];
+	ck_assert_msg(alg2_trial(base, 1.5, 1, tr, v, &o, w4, &t4, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_mem_eq(w4, sw, sizeof sw);
+	ck_assert_mem_eq(&t4.err_tr, &t1.err_tr, sizeof(double));
+	ck_assert_mem_eq(&t4.err_v, &t1.err_v, sizeof(double));
+	ck_assert_mem_eq(&t4.max_kappa, &t1.max_kappa, sizeof(double));
+	ck_assert(t4.beta == 1.5 && t4.trial == 1);
 
 	/* the in-process sweep runs the same trial to the same numbers; a trial
 	 * stopped by the progress callback is not recorded and runs again */
@@ -687,7 +596,7 @@ START_TEST(real_trial_reproducible)
 	ck_assert_msg(a != NULL, "%s", e.msg);
 	int calls = 0;
 	Hook stop = {.progress = stop_now, .ud = &calls};
-	ck_assert_int_eq(alg2_step(a, &stop, &e), -1);
+	ck_assert_int_eq(alg2_step(a, &stop, &e), 1); /* stopped: the state unchanged */
 	ck_assert_str_eq(e.msg, "Algorithm 2, β = 1, trial 0: stopped during training");
 	ck_assert_int_ge(calls, 1);
 	ck_assert_int_eq(a->b[0].done, 0);
@@ -783,7 +692,7 @@ START_TEST(side_by_side_same_as_serial)
 	Alg2 *a = alg2_new(base, tr, v, &o, &e);
 	int calls = 0;
 	Hook stop = {.progress = stop_now, .ud = &calls};
-	ck_assert_int_eq(alg2_step(a, &stop, &e), -1);
+	ck_assert_int_eq(alg2_step(a, &stop, &e), 1); /* stopped: the state unchanged */
 	ck_assert_str_eq(e.msg, "Algorithm 2, β = 1, trial 0: stopped during training");
 	ck_assert_int_eq(a->b[0].done, 0);
 	alg2_free(a);
@@ -808,10 +717,9 @@ static Suite *alg2_suite(void)
 	tcase_add_test(c, extend_upper_edge);
 	tcase_add_test(c, extend_lower_edge_stays_positive);
 	tcase_add_test(c, add_trial_checks);
-	tcase_add_test(c, json_gather_matches_in_process);
+	tcase_add_test(c, trials_added_match_in_process);
 	tcase_add_test(c, gather_extends_as_in_process);
 	tcase_add_test(c, gather_refuses_other_settings);
-	tcase_add_test(c, json_round_trip_and_rejects);
 	tcase_add_test(c, real_trial_reproducible);
 	tcase_add_test(c, side_by_side_same_as_serial);
 	suite_add_tcase(s, c);

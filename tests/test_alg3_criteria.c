@@ -14,6 +14,7 @@
 #include "engine/cond.h"
 #include "engine/net.h"
 #include "engine/train.h"
+#include "engine/train_plan.h"
 #include "model/model_io.h"
 #include "model/net_cost.h"
 #include "testutil.h"
@@ -111,13 +112,27 @@ static int in(const int *v, int n, int x)
 	return 0;
 }
 
+/* The accuracy (percent) of net on d, which must fit it. */
+static double accuracy(const Net *net, const Dataset *d)
+{
+	double acc;
+	Err e;
+	ck_assert_msg(net_accuracy(net, d, NULL, &acc, &e) == 0, "%s", e.msg);
+	return acc;
+}
+
 START_TEST(names_parse_back)
 {
-	for (int c = 0; c < SQUEEZE_NCRITERIA; c++)
-		ck_assert_int_eq(squeeze_criterion_parse(squeeze_criterion_name(c)), c);
-	ck_assert_str_eq(squeeze_criterion_name(SQUEEZE_NORM), "norm");
-	ck_assert_int_eq(squeeze_criterion_parse("magnitude"), -1);
-	ck_assert_int_eq(squeeze_criterion_parse(NULL), -1);
+	Alg3Criterion got;
+	Err e;
+	for (int c = 0; c < ALG3_NCRITERIA; c++) {
+		ck_assert_int_eq(alg3_criterion_parse(alg3_criterion_name(c), &got, &e), 0);
+		ck_assert_int_eq(got, c);
+	}
+	ck_assert_str_eq(alg3_criterion_name(ALG3_NORM), "norm");
+	ck_assert_int_eq(alg3_criterion_parse("magnitude", &got, &e), -1);
+	ck_assert_str_eq(e.msg, "unknown criterion 'magnitude' (expected qr, norm or random)");
+	ck_assert_int_eq(alg3_criterion_parse(NULL, &got, NULL), -1);
 }
 END_TEST
 
@@ -128,47 +143,47 @@ START_TEST(qr_and_norm_find_split_duplicates)
 	Err e;
 	int order[7];
 	/* the norm rule ranks the copies last, the smaller share first to go */
-	ck_assert_int_eq(squeeze_order(net, 2, SQUEEZE_NORM, 0, order, &e), 0);
+	ck_assert_int_eq(alg3_order(net, 2, ALG3_NORM, 0, order, &e), 0);
 	ck_assert_int_eq(order[6], 5);
 	ck_assert_int_eq(order[5], 6);
 	/* pivoted QR leaves one of each identical pair at the end */
-	ck_assert_int_eq(squeeze_order(net, 2, SQUEEZE_QR, 0, order, &e), 0);
+	ck_assert_int_eq(alg3_order(net, 2, ALG3_QR, 0, order, &e), 0);
 	ck_assert(in(order, 5, 0) && in(order, 5, 2) && in(order, 5, 4));
 	ck_assert_int_eq(in(order, 5, 1) + in(order, 5, 5), 1);
 	ck_assert_int_eq(in(order, 5, 3) + in(order, 5, 6), 1);
 
 	/* at τ the count is pivoted QR's (5) whatever the criterion; both
 	 * criteria, compensated, give back the network's function */
-	for (int c = SQUEEZE_QR; c <= SQUEEZE_NORM; c++) {
+	for (int c = ALG3_QR; c <= ALG3_NORM; c++) {
 		Net *sq = net_clone(net, NULL);
-		SqueezeOpts o;
-		squeeze_opts_default(&o);
+		Alg3Opts o;
+		alg3_opts_default(&o);
 		o.tau = 100;
-		o.criterion = (SqueezeCriterion)c;
+		o.criterion = (Alg3Criterion)c;
 		o.compensate = 1;
 		int removed[3];
-		ck_assert_msg(squeeze_net(sq, &o, sample, removed, &e) == 2, "%s", e.msg);
+		ck_assert_msg(alg3_squeeze_net(sq, &o, sample, removed, &e) == 2, "%s", e.msg);
 		ck_assert_int_eq(removed[1], 2);
 		ck_assert_int_eq(sq->n[2], 5);
 		double worst = largest_change(net, sq, test);
 		ck_assert_msg(worst < 1e-5, "%s: largest change of a probability %g",
-		              squeeze_criterion_name(c), worst);
+		              alg3_criterion_name(c), worst);
 		net_free(sq);
 	}
 	/* the norm proposal removes exactly the copies */
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
-	o.criterion = SQUEEZE_NORM;
-	SqueezeProposal sp;
-	ck_assert_int_eq(squeeze_propose(net, 2, &o, &sp, &e), 0);
+	o.criterion = ALG3_NORM;
+	Alg3Proposal sp;
+	ck_assert_int_eq(alg3_propose(net, 2, &o, &sp, &e), 0);
 	ck_assert_int_eq(sp.nkeep, 5);
 	ck_assert_int_eq(sp.p_qr, 5);
 	ck_assert_int_eq(sp.counted, 0);
-	ck_assert_int_eq(sp.criterion, SQUEEZE_NORM);
+	ck_assert_int_eq(sp.criterion, ALG3_NORM);
 	ck_assert(!in(sp.keep, 5, 5) && !in(sp.keep, 5, 6));
 	ck_assert(sp.kappa_after <= o.tau);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	dataset_free(sample);
 	dataset_free(test);
 	net_free(net);
@@ -186,17 +201,17 @@ START_TEST(zero_outgoing_goes_first_by_norm)
 		net->W[1][7 * 9 + k] = 0; /* neuron 7 of layer 1 feeds nothing */
 	Err e;
 	int order[12];
-	ck_assert_int_eq(squeeze_order(net, 1, SQUEEZE_NORM, 0, order, &e), 0);
+	ck_assert_int_eq(alg3_order(net, 1, ALG3_NORM, 0, order, &e), 0);
 	ck_assert_int_eq(order[11], 7);
 	/* keeping 11 of 12 by norm removes it, and the outputs do not move
 	 * (beyond the rounding of products of another size) */
 	int counts[2] = {11, 9};
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
-	o.criterion = SQUEEZE_NORM;
+	Alg3Opts o;
+	alg3_opts_default(&o);
+	o.criterion = ALG3_NORM;
 	o.keep_counts = counts;
 	Net *sq = net_clone(net, NULL);
-	ck_assert_int_eq(squeeze_net(sq, &o, NULL, NULL, &e), 1);
+	ck_assert_int_eq(alg3_squeeze_net(sq, &o, NULL, NULL, &e), 1);
 	Dataset *test = random_inputs(100, 6, 4);
 	ck_assert_double_le(largest_change(net, sq, test), 1e-6);
 	ck_assert_int_eq(sq->n[1], 11);
@@ -215,9 +230,9 @@ START_TEST(random_comes_back_from_its_seed)
 	net_init_glorot(net, &r);
 	Err e;
 	int a[30], b[30], c[30], seen[30] = {0};
-	ck_assert_int_eq(squeeze_order(net, 1, SQUEEZE_RANDOM, 42, a, &e), 0);
-	ck_assert_int_eq(squeeze_order(net, 1, SQUEEZE_RANDOM, 42, b, &e), 0);
-	ck_assert_int_eq(squeeze_order(net, 1, SQUEEZE_RANDOM, 43, c, &e), 0);
+	ck_assert_int_eq(alg3_order(net, 1, ALG3_RANDOM, 42, a, &e), 0);
+	ck_assert_int_eq(alg3_order(net, 1, ALG3_RANDOM, 42, b, &e), 0);
+	ck_assert_int_eq(alg3_order(net, 1, ALG3_RANDOM, 43, c, &e), 0);
 	ck_assert_int_eq(memcmp(a, b, sizeof a), 0);
 	ck_assert_int_ne(memcmp(a, c, sizeof a), 0);
 	for (int j = 0; j < 30; j++)
@@ -226,16 +241,16 @@ START_TEST(random_comes_back_from_its_seed)
 		ck_assert_int_eq(seen[j], 1);
 	/* whole squeezes: the same seed, the same network; another seed, another */
 	int counts[2] = {12, 7};
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
-	o.criterion = SQUEEZE_RANDOM;
+	Alg3Opts o;
+	alg3_opts_default(&o);
+	o.criterion = ALG3_RANDOM;
 	o.keep_counts = counts;
 	o.seed = 42;
 	Net *x = net_clone(net, NULL), *y = net_clone(net, NULL), *z = net_clone(net, NULL);
-	ck_assert_int_eq(squeeze_net(x, &o, NULL, NULL, &e), 31);
-	ck_assert_int_eq(squeeze_net(y, &o, NULL, NULL, &e), 31);
+	ck_assert_int_eq(alg3_squeeze_net(x, &o, NULL, NULL, &e), 31);
+	ck_assert_int_eq(alg3_squeeze_net(y, &o, NULL, NULL, &e), 31);
 	o.seed = 43;
-	ck_assert_int_eq(squeeze_net(z, &o, NULL, NULL, &e), 31);
+	ck_assert_int_eq(alg3_squeeze_net(z, &o, NULL, NULL, &e), 31);
 	ck_assert_int_eq(memcmp(x->param, y->param, sizeof(float) * x->nparam), 0);
 	ck_assert_int_ne(memcmp(x->param, z->param, sizeof(float) * x->nparam), 0);
 	net_free(x);
@@ -255,12 +270,12 @@ START_TEST(given_counts_are_kept_exactly)
 	Dataset *sample = random_inputs(200, 8, 5);
 	int counts[3] = {17, 30, 9};
 	Err e;
-	for (int c = 0; c < SQUEEZE_NCRITERIA; c++)
+	for (int c = 0; c < ALG3_NCRITERIA; c++)
 		for (int comp = 0; comp <= 1; comp++) {
 			Net *sq = net_clone(net, NULL);
-			SqueezeOpts o;
-			squeeze_opts_default(&o);
-			o.criterion = (SqueezeCriterion)c;
+			Alg3Opts o;
+			alg3_opts_default(&o);
+			o.criterion = (Alg3Criterion)c;
 			o.keep_counts = counts;
 			o.compensate = comp;
 			o.tau = 1e6; /* τ decides nothing when counts are given */
@@ -277,13 +292,13 @@ START_TEST(given_counts_are_kept_exactly)
 			net_free(sq);
 		}
 	/* counts that do not fit are refused, naming the layer */
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	int bad[3] = {17, 31, 9};
 	o.keep_counts = bad;
 	ck_assert_ptr_null(alg3_new(net, &o, NULL, &e));
 	ck_assert_str_eq(e.msg, "Algorithm 3: layer 2: keep 31 of 30 neurons, expected 1..30");
-	ck_assert_int_eq(squeeze_check_counts(net, counts, 2, &e), -1);
+	ck_assert_int_eq(alg3_check_counts(net, counts, 2, &e), -1);
 	ck_assert_str_eq(e.msg, "2 keep counts for a network of 3 hidden layers");
 	dataset_free(sample);
 	net_free(net);
@@ -297,13 +312,14 @@ START_TEST(kappa_at_decision_is_after_the_cascade)
 	Rng r;
 	rng_seed(&r, 5);
 	net_init_glorot(net, &r);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 3;
 	Err e;
 	Net *sq = net_clone(net, NULL);
 	Alg3 *a = alg3_new(sq, &o, NULL, &e);
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.layer, 1);
 	ck_assert_int_eq(alg3_apply(a, 0, NULL, &e), 0);
 	/* layer 2's κ now, after layer 1 lost neurons, is the one it is decided on */
@@ -336,8 +352,8 @@ START_TEST(compare_at_equal_counts)
 	Dataset *train = random_inputs(300, 10, 6), *eval = random_inputs(200, 10, 7);
 	label_by(net, train);
 	label_by(net, eval);
-	SqueezeCompareOpts o;
-	squeeze_compare_opts_default(&o);
+	Alg3CompareOpts o;
+	alg3_compare_opts_default(&o);
 	o.tau = 4;
 	o.draws = 4;
 	o.cost_repeats = 0;
@@ -347,36 +363,35 @@ START_TEST(compare_at_equal_counts)
 	train_plan_default(&plan, &to, 0.5);
 	o.retrain = &plan;
 	o.retrain_draws = 2;
-	SqueezeCompare c;
+	Alg3Compare c;
 	Err e;
 	ck_assert_msg(alg3_compare(net, &o, train, eval, NULL, &c, &e) == 0, "%s", e.msg);
 	/* the counts are those of Algorithm 3 at τ, and what its stages removed */
 	Net *qr = net_clone(net, NULL);
-	SqueezeOpts so;
-	squeeze_opts_default(&so);
+	Alg3Opts so;
+	alg3_opts_default(&so);
 	so.tau = 4;
 	int removed[4];
-	ck_assert_int_eq(squeeze_net(qr, &so, NULL, removed, &e), c.removed);
+	ck_assert_int_eq(alg3_squeeze_net(qr, &so, NULL, removed, &e), c.removed);
 	ck_assert(c.removed > 0);
 	for (int i = 1; i <= 3; i++) {
 		ck_assert_int_eq(c.keep[i - 1], qr->n[i]);
 		ck_assert_int_eq(c.removed_thresh[i - 1] + c.removed_loop[i - 1], removed[i - 1]);
 	}
 	ck_assert_double_eq(c.acc_before, 100);
-	ck_assert_double_eq_tol(c.acc[CMP_SQUEEZED][SQUEEZE_QR].acc,
-	                        100 * (1 - net_error(qr, eval, NULL)), 1e-9);
+	ck_assert_double_eq_tol(c.acc[CMP_SQUEEZED][ALG3_QR].acc, accuracy(qr, eval), 1e-9);
 	for (int s = 0; s < CMP_NSTAGES; s++) {
-		ck_assert_int_eq(c.acc[s][SQUEEZE_QR].n, 1);
-		ck_assert_int_eq(c.acc[s][SQUEEZE_NORM].n, 1);
+		ck_assert_int_eq(c.acc[s][ALG3_QR].n, 1);
+		ck_assert_int_eq(c.acc[s][ALG3_NORM].n, 1);
 		int want = s >= CMP_RETRAINED ? 2 : 4;
-		ck_assert_int_eq(c.acc[s][SQUEEZE_RANDOM].n, want);
+		ck_assert_int_eq(c.acc[s][ALG3_RANDOM].n, want);
 		ck_assert(c.share_ge[s] >= 0 && c.share_ge[s] <= 1);
 		for (int d = 0; d < 4; d++)
 			ck_assert_int_eq(isnan(c.draw_acc[s][d]), d >= want);
 	}
 	ck_assert_uint_eq(c.cost_after.params, qr->nparam);
 	ck_assert(isnan(c.cost_after.sec_b1));
-	squeeze_compare_free(&c);
+	alg3_compare_free(&c);
 	net_free(qr);
 	dataset_free(train);
 	dataset_free(eval);
@@ -389,30 +404,30 @@ START_TEST(layer_compare_matches_the_preview)
 	Net *net = planted(11);
 	Dataset *sample = random_inputs(300, 10, 8), *eval = random_inputs(400, 10, 9);
 	label_by(net, eval);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
-	SqueezeProposal sp;
+	Alg3Proposal sp;
 	Err e;
-	ck_assert_int_eq(squeeze_propose(net, 2, &o, &sp, &e), 0);
+	ck_assert_int_eq(alg3_propose(net, 2, &o, &sp, &e), 0);
 	double acc, accc;
-	ck_assert_int_eq(squeeze_preview(net, &sp, eval, sample, &acc, &accc, &e), 0);
-	SqueezeLayerCompare lc;
-	ck_assert_msg(squeeze_compare_layer(net, &sp, eval, sample, 5, 1, 1, 0, &lc, &e) == 0, "%s",
+	ck_assert_int_eq(alg3_preview(net, &sp, eval, sample, &acc, &accc, &e), 0);
+	Alg3LayerCompare lc;
+	ck_assert_msg(alg3_compare_layer(net, &sp, eval, sample, 5, 1, 1, 0, &lc, &e) == 0, "%s",
 	              e.msg);
 	ck_assert_int_eq(lc.rows, 400);
 	ck_assert_int_eq(lc.nkeep, 5);
-	ck_assert_double_eq_tol(lc.acc[SQUEEZE_QR], 100 * acc, 1e-9);
-	ck_assert_double_eq_tol(lc.acc_comp[SQUEEZE_QR], 100 * accc, 1e-9);
+	ck_assert_double_eq_tol(lc.acc[ALG3_QR], acc, 1e-9);
+	ck_assert_double_eq_tol(lc.acc_comp[ALG3_QR], accc, 1e-9);
 	/* compensation restores the function when only the copies go */
-	ck_assert_double_eq(lc.acc_comp[SQUEEZE_QR], 100);
-	ck_assert_double_eq(lc.acc_comp[SQUEEZE_NORM], 100);
+	ck_assert_double_eq(lc.acc_comp[ALG3_QR], 100);
+	ck_assert_double_eq(lc.acc_comp[ALG3_NORM], 100);
 	ck_assert(lc.share_ge >= 0 && lc.share_ge <= 1 && !isnan(lc.sd));
 	/* fewer rows, no compensation: the compensated figures are absent */
-	ck_assert_int_eq(squeeze_compare_layer(net, &sp, eval, NULL, 2, 1, 0, 100, &lc, &e), 0);
+	ck_assert_int_eq(alg3_compare_layer(net, &sp, eval, NULL, 2, 1, 0, 100, &lc, &e), 0);
 	ck_assert_int_eq(lc.rows, 100);
-	ck_assert(isnan(lc.acc_comp[SQUEEZE_NORM]));
-	squeeze_proposal_free(&sp);
+	ck_assert(isnan(lc.acc_comp[ALG3_NORM]));
+	alg3_proposal_free(&sp);
 	dataset_free(sample);
 	dataset_free(eval);
 	net_free(net);

@@ -80,15 +80,24 @@ static void assert_planted_kept(const int *keep, int nkeep)
 		ck_assert_int_eq(seen[dup_of[d][0]] + seen[dup_of[d][1]], 1);
 }
 
+/* The accuracy (percent) of net on d, which must fit it. */
+static double acc(const Net *net, const Dataset *d)
+{
+	double a;
+	Err e;
+	ck_assert_msg(net_accuracy(net, d, NULL, &a, &e) == 0, "%s", e.msg);
+	return a;
+}
+
 START_TEST(propose_finds_duplicates)
 {
 	Net *net = planted(7);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
-	SqueezeProposal sp;
+	Alg3Proposal sp;
 	Err e;
-	ck_assert_int_eq(squeeze_propose(net, 2, &o, &sp, &e), 0);
+	ck_assert_int_eq(alg3_propose(net, 2, &o, &sp, &e), 0);
 	ck_assert_int_eq(sp.layer, 2);
 	ck_assert_int_eq(sp.n_before, 7);
 	ck_assert_int_eq(sp.nrdiag, 7);
@@ -100,18 +109,18 @@ START_TEST(propose_finds_duplicates)
 	ck_assert(sp.kappa_after <= o.tau);
 	for (int j = 0; j < sp.nkeep; j++)
 		ck_assert_int_eq(sp.keep[j], sp.perm[j]);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 
 	/* layer 1 is within τ: the proposal keeps everyone */
-	ck_assert_int_eq(squeeze_propose(net, 1, &o, &sp, &e), 0);
+	ck_assert_int_eq(alg3_propose(net, 1, &o, &sp, &e), 0);
 	ck_assert(sp.kappa_before <= o.tau);
 	ck_assert_int_eq(sp.nkeep, 8);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 
-	ck_assert_int_eq(squeeze_propose(net, 3, &o, &sp, &e), -1);
+	ck_assert_int_eq(alg3_propose(net, 3, &o, &sp, &e), -1);
 	ck_assert_str_eq(e.msg, "layer 3 is not a hidden layer (expected 1..2)");
 	o.tau = 0.5;
-	ck_assert_int_eq(squeeze_propose(net, 1, &o, &sp, &e), -1);
+	ck_assert_int_eq(alg3_propose(net, 1, &o, &sp, &e), -1);
 	ck_assert_str_eq(e.msg, "τ = 0.5, expected a finite number ≥ 1");
 	net_free(net);
 }
@@ -120,12 +129,12 @@ END_TEST
 START_TEST(apply_without_compensation)
 {
 	Net *net = planted(7), *orig = net_clone(net, NULL);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
 	int removed[3];
 	Err e;
-	ck_assert_int_eq(squeeze_net(net, &o, NULL, removed, &e), 2);
+	ck_assert_int_eq(alg3_squeeze_net(net, &o, NULL, removed, &e), 2);
 	ck_assert_int_eq(removed[0], 0);
 	ck_assert_int_eq(removed[1], 2);
 	ck_assert_int_eq(removed[2], 0);
@@ -159,13 +168,13 @@ START_TEST(compensation_restores_outputs)
 	Net *net = planted(11);
 	Dataset *sample = random_inputs(300, 1), *test = random_inputs(200, 2);
 	float *before = outputs(net, test);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
 	o.compensate = 1;
 	int removed[3];
 	Err e;
-	ck_assert_msg(squeeze_net(net, &o, sample, removed, &e) == 2, "%s", e.msg);
+	ck_assert_msg(alg3_squeeze_net(net, &o, sample, removed, &e) == 2, "%s", e.msg);
 	ck_assert_int_eq(net->n[2], 5);
 	float *after = outputs(net, test);
 	double worst = 0;
@@ -176,7 +185,7 @@ START_TEST(compensation_restores_outputs)
 	free(after);
 
 	o.compensate = 1;
-	ck_assert_int_eq(squeeze_net(net, &o, NULL, NULL, &e), -1);
+	ck_assert_int_eq(alg3_squeeze_net(net, &o, NULL, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "compensation needs a sample of training inputs (none given)");
 	dataset_free(sample);
 	dataset_free(test);
@@ -198,28 +207,28 @@ START_TEST(preview_leaves_net_alone)
 		eval->y[i] = best;
 	}
 	free(p);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
-	SqueezeProposal sp;
+	Alg3Proposal sp;
 	Err e;
-	ck_assert_int_eq(squeeze_propose(net, 2, &o, &sp, &e), 0);
-	double acc = -1, acc_comp = -1;
-	ck_assert_msg(squeeze_preview(net, &sp, eval, sample, &acc, &acc_comp, &e) == 0, "%s",
+	ck_assert_int_eq(alg3_propose(net, 2, &o, &sp, &e), 0);
+	double acc_pre = -1, acc_comp = -1;
+	ck_assert_msg(alg3_preview(net, &sp, eval, sample, &acc_pre, &acc_comp, &e) == 0, "%s",
 	              e.msg);
-	ck_assert(acc >= 0 && acc <= 1);
-	ck_assert(acc < 1);
-	ck_assert_double_eq(acc_comp, 1.0);
+	ck_assert(acc_pre >= 0 && acc_pre <= 100);
+	ck_assert(acc_pre < 100);
+	ck_assert_double_eq(acc_comp, 100);
 	ck_assert_int_eq(net->n[2], 7);
 	ck_assert_int_eq(memcmp(net->param, orig->param, sizeof(float) * net->nparam), 0);
 
 	/* applying it for real gives the previewed accuracy */
-	ck_assert_int_eq(squeeze_apply(net, &sp, 0, NULL, &e), 0);
-	ck_assert_double_eq_tol(1 - net_error(net, eval, NULL), acc, 1e-12);
+	ck_assert_int_eq(alg3_apply_proposal(net, &sp, 0, NULL, &e), 0);
+	ck_assert_double_eq_tol(acc(net, eval), acc_pre, 1e-12);
 	/* the proposal no longer fits the layer */
-	ck_assert_int_eq(squeeze_apply(net, &sp, 0, NULL, &e), -1);
+	ck_assert_int_eq(alg3_apply_proposal(net, &sp, 0, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "layer 2 has 5 neurons, but the proposal was made for 7");
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	dataset_free(sample);
 	dataset_free(eval);
 	net_free(net);
@@ -234,20 +243,20 @@ START_TEST(while_loop_bounds_kappa)
 	Rng r;
 	rng_seed(&r, 5);
 	net_init_glorot(net, &r);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 3;
 	Err e;
 	/* without the loop, the QR threshold alone decides */
 	o.while_loop = 0;
-	SqueezeProposal sp;
-	ck_assert_int_eq(squeeze_propose(net, 2, &o, &sp, &e), 0);
+	Alg3Proposal sp;
+	ck_assert_int_eq(alg3_propose(net, 2, &o, &sp, &e), 0);
 	ck_assert(sp.kappa_before > o.tau);
 	ck_assert_int_eq(sp.nkeep, sp.p_qr);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	o.while_loop = 1;
 	int removed[4];
-	int total = squeeze_net(net, &o, NULL, removed, &e);
+	int total = alg3_squeeze_net(net, &o, NULL, removed, &e);
 	ck_assert_msg(total > 0, "%s", e.msg);
 	ck_assert_int_eq(removed[0] + removed[1] + removed[2], total);
 	ck_assert_int_eq(removed[3], 0);
@@ -261,7 +270,7 @@ START_TEST(while_loop_bounds_kappa)
 	}
 	/* a second pass finds nothing to do */
 	Net *again = net_clone(net, &e);
-	ck_assert_int_eq(squeeze_net(again, &o, NULL, removed, &e), 0);
+	ck_assert_int_eq(alg3_squeeze_net(again, &o, NULL, removed, &e), 0);
 	ck_assert_int_eq(memcmp(again->param, net->param, sizeof(float) * net->nparam), 0);
 	net_free(again);
 	net_free(net);
@@ -365,10 +374,10 @@ static void assert_prefix(const char *s, const char *prefix)
 	              prefix);
 }
 
-static SqueezeOpts opts100(void)
+static Alg3Opts opts100(void)
 {
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 100;
 	return o;
 }
@@ -390,7 +399,7 @@ END_TEST
 START_TEST(step_and_apply)
 {
 	Net *net = planted2(21), *orig = net_clone(net, NULL), *direct = net_clone(net, NULL);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	Err e;
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
 	ck_assert_msg(a != NULL, "%s", e.msg);
@@ -399,16 +408,18 @@ START_TEST(step_and_apply)
 	memset(&steps, 0, sizeof steps);
 
 	/* layer 1 is within τ and passed over: layer 2 is proposed */
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
 	ck_assert_int_eq(a->status, ALG3_PROPOSED);
-	SqueezeProposal *sp = &a->prop;
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
+	Alg3Proposal *sp = &a->prop;
 	ck_assert_int_eq(sp->layer, 2);
 	ck_assert_int_eq(sp->n_before, 7);
 	ck_assert(sp->kappa_before > o.tau);
 	ck_assert(sp->kappa_before == kappa_of(net, 2));
 	assert_planted_kept(sp->keep, sp->nkeep);
 	/* asked again, the same proposal */
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.layer, 2);
 	ck_assert_int_eq(steps.n, 0);
 	int gone = sp->n_before - sp->nkeep, by_qr = sp->n_before - sp->p_qr;
@@ -430,14 +441,15 @@ START_TEST(step_and_apply)
 	ck_assert_ptr_eq(steps.alg3[0], a);
 	assert_prefix(steps.text[0], "Algorithm 3, layer 2: κ inf > τ = 100");
 	/* the same as the one-layer primitives */
-	SqueezeProposal p2;
-	ck_assert_int_eq(squeeze_propose(direct, 2, &o, &p2, &e), 0);
-	ck_assert_int_eq(squeeze_apply(direct, &p2, 0, NULL, &e), 0);
-	squeeze_proposal_free(&p2);
+	Alg3Proposal p2;
+	ck_assert_int_eq(alg3_propose(direct, 2, &o, &p2, &e), 0);
+	ck_assert_int_eq(alg3_apply_proposal(direct, &p2, 0, NULL, &e), 0);
+	alg3_proposal_free(&p2);
 	ck_assert(same_net(net, direct));
 
 	/* layer 3 next, decided on the network as layer 2's removal left it */
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	sp = &a->prop;
 	ck_assert_int_eq(sp->layer, 3);
 	ck_assert_int_eq(sp->n_before, 6);
@@ -457,7 +469,8 @@ START_TEST(step_and_apply)
 
 	/* layer 4 is within τ: nothing more */
 	ck_assert(kappa_of(net, 4) <= o.tau);
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_DONE);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_DONE);
 	ck_assert_int_eq(a->status, ALG3_DONE);
 	ck_assert_int_eq(a->removed[0], 0);
 	ck_assert_int_eq(a->removed[3], 0);
@@ -480,11 +493,12 @@ END_TEST
 START_TEST(refuse_moves_on)
 {
 	Net *net = planted2(21), *orig = net_clone(net, NULL);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	Err e;
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
 	memset(&steps, 0, sizeof steps);
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.layer, 2);
 	ck_assert_int_eq(alg3_refuse(a, &step_hook, &e), 0);
 	ck_assert(same_net(net, orig));
@@ -496,13 +510,15 @@ START_TEST(refuse_moves_on)
 	ck_assert_int_eq(steps.kinds[0], HOOK_ALG3_LAYER);
 	ck_assert_str_eq(steps.text[0], "Algorithm 3, layer 2: refused; κ inf, all 7 neurons kept");
 
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.layer, 3);
 	ck_assert_int_eq(a->prop.nrdiag, 6);
 	ck_assert(a->prop.kappa_before == kappa_of(orig, 3));
 	ck_assert_int_eq(alg3_refuse(a, &step_hook, &e), 0);
 	assert_prefix(steps.text[1], "Algorithm 3, layer 3: refused; κ ");
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_DONE);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_DONE);
 	ck_assert(same_net(net, orig));
 	ck_assert_int_eq(a->refused, 2);
 	ck_assert_int_eq(a->applied, 0);
@@ -515,19 +531,19 @@ END_TEST
 
 /* Algorithm 3 by hand: every hidden layer in order, each decided on the
  * network as squeezed so far, applied when κ > τ. */
-static int squeeze_by_hand(Net *net, const SqueezeOpts *o, const Dataset *sample)
+static int squeeze_by_hand(Net *net, const Alg3Opts *o, const Dataset *sample)
 {
 	int total = 0;
 	Err e;
 	for (int layer = 1; layer < net->m; layer++) {
-		SqueezeProposal sp;
-		ck_assert_int_eq(squeeze_propose(net, layer, o, &sp, &e), 0);
+		Alg3Proposal sp;
+		ck_assert_int_eq(alg3_propose(net, layer, o, &sp, &e), 0);
 		if (sp.kappa_before > o->tau) {
-			ck_assert_msg(squeeze_apply(net, &sp, o->compensate, sample, &e) == 0, "%s",
-			              e.msg);
+			ck_assert_msg(alg3_apply_proposal(net, &sp, o->compensate, sample, &e) == 0,
+			              "%s", e.msg);
 			total += sp.n_before - sp.nkeep;
 		}
-		squeeze_proposal_free(&sp);
+		alg3_proposal_free(&sp);
 	}
 	return total;
 }
@@ -538,7 +554,7 @@ START_TEST(run_is_every_layer_in_order)
 	for (int comp = 0; comp <= 1; comp++) {
 		Net *a_net = planted2(21), *b_net = net_clone(a_net, NULL);
 		Net *c_net = net_clone(a_net, NULL);
-		SqueezeOpts o = opts100();
+		Alg3Opts o = opts100();
 		o.compensate = comp;
 		Err e;
 		Alg3 *a = alg3_new(a_net, &o, sample, &e);
@@ -551,7 +567,7 @@ START_TEST(run_is_every_layer_in_order)
 		assert_prefix(steps.text[1], "Algorithm 3, layer 3: ");
 		ck_assert_int_eq(comp, strstr(steps.text[0], "next layer refitted") != NULL);
 		int removed[5];
-		ck_assert_int_eq(squeeze_net(b_net, &o, sample, removed, &e), total);
+		ck_assert_int_eq(alg3_squeeze_net(b_net, &o, sample, removed, &e), total);
 		ck_assert_mem_eq(removed, a->removed, sizeof removed);
 		ck_assert(same_net(a_net, b_net));
 		ck_assert_int_eq(squeeze_by_hand(c_net, &o, sample), total);
@@ -568,18 +584,20 @@ END_TEST
 START_TEST(propose_a_layer_within_tau)
 {
 	Net *net = planted2(21), *orig = net_clone(net, NULL);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	Err e;
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
 	memset(&steps, 0, sizeof steps);
-	ck_assert_int_eq(alg3_propose_layer(a, 1, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_propose_layer(a, 1, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.layer, 1);
 	ck_assert(a->prop.kappa_before <= o.tau);
 	ck_assert_int_eq(a->prop.nkeep, 8);
 	ck_assert_int_eq(a->prop.n_before, 8);
 	ck_assert_int_eq(a->prop.p_qr, 8);
 	/* a step does not pass over a proposal waiting for its decision */
-	ck_assert_int_eq(alg3_step(a, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.layer, 1);
 	ck_assert_int_eq(alg3_apply(a, 0, &step_hook, &e), 0);
 	ck_assert(same_net(net, orig));
@@ -591,7 +609,8 @@ START_TEST(propose_a_layer_within_tau)
 	assert_prefix(steps.text[0], "Algorithm 3, layer 1: κ ");
 	ck_assert_ptr_nonnull(strstr(steps.text[0], " ≤ τ = 100"));
 	/* a layer beyond the proposal's: proposed even so, when asked for */
-	ck_assert_int_eq(alg3_propose_layer(a, 4, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(alg3_propose_layer(a, 4, &e), 0);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
 	ck_assert_int_eq(a->prop.nkeep, a->prop.n_before);
 	ck_assert_int_eq(alg3_propose_layer(a, 5, &e), -1);
 	ck_assert_str_eq(e.msg, "layer 5 is not a hidden layer (expected 1..4)");
@@ -606,7 +625,7 @@ START_TEST(new_checks_its_options)
 {
 	Net *net = planted2(21);
 	Dataset *sample = random_inputs(20, 1);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	Err e;
 	double bad[] = {0.5, 0.999, -3, INFINITY, NAN};
 	for (int i = 0; i < 5; i++) {
@@ -655,18 +674,18 @@ START_TEST(step_passes_over_nothing_to_remove)
 	cond_layer_free(&lc);
 	/* κ ≥ |r_11|/|r_nn| never holds for every matrix: this one has room */
 	ck_assert_msg(1.0 / rmin < kappa, "κ %g, |r_11|/|r_nn| %g", kappa, 1.0 / rmin);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = sqrt(kappa / rmin);
 	o.while_loop = 0;
-	SqueezeProposal sp;
-	ck_assert_int_eq(squeeze_propose(net, 1, &o, &sp, &e), 0);
+	Alg3Proposal sp;
+	ck_assert_int_eq(alg3_propose(net, 1, &o, &sp, &e), 0);
 	ck_assert(sp.kappa_before > o.tau);
 	ck_assert_int_eq(sp.nkeep, sp.n_before);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
-	int st = alg3_step(a, &e);
-	ck_assert(st == ALG3_DONE || (st == ALG3_PROPOSED && a->prop.layer == 2));
+	ck_assert_int_eq(alg3_step(a, &e), 0);
+	ck_assert(a->status == ALG3_DONE || (a->status == ALG3_PROPOSED && a->prop.layer == 2));
 	alg3_free(a);
 	net_free(net);
 }
@@ -681,14 +700,14 @@ START_TEST(removed_by_qr_and_by_the_loop)
 	Rng r;
 	rng_seed(&r, 5);
 	net_init_glorot(net, &r);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = 3;
 	Err e;
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
 	int qr[4] = {0}, all[4] = {0}, by_loop = 0;
-	while (alg3_step(a, &e) == ALG3_PROPOSED) {
-		const SqueezeProposal *sp = &a->prop;
+	while (alg3_step(a, &e) == 0 && a->status == ALG3_PROPOSED) {
+		const Alg3Proposal *sp = &a->prop;
 		qr[sp->layer - 1] += sp->n_before - sp->p_qr;
 		all[sp->layer - 1] += sp->n_before - sp->nkeep;
 		by_loop += sp->p_qr - sp->nkeep;
@@ -733,13 +752,8 @@ static TrainPlan retrain_plan(void)
 	return p;
 }
 
-static double acc(const Net *net, const Dataset *d)
-{
-	return 100.0 * (1.0 - net_error(net, d, NULL));
-}
-
 /* A round's κ and p are those of net, its widths net's. */
-static void assert_round_is(const SqueezeRound *r, const Net *net, double tau)
+static void assert_round_is(const Alg3Round *r, const Net *net, double tau)
 {
 	ck_assert_int_eq(r->m, net->m);
 	ck_assert_mem_eq(r->n, net->n, sizeof(int) * (size_t)(net->m + 1));
@@ -758,17 +772,17 @@ START_TEST(squeeze_retrain_once)
 {
 	Net *net = planted2(21), *ref = net_clone(net, NULL);
 	Dataset *train = labelled(net, 300, 6), *eval = labelled(net, 200, 7);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	TrainPlan plan = retrain_plan();
 	Err e;
-	SqueezeRound r;
+	Alg3Round r;
 	memset(&steps, 0, sizeof steps);
 	ck_assert_msg(alg3_squeeze_retrain(net, &o, NULL, &plan, train, eval, &step_hook, &r, &e) ==
 	                  0,
 	              "%s", e.msg);
 	/* the same by hand */
 	int removed[5];
-	ck_assert_int_eq(squeeze_net(ref, &o, NULL, removed, &e), 4);
+	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, removed, &e), 4);
 	double acc_sq = acc(ref, eval);
 	ck_assert_int_eq(train_plan_run(ref, train, &plan, NULL, NULL, &e), 0);
 	ck_assert(same_net(net, ref));
@@ -777,11 +791,12 @@ START_TEST(squeeze_retrain_once)
 	ck_assert(r.acc_squeezed == acc_sq);
 	ck_assert(r.acc_squeezed < 100);
 	ck_assert(r.acc_retrained == acc(net, eval));
-	ck_assert_int_eq(r.epochs, 2);
+	ck_assert_int_eq(r.trained.epochs, 2);
+	ck_assert(isnan(r.trained.val_acc)); /* no validation set */
 	assert_round_is(&r, net, o.tau);
 	ck_assert_int_eq(count_steps(HOOK_ALG3_LAYER), 2);
 	ck_assert_int_eq(count_steps(HOOK_TRAINED), 1);
-	squeeze_round_free(&r);
+	alg3_round_free(&r);
 
 	/* without a plan: squeezed only, measured as squeezed */
 	Net *bare = planted2(21);
@@ -789,15 +804,15 @@ START_TEST(squeeze_retrain_once)
 	ck_assert_int_eq(r.removed, 4);
 	ck_assert(isnan(r.acc_retrained));
 	ck_assert(r.acc_squeezed == acc_sq);
-	ck_assert_int_eq(r.epochs, 0);
+	ck_assert_int_eq(r.trained.epochs, 0);
 	assert_round_is(&r, bare, o.tau);
-	squeeze_round_free(&r);
+	alg3_round_free(&r);
 	/* no evaluation set: no accuracies */
 	net_free(bare);
 	bare = planted2(21);
 	ck_assert_int_eq(alg3_squeeze_retrain(bare, &o, NULL, NULL, train, NULL, NULL, &r, &e), 0);
 	ck_assert(isnan(r.acc_squeezed));
-	squeeze_round_free(&r);
+	alg3_round_free(&r);
 	net_free(bare);
 	net_free(net);
 	net_free(ref);
@@ -810,10 +825,10 @@ START_TEST(until_stable_rounds)
 {
 	Net *net = planted2(21), *orig = net_clone(net, NULL), *ref = net_clone(net, NULL);
 	Dataset *train = labelled(net, 300, 6), *eval = labelled(net, 200, 7);
-	SqueezeOpts o = opts100();
+	Alg3Opts o = opts100();
 	TrainPlan plan = retrain_plan();
 	Err e;
-	SqueezeRound rounds[6];
+	Alg3Round rounds[6];
 	int nr = -1, stable = -1;
 	memset(&steps, 0, sizeof steps);
 	ck_assert_msg(alg3_until_stable(net, &o, NULL, &plan, train, eval, 5, &step_hook, rounds,
@@ -830,10 +845,10 @@ START_TEST(until_stable_rounds)
 	ck_assert_int_eq(nr, 2);
 	ck_assert_int_eq(count_steps(HOOK_TRAINED), 1);
 	int removed[5];
-	ck_assert_int_eq(squeeze_net(ref, &o, NULL, removed, &e), 4);
+	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, removed, &e), 4);
 	ck_assert_int_eq(train_plan_run(ref, train, &plan, NULL, NULL, &e), 0);
 	ck_assert(same_net(net, ref));
-	ck_assert_int_eq(squeeze_net(ref, &o, NULL, NULL, &e), 0);
+	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, NULL, &e), 0);
 	/* the counts add up to the widths, the last round is the final network */
 	int total = 0;
 	for (int k = 1; k < nr; k++) {
@@ -850,10 +865,10 @@ START_TEST(until_stable_rounds)
 	ck_assert_mem_eq(rounds[1].removed_per_layer, removed, sizeof removed);
 	assert_round_is(&rounds[nr - 1], net, o.tau);
 	ck_assert(rounds[1].acc_retrained == acc(net, eval));
-	ck_assert_int_eq(rounds[1].epochs, 2);
+	ck_assert_int_eq(rounds[1].trained.epochs, 2);
 	ck_assert_str_eq(steps.text[steps.n - 1], "round 2: nothing to remove");
 	for (int k = 0; k < nr; k++)
-		squeeze_round_free(&rounds[k]);
+		alg3_round_free(&rounds[k]);
 
 	/* without retraining: the squeeze alone, then a squeeze that finds nothing */
 	Net *bare = planted2(21), *sq = planted2(21);
@@ -864,14 +879,14 @@ START_TEST(until_stable_rounds)
 	ck_assert_int_eq(nr, 2);
 	ck_assert_int_eq(stable, 1);
 	ck_assert_int_eq(count_steps(HOOK_TRAINED), 0);
-	ck_assert_int_eq(squeeze_net(sq, &o, NULL, NULL, &e), 4);
+	ck_assert_int_eq(alg3_squeeze_net(sq, &o, NULL, NULL, &e), 4);
 	ck_assert(same_net(bare, sq));
 	ck_assert_int_eq(rounds[1].removed, 4);
-	ck_assert_int_eq(rounds[1].epochs, 0);
+	ck_assert_int_eq(rounds[1].trained.epochs, 0);
 	ck_assert(isnan(rounds[1].acc_retrained));
 	assert_round_is(&rounds[1], bare, o.tau);
 	for (int k = 0; k < nr; k++)
-		squeeze_round_free(&rounds[k]);
+		alg3_round_free(&rounds[k]);
 	net_free(bare);
 	net_free(sq);
 
@@ -884,7 +899,7 @@ START_TEST(until_stable_rounds)
 	ck_assert_int_eq(stable, 0);
 	ck_assert(same_net(once, net));
 	for (int k = 0; k < nr; k++)
-		squeeze_round_free(&rounds[k]);
+		alg3_round_free(&rounds[k]);
 	net_free(once);
 	net_free(net);
 	net_free(orig);

@@ -72,6 +72,20 @@ static void check_sv(const double *A, int r, int c, const double *d, double tol)
 
 /* κ as text: 4 digits, up to 6 to keep κ off τ and on its side, never
  * more (the digits past the 6th differ between OpenBLAS's kernels). */
+/* cond_kappa's value, NaN when it fails. */
+static double kappa_of(const double *A, int rows, int cols, Err *e)
+{
+	double k;
+	return cond_kappa(A, rows, cols, &k, e) ? NAN : k;
+}
+
+/* cond_kappa_columns's value, NaN when it fails. */
+static double kappa_cols(const Net *net, int layer, const int *cols, int n, Err *e)
+{
+	double k;
+	return cond_kappa_columns(net, layer, cols, n, &k, e) ? NAN : k;
+}
+
 START_TEST(kappa_text)
 {
 	char b[64];
@@ -99,11 +113,11 @@ START_TEST(diagonal)
 	double d[5] = {5, 4, 3, 2, 1};
 	check_sv(A, 5, 5, d, 4 * EPS);
 	Err e;
-	ck_assert_double_eq_tol(cond_kappa(A, 5, 5, &e), 5.0, 20 * EPS);
+	ck_assert_double_eq_tol(kappa_of(A, 5, 5, &e), 5.0, 20 * EPS);
 	/* the first 3 rows: wide 3×5, singular values 5, 2, 1 */
 	double w[3] = {5, 2, 1};
 	check_sv(A, 3, 5, w, 4 * EPS);
-	ck_assert_double_eq_tol(cond_kappa(A, 3, 5, &e), 5.0, 20 * EPS);
+	ck_assert_double_eq_tol(kappa_of(A, 3, 5, &e), 5.0, 20 * EPS);
 	/* a tall 7×3 diagonal */
 	double T[21] = {0};
 	T[0 * 3 + 0] = 0.5;
@@ -111,12 +125,12 @@ START_TEST(diagonal)
 	T[6 * 3 + 2] = 2;
 	double t[3] = {8, 2, 0.5};
 	check_sv(T, 7, 3, t, 4 * EPS);
-	ck_assert_double_eq_tol(cond_kappa(T, 7, 3, &e), 16.0, 40 * EPS);
+	ck_assert_double_eq_tol(kappa_of(T, 7, 3, &e), 16.0, 40 * EPS);
 	/* a single column: its norm */
 	double col[4] = {3, 0, -4, 0}, s;
 	ck_assert_int_eq(cond_singular_values(col, 4, 1, &s, &e), 0);
 	ck_assert_double_eq_tol(s, 5.0, 4 * EPS);
-	ck_assert_double_eq_tol(cond_kappa(col, 1, 4, &e), 1.0, 4 * EPS);
+	ck_assert_double_eq_tol(kappa_of(col, 1, 4, &e), 1.0, 4 * EPS);
 }
 END_TEST
 
@@ -126,13 +140,13 @@ START_TEST(orthogonal_similarity)
 	double *A = with_spectrum(8, 8, d);
 	check_sv(A, 8, 8, d, 64 * EPS);
 	Err e;
-	ck_assert_double_eq_tol(cond_kappa(A, 8, 8, &e), 100.0, 100.0 * 1e-12);
+	ck_assert_double_eq_tol(kappa_of(A, 8, 8, &e), 100.0, 100.0 * 1e-12);
 	free(A);
 	/* tall and wide versions with the same spectrum */
 	double *T = with_spectrum(13, 6, d), *W = with_spectrum(6, 13, d);
 	check_sv(T, 13, 6, d, 64 * EPS);
 	check_sv(W, 6, 13, d, 64 * EPS);
-	ck_assert_double_eq_tol(cond_kappa(T, 13, 6, &e), 10.0, 10.0 * 1e-12);
+	ck_assert_double_eq_tol(kappa_of(T, 13, 6, &e), 10.0, 10.0 * 1e-12);
 	free(T);
 	free(W);
 }
@@ -148,7 +162,7 @@ START_TEST(rank_deficient)
 	ck_assert_double_eq(sv[4], 0.0);
 	ck_assert_double_eq(sv[5], 0.0);
 	ck_assert_double_eq_tol(sv[3], 0.5, 64 * EPS * 3);
-	ck_assert(isinf(cond_kappa(A, 6, 6, &e)));
+	ck_assert(isinf(kappa_of(A, 6, 6, &e)));
 	/* p through cond_set_tau: below 3/4 are 0.5, 0, 0; below 3/10 the zeros */
 	LayerCond lc = {0};
 	lc.nsv = 6;
@@ -167,11 +181,11 @@ START_TEST(rank_deficient)
 	/* a wide matrix of rank 2 */
 	double d2[4] = {1, 1, 0, 0};
 	double *W = with_spectrum(4, 9, d2);
-	ck_assert(isinf(cond_kappa(W, 4, 9, &e)));
+	ck_assert(isinf(kappa_of(W, 4, 9, &e)));
 	free(W);
 	/* the zero matrix */
 	double Z[6] = {0};
-	ck_assert(isinf(cond_kappa(Z, 3, 2, &e)));
+	ck_assert(isinf(kappa_of(Z, 3, 2, &e)));
 }
 END_TEST
 
@@ -230,7 +244,7 @@ START_TEST(qrpt_planted)
 		ck_assert_double_eq_tol(rd[1], 2.5 / 3, 1e-14);
 		ck_assert_double_eq_tol(rd[2], 2.0 / 3, 1e-14);
 		ck_assert(rd[3] < 1e-14);
-		ck_assert(isinf(cond_kappa(A, rows, 5, &e)));
+		ck_assert(isinf(kappa_of(A, rows, 5, &e)));
 	}
 }
 END_TEST
@@ -301,7 +315,61 @@ START_TEST(layer_on_net)
 	cond_layer_free(&lc[1]);
 
 	int cols2[2] = {3, 1};
-	ck_assert_double_eq_tol(cond_kappa_columns(net, 1, cols2, 2, &e), 4.0 / 3, 16 * EPS);
+	ck_assert_double_eq_tol(kappa_cols(net, 1, cols2, 2, &e), 4.0 / 3, 16 * EPS);
+	net_free(net);
+}
+END_TEST
+
+/* The two rules every test of κ against τ and every check of τ ask: κ > τ
+ * strictly (NaN is never over), τ finite and at least 1. */
+START_TEST(rules_on_tau)
+{
+	ck_assert_int_eq(cond_over(25.0000001, 25), 1);
+	ck_assert_int_eq(cond_over(25, 25), 0);
+	ck_assert_int_eq(cond_over(3, 25), 0);
+	ck_assert_int_eq(cond_over(INFINITY, 25), 1);
+	ck_assert_int_eq(cond_over(NAN, 25), 0);
+	Err e;
+	ck_assert_int_eq(cond_check_tau(1, &e), 0);
+	ck_assert_int_eq(cond_check_tau(1e12, &e), 0);
+	ck_assert_int_eq(cond_check_tau(0.999, &e), -1);
+	ck_assert_str_eq(e.msg, "τ = 0.999, expected a finite number ≥ 1");
+	ck_assert_int_eq(cond_check_tau(INFINITY, &e), -1);
+	ck_assert_int_eq(cond_check_tau(NAN, NULL), -1);
+}
+END_TEST
+
+/* cond_net_new: a new array of every layer's conditioning, as cond_net
+ * fills it (with or without the QR); its largest κ; a failure leaves no
+ * array. */
+START_TEST(net_new_and_max)
+{
+	Net *net = small_net();
+	LayerCond all[2], *lc;
+	Err e;
+	ck_assert_int_eq(cond_net(net, 10, all, &e), 0);
+	ck_assert_int_eq(cond_net_new(net, 10, 1, &lc, &e), 0);
+	for (int i = 0; i < 2; i++) {
+		ck_assert(lc[i].kappa == all[i].kappa);
+		ck_assert_int_eq(lc[i].p, all[i].p);
+		ck_assert_int_eq(lc[i].rank_qr, all[i].rank_qr);
+		ck_assert_ptr_nonnull(lc[i].perm);
+	}
+	ck_assert(cond_max_kappa(lc, 2) == fmax(all[0].kappa, all[1].kappa));
+	cond_net_free(lc, 2);
+	ck_assert_int_eq(cond_net_new(net, 10, 0, &lc, &e), 0);
+	ck_assert_ptr_null(lc[0].perm);
+	ck_assert_int_eq(lc[1].rank_qr, -1);
+	lc[0].kappa = NAN; /* an all-zero Ŵ counts as singular */
+	ck_assert(isinf(cond_max_kappa(lc, 2)));
+	ck_assert(cond_max_kappa(lc, 0) == 0);
+	cond_net_free(lc, 2);
+	cond_net_free(NULL, 2);
+	ck_assert_int_eq(cond_net_new(net, 0.5, 0, &lc, &e), -1);
+	ck_assert_ptr_null(lc);
+	ck_assert_str_eq(e.msg, "τ = 0.5, expected a finite number ≥ 1");
+	for (int i = 0; i < 2; i++)
+		cond_layer_free(&all[i]);
 	net_free(net);
 }
 END_TEST
@@ -318,7 +386,7 @@ START_TEST(layer_errors)
 	ck_assert_int_eq(cond_layer(net, 1, 0.5, &lc, &e), -1);
 	ck_assert_str_eq(e.msg, "τ = 0.5, expected a finite number ≥ 1");
 	int bad[1] = {4};
-	ck_assert(isnan(cond_kappa_columns(net, 1, bad, 1, &e)));
+	ck_assert(isnan(kappa_cols(net, 1, bad, 1, &e)));
 	ck_assert_str_eq(e.msg, "layer 1: column 4 is not a neuron (expected 0..3)");
 	net->W[1][2 * 2 + 1] = NAN;
 	LayerCond all[2];
@@ -411,7 +479,7 @@ START_TEST(bidiagonal_spectra)
 	for (int j = 0; j < K; j++)
 		ck_assert_double_eq_tol(sv[j], d[j], 64 * K * EPS * d[0]);
 	ck_assert_double_eq_tol(sv[K - 1] / d[K - 1], 1.0, 1e-5);
-	ck_assert_double_eq_tol(cond_kappa(A, 45, K, &e) / (d[0] / d[K - 1]), 1.0, 1e-5);
+	ck_assert_double_eq_tol(kappa_of(A, 45, K, &e) / (d[0] / d[K - 1]), 1.0, 1e-5);
 	free(A);
 	for (int j = 0; j < K; j++)
 		d[j] = 2.0;
@@ -565,6 +633,8 @@ static Suite *suite(void)
 	tcase_add_test(t, svd_and_qr_ranks_agree);
 	tcase_add_test(t, qrpt_planted);
 	tcase_add_test(t, layer_on_net);
+	tcase_add_test(t, rules_on_tau);
+	tcase_add_test(t, net_new_and_max);
 	tcase_add_test(t, layer_errors);
 	tcase_add_test(t, lstsq_exact);
 	tcase_add_test(t, lstsq_rank_deficient);

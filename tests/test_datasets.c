@@ -469,8 +469,8 @@ START_TEST(test_datasets_unknown_and_missing)
 		ck_assert_ptr_null(tr);
 		ck_assert_ptr_null(te);
 		snprintf(want, sizeof want,
-		         "unknown data set '%s': expected mnist, fashion, adult, synthetic or "
-		         "csv:TRAIN[,TEST]",
+		         "unknown data set '%s': expected mnist, fashion, adult, synthetic, "
+		         "spiral, circles, xor, gauss, moons or csv:TRAIN[,TEST]",
 		         unknown[i]);
 		ck_assert_str_eq(e.msg, want);
 		ck_assert_int_eq(datasets_available(unknown[i], own), 0);

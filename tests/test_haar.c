@@ -37,20 +37,20 @@ START_TEST(test_orthonormal_and_inverse)
 			x[i] = urand() * 2 - 1;
 			y[i] = urand() * 2 - 1;
 		}
-		haar2d(x, hx, N);
-		haar2d(y, hy, N);
+		haar2d(x, hx, N, NULL);
+		haar2d(y, hy, N, NULL);
 		ck_assert_double_eq_tol(sqrt(dot(hx, hx, NN)), sqrt(dot(x, x, NN)), 1e-12);
 		ck_assert_double_eq_tol(dot(hx, hy, NN), dot(x, y, NN), 1e-11);
-		haar2d_inverse(hx, back, N);
+		haar2d_inverse(hx, back, N, NULL);
 		double err = 0;
 		for (int i = 0; i < NN; i++)
 			err = fmax(err, fabs(back[i] - x[i]));
 		ck_assert_double_lt(err, 1e-12);
 		/* In place gives the same as out of place. */
 		memcpy(back, x, sizeof x);
-		haar2d(back, back, N);
+		haar2d(back, back, N, NULL);
 		ck_assert_mem_eq(back, hx, sizeof hx);
-		haar2d_inverse(back, back, N);
+		haar2d_inverse(back, back, N, NULL);
 		for (int i = 0; i < NN; i++)
 			ck_assert_double_eq_tol(back[i], x[i], 1e-12);
 	}
@@ -63,7 +63,7 @@ START_TEST(test_constant_image)
 	static double x[NN], h[NN];
 	for (int i = 0; i < NN; i++)
 		x[i] = 0.75;
-	haar2d(x, h, N);
+	haar2d(x, h, N, NULL);
 	ck_assert_double_eq_tol(h[0], 32 * 0.75, 1e-12);
 	for (int i = 1; i < NN; i++)
 		ck_assert_double_eq_tol(h[i], 0.0, 1e-13);
@@ -74,7 +74,7 @@ START_TEST(test_known_small)
 {
 	/* 2×2: [a b; c d] -> [s/2, (a-b+c-d)/2; (a+b-c-d)/2, (a-b-c+d)/2]. */
 	double x[4] = {1, 2, 3, 5}, h[4];
-	haar2d(x, h, 2);
+	haar2d(x, h, 2, NULL);
 	ck_assert_double_eq_tol(h[0], 11 / 2.0, 1e-15);
 	ck_assert_double_eq_tol(h[1], -3 / 2.0, 1e-15);
 	ck_assert_double_eq_tol(h[2], -5 / 2.0, 1e-15);
@@ -82,9 +82,18 @@ START_TEST(test_known_small)
 	/* 4×4 unit pixel at (0,0): pyramid ordering, second level in the corner. */
 	double u[16] = {1}, hu[16];
 	const double want[16] = {0.25, 0.25, 0.5, 0, 0.25, 0.25, 0, 0, 0.5, 0, 0.5, 0, 0, 0, 0, 0};
-	haar2d(u, hu, 4);
+	haar2d(u, hu, 4, NULL);
 	for (int i = 0; i < 16; i++)
 		ck_assert_double_eq_tol(hu[i], want[i], 1e-15);
+	/* a size that is not a power of 2 fails and says why, the output untouched */
+	Err e;
+	double odd[9] = {0}, keep[9] = {7};
+	ck_assert_int_eq(haar2d(odd, keep, 3, &e), -1);
+	ck_assert_str_eq(e.msg, "a 3×3 image: the Haar transform needs a power of 2");
+	ck_assert(keep[0] == 7);
+	unsigned char px[4] = {0};
+	ck_assert_int_eq(haar_image(px, 2, 2, 3, odd, &e), -1);
+	ck_assert_str_eq(e.msg, "a 3×3 image: the Haar transform needs a power of 2");
 }
 END_TEST
 
@@ -95,8 +104,8 @@ START_TEST(test_image_padding)
 	static double h[N * N], back[N * N];
 	for (int i = 0; i < 28 * 28; i++)
 		img[i] = (unsigned char)(i % 7 == 0 ? 51 : 255);
-	haar_image(img, 28, 28, N, h);
-	haar2d_inverse(h, back, N);
+	haar_image(img, 28, 28, N, h, NULL);
+	haar2d_inverse(h, back, N, NULL);
 	for (int r = 0; r < N; r++)
 		for (int c = 0; c < N; c++) {
 			double want = r < 28 && c < 28 ? img[r * 28 + c] / 255.0 : 0.0;
@@ -105,7 +114,7 @@ START_TEST(test_image_padding)
 	ck_assert_double_eq_tol(back[0], 0.2, 1e-12);
 	/* An all-255 image: DC = 784 / 32. */
 	memset(img, 255, sizeof img);
-	haar_image(img, 28, 28, N, h);
+	haar_image(img, 28, 28, N, h, NULL);
 	ck_assert_double_eq_tol(h[0], 784.0 / 32, 1e-12);
 }
 END_TEST
@@ -314,7 +323,7 @@ START_TEST(test_mnist_load_and_cache)
 	/* The indices are the pivots of the full coefficient matrix. */
 	static double A[NTR * 1024], h[1024];
 	for (int i = 0; i < NTR; i++)
-		haar_image(px_tr + i * 784, 28, 28, 32, A + i * 1024);
+		haar_image(px_tr + i * 784, 28, 28, 32, A + i * 1024, NULL);
 	int want[FEAT];
 	ck_assert_int_eq(haar_select(A, NTR, 1024, FEAT, want, &e), 0);
 	for (int j = 0; j < FEAT; j++) {
@@ -324,7 +333,7 @@ START_TEST(test_mnist_load_and_cache)
 	}
 	for (int j = 0; j < FEAT; j++)
 		ck_assert_float_eq(tr->x[3 * FEAT + j], (float)A[3 * 1024 + idx[j]]);
-	haar_image(px_te + 7 * 784, 28, 28, 32, h);
+	haar_image(px_te + 7 * 784, 28, 28, 32, h, NULL);
 	for (int j = 0; j < FEAT; j++)
 		ck_assert_float_eq(te->x[7 * FEAT + j], (float)h[idx[j]]);
 

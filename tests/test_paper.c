@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "paper/paper.h"
 #include "paper/paper_stage.h"
+#include "report/report.h"
 #include "testutil.h"
 
 /* The notes the runner sent to its hook, one line each. */
@@ -231,12 +232,14 @@ START_TEST(json_numbers)
 	ck_assert(paper_json_width(o, 2) == 2);
 	ck_assert(isnan(paper_json_width(o, 3)));
 	int w[8];
-	ck_assert_int_eq(paper_json_ints(o, "n", w, 8), 4);
+	ck_assert_int_eq(paper_json_ints(o, "n", w, 8, NULL), 4);
 	ck_assert_int_eq(w[0], 105);
 	ck_assert_int_eq(w[3], 2);
-	ck_assert_int_eq(paper_json_ints(o, "n", w, 3), -1);     /* too many */
-	ck_assert_int_eq(paper_json_ints(o, "kappa", w, 8), -1); /* a null in it */
-	ck_assert_int_eq(paper_json_ints(o, "x", w, 8), -1);     /* not an array */
+	Err je;
+	ck_assert_int_eq(paper_json_ints(o, "n", w, 3, &je), -1); /* too many */
+	ck_assert_str_eq(je.msg, "field \"n\": expected an array of at most 3 numbers");
+	ck_assert_int_eq(paper_json_ints(o, "kappa", w, 8, NULL), -1); /* a null in it */
+	ck_assert_int_eq(paper_json_ints(o, "x", w, 8, NULL), -1);     /* not an array */
 	cJSON *empty = cJSON_CreateObject();
 	ck_assert_int_eq(paper_json_layers(empty), -1);
 	ck_assert(isnan(paper_json_width(empty, 0)));
@@ -246,7 +249,7 @@ START_TEST(json_numbers)
 	/* a network as a stage writes it, read back */
 	Err e;
 	Net *net = net_fresh(3, (int[]){6, 9, 4, 3}, ACT_ERF, 1.0f, 2, &e);
-	cJSON *j = paper_json_net(net, 25, &e);
+	cJSON *j = report_net_json(net, 25, &e);
 	ck_assert_ptr_nonnull(j);
 	ck_assert_int_eq(paper_json_layers(j), 3);
 	ck_assert(paper_json_width(j, 0) == 9);
@@ -355,7 +358,7 @@ START_TEST(partial_round_trip)
 	p.t0 = clock_seconds() - 2;
 	p.before = 100;
 	/* nothing saved yet: an empty object, and no time carried */
-	cJSON *part = paper_partial_load(&p, "verify");
+	cJSON *part = paper_partial_load(&p, "verify", NULL);
 	ck_assert(cJSON_IsObject(part));
 	ck_assert_int_eq(cJSON_GetArraySize(part), 0);
 	ck_assert(p.before == 100);
@@ -369,12 +372,12 @@ START_TEST(partial_round_trip)
 
 	Paper q = {.o = {.which = "adult", .out = dir, .hook = &note_hook}};
 	notes[0] = '\0';
-	cJSON *back = paper_partial_load(&q, "verify");
+	cJSON *back = paper_partial_load(&q, "verify", NULL);
 	/* done, one seconds, and the record: reproducible, kernels, threads, parts */
 	ck_assert_int_eq(cJSON_GetArraySize(back), 6);
 	ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(back, "kernels")));
 	int w[4];
-	ck_assert_int_eq(paper_json_ints(back, "done", w, 4), 3);
+	ck_assert_int_eq(paper_json_ints(back, "done", w, 4, NULL), 3);
 	ck_assert_int_eq(w[0] * 100 + w[1] * 10 + w[2], 314);
 	double s = paper_json_num(back, "seconds");
 	ck_assert_msg(s >= 102 && s < 160, "seconds %g", s);
@@ -385,13 +388,13 @@ START_TEST(partial_round_trip)
 	cJSON_Delete(back);
 	/* another stage's partial file is not this one's */
 	Paper r = {.o = {.out = dir}};
-	back = paper_partial_load(&r, "squeeze");
+	back = paper_partial_load(&r, "squeeze", NULL);
 	ck_assert_int_eq(cJSON_GetArraySize(back), 0);
 	ck_assert(r.before == 0);
 	cJSON_Delete(back);
 	/* a file that is not a JSON object starts afresh */
 	tu_write(dir, "verify.partial.json", "[1, 2]", 6);
-	back = paper_partial_load(&r, "verify");
+	back = paper_partial_load(&r, "verify", NULL);
 	ck_assert(cJSON_IsObject(back));
 	ck_assert_int_eq(cJSON_GetArraySize(back), 0);
 	ck_assert(r.before == 0);
@@ -407,7 +410,7 @@ static int runs;
 static int st_custom(Paper *p, cJSON *out, Err *e)
 {
 	runs++;
-	cJSON *part = paper_partial_load(p, "custom");
+	cJSON *part = paper_partial_load(p, "custom", NULL);
 	double got = paper_json_num(part, "value");
 	cJSON_Delete(part);
 	if (isnan(got))
@@ -423,7 +426,6 @@ START_TEST(stage_by_hand)
 	Err e;
 	Dataset *dummy = dataset_new(1, 1, 1, &e);
 	Paper p = {.o = {.which = "adult", .out = dir, .threads = 3}, .train = dummy};
-	p.res = cJSON_CreateObject();
 	Stage s = {"custom", "a test", st_custom, ""};
 	runs = 0;
 	/* a failing stage: its message names it, nothing is written */
@@ -458,10 +460,11 @@ START_TEST(stage_by_hand)
 	/* (cJSON writes 15 digits when they read back within an ulp) */
 	ck_assert(fabs(paper_json_num(file, "seconds") - sec) <= 1e-12 * sec);
 	cJSON_Delete(file);
-	cJSON_Delete(p.res);
+	ck_assert_int_eq(p.nres, 1);
+	cJSON_Delete(p.res[0].r);
 
 	/* the next run reads it back */
-	p.res = cJSON_CreateObject();
+	p.nres = 0;
 	ck_assert_int_eq(paper_stage(&p, &s, 1, &e), 0);
 	ck_assert_int_eq(runs, 2);
 	ck_assert(paper_json_num(paper_result(&p, "custom"), "value") == 42);
@@ -470,7 +473,8 @@ START_TEST(stage_by_hand)
 	ck_assert_int_eq(paper_stage(&p, &other, 0, &e), 0);
 	ck_assert_int_eq(runs, 2);
 	ck_assert_ptr_null(paper_result(&p, "other"));
-	cJSON_Delete(p.res);
+	ck_assert_int_eq(p.nres, 1);
+	cJSON_Delete(p.res[0].r);
 	dataset_free(dummy);
 }
 END_TEST

@@ -7,20 +7,7 @@
 
 #include "engine/cond.h"
 #include "report/report.h"
-#include "report/report_squeeze.h"
 #include "testutil.h"
-
-/* What fn(f, …) prints, as a malloc'd string. */
-#define RENDER(call)                                                                               \
-	({                                                                                         \
-		char *buf_ = NULL;                                                                 \
-		size_t len_ = 0;                                                                   \
-		FILE *f = open_memstream(&buf_, &len_);                                            \
-		ck_assert_ptr_nonnull(f);                                                          \
-		call;                                                                              \
-		fclose(f);                                                                         \
-		buf_;                                                                              \
-	})
 
 static void assert_text(char *got, const char *want)
 {
@@ -81,18 +68,18 @@ START_TEST(cond_table)
 {
 	LayerCond lc[3];
 	Net *net = cond_net_2652(lc);
-	assert_text(RENDER(report_cond(f, net, lc, REPORT_TEXT)),
+	assert_text(TU_WRITTEN(report_cond(f, net, lc, REPORT_TEXT)),
 	            "Layer    n_i    κ(Ŵ)  p (τ=25)  rank (SVD)  rank (QR)\n"
 	            "1      2,652  12,346         2           3          4\n"
 	            "2          3     inf         1           2          -\n"
 	            "3          2     1.5         0           2          2\n");
-	assert_text(RENDER(report_cond(f, net, lc, REPORT_MARKDOWN)),
+	assert_text(TU_WRITTEN(report_cond(f, net, lc, REPORT_MARKDOWN)),
 	            "| Layer |   n_i |   κ(Ŵ) | p (τ=25) | rank (SVD) | rank (QR) |\n"
 	            "| ----- | ----: | -----: | -------: | ---------: | --------: |\n"
 	            "| 1     | 2,652 | 12,346 |        2 |          3 |         4 |\n"
 	            "| 2     |     3 |    inf |        1 |          2 |         - |\n"
 	            "| 3     |     2 |    1.5 |        0 |          2 |         2 |\n");
-	assert_text(RENDER(report_cond(f, net, lc, REPORT_CSV)),
+	assert_text(TU_WRITTEN(report_cond(f, net, lc, REPORT_CSV)),
 	            "layer,n,kappa,p,rank_svd,rank_qr\n"
 	            "1,2652,12345.678,2,3,4\n"
 	            "2,3,inf,1,2,-\n"
@@ -102,38 +89,11 @@ START_TEST(cond_table)
 		lc[i].tau = 10;
 	lc[2].kappa = 9.68;
 	lc[0].kappa = 10000.4;
-	char *md = RENDER(report_cond(f, net, lc, REPORT_MARKDOWN));
+	char *md = TU_WRITTEN(report_cond(f, net, lc, REPORT_MARKDOWN));
 	ck_assert_msg(strstr(md, "|   9.68 |"), "%s", md);
 	ck_assert_msg(strstr(md, "| 10,000 |"), "%s", md);
 	free(md);
 	net_free(net);
-}
-END_TEST
-
-/* ---- a squeeze pass's decisions ---- */
-
-START_TEST(squeeze_decisions_say_compensated)
-{
-	SqueezeDecisionRow r[] = {
-	    {2, 32, 26, 1, 0, 10, 45.14, 9.263, 99.83},
-	    {3, 32, 32, 0, 0, 10, 62.98, 62.98, 99.83},
-	    {4, 32, 21, 1, 1, 10, 29.3, 9.996, 98.83},
-	};
-	assert_text(RENDER(report_squeeze_decisions(f, r, 3, REPORT_MARKDOWN)),
-	            "| layer | n before | n after |  τ | κ at decision | κ after | decision | "
-	            "compensated | test acc. after (%) |\n"
-	            "| ----- | -------: | ------: | -: | ------------: | ------: | -------: | "
-	            "----------: | ------------------: |\n"
-	            "| 2     |       32 |      26 | 10 |         45.14 |   9.263 |  applied | "
-	            "         no |               99.83 |\n"
-	            "| 3     |       32 |      32 | 10 |         62.98 |   62.98 |  refused | "
-	            "         no |               99.83 |\n"
-	            "| 4     |       32 |      21 | 10 |          29.3 |   9.996 |  applied | "
-	            "        yes |               98.83 |\n");
-	assert_text(RENDER(report_squeeze_decisions(f, r, 1, REPORT_CSV)),
-	            "layer,n_before,n_after,tau,kappa_decision,kappa_after,decision,compensated,"
-	            "test_acc_after\n"
-	            "2,32,26,10,45.14,9.263,applied,no,99.83\n");
 }
 END_TEST
 
@@ -202,25 +162,25 @@ START_TEST(alg1_tables)
 	Alg1Record rec[3];
 	hand_alg1(&a, rec);
 	/* Table 1: the first and the last record */
-	assert_text(RENDER(report_alg1_summary(f, &a, REPORT_TEXT)),
+	assert_text(TU_WRITTEN(report_alg1_summary(f, &a, REPORT_TEXT)),
 	            "Layer  initial n_i  initial κ(Ŵ)  final n_i  final κ(Ŵ)\n"
 	            "1               50            12         45           9\n"
 	            "2               40         2,652         21          21\n"
 	            "3                3             3          3           2\n");
-	assert_text(RENDER(report_alg1_summary(f, &a, REPORT_CSV)),
+	assert_text(TU_WRITTEN(report_alg1_summary(f, &a, REPORT_CSV)),
 	            "layer,n_initial,kappa_initial,n_final,kappa_final\n"
 	            "1,50,12.4,45,9.25\n"
 	            "2,40,2652.4,21,20.6\n"
 	            "3,3,3,3,2\n");
 	/* Table 16: one column per iteration */
-	assert_text(RENDER(report_alg1_history(f, &a, REPORT_TEXT)),
+	assert_text(TU_WRITTEN(report_alg1_history(f, &a, REPORT_TEXT)),
 	            "Layer / iteration       0    1     2\n"
 	            "1                      50   45    45\n"
 	            "2                      40   30    21\n"
 	            "3                       3    3     3\n"
 	            "max(κ_i)           2652.4  inf  20.6\n"
 	            "Σ(n_i)                 93   78    69\n");
-	assert_text(RENDER(report_alg1_history(f, &a, REPORT_MARKDOWN)),
+	assert_text(TU_WRITTEN(report_alg1_history(f, &a, REPORT_MARKDOWN)),
 	            "| Layer / iteration |      0 |   1 |    2 |\n"
 	            "| ----------------- | -----: | --: | ---: |\n"
 	            "| 1                 |     50 |  45 |   45 |\n"
@@ -228,23 +188,24 @@ START_TEST(alg1_tables)
 	            "| 3                 |      3 |   3 |    3 |\n"
 	            "| max(κ_i)          | 2652.4 | inf | 20.6 |\n"
 	            "| Σ(n_i)            |     93 |  78 |   69 |\n");
-	assert_text(RENDER(report_alg1_history(f, &a, REPORT_CSV)), "row,0,1,2\n"
-	                                                            "1,50,45,45\n"
-	                                                            "2,40,30,21\n"
-	                                                            "3,3,3,3\n"
-	                                                            "max_kappa,2652.4,inf,20.6\n"
-	                                                            "sum_n,93,78,69\n");
+	assert_text(TU_WRITTEN(report_alg1_history(f, &a, REPORT_CSV)),
+	            "row,0,1,2\n"
+	            "1,50,45,45\n"
+	            "2,40,30,21\n"
+	            "3,3,3,3\n"
+	            "max_kappa,2652.4,inf,20.6\n"
+	            "sum_n,93,78,69\n");
 	/* no records, no table */
 	a.nrec = 0;
-	assert_text(RENDER(report_alg1_summary(f, &a, REPORT_TEXT)), "");
-	assert_text(RENDER(report_alg1_history(f, &a, REPORT_TEXT)), "");
+	assert_text(TU_WRITTEN(report_alg1_summary(f, &a, REPORT_TEXT)), "");
+	assert_text(TU_WRITTEN(report_alg1_history(f, &a, REPORT_TEXT)), "");
 	/* ... but a CSV (a run stopped before its first iteration) keeps its row names */
 	int w[4] = {4, 50, 40, 3};
 	Net shape = {.m = 3, .n = w};
 	a.net = &shape;
-	assert_text(RENDER(report_alg1_history(f, &a, REPORT_CSV)),
+	assert_text(TU_WRITTEN(report_alg1_history(f, &a, REPORT_CSV)),
 	            "row\n1\n2\n3\nmax_kappa\nsum_n\n");
-	assert_text(RENDER(report_alg1_history(f, &a, REPORT_TEXT)), "");
+	assert_text(TU_WRITTEN(report_alg1_history(f, &a, REPORT_TEXT)), "");
 }
 END_TEST
 
@@ -277,21 +238,22 @@ START_TEST(alg2_table)
 	Alg2Beta b[4];
 	hand_alg2(&a, b, base);
 	ck_assert_int_eq(alg2_pick(&a), 1);
-	assert_text(RENDER(report_alg2(f, &a, REPORT_TEXT)),
+	assert_text(TU_WRITTEN(report_alg2(f, &a, REPORT_TEXT)),
 	            "β    ε_tr (%)  ε_v (%)  2ε_v − ε_tr (%)  trials\n"
 	            "0.6     10.00    15.00            20.00     3/3\n"
 	            "1.0      5.00    10.00            15.00     3/3  pick\n"
 	            "1.8      1.00     5.00             9.00     1/3\n");
-	assert_text(RENDER(report_alg2(f, &a, REPORT_MARKDOWN)),
+	assert_text(TU_WRITTEN(report_alg2(f, &a, REPORT_MARKDOWN)),
 	            "| β   | ε_tr (%) | ε_v (%) | 2ε_v − ε_tr (%) | trials |      |\n"
 	            "| --- | -------: | ------: | --------------: | -----: | ---: |\n"
 	            "| 0.6 |    10.00 |   15.00 |           20.00 |    3/3 |      |\n"
 	            "| 1.0 |     5.00 |   10.00 |       **15.00** |    3/3 | pick |\n"
 	            "| 1.8 |     1.00 |    5.00 |            9.00 |    1/3 |      |\n");
-	assert_text(RENDER(report_alg2(f, &a, REPORT_CSV)), "beta,err_tr,err_v,score,trials,pick\n"
-	                                                    "0.6,10,15,20,3,0\n"
-	                                                    "1,5,10,15,3,1\n"
-	                                                    "1.8,1,5,9,1,0\n");
+	assert_text(TU_WRITTEN(report_alg2(f, &a, REPORT_CSV)),
+	            "beta,err_tr,err_v,score,trials,pick\n"
+	            "0.6,10,15,20,3,0\n"
+	            "1,5,10,15,3,1\n"
+	            "1.8,1,5,9,1,0\n");
 	net_free(base);
 }
 END_TEST
@@ -301,43 +263,43 @@ END_TEST
 START_TEST(squeeze_tables)
 {
 	SqueezeRow rows[2] = {{25, 2652, 97.123, NAN, 98.5}, {50, 10, 90, 91.25, NAN}};
-	assert_text(RENDER(report_squeeze(f, rows, 2, REPORT_TEXT)),
+	assert_text(TU_WRITTEN(report_squeeze(f, rows, 2, REPORT_TEXT)),
 	            "τ   neurons removed  acc. before retraining (%)  with compensation (%)  "
 	            "acc. after retraining (%)\n"
 	            "25            2,652                       97.12                      -  "
 	            "                    98.50\n"
 	            "50               10                       90.00                  91.25  "
 	            "                        -\n");
-	assert_text(RENDER(report_squeeze(f, rows, 2, REPORT_CSV)),
+	assert_text(TU_WRITTEN(report_squeeze(f, rows, 2, REPORT_CSV)),
 	            "tau,removed,acc_before_retraining,acc_before_retraining_comp,"
 	            "acc_after_retraining\n"
 	            "25,2652,97.123,,98.5\n"
 	            "50,10,90,91.25,\n");
 
 	int a[4] = {4, 50, 40, 3}, b[4] = {4, 45, 30, 3}, c[4] = {4, 45, 28, 3};
-	SqueezeRound r[3] = {{.m = 3, .n = a, .removed = 0, .acc_retrained = 90.5},
-	                     {.m = 3, .n = b, .removed = 15, .acc_retrained = 91.25},
-	                     {.m = 3, .n = c, .removed = 2, .acc_retrained = NAN}};
-	assert_text(RENDER(report_squeeze_rounds(f, r, 3, 3, REPORT_TEXT)),
+	Alg3Round r[3] = {{.m = 3, .n = a, .removed = 0, .acc_retrained = 90.5},
+	                  {.m = 3, .n = b, .removed = 15, .acc_retrained = 91.25},
+	                  {.m = 3, .n = c, .removed = 2, .acc_retrained = NAN}};
+	assert_text(TU_WRITTEN(report_squeeze_rounds(f, r, 3, 3, REPORT_TEXT)),
 	            "Layer / round      0      1   2\n"
 	            "1                 50     45  45\n"
 	            "2                 40     30  28\n"
 	            "removed            0     15   2\n"
 	            "Accuracy (%)   90.50  91.25   -\n");
-	assert_text(RENDER(report_squeeze_rounds(f, r, 3, 3, REPORT_MARKDOWN)),
+	assert_text(TU_WRITTEN(report_squeeze_rounds(f, r, 3, 3, REPORT_MARKDOWN)),
 	            "| Layer / round |     0 |     1 |   2 |\n"
 	            "| ------------- | ----: | ----: | --: |\n"
 	            "| 1             |    50 |    45 |  45 |\n"
 	            "| 2             |    40 |    30 |  28 |\n"
 	            "| removed       |     0 |    15 |   2 |\n"
 	            "| Accuracy (%)  | 90.50 | 91.25 |   - |\n");
-	assert_text(RENDER(report_squeeze_rounds(f, r, 3, 3, REPORT_CSV)),
+	assert_text(TU_WRITTEN(report_squeeze_rounds(f, r, 3, 3, REPORT_CSV)),
 	            "row,0,1,2\n"
 	            "1,50,45,45\n"
 	            "2,40,30,28\n"
 	            "removed,0,15,2\n"
 	            "accuracy,90.5,91.25,\n");
-	assert_text(RENDER(report_squeeze_rounds(f, r, 0, 3, REPORT_TEXT)), "");
+	assert_text(TU_WRITTEN(report_squeeze_rounds(f, r, 0, 3, REPORT_TEXT)), "");
 }
 END_TEST
 
@@ -433,6 +395,10 @@ START_TEST(cond_json)
 	ck_assert_str_eq(cJSON_GetStringValue(item(j, "shape")), "4-2652-3-2");
 	ck_assert_int_eq((int)num(j, "m"), 3);
 	assert_ints(item(j, "n"), (int[]){4, 2652, 3, 2}, 4);
+	/* the network's κ as every record holds it: n, kappa, p */
+	double k3[3] = {lc[0].kappa, lc[1].kappa, lc[2].kappa};
+	assert_nums(item(j, "kappa"), k3, 3);
+	assert_ints(item(j, "p"), (int[]){lc[0].p, lc[1].p, lc[2].p}, 3);
 	ck_assert(num(j, "tau") == 25);
 	ck_assert(cJSON_IsNull(item(j, "max_kappa")));
 	const cJSON *layers = item(j, "layers");
@@ -546,8 +512,8 @@ START_TEST(alg1_json)
 	o.seed = 4;
 	Alg1 *run = alg1_new(shape, d, &o, &e);
 	ck_assert_ptr_nonnull(run);
-	int st = alg1_run(run, NULL, &e);
-	ck_assert_msg(st == ALG1_MAX_ITER, "status %d: %s", st, e.msg);
+	ck_assert_msg(alg1_run(run, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(run->status, ALG1_MAX_ITER);
 	j = reparse(report_alg1_json(run, &e));
 	ck_assert_int_eq((int)num(j, "max_iter"), 1);
 	ck_assert_str_eq(cJSON_GetStringValue(item(j, "status")), "max-iter");
@@ -582,19 +548,19 @@ START_TEST(alg2_json)
 	ck_assert_int_eq((int)num(j, "q"), 3);
 	ck_assert(num(j, "eta") == 0.5);
 	ck_assert(num(j, "seed") == 9);
-	ck_assert(num(j, "pick_beta") == 1.0);
-	assert_ints(item(j, "pick_widths"), w10, 3);
+	ck_assert(num(j, "pick") == 1.0);
+	assert_ints(item(j, "pick_n"), w10, 3);
 	const cJSON *bs = item(j, "betas");
 	ck_assert_int_eq(cJSON_GetArraySize(bs), 4);
 	for (int i = 0; i < 4; i++) {
 		const cJSON *o = cJSON_GetArrayItem(bs, i);
 		ck_assert(num(o, "beta") == b[i].beta);
-		assert_ints(item(o, "widths"), b[i].widths, 3);
+		assert_ints(item(o, "n"), b[i].widths, 3);
 		ck_assert_int_eq((int)num(o, "trials"), b[i].done);
-		if (b[i].done) {
-			ck_assert(num(o, "err_tr") == b[i].err_tr);
-			ck_assert(num(o, "err_v") == b[i].err_v);
-			ck_assert(num(o, "score") == b[i].score);
+		if (b[i].done) { /* in percent, as every record's */
+			ck_assert(num(o, "err_tr") == 100 * b[i].err_tr);
+			ck_assert(num(o, "err_v") == 100 * b[i].err_v);
+			ck_assert(num(o, "score") == 100 * b[i].score);
 		} else {
 			ck_assert(cJSON_IsNull(item(o, "err_tr")));
 			ck_assert(cJSON_IsNull(item(o, "err_v")));
@@ -605,10 +571,70 @@ START_TEST(alg2_json)
 	/* no β with all its trials: no pick */
 	b[0].done = b[1].done = b[3].done = 2;
 	j = reparse(report_alg2_json(&a, &e));
-	ck_assert(cJSON_IsNull(item(j, "pick_beta")));
-	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(j, "pick_widths"));
+	ck_assert(cJSON_IsNull(item(j, "pick")));
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(j, "pick_n"));
 	cJSON_Delete(j);
 	net_free(base);
+}
+END_TEST
+
+/* A squeeze round: the row the paper's stages and condnet squeeze
+ * --until-stable both write, with the network's κ under "net"; what the
+ * retraining did, with its kept epoch only under a validation set. */
+START_TEST(squeeze_round_json)
+{
+	Err e;
+	int rn0[4] = {4, 50, 40, 3}, rn1[4] = {4, 45, 30, 3}, none[3] = {0}, rm[3] = {5, 10, 0};
+	double rk0[3] = {12, INFINITY, 3}, rk1[3] = {9, 20, 2.5};
+	int rp0[3] = {0, 9, 0}, rp1[3] = {0, 0, 0};
+	Alg3Round r[2] = {{.m = 3,
+	                   .n = rn0,
+	                   .removed_per_layer = none,
+	                   .kappa = rk0,
+	                   .p = rp0,
+	                   .acc_squeezed = NAN,
+	                   .acc_retrained = 90.5,
+	                   .trained = {.val_acc = NAN}},
+	                  {.m = 3,
+	                   .n = rn1,
+	                   .removed = 15,
+	                   .removed_per_layer = rm,
+	                   .kappa = rk1,
+	                   .p = rp1,
+	                   .acc_squeezed = 80,
+	                   .acc_retrained = 91.25,
+	                   .trained = {.epochs = 7, .best_epoch = 5, .val_acc = 0.875}}};
+	cJSON *a = reparse(report_squeeze_rounds_json(r, 2, 35, &e));
+	ck_assert_int_eq(cJSON_GetArraySize(a), 2);
+	const cJSON *first = cJSON_GetArrayItem(a, 0), *second = cJSON_GetArrayItem(a, 1);
+	ck_assert(num(first, "tau") == 35);
+	ck_assert(num(first, "removed") == 0);
+	ck_assert(cJSON_IsNull(item(first, "acc_before")));
+	ck_assert(num(first, "acc_after") == 90.5);
+	ck_assert(num(first, "epochs") == 0);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(first, "best_epoch"));
+	assert_ints(item(item(first, "net"), "n"), rn0, 4);
+	assert_nums(item(item(first, "net"), "kappa"), rk0, 3);
+	assert_ints(item(item(first, "net"), "p"), rp0, 3);
+	assert_ints(item(second, "removed_per_layer"), rm, 3);
+	ck_assert(num(second, "acc_before") == 80);
+	ck_assert(num(second, "epochs") == 7);
+	ck_assert(num(second, "best_epoch") == 5);
+	ck_assert(num(second, "val_acc") == 87.5);
+	cJSON_Delete(a);
+	/* a network's κ at τ, as the cond record has it too */
+	Net *net = net_fresh(2, (int[]){3, 5, 2}, ACT_ERF, 1.0f, 3, &e);
+	cJSON *j = reparse(report_net_json(net, 2, &e));
+	LayerCond lc[2];
+	ck_assert_int_eq(cond_net_values(net, 2, lc, &e), 0);
+	assert_ints(item(j, "n"), net->n, 3);
+	assert_nums(item(j, "kappa"), (double[]){lc[0].kappa, lc[1].kappa}, 2);
+	assert_ints(item(j, "p"), (int[]){lc[0].p, lc[1].p}, 2);
+	ck_assert_int_eq(cJSON_GetArraySize(j), 3);
+	cJSON_Delete(j);
+	cond_layer_free(&lc[0]);
+	cond_layer_free(&lc[1]);
+	net_free(net);
 }
 END_TEST
 
@@ -648,7 +674,7 @@ START_TEST(files)
 	/* text: exactly what the function rendered */
 	snprintf(path, sizeof path, "%s/cond.csv", dir);
 	ck_assert_msg(report_write_file(path, render_cond_csv, lc, &e) == 0, "%s", e.msg);
-	want = RENDER(render_cond_csv(f, lc));
+	want = TU_WRITTEN(render_cond_csv(f, lc));
 	got = (char *)tu_read(path, &len);
 	ck_assert_uint_eq(len, strlen(want));
 	ck_assert_int_eq(memcmp(got, want, len), 0);
@@ -677,6 +703,7 @@ int main(void)
 	tcase_add_test(t, cond_json);
 	tcase_add_test(t, alg1_json);
 	tcase_add_test(t, alg2_json);
+	tcase_add_test(t, squeeze_round_json);
 	tcase_add_test(t, files);
 	suite_add_tcase(s, t);
 	return tu_run(s);

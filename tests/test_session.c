@@ -40,6 +40,12 @@ static int all_actions(SessAction *v)
 	v[n].x = 0.1;
 	v[n].scale = DATA_STANDARDIZE;
 	v[n++].val_per_class = 7;
+	v[n] = act(SESS_DATA);
+	strcpy(v[n].spec, "spiral");
+	v[n].seed = 4;
+	v[n].points = 120;
+	v[n].has_noise = 1;
+	v[n++].noise = 0.1 + 0.2;
 	v[n] = act(SESS_OPTS);
 	v[n].batch = 32;
 	v[n].threads = 2;
@@ -111,6 +117,9 @@ START_TEST(round_trip)
 		ck_assert_int_eq(b.apply, v[i].apply);
 		ck_assert_int_eq(b.layer, v[i].layer);
 		ck_assert_int_eq(b.patience, v[i].patience);
+		ck_assert_int_eq(b.points, v[i].points);
+		ck_assert_int_eq(b.has_noise, v[i].has_noise);
+		ck_assert(b.noise == v[i].noise);
 		seen[v[i].kind] = 1;
 	}
 	for (int k = 0; k < SESS_KIND_COUNT; k++)
@@ -240,15 +249,15 @@ static Net *direct(void)
 	net_free(net);
 	net = net_clone(a->net, &e);
 	alg1_free(a);
-	SqueezeOpts so;
-	SqueezeProposal sp;
-	squeeze_opts_default(&so);
+	Alg3Opts so;
+	Alg3Proposal sp;
+	alg3_opts_default(&so);
 	so.tau = 3;
 	so.compensate = 0;
-	ck_assert_int_eq(squeeze_propose(net, 2, &so, &sp, &e), 0);
+	ck_assert_int_eq(alg3_propose(net, 2, &so, &sp, &e), 0);
 	if (sp.nkeep < sp.n_before)
-		ck_assert_int_eq(squeeze_apply(net, &sp, 0, tr, &e), 0);
-	squeeze_proposal_free(&sp);
+		ck_assert_int_eq(alg3_apply_proposal(net, &sp, 0, tr, &e), 0);
+	alg3_proposal_free(&sp);
 	dataset_free(tr);
 	dataset_free(te);
 	return net;
@@ -283,14 +292,61 @@ START_TEST(replay_matches_direct_calls)
 	fclose(f);
 	ck_assert_int_eq(nl, 13); /* the header, the 11 actions, the record after opts */
 	/* a replay here computes what this process recorded */
-	char warn[1400];
-	ck_assert_ptr_null(session_log_check(logged, warn, sizeof warn));
+	ck_assert_int_eq(session_log_check(logged, &e), 0);
 	Session *s2 = session_new(&e), *s3 = session_new(&e);
 	ck_assert_int_eq(session_replay(s2, path, NULL, &e), 0);
 	ck_assert_msg(session_replay(s3, logged, NULL, &e) == 0, "%s", e.msg);
 	ck_assert_uint_eq(session_param_crc(s2->net), session_param_crc(s3->net));
 	session_free(s2);
 	session_free(s3);
+}
+END_TEST
+
+static char notes[16][64];
+static int nnotes;
+static void keep_note(const HookStep *st, void *ud)
+{
+	(void)ud;
+	if (st->kind == HOOK_NOTE && nnotes < 16)
+		snprintf(notes[nnotes++], sizeof notes[0], "%s", st->text);
+}
+
+/* A lesson stepped back: the session rewound to its data and the actions
+ * after it replayed, announced one by one, to the network a replay of the
+ * same lines gives; a bad action stops it and says how far it came. */
+START_TEST(replay_actions_after_a_rewind)
+{
+	const char *path = write_log(tu_tmpdir(), replay_log);
+	FILE *f = fopen(path, "r");
+	SessAction a[16];
+	int n = 0, lineno = 0, done = -1;
+	Err e = {{0}};
+	while (n < 16 && session_log_next(f, path, &lineno, &a[n], &e) > 0)
+		n++;
+	fclose(f);
+	ck_assert_int_eq(n, 11);
+	Session *s = session_new(&e), *want = session_new(&e);
+	ck_assert_int_eq(session_replay(want, path, NULL, &e), 0);
+	/* the data, then something the rewind forgets */
+	ck_assert_int_eq(session_apply(s, &a[0], NULL, &e), 0);
+	ck_assert_int_eq(session_apply(s, &a[2], NULL, &e), 0);
+	nnotes = 0;
+	Hook h = {.step = keep_note};
+	ck_assert_msg(session_replay_actions(s, a + 1, n - 1, &h, &done, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(done, n - 1);
+	ck_assert_int_eq(nnotes, n - 1);
+	ck_assert_str_eq(notes[0], "replaying action 1 of 10");
+	ck_assert_str_eq(notes[9], "replaying action 10 of 10");
+	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(want->net));
+	ck_assert_int_eq(session_can_undo(s), session_can_undo(want));
+	/* a squeeze of a layer that does not exist stops it at that action */
+	a[4] = a[8];
+	a[4].layer = 7;
+	ck_assert_int_eq(session_replay_actions(s, a + 1, n - 1, NULL, &done, &e), -1);
+	ck_assert_int_eq(done, 3);
+	ck_assert_str_eq(e.msg, "squeeze: layer 7 is not a hidden layer (1..2)");
+	session_free(s);
+	session_free(want);
 }
 END_TEST
 
@@ -314,36 +370,37 @@ START_TEST(log_check_names_other_kernels)
 {
 	const char *dir = tu_tmpdir();
 	ReproRecord now;
-	char rec[128], text[512], warn[1400], want[1200];
+	char rec[128], text[512], want[1200];
+	Err w = {{0}};
 	repro_current(&now, 2);
 	snprintf(text, sizeof text,
 	         "# condnet session log, version 1\nopts batch=50 lr=0.001 "
 	         "threads=2\n# run %s\n",
 	         repro_format(&now, rec, sizeof rec));
 	const char *same = tu_write(dir, "same.log", text, strlen(text));
-	ck_assert_ptr_null(session_log_check(same, warn, sizeof warn));
+	ck_assert_int_eq(session_log_check(same, &w), 0);
 	const char *old = "# condnet session log, version 1\nopts batch=50 lr=0.001\n";
 	const char *none = tu_write(dir, "none.log", old, strlen(old));
-	ck_assert_ptr_null(session_log_check(none, warn, sizeof warn));
+	ck_assert_int_eq(session_log_check(none, &w), 0);
 	snprintf(text, sizeof text,
 	         "# condnet session log, version 1\nopts batch=50 lr=0.001 "
 	         "threads=2\n# run reproducible=on kernels=NoSuchCore threads=2 parts=%d\n",
 	         now.parts);
 	const char *other = tu_write(dir, "other.log", text, strlen(text));
-	ck_assert_ptr_nonnull(session_log_check(other, warn, sizeof warn));
+	ck_assert_int_eq(session_log_check(other, &w), -1);
 	snprintf(want, sizeof want,
 	         "%s:3: recorded with NoSuchCore kernels, %d part%s; this run: "
 	         "%s, %d part",
 	         other, now.parts, now.parts == 1 ? "" : "s", now.kernels, now.parts);
-	ck_assert_msg(!strncmp(warn, want, strlen(want)), "%s", warn);
-	ck_assert(strstr(warn, "numbers may differ"));
+	ck_assert_msg(!strncmp(w.msg, want, strlen(want)), "%s", w.msg);
+	ck_assert(strstr(w.msg, "numbers may differ"));
 	/* the same kernels, another split: 3 parts recorded, this run's differ */
 	snprintf(text, sizeof text,
 	         "opts batch=50 lr=0.001 threads=3\n# run reproducible=off "
 	         "kernels=%s threads=3 parts=3\n",
 	         now.kernels);
 	const char *parts = tu_write(dir, "parts.log", text, strlen(text));
-	ck_assert_int_eq(session_log_check(parts, warn, sizeof warn) != NULL, repro_on());
+	ck_assert_int_eq(session_log_check(parts, &w) < 0, repro_on());
 	tu_rmtree(dir);
 }
 END_TEST
@@ -565,6 +622,60 @@ END_TEST
 /* The command line's ranges hold in a log too: τ > 1 (as --tau and
  * Algorithm 1 require), η and epochs > 0, β lists and widths as --beta and
  * --layers parse them, q in 1..1000. */
+/* A plane data set's line records its points and noise as drawn, the
+ * set's own when none were asked for, so that a replay draws the same
+ * points; out of range they are refused. */
+START_TEST(plane_data_line)
+{
+	const char *dir = tu_tmpdir();
+	char path[1024], line[SESS_LINE_MAX + 2];
+	Err e = {{0}};
+	snprintf(path, sizeof path, "%s/plane.log", dir);
+	Session *s = session_new(&e);
+	ck_assert_int_eq(session_log_open(s, path, &e), 0);
+	SessAction a = act(SESS_DATA);
+	strcpy(a.spec, "circles");
+	a.seed = 9;
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
+	ck_assert_int_eq(s->train->n, 300);
+	ck_assert_int_eq(s->train->d, 2);
+	Dataset *first = dataset_clone(s->train, &e);
+	session_free(s);
+	FILE *f = fopen(path, "r");
+	int found = 0;
+	while (fgets(line, sizeof line, f))
+		found += !strncmp(line, "data spec=circles ", 18) &&
+		         strstr(line, " points=300 noise=0.050000000000000003\n");
+	fclose(f);
+	ck_assert_int_eq(found, 1);
+	s = session_new(&e);
+	ck_assert_int_eq(session_replay(s, path, NULL, &e), 0);
+	ck_assert(!memcmp(s->train->x, first->x, 300 * 2 * sizeof *first->x));
+	session_free(s);
+	dataset_free(first);
+	SessAction b;
+	ck_assert_int_eq(session_parse("data spec=moons features=0 label_col=-1 seed=1 limit=0 "
+	                               "val_frac=0.1 val_per_class=0 points=40 noise=0",
+	                               &b, &e),
+	                 1);
+	ck_assert_int_eq(b.points, 40);
+	ck_assert_int_eq(b.has_noise, 1);
+	ck_assert(b.noise == 0);
+	bad("data spec=moons features=0 label_col=-1 seed=1 limit=0 val_frac=0.1 val_per_class=0 "
+	    "points=5",
+	    "points: '5' is out of range (6..1000000)");
+	bad("data spec=moons features=0 label_col=-1 seed=1 limit=0 val_frac=0.1 val_per_class=0 "
+	    "noise=2",
+	    "noise: '2' must be at most 1");
+	/* applied directly (as the screen does), the same limits */
+	s = session_new(&e);
+	a.points = 3;
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "points: 3 must be at least 6");
+	session_free(s);
+}
+END_TEST
+
 START_TEST(log_ranges_match_the_cli)
 {
 	SessAction a;
@@ -596,6 +707,49 @@ START_TEST(log_ranges_match_the_cli)
 	ck_assert_int_eq(session_apply(s, &t, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "tau: 1 must be greater than 1");
 	ck_assert(s->tau == 3);
+	session_free(s);
+}
+END_TEST
+
+/* τ and η reach the session and its Algorithm 1 through their setters
+ * only: the next iteration runs at the new values, and a value Algorithm 1
+ * refuses changes neither the session nor the algorithm. */
+START_TEST(setters_reach_algorithm1)
+{
+	Err e = {{0}};
+	Session *s = session_new(&e);
+	ck_assert_int_eq(session_replay(s, write_log(tu_tmpdir(), small_log), NULL, &e), 0);
+	SessAction st = act(SESS_ALG1_STEP);
+	ck_assert_msg(session_apply(s, &st, NULL, &e) == 0, "%s", e.msg);
+	ck_assert(s->alg1 && s->alg1->o.tau == 3 && s->alg1->o.eta == 0.5);
+	ck_assert_int_eq(session_set_tau(s, 4.5, &e), 0);
+	ck_assert_int_eq(session_set_eta(s, 0.25, &e), 0);
+	ck_assert(s->tau == 4.5 && s->alg1->o.tau == 4.5);
+	ck_assert(s->eta == 0.25 && s->alg1->o.eta == 0.25);
+	ck_assert_int_eq(session_set_tau(s, 1, &e), -1);
+	ck_assert_str_eq(e.msg, "τ = 1, expected a finite threshold > 1");
+	ck_assert_int_eq(session_set_eta(s, -1, &e), -1);
+	ck_assert_str_eq(e.msg, "η = -1, expected a positive number of epochs");
+	ck_assert(s->tau == 4.5 && s->alg1->o.tau == 4.5);
+	ck_assert(s->eta == 0.25 && s->alg1->o.eta == 0.25);
+	if (s->alg1->status == ALG1_RUNNING) {
+		ck_assert_msg(session_apply(s, &st, NULL, &e) == 0, "%s", e.msg);
+		ck_assert(s->alg1->rec[1].tau == 4.5 && s->alg1->rec[1].eta == 0.25);
+		ck_assert(s->alg1->rec[0].tau == 3 && s->alg1->rec[0].eta == 0.5);
+	}
+	/* a new Algorithm 1 under a plateau schedule is refused by its own rule */
+	SessAction pl = act(SESS_SCHED), tr = act(SESS_TRAIN);
+	tr.x = 0.5;
+	ck_assert_int_eq(session_apply(s, &tr, NULL, &e), 0); /* alg1 no longer goes on */
+	strcpy(pl.spec, "plateau:2");
+	ck_assert_int_eq(session_apply(s, &pl, NULL, &e), 0);
+	ck_assert_int_eq(session_apply(s, &st, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "Algorithm 1: the plateau schedule needs a validation set, which "
+	                        "Algorithm 1 has not (it trains η epochs each time)");
+	pl = act(SESS_SCHED);
+	strcpy(pl.spec, "constant");
+	ck_assert_int_eq(session_apply(s, &pl, NULL, &e), 0);
+	ck_assert_msg(session_apply(s, &st, NULL, &e) == 0, "%s", e.msg);
 	session_free(s);
 }
 END_TEST
@@ -769,17 +923,17 @@ static void on_alg3(const HookStep *st, void *ud)
 
 /* The proposal Algorithm 3 makes for a layer of net at τ, and net with it
  * applied (without compensation). */
-static void propose_apply(Net *net, int layer, double tau, SqueezeProposal *sp)
+static void propose_apply(Net *net, int layer, double tau, Alg3Proposal *sp)
 {
-	SqueezeOpts o;
+	Alg3Opts o;
 	Err e = {{0}};
-	squeeze_opts_default(&o);
+	alg3_opts_default(&o);
 	o.tau = tau;
-	ck_assert_int_eq(squeeze_propose(net, layer, &o, sp, &e), 0);
-	ck_assert_msg(squeeze_apply(net, sp, 0, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(alg3_propose(net, layer, &o, sp, &e), 0);
+	ck_assert_msg(alg3_apply_proposal(net, sp, 0, NULL, &e) == 0, "%s", e.msg);
 }
 
-static void assert_same_proposal(const SqueezeProposal *a, const SqueezeProposal *b)
+static void assert_same_proposal(const Alg3Proposal *a, const Alg3Proposal *b)
 {
 	ck_assert_int_eq(a->layer, b->layer);
 	ck_assert_int_eq(a->n_before, b->n_before);
@@ -788,6 +942,65 @@ static void assert_same_proposal(const SqueezeProposal *a, const SqueezeProposal
 	          (isnan(a->kappa_before) && isnan(b->kappa_before)));
 	ck_assert_mem_eq(a->keep, b->keep, sizeof(int) * (size_t)a->nkeep);
 }
+
+static int applied_steps;
+static void count_applied(const HookStep *st, void *ud)
+{
+	(void)ud;
+	applied_steps += st->kind == HOOK_ALG3_LAYER && st->applied;
+}
+static int always(void *ud)
+{
+	(void)ud;
+	return 1;
+}
+
+/* "Apply all remaining": the rest of Algorithm 3 in one call, each
+ * decision a logged squeeze action; the network Algorithm 3 run whole
+ * gives; a cancel before a decision leaves the proposal waiting. */
+START_TEST(squeeze_apply_all)
+{
+	const char *dir = tu_tmpdir();
+	char logp[1100], line[256];
+	Session *s = session_new(NULL);
+	Err e = {{0}};
+	snprintf(logp, sizeof logp, "%s/all.log", dir);
+	ck_assert_int_eq(session_replay(s, write_log(dir, small_log), NULL, &e), 0);
+	ck_assert_int_eq(session_log_open(s, logp, &e), 0);
+	Net *want = net_clone(s->net, &e);
+	Alg3Opts o;
+	alg3_opts_default(&o);
+	o.tau = 3;
+	o.compensate = 1;
+	int removed[4] = {0};
+	int total = alg3_squeeze_net(want, &o, s->train, removed, &e);
+	ck_assert_int_gt(total, 0);
+	ck_assert_int_eq(session_squeeze_start(s, &e), 0);
+	ck_assert_ptr_nonnull(session_squeeze_proposal(s));
+	Hook stop = {.cancelled = always};
+	ck_assert_int_eq(session_squeeze_apply_all(s, 1, &stop, &e), 1);
+	ck_assert_ptr_nonnull(session_squeeze_proposal(s));
+	applied_steps = 0;
+	Hook h = {.step = count_applied};
+	ck_assert_msg(session_squeeze_apply_all(s, 1, &h, &e) == 0, "%s", e.msg);
+	ck_assert_ptr_null(session_squeeze_proposal(s));
+	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(want));
+	ck_assert_mem_eq(s->net->n, want->n, sizeof(int) * 4);
+	int layers = (removed[0] > 0) + (removed[1] > 0);
+	ck_assert_int_eq(applied_steps, layers);
+	ck_assert_int_eq(session_can_undo(s), layers);
+	/* nothing left: nothing more to do */
+	ck_assert_int_eq(session_squeeze_apply_all(s, 1, &h, &e), 0);
+	FILE *f = fopen(logp, "r");
+	int n = 0;
+	while (fgets(line, sizeof line, f))
+		n += !strncmp(line, "squeeze layer=", 14) && strstr(line, " apply comp=1\n");
+	fclose(f);
+	ck_assert_int_eq(n, layers);
+	net_free(want);
+	session_free(s);
+}
+END_TEST
 
 START_TEST(squeeze_pass)
 {
@@ -806,8 +1019,9 @@ START_TEST(squeeze_pass)
 
 	/* the pass proposes layer 1 first, as Algorithm 3 does */
 	ck_assert_ptr_null(session_squeeze_proposal(s));
-	ck_assert_int_eq(session_squeeze_start(s, &e), ALG3_PROPOSED);
-	const SqueezeProposal *held = session_squeeze_proposal(s);
+	ck_assert_int_eq(session_squeeze_start(s, &e), 0);
+	ck_assert_ptr_nonnull(session_squeeze_proposal(s));
+	const Alg3Proposal *held = session_squeeze_proposal(s);
 	ck_assert_ptr_nonnull(held);
 	ck_assert_int_eq(held->layer, 1);
 	ck_assert_int_lt(held->nkeep, held->n_before);
@@ -819,10 +1033,10 @@ START_TEST(squeeze_pass)
 	ck_assert_ptr_eq(session_squeeze_proposal(s), held);
 
 	/* applied: the network is the held proposal applied */
-	SqueezeProposal sp;
+	Alg3Proposal sp;
 	propose_apply(want, 1, 3, &sp);
 	assert_same_proposal(held, &sp);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	SessAction a = act(SESS_SQUEEZE);
 	a.layer = 1;
 	a.apply = 1;
@@ -842,7 +1056,7 @@ START_TEST(squeeze_pass)
 	propose_apply(w2, 2, 3, &sp);
 	assert_same_proposal(held, &sp);
 	ck_assert_int_lt(sp.nkeep, sp.n_before);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 
 	/* any other action ends the pass */
 	SessAction t = act(SESS_TAU);
@@ -856,7 +1070,7 @@ START_TEST(squeeze_pass)
 	net_free(w2);
 	w2 = net_clone(want, &e);
 	propose_apply(w2, 2, 4, &sp);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	a.layer = 2;
 	ck_assert_msg(session_apply(s, &a, &h, &e) == 0, "%s", e.msg);
 	ck_assert_uint_eq(session_param_crc(s->net), session_param_crc(w2));
@@ -876,7 +1090,8 @@ START_TEST(squeeze_pass)
 	ck_assert_int_eq(s->net->n[2], 12);
 
 	/* refusing the held proposal keeps the network and holds the next */
-	ck_assert_int_eq(session_squeeze_start(s, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(session_squeeze_start(s, &e), 0);
+	ck_assert_ptr_nonnull(session_squeeze_proposal(s));
 	a.layer = 1;
 	a.apply = 0;
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
@@ -890,7 +1105,7 @@ START_TEST(squeeze_pass)
 	net_free(w2);
 	w2 = net_clone(s->net, &e);
 	propose_apply(w2, 1, 4, &sp);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	a.layer = 1;
 	a.apply = 1;
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
@@ -901,12 +1116,12 @@ START_TEST(squeeze_pass)
 	 * to undo */
 	t.x = 1e6;
 	ck_assert_int_eq(session_apply(s, &t, NULL, &e), 0);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = t.x;
-	ck_assert_int_eq(squeeze_propose(s->net, 1, &o, &sp, &e), 0);
+	ck_assert_int_eq(alg3_propose(s->net, 1, &o, &sp, &e), 0);
 	ck_assert_int_eq(sp.nkeep, sp.n_before);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	uint32_t last = session_param_crc(s->net);
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
 	ck_assert_uint_eq(session_param_crc(s->net), last);
@@ -936,21 +1151,22 @@ START_TEST(squeeze_action_names_its_layer)
 	Session *s = session_new(NULL);
 	Err e = {{0}};
 	ck_assert_int_eq(session_replay(s, write_log(tu_tmpdir(), log12), NULL, &e), 0);
-	ck_assert_int_eq(session_squeeze_start(s, &e), ALG3_PROPOSED);
+	ck_assert_int_eq(session_squeeze_start(s, &e), 0);
+	ck_assert_ptr_nonnull(session_squeeze_proposal(s));
 	ck_assert_int_eq(session_squeeze_proposal(s)->layer, 1);
 	SessAction a = act(SESS_SQUEEZE);
 	a.layer = 1;
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0); /* refused */
-	const SqueezeProposal *held = session_squeeze_proposal(s);
+	const Alg3Proposal *held = session_squeeze_proposal(s);
 	ck_assert_ptr_nonnull(held);
 	ck_assert_int_eq(held->layer, 2);
 	ck_assert_int_eq(held->n_before, 12);
 	ck_assert_int_lt(held->nkeep, 12);
 	Net *w = net_clone(s->net, &e);
-	SqueezeProposal sp;
+	Alg3Proposal sp;
 	propose_apply(w, 1, 3, &sp);
 	ck_assert_int_lt(sp.nkeep, 12);
-	squeeze_proposal_free(&sp);
+	alg3_proposal_free(&sp);
 	a.apply = 1;
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), 0);
 	ck_assert_mem_eq(s->net->n, w->n, sizeof(int) * 4);
@@ -970,16 +1186,20 @@ int main(void)
 	tcase_add_test(tc, corrupt_lines);
 	tcase_add_test(tc, corrupt_log_names_line);
 	tcase_add_test(tc, replay_matches_direct_calls);
+	tcase_add_test(tc, replay_actions_after_a_rewind);
 	tcase_add_test(tc, log_check_names_other_kernels);
 	tcase_add_test(tc, cancel_rolls_back);
 	tcase_add_test(tc, load_checks_crc);
 	tcase_add_test(tc, hook_sees_the_training_net);
 	tcase_add_test(tc, adopt_the_pick);
 	tcase_add_test(tc, log_ranges_match_the_cli);
+	tcase_add_test(tc, setters_reach_algorithm1);
+	tcase_add_test(tc, plane_data_line);
 	tcase_add_test(tc, long_paths_are_logged_whole);
 	tcase_add_test(tc, replay_refuses_non_regular_files);
 	tcase_add_test(tc, log_is_locked_and_never_silently_lost);
 	tcase_add_test(tc, squeeze_pass);
+	tcase_add_test(tc, squeeze_apply_all);
 	tcase_add_test(tc, squeeze_action_names_its_layer);
 	suite_add_tcase(s, tc);
 	return tu_run(s);

@@ -8,6 +8,13 @@
 #include "testutil.h"
 
 /* A data set in a plain struct (rows of n × d floats, labels in [0, k)). */
+/* net_error's value, NaN when it fails. */
+static double error_of(const Net *net, const Dataset *d, double *loss)
+{
+	double err;
+	return net_error(net, d, &err, loss, NULL) ? NAN : err;
+}
+
 static Dataset *make_data(int n, int d, int k)
 {
 	Dataset *ds = calloc(1, sizeof *ds);
@@ -156,7 +163,7 @@ START_TEST(test_learns_clusters)
 	rng_seed(&r, 3);
 	net_init_glorot(net, &r);
 	double loss0;
-	double err0 = net_error(net, te, &loss0);
+	double err0 = error_of(net, te, &loss0);
 	TrainOpts o;
 	train_opts_default(&o);
 	o.batch = 20;
@@ -164,7 +171,7 @@ START_TEST(test_learns_clusters)
 	Err e;
 	ck_assert_int_eq(train_epochs(net, tr, &o, 20, NULL, NULL, &e), 0);
 	ck_assert_int_eq(net->adam_t, 20 * 25);
-	double loss, err = net_error(net, te, &loss);
+	double loss, err = error_of(net, te, &loss);
 	ck_assert_double_gt(err0, 0.3);
 	ck_assert_double_lt(err, 0.05);
 	ck_assert_double_lt(loss, 0.5 * loss0);
@@ -254,7 +261,7 @@ START_TEST(test_pooled_deterministic)
 	}
 	/* and it trained */
 	ck_assert_int_ne(memcmp(a->param, net->param, a->nparam * sizeof(float)), 0);
-	ck_assert_double_lt(net_error(a, tr, NULL), 0.2);
+	ck_assert_double_lt(error_of(a, tr, NULL), 0.2);
 	net_free(a);
 	net_free(net);
 	free_data(tr);
@@ -270,10 +277,12 @@ START_TEST(test_error_threads)
 	Rng r;
 	rng_seed(&r, 7);
 	net_init_glorot(net, &r);
-	double l1, err1 = net_error_threads(net, d, 1, &l1);
+	double l1, err1;
+	ck_assert_int_eq(net_error_threads(net, d, 1, &err1, &l1, NULL), 0);
 	ck_assert(err1 > 0 && err1 < 1);
 	for (int t = 2; t <= 4; t++) {
-		double l, err = net_error_threads(net, d, t, &l);
+		double l, err;
+		ck_assert_int_eq(net_error_threads(net, d, t, &err, &l, NULL), 0);
 		ck_assert_mem_eq(&err, &err1, sizeof err);
 		ck_assert_mem_eq(&l, &l1, sizeof l);
 	}
@@ -331,7 +340,7 @@ START_TEST(test_epochs_and_progress)
 	ck_assert_int_eq(l.batches, 22);
 	ck_assert_int_eq(l.ends, 2);
 	ck_assert_double_eq(l.last_epoch, 2.0);
-	double loss, err = net_error(net, tr, &loss);
+	double loss, err = error_of(net, tr, &loss);
 	for (int k = 0; k < 2; k++) {
 		ck_assert_double_eq_tol(l.end_loss[k], loss, 1e-6);
 		ck_assert_double_eq_tol(l.end_acc[k], 1.0 - err, 1e-12);
@@ -378,13 +387,16 @@ START_TEST(test_trainer_step)
 	Log l = {0};
 	trainer_set_callback(t, record, &l);
 	trainer_set_report_every(t, 4);
-	ck_assert_int_eq(trainer_step(t, 5, &e), 5);
+	long done = 0;
+	ck_assert_int_eq(trainer_step(t, 5, &done, &e), 0);
+	ck_assert_int_eq(done, 5);
 	/* Reports at batch 4 and at the end of the call. */
 	ck_assert_int_eq(l.calls, 2);
 	ck_assert_int_eq(l.last_batch, 5);
 	ck_assert_int_eq(l.batches, 5);
 	ck_assert_double_eq_tol(trainer_epoch(t), 5.0 / 6.0, 1e-12);
-	ck_assert_int_eq(trainer_step(t, 7, &e), 7);
+	ck_assert_int_eq(trainer_step(t, 7, &done, &e), 0);
+	ck_assert_int_eq(done, 7);
 	ck_assert_double_eq(trainer_epoch(t), 2.0);
 	trainer_free(t);
 	/* Stepping in pieces equals training two epochs at once. */
@@ -414,11 +426,12 @@ START_TEST(test_diverges)
 	Trainer *t = trainer_new(net, tr, &o, &e);
 	ck_assert_ptr_nonnull(t);
 	Net *before = NULL;
-	long rc = 1, steps = 0;
-	while (rc == 1 && steps < 1000) {
+	long steps = 0;
+	int rc = 0;
+	while (rc == 0 && steps < 1000) {
 		net_free(before);
 		before = net_clone(net, &e);
-		rc = trainer_step(t, 1, &e);
+		rc = trainer_step(t, 1, NULL, &e);
 		steps++;
 	}
 	ck_assert_int_eq(rc, -1);
@@ -487,7 +500,10 @@ START_TEST(test_shape_errors)
 	Err e;
 	ck_assert_int_eq(train_epochs(net, tr, &o, 1, NULL, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "test data: 3 features per row, but the network takes 4 inputs");
-	ck_assert(isnan(net_error(net, tr, NULL)));
+	double err;
+	ck_assert_int_eq(net_error(net, tr, &err, NULL, &e), -1);
+	ck_assert(isnan(err));
+	ck_assert_str_eq(e.msg, "the data set 'test data' has 3 features, the network 4 inputs");
 	net_free(net);
 	widths[0] = 3;
 	widths[2] = 2;
@@ -517,7 +533,7 @@ START_TEST(test_error_known_answer)
 		d->y[i] = i < 3 ? 0 : 1 + i % 3;
 	int widths[] = {2, 3, 4};
 	Net *net = net_new(2, widths, ACT_SIGMOID, 1.0f, NULL);
-	double loss, err = net_error(net, d, &loss);
+	double loss, err = error_of(net, d, &loss);
 	ck_assert_double_eq_tol(err, 0.7, 1e-12);
 	ck_assert_double_eq_tol(loss, log(4.0), 1e-6);
 	float p[10 * 4], h[10 * 3];

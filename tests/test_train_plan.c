@@ -10,6 +10,13 @@
 #include "testutil.h"
 
 /* Two Gaussian clusters in the plane, centres (±sep, ±sep), n rows each. */
+/* net_error's value, NaN when it fails. */
+static double error_of(const Net *net, const Dataset *d, double *loss)
+{
+	double err;
+	return net_error(net, d, &err, loss, NULL) ? NAN : err;
+}
+
 static Dataset *two_clusters(int n, double sep, uint64_t seed)
 {
 	Dataset *d = dataset_new(2 * n, 2, 2, NULL);
@@ -116,7 +123,7 @@ START_TEST(until_perfect_stops_at_zero_error)
 	int ep = -1;
 	memset(&seen, 0, sizeof seen);
 	ck_assert_msg(train_plan_run(net, d, &p, &watch, &ep, &e) == 0, "%s", e.msg);
-	ck_assert_double_eq(net_error(net, d, NULL), 0.0);
+	ck_assert_double_eq(error_of(net, d, NULL), 0.0);
 	/* the training must have taken more than one epoch for the test to say
 	 * something about where it stopped */
 	ck_assert_int_gt(ep, 1);
@@ -125,7 +132,7 @@ START_TEST(until_perfect_stops_at_zero_error)
 	/* the same epochs one at a time: not perfect before epoch ep, perfect at it */
 	for (int k = 1; k <= ep; k++) {
 		ck_assert_int_eq(train_epochs(ref, d, &p.opts, 1.0, NULL, NULL, &e), 0);
-		double err = net_error(ref, d, NULL);
+		double err = error_of(ref, d, NULL);
 		if (k < ep)
 			ck_assert_msg(err > 0, "perfect after epoch %d, but it trained %d", k, ep);
 		else
@@ -316,7 +323,10 @@ START_TEST(hook_stops_it)
 	/* train_plan_fresh: nothing, and a message */
 	memset(&seen, 0, sizeof seen);
 	seen.stop_at = 1;
-	ck_assert_ptr_null(train_plan_fresh(2, W, ACT_TANH, 1.0f, 5, d, &p, &watch, &ep, &e));
+	Net *none = net;
+	ck_assert_int_eq(train_plan_fresh(2, W, ACT_TANH, 1.0f, 5, d, &p, &watch, &ep, &none, &e),
+	                 1);
+	ck_assert_ptr_null(none);
 	ck_assert_str_eq(e.msg, "interrupted during training");
 	net_free(net);
 	net_free(start);
@@ -334,16 +344,19 @@ START_TEST(fresh_is_net_fresh_then_run)
 	p.derive_seed = 1;
 	Err e;
 	int ep1 = -1, ep2 = -2;
-	Net *a = train_plan_fresh(2, W, ACT_TANH, 1.0f, 12, d, &p, NULL, &ep1, &e);
-	ck_assert_msg(a != NULL, "%s", e.msg);
+	Net *a;
+	ck_assert_msg(train_plan_fresh(2, W, ACT_TANH, 1.0f, 12, d, &p, NULL, &ep1, &a, &e) == 0,
+	              "%s", e.msg);
 	Net *b = net_fresh(2, W, ACT_TANH, 1.0f, 12, &e);
 	ck_assert_int_eq(train_plan_run(b, d, &p, NULL, &ep2, &e), 0);
 	ck_assert_int_eq(ep1, ep2);
 	ck_assert(same_bits(a, b));
 	net_free(a);
 	net_free(b);
-	ck_assert_ptr_null(
-	    train_plan_fresh(2, (int[]){2, 0, 2}, ACT_TANH, 1.0f, 12, d, &p, NULL, &ep1, &e));
+	ck_assert_int_eq(
+	    train_plan_fresh(2, (int[]){2, 0, 2}, ACT_TANH, 1.0f, 12, d, &p, NULL, &ep1, &a, &e),
+	    -1);
+	ck_assert_ptr_null(a);
 	ck_assert_ptr_nonnull(strstr(e.msg, "width"));
 	dataset_free(d);
 }
@@ -393,35 +406,84 @@ static int stop_now(void *ud)
 	return *(int *)ud;
 }
 
-/* net_error_hooked: net_error's value bit for bit, in slices; NAN once the
- * hook or the thread's stop says stop; cond_net stops between layers too. */
+/* What a stoppable measure answers: its rc, and its value into *v. */
+static int hooked(const Net *net, const Dataset *d, const Hook *h, double *v)
+{
+	return net_error_hooked(net, d, 0, h, v, NULL);
+}
+
+/* net_error_hooked: net_error's value bit for bit, in slices; 1 (stopped,
+ * the value NaN) once the hook or the thread's stop says stop; cond_net
+ * stops between layers too. */
 START_TEST(stoppable_measurements)
 {
 	Dataset *d = noise_labels(5000, 9); /* 10,000 rows: five slices */
 	Net *net = fresh(4);
-	ck_assert(net_error_hooked(net, d, 0, NULL) == net_error(net, d, NULL));
+	double v;
+	ck_assert_int_eq(hooked(net, d, NULL, &v), 0);
+	ck_assert(v == error_of(net, d, NULL));
 	memset(&seen, 0, sizeof seen);
 	Hook c = {.cancelled = on_cancelled, .ud = &seen};
-	ck_assert(net_error_hooked(net, d, 0, &c) == net_error(net, d, NULL));
+	ck_assert_int_eq(hooked(net, d, &c, &v), 0);
+	ck_assert(v == error_of(net, d, NULL));
 	ck_assert_int_ge(seen.cancel_calls, 5);
 	memset(&seen, 0, sizeof seen);
 	seen.cancel_at = 3; /* stopped after two slices */
-	ck_assert(isnan(net_error_hooked(net, d, 0, &c)));
+	ck_assert_int_eq(hooked(net, d, &c, &v), 1);
+	ck_assert(isnan(v));
 	int stop = 1;
 	hook_set_thread_stop(stop_now, &stop);
 	ck_assert_int_eq(hook_thread_stopped(), 1);
-	ck_assert(isnan(net_error_hooked(net, d, 0, NULL)));
+	ck_assert_int_eq(hooked(net, d, NULL, &v), 1);
 	LayerCond lc[2];
 	Err e;
-	ck_assert_int_eq(cond_net_values(net, 25, lc, &e), -1);
+	ck_assert_int_eq(cond_net_values(net, 25, lc, &e), 1);
 	ck_assert_str_eq(e.msg, "stopped before layer 1");
 	stop = 0;
-	ck_assert(net_error_hooked(net, d, 0, NULL) == net_error(net, d, NULL));
+	ck_assert_int_eq(hooked(net, d, NULL, &v), 0);
+	ck_assert(v == error_of(net, d, NULL));
 	ck_assert_int_eq(cond_net_values(net, 25, lc, &e), 0);
 	for (int i = 0; i < 2; i++)
 		cond_layer_free(&lc[i]);
 	hook_set_thread_stop(NULL, NULL);
 	ck_assert_int_eq(hook_thread_stopped(), 0);
+	net_free(net);
+	dataset_free(d);
+}
+END_TEST
+
+/* net_accuracy: 100·(1 − net_error), the same bits whether it is measured
+ * whole or in slices under a hook or a thread's stop; NaN without a set; 1
+ * when stopped, -1 for a set that does not fit. */
+START_TEST(accuracy_in_percent)
+{
+	Dataset *d = noise_labels(5000, 9);
+	Net *net = fresh(4);
+	double acc = 100 * (1 - error_of(net, d, NULL)), a;
+	Err e;
+	ck_assert(acc > 0 && acc < 100);
+	ck_assert_int_eq(net_accuracy(net, d, NULL, &a, &e), 0);
+	ck_assert(a == acc);
+	memset(&seen, 0, sizeof seen);
+	Hook c = {.cancelled = on_cancelled, .ud = &seen};
+	ck_assert_int_eq(net_accuracy(net, d, &c, &a, &e), 0);
+	ck_assert(a == acc);
+	ck_assert_int_ge(seen.cancel_calls, 5);
+	int stop = 0;
+	hook_set_thread_stop(stop_now, &stop);
+	ck_assert_int_eq(net_accuracy(net, d, NULL, &a, &e), 0);
+	ck_assert(a == acc);
+	stop = 1;
+	ck_assert_int_eq(net_accuracy(net, d, NULL, &a, &e), 1);
+	ck_assert(isnan(a));
+	ck_assert_str_eq(e.msg, "stopped");
+	hook_set_thread_stop(NULL, NULL);
+	ck_assert_int_eq(net_accuracy(net, NULL, NULL, &a, &e), 0);
+	ck_assert(isnan(a));
+	d->d = 3;
+	ck_assert_int_eq(net_accuracy(net, d, NULL, &a, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "has 3 features, the network 2 inputs"));
+	d->d = 2;
 	net_free(net);
 	dataset_free(d);
 }
@@ -439,6 +501,7 @@ int main(void)
 	tcase_add_test(t, fresh_is_net_fresh_then_run);
 	tcase_add_test(t, hook_members);
 	tcase_add_test(t, stoppable_measurements);
+	tcase_add_test(t, accuracy_in_percent);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }

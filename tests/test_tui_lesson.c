@@ -2,7 +2,8 @@
  * "#view:" line or chosen from its kind), the caption in force at every
  * place, the numbers of a caption, and the shipped lessons' captions held
  * to the state at their actions: every number a caption states is a claim
- * that holds, or is declared not to be the state. The MNIST lesson is
+ * that holds, or is declared not to be the state (the plane lesson's
+ * regions included). The MNIST lesson is
  * checked too when CONDNET_LESSON_MNIST=1 and MNIST is fetched (minutes). */
 #include <math.h>
 
@@ -36,8 +37,13 @@ START_TEST(view_names)
 	ck_assert_int_eq(lesson_parse_view(" squeeze", &v, &arg, &e), 0);
 	ck_assert_int_eq(v, VIEW_SQUEEZE);
 	ck_assert_int_eq(arg, -1);
-	ck_assert_int_eq(lesson_parse_view(" 3", &v, &arg, &e), 0);
-	ck_assert_int_eq(v, VIEW_SWEEP);
+	ck_assert_int_eq(lesson_parse_view(" plane 2", &v, &arg, &e), 0);
+	ck_assert_int_eq(v, VIEW_PLANE);
+	ck_assert_int_eq(arg, 2);
+	/* one way to name a view: by its name, not its number */
+	ck_assert_int_eq(lesson_parse_view(" 3", &v, &arg, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "'3' is not a view"));
+	ck_assert_int_eq(lesson_parse_view(" spectrum 2 3", &v, &arg, &e), -1);
 	ck_assert_int_eq(lesson_parse_view(" history epochs", &v, &arg, &e), 0);
 	ck_assert_int_eq(v, VIEW_HISTORY);
 	ck_assert_int_eq(arg, 1);
@@ -80,9 +86,35 @@ START_TEST(views_by_kind_and_by_name)
 	ck_assert_int_eq(lesson_view(&l, s + 6, &arg), VIEW_HISTORY);
 	ck_assert_int_eq(arg, 2);
 	ck_assert_int_eq(lesson_view(&l, l.n, &arg), -1);
+	ck_assert_int_eq(l.open_view, -1); /* no view named for the setup: the layer table */
 	lesson_free(&l);
 	ck_assert_int_eq(load("#view: nothing\ntrain 1\n", &l, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "t.lesson:4: #view: 'nothing' is not a view"));
+}
+END_TEST
+
+/* A view named for an action of the setup is the one the screen opens in. */
+START_TEST(opens_in_the_named_view)
+{
+	Lesson l;
+	Err e = {{0}};
+	const char text[] = "data spec=spiral features=0 label_col=-1 seed=1 limit=0 val_frac=0.1 "
+	                    "val_per_class=0 points=30 noise=0.05\n"
+	                    "#view: plane 1\n"
+	                    "net layers=4 act=erf act_a=1 seed=1\n"
+	                    "eta 5\n"
+	                    "#view: plane\n"
+	                    "alg1-step\n";
+	char path[1024];
+	snprintf(path, sizeof path, "%s", tu_write(tu_tmpdir(), "o.lesson", text, strlen(text)));
+	ck_assert_int_eq(lesson_load(path, &l, &e), 0);
+	ck_assert_int_eq(l.setup, 3);
+	ck_assert_int_eq(l.open_view, VIEW_PLANE);
+	ck_assert_int_eq(l.open_arg, 1);
+	int arg;
+	ck_assert_int_eq(lesson_view(&l, 3, &arg), VIEW_PLANE);
+	ck_assert_int_eq(arg, -1);
+	lesson_free(&l);
 }
 END_TEST
 
@@ -205,6 +237,12 @@ START_TEST(squeeze_tells_the_truth)
 }
 END_TEST
 
+START_TEST(plane_tells_the_truth)
+{
+	shipped("plane", NULL);
+}
+END_TEST
+
 START_TEST(mnist_tells_the_truth)
 {
 	const char *on = getenv("CONDNET_LESSON_MNIST");
@@ -224,11 +262,13 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, view_names);
 	tcase_add_test(tc, views_by_kind_and_by_name);
+	tcase_add_test(tc, opens_in_the_named_view);
 	tcase_add_test(tc, caption_in_force);
 	tcase_add_test(tc, numbers_of_a_caption);
 	tcase_add_test(tc, claims_are_checked);
 	tcase_add_test(tc, algorithm1_tells_the_truth);
 	tcase_add_test(tc, squeeze_tells_the_truth);
+	tcase_add_test(tc, plane_tells_the_truth);
 	suite_add_tcase(s, tc);
 	TCase *slow = tcase_create("mnist");
 	tcase_set_timeout(slow, 3600);

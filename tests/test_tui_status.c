@@ -17,8 +17,8 @@ static Shown shown(void)
 	memset(&p, 0, sizeof p);
 	p.m = 2;
 	p.n = n;
-	p.tau = 25;
-	p.eta = 10;
+	p.tau = p.tau_next = 25;
+	p.eta = p.eta_next = 10;
 	p.gen = 1;
 	p.crc = 0xabcdef01;
 	return p;
@@ -167,15 +167,14 @@ END_TEST
 START_TEST(the_queue_says_what_waits)
 {
 	Shown p = shown();
-	UiState u = {0};
 	char b[200];
-	ck_assert_str_eq(status_queue(&p, &u, b, sizeof b), "");
-	u.tau = 25;
-	u.eta = 10; /* ] then [: back where it was, nothing waits */
-	ck_assert_str_eq(status_queue(&p, &u, b, sizeof b), "");
+	ck_assert_str_eq(status_queue(&p, b, sizeof b), "queued 0");
+	p.tau_next = 25;
+	p.eta_next = 10; /* ] then [: back where it was, nothing waits */
+	ck_assert_str_eq(status_queue(&p, b, sizeof b), "queued 0");
 	p.queued_ops = 1;
-	u.tau = 20;
-	ck_assert_str_eq(status_queue(&p, &u, b, sizeof b), "queued 1, τ 25→20 waits");
+	p.tau_next = 20;
+	ck_assert_str_eq(status_queue(&p, b, sizeof b), "queued 1, τ 25→20 waits");
 }
 END_TEST
 

@@ -115,6 +115,19 @@ static inline unsigned char *tu_read(const char *path, size_t *len)
 	return buf;
 }
 
+/* What `call` writes to the stream f (a FILE * it can name), as a malloc'd
+ * string: TU_WRITTEN(report_cond(f, net, lc, REPORT_TEXT)). */
+#define TU_WRITTEN(call)                                                                           \
+	({                                                                                         \
+		char *buf_ = NULL;                                                                 \
+		size_t len_ = 0;                                                                   \
+		FILE *f = open_memstream(&buf_, &len_);                                            \
+		ck_assert_ptr_nonnull(f);                                                          \
+		call;                                                                              \
+		fclose(f);                                                                         \
+		buf_;                                                                              \
+	})
+
 /* Runs one suite; the test program's exit status. */
 static inline int tu_run(Suite *s)
 {

@@ -3,7 +3,8 @@
 # the synthetic set:
 #  - the layer table agrees with `condnet cond`, tau changes p_i, Algorithm 1
 #    steps grow the history and are narrated, the explain panel and the key
-#    pages open, a squeeze refuses one layer and applies another, undo
+#    pages open, a squeeze refuses one layer and applies another, a applies
+#    every remaining proposal at once, undo
 #    restores, the sweep's plot fits its axis to the data and its pick is
 #    adopted and undone, export writes the tables, the plots' data and a
 #    gnuplot script, export and save refuse -, /dev/stdout and the terminal,
@@ -103,7 +104,7 @@ see "the layer table is drawn" '^ +i +n_i'
 table >"$TMP/shown"
 CONDNET_DATA="$TMP/data" "$C" cond --layers $LAYERS --seed $SEED --epochs 0 --json "$TMP/c.json" >/dev/null 2>&1
 sed -n 's/^[[:space:]]*"n":[[:space:]]*\[\(.*\)\],*$/\1/p' "$TMP/c.json" | head -1 | tr -d ' ' | tr ',' '\n' | sed 1d >"$TMP/n"
-grep -E '^[[:space:]]*"kappa":' "$TMP/c.json" | sed 's/.*: *//; s/,$//' |
+grep -E '^[[:space:]]*"kappa":[[:space:]]*[^[[:space:]]' "$TMP/c.json" | sed 's/.*: *//; s/,$//' |
 	awk '{ if ($1 == "null") print "inf"; else printf "%.4g\n", $1 }' >"$TMP/k"
 paste -d' ' "$TMP/n" "$TMP/k" >"$TMP/want"
 awk '{ print $2, $3 }' "$TMP/shown" >"$TMP/got"
@@ -174,6 +175,20 @@ see "widths after the squeeze: $want" "  net $want  "
 ## undo restores the widths of before the squeeze
 keys u
 see "undo restores $w_alg1" "  net $w_alg1  "
+
+## a applies the proposal shown and every later one at once
+keys z
+see "squeeze proposes layer 1 again" 'Layer 1: [0-9]+ neurons, decision κ'
+keys a
+see "a ends the pass" 'Done: [0-9]+ neuron'
+see "a applied layer 1" '^  layer 1: [0-9]+ → [0-9]+ neurons'
+see "and layer 2" '^  layer 2: [0-9]+ → [0-9]+ neurons'
+check "each decision is a line of the log" \
+	[ "$(grep -c '^squeeze layer=[12] apply comp=0$' "$LOG")" -eq 3 ]
+keys u
+see "undo takes back layer 2's decision" '^▸ undo: back to '
+keys u
+see "and layer 1's: $w_alg1 again" "  net $w_alg1  "
 
 ## a small beta sweep fills the table and marks a pick; export writes CSV
 keys b C-u 1.2:1.6:0.2 Enter

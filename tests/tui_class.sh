@@ -92,7 +92,7 @@ settle
 plot=$(grep -c '[┤│]' "$TMP/screen")
 check "the κ chart takes the height: $plot of 24 rows" [ "$plot" -ge 15 ]
 keys P
-see "P leaves presentation mode" '^ 1 Layers   2 Algorithm 1 +3 Sweep .*\[6 History\]'
+see "P leaves presentation mode" '^ 1 Layers +2 Algorithm 1 +3 Sweep .*\[6 History\]'
 settle
 plot2=$(grep -c '[┤│]' "$TMP/screen")
 check "the chart is 3 rows shorter outside it or more ($plot2, $plot rows)" [ "$plot2" -le $((plot - 3)) ]

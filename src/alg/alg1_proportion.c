@@ -24,6 +24,49 @@ void alg1_opts_default(Alg1Opts *o)
 	train_opts_default(&o->train);
 }
 
+int alg1_check_tau(double tau, Err *e)
+{
+	if (!(tau > 1.0) || !isfinite(tau))
+		return err_set(e, "τ = %g, expected a finite threshold > 1", tau);
+	return 0;
+}
+
+int alg1_check_eta(double eta, Err *e)
+{
+	if (!(eta > 0.0) || !isfinite(eta))
+		return err_set(e, "η = %g, expected a positive number of epochs", eta);
+	return 0;
+}
+
+int alg1_check_training(const TrainOpts *t, int patience, Err *e)
+{
+	const char *what = patience > 0                     ? "early stopping"
+	                   : t->sched.kind == SCHED_PLATEAU ? "the plateau schedule"
+	                                                    : NULL;
+	if (what)
+		return err_set(e,
+		               "%s needs a validation set, which Algorithm 1 has not (it trains "
+		               "η epochs each time)",
+		               what);
+	return 0;
+}
+
+int alg1_set_tau(Alg1 *a, double tau, Err *e)
+{
+	if (alg1_check_tau(tau, e) < 0)
+		return -1;
+	a->o.tau = tau;
+	return 0;
+}
+
+int alg1_set_eta(Alg1 *a, double eta, Err *e)
+{
+	if (alg1_check_eta(eta, e) < 0)
+		return -1;
+	a->o.eta = eta;
+	return 0;
+}
+
 const char *alg1_status_name(Alg1Status s)
 {
 	switch (s) {
@@ -35,8 +78,6 @@ const char *alg1_status_name(Alg1Status s)
 		return "stuck";
 	case ALG1_MAX_ITER:
 		return "max-iter";
-	case ALG1_STOPPED:
-		return "stopped";
 	}
 	return "unknown";
 }
@@ -73,12 +114,16 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 		        train->name, train->k, initial->n[m]);
 		return NULL;
 	}
-	if (!(o->tau > 1.0) || !isfinite(o->tau)) {
-		err_set(e, "Algorithm 1: τ = %g, expected a finite threshold > 1", o->tau);
+	if (alg1_check_tau(o->tau, e) < 0) {
+		err_prefix(e, "Algorithm 1");
 		return NULL;
 	}
-	if (!(o->eta > 0.0) || !isfinite(o->eta)) {
-		err_set(e, "Algorithm 1: η = %g, expected a positive number of epochs", o->eta);
+	if (alg1_check_eta(o->eta, e) < 0) {
+		err_prefix(e, "Algorithm 1");
+		return NULL;
+	}
+	if (alg1_check_training(&o->train, 0, e) < 0) {
+		err_prefix(e, "Algorithm 1");
 		return NULL;
 	}
 	if (o->round < 0 || o->max_iter < 1) {
@@ -180,33 +225,30 @@ Alg1 *alg1_clone(const Alg1 *a, Err *e)
 }
 
 /* Measures a trained N̂: κ(Ŵ⁽ⁱ⁾) and p_i(τ) of every layer (cond_net), Σ n_i,
- * the training error and, with an eval set, the error there. */
+ * the training error and, with an eval set, the error there. 0, 1 when
+ * stopped, -1. */
 static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, const Hook *h,
                        Alg1Record *r, Err *e)
 {
 	const Alg1Opts *o = &a->o;
 	int m = net->m;
 	memset(r, 0, sizeof *r);
-	LayerCond *lc = calloc((size_t)m, sizeof *lc);
 	r->n = malloc((size_t)(m + 1) * sizeof *r->n);
 	r->kappa = malloc((size_t)m * sizeof *r->kappa);
 	r->p = malloc((size_t)m * sizeof *r->p);
-	if (!lc || !r->n || !r->kappa || !r->p) {
-		free(lc);
+	if (!r->n || !r->kappa || !r->p) {
 		record_free(r);
 		return err_set(e, "Algorithm 1, iteration %d: out of memory for the record", iter);
 	}
 	double tau = o->tau;
-	if (cond_net_values(net, tau, lc, e) < 0) {
-		for (int i = 0; i < m; i++)
-			cond_layer_free(&lc[i]);
-		free(lc);
+	LayerCond *lc;
+	int rc = cond_net_new(net, tau, 0, &lc, e);
+	if (rc != 0) {
 		record_free(r);
-		return err_prefix(e, "Algorithm 1, iteration %d", iter);
+		return rc < 0 ? err_prefix(e, "Algorithm 1, iteration %d", iter) : 1;
 	}
 	r->iter = iter;
 	r->m = m;
-	r->max_kappa = 0.0;
 	r->sum_n = 0;
 	memcpy(r->n, net->n, (size_t)(m + 1) * sizeof *r->n);
 	for (int i = 0; i < m; i++) {
@@ -214,18 +256,18 @@ static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, 
 		/* an all-zero Ŵ has no meaningful ratio: count it as singular */
 		r->kappa[i] = isnan(k) ? INFINITY : k;
 		r->p[i] = lc[i].p;
-		if (r->kappa[i] > r->max_kappa)
-			r->max_kappa = r->kappa[i];
 		r->sum_n += net->n[i + 1];
-		cond_layer_free(&lc[i]);
 	}
-	free(lc);
+	r->max_kappa = cond_max_kappa(lc, m);
+	cond_net_free(lc, m);
 	/* in slices, so that a stop is answered within one of them */
-	r->train_error = net_error_hooked(net, a->train, 0, h);
-	r->eval_error = a->eval ? net_error_hooked(net, a->eval, 0, h) : NAN;
-	if (hook_cancelled(h)) {
+	r->eval_error = NAN;
+	rc = net_error_hooked(net, a->train, 0, h, &r->train_error, e);
+	if (rc == 0 && a->eval)
+		rc = net_error_hooked(net, a->eval, 0, h, &r->eval_error, e);
+	if (rc != 0) {
 		record_free(r);
-		return err_set(e, "Algorithm 1, iteration %d: stopped while measured", iter);
+		return rc < 0 ? err_prefix(e, "Algorithm 1, iteration %d", iter) : 1;
 	}
 	r->seconds = seconds;
 	r->tau = tau;
@@ -250,7 +292,7 @@ static int plan_widths(const Alg1 *a, int *w, char *why, size_t len)
 		memcpy(w, r->n, (size_t)(m + 1) * sizeof *w);
 	for (int i = 0; i < m - 1; i++) {
 		int n = r->n[i + 1], p = r->p[i];
-		if (!(r->kappa[i] > a->o.tau))
+		if (!cond_over(r->kappa[i], a->o.tau))
 			continue;
 		int nw = n - p;
 		if (round > 1) {
@@ -295,7 +337,7 @@ static void settle(Alg1 *a)
 	const Alg1Record *r = &a->rec[a->nrec - 1];
 	int m = r->m, over = 0, hidden_over = 0;
 	for (int i = 0; i < m; i++)
-		if (r->kappa[i] > a->o.tau) {
+		if (cond_over(r->kappa[i], a->o.tau)) {
 			over++;
 			if (i < m - 1)
 				hidden_over++;
@@ -383,7 +425,7 @@ static void describe_plan(const Alg1 *a, const int *w, char *buf, size_t len)
 	char kb[32];
 	buf[0] = '\0';
 	for (int i = 0; i < r->m - 1; i++) {
-		if (!(r->kappa[i] > a->o.tau))
+		if (!cond_over(r->kappa[i], a->o.tau))
 			continue;
 		append(buf, len, "%slayer %d: κ %s > τ = %g with %d σ below σ₁/τ, %d → %d neurons",
 		       buf[0] ? "; " : "", i + 1,
@@ -404,7 +446,7 @@ static void describe_outcome(const Alg1 *a, char *buf, size_t len)
 	int over = 0;
 	buf[0] = '\0';
 	for (int i = 0; i < r->m; i++)
-		if (r->kappa[i] > a->o.tau)
+		if (cond_over(r->kappa[i], a->o.tau))
 			append(buf, len, "%s%d", over++ ? ", " : "", i + 1);
 	cond_kappa_str(r->max_kappa, a->o.tau, kb, sizeof kb);
 	if (!over) {
@@ -455,8 +497,8 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 {
 	if (!a)
 		return err_set(e, "Algorithm 1: no state to step");
-	if (a->status != ALG1_RUNNING && a->status != ALG1_STOPPED)
-		return (int)a->status;
+	if (a->status != ALG1_RUNNING)
+		return 0;
 	int iter = a->nrec;
 	Alg1Record *grown = realloc(a->rec, (size_t)(a->nrec + 1) * sizeof *a->rec);
 	if (!grown)
@@ -478,24 +520,21 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 	}
 	if (rc == 1) {
 		net_free(next);
-		a->status = ALG1_STOPPED;
-		snprintf(a->reason, sizeof a->reason,
-		         "iteration %d stopped during training; the network before it is kept",
-		         iter);
-		return (int)a->status;
+		return err_stop(e,
+		                "Algorithm 1, iteration %d: stopped during training; the network "
+		                "before it is kept",
+		                iter);
 	}
 	Alg1Record r;
-	if (record_make(next, a, iter, secs, h, &r, e) < 0) {
+	if ((rc = record_make(next, a, iter, secs, h, &r, e)) != 0) {
 		net_free(next);
-		if (!hook_cancelled(h))
+		if (rc < 0)
 			return -1;
 		/* a stop while κ or the errors were measured: as one during training */
-		a->status = ALG1_STOPPED;
-		snprintf(
-		    a->reason, sizeof a->reason,
-		    "iteration %d stopped while it was measured; the network before it is kept",
-		    iter);
-		return (int)a->status;
+		return err_stop(e,
+		                "Algorithm 1, iteration %d: stopped while it was measured; the "
+		                "network before it is kept",
+		                iter);
 	}
 	net_free(a->net);
 	a->net = next;
@@ -510,16 +549,21 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 	          shape, a->o.eta, a->o.eta == 1 ? "" : "s",
 	          iter && a->o.warm ? "from its kept neurons" : "from fresh weights", r.sum_n,
 	          outcome);
-	return (int)a->status;
+	return 0;
 }
 
 int alg1_run(Alg1 *a, const Hook *h, Err *e)
 {
-	int s;
-	do
-		s = alg1_step(a, h, e);
-	while (s == ALG1_RUNNING && !hook_cancelled(h));
-	return s;
+	if (!a)
+		return err_set(e, "Algorithm 1: no state to run");
+	while (a->status == ALG1_RUNNING) {
+		if (hook_cancelled(h))
+			return err_stop(e, "Algorithm 1: stopped before iteration %d", a->nrec);
+		int rc = alg1_step(a, h, e);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
 }
 
 int alg1_next_widths(const Alg1 *a, int *widths, Err *e)

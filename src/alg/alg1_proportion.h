@@ -33,6 +33,14 @@ typedef struct Alg1Opts {
 } Alg1Opts;
 
 void alg1_opts_default(Alg1Opts *o);
+/* Algorithm 1's rule on τ: finite and > 1 (at τ = 1 every layer but a
+ * perfectly conditioned one has κ > τ, and the loop would not end). 0, or
+ * -1 and "τ = T, expected a finite threshold > 1". alg1_new and the
+ * session's τ ask it (Algorithm 3 accepts τ = 1: cond_check_tau). */
+int alg1_check_tau(double tau, Err *e);
+/* η, the epochs of every training: finite and > 0. 0, or -1 and "η = E,
+ * expected a positive number of epochs". */
+int alg1_check_eta(double eta, Err *e);
 
 typedef struct Alg1Record {
 	int iter; /* 0 = the initial network after line 1 */
@@ -52,8 +60,7 @@ typedef enum Alg1Status {
 	ALG1_RUNNING = 0, /* more iterations may follow */
 	ALG1_DONE,        /* every κ ≤ τ */
 	ALG1_STUCK,       /* no width can change (all at 1, or rounding keeps them) */
-	ALG1_MAX_ITER,
-	ALG1_STOPPED /* the progress callback asked to stop mid-training */
+	ALG1_MAX_ITER
 } Alg1Status;
 
 typedef struct Alg1 {
@@ -74,13 +81,24 @@ typedef struct Alg1 {
 	const Net *training;
 } Alg1;
 
+/* Algorithm 1's rule on its trainings: it has no validation split (it
+ * trains η epochs on the whole training set each time), so neither a
+ * plateau schedule (t->sched) nor early stopping (patience > 0) applies. 0,
+ * or -1 and "the plateau schedule needs a validation set, which Algorithm 1
+ * has not (…)" or "early stopping needs …". alg1_new holds its options to
+ * it; a front end asks it of its settings before it reads any data. */
+int alg1_check_training(const TrainOpts *t, int patience, Err *e);
+
 /* Deep copies of records (for screens), and their release (r may be NULL).
  * A copy of no records is NULL; otherwise NULL means no memory (message in e). */
 Alg1Record *alg1_records_copy(const Alg1Record *r, int n, Err *e);
 void alg1_records_free(Alg1Record *r, int n);
 
 /* initial: the starting shape (its weights are not used: line 1 trains it
- * from fresh Glorot weights drawn from o->seed). train must outlive it. */
+ * from fresh Glorot weights drawn from o->seed). train must outlive it.
+ * NULL with a message for options that break alg1_check_tau, alg1_check_eta
+ * or alg1_check_training, a network that does not fit the data, or no
+ * memory. */
 Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err *e);
 void alg1_free(Alg1 *a);
 /* A deep copy: its own network and records (nothing shared with a), the
@@ -91,14 +109,20 @@ Alg1 *alg1_clone(const Alg1 *a, Err *e);
  * done, a HOOK_ALG1_ITER step whose text says what the iteration did: each
  * layer with κ > τ, how many σ fell below σ₁/τ, how many neurons went after
  * rounding, how the smaller network was trained, which layers still have
- * κ > τ and what comes next. Returns the status after it (ALG1_RUNNING
- * while some κ > τ remains), or -1 on error (a's state is unchanged). A
- * step after the end returns the final status and does nothing. */
+ * κ > τ and what comes next. 0 when it is done (a->status says whether
+ * another follows: ALG1_RUNNING while some κ > τ remains); 1 when the hook
+ * stopped it, -1 on error: a's state is then that before the iteration,
+ * and the next alg1_step runs it again. A step after the end does nothing
+ * and returns 0. */
 int alg1_step(Alg1 *a, const Hook *h, Err *e);
-/* Steps until the status is not ALG1_RUNNING (or the hook cancels). */
+/* The τ and η of the iterations from the next on (the records keep the τ and
+ * η each ran with): 0, or -1 with nothing changed when τ breaks
+ * alg1_check_tau or η is not a positive number of epochs. */
+int alg1_set_tau(Alg1 *a, double tau, Err *e);
+int alg1_set_eta(Alg1 *a, double eta, Err *e);
+/* Steps until the status is not ALG1_RUNNING: 0; 1 when the hook stopped
+ * it (between iterations or inside one), -1. */
 int alg1_run(Alg1 *a, const Hook *h, Err *e);
-/* After ALG1_STOPPED the state is that before the interrupted iteration, and
- * the next alg1_step runs that iteration again. */
 
 /* The widths the next iteration would use, into widths[0..m] (for preview);
  * returns how many hidden widths change. */

@@ -68,36 +68,26 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 		               tr->d, v->d, shape->n[0]);
 	uint64_t seed = alg2_trial_seed(o->seed, beta, trial);
 	Net *net = net_fresh(m, shape->n, shape->act, shape->act_a, seed, e);
-	LayerCond *lc = calloc((size_t)m, sizeof *lc);
-	if (!net || !lc) {
-		net_free(net);
-		free(lc);
+	if (!net)
 		return err_set(e, "Algorithm 2 trial β = %g: out of memory", beta);
-	}
 	TrainOpts to = o->train;
 	to.seed = seed;
 	double t0 = clock_seconds();
 	int rc = train_epochs(net, tr, &to, o->eta, hook_train, (void *)h, e);
 	double secs = clock_seconds() - t0;
-	if (rc == 0 && cond_net_values(net, 25.0, lc, e) < 0)
-		rc = -1;
+	LayerCond *lc = NULL;
+	if (rc == 0)
+		rc = cond_net_new(net, COND_TAU_DEFAULT, 0, &lc, e);
 	if (rc == 0) {
 		out->beta = beta;
 		out->trial = trial;
-		out->err_tr = net_error_hooked(net, tr, o->train.workers, h);
-		out->err_v = net_error_hooked(net, v, o->train.workers, h);
-		if (hook_cancelled(h))
-			rc = err_set(e, "Algorithm 2 trial β = %g: stopped while it was measured",
-			             beta);
-		out->max_kappa = 0.0;
-		for (int i = 0; i < m; i++)
-			if (!(lc[i].kappa <= out->max_kappa))
-				out->max_kappa = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
+		rc = net_error_hooked(net, tr, o->train.workers, h, &out->err_tr, e);
+		if (rc == 0)
+			rc = net_error_hooked(net, v, o->train.workers, h, &out->err_v, e);
+		out->max_kappa = cond_max_kappa(lc, m);
 		out->seconds = secs;
 	}
-	for (int i = 0; i < m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
+	cond_net_free(lc, m);
 	net_free(net);
 	if (rc < 0)
 		err_prefix(e, "Algorithm 2 trial β = %g, trial %d", beta, trial);
@@ -315,33 +305,48 @@ static int settle(Alg2 *a)
 	return 1;
 }
 
-/* Runs trial t of β index i on the calling thread with options o. */
-static int run_trial(Alg2 *a, int i, int t, const Alg2Opts *o, Alg2Trial *tr, const Hook *h, Err *e)
+/* Trial t of β by fn on the network of base's kind with the given widths. */
+static int shape_trial(Alg2TrialFn fn, void *ud, const Net *base, const int *widths, double beta,
+                       int t, const Dataset *trs, const Dataset *v, const Alg2Opts *o,
+                       Alg2Trial *tr, const Hook *h, Err *e)
 {
-	double beta = a->b[i].beta;
-	Net *shape = net_new(a->base->m, a->b[i].widths, a->base->act, a->base->act_a, e);
+	Net *shape = net_new(base->m, widths, base->act, base->act_a, e);
 	if (!shape)
 		return err_prefix(e, "Algorithm 2, β = %g", beta);
 	memset(tr, 0, sizeof *tr);
 	tr->beta = beta;
 	tr->trial = t;
-	int rc = a->fn(shape, beta, t, a->tr, a->v, o, tr, h, a->fn_ud, e);
+	int rc = fn(shape, beta, t, trs, v, o, tr, h, ud, e);
 	net_free(shape);
 	tr->beta = beta;
 	tr->trial = t;
 	return rc;
 }
 
-/* Records the outcome rc of trial t of β index i and reports it; 0, or -1
- * with the message when it failed or was stopped. */
+/* Runs trial t of β index i on the calling thread with options o. */
+static int run_trial(Alg2 *a, int i, int t, const Alg2Opts *o, Alg2Trial *tr, const Hook *h, Err *e)
+{
+	return shape_trial(a->fn, a->fn_ud, a->base, a->b[i].widths, a->b[i].beta, t, a->tr, a->v,
+	                   o, tr, h, e);
+}
+
+int alg2_trial(const Net *base, double beta, int trial, const Dataset *tr, const Dataset *v,
+               const Alg2Opts *o, int *widths, Alg2Trial *out, const Hook *h, Err *e)
+{
+	alg2_scaled_widths(base, beta, widths);
+	return shape_trial(alg2_trial_train, NULL, base, widths, beta, trial, tr, v, o, out, h, e);
+}
+
+/* Records the outcome rc of trial t of β index i and reports it; 0, 1 when
+ * it was stopped, -1 when it failed (with the message). */
 static int record_trial(Alg2 *a, int i, int t, int rc, Alg2Trial *tr, const Hook *h, Err *e)
 {
 	double beta = a->b[i].beta;
 	if (rc < 0)
 		return err_prefix(e, "Algorithm 2, β = %g, trial %d", beta, t);
 	if (rc > 0)
-		return err_set(e, "Algorithm 2, β = %g, trial %d: stopped during training", beta,
-		               t);
+		return err_stop(e, "Algorithm 2, β = %g, trial %d: stopped during training", beta,
+		                t);
 	if (trial_check(tr, e) < 0)
 		return err_prefix(e, "Algorithm 2");
 	trial_store(a, i, tr);
@@ -467,11 +472,10 @@ static int side_step(Alg2 *a, const Hook *h, Err *e)
 			pthread_join(tid[j], NULL);
 	int rc = 0;
 	for (int j = 0; j < s->k && rc == 0; j++)
-		if (record_trial(a, s->bi[j], s->ti[j], s->rc[j], &s->tr[j], h, &s->err[j]) < 0) {
-			if (e)
-				*e = s->err[j];
-			rc = -1;
-		}
+		if ((rc =
+		         record_trial(a, s->bi[j], s->ti[j], s->rc[j], &s->tr[j], h, &s->err[j])) &&
+		    e)
+			*e = s->err[j];
 	free(s);
 	return rc;
 }
@@ -484,30 +488,38 @@ int alg2_step(Alg2 *a, const Hook *h, Err *e)
 	if (!a)
 		return err_set(e, "Algorithm 2: no state to step");
 	if (a->finished)
-		return 1;
-	int i, t;
-	if (!next_trial(a, &i, &t))
-		return settle(a);
+		return 0;
+	int i, t, rc;
+	if (!next_trial(a, &i, &t)) {
+		settle(a);
+		return 0;
+	}
 	if (a->o.jobs > 1) {
-		if (side_step(a, h, e) < 0)
-			return -1;
+		if ((rc = side_step(a, h, e)) != 0)
+			return rc;
 	} else {
 		Alg2Trial tr;
-		int rc = run_trial(a, i, t, &a->o, &tr, h, e);
-		if (record_trial(a, i, t, rc, &tr, h, e) < 0)
-			return -1;
+		rc = run_trial(a, i, t, &a->o, &tr, h, e);
+		if ((rc = record_trial(a, i, t, rc, &tr, h, e)) != 0)
+			return rc;
 	}
-	if (next_trial(a, &i, &t))
-		return 0;
-	return settle(a);
+	if (!next_trial(a, &i, &t))
+		settle(a);
+	return 0;
 }
 
 int alg2_run(Alg2 *a, const Hook *h, Err *e)
 {
-	int r;
-	while ((r = alg2_step(a, h, e)) == 0 && !hook_cancelled(h))
-		;
-	return r < 0 ? -1 : 0;
+	if (!a)
+		return err_set(e, "Algorithm 2: no state to run");
+	while (!a->finished) {
+		if (hook_cancelled(h))
+			return err_stop(e, "Algorithm 2: stopped between trials");
+		int rc = alg2_step(a, h, e);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
 }
 
 Net *alg2_pick_net(const Alg2 *a, uint64_t seed, Err *e)

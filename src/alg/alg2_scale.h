@@ -76,9 +76,9 @@ typedef struct Alg2 {
 	const Dataset *tr, *v;
 	Alg2Beta *b; /* nb entries, in ascending β */
 	int nb;
-	int next;     /* index into b of the next trial's β */
-	int extended; /* β added so far */
-	int finished;
+	int next;       /* index into b of the next trial's β */
+	int extended;   /* β added so far */
+	int finished;   /* every trial done, the range extended as far as it goes */
 	Alg2TrialFn fn; /* alg2_trial_train unless replaced (tests) */
 	void *fn_ud;
 } Alg2;
@@ -99,14 +99,21 @@ int alg2_check_distinct(const Net *base, const double *betas, int n, Err *e);
 int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr, const Dataset *v,
                      const Alg2Opts *o, Alg2Trial *out, const Hook *h, void *ud, Err *e);
 uint64_t alg2_trial_seed(uint64_t seed, double beta, int trial);
+/* One trial on its own, as alg2_step runs it (the same result bit for bit):
+ * the base network's widths scaled by β into widths[0..m], trained by
+ * alg2_trial_train. 0, 1 when the hook stopped it, -1 on error. */
+int alg2_trial(const Net *base, double beta, int trial, const Dataset *tr, const Dataset *v,
+               const Alg2Opts *o, int *widths, Alg2Trial *out, const Hook *h, Err *e);
 
 Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2Opts *o, Err *e);
 void alg2_free(Alg2 *a);
 /* Runs the next trial, reporting its training to h and, when it is done, a
- * HOOK_ALG2_TRIAL step. Returns 0 while trials remain, 1 when finished
- * (after any extension), -1 on error; a trial the hook stopped fails with
- * the state unchanged, so the next step runs it again. */
+ * HOOK_ALG2_TRIAL step; after the last, extends the β range or finishes
+ * (a->finished). 0 when it is done (a step after the end does nothing); 1
+ * when the hook stopped the trial, -1 on error: the state is then
+ * unchanged, and the next step runs the trial again. */
 int alg2_step(Alg2 *a, const Hook *h, Err *e);
+/* Steps until finished: 0; 1 when the hook stopped it, -1. */
 int alg2_run(Alg2 *a, const Hook *h, Err *e);
 /* Records an externally run trial (gather); -1 if β is not in the list. */
 int alg2_add_trial(Alg2 *a, const Alg2Trial *t, Err *e);

@@ -11,7 +11,7 @@
 #include "engine/cond.h"
 #include "engine/train.h"
 
-void squeeze_compare_opts_default(SqueezeCompareOpts *o)
+void alg3_compare_opts_default(Alg3CompareOpts *o)
 {
 	memset(o, 0, sizeof *o);
 	o->tau = COND_TAU_DEFAULT;
@@ -19,13 +19,13 @@ void squeeze_compare_opts_default(SqueezeCompareOpts *o)
 	o->draws = 20;
 	o->seed = 1;
 	o->compensate = 1;
-	o->sample_rows = SQUEEZE_SAMPLE_ROWS;
+	o->sample_rows = ALG3_SAMPLE_ROWS;
 	o->retrain = NULL;
 	o->retrain_draws = -1;
 	o->cost_repeats = 7;
 }
 
-void squeeze_compare_free(SqueezeCompare *c)
+void alg3_compare_free(Alg3Compare *c)
 {
 	if (!c)
 		return;
@@ -40,7 +40,7 @@ void squeeze_compare_free(SqueezeCompare *c)
 	memset(c, 0, sizeof *c);
 }
 
-static int init(SqueezeCompare *c, const Net *net, int draws, Err *e)
+static int init(Alg3Compare *c, const Net *net, int draws, Err *e)
 {
 	memset(c, 0, sizeof *c);
 	int h = net->m - 1;
@@ -60,11 +60,11 @@ static int init(SqueezeCompare *c, const Net *net, int draws, Err *e)
 		for (int r = 0; c->draw_acc[s] && r < draws; r++)
 			c->draw_acc[s][r] = NAN;
 		c->share_ge[s] = NAN;
-		for (int k = 0; k < SQUEEZE_NCRITERIA; k++)
+		for (int k = 0; k < ALG3_NCRITERIA; k++)
 			c->acc[s][k] = (CriterionAcc){NAN, NAN, 0};
 	}
 	if (!ok) {
-		squeeze_compare_free(c);
+		alg3_compare_free(c);
 		return err_set(e, "out of memory for a comparison");
 	}
 	memcpy(c->n, net->n, (size_t)(net->m + 1) * sizeof *c->n);
@@ -75,30 +75,30 @@ static int init(SqueezeCompare *c, const Net *net, int draws, Err *e)
 
 typedef struct Ctx {
 	const Net *net;
-	const SqueezeCompareOpts *o;
+	const Alg3CompareOpts *o;
 	const Dataset *train, *eval;
 	const Hook *h;
-	SqueezeCompare *out;
+	Alg3Compare *out;
 } Ctx;
 
 static double accuracy(const Net *net, const Dataset *d, Err *e)
 {
-	double err = net_error(net, d, NULL);
-	if (!(err >= 0 && err <= 1))
-		return err_set(e, "could not evaluate a squeezed network on %s", d->name), NAN;
-	return 100 * (1 - err);
+	double acc;
+	if (net_accuracy(net, d, NULL, &acc, e) != 0)
+		return err_prefix(e, "a squeezed network"), NAN;
+	return acc;
 }
 
 /* The network squeezed by criterion c (seed) to the counts out->keep, with
  * or without compensation; sq, when given, is that network already. Its
  * accuracy into acc[0] and, retrained, into acc[1] (when retrain). 0, 1
  * (stopped), -1. */
-static int measure(Ctx *x, Net *sq, SqueezeCriterion c, uint64_t seed, int comp, int retrain,
+static int measure(Ctx *x, Net *sq, Alg3Criterion c, uint64_t seed, int comp, int retrain,
                    double acc[2], Err *e)
 {
 	if (!sq) {
-		SqueezeOpts so;
-		squeeze_opts_default(&so);
+		Alg3Opts so;
+		alg3_opts_default(&so);
 		so.tau = x->o->tau;
 		so.while_loop = x->o->while_loop;
 		so.compensate = comp;
@@ -106,7 +106,8 @@ static int measure(Ctx *x, Net *sq, SqueezeCriterion c, uint64_t seed, int comp,
 		so.criterion = c;
 		so.seed = seed;
 		so.keep_counts = x->out->keep;
-		if (!(sq = net_clone(x->net, e)) || squeeze_net(sq, &so, x->train, NULL, e) < 0) {
+		if (!(sq = net_clone(x->net, e)) ||
+		    alg3_squeeze_net(sq, &so, x->train, NULL, e) < 0) {
 			net_free(sq);
 			return -1;
 		}
@@ -119,7 +120,7 @@ static int measure(Ctx *x, Net *sq, SqueezeCriterion c, uint64_t seed, int comp,
 	}
 	net_free(sq);
 	if (rc == 0)
-		hook_note(x->h, "τ %g: %s%s: %.2f %%", x->o->tau, squeeze_criterion_name(c),
+		hook_note(x->h, "τ %g: %s%s: %.2f %%", x->o->tau, alg3_criterion_name(c),
 		          comp ? ", compensated" : "", acc[0]);
 	return rc == 0 && hook_cancelled(x->h) ? 1 : rc;
 }
@@ -127,14 +128,14 @@ static int measure(Ctx *x, Net *sq, SqueezeCriterion c, uint64_t seed, int comp,
 /* The QR squeeze at τ: the counts, what each stage removed, κ at decision. */
 static Net *decide(Ctx *x, Err *e)
 {
-	SqueezeOpts so;
-	squeeze_opts_default(&so);
+	Alg3Opts so;
+	alg3_opts_default(&so);
 	so.tau = x->o->tau;
 	so.while_loop = x->o->while_loop;
 	Net *qr = net_clone(x->net, e);
 	Alg3 *a = qr ? alg3_new(qr, &so, NULL, e) : NULL;
 	int total = a ? alg3_run(a, x->h, e) : -1;
-	SqueezeCompare *c = x->out;
+	Alg3Compare *c = x->out;
 	if (total >= 0) {
 		c->removed = total;
 		for (int i = 1; i < qr->m; i++) {
@@ -153,10 +154,10 @@ static Net *decide(Ctx *x, Err *e)
 }
 
 /* Mean, standard deviation and the share at least as good as QR, per stage. */
-static void summarize(SqueezeCompare *c)
+static void summarize(Alg3Compare *c)
 {
 	for (int s = 0; s < CMP_NSTAGES; s++) {
-		double sum = 0, ss = 0, qr = c->acc[s][SQUEEZE_QR].acc;
+		double sum = 0, ss = 0, qr = c->acc[s][ALG3_QR].acc;
 		int n = 0, ge = 0;
 		for (int r = 0; r < c->draws; r++)
 			if (!isnan(c->draw_acc[s][r])) {
@@ -171,7 +172,7 @@ static void summarize(SqueezeCompare *c)
 			if (!isnan(c->draw_acc[s][r]))
 				ss += (c->draw_acc[s][r] - mean) * (c->draw_acc[s][r] - mean);
 		double sd = n > 1 ? sqrt(ss / (n - 1)) : NAN;
-		c->acc[s][SQUEEZE_RANDOM] = (CriterionAcc){mean, sd, n};
+		c->acc[s][ALG3_RANDOM] = (CriterionAcc){mean, sd, n};
 		c->share_ge[s] = (double)ge / n;
 	}
 }
@@ -179,26 +180,26 @@ static void summarize(SqueezeCompare *c)
 /* Every criterion, without and with compensation, retrained when asked. */
 static int measure_all(Ctx *x, Net *qr, Err *e)
 {
-	SqueezeCompare *c = x->out;
-	const SqueezeCompareOpts *o = x->o;
+	Alg3Compare *c = x->out;
+	const Alg3CompareOpts *o = x->o;
 	int rt = o->retrain != NULL, rdraws = o->retrain_draws < 0 ? o->draws : o->retrain_draws;
 	for (int comp = 0; comp <= o->compensate; comp++) {
 		int s0 = comp ? CMP_COMPENSATED : CMP_SQUEEZED;
 		int s1 = comp ? CMP_COMP_RETRAINED : CMP_RETRAINED;
-		for (int k = 0; k < SQUEEZE_NCRITERIA; k++) {
-			int draws = k == SQUEEZE_RANDOM ? o->draws : 1;
+		for (int k = 0; k < ALG3_NCRITERIA; k++) {
+			int draws = k == ALG3_RANDOM ? o->draws : 1;
 			for (int r = 0; r < draws; r++) {
 				double acc[2] = {NAN, NAN};
-				int retrain = rt && (k != SQUEEZE_RANDOM || r < rdraws);
-				Net *given = k == SQUEEZE_QR && !comp ? qr : NULL;
+				int retrain = rt && (k != ALG3_RANDOM || r < rdraws);
+				Net *given = k == ALG3_QR && !comp ? qr : NULL;
 				if (given)
 					qr = NULL; /* measure frees it */
 				uint64_t seed = rng_derive(o->seed, (uint64_t)r);
-				int rc = measure(x, given, (SqueezeCriterion)k, seed, comp, retrain,
+				int rc = measure(x, given, (Alg3Criterion)k, seed, comp, retrain,
 				                 acc, e);
 				if (rc)
 					return rc;
-				if (k == SQUEEZE_RANDOM) {
+				if (k == ALG3_RANDOM) {
 					c->draw_acc[s0][r] = acc[0];
 					c->draw_acc[s1][r] = acc[1];
 				} else {
@@ -213,8 +214,8 @@ static int measure_all(Ctx *x, Net *qr, Err *e)
 	return 0;
 }
 
-int alg3_compare(const Net *net, const SqueezeCompareOpts *o, const Dataset *train,
-                 const Dataset *eval, const Hook *h, SqueezeCompare *out, Err *e)
+int alg3_compare(const Net *net, const Alg3CompareOpts *o, const Dataset *train,
+                 const Dataset *eval, const Hook *h, Alg3Compare *out, Err *e)
 {
 	if (!net || !o || !eval)
 		return err_set(e, "a comparison needs a network, options and an evaluation set");
@@ -230,14 +231,11 @@ int alg3_compare(const Net *net, const SqueezeCompareOpts *o, const Dataset *tra
 	double t0 = clock_seconds();
 	out->tau = o->tau;
 	Ctx x = {net, o, train, eval, h, out};
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	int rc = lc ? cond_net_values(net, o->tau, lc, e) : err_set(e, "out of memory");
-	for (int i = 0; lc && i < net->m; i++) {
-		if (rc == 0 && i < net->m - 1)
-			out->kappa[i] = lc[i].kappa;
-		cond_layer_free(&lc[i]);
-	}
-	free(lc);
+	LayerCond *lc;
+	int rc = cond_net_new(net, o->tau, 0, &lc, e);
+	for (int i = 0; rc == 0 && i < net->m - 1; i++)
+		out->kappa[i] = lc[i].kappa;
+	cond_net_free(lc, net->m);
 	if (rc == 0 && isnan(out->acc_before = accuracy(net, eval, e)))
 		rc = -1;
 	if (rc == 0 && o->cost_repeats > 0)
@@ -257,6 +255,6 @@ int alg3_compare(const Net *net, const SqueezeCompareOpts *o, const Dataset *tra
 		net_free(qr);
 	out->seconds = clock_seconds() - t0;
 	if (rc != 0)
-		squeeze_compare_free(out);
+		alg3_compare_free(out);
 	return rc;
 }

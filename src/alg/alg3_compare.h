@@ -3,11 +3,11 @@
  * The pivoted-QR squeeze at τ decides how many neurons each hidden layer
  * keeps. With those very counts, the network is squeezed again choosing the
  * kept neurons by the outgoing-weight norm and by R seeded random orders
- * (SqueezeCriterion), each without and with compensation, and optionally
+ * (Alg3Criterion), each without and with compensation, and optionally
  * retrained; the accuracy of every result on an evaluation set says whether
  * the conditioning-guided choice beat the simple ones. Whole networks here
  * (alg3_compare, for `condnet squeeze --compare`); one layer of a pass under
- * way (squeeze_compare_layer, for the screen's preview). */
+ * way (alg3_compare_layer, for the screen's preview). */
 #ifndef CONDNET_ALG3_COMPARE_H
 #define CONDNET_ALG3_COMPARE_H
 
@@ -30,19 +30,19 @@ typedef enum CompareStage {
 	CMP_NSTAGES
 } CompareStage;
 
-typedef struct SqueezeCompareOpts {
+typedef struct Alg3CompareOpts {
 	double tau;
-	int while_loop;           /* as SqueezeOpts (default 1) */
+	int while_loop;           /* as Alg3Opts (default 1) */
 	int draws;                /* random orders R, ≥ 1 (default 20) */
-	uint64_t seed;            /* draw r uses SqueezeOpts.seed = rng_derive(seed, r) */
+	uint64_t seed;            /* draw r uses Alg3Opts.seed = rng_derive(seed, r) */
 	int compensate;           /* 1 (default): the compensated stages too */
-	int sample_rows;          /* compensation's sample rows (default SQUEEZE_SAMPLE_ROWS) */
+	int sample_rows;          /* compensation's sample rows (default ALG3_SAMPLE_ROWS) */
 	const TrainPlan *retrain; /* NULL (default): no retraining; else every network by it */
 	int retrain_draws;        /* random draws retrained, 0..draws (default: all) */
 	int cost_repeats;         /* forward-timing repeats (0: counts only; default 7) */
-} SqueezeCompareOpts;
+} Alg3CompareOpts;
 
-void squeeze_compare_opts_default(SqueezeCompareOpts *o);
+void alg3_compare_opts_default(Alg3CompareOpts *o);
 
 /* One criterion at one stage: accuracy in percent (random: the mean over
  * the draws measured), its sample standard deviation (random with ≥ 2
@@ -52,7 +52,7 @@ typedef struct CriterionAcc {
 	int n;
 } CriterionAcc;
 
-typedef struct SqueezeCompare {
+typedef struct Alg3Compare {
 	double tau;
 	int m;
 	int *n;              /* n[0..m], the widths before */
@@ -65,38 +65,38 @@ typedef struct SqueezeCompare {
 	int removed;         /* Σ removed */
 	long hidden;         /* Σ n_i over the hidden layers before */
 	double acc_before;   /* the network as given, percent */
-	CriterionAcc acc[CMP_NSTAGES][SQUEEZE_NCRITERIA];
+	CriterionAcc acc[CMP_NSTAGES][ALG3_NCRITERIA];
 	int draws;                     /* random draws */
 	double *draw_acc[CMP_NSTAGES]; /* per draw, percent (NaN: not measured) */
 	double share_ge[CMP_NSTAGES];  /* share of the draws measured at least as good as QR */
 	NetCost cost_before, cost_after;
 	double seconds; /* wall time of the comparison */
-} SqueezeCompare;
+} Alg3Compare;
 
-void squeeze_compare_free(SqueezeCompare *c); /* frees the arrays, not c */
+void alg3_compare_free(Alg3Compare *c); /* frees the arrays, not c */
 
 /* The comparison at o->tau for net (not changed): train gives
  * compensation's sample and, with o->retrain, the retraining data; eval the
  * accuracies. Reports a HOOK_NOTE per network measured (and the training
  * progress) to h; a cancelled hook stops it (returns 1, out freed). 0 or -1. */
-int alg3_compare(const Net *net, const SqueezeCompareOpts *o, const Dataset *train,
-                 const Dataset *eval, const Hook *h, SqueezeCompare *out, Err *e);
+int alg3_compare(const Net *net, const Alg3CompareOpts *o, const Dataset *train,
+                 const Dataset *eval, const Hook *h, Alg3Compare *out, Err *e);
 
 /* ---- one layer (alg3_preview.c) ---- */
 
-typedef struct SqueezeLayerCompare {
+typedef struct Alg3LayerCompare {
 	int layer, n_before, nkeep;
 	int rows; /* evaluation rows used */
 	int draws;
-	double acc[SQUEEZE_NCRITERIA];      /* percent: QR (the pivots), norm, random mean */
-	double acc_comp[SQUEEZE_NCRITERIA]; /* the same with compensation; NaN when not asked */
-	double sd, sd_comp;                 /* random's standard deviation (NaN below 2 draws) */
-	double share_ge, share_ge_comp;     /* share of the draws at least as good as QR */
-	double agree, agree_comp;           /* percent of the rows on which QR's choice answers the
-	                                     * class the network answers now, without and with
-	                                     * compensation (NaN when not asked) */
+	double acc[ALG3_NCRITERIA];      /* percent: QR (the pivots), norm, random mean */
+	double acc_comp[ALG3_NCRITERIA]; /* the same with compensation; NaN when not asked */
+	double sd, sd_comp;              /* random's standard deviation (NaN below 2 draws) */
+	double share_ge, share_ge_comp;  /* share of the draws at least as good as QR */
+	double agree, agree_comp;        /* percent of the rows on which QR's choice answers the
+	                                  * class the network answers now, without and with
+	                                  * compensation (NaN when not asked) */
 	double seconds;
-} SqueezeLayerCompare;
+} Alg3LayerCompare;
 
 /* For the proposal sp of one layer of net: the accuracy on eval of the
  * network with that layer keeping sp->nkeep neurons chosen by pivoted QR
@@ -107,10 +107,12 @@ typedef struct SqueezeLayerCompare {
  * computed once and every variant evaluates only the layers after: about
  * (2 + draws)·(1 + compensate) evaluations of the tail of the network,
  * plus as many refits when compensating. net is not changed. The accuracy
- * equals squeeze_preview's on the same rows up to float rounding; the
- * agreement compares with the same tail keeping every neuron. */
-int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
-                          const Dataset *sample, int draws, uint64_t seed, int compensate,
-                          int max_rows, SqueezeLayerCompare *out, Err *e);
+ * equals alg3_preview's on the same rows up to float rounding; the
+ * agreement compares with the same tail keeping every neuron. 0; 1 when
+ * the calling thread's stop (hook_set_thread_stop) said stop between two
+ * evaluations ("stopped"), -1. */
+int alg3_compare_layer(const Net *net, const Alg3Proposal *sp, const Dataset *eval,
+                       const Dataset *sample, int draws, uint64_t seed, int compensate,
+                       int max_rows, Alg3LayerCompare *out, Err *e);
 
 #endif

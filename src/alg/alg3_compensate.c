@@ -13,8 +13,8 @@
 #include "engine/cond_matrix.h"
 #include "engine/train.h"
 
-int squeeze_refit(const double *Y, int s, int n, const double *Z, int q, const int *keep, int nkeep,
-                  double *sol, Err *e)
+int alg3_refit(const double *Y, int s, int n, const double *Z, int q, const int *keep, int nkeep,
+               double *sol, Err *e)
 {
 	int c = nkeep + 1;
 	if (nkeep < 1 || s < c)
@@ -47,7 +47,7 @@ int squeeze_refit(const double *Y, int s, int n, const double *Z, int q, const i
  * After the removal it can only see Y_K, so W_K and b are replaced by the
  * least-squares solution of
  *     min ‖[Y_K 1] [W'_K; b'ᵀ] − Z‖_F
- * (squeeze_refit: cond_lstsq, pivoted QR). If each removed neuron's
+ * (alg3_refit: cond_lstsq, pivoted QR). If each removed neuron's
  * activation is an affine function of the kept ones, Z is reproduced
  * exactly. */
 static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
@@ -99,7 +99,7 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 	for (int i = 0; i < s; i++)
 		for (int k = 0; k < q; k++)
 			z[(size_t)i * q + k] += b[k];
-	if (squeeze_refit(yd, s, n, z, q, keep, nkeep, sol, e)) {
+	if (alg3_refit(yd, s, n, z, q, keep, nkeep, sol, e)) {
 		err_prefix(e, "layer %d: compensation", layer);
 		goto out;
 	}
@@ -120,8 +120,8 @@ out:
 	return rc;
 }
 
-int squeeze_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
-                       int maxrows, Err *e)
+int alg3_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
+                    int maxrows, Err *e)
 {
 	if (!net)
 		return err_set(e, "no network");

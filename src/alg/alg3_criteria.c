@@ -11,22 +11,24 @@
 #include "engine/cond.h"
 #include "engine/cond_matrix.h"
 
-static const char *const names[SQUEEZE_NCRITERIA] = {"qr", "norm", "random"};
+static const char *const names[ALG3_NCRITERIA] = {"qr", "norm", "random"};
 
-const char *squeeze_criterion_name(SqueezeCriterion c)
+const char *alg3_criterion_name(Alg3Criterion c)
 {
-	return (unsigned)c < SQUEEZE_NCRITERIA ? names[c] : "?";
+	return (unsigned)c < ALG3_NCRITERIA ? names[c] : "?";
 }
 
-int squeeze_criterion_parse(const char *s)
+int alg3_criterion_parse(const char *s, Alg3Criterion *c, Err *e)
 {
-	for (int c = 0; s && c < SQUEEZE_NCRITERIA; c++)
-		if (!strcmp(s, names[c]))
-			return c;
-	return -1;
+	for (int i = 0; s && i < ALG3_NCRITERIA; i++)
+		if (!strcmp(s, names[i])) {
+			*c = (Alg3Criterion)i;
+			return 0;
+		}
+	return err_set(e, "unknown criterion '%s' (expected qr, norm or random)", s ? s : "");
 }
 
-int squeeze_check_counts(const Net *net, const int *counts, int ncounts, Err *e)
+int alg3_check_counts(const Net *net, const int *counts, int ncounts, Err *e)
 {
 	if (ncounts != net->m - 1)
 		return err_set(e, "%d keep counts for a network of %d hidden layers", ncounts,
@@ -88,7 +90,7 @@ static int order_qr(const Net *net, int layer, int *order, Err *e)
 	return rc;
 }
 
-int squeeze_order(const Net *net, int layer, SqueezeCriterion c, uint64_t seed, int *order, Err *e)
+int alg3_order(const Net *net, int layer, Alg3Criterion c, uint64_t seed, int *order, Err *e)
 {
 	if (!net)
 		return err_set(e, "no network");
@@ -96,11 +98,11 @@ int squeeze_order(const Net *net, int layer, SqueezeCriterion c, uint64_t seed, 
 		return err_set(e, "layer %d is not a hidden layer (expected 1..%d)", layer,
 		               net->m - 1);
 	switch (c) {
-	case SQUEEZE_QR:
+	case ALG3_QR:
 		return order_qr(net, layer, order, e);
-	case SQUEEZE_NORM:
+	case ALG3_NORM:
 		return order_norm(net, layer, order, e);
-	case SQUEEZE_RANDOM: {
+	case ALG3_RANDOM: {
 		Rng r;
 		rng_seed(&r, rng_derive(seed, (uint64_t)layer));
 		for (int j = 0; j < net->n[layer]; j++)

@@ -160,7 +160,7 @@ static int choice(const Tail *t, const int *keep, double acc[2], double *ag, Err
 	double *sol = malloc((size_t)(k + 1) * q * sizeof *sol);
 	if (!sol)
 		return err_set(e, "out of memory");
-	int rc = squeeze_refit(t->Ys, t->s, t->net->n[t->layer], t->Zs, q, keep, k, sol, e);
+	int rc = alg3_refit(t->Ys, t->s, t->net->n[t->layer], t->Zs, q, keep, k, sol, e);
 	if (rc == 0 && isnan(acc[1] = tail_accuracy(t, keep, k, sol, t->cls, e)))
 		rc = -1;
 	if (rc == 0 && ag)
@@ -190,7 +190,7 @@ static int sample_side(Tail *t, const Dataset *sample, Err *e)
 {
 	const Net *net = t->net;
 	int L = t->layer, n = net->n[L], q = net->n[L + 1];
-	Dataset *s = spaced_rows(sample, SQUEEZE_SAMPLE_ROWS, e);
+	Dataset *s = spaced_rows(sample, ALG3_SAMPLE_ROWS, e);
 	float *y = s ? activations(net, L, s, e) : NULL;
 	double *Ys = y ? malloc((size_t)s->n * n * sizeof *Ys) : NULL;
 	double *Zs = Ys ? malloc((size_t)s->n * q * sizeof *Zs) : NULL;
@@ -236,9 +236,9 @@ static void spread(const double *v, int n, double qr, double *mean, double *sd, 
 	*share = (double)ge / n;
 }
 
-int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
-                          const Dataset *sample, int draws, uint64_t seed, int compensate,
-                          int max_rows, SqueezeLayerCompare *out, Err *e)
+int alg3_compare_layer(const Net *net, const Alg3Proposal *sp, const Dataset *eval,
+                       const Dataset *sample, int draws, uint64_t seed, int compensate,
+                       int max_rows, Alg3LayerCompare *out, Err *e)
 {
 	double t0 = clock_seconds();
 	memset(out, 0, sizeof *out);
@@ -265,9 +265,9 @@ int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Datas
 		goto out;
 	t.eval = ev;
 	t.Y = Y;
-	*out = (SqueezeLayerCompare){
+	*out = (Alg3LayerCompare){
 	    .layer = sp->layer, .n_before = n, .nkeep = sp->nkeep, .rows = ev->n, .draws = draws};
-	for (int k = 0; k < SQUEEZE_NCRITERIA; k++)
+	for (int k = 0; k < ALG3_NCRITERIA; k++)
 		out->acc_comp[k] = NAN;
 	out->sd_comp = out->share_ge_comp = NAN;
 	double a2[2], ag[2] = {NAN, NAN};
@@ -280,30 +280,30 @@ int squeeze_compare_layer(const Net *net, const SqueezeProposal *sp, const Datas
 	}
 	if (answers_now(&t, e) || choice(&t, sp->perm, a2, ag, e))
 		goto out;
-	out->acc[SQUEEZE_QR] = a2[0];
-	out->acc_comp[SQUEEZE_QR] = t.s ? a2[1] : NAN;
+	out->acc[ALG3_QR] = a2[0];
+	out->acc_comp[ALG3_QR] = t.s ? a2[1] : NAN;
 	out->agree = ag[0];
 	out->agree_comp = t.s ? ag[1] : NAN;
-	if (squeeze_order(net, sp->layer, SQUEEZE_NORM, 0, order, e) ||
-	    choice(&t, order, a2, NULL, e))
+	if (alg3_order(net, sp->layer, ALG3_NORM, 0, order, e) || choice(&t, order, a2, NULL, e))
 		goto out;
-	out->acc[SQUEEZE_NORM] = a2[0];
-	out->acc_comp[SQUEEZE_NORM] = t.s ? a2[1] : NAN;
+	out->acc[ALG3_NORM] = a2[0];
+	out->acc_comp[ALG3_NORM] = t.s ? a2[1] : NAN;
 	for (int r = 0; r < draws; r++) {
-		if (squeeze_order(net, sp->layer, SQUEEZE_RANDOM, rng_derive(seed, r), order, e) ||
+		if (alg3_order(net, sp->layer, ALG3_RANDOM, rng_derive(seed, r), order, e) ||
 		    choice(&t, order, a2, NULL, e))
 			goto out;
 		acc[r] = a2[0];
 		acc[draws + r] = a2[1];
 	}
-	spread(acc, draws, out->acc[SQUEEZE_QR], &out->acc[SQUEEZE_RANDOM], &out->sd,
-	       &out->share_ge);
+	spread(acc, draws, out->acc[ALG3_QR], &out->acc[ALG3_RANDOM], &out->sd, &out->share_ge);
 	if (t.s)
-		spread(acc + draws, draws, out->acc_comp[SQUEEZE_QR],
-		       &out->acc_comp[SQUEEZE_RANDOM], &out->sd_comp, &out->share_ge_comp);
+		spread(acc + draws, draws, out->acc_comp[ALG3_QR], &out->acc_comp[ALG3_RANDOM],
+		       &out->sd_comp, &out->share_ge_comp);
 	out->seconds = clock_seconds() - t0;
 	rc = 0;
 out:
+	if (rc < 0 && hook_thread_stopped()) /* a stop between two evaluations */
+		rc = 1;
 	free(t.now);
 	free(t.cls);
 	free((void *)t.Ys);

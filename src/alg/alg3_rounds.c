@@ -9,7 +9,7 @@
 #include "engine/cond.h"
 #include "engine/train.h"
 
-void squeeze_round_free(SqueezeRound *r)
+void alg3_round_free(Alg3Round *r)
 {
 	if (!r)
 		return;
@@ -21,32 +21,22 @@ void squeeze_round_free(SqueezeRound *r)
 	r->kappa = NULL;
 }
 
-static double accuracy(const Net *net, const Dataset *d)
-{
-	return d ? 100.0 * (1.0 - net_error(net, d, NULL)) : NAN;
-}
-
 /* The widths, κ and p (at τ) of net into r. */
-static int round_measure(SqueezeRound *r, const Net *net, double tau, Err *e)
+static int round_measure(Alg3Round *r, const Net *net, double tau, Err *e)
 {
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	if (!lc)
-		return err_set(e, "out of memory");
-	int rc = cond_net_values(net, tau, lc, e);
-	for (int i = 0; i < net->m; i++) {
-		if (rc == 0) {
-			r->kappa[i] = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
-			r->p[i] = lc[i].p;
-		}
-		cond_layer_free(&lc[i]);
+	LayerCond *lc;
+	int rc = cond_net_new(net, tau, 0, &lc, e);
+	for (int i = 0; rc == 0 && i < net->m; i++) {
+		r->kappa[i] = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
+		r->p[i] = lc[i].p;
 	}
-	free(lc);
+	cond_net_free(lc, net->m);
 	memcpy(r->n, net->n, (size_t)(net->m + 1) * sizeof *r->n);
 	return rc;
 }
 
 /* An empty round for a network of net's depth. */
-static int round_init(SqueezeRound *r, const Net *net, Err *e)
+static int round_init(Alg3Round *r, const Net *net, Err *e)
 {
 	memset(r, 0, sizeof *r);
 	r->m = net->m;
@@ -55,16 +45,17 @@ static int round_init(SqueezeRound *r, const Net *net, Err *e)
 	r->kappa = calloc((size_t)net->m, sizeof *r->kappa);
 	r->p = calloc((size_t)net->m, sizeof *r->p);
 	if (!r->n || !r->removed_per_layer || !r->kappa || !r->p) {
-		squeeze_round_free(r);
+		alg3_round_free(r);
 		return err_set(e, "out of memory");
 	}
 	r->acc_squeezed = r->acc_retrained = NAN;
+	r->trained.val_loss = r->trained.val_acc = NAN;
 	return 0;
 }
 
-int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
-                         const TrainPlan *plan, const Dataset *train, const Dataset *eval,
-                         const Hook *h, SqueezeRound *out, Err *e)
+int alg3_squeeze_retrain(Net *net, const Alg3Opts *o, const Dataset *sample, const TrainPlan *plan,
+                         const Dataset *train, const Dataset *eval, const Hook *h, Alg3Round *out,
+                         Err *e)
 {
 	if (round_init(out, net, e) < 0)
 		return -1;
@@ -72,57 +63,66 @@ int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
 	int total = a ? alg3_run(a, h, e) : -1;
 	if (total < 0) {
 		alg3_free(a);
-		squeeze_round_free(out);
+		alg3_round_free(out);
 		return -1;
 	}
 	out->removed = total;
 	memcpy(out->removed_per_layer, a->removed, (size_t)net->m * sizeof *a->removed);
 	alg3_free(a);
-	out->acc_squeezed = accuracy(net, eval);
-	int rc = 0;
-	if (plan) {
-		rc = train_plan_run(net, train, plan, h, &out->epochs, e);
+	int rc = net_accuracy(net, eval, NULL, &out->acc_squeezed, e);
+	if (rc == 0 && plan) {
+		rc = train_plan_fit(net, train, plan, h, &out->trained, e);
 		if (rc == 0)
-			out->acc_retrained = accuracy(net, eval);
+			rc = net_accuracy(net, eval, NULL, &out->acc_retrained, e);
 	}
-	if (rc >= 0 && round_measure(out, net, o->tau, e) < 0)
-		rc = -1;
+	if (rc >= 0) { /* a stopped retraining is measured as it stands */
+		int mr = round_measure(out, net, o->tau, e);
+		rc = mr < 0 ? -1 : rc ? rc : mr;
+	}
 	if (rc < 0)
-		squeeze_round_free(out);
+		alg3_round_free(out);
 	return rc;
 }
 
-int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample, const TrainPlan *plan,
+int alg3_until_stable(Net *net, const Alg3Opts *o, const Dataset *sample, const TrainPlan *plan,
                       const Dataset *train, const Dataset *eval, int max_rounds, const Hook *h,
-                      SqueezeRound *rounds, int *nrounds, int *stable, Err *e)
+                      Alg3Round *rounds, int *nrounds, int *stable, Err *e)
 {
 	*nrounds = 0;
 	*stable = 0;
-	if (round_init(&rounds[0], net, e) < 0 || round_measure(&rounds[0], net, o->tau, e) < 0) {
-		squeeze_round_free(&rounds[0]);
+	if (round_init(&rounds[0], net, e) < 0)
 		return -1;
+	int rc = round_measure(&rounds[0], net, o->tau, e);
+	if (rc == 0)
+		rc = net_accuracy(net, eval, NULL, &rounds[0].acc_retrained, e);
+	if (rc != 0) {
+		alg3_round_free(&rounds[0]);
+		return rc;
 	}
-	rounds[0].acc_retrained = accuracy(net, eval);
 	*nrounds = 1;
 	for (int k = 1; k <= max_rounds; k++) {
 		/* the squeeze first: a round that removes nothing is not retrained */
-		SqueezeRound *r = &rounds[*nrounds];
-		if (alg3_squeeze_retrain(net, o, sample, NULL, train, eval, h, r, e) < 0)
-			return -1;
+		Alg3Round *r = &rounds[*nrounds];
+		if ((rc = alg3_squeeze_retrain(net, o, sample, NULL, train, eval, h, r, e)) != 0) {
+			if (rc > 0)
+				alg3_round_free(r);
+			return rc;
+		}
 		if (r->removed == 0) {
-			squeeze_round_free(r);
+			alg3_round_free(r);
 			hook_note(h, "round %d: nothing to remove", k);
 			*stable = 1;
 			return 0;
 		}
 		(*nrounds)++;
 		if (plan) {
-			int rc = train_plan_run(net, train, plan, h, &r->epochs, e);
+			rc = train_plan_fit(net, train, plan, h, &r->trained, e);
 			if (rc == 0)
 				rc = round_measure(r, net, o->tau, e);
+			if (rc == 0)
+				rc = net_accuracy(net, eval, NULL, &r->acc_retrained, e);
 			if (rc != 0)
 				return rc;
-			r->acc_retrained = accuracy(net, eval);
 		}
 		char shape[512];
 		double maxk = 0;

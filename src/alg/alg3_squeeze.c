@@ -10,18 +10,18 @@
 #include "engine/cond_matrix.h"
 #include "engine/train.h"
 
-void squeeze_opts_default(SqueezeOpts *o)
+void alg3_opts_default(Alg3Opts *o)
 {
 	o->tau = COND_TAU_DEFAULT;
 	o->while_loop = 1;
 	o->compensate = 0;
-	o->sample_rows = SQUEEZE_SAMPLE_ROWS;
-	o->criterion = SQUEEZE_QR;
+	o->sample_rows = ALG3_SAMPLE_ROWS;
+	o->criterion = ALG3_QR;
 	o->seed = 1;
 	o->keep_counts = NULL;
 }
 
-void squeeze_proposal_free(SqueezeProposal *sp)
+void alg3_proposal_free(Alg3Proposal *sp)
 {
 	if (!sp)
 		return;
@@ -48,16 +48,15 @@ static int check_hidden(const Net *net, int layer, Err *e)
  *     p = #{j : |r_jj| ≥ |r_11|/τ} (line 4, threshold relative);
  *     keep the columns P(:, 1..p) (line 5);
  *     while κ(Ŵ P(:, 1..p)) > τ and p > 1: p = p − 1 (lines 6-9).
- * The neurons kept are perm[0..p): the count p and, under SQUEEZE_QR, the
+ * The neurons kept are perm[0..p): the count p and, under ALG3_QR, the
  * choice. A count given (keep_counts) replaces p; another criterion
  * replaces the choice (the first p of its order). */
-static int decide_count(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp,
-                        Err *e)
+static int decide_count(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp, Err *e)
 {
 	int cols = sp->n_before;
 	sp->p_qr = sp->nkeep = cols;
 	sp->kappa_after = sp->kappa_before;
-	if (sp->kappa_before > o->tau) {
+	if (cond_over(sp->kappa_before, o->tau)) {
 		int p = 0;
 		while (p < sp->nrdiag && sp->rdiag[p] > 0.0 && sp->rdiag[p] >= 1.0 / o->tau)
 			p++;
@@ -68,27 +67,28 @@ static int decide_count(const Net *net, int layer, const SqueezeOpts *o, Squeeze
 		sp->nkeep = o->keep_counts[layer - 1];
 		return 0;
 	}
-	if (sp->kappa_before <= o->tau)
+	if (!cond_over(sp->kappa_before, o->tau))
 		return 0;
 	int p = sp->p_qr;
-	double k = cond_kappa_columns(net, layer, sp->perm, p, e);
-	while (o->while_loop && p > 1 && !isnan(k) && k > o->tau)
-		k = cond_kappa_columns(net, layer, sp->perm, --p, e);
-	if (isnan(k))
+	double k;
+	int rc = cond_kappa_columns(net, layer, sp->perm, p, &k, e);
+	while (rc == 0 && o->while_loop && p > 1 && cond_over(k, o->tau))
+		rc = cond_kappa_columns(net, layer, sp->perm, --p, &k, e);
+	if (rc)
 		return -1;
 	sp->nkeep = p;
 	sp->kappa_after = k;
 	return 0;
 }
 
-int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp, Err *e)
+int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp, Err *e)
 {
 	memset(sp, 0, sizeof *sp);
 	if (check_hidden(net, layer, e))
 		return -1;
-	if (!(o->tau >= 1.0) || isinf(o->tau))
-		return err_set(e, "τ = %g, expected a finite number ≥ 1", o->tau);
-	if ((unsigned)o->criterion >= SQUEEZE_NCRITERIA)
+	if (cond_check_tau(o->tau, e) < 0)
+		return -1;
+	if ((unsigned)o->criterion >= ALG3_NCRITERIA)
 		return err_set(e, "unknown squeeze criterion %d", (int)o->criterion);
 	if (o->keep_counts &&
 	    (o->keep_counts[layer - 1] < 1 || o->keep_counts[layer - 1] > net->n[layer]))
@@ -109,8 +109,8 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 		err_set(e, "layer %d: out of memory", layer);
 		goto fail;
 	}
-	sp->kappa_before = cond_kappa(A, rows, cols, e);
-	if (isnan(sp->kappa_before) || cond_qrpt(A, rows, cols, sp->perm, sp->rdiag, e)) {
+	if (cond_kappa(A, rows, cols, &sp->kappa_before, e) ||
+	    cond_qrpt(A, rows, cols, sp->perm, sp->rdiag, e)) {
 		err_prefix(e, "layer %d: Ŵ", layer);
 		goto fail;
 	}
@@ -118,26 +118,26 @@ int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProp
 	A = NULL;
 	if (decide_count(net, layer, o, sp, e))
 		goto fail;
-	if (o->criterion == SQUEEZE_QR)
+	if (o->criterion == ALG3_QR)
 		memcpy(sp->keep, sp->perm, (size_t)cols * sizeof *sp->keep);
-	else if (squeeze_order(net, layer, o->criterion, o->seed, sp->keep, e))
+	else if (alg3_order(net, layer, o->criterion, o->seed, sp->keep, e))
 		goto fail;
-	int by_order = sp->counted || o->criterion != SQUEEZE_QR;
+	int by_order = sp->counted || o->criterion != ALG3_QR;
 	if (sp->nkeep == cols)
 		sp->kappa_after = sp->kappa_before;
 	else if (by_order &&
-	         isnan(sp->kappa_after = cond_kappa_columns(net, layer, sp->keep, sp->nkeep, e)))
+	         cond_kappa_columns(net, layer, sp->keep, sp->nkeep, &sp->kappa_after, e))
 		goto fail;
 	return 0;
 fail:
 	free(A);
-	squeeze_proposal_free(sp);
+	alg3_proposal_free(sp);
 	return -1;
 }
 
 /* Algorithm 3, line 10: remove the neurons not kept (columns of W⁽ⁱ⁾,
  * entries of b⁽ⁱ⁾, rows of W⁽ⁱ⁺¹⁾), after the refit when asked for. */
-static int apply(Net *net, const SqueezeProposal *sp, int comp, const Dataset *sample, int maxrows,
+static int apply(Net *net, const Alg3Proposal *sp, int comp, const Dataset *sample, int maxrows,
                  Err *e)
 {
 	if (check_hidden(net, sp->layer, e))
@@ -150,37 +150,31 @@ static int apply(Net *net, const SqueezeProposal *sp, int comp, const Dataset *s
 		               sp->n_before);
 	if (sp->nkeep == sp->n_before)
 		return 0;
-	if (comp && squeeze_compensate(net, sp->layer, sp->keep, sp->nkeep, sample, maxrows, e))
+	if (comp && alg3_compensate(net, sp->layer, sp->keep, sp->nkeep, sample, maxrows, e))
 		return -1;
 	return net_keep_neurons(net, sp->layer, sp->keep, sp->nkeep, e);
 }
 
-int squeeze_apply(Net *net, const SqueezeProposal *sp, int comp, const Dataset *sample, Err *e)
+int alg3_apply_proposal(Net *net, const Alg3Proposal *sp, int comp, const Dataset *sample, Err *e)
 {
-	return apply(net, sp, comp, sample, SQUEEZE_SAMPLE_ROWS, e);
+	return apply(net, sp, comp, sample, ALG3_SAMPLE_ROWS, e);
 }
 
-static int accuracy_after(const Net *net, const SqueezeProposal *sp, int comp, const Dataset *eval,
+static int accuracy_after(const Net *net, const Alg3Proposal *sp, int comp, const Dataset *eval,
                           const Dataset *sample, double *acc, Err *e)
 {
 	Net *copy = net_clone(net, e);
 	if (!copy)
 		return err_set(e, "out of memory for a copy of the network");
-	int rc = apply(copy, sp, comp, sample, SQUEEZE_SAMPLE_ROWS, e);
-	if (rc == 0) {
-		double err = net_error(copy, eval, NULL);
-		if (isnan(err) || err < 0 || err > 1)
-			rc =
-			    err_set(e, "could not evaluate the squeezed network on %s", eval->name);
-		else
-			*acc = 1.0 - err;
-	}
+	int rc = apply(copy, sp, comp, sample, ALG3_SAMPLE_ROWS, e);
+	if (rc == 0 && net_accuracy(copy, eval, NULL, acc, e) != 0)
+		rc = err_prefix(e, "the squeezed network");
 	net_free(copy);
 	return rc;
 }
 
-int squeeze_preview(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
-                    const Dataset *sample, double *acc, double *acc_comp, Err *e)
+int alg3_preview(const Net *net, const Alg3Proposal *sp, const Dataset *eval, const Dataset *sample,
+                 double *acc, double *acc_comp, Err *e)
 {
 	if (!eval || eval->d != net->n[0] || eval->n < 1)
 		return err_set(e, "the evaluation set must have rows of %d features", net->n[0]);
@@ -193,14 +187,14 @@ int squeeze_preview(const Net *net, const SqueezeProposal *sp, const Dataset *ev
 
 /* ---- the stepped algorithm ---- */
 
-Alg3 *alg3_new(Net *net, const SqueezeOpts *o, const Dataset *sample, Err *e)
+Alg3 *alg3_new(Net *net, const Alg3Opts *o, const Dataset *sample, Err *e)
 {
 	if (!net || !o) {
 		err_set(e, "Algorithm 3: expected a network and options");
 		return NULL;
 	}
-	if (!(o->tau >= 1.0) || isinf(o->tau)) {
-		err_set(e, "Algorithm 3: τ = %g, expected a finite number ≥ 1", o->tau);
+	if (cond_check_tau(o->tau, e) < 0) {
+		err_prefix(e, "Algorithm 3");
 		return NULL;
 	}
 	if (o->compensate && !sample) {
@@ -211,11 +205,11 @@ Alg3 *alg3_new(Net *net, const SqueezeOpts *o, const Dataset *sample, Err *e)
 		err_set(e, "sample_rows = %d, expected at least 1", o->sample_rows);
 		return NULL;
 	}
-	if ((unsigned)o->criterion >= SQUEEZE_NCRITERIA) {
+	if ((unsigned)o->criterion >= ALG3_NCRITERIA) {
 		err_set(e, "Algorithm 3: unknown criterion %d", (int)o->criterion);
 		return NULL;
 	}
-	if (o->keep_counts && squeeze_check_counts(net, o->keep_counts, net->m - 1, e) < 0) {
+	if (o->keep_counts && alg3_check_counts(net, o->keep_counts, net->m - 1, e) < 0) {
 		err_prefix(e, "Algorithm 3");
 		return NULL;
 	}
@@ -251,7 +245,7 @@ void alg3_free(Alg3 *a)
 {
 	if (!a)
 		return;
-	squeeze_proposal_free(&a->prop);
+	alg3_proposal_free(&a->prop);
 	free(a->removed);
 	free(a->removed_qr);
 	free(a->kappa_dec);
@@ -261,13 +255,13 @@ void alg3_free(Alg3 *a)
 
 int alg3_propose_layer(Alg3 *a, int layer, Err *e)
 {
-	squeeze_proposal_free(&a->prop);
+	alg3_proposal_free(&a->prop);
 	a->status = ALG3_DONE;
-	if (squeeze_propose(a->net, layer, &a->o, &a->prop, e) < 0)
+	if (alg3_propose(a->net, layer, &a->o, &a->prop, e) < 0)
 		return -1;
 	a->kappa_dec[layer - 1] = a->prop.kappa_before;
 	a->status = ALG3_PROPOSED;
-	return ALG3_PROPOSED;
+	return 0;
 }
 
 /* Algorithm 3, lines 1-3: the next layer i (in order) with τ < κ(Ŵ⁽ⁱ⁾)
@@ -278,24 +272,24 @@ int alg3_step(Alg3 *a, Err *e)
 	if (!a)
 		return err_set(e, "Algorithm 3: no state to step");
 	if (a->status == ALG3_PROPOSED)
-		return ALG3_PROPOSED;
+		return 0;
 	for (; a->next < a->net->m; a->next++) {
 		if (alg3_propose_layer(a, a->next, e) < 0)
 			return -1;
-		const SqueezeProposal *sp = &a->prop;
+		const Alg3Proposal *sp = &a->prop;
 		if (sp->nkeep < sp->n_before)
-			return ALG3_PROPOSED;
-		squeeze_proposal_free(&a->prop);
+			return 0;
+		alg3_proposal_free(&a->prop);
 		a->status = ALG3_DONE;
 	}
-	return ALG3_DONE;
+	return 0;
 }
 
 /* The decision is made: forget the proposal, go on after its layer. */
 static void decided(Alg3 *a)
 {
 	a->next = a->prop.layer + 1;
-	squeeze_proposal_free(&a->prop);
+	alg3_proposal_free(&a->prop);
 	a->status = ALG3_DONE;
 }
 
@@ -305,7 +299,7 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 {
 	if (!a || a->status != ALG3_PROPOSED)
 		return err_set(e, "Algorithm 3: no proposal to apply");
-	const SqueezeProposal *sp = &a->prop;
+	const Alg3Proposal *sp = &a->prop;
 	if (apply(a->net, sp, compensate, a->sample, a->o.sample_rows, e) < 0)
 		return -1;
 	int gone = sp->n_before - sp->nkeep, by_qr = sp->counted ? 0 : sp->n_before - sp->p_qr;
@@ -315,14 +309,14 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 	a->applied++;
 	const char *comp = compensate && gone ? ", next layer refitted (compensation)" : "";
 	char k0[48], k1[48];
-	HookStep st = {.kind = HOOK_ALG3_LAYER, .alg3 = a};
-	if (sp->counted || sp->criterion != SQUEEZE_QR)
+	HookStep st = {.kind = HOOK_ALG3_LAYER, .alg3 = a, .applied = 1};
+	if (sp->counted || sp->criterion != ALG3_QR)
 		hook_step(h, st,
 		          "Algorithm 3, layer %d: κ %s (after the earlier layers' removals); "
 		          "%s, %s keeps %d of %d neurons, κ %s%s",
 		          sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
 		          sp->counted ? "count given" : "count decided by pivoted QR at τ",
-		          squeeze_criterion_name(sp->criterion), sp->nkeep, sp->n_before,
+		          alg3_criterion_name(sp->criterion), sp->nkeep, sp->n_before,
 		          cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
 	else
 		hook_step(h, st,
@@ -330,8 +324,8 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 		          "removals); pivoted QR keeps %d of %d (|r_jj| ≥ |r_11|/τ), the κ loop "
 		          "%d: %d → %d neurons, κ %s%s",
 		          sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
-		          sp->kappa_before > a->o.tau ? ">" : "≤", a->o.tau, sp->p_qr, sp->n_before,
-		          sp->nkeep, sp->n_before, sp->nkeep,
+		          cond_over(sp->kappa_before, a->o.tau) ? ">" : "≤", a->o.tau, sp->p_qr,
+		          sp->n_before, sp->nkeep, sp->n_before, sp->nkeep,
 		          cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
 	decided(a);
 	return 0;
@@ -341,7 +335,7 @@ int alg3_refuse(Alg3 *a, const Hook *h, Err *e)
 {
 	if (!a || a->status != ALG3_PROPOSED)
 		return err_set(e, "Algorithm 3: no proposal to refuse");
-	const SqueezeProposal *sp = &a->prop;
+	const Alg3Proposal *sp = &a->prop;
 	a->refused++;
 	char k0[48];
 	hook_step(h, (HookStep){.kind = HOOK_ALG3_LAYER, .alg3 = a},
@@ -353,16 +347,16 @@ int alg3_refuse(Alg3 *a, const Hook *h, Err *e)
 
 int alg3_run(Alg3 *a, const Hook *h, Err *e)
 {
-	int st;
-	while ((st = alg3_step(a, e)) == ALG3_PROPOSED)
+	int rc;
+	while ((rc = alg3_step(a, e)) == 0 && a->status == ALG3_PROPOSED)
 		if (alg3_apply(a, a->o.compensate, h, e) < 0)
 			return -1;
-	return st < 0 ? -1 : a->total;
+	return rc < 0 ? -1 : a->total;
 }
 
 /* Algorithm 3, lines 1-12: every hidden layer in order, each proposal made on
  * the network as squeezed so far (the output layer is never squeezed). */
-int squeeze_net(Net *net, const SqueezeOpts *o, const Dataset *sample, int *removed, Err *e)
+int alg3_squeeze_net(Net *net, const Alg3Opts *o, const Dataset *sample, int *removed, Err *e)
 {
 	Alg3 *a = alg3_new(net, o, sample, e);
 	if (!a)

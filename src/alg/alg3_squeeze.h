@@ -34,32 +34,32 @@
 #include "engine/net.h"
 #include "engine/train_plan.h"
 
-/* The order in which a layer's neurons are kept (squeeze_order). */
-typedef enum SqueezeCriterion {
-	SQUEEZE_QR = 0, /* the paper's: column-pivoted QR of Ŵ⁽ⁱ⁾, most independent first */
-	SQUEEZE_NORM,   /* largest L2 norm of the outgoing weights (row of W⁽ⁱ⁺¹⁾) first */
-	SQUEEZE_RANDOM, /* a random order, from rng_derive(seed, i) for layer i */
-	SQUEEZE_NCRITERIA
-} SqueezeCriterion;
+/* The order in which a layer's neurons are kept (alg3_order). */
+typedef enum Alg3Criterion {
+	ALG3_QR = 0, /* the paper's: column-pivoted QR of Ŵ⁽ⁱ⁾, most independent first */
+	ALG3_NORM,   /* largest L2 norm of the outgoing weights (row of W⁽ⁱ⁺¹⁾) first */
+	ALG3_RANDOM, /* a random order, from rng_derive(seed, i) for layer i */
+	ALG3_NCRITERIA
+} Alg3Criterion;
 
-typedef struct SqueezeOpts {
-	double tau;                 /* threshold on κ (default COND_TAU_DEFAULT) */
-	int while_loop;             /* 1 (default): drop pivots until κ(kept) ≤ τ */
-	int compensate;             /* 1: refit the next layer by least squares */
-	int sample_rows;            /* rows of the sample used for compensation (default 2000) */
-	SqueezeCriterion criterion; /* which neurons are kept (default SQUEEZE_QR) */
-	uint64_t seed;              /* SQUEEZE_RANDOM's seed (default 1) */
-	const int *keep_counts;     /* NULL (default): Algorithm 3 decides at τ how many neurons
-	                             * each layer keeps; else hidden layer i keeps keep_counts[i-1]
-	                             * (1..n_i; m-1 entries) and τ decides nothing */
-} SqueezeOpts;
+typedef struct Alg3Opts {
+	double tau;              /* threshold on κ (default COND_TAU_DEFAULT) */
+	int while_loop;          /* 1 (default): drop pivots until κ(kept) ≤ τ */
+	int compensate;          /* 1: refit the next layer by least squares */
+	int sample_rows;         /* rows of the sample used for compensation (default 2000) */
+	Alg3Criterion criterion; /* which neurons are kept (default ALG3_QR) */
+	uint64_t seed;           /* ALG3_RANDOM's seed (default 1) */
+	const int *keep_counts;  /* NULL (default): Algorithm 3 decides at τ how many neurons
+	                          * each layer keeps; else hidden layer i keeps keep_counts[i-1]
+	                          * (1..n_i; m-1 entries) and τ decides nothing */
+} Alg3Opts;
 
-void squeeze_opts_default(SqueezeOpts *o);
+void alg3_opts_default(Alg3Opts *o);
 
 /* The most sample rows a refit uses (evenly spaced through the sample). */
-#define SQUEEZE_SAMPLE_ROWS 2000
+#define ALG3_SAMPLE_ROWS 2000
 
-typedef struct SqueezeProposal {
+typedef struct Alg3Proposal {
 	int layer; /* 1..m-1 */
 	int n_before;
 	double kappa_before; /* κ(Ŵ) now: the κ the decision is made on */
@@ -70,59 +70,60 @@ typedef struct SqueezeProposal {
 	int nkeep; /* kept after the while loop (≤ p_qr; lines 6-9), or the count given */
 	double kappa_after; /* κ of the kept columns */
 	int *keep;          /* n_before neuron indices in the criterion's order: keep[0..nkeep)
-	                     * are kept (perm[0..nkeep) under SQUEEZE_QR), the rest removed */
-	SqueezeCriterion criterion;
+	                     * are kept (perm[0..nkeep) under ALG3_QR), the rest removed */
+	Alg3Criterion criterion;
 	int counted; /* 1: nkeep is the count the caller gave (keep_counts), not τ's */
-} SqueezeProposal;
+} Alg3Proposal;
 
 /* What Algorithm 3 would do to one hidden layer of net. When κ ≤ τ the
  * proposal keeps every neuron (nkeep == n_before). With keep_counts, nkeep
  * is the count given whatever κ is. Under another criterion than QR the
  * count is the same (QR's decision at τ, or the one given) and the
  * criterion chooses which neurons; κ of its kept columns may exceed τ. */
-int squeeze_propose(const Net *net, int layer, const SqueezeOpts *o, SqueezeProposal *sp, Err *e);
-void squeeze_proposal_free(SqueezeProposal *sp);
+int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp, Err *e);
+void alg3_proposal_free(Alg3Proposal *sp);
 
 /* Applies a proposal; with compensate, sample (training inputs, at most
- * SQUEEZE_SAMPLE_ROWS of them) drives the least-squares refit of layer+1. */
-int squeeze_apply(Net *net, const SqueezeProposal *sp, int compensate, const Dataset *sample,
-                  Err *e);
-/* Accuracy on eval of a copy of net with the proposal applied, without and
- * with compensation (acc_comp may be NULL). net is not changed. */
-int squeeze_preview(const Net *net, const SqueezeProposal *sp, const Dataset *eval,
-                    const Dataset *sample, double *acc, double *acc_comp, Err *e);
+ * ALG3_SAMPLE_ROWS of them) drives the least-squares refit of layer+1. */
+int alg3_apply_proposal(Net *net, const Alg3Proposal *sp, int compensate, const Dataset *sample,
+                        Err *e);
+/* Accuracy (percent) on eval of a copy of net with the proposal applied,
+ * without and with compensation (acc_comp may be NULL). net is not changed. */
+int alg3_preview(const Net *net, const Alg3Proposal *sp, const Dataset *eval, const Dataset *sample,
+                 double *acc, double *acc_comp, Err *e);
 
 /* The least-squares refit alone: after keeping keep[0..nkeep) of layer,
  * choose W⁽ˡᵃʸᵉʳ⁺¹⁾ rows and b⁽ˡᵃʸᵉʳ⁺¹⁾ (net is the network before removal),
  * on at most maxrows rows of sample. */
-int squeeze_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
-                       int maxrows, Err *e);
+int alg3_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
+                    int maxrows, Err *e);
 
 /* ---- criteria (alg3_criteria.c) ---- */
 
-/* "qr", "norm", "random"; parse returns the criterion or -1. */
-const char *squeeze_criterion_name(SqueezeCriterion c);
-int squeeze_criterion_parse(const char *s);
+/* "qr", "norm", "random"; parse puts the criterion into *c: 0, or -1 and
+ * "unknown criterion 'S' (expected …)". */
+const char *alg3_criterion_name(Alg3Criterion c);
+int alg3_criterion_parse(const char *s, Alg3Criterion *c, Err *e);
 
 /* The neurons of hidden layer `layer` in the order criterion c keeps them
  * (order[0..n_layer), the first kept first):
- *   SQUEEZE_QR      the pivots of Ŵ⁽ⁱ⁾ P = Q R, as squeeze_propose orders them;
- *   SQUEEZE_NORM    ‖W⁽ⁱ⁺¹⁾(j,:)‖₂ (neuron j's outgoing weights) descending,
+ *   ALG3_QR      the pivots of Ŵ⁽ⁱ⁾ P = Q R, as alg3_propose orders them;
+ *   ALG3_NORM    ‖W⁽ⁱ⁺¹⁾(j,:)‖₂ (neuron j's outgoing weights) descending,
  *                   ties by index, so the smallest norm is removed first;
- *   SQUEEZE_RANDOM  a Fisher-Yates shuffle of 0..n-1 from rng_derive(seed, layer).
+ *   ALG3_RANDOM  a Fisher-Yates shuffle of 0..n-1 from rng_derive(seed, layer).
  * Keeping the first k of the order is the criterion's choice of k neurons. */
-int squeeze_order(const Net *net, int layer, SqueezeCriterion c, uint64_t seed, int *order, Err *e);
+int alg3_order(const Net *net, int layer, Alg3Criterion c, uint64_t seed, int *order, Err *e);
 
 /* 0 when counts[0..m-1) fits net: one count per hidden layer, each in
  * 1..n_i; else -1 naming the first that does not. */
-int squeeze_check_counts(const Net *net, const int *counts, int ncounts, Err *e);
+int alg3_check_counts(const Net *net, const int *counts, int ncounts, Err *e);
 
 /* The least-squares step of compensation on activations already computed:
  * Y (s×n, layer i's activations), Z (s×q, layer i+1's pre-activations
  * before removal); sol ((nkeep+1)×q) receives [W'_K; b'ᵀ] minimising
  * ‖[Y_K 1] sol − Z‖_F. s ≥ nkeep + 1. */
-int squeeze_refit(const double *Y, int s, int n, const double *Z, int q, const int *keep, int nkeep,
-                  double *sol, Err *e);
+int alg3_refit(const double *Y, int s, int n, const double *Z, int q, const int *keep, int nkeep,
+               double *sol, Err *e);
 
 typedef enum Alg3Status {
 	ALG3_PROPOSED = 0, /* a proposal waits for alg3_apply or alg3_refuse */
@@ -130,12 +131,12 @@ typedef enum Alg3Status {
 } Alg3Status;
 
 typedef struct Alg3 {
-	SqueezeOpts o;
+	Alg3Opts o;
 	Net *net;              /* squeezed in place: the caller's network */
 	const Dataset *sample; /* training inputs for compensation, may be NULL */
 	int next;              /* the first hidden layer not yet decided */
 	Alg3Status status;
-	SqueezeProposal prop; /* the decision waiting, when ALG3_PROPOSED */
+	Alg3Proposal prop;    /* the decision waiting, when ALG3_PROPOSED */
 	int *removed;         /* removed[i-1]: neurons removed from layer i in this pass */
 	int *removed_qr;      /* of those, how many the |r_jj| threshold removed (the
 	                       * rest went in the κ while loop); 0 with keep_counts */
@@ -148,14 +149,14 @@ typedef struct Alg3 {
 
 /* A pass over net (which must outlive it and change only through it). NULL
  * with a message on bad options or no memory. */
-Alg3 *alg3_new(Net *net, const SqueezeOpts *o, const Dataset *sample, Err *e);
+Alg3 *alg3_new(Net *net, const Alg3Opts *o, const Dataset *sample, Err *e);
 void alg3_free(Alg3 *a); /* accepts NULL */
 /* Proposes the next hidden layer, from a->next on, with κ > τ and a neuron
- * to remove (layers with nothing to remove are passed over). Returns
- * ALG3_PROPOSED, ALG3_DONE, or -1 on error. */
+ * to remove (layers with nothing to remove are passed over): 0, a->status
+ * saying ALG3_PROPOSED (a->prop waits) or ALG3_DONE; -1 on error. */
 int alg3_step(Alg3 *a, Err *e);
 /* Proposes the given layer even if it has nothing to remove (for a
- * recorded decision replayed on its own). ALG3_PROPOSED or -1. */
+ * recorded decision replayed on its own): 0 (ALG3_PROPOSED), or -1. */
 int alg3_propose_layer(Alg3 *a, int layer, Err *e);
 /* Applies the waiting proposal (compensated when compensate is set), then
  * reports a HOOK_ALG3_LAYER step saying what was decided, on which κ, and
@@ -170,11 +171,11 @@ int alg3_run(Alg3 *a, const Hook *h, Err *e);
 /* Algorithm 3 over every hidden layer of net in one call (alg3_run).
  * removed[0..m) receives the neurons removed per layer (may be NULL).
  * Returns the total removed, or -1. */
-int squeeze_net(Net *net, const SqueezeOpts *o, const Dataset *sample, int *removed, Err *e);
+int alg3_squeeze_net(Net *net, const Alg3Opts *o, const Dataset *sample, int *removed, Err *e);
 
 /* One round of "squeeze, then retrain" (a row of the paper's Tables 6, 9-12,
  * an iteration of Table 13). */
-typedef struct SqueezeRound {
+typedef struct Alg3Round {
 	int m;
 	int *n;                 /* n[0..m] after the round (round 0: as loaded) */
 	int removed;            /* neurons removed in the round */
@@ -183,25 +184,26 @@ typedef struct SqueezeRound {
 	int *p;        /* p_i at τ at the end of the round */
 	double acc_squeezed;  /* accuracy on eval right after squeezing (percent), NaN without */
 	double acc_retrained; /* after retraining (percent), NaN without eval or retraining */
-	int epochs;           /* epochs retrained */
-} SqueezeRound;
+	TrainResult trained;  /* the retraining: epochs run, the epoch kept and its validation
+	                       * accuracy (NaN without a validation set); 0 epochs without */
+} Alg3Round;
 
-void squeeze_round_free(SqueezeRound *r); /* frees the arrays, not r */
+void alg3_round_free(Alg3Round *r); /* frees the arrays, not r */
 
 /* Algorithm 3 on net, then training by plan (none when plan is NULL), and
  * the accuracies on eval (may be NULL) after each. 0, 1 when the hook
  * stopped the retraining, -1 on error. */
-int alg3_squeeze_retrain(Net *net, const SqueezeOpts *o, const Dataset *sample,
-                         const TrainPlan *plan, const Dataset *train, const Dataset *eval,
-                         const Hook *h, SqueezeRound *out, Err *e);
+int alg3_squeeze_retrain(Net *net, const Alg3Opts *o, const Dataset *sample, const TrainPlan *plan,
+                         const Dataset *train, const Dataset *eval, const Hook *h, Alg3Round *out,
+                         Err *e);
 
 /* The paper's Table 13: squeeze and retrain, again and again, until a
  * squeeze removes nothing (no retraining then) or max_rounds rounds ran.
  * rounds[0] is the network as given, rounds[1..] the rounds that removed
  * something; rounds has room for max_rounds + 1. *stable is 1 when the
  * last squeeze removed nothing. 0, 1 when the hook stopped it, -1. */
-int alg3_until_stable(Net *net, const SqueezeOpts *o, const Dataset *sample, const TrainPlan *plan,
+int alg3_until_stable(Net *net, const Alg3Opts *o, const Dataset *sample, const TrainPlan *plan,
                       const Dataset *train, const Dataset *eval, int max_rounds, const Hook *h,
-                      SqueezeRound *rounds, int *nrounds, int *stable, Err *e);
+                      Alg3Round *rounds, int *nrounds, int *stable, Err *e);
 
 #endif

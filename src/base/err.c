@@ -19,6 +19,15 @@ int err_set(Err *e, const char *fmt, ...)
 	return -1;
 }
 
+int err_stop(Err *e, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	err_vset(e, fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
 int err_prefix(Err *e, const char *fmt, ...)
 {
 	char old[sizeof e->msg];

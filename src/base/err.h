@@ -1,9 +1,10 @@
 /* err.h - error messages carried back to the caller.
  *
- * Engine functions never print or exit. They return a status (0 on success,
- * -1 on failure) and fill an Err with one line saying what went wrong: the
- * file, the line or offset, and what was expected. Only main() and the TUI
- * show the message. */
+ * Library functions never print or exit. They return -1 (or NULL, for what
+ * makes a thing) when they failed, 1 when they were stopped, and fill an Err
+ * with one line saying what went wrong or where it stopped: the file, the
+ * line or offset, and what was expected (src/README.md, "Failed and
+ * stopped"). Only the front ends show the message. */
 #ifndef CONDNET_ERR_H
 #define CONDNET_ERR_H
 
@@ -17,6 +18,11 @@ typedef struct Err {
  * `return err_set(e, "…")` both reports and fails. */
 int err_set(Err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int err_vset(Err *e, const char *fmt, va_list ap);
+
+/* The same for a stop: formats where it stopped into e and returns 1, so
+ * that `return err_stop(e, "stopped before layer %d", l)` both says it and
+ * stops (src/README.md: failed is -1, stopped is 1). */
+int err_stop(Err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Prepends "prefix: " to the message already in e; returns -1. */
 int err_prefix(Err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

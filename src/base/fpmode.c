@@ -14,16 +14,16 @@ int fpmode_set(void)
 {
 #if defined(__SSE__)
 	_mm_setcsr(_mm_getcsr() | MXCSR_FTZ_DAZ);
-	return 0;
+	return 1;
 #elif defined(__aarch64__)
 	/* FPCR bit 24 (FZ) flushes both inputs and results. */
 	uint64_t r;
 	__asm__ __volatile__("mrs %0, fpcr" : "=r"(r));
 	r |= (uint64_t)1 << 24;
 	__asm__ __volatile__("msr fpcr, %0" : : "r"(r));
-	return 0;
+	return 1;
 #else
-	return -1;
+	return 0;
 #endif
 }
 

@@ -20,7 +20,7 @@
 
 #include <pthread.h>
 
-/* Sets FTZ and DAZ in the calling thread. 0, or -1 where the architecture
+/* Sets FTZ and DAZ in the calling thread: 1, or 0 where the architecture
  * has no such mode (the thread then computes with IEEE subnormals). */
 int fpmode_set(void);
 /* Restores the IEEE default (subnormals kept) in the calling thread; for

@@ -166,7 +166,7 @@ const char *repro_format(const ReproRecord *r, char *buf, size_t len)
 	return buf;
 }
 
-int repro_parse(const char *s, ReproRecord *r)
+int repro_parse(const char *s, ReproRecord *r, Err *e)
 {
 	memset(r, 0, sizeof *r);
 	int found = 0;
@@ -189,19 +189,18 @@ int repro_parse(const char *s, ReproRecord *r)
 			r->parts = atoi(word + 6);
 		s += n;
 	}
-	return found ? 0 : -1;
+	return found ? 0 : err_set(e, "no kernels= in the record '%.60s'", s);
 }
 
-const char *repro_compare(const ReproRecord *rec, const ReproRecord *now, char *buf, size_t len)
+int repro_compare(const ReproRecord *rec, const ReproRecord *now, Err *e)
 {
 	if (!rec->kernels[0])
-		return NULL;
+		return 0;
 	if (!strcasecmp(rec->kernels, now->kernels) && rec->parts == now->parts)
-		return NULL;
-	snprintf(buf, len,
-	         "recorded with %s kernels, %d part%s; this run: %s, %d part%s — "
-	         "numbers may differ",
-	         rec->kernels, rec->parts, rec->parts == 1 ? "" : "s", now->kernels, now->parts,
-	         now->parts == 1 ? "" : "s");
-	return buf;
+		return 0;
+	return err_set(e,
+	               "recorded with %s kernels, %d part%s; this run: %s, %d part%s — "
+	               "numbers may differ",
+	               rec->kernels, rec->parts, rec->parts == 1 ? "" : "s", now->kernels,
+	               now->parts, now->parts == 1 ? "" : "s");
 }

@@ -54,12 +54,12 @@ void repro_current(ReproRecord *r, int threads);
 /* "reproducible=on kernels=Haswell threads=2 parts=2" into buf. */
 const char *repro_format(const ReproRecord *r, char *buf, size_t len);
 /* Reads the words repro_format writes (others are skipped) into r; 0, or
- * -1 when s holds no kernels= word. */
-int repro_parse(const char *s, ReproRecord *r);
-/* NULL when a run under `now` computes what `rec` recorded (same kernels
- * and parts), else a warning into buf: "recorded with Haswell kernels, 2
- * parts; this run: SkylakeX, 2 parts — numbers may differ". NULL too when
- * rec records nothing (kernels ""). */
-const char *repro_compare(const ReproRecord *rec, const ReproRecord *now, char *buf, size_t len);
+ * -1 with a message when s holds no kernels= word. */
+int repro_parse(const char *s, ReproRecord *r, Err *e);
+/* 0 when a run under `now` computes what `rec` recorded (same kernels and
+ * parts), or rec records nothing (kernels ""); else -1 and e says how they
+ * differ: "recorded with Haswell kernels, 2 parts; this run: SkylakeX, 2
+ * parts — numbers may differ" (a warning to show: nothing failed). */
+int repro_compare(const ReproRecord *rec, const ReproRecord *now, Err *e);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include "base/file.h"
 #include "base/rng.h"
+#include "data/plane_sets.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
 
@@ -25,6 +26,8 @@ const struct option cli_common_options[] = {
     {"limit", required_argument, NULL, CLI_OPT_LIMIT},
     {"center", no_argument, NULL, CLI_OPT_CENTER},
     {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
+    {"points", required_argument, NULL, CLI_OPT_POINTS},
+    {"noise", required_argument, NULL, CLI_OPT_NOISE},
     {"layers", required_argument, NULL, CLI_OPT_LAYERS},
     {"act", required_argument, NULL, CLI_OPT_ACT},
     {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
@@ -56,7 +59,8 @@ const char cli_common_help[] =
     "  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
     "Network:\n"
     "  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
-    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32)\n"
+    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32,\n"
+    "                       the plane data sets 2x32)\n"
     "  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"
     "  --act-scale A        a in erf(a*x) (default 1)\n"
     "  --load MODEL         start from a saved model instead of --layers\n"
@@ -148,7 +152,8 @@ static int spec_is(const char *spec, const char *name)
 static int check_data_spec(const char *s, Err *e)
 {
 	if (spec_is(s, "mnist") || spec_is(s, "fashion") || spec_is(s, "adult") ||
-	    spec_is(s, "synthetic")) {
+	    spec_is(s, "synthetic") || spec_is(s, "spiral") || spec_is(s, "circles") ||
+	    spec_is(s, "xor") || spec_is(s, "gauss") || spec_is(s, "moons")) {
 		if (strchr(s, ':'))
 			return err_set(e, "--data: '%s': only csv takes a file name", s);
 		return 0;
@@ -160,15 +165,14 @@ static int check_data_spec(const char *s, Err *e)
 		return 0;
 	}
 	return err_set(e,
-	               "--data: unknown data set '%s' (expected mnist, fashion, adult, synthetic "
-	               "or csv:TRAIN[,TEST])",
-	               s);
+	               "--data: unknown data set '%s' (expected mnist, fashion, adult, synthetic, "
+	               "%s or csv:TRAIN[,TEST])",
+	               s, PLANE_SET_NAMES);
 }
 
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 {
 	double d;
-	int v;
 	switch (opt) {
 	case CLI_OPT_DATA:
 		if (check_data_spec(arg, e))
@@ -191,6 +195,10 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		return 1;
 	case CLI_OPT_LIMIT:
 		return limit_parse_int(LIM_ROWS, "--limit", arg, &c->data.limit, e) ? -1 : 1;
+	case CLI_OPT_POINTS:
+		return limit_parse_int(LIM_POINTS, "--points", arg, &c->data.points, e) ? -1 : 1;
+	case CLI_OPT_NOISE:
+		return limit_parse(LIM_NOISE, "--noise", arg, &c->data.noise, e) ? -1 : 1;
 	case CLI_OPT_LAYERS: {
 		int *w = NULL, n = 0;
 		if (net_parse_layers(arg, &w, &n, e))
@@ -200,13 +208,7 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		return 1;
 	}
 	case CLI_OPT_ACT:
-		if ((v = act_parse(arg)) < 0)
-			return err_set(e,
-			               "--act: unknown activation '%s' (expected erf, tanh, relu "
-			               "or sigmoid)",
-			               arg);
-		c->act = (ActKind)v;
-		return 1;
+		return act_parse(arg, &c->act, e) ? err_prefix(e, "--act") : 1;
 	case CLI_OPT_ACT_SCALE:
 		if (limit_parse(LIM_ACT_SCALE, "--act-scale", arg, &d, e))
 			return -1;
@@ -324,6 +326,14 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 			return 2;
 		}
 	}
+	/* a plane data set's points and noise, refused for any other */
+	const CommonOpts *co = c ? c : shared;
+	if (co && (co->data.points > 0 || co->data.noise >= 0) && !plane_set_is(co->data.spec)) {
+		fprintf(stderr,
+		        "condnet %s: --points and --noise go with a plane data set (--data %s)\n",
+		        argv[0], PLANE_SET_NAMES);
+		return 2;
+	}
 	if (first)
 		*first = optind;
 	else if (optind < argc) {
@@ -375,6 +385,8 @@ const char *cli_default_layers(const char *spec)
 		return "12x50";
 	if (spec_is(spec, "csv"))
 		return "3x32";
+	if (plane_set_is(spec))
+		return "2x32";
 	return "4x32";
 }
 

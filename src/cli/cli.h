@@ -48,22 +48,27 @@ void cli_common_default(CommonOpts *c);
 extern const struct option cli_common_options[];
 extern const int cli_common_noptions;
 /* The first CLI_DATA_NOPTIONS entries of cli_common_options are the data-set
- * options, --data to --standardize, for commands that take only those. */
-#define CLI_DATA_NOPTIONS 7
+ * options, --data to --noise, for commands that take only those. */
+#define CLI_DATA_NOPTIONS 9
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e);
 /* The text describing the common options, for --help; CLI_DATA_HELP the
  * part about the data-set options (the first CLI_DATA_NOPTIONS). */
 extern const char cli_common_help[];
 #define CLI_DATA_HELP                                                                              \
-	"  --data SPEC          mnist, fashion, adult, synthetic or csv:TRAIN[,TEST] (default "    \
-	"synthetic)\n"                                                                             \
+	"  --data SPEC          mnist, fashion, adult, synthetic, csv:TRAIN[,TEST] (default "      \
+	"synthetic),\n"                                                                            \
+	"                       or a data set in the plane: spiral, circles, xor, gauss, moons\n"  \
 	"  --data-dir DIR       directory of fetched data sets (default $CONDNET_DATA,\n"          \
 	"                       else $XDG_CACHE_HOME/condnet, else ~/.cache/condnet)\n"            \
 	"  --features K         MNIST/Fashion Haar-wavelet coefficients, 1..1024 (default 200)\n"  \
 	"  --label-col N        CSV column of the label, counted from 0 (default the last)\n"      \
 	"  --limit N            keep at most N rows of every class (quick runs)\n"                 \
 	"  --center             subtract every feature's mean over the training set\n"             \
-	"  --standardize        and divide by its standard deviation there\n"
+	"  --standardize        and divide by its standard deviation there\n"                      \
+	"  --points N           a plane data set's training points, 6..1000000 (default 300;\n"    \
+	"                       its test set has as many)\n"                                       \
+	"  --noise S            a plane data set's noise, 0..1: the standard deviation added\n"    \
+	"                       to every coordinate (default 0.05, moons 0.08)\n"
 
 /* Loads the data sets, and builds the network: from --load, or fresh from
  * --layers with Glorot weights from --seed. Either output may be NULL. */
@@ -107,6 +112,8 @@ enum {
 	CLI_OPT_EARLY_STOP,
 	CLI_OPT_REPRO,
 	CLI_OPT_NO_REPRO,
+	CLI_OPT_POINTS,
+	CLI_OPT_NOISE,
 	CLI_OPT_OWN = 512
 };
 

@@ -1,6 +1,5 @@
 /* cmd_alg1.c - `condnet alg1`: Algorithm 1, one line per iteration, then the
  * paper's Table 1 and Table 16 layouts. */
-#include <cjson/cJSON.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "cli/progress.h"
 #include "model/model_io.h"
 #include "report/report.h"
+#include "report/report_run.h"
 
 /* The defaults in the text come from alg1_opts_default. */
 static const char help_fmt[] =
@@ -93,11 +93,10 @@ int cmd_alg1(int argc, char **argv)
 		return pr == 1 ? 0 : 2;
 	o.seed = c.seed;
 	o.train = c.train;
-	if (c.early_stop > 0 || c.train.sched.kind == SCHED_PLATEAU) {
-		fprintf(stderr,
-		        "condnet alg1: %s needs a validation set, which Algorithm 1 has not "
-		        "(it trains eta epochs each time)\n",
-		        c.early_stop > 0 ? "--early-stop" : "the plateau schedule");
+	/* Algorithm 1's own rule, as a usage error before any data are read */
+	if (alg1_check_training(&c.train, c.early_stop, &e) < 0) {
+		fprintf(stderr, "condnet alg1: %s%s\n", c.early_stop > 0 ? "--early-stop: " : "",
+		        e.msg);
 		return 2;
 	}
 	if (cli_check_outputs(&c, NULL, 0, &e) || cli_load_data(&c, &train, NULL, &e) ||
@@ -125,9 +124,9 @@ int cmd_alg1(int argc, char **argv)
 		progress_clear(&prog);
 		if (st < 0)
 			goto fail;
-		if (st != ALG1_STOPPED && a->nrec > 0)
+		if (st == 0 && a->nrec > 0)
 			print_record(&a->rec[a->nrec - 1]);
-	} while (st == ALG1_RUNNING && !progress_interrupted());
+	} while (st == 0 && a->status == ALG1_RUNNING && !progress_interrupted());
 
 	int sig = progress_interrupted();
 	printf("\n");
@@ -142,17 +141,9 @@ int cmd_alg1(int argc, char **argv)
 		printf("saved %s (%s)\n", c.save, net_shape_str(a->net, shape, sizeof shape));
 	} else if (c.save)
 		printf("not saving %s: the run was interrupted\n", c.save);
-	if (c.json) {
-		cJSON *r = report_alg1_json(a, &e);
-		if (r) {
-			cJSON_AddStringToObject(r, "data", cli_data_name(&c));
-			cJSON_AddBoolToObject(r, "interrupted", sig != 0);
-		}
-		int bad = report_write_json(c.json, r, &e);
-		cJSON_Delete(r);
-		if (bad)
-			goto fail;
-	}
+	if (c.json && report_write_record(
+	                  c.json, report_alg1_run_json(a, cli_data_name(&c), sig, st == 1, &e), &e))
+		goto fail;
 	if (c.csv && report_write_file(c.csv, history_csv, a, &e))
 		goto fail;
 	rc = sig ? 130 : 0;

@@ -1,5 +1,4 @@
 /* cmd_cond.c - `condnet cond`: the per-layer conditioning of a network. */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include "engine/cond.h"
 #include "model/model_io.h"
 #include "report/report.h"
+#include "report/report_run.h"
 #include "report/report_squeeze.h"
 
 static const char help[] =
@@ -60,54 +60,32 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 }
 
 /* Algorithm 3 at τ on a copy of net: per layer, κ as given beside κ at
- * decision, the neurons kept and what each stage removes; into rec too. */
+ * decision, the neurons kept and what each stage removes; the rows into
+ * *rows (the caller frees them), the neurons removed into *removed. */
 static int squeeze_table(const Net *net, const LayerCond *lc, double tau, ReportFormat fmt,
-                         cJSON *rec, Err *e)
+                         SqueezeLayerRow **rows, int *removed, Err *e)
 {
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = tau;
 	Net *copy = net_clone(net, e);
 	Alg3 *a = copy ? alg3_new(copy, &o, NULL, e) : NULL;
-	SqueezeLayerRow *r = calloc((size_t)net->m, sizeof *r);
-	LayerCond *after = calloc((size_t)net->m, sizeof *after);
+	SqueezeLayerRow *r = NULL;
+	LayerCond *after = NULL;
 	int rc = -1;
-	if (!a || !r || !after) {
-		if (a)
-			err_set(e, "out of memory");
+	if (!a || alg3_run(a, NULL, e) < 0 || cond_net_new(copy, tau, 0, &after, e) ||
+	    !(r = report_squeeze_layer_rows(net, lc, copy, after, a, e)))
 		goto out;
-	}
-	if (alg3_run(a, NULL, e) < 0 || cond_net_values(copy, tau, after, e))
-		goto out;
-	for (int i = 0; i < net->m; i++) {
-		int hidden = i < net->m - 1;
-		r[i] = (SqueezeLayerRow){i + 1,
-		                         net->n[i + 1],
-		                         copy->n[i + 1],
-		                         lc[i].kappa,
-		                         hidden ? a->kappa_dec[i] : NAN,
-		                         after[i].kappa,
-		                         NAN,
-		                         hidden ? a->removed_qr[i] : -1,
-		                         hidden ? a->removed[i] - a->removed_qr[i] : -1};
-	}
 	printf("\nAlgorithm 3 at τ = %g (condnet squeeze), each layer decided after the earlier "
 	       "layers' removals: %d neurons removed\n\n",
 	       tau, a->total);
 	report_squeeze_layers(stdout, r, net->m, fmt);
-	if (rec) {
-		cJSON *sq = cJSON_AddObjectToObject(rec, "squeeze");
-		cJSON *layers = sq ? report_squeeze_layers_json(r, net->m, e) : NULL;
-		if (sq) {
-			cJSON_AddNumberToObject(sq, "removed", a->total);
-			cJSON_AddItemToObject(sq, "layers", layers);
-		}
-	}
+	*rows = r;
+	*removed = a->total;
+	r = NULL;
 	rc = 0;
 out:
-	for (int i = 0; after && i < net->m; i++)
-		cond_layer_free(&after[i]);
-	free(after);
+	cond_net_free(after, net->m);
 	free(r);
 	alg3_free(a);
 	net_free(copy);
@@ -132,6 +110,8 @@ int cmd_cond(int argc, char **argv)
 	Dataset *train = NULL, *test = NULL;
 	Net *net = NULL;
 	LayerCond *lc = NULL;
+	SqueezeLayerRow *rows = NULL;
+	int removed = 0;
 	Err e = {{0}};
 	int rc = 1;
 
@@ -154,37 +134,24 @@ int cmd_cond(int argc, char **argv)
 		if (st < 0)
 			goto fail;
 	}
-	if (!(lc = calloc((size_t)net->m, sizeof *lc))) {
-		err_set(&e, "out of memory");
-		goto fail;
-	}
-	if (cond_net(net, k.tau, lc, &e))
+	if (cond_net_new(net, k.tau, 1, &lc, &e))
 		goto fail;
 	char sh[512];
 	printf("%s: %s\n\n", c.load ? c.load : "fresh network", net_shape_str(net, sh, sizeof sh));
 	ReportFormat fmt = k.markdown ? REPORT_MARKDOWN : REPORT_TEXT;
 	report_cond(stdout, net, lc, fmt);
 	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
-	cJSON *r = c.json ? report_cond_json(net, lc, &e) : NULL;
-	if (c.json && !r)
+	if (!k.no_squeeze && squeeze_table(net, lc, k.tau, fmt, &rows, &removed, &e))
 		goto fail;
-	if (!k.no_squeeze && squeeze_table(net, lc, k.tau, fmt, r, &e)) {
-		cJSON_Delete(r);
+	double acc;
+	if (net_accuracy(net, test, NULL, &acc, &e))
 		goto fail;
-	}
-	double acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
 	if (test)
 		printf("\ntest accuracy: %.2f %%\n", acc);
-	if (r) {
-		if (c.load)
-			cJSON_AddStringToObject(r, "model", c.load);
-		if (test)
-			cJSON_AddNumberToObject(r, "test_accuracy", acc);
-		int bad = report_write_json(c.json, r, &e);
-		cJSON_Delete(r);
-		if (bad)
-			goto fail;
-	}
+	if (c.json &&
+	    report_write_record(c.json,
+	                        report_cond_run_json(net, lc, rows, removed, c.load, acc, &e), &e))
+		goto fail;
 	CondTable t = {net, lc};
 	if (c.csv && report_write_file(c.csv, cond_csv, &t, &e))
 		goto fail;
@@ -195,9 +162,8 @@ int cmd_cond(int argc, char **argv)
 fail:
 	rc = cli_fail("cond", &e);
 out:
-	for (int i = 0; lc && i < net->m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
+	cond_net_free(lc, net ? net->m : 0);
+	free(rows);
 	net_free(net);
 	dataset_free(train);
 	dataset_free(test);

@@ -231,9 +231,9 @@ int cmd_paper(int argc, char **argv)
 	}
 	if (pc.plan)
 		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
-	char warn[1400];
-	if (paper_check_records(&o, warn, sizeof warn))
-		fprintf(stderr, "condnet paper: %s\n", warn);
+	Err warn = {{0}};
+	if (paper_check_records(&o, &warn) < 0)
+		fprintf(stderr, "condnet paper: %s\n", warn.msg);
 	Progress pr_line;
 	progress_init(&pr_line, "condnet paper", c.quiet, 1);
 	Hook hook = progress_hook(&pr_line, c.quiet ? NULL : progress_notes);
@@ -241,10 +241,10 @@ int cmd_paper(int argc, char **argv)
 	progress_trap_signals();
 	int rc = paper_run(&o, &e);
 	progress_clear(&pr_line);
-	if (rc < 0) {
+	if (rc != 0) {
 		fprintf(stderr, "condnet paper: %s\n", e.msg);
 		/* a stop: the stages done are kept whole, the rest runs on the next call */
-		return progress_interrupted() ? 130 : 1;
+		return rc > 0 || progress_interrupted() ? 130 : 1;
 	}
 	if (o.no_report)
 		printf("stage results in %s\n", o.out);

@@ -25,19 +25,21 @@ static const char replay_help[] =
 static void print_result(const Session *s, ReportFormat fmt)
 {
 	char shape[512];
-	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
+	LayerCond *lc;
 	Err e = {{0}};
-	if (lc && cond_net(s->net, s->tau, lc, &e) == 0)
+	if (cond_net_new(s->net, s->tau, 1, &lc, &e) == 0)
 		report_cond(stdout, s->net, lc, fmt);
 	else
-		fprintf(stderr, "condnet replay: conditioning: %s\n", lc ? e.msg : "out of memory");
-	for (int i = 0; lc && i < s->net->m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
+		fprintf(stderr, "condnet replay: conditioning: %s\n", e.msg);
+	cond_net_free(lc, s->net->m);
 	printf("widths %s\n", net_shape_str(s->net, shape, sizeof shape));
 	printf("params %zu\n", s->net->nparam);
 	printf("crc32 %08x\n", (unsigned)session_param_crc(s->net));
-	printf("test_accuracy %.2f\n", session_test_acc(s));
+	double acc;
+	Err ae = {{0}};
+	if (session_test_acc(s, &acc, &ae) < 0)
+		fprintf(stderr, "condnet replay: test accuracy: %s\n", ae.msg);
+	printf("test_accuracy %.2f\n", acc);
 }
 
 enum { OPT_MARKDOWN = CLI_OPT_OWN };
@@ -79,10 +81,10 @@ int cmd_replay(int argc, char **argv)
 	}
 	s->replay = 1;
 	int rc = 0;
-	char warn[1400];
-	if (session_log_check(log, warn, sizeof warn))
-		fprintf(stderr, "condnet replay: %s\n", warn);
-	if (session_replay(s, log, NULL, &e) < 0) {
+	Err warn = {{0}};
+	if (session_log_check(log, &warn) < 0)
+		fprintf(stderr, "condnet replay: %s\n", warn.msg);
+	if (session_replay(s, log, NULL, &e) != 0) {
 		fprintf(stderr, "condnet replay: %s\n", e.msg);
 		rc = 1;
 	} else if (!s->net) {

@@ -2,7 +2,6 @@
  * without compensation, by another criterion or to given counts, retrained,
  * repeated until nothing is removed, or compared with the simple rules
  * (--compare, cmd_squeeze_compare.c). */
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -32,7 +31,7 @@ static int cost_of(const Squeeze *s, const Net *net, NetCost *c, Err *e)
 	return 0;
 }
 
-static void print_costs(const NetCost *a, const NetCost *b, cJSON *rec, Err *e)
+static void print_costs(const NetCost *a, const NetCost *b, struct cJSON *rec, Err *e)
 {
 	if (a->repeats > 0)
 		printf("\nwhat the network costs (forward time: median of %d repeats, %d OpenBLAS "
@@ -41,13 +40,7 @@ static void print_costs(const NetCost *a, const NetCost *b, cJSON *rec, Err *e)
 	else
 		printf("\nwhat the network costs (forward time not measured):\n\n");
 	report_costs(stdout, a, b, REPORT_TEXT);
-	cJSON_AddItemToObject(rec, "cost_before", report_cost_json(a, e));
-	cJSON_AddItemToObject(rec, "cost_after", report_cost_json(b, e));
-}
-
-static double accuracy(const Net *net, const Dataset *d)
-{
-	return 100 * (1 - net_error(net, d, NULL));
+	report_squeeze_costs_json(rec, a, b, e);
 }
 
 /* The round lines of --until-stable, on standard output as they come, with
@@ -82,36 +75,6 @@ static int sq_cancelled(void *ud)
 	return progress_interrupted() != 0;
 }
 
-static void free_conds(LayerCond *lc, int m)
-{
-	for (int i = 0; lc && i < m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
-}
-
-/* The per-layer rows of a squeeze: κ as given (before), when decided (the
- * pass a) and after; what each stage removed. */
-static SqueezeLayerRow *layer_rows(const Net *a, const LayerCond *ca, const Net *b,
-                                   const LayerCond *cb, const Alg3 *pass, Err *e)
-{
-	SqueezeLayerRow *r = calloc((size_t)a->m, sizeof *r);
-	if (!r) {
-		err_set(e, "out of memory");
-		return NULL;
-	}
-	for (int i = 0; i < a->m; i++) {
-		int hidden = i < a->m - 1, counted = pass->o.keep_counts != NULL;
-		double kd = hidden ? pass->kappa_dec[i] : NAN;
-		r[i] = (SqueezeLayerRow){i + 1,       a->n[i + 1], b->n[i + 1], ca[i].kappa, kd,
-		                         cb[i].kappa, NAN,         -1,          -1};
-		if (hidden && !counted) {
-			r[i].by_threshold = pass->removed_qr[i];
-			r[i].by_loop = pass->removed[i] - pass->removed_qr[i];
-		}
-	}
-	return r;
-}
-
 typedef struct Nets {
 	const SqueezeNetRow *r;
 	int n;
@@ -124,7 +87,7 @@ static void nets_csv(FILE *f, const void *ud)
 }
 
 typedef struct Rounds {
-	const SqueezeRound *r;
+	const Alg3Round *r;
 	int n, m;
 } Rounds;
 
@@ -137,16 +100,19 @@ static void rounds_csv(FILE *f, const void *ud)
 /* Squeeze → retrain until a squeeze removes nothing (the paper's Table 13). */
 static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset *train,
                         const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
-                        cJSON *rec, Err *e)
+                        struct cJSON *rec, Err *e)
 {
-	SqueezeRound r[MAX_ROUNDS + 1];
+	Alg3Round r[MAX_ROUNDS + 1];
 	int nr = 0, m = net->m, stable = 0;
 	char sh[512];
 	NetCost c0, c1;
 	if (cost_of(s, net, &c0, e))
 		return -1;
+	double acc0;
+	if (net_accuracy(net, test, NULL, &acc0, e))
+		return -1;
 	printf("round 0: removed 0, %s, test accuracy %.2f %%\n", net_shape_str(net, sh, sizeof sh),
-	       test ? accuracy(net, test) : NAN);
+	       acc0);
 	fflush(stdout);
 	Hook h = {sq_progress, round_line, sq_cancelled, s};
 	progress_what(&s->prog, "retraining");
@@ -160,23 +126,8 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 		rc = -1;
 	net_free(orig);
 	progress_clear(&s->prog);
-	cJSON *js = cJSON_AddArrayToObject(rec, "rounds");
-	for (int k = 0; k < nr; k++) {
-		cJSON *o = cJSON_CreateObject();
-		if (o) {
-			cJSON_AddNumberToObject(o, "round", k);
-			cJSON_AddItemToObject(o, "n", cJSON_CreateIntArray(r[k].n, m + 1));
-			cJSON_AddNumberToObject(o, "removed", r[k].removed);
-			if (isfinite(r[k].acc_retrained))
-				cJSON_AddNumberToObject(o, "test_accuracy", r[k].acc_retrained);
-			cJSON *kj = cJSON_AddArrayToObject(o, "kappa");
-			for (int i = 0; kj && i < m; i++)
-				cJSON_AddItemToArray(kj, isfinite(r[k].kappa[i])
-				                             ? cJSON_CreateNumber(r[k].kappa[i])
-				                             : cJSON_CreateNull());
-			cJSON_AddItemToArray(js, o);
-		}
-	}
+	report_squeeze_rounds_run_json(rec, r, nr, s->so.tau, rc == 0 ? stable : -1,
+	                               rc == 0 && test ? &ag : NULL, e);
 	if (rc == 0) {
 		if (!stable)
 			printf("stopped after %d rounds; the network may squeeze further\n",
@@ -187,9 +138,7 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 			char line[512];
 			printf("\nthe result %s\n",
 			       report_agreement_line(&ag, "the test set", line, sizeof line));
-			cJSON_AddItemToObject(rec, "agreement", report_agreement_json(&ag, e));
 		}
-		cJSON_AddBoolToObject(rec, "stable", stable);
 		Rounds rr = {r, nr, m};
 		if (c->csv && report_write_file(c->csv, rounds_csv, &rr, e))
 			rc = -1;
@@ -199,7 +148,7 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	else if (rc == 0)
 		rc = -1;
 	for (int k = 0; k < nr; k++)
-		squeeze_round_free(&r[k]);
+		alg3_round_free(&r[k]);
 	agreement_free(&ag);
 	return rc;
 }
@@ -216,87 +165,52 @@ static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan 
 	progress_clear(&s->prog);
 	if (st)
 		return st;
-	kept->acc_retrained = test ? accuracy(net, test) : NAN;
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	if (!lc)
-		return err_set(e, "out of memory");
-	int rc = cond_net_values(net, s->so.tau, lc, e);
+	if (net_accuracy(net, test, NULL, &kept->acc_retrained, e))
+		return -1;
+	LayerCond *lc;
+	int rc = cond_net_new(net, s->so.tau, 0, &lc, e);
 	for (int i = 0; rc == 0 && i < net->m; i++)
 		rows[i].kappa_retrained = lc[i].kappa;
-	free_conds(lc, net->m);
+	cond_net_free(lc, net->m);
 	return rc;
-}
-
-/* The record of one squeeze: the kept network's figures, and the other one's
- * as a network of its own. */
-static void squeeze_json(cJSON *rec, const SqueezeNetRow *nr, const SqueezeLayerRow *rows, int m,
-                         double acc0, int by_thr, Err *e)
-{
-	const SqueezeNetRow *k = &nr[0], *o = &nr[1];
-	cJSON_AddItemToObject(rec, "layers", report_squeeze_layers_json(rows, m, e));
-	cJSON_AddNumberToObject(rec, "removed", k->removed);
-	if (!k->counted) {
-		cJSON_AddNumberToObject(rec, "removed_threshold", by_thr);
-		cJSON_AddNumberToObject(rec, "removed_loop", k->removed - by_thr);
-	}
-	cJSON_AddNumberToObject(rec, "removed_without_compensation",
-	                        k->compensated ? o->removed : k->removed);
-	cJSON_AddNumberToObject(rec, "removed_with_compensation",
-	                        k->compensated ? k->removed : o->removed);
-	if (!isnan(acc0)) {
-		cJSON_AddNumberToObject(rec, "acc_before_squeeze", acc0);
-		cJSON_AddNumberToObject(rec, "acc_squeezed", k->acc_squeezed);
-		if (isfinite(k->acc_retrained))
-			cJSON_AddNumberToObject(rec, "acc_retrained", k->acc_retrained);
-	}
-	cJSON *x = cJSON_AddObjectToObject(rec, "other_network");
-	if (!x)
-		return;
-	cJSON_AddStringToObject(x, "what",
-	                        "the same squeeze with the other compensation setting: "
-	                        "a different network, not kept");
-	cJSON_AddBoolToObject(x, "compensate", o->compensated);
-	cJSON_AddNumberToObject(x, "removed", o->removed);
-	if (!isnan(acc0))
-		cJSON_AddNumberToObject(x, "acc_squeezed", o->acc_squeezed);
 }
 
 /* One squeeze: the one asked for kept in *net, and the same with the other
  * compensation setting measured beside it. */
 static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Dataset *train,
                         const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
-                        cJSON *rec, Err *e)
+                        struct cJSON *rec, Err *e)
 {
 	int m = (*net)->m, rc = -1;
-	SqueezeOpts o = s->so;
+	Alg3Opts o = s->so;
 	Net *kept = net_clone(*net, e), *other = net_clone(*net, e);
-	LayerCond *before = calloc((size_t)m, sizeof *before),
-	          *after = calloc((size_t)m, sizeof *after);
+	LayerCond *before = NULL, *after = NULL;
 	SqueezeLayerRow *rows = NULL;
 	Alg3 *a = NULL;
 	NetCost c0, c1;
 	Agreement ag[3] = {{0}};
-	if (!kept || !other || !before || !after) {
+	if (!kept || !other) {
 		err_set(e, "out of memory");
 		goto out;
 	}
-	if (cond_net_values(*net, o.tau, before, e) || cost_of(s, *net, &c0, e))
+	if (cond_net_new(*net, o.tau, 0, &before, e) || cost_of(s, *net, &c0, e))
 		goto out;
 	if (!(a = alg3_new(kept, &o, train, e)) || alg3_run(a, NULL, e) < 0)
 		goto out;
-	SqueezeOpts oo = o;
+	Alg3Opts oo = o;
 	oo.compensate = !o.compensate;
-	int r_other = squeeze_net(other, &oo, train, NULL, e);
-	if (r_other < 0 || cond_net_values(kept, o.tau, after, e) ||
-	    !(rows = layer_rows(*net, before, kept, after, a, e)))
+	int r_other = alg3_squeeze_net(other, &oo, train, NULL, e);
+	if (r_other < 0 || cond_net_new(kept, o.tau, 0, &after, e) ||
+	    !(rows = report_squeeze_layer_rows(*net, before, kept, after, a, e)))
 		goto out;
-	double acc0 = test ? accuracy(*net, test) : NAN;
-	const char *crit = squeeze_criterion_name(o.criterion);
+	double acc0, acc_k, acc_o;
+	if (net_accuracy(*net, test, NULL, &acc0, e) || net_accuracy(kept, test, NULL, &acc_k, e) ||
+	    net_accuracy(other, test, NULL, &acc_o, e))
+		goto out;
+	const char *crit = alg3_criterion_name(o.criterion);
 	int counted = o.keep_counts != NULL, by_thr = 0;
 	for (int i = 0; i < m - 1; i++)
 		by_thr += a->removed_qr[i];
-	double acc_k = test ? accuracy(kept, test) : NAN,
-	       acc_o = test ? accuracy(other, test) : NAN;
 	SqueezeNetRow nr[2] = {{1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN},
 	                       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
 	/* how far each answers as the original: kept before its retraining, the other,
@@ -346,22 +260,8 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		       report_agreement_line(&ag[1], "the test set", line, sizeof line));
 	printf("\n");
 	report_squeeze_networks(stdout, nr, 2, REPORT_TEXT);
-	squeeze_json(rec, nr, rows, m, acc0, by_thr, e);
-	if (test) {
-		cJSON_AddItemToObject(rec, "agreement_squeezed", report_agreement_json(&ag[0], e));
-		if (s->retrain > 0)
-			cJSON_AddItemToObject(rec, "agreement_retrained",
-			                      report_agreement_json(&ag[2], e));
-		cJSON *x = cJSON_GetObjectItemCaseSensitive(rec, "other_network");
-		if (x)
-			cJSON_AddItemToObject(x, "agreement", report_agreement_json(&ag[1], e));
-	}
-	if (s->retrain > 0) {
-		cJSON_AddNumberToObject(rec, "retrain_epochs_run", tr.epochs);
-		cJSON_AddNumberToObject(rec, "retrain_best_epoch", tr.best_epoch);
-		if (!isnan(tr.val_acc))
-			cJSON_AddNumberToObject(rec, "retrain_val_accuracy", 100 * tr.val_acc);
-	}
+	report_squeeze_once_json(rec, nr, rows, m, acc0, by_thr, test ? ag : NULL,
+	                         s->retrain > 0 ? &tr : NULL, e);
 	print_costs(&c0, &c1, rec, e);
 	Nets x = {nr, 2};
 	if (c->csv && report_write_file(c->csv, nets_csv, &x, e))
@@ -376,45 +276,41 @@ out:
 		agreement_free(&ag[i]);
 	alg3_free(a);
 	free(rows);
-	free_conds(before, m);
-	free_conds(after, m);
+	cond_net_free(before, m);
+	cond_net_free(after, m);
 	net_free(kept);
 	net_free(other);
 	return rc;
 }
 
-/* The first lines, and what the JSON record says of the settings. */
-static void print_settings(const CommonOpts *c, const Squeeze *s, const Net *net, cJSON *rec)
+/* The first lines; the record with the settings into *rec. */
+static int print_settings(const CommonOpts *c, const Squeeze *s, const Net *net, struct cJSON **rec,
+                          Err *e)
 {
-	char sh[512];
+	char sh[512], spec[64];
 	printf("%s: %s %s (%s), tau %g%s%s%s%s\n", cli_data_name(c),
 	       s->compare ? "comparing squeeze criteria on" : "squeezing", c->load,
 	       net_shape_str(net, sh, sizeof sh), s->so.tau,
 	       s->so.while_loop ? "" : ", no while loop", s->so.compensate ? ", compensated" : "",
 	       s->so.criterion ? ", criterion " : "",
-	       s->so.criterion ? squeeze_criterion_name(s->so.criterion) : "");
+	       s->so.criterion ? alg3_criterion_name(s->so.criterion) : "");
 	if (s->keep_spec)
 		printf("keeping the counts of %s\n", s->keep_spec);
 	printf("\n");
-	cJSON_AddStringToObject(rec, "model", c->load);
-	cJSON_AddStringToObject(rec, "shape_before", sh);
-	cJSON_AddNumberToObject(rec, "tau", s->so.tau);
-	if (s->ntau > 1)
-		cJSON_AddItemToObject(rec, "taus", cJSON_CreateDoubleArray(s->taus, s->ntau));
-	cJSON_AddBoolToObject(rec, "while_loop", s->so.while_loop);
-	cJSON_AddBoolToObject(rec, "compensate", s->so.compensate);
-	cJSON_AddStringToObject(rec, "criterion", squeeze_criterion_name(s->so.criterion));
-	if (s->so.criterion == SQUEEZE_RANDOM)
-		cJSON_AddNumberToObject(rec, "seed", (double)s->so.seed);
-	if (s->keep)
-		cJSON_AddItemToObject(rec, "keep_counts",
-		                      cJSON_CreateIntArray(s->keep, net->m - 1));
-	cJSON_AddNumberToObject(rec, "retrain_epochs", s->retrain);
-	char spec[64];
-	cJSON_AddStringToObject(rec, "retrain_schedule",
-	                        sched_format(&c->train.sched, spec, sizeof spec));
-	cJSON_AddNumberToObject(rec, "retrain_warmup", c->train.sched.warmup);
-	cJSON_AddNumberToObject(rec, "retrain_early_stop", c->early_stop);
+	SqueezeSettings st = {
+	    .model = c->load,
+	    .shape_before = sh,
+	    .so = &s->so,
+	    .taus = s->taus,
+	    .ntau = s->ntau,
+	    .keep = s->keep,
+	    .nkeep = net->m - 1,
+	    .retrain_epochs = s->retrain,
+	    .retrain_schedule = sched_format(&c->train.sched, spec, sizeof spec),
+	    .retrain_warmup = c->train.sched.warmup,
+	    .retrain_early_stop = c->early_stop,
+	};
+	return (*rec = report_squeeze_record(&st, e)) ? 0 : -1;
 }
 
 int cmd_squeeze(int argc, char **argv)
@@ -423,7 +319,7 @@ int cmd_squeeze(int argc, char **argv)
 	Squeeze s;
 	Dataset *train = NULL, *test = NULL, *rtr = NULL, *rval = NULL;
 	Net *net = NULL;
-	cJSON *rec = NULL;
+	struct cJSON *rec = NULL;
 	Err e = {{0}};
 	int rc = 1;
 
@@ -443,16 +339,13 @@ int cmd_squeeze(int argc, char **argv)
 	TrainPlan plan;
 	if (cli_plan(&c, train, NULL, s.retrain, &plan, &rtr, &rval, &e) < 0)
 		goto fail;
-	if (!(rec = cJSON_CreateObject())) {
-		err_set(&e, "out of memory");
-		goto fail;
-	}
 	if (c.train.threads > 0)
 		blas_set_threads(c.train.threads);
 	progress_init(&s.prog, "condnet squeeze", c.quiet, 1);
 	progress_trap_signals();
 	char sh[512], how[256];
-	print_settings(&c, &s, net, rec);
+	if (print_settings(&c, &s, net, &rec, &e))
+		goto fail;
 	if (c.sched_given || plan.val)
 		printf("retraining: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
 	const Dataset *rtrain = rtr ? rtr : train;
@@ -467,7 +360,7 @@ int cmd_squeeze(int argc, char **argv)
 		goto out;
 	}
 	if (!s.compare) {
-		cJSON_AddStringToObject(rec, "shape_after", net_shape_str(net, sh, sizeof sh));
+		report_squeeze_shape_after(rec, net_shape_str(net, sh, sizeof sh));
 		printf("\nresult: %s\n", sh);
 	}
 	if (c.save) {
@@ -482,7 +375,7 @@ int cmd_squeeze(int argc, char **argv)
 fail:
 	rc = cli_fail("squeeze", &e);
 out:
-	cJSON_Delete(rec);
+	report_free(rec);
 	net_free(net);
 	free(s.keep);
 	dataset_free(train);

@@ -8,10 +8,12 @@
 #include "cli/progress.h"
 #include "engine/train_plan.h"
 
+struct cJSON;
+
 enum { SQUEEZE_MAX_TAUS = 32 };
 
 typedef struct Squeeze {
-	SqueezeOpts so;
+	Alg3Opts so;
 	double taus[SQUEEZE_MAX_TAUS]; /* --tau, one or (with --compare) several */
 	int ntau;
 	double retrain;

@@ -1,6 +1,5 @@
 /* cmd_squeeze_compare.c - `condnet squeeze --compare`: Algorithm 3 against
  * the norm rule and random choice at the counts it decides, at each τ. */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,7 @@
 #include "report/report_squeeze.h"
 
 typedef struct Cmp {
-	const SqueezeCompare *c;
+	const Alg3Compare *c;
 	int n;
 	const char *data, *png, *title;
 } Cmp;
@@ -53,7 +52,7 @@ static int on_path(const char *prog)
 
 /* PREFIX.dat and PREFIX.gp, then PREFIX.png through gnuplot when it is
  * installed. */
-static int write_plot(const char *prefix, const char *title, const SqueezeCompare *c, int n, Err *e)
+static int write_plot(const char *prefix, const char *title, const Alg3Compare *c, int n, Err *e)
 {
 	size_t len = strlen(prefix) + 8;
 	char *dat = malloc(len), *gp = malloc(len), *png = malloc(len);
@@ -103,13 +102,13 @@ out:
 }
 
 int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const Dataset *train,
-                        const Dataset *test, const TrainPlan *plan, cJSON *rec, Err *e)
+                        const Dataset *test, const TrainPlan *plan, struct cJSON *rec, Err *e)
 {
-	SqueezeCompare *res = calloc((size_t)s->ntau, sizeof *res);
+	Alg3Compare *res = calloc((size_t)s->ntau, sizeof *res);
 	if (!res)
 		return err_set(e, "out of memory");
-	SqueezeCompareOpts o;
-	squeeze_compare_opts_default(&o);
+	Alg3CompareOpts o;
+	alg3_compare_opts_default(&o);
 	o.while_loop = s->so.while_loop;
 	o.draws = s->draws;
 	o.seed = c->seed;
@@ -136,16 +135,7 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 		       "retrained), seed %llu\n\n",
 		       res[0].acc_before, o.draws, rd, (unsigned long long)o.seed);
 		report_squeeze_compare(stdout, res, n, REPORT_TEXT);
-		cJSON *js = report_squeeze_compare_json(res, n, e);
-		if (!js)
-			rc = -1;
-		else
-			cJSON_AddItemToObject(rec, "comparisons", js);
-		cJSON_AddNumberToObject(rec, "draws", o.draws);
-		cJSON_AddNumberToObject(
-		    rec, "retrain_draws",
-		    o.retrain ? (o.retrain_draws < 0 ? o.draws : o.retrain_draws) : 0);
-		cJSON_AddNumberToObject(rec, "seed", (double)o.seed);
+		rc = report_squeeze_compare_run_json(rec, res, n, o.draws, rd, o.seed, e);
 		Cmp x = {res, n, NULL, NULL, NULL};
 		if (rc == 0 && c->csv && report_write_file(c->csv, cmp_csv, &x, e))
 			rc = -1;
@@ -157,7 +147,7 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 		}
 	}
 	for (int i = 0; i < n; i++)
-		squeeze_compare_free(&res[i]);
+		alg3_compare_free(&res[i]);
 	free(res);
 	return rc;
 }

@@ -9,7 +9,7 @@
 #include "base/one_line.h"
 #include "cli/cmd_squeeze.h"
 
-/* The default τ in the text comes from squeeze_opts_default. */
+/* The default τ in the text comes from alg3_opts_default. */
 static const char help_fmt[] =
     "Usage: condnet squeeze --load MODEL [OPTIONS]\n\n"
     "Algorithm 3: in every hidden layer whose stacked matrix [W; b] has a condition\n"
@@ -111,7 +111,6 @@ static int parse_taus(const char *arg, Squeeze *s, Err *e)
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
 {
 	Squeeze *s = ud;
-	int c;
 	switch (opt) {
 	case OPT_TAU:
 		return parse_taus(arg, s, e);
@@ -127,12 +126,8 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		s->until_stable = 1;
 		return 0;
 	case OPT_CRITERION:
-		if ((c = squeeze_criterion_parse(arg)) < 0)
-			return err_set(e,
-			               "--criterion: unknown criterion '%s' (expected qr, norm "
-			               "or random)",
-			               arg);
-		s->so.criterion = (SqueezeCriterion)c;
+		if (alg3_criterion_parse(arg, &s->so.criterion, e))
+			return err_prefix(e, "--criterion");
 		return 0;
 	case OPT_KEEP_COUNTS:
 		s->keep_spec = arg;
@@ -188,7 +183,7 @@ static int counts_from_json(const cJSON *j, const Net *net, int *keep, Err *e)
 	} else
 		return err_set(e, "neither \"keep_counts\" nor \"layers\" (nor one comparison) "
 		                  "in the record");
-	return squeeze_check_counts(net, keep, n, e);
+	return alg3_check_counts(net, keep, n, e);
 }
 
 /* --keep-counts SPEC: a JSON record, or a widths list in a file or the
@@ -223,7 +218,7 @@ int squeeze_load_counts(Squeeze *s, const Net *net, Err *e)
 		if (rc == 0 && n == h)
 			memcpy(s->keep, w, (size_t)n * sizeof *w);
 		if (rc == 0)
-			rc = squeeze_check_counts(net, s->keep, n, e);
+			rc = alg3_check_counts(net, s->keep, n, e);
 		free(w);
 	}
 	free(text);
@@ -243,7 +238,7 @@ static const char *usage_error(const CommonOpts *c, const Squeeze *s)
 	if (s->ntau > 1 && !s->compare)
 		return "a list of --tau values needs --compare";
 	if (s->compare && (s->until_stable || s->keep_spec || c->save || s->so.compensate ||
-	                   s->so.criterion != SQUEEZE_QR))
+	                   s->so.criterion != ALG3_QR))
 		return "--compare measures every criterion, with and without compensation, at the "
 		       "counts it decides: it takes no --until-stable, --keep-counts, --save, "
 		       "--compensate or --criterion";
@@ -261,7 +256,7 @@ int squeeze_parse(int argc, char **argv, CommonOpts *c, Squeeze *s)
 {
 	*s = (Squeeze){.draws = 20, .retrain_draws = -1, .timing = 1};
 	cli_common_default(c);
-	squeeze_opts_default(&s->so);
+	alg3_opts_default(&s->so);
 	s->taus[0] = s->so.tau;
 	s->ntau = 1;
 	char help[sizeof help_fmt + 32];

@@ -1,7 +1,6 @@
 /* cmd_sweep.c - `condnet sweep`: Algorithm 2 in one process, one trial per
  * process, planned as one command per trial (GNU parallel, Slurm), or
  * gathered from the trials' files. */
-#include <cjson/cJSON.h>
 #include <libgen.h>
 #include <limits.h>
 #include <math.h>
@@ -18,6 +17,8 @@
 #include "engine/train_plan.h"
 #include "model/model_io.h"
 #include "report/report.h"
+#include "report/report_run.h"
+#include "report/report_trials.h"
 
 /* The defaults in the text come from alg2_opts_default. */
 static const char help_fmt[] =
@@ -188,13 +189,16 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 	int st = train_plan_fit(net, d, &plan, &h, &s->final, e);
 	progress_clear(&s->prog);
 	int rc = st < 0 ? -1 : st > 0 ? err_set(e, "interrupted during the final training") : 0;
+	double train_acc;
+	if (rc == 0 &&
+	    (net_accuracy(net, test, NULL, acc, e) || net_accuracy(net, d, NULL, &train_acc, e)))
+		rc = -1;
 	if (rc == 0) {
-		*acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
 		printf("final: %d epochs on %d rows", s->final.epochs, d->n);
 		if (plan.val)
 			printf(" (kept epoch %d: validation accuracy %.2f %%)", s->final.best_epoch,
 			       100 * s->final.val_acc);
-		printf(", train accuracy %.2f %%", 100 * (1 - net_error(net, d, NULL)));
+		printf(", train accuracy %.2f %%", train_acc);
 		if (test)
 			printf(", test accuracy: %.2f %%", *acc);
 		printf("\n");
@@ -281,11 +285,9 @@ static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset
 	int *w = malloc((size_t)(base->m + 1) * sizeof *w);
 	if (!w)
 		return err_set(e, "out of memory");
-	alg2_scaled_widths(base, beta, w);
-	Net *shape = net_new(base->m, w, base->act, base->act_a, e);
-	int rc = shape ? 0 : -1;
-	if (rc == 0 && (alg2_trial_train(shape, beta, s->trial, tr, v, &s->o, &t, NULL, NULL, e) ||
-	                alg2_trial_write_json(s->out, &t, w, base->m, st, e)))
+	int rc = 0;
+	if (alg2_trial(base, beta, s->trial, tr, v, &s->o, w, &t, NULL, e) ||
+	    report_trial_write(s->out, &t, w, base->m, st, e))
 		rc = -1;
 	if (rc == 0) {
 		printf("beta %g trial %d: widths ", beta, s->trial);
@@ -293,7 +295,6 @@ static int one_trial(Sweep *s, const Net *base, const Dataset *tr, const Dataset
 		printf(", err_tr %.2f %%, err_v %.2f %%, max κ %.1f, %.1f s -> %s\n",
 		       100 * t.err_tr, 100 * t.err_v, t.max_kappa, t.seconds, s->out);
 	}
-	net_free(shape);
 	free(w);
 	return rc;
 }
@@ -308,14 +309,14 @@ static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
 	printf("%s: Algorithm 2 on %s, %d training and %d validation rows, q %d, eta %g\n",
 	       cli_data_name(c), net_shape_str(a->base, sh, sizeof sh), tr->n, v->n, s->o.q,
 	       s->o.eta);
-	int st;
-	do {
+	int st = 0;
+	while (st == 0 && !a->finished && !progress_interrupted()) {
 		if (a->next >= 0 && a->next < a->nb)
 			progress_what(&s->prog, "beta %.2f", a->b[a->next].beta);
 		st = alg2_step(a, &h, e);
 		progress_clear(&s->prog);
-	} while (st == 0 && !progress_interrupted());
-	if (progress_interrupted())
+	}
+	if (st > 0 || progress_interrupted())
 		return 1;
 	return st < 0 ? -1 : 0;
 }
@@ -324,33 +325,18 @@ static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
 static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, double final_acc,
                          int interrupted, Err *e)
 {
-	if (c->json) {
-		cJSON *r = report_alg2_json(a, e);
-		if (r) {
-			cJSON_AddStringToObject(r, "data", cli_data_name(c));
-			if (interrupted)
-				cJSON_AddBoolToObject(r, "interrupted", 1);
-			if (isfinite(final_acc)) {
-				char spec[64];
-				cJSON_AddNumberToObject(r, "final_epochs", s->final_epochs);
-				cJSON_AddNumberToObject(r, "final_test_accuracy", final_acc);
-				cJSON_AddStringToObject(
-				    r, "final_schedule",
-				    sched_format(&c->train.sched, spec, sizeof spec));
-				cJSON_AddNumberToObject(r, "final_warmup", c->train.sched.warmup);
-				cJSON_AddNumberToObject(r, "final_early_stop", c->early_stop);
-				cJSON_AddNumberToObject(r, "final_epochs_run", s->final.epochs);
-				cJSON_AddNumberToObject(r, "final_best_epoch", s->final.best_epoch);
-				if (!isnan(s->final.val_acc))
-					cJSON_AddNumberToObject(r, "final_val_accuracy",
-					                        100 * s->final.val_acc);
-			}
-		}
-		int bad = report_write_json(c->json, r, e);
-		cJSON_Delete(r);
-		if (bad)
-			return -1;
-	}
+	char spec[64];
+	SweepRun r = {.data = cli_data_name(c),
+	              .interrupted = interrupted,
+	              .final = isfinite(final_acc),
+	              .final_epochs = s->final_epochs,
+	              .final_test_acc = final_acc,
+	              .final_schedule = sched_format(&c->train.sched, spec, sizeof spec),
+	              .final_warmup = c->train.sched.warmup,
+	              .final_early_stop = c->early_stop,
+	              .final_result = s->final};
+	if (c->json && report_write_record(c->json, report_sweep_run_json(a, &r, e), e))
+		return -1;
 	if (c->csv && report_write_file(c->csv, alg2_csv, a, e))
 		return -1;
 	return 0;
@@ -561,6 +547,18 @@ static int parse_args(int argc, char **argv, CommonOpts *c, Sweep *s, int *first
 	return 0;
 }
 
+/* Algorithm 2 with the trials of the files read back (--gather); *next is
+ * the β to run next, NaN when the sweep is done. */
+static Alg2 *gather(const Sweep *s, const Net *base, char **files, int nfiles,
+                    const Alg2Settings *settings, double *next, Err *e)
+{
+	Alg2TrialFile *tf = report_trials_read(files, nfiles, e);
+	Alg2 *a =
+	    tf ? alg2_gather(base, &s->o, s->beta_given, tf, nfiles, settings, next, e) : NULL;
+	alg2_trial_files_free(tf, tf ? nfiles : 0);
+	return a;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	CommonOpts c;
@@ -615,8 +613,7 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (s.gather) {
 		double next;
-		if (!(a = alg2_gather(base, &s.o, s.beta_given, argv + first, nfiles, &settings,
-		                      &next, &e)))
+		if (!(a = gather(&s, base, argv + first, nfiles, &settings, &next, &e)))
 			goto fail;
 		if (!isnan(next)) { /* the sweep goes on: the outputs wait for its end */
 			rc = gather_next(&s, &c, argc, argv, a, next, argv[first], &e)

@@ -1,5 +1,4 @@
 /* cmd_train.c - `condnet train`: train a network and report its accuracy. */
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,7 @@
 #include "cli/progress.h"
 #include "model/model_io.h"
 #include "report/report.h"
+#include "report/report_run.h"
 
 static const char help[] =
     "Usage: condnet train [OPTIONS]\n\n"
@@ -37,7 +37,8 @@ typedef struct TrainCmd {
 	int save_partial;
 	Progress prog;
 	const Dataset *test;
-	cJSON *hist;      /* one object per epoch line */
+	EpochRow *hist; /* one per epoch line */
+	int nhist, caphist;
 	TrainProgress tp; /* the last report */
 	TrainResult res;
 } TrainCmd;
@@ -51,37 +52,34 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	return 0;
 }
 
-/* One line of the per-epoch listing (a HOOK_EPOCH step), and its JSON twin. */
+/* One line of the per-epoch listing (a HOOK_EPOCH step), kept for the
+ * record and the CSV. */
 static void epoch_line(const HookStep *s, void *ud)
 {
 	TrainCmd *t = ud;
 	if (s->kind != HOOK_EPOCH)
 		return;
 	const TrainEpoch *te = s->epoch;
-	double test_err = t->test ? net_error(te->net, t->test, NULL) : NAN;
+	double test_acc; /* NaN without a test set, or when it cannot be measured */
+	net_accuracy(te->net, t->test, NULL, &test_acc, NULL);
 	progress_clear(&t->prog);
 	printf("epoch %7.2f  loss %.4f  train %6.2f %%  test %6.2f %%", te->at, te->loss,
-	       100 * te->acc, 100 * (1 - test_err));
+	       100 * te->acc, test_acc);
 	if (!isnan(te->val_acc))
 		printf("  val %6.2f %% (loss %.4f)%s", 100 * te->val_acc, te->val_loss,
 		       te->bad ? "" : " *");
 	printf("  lr %.3g  %7.1f s\n", te->lr, te->seconds);
 	fflush(stdout);
-	cJSON *o = cJSON_CreateObject();
-	if (o) {
-		cJSON_AddNumberToObject(o, "epoch", te->at);
-		cJSON_AddNumberToObject(o, "loss", te->loss);
-		cJSON_AddNumberToObject(o, "train_acc", 100 * te->acc);
-		if (isfinite(test_err))
-			cJSON_AddNumberToObject(o, "test_acc", 100 * (1 - test_err));
-		cJSON_AddNumberToObject(o, "seconds", te->seconds);
-		cJSON_AddNumberToObject(o, "lr", te->lr);
-		if (!isnan(te->val_acc)) {
-			cJSON_AddNumberToObject(o, "val_loss", te->val_loss);
-			cJSON_AddNumberToObject(o, "val_acc", 100 * te->val_acc);
-		}
-		cJSON_AddItemToArray(t->hist, o);
+	if (t->nhist == t->caphist) {
+		int cap = t->caphist ? 2 * t->caphist : 64;
+		EpochRow *h = realloc(t->hist, (size_t)cap * sizeof *h);
+		if (!h)
+			return; /* the listing goes on; the record misses the epoch */
+		t->hist = h;
+		t->caphist = cap;
 	}
+	t->hist[t->nhist] = (EpochRow){*te, test_acc};
+	t->hist[t->nhist++].te.net = NULL;
 }
 
 static int train_progress(const TrainProgress *tp, void *ud)
@@ -96,60 +94,10 @@ static int train_cancelled(void *ud)
 	return progress_interrupted() != 0;
 }
 
-/* The per-epoch listing as CSV, one row per line printed; empty test_acc,
- * val_loss and val_acc when there is no test or validation set. */
 static void history_csv(FILE *f, const void *ud)
 {
-	static const char *const key[] = {"epoch",   "loss", "train_acc", "test_acc",
-	                                  "seconds", "lr",   "val_loss",  "val_acc"};
-	const int n = sizeof key / sizeof *key;
-	const cJSON *o;
-	fputs("epoch,loss,train_acc,test_acc,seconds,lr,val_loss,val_acc\n", f);
-	cJSON_ArrayForEach(o, (const cJSON *)ud)
-	{
-		for (int i = 0; i < n; i++) {
-			const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key[i]);
-			if (cJSON_IsNumber(v))
-				fprintf(f, "%.6g", v->valuedouble);
-			fputc(i < n - 1 ? ',' : '\n', f);
-		}
-	}
-}
-
-static cJSON *record(const CommonOpts *c, const TrainCmd *t, const TrainPlan *plan, const Net *net,
-                     double test_acc, double train_acc, int stopped)
-{
-	char spec[64];
-	char shape[512];
-	cJSON *r = cJSON_CreateObject();
-	if (!r)
-		return NULL;
-	cJSON_AddStringToObject(r, "command", "train");
-	cJSON_AddStringToObject(r, "data", cli_data_name(c));
-	cJSON_AddStringToObject(r, "shape", net_shape_str(net, shape, sizeof shape));
-	cJSON_AddStringToObject(r, "act", act_name(net->act));
-	cJSON_AddNumberToObject(r, "act_scale", net->act_a);
-	cJSON_AddNumberToObject(r, "epochs", t->epochs);
-	cJSON_AddNumberToObject(r, "epochs_done", t->tp.epoch);
-	cJSON_AddNumberToObject(r, "batch", c->train.batch);
-	cJSON_AddNumberToObject(r, "lr", c->train.adam.lr);
-	cJSON_AddStringToObject(r, "schedule", sched_format(&net->sched, spec, sizeof spec));
-	cJSON_AddNumberToObject(r, "warmup", net->sched.warmup);
-	cJSON_AddBoolToObject(r, "resumed", plan->resume);
-	cJSON_AddNumberToObject(r, "early_stop", plan->patience);
-	cJSON_AddNumberToObject(r, "epochs_run", t->res.epochs);
-	cJSON_AddNumberToObject(r, "best_epoch", t->res.best_epoch);
-	if (plan->val) {
-		cJSON_AddNumberToObject(r, "validation_rows", plan->val->n);
-		cJSON_AddNumberToObject(r, "val_accuracy", 100 * t->res.val_acc);
-	}
-	cJSON_AddNumberToObject(r, "seed", (double)c->seed);
-	cJSON_AddBoolToObject(r, "interrupted", stopped);
-	cJSON_AddItemReferenceToObject(r, "history", t->hist);
-	cJSON_AddNumberToObject(r, "train_accuracy", train_acc);
-	if (isfinite(test_acc))
-		cJSON_AddNumberToObject(r, "test_accuracy", test_acc);
-	return r;
+	const TrainCmd *t = ud;
+	report_train_history_csv(f, t->hist, t->nhist);
 }
 
 /* What early stopping did, in a line. */
@@ -164,6 +112,29 @@ static void early_stop_line(const TrainPlan *plan, const TrainResult *r)
 		printf("early stopping: ran the cap of %d epochs; kept epoch %d (validation %.2f "
 		       "%%)\n",
 		       r->epochs, r->best_epoch, 100 * r->val_acc);
+}
+
+/* The run's record, written to --json. */
+static int write_record(const CommonOpts *c, const TrainCmd *t, const Net *net,
+                        const TrainPlan *plan, double train_acc, double test_acc, int sig, Err *e)
+{
+	TrainRun r = {.data = cli_data_name(c),
+	              .net = net,
+	              .epochs = t->epochs,
+	              .epochs_done = t->tp.epoch,
+	              .batch = c->train.batch,
+	              .lr = c->train.adam.lr,
+	              .resumed = plan->resume,
+	              .early_stop = plan->patience,
+	              .result = t->res,
+	              .validation_rows = plan->val ? plan->val->n : 0,
+	              .seed = c->seed,
+	              .interrupted = sig != 0,
+	              .hist = t->hist,
+	              .nhist = t->nhist,
+	              .train_acc = train_acc,
+	              .test_acc = test_acc};
+	return report_write_record(c->json, report_train_run_json(&r, e), e);
 }
 
 int cmd_train(int argc, char **argv)
@@ -184,10 +155,6 @@ int cmd_train(int argc, char **argv)
 		goto fail;
 	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
-	if (!(t.hist = cJSON_CreateArray())) {
-		err_set(&e, "out of memory");
-		goto fail;
-	}
 	/* a loaded model that carries a run goes on with it, unless told otherwise */
 	int resume = c.load && !c.sched_given &&
 	             (net->sched.kind != SCHED_CONSTANT || net->sched_st.step > 0);
@@ -217,8 +184,10 @@ int cmd_train(int argc, char **argv)
 		goto fail;
 	int sig = progress_interrupted();
 
-	double train_acc = 100 * (1 - net_error(net, data, NULL));
-	double test_acc = test ? 100 * (1 - net_error(net, test, NULL)) : NAN;
+	double train_acc, test_acc;
+	if (net_accuracy(net, data, NULL, &train_acc, &e) ||
+	    net_accuracy(net, test, NULL, &test_acc, &e))
+		goto fail;
 	if (sig)
 		printf("interrupted by %s after %.2f of %g epochs\n", signals_name(sig), t.tp.epoch,
 		       t.epochs);
@@ -237,21 +206,16 @@ int cmd_train(int argc, char **argv)
 	} else if (c.save)
 		printf("not saving %s: training was interrupted (--save-partial saves anyway)\n",
 		       c.save);
-	if (c.csv && report_write_file(c.csv, history_csv, t.hist, &e))
+	if (c.csv && report_write_file(c.csv, history_csv, &t, &e))
 		goto fail;
-	if (c.json) {
-		cJSON *r = record(&c, &t, &plan, net, test_acc, train_acc, sig != 0);
-		int bad = report_write_json(c.json, r, &e);
-		cJSON_Delete(r);
-		if (bad)
-			goto fail;
-	}
+	if (c.json && write_record(&c, &t, net, &plan, train_acc, test_acc, sig, &e))
+		goto fail;
 	rc = sig ? 130 : 0;
 	goto out;
 fail:
 	rc = cli_fail("train", &e);
 out:
-	cJSON_Delete(t.hist);
+	free(t.hist);
 	net_free(net);
 	dataset_free(train);
 	dataset_free(test);

@@ -14,6 +14,7 @@
 #include "data/adult.h"
 #include "data/csv.h"
 #include "data/mnist.h"
+#include "data/plane_sets.h"
 
 #define PATH_LEN 4096
 
@@ -36,6 +37,8 @@ void dataspec_default(DataSpec *s)
 	s->limit = 0;
 	s->scale = DATA_RAW;
 	s->classes = 0;
+	s->points = 0;
+	s->noise = -1;
 }
 
 const char *datasets_dir(char *buf, int len)
@@ -124,7 +127,7 @@ int datasets_available(const char *name, const char *dir)
 {
 	char dbuf[PATH_LEN], p[PATH_LEN];
 	Err e;
-	if (!name || strcmp(name, "synthetic") == 0)
+	if (!name || strcmp(name, "synthetic") == 0 || plane_set_is(name))
 		return 1;
 	if (!dir)
 		dir = datasets_dir(dbuf, sizeof dbuf);
@@ -180,6 +183,36 @@ static int load_csv(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 	return 0;
 }
 
+int datasets_plane_params(const DataSpec *s, int *points, double *noise, Err *e)
+{
+	if (!plane_set_is(s->spec))
+		return err_set(e, "%s is not a plane data set (%s)",
+		               s->spec ? s->spec : "synthetic", PLANE_SET_NAMES);
+	*points = s->points > 0 ? s->points : PLANE_POINTS_DEFAULT;
+	*noise = s->noise >= 0 ? s->noise : plane_set_noise(s->spec);
+	return 0;
+}
+
+/* A plane data set: training and test parts of as many points, the test
+ * part from a seed derived from the training part's. */
+static int load_plane(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
+{
+	int points;
+	double noise;
+	if (datasets_plane_params(s, &points, &noise, e))
+		return -1;
+	*train = plane_set(s->spec, points, noise, s->seed, e);
+	*test = *train ? plane_set(s->spec, points, noise, rng_derive(s->seed, 1), e) : NULL;
+	if (!*test)
+		return -1;
+	snprintf((*train)->name, sizeof(*train)->name, "%s train (%d points, noise %g, seed %llu)",
+	         s->spec, points, noise, (unsigned long long)s->seed);
+	snprintf((*test)->name, sizeof(*test)->name,
+	         "%s test (%d points, noise %g, seed derived from %llu)", s->spec, points, noise,
+	         (unsigned long long)s->seed);
+	return 0;
+}
+
 /* The record of MNIST's Haar features: the images' size, the transform's,
  * the k coefficients chosen. */
 static int haar_prep(const char *dir, int k, const int *idx, Dataset *train, Err *e)
@@ -202,6 +235,11 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 {
 	const char *name = s->spec ? s->spec : "synthetic";
 	char p[PATH_LEN], q[PATH_LEN];
+	if ((s->points > 0 || s->noise >= 0) && !plane_set_is(name))
+		return err_set(e, "--points and --noise draw a plane data set (%s), not %s",
+		               PLANE_SET_NAMES, name);
+	if (plane_set_is(name))
+		return load_plane(s, train, test, e);
 	if (strcmp(name, "synthetic") == 0) {
 		*train = dataset_synthetic(SYNTH_TRAIN, SYNTH_K, SYNTH_D, s->seed, e);
 		*test = dataset_synthetic(SYNTH_TEST, SYNTH_K, SYNTH_D, rng_derive(s->seed, 1), e);
@@ -218,9 +256,9 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 	int is_mnist = strcmp(name, "mnist") == 0, is_fashion = strcmp(name, "fashion") == 0;
 	if (!is_mnist && !is_fashion && strcmp(name, "adult") != 0)
 		return err_set(e,
-		               "unknown data set '%s': expected mnist, fashion, adult, synthetic "
-		               "or csv:TRAIN[,TEST]",
-		               name);
+		               "unknown data set '%s': expected mnist, fashion, adult, synthetic, "
+		               "%s or csv:TRAIN[,TEST]",
+		               name, PLANE_SET_NAMES);
 	if (set_check(name, dir, e))
 		return -1;
 	snprintf(p, sizeof p, "%s/%s", dir, name);

@@ -1,5 +1,7 @@
 /* datasets.h - one place that turns a --data argument into training and test
- * sets: "mnist", "fashion", "adult", "synthetic", "csv:TRAIN[,TEST]".
+ * sets: "mnist", "fashion", "adult", "synthetic", the plane data sets
+ * (data/plane_sets.h: "spiral", "circles", "xor", "gauss", "moons") and
+ * "csv:TRAIN[,TEST]".
  *
  * Fetched data live in the data directory: $CONDNET_DATA if set, else
  * $XDG_CACHE_HOME/condnet, else ~/.cache/condnet; with subdirectories mnist/,
@@ -23,6 +25,8 @@ typedef struct DataSpec {
 	int scale;        /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE (over the training set:
 	                   * data/prep.h) */
 	int classes;      /* > 0: CSV labels must be below it (a network's outputs) */
+	int points;       /* a plane data set's training points, 0 = PLANE_POINTS_DEFAULT */
+	double noise;     /* a plane data set's noise, < 0 = the set's own (plane_set_noise) */
 } DataSpec;
 
 void dataspec_default(DataSpec *s);
@@ -30,8 +34,10 @@ void dataspec_default(DataSpec *s);
 /* Writes the data directory into buf; returns buf. */
 const char *datasets_dir(char *buf, int len);
 
-/* Loads training and test sets. For "synthetic" the test set is drawn from
- * the same distribution with another seed. "csv:TRAIN" alone holds out a
+/* Loads training and test sets. For "synthetic" and the plane data sets the
+ * test set is drawn from the same distribution with another seed (a plane
+ * set's test part has as many points as its training part); points and
+ * noise given for another data set are refused. "csv:TRAIN" alone holds out a
  * stratified 20 % of TRAIN (chosen from the seed) as the test set. Both sets
  * are checked with dataset_validate(). A missing data set fails with a
  * message that says which `data/fetch` command provides it. Both sets
@@ -47,7 +53,13 @@ int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e);
 int datasets_load_as(const DataSpec *s, const Prep *prep, const char *model, Dataset **train,
                      Dataset **test, Err *e);
 
-/* 1 when the named set is present in the data directory. */
+/* 1 when the named set is present in the data directory (the built-in
+ * sets always are). */
 int datasets_available(const char *name, const char *dir);
+
+/* The points and noise a plane data set is drawn with under s (its own
+ * when s asks for none): 0, or -1 with a message when s names no plane
+ * data set. */
+int datasets_plane_params(const DataSpec *s, int *points, double *noise, Err *e);
 
 #endif

@@ -7,16 +7,17 @@
 
 /* Orthonormal 2-D Haar transform of an n×n image (n a power of 2), full
  * depth, pyramid ordering (rows then columns at each level: GSL's
- * non-standard form). in and out may alias. 0, or -1 with out untouched
- * when n is not a power of 2 or memory runs out. */
-int haar2d(const double *in, double *out, int n);
+ * non-standard form). in and out may alias. 0, or -1 with a message and out
+ * untouched when n is not a power of 2 or memory runs out. */
+int haar2d(const double *in, double *out, int n, Err *e);
 /* Its inverse (exact up to rounding); the same returns. */
-int haar2d_inverse(const double *in, double *out, int n);
+int haar2d_inverse(const double *in, double *out, int n, Err *e);
 
 /* Pads a rows×cols byte image with zeros to n×n (n >= rows, cols), scales
  * bytes to [0, 1] and transforms it: out has n*n coefficients. 0, or -1
- * when n is not a power of 2 or memory runs out (out is then no transform). */
-int haar_image(const unsigned char *img, int rows, int cols, int n, double *out);
+ * with a message when n is not a power of 2 or memory runs out (out is
+ * then no transform). */
+int haar_image(const unsigned char *img, int rows, int cols, int n, double *out, Err *e);
 
 /* Chooses k columns of the rows×cols matrix A (row-major) in the order a
  * column-pivoted QR of A would pivot them. Computed without forming Q: a

@@ -332,7 +332,7 @@ static int build(const Raw *r, int n, int k, const char *name, Dataset **train, 
 		int nb = r->n[0] - i0 < GRAM_ROWS ? r->n[0] - i0 : GRAM_ROWS;
 		for (int i = 0; i < nb; i++)
 			if (haar_image(r->px[0] + (i0 + i) * plen, r->rows, r->cols, n,
-			               blk + (long)i * nn))
+			               blk + (long)i * nn, e))
 				goto fail_haar;
 		blas_dsyrk_t(nn, nb, 1.0, blk, nn, 1.0, G, nn);
 	}
@@ -349,7 +349,7 @@ static int build(const Raw *r, int n, int k, const char *name, Dataset **train, 
 		snprintf(ds[s]->name, sizeof ds[s]->name, "%s-haar%d %s", name, k,
 		         s ? "test" : "train");
 		for (int i = 0; i < r->n[s]; i++) {
-			if (haar_image(r->px[s] + i * plen, r->rows, r->cols, n, blk))
+			if (haar_image(r->px[s] + i * plen, r->rows, r->cols, n, blk, e))
 				goto fail_haar;
 			float *x = ds[s]->x + (long)i * k;
 			for (int j = 0; j < k; j++)
@@ -364,7 +364,7 @@ static int build(const Raw *r, int n, int k, const char *name, Dataset **train, 
 	*idx_out = idx;
 	return 0;
 fail_haar:
-	err_set(e, "%s: out of memory for the Haar transform of a %d×%d image", name, n, n);
+	err_prefix(e, "%s", name);
 fail:
 	free(G);
 	free(blk);

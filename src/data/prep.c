@@ -188,10 +188,9 @@ int prep_pixels(const Prep *p, const float *px, int n, float *out, Err *e)
 		for (int r = 0; r < p->rows; r++)
 			for (int c = 0; c < p->cols; c++)
 				img[(size_t)r * p->n + c] = row[(size_t)r * p->cols + c] / 255.0;
-		if (haar2d(img, img, p->n)) {
+		if (haar2d(img, img, p->n, e)) {
 			free(img);
-			return err_set(e, "out of memory for the Haar transform of a %d×%d image",
-			               p->n, p->n);
+			return -1;
 		}
 		float *x = out + (size_t)i * p->d;
 		for (int j = 0; j < p->d; j++)

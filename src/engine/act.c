@@ -17,12 +17,15 @@ const char *act_name(ActKind k)
 	return (unsigned)k < ACT_COUNT ? act_names[k] : "?";
 }
 
-int act_parse(const char *s)
+int act_parse(const char *s, ActKind *k, Err *e)
 {
-	for (int k = 0; s && k < ACT_COUNT; k++)
-		if (strcmp(s, act_names[k]) == 0)
-			return k;
-	return -1;
+	for (int i = 0; s && i < ACT_COUNT; i++)
+		if (strcmp(s, act_names[i]) == 0) {
+			*k = (ActKind)i;
+			return 0;
+		}
+	return err_set(e, "unknown activation '%s' (expected erf, tanh, relu or sigmoid)",
+	               s ? s : "");
 }
 
 /* Eight-lane vectors pass between inlined functions only, so the warning

@@ -3,6 +3,8 @@
 #ifndef CONDNET_ACT_H
 #define CONDNET_ACT_H
 
+#include "base/err.h"
+
 #include <stddef.h>
 
 typedef enum ActKind {
@@ -14,8 +16,9 @@ typedef enum ActKind {
 } ActKind;
 
 const char *act_name(ActKind k);
-/* Parses "erf", "tanh", "relu", "sigmoid"; returns -1 if unknown. */
-int act_parse(const char *s);
+/* Parses "erf", "tanh", "relu", "sigmoid" into *k; 0, or -1 and "unknown
+ * activation 'S' (expected …)". */
+int act_parse(const char *s, ActKind *k, Err *e);
 
 /* y[i] = f(z[i]) for i < n; y may equal z. a is the erf scale. */
 void act_forward(ActKind k, float a, const float *z, float *y, size_t n);

@@ -88,15 +88,16 @@ const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len)
 	for (int d = 4; d <= KAPPA_DIGITS; d++) {
 		snprintf(buf, len, "%.*g", d, kappa);
 		shown = strtod(buf, NULL);
-		if (!(tau > 0) ||
-		    ((shown > tau) == (kappa > tau) && (shown != tau || kappa == tau)))
+		if (!(tau > 0) || (cond_over(shown, tau) == cond_over(kappa, tau) &&
+		                   (shown != tau || kappa == tau)))
 			return buf;
 	}
 	/* KAPPA_DIGITS put κ on τ or across it: the number of that many digits
 	 * next to τ on κ's side */
 	double step = pow(10.0, floor(log10(fabs(shown))) - (KAPPA_DIGITS - 1));
-	for (int k = 0; k < 100 && (kappa > tau ? !(shown > tau) : !(shown < tau)); k++) {
-		shown += kappa > tau ? step : -step;
+	int over = cond_over(kappa, tau);
+	for (int k = 0; k < 100 && (over ? !cond_over(shown, tau) : !(shown < tau)); k++) {
+		shown += over ? step : -step;
 		snprintf(buf, len, "%.*g", KAPPA_DIGITS, shown);
 		shown = strtod(buf, NULL);
 	}
@@ -115,7 +116,12 @@ void cond_layer_free(LayerCond *lc)
 	lc->rdiag = NULL;
 }
 
-static int check_tau(double tau, Err *e)
+int cond_over(double kappa, double tau)
+{
+	return kappa > tau;
+}
+
+int cond_check_tau(double tau, Err *e)
 {
 	if (!(tau >= 1.0) || isinf(tau))
 		return err_set(e, "τ = %g, expected a finite number ≥ 1", tau);
@@ -130,7 +136,7 @@ static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerC
 	if (!net || layer < 1 || layer > net->m)
 		return err_set(e, "layer %d does not exist (expected 1..%d)", layer,
 		               net ? net->m : 0);
-	if (check_tau(tau, e))
+	if (cond_check_tau(tau, e))
 		return -1;
 	int rows, cols;
 	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
@@ -234,7 +240,7 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 	if (m < 1)
 		return 0;
 	memset(lc, 0, (size_t)m * sizeof *lc);
-	if (check_tau(tau, e))
+	if (cond_check_tau(tau, e))
 		return -1;
 	Batch b = {.net = net, .tau = tau, .with_qr = with_qr, .lc = lc};
 	hook_thread_stop_get(&b.stop, &b.stop_ud);
@@ -288,7 +294,7 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 		}
 	}
 	if (atomic_load(&b.stopped))
-		rc = err_set(e, "stopped before layer %d", atomic_load(&b.stopped));
+		rc = err_stop(e, "stopped before layer %d", atomic_load(&b.stopped));
 	if (rc)
 		for (int l = 1; l <= m; l++)
 			cond_layer_free(&lc[l - 1]);
@@ -308,30 +314,58 @@ int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e)
 	return net_fill(net, tau, 0, lc, e);
 }
 
-double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, Err *e)
+int cond_net_new(const Net *net, double tau, int with_qr, LayerCond **lc, Err *e)
 {
-	if (!net || layer < 1 || layer > net->m) {
-		err_set(e, "layer %d does not exist (expected 1..%d)", layer, net ? net->m : 0);
-		return NAN;
+	*lc = NULL;
+	if (!net)
+		return err_set(e, "no network");
+	LayerCond *c = calloc((size_t)(net->m > 0 ? net->m : 1), sizeof *c);
+	if (!c)
+		return err_set(e, "out of memory for the conditioning of %d layers", net->m);
+	int rc = net_fill(net, tau, with_qr, c, e);
+	if (rc != 0) {
+		free(c);
+		return rc;
 	}
-	if (ncols < 1) {
-		err_set(e, "layer %d: %d columns selected, expected at least 1", layer, ncols);
-		return NAN;
-	}
-	for (int j = 0; j < ncols; j++) {
-		if (cols_sel[j] < 0 || cols_sel[j] >= net->n[layer]) {
-			err_set(e, "layer %d: column %d is not a neuron (expected 0..%d)", layer,
-			        cols_sel[j], net->n[layer] - 1);
-			return NAN;
-		}
-	}
+	*lc = c;
+	return 0;
+}
+
+void cond_net_free(LayerCond *lc, int m)
+{
+	for (int i = 0; lc && i < m; i++)
+		cond_layer_free(&lc[i]);
+	free(lc);
+}
+
+double cond_max_kappa(const LayerCond *lc, int m)
+{
+	double k = 0;
+	for (int i = 0; i < m; i++)
+		if (!(lc[i].kappa <= k))
+			k = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
+	return k;
+}
+
+int cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
+                       Err *e)
+{
+	*kappa = NAN;
+	if (!net || layer < 1 || layer > net->m)
+		return err_set(e, "layer %d does not exist (expected 1..%d)", layer,
+		               net ? net->m : 0);
+	if (ncols < 1)
+		return err_set(e, "layer %d: %d columns selected, expected at least 1", layer,
+		               ncols);
+	for (int j = 0; j < ncols; j++)
+		if (cols_sel[j] < 0 || cols_sel[j] >= net->n[layer])
+			return err_set(e, "layer %d: column %d is not a neuron (expected 0..%d)",
+			               layer, cols_sel[j], net->n[layer] - 1);
 	int rows, cols;
 	double *A = cond_stacked(net, layer, cols_sel, ncols, &rows, &cols, e);
 	if (!A)
-		return NAN;
-	double k = cond_kappa(A, rows, cols, e);
+		return -1;
+	int rc = cond_kappa(A, rows, cols, kappa, e);
 	free(A);
-	if (isnan(k))
-		err_prefix(e, "layer %d: Ŵ", layer);
-	return k;
+	return rc ? err_prefix(e, "layer %d: Ŵ", layer) : 0;
 }

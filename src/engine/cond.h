@@ -17,8 +17,17 @@
 
 /* The threshold τ on κ(Ŵ⁽ⁱ⁾) that Algorithms 1 and 3 start from when no
  * other is given (the paper's MNIST value): alg1_opts_default,
- * squeeze_opts_default and the session take it from here. */
+ * alg3_opts_default and the session take it from here. */
 #define COND_TAU_DEFAULT 25.0
+
+/* The rule of line 2 of Algorithms 1 and 3: 1 when κ > τ (the layer is
+ * ill-conditioned at τ), else 0; a NaN κ (an all-zero Ŵ has no meaningful
+ * ratio) is not over. Every test of κ against τ asks it. */
+int cond_over(double kappa, double tau);
+/* The τ the conditioning counts p and the QR rank at, and Algorithm 3
+ * squeezes at: finite and ≥ 1. 0, or -1 and "τ = T, expected a finite
+ * number ≥ 1". (Algorithm 1 asks more: alg1_check_tau.) */
+int cond_check_tau(double tau, Err *e);
 
 typedef struct LayerCond {
 	int layer;      /* 1..m */
@@ -42,7 +51,9 @@ double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, 
 
 /* Fills lc for one layer (allocating sv, perm, rdiag). */
 int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
-/* All m layers into lc[0..m); on failure every entry is left empty. */
+/* All m layers into lc[0..m): 0; 1 when the calling thread's stop said
+ * stop (hook_set_thread_stop; e says before which layer), -1 on failure;
+ * every entry is then left empty. */
 int cond_net(const Net *net, double tau, LayerCond *lc, Err *e);
 /* Recomputes p, rank_svd and rank_qr for another τ without decomposing again. */
 void cond_set_tau(LayerCond *lc, double tau);
@@ -53,8 +64,8 @@ void cond_set_tau(LayerCond *lc, double tau);
  * cond_layer; for callers that need κ and p but not the neuron order. */
 int cond_layer_values(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
 /* cond_net without the pivoted QR (see cond_layer_values). Both ask the
- * calling thread's stop (hook_set_thread_stop) before each layer, and fail
- * with "stopped before layer L" when it says stop. */
+ * calling thread's stop (hook_set_thread_stop) before each layer, and
+ * return 1 with "stopped before layer L" when it says stop. */
 int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
 /* Threads cond_net and cond_net_values decompose layers on (one layer per
  * thread at a time; the results do not depend on the count). 0, the
@@ -63,6 +74,16 @@ int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
  * run beside training in another thread. */
 void cond_set_threads(int n);
 void cond_layer_free(LayerCond *lc); /* frees the arrays, not lc */
+/* The conditioning of every layer of net at τ in a new array of net->m
+ * entries into *lc: cond_net, or cond_net_values when with_qr is 0. 0; 1
+ * when stopped, -1 with a message (*lc NULL both). Free it with
+ * cond_net_free. */
+int cond_net_new(const Net *net, double tau, int with_qr, LayerCond **lc, Err *e);
+/* Frees the m entries of lc and lc itself (NULL accepted). */
+void cond_net_free(LayerCond *lc, int m);
+/* The largest κ of lc[0..m), 0 for m = 0; ∞ when some κ is ∞ or NaN (an
+ * all-zero Ŵ has no meaningful ratio: it counts as singular). */
+double cond_max_kappa(const LayerCond *lc, int m);
 /* κ as text with 4 significant digits, or up to 6 where 4 would put it on
  * the wrong side of τ or on τ itself (κ = 25.0004 > τ = 25 reads 25.0004,
  * not 25); where 6 are not enough either, the 6-digit number next to τ on
@@ -71,7 +92,9 @@ void cond_layer_free(LayerCond *lc); /* frees the arrays, not lc */
  * 4 digits. Returns buf. */
 const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len);
 
-/* κ of Ŵ⁽ˡᵃʸᵉʳ⁾ restricted to the given columns; NAN on error. */
-double cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, Err *e);
+/* κ of Ŵ⁽ˡᵃʸᵉʳ⁾ restricted to the given columns into *kappa: 0, or -1 with
+ * a message (*kappa NaN). */
+int cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
+                       Err *e);
 
 #endif

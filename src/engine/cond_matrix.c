@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
@@ -191,27 +192,65 @@ double cond_kappa_sv(const double *sv, int nsv)
 	return sv[0] / sv[nsv - 1];
 }
 
-/* κ(A) = σ_max/σ_min over min(rows, cols) singular values; NAN on error. */
-double cond_kappa(const double *A, int rows, int cols, Err *e)
+/* κ(A) = σ_max/σ_min over min(rows, cols) singular values. */
+int cond_kappa(const double *A, int rows, int cols, double *kappa, Err *e)
 {
+	*kappa = NAN;
 	if (check_dims(rows, cols, e))
-		return NAN;
+		return -1;
 	int nsv = rows < cols ? rows : cols;
 	double *sv = malloc((size_t)nsv * sizeof *sv);
-	if (!sv) {
-		err_set(e, "out of memory for %d singular values", nsv);
-		return NAN;
-	}
-	double k = NAN;
-	if (cond_singular_values(A, rows, cols, sv, e) == 0)
-		k = cond_kappa_sv(sv, nsv);
+	if (!sv)
+		return err_set(e, "out of memory for %d singular values", nsv);
+	int rc = cond_singular_values(A, rows, cols, sv, e);
+	if (rc == 0)
+		*kappa = cond_kappa_sv(sv, nsv);
 	free(sv);
-	return k;
+	return rc;
+}
+
+/* What qrpt_reduced computes besides the pivot order: for the columns at
+ * pivot positions nkeep.. their combination of the first nkeep (see
+ * cond_qrpt_combine), into coef and resid. */
+typedef struct Combine {
+	int nkeep;
+	double *coef, *resid;
+} Combine;
+
+/* With R the triangle of a pivoted QR in M (GSL's layout: R on and above
+ * the diagonal), each column t ≥ nkeep of R as R₁₁ c = R[0..nkeep, t]
+ * solved by back substitution (gsl_blas_dtrsv), and the share of its norm
+ * below row nkeep. */
+static int combine(const gsl_matrix *M, size_t k, const Combine *cb, Err *e)
+{
+	size_t nk = (size_t)cb->nkeep, cols = M->size2, ns = nk < k ? nk : k;
+	gsl_matrix_const_view R11 = gsl_matrix_const_submatrix(M, 0, 0, ns, ns);
+	for (size_t t = nk; t < cols; t++) {
+		double *row = cb->coef + (t - nk) * nk;
+		gsl_vector_view c = gsl_vector_view_array(row, ns);
+		double below = 0, all = 0;
+		for (size_t i = 0; i < nk; i++)
+			row[i] = i < ns ? gsl_matrix_get(M, i, t) : 0.0;
+		for (size_t i = 0; i <= t && i < k; i++) {
+			double v = gsl_matrix_get(M, i, t);
+			all += v * v;
+			below += i >= ns ? v * v : 0;
+		}
+		int st =
+		    gsl_blas_dtrsv(CblasUpper, CblasNoTrans, CblasNonUnit, &R11.matrix, &c.vector);
+		if (st)
+			return err_set(e, "back substitution for column %zu failed: %s", t,
+			               gsl_strerror(st));
+		cb->resid[t - nk] = all > 0 ? sqrt(below / all) : 0;
+	}
+	return 0;
 }
 
 /* The pivoted QR of M, A's triangle from reduce_tall or A itself when it is
- * not tall (rows × cols name A in messages); frees M. */
-static int qrpt_reduced(gsl_matrix *M, int rows, int cols, int *perm, double *rdiag, Err *e)
+ * not tall (rows × cols name A in messages), and the combinations cb asks
+ * for (may be NULL); frees M. */
+static int qrpt_reduced(gsl_matrix *M, int rows, int cols, int *perm, double *rdiag,
+                        const Combine *cb, Err *e)
 {
 	size_t k = M->size1 < M->size2 ? M->size1 : M->size2;
 	gsl_vector *tau = gsl_vector_alloc(k);
@@ -232,6 +271,13 @@ static int qrpt_reduced(gsl_matrix *M, int rows, int cols, int *perm, double *rd
 	double r11 = fabs(gsl_matrix_get(M, 0, 0));
 	for (size_t j = 0; j < k; j++)
 		rdiag[j] = r11 > 0.0 ? fabs(gsl_matrix_get(M, j, j)) / r11 : 0.0;
+	size_t ns = cb && (size_t)cb->nkeep < k ? (size_t)cb->nkeep : k;
+	if (cb && gsl_matrix_get(M, ns - 1, ns - 1) == 0.0) {
+		err_set(e, "the first %zu pivots of a %d×%d matrix are dependent", ns, rows, cols);
+		goto out;
+	}
+	if (cb && combine(M, k, cb, e))
+		goto out;
 	rc = 0;
 out:
 	gsl_matrix_free(M);
@@ -257,7 +303,35 @@ int cond_qrpt(const double *A, int rows, int cols, int *perm, double *rdiag, Err
 		gsl_matrix_free(M);
 		return err_prefix(e, "pivoted QR");
 	}
-	return qrpt_reduced(R, rows, cols, perm, rdiag, e);
+	return qrpt_reduced(R, rows, cols, perm, rdiag, NULL, e);
+}
+
+int cond_qrpt_combine(const double *A, int rows, int cols, int nkeep, int *perm, double *coef,
+                      double *resid, Err *e)
+{
+	if (check_dims(rows, cols, e) || check_finite(A, rows, cols, e))
+		return -1;
+	int k = rows < cols ? rows : cols;
+	if (nkeep < 1 || nkeep > cols)
+		return err_set(e, "%d columns kept of a %d×%d matrix, expected 1..%d", nkeep, rows,
+		               cols, cols);
+	double *rdiag = malloc((size_t)k * sizeof *rdiag);
+	gsl_init();
+	gsl_matrix *M = rdiag ? to_gsl(A, rows, cols, 0) : NULL;
+	if (!M) {
+		free(rdiag);
+		return err_set(e, "out of memory for the QR of a %d×%d matrix", rows, cols);
+	}
+	gsl_matrix *R = reduce_tall(M, e);
+	if (!R) {
+		gsl_matrix_free(M);
+		free(rdiag);
+		return err_prefix(e, "pivoted QR");
+	}
+	Combine cb = {nkeep, coef, resid};
+	int rc = qrpt_reduced(R, rows, cols, perm, rdiag, nkeep < cols ? &cb : NULL, e);
+	free(rdiag);
+	return rc;
 }
 
 /* For a tall A: the triangle R₀ of A = Q₀R₀ is computed once, its singular
@@ -294,7 +368,7 @@ int cond_sv_qrpt(const double *A, int rows, int cols, double *sv, int *perm, dou
 		gsl_matrix_free(R);
 		return -1;
 	}
-	return qrpt_reduced(R, rows, cols, perm, rdiag, e);
+	return qrpt_reduced(R, rows, cols, perm, rdiag, NULL, e);
 }
 
 /* Least squares through the pivoted QR A P = Q R: the numerical rank k is the

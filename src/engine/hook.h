@@ -38,7 +38,8 @@ typedef struct HookStep {
 	const struct Alg1 *alg1;
 	const struct Alg2 *alg2;
 	const struct Alg2Trial *trial;
-	const struct Alg3 *alg3;
+	const struct Alg3 *alg3; /* HOOK_ALG3_LAYER: its proposal (prop) is the one decided */
+	int applied;             /* HOOK_ALG3_LAYER: 1 applied, 0 refused */
 	const struct TrainEpoch *epoch;   /* HOOK_EPOCH (train_plan.h) */
 	const struct TrainResult *result; /* HOOK_TRAINED (train_plan.h) */
 } HookStep;

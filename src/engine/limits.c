@@ -36,6 +36,11 @@ static const Limit table[LIM_COUNT] = {
     [LIM_ROWS] = {"the rows of every class", 1, 1e8, 0, 0, 1, 0},
     [LIM_VAL_FRAC] = {"the validation fraction", 0, 1, 1, 1, 0, DBL_MIN},
     [LIM_VAL_PER_CLASS] = {"the validation rows of every class", 1, 1e8, 0, 0, 1, 0},
+    /* a plane data set: at least 2 points of each of its (at most 3) classes */
+    [LIM_POINTS] = {"the points", 6, 1e6, 0, 0, 1, 0},
+    /* the standard deviation of the noise, in the units of the plane, whose
+     * data sets lie within about [-1, 1] */
+    [LIM_NOISE] = {"the noise", 0, 1, 0, 0, 0, 0},
 };
 
 const Limit *limit_of(LimitId id)

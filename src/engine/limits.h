@@ -41,6 +41,8 @@ typedef enum LimitId {
 	LIM_ROWS,           /* --limit: rows kept of every class */
 	LIM_VAL_FRAC,       /* the validation fraction */
 	LIM_VAL_PER_CLASS,  /* validation rows of every class */
+	LIM_POINTS,         /* --points: the training points of a plane data set */
+	LIM_NOISE,          /* --noise: the noise of a plane data set's points */
 	LIM_COUNT
 } LimitId;
 

@@ -107,7 +107,7 @@ Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e)
 		trainer_free(t);
 		return NULL;
 	}
-	t->w = work_new(net, t->B, parts);
+	t->w = work_new(net, t->B, parts, NULL); /* the message is the one below */
 	t->perm = malloc((size_t)data->n * sizeof *t->perm);
 	t->xb = malloc((size_t)t->B * data->d * sizeof *t->xb);
 	t->yb = malloc((size_t)t->B * sizeof *t->yb);
@@ -273,10 +273,17 @@ void trainer_skip(Trainer *t, long nbatches)
 	}
 }
 
-long trainer_step(Trainer *t, long nbatches, Err *e)
+int trainer_step(Trainer *t, long nbatches, long *done, Err *e)
 {
-	int stopped;
-	return step(t, nbatches, &stopped, e);
+	int stopped = 0;
+	long k = step(t, nbatches, &stopped, e);
+	if (done)
+		*done = k < 0 ? 0 : k;
+	if (k < 0)
+		return -1;
+	return stopped || k < nbatches
+	           ? err_stop(e, "stopped after %ld of %ld batches", k, nbatches)
+	           : 0;
 }
 
 int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epochs, TrainCallback cb,

@@ -69,10 +69,11 @@ typedef struct Trainer Trainer;
  * (sched_ready: an unresolved cosine). */
 Trainer *trainer_new(Net *net, const Dataset *data, const TrainOpts *o, Err *e);
 void trainer_free(Trainer *t);
-/* Runs up to nbatches mini-batches; returns the number run, or -1 on error
- * (a NaN or Inf loss: the weights from before that batch are restored and
- * the message names the epoch and batch). */
-long trainer_step(Trainer *t, long nbatches, Err *e);
+/* Runs nbatches mini-batches, the number run into *done (may be NULL): 0;
+ * 1 when the callback asked to stop (after *done of them); -1 on error (a
+ * NaN or Inf loss: the weights from before that batch are restored and the
+ * message names the epoch and batch). */
+int trainer_step(Trainer *t, long nbatches, long *done, Err *e);
 double trainer_epoch(const Trainer *t); /* epochs done so far, fractional */
 long trainer_batches_per_epoch(const Trainer *t);
 /* Advances the batch order by nbatches batches without training, reshuffling
@@ -87,14 +88,15 @@ void trainer_skip(Trainer *t, long nbatches);
 int train_epochs(Net *net, const Dataset *data, const TrainOpts *o, double epochs, TrainCallback cb,
                  void *ud, Err *e);
 
-/* Classification error in [0,1] and mean cross-entropy (if loss != NULL) of
- * net on data, in chunks of 1024 rows on pool_default_threads() threads
- * (each chunk on one, so the result does not depend on the count). NaN when
- * the data set does not fit the network (features, labels), is empty, or
- * memory runs out. */
-double net_error(const Net *net, const Dataset *data, double *loss);
+/* Classification error in [0,1] (into *err) and mean cross-entropy (into
+ * *loss, may be NULL) of net on data, in chunks of 1024 rows on
+ * pool_default_threads() threads (each chunk on one, so the result does not
+ * depend on the count). 0, or -1 with a message when the data set does not
+ * fit the network (features, labels), is empty, or memory runs out. */
+int net_error(const Net *net, const Dataset *data, double *err, double *loss, Err *e);
 /* The same on `threads` threads (0: the default). */
-double net_error_threads(const Net *net, const Dataset *data, int threads, double *loss);
+int net_error_threads(const Net *net, const Dataset *data, int threads, double *err, double *loss,
+                      Err *e);
 /* Output-layer probabilities or the last hidden activations: the forward
  * pass over rows x[0..n) into out (n × n[layer]); layer 0..m, m = softmax.
  * Chunked and threaded as net_error. */

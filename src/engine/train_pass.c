@@ -78,11 +78,13 @@ void work_free(Work *w)
 	free(w);
 }
 
-Work *work_new(const Net *net, int B, int parts)
+Work *work_new(const Net *net, int B, int parts, Err *e)
 {
 	Work *w = calloc(1, sizeof *w);
-	if (!w)
+	if (!w) {
+		err_set(e, "out of memory for the workspaces of a batch of %d rows", B);
 		return NULL;
+	}
 	w->B = B;
 	w->m = net->m;
 	w->parts = parts;
@@ -111,6 +113,7 @@ Work *work_new(const Net *net, int B, int parts)
 	return w;
 fail:
 	work_free(w);
+	err_set(e, "out of memory for the workspaces of a batch of %d rows", B);
 	return NULL;
 }
 
@@ -393,19 +396,25 @@ static int eval_run(Eval *ev, int threads)
 	return rc;
 }
 
-double net_error_threads(const Net *net, const Dataset *data, int threads, double *loss)
+int net_error_threads(const Net *net, const Dataset *data, int threads, double *err, double *loss,
+                      Err *e)
 {
 	int m = net->m, k = net->n[m];
+	*err = NAN;
 	if (loss)
 		*loss = NAN;
-	if (data->n < 1 || data->d != net->n[0])
-		return NAN;
+	if (data->n < 1)
+		return err_set(e, "the data set '%s' has no rows", data->name);
+	if (data->d != net->n[0])
+		return err_set(e, "the data set '%s' has %d features, the network %d inputs",
+		               data->name, data->d, net->n[0]);
 	for (int r = 0; r < data->n; r++)
 		if (data->y[r] < 0 || data->y[r] >= k)
-			return NAN;
+			return err_set(e, "row %d of '%s' has the label %d, the network %d outputs",
+			               r + 1, data->name, data->y[r], k);
 	Eval ev = {.net = net, .x = data->x, .y = data->y, .n = data->n, .layer = m};
-	double err = NAN;
-	if (eval_run(&ev, threads > 0 ? threads : pool_default_threads()) == 0) {
+	int rc = eval_run(&ev, threads > 0 ? threads : pool_default_threads());
+	if (rc == 0) {
 		double sum = 0.0;
 		long correct = 0;
 		for (int c = 0; c < ev.nchunks; c++) {
@@ -414,16 +423,16 @@ double net_error_threads(const Net *net, const Dataset *data, int threads, doubl
 		}
 		if (loss)
 			*loss = sum / data->n;
-		err = 1.0 - (double)correct / data->n;
+		*err = 1.0 - (double)correct / data->n;
 	}
 	free(ev.loss);
 	free(ev.correct);
-	return err;
+	return rc ? err_set(e, "out of memory evaluating %d rows", data->n) : 0;
 }
 
-double net_error(const Net *net, const Dataset *data, double *loss)
+int net_error(const Net *net, const Dataset *data, double *err, double *loss, Err *e)
 {
-	return net_error_threads(net, data, 0, loss);
+	return net_error_threads(net, data, 0, err, loss, e);
 }
 
 int net_forward(const Net *net, const float *x, int n, int layer, float *out, Err *e)
@@ -500,9 +509,9 @@ int train_gradient(Net *net, const float *x, const int *y, int n, float *grad, d
 		if (y[r] < 0 || y[r] >= net->n[net->m])
 			return err_set(e, "train_gradient: row %d has label %d, outside 0..%d",
 			               r + 1, y[r], net->n[net->m] - 1);
-	Work *w = work_new(net, n, 1);
+	Work *w = work_new(net, n, 1, e);
 	if (!w)
-		return err_set(e, "out of memory for a batch of %d rows", n);
+		return -1;
 	long correct = 0;
 	int finite;
 	double l = pass_batch(w, NULL, net, x, y, n, grad, &correct, &finite);

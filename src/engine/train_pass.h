@@ -29,8 +29,8 @@ typedef struct Work Work;
 int pass_parts(const Net *net, int B, int threads);
 
 /* Workspaces for batches of up to B rows of net, split into `parts`; NULL
- * when out of memory. */
-Work *work_new(const Net *net, int B, int parts);
+ * with a message when out of memory. */
+Work *work_new(const Net *net, int B, int parts, Err *e);
 void work_free(Work *w);
 
 /* One forward and backward pass of cross-entropy over rows x (rows × n[0]),

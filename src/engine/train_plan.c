@@ -37,6 +37,7 @@ typedef struct Fit {
 	int has_best, bad;
 	double best_err, best_loss;
 	TrainResult res;
+	Err *e;
 } Fit;
 
 /* The trainer's callback: the report with the training's batch count and
@@ -68,7 +69,7 @@ static void copy_state(Net *dst, const Net *src)
 
 /* The end of an epoch (whole, or the last partial one): validation, the
  * plateau rule, early stopping's record, the HOOK_EPOCH step. Returns 1
- * when the patience has run out. */
+ * when the patience has run out, -1 when the validation fails. */
 static int epoch_end(Fit *f, int whole, double at)
 {
 	const TrainPlan *p = f->p;
@@ -89,7 +90,9 @@ static int epoch_end(Fit *f, int whole, double at)
 	f->res.lr = f->last.lr;
 	f->res.best_epoch = te.epoch;
 	if (p->val) {
-		double err = net_error(net, p->val, &te.val_loss);
+		double err;
+		if (net_error(net, p->val, &err, &te.val_loss, f->e) < 0)
+			return -1;
 		te.val_acc = 1.0 - err;
 		if (whole)
 			sched_observe(&net->sched, &net->sched_st, f->bpe, te.val_loss);
@@ -148,19 +151,23 @@ static int fit_once(Fit *f, const Dataset *d, Err *e)
 	for (long done = 0; done < f->total;) {
 		long chunk = f->total - done < bpe - pos ? f->total - done : bpe - pos;
 		f->base = done;
-		long k = trainer_step(t, chunk, e);
-		if (k < 0) {
+		long k;
+		int st = trainer_step(t, chunk, &k, e);
+		if (st < 0) {
 			rc = -1;
 			break;
 		}
 		done += k;
 		pos = (pos + k) % bpe;
-		if (f->stop || k < chunk) {
+		if (f->stop || st > 0) {
 			rc = 1;
 			break;
 		}
-		if (epoch_end(f, pos == 0, trainer_epoch(t)))
+		int end = epoch_end(f, pos == 0, trainer_epoch(t));
+		if (end) {
+			rc = end < 0 ? -1 : 0;
 			break;
+		}
 	}
 	trainer_free(t);
 	return rc;
@@ -188,13 +195,19 @@ static int fit_until_perfect(Fit *f, const Dataset *d, Err *e)
 		f->base = ep * f->bpe;
 		f->total = cap * f->bpe;
 		f->epoch0 = ep;
-		long k = trainer_step(t, f->bpe, e);
+		int st = trainer_step(t, f->bpe, NULL, e);
 		trainer_free(t);
-		if (k < 0)
+		if (st < 0)
 			return -1;
-		if (f->stop || k < f->bpe)
+		if (f->stop || st > 0)
 			return 1;
-		if (epoch_end(f, 1, ep + 1) || net_error(f->net, d, NULL) == 0.0)
+		double err = 1;
+		int end = epoch_end(f, 1, ep + 1);
+		if (end == 0 && net_error(f->net, d, &err, NULL, e) < 0)
+			end = -1;
+		if (end < 0)
+			return -1;
+		if (end || err == 0.0)
 			break;
 	}
 	return 0;
@@ -235,7 +248,7 @@ int train_plan_fit(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h
 {
 	if (plan_check(net, p, e) < 0)
 		return -1;
-	Fit f = {.p = p, .h = h, .net = net, .t0 = clock_seconds()};
+	Fit f = {.p = p, .h = h, .net = net, .t0 = clock_seconds(), .e = e};
 	f.res.val_loss = f.res.val_acc = NAN;
 	f.res.lr = NAN;
 	if (p->patience > 0 && !(f.best = net_clone(net, e)))
@@ -271,41 +284,62 @@ int train_plan_run(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h
 	return rc;
 }
 
-Net *train_plan_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed,
-                      const Dataset *d, const TrainPlan *p, const Hook *h, int *epochs_run, Err *e)
+int train_plan_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed,
+                     const Dataset *d, const TrainPlan *p, const Hook *h, int *epochs_run,
+                     Net **out, Err *e)
 {
+	*out = NULL;
 	Net *net = net_fresh(m, widths, act, act_a, seed, e);
 	if (!net)
-		return NULL;
+		return -1;
 	int rc = train_plan_run(net, d, p, h, epochs_run, e);
 	if (rc != 0) {
-		if (rc > 0)
-			err_set(e, "interrupted during training");
 		net_free(net);
-		return NULL;
+		return rc > 0 ? err_stop(e, "interrupted during training") : -1;
 	}
-	return net;
+	*out = net;
+	return 0;
 }
 
-double net_error_hooked(const Net *net, const Dataset *data, int threads, const Hook *h)
+int net_error_hooked(const Net *net, const Dataset *data, int threads, const Hook *h, double *err,
+                     Err *e)
 {
 	enum { SLICE = 2048 }; /* a multiple of net_error's own chunks of 1024 rows */
+	*err = NAN;
 	if (hook_cancelled(h) || hook_thread_stopped())
-		return NAN;
+		return err_stop(e, "stopped");
 	if (data->n <= SLICE)
-		return net_error_threads(net, data, threads, NULL);
+		return net_error_threads(net, data, threads, err, NULL, e);
 	long correct = 0;
 	for (int start = 0; start < data->n; start += SLICE) {
 		if (hook_cancelled(h) || hook_thread_stopped())
-			return NAN;
+			return err_stop(e, "stopped");
 		Dataset v = *data;
 		v.n = data->n - start < SLICE ? data->n - start : SLICE;
 		v.x = data->x + (size_t)start * (size_t)data->d;
 		v.y = data->y + start;
-		double err = net_error_threads(net, &v, threads, NULL);
-		if (isnan(err))
-			return NAN;
-		correct += lround((1.0 - err) * v.n);
+		double part;
+		if (net_error_threads(net, &v, threads, &part, NULL, e) < 0)
+			return -1;
+		correct += lround((1.0 - part) * v.n);
 	}
-	return 1.0 - (double)correct / data->n;
+	*err = 1.0 - (double)correct / data->n;
+	return 0;
+}
+
+int net_accuracy(const Net *net, const Dataset *d, const Hook *h, double *acc, Err *e)
+{
+	*acc = NAN;
+	if (!d)
+		return 0;
+	int (*stop)(void *);
+	void *ud;
+	hook_thread_stop_get(&stop, &ud);
+	/* the whole set at once is faster where nothing can ask it to stop */
+	double err;
+	int rc =
+	    h || stop ? net_error_hooked(net, d, 0, h, &err, e) : net_error(net, d, &err, NULL, e);
+	if (rc == 0)
+		*acc = 100 * (1 - err);
+	return rc;
 }

@@ -96,16 +96,24 @@ int train_plan_run(Net *net, const Dataset *d, const TrainPlan *p, const Hook *h
 
 /* A network of the given widths (widths[0..m]) with Glorot weights from
  * seed, trained on d by the plan (the paper's "train the chosen model from
- * scratch"). NULL on error or when the hook stopped it (message in e). */
-Net *train_plan_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed,
-                      const Dataset *d, const TrainPlan *p, const Hook *h, int *epochs_run, Err *e);
+ * scratch"), into *out. 0; 1 when the hook stopped it, -1 (*out NULL both). */
+int train_plan_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed,
+                     const Dataset *d, const TrainPlan *p, const Hook *h, int *epochs_run,
+                     Net **out, Err *e);
 
-/* net_error_threads(net, data, threads, NULL), in slices of a few thousand
- * rows with h (may be NULL) and the calling thread's stop
+/* net_error_threads(net, data, threads, err, NULL, e), in slices of a few
+ * thousand rows with h (may be NULL) and the calling thread's stop
  * (hook_set_thread_stop) asked between them: a stop is answered within a
  * slice's forward pass, not the whole set's (60,000 MNIST rows through a
- * 12×600 network take seconds). The same value as net_error; NAN when told
- * to stop. threads 0: the default. */
-double net_error_hooked(const Net *net, const Dataset *data, int threads, const Hook *h);
+ * 12×600 network take seconds). The same value as net_error. 0, 1 when
+ * told to stop (message "stopped"), -1. threads 0: the default. */
+int net_error_hooked(const Net *net, const Dataset *data, int threads, const Hook *h, double *err,
+                     Err *e);
+/* The accuracy of net on d in percent, 100·(1 − error), into *acc: the
+ * figure every table, record and screen shows; NaN without d. Asked of a
+ * hook or under a thread's stop, it is measured as net_error_hooked does
+ * (the same value). 0, 1 when told to stop, -1 for a set that does not fit
+ * the network. */
+int net_accuracy(const Net *net, const Dataset *d, const Hook *h, double *acc, Err *e);
 
 #endif

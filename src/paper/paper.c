@@ -17,6 +17,7 @@
 #include "engine/cond.h"
 #include "model/model_io.h"
 #include "paper/paper_stage.h"
+#include "report/report_stage.h"
 
 static const char *const mnist_names[] = {"alg1",  "alg2", "final", "verify", "squeeze",
                                           "add20", "eta",  "tau",   "over",   NULL};
@@ -59,7 +60,17 @@ const char *paper_path(const Paper *p, const char *file, char *buf, size_t len)
 
 cJSON *paper_result(const Paper *p, const char *stage)
 {
-	return cJSON_GetObjectItemCaseSensitive(p->res, stage);
+	for (int i = 0; i < p->nres; i++)
+		if (!strcmp(p->res[i].name, stage))
+			return p->res[i].r;
+	return NULL;
+}
+
+/* Keeps a stage's result (taken over) for the stages after it and the report. */
+static void keep_result(Paper *p, const char *stage, cJSON *r)
+{
+	p->res[p->nres].name = stage;
+	p->res[p->nres++].r = r;
 }
 
 /* The text of a stage's file, or NULL when there is none to use. */
@@ -74,19 +85,13 @@ static const char *partial_path(const Paper *p, const char *stage, char *buf, si
 	return buf;
 }
 
-/* The mode, kernels, threads and parts of this run into a stage's result
- * or partial file (base/repro.h). */
-static void record_add(const Paper *p, cJSON *obj)
+/* Writes a stage's result or partial work with the mode, kernels, threads
+ * and parts of this run (base/repro.h) and the seconds spent on it. */
+static int write_result(const Paper *p, cJSON *obj, const char *path, Err *e)
 {
 	ReproRecord r;
 	repro_current(&r, p->o.threads);
-	static const char *const keys[] = {"reproducible", "kernels", "threads", "parts"};
-	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-		cJSON_DeleteItemFromObjectCaseSensitive(obj, keys[i]);
-	cJSON_AddBoolToObject(obj, "reproducible", r.on);
-	cJSON_AddStringToObject(obj, "kernels", r.kernels);
-	cJSON_AddNumberToObject(obj, "threads", r.threads);
-	cJSON_AddNumberToObject(obj, "parts", r.parts);
+	return report_stage_write(obj, &r, p->before + clock_seconds() - p->t0, path, e);
 }
 
 void paper_stage_record(const cJSON *obj, ReproRecord *r)
@@ -102,14 +107,14 @@ void paper_stage_record(const cJSON *obj, ReproRecord *r)
 	r->threads = isnan(threads) ? 0 : (int)threads;
 }
 
-const char *paper_check_records(const PaperOpts *o, char *buf, size_t len)
+int paper_check_records(const PaperOpts *o, Err *e)
 {
 	const char *const *names = paper_stage_names(o->which);
 	ReproRecord now;
 	repro_current(&now, o->threads);
 	for (int i = 0; names && names[i]; i++) {
 		for (int partial = 0; partial < 2; partial++) {
-			char path[1024], line[256];
+			char path[1024];
 			snprintf(path, sizeof path, "%s/%s%s", o->out, names[i],
 			         partial ? ".partial.json" : ".json");
 			char *text = paper_read(path);
@@ -118,16 +123,14 @@ const char *paper_check_records(const PaperOpts *o, char *buf, size_t len)
 			ReproRecord rec;
 			paper_stage_record(obj, &rec);
 			cJSON_Delete(obj);
-			if (repro_compare(&rec, &now, line, sizeof line)) {
-				snprintf(buf, len, "%s: %s", path, line);
-				return buf;
-			}
+			if (repro_compare(&rec, &now, e) < 0)
+				return err_prefix(e, "%s", path);
 		}
 	}
-	return NULL;
+	return 0;
 }
 
-cJSON *paper_partial_load(Paper *p, const char *stage)
+cJSON *paper_partial_load(Paper *p, const char *stage, Err *e)
 {
 	char path[1024];
 	char *text = paper_read(partial_path(p, stage, path, sizeof path));
@@ -140,22 +143,13 @@ cJSON *paper_partial_load(Paper *p, const char *stage)
 		return part;
 	}
 	cJSON_Delete(part);
-	return cJSON_CreateObject();
+	return report_stage_new(e);
 }
 
 int paper_partial_save(const Paper *p, const char *stage, cJSON *part, Err *e)
 {
 	char path[1024];
-	cJSON_DeleteItemFromObjectCaseSensitive(part, "seconds");
-	cJSON_AddNumberToObject(part, "seconds", p->before + clock_seconds() - p->t0);
-	record_add(p, part);
-	char *json = cJSON_Print(part);
-	if (!json)
-		return err_set(e, "out of memory");
-	int rc = file_write(partial_path(p, stage, path, sizeof path), json, strlen(json),
-	                    FILE_OUT_TEXT, e);
-	free(json);
-	return rc;
+	return write_result(p, part, partial_path(p, stage, path, sizeof path), e);
 }
 
 /* The data sets are read when the first stage has to run: a report made
@@ -189,7 +183,7 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 		cJSON *old = cJSON_Parse(text);
 		free(text);
 		if (old && cJSON_IsObject(old)) {
-			cJSON_AddItemToObject(p->res, s->name, old);
+			keep_result(p, s->name, old);
 			paper_say(p, "%s (%s): reusing %s", s->name, s->what, path);
 			return 0;
 		}
@@ -201,29 +195,22 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 	if (!p->train && load_data(p, e) < 0)
 		return -1;
 	paper_say(p, "%s (%s): running", s->name, s->what);
-	cJSON *out = cJSON_CreateObject();
+	cJSON *out = report_stage_new(e);
 	if (!out)
-		return err_set(e, "out of memory");
+		return -1;
 	p->t0 = clock_seconds();
 	p->before = 0;
-	if (s->run(p, out, e) < 0) {
+	int rc = s->run(p, out, e);
+	if (rc != 0) { /* failed, or stopped: the stage's partial work is kept */
 		cJSON_Delete(out);
-		return err_prefix(e, "stage %s", s->name);
+		err_prefix(e, "stage %s", s->name);
+		return rc;
 	}
-	record_add(p, out);
-	cJSON_AddNumberToObject(out, "seconds", p->before + clock_seconds() - p->t0);
-	char *json = cJSON_Print(out);
-	if (!json) {
-		cJSON_Delete(out);
-		return err_set(e, "out of memory");
-	}
-	int rc = file_write(path, json, strlen(json), FILE_OUT_TEXT, e);
-	free(json);
-	if (rc < 0) {
+	if (write_result(p, out, path, e) < 0) {
 		cJSON_Delete(out);
 		return -1;
 	}
-	cJSON_AddItemToObject(p->res, s->name, out);
+	keep_result(p, s->name, out);
 	char part[1024];
 	unlink(partial_path(p, s->name, part, sizeof part));
 	paper_say(p, "%s: done in %.1f s", s->name, clock_seconds() - p->t0);
@@ -363,14 +350,15 @@ int paper_run(const PaperOpts *o, Err *e)
 	train_opts_default(&p.topt);
 	p.topt.batch = !strcmp(o->which, "mnist") ? 50 : 20;
 	p.topt.threads = o->threads;
-	p.res = cJSON_CreateObject();
-	int rc = p.res ? 0 : err_set(e, "out of memory");
+	int rc = 0;
 	/* Stages not asked for still contribute what an earlier run computed. */
 	for (const Stage *s = stages; rc == 0 && s->name; s++)
 		rc = paper_stage(&p, s, wanted(o, s->name), e);
+	/* a stopped stage ends the run: the stages done are kept whole */
 	if (rc == 0 && !o->no_report)
 		rc = write_report(&p, e);
-	cJSON_Delete(p.res);
+	for (int i = 0; i < p.nres; i++)
+		cJSON_Delete(p.res[i].r);
 	dataset_free(p.train);
 	dataset_free(p.test);
 	dataset_free(p.tr);

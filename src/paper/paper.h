@@ -34,15 +34,18 @@ typedef struct PaperOpts {
 /* Names of the stages of an experiment, NULL-terminated. */
 const char *const *paper_stage_names(const char *which);
 
+/* Runs the stages asked for (reading back those done) and writes the
+ * report. 0; 1 when the hook stopped a stage (the stages done are kept
+ * whole, the rest run on the next call); -1. */
 int paper_run(const PaperOpts *o, Err *e);
 
-/* A warning when a stage result or partial file in o->out was computed
- * under other OpenBLAS kernels or another split of the batches than this
- * run would use (base/repro.h), so that what is computed now may not match
- * it: "OUT/alg1.json: recorded with Haswell kernels, 2 parts; this run:
- * SkylakeX, 2 parts — numbers may differ", into buf. NULL when every file
- * matches or records nothing. */
-const char *paper_check_records(const PaperOpts *o, char *buf, size_t len);
+/* Whether a stage result or partial file in o->out was computed under other
+ * OpenBLAS kernels or another split of the batches than this run would use
+ * (base/repro.h), so that what is computed now may not match it: 0 when
+ * every file matches or records nothing, else -1 and e holds the warning
+ * to show: "OUT/alg1.json: recorded with Haswell kernels, 2 parts; this
+ * run: SkylakeX, 2 parts — numbers may differ". */
+int paper_check_records(const PaperOpts *o, Err *e);
 
 /* The stages that can run now, each as a separate process (`condnet paper
  * WHICH --stages NAME`, at the same time as the others): those asked for

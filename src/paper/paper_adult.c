@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "paper/paper_stage.h"
+#include "report/report_stage.h"
 
 /* The paper does not say how long "fully trained" is for Adult; we train
  * this many epochs (batch 20), the length of its longest retraining. */
@@ -39,14 +40,7 @@ static int st_verify(Paper *p, cJSON *out, Err *e)
 static int st_squeeze(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {35, 30, 25};
-	Net *net = paper_load(p, "final.model", e);
-	if (!net)
-		return -1;
-	cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
-	int rc = paper_squeeze_list(p, net, taus, 3, p->o.quick ? 1 : 5, 0, NULL,
-	                            cJSON_AddArrayToObject(out, "rows"), e);
-	net_free(net);
-	return rc;
+	return paper_squeeze_final(p, taus, 3, p->o.quick ? 1 : 5, 0, NULL, out, e);
 }
 
 static int st_over(Paper *p, cJSON *out, Err *e)
@@ -61,15 +55,17 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 	int rc = net ? paper_fit(p, net, FULL_EPOCHS(p), 0, &tr, e) : -1;
 	if (rc == 0) {
 		if (p->o.converge)
-			paper_json_trained(p, out, &tr);
-		cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
-		rc = paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL,
-		                        cJSON_AddArrayToObject(out, "rows"), e);
+			report_stage_trained(out, &tr);
+		rc = paper_stage_acc(p, net, out, e);
 	}
-	/* Table 13: squeeze at τ = 35 and retrain, until nothing is removed. */
 	if (rc == 0)
-		return paper_squeeze_rounds(p, net, 35, retrain,
-		                            cJSON_AddArrayToObject(out, "iterations"), e);
+		rc = paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL, out, e);
+	/* Table 13: squeeze at τ = 35 and retrain, until nothing is removed. */
+	cJSON *it = rc == 0 ? report_stage_rows(out, "iterations", e) : NULL;
+	if (it)
+		return paper_squeeze_rounds(p, net, 35, retrain, it, e);
+	if (rc == 0)
+		rc = -1;
 	net_free(net);
 	return rc;
 }
@@ -212,9 +208,7 @@ void paper_adult_report(const Paper *p, Md *md)
 		int k = 0;
 		cJSON_ArrayForEach(x, it)
 		{
-			const cJSON *net = cJSON_GetObjectItemCaseSensitive(x, "net");
-			if (!net)
-				net = x;
+			const cJSON *net = paper_json_row_net(x);
 			int m = paper_json_layers(net);
 			fprintf(f, "| %d | ", k);
 			for (int i = 0; i + 1 < m; i++)

@@ -1,51 +1,26 @@
-/* paper_json.c - networks as stage-result JSON, and reading numbers back. */
+/* paper_json.c - reading numbers back from stage results (report_stage.h
+ * writes them). */
 #include <math.h>
 #include <stdlib.h>
 
-#include "engine/cond.h"
 #include "paper/paper_stage.h"
 
-cJSON *paper_json_net(const Net *net, double tau, Err *e)
-{
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	if (!lc) {
-		err_set(e, "out of memory");
-		return NULL;
-	}
-	if (cond_net_values(net, tau, lc, e) < 0) {
-		free(lc);
-		return NULL;
-	}
-	cJSON *o = cJSON_CreateObject();
-	cJSON *n = cJSON_AddArrayToObject(o, "n");
-	cJSON *k = cJSON_AddArrayToObject(o, "kappa");
-	cJSON *pp = cJSON_AddArrayToObject(o, "p");
-	cJSON_AddItemToArray(n, cJSON_CreateNumber(net->n[0]));
-	for (int i = 0; i < net->m; i++) {
-		cJSON_AddItemToArray(n, cJSON_CreateNumber(net->n[i + 1]));
-		cJSON_AddItemToArray(k, isfinite(lc[i].kappa) ? cJSON_CreateNumber(lc[i].kappa)
-		                                              : cJSON_CreateNull());
-		cJSON_AddItemToArray(pp, cJSON_CreateNumber(lc[i].p));
-		cond_layer_free(&lc[i]);
-	}
-	free(lc);
-	return o;
-}
-
-int paper_json_ints(const cJSON *obj, const char *key, int *out, int max)
+int paper_json_ints(const cJSON *obj, const char *key, int *out, int max, Err *e)
 {
 	const cJSON *a = cJSON_GetObjectItemCaseSensitive(obj, key);
-	if (!cJSON_IsArray(a))
-		return -1;
 	int n = 0;
 	const cJSON *it;
+	if (!cJSON_IsArray(a))
+		goto bad;
 	cJSON_ArrayForEach(it, a)
 	{
 		if (n >= max || !cJSON_IsNumber(it))
-			return -1;
+			goto bad;
 		out[n++] = (int)it->valuedouble;
 	}
 	return n;
+bad:
+	return err_set(e, "field \"%s\": expected an array of at most %d numbers", key, max);
 }
 
 double paper_json_num(const cJSON *obj, const char *key)
@@ -60,6 +35,12 @@ double paper_json_at(const cJSON *obj, const char *key, int i)
 	if (cJSON_IsNull(v))
 		return INFINITY;
 	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+const cJSON *paper_json_row_net(const cJSON *row)
+{
+	const cJSON *net = cJSON_GetObjectItemCaseSensitive(row, "net");
+	return net ? net : row;
 }
 
 int paper_json_layers(const cJSON *net)

@@ -139,15 +139,13 @@ void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0,
 
 /* What the stages say of the kernels and the mode they computed with
  * (recorded since the reproducible mode exists), in one line. */
-static void print_mode(FILE *f, const cJSON *res)
+static void print_mode(FILE *f, const Paper *p)
 {
 	int n = 0, on = 0, none = 0, same = 1;
 	ReproRecord first = {0};
-	const cJSON *st;
-	cJSON_ArrayForEach(st, res)
-	{
+	for (int i = 0; i < p->nres; i++) {
 		ReproRecord r;
-		paper_stage_record(st, &r);
+		paper_stage_record(p->res[i].r, &r);
 		n++;
 		if (!r.kernels[0]) {
 			none++;
@@ -238,10 +236,8 @@ void md_head(const Paper *p, Md *md, const char *title)
 	/* The thread count the stages ran with (recorded by each stage); this
 	 * run's when no stage recorded one. */
 	int lo = 0, hi = 0;
-	const cJSON *st;
-	cJSON_ArrayForEach(st, p->res)
-	{
-		double t = paper_json_num(st, "threads");
+	for (int i = 0; i < p->nres; i++) {
+		double t = paper_json_num(p->res[i].r, "threads");
 		if (isnan(t))
 			continue;
 		lo = lo && lo < (int)t ? lo : (int)t;
@@ -255,16 +251,15 @@ void md_head(const Paper *p, Md *md, const char *title)
 	else if (uname(&u) == 0)
 		fprintf(f, "Machine: %s %s, %ld cores, %d to %d threads (stages differ).\n\n",
 		        u.sysname, u.machine, cores, lo, hi);
-	print_mode(f, p->res);
+	print_mode(f, p);
 	fprintf(f, "| stage | what | seconds |\n|---|---|---:|\n");
-	const cJSON *s;
-	cJSON_ArrayForEach(s, p->res)
-	{
-		fprintf(f, "| %s | ", s->string);
+	for (int i = 0; i < p->nres; i++) {
+		const cJSON *s = p->res[i].r;
+		fprintf(f, "| %s | ", p->res[i].name);
 		const Stage *g =
 		    !strcmp(p->o.which, "mnist") ? paper_mnist_stages : paper_adult_stages;
 		for (; g->name; g++)
-			if (!strcmp(g->name, s->string))
+			if (!strcmp(g->name, p->res[i].name))
 				fputs(g->what, f);
 		fprintf(f, " | %.1f", paper_json_num(s, "seconds"));
 		const cJSON *note = cJSON_GetObjectItemCaseSensitive(s, "seconds_note");

@@ -8,6 +8,7 @@
 
 #include "alg/alg2_scale.h"
 #include "paper/paper_stage.h"
+#include "report/report_stage.h"
 
 /* "Fully trained": until 100 % training accuracy, at most this many epochs. */
 #define FULL_EPOCHS(p) ((p)->o.quick ? 2 : 30)
@@ -38,14 +39,7 @@ static int st_verify(Paper *p, cJSON *out, Err *e)
 static int st_squeeze(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {22, 20, 18};
-	Net *net = paper_load(p, "final.model", e);
-	if (!net)
-		return -1;
-	cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
-	int rc = paper_squeeze_list(p, net, taus, 3, FULL_EPOCHS(p), 1, "squeeze-best.model",
-	                            cJSON_AddArrayToObject(out, "rows"), e);
-	net_free(net);
-	return rc;
+	return paper_squeeze_final(p, taus, 3, FULL_EPOCHS(p), 1, "squeeze-best.model", out, e);
 }
 
 static int st_add20(Paper *p, cJSON *out, Err *e)
@@ -65,16 +59,13 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 	if (rc == 0)
 		rc = paper_fit(p, net, FULL_EPOCHS(p), 1, &tr, e);
 	if (rc == 0) {
-		paper_json_trained(p, out, &tr);
-		cJSON_AddNumberToObject(out, "acc", paper_acc(net, p->test));
-		cJSON *shape = paper_json_net(net, 20, e);
-		rc = shape ? 0 : -1;
-		if (shape)
-			cJSON_AddItemToObject(out, "net", shape);
+		report_stage_trained(out, &tr);
+		rc = paper_stage_acc(p, net, out, e);
 	}
 	if (rc == 0)
-		rc = paper_squeeze_list(p, net, taus, 2, FULL_EPOCHS(p), 1, NULL,
-		                        cJSON_AddArrayToObject(out, "rows"), e);
+		rc = report_stage_net(out, net, 20, e);
+	if (rc == 0)
+		rc = paper_squeeze_list(p, net, taus, 2, FULL_EPOCHS(p), 1, NULL, out, e);
 	net_free(net);
 	return rc;
 }
@@ -84,9 +75,9 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 static int st_over(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {500, 200, 100, 50, 40, 35, 30, 25, 20};
-	cJSON *part = paper_partial_load(p, "over");
+	cJSON *part = paper_partial_load(p, "over", e);
 	if (!part)
-		return err_set(e, "out of memory");
+		return -1;
 	Net *net = NULL;
 	int rc = 0;
 	/* An earlier run that kept no time: its network and rows are not in the sum. */
@@ -112,10 +103,12 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		if (rc == 0)
 			rc = paper_save(p, net, "over-base.model", e);
 		if (rc == 0 && !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(part, "rows"))) {
-			paper_json_trained(p, part, &tr);
-			cJSON_AddNumberToObject(part, "acc", paper_acc(net, p->test));
-			cJSON_AddArrayToObject(part, "rows");
-			rc = paper_partial_save(p, "over", part, e);
+			report_stage_trained(part, &tr);
+			rc = paper_stage_acc(p, net, part, e);
+			if (rc == 0 && !report_stage_rows(part, "rows", e))
+				rc = -1;
+			if (rc == 0)
+				rc = paper_partial_save(p, "over", part, e);
 		}
 	}
 	cJSON *rows = cJSON_GetObjectItemCaseSensitive(part, "rows");
@@ -126,27 +119,18 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		if (done)
 			continue;
 		paper_say(p, "  tau %g", taus[i]);
-		cJSON *row = paper_squeeze_row(p, net, taus[i], FULL_EPOCHS(p), 1, NULL, e);
-		if (!row) {
-			rc = -1;
-			break;
-		}
-		cJSON_AddItemToArray(rows, row);
-		rc = paper_partial_save(p, "over", part, e);
+		rc = paper_squeeze_row(p, net, taus[i], FULL_EPOCHS(p), 1, rows, NULL, NULL, e);
+		if (rc == 0)
+			rc = paper_partial_save(p, "over", part, e);
 	}
 	if (rc == 0) {
-		static const char *const keys[] = {"epochs", "best_epoch", "val_acc", "acc"};
-		for (int k = 0; k < 4; k++)
-			if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(part, keys[k])))
-				cJSON_AddNumberToObject(out, keys[k],
-				                        paper_json_num(part, keys[k]));
-		cJSON_AddItemToObject(out, "rows", cJSON_DetachItemFromObject(part, "rows"));
+		report_stage_take(out, part);
 		if (untimed_net || untimed_rows) {
 			char note[128];
 			snprintf(note, sizeof note,
 			         "without %s%d rows of an earlier run that kept no time",
 			         untimed_net ? "the network and " : "", untimed_rows);
-			cJSON_AddStringToObject(out, "seconds_note", note);
+			report_stage_seconds_note(out, note);
 		}
 	}
 	cJSON_Delete(part);
@@ -167,21 +151,17 @@ static int st_eta(Paper *p, cJSON *out, Err *e)
 			return -1;
 		char key[16];
 		snprintf(key, sizeof key, "%d", widths[s]);
-		cJSON *rows = cJSON_AddArrayToObject(out, key);
+		cJSON *rows = report_stage_rows(out, key, e);
 		double done = 0;
 		for (int k = 0; k < (p->o.quick ? 2 : 5); k++) {
-			if (paper_train(p, net, p->train, etas[k] - done, e) < 0) {
+			int rc = rows ? paper_train(p, net, p->train, etas[k] - done, e) : -1;
+			if (rc == 0)
+				rc = report_stage_eta_row(rows, net, 30, etas[k], e);
+			if (rc != 0) {
 				net_free(net);
-				return -1;
+				return rc;
 			}
 			done = etas[k];
-			cJSON *row = paper_json_net(net, 30, e);
-			if (!row) {
-				net_free(net);
-				return -1;
-			}
-			cJSON_AddNumberToObject(row, "eta", etas[k]);
-			cJSON_AddItemToArray(rows, row);
 		}
 		net_free(net);
 	}
@@ -195,11 +175,11 @@ static int st_tau(Paper *p, cJSON *out, Err *e)
 		h[i] = paper_scaled(p, 600 - 60 * i);
 		u[i] = paper_scaled(p, 600);
 	}
-	cJSON *a = cJSON_AddObjectToObject(out, "tapered");
-	cJSON *b = cJSON_AddObjectToObject(out, "uniform");
-	if (paper_alg1(p, h, 9, 30, 1, 1, 100, NULL, a, e) < 0)
+	cJSON *a = report_stage_part(out, "tapered", e), *b = report_stage_part(out, "uniform", e);
+	if (!a || !b)
 		return -1;
-	return paper_alg1(p, u, 9, 30, 1, 1, 100, NULL, b, e);
+	int rc = paper_alg1(p, h, 9, 30, 1, 1, 100, NULL, a, e);
+	return rc ? rc : paper_alg1(p, u, 9, 30, 1, 1, 100, NULL, b, e);
 }
 
 const Stage paper_mnist_stages[] = {

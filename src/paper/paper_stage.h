@@ -3,18 +3,23 @@
  * (paper_steps.c), the JSON of their results (paper_json.c) and the
  * Markdown of the reports (paper_markdown.c).
  *
- * Stage results are JSON objects written to OUT/<stage>.json and read back.
- * The schema, one for every stage (docs/runs/README.md):
+ * Stage results are JSON objects written to OUT/<stage>.json and read back;
+ * report/report_stage.h builds them (the paper's files only read them). The
+ * schema, one for every stage (docs/runs/README.md):
  *   - a network is {"n": [n_0, …, n_m], "kappa": [κ_1, …, κ_m], "p": [p_1, …, p_m]}
  *     (n_0 the inputs, n_m the classes; κ = ∞ is null; p at the τ of the stage);
  *   - Algorithm 1 is the record of report_alg1_json (src/report/report.h):
  *     its options, status and reason, and "history": one network-like
  *     object per iteration with max_kappa, sum_n, train_error, seconds, tau
  *     and eta;
- *   - Algorithm 2 is {"betas": [{"beta", "n", "err_tr", "err_v", "score"}…],
- *     "pick", "q", "eta"} with errors in percent;
+ *   - Algorithm 2 is the record of report_alg2_json: {"betas": [{"beta",
+ *     "n", "trials", "err_tr", "err_v", "score"}…], "pick", "pick_n", "q",
+ *     "eta", "seed"} with errors in percent;
  *   - a squeeze row is {"tau", "removed", "removed_per_layer", "acc_before",
- *     "acc_after", "epochs", "net"} with accuracies in percent;
+ *     "acc_after", "epochs", "net"} with accuracies in percent (the
+ *     iterations of Adult's over are such rows, the first the network as
+ *     given; files made before then hold that one as a network with
+ *     "acc_after" and "removed");
  *   - a full training records "epochs" (run) and, trained to convergence,
  *     "best_epoch" (the epoch kept) and "val_acc" (its validation accuracy,
  *     percent);
@@ -37,27 +42,35 @@
 #include "engine/train_plan.h"
 #include "paper/paper.h"
 
+/* The most stages an experiment has. */
+#define PAPER_MAX_STAGES 16
+
 typedef struct Paper {
 	PaperOpts o;
 	Dataset *train, *test; /* the full training and test sets */
 	Dataset *tr, *val;     /* Algorithm 2's training and validation parts */
-	cJSON *res;            /* stage name → its result */
-	TrainOpts topt;        /* Adam, lr 1e-3, the experiment's batch */
-	double t0;             /* when the running stage started (monotonic) */
-	double before;         /* its seconds in earlier runs (from its partial file) */
+	struct {
+		const char *name; /* a stage's (static) */
+		cJSON *r;         /* its result */
+	} res[PAPER_MAX_STAGES];  /* in the order they were read or run */
+	int nres;
+	TrainOpts topt; /* Adam, lr 1e-3, the experiment's batch */
+	double t0;      /* when the running stage started (monotonic) */
+	double before;  /* its seconds in earlier runs (from its partial file) */
 } Paper;
 
 typedef struct Stage {
 	const char *name;
-	const char *what; /* the paper's table or figure */
-	int (*run)(Paper *p, cJSON *out, Err *e);
+	const char *what;                         /* the paper's table or figure */
+	int (*run)(Paper *p, cJSON *out, Err *e); /* 0, 1 stopped, -1 */
 	const char *needs; /* the stages whose results or models it reads, comma-separated */
 } Stage;
 
 /* ---- the runner (paper.c) ---- */
 
 /* Reads back a stage's earlier result or, if there is none and run is set,
- * runs it; p->res[name] is then set. The result's "seconds" is the stage's
+ * runs it; p->res[name] is then set. 0, 1 when the run's hook stopped it,
+ * -1. The result's "seconds" is the stage's
  * wall time, with that of its earlier runs when it resumed inside itself (a
  * stage may explain it in "seconds_note"). */
 int paper_stage(Paper *p, const Stage *s, int run, Err *e);
@@ -65,8 +78,9 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e);
  * interrupted run resumes inside the stage: load returns what was saved (an
  * empty object when nothing was), save rewrites it atomically with the
  * seconds spent so far in "seconds", which load carries into p->before.
- * paper_stage removes the file once the stage is done. */
-cJSON *paper_partial_load(Paper *p, const char *stage);
+ * paper_stage removes the file once the stage is done. NULL (e filled)
+ * when out of memory. */
+cJSON *paper_partial_load(Paper *p, const char *stage, Err *e);
 int paper_partial_save(const Paper *p, const char *stage, cJSON *part, Err *e);
 /* The result of an earlier stage, or a failure saying which stage to run. */
 cJSON *paper_need(const Paper *p, const char *stage, Err *e);
@@ -106,24 +120,28 @@ TrainPlan paper_full_plan(const Paper *p, double epochs, int until_full, const D
 const Dataset *paper_fit_data(const Paper *p);
 /* Trains net by paper_full_plan; *r (may be NULL) receives what it did. */
 int paper_fit(const Paper *p, Net *net, double epochs, int until_full, TrainResult *r, Err *e);
-/* r's "epochs", and trained to convergence its "best_epoch" and "val_acc",
- * into a stage result. */
-void paper_json_trained(const Paper *p, cJSON *out, const TrainResult *r);
-/* Accuracy in percent. */
-double paper_acc(const Net *net, const Dataset *d);
 int paper_save(const Paper *p, const Net *net, const char *file, Err *e);
+/* The test accuracy of the network a stage starts from, into its result
+ * ("acc"). 0, 1 when stopped, -1. */
+int paper_stage_acc(const Paper *p, const Net *net, cJSON *out, Err *e);
 Net *paper_load(const Paper *p, const char *file, Err *e);
 
 /* Algorithm 3 on a copy of net at τ, then retraining by paper_full_plan
  * (as written, until_full: until every training row is right, at most
- * `epochs`; else exactly `epochs`): a squeeze row. *keep receives the
- * retrained network if keep is not NULL. */
-cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
-                         Net **keep, Err *e);
-/* paper_squeeze_row for each τ, rows appended to rows; the best retrained
- * model saved as best_file if not NULL. */
+ * `epochs`; else exactly `epochs`): a squeeze row appended to rows. *keep
+ * receives the retrained network if keep is not NULL, *score (may be NULL)
+ * the accuracy the best row is chosen by (on the validation part when
+ * trained to convergence, else on the test set). */
+int paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
+                      cJSON *rows, Net **keep, double *score, Err *e);
+/* paper_squeeze_row for each τ, rows appended to out's "rows"; the best
+ * retrained model saved as best_file if not NULL. */
 int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
-                       int until_full, const char *best_file, cJSON *rows, Err *e);
+                       int until_full, const char *best_file, cJSON *out, Err *e);
+/* The squeeze stage: the final model's test accuracy, then
+ * paper_squeeze_list on it. */
+int paper_squeeze_final(Paper *p, const double *taus, int nt, int epochs, int until_full,
+                        const char *best_file, cJSON *out, Err *e);
 /* The paper's Table 13 on net (consumed): squeeze at τ and retrain `epochs`
  * (paper_full_plan), until a squeeze removes nothing; rows into iterations
  * (the first the network as given). */
@@ -147,18 +165,20 @@ int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out
 int paper_final(Paper *p, int max_epochs, cJSON *out, Err *e);
 int paper_verify(Paper *p, int max_epochs, cJSON *out, Err *e);
 
-/* ---- stage JSON (paper_json.c) ---- */
+/* ---- reading stage JSON (paper_json.c) ---- */
 
-/* The network object of net at τ (see the schema above). */
-cJSON *paper_json_net(const Net *net, double tau, Err *e);
-/* Integer array item of an object, into out (at most max), returns count or -1. */
-int paper_json_ints(const cJSON *obj, const char *key, int *out, int max);
+/* The integer array obj[key] into out (at most max): its length, or -1 with
+ * a message naming the field. */
+int paper_json_ints(const cJSON *obj, const char *key, int *out, int max, Err *e);
 double paper_json_num(const cJSON *obj, const char *key);
 /* The record of the mode a stage result was computed in (base/repro.h),
  * kernels "" when it has none. */
 void paper_stage_record(const cJSON *obj, ReproRecord *r);
 /* Array element i of obj[key] as a number: ∞ for null, NaN when absent. */
 double paper_json_at(const cJSON *obj, const char *key, int i);
+/* The network object of a squeeze row: its "net", or the row itself for
+ * the first of the iterations files made before it had one. */
+const cJSON *paper_json_row_net(const cJSON *row);
 /* The layers m of a network object (its "n" has m + 1 entries), and the
  * width n_{i+1} of its layer i + 1 (i from 0). */
 int paper_json_layers(const cJSON *net);

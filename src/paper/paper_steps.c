@@ -11,6 +11,7 @@
 #include "model/model_io.h"
 #include "paper/paper_stage.h"
 #include "report/report.h"
+#include "report/report_stage.h"
 
 Net *paper_net(const Paper *p, const int *hidden, int nh, uint64_t seed, Err *e)
 {
@@ -60,7 +61,7 @@ int paper_train(const Paper *p, Net *net, const Dataset *d, double epochs, Err *
 {
 	TrainPlan plan = paper_plan(p, epochs, 0);
 	int rc = train_plan_run(net, d, &plan, p->o.hook, NULL, e);
-	return rc == 1 ? err_set(e, "interrupted") : rc;
+	return rc == 1 ? err_stop(e, "interrupted") : rc;
 }
 
 int paper_fit(const Paper *p, Net *net, double epochs, int until_full, TrainResult *r, Err *e)
@@ -68,54 +69,12 @@ int paper_fit(const Paper *p, Net *net, double epochs, int until_full, TrainResu
 	const Dataset *d;
 	TrainPlan plan = paper_full_plan(p, epochs, until_full, &d);
 	int rc = train_plan_fit(net, d, &plan, p->o.hook, r, e);
-	return rc == 1 ? err_set(e, "interrupted") : rc;
+	return rc == 1 ? err_stop(e, "interrupted") : rc;
 }
 
 const Dataset *paper_fit_data(const Paper *p)
 {
 	return p->o.converge ? p->tr : p->train;
-}
-
-void paper_json_trained(const Paper *p, cJSON *out, const TrainResult *r)
-{
-	cJSON_AddNumberToObject(out, "epochs", r->epochs);
-	if (!p->o.converge)
-		return;
-	cJSON_AddNumberToObject(out, "best_epoch", r->best_epoch);
-	cJSON_AddNumberToObject(out, "val_acc", 100 * r->val_acc);
-}
-
-/* A hook that passes everything on to the run's and keeps the results of
- * the trainings it sees finish (HOOK_TRAINED), for the stage record. */
-typedef struct Catch {
-	const Hook *outer;
-	TrainResult res[24];
-	int n;
-} Catch;
-
-static int catch_progress(const TrainProgress *tp, void *ud)
-{
-	const Catch *c = ud;
-	return c->outer && c->outer->progress ? c->outer->progress(tp, c->outer->ud) : 0;
-}
-
-static void catch_step(const HookStep *s, void *ud)
-{
-	Catch *c = ud;
-	if (s->kind == HOOK_TRAINED && s->result && c->n < 24)
-		c->res[c->n++] = *s->result;
-	if (c->outer && c->outer->step)
-		c->outer->step(s, c->outer->ud);
-}
-
-static int catch_cancelled(void *ud)
-{
-	return hook_cancelled(((const Catch *)ud)->outer);
-}
-
-double paper_acc(const Net *net, const Dataset *d)
-{
-	return 100.0 * (1.0 - net_error(net, d, NULL));
 }
 
 int paper_save(const Paper *p, const Net *net, const char *file, Err *e)
@@ -132,87 +91,65 @@ int paper_save(const Paper *p, const Net *net, const char *file, Err *e)
 	return rc;
 }
 
+int paper_stage_acc(const Paper *p, const Net *net, cJSON *out, Err *e)
+{
+	double acc;
+	int rc = net_accuracy(net, p->test, NULL, &acc, e);
+	if (rc == 0)
+		report_stage_acc(out, acc);
+	return rc;
+}
+
 Net *paper_load(const Paper *p, const char *file, Err *e)
 {
 	char path[1024];
 	return model_load(paper_path(p, file, path, sizeof path), e);
 }
 
-/* A squeeze row of the stage JSON from a round of alg3_squeeze_retrain. */
-static cJSON *squeeze_row(const Paper *p, const Net *sq, double tau, const SqueezeRound *r,
-                          const TrainResult *tr, Err *e)
-{
-	cJSON *row = cJSON_CreateObject();
-	cJSON *shape = paper_json_net(sq, tau, e);
-	if (!row || !shape) {
-		cJSON_Delete(row);
-		cJSON_Delete(shape);
-		if (e && !e->msg[0])
-			err_set(e, "out of memory");
-		return NULL;
-	}
-	cJSON_AddNumberToObject(row, "tau", tau);
-	cJSON_AddNumberToObject(row, "removed", r->removed);
-	cJSON_AddItemToObject(row, "removed_per_layer",
-	                      cJSON_CreateIntArray(r->removed_per_layer, r->m));
-	cJSON_AddNumberToObject(row, "acc_before", r->acc_squeezed);
-	cJSON_AddNumberToObject(row, "acc_after", r->acc_retrained);
-	if (tr)
-		paper_json_trained(p, row, tr);
-	else
-		cJSON_AddNumberToObject(row, "epochs", r->epochs);
-	cJSON_AddItemToObject(row, "net", shape);
-	return row;
-}
-
-cJSON *paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
-                         Net **keep, Err *e)
+int paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, int until_full,
+                      cJSON *rows, Net **keep, double *score, Err *e)
 {
 	Net *sq = net_clone(net, e);
-	if (!sq) {
-		err_set(e, "out of memory");
-		return NULL;
-	}
-	SqueezeOpts so;
-	squeeze_opts_default(&so);
+	if (!sq)
+		return err_set(e, "out of memory");
+	Alg3Opts so;
+	alg3_opts_default(&so);
 	so.tau = tau;
 	const Dataset *d;
 	TrainPlan plan = paper_full_plan(p, epochs, until_full, &d);
-	SqueezeRound r;
-	Catch c = {.outer = p->o.hook};
-	Hook h = {catch_progress, catch_step, catch_cancelled, &c};
-	int rc = alg3_squeeze_retrain(sq, &so, NULL, &plan, d, p->test, &h, &r, e);
+	Alg3Round r;
+	int rc = alg3_squeeze_retrain(sq, &so, NULL, &plan, d, p->test, p->o.hook, &r, e);
 	if (rc != 0) {
-		if (rc > 0)
-			err_set(e, "interrupted");
 		net_free(sq);
-		return NULL;
+		return rc > 0 ? err_stop(e, "interrupted") : -1;
 	}
-	cJSON *row = squeeze_row(p, sq, tau, &r, c.n ? &c.res[c.n - 1] : NULL, e);
-	squeeze_round_free(&r);
-	if (row && keep) {
+	rc = report_stage_round(rows, &r, tau, e);
+	if (score) /* the best by test accuracy as the paper chose it; by validation when
+	            * trained to convergence */
+		*score = p->o.converge ? 100 * r.trained.val_acc : r.acc_retrained;
+	alg3_round_free(&r);
+	if (rc == 0 && keep) {
 		*keep = sq;
 		sq = NULL;
 	}
 	net_free(sq);
-	return row;
+	return rc;
 }
 
 int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int epochs,
-                       int until_full, const char *best_file, cJSON *rows, Err *e)
+                       int until_full, const char *best_file, cJSON *out, Err *e)
 {
+	cJSON *rows = report_stage_rows(out, "rows", e);
+	if (!rows)
+		return -1;
 	double best = -1;
 	for (int i = 0; i < nt; i++) {
 		Net *sq = NULL;
+		double acc;
 		paper_say(p, "  tau %g", taus[i]);
-		cJSON *row = paper_squeeze_row(p, net, taus[i], epochs, until_full, &sq, e);
-		if (!row)
-			return -1;
-		cJSON_AddItemToArray(rows, row);
-		/* the best by test accuracy as the paper chose it; by validation when
-		 * trained to convergence */
-		double acc = paper_json_num(row, p->o.converge ? "val_acc" : "acc_after");
-		int rc = 0;
+		int rc = paper_squeeze_row(p, net, taus[i], epochs, until_full, rows, &sq, &acc, e);
+		if (rc != 0)
+			return rc;
 		if (best_file && acc > best) {
 			best = acc;
 			rc = paper_save(p, sq, best_file, e);
@@ -224,59 +161,37 @@ int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int
 	return 0;
 }
 
+int paper_squeeze_final(Paper *p, const double *taus, int nt, int epochs, int until_full,
+                        const char *best_file, cJSON *out, Err *e)
+{
+	Net *net = paper_load(p, "final.model", e);
+	if (!net)
+		return -1;
+	int rc = paper_stage_acc(p, net, out, e);
+	if (rc == 0)
+		rc = paper_squeeze_list(p, net, taus, nt, epochs, until_full, best_file, out, e);
+	net_free(net);
+	return rc;
+}
+
 int paper_squeeze_rounds(Paper *p, Net *net, double tau, int epochs, cJSON *iterations, Err *e)
 {
 	enum { MAX_ROUNDS = 20 };
-	SqueezeOpts so;
-	squeeze_opts_default(&so);
+	Alg3Opts so;
+	alg3_opts_default(&so);
 	so.tau = tau;
 	const Dataset *d;
 	TrainPlan plan = paper_full_plan(p, epochs, 0, &d);
-	SqueezeRound r[MAX_ROUNDS + 1];
+	Alg3Round r[MAX_ROUNDS + 1];
 	int nr = 0, stable = 0;
-	Catch c = {.outer = p->o.hook};
-	Hook h = {catch_progress, catch_step, catch_cancelled, &c};
-	cJSON *first = paper_json_net(net, tau, e);
-	if (!first)
-		return -1;
-	cJSON_AddNumberToObject(first, "acc_after", paper_acc(net, p->test));
-	cJSON_AddNumberToObject(first, "removed", 0);
-	cJSON_AddItemToArray(iterations, first);
-	int rc = alg3_until_stable(net, &so, NULL, &plan, d, p->test, MAX_ROUNDS, &h, r, &nr,
+	int rc = alg3_until_stable(net, &so, NULL, &plan, d, p->test, MAX_ROUNDS, p->o.hook, r, &nr,
 	                           &stable, e);
 	if (rc > 0)
-		rc = err_set(e, "interrupted");
-	for (int k = 1; rc == 0 && k < nr; k++) {
-		cJSON *row = cJSON_CreateObject();
-		cJSON *shape = cJSON_CreateObject();
-		if (!row || !shape) {
-			cJSON_Delete(row);
-			cJSON_Delete(shape);
-			rc = err_set(e, "out of memory");
-			break;
-		}
-		cJSON_AddItemToObject(shape, "n", cJSON_CreateIntArray(r[k].n, r[k].m + 1));
-		cJSON *kap = cJSON_AddArrayToObject(shape, "kappa");
-		for (int i = 0; i < r[k].m; i++)
-			cJSON_AddItemToArray(kap, isfinite(r[k].kappa[i])
-			                              ? cJSON_CreateNumber(r[k].kappa[i])
-			                              : cJSON_CreateNull());
-		cJSON_AddItemToObject(shape, "p", cJSON_CreateIntArray(r[k].p, r[k].m));
-		cJSON_AddNumberToObject(row, "tau", tau);
-		cJSON_AddNumberToObject(row, "removed", r[k].removed);
-		cJSON_AddItemToObject(row, "removed_per_layer",
-		                      cJSON_CreateIntArray(r[k].removed_per_layer, r[k].m));
-		cJSON_AddNumberToObject(row, "acc_before", r[k].acc_squeezed);
-		cJSON_AddNumberToObject(row, "acc_after", r[k].acc_retrained);
-		if (k - 1 < c.n)
-			paper_json_trained(p, row, &c.res[k - 1]);
-		else
-			cJSON_AddNumberToObject(row, "epochs", r[k].epochs);
-		cJSON_AddItemToObject(row, "net", shape);
-		cJSON_AddItemToArray(iterations, row);
-	}
+		err_set(e, "interrupted");
+	if (rc == 0)
+		rc = report_stage_rounds(iterations, r, nr, tau, e);
 	for (int k = 0; k < nr; k++)
-		squeeze_round_free(&r[k]);
+		alg3_round_free(&r[k]);
 	net_free(net);
 	return rc;
 }
@@ -319,23 +234,18 @@ int paper_alg1(Paper *p, const int *hidden, int nh, double tau, double eta, int 
 	Hook h = {hook_progress, alg1_line, NULL, p};
 	const Hook *outer = p->o.hook;
 	int st = alg1_run(a, &h, e);
-	if (st >= 0 && st != ALG1_STOPPED && hook_cancelled(outer))
-		st = ALG1_STOPPED;
-	if (st < 0 || st == ALG1_STOPPED) {
+	if (st == 0 && hook_cancelled(outer))
+		st = 1;
+	if (st > 0)
+		err_set(e, "interrupted");
+	if (st != 0) {
 		alg1_free(a);
-		return st < 0 ? -1 : err_set(e, "interrupted");
+		return st;
 	}
-	cJSON *rec = report_alg1_json(a, e);
-	if (!rec) {
+	if (report_stage_alg1(out, a, e) < 0) {
 		alg1_free(a);
-		return err_set(e, "out of memory");
+		return -1;
 	}
-	cJSON *it;
-	while ((it = rec->child)) {
-		cJSON_DetachItemViaPointer(rec, it);
-		cJSON_AddItemToObject(out, it->string, it);
-	}
-	cJSON_Delete(rec);
 	int rc = save ? paper_save(p, a->net, save, e) : 0;
 	alg1_free(a);
 	return rc;
@@ -348,7 +258,7 @@ static int alg1_widths(const cJSON *res, int *w, int max)
 	int n = cJSON_GetArraySize(recs), all[66];
 	if (n < 1)
 		return -1;
-	int k = paper_json_ints(cJSON_GetArrayItem(recs, n - 1), "n", all, 66);
+	int k = paper_json_ints(cJSON_GetArrayItem(recs, n - 1), "n", all, 66, NULL);
 	if (k < 3 || k - 2 > max)
 		return -1;
 	memcpy(w, all + 1, (size_t)(k - 2) * sizeof *w); /* drop the inputs and the outputs */
@@ -380,29 +290,16 @@ int paper_sweep(Paper *p, const char *betas, int q, double eta, cJSON *out, Err 
 	net_free(base);
 	if (!a)
 		return -1;
-	int rc;
-	while ((rc = alg2_step(a, p->o.hook, e)) == 0)
-		;
-	if (rc < 0) {
+	int rc = alg2_run(a, p->o.hook, e);
+	if (rc != 0) {
+		if (rc > 0)
+			err_set(e, "interrupted");
 		alg2_free(a);
-		return -1;
+		return rc;
 	}
-	cJSON *rows = cJSON_AddArrayToObject(out, "betas");
-	for (int i = 0; i < a->nb; i++) {
-		cJSON *r = cJSON_CreateObject();
-		cJSON_AddNumberToObject(r, "beta", a->b[i].beta);
-		cJSON_AddItemToObject(r, "n", cJSON_CreateIntArray(a->b[i].widths, a->base->m + 1));
-		cJSON_AddNumberToObject(r, "err_tr", 100 * a->b[i].err_tr);
-		cJSON_AddNumberToObject(r, "err_v", 100 * a->b[i].err_v);
-		cJSON_AddNumberToObject(r, "score", 100 * a->b[i].score);
-		cJSON_AddItemToArray(rows, r);
-	}
-	int pick = alg2_pick(a);
-	cJSON_AddNumberToObject(out, "pick", pick >= 0 ? a->b[pick].beta : NAN);
-	cJSON_AddNumberToObject(out, "q", o.q);
-	cJSON_AddNumberToObject(out, "eta", o.eta);
+	rc = report_stage_sweep(out, a, e);
 	alg2_free(a);
-	return 0;
+	return rc;
 }
 
 /* Hidden widths of the β row equal to beta (or of the pick when beta is NaN). */
@@ -418,9 +315,11 @@ int paper_sweep_widths(const Paper *p, double beta, int *w, Err *e)
 	{
 		if (fabs(paper_json_num(r, "beta") - beta) < 1e-9) {
 			int all[66];
-			int k = paper_json_ints(r, "n", all, 66);
+			int k = paper_json_ints(r, "n", all, 66, e);
+			if (k < 0)
+				return err_prefix(e, "alg2 result, beta %g", beta);
 			if (k < 3)
-				return err_set(e, "alg2 result: bad widths");
+				return err_set(e, "alg2 result, beta %g: %d widths", beta, k);
 			memcpy(w, all + 1, (size_t)(k - 2) * sizeof *w);
 			return k - 2;
 		}
@@ -441,17 +340,14 @@ int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out
 	Net *net = net_fresh(nh + 1, widths, ACT_ERF, p->o.act_a, rng_derive(p->o.seed, 7), e);
 	if (!net)
 		return -1;
-	if (paper_fit(p, net, max_epochs, 1, &r, e) < 0) {
-		net_free(net);
-		return -1;
-	}
-	paper_json_trained(p, out, &r);
-	cJSON_AddNumberToObject(out, "train_acc", paper_acc(net, paper_fit_data(p)));
-	cJSON_AddNumberToObject(out, "test_acc", paper_acc(net, p->test));
-	cJSON *shape = paper_json_net(net, COND_TAU_DEFAULT, e);
-	int rc = shape ? 0 : -1;
-	if (shape)
-		cJSON_AddItemToObject(out, "net", shape);
+	double train_acc, test_acc;
+	int rc = paper_fit(p, net, max_epochs, 1, &r, e);
+	if (rc == 0)
+		rc = net_accuracy(net, paper_fit_data(p), NULL, &train_acc, e);
+	if (rc == 0)
+		rc = net_accuracy(net, p->test, NULL, &test_acc, e);
+	if (rc == 0)
+		rc = report_stage_fit(out, net, &r, train_acc, test_acc, COND_TAU_DEFAULT, e);
 	if (rc == 0 && save)
 		rc = paper_save(p, net, save, e);
 	net_free(net);
@@ -464,7 +360,7 @@ int paper_final(Paper *p, int max_epochs, cJSON *out, Err *e)
 	int nh = paper_sweep_widths(p, NAN, w, e);
 	if (nh < 0)
 		return -1;
-	cJSON_AddNumberToObject(out, "beta", paper_json_num(paper_result(p, "alg2"), "pick"));
+	report_stage_beta(out, paper_json_num(paper_result(p, "alg2"), "pick"));
 	return paper_train_fresh(p, w, nh, max_epochs, out, "final.model", e);
 }
 
@@ -473,19 +369,23 @@ int paper_verify(Paper *p, int max_epochs, cJSON *out, Err *e)
 	cJSON *a2 = paper_need(p, "alg2", e);
 	if (!a2)
 		return -1;
-	cJSON *rows = cJSON_AddArrayToObject(out, "betas");
+	cJSON *rows = report_stage_rows(out, "betas", e);
+	if (!rows)
+		return -1;
 	const cJSON *r;
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(a2, "betas"))
 	{
 		int w[64];
 		double beta = paper_json_num(r, "beta");
 		int nh = paper_sweep_widths(p, beta, w, e);
-		cJSON *row = cJSON_CreateObject();
-		cJSON_AddItemToArray(rows, row);
-		cJSON_AddNumberToObject(row, "beta", beta);
-		paper_say(p, "  beta %.2f", beta);
-		if (nh < 0 || paper_train_fresh(p, w, nh, max_epochs, row, NULL, e) < 0)
+		cJSON *row = report_stage_row(rows, e);
+		if (!row)
 			return -1;
+		report_stage_beta(row, beta);
+		paper_say(p, "  beta %.2f", beta);
+		int rc = nh < 0 ? -1 : paper_train_fresh(p, w, nh, max_epochs, row, NULL, e);
+		if (rc != 0)
+			return rc;
 	}
 	return 0;
 }

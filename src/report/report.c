@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "report/report_json.h"
 #include "report/report_table.h"
 
 enum { CELL = REPORT_CELL };
@@ -332,7 +333,7 @@ void report_squeeze(FILE *f, const SqueezeRow *rows, int n, ReportFormat fmt)
 	free(t.cell);
 }
 
-void report_squeeze_rounds(FILE *f, const SqueezeRound *r, int nround, int m, ReportFormat fmt)
+void report_squeeze_rounds(FILE *f, const Alg3Round *r, int nround, int m, ReportFormat fmt)
 {
 	Table t;
 	if (nround < 1 || table_init(&t, m + 2, nround + 1))
@@ -354,39 +355,91 @@ void report_squeeze_rounds(FILE *f, const SqueezeRound *r, int nround, int m, Re
 }
 
 /* A number, or null for NaN and ∞ (JSON has neither). */
-static cJSON *num(double v)
+cJSON *report_json_num(double v)
 {
 	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
 
-static cJSON *int_array(const int *v, int n)
+cJSON *report_json_ints(const int *v, int n)
 {
 	return cJSON_CreateIntArray(v, n);
 }
 
-static cJSON *num_array(const double *v, int n)
+cJSON *report_json_nums(const double *v, int n)
 {
 	cJSON *a = cJSON_CreateArray();
 	for (int i = 0; a && i < n; i++)
-		cJSON_AddItemToArray(a, num(v[i]));
+		cJSON_AddItemToArray(a, report_json_num(v[i]));
 	return a;
+}
+
+cJSON *report_json_nomem(cJSON *root, Err *e)
+{
+	cJSON_Delete(root);
+	err_set(e, "out of memory for a JSON record");
+	return NULL;
+}
+
+/* A network's κ, the one writer of that schema: "n", "kappa", "p" into o. */
+static void net_fields(cJSON *o, const int *n, int m, const double *kappa, const int *p)
+{
+	cJSON_AddItemToObject(o, "n", report_json_ints(n, m + 1));
+	cJSON_AddItemToObject(o, "kappa", report_json_nums(kappa, m));
+	cJSON_AddItemToObject(o, "p", report_json_ints(p, m));
+}
+
+/* The κ and p of lc[0..m) as arrays, for net_fields; -1 when out of memory. */
+static int lc_arrays(const LayerCond *lc, int m, double **kappa, int **p)
+{
+	*kappa = malloc((size_t)(m > 0 ? m : 1) * sizeof **kappa);
+	*p = malloc((size_t)(m > 0 ? m : 1) * sizeof **p);
+	if (!*kappa || !*p) {
+		free(*kappa);
+		free(*p);
+		return -1;
+	}
+	for (int i = 0; i < m; i++) {
+		(*kappa)[i] = lc[i].kappa;
+		(*p)[i] = lc[i].p;
+	}
+	return 0;
+}
+
+struct cJSON *report_net_json(const Net *net, double tau, Err *e)
+{
+	LayerCond *lc;
+	if (cond_net_new(net, tau, 0, &lc, e) != 0)
+		return NULL;
+	double *kappa;
+	int *p;
+	cJSON *o = cJSON_CreateObject();
+	if (!o || lc_arrays(lc, net->m, &kappa, &p) < 0) {
+		cond_net_free(lc, net->m);
+		return report_json_nomem(o, e);
+	}
+	net_fields(o, net->n, net->m, kappa, p);
+	free(kappa);
+	free(p);
+	cond_net_free(lc, net->m);
+	return o;
 }
 
 struct cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 {
 	cJSON *root = cJSON_CreateObject(), *layers = cJSON_CreateArray();
 	char shape[512];
-	double maxk = 0;
-	if (!root || !layers) {
-		cJSON_Delete(root);
+	double *kappa;
+	int *p;
+	if (!root || !layers || lc_arrays(lc, net->m, &kappa, &p) < 0) {
 		cJSON_Delete(layers);
-		err_set(e, "out of memory for a JSON record");
-		return NULL;
+		return report_json_nomem(root, e);
 	}
 	cJSON_AddStringToObject(root, "shape", net_shape_str(net, shape, sizeof shape));
 	cJSON_AddNumberToObject(root, "m", net->m);
-	cJSON_AddItemToObject(root, "n", int_array(net->n, net->m + 1));
-	cJSON_AddItemToObject(root, "tau", num(net->m > 0 ? lc[0].tau : NAN));
+	net_fields(root, net->n, net->m, kappa, p);
+	free(kappa);
+	free(p);
+	cJSON_AddItemToObject(root, "tau", report_json_num(net->m > 0 ? lc[0].tau : NAN));
 	for (int i = 0; i < net->m; i++) {
 		const LayerCond *l = &lc[i];
 		cJSON *o = cJSON_CreateObject();
@@ -396,19 +449,21 @@ struct cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 		cJSON_AddNumberToObject(o, "n", l->cols);
 		cJSON_AddNumberToObject(o, "rows", l->rows);
 		cJSON_AddNumberToObject(o, "cols", l->cols);
-		cJSON_AddItemToObject(o, "kappa", num(l->kappa));
+		cJSON_AddItemToObject(o, "kappa", report_json_num(l->kappa));
 		cJSON_AddNumberToObject(o, "p", l->p);
 		cJSON_AddNumberToObject(o, "rank_svd", l->rank_svd);
-		cJSON_AddItemToObject(o, "sv", num_array(l->sv, l->nsv));
+		cJSON_AddItemToObject(o, "sv", report_json_nums(l->sv, l->nsv));
 		if (l->rdiag) { /* absent when computed without the pivoted QR */
 			cJSON_AddNumberToObject(o, "rank_qr", l->rank_qr);
-			cJSON_AddItemToObject(o, "rdiag", num_array(l->rdiag, l->nsv));
+			cJSON_AddItemToObject(o, "rdiag", report_json_nums(l->rdiag, l->nsv));
 		}
 		cJSON_AddItemToArray(layers, o);
-		if (isnan(l->kappa) || l->kappa > maxk) /* a NaN stays: the maximum is unknown */
-			maxk = l->kappa;
 	}
-	cJSON_AddItemToObject(root, "max_kappa", num(maxk));
+	double maxk = 0;
+	for (int i = 0; i < net->m; i++) /* a NaN stays: the maximum is unknown */
+		if (isnan(lc[i].kappa) || lc[i].kappa > maxk)
+			maxk = lc[i].kappa;
+	cJSON_AddItemToObject(root, "max_kappa", report_json_num(maxk));
 	cJSON_AddItemToObject(root, "layers", layers);
 	return root;
 }
@@ -417,10 +472,8 @@ struct cJSON *report_alg1_json(const Alg1 *a, Err *e)
 {
 	cJSON *root = cJSON_CreateObject(), *hist = cJSON_CreateArray();
 	if (!root || !hist) {
-		cJSON_Delete(root);
 		cJSON_Delete(hist);
-		err_set(e, "out of memory for a JSON record");
-		return NULL;
+		return report_json_nomem(root, e);
 	}
 	cJSON_AddNumberToObject(root, "tau", a->o.tau);
 	cJSON_AddNumberToObject(root, "eta", a->o.eta);
@@ -436,12 +489,10 @@ struct cJSON *report_alg1_json(const Alg1 *a, Err *e)
 		if (!o)
 			break;
 		cJSON_AddNumberToObject(o, "iter", r->iter);
-		cJSON_AddItemToObject(o, "n", int_array(r->n, r->m + 1));
-		cJSON_AddItemToObject(o, "kappa", num_array(r->kappa, r->m));
-		cJSON_AddItemToObject(o, "p", int_array(r->p, r->m));
-		cJSON_AddItemToObject(o, "max_kappa", num(r->max_kappa));
+		net_fields(o, r->n, r->m, r->kappa, r->p);
+		cJSON_AddItemToObject(o, "max_kappa", report_json_num(r->max_kappa));
 		cJSON_AddNumberToObject(o, "sum_n", (double)r->sum_n);
-		cJSON_AddItemToObject(o, "train_error", num(r->train_error));
+		cJSON_AddItemToObject(o, "train_error", report_json_num(r->train_error));
 		cJSON_AddNumberToObject(o, "seconds", r->seconds);
 		cJSON_AddNumberToObject(o, "tau", r->tau);
 		cJSON_AddNumberToObject(o, "eta", r->eta);
@@ -450,9 +501,9 @@ struct cJSON *report_alg1_json(const Alg1 *a, Err *e)
 	cJSON_AddItemToObject(root, "history", hist);
 	if (a->nrec > 0) {
 		const Alg1Record *r = &a->rec[a->nrec - 1];
-		cJSON_AddItemToObject(root, "final_n", int_array(r->n, r->m + 1));
-		cJSON_AddItemToObject(root, "final_kappa", num_array(r->kappa, r->m));
-		cJSON_AddItemToObject(root, "final_max_kappa", num(r->max_kappa));
+		cJSON_AddItemToObject(root, "final_n", report_json_ints(r->n, r->m + 1));
+		cJSON_AddItemToObject(root, "final_kappa", report_json_nums(r->kappa, r->m));
+		cJSON_AddItemToObject(root, "final_max_kappa", report_json_num(r->max_kappa));
 	}
 	return root;
 }
@@ -461,36 +512,73 @@ struct cJSON *report_alg2_json(const Alg2 *a, Err *e)
 {
 	cJSON *root = cJSON_CreateObject(), *bs = cJSON_CreateArray();
 	if (!root || !bs) {
-		cJSON_Delete(root);
 		cJSON_Delete(bs);
-		err_set(e, "out of memory for a JSON record");
-		return NULL;
+		return report_json_nomem(root, e);
 	}
-	int pick = alg2_pick(a);
-	cJSON_AddNumberToObject(root, "q", a->o.q);
-	cJSON_AddNumberToObject(root, "eta", a->o.eta);
-	cJSON_AddNumberToObject(root, "seed", (double)a->o.seed);
+	int pick = alg2_pick(a), m = a->base->m;
 	for (int i = 0; i < a->nb; i++) {
 		const Alg2Beta *b = &a->b[i];
 		cJSON *o = cJSON_CreateObject();
 		if (!o)
 			break;
 		cJSON_AddNumberToObject(o, "beta", b->beta);
-		cJSON_AddItemToObject(o, "widths", int_array(b->widths, a->base->m + 1));
+		cJSON_AddItemToObject(o, "n", report_json_ints(b->widths, m + 1));
 		cJSON_AddNumberToObject(o, "trials", b->done);
-		cJSON_AddItemToObject(o, "err_tr", num(b->done ? b->err_tr : NAN));
-		cJSON_AddItemToObject(o, "err_v", num(b->done ? b->err_v : NAN));
-		cJSON_AddItemToObject(o, "score", num(b->done ? b->score : NAN));
+		cJSON_AddItemToObject(o, "err_tr",
+		                      report_json_num(b->done ? 100 * b->err_tr : NAN));
+		cJSON_AddItemToObject(o, "err_v", report_json_num(b->done ? 100 * b->err_v : NAN));
+		cJSON_AddItemToObject(o, "score", report_json_num(b->done ? 100 * b->score : NAN));
 		cJSON_AddItemToArray(bs, o);
 	}
 	cJSON_AddItemToObject(root, "betas", bs);
-	if (pick >= 0) {
-		cJSON_AddNumberToObject(root, "pick_beta", a->b[pick].beta);
-		cJSON_AddItemToObject(root, "pick_widths",
-		                      int_array(a->b[pick].widths, a->base->m + 1));
-	} else
-		cJSON_AddNullToObject(root, "pick_beta");
+	cJSON_AddItemToObject(root, "pick", report_json_num(pick >= 0 ? a->b[pick].beta : NAN));
+	if (pick >= 0)
+		cJSON_AddItemToObject(root, "pick_n", report_json_ints(a->b[pick].widths, m + 1));
+	cJSON_AddNumberToObject(root, "q", a->o.q);
+	cJSON_AddNumberToObject(root, "eta", a->o.eta);
+	cJSON_AddNumberToObject(root, "seed", (double)a->o.seed);
 	return root;
+}
+
+void report_trained_json(struct cJSON *o, const TrainResult *r)
+{
+	cJSON_AddNumberToObject(o, "epochs", r->epochs);
+	if (isnan(r->val_acc))
+		return;
+	cJSON_AddNumberToObject(o, "best_epoch", r->best_epoch);
+	cJSON_AddNumberToObject(o, "val_acc", 100 * r->val_acc);
+}
+
+struct cJSON *report_squeeze_round_json(const Alg3Round *r, double tau, Err *e)
+{
+	cJSON *o = cJSON_CreateObject(), *net = cJSON_CreateObject();
+	if (!o || !net) {
+		cJSON_Delete(net);
+		return report_json_nomem(o, e);
+	}
+	cJSON_AddNumberToObject(o, "tau", tau);
+	cJSON_AddNumberToObject(o, "removed", r->removed);
+	cJSON_AddItemToObject(o, "removed_per_layer", report_json_ints(r->removed_per_layer, r->m));
+	cJSON_AddItemToObject(o, "acc_before", report_json_num(r->acc_squeezed));
+	cJSON_AddItemToObject(o, "acc_after", report_json_num(r->acc_retrained));
+	report_trained_json(o, &r->trained);
+	net_fields(net, r->n, r->m, r->kappa, r->p);
+	cJSON_AddItemToObject(o, "net", net);
+	return o;
+}
+
+struct cJSON *report_squeeze_rounds_json(const Alg3Round *r, int n, double tau, Err *e)
+{
+	cJSON *a = cJSON_CreateArray();
+	if (!a)
+		return report_json_nomem(a, e);
+	for (int k = 0; k < n; k++) {
+		cJSON *o = report_squeeze_round_json(&r[k], tau, e);
+		if (!o)
+			return report_json_nomem(a, e);
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
 }
 
 int report_write_json(const char *path, const struct cJSON *root, Err *e)
@@ -502,6 +590,20 @@ int report_write_json(const char *path, const struct cJSON *root, Err *e)
 	s[n] = '\n'; /* cJSON's terminator becomes the final newline */
 	int rc = file_write(path, s, n + 1, FILE_OUT_TEXT, e);
 	cJSON_free(s);
+	return rc;
+}
+
+void report_free(struct cJSON *root)
+{
+	cJSON_Delete(root);
+}
+
+int report_write_record(const char *path, struct cJSON *root, Err *e)
+{
+	if (!root)
+		return -1;
+	int rc = report_write_json(path, root, e);
+	cJSON_Delete(root);
 	return rc;
 }
 

@@ -8,20 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/report_eval.h"
+#include "report/report_json.h"
 #include "report/report_table.h"
-
-/* A number, or null for NaN and ∞ (JSON has neither). */
-static cJSON *num(double v)
-{
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
-static cJSON *nomem(cJSON *root, Err *e)
-{
-	cJSON_Delete(root);
-	err_set(e, "out of memory for a JSON record");
-	return NULL;
-}
 
 /* An absent value: "-" in text, empty in CSV. */
 static const char *dash(ReportFormat fmt)
@@ -30,6 +19,32 @@ static const char *dash(ReportFormat fmt)
 }
 
 /* ---- per-layer decisions ---- */
+
+SqueezeLayerRow *report_squeeze_layer_rows(const Net *before, const LayerCond *lc_before,
+                                           const Net *after, const LayerCond *lc_after,
+                                           const Alg3 *pass, Err *e)
+{
+	int m = before->m;
+	SqueezeLayerRow *r = calloc((size_t)m, sizeof *r);
+	if (!r) {
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < m; i++) {
+		int hidden = i < m - 1, decided = hidden && !pass->o.keep_counts;
+		r[i] = (SqueezeLayerRow){.layer = i + 1,
+		                         .n_before = before->n[i + 1],
+		                         .n_after = after->n[i + 1],
+		                         .kappa = lc_before[i].kappa,
+		                         .kappa_dec = hidden ? pass->kappa_dec[i] : NAN,
+		                         .kappa_after = lc_after[i].kappa,
+		                         .kappa_retrained = NAN,
+		                         .by_threshold = decided ? pass->removed_qr[i] : -1,
+		                         .by_loop =
+		                             decided ? pass->removed[i] - pass->removed_qr[i] : -1};
+	}
+	return r;
+}
 
 void report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportFormat fmt)
 {
@@ -80,22 +95,23 @@ struct cJSON *report_squeeze_layers_json(const SqueezeLayerRow *r, int n, Err *e
 	for (int i = 0; a && i < n; i++) {
 		cJSON *o = cJSON_CreateObject();
 		if (!o)
-			return nomem(a, e);
+			return report_json_nomem(a, e);
 		cJSON_AddItemToArray(a, o);
 		cJSON_AddNumberToObject(o, "layer", r[i].layer);
 		cJSON_AddNumberToObject(o, "n_before", r[i].n_before);
 		cJSON_AddNumberToObject(o, "n_after", r[i].n_after);
-		cJSON_AddItemToObject(o, "kappa_before", num(r[i].kappa));
-		cJSON_AddItemToObject(o, "kappa_decision", num(r[i].kappa_dec));
-		cJSON_AddItemToObject(o, "kappa_after", num(r[i].kappa_after));
+		cJSON_AddItemToObject(o, "kappa_before", report_json_num(r[i].kappa));
+		cJSON_AddItemToObject(o, "kappa_decision", report_json_num(r[i].kappa_dec));
+		cJSON_AddItemToObject(o, "kappa_after", report_json_num(r[i].kappa_after));
 		if (!isnan(r[i].kappa_retrained))
-			cJSON_AddItemToObject(o, "kappa_retrained", num(r[i].kappa_retrained));
+			cJSON_AddItemToObject(o, "kappa_retrained",
+			                      report_json_num(r[i].kappa_retrained));
 		if (r[i].by_threshold >= 0) {
 			cJSON_AddNumberToObject(o, "removed_threshold", r[i].by_threshold);
 			cJSON_AddNumberToObject(o, "removed_loop", r[i].by_loop);
 		}
 	}
-	return a ? a : nomem(NULL, e);
+	return a ? a : report_json_nomem(NULL, e);
 }
 
 void report_squeeze_networks(FILE *f, const SqueezeNetRow *r, int n, ReportFormat fmt)
@@ -186,12 +202,13 @@ struct cJSON *report_cost_json(const NetCost *c, Err *e)
 {
 	cJSON *o = cJSON_CreateObject();
 	if (!o)
-		return nomem(NULL, e);
+		return report_json_nomem(NULL, e);
 	cJSON_AddNumberToObject(o, "parameters", (double)c->params);
 	cJSON_AddNumberToObject(o, "multiply_adds_per_sample", c->madds);
 	cJSON_AddNumberToObject(o, "model_file_bytes", (double)c->file_bytes);
-	cJSON_AddItemToObject(o, "forward_seconds_per_sample_batch1", num(c->sec_b1));
-	cJSON_AddItemToObject(o, "forward_seconds_per_sample_batch256", num(c->sec_b256));
+	cJSON_AddItemToObject(o, "forward_seconds_per_sample_batch1", report_json_num(c->sec_b1));
+	cJSON_AddItemToObject(o, "forward_seconds_per_sample_batch256",
+	                      report_json_num(c->sec_b256));
 	cJSON_AddNumberToObject(o, "timing_repeats", c->repeats);
 	cJSON_AddNumberToObject(o, "threads", c->threads);
 	return o;
@@ -205,10 +222,10 @@ static const char *const stage_title[CMP_NSTAGES] = {
     "right after the squeeze", "squeezed with compensation", "squeezed, then retrained",
     "squeezed with compensation, then retrained"};
 
-static int stage_measured(const SqueezeCompare *c, int n, int s)
+static int stage_measured(const Alg3Compare *c, int n, int s)
 {
 	for (int i = 0; i < n; i++)
-		if (c[i].acc[s][SQUEEZE_QR].n > 0)
+		if (c[i].acc[s][ALG3_QR].n > 0)
 			return 1;
 	return 0;
 }
@@ -221,12 +238,12 @@ static int sum(const int *v, int n)
 	return s;
 }
 
-static double fraction(const SqueezeCompare *c)
+static double fraction(const Alg3Compare *c)
 {
 	return c->hidden > 0 ? (double)c->removed / (double)c->hidden : NAN;
 }
 
-static void compare_removals(FILE *f, const SqueezeCompare *c, int n, ReportFormat fmt)
+static void compare_removals(FILE *f, const Alg3Compare *c, int n, ReportFormat fmt)
 {
 	Table t;
 	if (report_table_init(&t, n + 1, 8))
@@ -236,7 +253,7 @@ static void compare_removals(FILE *f, const SqueezeCompare *c, int n, ReportForm
 	for (int k = 0; k < 8; k++)
 		report_table_set(&t, 0, k, "%s", h[k]);
 	for (int i = 0; i < n; i++) {
-		const SqueezeCompare *x = &c[i];
+		const Alg3Compare *x = &c[i];
 		report_table_set(&t, i + 1, 0, "%g", x->tau);
 		report_set_count(&t, i + 1, 1, x->removed, fmt);
 		report_table_set(&t, i + 1, 2, "%.1f", 100 * fraction(x));
@@ -250,7 +267,7 @@ static void compare_removals(FILE *f, const SqueezeCompare *c, int n, ReportForm
 	free(t.cell);
 }
 
-static void compare_stage(FILE *f, const SqueezeCompare *c, int n, int s, ReportFormat fmt)
+static void compare_stage(FILE *f, const Alg3Compare *c, int n, int s, ReportFormat fmt)
 {
 	Table t;
 	if (report_table_init(&t, n + 1, 7))
@@ -260,14 +277,14 @@ static void compare_stage(FILE *f, const SqueezeCompare *c, int n, int s, Report
 	for (int k = 0; k < 7; k++)
 		report_table_set(&t, 0, k, "%s", h[k]);
 	for (int i = 0; i < n; i++) {
-		const SqueezeCompare *x = &c[i];
+		const Alg3Compare *x = &c[i];
 		const CriterionAcc *a = x->acc[s];
 		report_table_set(&t, i + 1, 0, "%g", x->tau);
 		report_table_set(&t, i + 1, 1, "%.1f", 100 * fraction(x));
 		report_set_pct(&t, i + 1, 2, x->acc_before, fmt);
-		report_set_pct(&t, i + 1, 3, a[SQUEEZE_QR].acc, fmt);
-		report_set_pct(&t, i + 1, 4, a[SQUEEZE_NORM].acc, fmt);
-		const CriterionAcc *r = &a[SQUEEZE_RANDOM];
+		report_set_pct(&t, i + 1, 3, a[ALG3_QR].acc, fmt);
+		report_set_pct(&t, i + 1, 4, a[ALG3_NORM].acc, fmt);
+		const CriterionAcc *r = &a[ALG3_RANDOM];
 		if (r->n < 1)
 			report_table_set(&t, i + 1, 5, "-");
 		else if (isnan(r->sd))
@@ -284,7 +301,7 @@ static void compare_stage(FILE *f, const SqueezeCompare *c, int n, int s, Report
 }
 
 /* CSV: one flat table, a row per τ. */
-static void compare_csv(FILE *f, const SqueezeCompare *c, int n)
+static void compare_csv(FILE *f, const Alg3Compare *c, int n)
 {
 	fprintf(f, "tau,removed,hidden,fraction_removed,removed_threshold,removed_loop,"
 	           "parameters_after,multiply_adds_after,acc_before");
@@ -296,7 +313,7 @@ static void compare_csv(FILE *f, const SqueezeCompare *c, int n)
 		        stage_key[s]);
 	fputc('\n', f);
 	for (int i = 0; i < n; i++) {
-		const SqueezeCompare *x = &c[i];
+		const Alg3Compare *x = &c[i];
 		int h = x->m - 1;
 		fprintf(f, "%g,%d,%ld,%.6g,%d,%d,%zu,%.0f,%.6g", x->tau, x->removed, x->hidden,
 		        fraction(x), sum(x->removed_thresh, h), sum(x->removed_loop, h),
@@ -315,7 +332,7 @@ static void compare_csv(FILE *f, const SqueezeCompare *c, int n)
 	}
 }
 
-void report_squeeze_compare(FILE *f, const SqueezeCompare *c, int n, ReportFormat fmt)
+void report_squeeze_compare(FILE *f, const Alg3Compare *c, int n, ReportFormat fmt)
 {
 	if (fmt == REPORT_CSV) {
 		compare_csv(f, c, n);
@@ -332,12 +349,7 @@ void report_squeeze_compare(FILE *f, const SqueezeCompare *c, int n, ReportForma
 	}
 }
 
-static cJSON *int_array(const int *v, int n)
-{
-	return cJSON_CreateIntArray(v, n);
-}
-
-static cJSON *stage_json(const SqueezeCompare *x, int s)
+static cJSON *stage_json(const Alg3Compare *x, int s)
 {
 	cJSON *o = cJSON_CreateObject(), *r = cJSON_CreateObject(), *d = cJSON_CreateArray();
 	if (!o || !r || !d) {
@@ -347,55 +359,55 @@ static cJSON *stage_json(const SqueezeCompare *x, int s)
 		return NULL;
 	}
 	const CriterionAcc *a = x->acc[s];
-	cJSON_AddItemToObject(o, "qr", num(a[SQUEEZE_QR].acc));
-	cJSON_AddItemToObject(o, "norm", num(a[SQUEEZE_NORM].acc));
-	cJSON_AddItemToObject(r, "mean", num(a[SQUEEZE_RANDOM].acc));
-	cJSON_AddItemToObject(r, "sd", num(a[SQUEEZE_RANDOM].sd));
-	cJSON_AddNumberToObject(r, "draws_measured", a[SQUEEZE_RANDOM].n);
-	cJSON_AddItemToObject(r, "share_at_least_qr", num(x->share_ge[s]));
+	cJSON_AddItemToObject(o, "qr", report_json_num(a[ALG3_QR].acc));
+	cJSON_AddItemToObject(o, "norm", report_json_num(a[ALG3_NORM].acc));
+	cJSON_AddItemToObject(r, "mean", report_json_num(a[ALG3_RANDOM].acc));
+	cJSON_AddItemToObject(r, "sd", report_json_num(a[ALG3_RANDOM].sd));
+	cJSON_AddNumberToObject(r, "draws_measured", a[ALG3_RANDOM].n);
+	cJSON_AddItemToObject(r, "share_at_least_qr", report_json_num(x->share_ge[s]));
 	for (int k = 0; k < x->draws; k++)
-		cJSON_AddItemToArray(d, num(x->draw_acc[s][k]));
+		cJSON_AddItemToArray(d, report_json_num(x->draw_acc[s][k]));
 	cJSON_AddItemToObject(r, "draws", d);
 	cJSON_AddItemToObject(o, "random", r);
 	return o;
 }
 
-static cJSON *compare_one(const SqueezeCompare *x, Err *e)
+static cJSON *compare_one(const Alg3Compare *x, Err *e)
 {
 	cJSON *o = cJSON_CreateObject(), *layers = cJSON_CreateArray();
 	if (!o || !layers) {
 		cJSON_Delete(layers);
-		return nomem(o, e);
+		return report_json_nomem(o, e);
 	}
 	int h = x->m - 1;
 	cJSON_AddNumberToObject(o, "tau", x->tau);
-	cJSON_AddItemToObject(o, "n", int_array(x->n, x->m + 1));
+	cJSON_AddItemToObject(o, "n", report_json_ints(x->n, x->m + 1));
 	cJSON_AddNumberToObject(o, "removed", x->removed);
 	cJSON_AddNumberToObject(o, "hidden", (double)x->hidden);
-	cJSON_AddItemToObject(o, "fraction_removed", num(fraction(x)));
+	cJSON_AddItemToObject(o, "fraction_removed", report_json_num(fraction(x)));
 	cJSON_AddNumberToObject(o, "removed_threshold", sum(x->removed_thresh, h));
 	cJSON_AddNumberToObject(o, "removed_loop", sum(x->removed_loop, h));
 	for (int i = 0; i < h; i++) {
 		cJSON *l = cJSON_CreateObject();
 		if (!l) {
 			cJSON_Delete(layers);
-			return nomem(o, e);
+			return report_json_nomem(o, e);
 		}
 		cJSON_AddNumberToObject(l, "layer", i + 1);
 		cJSON_AddNumberToObject(l, "n_before", x->n[i + 1]);
 		cJSON_AddNumberToObject(l, "keep", x->keep[i]);
 		cJSON_AddNumberToObject(l, "removed_threshold", x->removed_thresh[i]);
 		cJSON_AddNumberToObject(l, "removed_loop", x->removed_loop[i]);
-		cJSON_AddItemToObject(l, "kappa_before", num(x->kappa[i]));
-		cJSON_AddItemToObject(l, "kappa_decision", num(x->kappa_dec[i]));
+		cJSON_AddItemToObject(l, "kappa_before", report_json_num(x->kappa[i]));
+		cJSON_AddItemToObject(l, "kappa_decision", report_json_num(x->kappa_dec[i]));
 		cJSON_AddItemToArray(layers, l);
 	}
 	cJSON_AddItemToObject(o, "layers", layers);
-	cJSON_AddItemToObject(o, "keep_counts", int_array(x->keep, h));
-	cJSON_AddItemToObject(o, "acc_before", num(x->acc_before));
+	cJSON_AddItemToObject(o, "keep_counts", report_json_ints(x->keep, h));
+	cJSON_AddItemToObject(o, "acc_before", report_json_num(x->acc_before));
 	cJSON *st = cJSON_AddObjectToObject(o, "accuracy");
 	for (int s = 0; st && s < CMP_NSTAGES; s++)
-		if (x->acc[s][SQUEEZE_QR].n > 0)
+		if (x->acc[s][ALG3_QR].n > 0)
 			cJSON_AddItemToObject(st, stage_key[s], stage_json(x, s));
 	cJSON_AddItemToObject(o, "cost_before", report_cost_json(&x->cost_before, e));
 	cJSON_AddItemToObject(o, "cost_after", report_cost_json(&x->cost_after, e));
@@ -403,15 +415,15 @@ static cJSON *compare_one(const SqueezeCompare *x, Err *e)
 	return o;
 }
 
-struct cJSON *report_squeeze_compare_json(const SqueezeCompare *c, int n, Err *e)
+struct cJSON *report_squeeze_compare_json(const Alg3Compare *c, int n, Err *e)
 {
 	cJSON *a = cJSON_CreateArray();
 	if (!a)
-		return nomem(NULL, e);
+		return report_json_nomem(NULL, e);
 	for (int i = 0; i < n; i++) {
 		cJSON *o = compare_one(&c[i], e);
 		if (!o)
-			return nomem(a, e);
+			return report_json_nomem(a, e);
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
@@ -419,7 +431,7 @@ struct cJSON *report_squeeze_compare_json(const SqueezeCompare *c, int n, Err *e
 
 /* ---- gnuplot ---- */
 
-void report_squeeze_compare_data(FILE *f, const SqueezeCompare *c, int n)
+void report_squeeze_compare_data(FILE *f, const Alg3Compare *c, int n)
 {
 	fprintf(f, "# fraction_removed tau");
 	for (int s = 0; s < CMP_NSTAGES; s++)
@@ -451,7 +463,7 @@ static void gp_string(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, const char *data,
+void report_squeeze_compare_gnuplot(FILE *f, const Alg3Compare *c, int n, const char *data,
                                     const char *png, const char *title)
 {
 	int stages[CMP_NSTAGES], ns = 0;
@@ -512,4 +524,113 @@ void report_squeeze_decisions(FILE *f, const SqueezeDecisionRow *r, int n, Repor
 	}
 	report_table_print(f, &t, fmt);
 	free(t.cell);
+}
+
+/* ---- condnet squeeze's record ---- */
+
+struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e)
+{
+	const Alg3Opts *so = s->so;
+	cJSON *rec = cJSON_CreateObject();
+	if (!rec)
+		return report_json_nomem(rec, e);
+	cJSON_AddStringToObject(rec, "model", s->model);
+	cJSON_AddStringToObject(rec, "shape_before", s->shape_before);
+	cJSON_AddNumberToObject(rec, "tau", so->tau);
+	if (s->ntau > 1)
+		cJSON_AddItemToObject(rec, "taus", cJSON_CreateDoubleArray(s->taus, s->ntau));
+	cJSON_AddBoolToObject(rec, "while_loop", so->while_loop);
+	cJSON_AddBoolToObject(rec, "compensate", so->compensate);
+	cJSON_AddStringToObject(rec, "criterion", alg3_criterion_name(so->criterion));
+	if (so->criterion == ALG3_RANDOM)
+		cJSON_AddNumberToObject(rec, "seed", (double)so->seed);
+	if (s->keep)
+		cJSON_AddItemToObject(rec, "keep_counts", report_json_ints(s->keep, s->nkeep));
+	cJSON_AddNumberToObject(rec, "retrain_epochs", s->retrain_epochs);
+	cJSON_AddStringToObject(rec, "retrain_schedule", s->retrain_schedule);
+	cJSON_AddNumberToObject(rec, "retrain_warmup", s->retrain_warmup);
+	cJSON_AddNumberToObject(rec, "retrain_early_stop", s->retrain_early_stop);
+	return rec;
+}
+
+void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
+                              const SqueezeLayerRow *rows, int m, double acc0, int by_threshold,
+                              const Agreement *ag, const TrainResult *retrained, Err *e)
+{
+	const SqueezeNetRow *k = &nr[0], *o = &nr[1];
+	cJSON_AddItemToObject(rec, "layers", report_squeeze_layers_json(rows, m, e));
+	cJSON_AddNumberToObject(rec, "removed", k->removed);
+	if (!k->counted) {
+		cJSON_AddNumberToObject(rec, "removed_threshold", by_threshold);
+		cJSON_AddNumberToObject(rec, "removed_loop", k->removed - by_threshold);
+	}
+	cJSON_AddNumberToObject(rec, "removed_without_compensation",
+	                        k->compensated ? o->removed : k->removed);
+	cJSON_AddNumberToObject(rec, "removed_with_compensation",
+	                        k->compensated ? k->removed : o->removed);
+	if (!isnan(acc0)) {
+		cJSON_AddNumberToObject(rec, "acc_before_squeeze", acc0);
+		cJSON_AddNumberToObject(rec, "acc_squeezed", k->acc_squeezed);
+		if (isfinite(k->acc_retrained))
+			cJSON_AddNumberToObject(rec, "acc_retrained", k->acc_retrained);
+	}
+	cJSON *x = cJSON_AddObjectToObject(rec, "other_network");
+	if (x) {
+		cJSON_AddStringToObject(x, "what",
+		                        "the same squeeze with the other compensation setting: "
+		                        "a different network, not kept");
+		cJSON_AddBoolToObject(x, "compensate", o->compensated);
+		cJSON_AddNumberToObject(x, "removed", o->removed);
+		if (!isnan(acc0))
+			cJSON_AddNumberToObject(x, "acc_squeezed", o->acc_squeezed);
+	}
+	if (ag) {
+		cJSON_AddItemToObject(rec, "agreement_squeezed", report_agreement_json(&ag[0], e));
+		if (retrained)
+			cJSON_AddItemToObject(rec, "agreement_retrained",
+			                      report_agreement_json(&ag[2], e));
+		if (x)
+			cJSON_AddItemToObject(x, "agreement", report_agreement_json(&ag[1], e));
+	}
+	if (retrained) {
+		cJSON_AddNumberToObject(rec, "retrain_epochs_run", retrained->epochs);
+		cJSON_AddNumberToObject(rec, "retrain_best_epoch", retrained->best_epoch);
+		if (!isnan(retrained->val_acc))
+			cJSON_AddNumberToObject(rec, "retrain_val_accuracy",
+			                        100 * retrained->val_acc);
+	}
+}
+
+void report_squeeze_rounds_run_json(struct cJSON *rec, const Alg3Round *r, int n, double tau,
+                                    int stable, const Agreement *ag, Err *e)
+{
+	cJSON_AddItemToObject(rec, "rounds", report_squeeze_rounds_json(r, n, tau, e));
+	if (ag)
+		cJSON_AddItemToObject(rec, "agreement", report_agreement_json(ag, e));
+	if (stable >= 0)
+		cJSON_AddBoolToObject(rec, "stable", stable);
+}
+
+void report_squeeze_costs_json(struct cJSON *rec, const NetCost *before, const NetCost *after,
+                               Err *e)
+{
+	cJSON_AddItemToObject(rec, "cost_before", report_cost_json(before, e));
+	cJSON_AddItemToObject(rec, "cost_after", report_cost_json(after, e));
+}
+
+int report_squeeze_compare_run_json(struct cJSON *rec, const Alg3Compare *c, int n, int draws,
+                                    int retrain_draws, uint64_t seed, Err *e)
+{
+	cJSON *js = report_squeeze_compare_json(c, n, e);
+	if (js)
+		cJSON_AddItemToObject(rec, "comparisons", js);
+	cJSON_AddNumberToObject(rec, "draws", draws);
+	cJSON_AddNumberToObject(rec, "retrain_draws", retrain_draws);
+	cJSON_AddNumberToObject(rec, "seed", (double)seed);
+	return js ? 0 : -1;
+}
+
+void report_squeeze_shape_after(struct cJSON *rec, const char *shape)
+{
+	cJSON_AddStringToObject(rec, "shape_after", shape);
 }

@@ -9,6 +9,7 @@
 
 #include "alg/alg3_compare.h"
 #include "base/err.h"
+#include "engine/evaluate.h"
 #include "model/net_cost.h"
 #include "report/report.h"
 
@@ -22,6 +23,14 @@ typedef struct SqueezeLayerRow {
 	int by_threshold, by_loop;
 } SqueezeLayerRow;
 
+/* The rows of a squeeze: Algorithm 3's pass over a copy of before, which
+ * it made into after; κ as given and after from lc_before and lc_after (m
+ * entries each), κ at decision from the pass, κ after retraining NaN (the
+ * caller fills it in), what each stage removed (-1 when the pass kept counts
+ * given). before->m rows; NULL with a message when out of memory. */
+SqueezeLayerRow *report_squeeze_layer_rows(const Net *before, const LayerCond *lc_before,
+                                           const Net *after, const LayerCond *lc_after,
+                                           const Alg3 *pass, Err *e);
 /* The per-layer table; the κ-after-retraining column only when some row
  * has one. */
 void report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportFormat fmt);
@@ -62,14 +71,60 @@ struct cJSON *report_cost_json(const NetCost *c, Err *e);
  * hidden neurons, by the |r_jj| threshold, by the κ loop, parameters and
  * multiply-adds after), then one table per stage measured (QR, norm, random
  * mean ± sd over its draws, the share of draws at least as good as QR). */
-void report_squeeze_compare(FILE *f, const SqueezeCompare *c, int n, ReportFormat fmt);
-struct cJSON *report_squeeze_compare_json(const SqueezeCompare *c, int n, Err *e);
+void report_squeeze_compare(FILE *f, const Alg3Compare *c, int n, ReportFormat fmt);
+struct cJSON *report_squeeze_compare_json(const Alg3Compare *c, int n, Err *e);
 
 /* gnuplot input: a data file (one line per τ: the fraction removed, τ, then
  * per stage QR, norm, random mean and sd) and a script plotting accuracy
  * against the fraction removed, one panel per stage measured, into png. */
-void report_squeeze_compare_data(FILE *f, const SqueezeCompare *c, int n);
-void report_squeeze_compare_gnuplot(FILE *f, const SqueezeCompare *c, int n, const char *data,
+void report_squeeze_compare_data(FILE *f, const Alg3Compare *c, int n);
+void report_squeeze_compare_gnuplot(FILE *f, const Alg3Compare *c, int n, const char *data,
                                     const char *png, const char *title);
+
+/* ---- condnet squeeze's record, part by part ---- */
+
+/* What it was asked to do. */
+typedef struct SqueezeSettings {
+	const char *model, *shape_before;
+	const Alg3Opts *so;
+	const double *taus; /* --tau: one or (--compare) several */
+	int ntau;
+	const int *keep; /* --keep-counts: a count per hidden layer, NULL none */
+	int nkeep;
+	double retrain_epochs;
+	const char *retrain_schedule;
+	double retrain_warmup;
+	int retrain_early_stop;
+} SqueezeSettings;
+/* The record, with the settings: "model", "shape_before", "tau" ("taus"
+ * with several), "while_loop", "compensate", "criterion", "seed" (random),
+ * "keep_counts", "retrain_epochs", "retrain_schedule", "retrain_warmup",
+ * "retrain_early_stop". NULL with a message when out of memory. */
+struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e);
+/* One squeeze: its per-layer rows, "removed" (by the threshold and by the
+ * loop unless the counts were given), the removals with and without
+ * compensation, the accuracies before, after squeezing and after retraining
+ * (acc0 NaN: none measured), "other_network": the one measured beside it;
+ * with ag (NULL: none measured), how far each answers as the original
+ * (report_agreement_json: ag[0] the kept one squeezed, ag[1] the other,
+ * ag[2] the kept one retrained); what the retraining did (retrained NULL:
+ * none). */
+void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
+                              const SqueezeLayerRow *rows, int m, double acc0, int by_threshold,
+                              const Agreement *ag, const TrainResult *retrained, Err *e);
+/* Squeezes repeated until stable: "rounds" (report_squeeze_rounds_json),
+ * "agreement" of the result with the original when ag is not NULL, and
+ * "stable" when stable is 0 or 1 (-1: the run stopped before). */
+void report_squeeze_rounds_run_json(struct cJSON *rec, const Alg3Round *r, int n, double tau,
+                                    int stable, const Agreement *ag, Err *e);
+/* "cost_before" and "cost_after" (report_cost_json). */
+void report_squeeze_costs_json(struct cJSON *rec, const NetCost *before, const NetCost *after,
+                               Err *e);
+/* --compare: "comparisons" (report_squeeze_compare_json), "draws",
+ * "retrain_draws", "seed". -1 when out of memory. */
+int report_squeeze_compare_run_json(struct cJSON *rec, const Alg3Compare *c, int n, int draws,
+                                    int retrain_draws, uint64_t seed, Err *e);
+/* "shape_after": the network kept. */
+void report_squeeze_shape_after(struct cJSON *rec, const char *shape);
 
 #endif

@@ -91,12 +91,11 @@ uint32_t session_param_crc(const Net *net)
 	return (uint32_t)c;
 }
 
-double session_test_acc(const Session *s)
+int session_test_acc(const Session *s, double *acc, Err *e)
 {
-	if (!s->net || !s->test)
-		return NAN;
-	/* in slices: a screen's stop is answered within one */
-	return 100.0 * (1.0 - net_error_hooked(s->net, s->test, 0, NULL));
+	*acc = NAN;
+	/* in slices under a screen's stop: it is answered within one */
+	return s->net ? net_accuracy(s->net, s->test, NULL, acc, e) : 0;
 }
 
 int session_can_undo(const Session *s)
@@ -139,7 +138,28 @@ int session_adopt_action(const Session *s, SessAction *a, double *beta, Err *e)
 	return 0;
 }
 
-static int do_data(Session *s, const SessAction *a, Err *e)
+int session_set_tau(Session *s, double tau, Err *e)
+{
+	if (s->alg1 ? alg1_set_tau(s->alg1, tau, e) < 0 : alg1_check_tau(tau, e) < 0)
+		return -1;
+	s->tau = tau;
+	if (s->alg1 && s->alg1->status != ALG1_RUNNING)
+		s->alg1_live = 0;
+	return 0;
+}
+
+int session_set_eta(Session *s, double eta, Err *e)
+{
+	if (s->alg1 ? alg1_set_eta(s->alg1, eta, e) < 0 : alg1_check_eta(eta, e) < 0)
+		return -1;
+	s->eta = eta;
+	return 0;
+}
+
+/* Loads the data set; a plane data set's points and noise, as drawn, go
+ * into the action, so that its log line draws the same points whatever the
+ * defaults become. */
+static int do_data(Session *s, SessAction *a, Err *e)
 {
 	DataSpec d;
 	Dataset *tr = NULL, *te = NULL;
@@ -151,8 +171,15 @@ static int do_data(Session *s, const SessAction *a, Err *e)
 	d.seed = a->seed;
 	d.limit = a->limit;
 	d.scale = a->scale;
+	d.points = a->points;
+	d.noise = a->has_noise ? a->noise : -1;
 	if (datasets_load(&d, &tr, &te, e) < 0)
 		return -1;
+	if (datasets_plane_params(&d, &d.points, &d.noise, NULL) == 0) {
+		a->points = d.points;
+		a->noise = d.noise;
+		a->has_noise = 1;
+	}
 	dataset_free(s->train);
 	dataset_free(s->test);
 	dataset_free(s->sweep_tr);
@@ -298,9 +325,6 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 {
 	SessSnapshot before;
 	*done = 0;
-	if (s->topt.sched.kind == SCHED_PLATEAU && (!s->alg1 || !s->alg1_live))
-		return err_set(e, "the plateau schedule needs a validation set, which Algorithm 1 "
-		                  "has not (its trainings follow any other schedule)");
 	if (snap_take(s, &before, e) < 0)
 		return -1;
 	if (!s->alg1 || !s->alg1_live) {
@@ -331,7 +355,7 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 			break;
 		}
 		int st = alg1_step(a, h, e);
-		if (st < 0 || st == ALG1_STOPPED || hook_cancelled(h)) {
+		if (st != 0 || hook_cancelled(h)) {
 			alg1_free(a);
 			s->alg1 = a = back;
 			rc = st < 0 && !hook_cancelled(h) ? -1 : 1;
@@ -377,10 +401,8 @@ static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
 	alg2_free(s->sweep);
 	s->sweep = sw;
 	s->sweep_done = 0;
-	int rc;
-	while ((rc = alg2_step(sw, h, e)) == 0 && !hook_cancelled(h))
-		;
-	if (hook_cancelled(h))
+	int rc = alg2_run(sw, h, e);
+	if (rc > 0 || hook_cancelled(h))
 		return 1;
 	if (rc < 0)
 		return -1;
@@ -428,21 +450,12 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		rc = do_load(s, &a, e);
 		break;
 	case SESS_TAU:
-		if (!(a.x > 1))
-			return err_set(e, "tau: expected a value > 1");
-		s->tau = a.x;
-		if (s->alg1) {
-			s->alg1->o.tau = a.x;
-			if (s->alg1->status != ALG1_RUNNING)
-				s->alg1_live = 0;
-		}
+		if (session_set_tau(s, a.x, e) < 0)
+			return err_prefix(e, "tau");
 		break;
 	case SESS_ETA:
-		if (!(a.x > 0))
-			return err_set(e, "eta: expected a value > 0");
-		s->eta = a.x;
-		if (s->alg1)
-			s->alg1->o.eta = a.x;
+		if (session_set_eta(s, a.x, e) < 0)
+			return err_prefix(e, "eta");
 		break;
 	case SESS_SCHED: {
 		LrSchedule sc;
@@ -493,4 +506,19 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 	if (rc == 0)
 		session_log_action(s, &a);
 	return rc;
+}
+
+/* The rest of Algorithm 3's pass, one logged squeeze action a layer. */
+int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e)
+{
+	const Alg3Proposal *sp;
+	while ((sp = session_squeeze_proposal(s))) {
+		if (hook_cancelled(h))
+			return 1;
+		SessAction a = {.kind = SESS_SQUEEZE, .layer = sp->layer, .apply = 1, .comp = comp};
+		int rc = session_apply(s, &a, h, e);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
 }

@@ -20,6 +20,8 @@
  * caption that a lesson player shows between the actions around it (the
  * screen records them; TEXT is free, unescaped).
  *   data spec=S [dir=D] features=N label_col=N seed=N limit=N val_frac=X val_per_class=N
+ *        [points=N noise=X]   (a plane data set's points and noise, as drawn: the
+ *                              screen writes them whether given or the set's own)
  *   opts batch=N lr=X [threads=N]
  *   net layers=L act=A act_a=X seed=N
  *   load path=P [crc=HEX] [seed=N]   (N: the seed of later trainings; without
@@ -82,6 +84,9 @@ typedef struct SessAction {
 	int limit;         /* DATA */
 	int val_per_class; /* DATA */
 	int scale;         /* DATA: DATA_RAW, DATA_CENTER or DATA_STANDARDIZE */
+	int points;        /* DATA: a plane data set's training points, 0 = its default */
+	int has_noise;     /* DATA: noise is given (else a plane data set's own) */
+	double noise;      /* DATA: a plane data set's noise */
 	int batch;         /* OPTS */
 	int threads;       /* OPTS: threads to compute on, 0 = as the environment says */
 	int act;           /* NET: ActKind */
@@ -180,18 +185,34 @@ void session_free(Session *s); /* accepts NULL; closes the log */
  * proposal is made on the spot, as Algorithm 3 makes it. */
 int session_apply(Session *s, const SessAction *a, const Hook *h, Err *e);
 
+/* The session's τ and η, and those of its Algorithm 1 (alg1_set_tau,
+ * alg1_set_eta): the setters the tau and eta actions apply. τ follows
+ * Algorithm 1's rule (alg1_check_tau), η is a positive number of epochs; -1
+ * with nothing changed otherwise. A τ change leaves an Algorithm 1 that has
+ * ended behind: the next step starts a new one from the network. */
+int session_set_tau(Session *s, double tau, Err *e);
+int session_set_eta(Session *s, double eta, Err *e);
+
 /* A squeeze pass over the current network at the session's τ: Algorithm 3,
- * one layer at a time, each decision a logged squeeze action. Returns
- * ALG3_PROPOSED when a layer waits for a decision, ALG3_DONE when none has
- * anything to remove (the pass is then over), -1 on error. Nothing is
- * logged: the pass changes the network only through squeeze actions. */
+ * one layer at a time, each decision a logged squeeze action. 0, with a
+ * proposal waiting for a decision (session_squeeze_proposal) or none when
+ * no layer has anything to remove (the pass is then over); -1 on error.
+ * Nothing is logged: the pass changes the network only through squeeze
+ * actions. */
 int session_squeeze_start(Session *s, Err *e);
 /* A squeeze pass whose first proposal is the given hidden layer's, as a
  * recorded decision for it is replayed (a lesson shows the proposal its
- * next action decides). ALG3_PROPOSED, or -1 with a message. */
+ * next action decides). 0 with the proposal waiting, or -1 with a message. */
 int session_squeeze_propose(Session *s, int layer, Err *e);
+/* Applies the proposal waiting and every later one, with compensation comp,
+ * each a logged squeeze action (the rest of Algorithm 3 at once: no
+ * proposal is measured beyond what the algorithm decides); the pass is
+ * then over. Asks h between decisions: 1 when it cancelled (the decisions
+ * made stay, the next proposal waits), 0, or -1 at a decision that failed
+ * (message in e). */
+int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e);
 /* The proposal waiting for a decision, or NULL. */
-const SqueezeProposal *session_squeeze_proposal(const Session *s);
+const Alg3Proposal *session_squeeze_proposal(const Session *s);
 /* Ends the pass (the network keeps the decisions made). */
 void session_squeeze_stop(Session *s);
 
@@ -214,12 +235,12 @@ int session_log_check_path(const char *path, Err *e);
  *   # run reproducible=on kernels=Haswell threads=2 parts=2 */
 void session_log_action(Session *s, const SessAction *a);
 #define SESS_RUN_PREFIX "# run "
-/* A warning when a log (or lesson) records kernels or parts other than a
- * replay here would compute with: "LOG:LINE: recorded with Haswell
- * kernels, 2 parts; this run: SkylakeX, 2 parts — numbers may differ",
- * into buf. NULL when every record matches, there is none, or the file
- * cannot be read (the replay says so). */
-const char *session_log_check(const char *path, char *buf, size_t len);
+/* Whether a log (or lesson) records kernels or parts other than a replay
+ * here would compute with: 0 when every record matches, there is none, or
+ * the file cannot be read (the replay says so); else -1 and e holds the
+ * warning to show: "LOG:LINE: recorded with Haswell kernels, 2 parts; this
+ * run: SkylakeX, 2 parts — numbers may differ". */
+int session_log_check(const char *path, Err *e);
 /* Writes "# TEXT" to the open log (newlines become spaces). */
 void session_log_note(Session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Writes the caption "#: TEXT" to the open log (control characters become
@@ -238,7 +259,17 @@ int session_caption(const char *line, char *buf, size_t len);
  * there are removed so that, with the new one, SESS_LOG_KEEP remain. */
 int session_default_log_path(char *buf, size_t len, Err *e);
 
-/* Reads a log and applies every line; errors read "LOG:LINE: …". */
+/* The session as its data action left it (session_rewind), then a[0..n)
+ * applied in order, as a replay applies a log's lines (a lesson stepped
+ * back). Before each, h gets the HOOK_NOTE "replaying action K of N".
+ * *done receives how many were applied. 0; 1 when the hook cancelled one
+ * (the first *done stay applied); -1 at the first that failed (message in
+ * e). */
+int session_replay_actions(Session *s, const SessAction *a, int n, const Hook *h, int *done,
+                           Err *e);
+/* Reads a log and applies every line: 0; 1 when the hook cancelled an
+ * action ("LOG:LINE: cancelled", the lines before it applied); -1, the
+ * message reading "LOG:LINE: …". */
 int session_replay(Session *s, const char *path, const Hook *h, Err *e);
 /* The next action of a log open in f (path for messages; *lineno counts the
  * lines read): 1 with a filled, 0 at the end, -1 with "LOG:LINE: …" for a
@@ -248,8 +279,10 @@ int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err 
 
 /* CRC-32 (zlib) of the parameter bytes. */
 uint32_t session_param_crc(const Net *net);
-/* Mean test accuracy in percent of the current network. */
-double session_test_acc(const Session *s);
+/* Test accuracy in percent of the current network into *acc (NaN without
+ * a network or a test set). 0, 1 when the calling thread's stop said stop
+ * (acc NaN), -1. */
+int session_test_acc(const Session *s, double *acc, Err *e);
 /* Number of undoable changes. */
 int session_can_undo(const Session *s);
 /* The network being trained right now by a `train` action or inside an

@@ -87,6 +87,10 @@ static int format(const SessAction *a, char *buf, size_t len)
 		putf(&o, "val_per_class", "%d", a->val_per_class);
 		if (a->scale)
 			putf(&o, "scale", "%d", a->scale);
+		if (a->points > 0)
+			putf(&o, "points", "%d", a->points);
+		if (a->has_noise)
+			putf(&o, "noise", "%.17g", a->noise);
 		break;
 	case SESS_OPTS:
 		putf(&o, "batch", "%d", a->batch);
@@ -287,6 +291,11 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 		return lim_int(LIM_ROWS, key, v, 1, &a->limit, e);
 	} else if (IS("scale", k == SESS_DATA)) {
 		return inum(key, v, 0, 2, &a->scale, e);
+	} else if (IS("points", k == SESS_DATA)) {
+		return lim_int(LIM_POINTS, key, v, 0, &a->points, e);
+	} else if (IS("noise", k == SESS_DATA)) {
+		a->has_noise = 1;
+		return lim(LIM_NOISE, key, v, 0, &a->noise, e);
 	} else if (IS("val_per_class", k == SESS_DATA)) {
 		*have |= F_VALP;
 		return lim_int(LIM_VAL_PER_CLASS, key, v, 1, &a->val_per_class, e);
@@ -309,10 +318,10 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 	} else if (IS("threads", k == SESS_OPTS)) {
 		return lim_int(LIM_THREADS, key, v, 1, &a->threads, e);
 	} else if (IS("act", k == SESS_NET)) {
-		if ((a->act = act_parse(v)) < 0)
-			return err_set(
-			    e, "act: unknown activation '%s' (expected erf, tanh, relu, sigmoid)",
-			    v);
+		ActKind act;
+		if (act_parse(v, &act, e))
+			return err_prefix(e, "act");
+		a->act = (int)act;
 		*have |= F_ACT;
 	} else if (IS("crc", k == SESS_LOAD)) {
 		char *end;
@@ -459,6 +468,8 @@ int session_check(const SessAction *a, Err *e)
 		      chk(LIM_ROWS, a->limit, 1, "limit", e) ||
 		      chk(LIM_VAL_FRAC, a->x, 1, "val_frac", e) ||
 		      chk(LIM_VAL_PER_CLASS, a->val_per_class, 1, "val_per_class", e) ||
+		      chk(LIM_POINTS, a->points, 1, "points", e) ||
+		      (a->has_noise && chk(LIM_NOISE, a->noise, 0, "noise", e)) ||
 		      (a->label_col < -1 || a->label_col > 1000000
 		           ? err_set(e, "label_col: %d is out of range (-1..1000000)", a->label_col)
 		           : 0);

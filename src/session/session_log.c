@@ -69,31 +69,27 @@ void session_log_action(Session *s, const SessAction *a)
 	log_put(s, text, strlen(text));
 }
 
-const char *session_log_check(const char *path, char *buf, size_t len)
+int session_log_check(const char *path, Err *e)
 {
-	Err e = {{0}};
 	/* what is not a regular file is left to the replay to refuse */
-	FILE *f = file_open_regular(path, "r", NULL, &e);
+	FILE *f = file_open_regular(path, "r", NULL, NULL);
 	if (!f)
-		return NULL;
-	char line[SESS_LINE_MAX + 2], warn[256];
-	const char *found = NULL;
-	int lineno = 0;
-	while (!found && fgets(line, sizeof line, f)) {
+		return 0;
+	char line[SESS_LINE_MAX + 2];
+	int lineno = 0, rc = 0;
+	while (rc == 0 && fgets(line, sizeof line, f)) {
 		lineno++;
 		ReproRecord rec, now;
 		if (strncmp(line, SESS_RUN_PREFIX, strlen(SESS_RUN_PREFIX)) ||
-		    repro_parse(line + strlen(SESS_RUN_PREFIX), &rec) < 0)
+		    repro_parse(line + strlen(SESS_RUN_PREFIX), &rec, NULL) < 0)
 			continue;
 		/* a replay trains with the threads the log's opts line gives */
 		repro_current(&now, rec.threads > 0 ? rec.threads : 1);
-		if (repro_compare(&rec, &now, warn, sizeof warn)) {
-			snprintf(buf, len, "%s:%d: %s", path, lineno, warn);
-			found = buf;
-		}
+		if ((rc = repro_compare(&rec, &now, e)) < 0)
+			err_prefix(e, "%s:%d", path, lineno);
 	}
 	fclose(f);
-	return found;
+	return rc;
 }
 
 void session_log_note(Session *s, const char *fmt, ...)
@@ -323,6 +319,18 @@ int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err 
 	}
 }
 
+int session_replay_actions(Session *s, const SessAction *a, int n, const Hook *h, int *done, Err *e)
+{
+	int rc = 0;
+	session_rewind(s);
+	for (*done = 0; *done < n && rc == 0; (*done)++) {
+		hook_note(h, "replaying action %d of %d", *done + 1, n);
+		if ((rc = session_apply(s, &a[*done], h, e)) != 0)
+			break;
+	}
+	return rc;
+}
+
 int session_replay(Session *s, const char *path, const Hook *h, Err *e)
 {
 	SessAction a;
@@ -331,11 +339,13 @@ int session_replay(Session *s, const char *path, const Hook *h, Err *e)
 	if (!f)
 		return -1;
 	while ((r = session_log_next(f, path, &lineno, &a, e)) > 0) {
-		if (session_apply(s, &a, h, e) != 0) {
+		int rc = session_apply(s, &a, h, e);
+		if (rc != 0) {
 			fclose(f);
-			if (e && !e->msg[0])
+			if (rc > 0)
 				err_set(e, "cancelled");
-			return err_prefix(e, "%s:%d", path, lineno);
+			err_prefix(e, "%s:%d", path, lineno);
+			return rc;
 		}
 	}
 	fclose(f);

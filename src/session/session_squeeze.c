@@ -1,5 +1,5 @@
 /* session_squeeze.c - the session's squeeze pass: Algorithm 3 one layer at
- * a time, each decision a logged squeeze action (session_apply). */
+ * a time, each decision a squeeze action (session_do_squeeze). */
 #include <stdlib.h>
 
 #include "alg/alg3_squeeze.h"
@@ -11,15 +11,15 @@ int session_squeeze_start(Session *s, Err *e)
 	session_squeeze_stop(s);
 	if (!s->net)
 		return err_set(e, "squeeze: no network yet");
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = s->tau;
 	if (!(s->sq = alg3_new(s->net, &o, s->train, e)))
 		return -1;
-	int st = alg3_step(s->sq, e);
-	if (st != ALG3_PROPOSED)
+	int rc = alg3_step(s->sq, e);
+	if (rc != 0 || s->sq->status != ALG3_PROPOSED)
 		session_squeeze_stop(s);
-	return st;
+	return rc;
 }
 
 int session_squeeze_propose(Session *s, int layer, Err *e)
@@ -30,18 +30,18 @@ int session_squeeze_propose(Session *s, int layer, Err *e)
 	if (layer < 1 || layer >= s->net->m)
 		return err_set(e, "squeeze: layer %d is not a hidden layer (1..%d)", layer,
 		               s->net->m - 1);
-	SqueezeOpts o;
-	squeeze_opts_default(&o);
+	Alg3Opts o;
+	alg3_opts_default(&o);
 	o.tau = s->tau;
 	if (!(s->sq = alg3_new(s->net, &o, s->train, e)) ||
 	    alg3_propose_layer(s->sq, layer, e) < 0) {
 		session_squeeze_stop(s);
 		return -1;
 	}
-	return ALG3_PROPOSED;
+	return 0;
 }
 
-const SqueezeProposal *session_squeeze_proposal(const Session *s)
+const Alg3Proposal *session_squeeze_proposal(const Session *s)
 {
 	return s->sq && s->sq->status == ALG3_PROPOSED ? &s->sq->prop : NULL;
 }
@@ -59,13 +59,13 @@ int session_do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e)
 	if (a->layer < 1 || a->layer >= s->net->m)
 		return err_set(e, "squeeze: layer %d is not a hidden layer (1..%d)", a->layer,
 		               s->net->m - 1);
-	const SqueezeProposal *held = session_squeeze_proposal(s);
+	const Alg3Proposal *held = session_squeeze_proposal(s);
 	int pass = held && held->layer == a->layer && held->n_before == s->net->n[a->layer];
 	if (!pass && !a->apply)
 		return 0;
 	if (!pass) {
-		SqueezeOpts o;
-		squeeze_opts_default(&o);
+		Alg3Opts o;
+		alg3_opts_default(&o);
 		o.tau = s->tau;
 		session_squeeze_stop(s);
 		if (!(s->sq = alg3_new(s->net, &o, s->train, e)) ||
@@ -93,7 +93,7 @@ int session_do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e)
 	}
 	if (!pass) {
 		session_squeeze_stop(s);
-	} else if (alg3_step(s->sq, e) != ALG3_PROPOSED) {
+	} else if (alg3_step(s->sq, e) != 0 || s->sq->status != ALG3_PROPOSED) {
 		session_squeeze_stop(s);
 	}
 	return 0;

@@ -104,8 +104,11 @@ const Explain explain_keys[] = {
           "and a gnuplot script"},
     {"N", "write a caption into the session log, for lessons"},
     {"x", "explain the numbers; L the narration log"},
-    {"Tab, 1-6", "views: layers, Algorithm 1, sweep, squeeze, spectrum, history"},
+    {"Tab, 1-7", "views: layers, Algorithm 1, sweep, squeeze, spectrum, history, plane"},
     {"↑ ↓ Enter", "layers and spectrum views: choose a layer; Enter shows its spectrum"},
+    {"↑ ↓ ← → < >", "plane view (data of two features): ↑ ↓ the hidden layer whose neuron "
+                    "maps show, ← → scroll them (Home End: to the ends), < > the panel shown "
+                    "when they show one at a time; z shows a squeeze there as regions"},
     {"← → Home End", "Algorithm-1 view: scroll the iterations (also < >); ↑ ↓ the layers"},
     {"← →", "history view on a short screen: the next chart (iterations, κ against epochs, "
             "the validation curve)"},

@@ -17,13 +17,6 @@
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
-static void free_lc(LayerCond *lc, int m)
-{
-	for (int i = 0; lc && i < m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
-}
-
 /* The squeeze pass's decisions, each saying whether it was compensated,
  * and (Markdown) what the pass did to the accuracy. */
 static void squeeze_table(FILE *f, const ShownSqueeze *q, ReportFormat fmt)
@@ -58,12 +51,12 @@ static void render_tables(FILE *f, const void *ud)
 	ReportFormat fmt = w->export_csv ? REPORT_CSV : REPORT_MARKDOWN;
 	int md = fmt == REPORT_MARKDOWN;
 	Err e = {{0}};
-	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
+	LayerCond *lc;
 	if (md)
 		fprintf(f, "## Conditioning per layer (tau = %g)\n\n", s->tau);
-	if (lc && cond_net(s->net, s->tau, lc, &e) == 0)
+	if (cond_net_new(s->net, s->tau, 1, &lc, &e) == 0)
 		report_cond(f, s->net, lc, fmt);
-	free_lc(lc, lc ? s->net->m : 0);
+	cond_net_free(lc, s->net->m);
 	if (s->alg1 && s->alg1->nrec) {
 		fprintf(f, md ? "\n## Algorithm 1, per iteration\n\n" : "\n");
 		report_alg1_history(f, s->alg1, fmt);
@@ -422,8 +415,7 @@ static void frame(const Worker *w, const PlotData *d, Plots *pl)
 	               : NAN;
 }
 
-/* Runs `gnuplot SCRIPT` in dir: 1 drawn, 0 not installed, -1 failed. */
-static int run_gnuplot(const char *dir, const char *script)
+int export_gnuplot(const char *dir, const char *script)
 {
 	pid_t pid = fork();
 	if (pid < 0)
@@ -470,33 +462,17 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 	}
 	quoted[q] = '\0';
 	const Session *s = w->s;
-	Plots pl = {quoted,
-	            s->net->m,
-	            s->alg1 && s->alg1->nrec,
-	            w->shown.nbeta > 0,
-	            w->shown.ks.n > 0,
-	            w->shown.ep.n > 0,
-	            s->tau,
-	            0,
-	            0,
-	            0,
-	            0,
-	            0,
-	            0,
-	            0,
-	            NAN,
-	            0,
-	            0,
-	            0,
-	            0,
-	            0,
-	            0,
-	            0};
-	LayerCond *lc = calloc((size_t)s->net->m, sizeof *lc);
-	if (!lc || cond_net(s->net, s->tau, lc, e) < 0) {
-		free(lc);
+	Plots pl = {.base = quoted,
+	            .m = s->net->m,
+	            .alg1 = s->alg1 && s->alg1->nrec,
+	            .sweep = w->shown.nbeta > 0,
+	            .series = w->shown.ks.n > 0,
+	            .curve = w->shown.ep.n > 0,
+	            .tau = s->tau,
+	            .pick = NAN};
+	LayerCond *lc;
+	if (cond_net_new(s->net, s->tau, 1, &lc, e) != 0)
 		return err_set(e, "export: conditioning failed");
-	}
 	PlotData d = {w, lc, s->net->m, s->tau};
 	frame(w, &d, &pl);
 	struct {
@@ -519,16 +495,24 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 		rc = report_write_file(file, files[i].fn, files[i].ud, e);
 		n += rc == 0 && files[i].fn != write_script;
 	}
-	free_lc(lc, s->net->m);
+	cond_net_free(lc, s->net->m);
 	if (rc < 0)
 		return -1;
 	snprintf(file, sizeof file, "%s.gp", base);
-	int g = run_gnuplot(dir, file);
+	int g = export_gnuplot(dir, file);
 	snprintf(note, len, "%s",
 	         g > 0    ? "PNG and PDF drawn by gnuplot"
 	         : g == 0 ? "gnuplot is not installed: gnuplot draws them"
 	                  : "gnuplot failed on the script");
-	return n;
+	/* on data of two features, the Plane view's too (export_plane.c) */
+	char pnote[96];
+	int np = export_plane(w, dir, base, pnote, sizeof pnote, e);
+	if (np < 0)
+		return -1;
+	if (np > 0)
+		snprintf(note + strlen(note), len - strlen(note), "; %d of the plane, %s.gp", np,
+		         pnote);
+	return n + np;
 }
 
 void worker_export(Worker *w, const char *path)

@@ -19,7 +19,7 @@ typedef struct KeyBind {
 /* ---- the published state, briefly ---- */
 
 typedef struct Snap {
-	int busy, waiting, dirty, pick, m, nrec, pos;
+	int busy, waiting, dirty, pick, m, nrec, pos, plane;
 } Snap;
 
 static Snap snap(Tui *t)
@@ -31,7 +31,8 @@ static Snap snap(Tui *t)
 	          p->sweep_state == 2 && p->pick >= 0,
 	          p->m,
 	          p->nrec,
-	          p->play_pos};
+	          p->play_pos,
+	          p->pl.on};
 	worker_unlock(t->w);
 	return s;
 }
@@ -120,6 +121,30 @@ static void k_alg1(Tui *t, int ch)
 		u->row_first++;
 }
 
+/* The Plane view: ←→ scroll the neuron maps by one (Home, End: to the
+ * ends); ↑↓ choose the hidden layer whose maps show; < > the panel shown
+ * when they show one at a time. */
+static void k_plane(Tui *t, int ch)
+{
+	UiState *u = &t->u;
+	if (ch == KEY_LEFT)
+		u->plane_first = u->plane_first > 0 ? u->plane_first - 1 : 0;
+	else if (ch == KEY_RIGHT)
+		u->plane_first++;
+	else if (ch == KEY_HOME)
+		u->plane_first = 0;
+	else if (ch == KEY_END)
+		u->plane_first = 1 << 20; /* the drawing clamps it */
+	else if (ch == '<' || ch == '>')
+		u->plane_panel += ch == '>' ? 1 : -1; /* the drawing wraps it */
+	else if (ch == KEY_UP || ch == 'k')
+		u->plane_layer = u->plane_shown > 1 ? u->plane_shown - 1 : 1;
+	else if (ch == KEY_DOWN || ch == 'j')
+		u->plane_layer = u->plane_shown + 1; /* the drawing clamps it */
+	if (ch == KEY_UP || ch == KEY_DOWN || ch == 'k' || ch == 'j')
+		u->plane_first = 0;
+}
+
 static void k_history(Tui *t, int ch)
 {
 	int back = ch == KEY_LEFT || ch == '<';
@@ -130,12 +155,13 @@ static void k_history(Tui *t, int ch)
 
 static void k_tau(Tui *t, int ch)
 {
-	/* from the values as they will be once the queued changes apply */
-	double tau = worker_setting_after(t->w, SESS_TAU),
-	       eta = worker_setting_after(t->w, SESS_ETA);
+	/* from the values the worker says they will have once the queued changes apply */
+	const Shown *p = worker_lock(t->w);
+	double tau = p->tau_next, eta = p->eta_next;
+	worker_unlock(t->w);
 	if (ch == '+' || ch == '=')
 		tui_set_value(t, SESS_TAU, tau * 1.25);
-	else if (ch == '-' && tau / 1.25 > 1)
+	else if (ch == '-' && alg1_check_tau(tau / 1.25, NULL) == 0)
 		tui_set_value(t, SESS_TAU, tau / 1.25);
 	else if (ch == '-')
 		worker_status(t->w, 1, "%s must stay above 1", screen_sym(SYM_TAU));
@@ -163,8 +189,9 @@ static void k_alg(Tui *t, int ch)
 	} else if (ch == 'b') {
 		tui_ask(t, P_BETAS, "beta list", t->beta_def);
 	} else {
+		/* on data of two features the squeeze is seen as regions */
 		tui_submit_kind(t, JOB_SQZ_START, 0);
-		t->u.view = VIEW_SQUEEZE;
+		t->u.view = snap(t).plane ? VIEW_PLANE : VIEW_SQUEEZE;
 	}
 }
 
@@ -278,19 +305,25 @@ static void play_back(Tui *t, Snap s)
 	tui_submit(t, &j);
 }
 
+void tui_show_view(Tui *t, int view, int arg)
+{
+	t->u.view = (ViewId)view;
+	if (view == VIEW_HISTORY && arg >= 0)
+		t->u.hist_page = arg;
+	else if (view == VIEW_PLANE && arg > 0)
+		t->u.plane_layer = arg;
+	else if (arg > 0)
+		t->u.layer = arg;
+}
+
 void tui_play_next(Tui *t)
 {
 	const Shown *p = worker_lock(t->w);
 	int pos = p->play_pos;
 	worker_unlock(t->w);
 	int arg, v = lesson_view(t->lesson, pos, &arg);
-	if (v >= 0 && !t->u.panel) {
-		t->u.view = (ViewId)v;
-		if (v == VIEW_HISTORY && arg >= 0)
-			t->u.hist_page = arg;
-		else if (arg > 0)
-			t->u.layer = arg;
-	}
+	if (v >= 0 && !t->u.panel)
+		tui_show_view(t, v, arg);
 	Job j = {.kind = JOB_PLAY_NEXT};
 	tui_submit(t, &j);
 }
@@ -356,11 +389,19 @@ static const KeyBind history_keys[] = {
     {KEY_DOWN, k_layer, 1},   {0, NULL, 0},
 };
 
+static const KeyBind plane_keys[] = {
+    {KEY_UP, k_plane, 1},   {KEY_DOWN, k_plane, 1},  {'k', k_plane, 1},      {'j', k_plane, 1},
+    {KEY_LEFT, k_plane, 1}, {KEY_RIGHT, k_plane, 1}, {KEY_HOME, k_plane, 1}, {KEY_END, k_plane, 1},
+    {'<', k_plane, 1},      {'>', k_plane, 1},       {'y', k_squeeze, 0},    {'n', k_squeeze, 0},
+    {'a', k_squeeze, 0},    {'c', k_squeeze, 0},     {'p', k_squeeze, 1},    {0, NULL, 0},
+};
+
 static const KeyBind no_keys[] = {{0, NULL, 0}};
 
 static const KeyBind *const view_keys[VIEW_COUNT] = {
     [VIEW_LAYERS] = layer_keys,    [VIEW_ALG1] = alg1_keys,      [VIEW_SWEEP] = no_keys,
     [VIEW_SQUEEZE] = squeeze_keys, [VIEW_SPECTRUM] = layer_keys, [VIEW_HISTORY] = history_keys,
+    [VIEW_PLANE] = plane_keys,
 };
 
 static const KeyBind global_keys[] = {
@@ -402,7 +443,7 @@ static const struct {
     {k_alg1, "alg1"},     {k_history, "history"}, {k_tau, "setting"}, {k_alg, "operation"},
     {k_adopt, "adopt"},   {k_squeeze, "squeeze"}, {k_file, "file"},   {k_pause, "pause"},
     {k_escape, "escape"}, {k_quit, "quit"},       {k_play, "play"},   {k_play_pause, "play-pause"},
-    {k_leave, "leave"},
+    {k_leave, "leave"},   {k_plane, "plane"},
 };
 
 static const KeyBind *find(const KeyBind *table, int ch)

@@ -92,30 +92,30 @@ static int grow(Lesson *l, int *cap, Err *e)
 	return 0;
 }
 
-/* The views a lesson may name, by their number or their name. */
+/* The views a lesson names, by their names (the one way to name them). */
 static const char *const view_names[] = {
     [VIEW_LAYERS] = "layers",   [VIEW_ALG1] = "algorithm1",   [VIEW_SWEEP] = "sweep",
     [VIEW_SQUEEZE] = "squeeze", [VIEW_SPECTRUM] = "spectrum", [VIEW_HISTORY] = "history",
+    [VIEW_PLANE] = "plane",
 };
 static const char *const chart_names[] = {"iterations", "epochs", "curve"};
 
 int lesson_parse_view(const char *text, int *view, int *arg, Err *e)
 {
-	char name[64] = "", extra[64] = "";
-	int n = sscanf(text, " %63s %63s", name, extra);
+	char name[64] = "", extra[64] = "", more[2];
+	int n = sscanf(text, " %63s %63s %1s", name, extra, more);
 	*view = *arg = -1;
-	for (int v = 0; v < VIEW_COUNT && n >= 1; v++) {
-		char num[8];
-		snprintf(num, sizeof num, "%d", v + 1);
-		if (!strcmp(name, num) || (v < (int)(sizeof view_names / sizeof *view_names) &&
-		                           view_names[v] && !strcmp(name, view_names[v])))
+	for (int v = 0; v < VIEW_COUNT && n >= 1; v++)
+		if (view_names[v] && !strcmp(name, view_names[v]))
 			*view = v;
-	}
 	if (*view < 0)
 		return err_set(e,
-		               "#view: '%s' is not a view (1 to %d, or layers, algorithm1, sweep, "
-		               "squeeze, spectrum, history)",
-		               name, VIEW_COUNT);
+		               "#view: '%s' is not a view (layers, algorithm1, sweep, squeeze, "
+		               "spectrum, history, plane)",
+		               name);
+	if (n > 2)
+		return err_set(e, "#view: a view and at most one word after it, not '%s'",
+		               text + strspn(text, " \t"));
 	if (n < 2)
 		return 0;
 	if (*view == VIEW_HISTORY) {
@@ -129,8 +129,11 @@ int lesson_parse_view(const char *text, int *view, int *arg, Err *e)
 	}
 	char *end;
 	long layer = strtol(extra, &end, 10);
-	if ((*view != VIEW_LAYERS && *view != VIEW_SPECTRUM) || *end || layer < 1 || layer > 100000)
-		return err_set(e, "#view: %s takes no '%s' (a layer goes with layers and spectrum)",
+	if ((*view != VIEW_LAYERS && *view != VIEW_SPECTRUM && *view != VIEW_PLANE) || *end ||
+	    layer < 1 || layer > 100000)
+		return err_set(e,
+		               "#view: %s takes no '%s' (a layer goes with layers, spectrum and "
+		               "plane)",
 		               name, extra);
 	*arg = (int)layer;
 	return 0;
@@ -238,6 +241,13 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 	        l->a[setup].kind == SESS_OPTS))
 		setup++;
 	l->setup = setup;
+	/* the screen opens in the view named for the last of them that names one */
+	l->open_view = l->open_arg = -1;
+	for (int k = 0; k < setup; k++)
+		if (l->view[k] >= 0) {
+			l->open_view = l->view[k];
+			l->open_arg = l->view_arg[k];
+		}
 	/* the captions of the actions applied before the screen opens show with
 	 * it, and so do their claims */
 	char **lists[] = {l->caption, l->claims, l->plain};

@@ -21,10 +21,13 @@ typedef struct Lesson {
 	                 * "#view: NAME [ARG]" before it; -1: the view of its kind */
 	int *view_arg;  /* n entries: the history view's chart (0 iterations, 1 κ
 	                 * against epochs, 2 the validation curve) or the layer of the
-	                 * layers and spectrum views; -1: none */
+	                 * layers, spectrum and plane views; -1: none */
 	char **claims;  /* n + 1: the "#= KEY=VALUE …" lines with caption k, or NULL
 	                 * (tui/lesson_claims.h) */
 	char **plain;   /* n + 1: the "#~ …" lines: its numbers that are not the state */
+	int open_view;  /* the view the screen opens in, named for an action of the
+	                 * setup (and open_arg its chart or layer); -1: the layer table */
+	int open_arg;
 } Lesson;
 
 /* The caption in force at position pos (pos actions applied): the one
@@ -39,7 +42,8 @@ const char *lesson_caption_at(const Lesson *l, int pos);
  * -1: the action changes no view (η, a schedule, a save). */
 int lesson_view(const Lesson *l, int pos, int *arg);
 
-/* Parses the NAME [ARG] of a "#view:" line into a ViewId and its argument;
+/* Parses the NAME [ARG] of a "#view:" line (NAME: layers, algorithm1, sweep,
+ * squeeze, spectrum, history, plane) into a ViewId and its argument;
  * -1 with a message naming the views. */
 int lesson_parse_view(const char *text, int *view, int *arg, Err *e);
 

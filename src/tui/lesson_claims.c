@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "alg/alg3_compare.h"
+#include "alg/alg3_regions.h"
+#include "engine/plane.h"
 #include "tui/worker.h"
 
 /* ---- the numbers of a text ---- */
@@ -118,14 +120,32 @@ static int layer_of(const char *key, const Session *s)
 	return l >= 1 && l <= s->net->m ? l : 0;
 }
 
+/* A list "A,B,…" against n measured values (what the state says into buf). */
+static int values(const char *want, const double *got, int n, char *buf, size_t len)
+{
+	int ok = 1, k = 0;
+	size_t o = 0;
+	buf[0] = '\0';
+	for (const char *c = want; k < n; k++) {
+		char w[32];
+		size_t m = strcspn(c, ",");
+		snprintf(w, sizeof w, "%.*s", (int)(m < 31 ? m : 31), c);
+		ok &= m > 0 && holds(w, got[k]);
+		if (o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%.2f", k ? "," : "", got[k]);
+		c += m;
+		if (k + 1 < n && *c++ != ',')
+			ok = 0;
+		if (k + 1 == n && *c)
+			ok = 0; /* more values than the state has */
+	}
+	return ok;
+}
+
 /* "QR,NORM,RANDOM" against three measured accuracies. */
 static int three(const char *want, const double *got, char *buf, size_t len)
 {
-	char w[3][32];
-	snprintf(buf, len, "%.2f,%.2f,%.2f", got[0], got[1], got[2]);
-	if (sscanf(want, "%31[^,],%31[^,],%31s", w[0], w[1], w[2]) != 3)
-		return 0;
-	return holds(w[0], got[0]) && holds(w[1], got[1]) && holds(w[2], got[2]);
+	return values(want, got, 3, buf, len);
 }
 
 /* Layer's proposal, as the screen shows it: what it keeps (what 0), or the
@@ -133,17 +153,17 @@ static int three(const char *want, const double *got, char *buf, size_t len)
 static int proposal(Ctx *c, int layer, int what, const char *want, Err *e)
 {
 	Session *s = c->s;
-	SqueezeLayerCompare lc;
+	Alg3LayerCompare lc;
 	if (session_squeeze_propose(s, layer, e) < 0)
 		return -1;
-	const SqueezeProposal *sp = session_squeeze_proposal(s);
+	const Alg3Proposal *sp = session_squeeze_proposal(s);
 	int keep = sp->nkeep, rc = 0;
 	if (what)
-		rc = squeeze_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS,
-		                           s->seed, 1, 0, &lc, e);
+		rc = alg3_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed,
+		                        1, 0, &lc, e);
 	session_squeeze_stop(s);
-	if (rc < 0)
-		return -1;
+	if (rc != 0)
+		return rc < 0 ? -1 : err_set(e, "stopped");
 	if (!what) {
 		snprintf(c->got, sizeof c->got, "%d", keep);
 		return holds(want, keep);
@@ -151,21 +171,89 @@ static int proposal(Ctx *c, int layer, int what, const char *want, Err *e)
 	return three(want, what == 1 ? lc.acc : lc.acc_comp, c->got, sizeof c->got);
 }
 
+/* A squeeze seen as regions, as the Plane view's panels show it: net with
+ * hidden layer i keeping counts[i-1] (the random draws those of the
+ * screen's preview). what 0: "QR,COMP,RANDOM", the accuracies with pivoted
+ * QR's choice removed, the same compensated, the median random draw; 1:
+ * the mean of the random draws compensated; 2: "QR,COMP". */
+static int regions(Ctx *c, const Net *net, const int *counts, int what, const char *want, Err *e)
+{
+	const Session *s = c->s;
+	PlaneBox box;
+	Alg3Regions r;
+	/* the accuracies do not depend on the grid: the smallest will do */
+	if (plane_box(s->train, &box, e) < 0 ||
+	    alg3_regions(net, counts, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, &box, 1, 1, &r,
+	                 e) < 0)
+		return -1;
+	double got[3] = {r.acc[REGION_QR], r.acc[REGION_QR_COMP], r.acc[REGION_RANDOM]};
+	int ok = what == 1 ? values(want, &r.mean_comp, 1, c->got, sizeof c->got)
+	                   : values(want, got, what == 0 ? 3 : 2, c->got, sizeof c->got);
+	alg3_regions_free(&r);
+	return ok;
+}
+
+/* The neurons layer's squeeze proposal at τ keeps, or -1. */
+static int proposed_keep(Session *s, int layer, Err *e)
+{
+	if (session_squeeze_propose(s, layer, e) < 0)
+		return -1;
+	int keep = session_squeeze_proposal(s)->nkeep;
+	session_squeeze_stop(s);
+	return keep;
+}
+
+/* Layer's squeeze proposal at τ as regions (regions' what). */
+static int proposal_regions(Ctx *c, int layer, int what, const char *want, Err *e)
+{
+	Session *s = c->s;
+	int keep = proposed_keep(s, layer, e);
+	if (keep < 0)
+		return -1;
+	int *counts = malloc((size_t)s->net->m * sizeof *counts);
+	if (!counts)
+		return err_set(e, "out of memory");
+	for (int i = 1; i < s->net->m; i++)
+		counts[i - 1] = i == layer ? keep : s->net->n[i];
+	int rc = regions(c, s->net, counts, what, want, e);
+	free(counts);
+	return rc;
+}
+
+/* Algorithm 1's last step as regions: the network before it (the undo
+ * snapshot the step left) keeping the widths of the network now. */
+static int step_regions(Ctx *c, const char *want, Err *e)
+{
+	const Session *s = c->s;
+	const Net *before = s->nundo ? s->undo[s->nundo - 1].net : NULL;
+	if (!s->alg1 || !before || before->m != s->net->m)
+		return err_set(e, "no Algorithm-1 step to show as regions");
+	int *counts = malloc((size_t)s->net->m * sizeof *counts);
+	if (!counts)
+		return err_set(e, "out of memory");
+	for (int i = 1; i < s->net->m; i++)
+		counts[i - 1] = s->net->n[i];
+	int rc = regions(c, before, counts, 2, want, e);
+	free(counts);
+	return rc;
+}
+
 static int compare(Ctx *c, double tau, int comp, const char *want, Err *e)
 {
-	SqueezeCompareOpts o;
-	SqueezeCompare r;
-	squeeze_compare_opts_default(&o);
+	Alg3CompareOpts o;
+	Alg3Compare r;
+	alg3_compare_opts_default(&o);
 	o.tau = tau;
 	o.seed = 1; /* `condnet squeeze --compare`'s default --seed */
 	o.compensate = comp;
 	o.cost_repeats = 0;
-	if (alg3_compare(c->s->net, &o, c->s->train, c->s->test, NULL, &r, e) < 0)
-		return -1;
+	int rc = alg3_compare(c->s->net, &o, c->s->train, c->s->test, NULL, &r, e);
+	if (rc != 0)
+		return rc < 0 ? -1 : err_set(e, "stopped");
 	double got[3];
 	for (int k = 0; k < 3; k++)
 		got[k] = r.acc[comp ? CMP_COMPENSATED : CMP_SQUEEZED][k].acc;
-	squeeze_compare_free(&r);
+	alg3_compare_free(&r);
 	return three(want, got, c->got, sizeof c->got);
 }
 
@@ -216,6 +304,12 @@ static int claim(Ctx *c, const char *key, const char *val, Err *e)
 	}
 	if (!strncmp(key, "keep.", 5) && l)
 		return proposal(c, l, 0, val, e);
+	if (!strncmp(key, "regions.", 8) && l)
+		return proposal_regions(c, l, 0, val, e);
+	if (!strncmp(key, "random_comp.", 12) && l)
+		return proposal_regions(c, l, 1, val, e);
+	if (!strcmp(key, "step"))
+		return step_regions(c, val, e);
 	if (!strncmp(key, "whatif.", 7) && l)
 		return proposal(c, l, 1, val, e);
 	if (!strncmp(key, "whatif_comp.", 12) && l)
@@ -236,9 +330,10 @@ static int claim(Ctx *c, const char *key, const char *val, Err *e)
 		x = s->tau;
 	else if (!strcmp(key, "eta"))
 		x = s->eta;
-	else if (!strcmp(key, "acc"))
-		x = session_test_acc(s);
-	else if (!strcmp(key, "train"))
+	else if (!strcmp(key, "acc")) {
+		if (session_test_acc(s, &x, e) < 0)
+			return -1;
+	} else if (!strcmp(key, "train"))
 		x = s->train->n;
 	else if (!strcmp(key, "test"))
 		x = s->test ? s->test->n : 0;
@@ -268,7 +363,12 @@ static int claim(Ctx *c, const char *key, const char *val, Err *e)
 		x = c->lc[l - 1].rank_svd;
 	else if (!strncmp(key, "p.", 2) && l)
 		x = c->lc[l - 1].p;
-	else if (!strncmp(key, "kappa.", 6) && l)
+	else if (!strncmp(key, "drop.", 5) && l) {
+		int keep = proposed_keep(c->s, l, e);
+		if (keep < 0)
+			return -1;
+		x = net->n[l] - keep;
+	} else if (!strncmp(key, "kappa.", 6) && l)
 		x = c->lc[l - 1].kappa;
 	else if (!strncmp(key, "deficit.", 8) && l)
 		x = net->n[l] - c->lc[l - 1].rank_svd;
@@ -355,11 +455,9 @@ int lesson_check_at(const Lesson *l, int pos, Session *s, Err *e)
 		return -1;
 	if (!l->claims[pos])
 		return 0;
-	Ctx c = {l, s, calloc((size_t)s->net->m, sizeof *c.lc), ""};
-	if (!c.lc || cond_net(s->net, s->tau, c.lc, e) < 0) {
-		free(c.lc);
+	Ctx c = {l, s, NULL, ""};
+	if (cond_net_new(s->net, s->tau, 1, &c.lc, e) != 0)
 		return err_set(e, "the conditioning of the network failed");
-	}
 	char buf[4096];
 	int rc = 0;
 	snprintf(buf, sizeof buf, "%s", l->claims[pos]);
@@ -381,8 +479,6 @@ int lesson_check_at(const Lesson *l, int pos, Session *s, Err *e)
 			             "the caption before action %d claims %s=%s, the state says %s",
 			             pos + 1, tok, eq + 1, c.got);
 	}
-	for (int i = 0; i < s->net->m; i++)
-		cond_layer_free(&c.lc[i]);
-	free(c.lc);
+	cond_net_free(c.lc, s->net->m);
 	return rc;
 }

@@ -26,13 +26,22 @@
  *   steps.E=N           Adam steps of E epochs
  *   pick=B              the β sweep's pick
  *   rises=after-pick    the sweep's criterion grows at every β after the pick
- *   keep.L=N            the neurons layer L's squeeze proposal keeps
+ *   keep.L=N            the neurons layer L's squeeze proposal keeps; drop.L=N
+ *                       those it removes
  *   whatif.L=QR,NORM,RANDOM   the screen's what-if line for layer L's
  *                       proposal (kept by QR, by norm, at random, in percent);
  *                       whatif_comp.L the same compensated
  *   compare.T=QR,NORM,RANDOM  `condnet squeeze --compare --tau T` on the
  *                       network (20 draws, seed 1), without compensation;
- *                       compare_comp.T with it */
+ *                       compare_comp.T with it
+ *   regions.L=QR,COMP,RANDOM  layer L's proposal as the Plane view's panels
+ *                       show it: the accuracies with pivoted QR's choice
+ *                       removed, the same compensated, the median random
+ *                       draw; random_comp.L=X the random draws' mean
+ *                       compensated
+ *   step=QR,COMP        Algorithm 1's last step as those panels: the network
+ *                       before it keeping the widths it left, by pivoted QR,
+ *                       without and with compensation */
 #ifndef CONDNET_TUI_LESSON_CLAIMS_H
 #define CONDNET_TUI_LESSON_CLAIMS_H
 

@@ -31,6 +31,15 @@ int tui_refuse_busy(Tui *t)
 	return busy;
 }
 
+int tui_submit_setting(Tui *t, Job *j)
+{
+	const Shown *p = worker_lock(t->w);
+	j->quiet = p->ops > 0;
+	worker_unlock(t->w);
+	tui_submit(t, j);
+	return j->quiet;
+}
+
 void tui_submit_action(Tui *t, const SessAction *a)
 {
 	Job j = {.kind = JOB_ACTION, .a = *a};
@@ -56,11 +65,7 @@ void tui_set_value(Tui *t, SessKind k, double x)
 		worker_status(t->w, 1, "%s", e.msg);
 		return;
 	}
-	const Shown *p = worker_lock(t->w);
-	j.quiet = p->ops > 0;
-	worker_unlock(t->w);
-	tui_submit(t, &j);
-	if (j.quiet)
+	if (tui_submit_setting(t, &j))
 		worker_status(t->w, 0,
 		              "%s = %g applies to the next operation, not to the running one",
 		              screen_sym(k == SESS_TAU ? SYM_TAU : SYM_ETA), x);

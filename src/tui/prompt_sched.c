@@ -15,11 +15,7 @@ void tui_set_sched(Tui *t, const char *spec, double warmup)
 {
 	Job j = {.kind = JOB_ACTION, .a = {.kind = SESS_SCHED, .x = warmup}};
 	snprintf(j.a.spec, sizeof j.a.spec, "%s", spec);
-	const Shown *p = worker_lock(t->w);
-	j.quiet = p->ops > 0;
-	worker_unlock(t->w);
-	tui_submit(t, &j);
-	if (j.quiet)
+	if (tui_submit_setting(t, &j))
 		worker_status(t->w, 0,
 		              "schedule %s applies to the next operation, not to the running one",
 		              spec);

@@ -174,16 +174,12 @@ const char *status_last_train(const Shown *p)
 	return p->last_train;
 }
 
-const char *status_queue(const Shown *p, const UiState *u, char *buf, size_t len)
+const char *status_queue(const Shown *p, char *buf, size_t len)
 {
-	size_t k = 0;
-	buf[0] = '\0';
-	if (p->queued_ops > 0)
-		k += (size_t)snprintf(buf, len, "queued %d", p->queued_ops);
-	if (u->tau > 0 && fabs(u->tau - p->tau) > 1e-12 * p->tau && k < len)
-		k += (size_t)snprintf(buf + k, len - k, "%sτ %g→%g waits", k ? ", " : "", p->tau,
-		                      u->tau);
-	if (u->eta > 0 && fabs(u->eta - p->eta) > 1e-12 * p->eta && k < len)
-		snprintf(buf + k, len - k, "%sη %g→%g waits", k ? ", " : "", p->eta, u->eta);
+	size_t k = (size_t)snprintf(buf, len, "queued %d", p->queued_ops);
+	if (fabs(p->tau_next - p->tau) > 1e-12 * p->tau && k < len)
+		k += (size_t)snprintf(buf + k, len - k, ", τ %g→%g waits", p->tau, p->tau_next);
+	if (fabs(p->eta_next - p->eta) > 1e-12 * p->eta && k < len)
+		snprintf(buf + k, len - k, ", η %g→%g waits", p->eta, p->eta_next);
 	return buf;
 }

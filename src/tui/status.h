@@ -36,8 +36,9 @@ const char *status_state(const Shown *p, const UiState *u, char *buf, size_t len
  * not belong to the network shown (an undo, a lesson stepped back). */
 const char *status_last_train(const Shown *p);
 
-/* Operations waiting behind the running one, and the settings that wait
- * with them ("τ 25→20"), for the settings row; returns buf. */
-const char *status_queue(const Shown *p, const UiState *u, char *buf, size_t len);
+/* Operations waiting behind the running one ("queued 0" when none), and
+ * the settings that wait with them ("τ 25→20 waits"), for the settings
+ * row; returns buf. */
+const char *status_queue(const Shown *p, char *buf, size_t len);
 
 #endif

@@ -141,6 +141,8 @@ int tui_run(Session *s, const TuiSetup *su)
 	t.u.delay = su->delay;
 	t.u.it_first = -1;
 	t.u.layer = 1;
+	if (su->lesson && su->lesson->open_view >= 0)
+		tui_show_view(&t, su->lesson->open_view, su->lesson->open_arg);
 	t.u.present = su->present;
 	t.back_to = -1;
 	t.q_def = su->q;
@@ -176,9 +178,6 @@ int tui_run(Session *s, const TuiSetup *su)
 	while (!t.quit && !signals_stop()) {
 		int small = screen_too_small(small_note(&t));
 		if (!small) {
-			/* pending values only where keys change them, not in a lesson */
-			t.u.tau = t.lesson ? 0 : worker_setting_after(t.w, SESS_TAU);
-			t.u.eta = t.lesson ? 0 : worker_setting_after(t.w, SESS_ETA);
 			const Shown *p = worker_lock(t.w);
 			t.u.prompt = t.pk ? t.prompt : NULL;
 			t.u.input = t.input;

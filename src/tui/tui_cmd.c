@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "data/plane_sets.h"
 #include "tui/lesson.h"
 #include "tui/tui.h"
 
@@ -20,7 +21,8 @@ static const char tui_help_fmt[] =
     "  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
     "Network:\n"
     "  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
-    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32)\n"
+    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32,\n"
+    "                       the plane data sets 2x32)\n"
     "  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"
     "  --act-scale A        a in erf(a*x) (default 1)\n"
     "  --load MODEL         open a saved model instead of --layers\n"
@@ -41,9 +43,9 @@ static const char tui_help_fmt[] =
     "Algorithms:\n"
     "  --tau T              threshold on kappa (default 25)\n"
     "  --eta E              epochs of every training of Algorithms 1 and 2 (default 1;\n"
-    "                       synthetic 10)\n"
+    "                       synthetic 10, the plane data sets 50)\n"
     "  --beta LIST          the beta list b proposes (default 1.0:2.4:0.2; synthetic\n"
-    "                       0.2:1.4:0.2)\n"
+    "                       and the plane data sets 0.2:1.4:0.2)\n"
     "  --q N                the trainings per beta b proposes (default 5)\n"
     "Screen:\n"
     "  --ascii              ASCII characters only, no colours\n"
@@ -52,7 +54,7 @@ static const char tui_help_fmt[] =
     "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log;\n"
     "                       the newest %d are kept), locked while the screen writes it\n"
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
-    "                       lesson (algorithm1, squeeze, mnist)\n"
+    "                       lesson (algorithm1, squeeze, mnist, plane)\n"
     "  --delay S            with --play: the next action every S seconds, not on keys\n"
     "  -h, --help           this text\n\n"
     "On the screen ? lists the keys and x explains the numbers; %s\n"
@@ -78,6 +80,8 @@ static const struct option own[] = {
     {"limit", required_argument, NULL, CLI_OPT_LIMIT},
     {"center", no_argument, NULL, CLI_OPT_CENTER},
     {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
+    {"points", required_argument, NULL, CLI_OPT_POINTS},
+    {"noise", required_argument, NULL, CLI_OPT_NOISE},
     {"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
     {"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
     {"layers", required_argument, NULL, CLI_OPT_LAYERS},
@@ -180,7 +184,10 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	                .limit = co->data.limit,
 	                .scale = co->data.scale,
 	                .x = co->val_frac,
-	                .val_per_class = co->val_per_class};
+	                .val_per_class = co->val_per_class,
+	                .points = co->data.points,
+	                .has_noise = co->data.noise >= 0,
+	                .noise = co->data.noise};
 	snprintf(a.spec, sizeof a.spec, "%s", spec);
 	snprintf(a.path, sizeof a.path, "%s", co->data.dir ? co->data.dir : "");
 	loading(spec);
@@ -217,8 +224,12 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	}
 	if (apply(s, &a, e) < 0)
 		return -1;
-	/* the synthetic set's lessons need more than one epoch per training */
-	double eta = !isnan(ta->eta) ? ta->eta : !strcmp(spec, "synthetic") ? 10 : NAN;
+	/* the synthetic set's lessons need more than one epoch per training, and
+	 * the plane's, of 300 points (6 batches), more still */
+	double eta = !isnan(ta->eta)              ? ta->eta
+	             : !strcmp(spec, "synthetic") ? 10
+	             : plane_set_is(spec)         ? 50
+	                                          : NAN;
 	if (!isnan(ta->tau) && apply(s, &(SessAction){.kind = SESS_TAU, .x = ta->tau}, e) < 0)
 		return -1;
 	if (!isnan(eta) && apply(s, &(SessAction){.kind = SESS_ETA, .x = eta}, e) < 0)
@@ -280,10 +291,11 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 		}
 	}
 	s->dirty = 0;
-	char note[2700], warn[1400];
+	char note[2700];
+	Err warn = {{0}};
 	/* recorded under other kernels or parts: said before it starts, and kept
 	 * on the screen's first line of news */
-	const char *w = session_log_check(l->path, warn, sizeof warn);
+	const char *w = session_log_check(l->path, &warn) < 0 ? warn.msg : NULL;
 	if (w)
 		fprintf(stderr, "condnet tui: %s\n", w);
 	snprintf(
@@ -310,8 +322,14 @@ int cmd_tui(int argc, char **argv)
 	int pr = cli_parse(argc, argv, NULL, NULL, own, own_opt, &ta, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
+	if ((ta.co.data.points > 0 || ta.co.data.noise >= 0) && !plane_set_is(ta.co.data.spec)) {
+		fprintf(stderr,
+		        "condnet tui: --points and --noise go with a plane data set (--data %s)\n",
+		        PLANE_SET_NAMES);
+		return 2;
+	}
 	const char *spec = ta.co.data.spec;
-	int synthetic = !ta.play && (!spec || !strcmp(spec, "synthetic"));
+	int synthetic = !ta.play && (!spec || !strcmp(spec, "synthetic") || plane_set_is(spec));
 	char note[512], logbuf[1024];
 	if (!spec && !ta.play && datasets_available("mnist", ta.co.data.dir)) {
 		spec = "mnist", synthetic = 0;

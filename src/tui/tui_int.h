@@ -55,6 +55,10 @@ void tui_submit(Tui *t, const Job *j);
 int tui_refuse_busy(Tui *t);
 void tui_submit_action(Tui *t, const SessAction *a);
 void tui_submit_kind(Tui *t, JobKind k, int apply);
+/* A setting (τ, η, the schedule): submitted quietly behind a running
+ * operation, which keeps the old value; 1 when one runs (the caller says
+ * so). */
+int tui_submit_setting(Tui *t, Job *j);
 /* τ or η: queued behind a running operation, which keeps the old value. */
 void tui_set_value(Tui *t, SessKind k, double x);
 /* The schedule (a sched_parse spec) and its warm-up, queued the same way. */
@@ -80,6 +84,9 @@ void tui_answer_sched(Tui *t, PromptKind k, const char *v);
 void tui_key(Tui *t, int ch);
 /* The lesson's next action, in the view it is about. */
 void tui_play_next(Tui *t);
+/* Shows view (a ViewId) with arg: the history view's chart, or the layer
+ * of a view that shows one (-1: as it is). */
+void tui_show_view(Tui *t, int view, int arg);
 
 /* What a key does with no prompt or panel open, in view (in a lesson when
  * lesson is set): the name of its handler ("view", "present", "play",

@@ -107,7 +107,7 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 		for (int r = first; r < last; r++) {
 			const Alg1Record *rc = &p->rec[r];
 			/* marked as decided then: at the τ this iteration ran with */
-			int over = i < m && rc->kappa[i - 1] > rc->tau;
+			int over = i < m && cond_over(rc->kappa[i - 1], rc->tau);
 			char v[16];
 			snprintf(v, sizeof v, "%d%s", rc->n[i], over ? "!" : " ");
 			screen_put(y, LW + (r - first) * CW, CW, over ? C_WARN : C_NORMAL, 0, "%9s",

@@ -27,7 +27,7 @@ static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, do
 {
 	const LayerCond *lc = &p->lc[i];
 	char kb[48], flags[4] = "", qr[16];
-	int over = lc->kappa > p->tau, deficient = lc->rank_svd < p->n[i + 1];
+	int over = cond_over(lc->kappa, p->tau), deficient = lc->rank_svd < p->n[i + 1];
 	snprintf(flags, sizeof flags, "%s%s", over ? "!" : "", deficient ? "r" : "");
 	views_kappa(lc->kappa, p->tau, kb, sizeof kb);
 	if (isinf(lc->kappa) && p->bias0 && p->bias0[i])
@@ -60,7 +60,7 @@ static void below(const Shown *p, const UiState *u, int top, int bot)
 		v[j] = lc->sv[0] > 0 ? lc->sv[j] / lc->sv[0] : 0;
 	snprintf(t, sizeof t, "layer %d: %s_j/%s%s (log), × the p_i = %d below 1/%s", u->layer,
 	         S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", lc->p, S(TAU));
-	views_profile(top, 0, bot - top + 1, half - 1, t, v, nv, nv, p->tau, -1);
+	views_profile(top, 0, bot - top + 1, half - 1, t, v, nv, nv, p->tau, lc->rank_svd);
 	if (half < COLS)
 		views_kappa_recent(p, u, top, half + 1, bot - top + 1, COLS - half - 1);
 }

@@ -145,7 +145,7 @@ static void proposal(const Shown *p, const UiState *u, int y, int bot)
 		if (screen_width(t2) <= COLS - half)
 			break;
 	}
-	views_profile(y, 0, rows, half - 1, t1, v, nv, nv, p->tau, -1);
+	views_profile(y, 0, rows, half - 1, t1, v, nv, nv, p->tau, lc->rank_svd);
 	views_profile(y, half, rows, COLS - half, t2, q->rdiag, q->nrdiag, q->n_before, p->tau,
 	              q->nkeep);
 }

@@ -50,14 +50,6 @@ const char *views_shape(const int *n, int m, char *buf, size_t len)
 	return buf;
 }
 
-int views_over(const Shown *p)
-{
-	int over = 0;
-	for (int i = 0; p->lc && i < p->m; i++)
-		over += p->lc[i].kappa > p->tau;
-	return over;
-}
-
 void views_profile(int top, int left, int rows, int cols, const char *title, const double *v, int n,
                    int total, double tau, int keep)
 {
@@ -84,9 +76,8 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
 	plot_hline(&pl, 1 / tau, C_MARK, NULL);
 	const char *x = screen_ascii() ? "x" : "×", *o = screen_ascii() ? "o" : "•";
 	for (int j = 0; j < total; j++) {
-		int has = j < n && v[j] > 0;
-		int below = keep >= 0 ? j >= keep : !has || v[j] < 1 / tau;
-		/* no value (beyond the rank, or exactly 0): on the bottom row */
+		int has = j < n && v[j] > 0, below = j >= keep;
+		/* no value (beyond the rank) or exactly 0: on the bottom row */
 		plot_dot(&pl, j + 1, has ? v[j] : lo, below ? C_WARN : C_GOOD, below ? x : o);
 	}
 	char lab[16];
@@ -117,11 +108,11 @@ static void draw_header(const Shown *p, const UiState *u)
 	               1, " %s", st);
 	/* τ and η first: they never go; then [unsaved] at the right end */
 	snprintf(tb, sizeof tb, "%g", p->tau);
-	if (u->tau > 0 && u->tau != p->tau)
-		snprintf(tb, sizeof tb, "%g%s%g", p->tau, S(ARROW), u->tau);
+	if (p->tau_next != p->tau)
+		snprintf(tb, sizeof tb, "%g%s%g", p->tau, S(ARROW), p->tau_next);
 	snprintf(eb, sizeof eb, "%g", p->eta);
-	if (u->eta > 0 && u->eta != p->eta)
-		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), u->eta);
+	if (p->eta_next != p->eta)
+		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), p->eta_next);
 	long sum = 0;
 	for (int i = 1; p->n && i <= p->m; i++)
 		sum += p->n[i];
@@ -156,12 +147,14 @@ static const char *const view_names[VIEW_COUNT][2] = {
     [VIEW_LAYERS] = {"Layers", "Layers"},     [VIEW_ALG1] = {"Algorithm 1", "Alg 1"},
     [VIEW_SWEEP] = {"Sweep", "Sweep"},        [VIEW_SQUEEZE] = {"Squeeze", "Squeeze"},
     [VIEW_SPECTRUM] = {"Spectrum", "Spectr"}, [VIEW_HISTORY] = {"History", "Hist"},
+    [VIEW_PLANE] = {"Plane", "Plane"},
 };
 
 typedef void (*ViewFn)(const Shown *p, UiState *u, int top, int bot);
 static const ViewFn view_fns[VIEW_COUNT] = {
     [VIEW_LAYERS] = view_layers,   [VIEW_ALG1] = view_alg1,         [VIEW_SWEEP] = view_sweep,
     [VIEW_SQUEEZE] = view_squeeze, [VIEW_SPECTRUM] = view_spectrum, [VIEW_HISTORY] = view_history,
+    [VIEW_PLANE] = view_plane,
 };
 
 const char *views_name(ViewId v, int brief)
@@ -169,29 +162,32 @@ const char *views_name(ViewId v, int brief)
 	return v < VIEW_COUNT && view_names[v][brief] ? view_names[v][brief] : "";
 }
 
-/* The tabs, with brief names when the long ones do not fit, and only the
- * numbers of the others when those do not either. */
+/* The tabs: long names with a space between them, without it when they
+ * do not fit, brief names when those do not either, and at last only the
+ * numbers of the others. */
 static void draw_tabs(ViewId v, int y)
 {
-	for (int style = 0; style < 3; style++) {
-		int w = 0;
+	static const int style_brief[] = {0, 0, 1, 1}, style_gap[] = {1, 0, 1, 1};
+	for (int style = 0; style < 4; style++) {
+		int w = 0, brief = style_brief[style], gap = style_gap[style];
 		for (int i = 0; i < VIEW_COUNT; i++)
-			w += style == 2 && (int)v != i
-			         ? 4
-			         : screen_width(views_name((ViewId)i, style > 0)) + 5;
-		if (w > COLS && style < 2)
+			w += (style == 3 && (int)v != i
+			          ? 3
+			          : screen_width(views_name((ViewId)i, brief)) + 4) +
+			     gap;
+		if (w - gap > COLS && style < 3)
 			continue;
 		int x = 0;
 		for (int i = 0; i < VIEW_COUNT; i++) {
 			char t[64];
-			const char *name = views_name((ViewId)i, style > 0);
-			if (style == 2 && (int)v != i)
+			const char *name = views_name((ViewId)i, brief);
+			if (style == 3 && (int)v != i)
 				snprintf(t, sizeof t, " %d ", i + 1);
 			else
 				snprintf(t, sizeof t, (int)v == i ? "[%d %s]" : " %d %s ", i + 1,
 				         name);
 			screen_put(y, x, 0, (int)v == i ? C_SEL : C_DIM, (int)v == i, "%s", t);
-			x += screen_width(t) + 1;
+			x += screen_width(t) + gap;
 		}
 		return;
 	}
@@ -308,7 +304,7 @@ static void draw_progress(const Shown *p, int y)
 
 static void draw_settings(const Shown *p, const UiState *u, int y)
 {
-	char acc[64], set[160], line[512];
+	char acc[64], set[160], line[512], queue[160];
 	sched_settings(p->lr, &p->sched, u->lesson ? 0 : u->patience, set, sizeof set);
 	for (int brief = 0; brief < 2; brief++) {
 		/* "(before)" when the long form would push the counts off a narrow screen */
@@ -317,8 +313,8 @@ static void draw_settings(const Shown *p, const UiState *u, int y)
 			         brief ? "" : " this operation");
 		else
 			snprintf(acc, sizeof acc, "%.2f%%", p->test_acc);
-		snprintf(line, sizeof line, "test acc %s   %s   queued %d   undo %d", acc, set,
-		         p->queued_ops, p->nundo);
+		snprintf(line, sizeof line, "test acc %s   %s   %s   undo %d", acc, set,
+		         status_queue(p, queue, sizeof queue), p->nundo);
 		if (screen_width(line) <= COLS - 8)
 			break;
 	}
@@ -347,7 +343,7 @@ static void draw_footer(const Shown *p, const UiState *u, int y)
 		extra[ne][0] = "←", extra[ne++][1] = "back";
 		extra[ne][0] = "space", extra[ne++][1] = u->play_paused ? "play" : "pause";
 		extra[ne][0] = "q", extra[ne++][1] = "leave";
-	} else if (u->view == VIEW_SQUEEZE && p->sq.waiting) {
+	} else if ((u->view == VIEW_SQUEEZE || u->view == VIEW_PLANE) && p->sq.waiting) {
 		extra[ne][0] = "y", extra[ne++][1] = "apply";
 		extra[ne][0] = "n", extra[ne++][1] = "refuse";
 		extra[ne][0] = "a", extra[ne++][1] = "all";

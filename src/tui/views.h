@@ -1,5 +1,6 @@
 /* tui/views.h - what the screen draws: the header, the views (layers,
- * Algorithm-1 history, β sweep, squeeze, spectrum, history charts), the
+ * Algorithm-1 history, β sweep, squeeze, spectrum, history charts, the
+ * plane), the
  * text panels (keys, explain, narration log, pivot order), the narration
  * line, progress, status line and footer. */
 #ifndef CONDNET_TUI_VIEWS_H
@@ -15,6 +16,7 @@ typedef enum ViewId {
 	VIEW_SQUEEZE,
 	VIEW_SPECTRUM,
 	VIEW_HISTORY,
+	VIEW_PLANE,
 	VIEW_COUNT
 } ViewId;
 
@@ -29,16 +31,22 @@ typedef struct UiState {
 	int top;   /* the panel's first line shown; -1: its end */
 	int lines; /* the panel's lines and rows, as last drawn */
 	int rows;
-	int layer;     /* the selected layer, from 1 */
-	int it_first;  /* Algorithm-1 view: the first iteration shown, -1: the newest that fit */
-	int row_first; /* Algorithm-1 view: the first layer row shown */
-	int it_fit;    /* iterations that fitted, as last drawn */
-	int it_shown;  /* the first iteration shown, as last drawn */
-	int hist_page; /* history view on a short screen: 0 iterations, 1 κ against
-	                * epochs, 2 accuracy per epoch */
+	int layer;       /* the selected layer, from 1 */
+	int it_first;    /* Algorithm-1 view: the first iteration shown, -1: the newest that fit */
+	int row_first;   /* Algorithm-1 view: the first layer row shown */
+	int it_fit;      /* iterations that fitted, as last drawn */
+	int it_shown;    /* the first iteration shown, as last drawn */
+	int hist_page;   /* history view on a short screen: 0 iterations, 1 κ against
+	                  * epochs, 2 accuracy per epoch */
+	int plane_first; /* Plane view: the first neuron map shown, in pivot order */
+	int plane_panel; /* Plane view: the panel shown when they are shown one at a time */
+	unsigned plane_seen;  /* Plane view: the CRC-32 of the panels last shown (new ones show
+	                       * the maps of the first layer they drop neurons from) */
+	int plane_layer;      /* Plane view: the hidden layer chosen with Up and Down, 0: the
+	                       * first the marks drop neurons from */
+	int plane_shown;      /* Plane view: the hidden layer shown, as last drawn */
 	const char *prompt;   /* the question of an open prompt, or NULL */
 	const char *input;    /* what was typed so far */
-	double tau, eta;      /* as they will be once queued changes apply */
 	int patience;         /* early stopping of the next t training, 0: none */
 	const Lesson *lesson; /* the lesson played, or NULL */
 	int play_paused;

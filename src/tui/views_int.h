@@ -13,8 +13,6 @@
 const char *views_kappa(double k, double tau, char *buf, size_t len);
 /* Widths n[0..m] as "10-32×4-3" (runs of equal hidden widths folded). */
 const char *views_shape(const int *n, int m, char *buf, size_t len);
-/* The layers with κ > τ in lc, counted. */
-int views_over(const Shown *p);
 
 /* Each view draws rows top..bot (inclusive). */
 void view_layers(const Shown *p, UiState *u, int top, int bot);
@@ -23,13 +21,16 @@ void view_sweep(const Shown *p, UiState *u, int top, int bot);
 void view_squeeze(const Shown *p, UiState *u, int top, int bot);
 void view_spectrum(const Shown *p, UiState *u, int top, int bot);
 void view_history(const Shown *p, UiState *u, int top, int bot);
+void view_plane(const Shown *p, UiState *u, int top, int bot);
 void view_panel(const Shown *p, UiState *u, int top, int bot);
 
 /* A log-scale plot of a decreasing profile v[0..n) (σ_j/σ₁ or |r_jj|/|r_11|)
  * in the rectangle, over total >= n points (those from n on have no value:
  * the neurons beyond a layer's rank, drawn on the bottom row), the line 1/τ
- * under the points and labelled in the margin, values below it (or, with
- * keep >= 0, from index keep on) marked × in C_WARN; title above. */
+ * under the points and labelled in the margin, the values from index keep
+ * on marked × in C_WARN; title above. keep is what the engine counted,
+ * never counted here again: a layer's rank_svd (n − p_i) or rank_qr, or a
+ * proposal's nkeep. */
 void views_profile(int top, int left, int rows, int cols, const char *title, const double *v, int n,
                    int total, double tau, int keep);
 

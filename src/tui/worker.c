@@ -22,7 +22,7 @@ static int layers_over(const Shown *p, char *buf, size_t len)
 	size_t k = 0;
 	buf[0] = '\0';
 	for (int i = 0; p->lc && i < p->m && k + 8 < len; i++)
-		if (p->lc[i].kappa > p->tau)
+		if (cond_over(p->lc[i].kappa, p->tau))
 			k += (size_t)snprintf(buf + k, len - k, "%s%d", over++ ? ", " : "", i + 1);
 	if (!over)
 		snprintf(buf, len, "none");
@@ -257,12 +257,15 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	}
 	pthread_mutex_unlock(&w->mu);
 	w->sweep_trials = 0;
+	Net *before = worker_plane_before(w, a);
 	/* κ computed inside the action stops at Esc as well as when the screen ends */
 	hook_set_thread_stop(worker_stop_any, w);
 	int rc = session_apply(s, a, &w->hooks, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
-	if (worker_quitting(w))
+	if (worker_quitting(w)) {
+		net_free(before);
 		return rc; /* the screen is ending: nothing to show */
+	}
 	/* said at once (publishing the network as it was back takes a while on
 	 * MNIST), and again once it is published: the state it speaks of */
 	char cancelled[300];
@@ -276,6 +279,7 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 			cond_set_tau(&w->shown.lc[i], s->tau);
 		w->shown.tau = s->tau;
 		pthread_mutex_unlock(&w->mu);
+		worker_plane_publish(w); /* the squeeze's marks at the new τ */
 	} else if (a->kind != SESS_ETA && a->kind != SESS_SCHED) {
 		worker_publish(w);
 	} else {
@@ -289,6 +293,10 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 		w->shown.sweep_state = rc == 0 ? 2 : 3;
 		pthread_mutex_unlock(&w->mu);
 	}
+	if (rc == 0 && before)
+		worker_plane_step(w, before);
+	else
+		net_free(before);
 	note_training(w, a, rc);
 	if (rc == 1)
 		worker_status(w, 0, "%s", cancelled);
@@ -338,8 +346,7 @@ static void run_job(Worker *w, Job *j)
 		worker_sqz_decide(w, j->a.apply, -1);
 		break;
 	case JOB_SQZ_ALL:
-		while (session_squeeze_proposal(w->s) && worker_sqz_decide(w, 1, -1) == 0)
-			;
+		worker_sqz_all(w);
 		break;
 	case JOB_SQZ_STOP:
 		worker_sqz_finish(w, "stopped");
@@ -400,6 +407,22 @@ static const char *job_name(const Job *j, char *buf, size_t len)
 	return buf;
 }
 
+void worker_ahead_locked(Worker *w)
+{
+	Shown *p = &w->shown;
+	p->tau_next = p->tau;
+	p->eta_next = p->eta;
+	for (int k = -1; k < w->qn; k++) {
+		const Job *j = k < 0 ? (p->busy ? &w->cur : NULL) : &w->q[(w->qh + k) % QMAX];
+		if (!j || j->kind != JOB_ACTION)
+			continue;
+		if (j->a.kind == SESS_TAU)
+			p->tau_next = j->a.x;
+		else if (j->a.kind == SESS_ETA)
+			p->eta_next = j->a.x;
+	}
+}
+
 /* A session log that lost a line is said once, over the job's own status. */
 static void log_lost(Worker *w)
 {
@@ -438,10 +461,9 @@ static void *thread_main(void *arg)
 		j = w->q[w->qh];
 		w->qh = (w->qh + 1) % QMAX;
 		w->qn--;
-		w->cur = j;
-		w->has_cur = 1;
 		w->cancel = 0;
 		w->shown.busy = 1;
+		w->cur = j;
 		w->shown.queued = w->qn;
 		w->shown.queued_ops = count_ops(w);
 		if (!is_setting(&j))
@@ -455,7 +477,6 @@ static void *thread_main(void *arg)
 		pthread_mutex_lock(&w->mu);
 		if (!is_setting(&j) && w->shown.ops > 0)
 			w->shown.ops--;
-		w->has_cur = 0;
 		w->shown.busy = 0;
 		w->shown.paused = 0;
 		w->shown.have_prog = 0;
@@ -463,6 +484,7 @@ static void *thread_main(void *arg)
 		w->shown.queued_ops = count_ops(w);
 		w->shown.activity[0] = '\0';
 		w->shown.running[0] = '\0';
+		worker_ahead_locked(w);
 	}
 	pthread_mutex_unlock(&w->mu);
 	return NULL;
@@ -522,6 +544,7 @@ int worker_stop(Worker *w)
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
 	pthread_join(w->th, NULL);
+	net_free(w->plane_before);
 	int log_err = w->s ? w->s->log_err : 0;
 	session_free(w->s);
 	worker_shown_free(&w->shown);
@@ -538,7 +561,7 @@ static double value_before(const Worker *w, SessKind k, int before)
 {
 	double v = k == SESS_TAU ? w->shown.tau : w->shown.eta;
 	/* a change taken off the queue but not yet published */
-	if (w->has_cur && w->cur.kind == JOB_ACTION && w->cur.a.kind == k)
+	if (w->shown.busy && w->cur.kind == JOB_ACTION && w->cur.a.kind == k)
 		v = w->cur.a.x;
 	for (int i = 0; i < before; i++) {
 		const Job *q = &w->q[(w->qh + i) % QMAX];
@@ -589,16 +612,9 @@ int worker_submit(Worker *w, const Job *j)
 	}
 	w->shown.queued = w->qn;
 	w->shown.queued_ops = count_ops(w);
+	worker_ahead_locked(w);
 	pthread_mutex_unlock(&w->mu);
 	return ok ? 0 : -1;
-}
-
-double worker_setting_after(Worker *w, SessKind k)
-{
-	pthread_mutex_lock(&w->mu);
-	double v = value_before(w, k, w->qn);
-	pthread_mutex_unlock(&w->mu);
-	return v;
 }
 
 int worker_toggle_pause(Worker *w)

@@ -15,6 +15,7 @@
 #include "engine/train.h"
 #include "session/session.h"
 #include "tui/lesson.h"
+#include "tui/worker_plane.h"
 
 typedef enum JobKind {
 	JOB_ACTION,     /* a session action */
@@ -52,8 +53,8 @@ typedef struct ShownDecision {
 } ShownDecision;
 
 /* Random orders the screen's what-if line measures beside the QR choice and
- * the norm rule. */
-#define SQZ_PREVIEW_DRAWS 5
+ * the norm rule: the draws the Plane view's random panel is the median of. */
+#define SQZ_PREVIEW_DRAWS PLANE_PANEL_DRAWS
 
 typedef struct ShownSqueeze {
 	int active;  /* a pass is under way */
@@ -121,12 +122,14 @@ typedef struct Shown {
 	int m;
 	int *n; /* n[0..m] */
 	size_t nparam;
-	LayerCond *lc; /* m entries at tau, or NULL */
-	int *bias0;    /* m entries: 1 when the layer's biases are all zero */
-	int live;      /* lc was taken during training */
-	double tau, eta;
-	double lr;        /* the base learning rate (--lr) */
-	LrSchedule sched; /* the schedule of later trainings */
+	LayerCond *lc;             /* m entries at tau, or NULL */
+	int *bias0;                /* m entries: 1 when the layer's biases are all zero */
+	int live;                  /* lc was taken during training */
+	double tau, eta;           /* the session's */
+	double tau_next, eta_next; /* as they will be once the τ and η changes queued (or
+	                            * running) apply: tau and eta when none is */
+	double lr;                 /* the base learning rate (--lr) */
+	LrSchedule sched;          /* the schedule of later trainings */
 	uint64_t seed;
 	double test_acc; /* of the network lc describes when not live */
 	uint32_t crc;    /* of the current network's parameters */
@@ -143,6 +146,7 @@ typedef struct Shown {
 	double sweep_eta, sweep_secs;    /* its η; seconds spent so far */
 	char pick_shape[256];            /* the pick's widths n_0-…-n_m, "" without one */
 	ShownSqueeze sq;
+	ShownPlane pl; /* the Plane view's */
 	ShownSeries ks;
 	ShownEpochs ep;
 	/* narration */
@@ -200,9 +204,6 @@ void worker_status_log_lost(Worker *w);
  * that brings the value back to what it was before is dropped: ] then [
  * leave nothing queued. */
 int worker_submit(Worker *w, const Job *j);
-/* τ (SESS_TAU) or η (SESS_ETA) as it will be once the queued settings
- * apply: the published value when none waits. */
-double worker_setting_after(Worker *w, SessKind k);
 /* Pauses or resumes the running job's training: returns 1 paused, 0
  * resumed, -1 (and does nothing) when no job runs, so a pause never
  * carries over to the next job. */

@@ -20,8 +20,7 @@ struct Worker {
 	const Lesson *lesson;
 	Job q[QMAX];
 	int qh, qn, quit, cancel;
-	Job cur;     /* the job running, taken off the queue */
-	int has_cur; /* 1 while it runs */
+	Job cur; /* the job running, when busy */
 	Shown shown;
 	/* worker thread only */
 	double last_cond, cond_cost, last_sample, sample_epoch, t_job;
@@ -31,6 +30,13 @@ struct Worker {
 	int sweep_trials;     /* trials reported in the sweep under way */
 	Hook hooks;
 	int export_csv;
+	int last_comp; /* the compensation of the squeeze decisions under way */
+	/* the Plane view (worker_plane.c): when the regions were last computed
+	 * while a network trained and what that cost; the network before
+	 * Algorithm 1's last step and the CRC-32 of the one it left */
+	double plane_last, plane_cost;
+	Net *plane_before;
+	uint32_t plane_after_crc;
 };
 
 /* 1 when the screen is ending (worker_stop): nothing is published any more. */
@@ -40,6 +46,9 @@ int worker_quitting(Worker *w);
 int worker_stop_quit(void *w);
 int worker_stop_any(void *w);
 
+/* shown.tau_next and eta_next from the session's values and the τ and η
+ * actions queued or running (the mutex held). */
+void worker_ahead_locked(Worker *w);
 /* Everything the panels show, after a job. */
 void worker_publish(Worker *w);
 /* The conditioning of net as the layer table (live: while it trains). */
@@ -71,6 +80,13 @@ int worker_sqz_decide(Worker *w, int apply, int comp);
  * decides). */
 void worker_sqz_begin_at(Worker *w, int layer);
 int worker_sqz_decide_as(Worker *w, int apply, int comp, int show);
+/* Applies the proposal shown and every later one (one engine call), then
+ * shows the end of the pass. */
+void worker_sqz_all(Worker *w);
+/* A decision of the pass was made (the HOOK_ALG3_LAYER step): noted among
+ * the pass's decisions, its removals counted, its numbers kept for the
+ * export's table. */
+void worker_sqz_decided(Worker *w, const HookStep *st);
 
 /* Lessons: the caption before action pos into the narration, the next
  * action, one back, a caption written to the log. */
@@ -78,6 +94,30 @@ void worker_play_caption(Worker *w, int pos);
 void worker_play_next(Worker *w);
 void worker_play_back(Worker *w, int target);
 void worker_caption(Worker *w, const char *text);
+
+/* The Plane view (worker_plane.c): everything it shows for the current
+ * network, after a job or a change of τ (nothing but why not, when the data
+ * are not in the plane); the same at most every quarter second while net
+ * trains; before an action, a copy of the network when the action is an
+ * Algorithm-1 step that may remove neurons (else NULL), and after it, that
+ * copy taken over, to show the step's removals on it. */
+void worker_plane_publish(Worker *w);
+void worker_plane_sample(Worker *w, const Net *net);
+Net *worker_plane_before(Worker *w, const SessAction *a);
+void worker_plane_step(Worker *w, Net *before);
+/* The panels of the squeeze proposal shown (the squeeze preview, on plane
+ * data): the network now, without the proposal's neurons, the same
+ * compensated, as many removed at random. */
+void worker_plane_preview(Worker *w, const Alg3Proposal *sp);
+
+/* Runs `gnuplot SCRIPT` in dir: 1 drawn, 0 not installed, -1 failed. */
+int export_gnuplot(const char *dir, const char *script);
+/* On data of two features, the Plane view's regions, points, neuron maps
+ * and panels beside the export as BASE-regions.dat, -points.dat, -maps.dat,
+ * -panels.dat and the gnuplot script BASE-plane.gp (run when gnuplot is
+ * installed; what happened into note): the files written (0 when the data
+ * are not in the plane), or -1 with a message. */
+int export_plane(Worker *w, const char *dir, const char *base, char *note, size_t len, Err *e);
 
 /* The tables (CSV or Markdown by path's extension) and, beside them, every
  * plot's data and a gnuplot script (run when gnuplot is installed). */

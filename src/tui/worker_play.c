@@ -46,7 +46,7 @@ static void set_pos(Worker *w, int pos)
 static int decides_proposal(Worker *w, int pos)
 {
 	const Lesson *l = w->lesson;
-	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
+	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 	return pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp && sp->layer == l->a[pos].layer;
 }
 
@@ -90,10 +90,22 @@ void worker_play_next(Worker *w)
 		set_pos(w, pos + 1);
 }
 
+/* What the replay of a step back says it does, as the activity; the
+ * narration of the steps replayed is not repeated. */
+static void replay_note(const HookStep *st, void *ud)
+{
+	Worker *w = ud;
+	if (st->kind != HOOK_NOTE)
+		return;
+	pthread_mutex_lock(&w->mu);
+	snprintf(w->shown.activity, sizeof w->shown.activity, "stepping back: %.130s", st->text);
+	pthread_mutex_unlock(&w->mu);
+}
+
 void worker_play_back(Worker *w, int target)
 {
 	const Lesson *l = w->lesson;
-	int k;
+	int done = 0;
 	/* any place from the setup on: a step back that gave way to a later one
 	 * may have stopped short of it */
 	if (!l || target < l->setup) {
@@ -102,20 +114,11 @@ void worker_play_back(Worker *w, int target)
 	}
 	Session *s = w->s;
 	Err e = {{0}};
-	/* progress and Esc, but not the narration of the steps replayed */
-	Hook quiet = {w->hooks.progress, NULL, w->hooks.cancelled, w};
+	Hook quiet = {w->hooks.progress, replay_note, w->hooks.cancelled, w};
 	worker_sqz_finish(w, "stopped");
-	session_rewind(s);
-	int rc = 0;
-	for (k = 1; k < target && rc == 0; k++) {
-		pthread_mutex_lock(&w->mu);
-		snprintf(w->shown.activity, sizeof w->shown.activity,
-		         "stepping back: replaying action %d of %d", k, target - 1);
-		pthread_mutex_unlock(&w->mu);
-		rc = session_apply(s, &l->a[k], &quiet, &e);
-		if (rc != 0)
-			break;
-	}
+	/* the lesson from its first action after the data (which the rewind keeps) */
+	int rc = session_replay_actions(s, l->a + 1, target - 1, &quiet, &done, &e);
+	int k = 1 + done;
 	pthread_mutex_lock(&w->mu);
 	w->shown.play_pos = k;
 	w->shown.sq.active = w->shown.sq.waiting = w->shown.sq.ndone = w->shown.sq.ndec = 0;

@@ -13,16 +13,9 @@
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
-static void free_lc(LayerCond *lc, int m)
-{
-	for (int i = 0; lc && i < m; i++)
-		cond_layer_free(&lc[i]);
-	free(lc);
-}
-
 void worker_shown_free(Shown *p)
 {
-	free_lc(p->lc, p->m);
+	cond_net_free(p->lc, p->m);
 	free(p->n);
 	free(p->bias0);
 	alg1_records_free(p->rec, p->nrec);
@@ -35,6 +28,7 @@ void worker_shown_free(Shown *p)
 	free(p->ep.val_acc);
 	free(p->ep.lr);
 	free(p->narr);
+	plane_shown_free(&p->pl);
 	memset(p, 0, sizeof *p);
 }
 
@@ -119,7 +113,7 @@ static void shown_lc(Worker *w, const Net *net, LayerCond *lc, int live)
 	int m = net->m;
 	int *n = malloc((size_t)(m + 1) * sizeof *n), *b0 = malloc((size_t)m * sizeof *b0);
 	if (!n || !b0) {
-		free_lc(lc, m);
+		cond_net_free(lc, m);
 		free(n);
 		free(b0);
 		worker_status(w, 1, "conditioning: out of memory");
@@ -132,7 +126,7 @@ static void shown_lc(Worker *w, const Net *net, LayerCond *lc, int live)
 			b0[i] = net->b[i][j] == 0;
 	}
 	pthread_mutex_lock(&w->mu);
-	free_lc(w->shown.lc, w->shown.m);
+	cond_net_free(w->shown.lc, w->shown.m);
 	free(w->shown.n);
 	free(w->shown.bias0);
 	w->shown.lc = lc;
@@ -147,13 +141,8 @@ static void shown_lc(Worker *w, const Net *net, LayerCond *lc, int live)
 void worker_shown_cond(Worker *w, const Net *net, int live)
 {
 	Err e = {{0}};
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
-	int rc = -1;
-	if (lc)
-		rc = live ? cond_net_values(net, w->s->tau, lc, &e)
-		          : cond_net(net, w->s->tau, lc, &e);
-	if (rc < 0) {
-		free(lc);
+	LayerCond *lc;
+	if (cond_net_new(net, w->s->tau, !live, &lc, &e) != 0) {
 		/* a stop (the screen ending, or Esc while it trains) is no failure */
 		if (!worker_stop_any(w))
 			worker_status(w, 1, "conditioning: %s", e.msg[0] ? e.msg : "out of memory");
@@ -215,12 +204,14 @@ void worker_publish(Worker *w)
 		return;
 	if (s->net)
 		worker_shown_cond(w, s->net, 0);
-	double acc = session_test_acc(s);
+	double acc; /* NaN when it cannot be measured (a stop) */
+	session_test_acc(s, &acc, NULL);
 	uint32_t crc = s->net ? session_param_crc(s->net) : 0;
 	pthread_mutex_lock(&w->mu);
 	Shown *p = &w->shown;
 	p->tau = s->tau;
 	p->eta = s->eta;
+	worker_ahead_locked(w);
 	p->lr = s->topt.adam.lr;
 	p->sched = s->topt.sched;
 	p->seed = s->seed;
@@ -244,6 +235,7 @@ void worker_publish(Worker *w)
 		p->sweep_state = 0;
 	}
 	pthread_mutex_unlock(&w->mu);
+	worker_plane_publish(w);
 }
 
 /* ---- κ against epochs ---- */
@@ -326,12 +318,10 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 	    (p->epoch - w->sample_epoch >= span / 64 && t - w->last_sample >= 19 * w->cond_cost);
 	if (!table && !series)
 		return;
-	LayerCond *lc = calloc((size_t)net->m, sizeof *lc);
+	LayerCond *lc;
 	Err e = {{0}};
-	if (!lc || cond_net_values(net, w->s->tau, lc, &e) < 0) {
-		free(lc);
+	if (cond_net_new(net, w->s->tau, 0, &lc, &e) != 0)
 		return;
-	}
 	w->cond_cost = clock_seconds() - t;
 	if (series) {
 		series_add(w, p->epoch, lc, net->m);
@@ -342,7 +332,7 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 		shown_lc(w, net, lc, 1);
 		w->last_cond = clock_seconds();
 	} else {
-		free_lc(lc, net->m);
+		cond_net_free(lc, net->m);
 	}
 }
 
@@ -353,8 +343,10 @@ static int hook_progress(const TrainProgress *p, void *ud)
 	Worker *w = ud;
 	const Net *net = session_training(w->s);
 	int own = pthread_equal(pthread_self(), w->th);
-	if (net)
+	if (net) {
 		sample(w, net, p);
+		worker_plane_sample(w, net);
+	}
 	pthread_mutex_lock(&w->mu);
 	/* a sweep's β and trials show from its first trial on, not after it */
 	if (own && w->shown.sweep_state == 1 && !w->shown.nbeta && w->s->sweep)
@@ -496,8 +488,14 @@ static void hook_step_done(const HookStep *st, void *ud)
 		pthread_mutex_lock(&w->mu);
 		double before = w->shown.test_acc;
 		pthread_mutex_unlock(&w->mu);
-		double after = session_test_acc(w->s);
+		double after;
+		session_test_acc(w->s, &after, NULL);
 		worker_narrate(w, "%s; test accuracy %.2f %% → %.2f %%", st->text, before, after);
+		/* the next decision's "before", when several are made in one job */
+		pthread_mutex_lock(&w->mu);
+		w->shown.test_acc = after;
+		pthread_mutex_unlock(&w->mu);
+		worker_sqz_decided(w, st);
 		break;
 	}
 	default:

@@ -1,7 +1,7 @@
 /* tui/worker_squeeze.c - the screen's squeeze pass: the session holds
- * Algorithm 3's pass and its proposals; the worker measures what each would
- * do (the what-if accuracies), publishes it, and sends the person's
- * decision back as a squeeze action. */
+ * Algorithm 3's pass and its proposals; the worker measures what the one
+ * shown would do (the what-if accuracies), publishes it, and sends the
+ * person's decision back as a squeeze action, or all the rest at once. */
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -17,7 +17,8 @@
 void worker_sqz_finish(Worker *w, const char *how)
 {
 	session_squeeze_stop(w->s);
-	double acc = session_test_acc(w->s);
+	double acc;
+	session_test_acc(w->s, &acc, NULL);
 	pthread_mutex_lock(&w->mu);
 	ShownSqueeze *q = &w->shown.sq;
 	int was = q->active;
@@ -43,7 +44,7 @@ void worker_sqz_finish(Worker *w, const char *how)
 void worker_sqz_show(Worker *w)
 {
 	Session *s = w->s;
-	const SqueezeProposal *sp = session_squeeze_proposal(s);
+	const Alg3Proposal *sp = session_squeeze_proposal(s);
 	if (!sp) {
 		worker_sqz_finish(w, "finished");
 		return;
@@ -86,14 +87,14 @@ void worker_sqz_show(Worker *w)
 	/* The proposal is on the screen; what it would do follows: the QR
 	 * choice, the norm rule and random orders keeping as many, each also
 	 * compensated, on the whole test set. */
-	SqueezeLayerCompare lc;
+	Alg3LayerCompare lc;
 	/* Esc or the screen's end stops it between two evaluations */
 	hook_set_thread_stop(worker_stop_any, w);
-	int rc = squeeze_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1,
-	                               0, &lc, &e);
+	int rc = alg3_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1, 0,
+	                            &lc, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
-	if (rc < 0) {
-		if (worker_stop_any(w))
+	if (rc != 0) {
+		if (rc > 0)
 			worker_status(w, 0,
 			              "squeeze preview stopped: its what-if accuracies are not "
 			              "measured");
@@ -103,8 +104,8 @@ void worker_sqz_show(Worker *w)
 	}
 	pthread_mutex_lock(&w->mu);
 	if (q->waiting && q->layer == sp->layer) {
-		q->acc_after = lc.acc[SQUEEZE_QR];
-		q->acc_comp = lc.acc_comp[SQUEEZE_QR];
+		q->acc_after = lc.acc[ALG3_QR];
+		q->acc_comp = lc.acc_comp[ALG3_QR];
 		q->agree_after = lc.agree;
 		q->agree_comp = lc.agree_comp;
 		for (int c = 0; c < 3; c++) {
@@ -115,6 +116,7 @@ void worker_sqz_show(Worker *w)
 		q->cmp_sd_comp = lc.sd_comp;
 	}
 	pthread_mutex_unlock(&w->mu);
+	worker_plane_preview(w, sp); /* on plane data: the same as regions */
 }
 
 void worker_sqz_begin(Worker *w)
@@ -142,6 +144,47 @@ void worker_sqz_begin_at(Worker *w, int layer)
 }
 
 static void sqz_note(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Keeps a decision as numbers, for the export's table: the test accuracy
+ * of the network it left. */
+static void sqz_record(Worker *w, const Alg3Proposal *sp, int applied, int comp)
+{
+	double acc = NAN;
+	session_test_acc(w->s, &acc, NULL);
+	pthread_mutex_lock(&w->mu);
+	ShownSqueeze *q = &w->shown.sq;
+	if (q->ndec < SQZ_DEC_MAX)
+		q->dec[q->ndec++] = (ShownDecision){sp->layer,
+		                                    sp->n_before,
+		                                    applied ? sp->nkeep : sp->n_before,
+		                                    applied,
+		                                    applied && comp,
+		                                    w->s->tau,
+		                                    sp->kappa_before,
+		                                    applied ? sp->kappa_after : sp->kappa_before,
+		                                    acc};
+	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_sqz_decided(Worker *w, const HookStep *st)
+{
+	const Alg3Proposal *sp = &st->alg3->prop;
+	if (!w->shown.sq.active)
+		return;
+	if (st->applied) {
+		sqz_note(w, "layer %d: %d → %d neurons, κ %.4g → %.4g%s", sp->layer, sp->n_before,
+		         sp->nkeep, sp->kappa_before, sp->kappa_after,
+		         w->last_comp ? ", compensated" : "");
+		pthread_mutex_lock(&w->mu);
+		w->shown.sq.removed += sp->n_before - sp->nkeep;
+		pthread_mutex_unlock(&w->mu);
+	} else {
+		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", sp->layer,
+		         sp->kappa_before, sp->n_before);
+	}
+	sqz_record(w, sp, st->applied, w->last_comp);
+}
+
 static void sqz_note(Worker *w, const char *fmt, ...)
 {
 	va_list ap;
@@ -157,19 +200,6 @@ static void sqz_note(Worker *w, const char *fmt, ...)
 	pthread_mutex_unlock(&w->mu);
 }
 
-/* Keeps a decision as numbers, for the export's table. */
-static void sqz_record(Worker *w, const SessAction *a, int n0, int n1, double k0, double k1)
-{
-	double acc = session_test_acc(w->s);
-	pthread_mutex_lock(&w->mu);
-	ShownSqueeze *q = &w->shown.sq;
-	if (q->ndec < SQZ_DEC_MAX)
-		q->dec[q->ndec++] = (ShownDecision){
-		    a->layer,  n0, a->apply ? n1 : n0, a->apply, a->apply && a->comp,
-		    w->s->tau, k0, a->apply ? k1 : k0, acc};
-	pthread_mutex_unlock(&w->mu);
-}
-
 int worker_sqz_decide(Worker *w, int apply, int comp)
 {
 	return worker_sqz_decide_as(w, apply, comp, 1);
@@ -178,7 +208,7 @@ int worker_sqz_decide(Worker *w, int apply, int comp)
 /* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
 int worker_sqz_decide_as(Worker *w, int apply, int comp, int show)
 {
-	const SqueezeProposal *sp = session_squeeze_proposal(w->s);
+	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 	if (!sp)
 		return -1;
 	Err e = {{0}};
@@ -186,24 +216,24 @@ int worker_sqz_decide_as(Worker *w, int apply, int comp, int show)
 	                .layer = sp->layer,
 	                .apply = apply,
 	                .comp = comp >= 0 ? comp : w->shown.sq.comp};
-	int n0 = sp->n_before, n1 = sp->nkeep;
-	double k0 = sp->kappa_before, k1 = sp->kappa_after;
+	w->last_comp = a.comp; /* the decision's note says it (worker_sqz_decided) */
 	if (session_apply(w->s, &a, &w->hooks, &e) != 0) {
 		worker_status(w, 1, "squeeze layer %d: %s", a.layer, e.msg);
 		return -1;
 	}
-	if (apply) {
-		sqz_note(w, "layer %d: %d → %d neurons, κ %.4g → %.4g%s", a.layer, n0, n1, k0, k1,
-		         a.comp ? ", compensated" : "");
-		pthread_mutex_lock(&w->mu);
-		w->shown.sq.removed += n0 - n1;
-		pthread_mutex_unlock(&w->mu);
-	} else {
-		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", a.layer, k0, n0);
-	}
-	sqz_record(w, &a, n0, n1, k0, k1);
 	worker_publish(w);
 	if (show)
 		worker_sqz_show(w);
 	return 0;
+}
+
+void worker_sqz_all(Worker *w)
+{
+	Err e = {{0}};
+	w->last_comp = w->shown.sq.comp;
+	int rc = session_squeeze_apply_all(w->s, w->last_comp, &w->hooks, &e);
+	if (rc < 0)
+		worker_status(w, 1, "squeeze: %s", e.msg);
+	worker_publish(w);
+	worker_sqz_show(w);
 }

@@ -1,0 +1,179 @@
+/* report_stage.c - the parts of the paper's stage files. */
+#include "report/report_stage.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/file.h"
+#include "report/report.h"
+#include "report/report_json.h"
+
+/* What a result records of its run, rewritten at every write. */
+static const char *const run_keys[] = {"reproducible", "kernels", "threads", "parts", "seconds"};
+
+struct cJSON *report_stage_new(Err *e)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		err_set(e, "out of memory for a stage result");
+	return o;
+}
+
+int report_stage_write(struct cJSON *out, const ReproRecord *mode, double seconds, const char *path,
+                       Err *e)
+{
+	for (size_t i = 0; i < sizeof run_keys / sizeof *run_keys; i++)
+		cJSON_DeleteItemFromObjectCaseSensitive(out, run_keys[i]);
+	cJSON_AddBoolToObject(out, "reproducible", mode->on);
+	cJSON_AddStringToObject(out, "kernels", mode->kernels);
+	cJSON_AddNumberToObject(out, "threads", mode->threads);
+	cJSON_AddNumberToObject(out, "parts", mode->parts);
+	cJSON_AddNumberToObject(out, "seconds", seconds);
+	char *json = cJSON_Print(out);
+	if (!json)
+		return err_set(e, "%s: out of memory", path);
+	int rc = file_write(path, json, strlen(json), FILE_OUT_TEXT, e);
+	cJSON_free(json);
+	return rc;
+}
+
+static int is_run_key(const char *k)
+{
+	for (size_t i = 0; i < sizeof run_keys / sizeof *run_keys; i++)
+		if (!strcmp(k, run_keys[i]))
+			return 1;
+	return 0;
+}
+
+void report_stage_take(struct cJSON *out, struct cJSON *part)
+{
+	cJSON *it = part->child;
+	while (it) {
+		cJSON *next = it->next;
+		if (!is_run_key(it->string)) {
+			cJSON_DetachItemViaPointer(part, it);
+			cJSON_AddItemToObject(out, it->string, it);
+		}
+		it = next;
+	}
+}
+
+/* Moves the parts of rec (freed) into out. */
+static int take_record(cJSON *out, cJSON *rec)
+{
+	if (!rec)
+		return -1;
+	cJSON *it;
+	while ((it = rec->child)) {
+		cJSON_DetachItemViaPointer(rec, it);
+		cJSON_AddItemToObject(out, it->string, it);
+	}
+	cJSON_Delete(rec);
+	return 0;
+}
+
+int report_stage_alg1(struct cJSON *out, const Alg1 *a, Err *e)
+{
+	return take_record(out, report_alg1_json(a, e));
+}
+
+int report_stage_sweep(struct cJSON *out, const Alg2 *a, Err *e)
+{
+	return take_record(out, report_alg2_json(a, e));
+}
+
+struct cJSON *report_stage_part(struct cJSON *out, const char *key, Err *e)
+{
+	cJSON *o = cJSON_GetObjectItemCaseSensitive(out, key);
+	if (!o && !(o = cJSON_AddObjectToObject(out, key)))
+		err_set(e, "out of memory for a stage result");
+	return o;
+}
+
+void report_stage_acc(struct cJSON *out, double acc)
+{
+	cJSON_AddNumberToObject(out, "acc", acc);
+}
+
+void report_stage_beta(struct cJSON *out, double beta)
+{
+	cJSON_AddNumberToObject(out, "beta", beta);
+}
+
+int report_stage_net(struct cJSON *out, const Net *net, double tau, Err *e)
+{
+	cJSON *o = report_net_json(net, tau, e);
+	if (!o)
+		return -1;
+	cJSON_AddItemToObject(out, "net", o);
+	return 0;
+}
+
+void report_stage_trained(struct cJSON *out, const TrainResult *r)
+{
+	report_trained_json(out, r);
+}
+
+int report_stage_fit(struct cJSON *out, const Net *net, const TrainResult *r, double train_acc,
+                     double test_acc, double tau, Err *e)
+{
+	report_trained_json(out, r);
+	cJSON_AddNumberToObject(out, "train_acc", train_acc);
+	cJSON_AddNumberToObject(out, "test_acc", test_acc);
+	return report_stage_net(out, net, tau, e);
+}
+
+void report_stage_seconds_note(struct cJSON *out, const char *note)
+{
+	cJSON_AddStringToObject(out, "seconds_note", note);
+}
+
+struct cJSON *report_stage_rows(struct cJSON *out, const char *key, Err *e)
+{
+	cJSON *a = cJSON_GetObjectItemCaseSensitive(out, key);
+	if (!cJSON_IsArray(a)) {
+		cJSON_DeleteItemFromObjectCaseSensitive(out, key);
+		if (!(a = cJSON_AddArrayToObject(out, key)))
+			err_set(e, "out of memory for a stage result");
+	}
+	return a;
+}
+
+struct cJSON *report_stage_row(struct cJSON *rows, Err *e)
+{
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		err_set(e, "out of memory for a stage result");
+	else
+		cJSON_AddItemToArray(rows, o);
+	return o;
+}
+
+int report_stage_round(struct cJSON *rows, const Alg3Round *r, double tau, Err *e)
+{
+	cJSON *o = report_squeeze_round_json(r, tau, e);
+	if (!o)
+		return -1;
+	cJSON_AddItemToArray(rows, o);
+	return 0;
+}
+
+int report_stage_rounds(struct cJSON *rows, const Alg3Round *r, int n, double tau, Err *e)
+{
+	for (int k = 0; k < n; k++)
+		if (report_stage_round(rows, &r[k], tau, e) < 0)
+			return -1;
+	return 0;
+}
+
+int report_stage_eta_row(struct cJSON *rows, const Net *net, double tau, double eta, Err *e)
+{
+	cJSON *o = report_net_json(net, tau, e);
+	if (!o)
+		return -1;
+	cJSON_AddNumberToObject(o, "eta", eta);
+	cJSON_AddItemToArray(rows, o);
+	return 0;
+}

@@ -1,0 +1,210 @@
+/* test_alg3_combination.c - the combination that replaces each neuron a
+ * squeeze removes: a planted duplicate is found with coefficient 1 on its
+ * original and residual ~0; a planted scaled copy gives its scale; on a
+ * layer with nothing planted the coefficients and residuals are those of a
+ * least-squares solve done apart; the proposal's pivot order is the
+ * combinations'; and the text form. */
+#include <math.h>
+
+#include "alg/alg3_combination.h"
+#include "alg/alg3_squeeze.h"
+#include "engine/cond.h"
+#include "engine/cond_matrix.h"
+#include "testutil.h"
+
+/* A trained-looking layer: Glorot weights and biases off zero. */
+static Net *layer_net(uint64_t seed)
+{
+	int w[] = {2, 8, 5, 3};
+	Err e = {{0}};
+	Net *net = net_fresh(3, w, ACT_ERF, 1.0f, seed, &e);
+	ck_assert_ptr_nonnull(net);
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < w[i + 1]; j++)
+			net->b[i][j] = 0.1f * (float)((j * 7 + i * 3) % 5) - 0.2f;
+	return net;
+}
+
+/* Neuron `copy` of layer 2 becomes `scale` times neuron `orig`. */
+static void plant(Net *net, int orig, int copy, float scale)
+{
+	int nin = net->n[1], n = net->n[2];
+	for (int r = 0; r < nin; r++)
+		net->W[1][r * n + copy] = scale * net->W[1][r * n + orig];
+	net->b[1][copy] = scale * net->b[1][orig];
+}
+
+/* Where neuron j stands in c's pivot order. */
+static int pos(const Alg3Combinations *c, int j)
+{
+	for (int t = 0; t < c->n; t++)
+		if (c->perm[t] == j)
+			return t;
+	return -1;
+}
+
+/* The planted copy and its original: one is removed (the last pivot), and
+ * its combination is the other times the ratio, nothing else. */
+static void check_planted(float scale)
+{
+	Net *net = layer_net(3);
+	plant(net, 1, 4, scale);
+	Alg3Combinations c;
+	Err e = {{0}};
+	ck_assert_int_eq(alg3_combinations(net, 2, 4, &c, &e), 0);
+	ck_assert_int_eq(c.n, 5);
+	ck_assert_int_eq(c.nkeep, 4);
+	int gone = c.perm[4];
+	ck_assert_msg(gone == 1 || gone == 4, "removed neuron %d, not the pair", gone);
+	int twin = gone == 1 ? 4 : 1, t = pos(&c, twin);
+	ck_assert_int_lt(t, 4);
+	double want = gone == 4 ? scale : 1.0 / scale;
+	for (int k = 0; k < 4; k++)
+		ck_assert_msg(fabs(c.coef[k] - (k == t ? want : 0)) < 1e-6,
+		              "scale %g: coefficient %g on neuron %d", scale, c.coef[k], c.perm[k]);
+	ck_assert_double_lt(c.residual[0], 1e-6);
+	alg3_combinations_free(&c);
+	net_free(net);
+}
+
+START_TEST(test_duplicate)
+{
+	check_planted(1.0f);
+}
+END_TEST
+
+START_TEST(test_scaled_copy)
+{
+	check_planted(-2.5f);
+	check_planted(0.25f);
+}
+END_TEST
+
+/* Nothing planted: every removed column against a least-squares solve of
+ * Ŵ_K c = ŵ_j done apart, and the residual from its definition. */
+START_TEST(test_least_squares)
+{
+	Net *net = layer_net(9);
+	Err e = {{0}};
+	for (int nkeep = 1; nkeep <= 5; nkeep++) {
+		Alg3Combinations c;
+		ck_assert_int_eq(alg3_combinations(net, 2, nkeep, &c, &e), 0);
+		int rows, cols;
+		double *K = cond_stacked(net, 2, c.perm, nkeep, &rows, &cols, &e);
+		ck_assert_ptr_nonnull(K);
+		for (int r = 0; r < 5 - nkeep; r++) {
+			int j = c.perm[nkeep + r];
+			double *wj = cond_stacked(net, 2, &j, 1, NULL, NULL, &e), x[5];
+			ck_assert_int_eq(
+			    cond_lstsq_rcond(K, rows, nkeep, wj, 1, x, 1e-12, NULL, &e), 0);
+			double res = 0, norm = 0;
+			for (int i = 0; i < rows; i++) {
+				double v = wj[i];
+				for (int k = 0; k < nkeep; k++)
+					v -= K[i * nkeep + k] * c.coef[r * nkeep + k];
+				res += v * v;
+				norm += wj[i] * wj[i];
+			}
+			for (int k = 0; k < nkeep; k++)
+				ck_assert_double_eq_tol(c.coef[r * nkeep + k], x[k], 1e-9);
+			ck_assert_double_eq_tol(c.residual[r], sqrt(res / norm), 1e-9);
+			ck_assert(c.residual[r] >= 0 && c.residual[r] <= 1);
+			free(wj);
+		}
+		free(K);
+		alg3_combinations_free(&c);
+	}
+	Alg3Combinations c;
+	ck_assert_int_eq(alg3_combinations(net, 2, 6, &c, &e), -1);
+	/* all kept: nothing to combine, whatever the rank */
+	ck_assert_int_eq(alg3_combinations(net, 1, 8, &c, &e), 0);
+	ck_assert_int_eq(c.nkeep, 8);
+	alg3_combinations_free(&c);
+	/* more kept than Ŵ has rows: the first 3 pivots span it */
+	ck_assert_int_eq(alg3_combinations(net, 1, 5, &c, &e), 0);
+	for (int r = 0; r < 3; r++) {
+		ck_assert_double_lt(c.residual[r], 1e-6);
+		ck_assert_double_eq(c.coef[r * 5 + 3], 0);
+		ck_assert_double_eq(c.coef[r * 5 + 4], 0);
+	}
+	alg3_combinations_free(&c);
+	ck_assert_int_eq(alg3_combinations(net, 1, 9, &c, &e), -1);
+	ck_assert_int_eq(alg3_combinations(net, 3, 1, &c, &e), -1);
+	ck_assert_str_eq(e.msg, "layer 3 is not a hidden layer (expected 1..2)");
+	net_free(net);
+}
+END_TEST
+
+/* Layer 1 of a network of 2 inputs: Ŵ has 3 rows, so of 8 neurons 5 are
+ * combinations of the first 3 pivots, exactly (residual ~0); and the
+ * proposal at τ gives the same pivot order. */
+START_TEST(test_proposal)
+{
+	Net *net = layer_net(5);
+	Alg3Opts o;
+	alg3_opts_default(&o);
+	o.tau = 2;
+	Alg3Proposal sp;
+	Err e = {{0}};
+	ck_assert_int_eq(alg3_propose(net, 1, &o, &sp, &e), 0);
+	Alg3Combinations c;
+	ck_assert_int_eq(alg3_combinations_of(net, &sp, &c, &e), 0);
+	ck_assert_int_eq(c.nkeep, sp.nkeep);
+	ck_assert(!memcmp(c.perm, sp.perm, 8 * sizeof *c.perm));
+	alg3_combinations_free(&c);
+	ck_assert_int_eq(alg3_combinations(net, 1, 3, &c, &e), 0);
+	for (int r = 0; r < 5; r++)
+		ck_assert_double_lt(c.residual[r], 1e-6);
+	alg3_combinations_free(&c);
+	alg3_proposal_free(&sp);
+	o.criterion = ALG3_NORM;
+	ck_assert_int_eq(alg3_propose(net, 1, &o, &sp, &e), 0);
+	ck_assert_int_eq(alg3_combinations_of(net, &sp, &c, &e), -1);
+	ck_assert_str_eq(e.msg, "layer 1: the norm criterion keeps no pivots");
+	alg3_proposal_free(&sp);
+	net_free(net);
+}
+END_TEST
+
+START_TEST(test_text)
+{
+	int perm[] = {2, 7, 0, 16};
+	double coef[] = {0.05, 0.62, -0.21}, res[] = {0.003};
+	Alg3Combinations c = {1, 4, 3, perm, coef, res};
+	char buf[256];
+	ck_assert_str_eq(alg3_combination_str(&c, 0, 5, 0, buf, sizeof buf),
+	                 "n17 ≈ 0.62·n8 − 0.21·n1 + 0.05·n3 (residual 0.3 %)");
+	ck_assert_str_eq(alg3_combination_str(&c, 0, 2, 0, buf, sizeof buf),
+	                 "n17 ≈ 0.62·n8 − 0.21·n1 + … (residual 0.3 %)");
+	ck_assert_str_eq(alg3_combination_str(&c, 0, 3, 1, buf, sizeof buf),
+	                 "n17 ~ 0.62*n8 - 0.21*n1 + 0.05*n3 (residual 0.3 %)");
+	coef[1] = -0.62;
+	ck_assert_str_eq(alg3_combination_str(&c, 0, 1, 0, buf, sizeof buf),
+	                 "n17 ≈ −0.62·n8 + … (residual 0.3 %)");
+	int order[3];
+	alg3_combination_order(&c, 0, order);
+	ck_assert_int_eq(order[0], 1);
+	ck_assert_int_eq(order[1], 2);
+	ck_assert_int_eq(order[2], 0);
+	/* cut short, still a string */
+	ck_assert_int_lt(strlen(alg3_combination_str(&c, 0, 3, 0, buf, 12)), 12);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("alg3_combination");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_duplicate);
+	tcase_add_test(tc, test_scaled_copy);
+	tcase_add_test(tc, test_least_squares);
+	tcase_add_test(tc, test_proposal);
+	tcase_add_test(tc, test_text);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return tu_run(suite());
+}
