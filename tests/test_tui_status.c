@@ -134,6 +134,16 @@ START_TEST(a_lesson_says_where_it_is)
 	ck_assert_str_eq(line(&p, &u, &err),
 	                 "the lesson will apply layer 1's proposal with compensation: right arrow");
 	ck_assert_str_eq(status_state(&p, &u, st, sizeof st), "lesson: action 1 of 2");
+	/* and briefly, for the Plane view's title */
+	ck_assert_str_eq(status_lesson_decides(&p, &u, st, sizeof st),
+	                 "the lesson applies it with compensation");
+	a[3].apply = 0;
+	ck_assert_str_eq(status_lesson_decides(&p, &u, st, sizeof st), "the lesson refuses it");
+	a[3].apply = 1;
+	p.sq.layer = 2; /* a proposal the next action does not decide */
+	ck_assert_str_eq(status_lesson_decides(&p, &u, st, sizeof st),
+	                 "right arrow plays the lesson on");
+	p.sq.layer = 1;
 	/* the end, with the CRC-32 condnet replay prints */
 	p.sq.waiting = 0;
 	p.play_pos = 4;

@@ -346,6 +346,37 @@ no "the training stepped back over is not shown" 'last training: 2.00 epochs'
 keys q
 $T kill-session -t l-sq
 
+## at 80x24 with a caption of six rows, Algorithm 1's table keeps a row for
+## every hidden layer (the summary rows give way first); the lesson's first
+## narration names its file, not the directory it is in
+run l-a1n 80x24 --play algorithm1
+see "the algorithm1 lesson opens" 'lesson: action 0 of 6'
+check "its narration names the lesson's file" grep -q '^▸ lesson algorithm1.lesson: 6 actions' "$TMP/screen"
+step_until 'lesson: action 3 of 6$'
+settle
+check "after the run every hidden layer's row is there (27, 23 and 20 at the last iteration)" \
+	sh -c "grep -Eq '^ +2 .* 27 *\$' '$TMP/screen' && grep -Eq '^ +3 .* 23 *\$' '$TMP/screen' &&
+		grep -Eq '^ +4 .* 20 *\$' '$TMP/screen'"
+check "with the test accuracy" grep -Eq '^test acc %.* 99\.50 *$' "$TMP/screen"
+keys q
+$T kill-session -t l-a1n
+
+## more than nine layers: the κ chart highlights one, named in its key
+run p13 80x24 --layers 12x8 --present --log "'$TMP/p13.log'"
+see "a network of 13 layers" 'net 10-8×12-3'
+keys s
+idle 60
+keys 6
+see "the κ chart's key names the highlighted layer" '● layer 1 of 13 \(↑↓ another\), the others dim'
+keys Down
+see "Down highlights the next" '● layer 2 of 13 '
+keys q y
+$T kill-session -t p13
+
+## the plane lesson in presentation mode: every caption whole at 80x24
+play_check plane present
+keys q
+
 ## stale figure 4: once the lesson has adopted the pick, no hint offers it;
 ## and at 80x24 in presentation mode the sweep shows the criterion rise
 ## beyond the pick, as the caption says (ASCII: one byte a column)

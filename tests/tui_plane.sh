@@ -303,11 +303,15 @@ for size in 80x24 200x60; do
 			see "$size: the lesson shows the squeeze's proposal as regions" \
 				'^now +QR removes 54 +QR, compensated +54 at random'
 			see "$size: with their accuracies" '^99\.33% +43\.00% +99\.00% +63\.67%'
+			check "$size: its title says what the lesson will do, not y and n" \
+				grep -q "^Layer 2's squeeze: remove 54 of 64; the lesson applies it with compensation" "$TMP/screen"
 			keys Right
 		fi
 		k=$((k + 1))
 	done
 	see "$size: the lesson ends" 'end of the lesson: .*CRC-32 [0-9a-f]{8}' 30
+	check "$size: on the maps of layer 2, the squeezed one (#view: plane 2)" \
+		grep -q 'Layer 2 (↑↓).*keeps 10 of 10' "$TMP/screen"
 	check "$size: on the network condnet replay gives (CRC-32 $crc)" grep -q "CRC-32 $crc " "$TMP/screen"
 	keys q
 	see "$size: q leaves the lesson" '^EXIT=0' 5

@@ -87,6 +87,18 @@ const char *status_proposal(const Shown *p, const UiState *u, char *buf, size_t 
 	return buf;
 }
 
+const char *status_lesson_decides(const Shown *p, const UiState *u, char *buf, size_t len)
+{
+	const SessAction *a = lesson_next(p, u);
+	if (a && a->kind == SESS_SQUEEZE && a->layer == p->sq.layer)
+		snprintf(buf, len, "the lesson %s it%s", a->apply ? "applies" : "refuses",
+		         a->apply ? (a->comp ? " with compensation" : " without compensation")
+		                  : "");
+	else
+		snprintf(buf, len, "right arrow plays the lesson on");
+	return buf;
+}
+
 static void lesson_place(const Shown *p, const UiState *u, char *buf, size_t len)
 {
 	const Lesson *l = u->lesson;

@@ -27,6 +27,10 @@ const char *status_line(const Shown *p, const UiState *u, char *buf, size_t len,
 /* A squeeze proposal waits: what the keys do with it, or (in a lesson)
  * what the lesson's next action will do. Returns buf. */
 const char *status_proposal(const Shown *p, const UiState *u, char *buf, size_t len);
+/* The same in a lesson, briefly, for a title that names the layer: "the
+ * lesson applies it with compensation", "the lesson refuses it", or "right
+ * arrow plays the lesson on" when its next action decides another. */
+const char *status_lesson_decides(const Shown *p, const UiState *u, char *buf, size_t len);
 
 /* The header's state, at its right end: "paused", what runs, "waiting:
  * y / n", the lesson's place, or "idle". Returns buf. */

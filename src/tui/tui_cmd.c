@@ -298,11 +298,13 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	const char *w = session_log_check(l->path, &warn) < 0 ? warn.msg : NULL;
 	if (w)
 		fprintf(stderr, "condnet tui: %s\n", w);
+	/* the file's name, not its directory: what a class reads first */
+	const char *name = strrchr(l->path, '/') ? strrchr(l->path, '/') + 1 : l->path;
 	snprintf(
 	    note, sizeof note,
 	    "%s%slesson %.1000s: %d actions; right arrow (or Enter) plays the next, left steps "
 	    "back",
-	    w ? w : "", w ? "; " : "", l->path, l->n - l->setup);
+	    w ? w : "", w ? "; " : "", name, l->n - l->setup);
 	TuiSetup su = *defaults;
 	su.note = note;
 	su.lesson = l;
