@@ -149,8 +149,15 @@ START_TEST(a_lesson_says_where_it_is)
 	p.play_pos = 4;
 	ck_assert_str_eq(
 	    line(&p, &u, &err),
-	    "end of the lesson: 10-32-3, parameters' CRC-32 abcdef01 (as condnet replay "
-	    "prints); left steps back, q leaves");
+	    "end of the lesson: parameters' CRC-32 abcdef01 (as condnet replay prints) of "
+	    "10-32-3; left steps back, q leaves");
+	/* a long network's widths come after the CRC-32: it stays on an 80-column row */
+	static int wide[14] = {200, 169, 246, 222, 207, 203, 203, 209, 213, 211, 212, 212, 209, 10};
+	Shown w = p;
+	w.n = wide;
+	w.m = 13;
+	const char *end = line(&w, &u, &err), *crc = strstr(end, "CRC-32 abcdef01");
+	ck_assert_msg(crc && crc - end + 15 <= 80, "%s", end);
 	/* a refusal still takes the line */
 	say(&p, 1, "a lesson plays: right arrow next");
 	ck_assert_str_eq(line(&p, &u, &err), "a lesson plays: right arrow next");

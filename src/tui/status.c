@@ -105,11 +105,11 @@ static void lesson_place(const Shown *p, const UiState *u, char *buf, size_t len
 	const SessAction *a = lesson_next(p, u);
 	char what[200], shape[256];
 	if (!a) {
-		snprintf(
-		    buf, len,
-		    "end of the lesson: %s, parameters' CRC-32 %08x (as condnet replay prints); "
-		    "left steps back, q leaves",
-		    status_shape(p, shape, sizeof shape), (unsigned)p->crc);
+		/* the CRC-32 first: a long network's widths do not push it off the row */
+		snprintf(buf, len,
+		         "end of the lesson: parameters' CRC-32 %08x (as condnet replay prints) of "
+		         "%s; left steps back, q leaves",
+		         (unsigned)p->crc, status_shape(p, shape, sizeof shape));
 		return;
 	}
 	if (u->delay > 0 && u->play_paused) {

@@ -281,7 +281,7 @@ static void epochs(const Shown *p, const UiState *u, int top, int bot, int left,
 
 void views_kappa_recent(const Shown *p, const UiState *u, int top, int left, int rows, int cols)
 {
-	if (p->nrec)
+	if (p->nrec && (p->alg1_live || !p->ks.n))
 		views_kappa_iterations(p, u, top, left, rows, cols);
 	else
 		epochs(p, u, top, top + rows - 1, left, cols);

@@ -39,8 +39,9 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
  * than nine. */
 void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
                             int cols);
-/* That chart when Algorithm 1 has run, else κ against the epochs of the
- * last training. */
+/* That chart while the network is the one Algorithm 1 left (or when no
+ * training was charted), else κ against the epochs of the last training:
+ * the history of the network shown, not of one it replaced. */
 void views_kappa_recent(const Shown *p, const UiState *u, int top, int left, int rows, int cols);
 
 #endif
