@@ -1,12 +1,16 @@
 # shellcheck shell=bash
-# bench/lib.sh - shared by the bench scripts: the top of the built tree, the
-# compiler flags of its configuration, Debian packages installed on demand,
-# and one block describing the machine and its load. Sourced, not run.
+# bench/lib.sh - shared by the bench scripts: the top of the source tree and
+# of the built tree, the compiler flags of its configuration, Debian packages
+# installed on demand, and one block describing the machine and its load.
+# Sourced, not run.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+# The built tree: the directory the bench is started from when condnet was
+# built there out of the source tree (cd build && ../bench/NAME), else TOP.
+if [ -f Makefile ] && [ -f src/base/libbase.a ]; then BUILD=$(pwd); else BUILD=$TOP; fi
 cd "$TOP"
-if [ ! -f Makefile ] || [ ! -f src/base/libbase.a ]; then
-	echo "bench: build condnet first (./configure && make)" >&2
+if [ ! -f "$BUILD/Makefile" ] || [ ! -f "$BUILD/src/base/libbase.a" ]; then
+	echo "bench: build condnet first (./configure && make), and start the bench where it was built" >&2
 	exit 1
 fi
 
@@ -19,8 +23,15 @@ need() {
 	done
 }
 
+# The condnet the built tree holds (for the benches that source this).
+# shellcheck disable=SC2034
+CONDNET_BIN=$BUILD/condnet
+
 # mkvar NAME: a variable of the configured Makefile (GSL_LIBS, OPENBLAS_LIBS…).
-mkvar() { sed -e ':a' -e '/\\$/N; s/\\\n//; ta' Makefile | sed -n "s/^$1 = //p" | tr -s ' \t' ' '; }
+mkvar() { sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$BUILD/Makefile" | sed -n "s/^$1 = //p" | tr -s ' \t' ' '; }
+
+# The layers' libraries of the built tree, in link order (CONDNET_LIBS).
+condnet_libs() { for lib in $(mkvar CONDNET_LIBS); do echo "$BUILD/$lib"; done; }
 
 BENCH_TMP=$(mktemp -d "${TMPDIR:-/tmp}/condnet-bench.XXXXXX")
 trap 'rm -rf "$BENCH_TMP"' EXIT
@@ -29,7 +40,7 @@ trap 'rm -rf "$BENCH_TMP"' EXIT
 build() {
 	local name=$1; shift
 	# shellcheck disable=SC2046
-	gcc -std=gnu11 -O2 -pthread -Isrc -I. $(mkvar OPENBLAS_CFLAGS) "$@" $(mkvar CONDNET_LIBS) \
+	gcc -std=gnu11 -O2 -pthread -Isrc -I"$BUILD" $(mkvar OPENBLAS_CFLAGS) "$@" $(condnet_libs) \
 		$(mkvar GSL_LIBS) $(mkvar OPENBLAS_LIBS) $(mkvar CJSON_LIBS) $(mkvar ZLIB_LIBS) -lm \
 		-o "$BENCH_TMP/$name"
 }

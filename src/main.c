@@ -3,10 +3,12 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/offload.h"
 #include "base/repro.h"
 #include "base/signals.h"
 #include "cli/cli.h"
 #include "config.h"
+#include "data/datasets.h"
 
 static const struct {
 	const char *name;
@@ -102,6 +104,10 @@ int main(int argc, char **argv)
 	 * signal that ends the process waits for the save under way, and a
 	 * fault removes its temporary file (base/signals.h). */
 	signals_init();
+	/* work a stop left running ends with the process (base/offload.h) */
+	offload_init();
+	/* missing data sets are reported with the fetch script there is */
+	datasets_set_fetch(cli_fetch_hint);
 	if (argc < 2)
 		return finish("tui", screen(argc, argv));
 	const char *c = argv[1];

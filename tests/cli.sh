@@ -73,6 +73,11 @@ expect_exit "squeeze --tau 0.5" 2 "^condnet squeeze: --tau: '0.5' must be greate
 expect_exit "unknown option" 2 "^condnet cond: unknown option '--bogus'$" "$C" cond --bogus
 expect_exit "option without its value" 2 "^condnet train: --epochs needs a value$" "$C" train --epochs
 expect_exit "unknown data set" 2 "unknown data set 'nope'" "$C" train --data nope
+expect_exit "--inputs of an unknown kind" 2 "^condnet train: --inputs: unknown inputs 'bogus' \(expected qr, variance, coarse, all or pixels\)$" "$C" train --inputs bogus
+expect_exit "--inputs all with --features" 2 "^condnet train: --features counts the coefficients of --inputs qr, variance and coarse; --inputs all takes all 1,024$" "$C" train --data mnist --features 300 --inputs all
+expect_exit "--features with --inputs pixels (export)" 2 "^condnet export: --features counts the coefficients .*; --inputs pixels takes every pixel$" "$C" export --inputs pixels --features 10 --data mnist --npy x
+expect_exit "--inputs on a set other than MNIST" 1 "^condnet train: synthetic: the inputs 'variance' are a choice of mnist and fashion only$" "$C" train --data synthetic --inputs variance
+expect_ok "--inputs qr, the default, on any set" "$C" train --inputs qr --epochs 1 --quiet
 expect_exit "missing data set" 1 "^condnet train: .*data/fetch mnist" "$C" train --data mnist
 expect_exit "missing model file" 1 "^condnet cond: missing\.model: " "$C" cond --load missing.model
 cp m.model bad.model
@@ -118,6 +123,25 @@ check "sweep --json names the pick" json sweep.json "d['pick'] in (1, 1.5) and l
 rm trial-1.5-1.json
 expect_exit "sweep --gather names a missing trial" 1 '^condnet sweep: beta 1\.5, trial 1 is missing' \
 	"$C" sweep --layers 2x8 --q 2 --eta 0.5 --no-extend --gather trial-*.json
+# trials made on MNIST's inputs of another --inputs choice are not gathered
+# with the paper's (a small idx set of 28x28 images under mn/mnist)
+mkdir -p mn/mnist
+python3 - <<'EOF'
+import random, struct
+random.seed(5)
+for name, n in (("train", 100), ("t10k", 30)):
+    ys, px = [i % 10 for i in range(n)], [random.randrange(256) for _ in range(n * 784)]
+    open(f"mn/mnist/{name}-images-idx3-ubyte", "wb").write(struct.pack(">IIII", 0x803, n, 28, 28) + bytes(px))
+    open(f"mn/mnist/{name}-labels-idx1-ubyte", "wb").write(struct.pack(">II", 0x801, n) + bytes(ys))
+EOF
+M="--data mnist --data-dir mn --features 8 --layers 2x8 --eta 0.5"
+expect_ok "a trial on the paper's inputs" "$C" sweep $M --beta 1 --trial 0 --out in-qr.json --quiet
+expect_ok "a trial on the coefficients of largest variance" "$C" sweep $M --inputs variance --beta 1 --trial 1 --out in-var.json --quiet
+expect_exit "the gather refuses the mix, naming the inputs" 1 \
+	"^condnet sweep: in-var\.json: made with the data set .* val-per-class=0 inputs=variance', but this gather has '.* val-per-class=0': trials of other settings are not compared$" \
+	"$C" sweep $M --q 2 --no-extend --gather in-qr.json in-var.json
+expect_ok "the trial again on the paper's inputs" "$C" sweep $M --beta 1 --trial 1 --out in-qr1.json --quiet
+expect_ok "which the gather takes" "$C" sweep $M --q 2 --no-extend --gather in-qr.json in-qr1.json
 
 ## Algorithm 2 with trials side by side: the table and pick of one at a time
 ## (networks big enough for two threads to split their batches)
@@ -193,7 +217,7 @@ assert all(r[6] and r[7] for r in rows[1:]), rows[1]"
 expect_exit "--schedule with an unknown kind" 2 "^condnet train: --schedule: schedule 'linear': expected constant, step:EPOCHS\[:FACTOR\], cosine\[:EPOCHS\] or plateau:PATIENCE\[:FACTOR\]$" "$C" train --schedule linear
 expect_exit "--schedule step with a factor above 1" 2 "^condnet train: --schedule: schedule 'step:2:3': factor 3: expected more than 0 and at most 1$" "$C" train --schedule step:2:3
 expect_exit "--early-stop 0" 2 "^condnet train: --early-stop: '0' is not a positive integer$" "$C" train --early-stop 0
-expect_exit "alg1 --early-stop" 2 "^condnet alg1: --early-stop: early stopping needs a validation set, which Algorithm 1 has not" "$C" alg1 --early-stop 2
+expect_exit "alg1 takes no --early-stop (it holds out no validation set)" 2 "^condnet alg1: unknown option '--early-stop'" "$C" alg1 --early-stop 2
 expect_exit "alg1 with a plateau schedule" 2 "^condnet alg1: the plateau schedule needs a validation set" "$C" alg1 --schedule plateau:2
 expect_exit "sweep --schedule without --final-epochs" 2 "^condnet sweep: --schedule, --warmup and --early-stop shape the final training: give --final-epochs E$" "$C" sweep --schedule step:1
 expect_exit "squeeze --early-stop without --retrain" 2 "^condnet squeeze: --schedule, --warmup and --early-stop shape the retraining: give --retrain E$" "$C" squeeze --load m.model --early-stop 2

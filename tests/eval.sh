@@ -7,7 +7,8 @@
 # agreement eval finds; predict's classes give eval's accuracy, from a file,
 # from standard input and from a data set alike, with the inputs made as the
 # model records (standardized features, MNIST's Haar coefficients of pixel
-# rows, Adult's encoding of records); a Python reading of the exported ONNX
+# rows, whichever --inputs chose them, or its pixels, Adult's encoding of
+# records); a Python reading of the exported ONNX
 # model gives predict's classes; every bad input is refused with its line
 # and column, nothing half-written.
 . "$(dirname "$0")/lib.sh"
@@ -237,6 +238,31 @@ expect_exit "a row of 783 pixels" 1 "^condnet predict: px-short\.csv:1: 783 colu
 	"$C" predict --load mn.model --input px-short.csv
 expect_exit "--features other than the record's" 1 "^condnet eval: mn\.model has 24 inputs, but mnist-haar20 train" \
 	"$C" eval --load mn.model --data mnist --features 20
+
+## MNIST: a model trained on other --inputs records them; eval and predict make them
+expect_ok "train on the 24 coefficients of largest variance" "$C" train --data mnist --inputs variance --features 24 --layers 16 --epochs 8 --save mv.model --quiet
+mv_acc=$(sed -n 's/^test accuracy: \([0-9.]*\) %$/\1/p' "$TMP/out")
+expect_ok "eval it without --inputs and --features" "$C" eval --load mv.model --data mnist --quiet
+check "eval's accuracy is train's ($mv_acc %)" [ "$(acc "$TMP/out")" = "$mv_acc" ]
+expect_grep "the inputs are the recorded coefficients" '^inputs of #1: 24 Haar coefficients of 28×28 images$' "$TMP/out"
+expect_ok "predict from pixel rows" "$C" predict --load mv.model --input px.csv --out pmv.csv --quiet
+expect_ok "predict the test split" "$C" predict --load mv.model --data mnist --out pmvd.csv --quiet
+check "pixel rows get the test split's answers, to the bit" cmp pmv.csv pmvd.csv
+expect_exit "the paper's choice asked for instead" 1 \
+	"^condnet eval: mv\.model reads Haar coefficient [0-9]+ as feature [0-9]+, but mnist-haar24 train chose coefficient [0-9]+ there$" \
+	"$C" eval --load mv.model --data mnist --inputs qr --features 24
+expect_ok "train on the pixels, centred" "$C" train --data mnist --inputs pixels --center --layers 16 --epochs 4 --save mp.model --quiet
+mp_acc=$(sed -n 's/^test accuracy: \([0-9.]*\) %$/\1/p' "$TMP/out")
+expect_ok "eval it without --inputs and --center" "$C" eval --load mp.model --data mnist --quiet
+check "eval's accuracy is train's ($mp_acc %)" [ "$(acc "$TMP/out")" = "$mp_acc" ]
+expect_grep "the inputs are the recorded pixels" '^inputs of #1: 784 pixels of 28×28 images, scaled to \[0, 1\], centred on its training set$' "$TMP/out"
+expect_ok "predict from pixel rows" "$C" predict --load mp.model --input px.csv --out pmp.csv --quiet
+expect_ok "predict the test split" "$C" predict --load mp.model --data mnist --out pmpd.csv --quiet
+check "pixel rows get the test split's answers, to the bit" cmp pmp.csv pmpd.csv
+expect_exit "Haar coefficients asked for instead" 1 "^condnet eval: mp\.model has 784 inputs, but mnist-haar200 train has 200 features$" \
+	"$C" eval --load mp.model --data mnist --inputs qr
+expect_exit "the pixel model on 784 Haar coefficients" 1 "^condnet predict: mp\.model reads pixels of 28×28 images, but mnist-haar784 train gives Haar coefficients of 28×28 images$" \
+	"$C" predict --load mp.model --data mnist --features 784
 
 ## Adult: predict reads records without their income and encodes them
 mkdir -p data/adult

@@ -101,6 +101,12 @@ comm_of() {
 		fi
 		sleep 0.05; i=$((i + 1))
 	done
+	# a process re-executed through /proc/self/exe is named exe until it
+	# renames itself, early in main: give it that moment, not more
+	i=0
+	while [ $i -lt 100 ] && [ "$(ps -o comm= -p $p 2>/dev/null)" = exe ]; do
+		sleep 0.05; i=$((i + 1))
+	done
 	c=$(ps -o comm= -p $p 2>/dev/null)
 	kill $p 2>/dev/null; wait $p 2>/dev/null
 	echo "${c:-none}"

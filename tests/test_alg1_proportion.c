@@ -5,6 +5,8 @@
 
 #include "alg/alg1_proportion.h"
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
+#include "engine/hook.h"
 #include "testutil.h"
 
 static Dataset *data;
@@ -375,6 +377,42 @@ START_TEST(callback_stop_keeps_state)
 }
 END_TEST
 
+/* A warm iteration shrinks each layer by its pivoted QR before it trains;
+ * on LAPACK's path that asks the calling thread's stop (a 11×40 Ŵ: after
+ * its first QR). A stop there is the step's stop (1, not a failure), the
+ * state as before it; the next step runs the iteration. */
+START_TEST(stop_while_shrinking)
+{
+	int w[] = {10, 40, 3};
+	Alg1Opts o = opts(1.01, 1, 1);
+	Err e;
+	Net *s = shape(2, w);
+	Alg1 *a = alg1_new(s, data, &o, &e);
+	net_free(s);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 0);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
+	Net *before = net_clone(a->net, &e);
+	cond_set_path(COND_PATH_LAPACK);
+	hook_set_thread_stop(always_stop, NULL);
+	ck_assert_int_eq(alg1_step(a, NULL, &e), 1);
+	ck_assert_str_eq(e.msg, "Algorithm 1, iteration 1, while the network was shrunk (the one "
+	                        "before it is kept): layer 1: Ŵ: stopped during the "
+	                        "decomposition of a 11×40 matrix");
+	ck_assert_int_eq(a->nrec, 1);
+	ck_assert_int_eq(a->status, ALG1_RUNNING);
+	ck_assert_mem_eq(a->net->n, before->n, 3 * sizeof(int));
+	ck_assert_mem_eq(a->net->param, before->param, before->nparam * sizeof(float));
+	hook_set_thread_stop(NULL, NULL);
+	ck_assert_msg(alg1_step(a, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(a->nrec, 2);
+	ck_assert_int_lt(a->net->n[1], 40);
+	cond_set_path(COND_PATH_AUTO);
+	net_free(before);
+	alg1_free(a);
+}
+END_TEST
+
 START_TEST(bad_inputs)
 {
 	int w[] = {10, 8, 3};
@@ -486,6 +524,7 @@ static Suite *alg1_suite(void)
 	tcase_add_test(c, same_seed_same_run);
 	tcase_add_test(c, warm_mode_terminates);
 	tcase_add_test(c, warm_keeps_pivoted_neurons);
+	tcase_add_test(c, stop_while_shrinking);
 	tcase_add_test(c, never_below_one_and_output_only);
 	tcase_add_test(c, rounding_cannot_change);
 	tcase_add_test(c, max_iter_stops);

@@ -1,14 +1,16 @@
 /* test_alg3.c - Algorithm 3 on networks with planted duplicate neurons:
  * exactly the duplicates go, compensation restores the outputs, the while
  * loop leaves κ ≤ τ, layers already within τ stay as they are; the stepped
- * algorithm (proposals in order, refusals, what the hook hears) and the
- * squeeze-then-retrain rounds. */
+ * algorithm (proposals in order, refusals, what the hook hears, a stop in
+ * a proposal) and the squeeze-then-retrain rounds. */
 #include <math.h>
 
 #include "alg/alg3_squeeze.h"
 #include "base/rng.h"
 #include "data/dataset.h"
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
+#include "engine/hook.h"
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
@@ -134,7 +136,9 @@ START_TEST(apply_without_compensation)
 	o.tau = 100;
 	int removed[3];
 	Err e;
-	ck_assert_int_eq(alg3_squeeze_net(net, &o, NULL, removed, &e), 2);
+	int total = 0;
+	ck_assert_int_eq(alg3_squeeze_net(net, &o, NULL, removed, &total, &e), 0);
+	ck_assert_int_eq(total, 2);
 	ck_assert_int_eq(removed[0], 0);
 	ck_assert_int_eq(removed[1], 2);
 	ck_assert_int_eq(removed[2], 0);
@@ -174,7 +178,9 @@ START_TEST(compensation_restores_outputs)
 	o.compensate = 1;
 	int removed[3];
 	Err e;
-	ck_assert_msg(alg3_squeeze_net(net, &o, sample, removed, &e) == 2, "%s", e.msg);
+	int total = 0;
+	ck_assert_msg(alg3_squeeze_net(net, &o, sample, removed, &total, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(total, 2);
 	ck_assert_int_eq(net->n[2], 5);
 	float *after = outputs(net, test);
 	double worst = 0;
@@ -185,7 +191,7 @@ START_TEST(compensation_restores_outputs)
 	free(after);
 
 	o.compensate = 1;
-	ck_assert_int_eq(alg3_squeeze_net(net, &o, NULL, NULL, &e), -1);
+	ck_assert_int_eq(alg3_squeeze_net(net, &o, NULL, NULL, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "compensation needs a sample of training inputs (none given)");
 	dataset_free(sample);
 	dataset_free(test);
@@ -256,8 +262,9 @@ START_TEST(while_loop_bounds_kappa)
 	alg3_proposal_free(&sp);
 	o.while_loop = 1;
 	int removed[4];
-	int total = alg3_squeeze_net(net, &o, NULL, removed, &e);
-	ck_assert_msg(total > 0, "%s", e.msg);
+	int total = 0;
+	ck_assert_msg(alg3_squeeze_net(net, &o, NULL, removed, &total, &e) == 0, "%s", e.msg);
+	ck_assert_int_gt(total, 0);
 	ck_assert_int_eq(removed[0] + removed[1] + removed[2], total);
 	ck_assert_int_eq(removed[3], 0);
 	ck_assert_int_eq(net->n[4], 4);
@@ -270,7 +277,8 @@ START_TEST(while_loop_bounds_kappa)
 	}
 	/* a second pass finds nothing to do */
 	Net *again = net_clone(net, &e);
-	ck_assert_int_eq(alg3_squeeze_net(again, &o, NULL, removed, &e), 0);
+	ck_assert_int_eq(alg3_squeeze_net(again, &o, NULL, removed, &total, &e), 0);
+	ck_assert_int_eq(total, 0);
 	ck_assert_int_eq(memcmp(again->param, net->param, sizeof(float) * net->nparam), 0);
 	net_free(again);
 	net_free(net);
@@ -559,15 +567,17 @@ START_TEST(run_is_every_layer_in_order)
 		Err e;
 		Alg3 *a = alg3_new(a_net, &o, sample, &e);
 		memset(&steps, 0, sizeof steps);
-		int total = alg3_run(a, &step_hook, &e);
-		ck_assert_msg(total == 4, "removed %d: %s", total, e.msg);
+		ck_assert_msg(alg3_run(a, &step_hook, &e) == 0, "%s", e.msg);
+		int total = a->total, total_b = -1;
+		ck_assert_int_eq(total, 4);
 		ck_assert_int_eq(steps.n, 2);
 		ck_assert_int_eq(count_steps(HOOK_ALG3_LAYER), 2);
 		assert_prefix(steps.text[0], "Algorithm 3, layer 2: ");
 		assert_prefix(steps.text[1], "Algorithm 3, layer 3: ");
 		ck_assert_int_eq(comp, strstr(steps.text[0], "next layer refitted") != NULL);
 		int removed[5];
-		ck_assert_int_eq(alg3_squeeze_net(b_net, &o, sample, removed, &e), total);
+		ck_assert_int_eq(alg3_squeeze_net(b_net, &o, sample, removed, &total_b, &e), 0);
+		ck_assert_int_eq(total_b, total);
 		ck_assert_mem_eq(removed, a->removed, sizeof removed);
 		ck_assert(same_net(a_net, b_net));
 		ck_assert_int_eq(squeeze_by_hand(c_net, &o, sample), total);
@@ -782,7 +792,9 @@ START_TEST(squeeze_retrain_once)
 	              "%s", e.msg);
 	/* the same by hand */
 	int removed[5];
-	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, removed, &e), 4);
+	int total = 0;
+	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, removed, &total, &e), 0);
+	ck_assert_int_eq(total, 4);
 	double acc_sq = acc(ref, eval);
 	ck_assert_int_eq(train_plan_run(ref, train, &plan, NULL, NULL, &e), 0);
 	ck_assert(same_net(net, ref));
@@ -845,12 +857,14 @@ START_TEST(until_stable_rounds)
 	ck_assert_int_eq(nr, 2);
 	ck_assert_int_eq(count_steps(HOOK_TRAINED), 1);
 	int removed[5];
-	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, removed, &e), 4);
+	int total = 0;
+	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, removed, &total, &e), 0);
+	ck_assert_int_eq(total, 4);
 	ck_assert_int_eq(train_plan_run(ref, train, &plan, NULL, NULL, &e), 0);
 	ck_assert(same_net(net, ref));
-	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, NULL, &e), 0);
+	ck_assert_int_eq(alg3_squeeze_net(ref, &o, NULL, NULL, &total, &e), 0);
+	ck_assert_int_eq(total, 0);
 	/* the counts add up to the widths, the last round is the final network */
-	int total = 0;
 	for (int k = 1; k < nr; k++) {
 		int sum = 0;
 		for (int i = 0; i < net->m; i++) {
@@ -879,7 +893,9 @@ START_TEST(until_stable_rounds)
 	ck_assert_int_eq(nr, 2);
 	ck_assert_int_eq(stable, 1);
 	ck_assert_int_eq(count_steps(HOOK_TRAINED), 0);
-	ck_assert_int_eq(alg3_squeeze_net(sq, &o, NULL, NULL, &e), 4);
+	total = 0;
+	ck_assert_int_eq(alg3_squeeze_net(sq, &o, NULL, NULL, &total, &e), 0);
+	ck_assert_int_eq(total, 4);
 	ck_assert(same_net(bare, sq));
 	ck_assert_int_eq(rounds[1].removed, 4);
 	ck_assert_int_eq(rounds[1].trained.epochs, 0);
@@ -909,6 +925,60 @@ START_TEST(until_stable_rounds)
 }
 END_TEST
 
+static int stop_always(void *ud)
+{
+	(void)ud;
+	return 1;
+}
+
+/* On LAPACK's path a proposal asks the calling thread's stop between the
+ * blocks of its decompositions (a 41×10 Ŵ: after its first QR). Stopped is
+ * 1 and says where, not a failure; the network is as it was, the
+ * pass where it was, and it goes on from there. */
+START_TEST(stopped_in_a_proposal)
+{
+	int w[3] = {40, 10, 3};
+	Net *net = net_new(2, w, ACT_TANH, 1.0f, NULL);
+	ck_assert_ptr_nonnull(net);
+	Rng r;
+	rng_seed(&r, 4);
+	net_init_glorot(net, &r);
+	Net *orig = net_clone(net, NULL);
+	Alg3Opts o;
+	alg3_opts_default(&o);
+	o.tau = 1.01;
+	Err e;
+	cond_set_path(COND_PATH_LAPACK);
+	hook_set_thread_stop(stop_always, NULL);
+	Alg3Proposal sp;
+	ck_assert_int_eq(alg3_propose(net, 1, &o, &sp, &e), 1);
+	ck_assert_str_eq(e.msg, "layer 1: Ŵ: stopped during the decomposition of a 41×10 matrix");
+	ck_assert_ptr_null(sp.perm);
+	Alg3 *a = alg3_new(net, &o, NULL, &e);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(alg3_step(a, &e), 1);
+	ck_assert_str_eq(e.msg, "layer 1: Ŵ: stopped during the decomposition of a 41×10 matrix");
+	ck_assert_int_eq(a->status, ALG3_DONE);
+	ck_assert_int_eq(a->next, 1);
+	ck_assert_int_eq(alg3_run(a, NULL, &e), 1);
+	ck_assert_int_eq(a->total, 0);
+	int total = -1, removed[2] = {-1, -1};
+	ck_assert_int_eq(alg3_squeeze_net(net, &o, NULL, removed, &total, &e), 1);
+	ck_assert_int_eq(total, -1);
+	ck_assert_int_eq(removed[0], -1);
+	ck_assert(same_net(net, orig));
+	hook_set_thread_stop(NULL, NULL);
+	ck_assert_msg(alg3_step(a, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(a->status, ALG3_PROPOSED);
+	ck_assert_int_eq(a->prop.layer, 1);
+	ck_assert_int_lt(a->prop.nkeep, 10);
+	alg3_free(a);
+	cond_set_path(COND_PATH_AUTO);
+	net_free(orig);
+	net_free(net);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("alg3");
@@ -930,6 +1000,7 @@ static Suite *suite(void)
 	tcase_add_test(st, removed_by_qr_and_by_the_loop);
 	tcase_add_test(st, squeeze_retrain_once);
 	tcase_add_test(st, until_stable_rounds);
+	tcase_add_test(st, stopped_in_a_proposal);
 	suite_add_tcase(s, st);
 	return s;
 }

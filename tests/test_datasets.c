@@ -8,6 +8,7 @@
 
 #include "data/dataset.h"
 #include "data/datasets.h"
+#include "data/mnist.h"
 #include "testutil.h"
 
 /* One scratch directory for the whole run, removed when the tests end. */
@@ -227,6 +228,43 @@ START_TEST(test_dataspec_default)
 	ck_assert_uint_eq(s.seed, 1);
 	ck_assert_int_eq(s.limit, 0);
 	ck_assert_int_eq(s.scale, DATA_RAW);
+	ck_assert_int_eq(s.inputs, MNIST_QR);
+}
+END_TEST
+
+/* A choice of inputs other than the paper's is MNIST's and Fashion's only:
+ * any other set refuses it by name, MNIST goes on to look for its files. */
+START_TEST(test_datasets_inputs)
+{
+	char own[512], want[1200];
+	snprintf(own, sizeof own, "%s", tu_tmpdir());
+	DataSpec s;
+	dataspec_default(&s);
+	s.dir = own;
+	Dataset *tr = (Dataset *)1, *te = (Dataset *)1;
+	Err e;
+	static const char *const other[] = {"synthetic", "adult", "csv:x.csv", "spiral"};
+	for (int i = 0; i < 4; i++) {
+		s.spec = other[i];
+		s.inputs = MNIST_PIXELS - i;
+		ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
+		ck_assert_ptr_null(tr);
+		ck_assert_ptr_null(te);
+		snprintf(want, sizeof want,
+		         "%s: the inputs '%s' are a choice of mnist and fashion only", other[i],
+		         mnist_inputs_name(s.inputs));
+		ck_assert_str_eq(e.msg, want);
+	}
+	s.spec = "mnist";
+	s.inputs = MNIST_VARIANCE;
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), -1);
+	snprintf(want, sizeof want, "mnist is not in %s/mnist: run 'data/fetch mnist' first", own);
+	ck_assert_str_eq(e.msg, want);
+	s.spec = "synthetic";
+	s.inputs = MNIST_QR;
+	ck_assert_int_eq(datasets_load(&s, &tr, &te, &e), 0);
+	dataset_free(tr);
+	dataset_free(te);
 }
 END_TEST
 
@@ -625,6 +663,7 @@ int main(void)
 	tcase_add_test(tc, test_datasets_csv_and_missing);
 	tcase_add_test(tc, test_datasets_dir);
 	tcase_add_test(tc, test_dataspec_default);
+	tcase_add_test(tc, test_datasets_inputs);
 	tcase_add_test(tc, test_datasets_dir_order);
 	tcase_add_test(tc, test_datasets_default_dir);
 	tcase_add_test(tc, test_datasets_synthetic_seeds);

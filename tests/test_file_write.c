@@ -278,6 +278,51 @@ START_TEST(test_failure_leaves_previous_file)
 }
 END_TEST
 
+/* What file_write_with's fill is to do: put count pieces of 1000 bytes,
+ * then give up (a message of its own) or not. */
+typedef struct Pieces {
+	int count, give_up;
+} Pieces;
+
+static int put_pieces(FileSink *s, void *ud, Err *e)
+{
+	const Pieces *p = ud;
+	char piece[1000];
+	for (int i = 0; i < p->count; i++) {
+		memset(piece, 'a' + i % 26, sizeof piece);
+		if (file_sink_put(s, piece, sizeof piece))
+			return -1;
+	}
+	return p->give_up ? err_set(e, "the maker gave up") : 0;
+}
+
+/* An output made in pieces is the file the pieces make; a maker that gives
+ * up, or a piece past the file size limit, leaves the previous file as it
+ * was and no temporary file, with the maker's message or the write's. */
+START_TEST(test_written_in_pieces)
+{
+	Err e;
+	Pieces three = {3, 0}, quit = {2, 1}, many = {9, 0};
+	ck_assert_int_eq(file_write_with(at("p"), 0, put_pieces, &three, &e), 0);
+	size_t len;
+	unsigned char *got = tu_read(at("p"), &len);
+	ck_assert_uint_eq(len, 3000);
+	ck_assert(got[0] == 'a' && got[999] == 'a' && got[1000] == 'b' && got[2999] == 'c');
+	free(got);
+	expect_error(file_write_with(at("p"), 0, put_pieces, &quit, &e), &e, "the maker gave up");
+	ck_assert_uint_eq(strlen(e.msg), strlen("the maker gave up"));
+	signal(SIGXFSZ, SIG_IGN);
+	struct rlimit rl = {4096, 4096};
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+	expect_error(file_write_with(at("p"), 0, put_pieces, &many, &e), &e, "File too large");
+	ck_assert_msg(strstr(e.msg, "p: writing ") != NULL, "%s", e.msg);
+	got = tu_read(at("p"), &len);
+	ck_assert_uint_eq(len, 3000);
+	free(got);
+	ck_assert_int_eq(count_tmp(dir), 0);
+}
+END_TEST
+
 /* A directory the process may not write to: the check and the write say
  * so, and nothing is left. Root may write anywhere, so a forked child gives
  * up its privileges first. */
@@ -325,6 +370,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_standard_output);
 	tcase_add_test(tc, test_failure_leaves_previous_file);
 	tcase_add_test(tc, test_unwritable_directory);
+	tcase_add_test(tc, test_written_in_pieces);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,5 +1,6 @@
-/* test_haar.c - the Haar transform, pivoted column choice and the MNIST
- * wavelet loader with its cache. */
+/* test_haar.c - the Haar transform, pivoted column choice, the coarse order
+ * and the choice by variance, and the MNIST wavelet loader with its cache and
+ * its choices of inputs. */
 #include <math.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -214,6 +215,70 @@ START_TEST(test_select_matches_qr)
 	ref_qrp(A, R, C, K, want);
 	for (int t = 0; t < K; t++)
 		ck_assert_int_eq(got[t], want[t]);
+}
+END_TEST
+
+/* On 4×4 the order haar.h describes; on 32×32 a permutation from the DC
+ * coefficient on along which no basis function's support grows, ending at
+ * the finest (2×2). */
+START_TEST(test_coarse_order)
+{
+	int o4[16];
+	const int want4[16] = {0, 1, 4, 5, 2, 8, 10, 3, 9, 11, 6, 12, 14, 7, 13, 15};
+	ck_assert_int_eq(haar_coarse_order(4, o4), 0);
+	for (int i = 0; i < 16; i++)
+		ck_assert_int_eq(o4[i], want4[i]);
+	ck_assert_int_eq(haar_coarse_order(12, o4), -1);
+
+	enum { N = 32, NN = N * N };
+	static int order[NN];
+	static double unit[NN], basis[NN];
+	static char seen[NN];
+	ck_assert_int_eq(haar_coarse_order(N, order), 0);
+	ck_assert_int_eq(order[0], 0);
+	int prev = NN, count[NN + 1] = {0};
+	for (int p = 0; p < NN; p++) {
+		ck_assert(order[p] >= 0 && order[p] < NN && !seen[order[p]]);
+		seen[order[p]] = 1;
+		memset(unit, 0, sizeof unit);
+		unit[order[p]] = 1;
+		haar2d_inverse(unit, basis, N, NULL);
+		int support = 0;
+		for (int i = 0; i < NN; i++)
+			support += fabs(basis[i]) > 1e-12;
+		ck_assert_int_le(support, prev);
+		prev = support;
+		count[support]++;
+	}
+	/* 4 functions on the whole image, then 3·4^l on (32/2^l)² pixels */
+	ck_assert_int_eq(count[1024], 4);
+	ck_assert_int_eq(count[256], 12);
+	ck_assert_int_eq(count[64], 48);
+	ck_assert_int_eq(count[16], 192);
+	ck_assert_int_eq(count[4], 768);
+}
+END_TEST
+
+/* Largest first, equal values by index, and the bad inputs refused. */
+START_TEST(test_select_variance)
+{
+	const double var[6] = {1, 3, 0, 3, 2, 0};
+	const int want[6] = {1, 3, 4, 0, 2, 5};
+	int idx[6];
+	Err e;
+	ck_assert_int_eq(haar_select_variance(var, 6, 6, idx, &e), 0);
+	for (int j = 0; j < 6; j++)
+		ck_assert_int_eq(idx[j], want[j]);
+	idx[2] = -1;
+	ck_assert_int_eq(haar_select_variance(var, 6, 2, idx, &e), 0);
+	ck_assert_int_eq(idx[0], 1);
+	ck_assert_int_eq(idx[1], 3);
+	ck_assert_int_eq(idx[2], -1);
+	ck_assert_int_eq(haar_select_variance(var, 6, 7, idx, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "got k = 7, cols = 6"));
+	const double bad[2] = {1, NAN};
+	ck_assert_int_eq(haar_select_variance(bad, 2, 1, idx, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "variance of column 1 is nan"));
 }
 END_TEST
 
@@ -477,6 +542,189 @@ START_TEST(test_mnist_pixels)
 }
 END_TEST
 
+/* Every choice of inputs: its features are the coefficients (or pixels) it
+ * names, its indices those its rule gives, and its cache its own: a cache of
+ * one choice put under another's name is not read as that one's. */
+START_TEST(test_mnist_inputs)
+{
+	const char *dir = write_set();
+	static double htr[NTR * 1024], hte[NTE * 1024], var[1024];
+	static int coarse[1024];
+	for (int i = 0; i < NTR; i++)
+		haar_image(px_tr + i * 784, 28, 28, 32, htr + i * 1024, NULL);
+	for (int i = 0; i < NTE; i++)
+		haar_image(px_te + i * 784, 28, 28, 32, hte + i * 1024, NULL);
+	for (int j = 0; j < 1024; j++) {
+		double m = 0, v = 0;
+		for (int i = 0; i < NTR; i++)
+			m += htr[i * 1024 + j] / NTR;
+		for (int i = 0; i < NTR; i++)
+			v += (htr[i * 1024 + j] - m) * (htr[i * 1024 + j] - m) / NTR;
+		var[j] = v;
+	}
+	haar_coarse_order(32, coarse);
+	const struct {
+		MnistInputs kind;
+		const char *label;
+		int k;
+	} kinds[4] = {{MNIST_QR, "tiny-haar16", FEAT},
+	              {MNIST_VARIANCE, "tiny-haar16-variance", FEAT},
+	              {MNIST_COARSE, "tiny-haar16-coarse", FEAT},
+	              {MNIST_ALL, "tiny-haar-all", 1024}};
+	int *got[4];
+	char path[4][700], want[200];
+	Err e;
+	for (int c = 0; c < 4; c++) {
+		Dataset *tr, *te;
+		int k = kinds[c].k;
+		ck_assert_msg(
+		    mnist_load_inputs(dir, "tiny", kinds[c].kind, FEAT, &tr, &te, &got[c], &e) == 0,
+		    "%s", e.msg);
+		ck_assert_int_eq(tr->d, k);
+		ck_assert_int_eq(te->d, k);
+		snprintf(want, sizeof want, "%s train", kinds[c].label);
+		ck_assert_str_eq(tr->name, want);
+		snprintf(want, sizeof want, "%s test", kinds[c].label);
+		ck_assert_str_eq(te->name, want);
+		snprintf(path[c], sizeof path[c], "%s/%s.cache", dir, kinds[c].label);
+		struct stat st;
+		ck_assert_int_eq(stat(path[c], &st), 0);
+		ck_assert(S_ISREG(st.st_mode));
+		for (int i = 0; i < NTR; i++) {
+			ck_assert_int_eq(tr->y[i], lb_tr[i]);
+			for (int j = 0; j < k; j++)
+				ck_assert_float_eq(tr->x[i * k + j],
+				                   (float)htr[i * 1024 + got[c][j]]);
+		}
+		for (int i = 0; i < NTE; i++) {
+			ck_assert_int_eq(te->y[i], lb_te[i]);
+			for (int j = 0; j < k; j++)
+				ck_assert_float_eq(te->x[i * k + j],
+				                   (float)hte[i * 1024 + got[c][j]]);
+		}
+		dataset_free(tr);
+		dataset_free(te);
+	}
+	/* the paper's: pivoted QR on the training coefficients */
+	int qr[FEAT];
+	ck_assert_int_eq(haar_select(htr, NTR, 1024, FEAT, qr, &e), 0);
+	for (int j = 0; j < FEAT; j++)
+		ck_assert_int_eq(got[0][j], qr[j]);
+	/* by variance: non-increasing, and none left out has more */
+	const int *gv = got[1];
+	for (int j = 0; j + 1 < FEAT; j++)
+		ck_assert_double_ge(var[gv[j]] * (1 + 1e-9), var[gv[j + 1]]);
+	for (int c = 0; c < 1024; c++) {
+		int in = 0;
+		for (int j = 0; j < FEAT; j++)
+			in |= gv[j] == c;
+		if (!in)
+			ck_assert_double_le(var[c], var[gv[FEAT - 1]] * (1 + 1e-9));
+	}
+	ck_assert_double_gt(var[gv[FEAT - 1]], 0);
+	/* the coarsest, and all in the layout's order */
+	for (int j = 0; j < FEAT; j++)
+		ck_assert_int_eq(got[2][j], coarse[j]);
+	for (int j = 0; j < 1024; j++)
+		ck_assert_int_eq(got[3][j], j);
+	ck_assert_int_ne(memcmp(got[0], got[1], FEAT * sizeof *got[0]), 0);
+	ck_assert_int_ne(memcmp(got[1], got[2], FEAT * sizeof *got[0]), 0);
+
+	/* the variance cache copied over the QR and coarse ones: both built again */
+	size_t vlen;
+	unsigned char *vc = tu_read(path[1], &vlen);
+	ck_assert_ptr_nonnull(vc);
+	spit(path[0], vc, vlen);
+	spit(path[2], vc, vlen);
+	for (int c = 0; c <= 2; c += 2) {
+		Dataset *tr, *te;
+		int *again;
+		ck_assert_int_eq(
+		    mnist_load_inputs(dir, "tiny", kinds[c].kind, FEAT, &tr, &te, &again, &e), 0);
+		ck_assert_mem_eq(again, got[c], FEAT * sizeof *again);
+		size_t len;
+		unsigned char *now = tu_read(path[c], &len);
+		ck_assert(len != vlen || memcmp(now, vc, len) != 0);
+		free(now);
+		free(again);
+		dataset_free(tr);
+		dataset_free(te);
+	}
+	free(vc);
+	for (int c = 0; c < 4; c++)
+		free(got[c]);
+
+	/* the pixels: no transform, no cache, no indices */
+	Dataset *tr, *te;
+	int *none = (int *)&e;
+	ck_assert_int_eq(mnist_load_inputs(dir, "tiny", MNIST_PIXELS, FEAT, &tr, &te, &none, &e),
+	                 0);
+	ck_assert_ptr_null(none);
+	ck_assert_int_eq(tr->d, 784);
+	ck_assert_str_eq(tr->name, "tiny-pixels train");
+	ck_assert_str_eq(te->name, "tiny-pixels test");
+	for (int i = 0; i < NTE * 784; i += 13)
+		ck_assert_float_eq(te->x[i], px_te[i] / 255.0f);
+	dataset_free(tr);
+	dataset_free(te);
+	snprintf(want, sizeof want, "%s/tiny-pixels.cache", dir);
+	ck_assert_int_ne(access(want, F_OK), 0);
+
+	/* the words, and a kind that is none */
+	for (int c = MNIST_QR; c <= MNIST_PIXELS; c++)
+		ck_assert_int_eq(mnist_inputs_parse(mnist_inputs_name(c)), c);
+	ck_assert_str_eq(mnist_inputs_name(MNIST_VARIANCE), "variance");
+	ck_assert_int_eq(mnist_inputs_parse("QR"), -1);
+	ck_assert_int_eq(mnist_load_inputs(dir, "tiny", (MnistInputs)7, FEAT, &tr, &te, NULL, &e),
+	                 -1);
+	ck_assert_ptr_null(tr);
+	ck_assert_int_eq(tu_rmtree(dir), 0);
+}
+END_TEST
+
+/* A record's coefficients, whichever choice made them: the same features,
+ * to the bit, as the choice's loader gives, under a name of their own and
+ * with no cache written; coefficients beyond the 32×32 transform refused. */
+START_TEST(test_mnist_coeffs)
+{
+	const char *dir = write_set();
+	Dataset *tr, *te, *rtr, *rte;
+	int *idx;
+	Err e;
+	ck_assert_msg(mnist_load_inputs(dir, "tiny", MNIST_VARIANCE, FEAT, &tr, &te, &idx, &e) == 0,
+	              "%s", e.msg);
+	char cache[700];
+	snprintf(cache, sizeof cache, "%s/tiny-haar16-variance.cache", dir);
+	ck_assert_int_eq(unlink(cache), 0);
+	ck_assert_msg(mnist_load_coeffs(dir, "tiny", idx, FEAT, &rtr, &rte, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(rtr->d, FEAT);
+	ck_assert_int_eq(rtr->n, NTR);
+	ck_assert_int_eq(rte->n, NTE);
+	ck_assert_mem_eq(rtr->x, tr->x, sizeof(float) * NTR * FEAT);
+	ck_assert_mem_eq(rte->x, te->x, sizeof(float) * NTE * FEAT);
+	ck_assert_mem_eq(rtr->y, tr->y, sizeof(int) * NTR);
+	ck_assert_mem_eq(rte->y, te->y, sizeof(int) * NTE);
+	ck_assert_str_eq(rtr->name, "tiny-haar16-recorded train");
+	ck_assert_str_eq(rte->name, "tiny-haar16-recorded test");
+	ck_assert_int_ne(access(cache, F_OK), 0);
+	dataset_free(rtr);
+	dataset_free(rte);
+
+	idx[3] = 1024;
+	ck_assert_int_eq(mnist_load_coeffs(dir, "tiny", idx, FEAT, &rtr, &rte, &e), -1);
+	ck_assert_str_eq(e.msg, "tiny: Haar coefficient 1024 asked for as feature 3, expected 0 "
+	                        "to 1023");
+	ck_assert_ptr_null(rtr);
+	ck_assert_ptr_null(rte);
+	ck_assert_int_eq(mnist_load_coeffs(dir, "tiny", idx, 0, &rtr, &rte, &e), -1);
+	ck_assert_str_eq(e.msg, "tiny: 0 wavelet features asked for, expected 1 to 1024");
+	free(idx);
+	dataset_free(tr);
+	dataset_free(te);
+	ck_assert_int_eq(tu_rmtree(dir), 0);
+}
+END_TEST
+
 static Suite *haar_suite(void)
 {
 	Suite *s = suite_create("haar");
@@ -489,12 +737,16 @@ static Suite *haar_suite(void)
 	t = tcase_create("select");
 	tcase_add_test(t, test_select_known_order);
 	tcase_add_test(t, test_select_matches_qr);
+	tcase_add_test(t, test_coarse_order);
+	tcase_add_test(t, test_select_variance);
 	suite_add_tcase(s, t);
 	t = tcase_create("mnist");
 	tcase_set_timeout(t, 30);
 	tcase_add_test(t, test_mnist_load_and_cache);
 	tcase_add_test(t, test_mnist_unwritable_cache_and_errors);
 	tcase_add_test(t, test_mnist_pixels);
+	tcase_add_test(t, test_mnist_inputs);
+	tcase_add_test(t, test_mnist_coeffs);
 	suite_add_tcase(s, t);
 	return s;
 }

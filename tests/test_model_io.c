@@ -1,11 +1,12 @@
 /* test_model_io.c - model files: round trips (with the schedule and its
  * position, and the preprocessing), files of versions 1 to 3, damage
- * detection, forged sizes, and saves that leave the previous file intact on
- * failure. */
+ * detection, forged sizes, saves that leave the previous file intact on
+ * failure, and a save in little memory. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <zlib.h>
@@ -595,6 +596,119 @@ START_TEST(test_prep_block)
 }
 END_TEST
 
+/* The record of --inputs pixels round-trips with its image size; an image
+ * size that is not the network's inputs, a Haar size or a coefficient in
+ * it are refused naming their offset. */
+START_TEST(test_prep_pixels)
+{
+	const char *dir = tu_tmpdir();
+	char path[1100], want[160];
+	snprintf(path, sizeof path, "%s/px.cnm", dir);
+	Net *net = sample_net(1);
+	Err e;
+	Prep *p = prep_new(PREP_PIXELS, 6, NULL);
+	p->rows = 2;
+	p->cols = 3;
+	p->scale = DATA_CENTER;
+	for (int j = 0; j < 6; j++)
+		p->mean[j] = j / 9.0;
+	ck_assert_int_eq(net_set_prep(net, p, &e), 0);
+	ck_assert_msg(model_save(net, path, &e) == 0, "%s", e.msg);
+	Net *back = model_load(path, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	expect_same(net, back);
+	ck_assert_int_eq(back->prep->kind, PREP_PIXELS);
+	ck_assert_int_eq(back->prep->rows * 10 + back->prep->cols, 23);
+	net_free(back);
+
+	size_t len;
+	unsigned char *good = tu_read(path, &len), *buf = malloc(len);
+	size_t pblk = len - 4 - MODEL_PREP_BYTES(6);
+	memcpy(buf, good, len);
+	put32(buf + pblk + 8, 3); /* 3×3 images: not 6 pixels */
+	fix_crc(buf, len);
+	snprintf(want, sizeof want, "image size at offset %zu (3×3) is not its 6 pixels", pblk + 8);
+	expect_load_error(dir, buf, len, want);
+	memcpy(buf, good, len);
+	put32(buf + pblk + 16, 4); /* a Haar size */
+	fix_crc(buf, len);
+	snprintf(want, sizeof want,
+	         "the preprocessing at offset %zu holds Haar coefficients for pixels inputs", pblk);
+	expect_load_error(dir, buf, len, want);
+	memcpy(buf, good, len);
+	put32(buf + pblk + 32 + 8, 5); /* a coefficient */
+	fix_crc(buf, len);
+	expect_load_error(dir, buf, len, want);
+	/* a save checks the same: the record must fit */
+	net->prep->cols = 2;
+	ck_assert_int_eq(model_save(net, path, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "(2×2) is not its 6 pixels"));
+	free(buf);
+	free(good);
+	prep_free(p);
+	net_free(net);
+	tu_rmtree(dir);
+}
+END_TEST
+
+/* The address space the process maps now (VmSize), in bytes. */
+static long long mapped_bytes(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	long long pages = -1;
+	if (!f || fscanf(f, "%lld", &pages) != 1)
+		pages = -1;
+	if (f)
+		fclose(f);
+	return pages < 0 ? -1 : pages * sysconf(_SC_PAGESIZE);
+}
+
+/* A save streams the file to disk: with the address space held to 24 MiB
+ * beyond what the process maps, a network whose file is 46 MiB (weights and
+ * both Adam moments) is saved, whole, and loads back. It used to build the
+ * file in one buffer ("out of memory for 48304328 bytes"), and a run that had
+ * trained was lost at its save. */
+START_TEST(test_save_in_little_memory)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	return; /* AddressSanitizer maps terabytes of shadow: no limit applies */
+#endif
+	const char *dir = tu_tmpdir();
+	char path[600];
+	snprintf(path, sizeof path, "%s/big.model", dir);
+	int w[] = {2000, 2000, 10};
+	Net *net = net_new(2, w, ACT_ERF, 1.0f, NULL);
+	ck_assert_ptr_nonnull(net);
+	Rng r;
+	rng_seed(&r, 5);
+	net_init_glorot(net, &r);
+	for (size_t i = 0; i < net->nparam; i++) {
+		net->adam_m[i] = net->param[i] / 2;
+		net->adam_v[i] = net->param[i] * net->param[i];
+	}
+	net->adam_t = 7;
+	ck_assert_uint_gt(model_file_bytes(net), (size_t)46 << 20);
+	struct rlimit old, lim;
+	ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+	long long now = mapped_bytes();
+	ck_assert_int_gt(now, 0);
+	lim.rlim_cur = (rlim_t)now + ((rlim_t)24 << 20);
+	lim.rlim_max = old.rlim_max;
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+	Err e = {{0}};
+	int rc = model_save(net, path, &e);
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+	ck_assert_msg(rc == 0, "%s", e.msg);
+	Net *back = model_load(path, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	expect_same(net, back);
+	ck_assert_int_eq(count_others(dir, "big.model"), 0);
+	net_free(net);
+	net_free(back);
+	tu_rmtree(dir);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("model_io");
@@ -605,8 +719,10 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_values_out_of_limits);
 	tcase_add_test(tc, test_version_1_and_schedule_block);
 	tcase_add_test(tc, test_prep_block);
+	tcase_add_test(tc, test_prep_pixels);
 	tcase_add_test(tc, test_save_refuses_dash);
 	tcase_add_test(tc, test_save_unwritable_dir);
+	tcase_add_test(tc, test_save_in_little_memory);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,13 +6,16 @@
 #include <sys/stat.h>
 
 #include "base/clock.h"
+#include "engine/cond_matrix.h"
 #include "paper/paper.h"
 #include "paper/paper_stage.h"
 #include "report/report.h"
 #include "testutil.h"
 
-/* The notes the runner sent to its hook, one line each. */
+/* The notes the runner sent to its hook, one line each, and the
+ * decomposition path the engine was on at each. */
 static char notes[8192];
+static int off_gsl;
 
 static void on_step(const HookStep *s, void *ud)
 {
@@ -20,6 +23,7 @@ static void on_step(const HookStep *s, void *ud)
 	ck_assert_int_eq(s->kind, HOOK_NOTE);
 	size_t n = strlen(notes);
 	snprintf(notes + n, sizeof notes - n, "%s\n", s->text);
+	off_gsl += cond_get_path() != COND_PATH_GSL;
 }
 
 static const Hook note_hook = {.step = on_step};
@@ -159,7 +163,13 @@ START_TEST(report_from_stage_files)
 	               .threads = 1,
 	               .hook = &note_hook};
 	Err e;
+	/* every stage on GSL's path, whatever the process was set to */
+	cond_set_path(COND_PATH_LAPACK);
+	off_gsl = 0;
 	ck_assert_msg(paper_run(&o, &e) == 0, "%s", e.msg);
+	ck_assert_int_eq(off_gsl, 0);
+	ck_assert_int_eq(cond_get_path(), COND_PATH_LAPACK);
+	cond_set_path(COND_PATH_AUTO);
 	char *md = slurp(report);
 	assert_has(md, "# Adult Income: condnet beside the paper\n");
 	assert_has(md, "`condnet paper adult --seed 7` (stage results in `");
@@ -237,9 +247,25 @@ START_TEST(json_numbers)
 	ck_assert_int_eq(w[3], 2);
 	Err je;
 	ck_assert_int_eq(paper_json_ints(o, "n", w, 3, &je), -1); /* too many */
-	ck_assert_str_eq(je.msg, "field \"n\": expected an array of at most 3 numbers");
+	ck_assert_str_eq(je.msg,
+	                 "field \"n\": expected an array of at most 3 widths from 1 to 10000000");
 	ck_assert_int_eq(paper_json_ints(o, "kappa", w, 8, NULL), -1); /* a null in it */
 	ck_assert_int_eq(paper_json_ints(o, "x", w, 8, NULL), -1);     /* not an array */
+	/* widths are checked before they are converted: none is past the table
+	 * of limits, below 1 or fractional (1e12 used to become -2147483648) */
+	static const char *const bad[] = {"[1e12]", "[10000001]", "[0]",
+	                                  "[-3]",   "[2.5]",      "[1e308]"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		char text[64];
+		snprintf(text, sizeof text, "{\"n\": %s}", bad[i]);
+		cJSON *b = cJSON_Parse(text);
+		ck_assert_msg(paper_json_ints(b, "n", w, 8, NULL) == -1, "%s was taken", bad[i]);
+		cJSON_Delete(b);
+	}
+	cJSON *top = cJSON_Parse("{\"n\": [10000000, 1]}");
+	ck_assert_int_eq(paper_json_ints(top, "n", w, 8, NULL), 2);
+	ck_assert_int_eq(w[0], 10000000);
+	cJSON_Delete(top);
 	cJSON *empty = cJSON_CreateObject();
 	ck_assert_int_eq(paper_json_layers(empty), -1);
 	ck_assert(isnan(paper_json_width(empty, 0)));
@@ -313,6 +339,40 @@ START_TEST(markdown_pairs_and_flags)
 }
 END_TEST
 
+/* The link to the notes is relative to the report: beside it in docs/, one
+ * ../ for every folder below docs/, none outside a docs/ folder; every
+ * flagged line carries it. */
+START_TEST(markdown_why_links)
+{
+	Md md = {0};
+	md_why(&md, "docs/results-mnist.md", "gap");
+	ck_assert_str_eq(md.why, "reproduction-notes.md#gap");
+	md_why(&md, "/src/condnet/docs/results-mnist-converge.md", "gap");
+	ck_assert_str_eq(md.why, "reproduction-notes.md#gap");
+	md_why(&md, "docs/runs/mnist-center/results-mnist-center.md", "gap");
+	ck_assert_str_eq(md.why, "../../reproduction-notes.md#gap");
+	md_why(&md, "mydocs/results-mnist.md", "gap");
+	ck_assert_str_eq(md.why, "");
+	md_why(&md, "/tmp/report.md", "gap");
+	ck_assert_str_eq(md.why, "");
+
+	char *buf = NULL;
+	size_t len = 0, mark = 0;
+	md.f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(md.f);
+	md_why(&md, "docs/runs/x/r.md", "where");
+	md_flag(&md, "lower", 84.5, 86.05);
+	md_flag(&md, "close", 86.3, 86.05);
+	md_flags(&md);
+	ck_assert_str_eq(since(md.f, &buf, &len, &mark),
+	                 "\n## Differences of more than 0.3 percentage points\n\n"
+	                 "- lower: 84.50 here, 86.05 in the paper (-1.55 points; [where it comes "
+	                 "from](../../reproduction-notes.md#where))\n\n");
+	fclose(md.f);
+	free(buf);
+}
+END_TEST
+
 static void thousands_is(double v, const char *want)
 {
 	char *buf = NULL;
@@ -373,9 +433,15 @@ START_TEST(partial_round_trip)
 	Paper q = {.o = {.which = "adult", .out = dir, .hook = &note_hook}};
 	notes[0] = '\0';
 	cJSON *back = paper_partial_load(&q, "verify", NULL);
-	/* done, one seconds, and the record: reproducible, kernels, threads, parts */
-	ck_assert_int_eq(cJSON_GetArraySize(back), 6);
+	/* done, one seconds, the record (reproducible, kernels, threads, parts)
+	 * and the settings */
+	ck_assert_int_eq(cJSON_GetArraySize(back), 7);
 	ck_assert(cJSON_IsString(cJSON_GetObjectItemCaseSensitive(back, "kernels")));
+	const cJSON *set = cJSON_GetObjectItemCaseSensitive(back, "settings");
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(set, "experiment")),
+	                 "adult");
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(set, "act_scale")),
+	                 "1");
 	int w[4];
 	ck_assert_int_eq(paper_json_ints(back, "done", w, 4, NULL), 3);
 	ck_assert_int_eq(w[0] * 100 + w[1] * 10 + w[2], 314);
@@ -488,6 +554,7 @@ int main(void)
 	tcase_add_test(t, report_from_stage_files);
 	tcase_add_test(t, json_numbers);
 	tcase_add_test(t, markdown_pairs_and_flags);
+	tcase_add_test(t, markdown_why_links);
 	tcase_add_test(t, markdown_numbers);
 	tcase_add_test(t, partial_round_trip);
 	tcase_add_test(t, stage_by_hand);

@@ -1,8 +1,8 @@
 /* test_prep.c - the preprocessing record: its scale step computes what
  * dataset_standardize computes, to the bit; its Haar step turns pixel
  * values into the coefficients data/mnist.c makes of image bytes, to the
- * bit; copies are whole; a record and rows that do not fit are refused
- * naming both. */
+ * bit, and its pixel step into the pixels data/mnist.c scales; copies are
+ * whole; a record and rows that do not fit are refused naming both. */
 #include <math.h>
 
 #include "base/rng.h"
@@ -90,6 +90,61 @@ START_TEST(pixels_are_mnists_coefficients)
 }
 END_TEST
 
+/* The record of --inputs pixels: pixel values become x/255 as
+ * mnist_load_pixels makes them of image bytes, to the bit; it is named and
+ * described as pixels; an image of another shape, Haar coefficients, or a
+ * size that is not its width are refused. */
+START_TEST(pixels_are_mnists_pixels)
+{
+	enum { N = 4, R = 3, C = 5 };
+	unsigned char img[N * R * C];
+	float px[N * R * C], got[N * R * C];
+	for (int i = 0; i < N * R * C; i++) {
+		img[i] = (unsigned char)(i * 37 % 256);
+		px[i] = img[i];
+	}
+	img[0] = 255;
+	px[0] = 255;
+	Err e;
+	Prep *p = prep_new(PREP_PIXELS, R * C, &e);
+	p->rows = R;
+	p->cols = C;
+	ck_assert_int_eq(prep_raw_width(p), R * C);
+	ck_assert_msg(prep_pixels(p, px, N, got, &e) == 0, "%s", e.msg);
+	for (int i = 0; i < N * R * C; i++)
+		ck_assert_float_eq(got[i], img[i] / 255.0f); /* as data/mnist.c */
+	ck_assert_float_eq(got[0], 1);
+	char buf[128];
+	p->scale = DATA_STANDARDIZE;
+	ck_assert_str_eq(prep_describe(p, buf, sizeof buf),
+	                 "15 pixels of 3×5 images, scaled to [0, 1], standardized on its "
+	                 "training set");
+	ck_assert_str_eq(prep_kind_name(PREP_PIXELS), "pixels");
+
+	Prep *d = prep_clone(p, &e);
+	ck_assert_int_eq(d->kind, PREP_PIXELS);
+	ck_assert_int_eq(d->rows * 10 + d->cols, 35);
+	ck_assert_int_eq(prep_check(p, d, "p.model", "mnist-pixels train", &e), 0);
+	d->rows = C;
+	d->cols = R;
+	ck_assert_int_eq(prep_check(p, d, "p.model", "mnist-pixels train", &e), -1);
+	ck_assert_str_eq(e.msg, "p.model reads pixels of 3×5 images, but mnist-pixels train gives "
+	                        "pixels of 5×3 images");
+	d->kind = PREP_HAAR;
+	d->rows = R;
+	d->cols = C;
+	d->n = 8;
+	ck_assert_int_eq(prep_check(p, d, "p.model", "mnist-haar15 train", &e), -1);
+	ck_assert_str_eq(e.msg, "p.model reads pixels of 3×5 images, but mnist-haar15 train gives "
+	                        "Haar coefficients of 3×5 images");
+	p->rows = 2;
+	ck_assert_int_eq(prep_pixels(p, px, N, got, &e), -1);
+	ck_assert_str_eq(e.msg, "the preprocessing record's 2×5 images are not its 15 pixels");
+	prep_free(d);
+	prep_free(p);
+}
+END_TEST
+
 START_TEST(clone_is_whole)
 {
 	Err e;
@@ -154,6 +209,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, scale_step_is_dataset_standardize);
 	tcase_add_test(tc, pixels_are_mnists_coefficients);
+	tcase_add_test(tc, pixels_are_mnists_pixels);
 	tcase_add_test(tc, clone_is_whole);
 	tcase_add_test(tc, check_names_both);
 	suite_add_tcase(s, tc);

@@ -132,6 +132,18 @@ START_TEST(squeeze_once_record)
 	ck_assert(!has(item(r, "other_network"), "acc_squeezed"));
 	ck_assert(!has(r, "agreement_squeezed") && !has(r, "retrain_epochs_run"));
 	cJSON_Delete(r);
+
+	/* the other squeeze failed: the reason, none of its figures */
+	nr[1].failed = "compensation overflows";
+	r = cJSON_CreateObject();
+	report_squeeze_once_json(r, nr, rows, 2, 95, 1, ag, NULL, &e);
+	o = item(r, "other_network");
+	ck_assert_str_eq(cJSON_GetStringValue(item(o, "failed")), "compensation overflows");
+	ck_assert(!has(o, "removed") && !has(o, "acc_squeezed") && !has(o, "agreement"));
+	ck_assert(item(r, "removed_with_compensation")->valuedouble == 2);
+	ck_assert(!has(r, "removed_without_compensation"));
+	ck_assert(item(item(r, "agreement_squeezed"), "same")->valuedouble == 9);
+	cJSON_Delete(r);
 }
 END_TEST
 

@@ -1,6 +1,7 @@
 /* test_report_stage.c - the parts of the paper's stage files: a result
  * written with its mode and seconds (rewritten, never repeated, when it is
- * written again), a partial result taken over, rows, squeeze rounds, a
+ * written again), its settings and data (replaced, never repeated), a
+ * partial result taken over, rows, squeeze rounds, a
  * fully trained network and the η rows. */
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -54,6 +55,27 @@ START_TEST(written_with_its_mode)
 	ck_assert(num(done, "acc") == 97.5);
 	cJSON_Delete(back);
 	cJSON_Delete(done);
+	cJSON_Delete(out);
+}
+END_TEST
+
+START_TEST(settings_replaced)
+{
+	Err e;
+	cJSON *out = report_stage_new(&e);
+	const char *keys[] = {"experiment", "seed"}, *v1[] = {"adult", "1"}, *v2[] = {"adult", "7"};
+	ck_assert_int_eq(report_stage_settings(out, keys, v1, 2, "train 3 rows", &e), 0);
+	ck_assert_int_eq(report_stage_settings(out, keys, v2, 2, NULL, &e), 0);
+	const cJSON *set = cJSON_GetObjectItemCaseSensitive(out, "settings");
+	ck_assert_int_eq(cJSON_GetArraySize(set), 2);
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(set, "seed")), "7");
+	/* no data given: the record of it stays */
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(out, "data")),
+	                 "train 3 rows");
+	ck_assert_int_eq(report_stage_settings(out, keys, v1, 2, "train 4 rows", &e), 0);
+	ck_assert_str_eq(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(out, "data")),
+	                 "train 4 rows");
+	ck_assert_int_eq(cJSON_GetArraySize(out), 2); /* one of each */
 	cJSON_Delete(out);
 }
 END_TEST
@@ -114,6 +136,7 @@ int main(void)
 	Suite *s = suite_create("report_stage");
 	TCase *t = tcase_create("report_stage");
 	tcase_add_test(t, written_with_its_mode);
+	tcase_add_test(t, settings_replaced);
 	tcase_add_test(t, rows_and_records);
 	suite_add_tcase(s, t);
 	return tu_run(s);

@@ -4,6 +4,7 @@
  * squeeze pass (held proposals, decisions on the spot, undo). */
 #include <errno.h>
 #include <math.h>
+#include <pwd.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -892,6 +893,35 @@ END_TEST
 
 /* A device or a directory is not read as a log (replay /dev/zero would
  * read blank lines for ever). */
+/* The default log's directory: $XDG_STATE_HOME/condnet/, else
+ * $HOME/.local/state/condnet/, and without HOME the home directory the
+ * system gives the user (the data directory's rule; it used to refuse to
+ * start); the null device is no log at all. */
+START_TEST(log_dir_without_home)
+{
+	char dir[1024], want[1200];
+	Err e = {{0}};
+	setenv("XDG_STATE_HOME", "/x/state", 1);
+	ck_assert_int_eq(session_log_dir(dir, sizeof dir, &e), 0);
+	ck_assert_str_eq(dir, "/x/state/condnet/");
+	unsetenv("XDG_STATE_HOME");
+	setenv("HOME", "/h", 1);
+	ck_assert_int_eq(session_log_dir(dir, sizeof dir, &e), 0);
+	ck_assert_str_eq(dir, "/h/.local/state/condnet/");
+	unsetenv("HOME");
+	struct passwd *pw = getpwuid(getuid());
+	snprintf(want, sizeof want, "%s/.local/state/condnet/",
+	         pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : ".");
+	ck_assert_msg(session_log_dir(dir, sizeof dir, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(dir, want);
+	ck_assert(session_log_is_none("/dev/null"));
+	ck_assert(!session_log_is_none("/dev/zero"));
+	ck_assert(!session_log_is_none("/no/such/file"));
+	Err c = {{0}};
+	ck_assert_int_eq(session_log_check_path("/dev/null", &c), 0);
+}
+END_TEST
+
 START_TEST(replay_refuses_non_regular_files)
 {
 	Session *s = session_new(NULL);
@@ -973,7 +1003,8 @@ START_TEST(squeeze_apply_all)
 	o.tau = 3;
 	o.compensate = 1;
 	int removed[4] = {0};
-	int total = alg3_squeeze_net(want, &o, s->train, removed, &e);
+	int total = 0;
+	ck_assert_int_eq(alg3_squeeze_net(want, &o, s->train, removed, &total, &e), 0);
 	ck_assert_int_gt(total, 0);
 	ck_assert_int_eq(session_squeeze_start(s, &e), 0);
 	ck_assert_ptr_nonnull(session_squeeze_proposal(s));
@@ -1197,6 +1228,7 @@ int main(void)
 	tcase_add_test(tc, plane_data_line);
 	tcase_add_test(tc, long_paths_are_logged_whole);
 	tcase_add_test(tc, replay_refuses_non_regular_files);
+	tcase_add_test(tc, log_dir_without_home);
 	tcase_add_test(tc, log_is_locked_and_never_silently_lost);
 	tcase_add_test(tc, squeeze_pass);
 	tcase_add_test(tc, squeeze_apply_all);

@@ -336,8 +336,11 @@ check "replayed widths equal the saved model's" \
 check "the replayed network is bit-identical to the saved one" cmp "$TMP/r.model" "$TMP/m.before"
 expect_ok "the whole log replays" env CONDNET_DATA="$TMP/data" "$C" replay "$LOG" --save "$TMP/r2.model"
 check "to the network saved on the way out" cmp "$TMP/r2.model" "$TMP/final.model"
-## replay --help and the manual name the same options
+## replay --help and the manual name the same options (tests/docs.sh holds
+## every command so)
 sed -n '/^\.SS "condnet replay"/,/^\.SS "condnet paper"/p' "$MAN" >"$TMP/man-replay"
+# and the options every command takes (--dry-run, --help)
+sed -n '/^\.SS "Every command"/,/^\.SS Data/p' "$MAN" >>"$TMP/man-replay"
 for o in $("$C" replay --help | grep -o -- '--[a-z]*' | sort -u); do
 	check "the manual documents replay $o" \
 		grep -q -- "^\.[A-Z]* .*$(echo "$o" | sed 's/-/\\\\-/g')" "$TMP/man-replay"

@@ -233,7 +233,7 @@ for size in 80x24 200x60; do
 		done
 	fi
 	keys y
-	see "$size: y applies the proposal from view 7" 'layer [12]: [0-9]+ → [0-9]+ neurons|Squeeze, layer 2'
+	see "$size: y applies the proposal from view 7" 'layer [12]: [0-9]+ → [0-9]+ neurons|Squeeze, layer 2' 30
 	keys Escape
 	see "$size: Esc ends the pass" 'squeeze (stopped|finished)'
 

@@ -376,30 +376,35 @@ static void settle(Alg1 *a)
 
 /* Warm start: every shrunk layer keeps the first w[l] neurons of the
  * column-pivoted QR order of its Ŵ in the trained N̂ (the most independent
- * ones), with their weights and Adam moments. */
-static Net *shrink_warm(const Alg1 *a, const int *w, int iter, Err *e)
+ * ones), with their weights and Adam moments; into *out. 0, -1, or 1 when
+ * a layer's decomposition was stopped. */
+static int shrink_warm(const Alg1 *a, const int *w, int iter, Net **out, Err *e)
 {
 	const Net *cur = a->net;
+	*out = NULL;
 	Net *next = net_clone(cur, e);
-	if (!next) {
-		err_set(e, "Algorithm 1, iteration %d: out of memory copying the network", iter);
-		return NULL;
-	}
+	if (!next)
+		return err_set(e, "Algorithm 1, iteration %d: out of memory copying the network",
+		               iter);
 	for (int l = 1; l < cur->m; l++) {
 		if (w[l] == cur->n[l])
 			continue;
 		LayerCond lc;
 		memset(&lc, 0, sizeof lc);
-		if (cond_layer(cur, l, a->o.tau, &lc, e) < 0 ||
-		    net_keep_neurons(next, l, lc.perm, w[l], e) < 0) {
-			cond_layer_free(&lc);
-			net_free(next);
-			err_prefix(e, "Algorithm 1, iteration %d, layer %d", iter, l);
-			return NULL;
-		}
+		int rc = cond_layer(cur, l, a->o.tau, &lc, e);
+		if (rc == 0 && net_keep_neurons(next, l, lc.perm, w[l], e) < 0)
+			rc = -1;
 		cond_layer_free(&lc);
+		if (rc) {
+			net_free(next);
+			/* a stop says where already */
+			return rc < 0
+			           ? err_prefix(e, "Algorithm 1, iteration %d, layer %d", iter, l)
+			           : 1;
+		}
 	}
-	return next;
+	*out = next;
+	return 0;
 }
 
 /* Appends to buf[0..len) like snprintf, never past its end. */
@@ -463,28 +468,32 @@ static void describe_outcome(const Alg1 *a, char *buf, size_t len)
 		append(buf, len, "%s, %s", alg1_status_name(a->status), a->reason);
 }
 
-/* The network of the next iteration: the initial shape (line 1), or the
- * widths of line 4 from fresh weights or warm; *what describes line 4. */
-static Net *next_network(Alg1 *a, int iter, char *what, size_t len, Err *e)
+/* The network of the next iteration into *next: the initial shape (line
+ * 1), or the widths of line 4 from fresh weights or warm; *what describes
+ * line 4. 0, -1, or 1 when stopped in a layer's pivoted QR (warm). */
+static int next_network(Alg1 *a, int iter, char *what, size_t len, Net **next, Err *e)
 {
 	int m = a->net->m;
+	*next = NULL;
 	if (iter == 0) {
 		what[0] = '\0';
-		return net_fresh(m, a->net->n, a->net->act, a->net->act_a, rng_derive(a->o.seed, 0),
-		                 e);
+		*next = net_fresh(m, a->net->n, a->net->act, a->net->act_a,
+		                  rng_derive(a->o.seed, 0), e);
+		return *next ? 0 : -1;
 	}
 	int *w = malloc((size_t)(m + 1) * sizeof *w);
-	if (!w) {
-		err_set(e, "Algorithm 1, iteration %d: out of memory", iter);
-		return NULL;
-	}
+	if (!w)
+		return err_set(e, "Algorithm 1, iteration %d: out of memory", iter);
 	plan_widths(a, w, NULL, 0);
 	describe_plan(a, w, what, len);
-	Net *next = a->o.warm ? shrink_warm(a, w, iter, e)
-	                      : net_fresh(m, w, a->net->act, a->net->act_a,
-	                                  rng_derive(a->o.seed, (uint64_t)iter), e);
+	int rc = 0;
+	if (a->o.warm)
+		rc = shrink_warm(a, w, iter, next, e);
+	else if (!(*next = net_fresh(m, w, a->net->act, a->net->act_a,
+	                             rng_derive(a->o.seed, (uint64_t)iter), e)))
+		rc = -1;
 	free(w);
-	return next;
+	return rc;
 }
 
 /* One pass of Algorithm 1 (paper, Algorithm 1):
@@ -505,13 +514,21 @@ int alg1_step(Alg1 *a, const Hook *h, Err *e)
 		return err_set(e, "Algorithm 1, iteration %d: out of memory for the records", iter);
 	a->rec = grown;
 	char what[1200];
-	Net *next = next_network(a, iter, what, sizeof what, e);
-	if (!next)
+	Net *next;
+	int rc = next_network(a, iter, what, sizeof what, &next, e);
+	if (rc < 0)
 		return err_prefix(e, "Algorithm 1, iteration %d", iter);
+	if (rc == 1) { /* the decomposition said where it stopped */
+		err_prefix(e,
+		           "Algorithm 1, iteration %d, while the network was shrunk (the one "
+		           "before it is kept)",
+		           iter);
+		return 1;
+	}
 
 	double t0 = clock_seconds();
 	a->training = next;
-	int rc = train_epochs(next, a->train, &a->o.train, a->o.eta, hook_train, (void *)h, e);
+	rc = train_epochs(next, a->train, &a->o.train, a->o.eta, hook_train, (void *)h, e);
 	a->training = NULL;
 	double secs = clock_seconds() - t0;
 	if (rc < 0) {

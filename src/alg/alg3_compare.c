@@ -3,6 +3,7 @@
 #include "alg/alg3_compare.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,10 +107,11 @@ static int measure(Ctx *x, Net *sq, Alg3Criterion c, uint64_t seed, int comp, in
 		so.criterion = c;
 		so.seed = seed;
 		so.keep_counts = x->out->keep;
-		if (!(sq = net_clone(x->net, e)) ||
-		    alg3_squeeze_net(sq, &so, x->train, NULL, e) < 0) {
+		sq = net_clone(x->net, e);
+		int sr = sq ? alg3_squeeze_net(sq, &so, x->train, NULL, NULL, e) : -1;
+		if (sr) {
 			net_free(sq);
-			return -1;
+			return sr;
 		}
 	}
 	int rc = isnan(acc[0] = accuracy(sq, x->eval, e)) ? -1 : 0;
@@ -125,32 +127,34 @@ static int measure(Ctx *x, Net *sq, Alg3Criterion c, uint64_t seed, int comp, in
 	return rc == 0 && hook_cancelled(x->h) ? 1 : rc;
 }
 
-/* The QR squeeze at τ: the counts, what each stage removed, κ at decision. */
-static Net *decide(Ctx *x, Err *e)
+/* The QR squeeze at τ: the counts, what each stage removed, κ at decision;
+ * the squeezed network into *qr. 0, 1 when stopped, -1. */
+static int decide(Ctx *x, Net **qr, Err *e)
 {
 	Alg3Opts so;
 	alg3_opts_default(&so);
 	so.tau = x->o->tau;
 	so.while_loop = x->o->while_loop;
-	Net *qr = net_clone(x->net, e);
-	Alg3 *a = qr ? alg3_new(qr, &so, NULL, e) : NULL;
-	int total = a ? alg3_run(a, x->h, e) : -1;
+	Net *sq = net_clone(x->net, e);
+	Alg3 *a = sq ? alg3_new(sq, &so, NULL, e) : NULL;
+	int rc = a ? alg3_run(a, x->h, e) : -1;
 	Alg3Compare *c = x->out;
-	if (total >= 0) {
-		c->removed = total;
-		for (int i = 1; i < qr->m; i++) {
-			c->keep[i - 1] = qr->n[i];
+	if (rc == 0) {
+		c->removed = a->total;
+		for (int i = 1; i < sq->m; i++) {
+			c->keep[i - 1] = sq->n[i];
 			c->removed_thresh[i - 1] = a->removed_qr[i - 1];
 			c->removed_loop[i - 1] = a->removed[i - 1] - a->removed_qr[i - 1];
 			c->kappa_dec[i - 1] = a->kappa_dec[i - 1];
 		}
 	}
 	alg3_free(a);
-	if (total < 0) {
-		net_free(qr);
-		return NULL;
+	if (rc) {
+		net_free(sq);
+		sq = NULL;
 	}
-	return qr;
+	*qr = sq;
+	return rc;
 }
 
 /* Mean, standard deviation and the share at least as good as QR, per stage. */
@@ -197,6 +201,20 @@ static int measure_all(Ctx *x, Net *qr, Err *e)
 				uint64_t seed = rng_derive(o->seed, (uint64_t)r);
 				int rc = measure(x, given, (Alg3Criterion)k, seed, comp, retrain,
 				                 acc, e);
+				/* a compensation that fails (an overflow) leaves the
+				 * squeezes without it compared, its stages marked */
+				if (rc < 0 && comp && !hook_cancelled(x->h) &&
+				    !hook_thread_stopped()) {
+					snprintf(c->comp_failed, sizeof c->comp_failed, "%.255s",
+					         e ? e->msg : "failed");
+					for (int j = 0; j < c->draws; j++)
+						c->draw_acc[s0][j] = c->draw_acc[s1][j] = NAN;
+					for (int j = 0; j < ALG3_NCRITERIA; j++)
+						c->acc[s0][j] = c->acc[s1][j] =
+						    (CriterionAcc){NAN, NAN, 0};
+					summarize(c);
+					return 0;
+				}
 				if (rc)
 					return rc;
 				if (k == ALG3_RANDOM) {
@@ -239,14 +257,14 @@ int alg3_compare(const Net *net, const Alg3CompareOpts *o, const Dataset *train,
 	if (rc == 0 && isnan(out->acc_before = accuracy(net, eval, e)))
 		rc = -1;
 	if (rc == 0 && o->cost_repeats > 0)
-		rc = net_cost_measure(net, o->cost_repeats, &out->cost_before, e);
+		rc = net_cost_measure(net, o->cost_repeats, o->cost_threads, &out->cost_before, e);
 	else if (rc == 0)
 		net_cost_count(net, &out->cost_before);
-	Net *qr = rc == 0 ? decide(&x, e) : NULL;
-	if (rc == 0 && !qr)
-		rc = -1;
+	Net *qr = NULL;
+	if (rc == 0)
+		rc = decide(&x, &qr, e);
 	if (rc == 0 && o->cost_repeats > 0)
-		rc = net_cost_measure(qr, o->cost_repeats, &out->cost_after, e);
+		rc = net_cost_measure(qr, o->cost_repeats, o->cost_threads, &out->cost_after, e);
 	else if (rc == 0)
 		net_cost_count(qr, &out->cost_after);
 	if (rc == 0)

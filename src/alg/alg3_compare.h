@@ -40,6 +40,8 @@ typedef struct Alg3CompareOpts {
 	const TrainPlan *retrain; /* NULL (default): no retraining; else every network by it */
 	int retrain_draws;        /* random draws retrained, 0..draws (default: all) */
 	int cost_repeats;         /* forward-timing repeats (0: counts only; default 7) */
+	int cost_threads;         /* OpenBLAS threads of the timing (0, the default: the
+	                           * pool's default, net_cost_measure) */
 } Alg3CompareOpts;
 
 void alg3_compare_opts_default(Alg3CompareOpts *o);
@@ -70,7 +72,9 @@ typedef struct Alg3Compare {
 	double *draw_acc[CMP_NSTAGES]; /* per draw, percent (NaN: not measured) */
 	double share_ge[CMP_NSTAGES];  /* share of the draws measured at least as good as QR */
 	NetCost cost_before, cost_after;
-	double seconds; /* wall time of the comparison */
+	double seconds;        /* wall time of the comparison */
+	char comp_failed[256]; /* why the compensated stages are not measured (a
+	                        * compensation that failed: an overflow), "" */
 } Alg3Compare;
 
 void alg3_compare_free(Alg3Compare *c); /* frees the arrays, not c */

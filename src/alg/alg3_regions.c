@@ -30,7 +30,7 @@ Net *alg3_variant(const Net *net, const int *counts, Alg3Criterion c, uint64_t s
 	o.compensate = comp;
 	o.keep_counts = counts;
 	Net *v = net_clone(net, e);
-	if (v && alg3_squeeze_net(v, &o, sample, NULL, e) < 0) {
+	if (v && alg3_squeeze_net(v, &o, sample, NULL, NULL, e) != 0) {
 		net_free(v);
 		return NULL;
 	}

@@ -60,16 +60,16 @@ int alg3_squeeze_retrain(Net *net, const Alg3Opts *o, const Dataset *sample, con
 	if (round_init(out, net, e) < 0)
 		return -1;
 	Alg3 *a = alg3_new(net, o, sample, e);
-	int total = a ? alg3_run(a, h, e) : -1;
-	if (total < 0) {
+	int rc = a ? alg3_run(a, h, e) : -1;
+	if (rc != 0) {
 		alg3_free(a);
 		alg3_round_free(out);
-		return -1;
+		return rc;
 	}
-	out->removed = total;
+	out->removed = a->total;
 	memcpy(out->removed_per_layer, a->removed, (size_t)net->m * sizeof *a->removed);
 	alg3_free(a);
-	int rc = net_accuracy(net, eval, NULL, &out->acc_squeezed, e);
+	rc = net_accuracy(net, eval, NULL, &out->acc_squeezed, e);
 	if (rc == 0 && plan) {
 		rc = train_plan_fit(net, train, plan, h, &out->trained, e);
 		if (rc == 0)

@@ -3,11 +3,14 @@
 #include "alg/alg3_squeeze.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alg/alg3_kloop.h"
 #include "engine/cond.h"
 #include "engine/cond_matrix.h"
+#include "engine/hook.h"
 #include "engine/train.h"
 
 void alg3_opts_default(Alg3Opts *o)
@@ -47,11 +50,15 @@ static int check_hidden(const Net *net, int layer, Err *e)
  *     Ŵ P = Q R, |r_11| ≥ |r_22| ≥ … (line 3);
  *     p = #{j : |r_jj| ≥ |r_11|/τ} (line 4, threshold relative);
  *     keep the columns P(:, 1..p) (line 5);
- *     while κ(Ŵ P(:, 1..p)) > τ and p > 1: p = p − 1 (lines 6-9).
+ *     while κ(Ŵ P(:, 1..p)) > τ and p > 1: p = p − 1 (lines 6-9), the
+ *     loop's answer found by bisection on the blocks of R (alg3_kloop.h).
  * The neurons kept are perm[0..p): the count p and, under ALG3_QR, the
  * choice. A count given (keep_counts) replaces p; another criterion
- * replaces the choice (the first p of its order). */
-static int decide_count(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp, Err *e)
+ * replaces the choice (the first p of its order). R is the pivoted QR's
+ * leading triangle, NULL when the loop does not run; s1 σ₁ of Ŵ. 0, -1, or
+ * 1 when stopped. */
+static int decide_count(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp,
+                        const double *R, double s1, Err *e)
 {
 	int cols = sp->n_before;
 	sp->p_qr = sp->nkeep = cols;
@@ -69,16 +76,31 @@ static int decide_count(const Net *net, int layer, const Alg3Opts *o, Alg3Propos
 	}
 	if (!cond_over(sp->kappa_before, o->tau))
 		return 0;
-	int p = sp->p_qr;
-	double k;
-	int rc = cond_kappa_columns(net, layer, sp->perm, p, &k, e);
-	while (rc == 0 && o->while_loop && p > 1 && cond_over(k, o->tau))
-		rc = cond_kappa_columns(net, layer, sp->perm, --p, &k, e);
+	if (!o->while_loop) {
+		double k;
+		int rc = cond_kappa_columns(net, layer, sp->perm, sp->p_qr, &k, e);
+		if (rc)
+			return rc;
+		sp->nkeep = sp->p_qr;
+		sp->kappa_after = k;
+		return 0;
+	}
+	KLoopLayer kl = {net, layer, sp->perm, R, sp->nrdiag, sp->p_qr, o->tau, s1};
+	KLoopResult res;
+	int rc = alg3_kloop(&kl, 1, &res, e);
 	if (rc)
-		return -1;
-	sp->nkeep = p;
-	sp->kappa_after = k;
+		return rc;
+	sp->nkeep = res.nkeep;
+	sp->kappa_after = res.kappa;
 	return 0;
+}
+
+/* A step of a proposal, for the meter: what, and its share of the whole. */
+static HookPart propose_part(char *what, size_t len, int layer, const char *step, double f0,
+                             double f1)
+{
+	snprintf(what, len, "layer %d: %s", layer, step);
+	return hook_meter_part(what, f0, f1);
 }
 
 int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp, Err *e)
@@ -95,7 +117,7 @@ int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp,
 		return err_set(e, "layer %d: keep %d of %d neurons, expected 1..%d", layer,
 		               o->keep_counts[layer - 1], net->n[layer], net->n[layer]);
 	int rows, cols;
-	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
+	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e), *R = NULL;
 	if (!A)
 		return -1;
 	sp->layer = layer;
@@ -105,19 +127,41 @@ int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp,
 	sp->perm = malloc((size_t)cols * sizeof *sp->perm);
 	sp->rdiag = malloc((size_t)sp->nrdiag * sizeof *sp->rdiag);
 	sp->keep = malloc((size_t)cols * sizeof *sp->keep);
+	int rc = -1;
 	if (!sp->perm || !sp->rdiag || !sp->keep) {
 		err_set(e, "layer %d: out of memory", layer);
 		goto fail;
 	}
-	if (cond_kappa(A, rows, cols, &sp->kappa_before, e) ||
-	    cond_qrpt(A, rows, cols, sp->perm, sp->rdiag, e)) {
+	/* the meter: κ about a third of the work, the QR a fifth, the loop the rest */
+	char what[96];
+	HookPart was = propose_part(what, sizeof what, layer, "κ", 0.0, 0.3);
+	double s1 = 0;
+	rc = cond_kappa_s1(A, rows, cols, &sp->kappa_before, &s1, e);
+	hook_meter_restore(was);
+	int loop = cond_over(sp->kappa_before, o->tau) && o->while_loop && !o->keep_counts;
+	if (rc == 0 && loop && !(R = malloc((size_t)sp->nrdiag * sp->nrdiag * sizeof *R))) {
+		rc = err_set(e, "layer %d: out of memory", layer);
+		goto fail;
+	}
+	if (rc == 0) {
+		was = propose_part(what, sizeof what, layer, "pivoted QR", 0.3, 0.5);
+		rc = cond_qrpt_r(A, rows, cols, sp->perm, sp->rdiag, R, e);
+		hook_meter_restore(was);
+	}
+	if (rc) { /* failed, or stopped (1) */
 		err_prefix(e, "layer %d: Ŵ", layer);
 		goto fail;
 	}
 	free(A);
 	A = NULL;
-	if (decide_count(net, layer, o, sp, e))
+	was = hook_meter_part(NULL, 0.5, 1.0);
+	rc = decide_count(net, layer, o, sp, R, s1, e);
+	hook_meter_restore(was);
+	if (rc)
 		goto fail;
+	free(R);
+	R = NULL;
+	rc = -1;
 	if (o->criterion == ALG3_QR)
 		memcpy(sp->keep, sp->perm, (size_t)cols * sizeof *sp->keep);
 	else if (alg3_order(net, layer, o->criterion, o->seed, sp->keep, e))
@@ -126,13 +170,14 @@ int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp,
 	if (sp->nkeep == cols)
 		sp->kappa_after = sp->kappa_before;
 	else if (by_order &&
-	         cond_kappa_columns(net, layer, sp->keep, sp->nkeep, &sp->kappa_after, e))
+	         (rc = cond_kappa_columns(net, layer, sp->keep, sp->nkeep, &sp->kappa_after, e)))
 		goto fail;
 	return 0;
 fail:
 	free(A);
+	free(R);
 	alg3_proposal_free(sp);
-	return -1;
+	return rc;
 }
 
 /* Algorithm 3, line 10: remove the neurons not kept (columns of W⁽ⁱ⁾,
@@ -257,8 +302,9 @@ int alg3_propose_layer(Alg3 *a, int layer, Err *e)
 {
 	alg3_proposal_free(&a->prop);
 	a->status = ALG3_DONE;
-	if (alg3_propose(a->net, layer, &a->o, &a->prop, e) < 0)
-		return -1;
+	int rc = alg3_propose(a->net, layer, &a->o, &a->prop, e);
+	if (rc)
+		return rc;
 	a->kappa_dec[layer - 1] = a->prop.kappa_before;
 	a->status = ALG3_PROPOSED;
 	return 0;
@@ -274,8 +320,9 @@ int alg3_step(Alg3 *a, Err *e)
 	if (a->status == ALG3_PROPOSED)
 		return 0;
 	for (; a->next < a->net->m; a->next++) {
-		if (alg3_propose_layer(a, a->next, e) < 0)
-			return -1;
+		int rc = alg3_propose_layer(a, a->next, e);
+		if (rc)
+			return rc;
 		const Alg3Proposal *sp = &a->prop;
 		if (sp->nkeep < sp->n_before)
 			return 0;
@@ -351,19 +398,22 @@ int alg3_run(Alg3 *a, const Hook *h, Err *e)
 	while ((rc = alg3_step(a, e)) == 0 && a->status == ALG3_PROPOSED)
 		if (alg3_apply(a, a->o.compensate, h, e) < 0)
 			return -1;
-	return rc < 0 ? -1 : a->total;
+	return rc;
 }
 
 /* Algorithm 3, lines 1-12: every hidden layer in order, each proposal made on
  * the network as squeezed so far (the output layer is never squeezed). */
-int alg3_squeeze_net(Net *net, const Alg3Opts *o, const Dataset *sample, int *removed, Err *e)
+int alg3_squeeze_net(Net *net, const Alg3Opts *o, const Dataset *sample, int *removed, int *total,
+                     Err *e)
 {
 	Alg3 *a = alg3_new(net, o, sample, e);
 	if (!a)
 		return -1;
-	int total = alg3_run(a, NULL, e);
-	if (total >= 0 && removed)
+	int rc = alg3_run(a, NULL, e);
+	if (rc == 0 && removed)
 		memcpy(removed, a->removed, (size_t)net->m * sizeof *removed);
+	if (rc == 0 && total)
+		*total = a->total;
 	alg3_free(a);
-	return total;
+	return rc;
 }

@@ -79,7 +79,11 @@ typedef struct Alg3Proposal {
  * proposal keeps every neuron (nkeep == n_before). With keep_counts, nkeep
  * is the count given whatever κ is. Under another criterion than QR the
  * count is the same (QR's decision at τ, or the one given) and the
- * criterion chooses which neurons; κ of its kept columns may exceed τ. */
+ * criterion chooses which neurons; κ of its kept columns may exceed τ.
+ * Reports its steps to the calling thread's meter (hook_set_thread_meter).
+ * 0; -1 with a message; 1 when a decomposition was stopped (cond_matrix.h:
+ * the calling thread's stop or a stop signal; "layer L: Ŵ: stopped during
+ * …"; sp is then empty, as on failure). */
 int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp, Err *e);
 void alg3_proposal_free(Alg3Proposal *sp);
 
@@ -153,10 +157,13 @@ Alg3 *alg3_new(Net *net, const Alg3Opts *o, const Dataset *sample, Err *e);
 void alg3_free(Alg3 *a); /* accepts NULL */
 /* Proposes the next hidden layer, from a->next on, with κ > τ and a neuron
  * to remove (layers with nothing to remove are passed over): 0, a->status
- * saying ALG3_PROPOSED (a->prop waits) or ALG3_DONE; -1 on error. */
+ * saying ALG3_PROPOSED (a->prop waits) or ALG3_DONE; -1 on error; 1 when a
+ * proposal was stopped (alg3_propose: ALG3_DONE, a->next at the layer it
+ * stopped in, so stepping again goes on from there). */
 int alg3_step(Alg3 *a, Err *e);
 /* Proposes the given layer even if it has nothing to remove (for a
- * recorded decision replayed on its own): 0 (ALG3_PROPOSED), or -1. */
+ * recorded decision replayed on its own): 0 (ALG3_PROPOSED), -1, or 1 when
+ * stopped (ALG3_DONE). */
 int alg3_propose_layer(Alg3 *a, int layer, Err *e);
 /* Applies the waiting proposal (compensated when compensate is set), then
  * reports a HOOK_ALG3_LAYER step saying what was decided, on which κ, and
@@ -164,14 +171,17 @@ int alg3_propose_layer(Alg3 *a, int layer, Err *e);
 int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e);
 /* Refuses it: the layer keeps its neurons, the pass moves on. */
 int alg3_refuse(Alg3 *a, const Hook *h, Err *e);
-/* Algorithm 3 to the end: every proposal applied (compensated as o says).
- * Returns the neurons removed in all, or -1. */
+/* Algorithm 3 to the end: every proposal applied (compensated as o says);
+ * a->total says how many neurons went. 0; 1 when a proposal was stopped
+ * (alg3_step), -1 on error. */
 int alg3_run(Alg3 *a, const Hook *h, Err *e);
 
 /* Algorithm 3 over every hidden layer of net in one call (alg3_run).
- * removed[0..m) receives the neurons removed per layer (may be NULL).
- * Returns the total removed, or -1. */
-int alg3_squeeze_net(Net *net, const Alg3Opts *o, const Dataset *sample, int *removed, Err *e);
+ * removed[0..m) receives the neurons removed per layer and *total their sum
+ * (either may be NULL). 0; 1 when stopped (alg3_step), -1 on error; the
+ * network keeps the layers decided before either. */
+int alg3_squeeze_net(Net *net, const Alg3Opts *o, const Dataset *sample, int *removed, int *total,
+                     Err *e);
 
 /* One round of "squeeze, then retrain" (a row of the paper's Tables 6, 9-12,
  * an iteration of Table 13). */
@@ -192,7 +202,8 @@ void alg3_round_free(Alg3Round *r); /* frees the arrays, not r */
 
 /* Algorithm 3 on net, then training by plan (none when plan is NULL), and
  * the accuracies on eval (may be NULL) after each. 0, 1 when the hook
- * stopped the retraining, -1 on error. */
+ * stopped the retraining or the calling thread's stop a proposal (alg3_run;
+ * out is then empty), -1 on error. */
 int alg3_squeeze_retrain(Net *net, const Alg3Opts *o, const Dataset *sample, const TrainPlan *plan,
                          const Dataset *train, const Dataset *eval, const Hook *h, Alg3Round *out,
                          Err *e);

@@ -8,6 +8,8 @@
 #ifndef CONDNET_BLAS_H
 #define CONDNET_BLAS_H
 
+#include "base/err.h"
+
 /* C = alpha·op(A)·op(B) + beta·C, row-major; ta/tb: 0 = as is, 1 = transposed.
  * op(A) is m×k, op(B) is k×n, C is m×n; lda/ldb/ldc are row strides. */
 void blas_sgemm(int ta, int tb, int m, int n, int k, float alpha, const float *A, int lda,
@@ -24,6 +26,31 @@ void blas_dsyrk_t(int n, int k, double alpha, const double *A, int lda, double b
  * the workspace (or on an argument LAPACK rejects); LAPACK's info > 0 when
  * it did not converge. */
 int blas_dbdsqr_values(double *d, const double *e, int n);
+
+/* The blocked decompositions below call tick (when not NULL) between their
+ * blocks with the fraction of their work done (0..1); a non-zero answer
+ * stops them, and they return BLAS_STOPPED. A block is 32 columns, so a
+ * stop is answered within about 1.5 % of the work of a square matrix. */
+typedef int (*BlasTick)(double frac, void *ud);
+#define BLAS_STOPPED (-2)
+
+/* The min(m, n) singular values, descending, of the column-major m×n A
+ * (leading dimension lda; destroyed), m ≥ n: LAPACK's dgebrd (Householder
+ * bidiagonalisation in blocks, half of its work in dgemm), driven one block
+ * of dlabrd at a time, then dbdsqr without vectors (dqds). An A with
+ * m ≥ 2n is first reduced to its triangle by dgeqrf. 0; -1 when out of
+ * memory; BLAS_STOPPED; LAPACK's info > 0 when dqds did not converge. */
+int blas_svd_values(double *A, int m, int n, int lda, double *sv, BlasTick tick, void *ud);
+/* Column-pivoted QR A P = Q R of the column-major m×n A (destroyed; R in
+ * its upper triangle): LAPACK's dgeqp3, driven one block of dlaqps at a
+ * time (Businger-Golub pivoting with the column norms downdated as LAPACK
+ * does). jpvt[j] (n entries) receives the column of A at position j, from
+ * 0. 0, -1 when out of memory, or BLAS_STOPPED. */
+int blas_qrpt(double *A, int m, int n, int lda, int *jpvt, BlasTick tick, void *ud);
+/* For the column-major symmetric n×n A (lower triangle read; destroyed):
+ * the largest k ≤ n whose leading k×k block is positive definite, by
+ * LAPACK's Cholesky (dpotrf), or -1 on an argument it rejects. */
+int blas_chol_leading(double *A, int n, int lda);
 /* Stops OpenBLAS's worker threads and starts them again from the calling
  * thread, so they take its floating-point mode (fpmode.h); done once before
  * main() runs. -1 where this OpenBLAS cannot (no blas_thread_shutdown_). Not
@@ -34,6 +61,19 @@ int blas_restart_threads(void);
  * (trainers and evaluation set it back to one). */
 void blas_set_threads(int n);
 int blas_get_threads(void);
+/* Under an address-space limit (ulimit -v), makes sure that `threads`
+ * threads can compute with OpenBLAS at once beside work more bytes of the
+ * run's own (an estimate): each needs a buffer of 128 MiB, which is taken
+ * now into OpenBLAS's pool (where OpenBLAS finds it), since OpenBLAS spins
+ * for ever on one it cannot have. -1 with a message saying how much is
+ * needed when the limit leaves too little. Without a limit, nothing. Call
+ * before the work, from the thread that starts it. (Before main(), the
+ * start of OpenBLAS's own threads is checked the same way: condnet exits
+ * with status 1 and such a message when one of them cannot have its
+ * buffer.) */
+int blas_reserve(int threads, double work, Err *e);
+/* 1 when the process runs under an address-space limit. */
+int blas_address_limited(void);
 /* The family of kernels OpenBLAS picked for this CPU when it loaded
  * ("Haswell", "SkylakeX", "Zen", …; OPENBLAS_CORETYPE overrides it). */
 const char *blas_corename(void);

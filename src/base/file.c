@@ -242,10 +242,20 @@ static int binary_to_stream(const char *path, int flags, int fd, const char *nam
 	               path, name);
 }
 
+/* Set once the process draws a screen (file_screen_outputs). */
+static atomic_int screen_outputs;
+
+void file_screen_outputs(void)
+{
+	atomic_store(&screen_outputs, 1);
+}
+
 /* What path is and, for a file, where it is written. */
 static int out_resolve(const char *path, int flags, Out *o, Err *e)
 {
 	memset(o, 0, sizeof *o);
+	if (atomic_load(&screen_outputs) && !(flags & FILE_OUT_PLAIN))
+		flags |= FILE_OUT_SCREEN;
 	if (!*path)
 		return err_set(e, "an empty file name, expected the name of a file to write");
 	if (!strcmp(path, "-") && (flags & FILE_OUT_SCREEN))
@@ -286,6 +296,13 @@ static int out_resolve(const char *path, int flags, Out *o, Err *e)
 		}
 		if (S_ISDIR(st.st_mode))
 			return err_set(e, "%s: is a directory, expected a file name", path);
+		/* the screen writes regular files only: opening a FIFO would hold it
+		 * until something reads */
+		if (!S_ISREG(st.st_mode) && (flags & FILE_OUT_SCREEN))
+			return err_set(e,
+			               "%s: %s, expected a regular file (the screen writes only "
+			               "files)",
+			               path, file_kind(st.st_mode));
 		if (!S_ISREG(st.st_mode)) {
 			if (flags & FILE_OUT_PLAIN)
 				return err_set(e, "%s: %s, expected a regular file", path,
@@ -394,26 +411,57 @@ int file_check_dir(const char *dir, Err *e)
 	return 0;
 }
 
+struct FileSink {
+	FILE *f; /* a stream, or NULL: the descriptor */
+	int fd;
+	int err; /* the errno of the first write that failed, 0 */
+};
+
+int file_sink_put(FileSink *s, const void *data, size_t len)
+{
+	if (s->err)
+		return -1;
+	int bad = s->f ? fwrite(data, 1, len, s->f) != len : write_full(s->fd, data, len) != 0;
+	if (bad)
+		s->err = errno ? errno : EIO;
+	return bad ? -1 : 0;
+}
+
+/* fill's bytes into s: 0; -1 with e set by fill, or with err the cause of
+ * a write that failed (err 0 when fill gave up of itself). */
+static int fill_sink(FileSink *s, FileFill fill, void *ud, int *err, Err *e)
+{
+	errno = 0;
+	int rc = fill(s, ud, e);
+	*err = s->err;
+	if (rc == 0 && s->err)
+		rc = -1;
+	return rc;
+}
+
 /* Writes to an open stream (standard output or error); standard output's
  * records go to out_fd, after what was printed there. */
-static int write_stream(FILE *f, const char *path, const void *data, size_t len, int flags, Err *e)
+static int write_stream(FILE *f, const char *path, FileFill fill, void *ud, int flags, Err *e)
 {
 	int fd = f == stdout ? out_fd : fileno(f);
 	if (!(flags & FILE_OUT_TEXT) && isatty(fd))
 		return err_set(e, "%s: a terminal; binary data is not written to one", path);
 	const char *name = f == stdout ? "standard output" : "standard error";
-	int bad = fflush(stdout) != 0 || fflush(stderr) != 0;
-	if (!bad && fd == fileno(f))
-		bad = fwrite(data, 1, len, f) != len || fflush(f) != 0;
-	else if (!bad)
-		bad = write_full(fd, data, len) != 0;
-	if (bad)
-		return err_set(e, "%s: writing to %s failed: %s", path, name, strerror(errno));
+	int err = 0;
+	if (fflush(stdout) != 0 || fflush(stderr) != 0)
+		err = errno;
+	FileSink s = {fd == fileno(f) ? f : NULL, fd, 0};
+	if (!err && fill_sink(&s, fill, ud, &err, e) < 0 && !err)
+		return -1;
+	if (!err && s.f && fflush(f) != 0)
+		err = errno;
+	if (err)
+		return err_set(e, "%s: writing to %s failed: %s", path, name, strerror(err));
 	return 0;
 }
 
 /* Writes straight to a character device or a FIFO. */
-static int write_device(const char *path, const void *data, size_t len, int flags, Err *e)
+static int write_device(const char *path, FileFill fill, void *ud, int flags, Err *e)
 {
 	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
@@ -422,15 +470,15 @@ static int write_device(const char *path, const void *data, size_t len, int flag
 		close(fd);
 		return err_set(e, "%s: a terminal; binary data is not written to one", path);
 	}
-	int rc = write_full(fd, data, len);
-	int err = errno;
+	FileSink s = {NULL, fd, 0};
+	int err = 0, rc = fill_sink(&s, fill, ud, &err, e);
 	if (close(fd) != 0 && rc == 0) {
 		rc = -1;
 		err = errno;
 	}
-	if (rc != 0)
+	if (rc != 0 && err)
 		return err_set(e, "%s: writing failed: %s", path, strerror(err));
-	return 0;
+	return rc;
 }
 
 /* Creates target.tmp.XXXXXX (six random letters or digits): a file of mode
@@ -528,7 +576,7 @@ int file_sync_dir(const char *dir, Err *e)
 /* Replaces (or creates) o->target atomically. A signal that would end the
  * process waits until the temporary file is renamed or removed
  * (signals_save_begin); a fault removes it (signals_save_track). */
-static int write_file(const Out *o, const void *data, size_t len, Err *e)
+static int write_file(const Out *o, FileFill fill, void *ud, Err *e)
 {
 	char tmp[PATH_MAX + 16];
 	signals_save_begin();
@@ -547,11 +595,16 @@ static int write_file(const Out *o, const void *data, size_t len, Err *e)
 		if (fchmod(fd, o->st.st_mode & 07777) != 0)
 			what = "setting the mode of";
 	}
-	if (!what && write_full(fd, data, len) != 0)
+	FileSink sink = {NULL, fd, 0};
+	int saved = 0, gave_up = 0;
+	if (!what && fill_sink(&sink, fill, ud, &saved, e) != 0) {
 		what = "writing";
-	else if (!what && fsync(fd) != 0)
+		gave_up = !saved; /* fill's own failure, its message in e */
+	} else if (!what && fsync(fd) != 0) {
 		what = "syncing";
-	int saved = errno;
+	}
+	if (!saved)
+		saved = errno;
 	if (close(fd) != 0 && !what) {
 		what = "closing";
 		saved = errno;
@@ -563,6 +616,8 @@ static int write_file(const Out *o, const void *data, size_t len, Err *e)
 	if (what) {
 		unlink(tmp);
 		signals_save_end(slot);
+		if (gave_up)
+			return -1;
 		return err_set(e, "%s: %s %s failed: %s", o->name, what, tmp, strerror(saved));
 	}
 	/* Make the rename durable: sync the directory that holds the entry. */
@@ -580,7 +635,7 @@ static int write_file(const Out *o, const void *data, size_t len, Err *e)
 	return 0;
 }
 
-int file_write(const char *path, const void *data, size_t len, int flags, Err *e)
+int file_write_with(const char *path, int flags, FileFill fill, void *ud, Err *e)
 {
 	Out *o = malloc(sizeof *o);
 	if (!o)
@@ -589,21 +644,40 @@ int file_write(const char *path, const void *data, size_t len, int flags, Err *e
 	if (rc == 0) {
 		switch (o->kind) {
 		case OUT_STDOUT:
-			rc = write_stream(stdout, path, data, len, flags, e);
+			rc = write_stream(stdout, path, fill, ud, flags, e);
 			break;
 		case OUT_STDERR:
-			rc = write_stream(stderr, path, data, len, flags, e);
+			rc = write_stream(stderr, path, fill, ud, flags, e);
 			break;
 		case OUT_DEVICE:
-			rc = write_device(path, data, len, flags, e);
+			rc = write_device(path, fill, ud, flags, e);
 			break;
 		case OUT_FILE:
-			rc = write_file(o, data, len, e);
+			rc = write_file(o, fill, ud, e);
 			break;
 		}
 	}
 	free(o);
 	return rc;
+}
+
+/* A buffer to write whole. */
+typedef struct Bytes {
+	const void *data;
+	size_t len;
+} Bytes;
+
+static int put_bytes(FileSink *s, void *ud, Err *e)
+{
+	(void)e;
+	const Bytes *b = ud;
+	return file_sink_put(s, b->data, b->len);
+}
+
+int file_write(const char *path, const void *data, size_t len, int flags, Err *e)
+{
+	Bytes b = {data, len};
+	return file_write_with(path, flags, put_bytes, &b, e);
 }
 
 char *file_slurp(const char *path, size_t max, size_t *len, Err *e)

@@ -32,9 +32,16 @@ enum {
 	FILE_OUT_PLAIN = 2,
 	/* Standard output is a screen drawn on the terminal: "-", the
 	 * process's own standard output or error (/dev/stdout, /dev/fd/1) and
-	 * the terminal it draws on are refused, for any flags. */
+	 * the terminal it draws on are refused, for any flags, and so is what
+	 * is not a regular file (a FIFO would hold the screen's writer until
+	 * something reads, a device keeps nothing). */
 	FILE_OUT_SCREEN = 4,
 };
+
+/* The process draws a screen: from now on every output but FILE_OUT_PLAIN's
+ * is checked and written as FILE_OUT_SCREEN's, so that no save or export
+ * can wait on a FIFO, whichever module writes it. */
+void file_screen_outputs(void);
 
 /*
  * Writes len bytes to the output path; the one writer of every result file
@@ -61,6 +68,18 @@ enum {
  *   is written as a device even when standard output is it.
  */
 int file_write(const char *path, const void *data, size_t len, int flags, Err *e);
+
+/* An output written in pieces: fill puts the bytes, in order, with
+ * file_sink_put (0, or -1 once a write failed: the output takes no more)
+ * and returns 0, or -1 with a message in e to give the output up. With
+ * file_write_with the output is what file_write makes of it (a file
+ * replaced atomically: a failure or a fill given up leaves the previous
+ * file as it was and no temporary file), without the whole of it in memory
+ * at once; a write that failed is reported as file_write reports it. */
+typedef struct FileSink FileSink;
+typedef int (*FileFill)(FileSink *s, void *ud, Err *e);
+int file_sink_put(FileSink *s, const void *data, size_t len);
+int file_write_with(const char *path, int flags, FileFill fill, void *ud, Err *e);
 
 /* Checks, without writing, what file_write checks before it writes: the
  * path is not a directory, and a file there (or at the end of its links) can

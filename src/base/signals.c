@@ -91,16 +91,11 @@ static void on_end(int sig)
 	end_or_defer(sig);
 }
 
-static void on_fault(int sig, siginfo_t *si, void *uc)
+/* Removes the temporary files of the saves under way: a save that tracks
+ * its file after this sees dying and removes it; one between its begin and
+ * its track (an open) is waited for, 0.2 s at most. */
+static void discard_tracked(void)
 {
-	(void)uc;
-	/* sent by another process (kill, sigqueue): it can wait like the others */
-	if (si && (si->si_code == SI_USER || si->si_code == SI_QUEUE)) {
-		end_or_defer(sig);
-		return;
-	}
-	/* a save that tracks its file after this sees dying and removes it; one
-	 * between its begin and its track (an open) is waited for, 0.2 s at most */
 	atomic_store(&dying, 1);
 	for (int k = 0; k < 200 && atomic_load(&creating) > 0; k++) {
 		struct timespec ms = {0, 1000000};
@@ -109,6 +104,22 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 	for (int i = 0; i < SLOTS; i++)
 		if (atomic_load(&slot_used[i]) == 1)
 			unlink(slot_name[i]);
+}
+
+void signals_discard_saves(void)
+{
+	discard_tracked();
+}
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	/* sent by another process (kill, sigqueue): it can wait like the others */
+	if (si && (si->si_code == SI_USER || si->si_code == SI_QUEUE)) {
+		end_or_defer(sig);
+		return;
+	}
+	discard_tracked();
 	for (int k = 0; k < NFAULTS; k++)
 		if (faults[k] == sig)
 			sigaction(sig, &old_fault[k], NULL);

@@ -54,6 +54,12 @@ void signals_save_begin(void);
 int signals_save_track(const char *tmp);
 void signals_save_end(int slot);
 
+/* The process is about to end while another thread may be saving (a
+ * thread that did not stop in time): the temporary files of the saves under
+ * way are removed, as a fault removes them, and a save that creates its file
+ * from now on removes it; the files saved stay as they were. */
+void signals_discard_saves(void);
+
 /* Brackets saves that make one whole (the files of a .npy set): a signal
  * that ends the process waits for signals_group_end, as it waits for one
  * save, and the saves inside go on meanwhile; if one is already on its way,

@@ -11,9 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/blas.h"
 #include "base/file.h"
 #include "base/rng.h"
+#include "base/signals.h"
+#include "data/mnist.h"
 #include "data/plane_sets.h"
+#include "engine/cond.h"
+#include "engine/cond_matrix.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
 
@@ -28,6 +33,7 @@ const struct option cli_common_options[] = {
     {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
     {"points", required_argument, NULL, CLI_OPT_POINTS},
     {"noise", required_argument, NULL, CLI_OPT_NOISE},
+    {"inputs", required_argument, NULL, CLI_OPT_INPUTS},
     {"layers", required_argument, NULL, CLI_OPT_LAYERS},
     {"act", required_argument, NULL, CLI_OPT_ACT},
     {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
@@ -45,6 +51,7 @@ const struct option cli_common_options[] = {
     {"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
     {"warmup", required_argument, NULL, CLI_OPT_WARMUP},
     {"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
+    {"cond-path", required_argument, NULL, CLI_OPT_COND_PATH},
 };
 const int cli_common_noptions = sizeof cli_common_options / sizeof *cli_common_options;
 
@@ -54,9 +61,13 @@ const struct option cli_mode_options[CLI_MODE_NOPTIONS] = {
 };
 
 const char cli_common_help[] =
-    "Data:\n" CLI_DATA_HELP
+    "Data:\n" CLI_DATA_HELP CLI_INPUTS_HELP "Validation:\n"
     "  --val-frac F         validation fraction of every class, 0 < F < 1 (default 0.1)\n"
     "  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
+    "  --early-stop P       hold out the validation split (--val-frac), measure it after\n"
+    "                       every epoch, stop when its accuracy has not improved for P\n"
+    "                       epochs and keep the best epoch's weights (the epochs given\n"
+    "                       are then the cap)\n"
     "Network:\n"
     "  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
     "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32,\n"
@@ -69,7 +80,7 @@ const char cli_common_help[] =
     "  --batch B            mini-batch size (default 50)\n"
     "  --lr LR              Adam learning rate (default 0.001)\n"
     "  --threads N          threads to compute on, 1..64 (default 2, or "
-    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
+    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP CLI_COND_PATH_HELP
     "  --schedule SPEC      the learning rate over a training: constant (default),\n"
     "                       step:E[:F] (times F, default 0.1, every E epochs),\n"
     "                       cosine[:T] (from --lr down to 0 at epoch T, default the\n"
@@ -77,16 +88,12 @@ const char cli_common_help[] =
     "                       without a lower validation loss; needs the validation split)\n"
     "  --warmup W           raise the rate linearly from 0 to --lr over the first W\n"
     "                       epochs (default 0)\n"
-    "  --early-stop P       hold out the validation split (--val-frac), measure it after\n"
-    "                       every epoch, stop when its accuracy has not improved for P\n"
-    "                       epochs and keep the best epoch's weights (the epochs given\n"
-    "                       are then the cap)\n"
     "Output:\n"
     "  --save MODEL         write the resulting model\n"
     "  --json FILE          write a JSON record of the run (- for standard output;\n"
     "                       the text report then goes to standard error)\n"
     "  --csv FILE           write the main table as CSV (- for standard output)\n"
-    "  --quiet              no progress display\n"
+    "  --quiet              no progress display\n" CLI_DRY_RUN_HELP
     "  -h, --help           this text\n";
 
 void cli_common_default(CommonOpts *c)
@@ -183,8 +190,21 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->data.dir = arg;
 		return 1;
 	case CLI_OPT_FEATURES:
+		c->features_given = 1;
 		return limit_parse_int(LIM_FEATURES, "--features", arg, &c->data.features, e) ? -1
 		                                                                              : 1;
+	case CLI_OPT_INPUTS: {
+		int kind = mnist_inputs_parse(arg);
+		if (kind < 0)
+			return err_set(
+			    e,
+			    "--inputs: unknown inputs '%s' (expected qr, variance, coarse, "
+			    "all or pixels)",
+			    arg);
+		c->data.inputs = kind;
+		c->inputs_given = 1;
+		return 1;
+	}
 	case CLI_OPT_LABEL_COL:
 		return cli_int("--label-col", arg, 0, 1000000, &c->data.label_col, e) ? -1 : 1;
 	case CLI_OPT_CENTER:
@@ -229,6 +249,13 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 	case CLI_OPT_THREADS:
 		return limit_parse_int(LIM_THREADS, "--threads", arg, &c->train.threads, e) ? -1
 		                                                                            : 1;
+	case CLI_OPT_COND_PATH: {
+		CondPath p;
+		if (cond_path_parse(arg, &p, e))
+			return err_prefix(e, "--cond-path");
+		cond_set_path(p);
+		return 1;
+	}
 	case CLI_OPT_LOAD:
 		c->load = arg;
 		return 1;
@@ -273,17 +300,86 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 	return 0;
 }
 
+/* --dry-run was given to the command being parsed. */
+static int dry_run;
+
+int cli_dry_run(const char *cmd)
+{
+	if (!dry_run)
+		return 0;
+	printf("condnet %s: --dry-run: the options and outputs are fine; nothing was read, run "
+	       "or written\n",
+	       cmd);
+	return 1;
+}
+
+int cli_no_plateau(const CommonOpts *c, const char *cmd, const char *why)
+{
+	if (c->train.sched.kind != SCHED_PLATEAU)
+		return 0;
+	fprintf(stderr, "condnet %s: the plateau schedule needs a validation set, which %s\n", cmd,
+	        why);
+	return 2;
+}
+
+/* The code of the common or mode option named by the n bytes at name, or 0. */
+static int common_code(const char *name, size_t n)
+{
+	for (int i = 0; i < cli_common_noptions; i++)
+		if (strlen(cli_common_options[i].name) == n &&
+		    !strncmp(cli_common_options[i].name, name, n))
+			return cli_common_options[i].val;
+	for (int i = 0; i < CLI_MODE_NOPTIONS; i++)
+		if (strlen(cli_mode_options[i].name) == n &&
+		    !strncmp(cli_mode_options[i].name, name, n))
+			return cli_mode_options[i].val;
+	return 0;
+}
+
+/* cli_common_help but the entries (an option's line and the more indented
+ * lines under it) of the options in without, and the headings left empty. */
+static void print_common_help(FILE *f, uint64_t without)
+{
+	const char *p = cli_common_help, *heading = NULL;
+	size_t hlen = 0;
+	int skip = 0;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		len += p[len] == '\n';
+		if (p[0] != ' ') { /* a heading: printed before its first entry */
+			heading = p;
+			hlen = len;
+			skip = 0;
+		} else {
+			if (!strncmp(p, "  --", 4)) { /* an entry; else a line of the one before */
+				int code = common_code(p + 4, strcspn(p + 4, " \n"));
+				skip = code && (without & CLI_BIT(code));
+			}
+			if (!skip && heading) {
+				fwrite(heading, 1, hlen, f);
+				heading = NULL;
+			}
+			if (!skip)
+				fwrite(p, 1, len, f);
+		}
+		p += len;
+	}
+}
+
 int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const struct option *own,
               CliOwnFn fn, void *ud, const char *help_head, int *first)
 {
 	struct option opts[96];
 	int n = 0;
 	Err e = {{0}};
+	uint64_t without = c ? c->without : 0;
 	opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
-	for (int i = 0; i < CLI_MODE_NOPTIONS; i++)
-		opts[n++] = cli_mode_options[i];
-	if (c)
-		for (int i = 0; i < cli_common_noptions; i++)
+	opts[n++] = (struct option){"dry-run", no_argument, NULL, CLI_OPT_DRY_RUN};
+	for (int i = 0; c && i < CLI_MODE_NOPTIONS; i++)
+		if (!(without & CLI_BIT(cli_mode_options[i].val)))
+			opts[n++] = cli_mode_options[i];
+	for (int i = 0; c && i < cli_common_noptions; i++)
+		if (!(without & CLI_BIT(cli_common_options[i].val)))
 			opts[n++] = cli_common_options[i];
 	for (int i = 0; own && own[i].name && n < 95; i++)
 		opts[n++] = own[i];
@@ -291,13 +387,14 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 
 	opterr = 0;
 	optind = 0;
+	dry_run = 0;
 	int o;
 	while ((o = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		int rc = 0;
 		if (o == 'h') {
 			fputs(help_head, stdout);
 			if (c)
-				fputs(cli_common_help, stdout);
+				print_common_help(stdout, without);
 			return 1;
 		}
 		if (o == ':')
@@ -314,6 +411,10 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 		if (o == ':' || o == '?') {
 			fprintf(stderr, "Try 'condnet %s --help'.\n", argv[0]);
 			return 2;
+		}
+		if (o == CLI_OPT_DRY_RUN) {
+			dry_run = 1;
+			continue;
 		}
 		if (o == CLI_OPT_REPRO || o == CLI_OPT_NO_REPRO)
 			continue; /* main.c has entered the mode or not */
@@ -332,6 +433,16 @@ int cli_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const st
 		fprintf(stderr,
 		        "condnet %s: --points and --noise go with a plane data set (--data %s)\n",
 		        argv[0], PLANE_SET_NAMES);
+		return 2;
+	}
+	if (co && co->features_given &&
+	    (co->data.inputs == MNIST_ALL || co->data.inputs == MNIST_PIXELS)) {
+		fprintf(
+		    stderr,
+		    "condnet %s: --features counts the coefficients of --inputs qr, variance and "
+		    "coarse; --inputs %s takes %s\n",
+		    argv[0], mnist_inputs_name(co->data.inputs),
+		    co->data.inputs == MNIST_ALL ? "all 1,024" : "every pixel");
 		return 2;
 	}
 	if (first)
@@ -432,6 +543,10 @@ int cli_source_tree(char *dir, size_t len)
 		found = *v && snprintf(dir, len, "%s", v) < (int)len;
 	}
 	fclose(f);
+	/* configure's path may hold "build/..": the messages name the plain one */
+	char real[PATH_MAX];
+	if (found && realpath(dir, real) && strlen(real) < len)
+		memcpy(dir, real, strlen(real) + 1);
 	return found;
 }
 
@@ -466,10 +581,28 @@ const char *cli_man_hint(void)
 	return hint;
 }
 
+const char *cli_fetch_hint(void)
+{
+	static char found[PATH_MAX];
+	char dirs[3][PATH_MAX];
+	int n = cli_data_dirs("", dirs, 3);
+	for (int i = 0; i < n; i++) {
+		/* the source tree's script is data/fetch; the installed one, fetch */
+		size_t len = strlen(dirs[i]);
+		if (len + sizeof "fetch" > PATH_MAX)
+			continue;
+		memcpy(dirs[i] + len, "fetch", sizeof "fetch");
+		if (access(dirs[i], X_OK) == 0 && realpath(dirs[i], found))
+			return found;
+	}
+	return "data/fetch";
+}
+
 int cli_fail(const char *cmd, const Err *e)
 {
 	fprintf(stderr, "condnet %s: %s\n", cmd, e->msg);
-	return 1;
+	/* a run a stop signal ended (a decomposition stopped in its middle) */
+	return signals_stop() ? 130 : 1;
 }
 
 /* 1 when dir names the same path as the directory part of file (textually,
@@ -580,7 +713,36 @@ int cli_save_model(Net *net, const char *path, const Dataset *train, Err *e)
 	return model_save(net, path, e);
 }
 
-Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
+double cli_work_bytes(const CommonOpts *c, const Net *net)
+{
+	if (!net)
+		return 0;
+	double sum_n = 0, widest = 0;
+	for (int i = 0; i <= net->m; i++)
+		sum_n += net->n[i];
+	for (int i = 1; i <= net->m; i++) {
+		double w = ((double)net->n[i - 1] + 1) * net->n[i];
+		widest = w > widest ? w : widest;
+	}
+	int threads = c->train.threads > 0 ? c->train.threads : 1;
+	/* the gradients and Adam's moments (the parameters are there already), a
+	 * batch's activations on each thread, and Ŵ of the widest layer in
+	 * doubles three times (the conditioning's copies) */
+	return 12.0 * (double)net->nparam + 8.0 * threads * c->train.batch * sum_n + 24.0 * widest;
+}
+
+int cli_reserve(const CommonOpts *c, double work, Err *e)
+{
+	int threads = c->train.threads > 0 ? c->train.threads : 1;
+	/* the conditioning's threads are as many (one of OpenBLAS's buffers
+	 * each), not one a CPU: the same numbers, in the room reserved */
+	if (blas_address_limited())
+		cond_set_threads(threads);
+	return blas_reserve(threads, work, e);
+}
+
+/* The network of cli_make_net. */
+static Net *make_net(const CommonOpts *c, const Dataset *train, Err *e)
 {
 	if (c->load) {
 		Net *net = model_load(c->load, e);
@@ -635,5 +797,16 @@ Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 	free(w);
 	if (!net)
 		err_prefix(e, "a %s network", spec);
+	return net;
+}
+
+Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)
+{
+	Net *net = make_net(c, train, e);
+	/* the work starts next: under an address-space limit, the room for it */
+	if (net && cli_reserve(c, cli_work_bytes(c, net), e) < 0) {
+		net_free(net);
+		return NULL;
+	}
 	return net;
 }

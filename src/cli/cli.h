@@ -19,7 +19,9 @@
 #include "engine/train_plan.h"
 
 typedef struct CommonOpts {
-	DataSpec data;      /* --data, --data-dir, --features, --label-col, --limit */
+	DataSpec data;      /* --data, --data-dir, --features, --label-col, --limit, --inputs */
+	int features_given; /* --features was given */
+	int inputs_given;   /* --inputs was given */
 	const char *layers; /* --layers (hidden widths), default per data set */
 	ActKind act;        /* --act */
 	float act_a;        /* --act-scale (erf(a·x)), default 1 */
@@ -34,6 +36,8 @@ typedef struct CommonOpts {
 	int quiet;          /* --quiet: no progress */
 	double val_frac;    /* --val-frac */
 	int val_per_class;  /* --val-per-class */
+	uint64_t without;   /* the common options the command does not take (CLI_BIT of
+	                     * each): cli_parse neither accepts nor lists them */
 } CommonOpts;
 
 void cli_common_default(CommonOpts *c);
@@ -48,16 +52,18 @@ void cli_common_default(CommonOpts *c);
 extern const struct option cli_common_options[];
 extern const int cli_common_noptions;
 /* The first CLI_DATA_NOPTIONS entries of cli_common_options are the data-set
- * options, --data to --noise, for commands that take only those. */
-#define CLI_DATA_NOPTIONS 9
+ * options, --data to --inputs, for commands that take only those. */
+#define CLI_DATA_NOPTIONS 10
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e);
 /* The text describing the common options, for --help; CLI_DATA_HELP the
  * part about the data-set options (the first CLI_DATA_NOPTIONS). */
 extern const char cli_common_help[];
-#define CLI_DATA_HELP                                                                              \
-	"  --data SPEC          mnist, fashion, adult, synthetic, csv:TRAIN[,TEST] (default "      \
-	"synthetic),\n"                                                                            \
-	"                       or a data set in the plane: spiral, circles, xor, gauss, moons\n"  \
+#define CLI_DATA_HELP CLI_DATA_HELP_DEFAULT("synthetic")
+/* The same with another default data set in the text (the screen's). */
+#define CLI_DATA_HELP_DEFAULT(dflt)                                                                \
+	"  --data SPEC          mnist, fashion, adult, synthetic, csv:TRAIN[,TEST], or a\n"        \
+	"                       data set in the plane: spiral, circles, xor, gauss, moons\n"       \
+	"                       (default " dflt ")\n"                                              \
 	"  --data-dir DIR       directory of fetched data sets (default $CONDNET_DATA,\n"          \
 	"                       else $XDG_CACHE_HOME/condnet, else ~/.cache/condnet)\n"            \
 	"  --features K         MNIST/Fashion Haar-wavelet coefficients, 1..1024 (default 200)\n"  \
@@ -69,11 +75,26 @@ extern const char cli_common_help[];
 	"                       its test set has as many)\n"                                       \
 	"  --noise S            a plane data set's noise, 0..1: the standard deviation added\n"    \
 	"                       to every coordinate (default 0.05, moons 0.08)\n"
+/* --inputs, which the batch commands take and the screen does not. */
+#define CLI_INPUTS_HELP                                                                            \
+	"  --inputs KIND        what MNIST/Fashion networks see: qr (the K Haar coefficients\n"    \
+	"                       a pivoted QR picks first, the paper's; the default),\n"            \
+	"                       variance (the K of largest variance), coarse (the K\n"             \
+	"                       coarsest), all (all 1,024 coefficients) or pixels (the 784\n"      \
+	"                       pixels); K is --features, which all and pixels refuse\n"
 
 /* Loads the data sets, and builds the network: from --load, or fresh from
  * --layers with Glorot weights from --seed. Either output may be NULL. */
 int cli_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
 Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e);
+/* Under an address-space limit (ulimit -v), the room for the run to come
+ * (base/blas.h: OpenBLAS's buffers for --threads threads and work bytes of
+ * its own), or a message saying how much it needs; cli_make_net asks it for
+ * the network it returns. cli_work_bytes is the estimate for a run on net
+ * (0 for NULL): its gradients and Adam's moments, a batch's activations per
+ * thread, the conditioning's copies of its widest Ŵ. */
+int cli_reserve(const CommonOpts *c, double work, Err *e);
+double cli_work_bytes(const CommonOpts *c, const Net *net);
 /* 0 when the model name, whose preprocessing record is model (NULL: none
  * recorded), can read the data made by the record data: the same kind of
  * input and the same scale step (else a message saying which option to give
@@ -112,13 +133,23 @@ enum {
 	CLI_OPT_EARLY_STOP,
 	CLI_OPT_REPRO,
 	CLI_OPT_NO_REPRO,
+	CLI_OPT_COND_PATH,
 	CLI_OPT_POINTS,
 	CLI_OPT_NOISE,
+	CLI_OPT_INPUTS,
+	CLI_OPT_DRY_RUN = 511, /* every command's; not a common option */
 	CLI_OPT_OWN = 512
 };
 
-/* --reproducible and --no-reproducible, which every command takes (main.c
- * acts on them before the command runs; cli_parse accepts and skips them). */
+/* The bit of a common option's code (or of --reproducible's, --no-reproducible's)
+ * in CommonOpts.without; CLI_VALIDATION the options of the validation split. */
+#define CLI_BIT(code) ((uint64_t)1 << ((code)-CLI_OPT_DATA))
+#define CLI_VALIDATION                                                                             \
+	(CLI_BIT(CLI_OPT_VAL_FRAC) | CLI_BIT(CLI_OPT_VAL_PER_CLASS) | CLI_BIT(CLI_OPT_EARLY_STOP))
+
+/* --reproducible and --no-reproducible (main.c acts on them before the
+ * command runs; cli_parse accepts and skips them): cli_parse adds them with
+ * the common options; a command without those lists them among its own. */
 extern const struct option cli_mode_options[];
 #define CLI_MODE_NOPTIONS 2
 #define CLI_MODE_HELP                                                                              \
@@ -127,13 +158,41 @@ extern const struct option cli_mode_options[];
 	"                       default for paper, replay and lessons)\n"                          \
 	"  --no-reproducible    the fastest kernels for this CPU, parts by --threads\n"
 
+/* --cond-path, which the commands with the common options and the screen
+ * take: it sets the engine's decomposition path (cond_set_path) at once. */
+#define CLI_COND_PATH_HELP                                                                         \
+	"  --cond-path P        where kappa and the pivoted QR are computed: auto (default:\n"     \
+	"                       LAPACK's blocked routines for layers of 256 neurons or more,\n"    \
+	"                       GSL's below, and GSL's in the reproducible mode), gsl or\n"        \
+	"                       lapack (paper always uses gsl)\n"
+/* --dry-run, which every command takes: cli_parse accepts it, and the
+ * command stops when cli_dry_run says so, after it has checked its options
+ * and outputs and before it reads or writes anything. */
+#define CLI_DRY_RUN_HELP                                                                           \
+	"  --dry-run            check the options, their combinations and the outputs;\n"          \
+	"                       read, run and write nothing\n"
+/* 1 after "condnet CMD: --dry-run: ..." on standard output when --dry-run
+ * was given (the command then exits 0); else 0. */
+int cli_dry_run(const char *cmd);
+
+/* --schedule for a command without a validation set (no plateau), as an own
+ * option whose help the command words: its getopt entry; cli_no_plateau
+ * refuses the plateau schedule (2 after the message, else 0). */
+#define CLI_SCHEDULE_OPTION                                                                        \
+	{                                                                                          \
+		"schedule", required_argument, NULL, CLI_OPT_SCHEDULE                              \
+	}
+int cli_no_plateau(const CommonOpts *c, const char *cmd, const char *why);
+
 /* A command's own option: returns 0 when parsed, -1 on a bad value (message in e). */
 typedef int (*CliOwnFn)(int opt, const char *arg, void *ud, Err *e);
 
 /* Parses argv[1..argc) of command argv[0]: the common options (when c is
- * not NULL) and the command's own (own, terminated by a zero entry; an own
- * entry may reuse a common code, which is then parsed into *shared).
- * -h/--help prints help_head and, with c, cli_common_help to stdout.
+ * not NULL; but those of c->without) and the command's own (own, terminated
+ * by a zero entry; an own entry may reuse a common code, which is then
+ * parsed into c, else into *shared), and --dry-run.
+ * -h/--help prints help_head and, with c, cli_common_help (but the entries
+ * of c->without) to stdout.
  * Non-option arguments are left at argv[*first..argc); when first is NULL
  * they are an error. Returns 0 to go on, 1 after --help (exit 0), 2 after a
  * usage error already printed as "condnet CMD: message" (exit 2). */
@@ -197,8 +256,15 @@ int cli_data_dirs(const char *sub, char dirs[][PATH_MAX], int max);
 /* How to read the manual: "man condnet", or "man ./man/condnet.1" (the
  * source tree's page, by its path) for a program run from its build tree. */
 const char *cli_man_hint(void);
+/* The command that fetches a data set: the installed fetch script
+ * ($(pkgdatadir)/fetch, or PREFIX/share/condnet/fetch beside the executable),
+ * else the source tree's data/fetch for a program run from its build tree,
+ * each by its absolute path; "data/fetch" when none is found. */
+const char *cli_fetch_hint(void);
 
-/* Prints "condnet CMD: message" to stderr; returns 1 (the exit status). */
+/* Prints "condnet CMD: message" to stderr; returns the exit status: 1, or
+ * 130 when a stop signal the command took (SIGINT, SIGTERM, …) ended the
+ * work that failed. */
 int cli_fail(const char *cmd, const Err *e);
 
 /* Subcommands: each returns the process exit status (0 ok, 1 failure,

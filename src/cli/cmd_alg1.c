@@ -22,10 +22,12 @@ static const char help_fmt[] =
     "  --round K            round every new width down to a multiple of K\n"
     "  --max-iter N         stop after N removal iterations (default %d)\n"
     "  --warm               keep the trained weights of the neurons pivoted QR keeps,\n"
-    "                       instead of retraining the smaller network from fresh weights\n\n"
-    "--schedule and --warmup shape the learning rate of every training of eta epochs\n"
-    "(a cosine without a length spans eta); Algorithm 1 has no validation set, so\n"
-    "neither --early-stop nor the plateau schedule applies.\n\n";
+    "                       instead of retraining the smaller network from fresh weights\n"
+    "  --schedule SPEC      the learning rate of every training of eta epochs:\n"
+    "                       constant (default), step:E[:F] (times F, default 0.1, every\n"
+    "                       E epochs) or cosine[:T] (from --lr down to 0 at epoch T,\n"
+    "                       default eta); not plateau, which needs a validation set, as\n"
+    "                       early stopping does: Algorithm 1 holds out none\n";
 
 enum { OPT_TAU = CLI_OPT_OWN, OPT_ETA, OPT_ROUND, OPT_MAX_ITER, OPT_WARM };
 
@@ -35,6 +37,7 @@ static const struct option own[] = {
     {"round", required_argument, NULL, OPT_ROUND},
     {"max-iter", required_argument, NULL, OPT_MAX_ITER},
     {"warm", no_argument, NULL, OPT_WARM},
+    CLI_SCHEDULE_OPTION,
     {0},
 };
 
@@ -85,6 +88,9 @@ int cmd_alg1(int argc, char **argv)
 	int rc = 1;
 
 	cli_common_default(&c);
+	/* no validation set: no --val-frac, --val-per-class or --early-stop, and
+	 * --schedule (its own, without plateau) */
+	c.without = CLI_VALIDATION | CLI_BIT(CLI_OPT_SCHEDULE);
 	alg1_opts_default(&o);
 	char help[sizeof help_fmt + 64];
 	snprintf(help, sizeof help, help_fmt, o.tau, o.eta, o.max_iter);
@@ -99,8 +105,11 @@ int cmd_alg1(int argc, char **argv)
 		        e.msg);
 		return 2;
 	}
-	if (cli_check_outputs(&c, NULL, 0, &e) || cli_load_data(&c, &train, NULL, &e) ||
-	    !(net = cli_make_net(&c, train, &e)))
+	if (cli_check_outputs(&c, NULL, 0, &e))
+		goto fail;
+	if (cli_dry_run("alg1"))
+		return 0;
+	if (cli_load_data(&c, &train, NULL, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (!(a = alg1_new(net, train, &o, &e)))
 		goto fail;
@@ -124,6 +133,7 @@ int cmd_alg1(int argc, char **argv)
 		progress_clear(&prog);
 		if (st < 0)
 			goto fail;
+		/* a stopped step (in its training or its conditioning) added no record */
 		if (st == 0 && a->nrec > 0)
 			print_record(&a->rec[a->nrec - 1]);
 	} while (st == 0 && a->status == ALG1_RUNNING && !progress_interrupted());

@@ -14,7 +14,7 @@
 #include "report/report_squeeze.h"
 
 static const char help[] =
-    "Usage: condnet cond [--load MODEL] [OPTIONS]\n\n"
+    "Usage: condnet cond [OPTIONS]\n\n"
     "Print, for every layer i, n_i, the condition number of the stacked matrix\n"
     "[W; b], the number p of its singular values below sigma_1/tau and its rank\n"
     "estimates. p counts each layer as it is, before any cascade: a squeeze decides\n"
@@ -26,7 +26,12 @@ static const char help[] =
     "  --tau T              threshold for p and the ranks, > 1 (default 25)\n"
     "  --epochs E           train that many epochs first (default 0)\n"
     "  --markdown           print the tables as Markdown\n"
-    "  --no-squeeze         without the second table (it runs Algorithm 3 on a copy)\n";
+    "  --no-squeeze         without the second table (it runs Algorithm 3 on a copy)\n"
+    "  --schedule SPEC      the learning rate of the training of --epochs: constant\n"
+    "                       (default), step:E[:F] (times F, default 0.1, every E\n"
+    "                       epochs) or cosine[:T] (from --lr down to 0 at epoch T,\n"
+    "                       default the epochs); not plateau, which needs a validation\n"
+    "                       set, as early stopping does: this training holds out none\n";
 
 enum { OPT_TAU = CLI_OPT_OWN, OPT_EPOCHS, OPT_MARKDOWN, OPT_NO_SQUEEZE };
 
@@ -35,6 +40,7 @@ static const struct option own[] = {
     {"epochs", required_argument, NULL, OPT_EPOCHS},
     {"markdown", no_argument, NULL, OPT_MARKDOWN},
     {"no-squeeze", no_argument, NULL, OPT_NO_SQUEEZE},
+    CLI_SCHEDULE_OPTION,
     {0},
 };
 
@@ -61,9 +67,11 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 
 /* Algorithm 3 at τ on a copy of net: per layer, κ as given beside κ at
  * decision, the neurons kept and what each stage removes; the rows into
- * *rows (the caller frees them), the neurons removed into *removed. */
+ * *rows (the caller frees them), the neurons removed into *removed. The
+ * progress line is cleared before the table. 0, 1 when a signal stopped
+ * the conditioning of a large layer, -1. */
 static int squeeze_table(const Net *net, const LayerCond *lc, double tau, ReportFormat fmt,
-                         SqueezeLayerRow **rows, int *removed, Err *e)
+                         SqueezeLayerRow **rows, int *removed, Progress *prog, Err *e)
 {
 	Alg3Opts o;
 	alg3_opts_default(&o);
@@ -72,9 +80,13 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 	Alg3 *a = copy ? alg3_new(copy, &o, NULL, e) : NULL;
 	SqueezeLayerRow *r = NULL;
 	LayerCond *after = NULL;
-	int rc = -1;
-	if (!a || alg3_run(a, NULL, e) < 0 || cond_net_new(copy, tau, 0, &after, e) ||
-	    !(r = report_squeeze_layer_rows(net, lc, copy, after, a, e)))
+	int rc = a ? alg3_run(a, NULL, e) : -1;
+	if (rc == 0)
+		rc = cond_net_new(copy, tau, 0, &after, e);
+	progress_clear(prog);
+	if (rc == 0 && !(r = report_squeeze_layer_rows(net, lc, copy, after, a, e)))
+		rc = -1;
+	if (rc)
 		goto out;
 	printf("\nAlgorithm 3 at τ = %g (condnet squeeze), each layer decided after the earlier "
 	       "layers' removals: %d neurons removed\n\n",
@@ -83,7 +95,6 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 	*rows = r;
 	*removed = a->total;
 	r = NULL;
-	rc = 0;
 out:
 	cond_net_free(after, net->m);
 	free(r);
@@ -116,35 +127,63 @@ int cmd_cond(int argc, char **argv)
 	int rc = 1;
 
 	cli_common_default(&c);
+	/* --epochs trains on the whole training set: no validation options, and
+	 * --schedule (its own, without plateau) */
+	c.without = CLI_VALIDATION | CLI_BIT(CLI_OPT_SCHEDULE);
 	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &k, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
+	if (cli_no_plateau(&c, "cond", "the training of --epochs has not"))
+		return 2;
+	if (c.sched_given && !(k.epochs > 0)) {
+		fprintf(stderr, "condnet cond: --schedule and --warmup shape the training of "
+		                "--epochs: give --epochs E\n");
+		return 2;
+	}
 	if (cli_check_outputs(&c, NULL, 0, &e))
 		goto fail;
+	if (cli_dry_run("cond"))
+		return 0;
 	int need_data = !c.load || k.epochs > 0 || c.data.spec;
 	if (need_data && cli_load_data(&c, &train, &test, &e))
 		goto fail;
 	if (!(net = cli_make_net(&c, train, &e)))
 		goto fail;
+	/* training, then the conditioning of large layers, on the progress line;
+	 * a signal stops either */
+	Progress prog;
+	progress_init(&prog, "condnet cond", c.quiet, 1);
+	progress_trap_signals();
 	if (k.epochs > 0) {
-		Progress prog;
-		progress_init(&prog, "condnet cond", c.quiet, 1);
 		int st = train_epochs(net, train, &c.train, k.epochs, progress_train_cb, &prog, &e);
 		progress_clear(&prog);
 		if (st < 0)
 			goto fail;
+		if (st > 0 || progress_interrupted())
+			goto stopped;
 	}
-	if (cond_net_new(net, k.tau, 1, &lc, &e))
+	int st = cond_net_new(net, k.tau, 1, &lc, &e);
+	progress_clear(&prog);
+	if (st > 0)
+		goto stopped;
+	if (st < 0)
 		goto fail;
 	char sh[512];
 	printf("%s: %s\n\n", c.load ? c.load : "fresh network", net_shape_str(net, sh, sizeof sh));
 	ReportFormat fmt = k.markdown ? REPORT_MARKDOWN : REPORT_TEXT;
 	report_cond(stdout, net, lc, fmt);
 	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
-	if (!k.no_squeeze && squeeze_table(net, lc, k.tau, fmt, &rows, &removed, &e))
+	if (!k.no_squeeze)
+		st = squeeze_table(net, lc, k.tau, fmt, &rows, &removed, &prog, &e);
+	if (st > 0)
+		goto stopped;
+	if (st < 0)
 		goto fail;
 	double acc;
-	if (net_accuracy(net, test, NULL, &acc, &e))
+	st = net_accuracy(net, test, NULL, &acc, &e);
+	if (st > 0)
+		goto stopped;
+	if (st < 0)
 		goto fail;
 	if (test)
 		printf("\ntest accuracy: %.2f %%\n", acc);
@@ -158,6 +197,12 @@ int cmd_cond(int argc, char **argv)
 	if (c.save && cli_save_model(net, c.save, train, &e))
 		goto fail;
 	rc = 0;
+	goto out;
+stopped:
+	if (e.msg[0]) /* where it stopped */
+		fprintf(stderr, "condnet cond: %s\n", e.msg);
+	fprintf(stderr, "condnet cond: interrupted; nothing written\n");
+	rc = 130;
 	goto out;
 fail:
 	rc = cli_fail("cond", &e);

@@ -12,18 +12,18 @@
 #include "report/report_eval.h"
 
 static const char help[] =
-    "Usage: condnet eval --load MODEL [--load MODEL ...] [--data SPEC] [OPTIONS]\n"
-    "       condnet eval --onnx FILE | --npy DIR [...] [--data SPEC] [OPTIONS]\n\n"
+    "Usage: condnet eval --load MODEL [--load MODEL ...] [OPTIONS]\n"
+    "       condnet eval --onnx FILE | --npy DIR [...] [OPTIONS]\n\n"
     "Evaluate saved networks on a labelled data set (the test split by default):\n"
     "accuracy, loss, the precision and recall of every class and the confusion\n"
     "matrix. With two or more networks, their figures side by side and their\n"
     "agreement: the share of the rows on which two networks answer the same class,\n"
     "with the rows where they differ counted per class. A model file records how its\n"
-    "inputs were made (MNIST's Haar coefficients, Adult's encoding, --center or\n"
-    "--standardize with the training set's means and scales): the data are made\n"
-    "into its inputs exactly so. --center and --standardize are for networks that\n"
-    "record nothing (ONNX, .npy, older model files): the means and scales are then\n"
-    "those of the data set's training split.\n\n"
+    "inputs were made (MNIST's Haar coefficients or pixels, Adult's encoding,\n"
+    "--center or --standardize with the training set's means and scales): the\n"
+    "data are made into its inputs exactly so. --center and --standardize are for\n"
+    "networks that record nothing (ONNX, .npy, older model files): the means and\n"
+    "scales are then those of the data set's training split.\n\n"
     "  --load MODEL         a condnet model file; repeat for more networks\n"
     "  --onnx FILE          a network in an ONNX file, as 'condnet import' reads it\n"
     "  --npy DIR            a network as DIR/W1.npy, DIR/b1.npy, ... (as import)\n"
@@ -40,11 +40,14 @@ static const char help[] =
     "                       report then goes to standard error)\n"
     "  --csv FILE           write the per-class table as CSV, a row per network and\n"
     "                       class (- for standard output)\n"
-    "  --threads N          threads to compute on, 1..64 (default 2)\n"
-    "  --quiet              no progress line\n"
+    "  --threads N          threads to compute on, 1..64 (default 2, or "
+    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
+    "  --quiet              no progress line\n" CLI_DRY_RUN_HELP
     "  -h, --help           this text\n"
-    "Data (the labelled set the networks are evaluated on):\n" CLI_DATA_HELP
-    "                       (MNIST: by default the --features a model records)\n";
+    "Data (the labelled set the networks are evaluated on):\n" CLI_DATA_HELP CLI_INPUTS_HELP
+    "                       (MNIST and Fashion: by default the inputs a model records,\n"
+    "                       its Haar coefficients, whichever --inputs chose them, or\n"
+    "                       its pixels; --features or --inputs asks for others)\n";
 
 static const struct option own[] = {
     {"markdown", no_argument, NULL, EOPT_MARKDOWN},
@@ -181,8 +184,13 @@ int cmd_eval(int argc, char **argv)
 	}
 	if (x->o.c.train.threads > 0)
 		pool_set_default_threads(x->o.c.train.threads);
-	if (cli_check_outputs(&x->o.c, NULL, 0, &e) || eval_read_nets(&x->o, &e) ||
-	    check_outputs(&x->o, &e))
+	if (cli_check_outputs(&x->o.c, NULL, 0, &e))
+		goto fail;
+	if (cli_dry_run("eval")) {
+		rc = 0;
+		goto out;
+	}
+	if (eval_read_nets(&x->o, &e) || check_outputs(&x->o, &e) || cli_reserve(&x->o.c, 0, &e))
 		goto fail;
 	x->k = x->o.src[0].net->n[x->o.src[0].net->m];
 	progress_init(&x->prog, "condnet eval", x->o.c.quiet, 0);

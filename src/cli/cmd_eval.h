@@ -70,7 +70,8 @@ int eval_check_scale(const EvalOpts *o, const Prep *rec, const char *name, Err *
  * the preprocessing net records (its Haar coefficients, encoding, means and
  * scales), or, for a network that records none, by o's --center or
  * --standardize over the training set; the labels held below net's
- * outputs. With features_given unset, MNIST's --features is net's inputs.
+ * outputs. Unless --features or --inputs is given, MNIST's inputs are
+ * those net records: its Haar coefficients, or the pixels.
  * A --center or --standardize that contradicts the record is an error. */
 Dataset *eval_load_split(const EvalOpts *o, const Net *net, const char *name, Err *e);
 

@@ -6,6 +6,7 @@
 
 #include "cli/cmd_eval.h"
 #include "data/datasets.h"
+#include "data/mnist.h"
 #include "model/model_io.h"
 #include "model/net_npy.h"
 #include "model/onnx_io.h"
@@ -21,6 +22,8 @@ static const struct option shared[] = {
     {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
     {"threads", required_argument, NULL, CLI_OPT_THREADS},
     {"quiet", no_argument, NULL, CLI_OPT_QUIET},
+    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
+    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
 };
 
 int eval_options(struct option *opts, const struct option *own)
@@ -156,8 +159,14 @@ Dataset *eval_load_split(const EvalOpts *o, const Net *net, const char *name, Er
 		return NULL;
 	DataSpec spec = o->c.data;
 	spec.classes = net->n[net->m];
-	if (rec && rec->kind == PREP_HAAR && !o->features_given)
+	/* MNIST's inputs as recorded, unless the options ask for others: the
+	 * record's coefficients (whichever --inputs chose them) or the pixels */
+	if (rec && rec->kind == PREP_HAAR && !o->features_given && !o->c.inputs_given) {
 		spec.features = rec->d;
+		spec.coeffs = rec->idx;
+	}
+	if (rec && rec->kind == PREP_PIXELS && !o->features_given && !o->c.inputs_given)
+		spec.inputs = MNIST_PIXELS;
 	Dataset *tr = NULL, *te = NULL, *out = NULL;
 	if (datasets_load_as(&spec, rec, name, &tr, &te, e))
 		return NULL;

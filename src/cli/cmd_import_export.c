@@ -14,7 +14,7 @@
 
 static const char import_help[] =
     "Usage: condnet import --npy DIR --save MODEL [OPTIONS]\n"
-    "       condnet import --onnx FILE --save MODEL\n\n"
+    "       condnet import --onnx FILE --save MODEL [OPTIONS]\n\n"
     "Read a dense network from DIR/W1.npy, DIR/b1.npy, ..., DIR/Wm.npy, DIR/bm.npy\n"
     "(float32 or float64), or from an ONNX model, and save it as a condnet model.\n\n"
     "  --npy DIR            directory of the .npy files (checked against its manifest,\n"
@@ -32,13 +32,13 @@ static const char import_help[] =
     "                       (default erf)\n"
     "  --act-scale A        a in erf(a*x) (default 1)\n"
     "                       (--layout, --act and --act-scale are for --npy only)\n"
-    "  --save MODEL         the model file to write\n"
+    "  --save MODEL         the model file to write\n" CLI_DRY_RUN_HELP
     "  -h, --help           this text\n";
 
 static const char export_help[] =
     "Usage: condnet export --load MODEL --npy DIR [OPTIONS]\n"
-    "       condnet export --load MODEL --onnx FILE [--tau T]\n"
-    "       condnet export --data SPEC --npy DIR [DATA OPTIONS]\n\n"
+    "       condnet export --load MODEL --onnx FILE [OPTIONS]\n"
+    "       condnet export --data SPEC --npy DIR [OPTIONS]\n\n"
     "Write a model's weights and biases as DIR/W1.npy, DIR/b1.npy, ... (float32),\n"
     "or the model as an ONNX file (IR version 7, opset 13: input 'input' of shape\n"
     "(N, inputs), output 'probabilities' of shape (N, classes); per layer a Gemm\n"
@@ -57,9 +57,9 @@ static const char export_help[] =
     "                       (default keras)\n"
     "  --onnx FILE          the ONNX file to write (instead of --npy)\n"
     "  --tau T              the tau the model was refined with, recorded in the ONNX\n"
-    "                       metadata as condnet.tau (left out when not given)\n"
+    "                       metadata as condnet.tau (left out when not given)\n" CLI_DRY_RUN_HELP
     "  -h, --help           this text\n"
-    "Data options (with --data):\n" CLI_DATA_HELP;
+    "Data options (with --data):\n" CLI_DATA_HELP CLI_INPUTS_HELP;
 
 enum { OPT_NPY = CLI_OPT_OWN, OPT_LAYOUT, OPT_ONNX, OPT_TAU };
 
@@ -158,6 +158,8 @@ int cmd_import(int argc, char **argv)
 	}
 	if (cli_check_outputs(&c, NULL, 0, &e))
 		return cli_fail("import", &e);
+	if (cli_dry_run("import"))
+		return 0;
 	if (k.onnx)
 		return import_onnx(k.onnx, c.save);
 	Net *net = net_npy_import(k.dir, k.layout, c.act, c.act_a, &e);
@@ -236,6 +238,8 @@ int cmd_export(int argc, char **argv)
 	CliOut outs[] = {{k.dir, CLI_OUT_DIR}, {k.onnx, 0}};
 	if (cli_check_outputs(&c, outs, 2, &e))
 		return cli_fail("export", &e);
+	if (cli_dry_run("export"))
+		return 0;
 	if (c.data.spec)
 		return export_data(&c, k.dir);
 	Net *net = model_load(c.load, &e);

@@ -10,6 +10,8 @@
 #include "cli/cmdlines.h"
 #include "cli/progress.h"
 #include "paper/paper.h"
+#include "paper/paper_dir.h"
+#include "paper/paper_settings.h"
 
 static const char help[] =
     "Usage: condnet paper mnist|adult [OPTIONS]\n\n"
@@ -36,12 +38,16 @@ static const char help[] =
     "  --no-report      run the stages, write no report\n"
     "  --data-dir DIR   where the data sets are (default: the data directory)\n"
     "  --seed S         seed of every initialisation and shuffle (default 1)\n"
-    "  --threads N      threads to compute on (default 2)\n"
+    "  --threads N      threads to compute on (default 2, whatever\n"
+    "                   $OPENBLAS_NUM_THREADS says: the stages record it)\n"
+    "  --reproducible   the reproducible mode (Haswell kernels, every batch in 2\n"
+    "                   parts: the same numbers on every x86-64 CPU with AVX2 and\n"
+    "                   FMA); the default here\n"
     "  --no-reproducible  this CPU's fastest OpenBLAS kernels and --threads parts\n"
-    "                   instead of the reproducible mode (Haswell kernels, every\n"
-    "                   batch in 2 parts: the same numbers on every x86-64 CPU\n"
-    "                   with AVX2 and FMA)\n"
+    "                   instead of the reproducible mode\n"
     "  --quiet          no progress\n"
+    "  --dry-run        check the options, their combinations and the outputs;\n"
+    "                   read, run and write nothing\n"
     "  -h, --help       this text\n\n"
     "Stages, mnist: alg1 alg2 final verify squeeze add20 eta tau over\n"
     "        adult: alg1 alg2 final verify squeeze over\n"
@@ -81,6 +87,8 @@ static const struct option own[] = {
     {"seed", required_argument, NULL, CLI_OPT_SEED},
     {"threads", required_argument, NULL, CLI_OPT_THREADS},
     {"quiet", no_argument, NULL, CLI_OPT_QUIET},
+    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
+    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
     {0},
 };
 
@@ -223,17 +231,36 @@ int cmd_paper(int argc, char **argv)
 	CliOut outs[] = {{o.out, CLI_OUT_DIR},
 	                 {o.no_report || pc.plan ? NULL : o.report, FILE_OUT_TEXT},
 	                 {pc.plan, FILE_OUT_TEXT}};
-	if (cli_check_outputs(&c, outs, 3, &e))
+	/* neither the report nor the plan may take the place of a stage's file */
+	if (cli_check_outputs(&c, outs, 3, &e) ||
+	    (outs[1].path && paper_check_output(&o, "--report", o.report, &e)) ||
+	    (pc.plan && paper_check_output(&o, "--plan", pc.plan, &e)))
 		return cli_fail("paper", &e);
 	if (pc.plan && check_plan_words(&o, argc, argv, &e)) {
 		fprintf(stderr, "condnet paper: %s\n", e.msg);
 		return 2;
 	}
+	if (cli_dry_run("paper"))
+		return 0;
 	if (pc.plan)
 		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
+	char unrecorded[1400];
+	if (paper_check_settings(&o, unrecorded, sizeof unrecorded, &e) < 0)
+		return cli_fail("paper", &e);
+	if (unrecorded[0])
+		fprintf(stderr,
+		        "condnet paper: %s: no record of the settings they were made with (an "
+		        "older condnet's): used as they are, as if made with this run's\n",
+		        unrecorded);
 	Err warn = {{0}};
 	if (paper_check_records(&o, &warn) < 0)
 		fprintf(stderr, "condnet paper: %s\n", warn.msg);
+	/* under an address-space limit, the room for the experiment: its data
+	 * and its largest network's training (MNIST's 12 × 600, Adult's 12 × 100;
+	 * a tenth of the widths in a quick run) */
+	double work = o.quick ? 16e6 : !strcmp(o.which, "mnist") ? 160e6 : 32e6;
+	if (cli_reserve(&c, work, &e))
+		return cli_fail("paper", &e);
 	Progress pr_line;
 	progress_init(&pr_line, "condnet paper", c.quiet, 1);
 	Hook hook = progress_hook(&pr_line, c.quiet ? NULL : progress_notes);

@@ -24,7 +24,8 @@ static const char help[] =
     "rows of a data set's split. They are made into the network's inputs as its\n"
     "training inputs were, by what its model file records: for a model trained on\n"
     "mnist or fashion a row holds an image's pixel values, 0..255, row by row\n"
-    "(784 for 28x28), turned into the model's Haar coefficients; for adult a row\n"
+    "(784 for 28x28), turned into the model's Haar coefficients (whichever\n"
+    "--inputs chose them), or for --inputs pixels scaled to 0..1; for adult a row\n"
     "is a UCI Adult record without its income (14 fields); otherwise a row holds\n"
     "the features; then --center or --standardize with the training set's means\n"
     "and scales, as recorded. A network that records nothing (ONNX, .npy, older\n"
@@ -49,10 +50,13 @@ static const char help[] =
     "  --npy-out DIR        write DIR/classes.npy (int32) and DIR/probabilities.npy\n"
     "                       (float32, a row per input) instead of the CSV (both with\n"
     "                       --out); DIR is created if missing\n"
-    "  --threads N          threads to compute on, 1..64 (default 2)\n"
-    "  --quiet              no progress line and no closing line\n"
+    "  --threads N          threads to compute on, 1..64 (default 2, or "
+    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
+    "  --quiet              no progress line and no closing line\n" CLI_DRY_RUN_HELP
     "  -h, --help           this text\n"
-    "Data options (with --data SPEC):\n" CLI_DATA_HELP;
+    "Data options (with --data SPEC):\n" CLI_DATA_HELP CLI_INPUTS_HELP
+    "                       (MNIST and Fashion: by default the inputs the model\n"
+    "                       records, as eval)\n";
 
 enum { OPT_DATA = CLI_OPT_OWN + 128, OPT_INPUT, OPT_OUT, OPT_NPY_OUT };
 
@@ -117,7 +121,7 @@ static Dataset *read_raw(const char *path, const Net *net, const Prep *rec, cons
 		}
 		return raw;
 	}
-	if (rec && rec->kind == PREP_HAAR) {
+	if (rec && (rec->kind == PREP_HAAR || rec->kind == PREP_PIXELS)) {
 		o.cols = rec->rows * rec->cols;
 		snprintf(why, sizeof why, "%s reads %d×%d images: %d pixel values a row", name,
 		         rec->rows, rec->cols, o.cols);
@@ -134,8 +138,8 @@ static Dataset *read_raw(const char *path, const Net *net, const Prep *rec, cons
 	return raw;
 }
 
-/* The Haar coefficients of pixel rows. */
-static Dataset *haar_rows(const Dataset *px, const Prep *rec, Err *e)
+/* The Haar coefficients, or the scaled pixels, of pixel rows. */
+static Dataset *image_rows(const Dataset *px, const Prep *rec, Err *e)
 {
 	Dataset *d = dataset_new(px->n, rec->d, 1, e);
 	if (!d)
@@ -186,8 +190,8 @@ static Dataset *input_rows(const Predict *p, const Net *net, const char *name, E
 	if (!rec && !(given = options_prep(p, net, name, e)) && p->o.c.data.scale != DATA_RAW)
 		return NULL;
 	Dataset *raw = read_raw(p->input, net, rec, name, e), *d = raw;
-	if (raw && rec && rec->kind == PREP_HAAR) {
-		d = haar_rows(raw, rec, e);
+	if (raw && rec && (rec->kind == PREP_HAAR || rec->kind == PREP_PIXELS)) {
+		d = image_rows(raw, rec, e);
 		dataset_free(raw);
 	}
 	const Prep *scale = rec ? rec : given;
@@ -287,7 +291,13 @@ int cmd_predict(int argc, char **argv)
 	const char *out = p->out ? p->out : p->npy_out ? NULL : "-";
 	CliOut outs[] = {{out, FILE_OUT_TEXT}, {p->npy_out, CLI_OUT_DIR}};
 	Dataset *d = NULL;
-	if (cli_check_outputs(&p->o.c, outs, 2, &e) || eval_read_nets(&p->o, &e))
+	if (cli_check_outputs(&p->o.c, outs, 2, &e))
+		goto fail;
+	if (cli_dry_run("predict")) {
+		rc = 0;
+		goto out;
+	}
+	if (eval_read_nets(&p->o, &e) || cli_reserve(&p->o.c, 0, &e))
 		goto fail;
 	const Net *net = p->o.src[0].net;
 	const char *name = p->o.src[0].path;

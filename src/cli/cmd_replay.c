@@ -10,17 +10,19 @@
 #include "session/session.h"
 
 static const char replay_help[] =
-    "Usage: condnet replay LOG [--save MODEL] [--markdown]\n\n"
+    "Usage: condnet replay LOG [OPTIONS]\n\n"
     "Applies every action of a session log (as the screen wrote it) through the same\n"
     "engine calls, without a screen, and prints the final per-layer table and the\n"
     "lines 'widths', 'params', 'crc32' (of the parameters) and 'test_accuracy'.\n"
     "The log's save lines write nothing; a load line checks the recorded CRC-32.\n"
     "A bad line stops the replay with LOG:LINE: and what was expected.\n"
-    "  --save MODEL   write the final network\n"
-    "  --markdown     print the table as Markdown\n"
-    "  --no-reproducible  this CPU's fastest OpenBLAS kernels instead of the\n"
-    "                 reproducible mode (Haswell kernels, every batch in 2 parts)\n"
-    "  -h, --help     this text\n";
+    "  --save MODEL         write the final network\n"
+    "  --markdown           print the table as Markdown\n"
+    "  --reproducible       the reproducible mode (Haswell kernels, every batch in 2\n"
+    "                       parts); the default here\n"
+    "  --no-reproducible    this CPU's fastest OpenBLAS kernels instead of the\n"
+    "                       reproducible mode\n" CLI_DRY_RUN_HELP
+    "  -h, --help           this text\n";
 
 static void print_result(const Session *s, ReportFormat fmt)
 {
@@ -47,6 +49,8 @@ enum { OPT_MARKDOWN = CLI_OPT_OWN };
 static const struct option own[] = {
     {"save", required_argument, NULL, CLI_OPT_SAVE},
     {"markdown", no_argument, NULL, OPT_MARKDOWN},
+    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
+    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
     {0},
 };
 
@@ -73,6 +77,11 @@ int cmd_replay(int argc, char **argv)
 	const char *save = c.save, *log = argv[first];
 	Err e = {{0}};
 	if (cli_check_outputs(&c, NULL, 0, &e))
+		return cli_fail("replay", &e);
+	if (cli_dry_run("replay"))
+		return 0;
+	/* under an address-space limit, the room for the log's trainings */
+	if (cli_reserve(&c, 0, &e))
 		return cli_fail("replay", &e);
 	Session *s = session_new(NULL);
 	if (!s) {

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/blas.h"
 #include "base/file.h"
 #include "cli/cmd_squeeze.h"
 #include "engine/cond.h"
@@ -22,11 +21,12 @@
 
 enum { MAX_ROUNDS = 20 };
 
-/* The counts, and the forward time unless --no-timing. */
-static int cost_of(const Squeeze *s, const Net *net, NetCost *c, Err *e)
+/* The counts, and the forward time unless --no-timing, on the OpenBLAS
+ * threads of --threads (or OPENBLAS_NUM_THREADS). */
+static int cost_of(const Squeeze *s, int threads, const Net *net, NetCost *c, Err *e)
 {
 	if (s->timing)
-		return net_cost_measure(net, 7, c, e);
+		return net_cost_measure(net, 7, threads, c, e);
 	net_cost_count(net, c);
 	return 0;
 }
@@ -106,11 +106,12 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	int nr = 0, m = net->m, stable = 0;
 	char sh[512];
 	NetCost c0, c1;
-	if (cost_of(s, net, &c0, e))
+	if (cost_of(s, c->train.threads, net, &c0, e))
 		return -1;
 	double acc0;
-	if (net_accuracy(net, test, NULL, &acc0, e))
-		return -1;
+	int rc = net_accuracy(net, test, NULL, &acc0, e); /* 1: a signal */
+	if (rc)
+		return rc;
 	printf("round 0: removed 0, %s, test accuracy %.2f %%\n", net_shape_str(net, sh, sizeof sh),
 	       acc0);
 	fflush(stdout);
@@ -119,8 +120,8 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 	Net *orig = test ? net_clone(net, e) : NULL;
 	if (test && !orig)
 		return -1;
-	int rc = alg3_until_stable(net, &s->so, train, plan, rtrain, test, MAX_ROUNDS, &h, r, &nr,
-	                           &stable, e);
+	rc = alg3_until_stable(net, &s->so, train, plan, rtrain, test, MAX_ROUNDS, &h, r, &nr,
+	                       &stable, e);
 	Agreement ag = {0};
 	if (rc == 0 && orig && net_agreement(orig, net, test, &ag, e))
 		rc = -1;
@@ -143,7 +144,7 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 		if (c->csv && report_write_file(c->csv, rounds_csv, &rr, e))
 			rc = -1;
 	}
-	if (rc == 0 && cost_of(s, net, &c1, e) == 0)
+	if (rc == 0 && cost_of(s, c->train.threads, net, &c1, e) == 0)
 		print_costs(&c0, &c1, rec, e);
 	else if (rc == 0)
 		rc = -1;
@@ -165,10 +166,10 @@ static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan 
 	progress_clear(&s->prog);
 	if (st)
 		return st;
-	if (net_accuracy(net, test, NULL, &kept->acc_retrained, e))
-		return -1;
-	LayerCond *lc;
-	int rc = cond_net_new(net, s->so.tau, 0, &lc, e);
+	int rc = net_accuracy(net, test, NULL, &kept->acc_retrained, e);
+	LayerCond *lc = NULL;
+	if (rc == 0)
+		rc = cond_net_new(net, s->so.tau, 0, &lc, e);
 	for (int i = 0; rc == 0 && i < net->m; i++)
 		rows[i].kappa_retrained = lc[i].kappa;
 	cond_net_free(lc, net->m);
@@ -193,30 +194,49 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		err_set(e, "out of memory");
 		goto out;
 	}
-	if (cond_net_new(*net, o.tau, 0, &before, e) || cost_of(s, *net, &c0, e))
+	/* a signal may stop the conditioning of a large layer (rc 1) */
+	if ((rc = cond_net_new(*net, o.tau, 0, &before, e)) != 0)
 		goto out;
-	if (!(a = alg3_new(kept, &o, train, e)) || alg3_run(a, NULL, e) < 0)
+	rc = -1;
+	if (cost_of(s, c->train.threads, *net, &c0, e) || !(a = alg3_new(kept, &o, train, e)))
 		goto out;
 	Alg3Opts oo = o;
 	oo.compensate = !o.compensate;
-	int r_other = alg3_squeeze_net(other, &oo, train, NULL, e);
-	if (r_other < 0 || cond_net_new(kept, o.tau, 0, &after, e) ||
-	    !(rows = report_squeeze_layer_rows(*net, before, kept, after, a, e)))
+	if ((rc = alg3_run(a, NULL, e)) != 0)
 		goto out;
-	double acc0, acc_k, acc_o;
-	if (net_accuracy(*net, test, NULL, &acc0, e) || net_accuracy(kept, test, NULL, &acc_k, e) ||
-	    net_accuracy(other, test, NULL, &acc_o, e))
+	/* the comparison may fail where the squeeze asked for did not (a
+	 * compensation that overflows): the squeeze is still reported, the
+	 * comparison marked failed; a stop (1) stops both */
+	Err eo = {{0}};
+	int r_other = 0, ro = alg3_squeeze_net(other, &oo, train, NULL, &r_other, &eo);
+	const char *other_failed = ro < 0 ? eo.msg : NULL;
+	if (ro > 0 || (other_failed && progress_interrupted())) {
+		*e = eo;
+		rc = ro > 0 ? ro : -1;
 		goto out;
+	}
+	if ((rc = cond_net_new(kept, o.tau, 0, &after, e)) != 0)
+		goto out;
+	rc = -1;
+	if (!(rows = report_squeeze_layer_rows(*net, before, kept, after, a, e)))
+		goto out;
+	double acc0, acc_k, acc_o = NAN;
+	if ((rc = net_accuracy(*net, test, NULL, &acc0, e)) != 0 ||
+	    (rc = net_accuracy(kept, test, NULL, &acc_k, e)) != 0 ||
+	    (!other_failed && (rc = net_accuracy(other, test, NULL, &acc_o, e)) != 0))
+		goto out;
+	rc = -1;
 	const char *crit = alg3_criterion_name(o.criterion);
 	int counted = o.keep_counts != NULL, by_thr = 0;
 	for (int i = 0; i < m - 1; i++)
 		by_thr += a->removed_qr[i];
-	SqueezeNetRow nr[2] = {{1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN},
-	                       {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN}};
+	SqueezeNetRow nr[2] = {
+	    {1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN, NULL},
+	    {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN, other_failed}};
 	/* how far each answers as the original: kept before its retraining, the other,
 	 * and kept after */
 	if (test && (net_agreement(*net, kept, test, &ag[0], e) ||
-	             net_agreement(*net, other, test, &ag[1], e)))
+	             (!other_failed && net_agreement(*net, other, test, &ag[1], e))))
 		goto out;
 	TrainResult tr = {0};
 	if (s->retrain > 0 &&
@@ -225,7 +245,7 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	rc = -1;
 	if (test && s->retrain > 0 && net_agreement(*net, kept, test, &ag[2], e))
 		goto out;
-	if (cost_of(s, kept, &c1, e))
+	if (cost_of(s, c->train.threads, kept, &c1, e))
 		goto out;
 	report_squeeze_layers(stdout, rows, m, REPORT_TEXT);
 	printf("(κ at decision: after the earlier layers' removals; the κ Algorithm 3 compares "
@@ -252,18 +272,24 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	if (test && s->retrain > 0)
 		printf("retrained, it %s\n",
 		       report_agreement_line(&ag[2], "the test set", line, sizeof line));
-	printf("the other network: the same squeeze %s compensation removed %d neurons: test "
-	       "accuracy %.2f %%\n",
-	       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
-	if (test)
+	if (other_failed)
+		printf("the other network: the same squeeze %s compensation failed (%s): not "
+		       "compared\n",
+		       oo.compensate ? "with" : "without", other_failed);
+	else
+		printf("the other network: the same squeeze %s compensation removed %d neurons: "
+		       "test accuracy %.2f %%\n",
+		       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
+	if (test && !other_failed)
 		printf("  it %s\n",
 		       report_agreement_line(&ag[1], "the test set", line, sizeof line));
 	printf("\n");
-	report_squeeze_networks(stdout, nr, 2, REPORT_TEXT);
+	int nrows = other_failed ? 1 : 2;
+	report_squeeze_networks(stdout, nr, nrows, REPORT_TEXT);
 	report_squeeze_once_json(rec, nr, rows, m, acc0, by_thr, test ? ag : NULL,
 	                         s->retrain > 0 ? &tr : NULL, e);
 	print_costs(&c0, &c1, rec, e);
-	Nets x = {nr, 2};
+	Nets x = {nr, nrows};
 	if (c->csv && report_write_file(c->csv, nets_csv, &x, e))
 		goto out;
 	/* hand the kept network back in place of the original */
@@ -332,6 +358,10 @@ int cmd_squeeze(int argc, char **argv)
 	CliOut outs[] = {{s.plot ? plot_dat : NULL, FILE_OUT_TEXT}};
 	if (cli_check_outputs(&c, outs, 1, &e))
 		goto fail;
+	if (cli_dry_run("squeeze"))
+		return 0;
+	if (s.keep_spec && squeeze_check_counts_spec(s.keep_spec, &e))
+		goto fail;
 	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (s.keep_spec && squeeze_load_counts(&s, net, &e))
@@ -339,8 +369,6 @@ int cmd_squeeze(int argc, char **argv)
 	TrainPlan plan;
 	if (cli_plan(&c, train, NULL, s.retrain, &plan, &rtr, &rval, &e) < 0)
 		goto fail;
-	if (c.train.threads > 0)
-		blas_set_threads(c.train.threads);
 	progress_init(&s.prog, "condnet squeeze", c.quiet, 1);
 	progress_trap_signals();
 	char sh[512], how[256];
@@ -352,9 +380,14 @@ int cmd_squeeze(int argc, char **argv)
 	int st = s.compare        ? squeeze_compare_run(&c, &s, net, rtrain, test, &plan, rec, &e)
 	         : s.until_stable ? until_stable(&c, &s, net, train, test, &plan, rtrain, rec, &e)
 	                          : squeeze_once(&c, &s, &net, train, test, &plan, rtrain, rec, &e);
-	if (st < 0)
+	progress_clear(&s.prog);
+	/* a signal stops the decompositions of a large layer and the measurements
+	 * (1); whatever failed after one, the run was interrupted */
+	if (st < 0 && !progress_interrupted())
 		goto fail;
-	if (st > 0 || progress_interrupted()) {
+	if (st != 0 || progress_interrupted()) {
+		if (st != 0 && e.msg[0]) /* where it stopped */
+			fprintf(stderr, "condnet squeeze: %s\n", e.msg);
 		fprintf(stderr, "condnet squeeze: interrupted; nothing saved\n");
 		rc = 130;
 		goto out;

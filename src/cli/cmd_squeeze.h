@@ -33,6 +33,11 @@ typedef struct Squeeze {
  * (said on stderr). */
 int squeeze_parse(int argc, char **argv, CommonOpts *c, Squeeze *s);
 
+/* --keep-counts names a file, or is a record or a widths list itself: 0, or
+ * -1 with "no such file" for a name that is neither (before any data is read,
+ * as the file it was meant to be). */
+int squeeze_check_counts_spec(const char *arg, Err *e);
+
 /* --keep-counts: s->keep and s->so.keep_counts from s->keep_spec (a JSON
  * record of another squeeze, or widths in a file or the argument), checked
  * against net. */

@@ -113,6 +113,7 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 	o.draws = s->draws;
 	o.seed = c->seed;
 	o.cost_repeats = s->timing ? o.cost_repeats : 0;
+	o.cost_threads = c->train.threads;
 	if (s->retrain > 0) {
 		o.retrain = plan;
 		o.retrain_draws = s->retrain_draws;
@@ -135,6 +136,12 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 		       "retrained), seed %llu\n\n",
 		       res[0].acc_before, o.draws, rd, (unsigned long long)o.seed);
 		report_squeeze_compare(stdout, res, n, REPORT_TEXT);
+		for (int i = 0; i < n; i++)
+			if (res[i].comp_failed[0])
+				printf(
+				    "\nτ %g: the squeezes with compensation failed (%s): they are "
+				    "not compared\n",
+				    res[i].tau, res[i].comp_failed);
 		rc = report_squeeze_compare_run_json(rec, res, n, o.draws, rd, o.seed, e);
 		Cmp x = {res, n, NULL, NULL, NULL};
 		if (rc == 0 && c->csv && report_write_file(c->csv, cmp_csv, &x, e))

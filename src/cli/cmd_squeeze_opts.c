@@ -1,9 +1,11 @@
 /* cmd_squeeze_opts.c - the options of `condnet squeeze`: its help, its
  * own options, the combinations it refuses and --keep-counts. */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/file.h"
 #include "base/one_line.h"
@@ -23,6 +25,7 @@ static const char help_fmt[] =
     "same squeeze with the other compensation setting (a different network, with\n"
     "its own count), and the parameters, multiply-adds, model-file size and\n"
     "measured forward time before and after.\n\n"
+    "  --load MODEL         the model to squeeze (required)\n"
     "  --tau T              threshold on the condition number, > 1 (default %g);\n"
     "                       with --compare a list: 30,20,10,6,4\n"
     "  --no-while           keep every neuron the QR threshold keeps, without dropping\n"
@@ -72,6 +75,7 @@ enum {
 };
 
 static const struct option own[] = {
+    {"load", required_argument, NULL, CLI_OPT_LOAD},
     {"tau", required_argument, NULL, OPT_TAU},
     {"no-while", no_argument, NULL, OPT_NO_WHILE},
     {"compensate", no_argument, NULL, OPT_COMPENSATE},
@@ -186,6 +190,23 @@ static int counts_from_json(const cJSON *j, const Net *net, int *keep, Err *e)
 	return alg3_check_counts(net, keep, n, e);
 }
 
+int squeeze_check_counts_spec(const char *arg, Err *e)
+{
+	const char *t = arg + strspn(arg, " \t\r\n");
+	if (*t == '{' || access(arg, F_OK) == 0 || errno != ENOENT)
+		return 0;
+	int *w = NULL, n = 0;
+	Err ignored;
+	int widths = net_parse_layers(arg, &w, &n, &ignored) == 0;
+	free(w);
+	if (widths)
+		return 0;
+	return err_set(e,
+	               "--keep-counts %s: no such file (and not a list of widths such as "
+	               "280,250,3x100)",
+	               arg);
+}
+
 /* --keep-counts SPEC: a JSON record, or a widths list in a file or the
  * argument itself. */
 int squeeze_load_counts(Squeeze *s, const Net *net, Err *e)
@@ -256,6 +277,10 @@ int squeeze_parse(int argc, char **argv, CommonOpts *c, Squeeze *s)
 {
 	*s = (Squeeze){.draws = 20, .retrain_draws = -1, .timing = 1};
 	cli_common_default(c);
+	/* the network is the model loaded: no --layers, --act or --act-scale, and
+	 * --load is its own (required) */
+	c->without = CLI_BIT(CLI_OPT_LAYERS) | CLI_BIT(CLI_OPT_ACT) | CLI_BIT(CLI_OPT_ACT_SCALE) |
+	             CLI_BIT(CLI_OPT_LOAD);
 	alg3_opts_default(&s->so);
 	s->taus[0] = s->so.tau;
 	s->ntau = 1;

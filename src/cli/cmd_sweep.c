@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/cmdlines.h"
 #include "cli/progress.h"
+#include "data/mnist.h"
 #include "engine/train_plan.h"
 #include "model/model_io.h"
 #include "report/report.h"
@@ -24,8 +25,8 @@
 static const char help_fmt[] =
     "Usage: condnet sweep [OPTIONS]\n"
     "       condnet sweep --beta B --trial T --out FILE.json [OPTIONS]\n"
-    "       condnet sweep --gather FILE.json... [--plan NEXT] [OPTIONS]\n"
-    "       condnet sweep --plan PLAN [--out DIR] [OPTIONS]\n\n"
+    "       condnet sweep --gather FILE.json... [OPTIONS]\n"
+    "       condnet sweep --plan PLAN [OPTIONS]\n\n"
     "Algorithm 2: scale every hidden width of the base network (--load or --layers)\n"
     "by each beta, train each q times for eta epochs on the training part of a\n"
     "validation split, and pick the least 2*err_v - err_tr.\n\n"
@@ -245,7 +246,7 @@ static int check_modes(const Sweep *s, int nfiles, const char *first_arg)
 
 /* The data set as the settings of a trial name it: --data (a CSV file by
  * its base name: the same file may lie elsewhere on another machine) and
- * the options that change its rows or their split. */
+ * the options that change its rows, their inputs or their split. */
 static void data_setting(const CommonOpts *c, char *buf, size_t len)
 {
 	const char *spec = cli_data_name(c);
@@ -268,11 +269,16 @@ static void data_setting(const CommonOpts *c, char *buf, size_t len)
 	static const char *const scales[] = {"raw", "center", "standardize"};
 	char frac[40];
 	plan_num(c->val_frac, frac, sizeof frac);
+	/* inputs other than the paper's are named; the paper's are not, as
+	 * before --inputs existed, so that earlier trials still gather */
+	char inputs[40] = "";
+	if (c->data.inputs != MNIST_QR)
+		snprintf(inputs, sizeof inputs, " inputs=%s", mnist_inputs_name(c->data.inputs));
 	snprintf(buf, len,
-	         "%s features=%d label-col=%d limit=%d scale=%s val-frac=%s val-per-class=%d", name,
-	         c->data.features, c->data.label_col, c->data.limit,
+	         "%s features=%d label-col=%d limit=%d scale=%s val-frac=%s val-per-class=%d%s",
+	         name, c->data.features, c->data.label_col, c->data.limit,
 	         c->data.scale >= 0 && c->data.scale <= 2 ? scales[c->data.scale] : "?",
-	         c->val_per_class > 0 ? "-" : frac, c->val_per_class);
+	         c->val_per_class > 0 ? "-" : frac, c->val_per_class, inputs);
 }
 
 /* --trial T: one trial of the single β, its result written to --out with
@@ -584,6 +590,8 @@ int cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "condnet sweep: %s\n", e.msg);
 		return 2;
 	}
+	if (cli_dry_run("sweep"))
+		return 0;
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
 	if (!s.gather && check_betas_early(&c, &s, &e))

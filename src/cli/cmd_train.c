@@ -153,6 +153,8 @@ int cmd_train(int argc, char **argv)
 	/* the outputs can be written: fail now rather than after training */
 	if (cli_check_outputs(&c, NULL, 0, &e))
 		goto fail;
+	if (cli_dry_run("train"))
+		return 0;
 	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	/* a loaded model that carries a run goes on with it, unless told otherwise */
@@ -183,6 +185,10 @@ int cmd_train(int argc, char **argv)
 	if (st < 0)
 		goto fail;
 	int sig = progress_interrupted();
+	/* what an interrupted training left is measured all the same: the
+	 * signal no longer stops the work of this thread (a second one ends the
+	 * process) */
+	hook_set_thread_stop(NULL, NULL);
 
 	double train_acc, test_acc;
 	if (net_accuracy(net, data, NULL, &train_acc, &e) ||

@@ -8,9 +8,40 @@
 #include "base/clock.h"
 #include "base/signals.h"
 
+static int signalled(void *ud)
+{
+	(void)ud;
+	return signals_stop() != 0;
+}
+
 void progress_trap_signals(void)
 {
 	signals_trap_stop(0);
+	hook_set_thread_stop(signalled, NULL);
+}
+
+/* The meter's line: a bar over the share of what the conditioning computes. */
+static void meter_draw(const char *what, double frac, void *ud)
+{
+	Progress *p = ud;
+	double now = clock_seconds();
+	if (strncmp(p->work, what, sizeof p->work - 1)) {
+		snprintf(p->work, sizeof p->work, "%s", what);
+		p->work_t0 = now;
+	} else if (now - p->last_draw < 0.1 && frac < 1) {
+		return;
+	}
+	p->last_draw = now;
+	enum { WIDTH = 20 };
+	char bar[WIDTH + 1];
+	int fill = (int)(frac * WIDTH + 0.5);
+	fill = fill < 0 ? 0 : fill > WIDTH ? WIDTH : fill;
+	memset(bar, '#', (size_t)fill);
+	memset(bar + fill, '-', (size_t)(WIDTH - fill));
+	bar[WIDTH] = '\0';
+	fprintf(p->f, "\r[%s] %s  %.0f %%  %.1f s\033[K", bar, what, 100 * frac, now - p->work_t0);
+	fflush(p->f);
+	p->shown = 1;
 }
 
 int progress_interrupted(void)
@@ -30,6 +61,7 @@ void progress_init(Progress *p, const char *label, int quiet, int epoch_lines)
 		p->mode = PROGRESS_LINE;
 	else
 		p->mode = epoch_lines ? PROGRESS_EPOCHS : PROGRESS_OFF;
+	hook_set_thread_meter(p->mode == PROGRESS_LINE ? meter_draw : NULL, p);
 }
 
 void progress_what(Progress *p, const char *fmt, ...)

@@ -28,11 +28,16 @@ typedef struct Progress {
 	double last_draw; /* monotonic seconds of the last redraw */
 	double started;   /* monotonic seconds of progress_init */
 	int shown;        /* a redrawn line is on the terminal */
+	char work[128];   /* what the conditioning computes now (the meter) */
+	double work_t0;   /* when it began */
 } Progress;
 
 /* Chooses the mode from quiet and isatty(stderr). A command that prints its
  * own per-epoch lines passes epoch_lines = 0, so that nothing is written
- * away from a terminal. */
+ * away from a terminal. On a terminal the calling thread's meter
+ * (hook_set_thread_meter) draws on the same line: what the conditioning of
+ * a large layer computes, a bar over its share and its time, at most ten
+ * times a second; p must live as long as that thread computes. */
 void progress_init(Progress *p, const char *label, int quiet, int epoch_lines);
 /* Names what trains next ("β 1.4 trial 2"), shown before the numbers. */
 void progress_what(Progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -54,7 +59,9 @@ Hook progress_hook(Progress *p, void (*step)(const HookStep *s, void *ud));
 void progress_notes(const HookStep *s, void *ud);
 /* SIGHUP, SIGINT, SIGQUIT and SIGTERM set a flag instead of ending the
  * process; a second one ends it the default way, after any save under way
- * (signals_trap_stop, base/signals.h). */
+ * (signals_trap_stop, base/signals.h). The flag is the calling thread's
+ * stop too (hook_set_thread_stop), so that work handed no Hook, the
+ * conditioning of a large layer, stops within one of its blocks. */
 void progress_trap_signals(void);
 /* The signal that arrived (SIGHUP, SIGINT, SIGQUIT, SIGTERM) or 0. */
 int progress_interrupted(void);

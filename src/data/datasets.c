@@ -32,6 +32,8 @@ void dataspec_default(DataSpec *s)
 	s->spec = NULL;
 	s->dir = NULL;
 	s->features = 200;
+	s->inputs = MNIST_QR;
+	s->coeffs = NULL;
 	s->label_col = -1;
 	s->seed = 1;
 	s->limit = 0;
@@ -113,14 +115,28 @@ static int set_check(const char *name, const char *dir, Err *e)
 			first = i;
 	}
 	if (missing == nf)
-		return err_set(e, "%s is not in %s/%s: run 'data/fetch %s' first", name, dir, name,
-		               name);
+		return err_set(e, "%s is not in %s/%s: run '%s %s' first", name, dir, name,
+		               datasets_fetch(), name);
 	if (missing)
 		return err_set(e,
 		               "%s/%s/%s%s is missing, though other files of %s are there: run "
-		               "'data/fetch %s'",
-		               dir, name, files[first], idx ? " (or .gz)" : "", name, name);
+		               "'%s %s'",
+		               dir, name, files[first], idx ? " (or .gz)" : "", name,
+		               datasets_fetch(), name);
 	return 0;
+}
+
+static const char *(*fetch_where)(void);
+
+void datasets_set_fetch(const char *(*where)(void))
+{
+	fetch_where = where;
+}
+
+const char *datasets_fetch(void)
+{
+	const char *cmd = fetch_where ? fetch_where() : NULL;
+	return cmd && *cmd ? cmd : "data/fetch";
 }
 
 int datasets_available(const char *name, const char *dir)
@@ -213,28 +229,53 @@ static int load_plane(const DataSpec *s, Dataset **train, Dataset **test, Err *e
 	return 0;
 }
 
-/* The record of MNIST's Haar features: the images' size, the transform's,
- * the k coefficients chosen. */
-static int haar_prep(const char *dir, int k, const int *idx, Dataset *train, Err *e)
+/* The record of MNIST's inputs: the images' size and, for Haar features,
+ * the transform's and the k coefficients chosen (idx NULL: the pixels). */
+static int image_prep(const char *dir, int k, const int *idx, Dataset *train, Err *e)
 {
 	int rows, cols;
 	if (mnist_image_shape(dir, &rows, &cols, e))
 		return -1;
-	Prep *p = prep_new(PREP_HAAR, k, e);
+	Prep *p = prep_new(idx ? PREP_HAAR : PREP_PIXELS, k, e);
 	if (!p)
 		return -1;
 	p->rows = rows;
 	p->cols = cols;
-	p->n = 32; /* mnist_load pads every image to 32×32 */
-	memcpy(p->idx, idx, (size_t)k * sizeof *idx);
+	if (idx) {
+		p->n = 32; /* mnist_load_inputs pads every image to 32×32 */
+		memcpy(p->idx, idx, (size_t)k * sizeof *idx);
+	}
 	train->prep = p;
 	return 0;
+}
+
+/* MNIST or Fashion-MNIST from dir, as s asks: the coefficients s->coeffs,
+ * or the choice s->inputs; with the record of how they were made. */
+static int load_images(const DataSpec *s, const char *dir, const char *name, Dataset **train,
+                       Dataset **test, Err *e)
+{
+	int *idx = NULL, rc;
+	if (s->coeffs)
+		rc = mnist_load_coeffs(dir, name, s->coeffs, s->features, train, test, e);
+	else
+		rc = mnist_load_inputs(dir, name, s->inputs, s->features, train, test, &idx, e);
+	if (rc) {
+		/* On failure the loader owns whatever it allocated. */
+		*train = *test = NULL;
+		return -1;
+	}
+	rc = image_prep(dir, (*train)->d, s->coeffs ? s->coeffs : idx, *train, e);
+	free(idx);
+	return rc;
 }
 
 static int load_named(const DataSpec *s, const char *dir, Dataset **train, Dataset **test, Err *e)
 {
 	const char *name = s->spec ? s->spec : "synthetic";
 	char p[PATH_LEN], q[PATH_LEN];
+	if (s->inputs != MNIST_QR && strcmp(name, "mnist") != 0 && strcmp(name, "fashion") != 0)
+		return err_set(e, "%s: the inputs '%s' are a choice of mnist and fashion only",
+		               name, mnist_inputs_name(s->inputs));
 	if ((s->points > 0 || s->noise >= 0) && !plane_set_is(name))
 		return err_set(e, "--points and --noise draw a plane data set (%s), not %s",
 		               PLANE_SET_NAMES, name);
@@ -262,17 +303,8 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 	if (set_check(name, dir, e))
 		return -1;
 	snprintf(p, sizeof p, "%s/%s", dir, name);
-	if (is_mnist || is_fashion) {
-		int *idx = NULL;
-		if (mnist_load(p, name, s->features, train, test, &idx, e) == 0) {
-			int rc = haar_prep(p, s->features, idx, *train, e);
-			free(idx);
-			return rc;
-		}
-		/* On failure the loader owns whatever it allocated. */
-		*train = *test = NULL;
-		return -1;
-	}
+	if (is_mnist || is_fashion)
+		return load_images(s, p, name, train, test, e);
 	snprintf(p, sizeof p, "%s/adult/adult.data", dir);
 	snprintf(q, sizeof q, "%s/adult/adult.test", dir);
 	if (adult_load(p, train, e) != 0 || adult_load(q, test, e) != 0)

@@ -16,17 +16,20 @@
 #include "data/prep.h"
 
 typedef struct DataSpec {
-	const char *spec; /* as above; NULL means "synthetic" */
-	const char *dir;  /* data directory; NULL means the default above */
-	int features;     /* MNIST/Fashion wavelet coefficients (default 200) */
-	int label_col;    /* CSV label column, -1 = last */
-	uint64_t seed;    /* synthetic data seed */
-	int limit;        /* > 0: keep at most this many rows per class (quick runs) */
-	int scale;        /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE (over the training set:
-	                   * data/prep.h) */
-	int classes;      /* > 0: CSV labels must be below it (a network's outputs) */
-	int points;       /* a plane data set's training points, 0 = PLANE_POINTS_DEFAULT */
-	double noise;     /* a plane data set's noise, < 0 = the set's own (plane_set_noise) */
+	const char *spec;  /* as above; NULL means "synthetic" */
+	const char *dir;   /* data directory; NULL means the default above */
+	int features;      /* MNIST/Fashion wavelet coefficients (default 200) */
+	int inputs;        /* MNIST/Fashion: which (MnistInputs, data/mnist.h; default MNIST_QR) */
+	const int *coeffs; /* MNIST/Fashion: NULL, or the `features` Haar coefficients to keep in
+	                    * place of a choice (a model's record: eval and predict) */
+	int label_col;     /* CSV label column, -1 = last */
+	uint64_t seed;     /* synthetic data seed */
+	int limit;         /* > 0: keep at most this many rows per class (quick runs) */
+	int scale;         /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE (over the training set:
+	                    * data/prep.h) */
+	int classes;       /* > 0: CSV labels must be below it (a network's outputs) */
+	int points;        /* a plane data set's training points, 0 = PLANE_POINTS_DEFAULT */
+	double noise;      /* a plane data set's noise, < 0 = the set's own (plane_set_noise) */
 } DataSpec;
 
 void dataspec_default(DataSpec *s);
@@ -43,7 +46,8 @@ const char *datasets_dir(char *buf, int len);
  * message that says which `data/fetch` command provides it. Both sets
  * carry the record of their preprocessing (Dataset.prep, data/prep.h): the
  * kind of input, the Haar coefficients chosen, the training set's means and
- * scales. */
+ * scales. Inputs other than the paper's (s->inputs) are MNIST's and
+ * Fashion's only: any other set refuses them by name. */
 int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e);
 
 /* The same with the scale step given instead of fitted: the sets are
@@ -61,5 +65,12 @@ int datasets_available(const char *name, const char *dir);
  * when s asks for none): 0, or -1 with a message when s names no plane
  * data set. */
 int datasets_plane_params(const DataSpec *s, int *points, double *noise, Err *e);
+
+/* The command that fetches a data set, as the messages name it: what the
+ * function given to datasets_set_fetch answers (main.c's: the installed
+ * script, or the source tree's by its path), asked when a message needs it;
+ * "data/fetch" (the source tree's, from its top) without one. */
+void datasets_set_fetch(const char *(*where)(void));
+const char *datasets_fetch(void);
 
 #endif

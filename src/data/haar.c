@@ -1,6 +1,7 @@
 /* haar.c - the orthonormal 2-D Haar transform (GSL's) and the choice of
  * coefficients by column-pivoted QR, computed as a pivoted Cholesky of the
- * Gram matrix. */
+ * Gram matrix; the coarse-to-fine order of the coefficients and the choice by
+ * variance, to compare with it. */
 #include "data/haar.h"
 
 #include <limits.h>
@@ -198,4 +199,61 @@ int haar_select(const double *A, long rows, int cols, int k, int *idx, Err *e)
 	int rc = haar_select_gram(G, cols, k, idx, e);
 	free(G);
 	return rc;
+}
+
+int haar_coarse_order(int n, int *order)
+{
+	if (!is_pow2(n))
+		return -1;
+	int pos = 0;
+	order[pos++] = 0;
+	for (int l = 1; l < n; l *= 2)
+		for (int i = 0; i < l; i++)
+			for (int j = 0; j < l; j++) {
+				order[pos++] = i * n + l + j;
+				order[pos++] = (l + i) * n + j;
+				order[pos++] = (l + i) * n + l + j;
+			}
+	return 0;
+}
+
+/* A column and its variance; sorted by variance down, then index up. */
+typedef struct VarCol {
+	double v;
+	int j;
+} VarCol;
+
+static int by_variance(const void *a, const void *b)
+{
+	const VarCol *x = a, *y = b;
+	if (x->v != y->v)
+		return x->v > y->v ? -1 : 1;
+	return (x->j > y->j) - (x->j < y->j);
+}
+
+int haar_select_variance(const double *var, int cols, int k, int *idx, Err *e)
+{
+	if (cols < 1 || k < 0 || k > cols)
+		return err_set(e,
+		               "haar_select_variance: need 0 <= k <= cols and cols >= 1, got k = "
+		               "%d, cols = %d",
+		               k, cols);
+	VarCol *all = malloc((size_t)cols * sizeof *all);
+	if (!all)
+		return err_set(e, "haar_select_variance: out of memory for %d columns", cols);
+	for (int j = 0; j < cols; j++) {
+		if (!isfinite(var[j])) {
+			free(all);
+			return err_set(e,
+			               "haar_select_variance: the variance of column %d is %g, "
+			               "expected a finite number",
+			               j, var[j]);
+		}
+		all[j] = (VarCol){var[j], j};
+	}
+	qsort(all, (size_t)cols, sizeof *all, by_variance);
+	for (int j = 0; j < k; j++)
+		idx[j] = all[j].j;
+	free(all);
+	return 0;
 }

@@ -31,4 +31,17 @@ int haar_select(const double *A, long rows, int cols, int k, int *idx, Err *e);
 /* The same on a precomputed Gram matrix G (cols×cols, overwritten). */
 int haar_select_gram(double *G, int cols, int k, int *idx, Err *e);
 
+/* The n² coefficient indices of an n×n pyramid (n a power of 2), coarsest
+ * first: the DC coefficient, then level by level from the coarsest (the
+ * L×L bands right of, below and diagonal to the L×L approximation block, for
+ * L = 1, 2, …, n/2); within a level by position in the band, row by row, and
+ * at each position the band to the right, the one below, the diagonal one.
+ * Every coefficient's basis function has a support at least as large as the
+ * next one's. 0, or -1 when n is not a power of 2. */
+int haar_coarse_order(int n, int *order);
+
+/* The k indices of the largest of var[0..cols), largest first, equal values
+ * in increasing index order (the coefficients of largest variance). */
+int haar_select_variance(const double *var, int cols, int k, int *idx, Err *e);
+
 #endif

@@ -311,62 +311,141 @@ static void cache_write(const char *path, int n, uint32_t key, const Dataset *tr
  * set"). Each image is padded to n×n (n = 32 for 28×28) and Haar-transformed;
  * A (ntrain × n²) is never stored: its Gram matrix G = AᵀA is accumulated over
  * blocks of GRAM_ROWS images, G += A_blockᵀ A_block, and haar_select_gram()
- * pivots on G. A second pass recomputes each transform (cheap: O(n²) per
- * image) and keeps the chosen coefficients only, so the peak memory is the
- * bytes of the images, one block (GRAM_ROWS × n² doubles), G and the result.
+ * pivots on G.
  */
-static int build(const Raw *r, int n, int k, const char *name, Dataset **train, Dataset **test,
-                 int **idx_out, Err *e)
+static int choose_qr(const Raw *r, int n, int k, double *blk, int *idx, const char *name, Err *e)
 {
 	int nn = n * n;
 	long plen = (long)r->rows * r->cols;
 	double *G = calloc((size_t)nn * nn, sizeof *G);
-	double *blk = malloc((size_t)GRAM_ROWS * nn * sizeof *blk);
-	int *idx = malloc((size_t)k * sizeof *idx);
-	Dataset *ds[2] = {NULL, NULL};
-	if (!G || !blk || !idx) {
-		err_set(e, "%s: out of memory for the %d×%d Gram matrix", name, nn, nn);
-		goto fail;
-	}
+	if (!G)
+		return err_set(e, "%s: out of memory for the %d×%d Gram matrix", name, nn, nn);
 	for (int i0 = 0; i0 < r->n[0]; i0 += GRAM_ROWS) {
 		int nb = r->n[0] - i0 < GRAM_ROWS ? r->n[0] - i0 : GRAM_ROWS;
 		for (int i = 0; i < nb; i++)
 			if (haar_image(r->px[0] + (i0 + i) * plen, r->rows, r->cols, n,
-			               blk + (long)i * nn, e))
-				goto fail_haar;
+			               blk + (long)i * nn, e)) {
+				free(G);
+				return err_prefix(e, "%s", name);
+			}
 		blas_dsyrk_t(nn, nb, 1.0, blk, nn, 1.0, G, nn);
 	}
-	if (haar_select_gram(G, nn, k, idx, e)) {
-		err_prefix(e, "%s", name);
-		goto fail;
+	int rc = haar_select_gram(G, nn, k, idx, e);
+	free(G);
+	return rc ? err_prefix(e, "%s", name) : 0;
+}
+
+/* The variance of every coefficient over the training images (Welford's
+ * update, in double), then the k largest. */
+static int choose_variance(const Raw *r, int n, int k, double *blk, int *idx, const char *name,
+                           Err *e)
+{
+	int nn = n * n;
+	long plen = (long)r->rows * r->cols;
+	double *mean = calloc((size_t)nn, sizeof *mean), *m2 = calloc((size_t)nn, sizeof *m2);
+	int rc = -1;
+	if (!mean || !m2) {
+		err_set(e, "%s: out of memory for %d variances", name, nn);
+		goto done;
 	}
+	for (int i = 0; i < r->n[0]; i++) {
+		if (haar_image(r->px[0] + i * plen, r->rows, r->cols, n, blk, e)) {
+			err_prefix(e, "%s", name);
+			goto done;
+		}
+		for (int j = 0; j < nn; j++) {
+			double d = blk[j] - mean[j];
+			mean[j] += d / (i + 1);
+			m2[j] += d * (blk[j] - mean[j]);
+		}
+	}
+	for (int j = 0; j < nn; j++)
+		m2[j] /= r->n[0];
+	rc = haar_select_variance(m2, nn, k, idx, e) ? err_prefix(e, "%s", name) : 0;
+done:
+	free(mean);
+	free(m2);
+	return rc;
+}
+
+/* The k coefficients of the kind, in the order the features take them. */
+static int choose(const Raw *r, int n, int k, MnistInputs kind, double *blk, int *idx,
+                  const char *name, Err *e)
+{
+	switch (kind) {
+	case MNIST_VARIANCE:
+		return choose_variance(r, n, k, blk, idx, name, e);
+	case MNIST_COARSE: {
+		int *order = malloc((size_t)n * n * sizeof *order);
+		if (!order)
+			return err_set(e, "%s: out of memory for %d indices", name, n * n);
+		haar_coarse_order(n, order);
+		memcpy(idx, order, (size_t)k * sizeof *idx);
+		free(order);
+		return 0;
+	}
+	case MNIST_ALL:
+		for (int j = 0; j < k; j++)
+			idx[j] = j;
+		return 0;
+	case MNIST_QR:
+	default:
+		return choose_qr(r, n, k, blk, idx, name, e);
+	}
+}
+
+/* The k coefficients idx of every image of both sets: each transform
+ * (cheap: O(n²) per image) keeps the chosen coefficients only. blk holds one
+ * n×n transform. */
+static int coefficients(const Raw *r, int n, const int *idx, int k, double *blk, const char *name,
+                        Dataset *ds[2], Err *e)
+{
+	long plen = (long)r->rows * r->cols;
 	for (int s = 0; s < 2; s++) {
 		ds[s] = dataset_new(r->n[s], k, NCLASS, e);
-		if (!ds[s]) {
-			err_set(e, "%s: out of memory for %d×%d features", name, r->n[s], k);
-			goto fail;
-		}
+		if (!ds[s])
+			return err_set(e, "%s: out of memory for %d×%d features", name, r->n[s], k);
 		snprintf(ds[s]->name, sizeof ds[s]->name, "%s-haar%d %s", name, k,
 		         s ? "test" : "train");
 		for (int i = 0; i < r->n[s]; i++) {
 			if (haar_image(r->px[s] + i * plen, r->rows, r->cols, n, blk, e))
-				goto fail_haar;
+				return err_prefix(e, "%s", name);
 			float *x = ds[s]->x + (long)i * k;
 			for (int j = 0; j < k; j++)
 				x[j] = (float)blk[idx[j]];
 			ds[s]->y[i] = r->y[s][i];
 		}
 	}
-	free(G);
+	return 0;
+}
+
+/*
+ * The chosen coefficients of every image: a second pass recomputes each
+ * transform and keeps the chosen coefficients only, so the peak memory is
+ * the bytes of the images, one block (GRAM_ROWS × n² doubles), the Gram
+ * matrix of the QR choice and the result.
+ */
+static int build(const Raw *r, int n, int k, MnistInputs kind, const char *name, Dataset **train,
+                 Dataset **test, int **idx_out, Err *e)
+{
+	int nn = n * n;
+	double *blk = malloc((size_t)GRAM_ROWS * nn * sizeof *blk);
+	int *idx = malloc((size_t)k * sizeof *idx);
+	Dataset *ds[2] = {NULL, NULL};
+	if (!blk || !idx) {
+		err_set(e, "%s: out of memory for the Haar transforms of %d images", name,
+		        GRAM_ROWS);
+		goto fail;
+	}
+	if (choose(r, n, k, kind, blk, idx, name, e) ||
+	    coefficients(r, n, idx, k, blk, name, ds, e))
+		goto fail;
 	free(blk);
 	*train = ds[0];
 	*test = ds[1];
 	*idx_out = idx;
 	return 0;
-fail_haar:
-	err_prefix(e, "%s", name);
 fail:
-	free(G);
 	free(blk);
 	free(idx);
 	dataset_free(ds[0]);
@@ -374,24 +453,81 @@ fail:
 	return -1;
 }
 
+static const char *const INPUTS[] = {"qr", "variance", "coarse", "all", "pixels"};
+
+const char *mnist_inputs_name(MnistInputs kind)
+{
+	return kind >= MNIST_QR && kind <= MNIST_PIXELS ? INPUTS[kind] : "?";
+}
+
+int mnist_inputs_parse(const char *s)
+{
+	for (int i = MNIST_QR; i <= MNIST_PIXELS; i++)
+		if (!strcmp(s, INPUTS[i]))
+			return i;
+	return -1;
+}
+
+/* "mnist-haar200", "mnist-haar200-variance", "mnist-haar200-coarse",
+ * "mnist-haar-all", "mnist-pixels": the data sets' names and the caches'. */
+static void inputs_label(char *buf, size_t len, const char *name, MnistInputs kind, int k)
+{
+	if (kind == MNIST_ALL || kind == MNIST_PIXELS)
+		snprintf(buf, len, "%s-%s", name, kind == MNIST_ALL ? "haar-all" : "pixels");
+	else if (kind == MNIST_QR)
+		snprintf(buf, len, "%s-haar%d", name, k);
+	else
+		snprintf(buf, len, "%s-haar%d-%s", name, k, INPUTS[kind]);
+}
+
+static void name_sets(Dataset *train, Dataset *test, const char *name, MnistInputs kind, int k)
+{
+	char label[160];
+	inputs_label(label, sizeof label, name, kind, k);
+	snprintf(train->name, sizeof train->name, "%.100s train", label);
+	snprintf(test->name, sizeof test->name, "%.100s test", label);
+}
+
 int mnist_load(const char *dir, const char *name, int features, Dataset **train, Dataset **test,
                int **idx_out, Err *e)
 {
+	return mnist_load_inputs(dir, name, MNIST_QR, features, train, test, idx_out, e);
+}
+
+int mnist_load_inputs(const char *dir, const char *name, MnistInputs kind, int features,
+                      Dataset **train, Dataset **test, int **idx_out, Err *e)
+{
 	Raw r;
 	uint32_t key = 0;
-	char path[4096];
+	char path[4096], label[160];
 	int *idx = NULL;
 	*train = *test = NULL;
 	if (idx_out)
 		*idx_out = NULL;
 	/* Images up to 32×32 (MNIST's 28×28) are padded to 32×32: 1024 coefficients. */
 	int n = 32;
+	if (kind < MNIST_QR || kind > MNIST_PIXELS)
+		return err_set(e, "%s: inputs of kind %d asked for, expected 0 to %d", name, kind,
+		               MNIST_PIXELS);
+	if (kind == MNIST_PIXELS) {
+		if (mnist_load_pixels(dir, train, test, e))
+			return err_prefix(e, "%s", name);
+		name_sets(*train, *test, name, kind, 0);
+		return 0;
+	}
+	if (kind == MNIST_ALL)
+		features = n * n;
 	if (features < 1 || features > n * n)
 		return err_set(e, "%s: %d wavelet features asked for, expected 1 to %d", name,
 		               features, n * n);
 	if (inputs_crc(dir, &key, e))
 		return err_prefix(e, "%s", name);
-	snprintf(path, sizeof path, "%s/%s-haar%d.cache", dir, name, features);
+	/* the key of a choice other than the paper's also covers its name, so a
+	 * cache of one choice is never read as another's */
+	if (kind != MNIST_QR)
+		key = (uint32_t)crc32(key, (const Bytef *)INPUTS[kind], (uInt)strlen(INPUTS[kind]));
+	inputs_label(label, sizeof label, name, kind, features);
+	snprintf(path, sizeof path, "%s/%s.cache", dir, label);
 	/* a cache that is missing, stale, damaged or holds a bad value is built
 	 * again and replaced */
 	Err ignored;
@@ -405,7 +541,7 @@ int mnist_load(const char *dir, const char *name, int features, Dataset **train,
 		raw_free(&r);
 		return -1;
 	}
-	int rc = build(&r, n, features, name, train, test, &idx, e);
+	int rc = build(&r, n, features, kind, name, train, test, &idx, e);
 	raw_free(&r);
 	if (rc)
 		return -1;
@@ -415,6 +551,51 @@ done:
 		*idx_out = idx;
 	else
 		free(idx);
+	name_sets(*train, *test, name, kind, features);
+	return 0;
+}
+
+int mnist_load_coeffs(const char *dir, const char *name, const int *idx, int k, Dataset **train,
+                      Dataset **test, Err *e)
+{
+	Raw r;
+	Dataset *ds[2] = {NULL, NULL};
+	int n = 32; /* as mnist_load_inputs: every image padded to 32×32 */
+	*train = *test = NULL;
+	if (k < 1 || k > n * n)
+		return err_set(e, "%s: %d wavelet features asked for, expected 1 to %d", name, k,
+		               n * n);
+	for (int j = 0; j < k; j++)
+		if (idx[j] < 0 || idx[j] >= n * n)
+			return err_set(
+			    e,
+			    "%s: Haar coefficient %d asked for as feature %d, expected 0 to "
+			    "%d",
+			    name, idx[j], j, n * n - 1);
+	if (load_raw(dir, &r, e))
+		return err_prefix(e, "%s", name);
+	double *blk = NULL;
+	int rc = -1;
+	if (r.rows > n || r.cols > n)
+		err_set(e, "%s/%s: images are %d×%d, expected at most %d×%d", dir, FILES[0], r.rows,
+		        r.cols, n, n);
+	else if (!(blk = malloc((size_t)n * n * sizeof *blk)))
+		err_set(e, "%s: out of memory for a Haar transform", name);
+	else
+		rc = coefficients(&r, n, idx, k, blk, name, ds, e);
+	free(blk);
+	raw_free(&r);
+	if (rc) {
+		dataset_free(ds[0]);
+		dataset_free(ds[1]);
+		return -1;
+	}
+	char label[160];
+	snprintf(label, sizeof label, "%s-haar%d-recorded", name, k);
+	snprintf(ds[0]->name, sizeof ds[0]->name, "%.100s train", label);
+	snprintf(ds[1]->name, sizeof ds[1]->name, "%.100s test", label);
+	*train = ds[0];
+	*test = ds[1];
 	return 0;
 }
 

@@ -90,7 +90,8 @@ void prep_scale(const Prep *p, Dataset *ds)
 
 const char *prep_kind_name(PrepKind k)
 {
-	static const char *const names[PREP_KINDS] = {"none", "features", "haar", "adult"};
+	static const char *const names[PREP_KINDS] = {"none", "features", "haar", "adult",
+	                                              "pixels"};
 	return (unsigned)k < PREP_KINDS ? names[k] : "unknown";
 }
 
@@ -113,6 +114,10 @@ const char *prep_describe(const Prep *p, char *buf, size_t len)
 	case PREP_ADULT:
 		snprintf(buf, len, "UCI Adult records (%d encoded features)%s", p->d, how);
 		break;
+	case PREP_PIXELS:
+		snprintf(buf, len, "%d pixels of %d×%d images, scaled to [0, 1]%s", p->d, p->rows,
+		         p->cols, how);
+		break;
 	case PREP_FEATURES:
 		snprintf(buf, len, "%d features as given%s", p->d, how);
 		break;
@@ -124,7 +129,7 @@ const char *prep_describe(const Prep *p, char *buf, size_t len)
 
 int prep_raw_width(const Prep *p)
 {
-	if (p->kind == PREP_HAAR)
+	if (p->kind == PREP_HAAR || p->kind == PREP_PIXELS)
 		return p->rows * p->cols;
 	if (p->kind == PREP_ADULT)
 		return ADULT_RECORD_FIELDS;
@@ -140,6 +145,9 @@ static const char *reads(const Prep *p, char *buf, size_t len)
 		break;
 	case PREP_ADULT:
 		snprintf(buf, len, "encoded UCI Adult records");
+		break;
+	case PREP_PIXELS:
+		snprintf(buf, len, "pixels of %d×%d images", p->rows, p->cols);
 		break;
 	default:
 		snprintf(buf, len, "features as given");
@@ -159,7 +167,7 @@ int prep_check(const Prep *model, const Prep *data, const char *model_name, cons
 	if (model->kind != data->kind)
 		return err_set(e, "%s reads %s, but %s gives %s", model_name,
 		               reads(model, a, sizeof a), data_name, reads(data, b, sizeof b));
-	if (model->kind != PREP_HAAR)
+	if (model->kind != PREP_HAAR && model->kind != PREP_PIXELS)
 		return 0;
 	if (model->rows != data->rows || model->cols != data->cols || model->n != data->n)
 		return err_set(e, "%s reads %s, but %s gives %s", model_name,
@@ -173,8 +181,22 @@ int prep_check(const Prep *model, const Prep *data, const char *model_name, cons
 	return 0;
 }
 
+/* The pixel rows scaled as data/mnist.c scales image bytes: x/255 in float. */
+static int scale_pixels(const Prep *p, const float *px, int n, float *out, Err *e)
+{
+	size_t w = (size_t)p->rows * (size_t)p->cols;
+	if (p->rows < 1 || p->cols < 1 || w != (size_t)p->d)
+		return err_set(e, "the preprocessing record's %d×%d images are not its %d pixels",
+		               p->rows, p->cols, p->d);
+	for (size_t i = 0; i < (size_t)n * w; i++)
+		out[i] = px[i] / 255.0f;
+	return 0;
+}
+
 int prep_pixels(const Prep *p, const float *px, int n, float *out, Err *e)
 {
+	if (p->kind == PREP_PIXELS)
+		return scale_pixels(p, px, n, out, e);
 	if (p->kind != PREP_HAAR || p->n < 1 || p->rows > p->n || p->cols > p->n)
 		return err_set(e, "the preprocessing record holds no Haar transform");
 	size_t nn = (size_t)p->n * (size_t)p->n, w = (size_t)p->rows * (size_t)p->cols;

@@ -4,8 +4,9 @@
  *
  * Two steps. First the kind of input: features as given (CSV, the synthetic
  * set), an image's pixels turned into chosen Haar-wavelet coefficients
- * (MNIST, Fashion-MNIST: data/mnist.h), or a UCI Adult record encoded as
- * data/adult.h says. Then, when asked (--center, --standardize), every
+ * (MNIST, Fashion-MNIST: data/mnist.h), an image's pixels scaled to [0, 1]
+ * (their --inputs pixels), or a UCI Adult record encoded as data/adult.h
+ * says. Then, when asked (--center, --standardize), every
  * feature centred on its mean over the training set and divided by its
  * standard deviation there (a feature constant there only centred). The
  * means and scales are those of the training set the network learned on;
@@ -27,6 +28,7 @@ typedef enum PrepKind {
 	PREP_FEATURES, /* rows of features as given */
 	PREP_HAAR,     /* an image's pixels (0..255) to the Haar coefficients idx[0..d) */
 	PREP_ADULT,    /* a UCI Adult record (14 fields) to its encoding */
+	PREP_PIXELS,   /* an image's pixels (0..255) to x/255, row by row: d = rows·cols */
 	PREP_KINDS
 } PrepKind;
 
@@ -36,7 +38,7 @@ typedef enum PrepKind {
 typedef struct Prep {
 	PrepKind kind;
 	int d;          /* the features the network reads */
-	int rows, cols; /* PREP_HAAR: the image, padded with zeros to n×n */
+	int rows, cols; /* PREP_HAAR, PREP_PIXELS: the image (Haar: padded with zeros to n×n) */
 	int n;          /* PREP_HAAR: the transform's size, a power of 2 */
 	int *idx;       /* PREP_HAAR: the d coefficients kept, in their order */
 	int scale;      /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE */
@@ -60,7 +62,8 @@ void prep_scale(const Prep *p, struct Dataset *ds);
 
 /* 0 when the rows of data (made by the record data, its scale step not yet
  * applied) can be transformed by the record model: the same kind of input
- * (PREP_HAAR: the same image size and coefficients), the same width; else -1
+ * (PREP_HAAR: the same image size and coefficients; PREP_PIXELS: the same
+ * image size), the same width; else -1
  * and a message naming both (model and data name them). A record of kind
  * PREP_NONE accepts any rows of its width. */
 int prep_check(const Prep *model, const Prep *data, const char *model_name, const char *data_name,
@@ -71,14 +74,17 @@ int prep_check(const Prep *model, const Prep *data, const char *model_name, cons
 int prep_raw_width(const Prep *p);
 
 /* PREP_HAAR: the pixel rows px (n × rows·cols values in 0..255) into the
- * record's d Haar coefficients, out (n × d); the scale step is not
- * applied. The same numbers as data/mnist.c computes from image bytes. */
+ * record's d Haar coefficients, out (n × d); PREP_PIXELS: into the pixels
+ * scaled to [0, 1]. The scale step is not applied. The same numbers as
+ * data/mnist.c computes from image bytes. */
 int prep_pixels(const Prep *p, const float *px, int n, float *out, Err *e);
 
 /* "features as given", "Haar coefficients of 28×28 images", "Adult records",
- * then ", centred" or ", standardized" (on the training set). */
+ * "pixels of 28×28 images", then ", centred" or ", standardized" (on the
+ * training set). */
 const char *prep_describe(const Prep *p, char *buf, size_t len);
-/* "none", "features", "haar", "adult"; "raw", "center", "standardize". */
+/* "none", "features", "haar", "adult", "pixels"; "raw", "center",
+ * "standardize". */
 const char *prep_kind_name(PrepKind k);
 const char *prep_scale_name(int scale);
 

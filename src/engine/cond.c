@@ -130,7 +130,8 @@ int cond_check_tau(double tau, Err *e)
 
 /* One layer: σ's and κ, and the pivoted QR when with_qr (cond_sv_qrpt, which
  * reduces a tall Ŵ to its triangle once for both). */
-static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerCond *lc, Err *e)
+static int layer_fill_part(const Net *net, int layer, double tau, int with_qr, LayerCond *lc,
+                           Err *e)
 {
 	memset(lc, 0, sizeof *lc);
 	if (!net || layer < 1 || layer > net->m)
@@ -138,7 +139,7 @@ static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerC
 		               net ? net->m : 0);
 	if (cond_check_tau(tau, e))
 		return -1;
-	int rows, cols;
+	int rows, cols, rc = -1;
 	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
 	if (!A)
 		return -1;
@@ -155,8 +156,10 @@ static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerC
 		err_set(e, "layer %d: out of memory", layer);
 		goto fail;
 	}
-	if (with_qr ? cond_sv_qrpt(A, rows, cols, lc->sv, lc->perm, lc->rdiag, e)
-	            : cond_singular_values(A, rows, cols, lc->sv, e)) {
+	/* a large decomposition may be stopped (1), its message prefixed too */
+	rc = with_qr ? cond_sv_qrpt(A, rows, cols, lc->sv, lc->perm, lc->rdiag, e)
+	             : cond_singular_values(A, rows, cols, lc->sv, e);
+	if (rc) {
 		err_prefix(e, "layer %d: Ŵ", layer);
 		goto fail;
 	}
@@ -167,7 +170,20 @@ static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerC
 fail:
 	free(A);
 	cond_layer_free(lc);
-	return -1;
+	return rc;
+}
+
+/* One layer: σ's and κ, and the pivoted QR when with_qr (cond_sv_qrpt, which
+ * reduces a tall Ŵ to its triangle once for both); reported to the thread's
+ * meter as what it is. */
+static int layer_fill(const Net *net, int layer, double tau, int with_qr, LayerCond *lc, Err *e)
+{
+	char what[96];
+	snprintf(what, sizeof what, "%s of layer %d", with_qr ? "κ and pivoted QR" : "κ", layer);
+	HookPart was = hook_meter_part(what, 0.0, 1.0);
+	int rc = layer_fill_part(net, layer, tau, with_qr, lc, e);
+	hook_meter_restore(was);
+	return rc;
 }
 
 int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e)
@@ -187,6 +203,7 @@ static atomic_int cond_threads;
 void cond_set_threads(int n)
 {
 	atomic_store(&cond_threads, n > 0 ? n : 0);
+	cond_matrix_set_threads(n);
 }
 
 /* The layers of one cond_net call, handed out one at a time to the threads. */
@@ -202,23 +219,78 @@ typedef struct Batch {
 	int (*stop)(void *); /* the caller's stop predicate, or NULL */
 	void *stop_ud;
 	atomic_int stopped; /* the first layer not begun for a stop, or 0 */
+	atomic_int cut;     /* a layer stopped while it was decomposed, or 0 */
+	HookMeter meter;    /* the caller's meter, or NULL */
+	void *meter_ud;
+	HookPart part; /* the caller's part of its whole */
+	pthread_mutex_t meter_mu;
+	double *frac; /* per layer: the share of its work done */
+	double *cost; /* per layer: its work, for the whole's share */
+	char what[64];
 } Batch;
+
+/* The meter of a layer's thread: its share into frac[l-1], the whole's
+ * share (layers weighted by their work) to the caller's meter. */
+typedef struct BatchSlot {
+	Batch *b;
+	int l;
+} BatchSlot;
+
+static void batch_meter(const char *what, double frac, void *ud)
+{
+	(void)what;
+	BatchSlot *s = ud;
+	Batch *b = s->b;
+	pthread_mutex_lock(&b->meter_mu);
+	b->frac[s->l - 1] = frac;
+	double done = 0, all = 0;
+	for (int i = 0; i < b->net->m; i++) {
+		done += b->cost[i] * b->frac[i];
+		all += b->cost[i];
+	}
+	double f = all > 0 ? done / all : 1.0;
+	b->meter(b->what, b->part.f0 + f * (b->part.f1 - b->part.f0), b->meter_ud);
+	pthread_mutex_unlock(&b->meter_mu);
+}
 
 static void *batch_run(void *arg)
 {
 	Batch *b = arg;
 	int k;
+	/* the decompositions ask the caller's stop (cond_matrix.h) and report to
+	 * the batch */
+	int (*stop0)(void *);
+	void *stop_ud0, *meter_ud0;
+	HookMeter meter0;
+	hook_thread_stop_get(&stop0, &stop_ud0);
+	hook_thread_meter_get(&meter0, &meter_ud0);
+	HookPart part0 = hook_meter_part(NULL, 0.0, 1.0);
+	hook_set_thread_stop(b->stop, b->stop_ud);
+	cond_matrix_one_thread(1);
 	while ((k = atomic_fetch_add(&b->next, 1)) < b->net->m) {
 		int l = b->order[k];
-		if (atomic_load(&b->stopped) || (b->stop && b->stop(b->stop_ud))) {
+		if (atomic_load(&b->stopped) || atomic_load(&b->cut) ||
+		    (b->stop && b->stop(b->stop_ud))) {
 			int none = 0;
 			atomic_compare_exchange_strong(&b->stopped, &none, l);
 			b->rc[l - 1] = -1;
 			continue;
 		}
+		BatchSlot slot = {b, l};
+		hook_set_thread_meter(b->meter ? batch_meter : NULL, &slot);
 		b->rc[l - 1] =
 		    layer_fill(b->net, l, b->tau, b->with_qr, &b->lc[l - 1], &b->errs[l - 1]);
+		if (b->meter && b->rc[l - 1] == 0) /* GSL's path reports nothing on its way */
+			batch_meter(NULL, 1.0, &slot);
+		if (b->rc[l - 1] == 1) {
+			int none = 0;
+			atomic_compare_exchange_strong(&b->cut, &none, l);
+		}
 	}
+	cond_matrix_one_thread(0);
+	hook_set_thread_stop(stop0, stop_ud0);
+	hook_set_thread_meter(meter0, meter_ud0);
+	hook_meter_restore(part0);
 	return NULL;
 }
 
@@ -244,15 +316,27 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 		return -1;
 	Batch b = {.net = net, .tau = tau, .with_qr = with_qr, .lc = lc};
 	hook_thread_stop_get(&b.stop, &b.stop_ud);
+	hook_thread_meter_get(&b.meter, &b.meter_ud);
+	b.part = hook_meter_part(NULL, 0.0, 1.0);
+	hook_meter_restore(b.part);
+	snprintf(b.what, sizeof b.what, "%s of %d layer%s", with_qr ? "κ and pivoted QR" : "κ", m,
+	         m == 1 ? "" : "s");
 	b.errs = calloc((size_t)m, sizeof *b.errs);
 	b.rc = calloc((size_t)m, sizeof *b.rc);
 	b.order = malloc((size_t)m * sizeof *b.order);
-	if (!b.errs || !b.rc || !b.order) {
+	b.frac = calloc((size_t)m, sizeof *b.frac);
+	b.cost = malloc((size_t)m * sizeof *b.cost);
+	if (!b.errs || !b.rc || !b.order || !b.frac || !b.cost) {
 		free(b.errs);
 		free(b.rc);
 		free(b.order);
+		free(b.frac);
+		free(b.cost);
 		return err_set(e, "out of memory for the conditioning of %d layers", m);
 	}
+	pthread_mutex_init(&b.meter_mu, NULL);
+	for (int l = 1; l <= m; l++)
+		b.cost[l - 1] = layer_cost(net, l);
 	for (int k = 0; k < m; k++) {
 		int l = k + 1, j = k;
 		for (; j > 0 && layer_cost(net, b.order[j - 1]) < layer_cost(net, l); j--)
@@ -261,6 +345,7 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 	}
 	atomic_init(&b.next, 0);
 	atomic_init(&b.stopped, 0);
+	atomic_init(&b.cut, 0);
 	int nt = atomic_load(&cond_threads);
 	if (nt == 0) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -287,20 +372,30 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 		blas_set_threads(blas_threads);
 	int rc = 0;
 	for (int l = 1; l <= m; l++) {
-		if (b.rc[l - 1] && rc == 0) {
+		if (b.rc[l - 1] < 0 && rc == 0) {
 			rc = -1;
 			if (e)
 				*e = b.errs[l - 1];
 		}
 	}
-	if (atomic_load(&b.stopped))
+	/* a layer stopped inside its decomposition says so itself */
+	int cut = atomic_load(&b.cut);
+	if (cut) {
+		rc = 1;
+		if (e)
+			*e = b.errs[cut - 1];
+	} else if (atomic_load(&b.stopped)) {
 		rc = err_stop(e, "stopped before layer %d", atomic_load(&b.stopped));
+	}
 	if (rc)
 		for (int l = 1; l <= m; l++)
 			cond_layer_free(&lc[l - 1]);
+	pthread_mutex_destroy(&b.meter_mu);
 	free(b.errs);
 	free(b.rc);
 	free(b.order);
+	free(b.frac);
+	free(b.cost);
 	return rc;
 }
 
@@ -350,6 +445,12 @@ double cond_max_kappa(const LayerCond *lc, int m)
 int cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
                        Err *e)
 {
+	return cond_kappa_columns_s1(net, layer, cols_sel, ncols, kappa, NULL, e);
+}
+
+int cond_kappa_columns_s1(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
+                          double *s1, Err *e)
+{
 	*kappa = NAN;
 	if (!net || layer < 1 || layer > net->m)
 		return err_set(e, "layer %d does not exist (expected 1..%d)", layer,
@@ -365,7 +466,9 @@ int cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols
 	double *A = cond_stacked(net, layer, cols_sel, ncols, &rows, &cols, e);
 	if (!A)
 		return -1;
-	int rc = cond_kappa(A, rows, cols, kappa, e);
+	int rc = cond_kappa_s1(A, rows, cols, kappa, s1, e);
 	free(A);
-	return rc ? err_prefix(e, "layer %d: Ŵ", layer) : 0;
+	if (rc) /* failed, or stopped (1) */
+		err_prefix(e, "layer %d: Ŵ", layer);
+	return rc;
 }

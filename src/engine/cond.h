@@ -1,6 +1,6 @@
 /* cond.h - conditioning of the stacked weight matrices, per layer or for
- * the whole network on threads (the decompositions themselves, through GSL,
- * are engine/cond_matrix.h's).
+ * the whole network on threads (the decompositions themselves, through GSL
+ * or LAPACK, are engine/cond_matrix.h's).
  *
  * For hidden or output layer i (1..m), Ŵ⁽ⁱ⁾ is W⁽ⁱ⁾ with the row b⁽ⁱ⁾
  * appended: (n[i-1]+1) × n[i], one column per neuron, in double precision.
@@ -49,11 +49,14 @@ typedef struct LayerCond {
 double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, int *rows,
                      int *cols, Err *e);
 
-/* Fills lc for one layer (allocating sv, perm, rdiag). */
+/* Fills lc for one layer (allocating sv, perm, rdiag): 0; 1 when its
+ * decomposition was stopped (cond_matrix.h: the calling thread's stop or a
+ * stop signal; lc left empty; "layer L: Ŵ: stopped during …"), -1 with a
+ * message. */
 int cond_layer(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
 /* All m layers into lc[0..m): 0; 1 when the calling thread's stop said
- * stop (hook_set_thread_stop; e says before which layer), -1 on failure;
- * every entry is then left empty. */
+ * stop (hook_set_thread_stop; e says before which layer, or in which
+ * layer's decomposition), -1 on failure; every entry is then left empty. */
 int cond_net(const Net *net, double tau, LayerCond *lc, Err *e);
 /* Recomputes p, rank_svd and rank_qr for another τ without decomposing again. */
 void cond_set_tau(LayerCond *lc, double tau);
@@ -65,13 +68,20 @@ void cond_set_tau(LayerCond *lc, double tau);
 int cond_layer_values(const Net *net, int layer, double tau, LayerCond *lc, Err *e);
 /* cond_net without the pivoted QR (see cond_layer_values). Both ask the
  * calling thread's stop (hook_set_thread_stop) before each layer, and
- * return 1 with "stopped before layer L" when it says stop. */
+ * return 1 with "stopped before layer L" when it says stop; a layer's
+ * decomposition asks it too (1, as cond_layer says).
+ * Both report to the calling thread's meter (hook_set_thread_meter) the
+ * share of the whole done, layers weighted by their work, from the threads
+ * that decompose. */
 int cond_net_values(const Net *net, double tau, LayerCond *lc, Err *e);
 /* Threads cond_net and cond_net_values decompose layers on (one layer per
- * thread at a time; the results do not depend on the count). 0, the
- * default, means the number of online CPUs. While either runs, OpenBLAS is
- * set to one thread and then restored (blas_set_threads), so neither should
- * run beside training in another thread. */
+ * thread at a time, each with OpenBLAS on one thread; the results do not
+ * depend on the count), and the OpenBLAS threads LAPACK's path decomposes a
+ * single large matrix on (cond_layer, a squeeze's proposal; there the last
+ * digits may depend on the count). 0, the default, means the number of
+ * online CPUs. While cond_net runs, OpenBLAS is set to one thread and then
+ * restored (blas_set_threads), so neither should run beside training in
+ * another thread. */
 void cond_set_threads(int n);
 void cond_layer_free(LayerCond *lc); /* frees the arrays, not lc */
 /* The conditioning of every layer of net at τ in a new array of net->m
@@ -93,8 +103,11 @@ double cond_max_kappa(const LayerCond *lc, int m);
 const char *cond_kappa_str(double kappa, double tau, char *buf, size_t len);
 
 /* κ of Ŵ⁽ˡᵃʸᵉʳ⁾ restricted to the given columns into *kappa: 0, or -1 with
- * a message (*kappa NaN). */
+ * a message, or 1 when its decomposition was stopped (*kappa NaN both). */
 int cond_kappa_columns(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
                        Err *e);
+/* cond_kappa_columns, and their σ₁ into *s1 (may be NULL). */
+int cond_kappa_columns_s1(const Net *net, int layer, const int *cols_sel, int ncols, double *kappa,
+                          double *s1, Err *e);
 
 #endif

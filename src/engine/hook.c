@@ -66,3 +66,41 @@ int hook_thread_stopped(void)
 {
 	return stop_fn && stop_fn(stop_ud);
 }
+
+static _Thread_local HookMeter meter_fn;
+static _Thread_local void *meter_ud;
+static _Thread_local HookPart part = {NULL, 0.0, 1.0};
+
+void hook_set_thread_meter(HookMeter fn, void *ud)
+{
+	meter_fn = fn;
+	meter_ud = ud;
+	part = (HookPart){NULL, 0.0, 1.0};
+}
+
+void hook_thread_meter_get(HookMeter *fn, void **ud)
+{
+	*fn = meter_fn;
+	*ud = meter_ud;
+}
+
+HookPart hook_meter_part(const char *what, double f0, double f1)
+{
+	HookPart old = part;
+	double w = old.f1 - old.f0;
+	part = (HookPart){what ? what : old.what, old.f0 + f0 * w, old.f0 + f1 * w};
+	return old;
+}
+
+void hook_meter_restore(HookPart old)
+{
+	part = old;
+}
+
+void hook_meter(double frac)
+{
+	if (!meter_fn)
+		return;
+	frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+	meter_fn(part.what ? part.what : "", part.f0 + frac * (part.f1 - part.f0), meter_ud);
+}

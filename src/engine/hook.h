@@ -75,4 +75,29 @@ void hook_thread_stop_get(int (**stop)(void *ud), void **ud);
 /* 1 when the calling thread's predicate says stop. */
 int hook_thread_stopped(void);
 
+/* How far work that is handed no Hook has come (the conditioning of a large
+ * layer, a squeeze's κ loop): the calling thread's meter, called with a line
+ * saying what is computed ("κ and pivoted QR of 3 layers") and the share of
+ * it done, 0..1, whenever the work has news (between the blocks of a
+ * decomposition: a meter that draws keeps its own pace). NULL (the default)
+ * for none. Work spread over threads calls its caller's meter from them,
+ * one call at a time. */
+typedef void (*HookMeter)(const char *what, double frac, void *ud);
+void hook_set_thread_meter(HookMeter fn, void *ud);
+void hook_thread_meter_get(HookMeter *fn, void **ud);
+
+/* The part of the whole that the calling thread's next reports are about:
+ * hook_meter_part(what, f0, f1) maps the shares hook_meter reports to
+ * [f0, f1] of the part that was current (parts nest) and names them `what`
+ * (NULL keeps the current name; the string must live until the part is
+ * restored). It returns the part it replaces, for hook_meter_restore. */
+typedef struct HookPart {
+	const char *what;
+	double f0, f1; /* of the whole */
+} HookPart;
+HookPart hook_meter_part(const char *what, double f0, double f1);
+void hook_meter_restore(HookPart old);
+/* Reports frac (0..1) of the current part to the calling thread's meter. */
+void hook_meter(double frac);
+
 #endif

@@ -101,6 +101,13 @@ int net_error_threads(const Net *net, const Dataset *data, int threads, double *
  * pass over rows x[0..n) into out (n × n[layer]); layer 0..m, m = softmax.
  * Chunked and threaded as net_error. */
 int net_forward(const Net *net, const float *x, int n, int layer, float *out, Err *e);
+/* The same on the calling thread alone, with OpenBLAS on blas_threads
+ * threads of its own (left so; one when < 1), as a program that hands a batch
+ * to a threaded OpenBLAS runs it: for timing a forward pass on the threads of
+ * --threads (model/net_cost.h). The outputs are net_forward's but for the
+ * last bits where OpenBLAS's threads split its products otherwise. */
+int net_forward_blas(const Net *net, const float *x, int n, int layer, float *out, int blas_threads,
+                     Err *e);
 
 /* Reports how many of total rows are done; non-zero asks to stop. */
 typedef int (*NetRowsFn)(long done, long total, void *ud);

@@ -318,6 +318,7 @@ typedef struct Eval {
 	float *out;   /* n × width of the layer, or NULL */
 	int *cls;     /* n: the class of every row (layer m), or NULL */
 	int n, layer, nchunks, nparts, ldb;
+	int blas;      /* OpenBLAS threads when the pass is one part (< 1: one) */
 	float **buf;   /* 2 per part */
 	double *loss;  /* per chunk */
 	long *correct; /* per chunk */
@@ -384,7 +385,7 @@ static int eval_run(Eval *ev, int threads)
 		if (!(ev->buf[k] = falloc((size_t)B * ev->ldb)))
 			rc = -1;
 	Pool *pool = NULL;
-	blas_set_threads(1);
+	blas_set_threads(ev->nparts > 1 || ev->blas < 1 ? 1 : ev->blas);
 	if (rc == 0 && ev->nparts > 1)
 		pool = pool_new(ev->nparts, NULL); /* NULL: the caller computes alone */
 	if (rc == 0)
@@ -450,6 +451,20 @@ int net_forward(const Net *net, const float *x, int n, int layer, float *out, Er
 		return 0;
 	Eval ev = {.net = net, .x = x, .out = out, .n = n, .layer = layer};
 	int rc = eval_run(&ev, pool_default_threads());
+	free(ev.loss);
+	free(ev.correct);
+	if (rc)
+		return err_set(e, "out of memory for a forward pass of %d rows", n);
+	return 0;
+}
+
+int net_forward_blas(const Net *net, const float *x, int n, int layer, float *out, int blas_threads,
+                     Err *e)
+{
+	if (layer < 1 || layer > net->m || n < 1)
+		return net_forward(net, x, n, layer, out, e);
+	Eval ev = {.net = net, .x = x, .out = out, .n = n, .layer = layer, .blas = blas_threads};
+	int rc = eval_run(&ev, 1);
 	free(ev.loss);
 	free(ev.correct);
 	if (rc)

@@ -172,30 +172,6 @@ static int get_run(const unsigned char *p, Net *net, const char *path, uint64_t 
 	return 0;
 }
 
-/* The preprocessing block (model_io.h) of net into p: kind 0 with the
- * raw scale step when none is recorded. */
-static void put_prep(unsigned char *p, const Net *net)
-{
-	const Prep *r = net->prep;
-	int d = net->n[0];
-	memset(p, 0, MODEL_PREP_BYTES(d));
-	if (r) {
-		put_u32(p, (uint32_t)r->kind);
-		put_u32(p + 4, (uint32_t)r->scale);
-		put_u32(p + 8, (uint32_t)r->rows);
-		put_u32(p + 12, (uint32_t)r->cols);
-		put_u32(p + 16, (uint32_t)r->n);
-	}
-	unsigned char *q = p + MODEL_PREP_HEAD;
-	for (int j = 0; j < d; j++)
-		put_u32(q + 4 * (size_t)j, r ? (uint32_t)r->idx[j] : 0);
-	q += 4 * (size_t)d;
-	for (int j = 0; j < d; j++) {
-		put_f64(q + 8 * (size_t)j, r ? r->mean[j] : 0.0);
-		put_f64(q + 8 * ((size_t)d + j), r ? r->sd[j] : 1.0);
-	}
-}
-
 /* The Haar block's sizes and coefficients: n a power of 2 up to
  * PREP_MAX_HAAR, the image within it, the d indices distinct below n². */
 static int check_haar(const unsigned char *p, int d, const char *path, uint64_t off, Err *e)
@@ -226,6 +202,18 @@ static int check_haar(const unsigned char *p, int d, const char *path, uint64_t 
 	return 0;
 }
 
+/* The pixels' image size: rows·cols pixels, the network's d inputs. */
+static int check_pixels(const unsigned char *p, int d, const char *path, uint64_t off, Err *e)
+{
+	uint32_t rows = get_u32(p + 8), cols = get_u32(p + 12);
+	if (rows < 1 || cols < 1 || (uint64_t)rows * cols != (uint64_t)d)
+		return err_set(e,
+		               "%s: the preprocessing's image size at offset %llu (%u×%u) is not "
+		               "its %d pixels",
+		               path, (unsigned long long)off + 8, rows, cols, d);
+	return 0;
+}
+
 /* The preprocessing block of d inputs at file offset off, checked; into
  * *out (NULL: checked only; kind 0 gives no record). */
 static int get_prep(const unsigned char *p, int d, Prep **out, const char *path, uint64_t off,
@@ -240,7 +228,11 @@ static int get_prep(const unsigned char *p, int d, Prep **out, const char *path,
 		               path, (unsigned long long)off, kind, scale);
 	if (kind == PREP_HAAR && check_haar(p, d, path, off, e))
 		return -1;
-	int stray = kind != PREP_HAAR && (get_u32(p + 8) || get_u32(p + 12) || get_u32(p + 16));
+	if (kind == PREP_PIXELS && check_pixels(p, d, path, off, e))
+		return -1;
+	int stray =
+	    kind != PREP_HAAR &&
+	    (get_u32(p + 16) || (kind != PREP_PIXELS && (get_u32(p + 8) || get_u32(p + 12))));
 	for (int j = 0; kind != PREP_HAAR && j < d; j++)
 		stray |= get_u32(p + MODEL_PREP_HEAD + 4 * (size_t)j) != 0;
 	if (stray)
@@ -268,7 +260,7 @@ static int get_prep(const unsigned char *p, int d, Prep **out, const char *path,
 	if (!r)
 		return err_prefix(e, "%s", path);
 	r->scale = (int)scale;
-	if (kind == PREP_HAAR) {
+	if (kind == PREP_HAAR || kind == PREP_PIXELS) {
 		r->rows = (int)get_u32(p + 8);
 		r->cols = (int)get_u32(p + 12);
 		r->n = (int)get_u32(p + 16);
@@ -304,18 +296,106 @@ size_t model_file_bytes(const Net *net)
 	       MODEL_RUN_BYTES + MODEL_PREP_BYTES(net->n[0]) + 4;
 }
 
-static int check_bytes(const unsigned char *buf, size_t len, const char *path, Err *e);
+/* ---- a model file's bytes, made in order, piece by piece ----
+ *
+ * A save neither holds the whole file in memory nor checks a copy of it:
+ * the bytes are made from the network as they are needed, once for the
+ * checksum, once for the loader's checks and once for the file, the same
+ * bytes each time. */
 
-int model_save(const Net *net, const char *path, Err *e)
+/* A stretch of the file: bytes, or an array of numbers written as the file
+ * keeps them (little-endian). */
+typedef enum SecKind { SEC_RAW, SEC_F32, SEC_IDX, SEC_F64 } SecKind;
+typedef struct Sec {
+	SecKind kind;
+	uint64_t len;  /* bytes */
+	const void *p; /* RAW: the bytes; F32: floats; IDX: ints (NULL: zeros); F64:
+	                * doubles (NULL: dflt each) */
+	double dflt;
+} Sec;
+
+enum { GEN_SECS = 11 }; /* header, 3 arrays, schedule, record, 4 of the preprocessing, checksum */
+typedef struct ModelBytes {
+	unsigned char *head; /* the header (header_bytes(m)) */
+	unsigned char sched[MODEL_SCHED_BYTES], run[MODEL_RUN_BYTES], prep[MODEL_PREP_HEAD], crc[4];
+	Sec sec[GEN_SECS];
+	int nsec;
+	uint64_t total;
+	int cur;      /* the section of the next byte */
+	uint64_t off; /* and its offset there */
+} ModelBytes;
+
+static void gen_add(ModelBytes *g, SecKind kind, uint64_t len, const void *p, double dflt)
 {
+	g->sec[g->nsec++] = (Sec){kind, len, p, dflt};
+	g->total += len;
+}
+
+/* Element i of an array section, as the file holds it. */
+static void sec_elem(const Sec *s, size_t i, unsigned char *out)
+{
+	if (s->kind == SEC_F32)
+		put_f32(out, ((const float *)s->p)[i]);
+	else if (s->kind == SEC_IDX)
+		put_u32(out, s->p ? (uint32_t)((const int *)s->p)[i] : 0);
+	else
+		put_f64(out, s->p ? ((const double *)s->p)[i] : s->dflt);
+}
+
+/* n bytes of section s from offset off into dst. */
+static void sec_read(const Sec *s, uint64_t off, unsigned char *dst, size_t n)
+{
+	if (s->kind == SEC_RAW) {
+		memcpy(dst, (const unsigned char *)s->p + off, n);
+		return;
+	}
+	size_t z = s->kind == SEC_F64 ? 8 : 4;
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
+	if (s->kind == SEC_F32 && off % 4 == 0) {
+		/* the floats as they are in memory, when it is the file's order */
+		size_t whole = n / 4 * 4;
+		memcpy(dst, (const unsigned char *)s->p + off, whole);
+		dst += whole, off += whole, n -= whole;
+	}
+#endif
+	while (n > 0) {
+		unsigned char t[8];
+		size_t in = (size_t)(off % z), k = z - in < n ? z - in : n;
+		sec_elem(s, (size_t)(off / z), t);
+		memcpy(dst, t + in, k);
+		dst += k, off += k, n -= k;
+	}
+}
+
+/* The next n bytes of the file into dst. */
+static void gen_read(ModelBytes *g, unsigned char *dst, size_t n)
+{
+	while (n > 0 && g->cur < g->nsec) {
+		const Sec *s = &g->sec[g->cur];
+		uint64_t left = s->len - g->off;
+		size_t k = left < n ? (size_t)left : n;
+		sec_read(s, g->off, dst, k);
+		dst += k, n -= k, g->off += k;
+		if (g->off == s->len)
+			g->cur++, g->off = 0;
+	}
+}
+
+static void gen_rewind(ModelBytes *g)
+{
+	g->cur = 0;
+	g->off = 0;
+}
+
+/* The file of net: its sections, and the checksum over all but the last. */
+static int gen_init(ModelBytes *g, const Net *net, Err *e)
+{
+	memset(g, 0, sizeof *g);
 	uint32_t flags = net->adam_t > 0 ? FLAG_ADAM : 0;
 	size_t hb = (size_t)header_bytes((uint64_t)net->m);
-	size_t nbuf = flags & FLAG_ADAM ? 3 : 1;
-	size_t total = model_file_bytes(net);
-	unsigned char *buf = malloc(total);
-	if (!buf)
-		return err_set(e, "%s: out of memory for %zu bytes", path, total);
-	unsigned char *p = buf;
+	if (!(g->head = malloc(hb)))
+		return err_set(e, "out of memory");
+	unsigned char *p = g->head;
 	memcpy(p, MAGIC, 8);
 	put_u32(p + 8, MODEL_VERSION);
 	put_u32(p + 12, (uint32_t)hb);
@@ -327,29 +407,87 @@ int model_save(const Net *net, const char *path, Err *e)
 		put_u32(p, (uint32_t)net->n[i]);
 	put_u64(p, (uint64_t)net->adam_t);
 	put_u32(p + 8, flags);
-	p += TAIL_HEAD;
-	const float *src[3] = {net->param, net->adam_m, net->adam_v};
-	for (size_t k = 0; k < nbuf; k++) {
-		memcpy(p, src[k], net->nparam * 4);
-		swap_floats((float *)(void *)p, net->nparam);
-		p += net->nparam * 4;
+	gen_add(g, SEC_RAW, hb, g->head, 0);
+	const float *arr[3] = {net->param, net->adam_m, net->adam_v};
+	for (int k = 0; k < (flags & FLAG_ADAM ? 3 : 1); k++)
+		gen_add(g, SEC_F32, 4 * (uint64_t)net->nparam, arr[k], 0);
+	put_sched(g->sched, net);
+	gen_add(g, SEC_RAW, MODEL_SCHED_BYTES, g->sched, 0);
+	put_run(g->run, net);
+	gen_add(g, SEC_RAW, MODEL_RUN_BYTES, g->run, 0);
+	/* the preprocessing block (model_io.h): kind 0 with the raw scale step
+	 * when none is recorded; the Haar indices, then the means, then the scales */
+	const Prep *r = net->prep;
+	uint64_t d = (uint64_t)net->n[0];
+	memset(g->prep, 0, sizeof g->prep);
+	if (r) {
+		put_u32(g->prep, (uint32_t)r->kind);
+		put_u32(g->prep + 4, (uint32_t)r->scale);
+		put_u32(g->prep + 8, (uint32_t)r->rows);
+		put_u32(g->prep + 12, (uint32_t)r->cols);
+		put_u32(g->prep + 16, (uint32_t)r->n);
 	}
-	put_sched(p, net);
-	p += MODEL_SCHED_BYTES;
-	put_run(p, net);
-	p += MODEL_RUN_BYTES;
-	put_prep(p, net);
-	p += MODEL_PREP_BYTES(net->n[0]);
-	/* crc32_z takes a size_t: a file past 4 GiB gets its whole checksum */
-	put_u32(p, (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, (size_t)(p - buf)));
+	gen_add(g, SEC_RAW, MODEL_PREP_HEAD, g->prep, 0);
+	gen_add(g, SEC_IDX, 4 * d, r ? r->idx : NULL, 0);
+	gen_add(g, SEC_F64, 8 * d, r ? r->mean : NULL, 0.0);
+	gen_add(g, SEC_F64, 8 * d, r ? r->sd : NULL, 1.0);
+	/* the checksum of everything before it (crc32_z: a size_t, so a file
+	 * past 4 GiB gets its whole checksum) */
+	unsigned char buf[1 << 16];
+	uLong crc = crc32(0L, Z_NULL, 0);
+	for (uint64_t done = 0; done < g->total;) {
+		size_t n = g->total - done < sizeof buf ? (size_t)(g->total - done) : sizeof buf;
+		gen_read(g, buf, n);
+		crc = crc32_z(crc, buf, n);
+		done += n;
+	}
+	put_u32(g->crc, (uint32_t)crc);
+	gen_add(g, SEC_RAW, 4, g->crc, 0);
+	gen_rewind(g);
+	return 0;
+}
+
+static void gen_free(ModelBytes *g)
+{
+	free(g->head);
+}
+
+/* A model file's bytes into the output, from the generator. */
+static int fill_model(FileSink *s, void *ud, Err *e)
+{
+	(void)e;
+	ModelBytes *g = ud;
+	enum { CHUNK = 1 << 20 };
+	unsigned char *buf = malloc(CHUNK);
+	if (!buf)
+		return err_set(e, "out of memory");
+	int rc = 0;
+	gen_rewind(g);
+	for (uint64_t done = 0; rc == 0 && done < g->total;) {
+		size_t n = g->total - done < CHUNK ? (size_t)(g->total - done) : CHUNK;
+		gen_read(g, buf, n);
+		rc = file_sink_put(s, buf, n);
+		done += n;
+	}
+	free(buf);
+	return rc;
+}
+
+static int check_gen(ModelBytes *g, const char *path, Err *e);
+
+int model_save(const Net *net, const char *path, Err *e)
+{
+	ModelBytes g;
+	if (gen_init(&g, net, e) < 0)
+		return err_prefix(e, "%s", path);
 	/* condnet never writes a model it cannot read back: the bytes pass the
 	 * loader's own checks before they are written */
-	int rc = check_bytes(buf, total, path, e);
+	int rc = check_gen(&g, path, e);
 	if (rc < 0)
 		err_prefix(e, "not saving %s, which would not load back", path);
 	else
-		rc = file_write(path, buf, total, 0, e);
-	free(buf);
+		rc = file_write_with(path, 0, fill_model, &g, e);
+	gen_free(&g);
 	return rc;
 }
 
@@ -357,6 +495,7 @@ int model_save(const Net *net, const char *path, Err *e)
  * or memory, read in place (a model about to be saved). */
 typedef struct Src {
 	FILE *f;
+	ModelBytes *gen; /* or the bytes of a network about to be saved */
 	const unsigned char *mem;
 	uint64_t pos; /* the offset of the next byte */
 	uLong crc;    /* of the bytes read so far */
@@ -370,6 +509,8 @@ static const unsigned char *src_next(Src *s, void *dst, size_t len, int crc, Err
 	const unsigned char *p = dst;
 	if (s->mem)
 		p = s->mem + s->pos;
+	else if (s->gen)
+		gen_read(s->gen, dst, len);
 	else if (fread(dst, 1, len, s->f) != len) {
 		err_set(e, "%s: %s while reading", s->path,
 		        ferror(s->f) ? strerror(errno) : "unexpected end of file");
@@ -393,17 +534,18 @@ static int layer_of(const int *n, int m, size_t j)
 	return m;
 }
 
-/* Checks array k (0 parameters, 1 and 2 Adam's moments) of np floats at p
- * (little-endian), at file offset off: every value finite, the second
- * moment not negative. */
-static int check_floats(const unsigned char *p, size_t np, int k, const int *n, int m,
+/* Checks np floats at p (little-endian) of array k (0 parameters, 1 and 2
+ * Adam's moments), from its float j0 on, at file offset off: every value
+ * finite, the second moment not negative. */
+static int check_floats(const unsigned char *p, size_t np, int k, size_t j0, const int *n, int m,
                         const char *path, uint64_t off, Err *e)
 {
-	for (size_t j = 0; j < np; j++) {
-		float v = get_f32(p + 4 * j);
+	for (size_t i = 0; i < np; i++) {
+		float v = get_f32(p + 4 * i);
 		if (isfinite(v) && (k < 2 || v >= 0))
 			continue;
-		unsigned long long at = (unsigned long long)(off + 4 * j);
+		size_t j = j0 + i;
+		unsigned long long at = (unsigned long long)(off + 4 * i);
 		if (k == 0)
 			return err_set(
 			    e,
@@ -417,6 +559,24 @@ static int check_floats(const unsigned char *p, size_t np, int k, const int *n, 
 		               k == 1 ? "" : " >= 0");
 	}
 	return 0;
+}
+
+/* check_floats on the next np floats of s, read a piece at a time. */
+static int check_chunks(Src *s, uint64_t np, int k, const int *n, int m, Err *e)
+{
+	enum { PIECE = 1 << 14 };
+	unsigned char *buf = malloc(4 * PIECE);
+	if (!buf)
+		return err_set(e, "%s: out of memory", s->path);
+	int rc = 0;
+	for (uint64_t j = 0; rc == 0 && j < np; j += PIECE) {
+		size_t c = np - j < PIECE ? (size_t)(np - j) : PIECE;
+		uint64_t off = s->pos;
+		const unsigned char *a = src_next(s, buf, 4 * c, 1, e);
+		rc = !a || check_floats(a, c, k, (size_t)j, n, m, s->path, off, e) ? -1 : 0;
+	}
+	free(buf);
+	return rc;
 }
 
 /* The header fields after the fixed part, checked: widths into n (m + 1),
@@ -555,9 +715,15 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	float *dst[3] = {net ? net->param : NULL, net ? net->adam_m : NULL,
 	                 net ? net->adam_v : NULL};
 	for (int k = 0; k < nbuf; k++) {
+		if (!dst[k] && !s->mem) {
+			/* checked only: in pieces, never the whole array at once */
+			if (check_chunks(s, np, k, n, (int)m, e))
+				goto done;
+			continue;
+		}
 		uint64_t off = s->pos;
 		const unsigned char *a = src_next(s, dst[k], np * 4, 1, e);
-		if (!a || check_floats(a, np, k, n, (int)m, path, off, e))
+		if (!a || check_floats(a, np, k, 0, n, (int)m, path, off, e))
 			goto done;
 		if (dst[k])
 			swap_floats(dst[k], np);
@@ -600,6 +766,13 @@ done:
 	free(h);
 	free(n);
 	return rc;
+}
+
+static int check_gen(ModelBytes *g, const char *path, Err *e)
+{
+	Src s = {.gen = g, .path = path};
+	gen_rewind(g);
+	return load_src(&s, g->total, NULL, e);
 }
 
 static int check_bytes(const unsigned char *buf, size_t len, const char *path, Err *e)

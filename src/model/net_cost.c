@@ -6,6 +6,7 @@
 
 #include "base/blas.h"
 #include "base/clock.h"
+#include "base/pool.h"
 #include "base/rng.h"
 #include "engine/train.h"
 #include "model/model_io.h"
@@ -28,15 +29,16 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median seconds per sample of net_forward on batch rows of x. */
+/* Median seconds per sample of a forward pass on batch rows of x, with
+ * OpenBLAS on `threads` threads. */
 static int time_batch(const Net *net, const float *x, int batch, float *out, int repeats,
-                      double *sec, Err *e)
+                      int threads, double *sec, Err *e)
 {
 	/* warm up, then calibrate: as many calls per repeat as fill about 5 ms */
-	if (net_forward(net, x, batch, net->m, out, e))
+	if (net_forward_blas(net, x, batch, net->m, out, threads, e))
 		return -1;
 	double t0 = clock_seconds();
-	if (net_forward(net, x, batch, net->m, out, e))
+	if (net_forward_blas(net, x, batch, net->m, out, threads, e))
 		return -1;
 	double one = clock_seconds() - t0;
 	long calls = one > 0 ? (long)ceil(0.005 / one) : 1000;
@@ -47,7 +49,7 @@ static int time_batch(const Net *net, const float *x, int batch, float *out, int
 	for (int r = 0; r < repeats; r++) {
 		t0 = clock_seconds();
 		for (long k = 0; k < calls; k++)
-			if (net_forward(net, x, batch, net->m, out, e)) {
+			if (net_forward_blas(net, x, batch, net->m, out, threads, e)) {
 				free(t);
 				return -1;
 			}
@@ -59,7 +61,7 @@ static int time_batch(const Net *net, const float *x, int batch, float *out, int
 	return 0;
 }
 
-int net_cost_measure(const Net *net, int repeats, NetCost *c, Err *e)
+int net_cost_measure(const Net *net, int repeats, int threads, NetCost *c, Err *e)
 {
 	net_cost_count(net, c);
 	if (repeats < 1)
@@ -77,13 +79,17 @@ int net_cost_measure(const Net *net, int repeats, NetCost *c, Err *e)
 	rng_seed(&r, 0x7153);
 	for (size_t i = 0; i < (size_t)BIG * d; i++)
 		x[i] = (float)rng_normal(&r);
-	int rc = time_batch(net, x, 1, out, repeats, &c->sec_b1, e);
+	/* OpenBLAS's threads, not condnet's: evaluation and training set it back
+	 * to one thread whenever they run, each of their threads calling it alone */
+	int n = threads > 0 ? threads : pool_default_threads();
+	int rc = time_batch(net, x, 1, out, repeats, n, &c->sec_b1, e);
 	if (rc == 0)
-		rc = time_batch(net, x, BIG, out, repeats, &c->sec_b256, e);
+		rc = time_batch(net, x, BIG, out, repeats, n, &c->sec_b256, e);
 	if (rc == 0) {
 		c->repeats = repeats;
-		c->threads = blas_get_threads();
+		c->threads = blas_get_threads(); /* what the timed passes ran on */
 	}
+	blas_set_threads(1);
 	free(x);
 	free(out);
 	return rc;

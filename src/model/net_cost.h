@@ -20,7 +20,7 @@ typedef struct NetCost {
 	                    * repeats; NaN when not measured */
 	double sec_b256;   /* the same at batch 256 */
 	int repeats;       /* repeats the medians are over (0: not measured) */
-	int threads;       /* OpenBLAS threads during the measurement */
+	int threads;       /* OpenBLAS threads during the measurement (0: not measured) */
 } NetCost;
 
 /* The counts (params, madds, file_bytes) of net; the times NaN. */
@@ -31,7 +31,9 @@ void net_cost_count(const Net *net, NetCost *c);
  * batch 1 and batch 256, each repeat timing enough calls to last about
  * 5 ms; per sample, the median over repeats (≥ 1; 7 is plenty). The time
  * includes net_forward's workspace allocation. About 2·repeats·5 ms plus
- * two calls of each size. 0 or -1 (out of memory). */
-int net_cost_measure(const Net *net, int repeats, NetCost *c, Err *e);
+ * two calls of each size. OpenBLAS computes on `threads` threads (0: the
+ * pool's default, pool_default_threads) during the measurement, and on one
+ * afterwards, as condnet's own threads expect. 0 or -1 (out of memory). */
+int net_cost_measure(const Net *net, int repeats, int threads, NetCost *c, Err *e);
 
 #endif

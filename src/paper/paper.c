@@ -15,7 +15,10 @@
 #include "base/repro.h"
 #include "data/datasets.h"
 #include "engine/cond.h"
+#include "engine/cond_matrix.h"
 #include "model/model_io.h"
+#include "paper/paper_dir.h"
+#include "paper/paper_settings.h"
 #include "paper/paper_stage.h"
 #include "report/report_stage.h"
 
@@ -91,7 +94,31 @@ static int write_result(const Paper *p, cJSON *obj, const char *path, Err *e)
 {
 	ReproRecord r;
 	repro_current(&r, p->o.threads);
+	/* and what its numbers depend on (paper_settings.h), the data among them */
+	PaperSettings st;
+	paper_settings(&p->o, &st);
+	const char *keys[PAPER_SETTINGS_MAX], *values[PAPER_SETTINGS_MAX];
+	for (int i = 0; i < st.n; i++) {
+		keys[i] = st.f[i].key;
+		values[i] = st.f[i].value;
+	}
+	if (report_stage_settings(obj, keys, values, st.n, p->data_rec, e) < 0)
+		return -1;
 	return report_stage_write(obj, &r, p->before + clock_seconds() - p->t0, path, e);
+}
+
+/* 0 when a stage's result or partial file (file) was computed on the data
+ * this run read, or records none; a message naming both otherwise. */
+static int same_data(const Paper *p, const char *file, const cJSON *obj, Err *e)
+{
+	const char *rec = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, "data"));
+	if (!p->data_rec[0] || !rec || !strcmp(rec, p->data_rec))
+		return 0;
+	return err_set(e,
+	               "%s: computed on other data (%s) than this run reads (%s): the data "
+	               "set changed since (another --data-dir, or fetched again); remove the "
+	               "directory's stage files to compute them again",
+	               file, rec, p->data_rec);
 }
 
 void paper_stage_record(const cJSON *obj, ReproRecord *r)
@@ -99,12 +126,13 @@ void paper_stage_record(const cJSON *obj, ReproRecord *r)
 	memset(r, 0, sizeof *r);
 	const cJSON *k = cJSON_GetObjectItemCaseSensitive(obj, "kernels");
 	double parts = paper_json_num(obj, "parts"), threads = paper_json_num(obj, "threads");
-	if (!cJSON_IsString(k) || isnan(parts))
+	/* numbers out of range are no record (and are never converted) */
+	if (!cJSON_IsString(k) || !(parts >= 0 && parts <= 1024))
 		return;
 	snprintf(r->kernels, sizeof r->kernels, "%s", k->valuestring);
 	r->on = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, "reproducible"));
 	r->parts = (int)parts;
-	r->threads = isnan(threads) ? 0 : (int)threads;
+	r->threads = threads >= 0 && threads <= 1024 ? (int)threads : 0;
 }
 
 int paper_check_records(const PaperOpts *o, Err *e)
@@ -136,6 +164,13 @@ cJSON *paper_partial_load(Paper *p, const char *stage, Err *e)
 	char *text = paper_read(partial_path(p, stage, path, sizeof path));
 	cJSON *part = text ? cJSON_Parse(text) : NULL;
 	free(text);
+	Err other;
+	if (part && cJSON_IsObject(part) && same_data(p, path, part, &other) < 0) {
+		paper_say(p, "%s: %s was computed on other data; the stage starts afresh", stage,
+		          path);
+		cJSON_Delete(part);
+		part = NULL;
+	}
 	if (part && cJSON_IsObject(part)) {
 		paper_say(p, "%s: resuming from %s", stage, path);
 		double before = paper_json_num(part, "seconds");
@@ -167,6 +202,14 @@ static int load_data(Paper *p, Err *e)
 		ds.limit = !strcmp(p->o.which, "mnist") ? 30 : 150;
 	if (datasets_load(&ds, &p->train, &p->test, e) < 0)
 		return -1;
+	/* the stages reused so far were computed on these data, or say on which */
+	paper_data_record(p->train, p->test, p->data_rec, sizeof p->data_rec);
+	for (int i = 0; i < p->nres; i++) {
+		char path[1024];
+		snprintf(path, sizeof path, "%s/%s.json", p->o.out, p->res[i].name);
+		if (same_data(p, path, p->res[i].r, e) < 0)
+			return -1;
+	}
 	/* Algorithm 2's validation set: 1,000 images per class for MNIST, 10 % for Adult. */
 	if (!strcmp(p->o.which, "mnist") && !p->o.quick)
 		return dataset_split(p->train, 0, 1000, p->o.seed, &p->tr, &p->val, e);
@@ -183,6 +226,10 @@ int paper_stage(Paper *p, const Stage *s, int run, Err *e)
 		cJSON *old = cJSON_Parse(text);
 		free(text);
 		if (old && cJSON_IsObject(old)) {
+			if (same_data(p, path, old, e) < 0) {
+				cJSON_Delete(old);
+				return -1;
+			}
 			keep_result(p, s->name, old);
 			paper_say(p, "%s (%s): reusing %s", s->name, s->what, path);
 			return 0;
@@ -315,7 +362,7 @@ static int stage_done(const PaperOpts *o, const char *name, size_t len)
 int paper_ready(const PaperOpts *o, const char **ready, int *waiting, Err *e)
 {
 	const Stage *stages = experiment(o, e);
-	if (!stages)
+	if (!stages || paper_check_settings(o, NULL, 0, e) < 0)
 		return -1;
 	int n = 0;
 	*waiting = 0;
@@ -343,7 +390,27 @@ int paper_run(const PaperOpts *o, Err *e)
 		return -1;
 	if (file_make_dir(o->out, e) < 0)
 		return -1;
+	/* the stages this run computes, locked for it; then every stage file
+	 * there must be of its settings */
+	const char *run[32];
+	int nrun = 0;
+	for (const Stage *s = stages; s->name && nrun < 31; s++)
+		if (wanted(o, s->name) && !stage_done(o, s->name, strlen(s->name)))
+			run[nrun++] = s->name;
+	run[nrun] = NULL;
+	PaperLock lock;
+	if (paper_dir_lock(o, run, &lock, e) < 0)
+		return -1;
+	if (paper_check_settings(o, NULL, 0, e) < 0) {
+		paper_dir_unlock(&lock);
+		return -1;
+	}
 
+	/* Every stage decomposes on GSL's path, the one its results were first
+	 * computed on, whatever the process uses otherwise, so that they are
+	 * computed again to the bit (engine/cond_matrix.h). */
+	CondPath path = cond_get_path();
+	cond_set_path(COND_PATH_GSL);
 	Paper p = {.o = *o};
 	if (!(p.o.act_a > 0))
 		p.o.act_a = 1.0f;
@@ -363,5 +430,7 @@ int paper_run(const PaperOpts *o, Err *e)
 	dataset_free(p.test);
 	dataset_free(p.tr);
 	dataset_free(p.val);
+	cond_set_path(path);
+	paper_dir_unlock(&lock);
 	return rc;
 }

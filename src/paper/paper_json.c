@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "engine/limits.h"
 #include "paper/paper_stage.h"
 
 int paper_json_ints(const cJSON *obj, const char *key, int *out, int max, Err *e)
@@ -14,13 +15,16 @@ int paper_json_ints(const cJSON *obj, const char *key, int *out, int max, Err *e
 		goto bad;
 	cJSON_ArrayForEach(it, a)
 	{
-		if (n >= max || !cJSON_IsNumber(it))
+		/* checked before it is converted: 1e12 is no int */
+		double v = cJSON_IsNumber(it) ? it->valuedouble : 0;
+		if (n >= max || !(v >= 1 && v <= LIMIT_MAX_WIDTH) || v != floor(v))
 			goto bad;
-		out[n++] = (int)it->valuedouble;
+		out[n++] = (int)v;
 	}
 	return n;
 bad:
-	return err_set(e, "field \"%s\": expected an array of at most %d numbers", key, max);
+	return err_set(e, "field \"%s\": expected an array of at most %d widths from 1 to %d", key,
+	               max, LIMIT_MAX_WIDTH);
 }
 
 double paper_json_num(const cJSON *obj, const char *key)

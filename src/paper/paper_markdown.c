@@ -34,8 +34,10 @@ void md_flag(Md *md, const char *what, double ours, double paper)
 	if (isnan(ours) || isnan(paper) || fabs(ours - paper) <= 0.3)
 		return;
 	char line[512];
-	int n = snprintf(line, sizeof line, "- %s: %.2f here, %.2f in the paper (%+.2f points)\n",
-	                 what, ours, paper, ours - paper);
+	int n =
+	    snprintf(line, sizeof line, "- %s: %.2f here, %.2f in the paper (%+.2f points%s%s%s)\n",
+	             what, ours, paper, ours - paper, md->why[0] ? "; [where it comes from](" : "",
+	             md->why, md->why[0] ? ")" : "");
 	if (n < 0)
 		return;
 	size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
@@ -45,6 +47,21 @@ void md_flag(Md *md, const char *what, double ours, double paper)
 	memcpy(grown + md->nflags, line, len + 1);
 	md->flags = grown;
 	md->nflags += len;
+}
+
+void md_why(Md *md, const char *report, const char *anchor)
+{
+	md->why[0] = '\0';
+	const char *docs = NULL;
+	for (const char *q = report; (q = strstr(q, "docs/")); q++)
+		if (q == report || q[-1] == '/')
+			docs = q + 5;
+	if (!docs)
+		return;
+	size_t n = 0;
+	for (const char *q = docs; (q = strchr(q, '/')); q++)
+		n += (size_t)snprintf(md->why + n, sizeof md->why - n, "../");
+	snprintf(md->why + n, sizeof md->why - n, "reproduction-notes.md#%s", anchor);
 }
 
 void md_flags(Md *md)
@@ -126,7 +143,9 @@ void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0,
 	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(ver, "betas"))
 	{
 		double beta = paper_json_num(b, "beta");
-		int j = (int)lround((beta - beta0) / 0.2);
+		/* the table's row of β, when it is one: checked before converting */
+		double x = (beta - beta0) / 0.2;
+		int j = x > -1 && x < 9 ? (int)lround(x) : -1;
 		int known = j >= 0 && j < 8 && fabs(beta - (beta0 + 0.2 * j)) < 1e-6;
 		char what[64];
 		snprintf(what, sizeof what, "%s test error at β = %.1f", name, beta);
@@ -238,8 +257,8 @@ void md_head(const Paper *p, Md *md, const char *title)
 	int lo = 0, hi = 0;
 	for (int i = 0; i < p->nres; i++) {
 		double t = paper_json_num(p->res[i].r, "threads");
-		if (isnan(t))
-			continue;
+		if (!(t >= 1 && t <= 1024))
+			continue; /* none recorded, or not a thread count */
 		lo = lo && lo < (int)t ? lo : (int)t;
 		hi = hi > (int)t ? hi : (int)t;
 	}

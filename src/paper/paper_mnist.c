@@ -45,7 +45,7 @@ static int st_squeeze(Paper *p, cJSON *out, Err *e)
 static int st_add20(Paper *p, cJSON *out, Err *e)
 {
 	static const double taus[] = {30, 25};
-	Net *net = paper_load(p, "squeeze-best.model", e);
+	Net *net = paper_need(p, "squeeze", e) ? paper_load(p, "squeeze-best.model", e) : NULL;
 	if (!net)
 		return -1;
 	Rng r;

@@ -54,9 +54,10 @@ typedef struct Paper {
 		cJSON *r;         /* its result */
 	} res[PAPER_MAX_STAGES];  /* in the order they were read or run */
 	int nres;
-	TrainOpts topt; /* Adam, lr 1e-3, the experiment's batch */
-	double t0;      /* when the running stage started (monotonic) */
-	double before;  /* its seconds in earlier runs (from its partial file) */
+	TrainOpts topt;     /* Adam, lr 1e-3, the experiment's batch */
+	double t0;          /* when the running stage started (monotonic) */
+	double before;      /* its seconds in earlier runs (from its partial file) */
+	char data_rec[256]; /* the data read (paper_data_record), "" before */
 } Paper;
 
 typedef struct Stage {
@@ -167,8 +168,9 @@ int paper_verify(Paper *p, int max_epochs, cJSON *out, Err *e);
 
 /* ---- reading stage JSON (paper_json.c) ---- */
 
-/* The integer array obj[key] into out (at most max): its length, or -1 with
- * a message naming the field. */
+/* The widths obj[key], an array whose entries are integers from 1 to
+ * LIMIT_MAX_WIDTH (checked before they are converted), into out (at most
+ * max): its length, or -1 with a message naming the field. */
 int paper_json_ints(const cJSON *obj, const char *key, int *out, int max, Err *e);
 double paper_json_num(const cJSON *obj, const char *key);
 /* The record of the mode a stage result was computed in (base/repro.h),
@@ -193,6 +195,7 @@ typedef struct Md {
 	char *flags;   /* the list so far (malloc'd), NULL when empty */
 	size_t nflags; /* its length */
 	int converge;  /* trained to convergence: tables show the epochs run and kept */
+	char why[256]; /* where each flagged difference is explained (a link), "" for none */
 } Md;
 
 void md_num(FILE *f, double v, int decimals); /* "—" for NaN */
@@ -203,6 +206,10 @@ void md_head(const Paper *p, Md *md, const char *title);
  * md_flags() lists them at the end of the report and empties the list. */
 void md_flag(Md *md, const char *what, double ours, double paper);
 void md_flags(Md *md);
+/* Links every flagged difference to section anchor of
+ * docs/reproduction-notes.md, relative to the report (docs/NAME.md, or a
+ * folder below docs/); no link for a report outside a docs/ folder. */
+void md_why(Md *md, const char *report, const char *anchor);
 /* Ours beside the paper's, "ours | paper |" with decimals (< 0: an integer
  * with thousands separators), flagged when what is not NULL (percentages). */
 void md_pair(Md *md, double ours, double paper, int decimals, const char *what);

@@ -8,6 +8,7 @@
 #include "alg/alg2_scale.h"
 #include "alg/alg3_squeeze.h"
 #include "engine/cond.h"
+#include "engine/limits.h"
 #include "model/model_io.h"
 #include "paper/paper_stage.h"
 #include "report/report.h"
@@ -164,7 +165,9 @@ int paper_squeeze_list(Paper *p, const Net *net, const double *taus, int nt, int
 int paper_squeeze_final(Paper *p, const double *taus, int nt, int epochs, int until_full,
                         const char *best_file, cJSON *out, Err *e)
 {
-	Net *net = paper_load(p, "final.model", e);
+	/* final.model is the one final's result was made with (its settings
+	 * checked): never a model without its result */
+	Net *net = paper_need(p, "final", e) ? paper_load(p, "final.model", e) : NULL;
 	if (!net)
 		return -1;
 	int rc = paper_stage_acc(p, net, out, e);
@@ -271,7 +274,11 @@ int paper_sweep(Paper *p, const char *betas, int q, double eta, cJSON *out, Err 
 	int w[64];
 	int nh = a1 ? alg1_widths(a1, w, 64) : -1;
 	if (nh < 0)
-		return a1 ? err_set(e, "the alg1 result has no widths") : -1;
+		return a1 ? err_set(e,
+		                    "%s/alg1.json: the last iteration's \"n\" is not a list of "
+		                    "at most 66 widths from 1 to %d",
+		                    p->o.out, LIMIT_MAX_WIDTH)
+		          : -1;
 	Net *base = paper_net(p, w, nh, p->o.seed, e);
 	if (!base)
 		return -1;
@@ -317,9 +324,13 @@ int paper_sweep_widths(const Paper *p, double beta, int *w, Err *e)
 			int all[66];
 			int k = paper_json_ints(r, "n", all, 66, e);
 			if (k < 0)
-				return err_prefix(e, "alg2 result, beta %g", beta);
+				return err_prefix(e, "%s/alg2.json, beta %g", p->o.out, beta);
 			if (k < 3)
-				return err_set(e, "alg2 result, beta %g: %d widths", beta, k);
+				return err_set(
+				    e,
+				    "%s/alg2.json: the \"n\" of beta %g is not a list of "
+				    "3 to 66 widths from 1 to %d",
+				    p->o.out, beta, LIMIT_MAX_WIDTH);
 			memcpy(w, all + 1, (size_t)(k - 2) * sizeof *w);
 			return k - 2;
 		}

@@ -409,6 +409,8 @@ static cJSON *compare_one(const Alg3Compare *x, Err *e)
 	for (int s = 0; st && s < CMP_NSTAGES; s++)
 		if (x->acc[s][ALG3_QR].n > 0)
 			cJSON_AddItemToObject(st, stage_key[s], stage_json(x, s));
+	if (x->comp_failed[0])
+		cJSON_AddStringToObject(o, "compensation_failed", x->comp_failed);
 	cJSON_AddItemToObject(o, "cost_before", report_cost_json(&x->cost_before, e));
 	cJSON_AddItemToObject(o, "cost_after", report_cost_json(&x->cost_after, e));
 	cJSON_AddNumberToObject(o, "seconds", x->seconds);
@@ -564,10 +566,13 @@ void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
 		cJSON_AddNumberToObject(rec, "removed_threshold", by_threshold);
 		cJSON_AddNumberToObject(rec, "removed_loop", k->removed - by_threshold);
 	}
-	cJSON_AddNumberToObject(rec, "removed_without_compensation",
-	                        k->compensated ? o->removed : k->removed);
-	cJSON_AddNumberToObject(rec, "removed_with_compensation",
-	                        k->compensated ? k->removed : o->removed);
+	/* the other squeeze's removals only when it was made */
+	if (!o->failed || !k->compensated)
+		cJSON_AddNumberToObject(rec, "removed_without_compensation",
+		                        k->compensated ? o->removed : k->removed);
+	if (!o->failed || k->compensated)
+		cJSON_AddNumberToObject(rec, "removed_with_compensation",
+		                        k->compensated ? k->removed : o->removed);
 	if (!isnan(acc0)) {
 		cJSON_AddNumberToObject(rec, "acc_before_squeeze", acc0);
 		cJSON_AddNumberToObject(rec, "acc_squeezed", k->acc_squeezed);
@@ -580,16 +585,20 @@ void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
 		                        "the same squeeze with the other compensation setting: "
 		                        "a different network, not kept");
 		cJSON_AddBoolToObject(x, "compensate", o->compensated);
-		cJSON_AddNumberToObject(x, "removed", o->removed);
-		if (!isnan(acc0))
-			cJSON_AddNumberToObject(x, "acc_squeezed", o->acc_squeezed);
+		if (o->failed) {
+			cJSON_AddStringToObject(x, "failed", o->failed);
+		} else {
+			cJSON_AddNumberToObject(x, "removed", o->removed);
+			if (!isnan(acc0))
+				cJSON_AddNumberToObject(x, "acc_squeezed", o->acc_squeezed);
+		}
 	}
 	if (ag) {
 		cJSON_AddItemToObject(rec, "agreement_squeezed", report_agreement_json(&ag[0], e));
 		if (retrained)
 			cJSON_AddItemToObject(rec, "agreement_retrained",
 			                      report_agreement_json(&ag[2], e));
-		if (x)
+		if (x && !o->failed)
 			cJSON_AddItemToObject(x, "agreement", report_agreement_json(&ag[1], e));
 	}
 	if (retrained) {

@@ -58,6 +58,8 @@ typedef struct SqueezeNetRow {
 	int removed;
 	double acc_squeezed;  /* percent; NaN when absent */
 	double acc_retrained; /* percent; NaN when not retrained */
+	const char *failed;   /* why this squeeze failed (an overflow in its
+	                       * compensation), NULL when it did not */
 } SqueezeNetRow;
 void report_squeeze_networks(FILE *f, const SqueezeNetRow *r, int n, ReportFormat fmt);
 
@@ -104,8 +106,9 @@ struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e);
 /* One squeeze: its per-layer rows, "removed" (by the threshold and by the
  * loop unless the counts were given), the removals with and without
  * compensation, the accuracies before, after squeezing and after retraining
- * (acc0 NaN: none measured), "other_network": the one measured beside it;
- * with ag (NULL: none measured), how far each answers as the original
+ * (acc0 NaN: none measured), "other_network": the one measured beside it
+ * (only "failed", the reason, and no removals nor agreement when its squeeze
+ * failed: nr[1].failed); with ag (NULL: none measured), how far each answers as the original
  * (report_agreement_json: ag[0] the kept one squeezed, ag[1] the other,
  * ag[2] the kept one retrained); what the retraining did (retrained NULL:
  * none). */

@@ -39,6 +39,22 @@ int report_stage_write(struct cJSON *out, const ReproRecord *mode, double second
 	return rc;
 }
 
+int report_stage_settings(struct cJSON *out, const char *const *keys, const char *const *values,
+                          int n, const char *data, Err *e)
+{
+	cJSON_DeleteItemFromObjectCaseSensitive(out, "settings");
+	cJSON *set = cJSON_AddObjectToObject(out, "settings");
+	for (int i = 0; set && i < n; i++)
+		if (!cJSON_AddStringToObject(set, keys[i], values[i]))
+			set = NULL;
+	if (data && data[0]) {
+		cJSON_DeleteItemFromObjectCaseSensitive(out, "data");
+		if (!cJSON_AddStringToObject(out, "data", data))
+			set = NULL;
+	}
+	return set ? 0 : err_set(e, "out of memory for a stage result");
+}
+
 static int is_run_key(const char *k)
 {
 	for (size_t i = 0; i < sizeof run_keys / sizeof *run_keys; i++)

@@ -30,6 +30,12 @@ struct cJSON *report_stage_new(Err *e);
  * "seconds" (the time it took, with that of earlier runs it resumed). */
 int report_stage_write(struct cJSON *out, const ReproRecord *mode, double seconds, const char *path,
                        Err *e);
+/* "settings": what the stage's numbers depend on, as n named text fields
+ * (keys[i]: values[i]); and "data": the data it computed on, when data is
+ * neither NULL nor "". Each replaces what out held; -1 with a message when
+ * out of memory. */
+int report_stage_settings(struct cJSON *out, const char *const *keys, const char *const *values,
+                          int n, const char *data, Err *e);
 /* Moves every part of a partial result but its "seconds" and mode into out. */
 void report_stage_take(struct cJSON *out, struct cJSON *part);
 

@@ -182,7 +182,10 @@ void session_free(Session *s); /* accepts NULL; closes the log */
  * A squeeze action applies (or refuses) the proposal the session holds for
  * that layer when a squeeze pass is under way (session_squeeze_start), and
  * then proposes the next layer; without a pass (a log replayed) the layer's
- * proposal is made on the spot, as Algorithm 3 makes it. */
+ * proposal is made on the spot, as Algorithm 3 makes it. A proposal's
+ * decompositions ask the calling thread's stop (hook_set_thread_stop): a
+ * stop there ends the pass; the action made on the spot then returns 1,
+ * one under way is done and logged, with no proposal after it. */
 int session_apply(Session *s, const SessAction *a, const Hook *h, Err *e);
 
 /* The session's τ and η, and those of its Algorithm 1 (alg1_set_tau,
@@ -196,13 +199,15 @@ int session_set_eta(Session *s, double eta, Err *e);
 /* A squeeze pass over the current network at the session's τ: Algorithm 3,
  * one layer at a time, each decision a logged squeeze action. 0, with a
  * proposal waiting for a decision (session_squeeze_proposal) or none when
- * no layer has anything to remove (the pass is then over); -1 on error.
+ * no layer has anything to remove (the pass is then over); 1 when the
+ * calling thread's stop stopped a proposal (no pass); -1 on error.
  * Nothing is logged: the pass changes the network only through squeeze
  * actions. */
 int session_squeeze_start(Session *s, Err *e);
 /* A squeeze pass whose first proposal is the given hidden layer's, as a
  * recorded decision for it is replayed (a lesson shows the proposal its
- * next action decides). 0 with the proposal waiting, or -1 with a message. */
+ * next action decides). 0 with the proposal waiting, 1 when the thread's
+ * stop said stop in the layer's decompositions, or -1 with a message. */
 int session_squeeze_propose(Session *s, int layer, Err *e);
 /* Applies the proposal waiting and every later one, with compensation comp,
  * each a logged squeeze action (the rest of Algorithm 3 at once: no
@@ -255,9 +260,16 @@ int session_caption(const char *line, char *buf, size_t len);
 #define SESS_LOG_KEEP 50
 /* $XDG_STATE_HOME/condnet/session-YYYYmmdd-HHMMSS.log, else under
  * ~/.local/state/condnet (-2, -3, … appended when two start in the same
- * second); the directories are created, and the oldest session-*.log files
- * there are removed so that, with the new one, SESS_LOG_KEEP remain. */
+ * second; without HOME, under the user's home directory from the system,
+ * else the current one, as for the data directory); the directories are
+ * created (a failure says it is the session log's directory, and how to
+ * choose another), and the oldest session-*.log files there are removed so
+ * that, with the new one, SESS_LOG_KEEP remain. */
 int session_default_log_path(char *buf, size_t len, Err *e);
+/* The directory of the default logs (ending in '/'), without making it. */
+int session_log_dir(char *buf, size_t len, Err *e);
+/* 1 when path is the null device (--log /dev/null): no log is kept. */
+int session_log_is_none(const char *path);
 
 /* The session as its data action left it (session_rewind), then a[0..n)
  * applied in order, as a replay applies a log's lines (a lesson stepped

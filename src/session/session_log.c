@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,8 +166,10 @@ static int mkdirs(char *path, Err *e)
 int session_log_check_path(const char *path, Err *e)
 {
 	/* a regular file only, as every file condnet reads: a FIFO would wait for
-	 * a reader, a device never keeps what is written */
+	 * a reader, a device never keeps what is written (/dev/null: no log) */
 	struct stat st;
+	if (session_log_is_none(path))
+		return 0;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return err_set(e, "%s: the session log is %s, expected a regular file", path,
 		               file_kind(st.st_mode));
@@ -256,26 +259,47 @@ static void prune_logs(const char *dir, int keep)
 	free(list);
 }
 
-int session_default_log_path(char *buf, size_t len, Err *e)
+int session_log_is_none(const char *path)
+{
+	struct stat st, null;
+	return path && stat(path, &st) == 0 && S_ISCHR(st.st_mode) &&
+	       stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) && st.st_rdev == null.st_rdev;
+}
+
+int session_log_dir(char *buf, size_t len, Err *e)
 {
 	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	/* without HOME, the home directory the system gives the user, else the
+	 * current one: the rule of the data directory */
+	if (!home || !*home) {
+		struct passwd *pw = getpwuid(getuid());
+		home = pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : ".";
+	}
+	int n;
+	if (xdg && xdg[0] == '/')
+		n = snprintf(buf, len, "%s/condnet/", xdg);
+	else
+		n = snprintf(buf, len, "%s/.local/state/condnet/", home);
+	if (n < 0 || (size_t)n >= len)
+		return err_set(e, "the session log path is too long");
+	return 0;
+}
+
+int session_default_log_path(char *buf, size_t len, Err *e)
+{
 	char stamp[32], dir[1024];
 	time_t t = time(NULL);
 	struct tm tm;
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	int n;
-	if (xdg && xdg[0] == '/')
-		n = snprintf(dir, sizeof dir, "%s/condnet/", xdg);
-	else if (home && *home)
-		n = snprintf(dir, sizeof dir, "%s/.local/state/condnet/", home);
-	else
-		return err_set(
-		    e, "no place for the session log: neither XDG_STATE_HOME nor HOME is set");
-	if (n < 0 || (size_t)n >= sizeof dir)
-		return err_set(e, "the session log path is too long");
-	if (mkdirs(dir, e) < 0)
+	if (session_log_dir(dir, sizeof dir, e) < 0)
 		return -1;
+	if (mkdirs(dir, e) < 0)
+		return err_prefix(e,
+		                  "the session log's directory %s cannot be made (give --log FILE "
+		                  "for another place, or --log /dev/null to keep no log)",
+		                  dir);
 	prune_logs(dir, SESS_LOG_KEEP - 1);
 	for (int k = 1; k < 100; k++) {
 		char suffix[16] = "";

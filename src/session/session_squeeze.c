@@ -33,12 +33,11 @@ int session_squeeze_propose(Session *s, int layer, Err *e)
 	Alg3Opts o;
 	alg3_opts_default(&o);
 	o.tau = s->tau;
-	if (!(s->sq = alg3_new(s->net, &o, s->train, e)) ||
-	    alg3_propose_layer(s->sq, layer, e) < 0) {
+	int rc =
+	    (s->sq = alg3_new(s->net, &o, s->train, e)) ? alg3_propose_layer(s->sq, layer, e) : -1;
+	if (rc != 0) /* 1: stopped in the layer's decompositions */
 		session_squeeze_stop(s);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 const Alg3Proposal *session_squeeze_proposal(const Session *s)
@@ -68,10 +67,11 @@ int session_do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e)
 		alg3_opts_default(&o);
 		o.tau = s->tau;
 		session_squeeze_stop(s);
-		if (!(s->sq = alg3_new(s->net, &o, s->train, e)) ||
-		    alg3_propose_layer(s->sq, a->layer, e) < 0) {
+		s->sq = alg3_new(s->net, &o, s->train, e);
+		int pr = s->sq ? alg3_propose_layer(s->sq, a->layer, e) : -1;
+		if (pr) { /* 1: stopped in the layer's decompositions */
 			session_squeeze_stop(s);
-			return -1;
+			return pr;
 		}
 	}
 	int changes = a->apply && s->sq->prop.nkeep < s->sq->prop.n_before;

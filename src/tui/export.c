@@ -3,15 +3,21 @@
  * for slides: PNG and PDF through gnuplot's cairo terminals, 16:9, with the
  * screen's symbols (κ, τ, β, ε_v) and the legends inside (run at once when
  * gnuplot is installed). */
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/one_line.h"
+#include "engine/hook.h"
 #include "report/report.h"
 #include "report/report_squeeze.h"
 #include "tui/worker.h"
@@ -415,6 +421,51 @@ static void frame(const Worker *w, const PlotData *d, Plots *pl)
 	               : NAN;
 }
 
+/* The images gnuplot writes beside the script (Plots' names). */
+static const char *const images[] = {"-spectra", "-alg1-kappa",   "-alg1-size",
+                                     "-sweep",   "-kappa-epochs", "-curve"};
+
+/* The first image gnuplot would write into that is not a regular file (a
+ * FIFO would hold gnuplot, and the export with it, until something reads),
+ * into bad; 0 when there is none. */
+static int image_in_the_way(const char *dir, const char *base, char *bad, size_t len)
+{
+	static const char *const ext[] = {".png", ".pdf"};
+	for (size_t i = 0; i < sizeof images / sizeof *images; i++)
+		for (int k = 0; k < 2; k++) {
+			struct stat st;
+			snprintf(bad, len, "%s/%s%s%s", dir, base, images[i], ext[k]);
+			if (lstat(bad, &st) == 0 && !S_ISREG(st.st_mode))
+				return 1;
+		}
+	return 0;
+}
+
+/* Waits for gnuplot; a stop (Esc, or the screen ending) ends it: SIGTERM,
+ * then SIGKILL after half a second. Its status, or -2 when stopped. */
+static int wait_gnuplot(pid_t pid)
+{
+	int st, stopped = 0;
+	double killed_at = 0;
+	for (;;) {
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid)
+			return stopped ? -2 : st;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (!stopped && hook_thread_stopped()) {
+			stopped = 1;
+			kill(pid, SIGTERM);
+			killed_at = clock_seconds();
+		} else if (stopped && killed_at > 0 && clock_seconds() - killed_at > 0.5) {
+			kill(pid, SIGKILL);
+			killed_at = 0;
+		}
+		struct timespec ts = {0, 20 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
 int export_gnuplot(const char *dir, const char *script)
 {
 	pid_t pid = fork();
@@ -431,8 +482,10 @@ int export_gnuplot(const char *dir, const char *script)
 			execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		_exit(127);
 	}
-	int st;
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+	int st = wait_gnuplot(pid);
+	if (st == -2)
+		return -2;
+	if (st < 0 || !WIFEXITED(st))
 		return -1;
 	return WEXITSTATUS(st) == 0 ? 1 : WEXITSTATUS(st) == 127 ? 0 : -1;
 }
@@ -498,12 +551,20 @@ static int export_plots(Worker *w, const char *path, char *note, size_t len, Err
 	cond_net_free(lc, s->net->m);
 	if (rc < 0)
 		return -1;
-	snprintf(file, sizeof file, "%s.gp", base);
-	int g = export_gnuplot(dir, file);
-	snprintf(note, len, "%s",
-	         g > 0    ? "PNG and PDF drawn by gnuplot"
-	         : g == 0 ? "gnuplot is not installed: gnuplot draws them"
-	                  : "gnuplot failed on the script");
+	if (image_in_the_way(dir, base, file, sizeof file)) {
+		const char *name = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+		snprintf(note, len, "gnuplot not run: %.80s is not a regular file", name);
+	} else {
+		snprintf(file, sizeof file, "%s.gp", base);
+		int g = export_gnuplot(dir, file);
+		snprintf(note, len, "%s",
+		         g > 0     ? "PNG and PDF drawn by gnuplot"
+		         : g == 0  ? "gnuplot is not installed: gnuplot draws them"
+		         : g == -2 ? "gnuplot stopped before it drew them"
+		                   : "gnuplot failed on the script");
+		if (g == -2)
+			return n; /* stopped: nothing more is drawn */
+	}
 	/* on data of two features, the Plane view's too (export_plane.c) */
 	char pnote[96];
 	int np = export_plane(w, dir, base, pnote, sizeof pnote, e);
@@ -524,17 +585,17 @@ void worker_export(Worker *w, const char *path)
 	w->export_csv = csv;
 	/* a line break in the name would end a line of the script gnuplot runs */
 	if (one_line_check("the name", path, "the gnuplot script", &e) < 0) {
-		worker_status(w, 1, "export refused: %s", e.msg);
+		worker_status_failed(w, path, "export refused: %s", e.msg);
 		return;
 	}
 	if (report_write_file(path, render_tables, w, &e) < 0) {
-		worker_status(w, 1, "export failed: %s", e.msg);
+		worker_status_failed(w, path, "export failed: %s", e.msg);
 		return;
 	}
 	int plots = export_plots(w, path, note, sizeof note, &e);
 	if (plots < 0) {
-		worker_status(w, 1, "exported the tables to %s, but the plots failed: %s", path,
-		              e.msg);
+		worker_status_failed(w, path, "exported the tables to %s, but the plots failed: %s",
+		                     path, e.msg);
 		return;
 	}
 	snprintf(base, sizeof base, "%s", path);

@@ -283,8 +283,9 @@ int export_plane(Worker *w, const char *dir, const char *base, char *note, size_
 	snprintf(file, sizeof file, "%s-plane.gp", base);
 	int g = export_gnuplot(dir, file);
 	snprintf(note, len, "%s",
-	         g > 0    ? "the plane's drawn by gnuplot"
-	         : g == 0 ? "gnuplot is not installed"
-	                  : "gnuplot failed on the plane's script");
+	         g > 0     ? "the plane's drawn by gnuplot"
+	         : g == 0  ? "gnuplot is not installed"
+	         : g == -2 ? "gnuplot stopped before it drew the plane's"
+	                   : "gnuplot failed on the plane's script");
 	return n;
 }

@@ -154,8 +154,9 @@ static int proposal(Ctx *c, int layer, int what, const char *want, Err *e)
 {
 	Session *s = c->s;
 	Alg3LayerCompare lc;
-	if (session_squeeze_propose(s, layer, e) < 0)
-		return -1;
+	int pr = session_squeeze_propose(s, layer, e);
+	if (pr != 0)
+		return pr < 0 ? -1 : err_set(e, "stopped");
 	const Alg3Proposal *sp = session_squeeze_proposal(s);
 	int keep = sp->nkeep, rc = 0;
 	if (what)
@@ -196,8 +197,9 @@ static int regions(Ctx *c, const Net *net, const int *counts, int what, const ch
 /* The neurons layer's squeeze proposal at τ keeps, or -1. */
 static int proposed_keep(Session *s, int layer, Err *e)
 {
-	if (session_squeeze_propose(s, layer, e) < 0)
-		return -1;
+	int pr = session_squeeze_propose(s, layer, e);
+	if (pr != 0)
+		return pr < 0 ? -1 : err_set(e, "stopped");
 	int keep = session_squeeze_proposal(s)->nkeep;
 	session_squeeze_stop(s);
 	return keep;

@@ -144,7 +144,8 @@ static int screen_output_ok(Tui *t, const char *path, int flags)
 	Err e = {{0}};
 	if (file_check_writable(path, flags | FILE_OUT_SCREEN, &e) == 0)
 		return 1;
-	worker_status(t->w, 1, "%s", e.msg);
+	worker_status_failed(t->w, path, "%s refused: %s",
+	                     flags & FILE_OUT_TEXT ? "export" : "save", e.msg);
 	return 0;
 }
 

@@ -2,6 +2,8 @@
 #include "tui/screen.h"
 
 #include <curses.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -9,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <wchar.h>
 
 static int active, ascii, color;
@@ -37,14 +41,51 @@ static void at_exit(void)
 	screen_end();
 }
 
+/* Descriptors curses opens to read the terminal's description (terminfo),
+ * and one to spare. */
+#define SCREEN_FDS 2
+
+/* curses says only "Error opening terminal" and exits when it cannot open
+ * the terminal's description: a lack of descriptors is said first. */
+static int check_descriptors(Err *e)
+{
+	int fd[SCREEN_FDS], n = 0, err = 0;
+	while (n < SCREEN_FDS && (fd[n] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+		n++;
+	if (n < SCREEN_FDS)
+		err = errno;
+	for (int i = 0; i < n; i++)
+		close(fd[i]);
+	if (err != EMFILE && err != ENFILE)
+		return 0;
+	struct rlimit rl;
+	if (err == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		return err_set(
+		    e,
+		    "too few file descriptors for the screen: the limit (ulimit -n %llu) "
+		    "leaves %d free, and the screen needs %d to read the terminal's "
+		    "description (terminfo); raise it (ulimit -n %llu)",
+		    (unsigned long long)rl.rlim_cur, n, SCREEN_FDS,
+		    (unsigned long long)rl.rlim_cur + SCREEN_FDS);
+	return err_set(e,
+	               "too few file descriptors for the screen: %s; it needs %d to read the "
+	               "terminal's description (terminfo)",
+	               strerror(err), SCREEN_FDS);
+}
+
 int screen_init(int want_ascii, Err *e)
 {
 	setlocale(LC_ALL, "");
 	/* without a UTF-8 locale the symbols and glyphs cannot be shown */
 	ascii = want_ascii || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
-	if (!initscr())
-		return err_set(e, "cannot start the screen (TERM=%s)",
+	if (check_descriptors(e) < 0)
+		return -1;
+	/* newterm answers NULL where initscr would exit */
+	SCREEN *sc = newterm(NULL, stdout, stdin);
+	if (!sc)
+		return err_set(e, "cannot start the screen on this terminal (TERM=%s)",
 		               getenv("TERM") ? getenv("TERM") : "");
+	set_term(sc);
 	active = 1;
 	atexit(at_exit);
 	cbreak();

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/file.h"
 #include "base/signals.h"
 #include "cli/cli.h"
 #include "engine/hook.h"
@@ -157,6 +158,8 @@ int tui_run(Session *s, const TuiSetup *su)
 		session_free(s);
 		return 1;
 	}
+	/* no save or export may take the screen's place or wait on a FIFO */
+	file_screen_outputs();
 	/* SIGHUP, SIGINT, SIGQUIT, SIGTERM end the loop: the worker stops, the
 	 * terminal is restored */
 	signals_trap_stop(1);
@@ -197,12 +200,24 @@ int tui_run(Session *s, const TuiSetup *su)
 		else
 			tui_key(&t, ch);
 	}
+	char busy[160];
+	const Shown *p = worker_lock(t.w);
+	snprintf(busy, sizeof busy, "%s", p->running[0] ? p->running : "its work");
+	worker_unlock(t.w);
 	int log_err = worker_stop(t.w);
 	screen_end();
+	if (log_err < 0)
+		fprintf(
+		    stderr,
+		    "condnet: the worker did not stop within %d s (%s): the screen ended without "
+		    "it\n",
+		    WORKER_STOP_SECONDS, busy);
 	if (log[0])
 		printf("session log: %s\n", log);
 	if (signals_stop())
 		return 128 + signals_stop();
+	if (log_err < 0)
+		return 1;
 	if (log_err) {
 		fprintf(stderr,
 		        "condnet: the session log %s could not be written (%s): it ends before the "

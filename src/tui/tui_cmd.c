@@ -11,14 +11,22 @@
 #include "tui/lesson.h"
 #include "tui/tui.h"
 
+/* The data options, with the screen's default data set. */
+#define TUI_DATA_HELP CLI_DATA_HELP_DEFAULT("mnist when fetched, else synthetic")
+
 static const char tui_help_fmt[] =
     "Usage: condnet [tui] [OPTIONS]\n"
-    "       condnet tui --play LESSON [--delay S] [--present] [--ascii] [--data-dir DIR]\n\n"
+    "       condnet tui --play LESSON [OPTIONS]\n\n"
     "The interactive screen. Without --data it opens MNIST (200 Haar-wavelet\n"
-    "features) when fetched, else the built-in synthetic set.\n"
-    "Data:\n" CLI_DATA_HELP
-    "  --val-frac F         validation fraction of every class for the sweep (default 0.1)\n"
+    "features) when fetched, else the built-in synthetic set. With --play only\n"
+    "--delay, --present, --ascii and --data-dir go with the lesson.\n"
+    "Data:\n" TUI_DATA_HELP "Validation:\n"
+    "  --val-frac F         validation fraction of every class for the sweep and early\n"
+    "                       stopping (default 0.1)\n"
     "  --val-per-class N    validation rows of every class (replaces --val-frac)\n"
+    "  --early-stop P       the patience of every t training: hold out the validation\n"
+    "                       split, stop when its accuracy has not improved for P epochs\n"
+    "                       and keep the best epoch's weights (S sets it on the screen)\n"
     "Network:\n"
     "  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
     "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32,\n"
@@ -33,13 +41,12 @@ static const char tui_help_fmt[] =
     "  --threads N          threads to compute on, 1..64 (default 2, or "
     "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
-    "                       the kernels OpenBLAS runs)\n"
-    "  --schedule SPEC      the learning rate of every training: constant (default),\n"
-    "                       step:E[:F], cosine[:T] or plateau:P[:F] (S changes it)\n"
-    "  --warmup W           raise the rate linearly from 0 over the first W epochs\n"
-    "  --early-stop P       every t training holds out the validation split and stops\n"
-    "                       after P epochs without a better validation accuracy,\n"
-    "                       keeping the best epoch (S changes it)\n"
+    "                       the kernels OpenBLAS runs)\n" CLI_COND_PATH_HELP
+    "  --schedule SPEC      the learning rate over every later training: constant\n"
+    "                       (default), step:E[:F], cosine[:T] or plateau:P[:F] (as in\n"
+    "                       'condnet train --help'; S sets it on the screen)\n"
+    "  --warmup W           raise the rate linearly from 0 over the first W epochs of\n"
+    "                       every training (default 0)\n"
     "Algorithms:\n"
     "  --tau T              threshold on kappa (default 25)\n"
     "  --eta E              epochs of every training of Algorithms 1 and 2 (default 1;\n"
@@ -51,12 +58,13 @@ static const char tui_help_fmt[] =
     "  --ascii              ASCII characters only, no colours\n"
     "  --present            start in presentation mode: the view on the whole screen,\n"
     "                       without the status and key rows (P switches, Esc leaves)\n"
-    "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log;\n"
-    "                       the newest %d are kept), locked while the screen writes it\n"
+    "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log,\n"
+    "                       else ~/.local/state/condnet/; the newest %d are kept),\n"
+    "                       locked while the screen writes it; /dev/null keeps none\n"
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
     "                       lesson (algorithm1, squeeze, mnist, plane)\n"
-    "  --delay S            with --play: the next action every S seconds, not on keys\n"
-    "  -h, --help           this text\n\n"
+    "  --delay S            with --play: the next action every S seconds, not on "
+    "keys\n" CLI_DRY_RUN_HELP "  -h, --help           this text\n\n"
     "On the screen ? lists the keys and x explains the numbers; %s\n"
     "explains everything.\n";
 
@@ -95,6 +103,7 @@ static const struct option own[] = {
     {"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
     {"warmup", required_argument, NULL, CLI_OPT_WARMUP},
     {"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
+    {"cond-path", required_argument, NULL, CLI_OPT_COND_PATH},
     {"tau", required_argument, NULL, OPT_TAU},
     {"eta", required_argument, NULL, OPT_ETA},
     {"beta", required_argument, NULL, OPT_BETA},
@@ -104,6 +113,8 @@ static const struct option own[] = {
     {"play", required_argument, NULL, OPT_PLAY},
     {"delay", required_argument, NULL, OPT_DELAY},
     {"present", no_argument, NULL, OPT_PRESENT},
+    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
+    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
     {0},
 };
 
@@ -265,9 +276,12 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 		        "only --delay, --present, --ascii and --data-dir go with it\n");
 		return 2;
 	}
+	if (cli_dry_run("tui"))
+		return 0;
 	Lesson *l = calloc(1, sizeof *l);
 	Session *s = session_new(&e);
-	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal()) {
+	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal() ||
+	    cli_reserve(&ta->co, 0, &e) < 0) {
 		if (e.msg[0] || !l || !s)
 			fprintf(stderr, "condnet tui: %s\n", e.msg[0] ? e.msg : "out of memory");
 		session_free(s);
@@ -339,9 +353,9 @@ int cmd_tui(int argc, char **argv)
 		         ta.co.data.features);
 	} else if (!spec) {
 		spec = "synthetic";
-		snprintf(
-		    note, sizeof note,
-		    "data: the built-in synthetic set (MNIST is not fetched: data/fetch mnist)");
+		snprintf(note, sizeof note,
+		         "data: the built-in synthetic set (MNIST is not fetched: %.400s mnist)",
+		         datasets_fetch());
 	} else {
 		snprintf(note, sizeof note, "data: %s", spec);
 	}
@@ -350,7 +364,7 @@ int cmd_tui(int argc, char **argv)
 	if ((ta.given & feat) && strncmp(spec, "mnist", 5) && strncmp(spec, "fashion", 7)) {
 		fprintf(stderr,
 		        "condnet tui: --features: %s has no Haar-wavelet features to choose "
-		        "(MNIST and Fashion-MNIST have)\n",
+		        "(--data mnist and --data fashion have)\n",
 		        spec);
 		return 2;
 	}
@@ -376,6 +390,8 @@ int cmd_tui(int argc, char **argv)
 		fprintf(stderr, "condnet: %s\n", e.msg);
 		return 1;
 	}
+	if (cli_dry_run("tui"))
+		return 0;
 	if (need_terminal())
 		return 1;
 	Session *s = session_new(&e);
@@ -389,7 +405,9 @@ int cmd_tui(int argc, char **argv)
 			goto fail;
 		logp = logbuf;
 	}
-	if (session_log_open(s, logp, &e) < 0 || open_session(s, &ta, spec, &e) < 0)
+	/* --log /dev/null keeps no log */
+	if ((!session_log_is_none(logp) && session_log_open(s, logp, &e) < 0) ||
+	    open_session(s, &ta, spec, &e) < 0)
 		goto fail;
 	return tui_run(s, &su);
 fail:

@@ -278,7 +278,18 @@ static void draw_progress(const Shown *p, int y)
 		x = screen_put(y, 0, 0, C_KEY, 0, "trial %d of %d, ETA %s%.0f s  ", done + 1, total,
 		               isnan(eta) ? "~" : "", isnan(eta) ? 0 : ceil(eta));
 	}
-	if (p->have_prog && p->busy) {
+	if (p->have_work && p->busy) {
+		/* the conditioning of large layers, which the engine reports */
+		int n = screen_width(p->work);
+		int bw = COLS - n - 8;
+		bw = bw > 22 ? 22 : bw;
+		if (bw >= 6) {
+			screen_bar(y, x, bw, p->work_frac);
+			x += bw + 1;
+		}
+		x += screen_put(y, x, 0, C_NORMAL, 0, "%3.0f%%  ", 100 * p->work_frac);
+		screen_put_cut(y, x, COLS - x, C_NORMAL, 0, "%s", p->work);
+	} else if (p->have_prog && p->busy) {
 		const TrainProgress *t = &p->prog;
 		double frac = t->batches > 0 ? (double)t->batch / t->batches : 0;
 		char rest[160];
@@ -311,6 +322,8 @@ static void draw_settings(const Shown *p, const UiState *u, int y)
 		if (p->busy && p->live)
 			snprintf(acc, sizeof acc, "%.2f%% (before%s)", p->test_acc,
 			         brief ? "" : " this operation");
+		else if (isnan(p->test_acc))
+			snprintf(acc, sizeof acc, "%s", p->busy ? "(measuring)" : "-");
 		else
 			snprintf(acc, sizeof acc, "%.2f%%", p->test_acc);
 		snprintf(line, sizeof line, "test acc %s   %s   %s   undo %d", acc, set,
@@ -385,7 +398,7 @@ static void draw_title(const Shown *p, const UiState *u)
 		if (k < 2)
 			n += snprintf(left + n, sizeof left - (size_t)n, "  %s %g", S(ETA), p->eta);
 		n += snprintf(left + n, sizeof left - (size_t)n, "  net %s", shape);
-		if (k < 1)
+		if (k < 1 && !isnan(p->test_acc)) /* NaN: still measured as the screen opens */
 			snprintf(left + n, sizeof left - (size_t)n, "  test acc %.2f%%",
 			         p->test_acc);
 		if (screen_width(left) <= COLS - x - sw - 1)

@@ -13,6 +13,8 @@
 
 #include "base/clock.h"
 #include "base/fpmode.h"
+#include "base/offload.h"
+#include "base/signals.h"
 #include "tui/status.h"
 
 /* The layers with κ > τ, as "2, 3" (or "none"), and how many. */
@@ -300,6 +302,11 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	note_training(w, a, rc);
 	if (rc == 1)
 		worker_status(w, 0, "%s", cancelled);
+	if (rc < 0 && (a->kind == SESS_SAVE || a->kind == SESS_LOAD)) {
+		worker_status_failed(w, a->path, "%s failed: %s", session_kind_name(a->kind),
+		                     e.msg);
+		return rc;
+	}
 	if (rc < 0) {
 		worker_status(w, 1, "%s failed: %s", session_kind_name(a->kind), e.msg);
 		return rc;
@@ -357,7 +364,10 @@ static void run_job(Worker *w, Job *j)
 		pthread_mutex_unlock(&w->mu);
 		break;
 	case JOB_EXPORT:
+		/* Esc stops it too (gnuplot is ended) */
+		hook_set_thread_stop(worker_stop_any, w);
 		worker_export(w, j->path);
+		hook_set_thread_stop(worker_stop_quit, w);
 		break;
 	case JOB_CAPTION:
 		worker_caption(w, j->path);
@@ -407,6 +417,26 @@ static const char *job_name(const Job *j, char *buf, size_t len)
 	return buf;
 }
 
+/* The first job: κ of every layer and the test accuracy, measured here so
+ * that the screen draws at once and shows how far they are. */
+static void open_network(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->shown.busy = 1;
+	snprintf(w->shown.running, sizeof w->shown.running, "opening the network");
+	snprintf(w->shown.activity, sizeof w->shown.activity,
+	         "opening: κ and pivoted QR of every layer, then the test accuracy");
+	pthread_mutex_unlock(&w->mu);
+	worker_publish(w);
+	pthread_mutex_lock(&w->mu);
+	/* as at the end of every job: a pause asked meanwhile ends with it */
+	w->shown.busy = w->shown.paused = w->shown.have_work = 0;
+	w->cancel = 0;
+	w->shown.activity[0] = w->shown.running[0] = '\0';
+	worker_ahead_locked(w);
+	pthread_mutex_unlock(&w->mu);
+}
+
 void worker_ahead_locked(Worker *w)
 {
 	Shown *p = &w->shown;
@@ -452,6 +482,8 @@ static void *thread_main(void *arg)
 	Worker *w = arg;
 	Job j;
 	hook_set_thread_stop(worker_stop_quit, w);
+	hook_set_thread_meter(worker_meter, w);
+	open_network(w);
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		while (!w->quit && !w->qn)
@@ -480,6 +512,7 @@ static void *thread_main(void *arg)
 		w->shown.busy = 0;
 		w->shown.paused = 0;
 		w->shown.have_prog = 0;
+		w->shown.have_work = 0;
 		w->shown.queued = w->qn;
 		w->shown.queued_ops = count_ops(w);
 		w->shown.activity[0] = '\0';
@@ -515,7 +548,8 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->wake, NULL);
 	pthread_cond_init(&w->resume, NULL);
-	worker_publish(w);
+	/* κ and the accuracy follow from the worker thread (open_network) */
+	worker_publish_settings(w);
 	worker_play_caption(w, applied);
 	/* signals belong to the screen's thread */
 	sigset_t all, old;
@@ -543,7 +577,17 @@ int worker_stop(Worker *w)
 	pthread_cond_broadcast(&w->wake);
 	pthread_cond_broadcast(&w->resume);
 	pthread_mutex_unlock(&w->mu);
-	pthread_join(w->th, NULL);
+	/* a worker that does not stop in time (stuck in a call that ignores its
+	 * stop) is left: the screen still ends, and the process with it, the
+	 * temporary file of a save under way removed (base/offload.h) */
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += WORKER_STOP_SECONDS;
+	if (pthread_timedjoin_np(w->th, NULL, &until) != 0) {
+		signals_discard_saves();
+		offload_note_left();
+		return -1;
+	}
 	net_free(w->plane_before);
 	int log_err = w->s ? w->s->log_err : 0;
 	session_free(w->s);
@@ -647,6 +691,88 @@ const Shown *worker_lock(Worker *w)
 void worker_unlock(Worker *w)
 {
 	pthread_mutex_unlock(&w->mu);
+}
+
+/* Columns a UTF-8 text takes (one a character). */
+static size_t columns(const char *s, size_t n)
+{
+	size_t c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+/* Where path, or a directory of it, starts in text at or after t: the
+ * length of the longest start of path found there (0: none of at least
+ * min bytes), *at its place. */
+static size_t next_path(const char *t, const char *path, size_t min, const char **at)
+{
+	for (; *t; t++) {
+		size_t k = 0;
+		while (t[k] && t[k] == path[k])
+			k++;
+		if (k >= min) {
+			*at = t;
+			return k;
+		}
+	}
+	return 0;
+}
+
+/* text with each stretch that is path or one of its directories shortened
+ * from the left to "…" and its last bytes, so that it takes at most fit
+ * columns if it can (each keeps 16 bytes at least), into out. */
+static void shorten_paths(const char *text, const char *path, size_t fit, char *out, size_t len)
+{
+	enum { KEEP = 16, MIN = 24, MAXN = 16 };
+	size_t n = 0, cols = columns(text, strlen(text)), k, lens[MAXN], maxk = 0;
+	const char *t = text, *at;
+	while (n < MAXN && (k = next_path(t, path, MIN, &at))) {
+		lens[n++] = k, t = at + k;
+		maxk = k > maxk ? k : maxk;
+	}
+	/* the least cut of each stretch that brings the text to fit columns
+	 * (a stretch keeps KEEP bytes, and "…" takes a column) */
+	size_t cut = 0, o = 0;
+	while (cols > fit && cut < maxk) {
+		size_t saved = 0;
+		cut++;
+		for (size_t i = 0; i < n; i++) {
+			size_t keep = lens[i] > cut + KEEP ? lens[i] - cut : KEEP;
+			saved += lens[i] > keep + 1 ? lens[i] - keep - 1 : 0;
+		}
+		if (cols - fit <= saved)
+			break;
+	}
+	for (t = text; o < len && (k = next_path(t, path, MIN, &at)); t = at + k) {
+		size_t keep = k > cut + KEEP ? k - cut : KEEP;
+		const char *tail = at + k - keep;
+		while (((unsigned char)*tail & 0xc0) == 0x80 && tail > at)
+			tail--;     /* the start of a character */
+		if (tail <= at + 1) /* nothing to gain */
+			o += (size_t)snprintf(out + o, len - o, "%.*s", (int)(at + k - t), t);
+		else
+			o += (size_t)snprintf(out + o, len - o, "%.*s…%.*s", (int)(at - t), t,
+			                      (int)(at + k - tail), tail);
+	}
+	if (o < len)
+		snprintf(out + o, len - o, "%s", t);
+}
+
+void worker_status_failed(Worker *w, const char *path, const char *fmt, ...)
+{
+	char text[NARR_LEN], shown[sizeof w->shown.status];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	worker_narrate(w, "%s", text);
+	if (!path || columns(text, strlen(text)) <= STATUS_FIT) {
+		worker_status(w, 1, "%s", text);
+		return;
+	}
+	shorten_paths(text, path, STATUS_FIT, shown, sizeof shown);
+	worker_status(w, 1, "%s", shown);
 }
 
 void worker_status(Worker *w, int err, const char *fmt, ...)

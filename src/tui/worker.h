@@ -161,6 +161,10 @@ typedef struct Shown {
 	char activity[160];       /* what it does right now */
 	TrainProgress prog;
 	int have_prog;
+	/* the conditioning under way (the engine's meter): what, its share done */
+	char work[128];
+	double work_frac;
+	int have_work;
 	char last_train[200];    /* the last finished or cancelled training, for people */
 	uint32_t last_train_crc; /* the network that training left (last_train is
 	                          * shown only while it is the current one) */
@@ -194,7 +198,11 @@ typedef struct Worker Worker;
 Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e);
 /* Cancels the running job, drops queued ones, joins the thread and frees the
  * worker and its session. Returns the errno of the write that lost the
- * session log (session.h: log_err), 0 when the log is whole. */
+ * session log (session.h: log_err), 0 when the log is whole; -1 when the
+ * thread did not stop within WORKER_STOP_SECONDS (a call that ignores its
+ * stop): it is left running, with the session, and the process must end
+ * (base/offload.h ends it without waiting for it). */
+#define WORKER_STOP_SECONDS 3
 int worker_stop(Worker *w);
 /* Says on the status line that the session log could not be written (when
  * Shown.log_err is set). */
@@ -222,6 +230,14 @@ void worker_status_clear(Worker *w);
 /* Adds a narration line (from the screen). */
 void worker_narrate(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void worker_narrate_kind(Worker *w, NarrKind k, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A failure about a file (a save, an export, an open): the whole message
+ * into the narration (the L log), and on the status line with path, and
+ * its directories where the message names them, shortened from the left
+ * ("…/name.model") so that the line fits STATUS_FIT columns and its reason,
+ * at the end, shows. */
+#define STATUS_FIT 76
+void worker_status_failed(Worker *w, const char *path, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 #endif

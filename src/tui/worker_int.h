@@ -51,6 +51,13 @@ int worker_stop_any(void *w);
 void worker_ahead_locked(Worker *w);
 /* Everything the panels show, after a job. */
 void worker_publish(Worker *w);
+/* All but the layer table and the test accuracy (NaN): what the screen
+ * shows at once while the worker measures those. */
+void worker_publish_settings(Worker *w);
+/* The engine's meter (hook_set_thread_meter) on the worker thread: the
+ * conditioning under way into shown.work; done: it ended. */
+void worker_meter(const char *what, double frac, void *ud);
+void worker_meter_done(Worker *w);
 /* The conditioning of net as the layer table (live: while it trains). */
 void worker_shown_cond(Worker *w, const Net *net, int live);
 /* The hooks the engine reports to (progress, step, cancelled). */
@@ -110,7 +117,8 @@ void worker_plane_step(Worker *w, Net *before);
  * compensated, as many removed at random. */
 void worker_plane_preview(Worker *w, const Alg3Proposal *sp);
 
-/* Runs `gnuplot SCRIPT` in dir: 1 drawn, 0 not installed, -1 failed. */
+/* Runs `gnuplot SCRIPT` in dir: 1 drawn, 0 not installed, -1 failed, -2
+ * stopped (Esc, or the screen ending: gnuplot is ended). */
 int export_gnuplot(const char *dir, const char *script);
 /* On data of two features, the Plane view's regions, points, neuron maps
  * and panels beside the export as BASE-regions.dat, -points.dat, -maps.dat,

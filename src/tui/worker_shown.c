@@ -138,11 +138,30 @@ static void shown_lc(Worker *w, const Net *net, LayerCond *lc, int live)
 	pthread_mutex_unlock(&w->mu);
 }
 
+void worker_meter(const char *what, double frac, void *ud)
+{
+	Worker *w = ud;
+	pthread_mutex_lock(&w->mu);
+	snprintf(w->shown.work, sizeof w->shown.work, "%s", what);
+	w->shown.work_frac = frac;
+	w->shown.have_work = 1;
+	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_meter_done(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->shown.have_work = 0;
+	pthread_mutex_unlock(&w->mu);
+}
+
 void worker_shown_cond(Worker *w, const Net *net, int live)
 {
 	Err e = {{0}};
 	LayerCond *lc;
-	if (cond_net_new(net, w->s->tau, !live, &lc, &e) != 0) {
+	int rc = cond_net_new(net, w->s->tau, !live, &lc, &e);
+	worker_meter_done(w);
+	if (rc != 0) {
 		/* a stop (the screen ending, or Esc while it trains) is no failure */
 		if (!worker_stop_any(w))
 			worker_status(w, 1, "conditioning: %s", e.msg[0] ? e.msg : "out of memory");
@@ -197,15 +216,10 @@ static void pub_alg1_locked(Worker *w, const Alg1 *a, int live)
 	snprintf(w->shown.alg1_reason, sizeof w->shown.alg1_reason, "%s", a->reason);
 }
 
-void worker_publish(Worker *w)
+/* Everything but the layer table, with the test accuracy acc. */
+static void publish_rest(Worker *w, double acc)
 {
 	Session *s = w->s;
-	if (worker_quitting(w))
-		return;
-	if (s->net)
-		worker_shown_cond(w, s->net, 0);
-	double acc; /* NaN when it cannot be measured (a stop) */
-	session_test_acc(s, &acc, NULL);
 	uint32_t crc = s->net ? session_param_crc(s->net) : 0;
 	pthread_mutex_lock(&w->mu);
 	Shown *p = &w->shown;
@@ -236,6 +250,23 @@ void worker_publish(Worker *w)
 	}
 	pthread_mutex_unlock(&w->mu);
 	worker_plane_publish(w);
+}
+
+void worker_publish(Worker *w)
+{
+	Session *s = w->s;
+	if (worker_quitting(w))
+		return;
+	if (s->net)
+		worker_shown_cond(w, s->net, 0);
+	double acc; /* NaN when it cannot be measured (a stop) */
+	session_test_acc(s, &acc, NULL);
+	publish_rest(w, acc);
+}
+
+void worker_publish_settings(Worker *w)
+{
+	publish_rest(w, NAN);
 }
 
 /* ---- κ against epochs ---- */
@@ -320,7 +351,9 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 		return;
 	LayerCond *lc;
 	Err e = {{0}};
-	if (cond_net_new(net, w->s->tau, 0, &lc, &e) != 0)
+	int rc = cond_net_new(net, w->s->tau, 0, &lc, &e);
+	worker_meter_done(w);
+	if (rc != 0)
 		return;
 	w->cond_cost = clock_seconds() - t;
 	if (series) {
@@ -469,6 +502,7 @@ static void step_trained(Worker *w, const HookStep *st)
 static void hook_step_done(const HookStep *st, void *ud)
 {
 	Worker *w = ud;
+	worker_meter_done(w);
 	switch (st->kind) {
 	case HOOK_ALG1_ITER:
 		step_alg1(w, st);

@@ -133,10 +133,15 @@ void worker_sqz_begin_at(Worker *w, int layer)
 	w->shown.sq.acc_start = w->shown.test_acc;
 	w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
 	pthread_mutex_unlock(&w->mu);
+	/* the first proposal stops at Esc too */
+	hook_set_thread_stop(worker_stop_any, w);
 	int rc =
 	    layer > 0 ? session_squeeze_propose(w->s, layer, &e) : session_squeeze_start(w->s, &e);
-	if (rc < 0) {
-		worker_status(w, 1, "squeeze: %s", e.msg);
+	hook_set_thread_stop(worker_stop_quit, w);
+	worker_meter_done(w);
+	if (rc != 0) {
+		if (rc < 0) /* Esc (1) is no failure */
+			worker_status(w, 1, "squeeze: %s", e.msg);
 		worker_sqz_finish(w, "stopped");
 		return;
 	}
@@ -217,12 +222,19 @@ int worker_sqz_decide_as(Worker *w, int apply, int comp, int show)
 	                .apply = apply,
 	                .comp = comp >= 0 ? comp : w->shown.sq.comp};
 	w->last_comp = a.comp; /* the decision's note says it (worker_sqz_decided) */
-	if (session_apply(w->s, &a, &w->hooks, &e) != 0) {
+	/* the next proposal, made with the decision, stops at Esc too */
+	hook_set_thread_stop(worker_stop_any, w);
+	int rc = session_apply(w->s, &a, &w->hooks, &e);
+	hook_set_thread_stop(worker_stop_quit, w);
+	worker_meter_done(w);
+	if (rc < 0) {
 		worker_status(w, 1, "squeeze layer %d: %s", a.layer, e.msg);
 		return -1;
 	}
 	worker_publish(w);
-	if (show)
+	if (!session_squeeze_proposal(w->s) && (rc > 0 || worker_stop_any(w)))
+		worker_sqz_finish(w, "stopped"); /* Esc while the next layer was measured */
+	else if (show)
 		worker_sqz_show(w);
 	return 0;
 }
