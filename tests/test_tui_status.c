@@ -65,6 +65,32 @@ START_TEST(message_lives_with_its_state)
 }
 END_TEST
 
+START_TEST(the_opening_note_holds_until_something_is_done)
+{
+	Shown p = shown();
+	UiState u = {0};
+	int err;
+	say(&p, 0, "data: the built-in synthetic set (MNIST is not fetched)");
+	p.status_opening = 1;
+	/* the start's measurements publish the state again: the note stays */
+	p.gen++;
+	ck_assert_str_eq(line(&p, &u, &err),
+	                 "data: the built-in synthetic set (MNIST is not fetched)");
+	/* an operation runs: the line says so, and after it the note is gone */
+	p.busy = 1;
+	snprintf(p.running, sizeof p.running, "training 10 epochs");
+	ck_assert_str_eq(line(&p, &u, &err), "training 10 epochs: Esc stops, space pauses");
+	p.busy = 0;
+	p.nundo = 1;
+	p.gen++;
+	ck_assert_str_eq(line(&p, &u, &err), "");
+	/* a message that is not the opening note lives with its state only */
+	say(&p, 0, "saved");
+	p.gen++;
+	ck_assert_str_eq(line(&p, &u, &err), "");
+}
+END_TEST
+
 START_TEST(a_waiting_decision_is_not_idle)
 {
 	Shown p = shown();
@@ -219,6 +245,7 @@ int main(void)
 	Suite *s = suite_create("tui_status");
 	TCase *tc = tcase_create("status");
 	tcase_add_test(tc, message_lives_with_its_state);
+	tcase_add_test(tc, the_opening_note_holds_until_something_is_done);
 	tcase_add_test(tc, a_waiting_decision_is_not_idle);
 	tcase_add_test(tc, a_lesson_says_where_it_is);
 	tcase_add_test(tc, last_training_belongs_to_its_network);

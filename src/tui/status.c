@@ -128,7 +128,11 @@ const char *status_line(const Shown *p, const UiState *u, char *buf, size_t len,
 	*err = 0;
 	/* in a lesson the line says where it is: the narration row has the
 	 * action's account; only refusals and failures take the line */
-	int said = p->status[0] && p->status_gen == p->gen && (!u->lesson || p->status_err);
+	/* the opening note holds until something is done */
+	int opening =
+	    p->status_opening && !p->busy && p->ops == 0 && p->nundo == 0 && !p->sq.waiting;
+	int said =
+	    p->status[0] && (p->status_gen == p->gen || opening) && (!u->lesson || p->status_err);
 	if (said) {
 		*err = p->status_err;
 		snprintf(buf, len, "%s", p->status);

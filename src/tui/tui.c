@@ -175,7 +175,7 @@ int tui_run(Session *s, const TuiSetup *su)
 	if (su->lesson)
 		worker_narrate(t.w, "%s", su->note);
 	else
-		worker_status(t.w, 0, "%s", su->note);
+		worker_status_opening(t.w, su->note);
 	worker_status_log_lost(t.w); /* a log lost while the session was set up */
 	t.next_at = clock_seconds() + su->delay;
 	while (!t.quit && !signals_stop()) {

@@ -784,6 +784,15 @@ void worker_status(Worker *w, int err, const char *fmt, ...)
 	va_end(ap);
 	w->shown.status_err = err;
 	w->shown.status_gen = w->shown.gen;
+	w->shown.status_opening = 0;
+	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_status_opening(Worker *w, const char *note)
+{
+	worker_status(w, 0, "%s", note);
+	pthread_mutex_lock(&w->mu);
+	w->shown.status_opening = 1;
 	pthread_mutex_unlock(&w->mu);
 }
 

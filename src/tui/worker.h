@@ -176,6 +176,10 @@ typedef struct Shown {
 	char status[512];
 	int status_err;
 	unsigned status_gen;
+	/* the message is the screen's opening note (the data set it opened and
+	 * how to fetch MNIST): it outlives the measurements that follow the
+	 * start and holds until the first operation or change */
+	int status_opening;
 	/* a lesson played (worker_start with one) */
 	int play_pos; /* lesson actions applied */
 	int playing;  /* 1 while a lesson step runs */
@@ -225,6 +229,9 @@ void worker_unlock(Worker *w);
 /* Says something on the status line about the current state (from the
  * screen, e.g. a bad prompt entry); it goes when the state moves on. */
 void worker_status(Worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The screen's opening note: a status message that holds until the first
+ * operation or undoable change, whatever the start measures meanwhile. */
+void worker_status_opening(Worker *w, const char *note);
 /* Takes back what the status line says (a prompt closed with Esc). */
 void worker_status_clear(Worker *w);
 /* Adds a narration line (from the screen). */
