@@ -33,6 +33,10 @@ export LC_ALL=C.UTF-8
 SOCK="$TMP/tmux.sock"
 T="tmux -S $SOCK"
 trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+# a session open to the end: without it the server exits whenever a case's
+# session is killed, and the next case's new-session can reach the server
+# while it exits ("server exited unexpectedly")
+$T new-session -d -s keep "sleep 3600"
 mkdir -p "$TMP/data" "$TMP/state"
 LAYERS=24,16
 SEED=7
