@@ -123,7 +123,8 @@ see "then the layer table" '^ +i +n_i' 120
 see "and goes idle" ' idle *$' 60
 keys z
 see "the squeeze proposes layer 1" 'Layer 1: [0-9]+ neurons' 60
-see "and measures its what-if accuracies" ' idle *$' 60
+see "and measures its what-if accuracies" 'keeping [0-9]+ chosen by QR' 60
+see "then waits for the decision" ' waiting: y / n for layer 1 *$' 60
 keys n
 see "layer 2's proposal shows its progress" '[0-9]+%  layer 2: (κ|pivoted QR|the κ loop)' 60
 keys Escape

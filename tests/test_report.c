@@ -72,18 +72,27 @@ START_TEST(cond_table)
 	            "Layer    n_i    κ(Ŵ)  p (τ=25)  rank (SVD)  rank (QR)\n"
 	            "1      2,652  12,346         2           3          4\n"
 	            "2          3     inf         1           2          -\n"
-	            "3          2       2         0           2          2\n");
+	            "3          2     1.5         0           2          2\n");
 	assert_text(TU_WRITTEN(report_cond(f, net, lc, REPORT_MARKDOWN)),
 	            "| Layer |   n_i |   κ(Ŵ) | p (τ=25) | rank (SVD) | rank (QR) |\n"
 	            "| ----- | ----: | -----: | -------: | ---------: | --------: |\n"
 	            "| 1     | 2,652 | 12,346 |        2 |          3 |         4 |\n"
 	            "| 2     |     3 |    inf |        1 |          2 |         - |\n"
-	            "| 3     |     2 |      2 |        0 |          2 |         2 |\n");
+	            "| 3     |     2 |    1.5 |        0 |          2 |         2 |\n");
 	assert_text(TU_WRITTEN(report_cond(f, net, lc, REPORT_CSV)),
 	            "layer,n,kappa,p,rank_svd,rank_qr\n"
 	            "1,2652,12345.678,2,3,4\n"
 	            "2,3,inf,1,2,-\n"
 	            "3,2,1.5,0,2,2\n");
+	/* κ just under τ keeps the digits that say so: 9.68 at τ 10, never "10" */
+	for (int i = 0; i < 3; i++)
+		lc[i].tau = 10;
+	lc[2].kappa = 9.68;
+	lc[0].kappa = 10000.4;
+	char *md = TU_WRITTEN(report_cond(f, net, lc, REPORT_MARKDOWN));
+	ck_assert_msg(strstr(md, "|   9.68 |"), "%s", md);
+	ck_assert_msg(strstr(md, "| 10,000 |"), "%s", md);
+	free(md);
 	net_free(net);
 }
 END_TEST

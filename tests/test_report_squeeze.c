@@ -1,6 +1,7 @@
 /* test_report_squeeze.c - what a squeeze reports beyond the paper's
- * layouts: the per-layer rows made from a pass, and condnet squeeze's
- * record of one squeeze and of squeezes repeated until stable. */
+ * layouts: the per-layer rows made from a pass, condnet squeeze's record of
+ * one squeeze and of squeezes repeated until stable, and the screen's table
+ * of a squeeze pass's decisions. */
 #include <cjson/cJSON.h>
 #include <math.h>
 
@@ -12,6 +13,12 @@ static const cJSON *item(const cJSON *o, const char *key)
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 	ck_assert_msg(v != NULL, "no \"%s\"", key);
 	return v;
+}
+
+static void assert_text(char *got, const char *want)
+{
+	ck_assert_msg(!strcmp(got, want), "got:\n%s\nwanted:\n%s", got, want);
+	free(got);
 }
 
 static int has(const cJSON *o, const char *key)
@@ -182,6 +189,33 @@ START_TEST(rounds_record)
 }
 END_TEST
 
+/* ---- a squeeze pass's decisions ---- */
+
+START_TEST(squeeze_decisions_say_compensated)
+{
+	SqueezeDecisionRow r[] = {
+	    {2, 32, 26, 1, 0, 10, 45.14, 9.263, 99.83},
+	    {3, 32, 32, 0, 0, 10, 62.98, 62.98, 99.83},
+	    {4, 32, 21, 1, 1, 10, 29.3, 9.996, 98.83},
+	};
+	assert_text(TU_WRITTEN(report_squeeze_decisions(f, r, 3, REPORT_MARKDOWN)),
+	            "| layer | n before | n after |   τ | κ at decision | κ after | decision | "
+	            "compensated | test acc. after (%) |\n"
+	            "| ----- | -------: | ------: | --: | ------------: | ------: | -------: | "
+	            "----------: | ------------------: |\n"
+	            "| 2     |       32 |      26 |  10 |         45.14 |   9.263 |  applied | "
+	            "         no |               99.83 |\n"
+	            "| 3     |       32 |      32 |  10 |         62.98 |   62.98 |  refused | "
+	            "         no |               99.83 |\n"
+	            "| 4     |       32 |      21 |  10 |          29.3 |   9.996 |  applied | "
+	            "        yes |               98.83 |\n");
+	assert_text(TU_WRITTEN(report_squeeze_decisions(f, r, 1, REPORT_CSV)),
+	            "layer,n_before,n_after,tau,kappa_decision,kappa_after,decision,compensated,"
+	            "test_acc_after\n"
+	            "2,32,26,10,45.14,9.263,applied,no,99.83\n");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("report_squeeze");
@@ -189,6 +223,7 @@ int main(void)
 	tcase_add_test(t, squeeze_layer_rows);
 	tcase_add_test(t, squeeze_once_record);
 	tcase_add_test(t, rounds_record);
+	tcase_add_test(t, squeeze_decisions_say_compensated);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }

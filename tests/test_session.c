@@ -60,6 +60,10 @@ static int all_actions(SessAction *v)
 	strcpy(v[n].path, "/tmp/m=1.model");
 	v[n].has_crc = 1;
 	v[n++].crc = 0xdeadbeef;
+	v[n] = act(SESS_LOAD); /* with the seed of the trainings after it */
+	strcpy(v[n].path, "/tmp/m.model");
+	v[n].has_seed = 1;
+	v[n++].seed = 7;
 	v[n] = act(SESS_TAU);
 	v[n++].x = 25 * 1.25 * 1.25 / 1.25 * 1.25;
 	v[n] = act(SESS_ETA);
@@ -109,6 +113,7 @@ START_TEST(round_trip)
 		ck_assert_str_eq(b.path, v[i].path);
 		ck_assert(b.x == v[i].x); /* bit-exact */
 		ck_assert(b.seed == v[i].seed);
+		ck_assert_int_eq(b.has_seed, v[i].has_seed);
 		ck_assert_int_eq(b.crc, v[i].crc);
 		ck_assert_int_eq(b.apply, v[i].apply);
 		ck_assert_int_eq(b.layer, v[i].layer);
@@ -499,6 +504,13 @@ START_TEST(load_checks_crc)
 	ck_assert_msg(session_replay(s, write_log(dir, text), NULL, &e) == 0, "%s", e.msg);
 	ck_assert_uint_eq(session_param_crc(s->net), crc);
 	ck_assert_int_eq(session_can_undo(s), 1);
+	ck_assert(s->seed == 2); /* without seed=, the trainings keep the session's */
+	session_free(s);
+	/* with seed=, the trainings after it use that seed (tui --load M --seed S) */
+	snprintf(text, sizeof text, "%sload path=%s seed=7\n", head, model);
+	s = session_new(&e);
+	ck_assert_msg(session_replay(s, write_log(dir, text), NULL, &e) == 0, "%s", e.msg);
+	ck_assert(s->seed == 7);
 	session_free(s);
 	snprintf(text, sizeof text, "%sload path=%s crc=%08x\n", head, model, (unsigned)crc ^ 1u);
 	s = session_new(&e);

@@ -230,7 +230,8 @@ expect_grep "the sweep plot's data has every beta" '^1\.4 [0-9.]+ ' "$TMP/tables
 expect_grep "the Algorithm-1 plot's data has iteration 0" '^0 ' "$TMP/tables-alg1.dat"
 expect_grep "the spectra hold every layer" '^# layer 3: ' "$TMP/tables-spectra.dat"
 expect_grep "the gnuplot script draws the sweep as PNG" "set output 'tables-sweep.png'" "$TMP/tables.gp"
-expect_grep "and as SVG" "set output 'tables-sweep.svg'" "$TMP/tables.gp"
+expect_grep "and as PDF" "set output 'tables-sweep.pdf'" "$TMP/tables.gp"
+expect_grep "through gnuplot's cairo terminals" "^set terminal pngcairo size 1600,900 " "$TMP/tables.gp"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "gnuplot drew the sweep" [ -s "$TMP/tables-sweep.png" ]
 else
@@ -303,7 +304,8 @@ see "80x24 shows the footer" 'q:quit'
 see "80x24 shows the table" '^ +i +n_i'
 $T resize-window -t tui -x 60 -y 15
 see "60x15 asks to enlarge" 'enlarge the terminal \(need 80×24, have 60×15\)'
-check "the enlarge message is all there is" [ "$(screen | grep -c '[^ ]')" -eq 1 ]
+check "the enlarge message and what q does are all there is" [ "$(screen | grep -c '[^ ]')" -eq 2 ]
+check "q is the key that acts" grep -q '^ *q quits *$' "$TMP/screen"
 $T resize-window -t tui -x 100 -y 30
 see "100x30 restores the screen" '^ +i +n_i'
 
@@ -513,7 +515,7 @@ for lesson in algorithm1:Algorithm.1.finds squeeze:Squeezing.a.trained; do
 	see "the $lesson lesson plays to its end" 'end of the lesson: .*CRC-32 [0-9a-f]{8}' 20
 	check "with the network condnet replay gives (CRC-32 $crc)" grep -q "CRC-32 $crc " "$TMP/screen"
 	keys Left
-	see "left steps the $lesson lesson back" 'stepped back: the lesson is at action [0-9]+ of [0-9]+' 20
+	see "left steps the $lesson lesson back" '^lesson: action [0-9]+ of [0-9]+, next .*: right arrow plays it' 20
 	keys Right
 	see "and right plays the last action again" "end of the lesson: .*CRC-32 $crc " 20
 	keys q
@@ -543,7 +545,7 @@ keys ' '
 see "space pauses a lesson played with --delay" 'the lesson is paused: space plays on'
 sleep 1
 screen >"$TMP/screen"
-check "a paused lesson stays where it is" grep -Eq 'lesson: action [01] of 7, paused$' "$TMP/screen"
+check "a paused lesson stays where it is" grep -Eq 'lesson: action [01] of 6, paused$' "$TMP/screen"
 keys q
 expect_exit "--play takes no network options" 2 '--play takes the lesson' "$C" tui --play algorithm1 --tau 3
 expect_exit "an unknown lesson names where it looked" 1 "no lesson 'nosuch'" "$C" tui --play nosuch
@@ -661,9 +663,11 @@ for o in $(grep -o -- '^ *--[a-z-]*' "$TMP/help" | sort -u); do
 	check "the manual documents tui $o" \
 		grep -q -- "^\.[A-Z]* .*$(echo "$o" | sed 's/-/\\\\-/g')\( \|$\)" "$TMP/man-tui"
 done
-for o in --tau --eta --beta --q --play --delay; do
+for o in --tau --eta --beta --q --play --delay --present --schedule --warmup --early-stop; do
 	check "tui --help lists $o" grep -q -- "^  $o " "$TMP/help"
 done
+expect_exit "--features on a data set without features is refused" 2 \
+	'--features: synthetic has no Haar-wavelet features' "$C" tui --data synthetic --features 50
 check "--help names the manual of the build tree" sh -c "'$C' --help | grep -q \"'man .*man/condnet.1'\""
 
 ## a session log is one screen's: a second screen given the same --log

@@ -303,17 +303,21 @@ for size in 80x24 200x60; do
 			see "$size: the lesson shows the squeeze's proposal as regions" \
 				'^now +QR removes 54 +QR, compensated +54 at random'
 			see "$size: with their accuracies" '^99\.33% +43\.00% +99\.00% +63\.67%'
+			check "$size: its title says what the lesson will do, not y and n" \
+				grep -q "^Layer 2's squeeze: remove 54 of 64; the lesson applies it with compensation" "$TMP/screen"
 			keys Right
 		fi
 		k=$((k + 1))
 	done
 	see "$size: the lesson ends" 'end of the lesson: .*CRC-32 [0-9a-f]{8}' 30
+	check "$size: on the maps of layer 2, the squeezed one (#view: plane 2)" \
+		grep -q 'Layer 2 (↑↓).*keeps 10 of 10' "$TMP/screen"
 	check "$size: on the network condnet replay gives (CRC-32 $crc)" grep -q "CRC-32 $crc " "$TMP/screen"
 	keys q
 	see "$size: q leaves the lesson" '^EXIT=0' 5
 done
 printf 'data spec=spiral features=0 label_col=-1 seed=1 limit=0 val_frac=0.1 val_per_class=0\nnet layers=4 act=erf act_a=1 seed=1\n#view: 8\ntrain 1\n' >"$TMP/bad.lesson"
-expect_exit "a lesson's #view names a view" 1 'bad.lesson:3: #view: expected a view, 1 to 7' \
+expect_exit "a lesson's #view names a view, by its name" 1 "bad.lesson:3: #view: '8' is not a view \\(layers, algorithm1, sweep, squeeze, spectrum, history, plane\\)" \
 	"$C" tui --play "$TMP/bad.lesson"
 
 ## 8 colours: the regions in the basic colours

@@ -148,6 +148,25 @@ static void set_kappa(Table *t, int r, int c, double k, ReportFormat fmt)
 		table_set(t, r, c, "%s", report_thousands(k, b, sizeof b));
 }
 
+/* κ beside a threshold τ: the digits that keep it on its side of τ (9.68
+ * at τ 10 stays 9.68, never "10"), with thousands separators when the
+ * whole number is enough for that. */
+static void set_kappa_tau(Table *t, int r, int c, double k, double tau, ReportFormat fmt)
+{
+	char b[CELL];
+	if (fmt == REPORT_CSV)
+		table_set(t, r, c, "%.9g", k);
+	else if (isfinite(k) && k >= 1000 && (round(k) > tau) == (k > tau) && round(k) != tau)
+		table_set(t, r, c, "%s", report_thousands(k, b, sizeof b));
+	else
+		table_set(t, r, c, "%s", cond_kappa_str(k, tau, b, sizeof b));
+}
+
+void report_set_kappa_tau(Table *t, int r, int c, double k, double tau, ReportFormat fmt)
+{
+	set_kappa_tau(t, r, c, k, tau, fmt);
+}
+
 static void set_count(Table *t, int r, int c, double v, ReportFormat fmt)
 {
 	char b[CELL];
@@ -187,7 +206,7 @@ void report_cond(FILE *f, const Net *net, const LayerCond *lc, ReportFormat fmt)
 	for (int i = 0; i < net->m; i++) {
 		table_set(&t, i + 1, 0, "%d", lc[i].layer);
 		set_count(&t, i + 1, 1, lc[i].cols, fmt);
-		set_kappa(&t, i + 1, 2, lc[i].kappa, fmt);
+		set_kappa_tau(&t, i + 1, 2, lc[i].kappa, tau, fmt);
 		table_set(&t, i + 1, 3, "%d", lc[i].p);
 		table_set(&t, i + 1, 4, "%d", lc[i].rank_svd);
 		if (lc[i].rank_qr >= 0)

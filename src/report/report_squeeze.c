@@ -499,6 +499,35 @@ void report_squeeze_compare_gnuplot(FILE *f, const Alg3Compare *c, int n, const 
 	fprintf(f, "unset multiplot\n");
 }
 
+void report_squeeze_decisions(FILE *f, const SqueezeDecisionRow *r, int n, ReportFormat fmt)
+{
+	Table t;
+	if (report_table_init(&t, n + 1, 9))
+		return;
+	const char *csv[] = {"layer",    "n_before",       "n_after",
+	                     "tau",      "kappa_decision", "kappa_after",
+	                     "decision", "compensated",    "test_acc_after"};
+	const char *txt[] = {"layer",    "n before",      "n after",
+	                     "τ",        "κ at decision", "κ after",
+	                     "decision", "compensated",   "test acc. after (%)"};
+	for (int c = 0; c < 9; c++)
+		report_table_set(&t, 0, c, "%s", fmt == REPORT_CSV ? csv[c] : txt[c]);
+	for (int i = 0; i < n; i++) {
+		const SqueezeDecisionRow *d = &r[i];
+		report_table_set(&t, i + 1, 0, "%d", d->layer);
+		report_set_count(&t, i + 1, 1, d->n_before, fmt);
+		report_set_count(&t, i + 1, 2, d->n_after, fmt);
+		report_table_set(&t, i + 1, 3, "%g", d->tau);
+		report_set_kappa_tau(&t, i + 1, 4, d->kappa_dec, d->tau, fmt);
+		report_set_kappa_tau(&t, i + 1, 5, d->kappa_after, d->tau, fmt);
+		report_table_set(&t, i + 1, 6, "%s", d->applied ? "applied" : "refused");
+		report_table_set(&t, i + 1, 7, "%s", d->compensated ? "yes" : "no");
+		report_set_pct(&t, i + 1, 8, d->acc_after, fmt);
+	}
+	report_table_print(f, &t, fmt);
+	free(t.cell);
+}
+
 /* ---- condnet squeeze's record ---- */
 
 struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e)

@@ -36,6 +36,16 @@ SqueezeLayerRow *report_squeeze_layer_rows(const Net *before, const LayerCond *l
 void report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportFormat fmt);
 struct cJSON *report_squeeze_layers_json(const SqueezeLayerRow *r, int n, Err *e);
 
+/* One decision of a squeeze pass on the screen: the layer's widths, κ when
+ * decided and after, whether it was applied and compensated, the test
+ * accuracy after it (percent). */
+typedef struct SqueezeDecisionRow {
+	int layer, n_before, n_after, applied, compensated;
+	double tau, kappa_dec, kappa_after, acc_after;
+} SqueezeDecisionRow;
+/* The decisions, one row each; κ keeps the digits that place it beside τ. */
+void report_squeeze_decisions(FILE *f, const SqueezeDecisionRow *r, int n, ReportFormat fmt);
+
 /* The networks one `condnet squeeze` makes: the one kept, and the one
  * measured beside it (the same τ with the other compensation setting): a
  * different network, with its own removal count. */

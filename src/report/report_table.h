@@ -24,6 +24,9 @@ void report_table_set(Table *t, int r, int c, const char *fmt, ...)
 void report_table_print(FILE *f, const Table *t, ReportFormat fmt);
 /* κ with thousands separators (text) or full precision (CSV). */
 void report_set_kappa(Table *t, int r, int c, double k, ReportFormat fmt);
+/* κ beside τ: the digits that keep it on its side of τ (cond_kappa_str),
+ * thousands separators when the whole number does (text). */
+void report_set_kappa_tau(Table *t, int r, int c, double k, double tau, ReportFormat fmt);
 /* A count with thousands separators (text). */
 void report_set_count(Table *t, int r, int c, double v, ReportFormat fmt);
 /* A percentage with two decimals; "-" (text) or empty (CSV) when NaN. */

@@ -268,7 +268,11 @@ static int do_load(Session *s, SessAction *a, Err *e)
 	}
 	a->has_crc = 1;
 	a->crc = crc;
-	return set_net(s, net, e);
+	if (set_net(s, net, e) < 0)
+		return -1;
+	if (a->has_seed) /* the trainings that follow, as --seed said */
+		s->seed = a->seed;
+	return 0;
 }
 
 /* Algorithm 2's split of the training set (by the data action's validation

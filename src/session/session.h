@@ -24,7 +24,8 @@
  *                              screen writes them whether given or the set's own)
  *   opts batch=N lr=X [threads=N]
  *   net layers=L act=A act_a=X seed=N
- *   load path=P [crc=HEX]
+ *   load path=P [crc=HEX] [seed=N]   (N: the seed of later trainings; without
+ *                            it they keep the session's)
  *   tau X | eta X
  *   sched SPEC [warmup=W]   (the learning-rate schedule of later trainings:
  *                            a sched_parse spec, W epochs of warm-up)
@@ -97,6 +98,7 @@ typedef struct SessAction {
 	int patience;      /* TRAIN: early stopping after this many epochs, 0 = none */
 	int has_crc;       /* LOAD */
 	uint32_t crc;      /* LOAD: CRC-32 of the loaded parameters */
+	int has_seed;      /* LOAD: seed holds the seed of the trainings that follow */
 } SessAction;
 
 /* Longest log line (without its newline) that session_parse and replay
@@ -202,6 +204,11 @@ int session_set_eta(Session *s, double eta, Err *e);
  * Nothing is logged: the pass changes the network only through squeeze
  * actions. */
 int session_squeeze_start(Session *s, Err *e);
+/* A squeeze pass whose first proposal is the given hidden layer's, as a
+ * recorded decision for it is replayed (a lesson shows the proposal its
+ * next action decides). 0 with the proposal waiting, 1 when the thread's
+ * stop said stop in the layer's decompositions, or -1 with a message. */
+int session_squeeze_propose(Session *s, int layer, Err *e);
 /* Applies the proposal waiting and every later one, with compensation comp,
  * each a logged squeeze action (the rest of Algorithm 3 at once: no
  * proposal is measured beyond what the algorithm decides); the pass is

@@ -108,6 +108,8 @@ static int format(const SessAction *a, char *buf, size_t len)
 		put(&o, "path", a->path);
 		if (a->has_crc)
 			putf(&o, "crc", "%08x", (unsigned)a->crc);
+		if (a->has_seed)
+			putf(&o, "seed", "%llu", (unsigned long long)a->seed);
 		break;
 	case SESS_SAVE:
 		put(&o, "path", a->path);
@@ -297,8 +299,9 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 	} else if (IS("val_per_class", k == SESS_DATA)) {
 		*have |= F_VALP;
 		return lim_int(LIM_VAL_PER_CLASS, key, v, 1, &a->val_per_class, e);
-	} else if (IS("seed", k == SESS_DATA || k == SESS_NET)) {
+	} else if (IS("seed", k == SESS_DATA || k == SESS_NET || k == SESS_LOAD)) {
 		*have |= F_SEED;
+		a->has_seed = k == SESS_LOAD;
 		return u64num(key, v, &a->seed, e);
 	} else if (IS("val_frac", k == SESS_DATA) || IS("lr", k == SESS_OPTS) ||
 	           IS("act_a", k == SESS_NET)) {

@@ -22,6 +22,24 @@ int session_squeeze_start(Session *s, Err *e)
 	return rc;
 }
 
+int session_squeeze_propose(Session *s, int layer, Err *e)
+{
+	session_squeeze_stop(s);
+	if (!s->net)
+		return err_set(e, "squeeze: no network yet");
+	if (layer < 1 || layer >= s->net->m)
+		return err_set(e, "squeeze: layer %d is not a hidden layer (1..%d)", layer,
+		               s->net->m - 1);
+	Alg3Opts o;
+	alg3_opts_default(&o);
+	o.tau = s->tau;
+	int rc =
+	    (s->sq = alg3_new(s->net, &o, s->train, e)) ? alg3_propose_layer(s->sq, layer, e) : -1;
+	if (rc != 0) /* 1: stopped in the layer's decompositions */
+		session_squeeze_stop(s);
+	return rc;
+}
+
 const Alg3Proposal *session_squeeze_proposal(const Session *s)
 {
 	return s->sq && s->sq->status == ALG3_PROPOSED ? &s->sq->prop : NULL;

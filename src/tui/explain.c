@@ -27,7 +27,10 @@ const Explain explain_terms[] = {
      "Algorithm 3 keeps the first ones. Not measured while a network trains (-)."},
     {"! and r", "! marks κ > τ: the layer has p_i singular values below σ₁/τ. r marks a rank below "
                 "n_i, even when κ ≤ τ: the layer has more neurons than independent columns, for "
-                "instance more neurons than Ŵ⁽ⁱ⁾ has rows, n(i−1) + 1."},
+                "instance more neurons than Ŵ⁽ⁱ⁾ has rows, n(i−1) + 1. Such a layer can be kept: "
+                "κ compares only its min(rows, columns) singular values, so 32 neurons on 11 rows "
+                "have 11, and when those are within τ, Algorithms 1 and 3 leave the layer whole "
+                "although 21 of its neurons depend on the others."},
     {"sparkline",
      "σ_j/σ₁ for j = 1 to min(rows, columns), left to right, on a log scale shared by all "
      "layers: a full block is 1, the lowest block the bottom of the scale given in the "

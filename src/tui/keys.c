@@ -19,7 +19,7 @@ typedef struct KeyBind {
 /* ---- the published state, briefly ---- */
 
 typedef struct Snap {
-	int busy, waiting, dirty, pick, m, nrec, plane;
+	int busy, waiting, dirty, pick, m, nrec, pos, plane;
 } Snap;
 
 static Snap snap(Tui *t)
@@ -31,6 +31,7 @@ static Snap snap(Tui *t)
 	          p->sweep_state == 2 && p->pick >= 0,
 	          p->m,
 	          p->nrec,
+	          p->play_pos,
 	          p->pl.on};
 	worker_unlock(t->w);
 	return s;
@@ -44,8 +45,16 @@ static void k_view(Tui *t, int ch)
 		t->u.view = (ViewId)((t->u.view + 1) % VIEW_COUNT);
 	else if (ch == KEY_BTAB)
 		t->u.view = (ViewId)((t->u.view + VIEW_COUNT - 1) % VIEW_COUNT);
-	else
+	else if (ch - '1' < VIEW_COUNT)
 		t->u.view = (ViewId)(ch - '1');
+}
+
+/* P: presentation mode, the view on the whole screen (P or Esc leaves). */
+static void k_present(Tui *t, int ch)
+{
+	(void)ch;
+	t->u.present = !t->u.present;
+	worker_status_clear(t->w);
 }
 
 static void open_panel(Tui *t, PanelId id)
@@ -249,6 +258,10 @@ static void k_escape(Tui *t, int ch)
 {
 	Snap s = snap(t);
 	(void)ch;
+	if (t->u.present) {
+		t->u.present = 0; /* the status line then says what Esc does next */
+		return;
+	}
 	if (s.waiting && !s.busy)
 		tui_submit_kind(t, JOB_SQZ_STOP, 0);
 	else
@@ -272,15 +285,61 @@ static void k_quit(Tui *t, int ch)
 
 /* ---- a lesson ---- */
 
+/* Each ← while a step back is on its way goes one action further back:
+ * the replay under way gives way to the new one. */
+static void play_back(Tui *t, Snap s)
+{
+	int from = s.busy && t->back_to >= 0 ? t->back_to : s.pos;
+	Job j = {.kind = JOB_PLAY_BACK, .target = from - 1};
+	if (s.busy && t->back_to < 0) {
+		worker_status(t->w, 0, "the lesson's step is running: wait, or Esc stops it");
+		return;
+	}
+	if (j.target < t->lesson->setup) {
+		worker_status(t->w, 1, "at the start of the lesson: nothing to step back over");
+		return;
+	}
+	if (s.busy)
+		worker_cancel(t->w);
+	t->back_to = j.target;
+	tui_submit(t, &j);
+}
+
+void tui_show_view(Tui *t, int view, int arg)
+{
+	t->u.view = (ViewId)view;
+	if (view == VIEW_HISTORY && arg >= 0)
+		t->u.hist_page = arg;
+	else if (view == VIEW_PLANE && arg > 0)
+		t->u.plane_layer = arg;
+	else if (arg > 0)
+		t->u.layer = arg;
+}
+
+void tui_play_next(Tui *t)
+{
+	const Shown *p = worker_lock(t->w);
+	int pos = p->play_pos;
+	worker_unlock(t->w);
+	int arg, v = lesson_view(t->lesson, pos, &arg);
+	if (v >= 0 && !t->u.panel)
+		tui_show_view(t, v, arg);
+	Job j = {.kind = JOB_PLAY_NEXT};
+	tui_submit(t, &j);
+}
+
 static void k_play(Tui *t, int ch)
 {
-	Job j = {.kind = ch == KEY_LEFT ? JOB_PLAY_BACK : JOB_PLAY_NEXT};
 	Snap s = snap(t);
+	if (ch == KEY_LEFT) {
+		play_back(t, s);
+		return;
+	}
 	if (s.busy) {
 		worker_status(t->w, 0, "the lesson's step is running: wait, or Esc stops it");
 		return;
 	}
-	tui_submit(t, &j);
+	tui_play_next(t);
 }
 
 static void k_play_pause(Tui *t, int ch)
@@ -324,11 +383,10 @@ static const KeyBind squeeze_keys[] = {
 };
 
 static const KeyBind history_keys[] = {
-    {KEY_LEFT, k_history, 1},
-    {KEY_RIGHT, k_history, 1},
-    {'<', k_history, 1},
-    {'>', k_history, 1},
-    {0, NULL, 0},
+    {KEY_LEFT, k_history, 1}, {KEY_RIGHT, k_history, 1},
+    {'<', k_history, 1},      {'>', k_history, 1},
+    {KEY_UP, k_layer, 1}, /* the layer highlighted among many */
+    {KEY_DOWN, k_layer, 1},   {0, NULL, 0},
 };
 
 static const KeyBind plane_keys[] = {
@@ -347,13 +405,16 @@ static const KeyBind *const view_keys[VIEW_COUNT] = {
 };
 
 static const KeyBind global_keys[] = {
-    {'\t', k_view, 1}, {KEY_BTAB, k_view, 1}, {'1', k_view, 1},  {'2', k_view, 1}, {'3', k_view, 1},
-    {'4', k_view, 1},  {'5', k_view, 1},      {'6', k_view, 1},  {'7', k_view, 1}, {'?', k_help, 1},
-    {'x', k_help, 1},  {'L', k_help, 1},      {'+', k_tau, 0},   {'=', k_tau, 0},  {'-', k_tau, 0},
-    {']', k_tau, 0},   {'[', k_tau, 0},       {'T', k_tau, 0},   {'E', k_tau, 0},  {'S', k_tau, 0},
-    {'s', k_alg, 0},   {'r', k_alg, 0},       {'t', k_alg, 0},   {'b', k_alg, 0},  {'z', k_alg, 0},
-    {'A', k_adopt, 0}, {'u', k_file, 0},      {'w', k_file, 0},  {'o', k_file, 0}, {'e', k_file, 1},
-    {'N', k_file, 0},  {' ', k_pause, 1},     {27, k_escape, 1}, {'q', k_quit, 1}, {0, NULL, 0},
+    {'\t', k_view, 1}, {KEY_BTAB, k_view, 1}, {'1', k_view, 1},  {'2', k_view, 1},
+    {'3', k_view, 1},  {'4', k_view, 1},      {'5', k_view, 1},  {'6', k_view, 1},
+    {'7', k_view, 1},  {'8', k_view, 1},      {'9', k_view, 1},  {'P', k_present, 1},
+    {'?', k_help, 1},  {'x', k_help, 1},      {'L', k_help, 1},  {'+', k_tau, 0},
+    {'=', k_tau, 0},   {'-', k_tau, 0},       {']', k_tau, 0},   {'[', k_tau, 0},
+    {'T', k_tau, 0},   {'E', k_tau, 0},       {'S', k_tau, 0},   {'s', k_alg, 0},
+    {'r', k_alg, 0},   {'t', k_alg, 0},       {'b', k_alg, 0},   {'z', k_alg, 0},
+    {'A', k_adopt, 0}, {'u', k_file, 0},      {'w', k_file, 0},  {'o', k_file, 0},
+    {'e', k_file, 1},  {'N', k_file, 0},      {' ', k_pause, 1}, {27, k_escape, 1},
+    {'q', k_quit, 1},  {0, NULL, 0},
 };
 
 /* Runs the binding of ch in table; 1 when there was one. */
@@ -371,6 +432,49 @@ static int run(Tui *t, const KeyBind *table, int ch)
 		return 1;
 	}
 	return 0;
+}
+
+/* What each handler is called in keys_lookup. */
+static const struct {
+	KeyFn fn;
+	const char *name;
+} fn_names[] = {
+    {k_view, "view"},     {k_present, "present"}, {k_help, "help"},   {k_layer, "layer"},
+    {k_alg1, "alg1"},     {k_history, "history"}, {k_tau, "setting"}, {k_alg, "operation"},
+    {k_adopt, "adopt"},   {k_squeeze, "squeeze"}, {k_file, "file"},   {k_pause, "pause"},
+    {k_escape, "escape"}, {k_quit, "quit"},       {k_play, "play"},   {k_play_pause, "play-pause"},
+    {k_leave, "leave"},   {k_plane, "plane"},
+};
+
+static const KeyBind *find(const KeyBind *table, int ch)
+{
+	for (const KeyBind *b = table; b->fn; b++)
+		if (b->key == ch)
+			return b;
+	return NULL;
+}
+
+const char *keys_lookup(ViewId view, int lesson, int ch, int *refused)
+{
+	const KeyBind *b = lesson ? find(play_keys, ch) : NULL;
+	if (!b && view < VIEW_COUNT)
+		b = find(view_keys[view], ch);
+	if (!b)
+		b = find(global_keys, ch);
+	*refused = b && lesson && !b->play;
+	for (size_t i = 0; b && i < sizeof fn_names / sizeof *fn_names; i++)
+		if (fn_names[i].fn == b->fn)
+			return fn_names[i].name;
+	return NULL;
+}
+
+SmallKey keys_small(int ch, int asked, int clean)
+{
+	if (asked)
+		return ch == 'y' || ch == 'Y' ? SMALL_QUIT : SMALL_UNASK;
+	if (ch != 'q')
+		return SMALL_NONE;
+	return clean ? SMALL_QUIT : SMALL_ASK;
 }
 
 void tui_key(Tui *t, int ch)

@@ -70,17 +70,112 @@ static int grow(Lesson *l, int *cap, Err *e)
 	char **c = realloc(l->caption, (size_t)(nc + 1) * sizeof *c);
 	if (c)
 		l->caption = c;
-	int *v = realloc(l->view, (size_t)(nc + 1) * sizeof *v);
+	char **cl = c ? realloc(l->claims, (size_t)(nc + 1) * sizeof *cl) : NULL;
+	if (cl)
+		l->claims = cl;
+	char **pl = cl ? realloc(l->plain, (size_t)(nc + 1) * sizeof *pl) : NULL;
+	if (pl)
+		l->plain = pl;
+	int *v = a && pl ? realloc(l->view, (size_t)(nc + 1) * sizeof *v) : NULL;
 	if (v)
 		l->view = v;
-	if (!a || !c || !v)
+	int *va = v ? realloc(l->view_arg, (size_t)(nc + 1) * sizeof *va) : NULL;
+	if (va)
+		l->view_arg = va;
+	if (!a || !c || !v || !va)
 		return err_set(e, "out of memory for the lesson");
 	for (int k = *cap; k <= nc; k++) {
-		l->caption[k] = NULL;
-		l->view[k] = -1;
+		l->caption[k] = l->claims[k] = l->plain[k] = NULL;
+		l->view[k] = l->view_arg[k] = -1;
 	}
 	*cap = nc;
 	return 0;
+}
+
+/* The views a lesson names, by their names (the one way to name them). */
+static const char *const view_names[] = {
+    [VIEW_LAYERS] = "layers",   [VIEW_ALG1] = "algorithm1",   [VIEW_SWEEP] = "sweep",
+    [VIEW_SQUEEZE] = "squeeze", [VIEW_SPECTRUM] = "spectrum", [VIEW_HISTORY] = "history",
+    [VIEW_PLANE] = "plane",
+};
+static const char *const chart_names[] = {"iterations", "epochs", "curve"};
+
+int lesson_parse_view(const char *text, int *view, int *arg, Err *e)
+{
+	char name[64] = "", extra[64] = "", more[2];
+	int n = sscanf(text, " %63s %63s %1s", name, extra, more);
+	*view = *arg = -1;
+	for (int v = 0; v < VIEW_COUNT && n >= 1; v++)
+		if (view_names[v] && !strcmp(name, view_names[v]))
+			*view = v;
+	if (*view < 0)
+		return err_set(e,
+		               "#view: '%s' is not a view (layers, algorithm1, sweep, squeeze, "
+		               "spectrum, history, plane)",
+		               name);
+	if (n > 2)
+		return err_set(e, "#view: a view and at most one word after it, not '%s'",
+		               text + strspn(text, " \t"));
+	if (n < 2)
+		return 0;
+	if (*view == VIEW_HISTORY) {
+		for (int c = 0; c < 3; c++)
+			if (!strcmp(extra, chart_names[c]))
+				*arg = c;
+		if (*arg < 0)
+			return err_set(
+			    e, "#view: history shows iterations, epochs or curve, not '%s'", extra);
+		return 0;
+	}
+	char *end;
+	long layer = strtol(extra, &end, 10);
+	if ((*view != VIEW_LAYERS && *view != VIEW_SPECTRUM && *view != VIEW_PLANE) || *end ||
+	    layer < 1 || layer > 100000)
+		return err_set(e,
+		               "#view: %s takes no '%s' (a layer goes with layers, spectrum and "
+		               "plane)",
+		               name, extra);
+	*arg = (int)layer;
+	return 0;
+}
+
+const char *lesson_caption_at(const Lesson *l, int pos)
+{
+	if (!l || !l->caption)
+		return NULL;
+	for (int k = pos > l->n ? l->n : pos; k >= l->setup; k--)
+		if (l->caption[k])
+			return l->caption[k];
+	return NULL;
+}
+
+int lesson_view(const Lesson *l, int pos, int *arg)
+{
+	*arg = -1;
+	if (!l || pos < 0 || pos >= l->n)
+		return -1;
+	if (l->view[pos] >= 0) {
+		*arg = l->view_arg[pos];
+		return l->view[pos];
+	}
+	switch (l->a[pos].kind) {
+	case SESS_SQUEEZE:
+		return VIEW_SQUEEZE;
+	case SESS_SWEEP:
+		return VIEW_SWEEP;
+	case SESS_ALG1_STEP:
+	case SESS_ALG1_RUN:
+		return VIEW_ALG1;
+	case SESS_TRAIN:
+		*arg = 1; /* κ against epochs */
+		return VIEW_HISTORY;
+	case SESS_TAU:
+	case SESS_NET:
+	case SESS_LOAD:
+		return VIEW_LAYERS;
+	default:
+		return -1;
+	}
 }
 
 int lesson_load(const char *name, Lesson *l, Err *e)
@@ -102,16 +197,20 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 				goto fail;
 			continue;
 		}
-		int view;
-		char rest;
-		if (sscanf(line, " #view: %d %c", &view, &rest) >= 1) {
-			if (view < 1 || view > VIEW_COUNT ||
-			    sscanf(line, " #view: %*d %c", &rest) == 1) {
-				err_set(e, "%s:%d: #view: expected a view, 1 to %d", l->path,
-				        lineno, VIEW_COUNT);
+		if (!strncmp(line, "#=", 2) || !strncmp(line, "#~", 2)) {
+			line[strcspn(line, "\r\n")] = '\0';
+			if (add_caption(line[1] == '=' ? &l->claims[l->n] : &l->plain[l->n],
+			                line + 2, e) < 0)
+				goto fail;
+			continue;
+		}
+		if (!strncmp(line, "#view:", 6)) {
+			line[strcspn(line, "\r\n")] = '\0';
+			if (lesson_parse_view(line + 6, &l->view[l->n], &l->view_arg[l->n], e) <
+			    0) {
+				err_prefix(e, "%s:%d", l->path, lineno);
 				goto fail;
 			}
-			l->view[l->n] = view - 1;
 			continue;
 		}
 		SessAction a;
@@ -142,19 +241,28 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 	        l->a[setup].kind == SESS_OPTS))
 		setup++;
 	l->setup = setup;
-	/* the captions of the actions applied before the screen opens show with it */
-	char *first = NULL;
-	for (int k = 0; k <= setup; k++) {
-		if (k < setup && l->view[k] >= 0 && l->view[setup] < 0)
-			l->view[setup] = l->view[k];
-		if (l->caption[k] && add_caption(&first, l->caption[k], e) < 0) {
-			free(first);
-			goto fail;
+	/* the screen opens in the view named for the last of them that names one */
+	l->open_view = l->open_arg = -1;
+	for (int k = 0; k < setup; k++)
+		if (l->view[k] >= 0) {
+			l->open_view = l->view[k];
+			l->open_arg = l->view_arg[k];
 		}
-		free(l->caption[k]);
-		l->caption[k] = NULL;
+	/* the captions of the actions applied before the screen opens show with
+	 * it, and so do their claims */
+	char **lists[] = {l->caption, l->claims, l->plain};
+	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+		char *first = NULL;
+		for (int k = 0; k <= setup; k++) {
+			if (lists[i][k] && add_caption(&first, lists[i][k], e) < 0) {
+				free(first);
+				goto fail;
+			}
+			free(lists[i][k]);
+			lists[i][k] = NULL;
+		}
+		lists[i][setup] = first;
 	}
-	l->caption[setup] = first;
 	return 0;
 fail:
 	if (f)
@@ -167,8 +275,15 @@ void lesson_free(Lesson *l)
 {
 	for (int k = 0; l->caption && k <= l->n; k++)
 		free(l->caption[k]);
+	for (int k = 0; l->claims && k <= l->n; k++)
+		free(l->claims[k]);
+	for (int k = 0; l->plain && k <= l->n; k++)
+		free(l->plain[k]);
 	free(l->caption);
+	free(l->claims);
+	free(l->plain);
 	free(l->view);
+	free(l->view_arg);
 	free(l->a);
 	memset(l, 0, sizeof *l);
 }

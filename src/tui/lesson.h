@@ -17,10 +17,35 @@ typedef struct Lesson {
 	int setup;      /* actions up to the first net or load and the settings
 	                 * (opts, tau, eta) right after it: applied before the
 	                 * screen opens, never stepped back over */
-	int *view;      /* n + 1 entries: the view (a ViewId) the screen switches to when
-	                 * the lesson reaches action k (its caption shows), named by a
-	                 * line "#view: N" (1..7) before it; -1: the view stays */
+	int *view;      /* n entries: the view action k shows, named by a line
+	                 * "#view: NAME [ARG]" before it; -1: the view of its kind */
+	int *view_arg;  /* n entries: the history view's chart (0 iterations, 1 κ
+	                 * against epochs, 2 the validation curve) or the layer of the
+	                 * layers, spectrum and plane views; -1: none */
+	char **claims;  /* n + 1: the "#= KEY=VALUE …" lines with caption k, or NULL
+	                 * (tui/lesson_claims.h) */
+	char **plain;   /* n + 1: the "#~ …" lines: its numbers that are not the state */
+	int open_view;  /* the view the screen opens in, named for an action of the
+	                 * setup (and open_arg its chart or layer); -1: the layer table */
+	int open_arg;
 } Lesson;
+
+/* The caption in force at position pos (pos actions applied): the one
+ * before action pos or, when it has none, the last one before it (a
+ * squeeze's proposal and its decision share one); NULL when none. */
+const char *lesson_caption_at(const Lesson *l, int pos);
+
+/* The view (a ViewId) action pos is about, and in *arg the chart or layer
+ * it shows (-1: as it is): named in the lesson, else chosen from its kind
+ * (a squeeze: the squeeze view, a sweep: the sweep view, Algorithm 1: its
+ * history, a training: κ against epochs, τ or a network: the layer table).
+ * -1: the action changes no view (η, a schedule, a save). */
+int lesson_view(const Lesson *l, int pos, int *arg);
+
+/* Parses the NAME [ARG] of a "#view:" line (NAME: layers, algorithm1, sweep,
+ * squeeze, spectrum, history, plane) into a ViewId and its argument;
+ * -1 with a message naming the views. */
+int lesson_parse_view(const char *text, int *view, int *arg, Err *e);
 
 /* The file of a lesson name: name itself when it is a file, else
  * NAME or NAME.lesson in the installed lessons ($(datadir)/condnet/lessons)

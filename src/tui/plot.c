@@ -171,19 +171,55 @@ int plot_xlabel(Plot *p, double x, ScrColor c, int bold, const char *text)
 
 void plot_hline(Plot *p, double y, ScrColor c, const char *label)
 {
-	int r = plot_y(p, y), lw = label ? screen_width(label) : 0;
-	for (int k = 0; k < p->cols - lw; k++)
-		if (!p->occ[(size_t)r * (size_t)p->cols + (size_t)k])
-			screen_put(p->top + r, p->left + k, 1, c, 0, "%s",
-			           screen_ascii() ? "-" : "┄");
+	plot_hseg(p, p->x0, p->x1, y, c);
 	if (label)
 		plot_hlabel(p, y, c, label);
 }
 
+void plot_hseg(Plot *p, double xa, double xb, double y, ScrColor c)
+{
+	int r = plot_y(p, y), c0 = plot_x(p, xa), c1 = plot_x(p, xb);
+	for (int k = c0; k <= c1; k++)
+		if (!p->occ[(size_t)r * (size_t)p->cols + (size_t)k])
+			screen_put(p->top + r, p->left + k, 1, c, 0, "%s",
+			           screen_ascii() ? "-" : "┄");
+}
+
 void plot_hlabel(Plot *p, double y, ScrColor c, const char *label)
 {
+	/* in the margin of the y labels, where it hides no point */
 	int r = plot_y(p, y), lw = screen_width(label);
-	screen_put(p->top + r, p->left + p->cols - lw, lw, c, 1, "%s", label);
+	if (lw > p->ylabw)
+		lw = p->ylabw;
+	screen_put(p->top + r, p->left - 1 - p->ylabw, p->ylabw, c, 1, "%*s", p->ylabw, "");
+	screen_put(p->top + r, p->left - 1 - lw, lw, c, 1, "%s", label);
+	screen_put(p->top + r, p->left - 1, 1, c, 1, "%s", screen_ascii() ? "+" : "┤");
+}
+
+void plot_xticks(Plot *p, double x0, double x1, const char *unit)
+{
+	char lab[32];
+	snprintf(lab, sizeof lab, "%.0f", x1);
+	int w = screen_width(lab) + 2, n = (int)(x1 - x0) + 1;
+	/* whole numbers, every step-th so that their labels fit */
+	int step = 1;
+	while ((n / step + 1) * w > p->cols && step < 100000000) {
+		int m = 1;
+		while (step >= 10 * m)
+			m *= 10;
+		step = (step / m == 1 ? 2 : step / m == 2 ? 5 : 10) * m; /* 1, 2, 5, 10, 20, … */
+	}
+	for (double x = ceil(x0); x <= x1 + 1e-9; x += 1) {
+		long k = lround(x);
+		if (k % step && x != x1)
+			continue;
+		snprintf(lab, sizeof lab, "%ld", k);
+		plot_xlabel(p, x, C_DIM, 0, lab);
+	}
+	/* what the numbers count, under the y labels */
+	if (unit && p->xlabr > 0)
+		screen_put(p->top + p->rows + 1, p->left - 1 - p->ylabw, p->ylabw, C_DIM, 0, "%*s",
+		           p->ylabw, unit);
 }
 
 void plot_vbar(Plot *p, double x, double ylo, double yhi, ScrColor c)

@@ -42,11 +42,17 @@ void plot_axes(Plot *p, int decimals, const char *unit, double scale);
 /* A label centred under x on the first x-label row with room; -1 when
  * none had room. */
 int plot_xlabel(Plot *p, double x, ScrColor c, int bold, const char *text);
-/* A horizontal line at y with a label at its right end. */
+/* A horizontal line at y across the plot, labelled (label may be NULL). */
 void plot_hline(Plot *p, double y, ScrColor c, const char *label);
-/* The label alone, at the right end of the line at y (drawn last, over
- * points, so that it stays readable). */
+/* A piece of one, from xa to xb (a threshold that changed along x). */
+void plot_hseg(Plot *p, double xa, double xb, double y, ScrColor c);
+/* The label of the line at y, in the margin of the y labels (over the
+ * label of that row, if any): never over a point. */
 void plot_hlabel(Plot *p, double y, ScrColor c, const char *label);
+/* Labels the whole numbers from x0 to x1 under the x axis, as many as fit
+ * (every 1, 2, 5, 10, … th, and x1), and names what they count (unit,
+ * "it" or "epoch") under the y labels. */
+void plot_xticks(Plot *p, double x0, double x1, const char *unit);
 /* A vertical bar from ylo to yhi at x (a spread). */
 void plot_vbar(Plot *p, double x, double ylo, double yhi, ScrColor c);
 /* A dotted line between two points, around markers already drawn. */

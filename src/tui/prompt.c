@@ -232,30 +232,50 @@ static void answer(Tui *t)
 	}
 }
 
-void tui_prompt_key(Tui *t, int ch)
+PromptEdit prompt_edit(char *input, size_t *len, size_t cap, int ch, int one_key)
 {
-	if (ch == 27) {
-		t->pk = P_NONE;
-		t->quit_after_save = 0;
-	} else if (t->pk == P_QUIT || t->pk == P_OVERWRITE) {
-		t->input[0] = (char)ch;
-		t->input[1] = '\0';
-		t->ilen = 1;
-		answer(t);
-	} else if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-		answer(t);
-	} else if (ch == 21) { /* Ctrl-U */
-		t->input[0] = '\0';
-		t->ilen = 0;
+	if (ch == 27)
+		return PROMPT_CANCEL;
+	if (one_key) {
+		input[0] = (char)ch;
+		input[1] = '\0';
+		*len = 1;
+		return PROMPT_ANSWER;
+	}
+	if (ch == '\n' || ch == '\r' || ch == KEY_ENTER)
+		return PROMPT_ANSWER;
+	if (ch == 21) { /* Ctrl-U */
+		input[0] = '\0';
+		*len = 0;
 	} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		/* a whole UTF-8 character: its continuation bytes, then its first */
-		while (t->ilen && ((unsigned char)t->input[t->ilen - 1] & 0xc0) == 0x80)
-			t->ilen--;
-		if (t->ilen)
-			t->ilen--;
-		t->input[t->ilen] = '\0';
-	} else if (ch >= ' ' && ch < 256 && ch != 127 && t->ilen + 1 < sizeof t->input) {
-		t->input[t->ilen++] = (char)ch;
-		t->input[t->ilen] = '\0';
+		while (*len && ((unsigned char)input[*len - 1] & 0xc0) == 0x80)
+			(*len)--;
+		if (*len)
+			(*len)--;
+		input[*len] = '\0';
+	} else if (ch >= ' ' && ch < 256 && ch != 127 && *len + 1 < cap) {
+		input[(*len)++] = (char)ch;
+		input[*len] = '\0';
+	}
+	return PROMPT_EDITED;
+}
+
+void tui_prompt_key(Tui *t, int ch)
+{
+	switch (prompt_edit(t->input, &t->ilen, sizeof t->input, ch,
+	                    t->pk == P_QUIT || t->pk == P_OVERWRITE)) {
+	case PROMPT_CANCEL:
+		/* nothing was asked for: what the line said before the prompt is
+		 * not brought back as if it were news */
+		t->pk = P_NONE;
+		t->quit_after_save = 0;
+		worker_status_clear(t->w);
+		break;
+	case PROMPT_ANSWER:
+		answer(t);
+		break;
+	default:
+		break;
 	}
 }

@@ -31,7 +31,7 @@ static const char *const translit[][2] = {
     {"▸", ">"},     {"▲", "^"},   {"▼", "v"},   {"◀", "<"},     {"▶", ">"},    {"•", "o"},
     {"×", "x"},     {"ᵀ", "^T"},  {"⁺", "+"},   {"¹", "1"},     {"ʲ", "j"},    {"─", "-"},
     {"┄", "-"},     {"≈", "~"},   {"°", "deg"}, {"ₜ", "t"},     {"ᵥ", "v"},    {"↑", "Up"},
-    {"↓", "Down"},  {"┤", "+"},   {"└", "+"},
+    {"↓", "Down"},  {"┤", "+"},   {"└", "+"},   {"↳", ">"},     {"●", "@"},
 };
 static const char *const level_utf8[8] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
 static const char level_ascii[8] = {'_', '.', '-', ':', '=', '+', '*', '#'};
@@ -144,7 +144,14 @@ static attr_t attr_of(ScrColor c, int bold)
 	return a;
 }
 
-int screen_too_small(void)
+static void small_line(const char *line, void *ud)
+{
+	int *y = ud;
+	if (*y < LINES)
+		screen_put((*y)++, 0, 0, C_NORMAL, 0, "%s", line);
+}
+
+int screen_too_small(const char *note)
 {
 	if (COLS >= SCR_MIN_W && LINES >= SCR_MIN_H)
 		return 0;
@@ -154,6 +161,12 @@ int screen_too_small(void)
 	erase();
 	int y = LINES / 2, x = (COLS - (int)strlen(msg) + (ascii ? 0 : 2)) / 2;
 	screen_put(y < 0 ? 0 : y, x < 0 ? 0 : x, 0, C_WARN, 1, "%s", msg);
+	/* the note wraps under it, from the left edge when it is long */
+	int nw = screen_width(note), nx = nw < COLS ? (COLS - nw) / 2 : 0;
+	if (y + 1 < LINES && nw < COLS)
+		screen_put(y + 1, nx, 0, C_NORMAL, 0, "%s", note);
+	else if (y + 1 < LINES)
+		screen_wrap(note, COLS, 0, small_line, &(int){y + 1});
 	return 1;
 }
 

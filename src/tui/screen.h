@@ -50,9 +50,9 @@ int screen_ascii(void);
 int screen_color(void);
 const char *screen_sym(ScrSym s);
 
-/* 1 (after drawing the "enlarge the terminal" message) when the terminal is
- * below SCR_MIN_W × SCR_MIN_H. */
-int screen_too_small(void);
+/* 1 (after drawing the "enlarge the terminal" message, and note under it)
+ * when the terminal is below SCR_MIN_W × SCR_MIN_H. */
+int screen_too_small(const char *note);
 
 /* Text clipped to maxw display columns (maxw <= 0: to the right edge);
  * returns the columns drawn. In ASCII mode the text is transliterated first

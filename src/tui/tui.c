@@ -83,22 +83,51 @@ static void between_keys(Tui *t)
 	double now = clock_seconds();
 	if (idle && t->was_busy)
 		t->next_at = now + t->u.delay;
+	if (idle)
+		t->back_to = -1;
 	t->was_busy = !idle;
-	/* a lesson's action shows the view its "#view:" line names */
-	if (t->lesson && pos != t->view_pos && pos <= t->lesson->n) {
-		if (t->lesson->view[pos] >= 0)
-			t->u.view = (ViewId)t->lesson->view[pos];
-		t->view_pos = pos;
-	}
 	if (t->quit_after_save == 2 && idle) {
 		t->quit = !dirty;
 		t->quit_after_save = 0;
 	}
 	if (t->lesson && t->u.delay > 0 && !t->u.play_paused && idle && !t->pk &&
 	    pos < t->lesson->n && now >= t->next_at) {
-		Job j = {.kind = JOB_PLAY_NEXT};
-		tui_submit(t, &j);
+		tui_play_next(t);
 		t->was_busy = 1;
+	}
+}
+
+/* 1 when quitting now loses nothing: no operation runs, nothing unsaved. */
+static int clean(Tui *t)
+{
+	const Shown *p = worker_lock(t->w);
+	int c = !p->busy && !p->ops && !p->dirty;
+	worker_unlock(t->w);
+	return c;
+}
+
+/* What the too-small screen says under its request. */
+static const char *small_note(Tui *t)
+{
+	return t->small_asked ? "unsaved work or an operation running: y quits anyway, "
+	                        "any other key stays (enlarge the terminal to save)"
+	                      : "q quits";
+}
+
+static void small_key(Tui *t, int ch)
+{
+	switch (keys_small(ch, t->small_asked, clean(t))) {
+	case SMALL_QUIT:
+		t->quit = 1;
+		break;
+	case SMALL_ASK:
+		t->small_asked = 1;
+		break;
+	case SMALL_UNASK:
+		t->small_asked = 0;
+		break;
+	default:
+		break;
 	}
 }
 
@@ -109,11 +138,14 @@ int tui_run(Session *s, const TuiSetup *su)
 	char log[1024];
 	t.patience = su->patience;
 	t.lesson = su->lesson;
-	t.view_pos = -1;
 	t.u.lesson = su->lesson;
 	t.u.delay = su->delay;
 	t.u.it_first = -1;
 	t.u.layer = 1;
+	if (su->lesson && su->lesson->open_view >= 0)
+		tui_show_view(&t, su->lesson->open_view, su->lesson->open_arg);
+	t.u.present = su->present;
+	t.back_to = -1;
 	t.q_def = su->q;
 	snprintf(t.beta_def, sizeof t.beta_def, "%s", su->betas);
 	snprintf(t.data_name, sizeof t.data_name, "%.63s", s->data_spec);
@@ -139,11 +171,16 @@ int tui_run(Session *s, const TuiSetup *su)
 		session_free(s);
 		return 1;
 	}
-	worker_status(t.w, 0, "%s", su->note);
+	/* a lesson's line says where it is: its note goes to the narration */
+	if (su->lesson)
+		worker_narrate(t.w, "%s", su->note);
+	else
+		worker_status_opening(t.w, su->note);
 	worker_status_log_lost(t.w); /* a log lost while the session was set up */
 	t.next_at = clock_seconds() + su->delay;
 	while (!t.quit && !signals_stop()) {
-		if (!screen_too_small()) {
+		int small = screen_too_small(small_note(&t));
+		if (!small) {
 			const Shown *p = worker_lock(t.w);
 			t.u.prompt = t.pk ? t.prompt : NULL;
 			t.u.input = t.input;
@@ -158,7 +195,10 @@ int tui_run(Session *s, const TuiSetup *su)
 			break; /* the end of input quits */
 		if (ch == ERR || ch == KEY_RESIZE)
 			continue;
-		tui_key(&t, ch);
+		if (small)
+			small_key(&t, ch); /* nothing acts unseen: only q */
+		else
+			tui_key(&t, ch);
 	}
 	char busy[160];
 	const Shown *p = worker_lock(t.w);

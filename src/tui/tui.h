@@ -20,6 +20,7 @@ typedef struct TuiSetup {
 	const char *betas;    /* the β list and q that b proposes */
 	int q;
 	int patience; /* early stopping of every t training, 0: none */
+	int present;  /* start in presentation mode */
 } TuiSetup;
 
 /* Runs the screen on a session that has its data and network; returns the

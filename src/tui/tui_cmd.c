@@ -19,7 +19,7 @@ static const char tui_help_fmt[] =
     "       condnet tui --play LESSON [OPTIONS]\n\n"
     "The interactive screen. Without --data it opens MNIST (200 Haar-wavelet\n"
     "features) when fetched, else the built-in synthetic set. With --play only\n"
-    "--delay, --ascii and --data-dir go with the lesson.\n"
+    "--delay, --present, --ascii and --data-dir go with the lesson.\n"
     "Data:\n" TUI_DATA_HELP "Validation:\n"
     "  --val-frac F         validation fraction of every class for the sweep and early\n"
     "                       stopping (default 0.1)\n"
@@ -56,6 +56,8 @@ static const char tui_help_fmt[] =
     "  --q N                the trainings per beta b proposes (default 5)\n"
     "Screen:\n"
     "  --ascii              ASCII characters only, no colours\n"
+    "  --present            start in presentation mode: the view on the whole screen,\n"
+    "                       without the status and key rows (P switches, Esc leaves)\n"
     "  --log FILE           the session log (default $XDG_STATE_HOME/condnet/session-TIME.log,\n"
     "                       else ~/.local/state/condnet/; the newest %d are kept),\n"
     "                       locked while the screen writes it; /dev/null keeps none\n"
@@ -66,7 +68,17 @@ static const char tui_help_fmt[] =
     "On the screen ? lists the keys and x explains the numbers; %s\n"
     "explains everything.\n";
 
-enum { OPT_ASCII = CLI_OPT_OWN, OPT_LOG, OPT_TAU, OPT_ETA, OPT_BETA, OPT_Q, OPT_PLAY, OPT_DELAY };
+enum {
+	OPT_ASCII = CLI_OPT_OWN,
+	OPT_LOG,
+	OPT_TAU,
+	OPT_ETA,
+	OPT_BETA,
+	OPT_Q,
+	OPT_PLAY,
+	OPT_DELAY,
+	OPT_PRESENT
+};
 
 static const struct option own[] = {
     {"data", required_argument, NULL, CLI_OPT_DATA},
@@ -100,6 +112,7 @@ static const struct option own[] = {
     {"log", required_argument, NULL, OPT_LOG},
     {"play", required_argument, NULL, OPT_PLAY},
     {"delay", required_argument, NULL, OPT_DELAY},
+    {"present", no_argument, NULL, OPT_PRESENT},
     {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
     {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
     {0},
@@ -108,7 +121,7 @@ static const struct option own[] = {
 typedef struct TuiArgs {
 	CommonOpts co;
 	unsigned long given; /* bit (code - CLI_OPT_DATA) of each common option given */
-	int ascii, q, own_given;
+	int ascii, q, own_given, present;
 	const char *log, *play, *betas;
 	double tau, eta, delay;
 } TuiArgs;
@@ -120,11 +133,14 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		t->given |= 1UL << (opt - CLI_OPT_DATA);
 		return cli_common_handle(&t->co, opt, arg, e) < 0 ? -1 : 0;
 	}
-	if (opt != OPT_ASCII && opt != OPT_PLAY && opt != OPT_DELAY)
+	if (opt != OPT_ASCII && opt != OPT_PLAY && opt != OPT_DELAY && opt != OPT_PRESENT)
 		t->own_given = 1;
 	switch (opt) {
 	case OPT_ASCII:
 		t->ascii = 1;
+		return 0;
+	case OPT_PRESENT:
+		t->present = 1;
 		return 0;
 	case OPT_LOG:
 		t->log = arg;
@@ -201,7 +217,8 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 			return -1;
 	}
 	if (co->load) {
-		a = (SessAction){.kind = SESS_LOAD};
+		/* the seed of the trainings that follow (the header shows it) */
+		a = (SessAction){.kind = SESS_LOAD, .seed = co->seed, .has_seed = 1};
 		snprintf(a.path, sizeof a.path, "%s", co->load);
 	} else {
 		/* the default widths come from the batch commands' choice */
@@ -256,7 +273,7 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	if ((ta->given & ~dir) || ta->own_given) {
 		fprintf(stderr,
 		        "condnet tui: --play takes the lesson's data, network and settings; "
-		        "only --delay, --ascii and --data-dir go with it\n");
+		        "only --delay, --present, --ascii and --data-dir go with it\n");
 		return 2;
 	}
 	if (cli_dry_run("tui"))
@@ -295,11 +312,13 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	const char *w = session_log_check(l->path, &warn) < 0 ? warn.msg : NULL;
 	if (w)
 		fprintf(stderr, "condnet tui: %s\n", w);
+	/* the file's name, not its directory: what a class reads first */
+	const char *name = strrchr(l->path, '/') ? strrchr(l->path, '/') + 1 : l->path;
 	snprintf(
 	    note, sizeof note,
 	    "%s%slesson %.1000s: %d actions; right arrow (or Enter) plays the next, left steps "
 	    "back",
-	    w ? w : "", w ? "; " : "", l->path, l->n - l->setup);
+	    w ? w : "", w ? "; " : "", name, l->n - l->setup);
 	TuiSetup su = *defaults;
 	su.note = note;
 	su.lesson = l;
@@ -341,6 +360,14 @@ int cmd_tui(int argc, char **argv)
 		snprintf(note, sizeof note, "data: %s", spec);
 	}
 	ta.co.data.spec = spec; /* and the batch commands' default widths for it */
+	unsigned long feat = 1UL << (CLI_OPT_FEATURES - CLI_OPT_DATA);
+	if ((ta.given & feat) && strncmp(spec, "mnist", 5) && strncmp(spec, "fashion", 7)) {
+		fprintf(stderr,
+		        "condnet tui: --features: %s has no Haar-wavelet features to choose "
+		        "(--data mnist and --data fashion have)\n",
+		        spec);
+		return 2;
+	}
 	TuiSetup su = {ta.ascii,
 	               note,
 	               NULL,
@@ -349,7 +376,8 @@ int cmd_tui(int argc, char **argv)
 	               : synthetic ? "0.2:1.4:0.2"
 	                           : "1.0:2.4:0.2",
 	               ta.q ? ta.q : 5,
-	               ta.co.early_stop};
+	               ta.co.early_stop,
+	               ta.present};
 	if (ta.play)
 		return play(&ta, &su);
 	if (ta.delay > 0) {

@@ -43,9 +43,10 @@ typedef struct Tui {
 	int quit;
 	int quit_after_save; /* on the way out: 1 a save is asked for, 2 it is on its way */
 	const Lesson *lesson;
-	int view_pos;   /* the lesson's position whose view (Lesson.view) was shown last */
 	double next_at; /* when a lesson played with a delay takes its next step */
 	int was_busy;
+	int back_to;     /* the lesson position a step back on its way goes to, -1: none */
+	int small_asked; /* the terminal is too small and q asked about unsaved work */
 } Tui;
 
 /* Requests to the worker. */
@@ -63,6 +64,13 @@ void tui_set_value(Tui *t, SessKind k, double x);
 /* The schedule (a sched_parse spec) and its warm-up, queued the same way. */
 void tui_set_sched(Tui *t, const char *spec, double warmup);
 
+/* What a key does to the text typed at a prompt (input, *len bytes of cap):
+ * Enter answers, Esc cancels, Backspace takes a whole UTF-8 character back,
+ * Ctrl-U clears, a printable byte is added; with one_key (a y/n question)
+ * any key but Esc is the answer. */
+typedef enum PromptEdit { PROMPT_EDITED = 0, PROMPT_ANSWER, PROMPT_CANCEL } PromptEdit;
+PromptEdit prompt_edit(char *input, size_t *len, size_t cap, int ch, int one_key);
+
 /* Prompts: open one (def is proposed when nothing is typed), and a key
  * while one is open. */
 void tui_ask(Tui *t, PromptKind k, const char *q, const char *def);
@@ -74,5 +82,22 @@ void tui_answer_sched(Tui *t, PromptKind k, const char *v);
 
 /* A key with no prompt open. */
 void tui_key(Tui *t, int ch);
+/* The lesson's next action, in the view it is about. */
+void tui_play_next(Tui *t);
+/* Shows view (a ViewId) with arg: the history view's chart, or the layer
+ * of a view that shows one (-1: as it is). */
+void tui_show_view(Tui *t, int view, int arg);
+
+/* What a key does with no prompt or panel open, in view (in a lesson when
+ * lesson is set): the name of its handler ("view", "present", "play",
+ * "operation", …) or NULL when unbound; *refused is set when a lesson
+ * refuses it (the keys that change the network). */
+const char *keys_lookup(ViewId view, int lesson, int ch, int *refused);
+
+/* While the terminal is too small for the screen, keys do nothing but q:
+ * it quits when nothing would be lost (clean), else asks (shown on the
+ * small screen) and y then quits. */
+typedef enum SmallKey { SMALL_NONE = 0, SMALL_QUIT, SMALL_ASK, SMALL_UNASK } SmallKey;
+SmallKey keys_small(int ch, int asked, int clean);
 
 #endif

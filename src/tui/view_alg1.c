@@ -95,7 +95,13 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 		screen_put(y, LW + (r - first) * CW, CW, C_TITLE, 1, "%8s", h);
 	}
 	y++;
-	int rows = bot - 1 - 6 - y + 1;
+	/* the layers' rows first; the summary rows take what is left, the least
+	 * needed giving way first */
+	int avail = bot - y, nsum = avail - m;
+	if (nsum < 2)
+		nsum = avail - 1 < 2 ? (avail - 1 > 0 ? avail - 1 : 0) : 2;
+	nsum = nsum > 6 ? 6 : nsum;
+	int rows = avail - nsum;
 	if (rows < 1)
 		rows = 1;
 	if (u->row_first > m - rows)
@@ -117,8 +123,15 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 	if (m > rows)
 		screen_put(y - 1, 6 + (m > 9), 3, C_KEY, 1, "%s%s", u->row_first ? "▲" : "",
 		           u->row_first + rows < m ? "▼" : "");
-	for (int k = 0; k < 6 && y <= bot - 1; k++, y++)
-		summary_row(p, k, y, first, fit);
+	/* the summary rows kept, by need: test accuracy, Σ n_i, τ, max κ, η,
+	 * the training error; drawn in their own order */
+	static const int need[6] = {4, 3, 0, 2, 1, 5};
+	int shown[6] = {0};
+	for (int k = 0; k < nsum; k++)
+		shown[need[k]] = 1;
+	for (int k = 0; k < 6 && y <= bot - 1; k++)
+		if (shown[k])
+			summary_row(p, k, y++, first, fit);
 	screen_put_cut(
 	    bot, 0, 0, C_DIM, 0,
 	    "n_i per iteration; ! %s > %s at that iteration's %s: p_i neurons went next   "

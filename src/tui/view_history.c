@@ -15,16 +15,24 @@
 static const ScrColor layer_color[] = {C_GOOD, C_TITLE, C_KEY, C_MARK, C_WARN, C_NORMAL};
 
 /* The glyph of layer i (from 1): 1-9, then a, b, … */
-static const char *glyph(int i, char *buf)
+static const char *glyph_of(int i, char *buf)
 {
 	buf[0] = (char)(i < 10 ? '0' + i : 'a' + (i - 10) % 26);
 	buf[1] = '\0';
 	return buf;
 }
 
-/* A log-scale κ chart of m series over x[0..n): kappa(r, i) gives κ of layer
- * i at point r. */
-typedef double (*KappaAt)(const Shown *p, int r, int i);
+/* A log-scale κ chart: m series of n points, x(p, r) the abscissa of point
+ * r, k(p, r, i) κ of layer i there and tau(p, r) the τ it was measured
+ * against (drawn as a line that steps where τ changed). */
+typedef struct KappaSeries {
+	int n, m;
+	double (*x)(const Shown *p, int r);
+	double (*k)(const Shown *p, int r, int i);
+	double (*tau)(const Shown *p, int r);
+	const char *unit; /* what x counts */
+	int every;        /* a glyph every this many points */
+} KappaSeries;
 
 static double rec_kappa(const Shown *p, int r, int i)
 {
@@ -34,6 +42,12 @@ static double rec_kappa(const Shown *p, int r, int i)
 static double rec_x(const Shown *p, int r)
 {
 	return p->rec[r].iter;
+}
+
+/* The τ iteration r ran with: its marks were decided on it. */
+static double rec_tau(const Shown *p, int r)
+{
+	return p->rec[r].tau;
 }
 
 static double ser_kappa(const Shown *p, int r, int i)
@@ -46,45 +60,74 @@ static double ser_x(const Shown *p, int r)
 	return p->ks.epoch[r];
 }
 
-static void kappa_chart(const Shown *p, int top, int left, int rows, int cols, int n, int m,
-                        double x0, double x1, double (*xat)(const Shown *, int), KappaAt kat,
-                        int every)
+static double now_tau(const Shown *p, int r)
 {
-	double lo = p->tau, hi = p->tau;
-	for (int r = 0; r < n; r++)
-		for (int i = 0; i < m; i++) {
-			double k = kat(p, r, i);
+	(void)r;
+	return p->tau;
+}
+
+/* The layer drawn over the others when there are too many to tell apart
+ * (more than nine): the selected one; -1 for none. */
+static int highlighted(const UiState *u, int m)
+{
+	if (m <= 9)
+		return -1;
+	return u->layer < 1 ? 0 : u->layer > m ? m - 1 : u->layer - 1;
+}
+
+static void kappa_chart(const Shown *p, const UiState *u, const KappaSeries *ks, int top, int left,
+                        int rows, int cols, double x0, double x1)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (int r = 0; r < ks->n; r++) {
+		lo = fmin(lo, ks->tau(p, r));
+		hi = fmax(hi, ks->tau(p, r));
+		for (int i = 0; i < ks->m; i++) {
+			double k = ks->k(p, r, i);
 			if (isfinite(k) && k > 0) {
 				lo = fmin(lo, k);
 				hi = fmax(hi, k);
 			}
 		}
+	}
 	plot_range(&lo, &hi, 1);
 	Plot pl;
 	if (plot_begin(&pl, top, left, rows, cols, 5, 1, x0, x1, lo, hi, 1) < 0)
 		return;
 	pl.vfirst = 1;
 	plot_axes(&pl, 0, NULL, 1);
-	plot_hline(&pl, p->tau, C_MARK, NULL);
-	for (int i = 0; i < m; i++)
-		for (int r = 1; r < n; r++) {
-			double a = kat(p, r - 1, i), b = kat(p, r, i);
-			plot_line(&pl, xat(p, r - 1), isfinite(a) ? a : hi, xat(p, r),
-			          isfinite(b) ? b : hi, layer_color[i % 6]);
-		}
-	char g[4], lab[24];
-	for (int r = 0; r < n; r++)
-		for (int i = 0; i < m; i++)
-			if (r % every == 0 || r == n - 1) {
-				double k = kat(p, r, i);
-				plot_mark(&pl, xat(p, r), isfinite(k) ? k : hi, layer_color[i % 6],
-				          1, isfinite(k) ? glyph(i + 1, g) : "^");
+	/* τ as each point had it, over half the way to its neighbours */
+	for (int r = 0; r < ks->n; r++) {
+		double a = r ? (ks->x(p, r - 1) + ks->x(p, r)) / 2 : x0;
+		double b = r + 1 < ks->n ? (ks->x(p, r) + ks->x(p, r + 1)) / 2 : x1;
+		plot_hseg(&pl, a, b, ks->tau(p, r), C_MARK);
+	}
+	int hl = highlighted(u, ks->m);
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < ks->m; i++) {
+			if ((i == hl) != (pass == 1))
+				continue; /* the highlighted layer last, over the others */
+			ScrColor c = hl < 0 ? layer_color[i % 6] : i == hl ? C_MARK : C_DIM;
+			for (int r = 1; r < ks->n; r++) {
+				double a = ks->k(p, r - 1, i), b = ks->k(p, r, i);
+				plot_line(&pl, ks->x(p, r - 1), isfinite(a) ? a : hi, ks->x(p, r),
+				          isfinite(b) ? b : hi, c);
 			}
-	plot_hlabel(&pl, p->tau, C_MARK, screen_ascii() ? "tau" : "τ");
-	snprintf(lab, sizeof lab, "%g", x0);
-	plot_xlabel(&pl, x0, C_DIM, 0, lab);
-	snprintf(lab, sizeof lab, x1 == floor(x1) ? "%.0f" : "%.3g", x1);
-	plot_xlabel(&pl, x1, C_DIM, 0, lab);
+		}
+	char g[4];
+	for (int r = 0; r < ks->n; r++)
+		for (int i = 0; i < ks->m; i++) {
+			if (!(r % ks->every == 0 || r == ks->n - 1) || (hl >= 0 && i != hl))
+				continue;
+			double k = ks->k(p, r, i);
+			const char *glyph = !isfinite(k) ? "^"
+			                    : hl >= 0    ? (screen_ascii() ? "@" : "●")
+			                                 : glyph_of(i + 1, g);
+			plot_mark(&pl, ks->x(p, r), isfinite(k) ? k : hi,
+			          hl >= 0 ? C_MARK : layer_color[i % 6], 1, glyph);
+		}
+	plot_hlabel(&pl, ks->tau(p, ks->n - 1), C_MARK, screen_ascii() ? "tau" : "τ");
+	plot_xticks(&pl, x0, x1, ks->unit);
 	plot_end(&pl);
 }
 
@@ -150,22 +193,53 @@ static void small_chart(const Shown *p, int which, int top, int left, int rows, 
 		plot_mark(&pl, p->rec[r].iter, v, which ? C_GOOD : C_TITLE, 1,
 		          screen_ascii() ? "o" : "•");
 	}
+	plot_xticks(&pl, 0, x1 > 0 ? x1 : 1, "it");
 	plot_end(&pl);
 }
 
-/* The layers' glyphs in their colours, from x up to xmax. */
-static void legend(int y, int x, int xmax, int m)
+/* The key of a κ chart at (y, x) up to xmax: the layers' glyphs in their
+ * colours or, with more than nine layers, the one highlighted. Returns 0,
+ * or 1 when it went on the next row (from column left). */
+static int legend(const UiState *u, int y, int x, int left, int xmax, int m)
 {
-	char g[4];
-	if (x + 8 + 2 * m > xmax)
-		return;
+	char g[4], key[96];
+	int hl = highlighted(u, m);
+	if (hl >= 0)
+		snprintf(key, sizeof key, " %s layer %d of %d (%s another), the others dim",
+		         screen_ascii() ? "@" : "●", hl + 1, m, screen_ascii() ? "Up Down" : "↑↓");
+	int w = hl >= 0 ? screen_width(key) : 8 + 2 * m, below = 0;
+	if (x + w > xmax) {
+		y++, x = left, below = 1; /* its own row */
+		if (x + w > xmax && hl >= 0)
+			snprintf(key, sizeof key, " %s layer %d of %d (%s)",
+			         screen_ascii() ? "@" : "●", hl + 1, m,
+			         screen_ascii() ? "Up Down" : "↑↓");
+	}
+	if (hl >= 0) {
+		screen_put_cut(y, x, xmax - x, C_MARK, 1, "%s", key);
+		return below;
+	}
 	x += screen_put(y, x, 0, C_DIM, 0, " layers ");
 	for (int i = 0; i < m && x < xmax - 1; i++)
-		x += 1 + screen_put(y, x, 2, layer_color[i % 6], 1, "%s", glyph(i + 1, g));
+		x += 1 + screen_put(y, x, 2, layer_color[i % 6], 1, "%s", glyph_of(i + 1, g));
+	return below;
+}
+
+void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left, int rows, int cols)
+{
+	int m = p->rec[0].m, n = p->nrec, span = (cols - 8) / 2;
+	int x = screen_put_cut(top, left, cols, C_TITLE, 1,
+	                       "%s(%s) per Algorithm-1 iteration (log)", S(KAPPA), S(WHAT))
+	            ? cols
+	            : screen_width("κ(Ŵ⁽ⁱ⁾) per Algorithm-1 iteration (log)");
+	int below = legend(u, top, left + x, left, left + cols - 1, m);
+	KappaSeries ks = {n, m, rec_x, rec_kappa, rec_tau, "it", n > span ? n / span + 1 : 1};
+	kappa_chart(p, u, &ks, top + 1 + below, left, rows - 1 - below, cols, 0,
+	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1);
 }
 
 /* κ, Σ n_i and the test accuracy per Algorithm-1 iteration in rows top..bot. */
-static void iterations(const Shown *p, int top, int bot)
+static void iterations(const Shown *p, const UiState *u, int top, int bot)
 {
 	int h = bot - top + 1, lw = COLS * 3 / 5;
 	if (!p->nrec) {
@@ -175,20 +249,14 @@ static void iterations(const Shown *p, int top, int bot)
 		               S(KAPPA), S(SUM));
 		return;
 	}
-	int m = p->rec[0].m, n = p->nrec;
-	int x = screen_put(top, 0, lw, C_TITLE, 1, "%s(%s) per Algorithm-1 iteration (log)",
-	                   S(KAPPA), S(WHAT));
-	legend(top, x, lw - 1, m);
-	kappa_chart(p, top + 1, 0, h - 1, lw - 1, n, m, 0,
-	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1, rec_x, rec_kappa,
-	            n > (lw - 8) / 2 ? n / ((lw - 8) / 2) + 1 : 1);
+	views_kappa_iterations(p, u, top, 0, h, lw - 1);
 	small_chart(p, 0, top, lw, h / 2, COLS - lw);
 	small_chart(p, 1, top + h / 2, lw, h - h / 2, COLS - lw);
 }
 
 /* κ of every layer against epochs of the last training in rows top..bot,
  * columns left to left + cols - 1. */
-static void epochs(const Shown *p, int top, int bot, int left, int cols)
+static void epochs(const Shown *p, const UiState *u, int top, int bot, int left, int cols)
 {
 	const ShownSeries *k = &p->ks;
 	if (!k->n) {
@@ -200,16 +268,23 @@ static void epochs(const Shown *p, int top, int bot, int left, int cols)
 	}
 	char title[200];
 	snprintf(title, sizeof title, "%s(%s) against epochs: %s", S(KAPPA), S(WHAT), k->what);
-	if (screen_width(title) < cols)
-		legend(top, left + screen_put(top, left, cols, C_TITLE, 1, "%s", title),
-		       left + cols, k->m);
-	else
-		screen_put_cut(top, left, cols, C_TITLE, 1, "%s", title);
+	int x =
+	    screen_put_cut(top, left, cols, C_TITLE, 1, "%s", title) ? cols : screen_width(title);
+	int below = legend(u, top, left + x, left, left + cols, k->m);
 	/* the training's length while it runs, the epochs it ran once it ended
 	 * (early stopping ends before the cap) */
 	double x1 = p->busy && k->epochs > 0 ? k->epochs : k->epoch[k->n - 1];
-	kappa_chart(p, top + 1, left, bot - top, cols, k->n, k->m, 0, x1 > 0 ? x1 : 1, ser_x,
-	            ser_kappa, k->n > 12 ? k->n / 12 : 1);
+	KappaSeries ks = {
+	    k->n, k->m, ser_x, ser_kappa, now_tau, "epoch", k->n > 12 ? k->n / 12 : 1};
+	kappa_chart(p, u, &ks, top + 1 + below, left, bot - top - below, cols, 0, x1 > 0 ? x1 : 1);
+}
+
+void views_kappa_recent(const Shown *p, const UiState *u, int top, int left, int rows, int cols)
+{
+	if (p->nrec && (p->alg1_live || !p->ks.n))
+		views_kappa_iterations(p, u, top, left, rows, cols);
+	else
+		epochs(p, u, top, top + rows - 1, left, cols);
 }
 
 /* The title of the validation curve: what trained, and what early
@@ -300,8 +375,8 @@ void view_history(const Shown *p, UiState *u, int top, int bot)
 	int h = bot - top + 1;
 	if (h >= 22) {
 		int lw = COLS * 3 / 5;
-		iterations(p, top, top + h / 2 - 1);
-		epochs(p, top + h / 2, bot, 0, lw - 1);
+		iterations(p, u, top, top + h / 2 - 1);
+		epochs(p, u, top + h / 2, bot, 0, lw - 1);
 		curve(p, top + h / 2, lw, h - h / 2, COLS - lw);
 		return;
 	}
@@ -311,10 +386,10 @@ void view_history(const Shown *p, UiState *u, int top, int bot)
 	                                   "the Algorithm-1 iterations"};
 	int pg = u->hist_page % 3;
 	if (pg == 1)
-		epochs(p, top, bot - 1, 0, COLS);
+		epochs(p, u, top, bot - 1, 0, COLS);
 	else if (pg == 2)
 		curve(p, top, 0, bot - top, COLS);
 	else
-		iterations(p, top, bot - 1);
+		iterations(p, u, top, bot - 1);
 	screen_put_cut(bot, 0, 0, C_KEY, 0, "%s shows %s", u->lesson ? "< >" : "← →", next[pg]);
 }

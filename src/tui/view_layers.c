@@ -47,9 +47,27 @@ static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, do
 	screen_spark(y, sx, COLS - sx, v, nv, lo, 1.0 / p->tau);
 }
 
+/* Under the table on a tall screen: the selected layer's singular values
+ * and κ's history (per Algorithm-1 iteration, or against the last
+ * training's epochs). */
+static void below(const Shown *p, const UiState *u, int top, int bot)
+{
+	const LayerCond *lc = &p->lc[u->layer - 1];
+	char t[160];
+	double v[4096];
+	int nv = lc->nsv < 4096 ? lc->nsv : 4096, half = p->nrec || p->ks.n ? COLS / 2 : COLS;
+	for (int j = 0; j < nv; j++)
+		v[j] = lc->sv[0] > 0 ? lc->sv[j] / lc->sv[0] : 0;
+	snprintf(t, sizeof t, "layer %d: %s_j/%s%s (log), × the p_i = %d below 1/%s", u->layer,
+	         S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", lc->p, S(TAU));
+	views_profile(top, 0, bot - top + 1, half - 1, t, v, nv, nv, p->tau, lc->rank_svd);
+	if (half < COLS)
+		views_kappa_recent(p, u, top, half + 1, bot - top + 1, COLS - half - 1);
+}
+
 void view_layers(const Shown *p, UiState *u, int top, int bot)
 {
-	int sx = 43, y = top;
+	int sx = 43, y = top, full_bot = bot;
 	char kb[48];
 	if (!p->lc || !p->n) {
 		screen_put(y, 0, 0, C_DIM, 0, "computing...");
@@ -72,6 +90,11 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 	else if (p->live)
 		screen_put(y, COLS - 5, 5, C_KEY, 1, " live");
 	y++;
+	/* a tall screen: the table, its key, then the selected layer's spectrum
+	 * beside κ's history below */
+	int charts = bot - (y + p->m + 2) >= 9;
+	if (charts)
+		bot = y + p->m + 1;
 	int rows = bot - 2 - y + 1, first = 0;
 	if (p->m > rows) {
 		first = u->layer - 1 - rows / 2;
@@ -97,4 +120,6 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 	    "! %s > %s: p_i %s below %s%s/%s go next   r rank < n_i   %s b=0: zero bias row"
 	    "   x explains",
 	    S(KAPPA), S(TAU), S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU), S(INF));
+	if (charts)
+		below(p, u, bot + 2, full_bot);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tui/screen.h"
+#include "tui/status.h"
 #include "tui/views_int.h"
 
 /* ---- colours ---- */
@@ -466,7 +467,13 @@ static void panel_view(const Shown *p, UiState *u, const ShownPanels *pn, int to
 		u->plane_first = -1;
 		u->plane_layer = 0;
 	}
-	if (q->waiting) {
+	char what[300];
+	if (q->waiting && u->lesson) {
+		/* what the lesson will do: its keys are the arrows, not y and n */
+		screen_put_cut(top, 0, 0, C_TITLE, 1, "Layer %d's squeeze: remove %d of %d; %s",
+		               q->layer, q->n_before - q->nkeep, q->n_before,
+		               status_lesson_decides(p, u, what, sizeof what));
+	} else if (q->waiting) {
 		screen_put_cut(
 		    top, 0, 0, C_TITLE, 1,
 		    "Squeeze, layer %d: remove %d of %d? y apply, n refuse, c compensation "

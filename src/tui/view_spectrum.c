@@ -39,10 +39,10 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot)
 	snprintf(t1, sizeof t1, "%s_j/%s%s (log): × the p_i = %d below 1/%s", S(SIGMA), S(SIGMA),
 	         screen_ascii() ? "_1" : "₁", lc->p, S(TAU));
 	int rows = bot - y, half = lc->rdiag ? COLS / 2 : COLS;
-	views_profile(y, 0, rows, half - (lc->rdiag ? 1 : 0), t1, v, nv, p->tau, lc->rank_svd);
+	views_profile(y, 0, rows, half - (lc->rdiag ? 1 : 0), t1, v, nv, nv, p->tau, lc->rank_svd);
 	if (lc->rdiag) {
 		snprintf(t2, sizeof t2, "|r_jj|/|r_11|, pivot order: rank (QR) %d", lc->rank_qr);
-		views_profile(y, half, rows, COLS - half, t2, lc->rdiag, lc->nsv, p->tau,
+		views_profile(y, half, rows, COLS - half, t2, lc->rdiag, lc->nsv, lc->nsv, p->tau,
 		              lc->rank_qr);
 	}
 	screen_put_cut(

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tui/screen.h"
+#include "tui/status.h"
 #include "tui/views_int.h"
 
 static void intro(int y)
@@ -57,17 +58,21 @@ static int order(const ShownSqueeze *q, int y)
 	return y + 2;
 }
 
-static void proposal(const Shown *p, int y, int bot)
+static void proposal(const Shown *p, const UiState *u, int y, int bot)
 {
 	const ShownSqueeze *q = &p->sq;
 	char kb[48], kb2[48];
 	int l = q->layer;
-	screen_put_cut(
-	    y++, 0, 0, C_WARN, 1,
-	    "Layer %d: %d neurons, decision %s(%s) %s > %s %g (after the earlier layers' "
-	    "removals)",
-	    l, q->n_before, S(KAPPA), S(WHAT), views_kappa(q->kappa_before, p->tau, kb, sizeof kb),
-	    S(TAU), p->tau);
+	char head[300];
+	for (int k = 0; k < 2; k++) {
+		snprintf(head, sizeof head, "Layer %d: %d neurons, decision %s(%s) %s > %s %g%s", l,
+		         q->n_before, S(KAPPA), S(WHAT),
+		         views_kappa(q->kappa_before, p->tau, kb, sizeof kb), S(TAU), p->tau,
+		         k ? "" : " (after the earlier layers' removals)");
+		if (screen_width(head) <= COLS)
+			break;
+	}
+	screen_put_cut(y++, 0, 0, C_WARN, 1, "%s", head);
 	y = order(q, y);
 	screen_put_cut(
 	    y++, 0, 0, C_NORMAL, 0,
@@ -100,10 +105,14 @@ static void proposal(const Shown *p, int y, int bot)
 		    q->cmp_comp[0], q->cmp_comp[1], q->cmp_comp[2], screen_ascii() ? "+-" : "±",
 		    q->cmp_sd_comp);
 	}
-	screen_put_cut(
-	    y++, 0, 0, C_KEY, 1,
-	    "y apply  n refuse  a apply all remaining  c compensation: %s  p order  Esc stop",
-	    q->comp ? "on" : "off");
+	char keys[300];
+	if (u->lesson) /* what the lesson will do; its keys are right arrow and p */
+		screen_put_cut(y++, 0, 0, C_KEY, 1, "%s", status_proposal(p, u, keys, sizeof keys));
+	else
+		screen_put_cut(y++, 0, 0, C_KEY, 1,
+		               "y apply  n refuse  a apply all remaining  c compensation: %s  p "
+		               "order  Esc stop",
+		               q->comp ? "on" : "off");
 	int rows = bot - y + 1, half = COLS / 2;
 	if (rows < 6 || !p->lc || l < 1 || l > p->m)
 		return;
@@ -112,19 +121,39 @@ static void proposal(const Shown *p, int y, int bot)
 	int nv = lc->nsv < 4096 ? lc->nsv : 4096;
 	for (int j = 0; j < nv; j++)
 		v[j] = lc->sv[0] > 0 ? lc->sv[j] / lc->sv[0] : 0;
-	char t1[128], t2[128];
+	char t1[128], t2[200];
 	snprintf(t1, sizeof t1, "%s_j/%s%s of layer %d (log; × below 1/%s)", S(SIGMA), S(SIGMA),
 	         screen_ascii() ? "_1" : "₁", l, S(TAU));
-	snprintf(t2, sizeof t2, "|r_jj|/|r_11| in pivot order (× removed)");
-	views_profile(y, 0, rows, half - 1, t1, v, nv, p->tau, lc->rank_svd);
-	views_profile(y, half, rows, COLS - half, t2, q->rdiag, q->nrdiag, p->tau, q->nkeep);
+	/* every neuron in pivot order: those beyond the rank have no r_jj */
+	for (int k = 0; k < 3; k++) {
+		if (q->nrdiag >= q->n_before)
+			snprintf(t2, sizeof t2,
+			         k ? "|r_jj|/|r_11|, %d neurons, × removed"
+			           : "|r_jj|/|r_11| of %d neurons in pivot order (× removed)",
+			         q->n_before);
+		else if (k == 0)
+			snprintf(t2, sizeof t2,
+			         "|r_jj|/|r_11| of %d neurons in pivot order: × removed (%d beyond "
+			         "the rank %d, at the bottom)",
+			         q->n_before, q->n_before - q->nrdiag, q->nrdiag);
+		else if (k == 1)
+			snprintf(t2, sizeof t2,
+			         "|r_jj|/|r_11|, %d neurons: × removed, %d beyond rank",
+			         q->n_before, q->n_before - q->nrdiag);
+		else
+			snprintf(t2, sizeof t2, "|r_jj|, %d neurons: × removed", q->n_before);
+		if (screen_width(t2) <= COLS - half)
+			break;
+	}
+	views_profile(y, 0, rows, half - 1, t1, v, nv, nv, p->tau, lc->rank_svd);
+	views_profile(y, half, rows, COLS - half, t2, q->rdiag, q->nrdiag, q->n_before, p->tau,
+	              q->nkeep);
 }
 
 void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 {
 	const ShownSqueeze *q = &p->sq;
 	int y = top;
-	(void)u;
 	if (!q->active && !q->ndone && isnan(q->acc_end)) {
 		intro(y);
 		return;
@@ -133,7 +162,7 @@ void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 	               "Algorithm 3 at %s %g: test accuracy at the start %.2f%%", S(TAU), p->tau,
 	               q->acc_start);
 	if (q->waiting) {
-		proposal(p, y, bot);
+		proposal(p, u, y, bot);
 		return;
 	}
 	if (q->active) {

@@ -4,9 +4,11 @@
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "tui/plot.h"
 #include "tui/screen.h"
+#include "tui/status.h"
 #include "tui/views_int.h"
 
 #define TW 37 /* the table */
@@ -49,35 +51,68 @@ static void table(const Shown *p, int top, int bot, int x)
 		           top + 1 + p->nbeta - bot - 1);
 }
 
-/* The data's range in y, spreads included. */
-static void y_range(const Shown *p, double *lo, double *hi)
+/* The y range: from the least value (never below 0 when no value is) up
+ * to the means near the least criterion, so that the curves around the pick
+ * stand apart; a β far worse (an underfit network) is off the scale, marked
+ * ↑ at the top, and a spread bar runs off it: the table beside has their
+ * numbers. Returns 1 when some value is off the scale. */
+static int y_range(const Shown *p, double *lo, double *hi)
 {
+	double best = INFINITY, top = -INFINITY;
 	*lo = INFINITY;
-	*hi = -INFINITY;
 	for (int i = 0; i < p->nbeta; i++) {
 		const ShownBeta *b = &p->beta[i];
 		if (!b->done)
 			continue;
-		double v[] = {b->err_tr, b->err_v, b->score, b->smin, b->smax};
+		best = fmin(best, b->score);
+		/* the means frame the plot; a spread may run off it */
+		double v[] = {b->err_tr, b->err_v, b->score};
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 			if (!isnan(v[k])) {
 				*lo = fmin(*lo, v[k]);
-				*hi = fmax(*hi, v[k]);
+				top = fmax(top, v[k]);
 			}
 	}
-	if (!isfinite(*lo))
+	if (!isfinite(*lo)) {
 		*lo = 0, *hi = 0.01;
+		return 0;
+	}
+	/* near the minimum: within twice its height above the floor (at least
+	 * half a percentage point), the means only */
+	double near = best + 2 * fmax(best - *lo, 0.005);
+	*hi = best;
+	for (int i = 0; i < p->nbeta; i++) {
+		const ShownBeta *b = &p->beta[i];
+		double v[] = {b->err_tr, b->err_v, b->score};
+		for (size_t k = 0; b->done && k < sizeof v / sizeof *v; k++)
+			if (!isnan(v[k]) && v[k] <= near)
+				*hi = fmax(*hi, v[k]);
+	}
+	int zoom = top > 1.5 * *hi && top - *hi > 0.01;
+	if (!zoom)
+		*hi = top;
+	int nonneg = *lo >= 0;
 	plot_range(lo, hi, 0);
+	if (nonneg && *lo < 0)
+		*lo = 0;
+	return zoom;
 }
 
-static void plot(const Shown *p, int top, int rows, int cols)
+/* A marker, or ↑ at the top when its value is above the scale. */
+static void mark(Plot *pl, double x, double y, double hi, ScrColor c, int bold, const char *g)
+{
+	plot_mark(pl, x, y, c, bold, y > hi ? (screen_ascii() ? "^" : "↑") : g);
+}
+
+static int plot(const Shown *p, int top, int rows, int cols)
 {
 	double lo, hi, b0 = p->beta[0].beta, b1 = p->beta[p->nbeta - 1].beta;
-	y_range(p, &lo, &hi);
+	int zoom = y_range(p, &lo, &hi);
 	double pad = b1 > b0 ? (b1 - b0) * 0.04 : 0.5, span = 100 * (hi - lo);
 	Plot pl;
 	if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, lo, hi, 0) < 0)
-		return;
+		return zoom;
+	pl.vfirst = 1;
 	plot_axes(&pl, span >= 10 ? 0 : span >= 1 ? 1 : 2, "%", 100);
 	for (int i = 0; i < p->nbeta; i++) {
 		const ShownBeta *b = &p->beta[i];
@@ -102,12 +137,13 @@ static void plot(const Shown *p, int top, int rows, int cols)
 		plot_xlabel(&pl, b->beta, i == p->pick ? C_MARK : C_DIM, i == p->pick, lab);
 		if (!b->done)
 			continue;
-		plot_mark(&pl, b->beta, b->score, i == p->pick ? C_MARK : C_KEY, 1,
-		          i == p->pick ? "*" : "s");
-		plot_mark(&pl, b->beta, b->err_v, C_TITLE, 1, "v");
-		plot_mark(&pl, b->beta, b->err_tr, C_GOOD, 1, "t");
+		mark(&pl, b->beta, b->score, hi, i == p->pick ? C_MARK : C_KEY, 1,
+		     i == p->pick ? "*" : "s");
+		mark(&pl, b->beta, b->err_v, hi, C_TITLE, 1, "v");
+		mark(&pl, b->beta, b->err_tr, hi, C_GOOD, 1, "t");
 	}
 	plot_end(&pl);
+	return zoom;
 }
 
 static const char *state(const Shown *p, char *buf, size_t len)
@@ -127,10 +163,27 @@ static const char *state(const Shown *p, char *buf, size_t len)
 	return buf;
 }
 
+/* What there is to do with the pick: adopt it, or nothing more once the
+ * network has its widths (adopted; a hint then would be spent). */
+static void pick_hint(const Shown *p, const UiState *u, int y)
+{
+	char cur[256];
+	double beta = p->beta[p->pick].beta;
+	if (!strcmp(status_shape(p, cur, sizeof cur), p->pick_shape))
+		screen_put_cut(y, 0, 0, C_GOOD, 0, "the network has the pick's widths %s (%s %g)",
+		               p->pick_shape, S(BETA), beta);
+	else if (u->lesson)
+		screen_put_cut(y, 0, 0, C_KEY, 0, "the pick: %s (%s %g)", p->pick_shape, S(BETA),
+		               beta);
+	else
+		screen_put_cut(y, 0, 0, C_KEY, 0,
+		               "A adopts the pick: a fresh network %s (%s %g), u undoes it",
+		               p->pick_shape, S(BETA), beta);
+}
+
 void view_sweep(const Shown *p, UiState *u, int top, int bot)
 {
 	char st[200];
-	(void)u;
 	if (!p->nbeta) {
 		intro(p, top);
 		return;
@@ -139,13 +192,11 @@ void view_sweep(const Shown *p, UiState *u, int top, int bot)
 	               p->sweep_eta, state(p, st, sizeof st));
 	int tx = COLS - TW, rows = bot - 2 - top;
 	table(p, top + 1, bot - 2, tx);
-	plot(p, top + 1, rows, tx - 1);
+	int zoom = plot(p, top + 1, rows, tx - 1);
 	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
-	               "t %s_tr   v %s_v   s 2%s_v %s %s_tr   | min%smax of s over the q trials   "
-	               "* pick",
-	               S(EPS), S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–");
+	               "t %s_tr  v %s_v  s 2%s_v%s%s_tr  | min%smax of s (q trials)  * pick%s",
+	               S(EPS), S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–",
+	               zoom ? (screen_ascii() ? "  ^ off the scale" : "  ↑ off the scale") : "");
 	if (p->sweep_state == 2 && p->pick >= 0 && p->pick < p->nbeta)
-		screen_put_cut(bot, 0, 0, C_KEY, 0,
-		               "A adopts the pick: a fresh network %s (%s %g), u undoes it",
-		               p->pick_shape, S(BETA), p->beta[p->pick].beta);
+		pick_hint(p, u, bot);
 }

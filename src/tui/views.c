@@ -14,8 +14,11 @@
 #include "base/repro.h"
 #include "engine/schedule.h"
 #include "report/report.h"
+#include "tui/layout.h"
+#include "tui/lesson.h"
 #include "tui/plot.h"
 #include "tui/screen.h"
+#include "tui/status.h"
 
 const char *views_kappa(double k, double tau, char *buf, size_t len)
 {
@@ -48,60 +51,51 @@ const char *views_shape(const int *n, int m, char *buf, size_t len)
 }
 
 void views_profile(int top, int left, int rows, int cols, const char *title, const double *v, int n,
-                   double tau, int keep)
+                   int total, double tau, int keep)
 {
 	screen_put_cut(top, left, cols, C_TITLE, 1, "%s", title);
-	if (n <= 0)
+	total = total > n ? total : n;
+	if (total <= 0)
 		return;
 	double lo = 1 / tau, hi = 1;
-	for (int j = 0; j < n; j++)
+	int none = total > n; /* points without a value */
+	for (int j = 0; j < n; j++) {
 		if (v[j] > 0 && v[j] < lo)
 			lo = v[j];
+		none |= !(v[j] > 0);
+	}
 	lo = fmax(lo, 1e-12);
+	if (none)
+		lo /= 10; /* their row, the bottom, apart from every value and 1/τ */
 	plot_range(&lo, &hi, 1);
 	Plot pl;
-	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 5, 1, 0.5, n + 0.5, lo, hi, 1) < 0)
+	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 5, 1, 0.5, total + 0.5, lo, hi, 1) < 0)
 		return;
 	plot_axes(&pl, 0, NULL, 1);
+	/* the line first: every point is drawn over it */
 	plot_hline(&pl, 1 / tau, C_MARK, NULL);
-	for (int j = 0; j < n; j++) {
-		int below = j >= keep;
-		double y = v[j] > 0 ? v[j] : lo;
-		plot_dot(&pl, j + 1, y, below ? C_WARN : C_GOOD,
-		         v[j] > 0
-		             ? (below ? (screen_ascii() ? "x" : "×") : (screen_ascii() ? "o" : "•"))
-		             : "0");
+	const char *x = screen_ascii() ? "x" : "×", *o = screen_ascii() ? "o" : "•";
+	for (int j = 0; j < total; j++) {
+		int has = j < n && v[j] > 0, below = j >= keep;
+		/* no value (beyond the rank) or exactly 0: on the bottom row */
+		plot_dot(&pl, j + 1, has ? v[j] : lo, below ? C_WARN : C_GOOD, below ? x : o);
 	}
 	char lab[16];
 	plot_hlabel(&pl, 1 / tau, C_MARK, screen_ascii() ? "1/tau" : "1/τ");
 	plot_xlabel(&pl, 1, C_DIM, 0, "1");
-	snprintf(lab, sizeof lab, "%d", n);
-	plot_xlabel(&pl, n, C_DIM, 0, lab);
+	if (n < total && n > 1) {
+		snprintf(lab, sizeof lab, "%d", n);
+		plot_xlabel(&pl, n, C_DIM, 0, lab);
+	}
+	snprintf(lab, sizeof lab, "%d", total);
+	plot_xlabel(&pl, total, C_DIM, 0, lab);
 	plot_end(&pl);
-}
-
-/* The header's right end: what the worker does, or the lesson's place. */
-static const char *state_text(const Shown *p, const UiState *u, char *buf, size_t len)
-{
-	if (p->paused)
-		snprintf(buf, len, "paused");
-	else if (p->busy)
-		snprintf(buf, len, "%s", p->activity[0] ? p->activity : p->running);
-	else if (u->lesson)
-		snprintf(buf, len, "lesson: action %d of %d%s", p->play_pos - u->lesson->setup,
-		         u->lesson->n - u->lesson->setup,
-		         u->play_paused ? ", paused"
-		         : u->delay > 0 ? ", playing"
-		                        : "");
-	else
-		snprintf(buf, len, "idle");
-	return buf;
 }
 
 static void draw_header(const Shown *p, const UiState *u)
 {
 	char shape[256], tb[64], eb[64], st[200];
-	state_text(p, u, st, sizeof st);
+	status_state(p, u, st, sizeof st);
 	int sw = screen_width(st) + 1;
 	if (sw > COLS / 2)
 		sw = COLS / 2;
@@ -148,66 +142,122 @@ static void draw_header(const Shown *p, const UiState *u)
 		screen_put(1, COLS - uw + 1, uw - 1, C_WARN, 0, "[unsaved]");
 }
 
-static void draw_tabs(ViewId v)
+/* The views' names on their tabs, long and brief, and what draws each. */
+static const char *const view_names[VIEW_COUNT][2] = {
+    [VIEW_LAYERS] = {"Layers", "Layers"},     [VIEW_ALG1] = {"Algorithm 1", "Alg 1"},
+    [VIEW_SWEEP] = {"Sweep", "Sweep"},        [VIEW_SQUEEZE] = {"Squeeze", "Squeeze"},
+    [VIEW_SPECTRUM] = {"Spectrum", "Spectr"}, [VIEW_HISTORY] = {"History", "Hist"},
+    [VIEW_PLANE] = {"Plane", "Plane"},
+};
+
+typedef void (*ViewFn)(const Shown *p, UiState *u, int top, int bot);
+static const ViewFn view_fns[VIEW_COUNT] = {
+    [VIEW_LAYERS] = view_layers,   [VIEW_ALG1] = view_alg1,         [VIEW_SWEEP] = view_sweep,
+    [VIEW_SQUEEZE] = view_squeeze, [VIEW_SPECTRUM] = view_spectrum, [VIEW_HISTORY] = view_history,
+    [VIEW_PLANE] = view_plane,
+};
+
+const char *views_name(ViewId v, int brief)
 {
-	static const char *const names[VIEW_COUNT] = {"Layers",   "Algorithm 1", "Sweep", "Squeeze",
-	                                              "Spectrum", "History",     "Plane"};
-	/* a space between the tabs where they fit with it */
-	int x = 0, gap = 1, total = 0;
-	for (int i = 0; i < VIEW_COUNT; i++)
-		total += (int)strlen(names[i]) + 5;
-	if (total - 1 > COLS)
-		gap = 0;
-	for (int i = 0; i < VIEW_COUNT; i++) {
-		char t[64];
-		snprintf(t, sizeof t, (int)v == i ? "[%d %s]" : " %d %s ", i + 1, names[i]);
-		screen_put(2, x, 0, (int)v == i ? C_SEL : C_DIM, (int)v == i, "%s", t);
-		x += (int)strlen(t) + gap;
+	return v < VIEW_COUNT && view_names[v][brief] ? view_names[v][brief] : "";
+}
+
+/* The tabs: long names with a space between them, without it when they
+ * do not fit, brief names when those do not either, and at last only the
+ * numbers of the others. */
+static void draw_tabs(ViewId v, int y)
+{
+	static const int style_brief[] = {0, 0, 1, 1}, style_gap[] = {1, 0, 1, 1};
+	for (int style = 0; style < 4; style++) {
+		int w = 0, brief = style_brief[style], gap = style_gap[style];
+		for (int i = 0; i < VIEW_COUNT; i++)
+			w += (style == 3 && (int)v != i
+			          ? 3
+			          : screen_width(views_name((ViewId)i, brief)) + 4) +
+			     gap;
+		if (w - gap > COLS && style < 3)
+			continue;
+		int x = 0;
+		for (int i = 0; i < VIEW_COUNT; i++) {
+			char t[64];
+			const char *name = views_name((ViewId)i, brief);
+			if (style == 3 && (int)v != i)
+				snprintf(t, sizeof t, " %d ", i + 1);
+			else
+				snprintf(t, sizeof t, (int)v == i ? "[%d %s]" : " %d %s ", i + 1,
+				         name);
+			screen_put(y, x, 0, (int)v == i ? C_SEL : C_DIM, (int)v == i, "%s", t);
+			x += screen_width(t) + gap;
+		}
+		return;
 	}
 }
 
 typedef struct Rows {
-	int y, last, cut;
+	int y, last, cut, x, first;
 	ScrColor c;
+	int bold;
+	const char *mark; /* before the first line */
 } Rows;
 
-static void caption_line(const char *line, void *ud)
+static void row_line(const char *line, void *ud)
 {
 	Rows *r = ud;
 	if (r->y > r->last) {
 		r->cut = 1;
 		return;
 	}
-	screen_put(r->y++, 2, COLS - 2, r->c, 1, "%s", line);
+	if (r->first)
+		screen_put(r->y, r->x - 2, 2, r->c, 1, "%s", r->mark);
+	r->first = 0;
+	screen_put(r->y++, r->x, COLS - r->x, r->c, r->bold, "%s", line);
 }
 
-/* A lesson's caption under the tabs; returns the first free row. */
-static int draw_caption(const Shown *p, const UiState *u, int top)
+/* text's paragraphs ('\n') wrapped to the width from column x: the lines
+ * counted (draw 0), or drawn into rows y..last, the first marked. */
+static int paragraphs(const char *text, int x, int draw, Rows *r)
 {
-	const char *cap =
-	    u->lesson && p->play_pos <= u->lesson->n ? u->lesson->caption[p->play_pos] : NULL;
-	if (!cap)
-		return top;
-	Rows r = {top, top + (LINES >= 40 ? 5 : LINES >= 30 ? 2 : 1), 0, C_MARK};
-	char line[2048];
-	for (const char *c = cap; *c && !r.cut;) {
-		size_t n = strcspn(c, "\n");
-		snprintf(line, sizeof line, "%.*s", (int)n, c);
-		screen_wrap(line, COLS - 2, 0, caption_line, &r);
-		c += n + (c[n] == '\n');
+	char line[NARR_LEN];
+	int n = 0;
+	for (const char *c = text; c && *c;) {
+		size_t k = strcspn(c, "\n");
+		snprintf(line, sizeof line, "%.*s", (int)k, c);
+		n += screen_wrap(line, COLS - x, 0, draw ? row_line : NULL, r);
+		c += k + (c[k] == '\n');
 	}
-	screen_put(top, 0, 2, C_MARK, 1, "%s", screen_ascii() ? ">" : "▸");
-	if (r.cut)
-		screen_put(r.last, COLS - 9, 9, C_DIM, 0, "%s L: log", S(ELLIPSIS));
-	return r.y + 1;
+	return n;
 }
 
-static void draw_narration(const Shown *p, int y)
+/* The end of a row cut short: where the rest is. */
+static void cut_note(int y)
 {
-	int n = worker_narr_count(p);
-	if (!n)
+	screen_clear_row(y, COLS - 10, C_NORMAL);
+	screen_put(y, COLS - 9, 9, C_DIM, 0, "%s L: log", S(ELLIPSIS));
+}
+
+/* The caption in force, whole, in its rows (the layout made room). */
+static void draw_caption(const char *cap, const Layout *lo)
+{
+	Rows r = {lo->cap_top, lo->cap_top + lo->cap_rows - 1, 0, 2, 1, C_MARK, 1, "▸"};
+	paragraphs(cap, 2, 1, &r);
+	if (r.cut) /* longer than the whole screen: the log holds it all */
+		cut_note(r.last);
+}
+
+/* The last operation's narration: one row, or (presentation mode) rows
+ * wrapped under the caption. */
+static void draw_narration(const char *t, const Layout *lo, int present)
+{
+	if (!t || lo->narr_rows < 1)
 		return;
-	const char *t = worker_narr(p, n - 1);
+	int y = lo->narr_top;
+	if (present) {
+		Rows r = {y, y + lo->narr_rows - 1, 0, 2, 1, C_KEY, 0, "↳"};
+		paragraphs(t, 2, 1, &r);
+		if (r.cut)
+			cut_note(r.last);
+		return;
+	}
 	screen_put(y, 0, 2, C_KEY, 1, "%s", screen_ascii() ? ">" : "▸");
 	if (screen_width(t) <= COLS - 2) {
 		screen_put(y, 2, 0, C_NORMAL, 0, "%s", t);
@@ -217,9 +267,9 @@ static void draw_narration(const Shown *p, int y)
 	screen_put(y, COLS - 7, 7, C_KEY, 1, " L: log");
 }
 
-static void draw_progress(const Shown *p, const UiState *u)
+static void draw_progress(const Shown *p, int y)
 {
-	int y = LINES - 4, x = 0;
+	int x = 0;
 	if (p->busy && p->sweep_state == 1 && p->nbeta) {
 		int done = 0, total = 0;
 		for (int i = 0; i < p->nbeta; i++)
@@ -258,10 +308,14 @@ static void draw_progress(const Shown *p, const UiState *u)
 	} else if (p->busy) {
 		screen_put_cut(y, x, 0, C_DIM, 0, "%s", p->activity[0] ? p->activity : p->running);
 	} else {
-		screen_put_cut(y, 0, 0, C_DIM, 0, "%s",
-		               p->last_train[0] ? p->last_train : "no training running");
+		const char *lt = status_last_train(p);
+		screen_put_cut(y, 0, 0, C_DIM, 0, "%s", lt ? lt : "no training running");
 	}
-	char acc[64], set[160], line[512];
+}
+
+static void draw_settings(const Shown *p, const UiState *u, int y)
+{
+	char acc[64], set[160], line[512], queue[160];
 	sched_settings(p->lr, &p->sched, u->lesson ? 0 : u->patience, set, sizeof set);
 	for (int brief = 0; brief < 2; brief++) {
 		/* "(before)" when the long form would push the counts off a narrow screen */
@@ -272,26 +326,26 @@ static void draw_progress(const Shown *p, const UiState *u)
 			snprintf(acc, sizeof acc, "%s", p->busy ? "(measuring)" : "-");
 		else
 			snprintf(acc, sizeof acc, "%.2f%%", p->test_acc);
-		snprintf(line, sizeof line, "test acc %s   %s   queued %d   undo %d", acc, set,
-		         p->queued, p->nundo);
+		snprintf(line, sizeof line, "test acc %s   %s   %s   undo %d", acc, set,
+		         status_queue(p, queue, sizeof queue), p->nundo);
 		if (screen_width(line) <= COLS - 8)
 			break;
 	}
-	screen_put_cut(y + 1, 0, 0, C_NORMAL, 0, "%s   log %s", line,
+	screen_put_cut(y, 0, 0, C_NORMAL, 0, "%s   log %s", line,
 	               p->log_path[0] ? p->log_path : "none");
 }
 
 /* The keys that fit: those of the view (or the lesson) first. */
-static void draw_footer(const Shown *p, const UiState *u)
+static void draw_footer(const Shown *p, const UiState *u, int y)
 {
 	static const char *const common[][2] = {
-	    {"?", "help"}, {"x", "explain"}, {"q", "quit"},  {"s", "step"},
-	    {"r", "run"},  {"t", "train"},   {"b", "sweep"}, {"z", "squeeze"},
-	    {"u", "undo"}, {"w", "save"},    {"o", "open"},  {"e", "export"},
-	    {"L", "log"},  {"+-", "τ"},      {"[]", "η"},    {"S", "lr"},
+	    {"?", "help"}, {"x", "explain"}, {"P", "present"}, {"q", "quit"},    {"s", "step"},
+	    {"r", "run"},  {"t", "train"},   {"b", "sweep"},   {"z", "squeeze"}, {"u", "undo"},
+	    {"w", "save"}, {"o", "open"},    {"e", "export"},  {"L", "log"},     {"+-", "τ"},
+	    {"[]", "η"},   {"S", "lr"},
 	};
 	const char *extra[8][2];
-	int ne = 0, x = 0, y = LINES - 1;
+	int ne = 0, x = 0;
 	if (u->panel) {
 		extra[ne][0] = "↑↓", extra[ne++][1] = "scroll";
 		extra[ne][0] = "Esc", extra[ne++][1] = "close";
@@ -327,37 +381,97 @@ static void draw_footer(const Shown *p, const UiState *u)
 	}
 }
 
-void views_draw(const Shown *p, UiState *u)
+/* Presentation mode's one row: the view, the network and the state. */
+static void draw_title(const Shown *p, const UiState *u)
 {
-	erase();
-	draw_header(p, u);
-	draw_tabs(u->view);
-	int top = draw_caption(p, u, 3), bot = LINES - 6;
-	if (u->panel)
-		view_panel(p, u, top, bot);
-	else if (u->view == VIEW_LAYERS)
-		view_layers(p, u, top, bot);
-	else if (u->view == VIEW_ALG1)
-		view_alg1(p, u, top, bot);
-	else if (u->view == VIEW_SWEEP)
-		view_sweep(p, u, top, bot);
-	else if (u->view == VIEW_SQUEEZE)
-		view_squeeze(p, u, top, bot);
-	else if (u->view == VIEW_SPECTRUM)
-		view_spectrum(p, u, top, bot);
-	else if (u->view == VIEW_PLANE)
-		view_plane(p, u, top, bot);
-	else
-		view_history(p, u, top, bot);
-	draw_narration(p, LINES - 5);
-	draw_progress(p, u);
-	int y = LINES - 2;
+	char st[200], shape[256], left[400];
+	status_state(p, u, st, sizeof st);
+	views_shape(p->n, p->m, shape, sizeof shape);
+	int sw = screen_width(st) + 1;
+	if (sw > COLS / 2)
+		sw = COLS / 2;
+	int x = screen_put(0, 0, 0, C_SEL, 1, " %d %s ", u->view + 1,
+	                   u->panel ? "Help" : views_name(u->view, 0));
+	/* the test accuracy gives way first, then η: τ and the widths stay */
+	for (int k = 0; k < 3; k++) {
+		int n = snprintf(left, sizeof left, " %s %g", S(TAU), p->tau);
+		if (k < 2)
+			n += snprintf(left + n, sizeof left - (size_t)n, "  %s %g", S(ETA), p->eta);
+		n += snprintf(left + n, sizeof left - (size_t)n, "  net %s", shape);
+		if (k < 1 && !isnan(p->test_acc)) /* NaN: still measured as the screen opens */
+			snprintf(left + n, sizeof left - (size_t)n, "  test acc %.2f%%",
+			         p->test_acc);
+		if (screen_width(left) <= COLS - x - sw - 1)
+			break;
+	}
+	screen_put_cut(0, x, COLS - x - sw - 1, C_TITLE, 1, "%s", left);
+	screen_put_cut(0, COLS - sw, sw,
+	               p->paused ? C_WARN
+	               : p->busy ? C_KEY
+	                         : C_DIM,
+	               1, " %s", st);
+}
+
+/* The bottom row: a prompt, or the status line. */
+static void draw_status(const Shown *p, const UiState *u, int y)
+{
+	char st[600];
+	int err;
 	if (u->prompt) {
 		int x = screen_put(y, 0, 0, C_KEY, 1, "%s ", u->prompt);
 		screen_put(y, x, 0, C_NORMAL, 0, "%s_", u->input);
-	} else {
-		screen_put_cut(y, 0, 0, p->status_err ? C_WARN : C_NORMAL, p->status_err, "%s",
-		               p->status);
+		return;
 	}
-	draw_footer(p, u);
+	status_line(p, u, st, sizeof st, &err);
+	screen_put_cut(y, 0, 0, err ? C_WARN : C_NORMAL, err, "%s", st);
+}
+
+/* The narration a lesson's screen shows: the last operation's account. */
+static const char *narration(const Shown *p)
+{
+	return worker_narr_last_op(p);
+}
+
+void views_draw(const Shown *p, UiState *u)
+{
+	const char *cap = u->lesson ? lesson_caption_at(u->lesson, p->play_pos) : NULL;
+	const char *narr = narration(p);
+	char st[600];
+	int err;
+	status_line(p, u, st, sizeof st, &err);
+	LayoutIn in = {COLS, LINES, u->present, 0, 0, 0, 0};
+	in.busy = p->busy;
+	in.bottom = u->prompt || err;
+	if (u->present && narr) {
+		int max = LINES >= 40 ? 3 : 2;
+		int n = paragraphs(narr, 2, 0, NULL);
+		in.narration = n < max ? n : max;
+	}
+	in.caption = cap ? paragraphs(cap, 2, 0, NULL) : 0;
+	Layout lo;
+	layout_compute(&in, &lo);
+	erase();
+	if (u->present) {
+		draw_title(p, u);
+	} else {
+		draw_header(p, u);
+		draw_tabs(u->view, lo.tabs);
+	}
+	if (cap)
+		draw_caption(cap, &lo);
+	if (lo.body_top <= lo.body_bot) {
+		if (u->panel)
+			view_panel(p, u, lo.body_top, lo.body_bot);
+		else if (view_fns[u->view])
+			view_fns[u->view](p, u, lo.body_top, lo.body_bot);
+	}
+	draw_narration(narr, &lo, u->present);
+	if (lo.prog_row >= 0)
+		draw_progress(p, lo.prog_row);
+	if (lo.set_row >= 0)
+		draw_settings(p, u, lo.set_row);
+	if (lo.status_row >= 0)
+		draw_status(p, u, lo.status_row);
+	if (lo.footer_row >= 0)
+		draw_footer(p, u, lo.footer_row);
 }

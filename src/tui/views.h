@@ -51,7 +51,11 @@ typedef struct UiState {
 	const Lesson *lesson; /* the lesson played, or NULL */
 	int play_paused;
 	double delay; /* seconds between a lesson's actions, 0: on keys */
+	int present;  /* presentation mode: the view has the screen (P, --present) */
 } UiState;
+
+/* A view's name on its tab, long or brief (for a narrow screen). */
+const char *views_name(ViewId v, int brief);
 
 /* Draws the whole screen (the caller checks the minimum size first). */
 void views_draw(const Shown *p, UiState *u);

@@ -25,10 +25,23 @@ void view_plane(const Shown *p, UiState *u, int top, int bot);
 void view_panel(const Shown *p, UiState *u, int top, int bot);
 
 /* A log-scale plot of a decreasing profile v[0..n) (σ_j/σ₁ or |r_jj|/|r_11|)
- * in the rectangle, the line 1/τ labelled, the values from index keep on in
- * C_WARN; title above. keep is what the engine counted, never counted here
- * again: a layer's rank_svd (n − p_i) or rank_qr, or a proposal's nkeep. */
+ * in the rectangle, over total >= n points (those from n on have no value:
+ * the neurons beyond a layer's rank, drawn on the bottom row), the line 1/τ
+ * under the points and labelled in the margin, the values from index keep
+ * on marked × in C_WARN; title above. keep is what the engine counted,
+ * never counted here again: a layer's rank_svd (n − p_i) or rank_qr, or a
+ * proposal's nkeep. */
 void views_profile(int top, int left, int rows, int cols, const char *title, const double *v, int n,
-                   double tau, int keep);
+                   int total, double tau, int keep);
+
+/* κ of every layer per Algorithm-1 iteration (log), with the τ each
+ * iteration ran with; the selected layer highlighted when there are more
+ * than nine. */
+void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
+                            int cols);
+/* That chart while the network is the one Algorithm 1 left (or when no
+ * training was charted), else κ against the epochs of the last training:
+ * the history of the network shown, not of one it replaced. */
+void views_kappa_recent(const Shown *p, const UiState *u, int top, int left, int rows, int cols);
 
 #endif

@@ -15,34 +15,7 @@
 #include "base/fpmode.h"
 #include "base/offload.h"
 #include "base/signals.h"
-
-static const char *describe(const SessAction *a, char *buf, size_t len)
-{
-	switch (a->kind) {
-	case SESS_TRAIN:
-		snprintf(buf, len, "training %g epoch%s", a->x, a->x == 1 ? "" : "s");
-		break;
-	case SESS_ALG1_STEP:
-		snprintf(buf, len, "Algorithm 1 (one iteration)");
-		break;
-	case SESS_ALG1_RUN:
-		snprintf(buf, len, "Algorithm 1 (until every kappa <= tau)");
-		break;
-	case SESS_SWEEP:
-		snprintf(buf, len, "beta sweep %.100s, q = %d", a->spec, a->q);
-		break;
-	case SESS_LOAD:
-		snprintf(buf, len, "opening %.120s", a->path);
-		break;
-	case SESS_SAVE:
-		snprintf(buf, len, "saving %.120s", a->path);
-		break;
-	default:
-		snprintf(buf, len, "%s", session_kind_name(a->kind));
-		break;
-	}
-	return buf;
-}
+#include "tui/status.h"
 
 /* The layers with κ > τ, as "2, 3" (or "none"), and how many. */
 static int layers_over(const Shown *p, char *buf, size_t len)
@@ -84,7 +57,7 @@ static void narrate_train(Worker *w, const SessAction *a, const char *shape, dou
 
 /* What an action did, in the paper's terms (Algorithm 1's iterations, the
  * sweep's trials and squeeze decisions say it themselves as they happen). */
-static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
+static void narrate_done(Worker *w, const SessAction *a, int alg1_before, int quiet)
 {
 	const Session *s = w->s;
 	char shape[256], over[128], kb[32];
@@ -97,14 +70,17 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 	pthread_mutex_unlock(&w->mu);
 	switch (a->kind) {
 	case SESS_TAU:
-		worker_narrate(
-		    w, "τ = %g: p_i now counts the σ below σ₁/%g; κ > τ in %s (%d of %d layers)",
+		/* applied behind an operation: in the log, not over its account */
+		worker_narrate_kind(
+		    w, quiet ? NARR_QUIET : NARR_OP,
+		    "τ = %g: p_i now counts the σ below σ₁/%g; κ > τ in %s (%d of %d layers)",
 		    s->tau, s->tau, over, nover, s->net ? s->net->m : 0);
 		break;
 	case SESS_ETA:
-		worker_narrate(w,
-		               "η = %g: every training of Algorithms 1 and 2 now runs %g epoch%s",
-		               s->eta, s->eta, s->eta == 1 ? "" : "s");
+		worker_narrate_kind(
+		    w, quiet ? NARR_QUIET : NARR_OP,
+		    "η = %g: every training of Algorithms 1 and 2 now runs %g epoch%s", s->eta,
+		    s->eta, s->eta == 1 ? "" : "s");
 		break;
 	case SESS_TRAIN:
 		narrate_train(w, a, shape, acc, over);
@@ -115,10 +91,10 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before)
 		if (s->topt.sched.warmup > 0)
 			snprintf(warm, sizeof warm, " after %g epoch%s of linear warm-up",
 			         s->topt.sched.warmup, s->topt.sched.warmup == 1 ? "" : "s");
-		worker_narrate(w,
-		               "learning rate: %s from %g%s; the later trainings follow it (a β "
-		               "sweep's trials keep the constant rate)",
-		               spec, s->topt.adam.lr, warm);
+		worker_narrate_kind(w, quiet ? NARR_QUIET : NARR_OP,
+		                    "learning rate: %s from %g%s; the later trainings follow it (a "
+		                    "β sweep's trials keep the constant rate)",
+		                    spec, s->topt.adam.lr, warm);
 		break;
 	}
 	case SESS_ALG1_STEP:
@@ -236,11 +212,14 @@ static void status_done(Worker *w, const SessAction *a)
 	}
 }
 
-/* The last training, for the progress area: what trained, for how long. */
+/* The last training, for the progress area: what trained, for how long;
+ * kept with the network it left, so that it is not shown beside another
+ * (an undo, a lesson stepped back). */
 static void note_training(Worker *w, const SessAction *a, int rc)
 {
 	pthread_mutex_lock(&w->mu);
 	const TrainProgress *t = &w->shown.prog;
+	int said = 1;
 	if (w->shown.have_prog && rc == 1)
 		snprintf(w->shown.last_train, sizeof w->shown.last_train,
 		         "cancelled at epoch %.2f: %.100s (rolled back)", t->epoch,
@@ -253,6 +232,10 @@ static void note_training(Worker *w, const SessAction *a, int rc)
 	else if (w->shown.have_prog && rc == 0 && a->kind == SESS_SWEEP)
 		snprintf(w->shown.last_train, sizeof w->shown.last_train,
 		         "last sweep: %d trials in %.3g s", w->sweep_trials, w->shown.sweep_secs);
+	else
+		said = 0;
+	if (said)
+		w->shown.last_train_crc = w->shown.crc;
 	w->shown.have_prog = 0;
 	pthread_mutex_unlock(&w->mu);
 }
@@ -262,7 +245,7 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	Session *s = w->s;
 	Err e = {{0}};
 	char what[160];
-	describe(a, what, sizeof what);
+	status_action(a, what, sizeof what);
 	if (a->kind != SESS_SAVE && w->shown.sq.active)
 		worker_sqz_finish(w, "stopped");
 	int alg1_before = s->alg1 && s->alg1_live ? (int)s->alg1->status : ALG1_RUNNING;
@@ -285,11 +268,13 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 		net_free(before);
 		return rc; /* the screen is ending: nothing to show */
 	}
-	/* said at once: publishing the network as it was back takes a while on MNIST */
+	/* said at once (publishing the network as it was back takes a while on
+	 * MNIST), and again once it is published: the state it speaks of */
+	char cancelled[300];
+	snprintf(cancelled, sizeof cancelled, "cancelled: %s%s", what,
+	         a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)" : "");
 	if (rc == 1)
-		worker_status(w, 0, "cancelled: %s%s", what,
-		              a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)"
-		                                                  : "");
+		worker_status(w, 0, "%s", cancelled);
 	if (a->kind == SESS_TAU && rc == 0) {
 		pthread_mutex_lock(&w->mu);
 		for (int i = 0; w->shown.lc && i < w->shown.m; i++)
@@ -315,6 +300,8 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	else
 		net_free(before);
 	note_training(w, a, rc);
+	if (rc == 1)
+		worker_status(w, 0, "%s", cancelled);
 	if (rc < 0 && (a->kind == SESS_SAVE || a->kind == SESS_LOAD)) {
 		worker_status_failed(w, a->path, "%s failed: %s", session_kind_name(a->kind),
 		                     e.msg);
@@ -326,7 +313,7 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	}
 	if (rc == 1)
 		return rc;
-	narrate_done(w, a, alg1_before);
+	narrate_done(w, a, alg1_before, quiet);
 	if (!quiet)
 		status_done(w, a);
 	return rc;
@@ -389,7 +376,7 @@ static void run_job(Worker *w, Job *j)
 		worker_play_next(w);
 		break;
 	case JOB_PLAY_BACK:
-		worker_play_back(w);
+		worker_play_back(w, j->target);
 		break;
 	}
 }
@@ -401,6 +388,15 @@ static int is_setting(const Job *j)
 	return j->kind == JOB_SQZ_COMP ||
 	       (j->kind == JOB_ACTION &&
 	        (j->a.kind == SESS_TAU || j->a.kind == SESS_ETA || j->a.kind == SESS_SCHED));
+}
+
+/* Operations waiting in the queue (the lock held). */
+static int count_ops(const Worker *w)
+{
+	int n = 0;
+	for (int i = 0; i < w->qn; i++)
+		n += !is_setting(&w->q[(w->qh + i) % QMAX]);
+	return n;
 }
 
 static const char *job_name(const Job *j, char *buf, size_t len)
@@ -416,7 +412,7 @@ static const char *job_name(const Job *j, char *buf, size_t len)
 	                                    [JOB_PLAY_NEXT] = "the lesson's next step",
 	                                    [JOB_PLAY_BACK] = "stepping the lesson back"};
 	if (j->kind == JOB_ACTION)
-		return describe(&j->a, buf, len);
+		return status_action(&j->a, buf, len);
 	snprintf(buf, len, "%s", names[j->kind]);
 	return buf;
 }
@@ -501,6 +497,9 @@ static void *thread_main(void *arg)
 		w->shown.busy = 1;
 		w->cur = j;
 		w->shown.queued = w->qn;
+		w->shown.queued_ops = count_ops(w);
+		if (!is_setting(&j))
+			w->shown.gen++; /* an operation starts: the last one's words are history */
 		w->shown.have_prog = 0;
 		job_name(&j, w->shown.running, sizeof w->shown.running);
 		w->t_job = clock_seconds();
@@ -515,6 +514,7 @@ static void *thread_main(void *arg)
 		w->shown.have_prog = 0;
 		w->shown.have_work = 0;
 		w->shown.queued = w->qn;
+		w->shown.queued_ops = count_ops(w);
 		w->shown.activity[0] = '\0';
 		w->shown.running[0] = '\0';
 		worker_ahead_locked(w);
@@ -599,18 +599,64 @@ int worker_stop(Worker *w)
 	return log_err;
 }
 
+/* The value of setting k before the queued job at index `before` (an
+ * offset from the head) applies. */
+static double value_before(const Worker *w, SessKind k, int before)
+{
+	double v = k == SESS_TAU ? w->shown.tau : w->shown.eta;
+	/* a change taken off the queue but not yet published */
+	if (w->shown.busy && w->cur.kind == JOB_ACTION && w->cur.a.kind == k)
+		v = w->cur.a.x;
+	for (int i = 0; i < before; i++) {
+		const Job *q = &w->q[(w->qh + i) % QMAX];
+		if (q->kind == JOB_ACTION && q->a.kind == k)
+			v = q->a.x;
+	}
+	return v;
+}
+
+/* 1 when j replaced or cancelled the setting of its kind at the queue's
+ * tail (the lock held). */
+static int coalesce(Worker *w, const Job *j)
+{
+	Job *last = w->qn ? &w->q[(w->qh + w->qn - 1) % QMAX] : NULL;
+	if (last && last->kind == JOB_PLAY_BACK && j->kind == JOB_PLAY_BACK) {
+		*last = *j; /* the lesson goes back to the later target at once */
+		return 1;
+	}
+	if (!w->qn || j->kind != JOB_ACTION ||
+	    (j->a.kind != SESS_TAU && j->a.kind != SESS_ETA && j->a.kind != SESS_SCHED))
+		return 0;
+	Job *tail = &w->q[(w->qh + w->qn - 1) % QMAX];
+	if (tail->kind != JOB_ACTION || tail->a.kind != j->a.kind)
+		return 0;
+	if (j->a.kind != SESS_SCHED) {
+		double was = value_before(w, j->a.kind, w->qn - 1);
+		if (fabs(j->a.x - was) <= 1e-12 * fabs(was)) {
+			w->qn--; /* back where it was: nothing to do */
+			return 1;
+		}
+	}
+	*tail = *j;
+	return 1;
+}
+
 int worker_submit(Worker *w, const Job *j)
 {
 	pthread_mutex_lock(&w->mu);
-	int ok = w->qn < QMAX;
-	if (ok) {
-		w->q[(w->qh + w->qn) % QMAX] = *j;
-		w->qn++;
-		w->shown.ops += !is_setting(j);
-		w->shown.queued = w->qn;
-		worker_ahead_locked(w);
-		pthread_cond_signal(&w->wake);
+	int ok = 1;
+	if (!coalesce(w, j)) {
+		ok = w->qn < QMAX;
+		if (ok) {
+			w->q[(w->qh + w->qn) % QMAX] = *j;
+			w->qn++;
+			w->shown.ops += !is_setting(j);
+			pthread_cond_signal(&w->wake);
+		}
 	}
+	w->shown.queued = w->qn;
+	w->shown.queued_ops = count_ops(w);
+	worker_ahead_locked(w);
 	pthread_mutex_unlock(&w->mu);
 	return ok ? 0 : -1;
 }
@@ -737,5 +783,23 @@ void worker_status(Worker *w, int err, const char *fmt, ...)
 	vsnprintf(w->shown.status, sizeof w->shown.status, fmt, ap);
 	va_end(ap);
 	w->shown.status_err = err;
+	w->shown.status_gen = w->shown.gen;
+	w->shown.status_opening = 0;
+	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_status_opening(Worker *w, const char *note)
+{
+	worker_status(w, 0, "%s", note);
+	pthread_mutex_lock(&w->mu);
+	w->shown.status_opening = 1;
+	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_status_clear(Worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	w->shown.status[0] = '\0';
+	w->shown.status_err = 0;
 	pthread_mutex_unlock(&w->mu);
 }

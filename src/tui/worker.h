@@ -28,14 +28,15 @@ typedef enum JobKind {
 	JOB_ADOPT,      /* a fresh network of the β sweep's pick (a logged `net`) */
 	JOB_CAPTION,    /* a caption (path) written to the log, for lessons */
 	JOB_PLAY_NEXT,  /* the lesson's next action (a squeeze's proposal is shown first) */
-	JOB_PLAY_BACK   /* the lesson back by one action: replayed from its start */
+	JOB_PLAY_BACK   /* the lesson back to action `target`: replayed from its start */
 } JobKind;
 
 typedef struct Job {
 	JobKind kind;
 	SessAction a;
 	char path[1024];
-	int quiet; /* leave the status line alone (queued behind a running job) */
+	int quiet;  /* leave the status line alone (queued behind a running job) */
+	int target; /* JOB_PLAY_BACK: the lesson position to go back to */
 } Job;
 
 typedef struct ShownBeta {
@@ -44,6 +45,17 @@ typedef struct ShownBeta {
 	double smin, smax; /* the least and largest 2ε_v − ε_tr of single trials */
 } ShownBeta;
 
+/* One decision of a squeeze pass. */
+#define SQZ_DEC_MAX 64
+typedef struct ShownDecision {
+	int layer, n_before, n_after, applied, comp;
+	double tau, kappa_before, kappa_after, acc_after; /* acc_after: test accuracy, percent */
+} ShownDecision;
+
+/* Random orders the screen's what-if line measures beside the QR choice and
+ * the norm rule: the draws the Plane view's random panel is the median of. */
+#define SQZ_PREVIEW_DRAWS PLANE_PANEL_DRAWS
+
 typedef struct ShownSqueeze {
 	int active;  /* a pass is under way */
 	int waiting; /* a proposal waits for y / n / a */
@@ -51,7 +63,8 @@ typedef struct ShownSqueeze {
 	int layer, n_before, nkeep, p_qr, nrdiag;
 	double kappa_before, kappa_after;
 	int *perm;     /* n_before: neuron numbers from 1 in pivot order */
-	double *rdiag; /* nrdiag */
+	double *rdiag; /* nrdiag = min(rows, n_before): the neurons beyond it have no
+	                * r_jj of their own (the layer's rank is at most its rows) */
 	double acc_now, acc_after, acc_comp;
 	double agree_after, agree_comp; /* percent of the test set answered as now; NaN until
 	                                 * measured */
@@ -62,6 +75,8 @@ typedef struct ShownSqueeze {
 	int draws;
 	char done[16][160]; /* decisions of this pass */
 	int ndone;
+	ShownDecision dec[SQZ_DEC_MAX]; /* the same, as numbers (for the export) */
+	int ndec;
 	int removed;                              /* neurons removed in this pass */
 	int undone;                               /* an undo followed the pass */
 	double acc_start, acc_end, acc_retrained; /* NaN when unknown */
@@ -94,6 +109,12 @@ typedef struct ShownEpochs {
 /* Narration: the last NARR_MAX lines saying what happened and why. */
 #define NARR_MAX 256
 #define NARR_LEN 2048
+
+/* What a narration line is: an operation's account (the narration row
+ * shows the newest), a setting applied behind an operation (the log only:
+ * it must not hide the operation's account), or a lesson's caption (which
+ * has a panel of its own). */
+typedef enum NarrKind { NARR_OP = 0, NARR_QUIET, NARR_CAPTION } NarrKind;
 
 typedef struct Shown {
 	/* data and network */
@@ -130,10 +151,12 @@ typedef struct Shown {
 	ShownEpochs ep;
 	/* narration */
 	char (*narr)[NARR_LEN];
+	unsigned char narr_kind[NARR_MAX]; /* NarrKind of each kept line */
 	int nnarr; /* lines ever written; the last min(nnarr, NARR_MAX) are kept */
 	/* progress */
 	int busy, paused, queued; /* paused ends with the job it paused */
 	int ops;                  /* jobs queued or running, τ/η changes not counted */
+	int queued_ops;           /* operations waiting behind the running one */
 	char running[128];        /* what the running job is, for "busy" answers */
 	char activity[160];       /* what it does right now */
 	TrainProgress prog;
@@ -142,17 +165,33 @@ typedef struct Shown {
 	char work[128];
 	double work_frac;
 	int have_work;
-	char last_train[200]; /* the last finished or cancelled training, for people */
+	char last_train[200];    /* the last finished or cancelled training, for people */
+	uint32_t last_train_crc; /* the network that training left (last_train is
+	                          * shown only while it is the current one) */
+	/* The state's generation: it moves when an operation starts and when
+	 * what it changed is published. A message belongs to the generation it
+	 * was said in and is shown only while that is the current one (status.h
+	 * decides the status line). */
+	unsigned gen;
 	char status[512];
 	int status_err;
+	unsigned status_gen;
+	/* the message is the screen's opening note (the data set it opened and
+	 * how to fetch MNIST): it outlives the measurements that follow the
+	 * start and holds until the first operation or change */
+	int status_opening;
 	/* a lesson played (worker_start with one) */
 	int play_pos; /* lesson actions applied */
 	int playing;  /* 1 while a lesson step runs */
 } Shown;
 
-/* The narration line k (0 = oldest kept) of p, for k < worker_narr_count. */
+/* The narration line k (0 = oldest kept) of p, for k < worker_narr_count,
+ * and its kind. */
 int worker_narr_count(const Shown *p);
 const char *worker_narr(const Shown *p, int k);
+NarrKind worker_narr_kind(const Shown *p, int k);
+/* The newest line of kind NARR_OP, or NULL. */
+const char *worker_narr_last_op(const Shown *p);
 
 typedef struct Worker Worker;
 
@@ -172,7 +211,10 @@ int worker_stop(Worker *w);
 /* Says on the status line that the session log could not be written (when
  * Shown.log_err is set). */
 void worker_status_log_lost(Worker *w);
-/* Queues a job; -1 when the queue is full. */
+/* Queues a job; -1 when the queue is full. A setting (τ, η or the
+ * schedule) queued right behind another of its kind replaces it, and one
+ * that brings the value back to what it was before is dropped: ] then [
+ * leave nothing queued. */
 int worker_submit(Worker *w, const Job *j);
 /* Pauses or resumes the running job's training: returns 1 paused, 0
  * resumed, -1 (and does nothing) when no job runs, so a pause never
@@ -184,10 +226,18 @@ void worker_cancel(Worker *w);
 /* The published state: lock, read, unlock. Hold the lock briefly. */
 const Shown *worker_lock(Worker *w);
 void worker_unlock(Worker *w);
-/* Sets the status line (from the screen, e.g. a bad prompt entry). */
+/* Says something on the status line about the current state (from the
+ * screen, e.g. a bad prompt entry); it goes when the state moves on. */
 void worker_status(Worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The screen's opening note: a status message that holds until the first
+ * operation or undoable change, whatever the start measures meanwhile. */
+void worker_status_opening(Worker *w, const char *note);
+/* Takes back what the status line says (a prompt closed with Esc). */
+void worker_status_clear(Worker *w);
 /* Adds a narration line (from the screen). */
 void worker_narrate(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void worker_narrate_kind(Worker *w, NarrKind k, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* A failure about a file (a save, an export, an open): the whole message
  * into the narration (the L log), and on the status line with path, and
  * its directories where the message names them, shortened from the left

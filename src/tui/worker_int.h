@@ -81,18 +81,25 @@ void worker_sqz_begin(Worker *w);
 void worker_sqz_show(Worker *w);
 void worker_sqz_finish(Worker *w, const char *how);
 int worker_sqz_decide(Worker *w, int apply, int comp);
+/* The pass begun at a given hidden layer's proposal (layer 0: the first
+ * with something to remove, as worker_sqz_begin), and a decision that shows
+ * the next proposal only when show is set (a lesson shows only those it
+ * decides). */
+void worker_sqz_begin_at(Worker *w, int layer);
+int worker_sqz_decide_as(Worker *w, int apply, int comp, int show);
 /* Applies the proposal shown and every later one (one engine call), then
  * shows the end of the pass. */
 void worker_sqz_all(Worker *w);
 /* A decision of the pass was made (the HOOK_ALG3_LAYER step): noted among
- * the pass's decisions, its removals counted. */
+ * the pass's decisions, its removals counted, its numbers kept for the
+ * export's table. */
 void worker_sqz_decided(Worker *w, const HookStep *st);
 
 /* Lessons: the caption before action pos into the narration, the next
  * action, one back, a caption written to the log. */
 void worker_play_caption(Worker *w, int pos);
 void worker_play_next(Worker *w);
-void worker_play_back(Worker *w);
+void worker_play_back(Worker *w, int target);
 void worker_caption(Worker *w, const char *text);
 
 /* The Plane view (worker_plane.c): everything it shows for the current

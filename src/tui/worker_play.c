@@ -30,7 +30,8 @@ void worker_play_caption(Worker *w, int pos)
 	for (char *k = line; *k; k++)
 		if (*k == '\n')
 			*k = ' ';
-	worker_narrate(w, "lesson: %s", line);
+	/* the caption panel shows it; the log keeps it between the accounts */
+	worker_narrate_kind(w, NARR_CAPTION, "lesson: %s", line);
 }
 
 static void set_pos(Worker *w, int pos)
@@ -41,61 +42,52 @@ static void set_pos(Worker *w, int pos)
 	worker_play_caption(w, pos);
 }
 
-static void say_end(Worker *w)
-{
-	char shape[256];
-	worker_status(w, 0,
-	              "end of the lesson: %s, parameters' CRC-32 %08x (as condnet replay prints); "
-	              "left steps back, q leaves",
-	              net_shape_str(w->s->net, shape, sizeof shape),
-	              (unsigned)session_param_crc(w->s->net));
-}
-
-/* When the lesson's next action decides the proposal shown, say so. */
-static void say_next(Worker *w)
+/* 1 when the lesson's action at pos decides the proposal the session holds. */
+static int decides_proposal(Worker *w, int pos)
 {
 	const Lesson *l = w->lesson;
-	int pos = w->shown.play_pos;
 	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
-	if (pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp && sp->layer == l->a[pos].layer)
-		worker_status(w, 0, "the lesson will %s layer %d's proposal%s: right arrow",
-		              l->a[pos].apply ? "apply" : "refuse", sp->layer,
-		              l->a[pos].apply && l->a[pos].comp ? " with compensation" : "");
+	return pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp && sp->layer == l->a[pos].layer;
+}
+
+/* The lesson's squeeze action at pos: its proposal first (with the
+ * lesson's compensation shown), the decision on the next step; after it,
+ * the next proposal only when the lesson decides that one too. */
+static void play_squeeze(Worker *w, int pos)
+{
+	const SessAction *a = &w->lesson->a[pos];
+	pthread_mutex_lock(&w->mu);
+	w->shown.sq.comp = a->comp;
+	pthread_mutex_unlock(&w->mu);
+	if (!decides_proposal(w, pos)) {
+		worker_sqz_begin_at(w, a->layer);
+		return;
+	}
+	if (worker_sqz_decide_as(w, a->apply, a->comp, 0) == 0)
+		set_pos(w, pos + 1);
+	if (decides_proposal(w, pos + 1)) {
+		pthread_mutex_lock(&w->mu);
+		w->shown.sq.comp = w->lesson->a[pos + 1].comp;
+		pthread_mutex_unlock(&w->mu);
+		worker_sqz_show(w);
+	} else {
+		worker_sqz_finish(w, "finished");
+	}
 }
 
 void worker_play_next(Worker *w)
 {
 	const Lesson *l = w->lesson;
 	int pos = w->shown.play_pos;
-	if (!l || pos >= l->n) {
-		say_end(w);
-		return;
-	}
+	if (!l || pos >= l->n)
+		return; /* the status line says the lesson has ended */
 	const SessAction *a = &l->a[pos];
 	if (a->kind == SESS_SQUEEZE) {
-		const Alg3Proposal *sp = session_squeeze_proposal(w->s);
-		if (!sp || sp->layer != a->layer) {
-			/* Algorithm 3's proposal first; the decision on the next step */
-			worker_sqz_begin(w);
-			sp = session_squeeze_proposal(w->s);
-			if (sp && sp->layer == a->layer) {
-				say_next(w);
-				return;
-			}
-		} else {
-			if (worker_sqz_decide(w, a->apply, a->comp) == 0)
-				set_pos(w, pos + 1);
-			if (pos + 1 >= l->n)
-				say_end(w);
-			else
-				say_next(w);
-			return;
-		}
+		play_squeeze(w, pos);
+		return;
 	}
 	if (worker_run_action(w, a, 0) == 0)
 		set_pos(w, pos + 1);
-	if (w->shown.play_pos >= l->n)
-		say_end(w);
 }
 
 /* What the replay of a step back says it does, as the activity; the
@@ -110,10 +102,12 @@ static void replay_note(const HookStep *st, void *ud)
 	pthread_mutex_unlock(&w->mu);
 }
 
-void worker_play_back(Worker *w)
+void worker_play_back(Worker *w, int target)
 {
 	const Lesson *l = w->lesson;
-	int target = w->shown.play_pos - 1, done = 0;
+	int done = 0;
+	/* any place from the setup on: a step back that gave way to a later one
+	 * may have stopped short of it */
 	if (!l || target < l->setup) {
 		worker_status(w, 1, "at the start of the lesson: nothing to step back over");
 		return;
@@ -125,9 +119,9 @@ void worker_play_back(Worker *w)
 	/* the lesson from its first action after the data (which the rewind keeps) */
 	int rc = session_replay_actions(s, l->a + 1, target - 1, &quiet, &done, &e);
 	int k = 1 + done;
-	set_pos(w, k);
 	pthread_mutex_lock(&w->mu);
-	w->shown.sq.active = w->shown.sq.waiting = w->shown.sq.ndone = 0;
+	w->shown.play_pos = k;
+	w->shown.sq.active = w->shown.sq.waiting = w->shown.sq.ndone = w->shown.sq.ndec = 0;
 	w->shown.sq.acc_start = w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
 	pthread_mutex_unlock(&w->mu);
 	worker_publish(w);

@@ -43,18 +43,46 @@ const char *worker_narr(const Shown *p, int k)
 	return p->narr ? p->narr[(first + k) % NARR_MAX] : "";
 }
 
-void worker_narrate(Worker *w, const char *fmt, ...)
+NarrKind worker_narr_kind(const Shown *p, int k)
 {
-	va_list ap;
+	int first = p->nnarr < NARR_MAX ? 0 : p->nnarr - NARR_MAX;
+	return (NarrKind)p->narr_kind[(first + k) % NARR_MAX];
+}
+
+const char *worker_narr_last_op(const Shown *p)
+{
+	for (int k = worker_narr_count(p) - 1; k >= 0; k--)
+		if (worker_narr_kind(p, k) == NARR_OP)
+			return worker_narr(p, k);
+	return NULL;
+}
+
+static void narrate_v(Worker *w, NarrKind kind, const char *fmt, va_list ap)
+{
 	pthread_mutex_lock(&w->mu);
 	if (w->shown.narr) {
-		char *line = w->shown.narr[w->shown.nnarr % NARR_MAX];
-		va_start(ap, fmt);
-		vsnprintf(line, NARR_LEN, fmt, ap);
-		va_end(ap);
+		int at = w->shown.nnarr % NARR_MAX;
+		vsnprintf(w->shown.narr[at], NARR_LEN, fmt, ap);
+		w->shown.narr_kind[at] = (unsigned char)kind;
 		w->shown.nnarr++;
 	}
 	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_narrate(Worker *w, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	narrate_v(w, NARR_OP, fmt, ap);
+	va_end(ap);
+}
+
+void worker_narrate_kind(Worker *w, NarrKind kind, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	narrate_v(w, kind, fmt, ap);
+	va_end(ap);
 }
 
 int worker_quitting(Worker *w)
@@ -205,6 +233,7 @@ static void publish_rest(Worker *w, double acc)
 	p->crc = crc;
 	p->dirty = s->dirty;
 	p->nundo = session_can_undo(s);
+	p->gen++; /* what was said about the state before is history */
 	if (s->alg1) {
 		pub_alg1_locked(w, s->alg1, s->alg1_live);
 	} else {
@@ -346,11 +375,15 @@ static int hook_progress(const TrainProgress *p, void *ud)
 {
 	Worker *w = ud;
 	const Net *net = session_training(w->s);
+	int own = pthread_equal(pthread_self(), w->th);
 	if (net) {
 		sample(w, net, p);
 		worker_plane_sample(w, net);
 	}
 	pthread_mutex_lock(&w->mu);
+	/* a sweep's β and trials show from its first trial on, not after it */
+	if (own && w->shown.sweep_state == 1 && !w->shown.nbeta && w->s->sweep)
+		shown_sweep_locked(w, w->s->sweep);
 	w->shown.prog = *p;
 	w->shown.have_prog = 1;
 	while (w->shown.paused && !w->cancel && !w->quit)

@@ -14,10 +14,6 @@
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
-/* Random orders the preview measures beside the QR choice and the norm
- * rule: the draws the Plane view's random panel is the median of. */
-#define SQZ_PREVIEW_DRAWS PLANE_PANEL_DRAWS
-
 void worker_sqz_finish(Worker *w, const char *how)
 {
 	session_squeeze_stop(w->s);
@@ -125,16 +121,22 @@ void worker_sqz_show(Worker *w)
 
 void worker_sqz_begin(Worker *w)
 {
+	worker_sqz_begin_at(w, 0);
+}
+
+void worker_sqz_begin_at(Worker *w, int layer)
+{
 	Err e = {{0}};
 	pthread_mutex_lock(&w->mu);
 	w->shown.sq.active = 1;
-	w->shown.sq.ndone = w->shown.sq.removed = w->shown.sq.undone = 0;
+	w->shown.sq.ndone = w->shown.sq.ndec = w->shown.sq.removed = w->shown.sq.undone = 0;
 	w->shown.sq.acc_start = w->shown.test_acc;
 	w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
 	pthread_mutex_unlock(&w->mu);
 	/* the first proposal stops at Esc too */
 	hook_set_thread_stop(worker_stop_any, w);
-	int rc = session_squeeze_start(w->s, &e);
+	int rc =
+	    layer > 0 ? session_squeeze_propose(w->s, layer, &e) : session_squeeze_start(w->s, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
 	worker_meter_done(w);
 	if (rc != 0) {
@@ -147,6 +149,27 @@ void worker_sqz_begin(Worker *w)
 }
 
 static void sqz_note(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Keeps a decision as numbers, for the export's table: the test accuracy
+ * of the network it left. */
+static void sqz_record(Worker *w, const Alg3Proposal *sp, int applied, int comp)
+{
+	double acc = NAN;
+	session_test_acc(w->s, &acc, NULL);
+	pthread_mutex_lock(&w->mu);
+	ShownSqueeze *q = &w->shown.sq;
+	if (q->ndec < SQZ_DEC_MAX)
+		q->dec[q->ndec++] = (ShownDecision){sp->layer,
+		                                    sp->n_before,
+		                                    applied ? sp->nkeep : sp->n_before,
+		                                    applied,
+		                                    applied && comp,
+		                                    w->s->tau,
+		                                    sp->kappa_before,
+		                                    applied ? sp->kappa_after : sp->kappa_before,
+		                                    acc};
+	pthread_mutex_unlock(&w->mu);
+}
 
 void worker_sqz_decided(Worker *w, const HookStep *st)
 {
@@ -164,6 +187,7 @@ void worker_sqz_decided(Worker *w, const HookStep *st)
 		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", sp->layer,
 		         sp->kappa_before, sp->n_before);
 	}
+	sqz_record(w, sp, st->applied, w->last_comp);
 }
 
 static void sqz_note(Worker *w, const char *fmt, ...)
@@ -181,8 +205,13 @@ static void sqz_note(Worker *w, const char *fmt, ...)
 	pthread_mutex_unlock(&w->mu);
 }
 
-/* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
 int worker_sqz_decide(Worker *w, int apply, int comp)
+{
+	return worker_sqz_decide_as(w, apply, comp, 1);
+}
+
+/* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
+int worker_sqz_decide_as(Worker *w, int apply, int comp, int show)
 {
 	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 	if (!sp)
@@ -205,7 +234,7 @@ int worker_sqz_decide(Worker *w, int apply, int comp)
 	worker_publish(w);
 	if (!session_squeeze_proposal(w->s) && (rc > 0 || worker_stop_any(w)))
 		worker_sqz_finish(w, "stopped"); /* Esc while the next layer was measured */
-	else
+	else if (show)
 		worker_sqz_show(w);
 	return 0;
 }

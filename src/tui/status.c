@@ -1,0 +1,201 @@
+/* tui/status.c - the status line and the header's state as functions of
+ * the state (see status.h). */
+#include "tui/status.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *status_action(const SessAction *a, char *buf, size_t len)
+{
+	switch (a->kind) {
+	case SESS_TRAIN:
+		snprintf(buf, len, "training %g epoch%s", a->x, a->x == 1 ? "" : "s");
+		break;
+	case SESS_ALG1_STEP:
+		snprintf(buf, len, "Algorithm 1 (one iteration)");
+		break;
+	case SESS_ALG1_RUN:
+		if (a->steps > 0)
+			snprintf(buf, len, "Algorithm 1 (%d iterations)", a->steps);
+		else
+			snprintf(buf, len, "Algorithm 1 (until every kappa <= tau)");
+		break;
+	case SESS_SWEEP:
+		snprintf(buf, len, "beta sweep %.100s, q = %d", a->spec, a->q);
+		break;
+	case SESS_LOAD:
+		snprintf(buf, len, "opening %.120s", a->path);
+		break;
+	case SESS_SAVE:
+		snprintf(buf, len, "saving %.120s", a->path);
+		break;
+	case SESS_TAU:
+		snprintf(buf, len, "tau = %g", a->x);
+		break;
+	case SESS_ETA:
+		snprintf(buf, len, "eta = %g epochs", a->x);
+		break;
+	case SESS_NET:
+		snprintf(buf, len, "a fresh network %.100s", a->spec);
+		break;
+	case SESS_SQUEEZE:
+		snprintf(buf, len, "squeeze layer %d: %s%s", a->layer,
+		         a->apply ? "apply" : "refuse",
+		         a->apply && a->comp ? " with compensation" : "");
+		break;
+	default:
+		snprintf(buf, len, "%s", session_kind_name(a->kind));
+		break;
+	}
+	return buf;
+}
+
+const char *status_shape(const Shown *p, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; p->n && i <= p->m && k + 12 < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, i ? "-%d" : "%d", p->n[i]);
+	return buf;
+}
+
+/* The lesson's next action, when one is played and some are left. */
+static const SessAction *lesson_next(const Shown *p, const UiState *u)
+{
+	if (!u->lesson || p->play_pos >= u->lesson->n)
+		return NULL;
+	return &u->lesson->a[p->play_pos];
+}
+
+const char *status_proposal(const Shown *p, const UiState *u, char *buf, size_t len)
+{
+	const SessAction *a = lesson_next(p, u);
+	if (!u->lesson)
+		snprintf(buf, len,
+		         "layer %d's proposal waits: y applies, n refuses, a applies it and the "
+		         "rest, c compensation (%s), Esc ends the pass",
+		         p->sq.layer, p->sq.comp ? "on" : "off");
+	else if (a && a->kind == SESS_SQUEEZE && a->layer == p->sq.layer)
+		snprintf(buf, len, "the lesson will %s layer %d's proposal%s: right arrow",
+		         a->apply ? "apply" : "refuse", a->layer,
+		         a->apply ? (a->comp ? " with compensation" : " without compensation")
+		                  : "");
+	else
+		snprintf(buf, len, "layer %d's proposal: right arrow plays the lesson on",
+		         p->sq.layer);
+	return buf;
+}
+
+const char *status_lesson_decides(const Shown *p, const UiState *u, char *buf, size_t len)
+{
+	const SessAction *a = lesson_next(p, u);
+	if (a && a->kind == SESS_SQUEEZE && a->layer == p->sq.layer)
+		snprintf(buf, len, "the lesson %s it%s", a->apply ? "applies" : "refuses",
+		         a->apply ? (a->comp ? " with compensation" : " without compensation")
+		                  : "");
+	else
+		snprintf(buf, len, "right arrow plays the lesson on");
+	return buf;
+}
+
+static void lesson_place(const Shown *p, const UiState *u, char *buf, size_t len)
+{
+	const Lesson *l = u->lesson;
+	const SessAction *a = lesson_next(p, u);
+	char what[200], shape[256];
+	if (!a) {
+		/* the CRC-32 first: a long network's widths do not push it off the row */
+		snprintf(buf, len,
+		         "end of the lesson: parameters' CRC-32 %08x (as condnet replay prints) of "
+		         "%s; left steps back, q leaves",
+		         (unsigned)p->crc, status_shape(p, shape, sizeof shape));
+		return;
+	}
+	if (u->delay > 0 && u->play_paused) {
+		snprintf(buf, len, "the lesson is paused: space plays on");
+		return;
+	}
+	status_action(a, what, sizeof what);
+	snprintf(buf, len, "lesson: action %d of %d, next %s: %s", p->play_pos - l->setup + 1,
+	         l->n - l->setup, what,
+	         u->delay > 0 && !u->play_paused ? "it plays by itself (space pauses)"
+	                                         : "right arrow plays it, left steps back");
+}
+
+const char *status_line(const Shown *p, const UiState *u, char *buf, size_t len, int *err)
+{
+	*err = 0;
+	/* in a lesson the line says where it is: the narration row has the
+	 * action's account; only refusals and failures take the line */
+	/* the opening note holds until something is done */
+	int opening =
+	    p->status_opening && !p->busy && p->ops == 0 && p->nundo == 0 && !p->sq.waiting;
+	int said =
+	    p->status[0] && (p->status_gen == p->gen || opening) && (!u->lesson || p->status_err);
+	if (said) {
+		*err = p->status_err;
+		snprintf(buf, len, "%s", p->status);
+	} else if (p->busy && p->paused) {
+		snprintf(buf, len, "paused: %s; space resumes, Esc stops",
+		         p->running[0] ? p->running : "the operation");
+	} else if (p->busy || p->ops > 0) {
+		snprintf(buf, len, "%s: Esc stops, space pauses",
+		         p->activity[0]  ? p->activity
+		         : p->running[0] ? p->running
+		                         : "starting");
+	} else if (p->log_err) { /* it stays true: the log has lost a line */
+		*err = 1;
+		snprintf(
+		    buf, len,
+		    "the session log %s cannot be written (%s): it ends before this action and "
+		    "would not replay the session; condnet will exit with status 1",
+		    p->log_path, strerror(p->log_err));
+	} else if (p->sq.waiting) {
+		status_proposal(p, u, buf, len);
+	} else if (u->lesson) {
+		lesson_place(p, u, buf, len);
+	} else {
+		buf[0] = '\0';
+	}
+	return buf;
+}
+
+const char *status_state(const Shown *p, const UiState *u, char *buf, size_t len)
+{
+	if (p->paused)
+		snprintf(buf, len, "paused");
+	else if (p->busy || p->ops > 0) /* asked for and not begun yet is not idle */
+		snprintf(buf, len, "%s",
+		         p->activity[0]  ? p->activity
+		         : p->running[0] ? p->running
+		                         : "starting");
+	else if (p->sq.waiting && !u->lesson)
+		snprintf(buf, len, "waiting: y / n for layer %d", p->sq.layer);
+	else if (u->lesson)
+		snprintf(buf, len, "lesson: action %d of %d%s", p->play_pos - u->lesson->setup,
+		         u->lesson->n - u->lesson->setup,
+		         u->play_paused ? ", paused"
+		         : u->delay > 0 ? ", playing"
+		                        : "");
+	else
+		snprintf(buf, len, "idle");
+	return buf;
+}
+
+const char *status_last_train(const Shown *p)
+{
+	if (!p->last_train[0] || p->last_train_crc != p->crc)
+		return NULL;
+	return p->last_train;
+}
+
+const char *status_queue(const Shown *p, char *buf, size_t len)
+{
+	size_t k = (size_t)snprintf(buf, len, "queued %d", p->queued_ops);
+	if (fabs(p->tau_next - p->tau) > 1e-12 * p->tau && k < len)
+		k += (size_t)snprintf(buf + k, len - k, ", τ %g→%g waits", p->tau, p->tau_next);
+	if (fabs(p->eta_next - p->eta) > 1e-12 * p->eta && k < len)
+		snprintf(buf + k, len - k, ", η %g→%g waits", p->eta, p->eta_next);
+	return buf;
+}

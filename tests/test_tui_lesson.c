@@ -1,0 +1,278 @@
+/* test_tui_lesson.c - lessons: the view each action shows (named by a
+ * "#view:" line or chosen from its kind), the caption in force at every
+ * place, the numbers of a caption, and the shipped lessons' captions held
+ * to the state at their actions: every number a caption states is a claim
+ * that holds, or is declared not to be the state (the plane lesson's
+ * regions included). The MNIST lesson is
+ * checked too when CONDNET_LESSON_MNIST=1 and MNIST is fetched (minutes). */
+#include <math.h>
+
+#include "data/datasets.h"
+#include "testutil.h"
+#include "tui/lesson.h"
+#include "tui/lesson_claims.h"
+#include "tui/views.h"
+
+static const char head[] =
+    "data spec=synthetic features=200 label_col=-1 seed=1 limit=0 val_frac=0.1 "
+    "val_per_class=0\n"
+    "opts batch=50 lr=0.001 threads=1\n"
+    "net layers=6,5 act=erf act_a=1 seed=1\n";
+
+/* A lesson file from head and the lines after it; loaded into l. */
+static int load(const char *body, Lesson *l, Err *e)
+{
+	char text[8192];
+	snprintf(text, sizeof text, "%s%s", head, body);
+	const char *dir = tu_tmpdir();
+	char path[1024];
+	snprintf(path, sizeof path, "%s", tu_write(dir, "t.lesson", text, strlen(text)));
+	return lesson_load(path, l, e);
+}
+
+START_TEST(view_names)
+{
+	Err e = {{0}};
+	int v, arg;
+	ck_assert_int_eq(lesson_parse_view(" squeeze", &v, &arg, &e), 0);
+	ck_assert_int_eq(v, VIEW_SQUEEZE);
+	ck_assert_int_eq(arg, -1);
+	ck_assert_int_eq(lesson_parse_view(" plane 2", &v, &arg, &e), 0);
+	ck_assert_int_eq(v, VIEW_PLANE);
+	ck_assert_int_eq(arg, 2);
+	/* one way to name a view: by its name, not its number */
+	ck_assert_int_eq(lesson_parse_view(" 3", &v, &arg, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "'3' is not a view"));
+	ck_assert_int_eq(lesson_parse_view(" spectrum 2 3", &v, &arg, &e), -1);
+	ck_assert_int_eq(lesson_parse_view(" history epochs", &v, &arg, &e), 0);
+	ck_assert_int_eq(v, VIEW_HISTORY);
+	ck_assert_int_eq(arg, 1);
+	ck_assert_int_eq(lesson_parse_view(" spectrum 3", &v, &arg, &e), 0);
+	ck_assert_int_eq(v, VIEW_SPECTRUM);
+	ck_assert_int_eq(arg, 3);
+	ck_assert_int_eq(lesson_parse_view(" plot", &v, &arg, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "'plot' is not a view"));
+	ck_assert_int_eq(lesson_parse_view(" history weeks", &v, &arg, &e), -1);
+	ck_assert_int_eq(lesson_parse_view(" sweep 2", &v, &arg, &e), -1);
+}
+END_TEST
+
+START_TEST(views_by_kind_and_by_name)
+{
+	Lesson l;
+	Err e = {{0}};
+	int arg;
+	ck_assert_int_eq(load("#: Train.\n"
+	                      "train 1\n"
+	                      "eta 2\n"
+	                      "alg1-step\n"
+	                      "sweep betas=0.8:1.2:0.2 q=1\n"
+	                      "squeeze layer=1 apply comp=0\n"
+	                      "#view: spectrum 2\n"
+	                      "tau 3\n"
+	                      "#view: history curve\n"
+	                      "train 1 patience=2\n",
+	                      &l, &e),
+	                 0);
+	int s = l.setup;
+	ck_assert_int_eq(lesson_view(&l, s, &arg), VIEW_HISTORY);
+	ck_assert_int_eq(arg, 1); /* κ against epochs */
+	ck_assert_int_eq(lesson_view(&l, s + 1, &arg), -1);
+	ck_assert_int_eq(lesson_view(&l, s + 2, &arg), VIEW_ALG1);
+	ck_assert_int_eq(lesson_view(&l, s + 3, &arg), VIEW_SWEEP);
+	ck_assert_int_eq(lesson_view(&l, s + 4, &arg), VIEW_SQUEEZE);
+	ck_assert_int_eq(lesson_view(&l, s + 5, &arg), VIEW_SPECTRUM);
+	ck_assert_int_eq(arg, 2);
+	ck_assert_int_eq(lesson_view(&l, s + 6, &arg), VIEW_HISTORY);
+	ck_assert_int_eq(arg, 2);
+	ck_assert_int_eq(lesson_view(&l, l.n, &arg), -1);
+	ck_assert_int_eq(l.open_view, -1); /* no view named for the setup: the layer table */
+	lesson_free(&l);
+	ck_assert_int_eq(load("#view: nothing\ntrain 1\n", &l, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "t.lesson:4: #view: 'nothing' is not a view"));
+}
+END_TEST
+
+/* A view named for an action of the setup is the one the screen opens in. */
+START_TEST(opens_in_the_named_view)
+{
+	Lesson l;
+	Err e = {{0}};
+	const char text[] = "data spec=spiral features=0 label_col=-1 seed=1 limit=0 val_frac=0.1 "
+	                    "val_per_class=0 points=30 noise=0.05\n"
+	                    "#view: plane 1\n"
+	                    "net layers=4 act=erf act_a=1 seed=1\n"
+	                    "eta 5\n"
+	                    "#view: plane\n"
+	                    "alg1-step\n";
+	char path[1024];
+	snprintf(path, sizeof path, "%s", tu_write(tu_tmpdir(), "o.lesson", text, strlen(text)));
+	ck_assert_int_eq(lesson_load(path, &l, &e), 0);
+	ck_assert_int_eq(l.setup, 3);
+	ck_assert_int_eq(l.open_view, VIEW_PLANE);
+	ck_assert_int_eq(l.open_arg, 1);
+	int arg;
+	ck_assert_int_eq(lesson_view(&l, 3, &arg), VIEW_PLANE);
+	ck_assert_int_eq(arg, -1);
+	lesson_free(&l);
+}
+END_TEST
+
+START_TEST(caption_in_force)
+{
+	Lesson l;
+	Err e = {{0}};
+	ck_assert_int_eq(load("#: First.\n"
+	                      "train 1\n"
+	                      "#: Now squeeze.\n"
+	                      "tau 3\n"
+	                      "squeeze layer=1 apply comp=0\n"
+	                      "#: The end.\n",
+	                      &l, &e),
+	                 0);
+	int s = l.setup;
+	ck_assert_str_eq(lesson_caption_at(&l, s), "First.");
+	ck_assert_str_eq(lesson_caption_at(&l, s + 1), "Now squeeze.");
+	/* the squeeze has no caption of its own: the one before still holds */
+	ck_assert_str_eq(lesson_caption_at(&l, s + 2), "Now squeeze.");
+	ck_assert_str_eq(lesson_caption_at(&l, l.n), "The end.");
+	lesson_free(&l);
+}
+END_TEST
+
+static void join(const char *tok, void *ud)
+{
+	char *b = ud;
+	strcat(b, "[");
+	strcat(b, tok);
+	strcat(b, "]");
+}
+
+START_TEST(numbers_of_a_caption)
+{
+	char b[512] = "";
+	ck_assert_int_eq(lesson_numbers("1,200 points, a 10-32-3 net; 2ε_v − ε_tr, "
+	                                "12x300 and 99.5 %. Layers 2, 3 and 4; β 0.2:1.4:0.2.",
+	                                join, b),
+	                 8);
+	ck_assert_str_eq(b, "[1200][10-32-3][12x300][99.5][2][3][4][0.2:1.4:0.2]");
+}
+END_TEST
+
+/* The lesson's actions applied in order, its captions checked at each. */
+static void check_lesson(Lesson *l, const char *dir)
+{
+	Err e = {{0}};
+	Session *s = session_new(&e);
+	ck_assert_ptr_nonnull(s);
+	s->replay = 1;
+	for (int k = 0; k <= l->n; k++) {
+		if (k >= l->setup && lesson_check_at(l, k, s, &e) < 0)
+			ck_abort_msg("%s: %s", l->path, e.msg);
+		if (k == l->n)
+			break;
+		SessAction a = l->a[k];
+		if (a.kind == SESS_DATA && dir)
+			snprintf(a.path, sizeof a.path, "%s", dir);
+		if (session_apply(s, &a, NULL, &e) != 0)
+			ck_abort_msg("%s: action %d: %s", l->path, k + 1, e.msg);
+	}
+	session_free(s);
+}
+
+START_TEST(claims_are_checked)
+{
+	Lesson l;
+	Err e = {{0}};
+	Session *s = NULL;
+	/* a true claim, a false one, and a number no claim accounts for */
+	ck_assert_int_eq(load("#: Six and five neurons, 11 in all.\n"
+	                      "#= n.1=6 n.2=5 hidden=11\n"
+	                      "train 1\n"
+	                      "#: Now 12 of them.\n"
+	                      "#= hidden=12\n"
+	                      "tau 3\n"
+	                      "#: Layer 1 has 6 neurons at τ = 3.\n"
+	                      "#= n.1=6\n"
+	                      "#~ 1\n",
+	                      &l, &e),
+	                 0);
+	s = session_new(&e);
+	for (int k = 0; k < l.setup; k++)
+		ck_assert_int_eq(session_apply(s, &l.a[k], NULL, &e), 0);
+	ck_assert_int_eq(lesson_check_at(&l, l.setup, s, &e), 0);
+	ck_assert_int_eq(session_apply(s, &l.a[l.setup], NULL, &e), 0);
+	ck_assert_int_eq(lesson_check_at(&l, l.setup + 1, s, &e), -1);
+	ck_assert_msg(strstr(e.msg, "claims hidden=12, the state says 11"), "%s", e.msg);
+	ck_assert_int_eq(session_apply(s, &l.a[l.setup + 1], NULL, &e), 0);
+	ck_assert_int_eq(lesson_check_at(&l, l.n, s, &e), -1);
+	ck_assert_msg(strstr(e.msg, "states 3, which no claim"), "%s", e.msg);
+	session_free(s);
+	lesson_free(&l);
+}
+END_TEST
+
+static void shipped(const char *name, const char *dir)
+{
+	char path[1024];
+	Lesson l;
+	Err e = {{0}};
+	const char *src = getenv("top_srcdir");
+	snprintf(path, sizeof path, "%s/data/lessons/%s.lesson", src ? src : "..", name);
+	if (lesson_load(path, &l, &e) < 0)
+		ck_abort_msg("%s", e.msg);
+	check_lesson(&l, dir);
+	lesson_free(&l);
+}
+
+START_TEST(algorithm1_tells_the_truth)
+{
+	shipped("algorithm1", NULL);
+}
+END_TEST
+
+START_TEST(squeeze_tells_the_truth)
+{
+	shipped("squeeze", NULL);
+}
+END_TEST
+
+START_TEST(plane_tells_the_truth)
+{
+	shipped("plane", NULL);
+}
+END_TEST
+
+START_TEST(mnist_tells_the_truth)
+{
+	const char *on = getenv("CONDNET_LESSON_MNIST");
+	if (!on || strcmp(on, "1") || !datasets_available("mnist", NULL)) {
+		fprintf(stderr, "test_tui_lesson: the MNIST lesson's claims are not checked "
+		                "(CONDNET_LESSON_MNIST=1 with MNIST fetched checks them)\n");
+		return;
+	}
+	shipped("mnist", NULL);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("tui_lesson");
+	TCase *tc = tcase_create("lesson");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, view_names);
+	tcase_add_test(tc, views_by_kind_and_by_name);
+	tcase_add_test(tc, opens_in_the_named_view);
+	tcase_add_test(tc, caption_in_force);
+	tcase_add_test(tc, numbers_of_a_caption);
+	tcase_add_test(tc, claims_are_checked);
+	tcase_add_test(tc, algorithm1_tells_the_truth);
+	tcase_add_test(tc, squeeze_tells_the_truth);
+	tcase_add_test(tc, plane_tells_the_truth);
+	suite_add_tcase(s, tc);
+	TCase *slow = tcase_create("mnist");
+	tcase_set_timeout(slow, 3600);
+	tcase_add_test(slow, mnist_tells_the_truth);
+	suite_add_tcase(s, slow);
+	return tu_run(s);
+}
