@@ -1,5 +1,5 @@
 /* paper_stage.h - what the paper reproductions of MNIST and Adult share:
- * the stage runner (paper.c), the steps stages are made of
+ * the results of the stages (paper_result.c), the steps stages are made of
  * (paper_steps.c), the JSON of their results (paper_json.c) and the
  * Markdown of the reports (paper_markdown.c).
  *
@@ -40,7 +40,7 @@
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
-#include "paper/paper.h"
+#include "paper/paper_settings.h"
 
 /* The most stages an experiment has. */
 #define PAPER_MAX_STAGES 16
@@ -67,7 +67,7 @@ typedef struct Stage {
 	const char *needs; /* the stages whose results or models it reads, comma-separated */
 } Stage;
 
-/* ---- the runner (paper.c) ---- */
+/* ---- the results of the stages (paper_result.c) ---- */
 
 /* Reads back a stage's earlier result or, if there is none and run is set,
  * runs it; p->res[name] is then set. 0, 1 when the run's hook stopped it,
