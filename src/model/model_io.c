@@ -1,8 +1,9 @@
-/* model_io.c - writing model files (model_io.h): the bytes made in order,
- * piece by piece, and checked by the reader (model_load.c) before any is
- * written. */
-#include "model/model_io.h"
-
+/* model_io.c - reading model files (model_io.h): every size checked
+ * against the file before it is trusted, every value against the table of
+ * limits, the checksum last; from a file, from memory, or from the bytes
+ * of a network about to be saved (model_save.c checks them so). */
+#include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,248 +13,490 @@
 #include "base/file.h"
 #include "data/prep.h"
 #include "engine/limits.h"
+#include "model/model_io.h"
 #include "model/model_io_int.h"
 
-/* The schedule block (model_io.h) of net into p. */
-static void put_sched(unsigned char *p, const Net *net)
+/* The schedule block at file offset off into net, checked. */
+static int get_sched(const unsigned char *p, Net *net, const char *path, uint64_t off, Err *e)
 {
-	const LrSchedule *s = &net->sched;
-	const SchedState *st = &net->sched_st;
-	put_u32(p, (uint32_t)s->kind);
-	put_u32(p + 4, (uint32_t)s->patience);
-	put_f64(p + 8, s->every);
-	put_f64(p + 16, s->factor);
-	put_f64(p + 24, s->period);
-	put_f64(p + 32, s->warmup);
-	put_u64(p + 40, (uint64_t)st->step);
-	put_u32(p + 48, (uint32_t)st->reductions);
-	put_u32(p + 52, (uint32_t)st->bad);
-	put_u32(p + 56, (uint32_t)st->has_best);
-	put_u32(p + 60, 0);
-	put_f64(p + 64, st->best);
-}
-
-/* The record block (model_io.h) of net into p. */
-static void put_run(unsigned char *p, const Net *net)
-{
-	const ReproRecord *r = &net->run;
-	memset(p, 0, MODEL_RUN_BYTES);
-	if (!r->kernels[0])
-		return;
-	put_u32(p, (uint32_t)(r->on != 0));
-	put_u32(p + 4, (uint32_t)r->threads);
-	put_u32(p + 8, (uint32_t)r->parts);
-	memcpy(p + 16, r->kernels, strnlen(r->kernels, 31));
-}
-
-size_t model_file_bytes(const Net *net)
-{
-	size_t nbuf = net->adam_t > 0 ? 3 : 1;
-	return (size_t)header_bytes((uint64_t)net->m) + 4 * nbuf * net->nparam + MODEL_SCHED_BYTES +
-	       MODEL_RUN_BYTES + MODEL_PREP_BYTES(net->n[0]) + 4;
-}
-
-/* ---- a model file's bytes, made in order, piece by piece ----
- *
- * A save neither holds the whole file in memory nor checks a copy of it:
- * the bytes are made from the network as they are needed, once for the
- * checksum, once for the loader's checks and once for the file, the same
- * bytes each time. */
-
-/* A stretch of the file: bytes, or an array of numbers written as the file
- * keeps them (little-endian). */
-typedef enum SecKind { SEC_RAW, SEC_F32, SEC_IDX, SEC_F64 } SecKind;
-typedef struct Sec {
-	SecKind kind;
-	uint64_t len;  /* bytes */
-	const void *p; /* RAW: the bytes; F32: floats; IDX: ints (NULL: zeros); F64:
-	                * doubles (NULL: dflt each) */
-	double dflt;
-} Sec;
-
-enum { GEN_SECS = 11 }; /* header, 3 arrays, schedule, record, 4 of the preprocessing, checksum */
-typedef struct ModelBytes {
-	unsigned char *head; /* the header (header_bytes(m)) */
-	unsigned char sched[MODEL_SCHED_BYTES], run[MODEL_RUN_BYTES], prep[MODEL_PREP_HEAD], crc[4];
-	Sec sec[GEN_SECS];
-	int nsec;
-	uint64_t total;
-	int cur;      /* the section of the next byte */
-	uint64_t off; /* and its offset there */
-} ModelBytes;
-
-static void gen_add(ModelBytes *g, SecKind kind, uint64_t len, const void *p, double dflt)
-{
-	g->sec[g->nsec++] = (Sec){kind, len, p, dflt};
-	g->total += len;
-}
-
-/* Element i of an array section, as the file holds it. */
-static void sec_elem(const Sec *s, size_t i, unsigned char *out)
-{
-	if (s->kind == SEC_F32)
-		put_f32(out, ((const float *)s->p)[i]);
-	else if (s->kind == SEC_IDX)
-		put_u32(out, s->p ? (uint32_t)((const int *)s->p)[i] : 0);
-	else
-		put_f64(out, s->p ? ((const double *)s->p)[i] : s->dflt);
-}
-
-/* n bytes of section s from offset off into dst. */
-static void sec_read(const Sec *s, uint64_t off, unsigned char *dst, size_t n)
-{
-	if (s->kind == SEC_RAW) {
-		memcpy(dst, (const unsigned char *)s->p + off, n);
-		return;
-	}
-	size_t z = s->kind == SEC_F64 ? 8 : 4;
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
-	if (s->kind == SEC_F32 && off % 4 == 0) {
-		/* the floats as they are in memory, when it is the file's order */
-		size_t whole = n / 4 * 4;
-		memcpy(dst, (const unsigned char *)s->p + off, whole);
-		dst += whole, off += whole, n -= whole;
-	}
-#endif
-	while (n > 0) {
-		unsigned char t[8];
-		size_t in = (size_t)(off % z), k = z - in < n ? z - in : n;
-		sec_elem(s, (size_t)(off / z), t);
-		memcpy(dst, t + in, k);
-		dst += k, off += k, n -= k;
-	}
-}
-
-/* The next n bytes of the file into dst. */
-static void gen_read(ModelBytes *g, unsigned char *dst, size_t n)
-{
-	while (n > 0 && g->cur < g->nsec) {
-		const Sec *s = &g->sec[g->cur];
-		uint64_t left = s->len - g->off;
-		size_t k = left < n ? (size_t)left : n;
-		sec_read(s, g->off, dst, k);
-		dst += k, n -= k, g->off += k;
-		if (g->off == s->len)
-			g->cur++, g->off = 0;
-	}
-}
-
-static void gen_rewind(ModelBytes *g)
-{
-	g->cur = 0;
-	g->off = 0;
-}
-
-/* The file of net: its sections, and the checksum over all but the last. */
-static int gen_init(ModelBytes *g, const Net *net, Err *e)
-{
-	memset(g, 0, sizeof *g);
-	uint32_t flags = net->adam_t > 0 ? FLAG_ADAM : 0;
-	size_t hb = (size_t)header_bytes((uint64_t)net->m);
-	if (!(g->head = malloc(hb)))
-		return err_set(e, "out of memory");
-	unsigned char *p = g->head;
-	memcpy(p, MAGIC, 8);
-	put_u32(p + 8, MODEL_VERSION);
-	put_u32(p + 12, (uint32_t)hb);
-	put_u32(p + 16, (uint32_t)net->m);
-	put_u32(p + 20, (uint32_t)net->act);
-	put_f32(p + 24, net->act_a);
-	p += FIXED_HEAD;
-	for (int i = 0; i <= net->m; i++, p += 4)
-		put_u32(p, (uint32_t)net->n[i]);
-	put_u64(p, (uint64_t)net->adam_t);
-	put_u32(p + 8, flags);
-	gen_add(g, SEC_RAW, hb, g->head, 0);
-	const float *arr[3] = {net->param, net->adam_m, net->adam_v};
-	for (int k = 0; k < (flags & FLAG_ADAM ? 3 : 1); k++)
-		gen_add(g, SEC_F32, 4 * (uint64_t)net->nparam, arr[k], 0);
-	put_sched(g->sched, net);
-	gen_add(g, SEC_RAW, MODEL_SCHED_BYTES, g->sched, 0);
-	put_run(g->run, net);
-	gen_add(g, SEC_RAW, MODEL_RUN_BYTES, g->run, 0);
-	/* the preprocessing block (model_io.h): kind 0 with the raw scale step
-	 * when none is recorded; the Haar indices, then the means, then the scales */
-	const Prep *r = net->prep;
-	uint64_t d = (uint64_t)net->n[0];
-	memset(g->prep, 0, sizeof g->prep);
-	if (r) {
-		put_u32(g->prep, (uint32_t)r->kind);
-		put_u32(g->prep + 4, (uint32_t)r->scale);
-		put_u32(g->prep + 8, (uint32_t)r->rows);
-		put_u32(g->prep + 12, (uint32_t)r->cols);
-		put_u32(g->prep + 16, (uint32_t)r->n);
-	}
-	gen_add(g, SEC_RAW, MODEL_PREP_HEAD, g->prep, 0);
-	gen_add(g, SEC_IDX, 4 * d, r ? r->idx : NULL, 0);
-	gen_add(g, SEC_F64, 8 * d, r ? r->mean : NULL, 0.0);
-	gen_add(g, SEC_F64, 8 * d, r ? r->sd : NULL, 1.0);
-	/* the checksum of everything before it (crc32_z: a size_t, so a file
-	 * past 4 GiB gets its whole checksum) */
-	unsigned char buf[1 << 16];
-	uLong crc = crc32(0L, Z_NULL, 0);
-	for (uint64_t done = 0; done < g->total;) {
-		size_t n = g->total - done < sizeof buf ? (size_t)(g->total - done) : sizeof buf;
-		gen_read(g, buf, n);
-		crc = crc32_z(crc, buf, n);
-		done += n;
-	}
-	put_u32(g->crc, (uint32_t)crc);
-	gen_add(g, SEC_RAW, 4, g->crc, 0);
-	gen_rewind(g);
+	LrSchedule s;
+	SchedState st;
+	uint32_t kind = get_u32(p), patience = get_u32(p + 4);
+	if (kind >= SCHED_KIND_COUNT)
+		return err_set(e, "%s: unknown schedule kind %u at offset %llu (expected 0..%d)",
+		               path, kind, (unsigned long long)off, SCHED_KIND_COUNT - 1);
+	sched_default(&s);
+	s.kind = (SchedKind)kind;
+	s.patience = patience > INT_MAX ? INT_MAX : (int)patience;
+	s.every = get_f64(p + 8);
+	s.factor = get_f64(p + 16);
+	s.period = get_f64(p + 24);
+	s.warmup = get_f64(p + 32);
+	if (sched_check(&s, e) < 0)
+		return err_prefix(e, "%s: the schedule at offset %llu", path,
+		                  (unsigned long long)off);
+	int64_t step = (int64_t)get_u64(p + 40);
+	uint32_t red = get_u32(p + 48), bad = get_u32(p + 52), has = get_u32(p + 56);
+	double best = get_f64(p + 64);
+	if (step < 0 || step > LIMIT_MAX_STEPS || red > INT_MAX || bad > INT_MAX || has > 1 ||
+	    get_u32(p + 60) != 0 || (has && !isfinite(best)))
+		return err_set(e, "%s: the schedule's position at offset %llu is not valid", path,
+		               (unsigned long long)off + 40);
+	memset(&st, 0, sizeof st);
+	st.step = (long)step;
+	st.reductions = (int)red;
+	st.bad = (int)bad;
+	st.has_best = (int)has;
+	st.best = has ? best : 0.0;
+	net->sched = s;
+	net->sched_st = st;
 	return 0;
 }
 
-static void gen_free(ModelBytes *g)
+/* The record block at file offset off into net, checked. */
+static int get_run(const unsigned char *p, Net *net, const char *path, uint64_t off, Err *e)
 {
-	free(g->head);
+	ReproRecord r;
+	memset(&r, 0, sizeof r);
+	uint32_t on = get_u32(p), threads = get_u32(p + 4), parts = get_u32(p + 8);
+	int ok = on <= 1 && threads <= 1024 && parts <= 1024 && get_u32(p + 12) == 0 &&
+	         p[16 + 31] == '\0';
+	for (int i = 0; ok && i < 31 && p[16 + i]; i++)
+		ok = p[16 + i] > ' ' && p[16 + i] < 0x7f;
+	if (!ok)
+		return err_set(e, "%s: the record of the training at offset %llu is not valid",
+		               path, (unsigned long long)off);
+	r.on = (int)on;
+	r.threads = (int)threads;
+	r.parts = (int)parts;
+	memcpy(r.kernels, p + 16, 32);
+	net->run = r;
+	return 0;
 }
 
-/* A model file's bytes into the output, from the generator. */
-static int fill_model(FileSink *s, void *ud, Err *e)
+/* The Haar block's sizes and coefficients: n a power of 2 up to
+ * PREP_MAX_HAAR, the image within it, the d indices distinct below n². */
+static int check_haar(const unsigned char *p, int d, const char *path, uint64_t off, Err *e)
 {
-	(void)e;
-	ModelBytes *g = ud;
-	enum { CHUNK = 1 << 20 };
-	unsigned char *buf = malloc(CHUNK);
+	uint32_t rows = get_u32(p + 8), cols = get_u32(p + 12), n = get_u32(p + 16);
+	if (n < 1 || n > PREP_MAX_HAAR || (n & (n - 1)) || rows < 1 || rows > n || cols < 1 ||
+	    cols > n || (uint64_t)d > (uint64_t)n * n)
+		return err_set(e,
+		               "%s: the preprocessing's Haar sizes at offset %llu (%u×%u images, "
+		               "transform %u) are not valid",
+		               path, (unsigned long long)off + 8, rows, cols, n);
+	char *seen = calloc((size_t)n * n, 1);
+	if (!seen)
+		return err_set(e, "%s: out of memory", path);
+	for (int j = 0; j < d; j++) {
+		uint32_t v = get_u32(p + MODEL_PREP_HEAD + 4 * (size_t)j);
+		if (v >= n * n || seen[v]) {
+			free(seen);
+			return err_set(
+			    e,
+			    "%s: Haar coefficient %d at offset %llu is %u, expected distinct "
+			    "values below %u",
+			    path, j, (unsigned long long)off + MODEL_PREP_HEAD + 4 * j, v, n * n);
+		}
+		seen[v] = 1;
+	}
+	free(seen);
+	return 0;
+}
+
+/* The pixels' image size: rows·cols pixels, the network's d inputs. */
+static int check_pixels(const unsigned char *p, int d, const char *path, uint64_t off, Err *e)
+{
+	uint32_t rows = get_u32(p + 8), cols = get_u32(p + 12);
+	if (rows < 1 || cols < 1 || (uint64_t)rows * cols != (uint64_t)d)
+		return err_set(e,
+		               "%s: the preprocessing's image size at offset %llu (%u×%u) is not "
+		               "its %d pixels",
+		               path, (unsigned long long)off + 8, rows, cols, d);
+	return 0;
+}
+
+/* The preprocessing block of d inputs at file offset off, checked; into
+ * *out (NULL: checked only; kind 0 gives no record). */
+static int get_prep(const unsigned char *p, int d, Prep **out, const char *path, uint64_t off,
+                    Err *e)
+{
+	uint32_t kind = get_u32(p), scale = get_u32(p + 4);
+	if (kind >= PREP_KINDS || scale >= DATA_SCALES || (kind == PREP_NONE && scale) ||
+	    get_u32(p + 20) || get_u32(p + 24) || get_u32(p + 28))
+		return err_set(e,
+		               "%s: the preprocessing at offset %llu is not valid (kind %u, scale "
+		               "%u)",
+		               path, (unsigned long long)off, kind, scale);
+	if (kind == PREP_HAAR && check_haar(p, d, path, off, e))
+		return -1;
+	if (kind == PREP_PIXELS && check_pixels(p, d, path, off, e))
+		return -1;
+	int stray =
+	    kind != PREP_HAAR &&
+	    (get_u32(p + 16) || (kind != PREP_PIXELS && (get_u32(p + 8) || get_u32(p + 12))));
+	for (int j = 0; kind != PREP_HAAR && j < d; j++)
+		stray |= get_u32(p + MODEL_PREP_HEAD + 4 * (size_t)j) != 0;
+	if (stray)
+		return err_set(e,
+		               "%s: the preprocessing at offset %llu holds Haar coefficients "
+		               "for %s inputs",
+		               path, (unsigned long long)off, prep_kind_name((PrepKind)kind));
+	const unsigned char *q = p + MODEL_PREP_HEAD + 4 * (size_t)d;
+	for (int j = 0; j < d; j++) {
+		double mu = get_f64(q + 8 * (size_t)j), sd = get_f64(q + 8 * ((size_t)d + j));
+		int ok = scale == DATA_RAW      ? mu == 0 && sd == 1
+		         : scale == DATA_CENTER ? isfinite(mu) && sd == 1
+		                                : isfinite(mu) && isfinite(sd) && sd > 0;
+		if (!ok)
+			return err_set(
+			    e,
+			    "%s: feature %d's mean %g and scale %g at offset %llu do not "
+			    "fit the scale step '%s'",
+			    path, j, mu, sd, (unsigned long long)(q - p + off) + 8 * j,
+			    prep_scale_name((int)scale));
+	}
+	if (!out || kind == PREP_NONE)
+		return 0;
+	Prep *r = prep_new((PrepKind)kind, d, e);
+	if (!r)
+		return err_prefix(e, "%s", path);
+	r->scale = (int)scale;
+	if (kind == PREP_HAAR || kind == PREP_PIXELS) {
+		r->rows = (int)get_u32(p + 8);
+		r->cols = (int)get_u32(p + 12);
+		r->n = (int)get_u32(p + 16);
+	}
+	for (int j = 0; j < d; j++) {
+		r->idx[j] = (int)get_u32(p + MODEL_PREP_HEAD + 4 * (size_t)j);
+		r->mean[j] = get_f64(q + 8 * (size_t)j);
+		r->sd[j] = get_f64(q + 8 * ((size_t)d + j));
+	}
+	*out = r;
+	return 0;
+}
+
+/* Floats between host order and the file's little-endian order, in place. */
+static void swap_floats(float *a, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	for (size_t i = 0; i < n; i++) {
+		unsigned char b[4];
+		put_f32(b, a[i]);
+		memcpy(&a[i], b, 4);
+	}
+#else
+	(void)a;
+	(void)n;
+#endif
+}
+
+/* Where a model's bytes come from: a file, read into the caller's buffers,
+ * or memory, read in place (a model about to be saved). */
+typedef struct Src {
+	FILE *f;
+	/* or the bytes of a network about to be saved, n at a time */
+	void (*next)(void *ud, unsigned char *dst, size_t n);
+	void *ud;
+	const unsigned char *mem;
+	uint64_t pos; /* the offset of the next byte */
+	uLong crc;    /* of the bytes read so far */
+	const char *path;
+} Src;
+
+/* The next len bytes: into dst from a file, or where they lie in memory;
+ * folded into the CRC when crc is set. NULL with a message on a read error. */
+static const unsigned char *src_next(Src *s, void *dst, size_t len, int crc, Err *e)
+{
+	const unsigned char *p = dst;
+	if (s->mem)
+		p = s->mem + s->pos;
+	else if (s->next)
+		s->next(s->ud, dst, len);
+	else if (fread(dst, 1, len, s->f) != len) {
+		err_set(e, "%s: %s while reading", s->path,
+		        ferror(s->f) ? strerror(errno) : "unexpected end of file");
+		return NULL;
+	}
+	if (crc)
+		s->crc = crc32_z(s->crc, p, len);
+	s->pos += len;
+	return p;
+}
+
+/* The layer (1..m) parameter index j belongs to. */
+static int layer_of(const int *n, int m, size_t j)
+{
+	for (int i = 0; i < m; i++) {
+		size_t layer = ((size_t)n[i] + 1) * (size_t)n[i + 1];
+		if (j < layer)
+			return i + 1;
+		j -= layer;
+	}
+	return m;
+}
+
+/* Checks np floats at p (little-endian) of array k (0 parameters, 1 and 2
+ * Adam's moments), from its float j0 on, at file offset off: every value
+ * finite, the second moment not negative. */
+static int check_floats(const unsigned char *p, size_t np, int k, size_t j0, const int *n, int m,
+                        const char *path, uint64_t off, Err *e)
+{
+	for (size_t i = 0; i < np; i++) {
+		float v = get_f32(p + 4 * i);
+		if (isfinite(v) && (k < 2 || v >= 0))
+			continue;
+		size_t j = j0 + i;
+		unsigned long long at = (unsigned long long)(off + 4 * i);
+		if (k == 0)
+			return err_set(
+			    e,
+			    "%s: parameter %zu (layer %d) at offset %llu is %g, expected a "
+			    "finite number",
+			    path, j, layer_of(n, m, j), at, (double)v);
+		return err_set(e,
+		               "%s: Adam's %s moment %zu at offset %llu is %g, expected a finite "
+		               "number%s",
+		               path, k == 1 ? "first" : "second", j, at, (double)v,
+		               k == 1 ? "" : " >= 0");
+	}
+	return 0;
+}
+
+/* check_floats on the next np floats of s, read a piece at a time. */
+static int check_chunks(Src *s, uint64_t np, int k, const int *n, int m, Err *e)
+{
+	enum { PIECE = 1 << 14 };
+	unsigned char *buf = malloc(4 * PIECE);
 	if (!buf)
-		return err_set(e, "out of memory");
+		return err_set(e, "%s: out of memory", s->path);
 	int rc = 0;
-	gen_rewind(g);
-	for (uint64_t done = 0; rc == 0 && done < g->total;) {
-		size_t n = g->total - done < CHUNK ? (size_t)(g->total - done) : CHUNK;
-		gen_read(g, buf, n);
-		rc = file_sink_put(s, buf, n);
-		done += n;
+	for (uint64_t j = 0; rc == 0 && j < np; j += PIECE) {
+		size_t c = np - j < PIECE ? (size_t)(np - j) : PIECE;
+		uint64_t off = s->pos;
+		const unsigned char *a = src_next(s, buf, 4 * c, 1, e);
+		rc = !a || check_floats(a, c, k, (size_t)j, n, m, s->path, off, e) ? -1 : 0;
 	}
 	free(buf);
 	return rc;
 }
 
-static void gen_next(void *ud, unsigned char *dst, size_t n)
+/* The header fields after the fixed part, checked: widths into n (m + 1),
+ * the parameter count into *np; against the file's size and the table of
+ * limits. */
+static int get_widths(const unsigned char *h, uint32_t m, uint64_t fsize, const char *path, int *n,
+                      uint64_t *np, Err *e)
 {
-	gen_read(ud, dst, n);
+	*np = 0;
+	for (uint32_t i = 0; i <= m; i++) {
+		uint32_t w = get_u32(h + 4 * i);
+		size_t at = FIXED_HEAD + 4 * (size_t)i;
+		if (w < 1 || w > INT_MAX)
+			return err_set(e,
+			               "%s: width n[%u] = %u at offset %zu is not a positive int",
+			               path, i, w, at);
+		if (w > LIMIT_MAX_WIDTH)
+			return err_set(e,
+			               "%s: width n[%u] = %u at offset %zu is more than condnet's "
+			               "limit of %d",
+			               path, i, w, at, LIMIT_MAX_WIDTH);
+		n[i] = (int)w;
+		/* Each layer adds (n[i-1]+1)·n[i]; stop as soon as it exceeds the file. */
+		if (i > 0) {
+			*np += ((uint64_t)n[i - 1] + 1) * w;
+			if (*np > fsize / 4)
+				return err_set(
+				    e,
+				    "%s: widths up to n[%u] = %u at offset %zu need more "
+				    "parameters than a file of %llu bytes holds",
+				    path, i, w, at, (unsigned long long)fsize);
+		}
+	}
+	if (*np > LIMIT_MAX_PARAMS)
+		return err_set(e, "%s: %llu parameters, more than condnet trains (%lu)", path,
+		               (unsigned long long)*np, (unsigned long)LIMIT_MAX_PARAMS);
+	return 0;
 }
 
-/* The loader's checks on the bytes g makes. */
-static int check_gen(ModelBytes *g, const char *path, Err *e)
+/* The fixed head: magic, version, header size, layers, activation, scale. */
+static int get_head(const unsigned char *head, uint64_t fsize, const char *path, uint32_t *version,
+                    uint32_t *m, Err *e)
 {
-	gen_rewind(g);
-	return model_read_check(gen_next, g, g->total, path, e);
+	if (memcmp(head, MAGIC, 8) != 0)
+		return err_set(e, "%s: not a condnet model (bad magic at offset 0)", path);
+	uint32_t hb = get_u32(head + 12), act = get_u32(head + 20);
+	*version = get_u32(head + 8);
+	*m = get_u32(head + 16);
+	float act_a = get_f32(head + 24);
+	if (*version > MODEL_VERSION)
+		return err_set(e, "%s: format version %u is newer than this condnet reads (%d)",
+		               path, *version, MODEL_VERSION);
+	if (*version == 0)
+		return err_set(e, "%s: format version 0 at offset 8 is not valid", path);
+	if (*m < 1 || *m > (fsize - FIXED_HEAD - TAIL_HEAD - 4) / 4 - 1)
+		return err_set(e, "%s: %u layers at offset 16 do not fit in a file of %llu bytes",
+		               path, *m, (unsigned long long)fsize);
+	if (*m > LIMIT_MAX_LAYERS)
+		return err_set(e, "%s: %u layers at offset 16, more than condnet's limit of %d",
+		               path, *m, LIMIT_MAX_LAYERS);
+	if (hb != header_bytes(*m))
+		return err_set(e, "%s: header size %u at offset 12, expected %llu for %u layers",
+		               path, hb, (unsigned long long)header_bytes(*m), *m);
+	if (act >= ACT_COUNT)
+		return err_set(e, "%s: unknown activation %u at offset 20 (expected 0..%d)", path,
+		               act, ACT_COUNT - 1);
+	char name[PATH_MAX + 64];
+	snprintf(name, sizeof name, "%s: the activation scale at offset 24", path);
+	return limit_check(LIM_ACT_SCALE, act_a, name, NULL, e);
 }
 
-int model_save(const Net *net, const char *path, Err *e)
+/* Reads and checks a model from s, fsize bytes: into *out, or only checked
+ * (out NULL: a memory source, read in place). Every size is checked against
+ * the file before it is trusted, every value against the table of limits. */
+static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 {
-	ModelBytes g;
-	if (gen_init(&g, net, e) < 0)
-		return err_prefix(e, "%s", path);
-	/* condnet never writes a model it cannot read back: the bytes pass the
-	 * loader's own checks before they are written */
-	int rc = check_gen(&g, path, e);
-	if (rc < 0)
-		err_prefix(e, "not saving %s, which would not load back", path);
+	const char *path = s->path;
+	unsigned char head[FIXED_HEAD];
+	s->crc = crc32(0L, Z_NULL, 0);
+	if (fsize < header_bytes(1) + 4)
+		return err_set(e, "%s: %llu bytes is too short for a model file", path,
+		               (unsigned long long)fsize);
+	const unsigned char *hp = src_next(s, head, sizeof head, 1, e);
+	uint32_t version, m;
+	if (!hp || get_head(hp, fsize, path, &version, &m, e))
+		return -1;
+	size_t rest = header_bytes(m) - FIXED_HEAD;
+	unsigned char *h = s->mem ? NULL : malloc(rest);
+	int *n = malloc(((size_t)m + 1) * sizeof *n);
+	Net *net = NULL, shell = {0};
+	int rc = -1;
+	if ((!s->mem && !h) || !n) {
+		err_set(e, "%s: out of memory", path);
+		goto done;
+	}
+	const unsigned char *hr = src_next(s, h, rest, 1, e);
+	uint64_t np;
+	if (!hr || get_widths(hr, m, fsize, path, n, &np, e))
+		goto done;
+	const unsigned char *t = hr + 4 * ((size_t)m + 1);
+	int64_t adam_t = (int64_t)get_u64(t);
+	uint32_t flags = get_u32(t + 8);
+	size_t toff = header_bytes(m) - TAIL_HEAD;
+	if (adam_t < 0) {
+		err_set(e, "%s: negative Adam step count at offset %zu", path, toff);
+		goto done;
+	}
+	if (adam_t > LIMIT_MAX_STEPS) {
+		err_set(e,
+		        "%s: Adam step count %lld at offset %zu is more than condnet's limit of "
+		        "2^53",
+		        path, (long long)adam_t, toff);
+		goto done;
+	}
+	if (flags & ~FLAG_ADAM) {
+		err_set(e, "%s: unknown flags 0x%x at offset %zu", path, flags, toff + 8);
+		goto done;
+	}
+	int nbuf = flags & FLAG_ADAM ? 3 : 1;
+	uint64_t sb = version >= 2 ? MODEL_SCHED_BYTES : 0;
+	uint64_t rb = version >= 3 ? MODEL_RUN_BYTES : 0;
+	uint64_t pb = version >= 4 ? MODEL_PREP_BYTES(n[0]) : 0;
+	uint64_t want = header_bytes(m) + 4 * np * (uint64_t)nbuf + sb + rb + pb + 4;
+	if (fsize != want) {
+		err_set(e, "%s: %llu bytes, but its header describes %llu (%s)", path,
+		        (unsigned long long)fsize, (unsigned long long)want,
+		        fsize < want ? "truncated" : "trailing data");
+		goto done;
+	}
+	if (out && !(net = net_new((int)m, n, (ActKind)get_u32(hp + 20), get_f32(hp + 24), e))) {
+		err_set(e, "%s: out of memory for %llu parameters", path, (unsigned long long)np);
+		goto done;
+	}
+	if (net)
+		net->adam_t = adam_t;
+	float *dst[3] = {net ? net->param : NULL, net ? net->adam_m : NULL,
+	                 net ? net->adam_v : NULL};
+	for (int k = 0; k < nbuf; k++) {
+		if (!dst[k] && !s->mem) {
+			/* checked only: in pieces, never the whole array at once */
+			if (check_chunks(s, np, k, n, (int)m, e))
+				goto done;
+			continue;
+		}
+		uint64_t off = s->pos;
+		const unsigned char *a = src_next(s, dst[k], np * 4, 1, e);
+		if (!a || check_floats(a, np, k, 0, n, (int)m, path, off, e))
+			goto done;
+		if (dst[k])
+			swap_floats(dst[k], np);
+	}
+	unsigned char blk[MODEL_SCHED_BYTES], cb[4];
+	const unsigned char *bp = sb ? src_next(s, blk, sizeof blk, 1, e) : blk;
+	unsigned char rblk[MODEL_RUN_BYTES];
+	const unsigned char *rp = !bp ? NULL : rb ? src_next(s, rblk, sizeof rblk, 1, e) : rblk;
+	unsigned char *pbuf = pb && !s->mem ? malloc(pb) : NULL;
+	if (pb && !s->mem && !pbuf) {
+		err_set(e, "%s: out of memory", path);
+		goto done;
+	}
+	const unsigned char *pp = !rp ? NULL : pb ? src_next(s, pbuf, pb, 1, e) : rp;
+	const unsigned char *cp = pp ? src_next(s, cb, 4, 0, e) : NULL;
+	if (!cp) {
+		free(pbuf);
+		goto done;
+	}
+	if (get_u32(cp) != (uint32_t)s->crc) {
+		err_set(e,
+		        "%s: checksum mismatch at offset %llu (stored %08x, computed %08x): the "
+		        "file is damaged",
+		        path, (unsigned long long)(fsize - 4), get_u32(cp), (unsigned)s->crc);
+		free(pbuf);
+		goto done;
+	}
+	int bad = (sb && get_sched(bp, net ? net : &shell, path, fsize - 4 - pb - rb - sb, e)) ||
+	          (rb && get_run(rp, net ? net : &shell, path, fsize - 4 - pb - rb, e)) ||
+	          (pb && get_prep(pp, n[0], net ? &net->prep : NULL, path, fsize - 4 - pb, e));
+	free(pbuf);
+	if (bad)
+		goto done;
+	rc = 0;
+done:
+	if (rc == 0 && out)
+		*out = net;
 	else
-		rc = file_write_with(path, 0, fill_model, &g, e);
-	gen_free(&g);
+		net_free(net);
+	free(h);
+	free(n);
 	return rc;
+}
+
+int model_read_check(void (*next)(void *ud, unsigned char *dst, size_t n), void *ud, uint64_t size,
+                     const char *path, Err *e)
+{
+	Src s = {.next = next, .ud = ud, .path = path};
+	return load_src(&s, size, NULL, e);
+}
+
+static int check_bytes(const unsigned char *buf, size_t len, const char *path, Err *e)
+{
+	Src s = {.mem = buf, .path = path};
+	return load_src(&s, len, NULL, e);
+}
+
+int model_check(const void *buf, size_t len, const char *name, Err *e)
+{
+	return check_bytes(buf, len, name, e);
+}
+
+Net *model_load(const char *path, Err *e)
+{
+	long long size;
+	FILE *f = file_open_regular(path, "rb", &size, e);
+	if (!f)
+		return NULL;
+	Src s = {.f = f, .path = path};
+	Net *net = NULL;
+	load_src(&s, (uint64_t)size, &net, e);
+	fclose(f);
+	return net;
 }

@@ -1,5 +1,5 @@
-/* model_io_int.h - what the writer (model_io.c) and the reader
- * (model_load.c) of model files share (not a public interface): the
+/* model_io_int.h - what the writer (model_save.c) and the reader
+ * (model_io.c) of model files share (not a public interface): the
  * header's layout, numbers in the file's little-endian order, and the
  * reader's checks on bytes made in memory. */
 #ifndef CONDNET_MODEL_IO_INT_H

@@ -18,8 +18,7 @@
 #include "base/err.h"
 #include "engine/cond.h"
 #include "engine/net.h"
-
-typedef enum ReportFormat { REPORT_TEXT = 0, REPORT_MARKDOWN, REPORT_CSV } ReportFormat;
+#include "report/report_format.h"
 
 /* Per-layer table: layer i, n_i, κ(Ŵ⁽ⁱ⁾), p_i at τ, QR rank. lc has net->m entries. */
 int report_cond(FILE *f, const Net *net, const LayerCond *lc, ReportFormat fmt, Err *e);
@@ -34,8 +33,14 @@ int report_alg2(FILE *f, const Alg2 *a, ReportFormat fmt, Err *e);
  * per round (columns), then the removed and accuracy-after-retraining rows. */
 int report_squeeze_rounds(FILE *f, const Alg3Round *r, int nround, int m, ReportFormat fmt, Err *e);
 
-/* v rounded to an integer with thousands separators ("2,652"; "inf"). */
-const char *report_thousands(double v, char *buf, size_t len);
+/* A β of a sweep as the screen shows it: the means over the trials done,
+ * and the least and largest 2ε_v − ε_tr of single trials (NaN unknown). */
+typedef struct ReportBeta {
+	double beta, err_tr, err_v, score, smin, smax;
+	int done;
+	const int *widths; /* n_0..n_m of its network, nwidths of them (may be NULL) */
+	int nwidths;
+} ReportBeta;
 
 /* JSON records are libcjson objects made only under report/ (one writer
  * for each kind; NaN and ∞ written as null). */

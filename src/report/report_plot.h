@@ -18,15 +18,6 @@
 #include "report/report.h"
 #include "report/report_squeeze.h"
 
-/* A β of a sweep as the screen shows it: the means over the trials done,
- * and the least and largest 2ε_v − ε_tr of single trials (NaN unknown). */
-typedef struct ReportBeta {
-	double beta, err_tr, err_v, score, smin, smax;
-	int done;
-	const int *widths; /* n_0..n_m of its network, nwidths of them (may be NULL) */
-	int nwidths;
-} ReportBeta;
-
 /* What the screen shows, gathered for its export. */
 typedef struct ReportScreen {
 	const Net *net;

@@ -130,6 +130,32 @@ int table_put(FILE *f, Table *t, ReportFormat fmt, Err *e)
 
 /* ---- cells ---- */
 
+const char *report_thousands(double v, char *buf, size_t len)
+{
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (isinf(v)) {
+		snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
+		return buf;
+	}
+	char digits[32];
+	snprintf(digits, sizeof digits, "%.0f", fabs(v));
+	size_t nd = strlen(digits), o = 0;
+	char out[48];
+	if (v < 0 && strcmp(digits, "0"))
+		out[o++] = '-';
+	for (size_t i = 0; i < nd && o < sizeof out - 2; i++) {
+		if (i && (nd - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	snprintf(buf, len, "%s", out);
+	return buf;
+}
+
 static void num(char *buf, size_t len, RecFmt f, double x)
 {
 	switch (f) {

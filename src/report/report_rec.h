@@ -21,7 +21,7 @@
 #include <cjson/cJSON.h>
 
 #include "base/err.h"
-#include "report/report.h"
+#include "report/report_format.h"
 
 /* How a column's values are written. */
 typedef enum RecType {
