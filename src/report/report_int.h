@@ -75,11 +75,18 @@ typedef struct ReportPlotFile {
 /* Writes the files of the table in order until one fails: the data files
  * written, or -1 with a message. */
 int report_plot_files(const char *prefix, const ReportPlotFile *files, int n, Err *e);
-/* The script of slides named script, what it draws: the preamble, cmds for
- * PNG and again for PDF (ext "png" and "pdf"). */
+/* A script of slides, BASE + suffix, and what it draws: the preamble (a
+ * grid when grid is set), cmds(f, ud, ext) for PNG and again for PDF (ext
+ * "png" and "pdf"). report_gp_slides writes it (a ReportFn of a
+ * ReportSlides). */
 typedef int (*ReportGpCmds)(FILE *f, const void *ud, const char *ext, Err *e);
-int report_gp_slides(FILE *f, const char *script, const char *what, int grid, ReportGpCmds cmds,
-                     const void *ud, Err *e);
+typedef struct ReportSlides {
+	const char *base, *suffix, *what;
+	int grid;
+	ReportGpCmds cmds;
+	const void *ud;
+} ReportSlides;
+int report_gp_slides(FILE *f, const void *slides, Err *e);
 /* s with every single quote doubled, for gnuplot's single quotes (malloc'd;
  * NULL when out of memory). */
 char *report_gp_quoted(const char *s);

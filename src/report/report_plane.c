@@ -222,14 +222,6 @@ static int plane_cmds(FILE *f, const void *ud, const char *ext, Err *e)
 	return 0;
 }
 
-static int write_script(FILE *f, const void *ud, Err *e)
-{
-	const PlaneFiles *pf = ud;
-	char script[1100];
-	snprintf(script, sizeof script, "%s-plane.gp", pf->base);
-	return report_gp_slides(f, script, "the Plane view", 0, plane_cmds, pf, e);
-}
-
 int report_plane_plots(const char *dir, const char *base, const ReportPlane *pl, Err *e)
 {
 	size_t len = strlen(dir) + strlen(base) + 2;
@@ -249,11 +241,12 @@ int report_plane_plots(const char *dir, const char *base, const ReportPlane *pl,
 		pf.per_layer[l - 1] = c->n + (c->n - c->nkeep);
 		block += pf.per_layer[l - 1];
 	}
+	const ReportSlides script = {base, "-plane.gp", "the Plane view", 0, plane_cmds, &pf};
 	const ReportPlotFile files[] = {{"-regions.dat", write_regions, pl, 1, 1},
 	                                {"-points.dat", write_points, pl, 1, 1},
 	                                {"-maps.dat", write_maps, pl, 1, 1},
 	                                {"-panels.dat", write_panels, pl, pf.panels, 1},
-	                                {"-plane.gp", write_script, &pf, 1, 0}};
+	                                {"-plane.gp", report_gp_slides, &script, 1, 0}};
 	n = report_plot_files(prefix, files, sizeof files / sizeof *files, e);
 out:
 	free(prefix);

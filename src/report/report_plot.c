@@ -33,21 +33,21 @@ int report_plot_files(const char *prefix, const ReportPlotFile *files, int n, Er
 	return rc < 0 ? -1 : written;
 }
 
-int report_gp_slides(FILE *f, const char *script, const char *what, int grid, ReportGpCmds cmds,
-                     const void *ud, Err *e)
+int report_gp_slides(FILE *f, const void *slides, Err *e)
 {
+	const ReportSlides *s = slides;
 	fprintf(f,
-	        "# gnuplot %s: %s for slides, as PNG and PDF beside it\n"
+	        "# gnuplot %s%s: %s for slides, as PNG and PDF beside it\n"
 	        "# (gnuplot's cairo terminals, 16:9)\n",
-	        script, what);
-	fprintf(f, "set encoding utf8\n%sset border lw 1.5\n", grid ? "set grid\n" : "");
+	        s->base, s->suffix, s->what);
+	fprintf(f, "set encoding utf8\n%sset border lw 1.5\n", s->grid ? "set grid\n" : "");
 	fprintf(f, "set terminal pngcairo size 1600,900 enhanced font 'DejaVu Sans,22' "
 	           "linewidth 2\n");
-	if (cmds(f, ud, "png", e))
+	if (s->cmds(f, s->ud, "png", e))
 		return -1;
 	fprintf(f, "set terminal pdfcairo size 10in,5.625in enhanced font 'DejaVu Sans,14' "
 	           "linewidth 2\n");
-	if (cmds(f, ud, "pdf", e))
+	if (s->cmds(f, s->ud, "pdf", e))
 		return -1;
 	fprintf(f, "unset output\n");
 	return 0;
@@ -243,14 +243,6 @@ static int plot_cmds(FILE *f, const void *ud, const char *ext, Err *e)
 	if (p->curve)
 		chart_curve(f, p, ext);
 	return 0;
-}
-
-static int write_script(FILE *f, const void *ud, Err *e)
-{
-	const Plots *p = ud;
-	char script[1100];
-	snprintf(script, sizeof script, "%s.gp", p->base);
-	return report_gp_slides(f, script, "the screen's charts", 1, plot_cmds, p, e);
 }
 
 static int write_layers(FILE *f, const void *ud, Err *e)
@@ -469,13 +461,14 @@ int report_screen_plots(const char *dir, const char *base, const ReportScreen *s
 	            .tau = s->tau,
 	            .pick = NAN};
 	frame(s, &pl);
+	const ReportSlides script = {quoted, ".gp", "the screen's charts", 1, plot_cmds, &pl};
 	const ReportPlotFile files[] = {{"-layers.dat", write_layers, s, 1, 1},
 	                                {"-spectra.dat", write_spectra, s, 1, 1},
 	                                {"-alg1.dat", write_alg1, s, pl.alg1, 1},
 	                                {"-sweep.dat", write_sweep, s, pl.sweep, 1},
 	                                {"-kappa-epochs.dat", write_series, s, pl.series, 1},
 	                                {"-curve.dat", write_curve, s, pl.curve, 1},
-	                                {".gp", write_script, &pl, 1, 0}};
+	                                {".gp", report_gp_slides, &script, 1, 0}};
 	int n = report_plot_files(prefix, files, sizeof files / sizeof *files, e);
 	free(quoted);
 	free(prefix);
