@@ -57,7 +57,7 @@ static const char help_fmt[] =
     "                       standard output (the text then goes to standard error)\n";
 
 enum {
-	OPT_BETA = CLI_OPT_OWN,
+	OPT_BETA = OPTS_OWN,
 	OPT_Q,
 	OPT_ETA,
 	OPT_NO_EXTEND,
@@ -112,15 +112,15 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		s->o.extend = 0;
 		return 0;
 	case OPT_MAX_EXTEND:
-		return cli_int("--max-extend", arg, 0, 64, &s->o.max_extend, e);
+		return opts_int("--max-extend", arg, 0, 64, &s->o.max_extend, e);
 	case OPT_FINAL: /* 0: no final training (the default) */
 		if (!strcmp(arg, "0"))
 			return s->final_epochs = 0, 0;
 		return limit_parse(LIM_EPOCHS, "--final-epochs", arg, &s->final_epochs, e);
 	case OPT_JOBS:
-		return cli_int("--jobs", arg, 1, 64, &s->o.jobs, e);
+		return opts_int("--jobs", arg, 1, 64, &s->o.jobs, e);
 	case OPT_TRIAL:
-		return cli_int("--trial", arg, 0, 999, &s->trial, e);
+		return opts_int("--trial", arg, 0, 999, &s->trial, e);
 	case OPT_OUT:
 		s->out = arg;
 		return 0;
@@ -177,14 +177,14 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 	TrainPlan plan;
 	Dataset *tr = NULL, *val = NULL;
 	Net *net = alg2_pick_net(a, c->seed, e);
-	if (!net || cli_plan(c, all, NULL, s->final_epochs, &plan, &tr, &val, e) < 0) {
+	if (!net || setup_plan(c, all, NULL, s->final_epochs, &plan, &tr, &val, e) < 0) {
 		net_free(net);
 		return -1;
 	}
 	const Dataset *d = tr ? tr : all;
 	char how[256];
 	if (c->sched_given || plan.val)
-		printf("final training: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
+		printf("final training: %s\n", setup_plan_str(&plan, NULL, how, sizeof how));
 	progress_what(&s->prog, "final training");
 	Hook h = progress_hook(&s->prog, NULL);
 	int st = train_plan_fit(net, d, &plan, &h, &s->final, e);
@@ -203,7 +203,7 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 		if (test)
 			printf(", test accuracy: %.2f %%", *acc);
 		printf("\n");
-		if (c->save && !(rc = cli_save_model(net, c->save, all, e)))
+		if (c->save && !(rc = setup_save_model(net, c->save, all, e)))
 			printf("saved %s\n", c->save);
 	}
 	net_free(net);
@@ -249,7 +249,7 @@ static int check_modes(const Sweep *s, int nfiles, const char *first_arg)
  * the options that change its rows, their inputs or their split. */
 static void data_setting(const CommonOpts *c, char *buf, size_t len)
 {
-	const char *spec = cli_data_name(c);
+	const char *spec = opts_data_name(c);
 	char name[256] = "";
 	if (!strncmp(spec, "csv:", 4)) {
 		size_t k = (size_t)snprintf(name, sizeof name, "csv:");
@@ -313,7 +313,7 @@ static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
 	Hook h = progress_hook(&s->prog, on_trial);
 	char sh[512];
 	printf("%s: Algorithm 2 on %s, %d training and %d validation rows, q %d, eta %g\n",
-	       cli_data_name(c), net_shape_str(a->base, sh, sizeof sh), tr->n, v->n, s->o.q,
+	       opts_data_name(c), net_shape_str(a->base, sh, sizeof sh), tr->n, v->n, s->o.q,
 	       s->o.eta);
 	int st = 0;
 	while (st == 0 && !a->finished && !progress_interrupted()) {
@@ -332,7 +332,7 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
                          int interrupted, Err *e)
 {
 	char spec[64];
-	SweepRun r = {.data = cli_data_name(c),
+	SweepRun r = {.data = opts_data_name(c),
 	              .interrupted = interrupted,
 	              .final = isfinite(final_acc),
 	              .final_epochs = s->final_epochs,
@@ -362,7 +362,8 @@ static const char *const not_for_gather[] = {"plan",   "out", "beta", "trial",
 static int plan_trials(Plan *p, const Sweep *s, const CommonOpts *c, int argc, char **argv,
                        const double *betas, int nb, const char *dir, Err *e)
 {
-	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec, e);
+	char *cmd =
+	    plan_command("sweep", argc, argv, ~c->without, own, not_for_trial, c->data.spec, e);
 	if (!cmd || plan_check_path("--out", dir, e) || file_make_dir(dir, e)) {
 		free(cmd);
 		return -1;
@@ -387,10 +388,11 @@ static int plan_trials(Plan *p, const Sweep *s, const CommonOpts *c, int argc, c
  * line of a plan: checked before the data are read. */
 static int check_plan_words(const Sweep *s, const CommonOpts *c, int argc, char **argv, Err *e)
 {
-	char *trial = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec, e);
-	char *gather =
-	    trial ? plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec, e)
-	          : NULL;
+	char *trial =
+	    plan_command("sweep", argc, argv, ~c->without, own, not_for_trial, c->data.spec, e);
+	char *gather = trial ? plan_command("sweep", argc, argv, ~c->without, own, not_for_gather,
+	                                    c->data.spec, e)
+	                     : NULL;
 	int rc = !gather || (s->out && plan_check_path("--out", s->out, e)) ||
 	         plan_check_path("--plan", s->plan, e);
 	free(trial);
@@ -405,7 +407,8 @@ static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv
 {
 	const char *dir = s->out ? s->out : "trials";
 	/* the command that gathers them, printed below, checked before the plan is written */
-	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec, e);
+	char *cmd =
+	    plan_command("sweep", argc, argv, ~c->without, own, not_for_gather, c->data.spec, e);
 	char *words = NULL;
 	size_t nwords = 0;
 	FILE *w = cmd ? open_memstream(&words, &nwords) : NULL;
@@ -495,7 +498,7 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 		net_free(net);
 		return net ? rc : -1;
 	}
-	const char *spec = c->layers ? c->layers : cli_default_layers(c->data.spec);
+	const char *spec = c->layers ? c->layers : opts_default_layers(c->data.spec);
 	int *hidden = NULL, nh = 0;
 	if (net_parse_layers(spec, &hidden, &nh, e))
 		return err_prefix(e, "--layers");
@@ -530,12 +533,12 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
  * after --help, 2 after an error (said on stderr). */
 static int parse_args(int argc, char **argv, CommonOpts *c, Sweep *s, int *first)
 {
-	cli_common_default(c);
+	opts_default(c);
 	alg2_opts_default(&s->o);
 	char help[sizeof help_fmt + 96];
 	snprintf(help, sizeof help, help_fmt, s->o.betas[0], s->o.betas[s->o.nbeta - 1],
 	         s->o.betas[1] - s->o.betas[0], s->o.q, s->o.eta, s->o.max_extend, s->o.jobs);
-	int pr = cli_parse(argc, argv, c, NULL, own, own_opt, s, help, first);
+	int pr = opts_parse(argc, argv, c, NULL, own, own_opt, s, help, first);
 	if (pr)
 		return pr;
 	s->o.seed = c->seed;
@@ -590,16 +593,16 @@ int cmd_sweep(int argc, char **argv)
 		fprintf(stderr, "condnet sweep: %s\n", e.msg);
 		return 2;
 	}
-	if (cli_dry_run("sweep"))
+	if (opts_dry_run("sweep"))
 		return 0;
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
 	if (!s.gather && check_betas_early(&c, &s, &e))
 		goto fail;
 	int need_data = !s.gather || !c.load || s.final_epochs > 0;
-	if (need_data && cli_load_data(&c, &all, &test, &e))
+	if (need_data && setup_load_data(&c, &all, &test, &e))
 		goto fail;
-	if (!(base = cli_make_net(&c, all, &e)))
+	if (!(base = setup_make_net(&c, all, &e)))
 		goto fail;
 	/* every β's network within the limits before any trial trains (or is planned) */
 	if (!s.gather && alg2_check_betas(base, s.o.betas, s.o.nbeta, &e))
