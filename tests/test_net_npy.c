@@ -304,7 +304,7 @@ START_TEST(manifest_refuses_a_mix)
 	/* a data set's files are not a network */
 	Dataset *ds = dataset_synthetic(4, 3, 5, 1, &e);
 	NpySet *set = npy_set_begin(other, "data", &e);
-	ck_assert_msg(set && npy_write_dataset(ds, set, "train", &e) == 0 &&
+	ck_assert_msg(set && npy_set_add_dataset(set, ds, "train", &e) == 0 &&
 	                  npy_set_commit(set, &e) == 0,
 	              "%s", e.msg);
 	ck_assert_ptr_null(net_npy_import(other, NPY_KERAS, ACT_ERF, 1.5f, &e));

@@ -8,6 +8,7 @@
 #include "base/file.h"
 #include "cli/cli.h"
 #include "data/npy.h"
+#include "data/npy_set.h"
 #include "model/model_io.h"
 #include "model/net_npy.h"
 #include "model/onnx_io.h"
@@ -181,8 +182,8 @@ static int export_data(const CommonOpts *c, const char *dir)
 	/* the four files appear together, or not at all */
 	if (rc == 0 && !(set = npy_set_begin(dir, "data", &e)))
 		rc = -1;
-	if (rc == 0 && (npy_write_dataset(tr, set, "train", &e) ||
-	                (te && npy_write_dataset(te, set, "test", &e)))) {
+	if (rc == 0 && (npy_set_add_dataset(set, tr, "train", &e) ||
+	                (te && npy_set_add_dataset(set, te, "test", &e)))) {
 		npy_set_abort(set);
 		rc = -1;
 	} else if (rc == 0) {
