@@ -62,12 +62,7 @@ const char opts_common_help[] =
     "                       every epoch, stop when its accuracy has not improved for P\n"
     "                       epochs and keep the best epoch's weights (the epochs given\n"
     "                       are then the cap)\n"
-    "Network:\n"
-    "  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
-    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32,\n"
-    "                       the plane data sets 2x32)\n"
-    "  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"
-    "  --act-scale A        a in erf(a*x) (default 1)\n"
+    "Network:\n" OPTS_NETWORK_HELP
     "  --load MODEL         start from a saved model instead of --layers\n"
     "  --seed S             seed of the initial weights and of the batch order (default 1)\n"
     "Training:\n"

@@ -171,6 +171,15 @@ extern const char opts_common_help[];
 	"                       variance (the K of largest variance), coarse (the K\n"             \
 	"                       coarsest), all (all 1,024 coefficients) or pixels (the 784\n"      \
 	"                       pixels); K is --features, which all and pixels refuse\n"
+/* --layers, --act and --act-scale, which the batch commands and the screen
+ * describe alike. */
+#define OPTS_NETWORK_HELP                                                                          \
+	"  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"         \
+	"                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv "       \
+	"3x32,\n"                                                                                  \
+	"                       the plane data sets 2x32)\n"                                       \
+	"  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"                        \
+	"  --act-scale A        a in erf(a*x) (default 1)\n"
 #define OPTS_MODE_HELP                                                                             \
 	"  --reproducible       the same numbers on every x86-64 CPU with AVX2 and FMA:\n"         \
 	"                       OpenBLAS's Haswell kernels, every batch in 2 parts (the\n"         \
