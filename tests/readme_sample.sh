@@ -10,6 +10,9 @@
 #   tests/readme_sample.sh --update FILE    write it into FILE's block (the
 #                                           ``` block after the line
 #                                           <!-- screen sample: tests/readme_sample.sh -->)
+#   tests/readme_sample.sh --command        print the command line the sample
+#                                           is taken with (README.md gives it,
+#                                           with the keys: tests/docs.sh checks)
 #
 # CONDNET names the binary (default ./condnet, else condnet on PATH). After
 # a change to the screen, run it with --update README.md from the build
@@ -18,11 +21,14 @@
 # duration of the training aside. Exits 77 without tmux (tests/tmux.sh).
 set -u
 MARK='<!-- screen sample: tests/readme_sample.sh -->'
+# the command line of the sample (keys: t, 20 Enter, z), as README.md gives it
+ARGS='--data synthetic --layers 32,27,23,20 --tau 10 --eta 20 --log squeeze.log'
 update=
 case ${1:-} in
+--command) echo "condnet $ARGS"; exit 0 ;;
 --update) [ $# -eq 2 ] || { echo "usage: $0 [--update FILE]" >&2; exit 2; }; update=$2 ;;
 '') ;;
-*) echo "usage: $0 [--update FILE]" >&2; exit 2 ;;
+*) echo "usage: $0 [--update FILE | --command]" >&2; exit 2 ;;
 esac
 if [ -z "${CONDNET:-}" ]; then
 	if [ -x ./condnet ]; then CONDNET=$(pwd)/condnet; else CONDNET=$(command -v condnet || true); fi
@@ -35,7 +41,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/condnet-sample-XXXXXX")
 # the log is named relatively, so that the status line shows the same name
 # wherever this runs
 SCREEN_PRELUDE="cd '$TMP' || exit 1"
-screen_script "$TMP/run.sh" --layers 32,27,23,20 --tau 10 --eta 20 --log squeeze.log
+screen_script "$TMP/run.sh" $ARGS
 PANE=sample
 # shows PATTERN [SECONDS]: the screen shows PATTERN in time, or the run
 # ends with the screen last seen
