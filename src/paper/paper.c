@@ -180,7 +180,7 @@ int paper_run(const PaperOpts *o, Err *e)
 	 * computed again to the bit (engine/cond_matrix.h). */
 	CondPath path = cond_get_path();
 	cond_set_path(COND_PATH_GSL);
-	Paper p = {.o = *o};
+	Paper p = {.o = *o, .stages = stages};
 	if (!(p.o.act_a > 0))
 		p.o.act_a = 1.0f;
 	train_opts_default(&p.topt);

@@ -45,8 +45,11 @@
 /* The most stages an experiment has. */
 #define PAPER_MAX_STAGES 16
 
+typedef struct Stage Stage;
+
 typedef struct Paper {
 	PaperOpts o;
+	const Stage *stages;   /* the experiment's */
 	Dataset *train, *test; /* the full training and test sets */
 	Dataset *tr, *val;     /* Algorithm 2's training and validation parts */
 	struct {
@@ -60,12 +63,12 @@ typedef struct Paper {
 	char data_rec[256]; /* the data read (paper_data_record), "" before */
 } Paper;
 
-typedef struct Stage {
+struct Stage {
 	const char *name;
 	const char *what;                         /* the paper's table or figure */
 	int (*run)(Paper *p, cJSON *out, Err *e); /* 0, 1 stopped, -1 */
 	const char *needs; /* the stages whose results or models it reads, comma-separated */
-} Stage;
+};
 
 /* ---- the results of the stages (paper_result.c) ---- */
 
