@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 
+#include "report/report_int.h"
 #include "report/report_squeeze.h"
 #include "testutil.h"
 

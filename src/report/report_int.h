@@ -55,6 +55,9 @@ cJSON *report_squeeze_rounds_json(const Alg3Round *r, int n, double tau, Err *e)
 /* One agreement {"rows","same","share" (percent),"differ_per_class":[…]}
  * (report_eval.c). */
 cJSON *report_agreement_json(const Agreement *ag, Err *e);
+/* A squeeze pass's decisions on the screen, one row each; κ keeps the
+ * digits that place it beside τ (report_squeeze.c). */
+int report_squeeze_decisions(FILE *f, const SqueezeDecisionRow *r, int n, ReportFormat fmt, Err *e);
 /* A squeeze's layers (report_squeeze.c). */
 cJSON *report_squeeze_layers_json(const SqueezeLayerRow *r, int n, Err *e);
 

@@ -431,9 +431,10 @@ cJSON *json_nomem(cJSON *root, Err *e)
 
 int json_add(cJSON *o, const char *key, cJSON *item, Err *e)
 {
-	if (!item)
+	if (!item || !cJSON_AddItemToObject(o, key, item)) {
+		cJSON_Delete(item);
 		return err_set(e, "out of memory for a JSON record");
-	cJSON_AddItemToObject(o, key, item);
+	}
 	return 0;
 }
 

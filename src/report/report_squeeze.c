@@ -387,7 +387,8 @@ cJSON *report_squeeze_round_json(const Alg3Round *r, double tau, Err *e)
 		cJSON_Delete(net);
 		return json_nomem(o, e);
 	}
-	cJSON_AddItemToObject(o, "net", net);
+	if (json_add(o, "net", net, e))
+		return json_nomem(o, e);
 	return o;
 }
 

@@ -42,8 +42,6 @@ typedef struct SqueezeDecisionRow {
 	int layer, n_before, n_after, applied, compensated;
 	double tau, kappa_dec, kappa_after, acc_after;
 } SqueezeDecisionRow;
-/* The decisions, one row each; κ keeps the digits that place it beside τ. */
-int report_squeeze_decisions(FILE *f, const SqueezeDecisionRow *r, int n, ReportFormat fmt, Err *e);
 
 /* The networks one `condnet squeeze` makes: the one kept, and the one
  * measured beside it (the same τ with the other compensation setting): a
