@@ -90,6 +90,23 @@ static int all_actions(SessAction *v)
 	v[n++].comp = 1;
 	v[n] = act(SESS_SQUEEZE);
 	v[n++].layer = 1;
+	v[n] = act(SESS_NEURON);
+	v[n].apply = 1;
+	v[n].layer = 2;
+	v[n++].seed = 18446744073709551615ULL;
+	v[n] = act(SESS_NEURON);
+	v[n].layer = 1;
+	v[n++].neuron = 17;
+	v[n] = act(SESS_LAYER);
+	v[n].apply = 1;
+	v[n++].layer = 0;
+	v[n] = act(SESS_LAYER);
+	v[n++].layer = 3;
+	v[n] = act(SESS_INPUTS);
+	strcpy(v[n].spec, "sinx,x2");
+	v[n++].seed = 5;
+	v[n] = act(SESS_INPUTS);
+	strcpy(v[n++].spec, "none");
 	v[n++] = act(SESS_UNDO);
 	v[n] = act(SESS_SAVE);
 	strcpy(v[n].path, "out.model");
@@ -99,7 +116,7 @@ static int all_actions(SessAction *v)
 
 START_TEST(round_trip)
 {
-	SessAction v[32], b;
+	SessAction v[48], b;
 	char line[2048], again[2048];
 	Err e = {{0}};
 	int n = all_actions(v), seen[SESS_KIND_COUNT] = {0};
@@ -117,6 +134,7 @@ START_TEST(round_trip)
 		ck_assert_int_eq(b.crc, v[i].crc);
 		ck_assert_int_eq(b.apply, v[i].apply);
 		ck_assert_int_eq(b.layer, v[i].layer);
+		ck_assert_int_eq(b.neuron, v[i].neuron);
 		ck_assert_int_eq(b.patience, v[i].patience);
 		ck_assert_int_eq(b.points, v[i].points);
 		ck_assert_int_eq(b.has_noise, v[i].has_noise);
@@ -163,6 +181,17 @@ START_TEST(corrupt_lines)
 	bad("sched cosine warmup=-1", "warmup: '-1' must be at least 0");
 	bad("train 5 patience=0", "patience: '0' is not a positive integer");
 	bad("tau 30 patience=2", "tau: unknown field 'patience'");
+	bad("neuron layer=1 seed=3", "neuron: missing add or remove");
+	bad("neuron add layer=1", "neuron add: missing seed");
+	bad("neuron remove layer=1", "neuron remove: missing neuron");
+	bad("neuron remove layer=1 neuron=2 seed=3", "neuron remove: unexpected seed");
+	bad("neuron add remove layer=1 seed=3", "neuron: add or remove, not both");
+	bad("neuron remove layer=0 neuron=1", "layer: expected an integer in [1,");
+	bad("layer add layer=2", "layer add: missing after");
+	bad("layer remove after=2", "layer remove: missing layer");
+	bad("inputs x3 seed=1", "inputs \"x3\": 'x3' is not one of x2, y2, xy, sinx, siny");
+	bad("inputs x2,x2 seed=1", "x2 named twice");
+	bad("inputs x2", "inputs: missing seed");
 }
 END_TEST
 

@@ -129,6 +129,9 @@ static Dataset *read_raw(const char *path, const Net *net, const Prep *rec, cons
 		o.lo = 0;
 		o.hi = 255;
 		o.range_why = "a pixel value";
+	} else if (rec && rec->kind == PREP_PLANE) {
+		o.cols = 2;
+		snprintf(why, sizeof why, "%s reads points of the plane: x and y a row", name);
 	} else {
 		o.cols = net->n[0];
 		snprintf(why, sizeof why, "%s takes %d inputs", name, net->n[0]);
@@ -193,6 +196,9 @@ static Dataset *input_rows(const Predict *p, const Net *net, const char *name, E
 	Dataset *raw = read_raw(p->input, net, rec, name, e), *d = raw;
 	if (raw && rec && (rec->kind == PREP_HAAR || rec->kind == PREP_PIXELS)) {
 		d = image_rows(raw, rec, e);
+		dataset_free(raw);
+	} else if (raw && rec && rec->kind == PREP_PLANE) {
+		d = datasets_plane_apply(raw, rec->plane, e);
 		dataset_free(raw);
 	}
 	const Prep *scale = rec ? rec : given;

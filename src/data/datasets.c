@@ -14,6 +14,7 @@
 #include "data/adult.h"
 #include "data/csv.h"
 #include "data/mnist.h"
+#include "data/plane_inputs.h"
 #include "data/plane_sets.h"
 
 #define PATH_LEN 4096
@@ -41,6 +42,7 @@ void dataspec_default(DataSpec *s)
 	s->classes = 0;
 	s->points = 0;
 	s->noise = -1;
+	s->plane_inputs = 0;
 }
 
 const char *datasets_dir(char *buf, int len)
@@ -329,6 +331,50 @@ static int apply_limit(Dataset **ds, int limit, Err *e)
 	return 0;
 }
 
+Dataset *datasets_plane_apply(const Dataset *ds, unsigned mask, Err *e)
+{
+	if (ds->d != 2) {
+		err_set(e,
+		        "%s has %d features: x², y², xy, sin x and sin y are inputs of the plane "
+		        "(2 features)",
+		        ds->name, ds->d);
+		return NULL;
+	}
+	int d = plane_inputs_count(mask);
+	Dataset *r = dataset_new(ds->n, d, ds->k, e);
+	if (!r)
+		return NULL;
+	plane_inputs_rows(mask, ds->x, ds->n, r->x);
+	memcpy(r->y, ds->y, (size_t)ds->n * sizeof *r->y);
+	char m[64];
+	snprintf(r->name, sizeof r->name, "%.80s, inputs x, y, %s", ds->name,
+	         plane_inputs_format(mask, m, sizeof m));
+	return r;
+}
+
+/* The rows of *ds (x and y) made into the inputs of mask, recorded as
+ * such (the scale step follows). */
+static int plane_rows(Dataset **ds, unsigned mask, Err *e)
+{
+	const Prep *was = (*ds)->prep;
+	if (was && was->kind != PREP_FEATURES)
+		return err_set(e,
+		               "%s: x², y², xy, sin x and sin y are inputs of points of the "
+		               "plane, not of %s",
+		               (*ds)->name, prep_kind_name(was->kind));
+	Dataset *r = datasets_plane_apply(*ds, mask, e);
+	if (!r)
+		return -1;
+	if (!(r->prep = prep_new(PREP_PLANE, r->d, e))) {
+		dataset_free(r);
+		return -1;
+	}
+	r->prep->plane = mask;
+	dataset_free(*ds);
+	*ds = r;
+	return 0;
+}
+
 /* The scale step: fitted on tr (prep NULL) or the record's; both sets get
  * the record. */
 static int apply_prep(const DataSpec *s, const Prep *given, const char *model, Dataset *tr,
@@ -391,6 +437,9 @@ int datasets_load_as(const DataSpec *s, const Prep *prep, const char *model, Dat
 		err_set(e, "%s: no rows", tr->name);
 		goto fail;
 	}
+	unsigned in = prep && prep->kind == PREP_PLANE ? prep->plane : s->plane_inputs;
+	if (in && (plane_rows(&tr, in, e) != 0 || plane_rows(&te, in, e) != 0))
+		goto fail;
 	if (apply_prep(s, prep, model ? model : "the model", tr, te, e))
 		goto fail;
 	*train = tr;
@@ -400,6 +449,47 @@ fail:
 	dataset_free(tr);
 	dataset_free(te);
 	return -1;
+}
+
+/* A copy of ds with the scale step of its record undone on x and y. */
+static Dataset *raw_plane(const Dataset *ds, Err *e)
+{
+	Dataset *c = dataset_clone(ds, e);
+	if (!c)
+		return NULL;
+	const Prep *p = ds->prep;
+	for (int i = 0; p && i < c->n; i++)
+		for (int k = 0; k < 2; k++)
+			c->x[(size_t)i * 2 + k] =
+			    (float)(c->x[(size_t)i * 2 + k] * p->sd[k] + p->mean[k]);
+	prep_free(c->prep);
+	c->prep = NULL;
+	return c;
+}
+
+int datasets_plane_inputs(const Dataset *train, const Dataset *test, unsigned mask, Dataset **otr,
+                          Dataset **ote, Err *e)
+{
+	*otr = *ote = NULL;
+	const Prep *p = train->prep;
+	if (train->d != 2 || test->d != 2 || (p && p->kind != PREP_FEATURES))
+		return err_set(e,
+		               "%s: x², y², xy, sin x and sin y are inputs of points of the plane "
+		               "(2 features as given), not of %d features",
+		               train->name, train->d);
+	Dataset *tr = raw_plane(train, e), *te = tr ? raw_plane(test, e) : NULL;
+	DataSpec s;
+	dataspec_default(&s);
+	s.scale = p ? p->scale : DATA_RAW;
+	if (!te || plane_rows(&tr, mask, e) || plane_rows(&te, mask, e) ||
+	    apply_prep(&s, NULL, NULL, tr, te, e)) {
+		dataset_free(tr);
+		dataset_free(te);
+		return -1;
+	}
+	*otr = tr;
+	*ote = te;
+	return 0;
 }
 
 int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e)

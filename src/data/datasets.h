@@ -30,6 +30,8 @@ typedef struct DataSpec {
 	int classes;       /* > 0: CSV labels must be below it (a network's outputs) */
 	int points;        /* a plane data set's training points, 0 = PLANE_POINTS_DEFAULT */
 	double noise;      /* a plane data set's noise, < 0 = the set's own (plane_set_noise) */
+	unsigned plane_inputs; /* data of two features: the inputs beyond x and y
+	                        * (data/plane_inputs.h), 0 for none */
 } DataSpec;
 
 void dataspec_default(DataSpec *s);
@@ -47,15 +49,33 @@ const char *datasets_dir(char *buf, int len);
  * carry the record of their preprocessing (Dataset.prep, data/prep.h): the
  * kind of input, the Haar coefficients chosen, the training set's means and
  * scales. Inputs other than the paper's (s->inputs) are MNIST's and
- * Fashion's only: any other set refuses them by name. */
+ * Fashion's only: any other set refuses them by name. With plane_inputs,
+ * the rows of a set of two features are made into x, y and those inputs
+ * (recorded as PREP_PLANE) before the scale step, which is then fitted over
+ * all of them; any other set refuses them. */
 int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e);
 
 /* The same with the scale step given instead of fitted: the sets are
  * loaded as s says with s->scale ignored, checked against the record prep
  * (prep_check; model names it), and then transformed by prep's means and
- * scales. prep NULL: as datasets_load. */
+ * scales; a record of kind PREP_PLANE makes the rows into its inputs
+ * first, whatever s->plane_inputs says. prep NULL: as datasets_load. */
 int datasets_load_as(const DataSpec *s, const Prep *prep, const char *model, Dataset **train,
                      Dataset **test, Err *e);
+
+/* A copy of ds (two features: x and y) whose rows are x, y and the inputs
+ * of mask (data/plane_inputs.h), its name saying which; its preprocessing
+ * record is not made here. NULL with a message when ds does not have two
+ * features. */
+Dataset *datasets_plane_apply(const Dataset *ds, unsigned mask, Err *e);
+
+/* The sets a data set of two features (as given, of any scale step: the
+ * sets datasets_load made) gives when its points are made into x, y and the
+ * inputs of mask (data/plane_inputs.h): the scale step undone on x and y,
+ * the inputs made, and the same scale step fitted over all of them on the
+ * training set. 0, or -1 with a message (a set of other features). */
+int datasets_plane_inputs(const Dataset *train, const Dataset *test, unsigned mask, Dataset **otr,
+                          Dataset **ote, Err *e);
 
 /* 1 when the named set is present in the data directory (the built-in
  * sets always are). */

@@ -9,6 +9,7 @@
 #include "data/adult.h"
 #include "data/dataset.h"
 #include "data/haar.h"
+#include "data/plane_inputs.h"
 
 Prep *prep_new(PrepKind kind, int d, Err *e)
 {
@@ -46,6 +47,7 @@ Prep *prep_clone(const Prep *p, Err *e)
 	c->rows = p->rows;
 	c->cols = p->cols;
 	c->n = p->n;
+	c->plane = p->plane;
 	c->scale = p->scale;
 	memcpy(c->idx, p->idx, (size_t)p->d * sizeof *c->idx);
 	memcpy(c->mean, p->mean, (size_t)p->d * sizeof *c->mean);
@@ -65,8 +67,8 @@ void prep_free(Prep *p)
 
 const char *prep_kind_name(PrepKind k)
 {
-	static const char *const names[PREP_KINDS] = {"none", "features", "haar", "adult",
-	                                              "pixels"};
+	static const char *const names[PREP_KINDS] = {"none",  "features", "haar",
+	                                              "adult", "pixels",   "plane"};
 	return (unsigned)k < PREP_KINDS ? names[k] : "unknown";
 }
 
@@ -96,6 +98,12 @@ const char *prep_describe(const Prep *p, char *buf, size_t len)
 	case PREP_FEATURES:
 		snprintf(buf, len, "%d features as given%s", p->d, how);
 		break;
+	case PREP_PLANE: {
+		char m[64];
+		snprintf(buf, len, "points of the plane as x, y and %s%s",
+		         plane_inputs_format(p->plane, m, sizeof m), how);
+		break;
+	}
 	default:
 		snprintf(buf, len, "%d inputs, preprocessing not recorded", p->d);
 	}
@@ -108,6 +116,8 @@ int prep_raw_width(const Prep *p)
 		return p->rows * p->cols;
 	if (p->kind == PREP_ADULT)
 		return ADULT_RECORD_FIELDS;
+	if (p->kind == PREP_PLANE)
+		return 2;
 	return p->d;
 }
 
@@ -124,6 +134,11 @@ static const char *reads(const Prep *p, char *buf, size_t len)
 	case PREP_PIXELS:
 		snprintf(buf, len, "pixels of %d×%d images", p->rows, p->cols);
 		break;
+	case PREP_PLANE: {
+		char m[64];
+		snprintf(buf, len, "x, y and %s", plane_inputs_format(p->plane, m, sizeof m));
+		break;
+	}
 	default:
 		snprintf(buf, len, "features as given");
 	}
@@ -140,6 +155,9 @@ int prep_check(const Prep *model, const Prep *data, const char *model_name, cons
 	if (model->kind == PREP_NONE || data->kind == PREP_NONE)
 		return 0;
 	if (model->kind != data->kind)
+		return err_set(e, "%s reads %s, but %s gives %s", model_name,
+		               reads(model, a, sizeof a), data_name, reads(data, b, sizeof b));
+	if (model->kind == PREP_PLANE && model->plane != data->plane)
 		return err_set(e, "%s reads %s, but %s gives %s", model_name,
 		               reads(model, a, sizeof a), data_name, reads(data, b, sizeof b));
 	if (model->kind != PREP_HAAR && model->kind != PREP_PIXELS)

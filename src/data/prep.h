@@ -5,8 +5,9 @@
  * Two steps. First the kind of input: features as given (CSV, the synthetic
  * set), an image's pixels turned into chosen Haar-wavelet coefficients
  * (MNIST, Fashion-MNIST: data/mnist.h), an image's pixels scaled to [0, 1]
- * (their --inputs pixels), or a UCI Adult record encoded as data/adult.h
- * says. Then, when asked (--center, --standardize), every
+ * (their --inputs pixels), a UCI Adult record encoded as data/adult.h
+ * says, or a point of the plane made into x, y and the functions of them a
+ * class switched on (data/plane_inputs.h). Then, when asked (--center, --standardize), every
  * feature centred on its mean over the training set and divided by its
  * standard deviation there (a feature constant there only centred). The
  * means and scales are those of the training set the network learned on;
@@ -29,6 +30,8 @@ typedef enum PrepKind {
 	PREP_HAAR,     /* an image's pixels (0..255) to the Haar coefficients idx[0..d) */
 	PREP_ADULT,    /* a UCI Adult record (14 fields) to its encoding */
 	PREP_PIXELS,   /* an image's pixels (0..255) to x/255, row by row: d = rows·cols */
+	PREP_PLANE,    /* a point (x, y) of the plane to x, y and the functions of them
+	                * `plane` names (data/plane_inputs.h) */
 	PREP_KINDS
 } PrepKind;
 
@@ -41,6 +44,7 @@ typedef struct Prep {
 	int rows, cols; /* PREP_HAAR, PREP_PIXELS: the image (Haar: padded with zeros to n×n) */
 	int n;          /* PREP_HAAR: the transform's size, a power of 2 */
 	int *idx;       /* PREP_HAAR: the d coefficients kept, in their order */
+	unsigned plane; /* PREP_PLANE: the inputs beyond x and y (PLANE_X2, …) */
 	int scale;      /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE */
 	double *mean;   /* d: subtracted (0 under DATA_RAW) */
 	double *sd;     /* d: then divided by (1 unless standardized) */
@@ -84,7 +88,7 @@ int prep_pixels(const Prep *p, const float *px, int n, float *out, Err *e);
  * "pixels of 28×28 images", then ", centred" or ", standardized" (on the
  * training set). */
 const char *prep_describe(const Prep *p, char *buf, size_t len);
-/* "none", "features", "haar", "adult", "pixels"; "raw", "center",
+/* "none", "features", "haar", "adult", "pixels", "plane"; "raw", "center",
  * "standardize". */
 const char *prep_kind_name(PrepKind k);
 const char *prep_scale_name(int scale);

@@ -8,19 +8,22 @@
 #include <string.h>
 
 #include "base/blas.h"
+#include "data/plane_inputs.h"
+#include "data/prep.h"
 #include "engine/act.h"
 #include "engine/train.h"
 
 int plane_box(const Dataset *ds, PlaneBox *b, Err *e)
 {
-	if (!ds || ds->d != 2)
+	int planar = ds && ds->prep && ds->prep->kind == PREP_PLANE && ds->d >= 2;
+	if (!ds || (ds->d != 2 && !planar))
 		return err_set(e, "%d features: the plane has 2", ds ? ds->d : 0);
 	if (ds->n < 1)
 		return err_set(e, "%s: no points", ds->name);
 	double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
 	for (int i = 0; i < ds->n; i++)
 		for (int k = 0; k < 2; k++) {
-			double v = ds->x[2 * i + k];
+			double v = ds->x[(size_t)ds->d * i + k];
 			lo[k] = fmin(lo[k], v);
 			hi[k] = fmax(hi[k], v);
 		}
@@ -68,9 +71,46 @@ static float *grid(const PlaneBox *b, int w, int h, Err *e)
 	return g;
 }
 
+/* 1 when net reads points of the plane as x, y and other inputs of them. */
+static int plane_net(const Net *net)
+{
+	return net->prep && net->prep->kind == PREP_PLANE && net->prep->d == net->n[0];
+}
+
+/* The network's inputs at the w·h points of the grid: the points
+ * themselves, or, for a network that reads other inputs of them (its
+ * record, PREP_PLANE), those, made of x and y as its training set's were:
+ * the scale step undone on x and y, the inputs made, the scale step done
+ * on them all. */
+static float *inputs(const Net *net, const PlaneBox *b, int w, int h, Err *e)
+{
+	float *g = grid(b, w, h, e);
+	if (!g || !plane_net(net))
+		return g;
+	const Prep *p = net->prep;
+	int d = p->d;
+	size_t np = (size_t)w * h;
+	float *r = malloc(np * (size_t)d * sizeof *r);
+	if (!r) {
+		free(g);
+		err_set(e, "out of memory for a %d×%d grid of the plane", w, h);
+		return NULL;
+	}
+	for (size_t i = 0; i < np; i++) {
+		double x = g[2 * i] * p->sd[0] + p->mean[0],
+		       y = g[2 * i + 1] * p->sd[1] + p->mean[1];
+		float *row = r + i * (size_t)d;
+		plane_inputs_row(p->plane, x, y, row);
+		for (int j = 0; j < d; j++)
+			row[j] = (float)((row[j] - p->mean[j]) / p->sd[j]);
+	}
+	free(g);
+	return r;
+}
+
 static int check(const Net *net, const PlaneBox *b, int w, int h, Err *e)
 {
-	if (!net || net->n[0] != 2)
+	if (!net || (net->n[0] != 2 && !plane_net(net)))
 		return err_set(e, "the network has %d inputs: the plane has 2",
 		               net ? net->n[0] : 0);
 	if (w < 1 || h < 1 || (long)w * h > 1L << 24)
@@ -90,7 +130,7 @@ int plane_regions(const Net *net, const PlaneBox *b, int w, int h, PlaneRegions 
 	int k = net->n[net->m], np = w * h;
 	if (k > 255)
 		return err_set(e, "%d classes: the regions hold at most 255", k);
-	float *g = grid(b, w, h, e), *p = g ? malloc((size_t)np * k * sizeof *p) : NULL;
+	float *g = inputs(net, b, w, h, e), *p = g ? malloc((size_t)np * k * sizeof *p) : NULL;
 	out->cls = p ? malloc((size_t)np) : NULL;
 	out->conf = out->cls ? malloc((size_t)np * sizeof *out->conf) : NULL;
 	int rc = -1;
@@ -149,7 +189,7 @@ int plane_maps(const Net *net, int layer, const PlaneBox *b, int w, int h, Plane
 		return err_set(e, "layer %d is not a hidden layer (expected 1..%d)", layer,
 		               net->m - 1);
 	int np = w * h, nin = net->n[layer - 1], n = net->n[layer];
-	float *g = grid(b, w, h, e);
+	float *g = inputs(net, b, w, h, e);
 	float *y = g && layer > 1 ? malloc((size_t)np * nin * sizeof *y) : NULL;
 	float *z = g ? malloc((size_t)np * n * sizeof *z) : NULL;
 	out->z = z ? malloc((size_t)np * n * sizeof *out->z) : NULL;
@@ -203,4 +243,36 @@ void plane_map_combination(const Net *net, const PlaneMaps *m, const int *idx, c
 		out[i] = (float)s;
 	}
 	act_forward(net->act, net->act_a, out, out, np);
+}
+
+int plane_io_maps(const Net *net, int layer, const PlaneBox *b, int w, int h, PlaneMaps *out,
+                  Err *e)
+{
+	memset(out, 0, sizeof *out);
+	if (check(net, b, w, h, e))
+		return -1;
+	if (layer != 0 && layer != net->m)
+		return err_set(e, "layer %d is neither the inputs (0) nor the outputs (%d)", layer,
+		               net->m);
+	int np = w * h, n = net->n[layer];
+	float *g = inputs(net, b, w, h, e);
+	float *p = g && layer ? malloc((size_t)np * n * sizeof *p) : NULL;
+	out->z = g ? malloc((size_t)np * n * sizeof *out->z) : NULL;
+	int rc = -1;
+	if (g && (!out->z || (layer && !p)))
+		err_set(e, "out of memory for the maps of %d neurons", n);
+	else if (g && (!layer || net_forward(net, g, np, net->m, p, e) == 0))
+		rc = 0;
+	const float *v = layer ? p : g;
+	for (int i = 0; rc == 0 && i < np; i++)
+		for (int j = 0; j < n; j++)
+			out->z[(size_t)j * np + i] = v[(size_t)i * n + j];
+	free(g);
+	free(p);
+	if (rc) {
+		plane_maps_free(out);
+		return -1;
+	}
+	*out = (PlaneMaps){w, h, layer, n, *b, out->z};
+	return 0;
 }

@@ -20,7 +20,10 @@ typedef struct PlaneBox {
 
 /* The box of ds's points widened by a tenth of its extent on every side
  * (and to at least 0.2 across): 0, or -1 with a message saying why ds is
- * not in the plane ("10 features: the plane has 2"). */
+ * not in the plane ("10 features: the plane has 2"). Points of the plane
+ * made into more inputs (data/plane_inputs.h) are x and y, their first two.
+ * A network that reads such inputs (its record: data/prep.h) is given them
+ * at every point of a grid, as its training set was. */
 int plane_box(const Dataset *ds, PlaneBox *b, Err *e);
 /* The point at the centre of pixel (c, r) of a w × h grid over b. */
 void plane_point(const PlaneBox *b, int w, int h, int c, int r, double *x, double *y);
@@ -56,6 +59,11 @@ typedef struct PlaneMaps {
  * b; out is allocated (plane_maps_free). 0, or -1 with a message. */
 int plane_maps(const Net *net, int layer, const PlaneBox *b, int w, int h, PlaneMaps *out, Err *e);
 void plane_maps_free(PlaneMaps *m); /* frees the array, not m */
+/* The same for the inputs (layer 0: what the network reads at each pixel,
+ * x, y and the other inputs of the plane its record names) or the outputs
+ * (layer m: the class probabilities), into the maps' z. */
+int plane_io_maps(const Net *net, int layer, const PlaneBox *b, int w, int h, PlaneMaps *out,
+                  Err *e);
 /* σ(z_j), what neuron j gives over the grid, into out (w·h). */
 void plane_map_activation(const Net *net, const PlaneMaps *m, int j, float *out);
 /* σ(Σ_t coef[t]·z_idx[t]) over the grid into out (w·h): what a combination

@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "base/file.h"
+#include "data/plane_inputs.h"
 #include "data/prep.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
@@ -121,13 +122,20 @@ static int check_pixels(const unsigned char *p, int d, const char *path, uint64_
 static int get_prep(const unsigned char *p, int d, Prep **out, const char *path, uint64_t off,
                     Err *e)
 {
-	uint32_t kind = get_u32(p), scale = get_u32(p + 4);
+	uint32_t kind = get_u32(p), scale = get_u32(p + 4), plane = get_u32(p + 20);
 	if (kind >= PREP_KINDS || scale >= DATA_SCALES || (kind == PREP_NONE && scale) ||
-	    get_u32(p + 20) || get_u32(p + 24) || get_u32(p + 28))
+	    (kind != PREP_PLANE && plane) || get_u32(p + 24) || get_u32(p + 28))
 		return err_set(e,
 		               "%s: the preprocessing at offset %llu is not valid (kind %u, scale "
 		               "%u)",
 		               path, (unsigned long long)off, kind, scale);
+	/* points of the plane: x, y and the inputs named, d of them */
+	if (kind == PREP_PLANE &&
+	    (!plane || plane > PLANE_INPUTS_ALL || plane_inputs_count(plane) != d))
+		return err_set(e,
+		               "%s: the preprocessing's inputs of the plane at offset %llu (%#x) "
+		               "are not the network's %d inputs",
+		               path, (unsigned long long)off + 20, plane, d);
 	if (kind == PREP_HAAR && check_haar(p, d, path, off, e))
 		return -1;
 	if (kind == PREP_PIXELS && check_pixels(p, d, path, off, e))
@@ -167,6 +175,7 @@ static int get_prep(const unsigned char *p, int d, Prep **out, const char *path,
 		r->cols = (int)get_u32(p + 12);
 		r->n = (int)get_u32(p + 16);
 	}
+	r->plane = plane;
 	for (int j = 0; j < d; j++) {
 		r->idx[j] = (int)get_u32(p + MODEL_PREP_HEAD + 4 * (size_t)j);
 		r->mean[j] = get_f64(q + 8 * (size_t)j);

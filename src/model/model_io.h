@@ -12,9 +12,11 @@
  * padded with NULs, all NULs when not recorded: base/repro.h), then (version
  * 4 on) the preprocessing of the inputs (data/prep.h; MODEL_PREP_HEAD bytes:
  * u32 kind, u32 scale step, u32 image rows, u32 image cols, u32 Haar size,
- * u32 0 three times; then u32 idx[n[0]], f64 mean[n[0]], f64 sd[n[0]]; kind
- * 0 when not recorded; the image's size for Haar coefficients and pixels,
- * the Haar size and idx for Haar coefficients only, 0 otherwise), then a CRC-32 (zlib) of
+ * u32 the inputs of the plane, u32 0 twice; then u32 idx[n[0]], f64
+ * mean[n[0]], f64 sd[n[0]]; kind 0 when not recorded; the image's size for
+ * Haar coefficients and pixels, the Haar size and idx for Haar coefficients
+ * only, the inputs beyond x and y (data/plane_inputs.h, a bit each) for
+ * points of the plane only, 0 otherwise), then a CRC-32 (zlib) of
  * everything before it. A version-1 file loads with no schedule run (constant, not started), a
  * version-1 or 2 file with no record of its training, a version 1 to 3 file
  * with no record of its preprocessing. Every size is checked against the file length

@@ -183,6 +183,7 @@ static int gen_init(ModelBytes *g, const Net *net, Err *e)
 		put_u32(g->prep + 8, (uint32_t)r->rows);
 		put_u32(g->prep + 12, (uint32_t)r->cols);
 		put_u32(g->prep + 16, (uint32_t)r->n);
+		put_u32(g->prep + 20, r->kind == PREP_PLANE ? r->plane : 0);
 	}
 	gen_add(g, SEC_RAW, MODEL_PREP_HEAD, g->prep, 0);
 	gen_add(g, SEC_IDX, 4 * d, r ? r->idx : NULL, 0);

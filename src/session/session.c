@@ -48,6 +48,14 @@ void session_rewind(Session *s)
 	s->alg1 = NULL;
 	s->sweep = NULL;
 	s->sweep_tr = s->sweep_v = NULL;
+	if (s->plain_train) { /* the data action's sets, as it made them */
+		dataset_free(s->train);
+		dataset_free(s->test);
+		s->train = s->plain_train;
+		s->test = s->plain_test;
+		s->plain_train = s->plain_test = NULL;
+	}
+	s->inputs = 0;
 	s->alg1_live = s->sweep_done = 0;
 	s->tau = o.tau;
 	s->eta = o.eta;
@@ -72,6 +80,8 @@ void session_free(Session *s)
 	dataset_free(s->test);
 	dataset_free(s->sweep_tr);
 	dataset_free(s->sweep_v);
+	dataset_free(s->plain_train);
+	dataset_free(s->plain_test);
 	if (s->log)
 		fclose(s->log);
 	free(s);
@@ -180,11 +190,15 @@ static int do_data(Session *s, SessAction *a, Err *e)
 		a->noise = d.noise;
 		a->has_noise = 1;
 	}
+	undo_clear(s); /* its snapshots may hold data sets of the inputs */
 	dataset_free(s->train);
 	dataset_free(s->test);
 	dataset_free(s->sweep_tr);
 	dataset_free(s->sweep_v);
-	s->sweep_tr = s->sweep_v = NULL;
+	dataset_free(s->plain_train);
+	dataset_free(s->plain_test);
+	s->sweep_tr = s->sweep_v = s->plain_train = s->plain_test = NULL;
+	s->inputs = 0;
 	s->train = tr;
 	s->test = te;
 	snprintf(s->data_spec, sizeof s->data_spec, "%s", a->spec);
@@ -217,6 +231,10 @@ static int set_net(Session *s, Net *net, Err *e)
 		               "the network has %d inputs and %d outputs, the data set %d features "
 		               "and %d classes",
 		               d, k, s->train->d, s->train->k);
+	}
+	if (session_net_inputs(s, net, e) < 0) {
+		net_free(net);
+		return -1;
 	}
 	if (s->net) {
 		if (snap_take(s, &sn, e) < 0 || undo_push(s, &sn, e) < 0) {
@@ -484,6 +502,13 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		break;
 	case SESS_SQUEEZE:
 		rc = session_do_squeeze(s, &a, h, e);
+		break;
+	case SESS_NEURON:
+	case SESS_LAYER:
+		rc = session_do_edit(s, &a, e);
+		break;
+	case SESS_INPUTS:
+		rc = session_do_inputs(s, &a, e);
 		break;
 	case SESS_UNDO:
 		if (!s->nundo)

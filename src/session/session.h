@@ -35,6 +35,18 @@
  *   alg1-step | alg1-run [steps=N]
  *   sweep betas=B q=N
  *   squeeze layer=N apply|refuse [comp=0|1]
+ *   neuron add layer=N seed=S | neuron remove layer=N neuron=J
+ *                           (a neuron of hidden layer N added, its weights
+ *                            drawn from S, or neuron J, from 1, removed:
+ *                            engine/net_edit.h; every other weight kept)
+ *   layer add after=N | layer remove layer=N
+ *                           (a hidden layer added after layer N, 0 the
+ *                            inputs, starting as the identity; or hidden
+ *                            layer N removed, its weights multiplied into
+ *                            the next layer's)
+ *   inputs NAMES seed=S     (data in the plane: the inputs beyond x and y,
+ *                            data/plane_inputs.h, "none" for none; the new
+ *                            inputs' weights drawn from S, the others kept)
  *   undo | save path=P */
 #ifndef CONDNET_SESSION_H
 #define CONDNET_SESSION_H
@@ -68,17 +80,22 @@ typedef enum SessKind {
 	SESS_UNDO,
 	SESS_SAVE,
 	SESS_SCHED,
+	SESS_NEURON,
+	SESS_LAYER,
+	SESS_INPUTS,
 	SESS_KIND_COUNT
 } SessKind;
 
 /* One action; only the fields of its kind are meaningful. */
 typedef struct SessAction {
 	SessKind kind;
-	char spec[256];    /* DATA: data set; NET: hidden widths; SWEEP: β list; SCHED: schedule */
+	char spec[256];    /* DATA: data set; NET: hidden widths; SWEEP: β list; SCHED: schedule;
+	                    * INPUTS: the inputs' names */
 	char path[1024];   /* DATA: data directory ("" = default); LOAD, SAVE: model file */
 	double x;          /* TAU: τ; ETA: η; TRAIN: epochs; OPTS: learning rate; NET: erf scale;
 	                    * DATA: validation fraction; SCHED: warm-up epochs */
-	uint64_t seed;     /* DATA: synthetic data seed; NET: weight and training seed */
+	uint64_t seed;     /* DATA: synthetic data seed; NET: weight and training seed;
+	                    * NEURON (add), INPUTS: the new weights' seed */
 	int features;      /* DATA */
 	int label_col;     /* DATA */
 	int limit;         /* DATA */
@@ -92,8 +109,10 @@ typedef struct SessAction {
 	int act;           /* NET: ActKind */
 	int q;             /* SWEEP */
 	int steps;         /* ALG1_RUN: at most this many iterations, 0 = until done */
-	int layer;         /* SQUEEZE: 1..m-1 */
-	int apply;         /* SQUEEZE: 1 apply, 0 refuse */
+	int layer;         /* SQUEEZE, NEURON, LAYER (remove): 1..m-1; LAYER (add): the
+	                    * layer it follows, 0..m-1 */
+	int apply;         /* SQUEEZE: 1 apply, 0 refuse; NEURON, LAYER: 1 add, 0 remove */
+	int neuron;        /* NEURON (remove): the neuron, from 1 */
 	int comp;          /* SQUEEZE: refit the next layer (compensation) */
 	int patience;      /* TRAIN: early stopping after this many epochs, 0 = none */
 	int has_crc;       /* LOAD */
@@ -126,6 +145,9 @@ typedef struct SessSnapshot {
 	Alg1 *alg1;
 	int alg1_live;
 	long ntrain;
+	/* before an inputs action: the data sets and their inputs (else NULL) */
+	Dataset *train, *test;
+	unsigned inputs;
 } SessSnapshot;
 
 typedef struct Session {
@@ -134,8 +156,12 @@ typedef struct Session {
 	double val_frac;
 	int val_per_class;
 	Dataset *train, *test;
-	Dataset *sweep_tr, *sweep_v; /* Algorithm 2's split of train, made on first use */
-	TrainOpts topt;              /* batch, lr, threads and the schedule (topt.sched) */
+	unsigned inputs;                   /* data in the plane: the inputs beyond x and y in
+	                                    * train and test (data/plane_inputs.h) */
+	Dataset *plain_train, *plain_test; /* the data action's sets, kept from the first
+	                                    * inputs action on (NULL before) */
+	Dataset *sweep_tr, *sweep_v;       /* Algorithm 2's split of train, made on first use */
+	TrainOpts topt;                    /* batch, lr, threads and the schedule (topt.sched) */
 	int jobs; /* trials a β sweep runs at once (Alg2Opts.jobs; the same results) */
 	uint64_t seed;
 	Net *net;       /* the current network */

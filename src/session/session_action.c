@@ -7,12 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/plane_inputs.h"
 #include "engine/limits.h"
 #include "session/session.h"
 
 static const char *const kind_names[SESS_KIND_COUNT] = {
-    "data",      "opts",     "net",   "load",    "tau",  "eta",  "train",
-    "alg1-step", "alg1-run", "sweep", "squeeze", "undo", "save", "sched",
+    "data",  "opts",    "net",  "load", "tau",   "eta",    "train", "alg1-step", "alg1-run",
+    "sweep", "squeeze", "undo", "save", "sched", "neuron", "layer", "inputs",
 };
 
 const char *session_kind_name(SessKind k)
@@ -139,6 +140,22 @@ static int format(const SessAction *a, char *buf, size_t len)
 		put(&o, NULL, a->apply ? "apply" : "refuse");
 		putf(&o, "comp", "%d", a->comp);
 		break;
+	case SESS_NEURON:
+		put(&o, NULL, a->apply ? "add" : "remove");
+		putf(&o, "layer", "%d", a->layer);
+		if (a->apply)
+			putf(&o, "seed", "%llu", (unsigned long long)a->seed);
+		else
+			putf(&o, "neuron", "%d", a->neuron);
+		break;
+	case SESS_LAYER:
+		put(&o, NULL, a->apply ? "add" : "remove");
+		putf(&o, a->apply ? "after" : "layer", "%d", a->layer);
+		break;
+	case SESS_INPUTS:
+		put(&o, NULL, a->spec);
+		putf(&o, "seed", "%llu", (unsigned long long)a->seed);
+		break;
 	default:
 		break;
 	}
@@ -244,7 +261,10 @@ enum {
 	F_LAYER = 32768,
 	F_VALUE = 65536,
 	F_DECIDE = 131072,
-	F_SCHED = 262144
+	F_SCHED = 262144,
+	F_NEURON = 524288,
+	F_INPUTS = 1048576,
+	F_AFTER = 2097152
 };
 
 static const int required[SESS_KIND_COUNT] = {
@@ -259,6 +279,9 @@ static const int required[SESS_KIND_COUNT] = {
     [SESS_SWEEP] = F_BETAS | F_Q,
     [SESS_SQUEEZE] = F_LAYER | F_DECIDE,
     [SESS_SCHED] = F_SCHED,
+    [SESS_NEURON] = F_LAYER | F_DECIDE,
+    [SESS_LAYER] = F_DECIDE,
+    [SESS_INPUTS] = F_INPUTS | F_SEED,
 };
 
 static int field(SessAction *a, const char *key, const char *v, int *have, Err *e)
@@ -299,7 +322,8 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 	} else if (IS("val_per_class", k == SESS_DATA)) {
 		*have |= F_VALP;
 		return lim_int(LIM_VAL_PER_CLASS, key, v, 1, &a->val_per_class, e);
-	} else if (IS("seed", k == SESS_DATA || k == SESS_NET || k == SESS_LOAD)) {
+	} else if (IS("seed", k == SESS_DATA || k == SESS_NET || k == SESS_LOAD ||
+	                          k == SESS_NEURON || k == SESS_INPUTS)) {
 		*have |= F_SEED;
 		a->has_seed = k == SESS_LOAD;
 		return u64num(key, v, &a->seed, e);
@@ -335,9 +359,15 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 	} else if (IS("q", k == SESS_SWEEP)) {
 		*have |= F_Q;
 		return lim_int(LIM_Q, key, v, 0, &a->q, e);
-	} else if (IS("layer", k == SESS_SQUEEZE)) {
+	} else if (IS("layer", k == SESS_SQUEEZE || k == SESS_NEURON || k == SESS_LAYER)) {
 		*have |= F_LAYER;
 		return inum(key, v, 1, 1 << 20, &a->layer, e);
+	} else if (IS("after", k == SESS_LAYER)) {
+		*have |= F_AFTER;
+		return inum(key, v, 0, 1 << 20, &a->layer, e);
+	} else if (IS("neuron", k == SESS_NEURON)) {
+		*have |= F_NEURON;
+		return lim_int(LIM_WIDTH, key, v, 0, &a->neuron, e);
 	} else if (IS("comp", k == SESS_SQUEEZE)) {
 		return inum(key, v, 0, 1, &a->comp, e);
 	} else if (IS("patience", k == SESS_TRAIN)) {
@@ -370,6 +400,22 @@ static int bare(SessAction *a, const char *v, int *have, Err *e)
 	} else if (a->kind == SESS_SQUEEZE && (!strcmp(v, "apply") || !strcmp(v, "refuse"))) {
 		a->apply = v[0] == 'a';
 		*have |= F_DECIDE;
+	} else if ((a->kind == SESS_NEURON || a->kind == SESS_LAYER) &&
+	           (!strcmp(v, "add") || !strcmp(v, "remove"))) {
+		if (*have & F_DECIDE)
+			return err_set(e, "%s: add or remove, not both", name);
+		a->apply = v[0] == 'a';
+		*have |= F_DECIDE;
+	} else if (a->kind == SESS_INPUTS) {
+		unsigned mask;
+		if (*have & F_INPUTS)
+			return err_set(e, "inputs: more than one list of inputs");
+		if (plane_inputs_parse(v, &mask, e) < 0)
+			return -1;
+		if (strlen(v) >= sizeof a->spec)
+			return err_set(e, "inputs: longer than %zu characters", sizeof a->spec - 1);
+		strcpy(a->spec, v);
+		*have |= F_INPUTS;
 	} else if (a->kind == SESS_SCHED) {
 		LrSchedule sc;
 		sched_default(&sc);
@@ -422,7 +468,8 @@ int session_parse(const char *line, SessAction *a, Err *e)
 	if (k == SESS_KIND_COUNT)
 		return err_set(e,
 		               "unknown action '%s' (expected data, opts, net, load, tau, eta, "
-		               "sched, train, alg1-step, alg1-run, sweep, squeeze, undo or save)",
+		               "sched, train, alg1-step, alg1-run, sweep, squeeze, neuron, layer, "
+		               "inputs, undo or save)",
 		               tok);
 	a->kind = (SessKind)k;
 	int have = 0;
@@ -443,12 +490,30 @@ int session_parse(const char *line, SessAction *a, Err *e)
 		                                    "layers",        "act",      "act_a",
 		                                    "path",          "betas",    "q",
 		                                    "layer",         "a value",  "apply or refuse",
-		                                    "a schedule"};
+		                                    "a schedule",    "neuron",   "the inputs",
+		                                    "after"};
 		int bit = 0;
 		while (!(miss & (1 << bit)))
 			bit++;
+		if ((1 << bit) == F_DECIDE && k != SESS_SQUEEZE)
+			return err_set(e, "%s: missing add or remove", session_kind_name(a->kind));
 		return err_set(e, "%s: missing %s", session_kind_name(a->kind), names[bit]);
 	}
+	/* what an edit by hand needs besides: add and remove name different things */
+	const char *need = k == SESS_NEURON && a->apply && !(have & F_SEED)      ? "seed"
+	                   : k == SESS_NEURON && !a->apply && !(have & F_NEURON) ? "neuron"
+	                   : k == SESS_LAYER && a->apply && !(have & F_AFTER)    ? "after"
+	                   : k == SESS_LAYER && !a->apply && !(have & F_LAYER)   ? "layer"
+	                                                                         : NULL;
+	if (need)
+		return err_set(e, "%s %s: missing %s", session_kind_name(a->kind),
+		               a->apply ? "add" : "remove", need);
+	if ((k == SESS_NEURON && (a->apply ? have & F_NEURON : have & F_SEED)) ||
+	    (k == SESS_LAYER && (a->apply ? have & F_LAYER : have & F_AFTER)))
+		return err_set(e, "%s %s: unexpected %s", session_kind_name(a->kind),
+		               a->apply ? "add" : "remove",
+		               k == SESS_LAYER ? (a->apply ? "layer" : "after")
+		                               : (a->apply ? "neuron" : "seed"));
 	return check_spec(a, e) < 0 ? -1 : 1;
 }
 
@@ -497,6 +562,22 @@ int session_check(const SessAction *a, Err *e)
 	case SESS_SWEEP:
 		bad = chk(LIM_Q, a->q, 0, "q", e) || check_spec(a, e);
 		break;
+	case SESS_NEURON:
+		bad = a->layer < 1 ? err_set(e, "neuron: layer %d is not a hidden layer", a->layer)
+		      : !a->apply && a->neuron < 1
+		          ? err_set(e, "neuron: neuron %d, expected 1 or more", a->neuron)
+		          : 0;
+		break;
+	case SESS_LAYER:
+		bad = a->layer < (a->apply ? 0 : 1)
+		          ? err_set(e, "layer: layer %d is not a hidden layer", a->layer)
+		          : 0;
+		break;
+	case SESS_INPUTS: {
+		unsigned mask;
+		bad = plane_inputs_parse(a->spec, &mask, e) < 0;
+		break;
+	}
 	default:
 		break;
 	}

@@ -1,6 +1,6 @@
 /* session_int.h - what the session's files share and no one else needs:
- * snapshots and the undo stack (session_undo.c), and the squeeze action
- * (session_squeeze.c). */
+ * snapshots and the undo stack (session_undo.c), the squeeze action
+ * (session_squeeze.c) and the edits by hand (session_edit.c). */
 #ifndef CONDNET_SESSION_INT_H
 #define CONDNET_SESSION_INT_H
 
@@ -17,5 +17,15 @@ void undo_clear(Session *s);
 
 /* The squeeze action: the pass's proposal for its layer, or one made now. */
 int session_do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e);
+
+/* The edits by hand (session_edit.c): a neuron or a hidden layer added or
+ * removed (neuron and layer actions), and the inputs of data in the plane
+ * (the inputs action); each undoable. */
+int session_do_edit(Session *s, const SessAction *a, Err *e);
+int session_do_inputs(Session *s, const SessAction *a, Err *e);
+/* A network about to become the session's (made fresh or loaded): one of a
+ * session whose data are points of the plane made into more inputs records
+ * them, and one that records other such inputs than the data's is refused. */
+int session_net_inputs(const Session *s, Net *net, Err *e);
 
 #endif

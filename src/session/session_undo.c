@@ -12,6 +12,8 @@ void snap_free(SessSnapshot *sn)
 {
 	net_free(sn->net);
 	alg1_free(sn->alg1);
+	dataset_free(sn->train);
+	dataset_free(sn->test);
 	memset(sn, 0, sizeof *sn);
 }
 
@@ -37,6 +39,21 @@ void snap_restore(Session *s, SessSnapshot *sn)
 	s->alg1 = sn->alg1;
 	s->alg1_live = sn->alg1_live;
 	s->ntrain = sn->ntrain;
+	if (sn->train) {
+		/* the data sets of the inputs before: Algorithm 2's split and sweep
+		 * were made on the others */
+		dataset_free(s->train);
+		dataset_free(s->test);
+		dataset_free(s->sweep_tr);
+		dataset_free(s->sweep_v);
+		alg2_free(s->sweep);
+		s->sweep = NULL;
+		s->sweep_tr = s->sweep_v = NULL;
+		s->sweep_done = 0;
+		s->train = sn->train;
+		s->test = sn->test;
+		s->inputs = sn->inputs;
+	}
 	memset(sn, 0, sizeof *sn);
 }
 

@@ -44,6 +44,21 @@ const char *status_action(const SessAction *a, char *buf, size_t len)
 		         a->apply ? "apply" : "refuse",
 		         a->apply && a->comp ? " with compensation" : "");
 		break;
+	case SESS_NEURON:
+		if (a->apply)
+			snprintf(buf, len, "a neuron added to layer %d", a->layer);
+		else
+			snprintf(buf, len, "neuron %d of layer %d removed", a->neuron, a->layer);
+		break;
+	case SESS_LAYER:
+		if (a->apply)
+			snprintf(buf, len, "a layer added after layer %d", a->layer);
+		else
+			snprintf(buf, len, "layer %d removed", a->layer);
+		break;
+	case SESS_INPUTS:
+		snprintf(buf, len, "inputs x, y and %.100s", a->spec);
+		break;
 	default:
 		snprintf(buf, len, "%s", session_kind_name(a->kind));
 		break;

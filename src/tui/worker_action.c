@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "alg/alg3_hand.h"
+#include "data/plane_inputs.h"
 #include "tui/status.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
@@ -46,6 +48,50 @@ static void narrate_train(Worker *w, const SessAction *a, const char *shape, dou
 	               "%s: %s (Adam, batches of %d, %s), test accuracy %.2f %% → %.2f %%; "
 	               "κ > τ in %s",
 	               head, shape, s->topt.batch, spec, w->acc_before, acc, over);
+}
+
+/* What an edit by hand did; a neuron removed beside the one pivoted QR
+ * would remove first (w->hand, measured before it). */
+static void narrate_edit(Worker *w, const SessAction *a, const char *shape, double acc,
+                         const char *over)
+{
+	const Session *s = w->s;
+	char head[300], in[64];
+	const Alg3Hand *h = &w->hand;
+	if (a->kind == SESS_NEURON && a->apply)
+		snprintf(head, sizeof head,
+		         "n%d added to layer %d by hand (incoming weights as a fresh network's, "
+		         "outgoing ones small, from seed %llu)",
+		         s->net->n[a->layer], a->layer, (unsigned long long)a->seed);
+	else if (a->kind == SESS_NEURON && h->qr >= 0 && h->qr == h->hand)
+		snprintf(head, sizeof head,
+		         "n%d of layer %d removed by hand: the neuron pivoted QR puts last, the "
+		         "one Algorithm 3 removes first",
+		         a->neuron, a->layer);
+	else if (a->kind == SESS_NEURON && h->qr >= 0)
+		snprintf(head, sizeof head,
+		         "n%d of layer %d removed by hand; Algorithm 3 would remove n%d first "
+		         "(pivoted QR puts it last): %.2f %% without it",
+		         a->neuron, a->layer, h->qr + 1, h->acc_qr);
+	else if (a->kind == SESS_NEURON)
+		snprintf(head, sizeof head, "n%d of layer %d removed by hand", a->neuron, a->layer);
+	else if (a->kind == SESS_LAYER && a->apply)
+		snprintf(head, sizeof head,
+		         "a layer added after %s %d, starting as the identity (it passes on what "
+		         "the layer before gives, through its activation)",
+		         a->layer ? "layer" : "the inputs,", a->layer);
+	else if (a->kind == SESS_LAYER)
+		snprintf(head, sizeof head,
+		         "layer %d removed, its weights multiplied into the next layer's (as if "
+		         "its activation were the identity)",
+		         a->layer);
+	else
+		snprintf(head, sizeof head,
+		         "inputs x, y and %s (new inputs' weights small, the others kept; "
+		         "Algorithm 1's history and the sweep start anew)",
+		         plane_inputs_format(s->inputs, in, sizeof in));
+	worker_narrate(w, "%s: %s, test accuracy %.2f %% → %.2f %%; κ > τ in %s", head, shape,
+	               w->acc_before, acc, over);
 }
 
 /* What an action did, in the paper's terms (Algorithm 1's iterations, the
@@ -134,6 +180,11 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before, int qu
 		worker_narrate(w, "opened %s: %s, test accuracy %.2f %%, max κ %s, κ > τ in %s",
 		               a->path, shape, acc, cond_kappa_str(maxk, s->tau, kb, sizeof kb),
 		               over);
+		break;
+	case SESS_NEURON:
+	case SESS_LAYER:
+	case SESS_INPUTS:
+		narrate_edit(w, a, shape, acc, over);
 		break;
 	default:
 		break;
@@ -253,6 +304,15 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	pthread_mutex_unlock(&w->mu);
 	w->sweep_trials = 0;
 	Net *before = worker_plane_before(w, a);
+	/* a neuron removed by hand: the one pivoted QR would remove, measured
+	 * on the network before (stopped by Esc like the action) */
+	w->hand = (Alg3Hand){.qr = -1};
+	if (a->kind == SESS_NEURON && !a->apply && s->net) {
+		hook_set_thread_stop(worker_stop_any, w);
+		if (alg3_hand(s->net, a->layer, a->neuron - 1, s->test, &w->hand, NULL) != 0)
+			w->hand.qr = -1;
+		hook_set_thread_stop(worker_stop_quit, w);
+	}
 	/* κ computed inside the action stops at Esc as well as when the screen ends */
 	hook_set_thread_stop(worker_stop_any, w);
 	int rc = session_apply(s, a, &w->hooks, &e);

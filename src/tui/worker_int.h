@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 
+#include "alg/alg3_hand.h"
 #include "alg/alg3_squeeze.h"
 #include "tui/worker.h"
 
@@ -40,6 +41,8 @@ struct Worker {
 	double plane_last, plane_cost;
 	Net *plane_before;
 	uint32_t plane_after_crc;
+	/* a neuron removed by hand beside pivoted QR's choice (worker_action.c) */
+	Alg3Hand hand;
 };
 
 /* ---- what it says (worker_say.c; the status line and the narration are

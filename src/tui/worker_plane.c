@@ -134,8 +134,8 @@ static int points(const Session *s, ShownPlane *p)
 	}
 	for (int i = 0; i < n; i++) {
 		long r = (long)i * d->n / n;
-		p->pts[2 * i] = d->x[2 * r];
-		p->pts[2 * i + 1] = d->x[2 * r + 1];
+		p->pts[2 * i] = d->x[(size_t)d->d * r];
+		p->pts[2 * i + 1] = d->x[(size_t)d->d * r + 1];
 		p->lab[i] = d->y[r];
 	}
 	p->npts = n;

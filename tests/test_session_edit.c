@@ -1,0 +1,268 @@
+/* test_session_edit.c - the session's edits by hand: neurons and hidden
+ * layers added and removed, and the inputs of the plane switched on and
+ * off; each undone back to the network (and data) before it bit for bit,
+ * logged, and replayed from the log to the same network; a fresh network
+ * and a save under other inputs record them. */
+#include "data/plane_inputs.h"
+#include "engine/plane.h"
+#include "model/model_io.h"
+#include "session/session.h"
+#include "testutil.h"
+
+static SessAction act(SessKind k)
+{
+	SessAction a;
+	memset(&a, 0, sizeof a);
+	a.kind = k;
+	a.label_col = -1;
+	return a;
+}
+
+static void apply(Session *s, const SessAction *a)
+{
+	Err e = {{0}};
+	ck_assert_msg(session_apply(s, a, NULL, &e) == 0, "%s: %s", session_kind_name(a->kind),
+	              e.msg);
+}
+
+/* A session on the spiral with a trained 2-8-8-3 network, logging to path. */
+static Session *spiral(const char *path)
+{
+	Err e = {{0}};
+	Session *s = session_new(&e);
+	if (path)
+		ck_assert_int_eq(session_log_open(s, path, &e), 0);
+	SessAction a = act(SESS_DATA);
+	strcpy(a.spec, "spiral");
+	a.seed = 1;
+	apply(s, &a);
+	a = act(SESS_OPTS);
+	a.batch = 50;
+	a.x = 0.01;
+	a.threads = 1;
+	apply(s, &a);
+	a = act(SESS_NET);
+	strcpy(a.spec, "8,8");
+	a.seed = 1;
+	a.x = 1;
+	apply(s, &a);
+	a = act(SESS_TRAIN);
+	a.x = 5;
+	apply(s, &a);
+	return s;
+}
+
+static SessAction neuron(int add, int layer, int j, uint64_t seed)
+{
+	SessAction a = act(SESS_NEURON);
+	a.apply = add;
+	a.layer = layer;
+	a.neuron = j;
+	a.seed = seed;
+	return a;
+}
+
+static SessAction layer(int add, int l)
+{
+	SessAction a = act(SESS_LAYER);
+	a.apply = add;
+	a.layer = l;
+	return a;
+}
+
+static SessAction inputs(const char *names, uint64_t seed)
+{
+	SessAction a = act(SESS_INPUTS);
+	snprintf(a.spec, sizeof a.spec, "%s", names);
+	a.seed = seed;
+	return a;
+}
+
+/* Every edit changes the network as it says, and undo gives back the one
+ * before it bit for bit, the inputs' data sets with it. */
+START_TEST(edits_undo)
+{
+	Err e = {{0}};
+	Session *s = spiral(NULL);
+	char shape[64];
+	const struct {
+		SessAction a;
+		const char *shape;
+	} steps[] = {
+	    {neuron(1, 2, 0, 3), "2-8-9-3"}, {neuron(0, 1, 2, 0), "2-7-8-3"},
+	    {layer(1, 1), "2-8-8-8-3"},      {layer(1, 0), "2-2-8-8-3"},
+	    {layer(0, 2), "2-8-3"},          {inputs("x2,xy", 4), "4-8-8-3"},
+	};
+	for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+		uint32_t crc = session_param_crc(s->net);
+		int undo = session_can_undo(s);
+		apply(s, &steps[k].a);
+		ck_assert_str_eq(net_shape_str(s->net, shape, sizeof shape), steps[k].shape);
+		ck_assert_int_eq(session_can_undo(s), undo + 1);
+		ck_assert_int_eq(s->dirty, 1);
+		apply(s, &(SessAction){.kind = SESS_UNDO});
+		ck_assert_str_eq(net_shape_str(s->net, shape, sizeof shape), "2-8-8-3");
+		ck_assert_uint_eq(session_param_crc(s->net), crc);
+		ck_assert_int_eq(s->train->d, 2);
+		ck_assert_uint_eq(s->inputs, 0);
+	}
+	/* what cannot be, said and nothing changed */
+	SessAction bad = neuron(0, 1, 9, 0);
+	ck_assert_int_eq(session_apply(s, &bad, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "neuron: neuron 9: hidden layer 1 has 8");
+	bad = layer(0, 3);
+	ck_assert_int_eq(session_apply(s, &bad, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "layer: layer 3 is not a hidden layer (expected 1..2)");
+	bad = inputs("none", 1);
+	ck_assert_int_eq(session_apply(s, &bad, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "inputs: x, y and none already");
+	session_free(s);
+}
+END_TEST
+
+/* The inputs of the plane: the data sets made of them, the network's first
+ * layer remade, a fresh network and a save recording them, the regions
+ * drawn; back to none, the data action's sets. */
+START_TEST(inputs_switched)
+{
+	Err e = {{0}};
+	char path[1024];
+	const char *dir = tu_tmpdir();
+	Session *s = spiral(NULL);
+	Dataset *first = dataset_clone(s->train, &e);
+	SessAction a = inputs("sinx,y2", 4);
+	apply(s, &a);
+	ck_assert_int_eq(s->train->d, 4);
+	ck_assert_int_eq(s->test->d, 4);
+	ck_assert_uint_eq(s->inputs, PLANE_Y2 | PLANE_SINX);
+	ck_assert_int_eq(s->net->prep->kind, PREP_PLANE);
+	for (int i = 0; i < s->train->n; i++) {
+		ck_assert(s->train->x[4 * i] == first->x[2 * i]);
+		ck_assert(s->train->x[4 * i + 2] == first->x[2 * i + 1] * first->x[2 * i + 1]);
+	}
+	PlaneBox box;
+	PlaneRegions r;
+	ck_assert_int_eq(plane_box(s->train, &box, &e), 0);
+	ck_assert_msg(plane_regions(s->net, &box, 4, 4, &r, &e) == 0, "%s", e.msg);
+	plane_regions_free(&r);
+	/* a training, a fresh network, a save: all of the new inputs */
+	a = act(SESS_TRAIN);
+	a.x = 2;
+	apply(s, &a);
+	a = act(SESS_NET);
+	strcpy(a.spec, "5");
+	a.seed = 2;
+	a.x = 1;
+	apply(s, &a);
+	ck_assert_int_eq(s->net->n[0], 4);
+	ck_assert_uint_eq(s->net->prep->plane, PLANE_Y2 | PLANE_SINX);
+	a = act(SESS_SAVE);
+	snprintf(path, sizeof path, "%s/in.model", dir);
+	snprintf(a.path, sizeof a.path, "%s", path);
+	apply(s, &a);
+	Net *m = model_load(path, &e);
+	ck_assert_msg(m && m->prep->kind == PREP_PLANE, "%s", e.msg);
+	ck_assert_uint_eq(m->prep->plane, PLANE_Y2 | PLANE_SINX);
+	/* opened again under other inputs: refused */
+	apply(s, &(SessAction){.kind = SESS_UNDO});
+	apply(s, &(SessAction){.kind = SESS_UNDO});
+	ck_assert_int_eq(s->train->d, 2);
+	a = act(SESS_LOAD);
+	snprintf(a.path, sizeof a.path, "%s", path);
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "the network has 4 inputs and 3 outputs, the data set 2 features "
+	                        "and 3 classes");
+	apply(s, &(SessAction){.kind = SESS_INPUTS, .spec = "y2,xy", .seed = 1});
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), -1);
+	ck_assert_str_eq(e.msg, "the network reads the inputs x, y and y2,sinx, the data x, y "
+	                        "and y2,xy");
+	/* back to none: the data action's sets */
+	apply(s, &(SessAction){.kind = SESS_INPUTS, .spec = "none", .seed = 1});
+	ck_assert_int_eq(s->train->d, 2);
+	ck_assert(!memcmp(s->train->x, first->x, (size_t)first->n * 2 * sizeof *first->x));
+	ck_assert_int_eq(s->net->n[0], 2);
+	net_free(m);
+	dataset_free(first);
+	session_free(s);
+	/* a data set of other features refuses them */
+	s = session_new(&e);
+	a = act(SESS_DATA);
+	strcpy(a.spec, "synthetic");
+	apply(s, &a);
+	a = act(SESS_NET);
+	strcpy(a.spec, "4");
+	a.seed = 1;
+	a.x = 1;
+	apply(s, &a);
+	a = inputs("x2", 1);
+	ck_assert_int_eq(session_apply(s, &a, NULL, &e), -1);
+	ck_assert_msg(strstr(e.msg, "has 10 features; x², y², xy, sin x and sin y are inputs of "
+	                            "points of the plane"),
+	              "%s", e.msg);
+	session_free(s);
+}
+END_TEST
+
+/* The edits logged replay to the same network and data, bit for bit, from
+ * the log and after a rewind. */
+START_TEST(edits_replay)
+{
+	Err e = {{0}};
+	char path[1024];
+	snprintf(path, sizeof path, "%s/edits.log", tu_tmpdir());
+	Session *s = spiral(path);
+	const SessAction edits[] = {neuron(1, 2, 0, 11), neuron(0, 1, 4, 0), inputs("x2,siny", 5),
+	                            layer(1, 2), layer(0, 1)};
+	for (size_t k = 0; k < sizeof edits / sizeof *edits; k++)
+		apply(s, &edits[k]);
+	SessAction t = act(SESS_TRAIN);
+	t.x = 3;
+	apply(s, &t);
+	apply(s, &(SessAction){.kind = SESS_UNDO});
+	apply(s, &t);
+	uint32_t crc = session_param_crc(s->net);
+	char shape[64], again[64];
+	net_shape_str(s->net, shape, sizeof shape);
+	ck_assert_str_eq(shape, "4-7-9-9-3"); /* the undo took the layer removed back */
+	FILE *f = fopen(path, "r");
+	char line[SESS_LINE_MAX + 2];
+	int found = 0;
+	while (fgets(line, sizeof line, f))
+		found += !strcmp(line, "neuron add layer=2 seed=11\n") +
+		         !strcmp(line, "neuron remove layer=1 neuron=4\n") +
+		         !strcmp(line, "inputs x2,siny seed=5\n") +
+		         !strcmp(line, "layer add after=2\n") +
+		         !strcmp(line, "layer remove layer=1\n");
+	fclose(f);
+	ck_assert_int_eq(found, 5);
+	Session *r = session_new(&e);
+	ck_assert_msg(session_replay(r, path, NULL, &e) == 0, "%s", e.msg);
+	ck_assert_str_eq(net_shape_str(r->net, again, sizeof again), shape);
+	ck_assert_uint_eq(session_param_crc(r->net), crc);
+	ck_assert_uint_eq(r->inputs, s->inputs);
+	ck_assert_uint_eq(dataset_crc(r->train), dataset_crc(s->train));
+	/* rewound to the data action: the sets it made, and again the same */
+	uint32_t plain = dataset_crc(r->plain_train);
+	session_rewind(r);
+	ck_assert_int_eq(r->train->d, 2);
+	ck_assert_uint_eq(dataset_crc(r->train), plain);
+	session_free(r);
+	session_free(s);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("session_edit");
+	TCase *tc = tcase_create("core");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, edits_undo);
+	tcase_add_test(tc, inputs_switched);
+	tcase_add_test(tc, edits_replay);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
