@@ -275,7 +275,7 @@ for size in 80x24 200x60; do
 	see "$size: q leaves the lesson" '^EXIT=0' 5
 done
 printf 'data spec=spiral features=0 label_col=-1 seed=1 limit=0 val_frac=0.1 val_per_class=0\nnet layers=4 act=erf act_a=1 seed=1\n#view: 8\ntrain 1\n' >"$TMP/bad.lesson"
-expect_exit "a lesson's #view names a view, by its name" 1 "bad.lesson:3: #view: '8' is not a view \\(layers, algorithm1, sweep, squeeze, spectrum, history, plane\\)" \
+expect_exit "a lesson's #view names a view, by its name" 1 "bad.lesson:3: #view: '8' is not a view \\(layers, algorithm1, sweep, squeeze, spectrum, history, plane, network\\)" \
 	"$C" tui --play "$TMP/bad.lesson"
 
 ## 8 colours: the regions in the basic colours

@@ -90,6 +90,8 @@ typedef struct ReportSlides {
 	const void *ud;
 } ReportSlides;
 int report_gp_slides(FILE *f, const void *slides, Err *e);
+/* The colour of class cls, 0..255 each, as the screen's (report_plane.c). */
+void report_class_rgb(int cls, int rgb[3]);
 /* s with every single quote doubled, for gnuplot's single quotes (malloc'd;
  * NULL when out of memory). */
 char *report_gp_quoted(const char *s);

@@ -17,6 +17,12 @@
 static const unsigned char class_rgb[6][3] = {{230, 60, 60},  {60, 100, 230}, {60, 180, 60},
                                               {220, 200, 40}, {200, 60, 200}, {40, 190, 200}};
 
+void report_class_rgb(int cls, int rgb[3])
+{
+	for (int c = 0; c < 3; c++)
+		rgb[c] = class_rgb[cls % 6][c];
+}
+
 /* A region pixel's colour: its class's, mixed with white as the network is
  * unsure (1/k: white, 1: the class's own). */
 static void pixel_rgb(int cls, float conf, int k, int rgb[3])

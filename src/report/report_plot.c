@@ -478,8 +478,8 @@ int report_screen_plots(const char *dir, const char *base, const ReportScreen *s
 int report_plot_blocked(const char *dir, const char *base, char *bad, size_t len)
 {
 	/* the images gnuplot writes beside the script (the charts' names) */
-	static const char *const images[] = {"-spectra", "-alg1-kappa",   "-alg1-size",
-	                                     "-sweep",   "-kappa-epochs", "-curve"};
+	static const char *const images[] = {"-spectra",      "-alg1-kappa", "-alg1-size", "-sweep",
+	                                     "-kappa-epochs", "-curve",      "-network"};
 	static const char *const ext[] = {".png", ".pdf"};
 	for (size_t i = 0; i < sizeof images / sizeof *images; i++)
 		for (int k = 0; k < 2; k++) {

@@ -3,7 +3,7 @@
  * them for slides: PNG and PDF through gnuplot's cairo terminals, 16:9,
  * with the screen's symbols (κ, τ, β, ε_v) and the legends inside; on data
  * in the plane, the Plane view's regions, points, neuron maps and panels
- * the same way. The screen gathers what it shows into these structures;
+ * the same way, and the network diagram. The screen gathers what it shows into these structures;
  * report/ writes every file (it runs no gnuplot). */
 #ifndef CONDNET_REPORT_PLOT_H
 #define CONDNET_REPORT_PLOT_H
@@ -81,6 +81,35 @@ typedef struct ReportPlane {
 /* BASE-regions.dat, -points.dat, -maps.dat, -panels.dat (with panels) and
  * the script BASE-plane.gp in dir: the data files written, or -1. */
 int report_plane_plots(const char *dir, const char *base, const ReportPlane *p, Err *e);
+
+/* The network diagram: a column per layer, the weights among the first
+ * `cap` neurons of every layer (w[i]: min(n[i], cap) × min(n[i+1], cap),
+ * row-major), the marks of the squeeze for each hidden layer (NULL: none)
+ * and a dropped neuron whose combination is drawn (sel_layer 0: none); on
+ * data in the plane every neuron's map (px × px): the inputs', the hidden
+ * layers' (maps, in their pivot order) and the classes' probabilities;
+ * otherwise the layer table's |r_jj|/|r_11| (lc). */
+#define REPORT_NET_LAYERS 64
+typedef struct ReportNetwork {
+	const char *title, *subtitle; /* the network; what the chosen neuron is ("") */
+	int m;
+	const int *n; /* n[0..m] */
+	const float *const *w;
+	int cap;
+	double tau;
+	const Alg3Combinations *const *marks; /* m − 1 */
+	int sel_layer, sel_neuron;            /* the neuron from 0 */
+	const LayerCond *lc;                  /* m layers, or NULL */
+	int plane;
+	unsigned inputs; /* the inputs beyond x and y (data/plane_inputs.h) */
+	int px;
+	const float *in_maps, *out_maps;
+	const ReportMaps *maps; /* m − 1 */
+} ReportNetwork;
+/* BASE-network-edges.dat, -network-nodes.dat, -network-maps.dat (on data in
+ * the plane) and the script BASE-network.gp in dir: the data files
+ * written, or -1. */
+int report_network_plots(const char *dir, const char *base, const ReportNetwork *r, Err *e);
 
 /* The first image the scripts of base would draw in dir that is not a
  * regular file (a FIFO would hold gnuplot until something reads), its path

@@ -83,11 +83,70 @@ typedef struct Gathered {
 	ReportPlane pl;
 	ReportMaps *maps;
 	char title[160];
+	/* the network diagram's */
+	ReportNetwork net;
+	const Alg3Combinations **marks;
+	char net_title[300], net_sub[400];
 } Gathered;
+
+/* The network diagram as the screen shows it: its marks (the proposal's
+ * while one waits, else the squeeze's at τ on data in the plane), the
+ * dropped neuron chosen (sel: its layer × 65536 + the neuron). */
+static int gather_network(Worker *w, Gathered *g, int sel)
+{
+	const Shown *p = &w->shown;
+	const ShownNet *d = &p->net;
+	const ShownPlane *pl = &p->pl;
+	if (!d->m)
+		return 0;
+	g->marks = calloc((size_t)d->m, sizeof *g->marks);
+	if (!g->marks)
+		return -1;
+	int maps = d->plane && pl->maps && !pl->step && !pl->live && pl->m == d->m;
+	for (int l = 1; l < d->m; l++) {
+		if (p->sq.waiting && d->c.layer == l)
+			g->marks[l - 1] = &d->c;
+		else if (!p->sq.waiting && maps && pl->maps[l - 1].c.n == d->n[l])
+			g->marks[l - 1] = &pl->maps[l - 1].c;
+	}
+	int sl = sel >> 16, sj = sel & 0xffff;
+	const Alg3Combinations *c = sl >= 1 && sl < d->m ? g->marks[sl - 1] : NULL;
+	int dropped = 0;
+	for (int t = c ? c->nkeep : 0; c && t < c->n; t++)
+		dropped |= c->perm[t] == sj;
+	char shape[128];
+	net_shape_str(w->s->net, shape, sizeof shape);
+	for (int t = c ? c->nkeep : 0; dropped && t < c->n; t++)
+		if (c->perm[t] == sj)
+			alg3_combination_str(c, t - c->nkeep, 4, 0, g->net_sub, sizeof g->net_sub);
+	snprintf(g->net_title, sizeof g->net_title, "%.60s on %.60s: test accuracy %.2f %%%s",
+	         shape, w->s->data_spec, p->test_acc,
+	         p->sq.waiting ? ", the squeeze's proposal"
+	         : maps        ? ", the squeeze at τ marked"
+	                       : "");
+	g->net = (ReportNetwork){.title = g->net_title,
+	                         .subtitle = g->net_sub,
+	                         .m = d->m,
+	                         .n = d->n,
+	                         .w = (const float *const *)d->w,
+	                         .cap = DIAG_MAX,
+	                         .tau = w->s->tau,
+	                         .marks = g->marks,
+	                         .sel_layer = dropped ? sl : 0,
+	                         .sel_neuron = sj,
+	                         .lc = g->lc,
+	                         .plane = d->plane,
+	                         .inputs = d->inputs,
+	                         .px = PLANE_MAP_PX,
+	                         .in_maps = d->in_maps,
+	                         .out_maps = d->out_maps,
+	                         .maps = maps ? g->maps : NULL};
+	return 0;
+}
 
 /* The screen's tables and charts; -1 when out of memory. lc NULL when the
  * conditioning failed: the tables go without the layer table. */
-static int gather(Worker *w, Gathered *g)
+static int gather(Worker *w, Gathered *g, int sel)
 {
 	const Session *s = w->s;
 	const Shown *p = &w->shown;
@@ -143,7 +202,7 @@ static int gather(Worker *w, Gathered *g)
 	/* the Plane view, on data of two features */
 	const ShownPlane *pl = &p->pl;
 	if (!pl->on || !pl->reg.cls || !pl->maps)
-		return 0;
+		return gather_network(w, g, sel);
 	g->maps = calloc((size_t)pl->m, sizeof *g->maps);
 	if (!g->maps)
 		return -1;
@@ -170,7 +229,7 @@ static int gather(Worker *w, Gathered *g)
 	                      .panels = pl->pn.reg,
 	                      .panel_acc = pl->pn.acc,
 	                      .removed = pl->pn.removed};
-	return 0;
+	return gather_network(w, g, sel);
 }
 
 static void gathered_free(Gathered *g, const Net *net)
@@ -178,6 +237,7 @@ static void gathered_free(Gathered *g, const Net *net)
 	cond_net_free(g->lc, net->m);
 	free(g->beta);
 	free(g->maps);
+	free(g->marks);
 }
 
 static int tables(FILE *f, const void *ud, Err *e)
@@ -220,6 +280,19 @@ static int export_plots(const Gathered *g, const char *path, char *note, size_t 
 		if (r == -2)
 			return n; /* stopped: nothing more is drawn */
 	}
+	/* the network diagram */
+	int nn = g->net.m ? report_network_plots(dir, base, &g->net, e) : 0;
+	if (nn < 0)
+		return -1;
+	if (nn > 0) {
+		snprintf(file, sizeof file, "%s-network.gp", base);
+		int r = run_gnuplot(dir, file);
+		snprintf(note + strlen(note), len - strlen(note), "; the network diagram%s",
+		         r > 0 ? " drawn" : "");
+		if (r == -2)
+			return n + nn;
+		n += nn;
+	}
 	/* on data of two features, the Plane view's too */
 	if (!g->pl.m)
 		return n;
@@ -240,7 +313,7 @@ static int export_plots(const Gathered *g, const char *path, char *note, size_t 
 	return n + np;
 }
 
-void worker_export(Worker *w, const char *path)
+void worker_export(Worker *w, const char *path, int sel)
 {
 	Err e = {{0}};
 	char note[128], base[1024];
@@ -252,7 +325,7 @@ void worker_export(Worker *w, const char *path)
 		return;
 	}
 	Gathered g;
-	if (gather(w, &g) < 0) {
+	if (gather(w, &g, sel) < 0) {
 		gathered_free(&g, w->s->net);
 		worker_status_failed(w, path, "export failed: %s: out of memory", path);
 		return;

@@ -185,13 +185,16 @@ static void k_alg(Tui *t, int ch)
 		t->u.view = VIEW_ALG1;
 		t->u.it_first = -1;
 	} else if (ch == 't') {
-		tui_ask(t, P_EPOCHS, "train epochs", "1");
+		char def[16];
+		snprintf(def, sizeof def, "%d", t->epochs_def > 0 ? t->epochs_def : 1);
+		tui_ask(t, P_EPOCHS, "train epochs", def);
 	} else if (ch == 'b') {
 		tui_ask(t, P_BETAS, "beta list", t->beta_def);
 	} else {
 		/* on data of two features the squeeze is seen as regions */
 		tui_submit_kind(t, JOB_SQZ_START, 0);
-		t->u.view = snap(t).plane ? VIEW_PLANE : VIEW_SQUEEZE;
+		if (t->u.view != VIEW_NETWORK)
+			t->u.view = snap(t).plane ? VIEW_PLANE : VIEW_SQUEEZE;
 	}
 }
 
@@ -312,6 +315,8 @@ void tui_show_view(Tui *t, int view, int arg)
 		t->u.hist_page = arg;
 	else if (view == VIEW_PLANE && arg > 0)
 		t->u.plane_layer = arg;
+	else if (view == VIEW_NETWORK && arg > 0)
+		t->u.net_col = arg, t->u.net_row = 0;
 	else if (arg > 0)
 		t->u.layer = arg;
 }
@@ -396,25 +401,82 @@ static const KeyBind plane_keys[] = {
     {'a', k_squeeze, 0},    {'c', k_squeeze, 0},     {'p', k_squeeze, 1},    {0, NULL, 0},
 };
 
+static const KeyBind network_keys[] = {
+    {KEY_UP, tui_network_key, 1},
+    {KEY_DOWN, tui_network_key, 1},
+    {KEY_LEFT, tui_network_key, 1},
+    {KEY_RIGHT, tui_network_key, 1},
+    {'k', tui_network_key, 1},
+    {'j', tui_network_key, 1},
+    {'h', tui_network_key, 1},
+    {'l', tui_network_key, 1},
+    {KEY_HOME, tui_network_key, 1},
+    {KEY_END, tui_network_key, 1},
+    {'d', tui_network_key, 0},
+    {KEY_DC, tui_network_key, 0},
+    {'i', tui_network_key, 0},
+    {KEY_IC, tui_network_key, 0},
+    {'D', tui_network_key, 0},
+    {'I', tui_network_key, 0},
+    {'f', tui_network_key, 0},
+    {'y', k_squeeze, 0},
+    {'n', k_squeeze, 0},
+    {'a', k_squeeze, 0},
+    {'c', k_squeeze, 0},
+    {'p', k_squeeze, 1},
+    {0, NULL, 0},
+};
+
 static const KeyBind no_keys[] = {{0, NULL, 0}};
 
 static const KeyBind *const view_keys[VIEW_COUNT] = {
-    [VIEW_LAYERS] = layer_keys,    [VIEW_ALG1] = alg1_keys,      [VIEW_SWEEP] = no_keys,
-    [VIEW_SQUEEZE] = squeeze_keys, [VIEW_SPECTRUM] = layer_keys, [VIEW_HISTORY] = history_keys,
-    [VIEW_PLANE] = plane_keys,
+    [VIEW_LAYERS] = layer_keys,    [VIEW_ALG1] = alg1_keys,       [VIEW_SWEEP] = no_keys,
+    [VIEW_SQUEEZE] = squeeze_keys, [VIEW_SPECTRUM] = layer_keys,  [VIEW_HISTORY] = history_keys,
+    [VIEW_PLANE] = plane_keys,     [VIEW_NETWORK] = network_keys,
 };
 
 static const KeyBind global_keys[] = {
-    {'\t', k_view, 1}, {KEY_BTAB, k_view, 1}, {'1', k_view, 1},  {'2', k_view, 1},
-    {'3', k_view, 1},  {'4', k_view, 1},      {'5', k_view, 1},  {'6', k_view, 1},
-    {'7', k_view, 1},  {'8', k_view, 1},      {'9', k_view, 1},  {'P', k_present, 1},
-    {'?', k_help, 1},  {'x', k_help, 1},      {'L', k_help, 1},  {'+', k_tau, 0},
-    {'=', k_tau, 0},   {'-', k_tau, 0},       {']', k_tau, 0},   {'[', k_tau, 0},
-    {'T', k_tau, 0},   {'E', k_tau, 0},       {'S', k_tau, 0},   {'s', k_alg, 0},
-    {'r', k_alg, 0},   {'t', k_alg, 0},       {'b', k_alg, 0},   {'z', k_alg, 0},
-    {'A', k_adopt, 0}, {'u', k_file, 0},      {'w', k_file, 0},  {'o', k_file, 0},
-    {'e', k_file, 1},  {'N', k_file, 0},      {' ', k_pause, 1}, {27, k_escape, 1},
-    {'q', k_quit, 1},  {0, NULL, 0},
+    {'\t', k_view, 1},
+    {KEY_BTAB, k_view, 1},
+    {'1', k_view, 1},
+    {'2', k_view, 1},
+    {'3', k_view, 1},
+    {'4', k_view, 1},
+    {'5', k_view, 1},
+    {'6', k_view, 1},
+    {'7', k_view, 1},
+    {'8', k_view, 1},
+    {'9', k_view, 1},
+    {'P', k_present, 1},
+    {'?', k_help, 1},
+    {'x', k_help, 1},
+    {'L', k_help, 1},
+    {'+', k_tau, 0},
+    {'=', k_tau, 0},
+    {'-', k_tau, 0},
+    {']', k_tau, 0},
+    {'[', k_tau, 0},
+    {'T', k_tau, 0},
+    {'E', k_tau, 0},
+    {'S', k_tau, 0},
+    {'s', k_alg, 0},
+    {'r', k_alg, 0},
+    {'t', k_alg, 0},
+    {'b', k_alg, 0},
+    {'z', k_alg, 0},
+    {'A', k_adopt, 0},
+    {'u', k_file, 0},
+    {'w', k_file, 0},
+    {'o', k_file, 0},
+    {'e', k_file, 1},
+    {'N', k_file, 0},
+    {' ', k_pause, 1},
+    {27, k_escape, 1},
+    {'{', tui_speed_key, 1},
+    {'}', tui_speed_key, 1},
+    {'.', tui_speed_key, 1},
+    {'q', k_quit, 1},
+    {0, NULL, 0},
 };
 
 /* Runs the binding of ch in table; 1 when there was one. */
@@ -439,11 +501,25 @@ static const struct {
 	KeyFn fn;
 	const char *name;
 } fn_names[] = {
-    {k_view, "view"},     {k_present, "present"}, {k_help, "help"},   {k_layer, "layer"},
-    {k_alg1, "alg1"},     {k_history, "history"}, {k_tau, "setting"}, {k_alg, "operation"},
-    {k_adopt, "adopt"},   {k_squeeze, "squeeze"}, {k_file, "file"},   {k_pause, "pause"},
-    {k_escape, "escape"}, {k_quit, "quit"},       {k_play, "play"},   {k_play_pause, "play-pause"},
-    {k_leave, "leave"},   {k_plane, "plane"},
+    {k_view, "view"},
+    {k_present, "present"},
+    {k_help, "help"},
+    {k_layer, "layer"},
+    {k_alg1, "alg1"},
+    {k_history, "history"},
+    {k_tau, "setting"},
+    {k_alg, "operation"},
+    {k_adopt, "adopt"},
+    {k_squeeze, "squeeze"},
+    {k_file, "file"},
+    {k_pause, "pause"},
+    {k_escape, "escape"},
+    {k_quit, "quit"},
+    {k_play, "play"},
+    {k_play_pause, "play-pause"},
+    {k_leave, "leave"},
+    {k_plane, "plane"},
+    {tui_network_key, "network"},
 };
 
 static const KeyBind *find(const KeyBind *table, int ch)

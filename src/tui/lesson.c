@@ -96,7 +96,7 @@ static int grow(Lesson *l, int *cap, Err *e)
 static const char *const view_names[] = {
     [VIEW_LAYERS] = "layers",   [VIEW_ALG1] = "algorithm1",   [VIEW_SWEEP] = "sweep",
     [VIEW_SQUEEZE] = "squeeze", [VIEW_SPECTRUM] = "spectrum", [VIEW_HISTORY] = "history",
-    [VIEW_PLANE] = "plane",
+    [VIEW_PLANE] = "plane",     [VIEW_NETWORK] = "network",
 };
 static const char *const chart_names[] = {"iterations", "epochs", "curve"};
 
@@ -111,7 +111,7 @@ int lesson_parse_view(const char *text, int *view, int *arg, Err *e)
 	if (*view < 0)
 		return err_set(e,
 		               "#view: '%s' is not a view (layers, algorithm1, sweep, squeeze, "
-		               "spectrum, history, plane)",
+		               "spectrum, history, plane, network)",
 		               name);
 	if (n > 2)
 		return err_set(e, "#view: a view and at most one word after it, not '%s'",
@@ -129,11 +129,12 @@ int lesson_parse_view(const char *text, int *view, int *arg, Err *e)
 	}
 	char *end;
 	long layer = strtol(extra, &end, 10);
-	if ((*view != VIEW_LAYERS && *view != VIEW_SPECTRUM && *view != VIEW_PLANE) || *end ||
-	    layer < 1 || layer > 100000)
+	if ((*view != VIEW_LAYERS && *view != VIEW_SPECTRUM && *view != VIEW_PLANE &&
+	     *view != VIEW_NETWORK) ||
+	    *end || layer < 1 || layer > 100000)
 		return err_set(e,
-		               "#view: %s takes no '%s' (a layer goes with layers, spectrum and "
-		               "plane)",
+		               "#view: %s takes no '%s' (a layer goes with layers, spectrum, "
+		               "plane and network)",
 		               name, extra);
 	*arg = (int)layer;
 	return 0;
@@ -173,6 +174,10 @@ int lesson_view(const Lesson *l, int pos, int *arg)
 	case SESS_NET:
 	case SESS_LOAD:
 		return VIEW_LAYERS;
+	case SESS_NEURON:
+	case SESS_LAYER:
+	case SESS_INPUTS:
+		return VIEW_NETWORK;
 	default:
 		return -1;
 	}

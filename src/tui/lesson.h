@@ -38,12 +38,13 @@ const char *lesson_caption_at(const Lesson *l, int pos);
 /* The view (a ViewId) action pos is about, and in *arg the chart or layer
  * it shows (-1: as it is): named in the lesson, else chosen from its kind
  * (a squeeze: the squeeze view, a sweep: the sweep view, Algorithm 1: its
- * history, a training: κ against epochs, τ or a network: the layer table).
+ * history, a training: κ against epochs, τ or a network: the layer table,
+ * an edit by hand: the network diagram).
  * -1: the action changes no view (η, a schedule, a save). */
 int lesson_view(const Lesson *l, int pos, int *arg);
 
 /* Parses the NAME [ARG] of a "#view:" line (NAME: layers, algorithm1, sweep,
- * squeeze, spectrum, history, plane) into a ViewId and its argument;
+ * squeeze, spectrum, history, plane, network) into a ViewId and its argument;
  * -1 with a message naming the views. */
 int lesson_parse_view(const char *text, int *view, int *arg, Err *e);
 

@@ -129,13 +129,16 @@ static void answer(Tui *t)
 		break;
 	}
 	case P_EXPORT: {
-		Job j = {.kind = JOB_EXPORT};
+		Job j = {.kind = JOB_EXPORT, .target = t->u.net_col * 65536 + t->u.net_row};
 		if (!screen_output_ok(t, v, FILE_OUT_TEXT))
 			break;
 		snprintf(j.path, sizeof j.path, "%s", v);
 		tui_submit(t, &j);
 		break;
 	}
+	case P_INPUTS:
+		tui_answer_inputs(t, v);
+		break;
 	case P_CAPTION: {
 		Job j = {.kind = JOB_CAPTION};
 		snprintf(j.path, sizeof j.path, "%s", v);

@@ -136,6 +136,8 @@ int tui_run(Session *s, const TuiSetup *su)
 	Err e = {{0}};
 	char log[1024];
 	t.patience = su->patience;
+	t.epochs_def = su->epochs;
+	t.u.view = (ViewId)su->view;
 	t.lesson = su->lesson;
 	t.u.lesson = su->lesson;
 	t.u.delay = su->delay;
@@ -170,6 +172,7 @@ int tui_run(Session *s, const TuiSetup *su)
 		session_free(s);
 		return 1;
 	}
+	worker_set_speed(t.w, su->speed);
 	/* a lesson's line says where it is: its note goes to the narration */
 	if (su->lesson)
 		worker_narrate(t.w, "%s", su->note);

@@ -19,6 +19,9 @@ typedef struct TuiSetup {
 	int q;
 	int patience; /* early stopping of every t training, 0: none */
 	int present;  /* start in presentation mode */
+	double speed; /* epochs a second of the trainings, 0: full speed */
+	int view;     /* the view it opens on (a ViewId) when no lesson names one */
+	int epochs;   /* the epochs t proposes */
 } TuiSetup;
 
 /* `condnet tui`: parses argv[1..argc) (argv[0] is the command's name) and

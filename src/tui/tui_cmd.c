@@ -13,6 +13,13 @@
 #include "setup/setup.h"
 #include "tui/lesson.h"
 #include "tui/tui.h"
+#include "tui/views.h"
+
+/* What the plane data sets open with: a training that learns them (the
+ * rate, the epochs t proposes) at a speed a class can follow. */
+#define TUI_PLANE_LR 0.01
+#define TUI_PLANE_EPOCHS 300
+#define TUI_PLANE_SPEED 30.0
 
 /* The data options, with the screen's default data set. */
 #define TUI_DATA_HELP OPTS_DATA_HELP_DEFAULT("mnist when fetched, else synthetic")
@@ -21,8 +28,9 @@ static const char tui_help_fmt[] =
     "Usage: condnet [tui] [OPTIONS]\n"
     "       condnet tui --play LESSON [OPTIONS]\n\n"
     "The interactive screen. Without --data it opens MNIST (200 Haar-wavelet\n"
-    "features) when fetched, else the built-in synthetic set. With --play only\n"
-    "--delay, --present, --ascii and --data-dir go with the lesson.\n"
+    "features) when fetched, else the built-in synthetic set; the plane data\n"
+    "sets open on the Plane view. With --play only --delay, --speed, --present,\n"
+    "--ascii and --data-dir go with the lesson.\n"
     "Data:\n" TUI_DATA_HELP "Validation:\n"
     "  --val-frac F         validation fraction of every class for the sweep and early\n"
     "                       stopping (default 0.1)\n"
@@ -34,7 +42,8 @@ static const char tui_help_fmt[] =
     "  --seed S             seed of the weights, the batch order and the split (default 1)\n"
     "Training:\n"
     "  --batch B            mini-batch size (default 50)\n"
-    "  --lr LR              Adam learning rate (default 0.001)\n"
+    "  --lr LR              Adam learning rate (default 0.001; the plane data sets\n"
+    "                       0.01)\n"
     "  --threads N          threads to compute on, 1..64 (default 2, or "
     "$OPENBLAS_NUM_THREADS)\n" OPTS_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
@@ -61,7 +70,11 @@ static const char tui_help_fmt[] =
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
     "                       lesson (algorithm1, squeeze, mnist, plane)\n"
     "  --delay S            with --play: the next action every S seconds, not on "
-    "keys\n" OPTS_DRY_RUN_HELP "  -h, --help           this text\n\n"
+    "keys\n"
+    "  --speed E            the trainings on the screen at E epochs a second, the\n"
+    "                       regions, maps and diagram drawn after every epoch, or\n"
+    "                       full (the default; the plane data sets %g; { } change "
+    "it)\n" OPTS_DRY_RUN_HELP "  -h, --help           this text\n\n"
     "On the screen ? lists the keys and x explains the numbers; %s\n"
     "explains everything.\n";
 
@@ -74,7 +87,8 @@ enum {
 	OPT_Q,
 	OPT_PLAY,
 	OPT_DELAY,
-	OPT_PRESENT
+	OPT_PRESENT,
+	OPT_SPEED
 };
 
 /* The common options the screen takes (their help is its own): all but
@@ -83,11 +97,17 @@ enum {
 	(OPTS_ALL & ~(OPTS_BIT(OPTS_INPUTS) | OPTS_BIT(OPTS_SAVE) | OPTS_BIT(OPTS_JSON) |          \
 	              OPTS_BIT(OPTS_CSV) | OPTS_BIT(OPTS_QUIET)))
 static const struct option own[] = {
-    {"tau", required_argument, NULL, OPT_TAU},   {"eta", required_argument, NULL, OPT_ETA},
-    {"beta", required_argument, NULL, OPT_BETA}, {"q", required_argument, NULL, OPT_Q},
-    {"ascii", no_argument, NULL, OPT_ASCII},     {"log", required_argument, NULL, OPT_LOG},
-    {"play", required_argument, NULL, OPT_PLAY}, {"delay", required_argument, NULL, OPT_DELAY},
-    {"present", no_argument, NULL, OPT_PRESENT}, {0},
+    {"tau", required_argument, NULL, OPT_TAU},
+    {"eta", required_argument, NULL, OPT_ETA},
+    {"beta", required_argument, NULL, OPT_BETA},
+    {"q", required_argument, NULL, OPT_Q},
+    {"ascii", no_argument, NULL, OPT_ASCII},
+    {"log", required_argument, NULL, OPT_LOG},
+    {"play", required_argument, NULL, OPT_PLAY},
+    {"delay", required_argument, NULL, OPT_DELAY},
+    {"present", no_argument, NULL, OPT_PRESENT},
+    {"speed", required_argument, NULL, OPT_SPEED},
+    {0},
 };
 
 typedef struct TuiArgs {
@@ -95,7 +115,7 @@ typedef struct TuiArgs {
 	unsigned long given; /* bit (code - OPTS_DATA) of each common option given */
 	int ascii, q, own_given, present;
 	const char *log, *play, *betas;
-	double tau, eta, delay;
+	double tau, eta, delay, speed; /* speed: NaN when not given, 0 full */
 } TuiArgs;
 
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
@@ -105,7 +125,8 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		t->given |= 1UL << (opt - OPTS_DATA);
 		return opts_handle(&t->co, opt, arg, e) < 0 ? -1 : 0;
 	}
-	if (opt != OPT_ASCII && opt != OPT_PLAY && opt != OPT_DELAY && opt != OPT_PRESENT)
+	if (opt != OPT_ASCII && opt != OPT_PLAY && opt != OPT_DELAY && opt != OPT_PRESENT &&
+	    opt != OPT_SPEED)
 		t->own_given = 1;
 	switch (opt) {
 	case OPT_ASCII:
@@ -135,6 +156,18 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		return 0;
 	case OPT_DELAY:
 		return opts_double("--delay", arg, 0, 0, 3600, &t->delay, e);
+	case OPT_SPEED:
+		if (!strcmp(arg, "full")) {
+			t->speed = 0;
+			return 0;
+		}
+		if (opts_double("--speed", arg, 0, 1, 100000, &t->speed, NULL) < 0)
+			return err_set(
+			    e,
+			    "--speed: '%s': expected epochs a second, above 0 and at most "
+			    "100000, or full",
+			    arg);
+		return 0;
 	}
 	return 0;
 }
@@ -245,7 +278,7 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	if ((ta->given & ~dir) || ta->own_given) {
 		fprintf(stderr,
 		        "condnet tui: --play takes the lesson's data, network and settings; "
-		        "only --delay, --present, --ascii and --data-dir go with it\n");
+		        "only --delay, --speed, --present, --ascii and --data-dir go with it\n");
 		return 2;
 	}
 	if (opts_dry_run("tui"))
@@ -302,11 +335,12 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 
 int tui_cmd(int argc, char **argv)
 {
-	TuiArgs ta = {.tau = NAN, .eta = NAN};
+	TuiArgs ta = {.tau = NAN, .eta = NAN, .speed = NAN};
 	Err e = {{0}};
 	static char help[sizeof tui_help_fmt + 1200];
 	opts_default(&ta.co);
-	snprintf(help, sizeof help, tui_help_fmt, SESS_LOG_KEEP, places_man_hint());
+	snprintf(help, sizeof help, tui_help_fmt, SESS_LOG_KEEP, TUI_PLANE_SPEED,
+	         places_man_hint());
 	struct option table[64];
 	opts_table(table, 63, TUI_COMMON, own);
 	int pr = opts_parse(argc, argv, NULL, NULL, table, own_opt, &ta, help, NULL);
@@ -342,6 +376,11 @@ int tui_cmd(int argc, char **argv)
 		        spec);
 		return 2;
 	}
+	/* the plane data sets open on the Plane view, with a training that learns
+	 * them at a speed a class can follow */
+	int plane = !ta.play && plane_set_is(spec);
+	if (plane && !(ta.given & 1UL << (OPTS_LR - OPTS_DATA)))
+		ta.co.train.adam.lr = TUI_PLANE_LR;
 	TuiSetup su = {ta.ascii,
 	               note,
 	               NULL,
@@ -351,7 +390,12 @@ int tui_cmd(int argc, char **argv)
 	                           : "1.0:2.4:0.2",
 	               ta.q ? ta.q : 5,
 	               ta.co.early_stop,
-	               ta.present};
+	               ta.present,
+	               !isnan(ta.speed) ? ta.speed
+	               : plane          ? TUI_PLANE_SPEED
+	                                : 0,
+	               plane ? VIEW_PLANE : VIEW_LAYERS,
+	               plane ? TUI_PLANE_EPOCHS : 1};
 	if (ta.play)
 		return play(&ta, &su);
 	if (ta.delay > 0) {

@@ -23,6 +23,7 @@ typedef enum PromptKind {
 	P_SCHED,   /* the learning-rate schedule, then its warm-up, then the patience */
 	P_WARMUP,
 	P_PATIENCE,
+	P_INPUTS, /* the inputs of data in the plane */
 } PromptKind;
 
 typedef struct Tui {
@@ -36,6 +37,7 @@ typedef struct Tui {
 	int q_def;
 	char data_name[64];   /* for the default file names */
 	int patience;         /* early stopping of every t training, 0: none */
+	int epochs_def;       /* the epochs t proposes */
 	char sched[256];      /* the schedule typed while its warm-up and patience are asked */
 	double warmup;        /* the warm-up typed while the patience is asked */
 	char model[1024];     /* the last path saved or opened */
@@ -79,6 +81,14 @@ void tui_prompt_key(Tui *t, int ch);
  * (prompt_sched.c), each proposing the setting in effect; and the answers. */
 void tui_ask_sched(Tui *t);
 void tui_answer_sched(Tui *t, PromptKind k, const char *v);
+
+/* A key of the network diagram (keys_network.c): choose, add or remove a
+ * neuron or a layer, ask for the inputs; and the inputs typed. */
+void tui_network_key(Tui *t, int ch);
+void tui_answer_inputs(Tui *t, const char *v);
+
+/* The speed keys (keys_speed.c): { slower, } faster, . one epoch. */
+void tui_speed_key(Tui *t, int ch);
 
 /* A key with no prompt open. */
 void tui_key(Tui *t, int ch);

@@ -13,116 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/palette.h"
 #include "tui/screen.h"
 #include "tui/status.h"
 #include "tui/views_int.h"
-
-/* ---- colours ---- */
-
-/* The colour-pair numbers this view takes, from the first past those the
- * screen and the other views may use. */
-#define PAIRS_MAX 512
-
-static struct {
-	short fg, bg;
-} pairs[PAIRS_MAX];
-static int npairs;
-
-static short cube(int r, int g, int b)
-{
-	return (short)(16 + 36 * r + 6 * g + b);
-}
-
-/* The 256-colour palette: per class, four shades from unsure to sure, and
- * the dark shade its points are drawn in; the maps from −1 (blue) through
- * 0 (white) to 1 (orange). */
-static short shade256(int cls, int level)
-{
-	static const unsigned char rgb[6][3] = {{5, 1, 1}, {1, 2, 5}, {1, 4, 1},
-	                                        {5, 5, 1}, {5, 1, 5}, {1, 5, 5}};
-	const unsigned char *c = rgb[cls % 6];
-	/* level 3: the class colour; lower levels mix it with white */
-	int mix = 3 - level;
-	return cube(c[0] + ((5 - c[0]) * mix + 2) / 4, c[1] + ((5 - c[1]) * mix + 2) / 4,
-	            c[2] + ((5 - c[2]) * mix + 2) / 4);
-}
-
-static short dot256(int cls)
-{
-	static const unsigned char rgb[6][3] = {{2, 0, 0}, {0, 0, 2}, {0, 1, 0},
-	                                        {1, 1, 0}, {1, 0, 1}, {0, 1, 1}};
-	const unsigned char *c = rgb[cls % 6];
-	return cube(c[0], c[1], c[2]);
-}
-
-static short base8(int cls)
-{
-	static const short c[6] = {COLOR_RED,    COLOR_BLUE,    COLOR_GREEN,
-	                           COLOR_YELLOW, COLOR_MAGENTA, COLOR_CYAN};
-	return c[cls % 6];
-}
-
-static int rich(void)
-{
-	return screen_color() && COLORS >= 256;
-}
-
-/* The pair of fg on bg, made on first use; 0 (the terminal's own) when
- * none is left. */
-static int pair_of(short fg, short bg)
-{
-	int first = COLOR_PAIRS >= 2 * PAIRS_MAX ? PAIRS_MAX : 16;
-	for (int i = 0; i < npairs; i++)
-		if (pairs[i].fg == fg && pairs[i].bg == bg)
-			return first + i;
-	if (npairs == PAIRS_MAX || first + npairs >= COLOR_PAIRS ||
-	    init_pair((short)(first + npairs), fg, bg) == ERR)
-		return 0;
-	pairs[npairs].fg = fg;
-	pairs[npairs].bg = bg;
-	return first + npairs++;
-}
-
-/* The colour of a region pixel: its class, shaded by the probability
- * (1/k: unsure … 1: sure). */
-static short region_colour(int cls, float conf, int k)
-{
-	if (!rich())
-		return base8(cls);
-	double lo = 1.0 / k, f = (conf - lo) / (1 - lo);
-	int level = f < 0.25 ? 0 : f < 0.5 ? 1 : f < 0.75 ? 2 : 3;
-	return shade256(cls, level);
-}
-
-/* The colour of a map pixel: v scaled to [−1, 1]. */
-static short map_colour(double v)
-{
-	int level = (int)fmin(4, floor(fabs(v) * 4.5));
-	if (!rich())
-		return level < 2 ? COLOR_WHITE : v < 0 ? COLOR_BLUE : COLOR_RED;
-	static const short neg[5] = {231, 189, 111, 68, 25}, pos[5] = {231, 223, 215, 208, 166};
-	return v < 0 ? neg[level] : pos[level];
-}
-
-/* Letters for a screen without colour. */
-static const char region_ascii[] = ".:-~'`";
-static const char point_ascii[] = "OX+#@%";
-
-static char map_ascii(double v)
-{
-	return v <= -0.6 ? '=' : v <= -0.2 ? '-' : v < 0.2 ? ' ' : v < 0.6 ? '+' : '#';
-}
-
-/* One cell of two pixels, top over bottom: the upper half block in the top
- * pixel's colour on the bottom one's (a wide character made once per pair,
- * not a string converted for every cell). */
-static void cell2(int y, int x, short top, short bottom)
-{
-	static const wchar_t half[] = {0x2580, 0};
-	cchar_t cc;
-	setcchar(&cc, half, A_NORMAL, (short)pair_of(top, bottom), NULL);
-	mvadd_wch(y, x, &cc);
-}
 
 /* ---- the regions ---- */
 
@@ -146,13 +40,13 @@ static void draw_regions(const PlaneRegions *g, const Area *a)
 		for (int x = 0; x < a->cols; x++) {
 			int t = region_px(g, a, x, 2 * y), b = region_px(g, a, x, 2 * y + 1);
 			if (color) {
-				cell2(a->top + y, a->left + x,
-				      region_colour(g->cls[t], g->conf[t], g->k),
-				      region_colour(g->cls[b], g->conf[b], g->k));
+				palette_cell2(a->top + y, a->left + x,
+				              palette_region(g->cls[t], g->conf[t], g->k),
+				              palette_region(g->cls[b], g->conf[b], g->k));
 			} else {
 				/* a letter where the network is sure, a blank where it is not */
 				double lo = 1.0 / g->k, f = (g->conf[t] - lo) / (1 - lo);
-				char ch = f < 0.5 ? ' ' : region_ascii[g->cls[t] % 6];
+				char ch = f < 0.5 ? ' ' : palette_region_ascii(g->cls[t]);
 				mvaddch(a->top + y, a->left + x, (chtype)ch);
 			}
 		}
@@ -161,21 +55,19 @@ static void draw_regions(const PlaneRegions *g, const Area *a)
 static void draw_points(const ShownPlane *pl, const PlaneRegions *g, const Area *a)
 {
 	int color = screen_color();
-	static const char *const glyph[] = {"o", "x", "+", "*", "#", "%"};
 	for (int i = 0; i < pl->npts; i++) {
 		int c, r, cls = pl->lab[i];
 		plane_pixel(&a->box, a->cols, 2 * a->rows, pl->pts[2 * i], pl->pts[2 * i + 1], &c,
 		            &r);
 		int y = a->top + r / 2, x = a->left + c;
 		if (!color) {
-			mvaddch(y, x, (chtype)point_ascii[cls % 6]);
+			mvaddch(y, x, (chtype)palette_point_ascii(cls));
 			continue;
 		}
 		int px = region_px(g, a, c, r);
-		short bg = region_colour(g->cls[px], g->conf[px], g->k);
-		short fg = rich() ? dot256(cls) : COLOR_WHITE;
-		attr_set(rich() ? A_BOLD : A_BOLD, (short)pair_of(fg, bg), NULL);
-		mvaddstr(y, x, glyph[cls % 6]);
+		short bg = palette_region(g->cls[px], g->conf[px], g->k);
+		attr_set(A_BOLD, (short)palette_pair(palette_point(cls), bg), NULL);
+		mvaddstr(y, x, palette_point_glyph(cls));
 		attr_set(A_NORMAL, 0, NULL);
 	}
 }
@@ -227,9 +119,9 @@ static void draw_map(const float *v, double scale, int y, int x)
 			    gb = (2 * r + 1) * n / (2 * MAP_H);
 			double top = v[gt * n + gc] / scale, bot = v[gb * n + gc] / scale;
 			if (color)
-				cell2(y + r, x + c, map_colour(top), map_colour(bot));
+				palette_cell2(y + r, x + c, palette_map(top), palette_map(bot));
 			else
-				mvaddch(y + r, x + c, (chtype)map_ascii(top));
+				mvaddch(y + r, x + c, (chtype)palette_map_ascii(top));
 		}
 }
 
@@ -497,6 +389,29 @@ static void panel_view(const Shown *p, UiState *u, const ShownPanels *pn, int to
 		combination_lines(&p->pl, shown_layer(p, u), y, bot);
 }
 
+/* While it trains: the epoch the regions and maps are of, and the speed
+ * (its keys where they fit). */
+static void live_title(const Shown *p, const char *shape, int top)
+{
+	const ShownPlane *pl = &p->pl;
+	char ep[32], of[32] = "", speed[32], line[300];
+	if (pl->epoch == floor(pl->epoch))
+		snprintf(ep, sizeof ep, "%.0f", pl->epoch);
+	else
+		snprintf(ep, sizeof ep, "%.1f", pl->epoch);
+	if (p->ks.epochs > 0)
+		snprintf(of, sizeof of, " of %g", p->ks.epochs);
+	views_speed(p->speed, speed, sizeof speed);
+	for (int k = 0; k < 3; k++) {
+		snprintf(line, sizeof line, "Decision regions of %s at epoch %s%s, live: %s%s",
+		         shape, ep, k < 2 ? of : "", speed,
+		         k == 0 ? "; { } speed, . one epoch, space pause" : "");
+		if (screen_width(line) <= COLS)
+			break;
+	}
+	screen_put_cut(top, 0, 0, C_TITLE, 1, "%s", line);
+}
+
 void view_plane(const Shown *p, UiState *u, int top, int bot)
 {
 	const ShownPlane *pl = &p->pl;
@@ -519,8 +434,11 @@ void view_plane(const Shown *p, UiState *u, int top, int bot)
 	}
 	char shape[128];
 	views_shape(p->n, p->m, shape, sizeof shape);
-	screen_put_cut(top, 0, 0, C_TITLE, 1, "Decision regions of %s: test accuracy %.2f%%%s",
-	               shape, p->test_acc, pl->live ? " (before), live" : "");
+	if (pl->live)
+		live_title(p, shape, top);
+	else
+		screen_put_cut(top, 0, 0, C_TITLE, 1,
+		               "Decision regions of %s: test accuracy %.2f%%", shape, p->test_acc);
 	int used = regions_block(p, top + 1, bot, COLS / 2);
 	maps_block(p, u, top + 1, bot, used + 2);
 }

@@ -75,14 +75,14 @@ static const char *const view_names[VIEW_COUNT][2] = {
     [VIEW_LAYERS] = {"Layers", "Layers"},     [VIEW_ALG1] = {"Algorithm 1", "Alg 1"},
     [VIEW_SWEEP] = {"Sweep", "Sweep"},        [VIEW_SQUEEZE] = {"Squeeze", "Squeeze"},
     [VIEW_SPECTRUM] = {"Spectrum", "Spectr"}, [VIEW_HISTORY] = {"History", "Hist"},
-    [VIEW_PLANE] = {"Plane", "Plane"},
+    [VIEW_PLANE] = {"Plane", "Plane"},        [VIEW_NETWORK] = {"Network", "Net"},
 };
 
 typedef void (*ViewFn)(const Shown *p, UiState *u, int top, int bot);
 static const ViewFn view_fns[VIEW_COUNT] = {
     [VIEW_LAYERS] = view_layers,   [VIEW_ALG1] = view_alg1,         [VIEW_SWEEP] = view_sweep,
     [VIEW_SQUEEZE] = view_squeeze, [VIEW_SPECTRUM] = view_spectrum, [VIEW_HISTORY] = view_history,
-    [VIEW_PLANE] = view_plane,
+    [VIEW_PLANE] = view_plane,     [VIEW_NETWORK] = view_network,
 };
 
 const char *views_name(ViewId v, int brief)
@@ -284,7 +284,8 @@ static void draw_footer(const Shown *p, const UiState *u, int y)
 		extra[ne][0] = "←", extra[ne++][1] = "back";
 		extra[ne][0] = "space", extra[ne++][1] = u->play_paused ? "play" : "pause";
 		extra[ne][0] = "q", extra[ne++][1] = "leave";
-	} else if ((u->view == VIEW_SQUEEZE || u->view == VIEW_PLANE) && p->sq.waiting) {
+	} else if ((u->view == VIEW_SQUEEZE || u->view == VIEW_PLANE || u->view == VIEW_NETWORK) &&
+	           p->sq.waiting) {
 		extra[ne][0] = "y", extra[ne++][1] = "apply";
 		extra[ne][0] = "n", extra[ne++][1] = "refuse";
 		extra[ne][0] = "a", extra[ne++][1] = "all";
@@ -294,6 +295,11 @@ static void draw_footer(const Shown *p, const UiState *u, int y)
 		extra[ne][0] = "A", extra[ne++][1] = "adopt";
 	} else if (u->view == VIEW_ALG1) {
 		extra[ne][0] = "←→", extra[ne++][1] = "scroll";
+	} else if (u->view == VIEW_NETWORK) {
+		extra[ne][0] = "d", extra[ne++][1] = "remove";
+		extra[ne][0] = "i", extra[ne++][1] = "add";
+		extra[ne][0] = "DI", extra[ne++][1] = "layer";
+		extra[ne][0] = "f", extra[ne++][1] = "inputs";
 	}
 	for (size_t i = 0; i < (size_t)ne + sizeof common / sizeof *common; i++) {
 		const char *k = i < (size_t)ne ? extra[i][0] : common[i - (size_t)ne][0];

@@ -1,6 +1,6 @@
 /* tui/views.h - what the screen draws: the header, the views (layers,
  * Algorithm-1 history, β sweep, squeeze, spectrum, history charts, the
- * plane), the
+ * plane, the network diagram), the
  * text panels (keys, explain, narration log, pivot order), the narration
  * line, progress, status line and footer. */
 #ifndef CONDNET_TUI_VIEWS_H
@@ -17,6 +17,7 @@ typedef enum ViewId {
 	VIEW_SPECTRUM,
 	VIEW_HISTORY,
 	VIEW_PLANE,
+	VIEW_NETWORK,
 	VIEW_COUNT
 } ViewId;
 
@@ -45,6 +46,11 @@ typedef struct UiState {
 	int plane_layer;      /* Plane view: the hidden layer chosen with Up and Down, 0: the
 	                       * first the marks drop neurons from */
 	int plane_shown;      /* Plane view: the hidden layer shown, as last drawn */
+	int net_col, net_row; /* network view: the layer (0 inputs .. m outputs) and the neuron
+	                       * (from 0) chosen with the arrows */
+	int net_first;        /* network view: the first layer drawn when they do not all fit */
+	unsigned net_seen;    /* network view: the squeeze proposal last shown (a new one
+	                       * chooses its first dropped neuron) */
 	const char *prompt;   /* the question of an open prompt, or NULL */
 	const char *input;    /* what was typed so far */
 	int patience;         /* early stopping of the next t training, 0: none */

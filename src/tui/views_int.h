@@ -14,6 +14,9 @@ const char *views_kappa(double k, double tau, char *buf, size_t len);
 /* Widths n[0..m] as "10-32×4-3" (runs of equal hidden widths folded). */
 const char *views_shape(const int *n, int m, char *buf, size_t len);
 
+/* A training speed in words: "5 epochs/s", "full speed". */
+const char *views_speed(double speed, char *buf, size_t len);
+
 /* Each view draws rows top..bot (inclusive). */
 void view_layers(const Shown *p, UiState *u, int top, int bot);
 void view_alg1(const Shown *p, UiState *u, int top, int bot);
@@ -22,6 +25,7 @@ void view_squeeze(const Shown *p, UiState *u, int top, int bot);
 void view_spectrum(const Shown *p, UiState *u, int top, int bot);
 void view_history(const Shown *p, UiState *u, int top, int bot);
 void view_plane(const Shown *p, UiState *u, int top, int bot);
+void view_network(const Shown *p, UiState *u, int top, int bot);
 void view_panel(const Shown *p, UiState *u, int top, int bot);
 
 /* A log-scale plot of a decreasing profile v[0..n) (σ_j/σ₁ or |r_jj|/|r_11|)

@@ -21,6 +21,15 @@ const char *views_kappa(double k, double tau, char *buf, size_t len)
 	return buf;
 }
 
+const char *views_speed(double speed, char *buf, size_t len)
+{
+	if (speed > 0)
+		snprintf(buf, len, "%g epoch%s/s", speed, speed == 1 ? "" : "s");
+	else
+		snprintf(buf, len, "full speed");
+	return buf;
+}
+
 const char *views_shape(const int *n, int m, char *buf, size_t len)
 {
 	size_t k = 0;

@@ -46,7 +46,7 @@ static void run_job(Worker *w, Job *j)
 	case JOB_EXPORT:
 		/* Esc stops it too (gnuplot is ended) */
 		hook_set_thread_stop(worker_stop_any, w);
-		worker_export(w, j->path);
+		worker_export(w, j->path, j->target);
 		hook_set_thread_stop(worker_stop_quit, w);
 		break;
 	case JOB_CAPTION:

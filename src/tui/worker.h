@@ -50,6 +50,14 @@ int worker_submit(Worker *w, const Job *j);
  * resumed, -1 (and does nothing) when no job runs, so a pause never
  * carries over to the next job. */
 int worker_toggle_pause(Worker *w);
+/* The speed of the trainings the screen runs, in epochs a second (0: as
+ * fast as they go); a change applies at the next epoch's end, or at once to
+ * a wait under way. */
+void worker_set_speed(Worker *w, double speed);
+/* One epoch more of the running training, then a pause (paused: it goes
+ * on for one; running: it pauses at the end of the epoch under way);
+ * -1 when no job runs. */
+int worker_step_epoch(Worker *w);
 /* Cancels the running job (its effect is rolled back). */
 void worker_cancel(Worker *w);
 

@@ -118,7 +118,8 @@ static int hook_progress(const TrainProgress *p, void *ud)
 	int own = pthread_equal(pthread_self(), w->th);
 	if (net) {
 		sample(w, net, p);
-		worker_plane_sample(w, net);
+		worker_plane_sample(w, net, p->epoch, 0);
+		worker_diagram_sample(w, net, 0);
 	}
 	pthread_mutex_lock(&w->mu);
 	/* a sweep's β and trials show from its first trial on, not after it */
@@ -251,6 +252,7 @@ static void hook_step_done(const HookStep *st, void *ud)
 	case HOOK_EPOCH:
 		step_epoch(w, st);
 		worker_narrate(w, "%s", st->text);
+		worker_pace_epoch(w, st->epoch);
 		break;
 	case HOOK_TRAINED:
 		step_trained(w, st);

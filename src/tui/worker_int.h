@@ -41,6 +41,13 @@ struct Worker {
 	double plane_last, plane_cost;
 	Net *plane_before;
 	uint32_t plane_after_crc;
+	/* the speed of training (worker_pace.c): a step of one epoch asked, and
+	 * when the last epoch ended */
+	int step_epoch;
+	double epoch_at;
+	/* the network diagram (worker_diagram.c): when it was last sampled while
+	 * a network trained, and what that cost */
+	double diagram_last, diagram_cost;
 	/* a neuron removed by hand beside pivoted QR's choice (worker_action.c) */
 	Alg3Hand hand;
 };
@@ -58,19 +65,38 @@ int worker_stop_any(void *w);
 /* ---- the Plane view (worker_plane.c) ---- */
 
 /* Everything it shows for the current network, after a job or a change of
- * τ (nothing but why not, when the data are not in the plane); the same at
- * most every quarter second while net trains; before an action, a copy of
+ * τ (nothing but why not, when the data are not in the plane); the same of
+ * net at epoch `epoch` while it trains, at most every quarter second unless
+ * forced (a slow speed's epoch); before an action, a copy of
  * the network when the action is an Algorithm-1 step that may remove
  * neurons (else NULL), and after it, that copy taken over, to show the
  * step's removals on it. */
 void worker_plane_publish(Worker *w);
-void worker_plane_sample(Worker *w, const Net *net);
+void worker_plane_sample(Worker *w, const Net *net, double epoch, int force);
 Net *worker_plane_before(Worker *w, const SessAction *a);
 void worker_plane_step(Worker *w, Net *before);
 /* The panels of the squeeze proposal shown (the squeeze preview, on plane
  * data): the network now, without the proposal's neurons, the same
  * compensated, as many removed at random. */
 void worker_plane_preview(Worker *w, const Alg3Proposal *sp);
+
+/* ---- the network diagram (worker_diagram.c) ---- */
+
+/* What view 8 shows of the current network (with the squeeze proposal's
+ * combinations while one waits), after a job; the same of net while it
+ * trains, at most every quarter second unless forced (a slow speed's
+ * epoch); frees what a ShownNet holds. */
+void worker_diagram_publish(Worker *w);
+void worker_diagram_sample(Worker *w, const Net *net, int force);
+void worker_diagram_free(ShownNet *d);
+
+/* ---- the speed of training (worker_pace.c) ---- */
+
+/* After epoch te of a training the screen runs: at a slow speed (or a step
+ * of one epoch) its regions, maps and diagram drawn, and the rest of the
+ * epoch's time waited (a pause, Esc or the screen's end noticed); after a
+ * step, paused. */
+void worker_pace_epoch(Worker *w, const TrainEpoch *te);
 
 /* ---- publishing (worker_shown.c) ---- */
 
@@ -150,7 +176,8 @@ void worker_caption(Worker *w, const char *text);
 /* The tables (CSV or Markdown by path's extension) and, beside them, every
  * plot's data and a gnuplot script (run when gnuplot is installed), as
  * report/report_plot.h writes them; on data in the plane, the Plane view's
- * too. */
-void worker_export(Worker *w, const char *path);
+ * too, and the network diagram with the dropped neuron chosen in it (sel:
+ * its layer × 65536 + the neuron, from 0) and its combination. */
+void worker_export(Worker *w, const char *path, int sel);
 
 #endif

@@ -300,13 +300,13 @@ void worker_plane_step(Worker *w, Net *before)
 	worker_plane_publish(w);
 }
 
-void worker_plane_sample(Worker *w, const Net *net)
+void worker_plane_sample(Worker *w, const Net *net, double epoch, int force)
 {
 	/* the worker thread writes pl, so reading it here needs no lock */
 	const ShownPlane *p = &w->shown.pl;
 	double t = clock_seconds();
-	/* at most 2.5 % of the time (beside the live κ's 5 %) */
-	if (!p->on || t - w->plane_last < fmax(0.25, 39 * w->plane_cost))
+	/* at most 2.5 % of the time (beside the live κ's 5 %), unless forced */
+	if (!p->on || (!force && t - w->plane_last < fmax(0.25, 39 * w->plane_cost)))
 		return;
 	Err e = {{0}};
 	ShownPlane n = {0};
@@ -324,6 +324,7 @@ void worker_plane_sample(Worker *w, const Net *net)
 	}
 	free(all);
 	n.live = 1;
+	n.epoch = epoch;
 	n.on = 1;
 	n.k = p->k;
 	/* the points stay */

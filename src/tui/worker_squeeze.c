@@ -84,6 +84,7 @@ void worker_sqz_show(Worker *w)
 	snprintf(w->shown.activity, sizeof w->shown.activity,
 	         "squeeze: measuring layer %d's choice against the simple rules", sp->layer);
 	pthread_mutex_unlock(&w->mu);
+	worker_diagram_publish(w); /* its marks and combinations in the diagram */
 	/* The proposal is on the screen; what it would do follows: the QR
 	 * choice, the norm rule and random orders keeping as many, each also
 	 * compensated, on the whole test set. */

@@ -63,6 +63,7 @@ typedef struct ShownPlane {
 	PlaneRegions reg; /* the current network's regions (w = 0: none yet) */
 	int live;         /* reg and maps are of the network being trained: the maps are in
 	                   * pivoted-QR order, without the squeeze's marks */
+	double epoch;     /* live: the epoch (fractional) of the training they are of */
 	double acc;       /* the current network's test accuracy, percent */
 	int m;            /* layers of the network the maps are of */
 	ShownMaps *maps;  /* m − 1 hidden layers */
@@ -71,6 +72,26 @@ typedef struct ShownPlane {
 	                   * marks its removals (in pivoted-QR order) */
 	ShownPanels pn;   /* the panels of the squeeze proposal shown or of that step */
 } ShownPlane;
+
+/* The network diagram (view 8): the weights among the first DIAG_MAX
+ * neurons of every layer, and on data in the plane what the inputs and the
+ * outputs give over it (the hidden neurons' maps are the Plane view's); the
+ * combinations of the squeeze proposal waiting. */
+#define DIAG_MAX 64
+typedef struct ShownNet {
+	int m;              /* layers, 0: no network */
+	int *n;             /* n[0..m] */
+	float **w;          /* m: min(n[i], DIAG_MAX) × min(n[i+1], DIAG_MAX) weights of layer
+	                     * i + 1, row-major (row: the neuron it comes from) */
+	double *wmax;       /* m: the largest |w| of each layer, over all its weights */
+	int plane;          /* the maps below are there */
+	unsigned inputs;    /* the inputs beyond x and y (data/plane_inputs.h) */
+	float *in_maps;     /* min(n[0], DIAG_MAX) maps of PLANE_MAP_PX²: each input */
+	float *out_maps;    /* n[m] maps: each class's probability */
+	Alg3Combinations c; /* the squeeze proposal's (c.layer 0: none waits) */
+	int live;           /* of the network being trained */
+	uint32_t crc;       /* of the network described (0 live) */
+} ShownNet;
 
 typedef enum JobKind {
 	JOB_ACTION,     /* a session action */
@@ -91,7 +112,8 @@ typedef struct Job {
 	SessAction a;
 	char path[1024];
 	int quiet;  /* leave the status line alone (queued behind a running job) */
-	int target; /* JOB_PLAY_BACK: the lesson position to go back to */
+	int target; /* JOB_PLAY_BACK: the lesson position to go back to; JOB_EXPORT: the
+	             * network diagram's neuron chosen, layer × 65536 + neuron */
 } Job;
 
 typedef struct ShownBeta {
@@ -202,6 +224,7 @@ typedef struct Shown {
 	char pick_shape[256];            /* the pick's widths n_0-…-n_m, "" without one */
 	ShownSqueeze sq;
 	ShownPlane pl; /* the Plane view's */
+	ShownNet net;  /* the network diagram's */
 	ShownSeries ks;
 	ShownEpochs ep;
 	/* narration */
@@ -210,6 +233,8 @@ typedef struct Shown {
 	int nnarr; /* lines ever written; the last min(nnarr, NARR_MAX) are kept */
 	/* progress */
 	int busy, paused, queued; /* paused ends with the job it paused */
+	double speed;             /* epochs a second of the trainings on the screen, 0: full */
+	int paused_epoch;         /* the epoch a step of one paused after, 0: none */
 	int ops;                  /* jobs queued or running, τ/η changes not counted */
 	int queued_ops;           /* operations waiting behind the running one */
 	char running[128];        /* what the running job is, for "busy" answers */

@@ -1,0 +1,598 @@
+/* tui/view_network.c - the network as a picture (view 8): a column per
+ * layer, the inputs on the left and the classes on the right, every neuron
+ * its map over the plane on data of two features (the Plane view's colours:
+ * palette.h) or, otherwise, a bar of its |r_jj|/|r_11| in the pivoted QR of
+ * its layer's Ŵ; between the columns the strongest weights as lines in the
+ * colour of their sign, heavier as |w| is larger (braille dots, or letters
+ * in ASCII); the neurons the squeeze drops marked ×, and for a dropped one
+ * chosen with the arrows the kept neurons of its combination lit with their
+ * coefficients. A column longer than the rows fold shows a count of the
+ * rest; layers that do not fit across scroll. What is drawn was computed by
+ * the worker (worker_diagram.c, worker_plane.c). */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data/plane_inputs.h"
+#include "tui/canvas.h"
+#include "tui/palette.h"
+#include "tui/screen.h"
+#include "tui/views_int.h"
+
+/* The most columns of layers and rows of neurons drawn. */
+#define COLS_MAX 64
+#define SLOTS_MAX 128
+
+/* One column: a layer's neurons as drawn. */
+typedef struct Col {
+	int layer;            /* 0 the inputs .. m the outputs */
+	int x, lw, cw;        /* its first cell, its labels' width, its width */
+	int nshow, off, more; /* neurons drawn (from off), and those folded away */
+	int y[SLOTS_MAX];     /* each drawn neuron's first row */
+} Col;
+
+/* How the diagram is laid out. */
+typedef struct Layout {
+	int h, gap, mw;  /* a neuron's rows, the rows between two, its map's width */
+	int ncol, first; /* columns drawn, from layer `first` */
+	int top, rows;   /* the neurons' rows */
+	Col col[COLS_MAX];
+} Lay;
+
+/* ---- what a neuron is ---- */
+
+/* The label of neuron j of layer l. */
+static const char *label(const ShownNet *d, int l, int j, char *buf, size_t len)
+{
+	if (l == 0 && d->plane)
+		snprintf(buf, len, "%s", plane_inputs_name(d->inputs, j, screen_ascii()));
+	else if (l == 0)
+		snprintf(buf, len, "i%d", j + 1);
+	else if (l == d->m)
+		snprintf(buf, len, "%s%d", palette_point_glyph(j), j);
+	else
+		snprintf(buf, len, "n%d", j + 1);
+	return buf;
+}
+
+/* The maps of hidden layer l when the Plane view's are of this network. */
+static const ShownMaps *maps_of(const Shown *p, int l)
+{
+	const ShownPlane *pl = &p->pl;
+	if (!p->net.plane || !pl->maps || pl->step || pl->m != p->net.m || l < 1 || l >= pl->m)
+		return NULL;
+	const ShownMaps *m = &pl->maps[l - 1];
+	return m->c.n == p->net.n[l] ? m : NULL;
+}
+
+/* The combinations whose marks the diagram shows for hidden layer l: the
+ * squeeze proposal's while it waits, else the squeeze's at τ on data in the
+ * plane (not while the network trains); NULL for none. */
+static const Alg3Combinations *marks_of(const Shown *p, int l)
+{
+	const ShownNet *d = &p->net;
+	if (p->sq.waiting && d->c.layer == l && d->c.n == d->n[l])
+		return &d->c;
+	if (p->sq.waiting || p->pl.live)
+		return NULL;
+	const ShownMaps *m = maps_of(p, l);
+	return m ? &m->c : NULL;
+}
+
+/* Where neuron j stands in c's pivot order, -1 when it is not there. */
+static int pivot_of(const Alg3Combinations *c, int j)
+{
+	for (int t = 0; c && t < c->n; t++)
+		if (c->perm[t] == j)
+			return t;
+	return -1;
+}
+
+/* ---- the layout ---- */
+
+/* The columns from layer `first` that fit across, each as wide as its
+ * labels and maps, and the gaps between them; returns how many. */
+static int columns(const Shown *p, Lay *L, int first)
+{
+	const ShownNet *d = &p->net;
+	char b[32];
+	int total = 0, n = 0;
+	for (int l = first; l <= d->m && n < COLS_MAX; l++) {
+		Col *c = &L->col[n];
+		c->layer = l;
+		c->lw = 0;
+		int shown = d->n[l] < SLOTS_MAX ? d->n[l] : SLOTS_MAX;
+		for (int j = 0; j < shown; j++)
+			c->lw = (int)fmax(c->lw, screen_width(label(d, l, j, b, sizeof b)));
+		c->lw = (int)fmax(c->lw, screen_width(label(d, l, d->n[l] - 1, b, sizeof b)));
+		c->cw = c->lw + 1 + L->mw + 1; /* label, map, the drop mark */
+		/* at least 6 cells between two columns for the weights */
+		if (n > 0 && total + 6 + c->cw > COLS)
+			break;
+		total += (n > 0 ? 6 : 0) + c->cw;
+		n++;
+	}
+	if (n < 1)
+		return 0;
+	int spare = COLS - total, gap = n > 1 ? 6 + spare / (n - 1) : 0;
+	gap = gap > 40 ? 40 : gap; /* not so far apart that the lines say little */
+	int width = total - 6 * (n - 1) + gap * (n - 1), x = (COLS - width) / 2;
+	for (int k = 0; k < n; k++) {
+		L->col[k].x = x;
+		x += L->col[k].cw + gap;
+	}
+	return n;
+}
+
+/* The rows of each column's neurons: as tall as the longest column allows
+ * (4 rows, then 3, 2, 1 with a row between, then none between); a longer
+ * column folds, the selected neuron in sight. */
+static void rows_of(const Shown *p, const UiState *u, Lay *L)
+{
+	const ShownNet *d = &p->net;
+	int longest = 0;
+	for (int k = 0; k < L->ncol; k++)
+		longest = (int)fmax(longest, d->n[L->col[k].layer]);
+	static const int hs[][2] = {{4, 1}, {3, 1}, {2, 1}, {1, 1}, {1, 0}};
+	int pick = 4;
+	for (int i = 0; i < 5; i++)
+		if (longest * (hs[i][0] + hs[i][1]) - hs[i][1] <= L->rows) {
+			pick = i;
+			break;
+		}
+	L->h = hs[pick][0];
+	L->gap = hs[pick][1];
+	int slots = (L->rows + L->gap) / (L->h + L->gap);
+	slots = slots > SLOTS_MAX ? SLOTS_MAX : slots < 2 ? 2 : slots;
+	for (int k = 0; k < L->ncol; k++) {
+		Col *c = &L->col[k];
+		int n = d->n[c->layer];
+		c->off = 0;
+		c->nshow = n;
+		c->more = 0;
+		if (n > slots) { /* the last slot says how many more */
+			c->nshow = slots - 1;
+			if (c->layer == u->net_col && u->net_row >= c->nshow)
+				c->off = u->net_row - c->nshow + 1;
+			c->more = n - c->nshow;
+		}
+		int used = (c->nshow + (c->more > 0)) * (L->h + L->gap) - L->gap;
+		int y = L->top + (L->rows - used) / 2;
+		for (int i = 0; i < c->nshow; i++)
+			c->y[i] = y + i * (L->h + L->gap);
+	}
+}
+
+/* ---- the neurons ---- */
+
+/* A map of PLANE_MAP_PX² values v (scaled by 1/scale to [−1, 1]) in
+ * L->h rows of L->mw cells at (y, x); cls ≥ 0: a class's probabilities,
+ * drawn in its shades. */
+static void draw_map(const float *v, double scale, int cls, int k, const Lay *L, int y, int x)
+{
+	int n = PLANE_MAP_PX, color = screen_color();
+	for (int r = 0; r < L->h; r++)
+		for (int c = 0; c < L->mw; c++) {
+			int gc = c * n / L->mw, gt = 2 * r * n / (2 * L->h),
+			    gb = (2 * r + 1) * n / (2 * L->h);
+			double top = v[gt * n + gc], bot = v[gb * n + gc];
+			if (cls >= 0 && color)
+				palette_cell2(y + r, x + c, palette_region(cls, (float)top, k),
+				              palette_region(cls, (float)bot, k));
+			else if (cls >= 0)
+				mvaddch(y + r, x + c,
+				        (chtype)(top > 0.5 ? palette_region_ascii(cls) : ' '));
+			else if (color)
+				palette_cell2(y + r, x + c, palette_map(top / scale),
+				              palette_map(bot / scale));
+			else
+				mvaddch(y + r, x + c, (chtype)palette_map_ascii(top / scale));
+		}
+}
+
+/* The largest |value| of n maps (1 at least when bounded is set). */
+static double scale_of(const float *v, int n, int bounded)
+{
+	double s = bounded ? 1 : 0;
+	for (size_t i = 0; i < (size_t)n * PLANE_MAP_PX * PLANE_MAP_PX; i++)
+		s = fmax(s, fabs(v[i]));
+	return s > 0 ? s : 1;
+}
+
+/* A bar of v = |r_jj|/|r_11| over three decades (1/τ halfway when τ is
+ * 1000), or a dot for a neuron beyond the rank. */
+static void draw_bar(double v, double tau, const Lay *L, int y, int x)
+{
+	if (!(v > 0)) {
+		screen_put(y, x, L->mw, C_DIM, 0, "%s", screen_ascii() ? "." : "·");
+		return;
+	}
+	int len = (int)lround(L->mw * (1 + log10(v) / 3));
+	len = len < 1 ? 1 : len > L->mw ? L->mw : len;
+	for (int c = 0; c < L->mw; c++)
+		screen_put(y, x + c, 1, c < len ? (v >= 1 / tau ? C_GOOD : C_WARN) : C_DIM, 0, "%s",
+		           c < len ? (screen_ascii() ? "#" : "█") : (screen_ascii() ? "-" : "░"));
+}
+
+/* |r_jj|/|r_11| of neuron j of layer l (its layer table's pivoted QR), 0
+ * when it has none. */
+static double rdiag_of(const Shown *p, int l, int j)
+{
+	if (!p->lc || l < 1 || l > p->m || p->live || !p->lc[l - 1].perm)
+		return 0;
+	const LayerCond *lc = &p->lc[l - 1];
+	for (int t = 0; t < lc->cols && t < lc->nsv; t++)
+		if (lc->perm[t] == j)
+			return lc->rdiag[t];
+	return 0;
+}
+
+static void draw_neuron(const Shown *p, const UiState *u, const Lay *L, const Col *c, int i,
+                        const float *maps, double scale, const int *inv)
+{
+	const ShownNet *d = &p->net;
+	int l = c->layer, j = c->off + i, y = c->y[i], x = c->x;
+	size_t np = (size_t)PLANE_MAP_PX * PLANE_MAP_PX;
+	const Alg3Combinations *mk = marks_of(p, l);
+	int t = pivot_of(mk, j), drop = mk && t >= mk->nkeep;
+	char b[32];
+	ScrColor lc = l == u->net_col && j == u->net_row ? C_SEL
+	              : drop                             ? C_WARN
+	              : mk                               ? C_GOOD
+	                                                 : C_NORMAL;
+	label(d, l, j, b, sizeof b);
+	screen_put(y + (L->h - 1) / 2, x + c->lw - screen_width(b), c->lw, lc, drop, "%s", b);
+	int mx = x + c->lw + 1;
+	if (l == 0 && d->plane && j < DIAG_MAX)
+		draw_map(d->in_maps + (size_t)j * np, scale, -1, 0, L, y, mx);
+	else if (l == d->m && d->plane)
+		draw_map(d->out_maps + (size_t)j * np, 1, j, d->n[d->m], L, y, mx);
+	else if (maps && inv && inv[j] >= 0)
+		draw_map(maps + (size_t)inv[j] * np, scale, -1, 0, L, y, mx);
+	else if (l > 0)
+		draw_bar(rdiag_of(p, l, j), p->tau, L, y + (L->h - 1) / 2, mx);
+	if (drop)
+		screen_put(y + (L->h - 1) / 2, mx + L->mw, 1, C_WARN, 1, "%s", S(TIMES));
+}
+
+/* ---- the weights ---- */
+
+/* One weight to draw: between drawn neurons a (left column) and b. */
+typedef struct Edge {
+	int a, b;
+	float w;
+} Edge;
+
+static int by_weight(const void *x, const void *y)
+{
+	double a = fabs(((const Edge *)x)->w), b = fabs(((const Edge *)y)->w);
+	return (a < b) - (a > b);
+}
+
+/* The weights between columns c and c + 1: the strongest of those between
+ * drawn neurons, and every one of the selected neuron's; returns how many
+ * there were and how many are drawn. */
+static void weights(const Shown *p, const UiState *u, const Lay *L, const Col *c, const Col *next,
+                    int *shown, int *of)
+{
+	const ShownNet *d = &p->net;
+	int l = c->layer, rows = d->n[l] < DIAG_MAX ? d->n[l] : DIAG_MAX;
+	int cols = d->n[l + 1] < DIAG_MAX ? d->n[l + 1] : DIAG_MAX;
+	int na = c->nshow, nb = next->nshow, n = 0;
+	Edge *e = malloc((size_t)(na * nb > 0 ? na * nb : 1) * sizeof *e);
+	Canvas cv = {0};
+	*shown = *of = 0;
+	if (!e || next->x - 1 - (c->x + c->cw) < 2) {
+		free(e);
+		return;
+	}
+	for (int i = 0; i < na; i++)
+		for (int k = 0; k < nb; k++) {
+			int ja = c->off + i, jb = next->off + k;
+			if (ja < rows && jb < cols)
+				e[n++] = (Edge){i, k, d->w[l][(size_t)ja * cols + jb]};
+		}
+	qsort(e, (size_t)n, sizeof *e, by_weight);
+	int keep = 3 * (na > nb ? na : nb) / 2;
+	keep = keep < n ? keep : n;
+	double top = n ? fabs(e[0].w) : 0;
+	if (canvas_new(&cv, L->top, c->x + c->cw, L->rows, next->x - 1 - (c->x + c->cw)) < 0 ||
+	    !(top > 0))
+		goto out;
+	/* the faintest first: a heavier line through a cell takes it */
+	for (int q = n - 1; q >= 0; q--) {
+		int sel = (l == u->net_col && c->off + e[q].a == u->net_row) ||
+		          (l + 1 == u->net_col && next->off + e[q].b == u->net_row);
+		if (q >= keep && !sel)
+			continue;
+		double f = fabs(e[q].w) / top;
+		int tier = sel ? 3 : f >= 0.6 ? 3 : f >= 0.3 ? 2 : 1;
+		int ya = c->y[e[q].a] + (L->h - 1) / 2, yb = next->y[e[q].b] + (L->h - 1) / 2;
+		int dy = yb - ya, slope = abs(dy) * 2 < cv.w / 2 ? 0 : dy > 0 ? 1 : 2;
+		canvas_line(&cv, 0, 4 * (ya - cv.y0) + 1, 2 * cv.w - 1, 4 * (yb - cv.y0) + 1, tier,
+		            e[q].w < 0, slope);
+		(*shown)++;
+	}
+	*of = n;
+	canvas_draw(&cv);
+out:
+	canvas_free(&cv);
+	free(e);
+}
+
+/* ---- the text ---- */
+
+/* What the selected neuron is, in one line that fits. */
+static void about(const Shown *p, const UiState *u, int y)
+{
+	const ShownNet *d = &p->net;
+	int l = u->net_col, j = u->net_row;
+	char b[32], line[600];
+	label(d, l, j, b, sizeof b);
+	const Alg3Combinations *mk = marks_of(p, l);
+	int t = pivot_of(mk, j);
+	if (l == 0)
+		snprintf(line, sizeof line, "input %s%s", b,
+		         d->plane ? ": what the network reads over the plane" : "");
+	else if (l == d->m)
+		snprintf(line, sizeof line, "class %d: its probability%s", j,
+		         d->plane ? " over the plane, in its colour" : "");
+	else if (mk && t >= mk->nkeep) {
+		char comb[512];
+		alg3_combination_str(mk, t - mk->nkeep, 4, screen_ascii(), comb, sizeof comb);
+		snprintf(line, sizeof line, "layer %d: dropped by the squeeze%s, %s", l,
+		         p->sq.waiting ? "'s proposal" : " at τ", comb);
+		if (screen_width(line) > COLS)
+			alg3_combination_str(mk, t - mk->nkeep, 2, screen_ascii(), comb,
+			                     sizeof comb),
+			    snprintf(line, sizeof line, "layer %d: dropped, %s", l, comb);
+	} else if (mk)
+		snprintf(line, sizeof line, "layer %d %s: kept, pivot %d of %d%s", l, b, t + 1,
+		         mk->n, p->sq.waiting ? "" : " (d removes it by hand)");
+	else {
+		double r = rdiag_of(p, l, j);
+		if (r > 0)
+			snprintf(line, sizeof line,
+			         "layer %d %s: |r_jj|/|r_11| %.3g in its layer's "
+			         "pivoted QR (d removes it by hand)",
+			         l, b, r);
+		else
+			snprintf(line, sizeof line, "layer %d %s (d removes it by hand)", l, b);
+	}
+	screen_put_cut(y, 0, 0, C_NORMAL, 0, "%s", line);
+}
+
+/* The coefficients of the selected dropped neuron's combination, beside
+ * the kept neurons they weigh (the largest six). */
+static void coefficients(const Shown *p, const UiState *u, const Lay *L)
+{
+	int l = u->net_col;
+	const Alg3Combinations *mk = marks_of(p, l);
+	int t = pivot_of(mk, u->net_row);
+	if (!mk || t < mk->nkeep)
+		return;
+	const Col *c = NULL;
+	for (int k = 0; k < L->ncol; k++)
+		if (L->col[k].layer == l)
+			c = &L->col[k];
+	if (!c)
+		return;
+	int *order = malloc((size_t)mk->nkeep * sizeof *order);
+	if (!order)
+		return;
+	alg3_combination_order(mk, t - mk->nkeep, order);
+	const double *coef = mk->coef + (size_t)(t - mk->nkeep) * mk->nkeep;
+	for (int q = 0; q < mk->nkeep && q < 6; q++) {
+		int j = mk->perm[order[q]], i = j - c->off;
+		if (i < 0 || i >= c->nshow)
+			continue;
+		char b[32];
+		label(&p->net, l, j, b, sizeof b);
+		int y = c->y[i] + (L->h - 1) / 2;
+		screen_put(y, c->x + c->lw - screen_width(b), c->lw, C_MARK, 1, "%s", b);
+		screen_put(y, c->x + c->cw, 7, C_MARK, 1, "%+.2f", coef[order[q]]);
+	}
+	free(order);
+}
+
+/* The colours' key, as much of it as fits the row. */
+static void key(const Shown *p, int y, int shown, int of)
+{
+	int x = 0, color = screen_color();
+	const ShownNet *d = &p->net;
+	if (d->plane && color) {
+		x += screen_put(y, x, 0, C_DIM, 0, "map %s1 ", S(MINUS));
+		for (int i = 0; i < 9; i++)
+			palette_cell2(y, x + i, palette_map(-1 + i / 4.0),
+			              palette_map(-1 + i / 4.0));
+		x += 9;
+		x += screen_put(y, x, 0, C_DIM, 0, " +1  ");
+	}
+	char w[160];
+	if (color && !screen_ascii()) {
+		x += screen_put(y, x, 0, C_DIM, 0, "weight ");
+		attr_set(A_BOLD, (short)palette_pair(palette_sign(1), -1), NULL);
+		mvaddstr(y, x, "⣿⣿ +");
+		attr_set(A_BOLD, (short)palette_pair(palette_sign(-1), -1), NULL);
+		mvaddstr(y, x + 5, "⣿⣿ −");
+		attr_set(A_NORMAL, 0, NULL);
+		x += 10;
+	} else {
+		x +=
+		    screen_put(y, x, 0, C_DIM, 0, "weight %s", screen_ascii() ? "--- + ... -" : "");
+	}
+	/* the classes' colours, on data in the plane: the outputs' maps */
+	int k = d->n[d->m], kw = d->plane ? 7 + 4 * k : 0;
+	snprintf(w, sizeof w, " heavier: larger |w|, the strongest %d of %d drawn", shown, of);
+	if (x + screen_width(w) + kw > COLS)
+		snprintf(w, sizeof w, " (%d of %d)", shown, of);
+	if (x + screen_width(w) + kw <= COLS)
+		x += screen_put(y, x, COLS - x, C_DIM, 0, "%s", w);
+	if (!d->plane || x + kw > COLS)
+		return;
+	x += screen_put(y, x, 0, C_DIM, 0, "  class");
+	for (int c = 0; c < k; c++) {
+		char b[16];
+		snprintf(b, sizeof b, "%s%d", palette_point_glyph(c), c);
+		if (color)
+			attr_set(A_BOLD,
+			         (short)palette_pair(palette_point(c), palette_region(c, 1, k)),
+			         NULL);
+		mvaddstr(y, x + 1, b);
+		attr_set(A_NORMAL, 0, NULL);
+		x += 1 + screen_width(b) + 1;
+	}
+}
+
+/* The title: the network, what the marks are, the keys of the view. */
+static void title(const Shown *p, int y)
+{
+	char shape[128], line[400];
+	views_shape(p->n, p->m, shape, sizeof shape);
+	const char *marks = p->sq.waiting                 ? "the squeeze proposal's drops marked ×"
+	                    : p->net.plane && !p->pl.live ? "the squeeze at τ drops those marked ×"
+	                                                  : "bars: |r_jj|/|r_11|";
+	for (int k = 0; k < 3; k++) {
+		if (k == 0)
+			snprintf(line, sizeof line, "Network %s%s: %s; %s", shape,
+			         p->net.live ? ", live" : "", marks,
+			         "←→↑↓ choose, d remove, i add, D I a layer, f inputs");
+		else if (k == 1)
+			snprintf(line, sizeof line, "Network %s%s: %s", shape,
+			         p->net.live ? ", live" : "", marks);
+		else
+			snprintf(line, sizeof line, "Network %s", shape);
+		if (screen_width(line) <= COLS)
+			break;
+	}
+	screen_put_cut(y, 0, 0, C_TITLE, 1, "%s", line);
+}
+
+void view_network(const Shown *p, UiState *u, int top, int bot)
+{
+	const ShownNet *d = &p->net;
+	if (!d->m || !d->n) {
+		screen_put(top, 0, 0, C_DIM, 0, "no network yet");
+		return;
+	}
+	/* a new proposal: its layer's first dropped neuron chosen, its
+	 * combination lit */
+	unsigned seen = p->sq.waiting && d->c.layer == p->sq.layer && d->c.nkeep < d->c.n
+	                    ? d->crc ^ (unsigned)p->sq.layer
+	                    : 0;
+	if (seen && seen != u->net_seen) {
+		u->net_col = d->c.layer;
+		u->net_row = d->c.perm[d->c.nkeep];
+	}
+	u->net_seen = seen ? seen : u->net_seen;
+	u->net_col = u->net_col < 0 ? 0 : u->net_col > d->m ? d->m : u->net_col;
+	int nn = d->n[u->net_col];
+	u->net_row = u->net_row < 0 ? 0 : u->net_row >= nn ? nn - 1 : u->net_row;
+	Lay L;
+	memset(&L, 0, sizeof L);
+	title(p, top);
+	int info = bot - top >= 8 ? 2 : 1;
+	L.top = top + 2;
+	L.rows = bot - info - L.top + 1;
+	if (L.rows < 2)
+		return;
+	/* the columns: the selected one in sight */
+	int h0 = L.rows >= 4 ? 2 : 1;
+	L.mw = d->plane ? 2 * h0 : 5;
+	u->net_first = u->net_first < 0 ? 0 : u->net_first > u->net_col ? u->net_col : u->net_first;
+	for (;;) {
+		L.ncol = columns(p, &L, u->net_first);
+		if (L.ncol < 1 || u->net_first + L.ncol - 1 >= u->net_col)
+			break;
+		u->net_first++;
+	}
+	L.first = u->net_first;
+	rows_of(p, u, &L);
+	/* the maps as wide as their rows make them square, when they fit */
+	if (d->plane && L.mw != 2 * L.h) {
+		L.mw = 2 * L.h < 4 ? 4 : 2 * L.h;
+		L.ncol = columns(p, &L, L.first);
+		rows_of(p, u, &L);
+	}
+	/* the column heads */
+	for (int k = 0; k < L.ncol; k++) {
+		const Col *c = &L.col[k];
+		char head[64], kb[32];
+		int l = c->layer;
+		if (l == 0)
+			snprintf(head, sizeof head, "inputs");
+		else if (l == d->m)
+			snprintf(head, sizeof head, "classes");
+		else if (p->lc && l <= p->m)
+			snprintf(head, sizeof head, "%d %s %s", l, S(KAPPA),
+			         views_kappa(p->lc[l - 1].kappa, p->tau, kb, sizeof kb));
+		else
+			snprintf(head, sizeof head, "layer %d", l);
+		int over = l > 0 && l < d->m && p->lc && cond_over(p->lc[l - 1].kappa, p->tau);
+		int wdt = screen_width(head), room = c->cw + (k + 1 < L.ncol ? 4 : 0);
+		if (wdt > room)
+			snprintf(head, sizeof head, "%d", l), wdt = screen_width(head);
+		screen_put(top + 1, c->x, room, over ? C_WARN : C_TITLE, 1, "%s", head);
+	}
+	if (L.first > 0)
+		screen_put(top + 1, 0, 1, C_KEY, 1, "%s", screen_ascii() ? "<" : "‹");
+	if (L.first + L.ncol <= d->m)
+		screen_put(top + 1, COLS - 1, 1, C_KEY, 1, "%s", screen_ascii() ? ">" : "›");
+	/* the weights under the neurons */
+	int shown = 0, of = 0;
+	for (int k = 0; k + 1 < L.ncol; k++) {
+		int s, o;
+		weights(p, u, &L, &L.col[k], &L.col[k + 1], &s, &o);
+		shown += s;
+		of += o;
+	}
+	/* the neurons */
+	for (int k = 0; k < L.ncol; k++) {
+		const Col *c = &L.col[k];
+		int l = c->layer, *inv = NULL;
+		const float *maps = NULL;
+		double scale = 1;
+		const ShownMaps *sm = maps_of(p, l);
+		if (sm && (inv = malloc((size_t)d->n[l] * sizeof *inv))) {
+			for (int j = 0; j < d->n[l]; j++)
+				inv[j] = -1;
+			for (int t = 0; t < sm->c.n; t++)
+				inv[sm->c.perm[t]] = t;
+			maps = sm->act;
+			scale = scale_of(sm->act, sm->c.n, 1);
+		} else if (l == 0 && d->plane) {
+			scale = 0;
+		}
+		for (int i = 0; i < c->nshow; i++) {
+			double s = scale;
+			if (l == 0 && d->plane &&
+			    c->off + i < DIAG_MAX) /* each input its own scale */
+				s = scale_of(d->in_maps +
+				                 (size_t)(c->off + i) * PLANE_MAP_PX * PLANE_MAP_PX,
+				             1, 0);
+			draw_neuron(p, u, &L, c, i, maps, s, inv);
+		}
+		free(inv);
+		if (c->more) {
+			/* how many more, and how many of them the squeeze drops */
+			const Alg3Combinations *mk = marks_of(p, l);
+			int gone = 0;
+			for (int j = 0; mk && j < d->n[l]; j++)
+				gone += (j < c->off || j >= c->off + c->nshow) &&
+				        pivot_of(mk, j) >= mk->nkeep;
+			int y = c->y[c->nshow - 1] + L.h + L.gap;
+			char more[48];
+			snprintf(more, sizeof more, "+%d%s", c->more, c->off ? "" : " more");
+			if (gone)
+				snprintf(more + strlen(more), sizeof more - strlen(more), ", %d %s",
+				         gone, S(TIMES));
+			screen_put(y, c->x, c->cw + 4, gone ? C_WARN : C_DIM, 0, "%s", more);
+		}
+	}
+	coefficients(p, u, &L);
+	about(p, u, bot - info + 1);
+	if (info > 1)
+		key(p, bot, shown, of);
+}
