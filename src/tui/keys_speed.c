@@ -1,6 +1,7 @@
 /* tui/keys_speed.c - the speed of the trainings on the screen: { slower
  * and } faster, from one epoch a second to full speed, . one epoch more
  * and then a pause (worker_pace.c waits between the epochs). */
+#include <math.h>
 #include <stdio.h>
 
 #include "tui/tui_int.h"
@@ -17,15 +18,23 @@ void tui_speed_key(Tui *t, int ch)
 			worker_status(t->w, 0,
 			              "nothing trains: . steps a training one epoch at a time "
 			              "(t trains)");
+		else
+			worker_status(
+			    t->w, 0,
+			    "one epoch, then a pause: . one more, space goes on, Esc stops");
 		return;
 	}
 	const Shown *p = worker_lock(t->w);
-	double now = p->speed;
+	double now = p->speed > 0 ? p->speed : INFINITY;
 	worker_unlock(t->w);
-	int k = 0;
-	while (k < n - 1 && ladder[k] != now && !(now > 0 && ladder[k] > now))
-		k++;
-	k = ch == '}' ? (k < n - 1 ? k + 1 : k) : (k > 0 ? k - 1 : 0);
+	/* the next step of the ladder from the speed now (--speed may be between) */
+	int k;
+	if (ch == '}')
+		for (k = 0; k < n - 1 && ladder[k] <= now; k++)
+			;
+	else
+		for (k = n - 2; k > 0 && ladder[k] >= now; k--)
+			;
 	worker_set_speed(t->w, ladder[k]);
 	char s[64];
 	worker_status(t->w, 0, "training speed: %s ({ slower, } faster, . one epoch)",
