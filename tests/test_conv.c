@@ -373,7 +373,7 @@ START_TEST(test_shapes)
 	ck_assert_uint_eq(net->nparam, 156 + 2416 + 30840 + 10164 + 850);
 	char buf[128];
 	ck_assert_str_eq(net_shape_str(net, buf, sizeof buf),
-	                 "1x28x28-conv:6:5-pool:2-conv:16:5-pool:2-120-84-10");
+	                 "1x28x28-6@5x5-pool-16@5x5-pool-120-84-10");
 	/* Glorot with Keras' fans: a convolution's fan-out is C_out·K·K */
 	double lim = sqrt(6.0 / (25 + 150)), mx = 0;
 	for (int j = 0; j < 150; j++)

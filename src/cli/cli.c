@@ -220,10 +220,11 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 	case CLI_OPT_NOISE:
 		return limit_parse(LIM_NOISE, "--noise", arg, &c->data.noise, e) ? -1 : 1;
 	case CLI_OPT_LAYERS: {
-		int *w = NULL, n = 0;
-		if (net_parse_layers(arg, &w, &n, e))
+		LayerSpec *ls = NULL;
+		int n = 0;
+		if (layers_parse(arg, &ls, &n, e))
 			return err_prefix(e, "--layers");
-		free(w);
+		free(ls);
 		c->layers = arg;
 		return 1;
 	}
@@ -771,33 +772,8 @@ static Net *make_net(const CommonOpts *c, const Dataset *train, Err *e)
 		return NULL;
 	}
 	const char *spec = c->layers ? c->layers : cli_default_layers(c->data.spec);
-	int *hidden = NULL, nh = 0;
-	if (net_parse_layers(spec, &hidden, &nh, e)) {
-		err_prefix(e, "--layers");
-		return NULL;
-	}
-	int *w = malloc((size_t)(nh + 2) * sizeof *w);
-	if (!w) {
-		free(hidden);
-		err_set(e, "out of memory");
-		return NULL;
-	}
-	w[0] = train->d;
-	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
-	w[nh + 1] = train->k;
-	free(hidden);
-	/* Parameters, gradients and two Adam moments: four floats each. */
-	char what[96];
-	snprintf(what, sizeof what, "a %.60s network", spec);
-	if (limit_check_widths(nh + 1, w, what, NULL, e)) {
-		free(w);
-		return NULL;
-	}
-	Net *net = net_fresh(nh + 1, w, c->act, c->act_a, c->seed, e);
-	free(w);
-	if (!net)
-		err_prefix(e, "a %s network", spec);
-	return net;
+	return net_fresh_spec(spec, train->d, train->c, train->h, train->w, train->k, c->act,
+	                      c->act_a, c->seed, train->name, e);
 }
 
 Net *cli_make_net(const CommonOpts *c, const Dataset *train, Err *e)

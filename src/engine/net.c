@@ -266,6 +266,10 @@ Net *net_fresh_spec(const char *spec, int d, int c, int h, int w, int classes, A
 	for (int i = 0; i < nl; i++)
 		wd[i + 1] = i < nconv ? (int)layers_out_width(&cs[i]) : ls[i].units;
 	wd[m] = classes;
+	char name[96];
+	snprintf(name, sizeof name, "a %.60s network", spec);
+	if (!nconv && limit_check_widths(m, wd, name, NULL, e))
+		goto out;
 	if ((net = net_new_conv(m, wd, nconv, cs, act, act_a, e))) {
 		Rng r;
 		rng_seed(&r, seed);
@@ -534,11 +538,12 @@ const char *net_shape_str(const Net *net, char *buf, size_t len)
 		const ConvShape *c = &net->conv[0];
 		pos = (size_t)snprintf(buf, len, "%dx%dx%d", c->c_in, c->h_in, c->w_in);
 		for (int i = 0; i < net->nconv && pos < len; i++) {
-			char one[64];
-			layers_conv_str(&net->conv[i], one, sizeof one);
-			for (char *q = one; *q; q++)
-				*q = *q == ',' ? '-' : *q;
-			int w = snprintf(buf + pos, len - pos, "-%s", one);
+			c = &net->conv[i];
+			char pad[24] = "";
+			if (c->pad)
+				snprintf(pad, sizeof pad, "pad%d", c->pad);
+			int w = snprintf(buf + pos, len - pos, "-%d@%dx%d%s%s", c->c_out, c->k,
+			                 c->k, pad, c->pool ? "-pool" : "");
 			if (w < 0)
 				break;
 			pos += (size_t)w;

@@ -118,8 +118,8 @@ Net *net_reshape(const Net *net, const int *hidden, Err *e);
  * Every width must be a positive integer; a convolution or pool (layers.h)
  * is refused: what takes only dense widths. */
 int net_parse_layers(const char *spec, int **widths, int *count, Err *e);
-/* "200-600-410-…-10" into buf; with convolutions the input image and
- * their specifications, "1x28x28-conv:6:5-pool:2-120-84-10". */
+/* "200-600-410-…-10" into buf; with convolutions the input image, then
+ * each one's channels@kernel (and padding), "1x28x28-6@5x5-pool-120-84-10". */
 const char *net_shape_str(const Net *net, char *buf, size_t len);
 size_t net_param_count_for(int m, const int *widths);
 /* Total hidden neurons, Σ n[1..m-1]. */
