@@ -10,6 +10,7 @@
 
 #include "base/file.h"
 #include "report/report_json.h"
+#include "report/report_layers.h"
 #include "report/report_table.h"
 
 enum { CELL = REPORT_CELL };
@@ -189,6 +190,10 @@ static void set_pct(Table *t, int r, int c, double v, ReportFormat fmt)
 
 void report_cond(FILE *f, const Net *net, const LayerCond *lc, ReportFormat fmt)
 {
+	if (net->nconv) {
+		report_cond_layers(f, net, lc, fmt);
+		return;
+	}
 	Table t;
 	if (table_init(&t, net->m + 1, 6))
 		return;
@@ -418,6 +423,8 @@ struct cJSON *report_net_json(const Net *net, double tau, Err *e)
 		return report_json_nomem(o, e);
 	}
 	net_fields(o, net->n, net->m, kappa, p);
+	if (net->nconv)
+		report_layers_json_p(o, net);
 	free(kappa);
 	free(p);
 	cond_net_free(lc, net->m);
@@ -457,14 +464,18 @@ struct cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 			cJSON_AddNumberToObject(o, "rank_qr", l->rank_qr);
 			cJSON_AddItemToObject(o, "rdiag", report_json_nums(l->rdiag, l->nsv));
 		}
+		if (net->nconv)
+			report_layer_json(o, net, i);
 		cJSON_AddItemToArray(layers, o);
 	}
 	double maxk = 0;
 	for (int i = 0; i < net->m; i++) /* a NaN stays: the maximum is unknown */
-		if (isnan(lc[i].kappa) || lc[i].kappa > maxk)
+		if (!lc[i].conv && (isnan(lc[i].kappa) || lc[i].kappa > maxk))
 			maxk = lc[i].kappa;
 	cJSON_AddItemToObject(root, "max_kappa", report_json_num(maxk));
 	cJSON_AddItemToObject(root, "layers", layers);
+	if (net->nconv)
+		report_layers_json_p(root, net);
 	return root;
 }
 
