@@ -34,6 +34,7 @@ const struct option cli_common_options[] = {
     {"points", required_argument, NULL, CLI_OPT_POINTS},
     {"noise", required_argument, NULL, CLI_OPT_NOISE},
     {"inputs", required_argument, NULL, CLI_OPT_INPUTS},
+    {"shape", required_argument, NULL, CLI_OPT_SHAPE},
     {"layers", required_argument, NULL, CLI_OPT_LAYERS},
     {"act", required_argument, NULL, CLI_OPT_ACT},
     {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
@@ -205,6 +206,8 @@ int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		c->inputs_given = 1;
 		return 1;
 	}
+	case CLI_OPT_SHAPE:
+		return datasets_parse_shape("--shape", arg, c->data.shape, e) ? -1 : 1;
 	case CLI_OPT_LABEL_COL:
 		return cli_int("--label-col", arg, 0, 1000000, &c->data.label_col, e) ? -1 : 1;
 	case CLI_OPT_CENTER:
@@ -752,6 +755,10 @@ static Net *make_net(const CommonOpts *c, const Dataset *train, Err *e)
 		if (train && net->n[0] != train->d) {
 			err_set(e, "%s: model has %d inputs, data set has %d features", c->load,
 			        net->n[0], train->d);
+			net_free(net);
+			return NULL;
+		}
+		if (train && net_check_images(net, train->c, train->h, train->w, train->name, e)) {
 			net_free(net);
 			return NULL;
 		}

@@ -19,7 +19,8 @@
 #include "engine/train_plan.h"
 
 typedef struct CommonOpts {
-	DataSpec data;      /* --data, --data-dir, --features, --label-col, --limit, --inputs */
+	DataSpec data;      /* --data, --data-dir, --features, --label-col, --limit, --inputs,
+	                     * --shape */
 	int features_given; /* --features was given */
 	int inputs_given;   /* --inputs was given */
 	const char *layers; /* --layers (hidden widths), default per data set */
@@ -52,8 +53,8 @@ void cli_common_default(CommonOpts *c);
 extern const struct option cli_common_options[];
 extern const int cli_common_noptions;
 /* The first CLI_DATA_NOPTIONS entries of cli_common_options are the data-set
- * options, --data to --inputs, for commands that take only those. */
-#define CLI_DATA_NOPTIONS 10
+ * options, --data to --shape, for commands that take only those. */
+#define CLI_DATA_NOPTIONS 11
 int cli_common_handle(CommonOpts *c, int opt, const char *arg, Err *e);
 /* The text describing the common options, for --help; CLI_DATA_HELP the
  * part about the data-set options (the first CLI_DATA_NOPTIONS). */
@@ -74,7 +75,9 @@ extern const char cli_common_help[];
 	"  --points N           a plane data set's training points, 6..1000000 (default 300;\n"    \
 	"                       its test set has as many)\n"                                       \
 	"  --noise S            a plane data set's noise, 0..1: the standard deviation added\n"    \
-	"                       to every coordinate (default 0.05, moons 0.08)\n"
+	"                       to every coordinate (default 0.05, moons 0.08)\n"                  \
+	"  --shape CxHxW        a CSV's rows as images of C maps of HxW values, channel by\n"      \
+	"                       channel, row by row (HxW: one map), for convolution layers\n"
 /* --inputs, which the batch commands take and the screen does not. */
 #define CLI_INPUTS_HELP                                                                            \
 	"  --inputs KIND        what MNIST/Fashion networks see: qr (the K Haar coefficients\n"    \
@@ -137,6 +140,7 @@ enum {
 	CLI_OPT_POINTS,
 	CLI_OPT_NOISE,
 	CLI_OPT_INPUTS,
+	CLI_OPT_SHAPE,
 	CLI_OPT_DRY_RUN = 511, /* every command's; not a common option */
 	CLI_OPT_OWN = 512
 };

@@ -61,6 +61,16 @@ void net_input_shape(const Net *net, int *c, int *h, int *w)
 	*w = net->nconv ? net->conv[0].w_in : 0;
 }
 
+int net_check_images(const Net *net, int c, int h, int w, const char *what, Err *e)
+{
+	int nc, nh, nw;
+	net_input_shape(net, &nc, &nh, &nw);
+	if (!net->nconv || !c || (c == nc && h == nh && w == nw))
+		return 0;
+	return err_set(e, "%s holds images of %dx%dx%d, but the network reads %dx%dx%d", what, c,
+	               h, w, nc, nh, nw);
+}
+
 int net_refuse_conv(const Net *net, const char *what, Err *e)
 {
 	if (!net->nconv)

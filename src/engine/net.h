@@ -70,6 +70,9 @@ int net_has_conv(const Net *net);
 /* The input image of a network with convolutions, C×H×W, into c, h, w
  * (zeros for a dense network). */
 void net_input_shape(const Net *net, int *c, int *h, int *w);
+/* 0 when rows of images c×h×w (0: rows that declare no shape) fit the
+ * input of net; else -1 and a message naming what (the data). */
+int net_check_images(const Net *net, int c, int h, int w, const char *what, Err *e);
 /* -1 and a message saying what is not done yet on convolution layers when
  * net has them ("what: the network has convolution layers, whose κ is not
  * computed yet"), else 0. */

@@ -13,7 +13,7 @@ typedef struct Table {
 	char *cell; /* rows*cols cells of REPORT_CELL bytes */
 } Table;
 
-#define REPORT_CELL 40
+#define REPORT_CELL 64
 
 /* 0, or -1 when out of memory; free t->cell after printing. */
 int report_table_init(Table *t, int rows, int cols);

@@ -90,6 +90,7 @@ static const struct option own[] = {
     {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
     {"points", required_argument, NULL, CLI_OPT_POINTS},
     {"noise", required_argument, NULL, CLI_OPT_NOISE},
+    {"shape", required_argument, NULL, CLI_OPT_SHAPE},
     {"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
     {"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
     {"layers", required_argument, NULL, CLI_OPT_LAYERS},
