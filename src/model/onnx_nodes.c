@@ -277,10 +277,12 @@ static int do_mul(Imp *im, int k, int slot, Err *e)
 		im->scale *= a;
 		return 0;
 	}
-	if (im->maps && (im->state == S_START || im->state == S_ACT))
+	if (im->maps && im->state == S_ACT)
 		return onnx_node_err(im->g, k, e,
 		                     "multiplies maps that follow no convolution (condnet reads a "
 		                     "Mul only as the scale of an Erf after a layer)");
+	if (im->state == S_START)
+		im->maps = 0;
 	if ((im->state == S_START || im->state == S_ACT) && onnx_push_identity(im, k, e))
 		return -1;
 	im->state = S_SCALED;
@@ -296,10 +298,12 @@ static int do_act(Imp *im, int k, ActKind kind, Err *e)
 		                     "follows a Mul by a constant, which condnet reads "
 		                     "only as the scale of an Erf");
 	double a = im->state == S_SCALED ? im->scale : 1;
-	if (im->maps && (im->state == S_START || im->state == S_ACT))
+	if (im->maps && im->state == S_ACT)
 		return onnx_node_err(im->g, k, e,
 		                     "an activation of maps that follows no convolution (condnet "
 		                     "puts one after each)");
+	if (im->state == S_START)
+		im->maps = 0; /* an activation of the input: its values as features */
 	if ((im->state == S_START || im->state == S_ACT) && onnx_push_identity(im, k, e))
 		return -1;
 	if (im->act < 0) {
