@@ -78,7 +78,7 @@ extern const char cli_common_help[];
 	"                       to every coordinate (default 0.05, moons 0.08)\n"                  \
 	"  --shape CxHxW        a CSV's rows as images of C maps of HxW values, channel by\n"      \
 	"                       channel, row by row (HxW: one map), for convolution layers\n"
-/* --inputs, which the batch commands take and the screen does not. */
+/* --inputs, which the batch commands and the screen take. */
 #define CLI_INPUTS_HELP                                                                            \
 	"  --inputs KIND        what MNIST/Fashion networks see: qr (the K Haar coefficients\n"    \
 	"                       a pivoted QR picks first, the paper's; the default),\n"            \

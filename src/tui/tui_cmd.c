@@ -12,7 +12,7 @@
 #include "tui/tui.h"
 
 /* The data options, with the screen's default data set. */
-#define TUI_DATA_HELP CLI_DATA_HELP_DEFAULT("mnist when fetched, else synthetic")
+#define TUI_DATA_HELP CLI_DATA_HELP_DEFAULT("mnist when fetched, else synthetic") CLI_INPUTS_HELP
 
 static const char tui_help_fmt[] =
     "Usage: condnet [tui] [OPTIONS]\n"
@@ -91,6 +91,7 @@ static const struct option own[] = {
     {"points", required_argument, NULL, CLI_OPT_POINTS},
     {"noise", required_argument, NULL, CLI_OPT_NOISE},
     {"shape", required_argument, NULL, CLI_OPT_SHAPE},
+    {"inputs", required_argument, NULL, CLI_OPT_INPUTS},
     {"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
     {"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
     {"layers", required_argument, NULL, CLI_OPT_LAYERS},
@@ -199,7 +200,9 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	                .val_per_class = co->val_per_class,
 	                .points = co->data.points,
 	                .has_noise = co->data.noise >= 0,
-	                .noise = co->data.noise};
+	                .noise = co->data.noise,
+	                .inputs = co->data.inputs};
+	memcpy(a.shape, co->data.shape, sizeof a.shape);
 	snprintf(a.spec, sizeof a.spec, "%s", spec);
 	snprintf(a.path, sizeof a.path, "%s", co->data.dir ? co->data.dir : "");
 	loading(spec);
@@ -229,7 +232,10 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 		a = (SessAction){
 		    .kind = SESS_NET, .act = (int)co->act, .x = co->act_a, .seed = co->seed};
 		size_t k = 0;
-		for (int i = 1; i < shape->m && k < sizeof a.spec - 12; i++)
+		/* convolutions as --layers names them, dense widths one by one */
+		if (shape->nconv)
+			snprintf(a.spec, sizeof a.spec, "%s", co->layers);
+		for (int i = 1; !shape->nconv && i < shape->m && k < sizeof a.spec - 12; i++)
 			k += (size_t)snprintf(a.spec + k, sizeof a.spec - k, i > 1 ? ",%d" : "%d",
 			                      shape->n[i]);
 		net_free(shape);
