@@ -1,0 +1,84 @@
+#!/bin/sh
+# tui_conv.sh - the screen on a network with convolution layers, driven
+# through tmux on 8×8 images the test makes (a CSV with --shape): the header
+# names the layers, the layer table shows each convolution's channels,
+# kernel and maps and says that its κ is not computed yet (beside the dense
+# layers' κ, which `condnet cond` gives too), the spectrum view says the
+# same, training runs, Algorithm 1 and the squeeze refuse with the reason,
+# and the session log replays to the network that was saved.
+. "$(dirname "$0")/lib.sh"
+command -v tmux >/dev/null 2>&1 || { echo "tmux is missing: skipped"; exit 77; }
+C=$CONDNET
+export LC_ALL=C.UTF-8
+SOCK="$TMP/tmux.sock"
+T="tmux -S $SOCK"
+trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+$T new-session -d -s keep "sleep 3600"
+cd "$TMP" || exit 1
+
+awk 'BEGIN { s = 7; for (r = 0; r < 400; r++) { c = r % 2;
+	s = (s * 1103515245 + 12345) % 2147483648; at = int(s / 2147483648 * 8); line = "";
+	for (j = 0; j < 64; j++) { s = (s * 1103515245 + 12345) % 2147483648;
+		v = (s / 2147483648 - 0.5) * 0.8;
+		if ((c && j % 8 == at) || (!c && int(j / 8) == at)) v += 1;
+		line = line sprintf("%.4f,", v) }
+	print line c } }' >img.csv
+ARGS="--data csv:$TMP/img.csv --shape 8x8 --layers conv:4:3,pool:2,conv:5:2,6 --act relu --seed 3"
+cat >run.sh <<EOF
+#!/bin/sh
+export OPENBLAS_NUM_THREADS=1 TERM=xterm-256color LC_ALL=C.UTF-8 XDG_STATE_HOME='$TMP/state'
+'$C' tui $ARGS --log '$TMP/s.log'
+echo "EXIT=\$?"
+sleep 600
+EOF
+chmod +x run.sh
+
+PANE=conv
+screen() { $T capture-pane -p -t $PANE; }
+keys() { $T send-keys -t $PANE "$@"; }
+wait_for() {
+	i=0; lim=$(( ${2:-10} * 20 ))
+	while [ $i -lt $lim ]; do
+		screen >"$TMP/screen" 2>/dev/null
+		grep -Eq -- "$1" "$TMP/screen" && return 0
+		sleep 0.05; i=$((i + 1))
+	done
+	return 1
+}
+see() {
+	if wait_for "$2" "${3:-10}"; then pass "$1"; else
+		fail "$1: '$2' not on the screen"; sed 's/^/  | /' "$TMP/screen"; fi
+}
+
+$T new-session -d -s $PANE -x 100 -y 30 "$TMP/run.sh"
+see "the header names the layers" '  net 1x8x8-4@3x3-pool-5@2x2-6-2  Σ n_i 17  '
+see "layer 1: 4 channels of a pooled 3×3 convolution, κ not computed yet" \
+	'^ +1 +4 +κ not computed yet +conv 4@3×3, pool → 4×3×3$'
+see "layer 2: 5 channels of a 2×2 convolution" '^ +2 +5 +κ not computed yet +conv 5@2×2 → 5×2×2$'
+kappa=$("$C" cond $ARGS --epochs 0 --no-squeeze --json c.json >/dev/null 2>&1 &&
+	python3 -c "import json; print('%.4g' % json.load(open('c.json'))['kappa'][2])")
+see "the dense layer's κ is cond's ($kappa)" "^ +3 +6 +$kappa +0 +6 +6 "
+keys 5
+see "the spectrum view says a convolution's κ is not computed yet" \
+	'^Layer 1 of 4 \(↑↓\): conv 4@3×3, pool → 4×3×3: 4 channels, Ŵ⁽ⁱ⁾ 10×4, κ not computed yet'
+keys 1 t
+see "t asks for the epochs" 'train epochs'
+keys 2 Enter
+see "training runs" 'trained 2 epochs: test accuracy' 30
+keys s
+see "an Algorithm-1 step is refused with the reason" \
+	'alg1-step failed: Algorithm 1: the network has convolution layers, whose κ is n'
+keys z
+see "a squeeze is refused with the reason" \
+	'squeeze: Algorithm 3: the network has convolution layers, whose κ is not'
+keys w
+see "w asks where to save" 'save to \['
+keys C-u "$TMP/t.model" Enter
+see "the model is saved" 'saved'
+keys q
+see "the screen ends" '^EXIT=0$'
+expect_ok "the session log replays" "$C" replay --save r.model s.log
+check "to the very network that was saved" cmp -s t.model r.model
+expect_grep "the log holds the images and the layers" '^data spec=csv:.* shape=1x8x8$' s.log
+expect_grep "and the layers as --layers names them" '^net layers=conv:4:3,pool:2,conv:5:2,6 act=relu ' s.log
+finish
