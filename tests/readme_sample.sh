@@ -10,6 +10,9 @@
 #   tests/readme_sample.sh --update FILE    write it into FILE's block (the
 #                                           ``` block after the line
 #                                           <!-- screen sample: tests/readme_sample.sh -->)
+#   tests/readme_sample.sh --command        print the command line the sample
+#                                           is taken with (README.md gives it,
+#                                           with the keys: tests/docs.sh checks)
 #
 # CONDNET names the binary (default ./condnet, else condnet on PATH). After
 # a change to the screen, run it with --update README.md from the build
@@ -18,11 +21,14 @@
 # duration of the training aside. Exits 77 without tmux.
 set -u
 MARK='<!-- screen sample: tests/readme_sample.sh -->'
+# the command line of the sample (keys: t, 20 Enter, z), as README.md gives it
+ARGS='--data synthetic --layers 32,27,23,20 --tau 10 --eta 20 --log squeeze.log'
 update=
 case ${1:-} in
+--command) echo "condnet $ARGS"; exit 0 ;;
 --update) [ $# -eq 2 ] || { echo "usage: $0 [--update FILE]" >&2; exit 2; }; update=$2 ;;
 '') ;;
-*) echo "usage: $0 [--update FILE]" >&2; exit 2 ;;
+*) echo "usage: $0 [--update FILE | --command]" >&2; exit 2 ;;
 esac
 command -v tmux >/dev/null 2>&1 || { echo "readme_sample.sh: tmux is missing" >&2; exit 77; }
 if [ -z "${CONDNET:-}" ]; then
@@ -41,7 +47,7 @@ cat >"$W/run.sh" <<EOF
 export CONDNET_DATA='$W/data' XDG_STATE_HOME='$W/state' OPENBLAS_NUM_THREADS=1
 export TERM=xterm-256color LC_ALL=C.UTF-8
 unset NO_COLOR
-cd '$W' && '$CONDNET' --layers 32,27,23,20 --tau 10 --eta 20 --log squeeze.log
+cd '$W' && '$CONDNET' $ARGS
 echo "EXIT=\$?"
 sleep 600
 EOF

@@ -60,11 +60,14 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	return 0;
 }
 
+/* One line per iteration: the widths, Σ n_i, max κ and the test accuracy of
+ * the network the iteration trained (the algorithm never looks at it). */
 static void print_record(const Alg1Record *r)
 {
 	char buf[32];
-	printf("iter %3d  Σn %7s  max κ %10.1f  widths ", r->iter,
-	       report_thousands((double)r->sum_n, buf, sizeof buf), r->max_kappa);
+	printf("iter %3d  Σn %7s  max κ %10.1f  test acc %6.2f %%  widths ", r->iter,
+	       report_thousands((double)r->sum_n, buf, sizeof buf), r->max_kappa,
+	       100 * (1 - r->eval_error));
 	for (int i = 0; i <= r->m; i++)
 		printf("%s%d", i ? "-" : "", r->n[i]);
 	printf("  %.1f s\n", r->seconds);
@@ -80,7 +83,7 @@ int cmd_alg1(int argc, char **argv)
 {
 	CommonOpts c;
 	Alg1Opts o;
-	Dataset *train = NULL;
+	Dataset *train = NULL, *test = NULL;
 	Net *net = NULL;
 	Alg1 *a = NULL;
 	Progress prog;
@@ -109,10 +112,11 @@ int cmd_alg1(int argc, char **argv)
 		goto fail;
 	if (cli_dry_run("alg1"))
 		return 0;
-	if (cli_load_data(&c, &train, NULL, &e) || !(net = cli_make_net(&c, train, &e)))
+	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
 		goto fail;
 	if (!(a = alg1_new(net, train, &o, &e)))
 		goto fail;
+	a->eval = test; /* the test accuracy of every iteration, for people */
 	progress_init(&prog, "condnet alg1", c.quiet, 1);
 	Hook hook = progress_hook(&prog, NULL);
 	progress_trap_signals();
@@ -145,6 +149,12 @@ int cmd_alg1(int argc, char **argv)
 	report_alg1_history(stdout, a, REPORT_TEXT);
 	printf("\nstatus: %s%s%s\n", sig ? "interrupted" : alg1_status_name(a->status),
 	       a->reason[0] ? " - " : "", a->reason);
+	if (a->nrec > 0) {
+		const Alg1Record *r = &a->rec[a->nrec - 1];
+		printf("the network it ends with: %s, test accuracy %.2f %% (%d test rows)\n",
+		       net_shape_str(a->net, shape, sizeof shape), 100 * (1 - r->eval_error),
+		       test->n);
+	}
 	if (c.save && !sig) {
 		if (cli_save_model(a->net, c.save, train, &e))
 			goto fail;
@@ -164,5 +174,6 @@ out:
 	alg1_free(a);
 	net_free(net);
 	dataset_free(train);
+	dataset_free(test);
 	return rc;
 }
