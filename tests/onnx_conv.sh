@@ -9,7 +9,7 @@
 # export in the torch layout loads into PyTorch's modules, and in the Keras
 # layout into a channels-last NumPy pass, and both answer as condnet does.
 # Needs Python with onnx, cv2, numpy and torch (Debian python3-onnx,
-# python3-opencv, python3-torch: ./install-deps --onnx-tests): skipped
+# python3-opencv, python3-torch, which ./install-deps installs): skipped
 # (exit 77) without them.
 . "$(dirname "$0")/lib.sh"
 C=$CONDNET
