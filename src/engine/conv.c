@@ -49,14 +49,18 @@ void conv_im2col(const ConvShape *c, const float *in, size_t ldin, int ns, float
 						float *d = dst + (size_t)oy * wo;
 						int iy = oy + y - c->pad;
 						if (iy < 0 || iy >= H) {
-							memset(d, 0, (size_t)wo * sizeof *d);
+							for (int ox = 0; ox < wo; ox++)
+								d[ox] = 0.0f;
 							continue;
 						}
+						/* loops, not calls: the runs are short */
 						const float *sr = src + (size_t)iy * W + x - c->pad;
-						memset(d, 0, (size_t)lo * sizeof *d);
-						memcpy(d + lo, sr + lo,
-						       (size_t)(hi - lo) * sizeof *d);
-						memset(d + hi, 0, (size_t)(wo - hi) * sizeof *d);
+						for (int ox = 0; ox < lo; ox++)
+							d[ox] = 0.0f;
+						for (int ox = lo; ox < hi; ox++)
+							d[ox] = sr[ox];
+						for (int ox = hi; ox < wo; ox++)
+							d[ox] = 0.0f;
 					}
 				}
 			}
