@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "data/dataset.h"
 
 #define NPY_SET_MANIFEST "condnet-manifest.txt"
 
@@ -45,6 +46,9 @@ int npy_set_add_i32(NpySet *s, const char *name, const int32_t *v, long rows, lo
 /* A float32 array of nd (1 to 4) dimensions dims (a convolution's kernels). */
 int npy_set_add_f32_nd(NpySet *s, const char *name, const float *v, int nd, const long *dims,
                        Err *e);
+/* A data set as x_PART.npy (rows × features, float32, the features the
+ * trainer sees) and y_PART.npy (rows, int32 class labels) of the set. */
+int npy_set_add_dataset(NpySet *s, const Dataset *ds, const char *part, Err *e);
 /* Puts the set in place and frees s; on failure what was written aside is
  * removed (and DIR may be left between two sets, which its manifest then
  * refuses). */
