@@ -7,13 +7,8 @@
 # same, training runs, Algorithm 1 and the squeeze refuse with the reason,
 # and the session log replays to the network that was saved.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null 2>&1 || { echo "tmux is missing: skipped"; exit 77; }
+. "$(dirname "$0")/tmux.sh"
 C=$CONDNET
-export LC_ALL=C.UTF-8
-SOCK="$TMP/tmux.sock"
-T="tmux -S $SOCK"
-trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-$T new-session -d -s keep "sleep 3600"
 cd "$TMP" || exit 1
 
 awk 'BEGIN { s = 7; for (r = 0; r < 400; r++) { c = r % 2;
@@ -24,33 +19,8 @@ awk 'BEGIN { s = 7; for (r = 0; r < 400; r++) { c = r % 2;
 		line = line sprintf("%.4f,", v) }
 	print line c } }' >img.csv
 ARGS="--data csv:$TMP/img.csv --shape 8x8 --layers conv:4:3,pool:2,conv:5:2,6 --act relu --seed 3"
-cat >run.sh <<EOF
-#!/bin/sh
-export OPENBLAS_NUM_THREADS=1 TERM=xterm-256color LC_ALL=C.UTF-8 XDG_STATE_HOME='$TMP/state'
-'$C' tui $ARGS --log '$TMP/s.log'
-echo "EXIT=\$?"
-sleep 600
-EOF
-chmod +x run.sh
 
-PANE=conv
-screen() { $T capture-pane -p -t $PANE; }
-keys() { $T send-keys -t $PANE "$@"; }
-wait_for() {
-	i=0; lim=$(( ${2:-10} * 20 ))
-	while [ $i -lt $lim ]; do
-		screen >"$TMP/screen" 2>/dev/null
-		grep -Eq -- "$1" "$TMP/screen" && return 0
-		sleep 0.05; i=$((i + 1))
-	done
-	return 1
-}
-see() {
-	if wait_for "$2" "${3:-10}"; then pass "$1"; else
-		fail "$1: '$2' not on the screen"; sed 's/^/  | /' "$TMP/screen"; fi
-}
-
-$T new-session -d -s $PANE -x 100 -y 30 "$TMP/run.sh"
+screen_run conv 100x30 tui $ARGS --log "'$TMP/s.log'"
 see "the header names the layers" '  net 1x8x8-4@3x3-pool-5@2x2-6-2  Σ n_i 17  '
 see "layer 1: 4 channels of a pooled 3×3 convolution, κ not computed yet" \
 	'^ +1 +4 +κ not computed yet +conv 4@3×3, pool → 4×3×3$'
@@ -74,7 +44,7 @@ see "a squeeze is refused with the reason" \
 keys w
 see "w asks where to save" 'save to \['
 keys C-u "$TMP/t.model" Enter
-see "the model is saved" 'saved'
+see "the model is saved" 'saved .*t\.model'
 keys q
 see "the screen ends" '^EXIT=0$'
 expect_ok "the session log replays" "$C" replay --save r.model s.log
