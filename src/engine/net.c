@@ -67,8 +67,8 @@ int net_check_images(const Net *net, int c, int h, int w, const char *what, Err 
 	net_input_shape(net, &nc, &nh, &nw);
 	if (!net->nconv || !c || (c == nc && h == nh && w == nw))
 		return 0;
-	return err_set(e, "%s holds images of %dx%dx%d, but the network reads %dx%dx%d", what, c,
-	               h, w, nc, nh, nw);
+	return err_set(e, "%s holds images of %dx%dx%d, but the network reads %dx%dx%d", what, c, h,
+	               w, nc, nh, nw);
 }
 
 int net_refuse_conv(const Net *net, const char *what, Err *e)
