@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "base/pool.h"
+#include "base/vec4.h"
 #include "engine/conv.h"
-#include "engine/train_pass.h"
 
 /* Floats in a 64-byte cache line, as train_pass.c cuts its parts. */
 #define ALIGN 16
@@ -136,7 +136,7 @@ int conv_work_backward(ConvWork *cw, const Net *net, int i, int p, int rows, con
 		conv_backward_input(c, net->W[i], dz, ns, col, below->gout + (size_t)lo * below->ld,
 		                    below->ld);
 	}
-	return pass_all_finite(gw, l->params) ? 0 : -1;
+	return vec_all_finite(gw, l->params) ? 0 : -1;
 }
 
 const float *conv_work_grad_rows(const ConvWork *cw, int i, size_t *ld)
@@ -161,7 +161,7 @@ int conv_work_reduce(ConvWork *cw, const Net *net, int p, float *grad)
 			for (int j = lo; j < hi; j++)
 				dst[j] += s[j];
 		}
-		ok &= pass_all_finite(dst + lo, (size_t)(hi - lo));
+		ok &= vec_all_finite(dst + lo, (size_t)(hi - lo));
 	}
 	return ok ? 0 : -1;
 }

@@ -133,18 +133,7 @@ fail:
 
 int pass_all_finite(const float *p, size_t n)
 {
-	const v4i ex = {0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000};
-	v4i bad = {0, 0, 0, 0};
-	size_t i = 0;
-	for (; i + 4 <= n; i += 4) {
-		v4i v;
-		memcpy(&v, p + i, sizeof v);
-		bad |= (v & ex) == ex;
-	}
-	for (; i < n; i++)
-		if (!isfinite(p[i]))
-			return 0;
-	return !(bad[0] | bad[1] | bad[2] | bad[3]);
+	return vec_all_finite(p, n);
 }
 
 /* The output layer on rows of logits z (rows × k, row stride ldz): z += b,

@@ -88,7 +88,7 @@ static void set_maps(Imp *im, const ConvShape *c)
 	im->width = layers_out_width(c);
 }
 
-int onnx_do_conv(Imp *im, int k, int slot, Err *e)
+static int onnx_do_conv(Imp *im, int k, int slot, Err *e)
 {
 	const Onnx__NodeProto *n = im->g->node[k];
 	OnnxNodeStr ns;
@@ -188,7 +188,7 @@ out:
 	return rc;
 }
 
-int onnx_do_maxpool(Imp *im, int k, Err *e)
+static int onnx_do_maxpool(Imp *im, int k, Err *e)
 {
 	long long kern, stride, pad, dil, ceil, order;
 	int same;
@@ -223,7 +223,7 @@ int onnx_do_maxpool(Imp *im, int k, Err *e)
 	return 0;
 }
 
-int onnx_do_flatten_maps(Imp *im, int k, Err *e)
+static int onnx_do_flatten_maps(Imp *im, int k, Err *e)
 {
 	OnnxNodeStr ns;
 	long long axis;
@@ -281,7 +281,7 @@ static int shape_values(Imp *im, int k, long long *d, int *nd, Err *e)
 	return 0;
 }
 
-int onnx_do_reshape(Imp *im, int k, int slot, Err *e)
+static int onnx_do_reshape(Imp *im, int k, int slot, Err *e)
 {
 	long long d[ONNX_MAXDIMS];
 	int nd = 0;
@@ -311,4 +311,20 @@ int onnx_do_reshape(Imp *im, int k, int slot, Err *e)
 	                     "a reshape to %d dimensions that is not a flatten of maps, or the "
 	                     "input into maps of (batch, channels, height, width)",
 	                     nd);
+}
+
+int onnx_conv_node(Imp *im, int k, int slot, Err *e)
+{
+	const char *op = im->g->node[k]->op_type;
+	if (im->state == S_SOFTMAX)
+		return 1; /* onnx_do_node says what follows the Softmax */
+	if (!strcmp(op, "Conv"))
+		return onnx_do_conv(im, k, slot, e);
+	if (!strcmp(op, "MaxPool"))
+		return onnx_do_maxpool(im, k, e);
+	if (!strcmp(op, "Reshape"))
+		return onnx_do_reshape(im, k, slot, e);
+	if (!strcmp(op, "Flatten") && im->maps && im->state != S_START)
+		return onnx_do_flatten_maps(im, k, e);
+	return 1;
 }

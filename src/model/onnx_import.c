@@ -45,7 +45,8 @@ static int walk(Imp *im, const char *input, const char *output, Err *e)
 		int slot = 0;
 		while (strcmp(n->input[slot], cur))
 			slot++;
-		if (onnx_do_node(im, k, slot, e))
+		int rc = onnx_conv_node(im, k, slot, e);
+		if (rc < 0 || (rc > 0 && onnx_do_node(im, k, slot, e)))
 			return -1;
 		im->visited[k] = 1;
 		im->last = k;

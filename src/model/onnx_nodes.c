@@ -352,8 +352,6 @@ static int do_softmax(Imp *im, int k, Err *e)
 static int do_flatten(Imp *im, int k, Err *e)
 {
 	long long axis;
-	if (im->maps && im->state != S_START)
-		return onnx_do_flatten_maps(im, k, e);
 	if (onnx_attr_int(im->g, k, "axis", 1, &axis, e))
 		return -1;
 	if (axis < 0)
@@ -394,12 +392,6 @@ int onnx_do_node(Imp *im, int k, int slot, Err *e)
 		return do_softmax(im, k, e);
 	if (!strcmp(op, "Flatten"))
 		return do_flatten(im, k, e);
-	if (!strcmp(op, "Conv"))
-		return onnx_do_conv(im, k, slot, e);
-	if (!strcmp(op, "MaxPool"))
-		return onnx_do_maxpool(im, k, e);
-	if (!strcmp(op, "Reshape"))
-		return onnx_do_reshape(im, k, slot, e);
 	if (!strcmp(op, "Identity"))
 		return 0;
 	return onnx_node_err(im->g, k, e,

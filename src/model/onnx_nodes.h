@@ -61,12 +61,10 @@ int onnx_need_const(Imp *im, int k, int j, const char *what, Err *e);
 /* A layer of node k (W in×out, b out; both taken, freed on failure). */
 int onnx_push_layer(Imp *im, int k, int in, int out, double *W, double *b, Err *e);
 
-/* The convolution layers' nodes (onnx_conv.c): Conv, MaxPool, and Flatten or
- * Reshape between maps and features; the graph input's maps. */
-int onnx_do_conv(Imp *im, int k, int slot, Err *e);
-int onnx_do_maxpool(Imp *im, int k, Err *e);
-int onnx_do_flatten_maps(Imp *im, int k, Err *e);
-int onnx_do_reshape(Imp *im, int k, int slot, Err *e);
+/* The convolution layers' nodes (onnx_conv.c): node k read into im when it
+ * is a Conv, a MaxPool, a Reshape, or a Flatten of maps: 0, or -1 with a
+ * message; 1 when it is none of these (onnx_do_node reads it). */
+int onnx_conv_node(Imp *im, int k, int slot, Err *e);
 /* The maps of a graph input of 4 dimensions (N, C, H, W) into im. */
 int onnx_input_maps(Imp *im, const Onnx__ValueInfoProto *v, Err *e);
 
