@@ -294,7 +294,11 @@ static const RecCol alg1_cols[AL_NCOL] = {
     [AL_SECS] = {.key = "seconds", .type = REC_NUM},
     [AL_TAU] = {.name = "tau", .key = "tau", .type = REC_NUM, .dfmt = F_G},
     [AL_ETA] = {.name = "eta", .key = "eta", .type = REC_NUM, .dfmt = F_G},
-    [AL_ACC] = {.name = "test_acc_percent", .type = REC_NUM, .dfmt = F_4F},
+    [AL_ACC] = {.head = "test acc %",
+                .name = "test_acc_percent",
+                .type = REC_PCT,
+                .flags = REC_T | REC_OPT,
+                .dfmt = F_4F},
 };
 static const int alg1_json_order[] = {AL_ITER, AL_N,   AL_KAPPA, AL_P,   AL_MAXK,
                                       AL_SUMN, AL_ERR, AL_SECS,  AL_TAU, AL_ETA};
@@ -323,6 +327,7 @@ static int alg1_set(const Alg1Record *rec, int n, RecSet *s, Err *e)
 		x[AL_TAU] = rec_num(r->tau);
 		x[AL_ETA] = rec_num(r->eta);
 		x[AL_ACC] = rec_num(100 * (1 - r->eval_error));
+		x[AL_ACC].absent = isnan(r->eval_error); /* measured without a test set */
 	}
 	*s = (RecSet){&alg1_kind, v, n, 0};
 	return 0;
