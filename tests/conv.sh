@@ -19,13 +19,7 @@ json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0
 u32() { od -An -tu4 -j "$2" -N4 "$1" | tr -d ' '; }
 
 ## the images: 600 for training, 200 for testing
-awk 'BEGIN { s = 5; for (r = 0; r < 800; r++) { c = r % 2;
-	s = (s * 1103515245 + 12345) % 2147483648; at = int(s / 2147483648 * 8); line = "";
-	for (j = 0; j < 64; j++) { s = (s * 1103515245 + 12345) % 2147483648;
-		v = (s / 2147483648 - 0.5) * 0.8;
-		if ((c && j % 8 == at) || (!c && int(j / 8) == at)) v += 1;
-		line = line sprintf("%.4f,", v) }
-	print line c > (r < 600 ? "tr.csv" : "te.csv") } }'
+bar_images 800 5 | awk 'NR <= 600 { print > "tr.csv"; next } { print > "te.csv" }'
 cut -d, -f1-64 te.csv >te-x.csv
 cut -d, -f65 te.csv >te-y.txt
 D="--data csv:tr.csv,te.csv --shape 8x8"

@@ -30,13 +30,7 @@ fi
 [ -x "$RUN" ] || { echo "tests/onnx_run is not built"; exit 1; }
 
 ## 1x8x8 images of a bar, 2 classes
-awk 'BEGIN { s = 3; for (r = 0; r < 400; r++) { c = r % 2;
-	s = (s * 1103515245 + 12345) % 2147483648; at = int(s / 2147483648 * 8); line = "";
-	for (j = 0; j < 64; j++) { s = (s * 1103515245 + 12345) % 2147483648;
-		v = (s / 2147483648 - 0.5) * 0.8;
-		if ((c && j % 8 == at) || (!c && int(j / 8) == at)) v += 1;
-		line = line sprintf("%.4f,", v) }
-	print line c } }' >img.csv
+bar_images 400 3 >img.csv
 D="--data csv:img.csv --shape 8x8"
 
 ## condnet's export, checked by ONNX and run by OpenCV

@@ -11,13 +11,7 @@
 C=$CONDNET
 cd "$TMP" || exit 1
 
-awk 'BEGIN { s = 7; for (r = 0; r < 400; r++) { c = r % 2;
-	s = (s * 1103515245 + 12345) % 2147483648; at = int(s / 2147483648 * 8); line = "";
-	for (j = 0; j < 64; j++) { s = (s * 1103515245 + 12345) % 2147483648;
-		v = (s / 2147483648 - 0.5) * 0.8;
-		if ((c && j % 8 == at) || (!c && int(j / 8) == at)) v += 1;
-		line = line sprintf("%.4f,", v) }
-	print line c } }' >img.csv
+bar_images 400 7 >img.csv
 ARGS="--data csv:$TMP/img.csv --shape 8x8 --layers conv:4:3,pool:2,conv:5:2,6 --act relu --seed 3"
 
 screen_run conv 100x30 tui $ARGS --log "'$TMP/s.log'"
