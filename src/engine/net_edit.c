@@ -75,7 +75,7 @@ static int check_hidden(const Net *net, int layer, Err *e)
 
 int net_edit_add_neuron(Net *net, int layer, uint64_t seed, Err *e)
 {
-	if (check_hidden(net, layer, e))
+	if (net_refuse_conv(net, "a neuron added by hand", e) || check_hidden(net, layer, e))
 		return -1;
 	Rng r;
 	rng_seed(&r, seed);
@@ -91,12 +91,16 @@ int net_edit_add_neuron(Net *net, int layer, uint64_t seed, Err *e)
 
 int net_edit_remove_neuron(Net *net, int layer, int j, Err *e)
 {
+	if (net_refuse_conv(net, "a neuron removed by hand", e))
+		return -1;
 	return net_remove_neuron(net, layer, j, e);
 }
 
 int net_edit_add_layer(Net *net, int after, Err *e)
 {
 	int m = net->m;
+	if (net_refuse_conv(net, "a layer added by hand", e))
+		return -1;
 	if (after < 0 || after > m - 1)
 		return err_set(e, "a layer after layer %d: expected 0 (the inputs) to %d", after,
 		               m - 1);
@@ -124,7 +128,7 @@ int net_edit_add_layer(Net *net, int after, Err *e)
 
 int net_edit_remove_layer(Net *net, int layer, Err *e)
 {
-	if (check_hidden(net, layer, e))
+	if (net_refuse_conv(net, "a layer removed by hand", e) || check_hidden(net, layer, e))
 		return -1;
 	int m = net->m;
 	int *n = malloc((size_t)m * sizeof *n);
@@ -163,6 +167,8 @@ int net_edit_remove_layer(Net *net, int layer, Err *e)
 
 int net_edit_inputs(Net *net, const int *src, int d, uint64_t seed, Err *e)
 {
+	if (net_refuse_conv(net, "inputs changed by hand", e))
+		return -1;
 	for (int r = 0; r < d; r++)
 		if (src[r] >= net->n[0])
 			return err_set(e, "input %d: the network has %d", src[r] + 1, net->n[0]);

@@ -17,7 +17,8 @@
  * The Adam moments of the weights kept are kept, the new ones' are zero; the
  * step count, the schedule and its position and the record of the last
  * training are kept. Every function changes net in place and returns 0, or
- * -1 with a message and net as it was. */
+ * -1 with a message and net as it was; a network with convolution layers
+ * is refused (net_refuse_conv). */
 #ifndef CONDNET_NET_EDIT_H
 #define CONDNET_NET_EDIT_H
 

@@ -148,7 +148,7 @@ typedef struct Table {
 	int rows, cols;
 	char *cell;
 } Table;
-#define REPORT_CELL 40
+#define REPORT_CELL 64
 
 int table_init(Table *t, int rows, int cols, Err *e);
 void table_set(Table *t, int r, int c, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
