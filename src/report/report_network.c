@@ -98,6 +98,8 @@ static int write_edges(FILE *f, const void *ud, Err *e)
 	for (int l = 0; l < r->m; l++) {
 		int na = p->shown[l], nb = p->shown[l + 1],
 		    cols = r->n[l + 1] < r->cap ? r->n[l + 1] : r->cap;
+		if (!r->w[l])
+			continue; /* a convolution: no lines */
 		struct Edge *ed = malloc((size_t)na * nb * sizeof *ed);
 		if (!ed)
 			return err_set(e, "out of memory");

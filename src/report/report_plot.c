@@ -221,10 +221,14 @@ static void chart_curve(FILE *f, const Plots *p, const char *ext)
 		        "set arrow 1 from %d, graph 0 to %d, graph 1 nohead lw 12 lc rgb '#cccccc' "
 		        "back\n",
 		        p->kept, p->kept);
+	/* the training loss on the right-hand axis */
 	fprintf(f,
+	        "set y2label 'training loss'\nset y2tics\nset ytics nomirror\n"
 	        "plot '%s-curve.dat' using 1:2 with linespoints pt 7 ps 0.6 lw 3 title "
-	        "'training', '' using 1:3 with linespoints pt 5 lw 3 title 'validation'\n"
-	        "unset arrow 1\nset autoscale y\n",
+	        "'training accuracy', '' using 1:3 with linespoints pt 5 lw 3 title 'validation "
+	        "accuracy', '' using 1:6 axes x1y2 with lines lw 2 dt 2 lc rgb '#808080' title "
+	        "'training loss (right)'\n"
+	        "unset arrow 1\nunset y2label\nunset y2tics\nset ytics mirror\nset autoscale y\n",
 	        p->base);
 }
 
@@ -321,19 +325,21 @@ static int write_curve(FILE *f, const void *ud, Err *e)
 	                              {.name = "train_acc_percent", .type = REC_NUM, .dfmt = F_4F},
 	                              {.name = "val_acc_percent", .type = REC_NUM, .dfmt = F_4F},
 	                              {.name = "lr", .type = REC_NUM, .dfmt = F_6G},
-	                              {.name = "kept", .type = REC_FLAG, .dfmt = F_0F}};
-	static const RecKind kind = {.col = cols, .ncol = 5};
+	                              {.name = "kept", .type = REC_FLAG, .dfmt = F_0F},
+	                              {.name = "train_loss", .type = REC_NUM, .dfmt = F_6G}};
+	static const RecKind kind = {.col = cols, .ncol = 6};
 	const ReportScreen *s = ud;
-	RecVal *v = calloc((size_t)(s->ep_n > 0 ? s->ep_n : 1) * 5, sizeof *v);
+	RecVal *v = calloc((size_t)(s->ep_n > 0 ? s->ep_n : 1) * 6, sizeof *v);
 	if (!v)
 		return err_set(e, "out of memory for the training's curve");
 	for (int r = 0; r < s->ep_n; r++) {
-		RecVal *x = v + (size_t)r * 5;
+		RecVal *x = v + (size_t)r * 6;
 		x[0] = rec_num(r + 1);
 		x[1] = rec_num(100 * s->ep_acc[r]);
 		x[2] = rec_num(s->ep_val ? 100 * s->ep_val_acc[r] : NAN);
 		x[3] = rec_num(s->ep_lr[r]);
 		x[4] = rec_num(s->ep_val && s->ep_best == r + 1);
+		x[5] = rec_num(s->ep_loss ? s->ep_loss[r] : NAN);
 	}
 	RecSet set = {&kind, v, s->ep_n, 0};
 	int rc = rec_data_head(f, &set, s->ep_what, "(1 on the epoch kept)", 0, e) ||

@@ -44,6 +44,7 @@ typedef struct ReportScreen {
 	const char *ep_what;
 	int ep_n, ep_val, ep_best, ep_done;
 	const double *ep_acc, *ep_val_acc, *ep_lr;
+	const double *ep_loss; /* the training loss per epoch */
 } ReportScreen;
 
 /* The tables, Markdown (with headings) or CSV. */
@@ -84,11 +85,10 @@ int report_plane_plots(const char *dir, const char *base, const ReportPlane *p, 
 
 /* The network diagram: a column per layer, the weights among the first
  * `cap` neurons of every layer (w[i]: min(n[i], cap) × min(n[i+1], cap),
- * row-major), the marks of the squeeze for each hidden layer (NULL: none)
- * and a dropped neuron whose combination is drawn (sel_layer 0: none); on
- * data in the plane every neuron's map (px × px): the inputs', the hidden
- * layers' (maps, in their pivot order) and the classes' probabilities;
- * otherwise the layer table's |r_jj|/|r_11| (lc). */
+ * row-major; NULL for a convolution, drawn without lines), the marks of the squeeze for each hidden
+ * layer (NULL: none) and a dropped neuron whose combination is drawn (sel_layer 0: none); on data
+ * in the plane every neuron's map (px × px): the inputs', the hidden layers' (maps, in their pivot
+ * order) and the classes' probabilities; otherwise the layer table's |r_jj|/|r_11| (lc). */
 #define REPORT_NET_LAYERS 64
 typedef struct ReportNetwork {
 	const char *title, *subtitle; /* the network; what the chosen neuron is ("") */

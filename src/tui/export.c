@@ -198,7 +198,8 @@ static int gather(Worker *w, Gathered *g, int sel)
 	                        .ep_done = ep->done,
 	                        .ep_acc = ep->acc,
 	                        .ep_val_acc = ep->val_acc,
-	                        .ep_lr = ep->lr};
+	                        .ep_lr = ep->lr,
+	                        .ep_loss = ep->loss};
 	/* the Plane view, on data of two features */
 	const ShownPlane *pl = &p->pl;
 	if (!pl->on || !pl->reg.cls || !pl->maps)

@@ -318,9 +318,47 @@ static void curve_title(const ShownEpochs *k, int top, int left, int cols)
 	screen_put_cut(top, left + x, cols - x, C_NORMAL, 0, "%s", what);
 }
 
+/* The epochs the curves are drawn over: the epochs run when done; while
+ * early stopping runs, room to grow (the cap may never come); else the
+ * cap. */
+static int curve_span(const ShownEpochs *k)
+{
+	int x1 = k->done ? k->n : k->val ? (k->n < 5 ? 10 : 2 * k->n) : k->epochs;
+	return x1 < k->n ? k->n : k->epochs > 0 && x1 > k->epochs ? k->epochs : x1;
+}
+
+/* The training loss per epoch of the last t training, a point for every
+ * epoch (it grows point by point at a slow speed). */
+static void loss_chart(const Shown *p, int top, int left, int rows, int cols)
+{
+	const ShownEpochs *k = &p->ep;
+	double lo = INFINITY, hi = -INFINITY;
+	for (int r = 0; r < k->n; r++)
+		if (isfinite(k->loss[r]))
+			lo = fmin(lo, k->loss[r]), hi = fmax(hi, k->loss[r]);
+	screen_put_cut(top, left, cols, C_TITLE, 1, "training loss per epoch: %.4f%s%.4f",
+	               k->loss[0], S(ARROW), k->loss[k->n - 1]);
+	if (!isfinite(lo))
+		return;
+	plot_range(&lo, &hi, 0);
+	lo = fmax(lo, 0);
+	Plot pl;
+	int x1 = curve_span(k);
+	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 6, 1, 0.5, x1 + 0.5, lo, hi, 0) < 0)
+		return;
+	plot_axes(&pl, hi - lo < 1 ? 2 : 1, NULL, 1);
+	for (int r = 0; r < k->n; r++)
+		plot_dot(&pl, r + 1, k->loss[r], C_KEY, screen_ascii() ? "o" : "•");
+	char lab[32];
+	plot_xlabel(&pl, 1, C_DIM, 0, "1");
+	snprintf(lab, sizeof lab, "%d", x1);
+	plot_xlabel(&pl, x1, C_DIM, 0, lab);
+	plot_end(&pl);
+}
+
 /* The accuracy per epoch of the last t training: validation (•, drawn
  * over) and training (·), and the kept (or best so far) epoch marked with a
- * bar and a *. */
+ * bar and a *; the training loss under it when the rows allow. */
 static void curve(const Shown *p, int top, int left, int rows, int cols)
 {
 	const ShownEpochs *k = &p->ep;
@@ -328,6 +366,11 @@ static void curve(const Shown *p, int top, int left, int rows, int cols)
 		screen_put_cut(top, left, cols, C_DIM, 0,
 		               "No t training yet: its validation accuracy per epoch shows here.");
 		return;
+	}
+	if (rows >= 12 && k->loss) {
+		int lr = rows * 2 / 5;
+		loss_chart(p, top + rows - lr, left, lr, cols);
+		rows -= lr;
 	}
 	curve_title(k, top, left, cols);
 	double lo = INFINITY, hi = -INFINITY;
@@ -340,10 +383,7 @@ static void curve(const Shown *p, int top, int left, int rows, int cols)
 	if (hi > 100 && lo < 100)
 		hi = 100;
 	Plot pl;
-	/* the epochs run when done; while early stopping runs, room to grow
-	 * (the cap may never come); else the cap */
-	int x1 = k->done ? k->n : k->val ? (k->n < 5 ? 10 : 2 * k->n) : k->epochs;
-	x1 = x1 < k->n ? k->n : k->epochs > 0 && x1 > k->epochs ? k->epochs : x1;
+	int x1 = curve_span(k);
 	/* half an epoch of margin: the first epoch's bar stays off the axis */
 	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 6, 1, 0.5, x1 + 0.5, lo, hi, 0) < 0)
 		return;

@@ -284,7 +284,7 @@ static void weights(const Shown *p, const UiState *u, const Lay *L, const Col *c
 	Edge *e = malloc((size_t)(na * nb > 0 ? na * nb : 1) * sizeof *e);
 	Canvas cv = {0};
 	*shown = *of = 0;
-	if (!e || next->x - 1 - (c->x + c->cw) < 2) {
+	if (!e || !d->w[l] || next->x - 1 - (c->x + c->cw) < 2) {
 		free(e);
 		return;
 	}

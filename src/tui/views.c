@@ -297,6 +297,9 @@ static void draw_footer(const Shown *p, const UiState *u, int y)
 		extra[ne][0] = "A", extra[ne++][1] = "adopt";
 	} else if (u->view == VIEW_ALG1) {
 		extra[ne][0] = "←→", extra[ne++][1] = "scroll";
+	} else if (u->view == VIEW_PLANE || u->view == VIEW_HISTORY) {
+		extra[ne][0] = "{}", extra[ne++][1] = "speed";
+		extra[ne][0] = ".", extra[ne++][1] = "1 epoch";
 	} else if (u->view == VIEW_NETWORK) {
 		extra[ne][0] = "d", extra[ne++][1] = "remove";
 		extra[ne][0] = "i", extra[ne++][1] = "add";

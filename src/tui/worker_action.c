@@ -250,6 +250,14 @@ static void status_done(Worker *w, const SessAction *a)
 	case SESS_LOAD:
 		worker_status(w, 0, "opened %s: %s", a->path, shape);
 		break;
+	case SESS_NEURON:
+	case SESS_LAYER:
+	case SESS_INPUTS: {
+		char what[160];
+		worker_status(w, 0, "%s: %s (u undoes)", status_action(a, what, sizeof what),
+		              shape);
+		break;
+	}
 	default:
 		worker_status(w, 0, "%s: %s", session_kind_name(a->kind), shape);
 		break;

@@ -41,6 +41,8 @@ static int weights(const Net *net, ShownNet *d)
 		return -1;
 	memcpy(d->n, net->n, (size_t)(net->m + 1) * sizeof *d->n);
 	for (int i = 0; i < net->m; i++) {
+		if (i < net->nconv)
+			continue; /* a convolution's weights are its kernels: no lines */
 		int rows = net->n[i], cols = net->n[i + 1];
 		int r = rows < DIAG_MAX ? rows : DIAG_MAX, c = cols < DIAG_MAX ? cols : DIAG_MAX;
 		if (!(d->w[i] = malloc((size_t)r * c * sizeof *d->w[i])))

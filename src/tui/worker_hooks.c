@@ -209,7 +209,10 @@ static void step_epoch(Worker *w, const HookStep *st)
 		double *l = v ? realloc(k->lr, (size_t)cap * sizeof *l) : NULL;
 		if (l)
 			k->lr = l;
-		if (!l) {
+		double *lo = l ? realloc(k->loss, (size_t)cap * sizeof *lo) : NULL;
+		if (lo)
+			k->loss = lo;
+		if (!lo) {
 			pthread_mutex_unlock(&w->mu);
 			return;
 		}
@@ -218,6 +221,7 @@ static void step_epoch(Worker *w, const HookStep *st)
 	k->acc[k->n] = te->acc;
 	k->val_acc[k->n] = te->val_acc;
 	k->lr[k->n] = te->lr;
+	k->loss[k->n] = te->loss;
 	k->n++;
 	k->epochs = te->epochs;
 	k->best = te->best_epoch;

@@ -30,6 +30,7 @@ void worker_shown_free(Shown *p)
 	free(p->ep.acc);
 	free(p->ep.val_acc);
 	free(p->ep.lr);
+	free(p->ep.loss);
 	free(p->narr);
 	plane_shown_free(&p->pl);
 	worker_diagram_free(&p->net);

@@ -82,7 +82,8 @@ typedef struct ShownNet {
 	int m;              /* layers, 0: no network */
 	int *n;             /* n[0..m] */
 	float **w;          /* m: min(n[i], DIAG_MAX) × min(n[i+1], DIAG_MAX) weights of layer
-	                     * i + 1, row-major (row: the neuron it comes from) */
+	                     * i + 1, row-major (row: the neuron it comes from); NULL for a
+	                     * convolution */
 	double *wmax;       /* m: the largest |w| of each layer, over all its weights */
 	int plane;          /* the maps below are there */
 	unsigned inputs;    /* the inputs beyond x and y (data/plane_inputs.h) */
@@ -180,6 +181,7 @@ typedef struct ShownEpochs {
 	int stopped_early;          /* the patience ran out before the cap */
 	double *acc, *val_acc, *lr; /* n each: training and validation accuracy
 	                             * (fractions), the rate of the epoch's last batch */
+	double *loss;               /* n: the training loss (mean over the epoch's batches) */
 	char what[128];
 } ShownEpochs;
 
