@@ -80,6 +80,34 @@ const Explain explain_terms[] = {
      "Not in the paper: after a squeeze, the next layer's weights and biases are refitted "
      "by least squares on training inputs, so its pre-activations change as little as "
      "possible."},
+    {"network diagram",
+     "View 8: a column per layer, the inputs left and the classes right. On data of two "
+     "features every neuron is its map over the plane (blue −1, white 0, orange +1; a "
+     "class's probability in its colour), otherwise a bar of its |r_jj|/|r_11| in the "
+     "pivoted QR of its layer (green at least 1/τ). The lines are the strongest weights "
+     "between the neurons drawn, orange for +, blue for −, heavier as |w| is larger, and "
+     "all of the chosen neuron's. × marks the neurons the squeeze drops (its proposal's "
+     "while one waits, else at τ on data in the plane); for a dropped neuron chosen, the "
+     "kept neurons of its combination are lit with their coefficients. A column too long "
+     "for the screen shows the first neurons and how many more (and how many of them are "
+     "dropped)."},
+    {"by hand",
+     "d removes the chosen neuron with its weights, i adds one (its incoming weights a fresh "
+     "network's, its outgoing ones small, from a seed the log records), I adds a layer "
+     "after the chosen one starting as the identity, D removes a layer by multiplying its "
+     "weights into the next; every other weight stays. A neuron removed by hand is "
+     "compared with the one Algorithm 3 would remove first, the last in the layer's "
+     "pivoted-QR order. Each is undoable and logged, and replays bit for bit."},
+    {"inputs of the plane",
+     "f switches on x², y², xy, sin x and sin y beside x and y for data in the plane, as "
+     "TensorFlow Playground has them: the first layer gets a row of small weights for each "
+     "new input and keeps the others; the model file records them, and eval and predict "
+     "make them from a point's x and y."},
+    {"speed",
+     "How fast the trainings on the screen run: from one epoch a second, each epoch's "
+     "regions, neuron maps and diagram drawn, to full speed ({ slower, } faster); . trains "
+     "one epoch more and pauses. Waiting between epochs changes nothing but time: the "
+     "weights are those of full speed, bit for bit."},
 };
 const int explain_nterms = sizeof explain_terms / sizeof *explain_terms;
 
@@ -104,7 +132,8 @@ const Explain explain_keys[] = {
           "and a gnuplot script"},
     {"N", "write a caption into the session log, for lessons"},
     {"x", "explain the numbers; L the narration log"},
-    {"Tab, 1-7", "views: layers, Algorithm 1, sweep, squeeze, spectrum, history, plane"},
+    {"Tab, 1-8", "views: layers, Algorithm 1, sweep, squeeze, spectrum, history, plane, "
+                 "network"},
     {"↑ ↓ Enter", "layers and spectrum views: choose a layer; Enter shows its spectrum"},
     {"↑ ↓ ← → < >", "plane view (data of two features): ↑ ↓ the hidden layer whose neuron "
                     "maps show, ← → scroll them (Home End: to the ends), < > the panel shown "
@@ -112,6 +141,11 @@ const Explain explain_keys[] = {
     {"← → Home End", "Algorithm-1 view: scroll the iterations (also < >); ↑ ↓ the layers"},
     {"← →", "history view on a short screen: the next chart (iterations, κ against epochs, "
             "the validation curve)"},
+    {"{ } .", "the speed of the trainings: { slower, } faster (one epoch a second to full "
+              "speed), . one epoch more then a pause"},
+    {"8", "the network diagram: ← → a layer, ↑ ↓ a neuron (Home End); d removes it, i adds "
+          "one to its layer, D removes its layer, I adds one after it, f the inputs of the "
+          "plane (x2, y2, xy, sinx, siny); z shows a squeeze's drops there"},
     {"q", "quit; with unsaved work it offers to save first"},
     {"lesson", "→ or Enter the next action, ← one back, space pause, q leave"},
 };
