@@ -97,33 +97,37 @@ for b in "$TMP"/blocks/*; do
 	fi
 done
 
-## README's screen sample is what the screen shows (tests/readme_sample.sh)
+## README's screen samples are what the screen shows (tests/readme_sample.sh)
 # the duration of the training differs from run to run
 mask() { sed 's/^\(last training: .* epochs in \)[0-9.]* s ([0-9.]* s\/epoch)/\1… s (… s\/epoch)/'; }
-if command -v tmux >/dev/null 2>&1; then
-	if CONDNET="$C" sh "$SRC/tests/readme_sample.sh" >"$TMP/sample" 2>"$TMP/sample.err"; then
-		awk '$0 == "<!-- screen sample: tests/readme_sample.sh -->" { s = 1; next }
+for sample in squeeze network; do
+	if [ "$sample" = network ]; then
+		mark='<!-- network sample: tests/readme_sample.sh network -->'
+	else
+		mark='<!-- screen sample: tests/readme_sample.sh -->'
+	fi
+	if ! command -v tmux >/dev/null 2>&1; then
+		echo "# tmux is missing: README's $sample sample not compared"
+	elif CONDNET="$C" sh "$SRC/tests/readme_sample.sh" $sample >"$TMP/sample" 2>"$TMP/sample.err"; then
+		awk -v mark="$mark" '$0 == mark { s = 1; next }
 			s == 1 && /^```/ { s = 2; next } s == 2 && /^```/ { exit } s == 2' "$README" |
 			mask >"$TMP/readme.sample"
 		mask <"$TMP/sample" >"$TMP/screen.sample"
 		if cmp -s "$TMP/readme.sample" "$TMP/screen.sample"; then
-			pass "README's screen sample is the 80x24 screen"
+			pass "README's $sample sample is the 80x24 screen"
 		else
-			fail "README's screen sample is not the screen: refresh it with tests/readme_sample.sh --update README.md"
+			fail "README's $sample sample is not the screen: refresh it with tests/readme_sample.sh $sample --update README.md"
 			diff "$TMP/readme.sample" "$TMP/screen.sample" | sed 's/^/  | /'
 		fi
 	else
-		fail "tests/readme_sample.sh shows the screen"
+		fail "tests/readme_sample.sh $sample shows the screen"
 		sed 's/^/  | /' "$TMP/sample.err"
 	fi
-else
-	echo "# tmux is missing: README's screen sample not compared"
-fi
-
-## README gives the command line its screen sample is taken with
-cmdline=$(sh "$SRC/tests/readme_sample.sh" --command)
-check "README gives the screen sample's command line (./$cmdline)" \
-	grep -qF "\`./$cmdline\`" "$README"
+	## README gives the command line its sample is taken with
+	cmdline=$(sh "$SRC/tests/readme_sample.sh" $sample --command)
+	check "README gives the $sample sample's command line (./$cmdline)" \
+		grep -qF "\`./$cmdline\`" "$README"
+done
 
 ## the screen's data set: MNIST when fetched, as its --help and the man page say
 "$C" tui --help >"$TMP/tui.help"

@@ -1,34 +1,48 @@
 #!/bin/sh
-# readme_sample.sh - the screen sample of README.md, taken from the screen:
-# `condnet tui` at 80x24 in tmux on the synthetic set, the network
-# 10-32-27-23-20-3 trained 20 epochs and squeezed at tau 10 (the first
-# proposal, with its what-if lines), recorded with --log so that it computes
-# in the reproducible mode (the same numbers on every x86-64 CPU with AVX2
-# and FMA).
+# readme_sample.sh - the screen samples of README.md, taken from the screen
+# at 80x24 in tmux, recorded with --log so that they compute in the
+# reproducible mode (the same numbers on every x86-64 CPU with AVX2 and
+# FMA):
+#  - squeeze (the default): `condnet tui` on the synthetic set, the network
+#    10-32-27-23-20-3 trained 20 epochs and squeezed at tau 10 (the first
+#    proposal, with its what-if lines);
+#  - network: the spiral's 2-8-8-3 network trained 300 epochs, in view 8
+#    (the network diagram) with the squeeze's proposal marked.
 #
-#   tests/readme_sample.sh                  print the screen
-#   tests/readme_sample.sh --update FILE    write it into FILE's block (the
-#                                           ``` block after the line
-#                                           <!-- screen sample: tests/readme_sample.sh -->)
-#   tests/readme_sample.sh --command        print the command line the sample
-#                                           is taken with (README.md gives it,
-#                                           with the keys: tests/docs.sh checks)
+#   tests/readme_sample.sh [SAMPLE]                  print the screen
+#   tests/readme_sample.sh [SAMPLE] --update FILE    write it into FILE's block
+#                                           (the ``` block after the line
+#                                           <!-- screen sample: tests/readme_sample.sh -->,
+#                                           or <!-- network sample: … -->)
+#   tests/readme_sample.sh [SAMPLE] --command   print the command line the
+#                                           sample is taken with (README.md
+#                                           gives it, with the keys:
+#                                           tests/docs.sh checks)
 #
 # CONDNET names the binary (default ./condnet, else condnet on PATH). After
 # a change to the screen, run it with --update README.md from the build
 # directory (CONDNET=$PWD/condnet ../tests/readme_sample.sh --update
-# ../README.md); tests/docs.sh compares README's block with the screen, the
-# duration of the training aside. Exits 77 without tmux (tests/tmux.sh).
+# ../README.md, and again with network); tests/docs.sh compares README's
+# blocks with the screen, the duration of the training aside. Exits 77
+# without tmux (tests/tmux.sh).
 set -u
-MARK='<!-- screen sample: tests/readme_sample.sh -->'
-# the command line of the sample (keys: t, 20 Enter, z), as README.md gives it
-ARGS='--data synthetic --layers 32,27,23,20 --tau 10 --eta 20 --log squeeze.log'
+sample=squeeze
+case ${1:-} in squeeze | network) sample=$1; shift ;; esac
+if [ "$sample" = network ]; then
+	MARK='<!-- network sample: tests/readme_sample.sh network -->'
+	# keys: t, Enter (300 epochs), 8, z
+	ARGS='--data spiral --layers 8,8 --speed full --log network.log'
+else
+	MARK='<!-- screen sample: tests/readme_sample.sh -->'
+	# keys: t, 20 Enter, z
+	ARGS='--data synthetic --layers 32,27,23,20 --tau 10 --eta 20 --log squeeze.log'
+fi
 update=
 case ${1:-} in
 --command) echo "condnet $ARGS"; exit 0 ;;
---update) [ $# -eq 2 ] || { echo "usage: $0 [--update FILE]" >&2; exit 2; }; update=$2 ;;
+--update) [ $# -eq 2 ] || { echo "usage: $0 [squeeze|network] [--update FILE]" >&2; exit 2; }; update=$2 ;;
 '') ;;
-*) echo "usage: $0 [--update FILE | --command]" >&2; exit 2 ;;
+*) echo "usage: $0 [squeeze|network] [--update FILE | --command]" >&2; exit 2 ;;
 esac
 if [ -z "${CONDNET:-}" ]; then
 	if [ -x ./condnet ]; then CONDNET=$(pwd)/condnet; else CONDNET=$(command -v condnet || true); fi
@@ -55,13 +69,23 @@ shows() {
 $T new-session -d -s sample -x 80 -y 24 "$TMP/run.sh" \; set-option -g status off
 size=$($T display -p -t sample '#{pane_width}x#{pane_height}')
 [ "$size" = 80x24 ] || { echo "readme_sample.sh: the pane is $size, not 80x24" >&2; exit 1; }
-shows '^\?:help '
-keys t
-shows '^train epochs'
-keys C-u 20 Enter
-shows '^trained 20 epochs: test accuracy'
-keys z
-shows '^  and compensated: by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±'
+if [ "$sample" = network ]; then
+	shows ':help '
+	keys t
+	shows '^train epochs'
+	keys Enter
+	shows '^trained 300 epochs: test accuracy'
+	keys 8 z
+	shows '^layer 2: dropped'
+else
+	shows '^\?:help '
+	keys t
+	shows '^train epochs'
+	keys C-u 20 Enter
+	shows '^trained 20 epochs: test accuracy'
+	keys z
+	shows '^  and compensated: by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±'
+fi
 settle
 sed 's/[[:space:]]*$//' "$TMP/screen" >"$TMP/sample"
 [ "$(wc -l <"$TMP/sample")" -eq 24 ] || { echo "readme_sample.sh: not 24 lines" >&2; exit 1; }

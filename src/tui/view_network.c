@@ -392,7 +392,7 @@ static void coefficients(const Shown *p, const UiState *u, const Lay *L)
 		label(&p->net, l, j, b, sizeof b);
 		int y = c->y[i] + (L->h - 1) / 2;
 		screen_put(y, c->x + c->lw - screen_width(b), c->lw, C_MARK, 1, "%s", b);
-		screen_put(y, c->x + c->cw, 7, C_MARK, 1, "%+.2f", coef[order[q]]);
+		screen_put(y, c->x + c->cw, 7, C_MARK, 1, "%+.2f ", coef[order[q]]);
 	}
 	free(order);
 }
