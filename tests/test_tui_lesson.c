@@ -243,6 +243,43 @@ START_TEST(plane_tells_the_truth)
 }
 END_TEST
 
+START_TEST(network_tells_the_truth)
+{
+	shipped("network", NULL);
+}
+END_TEST
+
+/* A "#speed:" line names the speed of the trainings from its action on. */
+START_TEST(speed_lines)
+{
+	const char *dir = tu_tmpdir();
+	Lesson l;
+	Err e = {{0}};
+	const char *text = "data spec=spiral features=0 label_col=-1 seed=1 limit=0 val_frac=0 "
+	                   "val_per_class=0\n"
+	                   "net layers=4 act=erf act_a=1 seed=1\n"
+	                   "#speed: 2.5\n"
+	                   "train 3\n"
+	                   "train 2\n"
+	                   "#speed: full\n"
+	                   "train 1\n";
+	ck_assert_int_eq(lesson_load(tu_write(dir, "s.lesson", text, strlen(text)), &l, &e), 0);
+	ck_assert(l.speed[2] == 2.5);
+	ck_assert(isnan(l.speed[3]));
+	ck_assert(l.speed[4] == 0);
+	lesson_free(&l);
+	const char *bad = "data spec=spiral features=0 label_col=-1 seed=1 limit=0 val_frac=0 "
+	                  "val_per_class=0\n"
+	                  "net layers=4 act=erf act_a=1 seed=1\n"
+	                  "#speed: fast\n"
+	                  "train 3\n";
+	ck_assert_int_eq(lesson_load(tu_write(dir, "b.lesson", bad, strlen(bad)), &l, &e), -1);
+	ck_assert_msg(strstr(e.msg, "b.lesson:3: #speed: 'fast' is not epochs a second (above 0, "
+	                            "at most 100000) or full"),
+	              "%s", e.msg);
+}
+END_TEST
+
 START_TEST(mnist_tells_the_truth)
 {
 	const char *on = getenv("CONDNET_LESSON_MNIST");
@@ -269,6 +306,8 @@ int main(void)
 	tcase_add_test(tc, algorithm1_tells_the_truth);
 	tcase_add_test(tc, squeeze_tells_the_truth);
 	tcase_add_test(tc, plane_tells_the_truth);
+	tcase_add_test(tc, network_tells_the_truth);
+	tcase_add_test(tc, speed_lines);
 	suite_add_tcase(s, tc);
 	TCase *slow = tcase_create("mnist");
 	tcase_set_timeout(slow, 3600);

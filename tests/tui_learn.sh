@@ -12,7 +12,10 @@
 #  - neurons and layers added and removed by hand, and the inputs of the
 #    plane switched on, each undone, and the session's log replayed to the
 #    network saved;
-#  - the export draws the diagram for slides with the keys of its colours.
+#  - the export draws the diagram for slides with the keys of its colours;
+#  - the network lesson plays at its own speed (or --speed's), shows the
+#    diagram, a neuron removed by hand beside Algorithm 3's choice and then
+#    Algorithm 3's squeeze, and ends on the network condnet replay gives.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tmux.sh"
 C=$CONDNET
@@ -175,6 +178,50 @@ sys.exit(0 if sum(0x2801 <= ord(c) <= 0x28ff for c in t) > 40 else 1)" "$TMP/esc
 	expect_ok "$size: predict reads points of the plane" "$C" predict --load "$TMP/net-$size.model" \
 		--input "$TMP/points.csv"
 	check "$size: and answers each" sh -c "[ \$(grep -c '^[0-9]' '$TMP/out') -eq 2 ]"
+	$T kill-session -t $PANE
+done
+## the network lesson: watched at its own slow speed, the diagram, a neuron
+## removed by hand beside Algorithm 3's, then Algorithm 3's squeeze; it ends
+## on the network condnet replay gives
+SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
+expect_ok "condnet replay network" env CONDNET_DATA="$TMP/data" "$C" replay "$SRC/data/lessons/network.lesson"
+crc=$(sed -n 's/^crc32 //p' "$TMP/out")
+for size in 80x24 200x60; do
+	PANE=lesson-$size
+	# at 80x24 the lesson's own speed, at 200x60 full speed (--speed overrides it)
+	if [ "$size" = 80x24 ]; then
+		screen_run $PANE $size --play network
+	else
+		screen_run $PANE $size --play network --speed full
+	fi
+	see "$size: the lesson opens on the plane" '^Decision regions of 2-8-8-3: test accuracy 36\.33%'
+	see "$size: its first caption" '^▸ The spiral: 300 points of 3 classes, and a 2-8-8-3 network'
+	keys Right
+	if [ "$size" = 80x24 ]; then
+		see "$size: it trains at the lesson's speed (#speed: 10)" \
+			'^Decision regions of 2-8-8-3 at epoch [0-9]+ of 300, live: 10 epochs/s' 20
+		i=0
+		while [ $i -lt 10 ]; do keys '}'; i=$((i + 1)); done
+	fi
+	see "$size: trained" 'lesson: action 1 of 5' 60
+	keys Right
+	see "$size: the network as a picture, layer 2's κ over τ" '^ *inputs +1 κ 5\.332 +2 κ 118\.8 +classes'
+	see "$size: the neuron the class removes next is chosen" '^layer 2 n7: kept, pivot [0-9] of 8$'
+	see "$size: its caption" "^▸ → a class removes n7 by hand: 86\.67 %\. Algorithm 3 would remove n5"
+	keys Right
+	see "$size: removed by hand" 'net 2-8-7-3 '
+	see "$size: the narration compares it with Algorithm 3's" \
+		'n7 of layer 2 removed by hand; Algorithm 3 would remove n5 first'
+	keys Right
+	see "$size: undone" 'lesson: action 4 of 5'
+	keys Right
+	see "$size: the squeeze's proposal marks its drop" '^Network 2-8-8-3: the squeeze proposal.s drops marked ×'
+	see "$size: and writes out its combination" '^layer 2: dropped.* n5 ≈ 1\.46·n1 − 0\.94·n2 '
+	keys Right
+	see "$size: the lesson ends" 'end of the lesson: .*CRC-32 [0-9a-f]{8}' 30
+	check "$size: on the network condnet replay gives (CRC-32 $crc)" grep -q "CRC-32 $crc " "$TMP/screen"
+	keys q
+	see "$size: q leaves the lesson" '^EXIT=0' 5
 	$T kill-session -t $PANE
 done
 finish

@@ -2,6 +2,7 @@
  * lesson played, for each view and for all of them, looked up in that
  * order (as htop binds keys per panel). */
 #include <curses.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -329,6 +330,9 @@ void tui_play_next(Tui *t)
 	int arg, v = lesson_view(t->lesson, pos, &arg);
 	if (v >= 0 && !t->u.panel)
 		tui_show_view(t, v, arg);
+	/* the speed the lesson names for this action, unless --speed said one */
+	if (pos < t->lesson->n && !t->speed_given && !isnan(t->lesson->speed[pos]))
+		worker_set_speed(t->w, t->lesson->speed[pos]);
 	Job j = {.kind = JOB_PLAY_NEXT};
 	tui_submit(t, &j);
 }

@@ -2,6 +2,7 @@
 #include "tui/lesson.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,25 @@ static int add_caption(char **cap, const char *text, Err *e)
 	return 0;
 }
 
+/* The E or "full" of a "#speed:" line: epochs a second (0 full). */
+static int parse_speed(const char *text, double *speed, Err *e)
+{
+	char word[64] = "", more[2];
+	char *end;
+	int n = sscanf(text, " %63s %1s", word, more);
+	if (n == 1 && !strcmp(word, "full")) {
+		*speed = 0;
+		return 0;
+	}
+	double v = n == 1 ? strtod(word, &end) : 0;
+	if (n != 1 || *end || !(v > 0) || v > 100000)
+		return err_set(e, "#speed: '%s' is not epochs a second (above 0, at most 100000) or "
+		                  "full",
+		               text + strspn(text, " \t"));
+	*speed = v;
+	return 0;
+}
+
 static int grow(Lesson *l, int *cap, Err *e)
 {
 	if (l->n + 1 < *cap)
@@ -82,11 +102,15 @@ static int grow(Lesson *l, int *cap, Err *e)
 	int *va = v ? realloc(l->view_arg, (size_t)(nc + 1) * sizeof *va) : NULL;
 	if (va)
 		l->view_arg = va;
-	if (!a || !c || !v || !va)
+	double *sp = va ? realloc(l->speed, (size_t)(nc + 1) * sizeof *sp) : NULL;
+	if (sp)
+		l->speed = sp;
+	if (!a || !c || !v || !va || !sp)
 		return err_set(e, "out of memory for the lesson");
 	for (int k = *cap; k <= nc; k++) {
 		l->caption[k] = l->claims[k] = l->plain[k] = NULL;
 		l->view[k] = l->view_arg[k] = -1;
+		l->speed[k] = NAN;
 	}
 	*cap = nc;
 	return 0;
@@ -209,6 +233,14 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 				goto fail;
 			continue;
 		}
+		if (!strncmp(line, "#speed:", 7)) {
+			line[strcspn(line, "\r\n")] = '\0';
+			if (parse_speed(line + 7, &l->speed[l->n], e) < 0) {
+				err_prefix(e, "%s:%d", l->path, lineno);
+				goto fail;
+			}
+			continue;
+		}
 		if (!strncmp(line, "#view:", 6)) {
 			line[strcspn(line, "\r\n")] = '\0';
 			if (lesson_parse_view(line + 6, &l->view[l->n], &l->view_arg[l->n], e) <
@@ -289,6 +321,7 @@ void lesson_free(Lesson *l)
 	free(l->plain);
 	free(l->view);
 	free(l->view_arg);
+	free(l->speed);
 	free(l->a);
 	memset(l, 0, sizeof *l);
 }

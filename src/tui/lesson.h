@@ -25,6 +25,9 @@ typedef struct Lesson {
 	char **claims;  /* n + 1: the "#= KEY=VALUE …" lines with caption k, or NULL
 	                 * (tui/lesson_claims.h) */
 	char **plain;   /* n + 1: the "#~ …" lines: its numbers that are not the state */
+	double *speed;  /* n entries: the speed of the trainings from action k on (epochs a
+	                 * second, 0 full), named by a line "#speed: E" or "#speed: full"
+	                 * before it; NaN: as it is (--speed overrides them all) */
 	int open_view;  /* the view the screen opens in, named for an action of the
 	                 * setup (and open_arg its chart or layer); -1: the layer table */
 	int open_arg;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "alg/alg3_compare.h"
+#include "alg/alg3_hand.h"
 #include "alg/alg3_regions.h"
 #include "engine/plane.h"
 #include "tui/worker.h"
@@ -283,6 +284,22 @@ static int rises(const Session *s)
 	return 1;
 }
 
+/* hand.L.J: neuron J (from 1) of layer L removed by hand beside the one
+ * Algorithm 3 removes first, "QR,HAND,QR_ACC": QR's neuron (from 1) and the
+ * test accuracies without each. */
+static int hand(Ctx *c, const char *key, const char *want, Err *e)
+{
+	int l = 0, j = 0;
+	Alg3Hand h;
+	if (sscanf(key, "hand.%d.%d", &l, &j) != 2)
+		return err_set(e, "%s: expected hand.LAYER.NEURON", key);
+	int rc = alg3_hand(c->s->net, l, j - 1, c->s->test, &h, e);
+	if (rc != 0)
+		return rc < 0 ? -1 : err_set(e, "stopped");
+	double got[3] = {h.qr + 1, h.acc_hand, h.acc_qr};
+	return values(want, got, 3, c->got, sizeof c->got);
+}
+
 /* One claim: 1 holds, 0 does not (c->got says what the state is), -1 error. */
 static int claim(Ctx *c, const char *key, const char *val, Err *e)
 {
@@ -318,6 +335,8 @@ static int claim(Ctx *c, const char *key, const char *val, Err *e)
 		return proposal(c, l, 2, val, e);
 	if (!strncmp(key, "compare.", 8))
 		return compare(c, atof(key + 8), 0, val, e);
+	if (!strncmp(key, "hand.", 5))
+		return hand(c, key, val, e);
 	if (!strncmp(key, "compare_comp.", 13))
 		return compare(c, atof(key + 13), 1, val, e);
 	if (!strcmp(key, "hidden"))

@@ -41,7 +41,11 @@
  *                       compensated
  *   step=QR,COMP        Algorithm 1's last step as those panels: the network
  *                       before it keeping the widths it left, by pivoted QR,
- *                       without and with compensation */
+ *                       without and with compensation
+ *   hand.L.J=Q,HAND,QR  neuron J of layer L removed by hand beside the one
+ *                       Algorithm 3 removes first (alg/alg3_hand.h): Q that
+ *                       neuron (from 1), the test accuracy without J and
+ *                       without Q */
 #ifndef CONDNET_TUI_LESSON_CLAIMS_H
 #define CONDNET_TUI_LESSON_CLAIMS_H
 

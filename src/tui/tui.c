@@ -137,6 +137,7 @@ int tui_run(Session *s, const TuiSetup *su)
 	char log[1024];
 	t.patience = su->patience;
 	t.epochs_def = su->epochs;
+	t.speed_given = su->speed_given;
 	t.u.view = (ViewId)su->view;
 	t.lesson = su->lesson;
 	t.u.lesson = su->lesson;

@@ -20,6 +20,7 @@ typedef struct TuiSetup {
 	int patience; /* early stopping of every t training, 0: none */
 	int present;  /* start in presentation mode */
 	double speed; /* epochs a second of the trainings, 0: full speed */
+	int speed_given; /* --speed: a lesson's #speed lines do not change it */
 	int view;     /* the view it opens on (a ViewId) when no lesson names one */
 	int epochs;   /* the epochs t proposes */
 } TuiSetup;

@@ -68,7 +68,7 @@ static const char tui_help_fmt[] =
     "                       else ~/.local/state/condnet/; the newest %d are kept),\n"
     "                       locked while the screen writes it; /dev/null keeps none\n"
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
-    "                       lesson (algorithm1, squeeze, mnist, plane)\n"
+    "                       lesson (algorithm1, squeeze, mnist, plane, network)\n"
     "  --delay S            with --play: the next action every S seconds, not on "
     "keys\n"
     "  --speed E            the trainings on the screen at E epochs a second, the\n"
@@ -399,6 +399,7 @@ int tui_cmd(int argc, char **argv)
 	               !isnan(ta.speed) ? ta.speed
 	               : plane          ? TUI_PLANE_SPEED
 	                                : 0,
+	               !isnan(ta.speed),
 	               plane ? VIEW_PLANE : VIEW_LAYERS,
 	               plane ? TUI_PLANE_EPOCHS : 1};
 	if (ta.play)

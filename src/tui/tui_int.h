@@ -38,6 +38,7 @@ typedef struct Tui {
 	char data_name[64];   /* for the default file names */
 	int patience;         /* early stopping of every t training, 0: none */
 	int epochs_def;       /* the epochs t proposes */
+	int speed_given;      /* the speed is --speed's, whatever a lesson says */
 	char sched[256];      /* the schedule typed while its warm-up and patience are asked */
 	double warmup;        /* the warm-up typed while the patience is asked */
 	char model[1024];     /* the last path saved or opened */

@@ -333,6 +333,8 @@ static void about(const Shown *p, const UiState *u, int y)
 	label(d, l, j, b, sizeof b);
 	const Alg3Combinations *mk = marks_of(p, l);
 	int t = pivot_of(mk, j);
+	/* no removing by hand in a lesson: its keys only look */
+	const char *hint = u->lesson ? "" : " (d removes it by hand)";
 	if (l == 0)
 		snprintf(line, sizeof line, "input %s%s", b,
 		         d->plane ? ": what the network reads over the plane" : "");
@@ -350,16 +352,15 @@ static void about(const Shown *p, const UiState *u, int y)
 			    snprintf(line, sizeof line, "layer %d: dropped, %s", l, comb);
 	} else if (mk)
 		snprintf(line, sizeof line, "layer %d %s: kept, pivot %d of %d%s", l, b, t + 1,
-		         mk->n, p->sq.waiting ? "" : " (d removes it by hand)");
+		         mk->n, p->sq.waiting ? "" : hint);
 	else {
 		double r = rdiag_of(p, l, j);
 		if (r > 0)
 			snprintf(line, sizeof line,
-			         "layer %d %s: |r_jj|/|r_11| %.3g in its layer's "
-			         "pivoted QR (d removes it by hand)",
-			         l, b, r);
+			         "layer %d %s: |r_jj|/|r_11| %.3g in its layer's pivoted QR%s", l,
+			         b, r, hint);
 		else
-			snprintf(line, sizeof line, "layer %d %s (d removes it by hand)", l, b);
+			snprintf(line, sizeof line, "layer %d %s%s", l, b, hint);
 	}
 	screen_put_cut(y, 0, 0, C_NORMAL, 0, "%s", line);
 }
@@ -447,7 +448,7 @@ static void key(const Shown *p, int y, int shown, int of)
 }
 
 /* The title: the network, what the marks are, the keys of the view. */
-static void title(const Shown *p, int y)
+static void title(const Shown *p, const UiState *u, int y)
 {
 	char shape[128], line[400];
 	views_shape(p->n, p->m, shape, sizeof shape);
@@ -458,7 +459,8 @@ static void title(const Shown *p, int y)
 		if (k == 0)
 			snprintf(line, sizeof line, "Network %s%s: %s; %s", shape,
 			         p->net.live ? ", live" : "", marks,
-			         "←→↑↓ choose, d remove, i add, D I a layer, f inputs");
+			         u->lesson ? "←→↑↓ choose"
+			                   : "←→↑↓ choose, d remove, i add, D I a layer, f inputs");
 		else if (k == 1)
 			snprintf(line, sizeof line, "Network %s%s: %s", shape,
 			         p->net.live ? ", live" : "", marks);
@@ -487,12 +489,20 @@ void view_network(const Shown *p, UiState *u, int top, int bot)
 		u->net_row = d->c.perm[d->c.nkeep];
 	}
 	u->net_seen = seen ? seen : u->net_seen;
+	/* a lesson's next action removes a neuron: that one chosen, once */
+	const SessAction *next =
+	    u->lesson && p->play_pos < u->lesson->n ? &u->lesson->a[p->play_pos] : NULL;
+	if (next && next->kind == SESS_NEURON && !next->apply && u->net_lesson != p->play_pos + 1) {
+		u->net_col = next->layer;
+		u->net_row = next->neuron - 1;
+		u->net_lesson = p->play_pos + 1;
+	}
 	u->net_col = u->net_col < 0 ? 0 : u->net_col > d->m ? d->m : u->net_col;
 	int nn = d->n[u->net_col];
 	u->net_row = u->net_row < 0 ? 0 : u->net_row >= nn ? nn - 1 : u->net_row;
 	Lay L;
 	memset(&L, 0, sizeof L);
-	title(p, top);
+	title(p, u, top);
 	int info = bot - top >= 8 ? 2 : 1;
 	L.top = top + 2;
 	L.rows = bot - info - L.top + 1;

@@ -51,6 +51,8 @@ typedef struct UiState {
 	int net_first;        /* network view: the first layer drawn when they do not all fit */
 	unsigned net_seen;    /* network view: the squeeze proposal last shown (a new one
 	                       * chooses its first dropped neuron) */
+	int net_lesson;       /* network view: 1 + the lesson position whose next removal
+	                       * was chosen (once), 0: none */
 	const char *prompt;   /* the question of an open prompt, or NULL */
 	const char *input;    /* what was typed so far */
 	int patience;         /* early stopping of the next t training, 0: none */
