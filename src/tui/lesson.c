@@ -72,8 +72,9 @@ static int parse_speed(const char *text, double *speed, Err *e)
 	}
 	double v = n == 1 ? strtod(word, &end) : 0;
 	if (n != 1 || *end || !(v > 0) || v > 100000)
-		return err_set(e, "#speed: '%s' is not epochs a second (above 0, at most 100000) or "
-		                  "full",
+		return err_set(e,
+		               "#speed: '%s' is not epochs a second (above 0, at most 100000) or "
+		               "full",
 		               text + strspn(text, " \t"));
 	*speed = v;
 	return 0;

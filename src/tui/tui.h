@@ -17,12 +17,12 @@ typedef struct TuiSetup {
 	double delay;         /* a lesson's seconds between actions, 0: on keys */
 	const char *betas;    /* the β list and q that b proposes */
 	int q;
-	int patience; /* early stopping of every t training, 0: none */
-	int present;  /* start in presentation mode */
-	double speed; /* epochs a second of the trainings, 0: full speed */
+	int patience;    /* early stopping of every t training, 0: none */
+	int present;     /* start in presentation mode */
+	double speed;    /* epochs a second of the trainings, 0: full speed */
 	int speed_given; /* --speed: a lesson's #speed lines do not change it */
-	int view;     /* the view it opens on (a ViewId) when no lesson names one */
-	int epochs;   /* the epochs t proposes */
+	int view;        /* the view it opens on (a ViewId) when no lesson names one */
+	int epochs;      /* the epochs t proposes */
 } TuiSetup;
 
 /* `condnet tui`: parses argv[1..argc) (argv[0] is the command's name) and
