@@ -314,9 +314,5 @@ int main(void)
 	tcase_add_test(tc, plane_inputs_names_and_rows);
 	tcase_add_test(tc, plane_inputs_data_model_regions);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tu_run(s);
 }

@@ -260,9 +260,5 @@ int main(void)
 	tcase_add_test(tc, inputs_switched);
 	tcase_add_test(tc, edits_replay);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return tu_run(s);
 }
