@@ -45,14 +45,15 @@ settle
 plot=$(grep -c '[┤│]' "$TMP/screen")
 check "the κ chart takes the height: $plot of 24 rows" [ "$plot" -ge 15 ]
 keys P
-see "P leaves presentation mode" '^ 1 Layers +2 Algorithm 1 +3 Sweep .*\[6 History\]'
+# eight tabs take their brief names at 80 columns
+see "P leaves presentation mode" '^ 1 Layers +2 Alg 1 +3 Sweep .*\[6 Hist\]'
 settle
 plot2=$(grep -c '[┤│]' "$TMP/screen")
 check "the chart is 3 rows shorter outside it or more ($plot2, $plot rows)" [ "$plot2" -le $((plot - 3)) ]
 keys P
 see "P enters it again" '^ 6 History '
 keys Escape
-see "Esc leaves it" '\[6 History\]'
+see "Esc leaves it" '\[6 Hist\]'
 
 ## the history's τ line is the τ each iteration ran with (3), not today's (100)
 keys T C-u 100 Enter 6

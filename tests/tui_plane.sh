@@ -110,7 +110,7 @@ for size in 80x24 200x60; do
 	keys t
 	see "$size: t asks for the epochs" 'train epochs'
 	keys C-u 100000 Enter
-	see "$size: the regions are live while it trains" '^Decision regions of 2-32-32-3: test accuracy [0-9.]+% \(before\), live$'
+	see "$size: the regions are live while it trains" '^Decision regions of 2-32-32-3 at epoch [0-9.]+ of 100000, live: '
 	$T capture-pane -e -p -t $PANE >"$TMP/live"
 	regions "$TMP/live" - >"$TMP/live1"
 	i=0 moved=0
@@ -119,7 +119,7 @@ for size in 80x24 200x60; do
 		$T capture-pane -e -p -t $PANE >"$TMP/live"
 		regions "$TMP/live" - >"$TMP/live2"
 		screen >"$TMP/live2p"
-		grep -q ' live$' "$TMP/live2p" && [ "$(wc -l <"$TMP/live2")" -ge 5 ] &&
+		grep -q ' live: ' "$TMP/live2p" && [ "$(wc -l <"$TMP/live2")" -ge 5 ] &&
 			! cmp -s "$TMP/live1" "$TMP/live2" && moved=1
 		i=$((i + 1))
 	done
