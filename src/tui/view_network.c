@@ -94,7 +94,7 @@ static int pivot_of(const Alg3Combinations *c, int j)
 
 /* The columns from layer `first` that fit across, each as wide as its
  * labels and maps, and the gaps between them; returns how many. */
-static int columns(const Shown *p, Lay *L, int first)
+static int fit(const Shown *p, Lay *L, int first, int room)
 {
 	const ShownNet *d = &p->net;
 	char b[32];
@@ -109,20 +109,30 @@ static int columns(const Shown *p, Lay *L, int first)
 		c->lw = (int)fmax(c->lw, screen_width(label(d, l, d->n[l] - 1, b, sizeof b)));
 		c->cw = c->lw + 1 + L->mw + 1; /* label, map, the drop mark */
 		/* at least 6 cells between two columns for the weights */
-		if (n > 0 && total + 6 + c->cw > COLS)
+		if (n > 0 && total + 6 + c->cw > room)
 			break;
 		total += (n > 0 ? 6 : 0) + c->cw;
 		n++;
 	}
 	if (n < 1)
 		return 0;
-	int spare = COLS - total, gap = n > 1 ? 6 + spare / (n - 1) : 0;
+	int spare = room - total, gap = n > 1 ? 6 + spare / (n - 1) : 0;
 	gap = gap > 40 ? 40 : gap; /* not so far apart that the lines say little */
 	int width = total - 6 * (n - 1) + gap * (n - 1), x = (COLS - width) / 2;
 	for (int k = 0; k < n; k++) {
 		L->col[k].x = x;
 		x += L->col[k].cw + gap;
 	}
+	return n;
+}
+
+/* The columns from layer `first` that fit across; when some do not, a
+ * cell is kept free at each edge for the arrows that say so. */
+static int columns(const Shown *p, Lay *L, int first)
+{
+	int n = fit(p, L, first, COLS);
+	if (n > 0 && (first > 0 || first + n <= p->net.m))
+		n = fit(p, L, first, COLS - 4);
 	return n;
 }
 
