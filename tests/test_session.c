@@ -181,17 +181,6 @@ START_TEST(corrupt_lines)
 	bad("sched cosine warmup=-1", "warmup: '-1' must be at least 0");
 	bad("train 5 patience=0", "patience: '0' is not a positive integer");
 	bad("tau 30 patience=2", "tau: unknown field 'patience'");
-	bad("neuron layer=1 seed=3", "neuron: missing add or remove");
-	bad("neuron add layer=1", "neuron add: missing seed");
-	bad("neuron remove layer=1", "neuron remove: missing neuron");
-	bad("neuron remove layer=1 neuron=2 seed=3", "neuron remove: unexpected seed");
-	bad("neuron add remove layer=1 seed=3", "neuron: add or remove, not both");
-	bad("neuron remove layer=0 neuron=1", "layer: expected an integer in [1,");
-	bad("layer add layer=2", "layer add: missing after");
-	bad("layer remove after=2", "layer remove: missing layer");
-	bad("inputs x3 seed=1", "inputs \"x3\": 'x3' is not one of x2, y2, xy, sinx, siny");
-	bad("inputs x2,x2 seed=1", "x2 named twice");
-	bad("inputs x2", "inputs: missing seed");
 }
 END_TEST
 

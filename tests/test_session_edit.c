@@ -251,6 +251,31 @@ START_TEST(edits_replay)
 }
 END_TEST
 
+static void bad(const char *line, const char *want)
+{
+	SessAction a;
+	Err e = {{0}};
+	ck_assert_msg(session_parse(line, &a, &e) == -1, "accepted '%s'", line);
+	ck_assert_msg(strstr(e.msg, want), "'%s': message '%s' lacks '%s'", line, e.msg, want);
+}
+
+/* The edits' log lines that do not parse, each saying what is wrong. */
+START_TEST(corrupt_edit_lines)
+{
+	bad("neuron layer=1 seed=3", "neuron: missing add or remove");
+	bad("neuron add layer=1", "neuron add: missing seed");
+	bad("neuron remove layer=1", "neuron remove: missing neuron");
+	bad("neuron remove layer=1 neuron=2 seed=3", "neuron remove: unexpected seed");
+	bad("neuron add remove layer=1 seed=3", "neuron: add or remove, not both");
+	bad("neuron remove layer=0 neuron=1", "layer: expected an integer in [1,");
+	bad("layer add layer=2", "layer add: missing after");
+	bad("layer remove after=2", "layer remove: missing layer");
+	bad("inputs x3 seed=1", "inputs \"x3\": 'x3' is not one of x2, y2, xy, sinx, siny");
+	bad("inputs x2,x2 seed=1", "x2 named twice");
+	bad("inputs x2", "inputs: missing seed");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("session_edit");
@@ -259,6 +284,7 @@ int main(void)
 	tcase_add_test(tc, edits_undo);
 	tcase_add_test(tc, inputs_switched);
 	tcase_add_test(tc, edits_replay);
+	tcase_add_test(tc, corrupt_edit_lines);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }
