@@ -167,8 +167,12 @@ static void check_lesson(Lesson *l, const char *dir)
 	ck_assert_ptr_nonnull(s);
 	s->replay = 1;
 	for (int k = 0; k <= l->n; k++) {
-		if (k >= l->setup && lesson_check_at(l, k, s, &e) < 0)
+		LessonScreen sc = {k, 0}, sp = {k, 1};
+		if (k >= l->setup && lesson_check_screen(l, sc, s, &e) < 0)
 			ck_abort_msg("%s: %s", l->path, e.msg);
+		if (k >= l->setup && k < l->n && l->a[k].kind == SESS_SQUEEZE &&
+		    lesson_check_screen(l, sp, s, &e) < 0)
+			ck_abort_msg("%s: with the proposal: %s", l->path, e.msg);
 		if (k == l->n)
 			break;
 		SessAction a = l->a[k];

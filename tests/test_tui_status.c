@@ -159,7 +159,9 @@ START_TEST(a_lesson_says_where_it_is)
 	p.sq.layer = 1;
 	ck_assert_str_eq(line(&p, &u, &err),
 	                 "the lesson will apply layer 1's proposal with compensation: right arrow");
-	ck_assert_str_eq(status_state(&p, &u, st, sizeof st), "lesson: action 1 of 2");
+	/* the header counts the squeeze, whose proposal it is, as its caption does */
+	ck_assert_str_eq(status_state(&p, &u, st, sizeof st),
+	                 "lesson: action 2 of 2, its proposal");
 	/* and briefly, for the Plane view's title */
 	ck_assert_str_eq(status_lesson_decides(&p, &u, st, sizeof st),
 	                 "the lesson applies it with compensation");
@@ -227,13 +229,19 @@ START_TEST(actions_in_words)
 	SessAction a;
 	memset(&a, 0, sizeof a);
 	a.kind = SESS_ALG1_RUN;
-	ck_assert_str_eq(status_action(&a, b, sizeof b), "Algorithm 1 (until every kappa <= tau)");
+	/* in the screen's symbols (screen_put spells them in ASCII with --ascii) */
+	ck_assert_str_eq(status_action(&a, b, sizeof b), "Algorithm 1 (until every κ ≤ τ)");
 	a.steps = 4;
 	ck_assert_str_eq(status_action(&a, b, sizeof b), "Algorithm 1 (4 iterations)");
 	a.kind = SESS_SWEEP;
 	snprintf(a.spec, sizeof a.spec, "0.2:1.4:0.2");
 	a.q = 5;
-	ck_assert_str_eq(status_action(&a, b, sizeof b), "beta sweep 0.2:1.4:0.2, q = 5");
+	ck_assert_str_eq(status_action(&a, b, sizeof b), "β sweep 0.2:1.4:0.2, q = 5");
+	a.kind = SESS_TAU;
+	a.x = 10;
+	ck_assert_str_eq(status_action(&a, b, sizeof b), "τ = 10");
+	a.kind = SESS_ETA;
+	ck_assert_str_eq(status_action(&a, b, sizeof b), "η = 10 epochs");
 	a.kind = SESS_SQUEEZE;
 	a.layer = 3;
 	ck_assert_str_eq(status_action(&a, b, sizeof b), "squeeze layer 3: refuse");

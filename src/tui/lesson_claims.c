@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alg/alg3_combination.h"
 #include "alg/alg3_compare.h"
 #include "alg/alg3_regions.h"
 #include "engine/plane.h"
+#include "tui/views.h"
 #include "tui/worker.h"
 
 /* ---- the numbers of a text ---- */
@@ -110,6 +112,7 @@ typedef struct Ctx {
 	const Lesson *l;
 	Session *s;
 	LayerCond *lc;
+	int pos;       /* the lesson's actions applied */
 	char got[256]; /* what the state says, for the message */
 } Ctx;
 
@@ -240,6 +243,47 @@ static int step_regions(Ctx *c, const char *want, Err *e)
 	return rc;
 }
 
+/* Layer's dropped neurons as the Plane view's maps show them, fitted where
+ * the refit works (alg3_combinations_act): after Algorithm 1's step or a
+ * squeeze (the last action), the network before it keeping the widths it
+ * left; else the squeeze proposal at τ. what 0: "LO,HI,MEDIAN", the
+ * residuals' spread in percent; 1: the share the next layer's refit
+ * leaves. */
+static int fits(Ctx *c, int layer, int what, const char *want, Err *e)
+{
+	Session *s = c->s;
+	int pos = c->pos;
+	SessKind last = pos > c->l->setup ? c->l->a[pos - 1].kind : SESS_DATA;
+	const Net *before = s->nundo ? s->undo[s->nundo - 1].net : NULL;
+	int after =
+	    (last == SESS_SQUEEZE || last == SESS_ALG1_STEP) && before && before->m == s->net->m;
+	Alg3Combinations cb;
+	if (after) {
+		if (alg3_combinations(before, layer, s->net->n[layer], &cb, e) < 0)
+			return -1;
+	} else {
+		int pr = session_squeeze_propose(s, layer, e);
+		if (pr != 0)
+			return pr < 0 ? -1 : err_set(e, "stopped");
+		int rc = alg3_combinations_of(s->net, session_squeeze_proposal(s), &cb, e);
+		session_squeeze_stop(s);
+		if (rc < 0)
+			return -1;
+	}
+	double got[3];
+	int rc = alg3_combinations_act(after ? before : s->net, s->train, &cb, e);
+	if (rc == 0 && alg3_combinations_spread(&cb, &got[0], &got[2], &got[1]) < 0)
+		rc = err_set(e, "layer %d drops no neuron", layer);
+	for (int k = 0; k < 3; k++)
+		got[k] *= 100;
+	double refit = 100 * cb.refit;
+	alg3_combinations_free(&cb);
+	if (rc < 0)
+		return -1;
+	return what ? values(want, &refit, 1, c->got, sizeof c->got)
+	            : values(want, got, 3, c->got, sizeof c->got);
+}
+
 static int compare(Ctx *c, double tau, int comp, const char *want, Err *e)
 {
 	Alg3CompareOpts o;
@@ -312,6 +356,10 @@ static int claim(Ctx *c, const char *key, const char *val, Err *e)
 		return proposal_regions(c, l, 1, val, e);
 	if (!strcmp(key, "step"))
 		return step_regions(c, val, e);
+	if (!strncmp(key, "fit.", 4) && l)
+		return fits(c, l, 0, val, e);
+	if (!strncmp(key, "refit.", 6) && l)
+		return fits(c, l, 1, val, e);
 	if (!strncmp(key, "whatif.", 7) && l)
 		return proposal(c, l, 1, val, e);
 	if (!strncmp(key, "whatif_comp.", 12) && l)
@@ -404,16 +452,22 @@ static int has(const Tokens *k, const char *tok)
 	return 0;
 }
 
+/* A caption with its claims and the numbers declared not the state. */
+typedef struct Said {
+	const char *caption, *claims, *plain;
+	int at; /* the position they were written at, for messages */
+} Said;
+
 /* The numbers the claims and the #~ lines account for. */
-static void accounted(const Lesson *l, int pos, Tokens *ok)
+static void accounted(const Said *d, Tokens *ok)
 {
 	char buf[4096], *save = NULL;
 	ok->n = 0;
-	if (l->plain[pos])
-		lesson_numbers(l->plain[pos], collect, ok);
-	if (!l->claims[pos])
+	if (d->plain)
+		lesson_numbers(d->plain, collect, ok);
+	if (!d->claims)
 		return;
-	snprintf(buf, sizeof buf, "%s", l->claims[pos]);
+	snprintf(buf, sizeof buf, "%s", d->claims);
 	for (char *tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
 		char *eq = strchr(tok, '=');
 		if (!eq)
@@ -434,53 +488,205 @@ static void accounted(const Lesson *l, int pos, Tokens *ok)
 	}
 }
 
-static int numbers_accounted(const Lesson *l, int pos, Err *e)
+static int numbers_accounted(const Said *d, Err *e)
 {
 	Tokens said = {.n = 0}, ok;
-	lesson_numbers(l->caption[pos], collect, &said);
-	accounted(l, pos, &ok);
+	lesson_numbers(d->caption, collect, &said);
+	accounted(d, &ok);
 	for (int i = 0; i < said.n; i++)
 		if (!has(&ok, said.t[i]))
 			return err_set(
 			    e,
 			    "the caption before action %d states %s, which no claim (#=) "
 			    "checks and no #~ line declares",
-			    pos + 1, said.t[i]);
+			    d->at + 1, said.t[i]);
 	return 0;
 }
 
-int lesson_check_at(const Lesson *l, int pos, Session *s, Err *e)
+/* ---- what the view shown can show ---- */
+
+#define V(v) (1u << (v))
+#define EVERY 0xffu
+
+/* The views on which a claim can be read (the title or header rows show τ,
+ * η, the widths and the test accuracy on every view; the data set is
+ * named on the layer table and the plane's regions, and in the header). */
+static unsigned key_views(const char *key)
 {
-	if (pos < 0 || pos > l->n || (!l->caption[pos] && !l->claims[pos]))
+	static const struct {
+		const char *key;
+		unsigned views;
+	} table[] = {
+	    {"tau", EVERY},
+	    {"eta", EVERY},
+	    {"acc", EVERY},
+	    {"net", EVERY},
+	    {"n.", EVERY},
+	    {"train", V(VIEW_LAYERS) | V(VIEW_PLANE)},
+	    {"test", V(VIEW_LAYERS) | V(VIEW_PLANE)},
+	    {"features", V(VIEW_LAYERS) | V(VIEW_PLANE)},
+	    {"classes", V(VIEW_LAYERS) | V(VIEW_PLANE)},
+	    {"steps", V(VIEW_HISTORY)},
+	    {"kappa.", V(VIEW_LAYERS) | V(VIEW_SPECTRUM)},
+	    {"p.", V(VIEW_LAYERS) | V(VIEW_SPECTRUM)},
+	    {"rank.", V(VIEW_LAYERS) | V(VIEW_SPECTRUM)},
+	    {"rows.", V(VIEW_SPECTRUM)},
+	    {"deficit.", V(VIEW_SPECTRUM)},
+	    {"over", V(VIEW_LAYERS) | V(VIEW_ALG1) | V(VIEW_HISTORY)},
+	    {"nover", V(VIEW_LAYERS) | V(VIEW_ALG1) | V(VIEW_HISTORY)},
+	    {"iter", V(VIEW_ALG1) | V(VIEW_HISTORY)},
+	    {"alg1_acc.", V(VIEW_ALG1) | V(VIEW_HISTORY)},
+	    {"pick", V(VIEW_SWEEP)},
+	    {"rises", V(VIEW_SWEEP)},
+	    {"keep.", V(VIEW_SQUEEZE) | V(VIEW_PLANE)},
+	    {"drop.", V(VIEW_SQUEEZE) | V(VIEW_PLANE)},
+	    {"whatif", V(VIEW_SQUEEZE)},
+	    {"regions.", V(VIEW_PLANE)},
+	    {"random_comp.", V(VIEW_PLANE)},
+	    {"step", V(VIEW_PLANE)},
+	    {"fit.", V(VIEW_PLANE)},
+	    {"refit.", V(VIEW_PLANE)},
+	    {"removed", V(VIEW_SQUEEZE) | V(VIEW_PLANE)},
+	    {"hidden", V(VIEW_ALG1)},
+	    {"hidden_was", V(VIEW_ALG1)},
+	    {"share", V(VIEW_ALG1)},
+	    {"compare", 0}, /* a command's answer: on no view */
+	};
+	for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+		size_t n = strlen(table[i].key);
+		if (!strncmp(key, table[i].key, n) &&
+		    (table[i].key[n - 1] == '.' || !key[n] || key[n] == '.' || key[n] == '_'))
+			return table[i].views;
+	}
+	return EVERY;
+}
+
+/* What a caption names, and the views that show it. */
+static const struct {
+	const char *words;
+	unsigned views;
+	const char *what;
+} named[] = {
+    {"flag r", V(VIEW_LAYERS), "the flag r of the layer table"},
+    {"marked !", V(VIEW_LAYERS) | V(VIEW_ALG1), "the marks !"},
+    {"what-if line", V(VIEW_SQUEEZE), "the squeeze view's what-if line"},
+    {"the chart", V(VIEW_SWEEP) | V(VIEW_SPECTRUM) | V(VIEW_HISTORY) | V(VIEW_ALG1), "a chart"},
+    {"the bars", V(VIEW_SWEEP), "the sweep's spread bars"},
+    {"regions", V(VIEW_PLANE), "the decision regions"},
+    {"maps", V(VIEW_PLANE), "the neuron maps"},
+    {"panels", V(VIEW_PLANE), "the Plane view's panels"},
+    {"combination", V(VIEW_PLANE), "the combinations (≈)"},
+    {"spectrum", V(VIEW_SPECTRUM), "a layer's spectrum"},
+};
+
+/* 0 when every claim and everything the caption names can be read on
+ * view; else -1 naming the first that cannot. */
+static int visible(const Said *d, int view, Err *e)
+{
+	const char *vn = views_name((ViewId)view, 0);
+	for (const char *c = d->caption; (c = strstr(c, "view ")) != NULL; c += 5) {
+		int n = atoi(c + 5);
+		if (n >= 1 && n <= VIEW_COUNT && n - 1 != view)
+			return err_set(
+			    e, "the caption before action %d names view %d over view %d (%s)",
+			    d->at + 1, n, view + 1, vn);
+	}
+	for (size_t i = 0; i < sizeof named / sizeof *named; i++)
+		if (strstr(d->caption, named[i].words) && !(named[i].views & V(view)))
+			return err_set(
+			    e, "the caption before action %d speaks of %s over view %d (%s)",
+			    d->at + 1, named[i].what, view + 1, vn);
+	/* a combination's closeness is a number on the screen, not a word */
+	if (strstr(d->caption, "combination") &&
+	    !(d->claims && (strstr(d->claims, "fit.") || strstr(d->claims, "refit."))))
+		return err_set(e,
+		               "the caption before action %d speaks of combinations without their "
+		               "residuals (a fit.L or refit.L claim)",
+		               d->at + 1);
+	char buf[4096], *save = NULL;
+	snprintf(buf, sizeof buf, "%s", d->claims ? d->claims : "");
+	for (char *tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+		char *eq = strchr(tok, '=');
+		if (eq)
+			*eq = '\0';
+		if (!(key_views(tok) & V(view)))
+			return err_set(e,
+			               "the caption before action %d claims %s over view %d (%s), "
+			               "which does not show it",
+			               d->at + 1, tok, view + 1, vn);
+	}
+	return 0;
+}
+
+/* The caption shown on screen sc, with its claims. */
+static Said said_on(const Lesson *l, LessonScreen sc)
+{
+	Said d = {NULL, NULL, NULL, sc.pos};
+	if (sc.proposal && sc.pos < l->n && l->pcaption[sc.pos]) {
+		d.caption = l->pcaption[sc.pos];
+		d.claims = l->pclaims[sc.pos];
+		d.plain = l->pplain[sc.pos];
+		return d;
+	}
+	for (int k = sc.pos > l->n ? l->n : sc.pos; k >= l->setup; k--)
+		if (l->caption[k] || l->claims[k]) {
+			d.caption = l->caption[k];
+			d.claims = l->claims[k];
+			d.plain = l->plain[k];
+			d.at = k;
+			break;
+		}
+	return d;
+}
+
+int lesson_check_screen(const Lesson *l, LessonScreen sc, Session *s, Err *e)
+{
+	if (sc.pos < 0 || sc.pos > l->n)
 		return 0;
-	if (l->caption[pos] && numbers_accounted(l, pos, e) < 0)
+	Said d = said_on(l, sc);
+	if (!d.caption && !d.claims)
+		return 0;
+	int arg;
+	if (d.caption &&
+	    (numbers_accounted(&d, e) < 0 || visible(&d, lesson_screen_view(l, sc, &arg), e) < 0))
 		return -1;
-	if (!l->claims[pos])
+	if (!d.claims)
 		return 0;
-	Ctx c = {l, s, NULL, ""};
+	Ctx c = {l, s, NULL, sc.pos, ""};
 	if (cond_net_new(s->net, s->tau, 1, &c.lc, e) != 0)
 		return err_set(e, "the conditioning of the network failed");
 	char buf[4096];
 	int rc = 0;
-	snprintf(buf, sizeof buf, "%s", l->claims[pos]);
+	snprintf(buf, sizeof buf, "%s", d.claims);
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, " \n", &save); tok && rc == 0;
 	     tok = strtok_r(NULL, " \n", &save)) {
 		char *eq = strchr(tok, '=');
 		if (!eq) {
 			rc = err_set(e, "claim '%s' before action %d: expected KEY=VALUE", tok,
-			             pos + 1);
+			             d.at + 1);
 			break;
 		}
 		*eq = '\0';
 		int r = claim(&c, tok, eq + 1, e);
 		if (r < 0)
-			rc = err_prefix(e, "claim %s before action %d", tok, pos + 1);
+			rc = err_prefix(e, "claim %s before action %d%s", tok, d.at + 1,
+			                d.at < sc.pos ? ", still shown after it" : "");
 		else if (r == 0)
-			rc = err_set(e,
-			             "the caption before action %d claims %s=%s, the state says %s",
-			             pos + 1, tok, eq + 1, c.got);
+			rc = err_set(
+			    e, "the caption before action %d claims %s=%s, the state %s says %s",
+			    d.at + 1, tok, eq + 1,
+			    sc.proposal     ? "with the proposal"
+			    : d.at < sc.pos ? "of a later action, where it is still shown,"
+			                    : "",
+			    c.got);
 	}
 	cond_net_free(c.lc, s->net->m);
 	return rc;
+}
+
+int lesson_check_at(const Lesson *l, int pos, Session *s, Err *e)
+{
+	LessonScreen sc = {pos, 0};
+	return lesson_check_screen(l, sc, s, e);
 }

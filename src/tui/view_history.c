@@ -32,6 +32,7 @@ typedef struct KappaSeries {
 	double (*tau)(const Shown *p, int r);
 	const char *unit; /* what x counts */
 	int every;        /* a glyph every this many points */
+	int linear;       /* a linear axis without τ (the widths), else log with τ */
 } KappaSeries;
 
 static double rec_kappa(const Shown *p, int r, int i)
@@ -48,6 +49,13 @@ static double rec_x(const Shown *p, int r)
 static double rec_tau(const Shown *p, int r)
 {
 	return p->rec[r].tau;
+}
+
+/* The width of hidden layer i + 1 at iteration r (the output layer's
+ * never changes: not drawn). */
+static double rec_width(const Shown *p, int r, int i)
+{
+	return p->rec[r].n[i + 1];
 }
 
 static double ser_kappa(const Shown *p, int r, int i)
@@ -80,24 +88,37 @@ static void kappa_chart(const Shown *p, const UiState *u, const KappaSeries *ks,
 {
 	double lo = INFINITY, hi = -INFINITY;
 	for (int r = 0; r < ks->n; r++) {
-		lo = fmin(lo, ks->tau(p, r));
-		hi = fmax(hi, ks->tau(p, r));
+		if (!ks->linear) {
+			lo = fmin(lo, ks->tau(p, r));
+			hi = fmax(hi, ks->tau(p, r));
+		}
 		for (int i = 0; i < ks->m; i++) {
 			double k = ks->k(p, r, i);
-			if (isfinite(k) && k > 0) {
+			if (isfinite(k) && (k > 0 || ks->linear)) {
 				lo = fmin(lo, k);
 				hi = fmax(hi, k);
 			}
 		}
 	}
-	plot_range(&lo, &hi, 1);
+	if (ks->linear && lo >= 0 && lo < hi)
+		lo = fmax(0, lo - (hi - lo) * 0.1); /* the widths from near their least */
+	plot_range(&lo, &hi, !ks->linear);
+	if (ks->linear && lo < 0)
+		lo = 0;
 	Plot pl;
-	if (plot_begin(&pl, top, left, rows, cols, 5, 1, x0, x1, lo, hi, 1) < 0)
+	if (plot_begin(&pl, top, left, rows, cols, 5, 1, x0, x1, lo, hi, !ks->linear) < 0)
 		return;
 	pl.vfirst = 1;
+	/* a value's side of τ is kept: when every point has one τ, none above it
+	 * is drawn on its row or below, none below it on it or above */
+	int one_tau = !ks->linear;
+	for (int r = 1; one_tau && r < ks->n; r++)
+		one_tau = ks->tau(p, r) == ks->tau(p, 0);
+	if (one_tau && ks->n)
+		plot_threshold(&pl, ks->tau(p, 0));
 	plot_axes(&pl, 0, NULL, 1);
 	/* τ as each point had it, over half the way to its neighbours */
-	for (int r = 0; r < ks->n; r++) {
+	for (int r = 0; !ks->linear && r < ks->n; r++) {
 		double a = r ? (ks->x(p, r - 1) + ks->x(p, r)) / 2 : x0;
 		double b = r + 1 < ks->n ? (ks->x(p, r) + ks->x(p, r + 1)) / 2 : x1;
 		plot_hseg(&pl, a, b, ks->tau(p, r), C_MARK);
@@ -126,7 +147,8 @@ static void kappa_chart(const Shown *p, const UiState *u, const KappaSeries *ks,
 			plot_mark(&pl, ks->x(p, r), isfinite(k) ? k : hi,
 			          hl >= 0 ? C_MARK : layer_color[i % 6], 1, glyph);
 		}
-	plot_hlabel(&pl, ks->tau(p, ks->n - 1), C_MARK, screen_ascii() ? "tau" : "τ");
+	if (!ks->linear)
+		plot_hlabel(&pl, ks->tau(p, ks->n - 1), C_MARK, screen_ascii() ? "tau" : "τ");
 	plot_xticks(&pl, x0, x1, ks->unit);
 	plot_end(&pl);
 }
@@ -233,7 +255,20 @@ void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left,
 	            ? cols
 	            : screen_width("κ(Ŵ⁽ⁱ⁾) per Algorithm-1 iteration (log)");
 	int below = legend(u, top, left + x, left, left + cols - 1, m);
-	KappaSeries ks = {n, m, rec_x, rec_kappa, rec_tau, "it", n > span ? n / span + 1 : 1};
+	KappaSeries ks = {n, m, rec_x, rec_kappa, rec_tau, "it", n > span ? n / span + 1 : 1, 0};
+	kappa_chart(p, u, &ks, top + 1 + below, left, rows - 1 - below, cols, 0,
+	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1);
+}
+
+void views_widths_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
+                             int cols)
+{
+	int m = p->rec[0].m - 1, n = p->nrec, span = (cols - 8) / 2;
+	int x = screen_put_cut(top, left, cols, C_TITLE, 1, "n_i per Algorithm-1 iteration")
+	            ? cols
+	            : screen_width("n_i per Algorithm-1 iteration");
+	int below = legend(u, top, left + x, left, left + cols - 1, m);
+	KappaSeries ks = {n, m, rec_x, rec_width, rec_tau, "it", n > span ? n / span + 1 : 1, 1};
 	kappa_chart(p, u, &ks, top + 1 + below, left, rows - 1 - below, cols, 0,
 	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1);
 }
@@ -274,8 +309,8 @@ static void epochs(const Shown *p, const UiState *u, int top, int bot, int left,
 	/* the training's length while it runs, the epochs it ran once it ended
 	 * (early stopping ends before the cap) */
 	double x1 = p->busy && k->epochs > 0 ? k->epochs : k->epoch[k->n - 1];
-	KappaSeries ks = {
-	    k->n, k->m, ser_x, ser_kappa, now_tau, "epoch", k->n > 12 ? k->n / 12 : 1};
+	KappaSeries ks = {k->n, k->m, ser_x, ser_kappa, now_tau, "epoch", k->n > 12 ? k->n / 12 : 1,
+	                  0};
 	kappa_chart(p, u, &ks, top + 1 + below, left, bot - top - below, cols, 0, x1 > 0 ? x1 : 1);
 }
 

@@ -77,6 +77,8 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 		u->layer = 1;
 	if (u->layer > p->m)
 		u->layer = p->m;
+	if (!views_data_in_header(p, u))
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0, "%s", p->data);
 	double lo = spark_floor(p);
 	char lob[16];
 	snprintf(lob, sizeof lob, lo >= 1e-3 ? "%g" : "1e%.0f", lo >= 1e-3 ? lo : log10(lo));

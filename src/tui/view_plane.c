@@ -180,13 +180,70 @@ static void draw_points(const ShownPlane *pl, const PlaneRegions *g, const Area 
 	}
 }
 
+/* ---- the keys of the colours ---- */
+
+/* The classes' key at (y, x) in at most w columns: each class's sure
+ * region colour with its points' marker on it, and its number; pale
+ * shades are where the network is unsure. Returns the columns used. */
+static int key_classes(int y, int x, int w, int k)
+{
+	static const char *const glyph[] = {"o", "x", "+", "*", "#", "%"};
+	int x0 = x, color = screen_color();
+	x += screen_put(y, x, w, C_DIM, 0, "class ");
+	for (int c = 0; c < k && x + 6 < x0 + w; c++) {
+		if (color) {
+			attr_set(A_BOLD,
+			         (short)pair_of(rich() ? dot256(c) : COLOR_WHITE,
+			                        region_colour(c, 1.0f, k)),
+			         NULL);
+			mvaddstr(y, x, glyph[c % 6]);
+			attr_set(A_NORMAL, 0, NULL);
+		} else {
+			mvaddch(y, x, (chtype)point_ascii[c % 6]);
+		}
+		char num[16];
+		if (color)
+			snprintf(num, sizeof num, " %d", c + 1);
+		else /* and the letter of its region */
+			snprintf(num, sizeof num, " %d (%c)", c + 1, region_ascii[c % 6]);
+		x += 1 + screen_put(y, x + 1, 0, C_NORMAL, 0, "%s", num) + 1;
+	}
+	if (x + 26 <= x0 + w)
+		x += screen_put(y, x, 0, C_DIM, 0,
+		                color ? "(pale: the network unsure)"
+		                      : "(blank: the network unsure)");
+	return x - x0;
+}
+
+/* The maps' key at (y, x): their colours from −scale through 0 to scale. */
+static int key_maps(int y, int x, int w, double scale)
+{
+	int x0 = x;
+	char lab[32];
+	snprintf(lab, sizeof lab, "%s%.2g ", screen_ascii() ? "-" : "−", scale);
+	if (x + 24 > x0 + w)
+		return 0;
+	x += screen_put(y, x, 0, C_DIM, 0, "maps %s", lab);
+	for (int i = -4; i <= 4; i++) {
+		double v = i / 4.0;
+		if (screen_color())
+			cell2(y, x, map_colour(v), map_colour(v));
+		else
+			mvaddch(y, x, (chtype)(map_ascii(v) == ' ' ? '.' : map_ascii(v)));
+		x++;
+	}
+	snprintf(lab, sizeof lab, " %.2g", scale);
+	x += screen_put(y, x, 0, C_DIM, 0, "%s", lab);
+	return x - x0;
+}
+
 /* The regions with their axes: the y range left of them, the x range under
  * them; returns the columns taken. */
 static int regions_block(const Shown *p, int top, int bot, int maxw)
 {
 	const ShownPlane *pl = &p->pl;
 	const PlaneBox *b = &pl->box;
-	int lw = 7, rows = bot - top, cols;
+	int lw = 7, rows = bot - top - 1, cols; /* the x range and the key below */
 	double aspect = (b->x1 - b->x0) / (b->y1 - b->y0);
 	cols = (int)lround(2 * rows * aspect);
 	if (cols > maxw - lw) {
@@ -209,6 +266,7 @@ static int regions_block(const Shown *p, int top, int bot, int maxw)
 	snprintf(lab, sizeof lab, "%.2f", b->x1);
 	screen_put(top + rows, lw + cols - (int)strlen(lab), 0, C_DIM, 0, "%s", lab);
 	screen_put(top + rows, lw + cols / 2, 0, C_DIM, 0, "x");
+	key_classes(top + rows + 1, lw, maxw - lw, pl->k);
 	return lw + cols;
 }
 
@@ -247,17 +305,53 @@ static double maps_scale(const ShownMaps *m)
 }
 
 /* The combination of removed neuron r as text, with as many terms as fit
- * in width columns. */
+ * in width columns: of the activations where they were fitted (where the
+ * refit works), else in Ŵ. */
 static void combination_line(const ShownMaps *m, int r, int y, int x, int width)
 {
 	char buf[1024];
 	/* the largest terms, at most four, so that the residual stays in sight */
 	for (int terms = m->c.nkeep < 4 ? m->c.nkeep : 4; terms >= 1; terms--) {
-		alg3_combination_str(&m->c, r, terms, screen_ascii(), buf, sizeof buf);
+		if (m->c.act_residual)
+			alg3_combination_act_str(&m->c, r, terms, screen_ascii(), buf, sizeof buf);
+		else
+			alg3_combination_str(&m->c, r, terms, screen_ascii(), buf, sizeof buf);
 		if (screen_width(buf) <= width || terms == 1)
 			break;
 	}
 	screen_put_cut(y, x, width, C_NORMAL, 0, "%s", buf);
+}
+
+typedef struct Lines {
+	int y, last, x, width;
+} Lines;
+
+static void fit_line(const char *line, void *ud)
+{
+	Lines *l = ud;
+	if (l->y <= l->last)
+		screen_put(l->y++, l->x, l->width, C_TITLE, 0, "%s", line);
+}
+
+/* What the fits of the dropped neurons say together, wrapped into rows
+ * y..last from column x: their residuals' spread, and what the next
+ * layer's refit leaves of what they send it. Returns the next row. */
+static int fit_summary(const ShownMaps *m, int next, int y, int last, int x, int width)
+{
+	double lo, med, hi;
+	if (alg3_combinations_spread(&m->c, &lo, &med, &hi) < 0)
+		return y;
+	char text[400];
+	int gone = m->c.n - m->c.nkeep;
+	snprintf(text, sizeof text,
+	         "%s: the %d dropped fitted by the %d kept on %d training points, residual "
+	         "%.1f%s%.1f %% (median %.1f %%); layer %d's refit leaves %.1f %% of what they "
+	         "send it",
+	         screen_ascii() ? "~" : "≈", gone, m->c.nkeep, m->c.rows, 100 * lo,
+	         screen_ascii() ? "-" : "–", 100 * hi, 100 * med, next, 100 * m->c.refit);
+	Lines l = {y, last, x, width};
+	screen_wrap(text, width, 0, fit_line, &l);
+	return l.y;
 }
 
 /* The hidden layer whose maps show: the squeeze proposal's while it waits;
@@ -304,11 +398,11 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 		               layer, screen_ascii() ? "Up Down" : "↑↓");
 	else if (pl->step)
 		screen_put_cut(top, left, width, C_TITLE, 1,
-		               width >= 64
-		                   ? "Layer %d (%s) before Algorithm 1's step, which dropped "
-		                     "%d of %d: the last in pivoted-QR order"
-		                   : "Layer %d (%s) before Algorithm 1's step: %d of %d dropped",
-		               layer, screen_ascii() ? "Up Down" : "↑↓", gone, n);
+		               width >= 64 ? "Layer %d (%s) before %s, which dropped %d of %d: the "
+		                             "last in pivoted-QR order"
+		                           : "Layer %d (%s) before %s: %d of %d dropped",
+		               layer, screen_ascii() ? "Up Down" : "↑↓",
+		               pl->step == 2 ? "the squeeze" : "Algorithm 1's step", gone, n);
 	else
 		screen_put_cut(top, left, width, C_TITLE, 1,
 		               width >= 64
@@ -316,17 +410,26 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 		                     "keeps %d of %d"
 		                   : "Layer %d (%s): %s %g keeps %d of %d",
 		               layer, screen_ascii() ? "Up Down" : "↑↓", S(TAU), pl->tau, nkeep, n);
-	if (u->plane_first < 0) /* new panels: from the last two kept on, the dropped in sight */
+	/* other maps (another layer, another network's, other marks) are shown
+	 * from their start: the last two kept, then the dropped */
+	unsigned key = pl->crc ^ (unsigned)layer * 2654435761u ^ (unsigned)nkeep * 40503u;
+	if (key != u->plane_key)
+		u->plane_first = -1;
+	u->plane_key = key;
+	if (u->plane_first < 0)
 		u->plane_first = nkeep > 2 && gone ? nkeep - 2 : 0;
 	if (u->plane_first >= n)
 		u->plane_first = n - 1;
 	double scale = maps_scale(m);
 	size_t np = (size_t)PLANE_MAP_PX * PLANE_MAP_PX;
-	/* text lines of the dropped neurons at the bottom: a third of the rows */
+	/* text lines of the dropped neurons at the bottom: a third of the rows,
+	 * two more for what their fits say together */
 	int text = gone ? (bot - top) / 3 : 0;
-	if (text > gone)
-		text = gone;
-	int y = top + 1, x = left, last = bot - text, t = u->plane_first, shown = 0;
+	if (text > gone + 2)
+		text = gone + 2;
+	/* the maps' colours on the row under the title */
+	key_maps(top + 1, left, width, scale);
+	int y = top + 2, x = left, last = bot - text, t = u->plane_first, shown = 0;
 	for (; t < n; t++) {
 		int drop = t >= nkeep, tw = drop ? 2 * MAP_W + 2 : MAP_W + 1;
 		if (x + tw - 1 > COLS) {
@@ -358,10 +461,12 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 		int mw = screen_width(more);
 		screen_put(last, COLS - mw, mw, C_KEY, 0, "%s", more);
 	}
-	/* the combinations: of the dropped neurons from the first shown on */
+	/* what the fits say together, then the combinations of the dropped
+	 * neurons from the first shown on */
+	int y2 = fit_summary(m, layer + 1, last + 1, bot, left, width);
 	int r = u->plane_first > nkeep ? u->plane_first - nkeep : 0;
-	for (int k = 0; k < text && r < gone; k++, r++)
-		combination_line(m, r, last + 1 + k, left, width);
+	for (; y2 <= bot && r < gone; y2++, r++)
+		combination_line(m, r, y2, left, width);
 }
 
 /* ---- the panels: a squeeze, or Algorithm 1's step, seen as regions ---- */
@@ -388,16 +493,31 @@ static void panel_labels(const ShownPanels *pn, int k, char *what, char *acc, si
 		snprintf(what, len, "QR removes %d", pn->removed);
 	else if (k == REGION_QR_COMP)
 		snprintf(what, len, "QR, compensated");
+	/* (narrow: "QR, refitted", compensation's other name) */
 	else if (k == REGION_RANDOM)
 		snprintf(what, len, "%d at random", pn->removed);
 	else
 		snprintf(what, len, "after the step");
+	snprintf(acc, acclen, "%.2f%%", pn->acc[k]);
+}
+
+/* The random draws under the panels, whole: the panel is one of them. */
+static void draws_line(const ShownPanels *pn, int y)
+{
 	const char *pm = screen_ascii() ? "+-" : "±";
-	if (k == REGION_RANDOM)
-		snprintf(acc, acclen, "%.2f%%, mean %.1f%s%.1f; compensated %.1f%s%.1f", pn->acc[k],
-		         pn->mean, pm, pn->sd, pn->mean_comp, pm, pn->sd_comp);
-	else
-		snprintf(acc, acclen, "%.2f%%", pn->acc[k]);
+	char line[300];
+	for (int brief = 0; brief < 2; brief++) {
+		snprintf(line, sizeof line,
+		         brief ? "%d at random, %d draws: median %.2f%%, mean %.1f%s%.1f %%, "
+		                 "compensated %.1f%s%.1f %%"
+		               : "%d removed at random, %d draws: the panel is the median, "
+		                 "%.2f%%; their mean %.1f%s%.1f %%, compensated %.1f%s%.1f %%",
+		         pn->removed, pn->draws, pn->acc[REGION_RANDOM], pn->mean, pm, pn->sd,
+		         pn->mean_comp, pm, pn->sd_comp);
+		if (screen_width(line) <= COLS)
+			break;
+	}
+	screen_put_cut(y, 0, 0, C_NORMAL, 0, "%s", line);
 }
 
 /* One panel at (top, left), cols wide: its labels over and under its
@@ -407,6 +527,8 @@ static void panel(const Shown *p, const ShownPanels *pn, int k, int top, int lef
 {
 	char what[64], acc[128];
 	panel_labels(pn, k, what, acc, sizeof what, sizeof acc);
+	if (k == REGION_QR_COMP && screen_width(what) > cols)
+		snprintf(what, sizeof what, "QR, refitted");
 	screen_put_cut(top, left, cols, k == REGION_QR_COMP ? C_GOOD : C_TITLE, 1, "%s", what);
 	Area a = {top + 1, left, rows, cols, p->pl.box};
 	draw_regions(&pn->reg[k], &a);
@@ -423,6 +545,9 @@ static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int t
 	double aspect = (b->x1 - b->x0) / (b->y1 - b->y0);
 	int n = pn->n, avail = bot - top + 1;
 	int pw = (COLS - (n - 1)) / n, ph = (int)lround(pw / (2 * aspect));
+	/* each panel: a title, the regions, its accuracy; under them the
+	 * random draws and the classes' key */
+	avail -= 2;
 	if (ph + 2 > avail) {
 		ph = avail - 2;
 		pw = (int)fmin(pw, lround(2 * ph * aspect));
@@ -430,7 +555,9 @@ static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int t
 	if (pw >= 14 && ph >= 4) {
 		for (int k = 0; k < n; k++)
 			panel(p, pn, k, top, k * (pw + 1), ph, pw);
-		return top + ph + 2;
+		draws_line(pn, top + ph + 2);
+		key_classes(top + ph + 3, 0, COLS, p->pl.k);
+		return top + ph + 4;
 	}
 	ph = avail - 2;
 	pw = (int)fmin(COLS, lround(2 * ph * aspect));
@@ -443,15 +570,19 @@ static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int t
 	char more[64];
 	snprintf(more, sizeof more, "%s panel %d of %d", screen_ascii() ? "< >" : "< >", k + 1, n);
 	screen_put(top, COLS - screen_width(more), 0, C_KEY, 0, "%s", more);
-	return top + ph + 2;
+	draws_line(pn, top + ph + 2);
+	key_classes(top + ph + 3, 0, COLS, p->pl.k);
+	return top + ph + 4;
 }
 
-/* The combinations of layer's dropped neurons as text, rows y..bot. */
+/* What the fits of layer's dropped neurons say, and their combinations
+ * as text, rows y..bot. */
 static void combination_lines(const ShownPlane *pl, int layer, int y, int bot)
 {
 	if (!pl->maps || layer < 1 || layer > pl->m - 1)
 		return;
 	const ShownMaps *m = &pl->maps[layer - 1];
+	y = fit_summary(m, layer + 1, y, bot, 0, COLS);
 	for (int r = 0; r < m->c.n - m->c.nkeep && y <= bot; r++)
 		combination_line(m, r, y++, 0, COLS);
 }
@@ -462,10 +593,10 @@ static void panel_view(const Shown *p, UiState *u, const ShownPanels *pn, int to
 {
 	const ShownSqueeze *q = &p->sq;
 	if (pn && pn->crc != u->plane_seen) {
-		/* new panels: the maps of the layer they are about, from the first */
+		/* new panels: the maps of the layer they are about (a squeeze's: the
+		 * layer the view stays on once it is decided) */
 		u->plane_seen = pn->crc;
-		u->plane_first = -1;
-		u->plane_layer = 0;
+		u->plane_layer = pn->layer;
 	}
 	char what[300];
 	if (q->waiting && u->lesson) {
@@ -517,10 +648,17 @@ void view_plane(const Shown *p, UiState *u, int top, int bot)
 		panel_view(p, u, pn, top, bot);
 		return;
 	}
-	char shape[128];
+	char shape[128], title[600];
 	views_shape(p->n, p->m, shape, sizeof shape);
-	screen_put_cut(top, 0, 0, C_TITLE, 1, "Decision regions of %s: test accuracy %.2f%%%s",
-	               shape, p->test_acc, pl->live ? " (before), live" : "");
+	/* and the data set, as much of it as fits */
+	for (int k = 0; k < 2; k++) {
+		snprintf(title, sizeof title, "Decision regions of %s: test accuracy %.2f%%%s%s%s",
+		         shape, p->test_acc, pl->live ? " (before), live" : "", k ? "" : "; ",
+		         k ? "" : p->data);
+		if (screen_width(title) <= COLS)
+			break;
+	}
+	screen_put_cut(top, 0, 0, C_TITLE, 1, "%s", title);
 	int used = regions_block(p, top + 1, bot, COLS / 2);
 	maps_block(p, u, top + 1, bot, used + 2);
 }

@@ -165,7 +165,15 @@ void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 		proposal(p, u, y, bot);
 		return;
 	}
-	if (q->active) {
+	if (q->active && u->lesson && !p->busy) {
+		/* a lesson's pass between two of its squeezes */
+		screen_put_cut(y++, 0, 0, C_GOOD, 1,
+		               "So far: %d neuron(s) removed; test accuracy %.2f%% %s %.2f%%",
+		               q->removed, q->acc_start, S(ARROW), p->test_acc);
+		screen_put_cut(y++, 0, 0, C_KEY, 0,
+		               "the pass goes on: right arrow shows the next "
+		               "proposal");
+	} else if (q->active) {
 		screen_put(y++, 0, 0, C_DIM, 0, "working...");
 	} else {
 		screen_put_cut(y++, 0, 0, C_GOOD, 1,

@@ -155,10 +155,10 @@ static void status_done(Worker *w, const SessAction *a)
 	net_shape_str(s->net, shape, sizeof shape);
 	switch (a->kind) {
 	case SESS_TAU:
-		worker_status(w, 0, "tau = %g", s->tau);
+		worker_status(w, 0, "τ = %g", s->tau);
 		break;
 	case SESS_ETA:
-		worker_status(w, 0, "eta = %g epochs", s->eta);
+		worker_status(w, 0, "η = %g epochs", s->eta);
 		break;
 	case SESS_TRAIN:
 		pthread_mutex_lock(&w->mu);
@@ -190,7 +190,7 @@ static void status_done(Worker *w, const SessAction *a)
 		break;
 	case SESS_SWEEP: {
 		int p = alg2_pick(s->sweep);
-		worker_status(w, 0, "beta sweep finished: pick beta = %g",
+		worker_status(w, 0, "β sweep finished: pick β = %g",
 		              p >= 0 ? s->sweep->b[p].beta : NAN);
 		break;
 	}
@@ -333,7 +333,7 @@ static void run_adopt(Worker *w)
 	session_log_note(w->s, "adopt the beta sweep's pick, beta = %.17g", beta);
 	if (worker_run_action(w, &a, 1) != 0)
 		return;
-	worker_status(w, 0, "adopted the sweep's pick (beta %g): %s with fresh weights; u undoes",
+	worker_status(w, 0, "adopted the sweep's pick (β %g): %s with fresh weights; u undoes",
 	              beta, net_shape_str(w->s->net, shape, sizeof shape));
 }
 
@@ -376,7 +376,7 @@ static void run_job(Worker *w, Job *j)
 		worker_play_next(w);
 		break;
 	case JOB_PLAY_BACK:
-		worker_play_back(w, j->target);
+		worker_play_back(w, j->target, j->proposal);
 		break;
 	}
 }

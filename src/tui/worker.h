@@ -35,8 +35,9 @@ typedef struct Job {
 	JobKind kind;
 	SessAction a;
 	char path[1024];
-	int quiet;  /* leave the status line alone (queued behind a running job) */
-	int target; /* JOB_PLAY_BACK: the lesson position to go back to */
+	int quiet;    /* leave the status line alone (queued behind a running job) */
+	int target;   /* JOB_PLAY_BACK: the lesson position to go back to */
+	int proposal; /* JOB_PLAY_BACK: and the proposal of its squeeze shown */
 } Job;
 
 typedef struct ShownBeta {
@@ -181,8 +182,9 @@ typedef struct Shown {
 	 * start and holds until the first operation or change */
 	int status_opening;
 	/* a lesson played (worker_start with one) */
-	int play_pos; /* lesson actions applied */
-	int playing;  /* 1 while a lesson step runs */
+	int play_pos;  /* lesson actions applied */
+	int playing;   /* 1 while a lesson step runs */
+	int replaying; /* 1 while a step back replays the lesson */
 } Shown;
 
 /* The narration line k (0 = oldest kept) of p, for k < worker_narr_count,
@@ -222,6 +224,9 @@ int worker_submit(Worker *w, const Job *j);
 int worker_toggle_pause(Worker *w);
 /* Cancels the running job (its effect is rolled back). */
 void worker_cancel(Worker *w);
+/* A lesson's opening words: narrated, and again when a step back returns
+ * to its start. */
+void worker_play_note(Worker *w, const char *note);
 
 /* The published state: lock, read, unlock. Hold the lock briefly. */
 const Shown *worker_lock(Worker *w);

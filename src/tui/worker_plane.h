@@ -46,7 +46,9 @@ typedef struct ShownPanels {
 typedef struct ShownMaps {
 	Alg3Combinations c; /* layer, n, nkeep, the pivot order, the combinations */
 	float *act;         /* n maps of PLANE_MAP_PX²: map t is σ(z) of neuron c.perm[t] */
-	float *comb; /* n − nkeep maps: σ(Σ c_k z_k) of removed neuron c.perm[nkeep + r] */
+	float *comb; /* n − nkeep maps: removed neuron c.perm[nkeep + r]'s combination, of the
+	              * kept neurons' activations fitted on the training points (c.act_coef)
+	              * or, without that fit, σ(Σ c_k z_k) of its combination in Ŵ */
 } ShownMaps;
 
 typedef struct ShownPlane {
@@ -64,20 +66,25 @@ typedef struct ShownPlane {
 	int m;            /* layers of the network the maps are of */
 	ShownMaps *maps;  /* m − 1 hidden layers */
 	double tau;       /* the τ the marks are decided at */
-	int step;         /* 1: the maps are of the network before Algorithm 1's last step, the
-	                   * marks its removals (in pivoted-QR order) */
-	ShownPanels pn;   /* the panels of the squeeze proposal shown or of that step */
+	int step;         /* the maps are of the network before the last removal, the marks its
+	                   * removals (in pivoted-QR order): 1 Algorithm 1's step, 2 a squeeze
+	                   * decision (of layer step_layer); 0 of the network now */
+	int step_layer;
+	uint32_t crc;   /* the network the maps are of */
+	ShownPanels pn; /* the panels of the squeeze proposal shown or of that step */
 } ShownPlane;
 
 void plane_shown_free(ShownPlane *p);
 /* What the view shows of a network, into p (its box given): the regions of
  * net and the maps of every hidden layer of maps_of (net itself, or the
  * network before Algorithm 1's step) with the squeeze's marks at tau, or,
- * with counts, hidden layer i keeping the first counts[i-1] of its pivots.
+ * with counts, hidden layer i keeping the first counts[i-1] of its pivots;
+ * the removed neurons' combinations fitted on the activations of sample
+ * (the training set: where the refit works; NULL: in Ŵ only).
  * The worker's computation, on the network as it is after an operation and
  * while it trains; 0, or -1 with a message (what was made is freed by
  * plane_shown_free). */
 int plane_shown_compute(const Net *net, const Net *maps_of, double tau, const int *counts,
-                        ShownPlane *p, Err *e);
+                        const Dataset *sample, ShownPlane *p, Err *e);
 
 #endif
