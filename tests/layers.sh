@@ -2,6 +2,8 @@
 # layers.sh - every file of src/ includes only from its own folder and the
 # folders before it in the order src/README.md states (its line "Order:"),
 # the generated ONNX bindings (onnx/) only from model/, and main.c from any.
+# The two front ends, cli/ and tui/, are siblings: neither includes the
+# other (what both need is in setup/, below them).
 # Also: no production folder includes the test framework (check.h), and
 # JSON records are built only under report/ (nothing else creates, adds to
 # or prints a cJSON object; reading one is free).
@@ -69,6 +71,9 @@ done <<EOF
 $files
 EOF
 check "no file of src/ includes from a later folder ($bad found)" [ "$bad" -eq 0 ]
+sib=$(grep -lE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"cli/' "$SRC"/tui/*.[ch] |
+	sed "s|^$SRC/||" | tr '\n' ' ')
+check "the screen (tui/) includes nothing of the batch commands (cli/) (${sib:-none})" [ -z "$sib" ]
 built=$(grep -lE 'cJSON_(Create|Add|Print|Detach|Insert|Replace|Duplicate)' "$SRC"/*/*.[ch] |
 	grep -v "^$SRC/report/" | sed "s|^$SRC/||" | tr '\n' ' ')
 check "JSON records are built only under report/ (outside it: ${built:-none})" [ -z "$built" ]

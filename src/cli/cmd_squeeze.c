@@ -314,7 +314,7 @@ static int print_settings(const CommonOpts *c, const Squeeze *s, const Net *net,
                           Err *e)
 {
 	char sh[512], spec[64];
-	printf("%s: %s %s (%s), tau %g%s%s%s%s\n", cli_data_name(c),
+	printf("%s: %s %s (%s), tau %g%s%s%s%s\n", opts_data_name(c),
 	       s->compare ? "comparing squeeze criteria on" : "squeezing", c->load,
 	       net_shape_str(net, sh, sizeof sh), s->so.tau,
 	       s->so.while_loop ? "" : ", no while loop", s->so.compensate ? ", compensated" : "",
@@ -358,16 +358,16 @@ int cmd_squeeze(int argc, char **argv)
 	CliOut outs[] = {{s.plot ? plot_dat : NULL, FILE_OUT_TEXT}};
 	if (cli_check_outputs(&c, outs, 1, &e))
 		goto fail;
-	if (cli_dry_run("squeeze"))
+	if (opts_dry_run("squeeze"))
 		return 0;
 	if (s.keep_spec && squeeze_check_counts_spec(s.keep_spec, &e))
 		goto fail;
-	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
+	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
 		goto fail;
 	if (s.keep_spec && squeeze_load_counts(&s, net, &e))
 		goto fail;
 	TrainPlan plan;
-	if (cli_plan(&c, train, NULL, s.retrain, &plan, &rtr, &rval, &e) < 0)
+	if (setup_plan(&c, train, NULL, s.retrain, &plan, &rtr, &rval, &e) < 0)
 		goto fail;
 	progress_init(&s.prog, "condnet squeeze", c.quiet, 1);
 	progress_trap_signals();
@@ -375,7 +375,7 @@ int cmd_squeeze(int argc, char **argv)
 	if (print_settings(&c, &s, net, &rec, &e))
 		goto fail;
 	if (c.sched_given || plan.val)
-		printf("retraining: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
+		printf("retraining: %s\n", setup_plan_str(&plan, NULL, how, sizeof how));
 	const Dataset *rtrain = rtr ? rtr : train;
 	int st = s.compare        ? squeeze_compare_run(&c, &s, net, rtrain, test, &plan, rec, &e)
 	         : s.until_stable ? until_stable(&c, &s, net, train, test, &plan, rtrain, rec, &e)
@@ -397,7 +397,7 @@ int cmd_squeeze(int argc, char **argv)
 		printf("\nresult: %s\n", sh);
 	}
 	if (c.save) {
-		if (cli_save_model(net, c.save, train, &e))
+		if (setup_save_model(net, c.save, train, &e))
 			goto fail;
 		printf("saved %s\n", c.save);
 	}

@@ -147,7 +147,7 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 		if (rc == 0 && c->csv && report_write_file(c->csv, cmp_csv, &x, e))
 			rc = -1;
 		char title[256];
-		snprintf(title, sizeof title, "%s: %s", cli_data_name(c), c->load);
+		snprintf(title, sizeof title, "%s: %s", opts_data_name(c), c->load);
 		if (rc == 0 && s->plot) {
 			printf("\n");
 			rc = write_plot(s->plot, title, res, n, e);

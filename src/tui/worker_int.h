@@ -44,7 +44,7 @@ struct Worker {
 
 /* 1 when the screen is ending (worker_stop): nothing is published any more. */
 int worker_quitting(Worker *w);
-/* Predicates for cond_set_stop: the screen is ending; or the job under way
+/* Predicates for hook_set_thread_stop: the screen is ending; or the job under way
  * is cancelled too. */
 int worker_stop_quit(void *w);
 int worker_stop_any(void *w);
