@@ -98,7 +98,7 @@ see "Escape closes it" 'it 0 +it 1'
 
 ## squeeze at a low tau: refuse the first layer, apply the second
 keys T
-see "T asks for tau" 'tau = '
+see "T asks for tau" 'τ = '
 keys 2 Enter
 see "tau typed as 2" '^τ 2  '
 keys z
@@ -458,7 +458,7 @@ for lesson in algorithm1:Algorithm.1.finds squeeze:Squeezing.a.trained; do
 	i=0
 	while [ $i -lt 200 ] && ! grep -q 'end of the lesson' "$TMP/screen"; do
 		keys Right; wait_for 'lesson: action|end of the lesson' 10; sleep 0.3; i=$((i + 1))
-		wait_for ' (idle|lesson: action [0-9]+ of [0-9]+)$' 20
+		wait_for ' (idle|lesson: action [0-9]+ of [0-9]+(, its proposal)?)$' 20
 	done
 	see "the $lesson lesson plays to its end" 'end of the lesson: .*CRC-32 [0-9a-f]{8}' 20
 	check "with the network condnet replay gives (CRC-32 $crc)" grep -q "CRC-32 $crc " "$TMP/screen"

@@ -17,9 +17,36 @@
 
 /* ---- the numbers of a text ---- */
 
-static int is_letter(unsigned char c)
+/* The code point of the UTF-8 character that starts at t (0 for a byte
+ * that starts none). */
+static unsigned code_at(const unsigned char *t)
 {
-	return isalpha(c) || c == '_' || c >= 0x80;
+	if (t[0] < 0x80)
+		return t[0];
+	if ((t[0] & 0xe0) == 0xc0 && (t[1] & 0xc0) == 0x80)
+		return (t[0] & 0x1fu) << 6 | (t[1] & 0x3fu);
+	if ((t[0] & 0xf0) == 0xe0 && (t[1] & 0xc0) == 0x80 && (t[2] & 0xc0) == 0x80)
+		return (t[0] & 0x0fu) << 12 | (t[1] & 0x3fu) << 6 | (t[2] & 0x3fu);
+	return 0;
+}
+
+/* A letter of a formula ("2ε_v", "12x"): an ASCII letter, '_', or a
+ * character below U+2000 (Greek, accented); dashes, arrows and the signs
+ * of mathematics from U+2000 on separate numbers ("1.0–47.9"). */
+static int is_letter_at(const unsigned char *t)
+{
+	unsigned c = code_at(t);
+	return isalpha(t[0]) || t[0] == '_' || (c >= 0x80 && c < 0x2000);
+}
+
+/* The same for the character that ends just before t[i]. */
+static int letter_before(const unsigned char *t, size_t i)
+{
+	size_t k = i - 1;
+	while (k > 0 && (t[k] & 0xc0) == 0x80)
+		k--;
+	return t[k] >= 0x80 && (t[k] & 0xc0) != 0x80 ? is_letter_at(t + k)
+	                                             : is_letter_at(t + i - 1);
 }
 
 int lesson_numbers(const char *text, void (*fn)(const char *tok, void *ud), void *ud)
@@ -27,7 +54,7 @@ int lesson_numbers(const char *text, void (*fn)(const char *tok, void *ud), void
 	int count = 0;
 	const unsigned char *t = (const unsigned char *)text;
 	for (size_t i = 0; t[i];) {
-		if (!isdigit(t[i]) || (i > 0 && (is_letter(t[i - 1]) || isdigit(t[i - 1])))) {
+		if (!isdigit(t[i]) || (i > 0 && (letter_before(t, i) || isdigit(t[i - 1])))) {
 			i++;
 			continue;
 		}
@@ -39,7 +66,7 @@ int lesson_numbers(const char *text, void (*fn)(const char *tok, void *ud), void
 		size_t end = j;
 		while (end > i && !isdigit(t[end - 1]))
 			end--; /* a sentence's full stop or comma is not the number's */
-		if (end == j && t[j] && is_letter(t[j])) {
+		if (end == j && t[j] && is_letter_at(t + j)) {
 			i = j; /* "2ε_v", "12x300": a formula's part */
 			continue;
 		}
@@ -674,10 +701,10 @@ int lesson_check_screen(const Lesson *l, LessonScreen sc, Session *s, Err *e)
 			                d.at < sc.pos ? ", still shown after it" : "");
 		else if (r == 0)
 			rc = err_set(
-			    e, "the caption before action %d claims %s=%s, the state %s says %s",
+			    e, "the caption before action %d claims %s=%s, the state%s says %s",
 			    d.at + 1, tok, eq + 1,
-			    sc.proposal     ? "with the proposal"
-			    : d.at < sc.pos ? "of a later action, where it is still shown,"
+			    sc.proposal     ? " with the proposal"
+			    : d.at < sc.pos ? " of a later action, where it is still shown,"
 			                    : "",
 			    c.got);
 	}

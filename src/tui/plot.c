@@ -96,10 +96,26 @@ int plot_x(const Plot *p, double x)
 
 static int row_of(const Plot *p, double y)
 {
+	if (p->brk_rows > 0 && y > p->y1) {
+		/* above the break: its rows, on a log scale up to brk_top */
+		double t = log(y / p->y1) / log(p->brk_top / p->y1);
+		int r = p->brk_rows - 1 - (int)lround(fmin(t, 1) * (p->brk_rows - 1));
+		return r < 0 ? 0 : r;
+	}
+	int below = p->rows - p->brk_rows; /* the rows of [y0, y1] */
 	double v = p->ylog ? log10(y > 0 ? y : 1e-300) : y;
 	double t = (v - p->y0) / (p->y1 - p->y0);
-	int r = p->rows - 1 - (int)lround(t * (p->rows - 1));
-	return r < 0 ? 0 : r >= p->rows ? p->rows - 1 : r;
+	int r = p->brk_rows + below - 1 - (int)lround(fmin(t, 1) * (below - 1));
+	return r < p->brk_rows ? p->brk_rows : r >= p->rows ? p->rows - 1 : r;
+}
+
+int plot_break(Plot *p, double top, int rows)
+{
+	if (p->ylog || !(top > p->y1) || p->y1 <= 0 || rows < 2 || p->rows - rows < 3)
+		return -1;
+	p->brk_top = top;
+	p->brk_rows = rows;
+	return 0;
 }
 
 void plot_threshold(Plot *p, double y)
@@ -164,7 +180,17 @@ void plot_axes(Plot *p, int decimals, const char *unit, double scale)
 			last = r;
 		}
 	} else {
-		double step = nice_step(p->y1 - p->y0, p->rows / 3 > 1 ? p->rows / 3 : 2);
+		int below = p->rows - p->brk_rows;
+		double step = nice_step(p->y1 - p->y0, below / 3 > 1 ? below / 3 : 2);
+		if (p->brk_rows) {
+			/* the part above the break: its top, and the break on the axis */
+			snprintf(lab, sizeof lab, "%.*f%s", decimals, p->brk_top * scale,
+			         unit ? unit : "");
+			ylabel(p, 0, lab);
+			screen_put(p->top + p->brk_rows - 1, p->left - 1, 1, C_DIM, 0, "%s",
+			           screen_ascii() ? "~" : "≈");
+			last = p->brk_rows - 1;
+		}
 		/* the round values inside the range, from the top */
 		for (double y = floor(p->y1 / step + 1e-9) * step; y >= p->y0 - step * 1e-9;
 		     y -= step) {
@@ -294,12 +320,15 @@ int plot_mark(Plot *p, double x, double y, ScrColor c, int bold, const char *gly
 {
 	static const int off[][2] = {{0, 0},   {0, -1}, {0, 1},  {-1, 0}, {1, 0},  {0, -2}, {0, 2},
 	                             {-1, -1}, {-1, 1}, {1, -1}, {1, 1},  {-2, 0}, {2, 0}};
-	int c0 = plot_x(p, x), r0 = plot_y(p, y);
+	int c0 = plot_x(p, x), r0 = plot_y(p, y), t = p->has_thr ? row_of(p, p->thr) : -1;
 	for (size_t i = 0; i < sizeof off / sizeof *off; i++) {
 		/* vfirst swaps rows and columns of the search */
 		int dr = p->vfirst ? off[i][1] : off[i][0], dc = p->vfirst ? off[i][0] : off[i][1];
 		int r = r0 + dr, cc = c0 + dc;
 		if (r < 0 || r >= p->rows || cc < 0 || cc >= p->cols)
+			continue;
+		/* a marker moved keeps its side of the threshold */
+		if (t >= 0 && r != r0 && ((y > p->thr && r >= t) || (y < p->thr && r <= t)))
 			continue;
 		unsigned char *o = &p->occ[(size_t)r * (size_t)p->cols + (size_t)cc];
 		if (*o)

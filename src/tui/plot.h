@@ -19,6 +19,8 @@ typedef struct Plot {
 	              * (many series on one x), else sideways first */
 	int has_thr; /* a threshold line whose sides plot_y keeps (plot_threshold) */
 	double thr;
+	int brk_rows; /* a broken axis (plot_break): the top rows hold (y1, brk_top] */
+	double brk_top;
 	unsigned char *occ;  /* rows × cols: 1 where a marker is */
 	unsigned char *xocc; /* xlabr × cols: 1 where an x label is */
 } Plot;
@@ -35,6 +37,12 @@ void plot_range(double *lo, double *hi, int ylog);
 int plot_begin(Plot *p, int top, int left, int rows, int cols, int ylabw, int xlabr, double x0,
                double x1, double y0, double y1, int ylog);
 void plot_end(Plot *p);
+/* Breaks a linear y axis: the top `rows` rows hold the values above y1 up
+ * to top on a log scale, the axis marked ≈ where they end, and [y0, y1]
+ * keeps the rows below: a chart that must show far points without
+ * flattening the near ones. 0, or -1 (nothing changed) when the rows or
+ * the values do not allow it. */
+int plot_break(Plot *p, double top, int rows);
 /* A threshold (τ) drawn as a line at y: from now on plot_y puts no value
  * above it on the line's row or below, none below it on the row or above
  * (when the rows allow), so that a point's side of the line is the side

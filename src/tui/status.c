@@ -51,6 +51,23 @@ const char *status_action(const SessAction *a, char *buf, size_t len)
 	return buf;
 }
 
+const char *status_symbols(const char *text, char *buf, size_t len)
+{
+	size_t k = 0;
+	for (const char *c = text; *c && k + 4 < len; c++) {
+		if ((c[0] == '<' || c[0] == '>') && c[1] == '=') {
+			memcpy(buf + k, c[0] == '<' ? "≤" : "≥", 3);
+			k += 3;
+			c++;
+		} else {
+			buf[k++] = *c;
+		}
+	}
+	if (len)
+		buf[k < len ? k : len - 1] = '\0';
+	return buf;
+}
+
 const char *status_shape(const Shown *p, char *buf, size_t len)
 {
 	size_t k = 0;

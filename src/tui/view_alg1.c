@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "tui/screen.h"
+#include "tui/status.h"
 #include "tui/views_int.h"
 
 #define LW 10 /* the row labels */
@@ -33,9 +34,11 @@ static const char *state(const Shown *p, char *buf, size_t len)
 	else if (p->alg1_status == ALG1_RUNNING)
 		snprintf(buf, len,
 		         "the network has changed since: the next s starts afresh from it");
-	else
+	else {
+		char why[sizeof p->alg1_reason * 2];
 		snprintf(buf, len, "%s: %s", alg1_status_name((Alg1Status)p->alg1_status),
-		         p->alg1_reason);
+		         status_symbols(p->alg1_reason, why, sizeof why));
+	}
 	return buf;
 }
 

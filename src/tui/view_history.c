@@ -247,16 +247,27 @@ static int legend(const UiState *u, int y, int x, int left, int xmax, int m)
 	return below;
 }
 
+/* A chart's title at (top, left), long or brief so that its key fits
+ * beside it when it can; the row of the chart's top (under the key when
+ * it went on a row of its own). */
+static int titled(const UiState *u, int top, int left, int cols, int m, const char *long_title,
+                  const char *brief)
+{
+	int lw = screen_width(long_title), kw = highlighted(u, m) >= 0 ? 40 : 8 + 2 * m;
+	const char *t = lw + kw <= cols ? long_title : brief;
+	int x = screen_put_cut(top, left, cols, C_TITLE, 1, "%s", t) ? cols : screen_width(t);
+	return top + 1 + legend(u, top, left + x, left, left + cols - 1, m);
+}
+
 void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left, int rows, int cols)
 {
 	int m = p->rec[0].m, n = p->nrec, span = (cols - 8) / 2;
-	int x = screen_put_cut(top, left, cols, C_TITLE, 1,
-	                       "%s(%s) per Algorithm-1 iteration (log)", S(KAPPA), S(WHAT))
-	            ? cols
-	            : screen_width("κ(Ŵ⁽ⁱ⁾) per Algorithm-1 iteration (log)");
-	int below = legend(u, top, left + x, left, left + cols - 1, m);
+	char title[96], brief[64];
+	snprintf(title, sizeof title, "%s(%s) per Algorithm-1 iteration (log)", S(KAPPA), S(WHAT));
+	snprintf(brief, sizeof brief, "%s per iteration (log)", S(KAPPA));
+	int y = titled(u, top, left, cols, m, title, brief);
 	KappaSeries ks = {n, m, rec_x, rec_kappa, rec_tau, "it", n > span ? n / span + 1 : 1, 0};
-	kappa_chart(p, u, &ks, top + 1 + below, left, rows - 1 - below, cols, 0,
+	kappa_chart(p, u, &ks, y, left, rows - (y - top), cols, 0,
 	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1);
 }
 
@@ -264,12 +275,9 @@ void views_widths_iterations(const Shown *p, const UiState *u, int top, int left
                              int cols)
 {
 	int m = p->rec[0].m - 1, n = p->nrec, span = (cols - 8) / 2;
-	int x = screen_put_cut(top, left, cols, C_TITLE, 1, "n_i per Algorithm-1 iteration")
-	            ? cols
-	            : screen_width("n_i per Algorithm-1 iteration");
-	int below = legend(u, top, left + x, left, left + cols - 1, m);
+	int y = titled(u, top, left, cols, m, "n_i per Algorithm-1 iteration", "n_i per iteration");
 	KappaSeries ks = {n, m, rec_x, rec_width, rec_tau, "it", n > span ? n / span + 1 : 1, 1};
-	kappa_chart(p, u, &ks, top + 1 + below, left, rows - 1 - below, cols, 0,
+	kappa_chart(p, u, &ks, y, left, rows - (y - top), cols, 0,
 	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1);
 }
 
@@ -295,10 +303,11 @@ static void epochs(const Shown *p, const UiState *u, int top, int bot, int left,
 {
 	const ShownSeries *k = &p->ks;
 	if (!k->n) {
-		screen_put_cut(top, left, cols, C_DIM, 0,
-		               "No training yet: t trains, s steps Algorithm 1; %s of every layer "
-		               "against epochs shows here.",
-		               S(KAPPA));
+		screen_put_cut(
+		    top, left, cols, C_DIM, 0,
+		    "No training of this network yet: t trains, s steps Algorithm 1; %s of "
+		    "every layer against epochs shows here.",
+		    S(KAPPA));
 		return;
 	}
 	char title[200];
@@ -316,7 +325,7 @@ static void epochs(const Shown *p, const UiState *u, int top, int bot, int left,
 
 void views_kappa_recent(const Shown *p, const UiState *u, int top, int left, int rows, int cols)
 {
-	if (p->nrec && (p->alg1_live || !p->ks.n))
+	if (p->nrec && p->alg1_live)
 		views_kappa_iterations(p, u, top, left, rows, cols);
 	else
 		epochs(p, u, top, top + rows - 1, left, cols);
@@ -409,10 +418,20 @@ void view_history(const Shown *p, UiState *u, int top, int bot)
 {
 	int h = bot - top + 1;
 	if (h >= 22) {
-		int lw = COLS * 3 / 5;
-		iterations(p, u, top, top + h / 2 - 1);
-		epochs(p, u, top + h / 2, bot, 0, lw - 1);
-		curve(p, top + h / 2, lw, h - h / 2, COLS - lw);
+		int lw = COLS * 3 / 5, half = p->nrec ? h / 2 : 0;
+		/* a chart with nothing to show gives its rows to the others */
+		if (p->nrec && !p->ks.n && !p->ep.n) {
+			iterations(p, u, top, bot);
+			return;
+		}
+		if (half)
+			iterations(p, u, top, top + half - 1);
+		if (!p->ep.n) {
+			epochs(p, u, top + half, bot, 0, COLS);
+			return;
+		}
+		epochs(p, u, top + half, bot, 0, lw - 1);
+		curve(p, top + half, lw, h - half, COLS - lw);
 		return;
 	}
 	/* a short screen: one chart at a time */

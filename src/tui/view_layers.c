@@ -94,7 +94,7 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 	y++;
 	/* a tall screen: the table, its key, then the selected layer's spectrum
 	 * beside κ's history below */
-	int charts = bot - (y + p->m + 2) >= 9;
+	int charts = bot - (y + p->m + 2) >= (u->present ? 6 : 9);
 	if (charts)
 		bot = y + p->m + 1;
 	int rows = bot - 2 - y + 1, first = 0;

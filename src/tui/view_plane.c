@@ -343,14 +343,26 @@ static int fit_summary(const ShownMaps *m, int next, int y, int last, int x, int
 		return y;
 	char text[400];
 	int gone = m->c.n - m->c.nkeep;
-	snprintf(text, sizeof text,
-	         "%s: the %d dropped fitted by the %d kept on %d training points, residual "
-	         "%.1f%s%.1f %% (median %.1f %%); layer %d's refit leaves %.1f %% of what they "
-	         "send it",
-	         screen_ascii() ? "~" : "≈", gone, m->c.nkeep, m->c.rows, 100 * lo,
-	         screen_ascii() ? "-" : "–", 100 * hi, 100 * med, next, 100 * m->c.refit);
+	if (width >= 100)
+		snprintf(text, sizeof text,
+		         "%s: the %d dropped fitted by the %d kept on %d training points, residual "
+		         "%.1f%s%.1f %% (median %.1f %%); layer %d's refit leaves %.1f %% of what "
+		         "they send it",
+		         screen_ascii() ? "~" : "≈", gone, m->c.nkeep, m->c.rows, 100 * lo,
+		         screen_ascii() ? "-" : "–", 100 * hi, 100 * med, next, 100 * m->c.refit);
+	else /* the numbers, in two rows of 40 columns */
+		snprintf(
+		    text, sizeof text,
+		    "%s fits: residual %.1f%s%.1f %% (median %.1f %%);\nlayer %d's refit leaves "
+		    "%.1f %%",
+		    screen_ascii() ? "~" : "≈", 100 * lo, screen_ascii() ? "-" : "–", 100 * hi,
+		    100 * med, next, 100 * m->c.refit);
 	Lines l = {y, last, x, width};
-	screen_wrap(text, width, 0, fit_line, &l);
+	for (char *c = text, *nl; c; c = nl ? nl + 1 : NULL) {
+		if ((nl = strchr(c, '\n')))
+			*nl = '\0';
+		screen_wrap(c, width, 0, fit_line, &l);
+	}
 	return l.y;
 }
 
@@ -539,20 +551,29 @@ static void panel(const Shown *p, const ShownPanels *pn, int k, int top, int lef
 
 /* The panels side by side when each gets 14 columns and 4 rows, else the
  * one u->plane_panel names (< > choose); returns the first row below. */
+/* The panels' size side by side in rows top..bot: 1 when they fit there
+ * (each a title, the regions, its accuracy; under them the random draws
+ * and the classes' key). */
+static int side_by_side(const Shown *p, const ShownPanels *pn, int top, int bot, int *pw, int *ph)
+{
+	const PlaneBox *b = &p->pl.box;
+	double aspect = (b->x1 - b->x0) / (b->y1 - b->y0);
+	int n = pn->n, avail = bot - top + 1 - 2;
+	*pw = (COLS - (n - 1)) / n;
+	*ph = (int)lround(*pw / (2 * aspect));
+	if (*ph + 2 > avail) {
+		*ph = avail - 2;
+		*pw = (int)fmin(*pw, lround(2 * *ph * aspect));
+	}
+	return *pw >= 14 && *ph >= 4;
+}
+
 static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int top, int bot)
 {
 	const PlaneBox *b = &p->pl.box;
 	double aspect = (b->x1 - b->x0) / (b->y1 - b->y0);
-	int n = pn->n, avail = bot - top + 1;
-	int pw = (COLS - (n - 1)) / n, ph = (int)lround(pw / (2 * aspect));
-	/* each panel: a title, the regions, its accuracy; under them the
-	 * random draws and the classes' key */
-	avail -= 2;
-	if (ph + 2 > avail) {
-		ph = avail - 2;
-		pw = (int)fmin(pw, lround(2 * ph * aspect));
-	}
-	if (pw >= 14 && ph >= 4) {
+	int n = pn->n, avail = bot - top + 1 - 2, pw, ph;
+	if (side_by_side(p, pn, top, bot, &pw, &ph)) {
 		for (int k = 0; k < n; k++)
 			panel(p, pn, k, top, k * (pw + 1), ph, pw);
 		draws_line(pn, top + ph + 2);
@@ -570,6 +591,13 @@ static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int t
 	char more[64];
 	snprintf(more, sizeof more, "%s panel %d of %d", screen_ascii() ? "< >" : "< >", k + 1, n);
 	screen_put(top, COLS - screen_width(more), 0, C_KEY, 0, "%s", more);
+	/* beside it, every panel's accuracy: the one shown marked */
+	for (int i = 0; i < n && 1 + i <= ph; i++) {
+		char what[64], acc[128];
+		panel_labels(pn, i, what, acc, sizeof what, sizeof acc);
+		screen_put_cut(top + 1 + i, pw + 2, COLS - pw - 2, i == k ? C_KEY : C_NORMAL,
+		               i == k, "%s %-16s %s", i == k ? S(ARROW) : " ", what, acc);
+	}
 	draws_line(pn, top + ph + 2);
 	key_classes(top + ph + 3, 0, COLS, p->pl.k);
 	return top + ph + 4;
@@ -621,7 +649,14 @@ static void panel_view(const Shown *p, UiState *u, const ShownPanels *pn, int to
 		screen_put(top + 1, 0, 0, C_DIM, 0, "measuring the regions%s", S(ELLIPSIS));
 		return;
 	}
-	int y = panels_block(p, u, pn, top + 1, bot);
+	/* two rows kept under the panels for what the fits of the dropped say,
+	 * unless the panels would no longer stand side by side */
+	int pw, ph;
+	int keep = side_by_side(p, pn, top + 1, bot - 2, &pw, &ph) ||
+	                   !side_by_side(p, pn, top + 1, bot, &pw, &ph)
+	               ? 2
+	               : 0;
+	int y = panels_block(p, u, pn, top + 1, bot - keep);
 	if (bot - y + 1 >= MAP_H + 3)
 		maps_block(p, u, y + 1, bot, 0);
 	else

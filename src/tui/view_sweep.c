@@ -1,7 +1,7 @@
 /* tui/view_sweep.c - Algorithm 2's β sweep: ε_tr, ε_v and 2ε_v − ε_tr
- * against β on an axis that holds every one of them (log when they span
- * more than a decade), the q trials' spread, the pick, and the table
- * beside. */
+ * against β on an axis fitted to the values near the least criterion and
+ * broken above them for the far ones (every point on the chart), the q
+ * trials' spread, the pick, and the table beside. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -52,87 +52,90 @@ static void table(const Shown *p, int top, int bot, int x)
 		           top + 1 + p->nbeta - bot - 1);
 }
 
-/* The y range, in percent: every mean of the β done, so that each point
- * the chart shows is on it (an underfit network's large error too), and
- * the spreads; a log axis when the means are not below 0 and span more
- * than a decade (a spread that reaches lower runs to the bottom row),
- * else a linear one that holds the spreads too. Returns 1 for the log
- * axis. */
-static int y_range(const Shown *p, double *lo, double *hi)
+/* The y range, in percent: from the least value (never below 0 when no
+ * value is) up to the means near the least criterion, so that the curves
+ * around the pick stand apart; *top the largest value of all (a far worse
+ * β, an underfit network, or a spread), which the chart holds too, above
+ * a break of its axis when it lies far above the rest. Returns 1 for a
+ * broken axis. */
+static int y_range(const Shown *p, double *lo, double *hi, double *top)
 {
-	double least = INFINITY, most = -INFINITY, bottom = INFINITY;
-	int low = 0;
+	double best = INFINITY, most = -INFINITY;
+	*lo = INFINITY;
 	for (int i = 0; i < p->nbeta; i++) {
 		const ShownBeta *b = &p->beta[i];
 		if (!b->done)
 			continue;
+		best = fmin(best, 100 * b->score);
 		double v[] = {b->err_tr, b->err_v, b->score, b->smin, b->smax};
-		for (size_t k = 0; k < sizeof v / sizeof *v; k++) {
-			if (isnan(v[k]))
-				continue;
-			double x = 100 * v[k];
-			low |= x <= 0 || (k < 3 && x == 0);
-			if (k < 3 && x > 0) /* the means frame a log axis */
-				least = fmin(least, x);
-			most = fmax(most, x);
-			bottom = fmin(bottom, x);
-			if (k < 3 && x < 0)
-				least = -INFINITY; /* a mean below 0: no log axis */
-		}
+		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+			if (!isnan(v[k])) {
+				*lo = fmin(*lo, 100 * v[k]);
+				most = fmax(most, 100 * v[k]);
+			}
 	}
-	if (!isfinite(most)) {
-		*lo = 0, *hi = 1;
+	if (!isfinite(*lo)) {
+		*lo = 0, *hi = *top = 1;
 		return 0;
 	}
-	if (isfinite(least) && least > 0 && most > 10 * least) {
-		/* a mean of 0 on the bottom row, a decade below the others; a
-		 * spread below the least mean runs to the bottom row */
-		*lo = low && bottom == 0 ? least / 10 : least;
-		*hi = most;
-		plot_range(lo, hi, 1);
-		return 1;
+	/* near the minimum: within twice its height above the floor (at least
+	 * half a percentage point), the means only */
+	double near = best + 2 * fmax(best - *lo, 0.5);
+	*hi = best;
+	for (int i = 0; i < p->nbeta; i++) {
+		const ShownBeta *b = &p->beta[i];
+		double v[] = {b->err_tr, b->err_v, b->score};
+		for (size_t k = 0; b->done && k < sizeof v / sizeof *v; k++)
+			if (!isnan(v[k]) && 100 * v[k] <= near)
+				*hi = fmax(*hi, 100 * v[k]);
 	}
-	*lo = fmin(bottom, 0);
-	*hi = most;
+	*top = most;
+	int brk = most > 1.5 * *hi && most - *hi > 1;
+	if (!brk)
+		*hi = most;
+	int nonneg = *lo >= 0;
 	plot_range(lo, hi, 0);
-	if (bottom >= 0 && *lo < 0)
+	if (nonneg && *lo < 0)
 		*lo = 0;
-	return 0;
-}
-
-/* The bottom of a log axis stands for 0. */
-static double at(double v, int ylog, double lo)
-{
-	return ylog && v <= 0 ? lo : 100 * v;
+	if (brk && *top <= *hi)
+		brk = 0;
+	return brk;
 }
 
 static int plot(const Shown *p, int top, int rows, int cols)
 {
-	double lo, hi, b0 = p->beta[0].beta, b1 = p->beta[p->nbeta - 1].beta;
-	int ylog = y_range(p, &lo, &hi);
+	double lo, hi, most, b0 = p->beta[0].beta, b1 = p->beta[p->nbeta - 1].beta;
+	int brk = y_range(p, &lo, &hi, &most);
 	double pad = b1 > b0 ? (b1 - b0) * 0.04 : 0.5, span = hi - lo;
 	Plot pl;
-	if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, lo, hi, ylog) < 0)
-		return ylog;
+	if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, lo, hi, 0) < 0)
+		return 0;
+	/* what lies far above: a third of the rows over the break */
+	if (brk && plot_break(&pl, most, pl.rows / 3 > 2 ? pl.rows / 3 : 2) < 0)
+		brk = 0;
+	if (!brk) { /* too few rows to break the axis: one scale holds all */
+		plot_end(&pl);
+		hi = most;
+		plot_range(&lo, &hi, 0);
+		span = hi - lo;
+		if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, lo, hi, 0) < 0)
+			return 0;
+	}
 	pl.vfirst = 1;
 	plot_axes(&pl, span >= 10 ? 0 : span >= 1 ? 1 : 2, "%", 1);
 	for (int i = 0; i < p->nbeta; i++) {
 		const ShownBeta *b = &p->beta[i];
 		if (b->done && !isnan(b->smin) && b->smax > b->smin)
-			plot_vbar(&pl, b->beta, at(b->smin, ylog, lo), at(b->smax, ylog, lo),
-			          C_DIM);
+			plot_vbar(&pl, b->beta, 100 * b->smin, 100 * b->smax, C_DIM);
 	}
 	for (int i = 0, last = -1; i < p->nbeta; i++) {
 		const ShownBeta *b = &p->beta[i], *a = last >= 0 ? &p->beta[last] : NULL;
 		if (!b->done)
 			continue;
 		if (a) {
-			plot_line(&pl, a->beta, at(a->err_tr, ylog, lo), b->beta,
-			          at(b->err_tr, ylog, lo), C_GOOD);
-			plot_line(&pl, a->beta, at(a->err_v, ylog, lo), b->beta,
-			          at(b->err_v, ylog, lo), C_TITLE);
-			plot_line(&pl, a->beta, at(a->score, ylog, lo), b->beta,
-			          at(b->score, ylog, lo), C_KEY);
+			plot_line(&pl, a->beta, 100 * a->err_tr, b->beta, 100 * b->err_tr, C_GOOD);
+			plot_line(&pl, a->beta, 100 * a->err_v, b->beta, 100 * b->err_v, C_TITLE);
+			plot_line(&pl, a->beta, 100 * a->score, b->beta, 100 * b->score, C_KEY);
 		}
 		last = i;
 	}
@@ -143,13 +146,13 @@ static int plot(const Shown *p, int top, int rows, int cols)
 		plot_xlabel(&pl, b->beta, i == p->pick ? C_MARK : C_DIM, i == p->pick, lab);
 		if (!b->done)
 			continue;
-		plot_mark(&pl, b->beta, at(b->score, ylog, lo), i == p->pick ? C_MARK : C_KEY, 1,
+		plot_mark(&pl, b->beta, 100 * b->score, i == p->pick ? C_MARK : C_KEY, 1,
 		          i == p->pick ? "*" : "s");
-		plot_mark(&pl, b->beta, at(b->err_v, ylog, lo), C_TITLE, 1, "v");
-		plot_mark(&pl, b->beta, at(b->err_tr, ylog, lo), C_GOOD, 1, "t");
+		plot_mark(&pl, b->beta, 100 * b->err_v, C_TITLE, 1, "v");
+		plot_mark(&pl, b->beta, 100 * b->err_tr, C_GOOD, 1, "t");
 	}
 	plot_end(&pl);
-	return ylog;
+	return brk;
 }
 
 static const char *state(const Shown *p, char *buf, size_t len)
@@ -198,11 +201,18 @@ void view_sweep(const Shown *p, UiState *u, int top, int bot)
 	               p->sweep_eta, state(p, st, sizeof st));
 	int tx = COLS - TW, rows = bot - 2 - top;
 	table(p, top + 1, bot - 2, tx);
-	int ylog = plot(p, top + 1, rows, tx - 1);
-	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
-	               "t %s_tr  v %s_v  s 2%s_v%s%s_tr  | min%smax of s (q trials)  * pick%s",
-	               S(EPS), S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–",
-	               ylog ? "  (log: 0 on the bottom row)" : "");
+	int brk = plot(p, top + 1, rows, tx - 1);
+	char key[300];
+	for (int k = 0; k < 2; k++) {
+		snprintf(key, sizeof key,
+		         "t %s_tr  v %s_v  s 2%s_v%s%s_tr  | min%smax of s%s  * pick%s", S(EPS),
+		         S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–",
+		         k ? "" : " (q trials)",
+		         brk ? (screen_ascii() ? "  ~ log above" : "  ≈ log above") : "");
+		if (screen_width(key) <= COLS)
+			break;
+	}
+	screen_put_cut(bot - 1, 0, 0, C_DIM, 0, "%s", key);
 	if (p->sweep_state == 2 && p->pick >= 0 && p->pick < p->nbeta)
 		pick_hint(p, u, bot);
 }

@@ -106,10 +106,11 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before, int qu
 			for (int i = 1; i <= g->rec[0].m; i++)
 				snprintf(first + strlen(first), sizeof first - strlen(first), "-%d",
 				         g->rec[0].n[i]);
+			char why[sizeof g->reason * 2];
 			worker_narrate(
 			    w, "Algorithm 1 %s after %d iterations: %s → %s, Σ n_i %ld → %ld (%s)",
 			    alg1_status_name(g->status), g->nrec - 1, first, shape, g->rec[0].sum_n,
-			    g->rec[g->nrec - 1].sum_n, g->reason);
+			    g->rec[g->nrec - 1].sum_n, status_symbols(g->reason, why, sizeof why));
 		}
 		break;
 	case SESS_SWEEP: {
@@ -295,6 +296,8 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 		w->shown.sweep_state = rc == 0 ? 2 : 3;
 		pthread_mutex_unlock(&w->mu);
 	}
+	if (rc == 0 && (a->kind == SESS_NET || a->kind == SESS_LOAD))
+		worker_forget_training(w); /* the charts are of the network shown */
 	if (rc == 0 && before)
 		worker_plane_step(w, before);
 	else

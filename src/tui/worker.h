@@ -83,6 +83,12 @@ typedef struct ShownSqueeze {
 	double acc_start, acc_end, acc_retrained; /* NaN when unknown */
 } ShownSqueeze;
 
+/* The points the κ series of a training of span epochs is sampled at
+ * (worker_shown.c): every epoch of one of 16 to 64 epochs, else 16
+ * (shorter) or 64 (longer) evenly spaced, by the epochs reached, never by
+ * the clock; and its first report. */
+int worker_series_samples(double span);
+
 /* κ of every layer against epochs, while the last training ran. */
 typedef struct ShownSeries {
 	int m, n, cap;

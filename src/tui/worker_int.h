@@ -23,7 +23,8 @@ struct Worker {
 	Job cur; /* the job running, when busy */
 	Shown shown;
 	/* worker thread only */
-	double last_cond, cond_cost, last_sample, sample_epoch, t_job;
+	double last_cond, cond_cost, sample_epoch, t_job;
+	int sample_k;         /* the κ series' next point (worker_series_samples) */
 	const Net *sampled;   /* the network the κ series belongs to */
 	double acc_before;    /* test accuracy before the running job */
 	double alg1_acc_prev; /* of the network before the Algorithm-1 iteration under way */
@@ -67,6 +68,10 @@ void worker_shown_cond(Worker *w, const Net *net, int live);
 Hook worker_hooks(Worker *w);
 /* Forgets the κ series; the next training starts a new one named what. */
 void worker_series_reset(Worker *w, const char *what, double epochs);
+/* Forgets the trainings charted (κ against epochs, the validation curve
+ * and the last training's line): a network that replaced the one they
+ * trained has none yet. */
+void worker_forget_training(Worker *w);
 /* Runs a session action with the screen's hooks and narrates the outcome
  * (quiet: leave the status line alone unless it fails); returns
  * session_apply's result. */

@@ -128,11 +128,9 @@ static void forget_history(Worker *w)
 	net_free(w->plane_before);
 	w->plane_before = NULL;
 	w->plane_step = 0;
-	worker_series_reset(w, "", 0);
+	worker_forget_training(w);
 	pthread_mutex_lock(&w->mu);
 	Shown *p = &w->shown;
-	p->ep.n = p->ep.done = p->ep.stopped_early = p->ep.best = p->ep.val = 0;
-	p->last_train[0] = '\0';
 	ShownSqueeze *q = &p->sq;
 	q->active = q->waiting = q->comp = q->ndone = q->ndec = q->removed = q->undone = 0;
 	q->acc_start = q->acc_end = q->acc_retrained = NAN;
