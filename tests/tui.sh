@@ -140,7 +140,7 @@ see "and layer 1's: $w_alg1 again" "  net $w_alg1  "
 
 ## a small beta sweep fills the table and marks a pick; export writes CSV
 keys b C-u 1.2:1.6:0.2 Enter
-see "b asks for q after the beta list" 'trainings per beta, q \[5\]'
+see "b asks for q after the beta list" 'trainings per β, q \[5\]'
 keys C-u 1 Enter
 see "the sweep finishes" 'Algorithm 2, q = 1, .*finished'
 see "the pick is marked in the table" ' +1 <$'
@@ -166,7 +166,7 @@ want=$(echo "$w_alg1" | awk -F- -v b="$beta" '{ printf "%s", $1
 check "the pick ($beta) changes the widths ($w_alg1 -> $want)" [ "$want" != "$w_alg1" ]
 see "the sweep view offers A" "A adopts the pick: a fresh network $want"
 keys A
-see "A reports the adoption" "adopted the sweep's pick \(beta $beta\): $want with fresh weights"
+see "A reports the adoption" "adopted the sweep's pick \(β $beta\): $want with fresh weights"
 see "the header shows the pick's widths $want" "  net $want  "
 keys u
 see "u restores $w_alg1" "  net $w_alg1  "
@@ -392,7 +392,7 @@ see "Home scrolls the history to iteration 0" '^layer +it 0 +it 1 '
 keys End Left
 see "Left steps back one iteration" '◀ it [0-9]+-[0-9]+ of 0-[0-9]+ ▶'
 keys 6
-see "the history charts show kappa per iteration" 'κ\(Ŵ⁽ⁱ⁾\) per Algorithm-1 iteration'
+see "the history charts show kappa per iteration" 'κ(\(Ŵ⁽ⁱ⁾\))? per (Algorithm-1 )?iteration'
 keys '>'
 see "and kappa against epochs" 'κ\(Ŵ⁽ⁱ⁾\) against epochs: Algorithm 1, iteration'
 keys q y
@@ -591,7 +591,7 @@ awk 'NR > 4 && /^  [^ ]/ { if (t != "") print d; t = $0; d = ""; next }
 	NR > 4 && t != "" && !/^    / { print d; t = ""; d = "" }' "$TMP/screen" | sed '/^$/d' >"$TMP/defs"
 sed -n '/^Terms on the screen/,/^\.B Lessons\./p' "$MAN" | grep -v '^\.' |
 	sed 's/\\-/-/g; s/\\&//g; s/\\e/\\/g' | tr '\n' ' ' | tr -s ' ' >"$TMP/man-terms"
-check "the explain panel has 20 definitions" [ "$(wc -l <"$TMP/defs")" -eq 20 ]
+check "the explain panel has 23 definitions" [ "$(wc -l <"$TMP/defs")" -eq 23 ]
 i=0
 while IFS= read -r def; do
 	i=$((i + 1))

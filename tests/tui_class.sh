@@ -229,7 +229,7 @@ see "the squeeze lesson plays to its end" 'lesson: action 6 of 6, playing$' 60
 keys ' '
 see "and pauses" 'lesson: action 6 of 6, paused$' 10
 keys Left Left
-see "two quick left arrows go back two screens" 'lesson: action 5 of 6, its proposal, paused$' 60
+see "two quick left arrows go back two screens" 'lesson: action 5 of 6, its proposal' 60
 keys q
 $T kill-session -t l-sq2
 

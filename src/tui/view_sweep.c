@@ -52,12 +52,11 @@ static void table(const Shown *p, int top, int bot, int x)
 		           top + 1 + p->nbeta - bot - 1);
 }
 
-/* The y range, in percent: from the least value (never below 0 when no
- * value is) up to the means near the least criterion, so that the curves
- * around the pick stand apart; *top the largest value of all (a far worse
- * β, an underfit network, or a spread), which the chart holds too, above
- * a break of its axis when it lies far above the rest. Returns 1 for a
- * broken axis. */
+/* The y range, in percent: from the least value up to the means near the
+ * least criterion, so that the curves around the pick stand apart; *top
+ * the largest value of all (a far worse β, an underfit network, or a
+ * spread), which the chart holds too, above a break of its axis when it
+ * lies far above the rest. Returns 1 for a broken axis. */
 static int y_range(const Shown *p, double *lo, double *hi, double *top)
 {
 	double best = INFINITY, most = -INFINITY;
@@ -90,37 +89,39 @@ static int y_range(const Shown *p, double *lo, double *hi, double *top)
 				*hi = fmax(*hi, 100 * v[k]);
 	}
 	*top = most;
-	int brk = most > 1.5 * *hi && most - *hi > 1;
-	if (!brk)
-		*hi = most;
+	return most > 1.5 * *hi && most - *hi > 1;
+}
+
+/* [lo, hi] widened to round values, never below 0 when lo is not. */
+static void framed(double *lo, double *hi)
+{
 	int nonneg = *lo >= 0;
 	plot_range(lo, hi, 0);
 	if (nonneg && *lo < 0)
 		*lo = 0;
-	if (brk && *top <= *hi)
-		brk = 0;
-	return brk;
 }
 
 static int plot(const Shown *p, int top, int rows, int cols)
 {
 	double lo, hi, most, b0 = p->beta[0].beta, b1 = p->beta[p->nbeta - 1].beta;
+	double pad = b1 > b0 ? (b1 - b0) * 0.04 : 0.5;
 	int brk = y_range(p, &lo, &hi, &most);
-	double pad = b1 > b0 ? (b1 - b0) * 0.04 : 0.5, span = hi - lo;
+	double flo = lo, fhi = brk ? hi : most;
+	framed(&flo, &fhi);
 	Plot pl;
-	if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, lo, hi, 0) < 0)
+	if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, flo, fhi, 0) < 0)
 		return 0;
 	/* what lies far above: a third of the rows over the break */
-	if (brk && plot_break(&pl, most, pl.rows / 3 > 2 ? pl.rows / 3 : 2) < 0)
+	if (brk && (most <= fhi || plot_break(&pl, most, pl.rows / 3 > 2 ? pl.rows / 3 : 2) < 0)) {
+		/* too few rows to break the axis: one scale holds all */
 		brk = 0;
-	if (!brk) { /* too few rows to break the axis: one scale holds all */
 		plot_end(&pl);
-		hi = most;
-		plot_range(&lo, &hi, 0);
-		span = hi - lo;
-		if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, lo, hi, 0) < 0)
+		flo = lo, fhi = most;
+		framed(&flo, &fhi);
+		if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, flo, fhi, 0) < 0)
 			return 0;
 	}
+	double span = fhi - flo;
 	pl.vfirst = 1;
 	plot_axes(&pl, span >= 10 ? 0 : span >= 1 ? 1 : 2, "%", 1);
 	for (int i = 0; i < p->nbeta; i++) {

@@ -20,25 +20,11 @@
 #include "tui/screen.h"
 #include "tui/status.h"
 
-/* The columns the header's state takes at the right end of its first row. */
-static int state_width(const Shown *p, const UiState *u)
-{
-	char st[200];
-	status_state(p, u, st, sizeof st);
-	int sw = screen_width(st) + 1;
-	return sw > COLS / 2 ? COLS / 2 : sw;
-}
-
-int views_data_in_header(const Shown *p, const UiState *u)
-{
-	return !u->present && 1 + screen_width(p->data) <= COLS - 8 - state_width(p, u) - 1;
-}
-
 static void draw_header(const Shown *p, const UiState *u)
 {
 	char shape[256], tb[64], eb[64], st[200];
 	status_state(p, u, st, sizeof st);
-	int sw = state_width(p, u);
+	int sw = views_state_width(p, u);
 	screen_put(0, 0, 0, C_TITLE, 1, "condnet");
 	screen_put_cut(0, 8, COLS - 8 - sw - 1, C_NORMAL, 0, " %s", p->data);
 	screen_put_cut(0, COLS - sw, sw,
@@ -54,9 +40,11 @@ static void draw_header(const Shown *p, const UiState *u)
 	if (p->eta_next != p->eta)
 		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), p->eta_next);
 	long sum = 0;
-	for (int i = 1; p->n && i <= p->m; i++)
-		sum += p->n[i];
+	for (int i = 1; p->n && i <= p->m; i++) /* a convolution counts its channels */
+		sum += p->lc && p->lc[i - 1].conv ? p->lc[i - 1].cols : p->n[i];
 	views_shape(p->n, p->m, shape, sizeof shape);
+	if (p->conv_shape[0])
+		snprintf(shape, sizeof shape, "%s", p->conv_shape);
 	/* a lesson has nothing to save: its file holds every step */
 	int dirty = p->dirty && !u->lesson, uw = dirty ? 10 : 0;
 	char sb[32], pb[32];
@@ -339,6 +327,8 @@ static void draw_title(const Shown *p, const UiState *u)
 	char st[200], shape[256], left[400];
 	status_state(p, u, st, sizeof st);
 	views_shape(p->n, p->m, shape, sizeof shape);
+	if (p->conv_shape[0])
+		snprintf(shape, sizeof shape, "%s", p->conv_shape);
 	int sw = screen_width(st) + 1;
 	if (sw > COLS / 2)
 		sw = COLS / 2;

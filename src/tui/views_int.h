@@ -14,9 +14,11 @@ const char *views_kappa(double k, double tau, char *buf, size_t len);
 /* Widths n[0..m] as "10-32×4-3" (runs of equal hidden widths folded). */
 const char *views_shape(const int *n, int m, char *buf, size_t len);
 
-/* 1 when the header shows the data set whole (not in presentation mode,
+/* The columns the header's state takes at the right end of its first row;
+ * 1 when the header shows the data set whole (not in presentation mode,
  * nor when the screen is too narrow for it): else the views that name it
  * do. */
+int views_state_width(const Shown *p, const UiState *u);
 int views_data_in_header(const Shown *p, const UiState *u);
 
 /* Each view draws rows top..bot (inclusive). */
