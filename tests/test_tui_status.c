@@ -248,6 +248,33 @@ START_TEST(actions_in_words)
 }
 END_TEST
 
+/* The engine's words in the screen's symbols: ≤ and ≥ for <= and >=. */
+START_TEST(symbols_of_the_screen)
+{
+	char b[200];
+	ck_assert_str_eq(status_symbols("every κ <= τ = 25 after 7 iterations", b, sizeof b),
+	                 "every κ ≤ τ = 25 after 7 iterations");
+	ck_assert_str_eq(status_symbols("a >= b, a < b", b, sizeof b), "a ≥ b, a < b");
+	/* cut short, still a string */
+	ck_assert_int_lt(strlen(status_symbols("x <= y <= z", b, 6)), 6);
+}
+END_TEST
+
+/* κ against epochs is sampled by the epochs a training reaches, never by
+ * the clock: every epoch of a training of 16 to 64, else 16 or 64 points. */
+START_TEST(history_sampled_by_epochs)
+{
+	ck_assert_int_eq(worker_series_samples(20), 20);
+	ck_assert_int_eq(worker_series_samples(16), 16);
+	ck_assert_int_eq(worker_series_samples(64), 64);
+	ck_assert_int_eq(worker_series_samples(10), 16);
+	ck_assert_int_eq(worker_series_samples(1), 16);
+	ck_assert_int_eq(worker_series_samples(0.5), 16);
+	ck_assert_int_eq(worker_series_samples(300), 64);
+	ck_assert_int_eq(worker_series_samples(20.5), 64);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tui_status");
@@ -259,6 +286,8 @@ int main(void)
 	tcase_add_test(tc, last_training_belongs_to_its_network);
 	tcase_add_test(tc, the_queue_says_what_waits);
 	tcase_add_test(tc, actions_in_words);
+	tcase_add_test(tc, symbols_of_the_screen);
+	tcase_add_test(tc, history_sampled_by_epochs);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

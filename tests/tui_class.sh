@@ -95,9 +95,12 @@ see "beside κ's history" 'κ\(Ŵ⁽ⁱ⁾\) per Algorithm-1 iteration'
 settle
 check "the screen is used: $(rows_used) of 60 rows" [ "$(rows_used)" -ge 40 ]
 keys P 6
-see "presentation mode at 200x60 shows all three history charts" 'validation curve|No t training yet'
+see "presentation mode at 200x60 shows the iterations' charts" 'κ\(Ŵ⁽ⁱ⁾\) per Algorithm-1 iteration'
 settle
 check "with κ against epochs" grep -q 'κ(Ŵ⁽ⁱ⁾) against epochs' "$TMP/screen"
+check "the validation curve, with nothing to show, gives its rows to them" \
+	sh -c "! grep -q 'No t training yet' '$TMP/screen'"
+check "and the view fills the screen: $(rows_used) of 60 rows" [ "$(rows_used)" -ge 48 ]
 ## a training after Algorithm 1: the layer view charts the network shown,
 ## κ against that training's epochs, not Algorithm 1's iterations
 keys Escape t C-u 2 Enter

@@ -198,10 +198,25 @@ for size in 80x24 200x60; do
 			check "$size: gnuplot drew -$f" [ -s "$TMP/ex-$size-$f" ]
 		done
 	fi
+	## y applies each proposal from view 7; once the pass ends, the view
+	## stays on the layer squeezed last, its maps as they were before, from
+	## their start (the last two kept, then the dropped)
+	last=$(sed -n 's/^Squeeze, layer \([0-9]*\): remove.*/\1/p' "$TMP/screen" | head -1)
 	keys y
-	see "$size: y applies the proposal from view 7" 'layer [12]: [0-9]+ → [0-9]+ neurons|Squeeze, layer 2' 30
-	keys Escape
-	see "$size: Esc ends the pass" 'squeeze (stopped|finished)'
+	n=0
+	while [ $n -lt 10 ]; do
+		wait_for 'squeeze finished|^Squeeze, layer [0-9]+: remove' 30
+		settle
+		grep -q 'squeeze finished' "$TMP/screen" && break
+		now=$(sed -n 's/^Squeeze, layer \([0-9]*\): remove.*/\1/p' "$TMP/screen" | head -1)
+		if [ -n "$now" ] && [ "$now" != "$last" ]; then last=$now; keys y; fi
+		n=$((n + 1))
+	done
+	see "$size: y applies the proposals from view 7 to the pass's end" 'squeeze finished' 30
+	settle
+	check "$size: the view stays on layer $last, the one squeezed last, as it was before" \
+		grep -Eq "Layer $last \(↑↓\) before the squeeze" "$TMP/screen"
+	check "$size: its maps from their start, the dropped in sight" grep -q ' drop ' "$TMP/screen"
 
 	## the log replays to the network saved
 	keys w C-u "$TMP/plane-$size.model" Enter

@@ -183,13 +183,16 @@ static void maps_chart(FILE *f, const PlaneFiles *pf, int l, const char *ext)
 	int pt = tiles > 60 ? 9 : tiles > 24 ? 12 : 16;
 	fprintf(f, "set output '%s-maps-%d.%s'\n", pf->base, l, ext);
 	fprintf(f,
-	        "set multiplot layout %d,%d margins 0.01,0.99,0.01,0.90 spacing 0.005,0.045 "
+	        "set multiplot layout %d,%d margins 0.01,0.99,0.01,0.82 spacing 0.005,0.045 "
 	        "title \"layer %d in pivoted-QR order (≈: a dropped neuron fitted by the kept "
 	        "ones' activations)\"\n",
 	        rows, cols, l);
 	/* the colours' key once, over the tiles: activation from −1 to 1 */
-	fprintf(f, "set colorbox horizontal user origin 0.30,0.915 size 0.40,0.022\n"
-	           "set cbtics ('−1' -1, '0' 0, '1' 1) font ',10' offset 0,0.4\n");
+	fprintf(f, "set colorbox horizontal user origin 0.35,0.885 size 0.30,0.022\n"
+	           "unset cbtics\n"
+	           "set label 91 'activation −1' at screen 0.345,0.896 right font ',12'\n"
+	           "set label 92 '0' at screen 0.5,0.93 center font ',12'\n"
+	           "set label 93 '1' at screen 0.655,0.896 left font ',12'\n");
 	for (int t = 0; t < c->n; t++) {
 		int drop = t >= c->nkeep;
 		fprintf(f, "set title 'n%d %s' font ',%d' textcolor rgb '%s' offset 0,-0.6\n",
@@ -197,7 +200,9 @@ static void maps_chart(FILE *f, const PlaneFiles *pf, int l, const char *ext)
 		fprintf(f, "plot '%s-maps.dat' index %d using 1:2:3 with image notitle\n", pf->base,
 		        block++);
 		if (t == 0)
-			fprintf(f, "unset colorbox\n");
+			fprintf(f,
+			        "unset colorbox\nunset label 91\nunset label 92\nunset label 93\n"
+			        "set cbtics\n");
 		if (drop) {
 			fprintf(f, "set title '≈' font ',%d' textcolor rgb 'black' offset 0,-0.6\n",
 			        pt);
@@ -248,7 +253,9 @@ static int plane_cmds(FILE *f, const void *ud, const char *ext, Err *e)
 			fprintf(f, "set title \"%s\\n%.2f %%\"\n", what, pl->panel_acc[k]);
 			/* the classes' key under the first panel */
 			if (k == 0)
-				fprintf(f, "set key at screen 0.5,0.06 center horizontal box\n");
+				fprintf(
+				    f, "set key at screen 0.5,0.16 center horizontal maxrows 1 box "
+				       "title 'classes (pale: unsure)'\n");
 			fprintf(
 			    f,
 			    "plot '%s-panels.dat' index %d using 1:2:3:4:5 with rgbimage notitle",

@@ -310,11 +310,10 @@ static void epochs(const Shown *p, const UiState *u, int top, int bot, int left,
 		    S(KAPPA));
 		return;
 	}
-	char title[200];
+	char title[200], brief[64];
 	snprintf(title, sizeof title, "%s(%s) against epochs: %s", S(KAPPA), S(WHAT), k->what);
-	int x =
-	    screen_put_cut(top, left, cols, C_TITLE, 1, "%s", title) ? cols : screen_width(title);
-	int below = legend(u, top, left + x, left, left + cols, k->m);
+	snprintf(brief, sizeof brief, "%s against epochs", S(KAPPA));
+	int below = titled(u, top, left, cols, k->m, title, brief) - top - 1;
 	/* the training's length while it runs, the epochs it ran once it ended
 	 * (early stopping ends before the cap) */
 	double x1 = p->busy && k->epochs > 0 ? k->epochs : k->epoch[k->n - 1];
@@ -439,11 +438,16 @@ void view_history(const Shown *p, UiState *u, int top, int bot)
 	                                   "the accuracy per epoch of the last t training",
 	                                   "the Algorithm-1 iterations"};
 	int pg = u->hist_page % 3;
+	/* the row of the key to the next chart goes to the chart when it is
+	 * short (a lesson's caption above it) */
+	int hint = h >= 12 || !u->lesson;
 	if (pg == 1)
-		epochs(p, u, top, bot - 1, 0, COLS);
+		epochs(p, u, top, bot - hint, 0, COLS);
 	else if (pg == 2)
-		curve(p, top, 0, bot - top, COLS);
+		curve(p, top, 0, bot - top + 1 - hint, COLS);
 	else
-		iterations(p, u, top, bot - 1);
-	screen_put_cut(bot, 0, 0, C_KEY, 0, "%s shows %s", u->lesson ? "< >" : "← →", next[pg]);
+		iterations(p, u, top, bot - hint);
+	if (hint)
+		screen_put_cut(bot, 0, 0, C_KEY, 0, "%s shows %s", u->lesson ? "< >" : "← →",
+		               next[pg]);
 }
