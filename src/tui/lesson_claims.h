@@ -58,11 +58,7 @@
 #include "session/session.h"
 #include "tui/lesson.h"
 
-/* The numbers text states, as tokens ("1,200" as 1200, "10-32-3" and
- * "12x300" whole):
- * calls fn for each; returns how many. A digit run that a letter follows
- * ("2ε_v", "12x") is part of a formula, not a number. */
-int lesson_numbers(const char *text, void (*fn)(const char *tok, void *ud), void *ud);
+#include "tui/lesson_caption.h"
 
 /* Checks the caption shown on screen sc of l (lesson.h: after sc.pos
  * actions, or a squeeze's proposal) on s, which holds the lesson's first
