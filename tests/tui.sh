@@ -180,6 +180,10 @@ expect_grep "the spectra hold every layer" '^# layer 3: ' "$TMP/tables-spectra.d
 expect_grep "the gnuplot script draws the sweep as PNG" "set output 'tables-sweep.png'" "$TMP/tables.gp"
 expect_grep "and as PDF" "set output 'tables-sweep.pdf'" "$TMP/tables.gp"
 expect_grep "through gnuplot's cairo terminals" "^set terminal pngcairo size 1600,900 " "$TMP/tables.gp"
+## the colours: a layer's the same on every chart, none yellow on white
+expect_grep "the script sets the layers' colours" "^set linetype 4 lc rgb '#8c4bb0'$" "$TMP/tables.gp"
+check "no colour of it is gnuplot's yellow" sh -c "! grep -qi \"f0e442\\|'yellow'\" '$TMP/tables.gp'"
+expect_grep "each layer's line takes its linetype" "lt i title sprintf('layer %d', i)" "$TMP/tables.gp"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "gnuplot drew the sweep" [ -s "$TMP/tables-sweep.png" ]
 else

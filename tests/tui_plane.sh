@@ -193,6 +193,14 @@ for size in 80x24 200x60; do
 	expect_grep "$size: the maps' file names a dropped neuron's combination" \
 		'^# block [0-9]+: layer [12] neuron n[0-9]+ drop: n[0-9]+ ~ -?[0-9.]+\*n[0-9]+' "$TMP/ex-$size-maps.dat"
 	expect_grep "$size: the script draws the panels" "set output 'ex-$size-panels.png'" "$TMP/ex-$size-plane.gp"
+	expect_grep "$size: a key of the classes' colours and markers" "title 'class 3'" "$TMP/ex-$size-plane.gp"
+	# the training was without a validation split: the curve has no such key
+	expect_grep "$size: the last training's curve is drawn" "set output 'ex-$size-curve.png'" "$TMP/ex-$size.gp"
+	check "$size: with no validation entry, having no such data" \
+		sh -c "! grep -q \"title 'validation'\" '$TMP/ex-$size.gp'"
+	expect_grep "$size: the maps' colour scale over them" '^set colorbox horizontal user' "$TMP/ex-$size-plane.gp"
+	expect_grep "$size: the maps' file gives the fits where the refit works" \
+		'^# layer [12]: the fits. residuals [0-9.]+ to [0-9.]+ %' "$TMP/ex-$size-maps.dat"
 	if command -v gnuplot >/dev/null 2>&1; then
 		for f in regions.png panels.png maps-1.png regions.pdf; do
 			check "$size: gnuplot drew -$f" [ -s "$TMP/ex-$size-$f" ]
