@@ -200,6 +200,10 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 	int text = gone ? (bot - top) / 3 : 0;
 	if (text > gone + 2)
 		text = gone + 2;
+	/* a row of maps at least, under the title and the key, when the fits'
+	 * two rows leave room for one */
+	if (text > 2 && bot - text - (top + 2) < MAP_H + 1)
+		text = bot - (top + 2) - MAP_H - 1 > 2 ? bot - (top + 2) - MAP_H - 1 : 2;
 	/* the maps' colours on the row under the title */
 	plane_key_maps(top + 1, left, width, scale);
 	int y = top + 2, x = left, last = bot - text, t = u->plane_first, shown = 0;
@@ -226,7 +230,7 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 		x += tw;
 		shown++;
 	}
-	if (t < n || u->plane_first > 0) {
+	if (shown && (t < n || u->plane_first > 0)) {
 		char more[64];
 		snprintf(more, sizeof more, " %s neurons %d-%d of %d",
 		         screen_ascii() ? "<- ->" : "←→", u->plane_first + 1,
