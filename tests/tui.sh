@@ -183,7 +183,7 @@ expect_grep "through gnuplot's cairo terminals" "^set terminal pngcairo size 160
 ## the colours: a layer's the same on every chart, none yellow on white
 expect_grep "the script sets the layers' colours" "^set linetype 4 lc rgb '#8c4bb0'$" "$TMP/tables.gp"
 check "no colour of it is gnuplot's yellow" sh -c "! grep -qi \"f0e442\\|'yellow'\" '$TMP/tables.gp'"
-expect_grep "each layer's line takes its linetype" "lt i title sprintf('layer %d', i)" "$TMP/tables.gp"
+expect_grep "each layer's line takes its linetype" "lt i title sprintf\\('layer %d', i\\)" "$TMP/tables.gp"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "gnuplot drew the sweep" [ -s "$TMP/tables-sweep.png" ]
 else
@@ -398,7 +398,7 @@ see "Left steps back one iteration" '◀ it [0-9]+-[0-9]+ of 0-[0-9]+ ▶'
 keys 6
 see "the history charts show kappa per iteration" 'κ(\(Ŵ⁽ⁱ⁾\))? per (Algorithm-1 )?iteration'
 keys '>'
-see "and kappa against epochs" 'κ\(Ŵ⁽ⁱ⁾\) against epochs: Algorithm 1, iteration'
+see "and kappa against epochs, with what trained" 'κ(\(Ŵ⁽ⁱ⁾\))? against epochs: Algorithm 1, iteration'
 keys q y
 see "the third screen quits" '^EXIT=0' 5
 

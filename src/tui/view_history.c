@@ -251,10 +251,14 @@ static int legend(const UiState *u, int y, int x, int left, int xmax, int m)
  * beside it when it can; the row of the chart's top (under the key when
  * it went on a row of its own). */
 static int titled(const UiState *u, int top, int left, int cols, int m, const char *long_title,
-                  const char *brief)
+                  const char *shorter, const char *brief)
 {
-	int lw = screen_width(long_title), kw = highlighted(u, m) >= 0 ? 40 : 8 + 2 * m;
-	const char *t = lw + kw <= cols ? long_title : brief;
+	int kw = highlighted(u, m) >= 0 ? 40 : 8 + 2 * m;
+	const char *t = brief;
+	if (screen_width(long_title) + kw <= cols)
+		t = long_title;
+	else if (shorter && screen_width(shorter) + kw <= cols)
+		t = shorter;
 	int x = screen_put_cut(top, left, cols, C_TITLE, 1, "%s", t) ? cols : screen_width(t);
 	return top + 1 + legend(u, top, left + x, left, left + cols - 1, m);
 }
@@ -265,7 +269,7 @@ void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left,
 	char title[96], brief[64];
 	snprintf(title, sizeof title, "%s(%s) per Algorithm-1 iteration (log)", S(KAPPA), S(WHAT));
 	snprintf(brief, sizeof brief, "%s per iteration (log)", S(KAPPA));
-	int y = titled(u, top, left, cols, m, title, brief);
+	int y = titled(u, top, left, cols, m, title, NULL, brief);
 	KappaSeries ks = {n, m, rec_x, rec_kappa, rec_tau, "it", n > span ? n / span + 1 : 1, 0};
 	kappa_chart(p, u, &ks, y, left, rows - (y - top), cols, 0,
 	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1);
@@ -275,7 +279,8 @@ void views_widths_iterations(const Shown *p, const UiState *u, int top, int left
                              int cols)
 {
 	int m = p->rec[0].m - 1, n = p->nrec, span = (cols - 8) / 2;
-	int y = titled(u, top, left, cols, m, "n_i per Algorithm-1 iteration", "n_i per iteration");
+	int y = titled(u, top, left, cols, m, "n_i per Algorithm-1 iteration", NULL,
+	               "n_i per iteration");
 	KappaSeries ks = {n, m, rec_x, rec_width, rec_tau, "it", n > span ? n / span + 1 : 1, 1};
 	kappa_chart(p, u, &ks, y, left, rows - (y - top), cols, 0,
 	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1);
@@ -310,10 +315,12 @@ static void epochs(const Shown *p, const UiState *u, int top, int bot, int left,
 		    S(KAPPA));
 		return;
 	}
-	char title[200], brief[64];
+	/* what trained stays in the title as long as the key fits beside it */
+	char title[200], shorter[200], brief[64];
 	snprintf(title, sizeof title, "%s(%s) against epochs: %s", S(KAPPA), S(WHAT), k->what);
+	snprintf(shorter, sizeof shorter, "%s against epochs: %s", S(KAPPA), k->what);
 	snprintf(brief, sizeof brief, "%s against epochs", S(KAPPA));
-	int below = titled(u, top, left, cols, k->m, title, brief) - top - 1;
+	int below = titled(u, top, left, cols, k->m, title, shorter, brief) - top - 1;
 	/* the training's length while it runs, the epochs it ran once it ended
 	 * (early stopping ends before the cap) */
 	double x1 = p->busy && k->epochs > 0 ? k->epochs : k->epoch[k->n - 1];
