@@ -76,7 +76,7 @@ for size in 80x24 200x60; do
 	see "$size: view 8 draws the network" '^Network 2-8-8-3: '
 	see "$size: a column per layer, each headed" '^ *inputs +1 κ [0-9.]+ +2 κ [0-9.]+ +classes *$'
 	settle
-	# every neuron once in its column: x and y, n1..n8 twice, the classes o0 x1 +2
+	# every neuron once in its column: x and y, n1..n8 twice, the classes o1 x2 +3
 	python3 - "$TMP/screen" <<'EOF' >"$TMP/labels"
 import re, sys
 rows = open(sys.argv[1], encoding='utf-8').read().split('\n')
@@ -84,11 +84,11 @@ rows = open(sys.argv[1], encoding='utf-8').read().split('\n')
 body = rows[5:-7]
 found = {}
 for r in body:
-    for m in re.finditer(r'(?:(?<=\s)|^)(n[1-8]|[xy]|o0|x1|\+2)(?= [▀ ]|$)', r):
+    for m in re.finditer(r'(?:(?<=\s)|^)(n[1-8]|[xy]|o1|x2|\+3)(?= [▀ ]|$)', r):
         found[m.group(1)] = found.get(m.group(1), 0) + 1
 print(sorted(found.items()))
 want = {('n%d' % i): 2 for i in range(1, 9)}
-want.update({'x': 1, 'y': 1, 'o0': 1, 'x1': 1, '+2': 1})
+want.update({'x': 1, 'y': 1, 'o1': 1, 'x2': 1, '+3': 1})
 sys.exit(0 if found == want else 1)
 EOF
 	check "$size: every neuron of 2-8-8-3 drawn once, labelled ($(cat "$TMP/labels"))" [ $? -eq 0 ]
@@ -101,7 +101,7 @@ t = open(sys.argv[1], encoding='utf-8').read()
 sys.exit(0 if sum(0x2801 <= ord(c) <= 0x28ff for c in t) > 40 else 1)" "$TMP/esc"
 	check "$size: in the colours of their sign (orange +, blue −)" \
 		sh -c "grep -q '38;5;166m[⣿⠶]' '$TMP/esc' || grep -q '38;5;166m' '$TMP/esc' && grep -q '38;5;25m' '$TMP/esc'"
-	see "$size: the keys of the maps, the weights and the classes" '^map −1 .* \+1 +weight .* class +o0 +x1 +\+2'
+	see "$size: the keys of the maps, the weights and the classes" '^maps −1 .* 1 +weight .* class o 1 +x 2 +\+ 3'
 	if [ "$h" -ge 60 ]; then
 		first=$(grep -n ' n1 ' "$TMP/screen" | head -1 | cut -d: -f1)
 		last=$(grep -n ' n8 ' "$TMP/screen" | tail -1 | cut -d: -f1)
@@ -112,7 +112,7 @@ sys.exit(0 if sum(0x2801 <= ord(c) <= 0x28ff for c in t) > 40 else 1)" "$TMP/esc
 	keys z
 	see "$size: the proposal's drops marked ×" '^Network 2-8-8-3: the squeeze proposal.s drops marked ×'
 	see "$size: the first dropped one chosen, its combination written out" \
-		"^layer [12]: dropped.* n[0-9]+ ≈ −?[0-9.]+·n[0-9]+ .*\\(residual [0-9.]+ %\\)"
+		"^layer [12]: dropped.* n[0-9]+ ≈ −?[0-9.]+·n[0-9]+ .*\\(residual [0-9.]+ %"
 	check "$size: and marked ×" grep -q 'n[0-9] ▀* *×' "$TMP/screen"
 	keys Escape
 	see "$size: Esc ends the pass" 'squeeze (stopped|finished)'
@@ -121,7 +121,7 @@ sys.exit(0 if sum(0x2801 <= ord(c) <= 0x28ff for c in t) > 40 else 1)" "$TMP/esc
 	## layer added and removed, the inputs; each undone
 	keys Left Left Left Right Right Home Down Down d
 	see "$size: n3 of layer 2 removed by hand, beside the one Algorithm 3 would remove" \
-		'n3 of layer 2 removed by hand(: the neuron pivoted QR puts last|; Algorithm 3 would remove n[0-9] first)'
+		'n3 removed by hand: [0-9.]+ % → [0-9.]+ %(, the neuron Algorithm 3 removes first|; Algorithm 3.s first, n[0-9]: [0-9.]+ %)'
 	see "$size: 2-8-7-3" 'net 2-8-7-3 '
 	keys i
 	see "$size: a neuron added" 'n8 added to layer 2 by hand'
@@ -141,7 +141,7 @@ sys.exit(0 if sum(0x2801 <= ord(c) <= 0x28ff for c in t) > 40 else 1)" "$TMP/esc
 	keys e C-u "$TMP/ex-$size.md" Enter
 	see "$size: exported" 'exported the tables to' 60
 	expect_grep "$size: the diagram's script draws the keys of its colours" \
-		"title 'weight > 0'.*title 'weight < 0'.*title 'dropped by the squeeze'.*title 'class 0'" \
+		"title 'weight > 0'.*title 'weight < 0'.*title 'dropped by the squeeze'.*title 'class 1'" \
 		"$TMP/ex-$size-network.gp"
 	expect_grep "$size: and the maps' ramp" "set palette defined \\(-1 '#1f4fa0', 0 'white', 1 '#e07010'\\)" \
 		"$TMP/ex-$size-network.gp"
@@ -207,16 +207,16 @@ for size in 80x24 200x60; do
 	keys Right
 	see "$size: the network as a picture, layer 2's κ over τ" '^ *inputs +1 κ 5\.332 +2 κ 118\.8 +classes'
 	see "$size: the neuron the class removes next is chosen" '^layer 2 n7: kept, pivot [0-9] of 8$'
-	see "$size: its caption" "^▸ → a class removes n7 by hand: 86\.67 %\. Algorithm 3 would remove n5"
+	see "$size: its caption" "^▸ Layer 2's κ is 118\\.8, above τ = 25"
 	keys Right
 	see "$size: removed by hand" 'net 2-8-7-3 '
 	see "$size: the narration compares it with Algorithm 3's" \
-		'n7 of layer 2 removed by hand; Algorithm 3 would remove n5 first'
+		'n7 removed by hand: 99\.67 % → 86\.67 %; Algorithm 3.s first, n5: 98\.33 %'
 	keys Right
 	see "$size: undone" 'lesson: action 4 of 5'
 	keys Right
 	see "$size: the squeeze's proposal marks its drop" '^Network 2-8-8-3: the squeeze proposal.s drops marked ×'
-	see "$size: and writes out its combination" '^layer 2: dropped.* n5 ≈ 1\.46·n1 − 0\.94·n2 '
+	see "$size: and writes out its combination" '^layer 2: dropped.* n5 ≈ −?[0-9.]+·n[0-9] .*\(residual [0-9.]+ %'
 	keys Right
 	see "$size: the lesson ends" 'end of the lesson: .*CRC-32 [0-9a-f]{8}' 30
 	check "$size: on the network condnet replay gives (CRC-32 $crc)" grep -q "CRC-32 $crc " "$TMP/screen"

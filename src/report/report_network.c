@@ -56,7 +56,7 @@ static const char *label(const ReportNetwork *r, int l, int j, char *buf, size_t
 	else if (l == 0)
 		snprintf(buf, len, "i%d", j + 1);
 	else if (l == r->m)
-		snprintf(buf, len, "class %d", j);
+		snprintf(buf, len, "class %d", j + 1);
 	else
 		snprintf(buf, len, "n%d", j + 1);
 	return buf;
@@ -145,9 +145,14 @@ static int write_nodes(FILE *f, const void *ud, Err *e)
 				for (int k = 0; k < r->lc[l - 1].nsv && k < r->lc[l - 1].cols; k++)
 					if (r->lc[l - 1].perm[k] == j)
 						rd = r->lc[l - 1].rdiag[k];
+			/* in activations where the fit was made (what the screen shows) */
 			if (sel && l == r->sel_layer && st >= sel->nkeep && t >= 0 &&
 			    t < sel->nkeep)
-				coef = sel->coef[(size_t)(st - sel->nkeep) * sel->nkeep + t];
+				coef = sel->act_coef
+				           ? sel->act_coef[(size_t)(st - sel->nkeep) *
+				                               (sel->nkeep + 1) +
+				                           t]
+				           : sel->coef[(size_t)(st - sel->nkeep) * sel->nkeep + t];
 			fprintf(f, "%.6g %.6g \"%s\" %d %.6g %.6g\n", xof(l), yof(p, l, j),
 			        label(r, l, j, b, sizeof b), drop, rd, coef);
 		}

@@ -80,6 +80,23 @@ const Explain explain_terms[] = {
      "Not in the paper: after a squeeze, the next layer's weights and biases are refitted "
      "by least squares on training inputs, so its pre-activations change as little as "
      "possible."},
+    {"regions and points",
+     "The plane view colours each point of the plane by the class the network gives it, "
+     "deep where the network is sure and pale where it is not (blank without colours); "
+     "the training points are drawn over them as o, x, +, *, # and % for classes 1 to 6, "
+     "the key under the regions."},
+    {"neuron maps",
+     "One neuron's activation over the plane, from blue (the most negative value of the "
+     "layer's maps) through white (0) to orange (the most positive); the key over the maps "
+     "gives the scale."},
+    {"≈ and residual",
+     "A neuron the squeeze drops, beside its best fit by the kept neurons' activations "
+     "and a constant, by least squares on the training points: the refit of compensation "
+     "works there. Its residual is the share of the neuron's variation over those points "
+     "that the fit leaves; Ŵ's is the same for its column of Ŵ⁽ⁱ⁾, which the paper's QR "
+     "ranks (a small Ŵ residual makes the pre-activations, not the activations, alike). "
+     "The line above the fits gives their spread and what the next layer's refit leaves "
+     "of what the dropped neurons send it."},
     {"network diagram",
      "View 8: a column per layer, the inputs left and the classes right. On data of two "
      "features every neuron is its map over the plane (blue −1, white 0, orange +1; a "
@@ -147,6 +164,8 @@ const Explain explain_keys[] = {
           "one to its layer, D removes its layer, I adds one after it, f the inputs of the "
           "plane (x2, y2, xy, sinx, siny); z shows a squeeze's drops there"},
     {"q", "quit; with unsaved work it offers to save first"},
-    {"lesson", "→ or Enter the next action, ← one back, space pause, q leave"},
+    {"lesson", "→ or Enter the next step (a squeeze: its proposal, then its decision), ← one "
+               "back, to the same screen, space pause, q leave; c the whole caption when "
+               "presentation mode folds a long one"},
 };
 const int explain_nkeys = sizeof explain_keys / sizeof *explain_keys;

@@ -118,7 +118,8 @@ static int gather_network(Worker *w, Gathered *g, int sel)
 	net_shape_str(w->s->net, shape, sizeof shape);
 	for (int t = c ? c->nkeep : 0; dropped && t < c->n; t++)
 		if (c->perm[t] == sj)
-			alg3_combination_str(c, t - c->nkeep, 4, 0, g->net_sub, sizeof g->net_sub);
+			(c->act_coef ? alg3_combination_act_str : alg3_combination_str)(
+			    c, t - c->nkeep, 4, 0, g->net_sub, sizeof g->net_sub);
 	snprintf(g->net_title, sizeof g->net_title, "%.60s on %.60s: test accuracy %.2f %%%s",
 	         shape, w->s->data_spec, p->test_acc,
 	         p->sq.waiting ? ", the squeeze's proposal"

@@ -19,6 +19,7 @@
 #include "tui/canvas.h"
 #include "tui/palette.h"
 #include "tui/screen.h"
+#include "tui/view_plane.h"
 #include "tui/views_int.h"
 
 /* The most columns of layers and rows of neurons drawn. */
@@ -51,7 +52,7 @@ static const char *label(const ShownNet *d, int l, int j, char *buf, size_t len)
 	else if (l == 0)
 		snprintf(buf, len, "i%d", j + 1);
 	else if (l == d->m)
-		snprintf(buf, len, "%s%d", palette_point_glyph(j), j);
+		snprintf(buf, len, "%s%d", palette_point_glyph(j), j + 1);
 	else
 		snprintf(buf, len, "n%d", j + 1);
 	return buf;
@@ -79,6 +80,33 @@ static const Alg3Combinations *marks_of(const Shown *p, int l)
 		return NULL;
 	const ShownMaps *m = maps_of(p, l);
 	return m ? &m->c : NULL;
+}
+
+/* The coefficients of dropped neuron r's combination of the kept ones:
+ * in activations where the fit was made (what the refit works with, and
+ * the Plane view shows), else of Ŵ's columns; their largest first into
+ * order[0..nkeep). */
+static const double *coefficients_of(const Alg3Combinations *c, int r, int *order)
+{
+	const double *v =
+	    c->act_coef ? c->act_coef + (size_t)r * (c->nkeep + 1) : c->coef + (size_t)r * c->nkeep;
+	for (int k = 0; k < c->nkeep; k++)
+		order[k] = k;
+	for (int a = 1; a < c->nkeep; a++) /* few terms: an insertion sort */
+		for (int b = a; b > 0 && fabs(v[order[b]]) > fabs(v[order[b - 1]]); b--) {
+			int x = order[b];
+			order[b] = order[b - 1];
+			order[b - 1] = x;
+		}
+	return v;
+}
+
+/* Dropped neuron r's combination as text, at most terms of them. */
+static const char *combination_text(const Alg3Combinations *c, int r, int terms, char *buf,
+                                    size_t len)
+{
+	return c->act_coef ? alg3_combination_act_str(c, r, terms, screen_ascii(), buf, len)
+	                   : alg3_combination_str(c, r, terms, screen_ascii(), buf, len);
 }
 
 /* Where neuron j stands in c's pivot order, -1 when it is not there. */
@@ -349,16 +377,15 @@ static void about(const Shown *p, const UiState *u, int y)
 		snprintf(line, sizeof line, "input %s%s", b,
 		         d->plane ? ": what the network reads over the plane" : "");
 	else if (l == d->m)
-		snprintf(line, sizeof line, "class %d: its probability%s", j,
+		snprintf(line, sizeof line, "class %d: its probability%s", j + 1,
 		         d->plane ? " over the plane, in its colour" : "");
 	else if (mk && t >= mk->nkeep) {
 		char comb[512];
-		alg3_combination_str(mk, t - mk->nkeep, 4, screen_ascii(), comb, sizeof comb);
+		combination_text(mk, t - mk->nkeep, 4, comb, sizeof comb);
 		snprintf(line, sizeof line, "layer %d: dropped by the squeeze%s, %s", l,
 		         p->sq.waiting ? "'s proposal" : " at τ", comb);
 		if (screen_width(line) > COLS)
-			alg3_combination_str(mk, t - mk->nkeep, 2, screen_ascii(), comb,
-			                     sizeof comb),
+			combination_text(mk, t - mk->nkeep, 2, comb, sizeof comb),
 			    snprintf(line, sizeof line, "layer %d: dropped, %s", l, comb);
 	} else if (mk)
 		snprintf(line, sizeof line, "layer %d %s: kept, pivot %d of %d%s", l, b, t + 1,
@@ -393,8 +420,7 @@ static void coefficients(const Shown *p, const UiState *u, const Lay *L)
 	int *order = malloc((size_t)mk->nkeep * sizeof *order);
 	if (!order)
 		return;
-	alg3_combination_order(mk, t - mk->nkeep, order);
-	const double *coef = mk->coef + (size_t)(t - mk->nkeep) * mk->nkeep;
+	const double *coef = coefficients_of(mk, t - mk->nkeep, order);
 	for (int q = 0; q < mk->nkeep && q < 6; q++) {
 		int j = mk->perm[order[q]], i = j - c->off;
 		if (i < 0 || i >= c->nshow)
@@ -413,15 +439,9 @@ static void key(const Shown *p, int y, int shown, int of)
 {
 	int x = 0, color = screen_color();
 	const ShownNet *d = &p->net;
-	if (d->plane && color) {
-		x += screen_put(y, x, 0, C_DIM, 0, "map %s1 ", S(MINUS));
-		for (int i = 0; i < 9; i++)
-			palette_cell2(y, x + i, palette_map(-1 + i / 4.0),
-			              palette_map(-1 + i / 4.0));
-		x += 9;
-		x += screen_put(y, x, 0, C_DIM, 0, " +1  ");
-	}
-	char w[160];
+	/* the maps' ramp and the classes' colours as the Plane view keys them */
+	if (d->plane)
+		x += plane_key_maps(y, x, COLS - x, 1.0) + 2;
 	if (color && !screen_ascii()) {
 		x += screen_put(y, x, 0, C_DIM, 0, "weight ");
 		attr_set(A_BOLD, (short)palette_pair(palette_sign(1), -1), NULL);
@@ -431,30 +451,18 @@ static void key(const Shown *p, int y, int shown, int of)
 		attr_set(A_NORMAL, 0, NULL);
 		x += 10;
 	} else {
-		x +=
-		    screen_put(y, x, 0, C_DIM, 0, "weight %s", screen_ascii() ? "--- + ... -" : "");
+		x += screen_put(y, x, 0, C_DIM, 0, "weight %s",
+		                screen_ascii() ? "--- + ... -" : "(lines: +, dots: -)");
 	}
-	/* the classes' colours, on data in the plane: the outputs' maps */
-	int k = d->n[d->m], kw = d->plane ? 7 + 4 * k : 0;
+	int k = d->n[d->m], kw = d->plane ? 6 + 4 * k : 0;
+	char w[160];
 	snprintf(w, sizeof w, " heavier: larger |w|, the strongest %d of %d drawn", shown, of);
-	if (x + screen_width(w) + kw > COLS)
+	if (x + screen_width(w) + 2 + kw > COLS)
 		snprintf(w, sizeof w, " (%d of %d)", shown, of);
-	if (x + screen_width(w) + kw <= COLS)
+	if (x + screen_width(w) + 2 + kw <= COLS)
 		x += screen_put(y, x, COLS - x, C_DIM, 0, "%s", w);
-	if (!d->plane || x + kw > COLS)
-		return;
-	x += screen_put(y, x, 0, C_DIM, 0, "  class");
-	for (int c = 0; c < k; c++) {
-		char b[16];
-		snprintf(b, sizeof b, "%s%d", palette_point_glyph(c), c);
-		if (color)
-			attr_set(A_BOLD,
-			         (short)palette_pair(palette_point(c), palette_region(c, 1, k)),
-			         NULL);
-		mvaddstr(y, x + 1, b);
-		attr_set(A_NORMAL, 0, NULL);
-		x += 1 + screen_width(b) + 1;
-	}
+	if (d->plane && x + 2 + kw <= COLS)
+		plane_key_classes(y, x + 2, COLS - x - 2, k);
 }
 
 /* The title: the network, what the marks are, the keys of the view. */

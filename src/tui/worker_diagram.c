@@ -82,8 +82,10 @@ static int io_maps(const Net *net, const PlaneBox *box, ShownNet *d, Err *e)
 }
 
 /* What the diagram shows of net into d: the proposal's combinations when
- * sp is given, the maps on data in the plane (box given). */
-static int diagram(const Net *net, const Alg3Proposal *sp, const PlaneBox *box, ShownNet *d, Err *e)
+ * sp is given (in activations too, fitted on sample, as the Plane view's),
+ * the maps on data in the plane (box given). */
+static int diagram(const Net *net, const Alg3Proposal *sp, const Dataset *sample,
+                   const PlaneBox *box, ShownNet *d, Err *e)
 {
 	memset(d, 0, sizeof *d);
 	if (weights(net, d) < 0)
@@ -92,6 +94,9 @@ static int diagram(const Net *net, const Alg3Proposal *sp, const PlaneBox *box, 
 		return -1;
 	if (sp && alg3_combinations_of(net, sp, &d->c, e) < 0)
 		return -1;
+	/* where the refit works: what a class compares the maps with */
+	if (sp && sample)
+		alg3_combinations_act(net, sample, &d->c, NULL);
 	return 0;
 }
 
@@ -116,7 +121,8 @@ void worker_diagram_publish(Worker *w)
 	}
 	/* the worker thread writes pl: read without the lock */
 	const ShownPlane *pl = &w->shown.pl;
-	if (diagram(s->net, session_squeeze_proposal(s), pl->on ? &pl->box : NULL, &d, &e) < 0) {
+	if (diagram(s->net, session_squeeze_proposal(s), s->train, pl->on ? &pl->box : NULL, &d,
+	            &e) < 0) {
 		worker_diagram_free(&d);
 		worker_status(w, 1, "the network diagram: %s", e.msg[0] ? e.msg : "out of memory");
 		return;
@@ -133,7 +139,7 @@ void worker_diagram_sample(Worker *w, const Net *net, int force)
 		return;
 	const ShownPlane *pl = &w->shown.pl;
 	ShownNet d;
-	if (diagram(net, NULL, pl->on ? &pl->box : NULL, &d, NULL) < 0) {
+	if (diagram(net, NULL, NULL, pl->on ? &pl->box : NULL, &d, NULL) < 0) {
 		worker_diagram_free(&d);
 		return;
 	}

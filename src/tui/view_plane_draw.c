@@ -1,0 +1,135 @@
+/* tui/view_plane_draw.c - the Plane view's pixels (see view_plane.h):
+ * regions, points and neuron maps two pixels to a cell, the half block ▀
+ * in the top pixel's colour over the bottom one's, a class colour shaded
+ * by how sure the network is where the terminal has 256 colours, 8 colours
+ * otherwise, letters without colour (the colours are palette.h's); and the
+ * keys of those colours. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tui/palette.h"
+#include "tui/screen.h"
+#include "tui/view_plane.h"
+#include "tui/views_int.h"
+
+/* ---- the regions ---- */
+
+/* The region pixel of area pixel (c, r) (2·rows pixels down). */
+static int region_px(const PlaneRegions *g, const Area *a, int c, int r)
+{
+	int gc = c * g->w / a->cols, gr = r * g->h / (2 * a->rows);
+	return gr * g->w + gc;
+}
+
+void plane_draw_regions(const PlaneRegions *g, const Area *a)
+{
+	int color = screen_color();
+	for (int y = 0; y < a->rows; y++)
+		for (int x = 0; x < a->cols; x++) {
+			int t = region_px(g, a, x, 2 * y), b = region_px(g, a, x, 2 * y + 1);
+			if (color) {
+				palette_cell2(a->top + y, a->left + x,
+				              palette_region(g->cls[t], g->conf[t], g->k),
+				              palette_region(g->cls[b], g->conf[b], g->k));
+			} else {
+				/* a letter where the network is sure, a blank where it is not */
+				double lo = 1.0 / g->k, f = (g->conf[t] - lo) / (1 - lo);
+				char ch = f < 0.5 ? ' ' : palette_region_ascii(g->cls[t]);
+				mvaddch(a->top + y, a->left + x, (chtype)ch);
+			}
+		}
+}
+
+void plane_draw_points(const ShownPlane *pl, const PlaneRegions *g, const Area *a)
+{
+	int color = screen_color();
+	for (int i = 0; i < pl->npts; i++) {
+		int c, r, cls = pl->lab[i];
+		plane_pixel(&a->box, a->cols, 2 * a->rows, pl->pts[2 * i], pl->pts[2 * i + 1], &c,
+		            &r);
+		int y = a->top + r / 2, x = a->left + c;
+		if (!color) {
+			mvaddch(y, x, (chtype)palette_point_ascii(cls));
+			continue;
+		}
+		int px = region_px(g, a, c, r);
+		short bg = palette_region(g->cls[px], g->conf[px], g->k);
+		attr_set(A_BOLD, (short)palette_pair(palette_point(cls), bg), NULL);
+		mvaddstr(y, x, palette_point_glyph(cls));
+		attr_set(A_NORMAL, 0, NULL);
+	}
+}
+
+/* ---- the keys of the colours ---- */
+
+/* The classes' key at (y, x) in at most w columns: each class's sure
+ * region colour with its points' marker on it, and its number; pale
+ * shades are where the network is unsure. Returns the columns used. */
+int plane_key_classes(int y, int x, int w, int k)
+{
+	int x0 = x, color = screen_color();
+	x += screen_put(y, x, w, C_DIM, 0, "class ");
+	for (int c = 0; c < k && x + 6 < x0 + w; c++) {
+		if (color) {
+			attr_set(A_BOLD,
+			         (short)palette_pair(palette_point(c), palette_region(c, 1.0f, k)),
+			         NULL);
+			mvaddstr(y, x, palette_point_glyph(c));
+			attr_set(A_NORMAL, 0, NULL);
+		} else {
+			mvaddch(y, x, (chtype)palette_point_ascii(c));
+		}
+		char num[16];
+		if (color)
+			snprintf(num, sizeof num, " %d", c + 1);
+		else /* and the letter of its region */
+			snprintf(num, sizeof num, " %d (%c)", c + 1, palette_region_ascii(c));
+		x += 1 + screen_put(y, x + 1, 0, C_NORMAL, 0, "%s", num) + 1;
+	}
+	if (x + 26 <= x0 + w)
+		x += screen_put(y, x, 0, C_DIM, 0,
+		                color ? "(pale: the network unsure)"
+		                      : "(blank: the network unsure)");
+	return x - x0;
+}
+
+/* The maps' key at (y, x): their colours from −scale through 0 to scale. */
+int plane_key_maps(int y, int x, int w, double scale)
+{
+	int x0 = x;
+	char lab[32];
+	snprintf(lab, sizeof lab, "%s%.2g ", screen_ascii() ? "-" : "−", scale);
+	if (x + 24 > x0 + w)
+		return 0;
+	x += screen_put(y, x, 0, C_DIM, 0, "maps %s", lab);
+	for (int i = -4; i <= 4; i++) {
+		double v = i / 4.0;
+		if (screen_color())
+			palette_cell2(y, x, palette_map(v), palette_map(v));
+		else
+			mvaddch(y, x,
+			        (chtype)(palette_map_ascii(v) == ' ' ? '.' : palette_map_ascii(v)));
+		x++;
+	}
+	snprintf(lab, sizeof lab, " %.2g", scale);
+	x += screen_put(y, x, 0, C_DIM, 0, "%s", lab);
+	return x - x0;
+}
+
+/* One map (PLANE_MAP_PX² values, scaled by 1/scale) at (y, x). */
+void plane_draw_map(const float *v, double scale, int y, int x)
+{
+	int n = PLANE_MAP_PX, color = screen_color();
+	for (int r = 0; r < MAP_H; r++)
+		for (int c = 0; c < MAP_W; c++) {
+			int gc = c * n / MAP_W, gt = 2 * r * n / (2 * MAP_H),
+			    gb = (2 * r + 1) * n / (2 * MAP_H);
+			double top = v[gt * n + gc] / scale, bot = v[gb * n + gc] / scale;
+			if (color)
+				palette_cell2(y + r, x + c, palette_map(top), palette_map(bot));
+			else
+				mvaddch(y + r, x + c, (chtype)palette_map_ascii(top));
+		}
+}
