@@ -121,7 +121,7 @@ sys.exit(0 if sum(0x2801 <= ord(c) <= 0x28ff for c in t) > 40 else 1)" "$TMP/esc
 	## layer added and removed, the inputs; each undone
 	keys Left Left Left Right Right Home Down Down d
 	see "$size: n3 of layer 2 removed by hand, beside the one Algorithm 3 would remove" \
-		'n3 removed by hand: [0-9.]+ % → [0-9.]+ %(, the neuron Algorithm 3 removes first|; Algorithm 3.s first, n[0-9]: [0-9.]+ %)'
+		'n3 removed by hand: [0-9.]+ → [0-9.]+ %(, the neuron Algorithm 3 removes first|; Algorithm 3.s first, n[0-9]: [0-9.]+ %)'
 	see "$size: 2-8-7-3" 'net 2-8-7-3 '
 	keys i
 	see "$size: a neuron added" 'n8 added to layer 2 by hand'
@@ -211,7 +211,7 @@ for size in 80x24 200x60; do
 	keys Right
 	see "$size: removed by hand" 'net 2-8-7-3 '
 	see "$size: the narration compares it with Algorithm 3's" \
-		'n7 removed by hand: 99\.67 % → 86\.67 %; Algorithm 3.s first, n5: 98\.33 %'
+		'n7 removed by hand: 99\.67 → 86\.67 %; Algorithm 3.s first, n5: 98\.33 %'
 	keys Right
 	see "$size: undone" 'lesson: action 4 of 5'
 	keys Right

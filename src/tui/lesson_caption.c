@@ -141,6 +141,7 @@ static unsigned key_views(const char *key)
 	    {"hidden_was", V(VIEW_ALG1)},
 	    {"share", V(VIEW_ALG1)},
 	    {"hand.", V(VIEW_NETWORK)},
+	    {"pivot.", V(VIEW_NETWORK)},
 	    {"compare", 0}, /* a command's answer: on no view */
 	};
 	for (size_t i = 0; i < sizeof table / sizeof *table; i++) {

@@ -293,6 +293,23 @@ static int hand(Ctx *c, const char *key, const char *want, Err *e)
 	return values(want, got, 3, c->got, sizeof c->got);
 }
 
+/* pivot.L.J: where neuron J (from 1) of layer L stands in the pivoted QR
+ * of its Ŵ, from 1 (view 8 says "pivot T of N"). */
+static int pivot(Ctx *c, const char *key, const char *want, Err *e)
+{
+	int l = 0, j = 0;
+	if (sscanf(key, "pivot.%d.%d", &l, &j) != 2 || l < 1 || l > c->s->net->m || j < 1 ||
+	    j > c->s->net->n[l])
+		return err_set(e, "%s: expected pivot.LAYER.NEURON of the network", key);
+	const LayerCond *lc = &c->lc[l - 1];
+	for (int t = 0; lc->perm && t < lc->cols; t++)
+		if (lc->perm[t] == j - 1) {
+			snprintf(c->got, sizeof c->got, "%d", t + 1);
+			return holds(want, t + 1);
+		}
+	return err_set(e, "%s: layer %d has no pivot order", key, l);
+}
+
 /* One claim: 1 holds, 0 does not (c->got says what the state is), -1 error. */
 static int claim(Ctx *c, const char *key, const char *val, Err *e)
 {
@@ -334,6 +351,8 @@ static int claim(Ctx *c, const char *key, const char *val, Err *e)
 		return compare(c, atof(key + 8), 0, val, e);
 	if (!strncmp(key, "hand.", 5))
 		return hand(c, key, val, e);
+	if (!strncmp(key, "pivot.", 6))
+		return pivot(c, key, val, e);
 	if (!strncmp(key, "compare_comp.", 13))
 		return compare(c, atof(key + 13), 1, val, e);
 	if (!strcmp(key, "hidden"))

@@ -53,7 +53,9 @@
  *                       change, beside the one Algorithm 3 removes first
  *                       (alg/alg3_hand.h): Q that neuron (from 1), the test
  *                       accuracy without J and without Q, on the network
- *                       before the change */
+ *                       before the change
+ *   pivot.L.J=T         neuron J of layer L is the T-th (from 1) in its
+ *                       layer's pivoted-QR order */
 #ifndef CONDNET_TUI_LESSON_CLAIMS_H
 #define CONDNET_TUI_LESSON_CLAIMS_H
 

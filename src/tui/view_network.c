@@ -31,7 +31,7 @@ typedef struct Col {
 	int layer;            /* 0 the inputs .. m the outputs */
 	int x, lw, cw;        /* its first cell, its labels' width, its width */
 	int nshow, off, more; /* neurons drawn (from off), and those folded away */
-	int y[SLOTS_MAX];     /* each drawn neuron's first row */
+	int y[SLOTS_MAX + 1]; /* each drawn neuron's first row, then the count's row */
 } Col;
 
 /* How the diagram is laid out. */
@@ -184,6 +184,7 @@ static void rows_of(const Shown *p, const UiState *u, Lay *L)
 	L->gap = hs[pick][1];
 	int slots = (L->rows + L->gap) / (L->h + L->gap);
 	slots = slots > SLOTS_MAX ? SLOTS_MAX : slots < 2 ? 2 : slots;
+	int most = 1;
 	for (int k = 0; k < L->ncol; k++) {
 		Col *c = &L->col[k];
 		int n = d->n[c->layer];
@@ -196,10 +197,17 @@ static void rows_of(const Shown *p, const UiState *u, Lay *L)
 				c->off = u->net_row - c->nshow + 1;
 			c->more = n - c->nshow;
 		}
-		int used = (c->nshow + (c->more > 0)) * (L->h + L->gap) - L->gap;
-		int y = L->top + (L->rows - used) / 2;
-		for (int i = 0; i < c->nshow; i++)
-			c->y[i] = y + i * (L->h + L->gap);
+		most = (int)fmax(most, c->nshow + (c->more > 0));
+	}
+	/* the longest column over the whole height (the weights' lines fill the
+	 * rows between), every column centred at the same step */
+	double step = most > 1 ? fmax(L->h + L->gap, (double)(L->rows - L->h) / (most - 1)) : 0;
+	for (int k = 0; k < L->ncol; k++) {
+		Col *c = &L->col[k];
+		int cnt = c->nshow + (c->more > 0);
+		double y0 = L->top + (L->rows - ((cnt - 1) * step + L->h)) / 2;
+		for (int i = 0; i <= c->nshow && i <= SLOTS_MAX; i++)
+			c->y[i] = (int)lround(y0 + i * step);
 	}
 }
 
@@ -499,7 +507,10 @@ void view_network(const Shown *p, UiState *u, int top, int bot)
 	}
 	/* a new proposal: its layer's first dropped neuron chosen, its
 	 * combination lit */
-	unsigned seen = p->sq.waiting && d->c.layer == p->sq.layer && d->c.nkeep < d->c.n
+	/* (not on a state about to change: a lesson stepped back shows the old one
+	 * until the replay) */
+	int settled = !p->busy && !p->queued;
+	unsigned seen = settled && p->sq.waiting && d->c.layer == p->sq.layer && d->c.nkeep < d->c.n
 	                    ? d->crc ^ (unsigned)p->sq.layer
 	                    : 0;
 	if (seen && seen != u->net_seen) {
@@ -510,7 +521,8 @@ void view_network(const Shown *p, UiState *u, int top, int bot)
 	/* a lesson's next action removes a neuron: that one chosen, once */
 	const SessAction *next =
 	    u->lesson && p->play_pos < u->lesson->n ? &u->lesson->a[p->play_pos] : NULL;
-	if (next && next->kind == SESS_NEURON && !next->apply && u->net_lesson != p->play_pos + 1) {
+	if (settled && next && next->kind == SESS_NEURON && !next->apply &&
+	    u->net_lesson != p->play_pos + 1) {
 		u->net_col = next->layer;
 		u->net_row = next->neuron - 1;
 		u->net_lesson = p->play_pos + 1;
@@ -610,7 +622,7 @@ void view_network(const Shown *p, UiState *u, int top, int bot)
 			for (int j = 0; mk && j < d->n[l]; j++)
 				gone += (j < c->off || j >= c->off + c->nshow) &&
 				        pivot_of(mk, j) >= mk->nkeep;
-			int y = c->y[c->nshow - 1] + L.h + L.gap;
+			int y = c->y[c->nshow];
 			char more[48];
 			snprintf(more, sizeof more, "+%d%s", c->more, c->off ? "" : " more");
 			if (gone)

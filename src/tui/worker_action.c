@@ -68,13 +68,13 @@ static void narrate_edit(Worker *w, const SessAction *a, const char *shape, doub
 		if (h->qr == h->hand)
 			worker_narrate(
 			    w,
-			    "n%d removed by hand: %.2f %% → %.2f %%, the neuron Algorithm 3 "
+			    "n%d removed by hand: %.2f → %.2f %%, the neuron Algorithm 3 "
 			    "removes first (pivoted QR puts it last); layer %d, %s, κ > τ in %s",
 			    a->neuron, w->acc_before, acc, a->layer, shape, over);
 		else
 			worker_narrate(
 			    w,
-			    "n%d removed by hand: %.2f %% → %.2f %%; Algorithm 3's first, n%d: "
+			    "n%d removed by hand: %.2f → %.2f %%; Algorithm 3's first, n%d: "
 			    "%.2f %% (pivoted QR puts it last); layer %d, %s, κ > τ in %s",
 			    a->neuron, w->acc_before, acc, h->qr + 1, h->acc_qr, a->layer, shape,
 			    over);
