@@ -276,7 +276,7 @@ static double rdiag_of(const Shown *p, int l, int j)
 }
 
 static void draw_neuron(const Shown *p, const UiState *u, const Lay *L, const Col *c, int i,
-                        const float *maps, double scale, const int *inv)
+                        const float *maps, double scale)
 {
 	const ShownNet *d = &p->net;
 	int l = c->layer, j = c->off + i, y = c->y[i], x = c->x;
@@ -295,8 +295,8 @@ static void draw_neuron(const Shown *p, const UiState *u, const Lay *L, const Co
 		draw_map(d->in_maps + (size_t)j * np, scale, -1, 0, L, y, mx);
 	else if (l == d->m && d->plane)
 		draw_map(d->out_maps + (size_t)j * np, 1, j, d->n[d->m], L, y, mx);
-	else if (maps && inv && inv[j] >= 0)
-		draw_map(maps + (size_t)inv[j] * np, scale, -1, 0, L, y, mx);
+	else if (maps && j < DIAG_MAX)
+		draw_map(maps + (size_t)j * np, scale, -1, 0, L, y, mx);
 	else if (l > 0)
 		draw_bar(rdiag_of(p, l, j), p->tau, L, y + (L->h - 1) / 2, mx);
 	if (drop)
@@ -478,9 +478,12 @@ static void title(const Shown *p, const UiState *u, int y)
 {
 	char shape[128], line[400];
 	views_shape(p->n, p->m, shape, sizeof shape);
-	const char *marks = p->sq.waiting                 ? "the squeeze proposal's drops marked ×"
-	                    : p->net.plane && !p->pl.live ? "the squeeze at τ drops those marked ×"
-	                                                  : "bars: |r_jj|/|r_11|";
+	/* the marks the Plane view's maps carry are of this network unless it
+	 * trains or they show the one before a step */
+	const char *marks = p->sq.waiting              ? "the squeeze proposal's drops marked ×"
+	                    : !p->net.plane            ? "bars: |r_jj|/|r_11|"
+	                    : p->pl.live || p->pl.step ? "each neuron its activation over the plane"
+	                                               : "the squeeze at τ drops those marked ×";
 	for (int k = 0; k < 3; k++) {
 		if (k == 0)
 			snprintf(line, sizeof line, "Network %s%s: %s; %s", shape,
@@ -591,19 +594,13 @@ void view_network(const Shown *p, UiState *u, int top, int bot)
 	/* the neurons */
 	for (int k = 0; k < L.ncol; k++) {
 		const Col *c = &L.col[k];
-		int l = c->layer, *inv = NULL;
+		int l = c->layer;
 		const float *maps = NULL;
 		double scale = 1;
-		const ShownMaps *sm = maps_of(p, l);
-		if (sm && (inv = malloc((size_t)d->n[l] * sizeof *inv))) {
-			for (int j = 0; j < d->n[l]; j++)
-				inv[j] = -1;
-			for (int t = 0; t < sm->c.n; t++)
-				inv[sm->c.perm[t]] = t;
-			maps = sm->act;
-			scale = scale_of(sm->act, sm->c.n, 1);
-		} else if (l == 0 && d->plane) {
-			scale = 0;
+		if (d->plane && d->hid_maps && l >= 1 && l < d->m && d->hid_maps[l - 1]) {
+			/* a layer's maps on one scale, as the Plane view draws them */
+			maps = d->hid_maps[l - 1];
+			scale = scale_of(maps, d->n[l] < DIAG_MAX ? d->n[l] : DIAG_MAX, 1);
 		}
 		for (int i = 0; i < c->nshow; i++) {
 			double s = scale;
@@ -612,9 +609,8 @@ void view_network(const Shown *p, UiState *u, int top, int bot)
 				s = scale_of(d->in_maps +
 				                 (size_t)(c->off + i) * PLANE_MAP_PX * PLANE_MAP_PX,
 				             1, 0);
-			draw_neuron(p, u, &L, c, i, maps, s, inv);
+			draw_neuron(p, u, &L, c, i, maps, s);
 		}
-		free(inv);
 		if (c->more) {
 			/* how many more, and how many of them the squeeze drops */
 			const Alg3Combinations *mk = marks_of(p, l);

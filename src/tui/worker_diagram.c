@@ -26,6 +26,9 @@ void worker_diagram_free(ShownNet *d)
 	free(d->wmax);
 	free(d->in_maps);
 	free(d->out_maps);
+	for (int i = 0; d->hid_maps && i < d->m - 1; i++)
+		free(d->hid_maps[i]);
+	free(d->hid_maps);
 	alg3_combinations_free(&d->c);
 	memset(d, 0, sizeof *d);
 }
@@ -77,6 +80,22 @@ static int io_maps(const Net *net, const PlaneBox *box, ShownNet *d, Err *e)
 	plane_maps_free(&in);
 	if (!d->in_maps)
 		return err_set(e, "out of memory for the inputs' maps");
+	/* every hidden neuron's activation: the network as it is (the Plane
+	 * view's maps may be of the one before a step) */
+	if (net->m > 1 && !(d->hid_maps = calloc((size_t)net->m - 1, sizeof *d->hid_maps)))
+		return err_set(e, "out of memory for the maps");
+	for (int l = 1; l < net->m; l++) {
+		PlaneMaps pm;
+		int n = net->n[l] < DIAG_MAX ? net->n[l] : DIAG_MAX;
+		if (plane_maps(net, l, box, PLANE_MAP_PX, PLANE_MAP_PX, &pm, e) < 0)
+			return -1;
+		d->hid_maps[l - 1] = malloc((size_t)n * np * sizeof **d->hid_maps);
+		for (int j = 0; d->hid_maps[l - 1] && j < n; j++)
+			plane_map_activation(net, &pm, j, d->hid_maps[l - 1] + (size_t)j * np);
+		plane_maps_free(&pm);
+		if (!d->hid_maps[l - 1])
+			return err_set(e, "out of memory for the maps of layer %d", l);
+	}
 	d->plane = 1;
 	return 0;
 }

@@ -94,6 +94,8 @@ typedef struct ShownNet {
 	unsigned inputs;    /* the inputs beyond x and y (data/plane_inputs.h) */
 	float *in_maps;     /* min(n[0], DIAG_MAX) maps of PLANE_MAP_PX²: each input */
 	float *out_maps;    /* n[m] maps: each class's probability */
+	float **hid_maps;   /* m − 1: hidden layer i + 1's first min(n, DIAG_MAX) neurons'
+	                     * activations over the plane, in their order */
 	Alg3Combinations c; /* the squeeze proposal's (c.layer 0: none waits) */
 	int live;           /* of the network being trained */
 	uint32_t crc;       /* of the network described (0 live) */
