@@ -272,7 +272,7 @@ static int network_cmds(FILE *f, const void *ud, const char *ext, Err *e)
 			report_class_rgb(k, rgb);
 			fprintf(f,
 			        ", NaN with boxes fs solid lc rgb '#%02x%02x%02x' title 'class %d'",
-			        rgb[0], rgb[1], rgb[2], k);
+			        rgb[0], rgb[1], rgb[2], k + 1);
 		}
 		int block = 0;
 		for (int l = 0; l <= r->m; l++)
