@@ -47,6 +47,15 @@ keys .
 see "another step: one epoch more" "at epoch $((at + 1)) of 300"
 keys ' '
 see "space goes on" "at epoch $((at + 3)) of 300"
+keys 6
+see "the History view at 80x24 opens on the training's curves" '^training accuracy per epoch'
+see "with its loss per epoch" '^training loss per epoch: [0-9.]+→[0-9.]+'
+l1=$(grep '^training loss per epoch' "$TMP/screen")
+n=0
+while [ $n -lt 75 ] && [ "$(screen | grep '^training loss per epoch')" = "$l1" ]; do
+	sleep 0.2; n=$((n + 1))
+done
+check "the curves grow while it trains (the last loss moves on)" [ $n -lt 75 ]
 i=0
 while [ $i -lt 10 ]; do keys '}'; i=$((i + 1)); done
 see "} up to full speed" 'training speed: full speed'

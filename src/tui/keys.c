@@ -148,7 +148,15 @@ static void k_plane(Tui *t, int ch)
 static void k_history(Tui *t, int ch)
 {
 	int back = ch == KEY_LEFT || ch == '<';
-	t->u.hist_page = (t->u.hist_page + (back ? 2 : 1)) % 3;
+	const Shown *p = worker_lock(t->w);
+	int none = !p->nrec;
+	worker_unlock(t->w);
+	/* before Algorithm 1 has run, its page is empty: the keys go between
+	 * the training's two charts (the drawing shows page 0 as page 2) */
+	if (none)
+		t->u.hist_page = t->u.hist_page % 3 == 1 ? 2 : 1;
+	else
+		t->u.hist_page = (t->u.hist_page + (back ? 2 : 1)) % 3;
 }
 
 /* ---- operations ---- */

@@ -485,6 +485,10 @@ void view_history(const Shown *p, UiState *u, int top, int bot)
 	                                   "the accuracy per epoch of the last t training",
 	                                   "the Algorithm-1 iterations"};
 	int pg = u->hist_page % 3;
+	/* before Algorithm 1 has run, the training's curves take its page (a
+	 * training watched at a slow speed grows them epoch by epoch) */
+	if (!p->nrec && pg == 0)
+		pg = 2;
 	/* the row of the key to the next chart goes to the chart when it is
 	 * short (a lesson's caption above it) */
 	int hint = h >= 12 || !u->lesson;
@@ -496,5 +500,5 @@ void view_history(const Shown *p, UiState *u, int top, int bot)
 		iterations(p, u, top, bot - hint);
 	if (hint)
 		screen_put_cut(bot, 0, 0, C_KEY, 0, "%s shows %s", u->lesson ? "< >" : "← →",
-		               next[pg]);
+		               next[!p->nrec && pg == 2 ? 0 : pg]);
 }

@@ -37,8 +37,8 @@ typedef struct UiState {
 	int row_first;   /* Algorithm-1 view: the first layer row shown */
 	int it_fit;      /* iterations that fitted, as last drawn */
 	int it_shown;    /* the first iteration shown, as last drawn */
-	int hist_page;   /* history view on a short screen: 0 iterations, 1 κ against
-	                  * epochs, 2 accuracy per epoch */
+	int hist_page;   /* history view on a short screen: 0 iterations (2 before
+	                  * Algorithm 1 has run), 1 κ against epochs, 2 accuracy per epoch */
 	int plane_first; /* Plane view: the first neuron map shown, in pivot order */
 	int plane_panel; /* Plane view: the panel shown when they are shown one at a time */
 	unsigned plane_seen;  /* Plane view: the CRC-32 of the panels last shown (new ones show
