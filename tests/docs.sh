@@ -99,7 +99,7 @@ done
 
 ## README's screen samples are what the screen shows (tests/readme_sample.sh)
 # the duration of the training differs from run to run
-mask() { sed 's/^\(last training: .* epochs in \)[0-9.]* s ([0-9.]* s\/epoch)/\1… s (… s\/epoch)/'; }
+mask() { sed -E 's/^(last training: .* epochs in )[0-9.e+-]+ s \([0-9.e+-]+ s\/epoch\)/\1… s (… s\/epoch)/'; }
 for sample in squeeze network; do
 	if [ "$sample" = network ]; then
 		mark='<!-- network sample: tests/readme_sample.sh network -->'
