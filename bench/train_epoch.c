@@ -9,8 +9,9 @@
  * one line per batch size gives the best epoch time, the spread
  * (worst − best)/best, the achieved GFLOP/s (6·rows·Σ n_{i-1}·n_i, less the
  * first layer's input gradient), the best sgemm GFLOP/s of the forward and
- * backward products of one batch on OpenBLAS's threads (and on one), and
- * the ratio of the first two. */
+ * backward products of one batch on OpenBLAS's threads (and on one), the
+ * share of the limit THREADS × the one-thread rate, and the ratio of the
+ * GFLOP/s to the sgemm rate on THREADS threads. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -120,8 +121,9 @@ int main(int argc, char **argv)
 		}
 		double gf = ROWS * flops_per_row() / best * 1e-9;
 		printf("batch %d: epoch %.2f s (spread %.1f %%), %.1f GFLOP/s, sgemm %.1f GFLOP/s "
-		       "(one thread %.1f), ratio %.2f\n",
-		       batches[k], best, 100 * (worst - best) / best, gf, sg, sg1, gf / sg);
+		       "(one thread %.1f), of the limit %.2f, ratio %.2f\n",
+		       batches[k], best, 100 * (worst - best) / best, gf, sg, sg1,
+		       gf / (threads * sg1), gf / sg);
 		fflush(stdout);
 	}
 	dataset_free(d);

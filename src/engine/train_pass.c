@@ -117,20 +117,68 @@ fail:
 	return NULL;
 }
 
-int pass_all_finite(const float *p, size_t n)
+/* An entry is not finite when its exponent bits are all set (∞ or NaN).
+ * Four independent chains of lanes: the check runs at the speed of the
+ * loads, not of one chain of ORs (it reads every weight gradient of every
+ * batch, a twentieth of a batch's time with one chain). */
+static int finite4(const float *p, size_t n)
 {
 	const v4i ex = {0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000};
-	v4i bad = {0, 0, 0, 0};
+	v4i b0 = {0, 0, 0, 0}, b1 = b0, b2 = b0, b3 = b0;
 	size_t i = 0;
-	for (; i + 4 <= n; i += 4) {
-		v4i v;
-		memcpy(&v, p + i, sizeof v);
-		bad |= (v & ex) == ex;
+	for (; i + 16 <= n; i += 16) {
+		v4i v0, v1, v2, v3;
+		memcpy(&v0, p + i, sizeof v0);
+		memcpy(&v1, p + i + 4, sizeof v1);
+		memcpy(&v2, p + i + 8, sizeof v2);
+		memcpy(&v3, p + i + 12, sizeof v3);
+		b0 |= (v0 & ex) == ex;
+		b1 |= (v1 & ex) == ex;
+		b2 |= (v2 & ex) == ex;
+		b3 |= (v3 & ex) == ex;
 	}
 	for (; i < n; i++)
 		if (!isfinite(p[i]))
 			return 0;
-	return !(bad[0] | bad[1] | bad[2] | bad[3]);
+	b0 |= b1 | b2 | b3;
+	return !(b0[0] | b0[1] | b0[2] | b0[3]);
+}
+
+#if defined(__x86_64__)
+typedef int v8i __attribute__((vector_size(32)));
+
+/* The same eight lanes at a time on cores with AVX2. */
+__attribute__((target("avx2"))) static int finite8(const float *p, size_t n)
+{
+	const v8i ex = {0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000,
+	                0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000};
+	v8i b0 = {0, 0, 0, 0, 0, 0, 0, 0}, b1 = b0;
+	size_t i = 0;
+	for (; i + 16 <= n; i += 16) {
+		v8i v0, v1;
+		memcpy(&v0, p + i, sizeof v0);
+		memcpy(&v1, p + i + 8, sizeof v1);
+		b0 |= (v0 & ex) == ex;
+		b1 |= (v1 & ex) == ex;
+	}
+	for (; i < n; i++)
+		if (!isfinite(p[i]))
+			return 0;
+	b0 |= b1;
+	int bad = 0;
+	for (int k = 0; k < 8; k++)
+		bad |= b0[k];
+	return !bad;
+}
+#endif
+
+int pass_all_finite(const float *p, size_t n)
+{
+#if defined(__x86_64__)
+	if (__builtin_cpu_supports("avx2"))
+		return finite8(p, n);
+#endif
+	return finite4(p, n);
 }
 
 /* The output layer on rows of logits z (rows × k, row stride ldz): z += b,

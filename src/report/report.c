@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/kernels.h"
 #include "report/report_json.h"
 #include "report/report_table.h"
 
@@ -581,8 +582,24 @@ struct cJSON *report_squeeze_rounds_json(const Alg3Round *r, int n, double tau, 
 	return a;
 }
 
-int report_write_json(const char *path, const struct cJSON *root, Err *e)
+/* The kernels a record was computed with, and why when there is a why
+ * (base/kernels.h): "kernels", "kernels_why". */
+static void kernels_json(cJSON *root)
 {
+	if (!cJSON_IsObject(root) || cJSON_GetObjectItemCaseSensitive(root, "kernels"))
+		return;
+	KernelsChoice k;
+	char why[256];
+	kernels_current(&k);
+	cJSON_AddStringToObject(root, "kernels", k.core);
+	if (kernels_why_text(&k, 0, why, sizeof why)[0])
+		cJSON_AddStringToObject(root, "kernels_why", why);
+}
+
+int report_write_json(const char *path, struct cJSON *root, Err *e)
+{
+	if (root)
+		kernels_json(root);
 	char *s = root ? cJSON_Print(root) : NULL;
 	if (!s)
 		return err_set(e, "%s: out of memory while formatting JSON", path);

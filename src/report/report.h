@@ -74,8 +74,10 @@ void report_trained_json(struct cJSON *o, const TrainResult *r);
  * array of them, the first the network as given. */
 struct cJSON *report_squeeze_round_json(const Alg3Round *r, double tau, Err *e);
 struct cJSON *report_squeeze_rounds_json(const Alg3Round *r, int n, double tau, Err *e);
-/* Writes a JSON object, indented, to path atomically. */
-int report_write_json(const char *path, const struct cJSON *root, Err *e);
+/* Writes a JSON object, indented, to path atomically, with the kernels it
+ * was computed with added to it: "kernels" (OpenBLAS's name of them) and,
+ * when there is a why, "kernels_why" (base/kernels.h). */
+int report_write_json(const char *path, struct cJSON *root, Err *e);
 /* Frees a record (NULL accepted). */
 void report_free(struct cJSON *root);
 /* The same, then frees the record; a NULL record (its writer ran out of
