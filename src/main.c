@@ -10,13 +10,15 @@
 #include "cli/cli.h"
 #include "config.h"
 #include "data/datasets.h"
+#include "setup/places.h"
+#include "tui/tui.h"
 
 static const struct {
 	const char *name;
 	int (*run)(int, char **);
 	const char *what;
 } commands[] = {
-    {"tui", cmd_tui, "the interactive screen (the default with no command)"},
+    {"tui", tui_cmd, "the interactive screen (the default with no command)"},
     {"train", cmd_train, "train a network"},
     {"alg1", cmd_alg1, "Algorithm 1: proportions of neurons by conditioning"},
     {"sweep", cmd_sweep, "Algorithm 2: scale the widths by each beta"},
@@ -43,14 +45,14 @@ static void usage(FILE *f)
 	    "'condnet COMMAND --help' lists a command's options; %s explains them all.\n"
 	    "  -h, --help     this text\n"
 	    "  -V, --version  the version, and the OpenBLAS kernels condnet runs and why\n",
-	    cli_man_hint());
+	    places_man_hint());
 }
 
 /* The screen, with "tui" as the command name its messages carry. */
 static int screen(int argc, char **argv)
 {
 	argv[0] = (char *)"tui";
-	return cmd_tui(argc, argv);
+	return tui_cmd(argc, argv);
 }
 
 /* 1 when argv[1..argc) holds the option `name`, alone or as name=VALUE. */
@@ -115,7 +117,7 @@ int main(int argc, char **argv)
 	/* work a stop left running ends with the process (base/offload.h) */
 	offload_init();
 	/* missing data sets are reported with the fetch script there is */
-	datasets_set_fetch(cli_fetch_hint);
+	datasets_set_fetch(places_fetch_hint);
 	const char *c = argc > 1 ? argv[1] : "tui";
 	if (!strcmp(c, "-h") || !strcmp(c, "--help")) {
 		usage(stdout);

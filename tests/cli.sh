@@ -107,6 +107,15 @@ check "alg1 --json: status done, every final κ <= τ" json alg1.json \
 expect_grep "alg1 prints the Table 1 layout" '^Layer +initial n_i +initial κ\(Ŵ\) +final n_i +final κ\(Ŵ\)$' alg1.out
 expect_grep "alg1 prints the Table 16 rows" '^Σ\(n_i\) ' alg1.out
 expect_grep "alg1 --csv has a header row" '^row,0,1' alg1.csv
+expect_grep "alg1 gives the test accuracy of every iteration" \
+	'^iter +0  Σn +[0-9]+  max κ +[0-9.]+  test acc +[0-9.]+ %  widths 10-32-32-32-3 ' alg1.out
+check "on every iteration's line" sh -c "[ \$(grep -c '^iter ' alg1.out) -eq \$(grep -c '^iter .* test acc ' alg1.out) ]"
+acc=$(sed -n 's/^the network it ends with: [0-9-]*, test accuracy \([0-9.]*\) % (600 test rows)$/\1/p' alg1.out)
+check "alg1 ends with the test accuracy of the network it ends with ($acc)" [ -n "$acc" ]
+"$C" eval --load alg1.model >alg1-eval.out 2>&1
+check "which is what eval measures of the saved network" \
+	grep -Eq "^1 +alg1\.model +model +[0-9-]+ +$acc " alg1-eval.out
+check "and what its last iteration's line says" sh -c "grep '^iter ' alg1.out | tail -1 | grep -q ' test acc  *$acc %'"
 
 ## Algorithm 2: separate trials gathered give the in-process table and pick
 expect_ok "sweep in one process" "$C" sweep --layers 2x8 --beta 1,1.5 --q 2 --eta 0.5 --no-extend --quiet --json sweep.json

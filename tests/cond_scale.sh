@@ -11,6 +11,7 @@
 #    far κ is before its layer table, and Esc stops a squeeze proposal.
 . "$(dirname "$0")/lib.sh"
 C=$CONDNET
+TESTS_DIR=$(cd "$(dirname "$0")" && pwd)
 cd "$TMP" || exit 1
 
 ## the two paths give the same tables
@@ -31,45 +32,15 @@ expect_exit "paper takes no path" 2 "unknown option '--cond-path'" \
 	"$C" paper adult --cond-path gsl --out x
 
 command -v tmux >/dev/null 2>&1 || { echo "tmux is missing: the terminal checks skipped"; finish; exit $?; }
-export LC_ALL=C.UTF-8
-SOCK="$TMP/tmux.sock"
-T="tmux -S $SOCK"
-trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-# run NAME ARGS...: `condnet ARGS` in the script NAME.sh, which then prints its
-# status and waits, so that the pane stays.
-run() {
-	f=$TMP/$1.sh; shift
-	cat >"$f" <<EOF
-#!/bin/sh
-export CONDNET_DATA='$TMP/data' OPENBLAS_NUM_THREADS=1 TERM=xterm-256color LC_ALL=C.UTF-8
-export XDG_STATE_HOME='$TMP/state'
-cd '$TMP'
-'$C' $* 2>&1
-echo "EXIT=\$?"
-sleep 600
-EOF
-	chmod +x "$f"
-}
-screen() { $T capture-pane -p -t "$PANE"; }
-keys() { $T send-keys -t "$PANE" "$@"; }
-# see NAME PATTERN [SECONDS]: the pane shows PATTERN in time.
-see() {
-	i=0; lim=$(( ${3:-20} * 20 ))
-	while [ $i -lt $lim ]; do
-		screen >"$TMP/screen" 2>/dev/null
-		if grep -Eq -- "$2" "$TMP/screen"; then pass "$1"; return 0; fi
-		sleep 0.05; i=$((i + 1))
-	done
-	fail "$1: '$2' not in the pane"; sed 's/^/  | /' "$TMP/screen"; return 1
-}
+. "$TESTS_DIR/tmux.sh"
+# the commands run in $TMP, where their files are
+SCREEN_PRELUDE="cd '$TMP'"
 
 ## condnet cond on a terminal: the progress line, then SIGINT
-run cond cond --layers 1600,1600 --cond-path lapack --json big.json
-PANE=cond
-$T new-session -d -s cond -x 120 -y 20 "$TMP/cond.sh"
+screen_run cond 120x20 cond --layers 1600,1600 --cond-path lapack --json big.json
 see "cond draws its progress on a 1600-wide layer" \
 	'^\[[#-]{20}\] (κ and pivoted QR of 3 layers|layer 2: .*)  [0-9]+ %  [0-9.]+ s' 60
-pid=$(pgrep -x -P "$($T display -p -t $PANE '#{pane_pid}')" condnet)
+pid=$(screen_pid)
 check "cond runs as a process named condnet" [ -n "$pid" ]
 kill -INT $pid
 see "SIGINT stops it" 'condnet cond: interrupted; nothing written' 30
@@ -93,29 +64,23 @@ expect_ok "a 1200-1200-3 model" "$C" train --data csv:big.csv --layers 1200 --ep
 # SIGINT to its condnet, then waits for MESSAGE and the exit status.
 interrupt() {
 	see "$1 draws its progress" "$2" 60
-	pid=$(pgrep -x -P "$($T display -p -t "$PANE" '#{pane_pid}')" condnet)
+	pid=$(screen_pid)
 	[ -n "$pid" ] && kill -INT $pid
 	see "$1: SIGINT stops it" "$3" 30
 	see "$1: with status $4" "^EXIT=$4" 5
 }
-run sq squeeze --load big.model --data csv:big.csv --cond-path lapack --save sq.model
-PANE=sq
-$T new-session -d -s sq -x 120 -y 20 "$TMP/sq.sh"
+screen_run sq 120x20 squeeze --load big.model --data csv:big.csv --cond-path lapack --save sq.model
 interrupt squeeze '^\[[#-]{20}\] layer 1: ' 'condnet squeeze: interrupted; nothing saved' 130
 see "squeeze: saying where" '^condnet squeeze: layer 1: .*stopped' 5
 check "squeeze saved nothing" [ ! -e sq.model ]
-run a1 alg1 --data csv:big.csv --layers 1200 --eta 0.05 --cond-path lapack --save a1.model
-PANE=a1
-$T new-session -d -s a1 -x 120 -y 20 "$TMP/a1.sh"
+screen_run a1 120x20 alg1 --data csv:big.csv --layers 1200 --eta 0.05 --cond-path lapack --save a1.model
 interrupt alg1 '^\[[#-]{20}\] κ of 2 layers' '^status: interrupted' 130
 check "alg1 saved nothing" [ ! -e a1.model ]
 
 ## the screen on a 1600-wide network: drawn at once, κ's progress, then the
 ## table; Esc stops the squeeze's proposal for the 1601×1600 layer 2 (layer
 ## 1, 11×1600, is proposed first, at once, and refused)
-run tui tui --layers 1600,1600 --cond-path lapack --log "'$TMP/big.log'"
-PANE=tui
-$T new-session -d -s tui -x 100 -y 30 "$TMP/tui.sh"
+screen_run tui 100x30 tui --layers 1600,1600 --cond-path lapack --log "'$TMP/big.log'"
 see "the screen draws while it measures κ, and shows how far it is" \
 	'[0-9]+%  κ and pivoted QR of 3 layers' 30
 check "... before the layer table" sh -c "! grep -Eq '^ +i +n_i' '$TMP/screen'"

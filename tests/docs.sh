@@ -70,7 +70,13 @@ sed -n '/^\.SH EXAMPLES/,/^\.SH /p' "$MAN" |
 	/^\.EX$/ { n++; f = sprintf("%s/%02d-EXAMPLES-%d", dir, 50 + n, n); next }
 	/^\.EE$/ { f = ""; next }
 	f { gsub(/\\-/, "-"); gsub(/\\e/, "\\"); print > f }'
-# what the user brings to the examples: the Keras weights of "condnet import --npy weights/"
+# what the user brings to the examples: MNIST's test images, which README's
+# images.csv is cut from (100 blank images behind the idx header: the
+# command that cuts them runs for real, the condnet commands with --dry-run),
+# and the Keras weights of "condnet import --npy weights/"
+mkdir -p "$TMP/ex/data/mnist"
+{ printf '\0\0\10\3\0\0\47\20\0\0\0\34\0\0\0\34'; head -c 78400 /dev/zero; } \
+	>"$TMP/ex/data/mnist/t10k-images-idx3-ubyte"
 (cd "$TMP/ex" && CONDNET_DATA="$TMP/ex/data" "$C" train --layers 8,8 --act relu --epochs 1 \
 	--save keras-like.model --quiet >/dev/null && "$C" export --load keras-like.model \
 	--npy weights >/dev/null) || fail "the Keras-like weights of the examples are made"
@@ -113,6 +119,11 @@ if command -v tmux >/dev/null 2>&1; then
 else
 	echo "# tmux is missing: README's screen sample not compared"
 fi
+
+## README gives the command line its screen sample is taken with
+cmdline=$(sh "$SRC/tests/readme_sample.sh" --command)
+check "README gives the screen sample's command line (./$cmdline)" \
+	grep -qF "\`./$cmdline\`" "$README"
 
 ## the screen's data set: MNIST when fetched, as its --help and the man page say
 "$C" tui --help >"$TMP/tui.help"

@@ -10,97 +10,75 @@
 #   tests/readme_sample.sh --update FILE    write it into FILE's block (the
 #                                           ``` block after the line
 #                                           <!-- screen sample: tests/readme_sample.sh -->)
+#   tests/readme_sample.sh --command        print the command line the sample
+#                                           is taken with (README.md gives it,
+#                                           with the keys: tests/docs.sh checks)
 #
 # CONDNET names the binary (default ./condnet, else condnet on PATH). After
 # a change to the screen, run it with --update README.md from the build
 # directory (CONDNET=$PWD/condnet ../tests/readme_sample.sh --update
 # ../README.md); tests/docs.sh compares README's block with the screen, the
-# duration of the training aside. Exits 77 without tmux.
+# duration of the training aside. Exits 77 without tmux (tests/tmux.sh).
 set -u
 MARK='<!-- screen sample: tests/readme_sample.sh -->'
+# the command line of the sample (keys: t, 20 Enter, z), as README.md gives it
+ARGS='--data synthetic --layers 32,27,23,20 --tau 10 --eta 20 --log squeeze.log'
 update=
 case ${1:-} in
+--command) echo "condnet $ARGS"; exit 0 ;;
 --update) [ $# -eq 2 ] || { echo "usage: $0 [--update FILE]" >&2; exit 2; }; update=$2 ;;
 '') ;;
-*) echo "usage: $0 [--update FILE]" >&2; exit 2 ;;
+*) echo "usage: $0 [--update FILE | --command]" >&2; exit 2 ;;
 esac
-command -v tmux >/dev/null 2>&1 || { echo "readme_sample.sh: tmux is missing" >&2; exit 77; }
 if [ -z "${CONDNET:-}" ]; then
 	if [ -x ./condnet ]; then CONDNET=$(pwd)/condnet; else CONDNET=$(command -v condnet || true); fi
 fi
 [ -x "${CONDNET:-}" ] || { echo "readme_sample.sh: set CONDNET to the condnet binary" >&2; exit 1; }
 
-W=$(mktemp -d "${TMPDIR:-/tmp}/condnet-sample-XXXXXX")
-T="tmux -S $W/sock"
-trap '$T kill-server 2>/dev/null; rm -rf "$W"' EXIT
-mkdir -p "$W/data" "$W/state"
+# the screen drivers of the tests (tmux.sh), on a directory of its own
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/condnet-sample-XXXXXX")
+. "$(dirname "$0")/tmux.sh"
 # the log is named relatively, so that the status line shows the same name
 # wherever this runs
-cat >"$W/run.sh" <<EOF
-#!/bin/sh
-export CONDNET_DATA='$W/data' XDG_STATE_HOME='$W/state' OPENBLAS_NUM_THREADS=1
-export TERM=xterm-256color LC_ALL=C.UTF-8
-unset NO_COLOR
-cd '$W' && '$CONDNET' --layers 32,27,23,20 --tau 10 --eta 20 --log squeeze.log
-echo "EXIT=\$?"
-sleep 600
-EOF
-chmod +x "$W/run.sh"
-
-screen() { $T capture-pane -p -t sample; }
-# wait_for PATTERN [SECONDS]: until a line of the screen matches
-wait_for() {
-	i=0
-	while [ $i -lt $((${2:-30} * 20)) ]; do
-		screen >"$W/screen" 2>/dev/null
-		grep -Eq -- "$1" "$W/screen" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
+SCREEN_PRELUDE="cd '$TMP' || exit 1"
+screen_script "$TMP/run.sh" $ARGS
+PANE=sample
+# shows PATTERN [SECONDS]: the screen shows PATTERN in time, or the run
+# ends with the screen last seen
+shows() {
+	wait_for "$1" "${2:-30}" && return 0
 	echo "readme_sample.sh: the screen never showed '$1':" >&2
-	sed 's/^/  | /' "$W/screen" >&2
+	sed 's/^/  | /' "$TMP/screen" >&2
 	exit 1
 }
-# settle: until two captures 0.2 s apart agree (the screen drawn whole)
-settle() {
-	screen >"$W/a"
-	i=0
-	while [ $i -lt 100 ]; do
-		sleep 0.2
-		screen >"$W/screen"
-		cmp -s "$W/a" "$W/screen" && return 0
-		cp "$W/screen" "$W/a"
-		i=$((i + 1))
-	done
-}
 
-$T -f /dev/null new-session -d -s sample -x 80 -y 24 "$W/run.sh" \; set-option -g status off
+$T new-session -d -s sample -x 80 -y 24 "$TMP/run.sh" \; set-option -g status off
 size=$($T display -p -t sample '#{pane_width}x#{pane_height}')
 [ "$size" = 80x24 ] || { echo "readme_sample.sh: the pane is $size, not 80x24" >&2; exit 1; }
-wait_for '^\?:help '
-$T send-keys -t sample t
-wait_for '^train epochs'
-$T send-keys -t sample C-u 20 Enter
-wait_for '^trained 20 epochs: test accuracy'
-$T send-keys -t sample z
-wait_for '^  and compensated: by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±'
+shows '^\?:help '
+keys t
+shows '^train epochs'
+keys C-u 20 Enter
+shows '^trained 20 epochs: test accuracy'
+keys z
+shows '^  and compensated: by QR [0-9.]+%, by norm [0-9.]+%, at random [0-9.]+%±'
 settle
-sed 's/[[:space:]]*$//' "$W/screen" >"$W/sample"
-[ "$(wc -l <"$W/sample")" -eq 24 ] || { echo "readme_sample.sh: not 24 lines" >&2; exit 1; }
-$T send-keys -t sample Escape q y
+sed 's/[[:space:]]*$//' "$TMP/screen" >"$TMP/sample"
+[ "$(wc -l <"$TMP/sample")" -eq 24 ] || { echo "readme_sample.sh: not 24 lines" >&2; exit 1; }
+keys Escape q y
 if [ -z "$update" ]; then
-	cat "$W/sample"
+	cat "$TMP/sample"
 	exit 0
 fi
 # the block after the marker, replaced; nothing else of FILE changes
 grep -qxF "$MARK" "$update" || { echo "readme_sample.sh: $update has no line '$MARK'" >&2; exit 1; }
-awk -v mark="$MARK" -v sample="$W/sample" '
+awk -v mark="$MARK" -v sample="$TMP/sample" '
 	$0 == mark { print; state = 1; next }
 	state == 1 && /^```/ { print; while ((getline l < sample) > 0) print l; state = 2; next }
 	state == 2 && /^```/ { print; state = 0; next }
 	state == 2 { next }
 	{ print }
-	END { if (state != 0) exit 1 }' "$update" >"$W/new" ||
+	END { if (state != 0) exit 1 }' "$update" >"$TMP/new" ||
 	{ echo "readme_sample.sh: no whole code block after the marker in $update" >&2; exit 1; }
-cat "$W/new" >"$update"
+cat "$TMP/new" >"$update"
 echo "readme_sample.sh: wrote the screen into $update"

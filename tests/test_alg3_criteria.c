@@ -16,47 +16,17 @@
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
+#include "fixtures.h"
 #include "model/model_io.h"
 #include "model/net_cost.h"
 #include "testutil.h"
 
-/* 10-8-7-3, tanh. Hidden layer 2 has five independent neurons 0..4 and two
- * copies: neuron 5 has neuron 1's incoming weights and bias, neuron 6
- * neuron 3's. Every independent neuron's outgoing row has norm in [1, 2];
- * each pair shares the original's row, 0.9/0.1 (1, 5) and 0.8/0.2 (3, 6),
- * so the copies have the two smallest outgoing norms and the network
- * computes what 10-8-5-3 with the unsplit rows computes. */
+/* 10-8-7-3, tanh: the copies of neurons 1 and 3 take 0.1 and 0.2 of the
+ * outgoing rows (fixtures.h), so they have the two smallest outgoing norms
+ * and the network computes what 10-8-5-3 with the unsplit rows computes. */
 static Net *planted(uint64_t seed)
 {
-	int w[4] = {10, 8, 7, 3};
-	Net *net = net_new(3, w, ACT_TANH, 1.0f, NULL);
-	ck_assert_ptr_nonnull(net);
-	Rng r;
-	rng_seed(&r, seed);
-	net_init_glorot(net, &r);
-	for (int i = 0; i < 8; i++)
-		net->b[0][i] = (float)(0.1 * rng_normal(&r));
-	int src[7] = {0, 1, 2, 3, 4, 1, 3};
-	float share[7] = {1, 0.9f, 1, 0.8f, 1, 0.1f, 0.2f};
-	float out[5][3];
-	for (int j = 0; j < 5; j++) {
-		double s = 0;
-		for (int k = 0; k < 3; k++) {
-			out[j][k] = (float)rng_normal(&r);
-			s += out[j][k] * out[j][k];
-		}
-		double want = 1 + rng_uniform(&r);
-		for (int k = 0; k < 3; k++)
-			out[j][k] = (float)(out[j][k] * want / sqrt(s));
-	}
-	for (int j = 0; j < 7; j++) {
-		for (int i = 0; i < 8; i++)
-			net->W[1][i * 7 + j] = net->W[1][i * 7 + src[j]];
-		net->b[1][j] = j < 5 ? (float)(0.1 * rng_normal(&r)) : net->b[1][src[j]];
-		for (int k = 0; k < 3; k++)
-			net->W[2][j * 3 + k] = share[j] * out[src[j]][k];
-	}
-	return net;
+	return fx_planted(seed, 0.9f, 0.1f, 0.8f, 0.2f);
 }
 
 static Dataset *random_inputs(int n, int d, uint64_t seed)

@@ -14,40 +14,17 @@
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
+#include "fixtures.h"
 #include "testutil.h"
 
 /* Layer 2 duplicates: neuron 5 copies neuron 1, neuron 6 copies neuron 3. */
 static const int dup_of[2][2] = {{1, 5}, {3, 6}};
 
-/* 10-8-7-3: a random 10-8-5-3 network whose second hidden layer gets two
- * copies (same incoming weights and bias) with the outgoing weights split
- * 0.3/0.7 and 0.5/0.5, so its function is unchanged. */
+/* 10-8-7-3: the copies of neurons 1 and 3 with the outgoing rows split
+ * 0.3/0.7 and 0.5/0.5 (fixtures.h), so its function is unchanged. */
 static Net *planted(uint64_t seed)
 {
-	int wb[4] = {10, 8, 5, 3}, wp[4] = {10, 8, 7, 3};
-	Net *base = net_new(3, wb, ACT_TANH, 1.0f, NULL),
-	    *net = net_new(3, wp, ACT_TANH, 1.0f, NULL);
-	ck_assert_ptr_nonnull(base);
-	ck_assert_ptr_nonnull(net);
-	Rng r;
-	rng_seed(&r, seed);
-	net_init_glorot(base, &r);
-	for (size_t i = 0; i < base->nparam; i++)
-		base->param[i] += (float)(0.1 * rng_normal(&r));
-	memcpy(net->W[0], base->W[0], sizeof(float) * 10 * 8);
-	memcpy(net->b[0], base->b[0], sizeof(float) * 8);
-	int src[7] = {0, 1, 2, 3, 4, 1, 3};
-	float share[7] = {1, 0.3f, 1, 0.5f, 1, 0.7f, 0.5f};
-	for (int j = 0; j < 7; j++) {
-		for (int i = 0; i < 8; i++)
-			net->W[1][i * 7 + j] = base->W[1][i * 5 + src[j]];
-		net->b[1][j] = base->b[1][src[j]];
-		for (int k = 0; k < 3; k++)
-			net->W[2][j * 3 + k] = share[j] * base->W[2][src[j] * 3 + k];
-	}
-	memcpy(net->b[2], base->b[2], sizeof(float) * 3);
-	net_free(base);
-	return net;
+	return fx_planted(seed, 0.3f, 0.7f, 0.5f, 0.5f);
 }
 
 static Dataset *random_inputs(int n, uint64_t seed)

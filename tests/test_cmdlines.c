@@ -146,7 +146,7 @@ START_TEST(command_passes_options_on)
 	char cwd[PATH_MAX];
 	ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
 	setenv("CONDNET_DATA", "/data dir", 1);
-	enum { OPT_N = CLI_OPT_OWN, OPT_OUT };
+	enum { OPT_N = OPTS_OWN, OPT_OUT };
 	static const struct option own[] = {
 	    {"n", required_argument, NULL, OPT_N}, {"out", required_argument, NULL, OPT_OUT}, {0}};
 	static const char *const skip[] = {"out", "json", NULL};
@@ -155,7 +155,7 @@ START_TEST(command_passes_options_on)
 	                "--reproducible", "--n",     "3",    "--out",  "plan",
 	                "--quiet",        NULL};
 	int argc = (int)(sizeof argv / sizeof *argv) - 1;
-	char *line = plan_command("sweep", argc, argv, 1, own, skip, "mnist", &e);
+	char *line = plan_command("sweep", argc, argv, OPTS_ALL, own, skip, "mnist", &e);
 	ck_assert_msg(line != NULL, "%s", e.msg);
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -174,7 +174,7 @@ START_TEST(command_passes_options_on)
 	/* a --data-dir given is passed on (absolute), not added; csv files are
 	 * made absolute inside their spec; no data directory for them */
 	char *argv2[] = {"sweep", "--data-dir", "d", "--data", "csv:a.csv,/t/b.csv", NULL};
-	line = plan_command("sweep", 5, argv2, 1, NULL, NULL, "mnist", &e);
+	line = plan_command("sweep", 5, argv2, OPTS_ALL, NULL, NULL, "mnist", &e);
 	ck_assert_ptr_nonnull(line);
 	snprintf(want, sizeof want,
 	         "[%s]\n[sweep]\n[--data-dir]\n[%s/d]\n[--data]\n[csv:%s/a.csv,/t/b.csv]\n", exe,
@@ -186,7 +186,7 @@ START_TEST(command_passes_options_on)
 
 	/* a value that cannot stand on one line is refused, naming its option */
 	char *argv3[] = {"sweep", "--lr", "0.01", "--load", "m\n.model", NULL};
-	ck_assert_ptr_null(plan_command("sweep", 5, argv3, 1, NULL, NULL, NULL, &e));
+	ck_assert_ptr_null(plan_command("sweep", 5, argv3, OPTS_ALL, NULL, NULL, NULL, &e));
 	ck_assert(strstr(e.msg, "--load: '") == e.msg);
 }
 END_TEST

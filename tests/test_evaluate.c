@@ -9,6 +9,7 @@
 #include "alg/alg3_squeeze.h"
 #include "base/rng.h"
 #include "engine/evaluate.h"
+#include "fixtures.h"
 #include "testutil.h"
 
 /* net_error's value, NaN when it fails. */
@@ -160,40 +161,12 @@ START_TEST(agreement_with_itself)
 }
 END_TEST
 
-/* 10-8-7-3: the second hidden layer of a random 10-8-5-3 network gets two
- * copies of its neurons 1 and 3 (the same incoming weights and bias), the
- * outgoing weights split 0.3/0.7 and 0.5/0.5: the function is the same. */
-static Net *planted(uint64_t seed)
-{
-	int wb[4] = {10, 8, 5, 3}, wp[4] = {10, 8, 7, 3};
-	Net *base = net_fresh(3, wb, ACT_TANH, 1.0f, seed, NULL),
-	    *net = net_new(3, wp, ACT_TANH, 1.0f, NULL);
-	Rng r;
-	rng_seed(&r, seed);
-	for (size_t i = 0; i < base->nparam; i++)
-		base->param[i] += (float)(0.1 * rng_normal(&r));
-	memcpy(net->W[0], base->W[0], sizeof(float) * 10 * 8);
-	memcpy(net->b[0], base->b[0], sizeof(float) * 8);
-	int src[7] = {0, 1, 2, 3, 4, 1, 3};
-	float share[7] = {1, 0.3f, 1, 0.5f, 1, 0.7f, 0.5f};
-	for (int j = 0; j < 7; j++) {
-		for (int i = 0; i < 8; i++)
-			net->W[1][i * 7 + j] = base->W[1][i * 5 + src[j]];
-		net->b[1][j] = base->b[1][src[j]];
-		for (int k = 0; k < 3; k++)
-			net->W[2][j * 3 + k] = share[j] * base->W[2][src[j] * 3 + k];
-	}
-	memcpy(net->b[2], base->b[2], sizeof(float) * 3);
-	net_free(base);
-	return net;
-}
-
 START_TEST(compensated_squeeze_of_planted_duplicates_agrees)
 {
 	Dataset *sample = random_set(300, 10, 3, 1), *test = random_set(1000, 10, 3, 2);
 	Err e;
 	for (int comp = 1; comp >= 0; comp--) {
-		Net *net = planted(11), *sq = net_clone(net, NULL);
+		Net *net = fx_planted(11, 0.3f, 0.7f, 0.5f, 0.5f), *sq = net_clone(net, NULL);
 		Alg3Opts o;
 		alg3_opts_default(&o);
 		o.tau = 100;

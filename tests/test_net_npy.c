@@ -9,6 +9,7 @@
 #include "data/npy.h"
 #include "data/npy_set.h"
 #include "engine/net.h"
+#include "fixtures.h"
 #include "model/net_npy.h"
 #include "testutil.h"
 
@@ -34,12 +35,7 @@ static const char *raw(const char *name, int major, const char *dict, const void
 
 static Net *sample_net(void)
 {
-	int widths[4] = {5, 4, 3, 2};
-	Net *net = net_new(3, widths, ACT_ERF, 1.5f, NULL);
-	ck_assert_ptr_nonnull(net);
-	for (size_t i = 0; i < net->nparam; i++)
-		net->param[i] = (float)(sin(1.0 + 7.3 * (double)i) * 0.8);
-	return net;
+	return fx_sample_net(ACT_ERF, 1.5f, 3);
 }
 
 static void assert_same(const Net *a, const Net *b)
@@ -304,7 +300,7 @@ START_TEST(manifest_refuses_a_mix)
 	/* a data set's files are not a network */
 	Dataset *ds = dataset_synthetic(4, 3, 5, 1, &e);
 	NpySet *set = npy_set_begin(other, "data", &e);
-	ck_assert_msg(set && npy_write_dataset(ds, set, "train", &e) == 0 &&
+	ck_assert_msg(set && npy_set_add_dataset(set, ds, "train", &e) == 0 &&
 	                  npy_set_commit(set, &e) == 0,
 	              "%s", e.msg);
 	ck_assert_ptr_null(net_npy_import(other, NPY_KERAS, ACT_ERF, 1.5f, &e));
@@ -366,18 +362,19 @@ START_TEST(export_whole_or_nothing)
 }
 END_TEST
 
+/* Parameter i of n: i/n. */
+static float fraction(size_t i, size_t n)
+{
+	return (float)i / (float)n;
+}
+
 /* The importer takes as many layers as the table of limits allows, as the
  * trainer and the exporter do (it used to stop at 1000). */
 START_TEST(layers_past_a_thousand)
 {
-	int m = 1001, *w = malloc((size_t)(m + 1) * sizeof *w);
-	for (int i = 0; i <= m; i++)
-		w[i] = 2;
+	int m = 1001;
 	Err e;
-	Net *net = net_new(m, w, ACT_TANH, 1, &e);
-	ck_assert_msg(net != NULL, "%s", e.msg);
-	for (size_t i = 0; i < net->nparam; i++)
-		net->param[i] = (float)i / (float)net->nparam;
+	Net *net = fx_deep_net(m, ACT_TANH, fraction);
 	ck_assert_msg(net_npy_export(net, dir, NPY_KERAS, &e) == 0, "%s", e.msg);
 	Net *back = net_npy_import(dir, NPY_KERAS, ACT_TANH, 1, &e);
 	ck_assert_msg(back != NULL, "%s", e.msg);
@@ -385,7 +382,6 @@ START_TEST(layers_past_a_thousand)
 	ck_assert_int_eq(memcmp(back->param, net->param, net->nparam * sizeof *net->param), 0);
 	net_free(back);
 	net_free(net);
-	free(w);
 }
 END_TEST
 

@@ -2,6 +2,7 @@
  * its message, and data sets as x_PART.npy and y_PART.npy (networks as
  * W1.npy b1.npy … are in test_net_npy.c). */
 #include "data/npy.h"
+#include "data/npy_set.h"
 #include "testutil.h"
 
 static char dir[512];
@@ -82,7 +83,7 @@ START_TEST(write_labels_and_dataset)
 	ds->y[1] = 1;
 	NpySet *set = npy_set_begin(dir, "data", &e);
 	ck_assert_msg(set != NULL, "%s", e.msg);
-	ck_assert_int_eq(npy_write_dataset(ds, set, "train", &e), 0);
+	ck_assert_int_eq(npy_set_add_dataset(set, ds, "train", &e), 0);
 	ck_assert_msg(npy_set_commit(set, &e) == 0, "%s", e.msg);
 	double *d;
 	int nd;

@@ -8,6 +8,7 @@
 
 #include "engine/net.h"
 #include "engine/train.h"
+#include "fixtures.h"
 #include "model/onnx_io.h"
 #include "testutil.h"
 
@@ -146,13 +147,7 @@ END_TEST
 
 static Net *sample_net(ActKind act, int m)
 {
-	int widths[4] = {5, 4, 3, 2};
-	if (m == 1)
-		widths[1] = 2;
-	Net *net = net_new(m, widths, act, 1.25f, NULL);
-	ck_assert_ptr_nonnull(net);
-	for (size_t i = 0; i < net->nparam; i++)
-		net->param[i] = (float)(sin(1.0 + 7.3 * (double)i) * 0.8);
+	Net *net = fx_sample_net(act, 1.25f, m);
 	net->b[0][0] = -0.0f; /* read back as -0, not 0 + -0 */
 	return net;
 }
@@ -221,19 +216,21 @@ END_TEST
 
 /* Every prefix of a model and every byte flipped: a Net or a message, never
  * a crash (the sanitizer build checks the memory). */
+/* Parameter i: (i mod 7) − 3. */
+static float sevenths(size_t i, size_t n)
+{
+	(void)n;
+	return (float)(i % 7) - 3;
+}
+
 /* A network deeper than 1000 layers (the importer used to stop there, the
  * trainer and the exporter go to the table of limits' 100001) is exported
  * and imported again, the same. */
 START_TEST(deep_network_round_trip)
 {
-	int m = 1500, *w = malloc((size_t)(m + 1) * sizeof *w);
-	for (int i = 0; i <= m; i++)
-		w[i] = 2;
+	int m = 1500;
 	Err e;
-	Net *net = net_new(m, w, ACT_RELU, 1, &e);
-	ck_assert_msg(net != NULL, "%s", e.msg);
-	for (size_t i = 0; i < net->nparam; i++)
-		net->param[i] = (float)(i % 7) - 3;
+	Net *net = fx_deep_net(m, ACT_RELU, sevenths);
 	char path[600];
 	snprintf(path, sizeof path, "%s/deep.onnx", dir);
 	ck_assert_msg(!onnx_export(net, path, NULL, &e), "%s", e.msg);
@@ -244,7 +241,6 @@ START_TEST(deep_network_round_trip)
 	ck_assert_int_eq(memcmp(back->param, net->param, net->nparam * sizeof *net->param), 0);
 	net_free(back);
 	net_free(net);
-	free(w);
 }
 END_TEST
 

@@ -24,73 +24,17 @@
 #    `condnet tui --help` lists, which are those the screen honours;
 #  - the session log directory keeps the newest 50 logs.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null 2>&1 || { echo "tmux is missing: skipped"; exit 77; }
+. "$(dirname "$0")/tmux.sh"
 C=$CONDNET
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 MAN="$SRC/man/condnet.1"
-# the screen's symbols need a UTF-8 locale (without one it draws ASCII)
-export LC_ALL=C.UTF-8
-SOCK="$TMP/tmux.sock"
-T="tmux -S $SOCK"
-trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-# a session open to the end: without it the server exits whenever a case's
-# session is killed, and the next case's new-session can reach the server
-# while it exits ("server exited unexpectedly")
-$T new-session -d -s keep "sleep 3600"
-mkdir -p "$TMP/data" "$TMP/state"
 LAYERS=24,16
 SEED=7
 LOG="$TMP/session.log"
 MODEL="$TMP/m.model"
-
-# run_script FILE ARGS...: a script that runs the screen with ARGS, then
-# prints its exit status and waits (so that the pane stays).
-run_script() {
-	f=$1; shift
-	cat >"$f" <<EOF
-#!/bin/sh
-export CONDNET_DATA='$TMP/data' OPENBLAS_NUM_THREADS=1 TERM=xterm-256color LC_ALL=C.UTF-8
-export XDG_STATE_HOME='$TMP/state'
-unset NO_COLOR
-'$C' $*
-echo "EXIT=\$?"
-sleep 600
-EOF
-	chmod +x "$f"
-}
-run_script "$TMP/run.sh" --layers $LAYERS --seed $SEED --log "'$LOG'"
-
+screen_script "$TMP/run.sh" --layers $LAYERS --seed $SEED --log "'$LOG'"
 PANE=tui
-screen() { $T capture-pane -p -t $PANE; }
-keys() { $T send-keys -t $PANE "$@"; }
-# wait_for PATTERN [SECONDS]: polls the screen until a line matches.
-wait_for() {
-	i=0; lim=$(( ${2:-10} * 20 ))
-	while [ $i -lt $lim ]; do
-		screen >"$TMP/screen" 2>/dev/null
-		grep -Eq -- "$1" "$TMP/screen" && return 0
-		sleep 0.05; i=$((i + 1))
-	done
-	return 1
-}
-# settle: waits until two captures 0.1 s apart agree (a screen drawn whole,
-# not caught halfway under load), leaving the last in $TMP/screen.
-settle() {
-	i=0
-	screen >"$TMP/screen.a" 2>/dev/null
-	while [ $i -lt 50 ]; do
-		sleep 0.1
-		screen >"$TMP/screen" 2>/dev/null
-		cmp -s "$TMP/screen" "$TMP/screen.a" && return 0
-		cp "$TMP/screen" "$TMP/screen.a"
-		i=$((i + 1))
-	done
-}
-# see NAME PATTERN [SECONDS]: the screen shows PATTERN in time.
-see() {
-	if wait_for "$2" "${3:-10}"; then pass "$1"; else
-		fail "$1: '$2' not on the screen"; sed 's/^/  | /' "$TMP/screen"; fi
-}
+
 # the layer table as "i n kappa p" lines (kappa inf for ∞)
 table() { screen | sed -n 's/^[!r ][!r ] *\([0-9][0-9]*\)\*\{0,1\} *\([0-9][0-9]*\)  *\([0-9.e+∞-]*\)\( b=0\)\{0,1\}  *\([0-9][0-9]*\) .*/\1 \2 \3 \5/p' | sed 's/∞/inf/'; }
 # the widths in the header, runs (32×4) unfolded
@@ -426,7 +370,7 @@ check "Ctrl-C left the alternate screen" [ "$(screen | grep -c 'n_i')" -eq 0 ]
 check "the cancelled training is not in the log" [ "$(grep -c '^train' "$TMP/s2.log")" -eq 0 ]
 
 ## 80x24 with --tau 30 --eta 2: the header holds both; statuses stay below it
-run_script "$TMP/run3.sh" --tau 30 --eta 2 --log "'$TMP/s3.log'"
+screen_script "$TMP/run3.sh" --tau 30 --eta 2 --log "'$TMP/s3.log'"
 $T new-session -d -s tui3 -x 80 -y 24 "$TMP/run3.sh"
 PANE=tui3
 see "--tau 30 --eta 2 open with those values, first in the header, --log in the reproducible mode" \
@@ -458,7 +402,7 @@ see "the third screen quits" '^EXIT=0' 5
 ## network of 6x400 trains, end it within a second with 128 + the signal,
 ## the terminal restored: no alternate screen, the cursor shown, the keypad
 ## and cursor keys back in their normal mode
-run_script "$TMP/run-sig.sh" --layers 6x400 --log "'$TMP/sig.log'"
+screen_script "$TMP/run-sig.sh" --layers 6x400 --log "'$TMP/sig.log'"
 # the same with OPENBLAS_CORETYPE=Sandybridge: the reproducible mode (on with
 # --log) then re-executes condnet on the Haswell kernels, whatever this CPU is
 sed "s|^export CONDNET_DATA|export OPENBLAS_CORETYPE=Sandybridge CONDNET_DATA|" "$TMP/run-sig.sh" \
@@ -474,7 +418,7 @@ for sig in TERM HUP INT QUIT; do
 	sleep 0.5
 	flags=$($T display -p -t $PANE '#{alternate_on} #{cursor_flag} #{keypad_flag} #{keypad_cursor_flag}')
 	check "SIG$sig: the screen holds the terminal (alternate screen, no cursor): $flags" [ "$flags" = "1 0 1 1" ]
-	pid=$(pgrep -x -P "$($T display -p -t $PANE '#{pane_pid}')" condnet)
+	pid=$(screen_pid)
 	if [ -z "$pid" ]; then
 		fail "SIG$sig ($run): no process named condnet under the pane's shell"
 		ps -o pid=,ppid=,comm=,args= --ppid "$($T display -p -t $PANE '#{pane_pid}')" | sed 's/^/  | /'
@@ -501,7 +445,7 @@ done
 play_lesson() {
 	name=$1; shift
 	NPLAY=$((${NPLAY:-0} + 1))
-	run_script "$TMP/play-$NPLAY.sh" --play "$name" "$@"
+	screen_script "$TMP/play-$NPLAY.sh" --play "$name" "$@"
 	$T new-session -d -s "play-$NPLAY" -x 100 -y 30 "$TMP/play-$NPLAY.sh"
 	PANE=play-$NPLAY
 }
@@ -555,7 +499,7 @@ expect_exit "--play takes no network options" 2 '--play takes the lesson' "$C" t
 expect_exit "an unknown lesson names where it looked" 1 "no lesson 'nosuch'" "$C" tui --play nosuch
 
 ## the learning-rate schedule and early stopping, set from the screen at 80x24
-run_script "$TMP/run6.sh" --layers $LAYERS --seed $SEED --limit 40 --lr 0.01 --schedule step:5:0.5 \
+screen_script "$TMP/run6.sh" --layers $LAYERS --seed $SEED --limit 40 --lr 0.01 --schedule step:5:0.5 \
 	--log "'$TMP/s6.log'"
 $T new-session -d -s tui6 -x 80 -y 24 "$TMP/run6.sh"
 PANE=tui6
@@ -604,7 +548,7 @@ check "to the network the screen saved, kept epoch and all" cmp "$TMP/r6.model" 
 ## in lib.sh): how many neurons the threshold keeps and how many the κ loop
 ## leaves, layer by layer, at τ = 6 and at τ = 5
 profile_model "$TMP/prof.model" || fail "the profile model is written and imported"
-run_script "$TMP/run7.sh" --load "'$TMP/prof.model'" --data synthetic --tau 6 --log "'$TMP/s7.log'"
+screen_script "$TMP/run7.sh" --load "'$TMP/prof.model'" --data synthetic --tau 6 --log "'$TMP/s7.log'"
 $T new-session -d -s tui7 -x 100 -y 30 "$TMP/run7.sh"
 PANE=tui7
 see "the profile model opens at τ 6" '^τ 6  .* net 10-6-4-3  '
@@ -635,7 +579,7 @@ keys y
 see "the profile screen quits" '^EXIT=0' 5
 
 ## the manual holds the explain panel's definitions (in the screen's ASCII spelling)
-run_script "$TMP/run4.sh" --ascii --log "'$TMP/s4.log'"
+screen_script "$TMP/run4.sh" --ascii --log "'$TMP/s4.log'"
 $T new-session -d -s tui4 -x 240 -y 100 "$TMP/run4.sh"
 PANE=tui4
 see "an ASCII screen opens" '^ +i +n_i'
@@ -677,11 +621,11 @@ check "--help names the manual of the build tree" sh -c "'$C' --help | grep -q \
 ## a session log is one screen's: a second screen given the same --log
 ## refuses it, naming the process that holds it (their lines used to
 ## interleave, and the log replayed to a network neither screen had)
-run_script "$TMP/run-lock.sh" --layers 8 --log "'$TMP/lock.log'"
+screen_script "$TMP/run-lock.sh" --layers 8 --log "'$TMP/lock.log'"
 $T new-session -d -s lock1 -x 240 -y 30 "$TMP/run-lock.sh"
 PANE=lock1
 see "a screen holds its log" '^ +i +n_i'
-holder=$(pgrep -x -P "$($T display -p -t lock1 '#{pane_pid}')" condnet)
+holder=$(screen_pid)
 $T new-session -d -s lock2 -x 240 -y 30 "$TMP/run-lock.sh"
 PANE=lock2
 see "a second screen on that log refuses it, naming the first ($holder)" \
@@ -698,7 +642,7 @@ $T kill-session -t lock1
 ## full disk) is said on the screen, and the screen exits 1 (it used to lose
 ## every line silently and exit 0); the log keeps whole lines
 python3 -c "open('$TMP/full.log', 'w').write('# filler line\n' * 70)"
-run_script "$TMP/run-full.sh" --layers 8 --log "'$TMP/full.log'"
+screen_script "$TMP/run-full.sh" --layers 8 --log "'$TMP/full.log'"
 sed -i "s|^'$C'|ulimit -f 1; '$C'|" "$TMP/run-full.sh"
 $T new-session -d -s full -x 240 -y 30 "$TMP/run-full.sh"
 PANE=full
@@ -731,7 +675,7 @@ kill -9 "$pid" 2>/dev/null
 ## the default log directory keeps the newest 50 logs
 mkdir -p "$TMP/state/condnet"
 for k in $(seq 10 69); do : >"$TMP/state/condnet/session-20000101-0000$k.log"; done
-run_script "$TMP/run5.sh" --layers 8
+screen_script "$TMP/run5.sh" --layers 8
 $T new-session -d -s tui5 -x 100 -y 30 "$TMP/run5.sh"
 PANE=tui5
 see "a screen without --log opens" '^ +i +n_i'

@@ -15,61 +15,10 @@
 #    beyond the rank are drawn, more than nine layers get a highlighted
 #    layer, the sweep frames the data near its least criterion.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null 2>&1 || { echo "tmux is missing: skipped"; exit 77; }
+. "$(dirname "$0")/tmux.sh"
 C=$CONDNET
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-export LC_ALL=C.UTF-8
-SOCK="$TMP/tmux.sock"
-T="tmux -S $SOCK"
-trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-# a session open to the end: without it the server exits whenever a case's
-# session is killed, and the next case's new-session can reach the server
-# while it exits ("server exited unexpectedly")
-$T new-session -d -s keep "sleep 3600"
-mkdir -p "$TMP/data" "$TMP/state"
 
-# run NAME COLSxROWS ARGS...: the screen with ARGS in a new tmux session.
-run() {
-	name=$1 size=$2; shift 2
-	cat >"$TMP/$name.sh" <<EOF
-#!/bin/sh
-export CONDNET_DATA='$TMP/data' OPENBLAS_NUM_THREADS=1 TERM=xterm-256color LC_ALL=C.UTF-8
-export XDG_STATE_HOME='$TMP/state'
-'$C' $*
-echo "EXIT=\$?"
-sleep 600
-EOF
-	chmod +x "$TMP/$name.sh"
-	$T new-session -d -s "$name" -x "${size%x*}" -y "${size#*x}" "$TMP/$name.sh"
-	PANE=$name
-}
-screen() { $T capture-pane -p -t $PANE; }
-keys() { $T send-keys -t $PANE "$@"; }
-wait_for() {
-	wi=0; lim=$(( ${2:-10} * 20 ))
-	while [ $wi -lt $lim ]; do
-		screen >"$TMP/screen" 2>/dev/null
-		grep -Eq -- "$1" "$TMP/screen" && return 0
-		sleep 0.05; wi=$((wi + 1))
-	done
-	return 1
-}
-see() {
-	if wait_for "$2" "${3:-10}"; then pass "$1"; else
-		fail "$1: '$2' not on the screen"; sed 's/^/  | /' "$TMP/screen"; fi
-}
-# settle: two captures 0.1 s apart agree (the screen drawn whole).
-settle() {
-	si=0
-	screen >"$TMP/screen.a" 2>/dev/null
-	while [ $si -lt 50 ]; do
-		sleep 0.1
-		screen >"$TMP/screen" 2>/dev/null
-		cmp -s "$TMP/screen" "$TMP/screen.a" && return 0
-		cp "$TMP/screen" "$TMP/screen.a"
-		si=$((si + 1))
-	done
-}
 # idle: the header's state is idle, or a lesson's place (nothing runs).
 idle() { wait_for ' (idle|lesson: action [0-9]+ of [0-9]+|waiting: y / n for layer [0-9]+)$' "${1:-30}"; }
 no() { # no NAME PATTERN: the settled screen does not show PATTERN
@@ -80,7 +29,7 @@ no() { # no NAME PATTERN: the settled screen does not show PATTERN
 rows_used() { grep -c '[^ ]' "$TMP/screen"; }
 
 ## presentation mode at 80x24: --present gives the view the whole height
-run p1 80x24 --layers 24,16 --seed 7 --present --log "'$TMP/p1.log'"
+screen_run p1 80x24 --layers 24,16 --seed 7 --present --log "'$TMP/p1.log'"
 see "--present opens with one title row" '^ 1 Layers  τ 25  η 10  net 10-24-16-3'
 settle
 check "no tabs, no key row, no status rows" sh -c "! grep -Eq '\\[1 Layers\\]|\\?:help|^test acc|queued' '$TMP/screen'"
@@ -136,7 +85,7 @@ see "q y quits" '^EXIT=0' 5
 $T kill-session -t p1
 
 ## 200x60: the layer view fills the screen; --present keeps every chart
-run p2 200x60 --layers 24,16 --seed 7 --eta 10 --log "'$TMP/p2.log'"
+screen_run p2 200x60 --layers 24,16 --seed 7 --eta 10 --log "'$TMP/p2.log'"
 see "200x60 opens" '^ +i +n_i'
 keys s
 idle 60
@@ -162,7 +111,7 @@ $T kill-session -t p2
 
 ## the threshold line hides no point; the removed neurons beyond the rank
 ## are drawn (a fresh 4x32 network at τ 10: layer 1 keeps 10 of 32)
-run p3 200x60 --tau 10 --log "'$TMP/p3.log'"
+screen_run p3 200x60 --tau 10 --log "'$TMP/p3.log'"
 see "a fresh 4x32 network" '^τ 10  η 10  net 10-32×4-3'
 keys 5
 see "the spectrum view" '^Layer 1 of 5'
@@ -232,7 +181,7 @@ $T kill-session -t p3
 
 ## stale figure 9: a τ change made during a step leaves the step's narration
 ## (the step paused as it is queued, so that τ changes while it runs)
-run p4 100x30 --layers 24,16 --eta 300 --log "'$TMP/p4.log'"
+screen_run p4 100x30 --layers 24,16 --eta 300 --log "'$TMP/p4.log'"
 see "opens" '^ +i +n_i'
 keys s ' ' -
 see "the step is paused" 'paused' 10
@@ -248,7 +197,7 @@ $T kill-session -t p4
 
 ## stale figure 5: the header's seed is the one asked for with --load
 "$C" train --layers 8 --epochs 1 --seed 1 --save "$TMP/syn.model" --quiet >/dev/null 2>&1
-run p5 100x30 --load "'$TMP/syn.model'" --seed 7 --log "'$TMP/p5.log'"
+screen_run p5 100x30 --load "'$TMP/syn.model'" --seed 7 --log "'$TMP/p5.log'"
 see "--load with --seed 7: the header says seed 7" '  seed 7  '
 expect_grep "and the log carries it" "^load path=.* seed=7$" "$TMP/p5.log"
 keys q
@@ -295,7 +244,7 @@ next() {
 play_check() { # play_check LESSON MODE: every caption whole when reached
 	lesson=$1 mode=$2
 	captions "$SRC/data/lessons/$lesson.lesson" >"$TMP/caps"
-	run "l-$lesson-$mode" 80x24 --play "$lesson" $([ "$mode" = present ] && echo --present)
+	screen_run "l-$lesson-$mode" 80x24 --play "$lesson" $([ "$mode" = present ] && echo --present)
 	top=4; [ "$mode" = present ] && top=2
 	n=0; shown=0
 	see "the $lesson lesson opens ($mode)" 'lesson: action 0 of'
@@ -339,7 +288,7 @@ step_until() {
 	done
 	return 1
 }
-run l-sq 80x24 --play squeeze
+screen_run l-sq 80x24 --play squeeze
 see "the lesson opens" 'lesson: action 0 of 6'
 if step_until '^Layer 4: 32 neurons, decision'; then pass "the third proposal shows in view 4"; else
 	fail "the third proposal shows in view 4"; sed 's/^/  | /' "$TMP/screen"; fi
@@ -360,7 +309,7 @@ $T kill-session -t l-sq
 ## at 80x24 with a caption of six rows, Algorithm 1's table keeps a row for
 ## every hidden layer (the summary rows give way first); the lesson's first
 ## narration names its file, not the directory it is in
-run l-a1n 80x24 --play algorithm1
+screen_run l-a1n 80x24 --play algorithm1
 see "the algorithm1 lesson opens" 'lesson: action 0 of 6'
 see "its narration names the lesson's file" '^▸ lesson algorithm1.lesson: 6 actions'
 step_until 'lesson: action 3 of 6$'
@@ -373,7 +322,7 @@ keys q
 $T kill-session -t l-a1n
 
 ## more than nine layers: the κ chart highlights one, named in its key
-run p13 80x24 --layers 12x8 --present --log "'$TMP/p13.log'"
+screen_run p13 80x24 --layers 12x8 --present --log "'$TMP/p13.log'"
 see "a network of 13 layers" 'net 10-8×12-3'
 keys s
 idle 60
@@ -391,7 +340,7 @@ keys q
 ## stale figure 4: once the lesson has adopted the pick, no hint offers it;
 ## and at 80x24 in presentation mode the sweep shows the criterion rise
 ## beyond the pick, as the caption says (ASCII: one byte a column)
-run l-a1 80x24 --play algorithm1 --delay 0.05 --present --ascii
+screen_run l-a1 80x24 --play algorithm1 --delay 0.05 --present --ascii
 see "the algorithm1 lesson plays to its end" 'lesson: action 6 of 6, playing$' 120
 keys 3
 see "the sweep view" 'Algorithm 2, q = 5'

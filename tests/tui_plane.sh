@@ -19,61 +19,15 @@
 #  - in 8 colours the regions take the terminal's basic colours, without
 #    colour letters; a data set not in the plane is told why.
 . "$(dirname "$0")/lib.sh"
-command -v tmux >/dev/null 2>&1 || { echo "tmux is missing: skipped"; exit 77; }
+. "$(dirname "$0")/tmux.sh"
 C=$CONDNET
-export LC_ALL=C.UTF-8
-SOCK="$TMP/tmux.sock"
-T="tmux -S $SOCK"
-trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-# a session open to the end: without it the server exits whenever a case's
-# session is killed, and the next case's new-session can reach the server
-# while it exits ("server exited unexpectedly")
-$T new-session -d -s keep "sleep 3600"
-mkdir -p "$TMP/data" "$TMP/state"
 
 # run_script FILE TERM ARGS...: a script that runs the screen with ARGS on
 # TERM, then prints its exit status and waits (so that the pane stays).
 run_script() {
-	f=$1 term=$2; shift 2
-	cat >"$f" <<EOF
-#!/bin/sh
-export CONDNET_DATA='$TMP/data' OPENBLAS_NUM_THREADS=1 TERM=$term LC_ALL=C.UTF-8
-export XDG_STATE_HOME='$TMP/state'
-unset NO_COLOR
-'$C' $*
-echo "EXIT=\$?"
-sleep 600
-EOF
-	chmod +x "$f"
-}
-screen() { $T capture-pane -p -t $PANE; }
-keys() { $T send-keys -t $PANE "$@"; }
-# wait_for PATTERN [SECONDS]: polls the screen until a line matches.
-wait_for() {
-	i=0; lim=$(( ${2:-10} * 20 ))
-	while [ $i -lt $lim ]; do
-		screen >"$TMP/screen" 2>/dev/null
-		grep -Eq -- "$1" "$TMP/screen" && return 0
-		sleep 0.05; i=$((i + 1))
-	done
-	return 1
-}
-# settle: waits until two captures 0.1 s apart agree (a screen drawn whole,
-# not caught halfway under load), leaving the last in $TMP/screen.
-settle() {
-	i=0
-	screen >"$TMP/screen.a" 2>/dev/null
-	while [ $i -lt 50 ]; do
-		sleep 0.1
-		screen >"$TMP/screen" 2>/dev/null
-		cmp -s "$TMP/screen" "$TMP/screen.a" && return 0
-		cp "$TMP/screen" "$TMP/screen.a"
-		i=$((i + 1))
-	done
-}
-see() {
-	if wait_for "$2" "${3:-10}"; then pass "$1"; else
-		fail "$1: '$2' not on the screen"; sed 's/^/  | /' "$TMP/screen"; fi
+	rf=$1 SCREEN_TERM=$2; shift 2
+	screen_script "$rf" "$@"
+	SCREEN_TERM=
 }
 # regions FILE POINTS [FAMILIES]: reads a capture-pane -e and checks the
 # regions block (half blocks from column 7 under the title): at least 5 rows

@@ -29,7 +29,7 @@ static const char help_fmt[] =
     "                       default eta); not plateau, which needs a validation set, as\n"
     "                       early stopping does: Algorithm 1 holds out none\n";
 
-enum { OPT_TAU = CLI_OPT_OWN, OPT_ETA, OPT_ROUND, OPT_MAX_ITER, OPT_WARM };
+enum { OPT_TAU = OPTS_OWN, OPT_ETA, OPT_ROUND, OPT_MAX_ITER, OPT_WARM };
 
 static const struct option own[] = {
     {"tau", required_argument, NULL, OPT_TAU},
@@ -50,9 +50,9 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	case OPT_ETA:
 		return limit_parse(LIM_ETA, "--eta", arg, &o->eta, e);
 	case OPT_ROUND:
-		return cli_int("--round", arg, 1, 1000000, &o->round, e);
+		return opts_int("--round", arg, 1, 1000000, &o->round, e);
 	case OPT_MAX_ITER:
-		return cli_int("--max-iter", arg, 1, 1000000, &o->max_iter, e);
+		return opts_int("--max-iter", arg, 1, 1000000, &o->max_iter, e);
 	case OPT_WARM:
 		o->warm = 1;
 		return 0;
@@ -60,41 +60,44 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	return 0;
 }
 
+/* One line per iteration: the widths, Σ n_i, max κ and the test accuracy of
+ * the network the iteration trained (the algorithm never looks at it). */
 static void print_record(const Alg1Record *r)
 {
 	char buf[32];
-	printf("iter %3d  Σn %7s  max κ %10.1f  widths ", r->iter,
-	       report_thousands((double)r->sum_n, buf, sizeof buf), r->max_kappa);
+	printf("iter %3d  Σn %7s  max κ %10.1f  test acc %6.2f %%  widths ", r->iter,
+	       report_thousands((double)r->sum_n, buf, sizeof buf), r->max_kappa,
+	       100 * (1 - r->eval_error));
 	for (int i = 0; i <= r->m; i++)
 		printf("%s%d", i ? "-" : "", r->n[i]);
 	printf("  %.1f s\n", r->seconds);
 	fflush(stdout);
 }
 
-static void history_csv(FILE *f, const void *a)
+static int history_csv(FILE *f, const void *a, Err *e)
 {
-	report_alg1_history(f, a, REPORT_CSV);
+	return report_alg1_history(f, a, REPORT_CSV, e);
 }
 
 int cmd_alg1(int argc, char **argv)
 {
 	CommonOpts c;
 	Alg1Opts o;
-	Dataset *train = NULL;
+	Dataset *train = NULL, *test = NULL;
 	Net *net = NULL;
 	Alg1 *a = NULL;
 	Progress prog;
 	Err e = {{0}};
 	int rc = 1;
 
-	cli_common_default(&c);
+	opts_default(&c);
 	/* no validation set: no --val-frac, --val-per-class or --early-stop, and
 	 * --schedule (its own, without plateau) */
-	c.without = CLI_VALIDATION | CLI_BIT(CLI_OPT_SCHEDULE);
+	c.without = OPTS_VALIDATION | OPTS_BIT(OPTS_SCHEDULE);
 	alg1_opts_default(&o);
 	char help[sizeof help_fmt + 64];
 	snprintf(help, sizeof help, help_fmt, o.tau, o.eta, o.max_iter);
-	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &o, help, NULL);
+	int pr = opts_parse(argc, argv, &c, NULL, own, own_opt, &o, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	o.seed = c.seed;
@@ -107,24 +110,25 @@ int cmd_alg1(int argc, char **argv)
 	}
 	if (cli_check_outputs(&c, NULL, 0, &e))
 		goto fail;
-	if (cli_dry_run("alg1"))
+	if (opts_dry_run("alg1"))
 		return 0;
-	if (cli_load_data(&c, &train, NULL, &e) || !(net = cli_make_net(&c, train, &e)))
+	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
 		goto fail;
 	if (!(a = alg1_new(net, train, &o, &e)))
 		goto fail;
+	a->eval = test; /* the test accuracy of every iteration, for people */
 	progress_init(&prog, "condnet alg1", c.quiet, 1);
 	Hook hook = progress_hook(&prog, NULL);
 	progress_trap_signals();
 
 	char shape[512];
-	printf("%s: Algorithm 1 from %s, tau %g, eta %g\n", cli_data_name(&c),
+	printf("%s: Algorithm 1 from %s, tau %g, eta %g\n", opts_data_name(&c),
 	       net_shape_str(net, shape, sizeof shape), o.tau, o.eta);
 	if (c.sched_given) {
 		TrainPlan plan;
 		char how[256];
 		train_plan_default(&plan, &c.train, o.eta);
-		printf("every training: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
+		printf("every training: %s\n", setup_plan_str(&plan, NULL, how, sizeof how));
 	}
 	int st;
 	do {
@@ -140,19 +144,28 @@ int cmd_alg1(int argc, char **argv)
 
 	int sig = progress_interrupted();
 	printf("\n");
-	report_alg1_summary(stdout, a, REPORT_TEXT);
+	if (report_alg1_summary(stdout, a, REPORT_TEXT, &e))
+		goto fail;
 	printf("\n");
-	report_alg1_history(stdout, a, REPORT_TEXT);
+	if (report_alg1_history(stdout, a, REPORT_TEXT, &e))
+		goto fail;
 	printf("\nstatus: %s%s%s\n", sig ? "interrupted" : alg1_status_name(a->status),
 	       a->reason[0] ? " - " : "", a->reason);
+	if (a->nrec > 0) {
+		const Alg1Record *r = &a->rec[a->nrec - 1];
+		printf("the network it ends with: %s, test accuracy %.2f %% (%d test rows)\n",
+		       net_shape_str(a->net, shape, sizeof shape), 100 * (1 - r->eval_error),
+		       test->n);
+	}
 	if (c.save && !sig) {
-		if (cli_save_model(a->net, c.save, train, &e))
+		if (setup_save_model(a->net, c.save, train, &e))
 			goto fail;
 		printf("saved %s (%s)\n", c.save, net_shape_str(a->net, shape, sizeof shape));
 	} else if (c.save)
 		printf("not saving %s: the run was interrupted\n", c.save);
-	if (c.json && report_write_record(
-	                  c.json, report_alg1_run_json(a, cli_data_name(&c), sig, st == 1, &e), &e))
+	if (c.json &&
+	    report_write_record(c.json,
+	                        report_alg1_run_json(a, opts_data_name(&c), sig, st == 1, &e), &e))
 		goto fail;
 	if (c.csv && report_write_file(c.csv, history_csv, a, &e))
 		goto fail;
@@ -164,5 +177,6 @@ out:
 	alg1_free(a);
 	net_free(net);
 	dataset_free(train);
+	dataset_free(test);
 	return rc;
 }

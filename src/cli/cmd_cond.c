@@ -33,7 +33,7 @@ static const char help[] =
     "                       default the epochs); not plateau, which needs a validation\n"
     "                       set, as early stopping does: this training holds out none\n";
 
-enum { OPT_TAU = CLI_OPT_OWN, OPT_EPOCHS, OPT_MARKDOWN, OPT_NO_SQUEEZE };
+enum { OPT_TAU = OPTS_OWN, OPT_EPOCHS, OPT_MARKDOWN, OPT_NO_SQUEEZE };
 
 static const struct option own[] = {
     {"tau", required_argument, NULL, OPT_TAU},
@@ -91,7 +91,8 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 	printf("\nAlgorithm 3 at τ = %g (condnet squeeze), each layer decided after the earlier "
 	       "layers' removals: %d neurons removed\n\n",
 	       tau, a->total);
-	report_squeeze_layers(stdout, r, net->m, fmt);
+	if ((rc = report_squeeze_layers(stdout, r, net->m, fmt, e)))
+		goto out;
 	*rows = r;
 	*removed = a->total;
 	r = NULL;
@@ -108,10 +109,10 @@ typedef struct CondTable {
 	const LayerCond *lc;
 } CondTable;
 
-static void cond_csv(FILE *f, const void *ud)
+static int cond_csv(FILE *f, const void *ud, Err *e)
 {
 	const CondTable *t = ud;
-	report_cond(f, t->net, t->lc, REPORT_CSV);
+	return report_cond(f, t->net, t->lc, REPORT_CSV, e);
 }
 
 int cmd_cond(int argc, char **argv)
@@ -126,11 +127,11 @@ int cmd_cond(int argc, char **argv)
 	Err e = {{0}};
 	int rc = 1;
 
-	cli_common_default(&c);
+	opts_default(&c);
 	/* --epochs trains on the whole training set: no validation options, and
 	 * --schedule (its own, without plateau) */
-	c.without = CLI_VALIDATION | CLI_BIT(CLI_OPT_SCHEDULE);
-	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &k, help, NULL);
+	c.without = OPTS_VALIDATION | OPTS_BIT(OPTS_SCHEDULE);
+	int pr = opts_parse(argc, argv, &c, NULL, own, own_opt, &k, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	if (cli_no_plateau(&c, "cond", "the training of --epochs has not"))
@@ -142,12 +143,12 @@ int cmd_cond(int argc, char **argv)
 	}
 	if (cli_check_outputs(&c, NULL, 0, &e))
 		goto fail;
-	if (cli_dry_run("cond"))
+	if (opts_dry_run("cond"))
 		return 0;
 	int need_data = !c.load || k.epochs > 0 || c.data.spec;
-	if (need_data && cli_load_data(&c, &train, &test, &e))
+	if (need_data && setup_load_data(&c, &train, &test, &e))
 		goto fail;
-	if (!(net = cli_make_net(&c, train, &e)))
+	if (!(net = setup_make_net(&c, train, &e)))
 		goto fail;
 	/* training, then the conditioning of large layers, on the progress line;
 	 * a signal stops either */
@@ -171,7 +172,8 @@ int cmd_cond(int argc, char **argv)
 	char sh[512];
 	printf("%s: %s\n\n", c.load ? c.load : "fresh network", net_shape_str(net, sh, sizeof sh));
 	ReportFormat fmt = k.markdown ? REPORT_MARKDOWN : REPORT_TEXT;
-	report_cond(stdout, net, lc, fmt);
+	if (report_cond(stdout, net, lc, fmt, &e))
+		goto fail;
 	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
 	if (!k.no_squeeze)
 		st = squeeze_table(net, lc, k.tau, fmt, &rows, &removed, &prog, &e);
@@ -194,7 +196,7 @@ int cmd_cond(int argc, char **argv)
 	CondTable t = {net, lc};
 	if (c.csv && report_write_file(c.csv, cond_csv, &t, &e))
 		goto fail;
-	if (c.save && cli_save_model(net, c.save, train, &e))
+	if (c.save && setup_save_model(net, c.save, train, &e))
 		goto fail;
 	rc = 0;
 	goto out;

@@ -41,18 +41,19 @@ static const char help[] =
     "  --csv FILE           write the per-class table as CSV, a row per network and\n"
     "                       class (- for standard output)\n"
     "  --threads N          threads to compute on, 1..64 (default 2, or "
-    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
-    "  --quiet              no progress line\n" CLI_DRY_RUN_HELP
+    "$OPENBLAS_NUM_THREADS)\n" OPTS_MODE_HELP
+    "  --quiet              no progress line\n" OPTS_DRY_RUN_HELP
     "  -h, --help           this text\n"
-    "Data (the labelled set the networks are evaluated on):\n" CLI_DATA_HELP CLI_INPUTS_HELP
+    "Data (the labelled set the networks are evaluated on):\n" OPTS_DATA_HELP OPTS_INPUTS_HELP
     "                       (MNIST and Fashion: by default the inputs a model records,\n"
     "                       its Haar coefficients, whichever --inputs chose them, or\n"
     "                       its pixels; --features or --inputs asks for others)\n";
 
 static const struct option own[] = {
+    EVAL_OPTIONS,
     {"markdown", no_argument, NULL, EOPT_MARKDOWN},
-    {"json", required_argument, NULL, CLI_OPT_JSON},
-    {"csv", required_argument, NULL, CLI_OPT_CSV},
+    {"json", required_argument, NULL, OPTS_JSON},
+    {"csv", required_argument, NULL, OPTS_CSV},
     {0},
 };
 
@@ -86,7 +87,7 @@ static int evaluate_one(Eval *x, int i, Err *e)
 	int rc = -1;
 	if (i == 0) {
 		x->rows = d->n;
-		snprintf(x->data, sizeof x->data, "%s", cli_data_name(&x->o.c));
+		snprintf(x->data, sizeof x->data, "%s", opts_data_name(&x->o.c));
 		if (!(x->labels = malloc((size_t)d->n * sizeof *x->labels))) {
 			err_set(e, "out of memory");
 			goto out;
@@ -150,7 +151,8 @@ static int report(Eval *x, Err *e)
 		                      x->prep[i], x->o.src[i].net, &x->ev[i]};
 	EvalReport r = {x->data, eval_split_name(x->o.split), x->rows, x->k, x->m, x->o.nsrc,
 	                x->ag};
-	report_eval(stdout, &r, x->o.markdown ? REPORT_MARKDOWN : REPORT_TEXT);
+	if (report_eval(stdout, &r, x->o.markdown ? REPORT_MARKDOWN : REPORT_TEXT, e))
+		return -1;
 	fflush(stdout);
 	if (c->csv && report_write_file(c->csv, report_eval_csv, &r, e))
 		return -1;
@@ -170,8 +172,8 @@ int cmd_eval(int argc, char **argv)
 		return 1;
 	}
 	eval_opts_default(&x->o);
-	eval_options(opts, own);
-	int pr = cli_parse(argc, argv, NULL, &x->o.c, opts, own_opt, &x->o, help, NULL);
+	opts_table(opts, 63, EVAL_COMMON, own);
+	int pr = opts_parse(argc, argv, NULL, &x->o.c, opts, own_opt, &x->o, help, NULL);
 	if (pr) {
 		free(x);
 		return pr == 1 ? 0 : 2;
@@ -186,11 +188,11 @@ int cmd_eval(int argc, char **argv)
 		pool_set_default_threads(x->o.c.train.threads);
 	if (cli_check_outputs(&x->o.c, NULL, 0, &e))
 		goto fail;
-	if (cli_dry_run("eval")) {
+	if (opts_dry_run("eval")) {
 		rc = 0;
 		goto out;
 	}
-	if (eval_read_nets(&x->o, &e) || check_outputs(&x->o, &e) || cli_reserve(&x->o.c, 0, &e))
+	if (eval_read_nets(&x->o, &e) || check_outputs(&x->o, &e) || setup_reserve(&x->o.c, 0, &e))
 		goto fail;
 	x->k = x->o.src[0].net->n[x->o.src[0].net->m];
 	progress_init(&x->prog, "condnet eval", x->o.c.quiet, 0);

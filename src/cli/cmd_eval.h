@@ -34,11 +34,12 @@ typedef struct EvalOpts {
 
 enum { SPLIT_TEST = 0, SPLIT_TRAIN, SPLIT_ALL };
 
-/* Option codes of the shared options, and their getopt entries (the data
- * options but --features, which is own here, follow them in a table built
- * by eval_options). */
+/* Option codes of the shared options, and their getopt entries, which
+ * open the own table of each command; EVAL_COMMON the common options both
+ * take (the data-set options, --features but a shared one here). Each
+ * command's table: opts_table(t, max, EVAL_COMMON, own). */
 enum {
-	EOPT_LOAD = CLI_OPT_OWN + 64,
+	EOPT_LOAD = OPTS_OWN + 64,
 	EOPT_ONNX,
 	EOPT_NPY,
 	EOPT_LAYOUT,
@@ -46,9 +47,18 @@ enum {
 	EOPT_FEATURES,
 	EOPT_MARKDOWN
 };
-/* Fills opts (room for 64) with the shared entries, the command's own
- * (own, zero-terminated) and the data options; returns the count. */
-int eval_options(struct option *opts, const struct option *own);
+#define EVAL_OPTIONS                                                                               \
+	{"load", required_argument, NULL, EOPT_LOAD},                                              \
+	    {"onnx", required_argument, NULL, EOPT_ONNX},                                          \
+	    {"npy", required_argument, NULL, EOPT_NPY},                                            \
+	    {"layout", required_argument, NULL, EOPT_LAYOUT},                                      \
+	    {"split", required_argument, NULL, EOPT_SPLIT},                                        \
+	{                                                                                          \
+		"features", required_argument, NULL, EOPT_FEATURES                                 \
+	}
+#define EVAL_COMMON                                                                                \
+	(OPTS_DATA_SET | OPTS_BIT(OPTS_ACT) | OPTS_BIT(OPTS_ACT_SCALE) | OPTS_BIT(OPTS_THREADS) |  \
+	 OPTS_BIT(OPTS_QUIET) | OPTS_BIT(OPTS_REPRO) | OPTS_BIT(OPTS_NO_REPRO))
 /* Parses a shared option into o: 0, -1 with a message, 1 when opt is not one. */
 int eval_option(EvalOpts *o, int opt, const char *arg, Err *e);
 void eval_opts_default(EvalOpts *o);

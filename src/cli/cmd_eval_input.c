@@ -11,45 +11,10 @@
 #include "model/net_npy.h"
 #include "model/onnx_io.h"
 
-static const struct option shared[] = {
-    {"load", required_argument, NULL, EOPT_LOAD},
-    {"onnx", required_argument, NULL, EOPT_ONNX},
-    {"npy", required_argument, NULL, EOPT_NPY},
-    {"layout", required_argument, NULL, EOPT_LAYOUT},
-    {"split", required_argument, NULL, EOPT_SPLIT},
-    {"features", required_argument, NULL, EOPT_FEATURES},
-    {"act", required_argument, NULL, CLI_OPT_ACT},
-    {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
-    {"threads", required_argument, NULL, CLI_OPT_THREADS},
-    {"quiet", no_argument, NULL, CLI_OPT_QUIET},
-    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
-    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
-};
-
-int eval_options(struct option *opts, const struct option *own)
-{
-	int n = 0;
-	for (size_t i = 0; i < sizeof shared / sizeof *shared; i++)
-		opts[n++] = shared[i];
-	for (int i = 0; own && own[i].name && n < 48; i++)
-		opts[n++] = own[i];
-	/* the data options, but those given above (--features: eval_option notes
-	 * that it was given) or by the command itself */
-	for (int i = 0; i < CLI_DATA_NOPTIONS; i++) {
-		int dup = 0;
-		for (int j = 0; j < n && !dup; j++)
-			dup = !strcmp(opts[j].name, cli_common_options[i].name);
-		if (!dup)
-			opts[n++] = cli_common_options[i];
-	}
-	opts[n] = (struct option){0};
-	return n;
-}
-
 void eval_opts_default(EvalOpts *o)
 {
 	memset(o, 0, sizeof *o);
-	cli_common_default(&o->c);
+	opts_default(&o->c);
 	o->layout = NPY_KERAS;
 	o->split = SPLIT_TEST;
 }
@@ -101,7 +66,7 @@ int eval_option(EvalOpts *o, int opt, const char *arg, Err *e)
 		return 0;
 	case EOPT_FEATURES:
 		o->features_given = 1;
-		return cli_common_handle(&o->c, CLI_OPT_FEATURES, arg, e) < 0 ? -1 : 0;
+		return opts_handle(&o->c, OPTS_FEATURES, arg, e) < 0 ? -1 : 0;
 	case EOPT_MARKDOWN:
 		o->markdown = 1;
 		return 0;

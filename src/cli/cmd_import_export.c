@@ -8,6 +8,7 @@
 #include "base/file.h"
 #include "cli/cli.h"
 #include "data/npy.h"
+#include "data/npy_set.h"
 #include "model/model_io.h"
 #include "model/net_npy.h"
 #include "model/onnx_io.h"
@@ -32,7 +33,7 @@ static const char import_help[] =
     "                       (default erf)\n"
     "  --act-scale A        a in erf(a*x) (default 1)\n"
     "                       (--layout, --act and --act-scale are for --npy only)\n"
-    "  --save MODEL         the model file to write\n" CLI_DRY_RUN_HELP
+    "  --save MODEL         the model file to write\n" OPTS_DRY_RUN_HELP
     "  -h, --help           this text\n";
 
 static const char export_help[] =
@@ -57,31 +58,25 @@ static const char export_help[] =
     "                       (default keras)\n"
     "  --onnx FILE          the ONNX file to write (instead of --npy)\n"
     "  --tau T              the tau the model was refined with, recorded in the ONNX\n"
-    "                       metadata as condnet.tau (left out when not given)\n" CLI_DRY_RUN_HELP
+    "                       metadata as condnet.tau (left out when not given)\n" OPTS_DRY_RUN_HELP
     "  -h, --help           this text\n"
-    "Data options (with --data):\n" CLI_DATA_HELP CLI_INPUTS_HELP;
+    "Data options (with --data):\n" OPTS_DATA_HELP OPTS_INPUTS_HELP;
 
-enum { OPT_NPY = CLI_OPT_OWN, OPT_LAYOUT, OPT_ONNX, OPT_TAU };
+enum { OPT_NPY = OPTS_OWN, OPT_LAYOUT, OPT_ONNX, OPT_TAU };
 
 static const struct option import_opts[] = {
     {"npy", required_argument, NULL, OPT_NPY},
     {"layout", required_argument, NULL, OPT_LAYOUT},
     {"onnx", required_argument, NULL, OPT_ONNX},
-    {"act", required_argument, NULL, CLI_OPT_ACT},
-    {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
-    {"save", required_argument, NULL, CLI_OPT_SAVE},
     {0},
 };
 
-/* export's own options, then the data-set options of cli_common_options. */
+/* export's own options (with the data-set options of opts_common). */
 static const struct option export_own[] = {
-    {"npy", required_argument, NULL, OPT_NPY},
-    {"layout", required_argument, NULL, OPT_LAYOUT},
-    {"load", required_argument, NULL, CLI_OPT_LOAD},
-    {"onnx", required_argument, NULL, OPT_ONNX},
-    {"tau", required_argument, NULL, OPT_TAU},
+    {"npy", required_argument, NULL, OPT_NPY},    {"layout", required_argument, NULL, OPT_LAYOUT},
+    {"load", required_argument, NULL, OPTS_LOAD}, {"onnx", required_argument, NULL, OPT_ONNX},
+    {"tau", required_argument, NULL, OPT_TAU},    {0},
 };
-enum { EXPORT_NOWN = sizeof export_own / sizeof *export_own };
 
 typedef struct NpyCmd {
 	const char *dir;
@@ -146,8 +141,11 @@ int cmd_import(int argc, char **argv)
 	CommonOpts c;
 	NpyCmd k = {NULL, NPY_KERAS, NULL, 0};
 	Err e = {{0}};
-	cli_common_default(&c);
-	int pr = cli_parse(argc, argv, NULL, &c, import_opts, own_opt, &k, import_help, NULL);
+	opts_default(&c);
+	struct option table[16];
+	opts_table(table, 15, OPTS_BIT(OPTS_ACT) | OPTS_BIT(OPTS_ACT_SCALE) | OPTS_BIT(OPTS_SAVE),
+	           import_opts);
+	int pr = opts_parse(argc, argv, NULL, &c, table, own_opt, &k, import_help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	if (!k.dir == !k.onnx || !c.save) {
@@ -158,7 +156,7 @@ int cmd_import(int argc, char **argv)
 	}
 	if (cli_check_outputs(&c, NULL, 0, &e))
 		return cli_fail("import", &e);
-	if (cli_dry_run("import"))
+	if (opts_dry_run("import"))
 		return 0;
 	if (k.onnx)
 		return import_onnx(k.onnx, c.save);
@@ -180,12 +178,12 @@ static int export_data(const CommonOpts *c, const char *dir)
 	Err e = {{0}};
 	Dataset *tr = NULL, *te = NULL;
 	NpySet *set = NULL;
-	int rc = cli_load_data(c, &tr, &te, &e);
+	int rc = setup_load_data(c, &tr, &te, &e);
 	/* the four files appear together, or not at all */
 	if (rc == 0 && !(set = npy_set_begin(dir, "data", &e)))
 		rc = -1;
-	if (rc == 0 && (npy_write_dataset(tr, set, "train", &e) ||
-	                (te && npy_write_dataset(te, set, "test", &e)))) {
+	if (rc == 0 && (npy_set_add_dataset(set, tr, "train", &e) ||
+	                (te && npy_set_add_dataset(set, te, "test", &e)))) {
 		npy_set_abort(set);
 		rc = -1;
 	} else if (rc == 0) {
@@ -198,7 +196,7 @@ static int export_data(const CommonOpts *c, const char *dir)
 	}
 	printf("exported %s: %d training and %d test rows of %d features, %d classes, to "
 	       "%s/x_train.npy, y_train.npy, x_test.npy, y_test.npy\n",
-	       cli_data_name(c), tr->n, te ? te->n : 0, tr->d, tr->k, dir);
+	       opts_data_name(c), tr->n, te ? te->n : 0, tr->d, tr->k, dir);
 	dataset_free(tr);
 	dataset_free(te);
 	return 0;
@@ -223,11 +221,10 @@ int cmd_export(int argc, char **argv)
 	CommonOpts c;
 	NpyCmd k = {NULL, NPY_KERAS, NULL, 0};
 	Err e = {{0}};
-	cli_common_default(&c);
-	struct option opts[EXPORT_NOWN + CLI_DATA_NOPTIONS + 1] = {{0}};
-	memcpy(opts, export_own, sizeof export_own);
-	memcpy(opts + EXPORT_NOWN, cli_common_options, CLI_DATA_NOPTIONS * sizeof *opts);
-	int pr = cli_parse(argc, argv, NULL, &c, opts, own_opt, &k, export_help, NULL);
+	opts_default(&c);
+	struct option opts[24];
+	opts_table(opts, 23, OPTS_DATA_SET, export_own);
+	int pr = opts_parse(argc, argv, NULL, &c, opts, own_opt, &k, export_help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	if (!k.dir == !k.onnx || !c.load == !c.data.spec || (k.onnx && c.data.spec)) {
@@ -238,7 +235,7 @@ int cmd_export(int argc, char **argv)
 	CliOut outs[] = {{k.dir, CLI_OUT_DIR}, {k.onnx, 0}};
 	if (cli_check_outputs(&c, outs, 2, &e))
 		return cli_fail("export", &e);
-	if (cli_dry_run("export"))
+	if (opts_dry_run("export"))
 		return 0;
 	if (c.data.spec)
 		return export_data(&c, k.dir);

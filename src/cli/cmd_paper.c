@@ -55,7 +55,7 @@ static const char help[] =
     "need alg2, squeeze needs final, add20 needs squeeze.\n";
 
 enum {
-	OPT_QUICK = CLI_OPT_OWN,
+	OPT_QUICK = OPTS_OWN,
 	OPT_OUT,
 	OPT_REPORT,
 	OPT_STAGES,
@@ -70,25 +70,20 @@ typedef struct PaperCli {
 	const char *plan; /* --plan FILE */
 } PaperCli;
 
-/* The paper's own options, and the common ones it takes (parsed into the
- * shared CommonOpts by cli_parse). */
+/* The common options the paper takes (parsed into the shared CommonOpts by
+ * opts_parse), and its own. */
+#define PAPER_COMMON                                                                               \
+	(OPTS_BIT(OPTS_ACT_SCALE) | OPTS_BIT(OPTS_CENTER) | OPTS_BIT(OPTS_STANDARDIZE) |           \
+	 OPTS_BIT(OPTS_DATA_DIR) | OPTS_BIT(OPTS_SEED) | OPTS_BIT(OPTS_THREADS) |                  \
+	 OPTS_BIT(OPTS_QUIET) | OPTS_BIT(OPTS_REPRO) | OPTS_BIT(OPTS_NO_REPRO))
 static const struct option own[] = {
     {"quick", no_argument, NULL, OPT_QUICK},
     {"converge", no_argument, NULL, OPT_CONVERGE},
-    {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
     {"out", required_argument, NULL, OPT_OUT},
     {"report", required_argument, NULL, OPT_REPORT},
     {"stages", required_argument, NULL, OPT_STAGES},
     {"plan", required_argument, NULL, OPT_PLAN},
     {"no-report", no_argument, NULL, OPT_NO_REPORT},
-    {"center", no_argument, NULL, CLI_OPT_CENTER},
-    {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
-    {"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
-    {"seed", required_argument, NULL, CLI_OPT_SEED},
-    {"threads", required_argument, NULL, CLI_OPT_THREADS},
-    {"quiet", no_argument, NULL, CLI_OPT_QUIET},
-    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
-    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
     {0},
 };
 
@@ -128,7 +123,8 @@ static const char *const not_for_stage[] = {"plan", "stages", "out", "report", "
 /* Every word of the plan's lines can stand on one line of it. */
 static int check_plan_words(const PaperOpts *o, int argc, char **argv, Err *e)
 {
-	char *cmd = plan_command("paper", argc, argv, 0, own, not_for_stage, o->which, e);
+	char *cmd =
+	    plan_command("paper", argc, argv, PAPER_COMMON, own, not_for_stage, o->which, e);
 	int rc = !cmd || plan_check_path("--out", o->out, e);
 	free(cmd);
 	return rc ? -1 : 0;
@@ -140,7 +136,8 @@ static int plan_paper(const PaperOpts *o, const char *plan_file, int argc, char 
 {
 	const char *ready[32];
 	int waiting = 0;
-	char *cmd = plan_command("paper", argc, argv, 0, own, not_for_stage, o->which, e);
+	char *cmd =
+	    plan_command("paper", argc, argv, PAPER_COMMON, own, not_for_stage, o->which, e);
 	Plan p;
 	if (!cmd || paper_ready(o, ready, &waiting, e) || file_make_dir(o->out, e) ||
 	    plan_open(&p, e)) {
@@ -189,10 +186,12 @@ int cmd_paper(int argc, char **argv)
 	memset(&pc, 0, sizeof pc);
 	PaperOpts o;
 	CommonOpts c;
-	cli_common_default(&c);
+	opts_default(&c);
 	c.train.threads = 2; /* the stages record it; not left to the environment */
 	int first = 0;
-	int pr = cli_parse(argc, argv, NULL, &c, own, own_opt, &pc, help, &first);
+	struct option table[32];
+	opts_table(table, 31, PAPER_COMMON, own);
+	int pr = opts_parse(argc, argv, NULL, &c, table, own_opt, &pc, help, &first);
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	if (first != argc - 1 || !paper_stage_names(argv[first])) {
@@ -240,7 +239,7 @@ int cmd_paper(int argc, char **argv)
 		fprintf(stderr, "condnet paper: %s\n", e.msg);
 		return 2;
 	}
-	if (cli_dry_run("paper"))
+	if (opts_dry_run("paper"))
 		return 0;
 	if (pc.plan)
 		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
@@ -259,7 +258,7 @@ int cmd_paper(int argc, char **argv)
 	 * and its largest network's training (MNIST's 12 × 600, Adult's 12 × 100;
 	 * a tenth of the widths in a quick run) */
 	double work = o.quick ? 16e6 : !strcmp(o.which, "mnist") ? 160e6 : 32e6;
-	if (cli_reserve(&c, work, &e))
+	if (setup_reserve(&c, work, &e))
 		return cli_fail("paper", &e);
 	Progress pr_line;
 	progress_init(&pr_line, "condnet paper", c.quiet, 1);

@@ -51,16 +51,17 @@ static const char help[] =
     "                       (float32, a row per input) instead of the CSV (both with\n"
     "                       --out); DIR is created if missing\n"
     "  --threads N          threads to compute on, 1..64 (default 2, or "
-    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
-    "  --quiet              no progress line and no closing line\n" CLI_DRY_RUN_HELP
+    "$OPENBLAS_NUM_THREADS)\n" OPTS_MODE_HELP
+    "  --quiet              no progress line and no closing line\n" OPTS_DRY_RUN_HELP
     "  -h, --help           this text\n"
-    "Data options (with --data SPEC):\n" CLI_DATA_HELP CLI_INPUTS_HELP
+    "Data options (with --data SPEC):\n" OPTS_DATA_HELP OPTS_INPUTS_HELP
     "                       (MNIST and Fashion: by default the inputs the model\n"
     "                       records, as eval)\n";
 
-enum { OPT_DATA = CLI_OPT_OWN + 128, OPT_INPUT, OPT_OUT, OPT_NPY_OUT };
+enum { OPT_DATA = OPTS_OWN + 128, OPT_INPUT, OPT_OUT, OPT_NPY_OUT };
 
 static const struct option own[] = {
+    EVAL_OPTIONS,
     {"data", required_argument, NULL, OPT_DATA},
     {"input", required_argument, NULL, OPT_INPUT},
     {"out", required_argument, NULL, OPT_OUT},
@@ -87,7 +88,7 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 			return 0;
 		}
 		p->data_given = 1;
-		return cli_common_handle(&p->o.c, CLI_OPT_DATA, arg, e) < 0 ? -1 : 0;
+		return opts_handle(&p->o.c, OPTS_DATA, arg, e) < 0 ? -1 : 0;
 	case OPT_INPUT:
 		p->input = arg;
 		return 0;
@@ -280,8 +281,8 @@ int cmd_predict(int argc, char **argv)
 		return 1;
 	}
 	eval_opts_default(&p->o);
-	eval_options(opts, own);
-	int pr = cli_parse(argc, argv, NULL, &p->o.c, opts, own_opt, p, help, NULL);
+	opts_table(opts, 63, EVAL_COMMON, own);
+	int pr = opts_parse(argc, argv, NULL, &p->o.c, opts, own_opt, p, help, NULL);
 	if (pr || (pr = check_usage(p))) {
 		free(p);
 		return pr == 1 ? 0 : 2;
@@ -293,11 +294,11 @@ int cmd_predict(int argc, char **argv)
 	Dataset *d = NULL;
 	if (cli_check_outputs(&p->o.c, outs, 2, &e))
 		goto fail;
-	if (cli_dry_run("predict")) {
+	if (opts_dry_run("predict")) {
 		rc = 0;
 		goto out;
 	}
-	if (eval_read_nets(&p->o, &e) || cli_reserve(&p->o.c, 0, &e))
+	if (eval_read_nets(&p->o, &e) || setup_reserve(&p->o.c, 0, &e))
 		goto fail;
 	const Net *net = p->o.src[0].net;
 	const char *name = p->o.src[0].path;

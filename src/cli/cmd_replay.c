@@ -21,7 +21,7 @@ static const char replay_help[] =
     "  --reproducible       the reproducible mode (Haswell kernels, every batch in 2\n"
     "                       parts); the default here\n"
     "  --no-reproducible    this CPU's fastest OpenBLAS kernels instead of the\n"
-    "                       reproducible mode\n" CLI_DRY_RUN_HELP
+    "                       reproducible mode\n" OPTS_DRY_RUN_HELP
     "  -h, --help           this text\n";
 
 static void print_result(const Session *s, ReportFormat fmt)
@@ -29,9 +29,8 @@ static void print_result(const Session *s, ReportFormat fmt)
 	char shape[512];
 	LayerCond *lc;
 	Err e = {{0}};
-	if (cond_net_new(s->net, s->tau, 1, &lc, &e) == 0)
-		report_cond(stdout, s->net, lc, fmt);
-	else
+	if (cond_net_new(s->net, s->tau, 1, &lc, &e) != 0 ||
+	    report_cond(stdout, s->net, lc, fmt, &e))
 		fprintf(stderr, "condnet replay: conditioning: %s\n", e.msg);
 	cond_net_free(lc, s->net->m);
 	printf("widths %s\n", net_shape_str(s->net, shape, sizeof shape));
@@ -44,13 +43,10 @@ static void print_result(const Session *s, ReportFormat fmt)
 	printf("test_accuracy %.2f\n", acc);
 }
 
-enum { OPT_MARKDOWN = CLI_OPT_OWN };
+enum { OPT_MARKDOWN = OPTS_OWN };
 
 static const struct option own[] = {
-    {"save", required_argument, NULL, CLI_OPT_SAVE},
     {"markdown", no_argument, NULL, OPT_MARKDOWN},
-    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
-    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
     {0},
 };
 
@@ -66,8 +62,11 @@ int cmd_replay(int argc, char **argv)
 	CommonOpts c;
 	ReportFormat fmt = REPORT_TEXT;
 	int first = 0;
-	cli_common_default(&c);
-	int pr = cli_parse(argc, argv, NULL, &c, own, own_opt, &fmt, replay_help, &first);
+	opts_default(&c);
+	struct option table[8];
+	opts_table(table, 7, OPTS_BIT(OPTS_SAVE) | OPTS_BIT(OPTS_REPRO) | OPTS_BIT(OPTS_NO_REPRO),
+	           own);
+	int pr = opts_parse(argc, argv, NULL, &c, table, own_opt, &fmt, replay_help, &first);
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	if (first != argc - 1) {
@@ -78,10 +77,10 @@ int cmd_replay(int argc, char **argv)
 	Err e = {{0}};
 	if (cli_check_outputs(&c, NULL, 0, &e))
 		return cli_fail("replay", &e);
-	if (cli_dry_run("replay"))
+	if (opts_dry_run("replay"))
 		return 0;
 	/* under an address-space limit, the room for the log's trainings */
-	if (cli_reserve(&c, 0, &e))
+	if (setup_reserve(&c, 0, &e))
 		return cli_fail("replay", &e);
 	Session *s = session_new(NULL);
 	if (!s) {
@@ -101,7 +100,7 @@ int cmd_replay(int argc, char **argv)
 		rc = 1;
 	} else {
 		print_result(s, fmt);
-		if (save && cli_save_model(s->net, save, s->train, &e) < 0) {
+		if (save && setup_save_model(s->net, save, s->train, &e) < 0) {
 			fprintf(stderr, "condnet replay: %s\n", e.msg);
 			rc = 1;
 		}

@@ -31,7 +31,7 @@ static int cost_of(const Squeeze *s, int threads, const Net *net, NetCost *c, Er
 	return 0;
 }
 
-static void print_costs(const NetCost *a, const NetCost *b, struct cJSON *rec, Err *e)
+static int print_costs(const NetCost *a, const NetCost *b, struct cJSON *rec, Err *e)
 {
 	if (a->repeats > 0)
 		printf("\nwhat the network costs (forward time: median of %d repeats, %d OpenBLAS "
@@ -39,8 +39,9 @@ static void print_costs(const NetCost *a, const NetCost *b, struct cJSON *rec, E
 		       a->repeats, a->threads, a->threads == 1 ? "" : "s");
 	else
 		printf("\nwhat the network costs (forward time not measured):\n\n");
-	report_costs(stdout, a, b, REPORT_TEXT);
-	report_squeeze_costs_json(rec, a, b, e);
+	return report_costs(stdout, a, b, REPORT_TEXT, e) || report_squeeze_costs_json(rec, a, b, e)
+	           ? -1
+	           : 0;
 }
 
 /* The round lines of --until-stable, on standard output as they come, with
@@ -80,10 +81,10 @@ typedef struct Nets {
 	int n;
 } Nets;
 
-static void nets_csv(FILE *f, const void *ud)
+static int nets_csv(FILE *f, const void *ud, Err *e)
 {
 	const Nets *x = ud;
-	report_squeeze_networks(f, x->r, x->n, REPORT_CSV);
+	return report_squeeze_networks(f, x->r, x->n, REPORT_CSV, e);
 }
 
 typedef struct Rounds {
@@ -91,10 +92,10 @@ typedef struct Rounds {
 	int n, m;
 } Rounds;
 
-static void rounds_csv(FILE *f, const void *ud)
+static int rounds_csv(FILE *f, const void *ud, Err *e)
 {
 	const Rounds *r = ud;
-	report_squeeze_rounds(f, r->r, r->n, r->m, REPORT_CSV);
+	return report_squeeze_rounds(f, r->r, r->n, r->m, REPORT_CSV, e);
 }
 
 /* Squeeze → retrain until a squeeze removes nothing (the paper's Table 13). */
@@ -127,26 +128,26 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 		rc = -1;
 	net_free(orig);
 	progress_clear(&s->prog);
-	report_squeeze_rounds_run_json(rec, r, nr, s->so.tau, rc == 0 ? stable : -1,
-	                               rc == 0 && test ? &ag : NULL, e);
+	if (report_squeeze_rounds_run_json(rec, r, nr, s->so.tau, rc == 0 ? stable : -1,
+	                                   rc == 0 && test ? &ag : NULL, e))
+		rc = -1;
 	if (rc == 0) {
 		if (!stable)
 			printf("stopped after %d rounds; the network may squeeze further\n",
 			       MAX_ROUNDS);
 		printf("\n");
-		report_squeeze_rounds(stdout, r, nr, m, REPORT_TEXT);
-		if (test) {
+		if (report_squeeze_rounds(stdout, r, nr, m, REPORT_TEXT, e))
+			rc = -1;
+		if (rc == 0 && test) {
 			char line[512];
 			printf("\nthe result %s\n",
 			       report_agreement_line(&ag, "the test set", line, sizeof line));
 		}
 		Rounds rr = {r, nr, m};
-		if (c->csv && report_write_file(c->csv, rounds_csv, &rr, e))
+		if (rc == 0 && c->csv && report_write_file(c->csv, rounds_csv, &rr, e))
 			rc = -1;
 	}
-	if (rc == 0 && cost_of(s, c->train.threads, net, &c1, e) == 0)
-		print_costs(&c0, &c1, rec, e);
-	else if (rc == 0)
+	if (rc == 0 && (cost_of(s, c->train.threads, net, &c1, e) || print_costs(&c0, &c1, rec, e)))
 		rc = -1;
 	for (int k = 0; k < nr; k++)
 		alg3_round_free(&r[k]);
@@ -247,7 +248,8 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		goto out;
 	if (cost_of(s, c->train.threads, kept, &c1, e))
 		goto out;
-	report_squeeze_layers(stdout, rows, m, REPORT_TEXT);
+	if (report_squeeze_layers(stdout, rows, m, REPORT_TEXT, e))
+		goto out;
 	printf("(κ at decision: after the earlier layers' removals; the κ Algorithm 3 compares "
 	       "with τ)\n\n");
 	if (counted)
@@ -285,10 +287,11 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		       report_agreement_line(&ag[1], "the test set", line, sizeof line));
 	printf("\n");
 	int nrows = other_failed ? 1 : 2;
-	report_squeeze_networks(stdout, nr, nrows, REPORT_TEXT);
-	report_squeeze_once_json(rec, nr, rows, m, acc0, by_thr, test ? ag : NULL,
-	                         s->retrain > 0 ? &tr : NULL, e);
-	print_costs(&c0, &c1, rec, e);
+	if (report_squeeze_networks(stdout, nr, nrows, REPORT_TEXT, e) ||
+	    report_squeeze_once_json(rec, nr, rows, m, acc0, by_thr, test ? ag : NULL,
+	                             s->retrain > 0 ? &tr : NULL, e) ||
+	    print_costs(&c0, &c1, rec, e))
+		goto out;
 	Nets x = {nr, nrows};
 	if (c->csv && report_write_file(c->csv, nets_csv, &x, e))
 		goto out;
@@ -314,7 +317,7 @@ static int print_settings(const CommonOpts *c, const Squeeze *s, const Net *net,
                           Err *e)
 {
 	char sh[512], spec[64];
-	printf("%s: %s %s (%s), tau %g%s%s%s%s\n", cli_data_name(c),
+	printf("%s: %s %s (%s), tau %g%s%s%s%s\n", opts_data_name(c),
 	       s->compare ? "comparing squeeze criteria on" : "squeezing", c->load,
 	       net_shape_str(net, sh, sizeof sh), s->so.tau,
 	       s->so.while_loop ? "" : ", no while loop", s->so.compensate ? ", compensated" : "",
@@ -358,16 +361,16 @@ int cmd_squeeze(int argc, char **argv)
 	CliOut outs[] = {{s.plot ? plot_dat : NULL, FILE_OUT_TEXT}};
 	if (cli_check_outputs(&c, outs, 1, &e))
 		goto fail;
-	if (cli_dry_run("squeeze"))
+	if (opts_dry_run("squeeze"))
 		return 0;
 	if (s.keep_spec && squeeze_check_counts_spec(s.keep_spec, &e))
 		goto fail;
-	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
+	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
 		goto fail;
 	if (s.keep_spec && squeeze_load_counts(&s, net, &e))
 		goto fail;
 	TrainPlan plan;
-	if (cli_plan(&c, train, NULL, s.retrain, &plan, &rtr, &rval, &e) < 0)
+	if (setup_plan(&c, train, NULL, s.retrain, &plan, &rtr, &rval, &e) < 0)
 		goto fail;
 	progress_init(&s.prog, "condnet squeeze", c.quiet, 1);
 	progress_trap_signals();
@@ -375,7 +378,7 @@ int cmd_squeeze(int argc, char **argv)
 	if (print_settings(&c, &s, net, &rec, &e))
 		goto fail;
 	if (c.sched_given || plan.val)
-		printf("retraining: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
+		printf("retraining: %s\n", setup_plan_str(&plan, NULL, how, sizeof how));
 	const Dataset *rtrain = rtr ? rtr : train;
 	int st = s.compare        ? squeeze_compare_run(&c, &s, net, rtrain, test, &plan, rec, &e)
 	         : s.until_stable ? until_stable(&c, &s, net, train, test, &plan, rtrain, rec, &e)
@@ -393,11 +396,12 @@ int cmd_squeeze(int argc, char **argv)
 		goto out;
 	}
 	if (!s.compare) {
-		report_squeeze_shape_after(rec, net_shape_str(net, sh, sizeof sh));
+		if (report_squeeze_shape_after(rec, net_shape_str(net, sh, sizeof sh), &e))
+			goto fail;
 		printf("\nresult: %s\n", sh);
 	}
 	if (c.save) {
-		if (cli_save_model(net, c.save, train, &e))
+		if (setup_save_model(net, c.save, train, &e))
 			goto fail;
 		printf("saved %s\n", c.save);
 	}

@@ -60,7 +60,7 @@ static const char help_fmt[] =
     "                       not time the forward pass\n";
 
 enum {
-	OPT_TAU = CLI_OPT_OWN,
+	OPT_TAU = OPTS_OWN,
 	OPT_NO_WHILE,
 	OPT_COMPENSATE,
 	OPT_RETRAIN,
@@ -75,7 +75,7 @@ enum {
 };
 
 static const struct option own[] = {
-    {"load", required_argument, NULL, CLI_OPT_LOAD},
+    {"load", required_argument, NULL, OPTS_LOAD},
     {"tau", required_argument, NULL, OPT_TAU},
     {"no-while", no_argument, NULL, OPT_NO_WHILE},
     {"compensate", no_argument, NULL, OPT_COMPENSATE},
@@ -140,9 +140,9 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		s->compare = 1;
 		return 0;
 	case OPT_DRAWS:
-		return cli_int("--draws", arg, 1, 100000, &s->draws, e);
+		return opts_int("--draws", arg, 1, 100000, &s->draws, e);
 	case OPT_RETRAIN_DRAWS:
-		return cli_int("--retrain-draws", arg, 0, 100000, &s->retrain_draws, e);
+		return opts_int("--retrain-draws", arg, 0, 100000, &s->retrain_draws, e);
 	case OPT_PLOT:
 		s->plot = arg;
 		/* the gnuplot script names PREFIX.dat and PREFIX.png on its lines */
@@ -276,17 +276,17 @@ static const char *usage_error(const CommonOpts *c, const Squeeze *s)
 int squeeze_parse(int argc, char **argv, CommonOpts *c, Squeeze *s)
 {
 	*s = (Squeeze){.draws = 20, .retrain_draws = -1, .timing = 1};
-	cli_common_default(c);
+	opts_default(c);
 	/* the network is the model loaded: no --layers, --act or --act-scale, and
 	 * --load is its own (required) */
-	c->without = CLI_BIT(CLI_OPT_LAYERS) | CLI_BIT(CLI_OPT_ACT) | CLI_BIT(CLI_OPT_ACT_SCALE) |
-	             CLI_BIT(CLI_OPT_LOAD);
+	c->without = OPTS_BIT(OPTS_LAYERS) | OPTS_BIT(OPTS_ACT) | OPTS_BIT(OPTS_ACT_SCALE) |
+	             OPTS_BIT(OPTS_LOAD);
 	alg3_opts_default(&s->so);
 	s->taus[0] = s->so.tau;
 	s->ntau = 1;
 	char help[sizeof help_fmt + 32];
 	snprintf(help, sizeof help, help_fmt, s->so.tau);
-	int pr = cli_parse(argc, argv, c, NULL, own, own_opt, s, help, NULL);
+	int pr = opts_parse(argc, argv, c, NULL, own, own_opt, s, help, NULL);
 	if (pr)
 		return pr;
 	const char *usage = usage_error(c, s);

@@ -1,7 +1,6 @@
 /* cmd_sweep.c - `condnet sweep`: Algorithm 2 in one process, one trial per
- * process, planned as one command per trial (GNU parallel, Slurm), or
- * gathered from the trials' files. */
-#include <libgen.h>
+ * process, or gathered from the trials' files (the plan of one command per
+ * trial, for GNU parallel or Slurm: cmd_sweep_plan.c). */
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,9 +10,8 @@
 #include "alg/alg2_scale.h"
 #include "alg/alg2_trials.h"
 #include "base/file.h"
-#include "cli/cli.h"
+#include "cli/cmd_sweep.h"
 #include "cli/cmdlines.h"
-#include "cli/progress.h"
 #include "data/mnist.h"
 #include "engine/train_plan.h"
 #include "model/model_io.h"
@@ -57,7 +55,7 @@ static const char help_fmt[] =
     "                       standard output (the text then goes to standard error)\n";
 
 enum {
-	OPT_BETA = CLI_OPT_OWN,
+	OPT_BETA = OPTS_OWN,
 	OPT_Q,
 	OPT_ETA,
 	OPT_NO_EXTEND,
@@ -85,18 +83,6 @@ static const struct option own[] = {
     {0},
 };
 
-typedef struct Sweep {
-	Alg2Opts o;
-	int beta_given;
-	double final_epochs;
-	TrainResult final; /* what the final training did */
-	int trial;         /* -1: not single-trial mode */
-	const char *out;
-	int gather;
-	const char *plan; /* --plan FILE */
-	Progress prog;
-} Sweep;
-
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
 {
 	Sweep *s = ud;
@@ -112,15 +98,15 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		s->o.extend = 0;
 		return 0;
 	case OPT_MAX_EXTEND:
-		return cli_int("--max-extend", arg, 0, 64, &s->o.max_extend, e);
+		return opts_int("--max-extend", arg, 0, 64, &s->o.max_extend, e);
 	case OPT_FINAL: /* 0: no final training (the default) */
 		if (!strcmp(arg, "0"))
 			return s->final_epochs = 0, 0;
 		return limit_parse(LIM_EPOCHS, "--final-epochs", arg, &s->final_epochs, e);
 	case OPT_JOBS:
-		return cli_int("--jobs", arg, 1, 64, &s->o.jobs, e);
+		return opts_int("--jobs", arg, 1, 64, &s->o.jobs, e);
 	case OPT_TRIAL:
-		return cli_int("--trial", arg, 0, 999, &s->trial, e);
+		return opts_int("--trial", arg, 0, 999, &s->trial, e);
 	case OPT_OUT:
 		s->out = arg;
 		return 0;
@@ -153,11 +139,12 @@ static void on_trial(const HookStep *st, void *ud)
 	fflush(stdout);
 }
 
-/* The Table 2 layout and the pick; returns the pick's index or -1. */
-static int print_result(const Alg2 *a)
+int sweep_print_result(const Alg2 *a)
 {
+	Err e = {{0}};
 	printf("\n");
-	report_alg2(stdout, a, REPORT_TEXT);
+	if (report_alg2(stdout, a, REPORT_TEXT, &e))
+		fprintf(stderr, "condnet sweep: %s\n", e.msg);
 	int pick = alg2_pick(a);
 	if (pick < 0) {
 		printf("\nno beta has all %d trials\n", a->o.q);
@@ -177,14 +164,14 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 	TrainPlan plan;
 	Dataset *tr = NULL, *val = NULL;
 	Net *net = alg2_pick_net(a, c->seed, e);
-	if (!net || cli_plan(c, all, NULL, s->final_epochs, &plan, &tr, &val, e) < 0) {
+	if (!net || setup_plan(c, all, NULL, s->final_epochs, &plan, &tr, &val, e) < 0) {
 		net_free(net);
 		return -1;
 	}
 	const Dataset *d = tr ? tr : all;
 	char how[256];
 	if (c->sched_given || plan.val)
-		printf("final training: %s\n", cli_plan_str(&plan, NULL, how, sizeof how));
+		printf("final training: %s\n", setup_plan_str(&plan, NULL, how, sizeof how));
 	progress_what(&s->prog, "final training");
 	Hook h = progress_hook(&s->prog, NULL);
 	int st = train_plan_fit(net, d, &plan, &h, &s->final, e);
@@ -203,7 +190,7 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 		if (test)
 			printf(", test accuracy: %.2f %%", *acc);
 		printf("\n");
-		if (c->save && !(rc = cli_save_model(net, c->save, all, e)))
+		if (c->save && !(rc = setup_save_model(net, c->save, all, e)))
 			printf("saved %s\n", c->save);
 	}
 	net_free(net);
@@ -212,9 +199,9 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 	return rc;
 }
 
-static void alg2_csv(FILE *f, const void *a)
+static int alg2_csv(FILE *f, const void *a, Err *e)
 {
-	report_alg2(f, a, REPORT_CSV);
+	return report_alg2(f, a, REPORT_CSV, e);
 }
 
 /* The combinations of modes that make sense; 0, or 2 after the message. */
@@ -249,7 +236,7 @@ static int check_modes(const Sweep *s, int nfiles, const char *first_arg)
  * the options that change its rows, their inputs or their split. */
 static void data_setting(const CommonOpts *c, char *buf, size_t len)
 {
-	const char *spec = cli_data_name(c);
+	const char *spec = opts_data_name(c);
 	char name[256] = "";
 	if (!strncmp(spec, "csv:", 4)) {
 		size_t k = (size_t)snprintf(name, sizeof name, "csv:");
@@ -313,7 +300,7 @@ static int in_process(Sweep *s, const CommonOpts *c, Alg2 *a, const Dataset *tr,
 	Hook h = progress_hook(&s->prog, on_trial);
 	char sh[512];
 	printf("%s: Algorithm 2 on %s, %d training and %d validation rows, q %d, eta %g\n",
-	       cli_data_name(c), net_shape_str(a->base, sh, sizeof sh), tr->n, v->n, s->o.q,
+	       opts_data_name(c), net_shape_str(a->base, sh, sizeof sh), tr->n, v->n, s->o.q,
 	       s->o.eta);
 	int st = 0;
 	while (st == 0 && !a->finished && !progress_interrupted()) {
@@ -332,7 +319,7 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
                          int interrupted, Err *e)
 {
 	char spec[64];
-	SweepRun r = {.data = cli_data_name(c),
+	SweepRun r = {.data = opts_data_name(c),
 	              .interrupted = interrupted,
 	              .final = isfinite(final_acc),
 	              .final_epochs = s->final_epochs,
@@ -346,139 +333,6 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
 	if (c->csv && report_write_file(c->csv, alg2_csv, a, e))
 		return -1;
 	return 0;
-}
-
-/* What a trial takes from the sweep's command line: not the outputs nor the
- * modes; the sweep's own numbers are written out. The gather takes the
- * outputs and the extension options. */
-static const char *const not_for_trial[] = {
-    "plan", "out",          "beta",      "trial",      "gather", "json", "csv",
-    "save", "final-epochs", "no-extend", "max-extend", "q",      "eta",  NULL};
-static const char *const not_for_gather[] = {"plan",   "out", "beta", "trial",
-                                             "gather", "q",   "eta",  NULL};
-
-/* A line per trial of the given β (trials 0..q-1), each writing
- * DIR/beta-B-trial-T.json; DIR is made if missing. */
-static int plan_trials(Plan *p, const Sweep *s, const CommonOpts *c, int argc, char **argv,
-                       const double *betas, int nb, const char *dir, Err *e)
-{
-	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec, e);
-	if (!cmd || plan_check_path("--out", dir, e) || file_make_dir(dir, e)) {
-		free(cmd);
-		return -1;
-	}
-	char num[40], file[PATH_MAX];
-	int rc = 0;
-	for (int i = 0; i < nb && !rc; i++)
-		for (int t = 0; t < s->o.q && !rc; t++) {
-			fprintf(p->f, "%s --q %d --eta %s", cmd, s->o.q,
-			        plan_num(s->o.eta, num, sizeof num));
-			plan_num(betas[i], num, sizeof num);
-			fprintf(p->f, " --beta %s --trial %d --out", num, t);
-			snprintf(file, sizeof file, "%s/beta-%s-trial-%d.json", dir, num, t);
-			rc = plan_path(p->f, "--out", file, e);
-			plan_end_line(p);
-		}
-	free(cmd);
-	return rc;
-}
-
-/* Every word the plan and the printed commands will hold can stand on one
- * line of a plan: checked before the data are read. */
-static int check_plan_words(const Sweep *s, const CommonOpts *c, int argc, char **argv, Err *e)
-{
-	char *trial = plan_command("sweep", argc, argv, 1, own, not_for_trial, c->data.spec, e);
-	char *gather =
-	    trial ? plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec, e)
-	          : NULL;
-	int rc = !gather || (s->out && plan_check_path("--out", s->out, e)) ||
-	         plan_check_path("--plan", s->plan, e);
-	free(trial);
-	free(gather);
-	return rc ? -1 : 0;
-}
-
-/* --plan without --gather: the trials of the listed β into the plan file,
- * and the command that gathers them. */
-static int plan_sweep(const Sweep *s, const CommonOpts *c, int argc, char **argv, const Net *base,
-                      Err *e)
-{
-	const char *dir = s->out ? s->out : "trials";
-	/* the command that gathers them, printed below, checked before the plan is written */
-	char *cmd = plan_command("sweep", argc, argv, 1, own, not_for_gather, c->data.spec, e);
-	char *words = NULL;
-	size_t nwords = 0;
-	FILE *w = cmd ? open_memstream(&words, &nwords) : NULL;
-	int rc = !cmd ? -1 : !w ? err_set(e, "out of memory") : 0;
-	if (rc == 0) {
-		fputs(" --gather --out", w);
-		rc = plan_path(w, "--out", dir, e);
-		fputs(" --plan", w);
-		rc = rc || plan_word(w, "--plan", s->plan, 0, e) || plan_path(w, "--out", dir, e);
-	}
-	if (w && fclose(w) && !rc)
-		rc = err_set(e, "out of memory");
-	Plan p;
-	if (rc || plan_open(&p, e)) {
-		free(cmd);
-		free(words);
-		return -1;
-	}
-	if (plan_trials(&p, s, c, argc, argv, s->o.betas, s->o.nbeta, dir, e)) {
-		plan_discard(&p);
-		free(cmd);
-		free(words);
-		return -1;
-	}
-	if (plan_close(&p, s->plan, e)) {
-		free(cmd);
-		free(words);
-		return -1;
-	}
-	char sh[512], num[40];
-	printf("%s: %d trials of Algorithm 2 on %s (%d beta, q %d), writing %s/\n", s->plan,
-	       p.lines, net_shape_str(base, sh, sizeof sh), s->o.nbeta, s->o.q, dir);
-	if (file_is_stdout(s->plan))
-		printf("standard output holds them, for GNU parallel (... | parallel -j 2)\n");
-	else
-		printf("run them with GNU parallel or a Slurm job array, e.g.\n"
-		       "  parallel -j 2 < %s\n  sbatch --wait --array=0-%d slurm-array.sbatch %s\n",
-		       s->plan, p.lines - 1, s->plan);
-	printf("then gather them (this also plans the beta Algorithm 2 may add):\n  %s --q %d "
-	       "--eta %s --beta ",
-	       cmd, s->o.q, plan_num(s->o.eta, num, sizeof num));
-	for (int i = 0; i < s->o.nbeta; i++)
-		printf("%s%s", i ? "," : "", plan_num(s->o.betas[i], num, sizeof num));
-	printf("%s/beta-*-trial-*.json\n", words);
-	free(cmd);
-	free(words);
-	return 0;
-}
-
-/* After --gather, when the pick is at an edge: the table so far and the
- * trials of the β Algorithm 2 adds there (next), into the --plan file or
- * printed. */
-static int gather_next(const Sweep *s, const CommonOpts *c, int argc, char **argv, const Alg2 *a,
-                       double next, const char *first_file, Err *e)
-{
-	Plan p;
-	if (plan_open(&p, e))
-		return -1;
-	print_result(a);
-	printf("\nthe pick is at the %s beta: Algorithm 2 goes on with beta %g "
-	       "(--no-extend ends the sweep here)\n",
-	       next <= a->b[0].beta ? "smallest" : "largest", next);
-	char dir[PATH_MAX];
-	snprintf(dir, sizeof dir, "%s", s->out ? s->out : first_file);
-	if (plan_trials(&p, s, c, argc, argv, &next, 1, s->out ? dir : dirname(dir), e)) {
-		plan_discard(&p);
-		return -1;
-	}
-	if (s->plan)
-		printf("%s: its %d trials; run them, then gather again\n", s->plan, p.lines);
-	else
-		printf("its %d trials:\n", p.lines);
-	return plan_close(&p, s->plan, e);
 }
 
 /* The β list checked before the data are read: two β that give the same
@@ -495,7 +349,7 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 		net_free(net);
 		return net ? rc : -1;
 	}
-	const char *spec = c->layers ? c->layers : cli_default_layers(c->data.spec);
+	const char *spec = c->layers ? c->layers : opts_default_layers(c->data.spec);
 	int *hidden = NULL, nh = 0;
 	if (net_parse_layers(spec, &hidden, &nh, e))
 		return err_prefix(e, "--layers");
@@ -530,12 +384,13 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
  * after --help, 2 after an error (said on stderr). */
 static int parse_args(int argc, char **argv, CommonOpts *c, Sweep *s, int *first)
 {
-	cli_common_default(c);
+	opts_default(c);
 	alg2_opts_default(&s->o);
 	char help[sizeof help_fmt + 96];
 	snprintf(help, sizeof help, help_fmt, s->o.betas[0], s->o.betas[s->o.nbeta - 1],
 	         s->o.betas[1] - s->o.betas[0], s->o.q, s->o.eta, s->o.max_extend, s->o.jobs);
-	int pr = cli_parse(argc, argv, c, NULL, own, own_opt, s, help, first);
+	s->own = own;
+	int pr = opts_parse(argc, argv, c, NULL, own, own_opt, s, help, first);
 	if (pr)
 		return pr;
 	s->o.seed = c->seed;
@@ -586,20 +441,20 @@ int cmd_sweep(int argc, char **argv)
 	    {s.plan, FILE_OUT_TEXT}};
 	if (cli_check_outputs(&c, outs, 3, &e))
 		goto fail;
-	if (s.plan && check_plan_words(&s, &c, argc, argv, &e)) {
+	if (s.plan && sweep_check_plan_words(&s, &c, argc, argv, &e)) {
 		fprintf(stderr, "condnet sweep: %s\n", e.msg);
 		return 2;
 	}
-	if (cli_dry_run("sweep"))
+	if (opts_dry_run("sweep"))
 		return 0;
 	progress_init(&s.prog, "condnet sweep", c.quiet, 1);
 
 	if (!s.gather && check_betas_early(&c, &s, &e))
 		goto fail;
 	int need_data = !s.gather || !c.load || s.final_epochs > 0;
-	if (need_data && cli_load_data(&c, &all, &test, &e))
+	if (need_data && setup_load_data(&c, &all, &test, &e))
 		goto fail;
-	if (!(base = cli_make_net(&c, all, &e)))
+	if (!(base = setup_make_net(&c, all, &e)))
 		goto fail;
 	/* every β's network within the limits before any trial trains (or is planned) */
 	if (!s.gather && alg2_check_betas(base, s.o.betas, s.o.nbeta, &e))
@@ -616,7 +471,7 @@ int cmd_sweep(int argc, char **argv)
 		goto out;
 	}
 	if (s.plan && !s.gather) {
-		rc = plan_sweep(&s, &c, argc, argv, base, &e) ? cli_fail("sweep", &e) : 0;
+		rc = sweep_plan(&s, &c, argc, argv, base, &e) ? cli_fail("sweep", &e) : 0;
 		goto out;
 	}
 	if (s.gather) {
@@ -624,7 +479,8 @@ int cmd_sweep(int argc, char **argv)
 		if (!(a = gather(&s, base, argv + first, nfiles, &settings, &next, &e)))
 			goto fail;
 		if (!isnan(next)) { /* the sweep goes on: the outputs wait for its end */
-			rc = gather_next(&s, &c, argc, argv, a, next, argv[first], &e)
+			sweep_print_result(a);
+			rc = sweep_plan_next(&s, &c, argc, argv, a, next, argv[first], &e)
 			         ? cli_fail("sweep", &e)
 			         : 0;
 			goto out;
@@ -636,7 +492,7 @@ int cmd_sweep(int argc, char **argv)
 			goto fail;
 		int st = in_process(&s, &c, a, tr, v, &e);
 		if (st > 0) {
-			print_result(a);
+			sweep_print_result(a);
 			fprintf(stderr,
 			        "condnet sweep: interrupted; the table holds the trials done\n");
 			rc = write_outputs(&c, &s, a, NAN, 1, &e) ? cli_fail("sweep", &e) : 130;
@@ -645,7 +501,7 @@ int cmd_sweep(int argc, char **argv)
 		if (st < 0)
 			goto fail;
 	}
-	int pick = print_result(a);
+	int pick = sweep_print_result(a);
 	if (s.gather && s.plan)
 		printf("%s: no trials left, the sweep is complete\n", s.plan);
 	double final_acc = NAN;

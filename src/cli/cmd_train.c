@@ -24,7 +24,7 @@ static const char help[] =
     "  --save-partial       when interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), still\n"
     "                       write --save with the weights so far\n";
 
-enum { OPT_EPOCHS = CLI_OPT_OWN, OPT_SAVE_PARTIAL };
+enum { OPT_EPOCHS = OPTS_OWN, OPT_SAVE_PARTIAL };
 
 static const struct option own[] = {
     {"epochs", required_argument, NULL, OPT_EPOCHS},
@@ -94,10 +94,10 @@ static int train_cancelled(void *ud)
 	return progress_interrupted() != 0;
 }
 
-static void history_csv(FILE *f, const void *ud)
+static int history_csv(FILE *f, const void *ud, Err *e)
 {
 	const TrainCmd *t = ud;
-	report_train_history_csv(f, t->hist, t->nhist);
+	return report_train_history_csv(f, t->hist, t->nhist, e);
 }
 
 /* What early stopping did, in a line. */
@@ -118,7 +118,7 @@ static void early_stop_line(const TrainPlan *plan, const TrainResult *r)
 static int write_record(const CommonOpts *c, const TrainCmd *t, const Net *net,
                         const TrainPlan *plan, double train_acc, double test_acc, int sig, Err *e)
 {
-	TrainRun r = {.data = cli_data_name(c),
+	TrainRun r = {.data = opts_data_name(c),
 	              .net = net,
 	              .epochs = t->epochs,
 	              .epochs_done = t->tp.epoch,
@@ -146,22 +146,22 @@ int cmd_train(int argc, char **argv)
 	Err e = {{0}};
 	int rc = 1;
 
-	cli_common_default(&c);
-	int pr = cli_parse(argc, argv, &c, NULL, own, own_opt, &t, help, NULL);
+	opts_default(&c);
+	int pr = opts_parse(argc, argv, &c, NULL, own, own_opt, &t, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	/* the outputs can be written: fail now rather than after training */
 	if (cli_check_outputs(&c, NULL, 0, &e))
 		goto fail;
-	if (cli_dry_run("train"))
+	if (opts_dry_run("train"))
 		return 0;
-	if (cli_load_data(&c, &train, &test, &e) || !(net = cli_make_net(&c, train, &e)))
+	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
 		goto fail;
 	/* a loaded model that carries a run goes on with it, unless told otherwise */
 	int resume = c.load && !c.sched_given &&
 	             (net->sched.kind != SCHED_CONSTANT || net->sched_st.step > 0);
 	TrainPlan plan;
-	if (cli_plan(&c, train, resume ? &net->sched : NULL, t.epochs, &plan, &tr, &val, &e) < 0)
+	if (setup_plan(&c, train, resume ? &net->sched : NULL, t.epochs, &plan, &tr, &val, &e) < 0)
 		goto fail;
 	plan.resume = resume;
 	const Dataset *data = tr ? tr : train;
@@ -170,7 +170,7 @@ int cmd_train(int argc, char **argv)
 	progress_trap_signals();
 
 	char shape[512], how[256];
-	printf("%s: %s network, %zu parameters, %d training rows, %g epochs\n", cli_data_name(&c),
+	printf("%s: %s network, %zu parameters, %d training rows, %g epochs\n", opts_data_name(&c),
 	       net_shape_str(net, shape, sizeof shape), net->nparam, data->n, t.epochs);
 	if (resume) {
 		long B = c.train.batch < data->n ? c.train.batch : data->n;
@@ -178,7 +178,7 @@ int cmd_train(int argc, char **argv)
 		       (double)net->sched_st.step / (double)((data->n + B - 1) / B));
 	}
 	if (resume || c.sched_given || plan.val)
-		printf("%s\n", cli_plan_str(&plan, resume ? &net->sched : NULL, how, sizeof how));
+		printf("%s\n", setup_plan_str(&plan, resume ? &net->sched : NULL, how, sizeof how));
 	Hook h = {train_progress, epoch_line, train_cancelled, &t};
 	int st = train_plan_fit(net, data, &plan, &h, &t.res, &e);
 	progress_clear(&t.prog);
@@ -206,7 +206,7 @@ int cmd_train(int argc, char **argv)
 		printf("validation accuracy: %.2f %%\n", 100 * t.res.val_acc);
 
 	if (c.save && (!sig || t.save_partial)) {
-		if (cli_save_model(net, c.save, train, &e))
+		if (setup_save_model(net, c.save, train, &e))
 			goto fail;
 		printf("saved %s%s\n", c.save, sig ? " (partially trained)" : "");
 	} else if (c.save)

@@ -160,25 +160,17 @@ static int csv_spec(FILE *f, const char *spec, Err *e)
 	return rc;
 }
 
-int plan_options(FILE *f, int argc, char **argv, int common, const struct option *own,
+int plan_options(FILE *f, int argc, char **argv, uint64_t common, const struct option *own,
                  const char *const *skip, const char *data, Err *e)
 {
 	struct option opts[96];
-	int n = 0;
-	opts[n++] = (struct option){"help", no_argument, NULL, 'h'};
-	for (int i = 0; i < CLI_MODE_NOPTIONS; i++)
-		opts[n++] = cli_mode_options[i];
-	for (int i = 0; common && i < cli_common_noptions; i++)
-		opts[n++] = cli_common_options[i];
-	for (int i = 0; own && own[i].name && n < 95; i++)
-		opts[n++] = own[i];
-	opts[n] = (struct option){0};
+	opts_table(opts, 95, common, own);
 
 	int data_dir = 0, idx, o, rc = 0;
 	opterr = 0;
 	optind = 0;
 	while (rc == 0 && (o = getopt_long(argc, argv, ":h", opts, &idx)) != -1) {
-		if (o == ':' || o == '?' || o == 'h')
+		if (o == ':' || o == '?' || o == 'h' || o == OPTS_DRY_RUN)
 			continue;
 		const char *name = opts[idx].name;
 		if (in_list(name, skip))
@@ -208,8 +200,8 @@ int plan_options(FILE *f, int argc, char **argv, int common, const struct option
 	return rc ? -1 : 0;
 }
 
-char *plan_command(const char *cmd, int argc, char **argv, int common, const struct option *own,
-                   const char *const *skip, const char *data, Err *e)
+char *plan_command(const char *cmd, int argc, char **argv, uint64_t common,
+                   const struct option *own, const char *const *skip, const char *data, Err *e)
 {
 	char *buf = NULL;
 	size_t len = 0;

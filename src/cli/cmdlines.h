@@ -4,10 +4,11 @@
  * --sshloginfile NODES < PLAN`, or a Slurm job array whose task K runs line
  * K + 1 (examples/slurm-array.sbatch). Every path in a line is absolute, so
  * a line runs from any directory of any machine that sees the same files. */
-#ifndef CONDNET_PLAN_H
-#define CONDNET_PLAN_H
+#ifndef CONDNET_CMDLINES_H
+#define CONDNET_CMDLINES_H
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/err.h"
@@ -51,8 +52,9 @@ int plan_exe(FILE *f, Err *e);
 /* A double with the digits that read back to the same bits. */
 const char *plan_num(double v, char *buf, size_t len);
 
-/* The options argv[0..argc) holds (already checked by cli_parse with the
- * same tables: the common options when common is set, and own) that go on
+/* The options argv[0..argc) holds (already checked by opts_parse with the
+ * same table: the common options whose bits are in common, and own: see
+ * opts_table; --dry-run is never passed on) that go on
  * to every part, as --name VALUE words: those named in skip (a
  * NULL-terminated list) are left out; the values of --load, --data-dir and
  * the files of --data csv:TRAIN[,TEST] are made absolute. When data names
@@ -60,12 +62,12 @@ const char *plan_num(double v, char *buf, size_t len);
  * the data directory this process would read is added, so that the parts
  * read the same files wherever they run. A value that cannot stand on one
  * line is refused, naming its option. */
-int plan_options(FILE *f, int argc, char **argv, int common, const struct option *own,
+int plan_options(FILE *f, int argc, char **argv, uint64_t common, const struct option *own,
                  const char *const *skip, const char *data, Err *e);
 
 /* "EXE CMD OPTIONS…", the start of every line of a plan (plan_exe, cmd,
  * plan_options); malloc'd, NULL with a message. */
-char *plan_command(const char *cmd, int argc, char **argv, int common, const struct option *own,
-                   const char *const *skip, const char *data, Err *e);
+char *plan_command(const char *cmd, int argc, char **argv, uint64_t common,
+                   const struct option *own, const char *const *skip, const char *data, Err *e);
 
 #endif

@@ -14,6 +14,9 @@
 #include "base/err.h"
 #include "data/dataset.h"
 
+/* The classes of MNIST and Fashion-MNIST. */
+#define MNIST_CLASSES 10
+
 /* What a network sees of each image. The Haar choices pad it to 32×32 and
  * transform it (haar_image); the chosen coefficients are cached beside the
  * idx files under their own names, keyed also by the choice. */
@@ -62,7 +65,7 @@ int mnist_load(const char *dir, const char *name, int features, Dataset **train,
  * mnist_load are made from. */
 int mnist_image_shape(const char *dir, int *rows, int *cols, Err *e);
 
-/* Reads a feature cache (the layout is in mnist.c): 0 with both sets and
+/* Reads a feature cache (the layout is in mnist_cache.c): 0 with both sets and
  * the k indices (malloc'd) when the file is a regular file of the right
  * size, its CRC-32 matches, its key (version, k features of an n×n
  * transform, the inputs' checksum key) is the one asked for, the indices are
@@ -71,6 +74,12 @@ int mnist_image_shape(const char *dir, int *rows, int *cols, Err *e);
  * replaces a cache that fails. */
 int mnist_cache_read(const char *path, int k, int n, uint32_t key, const char *name,
                      Dataset **train, Dataset **test, int **idx, Err *e);
+/* Writes the cache of train and test (k = their features, chosen as idx
+ * from an n×n transform, key the inputs' checksum); any failure (an
+ * unwritable directory, a FIFO or a directory at its path) is ignored: the
+ * next run builds it again. */
+void mnist_cache_write(const char *path, int n, uint32_t key, const Dataset *train,
+                       const Dataset *test, const int *idx);
 
 /* Raw pixels scaled to [0,1] (784 features), no wavelets: for comparison. */
 int mnist_load_pixels(const char *dir, Dataset **train, Dataset **test, Err *e);

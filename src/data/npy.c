@@ -401,20 +401,3 @@ int npy_write_i32(const char *path, const int32_t *data, long rows, long cols, E
 {
 	return write_words(path, data, rows, cols, "<i4", e);
 }
-
-int npy_write_dataset(const Dataset *ds, NpySet *set, const char *part, Err *e)
-{
-	char name[64];
-	snprintf(name, sizeof name, "x_%s.npy", part);
-	if (npy_set_add_f32(set, name, ds->x, ds->n, ds->d, e))
-		return -1;
-	int32_t *y = malloc(sizeof *y * (size_t)ds->n);
-	if (!y)
-		return err_set(e, "out of memory for %d labels", ds->n);
-	for (int i = 0; i < ds->n; i++)
-		y[i] = ds->y[i];
-	snprintf(name, sizeof name, "y_%s.npy", part);
-	int rc = npy_set_add_i32(set, name, y, ds->n, -1, e);
-	free(y);
-	return rc;
-}

@@ -3,11 +3,10 @@
 #ifndef CONDNET_NPY_H
 #define CONDNET_NPY_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/err.h"
-#include "data/dataset.h"
-#include "data/npy_set.h"
 
 /* Reads a 1-D or 2-D array into a malloc'd double buffer (row-major). */
 int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e);
@@ -20,10 +19,5 @@ int npy_write_i32(const char *path, const int32_t *data, long rows, long cols, E
  * array, malloc'd, their count in *len. */
 unsigned char *npy_encode_f32(const float *data, long rows, long cols, size_t *len, Err *e);
 unsigned char *npy_encode_i32(const int32_t *data, long rows, long cols, size_t *len, Err *e);
-
-/* A data set as x_PART.npy (rows × features, float32, the features the
- * trainer sees) and y_PART.npy (rows, int32 class labels) of a set of files
- * (npy_set.h). */
-int npy_write_dataset(const Dataset *ds, NpySet *set, const char *part, Err *e);
 
 #endif

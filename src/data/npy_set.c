@@ -158,6 +158,23 @@ int npy_set_add_i32(NpySet *s, const char *name, const int32_t *v, long rows, lo
 	return add_bytes(s, name, buf, len, rows, cols, e);
 }
 
+int npy_set_add_dataset(NpySet *s, const Dataset *ds, const char *part, Err *e)
+{
+	char name[64];
+	snprintf(name, sizeof name, "x_%s.npy", part);
+	if (npy_set_add_f32(s, name, ds->x, ds->n, ds->d, e))
+		return -1;
+	int32_t *y = malloc(sizeof *y * (size_t)ds->n);
+	if (!y)
+		return err_set(e, "out of memory for %d labels", ds->n);
+	for (int i = 0; i < ds->n; i++)
+		y[i] = ds->y[i];
+	snprintf(name, sizeof name, "y_%s.npy", part);
+	int rc = npy_set_add_i32(s, name, y, ds->n, -1, e);
+	free(y);
+	return rc;
+}
+
 /* Removes every entry of the stage (the set's files, the manifest, nothing
  * else is there) and the stage itself. */
 static void remove_stage(const char *stage)

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
+#include "data/dataset.h"
 
 #define NPY_SET_MANIFEST "condnet-manifest.txt"
 
@@ -42,6 +43,9 @@ int npy_set_note(NpySet *s, const char *key, const char *value, Err *e);
 /* A file NAME of the set: a 1-D (cols < 0) or 2-D float32 or int32 array. */
 int npy_set_add_f32(NpySet *s, const char *name, const float *v, long rows, long cols, Err *e);
 int npy_set_add_i32(NpySet *s, const char *name, const int32_t *v, long rows, long cols, Err *e);
+/* A data set as x_PART.npy (rows × features, float32, the features the
+ * trainer sees) and y_PART.npy (rows, int32 class labels) of the set. */
+int npy_set_add_dataset(NpySet *s, const Dataset *ds, const char *part, Err *e);
 /* Puts the set in place and frees s; on failure what was written aside is
  * removed (and DIR may be left between two sets, which its manifest then
  * refuses). */

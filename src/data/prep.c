@@ -63,31 +63,6 @@ void prep_free(Prep *p)
 	free(p);
 }
 
-int prep_fit(Prep *p, const Dataset *train, int scale, Err *e)
-{
-	if (train->d != p->d)
-		return err_set(e, "%s: %d features, but its preprocessing records %d", train->name,
-		               train->d, p->d);
-	if (scale < DATA_RAW || scale >= DATA_SCALES)
-		return err_set(e, "unknown scale step %d", scale);
-	p->scale = scale;
-	if (scale == DATA_RAW) {
-		for (int j = 0; j < p->d; j++) {
-			p->mean[j] = 0;
-			p->sd[j] = 1;
-		}
-		return 0;
-	}
-	dataset_feature_stats(train, scale == DATA_STANDARDIZE, p->mean, p->sd);
-	return 0;
-}
-
-void prep_scale(const Prep *p, Dataset *ds)
-{
-	if (p->scale != DATA_RAW)
-		dataset_apply_scale(ds, p->mean, p->sd);
-}
-
 const char *prep_kind_name(PrepKind k)
 {
 	static const char *const names[PREP_KINDS] = {"none", "features", "haar", "adult",

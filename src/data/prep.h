@@ -55,7 +55,8 @@ void prep_free(Prep *p);                 /* accepts NULL */
 
 /* Sets the scale step from train (whose rows are this record's features):
  * the mean of every feature and, for DATA_STANDARDIZE, its standard
- * deviation (1 when it is 0), as dataset_standardize computes them. */
+ * deviation (1 when it is 0), as dataset_standardize computes them. These
+ * two are prep_fit.c's: the record applied to the row store. */
 int prep_fit(Prep *p, const struct Dataset *train, int scale, Err *e);
 /* Applies the scale step to the rows of ds in place: (x − mean)/sd. */
 void prep_scale(const Prep *p, struct Dataset *ds);

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
-#include "cli/cli.h"
+#include "setup/places.h"
 #include "tui/views.h"
 
 static int readable(const char *path)
@@ -22,7 +22,7 @@ static int readable(const char *path)
 int lesson_find(const char *name, char *path, size_t len, Err *e)
 {
 	char dirs[3][PATH_MAX];
-	int ndirs = cli_data_dirs("lessons", dirs, 3);
+	int ndirs = places_data_dirs("lessons", dirs, 3);
 	if (readable(name)) {
 		snprintf(path, len, "%s", name);
 		return 0;

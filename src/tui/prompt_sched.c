@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "engine/schedule.h"
+#include "setup/opts.h"
 #include "tui/tui_int.h"
 
 void tui_set_sched(Tui *t, const char *spec, double warmup)
@@ -54,7 +54,7 @@ void tui_answer_sched(Tui *t, PromptKind k, const char *v)
 		snprintf(def, sizeof def, "%g", s.warmup);
 		tui_ask(t, P_WARMUP, "warm-up epochs (0: none)", def);
 	} else if (k == P_WARMUP) {
-		if (cli_double("warm-up", v, 0, 0, 1e6, &t->warmup, &e) < 0) {
+		if (opts_double("warm-up", v, 0, 0, 1e6, &t->warmup, &e) < 0) {
 			worker_status(t->w, 1, "%s", e.msg);
 			return;
 		}
@@ -62,7 +62,7 @@ void tui_answer_sched(Tui *t, PromptKind k, const char *v)
 		tui_ask(t, P_PATIENCE, "early-stop patience in epochs (0: none)", def);
 	} else {
 		int pat;
-		if (cli_int("patience", v, 0, 1000000, &pat, &e) < 0) {
+		if (opts_int("patience", v, 0, 1000000, &pat, &e) < 0) {
 			worker_status(t->w, 1, "%s", e.msg);
 			return;
 		}

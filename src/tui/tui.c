@@ -14,7 +14,6 @@
 #include "base/clock.h"
 #include "base/file.h"
 #include "base/signals.h"
-#include "cli/cli.h"
 #include "engine/hook.h"
 #include "tui/screen.h"
 #include "tui/tui_int.h"

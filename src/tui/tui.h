@@ -1,6 +1,4 @@
-/* tui/tui.h - the interactive screen: `condnet` and `condnet tui`
- * (cmd_tui() is declared in cli.h with the other commands; tui_cmd.c
- * holds it).
+/* tui/tui.h - the interactive screen: `condnet` and `condnet tui`.
  *
  * The screen holds the key handling, the prompts and the main loop; the
  * session (session/session.h) holds the state and the worker (tui/worker.h)
@@ -22,6 +20,10 @@ typedef struct TuiSetup {
 	int patience; /* early stopping of every t training, 0: none */
 	int present;  /* start in presentation mode */
 } TuiSetup;
+
+/* `condnet tui`: parses argv[1..argc) (argv[0] is the command's name) and
+ * runs the screen; returns the process exit status (tui_cmd.c). */
+int tui_cmd(int argc, char **argv);
 
 /* Runs the screen on a session that has its data and network; returns the
  * process exit status. The session is freed. */

@@ -6,13 +6,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "data/plane_sets.h"
+#include "engine/limits.h"
+#include "setup/opts.h"
+#include "setup/places.h"
+#include "setup/setup.h"
 #include "tui/lesson.h"
 #include "tui/tui.h"
 
 /* The data options, with the screen's default data set. */
-#define TUI_DATA_HELP CLI_DATA_HELP_DEFAULT("mnist when fetched, else synthetic")
+#define TUI_DATA_HELP OPTS_DATA_HELP_DEFAULT("mnist when fetched, else synthetic")
 
 static const char tui_help_fmt[] =
     "Usage: condnet [tui] [OPTIONS]\n"
@@ -27,21 +30,15 @@ static const char tui_help_fmt[] =
     "  --early-stop P       the patience of every t training: hold out the validation\n"
     "                       split, stop when its accuracy has not improved for P epochs\n"
     "                       and keep the best epoch's weights (S sets it on the screen)\n"
-    "Network:\n"
-    "  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"
-    "                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv 3x32,\n"
-    "                       the plane data sets 2x32)\n"
-    "  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"
-    "  --act-scale A        a in erf(a*x) (default 1)\n"
-    "  --load MODEL         open a saved model instead of --layers\n"
+    "Network:\n" OPTS_NETWORK_HELP "  --load MODEL         open a saved model instead of --layers\n"
     "  --seed S             seed of the weights, the batch order and the split (default 1)\n"
     "Training:\n"
     "  --batch B            mini-batch size (default 50)\n"
     "  --lr LR              Adam learning rate (default 0.001)\n"
     "  --threads N          threads to compute on, 1..64 (default 2, or "
-    "$OPENBLAS_NUM_THREADS)\n" CLI_MODE_HELP
+    "$OPENBLAS_NUM_THREADS)\n" OPTS_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
-    "                       the kernels OpenBLAS runs)\n" CLI_COND_PATH_HELP
+    "                       the kernels OpenBLAS runs)\n" OPTS_COND_PATH_HELP
     "  --schedule SPEC      the learning rate over every later training: constant\n"
     "                       (default), step:E[:F], cosine[:T] or plateau:P[:F] (as in\n"
     "                       'condnet train --help'; S sets it on the screen)\n"
@@ -64,12 +61,12 @@ static const char tui_help_fmt[] =
     "  --play LESSON        play a recorded session as a lesson: a file, or an installed\n"
     "                       lesson (algorithm1, squeeze, mnist, plane)\n"
     "  --delay S            with --play: the next action every S seconds, not on "
-    "keys\n" CLI_DRY_RUN_HELP "  -h, --help           this text\n\n"
+    "keys\n" OPTS_DRY_RUN_HELP "  -h, --help           this text\n\n"
     "On the screen ? lists the keys and x explains the numbers; %s\n"
     "explains everything.\n";
 
 enum {
-	OPT_ASCII = CLI_OPT_OWN,
+	OPT_ASCII = OPTS_OWN,
 	OPT_LOG,
 	OPT_TAU,
 	OPT_ETA,
@@ -80,47 +77,22 @@ enum {
 	OPT_PRESENT
 };
 
+/* The common options the screen takes (their help is its own): all but
+ * --inputs and the batch commands' outputs. */
+#define TUI_COMMON                                                                                 \
+	(OPTS_ALL & ~(OPTS_BIT(OPTS_INPUTS) | OPTS_BIT(OPTS_SAVE) | OPTS_BIT(OPTS_JSON) |          \
+	              OPTS_BIT(OPTS_CSV) | OPTS_BIT(OPTS_QUIET)))
 static const struct option own[] = {
-    {"data", required_argument, NULL, CLI_OPT_DATA},
-    {"data-dir", required_argument, NULL, CLI_OPT_DATA_DIR},
-    {"features", required_argument, NULL, CLI_OPT_FEATURES},
-    {"label-col", required_argument, NULL, CLI_OPT_LABEL_COL},
-    {"limit", required_argument, NULL, CLI_OPT_LIMIT},
-    {"center", no_argument, NULL, CLI_OPT_CENTER},
-    {"standardize", no_argument, NULL, CLI_OPT_STANDARDIZE},
-    {"points", required_argument, NULL, CLI_OPT_POINTS},
-    {"noise", required_argument, NULL, CLI_OPT_NOISE},
-    {"val-frac", required_argument, NULL, CLI_OPT_VAL_FRAC},
-    {"val-per-class", required_argument, NULL, CLI_OPT_VAL_PER_CLASS},
-    {"layers", required_argument, NULL, CLI_OPT_LAYERS},
-    {"act", required_argument, NULL, CLI_OPT_ACT},
-    {"act-scale", required_argument, NULL, CLI_OPT_ACT_SCALE},
-    {"load", required_argument, NULL, CLI_OPT_LOAD},
-    {"seed", required_argument, NULL, CLI_OPT_SEED},
-    {"batch", required_argument, NULL, CLI_OPT_BATCH},
-    {"lr", required_argument, NULL, CLI_OPT_LR},
-    {"threads", required_argument, NULL, CLI_OPT_THREADS},
-    {"schedule", required_argument, NULL, CLI_OPT_SCHEDULE},
-    {"warmup", required_argument, NULL, CLI_OPT_WARMUP},
-    {"early-stop", required_argument, NULL, CLI_OPT_EARLY_STOP},
-    {"cond-path", required_argument, NULL, CLI_OPT_COND_PATH},
-    {"tau", required_argument, NULL, OPT_TAU},
-    {"eta", required_argument, NULL, OPT_ETA},
-    {"beta", required_argument, NULL, OPT_BETA},
-    {"q", required_argument, NULL, OPT_Q},
-    {"ascii", no_argument, NULL, OPT_ASCII},
-    {"log", required_argument, NULL, OPT_LOG},
-    {"play", required_argument, NULL, OPT_PLAY},
-    {"delay", required_argument, NULL, OPT_DELAY},
-    {"present", no_argument, NULL, OPT_PRESENT},
-    {"reproducible", no_argument, NULL, CLI_OPT_REPRO},
-    {"no-reproducible", no_argument, NULL, CLI_OPT_NO_REPRO},
-    {0},
+    {"tau", required_argument, NULL, OPT_TAU},   {"eta", required_argument, NULL, OPT_ETA},
+    {"beta", required_argument, NULL, OPT_BETA}, {"q", required_argument, NULL, OPT_Q},
+    {"ascii", no_argument, NULL, OPT_ASCII},     {"log", required_argument, NULL, OPT_LOG},
+    {"play", required_argument, NULL, OPT_PLAY}, {"delay", required_argument, NULL, OPT_DELAY},
+    {"present", no_argument, NULL, OPT_PRESENT}, {0},
 };
 
 typedef struct TuiArgs {
 	CommonOpts co;
-	unsigned long given; /* bit (code - CLI_OPT_DATA) of each common option given */
+	unsigned long given; /* bit (code - OPTS_DATA) of each common option given */
 	int ascii, q, own_given, present;
 	const char *log, *play, *betas;
 	double tau, eta, delay;
@@ -129,9 +101,9 @@ typedef struct TuiArgs {
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
 {
 	TuiArgs *t = ud;
-	if (opt < CLI_OPT_OWN) {
-		t->given |= 1UL << (opt - CLI_OPT_DATA);
-		return cli_common_handle(&t->co, opt, arg, e) < 0 ? -1 : 0;
+	if (opt < OPTS_OWN) {
+		t->given |= 1UL << (opt - OPTS_DATA);
+		return opts_handle(&t->co, opt, arg, e) < 0 ? -1 : 0;
 	}
 	if (opt != OPT_ASCII && opt != OPT_PLAY && opt != OPT_DELAY && opt != OPT_PRESENT)
 		t->own_given = 1;
@@ -162,7 +134,7 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 		t->play = arg;
 		return 0;
 	case OPT_DELAY:
-		return cli_double("--delay", arg, 0, 0, 3600, &t->delay, e);
+		return opts_double("--delay", arg, 0, 0, 3600, &t->delay, e);
 	}
 	return 0;
 }
@@ -222,7 +194,7 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 		snprintf(a.path, sizeof a.path, "%s", co->load);
 	} else {
 		/* the default widths come from the batch commands' choice */
-		Net *shape = cli_make_net(co, s->train, e);
+		Net *shape = setup_make_net(co, s->train, e);
 		if (!shape)
 			return -1;
 		a = (SessAction){
@@ -269,19 +241,19 @@ static int need_terminal(void)
 static int play(TuiArgs *ta, const TuiSetup *defaults)
 {
 	Err e = {{0}};
-	unsigned long dir = 1UL << (CLI_OPT_DATA_DIR - CLI_OPT_DATA);
+	unsigned long dir = 1UL << (OPTS_DATA_DIR - OPTS_DATA);
 	if ((ta->given & ~dir) || ta->own_given) {
 		fprintf(stderr,
 		        "condnet tui: --play takes the lesson's data, network and settings; "
 		        "only --delay, --present, --ascii and --data-dir go with it\n");
 		return 2;
 	}
-	if (cli_dry_run("tui"))
+	if (opts_dry_run("tui"))
 		return 0;
 	Lesson *l = calloc(1, sizeof *l);
 	Session *s = session_new(&e);
 	if (!l || !s || lesson_load(ta->play, l, &e) < 0 || need_terminal() ||
-	    cli_reserve(&ta->co, 0, &e) < 0) {
+	    setup_reserve(&ta->co, 0, &e) < 0) {
 		if (e.msg[0] || !l || !s)
 			fprintf(stderr, "condnet tui: %s\n", e.msg[0] ? e.msg : "out of memory");
 		session_free(s);
@@ -328,14 +300,16 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	return rc;
 }
 
-int cmd_tui(int argc, char **argv)
+int tui_cmd(int argc, char **argv)
 {
 	TuiArgs ta = {.tau = NAN, .eta = NAN};
 	Err e = {{0}};
 	static char help[sizeof tui_help_fmt + 1200];
-	cli_common_default(&ta.co);
-	snprintf(help, sizeof help, tui_help_fmt, SESS_LOG_KEEP, cli_man_hint());
-	int pr = cli_parse(argc, argv, NULL, NULL, own, own_opt, &ta, help, NULL);
+	opts_default(&ta.co);
+	snprintf(help, sizeof help, tui_help_fmt, SESS_LOG_KEEP, places_man_hint());
+	struct option table[64];
+	opts_table(table, 63, TUI_COMMON, own);
+	int pr = opts_parse(argc, argv, NULL, NULL, table, own_opt, &ta, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	if ((ta.co.data.points > 0 || ta.co.data.noise >= 0) && !plane_set_is(ta.co.data.spec)) {
@@ -360,7 +334,7 @@ int cmd_tui(int argc, char **argv)
 		snprintf(note, sizeof note, "data: %s", spec);
 	}
 	ta.co.data.spec = spec; /* and the batch commands' default widths for it */
-	unsigned long feat = 1UL << (CLI_OPT_FEATURES - CLI_OPT_DATA);
+	unsigned long feat = 1UL << (OPTS_FEATURES - OPTS_DATA);
 	if ((ta.given & feat) && strncmp(spec, "mnist", 5) && strncmp(spec, "fashion", 7)) {
 		fprintf(stderr,
 		        "condnet tui: --features: %s has no Haar-wavelet features to choose "
@@ -390,7 +364,7 @@ int cmd_tui(int argc, char **argv)
 		fprintf(stderr, "condnet: %s\n", e.msg);
 		return 1;
 	}
-	if (cli_dry_run("tui"))
+	if (opts_dry_run("tui"))
 		return 0;
 	if (need_terminal())
 		return 1;

@@ -1,0 +1,199 @@
+/* setup/setup.c - the run the common options describe: its data, its
+ * network, the room for its work and the plan of its training. */
+#include "setup/setup.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/blas.h"
+#include "engine/cond.h"
+#include "engine/limits.h"
+#include "model/model_io.h"
+
+int setup_plan(const CommonOpts *c, const Dataset *train, const LrSchedule *sched, double epochs,
+               TrainPlan *p, Dataset **tr, Dataset **val, Err *e)
+{
+	*tr = *val = NULL;
+	train_plan_default(p, &c->train, epochs);
+	p->patience = c->early_stop;
+	if (!sched)
+		sched = &c->train.sched;
+	if (c->early_stop <= 0 && sched->kind != SCHED_PLATEAU)
+		return 0;
+	if (dataset_split(train, c->val_per_class > 0 ? 0 : c->val_frac, c->val_per_class, c->seed,
+	                  tr, val, e) < 0)
+		return err_prefix(e, "the validation split");
+	p->val = *val;
+	return 0;
+}
+
+const char *setup_plan_str(const TrainPlan *p, const LrSchedule *sched, char *buf, size_t len)
+{
+	char spec[64];
+	if (!sched)
+		sched = &p->opts.sched;
+	int n = snprintf(buf, len, "schedule %s", sched_format(sched, spec, sizeof spec));
+	if (n >= 0 && (size_t)n < len && sched->warmup > 0)
+		n += snprintf(buf + n, len - (size_t)n, ", warm-up %g epoch%s", sched->warmup,
+		              sched->warmup == 1 ? "" : "s");
+	if (n >= 0 && (size_t)n < len && p->patience > 0)
+		snprintf(buf + n, len - (size_t)n, ", early stopping after %d epoch%s", p->patience,
+		         p->patience == 1 ? "" : "s");
+	if (n >= 0 && (size_t)n < len && p->val)
+		snprintf(buf + strlen(buf), len - strlen(buf), " on %d validation rows", p->val->n);
+	return buf;
+}
+
+int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
+{
+	Dataset *tr = NULL, *te = NULL;
+	if (datasets_load(&c->data, &tr, &te, e))
+		return -1;
+	if (dataset_validate(tr, "training set", e) ||
+	    (te && dataset_validate(te, "test set", e))) {
+		dataset_free(tr);
+		dataset_free(te);
+		return -1;
+	}
+	if (train)
+		*train = tr;
+	else
+		dataset_free(tr);
+	if (test)
+		*test = te;
+	else
+		dataset_free(te);
+	return 0;
+}
+
+/* The option that gives a scale step: "--center", "--standardize" or none. */
+static const char *scale_option(int scale)
+{
+	return scale == DATA_STANDARDIZE ? "--standardize" : scale == DATA_CENTER ? "--center" : "";
+}
+
+int setup_check_prep(const Prep *model, const Prep *data, const char *name, Err *e)
+{
+	if (!model || !data)
+		return 0;
+	if (prep_check(model, data, name, data->kind == PREP_NONE ? "the data" : "the data set", e))
+		return -1;
+	if (model->scale == data->scale)
+		return 0;
+	if (model->scale == DATA_RAW)
+		return err_set(e,
+		               "%s was trained on features neither centred nor standardized: "
+		               "drop %s",
+		               name, scale_option(data->scale));
+	return err_set(e, "%s was trained on features %s on its training set: give %s", name,
+	               model->scale == DATA_CENTER ? "centred" : "standardized",
+	               scale_option(model->scale));
+}
+
+int setup_save_model(Net *net, const char *path, const Dataset *train, Err *e)
+{
+	/* a network made on the data records how the data's inputs were made */
+	if (!net->prep && train && train->prep && train->prep->d == net->n[0] &&
+	    net_set_prep(net, train->prep, e))
+		return -1;
+	return model_save(net, path, e);
+}
+
+double setup_work_bytes(const CommonOpts *c, const Net *net)
+{
+	if (!net)
+		return 0;
+	double sum_n = 0, widest = 0;
+	for (int i = 0; i <= net->m; i++)
+		sum_n += net->n[i];
+	for (int i = 1; i <= net->m; i++) {
+		double w = ((double)net->n[i - 1] + 1) * net->n[i];
+		widest = w > widest ? w : widest;
+	}
+	int threads = c->train.threads > 0 ? c->train.threads : 1;
+	/* the gradients and Adam's moments (the parameters are there already), a
+	 * batch's activations on each thread, and Ŵ of the widest layer in
+	 * doubles three times (the conditioning's copies) */
+	return 12.0 * (double)net->nparam + 8.0 * threads * c->train.batch * sum_n + 24.0 * widest;
+}
+
+int setup_reserve(const CommonOpts *c, double work, Err *e)
+{
+	int threads = c->train.threads > 0 ? c->train.threads : 1;
+	/* the conditioning's threads are as many (one of OpenBLAS's buffers
+	 * each), not one a CPU: the same numbers, in the room reserved */
+	if (blas_address_limited())
+		cond_set_threads(threads);
+	return blas_reserve(threads, work, e);
+}
+
+/* The network of setup_make_net. */
+static Net *make_net(const CommonOpts *c, const Dataset *train, Err *e)
+{
+	if (c->load) {
+		Net *net = model_load(c->load, e);
+		if (!net)
+			return NULL;
+		if (train && net->n[0] != train->d) {
+			err_set(e, "%s: model has %d inputs, data set has %d features", c->load,
+			        net->n[0], train->d);
+			net_free(net);
+			return NULL;
+		}
+		if (train && net->n[net->m] != train->k) {
+			err_set(e, "%s: model has %d outputs, data set has %d classes", c->load,
+			        net->n[net->m], train->k);
+			net_free(net);
+			return NULL;
+		}
+		if (train && setup_check_prep(net->prep, train->prep, c->load, e)) {
+			net_free(net);
+			return NULL;
+		}
+		return net;
+	}
+	if (!train) {
+		err_set(e, "no data set to size a fresh network by");
+		return NULL;
+	}
+	const char *spec = c->layers ? c->layers : opts_default_layers(c->data.spec);
+	int *hidden = NULL, nh = 0;
+	if (net_parse_layers(spec, &hidden, &nh, e)) {
+		err_prefix(e, "--layers");
+		return NULL;
+	}
+	int *w = malloc((size_t)(nh + 2) * sizeof *w);
+	if (!w) {
+		free(hidden);
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	w[0] = train->d;
+	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
+	w[nh + 1] = train->k;
+	free(hidden);
+	/* Parameters, gradients and two Adam moments: four floats each. */
+	char what[96];
+	snprintf(what, sizeof what, "a %.60s network", spec);
+	if (limit_check_widths(nh + 1, w, what, NULL, e)) {
+		free(w);
+		return NULL;
+	}
+	Net *net = net_fresh(nh + 1, w, c->act, c->act_a, c->seed, e);
+	free(w);
+	if (!net)
+		err_prefix(e, "a %s network", spec);
+	return net;
+}
+
+Net *setup_make_net(const CommonOpts *c, const Dataset *train, Err *e)
+{
+	Net *net = make_net(c, train, e);
+	/* the work starts next: under an address-space limit, the room for it */
+	if (net && setup_reserve(c, setup_work_bytes(c, net), e) < 0) {
+		net_free(net);
+		return NULL;
+	}
+	return net;
+}

@@ -1,0 +1,50 @@
+/* setup/setup.h - the run the common options (setup/opts.h) describe, as
+ * both front ends set it up: its data sets, its network (loaded or made
+ * fresh), the room its work needs under an address-space limit, and the
+ * plan of its training. */
+#ifndef CONDNET_SETUP_SETUP_H
+#define CONDNET_SETUP_SETUP_H
+
+#include <stddef.h>
+
+#include "base/err.h"
+#include "data/dataset.h"
+#include "engine/net.h"
+#include "engine/schedule.h"
+#include "engine/train_plan.h"
+#include "setup/opts.h"
+
+/* Loads the data sets, and builds the network: from --load, or fresh from
+ * --layers with Glorot weights from --seed. Either output may be NULL. */
+int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
+Net *setup_make_net(const CommonOpts *c, const Dataset *train, Err *e);
+/* Under an address-space limit (ulimit -v), the room for the run to come
+ * (base/blas.h: OpenBLAS's buffers for --threads threads and work bytes of
+ * its own), or a message saying how much it needs; setup_make_net asks it
+ * for the network it returns. setup_work_bytes is the estimate for a run on
+ * net (0 for NULL): its gradients and Adam's moments, a batch's activations
+ * per thread, the conditioning's copies of its widest Ŵ. */
+int setup_reserve(const CommonOpts *c, double work, Err *e);
+double setup_work_bytes(const CommonOpts *c, const Net *net);
+/* 0 when the model name, whose preprocessing record is model (NULL: none
+ * recorded), can read the data made by the record data: the same kind of
+ * input and the same scale step (else a message saying which option to give
+ * or drop). */
+int setup_check_prep(const Prep *model, const Prep *data, const char *name, Err *e);
+/* model_save, after recording the preprocessing of train's inputs in net
+ * when it has none (a network made on train). */
+int setup_save_model(Net *net, const char *path, const Dataset *train, Err *e);
+
+/* The training the options describe: c->train (with --schedule and
+ * --warmup) for `epochs`, the cap under --early-stop. When early stopping or
+ * a plateau schedule (sched, NULL for --schedule's) needs a validation set,
+ * train is split by --val-frac or --val-per-class with --seed into *tr and
+ * *val, which the plan trains and validates on and the caller frees;
+ * otherwise both are NULL and the plan trains on all of train. */
+int setup_plan(const CommonOpts *c, const Dataset *train, const LrSchedule *sched, double epochs,
+               TrainPlan *p, Dataset **tr, Dataset **val, Err *e);
+/* One line saying how the plan trains: "schedule plateau:2:0.1, warm-up 1
+ * epoch, early stopping after 5 epochs on 6000 validation rows". */
+const char *setup_plan_str(const TrainPlan *p, const LrSchedule *sched, char *buf, size_t len);
+
+#endif
