@@ -69,7 +69,7 @@ build blas_info bench/blas_info.c
 PEER_DEFAULT=$(as_default "$BENCH_TMP/blas_info" | sed -n 's/^core: *\([A-Za-z0-9_]*\).*/\1/p')
 peer_sets() {
 	echo condnet
-	[ "$(echo "$PEER_DEFAULT" | tr A-Z a-z)" = "$(echo "$CK" | tr A-Z a-z)" ] || echo default
+	[ "$(echo "$PEER_DEFAULT" | tr '[:upper:]' '[:lower:]')" = "$(echo "$CK" | tr '[:upper:]' '[:lower:]')" ] || echo default
 }
 # as_set SET CMD...: CMD with the kernels of SET (condnet or default).
 as_set() { if [ "$1" = default ]; then shift; as_default "$@"; else shift; as_condnet "$@"; fi; }
