@@ -175,7 +175,10 @@ int cmd_cond(int argc, char **argv)
 	if (report_cond(stdout, net, lc, fmt, &e))
 		goto fail;
 	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
-	if (!k.no_squeeze)
+	if (!k.no_squeeze && net->nconv)
+		printf("\nκ of a convolution layer is not computed yet: no table of Algorithm 3 "
+		       "for this network\n");
+	else if (!k.no_squeeze)
 		st = squeeze_table(net, lc, k.tau, fmt, &rows, &removed, &prog, &e);
 	if (st > 0)
 		goto stopped;

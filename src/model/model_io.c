@@ -224,11 +224,19 @@ static const unsigned char *src_next(Src *s, void *dst, size_t len, int crc, Err
 	return p;
 }
 
+/* The shape of the network a file describes: widths, and convolutions. */
+typedef struct Shape {
+	const int *n;
+	int m, nconv;
+	const ConvShape *cs;
+} Shape;
+
 /* The layer (1..m) parameter index j belongs to. */
-static int layer_of(const int *n, int m, size_t j)
+static int layer_of(const Shape *sh, size_t j)
 {
+	int m = sh->m;
 	for (int i = 0; i < m; i++) {
-		size_t layer = ((size_t)n[i] + 1) * (size_t)n[i + 1];
+		size_t layer = (size_t)model_layer_params(sh->n, i, sh->nconv, sh->cs);
 		if (j < layer)
 			return i + 1;
 		j -= layer;
@@ -239,7 +247,7 @@ static int layer_of(const int *n, int m, size_t j)
 /* Checks np floats at p (little-endian) of array k (0 parameters, 1 and 2
  * Adam's moments), from its float j0 on, at file offset off: every value
  * finite, the second moment not negative. */
-static int check_floats(const unsigned char *p, size_t np, int k, size_t j0, const int *n, int m,
+static int check_floats(const unsigned char *p, size_t np, int k, size_t j0, const Shape *sh,
                         const char *path, uint64_t off, Err *e)
 {
 	for (size_t i = 0; i < np; i++) {
@@ -253,7 +261,7 @@ static int check_floats(const unsigned char *p, size_t np, int k, size_t j0, con
 			    e,
 			    "%s: parameter %zu (layer %d) at offset %llu is %g, expected a "
 			    "finite number",
-			    path, j, layer_of(n, m, j), at, (double)v);
+			    path, j, layer_of(sh, j), at, (double)v);
 		return err_set(e,
 		               "%s: Adam's %s moment %zu at offset %llu is %g, expected a finite "
 		               "number%s",
@@ -264,7 +272,7 @@ static int check_floats(const unsigned char *p, size_t np, int k, size_t j0, con
 }
 
 /* check_floats on the next np floats of s, read a piece at a time. */
-static int check_chunks(Src *s, uint64_t np, int k, const int *n, int m, Err *e)
+static int check_chunks(Src *s, uint64_t np, int k, const Shape *sh, Err *e)
 {
 	enum { PIECE = 1 << 14 };
 	unsigned char *buf = malloc(4 * PIECE);
@@ -275,7 +283,7 @@ static int check_chunks(Src *s, uint64_t np, int k, const int *n, int m, Err *e)
 		size_t c = np - j < PIECE ? (size_t)(np - j) : PIECE;
 		uint64_t off = s->pos;
 		const unsigned char *a = src_next(s, buf, 4 * c, 1, e);
-		rc = !a || check_floats(a, c, k, (size_t)j, n, m, s->path, off, e) ? -1 : 0;
+		rc = !a || check_floats(a, c, k, (size_t)j, sh, s->path, off, e) ? -1 : 0;
 	}
 	free(buf);
 	return rc;
@@ -285,7 +293,7 @@ static int check_chunks(Src *s, uint64_t np, int k, const int *n, int m, Err *e)
  * the parameter count into *np; against the file's size and the table of
  * limits. */
 static int get_widths(const unsigned char *h, uint32_t m, uint64_t fsize, const char *path, int *n,
-                      uint64_t *np, Err *e)
+                      int nconv, const ConvShape *cs, uint64_t *np, Err *e)
 {
 	*np = 0;
 	for (uint32_t i = 0; i <= m; i++) {
@@ -301,9 +309,10 @@ static int get_widths(const unsigned char *h, uint32_t m, uint64_t fsize, const 
 			               "limit of %d",
 			               path, i, w, at, LIMIT_MAX_WIDTH);
 		n[i] = (int)w;
-		/* Each layer adds (n[i-1]+1)·n[i]; stop as soon as it exceeds the file. */
+		/* Each layer adds (n[i-1]+1)·n[i] (a convolution (C_in·K·K+1)·C_out);
+		 * stop as soon as it exceeds the file. */
 		if (i > 0) {
-			*np += ((uint64_t)n[i - 1] + 1) * w;
+			*np += model_layer_params(n, (int)i - 1, nconv, cs);
 			if (*np > fsize / 4)
 				return err_set(
 				    e,
@@ -339,9 +348,13 @@ static int get_head(const unsigned char *head, uint64_t fsize, const char *path,
 	if (*m > LIMIT_MAX_LAYERS)
 		return err_set(e, "%s: %u layers at offset 16, more than condnet's limit of %d",
 		               path, *m, LIMIT_MAX_LAYERS);
-	if (hb != header_bytes(*m))
-		return err_set(e, "%s: header size %u at offset 12, expected %llu for %u layers",
-		               path, hb, (unsigned long long)header_bytes(*m), *m);
+	/* from version 5 on, the convolutions' block (its count read next) */
+	uint64_t least = header_bytes_v(*m, *version, 0);
+	if (*version < 5 ? hb != least
+	                 : hb < least || (hb - least) % MODEL_CONV_LAYER_BYTES || hb > fsize - 4)
+		return err_set(e, "%s: header size %u at offset 12, expected %llu%s for %u layers",
+		               path, hb, (unsigned long long)least,
+		               *version < 5 ? "" : " and a block of convolutions", *m);
 	if (act >= ACT_COUNT)
 		return err_set(e, "%s: unknown activation %u at offset 20 (expected 0..%d)", path,
 		               act, ACT_COUNT - 1);
@@ -362,26 +375,50 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 		return err_set(e, "%s: %llu bytes is too short for a model file", path,
 		               (unsigned long long)fsize);
 	const unsigned char *hp = src_next(s, head, sizeof head, 1, e);
-	uint32_t version, m;
+	uint32_t version = 0, m = 0;
 	if (!hp || get_head(hp, fsize, path, &version, &m, e))
 		return -1;
-	size_t rest = header_bytes(m) - FIXED_HEAD;
+	uint64_t hb = get_u32(hp + 12);
+	size_t rest = (size_t)hb - FIXED_HEAD;
 	unsigned char *h = s->mem ? NULL : malloc(rest);
 	int *n = malloc(((size_t)m + 1) * sizeof *n);
 	Net *net = NULL, shell = {0};
-	int rc = -1;
+	ConvShape *cs = NULL;
+	int rc = -1, nconv = 0;
 	if ((!s->mem && !h) || !n) {
 		err_set(e, "%s: out of memory", path);
 		goto done;
 	}
 	const unsigned char *hr = src_next(s, h, rest, 1, e);
-	uint64_t np;
-	if (!hr || get_widths(hr, m, fsize, path, n, &np, e))
+	if (!hr)
 		goto done;
 	const unsigned char *t = hr + 4 * ((size_t)m + 1);
+	size_t toff = FIXED_HEAD + 4 * ((size_t)m + 1);
+	if (version >= 5) {
+		/* the convolutions first: they say what the widths hold */
+		uint32_t nc = model_conv_count(t + TAIL_HEAD);
+		if (hb != header_bytes_v(m, version, nc)) {
+			err_set(
+			    e,
+			    "%s: header size %llu at offset 12, expected %llu for %u layers, %u "
+			    "of them convolutions",
+			    path, (unsigned long long)hb,
+			    (unsigned long long)header_bytes_v(m, version, nc), m, nc);
+			goto done;
+		}
+		for (uint32_t i = 0; i <= m; i++) {
+			uint32_t w = get_u32(hr + 4 * (size_t)i);
+			n[i] = w > INT_MAX ? INT_MAX : (int)w;
+		}
+		if (model_conv_get(t + TAIL_HEAD, m, n, &cs, path, toff + TAIL_HEAD, e))
+			goto done;
+		nconv = (int)nc;
+	}
+	uint64_t np;
+	if (get_widths(hr, m, fsize, path, n, nconv, cs, &np, e))
+		goto done;
 	int64_t adam_t = (int64_t)get_u64(t);
 	uint32_t flags = get_u32(t + 8);
-	size_t toff = header_bytes(m) - TAIL_HEAD;
 	if (adam_t < 0) {
 		err_set(e, "%s: negative Adam step count at offset %zu", path, toff);
 		goto done;
@@ -401,31 +438,33 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	uint64_t sb = version >= 2 ? MODEL_SCHED_BYTES : 0;
 	uint64_t rb = version >= 3 ? MODEL_RUN_BYTES : 0;
 	uint64_t pb = version >= 4 ? MODEL_PREP_BYTES(n[0]) : 0;
-	uint64_t want = header_bytes(m) + 4 * np * (uint64_t)nbuf + sb + rb + pb + 4;
+	uint64_t want = hb + 4 * np * (uint64_t)nbuf + sb + rb + pb + 4;
 	if (fsize != want) {
 		err_set(e, "%s: %llu bytes, but its header describes %llu (%s)", path,
 		        (unsigned long long)fsize, (unsigned long long)want,
 		        fsize < want ? "truncated" : "trailing data");
 		goto done;
 	}
-	if (out && !(net = net_new((int)m, n, (ActKind)get_u32(hp + 20), get_f32(hp + 24), e))) {
+	if (out && !(net = net_new_conv((int)m, n, nconv, cs, (ActKind)get_u32(hp + 20),
+	                                get_f32(hp + 24), e))) {
 		err_set(e, "%s: out of memory for %llu parameters", path, (unsigned long long)np);
 		goto done;
 	}
 	if (net)
 		net->adam_t = adam_t;
+	Shape sh = {n, (int)m, nconv, cs};
 	float *dst[3] = {net ? net->param : NULL, net ? net->adam_m : NULL,
 	                 net ? net->adam_v : NULL};
 	for (int k = 0; k < nbuf; k++) {
 		if (!dst[k] && !s->mem) {
 			/* checked only: in pieces, never the whole array at once */
-			if (check_chunks(s, np, k, n, (int)m, e))
+			if (check_chunks(s, np, k, &sh, e))
 				goto done;
 			continue;
 		}
 		uint64_t off = s->pos;
 		const unsigned char *a = src_next(s, dst[k], np * 4, 1, e);
-		if (!a || check_floats(a, np, k, 0, n, (int)m, path, off, e))
+		if (!a || check_floats(a, np, k, 0, &sh, path, off, e))
 			goto done;
 		if (dst[k])
 			swap_floats(dst[k], np);
@@ -467,6 +506,7 @@ done:
 		net_free(net);
 	free(h);
 	free(n);
+	free(cs);
 	return rc;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "model/model_conv.h"
 
 /* The file's first bytes. */
 static const char MAGIC[8] = {'C', 'O', 'N', 'D', 'N', 'E', 'T', '\0'};
@@ -24,6 +25,13 @@ static const char MAGIC[8] = {'C', 'O', 'N', 'D', 'N', 'E', 'T', '\0'};
 static inline uint64_t header_bytes(uint64_t m)
 {
 	return FIXED_HEAD + 4 * (m + 1) + TAIL_HEAD;
+}
+
+/* The header of m layers, nconv of them convolutions (their block from
+ * version 5 on). */
+static inline uint64_t header_bytes_v(uint64_t m, uint32_t version, uint64_t nconv)
+{
+	return header_bytes(m) + (version >= 5 ? model_conv_bytes(nconv) : 0);
 }
 
 static inline void put_u32(unsigned char *p, uint32_t v)

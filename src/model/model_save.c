@@ -46,11 +46,18 @@ static void put_run(unsigned char *p, const Net *net)
 	memcpy(p + 16, r->kernels, strnlen(r->kernels, 31));
 }
 
+/* The version a network is written as: the oldest that holds it. */
+static uint32_t version_of(const Net *net)
+{
+	return net->nconv ? MODEL_VERSION : 4;
+}
+
 size_t model_file_bytes(const Net *net)
 {
 	size_t nbuf = net->adam_t > 0 ? 3 : 1;
-	return (size_t)header_bytes((uint64_t)net->m) + 4 * nbuf * net->nparam + MODEL_SCHED_BYTES +
-	       MODEL_RUN_BYTES + MODEL_PREP_BYTES(net->n[0]) + 4;
+	return (size_t)header_bytes_v((uint64_t)net->m, version_of(net), (uint64_t)net->nconv) +
+	       4 * nbuf * net->nparam + MODEL_SCHED_BYTES + MODEL_RUN_BYTES +
+	       MODEL_PREP_BYTES(net->n[0]) + 4;
 }
 
 /* ---- a model file's bytes, made in order, piece by piece ----
@@ -149,12 +156,12 @@ static int gen_init(ModelBytes *g, const Net *net, Err *e)
 {
 	memset(g, 0, sizeof *g);
 	uint32_t flags = net->adam_t > 0 ? FLAG_ADAM : 0;
-	size_t hb = (size_t)header_bytes((uint64_t)net->m);
+	size_t hb = (size_t)header_bytes_v((uint64_t)net->m, version_of(net), (uint64_t)net->nconv);
 	if (!(g->head = malloc(hb)))
 		return err_set(e, "out of memory");
 	unsigned char *p = g->head;
 	memcpy(p, MAGIC, 8);
-	put_u32(p + 8, MODEL_VERSION);
+	put_u32(p + 8, version_of(net));
 	put_u32(p + 12, (uint32_t)hb);
 	put_u32(p + 16, (uint32_t)net->m);
 	put_u32(p + 20, (uint32_t)net->act);
@@ -164,6 +171,8 @@ static int gen_init(ModelBytes *g, const Net *net, Err *e)
 		put_u32(p, (uint32_t)net->n[i]);
 	put_u64(p, (uint64_t)net->adam_t);
 	put_u32(p + 8, flags);
+	if (version_of(net) >= 5)
+		model_conv_put(p + 12, net);
 	gen_add(g, SEC_RAW, hb, g->head, 0);
 	const float *arr[3] = {net->param, net->adam_m, net->adam_v};
 	for (int k = 0; k < (flags & FLAG_ADAM ? 3 : 1); k++)

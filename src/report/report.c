@@ -13,11 +13,35 @@
 #include "base/file.h"
 #include "base/kernels.h"
 #include "report/report_int.h"
+#include "report/report_layers.h"
 #include "report/report_rec.h"
 
 /* ---- a network's conditioning, layer by layer ---- */
 
-enum { CL_LAYER, CL_N, CL_ROWS, CL_COLS, CL_KAPPA, CL_P, CL_SVD, CL_SV, CL_QR, CL_RDIAG, CL_NCOL };
+/* A network with convolutions adds what each layer is (the kind column and
+ * a convolution's sizes, absent for a dense network), and a convolution's
+ * κ, p and SVD rank are absent: not computed yet. */
+enum {
+	CL_LAYER,
+	CL_KIND,
+	CL_TYPE,
+	CL_N,
+	CL_ROWS,
+	CL_COLS,
+	CL_KAPPA,
+	CL_P,
+	CL_SVD,
+	CL_SV,
+	CL_QR,
+	CL_RDIAG,
+	CL_CHANNELS,
+	CL_KERNEL,
+	CL_PADDING,
+	CL_POOL,
+	CL_MAPS,
+	CL_NOTE,
+	CL_NCOL
+};
 static const RecCol cond_cols[CL_NCOL] = {
     [CL_LAYER] = {.head = "Layer",
                   .name = "layer",
@@ -25,6 +49,14 @@ static const RecCol cond_cols[CL_NCOL] = {
                   .type = REC_INT,
                   .flags = REC_TC,
                   .dfmt = F_0F},
+    [CL_KIND] = {.head = "kind", .name = "kind", .type = REC_TEXT, .flags = REC_TC | REC_OPT},
+    [CL_TYPE] = {.key = "kind", .type = REC_TEXT},
+    [CL_CHANNELS] = {.key = "channels", .type = REC_INT},
+    [CL_KERNEL] = {.key = "kernel", .type = REC_INT},
+    [CL_PADDING] = {.key = "padding", .type = REC_INT},
+    [CL_POOL] = {.key = "pool", .type = REC_FLAG},
+    [CL_MAPS] = {.key = "maps", .type = REC_ARRAY},
+    [CL_NOTE] = {.key = "kappa_note", .type = REC_TEXT},
     [CL_N] =
         {.head = "n_i", .name = "n", .key = "n", .type = REC_COUNT, .flags = REC_TC, .dfmt = F_0F},
     [CL_ROWS] = {.key = "rows", .type = REC_INT},
@@ -33,19 +65,20 @@ static const RecCol cond_cols[CL_NCOL] = {
                   .name = "kappa",
                   .key = "kappa",
                   .type = REC_KAPPA_TAU,
-                  .flags = REC_TC,
+                  .flags = REC_TC | REC_JNULL,
+                  .none = REPORT_KAPPA_NOT_YET,
                   .dfmt = F_17G},
     [CL_P] = {.head = "p (τ=%g)",
               .name = "p",
               .key = "p",
               .type = REC_INT,
-              .flags = REC_TC,
+              .flags = REC_TC | REC_JNULL,
               .dfmt = F_0F},
     [CL_SVD] = {.head = "rank (SVD)",
                 .name = "rank_svd",
                 .key = "rank_svd",
                 .type = REC_INT,
-                .flags = REC_TC,
+                .flags = REC_TC | REC_JNULL,
                 .dfmt = F_0F},
     [CL_SV] = {.key = "sv", .type = REC_ARRAY},
     /* "-" without the pivoted QR (cond_net_values) */
@@ -60,12 +93,44 @@ static const RecCol cond_cols[CL_NCOL] = {
 };
 static const RecKind cond_kind = {.col = cond_cols, .ncol = CL_NCOL};
 
-/* The layers of lc (m of them) as records, into *s (free s->v). */
-static int cond_set(const LayerCond *lc, int m, RecSet *s, Err *e)
+/* What a layer of a network with convolutions is: its kind, and a
+ * convolution's sizes in place of its κ (text into kind, its maps C, H, W
+ * into maps). */
+static void conv_vals(const Net *net, int i, RecVal *r, char *kind, size_t len, int *maps)
 {
-	RecVal *v = calloc((size_t)(m > 0 ? m : 1) * CL_NCOL, sizeof *v);
+	for (int c = CL_CHANNELS; c <= CL_NOTE; c++)
+		r[c] = rec_absent();
+	r[CL_KIND] = r[CL_TYPE] = rec_absent();
+	if (!net || !net->nconv)
+		return;
+	r[CL_KIND] = (RecVal){.s = report_layer_kind(net, i, kind, len)};
+	r[CL_TYPE] = (RecVal){.s = i < net->nconv ? "conv" : "dense"};
+	if (i >= net->nconv)
+		return;
+	const ConvShape *cs = &net->conv[i];
+	r[CL_KAPPA] = r[CL_P] = r[CL_SVD] = rec_absent();
+	r[CL_CHANNELS] = rec_num(cs->c_out);
+	r[CL_KERNEL] = rec_num(cs->k);
+	r[CL_PADDING] = rec_num(cs->pad);
+	r[CL_POOL] = rec_num(cs->pool);
+	maps[0] = cs->c_out;
+	maps[1] = cs->h_out;
+	maps[2] = cs->w_out;
+	r[CL_MAPS] = (RecVal){.ia = maps, .na = 3};
+	r[CL_NOTE] = (RecVal){.s = REPORT_KAPPA_NOT_YET};
+}
+
+/* The layers of lc (m of them; of net, which may be NULL) as records, into
+ * *s (free s->v: the texts of the kinds are in the same block). */
+static int cond_set(const Net *net, const LayerCond *lc, int m, RecSet *s, Err *e)
+{
+	enum { KIND = 48 };
+	size_t nv = (size_t)(m > 0 ? m : 1) * CL_NCOL;
+	RecVal *v = calloc(1, nv * sizeof *v + (size_t)(m > 0 ? m : 1) * (KIND + 3 * sizeof(int)));
 	if (!v)
 		return err_set(e, "out of memory for the table of %d layers", m);
+	int *maps = (int *)(v + nv);
+	char *kind = (char *)(maps + 3 * (m > 0 ? m : 1));
 	for (int i = 0; i < m; i++) {
 		const LayerCond *l = &lc[i];
 		RecVal *r = v + (size_t)i * CL_NCOL;
@@ -79,6 +144,8 @@ static int cond_set(const LayerCond *lc, int m, RecSet *s, Err *e)
 		r[CL_SV] = (RecVal){.a = l->sv, .na = l->nsv};
 		r[CL_QR] = (RecVal){.v = l->rank_qr, .absent = l->rank_qr < 0};
 		r[CL_RDIAG] = (RecVal){.a = l->rdiag, .na = l->nsv, .absent = !l->rdiag};
+		conv_vals(net && i < net->m ? net : NULL, i, r, kind + (size_t)i * KIND, KIND,
+		          maps + 3 * (size_t)i);
 	}
 	*s = (RecSet){&cond_kind, v, m, m > 0 ? lc[0].tau : 0};
 	return 0;
@@ -87,7 +154,7 @@ static int cond_set(const LayerCond *lc, int m, RecSet *s, Err *e)
 int report_cond(FILE *f, const Net *net, const LayerCond *lc, ReportFormat fmt, Err *e)
 {
 	RecSet s;
-	if (cond_set(lc, net->m, &s, e))
+	if (cond_set(net, lc, net->m, &s, e))
 		return -1;
 	int rc = rec_table(f, &s, fmt, e);
 	free((void *)s.v);
@@ -98,7 +165,7 @@ int report_cond_data(FILE *f, const LayerCond *lc, int m, double tau, Err *e)
 {
 	RecSet s;
 	char note[64];
-	if (cond_set(lc, m, &s, e))
+	if (cond_set(NULL, lc, m, &s, e))
 		return -1;
 	snprintf(note, sizeof note, "(tau = %g; kappa inf when singular)", tau);
 	int rc = rec_data_head(f, &s, NULL, note, 0, e) || rec_data(f, &s, e) ? -1 : 0;
@@ -117,8 +184,8 @@ int report_net_fields(cJSON *o, const int *n, int m, const double *kappa, const 
 /* The κ and p of lc[0..m) as arrays, for net_fields; -1 when out of memory. */
 static int lc_arrays(const LayerCond *lc, int m, double **kappa, int **p)
 {
-	*kappa = malloc((size_t)(m > 0 ? m : 1) * sizeof **kappa);
-	*p = malloc((size_t)(m > 0 ? m : 1) * sizeof **p);
+	*kappa = calloc((size_t)(m > 0 ? m : 1), sizeof **kappa);
+	*p = calloc((size_t)(m > 0 ? m : 1), sizeof **p);
 	if (!*kappa || !*p) {
 		free(*kappa);
 		free(*p);
@@ -131,16 +198,21 @@ static int lc_arrays(const LayerCond *lc, int m, double **kappa, int **p)
 	return 0;
 }
 
-/* The network's κ of lc into o. */
+/* The network's κ of lc into o; a convolution's p null, as its κ (not
+ * computed yet). */
 static int lc_fields(cJSON *o, const int *n, const LayerCond *lc, int m, Err *e)
 {
-	double *kappa;
-	int *p;
+	double *kappa = NULL;
+	int *p = NULL;
 	if (lc_arrays(lc, m, &kappa, &p) < 0)
 		return err_set(e, "out of memory for a JSON record");
 	int rc = report_net_fields(o, n, m, kappa, p, e);
 	free(kappa);
 	free(p);
+	cJSON *pa = cJSON_GetObjectItem(o, "p");
+	for (int i = 0; rc == 0 && pa && i < m; i++)
+		if (lc[i].conv && !cJSON_ReplaceItemInArray(pa, i, cJSON_CreateNull()))
+			rc = err_set(e, "out of memory for a JSON record");
 	return rc;
 }
 
@@ -163,11 +235,11 @@ cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 	char shape[512];
 	RecSet s;
 	cJSON *root = cJSON_CreateObject(), *layers = NULL;
-	if (!root || cond_set(lc, net->m, &s, e))
+	if (!root || cond_set(net, lc, net->m, &s, e))
 		return json_nomem(root, e);
 	double maxk = 0;
 	for (int i = 0; i < net->m; i++) /* a NaN stays: the maximum is unknown */
-		if (isnan(lc[i].kappa) || lc[i].kappa > maxk)
+		if (!lc[i].conv && (isnan(lc[i].kappa) || lc[i].kappa > maxk))
 			maxk = lc[i].kappa;
 	int bad = json_add(root, "shape",
 	                   cJSON_CreateString(net_shape_str(net, shape, sizeof shape)), e) ||
@@ -223,7 +295,11 @@ static const RecCol alg1_cols[AL_NCOL] = {
     [AL_SECS] = {.key = "seconds", .type = REC_NUM},
     [AL_TAU] = {.name = "tau", .key = "tau", .type = REC_NUM, .dfmt = F_G},
     [AL_ETA] = {.name = "eta", .key = "eta", .type = REC_NUM, .dfmt = F_G},
-    [AL_ACC] = {.name = "test_acc_percent", .type = REC_NUM, .dfmt = F_4F},
+    [AL_ACC] = {.head = "test acc %",
+                .name = "test_acc_percent",
+                .type = REC_PCT,
+                .flags = REC_T | REC_OPT,
+                .dfmt = F_4F},
 };
 static const int alg1_json_order[] = {AL_ITER, AL_N,   AL_KAPPA, AL_P,   AL_MAXK,
                                       AL_SUMN, AL_ERR, AL_SECS,  AL_TAU, AL_ETA};
@@ -252,6 +328,7 @@ static int alg1_set(const Alg1Record *rec, int n, RecSet *s, Err *e)
 		x[AL_TAU] = rec_num(r->tau);
 		x[AL_ETA] = rec_num(r->eta);
 		x[AL_ACC] = rec_num(100 * (1 - r->eval_error));
+		x[AL_ACC].absent = isnan(r->eval_error); /* measured without a test set */
 	}
 	*s = (RecSet){&alg1_kind, v, n, 0};
 	return 0;

@@ -356,12 +356,27 @@ int rec_table(FILE *f, const RecSet *s, ReportFormat fmt, Err *e)
 	return table_put(f, &t, fmt, e);
 }
 
+/* 1 when column c of the records across is a row of theirs: in the text
+ * table, and not a REC_OPT column whose values are all absent. */
+static int across_row(const RecSet *s, int c)
+{
+	const RecCol *col = &s->k->col[c];
+	if (!(col->flags & REC_T))
+		return 0;
+	if (!(col->flags & REC_OPT))
+		return 1;
+	for (int r = 0; r < s->nrow; r++)
+		if (!val(s, r, c)->absent)
+			return 1;
+	return 0;
+}
+
 int rec_across(FILE *f, const RecSet *s, int label, const char *corner, const char *ccorner,
                int narray, ReportFormat fmt, Err *e)
 {
 	int rows = 1;
 	for (int c = 0; c < s->k->ncol; c++)
-		if (c != label && (s->k->col[c].flags & REC_T))
+		if (c != label && across_row(s, c))
 			rows += s->k->col[c].type == REC_ARRAY ? narray : 1;
 	Table t;
 	if (table_init(&t, rows, s->nrow + 1, e))
@@ -372,7 +387,7 @@ int rec_across(FILE *f, const RecSet *s, int label, const char *corner, const ch
 	const RecCol count = {.type = REC_COUNT};
 	for (int c = 0, r = 1; c < s->k->ncol; c++) {
 		const RecCol *col = &s->k->col[c];
-		if (c == label || !(col->flags & REC_T))
+		if (c == label || !across_row(s, c))
 			continue;
 		char buf[CELL];
 		if (col->type != REC_ARRAY) {

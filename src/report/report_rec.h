@@ -125,7 +125,8 @@ const char *rec_cell(const RecCol *c, const RecVal *v, ReportFormat fmt, char *b
 int rec_table(FILE *f, const RecSet *s, ReportFormat fmt, Err *e);
 /* The records across: a column per record, headed by the corner (text,
  * CSV) and by the record's value in column label (its number from 0 when
- * label < 0), then a row per field of the table's columns but the label,
+ * label < 0), then a row per field of the table's columns but the label
+ * (a REC_OPT one only when some record has its value),
  * each REC_ARRAY field narray rows headed by their numbers from 1 (the
  * entries as REC_COUNT, 0 past an array's end). */
 int rec_across(FILE *f, const RecSet *s, int label, const char *corner, const char *ccorner,
@@ -147,7 +148,7 @@ typedef struct Table {
 	int rows, cols;
 	char *cell;
 } Table;
-#define REPORT_CELL 40
+#define REPORT_CELL 64
 
 int table_init(Table *t, int rows, int cols, Err *e);
 void table_set(Table *t, int r, int c, const char *fmt, ...) __attribute__((format(printf, 4, 5)));

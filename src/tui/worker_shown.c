@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "report/report_layers.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 #include "tui/worker_plane.h"
@@ -19,6 +20,7 @@ void worker_shown_free(Shown *p)
 	cond_net_free(p->lc, p->m);
 	free(p->n);
 	free(p->bias0);
+	free(p->kind);
 	alg1_records_free(p->rec, p->nrec);
 	free(p->beta);
 	free(p->sq.perm);
@@ -38,23 +40,32 @@ void worker_shown_lc(Worker *w, const Net *net, LayerCond *lc, int live)
 {
 	int m = net->m;
 	int *n = malloc((size_t)(m + 1) * sizeof *n), *b0 = malloc((size_t)m * sizeof *b0);
-	if (!n || !b0) {
+	char(*kind)[48] = net->nconv ? malloc((size_t)m * sizeof *kind) : NULL;
+	if (!n || !b0 || (net->nconv && !kind)) {
 		cond_net_free(lc, m);
 		free(n);
 		free(b0);
+		free(kind);
 		worker_status(w, 1, "conditioning: out of memory");
 		return;
 	}
 	memcpy(n, net->n, (size_t)(m + 1) * sizeof *n);
 	for (int i = 0; i < m; i++) {
 		b0[i] = 1;
-		for (int j = 0; j < net->n[i + 1] && b0[i]; j++)
+		for (int j = 0; j < net_cols(net, i) && b0[i]; j++)
 			b0[i] = net->b[i][j] == 0;
+		if (kind)
+			report_layer_kind(net, i, kind[i], sizeof kind[i]);
 	}
 	pthread_mutex_lock(&w->mu);
 	cond_net_free(w->shown.lc, w->shown.m);
 	free(w->shown.n);
 	free(w->shown.bias0);
+	free(w->shown.kind);
+	w->shown.kind = kind;
+	w->shown.conv_shape[0] = '\0';
+	if (kind)
+		net_shape_str(net, w->shown.conv_shape, sizeof w->shown.conv_shape);
 	w->shown.lc = lc;
 	w->shown.n = n;
 	w->shown.bias0 = b0;

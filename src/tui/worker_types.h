@@ -179,6 +179,9 @@ typedef struct Shown {
 	size_t nparam;
 	LayerCond *lc;             /* m entries at tau, or NULL */
 	int *bias0;                /* m entries: 1 when the layer's biases are all zero */
+	char (*kind)[48];          /* m entries with convolutions: what each layer is
+	                            * (report_layer_kind); NULL for a dense network */
+	char conv_shape[256];      /* with convolutions, net_shape_str; "" for a dense one */
 	int live;                  /* lc was taken during training */
 	double tau, eta;           /* the session's */
 	double tau_next, eta_next; /* as they will be once the τ and η changes queued (or
