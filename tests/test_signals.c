@@ -71,6 +71,21 @@ static void *fault_later(void *ud)
 	return NULL;
 }
 
+/* Every signal back to its default action, as a process started by a shell
+ * that ignores none has it: a disposition the test runner inherited (a
+ * launcher that ignores SIGPIPE, nohup's SIGHUP) is kept by condnet on
+ * purpose, and the signal would not end the child. */
+static void default_dispositions(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (int sig = 1; sig <= SIGRTMAX; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &sa, NULL);
+}
+
 /* The child: saves path again and again; trap: the stop signals stop it
  * (exit 42 after the save under way); fault_us >= 0: a thread writes to a
  * read-only page after that many microseconds. */
@@ -81,6 +96,7 @@ static void saver(const char *path, int trap, long fault_us)
 	/* a sanitizer's report of the fault is expected: keep it out of the log */
 	int null = open("/dev/null", O_WRONLY);
 	dup2(null, 2);
+	default_dispositions();
 	signals_init();
 	if (trap)
 		signals_trap_stop(0);
@@ -200,6 +216,7 @@ START_TEST(test_group_waits_for_its_saves)
 		snprintf(g2, sizeof g2, "%s", at("g2"));
 		pid_t pid = fork();
 		if (pid == 0) {
+			default_dispositions();
 			signals_init();
 			Err e;
 			signals_group_begin();
