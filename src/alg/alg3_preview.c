@@ -141,7 +141,7 @@ static double agree(const Tail *t, const int *cls)
 {
 	long same = 0;
 	for (int i = 0; i < t->eval->n; i++)
-		same += cls[i] == t->now[i];
+		same += cls[i] == t->now[i] && cls[i] != NET_NO_ANSWER;
 	return 100 * (double)same / t->eval->n;
 }
 

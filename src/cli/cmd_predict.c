@@ -239,6 +239,20 @@ static int answer(Predict *p, const Net *net, const Dataset *d, Err *e)
 	progress_clear(&p->prog);
 	if (rc)
 		goto out;
+	/* a row that answers no class is not written as one */
+	int first = -1, none = 0;
+	for (int r = 0; r < d->n; r++)
+		if (cls[r] == NET_NO_ANSWER && (none++, first < 0))
+			first = r;
+	if (none) {
+		rc = err_set(e,
+		             "%s: row %d%s: the network's outputs are not finite (the inputs are "
+		             "too large for it), so it answers no class (%d row%s in all); nothing "
+		             "written",
+		             d->name, first + 1, none > 1 ? " and others" : "", none,
+		             none > 1 ? "s" : "");
+		goto out;
+	}
 	Answers a = {d->n, k, cls, prob};
 	const char *out = p->out ? p->out : p->npy_out ? NULL : "-";
 	if ((out && report_write_file(out, report_answers_csv, &a, e)) ||

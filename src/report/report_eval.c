@@ -35,7 +35,10 @@ static void models_table(FILE *f, const EvalReport *r, ReportFormat fmt)
 		report_table_set(&t, i + 1, 2, "%s", m->kind);
 		report_table_set(&t, i + 1, 3, "%s", net_shape_str(m->net, shape, sizeof shape));
 		report_set_pct(&t, i + 1, 4, pct(1 - m->ev->error), fmt);
-		report_table_set(&t, i + 1, 5, "%.4f", m->ev->loss);
+		if (isfinite(m->ev->loss))
+			report_table_set(&t, i + 1, 5, "%.4f", m->ev->loss);
+		else
+			report_table_set(&t, i + 1, 5, "not finite");
 		report_set_count(&t, i + 1, 6, (double)m->ev->correct, fmt);
 	}
 	report_table_print(f, &t, fmt);
@@ -133,6 +136,13 @@ void report_eval(FILE *f, const EvalReport *r, ReportFormat fmt)
 	fprintf(f, "\n");
 	for (int i = 0; i < r->nm; i++)
 		fprintf(f, "inputs of #%d: %s\n", i + 1, r->m[i].prep);
+	for (int i = 0; i < r->nm; i++)
+		if (r->m[i].ev->no_answer)
+			fprintf(f,
+			        "#%d answers no class for %s of the rows: an output is not finite "
+			        "(inputs too large for the network); they count as wrong, and the "
+			        "loss is not finite\n",
+			        i + 1, report_thousands(r->m[i].ev->no_answer, buf, sizeof buf));
 	fprintf(f, "\nprecision of class c: of the rows answered c, the share of class c\n"
 	           "recall of class c: of the rows of class c, the share answered c\n\n");
 	class_table(f, r, fmt);
@@ -269,6 +279,7 @@ static cJSON *model_json(const EvalModel *m)
 	cJSON_AddItemToObject(o, "accuracy", num(pct(1 - ev->error)));
 	cJSON_AddItemToObject(o, "loss", num(ev->loss));
 	cJSON_AddNumberToObject(o, "correct", (double)ev->correct);
+	cJSON_AddNumberToObject(o, "no_answer", (double)ev->no_answer);
 	for (int c = 0; c < ev->k; c++) {
 		cJSON *x = cJSON_CreateObject();
 		if (!x)
