@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,6 +38,70 @@ static int write_full(int fd, const void *data, size_t len)
 			if (errno == EINTR)
 				continue;
 			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Waiting on a FIFO ends once a stop signal has been seen for this long
+ * (signals_trap_stop): one that came during the wait ends it within that,
+ * and one taken before it leaves the reader that much time to come. */
+#define FIFO_GRACE 0.5
+
+/* 1 when the wait on a FIFO should end: a stop seen FIFO_GRACE ago. */
+static int fifo_give_up(double *stop_seen)
+{
+	if (!signals_stop())
+		return 0;
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+	if (*stop_seen == 0)
+		*stop_seen = now;
+	return now - *stop_seen >= FIFO_GRACE;
+}
+
+/* Opens the FIFO path for writing without blocking: waits for a reader in
+ * steps of 20 ms (the open of a FIFO with none waits for ever, and a stop
+ * signal taken as a request would not end it). The descriptor stays
+ * non-blocking for fifo_write. -1 with errno set (EINTR: stopped). */
+static int fifo_open(const char *path, double *stop_seen)
+{
+	for (;;) {
+		int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 || errno != ENXIO)
+			return fd;
+		if (fifo_give_up(stop_seen)) {
+			errno = EINTR;
+			return -1;
+		}
+		struct timespec ts = {0, 20 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Writes all of data to the non-blocking FIFO fd, waiting while its reader
+ * is slow (poll, 20 ms at a time) unless a stop says give up: -1 with errno
+ * EINTR then. */
+static int fifo_write(int fd, const void *data, size_t len, double *stop_seen)
+{
+	const char *p = data;
+	while (len > 0) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno != EAGAIN)
+				return -1;
+			if (fifo_give_up(stop_seen)) {
+				errno = EINTR;
+				return -1;
+			}
+			struct pollfd pf = {fd, POLLOUT, 0};
+			poll(&pf, 1, 20);
+			continue;
 		}
 		p += w;
 		len -= (size_t)w;
@@ -374,14 +439,17 @@ int file_check_dir(const char *dir, Err *e)
 struct FileSink {
 	FILE *f; /* a stream, or NULL: the descriptor */
 	int fd;
-	int err; /* the errno of the first write that failed, 0 */
+	int err;           /* the errno of the first write that failed, 0 */
+	double *stop_seen; /* a FIFO's (fifo_write), or NULL */
 };
 
 int file_sink_put(FileSink *s, const void *data, size_t len)
 {
 	if (s->err)
 		return -1;
-	int bad = s->f ? fwrite(data, 1, len, s->f) != len : write_full(s->fd, data, len) != 0;
+	int bad = s->f           ? fwrite(data, 1, len, s->f) != len
+	          : s->stop_seen ? fifo_write(s->fd, data, len, s->stop_seen) != 0
+	                         : write_full(s->fd, data, len) != 0;
 	if (bad)
 		s->err = errno ? errno : EIO;
 	return bad ? -1 : 0;
@@ -410,7 +478,7 @@ static int write_stream(FILE *f, const char *path, FileFill fill, void *ud, int 
 	int err = 0;
 	if (fflush(stdout) != 0 || fflush(stderr) != 0)
 		err = errno;
-	FileSink s = {fd == fileno(f) ? f : NULL, fd, 0};
+	FileSink s = {fd == fileno(f) ? f : NULL, fd, 0, NULL};
 	if (!err && fill_sink(&s, fill, ud, &err, e) < 0 && !err)
 		return -1;
 	if (!err && s.f && fflush(f) != 0)
@@ -423,19 +491,28 @@ static int write_stream(FILE *f, const char *path, FileFill fill, void *ud, int 
 /* Writes straight to a character device or a FIFO. */
 static int write_device(const char *path, FileFill fill, void *ud, int flags, Err *e)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	double stop_seen = 0;
+	int fifo = stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+	int fd = fifo ? fifo_open(path, &stop_seen) : open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && fifo && errno == EINTR)
+		return err_set(e, "%s: a FIFO that no process reads: stopped waiting for a reader",
+		               path);
 	if (fd < 0)
 		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
 	if (!(flags & FILE_OUT_TEXT) && isatty(fd)) {
 		close(fd);
 		return err_set(e, "%s: a terminal; binary data is not written to one", path);
 	}
-	FileSink s = {NULL, fd, 0};
+	FileSink s = {NULL, fd, 0, fifo ? &stop_seen : NULL};
 	int err = 0, rc = fill_sink(&s, fill, ud, &err, e);
 	if (close(fd) != 0 && rc == 0) {
 		rc = -1;
 		err = errno;
 	}
+	if (rc != 0 && fifo && err == EINTR)
+		return err_set(e, "%s: a FIFO whose reader stopped reading: stopped writing to it",
+		               path);
 	if (rc != 0 && err)
 		return err_set(e, "%s: writing failed: %s", path, strerror(err));
 	return rc;
@@ -555,7 +632,7 @@ static int write_file(const Out *o, FileFill fill, void *ud, Err *e)
 		if (fchmod(fd, o->st.st_mode & 07777) != 0)
 			what = "setting the mode of";
 	}
-	FileSink sink = {NULL, fd, 0};
+	FileSink sink = {NULL, fd, 0, NULL};
 	int saved = 0, gave_up = 0;
 	if (!what && fill_sink(&sink, fill, ud, &saved, e) != 0) {
 		what = "writing";

@@ -403,11 +403,21 @@ int cmd_squeeze(int argc, char **argv)
 	}
 	if (c.json && report_write_json(c.json, rec, &e))
 		goto fail;
+	/* the plot last: a gnuplot that fails or is stopped loses nothing else */
+	int pl = squeeze_compare_plot(&c, &s, &e);
+	if (pl > 0) {
+		fprintf(stderr, "condnet squeeze: %s\n", e.msg);
+		rc = 130;
+		goto out;
+	}
+	if (pl < 0)
+		goto fail;
 	rc = 0;
 	goto out;
 fail:
 	rc = cli_fail("squeeze", &e);
 out:
+	squeeze_compare_free(&s);
 	report_free(rec);
 	net_free(net);
 	free(s.keep);
