@@ -353,15 +353,22 @@ int cmd_squeeze(int argc, char **argv)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	s.so.seed = c.seed;
-	char plot_dat[PATH_MAX];
-	snprintf(plot_dat, sizeof plot_dat, "%s.dat", s.plot ? s.plot : "");
-	CliOut outs[] = {{s.plot ? plot_dat : NULL, FILE_OUT_TEXT}};
-	if (cli_check_outputs(&c, outs, 1, &e))
+	char plot[3][PATH_MAX];
+	static const char *const sfx[] = {".dat", ".gp", ".png"};
+	CliOut outs[3];
+	for (int i = 0; i < 3; i++) {
+		snprintf(plot[i], sizeof plot[i], "%s%s", s.plot ? s.plot : "", sfx[i]);
+		outs[i] =
+		    (CliOut){s.plot ? plot[i] : NULL, i < 2 ? FILE_OUT_TEXT : 0, "--plot", NULL};
+	}
+	if (cli_check_outputs(&c, outs, 3, &e))
 		goto fail;
+	if (s.keep_spec && squeeze_check_counts_spec(s.keep_spec, &e)) {
+		fprintf(stderr, "condnet squeeze: %s\n", e.msg);
+		return 2;
+	}
 	if (opts_dry_run("squeeze"))
 		return 0;
-	if (s.keep_spec && squeeze_check_counts_spec(s.keep_spec, &e))
-		goto fail;
 	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
 		goto fail;
 	if (s.keep_spec && squeeze_load_counts(&s, net, &e))
