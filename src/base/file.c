@@ -109,6 +109,8 @@ static int fifo_write(int fd, const void *data, size_t len, double *stop_seen)
 	return 0;
 }
 
+static int tmp_create(const char *target, char *tmp, size_t cap);
+
 /* Longest chain of symbolic links followed (as the kernel's). */
 #define MAX_LINKS 40
 
@@ -393,8 +395,20 @@ int file_check_writable(const char *path, int flags, Err *e)
 		return dir_error(&o, errno, "cannot create a file beside it", e);
 	if (!S_ISDIR(st.st_mode))
 		return dir_error(&o, ENOTDIR, "", e);
-	if (access(o.dir, W_OK | X_OK) != 0)
-		return dir_error(&o, errno, "cannot create a file beside it", e);
+	/* the temporary file the write would make, made and removed: what the
+	 * permissions do not say (a file system that takes no new file, /proc)
+	 * shows here, as it would after the work */
+	char tmp[PATH_MAX + 16];
+	signals_save_begin();
+	int fd = tmp_create(o.target, tmp, sizeof tmp), err = errno;
+	int slot = signals_save_track(fd >= 0 ? tmp : NULL);
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	signals_save_end(slot);
+	if (fd < 0)
+		return dir_error(&o, err, "cannot create a file beside it", e);
 	return 0;
 }
 

@@ -84,6 +84,16 @@ const char *eval_kind_name(NetKind k)
 	return k == NET_ONNX ? "onnx" : k == NET_NPY ? "npy" : "model";
 }
 
+int eval_inputs(const EvalOpts *o, CliOut *in)
+{
+	static const char *const opt[] = {"--load", "--onnx", "--npy"};
+	for (int i = 0; i < o->nsrc; i++)
+		in[i] = (CliOut){
+		    o->src[i].path, CLI_IN | (o->src[i].kind == NET_NPY ? CLI_OUT_DIR : 0),
+		    opt[o->src[i].kind], o->src[i].kind == NET_NPY ? file_roles_npy_net : NULL};
+	return o->nsrc;
+}
+
 int eval_read_nets(EvalOpts *o, Err *e)
 {
 	for (int i = 0; i < o->nsrc; i++) {

@@ -304,9 +304,14 @@ int cmd_predict(int argc, char **argv)
 	if (p->o.c.train.threads > 0)
 		pool_set_default_threads(p->o.c.train.threads);
 	const char *out = p->out ? p->out : p->npy_out ? NULL : "-";
-	CliOut outs[] = {{out, FILE_OUT_TEXT}, {p->npy_out, CLI_OUT_DIR}};
+	static const char *const answers[] = {"classes.npy", "probabilities.npy", NULL};
+	CliOut outs[EVAL_MAX_NETS + 3] = {
+	    {out, FILE_OUT_TEXT, "--out", NULL},
+	    {p->npy_out, CLI_OUT_DIR, "--npy-out", answers},
+	    {p->input && strcmp(p->input, "-") ? p->input : NULL, CLI_IN, "--input", NULL}};
+	int nouts = 3 + eval_inputs(&p->o, outs + 3);
 	Dataset *d = NULL;
-	if (cli_check_outputs(&p->o.c, outs, 2, &e))
+	if (cli_check_outputs(&p->o.c, outs, nouts, &e))
 		goto fail;
 	if (opts_dry_run("predict")) {
 		rc = 0;

@@ -433,11 +433,21 @@ int cmd_sweep(int argc, char **argv)
 		return pr == 1 ? 0 : 2;
 	int nfiles = argc - first;
 	/* --out is the trial's file, or the directory of the planned trials */
-	CliOut outs[] = {
-	    {s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT},
-	    {s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL, CLI_OUT_DIR},
-	    {s.plan, FILE_OUT_TEXT}};
-	if (cli_check_outputs(&c, outs, 3, &e))
+	CliOut *outs = calloc(3 + (size_t)(nfiles > 0 ? nfiles : 0), sizeof *outs);
+	if (!outs) {
+		err_set(&e, "out of memory");
+		goto fail;
+	}
+	outs[0] = (CliOut){s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT, "--out", NULL};
+	outs[1] = (CliOut){s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL,
+	                   CLI_OUT_DIR, "--out", NULL};
+	outs[2] = (CliOut){s.plan, FILE_OUT_TEXT, "--plan", NULL};
+	/* the trial files a gather reads */
+	for (int i = 0; s.gather && i < nfiles; i++)
+		outs[3 + i] = (CliOut){argv[first + i], CLI_IN, "--gather", NULL};
+	int bad = cli_check_outputs(&c, outs, 3 + (s.gather ? nfiles : 0), &e);
+	free(outs);
+	if (bad)
 		goto fail;
 	if (s.plan && sweep_check_plan_words(&s, &c, argc, argv, &e)) {
 		fprintf(stderr, "condnet sweep: %s\n", e.msg);

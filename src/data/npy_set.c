@@ -472,6 +472,11 @@ static int parse_line(char *line, const char *path, int lineno, NpyManifest *m, 
 		return 0;
 	if (sscanf(line, "layout %31s%n", m->layout, &used) == 1 && !line[used])
 		return 0;
+	if (!strncmp(line, "prep ", 5) && !m->prep) {
+		if (!(m->prep = strdup(line + 5)))
+			return err_set(e, "%s: out of memory", path);
+		return 0;
+	}
 	if (sscanf(line, "end %d%n", &end, &used) == 1 && !line[used]) {
 		if (end != m->n)
 			return err_set(e, "%s:%d: 'end %d', but %d files are listed", path, lineno,
@@ -567,5 +572,6 @@ int npy_set_check(const char *dir, NpyManifest *m, Err *e)
 void npy_manifest_free(NpyManifest *m)
 {
 	free(m->files);
+	free(m->prep);
 	memset(m, 0, sizeof *m);
 }

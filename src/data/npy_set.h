@@ -72,6 +72,8 @@ typedef struct NpySetFile {
 typedef struct NpyManifest {
 	char kind[32];   /* "network", "data" */
 	char layout[32]; /* a network's: "keras", "torch" */
+	char *prep;      /* a network's record of its inputs' preprocessing
+	                  * (data/prep_text.h), or NULL */
 	int n;
 	NpySetFile *files;
 } NpyManifest;

@@ -8,6 +8,7 @@
 
 #include "base/file.h"
 #include "config.h"
+#include "data/prep_text.h"
 #include "engine/train.h"
 #include "model/onnx_int.h"
 
@@ -30,7 +31,8 @@ typedef struct Builder {
 	Onnx__TypeProto__Tensor tt[2];
 	Onnx__TensorShapeProto shape[2];
 	Onnx__TensorShapeProto__Dimension dim[4], *dimp[4];
-	Onnx__StringStringEntryProto meta[5], *metap[5];
+	Onnx__StringStringEntryProto meta[6], *metap[6];
+	char *prep; /* the preprocessing record's line (data/prep_text.h) */
 	char widths[4096], tau[32], scale[32];
 	int64_t *dims; /* the initializers' dimensions, 3 a layer */
 	Name *inames;  /* initializer names */
@@ -223,6 +225,9 @@ static void build_model(Builder *b, const Net *net, const OnnxMeta *meta)
 		snprintf(b->tau, sizeof b->tau, "%.17g", meta->tau);
 		add_meta(b, "condnet.tau", b->tau);
 	}
+	/* what the inputs are made of: condnet import reads it back */
+	if (b->prep)
+		add_meta(b, ONNX_META_PREP, b->prep);
 }
 
 static void builder_free(Builder *b)
@@ -239,6 +244,7 @@ static void builder_free(Builder *b)
 	free(b->ins);
 	free(b->outs);
 	free(b->dims);
+	free(b->prep);
 	free(b);
 }
 
@@ -257,7 +263,9 @@ int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e)
 	    !(b->names = calloc(2 * nnode, sizeof *b->names)) ||
 	    !(b->ins = calloc(3 * nnode, sizeof *b->ins)) ||
 	    !(b->outs = calloc(nnode, sizeof *b->outs)) ||
-	    !(b->dims = calloc(3 * m, sizeof *b->dims))) {
+	    !(b->dims = calloc(3 * m, sizeof *b->dims)) ||
+	    (net->prep && net->prep->kind != PREP_NONE &&
+	     !(b->prep = prep_to_text(net->prep, e)))) {
 		err_set(e, "%s: out of memory", path);
 		goto out;
 	}
