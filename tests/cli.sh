@@ -115,6 +115,9 @@ check "alg1 ends with the test accuracy of the network it ends with ($acc)" [ -n
 check "which is what eval measures of the saved network" \
 	grep -Eq "^1 +alg1\.model +model +[0-9-]+ +$acc " alg1-eval.out
 check "and what its last iteration's line says" sh -c "grep '^iter ' alg1.out | tail -1 | grep -q ' test acc  *$acc %'"
+expect_grep "alg1's history table has the test accuracy of every iteration" \
+	"^test acc % +([0-9.]+ +)*$acc\$" alg1.out
+expect_grep "and so has its --csv" '^test_acc_percent,[0-9.]+' alg1.csv
 
 ## Algorithm 2: separate trials gathered give the in-process table and pick
 expect_ok "sweep in one process" "$C" sweep --layers 2x8 --beta 1,1.5 --q 2 --eta 0.5 --no-extend --quiet --json sweep.json

@@ -94,7 +94,7 @@ universe = sorted({o for opts in listed.values() for o in opts})
 # option, else by what the help calls the value. An option new to the
 # program with an unusual value needs a line here; the failure says so.
 SAMPLE = {
-    "--data": "synthetic", "--inputs": "qr", "--points": "50", "--noise": "0.1", "--data-dir": "data", "--features": "8", "--label-col": "0",
+    "--data": "synthetic", "--inputs": "qr", "--shape": "1x8x8", "--points": "50", "--noise": "0.1", "--data-dir": "data", "--features": "8", "--label-col": "0",
     "--limit": "20", "--val-frac": "0.2", "--val-per-class": "5", "--early-stop": "2",
     "--layers": "8", "--act": "tanh", "--act-scale": "0.5", "--load": "m.model",
     "--seed": "3", "--batch": "10", "--lr": "0.01", "--threads": "1", "--cond-path": "gsl",

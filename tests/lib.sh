@@ -88,3 +88,15 @@ npy('W3.npy', (4, 3), [float(i % 3 - 1) for i in range(12)]); npy('b3.npy', (3,)
 PY
 	"$CONDNET" import --npy "$TMP/profile-npy" --act tanh --save "$1" >/dev/null
 }
+# bar_images ROWS SEED: ROWS lines of a CSV of 8×8 images of a bar,
+# horizontal (label 0) or vertical (1), at a place drawn from SEED, in
+# uniform noise: what the tests of convolution layers learn (--shape 8x8).
+bar_images() {
+	awk -v n="$1" -v s="$2" 'BEGIN { for (r = 0; r < n; r++) { c = r % 2;
+		s = (s * 1103515245 + 12345) % 2147483648; at = int(s / 2147483648 * 8); line = "";
+		for (j = 0; j < 64; j++) { s = (s * 1103515245 + 12345) % 2147483648;
+			v = (s / 2147483648 - 0.5) * 0.8;
+			if ((c && j % 8 == at) || (!c && int(j / 8) == at)) v += 1;
+			line = line sprintf("%.4f,", v) }
+		print line c } }'
+}

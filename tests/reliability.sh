@@ -275,8 +275,8 @@ refuse "model with a flipped activation" 1 "^condnet cond: flip3\.model: unknown
 	"$C" cond --load flip3.model
 cp m.model magic.model; poke magic.model 0 58
 refuse "model with a wrong magic" 1 "^condnet cond: magic\.model: not a condnet model \(bad magic at offset 0\)$" "$C" cond --load magic.model
-cp m.model future.model; poke future.model 8 05
-refuse "model from a future format version" 1 "^condnet cond: future\.model: format version 5 is newer than this condnet reads \(4\)$" \
+cp m.model future.model; poke future.model 8 06
+refuse "model from a future format version" 1 "^condnet cond: future\.model: format version 6 is newer than this condnet reads \(5\)$" \
 	"$C" cond --load future.model
 refuse "model from a FIFO (not opened)" 1 "^condnet cond: fifo: not a regular file$" timeout 10 "$C" cond --load fifo
 refuse "model inputs do not match the data (cond)" 1 "^condnet cond: m\.model: model has 10 inputs, data set has 2 features$" \

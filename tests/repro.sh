@@ -3,7 +3,8 @@
 # 1, 2 and 3 threads, and with OPENBLAS_CORETYPE=Sandybridge in the
 # environment (condnet re-executes itself on the Haswell kernels), gives the
 # same weights and JSON bit for bit; outside the mode, Haswell and
-# Sandybridge kernels may differ (printed, not asserted). Records name the
+# Sandybridge kernels may differ (printed, not asserted); so does a network
+# of convolutions. Records name the
 # kernels, and a replay under others says so. Skipped (77) on a CPU without
 # AVX2 and FMA.
 . "$(dirname "$0")/lib.sh"
@@ -48,6 +49,29 @@ check "the mode re-executes on the Haswell kernels: the same as without the vari
 check "the model file records the mode and the Haswell kernels" grep -aq Haswell ms.model
 expect_ok "mode, 2 threads, one epoch less" run e1 --reproducible --threads 2 --epochs 1
 check "the weights are the training's (one epoch less gives others)" differ m2 e1
+
+## a network of convolutions: the same bits in the mode, on any threads and kernels
+awk 'BEGIN { s = 9; for (r = 0; r < 300; r++) { line = "";
+	for (j = 0; j < 64; j++) { s = (s * 1103515245 + 12345) % 2147483648;
+		line = line sprintf("%.5f,", s / 2147483648 - 0.5 + (r % 2) * ((j % 8 == r % 7) ? 0.8 : 0)) }
+	print line (r % 2) } }' >img.csv
+# 6·50·(64·9·16 + 36·144·16 + …) flops a batch: two parts' worth
+CT="--data csv:img.csv --shape 8x8 --layers conv:16:3:same,conv:16:3,pool:2,16 --epochs 2 --quiet"
+# the model file without its record, the preprocessing of 64 inputs and the checksum
+cparams() { head -c -$((48 + 32 + 20 * 64 + 4)) "$1"; }
+for t in 1 2 3; do
+	expect_ok "convolutions in the mode, $t threads" "$C" train $CT --save c$t.model --reproducible \
+		--threads $t
+done
+expect_ok "convolutions in the mode, OPENBLAS_CORETYPE=Sandybridge" env OPENBLAS_CORETYPE=Sandybridge \
+	"$C" train $CT --save cs.model --reproducible --threads 2
+cparams c1.model >c1.p; cparams c2.model >c2.p; cparams c3.model >c3.p; cparams cs.model >cs.p
+check "convolutions in the mode on 1, 2 and 3 threads: the same weights" sh -c \
+	'cmp -s c1.p c2.p && cmp -s c2.p c3.p'
+check "convolutions in the mode re-executed on the Haswell kernels: the same weights" cmp -s c2.p cs.p
+# the record of the training: u32 mode, threads, parts, before the preprocessing and the checksum
+run_rec() { tail -c $((48 + 32 + 20 * 64 + 4)) "$1" | od -An -tu4 -N 12 | tr -s ' ' ' '; }
+check "the convolutions' model records the mode, 3 threads and 2 parts" [ "$(run_rec c3.model)" = " 1 3 2" ]
 
 ## outside the mode: the kernels OpenBLAS is told, the parts by --threads
 expect_ok "no mode, Haswell, 2 threads" env OPENBLAS_CORETYPE=Haswell "$C" train $T \

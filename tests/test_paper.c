@@ -10,6 +10,7 @@
 #include "paper/paper.h"
 #include "paper/paper_stage.h"
 #include "report/report.h"
+#include "report/report_int.h"
 #include "testutil.h"
 
 /* The notes the runner sent to its hook, one line each, and the

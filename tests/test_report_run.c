@@ -67,7 +67,7 @@ START_TEST(train_record_and_csv)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	report_train_history_csv(f, h, 2);
+	report_train_history_csv(f, h, 2, NULL);
 	fclose(f);
 	ck_assert_str_eq(buf, "epoch,loss,train_acc,test_acc,seconds,lr,val_loss,val_acc\n"
 	                      "1,0.5,75,70,1.5,0.01,,\n"

@@ -5,6 +5,7 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 
+#include "report/report_int.h"
 #include "report/report_squeeze.h"
 #include "testutil.h"
 
@@ -198,7 +199,7 @@ START_TEST(squeeze_decisions_say_compensated)
 	    {3, 32, 32, 0, 0, 10, 62.98, 62.98, 99.83},
 	    {4, 32, 21, 1, 1, 10, 29.3, 9.996, 98.83},
 	};
-	assert_text(TU_WRITTEN(report_squeeze_decisions(f, r, 3, REPORT_MARKDOWN)),
+	assert_text(TU_WRITTEN(report_squeeze_decisions(f, r, 3, REPORT_MARKDOWN, NULL)),
 	            "| layer | n before | n after |   τ | κ at decision | κ after | decision | "
 	            "compensated | test acc. after (%) |\n"
 	            "| ----- | -------: | ------: | --: | ------------: | ------: | -------: | "
@@ -209,7 +210,7 @@ START_TEST(squeeze_decisions_say_compensated)
 	            "         no |               99.83 |\n"
 	            "| 4     |       32 |      21 |  10 |          29.3 |   9.996 |  applied | "
 	            "        yes |               98.83 |\n");
-	assert_text(TU_WRITTEN(report_squeeze_decisions(f, r, 1, REPORT_CSV)),
+	assert_text(TU_WRITTEN(report_squeeze_decisions(f, r, 1, REPORT_CSV, NULL)),
 	            "layer,n_before,n_after,tau,kappa_decision,kappa_after,decision,compensated,"
 	            "test_acc_after\n"
 	            "2,32,26,10,45.14,9.263,applied,no,99.83\n");

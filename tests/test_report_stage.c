@@ -37,7 +37,7 @@ START_TEST(written_with_its_mode)
 	cJSON *out = report_stage_new(&e);
 	ReproRecord mode = {.on = 1, .threads = 2, .parts = 2};
 	snprintf(mode.kernels, sizeof mode.kernels, "Haswell");
-	report_stage_acc(out, 97.5);
+	ck_assert_int_eq(report_stage_acc(out, 97.5, &e), 0);
 	ck_assert_int_eq(report_stage_write(out, &mode, 12.5, path, &e), 0);
 	mode.threads = 3;
 	ck_assert_int_eq(report_stage_write(out, &mode, 20, path, &e), 0);
@@ -97,7 +97,7 @@ START_TEST(rows_and_records)
 	               .acc_squeezed = 70,
 	               .acc_retrained = 75,
 	               .trained = {.epochs = 3, .val_acc = NAN}};
-	ck_assert_int_eq(report_stage_round(rows, &r, 25, &e), 0);
+	ck_assert_int_eq(report_stage_rounds(rows, &r, 1, 25, &e), 0);
 	ck_assert_int_eq(report_stage_rounds(rows, &r, 1, 20, &e), 0);
 	ck_assert_int_eq(cJSON_GetArraySize(rows), 2);
 	const cJSON *row = cJSON_GetArrayItem(rows, 1);
@@ -107,7 +107,7 @@ START_TEST(rows_and_records)
 	/* a fully trained network: what it did, its accuracies and its κ */
 	Net *net = net_fresh(2, n, ACT_ERF, 1.0f, 4, &e);
 	cJSON *fit = report_stage_row(report_stage_rows(out, "betas", &e), &e);
-	report_stage_beta(fit, 1.2);
+	ck_assert_int_eq(report_stage_beta(fit, 1.2, &e), 0);
 	TrainResult tr = {.epochs = 30, .best_epoch = 26, .val_acc = 0.5};
 	ck_assert_int_eq(report_stage_fit(fit, net, &tr, 99, 98, 25, &e), 0);
 	ck_assert(num(fit, "beta") == 1.2);
@@ -123,7 +123,7 @@ START_TEST(rows_and_records)
 	/* a part of its own */
 	cJSON *part = report_stage_part(out, "tapered", &e);
 	ck_assert_ptr_eq(report_stage_part(out, "tapered", &e), part);
-	report_stage_seconds_note(out, "without 2 rows");
+	ck_assert_int_eq(report_stage_seconds_note(out, "without 2 rows", &e), 0);
 	ck_assert_str_eq(cJSON_GetObjectItemCaseSensitive(out, "seconds_note")->valuestring,
 	                 "without 2 rows");
 	net_free(net);

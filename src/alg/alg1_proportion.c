@@ -95,6 +95,8 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 		err_set(e, "Algorithm 1: expected an initial network with at least one layer");
 		return NULL;
 	}
+	if (net_refuse_conv(initial, "Algorithm 1", e))
+		return NULL;
 	if (!train || !o) {
 		err_set(e, "Algorithm 1: expected a training set and options");
 		return NULL;

@@ -125,6 +125,8 @@ Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2O
 		err_set(e, "Algorithm 2: expected a base network and options");
 		return NULL;
 	}
+	if (net_refuse_conv(base, "Algorithm 2", e))
+		return NULL;
 	if (o->nbeta < 1 || o->nbeta > 64 || o->q < 1 || !(o->eta > 0) || !isfinite(o->eta) ||
 	    o->max_extend < 0) {
 		err_set(e,

@@ -237,6 +237,8 @@ int alg3_compare(const Net *net, const Alg3CompareOpts *o, const Dataset *train,
 {
 	if (!net || !o || !eval)
 		return err_set(e, "a comparison needs a network, options and an evaluation set");
+	if (net_refuse_conv(net, "a comparison of squeezes", e))
+		return -1;
 	if (o->draws < 1 || o->retrain_draws > o->draws)
 		return err_set(e,
 		               "%d random draws (%d retrained), expected at least 1 (and at "

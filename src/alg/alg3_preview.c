@@ -242,6 +242,8 @@ int alg3_compare_layer(const Net *net, const Alg3Proposal *sp, const Dataset *ev
 {
 	double t0 = clock_seconds();
 	memset(out, 0, sizeof *out);
+	if (net && net_refuse_conv(net, "a comparison of squeezes", e))
+		return -1;
 	if (!net || !sp || !eval || sp->layer < 1 || sp->layer >= net->m ||
 	    net->n[sp->layer] != sp->n_before)
 		return err_set(e, "the proposal does not fit the network");

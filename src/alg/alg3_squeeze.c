@@ -221,6 +221,8 @@ static int accuracy_after(const Net *net, const Alg3Proposal *sp, int comp, cons
 int alg3_preview(const Net *net, const Alg3Proposal *sp, const Dataset *eval, const Dataset *sample,
                  double *acc, double *acc_comp, Err *e)
 {
+	if (net_refuse_conv(net, "a squeeze's preview", e))
+		return -1;
 	if (!eval || eval->d != net->n[0] || eval->n < 1)
 		return err_set(e, "the evaluation set must have rows of %d features", net->n[0]);
 	if (accuracy_after(net, sp, 0, eval, sample, acc, e))
@@ -238,6 +240,8 @@ Alg3 *alg3_new(Net *net, const Alg3Opts *o, const Dataset *sample, Err *e)
 		err_set(e, "Algorithm 3: expected a network and options");
 		return NULL;
 	}
+	if (net_refuse_conv(net, "Algorithm 3", e))
+		return NULL;
 	if (cond_check_tau(o->tau, e) < 0) {
 		err_prefix(e, "Algorithm 3");
 		return NULL;

@@ -27,4 +27,24 @@ static inline v4f splat(float x)
 	return (v4f){x, x, x, x};
 }
 
+/* 1 when no entry of p[0..n) is NaN or ±Inf (all exponent bits set). */
+static inline int vec_all_finite(const float *p, size_t n)
+{
+	const v4i ex = {0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000};
+	v4i bad = {0, 0, 0, 0};
+	size_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		v4i v;
+		memcpy(&v, p + i, sizeof v);
+		bad |= (v & ex) == ex;
+	}
+	for (; i < n; i++) {
+		unsigned u;
+		memcpy(&u, p + i, sizeof u);
+		if ((u & 0x7f800000u) == 0x7f800000u)
+			return 0;
+	}
+	return !(bad[0] | bad[1] | bad[2] | bad[3]);
+}
+
 #endif

@@ -74,9 +74,9 @@ static void print_record(const Alg1Record *r)
 	fflush(stdout);
 }
 
-static void history_csv(FILE *f, const void *a)
+static int history_csv(FILE *f, const void *a, Err *e)
 {
-	report_alg1_history(f, a, REPORT_CSV);
+	return report_alg1_history(f, a, REPORT_CSV, e);
 }
 
 int cmd_alg1(int argc, char **argv)
@@ -144,9 +144,11 @@ int cmd_alg1(int argc, char **argv)
 
 	int sig = progress_interrupted();
 	printf("\n");
-	report_alg1_summary(stdout, a, REPORT_TEXT);
+	if (report_alg1_summary(stdout, a, REPORT_TEXT, &e))
+		goto fail;
 	printf("\n");
-	report_alg1_history(stdout, a, REPORT_TEXT);
+	if (report_alg1_history(stdout, a, REPORT_TEXT, &e))
+		goto fail;
 	printf("\nstatus: %s%s%s\n", sig ? "interrupted" : alg1_status_name(a->status),
 	       a->reason[0] ? " - " : "", a->reason);
 	if (a->nrec > 0) {

@@ -91,7 +91,8 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 	printf("\nAlgorithm 3 at τ = %g (condnet squeeze), each layer decided after the earlier "
 	       "layers' removals: %d neurons removed\n\n",
 	       tau, a->total);
-	report_squeeze_layers(stdout, r, net->m, fmt);
+	if ((rc = report_squeeze_layers(stdout, r, net->m, fmt, e)))
+		goto out;
 	*rows = r;
 	*removed = a->total;
 	r = NULL;
@@ -108,10 +109,10 @@ typedef struct CondTable {
 	const LayerCond *lc;
 } CondTable;
 
-static void cond_csv(FILE *f, const void *ud)
+static int cond_csv(FILE *f, const void *ud, Err *e)
 {
 	const CondTable *t = ud;
-	report_cond(f, t->net, t->lc, REPORT_CSV);
+	return report_cond(f, t->net, t->lc, REPORT_CSV, e);
 }
 
 int cmd_cond(int argc, char **argv)
@@ -171,9 +172,13 @@ int cmd_cond(int argc, char **argv)
 	char sh[512];
 	printf("%s: %s\n\n", c.load ? c.load : "fresh network", net_shape_str(net, sh, sizeof sh));
 	ReportFormat fmt = k.markdown ? REPORT_MARKDOWN : REPORT_TEXT;
-	report_cond(stdout, net, lc, fmt);
+	if (report_cond(stdout, net, lc, fmt, &e))
+		goto fail;
 	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
-	if (!k.no_squeeze)
+	if (!k.no_squeeze && net->nconv)
+		printf("\nκ of a convolution layer is not computed yet: no table of Algorithm 3 "
+		       "for this network\n");
+	else if (!k.no_squeeze)
 		st = squeeze_table(net, lc, k.tau, fmt, &rows, &removed, &prog, &e);
 	if (st > 0)
 		goto stopped;

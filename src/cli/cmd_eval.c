@@ -151,7 +151,8 @@ static int report(Eval *x, Err *e)
 		                      x->prep[i], x->o.src[i].net, &x->ev[i]};
 	EvalReport r = {x->data, eval_split_name(x->o.split), x->rows, x->k, x->m, x->o.nsrc,
 	                x->ag};
-	report_eval(stdout, &r, x->o.markdown ? REPORT_MARKDOWN : REPORT_TEXT);
+	if (report_eval(stdout, &r, x->o.markdown ? REPORT_MARKDOWN : REPORT_TEXT, e))
+		return -1;
 	fflush(stdout);
 	if (c->csv && report_write_file(c->csv, report_eval_csv, &r, e))
 		return -1;

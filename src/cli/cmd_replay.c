@@ -29,9 +29,8 @@ static void print_result(const Session *s, ReportFormat fmt)
 	char shape[512];
 	LayerCond *lc;
 	Err e = {{0}};
-	if (cond_net_new(s->net, s->tau, 1, &lc, &e) == 0)
-		report_cond(stdout, s->net, lc, fmt);
-	else
+	if (cond_net_new(s->net, s->tau, 1, &lc, &e) != 0 ||
+	    report_cond(stdout, s->net, lc, fmt, &e))
 		fprintf(stderr, "condnet replay: conditioning: %s\n", e.msg);
 	cond_net_free(lc, s->net->m);
 	printf("widths %s\n", net_shape_str(s->net, shape, sizeof shape));

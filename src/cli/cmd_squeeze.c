@@ -31,7 +31,7 @@ static int cost_of(const Squeeze *s, int threads, const Net *net, NetCost *c, Er
 	return 0;
 }
 
-static void print_costs(const NetCost *a, const NetCost *b, struct cJSON *rec, Err *e)
+static int print_costs(const NetCost *a, const NetCost *b, struct cJSON *rec, Err *e)
 {
 	if (a->repeats > 0)
 		printf("\nwhat the network costs (forward time: median of %d repeats, %d OpenBLAS "
@@ -39,8 +39,9 @@ static void print_costs(const NetCost *a, const NetCost *b, struct cJSON *rec, E
 		       a->repeats, a->threads, a->threads == 1 ? "" : "s");
 	else
 		printf("\nwhat the network costs (forward time not measured):\n\n");
-	report_costs(stdout, a, b, REPORT_TEXT);
-	report_squeeze_costs_json(rec, a, b, e);
+	return report_costs(stdout, a, b, REPORT_TEXT, e) || report_squeeze_costs_json(rec, a, b, e)
+	           ? -1
+	           : 0;
 }
 
 /* The round lines of --until-stable, on standard output as they come, with
@@ -80,10 +81,10 @@ typedef struct Nets {
 	int n;
 } Nets;
 
-static void nets_csv(FILE *f, const void *ud)
+static int nets_csv(FILE *f, const void *ud, Err *e)
 {
 	const Nets *x = ud;
-	report_squeeze_networks(f, x->r, x->n, REPORT_CSV);
+	return report_squeeze_networks(f, x->r, x->n, REPORT_CSV, e);
 }
 
 typedef struct Rounds {
@@ -91,10 +92,10 @@ typedef struct Rounds {
 	int n, m;
 } Rounds;
 
-static void rounds_csv(FILE *f, const void *ud)
+static int rounds_csv(FILE *f, const void *ud, Err *e)
 {
 	const Rounds *r = ud;
-	report_squeeze_rounds(f, r->r, r->n, r->m, REPORT_CSV);
+	return report_squeeze_rounds(f, r->r, r->n, r->m, REPORT_CSV, e);
 }
 
 /* Squeeze → retrain until a squeeze removes nothing (the paper's Table 13). */
@@ -127,26 +128,26 @@ static int until_stable(const CommonOpts *c, Squeeze *s, Net *net, const Dataset
 		rc = -1;
 	net_free(orig);
 	progress_clear(&s->prog);
-	report_squeeze_rounds_run_json(rec, r, nr, s->so.tau, rc == 0 ? stable : -1,
-	                               rc == 0 && test ? &ag : NULL, e);
+	if (report_squeeze_rounds_run_json(rec, r, nr, s->so.tau, rc == 0 ? stable : -1,
+	                                   rc == 0 && test ? &ag : NULL, e))
+		rc = -1;
 	if (rc == 0) {
 		if (!stable)
 			printf("stopped after %d rounds; the network may squeeze further\n",
 			       MAX_ROUNDS);
 		printf("\n");
-		report_squeeze_rounds(stdout, r, nr, m, REPORT_TEXT);
-		if (test) {
+		if (report_squeeze_rounds(stdout, r, nr, m, REPORT_TEXT, e))
+			rc = -1;
+		if (rc == 0 && test) {
 			char line[512];
 			printf("\nthe result %s\n",
 			       report_agreement_line(&ag, "the test set", line, sizeof line));
 		}
 		Rounds rr = {r, nr, m};
-		if (c->csv && report_write_file(c->csv, rounds_csv, &rr, e))
+		if (rc == 0 && c->csv && report_write_file(c->csv, rounds_csv, &rr, e))
 			rc = -1;
 	}
-	if (rc == 0 && cost_of(s, c->train.threads, net, &c1, e) == 0)
-		print_costs(&c0, &c1, rec, e);
-	else if (rc == 0)
+	if (rc == 0 && (cost_of(s, c->train.threads, net, &c1, e) || print_costs(&c0, &c1, rec, e)))
 		rc = -1;
 	for (int k = 0; k < nr; k++)
 		alg3_round_free(&r[k]);
@@ -247,7 +248,8 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		goto out;
 	if (cost_of(s, c->train.threads, kept, &c1, e))
 		goto out;
-	report_squeeze_layers(stdout, rows, m, REPORT_TEXT);
+	if (report_squeeze_layers(stdout, rows, m, REPORT_TEXT, e))
+		goto out;
 	printf("(κ at decision: after the earlier layers' removals; the κ Algorithm 3 compares "
 	       "with τ)\n\n");
 	if (counted)
@@ -285,10 +287,11 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		       report_agreement_line(&ag[1], "the test set", line, sizeof line));
 	printf("\n");
 	int nrows = other_failed ? 1 : 2;
-	report_squeeze_networks(stdout, nr, nrows, REPORT_TEXT);
-	report_squeeze_once_json(rec, nr, rows, m, acc0, by_thr, test ? ag : NULL,
-	                         s->retrain > 0 ? &tr : NULL, e);
-	print_costs(&c0, &c1, rec, e);
+	if (report_squeeze_networks(stdout, nr, nrows, REPORT_TEXT, e) ||
+	    report_squeeze_once_json(rec, nr, rows, m, acc0, by_thr, test ? ag : NULL,
+	                             s->retrain > 0 ? &tr : NULL, e) ||
+	    print_costs(&c0, &c1, rec, e))
+		goto out;
 	Nets x = {nr, nrows};
 	if (c->csv && report_write_file(c->csv, nets_csv, &x, e))
 		goto out;
@@ -400,7 +403,8 @@ int cmd_squeeze(int argc, char **argv)
 		goto out;
 	}
 	if (!s.compare) {
-		report_squeeze_shape_after(rec, net_shape_str(net, sh, sizeof sh));
+		if (report_squeeze_shape_after(rec, net_shape_str(net, sh, sizeof sh), &e))
+			goto fail;
 		printf("\nresult: %s\n", sh);
 	}
 	if (c.save) {

@@ -13,25 +13,12 @@
 typedef struct Cmp {
 	const Alg3Compare *c;
 	int n;
-	const char *data, *png, *title;
 } Cmp;
 
-static void cmp_csv(FILE *f, const void *ud)
+static int cmp_csv(FILE *f, const void *ud, Err *e)
 {
 	const Cmp *x = ud;
-	report_squeeze_compare(f, x->c, x->n, REPORT_CSV);
-}
-
-static void cmp_data(FILE *f, const void *ud)
-{
-	const Cmp *x = ud;
-	report_squeeze_compare_data(f, x->c, x->n);
-}
-
-static void cmp_script(FILE *f, const void *ud)
-{
-	const Cmp *x = ud;
-	report_squeeze_compare_gnuplot(f, x->c, x->n, x->data, x->png, x->title);
+	return report_squeeze_compare(f, x->c, x->n, REPORT_CSV, e);
 }
 
 static int stopped(void *ud)
@@ -58,9 +45,7 @@ static int write_plot(const char *prefix, const char *title, const Alg3Compare *
 	const char *slash = strrchr(prefix, '/');
 	snprintf(dir, len, "%.*s", slash ? slash > prefix ? (int)(slash - prefix) : 1 : 1,
 	         slash ? prefix : ".");
-	Cmp x = {c, n, strrchr(dat, '/') ? strrchr(dat, '/') + 1 : dat,
-	         strrchr(png, '/') ? strrchr(png, '/') + 1 : png, title};
-	if (report_write_file(dat, cmp_data, &x, e) || report_write_file(gp, cmp_script, &x, e))
+	if (report_squeeze_compare_plot(prefix, c, n, title, e))
 		goto out;
 	printf("wrote %s and %s", dat, gp);
 	if (!spawn_on_path("gnuplot")) {
@@ -125,15 +110,16 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 		printf("test accuracy before squeezing: %.2f %%; %d random draws per τ (%d of them "
 		       "retrained), seed %llu\n\n",
 		       res[0].acc_before, o.draws, rd, (unsigned long long)o.seed);
-		report_squeeze_compare(stdout, res, n, REPORT_TEXT);
-		for (int i = 0; i < n; i++)
+		rc = report_squeeze_compare(stdout, res, n, REPORT_TEXT, e);
+		for (int i = 0; rc == 0 && i < n; i++)
 			if (res[i].comp_failed[0])
 				printf(
 				    "\nτ %g: the squeezes with compensation failed (%s): they are "
 				    "not compared\n",
 				    res[i].tau, res[i].comp_failed);
-		rc = report_squeeze_compare_run_json(rec, res, n, o.draws, rd, o.seed, e);
-		Cmp x = {res, n, NULL, NULL, NULL};
+		if (rc == 0)
+			rc = report_squeeze_compare_run_json(rec, res, n, o.draws, rd, o.seed, e);
+		Cmp x = {res, n};
 		if (rc == 0 && c->csv && report_write_file(c->csv, cmp_csv, &x, e))
 			rc = -1;
 	}

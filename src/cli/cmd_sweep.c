@@ -141,8 +141,10 @@ static void on_trial(const HookStep *st, void *ud)
 
 int sweep_print_result(const Alg2 *a)
 {
+	Err e = {{0}};
 	printf("\n");
-	report_alg2(stdout, a, REPORT_TEXT);
+	if (report_alg2(stdout, a, REPORT_TEXT, &e))
+		fprintf(stderr, "condnet sweep: %s\n", e.msg);
 	int pick = alg2_pick(a);
 	if (pick < 0) {
 		printf("\nno beta has all %d trials\n", a->o.q);
@@ -197,9 +199,9 @@ static int train_final(const CommonOpts *c, Sweep *s, const Alg2 *a, const Datas
 	return rc;
 }
 
-static void alg2_csv(FILE *f, const void *a)
+static int alg2_csv(FILE *f, const void *a, Err *e)
 {
-	report_alg2(f, a, REPORT_CSV);
+	return report_alg2(f, a, REPORT_CSV, e);
 }
 
 /* The combinations of modes that make sense; 0, or 2 after the message. */

@@ -94,10 +94,10 @@ static int train_cancelled(void *ud)
 	return progress_interrupted() != 0;
 }
 
-static void history_csv(FILE *f, const void *ud)
+static int history_csv(FILE *f, const void *ud, Err *e)
 {
 	const TrainCmd *t = ud;
-	report_train_history_csv(f, t->hist, t->nhist);
+	return report_train_history_csv(f, t->hist, t->nhist, e);
 }
 
 /* What early stopping did, in a line. */

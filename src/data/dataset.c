@@ -53,9 +53,13 @@ void dataset_free(Dataset *ds)
 	free(ds);
 }
 
-/* A copy of from's preprocessing record into to; -1 when out of memory. */
+/* A copy of from's preprocessing record and image shape into to; -1 when
+ * out of memory. */
 static int copy_prep(Dataset *to, const Dataset *from, Err *e)
 {
+	to->c = from->c;
+	to->h = from->h;
+	to->w = from->w;
 	if (!from->prep)
 		return 0;
 	to->prep = prep_clone(from->prep, e);

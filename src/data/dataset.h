@@ -19,6 +19,8 @@ typedef struct Dataset {
 	char name[128];    /* what it is, for headers and reports ("mnist-haar200 train") */
 	struct Prep *prep; /* how its rows were made from raw inputs (data/prep.h), or
 	                    * NULL; a copy travels with every subset and clone */
+	int c, h, w;       /* rows that are images: c maps of h×w, row-major C×H×W
+	                    * (c·h·w = d); 0 when they are not (travels with prep) */
 } Dataset;
 
 /* Every constructor here returns NULL with a message in e (which may be

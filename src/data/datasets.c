@@ -42,6 +42,35 @@ void dataspec_default(DataSpec *s)
 	s->classes = 0;
 	s->points = 0;
 	s->noise = -1;
+	s->shape[0] = s->shape[1] = s->shape[2] = 0;
+}
+
+int datasets_parse_shape(const char *name, const char *s, int shape[3], Err *e)
+{
+	long v[3];
+	int n = 0;
+	const char *p = s;
+	while (n < 3) {
+		char *end;
+		if (*p < '0' || *p > '9')
+			break;
+		v[n++] = strtol(p, &end, 10);
+		p = end;
+		if (*p != 'x')
+			break;
+		p++;
+	}
+	if (*p || n < 2 || v[0] < 1 || v[1] < 1 || (n == 3 && v[2] < 1) || v[0] > 1000000 ||
+	    v[1] > 1000000 || (n == 3 && v[2] > 1000000))
+		return err_set(e, "%s: '%s' is not a shape CxHxW or HxW of positive sizes", name,
+		               s);
+	long c = n == 3 ? v[0] : 1, h = v[n - 2], w = v[n - 1];
+	if (c * h * w > 10000000L)
+		return err_set(e, "%s: images of %s hold more than 10,000,000 values", name, s);
+	shape[0] = (int)c;
+	shape[1] = (int)h;
+	shape[2] = (int)w;
+	return 0;
 }
 
 const char *datasets_dir(char *buf, int len)
@@ -276,6 +305,21 @@ static int load_images(const DataSpec *s, const char *dir, const char *name, Dat
 	return rc;
 }
 
+/* The declared images of a CSV's rows (none: nothing to do). */
+static int set_shape(const DataSpec *s, Dataset *tr, Dataset *te, Err *e)
+{
+	if (!s->shape[0])
+		return 0;
+	long d = (long)s->shape[0] * s->shape[1] * s->shape[2];
+	if (d != tr->d)
+		return err_set(e, "--shape %dx%dx%d: images of %ld values, but %s has %d features",
+		               s->shape[0], s->shape[1], s->shape[2], d, tr->name, tr->d);
+	tr->c = te->c = s->shape[0];
+	tr->h = te->h = s->shape[1];
+	tr->w = te->w = s->shape[2];
+	return 0;
+}
+
 static int load_named(const DataSpec *s, const char *dir, Dataset **train, Dataset **test, Err *e)
 {
 	const char *name = s->spec ? s->spec : "synthetic";
@@ -286,6 +330,11 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 	if ((s->points > 0 || s->noise >= 0) && !plane_set_is(name))
 		return err_set(e, "--points and --noise draw a plane data set (%s), not %s",
 		               PLANE_SET_NAMES, name);
+	if (s->shape[0] && strncmp(name, "csv:", 4))
+		return err_set(e,
+		               "--shape declares the images of a CSV's rows, not of %s (MNIST and "
+		               "Fashion give 1x28x28 images with --inputs pixels)",
+		               name);
 	if (plane_set_is(name))
 		return load_plane(s, train, test, e);
 	if (strcmp(name, "synthetic") == 0) {
@@ -300,7 +349,7 @@ static int load_named(const DataSpec *s, const char *dir, Dataset **train, Datas
 		return 0;
 	}
 	if (strncmp(name, "csv:", 4) == 0)
-		return load_csv(s, train, test, e);
+		return load_csv(s, train, test, e) || set_shape(s, *train, *test, e) ? -1 : 0;
 	int is_mnist = strcmp(name, "mnist") == 0, is_fashion = strcmp(name, "fashion") == 0;
 	if (!is_mnist && !is_fashion && strcmp(name, "adult") != 0)
 		return err_set(e,

@@ -30,12 +30,19 @@ typedef struct DataSpec {
 	int classes;       /* > 0: CSV labels must be below it (a network's outputs) */
 	int points;        /* a plane data set's training points, 0 = PLANE_POINTS_DEFAULT */
 	double noise;      /* a plane data set's noise, < 0 = the set's own (plane_set_noise) */
+	int shape[3];      /* a CSV's rows as images of shape[0] maps of shape[1]×shape[2]
+	                    * values (--shape); zeros: none declared */
 } DataSpec;
 
 void dataspec_default(DataSpec *s);
 
 /* Writes the data directory into buf; returns buf. */
 const char *datasets_dir(char *buf, int len);
+
+/* Parses "CxHxW" (or "HxW", one map) into shape; -1 with a message naming
+ * name (the option) when a size is not a positive integer or the images
+ * hold more values than a layer may. */
+int datasets_parse_shape(const char *name, const char *s, int shape[3], Err *e);
 
 /* Loads training and test sets. For "synthetic" and the plane data sets the
  * test set is drawn from the same distribution with another seed (a plane

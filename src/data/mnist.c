@@ -468,6 +468,9 @@ int mnist_load_pixels(const char *dir, Dataset **train, Dataset **test, Err *e)
 		         s ? "test" : "train");
 		for (long i = 0; i < (long)r.n[s] * d; i++)
 			ds[s]->x[i] = r.px[s][i] / 255.0f;
+		ds[s]->c = 1;
+		ds[s]->h = r.rows;
+		ds[s]->w = r.cols;
 		memcpy(ds[s]->y, r.y[s], (size_t)r.n[s] * sizeof *r.y[s]);
 	}
 	raw_free(&r);

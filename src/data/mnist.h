@@ -81,7 +81,8 @@ int mnist_cache_read(const char *path, int k, int n, uint32_t key, const char *n
 void mnist_cache_write(const char *path, int n, uint32_t key, const Dataset *train,
                        const Dataset *test, const int *idx);
 
-/* Raw pixels scaled to [0,1] (784 features), no wavelets: for comparison. */
+/* Raw pixels scaled to [0,1] (784 features), no wavelets: images of
+ * 1×28×28 (Dataset.c, h, w) for convolutions, or dense layers to compare. */
 int mnist_load_pixels(const char *dir, Dataset **train, Dataset **test, Err *e);
 
 #endif

@@ -233,7 +233,8 @@ static double get_f8(const unsigned char *p)
 	return d;
 }
 
-int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
+/* An array of 1 to maxd dimensions into *data, its shape into shape. */
+static int read_array(const char *path, double **data, int *ndim, long *shape, int maxd, Err *e)
 {
 	size_t len;
 	unsigned char *buf = slurp(path, &len, e);
@@ -283,8 +284,9 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 	}
 	char sh[160];
 	shape_str(&h, sh, sizeof sh);
-	if (h.ndim < 1 || h.ndim > 2) {
-		err_set(e, "%s: shape %s has %d dimensions, expected 1 or 2", path, sh, h.ndim);
+	if (h.ndim < 1 || h.ndim > maxd) {
+		err_set(e, "%s: shape %s has %d dimensions, expected 1 %s %d", path, sh, h.ndim,
+		        maxd == 2 ? "or" : "to", maxd);
 		goto out;
 	}
 	size_t count = 1;
@@ -316,35 +318,47 @@ int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
 		out[i] = size == 4 ? get_f4(src + 4 * i) : get_f8(src + 8 * i);
 	*data = out;
 	*ndim = h.ndim;
-	shape[0] = h.shape[0];
-	shape[1] = h.ndim == 2 ? h.shape[1] : 1;
+	for (int d = 0; d < maxd; d++)
+		shape[d] = d < h.ndim ? h.shape[d] : 1;
 	rc = 0;
 out:
 	free(buf);
 	return rc;
 }
 
+int npy_read(const char *path, double **data, int *ndim, long shape[2], Err *e)
+{
+	return read_array(path, data, ndim, shape, 2, e);
+}
+
+int npy_read_nd(const char *path, double **data, int *ndim, long shape[4], Err *e)
+{
+	return read_array(path, data, ndim, shape, 4, e);
+}
+
 /* Version 1.0: the preamble plus the padded header is a multiple of 64. */
 /* A 1-D (cols < 0) or 2-D array of 4-byte little-endian values as the bytes
  * of a .npy file: words are the values' bit patterns, descr their NumPy
  * dtype ("<f4", "<i4"). */
-static unsigned char *encode_words(const void *words, long rows, long cols, const char *descr,
-                                   size_t *len, Err *e)
+static unsigned char *encode_nd(const void *words, int nd, const long *dims, const char *descr,
+                                size_t *len, Err *e)
 {
-	if (rows < 1 || cols == 0 || cols < -1) {
-		err_set(e, "cannot write an array of shape (%ld, %ld)", rows, cols);
-		return NULL;
+	char sh[120] = "";
+	size_t count = 1;
+	for (int d = 0; d < nd; d++) {
+		if (dims[d] < 1) {
+			err_set(e, "cannot write an array whose dimension %d is %ld", d, dims[d]);
+			return NULL;
+		}
+		count *= (size_t)dims[d];
+		snprintf(sh + strlen(sh), sizeof sh - strlen(sh), d ? " %ld," : "%ld,", dims[d]);
 	}
-	char dict[128];
-	int n = cols < 0
-	            ? snprintf(dict, sizeof dict,
-	                       "{'descr': '%s', 'fortran_order': False, 'shape': (%ld,), }", descr,
-	                       rows)
-	            : snprintf(dict, sizeof dict,
-	                       "{'descr': '%s', 'fortran_order': False, 'shape': (%ld, %ld), }",
-	                       descr, rows, cols);
+	if (nd > 1) /* (3,) but (3, 4) */
+		sh[strlen(sh) - 1] = '\0';
+	char dict[200];
+	int n = snprintf(dict, sizeof dict,
+	                 "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }", descr, sh);
 	size_t hlen = ((10 + (size_t)n + 1 + 63) / 64) * 64 - 10;
-	size_t count = (size_t)rows * (size_t)(cols < 0 ? 1 : cols);
 	size_t total = 10 + hlen + 4 * count;
 	unsigned char *buf = malloc(total);
 	if (!buf) {
@@ -368,6 +382,26 @@ static unsigned char *encode_words(const void *words, long rows, long cols, cons
 	}
 	*len = total;
 	return buf;
+}
+
+static unsigned char *encode_words(const void *words, long rows, long cols, const char *descr,
+                                   size_t *len, Err *e)
+{
+	if (rows < 1 || cols == 0 || cols < -1) {
+		err_set(e, "cannot write an array of shape (%ld, %ld)", rows, cols);
+		return NULL;
+	}
+	long dims[2] = {rows, cols};
+	return encode_nd(words, cols < 0 ? 1 : 2, dims, descr, len, e);
+}
+
+unsigned char *npy_encode_f32_nd(const float *data, int nd, const long *dims, size_t *len, Err *e)
+{
+	if (nd < 1 || nd > 4) {
+		err_set(e, "cannot write an array of %d dimensions", nd);
+		return NULL;
+	}
+	return encode_nd(data, nd, dims, "<f4", len, e);
 }
 
 unsigned char *npy_encode_f32(const float *data, long rows, long cols, size_t *len, Err *e)

@@ -210,8 +210,8 @@ int npy_set_note(NpySet *s, const char *key, const char *value, Err *e)
 }
 
 /* Writes the bytes of file name into the stage and lists it. */
-static int add_bytes(NpySet *s, const char *name, unsigned char *buf, size_t len, long rows,
-                     long cols, Err *e)
+static int add_bytes(NpySet *s, const char *name, unsigned char *buf, size_t len, int nd,
+                     const long *dims, Err *e)
 {
 	char path[PATH_MAX + 160];
 	if (!buf)
@@ -242,11 +242,10 @@ static int add_bytes(NpySet *s, const char *name, unsigned char *buf, size_t len
 	if (rc)
 		return err_set(e, "%s/%s: writing failed: %s (%s %s)", s->dir, name, strerror(err),
 		               s->dir, s->fresh ? "is not made" : "is left as it was");
-	char shape[48];
-	if (cols < 0)
-		snprintf(shape, sizeof shape, "%ld", rows);
-	else
-		snprintf(shape, sizeof shape, "%ldx%ld", rows, cols);
+	char shape[48] = "";
+	for (int d = 0; d < nd; d++)
+		snprintf(shape + strlen(shape), sizeof shape - strlen(shape), d ? "x%ld" : "%ld",
+		         dims[d]);
 	fprintf(s->man, "file %s %s %zu %08lx\n", name, shape, len, (unsigned long)crc);
 	return 0;
 }
@@ -255,14 +254,24 @@ int npy_set_add_f32(NpySet *s, const char *name, const float *v, long rows, long
 {
 	size_t len = 0;
 	unsigned char *buf = npy_encode_f32(v, rows, cols, &len, e);
-	return add_bytes(s, name, buf, len, rows, cols, e);
+	long dims[2] = {rows, cols};
+	return add_bytes(s, name, buf, len, cols < 0 ? 1 : 2, dims, e);
+}
+
+int npy_set_add_f32_nd(NpySet *s, const char *name, const float *v, int nd, const long *dims,
+                       Err *e)
+{
+	size_t len = 0;
+	unsigned char *buf = npy_encode_f32_nd(v, nd, dims, &len, e);
+	return add_bytes(s, name, buf, len, nd, dims, e);
 }
 
 int npy_set_add_i32(NpySet *s, const char *name, const int32_t *v, long rows, long cols, Err *e)
 {
 	size_t len = 0;
 	unsigned char *buf = npy_encode_i32(v, rows, cols, &len, e);
-	return add_bytes(s, name, buf, len, rows, cols, e);
+	long dims[2] = {rows, cols};
+	return add_bytes(s, name, buf, len, cols < 0 ? 1 : 2, dims, e);
 }
 
 int npy_set_add_dataset(NpySet *s, const Dataset *ds, const char *part, Err *e)
@@ -472,6 +481,10 @@ static int parse_line(char *line, const char *path, int lineno, NpyManifest *m, 
 		return 0;
 	if (sscanf(line, "layout %31s%n", m->layout, &used) == 1 && !line[used])
 		return 0;
+	if (sscanf(line, "input %31s%n", m->input, &used) == 1 && !line[used])
+		return 0;
+	if (sscanf(line, "layers %511s%n", m->layers, &used) == 1 && !line[used])
+		return 0;
 	if (!strncmp(line, "prep ", 5) && !m->prep) {
 		if (!(m->prep = strdup(line + 5)))
 			return err_set(e, "%s: out of memory", path);
@@ -502,7 +515,8 @@ static int parse_line(char *line, const char *path, int lineno, NpyManifest *m, 
 		return 0;
 	}
 	return err_set(e,
-	               "%s:%d: expected 'file NAME SHAPE BYTES CRC32', 'kind', 'layout' or 'end'",
+	               "%s:%d: expected 'file NAME SHAPE BYTES CRC32', 'kind', 'layout', 'input', "
+	               "'layers' or 'end'",
 	               path, lineno);
 }
 

@@ -50,6 +50,9 @@ int npy_set_note(NpySet *s, const char *key, const char *value, Err *e);
 /* A file NAME of the set: a 1-D (cols < 0) or 2-D float32 or int32 array. */
 int npy_set_add_f32(NpySet *s, const char *name, const float *v, long rows, long cols, Err *e);
 int npy_set_add_i32(NpySet *s, const char *name, const int32_t *v, long rows, long cols, Err *e);
+/* A float32 array of nd (1 to 4) dimensions dims (a convolution's kernels). */
+int npy_set_add_f32_nd(NpySet *s, const char *name, const float *v, int nd, const long *dims,
+                       Err *e);
 /* A data set as x_PART.npy (rows × features, float32, the features the
  * trainer sees) and y_PART.npy (rows, int32 class labels) of the set. */
 int npy_set_add_dataset(NpySet *s, const Dataset *ds, const char *part, Err *e);
@@ -70,10 +73,12 @@ typedef struct NpySetFile {
 
 /* A manifest read back. */
 typedef struct NpyManifest {
-	char kind[32];   /* "network", "data" */
-	char layout[32]; /* a network's: "keras", "torch" */
-	char *prep;      /* a network's record of its inputs' preprocessing
-	                  * (data/prep_text.h), or NULL */
+	char kind[32];    /* "network", "data" */
+	char layout[32];  /* a network's: "keras", "torch" */
+	char input[32];   /* a network with convolutions: its input images "CxHxW" */
+	char layers[512]; /* and its layers as --layers names them ("conv:6:5,pool:2,120") */
+	char *prep;       /* a network's record of its inputs' preprocessing
+	                   * (data/prep_text.h), or NULL */
 	int n;
 	NpySetFile *files;
 } NpyManifest;

@@ -23,7 +23,8 @@ double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, 
 		err_set(e, "layer %d does not exist (expected 1..%d)", layer, net ? net->m : 0);
 		return NULL;
 	}
-	int nin = net->n[layer - 1], nout = net->n[layer];
+	/* a convolution's rows are C_in·K·K, its columns C_out (net.h) */
+	int nin = net_rows(net, layer - 1), nout = net_cols(net, layer - 1);
 	int nc = cols_sel ? ncols : nout;
 	if (nc < 1) {
 		err_set(e, "layer %d: %d columns of Ŵ asked for, expected at least 1", layer, nc);
@@ -59,6 +60,8 @@ double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, 
 void cond_set_tau(LayerCond *lc, double tau)
 {
 	lc->tau = tau;
+	if (lc->conv)
+		return;
 	lc->p = 0;
 	if (lc->sv[0] <= 0.0) {
 		lc->p = lc->nsv;
@@ -139,6 +142,17 @@ static int layer_fill_part(const Net *net, int layer, double tau, int with_qr, L
 		               net ? net->m : 0);
 	if (cond_check_tau(tau, e))
 		return -1;
+	if (layer <= net->nconv) {
+		/* a convolution's κ is not computed yet: its sizes, and no values */
+		lc->layer = layer;
+		lc->rows = net_rows(net, layer - 1) + 1;
+		lc->cols = net_cols(net, layer - 1);
+		lc->conv = 1;
+		lc->kappa = NAN;
+		lc->tau = tau;
+		lc->rank_qr = -1;
+		return 0;
+	}
 	int rows, cols, rc = -1;
 	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
 	if (!A)
@@ -297,6 +311,8 @@ static void *batch_run(void *arg)
 /* Work of one layer's decomposition, ∝ min(r, c)²·max(r, c). */
 static double layer_cost(const Net *net, int layer)
 {
+	if (layer <= net->nconv)
+		return 0;
 	double r = net->n[layer - 1] + 1, c = net->n[layer];
 	return r < c ? r * r * c : c * c * r;
 }
@@ -437,7 +453,7 @@ double cond_max_kappa(const LayerCond *lc, int m)
 {
 	double k = 0;
 	for (int i = 0; i < m; i++)
-		if (!(lc[i].kappa <= k))
+		if (!lc[i].conv && !(lc[i].kappa <= k))
 			k = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
 	return k;
 }

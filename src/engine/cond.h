@@ -41,6 +41,8 @@ typedef struct LayerCond {
 	int *perm;      /* cols entries: neuron indices in pivot order */
 	double *rdiag;  /* nsv entries: |r_jj|/|r_11| in pivot order */
 	int rank_qr;    /* entries of rdiag >= 1/tau */
+	int conv;       /* 1: a convolution layer, whose κ is not computed yet: rows and
+	                 * cols its Ŵ's, kappa NaN, no values (nsv 0), rank_qr -1 */
 } LayerCond;
 
 /* Ŵ⁽ˡᵃʸᵉʳ⁾ as a malloc'd rows×cols row-major double matrix. If cols_sel is
@@ -92,7 +94,8 @@ int cond_net_new(const Net *net, double tau, int with_qr, LayerCond **lc, Err *e
 /* Frees the m entries of lc and lc itself (NULL accepted). */
 void cond_net_free(LayerCond *lc, int m);
 /* The largest κ of lc[0..m), 0 for m = 0; ∞ when some κ is ∞ or NaN (an
- * all-zero Ŵ has no meaningful ratio: it counts as singular). */
+ * all-zero Ŵ has no meaningful ratio: it counts as singular); convolution
+ * layers, whose κ is not computed yet, left out. */
 double cond_max_kappa(const LayerCond *lc, int m);
 /* κ as text with 4 significant digits, or up to 6 where 4 would put it on
  * the wrong side of τ or on τ itself (κ = 25.0004 > τ = 25 reads 25.0004,

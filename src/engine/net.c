@@ -34,18 +34,110 @@ size_t net_param_count_for(int m, const int *widths)
 	return total;
 }
 
+int net_rows(const Net *net, int i)
+{
+	return i < net->nconv ? (int)layers_rows(&net->conv[i]) : net->n[i];
+}
+
+int net_cols(const Net *net, int i)
+{
+	return i < net->nconv ? net->conv[i].c_out : net->n[i + 1];
+}
+
+size_t net_layer_params(const Net *net, int i)
+{
+	return ((size_t)net_rows(net, i) + 1) * (size_t)net_cols(net, i);
+}
+
+int net_has_conv(const Net *net)
+{
+	return net->nconv > 0;
+}
+
+void net_input_shape(const Net *net, int *c, int *h, int *w)
+{
+	*c = net->nconv ? net->conv[0].c_in : 0;
+	*h = net->nconv ? net->conv[0].h_in : 0;
+	*w = net->nconv ? net->conv[0].w_in : 0;
+}
+
+int net_check_images(const Net *net, int c, int h, int w, const char *what, Err *e)
+{
+	int nc, nh, nw;
+	net_input_shape(net, &nc, &nh, &nw);
+	if (!net->nconv || !c || (c == nc && h == nh && w == nw))
+		return 0;
+	return err_set(e, "%s holds images of %dx%dx%d, but the network reads %dx%dx%d", what, c, h,
+	               w, nc, nh, nw);
+}
+
+int net_refuse_conv(const Net *net, const char *what, Err *e)
+{
+	if (!net->nconv)
+		return 0;
+	return err_set(e,
+	               "%s: the network has convolution layers, whose κ is not computed yet "
+	               "(condnet trains, evaluates and exports them)",
+	               what);
+}
+
 static void set_pointers(Net *net)
 {
 	float *p = net->param;
 	for (int i = 0; i < net->m; i++) {
 		net->W[i] = p;
-		p += (size_t)net->n[i] * net->n[i + 1];
+		p += (size_t)net_rows(net, i) * net_cols(net, i);
 		net->b[i] = p;
-		p += net->n[i + 1];
+		p += net_cols(net, i);
 	}
 }
 
+/* The widths of a network with convolutions checked against the table of
+ * limits and its shapes; the parameters into *np. */
+static int check_conv_widths(int m, const int *w, int nconv, const ConvShape *cs, uint64_t *np,
+                             Err *e)
+{
+	if (limit_check(LIM_LAYERS, m, "a network: its layers", NULL, e) < 0)
+		return -1;
+	if (nconv >= m)
+		return err_set(e,
+		               "a network of %d layers, %d of them convolutions: the output layer "
+		               "is dense",
+		               m, nconv);
+	if (layers_check(cs, nconv, "a network", e) < 0)
+		return -1;
+	*np = 0;
+	for (int i = 0; i <= m; i++) {
+		long want = i == 0       ? (long)cs[0].c_in * cs[0].h_in * cs[0].w_in
+		            : i <= nconv ? layers_out_width(&cs[i - 1])
+		                         : w[i];
+		if (limit_check(LIM_WIDTH, w[i], "a network: a width", NULL, e) < 0)
+			return -1;
+		if (w[i] != want)
+			return err_set(e,
+			               "a network: width n[%d] = %d, but its maps hold %ld values",
+			               i, w[i], want);
+		if (i > 0) {
+			int conv = i <= nconv;
+			uint64_t rows =
+			    conv ? (uint64_t)layers_rows(&cs[i - 1]) : (uint64_t)w[i - 1];
+			uint64_t cols = conv ? (uint64_t)cs[i - 1].c_out : (uint64_t)w[i];
+			*np += (rows + 1) * cols;
+		}
+	}
+	if (*np > LIMIT_MAX_PARAMS)
+		return err_set(e, "a network has %llu parameters, more than condnet trains (%lu)",
+		               (unsigned long long)*np, (unsigned long)LIMIT_MAX_PARAMS);
+	return 0;
+}
+
 Net *net_new(int m, const int *widths, ActKind act, float act_a, Err *e)
+{
+	return net_new_conv(m, widths, 0, NULL, act, act_a, e);
+}
+
+Net *net_new_conv(int m, const int *widths, int nconv, const ConvShape *conv, ActKind act,
+                  float act_a, Err *e)
 {
 	if (m < 1) {
 		err_set(e, "a network of %d layers: expected at least 1", m);
@@ -53,7 +145,8 @@ Net *net_new(int m, const int *widths, ActKind act, float act_a, Err *e)
 	}
 	/* every network condnet holds is within the table of limits */
 	uint64_t np;
-	if (limit_check_widths(m, widths, "a network", &np, e) < 0)
+	if (nconv > 0 ? check_conv_widths(m, widths, nconv, conv, &np, e) < 0
+	              : limit_check_widths(m, widths, "a network", &np, e) < 0)
 		return NULL;
 	if ((unsigned)act >= ACT_COUNT) {
 		err_set(e, "activation %d: expected 0..%d", (int)act, ACT_COUNT - 1);
@@ -76,11 +169,15 @@ Net *net_new(int m, const int *widths, ActKind act, float act_a, Err *e)
 	net->param = calloc(np, sizeof(float));
 	net->adam_m = calloc(np, sizeof(float));
 	net->adam_v = calloc(np, sizeof(float));
-	if (!net->n || !net->W || !net->b || !net->param || !net->adam_m || !net->adam_v) {
+	if (nconv > 0 && (net->conv = malloc((size_t)nconv * sizeof *net->conv)))
+		memcpy(net->conv, conv, (size_t)nconv * sizeof *net->conv);
+	if (!net->n || !net->W || !net->b || !net->param || !net->adam_m || !net->adam_v ||
+	    (nconv > 0 && !net->conv)) {
 		net_free(net);
 		err_set(e, "out of memory for a network of %zu parameters", (size_t)np);
 		return NULL;
 	}
+	net->nconv = nconv;
 	memcpy(net->n, widths, (size_t)(m + 1) * sizeof *net->n);
 	set_pointers(net);
 	return net;
@@ -96,6 +193,7 @@ void net_free(Net *net)
 	free(net->param);
 	free(net->adam_m);
 	free(net->adam_v);
+	free(net->conv);
 	prep_free(net->prep);
 	free(net);
 }
@@ -115,7 +213,7 @@ int net_set_prep(Net *net, const Prep *p, Err *e)
 
 Net *net_clone(const Net *net, Err *e)
 {
-	Net *c = net_new(net->m, net->n, net->act, net->act_a, e);
+	Net *c = net_new_conv(net->m, net->n, net->nconv, net->conv, net->act, net->act_a, e);
 	if (!c)
 		return NULL;
 	memcpy(c->param, net->param, net->nparam * sizeof(float));
@@ -143,6 +241,59 @@ Net *net_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed
 	return net;
 }
 
+Net *net_fresh_spec(const char *spec, int d, int c, int h, int w, int classes, ActKind act,
+                    float act_a, uint64_t seed, const char *what, Err *e)
+{
+	LayerSpec *ls;
+	int nl;
+	if (layers_parse(spec, &ls, &nl, e))
+		return NULL;
+	int nconv = layers_conv_count(ls, nl), m = nl + 1;
+	int *wd = malloc((size_t)(m + 1) * sizeof *wd);
+	ConvShape *cs = nconv ? malloc((size_t)nconv * sizeof *cs) : NULL;
+	Net *net = NULL;
+	if (!wd || (nconv && !cs)) {
+		err_set(e, "out of memory");
+		goto out;
+	}
+	if (nconv && c < 1) {
+		err_set(e,
+		        "layers \"%s\": a convolution needs images, and %s holds %d features "
+		        "without an image's shape (MNIST or Fashion with --inputs pixels, or a "
+		        "CSV with --shape)",
+		        spec, what, d);
+		goto out;
+	}
+	if (nconv && (long)c * h * w != d) {
+		err_set(e, "%s: %d features are not images of %d×%d×%d", what, d, c, h, w);
+		goto out;
+	}
+	if (nconv && layers_geometry(ls, nconv, c, h, w, cs, e)) {
+		err_prefix(e, "layers \"%s\" on %d×%d×%d images", spec, c, h, w);
+		goto out;
+	}
+	wd[0] = d;
+	for (int i = 0; i < nl; i++)
+		wd[i + 1] = i < nconv ? (int)layers_out_width(&cs[i]) : ls[i].units;
+	wd[m] = classes;
+	char name[96];
+	snprintf(name, sizeof name, "a %.60s network", spec);
+	if (!nconv && limit_check_widths(m, wd, name, NULL, e))
+		goto out;
+	if ((net = net_new_conv(m, wd, nconv, cs, act, act_a, e))) {
+		Rng r;
+		rng_seed(&r, seed);
+		net_init_glorot(net, &r);
+	} else {
+		err_prefix(e, "a %s network", spec);
+	}
+out:
+	free(ls);
+	free(wd);
+	free(cs);
+	return net;
+}
+
 void net_reset_adam(Net *net)
 {
 	memset(net->adam_m, 0, net->nparam * sizeof(float));
@@ -157,11 +308,15 @@ void net_reset_adam(Net *net)
 void net_init_glorot(Net *net, Rng *rng)
 {
 	for (int i = 0; i < net->m; i++) {
-		size_t len = (size_t)net->n[i] * net->n[i + 1];
-		double lim = sqrt(6.0 / (net->n[i] + net->n[i + 1]));
+		int rows = net_rows(net, i), cols = net_cols(net, i);
+		size_t len = (size_t)rows * cols;
+		/* a convolution's fan-out counts every kernel weight of an input channel */
+		double fan_out =
+		    i < net->nconv ? (double)cols * net->conv[i].k * net->conv[i].k : cols;
+		double lim = sqrt(6.0 / (rows + fan_out));
 		for (size_t k = 0; k < len; k++)
 			net->W[i][k] = (float)((2.0 * rng_uniform(rng) - 1.0) * lim);
-		memset(net->b[i], 0, (size_t)net->n[i + 1] * sizeof(float));
+		memset(net->b[i], 0, (size_t)cols * sizeof(float));
 	}
 	net_reset_adam(net);
 }
@@ -171,9 +326,8 @@ void net_init_glorot(Net *net, Rng *rng)
  * src[j], or is zero when src[j] < 0. */
 static void remap(const Net *net, int L, const int *src, int nnew, const float *old, float *dst)
 {
-	const int *n = net->n;
 	for (int i = 0; i < net->m; i++) {
-		size_t rows = n[i], cols = n[i + 1];
+		size_t rows = (size_t)net_rows(net, i), cols = (size_t)net_cols(net, i);
 		size_t ocount = (rows + 1) * cols;
 		if (i == L - 1) {
 			/* Incoming W (rows × cols → rows × nnew), then the bias. */
@@ -210,7 +364,9 @@ static int rebuild(Net *net, int L, const int *src, int nnew, Rng *rng, Err *e)
 		return err_set(e, "out of memory resizing hidden layer %d", L);
 	memcpy(n2, net->n, (size_t)(net->m + 1) * sizeof *n2);
 	n2[L] = nnew;
-	size_t np = net_param_count_for(net->m, n2);
+	/* the two dense layers about the neurons change, the others stay */
+	size_t np = net->nparam - net_layer_params(net, L - 1) - net_layer_params(net, L) +
+	            ((size_t)n2[L - 1] + 1) * (size_t)nnew + ((size_t)nnew + 1) * (size_t)n2[L + 1];
 	float *buf[3] = {NULL, NULL, NULL};
 	for (int k = 0; np && k < 3; k++)
 		buf[k] = malloc(np * sizeof(float));
@@ -251,6 +407,11 @@ static int check_hidden(const Net *net, int layer, Err *e)
 	if (layer < 1 || layer > net->m - 1)
 		return err_set(e, "layer %d is not a hidden layer (expected 1..%d)", layer,
 		               net->m - 1);
+	if (layer <= net->nconv)
+		return err_set(e,
+		               "layer %d is a convolution layer: condnet removes and adds no "
+		               "channels yet",
+		               layer);
 	return 0;
 }
 
@@ -330,6 +491,8 @@ int net_add_neurons(Net *net, int layer, int count, Rng *rng, Err *e)
 /* hidden[0..m-2] become the widths n[1..m-1]. */
 Net *net_reshape(const Net *net, const int *hidden, Err *e)
 {
+	if (net_refuse_conv(net, "net_reshape", e))
+		return NULL;
 	int *w = malloc((size_t)(net->m + 1) * sizeof *w);
 	if (!w) {
 		err_set(e, "out of memory");
@@ -348,99 +511,31 @@ Net *net_reshape(const Net *net, const int *hidden, Err *e)
 	return r;
 }
 
-/* Reads a positive integer at *p (digits only); -1 with a message otherwise. */
-static long parse_count(const char *spec, const char **p, const char *what, Err *e)
-{
-	const char *s = *p;
-	int col = (int)(s - spec) + 1;
-	if (!isdigit((unsigned char)*s)) {
-		if (*s == '\0')
-			err_set(e, "layers \"%s\": expected a %s at the end", spec, what);
-		else
-			err_set(e, "layers \"%s\": expected a %s at column %d, found '%c'", spec,
-			        what, col, *s);
-		return -1;
-	}
-	errno = 0;
-	char *end;
-	long v = strtol(s, &end, 10);
-	if (errno == ERANGE || v > NET_MAX_WIDTH) {
-		err_set(e, "layers \"%s\": %s at column %d is too large (at most %d)", spec, what,
-		        col, NET_MAX_WIDTH);
-		return -1;
-	}
-	if (v == 0) {
-		err_set(e, "layers \"%s\": %s at column %d must be positive, not 0", spec, what,
-		        col);
-		return -1;
-	}
-	*p = end;
-	return v;
-}
-
 int net_parse_layers(const char *spec, int **widths, int *count, Err *e)
 {
+	LayerSpec *ls;
+	int n;
 	*widths = NULL;
 	*count = 0;
-	if (!spec || !*spec)
-		return err_set(e, "layers: empty specification (expected e.g. 600,410,510 or "
-		                  "12x300 or 3x50,20)");
-	/* First pass validates and counts, the second fills. */
-	long total = 0;
-	int *out = NULL;
-	for (int pass = 0; pass < 2; pass++) {
-		const char *p = spec;
-		long k = 0;
-		for (;;) {
-			long a = parse_count(spec, &p, "width", e);
-			if (a < 0)
-				goto fail;
-			long reps = 1, w = a;
-			int repeated = *p == 'x' || *p == 'X';
-			if (repeated) {
-				p++;
-				reps = a;
-				w = parse_count(spec, &p, "width", e);
-				if (w < 0)
-					goto fail;
-				if (reps > NET_MAX_LAYERS) {
-					err_set(
-					    e, "layers \"%s\": %ld layers is too many (at most %d)",
-					    spec, reps, NET_MAX_LAYERS);
-					goto fail;
-				}
-			}
-			for (long r = 0; r < reps; r++, k++)
-				if (out)
-					out[k] = (int)w;
-			if (k > NET_MAX_LAYERS) {
-				err_set(e, "layers \"%s\": more than %d layers", spec,
-				        NET_MAX_LAYERS);
-				goto fail;
-			}
-			if (*p == '\0')
-				break;
-			if (*p != ',') {
-				err_set(e, "layers \"%s\": expected %s at column %d, found '%c'",
-				        spec, repeated ? "','" : "',' or 'x'", (int)(p - spec) + 1,
-				        *p);
-				goto fail;
-			}
-			p++;
-		}
-		if (pass == 0) {
-			total = k;
-			out = malloc((size_t)total * sizeof *out);
-			if (!out)
-				return err_set(e, "out of memory");
-		}
+	if (layers_parse(spec, &ls, &n, e))
+		return -1;
+	int *w = malloc((size_t)n * sizeof *w);
+	if (!w) {
+		free(ls);
+		return err_set(e, "out of memory");
 	}
-	*widths = out;
-	*count = (int)total;
+	for (int i = 0; i < n; i++)
+		w[i] = ls[i].units;
+	int conv = layers_conv_count(ls, n);
+	free(ls);
+	if (conv) {
+		free(w);
+		return err_set(
+		    e, "layers \"%s\": convolutions are not taken here, only dense widths", spec);
+	}
+	*widths = w;
+	*count = n;
 	return 0;
-fail:
-	free(out);
-	return -1;
 }
 
 const char *net_shape_str(const Net *net, char *buf, size_t len)
@@ -449,7 +544,22 @@ const char *net_shape_str(const Net *net, char *buf, size_t len)
 	if (len == 0)
 		return buf;
 	buf[0] = '\0';
-	for (int i = 0; i <= net->m && pos < len; i++) {
+	if (net->nconv) {
+		const ConvShape *c = &net->conv[0];
+		pos = (size_t)snprintf(buf, len, "%dx%dx%d", c->c_in, c->h_in, c->w_in);
+		for (int i = 0; i < net->nconv && pos < len; i++) {
+			c = &net->conv[i];
+			char pad[24] = "";
+			if (c->pad)
+				snprintf(pad, sizeof pad, "pad%d", c->pad);
+			int w = snprintf(buf + pos, len - pos, "-%d@%dx%d%s%s", c->c_out, c->k,
+			                 c->k, pad, c->pool ? "-pool" : "");
+			if (w < 0)
+				break;
+			pos += (size_t)w;
+		}
+	}
+	for (int i = net->nconv ? net->nconv + 1 : 0; i <= net->m && pos < len; i++) {
 		int w = snprintf(buf + pos, len - pos, i ? "-%d" : "%d", net->n[i]);
 		if (w < 0)
 			break;

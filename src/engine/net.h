@@ -5,6 +5,12 @@
  * n[i]. Hidden layers use the activation; the output layer (i = m) feeds a
  * softmax with cross-entropy.
  *
+ * The first nconv layers may be convolutions (engine/layers.h): n[i] is
+ * then the number of values of the maps layer i gives (C·H·W, after its
+ * pool), n[0] those of the input image, and W⁽ⁱ⁾ is (C_in·K·K) × C_out with
+ * b⁽ⁱ⁾ of C_out; net_rows and net_cols say a layer's sizes either way. The
+ * output layer is dense.
+ *
  * All parameters live in one contiguous buffer, layer by layer, W then b, and
  * the Adam moments live in two buffers of the same layout, so an optimizer
  * step is one pass over arrays, and removing a neuron removes its optimizer
@@ -22,6 +28,7 @@
 #include "base/rng.h"
 #include "data/prep.h"
 #include "engine/act.h"
+#include "engine/layers.h"
 #include "engine/schedule.h"
 
 typedef struct Net {
@@ -39,14 +46,37 @@ typedef struct Net {
 	ReproRecord run;     /* what its last training computed with (kernels "": none) */
 	Prep *prep;          /* how its inputs are made from raw ones (data/prep.h): the
 	                      * training set's record, NULL when not known */
-	float **W;           /* W[i], i < m: n[i]×n[i+1] row-major */
-	float **b;           /* b[i], i < m: n[i+1] */
+	float **W;           /* W[i], i < m: net_rows(i) × net_cols(i) row-major */
+	float **b;           /* b[i], i < m: net_cols(i) */
+	int nconv;           /* layers 0..nconv-1 are convolutions; 0: a dense network */
+	ConvShape *conv;     /* their shapes (NULL when nconv is 0) */
 } Net;
 
 /* widths[0..m]: inputs, hidden widths, outputs. Parameters zeroed. Like
  * every constructor here, NULL with a message in e (may be NULL) when a
  * width is not positive, the activation is unknown or memory runs out. */
 Net *net_new(int m, const int *widths, ActKind act, float act_a, Err *e);
+/* The same with convolutions first: conv[0..nconv) (nconv < m), whose
+ * shapes chain and give the widths n[0..nconv] (layers_check). */
+Net *net_new_conv(int m, const int *widths, int nconv, const ConvShape *conv, ActKind act,
+                  float act_a, Err *e);
+/* The rows and columns of W[i] (0-based layer i < m), and the parameters of
+ * the layer, W and b. */
+int net_rows(const Net *net, int i);
+int net_cols(const Net *net, int i);
+size_t net_layer_params(const Net *net, int i);
+/* 1 when the network has convolution layers. */
+int net_has_conv(const Net *net);
+/* The input image of a network with convolutions, C×H×W, into c, h, w
+ * (zeros for a dense network). */
+void net_input_shape(const Net *net, int *c, int *h, int *w);
+/* 0 when rows of images c×h×w (0: rows that declare no shape) fit the
+ * input of net; else -1 and a message naming what (the data). */
+int net_check_images(const Net *net, int c, int h, int w, const char *what, Err *e);
+/* -1 and a message saying what is not done yet on convolution layers when
+ * net has them ("what: the network has convolution layers, whose κ is not
+ * computed yet"), else 0. */
+int net_refuse_conv(const Net *net, const char *what, Err *e);
 void net_free(Net *net); /* accepts NULL */
 /* A copy: parameters, Adam state, schedule, record and preprocessing. */
 Net *net_clone(const Net *net, Err *e);
@@ -55,11 +85,18 @@ Net *net_clone(const Net *net, Err *e);
 int net_set_prep(Net *net, const Prep *p, Err *e);
 
 /* Keras Dense initialisation: W uniform in ±sqrt(6/(fan_in+fan_out))
- * (Glorot uniform), b = 0; Adam state reset. */
+ * (Glorot uniform; a convolution's fans are C_in·K·K and C_out·K·K, as
+ * Keras' Conv2D counts them), b = 0; Adam state reset. */
 void net_init_glorot(Net *net, Rng *rng);
 /* A new network of these widths with Glorot weights drawn from a generator
  * seeded with seed: what every "fresh network" of condnet is. */
 Net *net_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed, Err *e);
+/* A fresh network of the --layers specification spec (layers.h) for d
+ * inputs and `classes` outputs: the inputs an image of c×h×w (c·h·w = d)
+ * when the specification has convolutions, which inputs without a shape
+ * (c = 0) refuse. what names the inputs in messages ("mnist-pixels train"). */
+Net *net_fresh_spec(const char *spec, int d, int c, int h, int w, int classes, ActKind act,
+                    float act_a, uint64_t seed, const char *what, Err *e);
 /* Zero Adam moments and step count, and no schedule run (constant, not started). */
 void net_reset_adam(Net *net);
 
@@ -81,9 +118,11 @@ int net_add_neurons(Net *net, int layer, int count, Rng *rng, Err *e);
 Net *net_reshape(const Net *net, const int *hidden, Err *e);
 
 /* Parses "12x300", "600,410,510", "3x50,20" into hidden widths (malloc'd).
- * Every width must be a positive integer. */
+ * Every width must be a positive integer; a convolution or pool (layers.h)
+ * is refused: what takes only dense widths. */
 int net_parse_layers(const char *spec, int **widths, int *count, Err *e);
-/* "200-600-410-…-10" into buf. */
+/* "200-600-410-…-10" into buf; with convolutions the input image, then
+ * each one's channels@kernel (and padding), "1x28x28-6@5x5-pool-120-84-10". */
 const char *net_shape_str(const Net *net, char *buf, size_t len);
 size_t net_param_count_for(int m, const int *widths);
 /* Total hidden neurons, Σ n[1..m-1]. */

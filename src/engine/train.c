@@ -20,6 +20,8 @@ static int check_shapes(const Net *net, const Dataset *d, Err *e)
 	if (d->d != net->n[0])
 		return err_set(e, "%s: %d features per row, but the network takes %d inputs",
 		               d->name, d->d, net->n[0]);
+	if (net_check_images(net, d->c, d->h, d->w, d->name, e))
+		return -1;
 	for (int r = 0; r < d->n; r++)
 		if (d->y[r] < 0 || d->y[r] >= net->n[net->m])
 			return err_set(e,

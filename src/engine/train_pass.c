@@ -9,7 +9,9 @@
 #include "base/blas.h"
 #include "base/vec4.h"
 #include "engine/act.h"
+#include "engine/conv.h"
 #include "engine/train.h"
+#include "engine/train_conv.h"
 
 /* Floats in a 64-byte cache line: parts are cut at multiples of it, and the
  * row strides of the workspaces are rounded up to it, so two parts never
@@ -17,6 +19,9 @@
 #define ALIGN 16
 /* Rows per chunk in evaluation: a chunk is one thread's, whole. */
 #define EVAL_CHUNK 1024
+/* Samples a convolution layer lowers at once in evaluation (a chunk's in
+ * blocks of this many: the same bits whatever the chunk's rows). */
+#define EVAL_CONV_BLOCK 32
 
 struct Work {
 	int B, m, parts;
@@ -26,6 +31,8 @@ struct Work {
 	float *g0, *g1; /* B × ldg: gradients with respect to a layer's output */
 	int ldg;
 	unsigned char *bad; /* per part, ALIGN·4 bytes apart: a non-finite gradient entry */
+	int nconv;          /* the convolution layers (their z[i] unused) */
+	ConvWork *cw;       /* their workspaces, or NULL */
 	/* the batch under way */
 	const Net *net;
 	const float *x;
@@ -50,12 +57,15 @@ static float *falloc(size_t n)
 }
 
 /* 6·B·Σ n_i n_{i+1}: the forward product, the weight gradient and the
- * input gradient of every layer. */
+ * input gradient of every layer (a convolution's multiply-adds in place of
+ * n_i n_{i+1}). */
 int pass_parts(const Net *net, int B, int threads)
 {
 	double f = 0.0;
 	for (int i = 0; i < net->m; i++)
-		f += 6.0 * B * net->n[i] * net->n[i + 1];
+		f += 6.0 * B *
+		     (i < net->nconv ? layers_macs(&net->conv[i])
+		                     : (double)net->n[i] * net->n[i + 1]);
 	double most = floor(f / PASS_PART_FLOPS);
 	int parts = most < threads ? (int)most : threads;
 	return parts > 1 ? parts : 1;
@@ -75,6 +85,7 @@ void work_free(Work *w)
 	free(w->g0);
 	free(w->g1);
 	free(w->bad);
+	conv_work_free(w->cw);
 	free(w);
 }
 
@@ -100,7 +111,7 @@ Work *work_new(const Net *net, int B, int parts, Err *e)
 		size_t len = (size_t)B * w->ld[i];
 		if (w->ld[i] > maxw)
 			maxw = w->ld[i];
-		if (!(w->z[i] = falloc(len)))
+		if (i >= net->nconv && !(w->z[i] = falloc(len)))
 			goto fail;
 		if (i < net->m - 1 && !(w->a[i] = falloc(len)))
 			goto fail;
@@ -109,6 +120,9 @@ Work *work_new(const Net *net, int B, int parts, Err *e)
 	w->g0 = falloc((size_t)B * maxw);
 	w->g1 = falloc((size_t)B * maxw);
 	if (!w->g0 || !w->g1)
+		goto fail;
+	w->nconv = net->nconv;
+	if (net->nconv && !(w->cw = conv_work_new(net, B, parts)))
 		goto fail;
 	return w;
 fail:
@@ -119,18 +133,7 @@ fail:
 
 int pass_all_finite(const float *p, size_t n)
 {
-	const v4i ex = {0x7f800000, 0x7f800000, 0x7f800000, 0x7f800000};
-	v4i bad = {0, 0, 0, 0};
-	size_t i = 0;
-	for (; i + 4 <= n; i += 4) {
-		v4i v;
-		memcpy(&v, p + i, sizeof v);
-		bad |= (v & ex) == ex;
-	}
-	for (; i < n; i++)
-		if (!isfinite(p[i]))
-			return 0;
-	return !(bad[0] | bad[1] | bad[2] | bad[3]);
+	return vec_all_finite(p, n);
 }
 
 /* The output layer on rows of logits z (rows × k, row stride ldz): z += b,
@@ -193,11 +196,16 @@ static void forward_part(Work *w, int i, int p)
 {
 	const Net *net = w->net;
 	int ni = net->n[i], no = net->n[i + 1], lo, hi;
+	const float *in = i ? w->a[i - 1] : w->x;
+	int ldin = i ? w->ld[i - 1] : ni;
+	if (i < w->nconv) {
+		conv_work_forward(w->cw, net, i, p, w->rows, in, (size_t)ldin, w->a[i],
+		                  (size_t)w->ld[i]);
+		return;
+	}
 	pool_split(no, w->parts, p, ALIGN, &lo, &hi);
 	if (lo >= hi)
 		return;
-	const float *in = i ? w->a[i - 1] : w->x;
-	int ldin = i ? w->ld[i - 1] : ni;
 	blas_sgemm(0, 0, w->rows, hi - lo, ni, 1.0f, in, ldin, net->W[i] + lo, no, 0.0f,
 	           w->z[i] + lo, w->ld[i]);
 	if (i < w->m - 1)
@@ -233,6 +241,14 @@ static void backward_part(Work *w, int i, int p)
 	int ni = net->n[i], no = net->n[i + 1], rows = w->rows, ldg = w->ldg, lo, hi;
 	float *g = (w->m - 1 - i) % 2 == 0 ? w->g0 : w->g1;
 	float *gn = g == w->g0 ? w->g1 : w->g0;
+	if (i < w->nconv) {
+		/* the last convolution's output gradient is the first dense layer's gn */
+		size_t ld = (size_t)ldg;
+		const float *go = i == w->nconv - 1 ? g : conv_work_grad_rows(w->cw, i, &ld);
+		if (conv_work_backward(w->cw, net, i, p, rows, go, ld))
+			w->bad[(size_t)p * 4 * ALIGN] = 1;
+		return;
+	}
 	float *gw = w->grad + (net->W[i] - net->param);
 	float *gb = w->grad + (net->b[i] - net->param);
 	int ok = 1;
@@ -256,9 +272,12 @@ static void backward_part(Work *w, int i, int p)
 		if (i > 0) {
 			blas_sgemm(0, 1, rows, hi - lo, no, 1.0f, g, ldg,
 			           net->W[i] + (size_t)lo * no, no, 0.0f, gn + lo, ldg);
-			act_backward_ld(net->act, net->act_a, w->z[i - 1] + lo, w->a[i - 1] + lo,
-			                (size_t)w->ld[i - 1], gn + lo, (size_t)ldg, (size_t)rows,
-			                (size_t)(hi - lo));
+			/* below a convolution, its own backward goes through the
+			 * pool and the activation */
+			if (i > w->nconv)
+				act_backward_ld(net->act, net->act_a, w->z[i - 1] + lo,
+				                w->a[i - 1] + lo, (size_t)w->ld[i - 1], gn + lo,
+				                (size_t)ldg, (size_t)rows, (size_t)(hi - lo));
 		}
 	}
 	if (!ok)
@@ -266,7 +285,8 @@ static void backward_part(Work *w, int i, int p)
 }
 
 /* Phases 0..m-1 forward through layer 0..m-1, phase m the output, phases
- * m+1..2m backward through layer m-1..0. */
+ * m+1..2m backward through layer m-1..0, and with convolutions phase 2m+1
+ * their gradients summed over the parts. */
 static void pass_phase(void *arg, int ph, int part)
 {
 	Work *w = arg;
@@ -274,8 +294,10 @@ static void pass_phase(void *arg, int ph, int part)
 		forward_part(w, ph, part);
 	else if (ph == w->m && part == 0)
 		output_part(w);
-	else if (ph > w->m)
+	else if (ph > w->m && ph <= 2 * w->m)
 		backward_part(w, 2 * w->m - ph, part);
+	else if (ph == 2 * w->m + 1 && conv_work_reduce(w->cw, w->net, part, w->grad))
+		w->bad[(size_t)part * 4 * ALIGN] = 1;
 }
 
 double pass_batch(Work *w, Pool *pool, const Net *net, const float *x, const int *y, int rows,
@@ -288,7 +310,7 @@ double pass_batch(Work *w, Pool *pool, const Net *net, const float *x, const int
 	w->grad = grad;
 	for (int p = 0; p < w->parts; p++)
 		w->bad[(size_t)p * 4 * ALIGN] = 0;
-	pool_run(pool, pass_phase, w, 2 * w->m + 1, w->parts);
+	pool_run(pool, pass_phase, w, 2 * w->m + 1 + (w->nconv > 0), w->parts);
 	*finite = 1;
 	for (int p = 0; p < w->parts; p++)
 		if (w->bad[(size_t)p * 4 * ALIGN])
@@ -337,6 +359,7 @@ typedef struct Eval {
 	int n, layer, nchunks, nparts, ldb;
 	int blas;      /* OpenBLAS threads when the pass is one part (< 1: one) */
 	float **buf;   /* 2 per part */
+	float **conv;  /* 2 per part with convolutions: a block's columns and maps */
 	double *loss;  /* per chunk */
 	long *correct; /* per chunk */
 } Eval;
@@ -352,6 +375,19 @@ static void eval_chunk(Eval *ev, int part, int c)
 	for (int i = 0; i < ev->layer; i++) {
 		int ni = net->n[i], no = net->n[i + 1];
 		z = ev->buf[2 * part + (i & 1)];
+		if (i < net->nconv) {
+			const ConvShape *cs = &net->conv[i];
+			float *col = ev->conv[2 * part], *map = ev->conv[2 * part + 1];
+			for (int r = 0; r < rows; r += EVAL_CONV_BLOCK) {
+				int ns = rows - r < EVAL_CONV_BLOCK ? rows - r : EVAL_CONV_BLOCK;
+				conv_forward(cs, net->act, net->act_a, net->W[i], net->b[i],
+				             in + (size_t)r * ldin, (size_t)ldin, ns, col, map, map,
+				             NULL, z + (size_t)r * ev->ldb, (size_t)ev->ldb);
+			}
+			in = z;
+			ldin = ev->ldb;
+			continue;
+		}
 		blas_sgemm(0, 0, rows, no, ni, 1.0f, in, ldin, net->W[i], no, 0.0f, z, ev->ldb);
 		if (i < m - 1)
 			act_forward_bias_ld(net->act, net->act_a, z, net->b[i], z, (size_t)rows,
@@ -401,6 +437,18 @@ static int eval_run(Eval *ev, int threads)
 	for (int k = 0; rc == 0 && k < 2 * ev->nparts; k++)
 		if (!(ev->buf[k] = falloc((size_t)B * ev->ldb)))
 			rc = -1;
+	size_t cols = 1, maps = 1;
+	for (int i = 0; i < net->nconv && i < ev->layer; i++) {
+		size_t c = conv_col_floats(&net->conv[i], EVAL_CONV_BLOCK);
+		size_t z = conv_map_floats(&net->conv[i], EVAL_CONV_BLOCK);
+		cols = c > cols ? c : cols;
+		maps = z > maps ? z : maps;
+	}
+	if (rc == 0 && net->nconv && !(ev->conv = calloc(2 * (size_t)ev->nparts, sizeof *ev->conv)))
+		rc = -1;
+	for (int k = 0; rc == 0 && ev->conv && k < 2 * ev->nparts; k++)
+		if (!(ev->conv[k] = falloc(k % 2 ? maps : cols)))
+			rc = -1;
 	Pool *pool = NULL;
 	blas_set_threads(ev->nparts > 1 || ev->blas < 1 ? 1 : ev->blas);
 	if (rc == 0 && ev->nparts > 1)
@@ -411,6 +459,9 @@ static int eval_run(Eval *ev, int threads)
 	for (int k = 0; ev->buf && k < 2 * ev->nparts; k++)
 		free(ev->buf[k]);
 	free(ev->buf);
+	for (int k = 0; ev->conv && k < 2 * ev->nparts; k++)
+		free(ev->conv[k]);
+	free(ev->conv);
 	return rc;
 }
 

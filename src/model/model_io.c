@@ -1,105 +1,20 @@
-/* model_io.c - reading and writing model files. */
-#include "model/model_io.h"
-#include "base/file.h"
-
-#include "data/prep.h"
-#include "engine/limits.h"
-
+/* model_io.c - reading model files (model_io.h): every size checked
+ * against the file before it is trusted, every value against the table of
+ * limits, the checksum last; from a file, from memory, or from the bytes
+ * of a network about to be saved (model_save.c checks them so). */
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
-static const char MAGIC[8] = {'C', 'O', 'N', 'D', 'N', 'E', 'T', '\0'};
-
-/* Bytes before n[0]: magic, version, header bytes, m, act, act_a. */
-#define FIXED_HEAD 28
-/* Bytes after n[m] in the header: adam_t, flags. */
-#define TAIL_HEAD 12
-#define FLAG_ADAM 1u
-
-static uint64_t header_bytes(uint64_t m)
-{
-	return FIXED_HEAD + 4 * (m + 1) + TAIL_HEAD;
-}
-
-static void put_u32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put_u64(unsigned char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_u64(const unsigned char *p)
-{
-	return (uint64_t)get_u32(p) | (uint64_t)get_u32(p + 4) << 32;
-}
-
-static void put_f32(unsigned char *p, float f)
-{
-	uint32_t v;
-	memcpy(&v, &f, sizeof v);
-	put_u32(p, v);
-}
-
-static float get_f32(const unsigned char *p)
-{
-	uint32_t v = get_u32(p);
-	float f;
-	memcpy(&f, &v, sizeof f);
-	return f;
-}
-
-static void put_f64(unsigned char *p, double x)
-{
-	uint64_t v;
-	memcpy(&v, &x, sizeof v);
-	put_u64(p, v);
-}
-
-static double get_f64(const unsigned char *p)
-{
-	uint64_t v = get_u64(p);
-	double x;
-	memcpy(&x, &v, sizeof x);
-	return x;
-}
-
-/* The schedule block (model_io.h) of net into p. */
-static void put_sched(unsigned char *p, const Net *net)
-{
-	const LrSchedule *s = &net->sched;
-	const SchedState *st = &net->sched_st;
-	put_u32(p, (uint32_t)s->kind);
-	put_u32(p + 4, (uint32_t)s->patience);
-	put_f64(p + 8, s->every);
-	put_f64(p + 16, s->factor);
-	put_f64(p + 24, s->period);
-	put_f64(p + 32, s->warmup);
-	put_u64(p + 40, (uint64_t)st->step);
-	put_u32(p + 48, (uint32_t)st->reductions);
-	put_u32(p + 52, (uint32_t)st->bad);
-	put_u32(p + 56, (uint32_t)st->has_best);
-	put_u32(p + 60, 0);
-	put_f64(p + 64, st->best);
-}
+#include "base/file.h"
+#include "data/prep.h"
+#include "engine/limits.h"
+#include "model/model_io.h"
+#include "model/model_io_int.h"
 
 /* The schedule block at file offset off into net, checked. */
 static int get_sched(const unsigned char *p, Net *net, const char *path, uint64_t off, Err *e)
@@ -136,19 +51,6 @@ static int get_sched(const unsigned char *p, Net *net, const char *path, uint64_
 	net->sched = s;
 	net->sched_st = st;
 	return 0;
-}
-
-/* The record block (model_io.h) of net into p. */
-static void put_run(unsigned char *p, const Net *net)
-{
-	const ReproRecord *r = &net->run;
-	memset(p, 0, MODEL_RUN_BYTES);
-	if (!r->kernels[0])
-		return;
-	put_u32(p, (uint32_t)(r->on != 0));
-	put_u32(p + 4, (uint32_t)r->threads);
-	put_u32(p + 8, (uint32_t)r->parts);
-	memcpy(p + 16, r->kernels, strnlen(r->kernels, 31));
 }
 
 /* The record block at file offset off into net, checked. */
@@ -289,213 +191,13 @@ static void swap_floats(float *a, size_t n)
 #endif
 }
 
-size_t model_file_bytes(const Net *net)
-{
-	size_t nbuf = net->adam_t > 0 ? 3 : 1;
-	return (size_t)header_bytes((uint64_t)net->m) + 4 * nbuf * net->nparam + MODEL_SCHED_BYTES +
-	       MODEL_RUN_BYTES + MODEL_PREP_BYTES(net->n[0]) + 4;
-}
-
-/* ---- a model file's bytes, made in order, piece by piece ----
- *
- * A save neither holds the whole file in memory nor checks a copy of it:
- * the bytes are made from the network as they are needed, once for the
- * checksum, once for the loader's checks and once for the file, the same
- * bytes each time. */
-
-/* A stretch of the file: bytes, or an array of numbers written as the file
- * keeps them (little-endian). */
-typedef enum SecKind { SEC_RAW, SEC_F32, SEC_IDX, SEC_F64 } SecKind;
-typedef struct Sec {
-	SecKind kind;
-	uint64_t len;  /* bytes */
-	const void *p; /* RAW: the bytes; F32: floats; IDX: ints (NULL: zeros); F64:
-	                * doubles (NULL: dflt each) */
-	double dflt;
-} Sec;
-
-enum { GEN_SECS = 11 }; /* header, 3 arrays, schedule, record, 4 of the preprocessing, checksum */
-typedef struct ModelBytes {
-	unsigned char *head; /* the header (header_bytes(m)) */
-	unsigned char sched[MODEL_SCHED_BYTES], run[MODEL_RUN_BYTES], prep[MODEL_PREP_HEAD], crc[4];
-	Sec sec[GEN_SECS];
-	int nsec;
-	uint64_t total;
-	int cur;      /* the section of the next byte */
-	uint64_t off; /* and its offset there */
-} ModelBytes;
-
-static void gen_add(ModelBytes *g, SecKind kind, uint64_t len, const void *p, double dflt)
-{
-	g->sec[g->nsec++] = (Sec){kind, len, p, dflt};
-	g->total += len;
-}
-
-/* Element i of an array section, as the file holds it. */
-static void sec_elem(const Sec *s, size_t i, unsigned char *out)
-{
-	if (s->kind == SEC_F32)
-		put_f32(out, ((const float *)s->p)[i]);
-	else if (s->kind == SEC_IDX)
-		put_u32(out, s->p ? (uint32_t)((const int *)s->p)[i] : 0);
-	else
-		put_f64(out, s->p ? ((const double *)s->p)[i] : s->dflt);
-}
-
-/* n bytes of section s from offset off into dst. */
-static void sec_read(const Sec *s, uint64_t off, unsigned char *dst, size_t n)
-{
-	if (s->kind == SEC_RAW) {
-		memcpy(dst, (const unsigned char *)s->p + off, n);
-		return;
-	}
-	size_t z = s->kind == SEC_F64 ? 8 : 4;
-#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__
-	if (s->kind == SEC_F32 && off % 4 == 0) {
-		/* the floats as they are in memory, when it is the file's order */
-		size_t whole = n / 4 * 4;
-		memcpy(dst, (const unsigned char *)s->p + off, whole);
-		dst += whole, off += whole, n -= whole;
-	}
-#endif
-	while (n > 0) {
-		unsigned char t[8];
-		size_t in = (size_t)(off % z), k = z - in < n ? z - in : n;
-		sec_elem(s, (size_t)(off / z), t);
-		memcpy(dst, t + in, k);
-		dst += k, off += k, n -= k;
-	}
-}
-
-/* The next n bytes of the file into dst. */
-static void gen_read(ModelBytes *g, unsigned char *dst, size_t n)
-{
-	while (n > 0 && g->cur < g->nsec) {
-		const Sec *s = &g->sec[g->cur];
-		uint64_t left = s->len - g->off;
-		size_t k = left < n ? (size_t)left : n;
-		sec_read(s, g->off, dst, k);
-		dst += k, n -= k, g->off += k;
-		if (g->off == s->len)
-			g->cur++, g->off = 0;
-	}
-}
-
-static void gen_rewind(ModelBytes *g)
-{
-	g->cur = 0;
-	g->off = 0;
-}
-
-/* The file of net: its sections, and the checksum over all but the last. */
-static int gen_init(ModelBytes *g, const Net *net, Err *e)
-{
-	memset(g, 0, sizeof *g);
-	uint32_t flags = net->adam_t > 0 ? FLAG_ADAM : 0;
-	size_t hb = (size_t)header_bytes((uint64_t)net->m);
-	if (!(g->head = malloc(hb)))
-		return err_set(e, "out of memory");
-	unsigned char *p = g->head;
-	memcpy(p, MAGIC, 8);
-	put_u32(p + 8, MODEL_VERSION);
-	put_u32(p + 12, (uint32_t)hb);
-	put_u32(p + 16, (uint32_t)net->m);
-	put_u32(p + 20, (uint32_t)net->act);
-	put_f32(p + 24, net->act_a);
-	p += FIXED_HEAD;
-	for (int i = 0; i <= net->m; i++, p += 4)
-		put_u32(p, (uint32_t)net->n[i]);
-	put_u64(p, (uint64_t)net->adam_t);
-	put_u32(p + 8, flags);
-	gen_add(g, SEC_RAW, hb, g->head, 0);
-	const float *arr[3] = {net->param, net->adam_m, net->adam_v};
-	for (int k = 0; k < (flags & FLAG_ADAM ? 3 : 1); k++)
-		gen_add(g, SEC_F32, 4 * (uint64_t)net->nparam, arr[k], 0);
-	put_sched(g->sched, net);
-	gen_add(g, SEC_RAW, MODEL_SCHED_BYTES, g->sched, 0);
-	put_run(g->run, net);
-	gen_add(g, SEC_RAW, MODEL_RUN_BYTES, g->run, 0);
-	/* the preprocessing block (model_io.h): kind 0 with the raw scale step
-	 * when none is recorded; the Haar indices, then the means, then the scales */
-	const Prep *r = net->prep;
-	uint64_t d = (uint64_t)net->n[0];
-	memset(g->prep, 0, sizeof g->prep);
-	if (r) {
-		put_u32(g->prep, (uint32_t)r->kind);
-		put_u32(g->prep + 4, (uint32_t)r->scale);
-		put_u32(g->prep + 8, (uint32_t)r->rows);
-		put_u32(g->prep + 12, (uint32_t)r->cols);
-		put_u32(g->prep + 16, (uint32_t)r->n);
-	}
-	gen_add(g, SEC_RAW, MODEL_PREP_HEAD, g->prep, 0);
-	gen_add(g, SEC_IDX, 4 * d, r ? r->idx : NULL, 0);
-	gen_add(g, SEC_F64, 8 * d, r ? r->mean : NULL, 0.0);
-	gen_add(g, SEC_F64, 8 * d, r ? r->sd : NULL, 1.0);
-	/* the checksum of everything before it (crc32_z: a size_t, so a file
-	 * past 4 GiB gets its whole checksum) */
-	unsigned char buf[1 << 16];
-	uLong crc = crc32(0L, Z_NULL, 0);
-	for (uint64_t done = 0; done < g->total;) {
-		size_t n = g->total - done < sizeof buf ? (size_t)(g->total - done) : sizeof buf;
-		gen_read(g, buf, n);
-		crc = crc32_z(crc, buf, n);
-		done += n;
-	}
-	put_u32(g->crc, (uint32_t)crc);
-	gen_add(g, SEC_RAW, 4, g->crc, 0);
-	gen_rewind(g);
-	return 0;
-}
-
-static void gen_free(ModelBytes *g)
-{
-	free(g->head);
-}
-
-/* A model file's bytes into the output, from the generator. */
-static int fill_model(FileSink *s, void *ud, Err *e)
-{
-	(void)e;
-	ModelBytes *g = ud;
-	enum { CHUNK = 1 << 20 };
-	unsigned char *buf = malloc(CHUNK);
-	if (!buf)
-		return err_set(e, "out of memory");
-	int rc = 0;
-	gen_rewind(g);
-	for (uint64_t done = 0; rc == 0 && done < g->total;) {
-		size_t n = g->total - done < CHUNK ? (size_t)(g->total - done) : CHUNK;
-		gen_read(g, buf, n);
-		rc = file_sink_put(s, buf, n);
-		done += n;
-	}
-	free(buf);
-	return rc;
-}
-
-static int check_gen(ModelBytes *g, const char *path, Err *e);
-
-int model_save(const Net *net, const char *path, Err *e)
-{
-	ModelBytes g;
-	if (gen_init(&g, net, e) < 0)
-		return err_prefix(e, "%s", path);
-	/* condnet never writes a model it cannot read back: the bytes pass the
-	 * loader's own checks before they are written */
-	int rc = check_gen(&g, path, e);
-	if (rc < 0)
-		err_prefix(e, "not saving %s, which would not load back", path);
-	else
-		rc = file_write_with(path, 0, fill_model, &g, e);
-	gen_free(&g);
-	return rc;
-}
-
 /* Where a model's bytes come from: a file, read into the caller's buffers,
  * or memory, read in place (a model about to be saved). */
 typedef struct Src {
 	FILE *f;
-	ModelBytes *gen; /* or the bytes of a network about to be saved */
+	/* or the bytes of a network about to be saved, n at a time */
+	void (*next)(void *ud, unsigned char *dst, size_t n);
+	void *ud;
 	const unsigned char *mem;
 	uint64_t pos; /* the offset of the next byte */
 	uLong crc;    /* of the bytes read so far */
@@ -509,8 +211,8 @@ static const unsigned char *src_next(Src *s, void *dst, size_t len, int crc, Err
 	const unsigned char *p = dst;
 	if (s->mem)
 		p = s->mem + s->pos;
-	else if (s->gen)
-		gen_read(s->gen, dst, len);
+	else if (s->next)
+		s->next(s->ud, dst, len);
 	else if (fread(dst, 1, len, s->f) != len) {
 		err_set(e, "%s: %s while reading", s->path,
 		        ferror(s->f) ? strerror(errno) : "unexpected end of file");
@@ -522,11 +224,19 @@ static const unsigned char *src_next(Src *s, void *dst, size_t len, int crc, Err
 	return p;
 }
 
+/* The shape of the network a file describes: widths, and convolutions. */
+typedef struct Shape {
+	const int *n;
+	int m, nconv;
+	const ConvShape *cs;
+} Shape;
+
 /* The layer (1..m) parameter index j belongs to. */
-static int layer_of(const int *n, int m, size_t j)
+static int layer_of(const Shape *sh, size_t j)
 {
+	int m = sh->m;
 	for (int i = 0; i < m; i++) {
-		size_t layer = ((size_t)n[i] + 1) * (size_t)n[i + 1];
+		size_t layer = (size_t)model_layer_params(sh->n, i, sh->nconv, sh->cs);
 		if (j < layer)
 			return i + 1;
 		j -= layer;
@@ -537,7 +247,7 @@ static int layer_of(const int *n, int m, size_t j)
 /* Checks np floats at p (little-endian) of array k (0 parameters, 1 and 2
  * Adam's moments), from its float j0 on, at file offset off: every value
  * finite, the second moment not negative. */
-static int check_floats(const unsigned char *p, size_t np, int k, size_t j0, const int *n, int m,
+static int check_floats(const unsigned char *p, size_t np, int k, size_t j0, const Shape *sh,
                         const char *path, uint64_t off, Err *e)
 {
 	for (size_t i = 0; i < np; i++) {
@@ -551,7 +261,7 @@ static int check_floats(const unsigned char *p, size_t np, int k, size_t j0, con
 			    e,
 			    "%s: parameter %zu (layer %d) at offset %llu is %g, expected a "
 			    "finite number",
-			    path, j, layer_of(n, m, j), at, (double)v);
+			    path, j, layer_of(sh, j), at, (double)v);
 		return err_set(e,
 		               "%s: Adam's %s moment %zu at offset %llu is %g, expected a finite "
 		               "number%s",
@@ -562,7 +272,7 @@ static int check_floats(const unsigned char *p, size_t np, int k, size_t j0, con
 }
 
 /* check_floats on the next np floats of s, read a piece at a time. */
-static int check_chunks(Src *s, uint64_t np, int k, const int *n, int m, Err *e)
+static int check_chunks(Src *s, uint64_t np, int k, const Shape *sh, Err *e)
 {
 	enum { PIECE = 1 << 14 };
 	unsigned char *buf = malloc(4 * PIECE);
@@ -573,7 +283,7 @@ static int check_chunks(Src *s, uint64_t np, int k, const int *n, int m, Err *e)
 		size_t c = np - j < PIECE ? (size_t)(np - j) : PIECE;
 		uint64_t off = s->pos;
 		const unsigned char *a = src_next(s, buf, 4 * c, 1, e);
-		rc = !a || check_floats(a, c, k, (size_t)j, n, m, s->path, off, e) ? -1 : 0;
+		rc = !a || check_floats(a, c, k, (size_t)j, sh, s->path, off, e) ? -1 : 0;
 	}
 	free(buf);
 	return rc;
@@ -583,7 +293,7 @@ static int check_chunks(Src *s, uint64_t np, int k, const int *n, int m, Err *e)
  * the parameter count into *np; against the file's size and the table of
  * limits. */
 static int get_widths(const unsigned char *h, uint32_t m, uint64_t fsize, const char *path, int *n,
-                      uint64_t *np, Err *e)
+                      int nconv, const ConvShape *cs, uint64_t *np, Err *e)
 {
 	*np = 0;
 	for (uint32_t i = 0; i <= m; i++) {
@@ -599,9 +309,10 @@ static int get_widths(const unsigned char *h, uint32_t m, uint64_t fsize, const 
 			               "limit of %d",
 			               path, i, w, at, LIMIT_MAX_WIDTH);
 		n[i] = (int)w;
-		/* Each layer adds (n[i-1]+1)·n[i]; stop as soon as it exceeds the file. */
+		/* Each layer adds (n[i-1]+1)·n[i] (a convolution (C_in·K·K+1)·C_out);
+		 * stop as soon as it exceeds the file. */
 		if (i > 0) {
-			*np += ((uint64_t)n[i - 1] + 1) * w;
+			*np += model_layer_params(n, (int)i - 1, nconv, cs);
 			if (*np > fsize / 4)
 				return err_set(
 				    e,
@@ -637,9 +348,13 @@ static int get_head(const unsigned char *head, uint64_t fsize, const char *path,
 	if (*m > LIMIT_MAX_LAYERS)
 		return err_set(e, "%s: %u layers at offset 16, more than condnet's limit of %d",
 		               path, *m, LIMIT_MAX_LAYERS);
-	if (hb != header_bytes(*m))
-		return err_set(e, "%s: header size %u at offset 12, expected %llu for %u layers",
-		               path, hb, (unsigned long long)header_bytes(*m), *m);
+	/* from version 5 on, the convolutions' block (its count read next) */
+	uint64_t least = header_bytes_v(*m, *version, 0);
+	if (*version < 5 ? hb != least
+	                 : hb < least || (hb - least) % MODEL_CONV_LAYER_BYTES || hb > fsize - 4)
+		return err_set(e, "%s: header size %u at offset 12, expected %llu%s for %u layers",
+		               path, hb, (unsigned long long)least,
+		               *version < 5 ? "" : " and a block of convolutions", *m);
 	if (act >= ACT_COUNT)
 		return err_set(e, "%s: unknown activation %u at offset 20 (expected 0..%d)", path,
 		               act, ACT_COUNT - 1);
@@ -660,26 +375,50 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 		return err_set(e, "%s: %llu bytes is too short for a model file", path,
 		               (unsigned long long)fsize);
 	const unsigned char *hp = src_next(s, head, sizeof head, 1, e);
-	uint32_t version, m;
+	uint32_t version = 0, m = 0;
 	if (!hp || get_head(hp, fsize, path, &version, &m, e))
 		return -1;
-	size_t rest = header_bytes(m) - FIXED_HEAD;
+	uint64_t hb = get_u32(hp + 12);
+	size_t rest = (size_t)hb - FIXED_HEAD;
 	unsigned char *h = s->mem ? NULL : malloc(rest);
 	int *n = malloc(((size_t)m + 1) * sizeof *n);
 	Net *net = NULL, shell = {0};
-	int rc = -1;
+	ConvShape *cs = NULL;
+	int rc = -1, nconv = 0;
 	if ((!s->mem && !h) || !n) {
 		err_set(e, "%s: out of memory", path);
 		goto done;
 	}
 	const unsigned char *hr = src_next(s, h, rest, 1, e);
-	uint64_t np;
-	if (!hr || get_widths(hr, m, fsize, path, n, &np, e))
+	if (!hr)
 		goto done;
 	const unsigned char *t = hr + 4 * ((size_t)m + 1);
+	size_t toff = FIXED_HEAD + 4 * ((size_t)m + 1);
+	if (version >= 5) {
+		/* the convolutions first: they say what the widths hold */
+		uint32_t nc = model_conv_count(t + TAIL_HEAD);
+		if (hb != header_bytes_v(m, version, nc)) {
+			err_set(
+			    e,
+			    "%s: header size %llu at offset 12, expected %llu for %u layers, %u "
+			    "of them convolutions",
+			    path, (unsigned long long)hb,
+			    (unsigned long long)header_bytes_v(m, version, nc), m, nc);
+			goto done;
+		}
+		for (uint32_t i = 0; i <= m; i++) {
+			uint32_t w = get_u32(hr + 4 * (size_t)i);
+			n[i] = w > INT_MAX ? INT_MAX : (int)w;
+		}
+		if (model_conv_get(t + TAIL_HEAD, m, n, &cs, path, toff + TAIL_HEAD, e))
+			goto done;
+		nconv = (int)nc;
+	}
+	uint64_t np;
+	if (get_widths(hr, m, fsize, path, n, nconv, cs, &np, e))
+		goto done;
 	int64_t adam_t = (int64_t)get_u64(t);
 	uint32_t flags = get_u32(t + 8);
-	size_t toff = header_bytes(m) - TAIL_HEAD;
 	if (adam_t < 0) {
 		err_set(e, "%s: negative Adam step count at offset %zu", path, toff);
 		goto done;
@@ -699,31 +438,33 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	uint64_t sb = version >= 2 ? MODEL_SCHED_BYTES : 0;
 	uint64_t rb = version >= 3 ? MODEL_RUN_BYTES : 0;
 	uint64_t pb = version >= 4 ? MODEL_PREP_BYTES(n[0]) : 0;
-	uint64_t want = header_bytes(m) + 4 * np * (uint64_t)nbuf + sb + rb + pb + 4;
+	uint64_t want = hb + 4 * np * (uint64_t)nbuf + sb + rb + pb + 4;
 	if (fsize != want) {
 		err_set(e, "%s: %llu bytes, but its header describes %llu (%s)", path,
 		        (unsigned long long)fsize, (unsigned long long)want,
 		        fsize < want ? "truncated" : "trailing data");
 		goto done;
 	}
-	if (out && !(net = net_new((int)m, n, (ActKind)get_u32(hp + 20), get_f32(hp + 24), e))) {
+	if (out && !(net = net_new_conv((int)m, n, nconv, cs, (ActKind)get_u32(hp + 20),
+	                                get_f32(hp + 24), e))) {
 		err_set(e, "%s: out of memory for %llu parameters", path, (unsigned long long)np);
 		goto done;
 	}
 	if (net)
 		net->adam_t = adam_t;
+	Shape sh = {n, (int)m, nconv, cs};
 	float *dst[3] = {net ? net->param : NULL, net ? net->adam_m : NULL,
 	                 net ? net->adam_v : NULL};
 	for (int k = 0; k < nbuf; k++) {
 		if (!dst[k] && !s->mem) {
 			/* checked only: in pieces, never the whole array at once */
-			if (check_chunks(s, np, k, n, (int)m, e))
+			if (check_chunks(s, np, k, &sh, e))
 				goto done;
 			continue;
 		}
 		uint64_t off = s->pos;
 		const unsigned char *a = src_next(s, dst[k], np * 4, 1, e);
-		if (!a || check_floats(a, np, k, 0, n, (int)m, path, off, e))
+		if (!a || check_floats(a, np, k, 0, &sh, path, off, e))
 			goto done;
 		if (dst[k])
 			swap_floats(dst[k], np);
@@ -765,14 +506,15 @@ done:
 		net_free(net);
 	free(h);
 	free(n);
+	free(cs);
 	return rc;
 }
 
-static int check_gen(ModelBytes *g, const char *path, Err *e)
+int model_read_check(void (*next)(void *ud, unsigned char *dst, size_t n), void *ud, uint64_t size,
+                     const char *path, Err *e)
 {
-	Src s = {.gen = g, .path = path};
-	gen_rewind(g);
-	return load_src(&s, g->total, NULL, e);
+	Src s = {.next = next, .ud = ud, .path = path};
+	return load_src(&s, size, NULL, e);
 }
 
 static int check_bytes(const unsigned char *buf, size_t len, const char *path, Err *e)

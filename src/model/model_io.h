@@ -15,10 +15,14 @@
  * u32 0 three times; then u32 idx[n[0]], f64 mean[n[0]], f64 sd[n[0]]; kind
  * 0 when not recorded; the image's size for Haar coefficients and pixels,
  * the Haar size and idx for Haar coefficients only, 0 otherwise), then a CRC-32 (zlib) of
- * everything before it. A version-1 file loads with no schedule run (constant, not started), a
- * version-1 or 2 file with no record of its training, a version 1 to 3 file
- * with no record of its preprocessing. Every size is checked against the file length
- * before it is trusted, every value against the table of limits; a save is
+ * everything before it. Version 5 adds to the header, after the flags, the
+ * block of the convolution layers (model/model_conv.h), and the widths of
+ * their maps count their values; a network without convolutions is written
+ * as version 4, so condnet before version 5 reads it, and refuses a version
+ * 5 file as newer than it reads. A version-1 file loads with no schedule
+ * run (constant, not started), a version-1 or 2 file with no record of its
+ * training, a version 1 to 3 file with no record of its preprocessing. Every size is checked
+ * against the file length before it is trusted, every value against the table of limits; a save is
  * checked the same way before it is written. Saving goes through file_write (base/file.h): a
  * temporary file beside the target (a link's target), fsynced and renamed
  * over it, so a failed save leaves the previous file intact; a device or FIFO
@@ -30,7 +34,7 @@
 #include "base/err.h"
 #include "engine/net.h"
 
-#define MODEL_VERSION 4
+#define MODEL_VERSION 5
 /* Bytes of the schedule block of version 2 on. */
 #define MODEL_SCHED_BYTES 72
 /* Bytes of the block of version 3 on that records the training's kernels. */

@@ -15,8 +15,9 @@ void net_cost_count(const Net *net, NetCost *c)
 {
 	c->params = net->nparam;
 	c->madds = 0;
-	for (int i = 1; i <= net->m; i++)
-		c->madds += (double)net->n[i - 1] * net->n[i];
+	for (int i = 1; i <= net->m; i++) /* a convolution's at every position */
+		c->madds += i <= net->nconv ? layers_macs(&net->conv[i - 1])
+		                            : (double)net->n[i - 1] * net->n[i];
 	c->file_bytes = model_file_bytes(net);
 	c->sec_b1 = c->sec_b256 = NAN;
 	c->repeats = 0;

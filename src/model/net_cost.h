@@ -14,7 +14,8 @@
 typedef struct NetCost {
 	size_t params;     /* Σ (n_{i-1} + 1)·n_i: weights and biases */
 	double madds;      /* Σ n_{i-1}·n_i: multiply-adds of the matrix products for one
-	                    * sample (bias adds, activations and the softmax not counted) */
+	                    * sample (a convolution's at every position of its maps; bias
+	                    * adds, activations, pools and the softmax not counted) */
 	size_t file_bytes; /* what model_save writes (model_file_bytes) */
 	double sec_b1;     /* forward seconds per sample at batch 1: the median over the
 	                    * repeats; NaN when not measured */

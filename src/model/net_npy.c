@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "data/datasets.h"
 #include "data/npy.h"
 #include "data/npy_set.h"
 #include "data/prep_text.h"
@@ -160,14 +161,21 @@ static int match_files(const char *dir, const NpyManifest *mf, const Found *f, i
 }
 
 /* The layer count of dir, its files checked against its manifest when it
- * has one (a set condnet wrote); a directory without one as it is. *prep
- * receives the manifest's record of the inputs' preprocessing (malloc'd),
- * or NULL. */
-static int checked_layers(const char *dir, int layout, char **prep, Err *e)
+ * has one (a set condnet wrote); a directory without one as it is. The
+ * manifest's notes of a network with convolutions into input and layers
+ * ("" when none), and its record of the inputs' preprocessing into *prep
+ * (malloc'd), or NULL. */
+static int checked_layers(const char *dir, int layout, char input[32], char layers[512],
+                          char **prep, Err *e)
 {
 	Found f;
 	NpyManifest mf;
 	int has = npy_set_check(dir, &mf, e);
+	input[0] = layers[0] = '\0';
+	if (has > 0) {
+		memcpy(input, mf.input, sizeof mf.input);
+		memcpy(layers, mf.layers, sizeof mf.layers);
+	}
 	if (has < 0)
 		return -1;
 	if ((has && match_kind(dir, &mf, layout, e)) || scan_layers(dir, &f, e)) {
@@ -271,16 +279,107 @@ static int read_layer(const char *dir, int k, int layout, int prev_out, double *
 	return 0;
 }
 
+/* The row of a dense layer's input c·h·w + y·w + x (condnet's flatten of C×H×W
+ * maps) in Keras' flatten of channels-last maps, (y·w + x)·C + c. */
+static size_t keras_row(const ConvShape *c, size_t r)
+{
+	size_t hw = (size_t)c->h_out * c->w_out, ch = r / hw, pos = r % hw;
+	return pos * (size_t)c->c_out + ch;
+}
+
+/* The convolutions a manifest names: nconv of them into cs (malloc'd),
+ * from its notes input and layers; the layer count must be m. */
+static int conv_notes(const char *dir, const char *input, const char *layers, int m, ConvShape **cs,
+                      int *nconv, Err *e)
+{
+	LayerSpec *ls;
+	int nl, shape[3];
+	*cs = NULL;
+	*nconv = 0;
+	if (!layers[0])
+		return 0;
+	if (layers_parse(layers, &ls, &nl, e) || datasets_parse_shape("input", input, shape, e))
+		return err_prefix(e, "%s: %s", dir, NPY_SET_MANIFEST);
+	int nc = layers_conv_count(ls, nl), rc = 0;
+	if (nl + 1 != m)
+		rc = err_set(e, "%s: %s names %d layers, but the directory holds %d", dir,
+		             NPY_SET_MANIFEST, nl + 1, m);
+	else if (nc && !(*cs = malloc((size_t)nc * sizeof **cs)))
+		rc = err_set(e, "%s: out of memory", dir);
+	else if (nc && layers_geometry(ls, nc, shape[0], shape[1], shape[2], *cs, e))
+		rc = err_prefix(e, "%s: %s", dir, NPY_SET_MANIFEST);
+	free(ls);
+	if (rc) {
+		free(*cs);
+		*cs = NULL;
+		return -1;
+	}
+	*nconv = nc;
+	return 0;
+}
+
+/* Convolution layer k's files (W 4-D, b 1-D) into W (my rows × C_out) and b. */
+static int read_conv(const char *dir, int k, int layout, const ConvShape *c, double **W, double **b,
+                     Err *e)
+{
+	char wp[4096], bp[4096];
+	layer_path(wp, sizeof wp, dir, 'W', k);
+	layer_path(bp, sizeof bp, dir, 'b', k);
+	double *w = NULL, *bias = NULL;
+	int nd, K = c->k;
+	long sh[4];
+	if (npy_read_nd(wp, &w, &nd, sh, e))
+		return -1;
+	long want[4] = {c->c_out, c->c_in, K, K}, keras[4] = {K, K, c->c_in, c->c_out};
+	const long *ws = layout == NPY_TORCH ? want : keras;
+	if (nd != 4 || memcmp(sh, ws, sizeof sh)) {
+		free(w);
+		return err_set(e,
+		               "%s: shape of %d dimensions (%ld, …), expected (%ld, %ld, %ld, %ld)",
+		               wp, nd, sh[0], ws[0], ws[1], ws[2], ws[3]);
+	}
+	long bs[4];
+	if (npy_read_nd(bp, &bias, &nd, bs, e)) {
+		free(w);
+		return -1;
+	}
+	size_t rows = (size_t)layers_rows(c), co = (size_t)c->c_out, n = rows * co;
+	double *t = malloc(n * sizeof *t);
+	int bad = nd != 1 || bs[0] != c->c_out || !t;
+	for (size_t i = 0; !bad && i < n; i++) {
+		size_t r = i / co, o = i % co; /* r = (ci·K + y)·K + x */
+		size_t ci = r / ((size_t)K * K), y = r / K % K, x = r % K;
+		t[i] = layout == NPY_TORCH ? w[o * rows + r]
+		                           : w[((y * K + x) * c->c_in + ci) * co + o];
+		bad = !isfinite(t[i]) || fabs(t[i]) > FLT_MAX;
+	}
+	for (size_t j = 0; !bad && j < co; j++)
+		bad = !isfinite(bias[j]) || fabs(bias[j]) > FLT_MAX;
+	free(w);
+	if (bad) {
+		free(t);
+		free(bias);
+		return err_set(e, "%s or %s: not %ld kernels and biases of finite float32 values",
+		               wp, bp, (long)co);
+	}
+	*W = t;
+	*b = bias;
+	return 0;
+}
+
 Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *e)
 {
 	if (layout != NPY_KERAS && layout != NPY_TORCH) {
 		err_set(e, "layout %d, expected NPY_KERAS (0) or NPY_TORCH (1)", layout);
 		return NULL;
 	}
-	char *prep = NULL;
-	int m = checked_layers(dir, layout, &prep, e);
-	if (m < 0)
+	char input[32], layers[512], *prep = NULL;
+	int m = checked_layers(dir, layout, input, layers, &prep, e), nconv;
+	ConvShape *cs;
+	if (m < 0 || conv_notes(dir, input, layers, m, &cs, &nconv, e)) {
+		free(prep);
 		return NULL;
+	}
 	double **W = calloc((size_t)m, sizeof *W), **b = calloc((size_t)m, sizeof *b);
 	int *widths = malloc((size_t)(m + 1) * sizeof *widths);
 	Net *net = NULL;
@@ -291,6 +390,15 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 	uint64_t np = 0;
 	for (int k = 1; k <= m; k++) {
 		int in = 0, out = 0;
+		if (k <= nconv) {
+			const ConvShape *c = &cs[k - 1];
+			if (read_conv(dir, k, layout, c, &W[k - 1], &b[k - 1], e))
+				goto out;
+			widths[0] = cs[0].c_in * cs[0].h_in * cs[0].w_in;
+			widths[k] = (int)layers_out_width(c);
+			np += ((uint64_t)layers_rows(c) + 1) * (uint64_t)c->c_out;
+			continue;
+		}
 		if (read_layer(dir, k, layout, k > 1 ? widths[k - 1] : -1, &W[k - 1], &b[k - 1],
 		               &in, &out, e))
 			goto out;
@@ -308,15 +416,21 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 			goto out;
 		}
 	}
-	net = net_new(m, widths, act, act_a, e);
+	net = net_new_conv(m, widths, nconv, cs, act, act_a, e);
 	if (!net) {
 		err_prefix(e, "%s", dir);
 		goto out;
 	}
 	for (int k = 0; k < m; k++) {
-		for (size_t i = 0; i < (size_t)widths[k] * widths[k + 1]; i++)
-			net->W[k][i] = (float)W[k][i];
-		for (int i = 0; i < widths[k + 1]; i++)
+		size_t rows = (size_t)net_rows(net, k), cols = (size_t)net_cols(net, k);
+		for (size_t i = 0; i < rows * cols; i++) {
+			/* Keras flattens channels-last maps: its rows are in another order */
+			size_t src = k == nconv && nconv && layout == NPY_KERAS
+			                 ? keras_row(&cs[nconv - 1], i / cols) * cols + i % cols
+			                 : i;
+			net->W[k][i] = (float)W[k][src];
+		}
+		for (size_t i = 0; i < cols; i++)
 			net->b[k][i] = (float)b[k][i];
 	}
 	/* what the inputs are made of, as the export recorded it */
@@ -331,6 +445,7 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 	}
 out:
 	free(prep);
+	free(cs);
 	for (int k = 0; W && b && k < m; k++) {
 		free(W[k]);
 		free(b[k]);
@@ -376,6 +491,54 @@ static int add_prep(NpySet *set, const Prep *p, Err *e)
 	return rc;
 }
 
+/* The manifest's notes of a network with convolutions: its input images
+ * and its layers as --layers names them. */
+static int conv_notes_put(NpySet *set, const Net *net, Err *e)
+{
+	if (!net->nconv)
+		return 0;
+	char input[64], layers[512] = "", one[64];
+	int c, h, w;
+	net_input_shape(net, &c, &h, &w);
+	snprintf(input, sizeof input, "%dx%dx%d", c, h, w);
+	for (int i = 0; i < net->m - 1; i++) {
+		if (i < net->nconv)
+			layers_conv_str(&net->conv[i], one, sizeof one);
+		else
+			snprintf(one, sizeof one, "%d", net->n[i + 1]);
+		snprintf(layers + strlen(layers), sizeof layers - strlen(layers), i ? ",%s" : "%s",
+		         one);
+	}
+	return npy_set_note(set, "input", input, e) || npy_set_note(set, "layers", layers, e) ? -1
+	                                                                                      : 0;
+}
+
+/* Convolution layer k's kernels, (C_out, C_in, K, K) in the torch layout or
+ * (K, K, C_in, C_out) in Keras', and biases. */
+static int put_conv(NpySet *set, const Net *net, int k, int layout, Err *e)
+{
+	const ConvShape *c = &net->conv[k - 1];
+	size_t rows = (size_t)layers_rows(c), co = (size_t)c->c_out, K = (size_t)c->k;
+	float *t = malloc(rows * co * sizeof *t);
+	if (!t)
+		return err_set(e, "out of memory");
+	const float *w = net->W[k - 1];
+	for (size_t r = 0; r < rows; r++) {
+		size_t ci = r / (K * K), y = r / K % K, x = r % K;
+		for (size_t o = 0; o < co; o++)
+			t[layout == NPY_TORCH ? o * rows + r
+			                      : ((y * K + x) * c->c_in + ci) * co + o] =
+			    w[r * co + o];
+	}
+	long torch[4] = {c->c_out, c->c_in, c->k, c->k}, keras[4] = {c->k, c->k, c->c_in, c->c_out};
+	char name[32];
+	snprintf(name, sizeof name, "W%d.npy", k);
+	int rc = npy_set_add_f32_nd(set, name, t, 4, layout == NPY_TORCH ? torch : keras, e);
+	free(t);
+	snprintf(name, sizeof name, "b%d.npy", k);
+	return rc || npy_set_add_f32(set, name, net->b[k - 1], c->c_out, -1, e) ? -1 : 0;
+}
+
 int net_npy_export(const Net *net, const char *dir, int layout, Err *e)
 {
 	if (layout != NPY_KERAS && layout != NPY_TORCH)
@@ -397,7 +560,8 @@ int net_npy_export(const Net *net, const char *dir, int layout, Err *e)
 		}
 	}
 	NpySet *set = npy_set_begin(dir, "network", e);
-	if (!set || npy_set_note(set, "layout", layout == NPY_TORCH ? "torch" : "keras", e)) {
+	if (!set || npy_set_note(set, "layout", layout == NPY_TORCH ? "torch" : "keras", e) ||
+	    conv_notes_put(set, net, e)) {
 		npy_set_abort(set);
 		return -1;
 	}
@@ -405,6 +569,24 @@ int net_npy_export(const Net *net, const char *dir, int layout, Err *e)
 		int in = net->n[k - 1], out = net->n[k];
 		const float *w = net->W[k - 1];
 		float *t = NULL;
+		if (k <= net->nconv) {
+			if (put_conv(set, net, k, layout, e)) {
+				npy_set_abort(set);
+				return -1;
+			}
+			continue;
+		}
+		if (k == net->nconv + 1 && net->nconv && layout == NPY_KERAS) {
+			if (!(t = malloc((size_t)in * out * sizeof *t))) {
+				npy_set_abort(set);
+				return err_set(e, "%s: out of memory", dir);
+			}
+			for (size_t r = 0; r < (size_t)in; r++)
+				memcpy(t + keras_row(&net->conv[net->nconv - 1], r) * out,
+				       w + r * out, (size_t)out * sizeof *t);
+			w = t;
+			t = NULL;
+		}
 		if (layout == NPY_TORCH) {
 			t = malloc((size_t)in * out * sizeof *t);
 			if (!t) {
@@ -420,6 +602,8 @@ int net_npy_export(const Net *net, const char *dir, int layout, Err *e)
 		int rc = t ? npy_set_add_f32(set, name, t, out, in, e)
 		           : npy_set_add_f32(set, name, w, in, out, e);
 		free(t);
+		if (w != net->W[k - 1])
+			free((float *)w);
 		snprintf(name, sizeof name, "b%d.npy", k);
 		if (rc || npy_set_add_f32(set, name, net->b[k - 1], out, -1, e)) {
 			npy_set_abort(set);

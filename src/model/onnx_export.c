@@ -26,11 +26,16 @@ typedef struct Builder {
 	char **ins;  /* node inputs, 3 a node */
 	char **outs; /* node outputs, 1 a node */
 	Onnx__AttributeProto attr[2], *softmax_attr[1], *gemm_attr[1];
+	Onnx__AttributeProto *cattr; /* 3 a convolution: kernel_shape, pads, strides */
+	Onnx__AttributeProto **cattrp;
+	Onnx__AttributeProto pattr[2], *pattrp[2]; /* the pools' kernel_shape and strides */
+	int64_t *cints;                            /* 8 a convolution */
+	int64_t two[2];
 	Onnx__ValueInfoProto io[2], *iop[2];
 	Onnx__TypeProto type[2];
 	Onnx__TypeProto__Tensor tt[2];
 	Onnx__TensorShapeProto shape[2];
-	Onnx__TensorShapeProto__Dimension dim[4], *dimp[4];
+	Onnx__TensorShapeProto__Dimension dim[8], *dimp[8];
 	Onnx__StringStringEntryProto meta[6], *metap[6];
 	char *prep; /* the preprocessing record's line (data/prep_text.h) */
 	char widths[4096], tau[32], scale[32];
@@ -92,27 +97,27 @@ static void add_node(Builder *b, const char *op, const char *out, const char *in
 	b->nodep[k] = n;
 }
 
-/* Graph input or output i: float32 of shape (N, width). */
-static void add_io(Builder *b, int i, const char *name, int width)
+/* Graph input or output i: float32 of shape (N, dims[0..nd)), nd ≤ 3. */
+static void add_io(Builder *b, int i, const char *name, int nd, const int *dims)
 {
 	onnx__value_info_proto__init(&b->io[i]);
 	onnx__type_proto__init(&b->type[i]);
 	onnx__type_proto__tensor__init(&b->tt[i]);
 	onnx__tensor_shape_proto__init(&b->shape[i]);
-	for (int d = 0; d < 2; d++) {
-		Onnx__TensorShapeProto__Dimension *dim = &b->dim[2 * i + d];
+	for (int d = 0; d <= nd; d++) {
+		Onnx__TensorShapeProto__Dimension *dim = &b->dim[4 * i + d];
 		onnx__tensor_shape_proto__dimension__init(dim);
 		if (d == 0) {
 			dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
 			dim->dim_param = (char *)"N";
 		} else {
 			dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-			dim->dim_value = width;
+			dim->dim_value = dims[d - 1];
 		}
-		b->dimp[2 * i + d] = dim;
+		b->dimp[4 * i + d] = dim;
 	}
-	b->shape[i].n_dim = 2;
-	b->shape[i].dim = &b->dimp[2 * i];
+	b->shape[i].n_dim = (size_t)nd + 1;
+	b->shape[i].dim = &b->dimp[4 * i];
 	b->tt[i].has_elem_type = 1;
 	b->tt[i].elem_type = ONNX_FLOAT;
 	b->tt[i].shape = &b->shape[i];
@@ -138,17 +143,94 @@ static const char *last_out(const Builder *b)
 	return b->names[2 * (b->nnode - 1)];
 }
 
+/* An INTS attribute of n values v. */
+static Onnx__AttributeProto *ints_attr(Onnx__AttributeProto *a, const char *name, int64_t *v,
+                                       size_t n)
+{
+	onnx__attribute_proto__init(a);
+	a->name = (char *)name;
+	a->has_type = 1;
+	a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
+	a->n_ints = n;
+	a->ints = v;
+	return a;
+}
+
+/* The activation of a layer after node out (Mul by the scale then Erf, or
+ * the function); its output named h<k>. */
+static void add_act(Builder *b, const Net *net, int k)
+{
+	static const char *const ops[ACT_COUNT] = {"Erf", "Tanh", "Relu", "Sigmoid"};
+	Name out;
+	if (net->act == ACT_ERF) {
+		snprintf(out, sizeof out, "s%d", k);
+		add_node(b, "Mul", out, last_out(b), "erf_scale", NULL);
+	}
+	snprintf(out, sizeof out, "h%d", k);
+	add_node(b, ops[net->act], out, last_out(b), NULL, NULL);
+}
+
+/* Convolution layer k (1-based): Conv with initializers Wk (C_out × C_in ×
+ * K × K, as PyTorch's Conv2d holds it) and bk, its activation, the pool. */
+static int add_conv(Builder *b, const Net *net, int k, const char *in)
+{
+	const ConvShape *c = &net->conv[k - 1];
+	int64_t *d = b->dims + 6 * (k - 1), *ci = b->cints + 8 * (k - 1);
+	Name w, bias, out;
+	d[0] = d[4] = c->c_out;
+	d[1] = c->c_in;
+	d[2] = d[3] = c->k;
+	snprintf(w, sizeof w, "W%d", k);
+	snprintf(bias, sizeof bias, "b%d", k);
+	/* (in·K + y)·K + x rows × out columns: written transposed, out first */
+	int64_t td[2] = {c->c_out, layers_rows(c)};
+	if (add_init(b, w, net->W[k - 1], 2, td, 1) ||
+	    add_init(b, bias, net->b[k - 1], 1, d + 4, 0))
+		return -1;
+	b->inits[b->ninit - 2].n_dims = 4;
+	b->inits[b->ninit - 2].dims = d;
+	snprintf(out, sizeof out, "c%d", k);
+	add_node(b, "Conv", out, in, b->inames[b->ninit - 2], b->inames[b->ninit - 1]);
+	ci[0] = ci[1] = c->k;
+	ci[2] = ci[3] = ci[4] = ci[5] = c->pad;
+	ci[6] = ci[7] = 1;
+	Onnx__AttributeProto **ap = b->cattrp + 3 * (k - 1), *a = b->cattr + 3 * (k - 1);
+	ap[0] = ints_attr(&a[0], "kernel_shape", ci, 2);
+	ap[1] = ints_attr(&a[1], "pads", ci + 2, 4);
+	ap[2] = ints_attr(&a[2], "strides", ci + 6, 2);
+	b->nodes[b->nnode - 1].n_attribute = 3;
+	b->nodes[b->nnode - 1].attribute = ap;
+	add_act(b, net, k);
+	if (c->pool) {
+		snprintf(out, sizeof out, "p%d", k);
+		add_node(b, "MaxPool", out, last_out(b), NULL, NULL);
+		b->nodes[b->nnode - 1].n_attribute = 2;
+		b->nodes[b->nnode - 1].attribute = b->pattrp;
+	}
+	return 0;
+}
+
 /* The layers, activations and Softmax of net as nodes and initializers. */
 static int build_graph(Builder *b, const Net *net)
 {
-	static const char *const ops[ACT_COUNT] = {"Erf", "Tanh", "Relu", "Sigmoid"};
 	int m = net->m;
 	const char *h = ONNX_INPUT_NAME;
 	Name w, bias, out;
-	for (int k = 1; k <= m; k++) {
+	for (int k = 1; k <= net->nconv; k++) {
+		if (add_conv(b, net, k, h))
+			return -1;
+		h = last_out(b);
+	}
+	if (net->nconv) {
+		add_node(b, "Flatten", "flat", h, NULL, NULL);
+		b->nodes[b->nnode - 1].n_attribute = 1;
+		b->nodes[b->nnode - 1].attribute = b->softmax_attr; /* axis 1 */
+		h = last_out(b);
+	}
+	for (int k = net->nconv + 1; k <= m; k++) {
 		/* W as outputs × inputs with transB = 1, as torch.nn.Linear stores it: the
 		 * orientation every runtime reads (OpenCV 4.6 reads no other with a bias) */
-		int64_t *wd = b->dims + 3 * (k - 1);
+		int64_t *wd = b->dims + 6 * (k - 1);
 		wd[0] = wd[2] = net->n[k];
 		wd[1] = net->n[k - 1];
 		snprintf(w, sizeof w, "W%d", k);
@@ -162,12 +244,7 @@ static int build_graph(Builder *b, const Net *net)
 		b->nodes[b->nnode - 1].attribute = b->gemm_attr;
 		if (k == m)
 			break;
-		if (net->act == ACT_ERF) {
-			snprintf(out, sizeof out, "s%d", k);
-			add_node(b, "Mul", out, last_out(b), "erf_scale", NULL);
-		}
-		snprintf(out, sizeof out, "h%d", k);
-		add_node(b, ops[net->act], out, last_out(b), NULL, NULL);
+		add_act(b, net, k);
 		h = last_out(b);
 	}
 	add_node(b, "Softmax", ONNX_OUTPUT_NAME, last_out(b), NULL, NULL);
@@ -195,6 +272,9 @@ static void build_model(Builder *b, const Net *net, const OnnxMeta *meta)
 	}
 	b->softmax_attr[0] = &b->attr[0];
 	b->gemm_attr[0] = &b->attr[1];
+	b->two[0] = b->two[1] = 2;
+	b->pattrp[0] = ints_attr(&b->pattr[0], "kernel_shape", b->two, 2);
+	b->pattrp[1] = ints_attr(&b->pattr[1], "strides", b->two, 2);
 	b->opset.domain = (char *)"";
 	b->opset.has_version = 1;
 	b->opset.version = ONNX_OPSET;
@@ -205,12 +285,22 @@ static void build_model(Builder *b, const Net *net, const OnnxMeta *meta)
 	mo->opset_import = b->opsets;
 	mo->producer_name = (char *)"condnet";
 	mo->producer_version = (char *)PACKAGE_VERSION;
-	mo->doc_string = (char *)"A dense network written by condnet: Gemm layers, one hidden "
-	                         "activation, softmax over the classes.";
+	mo->doc_string = net->nconv
+	                     ? (char *)"A network written by condnet: Conv layers (each "
+	                               "followed by the activation and a MaxPool or not), "
+	                               "a Flatten, Gemm layers, one hidden activation, "
+	                               "softmax over the classes."
+	                     : (char *)"A dense network written by condnet: Gemm layers, one "
+	                               "hidden activation, softmax over the classes.";
 	mo->graph = &b->graph;
 	b->graph.name = (char *)"condnet";
-	add_io(b, 0, ONNX_INPUT_NAME, net->n[0]);
-	add_io(b, 1, ONNX_OUTPUT_NAME, net->n[net->m]);
+	int in[3], nin = 1;
+	if (net->nconv) /* images: (N, C, H, W) */
+		net_input_shape(net, &in[0], &in[1], &in[2]), nin = 3;
+	else
+		in[0] = net->n[0];
+	add_io(b, 0, ONNX_INPUT_NAME, nin, in);
+	add_io(b, 1, ONNX_OUTPUT_NAME, 1, &net->n[net->m]);
 	b->graph.n_input = b->graph.n_output = 1;
 	b->graph.input = &b->iop[0];
 	b->graph.output = &b->iop[1];
@@ -245,12 +335,15 @@ static void builder_free(Builder *b)
 	free(b->outs);
 	free(b->dims);
 	free(b->prep);
+	free(b->cattr);
+	free(b->cattrp);
+	free(b->cints);
 	free(b);
 }
 
 int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e)
 {
-	size_t m = (size_t)net->m, ninit = 2 * m + 1, nnode = 3 * m + 1;
+	size_t m = (size_t)net->m, ninit = 2 * m + 1, nnode = 4 * m + 2, nc = (size_t)net->nconv;
 	Builder *b = calloc(1, sizeof *b);
 	uint8_t *buf = NULL;
 	int rc = -1;
@@ -263,7 +356,10 @@ int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e)
 	    !(b->names = calloc(2 * nnode, sizeof *b->names)) ||
 	    !(b->ins = calloc(3 * nnode, sizeof *b->ins)) ||
 	    !(b->outs = calloc(nnode, sizeof *b->outs)) ||
-	    !(b->dims = calloc(3 * m, sizeof *b->dims)) ||
+	    !(b->dims = calloc(6 * m, sizeof *b->dims)) ||
+	    !(b->cattr = calloc(3 * nc + 1, sizeof *b->cattr)) ||
+	    !(b->cattrp = calloc(3 * nc + 1, sizeof *b->cattrp)) ||
+	    !(b->cints = calloc(8 * nc + 1, sizeof *b->cints)) ||
 	    (net->prep && net->prep->kind != PREP_NONE &&
 	     !(b->prep = prep_to_text(net->prep, e)))) {
 		err_set(e, "%s: out of memory", path);

@@ -20,12 +20,12 @@ static const struct {
     {"Gemm", 2, 3},     {"MatMul", 2, 2},   {"Add", 2, 2},     {"Mul", 2, 2},
     {"Erf", 1, 1},      {"Tanh", 1, 1},     {"Relu", 1, 1},    {"Sigmoid", 1, 1},
     {"Softmax", 1, 1},  {"Identity", 1, 1}, {"Flatten", 1, 1}, {"Transpose", 1, 1},
-    {"Constant", 0, 0},
+    {"Constant", 0, 0}, {"Conv", 2, 3},     {"MaxPool", 1, 1}, {"Reshape", 2, 2},
 };
 enum { NOPS = sizeof ops / sizeof *ops };
 #define OPS_LIST                                                                                   \
 	"Gemm, MatMul, Add, Mul, Erf, Tanh, Relu, Sigmoid, Softmax, Flatten, Identity, "           \
-	"Transpose and Constant"
+	"Transpose, Constant, Conv, MaxPool and Reshape"
 
 /* Identity or Transpose nodes a constant may pass through. */
 #define MAX_CONST_DEPTH 32
@@ -69,10 +69,7 @@ static int check_op(const Onnx__GraphProto *g, int k, Err *e)
 			return onnx_node_err(g, k, e,
 			                     "dropout left in the graph (export the model "
 			                     "in evaluation mode)");
-		if (!strncmp(op, "Conv", 4))
-			return onnx_node_err(g, k, e, "a convolution, not a dense layer");
-		return onnx_node_err(
-		    g, k, e, "not an operator of a dense network (condnet reads " OPS_LIST ")");
+		return onnx_node_err(g, k, e, "not an operator condnet reads (" OPS_LIST ")");
 	}
 	if ((int)n->n_input < ops[i].min_in || (int)n->n_input > ops[i].max_in) {
 		char want[64];

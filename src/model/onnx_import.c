@@ -46,7 +46,8 @@ static int walk(Imp *im, const char *input, const char *output, Err *e)
 		int slot = 0;
 		while (strcmp(n->input[slot], cur))
 			slot++;
-		if (onnx_do_node(im, k, slot, e))
+		int rc = onnx_conv_node(im, k, slot, e);
+		if (rc < 0 || (rc > 0 && onnx_do_node(im, k, slot, e)))
 			return -1;
 		im->visited[k] = 1;
 		im->last = k;
@@ -112,7 +113,8 @@ static int read_graph(Imp *im, const Onnx__GraphProto *g, Err *e)
 	int in = data_input(im, g, e), out_rank;
 	long long out_width;
 	if (in < 0 || onnx_value_shape(g->input[in], "input", &im->rank, &im->width, e) ||
-	    onnx_value_shape(g->output[0], "output", &out_rank, &out_width, e))
+	    onnx_value_shape(g->output[0], "output", &out_rank, &out_width, e) ||
+	    (im->rank == 4 && onnx_input_maps(im, g->input[in], e)))
 		return -1;
 	im->act = -1;
 	if (walk(im, g->input[in]->name, out, e))
@@ -128,6 +130,10 @@ static int read_graph(Imp *im, const Onnx__GraphProto *g, Err *e)
 		return err_set(e, "the graph computes no dense layer and no activation");
 	if (im->state == S_SCALED)
 		return onnx_node_err(g, im->last, e, "a Mul by a constant with no Erf after it");
+	if (im->maps)
+		return onnx_node_err(g, im->last, e,
+		                     "the graph ends in maps, not in a dense layer's outputs "
+		                     "(condnet's last layer is dense)");
 	if (im->state == S_ACT && onnx_push_identity(im, im->last, e))
 		return -1;
 	if (out_rank != im->rank || (out_width >= 0 && out_width != im->width)) {
@@ -154,19 +160,32 @@ static Net *make_net(const Imp *im, Err *e)
 		err_set(e, "out of memory");
 		return NULL;
 	}
-	widths[0] = im->layers[0].in;
+	ConvShape *cs = malloc(((size_t)m + 1) * sizeof *cs);
+	int nconv = 0;
+	if (!cs) {
+		free(widths);
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	while (nconv < m && im->layers[nconv].conv) {
+		cs[nconv] = im->layers[nconv].cs;
+		nconv++;
+	}
+	widths[0] = nconv ? cs[0].c_in * cs[0].h_in * cs[0].w_in : im->layers[0].in;
 	for (int k = 0; k < m; k++)
-		widths[k + 1] = im->layers[k].out;
+		widths[k + 1] = k < nconv ? (int)layers_out_width(&cs[k]) : im->layers[k].out;
 	ActKind act = im->act >= 0 ? (ActKind)im->act : ACT_ERF;
 	/* the scale and the widths within the table of limits, as any model's */
 	if (im->act == ACT_ERF &&
 	    limit_check(LIM_ACT_SCALE, im->act_a, "the erf scale (the Mul before Erf)", NULL, e)) {
 		free(widths);
+		free(cs);
 		return NULL;
 	}
 	float a = im->act == ACT_ERF ? (float)im->act_a : 1.0f;
-	Net *net = net_new(m, widths, act, a, e);
+	Net *net = net_new_conv(m, widths, nconv, cs, act, a, e);
 	free(widths);
+	free(cs);
 	if (!net)
 		return NULL;
 	for (int k = 0; k < m; k++) {

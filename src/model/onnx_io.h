@@ -1,7 +1,18 @@
-/* onnx_io.h - a dense network as an ONNX model: reading one that PyTorch,
- * Keras converters or condnet wrote, and writing a Net for any ONNX runtime.
+/* onnx_io.h - a network as an ONNX model: reading one that PyTorch, Keras
+ * converters or condnet wrote, and writing a Net for any ONNX runtime.
  *
- * A graph condnet reads is one chain from its input to its output of
+ * A graph condnet reads is one chain from its input to its output of, first
+ * when the input is images (N, C, H, W) with C, H and W fixed (or a Reshape
+ * of features into such images),
+ *     convolution layers (Conv: square kernel of stride 1, no dilation, one
+ *                 group, the same padding on every side below the kernel
+ *                 side, or auto_pad SAME with an odd kernel; its kernel
+ *                 (out, in, K, K) and bias constants), each followed by the
+ *                 activation and, before or after it, at most one MaxPool of
+ *                 2×2 windows and stride 2 (the activations do not decrease,
+ *                 so the order gives the same maps),
+ *     then a Flatten (axis 1) or a Reshape to (batch, C·H·W) of the maps,
+ * then
  *     dense layer (Gemm, or MatMul with an optional Add of a constant bias;
  *                  the weight a constant in either orientation: Gemm's transB,
  *                  or a Transpose of the constant),
@@ -20,8 +31,12 @@
  * refused with one line naming the node (its index and name) and operator.
  *
  * The model condnet writes: IR version 7, opset 13 of the default domain,
- * input "input" (float32, N × n[0]), output "probabilities" (float32,
- * N × n[m]); for layer k = 1..m a Gemm (transB = 1) of initializers "Wk"
+ * input "input" (float32, N × n[0], or N × C × H × W for a network with
+ * convolutions), output "probabilities" (float32, N × n[m]); for a
+ * convolution layer k a Conv (kernel_shape, pads, strides 1) of
+ * initializers "Wk" (C_out × C_in × K × K, as torch.nn.Conv2d holds it) and
+ * "bk", its activation, and a MaxPool (2×2, strides 2) when it pools; a
+ * Flatten (axis 1) after the last; for each dense layer k a Gemm (transB = 1) of initializers "Wk"
  * (n[k] × n[k-1], outputs × inputs as torch.nn.Linear stores it, the
  * orientation every runtime reads) and "bk"; after each hidden layer Mul by the
  * initializer "erf_scale" and Erf (act erf), or Tanh, Relu, Sigmoid; and

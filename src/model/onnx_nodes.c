@@ -10,7 +10,7 @@
 #include "model/onnx_int.h"
 #include "model/onnx_nodes.h"
 
-static int push_layer(Imp *im, int k, int in, int out, double *W, double *b, Err *e)
+int onnx_push_layer(Imp *im, int k, int in, int out, double *W, double *b, Err *e)
 {
 	long long n = (long long)in * out + out;
 	if (im->nlayers == MAX_LAYERS || im->params + n > MAX_PARAMS ||
@@ -37,7 +37,7 @@ static int push_layer(Imp *im, int k, int in, int out, double *W, double *b, Err
 		im->layers = l;
 		im->cap = cap;
 	}
-	im->layers[im->nlayers++] = (Layer){in, out, W, b, 0};
+	im->layers[im->nlayers++] = (Layer){.in = in, .out = out, .W = W, .b = b};
 	im->params += n;
 	if (!W) {
 		im->id_params += n;
@@ -64,11 +64,11 @@ int onnx_push_identity(Imp *im, int k, Err *e)
 	double *b = calloc((size_t)im->width, sizeof *b);
 	if (!b)
 		return onnx_node_err(im->g, k, e, "out of memory");
-	return push_layer(im, k, (int)im->width, (int)im->width, NULL, b, e);
+	return onnx_push_layer(im, k, (int)im->width, (int)im->width, NULL, b, e);
 }
 
 /* Input j of node k must be a constant (what names it in the message). */
-static int need_const(Imp *im, int k, int j, const char *what, Err *e)
+int onnx_need_const(Imp *im, int k, int j, const char *what, Err *e)
 {
 	const char *name = im->g->node[k]->input[j];
 	if (onnx_graph_is_const(&im->gr, name))
@@ -135,6 +135,10 @@ static int dense(Imp *im, int k, const OnnxTensor *B, int tb, double alpha, doub
 	if (im->state == S_SCALED)
 		return onnx_node_err(im->g, k, e,
 		                     "follows a Mul by a constant with no Erf between");
+	if (im->maps)
+		return onnx_node_err(im->g, k, e,
+		                     "its input is maps (batch, channels, height, width); a "
+		                     "Flatten comes between convolutions and dense layers");
 	if (im->rank != 2)
 		return onnx_node_err(im->g, k, e,
 		                     "its input has %d dimensions; a dense layer reads "
@@ -181,7 +185,8 @@ static int do_gemm(Imp *im, int k, int slot, Err *e)
 	if (ta)
 		return onnx_node_err(im->g, k, e, "transA = %lld transposes the data", ta);
 	int has_c = n->n_input == 3 && n->input[2][0];
-	if (need_const(im, k, 1, "weight matrix", e) || (has_c && need_const(im, k, 2, "bias", e)))
+	if (onnx_need_const(im, k, 1, "weight matrix", e) ||
+	    (has_c && onnx_need_const(im, k, 2, "bias", e)))
 		return -1;
 	OnnxTensor B, C = {0};
 	if (onnx_graph_const(&im->gr, n->input[1], k, &B, e))
@@ -197,7 +202,7 @@ static int do_gemm(Imp *im, int k, int slot, Err *e)
 	if (has_c && (onnx_graph_const(&im->gr, n->input[2], k, &C, e) ||
 	              add_bias(im, k, &C, out, beta, b, 0, e)))
 		goto out;
-	rc = push_layer(im, k, in, out, W, b, e);
+	rc = onnx_push_layer(im, k, in, out, W, b, e);
 	if (!rc)
 		im->layers[im->nlayers - 1].biased = has_c;
 	W = b = NULL;
@@ -216,7 +221,7 @@ static int do_matmul(Imp *im, int k, int slot, Err *e)
 		return onnx_node_err(im->g, k, e,
 		                     "the data is the second operand; condnet reads "
 		                     "data × weights");
-	if (need_const(im, k, 1, "weight matrix", e))
+	if (onnx_need_const(im, k, 1, "weight matrix", e))
 		return -1;
 	OnnxTensor B;
 	if (onnx_graph_const(&im->gr, im->g->node[k]->input[1], k, &B, e))
@@ -225,7 +230,7 @@ static int do_matmul(Imp *im, int k, int slot, Err *e)
 	int in, out, rc = -1;
 	if (!dense(im, k, &B, 0, 1, &W, &in, &out, e)) {
 		if ((b = calloc((size_t)out, sizeof *b)))
-			rc = push_layer(im, k, in, out, W, b, e);
+			rc = onnx_push_layer(im, k, in, out, W, b, e);
 		else
 			free(W), onnx_node_err(im->g, k, e, "out of memory");
 	}
@@ -237,7 +242,7 @@ static int do_matmul(Imp *im, int k, int slot, Err *e)
 static int do_add(Imp *im, int k, int slot, Err *e)
 {
 	const char *cname = im->g->node[k]->input[1 - slot];
-	if (need_const(im, k, 1 - slot, "operand", e))
+	if (onnx_need_const(im, k, 1 - slot, "operand", e))
 		return -1;
 	if (im->state != S_DENSE)
 		return onnx_node_err(im->g, k, e,
@@ -257,7 +262,7 @@ static int do_add(Imp *im, int k, int slot, Err *e)
 static int do_mul(Imp *im, int k, int slot, Err *e)
 {
 	OnnxTensor c;
-	if (need_const(im, k, 1 - slot, "factor", e) ||
+	if (onnx_need_const(im, k, 1 - slot, "factor", e) ||
 	    onnx_graph_const(&im->gr, im->g->node[k]->input[1 - slot], k, &c, e))
 		return -1;
 	double a = c.count == 1 ? c.v[0] : 0;
@@ -272,6 +277,12 @@ static int do_mul(Imp *im, int k, int slot, Err *e)
 		im->scale *= a;
 		return 0;
 	}
+	if (im->maps && im->state == S_ACT)
+		return onnx_node_err(im->g, k, e,
+		                     "multiplies maps that follow no convolution (condnet reads a "
+		                     "Mul only as the scale of an Erf after a layer)");
+	if (im->state == S_START)
+		im->maps = 0;
 	if ((im->state == S_START || im->state == S_ACT) && onnx_push_identity(im, k, e))
 		return -1;
 	im->state = S_SCALED;
@@ -287,6 +298,12 @@ static int do_act(Imp *im, int k, ActKind kind, Err *e)
 		                     "follows a Mul by a constant, which condnet reads "
 		                     "only as the scale of an Erf");
 	double a = im->state == S_SCALED ? im->scale : 1;
+	if (im->maps && im->state == S_ACT)
+		return onnx_node_err(im->g, k, e,
+		                     "an activation of maps that follows no convolution (condnet "
+		                     "puts one after each)");
+	if (im->state == S_START)
+		im->maps = 0; /* an activation of the input: its values as features */
 	if ((im->state == S_START || im->state == S_ACT) && onnx_push_identity(im, k, e))
 		return -1;
 	if (im->act < 0) {
@@ -349,6 +366,7 @@ static int do_flatten(Imp *im, int k, Err *e)
 		                     "(batch, features)",
 		                     axis);
 	im->rank = 2;
+	im->maps = 0;
 	return 0;
 }
 

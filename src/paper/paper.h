@@ -7,32 +7,8 @@
 #ifndef CONDNET_PAPER_H
 #define CONDNET_PAPER_H
 
-#include <stdint.h>
-
 #include "base/err.h"
-#include "engine/hook.h"
-
-typedef struct PaperOpts {
-	const char *which;    /* "mnist" or "adult" */
-	const char *out;      /* stage directory */
-	const char *report;   /* Markdown report path */
-	const char *data_dir; /* NULL: the default data directory */
-	const char *stages;   /* comma-separated stage names to run, NULL = all */
-	int quick;            /* small subset, few epochs: a smoke run */
-	int converge;         /* 1: every full training to convergence (paper_stage.h),
-	                       * not as written */
-	float act_a;          /* a in the hidden layers' erf(a·x): 1 is the paper's */
-	int no_report;        /* run the stages, write no report */
-	int data_scale;       /* DATA_RAW (the paper's), DATA_CENTER or DATA_STANDARDIZE */
-	uint64_t seed;
-	int threads;
-	/* Training progress, and a HOOK_NOTE line per stage event ("alg1: done
-	 * in 12.3 s"); may be NULL. */
-	const Hook *hook;
-} PaperOpts;
-
-/* Names of the stages of an experiment, NULL-terminated. */
-const char *const *paper_stage_names(const char *which);
+#include "paper/paper_settings.h"
 
 /* Runs the stages asked for (reading back those done) and writes the
  * report. 0; 1 when the hook stopped a stage (the stages done are kept

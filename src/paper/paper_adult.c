@@ -55,8 +55,9 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 	int rc = net ? paper_fit(p, net, FULL_EPOCHS(p), 0, &tr, e) : -1;
 	if (rc == 0) {
 		if (p->o.converge)
-			report_stage_trained(out, &tr);
-		rc = paper_stage_acc(p, net, out, e);
+			rc = report_stage_trained(out, &tr, e);
+		if (rc == 0)
+			rc = paper_stage_acc(p, net, out, e);
 	}
 	if (rc == 0)
 		rc = paper_squeeze_list(p, net, taus, 7, retrain, 0, NULL, out, e);

@@ -1,7 +1,9 @@
 /* paper_json.c - reading numbers back from stage results (report_stage.h
  * writes them). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/limits.h"
 #include "paper/paper_stage.h"
@@ -55,4 +57,18 @@ int paper_json_layers(const cJSON *net)
 double paper_json_width(const cJSON *net, int i)
 {
 	return paper_json_at(net, "n", i + 1);
+}
+
+void paper_stage_record(const cJSON *obj, ReproRecord *r)
+{
+	memset(r, 0, sizeof *r);
+	const cJSON *k = cJSON_GetObjectItemCaseSensitive(obj, "kernels");
+	double parts = paper_json_num(obj, "parts"), threads = paper_json_num(obj, "threads");
+	/* numbers out of range are no record (and are never converted) */
+	if (!cJSON_IsString(k) || !(parts >= 0 && parts <= 1024))
+		return;
+	snprintf(r->kernels, sizeof r->kernels, "%s", k->valuestring);
+	r->on = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(obj, "reproducible"));
+	r->parts = (int)parts;
+	r->threads = threads >= 0 && threads <= 1024 ? (int)threads : 0;
 }

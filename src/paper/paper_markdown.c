@@ -275,9 +275,7 @@ void md_head(const Paper *p, Md *md, const char *title)
 	for (int i = 0; i < p->nres; i++) {
 		const cJSON *s = p->res[i].r;
 		fprintf(f, "| %s | ", p->res[i].name);
-		const Stage *g =
-		    !strcmp(p->o.which, "mnist") ? paper_mnist_stages : paper_adult_stages;
-		for (; g->name; g++)
+		for (const Stage *g = p->stages; g && g->name; g++)
 			if (!strcmp(g->name, p->res[i].name))
 				fputs(g->what, f);
 		fprintf(f, " | %.1f", paper_json_num(s, "seconds"));

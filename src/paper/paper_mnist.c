@@ -58,10 +58,10 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 	TrainResult tr;
 	if (rc == 0)
 		rc = paper_fit(p, net, FULL_EPOCHS(p), 1, &tr, e);
-	if (rc == 0) {
-		report_stage_trained(out, &tr);
+	if (rc == 0)
+		rc = report_stage_trained(out, &tr, e);
+	if (rc == 0)
 		rc = paper_stage_acc(p, net, out, e);
-	}
 	if (rc == 0)
 		rc = report_stage_net(out, net, 20, e);
 	if (rc == 0)
@@ -103,8 +103,9 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		if (rc == 0)
 			rc = paper_save(p, net, "over-base.model", e);
 		if (rc == 0 && !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(part, "rows"))) {
-			report_stage_trained(part, &tr);
-			rc = paper_stage_acc(p, net, part, e);
+			rc = report_stage_trained(part, &tr, e);
+			if (rc == 0)
+				rc = paper_stage_acc(p, net, part, e);
 			if (rc == 0 && !report_stage_rows(part, "rows", e))
 				rc = -1;
 			if (rc == 0)
@@ -130,7 +131,7 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 			snprintf(note, sizeof note,
 			         "without %s%d rows of an earlier run that kept no time",
 			         untimed_net ? "the network and " : "", untimed_rows);
-			report_stage_seconds_note(out, note);
+			rc = report_stage_seconds_note(out, note, e);
 		}
 	}
 	cJSON_Delete(part);

@@ -14,6 +14,21 @@
 /* The largest stage file read (as the runner reads them). */
 #define STAGE_MAX_BYTES ((size_t)1 << 30)
 
+static const char *const mnist_names[] = {"alg1",  "alg2", "final", "verify", "squeeze",
+                                          "add20", "eta",  "tau",   "over",   NULL};
+
+static const char *const adult_names[] = {"alg1",    "alg2", "final", "verify",
+                                          "squeeze", "over", NULL};
+
+const char *const *paper_stage_names(const char *which)
+{
+	if (!strcmp(which, "mnist"))
+		return mnist_names;
+	if (!strcmp(which, "adult"))
+		return adult_names;
+	return NULL;
+}
+
 static void put(PaperSettings *st, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void put(PaperSettings *st, const char *key, const char *fmt, ...)

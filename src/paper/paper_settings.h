@@ -3,17 +3,41 @@
  * results of one setting only: a run reuses a stage file only when it was
  * made under the settings of the run, and refuses the directory, naming the
  * first setting that differs, when it was not; so a report never sets the
- * numbers of one setting under the command line of another. */
+ * numbers of one setting under the command line of another. And the options
+ * of a run these settings are made from, and the stages of each experiment. */
 #ifndef CONDNET_PAPER_SETTINGS_H
 #define CONDNET_PAPER_SETTINGS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
 #include "base/err.h"
 #include "data/dataset.h"
-#include "paper/paper.h"
+#include "engine/hook.h"
+
+typedef struct PaperOpts {
+	const char *which;    /* "mnist" or "adult" */
+	const char *out;      /* stage directory */
+	const char *report;   /* Markdown report path */
+	const char *data_dir; /* NULL: the default data directory */
+	const char *stages;   /* comma-separated stage names to run, NULL = all */
+	int quick;            /* small subset, few epochs: a smoke run */
+	int converge;         /* 1: every full training to convergence (paper_stage.h),
+	                       * not as written */
+	float act_a;          /* a in the hidden layers' erf(a·x): 1 is the paper's */
+	int no_report;        /* run the stages, write no report */
+	int data_scale;       /* DATA_RAW (the paper's), DATA_CENTER or DATA_STANDARDIZE */
+	uint64_t seed;
+	int threads;
+	/* Training progress, and a HOOK_NOTE line per stage event ("alg1: done
+	 * in 12.3 s"); may be NULL. */
+	const Hook *hook;
+} PaperOpts;
+
+/* Names of the stages of an experiment, NULL-terminated. */
+const char *const *paper_stage_names(const char *which);
 
 /* The settings as named text fields: the experiment (mnist or adult), the
  * seed, the features' scaling, quick or full, the training (as written or to

@@ -1,5 +1,5 @@
 /* paper_stage.h - what the paper reproductions of MNIST and Adult share:
- * the stage runner (paper.c), the steps stages are made of
+ * the results of the stages (paper_result.c), the steps stages are made of
  * (paper_steps.c), the JSON of their results (paper_json.c) and the
  * Markdown of the reports (paper_markdown.c).
  *
@@ -40,13 +40,16 @@
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
-#include "paper/paper.h"
+#include "paper/paper_settings.h"
 
 /* The most stages an experiment has. */
 #define PAPER_MAX_STAGES 16
 
+typedef struct Stage Stage;
+
 typedef struct Paper {
 	PaperOpts o;
+	const Stage *stages;   /* the experiment's */
 	Dataset *train, *test; /* the full training and test sets */
 	Dataset *tr, *val;     /* Algorithm 2's training and validation parts */
 	struct {
@@ -60,14 +63,14 @@ typedef struct Paper {
 	char data_rec[256]; /* the data read (paper_data_record), "" before */
 } Paper;
 
-typedef struct Stage {
+struct Stage {
 	const char *name;
 	const char *what;                         /* the paper's table or figure */
 	int (*run)(Paper *p, cJSON *out, Err *e); /* 0, 1 stopped, -1 */
 	const char *needs; /* the stages whose results or models it reads, comma-separated */
-} Stage;
+};
 
-/* ---- the runner (paper.c) ---- */
+/* ---- the results of the stages (paper_result.c) ---- */
 
 /* Reads back a stage's earlier result or, if there is none and run is set,
  * runs it; p->res[name] is then set. 0, 1 when the run's hook stopped it,

@@ -96,9 +96,7 @@ int paper_stage_acc(const Paper *p, const Net *net, cJSON *out, Err *e)
 {
 	double acc;
 	int rc = net_accuracy(net, p->test, NULL, &acc, e);
-	if (rc == 0)
-		report_stage_acc(out, acc);
-	return rc;
+	return rc == 0 ? report_stage_acc(out, acc, e) : rc;
 }
 
 Net *paper_load(const Paper *p, const char *file, Err *e)
@@ -124,7 +122,7 @@ int paper_squeeze_row(const Paper *p, const Net *net, double tau, int epochs, in
 		net_free(sq);
 		return rc > 0 ? err_stop(e, "interrupted") : -1;
 	}
-	rc = report_stage_round(rows, &r, tau, e);
+	rc = report_stage_rounds(rows, &r, 1, tau, e);
 	if (score) /* the best by test accuracy as the paper chose it; by validation when
 	            * trained to convergence */
 		*score = p->o.converge ? 100 * r.trained.val_acc : r.acc_retrained;
@@ -371,7 +369,8 @@ int paper_final(Paper *p, int max_epochs, cJSON *out, Err *e)
 	int nh = paper_sweep_widths(p, NAN, w, e);
 	if (nh < 0)
 		return -1;
-	report_stage_beta(out, paper_json_num(paper_result(p, "alg2"), "pick"));
+	if (report_stage_beta(out, paper_json_num(paper_result(p, "alg2"), "pick"), e))
+		return -1;
 	return paper_train_fresh(p, w, nh, max_epochs, out, "final.model", e);
 }
 
@@ -390,9 +389,8 @@ int paper_verify(Paper *p, int max_epochs, cJSON *out, Err *e)
 		double beta = paper_json_num(r, "beta");
 		int nh = paper_sweep_widths(p, beta, w, e);
 		cJSON *row = report_stage_row(rows, e);
-		if (!row)
+		if (!row || report_stage_beta(row, beta, e))
 			return -1;
-		report_stage_beta(row, beta);
 		paper_say(p, "  beta %.2f", beta);
 		int rc = nh < 0 ? -1 : paper_train_fresh(p, w, nh, max_epochs, row, NULL, e);
 		if (rc != 0)

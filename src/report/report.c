@@ -1,398 +1,190 @@
-/* report.c - the paper's tables as aligned text, Markdown or CSV, and the
- * JSON records of runs. */
+/* report.c - the records of the algorithms: a network's conditioning per
+ * layer, Algorithm 1's iterations and a β sweep, each
+ * described once (report_rec.h) and written as the paper's tables and as
+ * JSON; and the files records are written to. Squeeze rounds are
+ * report_squeeze.c's. */
 #include "report/report.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/file.h"
-#include "report/report_json.h"
-#include "report/report_table.h"
+#include "report/report_int.h"
+#include "report/report_layers.h"
+#include "report/report_rec.h"
 
-enum { CELL = REPORT_CELL };
+/* ---- a network's conditioning, layer by layer ---- */
 
-static int table_init(Table *t, int rows, int cols)
+/* A network with convolutions adds what each layer is (the kind column and
+ * a convolution's sizes, absent for a dense network), and a convolution's
+ * κ, p and SVD rank are absent: not computed yet. */
+enum {
+	CL_LAYER,
+	CL_KIND,
+	CL_TYPE,
+	CL_N,
+	CL_ROWS,
+	CL_COLS,
+	CL_KAPPA,
+	CL_P,
+	CL_SVD,
+	CL_SV,
+	CL_QR,
+	CL_RDIAG,
+	CL_CHANNELS,
+	CL_KERNEL,
+	CL_PADDING,
+	CL_POOL,
+	CL_MAPS,
+	CL_NOTE,
+	CL_NCOL
+};
+static const RecCol cond_cols[CL_NCOL] = {
+    [CL_LAYER] = {.head = "Layer",
+                  .name = "layer",
+                  .key = "layer",
+                  .type = REC_INT,
+                  .flags = REC_TC,
+                  .dfmt = F_0F},
+    [CL_KIND] = {.head = "kind", .name = "kind", .type = REC_TEXT, .flags = REC_TC | REC_OPT},
+    [CL_TYPE] = {.key = "kind", .type = REC_TEXT},
+    [CL_CHANNELS] = {.key = "channels", .type = REC_INT},
+    [CL_KERNEL] = {.key = "kernel", .type = REC_INT},
+    [CL_PADDING] = {.key = "padding", .type = REC_INT},
+    [CL_POOL] = {.key = "pool", .type = REC_FLAG},
+    [CL_MAPS] = {.key = "maps", .type = REC_ARRAY},
+    [CL_NOTE] = {.key = "kappa_note", .type = REC_TEXT},
+    [CL_N] =
+        {.head = "n_i", .name = "n", .key = "n", .type = REC_COUNT, .flags = REC_TC, .dfmt = F_0F},
+    [CL_ROWS] = {.key = "rows", .type = REC_INT},
+    [CL_COLS] = {.key = "cols", .type = REC_INT},
+    [CL_KAPPA] = {.head = "κ(Ŵ)",
+                  .name = "kappa",
+                  .key = "kappa",
+                  .type = REC_KAPPA_TAU,
+                  .flags = REC_TC | REC_JNULL,
+                  .none = REPORT_KAPPA_NOT_YET,
+                  .dfmt = F_17G},
+    [CL_P] = {.head = "p (τ=%g)",
+              .name = "p",
+              .key = "p",
+              .type = REC_INT,
+              .flags = REC_TC | REC_JNULL,
+              .dfmt = F_0F},
+    [CL_SVD] = {.head = "rank (SVD)",
+                .name = "rank_svd",
+                .key = "rank_svd",
+                .type = REC_INT,
+                .flags = REC_TC | REC_JNULL,
+                .dfmt = F_0F},
+    [CL_SV] = {.key = "sv", .type = REC_ARRAY},
+    /* "-" without the pivoted QR (cond_net_values) */
+    [CL_QR] = {.head = "rank (QR)",
+               .name = "rank_qr",
+               .key = "rank_qr",
+               .type = REC_INT,
+               .flags = REC_TC,
+               .cnone = "-",
+               .dfmt = F_0F},
+    [CL_RDIAG] = {.key = "rdiag", .type = REC_ARRAY},
+};
+static const RecKind cond_kind = {.col = cond_cols, .ncol = CL_NCOL};
+
+/* What a layer of a network with convolutions is: its kind, and a
+ * convolution's sizes in place of its κ (text into kind, its maps C, H, W
+ * into maps). */
+static void conv_vals(const Net *net, int i, RecVal *r, char *kind, size_t len, int *maps)
 {
-	t->rows = rows;
-	t->cols = cols;
-	t->cell = calloc((size_t)rows * (size_t)cols, CELL);
-	return t->cell ? 0 : -1;
-}
-
-static void table_set(Table *t, int r, int c, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void table_set(Table *t, int r, int c, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(t->cell + ((size_t)r * (size_t)t->cols + (size_t)c) * CELL, CELL, fmt, ap);
-	va_end(ap);
-}
-
-static const char *table_get(const Table *t, int r, int c)
-{
-	return t->cell + ((size_t)r * (size_t)t->cols + (size_t)c) * CELL;
-}
-
-/* Display width of UTF-8 text: code points, not bytes. */
-static int text_width(const char *s)
-{
-	int w = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			w++;
-	return w;
-}
-
-/* Prints t: the first column left-aligned, the others right-aligned. */
-static void table_print(FILE *f, const Table *t, ReportFormat fmt)
-{
-	if (fmt == REPORT_CSV) {
-		for (int r = 0; r < t->rows; r++)
-			for (int c = 0; c < t->cols; c++) {
-				const char *s = table_get(t, r, c);
-				if (strpbrk(s, ",\"")) {
-					fputc('"', f);
-					for (; *s; s++)
-						fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-					fputc('"', f);
-				} else
-					fputs(s, f);
-				fputc(c + 1 < t->cols ? ',' : '\n', f);
-			}
+	for (int c = CL_CHANNELS; c <= CL_NOTE; c++)
+		r[c] = rec_absent();
+	r[CL_KIND] = r[CL_TYPE] = rec_absent();
+	if (!net || !net->nconv)
 		return;
-	}
-	int w[256] = {0};
-	int cols = t->cols < 256 ? t->cols : 256;
-	for (int c = 0; c < cols; c++)
-		for (int r = 0; r < t->rows; r++) {
-			int x = text_width(table_get(t, r, c));
-			w[c] = x > w[c] ? x : w[c];
-		}
-	for (int c = 0; fmt == REPORT_MARKDOWN && c < cols; c++)
-		w[c] = w[c] < 3 ? 3 : w[c];
-	size_t cap = (size_t)cols * (4 * CELL + 8) + 2;
-	char *line = malloc(cap);
-	if (!line)
+	r[CL_KIND] = (RecVal){.s = report_layer_kind(net, i, kind, len)};
+	r[CL_TYPE] = (RecVal){.s = i < net->nconv ? "conv" : "dense"};
+	if (i >= net->nconv)
 		return;
-	for (int r = 0; r < t->rows; r++) {
-		size_t o = 0;
-		for (int c = 0; c < cols; c++) {
-			const char *s = table_get(t, r, c);
-			int gap = w[c] - text_width(s);
-			if (fmt == REPORT_MARKDOWN)
-				o += (size_t)snprintf(line + o, cap - o, "%s", c ? " " : "| ");
-			if (c == 0)
-				o += (size_t)snprintf(line + o, cap - o, "%s%*s", s, gap, "");
-			else
-				o += (size_t)snprintf(line + o, cap - o, "%*s%s", gap, "", s);
-			o += (size_t)snprintf(line + o, cap - o, "%s",
-			                      fmt == REPORT_MARKDOWN ? " |"
-			                      : c + 1 < cols         ? "  "
-			                                             : "");
-		}
-		while (o > 0 && line[o - 1] == ' ')
-			o--;
-		line[o] = '\0';
-		fprintf(f, "%s\n", line);
-		if (r == 0 && fmt == REPORT_MARKDOWN) {
-			for (int c = 0; c < cols; c++) {
-				fputs(c ? " " : "| ", f);
-				for (int i = 0; i < w[c] - 1; i++)
-					fputc('-', f);
-				fputs(c ? ":" : "-", f);
-				fputs(" |", f);
-			}
-			fputc('\n', f);
-		}
-	}
-	free(line);
+	const ConvShape *cs = &net->conv[i];
+	r[CL_KAPPA] = r[CL_P] = r[CL_SVD] = rec_absent();
+	r[CL_CHANNELS] = rec_num(cs->c_out);
+	r[CL_KERNEL] = rec_num(cs->k);
+	r[CL_PADDING] = rec_num(cs->pad);
+	r[CL_POOL] = rec_num(cs->pool);
+	maps[0] = cs->c_out;
+	maps[1] = cs->h_out;
+	maps[2] = cs->w_out;
+	r[CL_MAPS] = (RecVal){.ia = maps, .na = 3};
+	r[CL_NOTE] = (RecVal){.s = REPORT_KAPPA_NOT_YET};
 }
 
-const char *report_thousands(double v, char *buf, size_t len)
+/* The layers of lc (m of them; of net, which may be NULL) as records, into
+ * *s (free s->v: the texts of the kinds are in the same block). */
+static int cond_set(const Net *net, const LayerCond *lc, int m, RecSet *s, Err *e)
 {
-	if (isnan(v)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	if (isinf(v)) {
-		snprintf(buf, len, "%sinf", v < 0 ? "-" : "");
-		return buf;
-	}
-	char digits[32];
-	snprintf(digits, sizeof digits, "%.0f", fabs(v));
-	size_t nd = strlen(digits), o = 0;
-	char out[48];
-	if (v < 0 && strcmp(digits, "0"))
-		out[o++] = '-';
-	for (size_t i = 0; i < nd && o < sizeof out - 2; i++) {
-		if (i && (nd - i) % 3 == 0)
-			out[o++] = ',';
-		out[o++] = digits[i];
-	}
-	out[o] = '\0';
-	snprintf(buf, len, "%s", out);
-	return buf;
-}
-
-/* κ as the paper prints it in text; full precision in CSV. */
-static void set_kappa(Table *t, int r, int c, double k, ReportFormat fmt)
-{
-	char b[CELL];
-	if (fmt == REPORT_CSV)
-		table_set(t, r, c, "%.9g", k);
-	else
-		table_set(t, r, c, "%s", report_thousands(k, b, sizeof b));
-}
-
-/* κ beside a threshold τ: the digits that keep it on its side of τ (9.68
- * at τ 10 stays 9.68, never "10"), with thousands separators when the
- * whole number is enough for that. */
-static void set_kappa_tau(Table *t, int r, int c, double k, double tau, ReportFormat fmt)
-{
-	char b[CELL];
-	if (fmt == REPORT_CSV)
-		table_set(t, r, c, "%.9g", k);
-	else if (isfinite(k) && k >= 1000 && (round(k) > tau) == (k > tau) && round(k) != tau)
-		table_set(t, r, c, "%s", report_thousands(k, b, sizeof b));
-	else
-		table_set(t, r, c, "%s", cond_kappa_str(k, tau, b, sizeof b));
-}
-
-void report_set_kappa_tau(Table *t, int r, int c, double k, double tau, ReportFormat fmt)
-{
-	set_kappa_tau(t, r, c, k, tau, fmt);
-}
-
-static void set_count(Table *t, int r, int c, double v, ReportFormat fmt)
-{
-	char b[CELL];
-	if (fmt == REPORT_CSV)
-		table_set(t, r, c, "%.0f", v);
-	else
-		table_set(t, r, c, "%s", report_thousands(v, b, sizeof b));
-}
-
-/* A percentage with two decimals; "-" (text) or empty (CSV) when NaN. */
-static void set_pct(Table *t, int r, int c, double v, ReportFormat fmt)
-{
-	if (isnan(v))
-		table_set(t, r, c, "%s", fmt == REPORT_CSV ? "" : "-");
-	else if (fmt == REPORT_CSV)
-		table_set(t, r, c, "%.6g", v);
-	else
-		table_set(t, r, c, "%.2f", v);
-}
-
-void report_cond(FILE *f, const Net *net, const LayerCond *lc, ReportFormat fmt)
-{
-	Table t;
-	if (table_init(&t, net->m + 1, 6))
-		return;
-	double tau = net->m > 0 ? lc[0].tau : 0;
-	if (fmt == REPORT_CSV) {
-		const char *h[] = {"layer", "n", "kappa", "p", "rank_svd", "rank_qr"};
-		for (int c = 0; c < 6; c++)
-			table_set(&t, 0, c, "%s", h[c]);
-	} else {
-		const char *h[] = {"Layer", "n_i", "κ(Ŵ)", "", "rank (SVD)", "rank (QR)"};
-		for (int c = 0; c < 6; c++)
-			table_set(&t, 0, c, "%s", h[c]);
-		table_set(&t, 0, 3, "p (τ=%g)", tau);
-	}
-	for (int i = 0; i < net->m; i++) {
-		table_set(&t, i + 1, 0, "%d", lc[i].layer);
-		set_count(&t, i + 1, 1, lc[i].cols, fmt);
-		set_kappa_tau(&t, i + 1, 2, lc[i].kappa, tau, fmt);
-		table_set(&t, i + 1, 3, "%d", lc[i].p);
-		table_set(&t, i + 1, 4, "%d", lc[i].rank_svd);
-		if (lc[i].rank_qr >= 0)
-			table_set(&t, i + 1, 5, "%d", lc[i].rank_qr);
-		else /* computed without the pivoted QR (cond_net_values) */
-			table_set(&t, i + 1, 5, "-");
-	}
-	table_print(f, &t, fmt);
-	free(t.cell);
-}
-
-void report_alg1_summary(FILE *f, const Alg1 *a, ReportFormat fmt)
-{
-	if (a->nrec < 1)
-		return;
-	const Alg1Record *r0 = &a->rec[0], *r1 = &a->rec[a->nrec - 1];
-	int m = r0->m < r1->m ? r0->m : r1->m;
-	Table t;
-	if (table_init(&t, m + 1, 5))
-		return;
-	const char *csv[] = {"layer", "n_initial", "kappa_initial", "n_final", "kappa_final"};
-	const char *txt[] = {"Layer", "initial n_i", "initial κ(Ŵ)", "final n_i", "final κ(Ŵ)"};
-	for (int c = 0; c < 5; c++)
-		table_set(&t, 0, c, "%s", fmt == REPORT_CSV ? csv[c] : txt[c]);
+	enum { KIND = 48 };
+	size_t nv = (size_t)(m > 0 ? m : 1) * CL_NCOL;
+	RecVal *v = calloc(1, nv * sizeof *v + (size_t)(m > 0 ? m : 1) * (KIND + 3 * sizeof(int)));
+	if (!v)
+		return err_set(e, "out of memory for the table of %d layers", m);
+	int *maps = (int *)(v + nv);
+	char *kind = (char *)(maps + 3 * (m > 0 ? m : 1));
 	for (int i = 0; i < m; i++) {
-		table_set(&t, i + 1, 0, "%d", i + 1);
-		set_count(&t, i + 1, 1, r0->n[i + 1], fmt);
-		set_kappa(&t, i + 1, 2, r0->kappa[i], fmt);
-		set_count(&t, i + 1, 3, r1->n[i + 1], fmt);
-		set_kappa(&t, i + 1, 4, r1->kappa[i], fmt);
+		const LayerCond *l = &lc[i];
+		RecVal *r = v + (size_t)i * CL_NCOL;
+		r[CL_LAYER] = rec_num(l->layer);
+		r[CL_N] = rec_num(l->cols);
+		r[CL_ROWS] = rec_num(l->rows);
+		r[CL_COLS] = rec_num(l->cols);
+		r[CL_KAPPA] = (RecVal){.v = l->kappa, .aux = l->tau};
+		r[CL_P] = rec_num(l->p);
+		r[CL_SVD] = rec_num(l->rank_svd);
+		r[CL_SV] = (RecVal){.a = l->sv, .na = l->nsv};
+		r[CL_QR] = (RecVal){.v = l->rank_qr, .absent = l->rank_qr < 0};
+		r[CL_RDIAG] = (RecVal){.a = l->rdiag, .na = l->nsv, .absent = !l->rdiag};
+		conv_vals(net && i < net->m ? net : NULL, i, r, kind + (size_t)i * KIND, KIND,
+		          maps + 3 * (size_t)i);
 	}
-	table_print(f, &t, fmt);
-	free(t.cell);
+	*s = (RecSet){&cond_kind, v, m, m > 0 ? lc[0].tau : 0};
+	return 0;
 }
 
-void report_alg1_history(FILE *f, const Alg1 *a, ReportFormat fmt)
+int report_cond(FILE *f, const Net *net, const LayerCond *lc, ReportFormat fmt, Err *e)
 {
-	/* a run stopped before its first record: the CSV keeps its row names */
-	if (a->nrec < 1 && (fmt != REPORT_CSV || !a->net))
-		return;
-	int m = a->nrec > 0 ? a->rec[0].m : a->net->m;
-	Table t;
-	if (table_init(&t, m + 3, a->nrec + 1))
-		return;
-	table_set(&t, 0, 0, "%s", fmt == REPORT_CSV ? "row" : "Layer / iteration");
-	for (int j = 0; j < a->nrec; j++) {
-		const Alg1Record *r = &a->rec[j];
-		table_set(&t, 0, j + 1, "%d", r->iter);
-		for (int i = 0; i < m; i++)
-			set_count(&t, i + 1, j + 1, i < r->m ? r->n[i + 1] : 0, fmt);
-		if (fmt == REPORT_CSV)
-			table_set(&t, m + 1, j + 1, "%.9g", r->max_kappa);
-		else if (isinf(r->max_kappa))
-			table_set(&t, m + 1, j + 1, "inf");
-		else
-			table_set(&t, m + 1, j + 1, "%.1f", r->max_kappa);
-		set_count(&t, m + 2, j + 1, (double)r->sum_n, fmt);
-	}
-	for (int i = 0; i < m; i++)
-		table_set(&t, i + 1, 0, "%d", i + 1);
-	table_set(&t, m + 1, 0, "%s", fmt == REPORT_CSV ? "max_kappa" : "max(κ_i)");
-	table_set(&t, m + 2, 0, "%s", fmt == REPORT_CSV ? "sum_n" : "Σ(n_i)");
-	table_print(f, &t, fmt);
-	free(t.cell);
+	RecSet s;
+	if (cond_set(net, lc, net->m, &s, e))
+		return -1;
+	int rc = rec_table(f, &s, fmt, e);
+	free((void *)s.v);
+	return rc;
 }
 
-void report_alg2(FILE *f, const Alg2 *a, ReportFormat fmt)
+int report_cond_data(FILE *f, const LayerCond *lc, int m, double tau, Err *e)
 {
-	int rows = 0, pick = alg2_pick(a);
-	for (int i = 0; i < a->nb; i++)
-		rows += a->b[i].done > 0;
-	Table t;
-	if (table_init(&t, rows + 1, 6))
-		return;
-	const char *csv[] = {"beta", "err_tr", "err_v", "score", "trials", "pick"};
-	const char *txt[] = {"β", "ε_tr (%)", "ε_v (%)", "2ε_v − ε_tr (%)", "trials", ""};
-	for (int c = 0; c < 6; c++)
-		table_set(&t, 0, c, "%s", fmt == REPORT_CSV ? csv[c] : txt[c]);
-	for (int i = 0, r = 1; i < a->nb; i++) {
-		const Alg2Beta *b = &a->b[i];
-		if (b->done < 1)
-			continue;
-		if (fmt == REPORT_CSV)
-			table_set(&t, r, 0, "%.6g", b->beta);
-		else
-			table_set(&t, r, 0, "%.1f", b->beta);
-		set_pct(&t, r, 1, 100 * b->err_tr, fmt);
-		set_pct(&t, r, 2, 100 * b->err_v, fmt);
-		if (i == pick && fmt == REPORT_MARKDOWN)
-			table_set(&t, r, 3, "**%.2f**", 100 * b->score);
-		else
-			set_pct(&t, r, 3, 100 * b->score, fmt);
-		table_set(&t, r, 4, "%d/%d", b->done, a->o.q);
-		if (fmt == REPORT_CSV)
-			table_set(&t, r, 4, "%d", b->done);
-		table_set(&t, r, 5, "%s",
-		          i == pick ? (fmt == REPORT_CSV ? "1" : "pick")
-		                    : (fmt == REPORT_CSV ? "0" : ""));
-		r++;
-	}
-	table_print(f, &t, fmt);
-	free(t.cell);
+	RecSet s;
+	char note[64];
+	if (cond_set(NULL, lc, m, &s, e))
+		return -1;
+	snprintf(note, sizeof note, "(tau = %g; kappa inf when singular)", tau);
+	int rc = rec_data_head(f, &s, NULL, note, 0, e) || rec_data(f, &s, e) ? -1 : 0;
+	free((void *)s.v);
+	return rc;
 }
 
-void report_squeeze(FILE *f, const SqueezeRow *rows, int n, ReportFormat fmt)
+int report_net_fields(cJSON *o, const int *n, int m, const double *kappa, const int *p, Err *e)
 {
-	Table t;
-	if (table_init(&t, n + 1, 5))
-		return;
-	const char *csv[] = {"tau", "removed", "acc_before_retraining",
-	                     "acc_before_retraining_comp", "acc_after_retraining"};
-	const char *txt[] = {"τ", "neurons removed", "acc. before retraining (%)",
-	                     "with compensation (%)", "acc. after retraining (%)"};
-	for (int c = 0; c < 5; c++)
-		table_set(&t, 0, c, "%s", fmt == REPORT_CSV ? csv[c] : txt[c]);
-	for (int i = 0; i < n; i++) {
-		table_set(&t, i + 1, 0, "%g", rows[i].tau);
-		set_count(&t, i + 1, 1, rows[i].removed, fmt);
-		set_pct(&t, i + 1, 2, rows[i].acc_before, fmt);
-		set_pct(&t, i + 1, 3, rows[i].acc_before_comp, fmt);
-		set_pct(&t, i + 1, 4, rows[i].acc_after, fmt);
-	}
-	table_print(f, &t, fmt);
-	free(t.cell);
-}
-
-void report_squeeze_rounds(FILE *f, const Alg3Round *r, int nround, int m, ReportFormat fmt)
-{
-	Table t;
-	if (nround < 1 || table_init(&t, m + 2, nround + 1))
-		return;
-	table_set(&t, 0, 0, "%s", fmt == REPORT_CSV ? "row" : "Layer / round");
-	for (int j = 0; j < nround; j++) {
-		table_set(&t, 0, j + 1, "%d", j);
-		for (int i = 1; i < m; i++)
-			set_count(&t, i, j + 1, r[j].n[i], fmt);
-		set_count(&t, m, j + 1, r[j].removed, fmt);
-		set_pct(&t, m + 1, j + 1, r[j].acc_retrained, fmt);
-	}
-	for (int i = 1; i < m; i++)
-		table_set(&t, i, 0, "%d", i);
-	table_set(&t, m, 0, "removed");
-	table_set(&t, m + 1, 0, "%s", fmt == REPORT_CSV ? "accuracy" : "Accuracy (%)");
-	table_print(f, &t, fmt);
-	free(t.cell);
-}
-
-/* A number, or null for NaN and ∞ (JSON has neither). */
-cJSON *report_json_num(double v)
-{
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
-}
-
-cJSON *report_json_ints(const int *v, int n)
-{
-	return cJSON_CreateIntArray(v, n);
-}
-
-cJSON *report_json_nums(const double *v, int n)
-{
-	cJSON *a = cJSON_CreateArray();
-	for (int i = 0; a && i < n; i++)
-		cJSON_AddItemToArray(a, report_json_num(v[i]));
-	return a;
-}
-
-cJSON *report_json_nomem(cJSON *root, Err *e)
-{
-	cJSON_Delete(root);
-	err_set(e, "out of memory for a JSON record");
-	return NULL;
-}
-
-/* A network's κ, the one writer of that schema: "n", "kappa", "p" into o. */
-static void net_fields(cJSON *o, const int *n, int m, const double *kappa, const int *p)
-{
-	cJSON_AddItemToObject(o, "n", report_json_ints(n, m + 1));
-	cJSON_AddItemToObject(o, "kappa", report_json_nums(kappa, m));
-	cJSON_AddItemToObject(o, "p", report_json_ints(p, m));
+	if (json_add(o, "n", json_ints(n, m + 1), e) ||
+	    json_add(o, "kappa", json_nums(kappa, m), e) || json_add(o, "p", json_ints(p, m), e))
+		return -1;
+	return 0;
 }
 
 /* The κ and p of lc[0..m) as arrays, for net_fields; -1 when out of memory. */
 static int lc_arrays(const LayerCond *lc, int m, double **kappa, int **p)
 {
-	*kappa = malloc((size_t)(m > 0 ? m : 1) * sizeof **kappa);
-	*p = malloc((size_t)(m > 0 ? m : 1) * sizeof **p);
+	*kappa = calloc((size_t)(m > 0 ? m : 1), sizeof **kappa);
+	*p = calloc((size_t)(m > 0 ? m : 1), sizeof **p);
 	if (!*kappa || !*p) {
 		free(*kappa);
 		free(*p);
@@ -405,181 +197,378 @@ static int lc_arrays(const LayerCond *lc, int m, double **kappa, int **p)
 	return 0;
 }
 
-struct cJSON *report_net_json(const Net *net, double tau, Err *e)
+/* The network's κ of lc into o; a convolution's p null, as its κ (not
+ * computed yet). */
+static int lc_fields(cJSON *o, const int *n, const LayerCond *lc, int m, Err *e)
+{
+	double *kappa = NULL;
+	int *p = NULL;
+	if (lc_arrays(lc, m, &kappa, &p) < 0)
+		return err_set(e, "out of memory for a JSON record");
+	int rc = report_net_fields(o, n, m, kappa, p, e);
+	free(kappa);
+	free(p);
+	cJSON *pa = cJSON_GetObjectItem(o, "p");
+	for (int i = 0; rc == 0 && pa && i < m; i++)
+		if (lc[i].conv && !cJSON_ReplaceItemInArray(pa, i, cJSON_CreateNull()))
+			rc = err_set(e, "out of memory for a JSON record");
+	return rc;
+}
+
+cJSON *report_net_json(const Net *net, double tau, Err *e)
 {
 	LayerCond *lc;
 	if (cond_net_new(net, tau, 0, &lc, e) != 0)
 		return NULL;
-	double *kappa;
-	int *p;
 	cJSON *o = cJSON_CreateObject();
-	if (!o || lc_arrays(lc, net->m, &kappa, &p) < 0) {
+	if (!o || lc_fields(o, net->n, lc, net->m, e)) {
 		cond_net_free(lc, net->m);
-		return report_json_nomem(o, e);
+		return json_nomem(o, e);
 	}
-	net_fields(o, net->n, net->m, kappa, p);
-	free(kappa);
-	free(p);
 	cond_net_free(lc, net->m);
 	return o;
 }
 
-struct cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
+cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 {
-	cJSON *root = cJSON_CreateObject(), *layers = cJSON_CreateArray();
 	char shape[512];
-	double *kappa;
-	int *p;
-	if (!root || !layers || lc_arrays(lc, net->m, &kappa, &p) < 0) {
-		cJSON_Delete(layers);
-		return report_json_nomem(root, e);
-	}
-	cJSON_AddStringToObject(root, "shape", net_shape_str(net, shape, sizeof shape));
-	cJSON_AddNumberToObject(root, "m", net->m);
-	net_fields(root, net->n, net->m, kappa, p);
-	free(kappa);
-	free(p);
-	cJSON_AddItemToObject(root, "tau", report_json_num(net->m > 0 ? lc[0].tau : NAN));
-	for (int i = 0; i < net->m; i++) {
-		const LayerCond *l = &lc[i];
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			break;
-		cJSON_AddNumberToObject(o, "layer", l->layer);
-		cJSON_AddNumberToObject(o, "n", l->cols);
-		cJSON_AddNumberToObject(o, "rows", l->rows);
-		cJSON_AddNumberToObject(o, "cols", l->cols);
-		cJSON_AddItemToObject(o, "kappa", report_json_num(l->kappa));
-		cJSON_AddNumberToObject(o, "p", l->p);
-		cJSON_AddNumberToObject(o, "rank_svd", l->rank_svd);
-		cJSON_AddItemToObject(o, "sv", report_json_nums(l->sv, l->nsv));
-		if (l->rdiag) { /* absent when computed without the pivoted QR */
-			cJSON_AddNumberToObject(o, "rank_qr", l->rank_qr);
-			cJSON_AddItemToObject(o, "rdiag", report_json_nums(l->rdiag, l->nsv));
-		}
-		cJSON_AddItemToArray(layers, o);
-	}
+	RecSet s;
+	cJSON *root = cJSON_CreateObject(), *layers = NULL;
+	if (!root || cond_set(net, lc, net->m, &s, e))
+		return json_nomem(root, e);
 	double maxk = 0;
 	for (int i = 0; i < net->m; i++) /* a NaN stays: the maximum is unknown */
-		if (isnan(lc[i].kappa) || lc[i].kappa > maxk)
+		if (!lc[i].conv && (isnan(lc[i].kappa) || lc[i].kappa > maxk))
 			maxk = lc[i].kappa;
-	cJSON_AddItemToObject(root, "max_kappa", report_json_num(maxk));
-	cJSON_AddItemToObject(root, "layers", layers);
-	return root;
+	int bad = json_add(root, "shape",
+	                   cJSON_CreateString(net_shape_str(net, shape, sizeof shape)), e) ||
+	          json_add(root, "m", cJSON_CreateNumber(net->m), e) ||
+	          lc_fields(root, net->n, lc, net->m, e) ||
+	          json_add(root, "tau", json_num(net->m > 0 ? lc[0].tau : NAN), e) ||
+	          json_add(root, "max_kappa", json_num(maxk), e) || !(layers = rec_json(&s, e)) ||
+	          json_add(root, "layers", layers, e);
+	free((void *)s.v);
+	return bad ? json_nomem(root, e) : root;
 }
 
-struct cJSON *report_alg1_json(const Alg1 *a, Err *e)
+/* ---- Algorithm 1's iterations ---- */
+
+enum {
+	AL_ITER,
+	AL_LAYERS,
+	AL_MAXK,
+	AL_SUMN,
+	AL_N,
+	AL_KAPPA,
+	AL_P,
+	AL_ERR,
+	AL_SECS,
+	AL_TAU,
+	AL_ETA,
+	AL_ACC,
+	AL_NCOL
+};
+static const RecCol alg1_cols[AL_NCOL] = {
+    [AL_ITER] = {.name = "iteration", .key = "iter", .type = REC_INT, .dfmt = F_0F},
+    [AL_LAYERS] = {.name = "n", .type = REC_ARRAY, .flags = REC_T, .dfmt = F_0F},
+    [AL_MAXK] = {.head = "max(κ_i)",
+                 .name = "max_kappa",
+                 .dname = "max_kappa (kappa NaN where infinite)",
+                 .key = "max_kappa",
+                 .type = REC_NUM,
+                 .flags = REC_T | REC_INFNAN,
+                 .fmt = F_1F,
+                 .cfmt = F_9G,
+                 .dfmt = F_17G},
+    [AL_SUMN] = {.head = "Σ(n_i)",
+                 .name = "sum_n",
+                 .key = "sum_n",
+                 .type = REC_COUNT,
+                 .flags = REC_T,
+                 .dfmt = F_0F},
+    [AL_N] = {.key = "n", .type = REC_ARRAY},
+    [AL_KAPPA] =
+        {.name = "kappa", .key = "kappa", .type = REC_ARRAY, .flags = REC_INFNAN, .dfmt = F_17G},
+    [AL_P] = {.key = "p", .type = REC_ARRAY},
+    [AL_ERR] = {.key = "train_error", .type = REC_NUM},
+    [AL_SECS] = {.key = "seconds", .type = REC_NUM},
+    [AL_TAU] = {.name = "tau", .key = "tau", .type = REC_NUM, .dfmt = F_G},
+    [AL_ETA] = {.name = "eta", .key = "eta", .type = REC_NUM, .dfmt = F_G},
+    [AL_ACC] = {.head = "test acc %",
+                .name = "test_acc_percent",
+                .type = REC_PCT,
+                .flags = REC_T | REC_OPT,
+                .dfmt = F_4F},
+};
+static const int alg1_json_order[] = {AL_ITER, AL_N,   AL_KAPPA, AL_P,   AL_MAXK,
+                                      AL_SUMN, AL_ERR, AL_SECS,  AL_TAU, AL_ETA};
+static const int alg1_data_order[] = {AL_ITER, AL_TAU,  AL_ETA,   AL_SUMN,
+                                      AL_ACC,  AL_MAXK, AL_KAPPA, AL_LAYERS};
+static const RecKind alg1_kind = {alg1_cols, AL_NCOL, alg1_json_order, 10, alg1_data_order, 8};
+
+/* Algorithm 1's records (n of them) as records, into *s (free s->v). */
+static int alg1_set(const Alg1Record *rec, int n, RecSet *s, Err *e)
 {
-	cJSON *root = cJSON_CreateObject(), *hist = cJSON_CreateArray();
-	if (!root || !hist) {
-		cJSON_Delete(hist);
-		return report_json_nomem(root, e);
+	RecVal *v = calloc((size_t)(n > 0 ? n : 1) * AL_NCOL, sizeof *v);
+	if (!v)
+		return err_set(e, "out of memory for a table of %d iterations", n);
+	for (int j = 0; j < n; j++) {
+		const Alg1Record *r = &rec[j];
+		RecVal *x = v + (size_t)j * AL_NCOL;
+		x[AL_ITER] = rec_num(r->iter);
+		x[AL_LAYERS] = (RecVal){.ia = r->n + 1, .na = r->m};
+		x[AL_MAXK] = rec_num(r->max_kappa);
+		x[AL_SUMN] = rec_num((double)r->sum_n);
+		x[AL_N] = (RecVal){.ia = r->n, .na = r->m + 1};
+		x[AL_KAPPA] = (RecVal){.a = r->kappa, .na = r->m};
+		x[AL_P] = (RecVal){.ia = r->p, .na = r->m};
+		x[AL_ERR] = rec_num(r->train_error);
+		x[AL_SECS] = rec_num(r->seconds);
+		x[AL_TAU] = rec_num(r->tau);
+		x[AL_ETA] = rec_num(r->eta);
+		x[AL_ACC] = rec_num(100 * (1 - r->eval_error));
+		x[AL_ACC].absent = isnan(r->eval_error); /* measured without a test set */
 	}
-	cJSON_AddNumberToObject(root, "tau", a->o.tau);
-	cJSON_AddNumberToObject(root, "eta", a->o.eta);
-	cJSON_AddNumberToObject(root, "round", a->o.round);
-	cJSON_AddNumberToObject(root, "max_iter", a->o.max_iter);
-	cJSON_AddBoolToObject(root, "warm", a->o.warm);
-	cJSON_AddNumberToObject(root, "seed", (double)a->o.seed);
-	cJSON_AddStringToObject(root, "status", alg1_status_name(a->status));
-	cJSON_AddStringToObject(root, "reason", a->reason);
-	for (int j = 0; j < a->nrec; j++) {
-		const Alg1Record *r = &a->rec[j];
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			break;
-		cJSON_AddNumberToObject(o, "iter", r->iter);
-		net_fields(o, r->n, r->m, r->kappa, r->p);
-		cJSON_AddItemToObject(o, "max_kappa", report_json_num(r->max_kappa));
-		cJSON_AddNumberToObject(o, "sum_n", (double)r->sum_n);
-		cJSON_AddItemToObject(o, "train_error", report_json_num(r->train_error));
-		cJSON_AddNumberToObject(o, "seconds", r->seconds);
-		cJSON_AddNumberToObject(o, "tau", r->tau);
-		cJSON_AddNumberToObject(o, "eta", r->eta);
-		cJSON_AddItemToArray(hist, o);
+	*s = (RecSet){&alg1_kind, v, n, 0};
+	return 0;
+}
+
+int report_alg1_summary(FILE *f, const Alg1 *a, ReportFormat fmt, Err *e)
+{
+	static const RecCol cols[] = {
+	    {.head = "Layer", .name = "layer", .type = REC_INT, .flags = REC_TC},
+	    {.head = "initial n_i", .name = "n_initial", .type = REC_COUNT, .flags = REC_TC},
+	    {.head = "initial κ(Ŵ)", .name = "kappa_initial", .type = REC_KAPPA, .flags = REC_TC},
+	    {.head = "final n_i", .name = "n_final", .type = REC_COUNT, .flags = REC_TC},
+	    {.head = "final κ(Ŵ)", .name = "kappa_final", .type = REC_KAPPA, .flags = REC_TC},
+	};
+	static const RecKind kind = {.col = cols, .ncol = 5};
+	if (a->nrec < 1)
+		return 0;
+	const Alg1Record *r0 = &a->rec[0], *r1 = &a->rec[a->nrec - 1];
+	int m = r0->m < r1->m ? r0->m : r1->m;
+	RecVal *v = calloc((size_t)(m > 0 ? m : 1) * 5, sizeof *v);
+	if (!v)
+		return err_set(e, "out of memory for a table of %d layers", m);
+	for (int i = 0; i < m; i++) {
+		RecVal *x = v + (size_t)i * 5;
+		x[0] = rec_num(i + 1);
+		x[1] = rec_num(r0->n[i + 1]);
+		x[2] = rec_num(r0->kappa[i]);
+		x[3] = rec_num(r1->n[i + 1]);
+		x[4] = rec_num(r1->kappa[i]);
 	}
-	cJSON_AddItemToObject(root, "history", hist);
-	if (a->nrec > 0) {
+	RecSet s = {&kind, v, m, 0};
+	int rc = rec_table(f, &s, fmt, e);
+	free(v);
+	return rc;
+}
+
+int report_alg1_history(FILE *f, const Alg1 *a, ReportFormat fmt, Err *e)
+{
+	/* a run stopped before its first record: the CSV keeps its row names */
+	if (a->nrec < 1 && (fmt != REPORT_CSV || !a->net))
+		return 0;
+	RecSet s;
+	if (alg1_set(a->rec, a->nrec, &s, e))
+		return -1;
+	int m = a->nrec > 0 ? a->rec[0].m : a->net->m;
+	int rc = rec_across(f, &s, AL_ITER, "Layer / iteration", "row", m, fmt, e);
+	free((void *)s.v);
+	return rc;
+}
+
+int report_alg1_data(FILE *f, const Alg1Record *rec, int n, Err *e)
+{
+	RecSet s;
+	if (n < 1 || alg1_set(rec, n, &s, e))
+		return n < 1 ? 0 : -1;
+	int rc = rec_data_head(f, &s, NULL, NULL, rec[0].m, e) || rec_data(f, &s, e) ? -1 : 0;
+	free((void *)s.v);
+	return rc;
+}
+
+cJSON *report_alg1_json(const Alg1 *a, Err *e)
+{
+	RecSet s;
+	cJSON *root = cJSON_CreateObject(), *hist = NULL;
+	if (!root || alg1_set(a->rec, a->nrec, &s, e))
+		return json_nomem(root, e);
+	int bad = json_add(root, "tau", cJSON_CreateNumber(a->o.tau), e) ||
+	          json_add(root, "eta", cJSON_CreateNumber(a->o.eta), e) ||
+	          json_add(root, "round", cJSON_CreateNumber(a->o.round), e) ||
+	          json_add(root, "max_iter", cJSON_CreateNumber(a->o.max_iter), e) ||
+	          json_add(root, "warm", cJSON_CreateBool(a->o.warm), e) ||
+	          json_add(root, "seed", cJSON_CreateNumber((double)a->o.seed), e) ||
+	          json_add(root, "status", cJSON_CreateString(alg1_status_name(a->status)), e) ||
+	          json_add(root, "reason", cJSON_CreateString(a->reason), e) ||
+	          !(hist = rec_json(&s, e)) || json_add(root, "history", hist, e);
+	free((void *)s.v);
+	if (!bad && a->nrec > 0) {
 		const Alg1Record *r = &a->rec[a->nrec - 1];
-		cJSON_AddItemToObject(root, "final_n", report_json_ints(r->n, r->m + 1));
-		cJSON_AddItemToObject(root, "final_kappa", report_json_nums(r->kappa, r->m));
-		cJSON_AddItemToObject(root, "final_max_kappa", report_json_num(r->max_kappa));
+		bad = json_add(root, "final_n", json_ints(r->n, r->m + 1), e) ||
+		      json_add(root, "final_kappa", json_nums(r->kappa, r->m), e) ||
+		      json_add(root, "final_max_kappa", json_num(r->max_kappa), e);
 	}
-	return root;
+	return bad ? json_nomem(root, e) : root;
 }
 
-struct cJSON *report_alg2_json(const Alg2 *a, Err *e)
+/* ---- a β sweep ---- */
+
+enum {
+	BE_BETA,
+	BE_ERR_TR,
+	BE_ERR_V,
+	BE_SCORE,
+	BE_SMIN,
+	BE_SMAX,
+	BE_TRIALS,
+	BE_PICK,
+	BE_N,
+	BE_NCOL
+};
+static const RecCol beta_cols[BE_NCOL] = {
+    [BE_BETA] = {.head = "β",
+                 .name = "beta",
+                 .key = "beta",
+                 .type = REC_NUM,
+                 .flags = REC_TC,
+                 .fmt = F_1F,
+                 .cfmt = F_6G,
+                 .dfmt = F_G},
+    [BE_ERR_TR] = {.head = "ε_tr (%)",
+                   .name = "err_tr",
+                   .key = "err_tr",
+                   .type = REC_PCT,
+                   .flags = REC_TC | REC_JNULL,
+                   .dfmt = F_4F},
+    [BE_ERR_V] = {.head = "ε_v (%)",
+                  .name = "err_v",
+                  .key = "err_v",
+                  .type = REC_PCT,
+                  .flags = REC_TC | REC_JNULL,
+                  .dfmt = F_4F},
+    [BE_SCORE] = {.head = "2ε_v − ε_tr (%)",
+                  .name = "score",
+                  .key = "score",
+                  .type = REC_PCT,
+                  .flags = REC_TC | REC_JNULL,
+                  .dfmt = F_4F},
+    [BE_SMIN] = {.name = "score_min", .type = REC_NUM, .dfmt = F_4F},
+    [BE_SMAX] = {.name = "score_max", .type = REC_NUM, .dfmt = F_4F},
+    [BE_TRIALS] = {.head = "trials",
+                   .name = "trials",
+                   .key = "trials",
+                   .type = REC_OF,
+                   .flags = REC_TC,
+                   .dfmt = F_0F},
+    [BE_PICK] = {.head = "",
+                 .name = "pick",
+                 .type = REC_FLAG,
+                 .flags = REC_TC,
+                 .dfmt = F_0F,
+                 .yes = "pick",
+                 .no = ""},
+    [BE_N] = {.key = "n", .type = REC_ARRAY},
+};
+static const int beta_json_order[] = {BE_BETA, BE_N, BE_TRIALS, BE_ERR_TR, BE_ERR_V, BE_SCORE};
+static const RecKind beta_kind = {
+    .col = beta_cols, .ncol = BE_NCOL, .json = beta_json_order, .njson = 6};
+
+/* The betas b[0..n) as records into *s (free s->v): all of them, or only
+ * those with a trial done (done_only); errors in percent, absent before a
+ * trial. */
+static int beta_set(const ReportBeta *b, int n, int pick, int q, int done_only, RecSet *s, Err *e)
 {
-	cJSON *root = cJSON_CreateObject(), *bs = cJSON_CreateArray();
-	if (!root || !bs) {
-		cJSON_Delete(bs);
-		return report_json_nomem(root, e);
+	RecVal *v = calloc((size_t)(n > 0 ? n : 1) * BE_NCOL, sizeof *v);
+	if (!v)
+		return err_set(e, "out of memory for a table of %d betas", n);
+	int rows = 0;
+	for (int i = 0; i < n; i++) {
+		if (done_only && b[i].done < 1)
+			continue;
+		RecVal *x = v + (size_t)rows++ * BE_NCOL;
+		unsigned char none = b[i].done < 1;
+		x[BE_BETA] = rec_num(b[i].beta);
+		x[BE_ERR_TR] = (RecVal){.v = 100 * b[i].err_tr, .absent = none};
+		x[BE_ERR_V] = (RecVal){.v = 100 * b[i].err_v, .absent = none};
+		x[BE_SCORE] = (RecVal){.v = 100 * b[i].score, .absent = none, .bold = i == pick};
+		x[BE_SMIN] = rec_num(100 * b[i].smin);
+		x[BE_SMAX] = rec_num(100 * b[i].smax);
+		x[BE_TRIALS] = (RecVal){.v = b[i].done, .aux = q};
+		x[BE_PICK] = rec_num(i == pick);
+		x[BE_N] = (RecVal){.ia = b[i].widths, .na = b[i].nwidths};
 	}
+	*s = (RecSet){&beta_kind, v, rows, 0};
+	return 0;
+}
+
+/* The betas of a sweep, for beta_set (free the array). */
+static ReportBeta *alg2_betas(const Alg2 *a, Err *e)
+{
+	ReportBeta *b = calloc((size_t)(a->nb > 0 ? a->nb : 1), sizeof *b);
+	if (!b) {
+		err_set(e, "out of memory for a table of %d betas", a->nb);
+		return NULL;
+	}
+	for (int i = 0; i < a->nb; i++)
+		b[i] =
+		    (ReportBeta){a->b[i].beta, a->b[i].err_tr, a->b[i].err_v,  a->b[i].score, NAN,
+		                 NAN,          a->b[i].done,   a->b[i].widths, a->base->m + 1};
+	return b;
+}
+
+int report_alg2(FILE *f, const Alg2 *a, ReportFormat fmt, Err *e)
+{
+	ReportBeta *b = alg2_betas(a, e);
+	RecSet s;
+	if (!b || beta_set(b, a->nb, alg2_pick(a), a->o.q, 1, &s, e)) {
+		free(b);
+		return -1;
+	}
+	int rc = rec_table(f, &s, fmt, e);
+	free((void *)s.v);
+	free(b);
+	return rc;
+}
+
+int report_betas_data(FILE *f, const ReportBeta *b, int n, int pick, Err *e)
+{
+	RecSet s;
+	if (beta_set(b, n, pick, 0, 0, &s, e))
+		return -1;
+	int rc = rec_data_head(
+	             f, &s, NULL,
+	             "(percent; score = 2 err_v - err_tr, min and max over single trials)", 0, e) ||
+	                 rec_data(f, &s, e)
+	             ? -1
+	             : 0;
+	free((void *)s.v);
+	return rc;
+}
+
+cJSON *report_alg2_json(const Alg2 *a, Err *e)
+{
+	ReportBeta *b = alg2_betas(a, e);
+	RecSet s;
+	cJSON *root = cJSON_CreateObject(), *bs = NULL;
 	int pick = alg2_pick(a), m = a->base->m;
-	for (int i = 0; i < a->nb; i++) {
-		const Alg2Beta *b = &a->b[i];
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			break;
-		cJSON_AddNumberToObject(o, "beta", b->beta);
-		cJSON_AddItemToObject(o, "n", report_json_ints(b->widths, m + 1));
-		cJSON_AddNumberToObject(o, "trials", b->done);
-		cJSON_AddItemToObject(o, "err_tr",
-		                      report_json_num(b->done ? 100 * b->err_tr : NAN));
-		cJSON_AddItemToObject(o, "err_v", report_json_num(b->done ? 100 * b->err_v : NAN));
-		cJSON_AddItemToObject(o, "score", report_json_num(b->done ? 100 * b->score : NAN));
-		cJSON_AddItemToArray(bs, o);
+	if (!b || !root || beta_set(b, a->nb, pick, a->o.q, 0, &s, e)) {
+		free(b);
+		return json_nomem(root, e);
 	}
-	cJSON_AddItemToObject(root, "betas", bs);
-	cJSON_AddItemToObject(root, "pick", report_json_num(pick >= 0 ? a->b[pick].beta : NAN));
-	if (pick >= 0)
-		cJSON_AddItemToObject(root, "pick_n", report_json_ints(a->b[pick].widths, m + 1));
-	cJSON_AddNumberToObject(root, "q", a->o.q);
-	cJSON_AddNumberToObject(root, "eta", a->o.eta);
-	cJSON_AddNumberToObject(root, "seed", (double)a->o.seed);
-	return root;
+	int bad = !(bs = rec_json(&s, e)) || json_add(root, "betas", bs, e) ||
+	          json_add(root, "pick", json_num(pick >= 0 ? a->b[pick].beta : NAN), e) ||
+	          (pick >= 0 && json_add(root, "pick_n", json_ints(a->b[pick].widths, m + 1), e)) ||
+	          json_add(root, "q", cJSON_CreateNumber(a->o.q), e) ||
+	          json_add(root, "eta", cJSON_CreateNumber(a->o.eta), e) ||
+	          json_add(root, "seed", cJSON_CreateNumber((double)a->o.seed), e);
+	free((void *)s.v);
+	free(b);
+	return bad ? json_nomem(root, e) : root;
 }
 
-void report_trained_json(struct cJSON *o, const TrainResult *r)
-{
-	cJSON_AddNumberToObject(o, "epochs", r->epochs);
-	if (isnan(r->val_acc))
-		return;
-	cJSON_AddNumberToObject(o, "best_epoch", r->best_epoch);
-	cJSON_AddNumberToObject(o, "val_acc", 100 * r->val_acc);
-}
-
-struct cJSON *report_squeeze_round_json(const Alg3Round *r, double tau, Err *e)
-{
-	cJSON *o = cJSON_CreateObject(), *net = cJSON_CreateObject();
-	if (!o || !net) {
-		cJSON_Delete(net);
-		return report_json_nomem(o, e);
-	}
-	cJSON_AddNumberToObject(o, "tau", tau);
-	cJSON_AddNumberToObject(o, "removed", r->removed);
-	cJSON_AddItemToObject(o, "removed_per_layer", report_json_ints(r->removed_per_layer, r->m));
-	cJSON_AddItemToObject(o, "acc_before", report_json_num(r->acc_squeezed));
-	cJSON_AddItemToObject(o, "acc_after", report_json_num(r->acc_retrained));
-	report_trained_json(o, &r->trained);
-	net_fields(net, r->n, r->m, r->kappa, r->p);
-	cJSON_AddItemToObject(o, "net", net);
-	return o;
-}
-
-struct cJSON *report_squeeze_rounds_json(const Alg3Round *r, int n, double tau, Err *e)
-{
-	cJSON *a = cJSON_CreateArray();
-	if (!a)
-		return report_json_nomem(a, e);
-	for (int k = 0; k < n; k++) {
-		cJSON *o = report_squeeze_round_json(&r[k], tau, e);
-		if (!o)
-			return report_json_nomem(a, e);
-		cJSON_AddItemToArray(a, o);
-	}
-	return a;
-}
+/* ---- files ---- */
 
 int report_write_json(const char *path, const struct cJSON *root, Err *e)
 {
@@ -607,54 +596,22 @@ int report_write_record(const char *path, struct cJSON *root, Err *e)
 	return rc;
 }
 
-int report_write_file(const char *path, void (*fn)(FILE *, const void *), const void *ud, Err *e)
+int report_write_file(const char *path, ReportFn fn, const void *ud, Err *e)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return err_set(e, "%s: out of memory", path);
-	fn(f, ud);
+	int rc = fn(f, ud, e);
 	if (fclose(f)) {
 		free(buf);
 		return err_set(e, "%s: out of memory", path);
 	}
-	int rc = file_write(path, buf, len, FILE_OUT_TEXT, e);
+	if (rc == 0)
+		rc = file_write(path, buf, len, FILE_OUT_TEXT, e);
+	else
+		err_prefix(e, "%s", path);
 	free(buf);
 	return rc;
-}
-
-/* ---- the table helpers for the other report files (report_table.h) ---- */
-
-int report_table_init(Table *t, int rows, int cols)
-{
-	return table_init(t, rows, cols);
-}
-
-void report_table_set(Table *t, int r, int c, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(t->cell + ((size_t)r * (size_t)t->cols + (size_t)c) * CELL, CELL, fmt, ap);
-	va_end(ap);
-}
-
-void report_table_print(FILE *f, const Table *t, ReportFormat fmt)
-{
-	table_print(f, t, fmt);
-}
-
-void report_set_kappa(Table *t, int r, int c, double k, ReportFormat fmt)
-{
-	set_kappa(t, r, c, k, fmt);
-}
-
-void report_set_count(Table *t, int r, int c, double v, ReportFormat fmt)
-{
-	set_count(t, r, c, v, fmt);
-}
-
-void report_set_pct(Table *t, int r, int c, double v, ReportFormat fmt)
-{
-	set_pct(t, r, c, v, fmt);
 }

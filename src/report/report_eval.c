@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report_table.h"
+#include "report/report_int.h"
+#include "report/report_rec.h"
 
 /* Classes up to which the text report prints confusion matrices. */
 #define TEXT_MAX_CONFUSION 32
@@ -19,75 +20,74 @@ static double pct(double v)
 }
 
 /* The networks: number, file, kind, shape, accuracy, loss, rows right. */
-static void models_table(FILE *f, const EvalReport *r, ReportFormat fmt)
+static int models_table(FILE *f, const EvalReport *r, ReportFormat fmt, Err *e)
 {
 	Table t;
-	if (report_table_init(&t, r->nm + 1, 7))
-		return;
+	if (table_init(&t, r->nm + 1, 7, e))
+		return -1;
 	const char *h[] = {"#", "model", "kind", "shape", "accuracy (%)", "loss", "correct"};
 	for (int c = 0; c < 7; c++)
-		report_table_set(&t, 0, c, "%s", h[c]);
+		table_set(&t, 0, c, "%s", h[c]);
 	for (int i = 0; i < r->nm; i++) {
 		const EvalModel *m = &r->m[i];
 		char shape[512];
-		report_table_set(&t, i + 1, 0, "%d", i + 1);
-		report_table_set(&t, i + 1, 1, "%s", m->name);
-		report_table_set(&t, i + 1, 2, "%s", m->kind);
-		report_table_set(&t, i + 1, 3, "%s", net_shape_str(m->net, shape, sizeof shape));
-		report_set_pct(&t, i + 1, 4, pct(1 - m->ev->error), fmt);
+		table_set(&t, i + 1, 0, "%d", i + 1);
+		table_set(&t, i + 1, 1, "%s", m->name);
+		table_set(&t, i + 1, 2, "%s", m->kind);
+		table_set(&t, i + 1, 3, "%s", net_shape_str(m->net, shape, sizeof shape));
+		table_num(&t, i + 1, 4, REC_PCT, pct(1 - m->ev->error), fmt);
 		if (isfinite(m->ev->loss))
-			report_table_set(&t, i + 1, 5, "%.4f", m->ev->loss);
+			table_set(&t, i + 1, 5, "%.4f", m->ev->loss);
 		else
-			report_table_set(&t, i + 1, 5, "not finite");
-		report_set_count(&t, i + 1, 6, (double)m->ev->correct, fmt);
+			table_set(&t, i + 1, 5, "not finite");
+		table_num(&t, i + 1, 6, REC_COUNT, (double)m->ev->correct, fmt);
 	}
-	report_table_print(f, &t, fmt);
-	free(t.cell);
+	return table_put(f, &t, fmt, e);
 }
 
 /* Per class: its rows, then every network's precision and recall. */
-static void class_table(FILE *f, const EvalReport *r, ReportFormat fmt)
+static int class_table(FILE *f, const EvalReport *r, ReportFormat fmt, Err *e)
 {
 	Table t;
-	if (report_table_init(&t, r->k + 1, 2 + 2 * r->nm))
-		return;
-	report_table_set(&t, 0, 0, "class");
-	report_table_set(&t, 0, 1, "rows");
+	if (table_init(&t, r->k + 1, 2 + 2 * r->nm, e))
+		return -1;
+	table_set(&t, 0, 0, "class");
+	table_set(&t, 0, 1, "rows");
 	for (int i = 0; i < r->nm; i++) {
-		report_table_set(&t, 0, 2 + 2 * i, "precision #%d (%%)", i + 1);
-		report_table_set(&t, 0, 3 + 2 * i, "recall #%d (%%)", i + 1);
+		table_set(&t, 0, 2 + 2 * i, "precision #%d (%%)", i + 1);
+		table_set(&t, 0, 3 + 2 * i, "recall #%d (%%)", i + 1);
 	}
 	for (int c = 0; c < r->k; c++) {
-		report_table_set(&t, c + 1, 0, "%d", c);
-		report_set_count(&t, c + 1, 1, (double)r->m[0].ev->rows[c], fmt);
+		table_set(&t, c + 1, 0, "%d", c);
+		table_num(&t, c + 1, 1, REC_COUNT, (double)r->m[0].ev->rows[c], fmt);
 		for (int i = 0; i < r->nm; i++) {
 			const Evaluation *ev = r->m[i].ev;
-			report_set_pct(&t, c + 1, 2 + 2 * i, pct(evaluation_precision(ev, c)), fmt);
-			report_set_pct(&t, c + 1, 3 + 2 * i, pct(evaluation_recall(ev, c)), fmt);
+			table_num(&t, c + 1, 2 + 2 * i, REC_PCT, pct(evaluation_precision(ev, c)),
+			          fmt);
+			table_num(&t, c + 1, 3 + 2 * i, REC_PCT, pct(evaluation_recall(ev, c)),
+			          fmt);
 		}
 	}
-	report_table_print(f, &t, fmt);
-	free(t.cell);
+	return table_put(f, &t, fmt, e);
 }
 
 /* One network's confusion matrix: a row per class, a column per answer. */
-static void confusion_table(FILE *f, const Evaluation *ev, ReportFormat fmt)
+static int confusion_table(FILE *f, const Evaluation *ev, ReportFormat fmt, Err *e)
 {
 	Table t;
 	int k = ev->k;
-	if (report_table_init(&t, k + 1, k + 1))
-		return;
-	report_table_set(&t, 0, 0, "class \\ answer");
+	if (table_init(&t, k + 1, k + 1, e))
+		return -1;
+	table_set(&t, 0, 0, "class \\ answer");
 	for (int a = 0; a < k; a++)
-		report_table_set(&t, 0, a + 1, "%d", a);
+		table_set(&t, 0, a + 1, "%d", a);
 	for (int c = 0; c < k; c++) {
-		report_table_set(&t, c + 1, 0, "%d", c);
+		table_set(&t, c + 1, 0, "%d", c);
 		for (int a = 0; a < k; a++)
-			report_set_count(&t, c + 1, a + 1, (double)ev->confusion[(size_t)c * k + a],
-			                 fmt);
+			table_num(&t, c + 1, a + 1, REC_COUNT,
+			          (double)ev->confusion[(size_t)c * k + a], fmt);
 	}
-	report_table_print(f, &t, fmt);
-	free(t.cell);
+	return table_put(f, &t, fmt, e);
 }
 
 /* The pair (i, j) of agreement p, in report order. */
@@ -104,35 +104,35 @@ static void pair_of(int nm, int p, int *i, int *j)
 }
 
 /* Per class: its rows and, for every pair, the rows answered differently. */
-static void differ_table(FILE *f, const EvalReport *r, ReportFormat fmt)
+static int differ_table(FILE *f, const EvalReport *r, ReportFormat fmt, Err *e)
 {
 	int np = r->nm * (r->nm - 1) / 2;
 	Table t;
-	if (report_table_init(&t, r->k + 1, 2 + np))
-		return;
-	report_table_set(&t, 0, 0, "class");
-	report_table_set(&t, 0, 1, "rows");
+	if (table_init(&t, r->k + 1, 2 + np, e))
+		return -1;
+	table_set(&t, 0, 0, "class");
+	table_set(&t, 0, 1, "rows");
 	for (int p = 0; p < np; p++) {
 		int i, j;
 		pair_of(r->nm, p, &i, &j);
-		report_table_set(&t, 0, 2 + p, "differ #%d-#%d", i + 1, j + 1);
+		table_set(&t, 0, 2 + p, "differ #%d-#%d", i + 1, j + 1);
 	}
 	for (int c = 0; c < r->k; c++) {
-		report_table_set(&t, c + 1, 0, "%d", c);
-		report_set_count(&t, c + 1, 1, (double)r->m[0].ev->rows[c], fmt);
+		table_set(&t, c + 1, 0, "%d", c);
+		table_num(&t, c + 1, 1, REC_COUNT, (double)r->m[0].ev->rows[c], fmt);
 		for (int p = 0; p < np; p++)
-			report_set_count(&t, c + 1, 2 + p, (double)r->ag[p].differ[c], fmt);
+			table_num(&t, c + 1, 2 + p, REC_COUNT, (double)r->ag[p].differ[c], fmt);
 	}
-	report_table_print(f, &t, fmt);
-	free(t.cell);
+	return table_put(f, &t, fmt, e);
 }
 
-void report_eval(FILE *f, const EvalReport *r, ReportFormat fmt)
+int report_eval(FILE *f, const EvalReport *r, ReportFormat fmt, Err *e)
 {
 	char buf[256];
 	fprintf(f, "%s, %s split: %s rows, %d classes\n\n", r->data, r->split,
 	        report_thousands(r->rows, buf, sizeof buf), r->k);
-	models_table(f, r, fmt);
+	if (models_table(f, r, fmt, e))
+		return -1;
 	fprintf(f, "\n");
 	for (int i = 0; i < r->nm; i++)
 		fprintf(f, "inputs of #%d: %s\n", i + 1, r->m[i].prep);
@@ -145,7 +145,8 @@ void report_eval(FILE *f, const EvalReport *r, ReportFormat fmt)
 			        i + 1, report_thousands(r->m[i].ev->no_answer, buf, sizeof buf));
 	fprintf(f, "\nprecision of class c: of the rows answered c, the share of class c\n"
 	           "recall of class c: of the rows of class c, the share answered c\n\n");
-	class_table(f, r, fmt);
+	if (class_table(f, r, fmt, e))
+		return -1;
 	for (int i = 0; i < r->nm; i++) {
 		const Evaluation *ev = r->m[i].ev;
 		if (!ev->confusion) {
@@ -164,10 +165,11 @@ void report_eval(FILE *f, const EvalReport *r, ReportFormat fmt)
 		fprintf(f,
 		        "\nconfusion matrix of #%d (%s): a row per class, a column per answer\n\n",
 		        i + 1, r->m[i].name);
-		confusion_table(f, ev, fmt);
+		if (confusion_table(f, ev, fmt, e))
+			return -1;
 	}
 	if (r->nm < 2)
-		return;
+		return 0;
 	fprintf(f, "\n");
 	int np = r->nm * (r->nm - 1) / 2;
 	for (int p = 0; p < np; p++) {
@@ -179,62 +181,93 @@ void report_eval(FILE *f, const EvalReport *r, ReportFormat fmt)
 		        i + 1, j + 1, pct(r->ag[p].share), r->ag[p].n - r->ag[p].same, r->ag[p].n);
 	}
 	fprintf(f, "\nthe rows answered differently, by their class:\n\n");
-	differ_table(f, r, fmt);
+	return differ_table(f, r, fmt, e);
 }
 
-void report_eval_csv(FILE *f, const void *ud)
+/* A network's figures for one class: the CSV's rows and the JSON record's
+ * "per_class". */
+enum { PC_MODEL, PC_CLASS, PC_ROWS, PC_ANSWERED, PC_CORRECT, PC_PREC, PC_RECALL, PC_NCOL };
+static const RecCol class_cols[PC_NCOL] = {
+    [PC_MODEL] = {.head = "model", .name = "model", .type = REC_TEXT, .flags = REC_C},
+    [PC_CLASS] =
+        {.head = "class", .name = "class", .key = "class", .type = REC_INT, .flags = REC_C},
+    [PC_ROWS] = {.head = "rows", .name = "rows", .key = "rows", .type = REC_INT, .flags = REC_C},
+    [PC_ANSWERED] = {.head = "answered",
+                     .name = "answered",
+                     .key = "answered",
+                     .type = REC_INT,
+                     .flags = REC_C},
+    [PC_CORRECT] =
+        {.head = "correct", .name = "correct", .key = "correct", .type = REC_INT, .flags = REC_C},
+    [PC_PREC] = {.head = "precision",
+                 .name = "precision",
+                 .key = "precision",
+                 .type = REC_PCT,
+                 .flags = REC_C},
+    [PC_RECALL] =
+        {.head = "recall", .name = "recall", .key = "recall", .type = REC_PCT, .flags = REC_C},
+};
+static const RecKind class_kind = {.col = class_cols, .ncol = PC_NCOL};
+
+/* The classes of nm networks m[0..nm) as records, into *s (free s->v). */
+static int class_set(const EvalModel *m, int nm, RecSet *s, Err *e)
 {
-	const EvalReport *r = ud;
-	fputs("model,class,rows,answered,correct,precision,recall\n", f);
-	for (int i = 0; i < r->nm; i++) {
-		const Evaluation *ev = r->m[i].ev;
-		const char *name = r->m[i].name;
-		int quote = strpbrk(name, ",\"\n") != NULL;
-		for (int c = 0; c < ev->k; c++) {
-			if (quote) {
-				fputc('"', f);
-				for (const char *s = name; *s; s++)
-					fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-				fputc('"', f);
-			} else
-				fputs(name, f);
-			fprintf(f, ",%d,%ld,%ld,%ld,", c, ev->rows[c], ev->answered[c],
-			        ev->hits[c]);
-			double p = evaluation_precision(ev, c), q = evaluation_recall(ev, c);
-			if (!isnan(p))
-				fprintf(f, "%.6g", pct(p));
-			fputc(',', f);
-			if (!isnan(q))
-				fprintf(f, "%.6g", pct(q));
-			fputc('\n', f);
+	int n = 0;
+	for (int i = 0; i < nm; i++)
+		n += m[i].ev->k;
+	RecVal *v = calloc((size_t)(n > 0 ? n : 1) * PC_NCOL, sizeof *v);
+	if (!v)
+		return err_set(e, "out of memory for a table of %d classes", n);
+	RecVal *x = v;
+	for (int i = 0; i < nm; i++) {
+		const Evaluation *ev = m[i].ev;
+		for (int c = 0; c < ev->k; c++, x += PC_NCOL) {
+			x[PC_MODEL] = (RecVal){.s = m[i].name};
+			x[PC_CLASS] = rec_num(c);
+			x[PC_ROWS] = rec_num((double)ev->rows[c]);
+			x[PC_ANSWERED] = rec_num((double)ev->answered[c]);
+			x[PC_CORRECT] = rec_num((double)ev->hits[c]);
+			x[PC_PREC] = rec_num(pct(evaluation_precision(ev, c)));
+			x[PC_RECALL] = rec_num(pct(evaluation_recall(ev, c)));
 		}
 	}
+	*s = (RecSet){&class_kind, v, n, 0};
+	return 0;
 }
 
-static cJSON *num(double v)
+int report_eval_csv(FILE *f, const void *ud, Err *e)
 {
-	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+	const EvalReport *r = ud;
+	RecSet s;
+	if (class_set(r->m, r->nm, &s, e))
+		return -1;
+	int rc = rec_table(f, &s, REPORT_CSV, e);
+	free((void *)s.v);
+	return rc;
 }
 
 static cJSON *long_array(const long *v, int n)
 {
 	cJSON *a = cJSON_CreateArray();
-	for (int i = 0; a && i < n; i++)
-		cJSON_AddItemToArray(a, cJSON_CreateNumber((double)v[i]));
+	for (int i = 0; a && i < n; i++) {
+		cJSON *x = cJSON_CreateNumber((double)v[i]);
+		if (!x) {
+			cJSON_Delete(a);
+			return NULL;
+		}
+		cJSON_AddItemToArray(a, x);
+	}
 	return a;
 }
 
-struct cJSON *report_agreement_json(const Agreement *ag, Err *e)
+cJSON *report_agreement_json(const Agreement *ag, Err *e)
 {
 	cJSON *o = cJSON_CreateObject();
-	if (!o) {
-		err_set(e, "out of memory for a JSON record");
-		return NULL;
-	}
-	cJSON_AddNumberToObject(o, "rows", (double)ag->n);
-	cJSON_AddNumberToObject(o, "same", (double)ag->same);
-	cJSON_AddItemToObject(o, "share", num(pct(ag->share)));
-	cJSON_AddItemToObject(o, "differ_per_class", long_array(ag->differ, ag->k));
+	if (!o || json_add(o, "rows", cJSON_CreateNumber((double)ag->n), e) ||
+	    json_add(o, "same", cJSON_CreateNumber((double)ag->same), e) ||
+	    json_add(o, "share", json_num(pct(ag->share)), e) ||
+	    json_add(o, "differ_per_class", long_array(ag->differ, ag->k), e))
+		return json_nomem(o, e);
 	return o;
 }
 
@@ -261,93 +294,91 @@ const char *report_agreement_line(const Agreement *ag, const char *set, char *bu
 	return buf;
 }
 
-/* One network's record. */
-static cJSON *model_json(const EvalModel *m)
+/* One network's record; its classes in s's rows from first on. */
+static cJSON *model_json(const EvalModel *m, const RecSet *s, int first, Err *e)
 {
 	char shape[512];
 	const Evaluation *ev = m->ev;
-	cJSON *o = cJSON_CreateObject(), *pc = cJSON_CreateArray();
-	if (!o || !pc) {
-		cJSON_Delete(o);
-		cJSON_Delete(pc);
-		return NULL;
-	}
-	cJSON_AddStringToObject(o, "model", m->name);
-	cJSON_AddStringToObject(o, "kind", m->kind);
-	cJSON_AddStringToObject(o, "shape", net_shape_str(m->net, shape, sizeof shape));
-	cJSON_AddStringToObject(o, "inputs", m->prep);
-	cJSON_AddItemToObject(o, "accuracy", num(pct(1 - ev->error)));
-	cJSON_AddItemToObject(o, "loss", num(ev->loss));
-	cJSON_AddNumberToObject(o, "correct", (double)ev->correct);
-	cJSON_AddNumberToObject(o, "no_answer", (double)ev->no_answer);
+	cJSON *o = cJSON_CreateObject(), *pc = NULL, *cm = NULL;
+	if (!o || json_add(o, "model", cJSON_CreateString(m->name), e) ||
+	    json_add(o, "kind", cJSON_CreateString(m->kind), e) ||
+	    json_add(o, "shape", cJSON_CreateString(net_shape_str(m->net, shape, sizeof shape)),
+	             e) ||
+	    json_add(o, "inputs", cJSON_CreateString(m->prep), e) ||
+	    json_add(o, "accuracy", json_num(pct(1 - ev->error)), e) ||
+	    json_add(o, "loss", json_num(ev->loss), e) ||
+	    json_add(o, "correct", cJSON_CreateNumber((double)ev->correct), e) ||
+	    json_add(o, "no_answer", cJSON_CreateNumber((double)ev->no_answer), e) ||
+	    json_add(o, "per_class", pc = cJSON_CreateArray(), e))
+		return json_nomem(o, e);
 	for (int c = 0; c < ev->k; c++) {
 		cJSON *x = cJSON_CreateObject();
 		if (!x)
-			break;
-		cJSON_AddNumberToObject(x, "class", c);
-		cJSON_AddNumberToObject(x, "rows", (double)ev->rows[c]);
-		cJSON_AddNumberToObject(x, "answered", (double)ev->answered[c]);
-		cJSON_AddNumberToObject(x, "correct", (double)ev->hits[c]);
-		cJSON_AddItemToObject(x, "precision", num(pct(evaluation_precision(ev, c))));
-		cJSON_AddItemToObject(x, "recall", num(pct(evaluation_recall(ev, c))));
+			return json_nomem(o, e);
 		cJSON_AddItemToArray(pc, x);
+		if (rec_json_fields(x, s, first + c, e))
+			return json_nomem(o, e);
 	}
-	cJSON_AddItemToObject(o, "per_class", pc);
-	if (ev->confusion) {
-		cJSON *cm = cJSON_AddArrayToObject(o, "confusion");
-		for (int c = 0; cm && c < ev->k; c++)
-			cJSON_AddItemToArray(cm,
-			                     long_array(ev->confusion + (size_t)c * ev->k, ev->k));
+	if (!ev->confusion)
+		return o;
+	if (json_add(o, "confusion", cm = cJSON_CreateArray(), e))
+		return json_nomem(o, e);
+	for (int c = 0; c < ev->k; c++) {
+		cJSON *row = long_array(ev->confusion + (size_t)c * ev->k, ev->k);
+		if (!row)
+			return json_nomem(o, e);
+		cJSON_AddItemToArray(cm, row);
 	}
 	return o;
 }
 
-struct cJSON *report_eval_json(const EvalReport *r, Err *e)
+/* {"command":"eval","data","split","rows","classes","models":[…],
+ * "agreement":[…]}. */
+static cJSON *eval_json(const EvalReport *r, Err *e)
 {
-	cJSON *root = cJSON_CreateObject();
-	if (root) {
-		cJSON_AddStringToObject(root, "command", "eval");
-		cJSON_AddStringToObject(root, "data", r->data);
-		cJSON_AddStringToObject(root, "split", r->split);
-		cJSON_AddNumberToObject(root, "rows", r->rows);
-		cJSON_AddNumberToObject(root, "classes", r->k);
+	RecSet s;
+	cJSON *root = cJSON_CreateObject(), *models = NULL, *ag = NULL;
+	if (!root || class_set(r->m, r->nm, &s, e))
+		return json_nomem(root, e);
+	int bad = json_add(root, "command", cJSON_CreateString("eval"), e) ||
+	          json_add(root, "data", cJSON_CreateString(r->data), e) ||
+	          json_add(root, "split", cJSON_CreateString(r->split), e) ||
+	          json_add(root, "rows", cJSON_CreateNumber(r->rows), e) ||
+	          json_add(root, "classes", cJSON_CreateNumber(r->k), e) ||
+	          json_add(root, "models", models = cJSON_CreateArray(), e);
+	for (int i = 0, first = 0; !bad && i < r->nm; first += r->m[i++].ev->k) {
+		cJSON *o = model_json(&r->m[i], &s, first, e);
+		bad = !o;
+		if (o)
+			cJSON_AddItemToArray(models, o);
 	}
-	cJSON *models = root ? cJSON_AddArrayToObject(root, "models") : NULL;
-	if (!models) {
-		cJSON_Delete(root);
-		err_set(e, "out of memory for a JSON record");
-		return NULL;
-	}
-	for (int i = 0; i < r->nm; i++)
-		cJSON_AddItemToArray(models, model_json(&r->m[i]));
-	cJSON *ag = cJSON_AddArrayToObject(root, "agreement");
+	free((void *)s.v);
+	if (bad || json_add(root, "agreement", ag = cJSON_CreateArray(), e))
+		return json_nomem(root, e);
 	int np = r->nm * (r->nm - 1) / 2;
-	for (int p = 0; ag && p < np; p++) {
+	for (int p = 0; p < np; p++) {
 		int i, j;
 		pair_of(r->nm, p, &i, &j);
 		cJSON *o = report_agreement_json(&r->ag[p], e);
 		if (!o)
-			break;
-		cJSON_AddNumberToObject(o, "a", i + 1);
-		cJSON_AddNumberToObject(o, "b", j + 1);
+			return json_nomem(root, e);
 		cJSON_AddItemToArray(ag, o);
+		if (json_add(o, "a", cJSON_CreateNumber(i + 1), e) ||
+		    json_add(o, "b", cJSON_CreateNumber(j + 1), e))
+			return json_nomem(root, e);
 	}
 	return root;
 }
 
 int report_eval_write_json(const char *path, const EvalReport *r, Err *e)
 {
-	cJSON *rec = report_eval_json(r, e);
-	if (!rec)
-		return -1;
-	int rc = report_write_json(path, rec, e);
-	cJSON_Delete(rec);
-	return rc;
+	return report_write_record(path, eval_json(r, e), e);
 }
 
-void report_answers_csv(FILE *f, const void *ud)
+int report_answers_csv(FILE *f, const void *ud, Err *e)
 {
 	const Answers *a = ud;
+	(void)e;
 	fputs("class", f);
 	for (int c = 0; c < a->k; c++)
 		fprintf(f, ",p%d", c);
@@ -359,4 +390,5 @@ void report_answers_csv(FILE *f, const void *ud)
 			fprintf(f, ",%.9g", (double)p[c]);
 		fputc('\n', f);
 	}
+	return 0;
 }

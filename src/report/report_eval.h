@@ -37,23 +37,19 @@ typedef struct EvalReport {
  * 32 classes; the JSON record holds up to EVAL_MAX_CONFUSION), and with
  * two or more networks the agreement lines and the rows that differ per
  * class. Networks are numbered from 1 in the columns. */
-void report_eval(FILE *f, const EvalReport *r, ReportFormat fmt);
+int report_eval(FILE *f, const EvalReport *r, ReportFormat fmt, Err *e);
 /* The per-class table as CSV, one row per network and class: model,
  * class, rows, answered, correct, precision, recall (precision and recall
  * in percent, empty when undefined). */
-void report_eval_csv(FILE *f, const void *r);
-/* {"command":"eval","data","split","rows","classes","models":[{"model",
- * "kind","shape","inputs","accuracy","loss","correct","per_class":[{"class",
- * "rows","answered","correct","precision","recall"}],"confusion":[[…]]}],
- * "agreement":[{"a","b","same","share","differ_per_class":[…]}]};
- * percentages in percent, NaN as null. */
-struct cJSON *report_eval_json(const EvalReport *r, Err *e);
-/* That record written to path (- standard output), atomically. */
+int report_eval_csv(FILE *f, const void *r, Err *e);
+/* The record {"command":"eval","data","split","rows","classes","models":
+ * [{"model","kind","shape","inputs","accuracy","loss","correct","per_class":
+ * [{"class","rows","answered","correct","precision","recall"}],"confusion":
+ * [[…]]}],"agreement":[{"rows","same","share","differ_per_class","a","b"}]}
+ * (percentages in percent, NaN as null) written to path (- standard
+ * output), atomically. */
 int report_eval_write_json(const char *path, const EvalReport *r, Err *e);
 
-/* One agreement as a JSON object {"rows","same","share" (percent),
- * "differ_per_class":[…]}. */
-struct cJSON *report_agreement_json(const Agreement *ag, Err *e);
 /* "answers as the original on 99.67 % of the test set: 2 of its 600 rows
  * differ (1 of class 0, 1 of class 2)" into buf, set naming the rows ("the
  * test set"); the classes listed up to 8. */
@@ -67,6 +63,6 @@ typedef struct Answers {
 } Answers;
 /* As CSV: a header "class,p0,…,p{k-1}", then one line per row in order,
  * the probabilities to float precision (%.9g). ud is an Answers. */
-void report_answers_csv(FILE *f, const void *ud);
+int report_answers_csv(FILE *f, const void *ud, Err *e);
 
 #endif

@@ -5,20 +5,28 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 
+#include <stdlib.h>
+
 #include "report/report.h"
-#include "report/report_json.h"
+#include "report/report_int.h"
+#include "report/report_rec.h"
 
 struct cJSON *report_alg1_run_json(const Alg1 *a, const char *data, int interrupted, int stopped,
                                    Err *e)
 {
 	cJSON *r = report_alg1_json(a, e);
-	if (r) {
-		if (stopped)
-			cJSON_ReplaceItemInObjectCaseSensitive(r, "status",
-			                                       cJSON_CreateString("stopped"));
-		cJSON_AddStringToObject(r, "data", data);
-		cJSON_AddBoolToObject(r, "interrupted", interrupted != 0);
+	if (!r)
+		return NULL;
+	if (stopped) {
+		cJSON *st = cJSON_CreateString("stopped");
+		if (!st || !cJSON_ReplaceItemInObjectCaseSensitive(r, "status", st)) {
+			cJSON_Delete(st);
+			return json_nomem(r, e);
+		}
 	}
+	if (json_add(r, "data", cJSON_CreateString(data), e) ||
+	    json_add(r, "interrupted", cJSON_CreateBool(interrupted != 0), e))
+		return json_nomem(r, e);
 	return r;
 }
 
@@ -27,130 +35,155 @@ struct cJSON *report_sweep_run_json(const Alg2 *a, const SweepRun *s, Err *e)
 	cJSON *r = report_alg2_json(a, e);
 	if (!r)
 		return NULL;
-	cJSON_AddStringToObject(r, "data", s->data);
-	if (s->interrupted)
-		cJSON_AddBoolToObject(r, "interrupted", 1);
-	if (!s->final)
-		return r;
 	const TrainResult *f = &s->final_result;
-	cJSON_AddNumberToObject(r, "final_epochs", s->final_epochs);
-	cJSON_AddNumberToObject(r, "final_test_accuracy", s->final_test_acc);
-	cJSON_AddStringToObject(r, "final_schedule", s->final_schedule);
-	cJSON_AddNumberToObject(r, "final_warmup", s->final_warmup);
-	cJSON_AddNumberToObject(r, "final_early_stop", s->final_early_stop);
-	cJSON_AddNumberToObject(r, "final_epochs_run", f->epochs);
-	cJSON_AddNumberToObject(r, "final_best_epoch", f->best_epoch);
-	if (!isnan(f->val_acc))
-		cJSON_AddNumberToObject(r, "final_val_accuracy", 100 * f->val_acc);
-	return r;
+	int bad = json_add(r, "data", cJSON_CreateString(s->data), e) ||
+	          (s->interrupted && json_add(r, "interrupted", cJSON_CreateBool(1), e));
+	if (!bad && s->final)
+		bad =
+		    json_add(r, "final_epochs", cJSON_CreateNumber(s->final_epochs), e) ||
+		    json_add(r, "final_test_accuracy", cJSON_CreateNumber(s->final_test_acc), e) ||
+		    json_add(r, "final_schedule", cJSON_CreateString(s->final_schedule), e) ||
+		    json_add(r, "final_warmup", cJSON_CreateNumber(s->final_warmup), e) ||
+		    json_add(r, "final_early_stop", cJSON_CreateNumber(s->final_early_stop), e) ||
+		    json_add(r, "final_epochs_run", cJSON_CreateNumber(f->epochs), e) ||
+		    json_add(r, "final_best_epoch", cJSON_CreateNumber(f->best_epoch), e) ||
+		    (!isnan(f->val_acc) &&
+		     json_add(r, "final_val_accuracy", cJSON_CreateNumber(100 * f->val_acc), e));
+	return bad ? json_nomem(r, e) : r;
 }
 
 struct cJSON *report_cond_run_json(const Net *net, const LayerCond *lc, const SqueezeLayerRow *rows,
                                    int removed, const char *model, double test_acc, Err *e)
 {
-	cJSON *r = report_cond_json(net, lc, e);
+	cJSON *r = report_cond_json(net, lc, e), *sq = NULL;
 	if (!r)
 		return NULL;
-	if (rows) {
-		cJSON *sq = cJSON_AddObjectToObject(r, "squeeze");
-		if (!sq)
-			return report_json_nomem(r, e);
-		cJSON_AddNumberToObject(sq, "removed", removed);
-		cJSON_AddItemToObject(sq, "layers", report_squeeze_layers_json(rows, net->m, e));
-	}
-	if (model)
-		cJSON_AddStringToObject(r, "model", model);
-	if (!isnan(test_acc))
-		cJSON_AddNumberToObject(r, "test_accuracy", test_acc);
-	return r;
+	int bad = rows && (json_add(r, "squeeze", sq = cJSON_CreateObject(), e) ||
+	                   json_add(sq, "removed", cJSON_CreateNumber(removed), e) ||
+	                   json_add(sq, "layers", report_squeeze_layers_json(rows, net->m, e), e));
+	bad = bad || (model && json_add(r, "model", cJSON_CreateString(model), e)) ||
+	      (!isnan(test_acc) && json_add(r, "test_accuracy", cJSON_CreateNumber(test_acc), e));
+	return bad ? json_nomem(r, e) : r;
 }
 
-/* The values of an epoch row in the order of its JSON and CSV, NaN where
- * not measured. */
-enum { EPOCH_FIELDS = 8 };
-static const char *const epoch_key[EPOCH_FIELDS] = {"epoch",   "loss", "train_acc", "test_acc",
-                                                    "seconds", "lr",   "val_loss",  "val_acc"};
+/* condnet train's epochs: the CSV's rows and the record's "history"; an
+ * absent value (not measured) is an empty cell and no key. */
+enum { EP_EPOCH, EP_LOSS, EP_TRAIN, EP_TEST, EP_SECS, EP_LR, EP_VLOSS, EP_VACC, EP_NCOL };
+static const RecCol epoch_cols[EP_NCOL] = {
+    [EP_EPOCH] = {.head = "epoch",
+                  .name = "epoch",
+                  .key = "epoch",
+                  .type = REC_NUM,
+                  .flags = REC_C,
+                  .fmt = F_6G},
+    [EP_LOSS] = {.head = "loss",
+                 .name = "loss",
+                 .key = "loss",
+                 .type = REC_NUM,
+                 .flags = REC_C,
+                 .fmt = F_6G},
+    [EP_TRAIN] = {.head = "train_acc",
+                  .name = "train_acc",
+                  .key = "train_acc",
+                  .type = REC_NUM,
+                  .flags = REC_C,
+                  .fmt = F_6G},
+    [EP_TEST] = {.head = "test_acc",
+                 .name = "test_acc",
+                 .key = "test_acc",
+                 .type = REC_NUM,
+                 .flags = REC_C,
+                 .fmt = F_6G},
+    [EP_SECS] = {.head = "seconds",
+                 .name = "seconds",
+                 .key = "seconds",
+                 .type = REC_NUM,
+                 .flags = REC_C,
+                 .fmt = F_6G},
+    [EP_LR] =
+        {.head = "lr", .name = "lr", .key = "lr", .type = REC_NUM, .flags = REC_C, .fmt = F_6G},
+    [EP_VLOSS] = {.head = "val_loss",
+                  .name = "val_loss",
+                  .key = "val_loss",
+                  .type = REC_NUM,
+                  .flags = REC_C,
+                  .fmt = F_6G},
+    [EP_VACC] = {.head = "val_acc",
+                 .name = "val_acc",
+                 .key = "val_acc",
+                 .type = REC_NUM,
+                 .flags = REC_C,
+                 .fmt = F_6G},
+};
+static const RecKind epoch_kind = {.col = epoch_cols, .ncol = EP_NCOL};
 
-static void epoch_values(const EpochRow *h, double *v)
+static int epoch_set(const EpochRow *h, int n, RecSet *s, Err *e)
 {
-	const TrainEpoch *te = &h->te;
-	int val = !isnan(te->val_acc);
-	v[0] = te->at;
-	v[1] = te->loss;
-	v[2] = 100 * te->acc;
-	v[3] = isfinite(h->test_acc) ? h->test_acc : NAN;
-	v[4] = te->seconds;
-	v[5] = te->lr;
-	v[6] = val ? te->val_loss : NAN;
-	v[7] = val ? 100 * te->val_acc : NAN;
-}
-
-static cJSON *history_json(const EpochRow *h, int n)
-{
-	cJSON *a = cJSON_CreateArray();
-	for (int k = 0; a && k < n; k++) {
-		double v[EPOCH_FIELDS];
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			break;
-		epoch_values(&h[k], v);
-		for (int i = 0; i < EPOCH_FIELDS; i++)
-			if (!isnan(v[i]))
-				cJSON_AddNumberToObject(o, epoch_key[i], v[i]);
-		cJSON_AddItemToArray(a, o);
-	}
-	return a;
-}
-
-void report_train_history_csv(FILE *f, const EpochRow *h, int n)
-{
-	for (int i = 0; i < EPOCH_FIELDS; i++)
-		fprintf(f, "%s%c", epoch_key[i], i < EPOCH_FIELDS - 1 ? ',' : '\n');
+	RecVal *v = calloc((size_t)(n > 0 ? n : 1) * EP_NCOL, sizeof *v);
+	if (!v)
+		return err_set(e, "out of memory for a table of %d epochs", n);
 	for (int k = 0; k < n; k++) {
-		double v[EPOCH_FIELDS];
-		epoch_values(&h[k], v);
-		for (int i = 0; i < EPOCH_FIELDS; i++) {
-			if (!isnan(v[i]))
-				fprintf(f, "%.6g", v[i]);
-			fputc(i < EPOCH_FIELDS - 1 ? ',' : '\n', f);
-		}
+		const TrainEpoch *te = &h[k].te;
+		int val = !isnan(te->val_acc);
+		double x[EP_NCOL] = {te->at,
+		                     te->loss,
+		                     100 * te->acc,
+		                     isfinite(h[k].test_acc) ? h[k].test_acc : NAN,
+		                     te->seconds,
+		                     te->lr,
+		                     val ? te->val_loss : NAN,
+		                     val ? 100 * te->val_acc : NAN};
+		for (int c = 0; c < EP_NCOL; c++)
+			v[(size_t)k * EP_NCOL + c] = (RecVal){.v = x[c], .absent = isnan(x[c])};
 	}
+	*s = (RecSet){&epoch_kind, v, n, 0};
+	return 0;
+}
+
+int report_train_history_csv(FILE *f, const EpochRow *h, int n, Err *e)
+{
+	RecSet s;
+	if (epoch_set(h, n, &s, e))
+		return -1;
+	int rc = rec_table(f, &s, REPORT_CSV, e);
+	free((void *)s.v);
+	return rc;
 }
 
 struct cJSON *report_train_run_json(const TrainRun *t, Err *e)
 {
 	char spec[64], shape[512];
 	const Net *net = t->net;
-	cJSON *r = cJSON_CreateObject();
-	if (!r)
-		return report_json_nomem(r, e);
-	cJSON_AddStringToObject(r, "command", "train");
-	cJSON_AddStringToObject(r, "data", t->data);
-	cJSON_AddStringToObject(r, "shape", net_shape_str(net, shape, sizeof shape));
-	cJSON_AddStringToObject(r, "act", act_name(net->act));
-	cJSON_AddNumberToObject(r, "act_scale", net->act_a);
-	cJSON_AddNumberToObject(r, "epochs", t->epochs);
-	cJSON_AddNumberToObject(r, "epochs_done", t->epochs_done);
-	cJSON_AddNumberToObject(r, "batch", t->batch);
-	cJSON_AddNumberToObject(r, "lr", t->lr);
-	cJSON_AddStringToObject(r, "schedule", sched_format(&net->sched, spec, sizeof spec));
-	cJSON_AddNumberToObject(r, "warmup", net->sched.warmup);
-	cJSON_AddBoolToObject(r, "resumed", t->resumed);
-	cJSON_AddNumberToObject(r, "early_stop", t->early_stop);
-	cJSON_AddNumberToObject(r, "epochs_run", t->result.epochs);
-	cJSON_AddNumberToObject(r, "best_epoch", t->result.best_epoch);
-	if (t->validation_rows) {
-		cJSON_AddNumberToObject(r, "validation_rows", t->validation_rows);
-		cJSON_AddNumberToObject(r, "val_accuracy", 100 * t->result.val_acc);
-	}
-	cJSON_AddNumberToObject(r, "seed", (double)t->seed);
-	cJSON_AddBoolToObject(r, "interrupted", t->interrupted);
-	cJSON *h = history_json(t->hist, t->nhist);
-	if (!h)
-		return report_json_nomem(r, e);
-	cJSON_AddItemToObject(r, "history", h);
-	cJSON_AddNumberToObject(r, "train_accuracy", t->train_acc);
-	if (isfinite(t->test_acc))
-		cJSON_AddNumberToObject(r, "test_accuracy", t->test_acc);
-	return r;
+	cJSON *r = cJSON_CreateObject(), *h = NULL;
+	RecSet s;
+	if (!r || epoch_set(t->hist, t->nhist, &s, e))
+		return json_nomem(r, e);
+	int bad =
+	    json_add(r, "command", cJSON_CreateString("train"), e) ||
+	    json_add(r, "data", cJSON_CreateString(t->data), e) ||
+	    json_add(r, "shape", cJSON_CreateString(net_shape_str(net, shape, sizeof shape)), e) ||
+	    json_add(r, "act", cJSON_CreateString(act_name(net->act)), e) ||
+	    json_add(r, "act_scale", cJSON_CreateNumber(net->act_a), e) ||
+	    json_add(r, "epochs", cJSON_CreateNumber(t->epochs), e) ||
+	    json_add(r, "epochs_done", cJSON_CreateNumber(t->epochs_done), e) ||
+	    json_add(r, "batch", cJSON_CreateNumber(t->batch), e) ||
+	    json_add(r, "lr", cJSON_CreateNumber(t->lr), e) ||
+	    json_add(r, "schedule",
+	             cJSON_CreateString(sched_format(&net->sched, spec, sizeof spec)), e) ||
+	    json_add(r, "warmup", cJSON_CreateNumber(net->sched.warmup), e) ||
+	    json_add(r, "resumed", cJSON_CreateBool(t->resumed), e) ||
+	    json_add(r, "early_stop", cJSON_CreateNumber(t->early_stop), e) ||
+	    json_add(r, "epochs_run", cJSON_CreateNumber(t->result.epochs), e) ||
+	    json_add(r, "best_epoch", cJSON_CreateNumber(t->result.best_epoch), e) ||
+	    (t->validation_rows &&
+	     (json_add(r, "validation_rows", cJSON_CreateNumber(t->validation_rows), e) ||
+	      json_add(r, "val_accuracy", cJSON_CreateNumber(100 * t->result.val_acc), e))) ||
+	    json_add(r, "seed", cJSON_CreateNumber((double)t->seed), e) ||
+	    json_add(r, "interrupted", cJSON_CreateBool(t->interrupted), e) ||
+	    !(h = rec_json(&s, e)) || json_add(r, "history", h, e) ||
+	    json_add(r, "train_accuracy", cJSON_CreateNumber(t->train_acc), e) ||
+	    (isfinite(t->test_acc) &&
+	     json_add(r, "test_accuracy", cJSON_CreateNumber(t->test_acc), e));
+	free((void *)s.v);
+	return bad ? json_nomem(r, e) : r;
 }

@@ -83,6 +83,6 @@ typedef struct TrainRun {
 struct cJSON *report_train_run_json(const TrainRun *t, Err *e);
 /* The epochs as CSV, a row per epoch; an empty cell where a value was not
  * measured. */
-void report_train_history_csv(FILE *f, const EpochRow *h, int n);
+int report_train_history_csv(FILE *f, const EpochRow *h, int n, Err *e);
 
 #endif

@@ -1,6 +1,6 @@
-/* report_squeeze.c - a squeeze's per-layer decisions, its costs before and
- * after, and the comparison of its criteria, as tables, JSON and gnuplot
- * input. */
+/* report_squeeze.c - a squeeze's per-layer decisions, the networks it
+ * made, its costs before and after, squeeze rounds (the paper's Table 13),
+ * as tables and JSON, and condnet squeeze's record. */
 #include "report/report_squeeze.h"
 
 #include <cjson/cJSON.h>
@@ -9,14 +9,8 @@
 #include <string.h>
 
 #include "report/report_eval.h"
-#include "report/report_json.h"
-#include "report/report_table.h"
-
-/* An absent value: "-" in text, empty in CSV. */
-static const char *dash(ReportFormat fmt)
-{
-	return fmt == REPORT_CSV ? "" : "-";
-}
+#include "report/report_int.h"
+#include "report/report_rec.h"
 
 /* ---- per-layer decisions ---- */
 
@@ -46,108 +40,202 @@ SqueezeLayerRow *report_squeeze_layer_rows(const Net *before, const LayerCond *l
 	return r;
 }
 
-void report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportFormat fmt)
+enum {
+	SL_LAYER,
+	SL_BEFORE,
+	SL_AFTER,
+	SL_KAPPA,
+	SL_DEC,
+	SL_KAFTER,
+	SL_RETR,
+	SL_THR,
+	SL_LOOP,
+	SL_NCOL
+};
+static const RecCol layer_cols[SL_NCOL] = {
+    [SL_LAYER] =
+        {.head = "layer", .name = "layer", .key = "layer", .type = REC_INT, .flags = REC_TC},
+    [SL_BEFORE] = {.head = "n before",
+                   .name = "n_before",
+                   .key = "n_before",
+                   .type = REC_COUNT,
+                   .flags = REC_TC},
+    [SL_AFTER] =
+        {.head = "after", .name = "n_after", .key = "n_after", .type = REC_COUNT, .flags = REC_TC},
+    [SL_KAPPA] = {.head = "κ as given",
+                  .name = "kappa",
+                  .key = "kappa_before",
+                  .type = REC_KAPPA,
+                  .flags = REC_TC},
+    [SL_DEC] = {.head = "κ at decision",
+                .name = "kappa_decision",
+                .key = "kappa_decision",
+                .type = REC_KAPPA,
+                .flags = REC_TC | REC_JNULL},
+    [SL_KAFTER] = {.head = "κ after",
+                   .name = "kappa_after",
+                   .key = "kappa_after",
+                   .type = REC_KAPPA,
+                   .flags = REC_TC},
+    /* only when some layer was retrained */
+    [SL_RETR] = {.head = "κ retrained",
+                 .name = "kappa_retrained",
+                 .key = "kappa_retrained",
+                 .type = REC_KAPPA,
+                 .flags = REC_TC | REC_OPT,
+                 .cnone = "nan"},
+    [SL_THR] = {.head = "by |r_jj|",
+                .name = "removed_threshold",
+                .key = "removed_threshold",
+                .type = REC_INT,
+                .flags = REC_TC},
+    [SL_LOOP] = {.head = "by κ loop",
+                 .name = "removed_loop",
+                 .key = "removed_loop",
+                 .type = REC_INT,
+                 .flags = REC_TC},
+};
+static const RecKind layer_kind = {.col = layer_cols, .ncol = SL_NCOL};
+
+static int layer_set(const SqueezeLayerRow *r, int n, RecSet *s, Err *e)
 {
-	int rt = 0;
-	for (int i = 0; i < n; i++)
-		rt |= !isnan(r[i].kappa_retrained);
-	int nc = 8 + rt;
-	Table t;
-	if (report_table_init(&t, n + 1, nc))
-		return;
-	const char *csv[] = {"layer",           "n_before",          "n_after",
-	                     "kappa",           "kappa_decision",    "kappa_after",
-	                     "kappa_retrained", "removed_threshold", "removed_loop"};
-	const char *txt[] = {"layer",   "n before",    "after",     "κ as given", "κ at decision",
-	                     "κ after", "κ retrained", "by |r_jj|", "by κ loop"};
-	for (int c = 0, k = 0; k < 9; k++)
-		if (k != 6 || rt)
-			report_table_set(&t, 0, c++, "%s", fmt == REPORT_CSV ? csv[k] : txt[k]);
+	RecVal *v = calloc((size_t)(n > 0 ? n : 1) * SL_NCOL, sizeof *v);
+	if (!v)
+		return err_set(e, "out of memory for a table of %d layers", n);
 	for (int i = 0; i < n; i++) {
-		const SqueezeLayerRow *w = &r[i];
-		int c = 0;
-		report_table_set(&t, i + 1, c++, "%d", w->layer);
-		report_set_count(&t, i + 1, c++, w->n_before, fmt);
-		report_set_count(&t, i + 1, c++, w->n_after, fmt);
-		report_set_kappa(&t, i + 1, c++, w->kappa, fmt);
-		if (isnan(w->kappa_dec))
-			report_table_set(&t, i + 1, c++, "%s", dash(fmt));
-		else
-			report_set_kappa(&t, i + 1, c++, w->kappa_dec, fmt);
-		report_set_kappa(&t, i + 1, c++, w->kappa_after, fmt);
-		if (rt)
-			report_set_kappa(&t, i + 1, c++, w->kappa_retrained, fmt);
-		for (int k = 0; k < 2; k++) {
-			int v = k ? w->by_loop : w->by_threshold;
-			if (v < 0)
-				report_table_set(&t, i + 1, c++, "%s", dash(fmt));
-			else
-				report_table_set(&t, i + 1, c++, "%d", v);
-		}
+		RecVal *x = v + (size_t)i * SL_NCOL;
+		x[SL_LAYER] = rec_num(r[i].layer);
+		x[SL_BEFORE] = rec_num(r[i].n_before);
+		x[SL_AFTER] = rec_num(r[i].n_after);
+		x[SL_KAPPA] = rec_num(r[i].kappa);
+		x[SL_DEC] = (RecVal){.v = r[i].kappa_dec, .absent = isnan(r[i].kappa_dec)};
+		x[SL_KAFTER] = rec_num(r[i].kappa_after);
+		x[SL_RETR] =
+		    (RecVal){.v = r[i].kappa_retrained, .absent = isnan(r[i].kappa_retrained)};
+		x[SL_THR] = (RecVal){.v = r[i].by_threshold, .absent = r[i].by_threshold < 0};
+		x[SL_LOOP] = (RecVal){.v = r[i].by_loop, .absent = r[i].by_loop < 0};
 	}
-	report_table_print(f, &t, fmt);
-	free(t.cell);
+	*s = (RecSet){&layer_kind, v, n, 0};
+	return 0;
 }
 
-struct cJSON *report_squeeze_layers_json(const SqueezeLayerRow *r, int n, Err *e)
+int report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportFormat fmt, Err *e)
 {
-	cJSON *a = cJSON_CreateArray();
-	for (int i = 0; a && i < n; i++) {
-		cJSON *o = cJSON_CreateObject();
-		if (!o)
-			return report_json_nomem(a, e);
-		cJSON_AddItemToArray(a, o);
-		cJSON_AddNumberToObject(o, "layer", r[i].layer);
-		cJSON_AddNumberToObject(o, "n_before", r[i].n_before);
-		cJSON_AddNumberToObject(o, "n_after", r[i].n_after);
-		cJSON_AddItemToObject(o, "kappa_before", report_json_num(r[i].kappa));
-		cJSON_AddItemToObject(o, "kappa_decision", report_json_num(r[i].kappa_dec));
-		cJSON_AddItemToObject(o, "kappa_after", report_json_num(r[i].kappa_after));
-		if (!isnan(r[i].kappa_retrained))
-			cJSON_AddItemToObject(o, "kappa_retrained",
-			                      report_json_num(r[i].kappa_retrained));
-		if (r[i].by_threshold >= 0) {
-			cJSON_AddNumberToObject(o, "removed_threshold", r[i].by_threshold);
-			cJSON_AddNumberToObject(o, "removed_loop", r[i].by_loop);
-		}
-	}
-	return a ? a : report_json_nomem(NULL, e);
+	RecSet s;
+	if (layer_set(r, n, &s, e))
+		return -1;
+	int rc = rec_table(f, &s, fmt, e);
+	free((void *)s.v);
+	return rc;
 }
 
-void report_squeeze_networks(FILE *f, const SqueezeNetRow *r, int n, ReportFormat fmt)
+cJSON *report_squeeze_layers_json(const SqueezeLayerRow *r, int n, Err *e)
 {
-	Table t;
-	if (report_table_init(&t, n + 1, 7))
-		return;
-	const char *csvh[] = {"network", "tau",          "criterion",    "compensated",
-	                      "removed", "acc_squeezed", "acc_retrained"};
-	const char *txt[] = {"network",         "τ",
-	                     "criterion",       "compensation",
-	                     "neurons removed", "acc. squeezed (%)",
-	                     "retrained (%)"};
-	for (int c = 0; c < 7; c++)
-		report_table_set(&t, 0, c, "%s", fmt == REPORT_CSV ? csvh[c] : txt[c]);
+	RecSet s;
+	if (layer_set(r, n, &s, e))
+		return NULL;
+	cJSON *a = rec_json(&s, e);
+	free((void *)s.v);
+	return a;
+}
+
+int report_squeeze_decisions(FILE *f, const SqueezeDecisionRow *r, int n, ReportFormat fmt, Err *e)
+{
+	static const RecCol cols[] = {
+	    {.head = "layer", .name = "layer", .type = REC_INT, .flags = REC_TC},
+	    {.head = "n before", .name = "n_before", .type = REC_COUNT, .flags = REC_TC},
+	    {.head = "n after", .name = "n_after", .type = REC_COUNT, .flags = REC_TC},
+	    {.head = "τ", .name = "tau", .type = REC_NUM, .flags = REC_TC, .fmt = F_G},
+	    {.head = "κ at decision",
+	     .name = "kappa_decision",
+	     .type = REC_KAPPA_TAU,
+	     .flags = REC_TC},
+	    {.head = "κ after", .name = "kappa_after", .type = REC_KAPPA_TAU, .flags = REC_TC},
+	    {.head = "decision",
+	     .name = "decision",
+	     .type = REC_FLAG,
+	     .flags = REC_TC,
+	     .yes = "applied",
+	     .no = "refused",
+	     .cyes = "applied",
+	     .cno = "refused"},
+	    {.head = "compensated",
+	     .name = "compensated",
+	     .type = REC_FLAG,
+	     .flags = REC_TC,
+	     .yes = "yes",
+	     .no = "no",
+	     .cyes = "yes",
+	     .cno = "no"},
+	    {.head = "test acc. after (%)",
+	     .name = "test_acc_after",
+	     .type = REC_PCT,
+	     .flags = REC_TC},
+	};
+	static const RecKind kind = {.col = cols, .ncol = 9};
+	RecVal *v = calloc((size_t)(n > 0 ? n : 1) * 9, sizeof *v);
+	if (!v)
+		return err_set(e, "out of memory for a table of %d decisions", n);
+	for (int i = 0; i < n; i++) {
+		const SqueezeDecisionRow *d = &r[i];
+		RecVal *x = v + (size_t)i * 9;
+		x[0] = rec_num(d->layer);
+		x[1] = rec_num(d->n_before);
+		x[2] = rec_num(d->n_after);
+		x[3] = rec_num(d->tau);
+		x[4] = (RecVal){.v = d->kappa_dec, .aux = d->tau};
+		x[5] = (RecVal){.v = d->kappa_after, .aux = d->tau};
+		x[6] = rec_num(d->applied);
+		x[7] = rec_num(d->compensated);
+		x[8] = rec_num(d->acc_after);
+	}
+	RecSet s = {&kind, v, n, 0};
+	int rc = rec_table(f, &s, fmt, e);
+	free(v);
+	return rc;
+}
+
+int report_squeeze_networks(FILE *f, const SqueezeNetRow *r, int n, ReportFormat fmt, Err *e)
+{
+	static const RecCol cols[] = {
+	    {.head = "network", .name = "network", .type = REC_TEXT, .flags = REC_TC},
+	    {.head = "τ",
+	     .name = "tau",
+	     .type = REC_NUM,
+	     .flags = REC_TC,
+	     .fmt = F_G,
+	     .none = "counts given"},
+	    {.head = "criterion", .name = "criterion", .type = REC_TEXT, .flags = REC_TC},
+	    {.head = "compensation",
+	     .name = "compensated",
+	     .type = REC_FLAG,
+	     .flags = REC_TC,
+	     .yes = "yes",
+	     .no = "no"},
+	    {.head = "neurons removed", .name = "removed", .type = REC_COUNT, .flags = REC_TC},
+	    {.head = "acc. squeezed (%)", .name = "acc_squeezed", .type = REC_PCT, .flags = REC_TC},
+	    {.head = "retrained (%)", .name = "acc_retrained", .type = REC_PCT, .flags = REC_TC},
+	};
+	static const RecKind kind = {.col = cols, .ncol = 7};
+	RecVal *v = calloc((size_t)(n > 0 ? n : 1) * 7, sizeof *v);
+	if (!v)
+		return err_set(e, "out of memory for a table of %d networks", n);
 	for (int i = 0; i < n; i++) {
 		const SqueezeNetRow *w = &r[i];
-		int csv = fmt == REPORT_CSV;
-		report_table_set(&t, i + 1, 0, "%s",
-		                 w->kept ? "kept"
-		                 : csv   ? "other"
-		                         : "other (not kept)");
-		if (w->counted)
-			report_table_set(&t, i + 1, 1, "%s", csv ? "" : "counts given");
-		else
-			report_table_set(&t, i + 1, 1, "%g", w->tau);
-		report_table_set(&t, i + 1, 2, "%s", w->criterion);
-		report_table_set(&t, i + 1, 3, "%s",
-		                 csv ? (w->compensated ? "1" : "0")
-		                     : (w->compensated ? "yes" : "no"));
-		report_set_count(&t, i + 1, 4, w->removed, fmt);
-		report_set_pct(&t, i + 1, 5, w->acc_squeezed, fmt);
-		report_set_pct(&t, i + 1, 6, w->acc_retrained, fmt);
+		RecVal *x = v + (size_t)i * 7;
+		x[0] = (RecVal){.s = w->kept ? "kept" : "other (not kept)",
+		                .cs = w->kept ? "kept" : "other"};
+		x[1] = (RecVal){.v = w->tau, .absent = w->counted};
+		x[2] = (RecVal){.s = w->criterion};
+		x[3] = rec_num(w->compensated);
+		x[4] = rec_num(w->removed);
+		x[5] = rec_num(w->acc_squeezed);
+		x[6] = rec_num(w->acc_retrained);
 	}
-	report_table_print(f, &t, fmt);
-	free(t.cell);
+	RecSet s = {&kind, v, n, 0};
+	int rc = rec_table(f, &s, fmt, e);
+	free(v);
+	return rc;
 }
 
 /* ---- costs ---- */
@@ -161,371 +249,161 @@ static void cost_values(const NetCost *c, double v[5])
 	v[4] = 1e6 * c->sec_b256;
 }
 
-void report_costs(FILE *f, const NetCost *before, const NetCost *after, ReportFormat fmt)
+/* The measures down, before, after and their ratio across. */
+int report_costs(FILE *f, const NetCost *before, const NetCost *after, ReportFormat fmt, Err *e)
 {
-	Table t;
-	if (report_table_init(&t, 6, 4))
-		return;
-	const char *csv[] = {"parameters", "multiply_adds_per_sample", "model_file_bytes",
-	                     "forward_us_per_sample_batch1", "forward_us_per_sample_batch256"};
-	const char *txt[] = {"parameters", "multiply-adds per sample", "model file (bytes)",
-	                     "forward, batch 1 (µs/sample)", "forward, batch 256 (µs/sample)"};
+	static const RecCol rows[] = {
+	    {.head = "parameters", .name = "parameters", .type = REC_COUNT},
+	    {.head = "multiply-adds per sample",
+	     .name = "multiply_adds_per_sample",
+	     .type = REC_COUNT},
+	    {.head = "model file (bytes)", .name = "model_file_bytes", .type = REC_COUNT},
+	    {.head = "forward, batch 1 (µs/sample)",
+	     .name = "forward_us_per_sample_batch1",
+	     .type = REC_NUM,
+	     .fmt = F_2F,
+	     .cfmt = F_4F},
+	    {.head = "forward, batch 256 (µs/sample)",
+	     .name = "forward_us_per_sample_batch256",
+	     .type = REC_NUM,
+	     .fmt = F_2F,
+	     .cfmt = F_4F},
+	};
+	static const RecCol ratio = {.type = REC_NUM, .fmt = F_3F};
 	const char *head[] = {"", "before", "after", "after/before"};
 	const char *hcsv[] = {"what", "before", "after", "ratio"};
+	int csv = fmt == REPORT_CSV;
+	Table t;
+	if (table_init(&t, 6, 4, e))
+		return -1;
 	for (int c = 0; c < 4; c++)
-		report_table_set(&t, 0, c, "%s", fmt == REPORT_CSV ? hcsv[c] : head[c]);
+		table_set(&t, 0, c, "%s", csv ? hcsv[c] : head[c]);
 	double b[5], a[5];
 	cost_values(before, b);
 	cost_values(after, a);
 	for (int r = 0; r < 5; r++) {
-		report_table_set(&t, r + 1, 0, "%s", fmt == REPORT_CSV ? csv[r] : txt[r]);
+		char buf[REPORT_CELL];
+		table_set(&t, r + 1, 0, "%s", csv ? rows[r].name : rows[r].head);
 		for (int k = 0; k < 2; k++) {
 			double v = k ? a[r] : b[r];
-			int prec = fmt == REPORT_CSV ? 4 : 2;
-			if (isnan(v))
-				report_table_set(&t, r + 1, k + 1, "%s", dash(fmt));
-			else if (r >= 3)
-				report_table_set(&t, r + 1, k + 1, "%.*f", prec, v);
-			else
-				report_set_count(&t, r + 1, k + 1, v, fmt);
+			RecVal x = {.v = v, .absent = isnan(v)};
+			table_set(&t, r + 1, k + 1, "%s",
+			          rec_cell(&rows[r], &x, fmt, buf, sizeof buf));
 		}
-		if (isnan(a[r] / b[r]) || b[r] == 0)
-			report_table_set(&t, r + 1, 3, "%s", dash(fmt));
-		else
-			report_table_set(&t, r + 1, 3, "%.3f", a[r] / b[r]);
+		RecVal q = {.v = a[r] / b[r], .absent = isnan(a[r] / b[r]) || b[r] == 0};
+		table_set(&t, r + 1, 3, "%s", rec_cell(&ratio, &q, fmt, buf, sizeof buf));
 	}
-	report_table_print(f, &t, fmt);
-	free(t.cell);
+	return table_put(f, &t, fmt, e);
 }
 
-struct cJSON *report_cost_json(const NetCost *c, Err *e)
+cJSON *report_cost_json(const NetCost *c, Err *e)
 {
 	cJSON *o = cJSON_CreateObject();
-	if (!o)
-		return report_json_nomem(NULL, e);
-	cJSON_AddNumberToObject(o, "parameters", (double)c->params);
-	cJSON_AddNumberToObject(o, "multiply_adds_per_sample", c->madds);
-	cJSON_AddNumberToObject(o, "model_file_bytes", (double)c->file_bytes);
-	cJSON_AddItemToObject(o, "forward_seconds_per_sample_batch1", report_json_num(c->sec_b1));
-	cJSON_AddItemToObject(o, "forward_seconds_per_sample_batch256",
-	                      report_json_num(c->sec_b256));
-	cJSON_AddNumberToObject(o, "timing_repeats", c->repeats);
-	cJSON_AddNumberToObject(o, "threads", c->threads);
+	if (!o || json_add(o, "parameters", cJSON_CreateNumber((double)c->params), e) ||
+	    json_add(o, "multiply_adds_per_sample", cJSON_CreateNumber(c->madds), e) ||
+	    json_add(o, "model_file_bytes", cJSON_CreateNumber((double)c->file_bytes), e) ||
+	    json_add(o, "forward_seconds_per_sample_batch1", json_num(c->sec_b1), e) ||
+	    json_add(o, "forward_seconds_per_sample_batch256", json_num(c->sec_b256), e) ||
+	    json_add(o, "timing_repeats", cJSON_CreateNumber(c->repeats), e) ||
+	    json_add(o, "threads", cJSON_CreateNumber(c->threads), e))
+		return json_nomem(o, e);
 	return o;
 }
 
-/* ---- the comparison of criteria ---- */
+/* ---- squeeze rounds (report.h) ---- */
 
-static const char *const stage_key[CMP_NSTAGES] = {"squeezed", "compensated", "retrained",
-                                                   "compensated_retrained"};
-static const char *const stage_title[CMP_NSTAGES] = {
-    "right after the squeeze", "squeezed with compensation", "squeezed, then retrained",
-    "squeezed with compensation, then retrained"};
+enum { RO_LAYERS, RO_REMOVED, RO_ACC, RO_TAU, RO_PER_LAYER, RO_BEFORE, RO_NCOL };
+static const RecCol round_cols[RO_NCOL] = {
+    [RO_LAYERS] = {.type = REC_ARRAY, .flags = REC_T},
+    [RO_REMOVED] =
+        {.head = "removed", .name = "removed", .key = "removed", .type = REC_COUNT, .flags = REC_T},
+    [RO_ACC] = {.head = "Accuracy (%)",
+                .name = "accuracy",
+                .key = "acc_after",
+                .type = REC_PCT,
+                .flags = REC_T},
+    [RO_TAU] = {.key = "tau", .type = REC_NUM},
+    [RO_PER_LAYER] = {.key = "removed_per_layer", .type = REC_ARRAY},
+    [RO_BEFORE] = {.key = "acc_before", .type = REC_PCT},
+};
+static const int round_json_order[] = {RO_TAU, RO_REMOVED, RO_PER_LAYER, RO_BEFORE, RO_ACC};
+static const RecKind round_kind = {
+    .col = round_cols, .ncol = RO_NCOL, .json = round_json_order, .njson = 5};
 
-static int stage_measured(const Alg3Compare *c, int n, int s)
+static int round_set(const Alg3Round *r, int n, double tau, RecSet *s, Err *e)
 {
-	for (int i = 0; i < n; i++)
-		if (c[i].acc[s][ALG3_QR].n > 0)
-			return 1;
+	RecVal *v = calloc((size_t)(n > 0 ? n : 1) * RO_NCOL, sizeof *v);
+	if (!v)
+		return err_set(e, "out of memory for a table of %d rounds", n);
+	for (int j = 0; j < n; j++) {
+		RecVal *x = v + (size_t)j * RO_NCOL;
+		x[RO_LAYERS] = (RecVal){.ia = r[j].n + 1, .na = r[j].m - 1};
+		x[RO_REMOVED] = rec_num(r[j].removed);
+		x[RO_ACC] = rec_num(r[j].acc_retrained);
+		x[RO_TAU] = rec_num(tau);
+		x[RO_PER_LAYER] = (RecVal){.ia = r[j].removed_per_layer, .na = r[j].m};
+		x[RO_BEFORE] = rec_num(r[j].acc_squeezed);
+	}
+	*s = (RecSet){&round_kind, v, n, 0};
 	return 0;
 }
 
-static int sum(const int *v, int n)
+int report_squeeze_rounds(FILE *f, const Alg3Round *r, int nround, int m, ReportFormat fmt, Err *e)
 {
-	int s = 0;
-	for (int i = 0; i < n; i++)
-		s += v[i];
-	return s;
+	RecSet s;
+	if (nround < 1)
+		return 0;
+	if (round_set(r, nround, NAN, &s, e))
+		return -1;
+	int rc = rec_across(f, &s, -1, "Layer / round", "row", m - 1, fmt, e);
+	free((void *)s.v);
+	return rc;
 }
 
-static double fraction(const Alg3Compare *c)
+int report_trained_json(cJSON *o, const TrainResult *r, Err *e)
 {
-	return c->hidden > 0 ? (double)c->removed / (double)c->hidden : NAN;
+	if (json_add(o, "epochs", cJSON_CreateNumber(r->epochs), e))
+		return -1;
+	if (isnan(r->val_acc))
+		return 0;
+	return json_add(o, "best_epoch", cJSON_CreateNumber(r->best_epoch), e) ||
+	               json_add(o, "val_acc", cJSON_CreateNumber(100 * r->val_acc), e)
+	           ? -1
+	           : 0;
 }
 
-static void compare_removals(FILE *f, const Alg3Compare *c, int n, ReportFormat fmt)
+cJSON *report_squeeze_round_json(const Alg3Round *r, double tau, Err *e)
 {
-	Table t;
-	if (report_table_init(&t, n + 1, 8))
-		return;
-	const char *h[] = {"τ",         "removed",          "of hidden (%)",       "by |r_jj|",
-	                   "by κ loop", "parameters after", "multiply-adds after", "seconds"};
-	for (int k = 0; k < 8; k++)
-		report_table_set(&t, 0, k, "%s", h[k]);
-	for (int i = 0; i < n; i++) {
-		const Alg3Compare *x = &c[i];
-		report_table_set(&t, i + 1, 0, "%g", x->tau);
-		report_set_count(&t, i + 1, 1, x->removed, fmt);
-		report_table_set(&t, i + 1, 2, "%.1f", 100 * fraction(x));
-		report_table_set(&t, i + 1, 3, "%d", sum(x->removed_thresh, x->m - 1));
-		report_table_set(&t, i + 1, 4, "%d", sum(x->removed_loop, x->m - 1));
-		report_set_count(&t, i + 1, 5, (double)x->cost_after.params, fmt);
-		report_set_count(&t, i + 1, 6, x->cost_after.madds, fmt);
-		report_table_set(&t, i + 1, 7, "%.1f", x->seconds);
+	RecSet s;
+	cJSON *o = cJSON_CreateObject(), *net = cJSON_CreateObject();
+	if (!o || !net || round_set(r, 1, tau, &s, e)) {
+		cJSON_Delete(net);
+		return json_nomem(o, e);
 	}
-	report_table_print(f, &t, fmt);
-	free(t.cell);
-}
-
-static void compare_stage(FILE *f, const Alg3Compare *c, int n, int s, ReportFormat fmt)
-{
-	Table t;
-	if (report_table_init(&t, n + 1, 7))
-		return;
-	const char *h[] = {"τ",    "removed (%)",        "before",     "QR",
-	                   "norm", "random (mean ± sd)", "random ≥ QR"};
-	for (int k = 0; k < 7; k++)
-		report_table_set(&t, 0, k, "%s", h[k]);
-	for (int i = 0; i < n; i++) {
-		const Alg3Compare *x = &c[i];
-		const CriterionAcc *a = x->acc[s];
-		report_table_set(&t, i + 1, 0, "%g", x->tau);
-		report_table_set(&t, i + 1, 1, "%.1f", 100 * fraction(x));
-		report_set_pct(&t, i + 1, 2, x->acc_before, fmt);
-		report_set_pct(&t, i + 1, 3, a[ALG3_QR].acc, fmt);
-		report_set_pct(&t, i + 1, 4, a[ALG3_NORM].acc, fmt);
-		const CriterionAcc *r = &a[ALG3_RANDOM];
-		if (r->n < 1)
-			report_table_set(&t, i + 1, 5, "-");
-		else if (isnan(r->sd))
-			report_table_set(&t, i + 1, 5, "%.2f (1 draw)", r->acc);
-		else
-			report_table_set(&t, i + 1, 5, "%.2f ± %.2f (%d)", r->acc, r->sd, r->n);
-		if (r->n < 1)
-			report_table_set(&t, i + 1, 6, "-");
-		else
-			report_table_set(&t, i + 1, 6, "%.0f %%", 100 * x->share_ge[s]);
+	int bad = rec_json_fields(o, &s, 0, e) || report_trained_json(o, &r->trained, e) ||
+	          report_net_fields(net, r->n, r->m, r->kappa, r->p, e);
+	free((void *)s.v);
+	if (bad) {
+		cJSON_Delete(net);
+		return json_nomem(o, e);
 	}
-	report_table_print(f, &t, fmt);
-	free(t.cell);
-}
-
-/* CSV: one flat table, a row per τ. */
-static void compare_csv(FILE *f, const Alg3Compare *c, int n)
-{
-	fprintf(f, "tau,removed,hidden,fraction_removed,removed_threshold,removed_loop,"
-	           "parameters_after,multiply_adds_after,acc_before");
-	for (int s = 0; s < CMP_NSTAGES; s++)
-		fprintf(f,
-		        ",%s_qr,%s_norm,%s_random_mean,%s_random_sd,%s_random_draws,"
-		        "%s_random_share_ge_qr",
-		        stage_key[s], stage_key[s], stage_key[s], stage_key[s], stage_key[s],
-		        stage_key[s]);
-	fputc('\n', f);
-	for (int i = 0; i < n; i++) {
-		const Alg3Compare *x = &c[i];
-		int h = x->m - 1;
-		fprintf(f, "%g,%d,%ld,%.6g,%d,%d,%zu,%.0f,%.6g", x->tau, x->removed, x->hidden,
-		        fraction(x), sum(x->removed_thresh, h), sum(x->removed_loop, h),
-		        x->cost_after.params, x->cost_after.madds, x->acc_before);
-		for (int s = 0; s < CMP_NSTAGES; s++) {
-			const CriterionAcc *a = x->acc[s];
-			double v[6] = {a[0].acc, a[1].acc, a[2].acc,
-			               a[2].sd,  a[2].n,   x->share_ge[s]};
-			for (int k = 0; k < 6; k++)
-				if (isnan(v[k]) || (k == 4 && a[2].n < 1))
-					fputs(",", f);
-				else
-					fprintf(f, ",%.6g", v[k]);
-		}
-		fputc('\n', f);
-	}
-}
-
-void report_squeeze_compare(FILE *f, const Alg3Compare *c, int n, ReportFormat fmt)
-{
-	if (fmt == REPORT_CSV) {
-		compare_csv(f, c, n);
-		return;
-	}
-	fprintf(f, "Neurons removed at each τ by Algorithm 3 (pivoted QR, no compensation); every "
-	           "criterion below removes these very counts from every layer:\n\n");
-	compare_removals(f, c, n, fmt);
-	for (int s = 0; s < CMP_NSTAGES; s++) {
-		if (!stage_measured(c, n, s))
-			continue;
-		fprintf(f, "\nAccuracy (%%) %s:\n\n", stage_title[s]);
-		compare_stage(f, c, n, s, fmt);
-	}
-}
-
-static cJSON *stage_json(const Alg3Compare *x, int s)
-{
-	cJSON *o = cJSON_CreateObject(), *r = cJSON_CreateObject(), *d = cJSON_CreateArray();
-	if (!o || !r || !d) {
-		cJSON_Delete(o);
-		cJSON_Delete(r);
-		cJSON_Delete(d);
-		return NULL;
-	}
-	const CriterionAcc *a = x->acc[s];
-	cJSON_AddItemToObject(o, "qr", report_json_num(a[ALG3_QR].acc));
-	cJSON_AddItemToObject(o, "norm", report_json_num(a[ALG3_NORM].acc));
-	cJSON_AddItemToObject(r, "mean", report_json_num(a[ALG3_RANDOM].acc));
-	cJSON_AddItemToObject(r, "sd", report_json_num(a[ALG3_RANDOM].sd));
-	cJSON_AddNumberToObject(r, "draws_measured", a[ALG3_RANDOM].n);
-	cJSON_AddItemToObject(r, "share_at_least_qr", report_json_num(x->share_ge[s]));
-	for (int k = 0; k < x->draws; k++)
-		cJSON_AddItemToArray(d, report_json_num(x->draw_acc[s][k]));
-	cJSON_AddItemToObject(r, "draws", d);
-	cJSON_AddItemToObject(o, "random", r);
+	if (json_add(o, "net", net, e))
+		return json_nomem(o, e);
 	return o;
 }
 
-static cJSON *compare_one(const Alg3Compare *x, Err *e)
-{
-	cJSON *o = cJSON_CreateObject(), *layers = cJSON_CreateArray();
-	if (!o || !layers) {
-		cJSON_Delete(layers);
-		return report_json_nomem(o, e);
-	}
-	int h = x->m - 1;
-	cJSON_AddNumberToObject(o, "tau", x->tau);
-	cJSON_AddItemToObject(o, "n", report_json_ints(x->n, x->m + 1));
-	cJSON_AddNumberToObject(o, "removed", x->removed);
-	cJSON_AddNumberToObject(o, "hidden", (double)x->hidden);
-	cJSON_AddItemToObject(o, "fraction_removed", report_json_num(fraction(x)));
-	cJSON_AddNumberToObject(o, "removed_threshold", sum(x->removed_thresh, h));
-	cJSON_AddNumberToObject(o, "removed_loop", sum(x->removed_loop, h));
-	for (int i = 0; i < h; i++) {
-		cJSON *l = cJSON_CreateObject();
-		if (!l) {
-			cJSON_Delete(layers);
-			return report_json_nomem(o, e);
-		}
-		cJSON_AddNumberToObject(l, "layer", i + 1);
-		cJSON_AddNumberToObject(l, "n_before", x->n[i + 1]);
-		cJSON_AddNumberToObject(l, "keep", x->keep[i]);
-		cJSON_AddNumberToObject(l, "removed_threshold", x->removed_thresh[i]);
-		cJSON_AddNumberToObject(l, "removed_loop", x->removed_loop[i]);
-		cJSON_AddItemToObject(l, "kappa_before", report_json_num(x->kappa[i]));
-		cJSON_AddItemToObject(l, "kappa_decision", report_json_num(x->kappa_dec[i]));
-		cJSON_AddItemToArray(layers, l);
-	}
-	cJSON_AddItemToObject(o, "layers", layers);
-	cJSON_AddItemToObject(o, "keep_counts", report_json_ints(x->keep, h));
-	cJSON_AddItemToObject(o, "acc_before", report_json_num(x->acc_before));
-	cJSON *st = cJSON_AddObjectToObject(o, "accuracy");
-	for (int s = 0; st && s < CMP_NSTAGES; s++)
-		if (x->acc[s][ALG3_QR].n > 0)
-			cJSON_AddItemToObject(st, stage_key[s], stage_json(x, s));
-	if (x->comp_failed[0])
-		cJSON_AddStringToObject(o, "compensation_failed", x->comp_failed);
-	cJSON_AddItemToObject(o, "cost_before", report_cost_json(&x->cost_before, e));
-	cJSON_AddItemToObject(o, "cost_after", report_cost_json(&x->cost_after, e));
-	cJSON_AddNumberToObject(o, "seconds", x->seconds);
-	return o;
-}
-
-struct cJSON *report_squeeze_compare_json(const Alg3Compare *c, int n, Err *e)
+cJSON *report_squeeze_rounds_json(const Alg3Round *r, int n, double tau, Err *e)
 {
 	cJSON *a = cJSON_CreateArray();
 	if (!a)
-		return report_json_nomem(NULL, e);
-	for (int i = 0; i < n; i++) {
-		cJSON *o = compare_one(&c[i], e);
+		return json_nomem(a, e);
+	for (int k = 0; k < n; k++) {
+		cJSON *o = report_squeeze_round_json(&r[k], tau, e);
 		if (!o)
-			return report_json_nomem(a, e);
+			return json_nomem(a, e);
 		cJSON_AddItemToArray(a, o);
 	}
 	return a;
-}
-
-/* ---- gnuplot ---- */
-
-void report_squeeze_compare_data(FILE *f, const Alg3Compare *c, int n)
-{
-	fprintf(f, "# fraction_removed tau");
-	for (int s = 0; s < CMP_NSTAGES; s++)
-		fprintf(f, " %s_qr %s_norm %s_random_mean %s_random_sd", stage_key[s], stage_key[s],
-		        stage_key[s], stage_key[s]);
-	fputc('\n', f);
-	for (int i = 0; i < n; i++) {
-		fprintf(f, "%.6g %g", fraction(&c[i]), c[i].tau);
-		for (int s = 0; s < CMP_NSTAGES; s++) {
-			const CriterionAcc *a = c[i].acc[s];
-			double v[4] = {a[0].acc, a[1].acc, a[2].acc, a[2].sd};
-			for (int k = 0; k < 4; k++)
-				fprintf(f, isnan(v[k]) ? " ?" : " %.6g", v[k]);
-		}
-		fputc('\n', f);
-	}
-}
-
-/* A gnuplot string literal: the text in single quotes, quotes doubled, a
- * control character (a line break would end the command) as a space. */
-static void gp_string(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
-			fputs("''", f);
-		else
-			fputc(((unsigned char)*s < 0x20 || *s == 0x7f) ? ' ' : *s, f);
-	fputc('\'', f);
-}
-
-void report_squeeze_compare_gnuplot(FILE *f, const Alg3Compare *c, int n, const char *data,
-                                    const char *png, const char *title)
-{
-	int stages[CMP_NSTAGES], ns = 0;
-	for (int s = 0; s < CMP_NSTAGES; s++)
-		if (stage_measured(c, n, s))
-			stages[ns++] = s;
-	int cols = ns > 1 ? 2 : 1, rows = (ns + 1) / 2;
-	fprintf(f, "# accuracy against the fraction of hidden neurons removed, by criterion\n");
-	fprintf(f, "set terminal pngcairo size %d,%d font ',10'\nset output ", 560 * cols,
-	        420 * (rows > 0 ? rows : 1) + 40);
-	gp_string(f, png);
-	fprintf(f, "\nset datafile missing '?'\nset key bottom left\nset grid\n"
-	           "set xlabel 'fraction of hidden neurons removed'\n"
-	           "set ylabel 'test accuracy (%%)'\nset xrange [0:*]\n");
-	fprintf(f, "set multiplot layout %d,%d title ", rows > 0 ? rows : 1, cols);
-	gp_string(f, title);
-	fputc('\n', f);
-	for (int i = 0; i < ns; i++) {
-		int s = stages[i], b = 3 + 4 * s;
-		fprintf(f, "set title '%s'\nplot ", stage_title[s]);
-		gp_string(f, data);
-		fprintf(f,
-		        " using 1:%d with linespoints pt 7 lw 2 title 'QR (Algorithm 3)', \\\n"
-		        "     '' using 1:%d with linespoints pt 5 lw 2 title 'norm', \\\n"
-		        "     '' using 1:%d:%d with yerrorlines pt 9 lw 1 \\\n"
-		        "        title 'random, mean ± sd'",
-		        b, b + 1, b + 2, b + 3);
-		fprintf(f, ", \\\n     %.6g with lines dt 2 lc 'gray' title 'before squeezing'\n",
-		        c[0].acc_before);
-	}
-	fprintf(f, "unset multiplot\n");
-}
-
-void report_squeeze_decisions(FILE *f, const SqueezeDecisionRow *r, int n, ReportFormat fmt)
-{
-	Table t;
-	if (report_table_init(&t, n + 1, 9))
-		return;
-	const char *csv[] = {"layer",    "n_before",       "n_after",
-	                     "tau",      "kappa_decision", "kappa_after",
-	                     "decision", "compensated",    "test_acc_after"};
-	const char *txt[] = {"layer",    "n before",      "n after",
-	                     "τ",        "κ at decision", "κ after",
-	                     "decision", "compensated",   "test acc. after (%)"};
-	for (int c = 0; c < 9; c++)
-		report_table_set(&t, 0, c, "%s", fmt == REPORT_CSV ? csv[c] : txt[c]);
-	for (int i = 0; i < n; i++) {
-		const SqueezeDecisionRow *d = &r[i];
-		report_table_set(&t, i + 1, 0, "%d", d->layer);
-		report_set_count(&t, i + 1, 1, d->n_before, fmt);
-		report_set_count(&t, i + 1, 2, d->n_after, fmt);
-		report_table_set(&t, i + 1, 3, "%g", d->tau);
-		report_set_kappa_tau(&t, i + 1, 4, d->kappa_dec, d->tau, fmt);
-		report_set_kappa_tau(&t, i + 1, 5, d->kappa_after, d->tau, fmt);
-		report_table_set(&t, i + 1, 6, "%s", d->applied ? "applied" : "refused");
-		report_table_set(&t, i + 1, 7, "%s", d->compensated ? "yes" : "no");
-		report_set_pct(&t, i + 1, 8, d->acc_after, fmt);
-	}
-	report_table_print(f, &t, fmt);
-	free(t.cell);
 }
 
 /* ---- condnet squeeze's record ---- */
@@ -535,111 +413,107 @@ struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e)
 	const Alg3Opts *so = s->so;
 	cJSON *rec = cJSON_CreateObject();
 	if (!rec)
-		return report_json_nomem(rec, e);
-	cJSON_AddStringToObject(rec, "model", s->model);
-	cJSON_AddStringToObject(rec, "shape_before", s->shape_before);
-	cJSON_AddNumberToObject(rec, "tau", so->tau);
-	if (s->ntau > 1)
-		cJSON_AddItemToObject(rec, "taus", cJSON_CreateDoubleArray(s->taus, s->ntau));
-	cJSON_AddBoolToObject(rec, "while_loop", so->while_loop);
-	cJSON_AddBoolToObject(rec, "compensate", so->compensate);
-	cJSON_AddStringToObject(rec, "criterion", alg3_criterion_name(so->criterion));
-	if (so->criterion == ALG3_RANDOM)
-		cJSON_AddNumberToObject(rec, "seed", (double)so->seed);
-	if (s->keep)
-		cJSON_AddItemToObject(rec, "keep_counts", report_json_ints(s->keep, s->nkeep));
-	cJSON_AddNumberToObject(rec, "retrain_epochs", s->retrain_epochs);
-	cJSON_AddStringToObject(rec, "retrain_schedule", s->retrain_schedule);
-	cJSON_AddNumberToObject(rec, "retrain_warmup", s->retrain_warmup);
-	cJSON_AddNumberToObject(rec, "retrain_early_stop", s->retrain_early_stop);
-	return rec;
+		return json_nomem(rec, e);
+	int bad =
+	    json_add(rec, "model", cJSON_CreateString(s->model), e) ||
+	    json_add(rec, "shape_before", cJSON_CreateString(s->shape_before), e) ||
+	    json_add(rec, "tau", cJSON_CreateNumber(so->tau), e) ||
+	    (s->ntau > 1 && json_add(rec, "taus", cJSON_CreateDoubleArray(s->taus, s->ntau), e)) ||
+	    json_add(rec, "while_loop", cJSON_CreateBool(so->while_loop), e) ||
+	    json_add(rec, "compensate", cJSON_CreateBool(so->compensate), e) ||
+	    json_add(rec, "criterion", cJSON_CreateString(alg3_criterion_name(so->criterion)), e) ||
+	    (so->criterion == ALG3_RANDOM &&
+	     json_add(rec, "seed", cJSON_CreateNumber((double)so->seed), e)) ||
+	    (s->keep && json_add(rec, "keep_counts", json_ints(s->keep, s->nkeep), e)) ||
+	    json_add(rec, "retrain_epochs", cJSON_CreateNumber(s->retrain_epochs), e) ||
+	    json_add(rec, "retrain_schedule", cJSON_CreateString(s->retrain_schedule), e) ||
+	    json_add(rec, "retrain_warmup", cJSON_CreateNumber(s->retrain_warmup), e) ||
+	    json_add(rec, "retrain_early_stop", cJSON_CreateNumber(s->retrain_early_stop), e);
+	return bad ? json_nomem(rec, e) : rec;
 }
 
-void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
-                              const SqueezeLayerRow *rows, int m, double acc0, int by_threshold,
-                              const Agreement *ag, const TrainResult *retrained, Err *e)
+/* The other network: made with the other compensation setting, or failed. */
+static int other_json(cJSON *rec, const SqueezeNetRow *o, double acc0, const Agreement *ag, Err *e)
+{
+	cJSON *x = cJSON_CreateObject();
+	if (json_add(rec, "other_network", x, e) ||
+	    json_add(x, "what",
+	             cJSON_CreateString("the same squeeze with the other compensation setting: "
+	                                "a different network, not kept"),
+	             e) ||
+	    json_add(x, "compensate", cJSON_CreateBool(o->compensated), e))
+		return -1;
+	if (o->failed)
+		return json_add(x, "failed", cJSON_CreateString(o->failed), e);
+	if (json_add(x, "removed", cJSON_CreateNumber(o->removed), e) ||
+	    (!isnan(acc0) && json_add(x, "acc_squeezed", cJSON_CreateNumber(o->acc_squeezed), e)))
+		return -1;
+	return ag ? json_add(x, "agreement", report_agreement_json(&ag[1], e), e) : 0;
+}
+
+int report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
+                             const SqueezeLayerRow *rows, int m, double acc0, int by_threshold,
+                             const Agreement *ag, const TrainResult *retrained, Err *e)
 {
 	const SqueezeNetRow *k = &nr[0], *o = &nr[1];
-	cJSON_AddItemToObject(rec, "layers", report_squeeze_layers_json(rows, m, e));
-	cJSON_AddNumberToObject(rec, "removed", k->removed);
-	if (!k->counted) {
-		cJSON_AddNumberToObject(rec, "removed_threshold", by_threshold);
-		cJSON_AddNumberToObject(rec, "removed_loop", k->removed - by_threshold);
-	}
+	if (json_add(rec, "layers", report_squeeze_layers_json(rows, m, e), e) ||
+	    json_add(rec, "removed", cJSON_CreateNumber(k->removed), e))
+		return -1;
+	if (!k->counted &&
+	    (json_add(rec, "removed_threshold", cJSON_CreateNumber(by_threshold), e) ||
+	     json_add(rec, "removed_loop", cJSON_CreateNumber(k->removed - by_threshold), e)))
+		return -1;
 	/* the other squeeze's removals only when it was made */
-	if (!o->failed || !k->compensated)
-		cJSON_AddNumberToObject(rec, "removed_without_compensation",
-		                        k->compensated ? o->removed : k->removed);
-	if (!o->failed || k->compensated)
-		cJSON_AddNumberToObject(rec, "removed_with_compensation",
-		                        k->compensated ? k->removed : o->removed);
-	if (!isnan(acc0)) {
-		cJSON_AddNumberToObject(rec, "acc_before_squeeze", acc0);
-		cJSON_AddNumberToObject(rec, "acc_squeezed", k->acc_squeezed);
-		if (isfinite(k->acc_retrained))
-			cJSON_AddNumberToObject(rec, "acc_retrained", k->acc_retrained);
-	}
-	cJSON *x = cJSON_AddObjectToObject(rec, "other_network");
-	if (x) {
-		cJSON_AddStringToObject(x, "what",
-		                        "the same squeeze with the other compensation setting: "
-		                        "a different network, not kept");
-		cJSON_AddBoolToObject(x, "compensate", o->compensated);
-		if (o->failed) {
-			cJSON_AddStringToObject(x, "failed", o->failed);
-		} else {
-			cJSON_AddNumberToObject(x, "removed", o->removed);
-			if (!isnan(acc0))
-				cJSON_AddNumberToObject(x, "acc_squeezed", o->acc_squeezed);
-		}
-	}
-	if (ag) {
-		cJSON_AddItemToObject(rec, "agreement_squeezed", report_agreement_json(&ag[0], e));
-		if (retrained)
-			cJSON_AddItemToObject(rec, "agreement_retrained",
-			                      report_agreement_json(&ag[2], e));
-		if (x && !o->failed)
-			cJSON_AddItemToObject(x, "agreement", report_agreement_json(&ag[1], e));
-	}
-	if (retrained) {
-		cJSON_AddNumberToObject(rec, "retrain_epochs_run", retrained->epochs);
-		cJSON_AddNumberToObject(rec, "retrain_best_epoch", retrained->best_epoch);
-		if (!isnan(retrained->val_acc))
-			cJSON_AddNumberToObject(rec, "retrain_val_accuracy",
-			                        100 * retrained->val_acc);
-	}
+	if ((!o->failed || !k->compensated) &&
+	    json_add(rec, "removed_without_compensation",
+	             cJSON_CreateNumber(k->compensated ? o->removed : k->removed), e))
+		return -1;
+	if ((!o->failed || k->compensated) &&
+	    json_add(rec, "removed_with_compensation",
+	             cJSON_CreateNumber(k->compensated ? k->removed : o->removed), e))
+		return -1;
+	if (!isnan(acc0) &&
+	    (json_add(rec, "acc_before_squeeze", cJSON_CreateNumber(acc0), e) ||
+	     json_add(rec, "acc_squeezed", cJSON_CreateNumber(k->acc_squeezed), e) ||
+	     (isfinite(k->acc_retrained) &&
+	      json_add(rec, "acc_retrained", cJSON_CreateNumber(k->acc_retrained), e))))
+		return -1;
+	if (other_json(rec, o, acc0, ag, e))
+		return -1;
+	if (ag && (json_add(rec, "agreement_squeezed", report_agreement_json(&ag[0], e), e) ||
+	           (retrained &&
+	            json_add(rec, "agreement_retrained", report_agreement_json(&ag[2], e), e))))
+		return -1;
+	if (!retrained)
+		return 0;
+	if (json_add(rec, "retrain_epochs_run", cJSON_CreateNumber(retrained->epochs), e) ||
+	    json_add(rec, "retrain_best_epoch", cJSON_CreateNumber(retrained->best_epoch), e))
+		return -1;
+	if (!isnan(retrained->val_acc))
+		return json_add(rec, "retrain_val_accuracy",
+		                cJSON_CreateNumber(100 * retrained->val_acc), e);
+	return 0;
 }
 
-void report_squeeze_rounds_run_json(struct cJSON *rec, const Alg3Round *r, int n, double tau,
-                                    int stable, const Agreement *ag, Err *e)
+int report_squeeze_rounds_run_json(struct cJSON *rec, const Alg3Round *r, int n, double tau,
+                                   int stable, const Agreement *ag, Err *e)
 {
-	cJSON_AddItemToObject(rec, "rounds", report_squeeze_rounds_json(r, n, tau, e));
-	if (ag)
-		cJSON_AddItemToObject(rec, "agreement", report_agreement_json(ag, e));
-	if (stable >= 0)
-		cJSON_AddBoolToObject(rec, "stable", stable);
+	if (json_add(rec, "rounds", report_squeeze_rounds_json(r, n, tau, e), e) ||
+	    (ag && json_add(rec, "agreement", report_agreement_json(ag, e), e)))
+		return -1;
+	return stable >= 0 ? json_add(rec, "stable", cJSON_CreateBool(stable), e) : 0;
 }
 
-void report_squeeze_costs_json(struct cJSON *rec, const NetCost *before, const NetCost *after,
-                               Err *e)
+int report_squeeze_costs_json(struct cJSON *rec, const NetCost *before, const NetCost *after,
+                              Err *e)
 {
-	cJSON_AddItemToObject(rec, "cost_before", report_cost_json(before, e));
-	cJSON_AddItemToObject(rec, "cost_after", report_cost_json(after, e));
+	return json_add(rec, "cost_before", report_cost_json(before, e), e) ||
+	               json_add(rec, "cost_after", report_cost_json(after, e), e)
+	           ? -1
+	           : 0;
 }
 
-int report_squeeze_compare_run_json(struct cJSON *rec, const Alg3Compare *c, int n, int draws,
-                                    int retrain_draws, uint64_t seed, Err *e)
+int report_squeeze_shape_after(struct cJSON *rec, const char *shape, Err *e)
 {
-	cJSON *js = report_squeeze_compare_json(c, n, e);
-	if (js)
-		cJSON_AddItemToObject(rec, "comparisons", js);
-	cJSON_AddNumberToObject(rec, "draws", draws);
-	cJSON_AddNumberToObject(rec, "retrain_draws", retrain_draws);
-	cJSON_AddNumberToObject(rec, "seed", (double)seed);
-	return js ? 0 : -1;
-}
-
-void report_squeeze_shape_after(struct cJSON *rec, const char *shape)
-{
-	cJSON_AddStringToObject(rec, "shape_after", shape);
+	return json_add(rec, "shape_after", cJSON_CreateString(shape), e);
 }

@@ -1,7 +1,7 @@
 /* report_squeeze.h - the tables, JSON records and plot files of a squeeze
  * beyond the paper's layouts (report.h): per-layer decisions with the κ each
  * layer was decided on, what the network costs before and after, and the
- * comparison of the squeeze's criteria (alg3_compare.h). */
+ * comparison of the squeeze's criteria (alg3_compare.h, report_compare.c). */
 #ifndef CONDNET_REPORT_SQUEEZE_H
 #define CONDNET_REPORT_SQUEEZE_H
 
@@ -33,8 +33,7 @@ SqueezeLayerRow *report_squeeze_layer_rows(const Net *before, const LayerCond *l
                                            const Alg3 *pass, Err *e);
 /* The per-layer table; the κ-after-retraining column only when some row
  * has one. */
-void report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportFormat fmt);
-struct cJSON *report_squeeze_layers_json(const SqueezeLayerRow *r, int n, Err *e);
+int report_squeeze_layers(FILE *f, const SqueezeLayerRow *r, int n, ReportFormat fmt, Err *e);
 
 /* One decision of a squeeze pass on the screen: the layer's widths, κ when
  * decided and after, whether it was applied and compensated, the test
@@ -43,8 +42,6 @@ typedef struct SqueezeDecisionRow {
 	int layer, n_before, n_after, applied, compensated;
 	double tau, kappa_dec, kappa_after, acc_after;
 } SqueezeDecisionRow;
-/* The decisions, one row each; κ keeps the digits that place it beside τ. */
-void report_squeeze_decisions(FILE *f, const SqueezeDecisionRow *r, int n, ReportFormat fmt);
 
 /* The networks one `condnet squeeze` makes: the one kept, and the one
  * measured beside it (the same τ with the other compensation setting): a
@@ -61,27 +58,25 @@ typedef struct SqueezeNetRow {
 	const char *failed;   /* why this squeeze failed (an overflow in its
 	                       * compensation), NULL when it did not */
 } SqueezeNetRow;
-void report_squeeze_networks(FILE *f, const SqueezeNetRow *r, int n, ReportFormat fmt);
+int report_squeeze_networks(FILE *f, const SqueezeNetRow *r, int n, ReportFormat fmt, Err *e);
 
 /* Rows: parameters, multiply-adds per sample, model-file bytes, forward
  * time per sample at batch 1 and 256 (µs); columns before, after and
  * after/before. */
-void report_costs(FILE *f, const NetCost *before, const NetCost *after, ReportFormat fmt);
-struct cJSON *report_cost_json(const NetCost *c, Err *e);
+int report_costs(FILE *f, const NetCost *before, const NetCost *after, ReportFormat fmt, Err *e);
 
 /* A comparison per τ (c[0..n)): the removal table (τ, removed, share of the
  * hidden neurons, by the |r_jj| threshold, by the κ loop, parameters and
  * multiply-adds after), then one table per stage measured (QR, norm, random
  * mean ± sd over its draws, the share of draws at least as good as QR). */
-void report_squeeze_compare(FILE *f, const Alg3Compare *c, int n, ReportFormat fmt);
-struct cJSON *report_squeeze_compare_json(const Alg3Compare *c, int n, Err *e);
+int report_squeeze_compare(FILE *f, const Alg3Compare *c, int n, ReportFormat fmt, Err *e);
 
-/* gnuplot input: a data file (one line per τ: the fraction removed, τ, then
- * per stage QR, norm, random mean and sd) and a script plotting accuracy
- * against the fraction removed, one panel per stage measured, into png. */
-void report_squeeze_compare_data(FILE *f, const Alg3Compare *c, int n);
-void report_squeeze_compare_gnuplot(FILE *f, const Alg3Compare *c, int n, const char *data,
-                                    const char *png, const char *title);
+/* gnuplot input beside prefix: PREFIX.dat (one line per τ: the fraction
+ * removed, τ, then per stage QR, norm, random mean and sd) and PREFIX.gp, a
+ * script plotting accuracy against the fraction removed into PREFIX.png, one
+ * panel per stage measured, titled title; run from prefix's folder. */
+int report_squeeze_compare_plot(const char *prefix, const Alg3Compare *c, int n, const char *title,
+                                Err *e);
 
 /* ---- condnet squeeze's record, part by part ---- */
 
@@ -112,22 +107,24 @@ struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e);
  * (report_agreement_json: ag[0] the kept one squeezed, ag[1] the other,
  * ag[2] the kept one retrained); what the retraining did (retrained NULL:
  * none). */
-void report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
-                              const SqueezeLayerRow *rows, int m, double acc0, int by_threshold,
-                              const Agreement *ag, const TrainResult *retrained, Err *e);
+int report_squeeze_once_json(struct cJSON *rec, const SqueezeNetRow nr[2],
+                             const SqueezeLayerRow *rows, int m, double acc0, int by_threshold,
+                             const Agreement *ag, const TrainResult *retrained, Err *e);
 /* Squeezes repeated until stable: "rounds" (report_squeeze_rounds_json),
  * "agreement" of the result with the original when ag is not NULL, and
  * "stable" when stable is 0 or 1 (-1: the run stopped before). */
-void report_squeeze_rounds_run_json(struct cJSON *rec, const Alg3Round *r, int n, double tau,
-                                    int stable, const Agreement *ag, Err *e);
-/* "cost_before" and "cost_after" (report_cost_json). */
-void report_squeeze_costs_json(struct cJSON *rec, const NetCost *before, const NetCost *after,
-                               Err *e);
+int report_squeeze_rounds_run_json(struct cJSON *rec, const Alg3Round *r, int n, double tau,
+                                   int stable, const Agreement *ag, Err *e);
+/* "cost_before" and "cost_after": "parameters", "multiply_adds_per_sample",
+ * "model_file_bytes", the forward seconds per sample at batch 1 and 256,
+ * "timing_repeats", "threads". */
+int report_squeeze_costs_json(struct cJSON *rec, const NetCost *before, const NetCost *after,
+                              Err *e);
 /* --compare: "comparisons" (report_squeeze_compare_json), "draws",
  * "retrain_draws", "seed". -1 when out of memory. */
 int report_squeeze_compare_run_json(struct cJSON *rec, const Alg3Compare *c, int n, int draws,
                                     int retrain_draws, uint64_t seed, Err *e);
 /* "shape_after": the network kept. */
-void report_squeeze_shape_after(struct cJSON *rec, const char *shape);
+int report_squeeze_shape_after(struct cJSON *rec, const char *shape, Err *e);
 
 #endif

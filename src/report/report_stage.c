@@ -8,7 +8,8 @@
 
 #include "base/file.h"
 #include "report/report.h"
-#include "report/report_json.h"
+#include "report/report_int.h"
+#include "report/report_rec.h"
 
 /* What a result records of its run, rewritten at every write. */
 static const char *const run_keys[] = {"reproducible", "kernels", "threads", "parts", "seconds"};
@@ -26,11 +27,12 @@ int report_stage_write(struct cJSON *out, const ReproRecord *mode, double second
 {
 	for (size_t i = 0; i < sizeof run_keys / sizeof *run_keys; i++)
 		cJSON_DeleteItemFromObjectCaseSensitive(out, run_keys[i]);
-	cJSON_AddBoolToObject(out, "reproducible", mode->on);
-	cJSON_AddStringToObject(out, "kernels", mode->kernels);
-	cJSON_AddNumberToObject(out, "threads", mode->threads);
-	cJSON_AddNumberToObject(out, "parts", mode->parts);
-	cJSON_AddNumberToObject(out, "seconds", seconds);
+	if (json_add(out, "reproducible", cJSON_CreateBool(mode->on), e) ||
+	    json_add(out, "kernels", cJSON_CreateString(mode->kernels), e) ||
+	    json_add(out, "threads", cJSON_CreateNumber(mode->threads), e) ||
+	    json_add(out, "parts", cJSON_CreateNumber(mode->parts), e) ||
+	    json_add(out, "seconds", cJSON_CreateNumber(seconds), e))
+		return err_prefix(e, "%s", path);
 	char *json = cJSON_Print(out);
 	if (!json)
 		return err_set(e, "%s: out of memory", path);
@@ -108,42 +110,40 @@ struct cJSON *report_stage_part(struct cJSON *out, const char *key, Err *e)
 	return o;
 }
 
-void report_stage_acc(struct cJSON *out, double acc)
+int report_stage_acc(struct cJSON *out, double acc, Err *e)
 {
-	cJSON_AddNumberToObject(out, "acc", acc);
+	return json_add(out, "acc", cJSON_CreateNumber(acc), e);
 }
 
-void report_stage_beta(struct cJSON *out, double beta)
+int report_stage_beta(struct cJSON *out, double beta, Err *e)
 {
-	cJSON_AddNumberToObject(out, "beta", beta);
+	return json_add(out, "beta", cJSON_CreateNumber(beta), e);
 }
 
 int report_stage_net(struct cJSON *out, const Net *net, double tau, Err *e)
 {
 	cJSON *o = report_net_json(net, tau, e);
-	if (!o)
-		return -1;
-	cJSON_AddItemToObject(out, "net", o);
-	return 0;
+	return o ? json_add(out, "net", o, e) : -1;
 }
 
-void report_stage_trained(struct cJSON *out, const TrainResult *r)
+int report_stage_trained(struct cJSON *out, const TrainResult *r, Err *e)
 {
-	report_trained_json(out, r);
+	return report_trained_json(out, r, e);
 }
 
 int report_stage_fit(struct cJSON *out, const Net *net, const TrainResult *r, double train_acc,
                      double test_acc, double tau, Err *e)
 {
-	report_trained_json(out, r);
-	cJSON_AddNumberToObject(out, "train_acc", train_acc);
-	cJSON_AddNumberToObject(out, "test_acc", test_acc);
+	if (report_trained_json(out, r, e) ||
+	    json_add(out, "train_acc", cJSON_CreateNumber(train_acc), e) ||
+	    json_add(out, "test_acc", cJSON_CreateNumber(test_acc), e))
+		return -1;
 	return report_stage_net(out, net, tau, e);
 }
 
-void report_stage_seconds_note(struct cJSON *out, const char *note)
+int report_stage_seconds_note(struct cJSON *out, const char *note, Err *e)
 {
-	cJSON_AddStringToObject(out, "seconds_note", note);
+	return json_add(out, "seconds_note", cJSON_CreateString(note), e);
 }
 
 struct cJSON *report_stage_rows(struct cJSON *out, const char *key, Err *e)
@@ -167,20 +167,14 @@ struct cJSON *report_stage_row(struct cJSON *rows, Err *e)
 	return o;
 }
 
-int report_stage_round(struct cJSON *rows, const Alg3Round *r, double tau, Err *e)
-{
-	cJSON *o = report_squeeze_round_json(r, tau, e);
-	if (!o)
-		return -1;
-	cJSON_AddItemToArray(rows, o);
-	return 0;
-}
-
 int report_stage_rounds(struct cJSON *rows, const Alg3Round *r, int n, double tau, Err *e)
 {
-	for (int k = 0; k < n; k++)
-		if (report_stage_round(rows, &r[k], tau, e) < 0)
+	for (int k = 0; k < n; k++) {
+		cJSON *o = report_squeeze_round_json(&r[k], tau, e);
+		if (!o)
 			return -1;
+		cJSON_AddItemToArray(rows, o);
+	}
 	return 0;
 }
 
@@ -189,7 +183,6 @@ int report_stage_eta_row(struct cJSON *rows, const Net *net, double tau, double 
 	cJSON *o = report_net_json(net, tau, e);
 	if (!o)
 		return -1;
-	cJSON_AddNumberToObject(o, "eta", eta);
 	cJSON_AddItemToArray(rows, o);
-	return 0;
+	return json_add(o, "eta", cJSON_CreateNumber(eta), e);
 }

@@ -47,19 +47,19 @@ int report_stage_sweep(struct cJSON *out, const Alg2 *a, Err *e);
 struct cJSON *report_stage_part(struct cJSON *out, const char *key, Err *e);
 
 /* "acc": the test accuracy (percent) of the network a stage starts from. */
-void report_stage_acc(struct cJSON *out, double acc);
+int report_stage_acc(struct cJSON *out, double acc, Err *e);
 /* "beta": the β of the network a stage trains. */
-void report_stage_beta(struct cJSON *out, double beta);
+int report_stage_beta(struct cJSON *out, double beta, Err *e);
 /* "net": the network's κ at τ (report_net_json). */
 int report_stage_net(struct cJSON *out, const Net *net, double tau, Err *e);
 /* What a training did (report_trained_json). */
-void report_stage_trained(struct cJSON *out, const TrainResult *r);
+int report_stage_trained(struct cJSON *out, const TrainResult *r, Err *e);
 /* A network trained fully: what the training did, "train_acc" (on the
  * data it trained on), "test_acc" and "net" (its κ at τ). */
 int report_stage_fit(struct cJSON *out, const Net *net, const TrainResult *r, double train_acc,
                      double test_acc, double tau, Err *e);
 /* "seconds_note": why the seconds leave something out. */
-void report_stage_seconds_note(struct cJSON *out, const char *note);
+int report_stage_seconds_note(struct cJSON *out, const char *note, Err *e);
 
 /* The array of rows named key ("rows", "betas", "iterations", …), made
  * when absent; NULL with a message when out of memory. */
@@ -67,9 +67,8 @@ struct cJSON *report_stage_rows(struct cJSON *out, const char *key, Err *e);
 /* A new empty row appended to rows, for the parts above; NULL when out of
  * memory. */
 struct cJSON *report_stage_row(struct cJSON *rows, Err *e);
-/* A squeeze round (report_squeeze_round_json) appended to rows. */
-int report_stage_round(struct cJSON *rows, const Alg3Round *r, double tau, Err *e);
-/* The rounds of a squeeze repeated until stable, appended to rows. */
+/* Squeeze rounds (report_squeeze_round_json) appended to rows: one squeeze,
+ * or those of a squeeze repeated until stable. */
 int report_stage_rounds(struct cJSON *rows, const Alg3Round *r, int n, double tau, Err *e);
 /* A row of the η stage: the network's κ at τ after training to η epochs,
  * and "eta". */

@@ -114,7 +114,8 @@ static int read_settings(const cJSON *root, const char *path, Alg2Settings *st, 
 	return 0;
 }
 
-int report_trial_read(const char *path, Alg2Trial *t, int **widths, int *m, Alg2Settings *st,
+/* One trial file back: its trial, widths and settings (st may be NULL). */
+static int trial_read(const char *path, Alg2Trial *t, int **widths, int *m, Alg2Settings *st,
                       Err *e)
 {
 	if (!path || !t || !widths || !m)
@@ -197,7 +198,7 @@ Alg2TrialFile *report_trials_read(char **paths, int n, Err *e)
 	}
 	for (int i = 0; i < n; i++) {
 		f[i].name = paths[i];
-		if (report_trial_read(paths[i], &f[i].t, &f[i].widths, &f[i].m, &f[i].st, e) < 0) {
+		if (trial_read(paths[i], &f[i].t, &f[i].widths, &f[i].m, &f[i].st, e) < 0) {
 			alg2_trial_files_free(f, i);
 			return NULL;
 		}

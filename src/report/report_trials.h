@@ -15,15 +15,12 @@
  * back to the same bits. */
 int report_trial_write(const char *path, const Alg2Trial *t, const int *widths, int m,
                        const Alg2Settings *st, Err *e);
-/* Reads one back; *widths is malloc'd (m + 1 entries); st (may be NULL)
- * receives the settings, n = -1 when the file has none (an older
- * condnet's). Every field is checked (range, integrality), and the message
- * names the file and field. */
-int report_trial_read(const char *path, Alg2Trial *t, int **widths, int *m, Alg2Settings *st,
-                      Err *e);
 /* Every file of paths[0..n), read back, in a new array named by their
- * paths (alg2_gather takes it; free it with alg2_trial_files_free). NULL
- * with the message of the first that cannot be read. */
+ * paths (alg2_gather takes it; free it with alg2_trial_files_free): its
+ * widths malloc'd (m + 1 entries), its settings (n = -1 when the file has
+ * none, an older condnet's). Every field is checked (range, integrality),
+ * and the message names the file and field. NULL with the message of the
+ * first that cannot be read. */
 Alg2TrialFile *report_trials_read(char **paths, int n, Err *e);
 
 #endif

@@ -173,6 +173,8 @@ static int do_data(Session *s, SessAction *a, Err *e)
 	d.scale = a->scale;
 	d.points = a->points;
 	d.noise = a->has_noise ? a->noise : -1;
+	d.inputs = a->inputs;
+	memcpy(d.shape, a->shape, sizeof d.shape);
 	if (datasets_load(&d, &tr, &te, e) < 0)
 		return -1;
 	if (datasets_plane_params(&d, &d.points, &d.noise, NULL) == 0) {
@@ -233,20 +235,9 @@ static int set_net(Session *s, Net *net, Err *e)
 
 static int do_net(Session *s, const SessAction *a, Err *e)
 {
-	int *hidden = NULL, nh = 0;
-	if (net_parse_layers(a->spec, &hidden, &nh, e) < 0)
-		return err_prefix(e, "layers");
-	int *w = malloc((size_t)(nh + 2) * sizeof *w);
-	if (!w) {
-		free(hidden);
-		return err_set(e, "out of memory");
-	}
-	w[0] = s->train->d;
-	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
-	w[nh + 1] = s->train->k;
-	free(hidden);
-	Net *net = net_fresh(nh + 1, w, (ActKind)a->act, (float)a->x, a->seed, e);
-	free(w);
+	const Dataset *t = s->train;
+	Net *net = net_fresh_spec(a->spec, t->d, t->c, t->h, t->w, t->k, (ActKind)a->act,
+	                          (float)a->x, a->seed, t->name, e);
 	if (!net)
 		return err_prefix(e, "the network %s", a->spec);
 	s->seed = a->seed;

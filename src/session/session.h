@@ -22,8 +22,10 @@
  *   data spec=S [dir=D] features=N label_col=N seed=N limit=N val_frac=X val_per_class=N
  *        [points=N noise=X]   (a plane data set's points and noise, as drawn: the
  *                              screen writes them whether given or the set's own)
+ *        [inputs=K] [shape=CxHxW]   (MNIST's and Fashion's inputs when not the
+ *                              paper's, --inputs; a CSV's images, --shape)
  *   opts batch=N lr=X [threads=N]
- *   net layers=L act=A act_a=X seed=N
+ *   net layers=L act=A act_a=X seed=N   (L as --layers: widths, convolutions)
  *   load path=P [crc=HEX] [seed=N]   (N: the seed of later trainings; without
  *                            it they keep the session's)
  *   tau X | eta X
@@ -88,6 +90,8 @@ typedef struct SessAction {
 	int points;        /* DATA: a plane data set's training points, 0 = its default */
 	int has_noise;     /* DATA: noise is given (else a plane data set's own) */
 	double noise;      /* DATA: a plane data set's noise */
+	int inputs;        /* DATA: MNIST's and Fashion's inputs (MnistInputs, data/mnist.h) */
+	int shape[3];      /* DATA: a CSV's images (--shape), zeros: none */
 	int batch;         /* OPTS */
 	int threads;       /* OPTS: threads to compute on, 0 = as the environment says */
 	int act;           /* NET: ActKind */

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/datasets.h"
+#include "data/mnist.h"
 #include "engine/limits.h"
 #include "session/session.h"
 
@@ -91,6 +93,10 @@ static int format(const SessAction *a, char *buf, size_t len)
 			putf(&o, "points", "%d", a->points);
 		if (a->has_noise)
 			putf(&o, "noise", "%.17g", a->noise);
+		if (a->inputs)
+			put(&o, "inputs", mnist_inputs_name((MnistInputs)a->inputs));
+		if (a->shape[0])
+			putf(&o, "shape", "%dx%dx%d", a->shape[0], a->shape[1], a->shape[2]);
 		break;
 	case SESS_OPTS:
 		putf(&o, "batch", "%d", a->batch);
@@ -296,6 +302,15 @@ static int field(SessAction *a, const char *key, const char *v, int *have, Err *
 	} else if (IS("noise", k == SESS_DATA)) {
 		a->has_noise = 1;
 		return lim(LIM_NOISE, key, v, 0, &a->noise, e);
+	} else if (IS("inputs", k == SESS_DATA)) {
+		if ((a->inputs = mnist_inputs_parse(v)) < 0)
+			return err_set(e,
+			               "inputs: unknown inputs '%s' (expected qr, variance, "
+			               "coarse, all or pixels)",
+			               v);
+		return 0;
+	} else if (IS("shape", k == SESS_DATA)) {
+		return datasets_parse_shape("shape", v, a->shape, e);
 	} else if (IS("val_per_class", k == SESS_DATA)) {
 		*have |= F_VALP;
 		return lim_int(LIM_VAL_PER_CLASS, key, v, 1, &a->val_per_class, e);
@@ -391,8 +406,9 @@ static int bare(SessAction *a, const char *v, int *have, Err *e)
 static int check_spec(const SessAction *a, Err *e)
 {
 	if (a->kind == SESS_NET) {
-		int *w = NULL, n = 0;
-		if (net_parse_layers(a->spec, &w, &n, e) < 0)
+		LayerSpec *w = NULL;
+		int n = 0;
+		if (layers_parse(a->spec, &w, &n, e) < 0)
 			return err_prefix(e, "net");
 		free(w);
 	} else if (a->kind == SESS_SWEEP) {

@@ -29,6 +29,7 @@ const struct option opts_common[] = {
     {"points", required_argument, NULL, OPTS_POINTS},
     {"noise", required_argument, NULL, OPTS_NOISE},
     {"inputs", required_argument, NULL, OPTS_INPUTS},
+    {"shape", required_argument, NULL, OPTS_SHAPE},
     {"layers", required_argument, NULL, OPTS_LAYERS},
     {"act", required_argument, NULL, OPTS_ACT},
     {"act-scale", required_argument, NULL, OPTS_ACT_SCALE},
@@ -212,11 +213,14 @@ int opts_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		return limit_parse_int(LIM_POINTS, "--points", arg, &c->data.points, e) ? -1 : 1;
 	case OPTS_NOISE:
 		return limit_parse(LIM_NOISE, "--noise", arg, &c->data.noise, e) ? -1 : 1;
+	case OPTS_SHAPE:
+		return datasets_parse_shape("--shape", arg, c->data.shape, e) ? -1 : 1;
 	case OPTS_LAYERS: {
-		int *w = NULL, n = 0;
-		if (net_parse_layers(arg, &w, &n, e))
+		LayerSpec *ls = NULL;
+		int n = 0;
+		if (layers_parse(arg, &ls, &n, e))
 			return err_prefix(e, "--layers");
-		free(w);
+		free(ls);
 		c->layers = arg;
 		return 1;
 	}

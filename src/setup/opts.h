@@ -14,7 +14,8 @@
 #include "engine/train.h"
 
 typedef struct CommonOpts {
-	DataSpec data;      /* --data, --data-dir, --features, --label-col, --limit, --inputs */
+	DataSpec data;      /* --data, --data-dir, --features, --label-col, --limit, --inputs,
+	                     * --shape */
 	int features_given; /* --features was given */
 	int inputs_given;   /* --inputs was given */
 	const char *layers; /* --layers (hidden widths), default per data set */
@@ -70,6 +71,7 @@ enum {
 	OPTS_POINTS,
 	OPTS_NOISE,
 	OPTS_INPUTS,
+	OPTS_SHAPE,
 	OPTS_DRY_RUN = 511, /* every command's; not a common option */
 	OPTS_OWN = 512
 };
@@ -85,14 +87,14 @@ enum {
 /* getopt_long entries for the common options, and their handler: returns 1
  * if opt was a common option (parsed into c), 0 if not, -1 on a bad value
  * (message in e). The first entries are the data-set options, --data to
- * --inputs (OPTS_DATA_SET), for commands that take only those. */
+ * --shape (OPTS_DATA_SET), for commands that take only those. */
 extern const struct option opts_common[];
 extern const int opts_ncommon;
 #define OPTS_DATA_SET                                                                              \
 	(OPTS_BIT(OPTS_DATA) | OPTS_BIT(OPTS_DATA_DIR) | OPTS_BIT(OPTS_FEATURES) |                 \
 	 OPTS_BIT(OPTS_LABEL_COL) | OPTS_BIT(OPTS_LIMIT) | OPTS_BIT(OPTS_CENTER) |                 \
 	 OPTS_BIT(OPTS_STANDARDIZE) | OPTS_BIT(OPTS_POINTS) | OPTS_BIT(OPTS_NOISE) |               \
-	 OPTS_BIT(OPTS_INPUTS))
+	 OPTS_BIT(OPTS_INPUTS) | OPTS_BIT(OPTS_SHAPE))
 int opts_handle(CommonOpts *c, int opt, const char *arg, Err *e);
 
 /* --reproducible and --no-reproducible (main.c acts on them before the
@@ -163,8 +165,10 @@ extern const char opts_common_help[];
 	"  --points N           a plane data set's training points, 6..1000000 (default 300;\n"    \
 	"                       its test set has as many)\n"                                       \
 	"  --noise S            a plane data set's noise, 0..1: the standard deviation added\n"    \
-	"                       to every coordinate (default 0.05, moons 0.08)\n"
-/* --inputs, which the batch commands take and the screen does not. */
+	"                       to every coordinate (default 0.05, moons 0.08)\n"                  \
+	"  --shape CxHxW        a CSV's rows as images of C maps of HxW values, channel by\n"      \
+	"                       channel, row by row (HxW: one map), for convolution layers\n"
+/* --inputs, which the batch commands and the screen take. */
 #define OPTS_INPUTS_HELP                                                                           \
 	"  --inputs KIND        what MNIST/Fashion networks see: qr (the K Haar coefficients\n"    \
 	"                       a pivoted QR picks first, the paper's; the default),\n"            \
@@ -177,7 +181,9 @@ extern const char opts_common_help[];
 	"  --layers SPEC        hidden widths: 12x300, 600,410,510 or 3x50,20 (default:\n"         \
 	"                       synthetic 4x32, mnist and fashion 12x300, adult 12x50, csv "       \
 	"3x32,\n"                                                                                  \
-	"                       the plane data sets 2x32)\n"                                       \
+	"                       the plane data sets 2x32); convolutions first on images:\n"        \
+	"                       conv:C:K[:same] (C channels of KxK kernels), pool:2 after\n"       \
+	"                       one, as in conv:6:5,pool:2,conv:16:5,pool:2,120,84\n"              \
 	"  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"                        \
 	"  --act-scale A        a in erf(a*x) (default 1)\n"
 #define OPTS_MODE_HELP                                                                             \

@@ -108,10 +108,16 @@ double setup_work_bytes(const CommonOpts *c, const Net *net)
 	for (int i = 0; i <= net->m; i++)
 		sum_n += net->n[i];
 	for (int i = 1; i <= net->m; i++) {
-		double w = ((double)net->n[i - 1] + 1) * net->n[i];
+		double w = ((double)net_rows(net, i - 1) + 1) * net_cols(net, i - 1);
 		widest = w > widest ? w : widest;
 	}
 	int threads = c->train.threads > 0 ? c->train.threads : 1;
+	/* a convolution's columns, maps and their gradients for the batch */
+	for (int i = 0; i < net->nconv; i++) {
+		const ConvShape *cs = &net->conv[i];
+		double pos = (double)cs->h_conv * cs->w_conv;
+		sum_n += pos * ((double)layers_rows(cs) + 3.0 * cs->c_out);
+	}
 	/* the gradients and Adam's moments (the parameters are there already), a
 	 * batch's activations on each thread, and Ŵ of the widest layer in
 	 * doubles three times (the conditioning's copies) */
@@ -141,6 +147,10 @@ static Net *make_net(const CommonOpts *c, const Dataset *train, Err *e)
 			net_free(net);
 			return NULL;
 		}
+		if (train && net_check_images(net, train->c, train->h, train->w, train->name, e)) {
+			net_free(net);
+			return NULL;
+		}
 		if (train && net->n[net->m] != train->k) {
 			err_set(e, "%s: model has %d outputs, data set has %d classes", c->load,
 			        net->n[net->m], train->k);
@@ -158,33 +168,8 @@ static Net *make_net(const CommonOpts *c, const Dataset *train, Err *e)
 		return NULL;
 	}
 	const char *spec = c->layers ? c->layers : opts_default_layers(c->data.spec);
-	int *hidden = NULL, nh = 0;
-	if (net_parse_layers(spec, &hidden, &nh, e)) {
-		err_prefix(e, "--layers");
-		return NULL;
-	}
-	int *w = malloc((size_t)(nh + 2) * sizeof *w);
-	if (!w) {
-		free(hidden);
-		err_set(e, "out of memory");
-		return NULL;
-	}
-	w[0] = train->d;
-	memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
-	w[nh + 1] = train->k;
-	free(hidden);
-	/* Parameters, gradients and two Adam moments: four floats each. */
-	char what[96];
-	snprintf(what, sizeof what, "a %.60s network", spec);
-	if (limit_check_widths(nh + 1, w, what, NULL, e)) {
-		free(w);
-		return NULL;
-	}
-	Net *net = net_fresh(nh + 1, w, c->act, c->act_a, c->seed, e);
-	free(w);
-	if (!net)
-		err_prefix(e, "a %s network", spec);
-	return net;
+	return net_fresh_spec(spec, train->d, train->c, train->h, train->w, train->k, c->act,
+	                      c->act_a, c->seed, train->name, e);
 }
 
 Net *setup_make_net(const CommonOpts *c, const Dataset *train, Err *e)

@@ -15,7 +15,7 @@
 #include "tui/tui.h"
 
 /* The data options, with the screen's default data set. */
-#define TUI_DATA_HELP OPTS_DATA_HELP_DEFAULT("mnist when fetched, else synthetic")
+#define TUI_DATA_HELP OPTS_DATA_HELP_DEFAULT("mnist when fetched, else synthetic") OPTS_INPUTS_HELP
 
 static const char tui_help_fmt[] =
     "Usage: condnet [tui] [OPTIONS]\n"
@@ -78,10 +78,10 @@ enum {
 };
 
 /* The common options the screen takes (their help is its own): all but
- * --inputs and the batch commands' outputs. */
+ * the batch commands' outputs. */
 #define TUI_COMMON                                                                                 \
-	(OPTS_ALL & ~(OPTS_BIT(OPTS_INPUTS) | OPTS_BIT(OPTS_SAVE) | OPTS_BIT(OPTS_JSON) |          \
-	              OPTS_BIT(OPTS_CSV) | OPTS_BIT(OPTS_QUIET)))
+	(OPTS_ALL &                                                                                \
+	 ~(OPTS_BIT(OPTS_SAVE) | OPTS_BIT(OPTS_JSON) | OPTS_BIT(OPTS_CSV) | OPTS_BIT(OPTS_QUIET)))
 static const struct option own[] = {
     {"tau", required_argument, NULL, OPT_TAU},   {"eta", required_argument, NULL, OPT_ETA},
     {"beta", required_argument, NULL, OPT_BETA}, {"q", required_argument, NULL, OPT_Q},
@@ -170,7 +170,9 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	                .val_per_class = co->val_per_class,
 	                .points = co->data.points,
 	                .has_noise = co->data.noise >= 0,
-	                .noise = co->data.noise};
+	                .noise = co->data.noise,
+	                .inputs = co->data.inputs};
+	memcpy(a.shape, co->data.shape, sizeof a.shape);
 	snprintf(a.spec, sizeof a.spec, "%s", spec);
 	snprintf(a.path, sizeof a.path, "%s", co->data.dir ? co->data.dir : "");
 	loading(spec);
@@ -200,7 +202,10 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 		a = (SessAction){
 		    .kind = SESS_NET, .act = (int)co->act, .x = co->act_a, .seed = co->seed};
 		size_t k = 0;
-		for (int i = 1; i < shape->m && k < sizeof a.spec - 12; i++)
+		/* convolutions as --layers names them, dense widths one by one */
+		if (shape->nconv)
+			snprintf(a.spec, sizeof a.spec, "%s", co->layers);
+		for (int i = 1; !shape->nconv && i < shape->m && k < sizeof a.spec - 12; i++)
 			k += (size_t)snprintf(a.spec + k, sizeof a.spec - k, i > 1 ? ",%d" : "%d",
 			                      shape->n[i]);
 		net_free(shape);

@@ -23,9 +23,22 @@ static double spark_floor(const Shown *p)
 	return pow(10, floor(log10(lo)));
 }
 
+/* A convolution layer's row: its channels, what it is, and that its κ is
+ * not computed yet (the conditioning of its Ŵ is to come). */
+static void conv_row(const Shown *p, const UiState *u, int i, int y)
+{
+	screen_put(y, 2, 3, i + 1 == u->layer ? C_SEL : C_NORMAL, i + 1 == u->layer, "%3d", i + 1);
+	screen_put_cut(y, 5, 0, C_NORMAL, 0, "  %5d  %s not computed yet   %s", p->lc[i].cols,
+	               S(KAPPA), p->kind ? p->kind[i] : "");
+}
+
 static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, double lo)
 {
 	const LayerCond *lc = &p->lc[i];
+	if (lc->conv) {
+		conv_row(p, u, i, y);
+		return;
+	}
 	char kb[48], flags[4] = "", qr[16];
 	int over = cond_over(lc->kappa, p->tau), deficient = lc->rank_svd < p->n[i + 1];
 	snprintf(flags, sizeof flags, "%s%s", over ? "!" : "", deficient ? "r" : "");
@@ -55,6 +68,13 @@ static void below(const Shown *p, const UiState *u, int top, int bot)
 	const LayerCond *lc = &p->lc[u->layer - 1];
 	char t[160];
 	double v[4096];
+	if (lc->conv) {
+		screen_put_cut(top, 0, 0, C_DIM, 0,
+		               "layer %d: %s, a convolution: the conditioning of its Ŵ (a column "
+		               "per channel) is not computed yet",
+		               u->layer, p->kind ? p->kind[u->layer - 1] : "");
+		return;
+	}
 	int nv = lc->nsv < 4096 ? lc->nsv : 4096, half = p->nrec || p->ks.n ? COLS / 2 : COLS;
 	for (int j = 0; j < nv; j++)
 		v[j] = lc->sv[0] > 0 ? lc->sv[j] / lc->sv[0] : 0;
@@ -109,7 +129,7 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 	long sum = 0;
 	for (int i = 0; i < p->m; i++) {
 		maxk = fmax(maxk, p->lc[i].kappa);
-		sum += p->n[i + 1];
+		sum += p->lc[i].conv ? p->lc[i].cols : p->n[i + 1];
 	}
 	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
 	               "%s n_i %ld (layers 1..m)   max %s %s   * output layer (never reduced)   "

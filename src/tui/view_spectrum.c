@@ -22,6 +22,18 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot)
 	const LayerCond *lc = &p->lc[u->layer - 1];
 	int l = u->layer, y = top;
 	char qr[16];
+	if (lc->conv) {
+		screen_put_cut(
+		    y++, 0, 0, C_TITLE, 1,
+		    "Layer %d of %d (%s): %s: %d channels, %s %d%s%d, %s not computed yet", l, p->m,
+		    screen_ascii() ? "Up Down" : "↑↓", p->kind ? p->kind[l - 1] : "", lc->cols,
+		    S(WHAT), lc->rows, S(TIMES), lc->cols, S(KAPPA));
+		screen_put_cut(y, 0, 0, C_DIM, 0,
+		               "a convolution: %s has a column per output channel; its singular "
+		               "values are not computed yet",
+		               S(WHAT));
+		return;
+	}
 	snprintf(qr, sizeof qr, lc->rank_qr >= 0 ? "%d" : "-", lc->rank_qr);
 	screen_put_cut(
 	    y++, 0, 0, C_TITLE, 1,

@@ -42,9 +42,11 @@ static void draw_header(const Shown *p, const UiState *u)
 	if (p->eta_next != p->eta)
 		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), p->eta_next);
 	long sum = 0;
-	for (int i = 1; p->n && i <= p->m; i++)
-		sum += p->n[i];
+	for (int i = 1; p->n && i <= p->m; i++) /* a convolution counts its channels */
+		sum += p->lc && p->lc[i - 1].conv ? p->lc[i - 1].cols : p->n[i];
 	views_shape(p->n, p->m, shape, sizeof shape);
+	if (p->conv_shape[0])
+		snprintf(shape, sizeof shape, "%s", p->conv_shape);
 	int uw = p->dirty ? 10 : 0;
 	char sb[32], pb[32];
 	report_thousands((double)sum, sb, sizeof sb);
@@ -315,6 +317,8 @@ static void draw_title(const Shown *p, const UiState *u)
 	char st[200], shape[256], left[400];
 	status_state(p, u, st, sizeof st);
 	views_shape(p->n, p->m, shape, sizeof shape);
+	if (p->conv_shape[0])
+		snprintf(shape, sizeof shape, "%s", p->conv_shape);
 	int sw = screen_width(st) + 1;
 	if (sw > COLS / 2)
 		sw = COLS / 2;

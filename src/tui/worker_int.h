@@ -1,7 +1,11 @@
-/* tui/worker_int.h - what the worker's files share: the Worker itself, the
- * publishing of its state (worker_shown.c), the squeeze pass (worker_squeeze.c),
- * lessons (worker_play.c) and exports (export.c). Only the worker thread
- * runs these; the mutex guards shown. */
+/* tui/worker_int.h - what the worker's files share: the Worker itself and
+ * the functions of each file, listed from the bottom up (a file calls only
+ * those listed before its own): what it says (worker_say.c), the Plane
+ * view (worker_plane.c), publishing its state (worker_shown.c), the
+ * squeeze pass (worker_squeeze.c), the engine's hooks (worker_hooks.c), an
+ * action (worker_action.c), lessons (worker_play.c) and the export
+ * (export.c); worker.c runs the queue. Only the worker thread runs these;
+ * the mutex guards shown. */
 #ifndef CONDNET_TUI_WORKER_INT_H
 #define CONDNET_TUI_WORKER_INT_H
 
@@ -29,7 +33,6 @@ struct Worker {
 	double alg1_acc_prev; /* of the network before the Algorithm-1 iteration under way */
 	int sweep_trials;     /* trials reported in the sweep under way */
 	Hook hooks;
-	int export_csv;
 	int last_comp; /* the compensation of the squeeze decisions under way */
 	/* the Plane view (worker_plane.c): when the regions were last computed
 	 * while a network trained and what that cost; the network before
@@ -39,12 +42,34 @@ struct Worker {
 	uint32_t plane_after_crc;
 };
 
+/* ---- what it says (worker_say.c; the status line and the narration are
+ * worker.h's) ---- */
+
 /* 1 when the screen is ending (worker_stop): nothing is published any more. */
 int worker_quitting(Worker *w);
-/* Predicates for hook_set_thread_stop: the screen is ending; or the job under way
- * is cancelled too. */
+/* Stop predicates (hook_set_thread_stop): the screen is ending; or the job
+ * under way is cancelled too. */
 int worker_stop_quit(void *w);
 int worker_stop_any(void *w);
+
+/* ---- the Plane view (worker_plane.c) ---- */
+
+/* Everything it shows for the current network, after a job or a change of
+ * τ (nothing but why not, when the data are not in the plane); the same at
+ * most every quarter second while net trains; before an action, a copy of
+ * the network when the action is an Algorithm-1 step that may remove
+ * neurons (else NULL), and after it, that copy taken over, to show the
+ * step's removals on it. */
+void worker_plane_publish(Worker *w);
+void worker_plane_sample(Worker *w, const Net *net);
+Net *worker_plane_before(Worker *w, const SessAction *a);
+void worker_plane_step(Worker *w, Net *before);
+/* The panels of the squeeze proposal shown (the squeeze preview, on plane
+ * data): the network now, without the proposal's neurons, the same
+ * compensated, as many removed at random. */
+void worker_plane_preview(Worker *w, const Alg3Proposal *sp);
+
+/* ---- publishing (worker_shown.c) ---- */
 
 /* shown.tau_next and eta_next from the session's values and the τ and η
  * actions queued or running (the mutex held). */
@@ -58,25 +83,24 @@ void worker_publish_settings(Worker *w);
  * conditioning under way into shown.work; done: it ended. */
 void worker_meter(const char *what, double frac, void *ud);
 void worker_meter_done(Worker *w);
-/* The conditioning of net as the layer table (live: while it trains). */
+/* The conditioning of net as the layer table (live: while it trains); lc
+ * computed for net, taken over. */
 void worker_shown_cond(Worker *w, const Net *net, int live);
-/* The hooks the engine reports to (progress, step, cancelled). */
-Hook worker_hooks(Worker *w);
-/* Forgets the κ series; the next training starts a new one named what. */
-void worker_series_reset(Worker *w, const char *what, double epochs);
-/* Runs a session action with the screen's hooks and narrates the outcome
- * (quiet: leave the status line alone unless it fails); returns
- * session_apply's result. */
-int worker_run_action(Worker *w, const SessAction *a, int quiet);
+void worker_shown_lc(Worker *w, const Net *net, LayerCond *lc, int live);
+/* The sweep's table (the spreads of β already shown kept) and Algorithm
+ * 1's history, the mutex held. */
+void worker_shown_sweep_locked(Worker *w, const Alg2 *a);
+void worker_shown_alg1_locked(Worker *w, const Alg1 *a, int live);
 /* Frees what Shown holds (the lock is not taken). */
 void worker_shown_free(Shown *p);
 
-/* The squeeze pass (the session holds it): begin it and show the first
- * proposal; show the proposal the session holds, with its preview, or end
- * the pass when none is left; end it (how: "finished", "stopped"); apply
- * (1) or refuse (0) the proposal shown with compensation comp (-1: as the
- * screen's toggle says), then show the next (0, or -1 when there was none
- * or it failed). */
+/* ---- the squeeze pass (worker_squeeze.c; the session holds it) ---- */
+
+/* Begin it and show the first proposal; show the proposal the session
+ * holds, with its preview, or end the pass when none is left; end it (how:
+ * "finished", "stopped"); apply (1) or refuse (0) the proposal shown with
+ * compensation comp (-1: as the screen's toggle says), then show the next
+ * (0, or -1 when there was none or it failed). */
 void worker_sqz_begin(Worker *w);
 void worker_sqz_show(Worker *w);
 void worker_sqz_finish(Worker *w, const char *how);
@@ -95,40 +119,35 @@ void worker_sqz_all(Worker *w);
  * export's table. */
 void worker_sqz_decided(Worker *w, const HookStep *st);
 
-/* Lessons: the caption before action pos into the narration, the next
- * action, one back, a caption written to the log. */
+/* ---- the engine's hooks (worker_hooks.c) ---- */
+
+/* The hooks the engine reports to (progress, step, cancelled). */
+Hook worker_hooks(Worker *w);
+
+/* ---- an action (worker_action.c) ---- */
+
+/* Runs a session action with the screen's hooks and narrates the outcome
+ * (quiet: leave the status line alone unless it fails); returns
+ * session_apply's result. */
+int worker_run_action(Worker *w, const SessAction *a, int quiet);
+/* Replaces the network by a fresh one of the sweep's pick (undoable). */
+void worker_adopt(Worker *w);
+
+/* ---- lessons (worker_play.c) ---- */
+
+/* The caption before action pos into the narration, the next action, one
+ * back, a caption written to the log. */
 void worker_play_caption(Worker *w, int pos);
 void worker_play_next(Worker *w);
 void worker_play_back(Worker *w, int target);
 void worker_caption(Worker *w, const char *text);
 
-/* The Plane view (worker_plane.c): everything it shows for the current
- * network, after a job or a change of τ (nothing but why not, when the data
- * are not in the plane); the same at most every quarter second while net
- * trains; before an action, a copy of the network when the action is an
- * Algorithm-1 step that may remove neurons (else NULL), and after it, that
- * copy taken over, to show the step's removals on it. */
-void worker_plane_publish(Worker *w);
-void worker_plane_sample(Worker *w, const Net *net);
-Net *worker_plane_before(Worker *w, const SessAction *a);
-void worker_plane_step(Worker *w, Net *before);
-/* The panels of the squeeze proposal shown (the squeeze preview, on plane
- * data): the network now, without the proposal's neurons, the same
- * compensated, as many removed at random. */
-void worker_plane_preview(Worker *w, const Alg3Proposal *sp);
-
-/* Runs `gnuplot SCRIPT` in dir: 1 drawn, 0 not installed, -1 failed, -2
- * stopped (Esc, or the screen ending: gnuplot is ended). */
-int export_gnuplot(const char *dir, const char *script);
-/* On data of two features, the Plane view's regions, points, neuron maps
- * and panels beside the export as BASE-regions.dat, -points.dat, -maps.dat,
- * -panels.dat and the gnuplot script BASE-plane.gp (run when gnuplot is
- * installed; what happened into note): the files written (0 when the data
- * are not in the plane), or -1 with a message. */
-int export_plane(Worker *w, const char *dir, const char *base, char *note, size_t len, Err *e);
+/* ---- the export (export.c) ---- */
 
 /* The tables (CSV or Markdown by path's extension) and, beside them, every
- * plot's data and a gnuplot script (run when gnuplot is installed). */
+ * plot's data and a gnuplot script (run when gnuplot is installed), as
+ * report/report_plot.h writes them; on data in the plane, the Plane view's
+ * too. */
 void worker_export(Worker *w, const char *path);
 
 #endif

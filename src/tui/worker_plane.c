@@ -16,6 +16,7 @@
 #include "base/clock.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
+#include "tui/worker_plane.h"
 
 static void maps_free(ShownMaps *m, int nh)
 {

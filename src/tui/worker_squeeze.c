@@ -139,9 +139,15 @@ void worker_sqz_begin_at(Worker *w, int layer)
 	    layer > 0 ? session_squeeze_propose(w->s, layer, &e) : session_squeeze_start(w->s, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
 	worker_meter_done(w);
-	if (rc != 0) {
-		if (rc < 0) /* Esc (1) is no failure */
-			worker_status(w, 1, "squeeze: %s", e.msg);
+	if (rc < 0) { /* refused: the message stays, nothing was squeezed */
+		session_squeeze_stop(w->s);
+		pthread_mutex_lock(&w->mu);
+		w->shown.sq.active = w->shown.sq.waiting = 0;
+		pthread_mutex_unlock(&w->mu);
+		worker_status(w, 1, "squeeze: %s", e.msg);
+		return;
+	}
+	if (rc > 0) { /* Esc is no failure */
 		worker_sqz_finish(w, "stopped");
 		return;
 	}

@@ -1,17 +1,16 @@
-/* tui/export_plane.c - the Plane view for slides: beside the screen's
- * export, the decision regions, the training points, every hidden layer's
- * neuron maps (with the combinations that replace the dropped neurons) and,
- * while a squeeze proposal or Algorithm 1's step shows them, the panels, as
- * data files and a gnuplot script that draws them as PNG and PDF through
- * gnuplot's cairo terminals, 16:9, as the other charts. */
+/* report_plane.c - the Plane view for slides (report_plot.h): the decision
+ * regions, the training points, every hidden layer's neuron maps (with the
+ * combinations that replace the dropped neurons) and the panels shown, as
+ * data files and a gnuplot script that draws them as PNG and PDF, 16:9, as
+ * the screen's other charts. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
-#include "tui/worker.h"
-#include "tui/worker_int.h"
+#include "alg/alg3_regions.h"
+#include "report/report_int.h"
+#include "report/report_plot.h"
 
 /* The classes' colours, as the screen's 256-colour ones (view_plane.c),
  * and white, which an unsure pixel is mixed with. */
@@ -43,35 +42,38 @@ static void regions_rows(FILE *f, const PlaneRegions *g)
 	}
 }
 
-static void write_regions(FILE *f, const void *ud)
+static int write_regions(FILE *f, const void *ud, Err *e)
 {
-	const ShownPlane *pl = ud;
+	const ReportPlane *pl = ud;
+	(void)e;
 	fprintf(f,
 	        "# the decision regions, %d x %d pixels: x y red green blue (the class's colour, "
 	        "paler where the network is less sure)\n",
-	        pl->reg.w, pl->reg.h);
-	regions_rows(f, &pl->reg);
+	        pl->reg->w, pl->reg->h);
+	regions_rows(f, pl->reg);
 	fprintf(f, "\n# classes and their colours (class red green blue)\n");
 	for (int k = 0; k < pl->k; k++)
 		fprintf(f, "# %d %d %d %d\n", k, class_rgb[k % 6][0], class_rgb[k % 6][1],
 		        class_rgb[k % 6][2]);
+	return 0;
 }
 
-static void write_points(FILE *f, const void *ud)
+static int write_points(FILE *f, const void *ud, Err *e)
 {
-	const ShownPlane *pl = ud;
+	const ReportPlane *pl = ud;
+	(void)e;
 	fprintf(f, "# the training points: x y class colour (0xRRGGBB, the class's)\n");
 	for (int i = 0; i < pl->npts; i++) {
 		const unsigned char *c = class_rgb[pl->lab[i] % 6];
 		fprintf(f, "%.9g %.9g %d %d\n", pl->pts[2 * i], pl->pts[2 * i + 1], pl->lab[i],
 		        (c[0] / 2) << 16 | (c[1] / 2) << 8 | c[2] / 2);
 	}
+	return 0;
 }
 
 /* One map as "x y value" rows over the box (gnuplot's image). */
-static void map_rows(FILE *f, const float *v, const PlaneBox *b)
+static void map_rows(FILE *f, const float *v, const PlaneBox *b, int n)
 {
-	int n = PLANE_MAP_PX;
 	for (int r = n - 1; r >= 0; r--) {
 		for (int c = 0; c < n; c++) {
 			double x, y;
@@ -84,65 +86,70 @@ static void map_rows(FILE *f, const float *v, const PlaneBox *b)
 
 /* Every hidden layer's maps in pivoted-QR order, one block each (gnuplot's
  * index), a dropped neuron's followed by its combination's. */
-static void write_maps(FILE *f, const void *ud)
+static int write_maps(FILE *f, const void *ud, Err *e)
 {
-	const ShownPlane *pl = ud;
-	size_t np = (size_t)PLANE_MAP_PX * PLANE_MAP_PX;
+	const ReportPlane *pl = ud;
+	size_t np = (size_t)pl->px * (size_t)pl->px;
+	(void)e;
 	fprintf(f,
 	        "# the neuron maps, %d x %d: x y activation; one block (index) per map, in "
 	        "pivoted-QR order per layer%s\n",
-	        PLANE_MAP_PX, PLANE_MAP_PX,
+	        pl->px, pl->px,
 	        pl->step ? "; the network before Algorithm 1's step, marked with its removals"
 	                 : "; marked as the squeeze at tau would decide");
 	int block = 0;
 	for (int l = 1; l < pl->m; l++) {
-		const ShownMaps *m = &pl->maps[l - 1];
-		for (int t = 0; t < m->c.n; t++) {
-			int drop = t >= m->c.nkeep;
+		const ReportMaps *m = &pl->maps[l - 1];
+		for (int t = 0; t < m->c->n; t++) {
+			int drop = t >= m->c->nkeep;
 			char text[512] = "";
 			if (drop)
-				alg3_combination_str(&m->c, t - m->c.nkeep, 4, 1, text,
+				alg3_combination_str(m->c, t - m->c->nkeep, 4, 1, text,
 				                     sizeof text);
 			fprintf(f, "%s# block %d: layer %d neuron n%d %s%s%s\n",
-			        block ? "\n\n" : "", block, l, m->c.perm[t] + 1,
+			        block ? "\n\n" : "", block, l, m->c->perm[t] + 1,
 			        drop ? "drop" : "keep", drop ? ": " : "", text);
-			map_rows(f, m->act + (size_t)t * np, &pl->box);
+			map_rows(f, m->act + (size_t)t * np, &pl->box, pl->px);
 			block++;
 			if (drop) {
 				fprintf(f,
 				        "\n\n# block %d: layer %d, the combination replacing n%d\n",
-				        block, l, m->c.perm[t] + 1);
-				map_rows(f, m->comb + (size_t)(t - m->c.nkeep) * np, &pl->box);
+				        block, l, m->c->perm[t] + 1);
+				map_rows(f, m->comb + (size_t)(t - m->c->nkeep) * np, &pl->box,
+				         pl->px);
 				block++;
 			}
 		}
 	}
+	return 0;
 }
 
-static void write_panels(FILE *f, const void *ud)
+static int write_panels(FILE *f, const void *ud, Err *e)
 {
-	const ShownPanels *pn = &((const ShownPlane *)ud)->pn;
+	const ReportPlane *pl = ud;
+	(void)e;
 	fprintf(f, "# the panels, one block (index) each: x y red green blue\n");
-	for (int k = 0; k < pn->n; k++) {
-		fprintf(f, "%s# block %d: test accuracy %.2f %%\n", k ? "\n\n" : "", k, pn->acc[k]);
-		regions_rows(f, &pn->reg[k]);
+	for (int k = 0; k < pl->npanels; k++) {
+		fprintf(f, "%s# block %d: test accuracy %.2f %%\n", k ? "\n\n" : "", k,
+		        pl->panel_acc[k]);
+		regions_rows(f, &pl->panels[k]);
 	}
+	return 0;
 }
 
 /* What the script draws from. */
 typedef struct PlaneFiles {
-	const ShownPlane *pl;
+	const ReportPlane *pl;
 	const char *base;
 	int panels, layers;
-	int *per_layer;  /* maps (and combinations) of each hidden layer */
-	int *first;      /* the block each hidden layer's maps start at */
-	char title[160]; /* the network and its accuracy */
+	int *per_layer; /* maps (and combinations) of each hidden layer */
+	int *first;     /* the block each hidden layer's maps start at */
 } PlaneFiles;
 
 /* The maps of one hidden layer, a tile each, titled keep, drop or ≈. */
 static void maps_chart(FILE *f, const PlaneFiles *pf, int l, const char *ext)
 {
-	const ShownMaps *m = &pf->pl->maps[l - 1];
+	const Alg3Combinations *c = pf->pl->maps[l - 1].c;
 	int tiles = pf->per_layer[l - 1], cols = (int)ceil(sqrt(tiles * 16.0 / 9.0));
 	int rows = (tiles + cols - 1) / cols, block = pf->first[l - 1];
 	/* the tiles' titles smaller as they get more */
@@ -153,10 +160,10 @@ static void maps_chart(FILE *f, const PlaneFiles *pf, int l, const char *ext)
 	        "title \"layer %d in pivoted-QR order (≈: the kept neurons' combination for the "
 	        "dropped one)\"\n",
 	        rows, cols, l);
-	for (int t = 0; t < m->c.n; t++) {
-		int drop = t >= m->c.nkeep;
+	for (int t = 0; t < c->n; t++) {
+		int drop = t >= c->nkeep;
 		fprintf(f, "set title 'n%d %s' font ',%d' textcolor rgb '%s' offset 0,-0.6\n",
-		        m->c.perm[t] + 1, drop ? "drop" : "keep", pt, drop ? "#c03030" : "#208020");
+		        c->perm[t] + 1, drop ? "drop" : "keep", pt, drop ? "#c03030" : "#208020");
 		fprintf(f, "plot '%s-maps.dat' index %d using 1:2:3 with image notitle\n", pf->base,
 		        block++);
 		if (drop) {
@@ -169,13 +176,15 @@ static void maps_chart(FILE *f, const PlaneFiles *pf, int l, const char *ext)
 	fprintf(f, "unset multiplot\nset title font '' offset 0,0\n");
 }
 
-static void plane_cmds(FILE *f, const PlaneFiles *pf, const char *ext)
+static int plane_cmds(FILE *f, const void *ud, const char *ext, Err *e)
 {
-	const ShownPlane *pl = pf->pl;
+	const PlaneFiles *pf = ud;
+	const ReportPlane *pl = pf->pl;
+	(void)e;
 	const PlaneBox *b = &pl->box;
 	fprintf(f, "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\nset size ratio -1\n", b->x0,
 	        b->x1, b->y0, b->y1);
-	fprintf(f, "set output '%s-regions.%s'\nset title \"%s\"\n", pf->base, ext, pf->title);
+	fprintf(f, "set output '%s-regions.%s'\nset title \"%s\"\n", pf->base, ext, pl->title);
 	fprintf(f,
 	        "plot '%s-regions.dat' using 1:2:3:4:5 with rgbimage notitle, "
 	        "'%s-points.dat' using 1:2:4 with points pt 7 ps 0.9 lc rgb variable notitle\n",
@@ -186,23 +195,22 @@ static void plane_cmds(FILE *f, const PlaneFiles *pf, const char *ext)
 	for (int l = 1; l <= pf->layers; l++)
 		maps_chart(f, pf, l, ext);
 	if (pf->panels) {
-		const ShownPanels *pn = &pl->pn;
 		fprintf(f, "set output '%s-panels.%s'\nset multiplot layout 1,%d\n", pf->base, ext,
-		        pn->n);
-		for (int k = 0; k < pn->n; k++) {
+		        pl->npanels);
+		for (int k = 0; k < pl->npanels; k++) {
 			char what[64];
 			if (k == REGION_NOW)
 				snprintf(what, sizeof what, "%s",
-				         pn->n > REGION_NPANELS ? "before the step" : "now");
+				         pl->npanels > REGION_NPANELS ? "before the step" : "now");
 			else if (k == REGION_QR)
-				snprintf(what, sizeof what, "QR removes %d", pn->removed);
+				snprintf(what, sizeof what, "QR removes %d", pl->removed);
 			else if (k == REGION_QR_COMP)
 				snprintf(what, sizeof what, "QR, compensated");
 			else if (k == REGION_RANDOM)
-				snprintf(what, sizeof what, "%d at random (median)", pn->removed);
+				snprintf(what, sizeof what, "%d at random (median)", pl->removed);
 			else
 				snprintf(what, sizeof what, "after the step");
-			fprintf(f, "set title \"%s\\n%.2f %%\"\n", what, pn->acc[k]);
+			fprintf(f, "set title \"%s\\n%.2f %%\"\n", what, pl->panel_acc[k]);
 			fprintf(
 			    f,
 			    "plot '%s-panels.dat' index %d using 1:2:3:4:5 with rgbimage notitle\n",
@@ -211,81 +219,38 @@ static void plane_cmds(FILE *f, const PlaneFiles *pf, const char *ext)
 		fprintf(f, "unset multiplot\n");
 	}
 	fprintf(f, "set xtics\nset ytics\nset size noratio\nset autoscale\n");
+	return 0;
 }
 
-static void write_script(FILE *f, const void *ud)
+int report_plane_plots(const char *dir, const char *base, const ReportPlane *pl, Err *e)
 {
-	const PlaneFiles *pf = ud;
-	fprintf(f,
-	        "# gnuplot %s-plane.gp: the Plane view for slides, as PNG and PDF beside it\n"
-	        "# (gnuplot's cairo terminals, 16:9)\n",
-	        pf->base);
-	fprintf(f, "set encoding utf8\nset border lw 1.5\n");
-	fprintf(f, "set terminal pngcairo size 1600,900 enhanced font 'DejaVu Sans,22' "
-	           "linewidth 2\n");
-	plane_cmds(f, pf, "png");
-	fprintf(f, "set terminal pdfcairo size 10in,5.625in enhanced font 'DejaVu Sans,14' "
-	           "linewidth 2\n");
-	plane_cmds(f, pf, "pdf");
-	fprintf(f, "unset output\n");
-}
-
-int export_plane(Worker *w, const char *dir, const char *base, char *note, size_t len, Err *e)
-{
-	const ShownPlane *pl = &w->shown.pl; /* the worker's own: no lock to read it */
-	char file[2200];
-	if (!pl->on || !pl->reg.cls || !pl->maps)
-		return 0;
-	const Shown *p = &w->shown;
-	PlaneFiles pf = {.pl = pl,
-	                 .base = base,
-	                 .panels = pl->pn.n > 0 && (p->sq.waiting || pl->step),
-	                 .layers = pl->m - 1};
+	size_t len = strlen(dir) + strlen(base) + 2;
+	char *prefix = malloc(len);
+	PlaneFiles pf = {.pl = pl, .base = base, .panels = pl->npanels > 0, .layers = pl->m - 1};
 	pf.per_layer = calloc((size_t)pl->m, sizeof *pf.per_layer);
 	pf.first = calloc((size_t)pl->m, sizeof *pf.first);
-	if (!pf.per_layer || !pf.first) {
-		free(pf.per_layer);
-		free(pf.first);
-		return err_set(e, "out of memory");
+	int n = -1;
+	if (!prefix || !pf.per_layer || !pf.first) {
+		err_set(e, "out of memory");
+		goto out;
 	}
+	snprintf(prefix, len, "%s/%s", dir, base);
 	for (int l = 1, block = 0; l < pl->m; l++) {
-		const ShownMaps *m = &pl->maps[l - 1];
+		const Alg3Combinations *c = pl->maps[l - 1].c;
 		pf.first[l - 1] = block;
-		pf.per_layer[l - 1] = m->c.n + (m->c.n - m->c.nkeep);
+		pf.per_layer[l - 1] = c->n + (c->n - c->nkeep);
 		block += pf.per_layer[l - 1];
 	}
-	char shape[128];
-	net_shape_str(w->s->net, shape, sizeof shape);
-	snprintf(pf.title, sizeof pf.title, "%.60s on %.60s: test accuracy %.2f %%", shape,
-	         w->s->data_spec, p->test_acc);
-	struct {
-		const char *suffix;
-		void (*fn)(FILE *, const void *);
-		const void *ud;
-		int on;
-	} files[] = {{"-regions.dat", write_regions, pl, 1},
-	             {"-points.dat", write_points, pl, 1},
-	             {"-maps.dat", write_maps, pl, 1},
-	             {"-panels.dat", write_panels, pl, pf.panels},
-	             {"-plane.gp", write_script, &pf, 1}};
-	int n = 0, rc = 0;
-	for (size_t i = 0; i < sizeof files / sizeof *files && rc == 0; i++) {
-		if (!files[i].on)
-			continue;
-		snprintf(file, sizeof file, "%s/%s%s", dir, base, files[i].suffix);
-		rc = report_write_file(file, files[i].fn, files[i].ud, e);
-		n += rc == 0 && files[i].fn != write_script;
-	}
+	const ReportSlides script = {base, "-plane.gp", "the Plane view", 0, plane_cmds, &pf};
+	const ReportPlotFile files[] = {{"-regions.dat", write_regions, pl, 1, 1},
+	                                {"-points.dat", write_points, pl, 1, 1},
+	                                {"-maps.dat", write_maps, pl, 1, 1},
+	                                {"-panels.dat", write_panels, pl, pf.panels, 1},
+	                                {"-plane.gp", report_gp_slides, &script, 1, 0}};
+	n = report_plot_files(prefix, files, sizeof files / sizeof *files, e);
+out:
+	free(prefix);
 	free(pf.per_layer);
 	free(pf.first);
-	if (rc < 0)
-		return -1;
-	snprintf(file, sizeof file, "%s-plane.gp", base);
-	int g = export_gnuplot(dir, file);
-	snprintf(note, len, "%s",
-	         g > 0     ? "the plane's drawn by gnuplot"
-	         : g == 0  ? "gnuplot is not installed"
-	         : g == -2 ? "gnuplot stopped before it drew the plane's"
-	                   : "gnuplot failed on the plane's script");
 	return n;
 }
