@@ -366,12 +366,14 @@ int cmd_squeeze(int argc, char **argv)
 	}
 	if (cli_check_outputs(&c, outs, 3, &e))
 		goto fail;
-	if (s.keep_spec && squeeze_check_counts_spec(s.keep_spec, &e)) {
+	if (s.keep_spec && squeeze_check_counts_list(s.keep_spec, &e)) {
 		fprintf(stderr, "condnet squeeze: %s\n", e.msg);
 		return 2;
 	}
 	if (opts_dry_run("squeeze"))
 		return 0;
+	if (s.keep_spec && squeeze_check_counts_spec(s.keep_spec, &e))
+		goto fail;
 	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
 		goto fail;
 	if (s.keep_spec && squeeze_load_counts(&s, net, &e))

@@ -36,6 +36,11 @@ typedef struct Squeeze {
  * (said on stderr). */
 int squeeze_parse(int argc, char **argv, CommonOpts *c, Squeeze *s);
 
+/* --keep-counts as a widths list (digits, x and commas, no file of that
+ * name): 0 when it is one (none empty), else -1 with why (a usage error,
+ * before --dry-run); anything else is left to squeeze_check_counts_spec. */
+int squeeze_check_counts_list(const char *arg, Err *e);
+
 /* --keep-counts names a file, or is a record or a widths list itself: 0, or
  * -1 with "no such file" for a name that is neither (before any data is read,
  * as the file it was meant to be). */

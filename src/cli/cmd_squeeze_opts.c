@@ -194,6 +194,17 @@ static int counts_from_json(const cJSON *j, const Net *net, int *keep, Err *e)
 	return alg3_check_counts(net, keep, n, e);
 }
 
+int squeeze_check_counts_list(const char *arg, Err *e)
+{
+	int *w = NULL, n = 0;
+	/* meant as widths (digits, x and commas) and no file of that name */
+	if (arg[strspn(arg, "0123456789x,")] || access(arg, F_OK) == 0)
+		return 0;
+	int rc = net_parse_layers(arg, &w, &n, e);
+	free(w);
+	return rc < 0 ? err_prefix(e, "--keep-counts") : 0;
+}
+
 int squeeze_check_counts_spec(const char *arg, Err *e)
 {
 	const char *t = arg + strspn(arg, " \t\r\n");
@@ -205,9 +216,6 @@ int squeeze_check_counts_spec(const char *arg, Err *e)
 	free(w);
 	if (widths)
 		return 0;
-	/* meant as widths (digits, x and commas): what is wrong with them */
-	if (!arg[strspn(arg, "0123456789x,")])
-		return err_set(e, "--keep-counts: %s", why.msg);
 	return err_set(e,
 	               "--keep-counts %s: no such file (and not a list of widths such as "
 	               "280,250,3x100)",
