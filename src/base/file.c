@@ -2,6 +2,7 @@
  * (atomically when it is a file); the input side is file_read.c's. */
 #include "base/file.h"
 
+#include "base/fifo.h"
 #include "base/signals.h"
 
 #include <errno.h>
@@ -28,87 +29,6 @@ int file_make_dir(const char *dir, Err *e)
 	return 0;
 }
 
-/* Writes all of data to fd, retrying after interrupts and short writes. */
-static int write_full(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Waiting on a FIFO ends once a stop signal has been seen for this long
- * (signals_trap_stop): one that came during the wait ends it within that,
- * and one taken before it leaves the reader that much time to come. */
-#define FIFO_GRACE 0.5
-
-/* 1 when the wait on a FIFO should end: a stop seen FIFO_GRACE ago. */
-static int fifo_give_up(double *stop_seen)
-{
-	if (!signals_stop())
-		return 0;
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-	if (*stop_seen == 0)
-		*stop_seen = now;
-	return now - *stop_seen >= FIFO_GRACE;
-}
-
-/* Opens the FIFO path for writing without blocking: waits for a reader in
- * steps of 20 ms (the open of a FIFO with none waits for ever, and a stop
- * signal taken as a request would not end it). The descriptor stays
- * non-blocking for fifo_write. -1 with errno set (EINTR: stopped). */
-static int fifo_open(const char *path, double *stop_seen)
-{
-	for (;;) {
-		int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
-		if (fd >= 0 || errno != ENXIO)
-			return fd;
-		if (fifo_give_up(stop_seen)) {
-			errno = EINTR;
-			return -1;
-		}
-		struct timespec ts = {0, 20 * 1000 * 1000};
-		nanosleep(&ts, NULL);
-	}
-}
-
-/* Writes all of data to the non-blocking FIFO fd, waiting while its reader
- * is slow (poll, 20 ms at a time) unless a stop says give up: -1 with errno
- * EINTR then. */
-static int fifo_write(int fd, const void *data, size_t len, double *stop_seen)
-{
-	const char *p = data;
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno != EAGAIN)
-				return -1;
-			if (fifo_give_up(stop_seen)) {
-				errno = EINTR;
-				return -1;
-			}
-			struct pollfd pf = {fd, POLLOUT, 0};
-			poll(&pf, 1, 20);
-			continue;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 static int tmp_create(const char *target, char *tmp, size_t cap);
 
 /* Longest chain of symbolic links followed (as the kernel's). */
@@ -126,8 +46,7 @@ typedef struct Out {
 	struct stat st;
 } Out;
 
-/* The directory part of p ("." for a bare name). */
-static void dir_of(const char *p, char *dir, size_t cap)
+void file_dir_of(const char *p, char *dir, size_t cap)
 {
 	const char *slash = strrchr(p, '/');
 	if (!slash)
@@ -357,7 +276,7 @@ static int out_resolve(const char *path, int flags, Out *o, Err *e)
 		if (lstat(o->target, &t) != 0 || t.st_dev != st.st_dev || t.st_ino != st.st_ino)
 			return err_set(e, "%s: cannot tell which file its links lead to", path);
 	}
-	dir_of(o->target, o->dir, sizeof o->dir);
+	file_dir_of(o->target, o->dir, sizeof o->dir);
 	if (strcmp(o->target, path))
 		snprintf(o->name, sizeof o->name, "%s -> %s", path, o->target);
 	else
@@ -454,16 +373,15 @@ struct FileSink {
 	FILE *f; /* a stream, or NULL: the descriptor */
 	int fd;
 	int err;           /* the errno of the first write that failed, 0 */
-	double *stop_seen; /* a FIFO's (fifo_write), or NULL */
+	double *stop_seen; /* a FIFO's (fifo_write_all), or NULL */
 };
 
 int file_sink_put(FileSink *s, const void *data, size_t len)
 {
 	if (s->err)
 		return -1;
-	int bad = s->f           ? fwrite(data, 1, len, s->f) != len
-	          : s->stop_seen ? fifo_write(s->fd, data, len, s->stop_seen) != 0
-	                         : write_full(s->fd, data, len) != 0;
+	int bad = s->f ? fwrite(data, 1, len, s->f) != len
+	               : fifo_write_all(s->fd, data, len, s->stop_seen) != 0;
 	if (bad)
 		s->err = errno ? errno : EIO;
 	return bad ? -1 : 0;
@@ -579,49 +497,6 @@ int file_temp_dir(const char *target, char *out, size_t cap, Err *e)
 	err_set(e, "%s: cannot create a directory beside it: %s", target, strerror(err));
 	errno = err;
 	return -1;
-}
-
-int file_create(const char *path, const void *data, size_t len, Err *e)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return err_set(e, "%s: cannot create: %s", path, strerror(errno));
-	int rc = write_full(fd, data, len), err = errno;
-	if (close(fd) != 0 && rc == 0) {
-		rc = -1;
-		err = errno;
-	}
-	if (rc != 0) {
-		unlink(path);
-		err_set(e, "%s: writing failed: %s", path, strerror(err));
-		errno = err;
-		return -1;
-	}
-	return 0;
-}
-
-int file_sync_fs(const char *path, Err *e)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
-	int rc = syncfs(fd), err = errno;
-	close(fd);
-	if (rc != 0)
-		return err_set(e, "%s: syncing its file system failed: %s", path, strerror(err));
-	return 0;
-}
-
-int file_sync_dir(const char *dir, Err *e)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(e, "%s: cannot open the directory: %s", dir, strerror(errno));
-	int rc = fsync(fd), err = errno;
-	close(fd);
-	if (rc != 0 && err != EINVAL)
-		return err_set(e, "%s: syncing the directory failed: %s", dir, strerror(err));
-	return 0;
 }
 
 /* Replaces (or creates) o->target atomically. A signal that would end the

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/file.h"
+
 const char *const file_roles_npy_net[] = {"W[0-9]*.npy", "b[0-9]*.npy", "prep_*.npy",
                                           "condnet-manifest.txt", NULL};
 
@@ -26,18 +28,6 @@ typedef struct Ident {
 	int linked;              /* reached through a link */
 } Ident;
 
-/* The directory part of p into dir ("." when none). */
-static void dir_of(const char *p, char *dir, size_t cap)
-{
-	const char *slash = strrchr(p, '/');
-	if (!slash)
-		snprintf(dir, cap, ".");
-	else if (slash == p)
-		snprintf(dir, cap, "/");
-	else
-		snprintf(dir, cap, "%.*s", (int)(slash - p), p);
-}
-
 static void ident(const char *path, Ident *id)
 {
 	memset(id, 0, sizeof *id);
@@ -51,7 +41,7 @@ static void ident(const char *path, Ident *id)
 		size_t n = strlen(p);
 		while (n > 1 && p[n - 1] == '/')
 			p[--n] = '\0';
-		dir_of(p, dir, sizeof dir);
+		file_dir_of(p, dir, sizeof dir);
 		if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
 			ssize_t len = readlink(p, link, sizeof link - 1);
 			if (len < 0)

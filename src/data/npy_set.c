@@ -51,27 +51,10 @@ static int strip_slashes(const char *dir, char *out, size_t cap, Err *e)
 	return 0;
 }
 
-/* Removes every entry of the stage (the set's files, the manifest, nothing
- * else is there) and the stage itself. */
-static void remove_stage(const char *stage)
-{
-	DIR *d = opendir(stage);
-	if (d) {
-		struct dirent *de;
-		char path[PATH_MAX + 320];
-		while ((de = readdir(d)))
-			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-				snprintf(path, sizeof path, "%s/%s", stage, de->d_name);
-				unlink(path);
-			}
-		closedir(d);
-	}
-	rmdir(stage);
-}
-
-/* Removes the directory dir once swapped out: its entries (the older set,
- * the links of the files kept, a set cut short inside it) and itself. */
-static void remove_old(const char *dir)
+/* Removes the directory dir of a set: a stage (the set's files and its
+ * manifest) or one swapped out (the older set, the links of the files kept,
+ * and a stage an earlier run cut short, one level down), and dir itself. */
+static void remove_stage(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (d) {
@@ -88,16 +71,28 @@ static void remove_old(const char *dir)
 	rmdir(dir);
 }
 
-/* The directory that holds dir. */
-static void parent_of(const char *dir, char *out, size_t cap)
+/* 1 when dir holds what a set written aside holds: files and links, and a
+ * set an earlier run left inside (.npy-set.tmp.*); nothing else is removed
+ * as one. */
+static int stage_like(const char *dir)
 {
-	const char *slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(out, cap, ".");
-	else if (slash == dir)
-		snprintf(out, cap, "/");
-	else
-		snprintf(out, cap, "%.*s", (int)(slash - dir), dir);
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	struct dirent *de;
+	char path[2 * PATH_MAX + 320];
+	int ok = 1;
+	while (ok && (de = readdir(d))) {
+		struct stat st;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		ok = lstat(path, &st) == 0 &&
+		     (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode) ||
+		      (S_ISDIR(st.st_mode) && !strncmp(de->d_name, ".npy-set.tmp.", 13)));
+	}
+	closedir(d);
+	return ok;
 }
 
 /* Removes the sets written aside for dir by a run that SIGKILL ended (none
@@ -107,7 +102,7 @@ static void remove_stale(const char *dir)
 {
 	char parent[PATH_MAX], path[2 * PATH_MAX + 8];
 	const char *slash = strrchr(dir, '/'), *base = slash ? slash + 1 : dir;
-	parent_of(dir, parent, sizeof parent);
+	file_dir_of(dir, parent, sizeof parent);
 	size_t nb = strlen(base);
 	for (int inside = 0; inside < 2; inside++) {
 		DIR *d = opendir(inside ? dir : parent);
@@ -121,8 +116,8 @@ static void remove_stale(const char *dir)
 				continue;
 			snprintf(path, sizeof path, "%s/%s", inside ? dir : parent, n);
 			int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
-				remove_old(path);
+			if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && stage_like(path))
+				remove_stage(path);
 			if (fd >= 0)
 				close(fd);
 		}
@@ -138,7 +133,7 @@ static int swappable(const char *dir)
 {
 	struct stat d, p, cwd;
 	char parent[PATH_MAX];
-	parent_of(dir, parent, sizeof parent);
+	file_dir_of(dir, parent, sizeof parent);
 	return lstat(dir, &d) == 0 && S_ISDIR(d.st_mode) && stat(parent, &p) == 0 &&
 	       p.st_dev == d.st_dev && stat(".", &cwd) == 0 &&
 	       !(cwd.st_dev == d.st_dev && cwd.st_ino == d.st_ino);
@@ -383,8 +378,8 @@ static int commit_swap(NpySet *s, Err *e)
 	if (renameat2(AT_FDCWD, s->stage, AT_FDCWD, s->dir, RENAME_EXCHANGE) != 0)
 		return 1;
 	/* the stage's name holds the older set now */
-	remove_old(s->stage);
-	parent_of(s->dir, parent, sizeof parent);
+	remove_stage(s->stage);
+	file_dir_of(s->dir, parent, sizeof parent);
 	return file_sync_dir(parent, e);
 }
 
@@ -420,7 +415,7 @@ int npy_set_commit(NpySet *s, Err *e)
 		snprintf(path, sizeof path, "%s/%s", s->stage, NPY_SET_MANIFEST);
 		rc = file_create(path, s->man_buf, s->man_len, e) || file_sync_fs(s->stage, e);
 		if (rc == 0 && rename(s->stage, s->dir) == 0) {
-			parent_of(s->dir, parent, sizeof parent);
+			file_dir_of(s->dir, parent, sizeof parent);
 			rc = file_sync_dir(parent, e);
 		} else if (rc == 0 && errno != EEXIST && errno != ENOTEMPTY) {
 			rc = err_set(e, "%s: renaming %s into place failed: %s", s->dir, s->stage,
