@@ -34,8 +34,14 @@ waits() {
 	done
 	return 1
 }
-# in_wait PID NAME: some thread of PID sleeps in NAME (its wchan).
-in_wait() { cat /proc/"$1"/task/*/wchan 2>/dev/null | grep -q "$2"; }
+# in_wait PID NAME: some thread of PID sleeps in NAME (its wchan); where
+# the kernel does not say (wchan 0), once 2 s have passed (i counts 0.05 s).
+in_wait() {
+	w=$(cat /proc/"$1"/task/*/wchan 2>/dev/null)
+	echo "$w" | grep -q "$2" && return 0
+	echo "$w" | grep -q '[a-z]' || [ "$i" -lt 40 ] || return 0
+	return 1
+}
 # ends PID: the process ended within 30 s (its status in $st), else it is
 # killed and 1.
 ends() {
