@@ -118,9 +118,11 @@ expect_exit "squeeze --plot with a gnuplot that fails" 1 \
 check "and the record was written all the same" python3 -c "import json; json.load(open('cmp.json'))"
 
 ## work stuck where it asks no stop: a standard input that never comes
-sleep 60 | "$C" predict --load m.model --input - >"$TMP/out" 2>"$TMP/err" &
+# (a FIFO this shell holds open for writing and never writes to)
+mkfifo sin
+exec 8<>sin
+"$C" predict --load m.model --input - <sin >"$TMP/out" 2>"$TMP/err" &
 pid=$!
-pid=$(pgrep -n -P $$ -f "predict --load m.model --input -" 2>/dev/null || echo "$pid")
 if waits "$pid" 'in_wait $pid pipe_read'; then
 	stopped "a stop the work does not take (a standard input that never comes) ends it" TERM \
 		"^condnet: SIGTERM was not taken within a second \(the work is stuck where it cannot stop\): ending$" 143
