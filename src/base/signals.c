@@ -176,7 +176,9 @@ void signals_init(void)
  * STOP_TAKEN_WITHIN seconds to ask signals_stop (it does between batches,
  * layers, slices); if it does not (a thread stuck where nothing asks, such as
  * OpenBLAS waiting for memory it cannot have), the stop ends the process as
- * a second signal would: after any save under way, by its default action. */
+ * a second signal would: after any save under way, by its default action.
+ * The time a save takes does not count: a long save ends, then the work
+ * asks. */
 #define STOP_TAKEN_WITHIN 0.75
 
 static void *watchdog(void *arg)
@@ -184,11 +186,12 @@ static void *watchdog(void *arg)
 	(void)arg;
 	while (sem_wait(&stop_came) != 0)
 		;
-	for (int k = 0; k < (int)(STOP_TAKEN_WITHIN * 50); k++) {
+	for (int k = 0; k < (int)(STOP_TAKEN_WITHIN * 50);) {
 		if (atomic_load(&stop_seen))
 			return NULL;
 		struct timespec ts = {0, 20 * 1000 * 1000};
 		nanosleep(&ts, NULL);
+		k += atomic_load(&saving) == 0;
 	}
 	if (atomic_load(&stop_seen))
 		return NULL;
