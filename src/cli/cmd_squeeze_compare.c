@@ -55,7 +55,7 @@ static int write_plot(const char *prefix, const char *title, const Alg3Compare *
 	}
 	char *argv[] = {"gnuplot", (char *)(strrchr(gp, '/') ? strrchr(gp, '/') + 1 : gp), NULL};
 	int st = spawn_wait(dir, argv, 1, stopped, NULL);
-	printf("\n");
+	printf(st == 0 ? " and %s\n" : "\n", png);
 	if (st == SPAWN_STOPPED) {
 		err_set(e, "gnuplot %s was stopped: no %s", gp, png);
 		rc = 1;
@@ -65,7 +65,6 @@ static int write_plot(const char *prefix, const char *title, const Alg3Compare *
 		err_set(e, "gnuplot %s failed (%s %d): no %s", gp, st > 128 ? "signal" : "status",
 		        st > 128 ? st - 128 : st, png);
 	} else {
-		printf("and %s\n", png);
 		rc = 0;
 	}
 out:
