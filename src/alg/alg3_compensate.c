@@ -40,6 +40,47 @@ int alg3_refit(const double *Y, int s, int n, const double *Z, int q, const int 
 	return rc;
 }
 
+int alg3_activations(const Net *net, int layer, const Dataset *sample, int maxrows, double **Y,
+                     int *rows, Err *e)
+{
+	*Y = NULL;
+	*rows = 0;
+	if (!sample)
+		return err_set(e, "the refit needs a sample of training inputs (none given)");
+	if (sample->d != net->n[0])
+		return err_set(e, "the sample has %d features, the network %d inputs", sample->d,
+		               net->n[0]);
+	/* at most maxrows rows, evenly spaced so a sample sorted by class is covered */
+	int s = sample->n < maxrows ? sample->n : maxrows, n = net->n[layer], d = sample->d;
+	if (s < 1)
+		return err_set(e, "the sample has no rows");
+	float *x = malloc((size_t)s * d * sizeof *x);
+	float *y = malloc((size_t)s * n * sizeof *y);
+	double *yd = malloc((size_t)s * n * sizeof *yd);
+	int rc = -1;
+	if (!x || !y || !yd) {
+		err_set(e, "layer %d: out of memory for its activations on %d rows", layer, s);
+		goto out;
+	}
+	for (int i = 0; i < s; i++) {
+		long r = (long)i * sample->n / s;
+		memcpy(x + (size_t)i * d, sample->x + (size_t)r * d, (size_t)d * sizeof *x);
+	}
+	if (net_forward(net, x, s, layer, y, e))
+		goto out;
+	for (size_t i = 0; i < (size_t)s * n; i++)
+		yd[i] = y[i];
+	*Y = yd;
+	*rows = s;
+	yd = NULL;
+	rc = 0;
+out:
+	free(x);
+	free(y);
+	free(yd);
+	return rc;
+}
+
 /* Compensation (not in the paper). With Y (s×n) the activations of layer
  * i on s sample inputs, K the kept and R the removed neurons, layer i+1 sees
  * the pre-activations
@@ -58,40 +99,29 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 	if (sample->d != net->n[0])
 		return err_set(e, "the sample has %d features, the network %d inputs", sample->d,
 		               net->n[0]);
-	/* at most maxrows rows, evenly spaced so a sample sorted by class is covered */
 	int s = sample->n < maxrows ? sample->n : maxrows;
 	if (s < nkeep + 1)
 		return err_set(e,
 		               "the sample has %d rows, compensation needs at least %d (kept "
 		               "neurons + 1)",
 		               s, nkeep + 1);
-	int n = net->n[layer], q = net->n[layer + 1], d = sample->d, c = nkeep + 1;
+	int n = net->n[layer], q = net->n[layer + 1], c = nkeep + 1;
 	for (int j = 0; j < nkeep; j++)
 		if (keep[j] < 0 || keep[j] >= n)
 			return err_set(e,
 			               "layer %d: kept neuron %d does not exist (expected 0..%d)",
 			               layer, keep[j], n - 1);
-	float *x = malloc((size_t)s * d * sizeof *x);
-	float *y = malloc((size_t)s * n * sizeof *y);
-	double *yd = malloc((size_t)s * n * sizeof *yd);
+	double *yd = NULL;
+	if (alg3_activations(net, layer, sample, maxrows, &yd, &s, e))
+		return err_prefix(e, "layer %d: compensation", layer);
 	double *w = malloc((size_t)n * q * sizeof *w);
 	double *z = malloc((size_t)s * q * sizeof *z);
 	double *sol = malloc((size_t)c * q * sizeof *sol);
 	int rc = -1;
-	if (!x || !y || !yd || !w || !z || !sol) {
+	if (!w || !z || !sol) {
 		err_set(e, "layer %d: out of memory for the refit on %d rows", layer, s);
 		goto out;
 	}
-	for (int i = 0; i < s; i++) {
-		long r = (long)i * sample->n / s;
-		memcpy(x + (size_t)i * d, sample->x + (size_t)r * d, (size_t)d * sizeof *x);
-	}
-	if (net_forward(net, x, s, layer, y, e)) {
-		err_prefix(e, "layer %d: compensation", layer);
-		goto out;
-	}
-	for (size_t i = 0; i < (size_t)s * n; i++)
-		yd[i] = y[i];
 	const float *W = net->W[layer], *b = net->b[layer];
 	for (size_t i = 0; i < (size_t)n * q; i++)
 		w[i] = W[i];
@@ -111,8 +141,6 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 		b2[k] = (float)sol[(size_t)nkeep * q + k];
 	rc = 0;
 out:
-	free(x);
-	free(y);
 	free(yd);
 	free(w);
 	free(z);

@@ -101,6 +101,11 @@ int alg3_preview(const Net *net, const Alg3Proposal *sp, const Dataset *eval, co
  * on at most maxrows rows of sample. */
 int alg3_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
                     int maxrows, Err *e);
+/* The activations the refit works on: those of hidden layer `layer` on at
+ * most maxrows rows of sample, evenly spaced through it, into *Y (allocated,
+ * *rows × n_layer, row-major). 0, or -1 with a message. */
+int alg3_activations(const Net *net, int layer, const Dataset *sample, int maxrows, double **Y,
+                     int *rows, Err *e);
 
 /* ---- criteria (alg3_criteria.c) ---- */
 

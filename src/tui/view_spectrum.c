@@ -43,6 +43,11 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot)
 	    S(WHAT), lc->rows, S(TIMES), lc->cols, S(KAPPA),
 	    views_kappa(lc->kappa, p->tau, kb, sizeof kb), lc->p, lc->rank_svd, qr,
 	    p->live ? "  live" : "");
+	if (lc->rank_svd < p->n[l]) /* the flag r, with its number */
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		               "r: rank %d < %d neurons: %d of them depend on the others "
+		               "(Algorithm 3 can remove them where %s > %s)",
+		               lc->rank_svd, p->n[l], p->n[l] - lc->rank_svd, S(KAPPA), S(TAU));
 	double v[4096];
 	int nv = lc->nsv < 4096 ? lc->nsv : 4096;
 	for (int j = 0; j < nv; j++)

@@ -14,6 +14,13 @@ const char *views_kappa(double k, double tau, char *buf, size_t len);
 /* Widths n[0..m] as "10-32×4-3" (runs of equal hidden widths folded). */
 const char *views_shape(const int *n, int m, char *buf, size_t len);
 
+/* The columns the header's state takes at the right end of its first row;
+ * 1 when the header shows the data set whole (not in presentation mode,
+ * nor when the screen is too narrow for it): else the views that name it
+ * do. */
+int views_state_width(const Shown *p, const UiState *u);
+int views_data_in_header(const Shown *p, const UiState *u);
+
 /* Each view draws rows top..bot (inclusive). */
 void view_layers(const Shown *p, UiState *u, int top, int bot);
 void view_alg1(const Shown *p, UiState *u, int top, int bot);
@@ -39,6 +46,9 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
  * than nine. */
 void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
                             int cols);
+/* The widths n_i of every hidden layer per Algorithm-1 iteration. */
+void views_widths_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
+                             int cols);
 /* That chart while the network is the one Algorithm 1 left (or when no
  * training was charted), else κ against the epochs of the last training:
  * the history of the network shown, not of one it replaced. */
