@@ -118,7 +118,7 @@ if command -v localedef >/dev/null && [ -d /usr/share/i18n/locales ] &&
 	run de 200x30 "export LOCPATH='$TMP/loc' LC_ALL=de_DE.UTF-8" --layers 8 --log "'$TMP/de.log'"
 	see "the screen opens under a locale of decimal commas" '^ +i +n_i'
 	keys T
-	see "T asks for tau" 'tau = '
+	see "T asks for tau" 'τ = '
 	keys C-u "12,5" Enter
 	see "tau typed as 12,5 is 12.5" '^τ 12\.5  '
 	keys q
