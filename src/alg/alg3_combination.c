@@ -50,6 +50,7 @@ int alg3_combinations(const Net *net, int layer, int nkeep, Alg3Combinations *ou
 	out->layer = layer;
 	out->n = n;
 	out->nkeep = nkeep;
+	out->unit = layer <= net->nconv ? 'c' : 'n';
 	return 0;
 }
 
@@ -98,16 +99,18 @@ const char *alg3_combination_str(const Alg3Combinations *c, int r, int terms, in
 		return buf;
 	alg3_combination_order(c, r, order);
 	int shown = terms < c->nkeep ? terms : c->nkeep;
-	k += (size_t)snprintf(buf, len, "n%d %s ", c->perm[c->nkeep + r] + 1, ascii ? "~" : "≈");
+	char u = c->unit ? c->unit : 'n';
+	k +=
+	    (size_t)snprintf(buf, len, "%c%d %s ", u, c->perm[c->nkeep + r] + 1, ascii ? "~" : "≈");
 	for (int t = 0; t < shown && k < len; t++) {
 		double v = co[order[t]];
 		const char *sign = v < 0 ? (ascii ? "-" : "−") : "+";
 		if (t == 0)
-			k += (size_t)snprintf(buf + k, len - k, "%s%.2f%sn%d", v < 0 ? sign : "",
-			                      fabs(v), ascii ? "*" : "·", c->perm[order[t]] + 1);
+			k += (size_t)snprintf(buf + k, len - k, "%s%.2f%s%c%d", v < 0 ? sign : "",
+			                      fabs(v), ascii ? "*" : "·", u, c->perm[order[t]] + 1);
 		else
-			k += (size_t)snprintf(buf + k, len - k, " %s %.2f%sn%d", sign, fabs(v),
-			                      ascii ? "*" : "·", c->perm[order[t]] + 1);
+			k += (size_t)snprintf(buf + k, len - k, " %s %.2f%s%c%d", sign, fabs(v),
+			                      ascii ? "*" : "·", u, c->perm[order[t]] + 1);
 	}
 	if (k < len && shown < c->nkeep)
 		k += (size_t)snprintf(buf + k, len - k, " + %s", ascii ? "..." : "…");

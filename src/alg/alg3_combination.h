@@ -26,6 +26,7 @@ typedef struct Alg3Combinations {
 	double *coef; /* (n − nkeep) × nkeep: row r is removed neuron perm[nkeep + r] as a
 	               * combination of perm[0..nkeep), in that order */
 	double *residual; /* n − nkeep relative residuals, in [0, 1] */
+	char unit;        /* how units are named in text: 'n' neurons, 'c' channels */
 } Alg3Combinations;
 
 /* The combinations of hidden layer `layer` of net when it keeps its first
@@ -41,7 +42,8 @@ void alg3_combinations_free(Alg3Combinations *c); /* frees the arrays, not c */
 /* Removed neuron r (0 ≤ r < n − nkeep) as text, neurons numbered from 1:
  * "n17 ≈ 0.62·n3 − 0.21·n8 + 0.05·n1 (residual 0.3 %)", its terms largest
  * first, at most `terms` of them (then " + …" says that more follow), in
- * ASCII ("n17 ~ 0.62*n3 - 0.21*n8 …") when ascii is set. Returns buf. */
+ * ASCII ("n17 ~ 0.62*n3 - 0.21*n8 …") when ascii is set; a convolution
+ * layer's channels as c17, c3, …. Returns buf. */
 const char *alg3_combination_str(const Alg3Combinations *c, int r, int terms, int ascii, char *buf,
                                  size_t len);
 /* The kept neurons' positions in perm of removed neuron r's terms, largest

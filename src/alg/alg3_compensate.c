@@ -40,6 +40,62 @@ int alg3_refit(const double *Y, int s, int n, const double *Z, int q, const int 
 	return rc;
 }
 
+/* The sample's rows for a refit: at most maxrows, evenly spaced so that a
+ * sample sorted by class is covered; their count into *s. */
+static float *sample_rows(const Dataset *sample, int maxrows, int *s, Err *e)
+{
+	*s = sample->n < maxrows ? sample->n : maxrows;
+	int d = sample->d;
+	float *x = malloc((size_t)*s * d * sizeof *x);
+	if (!x) {
+		err_set(e, "out of memory for %d sample rows", *s);
+		return NULL;
+	}
+	for (int i = 0; i < *s; i++) {
+		long r = (long)i * sample->n / *s;
+		memcpy(x + (size_t)i * d, sample->x + (size_t)r * d, (size_t)d * sizeof *x);
+	}
+	return x;
+}
+
+/* Compensation of a convolution layer (alg3_channel_fit and _fold): each
+ * removed channel as one combination of the kept ones and a constant,
+ * fitted on the maps of the sample's rows, folded into the next layer. */
+static int compensate_channels(Net *net, int layer, const int *keep, int nkeep,
+                               const Dataset *sample, int maxrows, Err *e)
+{
+	int s, C = net_units(net, layer), n = net->n[layer], P = n / C, rc = -1;
+	size_t wlen = (size_t)net_rows(net, layer) * net_cols(net, layer);
+	float *x = sample_rows(sample, maxrows, &s, e);
+	float *y = x ? malloc((size_t)s * n * sizeof *y) : NULL;
+	double *comb = y ? malloc(((size_t)nkeep + 1) * C * sizeof *comb) : NULL;
+	float *W = comb ? malloc(wlen * sizeof *W) : NULL;
+	float *b = W ? malloc((size_t)net_cols(net, layer) * sizeof *b) : NULL;
+	if (x && !b) {
+		err_set(e, "layer %d: out of memory for the refit on %d rows", layer, s);
+		goto out;
+	}
+	if (!x)
+		goto out;
+	memcpy(W, net->W[layer], wlen * sizeof *W);
+	memcpy(b, net->b[layer], (size_t)net_cols(net, layer) * sizeof *b);
+	if ((rc = net_forward(net, x, s, layer, y, e)) != 0 ||
+	    (rc = alg3_channel_fit(y, s, C, P, keep, nkeep, comb, e)) != 0 ||
+	    (rc = alg3_channel_fold(net, layer, keep, nkeep, comb, W, b, e)) != 0) {
+		err_prefix(e, "layer %d: compensation", layer);
+		goto out;
+	}
+	memcpy(net->W[layer], W, wlen * sizeof *W);
+	memcpy(net->b[layer], b, (size_t)net_cols(net, layer) * sizeof *b);
+out:
+	free(x);
+	free(y);
+	free(comb);
+	free(W);
+	free(b);
+	return rc;
+}
+
 /* Compensation (not in the paper). With Y (s×n) the activations of layer
  * i on s sample inputs, K the kept and R the removed neurons, layer i+1 sees
  * the pre-activations
@@ -49,7 +105,10 @@ int alg3_refit(const double *Y, int s, int n, const double *Z, int q, const int 
  *     min ‖[Y_K 1] [W'_K; b'ᵀ] − Z‖_F
  * (alg3_refit: cond_lstsq, pivoted QR). If each removed neuron's
  * activation is an affine function of the kept ones, Z is reproduced
- * exactly. */
+ * exactly. (The same as each removed neuron replaced by its least-squares
+ * combination of the kept ones and a constant, folded into W⁽ⁱ⁺¹⁾: the
+ * solution is linear in Z; a convolution layer's channels are compensated
+ * that way, compensate_channels.) */
 static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
                       int maxrows, Err *e)
 {
@@ -58,6 +117,8 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 	if (sample->d != net->n[0])
 		return err_set(e, "the sample has %d features, the network %d inputs", sample->d,
 		               net->n[0]);
+	if (layer <= net->nconv)
+		return compensate_channels(net, layer, keep, nkeep, sample, maxrows, e);
 	/* at most maxrows rows, evenly spaced so a sample sorted by class is covered */
 	int s = sample->n < maxrows ? sample->n : maxrows;
 	if (s < nkeep + 1)
@@ -65,13 +126,13 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 		               "the sample has %d rows, compensation needs at least %d (kept "
 		               "neurons + 1)",
 		               s, nkeep + 1);
-	int n = net->n[layer], q = net->n[layer + 1], d = sample->d, c = nkeep + 1;
+	int n = net->n[layer], q = net->n[layer + 1], c = nkeep + 1;
 	for (int j = 0; j < nkeep; j++)
 		if (keep[j] < 0 || keep[j] >= n)
 			return err_set(e,
 			               "layer %d: kept neuron %d does not exist (expected 0..%d)",
 			               layer, keep[j], n - 1);
-	float *x = malloc((size_t)s * d * sizeof *x);
+	float *x = sample_rows(sample, maxrows, &s, e);
 	float *y = malloc((size_t)s * n * sizeof *y);
 	double *yd = malloc((size_t)s * n * sizeof *yd);
 	double *w = malloc((size_t)n * q * sizeof *w);
@@ -81,10 +142,6 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 	if (!x || !y || !yd || !w || !z || !sol) {
 		err_set(e, "layer %d: out of memory for the refit on %d rows", layer, s);
 		goto out;
-	}
-	for (int i = 0; i < s; i++) {
-		long r = (long)i * sample->n / s;
-		memcpy(x + (size_t)i * d, sample->x + (size_t)r * d, (size_t)d * sizeof *x);
 	}
 	if (net_forward(net, x, s, layer, y, e)) {
 		err_prefix(e, "layer %d: compensation", layer);
@@ -129,7 +186,8 @@ int alg3_compensate(Net *net, int layer, const int *keep, int nkeep, const Datas
 		return err_set(e, "layer %d is not a hidden layer (expected 1..%d)", layer,
 		               net->m - 1);
 	if (nkeep < 1)
-		return err_set(e, "layer %d: %d neurons kept, expected at least 1", layer, nkeep);
+		return err_set(e, "layer %d: %d %s kept, expected at least 1", layer, nkeep,
+		               net_unit_name(net, layer, 1));
 	if (maxrows < 1)
 		return err_set(e, "compensation on %d sample rows, expected at least 1", maxrows);
 	return compensate(net, layer, keep, nkeep, sample, maxrows, e);

@@ -102,6 +102,29 @@ int alg3_preview(const Net *net, const Alg3Proposal *sp, const Dataset *eval, co
 int alg3_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
                     int maxrows, Err *e);
 
+/* ---- the channels of a convolution layer (alg3_channels.c) ---- */
+
+/* Compensation for channels removed from a convolution layer: with Y the
+ * layer's maps on s samples (s × C × P floats, as the layer gives them: C
+ * channels of P positions), each removed channel r (the channels not in
+ * keep[0..nkeep), ascending) as y_r ≈ Σ_j c_jr y_keep[j] + d_r, the same
+ * coefficients at every position, fitted by least squares over all s·P
+ * positions (cond_lsq, pivoted QR; columns dependent to 1e-6 left out):
+ * comb ((nkeep+1) × (C − nkeep), row-major) receives c and, in its last row,
+ * d. 0, -1 with a message, 1 when stopped. */
+int alg3_channel_fit(const float *Y, int s, int C, int P, const int *keep, int nkeep, double *comb,
+                     Err *e);
+/* The combinations folded into the layer after hidden layer `layer`: in W
+ * and b, laid out as W⁽ˡᵃʸᵉʳ⁺¹⁾ and b⁽ˡᵃʸᵉʳ⁺¹⁾ of net, the rows that read kept
+ * channel keep[j] gain Σ_r c_jr times those that read removed channel r
+ * (net_unit_rows: the next convolution's kernel slices, or the flatten's
+ * rows), and b gains each d_r times the sum of channel r's rows. What the
+ * next layer computed is then kept wherever the combinations hold, up to
+ * the zero padding of a padded convolution (its border positions read only
+ * part of d_r). 0, or -1 when a weight overflows float. */
+int alg3_channel_fold(const Net *net, int layer, const int *keep, int nkeep, const double *comb,
+                      float *W, float *b, Err *e);
+
 /* ---- criteria (alg3_criteria.c) ---- */
 
 /* "qr", "norm", "random"; parse puts the criterion into *c: 0, or -1 and

@@ -217,20 +217,25 @@ static int regions_block(const Shown *p, int top, int bot, int maxw)
 #define MAP_W 10 /* a map's cells across; 5 rows of two pixels: 10 × 10 pixels */
 #define MAP_H 5
 
-/* One map (PLANE_MAP_PX² values, scaled by 1/scale) at (y, x). */
-static void draw_map(const float *v, double scale, int y, int x)
+void views_map(const float *v, int h, int w, double scale, int y, int x, int rows, int cols)
 {
-	int n = PLANE_MAP_PX, color = screen_color();
-	for (int r = 0; r < MAP_H; r++)
-		for (int c = 0; c < MAP_W; c++) {
-			int gc = c * n / MAP_W, gt = 2 * r * n / (2 * MAP_H),
-			    gb = (2 * r + 1) * n / (2 * MAP_H);
-			double top = v[gt * n + gc] / scale, bot = v[gb * n + gc] / scale;
+	int color = screen_color();
+	for (int r = 0; r < rows; r++)
+		for (int c = 0; c < cols; c++) {
+			int gc = c * w / cols, gt = 2 * r * h / (2 * rows),
+			    gb = (2 * r + 1) * h / (2 * rows);
+			double top = v[gt * w + gc] / scale, bot = v[gb * w + gc] / scale;
 			if (color)
 				cell2(y + r, x + c, map_colour(top), map_colour(bot));
 			else
 				mvaddch(y + r, x + c, (chtype)map_ascii(top));
 		}
+}
+
+/* One map (PLANE_MAP_PX² values, scaled by 1/scale) at (y, x). */
+static void draw_map(const float *v, double scale, int y, int x)
+{
+	views_map(v, PLANE_MAP_PX, PLANE_MAP_PX, scale, y, x, MAP_H, MAP_W);
 }
 
 /* The largest |value| of a layer's maps and combinations (1 at least for
@@ -246,14 +251,12 @@ static double maps_scale(const ShownMaps *m)
 	return s > 0 ? s : 1;
 }
 
-/* The combination of removed neuron r as text, with as many terms as fit
- * in width columns. */
-static void combination_line(const ShownMaps *m, int r, int y, int x, int width)
+void views_combination_line(const Alg3Combinations *c, int r, int y, int x, int width)
 {
 	char buf[1024];
 	/* the largest terms, at most four, so that the residual stays in sight */
-	for (int terms = m->c.nkeep < 4 ? m->c.nkeep : 4; terms >= 1; terms--) {
-		alg3_combination_str(&m->c, r, terms, screen_ascii(), buf, sizeof buf);
+	for (int terms = c->nkeep < 4 ? c->nkeep : 4; terms >= 1; terms--) {
+		alg3_combination_str(c, r, terms, screen_ascii(), buf, sizeof buf);
 		if (screen_width(buf) <= width || terms == 1)
 			break;
 	}
@@ -361,7 +364,7 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 	/* the combinations: of the dropped neurons from the first shown on */
 	int r = u->plane_first > nkeep ? u->plane_first - nkeep : 0;
 	for (int k = 0; k < text && r < gone; k++, r++)
-		combination_line(m, r, last + 1 + k, left, width);
+		views_combination_line(&m->c, r, last + 1 + k, left, width);
 }
 
 /* ---- the panels: a squeeze, or Algorithm 1's step, seen as regions ---- */
@@ -453,7 +456,7 @@ static void combination_lines(const ShownPlane *pl, int layer, int y, int bot)
 		return;
 	const ShownMaps *m = &pl->maps[layer - 1];
 	for (int r = 0; r < m->c.n - m->c.nkeep && y <= bot; r++)
-		combination_line(m, r, y++, 0, COLS);
+		views_combination_line(&m->c, r, y++, 0, COLS);
 }
 
 /* A squeeze proposal or Algorithm 1's step as panels, then as much of the

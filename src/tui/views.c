@@ -394,6 +394,8 @@ void views_draw(const Shown *p, UiState *u)
 	if (lo.body_top <= lo.body_bot) {
 		if (u->panel)
 			view_panel(p, u, lo.body_top, lo.body_bot);
+		else if (u->view == VIEW_PLANE && p->ch.on) /* a network of convolutions */
+			view_channels(p, u, lo.body_top, lo.body_bot);
 		else if (view_fns[u->view])
 			view_fns[u->view](p, u, lo.body_top, lo.body_bot);
 	}

@@ -23,6 +23,15 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot);
 void view_history(const Shown *p, UiState *u, int top, int bot);
 void view_plane(const Shown *p, UiState *u, int top, int bot);
 void view_panel(const Shown *p, UiState *u, int top, int bot);
+/* The Plane view of a network with convolutions (view_channels.c). */
+void view_channels(const Shown *p, UiState *u, int top, int bot);
+
+/* A map of h×w values scaled by 1/scale (to [−1, 1]: blue, white, orange)
+ * in rows × cols cells at (y, x), two pixels to a cell (view_plane.c). */
+void views_map(const float *v, int h, int w, double scale, int y, int x, int rows, int cols);
+/* Removed unit r of c as its combination of the kept ones, with as many
+ * terms as fit in width columns, at (y, x) (view_plane.c). */
+void views_combination_line(const Alg3Combinations *c, int r, int y, int x, int width);
 
 /* A log-scale plot of a decreasing profile v[0..n) (σ_j/σ₁ or |r_jj|/|r_11|)
  * in the rectangle, over total >= n points (those from n on have no value:
