@@ -70,6 +70,20 @@ int alg3_combinations_of(const Net *net, const Alg3Proposal *sp, Alg3Combination
 	return 0;
 }
 
+int alg3_combinations_at(const Net *net, int layer, double tau, Alg3Combinations *out, Err *e)
+{
+	Alg3Opts o;
+	Alg3Proposal sp;
+	memset(out, 0, sizeof *out);
+	alg3_opts_default(&o);
+	o.tau = tau;
+	if (alg3_propose(net, layer, &o, &sp, e))
+		return -1;
+	int rc = alg3_combinations_of(net, &sp, out, e);
+	alg3_proposal_free(&sp);
+	return rc;
+}
+
 void alg3_combination_order(const Alg3Combinations *c, int r, int *order)
 {
 	const double *co = c->coef + (size_t)r * c->nkeep;

@@ -37,6 +37,9 @@ int alg3_combinations(const Net *net, int layer, int nkeep, Alg3Combinations *ou
 /* The same for a proposal of the pivoted-QR criterion (alg3_propose):
  * its layer and nkeep, checked to give its pivot order. */
 int alg3_combinations_of(const Net *net, const Alg3Proposal *sp, Alg3Combinations *out, Err *e);
+/* The same for what Algorithm 3 at tau (its default options otherwise)
+ * decides for the layer as it is now (alg3_propose). */
+int alg3_combinations_at(const Net *net, int layer, double tau, Alg3Combinations *out, Err *e);
 void alg3_combinations_free(Alg3Combinations *c); /* frees the arrays, not c */
 
 /* Removed neuron r (0 ≤ r < n − nkeep) as text, neurons numbered from 1:

@@ -114,10 +114,6 @@ void view_channels(const Shown *p, UiState *u, int top, int bot)
 	int rows, cols, irows, icols;
 	tile_size(L->h, L->w, &rows, &cols);
 	tile_size(ch->h, ch->w, &irows, &icols);
-	if (u->plane_first < 0)
-		u->plane_first = nkeep > 2 && gone ? nkeep - 2 : 0;
-	if (u->plane_first >= n)
-		u->plane_first = n - 1;
 	/* the combinations as text at the bottom: a third of the rows */
 	int text = gone ? (bot - top) / 3 : 0;
 	if (text > gone)
@@ -132,36 +128,6 @@ void view_channels(const Shown *p, UiState *u, int top, int bot)
 	          largest(ch->img + (size_t)ex * img, (size_t)ch->h * ch->w, 1e-12), y, 0, irows,
 	          icols);
 	screen_put(y + irows, 0, icols, C_DIM, 0, "class %d", ch->label[ex]);
-	int left = icols + 2, x = left, t = u->plane_first, shown = 0;
-	for (; t < n; t++) {
-		int drop = t >= nkeep, tw = drop ? 2 * cols + 2 : cols + 1;
-		if (x + tw - 1 > COLS) {
-			x = left;
-			y += rows + 1;
-		}
-		if (y + rows > last)
-			break;
-		views_map(act + (size_t)t * per, L->h, L->w, scale, y, x, rows, cols);
-		screen_put(y + rows, x, cols, drop ? C_WARN : C_GOOD, drop, "c%d %s",
-		           L->c.perm[t] + 1, drop ? "drop" : "keep");
-		if (drop) {
-			views_map(comb + (size_t)(t - nkeep) * per, L->h, L->w, scale, y,
-			          x + cols + 1, rows, cols);
-			screen_put(y + rows, x + cols + 1, cols, C_NORMAL, 0, "%s comb.",
-			           screen_ascii() ? "~" : "≈");
-		}
-		x += tw;
-		shown++;
-	}
-	if (t < n || u->plane_first > 0) {
-		char more[64];
-		snprintf(more, sizeof more, " %s channels %d-%d of %d",
-		         screen_ascii() ? "<- ->" : "←→", u->plane_first + 1,
-		         u->plane_first + shown, n);
-		int mw = screen_width(more);
-		screen_put(last, COLS - mw, mw, C_KEY, 0, "%s", more);
-	}
-	int r = u->plane_first > nkeep ? u->plane_first - nkeep : 0;
-	for (int k = 0; k < text && r < gone; k++, r++)
-		views_combination_line(&L->c, r, last + 1 + k, 0, COLS);
+	MapTiles t = {&L->c, act, comb, L->h, L->w, rows, cols, scale, 0};
+	views_map_tiles(&t, u, y, icols + 2, last, bot, 0);
 }

@@ -232,12 +232,6 @@ void views_map(const float *v, int h, int w, double scale, int y, int x, int row
 		}
 }
 
-/* One map (PLANE_MAP_PX² values, scaled by 1/scale) at (y, x). */
-static void draw_map(const float *v, double scale, int y, int x)
-{
-	views_map(v, PLANE_MAP_PX, PLANE_MAP_PX, scale, y, x, MAP_H, MAP_W);
-}
-
 /* The largest |value| of a layer's maps and combinations (1 at least for
  * the bounded activations, so that their maps share one scale). */
 static double maps_scale(const ShownMaps *m)
@@ -319,35 +313,44 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 		                     "keeps %d of %d"
 		                   : "Layer %d (%s): %s %g keeps %d of %d",
 		               layer, screen_ascii() ? "Up Down" : "↑↓", S(TAU), pl->tau, nkeep, n);
-	if (u->plane_first < 0) /* new panels: from the last two kept on, the dropped in sight */
-		u->plane_first = nkeep > 2 && gone ? nkeep - 2 : 0;
-	if (u->plane_first >= n)
-		u->plane_first = n - 1;
-	double scale = maps_scale(m);
-	size_t np = (size_t)PLANE_MAP_PX * PLANE_MAP_PX;
 	/* text lines of the dropped neurons at the bottom: a third of the rows */
 	int text = gone ? (bot - top) / 3 : 0;
 	if (text > gone)
 		text = gone;
-	int y = top + 1, x = left, last = bot - text, t = u->plane_first, shown = 0;
+	MapTiles t = {&m->c, m->act, m->comb,       PLANE_MAP_PX, PLANE_MAP_PX,
+	              MAP_H, MAP_W,  maps_scale(m), pl->live};
+	views_map_tiles(&t, u, top + 1, left, bot - text, bot, left);
+}
+
+void views_map_tiles(const MapTiles *m, UiState *u, int y, int left, int last, int bot, int tleft)
+{
+	int n = m->c->n, nkeep = m->c->nkeep, gone = n - nkeep, rows = m->rows, cols = m->cols;
+	char unit = m->c->unit ? m->c->unit : 'n';
+	if (u->plane_first < 0) /* new panels: from the last two kept on, the dropped in sight */
+		u->plane_first = nkeep > 2 && gone ? nkeep - 2 : 0;
+	if (u->plane_first >= n)
+		u->plane_first = n - 1;
+	size_t np = (size_t)m->h * m->w;
+	int x = left, t = u->plane_first, shown = 0;
 	for (; t < n; t++) {
-		int drop = t >= nkeep, tw = drop ? 2 * MAP_W + 2 : MAP_W + 1;
+		int drop = t >= nkeep, tw = drop ? 2 * cols + 2 : cols + 1;
 		if (x + tw - 1 > COLS) {
 			x = left;
-			y += MAP_H + 1;
+			y += rows + 1;
 		}
-		if (y + MAP_H > last)
+		if (y + rows > last)
 			break;
-		draw_map(m->act + (size_t)t * np, scale, y, x);
-		int j = m->c.perm[t] + 1;
-		if (pl->live)
-			screen_put(y + MAP_H, x, MAP_W, C_DIM, 0, "n%d", j);
+		views_map(m->act + (size_t)t * np, m->h, m->w, m->scale, y, x, rows, cols);
+		int j = m->c->perm[t] + 1;
+		if (m->live)
+			screen_put(y + rows, x, cols, C_DIM, 0, "%c%d", unit, j);
 		else
-			screen_put(y + MAP_H, x, MAP_W, drop ? C_WARN : C_GOOD, drop, "n%d %s", j,
-			           drop ? "drop" : "keep");
+			screen_put(y + rows, x, cols, drop ? C_WARN : C_GOOD, drop, "%c%d %s", unit,
+			           j, drop ? "drop" : "keep");
 		if (drop) {
-			draw_map(m->comb + (size_t)(t - nkeep) * np, scale, y, x + MAP_W + 1);
-			screen_put(y + MAP_H, x + MAP_W + 1, MAP_W, C_NORMAL, 0, "%s comb.",
+			views_map(m->comb + (size_t)(t - nkeep) * np, m->h, m->w, m->scale, y,
+			          x + cols + 1, rows, cols);
+			screen_put(y + rows, x + cols + 1, cols, C_NORMAL, 0, "%s comb.",
 			           screen_ascii() ? "~" : "≈");
 		}
 		x += tw;
@@ -355,16 +358,16 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 	}
 	if (t < n || u->plane_first > 0) {
 		char more[64];
-		snprintf(more, sizeof more, " %s neurons %d-%d of %d",
-		         screen_ascii() ? "<- ->" : "←→", u->plane_first + 1,
+		snprintf(more, sizeof more, " %s %s %d-%d of %d", screen_ascii() ? "<- ->" : "←→",
+		         unit == 'c' ? "channels" : "neurons", u->plane_first + 1,
 		         u->plane_first + shown, n);
 		int mw = screen_width(more);
 		screen_put(last, COLS - mw, mw, C_KEY, 0, "%s", more);
 	}
-	/* the combinations: of the dropped neurons from the first shown on */
+	/* the combinations: of the dropped units from the first shown on */
 	int r = u->plane_first > nkeep ? u->plane_first - nkeep : 0;
-	for (int k = 0; k < text && r < gone; k++, r++)
-		views_combination_line(&m->c, r, last + 1 + k, left, width);
+	for (int k = 0; last + 1 + k <= bot && r < gone; k++, r++)
+		views_combination_line(m->c, r, last + 1 + k, tleft, COLS - tleft);
 }
 
 /* ---- the panels: a squeeze, or Algorithm 1's step, seen as regions ---- */

@@ -33,6 +33,23 @@ void views_map(const float *v, int h, int w, double scale, int y, int x, int row
  * terms as fit in width columns, at (y, x) (view_plane.c). */
 void views_combination_line(const Alg3Combinations *c, int r, int y, int x, int width);
 
+/* A hidden layer's maps (a neuron's over the plane, a channel's on an image). */
+typedef struct MapTiles {
+	const Alg3Combinations *c; /* the units, how many are kept, their pivot order */
+	const float *act, *comb;   /* n maps in pivot order; the n − nkeep combinations' */
+	int h, w;                  /* a map's values down and across */
+	int rows, cols;            /* a tile's cells (two values down to a cell) */
+	double scale;              /* what maps to ±1 */
+	int live;                  /* 1: no keep or drop marks */
+} MapTiles;
+/* The maps as tiles from u->plane_first on (clamped; from the last two kept
+ * on when it is < 0), a dropped unit's beside its combination's, row after
+ * row from (y, left) down to row last, the range shown at the end of row
+ * last when not all are; then the combinations of the dropped ones from the
+ * first shown on as text, rows last + 1 .. bot from column tleft
+ * (view_plane.c). */
+void views_map_tiles(const MapTiles *m, UiState *u, int y, int left, int last, int bot, int tleft);
+
 /* A log-scale plot of a decreasing profile v[0..n) (σ_j/σ₁ or |r_jj|/|r_11|)
  * in the rectangle, over total >= n points (those from n on have no value:
  * the neurons beyond a layer's rank, drawn on the bottom row), the line 1/τ

@@ -44,15 +44,7 @@ static void examples(const Dataset *d, ShownChannels *c)
 static int layer_maps(const Net *net, const Dataset *test, int layer, double tau,
                       const ShownChannels *c, ShownChanLayer *out, Err *e)
 {
-	Alg3Opts o;
-	Alg3Proposal sp;
-	alg3_opts_default(&o);
-	o.tau = tau;
-	if (alg3_propose(net, layer, &o, &sp, e))
-		return -1;
-	int rc = alg3_combinations_of(net, &sp, &out->c, e);
-	alg3_proposal_free(&sp);
-	if (rc)
+	if (alg3_combinations_at(net, layer, tau, &out->c, e))
 		return -1;
 	const ConvShape *cs = &net->conv[layer - 1];
 	const Alg3Combinations *cb = &out->c;
@@ -63,7 +55,7 @@ static int layer_maps(const Net *net, const Dataset *test, int layer, double tau
 	float *maps = malloc((size_t)n * per * sizeof *maps);
 	out->act = malloc((size_t)c->nex * n * per * sizeof *out->act);
 	out->comb = malloc(((size_t)c->nex * gone * per + 1) * sizeof *out->comb);
-	rc = maps && out->act && out->comb ? 0 : err_set(e, "out of memory for the maps");
+	int rc = maps && out->act && out->comb ? 0 : err_set(e, "out of memory for the maps");
 	for (int x = 0; rc == 0 && x < c->nex; x++) {
 		const float *img = test->x + (size_t)c->row[x] * test->d;
 		rc = conv_channel_maps(net, layer, img, maps, cb->perm, cb->nkeep, cb->coef, gone,
