@@ -6,9 +6,11 @@
  * a convolution is that of its stacked matrix; least squares in blocks is
  * least squares; compensation gives back the answers when a channel is a
  * multiple of another or constant; the norm criterion ranks a channel by
- * the weights that read it; a squeeze removes the dependent channel. */
+ * the weights that read it; a squeeze removes the dependent channel; the
+ * what-if of a proposal (the tail of the network) is what applying it does. */
 #include <math.h>
 
+#include "alg/alg3_compare.h"
 #include "alg/alg3_squeeze.h"
 #include "engine/cond.h"
 #include "engine/cond_matrix.h"
@@ -381,6 +383,55 @@ START_TEST(test_squeeze_dependent)
 }
 END_TEST
 
+/* The what-if of one convolution layer's proposal measures what applying
+ * it does: alg3_compare_layer's tail of the network against alg3_preview's
+ * whole network; compensation gives back every answer when the channel
+ * removed is a multiple of a kept one. The labels are the network's own
+ * answers. */
+START_TEST(test_layer_compare_conv)
+{
+	Net *net = spec_net(specs[0], 8, ACT_RELU, 31);
+	make_multiple(net, 1, 1, 3, 1.5f);
+	make_multiple(net, 2, 0, 2, 2.0f);
+	int n = 300;
+	Dataset *eval = dataset_new(n, 64, 3, NULL), *sample = dataset_new(n, 64, 3, NULL);
+	float *x = inputs(n, 8, 12), *x2 = inputs(n, 8, 13), *p = probs(net, x, n);
+	memcpy(eval->x, x, (size_t)n * 64 * sizeof *x);
+	memcpy(sample->x, x2, (size_t)n * 64 * sizeof *x2);
+	for (int i = 0; i < n; i++)
+		eval->y[i] = p[3 * i] >= p[3 * i + 1] && p[3 * i] >= p[3 * i + 2] ? 0
+		             : p[3 * i + 1] >= p[3 * i + 2]                       ? 1
+		                                                                  : 2;
+	Alg3Opts o;
+	alg3_opts_default(&o);
+	o.tau = 1e6;
+	for (int layer = 1; layer <= 2; layer++) {
+		Alg3Proposal sp;
+		Err e;
+		ck_assert_int_eq(alg3_propose(net, layer, &o, &sp, &e), 0);
+		ck_assert_int_eq(sp.nkeep, sp.n_before - 1);
+		double acc, accc;
+		ck_assert_msg(alg3_preview(net, &sp, eval, sample, &acc, &accc, &e) == 0, "%s",
+		              e.msg);
+		Alg3LayerCompare lc;
+		ck_assert_msg(alg3_compare_layer(net, &sp, eval, sample, 3, 1, 1, 0, &lc, &e) == 0,
+		              "%s", e.msg);
+		ck_assert_int_eq(lc.rows, n);
+		ck_assert_double_eq_tol(lc.acc[ALG3_QR], acc, 1e-9);
+		ck_assert_double_eq_tol(lc.acc_comp[ALG3_QR], accc, 1e-9);
+		ck_assert_double_eq(lc.acc_comp[ALG3_QR], 100);
+		ck_assert_double_eq(lc.agree_comp, 100);
+		alg3_proposal_free(&sp);
+	}
+	free(x);
+	free(x2);
+	free(p);
+	dataset_free(eval);
+	dataset_free(sample);
+	net_free(net);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("conv_squeeze");
@@ -395,6 +446,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_channel_fit);
 	tcase_add_test(tc, test_norm_order);
 	tcase_add_test(tc, test_squeeze_dependent);
+	tcase_add_test(tc, test_layer_compare_conv);
 	suite_add_tcase(s, tc);
 	return s;
 }
