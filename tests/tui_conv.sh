@@ -8,7 +8,8 @@
 # with its spectra, the Plane view shows the channels' maps on an example
 # image, kept and dropped, each dropped one beside the combination that
 # replaces it, and y approves it; Algorithm 1 steps on the network,
-# removing channels; and the session log replays to the network saved.
+# removing channels, and u undoes a step; and the session log replays to the
+# network saved.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tmux.sh"
 C=$CONDNET
@@ -54,9 +55,14 @@ for size in 80x24 200x60; do
 	keys 2 s
 	see "$size: Algorithm 1's first iteration trains the network" \
 		'Algorithm 1, iterations 0-0' 60
+	net0=$(sed -n 's/.*  net \([^ ]*\)  .*/\1/p' "$TMP/screen" | head -1)
 	keys s
 	see "$size: its next iteration removes channels" '^ +1 +[0-9]+! +[0-9]+' 60
 	see "$size: Algorithm 1 says it took channels" 'Algorithm 1, iterations 0-1'
+	net1=$(sed -n 's/.*  net \([^ ]*\)  .*/\1/p' "$TMP/screen" | head -1)
+	check "$size: the iteration made another network ($net1)" [ "$net1" != "$net0" ]
+	keys u
+	see "$size: u undoes the iteration: the network before it ($net0)" "  net $net0  " 30
 	keys w
 	see "$size: w asks where to save" 'save to \['
 	keys C-u "$TMP/t$size.model" Enter
