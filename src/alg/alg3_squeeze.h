@@ -22,7 +22,14 @@
  * Which neurons a layer keeps is the criterion's choice (alg3_criteria.c):
  * the paper's pivoted-QR order, or for comparison the largest outgoing
  * weights or a seeded random order; how many it keeps is Algorithm 3's
- * decision at τ, or a count per layer given by the caller. */
+ * decision at τ, or a count per layer given by the caller.
+ *
+ * A convolution layer's neurons are its output channels, the columns of its
+ * Ŵ (engine/cond.h): removing one removes its kernel and bias and, in the
+ * next layer, what reads its map (net_keep_neurons), and compensation
+ * refits by one combination of the kept channels per removed one, the same
+ * at every position (alg3_channels.c). Counts and widths below are units
+ * (net_units): channels of a convolution, neurons of a dense layer. */
 #ifndef CONDNET_ALG3_SQUEEZE_H
 #define CONDNET_ALG3_SQUEEZE_H
 
@@ -210,7 +217,7 @@ int alg3_squeeze_net(Net *net, const Alg3Opts *o, const Dataset *sample, int *re
  * an iteration of Table 13). */
 typedef struct Alg3Round {
 	int m;
-	int *n;                 /* n[0..m] after the round (round 0: as loaded) */
+	int *n;                 /* n[0..m] after the round (round 0: as loaded): units */
 	int removed;            /* neurons removed in the round */
 	int *removed_per_layer; /* m entries */
 	double *kappa; /* κ(Ŵ⁽ⁱ⁾) of every layer at the end of the round (∞ possible) */
