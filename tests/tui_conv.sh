@@ -7,7 +7,7 @@
 # profile; after training, a squeeze proposes a convolution layer's channels
 # with its spectra, the Plane view shows the channels' maps on an example
 # image, kept and dropped, each dropped one beside the combination that
-# replaces it, and y approves it; Algorithm 1 steps on the network,
+# replaces it, and y approves it (compensated at 200×60); Algorithm 1 steps on the network,
 # removing channels, and u undoes a step; and the session log replays to the
 # network saved.
 . "$(dirname "$0")/lib.sh"
@@ -48,8 +48,14 @@ for size in 80x24 200x60; do
 	see "$size: a kept channel's map" 'c[1-6] keep'
 	see "$size: a dropped channel's map beside its combination's" 'c[1-6] drop +≈ comb\.'
 	see "$size: the combinations as text" '^c[1-6] ≈ −?[0-9.]+·c[1-6]'
+	comp=
+	if [ "$size" = 200x60 ]; then
+		keys c
+		see "$size: c turns compensation on" '^Squeeze, layer 1: .* c compensation on'
+		comp=', compensated'
+	fi
 	keys y 4
-	see "$size: y approves the squeeze of layer 1" '^  layer 1: 6 → [1-5] channels, κ ' 30
+	see "$size: y approves the squeeze of layer 1" "^  layer 1: 6 → [1-5] channels, κ .*[0-9]$comp\$" 30
 	keys Escape
 	see "$size: the pass ends" 'squeeze (stopped|finished): [0-9]+ channel\(s\) and neuron\(s\) removed' 30
 	keys 2 s
