@@ -8,6 +8,7 @@
 
 #include "alg/alg3_combination.h"
 #include "alg/alg3_squeeze.h"
+#include "data/dataset.h"
 #include "engine/cond.h"
 #include "engine/cond_matrix.h"
 #include "testutil.h"
@@ -166,11 +167,133 @@ START_TEST(test_proposal)
 }
 END_TEST
 
+/* A small data set of two features on a grid, its own. */
+static Dataset *grid(int side)
+{
+	Err e = {{0}};
+	Dataset *d = dataset_new(side * side, 2, 2, &e);
+	ck_assert_ptr_nonnull(d);
+	for (int i = 0; i < side * side; i++) {
+		d->x[2 * i] = (float)(i % side) / (side - 1) * 2 - 1;
+		d->x[2 * i + 1] = (float)(i / side) / (side - 1) * 2 - 1;
+		d->y[i] = i % 2;
+	}
+	return d;
+}
+
+/* Where the refit works: a duplicate's activation is its twin's (residual
+ * 0, coefficient 1, and the refit leaves nothing of what it sent); a copy
+ * scaled by 2 is a combination in Ŵ (residual 0 there) but not in
+ * activations, erf being no line; and the fit is the least squares of its
+ * definition, done apart. */
+START_TEST(test_activations)
+{
+	Err e = {{0}};
+	Dataset *d = grid(9);
+	for (int pass = 0; pass < 2; pass++) {
+		Net *net = layer_net(3);
+		plant(net, 1, 4, pass ? 2.0f : 1.0f);
+		Alg3Combinations c;
+		ck_assert_int_eq(alg3_combinations(net, 2, 4, &c, &e), 0);
+		ck_assert_int_eq(alg3_combinations_act(net, d, &c, &e), 0);
+		ck_assert_int_eq(c.rows, 81);
+		ck_assert_double_lt(c.residual[0], 1e-6); /* in Ŵ: a combination */
+		int twin = c.perm[4] == 1 ? 4 : 1, t = pos(&c, twin);
+		if (!pass) {
+			ck_assert_double_lt(c.act_residual[0], 1e-5);
+			ck_assert_double_lt(c.refit, 1e-5);
+			for (int k = 0; k <= 4; k++)
+				ck_assert_msg(fabs(c.act_coef[k] - (k == t ? 1 : 0)) < 1e-4,
+				              "coefficient %g at %d", c.act_coef[k], k);
+		} else {
+			ck_assert_double_gt(c.act_residual[0], 0.01);
+		}
+		/* the least squares of [Y_K 1] a = y_j, apart */
+		double *Y;
+		int rows;
+		ck_assert_int_eq(alg3_activations(net, 2, d, ALG3_SAMPLE_ROWS, &Y, &rows, &e), 0);
+		double A[81 * 5], b[81], x[5], mean = 0, ss = 0, res = 0;
+		for (int i = 0; i < rows; i++) {
+			for (int k = 0; k < 4; k++)
+				A[i * 5 + k] = Y[i * 5 + c.perm[k]];
+			A[i * 5 + 4] = 1;
+			b[i] = Y[i * 5 + c.perm[4]];
+			mean += b[i] / rows;
+		}
+		ck_assert_int_eq(cond_lstsq(A, rows, 5, b, 1, x, &e), 0);
+		for (int i = 0; i < rows; i++) {
+			double v = b[i];
+			for (int k = 0; k < 5; k++)
+				v -= A[i * 5 + k] * x[k];
+			res += v * v;
+			ss += (b[i] - mean) * (b[i] - mean);
+		}
+		for (int k = 0; k < 5; k++)
+			ck_assert_double_eq_tol(c.act_coef[k], x[k], 1e-6);
+		ck_assert_double_eq_tol(c.act_residual[0], sqrt(res / ss), 1e-9);
+		double lo, med, hi;
+		ck_assert_int_eq(alg3_combinations_spread(&c, &lo, &med, &hi), 0);
+		ck_assert_double_eq(lo, c.act_residual[0]);
+		ck_assert_double_eq(hi, c.act_residual[0]);
+		free(Y);
+		alg3_combinations_free(&c);
+		net_free(net);
+	}
+	dataset_free(d);
+}
+END_TEST
+
+/* The refit's share left: what the removed neurons send the next layer
+ * that the kept ones do not, from its definition. */
+START_TEST(test_refit_share)
+{
+	Err e = {{0}};
+	Dataset *d = grid(7);
+	Net *net = layer_net(11);
+	Alg3Combinations c;
+	ck_assert_int_eq(alg3_combinations(net, 2, 2, &c, &e), 0);
+	ck_assert_int_eq(alg3_combinations_act(net, d, &c, &e), 0);
+	double *Y;
+	int rows, n = 5, q = net->n[3];
+	ck_assert_int_eq(alg3_activations(net, 2, d, ALG3_SAMPLE_ROWS, &Y, &rows, &e), 0);
+	double left = 0, all = 0;
+	for (int i = 0; i < rows; i++)
+		for (int k = 0; k < q; k++) {
+			double full = 0, fit = 0;
+			for (int r = 0; r < 3; r++) {
+				int j = c.perm[2 + r];
+				double mean = 0, y;
+				for (int s = 0; s < rows; s++)
+					mean += Y[s * n + j] / rows;
+				const double *a = c.act_coef + r * 3;
+				y = a[2] + a[0] * Y[i * n + c.perm[0]] +
+				    a[1] * Y[i * n + c.perm[1]];
+				full += (Y[i * n + j] - mean) * net->W[2][j * q + k];
+				fit += (Y[i * n + j] - y) * net->W[2][j * q + k];
+			}
+			left += fit * fit;
+			all += full * full;
+		}
+	ck_assert_double_eq_tol(c.refit, sqrt(left / all), 1e-9);
+	ck_assert(c.refit > 0 && c.refit <= 1);
+	/* the text: activations' coefficients, Ŵ's residual beside */
+	char buf[256];
+	alg3_combination_act_str(&c, 0, 1, 0, buf, sizeof buf);
+	ck_assert_msg(strstr(buf, "+ …") && strstr(buf, "%; Ŵ "), "%s", buf);
+	alg3_combination_act_str(&c, 0, 2, 1, buf, sizeof buf);
+	ck_assert_msg(!strstr(buf, "...") && strstr(buf, "%; W^ "), "%s", buf);
+	free(Y);
+	alg3_combinations_free(&c);
+	net_free(net);
+	dataset_free(d);
+}
+END_TEST
+
 START_TEST(test_text)
 {
 	int perm[] = {2, 7, 0, 16};
 	double coef[] = {0.05, 0.62, -0.21}, res[] = {0.003};
-	Alg3Combinations c = {1, 4, 3, perm, coef, res};
+	Alg3Combinations c = {1, 4, 3, perm, coef, res, 0, NULL, NULL, 0};
 	char buf[256];
 	ck_assert_str_eq(alg3_combination_str(&c, 0, 5, 0, buf, sizeof buf),
 	                 "n17 ≈ 0.62·n8 − 0.21·n1 + 0.05·n3 (residual 0.3 %)");
@@ -198,6 +321,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_duplicate);
 	tcase_add_test(tc, test_scaled_copy);
 	tcase_add_test(tc, test_least_squares);
+	tcase_add_test(tc, test_activations);
+	tcase_add_test(tc, test_refit_share);
 	tcase_add_test(tc, test_proposal);
 	tcase_add_test(tc, test_text);
 	suite_add_tcase(s, tc);

@@ -313,12 +313,12 @@ END_TEST
 START_TEST(test_channel_fit)
 {
 	enum { S = 7, C = 4, P = 9 };
-	float Y[S * C * P];
+	double Y[S * C * P];
 	Rng r;
 	rng_seed(&r, 3);
 	for (int s = 0; s < S; s++)
 		for (int p = 0; p < P; p++) {
-			float *y = Y + s * C * P;
+			double *y = Y + s * C * P;
 			y[0 * P + p] = (float)rng_uniform(&r);
 			y[1 * P + p] = (float)rng_uniform(&r);
 			y[3 * P + p] = (float)rng_uniform(&r);

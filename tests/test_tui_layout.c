@@ -8,7 +8,7 @@
 static Layout lay(int cols, int lines, int present, int caption, int narration, int busy,
                   int bottom)
 {
-	LayoutIn in = {cols, lines, present, caption, narration, busy, bottom};
+	LayoutIn in = {cols, lines, present, caption, narration, busy, bottom, 0};
 	Layout o;
 	layout_compute(&in, &o);
 	return o;
@@ -38,7 +38,7 @@ START_TEST(caption_grows_its_panel)
 	ck_assert_int_eq(o.caption_page, 0);
 	ck_assert_int_eq(o.body_top, 8); /* a blank row after it */
 	ck_assert_int_eq(o.body_bot, 18);
-	LayoutIn in = {80, 24, 0, 1, 0, 0, 0};
+	LayoutIn in = {80, 24, 0, 1, 0, 0, 0, 0};
 	ck_assert_int_eq(layout_caption_max(&in), 7);
 	/* longer than that: the caption has the view's place, whole */
 	o = lay(80, 24, 0, 8, 0, 0, 0);
@@ -87,6 +87,34 @@ START_TEST(presentation_gives_the_view_the_screen)
 }
 END_TEST
 
+/* Presentation mode: a caption longer than a quarter of the rows folds to
+ * one, the view keeping the rest; c opens it whole; at 200x60 a caption of
+ * that length stays whole. */
+START_TEST(a_long_caption_folds)
+{
+	Layout o = lay(80, 24, 1, 6, 2, 0, 0);
+	ck_assert_int_eq(o.caption_folded, 1);
+	ck_assert_int_eq(o.cap_rows, 1);
+	ck_assert_int_eq(o.narr_top, 2);
+	ck_assert_int_eq(o.body_top, 5);
+	ck_assert_int_eq(o.body_bot, 23);
+	/* at most a quarter of the rows: whole */
+	o = lay(80, 24, 1, 5, 2, 0, 0);
+	ck_assert_int_eq(o.caption_folded, 0);
+	ck_assert_int_eq(o.cap_rows, 5);
+	LayoutIn in = {80, 24, 1, 6, 2, 0, 0, 1};
+	layout_compute(&in, &o);
+	ck_assert_int_eq(o.caption_folded, 0);
+	ck_assert_int_eq(o.cap_rows, 6);
+	o = lay(200, 60, 1, 6, 3, 0, 0);
+	ck_assert_int_eq(o.caption_folded, 0);
+	ck_assert_int_ge(o.body_bot - o.body_top + 1, 48); /* the view has 80 % of 60 */
+	/* outside presentation mode nothing folds */
+	o = lay(80, 24, 0, 6, 0, 0, 0);
+	ck_assert_int_eq(o.caption_folded, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tui_layout");
@@ -94,6 +122,7 @@ int main(void)
 	tcase_add_test(tc, frame_at_80x24);
 	tcase_add_test(tc, caption_grows_its_panel);
 	tcase_add_test(tc, presentation_gives_the_view_the_screen);
+	tcase_add_test(tc, a_long_caption_folds);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

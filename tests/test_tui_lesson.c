@@ -140,6 +140,92 @@ START_TEST(caption_in_force)
 }
 END_TEST
 
+/* A squeeze is two screens, its proposal and its result; ← goes back
+ * through them in turn; a proposal's own caption shows on it, the
+ * caption before the action on the screen before it; a screen's view is
+ * the same however it is reached. */
+START_TEST(screens_of_a_squeeze)
+{
+	Lesson l;
+	Err e = {{0}};
+	ck_assert_int_eq(load("#: First.\n"
+	                      "train 1\n"
+	                      "#: Now τ = 3.\n"
+	                      "#view: spectrum 2\n"
+	                      "tau 3\n"
+	                      "#: The layers at τ = 3.\n"
+	                      "#proposal: Its proposal.\n"
+	                      "squeeze layer=1 apply comp=0\n"
+	                      "#: The end.\n",
+	                      &l, &e),
+	                 0);
+	int s = l.setup, arg;
+	LessonScreen sc = {s + 2, 0}, p = {s + 2, 1}, end = {s + 3, 0}, b;
+	ck_assert_str_eq(lesson_screen_caption(&l, sc), "The layers at τ = 3.");
+	ck_assert_str_eq(lesson_screen_caption(&l, p), "Its proposal.");
+	ck_assert_str_eq(lesson_screen_caption(&l, end), "The end.");
+	ck_assert_int_eq(lesson_screen_back(&l, end, &b), 0);
+	ck_assert(b.pos == s + 2 && b.proposal == 1);
+	ck_assert_int_eq(lesson_screen_back(&l, b, &b), 0);
+	ck_assert(b.pos == s + 2 && b.proposal == 0);
+	ck_assert_int_eq(lesson_screen_back(&l, b, &b), 0);
+	ck_assert(b.pos == s + 1 && b.proposal == 0);
+	/* the views: the action's own, or the last one named before */
+	ck_assert_int_eq(lesson_screen_view(&l, b, &arg), VIEW_HISTORY);
+	ck_assert_int_eq(arg, 1);
+	ck_assert_int_eq(lesson_screen_view(&l, sc, &arg), VIEW_SPECTRUM);
+	ck_assert_int_eq(arg, 2);
+	ck_assert_int_eq(lesson_screen_view(&l, p, &arg), VIEW_SQUEEZE);
+	ck_assert_int_eq(lesson_screen_view(&l, end, &arg), VIEW_SQUEEZE);
+	b = (LessonScreen){s, 0};
+	ck_assert_int_eq(lesson_screen_view(&l, b, &arg), VIEW_LAYERS);
+	ck_assert_int_eq(lesson_screen_back(&l, b, &b), -1);
+	lesson_free(&l);
+	/* a proposal's caption goes before a squeeze, nowhere else */
+	ck_assert_int_eq(load("#proposal: Not a squeeze.\ntrain 1\n", &l, &e), -1);
+	ck_assert_ptr_nonnull(strstr(e.msg, "a #proposal: caption goes before a squeeze action"));
+}
+END_TEST
+
+/* A caption is held to what the view it shows with can show: a view it
+ * names, a claim, a word for something drawn; a combination with its
+ * residuals. */
+START_TEST(captions_point_at_what_is_shown)
+{
+	Lesson l;
+	Err e = {{0}};
+	Session *s = session_new(&e);
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+	    {"#: κ > τ in layer 1 (view 1).\n#= over=1\n#view: history\ntrain 1\n",
+	     "names view 1 over view 6 (History)"},
+	    {"#: Layer 1 has rank 5 (flag r).\n#= rank.1=5\n#view: sweep\ntrain 1\n",
+	     "speaks of the flag r of the layer table over view 3"},
+	    {"#: The what-if line.\n#view: layers\ntrain 1\n",
+	     "speaks of the squeeze view's what-if line over view 1"},
+	    {"#: Iteration 3.\n#= iter=3\n#view: layers\ntrain 1\n",
+	     "claims iter over view 1 (Layers), which does not show it"},
+	    {"#: A combination of the others.\n#view: plane\ntrain 1\n",
+	     "speaks of combinations without their residuals"},
+	    {"#: Squeezed: 98.17 %.\n#= compare.10=98.17,98.17,98.17\n#view: squeeze\ntrain 1\n",
+	     "claims compare.10 over view 4 (Squeeze)"},
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		ck_assert_int_eq(load(bad[i].text, &l, &e), 0);
+		for (int k = 0; k < l.setup; k++)
+			ck_assert_int_eq(session_apply(s, &l.a[k], NULL, &e), 0);
+		/* the caption before the setup's end shows on the screen it opens
+		 * in: the view of its last "#view:" */
+		l.open_view = l.view[l.setup];
+		ck_assert_int_eq(lesson_check_at(&l, l.setup, s, &e), -1);
+		ck_assert_msg(strstr(e.msg, bad[i].msg), "%s", e.msg);
+		lesson_free(&l);
+	}
+	session_free(s);
+}
+END_TEST
+
 static void join(const char *tok, void *ud)
 {
 	char *b = ud;
@@ -167,8 +253,12 @@ static void check_lesson(Lesson *l, const char *dir)
 	ck_assert_ptr_nonnull(s);
 	s->replay = 1;
 	for (int k = 0; k <= l->n; k++) {
-		if (k >= l->setup && lesson_check_at(l, k, s, &e) < 0)
+		LessonScreen sc = {k, 0}, sp = {k, 1};
+		if (k >= l->setup && lesson_check_screen(l, sc, s, &e) < 0)
 			ck_abort_msg("%s: %s", l->path, e.msg);
+		if (k >= l->setup && k < l->n && l->a[k].kind == SESS_SQUEEZE &&
+		    lesson_check_screen(l, sp, s, &e) < 0)
+			ck_abort_msg("%s: with the proposal: %s", l->path, e.msg);
 		if (k == l->n)
 			break;
 		SessAction a = l->a[k];
@@ -186,11 +276,11 @@ START_TEST(claims_are_checked)
 	Err e = {{0}};
 	Session *s = NULL;
 	/* a true claim, a false one, and a number no claim accounts for */
-	ck_assert_int_eq(load("#: Six and five neurons, 11 in all.\n"
-	                      "#= n.1=6 n.2=5 hidden=11\n"
+	ck_assert_int_eq(load("#: Six and five neurons, at τ = 25.\n"
+	                      "#= n.1=6 n.2=5 tau=25\n"
 	                      "train 1\n"
-	                      "#: Now 12 of them.\n"
-	                      "#= hidden=12\n"
+	                      "#: Now 7 in layer 1.\n"
+	                      "#= n.1=7\n"
 	                      "tau 3\n"
 	                      "#: Layer 1 has 6 neurons at τ = 3.\n"
 	                      "#= n.1=6\n"
@@ -203,7 +293,7 @@ START_TEST(claims_are_checked)
 	ck_assert_int_eq(lesson_check_at(&l, l.setup, s, &e), 0);
 	ck_assert_int_eq(session_apply(s, &l.a[l.setup], NULL, &e), 0);
 	ck_assert_int_eq(lesson_check_at(&l, l.setup + 1, s, &e), -1);
-	ck_assert_msg(strstr(e.msg, "claims hidden=12, the state says 11"), "%s", e.msg);
+	ck_assert_msg(strstr(e.msg, "claims n.1=7, the state says 6"), "%s", e.msg);
 	ck_assert_int_eq(session_apply(s, &l.a[l.setup + 1], NULL, &e), 0);
 	ck_assert_int_eq(lesson_check_at(&l, l.n, s, &e), -1);
 	ck_assert_msg(strstr(e.msg, "states 3, which no claim"), "%s", e.msg);
@@ -264,6 +354,8 @@ int main(void)
 	tcase_add_test(tc, views_by_kind_and_by_name);
 	tcase_add_test(tc, opens_in_the_named_view);
 	tcase_add_test(tc, caption_in_force);
+	tcase_add_test(tc, screens_of_a_squeeze);
+	tcase_add_test(tc, captions_point_at_what_is_shown);
 	tcase_add_test(tc, numbers_of_a_caption);
 	tcase_add_test(tc, claims_are_checked);
 	tcase_add_test(tc, algorithm1_tells_the_truth);

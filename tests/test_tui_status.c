@@ -159,7 +159,9 @@ START_TEST(a_lesson_says_where_it_is)
 	p.sq.layer = 1;
 	ck_assert_str_eq(line(&p, &u, &err),
 	                 "the lesson will apply layer 1's proposal with compensation: right arrow");
-	ck_assert_str_eq(status_state(&p, &u, st, sizeof st), "lesson: action 1 of 2");
+	/* the header counts the squeeze, whose proposal it is, as its caption does */
+	ck_assert_str_eq(status_state(&p, &u, st, sizeof st),
+	                 "lesson: action 2 of 2, its proposal");
 	/* and briefly, for the Plane view's title */
 	ck_assert_str_eq(status_lesson_decides(&p, &u, st, sizeof st),
 	                 "the lesson applies it with compensation");
@@ -227,16 +229,49 @@ START_TEST(actions_in_words)
 	SessAction a;
 	memset(&a, 0, sizeof a);
 	a.kind = SESS_ALG1_RUN;
-	ck_assert_str_eq(status_action(&a, b, sizeof b), "Algorithm 1 (until every kappa <= tau)");
+	/* in the screen's symbols (screen_put spells them in ASCII with --ascii) */
+	ck_assert_str_eq(status_action(&a, b, sizeof b), "Algorithm 1 (until every κ ≤ τ)");
 	a.steps = 4;
 	ck_assert_str_eq(status_action(&a, b, sizeof b), "Algorithm 1 (4 iterations)");
 	a.kind = SESS_SWEEP;
 	snprintf(a.spec, sizeof a.spec, "0.2:1.4:0.2");
 	a.q = 5;
-	ck_assert_str_eq(status_action(&a, b, sizeof b), "beta sweep 0.2:1.4:0.2, q = 5");
+	ck_assert_str_eq(status_action(&a, b, sizeof b), "β sweep 0.2:1.4:0.2, q = 5");
+	a.kind = SESS_TAU;
+	a.x = 10;
+	ck_assert_str_eq(status_action(&a, b, sizeof b), "τ = 10");
+	a.kind = SESS_ETA;
+	ck_assert_str_eq(status_action(&a, b, sizeof b), "η = 10 epochs");
 	a.kind = SESS_SQUEEZE;
 	a.layer = 3;
 	ck_assert_str_eq(status_action(&a, b, sizeof b), "squeeze layer 3: refuse");
+}
+END_TEST
+
+/* The engine's words in the screen's symbols: ≤ and ≥ for <= and >=. */
+START_TEST(symbols_of_the_screen)
+{
+	char b[200];
+	ck_assert_str_eq(status_symbols("every κ <= τ = 25 after 7 iterations", b, sizeof b),
+	                 "every κ ≤ τ = 25 after 7 iterations");
+	ck_assert_str_eq(status_symbols("a >= b, a < b", b, sizeof b), "a ≥ b, a < b");
+	/* cut short, still a string */
+	ck_assert_int_lt(strlen(status_symbols("x <= y <= z", b, 6)), 6);
+}
+END_TEST
+
+/* κ against epochs is sampled by the epochs a training reaches, never by
+ * the clock: every epoch of a training of 16 to 64, else 16 or 64 points. */
+START_TEST(history_sampled_by_epochs)
+{
+	ck_assert_int_eq(worker_series_samples(20), 20);
+	ck_assert_int_eq(worker_series_samples(16), 16);
+	ck_assert_int_eq(worker_series_samples(64), 64);
+	ck_assert_int_eq(worker_series_samples(10), 16);
+	ck_assert_int_eq(worker_series_samples(1), 16);
+	ck_assert_int_eq(worker_series_samples(0.5), 16);
+	ck_assert_int_eq(worker_series_samples(300), 64);
+	ck_assert_int_eq(worker_series_samples(20.5), 64);
 }
 END_TEST
 
@@ -251,6 +286,8 @@ int main(void)
 	tcase_add_test(tc, last_training_belongs_to_its_network);
 	tcase_add_test(tc, the_queue_says_what_waits);
 	tcase_add_test(tc, actions_in_words);
+	tcase_add_test(tc, symbols_of_the_screen);
+	tcase_add_test(tc, history_sampled_by_epochs);
 	suite_add_tcase(s, tc);
 	return tu_run(s);
 }

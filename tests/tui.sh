@@ -98,7 +98,7 @@ see "Escape closes it" 'it 0 +it 1'
 
 ## squeeze at a low tau: refuse the first layer, apply the second
 keys T
-see "T asks for tau" 'tau = '
+see "T asks for tau" 'τ = '
 keys 2 Enter
 see "tau typed as 2" '^τ 2  '
 keys z
@@ -140,7 +140,7 @@ see "and layer 1's: $w_alg1 again" "  net $w_alg1  "
 
 ## a small beta sweep fills the table and marks a pick; export writes CSV
 keys b C-u 1.2:1.6:0.2 Enter
-see "b asks for q after the beta list" 'trainings per beta, q \[5\]'
+see "b asks for q after the beta list" 'trainings per β, q \[5\]'
 keys C-u 1 Enter
 see "the sweep finishes" 'Algorithm 2, q = 1, .*finished'
 see "the pick is marked in the table" ' +1 <$'
@@ -166,7 +166,7 @@ want=$(echo "$w_alg1" | awk -F- -v b="$beta" '{ printf "%s", $1
 check "the pick ($beta) changes the widths ($w_alg1 -> $want)" [ "$want" != "$w_alg1" ]
 see "the sweep view offers A" "A adopts the pick: a fresh network $want"
 keys A
-see "A reports the adoption" "adopted the sweep's pick \(beta $beta\): $want with fresh weights"
+see "A reports the adoption" "adopted the sweep's pick \(β $beta\): $want with fresh weights"
 see "the header shows the pick's widths $want" "  net $want  "
 keys u
 see "u restores $w_alg1" "  net $w_alg1  "
@@ -180,6 +180,10 @@ expect_grep "the spectra hold every layer" '^# layer 3: ' "$TMP/tables-spectra.d
 expect_grep "the gnuplot script draws the sweep as PNG" "set output 'tables-sweep.png'" "$TMP/tables.gp"
 expect_grep "and as PDF" "set output 'tables-sweep.pdf'" "$TMP/tables.gp"
 expect_grep "through gnuplot's cairo terminals" "^set terminal pngcairo size 1600,900 " "$TMP/tables.gp"
+## the colours: a layer's the same on every chart, none yellow on white
+expect_grep "the script sets the layers' colours" "^set linetype 4 lc rgb '#8c4bb0'$" "$TMP/tables.gp"
+check "no colour of it is gnuplot's yellow" sh -c "! grep -qi \"f0e442\\|'yellow'\" '$TMP/tables.gp'"
+expect_grep "each layer's line takes its linetype" "lt i title sprintf\\('layer %d', i\\)" "$TMP/tables.gp"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "gnuplot drew the sweep" [ -s "$TMP/tables-sweep.png" ]
 else
@@ -392,9 +396,9 @@ see "Home scrolls the history to iteration 0" '^layer +it 0 +it 1 '
 keys End Left
 see "Left steps back one iteration" '◀ it [0-9]+-[0-9]+ of 0-[0-9]+ ▶'
 keys 6
-see "the history charts show kappa per iteration" 'κ\(Ŵ⁽ⁱ⁾\) per Algorithm-1 iteration'
+see "the history charts show kappa per iteration" 'κ(\(Ŵ⁽ⁱ⁾\))? per (Algorithm-1 )?iteration'
 keys '>'
-see "and kappa against epochs" 'κ\(Ŵ⁽ⁱ⁾\) against epochs: Algorithm 1, iteration'
+see "and kappa against epochs, with what trained" 'κ(\(Ŵ⁽ⁱ⁾\))? against epochs: Algorithm 1, iteration'
 keys q y
 see "the third screen quits" '^EXIT=0' 5
 
@@ -458,7 +462,7 @@ for lesson in algorithm1:Algorithm.1.finds squeeze:Squeezing.a.trained; do
 	i=0
 	while [ $i -lt 200 ] && ! grep -q 'end of the lesson' "$TMP/screen"; do
 		keys Right; wait_for 'lesson: action|end of the lesson' 10; sleep 0.3; i=$((i + 1))
-		wait_for ' (idle|lesson: action [0-9]+ of [0-9]+)$' 20
+		wait_for ' (idle|lesson: action [0-9]+ of [0-9]+(, its proposal)?)$' 20
 	done
 	see "the $lesson lesson plays to its end" 'end of the lesson: .*CRC-32 [0-9a-f]{8}' 20
 	check "with the network condnet replay gives (CRC-32 $crc)" grep -q "CRC-32 $crc " "$TMP/screen"
@@ -591,7 +595,7 @@ awk 'NR > 4 && /^  [^ ]/ { if (t != "") print d; t = $0; d = ""; next }
 	NR > 4 && t != "" && !/^    / { print d; t = ""; d = "" }' "$TMP/screen" | sed '/^$/d' >"$TMP/defs"
 sed -n '/^Terms on the screen/,/^\.B Lessons\./p' "$MAN" | grep -v '^\.' |
 	sed 's/\\-/-/g; s/\\&//g; s/\\e/\\/g' | tr '\n' ' ' | tr -s ' ' >"$TMP/man-terms"
-check "the explain panel has 20 definitions" [ "$(wc -l <"$TMP/defs")" -eq 20 ]
+check "the explain panel has 23 definitions" [ "$(wc -l <"$TMP/defs")" -eq 23 ]
 i=0
 while IFS= read -r def; do
 	i=$((i + 1))

@@ -6,16 +6,19 @@
 #    (read with capture-pane -e) and the training points on top;
 #  - the neuron maps of the selected layer carry keep and drop marks that
 #    change with tau, a dropped neuron's map stands beside its
-#    combination's, and its combination is written out with its residual;
+#    combination's, and its combination is written out with its residual
+#    where the refit works (in activations) and in Ŵ, under what the fits
+#    say together; the classes' colours and markers have a key;
 #  - the session log of the plane session replays to the network saved;
 #  - z shows the squeeze's proposal as four panels (now, QR's choice
 #    removed, the same compensated, as many at random) with the accuracies
 #    the squeeze view's what-if line gives, y decides it from view 7, and
 #    the export writes the regions, points, maps and panels with a gnuplot
 #    script (drawn where gnuplot is installed);
-#  - the plane lesson opens view 7 itself, shows each caption whole when its
-#    action is reached, the squeeze's four panels with their accuracies, and
-#    ends on the network condnet replay gives;
+#  - the plane lesson opens view 7 itself, shows the squeeze's four panels
+#    with their accuracies, then the layer as it was with its dropped
+#    neurons and what the refit leaves, and ends on the network condnet
+#    replay gives;
 #  - in 8 colours the regions take the terminal's basic colours, without
 #    colour letters; a data set not in the plane is told why.
 . "$(dirname "$0")/lib.sh"
@@ -110,7 +113,7 @@ for size in 80x24 200x60; do
 	keys t
 	see "$size: t asks for the epochs" 'train epochs'
 	keys C-u 100000 Enter
-	see "$size: the regions are live while it trains" '^Decision regions of 2-32-32-3: test accuracy [0-9.]+% \(before\), live$'
+	see "$size: the regions are live while it trains" '^Decision regions of 2-32-32-3: test accuracy [0-9.]+% \(before\), live(;|$)'
 	$T capture-pane -e -p -t $PANE >"$TMP/live"
 	regions "$TMP/live" - >"$TMP/live1"
 	i=0 moved=0
@@ -119,7 +122,7 @@ for size in 80x24 200x60; do
 		$T capture-pane -e -p -t $PANE >"$TMP/live"
 		regions "$TMP/live" - >"$TMP/live2"
 		screen >"$TMP/live2p"
-		grep -q ' live$' "$TMP/live2p" && [ "$(wc -l <"$TMP/live2")" -ge 5 ] &&
+		grep -Eq ' live(;|$)' "$TMP/live2p" && [ "$(wc -l <"$TMP/live2")" -ge 5 ] &&
 			! cmp -s "$TMP/live1" "$TMP/live2" && moved=1
 		i=$((i + 1))
 	done
@@ -146,8 +149,12 @@ for size in 80x24 200x60; do
 	keys T C-u 3 Enter
 	see "$size: at tau 3 the squeeze drops some" 'Layer 2 \(↑↓\).*τ 3 keeps [0-9] of 32'
 	kept=$(sed -n 's/.*τ 3 keeps \([0-9]*\) of 32.*/\1/p' "$TMP/screen")
-	see "$size: a dropped neuron's combination of kept ones, with its residual" \
-		'n[0-9]+ ≈ −?[0-9]+\.[0-9]{2}·n[0-9]+ .*\(residual [0-9]+\.[0-9] %\)'
+	see "$size: a dropped neuron's combination of kept ones, with its residual and Ŵ's" \
+		'n[0-9]+ ≈ −?[0-9]+\.[0-9]{2}·n[0-9]+ .*\(residual [0-9]+\.[0-9] %; Ŵ [0-9]+\.[0-9] %\)'
+	see "$size: what the fits say together, and what the refit leaves" \
+		'residual [0-9.]+–[0-9.]+ % \(median [0-9.]+ %\)|layer 3.s refit leaves [0-9.]+ %'
+	# new marks show the maps from the last two kept on: Home, then past them
+	keys Home
 	i=0
 	while [ $i -lt "${kept:-0}" ]; do keys Right; i=$((i + 1)); done
 	see "$size: scrolled past the $kept kept, the first map shown is the first dropped" \
@@ -165,8 +172,9 @@ for size in 80x24 200x60; do
 		'^Squeeze, layer [12]: remove [0-9]+ of 32\? y apply, n refuse'
 	see "$size: as four panels" '^now +QR removes [0-9]+ +QR, compensated +[0-9]+ at random'
 	see "$size: each with its accuracy" '^[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+%'
-	[ "$w" -ge 200 ] && see "$size: the random one's with the draws' mean and sd, plain and compensated" \
-		'^[0-9.]+% +[0-9.]+% +[0-9.]+% +[0-9.]+%, mean [0-9.]+±[0-9.]+; compensated [0-9.]+±[0-9.]+$'
+	see "$size: the random draws' mean and sd under them, plain and compensated" \
+		'[0-9]+ (removed )?at random, 5 draws: .*mean [0-9.]+±[0-9.]+ %, compensated [0-9.]+±[0-9.]+ %'
+	see "$size: the classes' key: their colours and markers" '^class o 1 x 2 \+ 3'
 	sed -n 's/^\([0-9.]*\)% *\([0-9.]*\)% *\([0-9.]*\)% *\([0-9.]*\)%.*/\1 \2 \3/p' "$TMP/screen" >"$TMP/panels"
 	$T capture-pane -e -p -t $PANE >"$TMP/esc"
 	check "$size: the panels are regions in colour" sh -c "[ \$(grep -c '▀' '$TMP/esc') -ge 8 ]"
@@ -185,15 +193,38 @@ for size in 80x24 200x60; do
 	expect_grep "$size: the maps' file names a dropped neuron's combination" \
 		'^# block [0-9]+: layer [12] neuron n[0-9]+ drop: n[0-9]+ ~ -?[0-9.]+\*n[0-9]+' "$TMP/ex-$size-maps.dat"
 	expect_grep "$size: the script draws the panels" "set output 'ex-$size-panels.png'" "$TMP/ex-$size-plane.gp"
+	expect_grep "$size: a key of the classes' colours and markers" "title 'class 3'" "$TMP/ex-$size-plane.gp"
+	# the training was without a validation split: the curve has no such key
+	expect_grep "$size: the last training's curve is drawn" "set output 'ex-$size-curve.png'" "$TMP/ex-$size.gp"
+	check "$size: with no validation entry, having no such data" \
+		sh -c "! grep -q \"title 'validation'\" '$TMP/ex-$size.gp'"
+	expect_grep "$size: the maps' colour scale over them" '^set colorbox horizontal user' "$TMP/ex-$size-plane.gp"
+	expect_grep "$size: the maps' file gives the fits where the refit works" \
+		'^# layer [12]: the fits. residuals [0-9.]+ to [0-9.]+ %' "$TMP/ex-$size-maps.dat"
 	if command -v gnuplot >/dev/null 2>&1; then
 		for f in regions.png panels.png maps-1.png regions.pdf; do
 			check "$size: gnuplot drew -$f" [ -s "$TMP/ex-$size-$f" ]
 		done
 	fi
+	## y applies each proposal from view 7; once the pass ends, the view
+	## stays on the layer squeezed last, its maps as they were before, from
+	## their start (the last two kept, then the dropped)
+	last=$(sed -n 's/^Squeeze, layer \([0-9]*\): remove.*/\1/p' "$TMP/screen" | head -1)
 	keys y
-	see "$size: y applies the proposal from view 7" 'layer [12]: [0-9]+ → [0-9]+ neurons|Squeeze, layer 2' 30
-	keys Escape
-	see "$size: Esc ends the pass" 'squeeze (stopped|finished)'
+	n=0
+	while [ $n -lt 10 ]; do
+		wait_for 'squeeze finished|^Squeeze, layer [0-9]+: remove' 30
+		settle
+		grep -q 'squeeze finished' "$TMP/screen" && break
+		now=$(sed -n 's/^Squeeze, layer \([0-9]*\): remove.*/\1/p' "$TMP/screen" | head -1)
+		if [ -n "$now" ] && [ "$now" != "$last" ]; then last=$now; keys y; fi
+		n=$((n + 1))
+	done
+	see "$size: y applies the proposals from view 7 to the pass's end" 'squeeze finished' 30
+	settle
+	check "$size: the view stays on layer $last, the one squeezed last, as it was before" \
+		grep -Eq "Layer $last \(↑↓\) before the squeeze" "$TMP/screen"
+	check "$size: its maps from their start, the dropped in sight" grep -q ' drop ' "$TMP/screen"
 
 	## the log replays to the network saved
 	keys w C-u "$TMP/plane-$size.model" Enter
@@ -207,34 +238,9 @@ for size in 80x24 200x60; do
 	$T kill-session -t $PANE
 done
 
-## the plane lesson, at 80x24 and 200x60: it opens view 7 itself, every
-## caption is on the screen whole when its action is reached, and it ends on
-## the network condnet replay gives
-# caption K: the caption the lesson shows at its action K (what lesson.c
-# reads: those before the first action are shown with the setup's)
-caption() {
-	python3 - "$SRC/data/lessons/plane.lesson" "$1" <<'EOF'
-import sys
-caps, cur, kinds = [], [], []
-for line in open(sys.argv[1], encoding='utf-8'):
-    line = line.rstrip('\n')
-    if line.lstrip().startswith('#:'):
-        cur.append(line.lstrip()[2:].strip())
-    elif line.strip() and not line.lstrip().startswith('#'):
-        caps.append(' '.join(cur))
-        kinds.append(line.split()[0])
-        cur = []
-caps.append(' '.join(cur))
-setup = kinds.index('net') + 1
-while setup < len(kinds) and kinds[setup] in ('tau', 'eta', 'opts') and not caps[setup]:
-    setup += 1
-caps[setup] = ' '.join(c for c in caps[:setup + 1] if c)
-print(caps[setup + int(sys.argv[2])])
-EOF
-}
-# shown: the caption block under the tabs, joined
-shown() { awk 'NR == 4 && /^▸ / { sub(/^▸ /, ""); c = $0; on = 1; next }
-	on && /^  [^ ]/ { sub(/^  /, ""); c = c " " $0; next } { on = 0 } END { print c }' "$TMP/screen"; }
+## the plane lesson, at 80x24 and 200x60: it opens view 7 itself, shows the
+## squeeze's proposal as regions, then what the squeeze dropped, and ends on
+## the network condnet replay gives (its captions: tui_lessons.sh)
 SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
 expect_ok "condnet replay plane" env CONDNET_DATA="$TMP/data" "$C" replay "$SRC/data/lessons/plane.lesson"
 crc=$(sed -n 's/^crc32 //p' "$TMP/out")
@@ -245,31 +251,25 @@ for size in 80x24 200x60; do
 	$T new-session -d -s $PANE -x "$w" -y "$h" "$TMP/play-$size.sh"
 	see "$size: the plane lesson opens in view 7" '^Decision regions of 2-64-64-3: test accuracy'
 	check "$size: in the reproducible mode" grep -Eq '  reproducible( |$)' "$TMP/screen"
-	k=0
-	while [ $k -le 6 ]; do
-		want=$(caption $k)
-		wait_for "lesson: action $k of 6" 30
-		wait_for ' lesson: action [0-9]+ of [0-9]+$' 30
-		settle
-		got=$(shown)
-		check "$size: caption $k is whole on the screen (${want%%.*}.)" [ "$got" = "$want" ]
-		[ "$got" = "$want" ] || { echo "  | want: $want"; echo "  | got:  $got"; }
-		[ $k -eq 6 ] && break
+	check "$size: the classes' key under the regions" grep -q 'class o 1 x 2 + 3' "$TMP/screen"
+	i=0
+	while [ $i -lt 20 ] && ! grep -q 'lesson: action 6 of 6, its proposal$' "$TMP/screen"; do
 		keys Right
-		# the squeeze: its proposal first (as regions), the decision on the next key
-		if [ $k -eq 5 ]; then
-			see "$size: the lesson shows the squeeze's proposal as regions" \
-				'^now +QR removes 54 +QR, compensated +54 at random'
-			see "$size: with their accuracies" '^99\.33% +43\.00% +99\.00% +63\.67%'
-			check "$size: its title says what the lesson will do, not y and n" \
-				grep -q "^Layer 2's squeeze: remove 54 of 64; the lesson applies it with compensation" "$TMP/screen"
-			keys Right
-		fi
-		k=$((k + 1))
+		wait_for 'lesson: action [0-9]+ of 6(, its proposal)?$' 60
+		settle
+		i=$((i + 1))
 	done
+	see "$size: the lesson shows the squeeze's proposal as regions" \
+		'^now +QR removes 54 +QR, (compensated|refitted) +54 at random'
+	see "$size: with their accuracies" '^99\.33% +43\.00% +99\.00% +63\.67%'
+	check "$size: its title says what the lesson will do, not y and n" \
+		grep -q "^Layer 2's squeeze: remove 54 of 64; the lesson applies it with compensation" "$TMP/screen"
+	keys Right
 	see "$size: the lesson ends" 'end of the lesson: .*CRC-32 [0-9a-f]{8}' 30
-	check "$size: on the maps of layer 2, the squeezed one (#view: plane 2)" \
-		grep -q 'Layer 2 (↑↓).*keeps 10 of 10' "$TMP/screen"
+	check "$size: on the maps of layer 2 before the squeeze, its 54 dropped marked" \
+		grep -Eq 'Layer 2 \(↑↓\) before the squeeze(: 54 of 64 dropped|, which dropped 54 of 64)' "$TMP/screen"
+	check "$size: with what the refit leaves of what they sent" \
+		grep -q "layer 3's refit leaves 19.3 %" "$TMP/screen"
 	check "$size: on the network condnet replay gives (CRC-32 $crc)" grep -q "CRC-32 $crc " "$TMP/screen"
 	keys q
 	see "$size: q leaves the lesson" '^EXIT=0' 5

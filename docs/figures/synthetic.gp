@@ -3,6 +3,15 @@
 set encoding utf8
 set grid
 set border lw 1.5
+set linetype 1 lc rgb '#1f5fbf'
+set linetype 2 lc rgb '#d62728'
+set linetype 3 lc rgb '#2ca02c'
+set linetype 4 lc rgb '#8c4bb0'
+set linetype 5 lc rgb '#e07000'
+set linetype 6 lc rgb '#6b4423'
+set linetype 7 lc rgb '#d0358f'
+set linetype 8 lc rgb '#1a9aa0'
+set linetype cycle 8
 set terminal pngcairo size 1600,900 enhanced font 'DejaVu Sans,22' linewidth 2
 set output 'synthetic-spectra.png'
 set title 'σ_j / σ_1 of every layer; the line is 1/τ = 0.1 (τ = 10)'
@@ -12,7 +21,8 @@ set xlabel 'j (largest first)'
 set ylabel 'σ_j / σ_1'
 set key inside top center horizontal maxcols 5 opaque box samplen 2
 plot 0.1 with lines dashtype 2 lw 3 lc rgb 'black' title '1/τ', \
-  for [i=0:4] 'synthetic-spectra.dat' index i using 1:($2 > 0 ? $2 : 1/0) with linespoints pt 7 ps 0.8 lw 3 title sprintf('layer %d', i+1)
+  for [i=0:4] 'synthetic-spectra.dat' index i using 1:($2 > 0 ? $2 : 1/0) with linespoints pt 7 ps 0.8 lw 3 lt i+1 title sprintf('layer %d', i+1)
+unset offsets
 set output 'synthetic-alg1-kappa.png'
 set title 'κ(Ŵ^{(i)}) of every layer per Algorithm-1 iteration'
 set logscale y
@@ -23,7 +33,7 @@ set ylabel 'κ'
 set xtics 1
 set key inside top center horizontal maxcols 5 opaque box samplen 2
 plot 'synthetic-alg1.dat' using ($1 - 0.5):2:(1):(0) with vectors nohead dashtype 2 lw 3 lc rgb 'black' title 'τ of the iteration', \
-  for [i=1:5] '' using 1:(column(6+i)) with linespoints pt 7 lw 3 title sprintf('layer %d', i)
+  for [i=1:5] '' using 1:(column(6+i)) with linespoints pt 7 lw 3 lt i title sprintf('layer %d', i)
 unset logscale y
 set autoscale y
 set output 'synthetic-alg1-size.png'
@@ -60,7 +70,7 @@ set xlabel 'epoch'
 set ylabel 'κ'
 set key inside top center horizontal maxcols 5 opaque box samplen 2
 plot 10 with lines dashtype 2 lw 3 lc rgb 'black' title 'τ = 10', \
-  for [i=1:5] 'synthetic-kappa-epochs.dat' using 1:(column(1+i)) with lines lw 3 title sprintf('layer %d', i)
+  for [i=1:5] 'synthetic-kappa-epochs.dat' using 1:(column(1+i)) with linespoints pt 7 ps 0.5 lw 3 lt i title sprintf('layer %d', i)
 unset logscale y
 set autoscale y
 set output 'synthetic-curve.png'
@@ -82,7 +92,8 @@ set xlabel 'j (largest first)'
 set ylabel 'σ_j / σ_1'
 set key inside top center horizontal maxcols 5 opaque box samplen 2
 plot 0.1 with lines dashtype 2 lw 3 lc rgb 'black' title '1/τ', \
-  for [i=0:4] 'synthetic-spectra.dat' index i using 1:($2 > 0 ? $2 : 1/0) with linespoints pt 7 ps 0.8 lw 3 title sprintf('layer %d', i+1)
+  for [i=0:4] 'synthetic-spectra.dat' index i using 1:($2 > 0 ? $2 : 1/0) with linespoints pt 7 ps 0.8 lw 3 lt i+1 title sprintf('layer %d', i+1)
+unset offsets
 set output 'synthetic-alg1-kappa.pdf'
 set title 'κ(Ŵ^{(i)}) of every layer per Algorithm-1 iteration'
 set logscale y
@@ -93,7 +104,7 @@ set ylabel 'κ'
 set xtics 1
 set key inside top center horizontal maxcols 5 opaque box samplen 2
 plot 'synthetic-alg1.dat' using ($1 - 0.5):2:(1):(0) with vectors nohead dashtype 2 lw 3 lc rgb 'black' title 'τ of the iteration', \
-  for [i=1:5] '' using 1:(column(6+i)) with linespoints pt 7 lw 3 title sprintf('layer %d', i)
+  for [i=1:5] '' using 1:(column(6+i)) with linespoints pt 7 lw 3 lt i title sprintf('layer %d', i)
 unset logscale y
 set autoscale y
 set output 'synthetic-alg1-size.pdf'
@@ -130,7 +141,7 @@ set xlabel 'epoch'
 set ylabel 'κ'
 set key inside top center horizontal maxcols 5 opaque box samplen 2
 plot 10 with lines dashtype 2 lw 3 lc rgb 'black' title 'τ = 10', \
-  for [i=1:5] 'synthetic-kappa-epochs.dat' using 1:(column(1+i)) with lines lw 3 title sprintf('layer %d', i)
+  for [i=1:5] 'synthetic-kappa-epochs.dat' using 1:(column(1+i)) with linespoints pt 7 ps 0.5 lw 3 lt i title sprintf('layer %d', i)
 unset logscale y
 set autoscale y
 set output 'synthetic-curve.pdf'

@@ -35,7 +35,7 @@ static int removed_of(int C, const int *keep, int nkeep, int *rem)
 	return n;
 }
 
-int alg3_channel_fit(const float *Y, int s, int C, int P, const int *keep, int nkeep, double *comb,
+int alg3_channel_fit(const double *Y, int s, int C, int P, const int *keep, int nkeep, double *comb,
                      Err *e)
 {
 	int *rem = malloc((size_t)C * sizeof *rem);
@@ -68,7 +68,7 @@ int alg3_channel_fit(const float *Y, int s, int C, int P, const int *keep, int n
 	}
 	/* a row per position of every sample's maps */
 	for (int i = 0; i < s; i++) {
-		const float *y = Y + (size_t)i * C * P;
+		const double *y = Y + (size_t)i * C * P;
 		for (int p = 0; p < P; p++) {
 			for (int j = 0; j < nkeep; j++)
 				A[(size_t)p * c + j] = y[(size_t)keep[j] * P + p];

@@ -40,22 +40,45 @@ int alg3_refit(const double *Y, int s, int n, const double *Z, int q, const int 
 	return rc;
 }
 
-/* The sample's rows for a refit: at most maxrows, evenly spaced so that a
- * sample sorted by class is covered; their count into *s. */
-static float *sample_rows(const Dataset *sample, int maxrows, int *s, Err *e)
+int alg3_activations(const Net *net, int layer, const Dataset *sample, int maxrows, double **Y,
+                     int *rows, Err *e)
 {
-	*s = sample->n < maxrows ? sample->n : maxrows;
-	int d = sample->d;
-	float *x = malloc((size_t)*s * d * sizeof *x);
-	if (!x) {
-		err_set(e, "out of memory for %d sample rows", *s);
-		return NULL;
+	*Y = NULL;
+	*rows = 0;
+	if (!sample)
+		return err_set(e, "the refit needs a sample of training inputs (none given)");
+	if (sample->d != net->n[0])
+		return err_set(e, "the sample has %d features, the network %d inputs", sample->d,
+		               net->n[0]);
+	/* at most maxrows rows, evenly spaced so a sample sorted by class is covered */
+	int s = sample->n < maxrows ? sample->n : maxrows, n = net->n[layer], d = sample->d;
+	if (s < 1)
+		return err_set(e, "the sample has no rows");
+	float *x = malloc((size_t)s * d * sizeof *x);
+	float *y = malloc((size_t)s * n * sizeof *y);
+	double *yd = malloc((size_t)s * n * sizeof *yd);
+	int rc = -1;
+	if (!x || !y || !yd) {
+		err_set(e, "layer %d: out of memory for its activations on %d rows", layer, s);
+		goto out;
 	}
-	for (int i = 0; i < *s; i++) {
-		long r = (long)i * sample->n / *s;
+	for (int i = 0; i < s; i++) {
+		long r = (long)i * sample->n / s;
 		memcpy(x + (size_t)i * d, sample->x + (size_t)r * d, (size_t)d * sizeof *x);
 	}
-	return x;
+	if (net_forward(net, x, s, layer, y, e))
+		goto out;
+	for (size_t i = 0; i < (size_t)s * n; i++)
+		yd[i] = y[i];
+	*Y = yd;
+	*rows = s;
+	yd = NULL;
+	rc = 0;
+out:
+	free(x);
+	free(y);
+	free(yd);
+	return rc;
 }
 
 /* Compensation of a convolution layer (alg3_channel_fit and _fold): each
@@ -64,23 +87,21 @@ static float *sample_rows(const Dataset *sample, int maxrows, int *s, Err *e)
 static int compensate_channels(Net *net, int layer, const int *keep, int nkeep,
                                const Dataset *sample, int maxrows, Err *e)
 {
-	int s, C = net_units(net, layer), n = net->n[layer], P = n / C, rc = -1;
+	int s, C = net_units(net, layer), P = net->n[layer] / C, rc = -1;
 	size_t wlen = (size_t)net_rows(net, layer) * net_cols(net, layer);
-	float *x = sample_rows(sample, maxrows, &s, e);
-	float *y = x ? malloc((size_t)s * n * sizeof *y) : NULL;
-	double *comb = y ? malloc(((size_t)nkeep + 1) * C * sizeof *comb) : NULL;
-	float *W = comb ? malloc(wlen * sizeof *W) : NULL;
-	float *b = W ? malloc((size_t)net_cols(net, layer) * sizeof *b) : NULL;
-	if (x && !b) {
+	double *y = NULL;
+	if (alg3_activations(net, layer, sample, maxrows, &y, &s, e))
+		return err_prefix(e, "layer %d: compensation", layer);
+	double *comb = malloc(((size_t)nkeep + 1) * C * sizeof *comb);
+	float *W = malloc(wlen * sizeof *W);
+	float *b = malloc((size_t)net_cols(net, layer) * sizeof *b);
+	if (!comb || !W || !b) {
 		err_set(e, "layer %d: out of memory for the refit on %d rows", layer, s);
 		goto out;
 	}
-	if (!x)
-		goto out;
 	memcpy(W, net->W[layer], wlen * sizeof *W);
 	memcpy(b, net->b[layer], (size_t)net_cols(net, layer) * sizeof *b);
-	if ((rc = net_forward(net, x, s, layer, y, e)) != 0 ||
-	    (rc = alg3_channel_fit(y, s, C, P, keep, nkeep, comb, e)) != 0 ||
+	if ((rc = alg3_channel_fit(y, s, C, P, keep, nkeep, comb, e)) != 0 ||
 	    (rc = alg3_channel_fold(net, layer, keep, nkeep, comb, W, b, e)) != 0) {
 		err_prefix(e, "layer %d: compensation", layer);
 		goto out;
@@ -88,7 +109,6 @@ static int compensate_channels(Net *net, int layer, const int *keep, int nkeep,
 	memcpy(net->W[layer], W, wlen * sizeof *W);
 	memcpy(net->b[layer], b, (size_t)net_cols(net, layer) * sizeof *b);
 out:
-	free(x);
 	free(y);
 	free(comb);
 	free(W);
@@ -119,7 +139,6 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 		               net->n[0]);
 	if (layer <= net->nconv)
 		return compensate_channels(net, layer, keep, nkeep, sample, maxrows, e);
-	/* at most maxrows rows, evenly spaced so a sample sorted by class is covered */
 	int s = sample->n < maxrows ? sample->n : maxrows;
 	if (s < nkeep + 1)
 		return err_set(e,
@@ -132,23 +151,17 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 			return err_set(e,
 			               "layer %d: kept neuron %d does not exist (expected 0..%d)",
 			               layer, keep[j], n - 1);
-	float *x = sample_rows(sample, maxrows, &s, e);
-	float *y = malloc((size_t)s * n * sizeof *y);
-	double *yd = malloc((size_t)s * n * sizeof *yd);
+	double *yd = NULL;
+	if (alg3_activations(net, layer, sample, maxrows, &yd, &s, e))
+		return err_prefix(e, "layer %d: compensation", layer);
 	double *w = malloc((size_t)n * q * sizeof *w);
 	double *z = malloc((size_t)s * q * sizeof *z);
 	double *sol = malloc((size_t)c * q * sizeof *sol);
 	int rc = -1;
-	if (!x || !y || !yd || !w || !z || !sol) {
+	if (!w || !z || !sol) {
 		err_set(e, "layer %d: out of memory for the refit on %d rows", layer, s);
 		goto out;
 	}
-	if (net_forward(net, x, s, layer, y, e)) {
-		err_prefix(e, "layer %d: compensation", layer);
-		goto out;
-	}
-	for (size_t i = 0; i < (size_t)s * n; i++)
-		yd[i] = y[i];
 	const float *W = net->W[layer], *b = net->b[layer];
 	for (size_t i = 0; i < (size_t)n * q; i++)
 		w[i] = W[i];
@@ -168,8 +181,6 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 		b2[k] = (float)sol[(size_t)nkeep * q + k];
 	rc = 0;
 out:
-	free(x);
-	free(y);
 	free(yd);
 	free(w);
 	free(z);

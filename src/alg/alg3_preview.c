@@ -67,7 +67,7 @@ typedef struct Tail {
 	const float *Y;        /* eval->n × n_layer activations */
 	const double *Ys, *Zs; /* a dense layer's compensation: sample activations and
 	                        * next pre-activations */
-	const float *Ym;       /* a convolution's: the sample's maps */
+	const double *Ym;      /* a convolution's: the sample's maps */
 	int s;                 /* sample rows (0: no compensation) */
 	int *now;              /* eval->n: the classes the network answers now */
 	int *cls;              /* eval->n: those of the choice evaluated last */
@@ -246,13 +246,16 @@ static int sample_side(Tail *t, const Dataset *sample, Err *e)
 	int L = t->layer, n = net->n[L], q = net_cols(net, L);
 	Dataset *s = spaced_rows(sample, ALG3_SAMPLE_ROWS, e);
 	float *y = s ? activations(net, L, s, e) : NULL;
-	if (y && L <= net->nconv) {
-		t->Ym = y;
+	double *Ys = y ? malloc((size_t)s->n * n * sizeof *Ys) : NULL;
+	if (Ys && L <= net->nconv) { /* a convolution's maps are all it needs */
+		for (size_t i = 0; i < (size_t)s->n * n; i++)
+			Ys[i] = y[i];
+		t->Ym = Ys;
 		t->s = s->n;
+		free(y);
 		dataset_free(s);
 		return 0;
 	}
-	double *Ys = y ? malloc((size_t)s->n * n * sizeof *Ys) : NULL;
 	double *Zs = Ys ? malloc((size_t)s->n * q * sizeof *Zs) : NULL;
 	double *W = Zs ? malloc((size_t)n * q * sizeof *W) : NULL;
 	int rc = -1;

@@ -108,18 +108,23 @@ int alg3_preview(const Net *net, const Alg3Proposal *sp, const Dataset *eval, co
  * on at most maxrows rows of sample. */
 int alg3_compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
                     int maxrows, Err *e);
+/* The activations the refit works on: those of hidden layer `layer` on at
+ * most maxrows rows of sample, evenly spaced through it, into *Y (allocated,
+ * *rows × n_layer, row-major). 0, or -1 with a message. */
+int alg3_activations(const Net *net, int layer, const Dataset *sample, int maxrows, double **Y,
+                     int *rows, Err *e);
 
 /* ---- the channels of a convolution layer (alg3_channels.c) ---- */
 
 /* Compensation for channels removed from a convolution layer: with Y the
- * layer's maps on s samples (s × C × P floats, as the layer gives them: C
+ * layer's maps on s samples (s × C × P values, as the layer gives them: C
  * channels of P positions), each removed channel r (the channels not in
  * keep[0..nkeep), ascending) as y_r ≈ Σ_j c_jr y_keep[j] + d_r, the same
  * coefficients at every position, fitted by least squares over all s·P
  * positions (cond_lsq, pivoted QR; columns dependent to 1e-6 left out):
  * comb ((nkeep+1) × (C − nkeep), row-major) receives c and, in its last row,
  * d. 0, -1 with a message, 1 when stopped. */
-int alg3_channel_fit(const float *Y, int s, int C, int P, const int *keep, int nkeep, double *comb,
+int alg3_channel_fit(const double *Y, int s, int C, int P, const int *keep, int nkeep, double *comb,
                      Err *e);
 /* The combinations folded into the layer after hidden layer `layer`: in W
  * and b, laid out as W⁽ˡᵃʸᵉʳ⁺¹⁾ and b⁽ˡᵃʸᵉʳ⁺¹⁾ of net, the rows that read kept

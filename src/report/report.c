@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/kernels.h"
 #include "report/report_int.h"
 #include "report/report_layers.h"
 #include "report/report_rec.h"
@@ -565,8 +566,27 @@ cJSON *report_alg2_json(const Alg2 *a, Err *e)
 
 /* ---- files ---- */
 
-int report_write_json(const char *path, const struct cJSON *root, Err *e)
+/* The kernels a record was computed with, and why when there is a why
+ * (base/kernels.h): "kernels", "kernels_why". 0, or -1 when out of memory. */
+static int kernels_json(cJSON *root)
 {
+	if (!cJSON_IsObject(root) || cJSON_GetObjectItemCaseSensitive(root, "kernels"))
+		return 0;
+	KernelsChoice k;
+	char why[256];
+	kernels_current(&k);
+	if (!cJSON_AddStringToObject(root, "kernels", k.core))
+		return -1;
+	if (kernels_why_text(&k, 0, why, sizeof why)[0] &&
+	    !cJSON_AddStringToObject(root, "kernels_why", why))
+		return -1;
+	return 0;
+}
+
+int report_write_json(const char *path, struct cJSON *root, Err *e)
+{
+	if (root && kernels_json(root))
+		return err_set(e, "%s: out of memory while formatting JSON", path);
 	char *s = root ? cJSON_Print(root) : NULL;
 	if (!s)
 		return err_set(e, "%s: out of memory while formatting JSON", path);

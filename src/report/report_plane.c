@@ -95,15 +95,30 @@ static int write_maps(FILE *f, const void *ud, Err *e)
 	        "# the neuron maps, %d x %d: x y activation; one block (index) per map, in "
 	        "pivoted-QR order per layer%s\n",
 	        pl->px, pl->px,
-	        pl->step ? "; the network before Algorithm 1's step, marked with its removals"
-	                 : "; marked as the squeeze at tau would decide");
+	        pl->step == 2 ? "; the network before the squeeze, marked with its removals"
+	        : pl->step == 1
+	            ? "; the network before Algorithm 1's step, marked with its removals"
+	            : "; marked as the squeeze at tau would decide");
+	fprintf(f, "# a dropped neuron's combination: its activation fitted by the kept ones' and "
+	           "a constant on the training points (the refit's), its residual and Ŵ's\n");
 	int block = 0;
 	for (int l = 1; l < pl->m; l++) {
 		const ReportMaps *m = &pl->maps[l - 1];
+		double lo, med, hi;
+		if (alg3_combinations_spread(m->c, &lo, &med, &hi) == 0)
+			fprintf(f,
+			        "%s# layer %d: the fits' residuals %.1f to %.1f %% (median %.1f "
+			        "%%); layer "
+			        "%d's refit leaves %.1f %% of what the dropped send it\n",
+			        block ? "\n" : "", l, 100 * lo, 100 * hi, 100 * med, l + 1,
+			        100 * m->c->refit);
 		for (int t = 0; t < m->c->n; t++) {
 			int drop = t >= m->c->nkeep;
 			char text[512] = "";
-			if (drop)
+			if (drop && m->c->act_residual)
+				alg3_combination_act_str(m->c, t - m->c->nkeep, 4, 1, text,
+				                         sizeof text);
+			else if (drop)
 				alg3_combination_str(m->c, t - m->c->nkeep, 4, 1, text,
 				                     sizeof text);
 			fprintf(f, "%s# block %d: layer %d neuron n%d %s%s%s\n",
@@ -146,6 +161,18 @@ typedef struct PlaneFiles {
 	int *first;     /* the block each hidden layer's maps start at */
 } PlaneFiles;
 
+/* The classes' key: a point of each class's colour and marker (the
+ * regions take the same colour, paler where the network is unsure),
+ * plotted outside the range so that only the key shows it. */
+static void class_key(FILE *f, const ReportPlane *pl)
+{
+	for (int k = 0; k < pl->k; k++) {
+		const unsigned char *c = class_rgb[k % 6];
+		fprintf(f, ", 1/0 with points pt 7 ps 1.5 lc rgb '#%02x%02x%02x' title 'class %d'",
+		        c[0] / 2, c[1] / 2, c[2] / 2, k + 1);
+	}
+}
+
 /* The maps of one hidden layer, a tile each, titled keep, drop or ≈. */
 static void maps_chart(FILE *f, const PlaneFiles *pf, int l, const char *ext)
 {
@@ -156,16 +183,26 @@ static void maps_chart(FILE *f, const PlaneFiles *pf, int l, const char *ext)
 	int pt = tiles > 60 ? 9 : tiles > 24 ? 12 : 16;
 	fprintf(f, "set output '%s-maps-%d.%s'\n", pf->base, l, ext);
 	fprintf(f,
-	        "set multiplot layout %d,%d margins 0.01,0.99,0.01,0.90 spacing 0.005,0.045 "
-	        "title \"layer %d in pivoted-QR order (≈: the kept neurons' combination for the "
-	        "dropped one)\"\n",
+	        "set multiplot layout %d,%d margins 0.01,0.99,0.01,0.82 spacing 0.005,0.045 "
+	        "title \"layer %d in pivoted-QR order (≈: a dropped neuron fitted by the kept "
+	        "ones' activations)\"\n",
 	        rows, cols, l);
+	/* the colours' key once, over the tiles: activation from −1 to 1 */
+	fprintf(f, "set colorbox horizontal user origin 0.35,0.885 size 0.30,0.022\n"
+	           "unset cbtics\n"
+	           "set label 91 'activation −1' at screen 0.345,0.896 right font ',12'\n"
+	           "set label 92 '0' at screen 0.5,0.93 center font ',12'\n"
+	           "set label 93 '1' at screen 0.655,0.896 left font ',12'\n");
 	for (int t = 0; t < c->n; t++) {
 		int drop = t >= c->nkeep;
 		fprintf(f, "set title 'n%d %s' font ',%d' textcolor rgb '%s' offset 0,-0.6\n",
 		        c->perm[t] + 1, drop ? "drop" : "keep", pt, drop ? "#c03030" : "#208020");
 		fprintf(f, "plot '%s-maps.dat' index %d using 1:2:3 with image notitle\n", pf->base,
 		        block++);
+		if (t == 0)
+			fprintf(f,
+			        "unset colorbox\nunset label 91\nunset label 92\nunset label 93\n"
+			        "set cbtics\n");
 		if (drop) {
 			fprintf(f, "set title '≈' font ',%d' textcolor rgb 'black' offset 0,-0.6\n",
 			        pt);
@@ -185,10 +222,13 @@ static int plane_cmds(FILE *f, const void *ud, const char *ext, Err *e)
 	fprintf(f, "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\nset size ratio -1\n", b->x0,
 	        b->x1, b->y0, b->y1);
 	fprintf(f, "set output '%s-regions.%s'\nset title \"%s\"\n", pf->base, ext, pl->title);
+	fprintf(f, "set key outside right top box title 'pale: unsure'\n");
 	fprintf(f,
 	        "plot '%s-regions.dat' using 1:2:3:4:5 with rgbimage notitle, "
-	        "'%s-points.dat' using 1:2:4 with points pt 7 ps 0.9 lc rgb variable notitle\n",
+	        "'%s-points.dat' using 1:2:4 with points pt 7 ps 0.9 lc rgb variable notitle",
 	        pf->base, pf->base);
+	class_key(f, pl);
+	fprintf(f, "\nunset key\n");
 	fprintf(f, "unset xtics\nunset ytics\nunset colorbox\n"
 	           "set palette defined (-1 '#1f4fa0', 0 'white', 1 '#e07010')\n"
 	           "set cbrange [-1:1]\n");
@@ -211,10 +251,18 @@ static int plane_cmds(FILE *f, const void *ud, const char *ext, Err *e)
 			else
 				snprintf(what, sizeof what, "after the step");
 			fprintf(f, "set title \"%s\\n%.2f %%\"\n", what, pl->panel_acc[k]);
+			/* the classes' key under the first panel */
+			if (k == 0)
+				fprintf(
+				    f, "set key at screen 0.5,0.16 center horizontal maxrows 1 box "
+				       "title 'classes (pale: unsure)'\n");
 			fprintf(
 			    f,
-			    "plot '%s-panels.dat' index %d using 1:2:3:4:5 with rgbimage notitle\n",
+			    "plot '%s-panels.dat' index %d using 1:2:3:4:5 with rgbimage notitle",
 			    pf->base, k);
+			if (k == 0)
+				class_key(f, pl);
+			fprintf(f, "\n%s", k == 0 ? "unset key\n" : "");
 		}
 		fprintf(f, "unset multiplot\n");
 	}

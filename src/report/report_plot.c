@@ -41,6 +41,13 @@ int report_gp_slides(FILE *f, const void *slides, Err *e)
 	        "# (gnuplot's cairo terminals, 16:9)\n",
 	        s->base, s->suffix, s->what);
 	fprintf(f, "set encoding utf8\n%sset border lw 1.5\n", s->grid ? "set grid\n" : "");
+	/* the series' colours, each dark enough to read on white (gnuplot's
+	 * fifth, yellow, is not), a layer's the same on every chart */
+	static const char *const lt[] = {"#1f5fbf", "#d62728", "#2ca02c", "#8c4bb0",
+	                                 "#e07000", "#6b4423", "#d0358f", "#1a9aa0"};
+	for (size_t i = 0; i < sizeof lt / sizeof *lt; i++)
+		fprintf(f, "set linetype %zu lc rgb '%s'\n", i + 1, lt[i]);
+	fprintf(f, "set linetype cycle %zu\n", sizeof lt / sizeof *lt);
 	fprintf(f, "set terminal pngcairo size 1600,900 enhanced font 'DejaVu Sans,22' "
 	           "linewidth 2\n");
 	if (s->cmds(f, s->ud, "png", e))
@@ -86,6 +93,7 @@ static void gp_string(FILE *f, const char *s)
 typedef struct Plots {
 	const char *base; /* file name without directory, quoted for the script */
 	int m, alg1, sweep, series, curve;
+	int val; /* the curve has a validation split's accuracies */
 	double tau;
 	double sv_lo;          /* the spectra's floor: a decade under every value and 1/τ */
 	double k_lo, k_hi;     /* κ per iteration, τ of every iteration included */
@@ -137,7 +145,8 @@ static void chart_spectra(FILE *f, const Plots *p, const char *ext)
 	fprintf(f,
 	        "plot %g with lines dashtype 2 lw 3 lc rgb 'black' title '1/τ', \\\n"
 	        "  for [i=0:%d] '%s-spectra.dat' index i using 1:($2 > 0 ? $2 : 1/0) with "
-	        "linespoints pt 7 ps 0.8 lw 3 title sprintf('layer %%d', i+1)\nunset offsets\n",
+	        "linespoints pt 7 ps 0.8 lw 3 lt i+1 title sprintf('layer %%d', i+1)\n"
+	        "unset offsets\n",
 	        1 / p->tau, p->m - 1, p->base);
 }
 
@@ -155,7 +164,7 @@ static void chart_alg1(FILE *f, const Plots *p, const char *ext)
 	fprintf(f,
 	        "plot '%s-alg1.dat' using ($1 - 0.5):2:(1):(0) with vectors nohead dashtype 2 lw 3 "
 	        "lc rgb 'black' title 'τ of the iteration', \\\n"
-	        "  for [i=1:%d] '' using 1:(column(6+i)) with linespoints pt 7 lw 3 "
+	        "  for [i=1:%d] '' using 1:(column(6+i)) with linespoints pt 7 lw 3 lt i "
 	        "title sprintf('layer %%d', i)\n",
 	        p->base, p->m);
 	fprintf(f, "unset logscale y\nset autoscale y\nset output '%s-alg1-size.%s'\n", p->base,
@@ -202,8 +211,8 @@ static void chart_series(FILE *f, const Plots *p, const char *ext)
 	key_inside(f, p->m + 1);
 	fprintf(f,
 	        "plot %g with lines dashtype 2 lw 3 lc rgb 'black' title 'τ = %g', \\\n"
-	        "  for [i=1:%d] '%s-kappa-epochs.dat' using 1:(column(1+i)) with lines lw 3 "
-	        "title sprintf('layer %%d', i)\n"
+	        "  for [i=1:%d] '%s-kappa-epochs.dat' using 1:(column(1+i)) with linespoints "
+	        "pt 7 ps 0.5 lw 3 lt i title sprintf('layer %%d', i)\n"
 	        "unset logscale y\nset autoscale y\n",
 	        p->tau, p->tau, p->m, p->base);
 }
@@ -221,11 +230,14 @@ static void chart_curve(FILE *f, const Plots *p, const char *ext)
 		        "set arrow 1 from %d, graph 0 to %d, graph 1 nohead lw 12 lc rgb '#cccccc' "
 		        "back\n",
 		        p->kept, p->kept);
+	/* the validation split's accuracies only where it was measured: no key
+	 * without its line */
 	fprintf(f,
-	        "plot '%s-curve.dat' using 1:2 with linespoints pt 7 ps 0.6 lw 3 title "
-	        "'training', '' using 1:3 with linespoints pt 5 lw 3 title 'validation'\n"
-	        "unset arrow 1\nset autoscale y\n",
+	        "plot '%s-curve.dat' using 1:2 with linespoints pt 7 ps 0.6 lw 3 title 'training'",
 	        p->base);
+	if (p->val)
+		fprintf(f, ", '' using 1:3 with linespoints pt 5 lw 3 title 'validation'");
+	fprintf(f, "\nunset arrow 1\nset autoscale y\n");
 }
 
 static int plot_cmds(FILE *f, const void *ud, const char *ext, Err *e)
@@ -458,6 +470,7 @@ int report_screen_plots(const char *dir, const char *base, const ReportScreen *s
 	            .sweep = s->nbeta > 0,
 	            .series = s->ks_n > 0,
 	            .curve = s->ep_n > 0,
+	            .val = s->ep_val,
 	            .tau = s->tau,
 	            .pick = NAN};
 	frame(s, &pl);

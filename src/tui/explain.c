@@ -80,6 +80,23 @@ const Explain explain_terms[] = {
      "Not in the paper: after a squeeze, the next layer's weights and biases are refitted "
      "by least squares on training inputs, so its pre-activations change as little as "
      "possible."},
+    {"regions and points",
+     "The plane view colours each point of the plane by the class the network gives it, "
+     "deep where the network is sure and pale where it is not (blank without colours); "
+     "the training points are drawn over them as o, x, +, *, # and % for classes 1 to 6, "
+     "the key under the regions."},
+    {"neuron maps",
+     "One neuron's activation over the plane, from blue (the most negative value of the "
+     "layer's maps) through white (0) to orange (the most positive); the key over the maps "
+     "gives the scale."},
+    {"≈ and residual",
+     "A neuron the squeeze drops, beside its best fit by the kept neurons' activations "
+     "and a constant, by least squares on the training points: the refit of compensation "
+     "works there. Its residual is the share of the neuron's variation over those points "
+     "that the fit leaves; Ŵ's is the same for its column of Ŵ⁽ⁱ⁾, which the paper's QR "
+     "ranks (a small Ŵ residual makes the pre-activations, not the activations, alike). "
+     "The line above the fits gives their spread and what the next layer's refit leaves "
+     "of what the dropped neurons send it."},
 };
 const int explain_nterms = sizeof explain_terms / sizeof *explain_terms;
 
@@ -113,6 +130,8 @@ const Explain explain_keys[] = {
     {"← →", "history view on a short screen: the next chart (iterations, κ against epochs, "
             "the validation curve)"},
     {"q", "quit; with unsaved work it offers to save first"},
-    {"lesson", "→ or Enter the next action, ← one back, space pause, q leave"},
+    {"lesson", "→ or Enter the next step (a squeeze: its proposal, then its decision), ← one "
+               "back, to the same screen, space pause, q leave; c the whole caption when "
+               "presentation mode folds a long one"},
 };
 const int explain_nkeys = sizeof explain_keys / sizeof *explain_keys;

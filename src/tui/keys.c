@@ -140,9 +140,8 @@ static void k_plane(Tui *t, int ch)
 	else if (ch == KEY_UP || ch == 'k')
 		u->plane_layer = u->plane_shown > 1 ? u->plane_shown - 1 : 1;
 	else if (ch == KEY_DOWN || ch == 'j')
-		u->plane_layer = u->plane_shown + 1; /* the drawing clamps it */
-	if (ch == KEY_UP || ch == KEY_DOWN || ch == 'k' || ch == 'j')
-		u->plane_first = 0;
+		u->plane_layer = u->plane_shown + 1; /* the drawing clamps it, and shows another
+		                                      * layer's maps from their start */
 }
 
 static void k_history(Tui *t, int ch)
@@ -168,9 +167,9 @@ static void k_tau(Tui *t, int ch)
 	else if (ch == ']' || ch == '[')
 		tui_set_value(t, SESS_ETA, ch == ']' ? eta * 1.25 : eta / 1.25);
 	else if (ch == 'T')
-		tui_ask(t, P_TAU, "tau =", "");
+		tui_ask(t, P_TAU, "τ =", "");
 	else if (ch == 'E')
-		tui_ask(t, P_ETA, "eta (epochs) =", "");
+		tui_ask(t, P_ETA, "η (epochs) =", "");
 	else
 		tui_ask_sched(t); /* a setting like τ: queued behind a running operation */
 }
@@ -187,7 +186,7 @@ static void k_alg(Tui *t, int ch)
 	} else if (ch == 't') {
 		tui_ask(t, P_EPOCHS, "train epochs", "1");
 	} else if (ch == 'b') {
-		tui_ask(t, P_BETAS, "beta list", t->beta_def);
+		tui_ask(t, P_BETAS, "β list", t->beta_def);
 	} else {
 		/* on data of two features the squeeze is seen as regions */
 		tui_submit_kind(t, JOB_SQZ_START, 0);
@@ -200,9 +199,9 @@ static void k_adopt(Tui *t, int ch)
 	Snap s = snap(t);
 	(void)ch;
 	if (t->u.view != VIEW_SWEEP)
-		worker_status(t->w, 0, "A adopts the beta sweep's pick in the sweep view (3)");
+		worker_status(t->w, 0, "A adopts the β sweep's pick in the sweep view (3)");
 	else if (!s.busy && !s.pick)
-		worker_status(t->w, 1, "no finished beta sweep to adopt from: b runs one");
+		worker_status(t->w, 1, "no finished β sweep to adopt from: b runs one");
 	else
 		tui_submit_kind(t, JOB_ADOPT, 0);
 }
@@ -285,23 +284,26 @@ static void k_quit(Tui *t, int ch)
 
 /* ---- a lesson ---- */
 
-/* Each ← while a step back is on its way goes one action further back:
+/* Each ← while a step back is on its way goes one screen further back:
  * the replay under way gives way to the new one. */
 static void play_back(Tui *t, Snap s)
 {
-	int from = s.busy && t->back_to >= 0 ? t->back_to : s.pos;
-	Job j = {.kind = JOB_PLAY_BACK, .target = from - 1};
+	LessonScreen from = {s.pos, s.waiting}, to;
+	if (s.busy && t->back_to >= 0)
+		from = (LessonScreen){t->back_to / 2, t->back_to % 2};
 	if (s.busy && t->back_to < 0) {
 		worker_status(t->w, 0, "the lesson's step is running: wait, or Esc stops it");
 		return;
 	}
-	if (j.target < t->lesson->setup) {
+	if (lesson_screen_back(t->lesson, from, &to) < 0) {
 		worker_status(t->w, 1, "at the start of the lesson: nothing to step back over");
 		return;
 	}
 	if (s.busy)
 		worker_cancel(t->w);
-	t->back_to = j.target;
+	t->back_to = 2 * to.pos + to.proposal;
+	Job j = {.kind = JOB_PLAY_BACK, .target = to.pos, .proposal = to.proposal};
+	tui_show_screen(t, to);
 	tui_submit(t, &j);
 }
 
@@ -316,14 +318,35 @@ void tui_show_view(Tui *t, int view, int arg)
 		t->u.layer = arg;
 }
 
+void tui_show_screen(Tui *t, LessonScreen sc)
+{
+	UiState *u = &t->u;
+	int arg, v = lesson_screen_view(t->lesson, sc, &arg);
+	/* the view as the screen shows it, whichever way it was reached: its
+	 * scrolling from the start, its chart or layer the lesson's */
+	u->panel = PANEL_NONE;
+	u->it_first = -1;
+	u->row_first = 0;
+	u->plane_panel = 0;
+	u->plane_layer = 0;
+	u->plane_seen = 0;
+	u->plane_key = 0;
+	u->hist_page = 0;
+	u->layer = 1;
+	tui_show_view(t, v, arg);
+}
+
 void tui_play_next(Tui *t)
 {
 	const Shown *p = worker_lock(t->w);
-	int pos = p->play_pos;
+	LessonScreen sc = {p->play_pos, p->sq.waiting};
 	worker_unlock(t->w);
-	int arg, v = lesson_view(t->lesson, pos, &arg);
-	if (v >= 0 && !t->u.panel)
-		tui_show_view(t, v, arg);
+	/* the screen after this step: a squeeze's proposal, or the next position */
+	int squeeze = sc.pos < t->lesson->n && t->lesson->a[sc.pos].kind == SESS_SQUEEZE;
+	LessonScreen to =
+	    squeeze && !sc.proposal ? (LessonScreen){sc.pos, 1} : (LessonScreen){sc.pos + 1, 0};
+	if (sc.pos < t->lesson->n)
+		tui_show_screen(t, to);
 	Job j = {.kind = JOB_PLAY_NEXT};
 	tui_submit(t, &j);
 }
@@ -361,9 +384,17 @@ static void k_leave(Tui *t, int ch)
 	t->quit = 1;
 }
 
+/* c in a lesson: its long caption whole or folded (presentation mode). */
+static void k_caption(Tui *t, int ch)
+{
+	(void)ch;
+	t->u.caption_open = !t->u.caption_open;
+}
+
 static const KeyBind play_keys[] = {
-    {KEY_RIGHT, k_play, 1}, {'\n', k_play, 1},      {'\r', k_play, 1}, {KEY_ENTER, k_play, 1},
-    {KEY_LEFT, k_play, 1},  {' ', k_play_pause, 1}, {'q', k_leave, 1}, {0, NULL, 0},
+    {KEY_RIGHT, k_play, 1}, {'\n', k_play, 1},     {'\r', k_play, 1},
+    {KEY_ENTER, k_play, 1}, {KEY_LEFT, k_play, 1}, {' ', k_play_pause, 1},
+    {'q', k_leave, 1},      {'c', k_caption, 1},   {0, NULL, 0},
 };
 
 static const KeyBind layer_keys[] = {
@@ -439,11 +470,16 @@ static const struct {
 	KeyFn fn;
 	const char *name;
 } fn_names[] = {
-    {k_view, "view"},     {k_present, "present"}, {k_help, "help"},   {k_layer, "layer"},
-    {k_alg1, "alg1"},     {k_history, "history"}, {k_tau, "setting"}, {k_alg, "operation"},
-    {k_adopt, "adopt"},   {k_squeeze, "squeeze"}, {k_file, "file"},   {k_pause, "pause"},
-    {k_escape, "escape"}, {k_quit, "quit"},       {k_play, "play"},   {k_play_pause, "play-pause"},
-    {k_leave, "leave"},   {k_plane, "plane"},
+    {k_view, "view"},       {k_present, "present"},
+    {k_help, "help"},       {k_layer, "layer"},
+    {k_alg1, "alg1"},       {k_history, "history"},
+    {k_tau, "setting"},     {k_alg, "operation"},
+    {k_adopt, "adopt"},     {k_squeeze, "squeeze"},
+    {k_file, "file"},       {k_pause, "pause"},
+    {k_escape, "escape"},   {k_quit, "quit"},
+    {k_play, "play"},       {k_play_pause, "play-pause"},
+    {k_caption, "caption"}, {k_leave, "leave"},
+    {k_plane, "plane"},
 };
 
 static const KeyBind *find(const KeyBind *table, int ch)

@@ -22,7 +22,10 @@ static void present(const LayoutIn *in, Layout *o)
 	o->prog_row = in->busy ? last-- : -1;
 	if (in->caption) {
 		o->cap_top = y;
-		if (in->caption > layout_caption_max(in)) {
+		if (!in->caption_open && in->caption > 1 && in->caption > (in->lines - 1) / 4) {
+			o->caption_folded = 1;
+			o->cap_rows = 1;
+		} else if (in->caption > layout_caption_max(in)) {
 			o->caption_page = 1;
 			o->cap_rows = last - y + 1 - in->narration;
 		} else {

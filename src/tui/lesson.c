@@ -76,6 +76,15 @@ static int grow(Lesson *l, int *cap, Err *e)
 	char **pl = cl ? realloc(l->plain, (size_t)(nc + 1) * sizeof *pl) : NULL;
 	if (pl)
 		l->plain = pl;
+	char ***more[] = {&l->pcaption, &l->pclaims, &l->pplain};
+	for (size_t i = 0; pl && i < sizeof more / sizeof *more; i++) {
+		char **m = realloc(*more[i], (size_t)(nc + 1) * sizeof *m);
+		if (!m) {
+			pl = NULL;
+			break;
+		}
+		*more[i] = m;
+	}
 	int *v = a && pl ? realloc(l->view, (size_t)(nc + 1) * sizeof *v) : NULL;
 	if (v)
 		l->view = v;
@@ -86,6 +95,7 @@ static int grow(Lesson *l, int *cap, Err *e)
 		return err_set(e, "out of memory for the lesson");
 	for (int k = *cap; k <= nc; k++) {
 		l->caption[k] = l->claims[k] = l->plain[k] = NULL;
+		l->pcaption[k] = l->pclaims[k] = l->pplain[k] = NULL;
 		l->view[k] = l->view_arg[k] = -1;
 	}
 	*cap = nc;
@@ -149,6 +159,45 @@ const char *lesson_caption_at(const Lesson *l, int pos)
 	return NULL;
 }
 
+/* 1 when action pos is a squeeze: its proposal is a screen of its own. */
+static int has_proposal(const Lesson *l, int pos)
+{
+	return pos >= l->setup && pos < l->n && l->a[pos].kind == SESS_SQUEEZE;
+}
+
+int lesson_screen_back(const Lesson *l, LessonScreen s, LessonScreen *prev)
+{
+	*prev = s;
+	if (s.proposal) {
+		prev->proposal = 0;
+		return 0;
+	}
+	if (s.pos <= l->setup)
+		return -1;
+	prev->pos = s.pos - 1;
+	prev->proposal = has_proposal(l, s.pos - 1);
+	return 0;
+}
+
+const char *lesson_screen_caption(const Lesson *l, LessonScreen s)
+{
+	if (s.proposal && s.pos < l->n && l->pcaption && l->pcaption[s.pos])
+		return l->pcaption[s.pos];
+	return lesson_caption_at(l, s.pos);
+}
+
+int lesson_screen_view(const Lesson *l, LessonScreen s, int *arg)
+{
+	int v;
+	if (s.proposal && (v = lesson_view(l, s.pos, arg)) >= 0)
+		return v;
+	for (int k = s.pos - 1; k >= l->setup; k--)
+		if ((v = lesson_view(l, k, arg)) >= 0)
+			return v;
+	*arg = l->open_view >= 0 ? l->open_arg : -1;
+	return l->open_view >= 0 ? l->open_view : VIEW_LAYERS;
+}
+
 int lesson_view(const Lesson *l, int pos, int *arg)
 {
 	*arg = -1;
@@ -181,7 +230,7 @@ int lesson_view(const Lesson *l, int pos, int *arg)
 int lesson_load(const char *name, Lesson *l, Err *e)
 {
 	char line[SESS_LINE_MAX + 2], text[SESS_LINE_MAX + 1];
-	int lineno = 0, cap = 0, setup = -1;
+	int lineno = 0, cap = 0, setup = -1, prop = 0; /* prop: the last caption is a proposal's */
 	memset(l, 0, sizeof *l);
 	if (lesson_find(name, l->path, sizeof l->path, e) < 0)
 		return -1;
@@ -195,12 +244,22 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 		if (session_caption(line, text, sizeof text)) {
 			if (add_caption(&l->caption[l->n], text, e) < 0)
 				goto fail;
+			prop = 0;
+			continue;
+		}
+		if (!strncmp(line, "#proposal:", 10)) {
+			line[strcspn(line, "\r\n")] = '\0';
+			if (add_caption(&l->pcaption[l->n], line + 10 + strspn(line + 10, " \t"),
+			                e) < 0)
+				goto fail;
+			prop = 1;
 			continue;
 		}
 		if (!strncmp(line, "#=", 2) || !strncmp(line, "#~", 2)) {
 			line[strcspn(line, "\r\n")] = '\0';
-			if (add_caption(line[1] == '=' ? &l->claims[l->n] : &l->plain[l->n],
-			                line + 2, e) < 0)
+			char **to = line[1] == '=' ? (prop ? &l->pclaims[l->n] : &l->claims[l->n])
+			                           : (prop ? &l->pplain[l->n] : &l->plain[l->n]);
+			if (add_caption(to, line + 2, e) < 0)
 				goto fail;
 			continue;
 		}
@@ -221,6 +280,12 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 		}
 		if (r == 0)
 			continue;
+		if (l->pcaption[l->n] && a.kind != SESS_SQUEEZE) {
+			err_set(e, "%s:%d: a #proposal: caption goes before a squeeze action",
+			        l->path, lineno);
+			goto fail;
+		}
+		prop = 0;
 		if (grow(l, &cap, e) < 0)
 			goto fail;
 		if (setup < 0 && (a.kind == SESS_NET || a.kind == SESS_LOAD))
@@ -229,6 +294,11 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 	}
 	fclose(f);
 	f = NULL;
+	if (l->pcaption[l->n]) {
+		err_set(e, "%s: a #proposal: caption goes before a squeeze action, not at the end",
+		        l->path);
+		goto fail;
+	}
 	if (setup < 0 || l->a[0].kind != SESS_DATA) {
 		err_set(e,
 		        "%s: a lesson starts with a data action and builds a network (net or load)",
@@ -279,6 +349,12 @@ void lesson_free(Lesson *l)
 		free(l->claims[k]);
 	for (int k = 0; l->plain && k <= l->n; k++)
 		free(l->plain[k]);
+	char **more[] = {l->pcaption, l->pclaims, l->pplain};
+	for (size_t i = 0; i < sizeof more / sizeof *more; i++) {
+		for (int k = 0; more[i] && k <= l->n; k++)
+			free(more[i][k]);
+		free(more[i]);
+	}
 	free(l->caption);
 	free(l->claims);
 	free(l->plain);

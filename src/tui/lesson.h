@@ -25,10 +25,33 @@ typedef struct Lesson {
 	char **claims;  /* n + 1: the "#= KEY=VALUE …" lines with caption k, or NULL
 	                 * (tui/lesson_claims.h) */
 	char **plain;   /* n + 1: the "#~ …" lines: its numbers that are not the state */
-	int open_view;  /* the view the screen opens in, named for an action of the
-	                 * setup (and open_arg its chart or layer); -1: the layer table */
+	/* n + 1: a squeeze action's proposal screen's own caption ("#proposal:
+	 * TEXT" lines before it, and the "#=" and "#~" lines after them), NULL
+	 * when the proposal shows the caption before the action */
+	char **pcaption, **pclaims, **pplain;
+	int open_view; /* the view the screen opens in, named for an action of the
+	                * setup (and open_arg its chart or layer); -1: the layer table */
 	int open_arg;
 } Lesson;
+
+/* A lesson's screens in the order → shows them: the screen after pos
+ * actions, and, before a squeeze action pos, its proposal (proposal 1)
+ * between that screen and the one after the squeeze. */
+typedef struct LessonScreen {
+	int pos, proposal;
+} LessonScreen;
+
+/* The screen before s, which ← shows: the one before it in the order of
+ * →; 0, or -1 at the first (pos at the setup, no proposal). */
+int lesson_screen_back(const Lesson *l, LessonScreen s, LessonScreen *prev);
+/* The caption of screen s: a proposal's own, else lesson_caption_at. */
+const char *lesson_screen_caption(const Lesson *l, LessonScreen s);
+/* The view screen s shows and in *arg its chart or layer: a proposal, the
+ * view of its squeeze; else the view of the last action before pos that
+ * has one (lesson_view), or the one the lesson opens in (VIEW_LAYERS when
+ * it names none). The same screen shows the same view, however it was
+ * reached. */
+int lesson_screen_view(const Lesson *l, LessonScreen s, int *arg);
 
 /* The caption in force at position pos (pos actions applied): the one
  * before action pos or, when it has none, the last one before it (a

@@ -1,6 +1,7 @@
 /* tui/lesson_claims.c - a lesson's captions held to the state they speak
  * of (see lesson_claims.h). */
 #include "tui/lesson_claims.h"
+#include "tui/lesson_caption.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -8,66 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alg/alg3_combination.h"
 #include "alg/alg3_compare.h"
 #include "alg/alg3_regions.h"
 #include "engine/plane.h"
+#include "tui/views.h"
 #include "tui/worker.h"
-
-/* ---- the numbers of a text ---- */
-
-static int is_letter(unsigned char c)
-{
-	return isalpha(c) || c == '_' || c >= 0x80;
-}
-
-int lesson_numbers(const char *text, void (*fn)(const char *tok, void *ud), void *ud)
-{
-	int count = 0;
-	const unsigned char *t = (const unsigned char *)text;
-	for (size_t i = 0; t[i];) {
-		if (!isdigit(t[i]) || (i > 0 && (is_letter(t[i - 1]) || isdigit(t[i - 1])))) {
-			i++;
-			continue;
-		}
-		size_t j = i;
-		/* digits and what joins them: 1,200  0.2:1.4  10-32-3  12x300 */
-		while (t[j] && (isdigit(t[j]) || strchr(".,:-", t[j]) ||
-		                (t[j] == 'x' && isdigit(t[j + 1]) && isdigit(t[j - 1]))))
-			j++;
-		size_t end = j;
-		while (end > i && !isdigit(t[end - 1]))
-			end--; /* a sentence's full stop or comma is not the number's */
-		if (end == j && t[j] && is_letter(t[j])) {
-			i = j; /* "2ε_v", "12x300": a formula's part */
-			continue;
-		}
-		char tok[128];
-		size_t n = end - i < sizeof tok - 1 ? end - i : sizeof tok - 1, k = 0;
-		/* thousands separators go: "1,200" is 1200 */
-		int thousands = 1;
-		for (size_t c = i, run = 0; c < i + n; c++) {
-			if (t[c] == ',') {
-				if ((c == i + n - 4 || t[c + 4] == ',') && run >= 1 && run <= 3)
-					run = 0;
-				else
-					thousands = 0;
-			} else if (isdigit(t[c])) {
-				run++;
-			} else {
-				thousands = 0;
-			}
-		}
-		for (size_t c = i; c < i + n; c++)
-			if (!(thousands && t[c] == ','))
-				tok[k++] = (char)t[c];
-		tok[k] = '\0';
-		if (fn)
-			fn(tok, ud);
-		count++;
-		i = j;
-	}
-	return count;
-}
 
 /* ---- the state ---- */
 
@@ -110,6 +57,7 @@ typedef struct Ctx {
 	const Lesson *l;
 	Session *s;
 	LayerCond *lc;
+	int pos;       /* the lesson's actions applied */
 	char got[256]; /* what the state says, for the message */
 } Ctx;
 
@@ -240,6 +188,47 @@ static int step_regions(Ctx *c, const char *want, Err *e)
 	return rc;
 }
 
+/* Layer's dropped neurons as the Plane view's maps show them, fitted where
+ * the refit works (alg3_combinations_act): after Algorithm 1's step or a
+ * squeeze (the last action), the network before it keeping the widths it
+ * left; else the squeeze proposal at τ. what 0: "LO,HI,MEDIAN", the
+ * residuals' spread in percent; 1: the share the next layer's refit
+ * leaves. */
+static int fits(Ctx *c, int layer, int what, const char *want, Err *e)
+{
+	Session *s = c->s;
+	int pos = c->pos;
+	SessKind last = pos > c->l->setup ? c->l->a[pos - 1].kind : SESS_DATA;
+	const Net *before = s->nundo ? s->undo[s->nundo - 1].net : NULL;
+	int after =
+	    (last == SESS_SQUEEZE || last == SESS_ALG1_STEP) && before && before->m == s->net->m;
+	Alg3Combinations cb;
+	if (after) {
+		if (alg3_combinations(before, layer, s->net->n[layer], &cb, e) < 0)
+			return -1;
+	} else {
+		int pr = session_squeeze_propose(s, layer, e);
+		if (pr != 0)
+			return pr < 0 ? -1 : err_set(e, "stopped");
+		int rc = alg3_combinations_of(s->net, session_squeeze_proposal(s), &cb, e);
+		session_squeeze_stop(s);
+		if (rc < 0)
+			return -1;
+	}
+	double got[3];
+	int rc = alg3_combinations_act(after ? before : s->net, s->train, &cb, e);
+	if (rc == 0 && alg3_combinations_spread(&cb, &got[0], &got[2], &got[1]) < 0)
+		rc = err_set(e, "layer %d drops no neuron", layer);
+	for (int k = 0; k < 3; k++)
+		got[k] *= 100;
+	double refit = 100 * cb.refit;
+	alg3_combinations_free(&cb);
+	if (rc < 0)
+		return -1;
+	return what ? values(want, &refit, 1, c->got, sizeof c->got)
+	            : values(want, got, 3, c->got, sizeof c->got);
+}
+
 static int compare(Ctx *c, double tau, int comp, const char *want, Err *e)
 {
 	Alg3CompareOpts o;
@@ -312,6 +301,10 @@ static int claim(Ctx *c, const char *key, const char *val, Err *e)
 		return proposal_regions(c, l, 1, val, e);
 	if (!strcmp(key, "step"))
 		return step_regions(c, val, e);
+	if (!strncmp(key, "fit.", 4) && l)
+		return fits(c, l, 0, val, e);
+	if (!strncmp(key, "refit.", 6) && l)
+		return fits(c, l, 1, val, e);
 	if (!strncmp(key, "whatif.", 7) && l)
 		return proposal(c, l, 1, val, e);
 	if (!strncmp(key, "whatif_comp.", 12) && l)
@@ -404,16 +397,22 @@ static int has(const Tokens *k, const char *tok)
 	return 0;
 }
 
+/* A caption with its claims and the numbers declared not the state. */
+typedef struct Said {
+	const char *caption, *claims, *plain;
+	int at; /* the position they were written at, for messages */
+} Said;
+
 /* The numbers the claims and the #~ lines account for. */
-static void accounted(const Lesson *l, int pos, Tokens *ok)
+static void accounted(const Said *d, Tokens *ok)
 {
 	char buf[4096], *save = NULL;
 	ok->n = 0;
-	if (l->plain[pos])
-		lesson_numbers(l->plain[pos], collect, ok);
-	if (!l->claims[pos])
+	if (d->plain)
+		lesson_numbers(d->plain, collect, ok);
+	if (!d->claims)
 		return;
-	snprintf(buf, sizeof buf, "%s", l->claims[pos]);
+	snprintf(buf, sizeof buf, "%s", d->claims);
 	for (char *tok = strtok_r(buf, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
 		char *eq = strchr(tok, '=');
 		if (!eq)
@@ -434,53 +433,91 @@ static void accounted(const Lesson *l, int pos, Tokens *ok)
 	}
 }
 
-static int numbers_accounted(const Lesson *l, int pos, Err *e)
+static int numbers_accounted(const Said *d, Err *e)
 {
 	Tokens said = {.n = 0}, ok;
-	lesson_numbers(l->caption[pos], collect, &said);
-	accounted(l, pos, &ok);
+	lesson_numbers(d->caption, collect, &said);
+	accounted(d, &ok);
 	for (int i = 0; i < said.n; i++)
 		if (!has(&ok, said.t[i]))
 			return err_set(
 			    e,
 			    "the caption before action %d states %s, which no claim (#=) "
 			    "checks and no #~ line declares",
-			    pos + 1, said.t[i]);
+			    d->at + 1, said.t[i]);
 	return 0;
 }
 
-int lesson_check_at(const Lesson *l, int pos, Session *s, Err *e)
+/* The caption shown on screen sc, with its claims. */
+static Said said_on(const Lesson *l, LessonScreen sc)
 {
-	if (pos < 0 || pos > l->n || (!l->caption[pos] && !l->claims[pos]))
+	Said d = {NULL, NULL, NULL, sc.pos};
+	if (sc.proposal && sc.pos < l->n && l->pcaption[sc.pos]) {
+		d.caption = l->pcaption[sc.pos];
+		d.claims = l->pclaims[sc.pos];
+		d.plain = l->pplain[sc.pos];
+		return d;
+	}
+	for (int k = sc.pos > l->n ? l->n : sc.pos; k >= l->setup; k--)
+		if (l->caption[k] || l->claims[k]) {
+			d.caption = l->caption[k];
+			d.claims = l->claims[k];
+			d.plain = l->plain[k];
+			d.at = k;
+			break;
+		}
+	return d;
+}
+
+int lesson_check_screen(const Lesson *l, LessonScreen sc, Session *s, Err *e)
+{
+	if (sc.pos < 0 || sc.pos > l->n)
 		return 0;
-	if (l->caption[pos] && numbers_accounted(l, pos, e) < 0)
+	Said d = said_on(l, sc);
+	if (!d.caption && !d.claims)
+		return 0;
+	int arg;
+	if (d.caption && (numbers_accounted(&d, e) < 0 ||
+	                  lesson_caption_shown(d.caption, d.claims, d.at,
+	                                       lesson_screen_view(l, sc, &arg), e) < 0))
 		return -1;
-	if (!l->claims[pos])
+	if (!d.claims)
 		return 0;
-	Ctx c = {l, s, NULL, ""};
+	Ctx c = {l, s, NULL, sc.pos, ""};
 	if (cond_net_new(s->net, s->tau, 1, &c.lc, e) != 0)
 		return err_set(e, "the conditioning of the network failed");
 	char buf[4096];
 	int rc = 0;
-	snprintf(buf, sizeof buf, "%s", l->claims[pos]);
+	snprintf(buf, sizeof buf, "%s", d.claims);
 	char *save = NULL;
 	for (char *tok = strtok_r(buf, " \n", &save); tok && rc == 0;
 	     tok = strtok_r(NULL, " \n", &save)) {
 		char *eq = strchr(tok, '=');
 		if (!eq) {
 			rc = err_set(e, "claim '%s' before action %d: expected KEY=VALUE", tok,
-			             pos + 1);
+			             d.at + 1);
 			break;
 		}
 		*eq = '\0';
 		int r = claim(&c, tok, eq + 1, e);
 		if (r < 0)
-			rc = err_prefix(e, "claim %s before action %d", tok, pos + 1);
+			rc = err_prefix(e, "claim %s before action %d%s", tok, d.at + 1,
+			                d.at < sc.pos ? ", still shown after it" : "");
 		else if (r == 0)
-			rc = err_set(e,
-			             "the caption before action %d claims %s=%s, the state says %s",
-			             pos + 1, tok, eq + 1, c.got);
+			rc = err_set(
+			    e, "the caption before action %d claims %s=%s, the state%s says %s",
+			    d.at + 1, tok, eq + 1,
+			    sc.proposal     ? " with the proposal"
+			    : d.at < sc.pos ? " of a later action, where it is still shown,"
+			                    : "",
+			    c.got);
 	}
 	cond_net_free(c.lc, s->net->m);
 	return rc;
+}
+
+int lesson_check_at(const Lesson *l, int pos, Session *s, Err *e)
+{
+	LessonScreen sc = {pos, 0};
+	return lesson_check_screen(l, sc, s, e);
 }

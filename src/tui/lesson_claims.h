@@ -41,7 +41,14 @@
  *                       compensated
  *   step=QR,COMP        Algorithm 1's last step as those panels: the network
  *                       before it keeping the widths it left, by pivoted QR,
- *                       without and with compensation */
+ *                       without and with compensation
+ *   fit.L=LO,HI,MEDIAN  layer L's dropped neurons fitted by the kept ones'
+ *                       activations on the training points, as the Plane
+ *                       view's maps show them: the residuals in percent
+ *                       (after a squeeze or Algorithm 1's step, of the
+ *                       network before it; else of the proposal at τ)
+ *   refit.L=X           the share in percent of what they send layer L+1
+ *                       that its refit leaves (alg3_combination.h) */
 #ifndef CONDNET_TUI_LESSON_CLAIMS_H
 #define CONDNET_TUI_LESSON_CLAIMS_H
 
@@ -51,16 +58,20 @@
 #include "session/session.h"
 #include "tui/lesson.h"
 
-/* The numbers text states, as tokens ("1,200" as 1200, "10-32-3" and
- * "12x300" whole):
- * calls fn for each; returns how many. A digit run that a letter follows
- * ("2ε_v", "12x") is part of a formula, not a number. */
-int lesson_numbers(const char *text, void (*fn)(const char *tok, void *ud), void *ud);
+#include "tui/lesson_caption.h"
 
-/* Checks the caption at position pos of l (its numbers accounted for, its
- * claims true) on s, which holds the lesson's first pos actions. 0, or -1
- * with a message naming the lesson line's position, the claim and what
- * the state says. */
+/* Checks the caption shown on screen sc of l (lesson.h: after sc.pos
+ * actions, or a squeeze's proposal) on s, which holds the lesson's first
+ * sc.pos actions: its numbers accounted for, its claims true, and each
+ * claim and each thing it names (view N, flag r, the marks !, the what-if
+ * line, a chart, the bars, the regions, maps or panels, a spectrum, a
+ * combination) on the view the screen shows; a caption that speaks of
+ * combinations states their residuals (fit.L or refit.L). A caption stays
+ * on the screens after its own until the next, and holds on each. 0, or
+ * -1 with a message naming the lesson line's position, the claim and what
+ * the state says, or what the view does not show. */
+int lesson_check_screen(const Lesson *l, LessonScreen sc, Session *s, Err *e);
+/* The same for the screen after pos actions (no proposal). */
 int lesson_check_at(const Lesson *l, int pos, Session *s, Err *e);
 
 #endif

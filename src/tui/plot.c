@@ -17,9 +17,22 @@ static double nice_step(double span, int n)
 void plot_range(double *lo, double *hi, int ylog)
 {
 	if (ylog) {
+		/* the nearest 1, 2 or 5 × 10^k around the data: no decade of air */
+		static const double m[] = {1, 2, 5, 10};
 		double a = *lo > 0 ? *lo : 1e-12, b = *hi > a ? *hi : a * 10;
-		*lo = pow(10, floor(log10(a) + 1e-9));
-		*hi = pow(10, ceil(log10(b) - 1e-9));
+		double da = pow(10, floor(log10(a) + 1e-9)), db = pow(10, floor(log10(b) - 1e-9));
+		*lo = da;
+		for (int k = 3; k >= 0; k--)
+			if (m[k] * da <= a * (1 + 1e-9)) {
+				*lo = m[k] * da;
+				break;
+			}
+		*hi = 10 * db;
+		for (int k = 0; k < 4; k++)
+			if (m[k] * db >= b * (1 - 1e-9)) {
+				*hi = m[k] * db;
+				break;
+			}
 		if (*hi <= *lo)
 			*hi = *lo * 10;
 		return;
@@ -81,12 +94,47 @@ int plot_x(const Plot *p, double x)
 	return c < 0 ? 0 : c >= p->cols ? p->cols - 1 : c;
 }
 
-int plot_y(const Plot *p, double y)
+static int row_of(const Plot *p, double y)
 {
+	if (p->brk_rows > 0 && y > p->y1) {
+		/* above the break: its rows, on a log scale up to brk_top */
+		double t = log(y / p->y1) / log(p->brk_top / p->y1);
+		int r = p->brk_rows - 1 - (int)lround(fmin(t, 1) * (p->brk_rows - 1));
+		return r < 0 ? 0 : r;
+	}
+	int below = p->rows - p->brk_rows; /* the rows of [y0, y1] */
 	double v = p->ylog ? log10(y > 0 ? y : 1e-300) : y;
 	double t = (v - p->y0) / (p->y1 - p->y0);
-	int r = p->rows - 1 - (int)lround(t * (p->rows - 1));
-	return r < 0 ? 0 : r >= p->rows ? p->rows - 1 : r;
+	int r = p->brk_rows + below - 1 - (int)lround(fmin(t, 1) * (below - 1));
+	return r < p->brk_rows ? p->brk_rows : r >= p->rows ? p->rows - 1 : r;
+}
+
+int plot_break(Plot *p, double top, int rows)
+{
+	if (p->ylog || !(top > p->y1) || p->y1 <= 0 || rows < 2 || p->rows - rows < 3)
+		return -1;
+	p->brk_top = top;
+	p->brk_rows = rows;
+	return 0;
+}
+
+void plot_threshold(Plot *p, double y)
+{
+	p->has_thr = 1;
+	p->thr = y;
+}
+
+int plot_y(const Plot *p, double y)
+{
+	int r = row_of(p, y);
+	if (!p->has_thr || y == p->thr)
+		return r;
+	int t = row_of(p, p->thr);
+	if (y > p->thr && r >= t && t > 0)
+		return t - 1; /* above the line, on the row above it */
+	if (y < p->thr && r <= t && t < p->rows - 1)
+		return t + 1;
+	return r;
 }
 
 static void ylabel(Plot *p, int r, const char *text)
@@ -114,16 +162,35 @@ void plot_axes(Plot *p, int decimals, const char *unit, double scale)
 		int k0 = (int)ceil(p->y0 - 1e-9), k1 = (int)floor(p->y1 + 1e-9);
 		int every =
 		    (k1 - k0 + 1) > p->rows / 2 ? (k1 - k0 + p->rows / 2) / (p->rows / 2) : 1;
+		/* the top when it is no decade (2 or 5 × 10^k), then the decades */
+		int top_dec = fabs(p->y1 - k1) < 1e-9;
+		if (!top_dec && plot_y(p, pow(10, k1)) >= 2) {
+			snprintf(lab, sizeof lab, "%g%s", pow(10, p->y1), unit ? unit : "");
+			ylabel(p, 0, lab);
+			last = 0;
+		}
 		for (int k = k1; k >= k0; k--) {
 			int r = plot_y(p, pow(10, k));
 			if ((k1 - k) % every || r - last < 2)
 				continue;
 			decade_label(k, lab, sizeof lab);
+			if (unit && strlen(lab) + strlen(unit) < sizeof lab)
+				strcat(lab, unit);
 			ylabel(p, r, lab);
 			last = r;
 		}
 	} else {
-		double step = nice_step(p->y1 - p->y0, p->rows / 3 > 1 ? p->rows / 3 : 2);
+		int below = p->rows - p->brk_rows;
+		double step = nice_step(p->y1 - p->y0, below / 3 > 1 ? below / 3 : 2);
+		if (p->brk_rows) {
+			/* the part above the break: its top, and the break on the axis */
+			snprintf(lab, sizeof lab, "%.*f%s", decimals, p->brk_top * scale,
+			         unit ? unit : "");
+			ylabel(p, 0, lab);
+			screen_put(p->top + p->brk_rows - 1, p->left - 1, 1, C_DIM, 0, "%s",
+			           screen_ascii() ? "~" : "≈");
+			last = p->brk_rows - 1;
+		}
 		/* the round values inside the range, from the top */
 		for (double y = floor(p->y1 / step + 1e-9) * step; y >= p->y0 - step * 1e-9;
 		     y -= step) {
@@ -253,12 +320,15 @@ int plot_mark(Plot *p, double x, double y, ScrColor c, int bold, const char *gly
 {
 	static const int off[][2] = {{0, 0},   {0, -1}, {0, 1},  {-1, 0}, {1, 0},  {0, -2}, {0, 2},
 	                             {-1, -1}, {-1, 1}, {1, -1}, {1, 1},  {-2, 0}, {2, 0}};
-	int c0 = plot_x(p, x), r0 = plot_y(p, y);
+	int c0 = plot_x(p, x), r0 = plot_y(p, y), t = p->has_thr ? row_of(p, p->thr) : -1;
 	for (size_t i = 0; i < sizeof off / sizeof *off; i++) {
 		/* vfirst swaps rows and columns of the search */
 		int dr = p->vfirst ? off[i][1] : off[i][0], dc = p->vfirst ? off[i][0] : off[i][1];
 		int r = r0 + dr, cc = c0 + dc;
 		if (r < 0 || r >= p->rows || cc < 0 || cc >= p->cols)
+			continue;
+		/* a marker moved keeps its side of the threshold */
+		if (t >= 0 && r != r0 && ((y > p->thr && r >= t) || (y < p->thr && r <= t)))
 			continue;
 		unsigned char *o = &p->occ[(size_t)r * (size_t)p->cols + (size_t)cc];
 		if (*o)

@@ -15,14 +15,19 @@ typedef struct Plot {
 	int ylabw, xlabr;          /* columns of y labels, rows of x labels */
 	double x0, x1, y0, y1;     /* the data ranges (ylog: y0, y1 > 0) */
 	int ylog;
-	int vfirst;          /* a marker whose cell is taken moves up or down first
-	                      * (many series on one x), else sideways first */
+	int vfirst;  /* a marker whose cell is taken moves up or down first
+	              * (many series on one x), else sideways first */
+	int has_thr; /* a threshold line whose sides plot_y keeps (plot_threshold) */
+	double thr;
+	int brk_rows; /* a broken axis (plot_break): the top rows hold (y1, brk_top] */
+	double brk_top;
 	unsigned char *occ;  /* rows × cols: 1 where a marker is */
 	unsigned char *xocc; /* xlabr × cols: 1 where an x label is */
 } Plot;
 
 /* Widens [*lo, *hi] to a range that shows the data with a margin and ends
- * on round values (linear), or on decades (log; *lo > 0). */
+ * on round values (linear), or on the nearest 1, 2 or 5 × 10^k (log;
+ * *lo > 0). */
 void plot_range(double *lo, double *hi, int ylog);
 
 /* Lays a plot out in the rectangle at (top, left) of rows × cols cells:
@@ -32,12 +37,23 @@ void plot_range(double *lo, double *hi, int ylog);
 int plot_begin(Plot *p, int top, int left, int rows, int cols, int ylabw, int xlabr, double x0,
                double x1, double y0, double y1, int ylog);
 void plot_end(Plot *p);
+/* Breaks a linear y axis: the top `rows` rows hold the values above y1 up
+ * to top on a log scale, the axis marked ≈ where they end, and [y0, y1]
+ * keeps the rows below: a chart that must show far points without
+ * flattening the near ones. 0, or -1 (nothing changed) when the rows or
+ * the values do not allow it. */
+int plot_break(Plot *p, double top, int rows);
+/* A threshold (τ) drawn as a line at y: from now on plot_y puts no value
+ * above it on the line's row or below, none below it on the row or above
+ * (when the rows allow), so that a point's side of the line is the side
+ * it is drawn on. */
+void plot_threshold(Plot *p, double y);
 /* The column and row of a data value, clamped into the data area. */
 int plot_x(const Plot *p, double x);
 int plot_y(const Plot *p, double y);
 /* The axes: y labels about every third row (value × scale with the given
- * decimals and unit, e.g. 1 and "%" for "12.5%"; a log axis labels decades
- * and ignores them), and the x axis. */
+ * decimals and unit, e.g. 1 and "%" for "12.5%"; a log axis labels decades,
+ * with the unit, and ignores the others), and the x axis. */
 void plot_axes(Plot *p, int decimals, const char *unit, double scale);
 /* A label centred under x on the first x-label row with room; -1 when
  * none had room. */

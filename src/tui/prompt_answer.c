@@ -47,12 +47,12 @@ static void answer_sweep(Tui *t, PromptKind k, const char *v)
 		Err e = {{0}};
 		char q[16];
 		if (alg2_parse_betas(v, &o, &e) < 0) {
-			worker_status(t->w, 1, "beta list: %s", e.msg);
+			worker_status(t->w, 1, "β list: %s", e.msg);
 			return;
 		}
 		snprintf(t->betas, sizeof t->betas, "%.255s", v);
 		snprintf(q, sizeof q, "%d", t->q_def);
-		tui_ask(t, P_Q, "trainings per beta, q", q);
+		tui_ask(t, P_Q, "trainings per β, q", q);
 		return;
 	}
 	SessAction a = {.kind = SESS_SWEEP};

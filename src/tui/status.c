@@ -19,10 +19,10 @@ const char *status_action(const SessAction *a, char *buf, size_t len)
 		if (a->steps > 0)
 			snprintf(buf, len, "Algorithm 1 (%d iterations)", a->steps);
 		else
-			snprintf(buf, len, "Algorithm 1 (until every kappa <= tau)");
+			snprintf(buf, len, "Algorithm 1 (until every κ ≤ τ)");
 		break;
 	case SESS_SWEEP:
-		snprintf(buf, len, "beta sweep %.100s, q = %d", a->spec, a->q);
+		snprintf(buf, len, "β sweep %.100s, q = %d", a->spec, a->q);
 		break;
 	case SESS_LOAD:
 		snprintf(buf, len, "opening %.120s", a->path);
@@ -31,10 +31,10 @@ const char *status_action(const SessAction *a, char *buf, size_t len)
 		snprintf(buf, len, "saving %.120s", a->path);
 		break;
 	case SESS_TAU:
-		snprintf(buf, len, "tau = %g", a->x);
+		snprintf(buf, len, "τ = %g", a->x);
 		break;
 	case SESS_ETA:
-		snprintf(buf, len, "eta = %g epochs", a->x);
+		snprintf(buf, len, "η = %g epochs", a->x);
 		break;
 	case SESS_NET:
 		snprintf(buf, len, "a fresh network %.100s", a->spec);
@@ -48,6 +48,23 @@ const char *status_action(const SessAction *a, char *buf, size_t len)
 		snprintf(buf, len, "%s", session_kind_name(a->kind));
 		break;
 	}
+	return buf;
+}
+
+const char *status_symbols(const char *text, char *buf, size_t len)
+{
+	size_t k = 0;
+	for (const char *c = text; *c && k + 4 < len; c++) {
+		if ((c[0] == '<' || c[0] == '>') && c[1] == '=') {
+			memcpy(buf + k, c[0] == '<' ? "≤" : "≥", 3);
+			k += 3;
+			c++;
+		} else {
+			buf[k++] = *c;
+		}
+	}
+	if (len)
+		buf[k < len ? k : len - 1] = '\0';
 	return buf;
 }
 
@@ -172,6 +189,12 @@ const char *status_state(const Shown *p, const UiState *u, char *buf, size_t len
 		                         : "starting");
 	else if (p->sq.waiting && !u->lesson)
 		snprintf(buf, len, "waiting: y / n for layer %d", p->sq.layer);
+	else if (u->lesson && p->sq.waiting) /* the proposal is the squeeze action's own */
+		snprintf(buf, len, "lesson: action %d of %d, its proposal%s",
+		         p->play_pos - u->lesson->setup + 1, u->lesson->n - u->lesson->setup,
+		         u->play_paused ? ", paused"
+		         : u->delay > 0 ? ", playing"
+		                        : "");
 	else if (u->lesson)
 		snprintf(buf, len, "lesson: action %d of %d%s", p->play_pos - u->lesson->setup,
 		         u->lesson->n - u->lesson->setup,

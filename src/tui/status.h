@@ -17,6 +17,10 @@
  * q = 5"); returns buf. */
 const char *status_action(const SessAction *a, char *buf, size_t len);
 
+/* text in the screen's symbols: "<=" and ">=" as ≤ and ≥ (the engine's
+ * words, as a record keeps them, shown as the screen speaks); returns buf. */
+const char *status_symbols(const char *text, char *buf, size_t len);
+
 /* The widths of the shown network, n_0-…-n_m; returns buf. */
 const char *status_shape(const Shown *p, char *buf, size_t len);
 

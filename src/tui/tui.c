@@ -141,8 +141,8 @@ int tui_run(Session *s, const TuiSetup *su)
 	t.u.delay = su->delay;
 	t.u.it_first = -1;
 	t.u.layer = 1;
-	if (su->lesson && su->lesson->open_view >= 0)
-		tui_show_view(&t, su->lesson->open_view, su->lesson->open_arg);
+	if (su->lesson)
+		tui_show_screen(&t, (LessonScreen){su->lesson->setup, 0});
 	t.u.present = su->present;
 	t.back_to = -1;
 	t.q_def = su->q;
@@ -172,7 +172,7 @@ int tui_run(Session *s, const TuiSetup *su)
 	}
 	/* a lesson's line says where it is: its note goes to the narration */
 	if (su->lesson)
-		worker_narrate(t.w, "%s", su->note);
+		worker_play_note(t.w, su->note);
 	else
 		worker_status_opening(t.w, su->note);
 	worker_status_log_lost(t.w); /* a log lost while the session was set up */

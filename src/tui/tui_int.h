@@ -45,7 +45,8 @@ typedef struct Tui {
 	const Lesson *lesson;
 	double next_at; /* when a lesson played with a delay takes its next step */
 	int was_busy;
-	int back_to;     /* the lesson position a step back on its way goes to, -1: none */
+	int back_to;     /* the lesson screen a step back on its way goes to (2 × its position,
+	                  * + 1 with a proposal), -1: none */
 	int small_asked; /* the terminal is too small and q asked about unsaved work */
 } Tui;
 
@@ -87,6 +88,9 @@ void tui_play_next(Tui *t);
 /* Shows view (a ViewId) with arg: the history view's chart, or the layer
  * of a view that shows one (-1: as it is). */
 void tui_show_view(Tui *t, int view, int arg);
+/* Shows the view of the lesson's screen sc as it shows it, however it is
+ * reached (→ or ←): its view, chart or layer, scrolled to the start. */
+void tui_show_screen(Tui *t, LessonScreen sc);
 
 /* What a key does with no prompt or panel open, in view (in a lesson when
  * lesson is set): the name of its handler ("view", "present", "play",

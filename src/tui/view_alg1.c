@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "tui/screen.h"
+#include "tui/status.h"
 #include "tui/views_int.h"
 
 #define LW 10 /* the row labels */
@@ -33,9 +34,11 @@ static const char *state(const Shown *p, char *buf, size_t len)
 	else if (p->alg1_status == ALG1_RUNNING)
 		snprintf(buf, len,
 		         "the network has changed since: the next s starts afresh from it");
-	else
+	else {
+		char why[sizeof p->alg1_reason * 2];
 		snprintf(buf, len, "%s: %s", alg1_status_name((Alg1Status)p->alg1_status),
-		         p->alg1_reason);
+		         status_symbols(p->alg1_reason, why, sizeof why));
+	}
 	return buf;
 }
 
@@ -73,6 +76,17 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 		return;
 	}
 	int m = p->rec[0].m, fit = (COLS - LW) / CW;
+	/* the table whole, then κ and the widths per iteration in the rows it
+	 * leaves (at least five); in presentation mode the summary gives way to
+	 * the charts down to its two rows (the test accuracy, Σ n_i) */
+	int whole = 2 + m + 6 + 1, charts_top = -1, full_bot = bot;
+	if (bot - top + 1 - whole >= (u->present ? 12 : 8)) {
+		bot = top + whole - 1;
+		charts_top = bot + 2;
+	} else if (u->present && bot - top + 1 - (whole - 4) >= 6) {
+		bot = top + whole - 5;
+		charts_top = bot + 2;
+	}
 	int newest = p->nrec > fit ? p->nrec - fit : 0, first = u->it_first;
 	if (first < 0 || first > newest)
 		first = newest; /* -1 follows the newest iterations */
@@ -138,4 +152,9 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 	    "%s Home End scroll, %s layers",
 	    S(KAPPA), S(TAU), S(TAU), screen_ascii() ? "<- ->" : "← →",
 	    screen_ascii() ? "Up Down" : "↑↓");
+	if (charts_top >= 0) {
+		int half = COLS / 2, ch = full_bot - charts_top + 1;
+		views_kappa_iterations(p, u, charts_top, 0, ch, half - 1);
+		views_widths_iterations(p, u, charts_top, half + 1, ch, COLS - half - 1);
+	}
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "tui/screen.h"
+#include "tui/view_plane.h"
 #include "tui/views_int.h"
 
 /* The convolution layer whose maps show: the squeeze proposal's while it
@@ -114,20 +115,43 @@ void view_channels(const Shown *p, UiState *u, int top, int bot)
 	int rows, cols, irows, icols;
 	tile_size(L->h, L->w, &rows, &cols);
 	tile_size(ch->h, ch->w, &irows, &icols);
+	/* the maps of another layer, image or network start from their start:
+	 * the last two kept, then the dropped */
+	unsigned key =
+	    p->crc ^ (unsigned)layer * 2654435761u ^ (unsigned)nkeep * 40503u ^ (unsigned)ex * 97u;
+	if (key != u->plane_key)
+		u->plane_first = -1;
+	u->plane_key = key;
+	if (u->plane_first < 0)
+		u->plane_first = nkeep > 2 && gone ? nkeep - 2 : 0;
 	/* the combinations as text at the bottom: a third of the rows */
 	int text = gone ? (bot - top) / 3 : 0;
 	if (text > gone)
 		text = gone;
-	int last = bot - text, y = top + 1;
+	int last = bot - text, y = top + 2;
 	if (y + irows > last) {
 		screen_put_cut(y, 0, 0, C_DIM, 0, "too few rows for the maps");
 		return;
 	}
-	/* the image (its first channel), then the maps to its right */
-	views_map(ch->img + (size_t)ex * img, ch->h, ch->w,
-	          largest(ch->img + (size_t)ex * img, (size_t)ch->h * ch->w, 1e-12), y, 0, irows,
-	          icols);
+	/* the maps' colours under the title; the image (its first channel),
+	 * then the maps to its right */
+	plane_key_maps(top + 1, 0, COLS, scale);
+	plane_draw_map_sized(ch->img + (size_t)ex * img, ch->h, ch->w,
+	                     largest(ch->img + (size_t)ex * img, (size_t)ch->h * ch->w, 1e-12), y,
+	                     0, irows, icols);
 	screen_put(y + irows, 0, icols, C_DIM, 0, "class %d", ch->label[ex]);
 	MapTiles t = {&L->c, act, comb, L->h, L->w, rows, cols, scale, 0};
-	views_map_tiles(&t, u, y, icols + 2, last, bot, 0);
+	plane_draw_tiles(&t, u, y, icols + 2, last);
+	/* each dropped channel as its combination of the kept ones in Ŵ, from
+	 * the first shown on, with as many terms as fit */
+	char buf[1024];
+	for (int r = u->plane_first > nkeep ? u->plane_first - nkeep : 0, k = 0;
+	     k < text && r < gone; k++, r++) {
+		for (int terms = nkeep < 4 ? nkeep : 4; terms >= 1; terms--) {
+			alg3_combination_str(&L->c, r, terms, screen_ascii(), buf, sizeof buf);
+			if (screen_width(buf) <= COLS || terms == 1)
+				break;
+		}
+		screen_put_cut(last + 1 + k, 0, COLS, C_NORMAL, 0, "%s", buf);
+	}
 }

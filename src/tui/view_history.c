@@ -32,6 +32,7 @@ typedef struct KappaSeries {
 	double (*tau)(const Shown *p, int r);
 	const char *unit; /* what x counts */
 	int every;        /* a glyph every this many points */
+	int linear;       /* a linear axis without τ (the widths), else log with τ */
 } KappaSeries;
 
 static double rec_kappa(const Shown *p, int r, int i)
@@ -48,6 +49,13 @@ static double rec_x(const Shown *p, int r)
 static double rec_tau(const Shown *p, int r)
 {
 	return p->rec[r].tau;
+}
+
+/* The width of hidden layer i + 1 at iteration r (the output layer's
+ * never changes: not drawn). */
+static double rec_width(const Shown *p, int r, int i)
+{
+	return p->rec[r].n[i + 1];
 }
 
 static double ser_kappa(const Shown *p, int r, int i)
@@ -80,24 +88,37 @@ static void kappa_chart(const Shown *p, const UiState *u, const KappaSeries *ks,
 {
 	double lo = INFINITY, hi = -INFINITY;
 	for (int r = 0; r < ks->n; r++) {
-		lo = fmin(lo, ks->tau(p, r));
-		hi = fmax(hi, ks->tau(p, r));
+		if (!ks->linear) {
+			lo = fmin(lo, ks->tau(p, r));
+			hi = fmax(hi, ks->tau(p, r));
+		}
 		for (int i = 0; i < ks->m; i++) {
 			double k = ks->k(p, r, i);
-			if (isfinite(k) && k > 0) {
+			if (isfinite(k) && (k > 0 || ks->linear)) {
 				lo = fmin(lo, k);
 				hi = fmax(hi, k);
 			}
 		}
 	}
-	plot_range(&lo, &hi, 1);
+	if (ks->linear && lo >= 0 && lo < hi)
+		lo = fmax(0, lo - (hi - lo) * 0.1); /* the widths from near their least */
+	plot_range(&lo, &hi, !ks->linear);
+	if (ks->linear && lo < 0)
+		lo = 0;
 	Plot pl;
-	if (plot_begin(&pl, top, left, rows, cols, 5, 1, x0, x1, lo, hi, 1) < 0)
+	if (plot_begin(&pl, top, left, rows, cols, 5, 1, x0, x1, lo, hi, !ks->linear) < 0)
 		return;
 	pl.vfirst = 1;
+	/* a value's side of τ is kept: when every point has one τ, none above it
+	 * is drawn on its row or below, none below it on it or above */
+	int one_tau = !ks->linear;
+	for (int r = 1; one_tau && r < ks->n; r++)
+		one_tau = ks->tau(p, r) == ks->tau(p, 0);
+	if (one_tau && ks->n)
+		plot_threshold(&pl, ks->tau(p, 0));
 	plot_axes(&pl, 0, NULL, 1);
 	/* τ as each point had it, over half the way to its neighbours */
-	for (int r = 0; r < ks->n; r++) {
+	for (int r = 0; !ks->linear && r < ks->n; r++) {
 		double a = r ? (ks->x(p, r - 1) + ks->x(p, r)) / 2 : x0;
 		double b = r + 1 < ks->n ? (ks->x(p, r) + ks->x(p, r + 1)) / 2 : x1;
 		plot_hseg(&pl, a, b, ks->tau(p, r), C_MARK);
@@ -126,7 +147,8 @@ static void kappa_chart(const Shown *p, const UiState *u, const KappaSeries *ks,
 			plot_mark(&pl, ks->x(p, r), isfinite(k) ? k : hi,
 			          hl >= 0 ? C_MARK : layer_color[i % 6], 1, glyph);
 		}
-	plot_hlabel(&pl, ks->tau(p, ks->n - 1), C_MARK, screen_ascii() ? "tau" : "τ");
+	if (!ks->linear)
+		plot_hlabel(&pl, ks->tau(p, ks->n - 1), C_MARK, screen_ascii() ? "tau" : "τ");
 	plot_xticks(&pl, x0, x1, ks->unit);
 	plot_end(&pl);
 }
@@ -225,16 +247,42 @@ static int legend(const UiState *u, int y, int x, int left, int xmax, int m)
 	return below;
 }
 
+/* A chart's title at (top, left), long or brief so that its key fits
+ * beside it when it can; the row of the chart's top (under the key when
+ * it went on a row of its own). */
+static int titled(const UiState *u, int top, int left, int cols, int m, const char *long_title,
+                  const char *shorter, const char *brief)
+{
+	int kw = highlighted(u, m) >= 0 ? 40 : 8 + 2 * m;
+	const char *t = brief;
+	if (screen_width(long_title) + kw <= cols)
+		t = long_title;
+	else if (shorter && screen_width(shorter) + kw <= cols)
+		t = shorter;
+	int x = screen_put_cut(top, left, cols, C_TITLE, 1, "%s", t) ? cols : screen_width(t);
+	return top + 1 + legend(u, top, left + x, left, left + cols - 1, m);
+}
+
 void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left, int rows, int cols)
 {
 	int m = p->rec[0].m, n = p->nrec, span = (cols - 8) / 2;
-	int x = screen_put_cut(top, left, cols, C_TITLE, 1,
-	                       "%s(%s) per Algorithm-1 iteration (log)", S(KAPPA), S(WHAT))
-	            ? cols
-	            : screen_width("κ(Ŵ⁽ⁱ⁾) per Algorithm-1 iteration (log)");
-	int below = legend(u, top, left + x, left, left + cols - 1, m);
-	KappaSeries ks = {n, m, rec_x, rec_kappa, rec_tau, "it", n > span ? n / span + 1 : 1};
-	kappa_chart(p, u, &ks, top + 1 + below, left, rows - 1 - below, cols, 0,
+	char title[96], brief[64];
+	snprintf(title, sizeof title, "%s(%s) per Algorithm-1 iteration (log)", S(KAPPA), S(WHAT));
+	snprintf(brief, sizeof brief, "%s per iteration (log)", S(KAPPA));
+	int y = titled(u, top, left, cols, m, title, NULL, brief);
+	KappaSeries ks = {n, m, rec_x, rec_kappa, rec_tau, "it", n > span ? n / span + 1 : 1, 0};
+	kappa_chart(p, u, &ks, y, left, rows - (y - top), cols, 0,
+	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1);
+}
+
+void views_widths_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
+                             int cols)
+{
+	int m = p->rec[0].m - 1, n = p->nrec, span = (cols - 8) / 2;
+	int y = titled(u, top, left, cols, m, "n_i per Algorithm-1 iteration", NULL,
+	               "n_i per iteration");
+	KappaSeries ks = {n, m, rec_x, rec_width, rec_tau, "it", n > span ? n / span + 1 : 1, 1};
+	kappa_chart(p, u, &ks, y, left, rows - (y - top), cols, 0,
 	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1);
 }
 
@@ -260,28 +308,30 @@ static void epochs(const Shown *p, const UiState *u, int top, int bot, int left,
 {
 	const ShownSeries *k = &p->ks;
 	if (!k->n) {
-		screen_put_cut(top, left, cols, C_DIM, 0,
-		               "No training yet: t trains, s steps Algorithm 1; %s of every layer "
-		               "against epochs shows here.",
-		               S(KAPPA));
+		screen_put_cut(
+		    top, left, cols, C_DIM, 0,
+		    "No training of this network yet: t trains, s steps Algorithm 1; %s of "
+		    "every layer against epochs shows here.",
+		    S(KAPPA));
 		return;
 	}
-	char title[200];
+	/* what trained stays in the title as long as the key fits beside it */
+	char title[200], shorter[200], brief[64];
 	snprintf(title, sizeof title, "%s(%s) against epochs: %s", S(KAPPA), S(WHAT), k->what);
-	int x =
-	    screen_put_cut(top, left, cols, C_TITLE, 1, "%s", title) ? cols : screen_width(title);
-	int below = legend(u, top, left + x, left, left + cols, k->m);
+	snprintf(shorter, sizeof shorter, "%s against epochs: %s", S(KAPPA), k->what);
+	snprintf(brief, sizeof brief, "%s against epochs", S(KAPPA));
+	int below = titled(u, top, left, cols, k->m, title, shorter, brief) - top - 1;
 	/* the training's length while it runs, the epochs it ran once it ended
 	 * (early stopping ends before the cap) */
 	double x1 = p->busy && k->epochs > 0 ? k->epochs : k->epoch[k->n - 1];
-	KappaSeries ks = {
-	    k->n, k->m, ser_x, ser_kappa, now_tau, "epoch", k->n > 12 ? k->n / 12 : 1};
+	KappaSeries ks = {k->n, k->m, ser_x, ser_kappa, now_tau, "epoch", k->n > 12 ? k->n / 12 : 1,
+	                  0};
 	kappa_chart(p, u, &ks, top + 1 + below, left, bot - top - below, cols, 0, x1 > 0 ? x1 : 1);
 }
 
 void views_kappa_recent(const Shown *p, const UiState *u, int top, int left, int rows, int cols)
 {
-	if (p->nrec && (p->alg1_live || !p->ks.n))
+	if (p->nrec && p->alg1_live)
 		views_kappa_iterations(p, u, top, left, rows, cols);
 	else
 		epochs(p, u, top, top + rows - 1, left, cols);
@@ -374,10 +424,20 @@ void view_history(const Shown *p, UiState *u, int top, int bot)
 {
 	int h = bot - top + 1;
 	if (h >= 22) {
-		int lw = COLS * 3 / 5;
-		iterations(p, u, top, top + h / 2 - 1);
-		epochs(p, u, top + h / 2, bot, 0, lw - 1);
-		curve(p, top + h / 2, lw, h - h / 2, COLS - lw);
+		int lw = COLS * 3 / 5, half = p->nrec ? h / 2 : 0;
+		/* a chart with nothing to show gives its rows to the others */
+		if (p->nrec && !p->ks.n && !p->ep.n) {
+			iterations(p, u, top, bot);
+			return;
+		}
+		if (half)
+			iterations(p, u, top, top + half - 1);
+		if (!p->ep.n) {
+			epochs(p, u, top + half, bot, 0, COLS);
+			return;
+		}
+		epochs(p, u, top + half, bot, 0, lw - 1);
+		curve(p, top + half, lw, h - half, COLS - lw);
 		return;
 	}
 	/* a short screen: one chart at a time */
@@ -385,11 +445,16 @@ void view_history(const Shown *p, UiState *u, int top, int bot)
 	                                   "the accuracy per epoch of the last t training",
 	                                   "the Algorithm-1 iterations"};
 	int pg = u->hist_page % 3;
+	/* the row of the key to the next chart goes to the chart when it is
+	 * short (a lesson's caption above it) */
+	int hint = h >= 12 || !u->lesson;
 	if (pg == 1)
-		epochs(p, u, top, bot - 1, 0, COLS);
+		epochs(p, u, top, bot - hint, 0, COLS);
 	else if (pg == 2)
-		curve(p, top, 0, bot - top, COLS);
+		curve(p, top, 0, bot - top + 1 - hint, COLS);
 	else
-		iterations(p, u, top, bot - 1);
-	screen_put_cut(bot, 0, 0, C_KEY, 0, "%s shows %s", u->lesson ? "< >" : "← →", next[pg]);
+		iterations(p, u, top, bot - hint);
+	if (hint)
+		screen_put_cut(bot, 0, 0, C_KEY, 0, "%s shows %s", u->lesson ? "< >" : "← →",
+		               next[pg]);
 }

@@ -84,6 +84,8 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 		u->layer = 1;
 	if (u->layer > p->m)
 		u->layer = p->m;
+	if (!views_data_in_header(p, u))
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0, "%s", p->data);
 	double lo = spark_floor(p);
 	char lob[16];
 	snprintf(lob, sizeof lob, lo >= 1e-3 ? "%g" : "1e%.0f", lo >= 1e-3 ? lo : log10(lo));
@@ -99,7 +101,7 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 	y++;
 	/* a tall screen: the table, its key, then the selected layer's spectrum
 	 * beside κ's history below */
-	int charts = bot - (y + p->m + 2) >= 9;
+	int charts = bot - (y + p->m + 2) >= (u->present ? 6 : 9);
 	if (charts)
 		bot = y + p->m + 1;
 	int rows = bot - 2 - y + 1, first = 0;

@@ -1,12 +1,11 @@
 /* tui/view_plane.c - the Plane view: the decision regions of the network
- * over the input plane, two pixels to a cell (the half block ▀ in the top
- * pixel's colour over the bottom one's), a class colour shaded by how sure
- * the network is where the terminal has 256 colours, 8 colours otherwise,
- * letters without colour; the training points on top; and, for the selected
- * hidden layer, a map per neuron in pivoted-QR order, each kept or dropped
- * by the squeeze at τ, a dropped neuron's map beside the map of the
- * combination of kept neurons that replaces it. Everything drawn here was
- * computed by the worker (worker_plane.c). */
+ * over the input plane with the training points on top (drawn by
+ * view_plane_draw.c, the keys of their colours beside them); for the
+ * selected hidden layer, a map per neuron in pivoted-QR order, each kept or
+ * dropped by the squeeze at τ (or by the removal that made the network), a
+ * dropped neuron's map beside the map of its fit by the kept ones, with what
+ * the fits say; a squeeze's proposal and Algorithm 1's step as panels.
+ * Everything drawn here was computed by the worker (worker_plane.c). */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,170 +14,8 @@
 
 #include "tui/screen.h"
 #include "tui/status.h"
+#include "tui/view_plane.h"
 #include "tui/views_int.h"
-
-/* ---- colours ---- */
-
-/* The colour-pair numbers this view takes, from the first past those the
- * screen and the other views may use. */
-#define PAIRS_MAX 512
-
-static struct {
-	short fg, bg;
-} pairs[PAIRS_MAX];
-static int npairs;
-
-static short cube(int r, int g, int b)
-{
-	return (short)(16 + 36 * r + 6 * g + b);
-}
-
-/* The 256-colour palette: per class, four shades from unsure to sure, and
- * the dark shade its points are drawn in; the maps from −1 (blue) through
- * 0 (white) to 1 (orange). */
-static short shade256(int cls, int level)
-{
-	static const unsigned char rgb[6][3] = {{5, 1, 1}, {1, 2, 5}, {1, 4, 1},
-	                                        {5, 5, 1}, {5, 1, 5}, {1, 5, 5}};
-	const unsigned char *c = rgb[cls % 6];
-	/* level 3: the class colour; lower levels mix it with white */
-	int mix = 3 - level;
-	return cube(c[0] + ((5 - c[0]) * mix + 2) / 4, c[1] + ((5 - c[1]) * mix + 2) / 4,
-	            c[2] + ((5 - c[2]) * mix + 2) / 4);
-}
-
-static short dot256(int cls)
-{
-	static const unsigned char rgb[6][3] = {{2, 0, 0}, {0, 0, 2}, {0, 1, 0},
-	                                        {1, 1, 0}, {1, 0, 1}, {0, 1, 1}};
-	const unsigned char *c = rgb[cls % 6];
-	return cube(c[0], c[1], c[2]);
-}
-
-static short base8(int cls)
-{
-	static const short c[6] = {COLOR_RED,    COLOR_BLUE,    COLOR_GREEN,
-	                           COLOR_YELLOW, COLOR_MAGENTA, COLOR_CYAN};
-	return c[cls % 6];
-}
-
-static int rich(void)
-{
-	return screen_color() && COLORS >= 256;
-}
-
-/* The pair of fg on bg, made on first use; 0 (the terminal's own) when
- * none is left. */
-static int pair_of(short fg, short bg)
-{
-	int first = COLOR_PAIRS >= 2 * PAIRS_MAX ? PAIRS_MAX : 16;
-	for (int i = 0; i < npairs; i++)
-		if (pairs[i].fg == fg && pairs[i].bg == bg)
-			return first + i;
-	if (npairs == PAIRS_MAX || first + npairs >= COLOR_PAIRS ||
-	    init_pair((short)(first + npairs), fg, bg) == ERR)
-		return 0;
-	pairs[npairs].fg = fg;
-	pairs[npairs].bg = bg;
-	return first + npairs++;
-}
-
-/* The colour of a region pixel: its class, shaded by the probability
- * (1/k: unsure … 1: sure). */
-static short region_colour(int cls, float conf, int k)
-{
-	if (!rich())
-		return base8(cls);
-	double lo = 1.0 / k, f = (conf - lo) / (1 - lo);
-	int level = f < 0.25 ? 0 : f < 0.5 ? 1 : f < 0.75 ? 2 : 3;
-	return shade256(cls, level);
-}
-
-/* The colour of a map pixel: v scaled to [−1, 1]. */
-static short map_colour(double v)
-{
-	int level = (int)fmin(4, floor(fabs(v) * 4.5));
-	if (!rich())
-		return level < 2 ? COLOR_WHITE : v < 0 ? COLOR_BLUE : COLOR_RED;
-	static const short neg[5] = {231, 189, 111, 68, 25}, pos[5] = {231, 223, 215, 208, 166};
-	return v < 0 ? neg[level] : pos[level];
-}
-
-/* Letters for a screen without colour. */
-static const char region_ascii[] = ".:-~'`";
-static const char point_ascii[] = "OX+#@%";
-
-static char map_ascii(double v)
-{
-	return v <= -0.6 ? '=' : v <= -0.2 ? '-' : v < 0.2 ? ' ' : v < 0.6 ? '+' : '#';
-}
-
-/* One cell of two pixels, top over bottom: the upper half block in the top
- * pixel's colour on the bottom one's (a wide character made once per pair,
- * not a string converted for every cell). */
-static void cell2(int y, int x, short top, short bottom)
-{
-	static const wchar_t half[] = {0x2580, 0};
-	cchar_t cc;
-	setcchar(&cc, half, A_NORMAL, (short)pair_of(top, bottom), NULL);
-	mvadd_wch(y, x, &cc);
-}
-
-/* ---- the regions ---- */
-
-/* Where the regions are drawn: rows × cols cells at (top, left) over box. */
-typedef struct Area {
-	int top, left, rows, cols;
-	PlaneBox box;
-} Area;
-
-/* The region pixel of area pixel (c, r) (2·rows pixels down). */
-static int region_px(const PlaneRegions *g, const Area *a, int c, int r)
-{
-	int gc = c * g->w / a->cols, gr = r * g->h / (2 * a->rows);
-	return gr * g->w + gc;
-}
-
-static void draw_regions(const PlaneRegions *g, const Area *a)
-{
-	int color = screen_color();
-	for (int y = 0; y < a->rows; y++)
-		for (int x = 0; x < a->cols; x++) {
-			int t = region_px(g, a, x, 2 * y), b = region_px(g, a, x, 2 * y + 1);
-			if (color) {
-				cell2(a->top + y, a->left + x,
-				      region_colour(g->cls[t], g->conf[t], g->k),
-				      region_colour(g->cls[b], g->conf[b], g->k));
-			} else {
-				/* a letter where the network is sure, a blank where it is not */
-				double lo = 1.0 / g->k, f = (g->conf[t] - lo) / (1 - lo);
-				char ch = f < 0.5 ? ' ' : region_ascii[g->cls[t] % 6];
-				mvaddch(a->top + y, a->left + x, (chtype)ch);
-			}
-		}
-}
-
-static void draw_points(const ShownPlane *pl, const PlaneRegions *g, const Area *a)
-{
-	int color = screen_color();
-	static const char *const glyph[] = {"o", "x", "+", "*", "#", "%"};
-	for (int i = 0; i < pl->npts; i++) {
-		int c, r, cls = pl->lab[i];
-		plane_pixel(&a->box, a->cols, 2 * a->rows, pl->pts[2 * i], pl->pts[2 * i + 1], &c,
-		            &r);
-		int y = a->top + r / 2, x = a->left + c;
-		if (!color) {
-			mvaddch(y, x, (chtype)point_ascii[cls % 6]);
-			continue;
-		}
-		int px = region_px(g, a, c, r);
-		short bg = region_colour(g->cls[px], g->conf[px], g->k);
-		short fg = rich() ? dot256(cls) : COLOR_WHITE;
-		attr_set(rich() ? A_BOLD : A_BOLD, (short)pair_of(fg, bg), NULL);
-		mvaddstr(y, x, glyph[cls % 6]);
-		attr_set(A_NORMAL, 0, NULL);
-	}
-}
 
 /* The regions with their axes: the y range left of them, the x range under
  * them; returns the columns taken. */
@@ -186,7 +23,7 @@ static int regions_block(const Shown *p, int top, int bot, int maxw)
 {
 	const ShownPlane *pl = &p->pl;
 	const PlaneBox *b = &pl->box;
-	int lw = 7, rows = bot - top, cols;
+	int lw = 7, rows = bot - top - 1, cols; /* the x range and the key below */
 	double aspect = (b->x1 - b->x0) / (b->y1 - b->y0);
 	cols = (int)lround(2 * rows * aspect);
 	if (cols > maxw - lw) {
@@ -196,8 +33,8 @@ static int regions_block(const Shown *p, int top, int bot, int maxw)
 	if (rows < 3 || cols < 6)
 		return 0;
 	Area a = {top, lw, rows, cols, *b};
-	draw_regions(&pl->reg, &a);
-	draw_points(pl, &pl->reg, &a);
+	plane_draw_regions(&pl->reg, &a);
+	plane_draw_points(pl, &pl->reg, &a);
 	char lab[32];
 	snprintf(lab, sizeof lab, "%.2f", b->y1);
 	screen_put(top, 0, lw - 1, C_DIM, 0, "%*s", lw - 1, lab);
@@ -209,28 +46,11 @@ static int regions_block(const Shown *p, int top, int bot, int maxw)
 	snprintf(lab, sizeof lab, "%.2f", b->x1);
 	screen_put(top + rows, lw + cols - (int)strlen(lab), 0, C_DIM, 0, "%s", lab);
 	screen_put(top + rows, lw + cols / 2, 0, C_DIM, 0, "x");
+	plane_key_classes(top + rows + 1, lw, maxw - lw, pl->k);
 	return lw + cols;
 }
 
 /* ---- the maps ---- */
-
-#define MAP_W 10 /* a map's cells across; 5 rows of two pixels: 10 × 10 pixels */
-#define MAP_H 5
-
-void views_map(const float *v, int h, int w, double scale, int y, int x, int rows, int cols)
-{
-	int color = screen_color();
-	for (int r = 0; r < rows; r++)
-		for (int c = 0; c < cols; c++) {
-			int gc = c * w / cols, gt = 2 * r * h / (2 * rows),
-			    gb = (2 * r + 1) * h / (2 * rows);
-			double top = v[gt * w + gc] / scale, bot = v[gb * w + gc] / scale;
-			if (color)
-				cell2(y + r, x + c, map_colour(top), map_colour(bot));
-			else
-				mvaddch(y + r, x + c, (chtype)map_ascii(top));
-		}
-}
 
 /* The largest |value| of a layer's maps and combinations (1 at least for
  * the bounded activations, so that their maps share one scale). */
@@ -245,16 +65,66 @@ static double maps_scale(const ShownMaps *m)
 	return s > 0 ? s : 1;
 }
 
-void views_combination_line(const Alg3Combinations *c, int r, int y, int x, int width)
+/* The combination of removed neuron r as text, with as many terms as fit
+ * in width columns: of the activations where they were fitted (where the
+ * refit works), else in Ŵ. */
+static void combination_line(const ShownMaps *m, int r, int y, int x, int width)
 {
 	char buf[1024];
 	/* the largest terms, at most four, so that the residual stays in sight */
-	for (int terms = c->nkeep < 4 ? c->nkeep : 4; terms >= 1; terms--) {
-		alg3_combination_str(c, r, terms, screen_ascii(), buf, sizeof buf);
+	for (int terms = m->c.nkeep < 4 ? m->c.nkeep : 4; terms >= 1; terms--) {
+		if (m->c.act_residual)
+			alg3_combination_act_str(&m->c, r, terms, screen_ascii(), buf, sizeof buf);
+		else
+			alg3_combination_str(&m->c, r, terms, screen_ascii(), buf, sizeof buf);
 		if (screen_width(buf) <= width || terms == 1)
 			break;
 	}
 	screen_put_cut(y, x, width, C_NORMAL, 0, "%s", buf);
+}
+
+typedef struct Lines {
+	int y, last, x, width;
+} Lines;
+
+static void fit_line(const char *line, void *ud)
+{
+	Lines *l = ud;
+	if (l->y <= l->last)
+		screen_put(l->y++, l->x, l->width, C_TITLE, 0, "%s", line);
+}
+
+/* What the fits of the dropped neurons say together, wrapped into rows
+ * y..last from column x: their residuals' spread, and what the next
+ * layer's refit leaves of what they send it. Returns the next row. */
+static int fit_summary(const ShownMaps *m, int next, int y, int last, int x, int width)
+{
+	double lo, med, hi;
+	if (alg3_combinations_spread(&m->c, &lo, &med, &hi) < 0)
+		return y;
+	char text[400];
+	int gone = m->c.n - m->c.nkeep;
+	if (width >= 100)
+		snprintf(text, sizeof text,
+		         "%s: the %d dropped fitted by the %d kept on %d training points, residual "
+		         "%.1f%s%.1f %% (median %.1f %%); layer %d's refit leaves %.1f %% of what "
+		         "they send it",
+		         screen_ascii() ? "~" : "≈", gone, m->c.nkeep, m->c.rows, 100 * lo,
+		         screen_ascii() ? "-" : "–", 100 * hi, 100 * med, next, 100 * m->c.refit);
+	else /* the numbers, in two rows of 40 columns */
+		snprintf(
+		    text, sizeof text,
+		    "%s fits: residual %.1f%s%.1f %% (median %.1f %%);\nlayer %d's refit leaves "
+		    "%.1f %%",
+		    screen_ascii() ? "~" : "≈", 100 * lo, screen_ascii() ? "-" : "–", 100 * hi,
+		    100 * med, next, 100 * m->c.refit);
+	Lines l = {y, last, x, width};
+	for (char *c = text, *nl; c; c = nl ? nl + 1 : NULL) {
+		if ((nl = strchr(c, '\n')))
+			*nl = '\0';
+		screen_wrap(c, width, 0, fit_line, &l);
+	}
+	return l.y;
 }
 
 /* The hidden layer whose maps show: the squeeze proposal's while it waits;
@@ -301,11 +171,11 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 		               layer, screen_ascii() ? "Up Down" : "↑↓");
 	else if (pl->step)
 		screen_put_cut(top, left, width, C_TITLE, 1,
-		               width >= 64
-		                   ? "Layer %d (%s) before Algorithm 1's step, which dropped "
-		                     "%d of %d: the last in pivoted-QR order"
-		                   : "Layer %d (%s) before Algorithm 1's step: %d of %d dropped",
-		               layer, screen_ascii() ? "Up Down" : "↑↓", gone, n);
+		               width >= 64 ? "Layer %d (%s) before %s, which dropped %d of %d: the "
+		                             "last in pivoted-QR order"
+		                           : "Layer %d (%s) before %s: %d of %d dropped",
+		               layer, screen_ascii() ? "Up Down" : "↑↓",
+		               pl->step == 2 ? "the squeeze" : "Algorithm 1's step", gone, n);
 	else
 		screen_put_cut(top, left, width, C_TITLE, 1,
 		               width >= 64
@@ -313,61 +183,36 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 		                     "keeps %d of %d"
 		                   : "Layer %d (%s): %s %g keeps %d of %d",
 		               layer, screen_ascii() ? "Up Down" : "↑↓", S(TAU), pl->tau, nkeep, n);
-	/* text lines of the dropped neurons at the bottom: a third of the rows */
-	int text = gone ? (bot - top) / 3 : 0;
-	if (text > gone)
-		text = gone;
-	MapTiles t = {&m->c, m->act, m->comb,       PLANE_MAP_PX, PLANE_MAP_PX,
-	              MAP_H, MAP_W,  maps_scale(m), pl->live};
-	views_map_tiles(&t, u, top + 1, left, bot - text, bot, left);
-}
-
-void views_map_tiles(const MapTiles *m, UiState *u, int y, int left, int last, int bot, int tleft)
-{
-	int n = m->c->n, nkeep = m->c->nkeep, gone = n - nkeep, rows = m->rows, cols = m->cols;
-	char unit = m->c->unit ? m->c->unit : 'n';
-	if (u->plane_first < 0) /* new panels: from the last two kept on, the dropped in sight */
+	/* other maps (another layer, another network's, other marks) are shown
+	 * from their start: the last two kept, then the dropped */
+	unsigned key = pl->crc ^ (unsigned)layer * 2654435761u ^ (unsigned)nkeep * 40503u;
+	if (key != u->plane_key)
+		u->plane_first = -1;
+	u->plane_key = key;
+	if (u->plane_first < 0)
 		u->plane_first = nkeep > 2 && gone ? nkeep - 2 : 0;
-	if (u->plane_first >= n)
-		u->plane_first = n - 1;
-	size_t np = (size_t)m->h * m->w;
-	int x = left, t = u->plane_first, shown = 0;
-	for (; t < n; t++) {
-		int drop = t >= nkeep, tw = drop ? 2 * cols + 2 : cols + 1;
-		if (x + tw - 1 > COLS) {
-			x = left;
-			y += rows + 1;
-		}
-		if (y + rows > last)
-			break;
-		views_map(m->act + (size_t)t * np, m->h, m->w, m->scale, y, x, rows, cols);
-		int j = m->c->perm[t] + 1;
-		if (m->live)
-			screen_put(y + rows, x, cols, C_DIM, 0, "%c%d", unit, j);
-		else
-			screen_put(y + rows, x, cols, drop ? C_WARN : C_GOOD, drop, "%c%d %s", unit,
-			           j, drop ? "drop" : "keep");
-		if (drop) {
-			views_map(m->comb + (size_t)(t - nkeep) * np, m->h, m->w, m->scale, y,
-			          x + cols + 1, rows, cols);
-			screen_put(y + rows, x + cols + 1, cols, C_NORMAL, 0, "%s comb.",
-			           screen_ascii() ? "~" : "≈");
-		}
-		x += tw;
-		shown++;
-	}
-	if (t < n || u->plane_first > 0) {
-		char more[64];
-		snprintf(more, sizeof more, " %s %s %d-%d of %d", screen_ascii() ? "<- ->" : "←→",
-		         unit == 'c' ? "channels" : "neurons", u->plane_first + 1,
-		         u->plane_first + shown, n);
-		int mw = screen_width(more);
-		screen_put(last, COLS - mw, mw, C_KEY, 0, "%s", more);
-	}
-	/* the combinations: of the dropped units from the first shown on */
+	double scale = maps_scale(m);
+	/* text lines of the dropped neurons at the bottom: a third of the rows,
+	 * two more for what their fits say together */
+	int text = gone ? (bot - top) / 3 : 0;
+	if (text > gone + 2)
+		text = gone + 2;
+	/* a row of maps at least, under the title and the key, when the fits'
+	 * two rows leave room for one */
+	if (text > 2 && bot - text - (top + 2) < MAP_H + 1)
+		text = bot - (top + 2) - MAP_H - 1 > 2 ? bot - (top + 2) - MAP_H - 1 : 2;
+	/* the maps' colours on the row under the title */
+	plane_key_maps(top + 1, left, width, scale);
+	int last = bot - text;
+	MapTiles tiles = {&m->c, m->act, m->comb, PLANE_MAP_PX, PLANE_MAP_PX,
+	                  MAP_H, MAP_W,  scale,   pl->live};
+	plane_draw_tiles(&tiles, u, top + 2, left, last);
+	/* what the fits say together, then the combinations of the dropped
+	 * neurons from the first shown on */
+	int y2 = fit_summary(m, layer + 1, last + 1, bot, left, width);
 	int r = u->plane_first > nkeep ? u->plane_first - nkeep : 0;
-	for (int k = 0; last + 1 + k <= bot && r < gone; k++, r++)
-		views_combination_line(m->c, r, last + 1 + k, tleft, COLS - tleft);
+	for (; y2 <= bot && r < gone; y2++, r++)
+		combination_line(m, r, y2, left, width);
 }
 
 /* ---- the panels: a squeeze, or Algorithm 1's step, seen as regions ---- */
@@ -394,16 +239,31 @@ static void panel_labels(const ShownPanels *pn, int k, char *what, char *acc, si
 		snprintf(what, len, "QR removes %d", pn->removed);
 	else if (k == REGION_QR_COMP)
 		snprintf(what, len, "QR, compensated");
+	/* (narrow: "QR, refitted", compensation's other name) */
 	else if (k == REGION_RANDOM)
 		snprintf(what, len, "%d at random", pn->removed);
 	else
 		snprintf(what, len, "after the step");
+	snprintf(acc, acclen, "%.2f%%", pn->acc[k]);
+}
+
+/* The random draws under the panels, whole: the panel is one of them. */
+static void draws_line(const ShownPanels *pn, int y)
+{
 	const char *pm = screen_ascii() ? "+-" : "±";
-	if (k == REGION_RANDOM)
-		snprintf(acc, acclen, "%.2f%%, mean %.1f%s%.1f; compensated %.1f%s%.1f", pn->acc[k],
-		         pn->mean, pm, pn->sd, pn->mean_comp, pm, pn->sd_comp);
-	else
-		snprintf(acc, acclen, "%.2f%%", pn->acc[k]);
+	char line[300];
+	for (int brief = 0; brief < 2; brief++) {
+		snprintf(line, sizeof line,
+		         brief ? "%d at random, %d draws: median %.2f%%, mean %.1f%s%.1f %%, "
+		                 "compensated %.1f%s%.1f %%"
+		               : "%d removed at random, %d draws: the panel is the median, "
+		                 "%.2f%%; their mean %.1f%s%.1f %%, compensated %.1f%s%.1f %%",
+		         pn->removed, pn->draws, pn->acc[REGION_RANDOM], pn->mean, pm, pn->sd,
+		         pn->mean_comp, pm, pn->sd_comp);
+		if (screen_width(line) <= COLS)
+			break;
+	}
+	screen_put_cut(y, 0, 0, C_NORMAL, 0, "%s", line);
 }
 
 /* One panel at (top, left), cols wide: its labels over and under its
@@ -413,30 +273,46 @@ static void panel(const Shown *p, const ShownPanels *pn, int k, int top, int lef
 {
 	char what[64], acc[128];
 	panel_labels(pn, k, what, acc, sizeof what, sizeof acc);
+	if (k == REGION_QR_COMP && screen_width(what) > cols)
+		snprintf(what, sizeof what, "QR, refitted");
 	screen_put_cut(top, left, cols, k == REGION_QR_COMP ? C_GOOD : C_TITLE, 1, "%s", what);
 	Area a = {top + 1, left, rows, cols, p->pl.box};
-	draw_regions(&pn->reg[k], &a);
+	plane_draw_regions(&pn->reg[k], &a);
 	if (cols >= 40)
-		draw_points(&p->pl, &pn->reg[k], &a);
+		plane_draw_points(&p->pl, &pn->reg[k], &a);
 	screen_put_cut(top + 1 + rows, left, cols, C_NORMAL, 0, "%s", acc);
 }
 
 /* The panels side by side when each gets 14 columns and 4 rows, else the
  * one u->plane_panel names (< > choose); returns the first row below. */
+/* The panels' size side by side in rows top..bot: 1 when they fit there
+ * (each a title, the regions, its accuracy; under them the random draws
+ * and the classes' key). */
+static int side_by_side(const Shown *p, const ShownPanels *pn, int top, int bot, int *pw, int *ph)
+{
+	const PlaneBox *b = &p->pl.box;
+	double aspect = (b->x1 - b->x0) / (b->y1 - b->y0);
+	int n = pn->n, avail = bot - top + 1 - 2;
+	*pw = (COLS - (n - 1)) / n;
+	*ph = (int)lround(*pw / (2 * aspect));
+	if (*ph + 2 > avail) {
+		*ph = avail - 2;
+		*pw = (int)fmin(*pw, lround(2 * *ph * aspect));
+	}
+	return *pw >= 14 && *ph >= 4;
+}
+
 static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int top, int bot)
 {
 	const PlaneBox *b = &p->pl.box;
 	double aspect = (b->x1 - b->x0) / (b->y1 - b->y0);
-	int n = pn->n, avail = bot - top + 1;
-	int pw = (COLS - (n - 1)) / n, ph = (int)lround(pw / (2 * aspect));
-	if (ph + 2 > avail) {
-		ph = avail - 2;
-		pw = (int)fmin(pw, lround(2 * ph * aspect));
-	}
-	if (pw >= 14 && ph >= 4) {
+	int n = pn->n, avail = bot - top + 1 - 2, pw, ph;
+	if (side_by_side(p, pn, top, bot, &pw, &ph)) {
 		for (int k = 0; k < n; k++)
 			panel(p, pn, k, top, k * (pw + 1), ph, pw);
-		return top + ph + 2;
+		draws_line(pn, top + ph + 2);
+		plane_key_classes(top + ph + 3, 0, COLS, p->pl.k);
+		return top + ph + 4;
 	}
 	ph = avail - 2;
 	pw = (int)fmin(COLS, lround(2 * ph * aspect));
@@ -449,17 +325,28 @@ static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int t
 	char more[64];
 	snprintf(more, sizeof more, "%s panel %d of %d", screen_ascii() ? "< >" : "< >", k + 1, n);
 	screen_put(top, COLS - screen_width(more), 0, C_KEY, 0, "%s", more);
-	return top + ph + 2;
+	/* beside it, every panel's accuracy: the one shown marked */
+	for (int i = 0; i < n && 1 + i <= ph; i++) {
+		char what[64], acc[128];
+		panel_labels(pn, i, what, acc, sizeof what, sizeof acc);
+		screen_put_cut(top + 1 + i, pw + 2, COLS - pw - 2, i == k ? C_KEY : C_NORMAL,
+		               i == k, "%s %-16s %s", i == k ? S(ARROW) : " ", what, acc);
+	}
+	draws_line(pn, top + ph + 2);
+	plane_key_classes(top + ph + 3, 0, COLS, p->pl.k);
+	return top + ph + 4;
 }
 
-/* The combinations of layer's dropped neurons as text, rows y..bot. */
+/* What the fits of layer's dropped neurons say, and their combinations
+ * as text, rows y..bot. */
 static void combination_lines(const ShownPlane *pl, int layer, int y, int bot)
 {
 	if (!pl->maps || layer < 1 || layer > pl->m - 1)
 		return;
 	const ShownMaps *m = &pl->maps[layer - 1];
+	y = fit_summary(m, layer + 1, y, bot, 0, COLS);
 	for (int r = 0; r < m->c.n - m->c.nkeep && y <= bot; r++)
-		views_combination_line(&m->c, r, y++, 0, COLS);
+		combination_line(m, r, y++, 0, COLS);
 }
 
 /* A squeeze proposal or Algorithm 1's step as panels, then as much of the
@@ -468,10 +355,10 @@ static void panel_view(const Shown *p, UiState *u, const ShownPanels *pn, int to
 {
 	const ShownSqueeze *q = &p->sq;
 	if (pn && pn->crc != u->plane_seen) {
-		/* new panels: the maps of the layer they are about, from the first */
+		/* new panels: the maps of the layer they are about (a squeeze's: the
+		 * layer the view stays on once it is decided) */
 		u->plane_seen = pn->crc;
-		u->plane_first = -1;
-		u->plane_layer = 0;
+		u->plane_layer = pn->layer;
 	}
 	char what[300];
 	if (q->waiting && u->lesson) {
@@ -496,7 +383,14 @@ static void panel_view(const Shown *p, UiState *u, const ShownPanels *pn, int to
 		screen_put(top + 1, 0, 0, C_DIM, 0, "measuring the regions%s", S(ELLIPSIS));
 		return;
 	}
-	int y = panels_block(p, u, pn, top + 1, bot);
+	/* two rows kept under the panels for what the fits of the dropped say,
+	 * unless the panels would no longer stand side by side */
+	int pw, ph;
+	int keep = side_by_side(p, pn, top + 1, bot - 2, &pw, &ph) ||
+	                   !side_by_side(p, pn, top + 1, bot, &pw, &ph)
+	               ? 2
+	               : 0;
+	int y = panels_block(p, u, pn, top + 1, bot - keep);
 	if (bot - y + 1 >= MAP_H + 3)
 		maps_block(p, u, y + 1, bot, 0);
 	else
@@ -523,10 +417,17 @@ void view_plane(const Shown *p, UiState *u, int top, int bot)
 		panel_view(p, u, pn, top, bot);
 		return;
 	}
-	char shape[128];
+	char shape[128], title[600];
 	views_shape(p->n, p->m, shape, sizeof shape);
-	screen_put_cut(top, 0, 0, C_TITLE, 1, "Decision regions of %s: test accuracy %.2f%%%s",
-	               shape, p->test_acc, pl->live ? " (before), live" : "");
+	/* and the data set, as much of it as fits */
+	for (int k = 0; k < 2; k++) {
+		snprintf(title, sizeof title, "Decision regions of %s: test accuracy %.2f%%%s%s%s",
+		         shape, p->test_acc, pl->live ? " (before), live" : "", k ? "" : "; ",
+		         k ? "" : p->data);
+		if (screen_width(title) <= COLS)
+			break;
+	}
+	screen_put_cut(top, 0, 0, C_TITLE, 1, "%s", title);
 	int used = regions_block(p, top + 1, bot, COLS / 2);
 	maps_block(p, u, top + 1, bot, used + 2);
 }

@@ -37,6 +37,13 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot)
 	               units, S(WHAT), lc->rows, S(TIMES), lc->cols, S(KAPPA),
 	               views_kappa(lc->kappa, p->tau, kb, sizeof kb), lc->p, lc->rank_svd, qr,
 	               p->live ? "  live" : "");
+	int units_n = lc->conv ? lc->cols : p->n[l];
+	if (lc->rank_svd < units_n) /* the flag r, with its number */
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		               "r: rank %d < %d %s: %d of them depend on the others "
+		               "(Algorithm 3 can remove them where %s > %s)",
+		               lc->rank_svd, units_n, lc->conv ? "channels" : "neurons",
+		               units_n - lc->rank_svd, S(KAPPA), S(TAU));
 	double v[4096];
 	int nv = lc->nsv < 4096 ? lc->nsv : 4096;
 	for (int j = 0; j < nv; j++)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tui/plot.h"
 #include "tui/screen.h"
 #include "tui/status.h"
 #include "tui/views_int.h"
@@ -161,6 +162,44 @@ static void proposal(const Shown *p, const UiState *u, int y, int bot)
 	              q->nkeep);
 }
 
+/* κ of every layer now against τ, one column per layer (log; ^ for ∞):
+ * those above the line are what a squeeze would take next. */
+static void kappa_now(const Shown *p, int top, int rows)
+{
+	if (!p->lc || p->m < 1)
+		return;
+	double lo = p->tau, hi = p->tau;
+	for (int i = 0; i < p->m; i++)
+		if (isfinite(p->lc[i].kappa) && p->lc[i].kappa > 0) {
+			lo = fmin(lo, p->lc[i].kappa);
+			hi = fmax(hi, p->lc[i].kappa);
+		}
+	plot_range(&lo, &hi, 1);
+	screen_put_cut(top, 0, 0, C_TITLE, 1,
+	               "%s(%s) of every layer now (log): above %s, a squeeze takes "
+	               "neurons next",
+	               S(KAPPA), S(WHAT), S(TAU));
+	Plot pl;
+	if (plot_begin(&pl, top + 1, 0, rows - 1, COLS, 5, 1, 0.5, p->m + 0.5, lo, hi, 1) < 0)
+		return;
+	plot_threshold(&pl, p->tau);
+	plot_axes(&pl, 0, NULL, 1);
+	plot_hline(&pl, p->tau, C_MARK, NULL);
+	for (int i = 0; i < p->m; i++) {
+		double k = p->lc[i].kappa;
+		/* the layer's glyph: 1-9, then a, b, … */
+		char g[2] = {!isfinite(k) ? '^'
+		             : i < 9      ? (char)('1' + i)
+		                          : (char)('a' + (i - 9) % 26),
+		             0};
+		plot_mark(&pl, i + 1, isfinite(k) ? k : hi, cond_over(k, p->tau) ? C_WARN : C_GOOD,
+		          1, g);
+	}
+	plot_hlabel(&pl, p->tau, C_MARK, screen_ascii() ? "tau" : "τ");
+	plot_xticks(&pl, 1, p->m, "layer");
+	plot_end(&pl);
+}
+
 void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 {
 	const ShownSqueeze *q = &p->sq;
@@ -176,7 +215,15 @@ void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 		proposal(p, u, y, bot);
 		return;
 	}
-	if (q->active) {
+	if (q->active && u->lesson && !p->busy) {
+		/* a lesson's pass between two of its squeezes */
+		screen_put_cut(y++, 0, 0, C_GOOD, 1,
+		               "So far: %d neuron(s) removed; test accuracy %.2f%% %s %.2f%%",
+		               q->removed, q->acc_start, S(ARROW), p->test_acc);
+		screen_put_cut(y++, 0, 0, C_KEY, 0,
+		               "the pass goes on: right arrow shows the next "
+		               "proposal");
+	} else if (q->active) {
 		screen_put(y++, 0, 0, C_DIM, 0, "working...");
 	} else {
 		screen_put_cut(y++, 0, 0, C_GOOD, 1,
@@ -200,4 +247,7 @@ void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 	for (int i = q->ndone > bot - y + 1 ? q->ndone - (bot - y + 1) : 0;
 	     i < q->ndone && y <= bot; i++)
 		screen_put_cut(y++, 2, 0, C_NORMAL, 0, "%s", q->done[i]);
+	/* where the pass leaves every layer: the rows the list leaves */
+	if (bot - y >= 6)
+		kappa_now(p, y + 1, bot - y);
 }

@@ -1,6 +1,7 @@
 /* tui/view_sweep.c - Algorithm 2's β sweep: ε_tr, ε_v and 2ε_v − ε_tr
- * against β on an axis fitted to the data, the q trials' spread, the pick,
- * and the table beside. */
+ * against β on an axis fitted to the values near the least criterion and
+ * broken above them for the far ones (every point on the chart), the q
+ * trials' spread, the pick, and the table beside. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,82 +52,91 @@ static void table(const Shown *p, int top, int bot, int x)
 		           top + 1 + p->nbeta - bot - 1);
 }
 
-/* The y range: from the least value (never below 0 when no value is) up
- * to the means near the least criterion, so that the curves around the pick
- * stand apart; a β far worse (an underfit network) is off the scale, marked
- * ↑ at the top, and a spread bar runs off it: the table beside has their
- * numbers. Returns 1 when some value is off the scale. */
-static int y_range(const Shown *p, double *lo, double *hi)
+/* The y range, in percent: from the least value up to the means near the
+ * least criterion, so that the curves around the pick stand apart; *top
+ * the largest value of all (a far worse β, an underfit network, or a
+ * spread), which the chart holds too, above a break of its axis when it
+ * lies far above the rest. Returns 1 for a broken axis. */
+static int y_range(const Shown *p, double *lo, double *hi, double *top)
 {
-	double best = INFINITY, top = -INFINITY;
+	double best = INFINITY, most = -INFINITY;
 	*lo = INFINITY;
 	for (int i = 0; i < p->nbeta; i++) {
 		const ShownBeta *b = &p->beta[i];
 		if (!b->done)
 			continue;
-		best = fmin(best, b->score);
-		/* the means frame the plot; a spread may run off it */
-		double v[] = {b->err_tr, b->err_v, b->score};
+		best = fmin(best, 100 * b->score);
+		double v[] = {b->err_tr, b->err_v, b->score, b->smin, b->smax};
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 			if (!isnan(v[k])) {
-				*lo = fmin(*lo, v[k]);
-				top = fmax(top, v[k]);
+				*lo = fmin(*lo, 100 * v[k]);
+				most = fmax(most, 100 * v[k]);
 			}
 	}
 	if (!isfinite(*lo)) {
-		*lo = 0, *hi = 0.01;
+		*lo = 0, *hi = *top = 1;
 		return 0;
 	}
 	/* near the minimum: within twice its height above the floor (at least
 	 * half a percentage point), the means only */
-	double near = best + 2 * fmax(best - *lo, 0.005);
+	double near = best + 2 * fmax(best - *lo, 0.5);
 	*hi = best;
 	for (int i = 0; i < p->nbeta; i++) {
 		const ShownBeta *b = &p->beta[i];
 		double v[] = {b->err_tr, b->err_v, b->score};
 		for (size_t k = 0; b->done && k < sizeof v / sizeof *v; k++)
-			if (!isnan(v[k]) && v[k] <= near)
-				*hi = fmax(*hi, v[k]);
+			if (!isnan(v[k]) && 100 * v[k] <= near)
+				*hi = fmax(*hi, 100 * v[k]);
 	}
-	int zoom = top > 1.5 * *hi && top - *hi > 0.01;
-	if (!zoom)
-		*hi = top;
+	*top = most;
+	return most > 1.5 * *hi && most - *hi > 1;
+}
+
+/* [lo, hi] widened to round values, never below 0 when lo is not. */
+static void framed(double *lo, double *hi)
+{
 	int nonneg = *lo >= 0;
 	plot_range(lo, hi, 0);
 	if (nonneg && *lo < 0)
 		*lo = 0;
-	return zoom;
-}
-
-/* A marker, or ↑ at the top when its value is above the scale. */
-static void mark(Plot *pl, double x, double y, double hi, ScrColor c, int bold, const char *g)
-{
-	plot_mark(pl, x, y, c, bold, y > hi ? (screen_ascii() ? "^" : "↑") : g);
 }
 
 static int plot(const Shown *p, int top, int rows, int cols)
 {
-	double lo, hi, b0 = p->beta[0].beta, b1 = p->beta[p->nbeta - 1].beta;
-	int zoom = y_range(p, &lo, &hi);
-	double pad = b1 > b0 ? (b1 - b0) * 0.04 : 0.5, span = 100 * (hi - lo);
+	double lo, hi, most, b0 = p->beta[0].beta, b1 = p->beta[p->nbeta - 1].beta;
+	double pad = b1 > b0 ? (b1 - b0) * 0.04 : 0.5;
+	int brk = y_range(p, &lo, &hi, &most);
+	double flo = lo, fhi = brk ? hi : most;
+	framed(&flo, &fhi);
 	Plot pl;
-	if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, lo, hi, 0) < 0)
-		return zoom;
+	if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, flo, fhi, 0) < 0)
+		return 0;
+	/* what lies far above: a third of the rows over the break */
+	if (brk && (most <= fhi || plot_break(&pl, most, pl.rows / 3 > 2 ? pl.rows / 3 : 2) < 0)) {
+		/* too few rows to break the axis: one scale holds all */
+		brk = 0;
+		plot_end(&pl);
+		flo = lo, fhi = most;
+		framed(&flo, &fhi);
+		if (plot_begin(&pl, top, 0, rows, cols, 7, 2, b0 - pad, b1 + pad, flo, fhi, 0) < 0)
+			return 0;
+	}
+	double span = fhi - flo;
 	pl.vfirst = 1;
-	plot_axes(&pl, span >= 10 ? 0 : span >= 1 ? 1 : 2, "%", 100);
+	plot_axes(&pl, span >= 10 ? 0 : span >= 1 ? 1 : 2, "%", 1);
 	for (int i = 0; i < p->nbeta; i++) {
 		const ShownBeta *b = &p->beta[i];
 		if (b->done && !isnan(b->smin) && b->smax > b->smin)
-			plot_vbar(&pl, b->beta, b->smin, b->smax, C_DIM);
+			plot_vbar(&pl, b->beta, 100 * b->smin, 100 * b->smax, C_DIM);
 	}
 	for (int i = 0, last = -1; i < p->nbeta; i++) {
 		const ShownBeta *b = &p->beta[i], *a = last >= 0 ? &p->beta[last] : NULL;
 		if (!b->done)
 			continue;
 		if (a) {
-			plot_line(&pl, a->beta, a->err_tr, b->beta, b->err_tr, C_GOOD);
-			plot_line(&pl, a->beta, a->err_v, b->beta, b->err_v, C_TITLE);
-			plot_line(&pl, a->beta, a->score, b->beta, b->score, C_KEY);
+			plot_line(&pl, a->beta, 100 * a->err_tr, b->beta, 100 * b->err_tr, C_GOOD);
+			plot_line(&pl, a->beta, 100 * a->err_v, b->beta, 100 * b->err_v, C_TITLE);
+			plot_line(&pl, a->beta, 100 * a->score, b->beta, 100 * b->score, C_KEY);
 		}
 		last = i;
 	}
@@ -137,13 +147,13 @@ static int plot(const Shown *p, int top, int rows, int cols)
 		plot_xlabel(&pl, b->beta, i == p->pick ? C_MARK : C_DIM, i == p->pick, lab);
 		if (!b->done)
 			continue;
-		mark(&pl, b->beta, b->score, hi, i == p->pick ? C_MARK : C_KEY, 1,
-		     i == p->pick ? "*" : "s");
-		mark(&pl, b->beta, b->err_v, hi, C_TITLE, 1, "v");
-		mark(&pl, b->beta, b->err_tr, hi, C_GOOD, 1, "t");
+		plot_mark(&pl, b->beta, 100 * b->score, i == p->pick ? C_MARK : C_KEY, 1,
+		          i == p->pick ? "*" : "s");
+		plot_mark(&pl, b->beta, 100 * b->err_v, C_TITLE, 1, "v");
+		plot_mark(&pl, b->beta, 100 * b->err_tr, C_GOOD, 1, "t");
 	}
 	plot_end(&pl);
-	return zoom;
+	return brk;
 }
 
 static const char *state(const Shown *p, char *buf, size_t len)
@@ -192,11 +202,18 @@ void view_sweep(const Shown *p, UiState *u, int top, int bot)
 	               p->sweep_eta, state(p, st, sizeof st));
 	int tx = COLS - TW, rows = bot - 2 - top;
 	table(p, top + 1, bot - 2, tx);
-	int zoom = plot(p, top + 1, rows, tx - 1);
-	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
-	               "t %s_tr  v %s_v  s 2%s_v%s%s_tr  | min%smax of s (q trials)  * pick%s",
-	               S(EPS), S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–",
-	               zoom ? (screen_ascii() ? "  ^ off the scale" : "  ↑ off the scale") : "");
+	int brk = plot(p, top + 1, rows, tx - 1);
+	char key[300];
+	for (int k = 0; k < 2; k++) {
+		snprintf(key, sizeof key,
+		         "t %s_tr  v %s_v  s 2%s_v%s%s_tr  | min%smax of s%s  * pick%s", S(EPS),
+		         S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–",
+		         k ? "" : " (q trials)",
+		         brk ? (screen_ascii() ? "  ~ log above" : "  ≈ log above") : "");
+		if (screen_width(key) <= COLS)
+			break;
+	}
+	screen_put_cut(bot - 1, 0, 0, C_DIM, 0, "%s", key);
 	if (p->sweep_state == 2 && p->pick >= 0 && p->pick < p->nbeta)
 		pick_hint(p, u, bot);
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/blas.h"
+#include "base/kernels.h"
 #include "base/repro.h"
 #include "engine/schedule.h"
 #include "report/report.h"
@@ -24,9 +24,7 @@ static void draw_header(const Shown *p, const UiState *u)
 {
 	char shape[256], tb[64], eb[64], st[200];
 	status_state(p, u, st, sizeof st);
-	int sw = screen_width(st) + 1;
-	if (sw > COLS / 2)
-		sw = COLS / 2;
+	int sw = views_state_width(p, u);
 	screen_put(0, 0, 0, C_TITLE, 1, "condnet");
 	screen_put_cut(0, 8, COLS - 8 - sw - 1, C_NORMAL, 0, " %s", p->data);
 	screen_put_cut(0, COLS - sw, sw,
@@ -47,16 +45,18 @@ static void draw_header(const Shown *p, const UiState *u)
 	views_shape(p->n, p->m, shape, sizeof shape);
 	if (p->conv_shape[0])
 		snprintf(shape, sizeof shape, "%s", p->conv_shape);
-	int uw = p->dirty ? 10 : 0;
+	/* a lesson has nothing to save: its file holds every step */
+	int dirty = p->dirty && !u->lesson, uw = dirty ? 10 : 0;
 	char sb[32], pb[32];
 	report_thousands((double)sum, sb, sizeof sb);
 	report_thousands((double)p->nparam, pb, sizeof pb);
-	/* the reproducible mode is fixed when the program starts (base/repro.h) */
-	char mode[64];
+	/* the reproducible mode and the kernels are fixed when the program
+	 * starts (base/repro.h, base/kernels.h) */
+	char mode[160], kb[128];
 	if (repro_on())
 		snprintf(mode, sizeof mode, "reproducible");
 	else
-		snprintf(mode, sizeof mode, "kernels %s", blas_corename());
+		snprintf(mode, sizeof mode, "kernels %s", kernels_describe(1, kb, sizeof kb));
 	/* on a narrow screen the parameter count gives way, not the mode */
 	char line[1024], params[48];
 	snprintf(params, sizeof params, "  params %s", pb);
@@ -68,7 +68,7 @@ static void draw_header(const Shown *p, const UiState *u)
 			break;
 	}
 	screen_put_cut(1, 0, COLS - uw, C_NORMAL, 0, "%s", line);
-	if (p->dirty)
+	if (dirty)
 		screen_put(1, COLS - uw + 1, uw - 1, C_WARN, 0, "[unsaved]");
 }
 
@@ -165,10 +165,21 @@ static void cut_note(int y)
 	screen_put(y, COLS - 9, 9, C_DIM, 0, "%s L: log", S(ELLIPSIS));
 }
 
-/* The caption in force, whole, in its rows (the layout made room). */
+/* The caption in force, whole, in its rows (the layout made room); folded,
+ * its first row and the key to the rest. */
 static void draw_caption(const char *cap, const Layout *lo)
 {
 	Rows r = {lo->cap_top, lo->cap_top + lo->cap_rows - 1, 0, 2, 1, C_MARK, 1, "▸"};
+	if (lo->caption_folded) {
+		const char *more = " … c: the whole caption";
+		int mw = screen_width(more);
+		char line[NARR_LEN];
+		snprintf(line, sizeof line, "%.*s", (int)strcspn(cap, "\n"), cap);
+		screen_put(r.y, 0, 2, C_MARK, 1, "%s", r.mark);
+		screen_put_cut(r.y, 2, COLS - 2 - mw, C_MARK, 1, "%s", line);
+		screen_put(r.y, COLS - mw, mw, C_KEY, 1, "%s", more);
+		return;
+	}
 	paragraphs(cap, 2, 1, &r);
 	if (r.cut) /* longer than the whole screen: the log holds it all */
 		cut_note(r.last);
@@ -366,12 +377,13 @@ static const char *narration(const Shown *p)
 
 void views_draw(const Shown *p, UiState *u)
 {
-	const char *cap = u->lesson ? lesson_caption_at(u->lesson, p->play_pos) : NULL;
+	LessonScreen sc = {p->play_pos, p->sq.waiting};
+	const char *cap = u->lesson ? lesson_screen_caption(u->lesson, sc) : NULL;
 	const char *narr = narration(p);
 	char st[600];
 	int err;
 	status_line(p, u, st, sizeof st, &err);
-	LayoutIn in = {COLS, LINES, u->present, 0, 0, 0, 0};
+	LayoutIn in = {COLS, LINES, u->present, 0, 0, 0, 0, u->caption_open};
 	in.busy = p->busy;
 	in.bottom = u->prompt || err;
 	if (u->present && narr) {
@@ -392,7 +404,10 @@ void views_draw(const Shown *p, UiState *u)
 	if (cap)
 		draw_caption(cap, &lo);
 	if (lo.body_top <= lo.body_bot) {
-		if (u->panel)
+		if (p->replaying) /* the screens it passes through are not the one shown */
+			screen_put_cut(lo.body_top, 0, 0, C_DIM, 0, "stepping back: %s",
+			               p->activity[0] ? p->activity : "the lesson from its start");
+		else if (u->panel)
 			view_panel(p, u, lo.body_top, lo.body_bot);
 		else if (u->view == VIEW_PLANE && p->ch.on) /* a network of convolutions */
 			view_channels(p, u, lo.body_top, lo.body_bot);

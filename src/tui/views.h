@@ -45,13 +45,16 @@ typedef struct UiState {
 	int plane_layer;      /* Plane view: the hidden layer chosen with Up and Down, 0: the
 	                       * first the marks drop neurons from */
 	int plane_shown;      /* Plane view: the hidden layer shown, as last drawn */
+	unsigned plane_key;   /* Plane view: the layer and network of the maps last drawn (others
+	                       * are shown from their start) */
 	const char *prompt;   /* the question of an open prompt, or NULL */
 	const char *input;    /* what was typed so far */
 	int patience;         /* early stopping of the next t training, 0: none */
 	const Lesson *lesson; /* the lesson played, or NULL */
 	int play_paused;
-	double delay; /* seconds between a lesson's actions, 0: on keys */
-	int present;  /* presentation mode: the view has the screen (P, --present) */
+	double delay;     /* seconds between a lesson's actions, 0: on keys */
+	int present;      /* presentation mode: the view has the screen (P, --present) */
+	int caption_open; /* a lesson's long caption whole in presentation mode (c) */
 } UiState;
 
 /* A view's name on its tab, long or brief (for a narrow screen). */

@@ -14,6 +14,13 @@ const char *views_kappa(double k, double tau, char *buf, size_t len);
 /* Widths n[0..m] as "10-32×4-3" (runs of equal hidden widths folded). */
 const char *views_shape(const int *n, int m, char *buf, size_t len);
 
+/* The columns the header's state takes at the right end of its first row;
+ * 1 when the header shows the data set whole (not in presentation mode,
+ * nor when the screen is too narrow for it): else the views that name it
+ * do. */
+int views_state_width(const Shown *p, const UiState *u);
+int views_data_in_header(const Shown *p, const UiState *u);
+
 /* Each view draws rows top..bot (inclusive). */
 void view_layers(const Shown *p, UiState *u, int top, int bot);
 void view_alg1(const Shown *p, UiState *u, int top, int bot);
@@ -25,30 +32,6 @@ void view_plane(const Shown *p, UiState *u, int top, int bot);
 void view_panel(const Shown *p, UiState *u, int top, int bot);
 /* The Plane view of a network with convolutions (view_channels.c). */
 void view_channels(const Shown *p, UiState *u, int top, int bot);
-
-/* A map of h×w values scaled by 1/scale (to [−1, 1]: blue, white, orange)
- * in rows × cols cells at (y, x), two pixels to a cell (view_plane.c). */
-void views_map(const float *v, int h, int w, double scale, int y, int x, int rows, int cols);
-/* Removed unit r of c as its combination of the kept ones, with as many
- * terms as fit in width columns, at (y, x) (view_plane.c). */
-void views_combination_line(const Alg3Combinations *c, int r, int y, int x, int width);
-
-/* A hidden layer's maps (a neuron's over the plane, a channel's on an image). */
-typedef struct MapTiles {
-	const Alg3Combinations *c; /* the units, how many are kept, their pivot order */
-	const float *act, *comb;   /* n maps in pivot order; the n − nkeep combinations' */
-	int h, w;                  /* a map's values down and across */
-	int rows, cols;            /* a tile's cells (two values down to a cell) */
-	double scale;              /* what maps to ±1 */
-	int live;                  /* 1: no keep or drop marks */
-} MapTiles;
-/* The maps as tiles from u->plane_first on (clamped; from the last two kept
- * on when it is < 0), a dropped unit's beside its combination's, row after
- * row from (y, left) down to row last, the range shown at the end of row
- * last when not all are; then the combinations of the dropped ones from the
- * first shown on as text, rows last + 1 .. bot from column tleft
- * (view_plane.c). */
-void views_map_tiles(const MapTiles *m, UiState *u, int y, int left, int last, int bot, int tleft);
 
 /* A log-scale plot of a decreasing profile v[0..n) (σ_j/σ₁ or |r_jj|/|r_11|)
  * in the rectangle, over total >= n points (those from n on have no value:
@@ -65,6 +48,9 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
  * than nine. */
 void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
                             int cols);
+/* The widths n_i of every hidden layer per Algorithm-1 iteration. */
+void views_widths_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
+                             int cols);
 /* That chart while the network is the one Algorithm 1 left (or when no
  * training was charted), else κ against the epochs of the last training:
  * the history of the network shown, not of one it replaced. */

@@ -1,6 +1,6 @@
 /* tui/views_shared.c - what the views and their frame share: the number
- * formats of κ and of a network's widths, and the plot of a decreasing
- * profile against 1/τ. */
+ * formats of κ and of a network's widths, the plot of a decreasing profile
+ * against 1/τ, and what the header shows of the data set. */
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include "engine/cond.h"
 #include "tui/plot.h"
 #include "tui/screen.h"
+#include "tui/status.h"
 #include "tui/views_int.h"
 
 const char *views_kappa(double k, double tau, char *buf, size_t len)
@@ -80,4 +81,17 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
 	snprintf(lab, sizeof lab, "%d", total);
 	plot_xlabel(&pl, total, C_DIM, 0, lab);
 	plot_end(&pl);
+}
+
+int views_state_width(const Shown *p, const UiState *u)
+{
+	char st[200];
+	status_state(p, u, st, sizeof st);
+	int sw = screen_width(st) + 1;
+	return sw > COLS / 2 ? COLS / 2 : sw;
+}
+
+int views_data_in_header(const Shown *p, const UiState *u)
+{
+	return !u->present && 1 + screen_width(p->data) <= COLS - 8 - views_state_width(p, u) - 1;
 }

@@ -56,7 +56,7 @@ static void run_job(Worker *w, Job *j)
 		worker_play_next(w);
 		break;
 	case JOB_PLAY_BACK:
-		worker_play_back(w, j->target);
+		worker_play_back(w, j->target, j->proposal);
 		break;
 	}
 }

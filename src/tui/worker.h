@@ -52,6 +52,9 @@ int worker_submit(Worker *w, const Job *j);
 int worker_toggle_pause(Worker *w);
 /* Cancels the running job (its effect is rolled back). */
 void worker_cancel(Worker *w);
+/* A lesson's opening words: narrated, and again when a step back returns
+ * to its start. */
+void worker_play_note(Worker *w, const char *note);
 
 /* The published state: lock, read, unlock. Hold the lock briefly. */
 const Shown *worker_lock(Worker *w);

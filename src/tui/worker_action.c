@@ -99,10 +99,11 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before, int qu
 			for (int i = 1; i <= g->rec[0].m; i++)
 				snprintf(first + strlen(first), sizeof first - strlen(first), "-%d",
 				         g->rec[0].n[i]);
+			char why[sizeof g->reason * 2];
 			worker_narrate(
 			    w, "Algorithm 1 %s after %d iterations: %s → %s, Σ n_i %ld → %ld (%s)",
 			    alg1_status_name(g->status), g->nrec - 1, first, shape, g->rec[0].sum_n,
-			    g->rec[g->nrec - 1].sum_n, g->reason);
+			    g->rec[g->nrec - 1].sum_n, status_symbols(g->reason, why, sizeof why));
 		}
 		break;
 	case SESS_SWEEP: {
@@ -148,10 +149,10 @@ static void status_done(Worker *w, const SessAction *a)
 	net_shape_str(s->net, shape, sizeof shape);
 	switch (a->kind) {
 	case SESS_TAU:
-		worker_status(w, 0, "tau = %g", s->tau);
+		worker_status(w, 0, "τ = %g", s->tau);
 		break;
 	case SESS_ETA:
-		worker_status(w, 0, "eta = %g epochs", s->eta);
+		worker_status(w, 0, "η = %g epochs", s->eta);
 		break;
 	case SESS_TRAIN:
 		pthread_mutex_lock(&w->mu);
@@ -183,7 +184,7 @@ static void status_done(Worker *w, const SessAction *a)
 		break;
 	case SESS_SWEEP: {
 		int p = alg2_pick(s->sweep);
-		worker_status(w, 0, "beta sweep finished: pick beta = %g",
+		worker_status(w, 0, "β sweep finished: pick β = %g",
 		              p >= 0 ? s->sweep->b[p].beta : NAN);
 		break;
 	}
@@ -289,6 +290,8 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 		w->shown.sweep_state = rc == 0 ? 2 : 3;
 		pthread_mutex_unlock(&w->mu);
 	}
+	if (rc == 0 && (a->kind == SESS_NET || a->kind == SESS_LOAD))
+		worker_forget_training(w); /* the charts are of the network shown */
 	if (rc == 0 && before)
 		worker_plane_step(w, before);
 	else
@@ -327,6 +330,6 @@ void worker_adopt(Worker *w)
 	session_log_note(w->s, "adopt the beta sweep's pick, beta = %.17g", beta);
 	if (worker_run_action(w, &a, 1) != 0)
 		return;
-	worker_status(w, 0, "adopted the sweep's pick (beta %g): %s with fresh weights; u undoes",
+	worker_status(w, 0, "adopted the sweep's pick (β %g): %s with fresh weights; u undoes",
 	              beta, net_shape_str(w->s->net, shape, sizeof shape));
 }

@@ -57,9 +57,27 @@ static void series_add(Worker *w, double epoch, const LayerCond *lc, int m)
 	pthread_mutex_unlock(&w->mu);
 }
 
+void worker_forget_training(Worker *w)
+{
+	series_reset(w, "", 0);
+	pthread_mutex_lock(&w->mu);
+	ShownEpochs *k = &w->shown.ep;
+	k->n = k->done = k->stopped_early = k->best = k->val = 0;
+	w->shown.last_train[0] = '\0';
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Taken by the epochs reached, never by the clock, so that a training
+ * gives the same series however fast it runs. */
+int worker_series_samples(double span)
+{
+	double n = round(span);
+	return fabs(span - n) < 1e-9 && n >= 16 && n <= 64 ? (int)n : span < 16 ? 16 : 64;
+}
+
 /* While a network trains: the layer table at most every 0.3 s (or 19 times
- * the conditioning's cost), and the κ series about 64 times per training,
- * each at most a twentieth of the time spent on it. */
+ * the conditioning's cost), and the κ series at the first report and then
+ * at worker_series_samples points of the training. */
 static void sample(Worker *w, const Net *net, const TrainProgress *p)
 {
 	double t = clock_seconds();
@@ -77,6 +95,7 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 		             p->batches && p->batch ? p->epoch * p->batches / p->batch : 0);
 		w->sampled = net;
 		w->sample_epoch = -1;
+		w->sample_k = 0;
 	}
 	pthread_mutex_lock(&w->mu);
 	double span = w->shown.ks.epochs > 0 ? w->shown.ks.epochs : 1;
@@ -84,11 +103,10 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 	/* live κ at most every max(0.3 s, 19 × its cost): at most 5 % of the
 	 * training time (docs/performance.md, bench/scaling) */
 	int table = t - w->last_cond >= fmax(0.3, 19 * w->cond_cost);
-	/* the series: the first and last always; between them, by epochs and
-	 * by the same share of the time */
-	int series =
-	    last || w->sample_epoch < 0 ||
-	    (p->epoch - w->sample_epoch >= span / 64 && t - w->last_sample >= 19 * w->cond_cost);
+	/* the series: the first report, then each time the epochs reach the
+	 * next of its points, and the last */
+	double next = span * w->sample_k / worker_series_samples(span);
+	int series = last || w->sample_epoch < 0 || p->epoch >= next - 1e-9;
 	if (!table && !series)
 		return;
 	LayerCond *lc;
@@ -101,7 +119,9 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 	if (series) {
 		series_add(w, p->epoch, lc, net->m);
 		w->sample_epoch = p->epoch;
-		w->last_sample = clock_seconds();
+		/* the next point past the epochs reached */
+		while (span * w->sample_k / worker_series_samples(span) <= p->epoch + 1e-9)
+			w->sample_k++;
 	}
 	if (table) { /* the same values as the layer table */
 		worker_shown_lc(w, net, lc, 1);

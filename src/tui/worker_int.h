@@ -27,7 +27,8 @@ struct Worker {
 	Job cur; /* the job running, when busy */
 	Shown shown;
 	/* worker thread only */
-	double last_cond, cond_cost, last_sample, sample_epoch, t_job;
+	double last_cond, cond_cost, sample_epoch, t_job;
+	int sample_k;         /* the κ series' next point (worker_series_samples) */
 	const Net *sampled;   /* the network the κ series belongs to */
 	double acc_before;    /* test accuracy before the running job */
 	double alg1_acc_prev; /* of the network before the Algorithm-1 iteration under way */
@@ -40,6 +41,9 @@ struct Worker {
 	double plane_last, plane_cost;
 	Net *plane_before;
 	uint32_t plane_after_crc;
+	int plane_step, plane_step_layer; /* what plane_before is before: 1 Algorithm 1's step,
+	                                   * 2 a squeeze decision of that layer */
+	char note[NARR_LEN];              /* a lesson's opening words (worker_play_note) */
 };
 
 /* ---- what it says (worker_say.c; the status line and the narration are
@@ -64,6 +68,11 @@ void worker_plane_publish(Worker *w);
 void worker_plane_sample(Worker *w, const Net *net);
 Net *worker_plane_before(Worker *w, const SessAction *a);
 void worker_plane_step(Worker *w, Net *before);
+/* After a squeeze decision applied to layer (before: a copy of the network
+ * it was made on, taken over): from the next worker_plane_publish on, the
+ * maps of that network with the removals marked, beside the regions of
+ * the network now. */
+void worker_plane_squeezed(Worker *w, Net *before, int layer);
 /* The panels of the squeeze proposal shown (the squeeze preview, on plane
  * data): the network now, without the proposal's neurons, the same
  * compensated, as many removed at random. */
@@ -113,9 +122,9 @@ void worker_sqz_show(Worker *w);
 void worker_sqz_finish(Worker *w, const char *how);
 int worker_sqz_decide(Worker *w, int apply, int comp);
 /* The pass begun at a given hidden layer's proposal (layer 0: the first
- * with something to remove, as worker_sqz_begin), and a decision that shows
- * the next proposal only when show is set (a lesson shows only those it
- * decides). */
+ * with something to remove, as worker_sqz_begin), or gone on to it when
+ * one is under way; and a decision that shows the next proposal only when
+ * show is set (a lesson shows each on a step of its own). */
 void worker_sqz_begin_at(Worker *w, int layer);
 int worker_sqz_decide_as(Worker *w, int apply, int comp, int show);
 /* Applies the proposal shown and every later one (one engine call), then
@@ -130,6 +139,10 @@ void worker_sqz_decided(Worker *w, const HookStep *st);
 
 /* The hooks the engine reports to (progress, step, cancelled). */
 Hook worker_hooks(Worker *w);
+/* Forgets the trainings charted (κ against epochs, the validation curve
+ * and the last training's line): a network that replaced the one they
+ * trained has none yet. */
+void worker_forget_training(Worker *w);
 
 /* ---- an action (worker_action.c) ---- */
 
@@ -146,7 +159,10 @@ void worker_adopt(Worker *w);
  * back, a caption written to the log. */
 void worker_play_caption(Worker *w, int pos);
 void worker_play_next(Worker *w);
-void worker_play_back(Worker *w, int target);
+/* Back to the screen after target actions (proposal: with the proposal of
+ * the squeeze at target): the lesson from its start again, each step as →
+ * takes it, so that the screen is the one → showed there. */
+void worker_play_back(Worker *w, int target, int proposal);
 void worker_caption(Worker *w, const char *text);
 
 /* ---- the export (export.c) ---- */

@@ -45,21 +45,45 @@ void plane_shown_free(ShownPlane *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* The map of removed neuron r's combination where the refit works: its
+ * fit by the kept neurons' activations and a constant (act_coef), on the
+ * maps of the kept ones (act[0..nkeep), in pivot order). */
+static void act_combination_map(const Alg3Combinations *c, const float *act, int r, float *out)
+{
+	size_t np = (size_t)PLANE_MAP_PX * PLANE_MAP_PX;
+	const double *a = c->act_coef + (size_t)r * (c->nkeep + 1);
+	for (size_t i = 0; i < np; i++) {
+		double v = a[c->nkeep];
+		for (int k = 0; k < c->nkeep; k++)
+			v += a[k] * act[(size_t)k * np + i];
+		out[i] = (float)v;
+	}
+}
+
 /* One hidden layer: which neurons the squeeze at tau keeps (or, with
  * nkeep > 0, the first nkeep pivots), the combinations of the others, and
- * every neuron's map with the combinations' maps. */
+ * every neuron's map with the combinations' maps: of the activations
+ * fitted on sample (the training points the refit uses) when there is
+ * one, else of the pre-activations' combination in Ŵ. */
 static int layer_maps(const Net *net, int layer, const PlaneBox *box, double tau, int nkeep,
-                      ShownMaps *out, Err *e)
+                      const Dataset *sample, ShownMaps *out, Err *e)
 {
 	if (nkeep > 0 ? alg3_combinations(net, layer, nkeep, &out->c, e)
 	              : alg3_combinations_at(net, layer, tau, &out->c, e))
 		return -1;
-	const Alg3Combinations *c = &out->c;
+	Alg3Combinations *c = &out->c;
+	int gone = c->n - c->nkeep;
+	/* where the refit works; without a sample (or rows enough) the maps
+	 * show the combination in Ŵ */
+	if (gone && sample && alg3_combinations_act(net, sample, c, NULL) < 0) {
+		free(c->act_coef);
+		free(c->act_residual);
+		c->act_coef = c->act_residual = NULL;
+	}
 	PlaneMaps pm;
 	if (plane_maps(net, layer, box, PLANE_MAP_PX, PLANE_MAP_PX, &pm, e))
 		return -1;
 	size_t np = (size_t)PLANE_MAP_PX * PLANE_MAP_PX;
-	int gone = c->n - c->nkeep;
 	out->act = malloc((size_t)c->n * np * sizeof *out->act);
 	out->comb = malloc(((size_t)gone * np + 1) * sizeof *out->comb);
 	if (!out->act || !out->comb) {
@@ -69,8 +93,11 @@ static int layer_maps(const Net *net, int layer, const PlaneBox *box, double tau
 	for (int t = 0; t < c->n; t++)
 		plane_map_activation(net, &pm, c->perm[t], out->act + (size_t)t * np);
 	for (int r = 0; r < gone; r++)
-		plane_map_combination(net, &pm, c->perm, c->coef + (size_t)r * c->nkeep, c->nkeep,
-		                      out->comb + (size_t)r * np);
+		if (c->act_coef)
+			act_combination_map(c, out->act, r, out->comb + (size_t)r * np);
+		else
+			plane_map_combination(net, &pm, c->perm, c->coef + (size_t)r * c->nkeep,
+			                      c->nkeep, out->comb + (size_t)r * np);
 	plane_maps_free(&pm);
 	return 0;
 }
@@ -78,24 +105,25 @@ static int layer_maps(const Net *net, int layer, const PlaneBox *box, double tau
 /* The maps of every hidden layer of net into p (m, maps): at tau, or
  * keeping counts[i-1] of layer i when counts is given. */
 static int all_maps(const Net *net, const PlaneBox *box, double tau, const int *counts,
-                    ShownPlane *p, Err *e)
+                    const Dataset *sample, ShownPlane *p, Err *e)
 {
 	p->m = net->m;
 	p->maps = net->m > 1 ? calloc((size_t)net->m - 1, sizeof *p->maps) : NULL;
 	if (net->m > 1 && !p->maps)
 		return err_set(e, "out of memory for the maps");
 	for (int i = 1; i < net->m; i++)
-		if (layer_maps(net, i, box, tau, counts ? counts[i - 1] : 0, &p->maps[i - 1], e))
+		if (layer_maps(net, i, box, tau, counts ? counts[i - 1] : 0, sample,
+		               &p->maps[i - 1], e))
 			return -1;
 	return 0;
 }
 
 int plane_shown_compute(const Net *net, const Net *maps_of, double tau, const int *counts,
-                        ShownPlane *p, Err *e)
+                        const Dataset *sample, ShownPlane *p, Err *e)
 {
 	if (plane_regions(net, &p->box, PLANE_REGION_PX, PLANE_REGION_PX, &p->reg, e) < 0)
 		return -1;
-	return all_maps(maps_of, &p->box, tau, counts, p, e);
+	return all_maps(maps_of, &p->box, tau, counts, sample, p, e);
 }
 
 /* The points and box of the training set into p, or why it is not in the
@@ -194,7 +222,7 @@ void worker_plane_preview(Worker *w, const Alg3Proposal *sp)
 	Err e = {{0}};
 	ShownPanels pn;
 	if (w->plane_before) {
-		/* a squeeze ends the showing of Algorithm 1's step */
+		/* a proposal ends the showing of the last removal */
 		net_free(w->plane_before);
 		w->plane_before = NULL;
 		worker_plane_publish(w);
@@ -235,10 +263,12 @@ void worker_plane_publish(Worker *w)
 	int *counts = step ? malloc((size_t)s->net->m * sizeof *counts) : NULL;
 	for (int i = 1; counts && i < s->net->m; i++)
 		counts[i - 1] = s->net->n[i];
-	if ((step && !counts) ||
-	    plane_shown_compute(s->net, step ? before : s->net, s->tau, counts, &n, &e) < 0)
+	if ((step && !counts) || plane_shown_compute(s->net, step ? before : s->net, s->tau, counts,
+	                                             s->train, &n, &e) < 0)
 		worker_status(w, 1, "the Plane view: %s", e.msg[0] ? e.msg : "out of memory");
-	n.step = step;
+	n.step = step ? w->plane_step : 0;
+	n.step_layer = step ? w->plane_step_layer : 0;
+	n.crc = step ? session_param_crc(before) : crc;
 	free(counts);
 	swap_in(w, &n, crc);
 }
@@ -266,6 +296,8 @@ void worker_plane_step(Worker *w, Net *before)
 	}
 	w->plane_before = before;
 	w->plane_after_crc = session_param_crc(now);
+	w->plane_step = 1;
+	w->plane_step_layer = 0;
 	/* the panels: the network before the step, its removals by QR, with
 	 * compensation, at random; and the network the step left */
 	Err e = {{0}};
@@ -288,6 +320,20 @@ void worker_plane_step(Worker *w, Net *before)
 	worker_plane_publish(w);
 }
 
+void worker_plane_squeezed(Worker *w, Net *before, int layer)
+{
+	net_free(w->plane_before);
+	w->plane_before = NULL;
+	if (!before || !w->shown.pl.on || !w->s->net || before->m != w->s->net->m) {
+		net_free(before);
+		return;
+	}
+	w->plane_before = before;
+	w->plane_after_crc = session_param_crc(w->s->net);
+	w->plane_step = 2;
+	w->plane_step_layer = layer;
+}
+
 void worker_plane_sample(Worker *w, const Net *net)
 {
 	/* the worker thread writes pl, so reading it here needs no lock */
@@ -305,7 +351,7 @@ void worker_plane_sample(Worker *w, const Net *net)
 	int *all = malloc((size_t)net->m * sizeof *all);
 	for (int i = 1; all && i < net->m; i++)
 		all[i - 1] = net->n[i];
-	if (!all || plane_shown_compute(net, net, n.tau, all, &n, &e) < 0) {
+	if (!all || plane_shown_compute(net, net, n.tau, all, NULL, &n, &e) < 0) {
 		free(all);
 		plane_shown_free(&n);
 		return;
@@ -314,6 +360,7 @@ void worker_plane_sample(Worker *w, const Net *net)
 	n.live = 1;
 	n.on = 1;
 	n.k = p->k;
+	n.crc = session_param_crc(net);
 	/* the points stay */
 	pthread_mutex_lock(&w->mu);
 	ShownPlane old = w->shown.pl;

@@ -14,12 +14,14 @@
 void plane_shown_free(ShownPlane *p);
 /* What the view shows of a network, into p (its box given): the regions of
  * net and the maps of every hidden layer of maps_of (net itself, or the
- * network before Algorithm 1's step) with the squeeze's marks at tau, or,
- * with counts, hidden layer i keeping the first counts[i-1] of its pivots.
- * The worker's computation, on the network as it is after an operation and
+ * network before the last removal) with the squeeze's marks at tau, or,
+ * with counts, hidden layer i keeping the first counts[i-1] of its pivots;
+ * the removed neurons' combinations fitted on the activations of sample
+ * (the training set: where the refit works; NULL: in Ŵ only). The
+ * worker's computation, on the network as it is after an operation and
  * while it trains; 0, or -1 with a message (what was made is freed by
  * plane_shown_free). */
 int plane_shown_compute(const Net *net, const Net *maps_of, double tau, const int *counts,
-                        ShownPlane *p, Err *e);
+                        const Dataset *sample, ShownPlane *p, Err *e);
 
 #endif

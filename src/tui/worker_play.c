@@ -42,20 +42,49 @@ static void set_pos(Worker *w, int pos)
 	worker_play_caption(w, pos);
 }
 
-/* 1 when the lesson's action at pos decides the proposal the session holds. */
+/* 1 when the lesson's action at pos decides the proposal shown. */
 static int decides_proposal(Worker *w, int pos)
 {
 	const Lesson *l = w->lesson;
 	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
-	return pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp && sp->layer == l->a[pos].layer;
+	return pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp && sp->layer == l->a[pos].layer &&
+	       w->shown.sq.waiting;
 }
 
-/* The lesson's squeeze action at pos: its proposal first (with the
- * lesson's compensation shown), the decision on the next step; after it,
- * the next proposal only when the lesson decides that one too. */
+/* How a lesson's squeeze pass ends: finished when no hidden layer has
+ * κ > τ any more, else the lesson's own end, naming what is left. */
+static void end_pass(Worker *w)
+{
+	char left[200] = "", how[300];
+	size_t k = 0;
+	int n = 0;
+	pthread_mutex_lock(&w->mu);
+	const Shown *p = &w->shown;
+	for (int i = 0; p->lc && i < p->m - 1; i++)
+		if (cond_over(p->lc[i].kappa, p->tau) && k + 8 < sizeof left) {
+			k += (size_t)snprintf(left + k, sizeof left - k, "%s%d", n ? ", " : "",
+			                      i + 1);
+			n++;
+		}
+	pthread_mutex_unlock(&w->mu);
+	if (!n)
+		snprintf(how, sizeof how, "finished");
+	else
+		snprintf(how, sizeof how,
+		         "ended by the lesson (κ > τ still in layer%s %s, which z would squeeze "
+		         "next)",
+		         n > 1 ? "s" : "", left);
+	worker_sqz_finish(w, how);
+}
+
+/* The lesson's squeeze action at pos: its proposal first (a screen of its
+ * own, with the lesson's compensation shown), the decision on the next
+ * step, which shows what it did; the pass goes on while the next action
+ * squeezes too. */
 static void play_squeeze(Worker *w, int pos)
 {
-	const SessAction *a = &w->lesson->a[pos];
+	const Lesson *l = w->lesson;
+	const SessAction *a = &l->a[pos];
 	pthread_mutex_lock(&w->mu);
 	w->shown.sq.comp = a->comp;
 	pthread_mutex_unlock(&w->mu);
@@ -65,14 +94,11 @@ static void play_squeeze(Worker *w, int pos)
 	}
 	if (worker_sqz_decide_as(w, a->apply, a->comp, 0) == 0)
 		set_pos(w, pos + 1);
-	if (decides_proposal(w, pos + 1)) {
-		pthread_mutex_lock(&w->mu);
-		w->shown.sq.comp = w->lesson->a[pos + 1].comp;
-		pthread_mutex_unlock(&w->mu);
-		worker_sqz_show(w);
-	} else {
-		worker_sqz_finish(w, "finished");
-	}
+	pthread_mutex_lock(&w->mu);
+	w->shown.sq.waiting = 0;
+	pthread_mutex_unlock(&w->mu);
+	if (pos + 1 >= l->n || l->a[pos + 1].kind != SESS_SQUEEZE)
+		end_pass(w);
 }
 
 void worker_play_next(Worker *w)
@@ -90,8 +116,36 @@ void worker_play_next(Worker *w)
 		set_pos(w, pos + 1);
 }
 
-/* What the replay of a step back says it does, as the activity; the
- * narration of the steps replayed is not repeated. */
+void worker_play_note(Worker *w, const char *note)
+{
+	snprintf(w->note, sizeof w->note, "%s", note);
+	worker_narrate(w, "%s", note);
+}
+
+/* What the lesson's start showed of the operations before it: nothing. */
+static void forget_history(Worker *w)
+{
+	net_free(w->plane_before);
+	w->plane_before = NULL;
+	w->plane_step = 0;
+	worker_forget_training(w);
+	pthread_mutex_lock(&w->mu);
+	Shown *p = &w->shown;
+	ShownSqueeze *q = &p->sq;
+	q->active = q->waiting = q->comp = q->ndone = q->ndec = q->removed = q->undone = 0;
+	q->acc_start = q->acc_end = q->acc_retrained = NAN;
+	p->pl.pn.n = 0;
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* The screen the lesson shows: after play_pos actions, or with the
+ * proposal of the squeeze at play_pos. */
+static int screen_index(Worker *w)
+{
+	return 2 * w->shown.play_pos + (w->shown.sq.waiting ? 1 : 0);
+}
+
+/* What the replay of a step back says it does, as the activity. */
 static void replay_note(const HookStep *st, void *ud)
 {
 	Worker *w = ud;
@@ -102,7 +156,7 @@ static void replay_note(const HookStep *st, void *ud)
 	pthread_mutex_unlock(&w->mu);
 }
 
-void worker_play_back(Worker *w, int target)
+void worker_play_back(Worker *w, int target, int proposal)
 {
 	const Lesson *l = w->lesson;
 	int done = 0;
@@ -115,24 +169,40 @@ void worker_play_back(Worker *w, int target)
 	Session *s = w->s;
 	Err e = {{0}};
 	Hook quiet = {w->hooks.progress, replay_note, w->hooks.cancelled, w};
-	worker_sqz_finish(w, "stopped");
-	/* the lesson from its first action after the data (which the rewind keeps) */
-	int rc = session_replay_actions(s, l->a + 1, target - 1, &quiet, &done, &e);
-	int k = 1 + done;
 	pthread_mutex_lock(&w->mu);
-	w->shown.play_pos = k;
-	w->shown.sq.active = w->shown.sq.waiting = w->shown.sq.ndone = w->shown.sq.ndec = 0;
-	w->shown.sq.acc_start = w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
+	w->shown.replaying = 1;
 	pthread_mutex_unlock(&w->mu);
-	worker_publish(w);
+	worker_sqz_finish(w, "stopped");
+	/* the lesson's start as the screen opened on it, then every step →
+	 * took from there, each as → took it: the same screens */
+	int rc = session_replay_actions(s, l->a + 1, l->setup - 1, &quiet, &done, &e);
+	forget_history(w);
+	pthread_mutex_lock(&w->mu);
+	w->shown.play_pos = rc == 0 ? l->setup : 1 + done;
+	pthread_mutex_unlock(&w->mu);
+	if (rc == 0) {
+		worker_publish(w);
+		worker_play_caption(w, l->setup);
+		if (w->note[0])
+			worker_narrate(w, "%s", w->note);
+	}
+	int want = 2 * target + (proposal ? 1 : 0);
+	while (rc == 0 && screen_index(w) < want && !worker_stop_any(w)) {
+		int was = screen_index(w);
+		worker_play_next(w);
+		if (screen_index(w) == was)
+			break; /* a step that failed or was stopped */
+	}
+	pthread_mutex_lock(&w->mu);
+	w->shown.replaying = 0;
+	int k = w->shown.play_pos;
+	pthread_mutex_unlock(&w->mu);
 	if (rc < 0)
-		worker_status(w, 1, "stepping back failed at action %d: %s", k + 1, e.msg);
-	else if (rc == 1)
-		worker_status(w, 0, "stepping back cancelled: the lesson is at action %d of %d",
+		worker_status(w, 1, "stepping back failed at action %d: %s", done + 2, e.msg);
+	else if (rc == 1 || screen_index(w) != want)
+		worker_status(w, 0, "stepping back stopped: the lesson is at action %d of %d",
 		              k - l->setup, l->n - l->setup);
-	else
-		worker_status(w, 0, "stepped back: the lesson is at action %d of %d", k - l->setup,
-		              l->n - l->setup);
-	worker_narrate(w, "lesson: back to action %d of %d (replayed from the start)", k - l->setup,
-	               l->n - l->setup);
+	worker_narrate_kind(w, NARR_QUIET,
+	                    "lesson: back to action %d of %d%s (replayed from the start)",
+	                    k - l->setup, l->n - l->setup, proposal ? ", its proposal" : "");
 }

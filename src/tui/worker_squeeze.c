@@ -128,11 +128,20 @@ void worker_sqz_begin_at(Worker *w, int layer)
 {
 	Err e = {{0}};
 	pthread_mutex_lock(&w->mu);
-	w->shown.sq.active = 1;
-	w->shown.sq.ndone = w->shown.sq.ndec = w->shown.sq.removed = w->shown.sq.undone = 0;
-	w->shown.sq.acc_start = w->shown.test_acc;
-	w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
+	int going = w->shown.sq.active; /* a pass under way goes on to layer */
+	if (!going) {
+		w->shown.sq.active = 1;
+		w->shown.sq.ndone = w->shown.sq.ndec = w->shown.sq.removed = 0;
+		w->shown.sq.undone = 0;
+		w->shown.sq.acc_start = w->shown.test_acc;
+		w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;
+	}
 	pthread_mutex_unlock(&w->mu);
+	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
+	if (going && sp && sp->layer == layer) {
+		worker_sqz_show(w); /* made with the last decision */
+		return;
+	}
 	/* the first proposal stops at Esc too */
 	hook_set_thread_stop(worker_stop_any, w);
 	int rc =
@@ -229,15 +238,23 @@ int worker_sqz_decide_as(Worker *w, int apply, int comp, int show)
 	                .apply = apply,
 	                .comp = comp >= 0 ? comp : w->shown.sq.comp};
 	w->last_comp = a.comp; /* the decision's note says it (worker_sqz_decided) */
+	/* on plane data the view shows the layer as it was, its removals marked */
+	Net *before = apply && w->shown.pl.on ? net_clone(w->s->net, NULL) : NULL;
+	int n_before = w->s->net->n[a.layer];
 	/* the next proposal, made with the decision, stops at Esc too */
 	hook_set_thread_stop(worker_stop_any, w);
 	int rc = session_apply(w->s, &a, &w->hooks, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
 	worker_meter_done(w);
 	if (rc < 0) {
+		net_free(before);
 		worker_status(w, 1, "squeeze layer %d: %s", a.layer, e.msg);
 		return -1;
 	}
+	if (before && w->s->net->n[a.layer] < n_before)
+		worker_plane_squeezed(w, before, a.layer); /* worker_publish shows it */
+	else
+		net_free(before);
 	worker_publish(w);
 	if (!session_squeeze_proposal(w->s) && (rc > 0 || worker_stop_any(w)))
 		worker_sqz_finish(w, "stopped"); /* Esc while the next layer was measured */

@@ -49,7 +49,9 @@ typedef struct ShownPanels {
 typedef struct ShownMaps {
 	Alg3Combinations c; /* layer, n, nkeep, the pivot order, the combinations */
 	float *act;         /* n maps of PLANE_MAP_PX²: map t is σ(z) of neuron c.perm[t] */
-	float *comb; /* n − nkeep maps: σ(Σ c_k z_k) of removed neuron c.perm[nkeep + r] */
+	float *comb; /* n − nkeep maps: removed neuron c.perm[nkeep + r]'s combination, of the
+	              * kept neurons' activations fitted on the training points (c.act_coef)
+	              * or, without that fit, σ(Σ c_k z_k) of its combination in Ŵ */
 } ShownMaps;
 
 typedef struct ShownPlane {
@@ -67,9 +69,12 @@ typedef struct ShownPlane {
 	int m;            /* layers of the network the maps are of */
 	ShownMaps *maps;  /* m − 1 hidden layers */
 	double tau;       /* the τ the marks are decided at */
-	int step;         /* 1: the maps are of the network before Algorithm 1's last step, the
-	                   * marks its removals (in pivoted-QR order) */
-	ShownPanels pn;   /* the panels of the squeeze proposal shown or of that step */
+	int step;         /* the maps are of the network before the last removal, the marks its
+	                   * removals (in pivoted-QR order): 1 Algorithm 1's step, 2 a squeeze
+	                   * decision (of layer step_layer); 0 of the network now */
+	int step_layer;
+	uint32_t crc;   /* the network the maps are of */
+	ShownPanels pn; /* the panels of the squeeze proposal shown or of that step */
 } ShownPlane;
 
 /* The Plane view's counterpart on a network with convolutions: on example
@@ -117,8 +122,9 @@ typedef struct Job {
 	JobKind kind;
 	SessAction a;
 	char path[1024];
-	int quiet;  /* leave the status line alone (queued behind a running job) */
-	int target; /* JOB_PLAY_BACK: the lesson position to go back to */
+	int quiet;    /* leave the status line alone (queued behind a running job) */
+	int target;   /* JOB_PLAY_BACK: the lesson position to go back to */
+	int proposal; /* JOB_PLAY_BACK: and the proposal of its squeeze shown */
 } Job;
 
 typedef struct ShownBeta {
@@ -163,6 +169,12 @@ typedef struct ShownSqueeze {
 	int undone;                               /* an undo followed the pass */
 	double acc_start, acc_end, acc_retrained; /* NaN when unknown */
 } ShownSqueeze;
+
+/* The points the κ series of a training of span epochs is sampled at
+ * (worker_hooks.c): every epoch of one of 16 to 64 epochs, else 16
+ * (shorter) or 64 (longer) evenly spaced, by the epochs reached, never by
+ * the clock; and its first report. */
+int worker_series_samples(double span);
 
 /* κ of every layer against epochs, while the last training ran. */
 typedef struct ShownSeries {
@@ -267,8 +279,9 @@ typedef struct Shown {
 	 * start and holds until the first operation or change */
 	int status_opening;
 	/* a lesson played (worker_start with one) */
-	int play_pos; /* lesson actions applied */
-	int playing;  /* 1 while a lesson step runs */
+	int play_pos;  /* lesson actions applied */
+	int playing;   /* 1 while a lesson step runs */
+	int replaying; /* 1 while a step back replays the lesson */
 } Shown;
 
 typedef struct Worker Worker;

@@ -1,0 +1,295 @@
+/* tui/view_plane_draw.c - the Plane view's pixels (see view_plane.h):
+ * regions, points and neuron maps two pixels to a cell, the half block ▀
+ * in the top pixel's colour over the bottom one's, a class colour shaded
+ * by how sure the network is where the terminal has 256 colours, 8 colours
+ * otherwise, letters without colour; and the keys of those colours. */
+#include <curses.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tui/screen.h"
+#include "tui/view_plane.h"
+#include "tui/views_int.h"
+
+/* ---- colours ---- */
+
+/* The colour-pair numbers this view takes, from the first past those the
+ * screen and the other views may use. */
+#define PAIRS_MAX 512
+
+static struct {
+	short fg, bg;
+} pairs[PAIRS_MAX];
+static int npairs;
+
+static short cube(int r, int g, int b)
+{
+	return (short)(16 + 36 * r + 6 * g + b);
+}
+
+/* The 256-colour palette: per class, four shades from unsure to sure, and
+ * the dark shade its points are drawn in; the maps from −1 (blue) through
+ * 0 (white) to 1 (orange). */
+static short shade256(int cls, int level)
+{
+	static const unsigned char rgb[6][3] = {{5, 1, 1}, {1, 2, 5}, {1, 4, 1},
+	                                        {5, 5, 1}, {5, 1, 5}, {1, 5, 5}};
+	const unsigned char *c = rgb[cls % 6];
+	/* level 3: the class colour; lower levels mix it with white */
+	int mix = 3 - level;
+	return cube(c[0] + ((5 - c[0]) * mix + 2) / 4, c[1] + ((5 - c[1]) * mix + 2) / 4,
+	            c[2] + ((5 - c[2]) * mix + 2) / 4);
+}
+
+static short dot256(int cls)
+{
+	static const unsigned char rgb[6][3] = {{2, 0, 0}, {0, 0, 2}, {0, 1, 0},
+	                                        {1, 1, 0}, {1, 0, 1}, {0, 1, 1}};
+	const unsigned char *c = rgb[cls % 6];
+	return cube(c[0], c[1], c[2]);
+}
+
+static short base8(int cls)
+{
+	static const short c[6] = {COLOR_RED,    COLOR_BLUE,    COLOR_GREEN,
+	                           COLOR_YELLOW, COLOR_MAGENTA, COLOR_CYAN};
+	return c[cls % 6];
+}
+
+static int rich(void)
+{
+	return screen_color() && COLORS >= 256;
+}
+
+/* The pair of fg on bg, made on first use; 0 (the terminal's own) when
+ * none is left. */
+static int pair_of(short fg, short bg)
+{
+	int first = COLOR_PAIRS >= 2 * PAIRS_MAX ? PAIRS_MAX : 16;
+	for (int i = 0; i < npairs; i++)
+		if (pairs[i].fg == fg && pairs[i].bg == bg)
+			return first + i;
+	if (npairs == PAIRS_MAX || first + npairs >= COLOR_PAIRS ||
+	    init_pair((short)(first + npairs), fg, bg) == ERR)
+		return 0;
+	pairs[npairs].fg = fg;
+	pairs[npairs].bg = bg;
+	return first + npairs++;
+}
+
+/* The colour of a region pixel: its class, shaded by the probability
+ * (1/k: unsure … 1: sure). */
+static short region_colour(int cls, float conf, int k)
+{
+	if (!rich())
+		return base8(cls);
+	double lo = 1.0 / k, f = (conf - lo) / (1 - lo);
+	int level = f < 0.25 ? 0 : f < 0.5 ? 1 : f < 0.75 ? 2 : 3;
+	return shade256(cls, level);
+}
+
+/* The colour of a map pixel: v scaled to [−1, 1]. */
+static short map_colour(double v)
+{
+	int level = (int)fmin(4, floor(fabs(v) * 4.5));
+	if (!rich())
+		return level < 2 ? COLOR_WHITE : v < 0 ? COLOR_BLUE : COLOR_RED;
+	static const short neg[5] = {231, 189, 111, 68, 25}, pos[5] = {231, 223, 215, 208, 166};
+	return v < 0 ? neg[level] : pos[level];
+}
+
+/* Letters for a screen without colour. */
+static const char region_ascii[] = ".:-~'`";
+static const char point_ascii[] = "OX+#@%";
+
+static char map_ascii(double v)
+{
+	return v <= -0.6 ? '=' : v <= -0.2 ? '-' : v < 0.2 ? ' ' : v < 0.6 ? '+' : '#';
+}
+
+/* One cell of two pixels, top over bottom: the upper half block in the top
+ * pixel's colour on the bottom one's (a wide character made once per pair,
+ * not a string converted for every cell). */
+static void cell2(int y, int x, short top, short bottom)
+{
+	static const wchar_t half[] = {0x2580, 0};
+	cchar_t cc;
+	setcchar(&cc, half, A_NORMAL, (short)pair_of(top, bottom), NULL);
+	mvadd_wch(y, x, &cc);
+}
+
+/* ---- the regions ---- */
+
+/* Where the regions are drawn: rows × cols cells at (top, left) over box. */
+
+/* The region pixel of area pixel (c, r) (2·rows pixels down). */
+static int region_px(const PlaneRegions *g, const Area *a, int c, int r)
+{
+	int gc = c * g->w / a->cols, gr = r * g->h / (2 * a->rows);
+	return gr * g->w + gc;
+}
+
+void plane_draw_regions(const PlaneRegions *g, const Area *a)
+{
+	int color = screen_color();
+	for (int y = 0; y < a->rows; y++)
+		for (int x = 0; x < a->cols; x++) {
+			int t = region_px(g, a, x, 2 * y), b = region_px(g, a, x, 2 * y + 1);
+			if (color) {
+				cell2(a->top + y, a->left + x,
+				      region_colour(g->cls[t], g->conf[t], g->k),
+				      region_colour(g->cls[b], g->conf[b], g->k));
+			} else {
+				/* a letter where the network is sure, a blank where it is not */
+				double lo = 1.0 / g->k, f = (g->conf[t] - lo) / (1 - lo);
+				char ch = f < 0.5 ? ' ' : region_ascii[g->cls[t] % 6];
+				mvaddch(a->top + y, a->left + x, (chtype)ch);
+			}
+		}
+}
+
+void plane_draw_points(const ShownPlane *pl, const PlaneRegions *g, const Area *a)
+{
+	int color = screen_color();
+	static const char *const glyph[] = {"o", "x", "+", "*", "#", "%"};
+	for (int i = 0; i < pl->npts; i++) {
+		int c, r, cls = pl->lab[i];
+		plane_pixel(&a->box, a->cols, 2 * a->rows, pl->pts[2 * i], pl->pts[2 * i + 1], &c,
+		            &r);
+		int y = a->top + r / 2, x = a->left + c;
+		if (!color) {
+			mvaddch(y, x, (chtype)point_ascii[cls % 6]);
+			continue;
+		}
+		int px = region_px(g, a, c, r);
+		short bg = region_colour(g->cls[px], g->conf[px], g->k);
+		short fg = rich() ? dot256(cls) : COLOR_WHITE;
+		attr_set(rich() ? A_BOLD : A_BOLD, (short)pair_of(fg, bg), NULL);
+		mvaddstr(y, x, glyph[cls % 6]);
+		attr_set(A_NORMAL, 0, NULL);
+	}
+}
+
+/* ---- the keys of the colours ---- */
+
+/* The classes' key at (y, x) in at most w columns: each class's sure
+ * region colour with its points' marker on it, and its number; pale
+ * shades are where the network is unsure. Returns the columns used. */
+int plane_key_classes(int y, int x, int w, int k)
+{
+	static const char *const glyph[] = {"o", "x", "+", "*", "#", "%"};
+	int x0 = x, color = screen_color();
+	x += screen_put(y, x, w, C_DIM, 0, "class ");
+	for (int c = 0; c < k && x + 6 < x0 + w; c++) {
+		if (color) {
+			attr_set(A_BOLD,
+			         (short)pair_of(rich() ? dot256(c) : COLOR_WHITE,
+			                        region_colour(c, 1.0f, k)),
+			         NULL);
+			mvaddstr(y, x, glyph[c % 6]);
+			attr_set(A_NORMAL, 0, NULL);
+		} else {
+			mvaddch(y, x, (chtype)point_ascii[c % 6]);
+		}
+		char num[16];
+		if (color)
+			snprintf(num, sizeof num, " %d", c + 1);
+		else /* and the letter of its region */
+			snprintf(num, sizeof num, " %d (%c)", c + 1, region_ascii[c % 6]);
+		x += 1 + screen_put(y, x + 1, 0, C_NORMAL, 0, "%s", num) + 1;
+	}
+	if (x + 26 <= x0 + w)
+		x += screen_put(y, x, 0, C_DIM, 0,
+		                color ? "(pale: the network unsure)"
+		                      : "(blank: the network unsure)");
+	return x - x0;
+}
+
+/* The maps' key at (y, x): their colours from −scale through 0 to scale. */
+int plane_key_maps(int y, int x, int w, double scale)
+{
+	int x0 = x;
+	char lab[32];
+	snprintf(lab, sizeof lab, "%s%.2g ", screen_ascii() ? "-" : "−", scale);
+	if (x + 24 > x0 + w)
+		return 0;
+	x += screen_put(y, x, 0, C_DIM, 0, "maps %s", lab);
+	for (int i = -4; i <= 4; i++) {
+		double v = i / 4.0;
+		if (screen_color())
+			cell2(y, x, map_colour(v), map_colour(v));
+		else
+			mvaddch(y, x, (chtype)(map_ascii(v) == ' ' ? '.' : map_ascii(v)));
+		x++;
+	}
+	snprintf(lab, sizeof lab, " %.2g", scale);
+	x += screen_put(y, x, 0, C_DIM, 0, "%s", lab);
+	return x - x0;
+}
+
+void plane_draw_map_sized(const float *v, int h, int w, double scale, int y, int x, int rows,
+                          int cols)
+{
+	int color = screen_color();
+	for (int r = 0; r < rows; r++)
+		for (int c = 0; c < cols; c++) {
+			int gc = c * w / cols, gt = 2 * r * h / (2 * rows),
+			    gb = (2 * r + 1) * h / (2 * rows);
+			double top = v[gt * w + gc] / scale, bot = v[gb * w + gc] / scale;
+			if (color)
+				cell2(y + r, x + c, map_colour(top), map_colour(bot));
+			else
+				mvaddch(y + r, x + c, (chtype)map_ascii(top));
+		}
+}
+
+/* One map (PLANE_MAP_PX² values, scaled by 1/scale) at (y, x). */
+void plane_draw_map(const float *v, double scale, int y, int x)
+{
+	plane_draw_map_sized(v, PLANE_MAP_PX, PLANE_MAP_PX, scale, y, x, MAP_H, MAP_W);
+}
+
+int plane_draw_tiles(const MapTiles *m, UiState *u, int y, int left, int last)
+{
+	int n = m->c->n, nkeep = m->c->nkeep, rows = m->rows, cols = m->cols;
+	char unit = m->c->unit ? m->c->unit : 'n';
+	if (u->plane_first >= n)
+		u->plane_first = n - 1;
+	size_t np = (size_t)m->h * m->w;
+	int x = left, t = u->plane_first, shown = 0;
+	for (; t < n; t++) {
+		int drop = t >= nkeep, tw = drop ? 2 * cols + 2 : cols + 1;
+		if (x + tw - 1 > COLS) {
+			x = left;
+			y += rows + 1;
+		}
+		if (y + rows > last)
+			break;
+		plane_draw_map_sized(m->act + (size_t)t * np, m->h, m->w, m->scale, y, x, rows,
+		                     cols);
+		int j = m->c->perm[t] + 1;
+		if (m->live)
+			screen_put(y + rows, x, cols, C_DIM, 0, "%c%d", unit, j);
+		else
+			screen_put(y + rows, x, cols, drop ? C_WARN : C_GOOD, drop, "%c%d %s", unit,
+			           j, drop ? "drop" : "keep");
+		if (drop) {
+			plane_draw_map_sized(m->comb + (size_t)(t - nkeep) * np, m->h, m->w,
+			                     m->scale, y, x + cols + 1, rows, cols);
+			screen_put(y + rows, x + cols + 1, cols, C_NORMAL, 0, "%s comb.",
+			           screen_ascii() ? "~" : "≈");
+		}
+		x += tw;
+		shown++;
+	}
+	if (shown && (t < n || u->plane_first > 0)) {
+		char more[64];
+		snprintf(more, sizeof more, " %s %s %d-%d of %d", screen_ascii() ? "<- ->" : "←→",
+		         unit == 'c' ? "channels" : "neurons", u->plane_first + 1,
+		         u->plane_first + shown, n);
+		int mw = screen_width(more);
+		screen_put(last, COLS - mw, mw, C_KEY, 0, "%s", more);
+	}
+	return shown;
+}

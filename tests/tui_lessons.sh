@@ -1,0 +1,134 @@
+#!/bin/sh
+# tui_lessons.sh - the shipped lessons (MNIST's aside: it needs the data
+# set and minutes) played in front of a class, at 80x24 and 200x60, plain
+# and in presentation mode, screen by screen in the order → shows them
+# (tests/lesson_screens.py reads them from the lesson file):
+#  - each screen shows its caption whole (one that presentation mode folds,
+#    whole after c);
+#  - every number with a decimal point that its claims (#=) state is on the
+#    screen outside the caption: the class can read it there;
+#  - in presentation mode at least 80 % of the rows hold something;
+#  - ← goes back through the very screens → showed (at 80x24 plain and
+#    200x60 in presentation mode), the seconds a training took aside.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tmux.sh"
+SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
+
+# the lesson's place in the header: "3" after three actions, "4p" with the
+# fourth's proposal; empty while a step runs
+place() {
+	head -1 "$1" | sed -n 's/.*lesson: action \([0-9]*\) of [0-9]*\(, its proposal\)\{0,1\}$/\1\2/p' |
+		sed 's/, its proposal/p/'
+}
+# the caption's rows (from row 4, plain, or 2, presentation mode, to a
+# blank row or the narration's ↳) joined, and the screen without them
+caption_of() {
+	awk -v top="$2" 'NR < top { next } /^ *$/ || /^↳/ { exit }
+		{ sub(/^▸ /, ""); sub(/^  /, ""); sub(/ +$/, ""); s = s (s == "" ? "" : " ") $0 }
+		END { print s }' "$1"
+}
+without_caption() {
+	awk -v top="$2" 'NR >= top && !done { if (/^ *$/ || /^↳/) done = 1; else next } { print }' "$1"
+}
+# step: → (or ←), then the settled screen of the next place, in $TMP/screen
+step() {
+	settled
+	cp "$TMP/screen" "$TMP/before"
+	keys "$1"
+	si2=0
+	while [ $si2 -lt 900 ]; do
+		sleep 0.2
+		settled
+		if ! cmp -s "$TMP/screen" "$TMP/before" && [ -n "$(place "$TMP/screen")" ]; then
+			return 0
+		fi
+		si2=$((si2 + 1))
+	done
+	return 1
+}
+masked() { sed -E 's/in [0-9.e+-]+ s( \([0-9.e+-]+ s\/epoch\))?/in T s/' "$1"; }
+# settled: three captures 0.15 s apart agree (a large screen in colour,
+# drawn whole even on a loaded machine), the last in $TMP/screen
+settled() {
+	sj=0 same=0
+	screen >"$TMP/screen.a" 2>/dev/null
+	while [ $sj -lt 100 ] && [ $same -lt 2 ]; do
+		sleep 0.15
+		screen >"$TMP/screen" 2>/dev/null
+		if cmp -s "$TMP/screen" "$TMP/screen.a"; then same=$((same + 1)); else same=0; fi
+		cp "$TMP/screen" "$TMP/screen.a"
+		sj=$((sj + 1))
+	done
+}
+
+for lesson in algorithm1 squeeze plane; do
+	python3 "$SRC/tests/lesson_screens.py" "$SRC/data/lessons/$lesson.lesson" >"$TMP/$lesson.screens"
+	nscreens=$(wc -l <"$TMP/$lesson.screens")
+	for cfg in 80x24:plain 80x24:present 200x60:plain 200x60:present; do
+		size=${cfg%%:*} mode=${cfg#*:} rows=${size#*x}
+		top=4; [ "$mode" = present ] && top=2
+		name="$lesson $size $mode"
+		screen_run "l-$lesson-$size-$mode" "$size" --play "$lesson" \
+			$([ "$mode" = present ] && echo --present)
+		wait_for 'lesson: action 0 of' 30 || { fail "$name: the lesson opens"; continue; }
+		settled
+		i=0 bad=0
+		while IFS='	' read -r key want decimals; do
+			i=$((i + 1))
+			got=$(place "$TMP/screen")
+			if [ "$got" != "$key" ]; then
+				fail "$name: screen $i is $key, the header says '$got'"
+				sed 's/^/  | /' "$TMP/screen"; bad=1; break
+			fi
+			masked "$TMP/screen" >"$TMP/f-$i"
+			## the numbers the claims state, outside the caption
+			without_caption "$TMP/screen" $top >"$TMP/rest"
+			for v in $decimals; do
+				grep -qF -- "$v" "$TMP/rest" && continue
+				fail "$name: screen $key: $v, which its caption claims, is not on it outside the caption"
+				sed 's/^/  | /' "$TMP/screen"; bad=1
+			done
+			## presentation mode: the rows used
+			if [ "$mode" = present ]; then
+				used=$(grep -c '[^ ]' "$TMP/screen")
+				[ $((used * 5)) -ge $((rows * 4)) ] || {
+					fail "$name: screen $key uses $used of $rows rows"
+					sed 's/^/  | /' "$TMP/screen"; bad=1; }
+			fi
+			## the caption whole (unfolded by c where presentation mode folds it)
+			if grep -q 'c: the whole caption$' "$TMP/screen"; then
+				keys c
+				wait_for '^▸' 5 && settled
+			fi
+			shown=$(caption_of "$TMP/screen" $top)
+			if [ "$shown" != "$want" ]; then
+				fail "$name: screen $key's caption is not whole"
+				echo "  | want: $want"; echo "  | got:  $shown"; bad=1
+			fi
+			if grep -q 'c: the whole caption$' "$TMP/f-$i"; then
+				keys c
+				settled
+			fi
+			[ $i -lt "$nscreens" ] || break
+			step Right || { fail "$name: → after screen $key"; bad=1; break; }
+		done <"$TMP/$lesson.screens"
+		[ $bad -eq 0 ] && pass "$name: its $nscreens screens, each with its caption and numbers"
+		## ← through the same screens
+		if [ $bad -eq 0 ] && { [ "$cfg" = 80x24:plain ] || [ "$cfg" = 200x60:present ]; }; then
+			k=$nscreens
+			while [ $k -gt 1 ]; do
+				k=$((k - 1))
+				step Left || { fail "$name: ← to screen $k"; bad=1; break; }
+				masked "$TMP/screen" >"$TMP/b-$k"
+				if ! cmp -s "$TMP/f-$k" "$TMP/b-$k"; then
+					fail "$name: ← shows screen $k otherwise than → did"
+					diff "$TMP/f-$k" "$TMP/b-$k" | sed 's/^/  | /' | head -30; bad=1; break
+				fi
+			done
+			[ $bad -eq 0 ] && pass "$name: ← shows each of its screens as → did"
+		fi
+		keys q
+		$T kill-session -t "$PANE"
+	done
+done
+finish
