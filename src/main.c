@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "base/kernels.h"
 #include "base/offload.h"
 #include "base/repro.h"
 #include "base/signals.h"
@@ -43,7 +44,7 @@ static void usage(FILE *f)
 	    "\nWithout a command, or with options only, condnet opens the screen (condnet tui).\n"
 	    "'condnet COMMAND --help' lists a command's options; %s explains them all.\n"
 	    "  -h, --help     this text\n"
-	    "  -V, --version  the version\n",
+	    "  -V, --version  the version, and the OpenBLAS kernels condnet runs and why\n",
 	    places_man_hint());
 }
 
@@ -66,9 +67,11 @@ static int has_option(int argc, char **argv, const char *name)
 
 /* Enters the reproducible mode (base/repro.h) when the command line asks
  * for it, before any computing: on by default for paper and replay, and for
- * the screen when it plays or records a lesson (--play, --log). Re-executes
- * the program when OpenBLAS's kernels have to change, so it runs before
- * anything permutes argv. 0, or 1 after a message. */
+ * the screen when it plays or records a lesson (--play, --log); outside it,
+ * runs on the best kernels the CPU allows when OpenBLAS took it for an older
+ * one (base/kernels.h). Either re-executes the program when OpenBLAS's
+ * kernels have to change, so it runs before anything permutes argv. 0, or 1
+ * after a message. */
 static int enter_mode(int argc, char **argv)
 {
 	const char *c = argc > 1 ? argv[1] : "tui";
@@ -76,10 +79,15 @@ static int enter_mode(int argc, char **argv)
 	int def =
 	    !strcmp(c, "paper") || !strcmp(c, "replay") ||
 	    (screen_cmd && (has_option(argc, argv, "--play") || has_option(argc, argv, "--log")));
-	if (has_option(argc, argv, "--help") || has_option(argc, argv, "-h") ||
-	    !repro_wanted(argc, argv, def))
+	if (has_option(argc, argv, "--help") || has_option(argc, argv, "-h"))
 		return 0;
 	Err e = {{0}};
+	if (!repro_wanted(argc, argv, def)) {
+		/* new kernels that cannot be had: said, and the run goes on */
+		if (kernels_enter(argv, &e))
+			fprintf(stderr, "condnet: %s\n", e.msg);
+		return 0;
+	}
 	if (repro_enter(argv, &e) == 0)
 		return 0;
 	fprintf(stderr, "condnet: %s\n", e.msg);
@@ -110,19 +118,27 @@ int main(int argc, char **argv)
 	offload_init();
 	/* missing data sets are reported with the fetch script there is */
 	datasets_set_fetch(places_fetch_hint);
-	if (argc < 2)
-		return finish("tui", screen(argc, argv));
-	const char *c = argv[1];
+	const char *c = argc > 1 ? argv[1] : "tui";
 	if (!strcmp(c, "-h") || !strcmp(c, "--help")) {
 		usage(stdout);
 		return finish(NULL, 0);
 	}
-	if (!strcmp(c, "-V") || !strcmp(c, "--version")) {
-		printf("condnet %s\n", PACKAGE_VERSION);
-		return finish(NULL, 0);
-	}
 	if (enter_mode(argc, argv))
 		return 1;
+	if (argc < 2)
+		return finish("tui", screen(argc, argv));
+	if (!strcmp(c, "-V") || !strcmp(c, "--version")) {
+		char k[320], cpu[256] = "not x86";
+		CpuRegs r;
+		CpuFeatures f;
+		if (cpu_read(&r) == 0) {
+			cpu_decode(&r, &f);
+			cpu_describe(&f, cpu, sizeof cpu);
+		}
+		printf("condnet %s\nkernels: %s\ncpu: %s\n", PACKAGE_VERSION,
+		       kernels_describe(0, k, sizeof k), cpu);
+		return finish(NULL, 0);
+	}
 	for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
 		if (!strcmp(c, commands[i].name))
 			return finish(commands[i].name, commands[i].run(argc - 1, argv + 1));

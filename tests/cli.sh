@@ -19,7 +19,8 @@ expect_grep "--help lists eval" '^  eval  ' "$TMP/out"
 expect_grep "--help lists predict" '^  predict  ' "$TMP/out"
 ver=$(sed -n 's/^\.TH CONDNET 1 "[^"]*" "\(condnet [^"]*\)".*/\1/p' "$MAN")
 expect_ok "condnet --version" "$C" --version
-check "--version agrees with the manual page ($ver)" [ "$(cat "$TMP/out")" = "$ver" ]
+check "--version agrees with the manual page ($ver)" [ "$(head -1 "$TMP/out")" = "$ver" ]
+expect_grep "--version names the kernels OpenBLAS runs" '^kernels: [A-Za-z0-9_]+' "$TMP/out"
 for cmd in train alg1 sweep squeeze cond eval predict import export; do
 	if "$C" $cmd --help >"$TMP/help" 2>&1; then
 		missing=""

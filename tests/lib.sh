@@ -88,6 +88,35 @@ npy('W3.npy', (4, 3), [float(i % 3 - 1) for i in range(12)]); npy('b3.npy', (3,)
 PY
 	"$CONDNET" import --npy "$TMP/profile-npy" --act tanh --save "$1" >/dev/null
 }
+# comm_of CORE CMD...: starts CMD in the background (a long training), waits
+# until it runs re-executed with OPENBLAS_CORETYPE=CORE in its environment
+# (which it then leaves in $TMP/environ, a variable a line) and prints the
+# name the kernel gives the process (what ps, pgrep, pidof and killall see);
+# the process is stopped afterwards. Prints "none" when the process is gone
+# too soon.
+comm_of() {
+	want=$1; shift
+	"$@" >/dev/null 2>&1 &
+	p=$!
+	: >"$TMP/environ"
+	i=0
+	while [ $i -lt 200 ] && kill -0 $p 2>/dev/null; do
+		if tr '\0' '\n' </proc/$p/environ >"$TMP/environ" 2>/dev/null &&
+			grep -qx "OPENBLAS_CORETYPE=$want" "$TMP/environ"; then
+			break
+		fi
+		sleep 0.05; i=$((i + 1))
+	done
+	# a process re-executed through /proc/self/exe is named exe until it
+	# renames itself, early in main: give it that moment, not more
+	i=0
+	while [ $i -lt 100 ] && [ "$(ps -o comm= -p $p 2>/dev/null)" = exe ]; do
+		sleep 0.05; i=$((i + 1))
+	done
+	c=$(ps -o comm= -p $p 2>/dev/null)
+	kill $p 2>/dev/null; wait $p 2>/dev/null
+	echo "${c:-none}"
+}
 # bar_images ROWS SEED: ROWS lines of a CSV of 8×8 images of a bar,
 # horizontal (label 0) or vertical (1), at a place drawn from SEED, in
 # uniform noise: what the tests of convolution layers learn (--shape 8x8).

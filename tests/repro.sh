@@ -28,11 +28,13 @@ T="--data csv:d.csv --layers 256,256 --batch 50 --epochs 2 --quiet"
 # params FILE: the model file without its record of the training, the
 # preprocessing of its 12 inputs (32 + 20·12 bytes) and the checksum
 params() { head -c -324 "$1"; }
-# same A B: the parameters and the JSON (without seconds) of runs A and B agree
+# same A B: the parameters and the JSON of runs A and B agree (but for the
+# seconds and why the kernels are the ones they are: the mode's, the
+# environment's)
 same() {
 	params "$1.model" >"$TMP/pa" && params "$2.model" >"$TMP/pb" && cmp -s "$TMP/pa" "$TMP/pb" &&
-		grep -v seconds "$1.json" >"$TMP/ja" && grep -v seconds "$2.json" >"$TMP/jb" &&
-		cmp -s "$TMP/ja" "$TMP/jb"
+		grep -v -e seconds -e kernels_why "$1.json" >"$TMP/ja" &&
+		grep -v -e seconds -e kernels_why "$2.json" >"$TMP/jb" && cmp -s "$TMP/ja" "$TMP/jb"
 }
 differ() { ! same "$1" "$2"; }
 run() { r=$1; shift; "$C" train $T --save "$r.model" --json "$r.json" "$@"; }
@@ -82,6 +84,10 @@ expect_ok "no mode, Haswell, 1 thread" env OPENBLAS_CORETYPE=Haswell "$C" train 
 	--save h1.model --json h1.json --threads 1
 check "no mode on Haswell kernels with 2 threads computes the mode's bits" same m2 h2
 check "a Sandybridge model records its kernels" grep -aq Sandybridge s2.model
+check "the JSON record names the mode's kernels and why" \
+	grep -Eqz '"kernels":[[:space:]]*"Haswell",[[:space:]]*"kernels_why":[[:space:]]*"the reproducible mode.s"' m2.json
+check "and the environment's outside the mode" \
+	grep -Eqz '"kernels":[[:space:]]*"Sandybridge",[[:space:]]*"kernels_why":[[:space:]]*"set by OPENBLAS_CORETYPE"' s2.json
 if same h2 s2; then echo "# outside the mode, Haswell and Sandybridge kernels gave the same bits"
 else echo "# outside the mode, Haswell and Sandybridge kernels gave different bits"; fi
 if same h2 h1; then echo "# outside the mode, 1 and 2 threads gave the same bits"
@@ -110,42 +116,17 @@ expect_ok "--help is not re-executed or refused" env OPENBLAS_CORETYPE=Sandybrid
 	--reproducible --help
 
 ## the re-executed process keeps condnet's name (what ps, pgrep, pidof and killall see)
-# comm_of CMD...: starts CMD in the background (a long training), waits for the
-# re-execution and prints the name the kernel gives the process; the process
-# is stopped afterwards. Prints "none" when the process is gone too soon.
-comm_of() {
-	"$@" >/dev/null 2>&1 &
-	p=$!
-	i=0
-	while [ $i -lt 100 ]; do
-		c=$(ps -o comm= -p $p 2>/dev/null)
-		# the environment of the re-executed process carries OPENBLAS_CORETYPE=Haswell
-		if tr '\0' '\n' </proc/$p/environ 2>/dev/null | grep -qx OPENBLAS_CORETYPE=Haswell; then
-			break
-		fi
-		sleep 0.05; i=$((i + 1))
-	done
-	# a process re-executed through /proc/self/exe is named exe until it
-	# renames itself, early in main: give it that moment, not more
-	i=0
-	while [ $i -lt 100 ] && [ "$(ps -o comm= -p $p 2>/dev/null)" = exe ]; do
-		sleep 0.05; i=$((i + 1))
-	done
-	c=$(ps -o comm= -p $p 2>/dev/null)
-	kill $p 2>/dev/null; wait $p 2>/dev/null
-	echo "${c:-none}"
-}
 L="--data csv:d.csv --layers 256,256 --epochs 1000 --quiet --reproducible"
-name=$(comm_of env OPENBLAS_CORETYPE=Sandybridge "$C" train $L)
+name=$(comm_of Haswell env OPENBLAS_CORETYPE=Sandybridge "$C" train $L)
 check "the process re-executed on the Haswell kernels is named condnet ($name)" [ "$name" = condnet ]
 cp "$C" "$TMP/cn-copy"
-name=$(comm_of env OPENBLAS_CORETYPE=Sandybridge "$TMP/cn-copy" train $L)
+name=$(comm_of Haswell env OPENBLAS_CORETYPE=Sandybridge "$TMP/cn-copy" train $L)
 check "a copy under another name keeps that name ($name)" [ "$name" = cn-copy ]
 # a binary deleted while it runs: started from an open descriptor of a file
 # that is gone, it re-executes through /proc/self/exe and renames itself
 # after its argv[0]
 cp "$C" "$TMP/cn-gone"
-name=$(comm_of sh -c 'exec 3<"$1"; rm -f "$1"; shift; exec env OPENBLAS_CORETYPE=Sandybridge \
+name=$(comm_of Haswell sh -c 'exec 3<"$1"; rm -f "$1"; shift; exec env OPENBLAS_CORETYPE=Sandybridge \
 	bash -c "exec -a condnet /proc/self/fd/3 \"\$@\"" bash "$@"' sh "$TMP/cn-gone" train $L)
 check "a deleted binary re-executed through /proc/self/exe takes back its name ($name)" \
 	[ "$name" = condnet ]

@@ -1,5 +1,6 @@
 /* test_train.c - backpropagation against finite differences, the training
  * loop (batches, epochs, callbacks, determinism, divergence) and evaluation. */
+#include <float.h>
 #include <math.h>
 
 #include "engine/net.h"
@@ -581,6 +582,31 @@ START_TEST(test_forward_chunks)
 }
 END_TEST
 
+/* The trainer's finiteness check: every length and position of one ∞, −∞
+ * or NaN (the vector lanes, the unrolled blocks and the scalar tail) is
+ * caught; the extremes of the finite floats pass. */
+START_TEST(test_all_finite)
+{
+	enum { N = 70 };
+	float x[N];
+	const float bad[] = {INFINITY, -INFINITY, NAN};
+	const float good[] = {FLT_MAX, -FLT_MAX, FLT_MIN, 1e-45f, -0.0f};
+	for (int n = 0; n <= N; n++) {
+		for (int i = 0; i < n; i++)
+			x[i] = good[i % 5];
+		ck_assert_int_eq(pass_all_finite(x, (size_t)n), 1);
+		for (int i = 0; i < n; i++)
+			for (int b = 0; b < 3; b++) {
+				float keep = x[i];
+				x[i] = bad[b];
+				ck_assert_msg(!pass_all_finite(x, (size_t)n), "n %d, %g at %d", n,
+				              bad[b], i);
+				x[i] = keep;
+			}
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("train");
@@ -599,6 +625,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_shape_errors);
 	tcase_add_test(tc, test_error_known_answer);
 	tcase_add_test(tc, test_forward_chunks);
+	tcase_add_test(tc, test_all_finite);
 	suite_add_tcase(s, tc);
 	return s;
 }

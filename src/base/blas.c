@@ -288,6 +288,12 @@ const char *blas_corename(void)
 	return s && *s ? s : "unknown";
 }
 
+const char *blas_config(void)
+{
+	const char *s = openblas_get_config();
+	return s ? s : "";
+}
+
 /* ncvt = nru = ncc = 0: no vectors, so dbdsqr hands B to dlasq1 (dqds) and
  * the leading dimensions only have to be ≥ 1. work holds dbdsqr's 4n, then a
  * copy of e with n entries: dlasq1 writes e[n-1] when it hands an unfinished

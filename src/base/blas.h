@@ -77,5 +77,9 @@ int blas_address_limited(void);
 /* The family of kernels OpenBLAS picked for this CPU when it loaded
  * ("Haswell", "SkylakeX", "Zen", …; OPENBLAS_CORETYPE overrides it). */
 const char *blas_corename(void);
+/* OpenBLAS's build configuration: "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH
+ * NO_AFFINITY Cooperlake MAX_THREADS=64" (its version, options and
+ * kernels). */
+const char *blas_config(void);
 
 #endif

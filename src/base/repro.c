@@ -6,15 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/blas.h"
-
-/* Set in the environment of the re-executed process, so that it refuses
- * instead of re-executing again when OpenBLAS still picks other kernels. */
-#define REPRO_MARK "CONDNET_REPRO_REEXEC"
+#include "base/reexec.h"
 
 static int mode_on;
 
@@ -74,68 +68,24 @@ static int cpu_check(Err *e)
 #endif
 }
 
-/* The path to execute to run this very program again under its own name.
- * /proc/self/exe is the running binary, but a process started from it is
- * named "exe" by the kernel (what ps, top, pgrep, pidof and killall see), so
- * the path it links to is used when it still names the same file (same
- * device and inode). When the binary was deleted or replaced while it ran,
- * that path is another program or none: /proc/self/exe is used then and the
- * new process renames itself (repro_keep_name). Returns 1 for the resolved
- * path in buf, 0 for /proc/self/exe. */
-static int self_path(char *buf, size_t len)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	struct stat self, named;
-	if (n <= 0 || (size_t)n >= len - 1)
-		return 0;
-	buf[n] = '\0';
-	if (stat("/proc/self/exe", &self) || stat(buf, &named))
-		return 0;
-	return self.st_dev == named.st_dev && self.st_ino == named.st_ino;
-}
-
-/* In a process re-executed through /proc/self/exe: take back the name of
- * argv[0] (its last component, 15 bytes at most as the kernel keeps). */
-static void repro_keep_name(const char *argv0)
-{
-	if (!argv0 || !*argv0)
-		return;
-	const char *base = strrchr(argv0, '/');
-	base = base ? base + 1 : argv0;
-	char name[16];
-	snprintf(name, sizeof name, "%s", base);
-	prctl(PR_SET_NAME, name, 0, 0, 0);
-}
-
 int repro_enter(char **argv, Err *e)
 {
+	/* re-executed already: refuse rather than re-execute again when
+	 * OpenBLAS still runs other kernels */
+	int again = reexec_arrived(argv);
 	if (cpu_check(e))
 		return -1;
 	const char *core = blas_corename();
 	if (strcasecmp(core, REPRO_KERNELS) != 0) {
-		if (getenv(REPRO_MARK))
+		if (again)
 			return err_set(e,
 			               "reproducible mode: OpenBLAS runs its %s kernels even "
 			               "with OPENBLAS_CORETYPE=%s (an OpenBLAS built without "
 			               "DYNAMIC_ARCH?)",
 			               core, REPRO_KERNELS);
-		if (setenv("OPENBLAS_CORETYPE", REPRO_KERNELS, 1))
-			return err_set(e, "reproducible mode: cannot set OPENBLAS_CORETYPE");
-		char path[4096];
-		int named = self_path(path, sizeof path);
-		if (setenv(REPRO_MARK, named ? "1" : "rename", 1))
-			return err_set(e, "reproducible mode: cannot set " REPRO_MARK);
-		fflush(NULL);
-		execv(named ? path : "/proc/self/exe", argv);
-		return err_set(e,
-		               "reproducible mode: cannot re-execute %s with "
-		               "OPENBLAS_CORETYPE=%s",
-		               named ? path : "/proc/self/exe", REPRO_KERNELS);
+		reexec_with_kernels(argv, REPRO_KERNELS, e);
+		return err_prefix(e, "reproducible mode");
 	}
-	const char *mark = getenv(REPRO_MARK);
-	if (mark && !strcmp(mark, "rename"))
-		repro_keep_name(argv[0]);
-	unsetenv(REPRO_MARK);
 	mode_on = 1;
 	return 0;
 }

@@ -31,9 +31,9 @@ int repro_wanted(int argc, char **argv, int def);
 
 /* Enters the mode before anything else runs: refuses a CPU without AVX2 and
  * FMA; when OpenBLAS did not pick its Haswell kernels, re-executes the
- * program (/proc/self/exe, the same argv) with OPENBLAS_CORETYPE=Haswell,
- * which does not return when it works; refuses when the kernels are still
- * others after that. 0 once in the mode, -1 with a message. */
+ * program with OPENBLAS_CORETYPE=Haswell (reexec.h), which does not return
+ * when it works; refuses when the kernels are still others after that. 0
+ * once in the mode, -1 with a message. */
 int repro_enter(char **argv, Err *e);
 /* 1 in the mode, else 0. */
 int repro_on(void);

@@ -252,12 +252,13 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		goto out;
 	printf("(κ at decision: after the earlier layers' removals; the κ Algorithm 3 compares "
 	       "with τ)\n\n");
+	const char *units = (*net)->nconv ? "channels and neurons" : "neurons";
 	if (counted)
-		printf("removed %d neurons (the counts given, chosen by %s)\n", a->total, crit);
+		printf("removed %d %s (the counts given, chosen by %s)\n", a->total, units, crit);
 	else
-		printf("removed %d neurons: %d by the |r_jj| threshold, %d by the κ loop%s%s\n",
-		       a->total, by_thr, a->total - by_thr, o.criterion ? ", chosen by " : "",
-		       o.criterion ? crit : "");
+		printf("removed %d %s: %d by the |r_jj| threshold, %d by the κ loop%s%s\n",
+		       a->total, units, by_thr, a->total - by_thr,
+		       o.criterion ? ", chosen by " : "", o.criterion ? crit : "");
 	printf("test accuracy before squeezing: %.2f %%\n", acc0);
 	printf("test accuracy after squeezing: %.2f %%\n", nr[0].acc_squeezed);
 	if (s->retrain > 0 && plan->val)
@@ -279,9 +280,9 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		       "compared\n",
 		       oo.compensate ? "with" : "without", other_failed);
 	else
-		printf("the other network: the same squeeze %s compensation removed %d neurons: "
+		printf("the other network: the same squeeze %s compensation removed %d %s: "
 		       "test accuracy %.2f %%\n",
-		       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
+		       oo.compensate ? "with" : "without", r_other, units, nr[1].acc_squeezed);
 	if (test && !other_failed)
 		printf("  it %s\n",
 		       report_agreement_line(&ag[1], "the test set", line, sizeof line));

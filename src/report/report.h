@@ -45,8 +45,10 @@ typedef struct ReportBeta {
 /* JSON records are libcjson objects made only under report/ (one writer
  * for each kind; NaN and ∞ written as null). */
 struct cJSON;
-/* Writes a record, indented, to path (- standard output) atomically. */
-int report_write_json(const char *path, const struct cJSON *root, Err *e);
+/* Writes a record, indented, to path (- standard output) atomically, with
+ * the kernels it was computed with added to it: "kernels" (OpenBLAS's name
+ * of them) and, when there is a why, "kernels_why" (base/kernels.h). */
+int report_write_json(const char *path, struct cJSON *root, Err *e);
 /* Frees a record (NULL accepted). */
 void report_free(struct cJSON *root);
 /* The same, then frees the record; a NULL record (its writer ran out of

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/blas.h"
+#include "base/kernels.h"
 #include "base/repro.h"
 #include "engine/schedule.h"
 #include "report/report.h"
@@ -50,12 +50,13 @@ static void draw_header(const Shown *p, const UiState *u)
 	char sb[32], pb[32];
 	report_thousands((double)sum, sb, sizeof sb);
 	report_thousands((double)p->nparam, pb, sizeof pb);
-	/* the reproducible mode is fixed when the program starts (base/repro.h) */
-	char mode[64];
+	/* the reproducible mode and the kernels are fixed when the program
+	 * starts (base/repro.h, base/kernels.h) */
+	char mode[160], kb[128];
 	if (repro_on())
 		snprintf(mode, sizeof mode, "reproducible");
 	else
-		snprintf(mode, sizeof mode, "kernels %s", blas_corename());
+		snprintf(mode, sizeof mode, "kernels %s", kernels_describe(1, kb, sizeof kb));
 	/* on a narrow screen the parameter count gives way, not the mode */
 	char line[1024], params[48];
 	snprintf(params, sizeof params, "  params %s", pb);
@@ -408,6 +409,8 @@ void views_draw(const Shown *p, UiState *u)
 			               p->activity[0] ? p->activity : "the lesson from its start");
 		else if (u->panel)
 			view_panel(p, u, lo.body_top, lo.body_bot);
+		else if (u->view == VIEW_PLANE && p->ch.on) /* a network of convolutions */
+			view_channels(p, u, lo.body_top, lo.body_bot);
 		else if (view_fns[u->view])
 			view_fns[u->view](p, u, lo.body_top, lo.body_bot);
 	}

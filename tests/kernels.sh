@@ -1,0 +1,116 @@
+#!/bin/sh
+# kernels.sh - the kernels condnet runs outside the reproducible mode, on any
+# CPU: an LD_PRELOAD library (tests/corename_shim.so) makes condnet meet an
+# OpenBLAS that took the CPU for its SSE3 Prescott kernels, as OpenBLAS
+# 0.3.21 does on CPUs newer than its tables. condnet then runs itself again
+# on the best kernels the CPU's features allow, worked out here from the
+# flags the kernel shows in /proc/cpuinfo, and says so in --version, every
+# JSON record and the screen's header, under its own process name. The
+# user's OPENBLAS_CORETYPE is respected; the reproducible mode keeps Haswell.
+. "$(dirname "$0")/lib.sh"
+C=$CONDNET
+build=$(cd "${top_builddir:-$(dirname "$C")}" && pwd)
+SHIM=$build/tests/corename_shim.so
+[ -f "$SHIM" ] || { echo "no $SHIM (make check builds it): skipped"; exit 77; }
+cd "$TMP" || exit 1
+unset OPENBLAS_CORETYPE CONDNET_KERNELS CORENAME_SHIM
+# a sanitizer's runtime wants to be the first library loaded
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+
+# The kernels the CPU allows, from the kernel's flags (it shows no AVX-512
+# flag when the OS does not save those registers); "" without AVX.
+flags=" $(sed -n 's/^flags[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1) "
+has() { case "$flags" in *" $1 "*) return 0 ;; esac; return 1; }
+vendor=$(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+if has avx512f && has avx512cd && has avx512bw && has avx512dq && has avx512vl; then
+	if has avx512_bf16; then best=Cooperlake; else best=SkylakeX; fi
+elif has avx2 && has fma; then
+	case $vendor in AuthenticAMD | HygonGenuine) best=Zen ;; *) best=Haswell ;; esac
+elif has avx; then
+	best=Sandybridge
+else
+	best=""
+fi
+echo "# this CPU ($vendor) allows ${best:-no better than SSE} kernels"
+shim() { env LD_PRELOAD="$SHIM" "$@"; }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"; }
+T="--data gauss --points 300 --layers 8 --epochs 1 --quiet"
+
+## OpenBLAS took the CPU for Prescott: condnet runs again on the best kernels
+expect_ok "--version with OpenBLAS saying Prescott" shim "$C" --version
+if [ -n "$best" ]; then
+	expect_grep "--version names the kernels chosen and why" \
+		"^kernels: $best, chosen from the CPU's features; OpenBLAS [0-9.]+ took this CPU for Prescott$" "$TMP/out"
+	expect_ok "a training with OpenBLAS saying Prescott" shim "$C" train $T --json t.json --save t.model
+	check "its JSON record names the kernels chosen and why" json t.json \
+		"d['kernels'] == '$best' and d['kernels_why'].startswith('chosen from the CPU') and d['kernels_why'].endswith('took this CPU for Prescott')"
+	check "the model file records them" grep -aq "$best" t.model
+	L="--data gauss --points 3000 --layers 64,64 --epochs 1000 --quiet"
+	name=$(comm_of "$best" env LD_PRELOAD="$SHIM" "$C" train $L)
+	check "the process running on them keeps its name ($name)" [ "$name" = condnet ]
+	check "its environment marks the choice as condnet's" grep -qx "CONDNET_KERNELS=$best:Prescott" "$TMP/environ"
+	cp "$C" "$TMP/cn-copy"
+	name=$(comm_of "$best" env LD_PRELOAD="$SHIM" "$TMP/cn-copy" train $L)
+	check "a copy under another name keeps that name ($name)" [ "$name" = cn-copy ]
+	# a process it starts inherits the kernels and knows whose choice they were
+	expect_ok "a process started with the chosen kernels" \
+		env OPENBLAS_CORETYPE="$best" CONDNET_KERNELS="$best:Prescott" "$C" --version
+	expect_grep "says they were chosen, not set by the user" "^kernels: $best, chosen from" "$TMP/out"
+	# OpenBLAS said Zen where AVX-512 is there (the rule of newer OpenBLAS releases)
+	expect_ok "--version with OpenBLAS saying Zen" env CORENAME_SHIM=Zen LD_PRELOAD="$SHIM" "$C" --version
+	case $best in
+	Cooperlake | SkylakeX) expect_grep "AVX-512 kernels are chosen over Zen" \
+		"^kernels: $best, chosen from the CPU's features; OpenBLAS [0-9.]+ took this CPU for Zen$" "$TMP/out" ;;
+	*) expect_grep "Zen stands where there is no AVX-512" "^kernels: Zen$" "$TMP/out" ;;
+	esac
+else
+	expect_grep "without AVX OpenBLAS's choice stands, and condnet says why" \
+		"^kernels: Prescott, OpenBLAS's choice, kept: the CPU reports no AVX" "$TMP/out"
+fi
+expect_grep "--version describes the CPU" '^cpu: [A-Za-z]+ family [0-9]+ model [0-9]+,' "$TMP/out"
+
+## the user's OPENBLAS_CORETYPE is respected
+expect_ok "--version with OPENBLAS_CORETYPE=Prescott" shim env OPENBLAS_CORETYPE=Prescott "$C" --version
+expect_grep "it names them as the user's" '^kernels: Prescott, set by OPENBLAS_CORETYPE$' "$TMP/out"
+expect_ok "a training with OPENBLAS_CORETYPE=Prescott" \
+	shim env OPENBLAS_CORETYPE=Prescott "$C" train $T --json u.json
+check "its record says the kernels were the user's" json u.json \
+	"d['kernels'] == 'Prescott' and d['kernels_why'] == 'set by OPENBLAS_CORETYPE'"
+expect_ok "OPENBLAS_CORETYPE naming kernels OpenBLAS does not have" \
+	env OPENBLAS_CORETYPE=NoSuchCore "$C" --version
+expect_grep "says which OpenBLAS runs instead" '^kernels: [A-Za-z0-9_]+, OPENBLAS_CORETYPE=NoSuchCore, which OpenBLAS runs as ' "$TMP/out"
+
+## the reproducible mode keeps its Haswell kernels whatever OpenBLAS says
+if has avx2 && has fma; then
+	expect_ok "a training in the reproducible mode, OpenBLAS saying Prescott" \
+		shim "$C" train $T --reproducible --json r.json
+	check "it runs on the mode's kernels" json r.json \
+		"d['kernels'] == 'Haswell' and d['kernels_why'] == \"the reproducible mode's\""
+fi
+
+## the screen's header names the kernels and why
+if command -v tmux >/dev/null 2>&1 && [ -n "$best" ]; then
+	SOCK="$TMP/tmux.sock"
+	cat >run.sh <<RUN
+#!/bin/sh
+export CONDNET_DATA='$TMP/data' XDG_STATE_HOME='$TMP/state' TERM=xterm-256color LC_ALL=C.UTF-8
+export LD_PRELOAD='$SHIM' ASAN_OPTIONS='$ASAN_OPTIONS'
+unset OPENBLAS_CORETYPE
+'$C' --layers 8 --seed 1
+sleep 600
+RUN
+	chmod +x run.sh
+	tmux -S "$SOCK" new-session -d -s k -x 160 -y 30 "$TMP/run.sh"
+	i=0
+	while [ $i -lt 400 ]; do
+		tmux -S "$SOCK" capture-pane -p -t k >screen 2>/dev/null
+		grep -q 'kernels ' screen && break
+		sleep 0.05; i=$((i + 1))
+	done
+	sed -n 2p screen >header
+	expect_grep "the header names the kernels chosen and why" \
+		"  kernels $best \\(chosen; OpenBLAS took Prescott\\) *\$" header
+	tmux -S "$SOCK" send-keys -t k q
+	tmux -S "$SOCK" kill-server 2>/dev/null
+fi
+finish
