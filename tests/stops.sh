@@ -105,9 +105,11 @@ for sig in TERM INT; do
 		check "SIG$sig: the record was written before gnuplot ran" \
 			python3 -c "import json; json.load(open('cmp.json'))"
 		check "SIG$sig: and that gnuplot is gone" sh -c "! kill -0 $gp 2>/dev/null"
+		kill -9 "$gp" 2>/dev/null
 	else
 		fail "squeeze --plot never ran the gnuplot that hangs"; sed 's/^/  | /' "$TMP/err"
 		kill -9 $pid 2>/dev/null; wait $pid
+		[ -s gp.pid ] && kill -9 "$(cat gp.pid)" 2>/dev/null
 	fi
 done
 rm -f cmp.json
