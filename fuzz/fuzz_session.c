@@ -41,17 +41,20 @@ static void check_line(const char *line)
  * refusal with a message. */
 static void check_log(const uint8_t *data, size_t size)
 {
-	FILE *f = fopen(fuzz_file(data, size, ".log"), "r");
-	if (!f)
-		abort();
+	TextFile t;
 	SessAction a;
 	Err e;
-	int lineno = 0, r;
-	while ((r = session_log_next(f, "log", &lineno, &a, &e)) > 0)
+	int r;
+	if (session_log_read(&t, fuzz_file(data, size, ".log"), &e) < 0) {
+		if (!e.msg[0])
+			abort();
+		return;
+	}
+	while ((r = session_log_next(&t, &a, &e)) > 0)
 		check_action(&a);
 	if (r < 0 && !e.msg[0])
 		abort();
-	fclose(f);
+	text_close(&t);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

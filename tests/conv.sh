@@ -3,10 +3,10 @@
 # images of a bar (horizontal or vertical, anywhere, in noise) the test
 # makes: training learns them; eval's accuracy is train's, predict's classes
 # give it; cond shows every convolution layer with its channels, kernel and
-# maps and says that its κ is not computed yet; the model file is version 5
-# (a dense one stays version 4, a later version is refused); ONNX and .npy
-# round trips answer as the model; the algorithms refuse such networks; and
-# every bad input (a kernel larger than the map, a pool on a 1×1 map, a
+# maps and the κ of its Ŵ (tests/cond_conv.sh checks the numbers); the model
+# file is version 5 (a dense one stays version 4, a later version is
+# refused); ONNX and .npy round trips answer as the model; and every bad
+# input (a kernel larger than the map, a pool on a 1×1 map, a
 # convolution on data without images, a --shape that does not fit, a
 # --layers syntax error) is refused with one line.
 . "$(dirname "$0")/lib.sh"
@@ -40,17 +40,19 @@ right=$(sed 1d p.csv | cut -d, -f1 | paste -d' ' - te-y.txt | awk '$1 == $2' | w
 check "predict's classes give eval's accuracy" awk "BEGIN { exit !(sprintf(\"%.2f\", $right / 2) == \"$test_acc\") }"
 expect_ok "cond of the model" "$C" cond --load c.model --json c.json
 cp "$TMP/out" cond.out
-expect_grep "cond: layer 1 is a convolution, its κ not computed yet" \
-	'^1 +conv 4@3×3, pool → 4×3×3 +4 +not computed yet +- +- +-$' cond.out
-expect_grep "cond: layer 2, padded" '^2 +conv 6@3×3 pad 1 → 6×3×3 +6 +not computed yet ' cond.out
-expect_grep "cond: the dense layers have their κ" '^3 +dense +8 +[0-9.]+ +0 +8 +8$' cond.out
-expect_grep "cond says why there is no squeeze table" \
-	'^κ of a convolution layer is not computed yet: no table of Algorithm 3 for this network$' cond.out
-check "cond's record: the convolutions' κ and p null, their channels, kernels and maps" json c.json \
-	"d['kappa'][:2] == [None, None] and d['p'][:2] == [None, None] and d['kappa'][2] > 0 and
+expect_grep "cond: layer 1 is a convolution of 4 channels with its κ" \
+	'^1 +conv 4@3×3, pool → 4×3×3 +4 +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+$' cond.out
+expect_grep "cond: layer 2, padded" '^2 +conv 6@3×3 pad 1 → 6×3×3 +6 +[0-9.]+ ' cond.out
+expect_grep "cond: the dense layers have their κ" '^3 +dense +8 +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+$' cond.out
+expect_grep "cond shows what Algorithm 3 would do" \
+	"^Algorithm 3 at τ = 25 \(condnet squeeze\), each layer decided after the earlier layers' removals: [0-9]+ channels and neurons removed$" \
+	cond.out
+check "cond's record: every layer's κ and p, the convolutions' channels, kernels and maps" json c.json \
+	"all(k > 0 for k in d['kappa']) and d['n'] == [64, 4, 6, 8, 2] and
 	 [l['kind'] for l in d['layers']] == ['conv', 'conv', 'dense', 'dense'] and
 	 d['layers'][0]['maps'] == [4, 3, 3] and d['layers'][1]['padding'] == 1 and
-	 d['layers'][0]['rows'] == 10 and d['layers'][1]['kappa_note'] == 'not computed yet'"
+	 d['layers'][0]['rows'] == 10 and d['layers'][1]['cols'] == 6 and
+	 len(d['layers'][1]['sv']) == 6 and 'kappa_note' not in d['layers'][1]"
 expect_ok "train on from the model" "$C" train $D --load c.model --batch 20 --epochs 1 --save c2.model --quiet
 expect_grep "training goes on from the saved run" '^continuing the run saved in c\.model after 8\.00 epochs' "$TMP/out"
 
@@ -88,13 +90,6 @@ sed '/^layers /d' n-torch/condnet-manifest.txt >m && mv m n-torch/condnet-manife
 expect_exit "4-D kernels without the manifest's layers are refused" 1 \
 	'W1\.npy: shape \(4, 1, 3, 3\) has 4 dimensions, expected 1 or 2$' \
 	"$C" import --npy n-torch --layout torch --act relu --save x.model
-
-## what is not done yet on convolution layers is refused, saying why
-for cmd in alg1 squeeze sweep; do
-	expect_exit "$cmd refuses a network with convolutions" 1 \
-		"^condnet $cmd: Algorithm [123]: the network has convolution layers, whose κ is not computed yet" \
-		"$C" $cmd --load c.model $D --quiet
-done
 
 ## bad inputs
 expect_exit "a kernel larger than the map" 1 \

@@ -94,6 +94,10 @@ if command -v flock >/dev/null; then
 	check "two fetches at once both end well ($sa, $sb)" [ "$sa" -eq 0 -a "$sb" -eq 0 ]
 	check "with whole files and nothing aside" sh -c "[ -z \"\$(ls -a U/mnist | grep part)\" ]"
 	check "the set is whole" same U
+	# what a fetch that SIGKILL ended left aside: the next fetch removes it
+	head -c 100000 /dev/zero >U/mnist/.train-images-idx3-ubyte.part.AbC123
+	expect_ok "a fetch after one that SIGKILL ended" $F mnist --from good --dir U
+	check "removes the file it left aside" sh -c "[ -z \"\$(ls -a U/mnist | grep part)\" ]"
 else
 	echo "# flock is not installed: fetches do not take turns (skipped)"
 fi

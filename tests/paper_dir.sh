@@ -177,4 +177,19 @@ else
 fi
 kill -KILL $first; kill -CONT $first 2>/dev/null; wait $first 2>/dev/null
 expect_ok "once it is gone its locks are gone with it" $P --out held --stages alg1
+
+# The report: --out decides where it goes (docs/ is the default only
+# without it), and a report never replaces one that holds more stages.
+mkdir -p proj/docs
+printf '# Adult Income: condnet beside the paper\n\n| stage | what | seconds |\n|---|---|---:|\n| alg1 | Table 4 | 14.9 |\n| alg2 | Figure 4 | 18.5 |\n| final | full training of the pick | 1.0 |\n| verify | Table 5 | 14.4 |\n| squeeze | Tables 10 and 11 | 1.2 |\n| over | Tables 12 and 13 | 40.6 |\n\n## Table 4\n' \
+	>proj/docs/results-adult.md
+cp proj/docs/results-adult.md six.md
+expect_ok "paper --stages alg1 --out DIR in a directory with docs/" sh -c "cd proj && exec $P --stages alg1 --out ../elsewhere"
+check "writes its report into DIR" [ -s elsewhere/results-adult.md ]
+check "and leaves docs/'s report as it was" cmp proj/docs/results-adult.md six.md
+refuse "without --out, a report of one stage does not replace docs/'s of six" \
+	"^condnet paper: docs/results-adult\.md: holds a report of 6 stages, and this run's has 1: not replaced, it would lose stages alg2 final verify squeeze over \(the stage results are in paper-adult; give --report FILE to write this report elsewhere\)$" \
+	sh -c "cd proj && exec $P --stages alg1"
+check "docs/'s report is as it was" cmp proj/docs/results-adult.md six.md
+check "and the stage computed is kept" [ -s proj/paper-adult/alg1.json ]
 finish

@@ -381,21 +381,29 @@ START_TEST(test_shapes)
 	ck_assert_double_le(mx, lim);
 	ck_assert_double_gt(mx, 0.8 * lim);
 	Err e;
-	/* neurons of a convolution's maps are not removed; the dense ones after are */
-	ck_assert_int_eq(net_remove_neuron(net, 2, 0, &e), -1);
-	ck_assert_str_eq(e.msg, "layer 2 is a convolution layer: condnet removes and adds no "
-	                        "channels yet");
+	/* a convolution's units are its channels: channel 0 of layer 2 goes with
+	 * its kernels and bias and the flatten's 16 rows of its map; a dense
+	 * neuron with its column and row */
+	ck_assert_int_eq(net_units(net, 2), 16);
+	ck_assert_int_eq(net_unit_rows(net, 1), 25);
+	ck_assert_int_eq(net_unit_rows(net, 2), 16);
+	ck_assert_int_eq(net_unit_rows(net, 3), 1);
+	ck_assert_int_eq(net_remove_neuron(net, 2, 0, &e), 0);
+	ck_assert_int_eq(net->conv[1].c_out, 15);
+	ck_assert_int_eq(net->n[2], 15 * 16);
 	ck_assert_int_eq(net_remove_neuron(net, 3, 0, &e), 0);
 	ck_assert_int_eq(net->n[3], 119);
-	ck_assert_uint_eq(net->nparam, 156 + 2416 + 257 * 119 + 120 * 84 + 850);
+	ck_assert_uint_eq(net->nparam, 156 + 151 * 15 + 241 * 119 + 120 * 84 + 850);
 	Net *copy = net_clone(net, &e);
 	ck_assert_ptr_nonnull(copy);
 	ck_assert_int_eq(copy->nconv, 2);
 	ck_assert_mem_eq(copy->param, net->param, net->nparam * sizeof(float));
-	ck_assert_ptr_null(net_reshape(net, (int[]){1, 1, 1, 1}, &e));
-	ck_assert_int_eq(net_refuse_conv(net, "alg1", &e), -1);
-	ck_assert_str_eq(e.msg, "alg1: the network has convolution layers, whose κ is not "
-	                        "computed yet (condnet trains, evaluates and exports them)");
+	Net *small = net_reshape(net, (int[]){1, 2, 3, 4}, &e);
+	ck_assert_ptr_nonnull(small);
+	ck_assert_str_eq(net_shape_str(small, buf, sizeof buf),
+	                 "1x28x28-1@5x5-pool-2@5x5-pool-3-4-10");
+	ck_assert_uint_eq(small->nparam, 26 + 26 * 2 + 33 * 3 + 16 + 50);
+	net_free(small);
 	net_free(copy);
 	net_free(net);
 	expect_net_error("conv:4:5", 1, 4, 4, "layer 1: a 5×5 kernel on 4×4 maps is larger");

@@ -119,6 +119,57 @@ START_TEST(precision_and_recall_by_hand)
 }
 END_TEST
 
+/* Finite inputs the network overflows on: those rows answer no class (their
+ * outputs are not finite), count as wrong and in no class's answers or
+ * confusion column, and the loss is not finite; the other rows as before.
+ * Such a row used to be answered class 0. */
+START_TEST(rows_without_a_finite_answer)
+{
+	int w[2] = {2, 3};
+	Net *net = net_new(1, w, ACT_ERF, 1.0f, NULL);
+	for (int i = 0; i < 6; i++)
+		net->W[0][i] = 1e30f * (float)(i % 3 - 1);
+	Dataset *d = dataset_new(4, 2, 3, NULL);
+	snprintf(d->name, sizeof d->name, "huge");
+	const float x[8] = {1e-29f, 0, 3e38f, -3e38f, -1e-29f, 0, 3e38f, 3e38f};
+	const int y[4] = {2, 0, 0, 1};
+	memcpy(d->x, x, sizeof x);
+	memcpy(d->y, y, sizeof y);
+	Evaluation ev;
+	Err e;
+	ck_assert_int_eq(net_evaluate(net, d, 1, NULL, NULL, &ev, &e), 0);
+	ck_assert_int_eq(ev.cls[0], 2);
+	ck_assert_int_eq(ev.cls[1], NET_NO_ANSWER);
+	ck_assert_int_eq(ev.cls[2], 0);
+	ck_assert_int_eq(ev.cls[3], NET_NO_ANSWER);
+	ck_assert_int_eq(ev.no_answer, 2);
+	ck_assert_int_eq(ev.correct, 2);
+	ck_assert(!isfinite(ev.loss));
+	long answered = 0, confused = 0;
+	for (int c = 0; c < 3; c++) {
+		answered += ev.answered[c];
+		for (int a = 0; a < 3; a++)
+			confused += ev.confusion[c * 3 + a];
+	}
+	ck_assert_int_eq(answered, 2);
+	ck_assert_int_eq(confused, 2);
+	ck_assert(isnan(ev.prob[3]) && isnan(ev.prob[9]));
+	/* two networks do not agree on a row neither answers */
+	Agreement ag;
+	ck_assert_int_eq(evaluation_agreement(&ev, &ev, d->y, &ag, &e), 0);
+	ck_assert_int_eq(ag.same, 2);
+	agreement_free(&ag);
+	evaluation_free(&ev);
+	/* the rule itself */
+	const float ok[3] = {0, 2, 1}, inf[3] = {0, INFINITY, 1}, nan3[3] = {NAN, 0, 0};
+	ck_assert_int_eq(net_answer(ok, 3), 1);
+	ck_assert_int_eq(net_answer(inf, 3), NET_NO_ANSWER);
+	ck_assert_int_eq(net_answer(nan3, 3), NET_NO_ANSWER);
+	dataset_free(d);
+	net_free(net);
+}
+END_TEST
+
 START_TEST(agreement_counts_per_class)
 {
 	int a[5] = {1, 1, 2, 2, 1}, b[5] = {0, 2, 2, 1, 1}, y[5] = {0, 1, 2, 2, 0};
@@ -200,6 +251,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, accuracy_and_loss_are_net_errors);
 	tcase_add_test(tc, precision_and_recall_by_hand);
 	tcase_add_test(tc, agreement_counts_per_class);
+	tcase_add_test(tc, rows_without_a_finite_answer);
 	tcase_add_test(tc, agreement_with_itself);
 	tcase_add_test(tc, compensated_squeeze_of_planted_duplicates_agrees);
 	suite_add_tcase(s, tc);

@@ -5,9 +5,11 @@
 #include <math.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "data/npy.h"
 #include "data/npy_set.h"
+#include "data/prep.h"
 #include "engine/net.h"
 #include "fixtures.h"
 #include "model/net_npy.h"
@@ -370,6 +372,70 @@ static float fraction(size_t i, size_t n)
 
 /* The importer takes as many layers as the table of limits allows, as the
  * trainer and the exporter do (it used to stop at 1000). */
+/* An export over an existing directory swaps it with the set written
+ * beside it (one rename: nothing between two sets to see), keeping the
+ * directory's other files; a directory holding a subdirectory cannot be
+ * swapped and gets the files one by one; the record of the inputs'
+ * preprocessing goes in the manifest and comes back to the bit. */
+START_TEST(export_swaps_the_directory)
+{
+	Net *a = sample_net(), *b = sample_net();
+	for (size_t i = 0; i < b->nparam; i++)
+		b->param[i] = -a->param[i];
+	char set[1024], p[1200];
+	snprintf(set, sizeof set, "%s/set", dir);
+	Err e;
+	ck_assert_int_eq(net_npy_export(a, set, NPY_KERAS, &e), 0);
+	tu_write(set, "README", "notes\n", 6);
+	struct stat before, after, kept;
+	ck_assert_int_eq(stat(set, &before), 0);
+	/* with a record of standardized inputs */
+	Prep *pr = prep_new(PREP_FEATURES, b->n[0], &e);
+	pr->scale = DATA_STANDARDIZE;
+	for (int j = 0; j < pr->d; j++) {
+		pr->mean[j] = 0.1 * j + 1.0 / 3;
+		pr->sd[j] = 1.0 + j / 7.0;
+	}
+	ck_assert_int_eq(net_set_prep(b, pr, &e), 0);
+	ck_assert_int_eq(net_npy_export(b, set, NPY_KERAS, &e), 0);
+	ck_assert_int_eq(stat(set, &after), 0);
+	ck_assert_msg(after.st_ino != before.st_ino, "the directory was not swapped");
+	snprintf(p, sizeof p, "%s/README", set);
+	ck_assert_int_eq(stat(p, &kept), 0);
+	ck_assert_int_eq(kept.st_size, 6);
+	snprintf(p, sizeof p, "%s/prep_mean.npy", set);
+	ck_assert_int_eq(access(p, F_OK), 0);
+	Net *back = net_npy_import(set, NPY_KERAS, ACT_ERF, 1.5f, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_int_eq(memcmp(back->param, b->param, b->nparam * sizeof *b->param), 0);
+	ck_assert_ptr_nonnull(back->prep);
+	ck_assert_int_eq(back->prep->scale, DATA_STANDARDIZE);
+	ck_assert_mem_eq(back->prep->mean, pr->mean, pr->d * sizeof(double));
+	ck_assert_mem_eq(back->prep->sd, pr->sd, pr->d * sizeof(double));
+	net_free(back);
+	/* nothing written aside is left, beside the set or in it */
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while ((de = readdir(d)))
+		ck_assert_msg(!strstr(de->d_name, ".tmp."), "left %s", de->d_name);
+	closedir(d);
+	/* a subdirectory: not swapped, the files one by one */
+	snprintf(p, sizeof p, "%s/sub", set);
+	ck_assert_int_eq(mkdir(p, 0777), 0);
+	ck_assert_int_eq(stat(set, &before), 0);
+	ck_assert_int_eq(net_npy_export(a, set, NPY_KERAS, &e), 0);
+	ck_assert_int_eq(stat(set, &after), 0);
+	ck_assert_int_eq(after.st_ino, before.st_ino);
+	back = net_npy_import(set, NPY_KERAS, ACT_ERF, 1.5f, &e);
+	ck_assert_msg(back != NULL, "%s", e.msg);
+	ck_assert_int_eq(memcmp(back->param, a->param, a->nparam * sizeof *a->param), 0);
+	net_free(back);
+	prep_free(pr);
+	net_free(a);
+	net_free(b);
+}
+END_TEST
+
 START_TEST(layers_past_a_thousand)
 {
 	int m = 1001;
@@ -398,6 +464,7 @@ static Suite *suite(void)
 	tcase_add_test(t, manifest_refuses_a_mix);
 	tcase_add_test(t, export_whole_or_nothing);
 	tcase_add_test(t, layers_past_a_thousand);
+	tcase_add_test(t, export_swaps_the_directory);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -208,6 +208,17 @@ START_TEST(report_from_stage_files)
 	for (int i = 0; i < 2; i++) {
 		tu_write(out, "alg2.json", broken[i], strlen(broken[i]));
 		notes[0] = '\0';
+		/* the report of three stages is not replaced by one of two */
+		if (i == 0) {
+			ck_assert_int_eq(paper_run(&o, &e), -1);
+			assert_has(e.msg,
+			           "report.md: holds a report of 3 stages, and this run's has 2: "
+			           "not replaced, it would lose stage alg2");
+			md = slurp(report);
+			assert_has(md, "| alg2 | Figure 4 | 40.2 |\n");
+			free(md);
+		}
+		unlink(report);
 		ck_assert_msg(paper_run(&o, &e) == 0, "%s", e.msg);
 		md = slurp(report);
 		ck_assert_ptr_null(strstr(md, "Figure 4"));

@@ -9,6 +9,7 @@
 #include "data/dataset.h"
 #include "data/haar.h"
 #include "data/prep.h"
+#include "data/prep_text.h"
 #include "testutil.h"
 
 static Dataset *random_set(int n, int d, uint64_t seed)
@@ -174,6 +175,51 @@ START_TEST(clone_is_whole)
 }
 END_TEST
 
+/* The record as one line of text (ONNX metadata, a .npy manifest) and back,
+ * to the bit; a line that does not hold a valid record is refused. */
+START_TEST(text_round_trip)
+{
+	Err e;
+	Prep *p = prep_new(PREP_HAAR, 3, &e);
+	p->rows = 28;
+	p->cols = 28;
+	p->n = 32;
+	p->scale = DATA_STANDARDIZE;
+	for (int j = 0; j < 3; j++) {
+		p->idx[j] = 7 * j + 2;
+		p->mean[j] = 1.0 / (j + 3);
+		p->sd[j] = 0.1 + 1.0 / 7 * j;
+	}
+	char *t = prep_to_text(p, &e);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_ptr_null(strchr(t, '\n'));
+	Prep *q = prep_from_text(t, 3, &e);
+	ck_assert_msg(q != NULL, "%s", e.msg);
+	ck_assert_int_eq(q->kind, PREP_HAAR);
+	ck_assert_int_eq(q->n * 10000 + q->rows * 100 + q->cols, 322828);
+	ck_assert_mem_eq(q->idx, p->idx, 3 * sizeof(int));
+	ck_assert_mem_eq(q->mean, p->mean, 3 * sizeof(double));
+	ck_assert_mem_eq(q->sd, p->sd, 3 * sizeof(double));
+	ck_assert_ptr_null(prep_from_text(t, 4, &e));
+	ck_assert_ptr_nonnull(strstr(e.msg, "is of 3 inputs, the network has 4"));
+	prep_free(q);
+	free(t);
+	static const char *const bad[] = {"kind=haar d=3 scale=raw rows=28 cols=28 n=32 idx=2,2,9",
+	                                  "kind=haar d=3 scale=raw rows=28 cols=28 n=30 idx=1,2,3",
+	                                  "kind=features d=3 scale=standardize mean=0,1,2 sd=1,0,1",
+	                                  "kind=features d=3 scale=center mean=0,nan,2 sd=1,1,1",
+	                                  "kind=features d=3 scale=standardize mean=0,1 sd=1,1,1",
+	                                  "kind=pixels d=3 scale=raw rows=2 cols=2",
+	                                  "kind=bogus d=3 scale=raw"};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		e.msg[0] = '\0';
+		ck_assert_msg(prep_from_text(bad[i], 3, &e) == NULL, "accepted %s", bad[i]);
+		ck_assert_msg(strstr(e.msg, "the preprocessing record"), "%s: %s", bad[i], e.msg);
+	}
+	prep_free(p);
+}
+END_TEST
+
 START_TEST(check_names_both)
 {
 	Err e;
@@ -212,6 +258,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, pixels_are_mnists_pixels);
 	tcase_add_test(tc, clone_is_whole);
 	tcase_add_test(tc, check_names_both);
+	tcase_add_test(tc, text_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }

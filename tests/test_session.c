@@ -336,13 +336,14 @@ static void keep_note(const HookStep *st, void *ud)
 START_TEST(replay_actions_after_a_rewind)
 {
 	const char *path = write_log(tu_tmpdir(), replay_log);
-	FILE *f = fopen(path, "r");
+	TextFile f;
 	SessAction a[16];
-	int n = 0, lineno = 0, done = -1;
+	int n = 0, done = -1;
 	Err e = {{0}};
-	while (n < 16 && session_log_next(f, path, &lineno, &a[n], &e) > 0)
+	ck_assert_int_eq(session_log_read(&f, path, &e), 0);
+	while (n < 16 && session_log_next(&f, &a[n], &e) > 0)
 		n++;
-	fclose(f);
+	text_close(&f);
 	ck_assert_int_eq(n, 11);
 	Session *s = session_new(&e), *want = session_new(&e);
 	ck_assert_int_eq(session_replay(want, path, NULL, &e), 0);

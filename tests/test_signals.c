@@ -71,6 +71,21 @@ static void *fault_later(void *ud)
 	return NULL;
 }
 
+/* Every signal back to its default action, as a process started by a shell
+ * that ignores none has it: a disposition the test runner inherited (a
+ * launcher that ignores SIGPIPE, nohup's SIGHUP) is kept by condnet on
+ * purpose, and the signal would not end the child. */
+static void default_dispositions(void)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (int sig = 1; sig <= SIGRTMAX; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &sa, NULL);
+}
+
 /* The child: saves path again and again; trap: the stop signals stop it
  * (exit 42 after the save under way); fault_us >= 0: a thread writes to a
  * read-only page after that many microseconds. */
@@ -81,6 +96,7 @@ static void saver(const char *path, int trap, long fault_us)
 	/* a sanitizer's report of the fault is expected: keep it out of the log */
 	int null = open("/dev/null", O_WRONLY);
 	dup2(null, 2);
+	default_dispositions();
 	signals_init();
 	if (trap)
 		signals_trap_stop(0);
@@ -200,6 +216,7 @@ START_TEST(test_group_waits_for_its_saves)
 		snprintf(g2, sizeof g2, "%s", at("g2"));
 		pid_t pid = fork();
 		if (pid == 0) {
+			default_dispositions();
 			signals_init();
 			Err e;
 			signals_group_begin();
@@ -223,6 +240,58 @@ START_TEST(test_group_waits_for_its_saves)
 }
 END_TEST
 
+/* Waits for pid at most secs seconds: its status, or -1 (then it is
+ * killed) when it did not end. */
+static int wait_at_most(pid_t pid, double secs)
+{
+	int st;
+	for (int i = 0; i < (int)(secs * 100); i++) {
+		if (waitpid(pid, &st, WNOHANG) == pid)
+			return st;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return -1;
+}
+
+/* A batch command's stop that the work never asks for (a thread stuck where
+ * nothing asks, as OpenBLAS waiting for memory it cannot have) ends the
+ * process by its signal all the same; one the work asks for is left to it.
+ * The time is not asserted: a child that does not end fails after 30 s. */
+START_TEST(test_a_stop_not_taken_ends_the_process)
+{
+	for (int asks = 0; asks < 2; asks++) {
+		sigset_t all, old;
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, &old);
+		pid_t pid = fork();
+		if (pid == 0) {
+			default_dispositions();
+			signals_trap_stop(0);
+			sigset_t none;
+			sigemptyset(&none);
+			sigprocmask(SIG_SETMASK, &none, NULL);
+			for (;;) {
+				if (asks && signals_stop())
+					_exit(42); /* the work took it: it ends itself */
+				usleep(1000);
+			}
+		}
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		ck_assert_int_ge(pid, 0);
+		usleep(100000);
+		kill(pid, SIGTERM);
+		int st = wait_at_most(pid, 30);
+		ck_assert_msg(st != -1, "asks %d: the process did not end after one SIGTERM", asks);
+		if (asks)
+			ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 42, "status %#x", st);
+		else
+			ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM, "status %#x", st);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("signals");
@@ -233,6 +302,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_stop_signals_let_the_save_end);
 	tcase_add_test(tc, test_fault_removes_the_temporary_file);
 	tcase_add_test(tc, test_group_waits_for_its_saves);
+	tcase_add_test(tc, test_a_stop_not_taken_ends_the_process);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -30,6 +30,44 @@ static int load(const char *body, Lesson *l, Err *e)
 	return lesson_load(path, l, e);
 }
 
+/* A lesson file of head and body (any length), loaded into l. */
+static int load_long(const char *body, Lesson *l, Err *e)
+{
+	size_t n = strlen(head) + strlen(body);
+	char *text = malloc(n + 1);
+	ck_assert_ptr_nonnull(text);
+	snprintf(text, n + 1, "%s%s", head, body);
+	char path[1024];
+	snprintf(path, sizeof path, "%s", tu_write(tu_tmpdir(), "long.lesson", text, n));
+	free(text);
+	return lesson_load(path, l, e);
+}
+
+/* A caption padded so that "tau 3" falls past the 4,096th byte of its
+ * line: the line is refused as a whole (the reader used to take it in
+ * pieces, the last one an action no line of the file starts with), by its
+ * number, in a message of one short line; so is a longer caption. */
+START_TEST(long_line_is_refused_whole)
+{
+	static const size_t pads[] = {4095 - 3, 6000};
+	for (size_t k = 0; k < sizeof pads / sizeof *pads; k++) {
+		size_t pad = pads[k];
+		char *body = malloc(pad + 64);
+		ck_assert_ptr_nonnull(body);
+		memcpy(body, "#: ", 3);
+		memset(body + 3, 'x', pad);
+		snprintf(body + 3 + pad, 64, "%s\ntau 5\n", k == 0 ? "tau 3" : "");
+		Lesson l;
+		Err e = {{0}};
+		ck_assert_int_eq(load_long(body, &l, &e), -1);
+		free(body);
+		ck_assert_msg(strstr(e.msg, "long.lesson:4: line longer than 4094 bytes"), "%s",
+		              e.msg);
+		ck_assert_uint_lt(strlen(e.msg), 200);
+	}
+}
+END_TEST
+
 START_TEST(view_names)
 {
 	Err e = {{0}};
@@ -388,6 +426,7 @@ int main(void)
 	TCase *tc = tcase_create("lesson");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, view_names);
+	tcase_add_test(tc, long_line_is_refused_whole);
 	tcase_add_test(tc, views_by_kind_and_by_name);
 	tcase_add_test(tc, opens_in_the_named_view);
 	tcase_add_test(tc, caption_in_force);

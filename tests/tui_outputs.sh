@@ -110,4 +110,23 @@ keys q
 see "... and quits" '^EXIT=0' 5
 check "... naming no log" sh -c "! grep -q 'session log:' '$TMP/screen'"
 $T kill-session -t null
+
+## a locale of decimal commas: τ typed as 12,5 is read, and logged as 12.5
+mkdir -p "$TMP/loc"
+if command -v localedef >/dev/null && [ -d /usr/share/i18n/locales ] &&
+	localedef -i de_DE -f UTF-8 "$TMP/loc/de_DE.UTF-8" >/dev/null 2>&1; then
+	run de 200x30 "export LOCPATH='$TMP/loc' LC_ALL=de_DE.UTF-8" --layers 8 --log "'$TMP/de.log'"
+	see "the screen opens under a locale of decimal commas" '^ +i +n_i'
+	keys T
+	see "T asks for tau" 'τ = '
+	keys C-u "12,5" Enter
+	see "tau typed as 12,5 is 12.5" '^τ 12\.5  '
+	keys q
+	see "... and quits" '^EXIT=0' 5
+	expect_grep "the log holds tau 12.5 (the C locale's number)" '^tau 12\.5$' "$TMP/de.log"
+	expect_ok "and replays" "$C" replay "$TMP/de.log"
+	$T kill-session -t de
+else
+	echo "no de_DE locale can be made here (localedef, /usr/share/i18n): the locale case is skipped"
+fi
 finish

@@ -95,8 +95,6 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 		err_set(e, "Algorithm 1: expected an initial network with at least one layer");
 		return NULL;
 	}
-	if (net_refuse_conv(initial, "Algorithm 1", e))
-		return NULL;
 	if (!train || !o) {
 		err_set(e, "Algorithm 1: expected a training set and options");
 		return NULL;
@@ -148,13 +146,20 @@ Alg1 *alg1_new(const Net *initial, const Dataset *train, const Alg1Opts *o, Err 
 	}
 	a->o = *o;
 	a->train = train;
-	a->net = net_new(m, initial->n, initial->act, initial->act_a, e);
+	/* the shape of the initial network: its units (neurons, channels) and layers */
+	int *units = malloc((size_t)(m + 1) * sizeof *units);
+	if (units) {
+		net_units_all(initial, units);
+		a->net = net_reshape(initial, units + 1, e);
+	}
+	free(units);
 	if (!a->net) {
 		free(a);
 		err_set(e, "Algorithm 1: out of memory for a network of %zu parameters",
-		        net_param_count_for(m, initial->n));
+		        initial->nparam);
 		return NULL;
 	}
+	net_set_prep(a->net, NULL, NULL);
 	a->status = ALG1_RUNNING;
 	return a;
 }
@@ -252,13 +257,13 @@ static int record_make(const Net *net, const Alg1 *a, int iter, double seconds, 
 	r->iter = iter;
 	r->m = m;
 	r->sum_n = 0;
-	memcpy(r->n, net->n, (size_t)(m + 1) * sizeof *r->n);
+	net_units_all(net, r->n);
 	for (int i = 0; i < m; i++) {
 		double k = lc[i].kappa;
 		/* an all-zero Ŵ has no meaningful ratio: count it as singular */
 		r->kappa[i] = isnan(k) ? INFINITY : k;
 		r->p[i] = lc[i].p;
-		r->sum_n += net->n[i + 1];
+		r->sum_n += r->n[i + 1];
 	}
 	r->max_kappa = cond_max_kappa(lc, m);
 	cond_net_free(lc, m);
@@ -389,7 +394,7 @@ static int shrink_warm(const Alg1 *a, const int *w, int iter, Net **out, Err *e)
 		return err_set(e, "Algorithm 1, iteration %d: out of memory copying the network",
 		               iter);
 	for (int l = 1; l < cur->m; l++) {
-		if (w[l] == cur->n[l])
+		if (w[l] == net_units(cur, l))
 			continue;
 		LayerCond lc;
 		memset(&lc, 0, sizeof lc);
@@ -434,10 +439,10 @@ static void describe_plan(const Alg1 *a, const int *w, char *buf, size_t len)
 	for (int i = 0; i < r->m - 1; i++) {
 		if (!cond_over(r->kappa[i], a->o.tau))
 			continue;
-		append(buf, len, "%slayer %d: κ %s > τ = %g with %d σ below σ₁/τ, %d → %d neurons",
+		append(buf, len, "%slayer %d: κ %s > τ = %g with %d σ below σ₁/τ, %d → %d %s",
 		       buf[0] ? "; " : "", i + 1,
 		       cond_kappa_str(r->kappa[i], a->o.tau, kb, sizeof kb), a->o.tau, r->p[i],
-		       r->n[i + 1], w[i + 1]);
+		       r->n[i + 1], w[i + 1], net_unit_name(a->net, i + 1, 1));
 		if (a->o.round > 1 && r->n[i + 1] - r->p[i] != w[i + 1])
 			append(buf, len, " (rounded to a multiple of %d)", a->o.round);
 	}
@@ -479,8 +484,12 @@ static int next_network(Alg1 *a, int iter, char *what, size_t len, Net **next, E
 	*next = NULL;
 	if (iter == 0) {
 		what[0] = '\0';
-		*next = net_fresh(m, a->net->n, a->net->act, a->net->act_a,
-		                  rng_derive(a->o.seed, 0), e);
+		int *units = malloc((size_t)(m + 1) * sizeof *units);
+		if (!units)
+			return err_set(e, "Algorithm 1: out of memory");
+		net_units_all(a->net, units);
+		*next = net_fresh_like(a->net, units, rng_derive(a->o.seed, 0), e);
+		free(units);
 		return *next ? 0 : -1;
 	}
 	int *w = malloc((size_t)(m + 1) * sizeof *w);
@@ -491,8 +500,7 @@ static int next_network(Alg1 *a, int iter, char *what, size_t len, Net **next, E
 	int rc = 0;
 	if (a->o.warm)
 		rc = shrink_warm(a, w, iter, next, e);
-	else if (!(*next = net_fresh(m, w, a->net->act, a->net->act_a,
-	                             rng_derive(a->o.seed, (uint64_t)iter), e)))
+	else if (!(*next = net_fresh_like(a->net, w, rng_derive(a->o.seed, (uint64_t)iter), e)))
 		rc = -1;
 	free(w);
 	return rc;
@@ -590,7 +598,7 @@ int alg1_next_widths(const Alg1 *a, int *widths, Err *e)
 	if (!a || !widths)
 		return err_set(e, "Algorithm 1: expected a state and a widths array");
 	if (a->nrec == 0) {
-		memcpy(widths, a->net->n, (size_t)(a->net->m + 1) * sizeof *widths);
+		net_units_all(a->net, widths);
 		return 0;
 	}
 	return plan_widths(a, widths, NULL, 0);

@@ -8,7 +8,10 @@
  *   6      N̂ = T(N, D, η)
  *
  * One alg1_step() is one pass of that loop (the first call is line 1), so a
- * screen can show every iteration and a user can step by hand. */
+ * screen can show every iteration and a user can step by hand. A
+ * convolution layer's neurons are its output channels (the columns of its
+ * Ŵ): the widths below are units (net_units), and the networks of line 6
+ * keep the layers of the initial one (kernels, padding, pools). */
 #ifndef CONDNET_ALG1_PROPORTION_H
 #define CONDNET_ALG1_PROPORTION_H
 
@@ -45,7 +48,7 @@ int alg1_check_eta(double eta, Err *e);
 typedef struct Alg1Record {
 	int iter; /* 0 = the initial network after line 1 */
 	int m;
-	int *n;           /* n[0..m] */
+	int *n;           /* n[0..m]: the inputs, then every layer's units */
 	double *kappa;    /* kappa[0..m) for layers 1..m */
 	int *p;           /* p[0..m) at τ (the output layer's is shown, never applied) */
 	double max_kappa; /* over all layers */

@@ -101,6 +101,27 @@ int alg2_parse_betas(const char *s, Alg2Opts *o, Err *e)
 	return 0;
 }
 
+Net *alg2_shape(const Net *base, const int *units, Err *e)
+{
+	int m = base->m;
+	int *u = malloc((size_t)(m + 1) * sizeof *u);
+	Net *net = NULL;
+	if (!u) {
+		err_set(e, "out of memory");
+		return NULL;
+	}
+	if (units)
+		memcpy(u, units, (size_t)(m + 1) * sizeof *u);
+	else
+		net_units_all(base, u);
+	if (!base->nconv)
+		net = net_new(m, u, base->act, base->act_a, e);
+	else if ((net = net_reshape(base, u + 1, e)))
+		net_set_prep(net, NULL, NULL);
+	free(u);
+	return net;
+}
+
 void alg2_scaled_widths(const Net *base, double beta, int *widths)
 {
 	int m = base->m;
@@ -108,8 +129,9 @@ void alg2_scaled_widths(const Net *base, double beta, int *widths)
 	widths[m] = base->n[m];
 	for (int i = 1; i < m; i++) {
 		/* round half away from zero; the nudge keeps 1.15·10 = 11.4999… at 12;
-		 * a width past 10^9 stays there (llround of more is undefined) */
-		double x = beta * base->n[i] + 1e-9;
+		 * a width past 10^9 stays there (llround of more is undefined);
+		 * a convolution's channels scale as a dense layer's neurons */
+		double x = beta * (base->nconv ? net_units(base, i) : base->n[i]) + 1e-9;
 		long long w = x >= 1e9 ? 1000000000LL : llround(x);
 		widths[i] = w < 1 ? 1 : (int)w;
 	}
@@ -125,7 +147,14 @@ int alg2_check_betas(const Net *base, const double *betas, int n, Err *e)
 		char what[64];
 		snprintf(what, sizeof what, "β = %g: its network", betas[i]);
 		alg2_scaled_widths(base, betas[i], w);
-		rc = limit_check_widths(base->m, w, what, NULL, e);
+		if (base->nconv) {
+			/* the maps' sizes follow the channels: the network itself */
+			Net *shape = alg2_shape(base, w, e);
+			rc = shape ? 0 : err_prefix(e, "%s", what);
+			net_free(shape);
+		} else {
+			rc = limit_check_widths(base->m, w, what, NULL, e);
+		}
 	}
 	free(w);
 	return rc;

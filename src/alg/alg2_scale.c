@@ -67,7 +67,13 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 		               "network expects %d inputs",
 		               tr->d, v->d, shape->n[0]);
 	uint64_t seed = alg2_trial_seed(o->seed, beta, trial);
-	Net *net = net_fresh(m, shape->n, shape->act, shape->act_a, seed, e);
+	int *units = malloc((size_t)(m + 1) * sizeof *units);
+	Net *net = NULL;
+	if (units) {
+		net_units_all(shape, units);
+		net = net_fresh_like(shape, units, seed, e);
+	}
+	free(units);
 	if (!net)
 		return err_set(e, "Algorithm 2 trial β = %g: out of memory", beta);
 	TrainOpts to = o->train;
@@ -125,8 +131,6 @@ Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2O
 		err_set(e, "Algorithm 2: expected a base network and options");
 		return NULL;
 	}
-	if (net_refuse_conv(base, "Algorithm 2", e))
-		return NULL;
 	if (o->nbeta < 1 || o->nbeta > 64 || o->q < 1 || !(o->eta > 0) || !isfinite(o->eta) ||
 	    o->max_extend < 0) {
 		err_set(e,
@@ -171,7 +175,7 @@ Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2O
 	a->fn = alg2_trial_train;
 	p->cap = o->nbeta + o->max_extend;
 	size_t cells = (size_t)p->cap * (size_t)o->q;
-	a->base = net_new(base->m, base->n, base->act, base->act_a, e);
+	a->base = alg2_shape(base, NULL, e);
 	a->b = calloc((size_t)p->cap, sizeof *a->b);
 	p->seen = calloc(cells, 1);
 	p->etr = calloc(cells, sizeof *p->etr);
@@ -312,7 +316,7 @@ static int shape_trial(Alg2TrialFn fn, void *ud, const Net *base, const int *wid
                        int t, const Dataset *trs, const Dataset *v, const Alg2Opts *o,
                        Alg2Trial *tr, const Hook *h, Err *e)
 {
-	Net *shape = net_new(base->m, widths, base->act, base->act_a, e);
+	Net *shape = alg2_shape(base, widths, e);
 	if (!shape)
 		return err_prefix(e, "Algorithm 2, β = %g", beta);
 	memset(tr, 0, sizeof *tr);
@@ -531,7 +535,7 @@ Net *alg2_pick_net(const Alg2 *a, uint64_t seed, Err *e)
 		err_set(e, "Algorithm 2: no β has all its %d trials yet", a->o.q);
 		return NULL;
 	}
-	return net_fresh(a->base->m, a->b[pick].widths, a->base->act, a->base->act_a, seed, e);
+	return net_fresh_like(a->base, a->b[pick].widths, seed, e);
 }
 
 int alg2_add_trial(Alg2 *a, const Alg2Trial *t, Err *e)

@@ -83,8 +83,15 @@ typedef struct Alg2 {
 	void *fn_ud;
 } Alg2;
 
-/* Scaled widths: n[0] and n[m] as in base, every hidden width round(β·n_i), at least 1. */
+/* Scaled widths: n[0] and n[m] as in base, every hidden width round(β·n_i), at least 1;
+ * a convolution layer's channels (net_units) scaled the same way, so that
+ * widths[1..m-1] are the scaled network's units. */
 void alg2_scaled_widths(const Net *base, double beta, int *widths);
+/* A network of base's layers (its convolutions' kernels, padding and
+ * pools) with units[0..m] as its units (NULL: base's), zero parameters, no
+ * preprocessing: the shape a trial trains from fresh weights. NULL with a
+ * message when it breaks the table of limits or memory runs out. */
+Net *alg2_shape(const Net *base, const int *units, Err *e);
 /* Checks that the network of every β of betas[0..n) is within the table of
  * limits (widths, parameters): "β = 1000: its network has 19513031010
  * parameters, more than condnet trains (1073741824)". alg2_new checks its β

@@ -55,6 +55,7 @@ int alg3_combinations(const Net *net, int layer, int nkeep, Alg3Combinations *ou
 	out->layer = layer;
 	out->n = n;
 	out->nkeep = nkeep;
+	out->unit = layer <= net->nconv ? 'c' : 'n';
 	return 0;
 }
 
@@ -72,6 +73,20 @@ int alg3_combinations_of(const Net *net, const Alg3Proposal *sp, Alg3Combination
 		return err_set(e, "layer %d: the proposal was made on another network", sp->layer);
 	}
 	return 0;
+}
+
+int alg3_combinations_at(const Net *net, int layer, double tau, Alg3Combinations *out, Err *e)
+{
+	Alg3Opts o;
+	Alg3Proposal sp;
+	memset(out, 0, sizeof *out);
+	alg3_opts_default(&o);
+	o.tau = tau;
+	if (alg3_propose(net, layer, &o, &sp, e))
+		return -1;
+	int rc = alg3_combinations_of(net, &sp, out, e);
+	alg3_proposal_free(&sp);
+	return rc;
 }
 
 /* Positions 0..n) of co by |co| descending, ties by position. */
@@ -111,16 +126,18 @@ static const char *combination_text(const Alg3Combinations *c, int r, const doub
 		return buf;
 	order_by_size(co, c->nkeep, order);
 	int shown = terms < c->nkeep ? terms : c->nkeep;
-	k += (size_t)snprintf(buf, len, "n%d %s ", c->perm[c->nkeep + r] + 1, ascii ? "~" : "≈");
+	char u = c->unit ? c->unit : 'n';
+	k +=
+	    (size_t)snprintf(buf, len, "%c%d %s ", u, c->perm[c->nkeep + r] + 1, ascii ? "~" : "≈");
 	for (int t = 0; t < shown && k < len; t++) {
 		double v = co[order[t]];
 		const char *sign = v < 0 ? (ascii ? "-" : "−") : "+";
 		if (t == 0)
-			k += (size_t)snprintf(buf + k, len - k, "%s%.2f%sn%d", v < 0 ? sign : "",
-			                      fabs(v), ascii ? "*" : "·", c->perm[order[t]] + 1);
+			k += (size_t)snprintf(buf + k, len - k, "%s%.2f%s%c%d", v < 0 ? sign : "",
+			                      fabs(v), ascii ? "*" : "·", u, c->perm[order[t]] + 1);
 		else
-			k += (size_t)snprintf(buf + k, len - k, " %s %.2f%sn%d", sign, fabs(v),
-			                      ascii ? "*" : "·", c->perm[order[t]] + 1);
+			k += (size_t)snprintf(buf + k, len - k, " %s %.2f%s%c%d", sign, fabs(v),
+			                      ascii ? "*" : "·", u, c->perm[order[t]] + 1);
 	}
 	if (k < len && shown < c->nkeep)
 		k += (size_t)snprintf(buf + k, len - k, " + %s", ascii ? "..." : "…");

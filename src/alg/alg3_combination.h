@@ -39,6 +39,7 @@ typedef struct Alg3Combinations {
 	double *coef; /* (n − nkeep) × nkeep: row r is removed neuron perm[nkeep + r] as a
 	               * combination of perm[0..nkeep), in that order */
 	double *residual; /* n − nkeep relative residuals, in [0, 1] */
+	char unit;        /* how units are named in text: 'n' neurons, 'c' channels */
 	/* where the refit works (alg3_combinations_act; NULL and 0 until then) */
 	int rows;         /* sample rows the activations were fitted on */
 	double *act_coef; /* (n − nkeep) × (nkeep + 1): removed neuron perm[nkeep + r]'s
@@ -55,6 +56,9 @@ int alg3_combinations(const Net *net, int layer, int nkeep, Alg3Combinations *ou
 /* The same for a proposal of the pivoted-QR criterion (alg3_propose):
  * its layer and nkeep, checked to give its pivot order. */
 int alg3_combinations_of(const Net *net, const Alg3Proposal *sp, Alg3Combinations *out, Err *e);
+/* The same for what Algorithm 3 at tau (its default options otherwise)
+ * decides for the layer as it is now (alg3_propose). */
+int alg3_combinations_at(const Net *net, int layer, double tau, Alg3Combinations *out, Err *e);
 void alg3_combinations_free(Alg3Combinations *c); /* frees the arrays, not c */
 
 /* The combinations of c (its layer, pivot order and nkeep) in activations:
@@ -67,7 +71,8 @@ int alg3_combinations_act(const Net *net, const Dataset *sample, Alg3Combination
 /* Removed neuron r (0 ≤ r < n − nkeep) as text, neurons numbered from 1:
  * "n17 ≈ 0.62·n3 − 0.21·n8 + 0.05·n1 (residual 0.3 %)", its terms largest
  * first, at most `terms` of them (then " + …" says that more follow), in
- * ASCII ("n17 ~ 0.62*n3 - 0.21*n8 …") when ascii is set. Returns buf. */
+ * ASCII ("n17 ~ 0.62*n3 - 0.21*n8 …") when ascii is set; a convolution
+ * layer's channels as c17, c3, …. Returns buf. */
 const char *alg3_combination_str(const Alg3Combinations *c, int r, int terms, int ascii, char *buf,
                                  size_t len);
 /* The least, the median (of an even count, the lower middle) and the

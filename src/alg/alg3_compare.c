@@ -68,8 +68,11 @@ static int init(Alg3Compare *c, const Net *net, int draws, Err *e)
 		alg3_compare_free(c);
 		return err_set(e, "out of memory for a comparison");
 	}
-	memcpy(c->n, net->n, (size_t)(net->m + 1) * sizeof *c->n);
-	c->hidden = net_hidden_total(net);
+	net_units_all(net, c->n);
+	c->hidden = 0;
+	for (int i = 1; i < net->m; i++)
+		c->hidden += c->n[i];
+	c->nconv = net->nconv;
 	c->cost_before.sec_b1 = c->cost_after.sec_b1 = NAN;
 	return 0;
 }
@@ -142,7 +145,7 @@ static int decide(Ctx *x, Net **qr, Err *e)
 	if (rc == 0) {
 		c->removed = a->total;
 		for (int i = 1; i < sq->m; i++) {
-			c->keep[i - 1] = sq->n[i];
+			c->keep[i - 1] = net_units(sq, i);
 			c->removed_thresh[i - 1] = a->removed_qr[i - 1];
 			c->removed_loop[i - 1] = a->removed[i - 1] - a->removed_qr[i - 1];
 			c->kappa_dec[i - 1] = a->kappa_dec[i - 1];
@@ -237,8 +240,6 @@ int alg3_compare(const Net *net, const Alg3CompareOpts *o, const Dataset *train,
 {
 	if (!net || !o || !eval)
 		return err_set(e, "a comparison needs a network, options and an evaluation set");
-	if (net_refuse_conv(net, "a comparison of squeezes", e))
-		return -1;
 	if (o->draws < 1 || o->retrain_draws > o->draws)
 		return err_set(e,
 		               "%d random draws (%d retrained), expected at least 1 (and at "

@@ -57,15 +57,17 @@ typedef struct CriterionAcc {
 typedef struct Alg3Compare {
 	double tau;
 	int m;
-	int *n;              /* n[0..m], the widths before */
-	int *keep;           /* keep[i-1]: neurons hidden layer i keeps (QR at τ, no
+	int *n;              /* n[0..m], the units before (net_units: channels of a
+	                      * convolution, neurons of a dense layer) */
+	int *keep;           /* keep[i-1]: units hidden layer i keeps (QR at τ, no
 	                      * compensation) */
 	int *removed_thresh; /* removed by the |r_jj| threshold (line 4), per hidden layer */
 	int *removed_loop;   /* removed by the κ while loop (lines 6-9), per hidden layer */
 	double *kappa;       /* κ(Ŵ⁽ⁱ⁾) before any removal, per hidden layer */
 	double *kappa_dec;   /* κ(Ŵ⁽ⁱ⁾) when layer i was decided (after the cascade) */
 	int removed;         /* Σ removed */
-	long hidden;         /* Σ n_i over the hidden layers before */
+	long hidden;         /* Σ n_i (units) over the hidden layers before */
+	int nconv;           /* the network's convolution layers (their units are channels) */
 	double acc_before;   /* the network as given, percent */
 	CriterionAcc acc[CMP_NSTAGES][ALG3_NCRITERIA];
 	int draws;                     /* random draws */

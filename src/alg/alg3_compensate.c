@@ -81,6 +81,41 @@ out:
 	return rc;
 }
 
+/* Compensation of a convolution layer (alg3_channel_fit and _fold): each
+ * removed channel as one combination of the kept ones and a constant,
+ * fitted on the maps of the sample's rows, folded into the next layer. */
+static int compensate_channels(Net *net, int layer, const int *keep, int nkeep,
+                               const Dataset *sample, int maxrows, Err *e)
+{
+	int s, C = net_units(net, layer), P = net->n[layer] / C, rc = -1;
+	size_t wlen = (size_t)net_rows(net, layer) * net_cols(net, layer);
+	double *y = NULL;
+	if (alg3_activations(net, layer, sample, maxrows, &y, &s, e))
+		return err_prefix(e, "layer %d: compensation", layer);
+	double *comb = malloc(((size_t)nkeep + 1) * C * sizeof *comb);
+	float *W = malloc(wlen * sizeof *W);
+	float *b = malloc((size_t)net_cols(net, layer) * sizeof *b);
+	if (!comb || !W || !b) {
+		err_set(e, "layer %d: out of memory for the refit on %d rows", layer, s);
+		goto out;
+	}
+	memcpy(W, net->W[layer], wlen * sizeof *W);
+	memcpy(b, net->b[layer], (size_t)net_cols(net, layer) * sizeof *b);
+	if ((rc = alg3_channel_fit(y, s, C, P, keep, nkeep, comb, e)) != 0 ||
+	    (rc = alg3_channel_fold(net, layer, keep, nkeep, comb, W, b, e)) != 0) {
+		err_prefix(e, "layer %d: compensation", layer);
+		goto out;
+	}
+	memcpy(net->W[layer], W, wlen * sizeof *W);
+	memcpy(net->b[layer], b, (size_t)net_cols(net, layer) * sizeof *b);
+out:
+	free(y);
+	free(comb);
+	free(W);
+	free(b);
+	return rc;
+}
+
 /* Compensation (not in the paper). With Y (s×n) the activations of layer
  * i on s sample inputs, K the kept and R the removed neurons, layer i+1 sees
  * the pre-activations
@@ -90,7 +125,10 @@ out:
  *     min ‖[Y_K 1] [W'_K; b'ᵀ] − Z‖_F
  * (alg3_refit: cond_lstsq, pivoted QR). If each removed neuron's
  * activation is an affine function of the kept ones, Z is reproduced
- * exactly. */
+ * exactly. (The same as each removed neuron replaced by its least-squares
+ * combination of the kept ones and a constant, folded into W⁽ⁱ⁺¹⁾: the
+ * solution is linear in Z; a convolution layer's channels are compensated
+ * that way, compensate_channels.) */
 static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dataset *sample,
                       int maxrows, Err *e)
 {
@@ -99,6 +137,8 @@ static int compensate(Net *net, int layer, const int *keep, int nkeep, const Dat
 	if (sample->d != net->n[0])
 		return err_set(e, "the sample has %d features, the network %d inputs", sample->d,
 		               net->n[0]);
+	if (layer <= net->nconv)
+		return compensate_channels(net, layer, keep, nkeep, sample, maxrows, e);
 	int s = sample->n < maxrows ? sample->n : maxrows;
 	if (s < nkeep + 1)
 		return err_set(e,
@@ -157,7 +197,8 @@ int alg3_compensate(Net *net, int layer, const int *keep, int nkeep, const Datas
 		return err_set(e, "layer %d is not a hidden layer (expected 1..%d)", layer,
 		               net->m - 1);
 	if (nkeep < 1)
-		return err_set(e, "layer %d: %d neurons kept, expected at least 1", layer, nkeep);
+		return err_set(e, "layer %d: %d %s kept, expected at least 1", layer, nkeep,
+		               net_unit_name(net, layer, 1));
 	if (maxrows < 1)
 		return err_set(e, "compensation on %d sample rows, expected at least 1", maxrows);
 	return compensate(net, layer, keep, nkeep, sample, maxrows, e);

@@ -33,10 +33,12 @@ int alg3_check_counts(const Net *net, const int *counts, int ncounts, Err *e)
 	if (ncounts != net->m - 1)
 		return err_set(e, "%d keep counts for a network of %d hidden layers", ncounts,
 		               net->m - 1);
-	for (int i = 1; i < net->m; i++)
-		if (counts[i - 1] < 1 || counts[i - 1] > net->n[i])
-			return err_set(e, "layer %d: keep %d of %d neurons, expected 1..%d", i,
-			               counts[i - 1], net->n[i], net->n[i]);
+	for (int i = 1; i < net->m; i++) {
+		int n = net_units(net, i);
+		if (counts[i - 1] < 1 || counts[i - 1] > n)
+			return err_set(e, "layer %d: keep %d of %d %s, expected 1..%d", i,
+			               counts[i - 1], n, net_unit_name(net, i, 1), n);
+	}
 	return 0;
 }
 
@@ -55,18 +57,21 @@ static int by_key_desc(const void *pa, const void *pb)
 }
 
 /* Neuron j of hidden layer i feeds layer i+1 through row j of W⁽ⁱ⁺¹⁾
- * (net->W[i], n_i × n_{i+1}): order by ‖W⁽ⁱ⁺¹⁾(j,:)‖₂, largest first. */
+ * (net->W[i], n_i × n_{i+1}), a channel through its block of rows (its
+ * slices of the next kernels, or the flatten's rows of its map,
+ * net_unit_rows): order by the 2-norm of those weights, largest first. */
 static int order_norm(const Net *net, int layer, int *order, Err *e)
 {
-	int n = net->n[layer], q = net->n[layer + 1];
+	int n = net_units(net, layer), q = net_cols(net, layer);
+	size_t len = (size_t)net_unit_rows(net, layer) * q;
 	Ranked *r = malloc((size_t)n * sizeof *r);
 	if (!r)
 		return err_set(e, "layer %d: out of memory", layer);
 	const float *W = net->W[layer];
 	for (int j = 0; j < n; j++) {
 		double s = 0;
-		for (int k = 0; k < q; k++)
-			s += (double)W[(size_t)j * q + k] * W[(size_t)j * q + k];
+		for (size_t k = 0; k < len; k++)
+			s += (double)W[(size_t)j * len + k] * W[(size_t)j * len + k];
 		r[j] = (Ranked){sqrt(s), j};
 	}
 	qsort(r, (size_t)n, sizeof *r, by_key_desc);
@@ -105,9 +110,10 @@ int alg3_order(const Net *net, int layer, Alg3Criterion c, uint64_t seed, int *o
 	case ALG3_RANDOM: {
 		Rng r;
 		rng_seed(&r, rng_derive(seed, (uint64_t)layer));
-		for (int j = 0; j < net->n[layer]; j++)
+		int n = net_units(net, layer);
+		for (int j = 0; j < n; j++)
 			order[j] = j;
-		rng_shuffle(&r, order, net->n[layer]);
+		rng_shuffle(&r, order, n);
 		return 0;
 	}
 	default:

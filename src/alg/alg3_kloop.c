@@ -158,7 +158,7 @@ int alg3_kloop(const KLoopLayer *in, int guide, KLoopResult *out, Err *e)
 	if (!net || in->layer < 1 || in->layer >= net->m || in->p_qr < 1 || in->p_qr > in->k)
 		return err_set(e, "the κ loop: no layer to decide, or p = %d outside 1..%d",
 		               in->p_qr, in->k);
-	int rows = net->n[in->layer - 1] + 1, cols = net->n[in->layer];
+	int rows = net_rows(net, in->layer - 1) + 1, cols = net_cols(net, in->layer - 1);
 	Search s = {.in = in,
 	            .out = out,
 	            .rows = rows,

@@ -61,9 +61,13 @@ static float *activations(const Net *net, int layer, const Dataset *d, Err *e)
 typedef struct Tail {
 	const Net *net;
 	int layer, nkeep;
+	int units, P;          /* the layer's units, and the values of each (a map's
+	                        * positions; 1 for a neuron) */
 	const Dataset *eval;   /* the rows evaluated */
 	const float *Y;        /* eval->n × n_layer activations */
-	const double *Ys, *Zs; /* compensation: sample activations and next pre-activations */
+	const double *Ys, *Zs; /* a dense layer's compensation: sample activations and
+	                        * next pre-activations */
+	const double *Ym;      /* a convolution's: the sample's maps */
 	int s;                 /* sample rows (0: no compensation) */
 	int *now;              /* eval->n: the classes the network answers now */
 	int *cls;              /* eval->n: those of the choice evaluated last */
@@ -89,43 +93,60 @@ static int classes(const Net *net, const Dataset *d, int *cls, long *correct, Er
 	return 0;
 }
 
-/* Accuracy (percent) of the network after `layer`, fed the k kept columns
- * keep[0..k) of the activations: layer+1 takes the kept rows of
- * W⁽ˡᵃʸᵉʳ⁺¹⁾ and b, or the refit sol ((k+1)×q) when given; the later
- * layers as they are. The class of every row into cls. */
-static double tail_accuracy(const Tail *t, const int *keep, int k, const double *sol, int *cls,
-                            Err *e)
+/* The network after `layer` reading k kept units of it (a convolution
+ * first when the next layer is one, its input channels the kept ones), its
+ * first layer's weights the kept units' rows of W and b (laid out as
+ * W⁽ˡᵃʸᵉʳ⁺¹⁾ and b⁽ˡᵃʸᵉʳ⁺¹⁾), the later layers as they are. */
+static Net *tail_net(const Tail *t, const int *keep, int k, const float *W, const float *b, Err *e)
 {
 	const Net *net = t->net;
-	int L = t->layer, m2 = net->m - L, n = net->n[L], q = net->n[L + 1];
+	int L = t->layer, m2 = net->m - L, nc = net->nconv > L ? net->nconv - L : 0;
 	int *w = malloc((size_t)(m2 + 1) * sizeof *w);
-	if (!w)
-		return err_set(e, "out of memory"), NAN;
-	w[0] = k;
+	ConvShape *cs = nc ? malloc((size_t)nc * sizeof *cs) : NULL;
+	Net *tail = NULL;
+	if (!w || (nc && !cs)) {
+		err_set(e, "out of memory");
+		goto out;
+	}
+	w[0] = k * t->P;
 	for (int j = 1; j <= m2; j++)
 		w[j] = net->n[L + j];
-	Net *tail = net_new(m2, w, net->act, net->act_a, e);
+	if (nc) {
+		memcpy(cs, net->conv + L, (size_t)nc * sizeof *cs);
+		cs[0].c_in = k;
+	}
+	if (!(tail = net_new_conv(m2, w, nc, cs, net->act, net->act_a, e)))
+		goto out;
+	size_t g = (size_t)net_unit_rows(net, L), q = (size_t)net_cols(net, L);
+	for (int j = 0; j < k; j++)
+		memcpy(tail->W[0] + j * g * q, W + (size_t)keep[j] * g * q, g * q * sizeof *W);
+	memcpy(tail->b[0], b, q * sizeof *b);
+	for (int j = 1; j < m2; j++)
+		memcpy(tail->W[j], net->W[L + j], net_layer_params(net, L + j) * sizeof(float));
+out:
 	free(w);
-	Dataset *d = tail ? dataset_new(t->eval->n, k, t->eval->k, e) : NULL;
+	free(cs);
+	return tail;
+}
+
+/* Accuracy (percent) of the network after `layer`, fed the k kept units
+ * keep[0..k) of the activations (tail_net, its first layer's weights from
+ * W and b); the class of every row into cls. */
+static double tail_accuracy(const Tail *t, const int *keep, int k, const float *W, const float *b,
+                            int *cls, Err *e)
+{
+	int n = t->units * t->P, P = t->P;
+	Net *tail = tail_net(t, keep, k, W, b, e);
+	Dataset *d = tail ? dataset_new(t->eval->n, k * P, t->eval->k, e) : NULL;
 	if (!d) {
 		net_free(tail);
 		return NAN;
 	}
-	for (int j = 0; j < k; j++) {
-		float *dst = tail->W[0] + (size_t)j * q;
-		const float *row = net->W[L] + (size_t)keep[j] * q;
-		for (int c = 0; c < q; c++)
-			dst[c] = sol ? (float)sol[(size_t)j * q + c] : row[c];
-	}
-	for (int c = 0; c < q; c++)
-		tail->b[0][c] = sol ? (float)sol[(size_t)k * q + c] : net->b[L][c];
-	for (int j = 1; j < m2; j++) {
-		memcpy(tail->W[j], net->W[L + j], (size_t)net->n[L + j] * net->n[L + j + 1] * 4);
-		memcpy(tail->b[j], net->b[L + j], (size_t)net->n[L + j + 1] * 4);
-	}
 	for (int i = 0; i < d->n; i++)
 		for (int j = 0; j < k; j++)
-			d->x[(size_t)i * k + j] = t->Y[(size_t)i * n + keep[j]];
+			memcpy(d->x + ((size_t)i * k + j) * P,
+			       t->Y + (size_t)i * n + (size_t)keep[j] * P,
+			       (size_t)P * sizeof *d->x);
 	memcpy(d->y, t->eval->y, (size_t)d->n * sizeof *d->y);
 	long correct = 0;
 	int rc = classes(tail, d, cls, &correct, e);
@@ -141,58 +162,100 @@ static double agree(const Tail *t, const int *cls)
 {
 	long same = 0;
 	for (int i = 0; i < t->eval->n; i++)
-		same += cls[i] == t->now[i];
+		same += cls[i] == t->now[i] && cls[i] != NET_NO_ANSWER;
 	return 100 * (double)same / t->eval->n;
 }
 
-/* One choice of kept neurons: acc[0] plain, acc[1] compensated (when t->s);
+/* The next layer's weights after compensation for keeping keep[0..k), in
+ * W and b (copies of W⁽ˡᵃʸᵉʳ⁺¹⁾ and b⁽ˡᵃʸᵉʳ⁺¹⁾): a dense layer's kept rows
+ * refitted (alg3_refit), a convolution's removed channels folded in
+ * (alg3_channel_fit and _fold). */
+static int compensated(const Tail *t, const int *keep, int k, float *W, float *b, Err *e)
+{
+	const Net *net = t->net;
+	int L = t->layer, q = net_cols(net, L), c = L <= net->nconv ? t->units : k;
+	double *sol = malloc(((size_t)k + 1) * (size_t)(L <= net->nconv ? c : q) * sizeof *sol);
+	if (!sol)
+		return err_set(e, "out of memory");
+	int rc;
+	if (L <= net->nconv) {
+		rc = alg3_channel_fit(t->Ym, t->s, t->units, t->P, keep, k, sol, e);
+		if (rc == 0)
+			rc = alg3_channel_fold(net, L, keep, k, sol, W, b, e);
+	} else if ((rc = alg3_refit(t->Ys, t->s, t->units, t->Zs, q, keep, k, sol, e)) == 0) {
+		for (int j = 0; j < k; j++)
+			for (int i = 0; i < q; i++)
+				W[(size_t)keep[j] * q + i] = (float)sol[(size_t)j * q + i];
+		for (int i = 0; i < q; i++)
+			b[i] = (float)sol[(size_t)k * q + i];
+	}
+	free(sol);
+	return rc;
+}
+
+/* One choice of kept units: acc[0] plain, acc[1] compensated (when t->s);
  * with ag, how far each answers as the network now. */
 static int choice(const Tail *t, const int *keep, double acc[2], double *ag, Err *e)
 {
-	int k = t->nkeep;
-	if (isnan(acc[0] = tail_accuracy(t, keep, k, NULL, t->cls, e)))
+	const Net *net = t->net;
+	int k = t->nkeep, L = t->layer;
+	if (isnan(acc[0] = tail_accuracy(t, keep, k, net->W[L], net->b[L], t->cls, e)))
 		return -1;
 	if (ag)
 		ag[0] = agree(t, t->cls);
 	if (!t->s)
 		return 0;
-	int q = t->net->n[t->layer + 1];
-	double *sol = malloc((size_t)(k + 1) * q * sizeof *sol);
-	if (!sol)
-		return err_set(e, "out of memory");
-	int rc = alg3_refit(t->Ys, t->s, t->net->n[t->layer], t->Zs, q, keep, k, sol, e);
-	if (rc == 0 && isnan(acc[1] = tail_accuracy(t, keep, k, sol, t->cls, e)))
+	size_t wlen = (size_t)net_rows(net, L) * net_cols(net, L);
+	float *W = malloc(wlen * sizeof *W), *b = malloc((size_t)net_cols(net, L) * sizeof *b);
+	int rc = W && b ? 0 : err_set(e, "out of memory");
+	if (rc == 0) {
+		memcpy(W, net->W[L], wlen * sizeof *W);
+		memcpy(b, net->b[L], (size_t)net_cols(net, L) * sizeof *b);
+		rc = compensated(t, keep, k, W, b, e);
+	}
+	if (rc == 0 && isnan(acc[1] = tail_accuracy(t, keep, k, W, b, t->cls, e)))
 		rc = -1;
 	if (rc == 0 && ag)
 		ag[1] = agree(t, t->cls);
-	free(sol);
+	free(W);
+	free(b);
 	return rc;
 }
 
 /* What the network answers now on the evaluated rows, through the same
- * tail with every neuron kept, into t->now. */
+ * tail with every unit kept, into t->now. */
 static int answers_now(Tail *t, Err *e)
 {
-	int n = t->net->n[t->layer];
+	int n = t->units;
 	int *all = malloc((size_t)n * sizeof *all);
 	if (!all)
 		return err_set(e, "out of memory");
 	for (int j = 0; j < n; j++)
 		all[j] = j;
-	double acc = tail_accuracy(t, all, n, NULL, t->now, e);
+	double acc = tail_accuracy(t, all, n, t->net->W[t->layer], t->net->b[t->layer], t->now, e);
 	free(all);
 	return isnan(acc) ? -1 : 0;
 }
 
-/* Compensation's inputs: the sample's activations at the layer and the
- * next layer's pre-activations, in double. */
+/* Compensation's inputs: the sample's activations at the layer and, for a
+ * dense layer, the next layer's pre-activations, in double; a
+ * convolution's maps as they are. */
 static int sample_side(Tail *t, const Dataset *sample, Err *e)
 {
 	const Net *net = t->net;
-	int L = t->layer, n = net->n[L], q = net->n[L + 1];
+	int L = t->layer, n = net->n[L], q = net_cols(net, L);
 	Dataset *s = spaced_rows(sample, ALG3_SAMPLE_ROWS, e);
 	float *y = s ? activations(net, L, s, e) : NULL;
 	double *Ys = y ? malloc((size_t)s->n * n * sizeof *Ys) : NULL;
+	if (Ys && L <= net->nconv) { /* a convolution's maps are all it needs */
+		for (size_t i = 0; i < (size_t)s->n * n; i++)
+			Ys[i] = y[i];
+		t->Ym = Ys;
+		t->s = s->n;
+		free(y);
+		dataset_free(s);
+		return 0;
+	}
 	double *Zs = Ys ? malloc((size_t)s->n * q * sizeof *Zs) : NULL;
 	double *W = Zs ? malloc((size_t)n * q * sizeof *W) : NULL;
 	int rc = -1;
@@ -242,10 +305,8 @@ int alg3_compare_layer(const Net *net, const Alg3Proposal *sp, const Dataset *ev
 {
 	double t0 = clock_seconds();
 	memset(out, 0, sizeof *out);
-	if (net && net_refuse_conv(net, "a comparison of squeezes", e))
-		return -1;
 	if (!net || !sp || !eval || sp->layer < 1 || sp->layer >= net->m ||
-	    net->n[sp->layer] != sp->n_before)
+	    net_units(net, sp->layer) != sp->n_before)
 		return err_set(e, "the proposal does not fit the network");
 	if (eval->d != net->n[0] || eval->n < 1)
 		return err_set(e, "the evaluation set must have rows of %d features", net->n[0]);
@@ -255,7 +316,17 @@ int alg3_compare_layer(const Net *net, const Alg3Proposal *sp, const Dataset *ev
 		               "sample",
 		               draws);
 	int n = sp->n_before;
-	Tail t = {.net = net, .layer = sp->layer, .nkeep = sp->nkeep};
+	Tail t = {.net = net,
+	          .layer = sp->layer,
+	          .nkeep = sp->nkeep,
+	          .units = n,
+	          .P = net->n[sp->layer] / n};
+	/* a convolution's maps: at most 2²⁴ values of them at once */
+	long most = (1L << 24) / net->n[sp->layer];
+	if (most < 1)
+		most = 1;
+	if (t.P > 1 && (max_rows < 1 || max_rows > most))
+		max_rows = (int)most;
 	Dataset *ev = spaced_rows(eval, max_rows, e);
 	float *Y = ev ? activations(net, sp->layer, ev, e) : NULL;
 	int *order = malloc((size_t)n * sizeof *order);
@@ -310,6 +381,7 @@ out:
 	free(t.cls);
 	free((void *)t.Ys);
 	free((void *)t.Zs);
+	free((void *)t.Ym);
 	free(Y);
 	free(order);
 	free(acc);

@@ -21,7 +21,7 @@ void alg3_round_free(Alg3Round *r)
 	r->kappa = NULL;
 }
 
-/* The widths, κ and p (at τ) of net into r. */
+/* The units (neurons, channels), κ and p (at τ) of net into r. */
 static int round_measure(Alg3Round *r, const Net *net, double tau, Err *e)
 {
 	LayerCond *lc;
@@ -31,7 +31,7 @@ static int round_measure(Alg3Round *r, const Net *net, double tau, Err *e)
 		r->p[i] = lc[i].p;
 	}
 	cond_net_free(lc, net->m);
-	memcpy(r->n, net->n, (size_t)(net->m + 1) * sizeof *r->n);
+	net_units_all(net, r->n);
 	return rc;
 }
 

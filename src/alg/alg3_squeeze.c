@@ -112,10 +112,11 @@ int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp,
 		return -1;
 	if ((unsigned)o->criterion >= ALG3_NCRITERIA)
 		return err_set(e, "unknown squeeze criterion %d", (int)o->criterion);
-	if (o->keep_counts &&
-	    (o->keep_counts[layer - 1] < 1 || o->keep_counts[layer - 1] > net->n[layer]))
-		return err_set(e, "layer %d: keep %d of %d neurons, expected 1..%d", layer,
-		               o->keep_counts[layer - 1], net->n[layer], net->n[layer]);
+	int units = net_units(net, layer);
+	if (o->keep_counts && (o->keep_counts[layer - 1] < 1 || o->keep_counts[layer - 1] > units))
+		return err_set(e, "layer %d: keep %d of %d %s, expected 1..%d", layer,
+		               o->keep_counts[layer - 1], units, net_unit_name(net, layer, 1),
+		               units);
 	int rows, cols;
 	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e), *R = NULL;
 	if (!A)
@@ -187,12 +188,13 @@ static int apply(Net *net, const Alg3Proposal *sp, int comp, const Dataset *samp
 {
 	if (check_hidden(net, sp->layer, e))
 		return -1;
-	if (net->n[sp->layer] != sp->n_before)
-		return err_set(e, "layer %d has %d neurons, but the proposal was made for %d",
-		               sp->layer, net->n[sp->layer], sp->n_before);
+	const char *units = net_unit_name(net, sp->layer, 1);
+	if (net_units(net, sp->layer) != sp->n_before)
+		return err_set(e, "layer %d has %d %s, but the proposal was made for %d", sp->layer,
+		               net_units(net, sp->layer), units, sp->n_before);
 	if (sp->nkeep < 1 || sp->nkeep > sp->n_before)
-		return err_set(e, "layer %d: proposal keeps %d of %d neurons", sp->layer, sp->nkeep,
-		               sp->n_before);
+		return err_set(e, "layer %d: proposal keeps %d of %d %s", sp->layer, sp->nkeep,
+		               sp->n_before, units);
 	if (sp->nkeep == sp->n_before)
 		return 0;
 	if (comp && alg3_compensate(net, sp->layer, sp->keep, sp->nkeep, sample, maxrows, e))
@@ -221,8 +223,6 @@ static int accuracy_after(const Net *net, const Alg3Proposal *sp, int comp, cons
 int alg3_preview(const Net *net, const Alg3Proposal *sp, const Dataset *eval, const Dataset *sample,
                  double *acc, double *acc_comp, Err *e)
 {
-	if (net_refuse_conv(net, "a squeeze's preview", e))
-		return -1;
 	if (!eval || eval->d != net->n[0] || eval->n < 1)
 		return err_set(e, "the evaluation set must have rows of %d features", net->n[0]);
 	if (accuracy_after(net, sp, 0, eval, sample, acc, e))
@@ -240,8 +240,6 @@ Alg3 *alg3_new(Net *net, const Alg3Opts *o, const Dataset *sample, Err *e)
 		err_set(e, "Algorithm 3: expected a network and options");
 		return NULL;
 	}
-	if (net_refuse_conv(net, "Algorithm 3", e))
-		return NULL;
 	if (cond_check_tau(o->tau, e) < 0) {
 		err_prefix(e, "Algorithm 3");
 		return NULL;
@@ -359,24 +357,25 @@ int alg3_apply(Alg3 *a, int compensate, const Hook *h, Err *e)
 	a->total += gone;
 	a->applied++;
 	const char *comp = compensate && gone ? ", next layer refitted (compensation)" : "";
+	const char *units = net_unit_name(a->net, sp->layer, 1);
 	char k0[48], k1[48];
 	HookStep st = {.kind = HOOK_ALG3_LAYER, .alg3 = a, .applied = 1};
 	if (sp->counted || sp->criterion != ALG3_QR)
 		hook_step(h, st,
 		          "Algorithm 3, layer %d: κ %s (after the earlier layers' removals); "
-		          "%s, %s keeps %d of %d neurons, κ %s%s",
+		          "%s, %s keeps %d of %d %s, κ %s%s",
 		          sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
 		          sp->counted ? "count given" : "count decided by pivoted QR at τ",
-		          alg3_criterion_name(sp->criterion), sp->nkeep, sp->n_before,
+		          alg3_criterion_name(sp->criterion), sp->nkeep, sp->n_before, units,
 		          cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
 	else
 		hook_step(h, st,
 		          "Algorithm 3, layer %d: κ %s %s τ = %g (after the earlier layers' "
 		          "removals); pivoted QR keeps %d of %d (|r_jj| ≥ |r_11|/τ), the κ loop "
-		          "%d: %d → %d neurons, κ %s%s",
+		          "%d: %d → %d %s, κ %s%s",
 		          sp->layer, cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0),
 		          cond_over(sp->kappa_before, a->o.tau) ? ">" : "≤", a->o.tau, sp->p_qr,
-		          sp->n_before, sp->nkeep, sp->n_before, sp->nkeep,
+		          sp->n_before, sp->nkeep, sp->n_before, sp->nkeep, units,
 		          cond_kappa_str(sp->kappa_after, a->o.tau, k1, sizeof k1), comp);
 	decided(a);
 	return 0;
@@ -390,8 +389,9 @@ int alg3_refuse(Alg3 *a, const Hook *h, Err *e)
 	a->refused++;
 	char k0[48];
 	hook_step(h, (HookStep){.kind = HOOK_ALG3_LAYER, .alg3 = a},
-	          "Algorithm 3, layer %d: refused; κ %s, all %d neurons kept", sp->layer,
-	          cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0), sp->n_before);
+	          "Algorithm 3, layer %d: refused; κ %s, all %d %s kept", sp->layer,
+	          cond_kappa_str(sp->kappa_before, a->o.tau, k0, sizeof k0), sp->n_before,
+	          net_unit_name(a->net, sp->layer, 1));
 	decided(a);
 	return 0;
 }

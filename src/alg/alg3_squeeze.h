@@ -22,7 +22,14 @@
  * Which neurons a layer keeps is the criterion's choice (alg3_criteria.c):
  * the paper's pivoted-QR order, or for comparison the largest outgoing
  * weights or a seeded random order; how many it keeps is Algorithm 3's
- * decision at τ, or a count per layer given by the caller. */
+ * decision at τ, or a count per layer given by the caller.
+ *
+ * A convolution layer's neurons are its output channels, the columns of its
+ * Ŵ (engine/cond.h): removing one removes its kernel and bias and, in the
+ * next layer, what reads its map (net_keep_neurons), and compensation
+ * refits by one combination of the kept channels per removed one, the same
+ * at every position (alg3_channels.c). Counts and widths below are units
+ * (net_units): channels of a convolution, neurons of a dense layer. */
 #ifndef CONDNET_ALG3_SQUEEZE_H
 #define CONDNET_ALG3_SQUEEZE_H
 
@@ -106,6 +113,29 @@ int alg3_compensate(Net *net, int layer, const int *keep, int nkeep, const Datas
  * *rows × n_layer, row-major). 0, or -1 with a message. */
 int alg3_activations(const Net *net, int layer, const Dataset *sample, int maxrows, double **Y,
                      int *rows, Err *e);
+
+/* ---- the channels of a convolution layer (alg3_channels.c) ---- */
+
+/* Compensation for channels removed from a convolution layer: with Y the
+ * layer's maps on s samples (s × C × P values, as the layer gives them: C
+ * channels of P positions), each removed channel r (the channels not in
+ * keep[0..nkeep), ascending) as y_r ≈ Σ_j c_jr y_keep[j] + d_r, the same
+ * coefficients at every position, fitted by least squares over all s·P
+ * positions (cond_lsq, pivoted QR; columns dependent to 1e-6 left out):
+ * comb ((nkeep+1) × (C − nkeep), row-major) receives c and, in its last row,
+ * d. 0, -1 with a message, 1 when stopped. */
+int alg3_channel_fit(const double *Y, int s, int C, int P, const int *keep, int nkeep, double *comb,
+                     Err *e);
+/* The combinations folded into the layer after hidden layer `layer`: in W
+ * and b, laid out as W⁽ˡᵃʸᵉʳ⁺¹⁾ and b⁽ˡᵃʸᵉʳ⁺¹⁾ of net, the rows that read kept
+ * channel keep[j] gain Σ_r c_jr times those that read removed channel r
+ * (net_unit_rows: the next convolution's kernel slices, or the flatten's
+ * rows), and b gains each d_r times the sum of channel r's rows. What the
+ * next layer computed is then kept wherever the combinations hold, up to
+ * the zero padding of a padded convolution (its border positions read only
+ * part of d_r). 0, or -1 when a weight overflows float. */
+int alg3_channel_fold(const Net *net, int layer, const int *keep, int nkeep, const double *comb,
+                      float *W, float *b, Err *e);
 
 /* ---- criteria (alg3_criteria.c) ---- */
 
@@ -192,7 +222,7 @@ int alg3_squeeze_net(Net *net, const Alg3Opts *o, const Dataset *sample, int *re
  * an iteration of Table 13). */
 typedef struct Alg3Round {
 	int m;
-	int *n;                 /* n[0..m] after the round (round 0: as loaded) */
+	int *n;                 /* n[0..m] after the round (round 0: as loaded): units */
 	int removed;            /* neurons removed in the round */
 	int *removed_per_layer; /* m entries */
 	double *kappa; /* κ(Ŵ⁽ⁱ⁾) of every layer at the end of the round (∞ possible) */

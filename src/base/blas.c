@@ -5,6 +5,7 @@
 #include "base/blas.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -195,17 +196,19 @@ int blas_reserve(int threads, double work, Err *e)
 		    (unsigned long long)kib_up(stacks), (unsigned long long)kib_up(w),
 		    (unsigned long long)kib_up(now + need));
 #ifdef HAVE_BLAS_MEMORY_ALLOC
-	/* the buffers taken now, one by one while there is room for each (OpenBLAS
-	 * would spin on one there is none for), and given back to its pool, where
-	 * the threads find them */
+	/* the buffers taken now, all held at once, and given back to its pool,
+	 * where the threads find them: OpenBLAS hands out a free buffer of its
+	 * pool first (the `reserved` of an earlier call are there), then maps a
+	 * new one, and spins on one there is no room for, so a new one is asked
+	 * for only while there is room */
 	void *got[64];
-	int n = 0;
-	while (n < more && n < 64 && as_mapped() + BLAS_BUFFER <= lim)
+	int n = 0, want = threads < 64 ? threads : 64;
+	while (n < want && (n < reserved || as_mapped() + BLAS_BUFFER <= lim))
 		got[n++] = blas_memory_alloc(0);
 	for (int i = 0; i < n; i++)
 		blas_memory_free(got[i]);
-	reserved += n;
-	if (n < more)
+	reserved = n > reserved ? n : reserved;
+	if (n < want)
 		return err_set(e,
 		               "the address-space limit (ulimit -v %llu KiB) left room for %d of "
 		               "OpenBLAS's buffers of %llu KiB, and %d threads compute with it: "
@@ -228,6 +231,13 @@ int blas_reserve(int threads, double work, Err *e)
  * change with it. */
 __attribute__((constructor)) static void blas_fpmode_init(void)
 {
+	/* Under an address-space limit every thread that allocates would have
+	 * an arena of its own, 64 MiB of address space each (128 MiB while it is
+	 * made): the room left for OpenBLAS's buffers would shrink behind every
+	 * check of it, and OpenBLAS spins on a buffer it cannot have. One arena
+	 * for all threads keeps the room what the checks measure. */
+	if (as_limit())
+		mallopt(M_ARENA_MAX, 1);
 	fpmode_set();
 	check_start(openblas_get_num_threads() - 1);
 	blas_restart_threads();

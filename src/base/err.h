@@ -4,11 +4,19 @@
  * makes a thing) when they failed, 1 when they were stopped, and fill an Err
  * with one line saying what went wrong or where it stopped: the file, the
  * line or offset, and what was expected (src/README.md, "Failed and
- * stopped"). Only the front ends show the message. */
+ * stopped"). Only the front ends show the message.
+ *
+ * A message is text for a terminal whatever it quotes (a line of a log, a
+ * lesson or a CSV file, a name from a model file): every message is made
+ * printable as it is set, its control characters (ESC, BEL, a line feed…,
+ * but the tab), DEL, the C1 controls and bytes that are not UTF-8 written
+ * out as \n, \r or \xHH (err_printable), so no byte read from a file
+ * reaches the user's terminal raw and a message stays one line. */
 #ifndef CONDNET_ERR_H
 #define CONDNET_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 typedef struct Err {
 	char msg[1024];
@@ -29,5 +37,11 @@ int err_prefix(Err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 
 /* Clears the message. */
 void err_clear(Err *e);
+
+/* Writes s into out (cap bytes, NUL-terminated, cut at a whole character)
+ * with what a terminal would act on written out: a control character but
+ * the tab as \n, \r or \xHH, DEL and the C1 controls (U+0080..U+009F) and
+ * every byte of an invalid UTF-8 sequence as \xHH. Returns out. */
+const char *err_printable(const char *s, char *out, size_t cap);
 
 #endif

@@ -2,11 +2,13 @@
  * (atomically when it is a file); the input side is file_read.c's. */
 #include "base/file.h"
 
+#include "base/fifo.h"
 #include "base/signals.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,22 +29,7 @@ int file_make_dir(const char *dir, Err *e)
 	return 0;
 }
 
-/* Writes all of data to fd, retrying after interrupts and short writes. */
-static int write_full(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
+static int tmp_create(const char *target, char *tmp, size_t cap);
 
 /* Longest chain of symbolic links followed (as the kernel's). */
 #define MAX_LINKS 40
@@ -59,8 +46,7 @@ typedef struct Out {
 	struct stat st;
 } Out;
 
-/* The directory part of p ("." for a bare name). */
-static void dir_of(const char *p, char *dir, size_t cap)
+void file_dir_of(const char *p, char *dir, size_t cap)
 {
 	const char *slash = strrchr(p, '/');
 	if (!slash)
@@ -290,7 +276,7 @@ static int out_resolve(const char *path, int flags, Out *o, Err *e)
 		if (lstat(o->target, &t) != 0 || t.st_dev != st.st_dev || t.st_ino != st.st_ino)
 			return err_set(e, "%s: cannot tell which file its links lead to", path);
 	}
-	dir_of(o->target, o->dir, sizeof o->dir);
+	file_dir_of(o->target, o->dir, sizeof o->dir);
 	if (strcmp(o->target, path))
 		snprintf(o->name, sizeof o->name, "%s -> %s", path, o->target);
 	else
@@ -328,8 +314,20 @@ int file_check_writable(const char *path, int flags, Err *e)
 		return dir_error(&o, errno, "cannot create a file beside it", e);
 	if (!S_ISDIR(st.st_mode))
 		return dir_error(&o, ENOTDIR, "", e);
-	if (access(o.dir, W_OK | X_OK) != 0)
-		return dir_error(&o, errno, "cannot create a file beside it", e);
+	/* the temporary file the write would make, made and removed: what the
+	 * permissions do not say (a file system that takes no new file, /proc)
+	 * shows here, as it would after the work */
+	char tmp[PATH_MAX + 16];
+	signals_save_begin();
+	int fd = tmp_create(o.target, tmp, sizeof tmp), err = errno;
+	int slot = signals_save_track(fd >= 0 ? tmp : NULL);
+	if (fd >= 0) {
+		close(fd);
+		unlink(tmp);
+	}
+	signals_save_end(slot);
+	if (fd < 0)
+		return dir_error(&o, err, "cannot create a file beside it", e);
 	return 0;
 }
 
@@ -374,14 +372,16 @@ int file_check_dir(const char *dir, Err *e)
 struct FileSink {
 	FILE *f; /* a stream, or NULL: the descriptor */
 	int fd;
-	int err; /* the errno of the first write that failed, 0 */
+	int err;           /* the errno of the first write that failed, 0 */
+	double *stop_seen; /* a FIFO's (fifo_write_all), or NULL */
 };
 
 int file_sink_put(FileSink *s, const void *data, size_t len)
 {
 	if (s->err)
 		return -1;
-	int bad = s->f ? fwrite(data, 1, len, s->f) != len : write_full(s->fd, data, len) != 0;
+	int bad = s->f ? fwrite(data, 1, len, s->f) != len
+	               : fifo_write_all(s->fd, data, len, s->stop_seen) != 0;
 	if (bad)
 		s->err = errno ? errno : EIO;
 	return bad ? -1 : 0;
@@ -410,7 +410,7 @@ static int write_stream(FILE *f, const char *path, FileFill fill, void *ud, int 
 	int err = 0;
 	if (fflush(stdout) != 0 || fflush(stderr) != 0)
 		err = errno;
-	FileSink s = {fd == fileno(f) ? f : NULL, fd, 0};
+	FileSink s = {fd == fileno(f) ? f : NULL, fd, 0, NULL};
 	if (!err && fill_sink(&s, fill, ud, &err, e) < 0 && !err)
 		return -1;
 	if (!err && s.f && fflush(f) != 0)
@@ -423,19 +423,28 @@ static int write_stream(FILE *f, const char *path, FileFill fill, void *ud, int 
 /* Writes straight to a character device or a FIFO. */
 static int write_device(const char *path, FileFill fill, void *ud, int flags, Err *e)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	double stop_seen = 0;
+	int fifo = stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+	int fd = fifo ? fifo_open(path, &stop_seen) : open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0 && fifo && errno == EINTR)
+		return err_set(e, "%s: a FIFO that no process reads: stopped waiting for a reader",
+		               path);
 	if (fd < 0)
 		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
 	if (!(flags & FILE_OUT_TEXT) && isatty(fd)) {
 		close(fd);
 		return err_set(e, "%s: a terminal; binary data is not written to one", path);
 	}
-	FileSink s = {NULL, fd, 0};
+	FileSink s = {NULL, fd, 0, fifo ? &stop_seen : NULL};
 	int err = 0, rc = fill_sink(&s, fill, ud, &err, e);
 	if (close(fd) != 0 && rc == 0) {
 		rc = -1;
 		err = errno;
 	}
+	if (rc != 0 && fifo && err == EINTR)
+		return err_set(e, "%s: a FIFO whose reader stopped reading: stopped writing to it",
+		               path);
 	if (rc != 0 && err)
 		return err_set(e, "%s: writing failed: %s", path, strerror(err));
 	return rc;
@@ -490,49 +499,6 @@ int file_temp_dir(const char *target, char *out, size_t cap, Err *e)
 	return -1;
 }
 
-int file_create(const char *path, const void *data, size_t len, Err *e)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return err_set(e, "%s: cannot create: %s", path, strerror(errno));
-	int rc = write_full(fd, data, len), err = errno;
-	if (close(fd) != 0 && rc == 0) {
-		rc = -1;
-		err = errno;
-	}
-	if (rc != 0) {
-		unlink(path);
-		err_set(e, "%s: writing failed: %s", path, strerror(err));
-		errno = err;
-		return -1;
-	}
-	return 0;
-}
-
-int file_sync_fs(const char *path, Err *e)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
-	int rc = syncfs(fd), err = errno;
-	close(fd);
-	if (rc != 0)
-		return err_set(e, "%s: syncing its file system failed: %s", path, strerror(err));
-	return 0;
-}
-
-int file_sync_dir(const char *dir, Err *e)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(e, "%s: cannot open the directory: %s", dir, strerror(errno));
-	int rc = fsync(fd), err = errno;
-	close(fd);
-	if (rc != 0 && err != EINVAL)
-		return err_set(e, "%s: syncing the directory failed: %s", dir, strerror(err));
-	return 0;
-}
-
 /* Replaces (or creates) o->target atomically. A signal that would end the
  * process waits until the temporary file is renamed or removed
  * (signals_save_begin); a fault removes it (signals_save_track). */
@@ -555,7 +521,7 @@ static int write_file(const Out *o, FileFill fill, void *ud, Err *e)
 		if (fchmod(fd, o->st.st_mode & 07777) != 0)
 			what = "setting the mode of";
 	}
-	FileSink sink = {NULL, fd, 0};
+	FileSink sink = {NULL, fd, 0, NULL};
 	int saved = 0, gave_up = 0;
 	if (!what && fill_sink(&sink, fill, ud, &saved, e) != 0) {
 		what = "writing";

@@ -19,6 +19,10 @@ FILE *file_open_regular(const char *path, const char *mode, long long *size, Err
  * regular file". */
 const char *file_kind(unsigned m);
 
+/* The directory part of path p into dir (cap bytes): "." for a bare name,
+ * "/" for a name in the root. */
+void file_dir_of(const char *p, char *dir, size_t cap);
+
 /* Creates the directory dir unless it exists (its parent must); anything
  * but a directory (or a link to one) at dir is an error. */
 int file_make_dir(const char *dir, Err *e);

@@ -14,6 +14,7 @@
 
 #include <limits.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -34,6 +35,9 @@ static volatile sig_atomic_t stop_mode; /* 0: none, 1: the first stops, 2: every
 static atomic_int slot_used[SLOTS];     /* 0 free, 2 being filled, 1 names a file */
 static char slot_name[SLOTS][PATH_MAX + 16];
 static _Thread_local int in_group; /* this thread is inside signals_group_begin/end */
+static atomic_int stop_seen;       /* the work asked signals_stop after the stop came */
+static sem_t stop_came;            /* posted by the first stop (the watchdog waits) */
+static atomic_int watching;        /* the watchdog runs */
 
 static const int faults[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGSYS, SIGABRT};
 enum { NFAULTS = sizeof faults / sizeof *faults };
@@ -76,8 +80,11 @@ static void die(int sig)
 static void end_or_defer(int sig)
 {
 	if (stop_mode && is_stop(sig) && (stop_mode == 2 || !stop_sig)) {
-		if (!stop_sig)
+		if (!stop_sig) {
 			stop_sig = sig;
+			if (atomic_load(&watching))
+				sem_post(&stop_came);
+		}
 		return;
 	}
 	atomic_store(&pending, sig);
@@ -165,9 +172,72 @@ void signals_init(void)
 	}
 }
 
+/* The watchdog of a batch command's stop: once a stop came, the work has
+ * STOP_TAKEN_WITHIN seconds to ask signals_stop (it does between batches,
+ * layers, slices); if it does not (a thread stuck where nothing asks, such as
+ * OpenBLAS waiting for memory it cannot have), the stop ends the process as
+ * a second signal would: after any save under way, by its default action.
+ * The time a save takes does not count: a long save ends, then the work
+ * asks. */
+#define STOP_TAKEN_WITHIN 0.75
+
+static void *watchdog(void *arg)
+{
+	(void)arg;
+	while (sem_wait(&stop_came) != 0)
+		;
+	for (int k = 0; k < (int)(STOP_TAKEN_WITHIN * 50);) {
+		if (atomic_load(&stop_seen))
+			return NULL;
+		struct timespec ts = {0, 20 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+		k += atomic_load(&saving) == 0;
+	}
+	if (atomic_load(&stop_seen))
+		return NULL;
+	int sig = stop_sig;
+	char msg[160];
+	int n = snprintf(msg, sizeof msg,
+	                 "condnet: %s was not taken within a second (the work is stuck where "
+	                 "it cannot stop): ending\n",
+	                 signals_name(sig));
+	if (n > 0)
+		(void)!write(STDERR_FILENO, msg,
+		             (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+	atomic_store(&pending, sig);
+	if (atomic_load(&saving) == 0)
+		die(sig);
+	return NULL; /* the last save to end sends it */
+}
+
+static void start_watchdog(void)
+{
+	if (atomic_exchange(&watching, 1) || sem_init(&stop_came, 0, 0) != 0)
+		return;
+	pthread_attr_t at;
+	pthread_t tid;
+	if (pthread_attr_init(&at) != 0)
+		return;
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	/* small, beside the static TLS every thread carries (OpenBLAS: 60 KiB) */
+	pthread_attr_setstacksize(&at, 256 * 1024);
+	/* the watchdog takes no signal: the handlers run on the work's threads */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	if (pthread_create(&tid, &at, watchdog, NULL) != 0)
+		atomic_store(&watching, 0);
+	else
+		pthread_setname_np(tid, "stop watchdog");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&at);
+}
+
 void signals_trap_stop(int repeat)
 {
 	signals_init();
+	if (!repeat)
+		start_watchdog();
 	stop_mode = repeat ? 2 : 1;
 	/* a shell starts a background command with SIGINT and SIGQUIT ignored;
 	 * a stop is asked for with them all the same (kill -INT) */
@@ -178,7 +248,10 @@ void signals_trap_stop(int repeat)
 
 int signals_stop(void)
 {
-	return stop_sig;
+	int sig = stop_sig;
+	if (sig)
+		atomic_store(&stop_seen, 1);
+	return sig;
 }
 
 const char *signals_name(int sig)

@@ -32,12 +32,15 @@ void signals_init(void);
 
 /* SIGHUP, SIGINT, SIGQUIT and SIGTERM set the stop request instead of
  * ending the process. With repeat 0 (batch commands) only the first does: a
- * second one ends the process (after any save under way); with repeat 1 (the
- * screen) every one sets it. */
+ * second one ends the process (after any save under way), and so does the
+ * first when the work has not asked signals_stop within a second of it (a
+ * thread stuck where nothing asks): a single stop signal always ends a
+ * batch command, within a second when the work is stuck. With repeat 1 (the
+ * screen, which ends its worker itself) every one sets it. */
 void signals_trap_stop(int repeat);
 
 /* The first stop signal that arrived (SIGHUP, SIGINT, SIGQUIT, SIGTERM),
- * or 0. */
+ * or 0. Asking it once the stop came is taking it (the watchdog above). */
 int signals_stop(void);
 
 /* "SIGHUP", "SIGINT", … for messages. */

@@ -3,11 +3,14 @@
  * of a plateau schedule without a validation set. */
 #include "cli/cli.h"
 
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "base/file.h"
+#include "base/file_roles.h"
 #include "base/signals.h"
 
 int cli_no_plateau(const CommonOpts *c, const char *cmd, const char *why)
@@ -60,18 +63,37 @@ int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e)
 	    (c->csv && file_check_writable(c->csv, FILE_OUT_TEXT, e)))
 		return -1;
 	for (int i = 0; i < n; i++)
-		if (own[i].path && check_own(&own[i], own, n, e))
+		if (own[i].path && !(own[i].flags & CLI_IN) && check_own(&own[i], own, n, e))
 			return -1;
+	/* no output takes the place of an input or of another output */
+	FileRole *r = malloc((SETUP_MAX_ROLES + (size_t)n) * sizeof *r);
+	char(*bufs)[PATH_MAX] = malloc(SETUP_MAX_ROLES * sizeof *bufs);
+	if (!r || !bufs) {
+		free(r);
+		free(bufs);
+		return err_set(e, "out of memory");
+	}
+	int k = setup_roles(c, r, bufs);
+	for (int i = 0; i < n; i++)
+		if (own[i].path)
+			r[k++] = (FileRole){own[i].what ? own[i].what : "output", own[i].path,
+			                    !(own[i].flags & CLI_IN), own[i].names, NULL};
+	int apart = file_roles_apart(r, k, e);
+	free(r);
+	free(bufs);
+	if (apart)
+		return -1;
 	/* a record written to standard output has it to itself: the text report
 	 * goes to standard error then, and two records cannot share it */
 	const char *to_stdout[2];
-	int k = 0;
+	k = 0;
 	if (c->json && file_is_stdout(c->json))
 		to_stdout[k++] = "--json";
 	if (c->csv && file_is_stdout(c->csv))
 		to_stdout[k++] = "--csv";
 	for (int i = 0; i < n && k < 2; i++)
-		if (own[i].path && (own[i].flags & FILE_OUT_TEXT) && file_is_stdout(own[i].path))
+		if (own[i].path && !(own[i].flags & CLI_IN) && (own[i].flags & FILE_OUT_TEXT) &&
+		    file_is_stdout(own[i].path))
 			to_stdout[k++] = own[i].path;
 	if (k == 2)
 		return err_set(e, "%s and %s both name standard output: give one of them a file",

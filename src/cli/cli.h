@@ -20,18 +20,28 @@
 	}
 int cli_no_plateau(const CommonOpts *c, const char *cmd, const char *why);
 
-/* An output of a command besides --save, --json and --csv: a file written
- * with file_write's flags (FILE_OUT_TEXT for text), or with CLI_OUT_DIR a
- * directory the command creates when it is missing. path NULL: not given. */
+/* A file of a command besides the common options' (--load, --data, --save,
+ * --json, --csv): an output, a file written with file_write's flags
+ * (FILE_OUT_TEXT for text), or with CLI_OUT_DIR a directory the command
+ * creates when it is missing; or with CLI_IN an input (a file, or with
+ * CLI_OUT_DIR too a directory of files). what is the option that names it
+ * ("--out"); names, for a directory, the files in it the command reads or
+ * writes (base/file_roles.h). path NULL: not given. */
 typedef struct CliOut {
 	const char *path;
 	int flags;
+	const char *what;
+	const char *const *names;
 } CliOut;
 #define CLI_OUT_DIR 0x100
+#define CLI_IN 0x200
 
 /* Checks, before any data is read or anything trained, that every output
  * of the command can be written: c's --save (a model: binary), --json and
- * --csv (text: "-" is standard output), and the n entries of own. A file
+ * --csv (text: "-" is standard output), and the n entries of own; and that
+ * none of them takes the place of an input (c's --load and --data files,
+ * own's CLI_IN entries) or of another output, by device and inode with
+ * links followed (base/file_roles.h, the roles setup_roles lists). A file
  * whose directory is one of own's CLI_OUT_DIR entries (made by the command)
  * passes when that directory can be made. For every command, right after
  * its options are parsed: a long run is never lost to a typo. When one text

@@ -89,8 +89,8 @@ static int squeeze_table(const Net *net, const LayerCond *lc, double tau, Report
 	if (rc)
 		goto out;
 	printf("\nAlgorithm 3 at τ = %g (condnet squeeze), each layer decided after the earlier "
-	       "layers' removals: %d neurons removed\n\n",
-	       tau, a->total);
+	       "layers' removals: %d %s removed\n\n",
+	       tau, a->total, net->nconv ? "channels and neurons" : "neurons");
 	if ((rc = report_squeeze_layers(stdout, r, net->m, fmt, e)))
 		goto out;
 	*rows = r;
@@ -175,10 +175,7 @@ int cmd_cond(int argc, char **argv)
 	if (report_cond(stdout, net, lc, fmt, &e))
 		goto fail;
 	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
-	if (!k.no_squeeze && net->nconv)
-		printf("\nκ of a convolution layer is not computed yet: no table of Algorithm 3 "
-		       "for this network\n");
-	else if (!k.no_squeeze)
+	if (!k.no_squeeze)
 		st = squeeze_table(net, lc, k.tau, fmt, &rows, &removed, &prog, &e);
 	if (st > 0)
 		goto stopped;

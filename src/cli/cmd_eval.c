@@ -186,7 +186,8 @@ int cmd_eval(int argc, char **argv)
 	}
 	if (x->o.c.train.threads > 0)
 		pool_set_default_threads(x->o.c.train.threads);
-	if (cli_check_outputs(&x->o.c, NULL, 0, &e))
+	CliOut nets[EVAL_MAX_NETS];
+	if (cli_check_outputs(&x->o.c, nets, eval_inputs(&x->o, nets), &e))
 		goto fail;
 	if (opts_dry_run("eval")) {
 		rc = 0;

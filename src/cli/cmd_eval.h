@@ -69,6 +69,11 @@ const char *eval_split_name(int split);
 /* "model", "onnx", "npy". */
 const char *eval_kind_name(NetKind k);
 
+/* The networks of o as inputs for cli_check_outputs (a .npy set's
+ * directory with its files' names) into in (room for EVAL_MAX_NETS);
+ * returns how many. */
+int eval_inputs(const EvalOpts *o, CliOut *in);
+
 /* Reads every network of o (a model, ONNX or .npy files). */
 int eval_read_nets(EvalOpts *o, Err *e);
 

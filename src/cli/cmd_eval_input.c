@@ -1,5 +1,6 @@
 /* cmd_eval_input.c - the networks `condnet eval` and `condnet predict` read,
  * their shared options, and the data split made into a network's inputs. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,16 @@ const char *eval_kind_name(NetKind k)
 	return k == NET_ONNX ? "onnx" : k == NET_NPY ? "npy" : "model";
 }
 
+int eval_inputs(const EvalOpts *o, CliOut *in)
+{
+	static const char *const opt[] = {"--load", "--onnx", "--npy"};
+	for (int i = 0; i < o->nsrc; i++)
+		in[i] = (CliOut){
+		    o->src[i].path, CLI_IN | (o->src[i].kind == NET_NPY ? CLI_OUT_DIR : 0),
+		    opt[o->src[i].kind], o->src[i].kind == NET_NPY ? file_roles_npy_net : NULL};
+	return o->nsrc;
+}
+
 int eval_read_nets(EvalOpts *o, Err *e)
 {
 	for (int i = 0; i < o->nsrc; i++) {
@@ -117,6 +128,49 @@ int eval_check_scale(const EvalOpts *o, const Prep *rec, const char *name, Err *
 	               name, rec->scale == DATA_CENTER ? "centred" : "standardized", opt[given]);
 }
 
+/* A network that records the means and scales of its training set: on the
+ * training split of the data given, made into its inputs with them, those
+ * of its own data would have means 0 (and scales 1); far from that, the
+ * data are likely not the ones it learned on, and a note on standard error
+ * says so (a network that records no means and scales cannot tell). */
+static void note_other_data(const Dataset *tr, const Prep *rec, const char *name)
+{
+	/* (below 100 rows a sample's means stray too far to tell) */
+	if (!rec || rec->scale == DATA_RAW || tr->n < 100 || tr->d != rec->d)
+		return;
+	int worst = -1;
+	double worst_mu = 0, worst_sd = 1, far = 0;
+	for (int j = 0; j < tr->d; j++) {
+		double s = 0, s2 = 0;
+		for (int r = 0; r < tr->n; r++) {
+			double v = tr->x[(size_t)r * tr->d + j];
+			s += v;
+			s2 += v * v;
+		}
+		double mu = s / tr->n, sd = sqrt(fmax(0, s2 / tr->n - mu * mu));
+		/* how far from its own: a mean of 0.3 of a scale, or a scale 1.4
+		 * times larger or smaller, counts 1 (centred: the mean against
+		 * the feature's own spread there) */
+		double off = rec->scale == DATA_STANDARDIZE
+		                 ? fmax(fabs(mu) / 0.3, fabs(log(fmax(sd, 1e-12))) / log(1.4))
+		                 : fabs(mu) / fmax(sd, 1e-12) / 0.3;
+		if (off > far) {
+			far = off;
+			worst = j;
+			worst_mu = mu;
+			worst_sd = sd;
+		}
+	}
+	if (worst < 0 || far <= 1)
+		return;
+	fprintf(stderr,
+	        "condnet: note: %s records the means and scales of its training data; this "
+	        "training split, made with them, has feature %d of mean %.3g and scale %.3g where "
+	        "its own would have 0 and %s: %s was likely trained on other data\n",
+	        name, worst + 1, worst_mu, worst_sd,
+	        rec->scale == DATA_STANDARDIZE ? "1" : "its own", name);
+}
+
 Dataset *eval_load_split(const EvalOpts *o, const Net *net, const char *name, Err *e)
 {
 	const Prep *rec = net->prep;
@@ -135,6 +189,7 @@ Dataset *eval_load_split(const EvalOpts *o, const Net *net, const char *name, Er
 	Dataset *tr = NULL, *te = NULL, *out = NULL;
 	if (datasets_load_as(&spec, rec, name, &tr, &te, e))
 		return NULL;
+	note_other_data(tr, rec, name);
 	out = o->split == SPLIT_TRAIN  ? tr
 	      : o->split == SPLIT_TEST ? te
 	                               : dataset_concat(tr, te, e);

@@ -154,7 +154,9 @@ int cmd_import(int argc, char **argv)
 		        "are required\n");
 		return 2;
 	}
-	if (cli_check_outputs(&c, NULL, 0, &e))
+	CliOut in[] = {{k.dir, CLI_IN | CLI_OUT_DIR, "--npy", file_roles_npy_net},
+	               {k.onnx, CLI_IN, "--onnx", NULL}};
+	if (cli_check_outputs(&c, in, 2, &e))
 		return cli_fail("import", &e);
 	if (opts_dry_run("import"))
 		return 0;
@@ -216,6 +218,27 @@ static int export_onnx(const Net *net, const char *file, double tau)
 	return 0;
 }
 
+/* A model whose inputs are made from raw ones (Haar coefficients, means and
+ * scales): the exported graph or weights take them made so, and the record
+ * goes with them; said on standard error, so that nobody feeds them raw
+ * inputs unwarned. */
+static void say_prep(const char *model, const Net *net, int onnx)
+{
+	const Prep *p = net->prep;
+	char how[160];
+	if (!p || p->kind == PREP_NONE || (p->kind == PREP_FEATURES && p->scale == DATA_RAW))
+		return;
+	fprintf(stderr,
+	        "condnet export: note: %s reads %s: the %s takes its inputs made so (it does not "
+	        "make them); the record of how is in %s, which condnet import, eval and "
+	        "predict read\n",
+	        model, prep_describe(p, how, sizeof how), onnx ? "ONNX graph" : "set of weights",
+	        onnx                   ? "the model's metadata (condnet.prep)"
+	        : p->scale != DATA_RAW ? "its manifest (and for NumPy prep_mean.npy, "
+	                                 "prep_scale.npy)"
+	                               : "its manifest");
+}
+
 int cmd_export(int argc, char **argv)
 {
 	CommonOpts c;
@@ -232,7 +255,9 @@ int cmd_export(int argc, char **argv)
 		                "with --npy DIR (or --onnx FILE with --load)\n");
 		return 2;
 	}
-	CliOut outs[] = {{k.dir, CLI_OUT_DIR}, {k.onnx, 0}};
+	static const char *const data_set[] = {"x_*.npy", "y_*.npy", NPY_SET_MANIFEST, NULL};
+	CliOut outs[] = {{k.dir, CLI_OUT_DIR, "--npy", c.data.spec ? data_set : file_roles_npy_net},
+	                 {k.onnx, 0, "--onnx", NULL}};
 	if (cli_check_outputs(&c, outs, 2, &e))
 		return cli_fail("export", &e);
 	if (opts_dry_run("export"))
@@ -244,6 +269,8 @@ int cmd_export(int argc, char **argv)
 		return cli_fail("export", &e);
 	if (k.onnx) {
 		int rc = export_onnx(net, k.onnx, k.tau);
+		if (rc == 0)
+			say_prep(c.load, net, 1);
 		net_free(net);
 		return rc;
 	}
@@ -255,6 +282,7 @@ int cmd_export(int argc, char **argv)
 	printf("exported %s (%d layers) to %s/W1.npy ... %s/b%d.npy (%s layout)\n",
 	       net_shape_str(net, sh, sizeof sh), net->m, k.dir, k.dir, net->m,
 	       k.layout == NPY_TORCH ? "torch" : "keras");
+	say_prep(c.load, net, 0);
 	net_free(net);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "base/file.h"
+#include "base/list.h"
 #include "cli/cli.h"
 #include "cli/cmdlines.h"
 #include "cli/progress.h"
@@ -28,8 +29,10 @@ static const char help[] =
     "  --out DIR        stage results and models (default paper-WHICH, with\n"
     "                   -converge, -aA and -quick appended for those settings); a\n"
     "                   stage whose result is in DIR is reused, not recomputed\n"
-    "  --report FILE    the report (default docs/results-WHICH[-converge][-aA].md if\n"
-    "                   docs/ exists and not --quick, else DIR/results-WHICH.md)\n"
+    "  --report FILE    the report (default DIR/results-WHICH.md with --out DIR;\n"
+    "                   without --out, docs/results-WHICH[-converge][-aA].md if docs/\n"
+    "                   exists and not --quick, else DIR/results-WHICH.md); a report\n"
+    "                   holding stages this run's lacks is not replaced\n"
     "  --stages LIST    only these stages, comma-separated (see below)\n"
     "  --plan FILE      write to FILE the command of every stage that can run now,\n"
     "                   one a line (for parallel < FILE or a Slurm job array); plan\n"
@@ -180,6 +183,30 @@ static int plan_paper(const PaperOpts *o, const char *plan_file, int argc, char 
 	return 0;
 }
 
+/* --stages: every element a stage of the experiment, none empty (base/list.h);
+ * 0, or -1 after the message (a usage error). */
+static int check_stage_list(const PaperOpts *o)
+{
+	const char *const *names = paper_stage_names(o->which);
+	const char *p = o->stages, *item;
+	size_t len;
+	int n = 0, r;
+	Err e = {{0}};
+	while ((r = list_next(&p, &item, &len, &n, "--stages", o->stages, &e)) > 0) {
+		int found = 0;
+		for (int i = 0; names && names[i]; i++)
+			found |= strlen(names[i]) == len && !strncmp(names[i], item, len);
+		if (!found) {
+			r = err_set(&e, "--stages: unknown stage '%.*s' for %s", (int)len, item,
+			            o->which);
+			break;
+		}
+	}
+	if (r < 0)
+		fprintf(stderr, "condnet paper: %s\n", e.msg);
+	return r < 0 ? -1 : 0;
+}
+
 int cmd_paper(int argc, char **argv)
 {
 	PaperCli pc;
@@ -201,6 +228,8 @@ int cmd_paper(int argc, char **argv)
 	}
 	o = pc.o;
 	o.which = argv[first];
+	if (o.stages && check_stage_list(&o) < 0)
+		return 2;
 	o.seed = c.seed;
 	o.threads = c.train.threads;
 	o.data_dir = c.data.dir;
@@ -213,23 +242,26 @@ int cmd_paper(int argc, char **argv)
 	if (o.act_a != 1.0f)
 		snprintf(setting + strlen(setting), sizeof setting - strlen(setting), "-a%g",
 		         (double)o.act_a);
+	int out_given = o.out != NULL;
 	if (!o.out) {
 		snprintf(out, sizeof out, "paper-%s%s%s", o.which, setting,
 		         o.quick ? "-quick" : "");
 		o.out = out;
 	}
 	if (!o.report) {
+		/* --out decides where the report goes; docs/ only without it */
 		struct stat st;
-		if (stat("docs", &st) == 0 && S_ISDIR(st.st_mode) && !o.quick)
+		if (!out_given && stat("docs", &st) == 0 && S_ISDIR(st.st_mode) && !o.quick)
 			snprintf(report, sizeof report, "docs/results-%s%s.md", o.which, setting);
 		else
 			snprintf(report, sizeof report, "%s/results-%s.md", o.out, o.which);
 		o.report = report;
 	}
 	Err e = {{0}};
-	CliOut outs[] = {{o.out, CLI_OUT_DIR},
-	                 {o.no_report || pc.plan ? NULL : o.report, FILE_OUT_TEXT},
-	                 {pc.plan, FILE_OUT_TEXT}};
+	CliOut outs[] = {
+	    {o.out, CLI_OUT_DIR, "--out", NULL},
+	    {o.no_report || pc.plan ? NULL : o.report, FILE_OUT_TEXT, "--report", NULL},
+	    {pc.plan, FILE_OUT_TEXT, "--plan", NULL}};
 	/* neither the report nor the plan may take the place of a stage's file */
 	if (cli_check_outputs(&c, outs, 3, &e) ||
 	    (outs[1].path && paper_check_output(&o, "--report", o.report, &e)) ||

@@ -245,6 +245,20 @@ static int answer(Predict *p, const Net *net, const Dataset *d, Err *e)
 	progress_clear(&p->prog);
 	if (rc)
 		goto out;
+	/* a row that answers no class is not written as one */
+	int first = -1, none = 0;
+	for (int r = 0; r < d->n; r++)
+		if (cls[r] == NET_NO_ANSWER && (none++, first < 0))
+			first = r;
+	if (none) {
+		rc = err_set(e,
+		             "%s: row %d%s: the network's outputs are not finite (the inputs are "
+		             "too large for it), so it answers no class (%d row%s in all); nothing "
+		             "written",
+		             d->name, first + 1, none > 1 ? " and others" : "", none,
+		             none > 1 ? "s" : "");
+		goto out;
+	}
 	Answers a = {d->n, k, cls, prob};
 	const char *out = p->out ? p->out : p->npy_out ? NULL : "-";
 	if ((out && report_write_file(out, report_answers_csv, &a, e)) ||
@@ -296,9 +310,14 @@ int cmd_predict(int argc, char **argv)
 	if (p->o.c.train.threads > 0)
 		pool_set_default_threads(p->o.c.train.threads);
 	const char *out = p->out ? p->out : p->npy_out ? NULL : "-";
-	CliOut outs[] = {{out, FILE_OUT_TEXT}, {p->npy_out, CLI_OUT_DIR}};
+	static const char *const answers[] = {"classes.npy", "probabilities.npy", NULL};
+	CliOut outs[EVAL_MAX_NETS + 3] = {
+	    {out, FILE_OUT_TEXT, "--out", NULL},
+	    {p->npy_out, CLI_OUT_DIR, "--npy-out", answers},
+	    {p->input && strcmp(p->input, "-") ? p->input : NULL, CLI_IN, "--input", NULL}};
+	int nouts = 3 + eval_inputs(&p->o, outs + 3);
 	Dataset *d = NULL;
-	if (cli_check_outputs(&p->o.c, outs, 2, &e))
+	if (cli_check_outputs(&p->o.c, outs, nouts, &e))
 		goto fail;
 	if (opts_dry_run("predict")) {
 		rc = 0;

@@ -75,7 +75,8 @@ int cmd_replay(int argc, char **argv)
 	}
 	const char *save = c.save, *log = argv[first];
 	Err e = {{0}};
-	if (cli_check_outputs(&c, NULL, 0, &e))
+	CliOut in[] = {{log, CLI_IN, "replay", NULL}};
+	if (cli_check_outputs(&c, in, 1, &e))
 		return cli_fail("replay", &e);
 	if (opts_dry_run("replay"))
 		return 0;

@@ -252,12 +252,13 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		goto out;
 	printf("(κ at decision: after the earlier layers' removals; the κ Algorithm 3 compares "
 	       "with τ)\n\n");
+	const char *units = (*net)->nconv ? "channels and neurons" : "neurons";
 	if (counted)
-		printf("removed %d neurons (the counts given, chosen by %s)\n", a->total, crit);
+		printf("removed %d %s (the counts given, chosen by %s)\n", a->total, units, crit);
 	else
-		printf("removed %d neurons: %d by the |r_jj| threshold, %d by the κ loop%s%s\n",
-		       a->total, by_thr, a->total - by_thr, o.criterion ? ", chosen by " : "",
-		       o.criterion ? crit : "");
+		printf("removed %d %s: %d by the |r_jj| threshold, %d by the κ loop%s%s\n",
+		       a->total, units, by_thr, a->total - by_thr,
+		       o.criterion ? ", chosen by " : "", o.criterion ? crit : "");
 	printf("test accuracy before squeezing: %.2f %%\n", acc0);
 	printf("test accuracy after squeezing: %.2f %%\n", nr[0].acc_squeezed);
 	if (s->retrain > 0 && plan->val)
@@ -279,9 +280,9 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		       "compared\n",
 		       oo.compensate ? "with" : "without", other_failed);
 	else
-		printf("the other network: the same squeeze %s compensation removed %d neurons: "
+		printf("the other network: the same squeeze %s compensation removed %d %s: "
 		       "test accuracy %.2f %%\n",
-		       oo.compensate ? "with" : "without", r_other, nr[1].acc_squeezed);
+		       oo.compensate ? "with" : "without", r_other, units, nr[1].acc_squeezed);
 	if (test && !other_failed)
 		printf("  it %s\n",
 		       report_agreement_line(&ag[1], "the test set", line, sizeof line));
@@ -356,11 +357,20 @@ int cmd_squeeze(int argc, char **argv)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	s.so.seed = c.seed;
-	char plot_dat[PATH_MAX];
-	snprintf(plot_dat, sizeof plot_dat, "%s.dat", s.plot ? s.plot : "");
-	CliOut outs[] = {{s.plot ? plot_dat : NULL, FILE_OUT_TEXT}};
-	if (cli_check_outputs(&c, outs, 1, &e))
+	char plot[3][PATH_MAX];
+	static const char *const sfx[] = {".dat", ".gp", ".png"};
+	CliOut outs[3];
+	for (int i = 0; i < 3; i++) {
+		snprintf(plot[i], sizeof plot[i], "%s%s", s.plot ? s.plot : "", sfx[i]);
+		outs[i] =
+		    (CliOut){s.plot ? plot[i] : NULL, i < 2 ? FILE_OUT_TEXT : 0, "--plot", NULL};
+	}
+	if (cli_check_outputs(&c, outs, 3, &e))
 		goto fail;
+	if (s.keep_spec && squeeze_check_counts_list(s.keep_spec, &e)) {
+		fprintf(stderr, "condnet squeeze: %s\n", e.msg);
+		return 2;
+	}
 	if (opts_dry_run("squeeze"))
 		return 0;
 	if (s.keep_spec && squeeze_check_counts_spec(s.keep_spec, &e))
@@ -407,11 +417,21 @@ int cmd_squeeze(int argc, char **argv)
 	}
 	if (c.json && report_write_json(c.json, rec, &e))
 		goto fail;
+	/* the plot last: a gnuplot that fails or is stopped loses nothing else */
+	int pl = squeeze_compare_plot(&c, &s, &e);
+	if (pl > 0) {
+		fprintf(stderr, "condnet squeeze: %s\n", e.msg);
+		rc = 130;
+		goto out;
+	}
+	if (pl < 0)
+		goto fail;
 	rc = 0;
 	goto out;
 fail:
 	rc = cli_fail("squeeze", &e);
 out:
+	squeeze_compare_free(&s);
 	report_free(rec);
 	net_free(net);
 	free(s.keep);

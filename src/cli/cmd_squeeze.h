@@ -27,11 +27,19 @@ typedef struct Squeeze {
 	Progress prog;
 	TrainResult last; /* the last retraining's (HOOK_TRAINED) */
 	int have_last;
+	struct Alg3Compare *cmp; /* --compare --plot: the results to draw, once the
+	                          * record is written */
+	int ncmp;
 } Squeeze;
 
 /* The command line into c and s: 0, 1 after --help, 2 after an error
  * (said on stderr). */
 int squeeze_parse(int argc, char **argv, CommonOpts *c, Squeeze *s);
+
+/* --keep-counts as a widths list (digits, x and commas, no file of that
+ * name): 0 when it is one (none empty), else -1 with why (a usage error,
+ * before --dry-run); anything else is left to squeeze_check_counts_spec. */
+int squeeze_check_counts_list(const char *arg, Err *e);
 
 /* --keep-counts names a file, or is a record or a widths list itself: 0, or
  * -1 with "no such file" for a name that is neither (before any data is read,
@@ -45,8 +53,15 @@ int squeeze_load_counts(Squeeze *s, const Net *net, Err *e);
 
 /* `condnet squeeze --compare`: the comparison at every τ (compensation's
  * sample and the retraining, by plan, from train), its tables, JSON (into
- * rec), CSV and plot. 0, 1 when interrupted, -1. */
+ * rec) and CSV; with --plot the results are kept in s for
+ * squeeze_compare_plot. 0, 1 when interrupted, -1. */
 int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const Dataset *train,
                         const Dataset *test, const TrainPlan *plan, struct cJSON *rec, Err *e);
+/* The plot of the results kept by squeeze_compare_run (PREFIX.dat, .gp,
+ * and .png through gnuplot), after the record is written, so that a
+ * gnuplot that fails or hangs loses nothing computed. 0, 1 when a stop
+ * ended gnuplot, -1. squeeze_compare_free frees the results kept. */
+int squeeze_compare_plot(const CommonOpts *c, Squeeze *s, Err *e);
+void squeeze_compare_free(Squeeze *s);
 
 #endif

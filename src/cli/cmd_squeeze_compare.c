@@ -4,10 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "alg/alg3_compare.h"
+#include "base/spawn.h"
 #include "cli/cmd_squeeze.h"
 #include "report/report_squeeze.h"
 
@@ -22,29 +21,20 @@ static int cmp_csv(FILE *f, const void *ud, Err *e)
 	return report_squeeze_compare(f, x->c, x->n, REPORT_CSV, e);
 }
 
-/* 1 when a program of that name is on PATH. */
-static int on_path(const char *prog)
+static int stopped(void *ud)
 {
-	const char *path = getenv("PATH");
-	char buf[4096];
-	while (path && *path) {
-		size_t n = strcspn(path, ":");
-		int len = snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, prog);
-		if (n && len < (int)sizeof buf && access(buf, X_OK) == 0)
-			return 1;
-		path += n + (path[n] == ':');
-	}
-	return 0;
+	(void)ud;
+	return progress_interrupted();
 }
 
 /* PREFIX.dat and PREFIX.gp, then PREFIX.png through gnuplot when it is
- * installed. */
+ * installed: 0, 1 when a stop ended gnuplot, -1. */
 static int write_plot(const char *prefix, const char *title, const Alg3Compare *c, int n, Err *e)
 {
 	size_t len = strlen(prefix) + 8;
-	char *dat = malloc(len), *gp = malloc(len), *png = malloc(len);
+	char *dat = malloc(len), *gp = malloc(len), *png = malloc(len), *dir = malloc(len);
 	int rc = -1;
-	if (!dat || !gp || !png) {
+	if (!dat || !gp || !png || !dir) {
 		err_set(e, "out of memory");
 		goto out;
 	}
@@ -53,36 +43,35 @@ static int write_plot(const char *prefix, const char *title, const Alg3Compare *
 	snprintf(png, len, "%s.png", prefix);
 	/* the script names the data and image by their base names: run it from its folder */
 	const char *slash = strrchr(prefix, '/');
+	snprintf(dir, len, "%.*s", slash ? slash > prefix ? (int)(slash - prefix) : 1 : 1,
+	         slash ? prefix : ".");
 	if (report_squeeze_compare_plot(prefix, c, n, title, e))
 		goto out;
 	printf("wrote %s and %s", dat, gp);
-	if (!on_path("gnuplot")) {
+	if (!spawn_on_path("gnuplot")) {
 		printf(" (gnuplot is not installed: no %s)\n", png);
 		rc = 0;
 		goto out;
 	}
-	if (strchr(prefix, '\'')) {
-		err_set(e, "--plot: a quote in '%s' would break the gnuplot command", prefix);
-		goto out;
+	char *argv[] = {"gnuplot", (char *)(strrchr(gp, '/') ? strrchr(gp, '/') + 1 : gp), NULL};
+	int st = spawn_wait(dir, argv, 1, stopped, NULL);
+	printf(st == 0 ? " and %s\n" : "\n", png);
+	if (st == SPAWN_STOPPED) {
+		err_set(e, "gnuplot %s was stopped: no %s", gp, png);
+		rc = 1;
+	} else if (st == SPAWN_MISSING) {
+		err_set(e, "gnuplot %s: gnuplot could not be run: no %s", gp, png);
+	} else if (st != 0) {
+		err_set(e, "gnuplot %s failed (%s %d): no %s", gp, st > 128 ? "signal" : "status",
+		        st > 128 ? st - 128 : st, png);
+	} else {
+		rc = 0;
 	}
-	char cmd[8192];
-	if (slash)
-		snprintf(cmd, sizeof cmd, "cd '%.*s' && gnuplot '%s'",
-		         slash > prefix ? (int)(slash - prefix) : 1, prefix, strrchr(gp, '/') + 1);
-	else
-		snprintf(cmd, sizeof cmd, "gnuplot '%s'", gp);
-	fflush(stdout);
-	int st = system(cmd);
-	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		err_set(e, "gnuplot %s failed (status %d)", gp, st);
-		goto out;
-	}
-	printf(" and %s\n", png);
-	rc = 0;
 out:
 	free(dat);
 	free(gp);
 	free(png);
+	free(dir);
 	return rc;
 }
 
@@ -132,15 +121,34 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 		Cmp x = {res, n};
 		if (rc == 0 && c->csv && report_write_file(c->csv, cmp_csv, &x, e))
 			rc = -1;
-		char title[256];
-		snprintf(title, sizeof title, "%s: %s", opts_data_name(c), c->load);
-		if (rc == 0 && s->plot) {
-			printf("\n");
-			rc = write_plot(s->plot, title, res, n, e);
-		}
+	}
+	if (rc == 0 && s->plot) {
+		/* drawn once the record is written (squeeze_compare_plot) */
+		s->cmp = res;
+		s->ncmp = n;
+		return 0;
 	}
 	for (int i = 0; i < n; i++)
 		alg3_compare_free(&res[i]);
 	free(res);
 	return rc;
+}
+
+int squeeze_compare_plot(const CommonOpts *c, Squeeze *s, Err *e)
+{
+	if (!s->cmp || !s->plot)
+		return 0;
+	char title[256];
+	snprintf(title, sizeof title, "%s: %s", opts_data_name(c), c->load);
+	printf("\n");
+	return write_plot(s->plot, title, s->cmp, s->ncmp, e);
+}
+
+void squeeze_compare_free(Squeeze *s)
+{
+	for (int i = 0; s->cmp && i < s->ncmp; i++)
+		alg3_compare_free(&s->cmp[i]);
+	free(s->cmp);
+	s->cmp = NULL;
+	s->ncmp = 0;
 }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/list.h"
 #include "base/one_line.h"
 #include "cli/cmd_squeeze.h"
 
@@ -94,20 +95,23 @@ static const struct option own[] = {
 /* --tau T[,T…]: each > 1. */
 static int parse_taus(const char *arg, Squeeze *s, Err *e)
 {
-	char buf[1024];
-	if (snprintf(buf, sizeof buf, "%s", arg) >= (int)sizeof buf)
-		return err_set(e, "--tau: list too long");
+	char t[64];
+	const char *p = arg, *item;
+	size_t len;
+	int n = 0, r;
 	s->ntau = 0;
-	char *save = NULL;
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+	while ((r = list_next(&p, &item, &len, &n, "--tau", arg, e)) > 0) {
 		if (s->ntau == SQUEEZE_MAX_TAUS)
 			return err_set(e, "--tau: more than %d values", SQUEEZE_MAX_TAUS);
+		if (len >= sizeof t)
+			return err_set(e, "--tau: '%.*s…' is not a number", 20, item);
+		snprintf(t, sizeof t, "%.*s", (int)len, item);
 		if (limit_parse(LIM_TAU, "--tau", t, &s->taus[s->ntau], e))
 			return -1;
 		s->ntau++;
 	}
-	if (s->ntau == 0 || arg[strlen(arg) - 1] == ',')
-		return err_set(e, "--tau: '%s' is not a number or a list of numbers", arg);
+	if (r < 0)
+		return -1;
 	s->so.tau = s->taus[0];
 	return 0;
 }
@@ -190,14 +194,25 @@ static int counts_from_json(const cJSON *j, const Net *net, int *keep, Err *e)
 	return alg3_check_counts(net, keep, n, e);
 }
 
+int squeeze_check_counts_list(const char *arg, Err *e)
+{
+	int *w = NULL, n = 0;
+	/* meant as widths (digits, x and commas) and no file of that name */
+	if (arg[strspn(arg, "0123456789x,")] || access(arg, F_OK) == 0)
+		return 0;
+	int rc = net_parse_layers(arg, &w, &n, e);
+	free(w);
+	return rc < 0 ? err_prefix(e, "--keep-counts") : 0;
+}
+
 int squeeze_check_counts_spec(const char *arg, Err *e)
 {
 	const char *t = arg + strspn(arg, " \t\r\n");
 	if (*t == '{' || access(arg, F_OK) == 0 || errno != ENOENT)
 		return 0;
 	int *w = NULL, n = 0;
-	Err ignored;
-	int widths = net_parse_layers(arg, &w, &n, &ignored) == 0;
+	Err why;
+	int widths = net_parse_layers(arg, &w, &n, &why) == 0;
 	free(w);
 	if (widths)
 		return 0;

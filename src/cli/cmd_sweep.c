@@ -350,19 +350,24 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 		return net ? rc : -1;
 	}
 	const char *spec = c->layers ? c->layers : opts_default_layers(c->data.spec);
-	int *hidden = NULL, nh = 0;
-	if (net_parse_layers(spec, &hidden, &nh, e))
+	LayerSpec *ls = NULL;
+	int nh = 0;
+	if (layers_parse(spec, &ls, &nh, e))
 		return err_prefix(e, "--layers");
+	/* the units of every layer: a convolution's channels scale as widths do,
+	 * its maps' sizes are known once the images are */
+	int conv = layers_conv_count(ls, nh);
 	int *w = malloc((size_t)(nh + 2) * sizeof *w);
 	int rc = w ? 0 : err_set(e, "out of memory");
 	if (w) {
 		w[0] = 1;
-		memcpy(w + 1, hidden, (size_t)nh * sizeof *w);
+		for (int i = 0; i < nh; i++)
+			w[i + 1] = ls[i].units;
 		w[nh + 1] = 2;
 		Net shape = {.m = nh + 1, .n = w};
 		int *bw = malloc((size_t)(nh + 2) * sizeof *bw);
 		rc = bw ? 0 : err_set(e, "out of memory");
-		for (int i = 0; bw && rc == 0 && i < s->o.nbeta; i++) {
+		for (int i = 0; !conv && bw && rc == 0 && i < s->o.nbeta; i++) {
 			char what[96];
 			snprintf(what, sizeof what,
 			         "β = %g: even with one input and two classes, "
@@ -376,7 +381,7 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 			rc = alg2_check_distinct(&shape, s->o.betas, s->o.nbeta, e);
 	}
 	free(w);
-	free(hidden);
+	free(ls);
 	return rc;
 }
 
@@ -435,11 +440,21 @@ int cmd_sweep(int argc, char **argv)
 		return pr == 1 ? 0 : 2;
 	int nfiles = argc - first;
 	/* --out is the trial's file, or the directory of the planned trials */
-	CliOut outs[] = {
-	    {s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT},
-	    {s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL, CLI_OUT_DIR},
-	    {s.plan, FILE_OUT_TEXT}};
-	if (cli_check_outputs(&c, outs, 3, &e))
+	CliOut *outs = calloc(3 + (size_t)(nfiles > 0 ? nfiles : 0), sizeof *outs);
+	if (!outs) {
+		err_set(&e, "out of memory");
+		goto fail;
+	}
+	outs[0] = (CliOut){s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT, "--out", NULL};
+	outs[1] = (CliOut){s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL,
+	                   CLI_OUT_DIR, "--out", NULL};
+	outs[2] = (CliOut){s.plan, FILE_OUT_TEXT, "--plan", NULL};
+	/* the trial files a gather reads */
+	for (int i = 0; s.gather && i < nfiles; i++)
+		outs[3 + i] = (CliOut){argv[first + i], CLI_IN, "--gather", NULL};
+	int bad = cli_check_outputs(&c, outs, 3 + (s.gather ? nfiles : 0), &e);
+	free(outs);
+	if (bad)
 		goto fail;
 	if (s.plan && sweep_check_plan_words(&s, &c, argc, argv, &e)) {
 		fprintf(stderr, "condnet sweep: %s\n", e.msg);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/list.h"
 #include "base/rng.h"
 #include "data/adult.h"
 #include "data/csv.h"
@@ -197,13 +198,19 @@ static int load_csv(const DataSpec *s, Dataset **train, Dataset **test, Err *e)
 	const char *arg = s->spec + 4;
 	if (!*arg)
 		return err_set(e, "--data csv: expected csv:TRAIN[,TEST], found no file name");
+	/* at most two elements, none empty (base/list.h: the rule of every list) */
+	const char *p = arg, *item;
+	size_t len;
+	int n = 0, r;
+	while ((r = list_next(&p, &item, &len, &n, "--data", s->spec, e)) > 0)
+		if (n > 2)
+			return err_set(e, "--data %s: expected csv:TRAIN[,TEST]", s->spec);
+	if (r < 0)
+		return -1;
 	snprintf(trainp, sizeof trainp, "%s", arg);
 	char *testp = strchr(trainp, ',');
 	if (testp)
 		*testp++ = '\0';
-	if (!*trainp || (testp && !*testp))
-		return err_set(e, "--data %s: expected csv:TRAIN[,TEST], found an empty file name",
-		               s->spec);
 	if (!testp) {
 		Dataset *all;
 		if (csv_load_classes(trainp, s->label_col, s->classes, &all, e) != 0)

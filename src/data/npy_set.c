@@ -5,10 +5,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -26,8 +28,11 @@ struct NpySet {
 	char dir[PATH_MAX];        /* where the set goes */
 	char stage[PATH_MAX + 64]; /* where its files are written first */
 	int fresh;                 /* dir did not exist: stage is renamed to it */
+	int beside;                /* dir exists and stage is beside it: the two are
+	                            * swapped (commit_swap) */
 	char **names;              /* the files written into stage */
 	int n, cap;
+	int lock;  /* the stage, open and locked (flock) while it is written */
 	FILE *man; /* the manifest's lines */
 	char *man_buf;
 	size_t man_len;
@@ -46,6 +51,94 @@ static int strip_slashes(const char *dir, char *out, size_t cap, Err *e)
 	return 0;
 }
 
+/* Removes the directory dir of a set: a stage (the set's files and its
+ * manifest) or one swapped out (the older set, the links of the files kept,
+ * and a stage an earlier run cut short, one level down), and dir itself. */
+static void remove_stage(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *de;
+		char path[PATH_MAX + 320];
+		while ((de = readdir(d)))
+			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+				snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+				if (unlink(path) != 0 && errno == EISDIR)
+					remove_stage(path);
+			}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+/* 1 when dir holds what a set written aside holds: files and links, and a
+ * set an earlier run left inside (.npy-set.tmp.*); nothing else is removed
+ * as one. */
+static int stage_like(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	struct dirent *de;
+	char path[2 * PATH_MAX + 320];
+	int ok = 1;
+	while (ok && (de = readdir(d))) {
+		struct stat st;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		ok = lstat(path, &st) == 0 &&
+		     (S_ISREG(st.st_mode) || S_ISLNK(st.st_mode) ||
+		      (S_ISDIR(st.st_mode) && !strncmp(de->d_name, ".npy-set.tmp.", 13)));
+	}
+	closedir(d);
+	return ok;
+}
+
+/* Removes the sets written aside for dir by a run that SIGKILL ended (none
+ * else leaves one): DIR.tmp.XXXXXX beside it and DIR/.npy-set.tmp.XXXXXX in
+ * it whose lock no process holds (a run under way holds its own). */
+static void remove_stale(const char *dir)
+{
+	char parent[PATH_MAX], path[2 * PATH_MAX + 8];
+	const char *slash = strrchr(dir, '/'), *base = slash ? slash + 1 : dir;
+	file_dir_of(dir, parent, sizeof parent);
+	size_t nb = strlen(base);
+	for (int inside = 0; inside < 2; inside++) {
+		DIR *d = opendir(inside ? dir : parent);
+		struct dirent *de;
+		while (d && (de = readdir(d))) {
+			const char *n = de->d_name;
+			int ours = inside ? !strncmp(n, ".npy-set.tmp.", 13) && strlen(n) == 19
+			                  : !strncmp(n, base, nb) && !strncmp(n + nb, ".tmp.", 5) &&
+			                        strlen(n + nb) == 11;
+			if (!ours)
+				continue;
+			snprintf(path, sizeof path, "%s/%s", inside ? dir : parent, n);
+			int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0 && stage_like(path))
+				remove_stage(path);
+			if (fd >= 0)
+				close(fd);
+		}
+		if (d)
+			closedir(d);
+	}
+}
+
+/* 1 when dir (an existing directory) can be swapped with one beside it: it
+ * is a directory itself (not a link to one), on the file system of its
+ * parent (not a mount point), and not this process's working directory. */
+static int swappable(const char *dir)
+{
+	struct stat d, p, cwd;
+	char parent[PATH_MAX];
+	file_dir_of(dir, parent, sizeof parent);
+	return lstat(dir, &d) == 0 && S_ISDIR(d.st_mode) && stat(parent, &p) == 0 &&
+	       p.st_dev == d.st_dev && stat(".", &cwd) == 0 &&
+	       !(cwd.st_dev == d.st_dev && cwd.st_ino == d.st_ino);
+}
+
 NpySet *npy_set_begin(const char *dir, const char *kind, Err *e)
 {
 	NpySet *s = calloc(1, sizeof *s);
@@ -53,6 +146,7 @@ NpySet *npy_set_begin(const char *dir, const char *kind, Err *e)
 		err_set(e, "%s: out of memory", dir);
 		return NULL;
 	}
+	s->lock = -1;
 	if (strip_slashes(dir, s->dir, sizeof s->dir, e)) {
 		free(s);
 		return NULL;
@@ -77,8 +171,12 @@ NpySet *npy_set_begin(const char *dir, const char *kind, Err *e)
 	/* an end that comes from now on waits for the set (or its removal) */
 	signals_group_begin();
 	char target[PATH_MAX + 16];
+	remove_stale(s->dir);
+	/* beside an existing dir when the two can be swapped, else inside it */
+	s->beside = !s->fresh && swappable(s->dir) &&
+	            file_temp_dir(s->dir, s->stage, sizeof s->stage, NULL) == 0;
 	snprintf(target, sizeof target, "%s%s", s->dir, s->fresh ? "" : "/.npy-set");
-	if (file_temp_dir(target, s->stage, sizeof s->stage, e)) {
+	if (!s->beside && file_temp_dir(target, s->stage, sizeof s->stage, e)) {
 		int err = errno;
 		err_set(e,
 		        s->fresh ? "%s: cannot create the directory: %s"
@@ -90,6 +188,10 @@ NpySet *npy_set_begin(const char *dir, const char *kind, Err *e)
 		signals_group_end();
 		return NULL;
 	}
+	/* held until the set is in place: a stage nobody holds is a stale one */
+	s->lock = open(s->stage, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (s->lock >= 0)
+		flock(s->lock, LOCK_EX | LOCK_NB);
 	return s;
 }
 
@@ -184,29 +286,13 @@ int npy_set_add_dataset(NpySet *s, const Dataset *ds, const char *part, Err *e)
 	return rc;
 }
 
-/* Removes every entry of the stage (the set's files, the manifest, nothing
- * else is there) and the stage itself. */
-static void remove_stage(const char *stage)
-{
-	DIR *d = opendir(stage);
-	if (d) {
-		struct dirent *de;
-		char path[PATH_MAX + 320];
-		while ((de = readdir(d)))
-			if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-				snprintf(path, sizeof path, "%s/%s", stage, de->d_name);
-				unlink(path);
-			}
-		closedir(d);
-	}
-	rmdir(stage);
-}
-
 static void set_free(NpySet *s)
 {
 	for (int i = 0; i < s->n; i++)
 		free(s->names[i]);
 	free(s->names);
+	if (s->lock >= 0)
+		close(s->lock);
 	if (s->man)
 		fclose(s->man);
 	free(s->man_buf);
@@ -222,16 +308,79 @@ void npy_set_abort(NpySet *s)
 	signals_group_end();
 }
 
-/* The directory that holds dir. */
-static void parent_of(const char *dir, char *out, size_t cap)
+/* 1 when name is one of the set's files or its manifest. */
+static int of_set(const NpySet *s, const char *name)
 {
-	const char *slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(out, cap, ".");
-	else if (slash == dir)
-		snprintf(out, cap, "/");
-	else
-		snprintf(out, cap, "%.*s", (int)(slash - dir), dir);
+	if (!strcmp(name, NPY_SET_MANIFEST))
+		return 1;
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(name, s->names[i]))
+			return 1;
+	return 0;
+}
+
+/* The entries of dir that are not of the set, into the stage beside it: a
+ * file as a second link to it, a symbolic link as a copy. 0; -1 when one is
+ * neither (a directory, a FIFO…) or cannot be linked: dir is then not
+ * swapped. A set written aside inside dir by an earlier run cut short
+ * (.npy-set.tmp.*) is left behind, with the old files. */
+static int link_others(const NpySet *s)
+{
+	DIR *d = opendir(s->dir);
+	if (!d)
+		return -1;
+	struct dirent *de;
+	char from[PATH_MAX + 320], to[PATH_MAX + 384], target[PATH_MAX];
+	int rc = 0;
+	while (rc == 0 && (de = readdir(d))) {
+		const char *n = de->d_name;
+		if (!strcmp(n, ".") || !strcmp(n, "..") || of_set(s, n) ||
+		    !strncmp(n, ".npy-set.tmp.", 13))
+			continue;
+		snprintf(from, sizeof from, "%s/%s", s->dir, n);
+		snprintf(to, sizeof to, "%s/%s", s->stage, n);
+		struct stat st;
+		ssize_t len;
+		if (lstat(from, &st) != 0)
+			rc = -1;
+		else if (S_ISREG(st.st_mode))
+			rc = link(from, to);
+		else if (S_ISLNK(st.st_mode) &&
+		         (len = readlink(from, target, sizeof target - 1)) >= 0) {
+			target[len] = '\0';
+			rc = symlink(target, to);
+		} else
+			rc = -1;
+	}
+	closedir(d);
+	return rc ? -1 : 0;
+}
+
+/* Into an existing dir, swapped with the stage beside it: the stage gets the
+ * manifest, dir's other files (as links) and its mode, and the two are
+ * exchanged in one rename (RENAME_EXCHANGE): dir holds the older set or the
+ * new one, whatever ends the process, SIGKILL included. 0; 1 when they
+ * cannot be swapped (nothing changed: the files go in one by one); -1. */
+static int commit_swap(NpySet *s, Err *e)
+{
+	char man[sizeof s->stage + 32], parent[PATH_MAX];
+	struct stat st;
+	snprintf(man, sizeof man, "%s/%s", s->stage, NPY_SET_MANIFEST);
+	if (file_create(man, s->man_buf, s->man_len, e))
+		return -1;
+	if (lstat(s->dir, &st) != 0 || !S_ISDIR(st.st_mode) || link_others(s) < 0)
+		return 1;
+	chmod(s->stage, st.st_mode & 07777);
+	if (st.st_uid != geteuid() || st.st_gid != getegid())
+		(void)!chown(s->stage, st.st_uid, st.st_gid);
+	if (file_sync_fs(s->stage, e))
+		return -1;
+	if (renameat2(AT_FDCWD, s->stage, AT_FDCWD, s->dir, RENAME_EXCHANGE) != 0)
+		return 1;
+	/* the stage's name holds the older set now */
+	remove_stage(s->stage);
+	file_dir_of(s->dir, parent, sizeof parent);
+	return file_sync_dir(parent, e);
 }
 
 /* Into an existing dir: the manifest, the files renamed over dir's one by
@@ -266,7 +415,7 @@ int npy_set_commit(NpySet *s, Err *e)
 		snprintf(path, sizeof path, "%s/%s", s->stage, NPY_SET_MANIFEST);
 		rc = file_create(path, s->man_buf, s->man_len, e) || file_sync_fs(s->stage, e);
 		if (rc == 0 && rename(s->stage, s->dir) == 0) {
-			parent_of(s->dir, parent, sizeof parent);
+			file_dir_of(s->dir, parent, sizeof parent);
 			rc = file_sync_dir(parent, e);
 		} else if (rc == 0 && errno != EEXIST && errno != ENOTEMPTY) {
 			rc = err_set(e, "%s: renaming %s into place failed: %s", s->dir, s->stage,
@@ -277,7 +426,11 @@ int npy_set_commit(NpySet *s, Err *e)
 			rc = commit_into(s, e);
 		}
 	} else if (rc == 0) {
-		rc = commit_into(s, e);
+		/* swapped when it can be, else file by file (from the stage beside
+		 * dir or inside it) */
+		rc = s->beside ? commit_swap(s, e) : 1;
+		if (rc > 0)
+			rc = commit_into(s, e);
 	}
 	if (rc)
 		remove_stage(s->stage);
@@ -327,6 +480,11 @@ static int parse_line(char *line, const char *path, int lineno, NpyManifest *m, 
 		return 0;
 	if (sscanf(line, "layers %511s%n", m->layers, &used) == 1 && !line[used])
 		return 0;
+	if (!strncmp(line, "prep ", 5) && !m->prep) {
+		if (!(m->prep = strdup(line + 5)))
+			return err_set(e, "%s: out of memory", path);
+		return 0;
+	}
 	if (sscanf(line, "end %d%n", &end, &used) == 1 && !line[used]) {
 		if (end != m->n)
 			return err_set(e, "%s:%d: 'end %d', but %d files are listed", path, lineno,
@@ -423,5 +581,6 @@ int npy_set_check(const char *dir, NpyManifest *m, Err *e)
 void npy_manifest_free(NpyManifest *m)
 {
 	free(m->files);
+	free(m->prep);
 	memset(m, 0, sizeof *m);
 }

@@ -6,18 +6,25 @@
  * written first into a directory of its own, then
  * - when DIR does not exist, that directory (DIR.tmp.XXXXXX, beside DIR) is
  *   renamed to DIR: the set appears at once, whole, or not at all;
- * - when DIR exists (it may hold other files), the files are written into
- *   DIR/.npy-set.tmp.XXXXXX and renamed over those of DIR one by one, between
- *   two writes of the manifest: from before the first rename the manifest
- *   names the new files, so a set cut short (a signal, SIGKILL, a crash, a
- *   full disk) or mixed with another export's (two at once) does not match
- *   it and npy_set_check refuses it.
+ * - when DIR exists, the files are written into DIR.tmp.XXXXXX beside it,
+ *   which also gets the manifest, DIR's other files (second links to them,
+ *   copies of its symbolic links) and DIR's mode, and the two directories
+ *   are exchanged in one rename (renameat2 RENAME_EXCHANGE): DIR holds the
+ *   older set or the new one whatever ends the process, SIGKILL included,
+ *   and whoever reads it (condnet, NumPy) never sees a mix;
+ * - only where DIR cannot be exchanged (it holds a directory, FIFO or other
+ *   entry that is not a file or link, it is a mount point or this process's
+ *   working directory, or its file system has no RENAME_EXCHANGE) are the
+ *   files renamed over DIR's one by one, between two writes of the manifest:
+ *   from before the first rename the manifest names the new files, so a set
+ *   cut short (SIGKILL, a crash) or mixed with another export's does not
+ *   match it and npy_set_check refuses it.
  * A full disk fails while the files are written aside, before DIR changes.
  * The manifest (NPY_SET_MANIFEST) lists every file with its shape, size and
- * CRC-32, and is written last. A signal that would end the process waits
- * until the set is in place or removed (signals_group_begin); after SIGKILL
- * a directory NAME.tmp.XXXXXX may be left behind, never a mix that passes
- * the check.
+ * CRC-32. A signal that would end the process waits until the set is in
+ * place or removed (signals_group_begin). SIGKILL may leave the directory
+ * written aside: the next set written for DIR removes it (a directory the
+ * run that wrote it still holds, flock, is left to that run).
  *
  * Reading (npy_set_check): a directory without a manifest (written by a
  * Keras or PyTorch script) is read as it is; with one, every file it lists
@@ -70,6 +77,8 @@ typedef struct NpyManifest {
 	char layout[32];  /* a network's: "keras", "torch" */
 	char input[32];   /* a network with convolutions: its input images "CxHxW" */
 	char layers[512]; /* and its layers as --layers names them ("conv:6:5,pool:2,120") */
+	char *prep;       /* a network's record of its inputs' preprocessing
+	                   * (data/prep_text.h), or NULL */
 	int n;
 	NpySetFile *files;
 } NpyManifest;

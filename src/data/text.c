@@ -13,6 +13,7 @@ static int open_text(TextFile *t, const char *path, int stdin_ok, Err *e)
 {
 	memset(t, 0, sizeof *t);
 	t->path = path;
+	t->max = TEXT_MAX_LINE;
 	if (stdin_ok && !strcmp(path, "-")) {
 		/* a pipe or a terminal cannot seek back: the bytes read to look for
 		 * a byte-order mark are kept and read again from t->pend */
@@ -79,9 +80,9 @@ int text_next(TextFile *t, size_t *len, Err *e)
 			}
 			break;
 		}
-		if (n >= (size_t)TEXT_MAX_LINE)
+		if (n >= (size_t)t->max)
 			return err_set(e, "%s:%ld: line longer than %ld bytes", t->path,
-			               t->line + 1, TEXT_MAX_LINE);
+			               t->line + 1, t->max);
 		if (n + 1 >= t->cap) {
 			size_t ncap = t->cap ? 2 * t->cap : 256;
 			char *b = realloc(t->buf, ncap);

@@ -9,9 +9,10 @@
  *   bytes with NULs between them);
  * - a NUL byte anywhere is an error naming its line and character;
  * - lines end with LF, CRLF or a lone CR (old Mac files), the last line with
- *   or without one; a line holds at most TEXT_MAX_LINE bytes.
+ *   or without one; a line holds at most TEXT_MAX_LINE bytes, or the limit
+ *   the reader sets (TextFile.max: the session logs' and lessons').
  *
- * What a line holds (fields, a header) is the loader's business. */
+ * What a line holds (fields, a header, an action) is the reader's business. */
 #ifndef CONDNET_TEXT_H
 #define CONDNET_TEXT_H
 
@@ -31,6 +32,8 @@ typedef struct TextFile {
 	char *buf; /* the current line, NUL-terminated, without its end */
 	size_t cap;
 	long line; /* number of the current line, from 1 */
+	long max;  /* the longest line accepted, in bytes: TEXT_MAX_LINE unless set
+	            * after opening */
 } TextFile;
 
 /* Opens path and reads past a UTF-8 byte-order mark. */
@@ -40,8 +43,9 @@ int text_open(TextFile *t, const char *path, Err *e);
 int text_open_input(TextFile *t, const char *path, Err *e);
 
 /* The next line into t->buf (its length in *len): 1, or 0 at the end of the
- * file, or -1 with e set ("PATH:LINE: …" for a NUL byte, a line too long, a
- * read error). */
+ * file, or -1 with e set ("PATH:LINE: …" for a NUL byte, a line longer than
+ * t->max, a read error). A line too long is refused as a whole: no part of
+ * it is read as a line of its own. */
 int text_next(TextFile *t, size_t *len, Err *e);
 
 /* Closes the file and frees the line; t may be zeroed or already closed. */

@@ -32,8 +32,8 @@ double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, 
 	}
 	for (int j = 0; cols_sel && j < nc; j++)
 		if (cols_sel[j] < 0 || cols_sel[j] >= nout) {
-			err_set(e, "layer %d: neuron %d does not exist (expected 0..%d)", layer,
-			        cols_sel[j], nout - 1);
+			err_set(e, "layer %d: %s %d does not exist (expected 0..%d)", layer,
+			        net_unit_name(net, layer, 0), cols_sel[j], nout - 1);
 			return NULL;
 		}
 	double *A = malloc((size_t)(nin + 1) * nc * sizeof *A);
@@ -60,8 +60,6 @@ double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, 
 void cond_set_tau(LayerCond *lc, double tau)
 {
 	lc->tau = tau;
-	if (lc->conv)
-		return;
 	lc->p = 0;
 	if (lc->sv[0] <= 0.0) {
 		lc->p = lc->nsv;
@@ -142,22 +140,12 @@ static int layer_fill_part(const Net *net, int layer, double tau, int with_qr, L
 		               net ? net->m : 0);
 	if (cond_check_tau(tau, e))
 		return -1;
-	if (layer <= net->nconv) {
-		/* a convolution's κ is not computed yet: its sizes, and no values */
-		lc->layer = layer;
-		lc->rows = net_rows(net, layer - 1) + 1;
-		lc->cols = net_cols(net, layer - 1);
-		lc->conv = 1;
-		lc->kappa = NAN;
-		lc->tau = tau;
-		lc->rank_qr = -1;
-		return 0;
-	}
 	int rows, cols, rc = -1;
 	double *A = cond_stacked(net, layer, NULL, 0, &rows, &cols, e);
 	if (!A)
 		return -1;
 	lc->layer = layer;
+	lc->conv = layer <= net->nconv;
 	lc->rows = rows;
 	lc->cols = cols;
 	lc->nsv = rows < cols ? rows : cols;
@@ -311,9 +299,7 @@ static void *batch_run(void *arg)
 /* Work of one layer's decomposition, ∝ min(r, c)²·max(r, c). */
 static double layer_cost(const Net *net, int layer)
 {
-	if (layer <= net->nconv)
-		return 0;
-	double r = net->n[layer - 1] + 1, c = net->n[layer];
+	double r = net_rows(net, layer - 1) + 1, c = net_cols(net, layer - 1);
 	return r < c ? r * r * c : c * c * r;
 }
 
@@ -453,7 +439,7 @@ double cond_max_kappa(const LayerCond *lc, int m)
 {
 	double k = 0;
 	for (int i = 0; i < m; i++)
-		if (!lc[i].conv && !(lc[i].kappa <= k))
+		if (!(lc[i].kappa <= k))
 			k = isnan(lc[i].kappa) ? INFINITY : lc[i].kappa;
 	return k;
 }
@@ -474,10 +460,11 @@ int cond_kappa_columns_s1(const Net *net, int layer, const int *cols_sel, int nc
 	if (ncols < 1)
 		return err_set(e, "layer %d: %d columns selected, expected at least 1", layer,
 		               ncols);
+	int units = net_cols(net, layer - 1);
 	for (int j = 0; j < ncols; j++)
-		if (cols_sel[j] < 0 || cols_sel[j] >= net->n[layer])
-			return err_set(e, "layer %d: column %d is not a neuron (expected 0..%d)",
-			               layer, cols_sel[j], net->n[layer] - 1);
+		if (cols_sel[j] < 0 || cols_sel[j] >= units)
+			return err_set(e, "layer %d: column %d is not a %s (expected 0..%d)", layer,
+			               cols_sel[j], net_unit_name(net, layer, 0), units - 1);
 	int rows, cols;
 	double *A = cond_stacked(net, layer, cols_sel, ncols, &rows, &cols, e);
 	if (!A)

@@ -3,7 +3,10 @@
  * or LAPACK, are engine/cond_matrix.h's).
  *
  * For hidden or output layer i (1..m), Ŵ⁽ⁱ⁾ is W⁽ⁱ⁾ with the row b⁽ⁱ⁾
- * appended: (n[i-1]+1) × n[i], one column per neuron, in double precision.
+ * appended: (n[i-1]+1) × n[i], one column per neuron, in double precision;
+ * for a convolution layer (C_in·K·K + 1) × C_out, one column per output
+ * channel (engine/layers.h), and everything below holds with channels in
+ * the place of neurons.
  * κ(Ŵ) = σ₁/σ_r over its r = min(rows, cols) singular values; p(τ) is the
  * number of those below σ₁/τ (Algorithm 1, line 4). Column-pivoted QR,
  * Ŵ P = Q R, orders the neurons from most to least independent; the profile
@@ -41,8 +44,7 @@ typedef struct LayerCond {
 	int *perm;      /* cols entries: neuron indices in pivot order */
 	double *rdiag;  /* nsv entries: |r_jj|/|r_11| in pivot order */
 	int rank_qr;    /* entries of rdiag >= 1/tau */
-	int conv;       /* 1: a convolution layer, whose κ is not computed yet: rows and
-	                 * cols its Ŵ's, kappa NaN, no values (nsv 0), rank_qr -1 */
+	int conv;       /* 1: a convolution layer, whose columns are its output channels */
 } LayerCond;
 
 /* Ŵ⁽ˡᵃʸᵉʳ⁾ as a malloc'd rows×cols row-major double matrix. If cols_sel is
@@ -94,8 +96,7 @@ int cond_net_new(const Net *net, double tau, int with_qr, LayerCond **lc, Err *e
 /* Frees the m entries of lc and lc itself (NULL accepted). */
 void cond_net_free(LayerCond *lc, int m);
 /* The largest κ of lc[0..m), 0 for m = 0; ∞ when some κ is ∞ or NaN (an
- * all-zero Ŵ has no meaningful ratio: it counts as singular); convolution
- * layers, whose κ is not computed yet, left out. */
+ * all-zero Ŵ has no meaningful ratio: it counts as singular). */
 double cond_max_kappa(const LayerCond *lc, int m);
 /* κ as text with 4 significant digits, or up to 6 where 4 would put it on
  * the wrong side of τ or on τ itself (κ = 25.0004 > τ = 25 reads 25.0004,

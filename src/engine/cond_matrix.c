@@ -257,3 +257,117 @@ int cond_lstsq(const double *A, int rows, int cols, const double *B, int nrhs, d
 {
 	return cond_lstsq_rcond(A, rows, cols, B, nrhs, X, COND_LSTSQ_RCOND, NULL, e);
 }
+
+/* Rows gathered before they are compressed: a few times the columns, so
+ * that a compression's work is spread over many rows. */
+#define LSQ_BLOCK 4096
+
+struct CondLsq {
+	int cols, nrhs, k; /* k = cols + nrhs */
+	int have;          /* rows of M in use */
+	int cap;           /* rows M holds */
+	double *M;         /* cap × k: the compressed triangle, then the rows added */
+	double *R;         /* k × k */
+	int *perm;
+	double *rdiag;
+};
+
+CondLsq *cond_lsq_new(int cols, int nrhs, Err *e)
+{
+	if (cols < 1 || nrhs < 1) {
+		err_set(e,
+		        "least squares of %d columns and %d right-hand sides, expected at least 1",
+		        cols, nrhs);
+		return NULL;
+	}
+	CondLsq *q = calloc(1, sizeof *q);
+	int k = cols + nrhs;
+	if (q) {
+		q->cols = cols;
+		q->nrhs = nrhs;
+		q->k = k;
+		q->cap = k + (LSQ_BLOCK > 4 * k ? LSQ_BLOCK : 4 * k);
+		q->M = malloc((size_t)q->cap * k * sizeof *q->M);
+		q->R = malloc((size_t)k * k * sizeof *q->R);
+		q->perm = malloc((size_t)k * sizeof *q->perm);
+		q->rdiag = malloc((size_t)k * sizeof *q->rdiag);
+	}
+	if (!q || !q->M || !q->R || !q->perm || !q->rdiag) {
+		cond_lsq_free(q);
+		err_set(e, "out of memory for least squares of %d columns", cols);
+		return NULL;
+	}
+	return q;
+}
+
+void cond_lsq_free(CondLsq *q)
+{
+	if (!q)
+		return;
+	free(q->M);
+	free(q->R);
+	free(q->perm);
+	free(q->rdiag);
+	free(q);
+}
+
+/* M's rows into the k × k matrix R Pᵀ of their pivoted QR M P = Q R:
+ * ‖M z‖ = ‖R Pᵀ z‖ for every z. */
+static int lsq_compress(CondLsq *q, Err *e)
+{
+	int k = q->k;
+	if (q->have <= k)
+		return 0;
+	int rc = cond_qrpt_r(q->M, q->have, k, q->perm, q->rdiag, q->R, e);
+	if (rc)
+		return rc;
+	for (int i = 0; i < k; i++)
+		for (int j = 0; j < k; j++)
+			q->M[(size_t)i * k + q->perm[j]] = q->R[(size_t)i * k + j];
+	q->have = k;
+	return 0;
+}
+
+int cond_lsq_add(CondLsq *q, const double *A, const double *B, int rows, Err *e)
+{
+	if (check_finite(A, rows, q->cols, e) || check_finite(B, rows, q->nrhs, e))
+		return -1;
+	int k = q->k;
+	for (int r = 0; r < rows; r++) {
+		if (q->have == q->cap) {
+			int rc = lsq_compress(q, e);
+			if (rc)
+				return rc;
+		}
+		double *row = q->M + (size_t)q->have * k;
+		memcpy(row, A + (size_t)r * q->cols, (size_t)q->cols * sizeof *row);
+		memcpy(row + q->cols, B + (size_t)r * q->nrhs, (size_t)q->nrhs * sizeof *row);
+		q->have++;
+	}
+	return 0;
+}
+
+int cond_lsq_solve(CondLsq *q, double rcond, double *X, int *rank, Err *e)
+{
+	int k = q->k, rc = lsq_compress(q, e);
+	if (rc)
+		return rc;
+	if (q->have < q->cols)
+		return err_set(e, "least squares of %d columns on %d rows", q->cols, q->have);
+	double *A = malloc((size_t)q->have * q->cols * sizeof *A);
+	double *B = malloc((size_t)q->have * q->nrhs * sizeof *B);
+	if (!A || !B) {
+		free(A);
+		free(B);
+		return err_set(e, "out of memory for least squares of %d columns", q->cols);
+	}
+	for (int i = 0; i < q->have; i++) {
+		memcpy(A + (size_t)i * q->cols, q->M + (size_t)i * k, (size_t)q->cols * sizeof *A);
+		memcpy(B + (size_t)i * q->nrhs, q->M + (size_t)i * k + q->cols,
+		       (size_t)q->nrhs * sizeof *B);
+	}
+	rc = cond_lstsq_rcond(A, q->have, q->cols, B, q->nrhs, X, rcond, rank, e);
+	free(A);
+	free(B);
+	return rc;
+}

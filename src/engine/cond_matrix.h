@@ -141,4 +141,22 @@ int cond_lstsq(const double *A, int rows, int cols, const double *B, int nrhs, d
 int cond_lstsq_rcond(const double *A, int rows, int cols, const double *B, int nrhs, double *X,
                      double rcond, int *rank, Err *e);
 
+/* Least squares of a tall system given a block of rows at a time, in the
+ * memory of a few blocks: min ‖A X − B‖_F for A of `cols` columns and B of
+ * nrhs, however many rows. The rows gathered are compressed now and then to
+ * the (cols + nrhs)² triangle of a pivoted QR of [A B] (cond_qrpt_r), which
+ * keeps every norm ‖[A B] z‖ and so the solution; the solve is
+ * cond_lstsq_rcond's on the compressed system. */
+typedef struct CondLsq CondLsq;
+CondLsq *cond_lsq_new(int cols, int nrhs, Err *e);
+/* Adds `rows` rows: A (rows × cols) and B (rows × nrhs), row-major. 0; -1
+ * with a message (a value not finite, no memory); 1 when a compression was
+ * stopped (cond_matrix.h's stop). */
+int cond_lsq_add(CondLsq *q, const double *A, const double *B, int rows, Err *e);
+/* X (cols × nrhs) from the rows added so far (at least cols of them),
+ * columns of A with |r_jj| ≤ rcond·|r_11| taken as dependent; the rank used
+ * into *rank (may be NULL). 0, -1 or 1 as cond_lsq_add. */
+int cond_lsq_solve(CondLsq *q, double rcond, double *X, int *rank, Err *e);
+void cond_lsq_free(CondLsq *q); /* accepts NULL */
+
 #endif

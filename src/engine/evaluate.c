@@ -44,6 +44,10 @@ int net_evaluate(const Net *net, const Dataset *d, int with_prob, NetRowsFn prog
 	for (int r = 0; r < d->n; r++) {
 		int t = d->y[r], a = out->cls[r];
 		out->rows[t]++;
+		if (a == NET_NO_ANSWER) {
+			out->no_answer++;
+			continue;
+		}
 		out->answered[a]++;
 		out->hits[t] += t == a;
 		if (out->confusion)
@@ -86,7 +90,7 @@ int agreement_of(const int *a, const int *b, const int *y, int n, int k, Agreeme
 			agreement_free(out);
 			return err_set(e, "row %d has class %d, outside 0..%d", r + 1, y[r], k - 1);
 		}
-		if (a[r] == b[r])
+		if (a[r] == b[r] && a[r] != NET_NO_ANSWER)
 			out->same++;
 		else
 			out->differ[y[r]]++;

@@ -9,7 +9,10 @@
  * networks is the share of the rows on which they answer the same class,
  * with the rows where they differ counted per class: what a person who
  * squeezed a network wants beside κ ("the squeezed network answers as the
- * original on 99.6 % of the test set"). */
+ * original on 99.6 % of the test set"). A row whose outputs are not all
+ * finite answers no class (net_answer): it counts as wrong, in no class's
+ * precision or confusion column, and the loss is then not finite; two
+ * networks agree on it only when both answer a class, the same. */
 #ifndef CONDNET_EVALUATE_H
 #define CONDNET_EVALUATE_H
 
@@ -27,6 +30,8 @@ typedef struct Evaluation {
 	int *cls;        /* n: the class answered for each row */
 	float *prob;     /* n × k probabilities, or NULL when not asked for */
 	long correct;    /* rows answered right */
+	long no_answer;  /* rows answered no class (NET_NO_ANSWER: an output not
+	                  * finite); counted wrong, in no class's answers */
 	double error;    /* 1 − correct/n: net_error's */
 	double loss;     /* mean cross-entropy: net_error's */
 	long *rows;      /* k: rows of class c */

@@ -71,14 +71,32 @@ int net_check_images(const Net *net, int c, int h, int w, const char *what, Err 
 	               w, nc, nh, nw);
 }
 
-int net_refuse_conv(const Net *net, const char *what, Err *e)
+int net_units(const Net *net, int i)
 {
-	if (!net->nconv)
-		return 0;
-	return err_set(e,
-	               "%s: the network has convolution layers, whose κ is not computed yet "
-	               "(condnet trains, evaluates and exports them)",
-	               what);
+	return i == 0 ? net->n[0] : net_cols(net, i - 1);
+}
+
+void net_units_all(const Net *net, int *units)
+{
+	for (int i = 0; i <= net->m; i++)
+		units[i] = net_units(net, i);
+}
+
+int net_unit_rows(const Net *net, int i)
+{
+	if (i < 1 || i >= net->m)
+		return 1;
+	if (i < net->nconv)
+		return net->conv[i].k * net->conv[i].k;
+	if (i == net->nconv)
+		return net->conv[i - 1].h_out * net->conv[i - 1].w_out;
+	return 1;
+}
+
+const char *net_unit_name(const Net *net, int i, int plural)
+{
+	int conv = i >= 1 && i <= net->nconv;
+	return conv ? (plural ? "channels" : "channel") : (plural ? "neurons" : "neuron");
 }
 
 static void set_pointers(Net *net)
@@ -319,196 +337,6 @@ void net_init_glorot(Net *net, Rng *rng)
 		memset(net->b[i], 0, (size_t)cols * sizeof(float));
 	}
 	net_reset_adam(net);
-}
-
-/* Copies one buffer (parameters or a moment) from the old layout into the
- * new one, where the new neuron j of hidden layer L comes from old neuron
- * src[j], or is zero when src[j] < 0. */
-static void remap(const Net *net, int L, const int *src, int nnew, const float *old, float *dst)
-{
-	for (int i = 0; i < net->m; i++) {
-		size_t rows = (size_t)net_rows(net, i), cols = (size_t)net_cols(net, i);
-		size_t ocount = (rows + 1) * cols;
-		if (i == L - 1) {
-			/* Incoming W (rows × cols → rows × nnew), then the bias. */
-			for (size_t r = 0; r <= rows; r++)
-				for (int j = 0; j < nnew; j++)
-					dst[r * nnew + j] =
-					    src[j] >= 0 ? old[r * cols + src[j]] : 0.0f;
-			dst += (rows + 1) * nnew;
-		} else if (i == L) {
-			/* Outgoing W (rows × cols → nnew × cols), then the bias as is. */
-			for (int j = 0; j < nnew; j++) {
-				if (src[j] >= 0)
-					memcpy(dst + (size_t)j * cols, old + (size_t)src[j] * cols,
-					       cols * sizeof *dst);
-				else
-					memset(dst + (size_t)j * cols, 0, cols * sizeof *dst);
-			}
-			memcpy(dst + (size_t)nnew * cols, old + rows * cols, cols * sizeof *dst);
-			dst += ((size_t)nnew + 1) * cols;
-		} else {
-			memcpy(dst, old, ocount * sizeof *dst);
-			dst += ocount;
-		}
-		old += ocount;
-	}
-}
-
-/* Rebuilds the three buffers for hidden layer L with neuron map src[0..nnew);
- * new incoming weights are drawn from Glorot uniform when rng is given. */
-static int rebuild(Net *net, int L, const int *src, int nnew, Rng *rng, Err *e)
-{
-	int *n2 = malloc((size_t)(net->m + 1) * sizeof *n2);
-	if (!n2)
-		return err_set(e, "out of memory resizing hidden layer %d", L);
-	memcpy(n2, net->n, (size_t)(net->m + 1) * sizeof *n2);
-	n2[L] = nnew;
-	/* the two dense layers about the neurons change, the others stay */
-	size_t np = net->nparam - net_layer_params(net, L - 1) - net_layer_params(net, L) +
-	            ((size_t)n2[L - 1] + 1) * (size_t)nnew + ((size_t)nnew + 1) * (size_t)n2[L + 1];
-	float *buf[3] = {NULL, NULL, NULL};
-	for (int k = 0; np && k < 3; k++)
-		buf[k] = malloc(np * sizeof(float));
-	if (!np || !buf[0] || !buf[1] || !buf[2]) {
-		free(n2);
-		for (int k = 0; k < 3; k++)
-			free(buf[k]);
-		return err_set(e, "out of memory resizing hidden layer %d to %d neurons", L, nnew);
-	}
-	remap(net, L, src, nnew, net->param, buf[0]);
-	remap(net, L, src, nnew, net->adam_m, buf[1]);
-	remap(net, L, src, nnew, net->adam_v, buf[2]);
-	if (rng) {
-		float *w = buf[0] + (size_t)(net->W[L - 1] - net->param);
-		int fan_in = n2[L - 1];
-		double lim = sqrt(6.0 / (fan_in + nnew));
-		for (int r = 0; r < fan_in; r++)
-			for (int j = 0; j < nnew; j++)
-				if (src[j] < 0)
-					w[(size_t)r * nnew + j] =
-					    (float)((2.0 * rng_uniform(rng) - 1.0) * lim);
-	}
-	free(net->n);
-	free(net->param);
-	free(net->adam_m);
-	free(net->adam_v);
-	net->n = n2;
-	net->nparam = np;
-	net->param = buf[0];
-	net->adam_m = buf[1];
-	net->adam_v = buf[2];
-	set_pointers(net);
-	return 0;
-}
-
-static int check_hidden(const Net *net, int layer, Err *e)
-{
-	if (layer < 1 || layer > net->m - 1)
-		return err_set(e, "layer %d is not a hidden layer (expected 1..%d)", layer,
-		               net->m - 1);
-	if (layer <= net->nconv)
-		return err_set(e,
-		               "layer %d is a convolution layer: condnet removes and adds no "
-		               "channels yet",
-		               layer);
-	return 0;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
-}
-
-int net_keep_neurons(Net *net, int layer, const int *keep, int nkeep, Err *e)
-{
-	if (check_hidden(net, layer, e))
-		return -1;
-	int width = net->n[layer];
-	if (nkeep < 1 || nkeep > width)
-		return err_set(e, "hidden layer %d: cannot keep %d of its %d neurons", layer, nkeep,
-		               width);
-	int *src = malloc((size_t)nkeep * sizeof *src);
-	if (!src)
-		return err_set(e, "out of memory");
-	memcpy(src, keep, (size_t)nkeep * sizeof *src);
-	qsort(src, (size_t)nkeep, sizeof *src, cmp_int);
-	for (int j = 0; j < nkeep; j++) {
-		if (src[j] < 0 || src[j] >= width || (j > 0 && src[j] == src[j - 1])) {
-			int bad = src[j];
-			free(src);
-			if (bad < 0 || bad >= width)
-				return err_set(e, "hidden layer %d: neuron %d out of range (0..%d)",
-				               layer, bad, width - 1);
-			return err_set(e, "hidden layer %d: neuron %d listed twice", layer, bad);
-		}
-	}
-	int rc = rebuild(net, layer, src, nkeep, NULL, e);
-	free(src);
-	return rc;
-}
-
-int net_remove_neuron(Net *net, int layer, int j, Err *e)
-{
-	if (check_hidden(net, layer, e))
-		return -1;
-	int width = net->n[layer];
-	if (j < 0 || j >= width)
-		return err_set(e, "hidden layer %d: neuron %d out of range (0..%d)", layer, j,
-		               width - 1);
-	if (width == 1)
-		return err_set(e, "hidden layer %d: cannot remove its only neuron", layer);
-	int *keep = malloc((size_t)(width - 1) * sizeof *keep);
-	if (!keep)
-		return err_set(e, "out of memory");
-	for (int k = 0, c = 0; k < width; k++)
-		if (k != j)
-			keep[c++] = k;
-	int rc = rebuild(net, layer, keep, width - 1, NULL, e);
-	free(keep);
-	return rc;
-}
-
-int net_add_neurons(Net *net, int layer, int count, Rng *rng, Err *e)
-{
-	if (check_hidden(net, layer, e))
-		return -1;
-	int width = net->n[layer];
-	if (count < 1 || count > NET_MAX_WIDTH - width)
-		return err_set(e, "hidden layer %d: cannot add %d neurons to %d", layer, count,
-		               width);
-	int *src = malloc((size_t)(width + count) * sizeof *src);
-	if (!src)
-		return err_set(e, "out of memory");
-	for (int k = 0; k < width + count; k++)
-		src[k] = k < width ? k : -1;
-	int rc = rebuild(net, layer, src, width + count, rng, e);
-	free(src);
-	return rc;
-}
-
-/* hidden[0..m-2] become the widths n[1..m-1]. */
-Net *net_reshape(const Net *net, const int *hidden, Err *e)
-{
-	if (net_refuse_conv(net, "net_reshape", e))
-		return NULL;
-	int *w = malloc((size_t)(net->m + 1) * sizeof *w);
-	if (!w) {
-		err_set(e, "out of memory");
-		return NULL;
-	}
-	w[0] = net->n[0];
-	w[net->m] = net->n[net->m];
-	for (int i = 1; i < net->m; i++)
-		w[i] = hidden[i - 1];
-	Net *r = net_new(net->m, w, net->act, net->act_a, e);
-	free(w);
-	if (r && net_set_prep(r, net->prep, e)) {
-		net_free(r);
-		return NULL;
-	}
-	return r;
 }
 
 int net_parse_layers(const char *spec, int **widths, int *count, Err *e)

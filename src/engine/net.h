@@ -73,10 +73,19 @@ void net_input_shape(const Net *net, int *c, int *h, int *w);
 /* 0 when rows of images c×h×w (0: rows that declare no shape) fit the
  * input of net; else -1 and a message naming what (the data). */
 int net_check_images(const Net *net, int c, int h, int w, const char *what, Err *e);
-/* -1 and a message saying what is not done yet on convolution layers when
- * net has them ("what: the network has convolution layers, whose κ is not
- * computed yet"), else 0. */
-int net_refuse_conv(const Net *net, const char *what, Err *e);
+/* The units of layer i (1..m): the output channels of a convolution, the
+ * neurons of a dense layer, the columns of Ŵ⁽ⁱ⁾ either way; i = 0: the
+ * inputs, n[0]. For a dense network the units are the widths n[]. */
+int net_units(const Net *net, int i);
+/* units[0..m] = net_units(net, 0..m). */
+void net_units_all(const Net *net, int *units);
+/* The rows of W⁽ⁱ⁺¹⁾ that read one unit of hidden layer i (1..m-1),
+ * consecutive: 1 for a neuron, K² for a channel the next convolution reads
+ * (rows (c·K + y)·K + x), h·w for a channel the flatten reads (its map's
+ * positions, rows c·h·w ..); 1 for any other i. */
+int net_unit_rows(const Net *net, int i);
+/* "channel(s)" for a convolution layer i (1..nconv), else "neuron(s)". */
+const char *net_unit_name(const Net *net, int i, int plural);
 void net_free(Net *net); /* accepts NULL */
 /* A copy: parameters, Adam state, schedule, record and preprocessing. */
 Net *net_clone(const Net *net, Err *e);
@@ -100,22 +109,34 @@ Net *net_fresh_spec(const char *spec, int d, int c, int h, int w, int classes, A
 /* Zero Adam moments and step count, and no schedule run (constant, not started). */
 void net_reset_adam(Net *net);
 
-/* Hidden layer `layer` (1..m-1, the paper's numbering) keeps only the neurons
- * keep[0..nkeep) (indices into the current layer, any order: the kept neurons
+/* The structural edits (net_edit.c). A unit is a neuron of a dense layer or
+ * a channel of a convolution: a column of W⁽ˡ⁾ and an entry of b⁽ˡ⁾, and
+ * the net_unit_rows(net, l) rows of W⁽ˡ⁺¹⁾ that read it (the slices
+ * W_next[:, j, :, :] of the next convolution, or the flatten's rows of its
+ * map in the first dense layer; a pool keeps channels one to one).
+ *
+ * Hidden layer `layer` (1..m-1, the paper's numbering) keeps only the units
+ * keep[0..nkeep) (indices into the current layer, any order: the kept units
  * are stored in ascending index order). Removes the other columns of W⁽ˡ⁾,
- * entries of b⁽ˡ⁾, rows of W⁽ˡ⁺¹⁾ and their Adam state. nkeep >= 1. */
+ * entries of b⁽ˡ⁾, rows of W⁽ˡ⁺¹⁾ and their Adam state; a convolution's
+ * shapes follow. nkeep >= 1. */
 int net_keep_neurons(Net *net, int layer, const int *keep, int nkeep, Err *e);
-/* Removes neuron j of hidden layer `layer` (a convenience over the above). */
+/* Removes unit j of hidden layer `layer` (a convenience over the above). */
 int net_remove_neuron(Net *net, int layer, int j, Err *e);
-/* Appends count neurons to hidden layer `layer`: incoming weights Glorot
+/* Appends count units to hidden layer `layer`: incoming weights Glorot
  * uniform for the new shape, bias 0, outgoing weights 0 (so outputs are
  * unchanged until trained), Adam state 0. */
 int net_add_neurons(Net *net, int layer, int count, Rng *rng, Err *e);
 
-/* The same network shape with every hidden width replaced by widths[1..m-1]
- * (fresh zero parameters, the same preprocessing). hidden[0..m-2] holds the
- * new n[1..m-1]. */
+/* The same layers (the convolutions' kernels, padding and pools, the input
+ * image) with the units of every hidden layer replaced: hidden[0..m-2] holds
+ * the new units of layers 1..m-1 (fresh zero parameters, the same
+ * preprocessing). */
 Net *net_reshape(const Net *net, const int *hidden, Err *e);
+/* A fresh network of shape's layers with units[1..m-1] as its hidden units
+ * (units[0] and units[m] are shape's), Glorot weights drawn from seed and
+ * no preprocessing recorded: for a dense network net_fresh(m, units, …). */
+Net *net_fresh_like(const Net *shape, const int *units, uint64_t seed, Err *e);
 
 /* Parses "12x300", "600,410,510", "3x50,20" into hidden widths (malloc'd).
  * Every width must be a positive integer; a convolution or pool (layers.h)

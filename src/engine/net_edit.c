@@ -1,68 +1,135 @@
-/* net_edit.c - a network changed by hand (net_edit.h): neurons, hidden
- * layers and inputs added or removed, every other weight and its Adam state
- * kept. A neuron goes through net.c's own edits; a layer or the inputs make
- * a network of the new widths and copy the layers that stay. */
-#include "engine/net_edit.h"
+/* net_edit.c - the structural edits of a network that carry its
+ * parameters and Adam state: a hidden layer keeps some of its units (the
+ * neurons of a dense layer, the channels of a convolution), gains new ones,
+ * or the whole network is made again with other unit counts. */
+#include "engine/net.h"
 
+#include "engine/limits.h"
+
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/rng.h"
-
-/* A zero network of widths n[0..m] with net's activation, Adam step count,
- * schedule and record of its last training (not its preprocessing). */
-static Net *shaped(const Net *net, int m, const int *n, Err *e)
+/* The shapes of net's convolutions with hidden layer L holding nnew
+ * units: its output channels, and the input channels of the convolution
+ * after it (malloc'd; NULL for a dense network). */
+static ConvShape *shapes_with(const Net *net, int L, int nnew)
 {
-	Net *r = net_new(m, n, net->act, net->act_a, e);
-	if (!r)
+	if (!net->nconv)
 		return NULL;
-	r->adam_t = net->adam_t;
-	r->sched = net->sched;
-	r->sched_st = net->sched_st;
-	r->run = net->run;
-	return r;
+	ConvShape *cs = malloc((size_t)net->nconv * sizeof *cs);
+	if (!cs)
+		return NULL;
+	memcpy(cs, net->conv, (size_t)net->nconv * sizeof *cs);
+	if (L <= net->nconv)
+		cs[L - 1].c_out = nnew;
+	if (L < net->nconv)
+		cs[L].c_in = nnew;
+	return cs;
 }
 
-/* net takes the contents of r (freed); net's preprocessing stays unless
- * drop_prep. */
-static void take(Net *net, Net *r, int drop_prep)
+/* The widths n[0..m] of a network whose convolutions are cs (NULL: none)
+ * and whose hidden layer L holds nnew units, into n2. */
+static void widths_with(const Net *net, const ConvShape *cs, int L, int nnew, int *n2)
 {
-	Prep *keep = drop_prep ? NULL : net->prep;
-	if (drop_prep)
-		prep_free(net->prep);
-	net->prep = NULL;
-	free(net->n);
-	free(net->W);
-	free(net->b);
-	free(net->param);
-	free(net->adam_m);
-	free(net->adam_v);
-	*net = *r;
-	net->prep = keep;
-	free(r);
+	memcpy(n2, net->n, (size_t)(net->m + 1) * sizeof *n2);
+	n2[L] = L <= net->nconv ? (int)layers_out_width(&cs[L - 1]) : nnew;
 }
 
-/* The offset of weight layer i (0-based) in the parameter buffer, and its
- * size, W and b. */
-static size_t layer_at(const Net *net, int i)
+/* Copies one buffer (parameters or a moment) of net into the layout of
+ * to, where hidden layer L's unit j of to is net's unit src[j], or new
+ * (zeros) when src[j] < 0. A unit is a column of W⁽ᴸ⁾ and an entry of b⁽ᴸ⁾
+ * (incoming), and a block of g consecutive rows of W⁽ᴸ⁺¹⁾ (outgoing: g is 1
+ * for a neuron, K² for a channel a convolution reads, its map's positions
+ * for a channel the flatten reads). */
+static void remap(const Net *net, const Net *to, int L, const int *src, const float *old,
+                  float *dst)
 {
-	return (size_t)(net->W[i] - net->param);
+	int nnew = net_cols(to, L - 1);
+	size_t g = (size_t)net_unit_rows(net, L);
+	for (int i = 0; i < net->m; i++) {
+		size_t rows = (size_t)net_rows(net, i), cols = (size_t)net_cols(net, i);
+		size_t ocount = (rows + 1) * cols;
+		if (i == L - 1) {
+			/* incoming W (rows × cols → rows × nnew), then the bias */
+			for (size_t r = 0; r <= rows; r++)
+				for (int j = 0; j < nnew; j++)
+					dst[r * nnew + j] =
+					    src[j] >= 0 ? old[r * cols + src[j]] : 0.0f;
+			dst += (rows + 1) * nnew;
+		} else if (i == L) {
+			/* outgoing W (units·g × cols → nnew·g × cols), then the bias as is */
+			size_t block = g * cols;
+			for (int j = 0; j < nnew; j++) {
+				if (src[j] >= 0)
+					memcpy(dst + (size_t)j * block,
+					       old + (size_t)src[j] * block, block * sizeof *dst);
+				else
+					memset(dst + (size_t)j * block, 0, block * sizeof *dst);
+			}
+			memcpy(dst + (size_t)nnew * block, old + rows * cols, cols * sizeof *dst);
+			dst += (size_t)nnew * block + cols;
+		} else {
+			memcpy(dst, old, ocount * sizeof *dst);
+			dst += ocount;
+		}
+		old += ocount;
+	}
 }
 
-static size_t layer_len(const Net *net, int i)
+/* Hidden layer L of net holds the units src[0..nnew) of before (src[j]
+ * < 0: a new unit, its incoming weights drawn from Glorot uniform when rng
+ * is given, zeros otherwise, its outgoing weights zeros). */
+static int rebuild(Net *net, int L, const int *src, int nnew, Rng *rng, Err *e)
 {
-	return ((size_t)net->n[i] + 1) * (size_t)net->n[i + 1];
-}
-
-/* Weight layer i of src into weight layer k of dst (the same shape): the
- * parameters and both Adam moments. */
-static void copy_layer(Net *dst, int k, const Net *src, int i)
-{
-	size_t a = layer_at(dst, k), b = layer_at(src, i), len = layer_len(src, i);
-	memcpy(dst->param + a, src->param + b, len * sizeof(float));
-	memcpy(dst->adam_m + a, src->adam_m + b, len * sizeof(float));
-	memcpy(dst->adam_v + a, src->adam_v + b, len * sizeof(float));
+	int *n2 = malloc((size_t)(net->m + 1) * sizeof *n2);
+	ConvShape *cs = shapes_with(net, L, nnew);
+	Net *to = NULL;
+	if (n2 && (cs || !net->nconv)) {
+		widths_with(net, cs, L, nnew, n2);
+		to = net_new_conv(net->m, n2, net->nconv, cs, net->act, net->act_a, e);
+	} else {
+		err_set(e, "out of memory");
+	}
+	free(n2);
+	free(cs);
+	if (!to)
+		return err_prefix(e, "hidden layer %d resized to %d %s", L, nnew,
+		                  net_unit_name(net, L, 1));
+	remap(net, to, L, src, net->param, to->param);
+	remap(net, to, L, src, net->adam_m, to->adam_m);
+	remap(net, to, L, src, net->adam_v, to->adam_v);
+	if (rng) {
+		float *w = to->W[L - 1];
+		int fan_in = net_rows(to, L - 1);
+		double k2 = L <= to->nconv ? (double)to->conv[L - 1].k * to->conv[L - 1].k : 1.0;
+		double lim = sqrt(6.0 / (fan_in + nnew * k2));
+		for (int r = 0; r < fan_in; r++)
+			for (int j = 0; j < nnew; j++)
+				if (src[j] < 0)
+					w[(size_t)r * nnew + j] =
+					    (float)((2.0 * rng_uniform(rng) - 1.0) * lim);
+	}
+	/* the new layout into net, which keeps everything else */
+	Net old = *net;
+	net->n = to->n;
+	net->nparam = to->nparam;
+	net->param = to->param;
+	net->adam_m = to->adam_m;
+	net->adam_v = to->adam_v;
+	net->W = to->W;
+	net->b = to->b;
+	net->conv = to->conv;
+	to->n = old.n;
+	to->param = old.param;
+	to->adam_m = old.adam_m;
+	to->adam_v = old.adam_v;
+	to->W = old.W;
+	to->b = old.b;
+	to->conv = old.conv;
+	net_free(to);
+	return 0;
 }
 
 static int check_hidden(const Net *net, int layer, Err *e)
@@ -73,137 +140,134 @@ static int check_hidden(const Net *net, int layer, Err *e)
 	return 0;
 }
 
-int net_edit_add_neuron(Net *net, int layer, uint64_t seed, Err *e)
+static int cmp_int(const void *a, const void *b)
 {
-	if (net_refuse_conv(net, "a neuron added by hand", e) || check_hidden(net, layer, e))
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+int net_keep_neurons(Net *net, int layer, const int *keep, int nkeep, Err *e)
+{
+	if (check_hidden(net, layer, e))
 		return -1;
+	int width = net_units(net, layer);
+	const char *units = net_unit_name(net, layer, 1), *unit = net_unit_name(net, layer, 0);
+	if (nkeep < 1 || nkeep > width)
+		return err_set(e, "hidden layer %d: cannot keep %d of its %d %s", layer, nkeep,
+		               width, units);
+	int *src = malloc((size_t)nkeep * sizeof *src);
+	if (!src)
+		return err_set(e, "out of memory");
+	memcpy(src, keep, (size_t)nkeep * sizeof *src);
+	qsort(src, (size_t)nkeep, sizeof *src, cmp_int);
+	for (int j = 0; j < nkeep; j++) {
+		if (src[j] < 0 || src[j] >= width || (j > 0 && src[j] == src[j - 1])) {
+			int bad = src[j];
+			free(src);
+			if (bad < 0 || bad >= width)
+				return err_set(e, "hidden layer %d: %s %d out of range (0..%d)",
+				               layer, unit, bad, width - 1);
+			return err_set(e, "hidden layer %d: %s %d listed twice", layer, unit, bad);
+		}
+	}
+	int rc = rebuild(net, layer, src, nkeep, NULL, e);
+	free(src);
+	return rc;
+}
+
+int net_remove_neuron(Net *net, int layer, int j, Err *e)
+{
+	if (check_hidden(net, layer, e))
+		return -1;
+	int width = net_units(net, layer);
+	if (j < 0 || j >= width)
+		return err_set(e, "hidden layer %d: %s %d out of range (0..%d)", layer,
+		               net_unit_name(net, layer, 0), j, width - 1);
+	if (width == 1)
+		return err_set(e, "hidden layer %d: cannot remove its only %s", layer,
+		               net_unit_name(net, layer, 0));
+	int *keep = malloc((size_t)(width - 1) * sizeof *keep);
+	if (!keep)
+		return err_set(e, "out of memory");
+	for (int k = 0, c = 0; k < width; k++)
+		if (k != j)
+			keep[c++] = k;
+	int rc = rebuild(net, layer, keep, width - 1, NULL, e);
+	free(keep);
+	return rc;
+}
+
+int net_add_neurons(Net *net, int layer, int count, Rng *rng, Err *e)
+{
+	if (check_hidden(net, layer, e))
+		return -1;
+	int width = net_units(net, layer);
+	if (count < 1 || count > (int)LIMIT_MAX_WIDTH - width)
+		return err_set(e, "hidden layer %d: cannot add %d %s to %d", layer, count,
+		               net_unit_name(net, layer, 1), width);
+	int *src = malloc((size_t)(width + count) * sizeof *src);
+	if (!src)
+		return err_set(e, "out of memory");
+	for (int k = 0; k < width + count; k++)
+		src[k] = k < width ? k : -1;
+	int rc = rebuild(net, layer, src, width + count, rng, e);
+	free(src);
+	return rc;
+}
+
+/* hidden[0..m-2] become the units of layers 1..m-1. */
+Net *net_reshape(const Net *net, const int *hidden, Err *e)
+{
+	int m = net->m;
+	int *w = malloc((size_t)(m + 1) * sizeof *w);
+	ConvShape *cs = net->nconv ? malloc((size_t)net->nconv * sizeof *cs) : NULL;
+	Net *r = NULL;
+	if (!w || (net->nconv && !cs)) {
+		err_set(e, "out of memory");
+		goto out;
+	}
+	if (net->nconv)
+		memcpy(cs, net->conv, (size_t)net->nconv * sizeof *cs);
+	w[0] = net->n[0];
+	w[m] = net->n[m];
+	for (int i = 1; i < m; i++) {
+		if (hidden[i - 1] < 1) {
+			err_set(e, "layer %d: %d %s, expected at least 1", i, hidden[i - 1],
+			        net_unit_name(net, i, 1));
+			goto out;
+		}
+		if (i <= net->nconv) {
+			cs[i - 1].c_out = hidden[i - 1];
+			if (i < net->nconv)
+				cs[i].c_in = hidden[i - 1];
+			/* maps too large for a width: net_new_conv says so */
+			long v = layers_out_width(&cs[i - 1]);
+			w[i] = v <= INT_MAX ? (int)v : INT_MAX;
+		} else {
+			w[i] = hidden[i - 1];
+		}
+	}
+	r = net_new_conv(m, w, net->nconv, cs, net->act, net->act_a, e);
+	if (r && net_set_prep(r, net->prep, e)) {
+		net_free(r);
+		r = NULL;
+	}
+out:
+	free(w);
+	free(cs);
+	return r;
+}
+
+Net *net_fresh_like(const Net *shape, const int *units, uint64_t seed, Err *e)
+{
+	if (!shape->nconv)
+		return net_fresh(shape->m, units, shape->act, shape->act_a, seed, e);
+	Net *net = net_reshape(shape, units + 1, e);
+	if (!net)
+		return NULL;
+	net_set_prep(net, NULL, NULL);
 	Rng r;
 	rng_seed(&r, seed);
-	if (net_add_neurons(net, layer, 1, &r, e) < 0)
-		return -1;
-	/* its outgoing row, small: the outputs barely move until it trains */
-	int j = net->n[layer] - 1, cols = net->n[layer + 1];
-	double lim = NET_EDIT_SMALL * sqrt(6.0 / (net->n[layer] + cols));
-	for (int c = 0; c < cols; c++)
-		net->W[layer][(size_t)j * cols + c] = (float)((2.0 * rng_uniform(&r) - 1.0) * lim);
-	return 0;
-}
-
-int net_edit_remove_neuron(Net *net, int layer, int j, Err *e)
-{
-	if (net_refuse_conv(net, "a neuron removed by hand", e))
-		return -1;
-	return net_remove_neuron(net, layer, j, e);
-}
-
-int net_edit_add_layer(Net *net, int after, Err *e)
-{
-	int m = net->m;
-	if (net_refuse_conv(net, "a layer added by hand", e))
-		return -1;
-	if (after < 0 || after > m - 1)
-		return err_set(e, "a layer after layer %d: expected 0 (the inputs) to %d", after,
-		               m - 1);
-	int *n = malloc((size_t)(m + 2) * sizeof *n);
-	if (!n)
-		return err_set(e, "out of memory adding a layer");
-	for (int i = 0, k = 0; i <= m; i++) {
-		n[k++] = net->n[i];
-		if (i == after)
-			n[k++] = net->n[i];
-	}
-	Net *r = shaped(net, m + 1, n, e);
-	free(n);
-	if (!r)
-		return -1;
-	for (int i = 0; i < m; i++)
-		copy_layer(r, i < after ? i : i + 1, net, i);
-	/* the new weight layer `after`: the identity, bias 0 */
-	int w = net->n[after];
-	for (int j = 0; j < w; j++)
-		r->W[after][(size_t)j * w + j] = 1.0f;
-	take(net, r, 0);
-	return 0;
-}
-
-int net_edit_remove_layer(Net *net, int layer, Err *e)
-{
-	if (net_refuse_conv(net, "a layer removed by hand", e) || check_hidden(net, layer, e))
-		return -1;
-	int m = net->m;
-	int *n = malloc((size_t)m * sizeof *n);
-	if (!n)
-		return err_set(e, "out of memory removing layer %d", layer);
-	for (int i = 0, k = 0; i <= m; i++)
-		if (i != layer)
-			n[k++] = net->n[i];
-	Net *r = shaped(net, m - 1, n, e);
-	free(n);
-	if (!r)
-		return -1;
-	for (int i = 0; i < m; i++)
-		if (i < layer - 1 || i > layer)
-			copy_layer(r, i < layer - 1 ? i : i - 1, net, i);
-	/* W' = W⁽ˡ⁾ W⁽ˡ⁺¹⁾ and b' = b⁽ˡ⁾ W⁽ˡ⁺¹⁾ + b⁽ˡ⁺¹⁾, summed in double */
-	const float *A = net->W[layer - 1], *a = net->b[layer - 1], *B = net->W[layer],
-	            *b = net->b[layer];
-	int rows = net->n[layer - 1], mid = net->n[layer], cols = net->n[layer + 1];
-	float *W = r->W[layer - 1], *bias = r->b[layer - 1];
-	for (int c = 0; c < cols; c++) {
-		for (int i = 0; i < rows; i++) {
-			double s = 0;
-			for (int j = 0; j < mid; j++)
-				s += (double)A[(size_t)i * mid + j] * B[(size_t)j * cols + c];
-			W[(size_t)i * cols + c] = (float)s;
-		}
-		double s = b[c];
-		for (int j = 0; j < mid; j++)
-			s += (double)a[j] * B[(size_t)j * cols + c];
-		bias[c] = (float)s;
-	}
-	take(net, r, 0);
-	return 0;
-}
-
-int net_edit_inputs(Net *net, const int *src, int d, uint64_t seed, Err *e)
-{
-	if (net_refuse_conv(net, "inputs changed by hand", e))
-		return -1;
-	for (int r = 0; r < d; r++)
-		if (src[r] >= net->n[0])
-			return err_set(e, "input %d: the network has %d", src[r] + 1, net->n[0]);
-	int *n = malloc((size_t)(net->m + 1) * sizeof *n);
-	if (!n)
-		return err_set(e, "out of memory changing the inputs");
-	memcpy(n, net->n, (size_t)(net->m + 1) * sizeof *n);
-	n[0] = d;
-	Net *r = shaped(net, net->m, n, e);
-	free(n);
-	if (!r)
-		return -1;
-	for (int i = 1; i < net->m; i++)
-		copy_layer(r, i, net, i);
-	Rng g;
-	rng_seed(&g, seed);
-	int cols = net->n[1];
-	double lim = NET_EDIT_SMALL * sqrt(6.0 / (d + cols));
-	for (int k = 0; k < d; k++) {
-		size_t to = (size_t)k * cols;
-		if (src[k] >= 0) {
-			size_t from = (size_t)src[k] * cols;
-			memcpy(r->W[0] + to, net->W[0] + from, (size_t)cols * sizeof(float));
-			memcpy(r->adam_m + to, net->adam_m + from, (size_t)cols * sizeof(float));
-			memcpy(r->adam_v + to, net->adam_v + from, (size_t)cols * sizeof(float));
-		} else {
-			for (int c = 0; c < cols; c++)
-				r->W[0][to + c] = (float)((2.0 * rng_uniform(&g) - 1.0) * lim);
-		}
-	}
-	/* the first layer's bias, after its d rows */
-	size_t bo = (size_t)d * cols, bi = (size_t)net->n[0] * cols;
-	memcpy(r->param + bo, net->param + bi, (size_t)cols * sizeof(float));
-	memcpy(r->adam_m + bo, net->adam_m + bi, (size_t)cols * sizeof(float));
-	memcpy(r->adam_v + bo, net->adam_v + bi, (size_t)cols * sizeof(float));
-	take(net, r, 1);
-	return 0;
+	net_init_glorot(net, &r);
+	return net;
 }

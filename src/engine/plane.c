@@ -140,12 +140,10 @@ int plane_regions(const Net *net, const PlaneBox *b, int w, int h, PlaneRegions 
 		rc = 0;
 	for (int i = 0; rc == 0 && i < np; i++) {
 		const float *row = p + (size_t)i * k;
-		int best = 0;
-		for (int c = 1; c < k; c++)
-			if (row[c] > row[best])
-				best = c;
-		out->cls[i] = (unsigned char)best;
-		out->conf[i] = row[best];
+		int best = net_answer(row, k);
+		/* no class: drawn as the least sure pixel of class 0 */
+		out->cls[i] = (unsigned char)(best == NET_NO_ANSWER ? 0 : best);
+		out->conf[i] = best == NET_NO_ANSWER ? 0.0f : row[best];
 	}
 	free(g);
 	free(p);

@@ -35,7 +35,8 @@ void plane_pixel(const PlaneBox *b, int w, int h, double x, double y, int *c, in
 typedef struct PlaneRegions {
 	int w, h, k;        /* pixels across and down, classes */
 	PlaneBox box;       /* the box the grid covers */
-	unsigned char *cls; /* w·h: the class of the largest probability (the first of equals) */
+	unsigned char *cls; /* w·h: the class of the largest probability (the first of equals;
+	                     * net_answer: 0 with conf 0 where an output is not finite) */
 	float *conf;        /* w·h: that probability */
 } PlaneRegions;
 

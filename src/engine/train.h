@@ -109,11 +109,21 @@ int net_forward(const Net *net, const float *x, int n, int layer, float *out, Er
 int net_forward_blas(const Net *net, const float *x, int n, int layer, float *out, int blas_threads,
                      Err *e);
 
+/* The class a row of k outputs (logits or probabilities) answers: the
+ * first largest output, or NET_NO_ANSWER when an output is not finite (an
+ * input so large that the network overflows): such a row answers no class,
+ * is counted as answered wrong, and its loss is not finite. The one rule for
+ * every answer condnet counts or writes (evaluation, predict, the regions of
+ * the plane, the squeeze preview). */
+#define NET_NO_ANSWER (-1)
+int net_answer(const float *out, int k);
+
 /* Reports how many of total rows are done; non-zero asks to stop. */
 typedef int (*NetRowsFn)(long done, long total, void *ud);
 /* What net answers for rows x[0..n) (n × n[0]): cls[r] the class of row r
- * (the first largest output, the one net_error counts as the answer) and,
- * when prob is not NULL, the probabilities (n × n[m]). With labels y (may
+ * (net_answer's: the first largest output, the one net_error counts as the
+ * answer, or NET_NO_ANSWER when an output is not finite, its probabilities
+ * then NaN) and, when prob is not NULL, the probabilities (n × n[m]). With labels y (may
  * be NULL; each below n[m], else an error naming the row from 1) *correct
  * and *loss (either may be NULL) are the rows answered right and the mean
  * cross-entropy, summed as net_error sums them: 1 − correct/n and the loss

@@ -141,20 +141,37 @@ int pass_all_finite(const float *p, size_t n)
  * −log pᵧ = L − (zᵧ − max z). Adds the losses and the number of rows whose
  * first arg max equals y to *loss and *correct (when y is given), and writes
  * the probabilities to p (row stride ldp, when given; p may equal z). */
+int net_answer(const float *out, int k)
+{
+	int arg = 0;
+	for (int j = 0; j < k; j++) {
+		if (!isfinite(out[j]))
+			return NET_NO_ANSWER;
+		if (out[j] > out[arg])
+			arg = j;
+	}
+	return arg;
+}
+
 static void output_rows(float *z, int ldz, const float *b, int rows, int k, const int *y, float *p,
                         int ldp, int *cls, double *loss, long *correct)
 {
 	for (int r = 0; r < rows; r++) {
 		float *zr = z + (size_t)r * ldz;
-		int arg = 0;
-		for (int j = 0; j < k; j++) {
+		for (int j = 0; j < k; j++)
 			zr[j] += b[j];
-			if (zr[j] > zr[arg])
-				arg = j;
-		}
-		float mx = zr[arg];
+		int arg = net_answer(zr, k);
 		if (cls)
 			cls[r] = arg;
+		if (arg == NET_NO_ANSWER) {
+			/* no class, a loss that is not finite, probabilities NaN */
+			if (y)
+				*loss += NAN;
+			for (int j = 0; p && j < k; j++)
+				p[(size_t)r * ldp + j] = NAN;
+			continue;
+		}
+		float mx = zr[arg];
 		double s = 0.0;
 		for (int j = 0; j < k; j++)
 			s += exp((double)(zr[j] - mx));

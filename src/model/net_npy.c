@@ -16,6 +16,7 @@
 #include "data/datasets.h"
 #include "data/npy.h"
 #include "data/npy_set.h"
+#include "data/prep_text.h"
 
 /* A layer's files: a byte per layer number 0..LIMIT_MAX_LAYERS, set for
  * each W<k>.npy (w) and b<k>.npy (b) found. */
@@ -162,8 +163,10 @@ static int match_files(const char *dir, const NpyManifest *mf, const Found *f, i
 /* The layer count of dir, its files checked against its manifest when it
  * has one (a set condnet wrote); a directory without one as it is. The
  * manifest's notes of a network with convolutions into input and layers
- * ("" when none). */
-static int checked_layers(const char *dir, int layout, char input[32], char layers[512], Err *e)
+ * ("" when none), and its record of the inputs' preprocessing into *prep
+ * (malloc'd), or NULL. */
+static int checked_layers(const char *dir, int layout, char input[32], char layers[512],
+                          char **prep, Err *e)
 {
 	Found f;
 	NpyManifest mf;
@@ -182,6 +185,9 @@ static int checked_layers(const char *dir, int layout, char input[32], char laye
 	int m = layer_count(dir, &f, e);
 	if (m > 0 && has && match_files(dir, &mf, &f, m, e))
 		m = -1;
+	*prep = m > 0 ? mf.prep : NULL;
+	if (m > 0)
+		mf.prep = NULL;
 	found_free(&f);
 	npy_manifest_free(&mf);
 	return m;
@@ -367,11 +373,13 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 		err_set(e, "layout %d, expected NPY_KERAS (0) or NPY_TORCH (1)", layout);
 		return NULL;
 	}
-	char input[32], layers[512];
-	int m = checked_layers(dir, layout, input, layers, e), nconv;
+	char input[32], layers[512], *prep = NULL;
+	int m = checked_layers(dir, layout, input, layers, &prep, e), nconv;
 	ConvShape *cs;
-	if (m < 0 || conv_notes(dir, input, layers, m, &cs, &nconv, e))
+	if (m < 0 || conv_notes(dir, input, layers, m, &cs, &nconv, e)) {
+		free(prep);
 		return NULL;
+	}
 	double **W = calloc((size_t)m, sizeof *W), **b = calloc((size_t)m, sizeof *b);
 	int *widths = malloc((size_t)(m + 1) * sizeof *widths);
 	Net *net = NULL;
@@ -425,7 +433,18 @@ Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *
 		for (size_t i = 0; i < cols; i++)
 			net->b[k][i] = (float)b[k][i];
 	}
+	/* what the inputs are made of, as the export recorded it */
+	if (prep) {
+		Prep *r = prep_from_text(prep, widths[0], e);
+		if (!r || net_set_prep(net, r, e)) {
+			err_prefix(e, "%s/%s: prep", dir, NPY_SET_MANIFEST);
+			net_free(net);
+			net = NULL;
+		}
+		prep_free(r);
+	}
 out:
+	free(prep);
 	free(cs);
 	for (int k = 0; W && b && k < m; k++) {
 		free(W[k]);
@@ -435,6 +454,41 @@ out:
 	free(b);
 	free(widths);
 	return net;
+}
+
+/* The record of the inputs' preprocessing: whole in the manifest (its prep
+ * line, which an import reads back to the bit), and for NumPy the means and
+ * scales (prep_mean.npy, prep_scale.npy, float32) and the Haar coefficients
+ * kept (prep_idx.npy, int32). */
+static int add_prep(NpySet *set, const Prep *p, Err *e)
+{
+	if (!p || p->kind == PREP_NONE)
+		return 0;
+	char *text = prep_to_text(p, e);
+	int rc = text ? npy_set_note(set, "prep", text, e) : -1;
+	free(text);
+	float *v = rc == 0 ? malloc((size_t)p->d * sizeof *v) : NULL;
+	if (rc == 0 && p->scale != DATA_RAW) {
+		if (!v)
+			return err_set(e, "out of memory");
+		for (int k = 0; k < 2 && rc == 0; k++) {
+			for (int j = 0; j < p->d; j++)
+				v[j] = (float)(k ? p->sd[j] : p->mean[j]);
+			rc = npy_set_add_f32(set, k ? "prep_scale.npy" : "prep_mean.npy", v, p->d,
+			                     -1, e);
+		}
+	}
+	free(v);
+	if (rc == 0 && p->kind == PREP_HAAR) {
+		int32_t *idx = malloc((size_t)p->d * sizeof *idx);
+		if (!idx)
+			return err_set(e, "out of memory");
+		for (int j = 0; j < p->d; j++)
+			idx[j] = p->idx[j];
+		rc = npy_set_add_i32(set, "prep_idx.npy", idx, p->d, -1, e);
+		free(idx);
+	}
+	return rc;
 }
 
 /* The manifest's notes of a network with convolutions: its input images
@@ -555,6 +609,10 @@ int net_npy_export(const Net *net, const char *dir, int layout, Err *e)
 			npy_set_abort(set);
 			return -1;
 		}
+	}
+	if (add_prep(set, net->prep, e)) {
+		npy_set_abort(set);
+		return -1;
 	}
 	return npy_set_commit(set, e);
 }

@@ -8,6 +8,7 @@
 
 #include "base/file.h"
 #include "config.h"
+#include "data/prep_text.h"
 #include "engine/train.h"
 #include "model/onnx_int.h"
 
@@ -35,7 +36,8 @@ typedef struct Builder {
 	Onnx__TypeProto__Tensor tt[2];
 	Onnx__TensorShapeProto shape[2];
 	Onnx__TensorShapeProto__Dimension dim[8], *dimp[8];
-	Onnx__StringStringEntryProto meta[5], *metap[5];
+	Onnx__StringStringEntryProto meta[6], *metap[6];
+	char *prep; /* the preprocessing record's line (data/prep_text.h) */
 	char widths[4096], tau[32], scale[32];
 	int64_t *dims; /* the initializers' dimensions, 3 a layer */
 	Name *inames;  /* initializer names */
@@ -313,6 +315,9 @@ static void build_model(Builder *b, const Net *net, const OnnxMeta *meta)
 		snprintf(b->tau, sizeof b->tau, "%.17g", meta->tau);
 		add_meta(b, "condnet.tau", b->tau);
 	}
+	/* what the inputs are made of: condnet import reads it back */
+	if (b->prep)
+		add_meta(b, ONNX_META_PREP, b->prep);
 }
 
 static void builder_free(Builder *b)
@@ -329,6 +334,7 @@ static void builder_free(Builder *b)
 	free(b->ins);
 	free(b->outs);
 	free(b->dims);
+	free(b->prep);
 	free(b->cattr);
 	free(b->cattrp);
 	free(b->cints);
@@ -353,7 +359,9 @@ int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e)
 	    !(b->dims = calloc(6 * m, sizeof *b->dims)) ||
 	    !(b->cattr = calloc(3 * nc + 1, sizeof *b->cattr)) ||
 	    !(b->cattrp = calloc(3 * nc + 1, sizeof *b->cattrp)) ||
-	    !(b->cints = calloc(8 * nc + 1, sizeof *b->cints))) {
+	    !(b->cints = calloc(8 * nc + 1, sizeof *b->cints)) ||
+	    (net->prep && net->prep->kind != PREP_NONE &&
+	     !(b->prep = prep_to_text(net->prep, e)))) {
 		err_set(e, "%s: out of memory", path);
 		goto out;
 	}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data/prep_text.h"
 #include "engine/limits.h"
 #include "engine/train.h"
 #include "model/onnx_int.h"
@@ -232,6 +233,22 @@ static void fill_info(OnnxInfo *info, const Onnx__ModelProto *m, const Imp *im, 
 	         m->producer_version ? m->producer_version : "");
 }
 
+/* The record of the inputs' preprocessing condnet writes in the metadata
+ * (condnet.prep) into net; a model without it records none. */
+static int read_prep(Net *net, const Onnx__ModelProto *m, Err *e)
+{
+	for (size_t i = 0; i < m->n_metadata_props; i++) {
+		const Onnx__StringStringEntryProto *p = m->metadata_props[i];
+		if (!p->key || strcmp(p->key, ONNX_META_PREP))
+			continue;
+		Prep *r = prep_from_text(p->value ? p->value : "", net->n[0], e);
+		int rc = r ? net_set_prep(net, r, e) : -1;
+		prep_free(r);
+		return rc < 0 ? err_prefix(e, "metadata %s", ONNX_META_PREP) : 0;
+	}
+	return 0;
+}
+
 Net *onnx_import_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e)
 {
 	Onnx__ModelProto *m =
@@ -257,7 +274,11 @@ Net *onnx_import_mem(const void *buf, size_t len, const char *name, OnnxInfo *in
 		name_node(im, e);
 		goto out;
 	}
-	if ((net = make_net(im, e)) && info)
+	if ((net = make_net(im, e)) && read_prep(net, m, e) < 0) {
+		net_free(net);
+		net = NULL;
+	}
+	if (net && info)
 		fill_info(info, m, im, opset);
 out:
 	if (im) {

@@ -42,7 +42,10 @@
  * initializer "erf_scale" and Erf (act erf), or Tanh, Relu, Sigmoid; and
  * Softmax(axis 1) after the last. metadata_props: condnet.version,
  * condnet.widths ("784-600-10"), condnet.activation, condnet.erf_scale and,
- * when known, condnet.tau. */
+ * when known, condnet.tau; and condnet.prep, the record of how the inputs
+ * are made from raw ones (data/prep_text.h: Haar coefficients, means and
+ * scales), which the graph does not apply: it takes the inputs made so.
+ * An import reads condnet.prep back into the network's record. */
 #ifndef CONDNET_ONNX_IO_H
 #define CONDNET_ONNX_IO_H
 
@@ -55,6 +58,7 @@
 #define ONNX_IR_VERSION 7
 #define ONNX_INPUT_NAME "input"
 #define ONNX_OUTPUT_NAME "probabilities"
+#define ONNX_META_PREP "condnet.prep"
 
 /* What an import found besides the Net. */
 typedef struct OnnxInfo {

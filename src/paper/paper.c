@@ -9,6 +9,7 @@
 #include "base/repro.h"
 #include "engine/cond_matrix.h"
 #include "paper/paper_dir.h"
+#include "paper/paper_report_file.h"
 #include "paper/paper_settings.h"
 #include "paper/paper_stage.h"
 
@@ -95,7 +96,10 @@ static int write_report(const Paper *p, Err *e)
 		paper_adult_report(p, &md);
 	free(md.flags);
 	fclose(md.f);
-	int rc = file_write(p->o.report, buf, len, FILE_OUT_TEXT, e);
+	/* a report of fewer stages never replaces one of more */
+	int rc = paper_report_keeps(p->o.report, buf, len, p->o.out, e);
+	if (rc == 0)
+		rc = file_write(p->o.report, buf, len, FILE_OUT_TEXT, e);
 	free(buf);
 	return rc;
 }

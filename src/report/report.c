@@ -19,8 +19,9 @@
 /* ---- a network's conditioning, layer by layer ---- */
 
 /* A network with convolutions adds what each layer is (the kind column and
- * a convolution's sizes, absent for a dense network), and a convolution's
- * κ, p and SVD rank are absent: not computed yet. */
+ * a convolution's sizes, absent for a dense network); a convolution's κ, p
+ * and ranks are those of its Ŵ, a column per output channel, n_i its
+ * channels. */
 enum {
 	CL_LAYER,
 	CL_KIND,
@@ -39,7 +40,6 @@ enum {
 	CL_PADDING,
 	CL_POOL,
 	CL_MAPS,
-	CL_NOTE,
 	CL_NCOL
 };
 static const RecCol cond_cols[CL_NCOL] = {
@@ -56,7 +56,6 @@ static const RecCol cond_cols[CL_NCOL] = {
     [CL_PADDING] = {.key = "padding", .type = REC_INT},
     [CL_POOL] = {.key = "pool", .type = REC_FLAG},
     [CL_MAPS] = {.key = "maps", .type = REC_ARRAY},
-    [CL_NOTE] = {.key = "kappa_note", .type = REC_TEXT},
     [CL_N] =
         {.head = "n_i", .name = "n", .key = "n", .type = REC_COUNT, .flags = REC_TC, .dfmt = F_0F},
     [CL_ROWS] = {.key = "rows", .type = REC_INT},
@@ -66,7 +65,6 @@ static const RecCol cond_cols[CL_NCOL] = {
                   .key = "kappa",
                   .type = REC_KAPPA_TAU,
                   .flags = REC_TC | REC_JNULL,
-                  .none = REPORT_KAPPA_NOT_YET,
                   .dfmt = F_17G},
     [CL_P] = {.head = "p (τ=%g)",
               .name = "p",
@@ -94,11 +92,10 @@ static const RecCol cond_cols[CL_NCOL] = {
 static const RecKind cond_kind = {.col = cond_cols, .ncol = CL_NCOL};
 
 /* What a layer of a network with convolutions is: its kind, and a
- * convolution's sizes in place of its κ (text into kind, its maps C, H, W
- * into maps). */
+ * convolution's sizes (text into kind, its maps C, H, W into maps). */
 static void conv_vals(const Net *net, int i, RecVal *r, char *kind, size_t len, int *maps)
 {
-	for (int c = CL_CHANNELS; c <= CL_NOTE; c++)
+	for (int c = CL_CHANNELS; c <= CL_MAPS; c++)
 		r[c] = rec_absent();
 	r[CL_KIND] = r[CL_TYPE] = rec_absent();
 	if (!net || !net->nconv)
@@ -108,7 +105,6 @@ static void conv_vals(const Net *net, int i, RecVal *r, char *kind, size_t len, 
 	if (i >= net->nconv)
 		return;
 	const ConvShape *cs = &net->conv[i];
-	r[CL_KAPPA] = r[CL_P] = r[CL_SVD] = rec_absent();
 	r[CL_CHANNELS] = rec_num(cs->c_out);
 	r[CL_KERNEL] = rec_num(cs->k);
 	r[CL_PADDING] = rec_num(cs->pad);
@@ -117,7 +113,6 @@ static void conv_vals(const Net *net, int i, RecVal *r, char *kind, size_t len, 
 	maps[1] = cs->h_out;
 	maps[2] = cs->w_out;
 	r[CL_MAPS] = (RecVal){.ia = maps, .na = 3};
-	r[CL_NOTE] = (RecVal){.s = REPORT_KAPPA_NOT_YET};
 }
 
 /* The layers of lc (m of them; of net, which may be NULL) as records, into
@@ -198,8 +193,7 @@ static int lc_arrays(const LayerCond *lc, int m, double **kappa, int **p)
 	return 0;
 }
 
-/* The network's κ of lc into o; a convolution's p null, as its κ (not
- * computed yet). */
+/* The network's κ of lc into o. */
 static int lc_fields(cJSON *o, const int *n, const LayerCond *lc, int m, Err *e)
 {
 	double *kappa = NULL;
@@ -209,10 +203,6 @@ static int lc_fields(cJSON *o, const int *n, const LayerCond *lc, int m, Err *e)
 	int rc = report_net_fields(o, n, m, kappa, p, e);
 	free(kappa);
 	free(p);
-	cJSON *pa = cJSON_GetObjectItem(o, "p");
-	for (int i = 0; rc == 0 && pa && i < m; i++)
-		if (lc[i].conv && !cJSON_ReplaceItemInArray(pa, i, cJSON_CreateNull()))
-			rc = err_set(e, "out of memory for a JSON record");
 	return rc;
 }
 
@@ -235,20 +225,25 @@ cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 	char shape[512];
 	RecSet s;
 	cJSON *root = cJSON_CreateObject(), *layers = NULL;
-	if (!root || cond_set(net, lc, net->m, &s, e))
+	int *units = malloc((size_t)(net->m + 1) * sizeof *units);
+	if (!root || !units || cond_set(net, lc, net->m, &s, e)) {
+		free(units);
 		return json_nomem(root, e);
+	}
+	net_units_all(net, units); /* the columns of each Ŵ: neurons or channels */
 	double maxk = 0;
 	for (int i = 0; i < net->m; i++) /* a NaN stays: the maximum is unknown */
-		if (!lc[i].conv && (isnan(lc[i].kappa) || lc[i].kappa > maxk))
+		if (isnan(lc[i].kappa) || lc[i].kappa > maxk)
 			maxk = lc[i].kappa;
 	int bad = json_add(root, "shape",
 	                   cJSON_CreateString(net_shape_str(net, shape, sizeof shape)), e) ||
 	          json_add(root, "m", cJSON_CreateNumber(net->m), e) ||
-	          lc_fields(root, net->n, lc, net->m, e) ||
+	          lc_fields(root, units, lc, net->m, e) ||
 	          json_add(root, "tau", json_num(net->m > 0 ? lc[0].tau : NAN), e) ||
 	          json_add(root, "max_kappa", json_num(maxk), e) || !(layers = rec_json(&s, e)) ||
 	          json_add(root, "layers", layers, e);
 	free((void *)s.v);
+	free(units);
 	return bad ? json_nomem(root, e) : root;
 }
 

@@ -259,8 +259,10 @@ int report_squeeze_compare(FILE *f, const Alg3Compare *c, int n, ReportFormat fm
 		free((void *)s.v);
 		return rc;
 	}
-	fprintf(f, "Neurons removed at each τ by Algorithm 3 (pivoted QR, no compensation); every "
-	           "criterion below removes these very counts from every layer:\n\n");
+	fprintf(f,
+	        "%s removed at each τ by Algorithm 3 (pivoted QR, no compensation); every "
+	        "criterion below removes these very counts from every layer:\n\n",
+	        n > 0 && c[0].nconv ? "Channels and neurons" : "Neurons");
 	if (compare_removals(f, c, n, fmt, e))
 		return -1;
 	for (int s = 0; s < CMP_NSTAGES; s++) {

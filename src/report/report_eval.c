@@ -36,7 +36,10 @@ static int models_table(FILE *f, const EvalReport *r, ReportFormat fmt, Err *e)
 		table_set(&t, i + 1, 2, "%s", m->kind);
 		table_set(&t, i + 1, 3, "%s", net_shape_str(m->net, shape, sizeof shape));
 		table_num(&t, i + 1, 4, REC_PCT, pct(1 - m->ev->error), fmt);
-		table_set(&t, i + 1, 5, "%.4f", m->ev->loss);
+		if (isfinite(m->ev->loss))
+			table_set(&t, i + 1, 5, "%.4f", m->ev->loss);
+		else
+			table_set(&t, i + 1, 5, "not finite");
 		table_num(&t, i + 1, 6, REC_COUNT, (double)m->ev->correct, fmt);
 	}
 	return table_put(f, &t, fmt, e);
@@ -133,6 +136,13 @@ int report_eval(FILE *f, const EvalReport *r, ReportFormat fmt, Err *e)
 	fprintf(f, "\n");
 	for (int i = 0; i < r->nm; i++)
 		fprintf(f, "inputs of #%d: %s\n", i + 1, r->m[i].prep);
+	for (int i = 0; i < r->nm; i++)
+		if (r->m[i].ev->no_answer)
+			fprintf(f,
+			        "#%d answers no class for %s of the rows: an output is not finite "
+			        "(inputs too large for the network); they count as wrong, and the "
+			        "loss is not finite\n",
+			        i + 1, report_thousands(r->m[i].ev->no_answer, buf, sizeof buf));
 	fprintf(f, "\nprecision of class c: of the rows answered c, the share of class c\n"
 	           "recall of class c: of the rows of class c, the share answered c\n\n");
 	if (class_table(f, r, fmt, e))
@@ -298,6 +308,7 @@ static cJSON *model_json(const EvalModel *m, const RecSet *s, int first, Err *e)
 	    json_add(o, "accuracy", json_num(pct(1 - ev->error)), e) ||
 	    json_add(o, "loss", json_num(ev->loss), e) ||
 	    json_add(o, "correct", cJSON_CreateNumber((double)ev->correct), e) ||
+	    json_add(o, "no_answer", cJSON_CreateNumber((double)ev->no_answer), e) ||
 	    json_add(o, "per_class", pc = cJSON_CreateArray(), e))
 		return json_nomem(o, e);
 	for (int c = 0; c < ev->k; c++) {

@@ -12,7 +12,4 @@
  * the layer gives), or "dense". */
 const char *report_layer_kind(const Net *net, int i, char *buf, size_t len);
 
-/* The text a convolution layer shows in place of its κ. */
-#define REPORT_KAPPA_NOT_YET "not computed yet"
-
 #endif

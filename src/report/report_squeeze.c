@@ -27,8 +27,8 @@ SqueezeLayerRow *report_squeeze_layer_rows(const Net *before, const LayerCond *l
 	for (int i = 0; i < m; i++) {
 		int hidden = i < m - 1, decided = hidden && !pass->o.keep_counts;
 		r[i] = (SqueezeLayerRow){.layer = i + 1,
-		                         .n_before = before->n[i + 1],
-		                         .n_after = after->n[i + 1],
+		                         .n_before = net_units(before, i + 1),
+		                         .n_after = net_units(after, i + 1),
 		                         .kappa = lc_before[i].kappa,
 		                         .kappa_dec = hidden ? pass->kappa_dec[i] : NAN,
 		                         .kappa_after = lc_after[i].kappa,

@@ -40,7 +40,7 @@
  *   neuron add layer=N seed=S | neuron remove layer=N neuron=J
  *                           (a neuron of hidden layer N added, its weights
  *                            drawn from S, or neuron J, from 1, removed:
- *                            engine/net_edit.h; every other weight kept)
+ *                            engine/net_hand.h; every other weight kept)
  *   layer add after=N | layer remove layer=N
  *                           (a hidden layer added after layer N, 0 the
  *                            inputs, starting as the identity; or hidden
@@ -62,6 +62,7 @@
 #include "base/err.h"
 #include "data/dataset.h"
 #include "data/datasets.h"
+#include "data/text.h"
 #include "engine/hook.h"
 #include "engine/net.h"
 #include "engine/train.h"
@@ -313,11 +314,18 @@ int session_replay_actions(Session *s, const SessAction *a, int n, const Hook *h
  * action ("LOG:LINE: cancelled", the lines before it applied); -1, the
  * message reading "LOG:LINE: …". */
 int session_replay(Session *s, const char *path, const Hook *h, Err *e);
-/* The next action of a log open in f (path for messages; *lineno counts the
- * lines read): 1 with a filled, 0 at the end, -1 with "LOG:LINE: …" for a
- * line that does not parse, holds a NUL byte or is longer than
- * SESS_LINE_MAX. Comments and blank lines are skipped. */
-int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err *e);
+/* The one reader of session logs and lessons: path opened as a text file
+ * (data/text.h: a regular file; a NUL byte refused; LF, CRLF or CR line
+ * ends) whose lines hold at most SESS_LINE_MAX bytes. A longer line is
+ * refused as a whole ("PATH:LINE: line longer than 4094 bytes"), never read
+ * in pieces of which one could pass for an action. Lines are read with
+ * text_next, actions with session_log_next; text_close ends it. */
+int session_log_read(TextFile *t, const char *path, Err *e);
+/* The next action of a log open in t (t->line counts the lines read): 1
+ * with a filled, 0 at the end, -1 with "LOG:LINE: …" for a line that does
+ * not parse, holds a NUL byte or is longer than SESS_LINE_MAX. Comments and
+ * blank lines are skipped. */
+int session_log_next(TextFile *t, SessAction *a, Err *e);
 
 /* CRC-32 (zlib) of the parameter bytes. */
 uint32_t session_param_crc(const Net *net);

@@ -1,4 +1,4 @@
-/* session_edit.c - the network changed by hand (engine/net_edit.h): a
+/* session_edit.c - the network changed by hand (engine/net_hand.h): a
  * neuron or a hidden layer added or removed, and the inputs of data in the
  * plane switched on or off (data/plane_inputs.h); each an undoable action
  * that keeps every other weight. */
@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "data/plane_inputs.h"
-#include "engine/net_edit.h"
+#include "engine/net_hand.h"
 #include "session/session.h"
 #include "session/session_int.h"
 
@@ -44,17 +44,17 @@ int session_do_edit(Session *s, const SessAction *a, Err *e)
 		return err_prefix(e, "%s", what);
 	int rc;
 	if (a->kind == SESS_NEURON && a->apply)
-		rc = net_edit_add_neuron(n, a->layer, a->seed, e);
+		rc = net_hand_add_neuron(n, a->layer, a->seed, e);
 	else if (a->kind == SESS_NEURON)
 		rc = a->layer >= 1 && a->layer < n->m &&
 		             (a->neuron < 1 || a->neuron > n->n[a->layer])
 		         ? err_set(e, "neuron %d: hidden layer %d has %d", a->neuron, a->layer,
 		                   n->n[a->layer])
-		         : net_edit_remove_neuron(n, a->layer, a->neuron - 1, e);
+		         : net_hand_remove_neuron(n, a->layer, a->neuron - 1, e);
 	else if (a->apply)
-		rc = net_edit_add_layer(n, a->layer, e);
+		rc = net_hand_add_layer(n, a->layer, e);
 	else
-		rc = net_edit_remove_layer(n, a->layer, e);
+		rc = net_hand_remove_layer(n, a->layer, e);
 	if (rc < 0) {
 		net_free(n);
 		return err_prefix(e, "%s", what);
@@ -137,7 +137,7 @@ int session_do_inputs(Session *s, const SessAction *a, Err *e)
 	Net *n = src ? net_clone(s->net, e) : NULL;
 	for (int k = 0; n && k < d; k++)
 		src[k] = source(s->inputs, mask, k);
-	if (!n || net_edit_inputs(n, src, d, a->seed, e) < 0 ||
+	if (!n || net_hand_inputs(n, src, d, a->seed, e) < 0 ||
 	    (mask && net_set_prep(n, tr->prep, e) < 0)) {
 		if (!src)
 			err_set(e, "out of memory");

@@ -73,24 +73,23 @@ void session_log_action(Session *s, const SessAction *a)
 
 int session_log_check(const char *path, Err *e)
 {
-	/* what is not a regular file is left to the replay to refuse */
-	FILE *f = file_open_regular(path, "r", NULL, NULL);
-	if (!f)
+	/* what cannot be read is left to the replay to refuse */
+	TextFile t;
+	if (session_log_read(&t, path, NULL) < 0)
 		return 0;
-	char line[SESS_LINE_MAX + 2];
-	int lineno = 0, rc = 0;
-	while (rc == 0 && fgets(line, sizeof line, f)) {
-		lineno++;
+	size_t n;
+	int rc = 0;
+	while (rc == 0 && text_next(&t, &n, NULL) > 0) {
 		ReproRecord rec, now;
-		if (strncmp(line, SESS_RUN_PREFIX, strlen(SESS_RUN_PREFIX)) ||
-		    repro_parse(line + strlen(SESS_RUN_PREFIX), &rec, NULL) < 0)
+		if (strncmp(t.buf, SESS_RUN_PREFIX, strlen(SESS_RUN_PREFIX)) ||
+		    repro_parse(t.buf + strlen(SESS_RUN_PREFIX), &rec, NULL) < 0)
 			continue;
 		/* a replay trains with the threads the log's opts line gives */
 		repro_current(&now, rec.threads > 0 ? rec.threads : 1);
 		if ((rc = repro_compare(&rec, &now, e)) < 0)
-			err_prefix(e, "%s:%d", path, lineno);
+			err_prefix(e, "%s:%ld", path, t.line);
 	}
-	fclose(f);
+	text_close(&t);
 	return rc;
 }
 
@@ -315,31 +314,24 @@ int session_default_log_path(char *buf, size_t len, Err *e)
 	return err_set(e, "%s: 99 session logs started in the same second", buf);
 }
 
-int session_log_next(FILE *f, const char *path, int *lineno, SessAction *a, Err *e)
+int session_log_read(TextFile *t, const char *path, Err *e)
 {
-	char line[SESS_LINE_MAX + 1];
-	for (;;) {
-		size_t n = 0;
-		int c;
-		while ((c = getc(f)) != EOF && c != '\n') {
-			if (c == '\0')
-				return err_set(e, "%s:%d: a NUL byte at column %zu; a log is text",
-				               path, *lineno + 1, n + 1);
-			if (n == SESS_LINE_MAX)
-				return err_set(e, "%s:%d: line longer than %d characters", path,
-				               *lineno + 1, SESS_LINE_MAX);
-			line[n++] = (char)c;
-		}
-		if (ferror(f))
-			return err_set(e, "%s: read error after line %d", path, *lineno);
-		if (c == EOF && n == 0)
-			return 0;
-		line[n] = '\0';
-		++*lineno;
-		int r = session_parse(line, a, e);
-		if (r < 0)
-			return err_prefix(e, "%s:%d", path, *lineno);
-		if (r > 0)
+	if (text_open(t, path, e) < 0)
+		return -1;
+	t->max = SESS_LINE_MAX;
+	return 0;
+}
+
+int session_log_next(TextFile *t, SessAction *a, Err *e)
+{
+	size_t n;
+	int r;
+	while ((r = text_next(t, &n, e)) > 0) {
+		int p = session_parse(t->buf, a, e);
+		if (p < 0)
+			return err_prefix(e, "%s:%ld", t->path, t->line);
+		if (p > 0)
 			return 1;
 	}
+	return r;
 }

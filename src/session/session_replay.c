@@ -2,7 +2,6 @@
  * to a session in order, as the screen applied them. */
 #include <stdio.h>
 
-#include "base/file.h"
 #include "engine/hook.h"
 #include "session/session.h"
 
@@ -21,20 +20,20 @@ int session_replay_actions(Session *s, const SessAction *a, int n, const Hook *h
 int session_replay(Session *s, const char *path, const Hook *h, Err *e)
 {
 	SessAction a;
-	int lineno = 0, r;
-	FILE *f = file_open_regular(path, "r", NULL, e);
-	if (!f)
+	TextFile t;
+	int r;
+	if (session_log_read(&t, path, e) < 0)
 		return -1;
-	while ((r = session_log_next(f, path, &lineno, &a, e)) > 0) {
+	while ((r = session_log_next(&t, &a, e)) > 0) {
 		int rc = session_apply(s, &a, h, e);
 		if (rc != 0) {
-			fclose(f);
 			if (rc > 0)
 				err_set(e, "cancelled");
-			err_prefix(e, "%s:%d", path, lineno);
+			err_prefix(e, "%s:%ld", path, t.line);
+			text_close(&t);
 			return rc;
 		}
 	}
-	fclose(f);
+	text_close(&t);
 	return r;
 }

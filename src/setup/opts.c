@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/list.h"
 #include "data/mnist.h"
 #include "data/plane_sets.h"
 #include "engine/cond.h"
@@ -156,10 +157,13 @@ static int check_data_spec(const char *s, Err *e)
 		return 0;
 	}
 	if (!strncmp(s, "csv:", 4)) {
-		const char *comma = strchr(s + 4, ',');
-		if (!s[4] || s[4] == ',' || (comma && !comma[1]))
-			return err_set(e, "--data: '%s': expected csv:TRAIN[,TEST]", s);
-		return 0;
+		const char *p = s + 4, *item;
+		size_t len;
+		int n = 0, r;
+		while ((r = list_next(&p, &item, &len, &n, "--data", s, e)) > 0)
+			if (n > 2)
+				return err_set(e, "--data: '%s': expected csv:TRAIN[,TEST]", s);
+		return r;
 	}
 	return err_set(e,
 	               "--data: unknown data set '%s' (expected mnist, fashion, adult, synthetic, "

@@ -182,3 +182,35 @@ Net *setup_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 	}
 	return net;
 }
+
+int setup_roles(const CommonOpts *c, FileRole *r, char bufs[][PATH_MAX])
+{
+	static const char *const idx_names[] = {"train-*-ubyte*", "t10k-*-ubyte*", NULL};
+	static const char *const adult_names[] = {"adult.*", NULL};
+	int k = 0;
+	r[k++] = (FileRole){"--load", c->load, 0, NULL, NULL};
+	const char *spec = c->data.spec;
+	if (spec && !strncmp(spec, "csv:", 4)) {
+		/* TRAIN[,TEST] (opts_handle checked the list) */
+		const char *comma = strchr(spec + 4, ',');
+		snprintf(bufs[0], PATH_MAX, "%.*s", comma ? (int)(comma - spec - 4) : PATH_MAX - 1,
+		         spec + 4);
+		r[k++] = (FileRole){"--data", bufs[0], 0, NULL, NULL};
+		if (comma)
+			r[k++] = (FileRole){"--data", comma + 1, 0, NULL, NULL};
+	} else if (spec &&
+	           (!strcmp(spec, "mnist") || !strcmp(spec, "fashion") || !strcmp(spec, "adult"))) {
+		char dir[PATH_MAX - 16];
+		if (!c->data.dir)
+			datasets_dir(dir, sizeof dir);
+		snprintf(bufs[1], PATH_MAX, "%.*s/%s", PATH_MAX - 16,
+		         c->data.dir ? c->data.dir : dir, spec);
+		r[k++] = (FileRole){"--data", bufs[1], 0,
+		                    !strcmp(spec, "adult") ? adult_names : idx_names, NULL};
+	}
+	/* a model trained further may be saved over itself (README's example) */
+	r[k++] = (FileRole){"--save", c->save, 1, NULL, "--load"};
+	r[k++] = (FileRole){"--json", c->json, 1, NULL, NULL};
+	r[k++] = (FileRole){"--csv", c->csv, 1, NULL, NULL};
+	return k;
+}

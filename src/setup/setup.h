@@ -7,7 +7,10 @@
 
 #include <stddef.h>
 
+#include <limits.h>
+
 #include "base/err.h"
+#include "base/file_roles.h"
 #include "data/dataset.h"
 #include "engine/net.h"
 #include "engine/schedule.h"
@@ -31,6 +34,15 @@ double setup_work_bytes(const CommonOpts *c, const Net *net);
  * input and the same scale step (else a message saying which option to give
  * or drop). */
 int setup_check_prep(const Prep *model, const Prep *data, const char *name, Err *e);
+/* The files the common options name, as roles for file_roles_apart
+ * (base/file_roles.h): --load and the data set's files read (csv's, or a
+ * fetched set's directory with the names of its files), --save, --json and
+ * --csv written; --save may replace the model --load read (a model trained
+ * further, saved over itself). The paths made up are kept in bufs. Returns the count, at
+ * most SETUP_MAX_ROLES. */
+#define SETUP_MAX_ROLES 8
+int setup_roles(const CommonOpts *c, FileRole *r, char bufs[][PATH_MAX]);
+
 /* model_save, after recording the preprocessing of train's inputs in net
  * when it has none (a network made on train). */
 int setup_save_model(Net *net, const char *path, const Dataset *train, Err *e);

@@ -2,73 +2,32 @@
  * report/report_plot.h, which writes the tables, the data of every chart
  * and the gnuplot scripts; gnuplot run on them when it is installed, and
  * what happened said on the status line. */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "base/clock.h"
 #include "base/one_line.h"
+#include "base/spawn.h"
 #include "engine/hook.h"
 #include "report/report_plot.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
-/* Waits for gnuplot; a stop (Esc, or the screen ending) ends it: SIGTERM,
- * then SIGKILL after half a second. Its status, or -2 when stopped. */
-static int wait_gnuplot(pid_t pid)
+static int thread_stopped(void *ud)
 {
-	int st, stopped = 0;
-	double killed_at = 0;
-	for (;;) {
-		pid_t r = waitpid(pid, &st, WNOHANG);
-		if (r == pid)
-			return stopped ? -2 : st;
-		if (r < 0 && errno != EINTR)
-			return -1;
-		if (!stopped && hook_thread_stopped()) {
-			stopped = 1;
-			kill(pid, SIGTERM);
-			killed_at = clock_seconds();
-		} else if (stopped && killed_at > 0 && clock_seconds() - killed_at > 0.5) {
-			kill(pid, SIGKILL);
-			killed_at = 0;
-		}
-		struct timespec ts = {0, 20 * 1000 * 1000};
-		nanosleep(&ts, NULL);
-	}
+	(void)ud;
+	return hook_thread_stopped();
 }
 
-/* Runs `gnuplot SCRIPT` in dir: 1 drawn, 0 not installed, -1 failed, -2
- * stopped (Esc, or the screen ending: gnuplot is ended). */
+/* Runs `gnuplot SCRIPT` in dir (base/spawn.h): 1 drawn, 0 not installed, -1
+ * failed, -2 stopped (Esc, or the screen ending: gnuplot is ended, SIGTERM
+ * then SIGKILL half a second later). */
 static int run_gnuplot(const char *dir, const char *script)
 {
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDWR);
-		if (nul >= 0) {
-			dup2(nul, 0);
-			dup2(nul, 1);
-			dup2(nul, 2);
-		}
-		if (chdir(dir) == 0)
-			execlp("gnuplot", "gnuplot", script, (char *)NULL);
-		_exit(127);
-	}
-	int st = wait_gnuplot(pid);
-	if (st == -2)
-		return -2;
-	if (st < 0 || !WIFEXITED(st))
-		return -1;
-	return WEXITSTATUS(st) == 0 ? 1 : WEXITSTATUS(st) == 127 ? 0 : -1;
+	char *argv[] = {"gnuplot", (char *)script, NULL};
+	int st = spawn_wait(dir, argv, 0, thread_stopped, NULL);
+	return st == SPAWN_STOPPED ? -2 : st == 0 ? 1 : st == SPAWN_MISSING ? 0 : -1;
 }
 
 /* What the export is made of, gathered from the session and the state

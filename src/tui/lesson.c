@@ -259,18 +259,22 @@ int lesson_view(const Lesson *l, int pos, int *arg)
 
 int lesson_load(const char *name, Lesson *l, Err *e)
 {
-	char line[SESS_LINE_MAX + 2], text[SESS_LINE_MAX + 1];
-	int lineno = 0, cap = 0, setup = -1, prop = 0; /* prop: the last caption is a proposal's */
+	char text[SESS_LINE_MAX + 1];
+	int cap = 0, setup = -1, r, prop = 0; /* prop: the last caption is a proposal's */
+	size_t len;
+	TextFile f;
 	memset(l, 0, sizeof *l);
 	if (lesson_find(name, l->path, sizeof l->path, e) < 0)
 		return -1;
-	FILE *f = file_open_regular(l->path, "r", NULL, e);
-	if (!f)
+	/* the session logs' reader: a line too long is refused whole, never
+	 * read in pieces of which one could pass for an action */
+	if (session_log_read(&f, l->path, e) < 0)
 		return -1;
 	if (grow(l, &cap, e) < 0)
 		goto fail;
-	while (fgets(line, sizeof line, f)) {
-		lineno++;
+	while ((r = text_next(&f, &len, e)) > 0) {
+		char *line = f.buf;
+		long lineno = f.line;
 		if (session_caption(line, text, sizeof text)) {
 			if (add_caption(&l->caption[l->n], text, e) < 0)
 				goto fail;
@@ -305,21 +309,21 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 			line[strcspn(line, "\r\n")] = '\0';
 			if (lesson_parse_view(line + 6, &l->view[l->n], &l->view_arg[l->n], e) <
 			    0) {
-				err_prefix(e, "%s:%d", l->path, lineno);
+				err_prefix(e, "%s:%ld", l->path, lineno);
 				goto fail;
 			}
 			continue;
 		}
 		SessAction a;
-		int r = session_parse(line, &a, e);
-		if (r < 0) {
-			err_prefix(e, "%s:%d", l->path, lineno);
+		int p = session_parse(line, &a, e);
+		if (p < 0) {
+			err_prefix(e, "%s:%ld", l->path, lineno);
 			goto fail;
 		}
-		if (r == 0)
+		if (p == 0)
 			continue;
 		if (l->pcaption[l->n] && a.kind != SESS_SQUEEZE) {
-			err_set(e, "%s:%d: a #proposal: caption goes before a squeeze action",
+			err_set(e, "%s:%ld: a #proposal: caption goes before a squeeze action",
 			        l->path, lineno);
 			goto fail;
 		}
@@ -330,8 +334,9 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 			setup = l->n + 1;
 		l->a[l->n++] = a;
 	}
-	fclose(f);
-	f = NULL;
+	text_close(&f);
+	if (r < 0)
+		goto fail;
 	if (l->pcaption[l->n]) {
 		err_set(e, "%s: a #proposal: caption goes before a squeeze action, not at the end",
 		        l->path);
@@ -373,8 +378,7 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 	}
 	return 0;
 fail:
-	if (f)
-		fclose(f);
+	text_close(&f);
 	lesson_free(l);
 	return -1;
 }

@@ -29,6 +29,15 @@ static void answer_number(Tui *t, PromptKind k, const char *v)
 	double x;
 	Err e = {{0}};
 	LimitId id = k == P_TAU ? LIM_TAU : k == P_ETA ? LIM_ETA : LIM_EPOCHS;
+	/* 12,5 under a locale whose decimal sign is the comma: 12.5 */
+	char num[64];
+	const char *comma = strchr(v, ',');
+	if (screen_decimal_sign() == ',' && comma && !strchr(comma + 1, ',') && !strchr(v, '.') &&
+	    strlen(v) < sizeof num) {
+		snprintf(num, sizeof num, "%s", v);
+		num[comma - v] = '.';
+		v = num;
+	}
 	if (limit_parse(id, k == P_TAU ? "τ" : k == P_ETA ? "η" : "epochs", v, &x, &e) < 0) {
 		worker_status(t->w, 1, "%s", e.msg);
 		t->quit_after_save = 0;

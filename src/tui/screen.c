@@ -74,9 +74,23 @@ static int check_descriptors(Err *e)
 	               strerror(err), SCREEN_FDS);
 }
 
+/* The decimal sign of the user's locale ('.' or ','). */
+static char decimal = '.';
+
+char screen_decimal_sign(void)
+{
+	return decimal;
+}
+
 int screen_init(int want_ascii, Err *e)
 {
+	/* the user's locale for the characters and the terminal; numbers stay
+	 * the C locale's, so that every file the screen writes (the session log,
+	 * exports, models' records) reads back anywhere */
 	setlocale(LC_ALL, "");
+	const char *dp = localeconv()->decimal_point;
+	decimal = dp && dp[0] == ',' ? ',' : '.';
+	setlocale(LC_NUMERIC, "C");
 	/* without a UTF-8 locale the symbols and glyphs cannot be shown */
 	ascii = want_ascii || strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
 	if (check_descriptors(e) < 0)

@@ -45,6 +45,11 @@ typedef enum ScrSym {
  * NO_COLOR or a terminal without them. The terminal
  * is restored at exit and by screen_end(). */
 int screen_init(int ascii, Err *e);
+/* The decimal sign of the user's locale, ',' or '.': numbers are written in
+ * the C locale's (LC_NUMERIC stays "C": every file the screen writes reads
+ * back under any locale), and a number typed with the user's sign is read
+ * too. */
+char screen_decimal_sign(void);
 void screen_end(void);
 int screen_ascii(void);
 int screen_color(void);

@@ -414,6 +414,15 @@ int tui_cmd(int argc, char **argv)
 		fprintf(stderr, "condnet: %s\n", e.msg);
 		return 1;
 	}
+	/* the log is an output: it never takes the place of the model or data read */
+	FileRole r[SETUP_MAX_ROLES + 1];
+	char bufs[SETUP_MAX_ROLES][PATH_MAX];
+	int nr = setup_roles(&ta.co, r, bufs);
+	r[nr++] = (FileRole){"--log", ta.log, 1, NULL, NULL};
+	if (file_roles_apart(r, nr, &e) < 0) {
+		fprintf(stderr, "condnet: %s\n", e.msg);
+		return 1;
+	}
 	if (opts_dry_run("tui"))
 		return 0;
 	if (need_terminal())

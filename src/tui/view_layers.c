@@ -23,24 +23,14 @@ static double spark_floor(const Shown *p)
 	return pow(10, floor(log10(lo)));
 }
 
-/* A convolution layer's row: its channels, what it is, and that its κ is
- * not computed yet (the conditioning of its Ŵ is to come). */
-static void conv_row(const Shown *p, const UiState *u, int i, int y)
-{
-	screen_put(y, 2, 3, i + 1 == u->layer ? C_SEL : C_NORMAL, i + 1 == u->layer, "%3d", i + 1);
-	screen_put_cut(y, 5, 0, C_NORMAL, 0, "  %5d  %s not computed yet   %s", p->lc[i].cols,
-	               S(KAPPA), p->kind ? p->kind[i] : "");
-}
-
+/* A layer's row; a convolution's n_i is its channels (the columns of its
+ * Ŵ), marked c. */
 static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, double lo)
 {
 	const LayerCond *lc = &p->lc[i];
-	if (lc->conv) {
-		conv_row(p, u, i, y);
-		return;
-	}
 	char kb[48], flags[4] = "", qr[16];
-	int over = cond_over(lc->kappa, p->tau), deficient = lc->rank_svd < p->n[i + 1];
+	int units = lc->conv ? lc->cols : p->n[i + 1];
+	int over = cond_over(lc->kappa, p->tau), deficient = lc->rank_svd < units;
 	snprintf(flags, sizeof flags, "%s%s", over ? "!" : "", deficient ? "r" : "");
 	views_kappa(lc->kappa, p->tau, kb, sizeof kb);
 	if (isinf(lc->kappa) && p->bias0 && p->bias0[i])
@@ -52,7 +42,10 @@ static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, do
 	screen_put(y, 0, 2, C_WARN, 1, "%s", flags);
 	screen_put(y, 2, 3, i + 1 == u->layer ? C_SEL : C_NORMAL, i + 1 == u->layer, "%3d", i + 1);
 	screen_put(y, 5, 0, over ? C_WARN : C_NORMAL, over, "%s %5d  %s %4d %5d %4s",
-	           i == p->m - 1 ? "*" : " ", p->n[i + 1], kb, lc->p, lc->rank_svd, qr);
+	           i == p->m - 1 ? "*"
+	           : lc->conv    ? "c"
+	                         : " ",
+	           units, kb, lc->p, lc->rank_svd, qr);
 	double v[1024];
 	int nv = lc->nsv < 1024 ? lc->nsv : 1024;
 	for (int j = 0; j < nv; j++)
@@ -68,18 +61,12 @@ static void below(const Shown *p, const UiState *u, int top, int bot)
 	const LayerCond *lc = &p->lc[u->layer - 1];
 	char t[160];
 	double v[4096];
-	if (lc->conv) {
-		screen_put_cut(top, 0, 0, C_DIM, 0,
-		               "layer %d: %s, a convolution: the conditioning of its Ŵ (a column "
-		               "per channel) is not computed yet",
-		               u->layer, p->kind ? p->kind[u->layer - 1] : "");
-		return;
-	}
 	int nv = lc->nsv < 4096 ? lc->nsv : 4096, half = p->nrec || p->ks.n ? COLS / 2 : COLS;
 	for (int j = 0; j < nv; j++)
 		v[j] = lc->sv[0] > 0 ? lc->sv[j] / lc->sv[0] : 0;
-	snprintf(t, sizeof t, "layer %d: %s_j/%s%s (log), × the p_i = %d below 1/%s", u->layer,
-	         S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", lc->p, S(TAU));
+	snprintf(t, sizeof t, "layer %d%s%s: %s_j/%s%s (log), × the p_i = %d below 1/%s", u->layer,
+	         lc->conv ? ", " : "", lc->conv && p->kind ? p->kind[u->layer - 1] : "", S(SIGMA),
+	         S(SIGMA), screen_ascii() ? "_1" : "₁", lc->p, S(TAU));
 	views_profile(top, 0, bot - top + 1, half - 1, t, v, nv, nv, p->tau, lc->rank_svd);
 	if (half < COLS)
 		views_kappa_recent(p, u, top, half + 1, bot - top + 1, COLS - half - 1);
@@ -140,8 +127,9 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 	screen_put_cut(
 	    bot, 0, 0, C_DIM, 0,
 	    "! %s > %s: p_i %s below %s%s/%s go next   r rank < n_i   %s b=0: zero bias row"
-	    "   x explains",
-	    S(KAPPA), S(TAU), S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU), S(INF));
+	    "   %sx explains",
+	    S(KAPPA), S(TAU), S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU), S(INF),
+	    p->kind ? "c convolution, n_i its channels   " : "");
 	if (charts)
 		below(p, u, bot + 2, full_bot);
 }

@@ -191,10 +191,7 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 	u->plane_key = key;
 	if (u->plane_first < 0)
 		u->plane_first = nkeep > 2 && gone ? nkeep - 2 : 0;
-	if (u->plane_first >= n)
-		u->plane_first = n - 1;
 	double scale = maps_scale(m);
-	size_t np = (size_t)PLANE_MAP_PX * PLANE_MAP_PX;
 	/* text lines of the dropped neurons at the bottom: a third of the rows,
 	 * two more for what their fits say together */
 	int text = gone ? (bot - top) / 3 : 0;
@@ -206,38 +203,10 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 		text = bot - (top + 2) - MAP_H - 1 > 2 ? bot - (top + 2) - MAP_H - 1 : 2;
 	/* the maps' colours on the row under the title */
 	plane_key_maps(top + 1, left, width, scale);
-	int y = top + 2, x = left, last = bot - text, t = u->plane_first, shown = 0;
-	for (; t < n; t++) {
-		int drop = t >= nkeep, tw = drop ? 2 * MAP_W + 2 : MAP_W + 1;
-		if (x + tw - 1 > COLS) {
-			x = left;
-			y += MAP_H + 1;
-		}
-		if (y + MAP_H > last)
-			break;
-		plane_draw_map(m->act + (size_t)t * np, scale, y, x);
-		int j = m->c.perm[t] + 1;
-		if (pl->live)
-			screen_put(y + MAP_H, x, MAP_W, C_DIM, 0, "n%d", j);
-		else
-			screen_put(y + MAP_H, x, MAP_W, drop ? C_WARN : C_GOOD, drop, "n%d %s", j,
-			           drop ? "drop" : "keep");
-		if (drop) {
-			plane_draw_map(m->comb + (size_t)(t - nkeep) * np, scale, y, x + MAP_W + 1);
-			screen_put(y + MAP_H, x + MAP_W + 1, MAP_W, C_NORMAL, 0, "%s comb.",
-			           screen_ascii() ? "~" : "≈");
-		}
-		x += tw;
-		shown++;
-	}
-	if (shown && (t < n || u->plane_first > 0)) {
-		char more[64];
-		snprintf(more, sizeof more, " %s neurons %d-%d of %d",
-		         screen_ascii() ? "<- ->" : "←→", u->plane_first + 1,
-		         u->plane_first + shown, n);
-		int mw = screen_width(more);
-		screen_put(last, COLS - mw, mw, C_KEY, 0, "%s", more);
-	}
+	int last = bot - text;
+	MapTiles tiles = {&m->c, m->act, m->comb, PLANE_MAP_PX, PLANE_MAP_PX,
+	                  MAP_H, MAP_W,  scale,   pl->live};
+	plane_draw_tiles(&tiles, u, top + 2, left, last);
 	/* what the fits say together, then the combinations of the dropped
 	 * neurons from the first shown on */
 	int y2 = fit_summary(m, layer + 1, last + 1, bot, left, width);

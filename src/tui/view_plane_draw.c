@@ -118,18 +118,68 @@ int plane_key_maps(int y, int x, int w, double scale)
 	return x - x0;
 }
 
-/* One map (PLANE_MAP_PX² values, scaled by 1/scale) at (y, x). */
-void plane_draw_map(const float *v, double scale, int y, int x)
+void plane_draw_map_sized(const float *v, int h, int w, double scale, int y, int x, int rows,
+                          int cols)
 {
-	int n = PLANE_MAP_PX, color = screen_color();
-	for (int r = 0; r < MAP_H; r++)
-		for (int c = 0; c < MAP_W; c++) {
-			int gc = c * n / MAP_W, gt = 2 * r * n / (2 * MAP_H),
-			    gb = (2 * r + 1) * n / (2 * MAP_H);
-			double top = v[gt * n + gc] / scale, bot = v[gb * n + gc] / scale;
+	int color = screen_color();
+	for (int r = 0; r < rows; r++)
+		for (int c = 0; c < cols; c++) {
+			int gc = c * w / cols, gt = 2 * r * h / (2 * rows),
+			    gb = (2 * r + 1) * h / (2 * rows);
+			double top = v[gt * w + gc] / scale, bot = v[gb * w + gc] / scale;
 			if (color)
 				palette_cell2(y + r, x + c, palette_map(top), palette_map(bot));
 			else
 				mvaddch(y + r, x + c, (chtype)palette_map_ascii(top));
 		}
+}
+
+/* One map (PLANE_MAP_PX² values, scaled by 1/scale) at (y, x). */
+void plane_draw_map(const float *v, double scale, int y, int x)
+{
+	plane_draw_map_sized(v, PLANE_MAP_PX, PLANE_MAP_PX, scale, y, x, MAP_H, MAP_W);
+}
+
+int plane_draw_tiles(const MapTiles *m, UiState *u, int y, int left, int last)
+{
+	int n = m->c->n, nkeep = m->c->nkeep, rows = m->rows, cols = m->cols;
+	char unit = m->c->unit ? m->c->unit : 'n';
+	if (u->plane_first >= n)
+		u->plane_first = n - 1;
+	size_t np = (size_t)m->h * m->w;
+	int x = left, t = u->plane_first, shown = 0;
+	for (; t < n; t++) {
+		int drop = t >= nkeep, tw = drop ? 2 * cols + 2 : cols + 1;
+		if (x + tw - 1 > COLS) {
+			x = left;
+			y += rows + 1;
+		}
+		if (y + rows > last)
+			break;
+		plane_draw_map_sized(m->act + (size_t)t * np, m->h, m->w, m->scale, y, x, rows,
+		                     cols);
+		int j = m->c->perm[t] + 1;
+		if (m->live)
+			screen_put(y + rows, x, cols, C_DIM, 0, "%c%d", unit, j);
+		else
+			screen_put(y + rows, x, cols, drop ? C_WARN : C_GOOD, drop, "%c%d %s", unit,
+			           j, drop ? "drop" : "keep");
+		if (drop) {
+			plane_draw_map_sized(m->comb + (size_t)(t - nkeep) * np, m->h, m->w,
+			                     m->scale, y, x + cols + 1, rows, cols);
+			screen_put(y + rows, x + cols + 1, cols, C_NORMAL, 0, "%s comb.",
+			           screen_ascii() ? "~" : "≈");
+		}
+		x += tw;
+		shown++;
+	}
+	if (shown && (t < n || u->plane_first > 0)) {
+		char more[64];
+		snprintf(more, sizeof more, " %s %s %d-%d of %d", screen_ascii() ? "<- ->" : "←→",
+		         unit == 'c' ? "channels" : "neurons", u->plane_first + 1,
+		         u->plane_first + shown, n);
+		int mw = screen_width(more);
+		screen_put(last, COLS - mw, mw, C_KEY, 0, "%s", more);
+	}
+	return shown;
 }

@@ -22,32 +22,28 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot)
 	const LayerCond *lc = &p->lc[u->layer - 1];
 	int l = u->layer, y = top;
 	char qr[16];
-	if (lc->conv) {
-		screen_put_cut(
-		    y++, 0, 0, C_TITLE, 1,
-		    "Layer %d of %d (%s): %s: %d channels, %s %d%s%d, %s not computed yet", l, p->m,
-		    screen_ascii() ? "Up Down" : "↑↓", p->kind ? p->kind[l - 1] : "", lc->cols,
-		    S(WHAT), lc->rows, S(TIMES), lc->cols, S(KAPPA));
-		screen_put_cut(y, 0, 0, C_DIM, 0,
-		               "a convolution: %s has a column per output channel; its singular "
-		               "values are not computed yet",
-		               S(WHAT));
-		return;
-	}
 	snprintf(qr, sizeof qr, lc->rank_qr >= 0 ? "%d" : "-", lc->rank_qr);
-	screen_put_cut(
-	    y++, 0, 0, C_TITLE, 1,
-	    "Layer %d of %d%s (%s): %d neurons, %s %d%s%d, %s %s, p_i %d, rank %d SVD, %s "
-	    "QR%s",
-	    l, p->m, l == p->m ? ", output" : "", screen_ascii() ? "Up Down" : "↑↓", p->n[l],
-	    S(WHAT), lc->rows, S(TIMES), lc->cols, S(KAPPA),
-	    views_kappa(lc->kappa, p->tau, kb, sizeof kb), lc->p, lc->rank_svd, qr,
-	    p->live ? "  live" : "");
-	if (lc->rank_svd < p->n[l]) /* the flag r, with its number */
+	/* a convolution: what it is, and its channels (a column of Ŵ each) */
+	char units[96];
+	if (lc->conv)
+		snprintf(units, sizeof units, "%s: %d channels", p->kind ? p->kind[l - 1] : "conv",
+		         lc->cols);
+	else
+		snprintf(units, sizeof units, "%d neurons", p->n[l]);
+	screen_put_cut(y++, 0, 0, C_TITLE, 1,
+	               "Layer %d of %d%s (%s): %s, %s %d%s%d, %s %s, p_i %d, rank %d SVD, %s "
+	               "QR%s",
+	               l, p->m, l == p->m ? ", output" : "", screen_ascii() ? "Up Down" : "↑↓",
+	               units, S(WHAT), lc->rows, S(TIMES), lc->cols, S(KAPPA),
+	               views_kappa(lc->kappa, p->tau, kb, sizeof kb), lc->p, lc->rank_svd, qr,
+	               p->live ? "  live" : "");
+	int units_n = lc->conv ? lc->cols : p->n[l];
+	if (lc->rank_svd < units_n) /* the flag r, with its number */
 		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-		               "r: rank %d < %d neurons: %d of them depend on the others "
+		               "r: rank %d < %d %s: %d of them depend on the others "
 		               "(Algorithm 3 can remove them where %s > %s)",
-		               lc->rank_svd, p->n[l], p->n[l] - lc->rank_svd, S(KAPPA), S(TAU));
+		               lc->rank_svd, units_n, lc->conv ? "channels" : "neurons",
+		               units_n - lc->rank_svd, S(KAPPA), S(TAU));
 	double v[4096];
 	int nv = lc->nsv < 4096 ? lc->nsv : 4096;
 	for (int j = 0; j < nv; j++)

@@ -25,15 +25,22 @@ static void intro(int y)
 	    "compensation.");
 }
 
+/* What the proposal's layer holds: "channels" for a convolution. */
+static const char *units_of(const Shown *p, int layer)
+{
+	return p->lc && layer >= 1 && layer <= p->m && p->lc[layer - 1].conv ? "channels"
+	                                                                     : "neurons";
+}
+
 /* The pivot order on up to two rows, cut with a way to see it all. */
-static int order(const ShownSqueeze *q, int y)
+static int order(const ShownSqueeze *q, const char *units, int y)
 {
 	char ord[4096];
 	size_t n = 0;
 	int shown = 0;
 	for (int j = 0; j < q->n_before && n + 16 < sizeof ord; j++, shown++)
 		n += (size_t)snprintf(ord + n, sizeof ord - n, j ? " %d" : "%d", q->perm[j]);
-	int x = screen_put(y, 0, 0, C_NORMAL, 0, "pivoted-QR order (neurons from 1): ");
+	int x = screen_put(y, 0, 0, C_NORMAL, 0, "pivoted-QR order (%s from 1): ", units);
 	if (screen_width(ord) <= COLS - x) {
 		screen_put(y, x, 0, C_NORMAL, 0, "%s", ord);
 		return y + 1;
@@ -64,17 +71,18 @@ static void proposal(const Shown *p, const UiState *u, int y, int bot)
 	const ShownSqueeze *q = &p->sq;
 	char kb[48], kb2[48];
 	int l = q->layer;
+	const char *units = units_of(p, l);
 	char head[300];
 	for (int k = 0; k < 2; k++) {
-		snprintf(head, sizeof head, "Layer %d: %d neurons, decision %s(%s) %s > %s %g%s", l,
-		         q->n_before, S(KAPPA), S(WHAT),
+		snprintf(head, sizeof head, "Layer %d: %d %s, decision %s(%s) %s > %s %g%s", l,
+		         q->n_before, units, S(KAPPA), S(WHAT),
 		         views_kappa(q->kappa_before, p->tau, kb, sizeof kb), S(TAU), p->tau,
 		         k ? "" : " (after the earlier layers' removals)");
 		if (screen_width(head) <= COLS)
 			break;
 	}
 	screen_put_cut(y++, 0, 0, C_WARN, 1, "%s", head);
-	y = order(q, y);
+	y = order(q, units, y);
 	screen_put_cut(
 	    y++, 0, 0, C_NORMAL, 0,
 	    "QR keeps %d (|r_jj| %s |r_11|/%s), the %s loop keeps %d: remove %d, %s after %s",
@@ -107,6 +115,10 @@ static void proposal(const Shown *p, const UiState *u, int y, int bot)
 		    q->cmp_sd_comp);
 	}
 	char keys[300];
+	if (units[0] == 'c') /* the channels' maps are the Plane view's */
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		               "7 Plane: the channels' maps on an example image, kept and dropped, "
+		               "each dropped one beside the combination that replaces it");
 	if (u->lesson) /* what the lesson will do; its keys are right arrow and p */
 		screen_put_cut(y++, 0, 0, C_KEY, 1, "%s", status_proposal(p, u, keys, sizeof keys));
 	else
@@ -125,24 +137,23 @@ static void proposal(const Shown *p, const UiState *u, int y, int bot)
 	char t1[128], t2[200];
 	snprintf(t1, sizeof t1, "%s_j/%s%s of layer %d (log; × below 1/%s)", S(SIGMA), S(SIGMA),
 	         screen_ascii() ? "_1" : "₁", l, S(TAU));
-	/* every neuron in pivot order: those beyond the rank have no r_jj */
+	/* every unit in pivot order: those beyond the rank have no r_jj */
 	for (int k = 0; k < 3; k++) {
 		if (q->nrdiag >= q->n_before)
 			snprintf(t2, sizeof t2,
-			         k ? "|r_jj|/|r_11|, %d neurons, × removed"
-			           : "|r_jj|/|r_11| of %d neurons in pivot order (× removed)",
-			         q->n_before);
+			         k ? "|r_jj|/|r_11|, %d %s, × removed"
+			           : "|r_jj|/|r_11| of %d %s in pivot order (× removed)",
+			         q->n_before, units);
 		else if (k == 0)
 			snprintf(t2, sizeof t2,
-			         "|r_jj|/|r_11| of %d neurons in pivot order: × removed (%d beyond "
+			         "|r_jj|/|r_11| of %d %s in pivot order: × removed (%d beyond "
 			         "the rank %d, at the bottom)",
-			         q->n_before, q->n_before - q->nrdiag, q->nrdiag);
+			         q->n_before, units, q->n_before - q->nrdiag, q->nrdiag);
 		else if (k == 1)
-			snprintf(t2, sizeof t2,
-			         "|r_jj|/|r_11|, %d neurons: × removed, %d beyond rank",
-			         q->n_before, q->n_before - q->nrdiag);
+			snprintf(t2, sizeof t2, "|r_jj|/|r_11|, %d %s: × removed, %d beyond rank",
+			         q->n_before, units, q->n_before - q->nrdiag);
 		else
-			snprintf(t2, sizeof t2, "|r_jj|, %d neurons: × removed", q->n_before);
+			snprintf(t2, sizeof t2, "|r_jj|, %d %s: × removed", q->n_before, units);
 		if (screen_width(t2) <= COLS - half)
 			break;
 	}
@@ -216,8 +227,9 @@ void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 		screen_put(y++, 0, 0, C_DIM, 0, "working...");
 	} else {
 		screen_put_cut(y++, 0, 0, C_GOOD, 1,
-		               "Done: %d neuron(s) removed; test accuracy %.2f%% %s %.2f%%",
-		               q->removed, q->acc_start, S(ARROW), q->acc_end);
+		               "Done: %d %s removed; test accuracy %.2f%% %s %.2f%%", q->removed,
+		               p->kind ? "channel(s) and neuron(s)" : "neuron(s)", q->acc_start,
+		               S(ARROW), q->acc_end);
 		if (q->undone)
 			screen_put_cut(
 			    y++, 0, 0, C_WARN, 0,

@@ -418,6 +418,8 @@ void views_draw(const Shown *p, UiState *u)
 			               p->activity[0] ? p->activity : "the lesson from its start");
 		else if (u->panel)
 			view_panel(p, u, lo.body_top, lo.body_bot);
+		else if (u->view == VIEW_PLANE && p->ch.on) /* a network of convolutions */
+			view_channels(p, u, lo.body_top, lo.body_bot);
 		else if (view_fns[u->view])
 			view_fns[u->view](p, u, lo.body_top, lo.body_bot);
 	}

@@ -33,6 +33,8 @@ void view_history(const Shown *p, UiState *u, int top, int bot);
 void view_plane(const Shown *p, UiState *u, int top, int bot);
 void view_network(const Shown *p, UiState *u, int top, int bot);
 void view_panel(const Shown *p, UiState *u, int top, int bot);
+/* The Plane view of a network with convolutions (view_channels.c). */
+void view_channels(const Shown *p, UiState *u, int top, int bot);
 
 /* A log-scale plot of a decreasing profile v[0..n) (σ_j/σ₁ or |r_jj|/|r_11|)
  * in the rectangle, over total >= n points (those from n on have no value:

@@ -350,6 +350,7 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 		w->shown.tau = s->tau;
 		pthread_mutex_unlock(&w->mu);
 		worker_plane_publish(w); /* the squeeze's marks at the new τ */
+		worker_channels_publish(w);
 	} else if (a->kind != SESS_ETA && a->kind != SESS_SCHED) {
 		worker_publish(w);
 	} else {

@@ -1,8 +1,8 @@
 /* tui/worker_int.h - what the worker's files share: the Worker itself and
  * the functions of each file, listed from the bottom up (a file calls only
  * those listed before its own): what it says (worker_say.c), the Plane
- * view (worker_plane.c), publishing its state (worker_shown.c), the
- * squeeze pass (worker_squeeze.c), the engine's hooks (worker_hooks.c), an
+ * view (worker_plane.c) and its channel maps (worker_channels.c), publishing its state
+ * (worker_shown.c), the squeeze pass (worker_squeeze.c), the engine's hooks (worker_hooks.c), an
  * action (worker_action.c), lessons (worker_play.c) and the export
  * (export.c); worker.c runs the queue. Only the worker thread runs these;
  * the mutex guards shown. */
@@ -106,6 +106,12 @@ void worker_diagram_free(ShownNet *d);
  * epoch's time waited (a pause, Esc or the screen's end noticed); after a
  * step, paused. */
 void worker_pace_epoch(Worker *w, const TrainEpoch *te);
+/* ---- the channel maps (worker_channels.c) ---- */
+
+/* What the Plane view shows of a network with convolutions, for the current
+ * network, after a job or a change of τ (nothing when it has none). */
+void worker_channels_publish(Worker *w);
+void channels_shown_free(ShownChannels *c);
 
 /* ---- publishing (worker_shown.c) ---- */
 

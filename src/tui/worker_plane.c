@@ -68,21 +68,9 @@ static void act_combination_map(const Alg3Combinations *c, const float *act, int
 static int layer_maps(const Net *net, int layer, const PlaneBox *box, double tau, int nkeep,
                       const Dataset *sample, ShownMaps *out, Err *e)
 {
-	Alg3Proposal sp;
-	Alg3Opts o;
-	alg3_opts_default(&o);
-	o.tau = tau;
-	if (nkeep > 0) {
-		if (alg3_combinations(net, layer, nkeep, &out->c, e))
-			return -1;
-	} else {
-		if (alg3_propose(net, layer, &o, &sp, e))
-			return -1;
-		int rc = alg3_combinations_of(net, &sp, &out->c, e);
-		alg3_proposal_free(&sp);
-		if (rc)
-			return -1;
-	}
+	if (nkeep > 0 ? alg3_combinations(net, layer, nkeep, &out->c, e)
+	              : alg3_combinations_at(net, layer, tau, &out->c, e))
+		return -1;
 	Alg3Combinations *c = &out->c;
 	int gone = c->n - c->nkeep;
 	/* where the refit works; without a sample (or rows enough) the maps

@@ -34,6 +34,7 @@ void worker_shown_free(Shown *p)
 	free(p->narr);
 	plane_shown_free(&p->pl);
 	worker_diagram_free(&p->net);
+	channels_shown_free(&p->ch);
 	memset(p, 0, sizeof *p);
 }
 
@@ -190,6 +191,7 @@ static void publish_rest(Worker *w, double acc)
 	pthread_mutex_unlock(&w->mu);
 	worker_plane_publish(w);
 	worker_diagram_publish(w);
+	worker_channels_publish(w);
 }
 
 void worker_publish(Worker *w)

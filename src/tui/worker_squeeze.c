@@ -26,17 +26,17 @@ void worker_sqz_finish(Worker *w, const char *how)
 	if (was)
 		q->acc_end = acc;
 	pthread_mutex_unlock(&w->mu);
+	const char *units =
+	    w->s->net && w->s->net->nconv ? "channel(s) and neuron(s)" : "neuron(s)";
 	if (was)
-		worker_narrate(
-		    w,
-		    "squeeze %s: %d neuron(s) removed in this pass, test accuracy %.2f %% → "
-		    "%.2f %%; t retrains",
-		    how, w->shown.sq.removed, w->shown.sq.acc_start, acc);
+		worker_narrate(w,
+		               "squeeze %s: %d %s removed in this pass, test accuracy %.2f %% → "
+		               "%.2f %%; t retrains",
+		               how, w->shown.sq.removed, units, w->shown.sq.acc_start, acc);
 	if (was)
 		worker_status(
-		    w, 0,
-		    "squeeze %s: %d neuron(s) removed, test accuracy %.2f%% → %.2f%% (t retrains)",
-		    how, w->shown.sq.removed, w->shown.sq.acc_start, acc);
+		    w, 0, "squeeze %s: %d %s removed, test accuracy %.2f%% → %.2f%% (t retrains)",
+		    how, w->shown.sq.removed, units, w->shown.sq.acc_start, acc);
 }
 
 /* Publishes the proposal the session holds, with its preview, or ends the
@@ -192,16 +192,17 @@ void worker_sqz_decided(Worker *w, const HookStep *st)
 	const Alg3Proposal *sp = &st->alg3->prop;
 	if (!w->shown.sq.active)
 		return;
+	const char *units = net_unit_name(w->s->net, sp->layer, 1);
 	if (st->applied) {
-		sqz_note(w, "layer %d: %d → %d neurons, κ %.4g → %.4g%s", sp->layer, sp->n_before,
-		         sp->nkeep, sp->kappa_before, sp->kappa_after,
+		sqz_note(w, "layer %d: %d → %d %s, κ %.4g → %.4g%s", sp->layer, sp->n_before,
+		         sp->nkeep, units, sp->kappa_before, sp->kappa_after,
 		         w->last_comp ? ", compensated" : "");
 		pthread_mutex_lock(&w->mu);
 		w->shown.sq.removed += sp->n_before - sp->nkeep;
 		pthread_mutex_unlock(&w->mu);
 	} else {
-		sqz_note(w, "layer %d: refused (κ %.4g, %d neurons kept)", sp->layer,
-		         sp->kappa_before, sp->n_before);
+		sqz_note(w, "layer %d: refused (κ %.4g, %d %s kept)", sp->layer, sp->kappa_before,
+		         sp->n_before, units);
 	}
 	sqz_record(w, sp, st->applied, w->last_comp);
 }

@@ -100,6 +100,32 @@ typedef struct ShownNet {
 	int live;           /* of the network being trained */
 	uint32_t crc;       /* of the network described (0 live) */
 } ShownNet;
+/* The Plane view's counterpart on a network with convolutions: on example
+ * images of the test set (the first of each class), the maps of every
+ * convolution layer's channels in pivoted-QR order, each kept or dropped by
+ * the squeeze at τ, a dropped one's beside the map of the combination of
+ * kept channels that replaces it (worker_channels.c). */
+#define CHAN_EXAMPLES 10
+
+typedef struct ShownChanLayer {
+	Alg3Combinations c; /* layer, n channels, nkeep, pivot order, combinations */
+	int h, w;           /* a map's size, as the layer gives it (after its pool) */
+	float *act;         /* nex × n maps: of example e, map t is channel c.perm[t]'s */
+	float *comb;        /* nex × (n − nkeep) maps: those of the combinations */
+} ShownChanLayer;
+
+typedef struct ShownChannels {
+	int on;                   /* the network has convolutions */
+	char why[160];            /* why there are no maps, when on and none */
+	int nex;                  /* examples */
+	int row[CHAN_EXAMPLES];   /* their rows in the test set */
+	int label[CHAN_EXAMPLES]; /* and classes */
+	int c, h, w;              /* the images */
+	float *img;               /* nex images of c·h·w values */
+	double tau;               /* the τ the marks are decided at */
+	int nconv;                /* layers of maps */
+	ShownChanLayer *layers;   /* nconv */
+} ShownChannels;
 
 typedef enum JobKind {
 	JOB_ACTION,     /* a session action */
@@ -242,8 +268,9 @@ typedef struct Shown {
 	double sweep_eta, sweep_secs;    /* its η; seconds spent so far */
 	char pick_shape[256];            /* the pick's widths n_0-…-n_m, "" without one */
 	ShownSqueeze sq;
-	ShownPlane pl; /* the Plane view's */
-	ShownNet net;  /* the network diagram's */
+	ShownPlane pl;    /* the Plane view's */
+	ShownChannels ch; /* its channel maps, for a network with convolutions */
+	ShownNet net;     /* the network diagram's */
 	ShownSeries ks;
 	ShownEpochs ep;
 	/* narration */

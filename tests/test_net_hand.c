@@ -1,4 +1,4 @@
-/* test_net_edit.c - a network changed by hand (engine/net_edit.h): every
+/* test_net_hand.c - a network changed by hand (engine/net_hand.h): every
  * weight not named kept bit for bit, a new neuron's drawn from its seed
  * with its outgoing weights small, a layer added as the identity and
  * removed as its inverse; and the inputs of the plane (data/plane_inputs.h)
@@ -7,7 +7,7 @@
 
 #include "data/datasets.h"
 #include "data/plane_inputs.h"
-#include "engine/net_edit.h"
+#include "engine/net_hand.h"
 #include "engine/plane.h"
 #include "engine/train.h"
 #include "fixtures.h"
@@ -41,8 +41,8 @@ START_TEST(neuron_added_and_removed)
 	for (size_t i = 0; i < a->nparam; i++)
 		a->adam_m[i] = (float)i, a->adam_v[i] = (float)(2 * i);
 	Net *b = net_clone(a, &e), *c = net_clone(a, &e);
-	ck_assert_int_eq(net_edit_add_neuron(b, 2, 77, &e), 0);
-	ck_assert_int_eq(net_edit_add_neuron(c, 2, 77, &e), 0);
+	ck_assert_int_eq(net_hand_add_neuron(b, 2, 77, &e), 0);
+	ck_assert_int_eq(net_hand_add_neuron(c, 2, 77, &e), 0);
 	ck_assert_int_eq(b->n[2], 4);
 	ck_assert(!memcmp(b->param, c->param, b->nparam * sizeof *b->param));
 	/* layer 1's weights untouched; layer 2's old columns and layer 3's old rows kept */
@@ -53,7 +53,7 @@ START_TEST(neuron_added_and_removed)
 	for (int r = 0; r < 3; r++)
 		for (int j = 0; j < 2; j++)
 			ck_assert(b->W[2][r * 2 + j] == a->W[2][r * 2 + j]);
-	double small = NET_EDIT_SMALL * sqrt(6.0 / (4 + 2)), glorot = sqrt(6.0 / (4 + 4));
+	double small = NET_HAND_SMALL * sqrt(6.0 / (4 + 2)), glorot = sqrt(6.0 / (4 + 4));
 	int big = 0;
 	for (int j = 0; j < 2; j++) {
 		ck_assert(fabs(b->W[2][3 * 2 + j]) <= small);
@@ -75,14 +75,14 @@ START_TEST(neuron_added_and_removed)
 		ck_assert(fabs(pa[i] - pb[i]) < 0.05);
 	/* another seed, other weights */
 	Net *d = net_clone(a, &e);
-	ck_assert_int_eq(net_edit_add_neuron(d, 2, 78, &e), 0);
+	ck_assert_int_eq(net_hand_add_neuron(d, 2, 78, &e), 0);
 	ck_assert(memcmp(b->param, d->param, b->nparam * sizeof *b->param));
 	/* removed again: as before */
-	ck_assert_int_eq(net_edit_remove_neuron(b, 2, 3, &e), 0);
+	ck_assert_int_eq(net_hand_remove_neuron(b, 2, 3, &e), 0);
 	ck_assert_int_eq(b->nparam, a->nparam);
 	ck_assert(!memcmp(b->param, a->param, a->nparam * sizeof *a->param));
 	/* what cannot be */
-	ck_assert_int_eq(net_edit_add_neuron(b, 3, 1, &e), -1);
+	ck_assert_int_eq(net_hand_add_neuron(b, 3, 1, &e), -1);
 	ck_assert_str_eq(e.msg, "layer 3 is not a hidden layer (expected 1..2)");
 	free(x);
 	free(pa);
@@ -104,7 +104,7 @@ START_TEST(layer_added_and_removed)
 	for (int after = 0; after <= 2; after++) {
 		Net *a = fx_sample_net(ACT_RELU, 1, 3); /* 5-4-3-2 */
 		Net *b = net_clone(a, &e);
-		ck_assert_int_eq(net_edit_add_layer(b, after, &e), 0);
+		ck_assert_int_eq(net_hand_add_layer(b, after, &e), 0);
 		ck_assert_int_eq(b->m, 4);
 		ck_assert_int_eq(b->n[after + 1], a->n[after]);
 		for (int i = 0; i < a->m; i++) {
@@ -125,7 +125,7 @@ START_TEST(layer_added_and_removed)
 			free(pa);
 			free(pb);
 		}
-		ck_assert_int_eq(net_edit_remove_layer(b, after + 1, &e), 0);
+		ck_assert_int_eq(net_hand_remove_layer(b, after + 1, &e), 0);
 		ck_assert_int_eq(b->m, a->m);
 		ck_assert(!memcmp(b->param, a->param, a->nparam * sizeof *a->param));
 		net_free(a);
@@ -142,7 +142,7 @@ START_TEST(layer_removed_multiplies)
 	Err e = {{0}};
 	Net *a = fx_sample_net(ACT_ERF, 1, 3); /* 5-4-3-2 */
 	Net *b = net_clone(a, &e);
-	ck_assert_int_eq(net_edit_remove_layer(b, 2, &e), 0);
+	ck_assert_int_eq(net_hand_remove_layer(b, 2, &e), 0);
 	ck_assert_int_eq(b->m, 2);
 	ck_assert_int_eq(b->n[1], 4);
 	ck_assert_int_eq(b->n[2], 2);
@@ -161,13 +161,13 @@ START_TEST(layer_removed_multiplies)
 	}
 	/* added after layer 1 and removed: the same bits */
 	Net *c = net_clone(a, &e);
-	ck_assert_int_eq(net_edit_add_layer(c, 1, &e), 0);
-	ck_assert_int_eq(net_edit_remove_layer(c, 2, &e), 0);
+	ck_assert_int_eq(net_hand_add_layer(c, 1, &e), 0);
+	ck_assert_int_eq(net_hand_remove_layer(c, 2, &e), 0);
 	ck_assert_int_eq(c->m, a->m);
 	ck_assert(!memcmp(c->param, a->param, a->nparam * sizeof *a->param));
-	ck_assert_int_eq(net_edit_remove_layer(c, 3, &e), -1);
+	ck_assert_int_eq(net_hand_remove_layer(c, 3, &e), -1);
 	ck_assert_str_eq(e.msg, "layer 3 is not a hidden layer (expected 1..2)");
-	ck_assert_int_eq(net_edit_add_layer(c, 3, &e), -1);
+	ck_assert_int_eq(net_hand_add_layer(c, 3, &e), -1);
 	ck_assert_str_eq(e.msg, "a layer after layer 3: expected 0 (the inputs) to 2");
 	net_free(a);
 	net_free(b);
@@ -184,10 +184,10 @@ START_TEST(inputs_remade)
 	ck_assert_int_eq(net_set_prep(a, prep_new(PREP_FEATURES, 5, &e), &e), 0);
 	Net *b = net_clone(a, &e);
 	int src[4] = {0, 3, -1, 1};
-	ck_assert_int_eq(net_edit_inputs(b, src, 4, 9, &e), 0);
+	ck_assert_int_eq(net_hand_inputs(b, src, 4, 9, &e), 0);
 	ck_assert_int_eq(b->n[0], 4);
 	ck_assert_ptr_null(b->prep);
-	double small = NET_EDIT_SMALL * sqrt(6.0 / (4 + 4));
+	double small = NET_HAND_SMALL * sqrt(6.0 / (4 + 4));
 	for (int k = 0; k < 4; k++)
 		for (int j = 0; j < 4; j++)
 			if (src[k] >= 0)
@@ -198,7 +198,7 @@ START_TEST(inputs_remade)
 	ck_assert(!memcmp(b->b[0], a->b[0], 4 * sizeof(float)));
 	ck_assert(!memcmp(b->W[1], a->W[1], (size_t)(4 * 3 + 3 + 3 * 2 + 2) * sizeof(float)));
 	int bad[1] = {5};
-	ck_assert_int_eq(net_edit_inputs(b, bad, 1, 9, &e), -1);
+	ck_assert_int_eq(net_hand_inputs(b, bad, 1, 9, &e), -1);
 	ck_assert_str_eq(e.msg, "input 6: the network has 4");
 	net_free(a);
 	net_free(b);
@@ -305,7 +305,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("net_edit");
+	Suite *s = suite_create("net_hand");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, neuron_added_and_removed);
 	tcase_add_test(tc, layer_added_and_removed);
