@@ -65,6 +65,16 @@ static void copy_layer(Net *dst, int k, const Net *src, int i)
 	memcpy(dst->adam_v + a, src->adam_v + b, len * sizeof(float));
 }
 
+/* The edits by hand are those of a dense network: -1 with a message naming
+ * what was asked when net has convolution layers. */
+static int refuse_conv(const Net *net, const char *what, Err *e)
+{
+	if (net_has_conv(net))
+		return err_set(e, "%s: this network has convolution layers; changes by hand "
+		                  "are made to dense networks only", what);
+	return 0;
+}
+
 static int check_hidden(const Net *net, int layer, Err *e)
 {
 	if (layer < 1 || layer > net->m - 1)
@@ -75,7 +85,7 @@ static int check_hidden(const Net *net, int layer, Err *e)
 
 int net_hand_add_neuron(Net *net, int layer, uint64_t seed, Err *e)
 {
-	if (net_refuse_conv(net, "a neuron added by hand", e) || check_hidden(net, layer, e))
+	if (refuse_conv(net, "a neuron added by hand", e) || check_hidden(net, layer, e))
 		return -1;
 	Rng r;
 	rng_seed(&r, seed);
@@ -91,7 +101,7 @@ int net_hand_add_neuron(Net *net, int layer, uint64_t seed, Err *e)
 
 int net_hand_remove_neuron(Net *net, int layer, int j, Err *e)
 {
-	if (net_refuse_conv(net, "a neuron removed by hand", e))
+	if (refuse_conv(net, "a neuron removed by hand", e))
 		return -1;
 	return net_remove_neuron(net, layer, j, e);
 }
@@ -99,7 +109,7 @@ int net_hand_remove_neuron(Net *net, int layer, int j, Err *e)
 int net_hand_add_layer(Net *net, int after, Err *e)
 {
 	int m = net->m;
-	if (net_refuse_conv(net, "a layer added by hand", e))
+	if (refuse_conv(net, "a layer added by hand", e))
 		return -1;
 	if (after < 0 || after > m - 1)
 		return err_set(e, "a layer after layer %d: expected 0 (the inputs) to %d", after,
@@ -128,7 +138,7 @@ int net_hand_add_layer(Net *net, int after, Err *e)
 
 int net_hand_remove_layer(Net *net, int layer, Err *e)
 {
-	if (net_refuse_conv(net, "a layer removed by hand", e) || check_hidden(net, layer, e))
+	if (refuse_conv(net, "a layer removed by hand", e) || check_hidden(net, layer, e))
 		return -1;
 	int m = net->m;
 	int *n = malloc((size_t)m * sizeof *n);
@@ -167,7 +177,7 @@ int net_hand_remove_layer(Net *net, int layer, Err *e)
 
 int net_hand_inputs(Net *net, const int *src, int d, uint64_t seed, Err *e)
 {
-	if (net_refuse_conv(net, "inputs changed by hand", e))
+	if (refuse_conv(net, "inputs changed by hand", e))
 		return -1;
 	for (int r = 0; r < d; r++)
 		if (src[r] >= net->n[0])

@@ -18,7 +18,7 @@
  * step count, the schedule and its position and the record of the last
  * training are kept. Every function changes net in place and returns 0, or
  * -1 with a message and net as it was; a network with convolution layers
- * is refused (net_refuse_conv). */
+ * is refused. */
 #ifndef CONDNET_NET_HAND_H
 #define CONDNET_NET_HAND_H
 

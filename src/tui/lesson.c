@@ -300,7 +300,7 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 		if (!strncmp(line, "#speed:", 7)) {
 			line[strcspn(line, "\r\n")] = '\0';
 			if (parse_speed(line + 7, &l->speed[l->n], e) < 0) {
-				err_prefix(e, "%s:%d", l->path, lineno);
+				err_prefix(e, "%s:%ld", l->path, lineno);
 				goto fail;
 			}
 			continue;
