@@ -242,12 +242,19 @@ void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 			screen_put(y++, 0, 0, C_NORMAL, 0, "after retraining: %.2f%%",
 			           q->acc_retrained);
 	}
-	y++;
+	/* the decisions, then where the pass leaves every layer in the rows the
+	 * list leaves: a chart needs 6 (its title, 3 rows of plot, the axis and
+	 * the layers); the blank rows before the list and before the chart go
+	 * first when they would leave it out */
+	int spare = bot - y + 1 - (1 + q->ndone) - 6;
+	if (spare < 0 || spare >= 1)
+		y++;
 	screen_put(y++, 0, 0, C_TITLE, 1, "decisions:");
 	for (int i = q->ndone > bot - y + 1 ? q->ndone - (bot - y + 1) : 0;
 	     i < q->ndone && y <= bot; i++)
 		screen_put_cut(y++, 2, 0, C_NORMAL, 0, "%s", q->done[i]);
-	/* where the pass leaves every layer: the rows the list leaves */
-	if (bot - y >= 6)
-		kappa_now(p, y + 1, bot - y);
+	if (spare >= 2)
+		y++;
+	if (bot - y + 1 >= 6)
+		kappa_now(p, y, bot - y + 1);
 }
