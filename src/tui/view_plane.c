@@ -302,8 +302,12 @@ static int side_by_side(const Shown *p, const ShownPanels *pn, int top, int bot,
 	return *pw >= 14 && *ph >= 4;
 }
 
-static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int top, int bot)
+/* *fits: 1 when what the fits of the dropped say went beside a panel shown
+ * alone. */
+static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int top, int bot,
+                        int *fits)
 {
+	*fits = 0;
 	const PlaneBox *b = &p->pl.box;
 	double aspect = (b->x1 - b->x0) / (b->y1 - b->y0);
 	int n = pn->n, avail = bot - top + 1 - 2, pw, ph;
@@ -314,7 +318,10 @@ static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int t
 		plane_key_classes(top + ph + 3, 0, COLS, p->pl.k);
 		return top + ph + 4;
 	}
-	ph = avail - 2;
+	/* one panel: under it the random draws (their median is in the list
+	 * beside it too) unless the regions would be too short for them */
+	int draws = avail - 2 >= 6;
+	ph = avail - 1 - draws;
 	pw = (int)fmin(COLS, lround(2 * ph * aspect));
 	ph = (int)fmin(ph, lround(pw / (2 * aspect)));
 	if (ph < 2)
@@ -332,19 +339,29 @@ static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int t
 		screen_put_cut(top + 1 + i, pw + 2, COLS - pw - 2, i == k ? C_KEY : C_NORMAL,
 		               i == k, "%s %-16s %s", i == k ? S(ARROW) : " ", what, acc);
 	}
-	draws_line(pn, top + ph + 2);
-	plane_key_classes(top + ph + 3, 0, COLS, p->pl.k);
-	return top + ph + 4;
+	/* under that list, down to the panel's accuracy, what the fits of the
+	 * dropped say (two rows), where they fit */
+	int layer = shown_layer(p, u);
+	if (p->pl.maps && layer >= 1 && layer <= p->pl.m - 1 && ph - n >= 1 && COLS - pw - 2 >= 45) {
+		fit_summary(&p->pl.maps[layer - 1], layer + 1, top + 1 + n, top + ph + 1, pw + 2,
+		            COLS - pw - 2);
+		*fits = 1;
+	}
+	if (draws)
+		draws_line(pn, top + ph + 2);
+	plane_key_classes(top + ph + 2 + draws, 0, COLS, p->pl.k);
+	return top + ph + 3 + draws;
 }
 
-/* What the fits of layer's dropped neurons say, and their combinations
- * as text, rows y..bot. */
-static void combination_lines(const ShownPlane *pl, int layer, int y, int bot)
+/* What the fits of layer's dropped neurons say (unless fits: said beside
+ * the panel), and their combinations as text, rows y..bot. */
+static void combination_lines(const ShownPlane *pl, int layer, int y, int bot, int fits)
 {
 	if (!pl->maps || layer < 1 || layer > pl->m - 1)
 		return;
 	const ShownMaps *m = &pl->maps[layer - 1];
-	y = fit_summary(m, layer + 1, y, bot, 0, COLS);
+	if (!fits)
+		y = fit_summary(m, layer + 1, y, bot, 0, COLS);
 	for (int r = 0; r < m->c.n - m->c.nkeep && y <= bot; r++)
 		combination_line(m, r, y++, 0, COLS);
 }
@@ -383,18 +400,16 @@ static void panel_view(const Shown *p, UiState *u, const ShownPanels *pn, int to
 		screen_put(top + 1, 0, 0, C_DIM, 0, "measuring the regions%s", S(ELLIPSIS));
 		return;
 	}
-	/* two rows kept under the panels for what the fits of the dropped say,
-	 * unless the panels would no longer stand side by side */
+	/* two rows kept under the panels for what the fits of the dropped say
+	 * when the panels still stand side by side; one panel alone takes them */
 	int pw, ph;
-	int keep = side_by_side(p, pn, top + 1, bot - 2, &pw, &ph) ||
-	                   !side_by_side(p, pn, top + 1, bot, &pw, &ph)
-	               ? 2
-	               : 0;
-	int y = panels_block(p, u, pn, top + 1, bot - keep);
+	int keep = side_by_side(p, pn, top + 1, bot - 2, &pw, &ph) ? 2 : 0;
+	int fits;
+	int y = panels_block(p, u, pn, top + 1, bot - keep, &fits);
 	if (bot - y + 1 >= MAP_H + 3)
 		maps_block(p, u, y + 1, bot, 0);
 	else
-		combination_lines(&p->pl, shown_layer(p, u), y, bot);
+		combination_lines(&p->pl, shown_layer(p, u), y, bot, fits);
 }
 
 /* While it trains: the epoch the regions and maps are of, and the speed

@@ -147,7 +147,7 @@ int plane_draw_tiles(const MapTiles *m, UiState *u, int y, int left, int last)
 	if (u->plane_first >= n)
 		u->plane_first = n - 1;
 	size_t np = (size_t)m->h * m->w;
-	int x = left, t = u->plane_first, shown = 0;
+	int x = left, t = u->plane_first, shown = 0, lab = -1, labx = left;
 	for (; t < n; t++) {
 		int drop = t >= nkeep, tw = drop ? 2 * cols + 2 : cols + 1;
 		if (x + tw - 1 > COLS) {
@@ -172,6 +172,8 @@ int plane_draw_tiles(const MapTiles *m, UiState *u, int y, int left, int last)
 		}
 		x += tw;
 		shown++;
+		lab = y + rows;
+		labx = x;
 	}
 	if (shown && (t < n || u->plane_first > 0)) {
 		char more[64];
@@ -179,7 +181,14 @@ int plane_draw_tiles(const MapTiles *m, UiState *u, int y, int left, int last)
 		         unit == 'c' ? "channels" : "neurons", u->plane_first + 1,
 		         u->plane_first + shown, n);
 		int mw = screen_width(more);
-		screen_put(last, COLS - mw, mw, C_KEY, 0, "%s", more);
+		/* on the last row, right of the tiles' labels when they are there */
+		if (lab == last && labx + mw > COLS) {
+			snprintf(more, sizeof more, " %s %d-%d/%d", screen_ascii() ? "<- ->" : "←→",
+			         u->plane_first + 1, u->plane_first + shown, n);
+			mw = screen_width(more);
+		}
+		if (lab != last || labx + mw <= COLS)
+			screen_put(last, COLS - mw, mw, C_KEY, 0, "%s", more);
 	}
 	return shown;
 }
