@@ -70,8 +70,10 @@ static void copy_layer(Net *dst, int k, const Net *src, int i)
 static int refuse_conv(const Net *net, const char *what, Err *e)
 {
 	if (net_has_conv(net))
-		return err_set(e, "%s: this network has convolution layers; changes by hand "
-		                  "are made to dense networks only", what);
+		return err_set(e,
+		               "%s: this network has convolution layers; changes by hand "
+		               "are made to dense networks only",
+		               what);
 	return 0;
 }
 

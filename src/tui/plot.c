@@ -182,6 +182,9 @@ void plot_axes(Plot *p, int decimals, const char *unit, double scale)
 	} else {
 		int below = p->rows - p->brk_rows;
 		double step = nice_step(p->y1 - p->y0, below / 3 > 1 ? below / 3 : 2);
+		/* no finer than the labels' decimals show: no label twice */
+		if (step < pow(10, -decimals) / scale)
+			step = pow(10, -decimals) / scale;
 		if (p->brk_rows) {
 			/* the part above the break: its top, and the break on the axis */
 			snprintf(lab, sizeof lab, "%.*f%s", decimals, p->brk_top * scale,

@@ -342,7 +342,8 @@ static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int t
 	/* under that list, down to the panel's accuracy, what the fits of the
 	 * dropped say (two rows), where they fit */
 	int layer = shown_layer(p, u);
-	if (p->pl.maps && layer >= 1 && layer <= p->pl.m - 1 && ph - n >= 1 && COLS - pw - 2 >= 45) {
+	if (p->pl.maps && layer >= 1 && layer <= p->pl.m - 1 && ph - n >= 1 &&
+	    COLS - pw - 2 >= 45) {
 		fit_summary(&p->pl.maps[layer - 1], layer + 1, top + 1 + n, top + ph + 1, pw + 2,
 		            COLS - pw - 2);
 		*fits = 1;
