@@ -229,8 +229,10 @@ static int legend(const UiState *u, int y, int x, int left, int xmax, int m)
 	if (hl >= 0)
 		snprintf(key, sizeof key, " %s layer %d of %d (%s another), the others dim",
 		         screen_ascii() ? "@" : "●", hl + 1, m, screen_ascii() ? "Up Down" : "↑↓");
+	/* w counts a space after the last glyph: the key fits when that glyph
+	 * is at xmax at the latest */
 	int w = hl >= 0 ? screen_width(key) : 8 + 2 * m, below = 0;
-	if (x + w > xmax) {
+	if (x + w > xmax + 1) {
 		y++, x = left, below = 1; /* its own row */
 		if (x + w > xmax && hl >= 0)
 			snprintf(key, sizeof key, " %s layer %d of %d (%s)",
@@ -242,7 +244,7 @@ static int legend(const UiState *u, int y, int x, int left, int xmax, int m)
 		return below;
 	}
 	x += screen_put(y, x, 0, C_DIM, 0, " layers ");
-	for (int i = 0; i < m && x < xmax - 1; i++)
+	for (int i = 0; i < m && x <= xmax; i++)
 		x += 1 + screen_put(y, x, 2, layer_color[i % 6], 1, "%s", glyph_of(i + 1, g));
 	return below;
 }
