@@ -181,7 +181,10 @@ START_TEST(inputs_remade)
 {
 	Err e = {{0}};
 	Net *a = fx_sample_net(ACT_TANH, 1, 3); /* 5-4-3-2 */
-	ck_assert_int_eq(net_set_prep(a, prep_new(PREP_FEATURES, 5, &e), &e), 0);
+	Prep *pr = prep_new(PREP_FEATURES, 5, &e);
+	ck_assert_ptr_nonnull(pr);
+	ck_assert_int_eq(net_set_prep(a, pr, &e), 0); /* it keeps a copy */
+	prep_free(pr);
 	Net *b = net_clone(a, &e);
 	int src[4] = {0, 3, -1, 1};
 	ck_assert_int_eq(net_hand_inputs(b, src, 4, 9, &e), 0);

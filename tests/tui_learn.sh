@@ -214,17 +214,21 @@ for size in 80x24 200x60; do
 		i=0
 		while [ $i -lt 10 ]; do keys '}'; i=$((i + 1)); done
 	fi
-	see "$size: trained" 'lesson: action 1 of 5' 60
+	# a step's right arrow is refused while the step before it still runs:
+	# the status line names the next action once the screen is idle
+	see "$size: trained" 'lesson: action 2 of 5, next' 60
 	keys Right
 	see "$size: the network as a picture, layer 2's κ over τ" '^ *inputs +1 κ 5\.332 +2 κ 118\.8 +classes'
 	see "$size: the neuron the class removes next is chosen" '^layer 2 n7: kept, pivot [0-9] of 8$'
 	see "$size: its caption" "^▸ Layer 2's κ is 118\\.8, above τ = 25"
+	see "$size: ready for action 3" 'lesson: action 3 of 5, next'
 	keys Right
 	see "$size: removed by hand" 'net 2-8-7-3 '
 	see "$size: the narration compares it with Algorithm 3's" \
 		'n7 removed by hand: 99\.67 → 86\.67 %; Algorithm 3.s first, n5: 98\.33 %'
+	see "$size: ready for action 4" 'lesson: action 4 of 5, next'
 	keys Right
-	see "$size: undone" 'lesson: action 4 of 5'
+	see "$size: undone" 'lesson: action 5 of 5, next'
 	keys Right
 	see "$size: the squeeze's proposal marks its drop" '^Network 2-8-8-3: the squeeze proposal.s drops marked ×'
 	see "$size: and writes out its combination" '^layer 2: dropped.* n5 ≈ −?[0-9.]+·n[0-9] .*\(residual [0-9.]+ %'
