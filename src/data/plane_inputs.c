@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/list.h"
+
 static const char *const names[PLANE_INPUT_KINDS] = {"x2", "y2", "xy", "sinx", "siny"};
 static const char *const shown[PLANE_INPUT_KINDS][2] = {
     {"x²", "x^2"}, {"y²", "y^2"}, {"xy", "xy"}, {"sin x", "sin x"}, {"sin y", "sin y"}};
@@ -16,23 +18,22 @@ int plane_inputs_parse(const char *spec, unsigned *mask, Err *e)
 	*mask = 0;
 	if (!strcmp(spec, "none"))
 		return 0;
-	const char *p = spec;
-	for (;;) {
-		size_t len = strcspn(p, ",");
+	const char *p = spec, *item;
+	size_t len;
+	int n = 0, r;
+	while ((r = list_next(&p, &item, &len, &n, "inputs", spec, e)) > 0) {
 		int k = 0;
 		while (k < PLANE_INPUT_KINDS &&
-		       !(strlen(names[k]) == len && !strncmp(p, names[k], len)))
+		       !(strlen(names[k]) == len && !strncmp(item, names[k], len)))
 			k++;
 		if (k == PLANE_INPUT_KINDS)
 			return err_set(e, "inputs \"%s\": '%.*s' is not one of %s (or none)", spec,
-			               (int)len, p, PLANE_INPUT_NAMES);
+			               (int)len, item, PLANE_INPUT_NAMES);
 		if (*mask & (1u << k))
 			return err_set(e, "inputs \"%s\": %s named twice", spec, names[k]);
 		*mask |= 1u << k;
-		if (!p[len])
-			return 0;
-		p += len + 1;
 	}
+	return r;
 }
 
 const char *plane_inputs_format(unsigned mask, char *buf, size_t len)

@@ -283,8 +283,6 @@ static void panel(const Shown *p, const ShownPanels *pn, int k, int top, int lef
 	screen_put_cut(top + 1 + rows, left, cols, C_NORMAL, 0, "%s", acc);
 }
 
-/* The panels side by side when each gets 14 columns and 4 rows, else the
- * one u->plane_panel names (< > choose); returns the first row below. */
 /* The panels' size side by side in rows top..bot: 1 when they fit there
  * (each a title, the regions, its accuracy; under them the random draws
  * and the classes' key). */
@@ -302,10 +300,12 @@ static int side_by_side(const Shown *p, const ShownPanels *pn, int top, int bot,
 	return *pw >= 14 && *ph >= 4;
 }
 
-/* *fits: 1 when what the fits of the dropped say went beside a panel shown
- * alone. */
-static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int top, int bot,
-                        int *fits)
+/* The panels side by side when each gets 14 columns and 4 rows, else the
+ * one u->plane_panel names (< > choose); returns the first row below.
+ * *fits: 1 when what the fits of hidden layer `layer`'s dropped say went
+ * beside a panel shown alone. */
+static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int layer, int top,
+                        int bot, int *fits)
 {
 	*fits = 0;
 	const PlaneBox *b = &p->pl.box;
@@ -341,7 +341,6 @@ static int panels_block(const Shown *p, UiState *u, const ShownPanels *pn, int t
 	}
 	/* under that list, down to the panel's accuracy, what the fits of the
 	 * dropped say (two rows), where they fit */
-	int layer = shown_layer(p, u);
 	if (p->pl.maps && layer >= 1 && layer <= p->pl.m - 1 && ph - n >= 1 &&
 	    COLS - pw - 2 >= 45) {
 		fit_summary(&p->pl.maps[layer - 1], layer + 1, top + 1 + n, top + ph + 1, pw + 2,
@@ -405,12 +404,12 @@ static void panel_view(const Shown *p, UiState *u, const ShownPanels *pn, int to
 	 * when the panels still stand side by side; one panel alone takes them */
 	int pw, ph;
 	int keep = side_by_side(p, pn, top + 1, bot - 2, &pw, &ph) ? 2 : 0;
-	int fits;
-	int y = panels_block(p, u, pn, top + 1, bot - keep, &fits);
+	int fits, layer = shown_layer(p, u);
+	int y = panels_block(p, u, pn, layer, top + 1, bot - keep, &fits);
 	if (bot - y + 1 >= MAP_H + 3)
 		maps_block(p, u, y + 1, bot, 0);
 	else
-		combination_lines(&p->pl, shown_layer(p, u), y, bot, fits);
+		combination_lines(&p->pl, layer, y, bot, fits);
 }
 
 /* While it trains: the epoch the regions and maps are of, and the speed

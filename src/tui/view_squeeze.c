@@ -247,7 +247,7 @@ void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 	 * the layers); the blank rows before the list and before the chart go
 	 * first when they would leave it out */
 	int spare = bot - y + 1 - (1 + q->ndone) - 6;
-	if (spare < 0 || spare >= 1)
+	if (spare != 0) /* no chart (spare < 0) keeps the blank row too */
 		y++;
 	screen_put(y++, 0, 0, C_TITLE, 1, "decisions:");
 	for (int i = q->ndone > bot - y + 1 ? q->ndone - (bot - y + 1) : 0;
