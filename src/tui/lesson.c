@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "session/session_setting.h"
 #include "setup/places.h"
 #include "tui/views.h"
 
@@ -244,7 +245,8 @@ int lesson_view(const Lesson *l, int pos, int *arg)
 	case SESS_TRAIN:
 		*arg = 1; /* κ against epochs */
 		return VIEW_HISTORY;
-	case SESS_TAU:
+	case SESS_SET: /* τ marks the layers */
+		return l->a[pos].set.id == SET_TAU ? VIEW_LAYERS : -1;
 	case SESS_NET:
 	case SESS_LOAD:
 		return VIEW_LAYERS;
@@ -350,7 +352,8 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 	}
 	/* and the settings right after it, unless a caption introduces them */
 	while (setup < l->n && !l->caption[setup] &&
-	       (l->a[setup].kind == SESS_TAU || l->a[setup].kind == SESS_ETA ||
+	       ((l->a[setup].kind == SESS_SET &&
+	         session_setting_of(&l->a[setup])->type == SET_NUMBER) ||
 	        l->a[setup].kind == SESS_OPTS))
 		setup++;
 	l->setup = setup;

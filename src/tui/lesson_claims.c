@@ -45,7 +45,7 @@ static long hidden_first(const Lesson *l)
 	for (int k = 0; k < l->n; k++)
 		if (l->a[k].kind == SESS_NET) {
 			long s = 0;
-			for (const char *c = l->a[k].spec; *c;) {
+			for (const char *c = l->a[k].net.layers; *c;) {
 				s += strtol(c, (char **)&c, 10);
 				c += *c == ',';
 			}

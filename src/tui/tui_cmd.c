@@ -8,6 +8,7 @@
 
 #include "data/plane_sets.h"
 #include "engine/limits.h"
+#include "session/session_setting.h"
 #include "setup/opts.h"
 #include "setup/places.h"
 #include "setup/setup.h"
@@ -194,53 +195,56 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 {
 	CommonOpts *co = &ta->co;
 	SessAction a = {.kind = SESS_DATA,
-	                .features = co->data.features,
-	                .label_col = co->data.label_col,
-	                .seed = co->data.seed,
-	                .limit = co->data.limit,
-	                .scale = co->data.scale,
-	                .x = co->val_frac,
-	                .val_per_class = co->val_per_class,
-	                .points = co->data.points,
-	                .has_noise = co->data.noise >= 0,
-	                .noise = co->data.noise,
-	                .inputs = co->data.inputs};
-	memcpy(a.shape, co->data.shape, sizeof a.shape);
-	snprintf(a.spec, sizeof a.spec, "%s", spec);
-	snprintf(a.path, sizeof a.path, "%s", co->data.dir ? co->data.dir : "");
+	                .data = {.features = co->data.features,
+	                         .label_col = co->data.label_col,
+	                         .seed = co->data.seed,
+	                         .limit = co->data.limit,
+	                         .scale = co->data.scale,
+	                         .val_frac = co->val_frac,
+	                         .val_per_class = co->val_per_class,
+	                         .points = co->data.points,
+	                         .has_noise = co->data.noise >= 0,
+	                         .noise = co->data.noise,
+	                         .inputs = co->data.inputs}};
+	SessDataArgs *d = &a.data;
+	memcpy(d->shape, co->data.shape, sizeof d->shape);
+	snprintf(d->spec, sizeof d->spec, "%s", spec);
+	snprintf(d->dir, sizeof d->dir, "%s", co->data.dir ? co->data.dir : "");
 	loading(spec);
 	if (apply(s, &a, e) < 0)
 		return -1;
 	a = (SessAction){.kind = SESS_OPTS,
-	                 .batch = co->train.batch,
-	                 .x = co->train.adam.lr,
-	                 .threads = co->train.threads};
+	                 .opts = {.batch = co->train.batch,
+	                          .lr = co->train.adam.lr,
+	                          .threads = co->train.threads}};
 	if (apply(s, &a, e) < 0)
 		return -1;
 	if (co->sched_given) {
-		a = (SessAction){.kind = SESS_SCHED, .x = co->train.sched.warmup};
-		sched_format(&co->train.sched, a.spec, sizeof a.spec);
+		a = (SessAction){.kind = SESS_SET,
+		                 .set = {.id = SET_SCHED, .warmup = co->train.sched.warmup}};
+		sched_format(&co->train.sched, a.set.spec, sizeof a.set.spec);
 		if (apply(s, &a, e) < 0)
 			return -1;
 	}
 	if (co->load) {
 		/* the seed of the trainings that follow (the header shows it) */
-		a = (SessAction){.kind = SESS_LOAD, .seed = co->seed, .has_seed = 1};
-		snprintf(a.path, sizeof a.path, "%s", co->load);
+		a = (SessAction){.kind = SESS_LOAD, .load = {.seed = co->seed, .has_seed = 1}};
+		snprintf(a.load.path, sizeof a.load.path, "%s", co->load);
 	} else {
 		/* the default widths come from the batch commands' choice */
 		Net *shape = setup_make_net(co, s->train, e);
 		if (!shape)
 			return -1;
 		a = (SessAction){
-		    .kind = SESS_NET, .act = (int)co->act, .x = co->act_a, .seed = co->seed};
-		size_t k = 0;
+		    .kind = SESS_NET,
+		    .net = {.act = (int)co->act, .act_a = co->act_a, .seed = co->seed}};
+		char *w = a.net.layers;
+		size_t k = 0, len = sizeof a.net.layers;
 		/* convolutions as --layers names them, dense widths one by one */
 		if (shape->nconv)
-			snprintf(a.spec, sizeof a.spec, "%s", co->layers);
-		for (int i = 1; !shape->nconv && i < shape->m && k < sizeof a.spec - 12; i++)
-			k += (size_t)snprintf(a.spec + k, sizeof a.spec - k, i > 1 ? ",%d" : "%d",
-			                      shape->n[i]);
+			snprintf(w, len, "%s", co->layers);
+		for (int i = 1; !shape->nconv && i < shape->m && k < len - 12; i++)
+			k += (size_t)snprintf(w + k, len - k, i > 1 ? ",%d" : "%d", shape->n[i]);
 		net_free(shape);
 	}
 	if (apply(s, &a, e) < 0)
@@ -251,9 +255,11 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	             : !strcmp(spec, "synthetic") ? 10
 	             : plane_set_is(spec)         ? 50
 	                                          : NAN;
-	if (!isnan(ta->tau) && apply(s, &(SessAction){.kind = SESS_TAU, .x = ta->tau}, e) < 0)
+	SessAction tau = session_setting_action(SET_TAU, ta->tau),
+	           eta_a = session_setting_action(SET_ETA, eta);
+	if (!isnan(ta->tau) && apply(s, &tau, e) < 0)
 		return -1;
-	if (!isnan(eta) && apply(s, &(SessAction){.kind = SESS_ETA, .x = eta}, e) < 0)
+	if (!isnan(eta) && apply(s, &eta_a, e) < 0)
 		return -1;
 	s->dirty = 0;
 	return 0;
@@ -302,10 +308,11 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	}
 	s->replay = 1; /* a lesson's save lines write nothing */
 	for (int k = 0; k < l->setup; k++) {
+		SessDataArgs *d = &l->a[k].data;
 		if (l->a[k].kind == SESS_DATA && ta->co.data.dir)
-			snprintf(l->a[k].path, sizeof l->a[k].path, "%s", ta->co.data.dir);
+			snprintf(d->dir, sizeof d->dir, "%s", ta->co.data.dir);
 		if (l->a[k].kind == SESS_DATA)
-			loading(l->a[k].spec);
+			loading(d->spec);
 		if (apply(s, &l->a[k], &e) < 0) {
 			fprintf(stderr, "condnet tui: %s: action %d: %s\n", l->path, k + 1, e.msg);
 			session_free(s);

@@ -524,10 +524,10 @@ void view_network(const Shown *p, UiState *u, int top, int bot)
 	/* a lesson's next action removes a neuron: that one chosen, once */
 	const SessAction *next =
 	    u->lesson && p->play_pos < u->lesson->n ? &u->lesson->a[p->play_pos] : NULL;
-	if (settled && next && next->kind == SESS_NEURON && !next->apply &&
+	if (settled && next && next->kind == SESS_NEURON && !next->neuron.add &&
 	    u->net_lesson != p->play_pos + 1) {
-		u->net_col = next->layer;
-		u->net_row = next->neuron - 1;
+		u->net_col = next->neuron.layer;
+		u->net_row = next->neuron.neuron - 1;
 		u->net_lesson = p->play_pos + 1;
 	}
 	u->net_col = u->net_col < 0 ? 0 : u->net_col > d->m ? d->m : u->net_col;

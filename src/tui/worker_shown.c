@@ -11,6 +11,7 @@
 
 #include "base/clock.h"
 #include "report/report_layers.h"
+#include "session/session_setting.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 #include "tui/worker_plane.h"
@@ -164,7 +165,9 @@ static void publish_rest(Worker *w, double acc)
 	pthread_mutex_lock(&w->mu);
 	Shown *p = &w->shown;
 	p->tau = s->tau;
-	p->eta = s->eta;
+	for (int i = 0; i < session_nsettings; i++)
+		if (session_settings[i].type == SET_NUMBER)
+			p->set[i] = session_setting_get(s, i);
 	worker_ahead_locked(w);
 	p->lr = s->topt.adam.lr;
 	p->sched = s->topt.sched;
@@ -214,15 +217,12 @@ void worker_publish_settings(Worker *w)
 void worker_ahead_locked(Worker *w)
 {
 	Shown *p = &w->shown;
-	p->tau_next = p->tau;
-	p->eta_next = p->eta;
+	memcpy(p->set_next, p->set, sizeof p->set);
 	for (int k = -1; k < w->qn; k++) {
 		const Job *j = k < 0 ? (p->busy ? &w->cur : NULL) : &w->q[(w->qh + k) % QMAX];
-		if (!j || j->kind != JOB_ACTION)
-			continue;
-		if (j->a.kind == SESS_TAU)
-			p->tau_next = j->a.x;
-		else if (j->a.kind == SESS_ETA)
-			p->eta_next = j->a.x;
+		const SessSetting *t =
+		    j && j->kind == JOB_ACTION ? session_setting_of(&j->a) : NULL;
+		if (t && t->type == SET_NUMBER)
+			p->set_next[j->a.set.id] = j->a.set.value;
 	}
 }

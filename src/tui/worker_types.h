@@ -143,7 +143,8 @@ typedef enum JobKind {
 
 typedef struct Job {
 	JobKind kind;
-	SessAction a;
+	SessAction a; /* JOB_ACTION */
+	int apply;    /* JOB_SQZ_DECIDE: apply (1) or refuse (0) */
 	char path[1024];
 	int quiet;    /* leave the status line alone (queued behind a running job) */
 	int target;   /* JOB_PLAY_BACK: the lesson position to go back to; JOB_EXPORT: the
@@ -241,17 +242,19 @@ typedef struct Shown {
 	int m;
 	int *n; /* n[0..m] */
 	size_t nparam;
-	LayerCond *lc;             /* m entries at tau, or NULL */
-	int *bias0;                /* m entries: 1 when the layer's biases are all zero */
-	char (*kind)[48];          /* m entries with convolutions: what each layer is
-	                            * (report_layer_kind); NULL for a dense network */
-	char conv_shape[256];      /* with convolutions, net_shape_str; "" for a dense one */
-	int live;                  /* lc was taken during training */
-	double tau, eta;           /* the session's */
-	double tau_next, eta_next; /* as they will be once the τ and η changes queued (or
-	                            * running) apply: tau and eta when none is */
-	double lr;                 /* the base learning rate (--lr) */
-	LrSchedule sched;          /* the schedule of later trainings */
+	LayerCond *lc;                 /* m entries at tau, or NULL */
+	int *bias0;                    /* m entries: 1 when the layer's biases are all zero */
+	char (*kind)[48];              /* m entries with convolutions: what each layer is
+	                                * (report_layer_kind); NULL for a dense network */
+	char conv_shape[256];          /* with convolutions, net_shape_str; "" for a dense one */
+	int live;                      /* lc was taken during training */
+	double tau;                    /* the session's: the τ κ is marked against */
+	double set[SESS_SET_MAX];      /* the session's settings that are numbers, by their
+	                                * rows of the settings table (session_setting.h) */
+	double set_next[SESS_SET_MAX]; /* as they will be once the changes queued (or
+	                                * running) apply: set when none is */
+	double lr;                     /* the base learning rate (--lr) */
+	LrSchedule sched;              /* the schedule of later trainings */
 	uint64_t seed;
 	double test_acc; /* of the network lc describes when not live */
 	uint32_t crc;    /* of the current network's parameters */
