@@ -216,8 +216,8 @@ int cmd_paper(int argc, char **argv)
 	opts_default(&c);
 	c.train.threads = 2; /* the stages record it; not left to the environment */
 	int first = 0;
-	struct option table[32];
-	opts_table(table, 31, PAPER_COMMON, own);
+	struct option table[opts_table_len(own)];
+	opts_table(table, opts_table_len(own), PAPER_COMMON, own);
 	int pr = opts_parse(argc, argv, NULL, &c, table, own_opt, &pc, help, &first);
 	if (pr)
 		return pr == 1 ? 0 : 2;

@@ -124,8 +124,9 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		if (rc == 0)
 			rc = paper_partial_save(p, "over", part, e);
 	}
+	if (rc == 0)
+		rc = report_stage_take(out, part, e);
 	if (rc == 0) {
-		report_stage_take(out, part);
 		if (untimed_net || untimed_rows) {
 			char note[128];
 			snprintf(note, sizeof note,

@@ -575,10 +575,10 @@ static int kernels_json(cJSON *root)
 	KernelsChoice k;
 	char why[256];
 	kernels_current(&k);
-	if (!cJSON_AddStringToObject(root, "kernels", k.core))
+	if (json_add(root, "kernels", cJSON_CreateString(k.core), NULL))
 		return -1;
 	if (kernels_why_text(&k, 0, why, sizeof why)[0] &&
-	    !cJSON_AddStringToObject(root, "kernels_why", why))
+	    json_add(root, "kernels_why", cJSON_CreateString(why), NULL))
 		return -1;
 	return 0;
 }

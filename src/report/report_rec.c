@@ -426,14 +426,11 @@ cJSON *json_ints(const int *v, int n)
 cJSON *json_nums(const double *v, int n)
 {
 	cJSON *a = cJSON_CreateArray();
-	for (int i = 0; a && i < n; i++) {
-		cJSON *x = json_num(v[i]);
-		if (!x) {
+	for (int i = 0; a && i < n; i++)
+		if (json_push(a, json_num(v[i]), NULL)) {
 			cJSON_Delete(a);
 			return NULL;
 		}
-		cJSON_AddItemToArray(a, x);
-	}
 	return a;
 }
 
@@ -446,7 +443,16 @@ cJSON *json_nomem(cJSON *root, Err *e)
 
 int json_add(cJSON *o, const char *key, cJSON *item, Err *e)
 {
-	if (!item || !cJSON_AddItemToObject(o, key, item)) {
+	if (!item || !o || !cJSON_AddItemToObject(o, key, item)) {
+		cJSON_Delete(item);
+		return err_set(e, "out of memory for a JSON record");
+	}
+	return 0;
+}
+
+int json_push(cJSON *a, cJSON *item, Err *e)
+{
+	if (!item || !a || !cJSON_AddItemToArray(a, item)) {
 		cJSON_Delete(item);
 		return err_set(e, "out of memory for a JSON record");
 	}
@@ -492,9 +498,8 @@ cJSON *rec_json(const RecSet *s, Err *e)
 		return json_nomem(NULL, e);
 	for (int r = 0; r < s->nrow; r++) {
 		cJSON *o = cJSON_CreateObject();
-		if (!o)
+		if (json_push(a, o, e))
 			return json_nomem(a, e);
-		cJSON_AddItemToArray(a, o);
 		if (rec_json_fields(o, s, r, e))
 			return json_nomem(a, e);
 	}

@@ -167,7 +167,10 @@ cJSON *json_nums(const double *v, int n);
 cJSON *json_ints(const int *v, int n);
 /* Frees root, says "out of memory for a JSON record" and returns NULL. */
 cJSON *json_nomem(cJSON *root, Err *e);
-/* Adds item to o under key, or fails (item NULL: out of memory). */
+/* The one way a record grows: item added to the object o under key, or to
+ * the array a; -1 when it cannot be (item NULL: out of memory), item freed.
+ * Nothing under report/ adds to a record otherwise. */
 int json_add(cJSON *o, const char *key, cJSON *item, Err *e);
+int json_push(cJSON *a, cJSON *item, Err *e);
 
 #endif

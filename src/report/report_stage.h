@@ -37,7 +37,7 @@ int report_stage_write(struct cJSON *out, const ReproRecord *mode, double second
 int report_stage_settings(struct cJSON *out, const char *const *keys, const char *const *values,
                           int n, const char *data, Err *e);
 /* Moves every part of a partial result but its "seconds" and mode into out. */
-void report_stage_take(struct cJSON *out, struct cJSON *part);
+int report_stage_take(struct cJSON *out, struct cJSON *part, Err *e);
 
 /* Algorithm 1's record (report_alg1_json), part by part, into out. */
 int report_stage_alg1(struct cJSON *out, const Alg1 *a, Err *e);

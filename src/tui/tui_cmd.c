@@ -353,8 +353,8 @@ int tui_cmd(int argc, char **argv)
 	opts_default(&ta.co);
 	snprintf(help, sizeof help, tui_help_fmt, SESS_LOG_KEEP, TUI_PLANE_SPEED,
 	         places_man_hint());
-	struct option table[64];
-	opts_table(table, 63, TUI_COMMON, own);
+	struct option table[opts_table_len(own)];
+	opts_table(table, opts_table_len(own), TUI_COMMON, own);
 	int pr = opts_parse(argc, argv, NULL, NULL, table, own_opt, &ta, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
