@@ -300,7 +300,12 @@ static const int alg1_json_order[] = {AL_ITER, AL_N,   AL_KAPPA, AL_P,   AL_MAXK
                                       AL_SUMN, AL_ERR, AL_SECS,  AL_TAU, AL_ETA};
 static const int alg1_data_order[] = {AL_ITER, AL_TAU,  AL_ETA,   AL_SUMN,
                                       AL_ACC,  AL_MAXK, AL_KAPPA, AL_LAYERS};
-static const RecKind alg1_kind = {alg1_cols, AL_NCOL, alg1_json_order, 10, alg1_data_order, 8};
+static const RecKind alg1_kind = {.col = alg1_cols,
+                                  .ncol = AL_NCOL,
+                                  .json = alg1_json_order,
+                                  .njson = 10,
+                                  .data = alg1_data_order,
+                                  .ndata = 8};
 
 /* Algorithm 1's records (n of them) as records, into *s (free s->v). */
 static int alg1_set(const Alg1Record *rec, int n, RecSet *s, Err *e)

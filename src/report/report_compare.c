@@ -101,7 +101,7 @@ static void compare_kind(CompareKind *ck)
 			if (k < CS_DRAWS)
 				ck->data[nd++] = c;
 		}
-	ck->k = (RecKind){ck->col, CP_NCOL, NULL, 0, ck->data, nd};
+	ck->k = (RecKind){.col = ck->col, .ncol = CP_NCOL, .data = ck->data, .ndata = nd};
 }
 
 static int compare_set(const CompareKind *ck, const Alg3Compare *c, int n, RecSet *s, Err *e)

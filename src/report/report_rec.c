@@ -19,7 +19,14 @@ int table_init(Table *t, int rows, int cols, Err *e)
 	t->rows = rows;
 	t->cols = cols;
 	t->cell = calloc((size_t)rows * (size_t)cols, CELL);
-	return t->cell ? 0 : err_set(e, "out of memory for a table of %d × %d", rows, cols);
+	t->left = calloc((size_t)cols + 1, 1);
+	if (t->cell && t->left)
+		return 0;
+	free(t->cell);
+	free(t->left);
+	t->cell = NULL;
+	t->left = NULL;
+	return err_set(e, "out of memory for a table of %d × %d", rows, cols);
 }
 
 void table_set(Table *t, int r, int c, const char *fmt, ...)
@@ -112,6 +119,24 @@ static int table_text(FILE *f, const Table *t, ReportFormat fmt, Err *e)
 	return 0;
 }
 
+/* The paper's reports' Markdown: "| a | b |" (an empty cell "| |"), and
+ * under the head each column's rule as it is aligned. */
+static void table_rows(FILE *f, const Table *t)
+{
+	for (int r = 0; r < t->rows; r++) {
+		fputc('|', f);
+		for (int c = 0; c < t->cols; c++) {
+			const char *s = table_get(t, r, c);
+			fprintf(f, "%s%s |", *s ? " " : "", s);
+		}
+		fputc('\n', f);
+		for (int c = 0; r == 0 && c < t->cols; c++)
+			fprintf(f, "%s%s", c ? "" : "|", t->left[c] ? "---|" : "---:|");
+		if (r == 0)
+			fputc('\n', f);
+	}
+}
+
 int table_put(FILE *f, Table *t, ReportFormat fmt, Err *e)
 {
 	int rc = 0;
@@ -121,10 +146,14 @@ int table_put(FILE *f, Table *t, ReportFormat fmt, Err *e)
 				csv_cell(f, table_get(t, r, c));
 				fputc(c + 1 < t->cols ? ',' : '\n', f);
 			}
+	else if (fmt == REPORT_MD_ROWS)
+		table_rows(f, t);
 	else
 		rc = table_text(f, t, fmt, e);
 	free(t->cell);
+	free(t->left);
 	t->cell = NULL;
+	t->left = NULL;
 	return rc;
 }
 
@@ -203,6 +232,34 @@ static const char *kappa_tau(double k, double tau, char *buf, size_t len)
 	return cond_kappa_str(k, tau, buf, len);
 }
 
+/* REC_BESIDE: "v (aux)", "v (s)" or v. */
+static const char *beside(const RecCol *c, const RecVal *v, char *buf, size_t len)
+{
+	char a[32], b[32];
+	num(a, sizeof a, c->fmt, v->v);
+	if (!v->s && isnan(v->aux)) {
+		snprintf(buf, len, "%s", a);
+		return buf;
+	}
+	if (!v->s)
+		num(b, sizeof b, c->fmt, v->aux);
+	size_t n = (size_t)snprintf(buf, len, "%s (", a);
+	if (n < len)
+		snprintf(buf + n, len - n, "%s)", v->s ? v->s : b);
+	return buf;
+}
+
+/* REC_LIST: "50 49 48". */
+static const char *list(const RecVal *v, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < v->na && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%.0f", i ? " " : "",
+		                      v->ia ? (double)v->ia[i] : v->a[i]);
+	return buf;
+}
+
 static const char *plain_cell(const RecCol *c, const RecVal *v, int csv, char *buf, size_t len)
 {
 	double x = v->v;
@@ -248,6 +305,18 @@ static const char *plain_cell(const RecCol *c, const RecVal *v, int csv, char *b
 	case REC_ARRAY:
 		buf[0] = '\0';
 		break;
+	case REC_BIG:
+		if (csv)
+			snprintf(buf, len, "%.0f", x);
+		else if (isinf(x) || x < 0)
+			snprintf(buf, len, "∞");
+		else
+			report_thousands(x, buf, len);
+		break;
+	case REC_BESIDE:
+		return beside(c, v, buf, len);
+	case REC_LIST:
+		return list(v, buf, len);
 	}
 	return buf;
 }
@@ -258,6 +327,8 @@ const char *rec_cell(const RecCol *c, const RecVal *v, ReportFormat fmt, char *b
 	const char *s = plain_cell(c, v, fmt == REPORT_CSV, own, sizeof own);
 	if (v->bold && fmt == REPORT_MARKDOWN)
 		snprintf(buf, len, "**%s**", s);
+	else if (v->bold && fmt == REPORT_MD_ROWS && c->mark)
+		snprintf(buf, len, "%s%s", s, c->mark);
 	else
 		snprintf(buf, len, "%s", s);
 	return buf;
@@ -348,6 +419,7 @@ int rec_table(FILE *f, const RecSet *s, ReportFormat fmt, Err *e)
 			continue;
 		char buf[CELL];
 		table_set(&t, 0, k, "%s", header(s, c, fmt, buf, sizeof buf));
+		t.left[k] = (s->k->col[c].flags & REC_LEFT) != 0;
 		for (int r = 0; r < s->nrow; r++)
 			table_set(&t, r + 1, k, "%s",
 			          rec_cell(&s->k->col[c], val(s, r, c), fmt, buf, sizeof buf));
@@ -382,8 +454,16 @@ int rec_across(FILE *f, const RecSet *s, int label, const char *corner, const ch
 	if (table_init(&t, rows, s->nrow + 1, e))
 		return -1;
 	table_set(&t, 0, 0, "%s", fmt == REPORT_CSV ? ccorner : corner);
-	for (int j = 0; j < s->nrow; j++)
-		table_set(&t, 0, j + 1, "%.0f", label < 0 ? j : val(s, j, label)->v);
+	t.left[0] = s->k->heads_left != 0;
+	for (int j = 0; j < s->nrow; j++) {
+		char buf[CELL];
+		if (label < 0)
+			table_set(&t, 0, j + 1, "%d", j);
+		else
+			table_set(
+			    &t, 0, j + 1, "%s",
+			    rec_cell(&s->k->col[label], val(s, j, label), fmt, buf, sizeof buf));
+	}
 	const RecCol count = {.type = REC_COUNT};
 	for (int c = 0, r = 1; c < s->k->ncol; c++) {
 		const RecCol *col = &s->k->col[c];
