@@ -115,13 +115,17 @@ void worker_shown_cond(Worker *w, const Net *net, int live)
 void worker_shown_sweep_locked(Worker *w, const Alg2 *a)
 {
 	Shown *p = &w->shown;
-	ShownBeta *b = a->nb ? calloc((size_t)a->nb, sizeof *b) : NULL;
+	ReportBeta *b = a->nb ? calloc((size_t)a->nb, sizeof *b) : NULL;
 	if (a->nb && !b)
 		return;
 	for (int i = 0; i < a->nb; i++) {
-		b[i] = (ShownBeta){
-		    a->b[i].beta, a->b[i].err_tr, a->b[i].err_v, a->b[i].score, a->b[i].done, NAN,
-		    NAN};
+		b[i] = (ReportBeta){.beta = a->b[i].beta,
+		                    .err_tr = a->b[i].err_tr,
+		                    .err_v = a->b[i].err_v,
+		                    .score = a->b[i].score,
+		                    .smin = NAN,
+		                    .smax = NAN,
+		                    .done = a->b[i].done};
 		for (int k = 0; k < p->nbeta; k++)
 			if (p->beta[k].beta == b[i].beta) {
 				b[i].smin = p->beta[k].smin;

@@ -175,15 +175,16 @@ static void sqz_record(Worker *w, const Alg3Proposal *sp, int applied, int comp)
 	pthread_mutex_lock(&w->mu);
 	ShownSqueeze *q = &w->shown.sq;
 	if (q->ndec < SQZ_DEC_MAX)
-		q->dec[q->ndec++] = (ShownDecision){sp->layer,
-		                                    sp->n_before,
-		                                    applied ? sp->nkeep : sp->n_before,
-		                                    applied,
-		                                    applied && comp,
-		                                    w->s->tau,
-		                                    sp->kappa_before,
-		                                    applied ? sp->kappa_after : sp->kappa_before,
-		                                    acc};
+		q->dec[q->ndec++] =
+		    (SqueezeDecisionRow){sp->layer,
+		                         sp->n_before,
+		                         applied ? sp->nkeep : sp->n_before,
+		                         applied,
+		                         applied && comp,
+		                         w->s->tau,
+		                         sp->kappa_before,
+		                         applied ? sp->kappa_after : sp->kappa_before,
+		                         acc};
 	pthread_mutex_unlock(&w->mu);
 }
 

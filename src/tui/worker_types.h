@@ -15,6 +15,8 @@
 #include "engine/cond.h"
 #include "engine/plane.h"
 #include "engine/train.h"
+#include "report/report.h"
+#include "report/report_squeeze.h"
 #include "session/session.h"
 
 /* The grids: the regions, and every neuron's map. */
@@ -152,18 +154,11 @@ typedef struct Job {
 	int proposal; /* JOB_PLAY_BACK: and the proposal of its squeeze shown */
 } Job;
 
-typedef struct ShownBeta {
-	double beta, err_tr, err_v, score; /* means over the trials done */
-	int done;
-	double smin, smax; /* the least and largest 2ε_v − ε_tr of single trials */
-} ShownBeta;
-
-/* One decision of a squeeze pass. */
+/* A β of the sweep shown is report/'s ReportBeta (its means over the
+ * trials done, the least and largest 2ε_v − ε_tr of single trials), and a
+ * decision of a squeeze pass its SqueezeDecisionRow (the test accuracy after
+ * it in percent): the export renders what the screen shows as it is. */
 #define SQZ_DEC_MAX 64
-typedef struct ShownDecision {
-	int layer, n_before, n_after, applied, comp;
-	double tau, kappa_before, kappa_after, acc_after; /* acc_after: test accuracy, percent */
-} ShownDecision;
 
 /* Random orders the screen's what-if line measures beside the QR choice and
  * the norm rule: the draws the Plane view's random panel is the median of. */
@@ -188,7 +183,7 @@ typedef struct ShownSqueeze {
 	int draws;
 	char done[16][160]; /* decisions of this pass */
 	int ndone;
-	ShownDecision dec[SQZ_DEC_MAX]; /* the same, as numbers (for the export) */
+	SqueezeDecisionRow dec[SQZ_DEC_MAX]; /* the same, as numbers (for the export) */
 	int ndec;
 	int removed;                              /* neurons removed in this pass */
 	int undone;                               /* an undo followed the pass */
@@ -266,7 +261,7 @@ typedef struct Shown {
 	int nrec, alg1_status, alg1_live;
 	char alg1_reason[300];
 	/* Algorithm 2 */
-	ShownBeta *beta;
+	ReportBeta *beta;                /* widths NULL: the screen shows the pick's alone */
 	int nbeta, q, pick, sweep_state; /* 0 none, 1 running, 2 finished, 3 cancelled */
 	double sweep_eta, sweep_secs;    /* its η; seconds spent so far */
 	char pick_shape[256];            /* the pick's widths n_0-…-n_m, "" without one */
