@@ -108,13 +108,10 @@ int cmd_alg1(int argc, char **argv)
 		        e.msg);
 		return 2;
 	}
-	if (cli_check_outputs(&c, NULL, 0, &e))
-		goto fail;
-	if (opts_dry_run("alg1"))
+	int open = cli_open("alg1", &c, NULL, 0, &train, &test, &net, &e);
+	if (open == 1)
 		return 0;
-	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
-		goto fail;
-	if (!(a = alg1_new(net, train, &o, &e)))
+	if (open < 0 || !(a = alg1_new(net, train, &o, &e)))
 		goto fail;
 	a->eval = test; /* the test accuracy of every iteration, for people */
 	progress_init(&prog, "condnet alg1", c.quiet, 1);

@@ -151,11 +151,10 @@ int cmd_train(int argc, char **argv)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	/* the outputs can be written: fail now rather than after training */
-	if (cli_check_outputs(&c, NULL, 0, &e))
-		goto fail;
-	if (opts_dry_run("train"))
+	int open = cli_open("train", &c, NULL, 0, &train, &test, &net, &e);
+	if (open == 1)
 		return 0;
-	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
+	if (open < 0)
 		goto fail;
 	/* a loaded model that carries a run goes on with it, unless told otherwise */
 	int resume = c.load && !c.sched_given &&
