@@ -287,7 +287,10 @@ START_TEST(json_numbers)
 	/* a network as a stage writes it, read back */
 	Err e;
 	Net *net = net_fresh(3, (int[]){6, 9, 4, 3}, ACT_ERF, 1.0f, 2, &e);
-	cJSON *j = report_net_json(net, 25, &e);
+	LayerCond *lc = paper_cond(net, 25, &e);
+	ck_assert_ptr_nonnull(lc);
+	cJSON *j = report_net_json(net, lc, &e);
+	cond_net_free(lc, net->m);
 	ck_assert_ptr_nonnull(j);
 	ck_assert_int_eq(paper_json_layers(j), 3);
 	ck_assert(paper_json_width(j, 0) == 9);

@@ -37,6 +37,7 @@
 #include "base/err.h"
 #include "base/repro.h"
 #include "data/dataset.h"
+#include "engine/cond.h"
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
@@ -129,6 +130,9 @@ int paper_save(const Paper *p, const Net *net, const char *file, Err *e);
 /* The test accuracy of the network a stage starts from, into its result
  * ("acc"). 0, 1 when stopped, -1. */
 int paper_stage_acc(const Paper *p, const Net *net, cJSON *out, Err *e);
+/* The network's conditioning at τ for a stage's record (cond_net_free it),
+ * or NULL with a message (a stop included: the stage is cut short). */
+LayerCond *paper_cond(const Net *net, double tau, Err *e);
 Net *paper_load(const Paper *p, const char *file, Err *e);
 
 /* Algorithm 3 on a copy of net at τ, then retraining by paper_full_plan

@@ -206,17 +206,11 @@ static int lc_fields(cJSON *o, const int *n, const LayerCond *lc, int m, Err *e)
 	return rc;
 }
 
-cJSON *report_net_json(const Net *net, double tau, Err *e)
+cJSON *report_net_json(const Net *net, const LayerCond *lc, Err *e)
 {
-	LayerCond *lc;
-	if (cond_net_new(net, tau, 0, &lc, e) != 0)
-		return NULL;
 	cJSON *o = cJSON_CreateObject();
-	if (!o || lc_fields(o, net->n, lc, net->m, e)) {
-		cond_net_free(lc, net->m);
+	if (!o || lc_fields(o, net->n, lc, net->m, e))
 		return json_nomem(o, e);
-	}
-	cond_net_free(lc, net->m);
 	return o;
 }
 

@@ -126,9 +126,9 @@ int report_stage_beta(struct cJSON *out, double beta, Err *e)
 	return json_add(out, "beta", cJSON_CreateNumber(beta), e);
 }
 
-int report_stage_net(struct cJSON *out, const Net *net, double tau, Err *e)
+int report_stage_net(struct cJSON *out, const Net *net, const LayerCond *lc, Err *e)
 {
-	cJSON *o = report_net_json(net, tau, e);
+	cJSON *o = report_net_json(net, lc, e);
 	return o ? json_add(out, "net", o, e) : -1;
 }
 
@@ -137,14 +137,14 @@ int report_stage_trained(struct cJSON *out, const TrainResult *r, Err *e)
 	return report_trained_json(out, r, e);
 }
 
-int report_stage_fit(struct cJSON *out, const Net *net, const TrainResult *r, double train_acc,
-                     double test_acc, double tau, Err *e)
+int report_stage_fit(struct cJSON *out, const Net *net, const LayerCond *lc, const TrainResult *r,
+                     double train_acc, double test_acc, Err *e)
 {
 	if (report_trained_json(out, r, e) ||
 	    json_add(out, "train_acc", cJSON_CreateNumber(train_acc), e) ||
 	    json_add(out, "test_acc", cJSON_CreateNumber(test_acc), e))
 		return -1;
-	return report_stage_net(out, net, tau, e);
+	return report_stage_net(out, net, lc, e);
 }
 
 int report_stage_seconds_note(struct cJSON *out, const char *note, Err *e)
@@ -178,9 +178,10 @@ int report_stage_rounds(struct cJSON *rows, const Alg3Round *r, int n, double ta
 	return 0;
 }
 
-int report_stage_eta_row(struct cJSON *rows, const Net *net, double tau, double eta, Err *e)
+int report_stage_eta_row(struct cJSON *rows, const Net *net, const LayerCond *lc, double eta,
+                         Err *e)
 {
-	cJSON *o = report_net_json(net, tau, e);
+	cJSON *o = report_net_json(net, lc, e);
 	if (!o || json_push(rows, o, e))
 		return -1;
 	return json_add(o, "eta", cJSON_CreateNumber(eta), e);
