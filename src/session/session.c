@@ -396,24 +396,76 @@ static int do_sweep(Session *s, const SessSweepArgs *a, const Hook *h, Err *e)
 	return 0;
 }
 
-int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
+/* What an action needs before it runs: a log line that is not cut, the
+ * numbers a log line is held to (the screen's actions too), a data set, and
+ * for most a network. */
+static int may_apply(const Session *s, const SessAction *a, Err *e)
 {
-	SessAction a = *act;
-	const char *name = session_action_name(&a);
-	int rc = 0, done = 0;
+	const char *name = session_action_name(a);
 	if (s->log) {
 		/* an action whose log line would be cut is refused, not logged wrong */
 		char line[SESS_LINE_MAX + 1];
-		if (session_format_line(&a, line, sizeof line, e) < 0)
+		if (session_format_line(a, line, sizeof line, e) < 0)
 			return -1;
 	}
-	/* the limits a log line is held to (the screen's actions too) */
-	if (session_check(&a, e) < 0)
+	if (session_check(a, e) < 0)
 		return -1;
-	if (a.kind != SESS_DATA && !s->train)
+	if (a->kind != SESS_DATA && !s->train)
 		return err_set(e, "%s: no data set yet (the first action must be 'data')", name);
-	if (a.kind > SESS_NET && a.kind != SESS_LOAD && a.kind != SESS_SET && !s->net)
+	if (a->kind > SESS_NET && a->kind != SESS_LOAD && a->kind != SESS_SET && !s->net)
 		return err_set(e, "%s: no network yet (expected 'net' or 'load' before it)", name);
+	return 0;
+}
+
+static int do_opts(Session *s, const SessOptsArgs *a, Err *e)
+{
+	if (a->batch < 1 || !(a->lr > 0))
+		return err_set(e, "opts: batch must be >= 1 and lr > 0");
+	s->topt.batch = a->batch;
+	s->topt.adam.lr = a->lr;
+	s->topt.threads = a->threads;
+	return 0;
+}
+
+static int do_undo(Session *s, Err *e)
+{
+	if (!s->nundo)
+		return err_set(e, "undo: nothing to undo");
+	snap_restore(s, &s->undo[--s->nundo]);
+	s->dirty = 1;
+	return 0;
+}
+
+static int do_save(Session *s, const SessSaveArgs *a, Err *e)
+{
+	/* the model records how the data's inputs were made */
+	if (!s->replay && !s->net->prep && s->train && s->train->prep &&
+	    s->train->prep->d == s->net->n[0] && net_set_prep(s->net, s->train->prep, e))
+		return -1;
+	if (!s->replay && model_save(s->net, a->path, e) < 0)
+		return -1;
+	s->dirty = 0;
+	return 0;
+}
+
+/* Algorithm 1's iterations: a run cut short is logged with those done. */
+static int do_alg1_run(Session *s, SessAction *a, const Hook *h, Err *e)
+{
+	int done = 0;
+	int rc = do_alg1(s, a->kind == SESS_ALG1_STEP ? 1 : a->run.steps, h, &done, e);
+	if (a->kind == SESS_ALG1_RUN && rc != 0 && done > 0) {
+		a->run.steps = done;
+		session_log_action(s, a);
+	}
+	return rc;
+}
+
+int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
+{
+	SessAction a = *act;
+	int rc;
+	if (may_apply(s, &a, e) < 0)
+		return -1;
 	/* a squeeze pass lives on the network as it is: any other change ends it */
 	if (a.kind != SESS_SQUEEZE && a.kind != SESS_SAVE)
 		session_squeeze_stop(s);
@@ -422,11 +474,7 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		rc = do_data(s, &a.data, e);
 		break;
 	case SESS_OPTS:
-		if (a.opts.batch < 1 || !(a.opts.lr > 0))
-			return err_set(e, "opts: batch must be >= 1 and lr > 0");
-		s->topt.batch = a.opts.batch;
-		s->topt.adam.lr = a.opts.lr;
-		s->topt.threads = a.opts.threads;
+		rc = do_opts(s, &a.opts, e);
 		break;
 	case SESS_NET:
 		rc = do_net(s, &a.net, e);
@@ -435,21 +483,14 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		rc = do_load(s, &a.load, e);
 		break;
 	case SESS_SET:
-		if (session_setting_apply(s, &a, e) < 0)
-			return -1;
+		rc = session_setting_apply(s, &a, e);
 		break;
 	case SESS_TRAIN:
 		rc = do_train(s, &a.train, h, e);
 		break;
 	case SESS_ALG1_STEP:
-		rc = do_alg1(s, 1, h, &done, e);
-		break;
 	case SESS_ALG1_RUN:
-		rc = do_alg1(s, a.run.steps, h, &done, e);
-		if (rc != 0 && done > 0) {
-			a.run.steps = done;
-			session_log_action(s, &a);
-		}
+		rc = do_alg1_run(s, &a, h, e);
 		break;
 	case SESS_SWEEP:
 		rc = do_sweep(s, &a.sweep, h, e);
@@ -465,19 +506,10 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		rc = session_do_inputs(s, &a, e);
 		break;
 	case SESS_UNDO:
-		if (!s->nundo)
-			return err_set(e, "undo: nothing to undo");
-		snap_restore(s, &s->undo[--s->nundo]);
-		s->dirty = 1;
+		rc = do_undo(s, e);
 		break;
 	case SESS_SAVE:
-		/* the model records how the data's inputs were made */
-		if (!s->replay && !s->net->prep && s->train && s->train->prep &&
-		    s->train->prep->d == s->net->n[0] && net_set_prep(s->net, s->train->prep, e))
-			return -1;
-		if (!s->replay && model_save(s->net, a.save.path, e) < 0)
-			return -1;
-		s->dirty = 0;
+		rc = do_save(s, &a.save, e);
 		break;
 	default:
 		return err_set(e, "unknown action kind %d", (int)a.kind);
