@@ -171,6 +171,8 @@ static int check_data_spec(const char *s, Err *e)
 	               s, PLANE_SET_NAMES);
 }
 
+/* Long on purpose: a case per common option, a few lines each, in the
+ * order of opts_common; split, the table would be scattered. */
 int opts_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 {
 	double d;

@@ -345,6 +345,65 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	return rc;
 }
 
+/* The data set: --data's, else MNIST when fetched, else the synthetic set
+ * (note says which); 1 when it is one a lesson of the synthetic kind trains
+ * on (the synthetic set or one of the plane). */
+static int choose_data(TuiArgs *ta, char *note, size_t len)
+{
+	const char *spec = ta->co.data.spec;
+	int synthetic = !ta->play && (!spec || !strcmp(spec, "synthetic") || plane_set_is(spec));
+	if (!spec && !ta->play && datasets_available("mnist", ta->co.data.dir)) {
+		spec = "mnist", synthetic = 0;
+		snprintf(note, len, "data: MNIST, %d Haar-wavelet features (the default)",
+		         ta->co.data.features);
+	} else if (!spec) {
+		spec = "synthetic";
+		snprintf(note, len,
+		         "data: the built-in synthetic set (MNIST is not fetched: %.400s mnist)",
+		         datasets_fetch());
+	} else {
+		snprintf(note, len, "data: %s", spec);
+	}
+	ta->co.data.spec = spec; /* and the batch commands' default widths for it */
+	return synthetic;
+}
+
+/* --log: a file a log can be (not a FIFO, a directory…), and an output
+ * that never takes the place of the model or the data read. */
+static int check_log(const TuiArgs *ta, Err *e)
+{
+	if (ta->log && session_log_check_path(ta->log, e) < 0)
+		return -1;
+	FileRole r[SETUP_MAX_ROLES + 1];
+	char bufs[SETUP_MAX_ROLES][PATH_MAX];
+	int nr = setup_roles(&ta->co, r, bufs);
+	r[nr++] = (FileRole){"--log", ta->log, 1, NULL, NULL};
+	return file_roles_apart(r, nr, e);
+}
+
+/* The session, its log (--log /dev/null keeps none) and its first actions,
+ * then the screen on it. */
+static int run_screen(TuiArgs *ta, const char *spec, const TuiSetup *su)
+{
+	Err e = {{0}};
+	char logbuf[1024];
+	Session *s = session_new(&e);
+	if (!s) {
+		fprintf(stderr, "condnet: %s\n", e.msg);
+		return 1;
+	}
+	const char *logp = ta->log;
+	if (!logp && session_default_log_path(logbuf, sizeof logbuf, &e) == 0)
+		logp = logbuf;
+	if (!logp || (!session_log_is_none(logp) && session_log_open(s, logp, &e) < 0) ||
+	    open_session(s, ta, spec, &e) < 0) {
+		fprintf(stderr, "condnet: %s\n", e.msg);
+		session_free(s);
+		return 1;
+	}
+	return tui_run(s, su);
+}
+
 int tui_cmd(int argc, char **argv)
 {
 	TuiArgs ta = {.tau = NAN, .eta = NAN, .speed = NAN};
@@ -364,22 +423,9 @@ int tui_cmd(int argc, char **argv)
 		        PLANE_SET_NAMES);
 		return 2;
 	}
+	char note[512];
+	int synthetic = choose_data(&ta, note, sizeof note);
 	const char *spec = ta.co.data.spec;
-	int synthetic = !ta.play && (!spec || !strcmp(spec, "synthetic") || plane_set_is(spec));
-	char note[512], logbuf[1024];
-	if (!spec && !ta.play && datasets_available("mnist", ta.co.data.dir)) {
-		spec = "mnist", synthetic = 0;
-		snprintf(note, sizeof note, "data: MNIST, %d Haar-wavelet features (the default)",
-		         ta.co.data.features);
-	} else if (!spec) {
-		spec = "synthetic";
-		snprintf(note, sizeof note,
-		         "data: the built-in synthetic set (MNIST is not fetched: %.400s mnist)",
-		         datasets_fetch());
-	} else {
-		snprintf(note, sizeof note, "data: %s", spec);
-	}
-	ta.co.data.spec = spec; /* and the batch commands' default widths for it */
 	unsigned long feat = 1UL << (OPTS_FEATURES - OPTS_DATA);
 	if ((ta.given & feat) && strncmp(spec, "mnist", 5) && strncmp(spec, "fashion", 7)) {
 		fprintf(stderr,
@@ -417,16 +463,7 @@ int tui_cmd(int argc, char **argv)
 	}
 	/* the log named is checked first (its messages), then the terminal,
 	 * before the log is created or a data set read */
-	if (ta.log && session_log_check_path(ta.log, &e) < 0) {
-		fprintf(stderr, "condnet: %s\n", e.msg);
-		return 1;
-	}
-	/* the log is an output: it never takes the place of the model or data read */
-	FileRole r[SETUP_MAX_ROLES + 1];
-	char bufs[SETUP_MAX_ROLES][PATH_MAX];
-	int nr = setup_roles(&ta.co, r, bufs);
-	r[nr++] = (FileRole){"--log", ta.log, 1, NULL, NULL};
-	if (file_roles_apart(r, nr, &e) < 0) {
+	if (check_log(&ta, &e) < 0) {
 		fprintf(stderr, "condnet: %s\n", e.msg);
 		return 1;
 	}
@@ -434,24 +471,5 @@ int tui_cmd(int argc, char **argv)
 		return 0;
 	if (need_terminal())
 		return 1;
-	Session *s = session_new(&e);
-	if (!s) {
-		fprintf(stderr, "condnet: %s\n", e.msg);
-		return 1;
-	}
-	const char *logp = ta.log;
-	if (!logp) {
-		if (session_default_log_path(logbuf, sizeof logbuf, &e) < 0)
-			goto fail;
-		logp = logbuf;
-	}
-	/* --log /dev/null keeps no log */
-	if ((!session_log_is_none(logp) && session_log_open(s, logp, &e) < 0) ||
-	    open_session(s, &ta, spec, &e) < 0)
-		goto fail;
-	return tui_run(s, &su);
-fail:
-	fprintf(stderr, "condnet: %s\n", e.msg);
-	session_free(s);
-	return 1;
+	return run_screen(&ta, spec, &su);
 }
