@@ -263,19 +263,19 @@ END_TEST
 START_TEST(option_tables)
 {
 	static char names[40][16];
-	struct option own[41];
+	struct option many[41];
 	for (int i = 0; i < 40; i++) {
 		snprintf(names[i], sizeof names[i], "own-%d", i);
-		own[i] = (struct option){names[i], no_argument, NULL, OPTS_OWN + i};
+		many[i] = (struct option){names[i], no_argument, NULL, OPTS_OWN + i};
 	}
-	own[40] = (struct option){0};
-	int len = opts_table_len(own);
+	many[40] = (struct option){0};
+	int len = opts_table_len(many);
 	struct option t[len];
-	int n = opts_table(t, len, OPTS_ALL, own);
+	int n = opts_table(t, len, OPTS_ALL, many);
 	ck_assert_int_eq(n, 2 + OPTS_MODE_NOPTIONS + opts_ncommon + 40);
 	ck_assert_str_eq(t[n - 1].name, "own-39");
 	ck_assert_ptr_null(t[n].name);
-	ck_assert_int_eq(opts_table(t, len - 1, OPTS_ALL, own), -1);
+	ck_assert_int_eq(opts_table(t, len - 1, OPTS_ALL, many), -1);
 	ck_assert_ptr_null(t[0].name);
 	/* an own option that names a common one stands for it, once */
 	struct option mine[] = {{"seed", required_argument, NULL, OPTS_OWN}, {0}};

@@ -349,13 +349,6 @@ static void spit(const char *path, const void *b, size_t len)
 	fclose(f);
 }
 
-static void fix_crc(unsigned char *b, size_t len)
-{
-	uint32_t c = (uint32_t)crc32(0, b, (uInt)(len - 4));
-	for (int i = 0; i < 4; i++)
-		b[len - 4 + i] = (unsigned char)(c >> (8 * i));
-}
-
 static void assert_same(const Dataset *a, const Dataset *b)
 {
 	ck_assert_int_eq(a->n, b->n);
@@ -424,7 +417,7 @@ START_TEST(test_mnist_load_and_cache)
 	memcpy(&pv, &planted, 4);
 	for (int i = 0; i < 4; i++)
 		c2[x0 + i] = (unsigned char)(pv >> (8 * i));
-	fix_crc(c2, clen);
+	tu_fix_crc(c2, clen);
 	spit(cache, c2, clen);
 	ck_assert_int_eq(mnist_load(dir, "tiny", FEAT, &tr2, &te2, NULL, &e), 0);
 	ck_assert_float_eq(tr2->x[0], 12345.0f);
@@ -453,7 +446,7 @@ START_TEST(test_mnist_load_and_cache)
 		c2[x0 + i] = (unsigned char)(pv >> (8 * i));
 	ck_assert_uint_gt(c2[8], 0);
 	c2[8]--;
-	fix_crc(c2, clen);
+	tu_fix_crc(c2, clen);
 	spit(cache, c2, clen);
 	ck_assert_int_eq(mnist_load(dir, "tiny", FEAT, &tr2, &te2, NULL, &e), 0);
 	ck_assert_float_eq(tr2->x[0], tr->x[0]);
@@ -464,7 +457,7 @@ START_TEST(test_mnist_load_and_cache)
 	memcpy(c2, c1, clen);
 	for (int i = 0; i < 4; i++)
 		c2[x0 + i] = (unsigned char)(pv >> (8 * i));
-	fix_crc(c2, clen);
+	tu_fix_crc(c2, clen);
 	spit(cache, c2, clen);
 	px_tr[0] ^= 1;
 	static unsigned char buf[16 + NTR * 784];

@@ -620,9 +620,9 @@ START_TEST(squeeze_round_json)
 	cJSON_Delete(a);
 	/* a network's κ at τ, as the cond record has it too */
 	Net *net = net_fresh(2, (int[]){3, 5, 2}, ACT_ERF, 1.0f, 3, &e);
-	cJSON *j = reparse(report_net_json(net, 2, &e));
 	LayerCond lc[2];
 	ck_assert_int_eq(cond_net_values(net, 2, lc, &e), 0);
+	cJSON *j = reparse(report_net_json(net, lc, &e));
 	assert_ints(item(j, "n"), net->n, 3);
 	assert_nums(item(j, "kappa"), (double[]){lc[0].kappa, lc[1].kappa}, 2);
 	assert_ints(item(j, "p"), (int[]){lc[0].p, lc[1].p}, 2);

@@ -4,10 +4,12 @@
 
 #include <check.h>
 #include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static inline int tu_rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -127,6 +129,25 @@ static inline unsigned char *tu_read(const char *path, size_t *len)
 		fclose(f);                                                                         \
 		buf_;                                                                              \
 	})
+
+/* A 32-bit number in the little-endian order of condnet's files, and the
+ * CRC-32 (zlib) of all but a file's last 4 bytes written into them, so that
+ * only a field forged by a test is wrong. */
+static inline void tu_put32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static inline uint32_t tu_get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline void tu_fix_crc(unsigned char *buf, size_t len)
+{
+	tu_put32(buf + len - 4, (uint32_t)crc32(0L, buf, (uInt)(len - 4)));
+}
 
 /* Runs one suite; the test program's exit status. */
 static inline int tu_run(Suite *s)
