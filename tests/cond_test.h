@@ -15,14 +15,11 @@
 
 #define EPS DBL_EPSILON
 
-static unsigned long long seed = 88172645463325252ULL;
+static uint64_t seed = 88172645463325252ULL;
 
 static inline double urand(void)
 {
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return (double)(seed >> 11) / 9007199254740992.0 - 0.5;
+	return tu_xorshift(&seed) - 0.5;
 }
 
 /* Q (n×k, row-major) with orthonormal columns: Gram-Schmidt, twice. */

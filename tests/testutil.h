@@ -130,6 +130,16 @@ static inline unsigned char *tu_read(const char *path, size_t *len)
 		buf_;                                                                              \
 	})
 
+/* A uniform number in [0, 1) from the xorshift generator state (the same
+ * on every machine): the tests' own random numbers, no library's. */
+static inline double tu_xorshift(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (double)(*state >> 11) / 9007199254740992.0;
+}
+
 /* A 32-bit number in the little-endian order of condnet's files, and the
  * CRC-32 (zlib) of all but a file's last 4 bytes written into them, so that
  * only a field forged by a test is wrong. */
