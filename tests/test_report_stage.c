@@ -7,14 +7,7 @@
 #include <math.h>
 
 #include "report/report_stage.h"
-#include "testutil.h"
-
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	ck_assert_msg(cJSON_IsNumber(v), "no number \"%s\"", key);
-	return v->valuedouble;
-}
+#include "report_test.h"
 
 static cJSON *read_back(const char *path)
 {
