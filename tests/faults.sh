@@ -13,32 +13,6 @@ SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
 C=$CONDNET
 cd "$TMP" || exit 1
 
-# crashed FILE: stderr shows a sanitizer report or a fatal signal.
-crashed() { grep -Eq 'Sanitizer|runtime error:|Segmentation|Aborted|core dumped' "$1"; }
-
-# refuse NAME STATUS PATTERN CMD...: the command exits with STATUS (1 or 2),
-# its stderr matches PATTERN and shows no crash.
-refuse() {
-	name=$1; want=$2; pat=$3; shift 3
-	"$@" >"$TMP/out" 2>"$TMP/err"; got=$?
-	if crashed "$TMP/err" || [ "$got" -ge 128 ]; then
-		fail "$name: crashed (exit $got): $*"; sed 's/^/  | /' "$TMP/err" | head -30
-	elif [ "$got" -ne "$want" ]; then
-		fail "$name: exit $got, expected $want: $*"; sed 's/^/  | /' "$TMP/err"
-	elif grep -Eq -- "$pat" "$TMP/err"; then
-		pass "$name"
-	else
-		fail "$name: stderr does not match '$pat'"; sed 's/^/  | /' "$TMP/err"
-	fi
-}
-
-# poke FILE OFFSET HEXBYTES: overwrites bytes of FILE in place.
-poke() { python3 -c "
-import sys
-p, off, b = sys.argv[1], int(sys.argv[2]), bytes.fromhex(sys.argv[3])
-with open(p, 'r+b') as f:
-    f.seek(off); f.write(b)" "$@"; }
-
 expect_ok "train a small model" "$C" train --layers 3x8 --epochs 1 --limit 20 --save m.model --quiet
 
 ## training that diverges: named epoch, --save not written
@@ -406,7 +380,6 @@ refuse "model with an activation scale of 1e30 (valid CRC)" 1 \
 cp a.model nan.model; poke nan.model 72 0000c07f; fixcrc nan.model
 refuse "model with a NaN weight (valid CRC)" 1 "^condnet cond: nan\.model: parameter 3 \(layer 1\) at offset 72 is nan, expected a finite number$" \
 	"$C" cond --load nan.model
-
 
 ## binary outputs never go to standard output, whatever its name: the report
 ## would be mixed into them (as "-" is refused)

@@ -11,32 +11,6 @@ SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
 C=$CONDNET
 cd "$TMP" || exit 1
 
-# crashed FILE: stderr shows a sanitizer report or a fatal signal.
-crashed() { grep -Eq 'Sanitizer|runtime error:|Segmentation|Aborted|core dumped' "$1"; }
-
-# refuse NAME STATUS PATTERN CMD...: the command exits with STATUS (1 or 2),
-# its stderr matches PATTERN and shows no crash.
-refuse() {
-	name=$1; want=$2; pat=$3; shift 3
-	"$@" >"$TMP/out" 2>"$TMP/err"; got=$?
-	if crashed "$TMP/err" || [ "$got" -ge 128 ]; then
-		fail "$name: crashed (exit $got): $*"; sed 's/^/  | /' "$TMP/err" | head -30
-	elif [ "$got" -ne "$want" ]; then
-		fail "$name: exit $got, expected $want: $*"; sed 's/^/  | /' "$TMP/err"
-	elif grep -Eq -- "$pat" "$TMP/err"; then
-		pass "$name"
-	else
-		fail "$name: stderr does not match '$pat'"; sed 's/^/  | /' "$TMP/err"
-	fi
-}
-
-# poke FILE OFFSET HEXBYTES: overwrites bytes of FILE in place.
-poke() { python3 -c "
-import sys
-p, off, b = sys.argv[1], int(sys.argv[2]), bytes.fromhex(sys.argv[3])
-with open(p, 'r+b') as f:
-    f.seek(off); f.write(b)" "$@"; }
-
 ## idx files (MNIST): truncated, wrong magic, oversized or zero dimensions
 M="$CONDNET_DATA/mnist"
 mkdir -p "$M"
@@ -393,7 +367,6 @@ refuse "network too large for memory" 1 "^condnet train: a 100000x100000 network
 refuse "learning rate 1e6" 2 "^condnet train: --lr: '1e6' must be at most 10$" "$C" train --lr 1e6
 refuse "CSV with an empty test file name" 2 "^condnet train: --data: 'csv:ok\.csv,' has an empty element \(the 2nd\): a comma too many\?$" \
 	"$C" train --data csv:ok.csv,
-
 
 ## whole outputs or none: .npy sets appear whole, with a manifest of their
 ## files' sizes and CRC-32s (written last) that import --npy checks

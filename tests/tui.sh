@@ -26,8 +26,6 @@ MODEL="$TMP/m.model"
 screen_script "$TMP/run.sh" --layers $LAYERS --seed $SEED --log "'$LOG'"
 PANE=tui
 
-# the layer table as "i n kappa p" lines (kappa inf for ∞)
-table() { screen | sed -n 's/^[!r ][!r ] *\([0-9][0-9]*\)\*\{0,1\} *\([0-9][0-9]*\)  *\([0-9.e+∞-]*\)\( b=0\)\{0,1\}  *\([0-9][0-9]*\) .*/\1 \2 \3 \5/p' | sed 's/∞/inf/'; }
 # the widths in the header, runs (32×4) unfolded
 header_widths() {
 	screen | sed -n '2s/.*  net \([0-9×-]*\)  .*/\1/p' |

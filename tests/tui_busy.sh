@@ -16,25 +16,11 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tmux.sh"
 C=$CONDNET
-SRC=$(cd "$(dirname "$0")/.." && pwd)
-MAN="$SRC/man/condnet.1"
 LAYERS=24,16
 SEED=7
 LOG="$TMP/session.log"
-MODEL="$TMP/m.model"
 screen_script "$TMP/run.sh" --layers $LAYERS --seed $SEED --log "'$LOG'"
-PANE=tui
 
-# the layer table as "i n kappa p" lines (kappa inf for ∞)
-table() { screen | sed -n 's/^[!r ][!r ] *\([0-9][0-9]*\)\*\{0,1\} *\([0-9][0-9]*\)  *\([0-9.e+∞-]*\)\( b=0\)\{0,1\}  *\([0-9][0-9]*\) .*/\1 \2 \3 \5/p' | sed 's/∞/inf/'; }
-# the widths in the header, runs (32×4) unfolded
-header_widths() {
-	screen | sed -n '2s/.*  net \([0-9×-]*\)  .*/\1/p' |
-		awk -F- '{ s = ""; for (i = 1; i <= NF; i++) { n = split($i, r, "×"); k = n > 1 ? r[2] : 1
-			for (j = 0; j < k; j++) s = s (s == "" ? "" : "-") r[1] } print s }'
-}
-
-$T new-session -d -s tui -x 100 -y 30 "$TMP/run.sh"
 ## NO_COLOR: no colours; Ctrl-C restores the terminal and ends the program
 # (the wrapper shell ignores SIGINT so that it can report the exit status)
 sed -e 's/^unset NO_COLOR$/export NO_COLOR=1; trap "" INT/' -e "s|$LOG|$TMP/s2.log|" \
