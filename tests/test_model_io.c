@@ -105,7 +105,7 @@ START_TEST(test_forged_header)
 	unsigned char *good = tu_read(path, &len), *buf = malloc(len);
 
 	memcpy(buf, good, len);
-	tu_put32(buf + 8, 7);
+	put_u32(buf + 8, 7);
 	tu_fix_crc(buf, len);
 	const char *p = tu_write(dir, "v7.cnm", buf, len);
 	snprintf(want, sizeof want, "%s: format version 7 is newer than this condnet reads (%d)", p,
@@ -115,53 +115,53 @@ START_TEST(test_forged_header)
 	ck_assert_str_eq(e.msg, want);
 
 	memcpy(buf, good, len);
-	tu_put32(buf + 16, 1000000000u);
+	put_u32(buf + 16, 1000000000u);
 	tu_fix_crc(buf, len);
 	expect_load_error(dir, buf, len, "1000000000 layers at offset 16 do not fit");
 
 	/* m = 4 still fits in the file, but the header size then disagrees. */
 	memcpy(buf, good, len);
-	tu_put32(buf + 16, 4);
+	put_u32(buf + 16, 4);
 	expect_load_error(dir, buf, len, "header size 56 at offset 12, expected 60 for 4 layers");
 
 	/* Widths of 2³¹, of 2³⁰ (past the table's limit) and of 10^7 (the
 	 * limit, far too many parameters for the file). */
 	memcpy(buf, good, len);
-	tu_put32(buf + 32, 0x80000000u);
+	put_u32(buf + 32, 0x80000000u);
 	tu_fix_crc(buf, len);
 	expect_load_error(dir, buf, len,
 	                  "width n[1] = 2147483648 at offset 32 is not a positive int");
 	memcpy(buf, good, len);
-	tu_put32(buf + 28, 1u << 30);
+	put_u32(buf + 28, 1u << 30);
 	tu_fix_crc(buf, len);
 	expect_load_error(
 	    dir, buf, len,
 	    "width n[0] = 1073741824 at offset 28 is more than condnet's limit of 10000000");
 	memcpy(buf, good, len);
-	tu_put32(buf + 28, 10000000);
-	tu_put32(buf + 32, 10000000);
+	put_u32(buf + 28, 10000000);
+	put_u32(buf + 32, 10000000);
 	tu_fix_crc(buf, len);
 	expect_load_error(dir, buf, len, "need more parameters than a file of");
 	memcpy(buf, good, len);
-	tu_put32(buf + 36, 0);
+	put_u32(buf + 36, 0);
 	expect_load_error(dir, buf, len, "width n[2] = 0 at offset 36");
 
 	memcpy(buf, good, len);
-	tu_put32(buf + 20, 9);
+	put_u32(buf + 20, 9);
 	expect_load_error(dir, buf, len, "unknown activation 9 at offset 20");
 	memcpy(buf, good, len);
-	tu_put32(buf + 52, 6);
+	put_u32(buf + 52, 6);
 	expect_load_error(dir, buf, len, "unknown flags 0x6 at offset 52");
 	memcpy(buf, good, len);
 	buf[51] = 0x80;
 	expect_load_error(dir, buf, len, "negative Adam step count at offset 44");
 	memcpy(buf, good, len);
-	tu_put32(buf + 8, 0);
+	put_u32(buf + 8, 0);
 	expect_load_error(dir, buf, len, "format version 0 at offset 8 is not valid");
 
 	/* Clearing the Adam flag makes the file too long for its header. */
 	memcpy(buf, good, len);
-	tu_put32(buf + 52, 0);
+	put_u32(buf + 52, 0);
 	expect_load_error(dir, buf, len, "trailing data");
 
 	free(good);
@@ -187,7 +187,7 @@ START_TEST(test_version_1_and_schedule_block)
 	size_t len1 = len - MODEL_SCHED_BYTES - MODEL_RUN_BYTES - MODEL_PREP_BYTES(6);
 	unsigned char *v1 = malloc(len1);
 	memcpy(v1, good, len1 - 4);
-	tu_put32(v1 + 8, 1);
+	put_u32(v1 + 8, 1);
 	tu_fix_crc(v1, len1);
 	const char *p = tu_write(dir, "v1.cnm", v1, len1);
 	snprintf(path, sizeof path, "%s", p);
@@ -204,7 +204,7 @@ START_TEST(test_version_1_and_schedule_block)
 	size_t len2 = len - MODEL_RUN_BYTES - MODEL_PREP_BYTES(6);
 	unsigned char *v2 = malloc(len2);
 	memcpy(v2, good, len2 - 4);
-	tu_put32(v2 + 8, 2);
+	put_u32(v2 + 8, 2);
 	tu_fix_crc(v2, len2);
 	p = tu_write(dir, "v2.cnm", v2, len2);
 	snprintf(path, sizeof path, "%s", p);
@@ -226,7 +226,7 @@ START_TEST(test_version_1_and_schedule_block)
 	unsigned char *buf = malloc(len);
 	char want[64];
 	memcpy(buf, good, len);
-	tu_put32(buf + blk, 9);
+	put_u32(buf + blk, 9);
 	tu_fix_crc(buf, len);
 	snprintf(want, sizeof want, "unknown schedule kind 9 at offset %zu", blk);
 	expect_load_error(dir, buf, len, want);
@@ -236,12 +236,12 @@ START_TEST(test_version_1_and_schedule_block)
 	snprintf(want, sizeof want, "the schedule at offset %zu: factor", blk);
 	expect_load_error(dir, buf, len, want);
 	memcpy(buf, good, len);
-	tu_put32(buf + blk + 56, 2);
+	put_u32(buf + blk + 56, 2);
 	tu_fix_crc(buf, len);
 	snprintf(want, sizeof want, "position at offset %zu is not valid", blk + 40);
 	expect_load_error(dir, buf, len, want);
 	memcpy(buf, good, len);
-	tu_put32(buf + rblk, 2); /* the mode is 0 or 1 */
+	put_u32(buf + rblk, 2); /* the mode is 0 or 1 */
 	tu_fix_crc(buf, len);
 	snprintf(want, sizeof want, "the record of the training at offset %zu is not valid", rblk);
 	expect_load_error(dir, buf, len, want);
@@ -300,15 +300,15 @@ START_TEST(test_values_out_of_limits)
 	expect_load_error(dir, buf, len, "Adam's second moment 3 at offset");
 	/* Adam step counts past 2^53 (INT64_MAX overflowed in training) */
 	memcpy(buf, good, len);
-	tu_put32(buf + 44, 0xffffffffu);
-	tu_put32(buf + 48, 0x7fffffffu);
+	put_u32(buf + 44, 0xffffffffu);
+	put_u32(buf + 48, 0x7fffffffu);
 	tu_fix_crc(buf, len);
 	expect_load_error(dir, buf, len,
 	                  "Adam step count 9223372036854775807 at offset 44 is more "
 	                  "than condnet's limit of 2^53");
 	memcpy(buf, good, len);
-	tu_put32(buf + 44, 0);
-	tu_put32(buf + 48, 1u << 21); /* 2^53 itself loads */
+	put_u32(buf + 44, 0);
+	put_u32(buf + 48, 1u << 21); /* 2^53 itself loads */
 	tu_fix_crc(buf, len);
 	const char *p = tu_write(dir, "steps.cnm", buf, len);
 	Net *back = model_load(p, &e);
@@ -375,7 +375,7 @@ START_TEST(test_prep_block)
 	size_t len3 = len - MODEL_PREP_BYTES(6);
 	unsigned char *v3 = malloc(len3);
 	memcpy(v3, good, len3 - 4);
-	tu_put32(v3 + 8, 3);
+	put_u32(v3 + 8, 3);
 	tu_fix_crc(v3, len3);
 	const char *f = tu_write(dir, "v3.cnm", v3, len3);
 	snprintf(path, sizeof path, "%s", f);
@@ -395,17 +395,17 @@ START_TEST(test_prep_block)
 
 	unsigned char *buf = malloc(len);
 	memcpy(buf, good, len);
-	tu_put32(buf + pblk, 7); /* kind */
+	put_u32(buf + pblk, 7); /* kind */
 	tu_fix_crc(buf, len);
 	snprintf(want, sizeof want, "the preprocessing at offset %zu is not valid (kind 7", pblk);
 	expect_load_error(dir, buf, len, want);
 	memcpy(buf, good, len);
-	tu_put32(buf + pblk + 16, 6); /* a transform of 6 is not a power of 2 */
+	put_u32(buf + pblk + 16, 6); /* a transform of 6 is not a power of 2 */
 	tu_fix_crc(buf, len);
 	snprintf(want, sizeof want, "Haar sizes at offset %zu (3×4 images, transform 6)", pblk + 8);
 	expect_load_error(dir, buf, len, want);
 	memcpy(buf, good, len);
-	tu_put32(buf + pblk + 32 + 4, 0); /* coefficient 1 repeats coefficient 0 */
+	put_u32(buf + pblk + 32 + 4, 0); /* coefficient 1 repeats coefficient 0 */
 	tu_fix_crc(buf, len);
 	snprintf(want, sizeof want, "Haar coefficient 1 at offset %zu is 0, expected distinct",
 	         pblk + 36);
@@ -456,18 +456,18 @@ START_TEST(test_prep_pixels)
 	unsigned char *good = tu_read(path, &len), *buf = malloc(len);
 	size_t pblk = len - 4 - MODEL_PREP_BYTES(6);
 	memcpy(buf, good, len);
-	tu_put32(buf + pblk + 8, 3); /* 3×3 images: not 6 pixels */
+	put_u32(buf + pblk + 8, 3); /* 3×3 images: not 6 pixels */
 	tu_fix_crc(buf, len);
 	snprintf(want, sizeof want, "image size at offset %zu (3×3) is not its 6 pixels", pblk + 8);
 	expect_load_error(dir, buf, len, want);
 	memcpy(buf, good, len);
-	tu_put32(buf + pblk + 16, 4); /* a Haar size */
+	put_u32(buf + pblk + 16, 4); /* a Haar size */
 	tu_fix_crc(buf, len);
 	snprintf(want, sizeof want,
 	         "the preprocessing at offset %zu holds Haar coefficients for pixels inputs", pblk);
 	expect_load_error(dir, buf, len, want);
 	memcpy(buf, good, len);
-	tu_put32(buf + pblk + 32 + 8, 5); /* a coefficient */
+	put_u32(buf + pblk + 32 + 8, 5); /* a coefficient */
 	tu_fix_crc(buf, len);
 	expect_load_error(dir, buf, len, want);
 	/* a save checks the same: the record must fit */

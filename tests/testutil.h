@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "model/model_bytes.h"
+
 static inline int tu_rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	return remove(path);
@@ -140,23 +142,12 @@ static inline double tu_xorshift(uint64_t *state)
 	return (double)(*state >> 11) / 9007199254740992.0;
 }
 
-/* A 32-bit number in the little-endian order of condnet's files, and the
- * CRC-32 (zlib) of all but a file's last 4 bytes written into them, so that
- * only a field forged by a test is wrong. */
-static inline void tu_put32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static inline uint32_t tu_get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
+/* The CRC-32 (zlib) of all but a file's last 4 bytes written into them in
+ * the little-endian order of condnet's files (model/model_bytes.h's), so
+ * that only a field forged by a test is wrong. */
 static inline void tu_fix_crc(unsigned char *buf, size_t len)
 {
-	tu_put32(buf + len - 4, (uint32_t)crc32(0L, buf, (uInt)(len - 4)));
+	put_u32(buf + len - 4, (uint32_t)crc32(0L, buf, (uInt)(len - 4)));
 }
 
 /* Runs one suite; the test program's exit status. */
