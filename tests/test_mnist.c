@@ -72,8 +72,7 @@ START_TEST(test_cache_written_and_read)
 	dataset_free(te2);
 	/* another key (other inputs) or another k: refused with the reason */
 	ck_assert_int_eq(
-	    mnist_cache_read(cache, 4, 32, get_u32(c + 32) ^ 1, "mnist", &tr2, &te2, &idx, &e),
-	    -1);
+	    mnist_cache_read(cache, 4, 32, get_u32(c + 32) ^ 1, "mnist", &tr2, &te2, &idx, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "made by another version, for other features"));
 	ck_assert_int_eq(
 	    mnist_cache_read(cache, 5, 32, get_u32(c + 32), "mnist", &tr2, &te2, &idx, &e), -1);
