@@ -1,10 +1,9 @@
-/* session_action.c - an action as one log line and back: a verb, then
- * key=value fields with '%', space and control characters escaped. The
- * actions are described once, as tmux's cmd_entry describes its commands:
- * a table of actions, each with its fields (key, type, bounds, whether
- * required, where in SessAction), which the one writer and the one reader
- * walk. A setting's line takes its verb and value from the settings table
- * (session_setting.h). */
+/* session_action.c - the table of actions, as tmux's cmd_entry describes
+ * its commands: each action with its fields (key, type, bounds, whether
+ * required, where in SessAction), which the one writer (here: a verb, then
+ * key=value fields with '%', space and control characters escaped), the
+ * one reader (session_action_read.c) and the check walk. A setting's line
+ * takes its verb and value from the settings table (session_setting.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,54 +14,8 @@
 #include "data/plane_inputs.h"
 #include "engine/limits.h"
 #include "session/session.h"
+#include "session/session_action_int.h"
 #include "session/session_setting.h"
-
-/* How a field's text becomes its value, and back. */
-typedef enum FieldType {
-	FT_TEXT,  /* a string of size bytes */
-	FT_SCHED, /* a schedule, as sched_parse reads it */
-	FT_PLANE, /* the plane's inputs, as plane_inputs_parse reads them */
-	FT_NUM,   /* a double of the table of limits (lim), written with its digits */
-	FT_INT,   /* an int of the table of limits, or of lo..hi (lim NOLIM) */
-	FT_SEED,  /* an unsigned 64-bit integer */
-	FT_CRC,   /* 8 hexadecimal digits */
-	FT_ACT,   /* an activation's name */
-	FT_MNIST, /* MNIST's inputs by name, 0 for the paper's */
-	FT_SHAPE, /* CxHxW */
-	FT_WORD   /* one of two words, 0 and 1 */
-} FieldType;
-
-enum {
-	REQ = 1,    /* required */
-	ZERO = 2,   /* "0" reads as not set, whatever the limit says */
-	OPT = 4,    /* written only when set (not 0, not empty, or given) */
-	ADD = 8,    /* of the add variant: required there, refused with remove */
-	REMOVE = 16 /* of the remove variant */
-};
-#define NOLIM ((LimitId)-1)
-
-typedef struct Field {
-	const char *key; /* NULL: the action's bare value */
-	FieldType type;
-	size_t off, size; /* where in SessAction; a text's buffer */
-	unsigned fl;
-	LimitId lim;         /* FT_NUM, FT_INT */
-	long lo, hi;         /* FT_INT without a limit */
-	size_t given;        /* where "given" is kept (has_noise, has_crc, has_seed), or 0 */
-	int digits;          /* FT_NUM: written with "%.*g" of these digits */
-	const char *word[2]; /* FT_WORD */
-	const char *what;    /* a bare value in "missing …" */
-	const char *twice;   /* a bare value given twice */
-} Field;
-
-/* An action: its verb and its fields, in the order its line writes them
- * (a field's off is never 0: the list ends at the first that is). */
-typedef struct ActionDef {
-	SessKind kind;
-	const char *name;
-	Field f[14];
-	int (*check)(const SessAction *a, Err *e); /* what the fields' own bounds do not say */
-} ActionDef;
 
 #define AT(m) offsetof(SessAction, m)
 #define SIZE(m) sizeof(((SessAction *)0)->m)
@@ -99,7 +52,7 @@ static int check_layer(const SessAction *a, Err *e);
 static int check_inputs(const SessAction *a, Err *e);
 static int check_label_col(const SessAction *a, Err *e);
 
-static const ActionDef actions[SESS_KIND_COUNT] = {
+const ActionDef session_actions[SESS_KIND_COUNT] = {
     {.kind = SESS_DATA,
      .name = "data",
      .f = {TEXT("spec", data.spec, REQ),
@@ -214,16 +167,16 @@ static const Field schedule_fields[] = {{.type = FT_SCHED,
                                         NUM("warmup", set.warmup, LIM_WARMUP, 17, OPT | ZERO),
                                         {0}};
 
-static const Field *fields_of(const SessAction *a)
+const Field *session_action_fields(const SessAction *a)
 {
 	const SessSetting *t = session_setting_of(a);
 	if (a->kind == SESS_SET)
 		return !t ? NULL : t->type == SET_NUMBER ? number_fields : schedule_fields;
-	return (unsigned)a->kind < SESS_KIND_COUNT ? actions[a->kind].f : NULL;
+	return (unsigned)a->kind < SESS_KIND_COUNT ? session_actions[a->kind].f : NULL;
 }
 
 /* A number's limit: a setting's is its row's. */
-static LimitId lim_of(const SessAction *a, const Field *f)
+LimitId session_action_lim(const SessAction *a, const Field *f)
 {
 	const SessSetting *t = session_setting_of(a);
 	return f->lim == NOLIM && f->type == FT_NUM && t ? t->lim : f->lim;
@@ -235,11 +188,8 @@ const char *session_action_name(const SessAction *a)
 		const SessSetting *t = session_setting_of(a);
 		return t ? t->name : "set";
 	}
-	return (unsigned)a->kind < SESS_KIND_COUNT ? actions[a->kind].name : "?";
+	return (unsigned)a->kind < SESS_KIND_COUNT ? session_actions[a->kind].name : "?";
 }
-
-#define FIELD(a, f, T) ((T *)((char *)(a) + (f)->off))
-#define CFIELD(a, f, T) ((const T *)((const char *)(a) + (f)->off))
 
 /* ---- writing ---- */
 
@@ -337,7 +287,7 @@ static const char *value_text(const SessAction *a, const Field *f, char *v, size
 }
 
 /* The add variant's word of a, when its fields have variants. */
-static int add_of(const SessAction *a)
+int session_action_adds(const SessAction *a)
 {
 	return (a->kind == SESS_NEURON && a->neuron.add) || (a->kind == SESS_LAYER && a->layer.add);
 }
@@ -350,8 +300,8 @@ static int format(const SessAction *a, char *buf, size_t len)
 	if (n < 0 || (size_t)n >= len)
 		return -1;
 	o.n = (size_t)n;
-	const Field *f = fields_of(a);
-	for (int add = add_of(a); f && f->off; f++) {
+	const Field *f = session_action_fields(a);
+	for (int add = session_action_adds(a); f && f->off; f++) {
 		char v[64];
 		if (written(a, f, add))
 			put(&o, f->key, value_text(a, f, v, sizeof v));
@@ -372,231 +322,6 @@ int session_format_line(const SessAction *a, char *buf, size_t len, Err *e)
 		return err_set(e, "%s: the log line needs more than %zu characters",
 		               session_action_name(a), len ? len - 1 : 0);
 	return 0;
-}
-
-/* ---- reading ---- */
-
-static int unescape(const char *s, char *out, size_t len, Err *e)
-{
-	size_t n = 0;
-	for (; *s; s++) {
-		int c = (unsigned char)*s;
-		if (c == '%') {
-			unsigned v;
-			if (!s[1] || !s[2] || sscanf(s + 1, "%2x", &v) != 1)
-				return err_set(e, "bad escape at '%.8s' (expected %%XX)", s);
-			c = (int)v;
-			s += 2;
-		}
-		if (n + 1 >= len)
-			return err_set(e, "value longer than %zu characters", len - 1);
-		out[n++] = (char)c;
-	}
-	out[n] = '\0';
-	return 0;
-}
-
-static int inum(const char *key, const char *v, long lo, long hi, int *x, Err *e)
-{
-	char *end;
-	errno = 0;
-	long l = strtol(v, &end, 10);
-	if (!*v || *end || errno || l < lo || l > hi)
-		return err_set(e, "%s: expected an integer in [%ld, %ld], got '%s'", key, lo, hi,
-		               v);
-	*x = (int)l;
-	return 0;
-}
-
-static int u64num(const char *key, const char *v, uint64_t *x, Err *e)
-{
-	char *end;
-	errno = 0;
-	unsigned long long l = strtoull(v, &end, 10);
-	if (!*v || *end || errno || *v == '-')
-		return err_set(e, "%s: expected an unsigned integer, got '%s'", key, v);
-	*x = l;
-	return 0;
-}
-
-static int crcnum(const char *v, uint32_t *x, Err *e)
-{
-	char *end;
-	unsigned long c = strtoul(v, &end, 16);
-	if (!*v || *end || c > 0xffffffffUL)
-		return err_set(e, "crc: expected 8 hexadecimal digits, got '%s'", v);
-	*x = (uint32_t)c;
-	return 0;
-}
-
-/* A text field: what it must read as, then whether it fits. */
-static int text(SessAction *a, const Field *f, const char *key, const char *v, Err *e)
-{
-	if (f->type == FT_SCHED) {
-		LrSchedule sc;
-		sched_default(&sc);
-		if (sched_parse(v, &sc, e) < 0)
-			return err_prefix(e, "%s", key);
-	} else if (f->type == FT_PLANE) {
-		unsigned mask;
-		if (plane_inputs_parse(v, &mask, e) < 0)
-			return -1;
-	}
-	if (strlen(v) >= f->size)
-		return err_set(e, "%s: longer than %zu characters", key, f->size - 1);
-	strcpy(FIELD(a, f, char), v);
-	return 0;
-}
-
-/* The value v of field f (key: its name in messages) into a. */
-static int value(SessAction *a, const Field *f, const char *key, const char *v, Err *e)
-{
-	int zero = f->fl & ZERO && !strcmp(v, "0");
-	if (f->given)
-		*(int *)((char *)a + f->given) = 1;
-	switch (f->type) {
-	case FT_TEXT:
-	case FT_SCHED:
-	case FT_PLANE:
-		return text(a, f, key, v, e);
-	case FT_NUM:
-		*FIELD(a, f, double) = 0;
-		return zero ? 0 : limit_parse(lim_of(a, f), key, v, FIELD(a, f, double), e);
-	case FT_INT:
-		*FIELD(a, f, int) = 0;
-		if (zero)
-			return 0;
-		return f->lim == NOLIM ? inum(key, v, f->lo, f->hi, FIELD(a, f, int), e)
-		                       : limit_parse_int(f->lim, key, v, FIELD(a, f, int), e);
-	case FT_SEED:
-		return u64num(key, v, FIELD(a, f, uint64_t), e);
-	case FT_CRC:
-		return crcnum(v, FIELD(a, f, uint32_t), e);
-	case FT_ACT: {
-		ActKind act;
-		if (act_parse(v, &act, e))
-			return err_prefix(e, "act");
-		*FIELD(a, f, int) = (int)act;
-		return 0;
-	}
-	case FT_MNIST:
-		if ((*FIELD(a, f, int) = mnist_inputs_parse(v)) < 0)
-			return err_set(e,
-			               "inputs: unknown inputs '%s' (expected qr, variance, "
-			               "coarse, all or pixels)",
-			               v);
-		return 0;
-	case FT_SHAPE:
-		return datasets_parse_shape(key, v, FIELD(a, f, int), e);
-	case FT_WORD:
-		*FIELD(a, f, int) = !strcmp(v, f->word[1]);
-		return 0;
-	}
-	return 0;
-}
-
-/* The field of a's fields that key names (NULL: the bare value), or NULL. */
-static const Field *find(const Field *f, const char *key, int *i)
-{
-	for (*i = 0; f && f[*i].off; (*i)++)
-		if (key ? f[*i].key && !strcmp(f[*i].key, key) : !f[*i].key)
-			return &f[*i];
-	return NULL;
-}
-
-/* One word of a line: key=value, or a bare value. have: the fields given. */
-static int word(SessAction *a, char *tok, unsigned *have, Err *e)
-{
-	char val[1024];
-	const char *name = session_action_name(a);
-	char *eq = strchr(tok, '=');
-	if (eq)
-		*eq = '\0';
-	if (unescape(eq ? eq + 1 : tok, val, sizeof val, e) < 0)
-		return err_prefix(e, "%s", name);
-	int i;
-	const Field *f = find(fields_of(a), eq ? tok : NULL, &i);
-	if (!f && eq)
-		return err_set(e, "%s: unknown field '%s'", name, tok);
-	if (!f || (f->type == FT_WORD && strcmp(val, f->word[0]) && strcmp(val, f->word[1])))
-		return err_set(e, "%s: unexpected word '%s' (expected key=value)", name, val);
-	if (*have & 1u << i)
-		return eq ? err_set(e, "%s: %s given twice", name, tok)
-		          : err_set(e, "%s: %s", name, f->twice);
-	*have |= 1u << i;
-	return value(a, f, eq ? tok : name, val, e);
-}
-
-/* What the fields given lack, or hold that they must not. */
-static int complete(const SessAction *a, unsigned have, Err *e)
-{
-	const char *name = session_action_name(a);
-	const Field *f = fields_of(a);
-	for (int bare = 0; bare < 2; bare++) /* the named fields first */
-		for (int i = 0; f[i].off; i++)
-			if (f[i].fl & REQ && !(have & 1u << i) && (!f[i].key) == bare)
-				return err_set(e, "%s: missing %s", name,
-				               f[i].key ? f[i].key : f[i].what);
-	int add = add_of(a);
-	const char *word = add ? "add" : "remove";
-	for (int i = 0; f[i].off; i++)
-		if (f[i].fl & (add ? ADD : REMOVE) && !(have & 1u << i))
-			return err_set(e, "%s %s: missing %s", name, word, f[i].key);
-	for (int i = 0; f[i].off; i++)
-		if (f[i].fl & (add ? REMOVE : ADD) && have & 1u << i)
-			return err_set(e, "%s %s: unexpected %s", name, word, f[i].key);
-	return 0;
-}
-
-/* The verb of a line: an action's, or a setting's. */
-static int verb(const char *tok, SessAction *a, Err *e)
-{
-	for (int k = 0; k < SESS_KIND_COUNT; k++)
-		if (k != SESS_SET && !strcmp(tok, actions[k].name)) {
-			a->kind = (SessKind)k;
-			if (k == SESS_DATA)
-				a->data.label_col = -1;
-			return 0;
-		}
-	const SessSetting *t = session_setting_find(tok);
-	if (t) {
-		a->kind = SESS_SET;
-		a->set.id = (int)(t - session_settings);
-		return 0;
-	}
-	char list[512];
-	size_t n = 0;
-	for (int k = 0; k < SESS_KIND_COUNT; k++)
-		for (int j = 0; j < (k == SESS_SET ? session_nsettings : 1) && n < sizeof list; j++)
-			n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
-			                      n ? (k == SESS_KIND_COUNT - 1 ? " or " : ", ") : "",
-			                      k == SESS_SET ? session_settings[j].name
-			                                    : actions[k].name);
-	return err_set(e, "unknown action '%s' (expected %s)", tok, list);
-}
-
-int session_parse(const char *line, SessAction *a, Err *e)
-{
-	char buf[SESS_LINE_MAX + 2];
-	const char *sep = " \t\r\n";
-	memset(a, 0, sizeof *a);
-	size_t len = strcspn(line, "\r\n");
-	if (len > SESS_LINE_MAX || strlen(line) >= sizeof buf)
-		return err_set(e, "line longer than %d characters", SESS_LINE_MAX);
-	strcpy(buf, line);
-	char *save, *tok = strtok_r(buf, sep, &save);
-	if (!tok || tok[0] == '#')
-		return 0;
-	if (verb(tok, a, e) < 0)
-		return -1;
-	unsigned have = 0;
-	while ((tok = strtok_r(NULL, sep, &save)))
-		if (word(a, tok, &have, e) < 0)
-			return -1;
-	if (complete(a, have, e) < 0)
-		return -1;
-	const ActionDef *d = a->kind == SESS_SET ? NULL : &actions[a->kind];
-	return d && d->check && d->check(a, e) < 0 ? -1 : 1;
 }
 
 /* ---- checking ---- */
@@ -659,8 +384,8 @@ int session_check(const SessAction *a, Err *e)
 		return session_setting_check(a, e);
 	if ((unsigned)a->kind >= SESS_KIND_COUNT)
 		return err_set(e, "unknown action kind %d", (int)a->kind);
-	const ActionDef *d = &actions[a->kind];
-	int add = add_of(a);
+	const ActionDef *d = &session_actions[a->kind];
+	int add = session_action_adds(a);
 	if (d->check && d->check(a, e) < 0)
 		return -1;
 	/* every number of the table of limits its line would hold */
