@@ -105,6 +105,7 @@ const SessSetting session_settings[] = {
                    .sym = "schedule",
                    .ascii = "schedule",
                    .ask = 'S',
+                   .prompt = "schedule (step:E:F, cosine:T, plateau:P:F, constant)",
                    .hint_keys = "S",
                    .hint = "lr",
                    .help_keys = "S",

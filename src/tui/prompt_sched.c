@@ -35,8 +35,7 @@ void tui_ask_sched(Tui *t)
 {
 	char def[64];
 	LrSchedule s = current(t);
-	tui_ask(t, P_SCHED, "schedule (step:E:F, cosine:T, plateau:P:F, constant)",
-	        sched_format(&s, def, sizeof def));
+	tui_ask(t, P_SCHED, session_settings[SET_SCHED].prompt, sched_format(&s, def, sizeof def));
 }
 
 void tui_answer_sched(Tui *t, PromptKind k, const char *v)
