@@ -149,4 +149,13 @@ static inline Alg3Opts opts100(void)
 	o.tau = 100;
 	return o;
 }
+
+/* τ = 3: every hidden layer of fx_wide_net is squeezed. */
+static inline Alg3Opts opts3(void)
+{
+	Alg3Opts o;
+	alg3_opts_default(&o);
+	o.tau = 3;
+	return o;
+}
 #endif

@@ -73,6 +73,18 @@ Net *fx_deep_net(int m, ActKind act, float (*value)(size_t i, size_t n))
 	return net;
 }
 
+const int fx_wide_widths[5] = {12, 30, 25, 20, 4};
+
+Net *fx_wide_net(void)
+{
+	Net *net = net_new(4, fx_wide_widths, ACT_TANH, 1.0f, NULL);
+	ck_assert_ptr_nonnull(net);
+	Rng r;
+	rng_seed(&r, 5);
+	net_init_glorot(net, &r);
+	return net;
+}
+
 Dataset *fx_random_inputs(int n, int d, uint64_t seed)
 {
 	Dataset *ds = dataset_new(n, d, 3, NULL);

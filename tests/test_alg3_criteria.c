@@ -268,11 +268,7 @@ END_TEST
 
 START_TEST(kappa_at_decision_is_after_the_cascade)
 {
-	int w[5] = {12, 30, 25, 20, 4};
-	Net *net = net_new(4, w, ACT_TANH, 1.0f, NULL);
-	Rng r;
-	rng_seed(&r, 5);
-	net_init_glorot(net, &r);
+	Net *net = fx_wide_net();
 	Alg3Opts o;
 	alg3_opts_default(&o);
 	o.tau = 3;

@@ -158,14 +158,8 @@ END_TEST
 
 START_TEST(while_loop_bounds_kappa)
 {
-	int widths[5] = {12, 30, 25, 20, 4};
-	Net *net = net_new(4, widths, ACT_TANH, 1.0f, NULL);
-	Rng r;
-	rng_seed(&r, 5);
-	net_init_glorot(net, &r);
-	Alg3Opts o;
-	alg3_opts_default(&o);
-	o.tau = 3;
+	Net *net = fx_wide_net();
+	Alg3Opts o = opts3();
 	Err e;
 	/* without the loop, the QR threshold alone decides */
 	o.while_loop = 0;
@@ -183,7 +177,7 @@ START_TEST(while_loop_bounds_kappa)
 	ck_assert_int_eq(removed[3], 0);
 	ck_assert_int_eq(net->n[4], 4);
 	for (int layer = 1; layer <= 3; layer++) {
-		ck_assert_int_eq(net->n[layer], widths[layer] - removed[layer - 1]);
+		ck_assert_int_eq(net->n[layer], fx_wide_widths[layer] - removed[layer - 1]);
 		LayerCond lc;
 		ck_assert_int_eq(cond_layer(net, layer, o.tau, &lc, &e), 0);
 		ck_assert_msg(lc.kappa <= o.tau, "layer %d: κ = %g", layer, lc.kappa);

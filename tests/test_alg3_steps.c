@@ -320,14 +320,8 @@ END_TEST
  * (the κ loop the rest). */
 START_TEST(removed_by_qr_and_by_the_loop)
 {
-	int widths[5] = {12, 30, 25, 20, 4};
-	Net *net = net_new(4, widths, ACT_TANH, 1.0f, NULL);
-	Rng r;
-	rng_seed(&r, 5);
-	net_init_glorot(net, &r);
-	Alg3Opts o;
-	alg3_opts_default(&o);
-	o.tau = 3;
+	Net *net = fx_wide_net();
+	Alg3Opts o = opts3();
 	Err e;
 	Alg3 *a = alg3_new(net, &o, NULL, &e);
 	int qr[4] = {0}, all[4] = {0}, by_loop = 0;
@@ -342,7 +336,7 @@ START_TEST(removed_by_qr_and_by_the_loop)
 	ck_assert_mem_eq(a->removed_qr, qr, sizeof qr);
 	ck_assert_mem_eq(a->removed, all, sizeof all);
 	for (int i = 0; i < 3; i++)
-		ck_assert_int_eq(net->n[i + 1], widths[i + 1] - all[i]);
+		ck_assert_int_eq(net->n[i + 1], fx_wide_widths[i + 1] - all[i]);
 	alg3_free(a);
 	net_free(net);
 }
