@@ -1,5 +1,5 @@
 /* model_test.h - what the tests of model files share (test_model_io.c,
- * test_model_save.c): a network with a training's state
+ * test_model_save.c, test_schedule.c): a network with a training's state
  * to write, two networks compared field by field, the files a save leaves
  * beside its own, and a file the reader must refuse with a message. */
 #ifndef CONDNET_MODEL_TEST_H
