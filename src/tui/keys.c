@@ -365,8 +365,10 @@ void tui_play_next(Tui *t)
 	if (sc.pos < t->lesson->n)
 		tui_show_screen(t, to);
 	/* the speed the lesson names for this action, unless --speed said one */
-	if (sc.pos < t->lesson->n && !t->speed_given && !isnan(t->lesson->speed[sc.pos]))
-		worker_set_speed(t->w, t->lesson->speed[sc.pos]);
+	Err e = {{0}};
+	if (sc.pos < t->lesson->n && !t->speed_given && !isnan(t->lesson->speed[sc.pos]) &&
+	    worker_set_speed(t->w, t->lesson->speed[sc.pos], &e) < 0)
+		worker_status(t->w, 1, "the lesson's speed: %s", e.msg);
 	Job j = {.kind = JOB_PLAY_NEXT};
 	tui_submit(t, &j);
 }

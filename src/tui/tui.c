@@ -173,7 +173,8 @@ int tui_run(Session *s, const TuiSetup *su)
 		session_free(s);
 		return 1;
 	}
-	worker_set_speed(t.w, su->speed);
+	/* (--speed was held to the same rule: this refuses nothing) */
+	worker_set_speed(t.w, su->speed, NULL);
 	/* a lesson's line says where it is: its note goes to the narration */
 	if (su->lesson)
 		worker_play_note(t.w, su->note);

@@ -52,8 +52,10 @@ int worker_submit(Worker *w, const Job *j);
 int worker_toggle_pause(Worker *w);
 /* The speed of the trainings the screen runs, in epochs a second (0: as
  * fast as they go); a change applies at the next epoch's end, or at once to
- * a wait under way. */
-void worker_set_speed(Worker *w, double speed);
+ * a wait under way. A speed outside the table of limits (LIM_SPEED: one
+ * epoch a day to 100,000 a second) is refused: -1 with the message, the
+ * speed as it was. */
+int worker_set_speed(Worker *w, double speed, Err *e);
 /* One epoch more of the running training, then a pause (paused: it goes
  * on for one; running: it pauses at the end of the epoch under way);
  * -1 when no job runs. */
