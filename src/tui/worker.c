@@ -30,10 +30,12 @@ static void run_job(Worker *w, Job *j)
 		worker_sqz_begin(w);
 		break;
 	case JOB_SQZ_DECIDE:
-		worker_sqz_decide(w, j->a.apply, -1);
+		if (worker_sqz_answers(w, j->target))
+			worker_sqz_decide(w, j->a.apply, -1);
 		break;
 	case JOB_SQZ_ALL:
-		worker_sqz_all(w);
+		if (worker_sqz_answers(w, j->target))
+			worker_sqz_all(w);
 		break;
 	case JOB_SQZ_STOP:
 		worker_sqz_finish(w, "stopped");

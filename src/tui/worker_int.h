@@ -158,6 +158,11 @@ int worker_sqz_decide_as(Worker *w, int apply, int comp, int show);
 /* Applies the proposal shown and every later one (one engine call), then
  * shows the end of the pass. */
 void worker_sqz_all(Worker *w);
+/* 1 when a decision pressed for proposal seq (ShownSqueeze.seq; 0 any)
+ * answers the proposal waiting now; else 0, said on the status line (a
+ * decision queued behind a preview whose proposal is gone is not applied to
+ * another). */
+int worker_sqz_answers(Worker *w, int seq);
 /* A decision of the pass was made (the HOOK_ALG3_LAYER step): noted among
  * the pass's decisions, its removals counted, its numbers kept for the
  * export's table. */

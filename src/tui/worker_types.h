@@ -130,8 +130,9 @@ typedef struct ShownChannels {
 typedef enum JobKind {
 	JOB_ACTION,     /* a session action */
 	JOB_SQZ_START,  /* begin a squeeze pass at the first hidden layer with κ > τ */
-	JOB_SQZ_DECIDE, /* apply (a.apply = 1) or refuse the proposal shown, then the next */
-	JOB_SQZ_ALL,    /* apply the proposal shown and every later one */
+	JOB_SQZ_DECIDE, /* apply (a.apply = 1) or refuse the proposal shown, then the next;
+	                 * target: the proposal (ShownSqueeze.seq) it answers, 0 any */
+	JOB_SQZ_ALL,    /* apply the proposal shown and every later one (target: as above) */
 	JOB_SQZ_STOP,   /* end the pass */
 	JOB_SQZ_COMP,   /* toggle compensation for the next decisions */
 	JOB_EXPORT,     /* the tables into path (.csv: CSV, else Markdown) and the plots beside */
@@ -169,9 +170,11 @@ typedef struct ShownDecision {
 #define SQZ_PREVIEW_DRAWS PLANE_PANEL_DRAWS
 
 typedef struct ShownSqueeze {
-	int active;  /* a pass is under way */
-	int waiting; /* a proposal waits for y / n / a */
-	int comp;    /* compensation for the next apply */
+	int active;    /* a pass is under way */
+	int waiting;   /* a proposal waits for y / n / a */
+	int seq;       /* proposals shown so far: a decision names the one it answers */
+	int measuring; /* the preview of the proposal shown (its what-if) runs */
+	int comp;      /* compensation for the next apply */
 	int layer, n_before, nkeep, p_qr, nrdiag;
 	double kappa_before, kappa_after;
 	int *perm;     /* n_before: neuron numbers from 1 in pivot order */
