@@ -409,7 +409,7 @@ int tui_cmd(int argc, char **argv)
 	FileRole r[SETUP_MAX_ROLES + 1];
 	char bufs[SETUP_MAX_ROLES][PATH_MAX];
 	int nr = setup_roles(&ta.co, r, bufs);
-	r[nr++] = (FileRole){"--log", ta.log, 1, NULL, NULL};
+	r[nr++] = (FileRole){"--log", ta.log, 1, NULL, NULL, NULL};
 	if (file_roles_apart(r, nr, &e) < 0) {
 		fprintf(stderr, "condnet: %s\n", e.msg);
 		return 1;

@@ -238,6 +238,26 @@ typedef struct ShownEpochs {
  * has a panel of its own). */
 typedef enum NarrKind { NARR_OP = 0, NARR_QUIET, NARR_CAPTION } NarrKind;
 
+/* The files the session reads and writes (worker_files.c): what the
+ * screen's save and export never write over. */
+typedef enum SessFileKind {
+	SFILE_LOADED,   /* a model a load read (--load, o, a lesson's) */
+	SFILE_DATA,     /* a file of the data set read, or its directory (names) */
+	SFILE_LOG,      /* the session log */
+	SFILE_LESSON,   /* the lesson played */
+	SFILE_SAVED,    /* a model a save wrote */
+	SFILE_EXPORTED, /* a file an export wrote */
+} SessFileKind;
+typedef struct SessFile {
+	SessFileKind kind;
+	char *path;
+	const char *const *names; /* a directory: the names of the files read in it */
+} SessFile;
+typedef struct SessFiles {
+	SessFile *f;
+	int n, cap;
+} SessFiles;
+
 typedef struct Shown {
 	/* data and network */
 	char data[256];
@@ -313,6 +333,14 @@ typedef struct Shown {
 	int play_pos;  /* lesson actions applied */
 	int playing;   /* 1 while a lesson step runs */
 	int replaying; /* 1 while a step back replays the lesson */
+	/* the files the session reads and writes (worker_files.c); lost: one
+	 * could not be kept (out of memory), and a save or export is refused */
+	SessFiles files;
+	int files_lost;
+	/* an export that would write over existing files asks first: its name
+	 * and the question (ask_path "": none), the diagram's choice it goes with */
+	char ask_path[1024], ask_q[1200];
+	int ask_target;
 } Shown;
 
 typedef struct Worker Worker;
