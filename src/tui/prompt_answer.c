@@ -100,35 +100,18 @@ static int save_apart(Tui *t, const char *path)
 	return 0;
 }
 
-/* The answer to the open prompt (an empty answer takes the default). */
-static void answer(Tui *t)
+/* A name to save or export to, and the questions about files that exist. */
+static void answer_file(Tui *t, PromptKind k, const char *v)
 {
-	PromptKind k = t->pk;
-	const char *v = t->ilen ? t->input : t->def;
-	t->pk = P_NONE;
 	switch (k) {
-	case P_TAU:
-	case P_ETA:
-	case P_EPOCHS:
-		answer_number(t, k, v);
-		break;
-	case P_BETAS:
-	case P_Q:
-		answer_sweep(t, k, v);
-		break;
-	case P_SCHED:
-	case P_WARMUP:
-	case P_PATIENCE:
-		tui_answer_sched(t, k, v);
-		break;
 	case P_SAVE:
 		if (!v[0]) {
 			t->quit_after_save = 0;
 		} else if (!screen_output_ok(t, v, 0)) {
 			t->quit_after_save = 0;
 		} else if (!save_apart(t, v)) {
-			tui_ask(t, P_SAVE, "save to (another file)",
-			        ""); /* the line above says why */
+			/* the narration line above says why */
+			tui_ask(t, P_SAVE, "save to (another file)", "");
 		} else if (access(v, F_OK) == 0) {
 			char q[1200];
 			snprintf(t->overwrite, sizeof t->overwrite, "%s", v);
@@ -158,13 +141,6 @@ static void answer(Tui *t)
 			              t->overwrite);
 		}
 		break;
-	case P_OPEN: {
-		SessAction a = {.kind = SESS_LOAD};
-		snprintf(a.path, sizeof a.path, "%s", v);
-		snprintf(t->model, sizeof t->model, "%s", v);
-		tui_submit_action(t, &a);
-		break;
-	}
 	case P_EXPORT: {
 		Job j = {.kind = JOB_EXPORT, .target = t->u.net_col * 65536 + t->u.net_row};
 		if (!screen_output_ok(t, v, FILE_OUT_TEXT))
@@ -173,6 +149,47 @@ static void answer(Tui *t)
 		tui_submit(t, &j);
 		break;
 	}
+	default:
+		break;
+	}
+}
+
+/* The answer to the open prompt (an empty answer takes the default). */
+static void answer(Tui *t)
+{
+	PromptKind k = t->pk;
+	const char *v = t->ilen ? t->input : t->def;
+	t->pk = P_NONE;
+	switch (k) {
+	case P_TAU:
+	case P_ETA:
+	case P_EPOCHS:
+		answer_number(t, k, v);
+		break;
+	case P_BETAS:
+	case P_Q:
+		answer_sweep(t, k, v);
+		break;
+	case P_SCHED:
+	case P_WARMUP:
+	case P_PATIENCE:
+		tui_answer_sched(t, k, v);
+		break;
+	case P_SAVE:
+	case P_OVERWRITE:
+	case P_EXPORT_OVERWRITE:
+		answer_file(t, k, v);
+		break;
+	case P_OPEN: {
+		SessAction a = {.kind = SESS_LOAD};
+		snprintf(a.path, sizeof a.path, "%s", v);
+		snprintf(t->model, sizeof t->model, "%s", v);
+		tui_submit_action(t, &a);
+		break;
+	}
+	case P_EXPORT:
+		answer_file(t, k, v);
+		break;
 	case P_INPUTS:
 		tui_answer_inputs(t, v);
 		break;
