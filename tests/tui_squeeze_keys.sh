@@ -18,6 +18,23 @@ undo_all() {
 	see "every change undone" 'queued 0   undo 0 '
 }
 
+## a wide network, whose preview takes a while: a pressed as soon as the
+## proposal shows is queued behind it (or, were the preview done, applied)
+screen_run wide 100x30 --data synthetic --layers 1500,1000 --seed 3 --tau 2 --log /dev/null
+see "the screen opens on a wide network" '^ +i +n_i' 60
+keys z
+see "z shows layer 1's proposal of the wide network" 'Layer 1: [0-9]+ neurons, decision κ' 120
+keys a
+wait_for 'a queued: it applies, with every later one, layer 1.s proposal when its preview ends' 5 &&
+	echo "# the a was queued behind the preview"
+see "a ends the pass" 'Done: [0-9]+ neuron' 300
+settle
+check "both layers' decisions are applied" sh -c "grep -Eq 'layer 1: 1500 → [0-9]+' '$TMP/screen' && grep -Eq 'layer 2: 1000 → [0-9]+' '$TMP/screen'"
+keys q
+see "q asks about the unsaved work" 'unsaved changes'
+keys y
+see "the wide screen quits" 'EXIT=0' 30
+
 screen_run sq 100x30 --data synthetic --layers 48,40,32 --seed 3 --tau 2 --log "'$TMP/sq.log'"
 see "the screen opens" '^ +i +n_i'
 keys t 5 Enter
