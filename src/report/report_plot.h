@@ -125,7 +125,7 @@ int report_plot_blocked(const char *dir, const char *base, char *bad, size_t len
  * non-zero and returns that; 0 when all were given, -1 out of memory. */
 typedef int (*ReportFileFn)(const char *path, const char *what, void *ud);
 int report_export_files(const char *dir, const char *base, const ReportScreen *s,
-                        const ReportNetwork *net, const ReportPlane *pl, ReportFileFn fn,
-                        void *ud, Err *e);
+                        const ReportNetwork *net, const ReportPlane *pl, ReportFileFn fn, void *ud,
+                        Err *e);
 
 #endif
