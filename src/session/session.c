@@ -281,6 +281,7 @@ static int do_load(Session *s, SessAction *a, Err *e)
 		return -1;
 	if (a->has_seed) /* the trainings that follow, as --seed said */
 		s->seed = a->seed;
+	snprintf(s->loaded, sizeof s->loaded, "%s", a->path);
 	return 0;
 }
 
@@ -514,6 +515,8 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 			return -1;
 		if (!s->replay && model_save(s->net, a.path, e) < 0)
 			return -1;
+		if (!s->replay)
+			snprintf(s->saved, sizeof s->saved, "%s", a.path);
 		s->dirty = 0;
 		break;
 	default:
