@@ -88,8 +88,12 @@ int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e)
 	int k = setup_roles(c, r, bufs);
 	for (int i = 0; i < n; i++)
 		if (own[i].path)
-			r[k++] = (FileRole){own[i].what ? own[i].what : "output", own[i].path,
-			                    !(own[i].flags & CLI_IN), own[i].names, NULL};
+			r[k++] = (FileRole){own[i].what ? own[i].what : "output",
+			                    own[i].path,
+			                    !(own[i].flags & CLI_IN),
+			                    own[i].names,
+			                    NULL,
+			                    NULL};
 	int apart = file_roles_apart(r, k, e);
 	free(r);
 	free(bufs);

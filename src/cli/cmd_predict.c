@@ -194,6 +194,15 @@ static Dataset *input_rows(const Predict *p, const Net *net, const char *name, E
 	if (!rec && !(given = options_prep(p, net, name, e)) && p->o.c.data.scale != DATA_RAW)
 		return NULL;
 	Dataset *raw = read_raw(p->input, net, rec, name, e), *d = raw;
+	/* the rows as the images --shape declares, which the network must read,
+	 * as for train, squeeze and cond */
+	const int *shape = p->o.c.data.shape;
+	if (raw && (datasets_set_shape(shape, raw, e) ||
+	            net_check_images(net, raw->c, raw->h, raw->w, raw->name, e))) {
+		dataset_free(raw);
+		prep_free(given);
+		return NULL;
+	}
 	if (raw && rec && (rec->kind == PREP_HAAR || rec->kind == PREP_PIXELS)) {
 		d = image_rows(raw, rec, e);
 		dataset_free(raw);

@@ -258,6 +258,7 @@ static int do_load(Session *s, SessLoadArgs *a, Err *e)
 		return -1;
 	if (a->has_seed) /* the trainings that follow, as --seed said */
 		s->seed = a->seed;
+	snprintf(s->loaded, sizeof s->loaded, "%s", a->path);
 	return 0;
 }
 
@@ -444,6 +445,8 @@ static int do_save(Session *s, const SessSaveArgs *a, Err *e)
 		return -1;
 	if (!s->replay && model_save(s->net, a->path, e) < 0)
 		return -1;
+	if (!s->replay)
+		snprintf(s->saved, sizeof s->saved, "%s", a->path);
 	s->dirty = 0;
 	return 0;
 }

@@ -268,6 +268,8 @@ typedef struct Session {
 	int nundo, capundo;
 	const Net *training; /* the network a `train` action trains now, or NULL */
 	int dirty;           /* changed since the last save or load */
+	char loaded[1024];   /* the model file the last load read, "" none */
+	char saved[1024];    /* the model file the last save wrote, "" none */
 	int replay;          /* 1: save actions write nothing */
 	FILE *log;
 	char log_path[1024];

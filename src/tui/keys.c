@@ -236,6 +236,33 @@ static void k_adopt(Tui *t, int ch)
 		tui_submit_kind(t, JOB_ADOPT, 0);
 }
 
+/* y, n or a for the proposal shown. While its preview (the what-if
+ * accuracies) is measured, and nothing else waits, the decision is queued:
+ * the worker applies it to that proposal when the preview ends, and to no
+ * other (worker_sqz_answers); anything else running refuses it. */
+static void sqz_decision(Tui *t, int ch)
+{
+	Job j = {.kind = ch == 'a' ? JOB_SQZ_ALL : JOB_SQZ_DECIDE};
+	j.apply = ch != 'n';
+	const Shown *p = worker_lock(t->w);
+	int measuring = p->busy && p->sq.measuring && !p->queued && p->ops == 1;
+	int running = p->ops > 0, layer = p->sq.layer;
+	j.target = p->sq.seq;
+	worker_unlock(t->w);
+	if (running && !measuring) {
+		tui_refuse_busy(t);
+		return;
+	}
+	tui_submit(t, &j);
+	if (measuring)
+		worker_status(t->w, 0, "%c queued: it %s layer %d's proposal when its preview ends",
+		              ch,
+		              ch == 'n'   ? "refuses"
+		              : ch == 'y' ? "applies"
+		                          : "applies, with every later one,",
+		              layer);
+}
+
 static void k_squeeze(Tui *t, int ch)
 {
 	Snap s = snap(t);
@@ -245,7 +272,7 @@ static void k_squeeze(Tui *t, int ch)
 	} else if (ch == 'p') {
 		open_panel(t, PANEL_ORDER);
 	} else if (s.waiting) {
-		tui_submit_kind(t, ch == 'a' ? JOB_SQZ_ALL : JOB_SQZ_DECIDE, ch != 'n');
+		sqz_decision(t, ch);
 	} else {
 		worker_status(t->w, 0, "no squeeze proposal waits: z starts a squeeze");
 	}
@@ -383,8 +410,10 @@ void tui_play_next(Tui *t)
 	if (sc.pos < t->lesson->n)
 		tui_show_screen(t, to);
 	/* the speed the lesson names for this action, unless --speed said one */
-	if (sc.pos < t->lesson->n && !t->speed_given && !isnan(t->lesson->speed[sc.pos]))
-		worker_set_speed(t->w, t->lesson->speed[sc.pos]);
+	Err e = {{0}};
+	if (sc.pos < t->lesson->n && !t->speed_given && !isnan(t->lesson->speed[sc.pos]) &&
+	    worker_set_speed(t->w, t->lesson->speed[sc.pos], &e) < 0)
+		worker_status(t->w, 1, "the lesson's speed: %s", e.msg);
 	Job j = {.kind = JOB_PLAY_NEXT};
 	tui_submit(t, &j);
 }

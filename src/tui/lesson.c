@@ -1,5 +1,6 @@
 /* tui/lesson.c - reading a lesson: its actions and captions. */
 #include "tui/lesson.h"
+#include "engine/limits.h"
 
 #include <limits.h>
 #include <math.h>
@@ -61,24 +62,11 @@ static int add_caption(char **cap, const char *text, Err *e)
 	return 0;
 }
 
-/* The E or "full" of a "#speed:" line: epochs a second (0 full). */
+/* The E or "full" of a "#speed:" line: epochs a second (0 full), held to
+ * the table of limits as --speed is. */
 static int parse_speed(const char *text, double *speed, Err *e)
 {
-	char word[64] = "", more[2];
-	char *end;
-	int n = sscanf(text, " %63s %1s", word, more);
-	if (n == 1 && !strcmp(word, "full")) {
-		*speed = 0;
-		return 0;
-	}
-	double v = n == 1 ? strtod(word, &end) : 0;
-	if (n != 1 || *end || !(v > 0) || v > 100000)
-		return err_set(e,
-		               "#speed: '%s' is not epochs a second (above 0, at most 100000) or "
-		               "full",
-		               text + strspn(text, " \t"));
-	*speed = v;
-	return 0;
+	return limit_parse_speed("#speed", text, speed, e);
 }
 
 static int grow(Lesson *l, int *cap, Err *e)

@@ -89,6 +89,73 @@ static int screen_output_ok(Tui *t, const char *path, int flags)
 	return 0;
 }
 
+/* 1 when a save to path writes over no file the session reads or writes
+ * but a model (the log, the lesson played, the data, an export's files:
+ * worker_files_apart), else 0 after saying so. */
+static int save_apart(Tui *t, const char *path)
+{
+	Err e = {{0}};
+	FileRole out = {"", path, 1, NULL, NULL, "the model saved"};
+	if (worker_files_apart(t->w, &out, 1, 1, &e) == 0)
+		return 1;
+	worker_status_failed(t->w, path, "not saved: %s", e.msg);
+	return 0;
+}
+
+/* A name to save or export to, and the questions about files that exist. */
+static void answer_file(Tui *t, PromptKind k, const char *v)
+{
+	switch (k) {
+	case P_SAVE:
+		if (!v[0]) {
+			t->quit_after_save = 0;
+		} else if (!screen_output_ok(t, v, 0)) {
+			t->quit_after_save = 0;
+		} else if (!save_apart(t, v)) {
+			/* the narration line above says why */
+			tui_ask(t, P_SAVE, "save to (another file)", "");
+		} else if (access(v, F_OK) == 0) {
+			char q[1200];
+			snprintf(t->overwrite, sizeof t->overwrite, "%s", v);
+			snprintf(q, sizeof q, "%.1000s exists: overwrite it? (y/n)", v);
+			tui_ask(t, P_OVERWRITE, q, "");
+		} else {
+			save_to(t, v);
+		}
+		break;
+	case P_OVERWRITE:
+		if (v[0] == 'y' || v[0] == 'Y') {
+			save_to(t, t->overwrite);
+		} else {
+			worker_status(t->w, 0, "not saved: %s is kept as it was", t->overwrite);
+			t->quit_after_save = 0;
+		}
+		break;
+	case P_EXPORT_OVERWRITE:
+		if (v[0] == 'y' || v[0] == 'Y') {
+			Job j = {.kind = JOB_EXPORT, .target = t->export_target};
+			j.apply = 1; /* over the files that exist */
+			snprintf(j.path, sizeof j.path, "%s", t->overwrite);
+			tui_submit(t, &j);
+		} else {
+			worker_status(t->w, 0,
+			              "not exported: the files of %s are kept as they were",
+			              t->overwrite);
+		}
+		break;
+	case P_EXPORT: {
+		Job j = {.kind = JOB_EXPORT, .target = t->u.net_col * 65536 + t->u.net_row};
+		if (!screen_output_ok(t, v, FILE_OUT_TEXT))
+			break;
+		snprintf(j.path, sizeof j.path, "%s", v);
+		tui_submit(t, &j);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
 /* The answer to the open prompt (an empty answer takes the default). */
 static void answer(Tui *t)
 {
@@ -110,26 +177,9 @@ static void answer(Tui *t)
 		tui_answer_sched(t, k, v);
 		break;
 	case P_SAVE:
-		if (!v[0]) {
-			t->quit_after_save = 0;
-		} else if (!screen_output_ok(t, v, 0)) {
-			t->quit_after_save = 0;
-		} else if (access(v, F_OK) == 0) {
-			char q[1200];
-			snprintf(t->overwrite, sizeof t->overwrite, "%s", v);
-			snprintf(q, sizeof q, "%.1000s exists: overwrite it? (y/n)", v);
-			tui_ask(t, P_OVERWRITE, q, "");
-		} else {
-			save_to(t, v);
-		}
-		break;
 	case P_OVERWRITE:
-		if (v[0] == 'y' || v[0] == 'Y') {
-			save_to(t, t->overwrite);
-		} else {
-			worker_status(t->w, 0, "not saved: %s is kept as it was", t->overwrite);
-			t->quit_after_save = 0;
-		}
+	case P_EXPORT_OVERWRITE:
+		answer_file(t, k, v);
 		break;
 	case P_OPEN: {
 		SessAction a = {.kind = SESS_LOAD};
@@ -138,14 +188,9 @@ static void answer(Tui *t)
 		tui_submit_action(t, &a);
 		break;
 	}
-	case P_EXPORT: {
-		Job j = {.kind = JOB_EXPORT, .target = t->u.net_col * 65536 + t->u.net_row};
-		if (!screen_output_ok(t, v, FILE_OUT_TEXT))
-			break;
-		snprintf(j.path, sizeof j.path, "%s", v);
-		tui_submit(t, &j);
+	case P_EXPORT:
+		answer_file(t, k, v);
 		break;
-	}
 	case P_INPUTS:
 		tui_answer_inputs(t, v);
 		break;
@@ -176,8 +221,9 @@ static void answer(Tui *t)
 
 void tui_prompt_key(Tui *t, int ch)
 {
-	switch (prompt_edit(t->input, &t->ilen, sizeof t->input, ch,
-	                    t->pk == P_QUIT || t->pk == P_OVERWRITE)) {
+	switch (
+	    prompt_edit(t->input, &t->ilen, sizeof t->input, ch,
+	                t->pk == P_QUIT || t->pk == P_OVERWRITE || t->pk == P_EXPORT_OVERWRITE)) {
 	case PROMPT_CANCEL:
 		/* nothing was asked for: what the line said before the prompt is
 		 * not brought back as if it were news */

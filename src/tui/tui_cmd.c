@@ -72,8 +72,9 @@ static const char tui_help_fmt[] =
     "                       lesson (algorithm1, squeeze, mnist, plane, network)\n"
     "  --delay S            with --play: the next action every S seconds, not on "
     "keys\n"
-    "  --speed E            the trainings on the screen at E epochs a second, the\n"
-    "                       regions, maps and diagram drawn after every epoch, or\n"
+    "  --speed E            the trainings on the screen at E epochs a second (from\n"
+    "                       1/86400, one a day, to 100000), the regions, maps and\n"
+    "                       diagram drawn after every epoch, or\n"
     "                       full (the default; the plane data sets %g; { } change "
     "it)\n" OPTS_DRY_RUN_HELP "  -h, --help           this text\n\n"
     "On the screen ? lists the keys and x explains the numbers; %s\n"
@@ -158,17 +159,7 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	case OPT_DELAY:
 		return opts_double("--delay", arg, 0, 0, 3600, &t->delay, e);
 	case OPT_SPEED:
-		if (!strcmp(arg, "full")) {
-			t->speed = 0;
-			return 0;
-		}
-		if (opts_double("--speed", arg, 0, 1, 100000, &t->speed, NULL) < 0)
-			return err_set(
-			    e,
-			    "--speed: '%s': expected epochs a second, above 0 and at most "
-			    "100000, or full",
-			    arg);
-		return 0;
+		return limit_parse_speed("--speed", arg, &t->speed, e);
 	}
 	return 0;
 }
@@ -377,7 +368,7 @@ static int check_log(const TuiArgs *ta, Err *e)
 	FileRole r[SETUP_MAX_ROLES + 1];
 	char bufs[SETUP_MAX_ROLES][PATH_MAX];
 	int nr = setup_roles(&ta->co, r, bufs);
-	r[nr++] = (FileRole){"--log", ta->log, 1, NULL, NULL};
+	r[nr++] = (FileRole){"--log", ta->log, 1, NULL, NULL, NULL};
 	return file_roles_apart(r, nr, e);
 }
 

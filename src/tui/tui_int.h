@@ -15,7 +15,8 @@ typedef enum PromptKind {
 	P_BETAS,
 	P_Q,
 	P_SAVE,
-	P_OVERWRITE, /* the file to save to exists */
+	P_OVERWRITE,        /* the file to save to exists */
+	P_EXPORT_OVERWRITE, /* files the export would write exist */
 	P_OPEN,
 	P_EXPORT,
 	P_QUIT,    /* one key: an operation runs, or there is unsaved work */
@@ -44,6 +45,7 @@ typedef struct Tui {
 	double warmup;        /* the warm-up typed while the patience is asked */
 	char model[1024];     /* the last path saved or opened */
 	char overwrite[1024]; /* the path an overwrite question is about */
+	int export_target;    /* the diagram's choice of the export asked about */
 	int quit;
 	int quit_after_save; /* on the way out: 1 a save is asked for, 2 it is on its way */
 	const Lesson *lesson;

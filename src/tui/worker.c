@@ -31,10 +31,12 @@ static void run_job(Worker *w, Job *j)
 		worker_sqz_begin(w);
 		break;
 	case JOB_SQZ_DECIDE:
-		worker_sqz_decide(w, j->apply, -1);
+		if (worker_sqz_answers(w, j->target))
+			worker_sqz_decide(w, j->apply, -1);
 		break;
 	case JOB_SQZ_ALL:
-		worker_sqz_all(w);
+		if (worker_sqz_answers(w, j->target))
+			worker_sqz_all(w);
 		break;
 	case JOB_SQZ_STOP:
 		worker_sqz_finish(w, "stopped");
@@ -47,7 +49,7 @@ static void run_job(Worker *w, Job *j)
 	case JOB_EXPORT:
 		/* Esc stops it too (gnuplot is ended) */
 		hook_set_thread_stop(worker_stop_any, w);
-		worker_export(w, j->path, j->target);
+		worker_export(w, j->path, j->target, j->apply);
 		hook_set_thread_stop(worker_stop_quit, w);
 		break;
 	case JOB_CAPTION:
@@ -169,6 +171,7 @@ static void *thread_main(void *arg)
 		pthread_mutex_unlock(&w->mu);
 		run_job(w, &j);
 		log_lost(w);
+		worker_files_sync(w); /* what the job read and wrote */
 		pthread_mutex_lock(&w->mu);
 		if (!is_setting(&j) && w->shown.ops > 0)
 			w->shown.ops--;
@@ -213,6 +216,7 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	pthread_cond_init(&w->resume, NULL);
 	/* κ and the accuracy follow from the worker thread (open_network) */
 	worker_publish_settings(w);
+	worker_files_sync(w); /* what the session has read and written so far */
 	worker_play_caption(w, applied);
 	/* signals belong to the screen's thread */
 	sigset_t all, old;

@@ -36,6 +36,7 @@ void worker_shown_free(Shown *p)
 	plane_shown_free(&p->pl);
 	worker_diagram_free(&p->net);
 	channels_shown_free(&p->ch);
+	sess_files_free(&p->files);
 	memset(p, 0, sizeof *p);
 }
 

@@ -81,6 +81,8 @@ void worker_sqz_show(Worker *w)
 	q->cmp_sd = q->cmp_sd_comp = NAN;
 	q->draws = SQZ_PREVIEW_DRAWS;
 	q->waiting = 1;
+	q->seq++;
+	q->measuring = 1; /* a decision pressed meanwhile waits for it (keys.c) */
 	snprintf(w->shown.activity, sizeof w->shown.activity,
 	         "squeeze: measuring layer %d's choice against the simple rules", sp->layer);
 	pthread_mutex_unlock(&w->mu);
@@ -94,6 +96,9 @@ void worker_sqz_show(Worker *w)
 	int rc = alg3_compare_layer(s->net, sp, s->test, s->train, SQZ_PREVIEW_DRAWS, s->seed, 1, 0,
 	                            &lc, &e);
 	hook_set_thread_stop(worker_stop_quit, w);
+	pthread_mutex_lock(&w->mu);
+	q->measuring = 0;
+	pthread_mutex_unlock(&w->mu);
 	if (rc != 0) {
 		if (rc > 0)
 			worker_status(w, 0,
@@ -264,6 +269,21 @@ int worker_sqz_decide_as(Worker *w, int apply, int comp, int show)
 	else if (show)
 		worker_sqz_show(w);
 	return 0;
+}
+
+int worker_sqz_answers(Worker *w, int seq)
+{
+	pthread_mutex_lock(&w->mu);
+	const ShownSqueeze *q = &w->shown.sq;
+	int same = !seq || (q->waiting && q->seq == seq);
+	int layer = q->layer;
+	pthread_mutex_unlock(&w->mu);
+	if (!same)
+		worker_status(w, 1,
+		              "the decision pressed for layer %d's proposal was not applied: that "
+		              "proposal is no longer shown",
+		              layer);
+	return same;
 }
 
 void worker_sqz_all(Worker *w)

@@ -132,8 +132,9 @@ typedef struct ShownChannels {
 typedef enum JobKind {
 	JOB_ACTION,     /* a session action */
 	JOB_SQZ_START,  /* begin a squeeze pass at the first hidden layer with κ > τ */
-	JOB_SQZ_DECIDE, /* apply (a.apply = 1) or refuse the proposal shown, then the next */
-	JOB_SQZ_ALL,    /* apply the proposal shown and every later one */
+	JOB_SQZ_DECIDE, /* apply (apply = 1) or refuse the proposal shown, then the next;
+	                 * target: the proposal (ShownSqueeze.seq) it answers, 0 any */
+	JOB_SQZ_ALL,    /* apply the proposal shown and every later one (target: as above) */
 	JOB_SQZ_STOP,   /* end the pass */
 	JOB_SQZ_COMP,   /* toggle compensation for the next decisions */
 	JOB_EXPORT,     /* the tables into path (.csv: CSV, else Markdown) and the plots beside */
@@ -146,7 +147,7 @@ typedef enum JobKind {
 typedef struct Job {
 	JobKind kind;
 	SessAction a; /* JOB_ACTION */
-	int apply;    /* JOB_SQZ_DECIDE: apply (1) or refuse (0) */
+	int apply; /* JOB_SQZ_DECIDE: apply (1) or refuse (0); JOB_EXPORT: over files that exist */
 	char path[1024];
 	int quiet;    /* leave the status line alone (queued behind a running job) */
 	int target;   /* JOB_PLAY_BACK: the lesson position to go back to; JOB_EXPORT: the
@@ -165,9 +166,11 @@ typedef struct Job {
 #define SQZ_PREVIEW_DRAWS PLANE_PANEL_DRAWS
 
 typedef struct ShownSqueeze {
-	int active;  /* a pass is under way */
-	int waiting; /* a proposal waits for y / n / a */
-	int comp;    /* compensation for the next apply */
+	int active;    /* a pass is under way */
+	int waiting;   /* a proposal waits for y / n / a */
+	int seq;       /* proposals shown so far: a decision names the one it answers */
+	int measuring; /* the preview of the proposal shown (its what-if) runs */
+	int comp;      /* compensation for the next apply */
 	int layer, n_before, nkeep, p_qr, nrdiag;
 	double kappa_before, kappa_after;
 	int *perm;     /* n_before: neuron numbers from 1 in pivot order */
@@ -230,6 +233,26 @@ typedef struct ShownEpochs {
  * it must not hide the operation's account), or a lesson's caption (which
  * has a panel of its own). */
 typedef enum NarrKind { NARR_OP = 0, NARR_QUIET, NARR_CAPTION } NarrKind;
+
+/* The files the session reads and writes (worker_files.c): what the
+ * screen's save and export never write over. */
+typedef enum SessFileKind {
+	SFILE_LOADED,   /* a model a load read (--load, o, a lesson's) */
+	SFILE_DATA,     /* a file of the data set read, or its directory (names) */
+	SFILE_LOG,      /* the session log */
+	SFILE_LESSON,   /* the lesson played */
+	SFILE_SAVED,    /* a model a save wrote */
+	SFILE_EXPORTED, /* a file an export wrote */
+} SessFileKind;
+typedef struct SessFile {
+	SessFileKind kind;
+	char *path;
+	const char *const *names; /* a directory: the names of the files read in it */
+} SessFile;
+typedef struct SessFiles {
+	SessFile *f;
+	int n, cap;
+} SessFiles;
 
 typedef struct Shown {
 	/* data and network */
@@ -308,6 +331,14 @@ typedef struct Shown {
 	int play_pos;  /* lesson actions applied */
 	int playing;   /* 1 while a lesson step runs */
 	int replaying; /* 1 while a step back replays the lesson */
+	/* the files the session reads and writes (worker_files.c); lost: one
+	 * could not be kept (out of memory), and a save or export is refused */
+	SessFiles files;
+	int files_lost;
+	/* an export that would write over existing files asks first: its name
+	 * and the question (ask_path "": none), the diagram's choice it goes with */
+	char ask_path[1024], ask_q[1200];
+	int ask_target;
 } Shown;
 
 typedef struct Worker Worker;
