@@ -9,6 +9,7 @@
 #include "base/file.h"
 #include "config.h"
 #include "data/prep_text.h"
+#include "engine/graph_pass.h"
 #include "engine/train.h"
 #include "model/onnx_int.h"
 
@@ -398,6 +399,8 @@ int onnx_forward(const Net *net, int softmax, const float *x, int n, float *out,
 	int m = net->m, h = net->n[m - 1], o = net->n[m];
 	if (softmax)
 		return net_forward(net, x, n, m, out, e);
+	if (net->graph)
+		return graph_logits(net->graph, net->param, x, n, out, e);
 	if (n < 0)
 		return err_set(e, "onnx_forward: %d rows", n);
 	float *a = malloc(((size_t)n * h + 1) * sizeof *a);

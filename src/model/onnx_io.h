@@ -66,6 +66,7 @@ typedef struct OnnxInfo {
 	                 0: it ends in the last layer's outputs (logits) */
 	int identity; /* identity dense layers put in for activations with no dense
 	                 layer before them */
+	int graph;    /* 1: a graph network (onnx_import_any), not a chain */
 	long opset;   /* opset version of the default domain */
 	long ir_version;
 	char input[128]; /* the graph's input and output names (cut to fit) */
@@ -84,6 +85,28 @@ typedef struct OnnxMeta {
  * finite float32. NULL and a message naming the file on failure. */
 Net *onnx_import(const char *path, OnnxInfo *info, Err *e);
 Net *onnx_import_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e);
+
+/* Reads any model condnet reads: a chain as onnx_import reads it, and any
+ * other graph of the operators a graph network holds (engine/graph.h) as a
+ * graph network (info->graph 1). The graph's grammar:
+ *   its one data input (N, C, H, W) or (N, F), every size but N fixed; its
+ *   one output (N, classes); nodes Conv (2-D, any strides, dilations, pads,
+ *   auto_pad and group), BatchNormalization (evaluation's: folded into the
+ *   Conv or Gemm before it when that one's output goes to it alone, else a
+ *   per-channel scale and shift), Add of two tensors of one shape or of a
+ *   constant (a bias, folded likewise, or one value a channel), Mul by a
+ *   constant (one number, or one a channel), Concat of channels, MaxPool
+ *   and AveragePool (any window, stride and pads, ceil_mode,
+ *   count_include_pad; no dilation), GlobalAveragePool, Relu, Clip (min and
+ *   max constants: ReLU6), LeakyRelu, Sigmoid, Tanh, Erf, Flatten (axis 1)
+ *   and Reshape (keeping the batch) to (N, F) or (N, C, H, W), Gemm or
+ *   MatMul by constant weights, a Softmax over the classes computing the
+ *   output, Identity, Dropout (evaluation's), and constants through
+ *   Constant, Identity and Transpose. Every other operator, attribute or
+ *   shape is refused naming the node; every size is checked against the
+ *   table of limits before it is used. */
+Net *onnx_import_any(const char *path, OnnxInfo *info, Err *e);
+Net *onnx_import_any_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e);
 
 /* Writes net as an ONNX model (layout above) to path, atomically. */
 int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e);
