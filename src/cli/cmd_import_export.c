@@ -112,17 +112,24 @@ static int import_onnx(const char *file, const char *save)
 {
 	Err e = {{0}};
 	OnnxInfo info;
-	Net *net = onnx_import(file, &info, &e);
+	Net *net = onnx_import_any(file, &info, &e);
 	if (!net || model_save(net, save, &e)) {
 		net_free(net);
 		return cli_fail("import", &e);
 	}
 	char sh[512];
-	printf("imported %s (%d layers, %zu parameters, %s) from %s (opset %ld, input '%s', "
-	       "output '%s') into %s\n",
-	       net_shape_str(net, sh, sizeof sh), net->m, net->nparam,
-	       net->m > 1 ? act_name(net->act) : "no hidden layer", file, info.opset, info.input,
-	       info.output, save);
+	if (net->graph)
+		printf("imported %s (%d nodes, %zu parameters) from %s (opset %ld, input '%s', "
+		       "output '%s') into %s\n",
+		       net_shape_str(net, sh, sizeof sh), net->graph->n - 1, net->nparam, file,
+		       info.opset, info.input, info.output, save);
+	else
+		printf(
+		    "imported %s (%d layers, %zu parameters, %s) from %s (opset %ld, input '%s', "
+		    "output '%s') into %s\n",
+		    net_shape_str(net, sh, sizeof sh), net->m, net->nparam,
+		    net->m > 1 ? act_name(net->act) : "no hidden layer", file, info.opset,
+		    info.input, info.output, save);
 	if (!info.softmax)
 		printf(
 		    "the graph ends in the last layer's outputs (logits); condnet's output layer "
@@ -212,9 +219,15 @@ static int export_onnx(const Net *net, const char *file, double tau)
 	if (onnx_export(net, file, &meta, &e))
 		return cli_fail("export", &e);
 	char sh[512];
-	printf("exported %s (%d layers, %s) to %s (ONNX opset %d, input '%s', output '%s')\n",
-	       net_shape_str(net, sh, sizeof sh), net->m, act_name(net->act), file, ONNX_OPSET,
-	       ONNX_INPUT_NAME, ONNX_OUTPUT_NAME);
+	if (net->graph)
+		printf("exported %s (%d nodes) to %s (ONNX opset %d, input '%s', output '%s')\n",
+		       net_shape_str(net, sh, sizeof sh), net->graph->n - 1, file, ONNX_OPSET,
+		       ONNX_INPUT_NAME, ONNX_OUTPUT_NAME);
+	else
+		printf("exported %s (%d layers, %s) to %s (ONNX opset %d, input '%s', output "
+		       "'%s')\n",
+		       net_shape_str(net, sh, sizeof sh), net->m, act_name(net->act), file,
+		       ONNX_OPSET, ONNX_INPUT_NAME, ONNX_OUTPUT_NAME);
 	return 0;
 }
 
@@ -264,7 +277,7 @@ int cmd_export(int argc, char **argv)
 		return 0;
 	if (c.data.spec)
 		return export_data(&c, k.dir);
-	Net *net = model_load(c.load, &e);
+	Net *net = model_load_any(c.load, &e);
 	if (!net)
 		return cli_fail("export", &e);
 	if (k.onnx) {
@@ -274,7 +287,8 @@ int cmd_export(int argc, char **argv)
 		net_free(net);
 		return rc;
 	}
-	if (net_npy_export(net, k.dir, k.layout, &e)) {
+	if (net_refuse_graph(net, "export --npy (a matrix a layer)", &e) ||
+	    net_npy_export(net, k.dir, k.layout, &e)) {
 		net_free(net);
 		return cli_fail("export", &e);
 	}

@@ -15,6 +15,7 @@
 #include "data/mnist.h"
 #include "engine/train_plan.h"
 #include "model/model_io.h"
+#include "model/onnx_io.h"
 #include "report/report.h"
 #include "report/report_run.h"
 #include "report/report_trials.h"
@@ -80,6 +81,7 @@ static const struct option own[] = {
     {"out", required_argument, NULL, OPT_OUT},
     {"gather", no_argument, NULL, OPT_GATHER},
     {"plan", required_argument, NULL, OPT_PLAN},
+    OPTS_ONNX_OPTION,
     {0},
 };
 
@@ -340,8 +342,8 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
  * two classes (the data's own sizes are checked once they are known). */
 static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 {
-	if (c->load) {
-		Net *net = model_load(c->load, e);
+	if (c->load || c->onnx) {
+		Net *net = c->load ? model_load(c->load, e) : onnx_import(c->onnx, NULL, e);
 		int rc = net && (alg2_check_betas(net, s->o.betas, s->o.nbeta, e) ||
 		                 alg2_check_distinct(net, s->o.betas, s->o.nbeta, e))
 		             ? -1
@@ -466,7 +468,7 @@ int cmd_sweep(int argc, char **argv)
 
 	if (!s.gather && check_betas_early(&c, &s, &e))
 		goto fail;
-	int need_data = !s.gather || !c.load || s.final_epochs > 0;
+	int need_data = !s.gather || !(c.load || c.onnx) || s.final_epochs > 0;
 	if (need_data && setup_load_data(&c, &all, &test, &e))
 		goto fail;
 	if (!(base = setup_make_net(&c, all, &e)))

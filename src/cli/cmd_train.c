@@ -13,7 +13,8 @@
 
 static const char help[] =
     "Usage: condnet train [OPTIONS]\n\n"
-    "Train a network (fresh from --layers, or --load MODEL) with Adam and report the\n"
+    "Train a network (fresh from --layers, or --load MODEL or --onnx FILE, a graph\n"
+    "network too: fine-tuning) with Adam and report the\n"
     "loss, the accuracies and the learning rate after every epoch. With --early-stop\n"
     "or a plateau schedule the validation split is held out of the training set and\n"
     "its loss and accuracy are reported too. A model saved during a schedule carries\n"
@@ -29,6 +30,7 @@ enum { OPT_EPOCHS = OPTS_OWN, OPT_SAVE_PARTIAL };
 static const struct option own[] = {
     {"epochs", required_argument, NULL, OPT_EPOCHS},
     {"save-partial", no_argument, NULL, OPT_SAVE_PARTIAL},
+    OPTS_ONNX_OPTION,
     {0},
 };
 
@@ -155,7 +157,7 @@ int cmd_train(int argc, char **argv)
 		goto fail;
 	if (opts_dry_run("train"))
 		return 0;
-	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
+	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net_any(&c, train, &e)))
 		goto fail;
 	/* a loaded model that carries a run goes on with it, unless told otherwise */
 	int resume = c.load && !c.sched_given &&

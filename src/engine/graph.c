@@ -397,6 +397,22 @@ int graph_cols(const Graph *g, int k)
 	return n->op == GRAPH_CONV || n->op == GRAPH_GEMM ? n->c : 0;
 }
 
+int graph_nlayers(const Graph *g)
+{
+	int n = 0;
+	for (int k = 1; k < g->n; k++)
+		n += g->node[k].op == GRAPH_CONV || g->node[k].op == GRAPH_GEMM;
+	return n;
+}
+
+int graph_layer_node(const Graph *g, int l)
+{
+	for (int k = 1; k < g->n; k++)
+		if ((g->node[k].op == GRAPH_CONV || g->node[k].op == GRAPH_GEMM) && --l == 0)
+			return k;
+	return -1;
+}
+
 double graph_macs(const Graph *g)
 {
 	double s = 0;

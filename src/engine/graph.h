@@ -126,6 +126,11 @@ static inline size_t graph_size(const GraphNode *n)
 int graph_rows(const Graph *g, int k);
 int graph_cols(const Graph *g, int k);
 
+/* The layers of a graph: its Conv and Gemm nodes (those with a Ŵ), how
+ * many, and the node of layer l (1-based, in the graph's order). */
+int graph_nlayers(const Graph *g);
+int graph_layer_node(const Graph *g, int l);
+
 /* ONNX's name of an operator ("Conv", "GlobalAveragePool", …). */
 const char *graph_op_name(GraphOp op);
 /* "node 12 'layer1.0.conv1' (Conv)", or without the name when it has none. */

@@ -20,7 +20,13 @@
 /* Loads the data sets, and builds the network: from --load, or fresh from
  * --layers with Glorot weights from --seed. Either output may be NULL. */
 int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
+/* The network of --load MODEL or --onnx FILE (read as import reads it),
+ * checked against train's inputs, images, classes and preprocessing, or a
+ * fresh one: a chain (setup_make_net refuses a graph network, naming the
+ * commands that take one) or either kind (setup_make_net_any: train and
+ * cond). */
 Net *setup_make_net(const CommonOpts *c, const Dataset *train, Err *e);
+Net *setup_make_net_any(const CommonOpts *c, const Dataset *train, Err *e);
 /* Under an address-space limit (ulimit -v), the room for the run to come
  * (base/blas.h: OpenBLAS's buffers for --threads threads and work bytes of
  * its own), or a message saying how much it needs; setup_make_net asks it
@@ -40,7 +46,7 @@ int setup_check_prep(const Prep *model, const Prep *data, const char *name, Err 
  * --csv written; --save may replace the model --load read (a model trained
  * further, saved over itself). The paths made up are kept in bufs. Returns the count, at
  * most SETUP_MAX_ROLES. */
-#define SETUP_MAX_ROLES 8
+#define SETUP_MAX_ROLES 9
 int setup_roles(const CommonOpts *c, FileRole *r, char bufs[][PATH_MAX]);
 
 /* model_save, after recording the preprocessing of train's inputs in net
