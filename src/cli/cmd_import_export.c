@@ -221,8 +221,8 @@ static int export_onnx(const Net *net, const char *file, double tau)
 	char sh[512];
 	if (net->graph)
 		printf("exported %s (%d nodes) to %s (ONNX opset %d, input '%s', output '%s')\n",
-		       net_shape_str(net, sh, sizeof sh), net->graph->n - 1, file, ONNX_OPSET,
-		       ONNX_INPUT_NAME, ONNX_OUTPUT_NAME);
+		       net_shape_str(net, sh, sizeof sh), net->graph->n - 1, file,
+		       onnx_graph_opset(net->graph), ONNX_INPUT_NAME, ONNX_OUTPUT_NAME);
 	else
 		printf("exported %s (%d layers, %s) to %s (ONNX opset %d, input '%s', output "
 		       "'%s')\n",

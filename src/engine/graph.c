@@ -83,14 +83,15 @@ static int check_tensor(int rank, long long c, long long h, long long w, const c
 		               w);
 	if (c > LIMIT_MAX_WIDTH || h > LAYERS_MAX_SIDE || w > LAYERS_MAX_SIDE)
 		return err_set(e,
-		               "%s of %lld %s × %lld × %lld: more than condnet reads (%d "
+		               "%s of %lld %s × %lld × %lld, more than condnet reads (at most %d "
 		               "channels, sides of %d)",
 		               what, c, rank == 4 ? "channels" : "features", h, w, LIMIT_MAX_WIDTH,
 		               LAYERS_MAX_SIDE);
 	if (c * h > LIMIT_MAX_WIDTH || c * h * w > LIMIT_MAX_WIDTH)
-		return err_set(
-		    e, "%s of %lld×%lld×%lld = %lld values, more than condnet's limit of %d", what,
-		    c, h, w, c * h * w, LIMIT_MAX_WIDTH);
+		return err_set(e,
+		               "%s of %lld×%lld×%lld = %lld values, more than condnet reads (at "
+		               "most %d)",
+		               what, c, h, w, c * h * w, LIMIT_MAX_WIDTH);
 	return 0;
 }
 
@@ -107,7 +108,7 @@ Graph *graph_new(int rank, long long c, long long h, long long w, Err *e)
 		err_set(e, "features of %lld×%lld×%lld, expected a height and width of 1", c, h, w);
 		return NULL;
 	}
-	if (check_tensor(rank, c, h, w, "an input", e))
+	if (check_tensor(rank, c, h, w, rank == 4 ? "maps" : "features", e))
 		return NULL;
 	Graph *g = calloc(1, sizeof *g);
 	if (!g || grow(g, 0, e)) {

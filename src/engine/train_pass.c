@@ -149,23 +149,12 @@ int pass_all_finite(const float *p, size_t n)
 	return vec_all_finite(p, n);
 }
 
-/* The output layer on rows of logits z (rows × k, row stride ldz): z += b,
- * then per row the log-sum-exp L = log Σⱼ exp(zⱼ − max z);
- * −log pᵧ = L − (zᵧ − max z). Adds the losses and the number of rows whose
- * first arg max equals y to *loss and *correct (when y is given), and writes
- * the probabilities to p (row stride ldp, when given; p may equal z). */
-int net_answer(const float *out, int k)
-{
-	int arg = 0;
-	for (int j = 0; j < k; j++) {
-		if (!isfinite(out[j]))
-			return NET_NO_ANSWER;
-		if (out[j] > out[arg])
-			arg = j;
-	}
-	return arg;
-}
-
+/* The output layer on rows of logits z (rows × k, row stride ldz): z += b
+ * (b NULL: none, a graph's logits have theirs), then per row the log-sum-exp
+ * L = log Σⱼ exp(zⱼ − max z); −log pᵧ = L − (zᵧ − max z). Adds the losses
+ * and the number of rows whose first arg max equals y to *loss and *correct
+ * (when y is given), and writes the probabilities to p (row stride ldp,
+ * when given; p may equal z). */
 static void output_rows(float *z, int ldz, const float *b, int rows, int k, const int *y, float *p,
                         int ldp, int *cls, double *loss, long *correct)
 {

@@ -138,7 +138,7 @@ static void names_of(int i, char *buf, size_t len)
 		                       schema[i].a[j].name);
 }
 
-int onnx_check_attrs(const Onnx__GraphProto *g, int k, Err *e)
+static int check_node(const Onnx__GraphProto *g, int k, Err *e)
 {
 	const Onnx__NodeProto *n = g->node[k];
 	int i = 0, ns = (int)(sizeof schema / sizeof *schema);
@@ -170,5 +170,13 @@ int onnx_check_attrs(const Onnx__GraphProto *g, int k, Err *e)
 			    a->has_type ? type_name((int)a->type) : "of another type",
 			    type_name(t));
 	}
+	return 0;
+}
+
+int onnx_check_attrs(const Onnx__GraphProto *g, Err *e)
+{
+	for (size_t k = 0; k < g->n_node; k++)
+		if (check_node(g, (int)k, e))
+			return -1;
 	return 0;
 }

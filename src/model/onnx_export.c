@@ -344,8 +344,8 @@ static void builder_free(Builder *b)
 
 int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e)
 {
-	if (net_refuse_graph(net, "this export", e))
-		return err_prefix(e, "%s", path);
+	if (net->graph)
+		return onnx_gexport(net, path, meta, e);
 	size_t m = (size_t)net->m, ninit = 2 * m + 1, nnode = 4 * m + 2, nc = (size_t)net->nconv;
 	Builder *b = calloc(1, sizeof *b);
 	uint8_t *buf = NULL;

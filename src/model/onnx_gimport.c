@@ -14,70 +14,6 @@
 #include "model/onnx_gimp.h"
 #include "model/onnx_io.h"
 
-const char *gimp_node_s(const GImp *im, int k, OnnxNodeStr *buf)
-{
-	*buf = onnx_node_str(im->g, k);
-	return buf->s;
-}
-
-int gimp_value(GImp *im, int k, int j, const char *what, Err *e)
-{
-	const Onnx__NodeProto *n = im->g->node[k];
-	const char *name = j < (int)n->n_input ? n->input[j] : "";
-	if (!name[0])
-		return onnx_node_err(im->g, k, e, "%s (input %d) is left out", what, j + 1);
-	if (onnx_graph_is_const(&im->gr, name))
-		return onnx_node_err(im->g, k, e,
-		                     "%s '%s' is a constant; condnet reads there what the graph "
-		                     "computes from its input",
-		                     what, onnx_name(name).s);
-	const OnnxDef *d = onnx_graph_def(&im->gr, name);
-	if (d->kind == DEF_INPUT)
-		return 0; /* the data input (the others are refused before) */
-	return im->val[d->idx];
-}
-
-void gimp_alias(GImp *im, int k, int v)
-{
-	im->val[k] = v;
-}
-
-int gimp_push(GImp *im, int k, const GraphNode *proto, const int *in, int nin, double *par, Err *e)
-{
-	Graph *g = im->graph;
-	if (g->n >= im->cap) {
-		int cap = im->cap ? 2 * im->cap : 64;
-		double **p = realloc(im->par, (size_t)cap * sizeof *p);
-		if (p)
-			im->par = p;
-		int *f = p ? realloc(im->from, (size_t)cap * sizeof *f) : NULL;
-		if (!f) {
-			free(par);
-			return onnx_node_err(im->g, k, e, "out of memory");
-		}
-		im->from = f;
-		for (int i = im->cap; i < cap; i++)
-			im->par[i] = NULL, im->from[i] = -1;
-		im->cap = cap;
-	}
-	GraphNode p = *proto;
-	const char *name = im->g->node[k]->name ? im->g->node[k]->name : "";
-	OnnxName nm = onnx_name(name);
-	memcpy(p.name, nm.s, sizeof p.name - 1);
-	p.name[sizeof p.name - 1] = '\0';
-	Err ge;
-	int v = graph_add(g, &p, in, nin, &ge);
-	if (v < 0) {
-		free(par);
-		return onnx_node_err(im->g, k, e, "%s", ge.msg);
-	}
-	im->par[v] = par;
-	im->from[v] = k;
-	im->val[k] = v;
-	im->nodes = v + 1;
-	return v;
-}
-
 /* The data input's shape into the graph's first node: (N, C, H, W) or
  * (N, F), every size but N fixed and each checked before any product. */
 static int read_input(GImp *im, const Onnx__ValueInfoProto *v, Err *e)
@@ -173,6 +109,11 @@ static int check_output(GImp *im, Err *e)
 	int rank;
 	long long width;
 	const GraphNode *last = &gr->node[o];
+	if (last->rank != 2)
+		return onnx_node_err(g, im->output, e,
+		                     "the graph ends in maps of %d×%d×%d, not in (batch, classes): "
+		                     "a Flatten or a dense layer comes last",
+		                     last->c, last->h, last->w);
 	if (onnx_value_shape(g->output[0], "output", &rank, &width, e))
 		return -1;
 	if (rank != last->rank)
@@ -229,7 +170,8 @@ static void name_node(GImp *im, Err *e)
 static Net *walk(GImp *im, const Onnx__ModelProto *m, OnnxInfo *info, Err *e)
 {
 	long opset;
-	if (onnx_graph_init(&im->gr, im->g, 0, 1, e) || (opset = onnx_default_opset(m, e)) < 0)
+	if (onnx_graph_init(&im->gr, im->g, 0, 1, e) || onnx_check_attrs(im->g, e) ||
+	    (opset = onnx_default_opset(m, e)) < 0)
 		return NULL;
 	im->gr.opset = opset;
 	if (read_io(im, e)) {

@@ -162,9 +162,18 @@ static int reshape_dims(GImp *im, int k, const long long *d, int nd, const long 
 		s[i - 1] = v == 0 ? in[i - 1] : v;
 		if (v == -1)
 			infer = i - 1;
-		else if (s[i - 1] > LIMIT_MAX_WIDTH || (known *= s[i - 1]) > LIMIT_MAX_WIDTH)
-			return onnx_node_err(im->g, k, e, "a shape of more than %d values a sample",
-			                     LIMIT_MAX_WIDTH);
+		else if (s[i - 1] > LIMIT_MAX_WIDTH)
+			return onnx_node_err(
+			    im->g, k, e,
+			    "shape value %lld at position %d, more than condnet reads "
+			    "(at most %d)",
+			    s[i - 1], i + 1, LIMIT_MAX_WIDTH);
+		else if ((known *= s[i - 1]) > LIMIT_MAX_WIDTH)
+			return onnx_node_err(
+			    im->g, k, e,
+			    "a shape of more than %d values a sample, more than condnet "
+			    "reads",
+			    LIMIT_MAX_WIDTH);
 	}
 	if (infer >= 0 && size % known == 0)
 		s[infer] = size / known, known = size;

@@ -108,7 +108,7 @@ static int check_op(const Onnx__GraphProto *g, int k, int graph, Err *e)
 		return err_set(e, "%s: %zu outputs, expected 1 to %d (the first named)",
 		               onnx_node_str(g, k).s, n->n_output, ops[i].max_out);
 	}
-	return onnx_check_attrs(g, k, e);
+	return 0;
 }
 
 static size_t hash(const char *s)

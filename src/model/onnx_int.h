@@ -90,15 +90,14 @@ int onnx_node_err(const Onnx__GraphProto *g, int k, Err *e, const char *fmt, ...
 
 /* Fills gr for g: operators outside what a dense network uses (graph 0) or
  * what a graph network uses (graph 1: onnx_io.h) are refused first, naming
- * the node and operator, and every node's attributes are checked against
- * ONNX's schema (onnx_check_attrs); then the definitions: one a name, an
- * input defined before its reader, no reader of an output condnet does not
+ * the node and operator; then the definitions: one a name, an input
+ * defined before its reader, no reader of an output condnet does not
  * compute (a MaxPool's indices, a Dropout's mask). */
 int onnx_graph_init(OnnxGraph *gr, const Onnx__GraphProto *g, long opset, int graph, Err *e);
-/* Node k's attributes against the schema of its operator: each named once,
- * one the operator has, of its type. 0, or -1 with a message naming the
- * node and the attribute. */
-int onnx_check_attrs(const Onnx__GraphProto *g, int k, Err *e);
+/* Every node's attributes against the schema of its operator (after
+ * onnx_graph_init): each named once, one the operator has, of its type. 0,
+ * or -1 with a message naming the node and the attribute. */
+int onnx_check_attrs(const Onnx__GraphProto *g, Err *e);
 void onnx_graph_free(OnnxGraph *gr);
 OnnxDef *onnx_graph_def(const OnnxGraph *gr, const char *name);
 
@@ -127,6 +126,11 @@ int onnx_model_prep(struct Net *net, const Onnx__ModelProto *m, Err *e);
 /* The graph of m as a graph network (onnx_gimport.c), info (may be NULL)
  * filled; NULL with a message naming the node. */
 struct Net *onnx_gimport(const Onnx__ModelProto *m, struct OnnxInfo *info, Err *e);
+
+/* A graph network as an ONNX model at path (onnx_gexport.c; onnx_export
+ * hands graph networks there). */
+struct OnnxMeta;
+int onnx_gexport(const struct Net *net, const char *path, const struct OnnxMeta *meta, Err *e);
 
 /* The model's opset version of the default domain ('' or 'ai.onnx'). */
 long onnx_default_opset(const Onnx__ModelProto *m, Err *e);

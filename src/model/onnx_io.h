@@ -55,6 +55,8 @@
 #include "engine/net.h"
 
 #define ONNX_OPSET 13
+/* The opset of a graph network that holds a Clip (onnx_gexport.c). */
+#define ONNX_OPSET_CLIP 10
 #define ONNX_IR_VERSION 7
 #define ONNX_INPUT_NAME "input"
 #define ONNX_OUTPUT_NAME "probabilities"
@@ -108,8 +110,21 @@ Net *onnx_import_mem(const void *buf, size_t len, const char *name, OnnxInfo *in
 Net *onnx_import_any(const char *path, OnnxInfo *info, Err *e);
 Net *onnx_import_any_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e);
 
-/* Writes net as an ONNX model (layout above) to path, atomically. */
+/* Writes net as an ONNX model (layout above) to path, atomically. A graph
+ * network is written node for node (IR version 7, input "input" of (N, C,
+ * H, W) or (N, F), output "probabilities"): Conv with kernel_shape,
+ * strides, pads, dilations and group and initializers W (C_out, C_in/g,
+ * kh, kw) and b, Gemm (transB 1) of W (outputs, inputs) and b, a
+ * per-channel scale and shift as Mul and Add of (C, 1, 1) constants, the
+ * pools with their windows, ceil_mode and count_include_pad, Add, Concat
+ * (axis 1), the activations, Flatten or Reshape, and a Softmax (axis 1)
+ * over the logits; opset 13, or 10 when it holds a Clip (onnx_graph_opset:
+ * its bounds are then attributes, the only form OpenCV 4.6's dnn reads);
+ * metadata condnet.version, condnet.graph (its shape), condnet.tau and
+ * condnet.prep. */
 int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e);
+/* The opset a graph network is written in. */
+int onnx_graph_opset(const Graph *g);
 
 /* The outputs of the imported graph on rows x[0..n) (n × n[0]) into out
  * (n × n[m]): the softmax probabilities (net_forward's last layer) when
