@@ -80,6 +80,8 @@ def run(path, x):
                                          count_include_pad=True)
         elif op == 'Gemm':
             y = F.linear(i[0], i[1], i[2])
+        elif op == 'BatchNormalization':
+            y = F.batch_norm(i[0], i[3], i[4], i[1], i[2], eps=a['epsilon'])
         elif op == 'GlobalAveragePool':
             y = i[0].mean((2, 3), keepdim=True)
         elif op == 'Flatten':

@@ -4,8 +4,9 @@
  * each graph node
  * (Conv with its kernel_shape, strides, pads, dilations and group and
  * initializers W (C_out, C_in/g, kh, kw) and b; Gemm with transB 1 and W
- * (outputs, inputs) as torch.nn.Linear holds it; an Affine as Mul and Add
- * of one value a channel; the pools with their windows; a Reshape to
+ * (outputs, inputs) as torch.nn.Linear holds it; an Affine as a
+ * BatchNormalization of mean 0, variance 1 and epsilon 0, which is it
+ * exactly; the pools with their windows; a Reshape to
  * features as Flatten); a Softmax over the
  * logits computing "probabilities" (N, classes); metadata condnet.version,
  * condnet.graph, condnet.tau when known and condnet.prep. */
@@ -282,14 +283,6 @@ static int layer_inits(GEx *x, const Net *net, int k, const char **w, const char
 	return *w && *b ? 0 : -1;
 }
 
-/* The constant shape of one value a channel of node k's tensor: (C, 1, 1)
- * of maps, (C,) of features. */
-static const char *per_channel(GEx *x, const char *name, const float *v, const GraphNode *n)
-{
-	int64_t dims[3] = {n->c, 1, 1};
-	return init_f32(x, name, v, (size_t)n->c, dims, n->rank == 4 ? 3 : 1, NULL);
-}
-
 static const char *const ops[GRAPH_OP_COUNT] = {
     [GRAPH_RELU] = "Relu",           [GRAPH_SIGMOID] = "Sigmoid",
     [GRAPH_TANH] = "Tanh",           [GRAPH_ERF] = "Erf",
@@ -320,14 +313,21 @@ static int add_node(GEx *x, const Net *net, int k)
 		else
 			window(x, o, n);
 		break;
-	case GRAPH_AFFINE: {
+	case GRAPH_AFFINE: { /* s·(x − 0)/√(1 + 0) + t: a batch normalization, exactly */
 		const float *s = net->param + n->off;
-		in[1] = per_channel(x, fmt(x, "s%d", k), s, n);
-		const char *mid = fmt(x, "u%d", k);
-		node(x, "Mul", mid, in, 2, unique(x, fmt(x, "%s:scale", name ? name : ""), k), 0);
-		in[0] = mid;
-		in[1] = per_channel(x, fmt(x, "h%d", k), s + n->c, n);
-		o = node(x, "Add", out, in, 2, name, 0);
+		float *zero = take(x, (size_t)n->c * sizeof *zero),
+		      *one = take(x, (size_t)n->c * sizeof *one);
+		for (int c = 0; one && c < n->c; c++)
+			one[c] = 1.0f;
+		if (!zero || !one)
+			return -1;
+		int64_t dims[1] = {n->c};
+		in[1] = init_f32(x, fmt(x, "bn_scale%d", k), s, (size_t)n->c, dims, 1, NULL);
+		in[2] = init_f32(x, fmt(x, "bn_shift%d", k), s + n->c, (size_t)n->c, dims, 1, NULL);
+		in[3] = init_f32(x, fmt(x, "bn_mean%d", k), zero, (size_t)n->c, dims, 1, NULL);
+		in[4] = init_f32(x, fmt(x, "bn_var%d", k), one, (size_t)n->c, dims, 1, NULL);
+		o = node(x, "BatchNormalization", out, in, 5, name, 1);
+		attr_float(x, o, "epsilon", 0.0f);
 		break;
 	}
 	case GRAPH_CLIP:

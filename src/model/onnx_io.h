@@ -115,8 +115,9 @@ Net *onnx_import_any_mem(const void *buf, size_t len, const char *name, OnnxInfo
  * H, W) or (N, F), output "probabilities"): Conv with kernel_shape,
  * strides, pads, dilations and group and initializers W (C_out, C_in/g,
  * kh, kw) and b, Gemm (transB 1) of W (outputs, inputs) and b, a
- * per-channel scale and shift as Mul and Add of (C, 1, 1) constants, the
- * pools with their windows, ceil_mode and count_include_pad, Add, Concat
+ * per-channel scale and shift as a BatchNormalization of mean 0, variance
+ * 1 and epsilon 0, the pools with their windows, ceil_mode and
+ * count_include_pad, Add, Concat
  * (axis 1), the activations, Flatten or Reshape, and a Softmax (axis 1)
  * over the logits; opset 13, or 10 when it holds a Clip (onnx_graph_opset:
  * its bounds are then attributes, the only form OpenCV 4.6's dnn reads);
