@@ -81,7 +81,8 @@ enum { ROWS = 5 };
 static Graph *case_graph(int which, const char **name)
 {
 	Err e;
-	Graph *g = graph_new(4, 4, 7, 7, &e);
+	int side = which >= 21 ? 16 : 7; /* 16×16: a sample's products alone */
+	Graph *g = graph_new(4, 4, side, side, &e);
 	ck_assert_msg(g != NULL, "%s", e.msg);
 	int a = add(g, conv(4, 3, 1, 1, 1), 0, -1), t;
 	GraphNode p;
@@ -186,19 +187,31 @@ static Graph *case_graph(int which, const char **name)
 		*name = "concat";
 		t = add(g, (GraphNode){.op = GRAPH_CONCAT}, a, add(g, conv(2, 1, 1, 0, 1), a, -1));
 		break;
-	default:
+	case 20:
 		*name = "reshape of features into maps";
 		t = add(g, (GraphNode){.op = GRAPH_RESHAPE, .rank = 2, .c = 196, .h = 1, .w = 1}, a,
 		        -1);
 		t = add(g, (GraphNode){.op = GRAPH_GEMM, .c = 32}, t, -1);
 		t = add(g, (GraphNode){.op = GRAPH_RESHAPE, .rank = 4, .c = 2, .h = 4, .w = 4}, t,
 		        -1);
+		break;
+	case 21:
+		*name = "conv on 16x16 maps, sample by sample";
+		t = add(g, conv(4, 3, 1, 1, 2), a, -1);
+		break;
+	case 22:
+		*name = "1x1 conv on 16x16 maps, without columns";
+		t = add(g, conv(6, 1, 1, 0, 2), a, -1);
+		break;
+	default:
+		*name = "depthwise conv on 16x16 maps";
+		t = add(g, conv(4, 5, 1, 2, 4), a, -1);
 	}
 	/* a layer with parameters after the operator, then the head */
 	head(g, add(g, conv(2, 3, 1, 1, 1), t, -1));
 	return g;
 }
-enum { NCASES = 21 };
+enum { NCASES = 24 };
 
 static double loss_of(const Net *net, const Dataset *d)
 {
@@ -395,7 +408,8 @@ START_TEST(test_gradient_check)
 	ck_assert_msg(fabs(exact - loss) < 1e-5, "%s: loss %g, in double %g", name, loss, exact);
 	double num[2] = {0, 0}, den[2] = {0, 0};
 	size_t first = net->graph->node[1].nparam;
-	for (size_t i = 0; i < net->nparam; i++) {
+	size_t fc = net->graph->node[net->graph->n - 1].off; /* the dense head: a sample of it */
+	for (size_t i = 0; i < net->nparam; i += i < fc ? 1 : 7) {
 		double w = p[i], h = 1e-6;
 		p[i] = w + h;
 		double up = ref_loss(net->graph, p, d);

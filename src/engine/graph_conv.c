@@ -7,8 +7,12 @@
 #include "engine/graph_ops.h"
 #include "engine/layers.h"
 
-/* Columns of one run of samples: at most this many floats (16 MiB). */
-#define COL_FLOATS ((size_t)1 << 22)
+/* Columns of one run of samples: at most this many floats (2 MiB). */
+#define COL_FLOATS ((size_t)1 << 19)
+/* From this many positions of an output map on, a sample's products are
+ * large enough alone: each sample is lowered and multiplied by itself,
+ * straight into its rows of the output (no channel-major block to copy). */
+#define EACH_P 256
 
 /* What a Conv node reads and makes, for the loops below. */
 typedef struct Cv {
@@ -43,9 +47,25 @@ static int depthwise(const Cv *c)
 	return c->cig == 1;
 }
 
+/* One sample at a time (large maps), and without columns at all (a 1×1
+ * kernel of stride 1, unpadded: the input's rows are the columns). */
+static int each(const Cv *c)
+{
+	return c->P >= EACH_P;
+}
+
+static int pointwise(const Cv *c)
+{
+	const GraphWin *w = c->w;
+	return w->kh == 1 && w->kw == 1 && w->sh == 1 && w->sw == 1 && !w->pt && !w->pl &&
+	       !w->pb && !w->pr;
+}
+
 int gop_conv_run(const Graph *g, int k, int ns)
 {
 	Cv c = cv_of(g, k);
+	if (each(&c))
+		return ns < 1 ? ns : 1;
 	size_t per = (size_t)c.rows * c.P;
 	size_t run = per ? COL_FLOATS / per : 1;
 	if (run < 1)
@@ -56,13 +76,15 @@ int gop_conv_run(const Graph *g, int k, int ns)
 size_t gop_conv_col_floats(const Graph *g, int k, int ns)
 {
 	Cv c = cv_of(g, k);
-	return depthwise(&c) ? 0 : (size_t)c.rows * c.P * (size_t)gop_conv_run(g, k, ns);
+	if (depthwise(&c) || (each(&c) && pointwise(&c)))
+		return 0;
+	return (size_t)c.rows * c.P * (size_t)gop_conv_run(g, k, ns);
 }
 
 size_t gop_conv_z_floats(const Graph *g, int k, int ns)
 {
 	Cv c = cv_of(g, k);
-	return depthwise(&c) ? 0 : (size_t)c.cog * c.P * (size_t)gop_conv_run(g, k, ns);
+	return depthwise(&c) || each(&c) ? 0 : (size_t)c.cog * c.P * (size_t)gop_conv_run(g, k, ns);
 }
 
 /* The output positions [*lo, *hi) of one side whose input cell
@@ -224,6 +246,67 @@ static void dw_backward(const Cv *c, const float *W, const float *in, const floa
 		}
 }
 
+/* Sample by sample: each group's W_gᵀ · columns straight into the output. */
+static void each_forward(const Cv *c, const float *W, const float *b, const float *in, int ns,
+                         float *out, float *col)
+{
+	int pw = pointwise(c), P = (int)c->P;
+	for (int s = 0; s < ns; s++) {
+		const float *x = in + (size_t)s * c->isz;
+		float *y = out + (size_t)s * c->osz;
+		for (int gi = 0; gi < c->n->group; gi++) {
+			const float *B = x + (size_t)gi * c->cig * c->P;
+			if (!pw) {
+				im2col(c, gi, x, 1, col);
+				B = col;
+			}
+			blas_sgemm(1, 0, c->cog, P, c->rows, 1.0f, W + (size_t)gi * c->cog, c->co, B,
+			           P, 0.0f, y + (size_t)gi * c->cog * c->P, P);
+		}
+		for (int o = 0; o < c->co; o++) {
+			float *r = y + (size_t)o * c->P, bo = b[o];
+			for (size_t p = 0; p < c->P; p++)
+				r[p] += bo;
+		}
+	}
+}
+
+static void each_backward(const Cv *c, const float *W, const float *in, const float *gout,
+                          int ns, float *gin, float *gW, float *gb, float *col)
+{
+	int pw = pointwise(c), P = (int)c->P;
+	for (int s = 0; s < ns; s++) {
+		const float *x = in + (size_t)s * c->isz, *go = gout + (size_t)s * c->osz;
+		float *gx = gin ? gin + (size_t)s * c->isz : NULL;
+		for (int o = 0; o < c->co; o++) {
+			double sb = 0;
+			for (size_t p = 0; p < c->P; p++)
+				sb += go[(size_t)o * c->P + p];
+			gb[o] += (float)sb;
+		}
+		for (int gi = 0; gi < c->n->group; gi++) {
+			const float *B = x + (size_t)gi * c->cig * c->P;
+			const float *G = go + (size_t)gi * c->cog * c->P;
+			if (!pw) {
+				im2col(c, gi, x, 1, col);
+				B = col;
+			}
+			blas_sgemm(0, 1, c->rows, c->cog, P, 1.0f, B, P, G, P, 1.0f,
+			           gW + (size_t)gi * c->cog, c->co);
+			if (!gx)
+				continue;
+			if (pw) { /* added straight to the input's gradient */
+				blas_sgemm(0, 0, c->rows, P, c->cog, 1.0f, W + (size_t)gi * c->cog, c->co,
+				           G, P, 1.0f, gx + (size_t)gi * c->cig * c->P, P);
+				continue;
+			}
+			blas_sgemm(0, 0, c->rows, P, c->cog, 1.0f, W + (size_t)gi * c->cog, c->co, G,
+			           P, 0.0f, col, P);
+			col2im(c, gi, col, 1, gx);
+		}
+	}
+}
+
 void gop_conv_forward(const Graph *g, int k, const float *param, const float *in, int ns,
                       float *out, float *col, float *z)
 {
@@ -231,6 +314,10 @@ void gop_conv_forward(const Graph *g, int k, const float *param, const float *in
 	const float *W = param + c.n->off, *b = W + (size_t)c.rows * c.co;
 	if (depthwise(&c)) {
 		dw_forward(&c, W, b, in, ns, out);
+		return;
+	}
+	if (each(&c)) {
+		each_forward(&c, W, b, in, ns, out, col);
 		return;
 	}
 	int run = gop_conv_run(g, k, ns);
@@ -264,6 +351,10 @@ void gop_conv_backward(const Graph *g, int k, const float *param, const float *i
 	float *gW = gp + c.n->off, *gb = gW + (size_t)c.rows * c.co;
 	if (depthwise(&c)) {
 		dw_backward(&c, W, in, gout, ns, gin, gW, gb);
+		return;
+	}
+	if (each(&c)) {
+		each_backward(&c, W, in, gout, ns, gin, gW, gb, col);
 		return;
 	}
 	int run = gop_conv_run(g, k, ns);

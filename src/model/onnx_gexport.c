@@ -112,7 +112,8 @@ static const char *init_f32(GEx *x, const char *name, const float *v, size_t n, 
 		for (int j = 0; j < 4; j++)
 			raw[4 * i + (size_t)j] = (uint8_t)(u >> (8 * j));
 	}
-	memcpy(d, dims, (size_t)nd * sizeof *d);
+	if (nd)
+		memcpy(d, dims, (size_t)nd * sizeof *d);
 	t->name = (char *)name;
 	t->n_dims = (size_t)nd;
 	t->dims = d;
