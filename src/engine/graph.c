@@ -4,6 +4,7 @@
 #include "engine/graph.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,13 @@ static const char *const op_names[GRAPH_OP_COUNT] = {"Input",
                                                      "Erf",
                                                      "Mul",
                                                      "Reshape"};
+
+static atomic_ulong serial;
+
+static unsigned long next_id(void)
+{
+	return atomic_fetch_add(&serial, 1) + 1;
+}
 
 const char *graph_op_name(GraphOp op)
 {
@@ -125,6 +133,7 @@ Graph *graph_new(int rank, long long c, long long h, long long w, Err *e)
 	n->w = (int)w;
 	snprintf(n->name, sizeof n->name, "input");
 	g->n = 1;
+	g->id = next_id();
 	return g;
 }
 
@@ -147,6 +156,7 @@ Graph *graph_clone(const Graph *g, Err *e)
 	}
 	memcpy(c->node, g->node, (size_t)g->n * sizeof *c->node);
 	memcpy(c->edge, g->edge, (size_t)g->nedge * sizeof *c->edge);
+	c->id = next_id();
 	return c;
 }
 
@@ -380,6 +390,7 @@ int graph_add(Graph *g, const GraphNode *proto, const int *in, int nin, Err *e)
 	memcpy(g->edge + g->nedge, in, (size_t)nin * sizeof *in);
 	g->nedge += nin;
 	g->node[g->n] = n;
+	g->id = next_id();
 	return g->n++;
 }
 

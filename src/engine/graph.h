@@ -92,6 +92,8 @@ typedef struct Graph {
 	int softmax;   /* 1: the source ended in a Softmax of the logits (what an export
 	                * writes back); the probabilities are the softmax either way */
 	int cap, capedge;
+	unsigned long id; /* a number no other graph, nor this one before its last node
+	                   * was added, had: what the passes' kept workspaces are for */
 } Graph;
 
 /* A graph of its input alone: rank 4, maps of c×h×w, or rank 2, c

@@ -2,6 +2,7 @@
  * samples, node by node, and their workspaces. */
 #include "engine/graph_pass.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@
 
 struct GraphWork {
 	const Graph *g;
+	unsigned long id; /* the graph's when the workspace was made */
+	int n;            /* its nodes */
 	int B, train;
 	float **val;  /* per node: its output rows (node 0: the input rows) */
 	float **grad; /* training: per node whose gradient is needed, else NULL */
@@ -129,9 +132,9 @@ void graph_work_free(GraphWork *w)
 		return;
 	for (int s = 0; w->slot && s < w->nslot; s++)
 		free(w->slot[s]);
-	for (int k = 1; w->train && w->val && k < w->g->n; k++)
+	for (int k = 1; w->train && w->val && k < w->n; k++)
 		free(w->val[k]);
-	for (int k = 1; w->grad && k < w->g->n; k++)
+	for (int k = 1; w->grad && k < w->n; k++)
 		free(w->grad[k]);
 	free(w->slot);
 	free(w->val);
@@ -193,6 +196,8 @@ GraphWork *graph_work_new(const Graph *g, int B, int train, Err *e)
 	if (!w)
 		goto fail;
 	w->g = g;
+	w->id = g->id;
+	w->n = g->n;
 	w->B = B > 0 ? B : 1;
 	w->train = train;
 	size_t col, z;
@@ -211,6 +216,48 @@ fail:
 	graph_work_free(w);
 	err_set(e, "out of memory for the workspace of a graph of %d nodes on %d rows", g->n, B);
 	return NULL;
+}
+
+/* The evaluation workspaces kept between passes, each for the graph whose
+ * id it has (never another's: ids are not reused) and its rows. */
+#define KEPT 4
+static GraphWork *kept[KEPT];
+static pthread_mutex_t kept_mu = PTHREAD_MUTEX_INITIALIZER;
+
+GraphWork *graph_work_take(const Graph *g, int B, Err *e)
+{
+	GraphWork *w = NULL;
+	pthread_mutex_lock(&kept_mu);
+	for (int i = 0; i < KEPT && !w; i++)
+		if (kept[i] && kept[i]->id == g->id && kept[i]->B == (B > 0 ? B : 1)) {
+			w = kept[i];
+			kept[i] = NULL;
+		}
+	pthread_mutex_unlock(&kept_mu);
+	if (w)
+		w->g = g;
+	return w ? w : graph_work_new(g, B, 0, e);
+}
+
+void graph_work_give(GraphWork *w)
+{
+	if (!w || w->train) {
+		graph_work_free(w);
+		return;
+	}
+	GraphWork *out = NULL;
+	pthread_mutex_lock(&kept_mu);
+	int i = 0;
+	while (i < KEPT && kept[i])
+		i++;
+	if (i == KEPT) { /* the oldest goes */
+		out = kept[0];
+		memmove(kept, kept + 1, (KEPT - 1) * sizeof *kept);
+		i = KEPT - 1;
+	}
+	kept[i] = w;
+	pthread_mutex_unlock(&kept_mu);
+	graph_work_free(out);
 }
 
 float *graph_forward(GraphWork *w, const float *param, const float *x, int ns)
@@ -292,7 +339,7 @@ int graph_logits(const Graph *g, const float *param, const float *x, int n, floa
 {
 	int B = graph_eval_rows(g), k = g->node[g->n - 1].c;
 	size_t in = graph_size(&g->node[0]);
-	GraphWork *w = graph_work_new(g, n < B ? (n > 0 ? n : 1) : B, 0, e);
+	GraphWork *w = graph_work_take(g, n < B ? (n > 0 ? n : 1) : B, e);
 	if (!w)
 		return -1;
 	for (int r = 0; r < n; r += B) {
@@ -300,6 +347,6 @@ int graph_logits(const Graph *g, const float *param, const float *x, int n, floa
 		const float *z = graph_forward(w, param, x + (size_t)r * in, ns);
 		memcpy(out + (size_t)r * k, z, (size_t)ns * k * sizeof *out);
 	}
-	graph_work_free(w);
+	graph_work_give(w);
 	return 0;
 }

@@ -21,6 +21,13 @@ typedef struct GraphWork GraphWork;
  * backward pass needs. NULL with a message when out of memory. */
 GraphWork *graph_work_new(const Graph *g, int B, int train, Err *e);
 void graph_work_free(GraphWork *w); /* accepts NULL */
+/* A workspace for evaluation of blocks of up to B samples of g, one kept
+ * from an earlier pass when there is one (the passes of a network come in
+ * calls of a program's batches: a workspace allocated for each would be
+ * faulted into memory each time), and the workspace given back to be kept
+ * (a few are, the oldest freed). Thread-safe. */
+GraphWork *graph_work_take(const Graph *g, int B, Err *e);
+void graph_work_give(GraphWork *w);
 /* The floats a workspace holds for B samples (for the sizes of the runs). */
 double graph_work_floats(const Graph *g, int B, int train);
 

@@ -465,7 +465,7 @@ static void eval_free(Eval *ev)
 		free(ev->conv[k]);
 	free(ev->conv);
 	for (int k = 0; ev->gw && k < ev->nparts; k++)
-		graph_work_free(ev->gw[k]);
+		graph_work_give(ev->gw[k]);
 	free(ev->gw);
 }
 
@@ -489,7 +489,7 @@ static int eval_run(Eval *ev, int threads)
 	else if (!(ev->gw = calloc((size_t)ev->nparts, sizeof *ev->gw)))
 		rc = -1;
 	for (int k = 0; rc == 0 && ev->gw && k < ev->nparts; k++)
-		if (!(ev->gw[k] = graph_work_new(net->graph, B, 0, NULL)))
+		if (!(ev->gw[k] = graph_work_take(net->graph, B, NULL)))
 			rc = -1;
 	Pool *pool = NULL;
 	blas_set_threads(ev->nparts > 1 || ev->blas < 1 ? 1 : ev->blas);
