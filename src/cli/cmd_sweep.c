@@ -15,7 +15,6 @@
 #include "data/mnist.h"
 #include "engine/train_plan.h"
 #include "model/model_io.h"
-#include "model/onnx_io.h"
 #include "report/report.h"
 #include "report/report_run.h"
 #include "report/report_trials.h"
@@ -343,7 +342,7 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
 static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 {
 	if (c->load || c->onnx) {
-		Net *net = c->load ? model_load(c->load, e) : onnx_import(c->onnx, NULL, e);
+		Net *net = setup_make_net(c, NULL, e);
 		int rc = net && (alg2_check_betas(net, s->o.betas, s->o.nbeta, e) ||
 		                 alg2_check_distinct(net, s->o.betas, s->o.nbeta, e))
 		             ? -1
