@@ -198,6 +198,26 @@ assert r['layers'][0]['node'] == 1 and r['layers'][20]['kind'] == 'dense', r['la
 expect_exit "a chain's command refuses a graph network, naming those that take one" 1 \
 	"^condnet squeeze: resnet18\.model holds a graph network \(model version 6\): predict, eval, cond, train and export read it, not this command$" \
 	"$C" squeeze --load resnet18.model --data synthetic
+## fine-tuning: the same bits on one thread or two in the reproducible mode
+"$PY" -c "
+import numpy as np
+r = np.random.default_rng(3)
+for name, n in (('tr', 120), ('te', 40)):
+    x = r.uniform(-1, 1, (n, 108))
+    np.savetxt(name + '.csv', np.c_[x, (x[:, :54].sum(1) > 0).astype(int) + (x[:, 54:].sum(1) > 0)],
+               delimiter=',', fmt='%.6g')"
+for t in 1 2; do
+	expect_ok "train --onnx fine-tunes the residual graph ($t thread(s), reproducible)" \
+		"$C" train --onnx g/residual.onnx --data csv:tr.csv,te.csv --shape 3x6x6 --epochs 2 \
+		--lr 0.01 --batch 16 --threads $t --reproducible --save "tuned$t.model" --quiet
+done
+for t in 1 2; do
+	"$C" predict --load "tuned$t.model" --data csv:tr.csv,te.csv --shape 3x6x6 --npy-out "p$t" \
+		--quiet >/dev/null 2>&1
+done
+check "... to the same weights: their answers the same bits" cmp p1/probabilities.npy p2/probabilities.npy
+expect_ok "... which eval reads" "$C" eval --load tuned1.model --data csv:tr.csv,te.csv --shape 3x6x6
+expect_grep "... as a graph" "tuned1\.model +model +3x6x6 graph: 4 Conv, 1 Gemm, 2 Add, 3 Relu, 1 Reshape -> 3 " "$TMP/out"
 for f in "$SRC"/tests/regress/model-v*.model; do
 	expect_ok "$(basename "$f"), written by an older condnet, still reads" "$C" cond --load "$f"
 done

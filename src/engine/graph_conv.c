@@ -57,8 +57,8 @@ static int each(const Cv *c)
 static int pointwise(const Cv *c)
 {
 	const GraphWin *w = c->w;
-	return w->kh == 1 && w->kw == 1 && w->sh == 1 && w->sw == 1 && !w->pt && !w->pl &&
-	       !w->pb && !w->pr;
+	return w->kh == 1 && w->kw == 1 && w->sh == 1 && w->sw == 1 && !w->pt && !w->pl && !w->pb &&
+	       !w->pr;
 }
 
 int gop_conv_run(const Graph *g, int k, int ns)
@@ -135,6 +135,77 @@ static void im2col(const Cv *c, int gi, const float *in, int ns, float *col)
 					}
 				}
 			}
+}
+
+/* The kernel offsets t = y·kw + x that meet a cell of the map at some
+ * output position, into taps (their count returned): the others meet only
+ * padding (a 3×3 kernel of padding 1 on 1×1 maps meets its centre alone),
+ * and their rows of the columns are all 0. */
+static int live_taps(const Cv *c, int *taps)
+{
+	const GraphWin *w = c->w;
+	int n = 0;
+	for (int y = 0; y < w->kh; y++)
+		for (int x = 0; x < w->kw; x++) {
+			int ylo, yhi, xlo, xhi;
+			span(c->ho, c->hi, w->sh, w->pt, y * w->dh, &ylo, &yhi);
+			span(c->wo, c->wi, w->sw, w->pl, x * w->dw, &xlo, &xhi);
+			if (ylo < yhi && xlo < xhi)
+				taps[n++] = y * w->kw + x;
+		}
+	return n;
+}
+
+/* The columns of the live taps alone (row c·ntaps + t), and the rows of W
+ * that meet them into wc ((cig·ntaps) × C_out): the product then skips the
+ * kernel offsets that meet only padding. */
+static void compact(const Cv *c, int gi, const float *in, int ns, const int *taps, int ntaps,
+                    float *col)
+{
+	const GraphWin *w = c->w;
+	const size_t ld = c->P * (size_t)ns;
+	for (int ch = 0; ch < c->cig; ch++)
+		for (int t = 0; t < ntaps; t++) {
+			int y = taps[t] / w->kw, x = taps[t] % w->kw;
+			float *row = col + ((size_t)ch * ntaps + t) * ld;
+			int ylo, yhi, xlo, xhi;
+			span(c->ho, c->hi, w->sh, w->pt, y * w->dh, &ylo, &yhi);
+			span(c->wo, c->wi, w->sw, w->pl, x * w->dw, &xlo, &xhi);
+			for (int s = 0; s < ns; s++) {
+				const float *src = in + (size_t)s * c->isz +
+				                   (size_t)(gi * c->cig + ch) * c->hi * c->wi;
+				float *d = row + (size_t)s * c->P;
+				memset(d, 0, c->P * sizeof *d);
+				for (int oy = ylo; oy < yhi; oy++) {
+					const float *sr =
+					    src + (size_t)(oy * w->sh - w->pt + y * w->dh) * c->wi -
+					    w->pl + x * w->dw;
+					float *dr = d + (size_t)oy * c->wo;
+					for (int ox = xlo; ox < xhi; ox++)
+						dr[ox] = sr[ox * w->sw];
+				}
+			}
+		}
+}
+
+/* The rows of W (all groups' columns) of the live taps into wc. */
+static void compact_w(const Cv *c, const float *W, const int *taps, int ntaps, float *wc)
+{
+	int kk = c->w->kh * c->w->kw;
+	for (int ch = 0; ch < c->cig; ch++)
+		for (int t = 0; t < ntaps; t++)
+			memcpy(wc + ((size_t)ch * ntaps + t) * c->co,
+			       W + ((size_t)ch * kk + taps[t]) * c->co, (size_t)c->co * sizeof *wc);
+}
+
+size_t gop_conv_wc_floats(const Graph *g, int k)
+{
+	Cv c = cv_of(g, k);
+	int taps[LAYERS_MAX_KERNEL * LAYERS_MAX_KERNEL];
+	if (depthwise(&c) || each(&c))
+		return 0;
+	int n = live_taps(&c, taps);
+	return n < c.w->kh * c.w->kw ? (size_t)c.cig * n * c.co : 0;
 }
 
 /* The columns' gradient col added back onto group gi's input rows gin. */
@@ -260,8 +331,8 @@ static void each_forward(const Cv *c, const float *W, const float *b, const floa
 				im2col(c, gi, x, 1, col);
 				B = col;
 			}
-			blas_sgemm(1, 0, c->cog, P, c->rows, 1.0f, W + (size_t)gi * c->cog, c->co, B,
-			           P, 0.0f, y + (size_t)gi * c->cog * c->P, P);
+			blas_sgemm(1, 0, c->cog, P, c->rows, 1.0f, W + (size_t)gi * c->cog, c->co,
+			           B, P, 0.0f, y + (size_t)gi * c->cog * c->P, P);
 		}
 		for (int o = 0; o < c->co; o++) {
 			float *r = y + (size_t)o * c->P, bo = b[o];
@@ -271,8 +342,8 @@ static void each_forward(const Cv *c, const float *W, const float *b, const floa
 	}
 }
 
-static void each_backward(const Cv *c, const float *W, const float *in, const float *gout,
-                          int ns, float *gin, float *gW, float *gb, float *col)
+static void each_backward(const Cv *c, const float *W, const float *in, const float *gout, int ns,
+                          float *gin, float *gW, float *gb, float *col)
 {
 	int pw = pointwise(c), P = (int)c->P;
 	for (int s = 0; s < ns; s++) {
@@ -296,19 +367,19 @@ static void each_backward(const Cv *c, const float *W, const float *in, const fl
 			if (!gx)
 				continue;
 			if (pw) { /* added straight to the input's gradient */
-				blas_sgemm(0, 0, c->rows, P, c->cog, 1.0f, W + (size_t)gi * c->cog, c->co,
-				           G, P, 1.0f, gx + (size_t)gi * c->cig * c->P, P);
+				blas_sgemm(0, 0, c->rows, P, c->cog, 1.0f, W + (size_t)gi * c->cog,
+				           c->co, G, P, 1.0f, gx + (size_t)gi * c->cig * c->P, P);
 				continue;
 			}
-			blas_sgemm(0, 0, c->rows, P, c->cog, 1.0f, W + (size_t)gi * c->cog, c->co, G,
-			           P, 0.0f, col, P);
+			blas_sgemm(0, 0, c->rows, P, c->cog, 1.0f, W + (size_t)gi * c->cog, c->co,
+			           G, P, 0.0f, col, P);
 			col2im(c, gi, col, 1, gx);
 		}
 	}
 }
 
 void gop_conv_forward(const Graph *g, int k, const float *param, const float *in, int ns,
-                      float *out, float *col, float *z)
+                      float *out, float *col, float *z, float *wc)
 {
 	Cv c = cv_of(g, k);
 	const float *W = param + c.n->off, *b = W + (size_t)c.rows * c.co;
@@ -320,14 +391,22 @@ void gop_conv_forward(const Graph *g, int k, const float *param, const float *in
 		each_forward(&c, W, b, in, ns, out, col);
 		return;
 	}
+	int taps[LAYERS_MAX_KERNEL * LAYERS_MAX_KERNEL], ntaps = live_taps(&c, taps);
+	int dead = ntaps < c.w->kh * c.w->kw, rows = dead ? c.cig * ntaps : c.rows;
+	if (dead)
+		compact_w(&c, W, taps, ntaps, wc);
 	int run = gop_conv_run(g, k, ns);
 	for (int s0 = 0; s0 < ns; s0 += run) {
 		int m = ns - s0 < run ? ns - s0 : run;
 		const size_t ld = c.P * (size_t)m;
 		for (int gi = 0; gi < c.n->group; gi++) {
-			im2col(&c, gi, in + (size_t)s0 * c.isz, m, col);
-			blas_sgemm(1, 0, c.cog, (int)ld, c.rows, 1.0f, W + (size_t)gi * c.cog, c.co,
-			           col, (int)ld, 0.0f, z, (int)ld);
+			if (dead)
+				compact(&c, gi, in + (size_t)s0 * c.isz, m, taps, ntaps, col);
+			else
+				im2col(&c, gi, in + (size_t)s0 * c.isz, m, col);
+			blas_sgemm(1, 0, c.cog, (int)ld, rows, 1.0f,
+			           (dead ? wc : W) + (size_t)gi * c.cog, c.co, col, (int)ld, 0.0f,
+			           z, (int)ld);
 			for (int j = 0; j < c.cog; j++) {
 				int oc = gi * c.cog + j;
 				float bj = b[oc];

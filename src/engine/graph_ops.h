@@ -26,9 +26,15 @@ int gop_conv_run(const Graph *g, int k, int ns);
 size_t gop_conv_col_floats(const Graph *g, int k, int ns);
 size_t gop_conv_z_floats(const Graph *g, int k, int ns);
 
-/* Conv node k: out = conv(in) + b. col and z: scratch of the sizes above. */
+/* The floats of a Conv node's weights kept of the kernel offsets that meet
+ * the map (0 when every offset does): the rows of W its forward pass
+ * multiplies when the others meet only padding (small maps). */
+size_t gop_conv_wc_floats(const Graph *g, int k);
+
+/* Conv node k: out = conv(in) + b. col, z and wc: scratch of the sizes
+ * above. */
 void gop_conv_forward(const Graph *g, int k, const float *param, const float *in, int ns,
-                      float *out, float *col, float *z);
+                      float *out, float *col, float *z, float *wc);
 /* Conv node k backward from gout: gp += (W's, b's gradient), gin += the
  * input's (gin may be NULL). */
 void gop_conv_backward(const Graph *g, int k, const float *param, const float *in,

@@ -21,7 +21,7 @@ struct GraphWork {
 	float **grad; /* training: per node whose gradient is needed, else NULL */
 	float **slot; /* evaluation: the buffers the outputs share */
 	int nslot;
-	float *col, *z;      /* a Conv's scratch */
+	float *col, *z, *wc; /* a Conv's scratch */
 	unsigned char *need; /* training: the node's gradient leads to a parameter */
 	const float **ins;   /* a join's inputs */
 	float **gins;        /* and their gradients */
@@ -88,22 +88,24 @@ static int plan_slots(const Graph *g, int B, int *slot, size_t *caps)
 }
 
 /* The largest scratch of the Conv nodes for blocks of B. */
-static void conv_scratch(const Graph *g, int B, size_t *col, size_t *z)
+static void conv_scratch(const Graph *g, int B, size_t *col, size_t *z, size_t *wc)
 {
-	*col = *z = 1;
+	*col = *z = *wc = 1;
 	for (int k = 1; k < g->n; k++)
 		if (g->node[k].op == GRAPH_CONV) {
 			size_t c = gop_conv_col_floats(g, k, B), y = gop_conv_z_floats(g, k, B);
+			size_t v = gop_conv_wc_floats(g, k);
 			*col = c > *col ? c : *col;
 			*z = y > *z ? y : *z;
+			*wc = v > *wc ? v : *wc;
 		}
 }
 
 double graph_work_floats(const Graph *g, int B, int train)
 {
-	size_t col, z;
-	conv_scratch(g, B, &col, &z);
-	double sum = (double)col + (double)z;
+	size_t col, z, wc;
+	conv_scratch(g, B, &col, &z, &wc);
+	double sum = (double)col + (double)z + (double)wc;
 	if (train) {
 		for (int k = 1; k < g->n; k++)
 			sum += 2.0 * (double)graph_size(&g->node[k]) * B;
@@ -141,6 +143,7 @@ void graph_work_free(GraphWork *w)
 	free(w->grad);
 	free(w->col);
 	free(w->z);
+	free(w->wc);
 	free(w->need);
 	free(w->ins);
 	free(w->gins);
@@ -200,13 +203,14 @@ GraphWork *graph_work_new(const Graph *g, int B, int train, Err *e)
 	w->n = g->n;
 	w->B = B > 0 ? B : 1;
 	w->train = train;
-	size_t col, z;
-	conv_scratch(g, w->B, &col, &z);
+	size_t col, z, wc;
+	conv_scratch(g, w->B, &col, &z, &wc);
 	int most = 2;
 	for (int k = 1; k < g->n; k++)
 		most = g->node[k].nin > most ? g->node[k].nin : most;
 	if (!(w->val = calloc((size_t)g->n, sizeof *w->val)) || !(w->col = falloc(col)) ||
-	    !(w->z = falloc(z)) || !(w->ins = calloc((size_t)most, sizeof *w->ins)) ||
+	    !(w->z = falloc(z)) || !(w->wc = falloc(wc)) ||
+	    !(w->ins = calloc((size_t)most, sizeof *w->ins)) ||
 	    !(w->gins = calloc((size_t)most, sizeof *w->gins)))
 		goto fail;
 	if (train ? alloc_train(w) : alloc_slots(w))
@@ -270,7 +274,7 @@ float *graph_forward(GraphWork *w, const float *param, const float *x, int ns)
 		const float *a = w->val[in[0]];
 		switch (n->op) {
 		case GRAPH_CONV:
-			gop_conv_forward(g, k, param, a, ns, w->val[k], w->col, w->z);
+			gop_conv_forward(g, k, param, a, ns, w->val[k], w->col, w->z, w->wc);
 			break;
 		case GRAPH_GEMM:
 			gop_gemm_forward(g, k, param, a, ns, w->val[k]);
