@@ -101,18 +101,14 @@ static void conv_vals(const Net *net, int i, RecVal *r, char *kind, size_t len, 
 		r[c] = rec_absent();
 	r[CL_KIND] = r[CL_TYPE] = rec_absent();
 	if (net && net->graph) { /* a graph network's layer i + 1: a Conv or Gemm node */
-		const Graph *g = net->graph;
-		int k = graph_layer_node(g, i + 1), conv = g->node[k].op == GRAPH_CONV;
-		r[CL_KIND] = (RecVal){.s = report_graph_kind(g, k, kind, len)};
-		r[CL_TYPE] = (RecVal){.s = conv ? "conv" : "dense"};
+		int k = graph_layer_node(net->graph, i + 1);
+		const GraphNode *n = &net->graph->node[k];
+		r[CL_KIND] = (RecVal){.s = report_graph_kind(net->graph, k, kind, len)};
+		r[CL_TYPE] = (RecVal){.s = n->op == GRAPH_CONV ? "conv" : "dense"};
 		r[CL_NODE] = rec_num(k);
-		if (!conv)
-			return;
-		r[CL_CHANNELS] = rec_num(g->node[k].c);
-		maps[0] = g->node[k].c;
-		maps[1] = g->node[k].h;
-		maps[2] = g->node[k].w;
-		r[CL_MAPS] = (RecVal){.ia = maps, .na = 3};
+		maps[0] = n->c, maps[1] = n->h, maps[2] = n->w;
+		if (n->op == GRAPH_CONV)
+			r[CL_CHANNELS] = rec_num(n->c), r[CL_MAPS] = (RecVal){.ia = maps, .na = 3};
 		return;
 	}
 	if (!net || !net->nconv)
@@ -248,10 +244,9 @@ cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 		free(units);
 		return json_nomem(root, e);
 	}
-	if (net->graph) /* the inputs, then the columns of each Ŵ */
-		for (int i = 0; i <= m; i++)
-			units[i] = i ? lc[i - 1].cols : net->n[0];
-	else
+	for (int i = 0; net->graph && i <= m; i++) /* the inputs, then each Ŵ's columns */
+		units[i] = i ? lc[i - 1].cols : net->n[0];
+	if (!net->graph)
 		net_units_all(net, units); /* the columns of each Ŵ: neurons or channels */
 	double maxk = 0;
 	for (int i = 0; i < m; i++) /* a NaN stays: the maximum is unknown */
