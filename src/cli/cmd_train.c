@@ -14,8 +14,8 @@
 static const char help[] =
     "Usage: condnet train [OPTIONS]\n\n"
     "Train a network (fresh from --layers, or --load MODEL or --onnx FILE, a graph\n"
-    "network too: fine-tuning) with Adam and report the\n"
-    "loss, the accuracies and the learning rate after every epoch. With --early-stop\n"
+    "network too: fine-tuning) with Adam and report the loss, the accuracies and\n"
+    "the learning rate after every epoch. With --early-stop\n"
     "or a plateau schedule the validation split is held out of the training set and\n"
     "its loss and accuracy are reported too. A model saved during a schedule carries\n"
     "it: --load MODEL without --schedule or --warmup continues that run where it\n"
