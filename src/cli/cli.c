@@ -56,6 +56,32 @@ static int check_own(const CliOut *o, const CliOut *own, int n, Err *e)
 	return file_check_writable(o->path, o->flags, e);
 }
 
+/* cli_open's work: a graph network taken when graphs. */
+static int open_run(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
+                    Dataset **test, Net **net, int graphs, Err *e)
+{
+	if (cli_check_outputs(c, own, n, e))
+		return -1;
+	if (opts_dry_run(cmd))
+		return 1;
+	if (setup_load_data(c, train, test, e))
+		return -1;
+	*net = graphs ? setup_make_net_any(c, *train, e) : setup_make_net(c, *train, e);
+	return *net ? 0 : -1;
+}
+
+int cli_open(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
+             Dataset **test, Net **net, Err *e)
+{
+	return open_run(cmd, c, own, n, train, test, net, 0, e);
+}
+
+int cli_open_any(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
+                 Dataset **test, Net **net, Err *e)
+{
+	return open_run(cmd, c, own, n, train, test, net, 1, e);
+}
+
 int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e)
 {
 	if ((c->save && file_check_writable(c->save, 0, e)) ||
@@ -76,8 +102,12 @@ int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e)
 	int k = setup_roles(c, r, bufs);
 	for (int i = 0; i < n; i++)
 		if (own[i].path)
-			r[k++] = (FileRole){own[i].what ? own[i].what : "output", own[i].path,
-			                    !(own[i].flags & CLI_IN), own[i].names, NULL};
+			r[k++] = (FileRole){own[i].what ? own[i].what : "output",
+			                    own[i].path,
+			                    !(own[i].flags & CLI_IN),
+			                    own[i].names,
+			                    NULL,
+			                    NULL};
 	int apart = file_roles_apart(r, k, e);
 	free(r);
 	free(bufs);

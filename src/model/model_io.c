@@ -430,7 +430,9 @@ static int graph_head(const Src *s, const unsigned char *hr, uint64_t hb, uint64
 
 /* Reads and checks a model from s, fsize bytes: into *out, or only checked
  * (out NULL: a memory source, read in place). Every size is checked against
- * the file before it is trusted, every value against the table of limits. */
+ * the file before it is trusted, every value against the table of limits.
+ * Long on purpose: one pass over the file's blocks in their order, each
+ * checked before the next is read, so that the checks read as the layout. */
 static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 {
 	const char *path = s->path;

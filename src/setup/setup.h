@@ -41,13 +41,20 @@ double setup_work_bytes(const CommonOpts *c, const Net *net);
  * or drop). */
 int setup_check_prep(const Prep *model, const Prep *data, const char *name, Err *e);
 /* The files the common options name, as roles for file_roles_apart
- * (base/file_roles.h): --load and the data set's files read (csv's, or a
+ * (base/file_roles.h): --load, --onnx and the data set's files read (csv's, or a
  * fetched set's directory with the names of its files), --save, --json and
  * --csv written; --save may replace the model --load read (a model trained
  * further, saved over itself). The paths made up are kept in bufs. Returns the count, at
  * most SETUP_MAX_ROLES. */
 #define SETUP_MAX_ROLES 9
 int setup_roles(const CommonOpts *c, FileRole *r, char bufs[][PATH_MAX]);
+/* The files a data set spec reads from dir ("" or NULL: the data
+ * directory), named what: a CSV's one or two files, a fetched set's
+ * directory with its files' names (the idx files and their feature cache,
+ * adult.*); none for the sets condnet makes. At most 2 roles, in bufs[0]
+ * and bufs[1]; their count. */
+int setup_data_roles(const char *spec, const char *dir, const char *what, FileRole *r,
+                     char bufs[][PATH_MAX]);
 
 /* model_save, after recording the preprocessing of train's inputs in net
  * when it has none (a network made on train). */
