@@ -6,8 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "data/mnist.h"
 #include "data/plane_sets.h"
 #include "engine/limits.h"
+#include "model/model_io.h"
 #include "setup/opts.h"
 #include "setup/places.h"
 #include "setup/setup.h"
@@ -47,7 +49,7 @@ static const char tui_help_fmt[] =
     "  --threads N          threads to compute on, 1..64 (default 2, or "
     "$OPENBLAS_NUM_THREADS)\n" OPTS_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
-    "                       the kernels OpenBLAS runs)\n" OPTS_COND_PATH_HELP
+    "                       the kernels OpenBLAS runs)\n" OPTS_COND_PATH_HELP OPTS_WIDE_HELP
     "  --schedule SPEC      the learning rate over every later training: constant\n"
     "                       (default), step:E[:F], cosine[:T] or plateau:P[:F] (as in\n"
     "                       'condnet train --help'; S sets it on the screen)\n"
@@ -188,6 +190,29 @@ static int apply(Session *s, const SessAction *a, Err *e)
 	return session_apply(s, a, NULL, e);
 }
 
+/* A model loaded reads its inputs as its record says, unless --inputs or
+ * --features say otherwise: MNIST's pixels or as many Haar coefficients
+ * (whose choice the check after the load compares), and its scale step;
+ * into the data action a. 0, or -1 with a message. */
+static int record_inputs(const CommonOpts *co, SessAction *a, Err *e)
+{
+	Net *model = model_load(co->load, e);
+	if (!model)
+		return -1;
+	const Prep *rec = model->prep;
+	int rc = setup_check_scale(co->data.scale, rec, co->load, e);
+	if (rc == 0 && rec && !co->inputs_given && !co->features_given) {
+		if (rec->kind == PREP_PIXELS)
+			a->inputs = MNIST_PIXELS;
+		if (rec->kind == PREP_HAAR)
+			a->features = rec->d;
+	}
+	if (rc == 0 && rec)
+		a->scale = rec->scale;
+	net_free(model);
+	return rc;
+}
+
 /* The data set, options, schedule, network, τ and η, as logged actions
  * (--early-stop goes with every train action, as the screen's setting). */
 static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
@@ -206,6 +231,8 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	                .noise = co->data.noise,
 	                .inputs = co->data.inputs};
 	memcpy(a.shape, co->data.shape, sizeof a.shape);
+	if (co->load && record_inputs(co, &a, e) < 0)
+		return -1;
 	snprintf(a.spec, sizeof a.spec, "%s", spec);
 	snprintf(a.path, sizeof a.path, "%s", co->data.dir ? co->data.dir : "");
 	loading(spec);
@@ -244,6 +271,9 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 		net_free(shape);
 	}
 	if (apply(s, &a, e) < 0)
+		return -1;
+	if (co->load && s->net && s->train &&
+	    setup_check_prep(s->net->prep, s->train->prep, co->load, e) < 0)
 		return -1;
 	/* the synthetic set's lessons need more than one epoch per training, and
 	 * the plane's, of 300 points (6 batches), more still */
