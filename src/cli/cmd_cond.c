@@ -122,20 +122,21 @@ static void wide_notes(const Net *net, const LayerCond *lc, double tau)
 			        : "κ and p count their min(rows, columns) singular values, the "
 			          "paper's reading (--wide zero counts the missing ones as zeros)");
 		const char *u = net_unit_name(net, i + 1, l->cols != 1);
+		const char *dep = l->surplus == 1 ? "is a combination" : "are combinations";
+		char what[96];
+		if (cond_over(l->kappa, tau))
+			snprintf(what, sizeof what,
+			         "Algorithm 1 removes p = %d, Algorithm 3 keeps at most %d", l->p,
+			         l->rows);
+		else
+			snprintf(what, sizeof what, "κ ≤ τ: both algorithms leave it whole");
 		if (zero)
 			printf("  layer %d: Ŵ %d×%d: p = %d missing + %d below σ₁/τ\n", i + 1,
 			       l->rows, l->cols, l->zeros, l->p - l->zeros);
-		else if (cond_over(l->kappa, tau))
-			printf(
-			    "  layer %d: Ŵ %d×%d: %d of its %d %s are combinations of the others "
-			    "by its shape alone; Algorithm 1 removes p = %d, Algorithm 3 keeps at "
-			    "most %d\n",
-			    i + 1, l->rows, l->cols, l->surplus, l->cols, u, l->p, l->rows);
 		else
-			printf(
-			    "  layer %d: Ŵ %d×%d: %d of its %d %s are combinations of the others "
-			    "by its shape alone; κ ≤ τ: both algorithms leave it whole\n",
-			    i + 1, l->rows, l->cols, l->surplus, l->cols, u);
+			printf("  layer %d: Ŵ %d×%d: %d of its %d %s %s of the others by its shape "
+			       "alone; %s\n",
+			       i + 1, l->rows, l->cols, l->surplus, l->cols, u, dep, what);
 	}
 }
 
