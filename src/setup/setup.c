@@ -70,7 +70,10 @@ int setup_check_scale(int given, const Prep *rec, const char *name, Err *e)
 
 void setup_spec_from_record(const Prep *rec, int told, DataSpec *spec)
 {
-	if (!rec || told)
+	/* only MNIST and Fashion-MNIST make these inputs: another set is left
+	 * as given, and the record's check says how it differs */
+	const char *set = spec->spec ? spec->spec : "";
+	if (!rec || told || (strcmp(set, "mnist") != 0 && strcmp(set, "fashion") != 0))
 		return;
 	if (rec->kind == PREP_HAAR) {
 		spec->features = rec->d;

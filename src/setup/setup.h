@@ -25,8 +25,10 @@
  * step given must be the record's (setup_check_scale). */
 int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
 /* The inputs the record rec (NULL: none) names, into spec, unless told (the
- * options gave --inputs or --features): MNIST's Haar coefficients it chose
- * or its pixels. What else the record says, datasets_load_as applies. */
+ * options gave --inputs or --features): the Haar coefficients it chose or
+ * its pixels, when spec is MNIST or Fashion-MNIST (another data set makes
+ * neither, and is left as given). What else the record says,
+ * datasets_load_as applies. */
 void setup_spec_from_record(const Prep *rec, int told, DataSpec *spec);
 /* 0 when the scale step given (DATA_RAW: none) may go with the record rec
  * of the model name: none given, or the record's; else -1 saying which

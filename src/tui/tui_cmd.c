@@ -191,17 +191,19 @@ static int apply(Session *s, const SessAction *a, Err *e)
 }
 
 /* A model loaded reads its inputs as its record says, unless --inputs or
- * --features say otherwise: MNIST's pixels or as many Haar coefficients
- * (whose choice the check after the load compares), and its scale step;
- * into the data action a. 0, or -1 with a message. */
-static int record_inputs(const CommonOpts *co, SessAction *a, Err *e)
+ * --features say otherwise: on MNIST or Fashion-MNIST (spec) its pixels or
+ * as many Haar coefficients (whose choice the check after the load
+ * compares), and its scale step; into the data action a. 0, or -1 with a
+ * message. */
+static int record_inputs(const CommonOpts *co, const char *spec, SessAction *a, Err *e)
 {
 	Net *model = model_load(co->load, e);
 	if (!model)
 		return -1;
 	const Prep *rec = model->prep;
 	int rc = setup_check_scale(co->data.scale, rec, co->load, e);
-	if (rc == 0 && rec && !co->inputs_given && !co->features_given) {
+	int images = !strcmp(spec, "mnist") || !strcmp(spec, "fashion");
+	if (rc == 0 && rec && images && !co->inputs_given && !co->features_given) {
 		if (rec->kind == PREP_PIXELS)
 			a->inputs = MNIST_PIXELS;
 		if (rec->kind == PREP_HAAR)
@@ -231,7 +233,7 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	                .noise = co->data.noise,
 	                .inputs = co->data.inputs};
 	memcpy(a.shape, co->data.shape, sizeof a.shape);
-	if (co->load && record_inputs(co, &a, e) < 0)
+	if (co->load && record_inputs(co, spec, &a, e) < 0)
 		return -1;
 	snprintf(a.spec, sizeof a.spec, "%s", spec);
 	snprintf(a.path, sizeof a.path, "%s", co->data.dir ? co->data.dir : "");
