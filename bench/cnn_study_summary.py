@@ -893,18 +893,22 @@ def lenet_section():
 
 def tally(stats, scope, stage, other):
     """Over the rows of one scope and stage: the network-τ cases QR was above,
-    equal to and below the other rule, and the rows where it was ahead or
-    behind with p < 0.05."""
+    equal to and below the other rule, and the τ where it was ahead or behind
+    with p < 0.05 in the sign test over the networks of both data sets."""
     rows = [x for x in stats if x['scope'] == scope and x['stage'] == stage]
     w = sum(x[other][0] for x in rows)
     t = sum(x[other][1] for x in rows)
     l = sum(x[other][2] for x in rows)
-    sw = sum(1 for x in rows if x[other][0] > x[other][2] and
-             sign_p(x[other][0], x[other][2]) < 0.05)
-    sl = sum(1 for x in rows if x[other][2] > x[other][0] and
-             sign_p(x[other][0], x[other][2]) < 0.05)
-    most = max((x['n'] for x in rows), default=0)
-    return {'w': w, 't': t, 'l': l, 'sw': sw, 'sl': sl, 'rows': len(rows), 'most': most}
+    taus = sorted({x['tau'] for x in rows}, reverse=True)
+    pooled = []
+    for tau in taus:
+        at = [x for x in rows if x['tau'] == tau]
+        pooled.append((sum(x[other][0] for x in at), sum(x[other][2] for x in at),
+                       sum(x['n'] for x in at)))
+    sw = sum(1 for a, b, _ in pooled if a > b and sign_p(a, b) < 0.05)
+    sl = sum(1 for a, b, _ in pooled if b > a and sign_p(a, b) < 0.05)
+    most = max((n for _, _, n in pooled), default=0)
+    return {'w': w, 't': t, 'l': l, 'sw': sw, 'sl': sl, 'rows': len(pooled), 'most': most}
 
 
 def too_few(t):
@@ -936,15 +940,16 @@ def claims(stats):
     say('**Against the simple rules, layer by layer.** The comparison tables above, summed '
         'over both data sets and every τ at which Algorithm 3 removed something: the '
         'network-τ cases where QR was above, equal to and below the other rule, and of the '
-        'rows (data set, τ) those where QR was ahead or behind with p < 0.05 in that row\'s '
-        'own sign test. A verdict is *QR ahead* (or *behind*) when it leads (trails) in more '
-        'cases and in more rows at p < 0.05 than the other way round, *too few networks* when '
-        'no row has networks enough for its test to reach p < 0.05 whatever they show '
-        '(a two-sided sign test needs six that differ, all one way), else *neither ahead*. '
-        'Sums over τ count a network once per τ: they show the direction, the rows\' tests '
-        'the strength.', '',
-        '| layers squeezed | compensation | vs random: above–equal–below | rows ahead; behind | '
-        'verdict | vs norm: above–equal–below | rows ahead; behind | verdict |',
+        'τ those where QR was ahead or behind with p < 0.05 in the exact two-sided sign test '
+        'over the networks of both data sets at that τ (each network a pair: QR and the '
+        'other rule on it). A verdict is *QR ahead* (or *behind*) when it leads (trails) in '
+        'more cases and at more τ with p < 0.05 than the other way round, *too few networks* '
+        'when no τ has networks enough for its test to reach p < 0.05 whatever they show '
+        '(the test needs six that differ, all one way), else *neither ahead*. Sums over τ '
+        'count a network once per τ: they show the direction, the tests at each τ the '
+        'strength.', '',
+        '| layers squeezed | compensation | vs random: above–equal–below | τ ahead; behind | '
+        'verdict | vs norm: above–equal–below | τ ahead; behind | verdict |',
         '|---|---|---|---|---|---|---|---|')
     verdicts = {}
     for scope, sc_name in SCOPES:
@@ -989,19 +994,20 @@ def restated(stats, verdicts):
             if parts:
                 out.append(f'{sc} {", ".join(parts)}')
         return '; '.join(out)
-    most = max((x['n'] for x in stats), default=0)
+    most = max((tally(stats, s0, stage, 'norm')['most'] for s0, _ in SCOPES
+                for stage in ('squeezed', 'compensated')), default=0)
     txt = ('So, restated from the table: where QR and the other rule differ, QR was the '
            'better in: against random choice of as many units, ' + direction('random') +
            '; against the norm rule at the same counts, ' + direction('norm') + '. ')
     if most and sign_p(most, 0) >= 0.05:
         return txt + (
-            f'With at most {count_word(most)} networks in a row, no row\'s sign test can go '
+            f'With at most {count_word(most)} networks at a τ, no sign test can go '
             f'below p = {sign_p(most, 0):.2g} even if every network goes one way: the seeds '
             f'compared are too few for a test, and these counts give a direction, not a '
             f'result. A case counts one network at one τ, so the sums over τ are not '
             f'independent either.')
     return txt + (
-        f'By the rows\' tests, against random choice QR is ahead for '
+        f'By the tests at each τ, against random choice QR is ahead for '
         f'{which(0, "QR ahead")}; behind for {which(0, "QR behind")}; neither for '
         f'{which(0, "neither ahead")}. Against the norm rule QR is ahead for '
         f'{which(1, "QR ahead")}; behind for {which(1, "QR behind")}; neither for '
