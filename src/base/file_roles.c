@@ -105,6 +105,16 @@ static int inside(const Ident *f, const Ident *d, const char *const *names)
 static int clash(const FileRole *f, const FileRole *g, const Ident *fi, int in_dir, Err *e)
 {
 	const char *how = fi->linked ? ", through a link" : "";
+	/* a file the screen names by what it is */
+	if (f->out && g->noun)
+		return err_set(e, "%s%s%s: is %s%s (%s)%s%s; name another file", f->what,
+		               f->what[0] ? " " : "", f->path,
+		               in_dir   ? "a file of "
+		               : g->out ? "also "
+		                        : "",
+		               g->noun, g->path, how,
+		               g->out ? ": two outputs never share a file"
+		                      : ", which the screen never writes over");
 	if (f->out && !g->out)
 		return err_set(e,
 		               "%s %s: is %s %s reads (%s)%s: an output never takes the place of "

@@ -24,6 +24,11 @@ typedef struct FileRole {
 	const char *replaces;     /* an output: the input (its what) it may replace,
 	                           * a model trained further and saved over itself
 	                           * (--save over --load); NULL: none */
+	const char *noun;         /* what the file is, for the message that names it
+	                           * ("the session log": "s.log: is the session log
+	                           * (s.log), which the screen never writes over", an
+	                           * output's what "" then); NULL: "the file WHAT
+	                           * reads (PATH)" */
 } FileRole;
 
 /* 0 when no output of r[0..n) is an input or another output (a device such

@@ -2,19 +2,27 @@
  * features, running again with it, and the words that say which and why. */
 #include "base/kernels.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "base/blas.h"
 #include "base/reexec.h"
 #include "base/repro.h"
 
-/* Set with OPENBLAS_CORETYPE when condnet chose the kernels, and inherited
- * by the processes it starts: "SkylakeX:Prescott", the kernels chosen and
- * OpenBLAS's own choice. A process that finds OPENBLAS_CORETYPE equal to the
- * first name knows the choice was condnet's, not the user's. */
+/* Set with OPENBLAS_CORETYPE when condnet chose the kernels and runs itself
+ * again with them: "SkylakeX:Prescott:PID:START", the kernels chosen,
+ * OpenBLAS's own choice, and the process that chose (its id, which exec
+ * keeps, and its start in clock ticks since boot, /proc/PID/stat). The
+ * process run again takes it (kernels_take_mark) only when it is that very
+ * process, OPENBLAS_CORETYPE names the kernels chosen, and the choice is the
+ * one kernels_choose makes on this CPU from OpenBLAS's: a mark copied,
+ * inherited or written by hand is no record of condnet's choice, and
+ * OPENBLAS_CORETYPE is then the user's. */
 #define KERNELS_MARK "CONDNET_KERNELS"
 
 /* OpenBLAS's x86 core names (gotoblas_corename) and their ranks. */
@@ -202,9 +210,86 @@ static void blas_version(char *buf, size_t len)
 /* Set when kernels_enter chose kernels but could not run with them. */
 static char failed[32];
 
+/* The mark this process took: the kernels condnet chose and OpenBLAS's
+ * choice, "" when there was none it could trust. */
+static char mark_core[32], mark_openblas[32];
+
+/* This process's start, in clock ticks since boot (field 22 of
+ * /proc/self/stat); 0 when it cannot be read. */
+static unsigned long long start_ticks(void)
+{
+	char buf[1024];
+	FILE *f = fopen("/proc/self/stat", "r");
+	size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	/* the fields after the name, which may hold spaces and parentheses */
+	const char *p = strrchr(buf, ')');
+	unsigned long long t = 0;
+	for (int field = 2; p && *p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p && sscanf(p, " %llu", &t) != 1)
+		t = 0;
+	return t;
+}
+
+/* A core name as a mark holds it: letters, digits and '_', 1 to 31. */
+static int core_name(const char *s, size_t n)
+{
+	if (n < 1 || n > 31)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return 0;
+	return 1;
+}
+
+int kernels_take_mark(void)
+{
+	const char *mark = getenv(KERNELS_MARK), *env = getenv("OPENBLAS_CORETYPE");
+	mark_core[0] = mark_openblas[0] = '\0';
+	char core[32], openblas[32];
+	long pid;
+	unsigned long long start;
+	int end = 0;
+	int n1 = mark ? (int)strcspn(mark, ":") : 0;
+	int n2 = mark && mark[n1] ? (int)strcspn(mark + n1 + 1, ":") : 0;
+	int ok = mark && env && core_name(mark, (size_t)n1) && mark[n1] == ':' &&
+	         core_name(mark + n1 + 1, (size_t)n2) && mark[n1 + 1 + n2] == ':' &&
+	         sscanf(mark + n1 + 2 + n2, "%ld:%llu%n", &pid, &start, &end) == 2 &&
+	         !mark[n1 + 2 + n2 + end] && pid == (long)getpid() && start != 0 &&
+	         start == start_ticks() && strlen(env) == (size_t)n1 &&
+	         !strncasecmp(env, mark, (size_t)n1);
+	if (ok) {
+		snprintf(core, sizeof core, "%.*s", n1, mark);
+		snprintf(openblas, sizeof openblas, "%.*s", n2, mark + n1 + 1);
+		/* the choice kernels_choose makes on this CPU from OpenBLAS's */
+		CpuRegs r;
+		CpuFeatures f;
+		char version[16];
+		KernelsChoice k;
+		blas_version(version, sizeof version);
+		ok = cpu_read(&r) == 0;
+		if (ok) {
+			cpu_decode(&r, &f);
+			kernels_choose(openblas, version, &f, &k);
+			ok = k.why == KERNELS_CHOSEN && !strcasecmp(k.core, core);
+		}
+	}
+	if (ok) {
+		snprintf(mark_core, sizeof mark_core, "%s", core);
+		snprintf(mark_openblas, sizeof mark_openblas, "%s", openblas);
+	}
+	/* no process this one starts takes it for its own */
+	unsetenv(KERNELS_MARK);
+	return ok;
+}
+
 int kernels_enter(char **argv, Err *e)
 {
 	reexec_arrived(argv);
+	kernels_take_mark();
 	if (getenv("OPENBLAS_CORETYPE"))
 		return 0;
 	CpuRegs r;
@@ -218,12 +303,13 @@ int kernels_enter(char **argv, Err *e)
 	kernels_choose(blas_corename(), version, &f, &k);
 	if (k.why != KERNELS_CHOSEN)
 		return 0;
-	char mark[80];
-	snprintf(mark, sizeof mark, "%s:%s", k.core, k.openblas);
+	char mark[128];
+	snprintf(mark, sizeof mark, "%s:%s:%ld:%llu", k.core, k.openblas, (long)getpid(),
+	         start_ticks());
 	if (setenv(KERNELS_MARK, mark, 1) == 0)
 		reexec_with_kernels(argv, k.core, e);
 	else
-		err_set(e, "cannot set " KERNELS_MARK " in the environment");
+		err_set(e, "cannot set " KERNELS_MARK " in the environment: %s", strerror(errno));
 	unsetenv(KERNELS_MARK);
 	snprintf(failed, sizeof failed, "%s", k.core);
 	return err_prefix(e, "kept OpenBLAS's %s kernels, not %s", k.openblas, k.core);
@@ -235,8 +321,6 @@ void kernels_current(KernelsChoice *k)
 	blas_version(version, sizeof version);
 	const char *core = blas_corename();
 	const char *env = getenv("OPENBLAS_CORETYPE");
-	const char *mark = getenv(KERNELS_MARK);
-	size_t n = mark ? strcspn(mark, ":") : 0;
 	if (repro_on()) {
 		openblas_choice(k, core, version);
 		k->why = KERNELS_REPRO;
@@ -261,8 +345,9 @@ void kernels_current(KernelsChoice *k)
 	}
 	openblas_choice(k, core, version);
 	snprintf(k->asked, sizeof k->asked, "%s", env);
-	if (mark && mark[n] == ':' && strlen(env) == n && !strncasecmp(env, mark, n)) {
-		snprintf(k->openblas, sizeof k->openblas, "%s", mark + n + 1);
+	/* condnet's own choice only with the mark this process took for it */
+	if (mark_core[0] && !strcasecmp(env, mark_core)) {
+		snprintf(k->openblas, sizeof k->openblas, "%s", mark_openblas);
 		k->why = strcasecmp(env, core) ? KERNELS_NOT_TAKEN : KERNELS_CHOSEN;
 	} else {
 		k->why = KERNELS_USER;

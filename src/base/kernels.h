@@ -72,7 +72,16 @@ const char *kernels_why_text(const KernelsChoice *k, int brief, char *buf, size_
  * this process keeps its kernels; -1 with a message when the new ones
  * could not be had (the run goes on with OpenBLAS's). */
 int kernels_enter(char **argv, Err *e);
-/* The kernels this process runs and why. */
+/* The mark of condnet's choice in the environment (CONDNET_KERNELS), taken
+ * for this process when it is the very process that chose and ran itself
+ * again, with OPENBLAS_CORETYPE naming the kernels chosen and the choice the
+ * one kernels_choose makes on this CPU; then removed from the environment,
+ * whatever it held. 1 taken, 0 not (none, or one that is no record of
+ * condnet's choice: kernels_current then calls OPENBLAS_CORETYPE the
+ * user's). kernels_enter calls it first. */
+int kernels_take_mark(void);
+/* The kernels this process runs and why: the choice checked, never what
+ * the environment claims (a mark kernels_take_mark did not take). */
 void kernels_current(KernelsChoice *k);
 /* "SkylakeX, chosen from the CPU's features; OpenBLAS 0.3.21 took this CPU
  * for Prescott", or the name alone, into buf (brief: "SkylakeX (chosen;

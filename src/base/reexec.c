@@ -2,6 +2,7 @@
  * under its own name. */
 #include "base/reexec.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,20 +53,28 @@ int reexec_with_kernels(char **argv, const char *core, Err *e)
 	int named = self_path(path, sizeof path);
 	if (setenv("OPENBLAS_CORETYPE", core, 1) ||
 	    setenv(REEXEC_MARK, named ? "1" : "rename", 1)) {
+		int err = errno;
 		unsetenv(REEXEC_MARK);
+		if (saved)
+			setenv("OPENBLAS_CORETYPE", saved, 1);
+		else
+			unsetenv("OPENBLAS_CORETYPE");
 		free(saved);
-		return err_set(e, "cannot set OPENBLAS_CORETYPE=%s in the environment", core);
+		return err_set(e, "cannot set OPENBLAS_CORETYPE=%s in the environment: %s", core,
+		               strerror(err));
 	}
 	fflush(NULL);
 	execv(named ? path : "/proc/self/exe", argv);
+	/* what execv says, before anything else can change errno */
+	int err = errno;
 	unsetenv(REEXEC_MARK);
 	if (saved)
 		setenv("OPENBLAS_CORETYPE", saved, 1);
 	else
 		unsetenv("OPENBLAS_CORETYPE");
 	free(saved);
-	return err_set(e, "cannot re-execute %s with OPENBLAS_CORETYPE=%s",
-	               named ? path : "/proc/self/exe", core);
+	return err_set(e, "cannot re-execute %s with OPENBLAS_CORETYPE=%s: %s",
+	               named ? path : "/proc/self/exe", core, strerror(err));
 }
 
 int reexec_arrived(char **argv)

@@ -18,8 +18,9 @@
  * started from when that is still the running binary (so that ps, top,
  * pgrep, pidof and killall see its name), else /proc/self/exe, after which
  * the new process takes back the name of argv[0] (reexec_arrived). Does not
- * return when it works; -1 with a message when it does not (the
- * environment is then as it was). */
+ * return when it works; -1 with a message when it does not, ending with
+ * what the system said ("cannot re-execute … with OPENBLAS_CORETYPE=X:
+ * Argument list too long"; the environment is then as it was). */
 int reexec_with_kernels(char **argv, const char *core, Err *e);
 
 /* In a process reexec_with_kernels started: takes back its name when it

@@ -188,6 +188,12 @@ Dataset *eval_load_split(const EvalOpts *o, const Net *net, const char *name, Er
 		dataset_free(out);
 		return NULL;
 	}
+	/* images of another shape than the network reads (--shape): refused, as
+	 * train, squeeze and cond refuse them */
+	if (out && net_check_images(net, out->c, out->h, out->w, out->name, e)) {
+		dataset_free(out);
+		return NULL;
+	}
 	for (int r = 0; out && r < out->n; r++)
 		if (out->y[r] >= net->n[net->m]) {
 			err_set(

@@ -194,6 +194,15 @@ static Dataset *input_rows(const Predict *p, const Net *net, const char *name, E
 	if (!rec && !(given = options_prep(p, net, name, e)) && p->o.c.data.scale != DATA_RAW)
 		return NULL;
 	Dataset *raw = read_raw(p->input, net, rec, name, e), *d = raw;
+	/* the rows as the images --shape declares, which the network must read,
+	 * as for train, squeeze and cond */
+	const int *shape = p->o.c.data.shape;
+	if (raw && (datasets_set_shape(shape, raw, e) ||
+	            net_check_images(net, raw->c, raw->h, raw->w, raw->name, e))) {
+		dataset_free(raw);
+		prep_free(given);
+		return NULL;
+	}
 	if (raw && rec && (rec->kind == PREP_HAAR || rec->kind == PREP_PIXELS)) {
 		d = image_rows(raw, rec, e);
 		dataset_free(raw);
@@ -293,7 +302,7 @@ static int check_usage(const Predict *p)
 int cmd_predict(int argc, char **argv)
 {
 	Predict *p = calloc(1, sizeof *p);
-	struct option opts[64];
+	struct option opts[opts_table_len(own)];
 	Err e = {{0}};
 	int rc = 1;
 	if (!p) {
@@ -301,7 +310,7 @@ int cmd_predict(int argc, char **argv)
 		return 1;
 	}
 	eval_opts_default(&p->o);
-	opts_table(opts, 63, EVAL_COMMON, own);
+	opts_table(opts, opts_table_len(own), EVAL_COMMON, own);
 	int pr = opts_parse(argc, argv, NULL, &p->o.c, opts, own_opt, p, help, NULL);
 	if (pr || (pr = check_usage(p))) {
 		free(p);

@@ -65,8 +65,8 @@ int cmd_replay(int argc, char **argv)
 	ReportFormat fmt = REPORT_TEXT;
 	int first = 0;
 	opts_default(&c);
-	struct option table[8];
-	opts_table(table, 7,
+	struct option table[opts_table_len(own)];
+	opts_table(table, opts_table_len(own),
 	           OPTS_BIT(OPTS_SAVE) | OPTS_BIT(OPTS_WIDE) | OPTS_BIT(OPTS_REPRO) |
 	               OPTS_BIT(OPTS_NO_REPRO),
 	           own);

@@ -121,6 +121,12 @@ Dataset *dataset_concat(const Dataset *a, const Dataset *b, Err *e)
 	memcpy(c->y, a->y, (size_t)a->n * sizeof *c->y);
 	memcpy(c->y + a->n, b->y, (size_t)b->n * sizeof *c->y);
 	snprintf(c->name, sizeof c->name, "%.60s and %.60s", a->name, b->name);
+	/* the images the rows are, when both say the same */
+	if (a->c == b->c && a->h == b->h && a->w == b->w) {
+		c->c = a->c;
+		c->h = a->h;
+		c->w = a->w;
+	}
 	if (copy_prep(c, a, e)) {
 		dataset_free(c);
 		return NULL;
@@ -175,6 +181,8 @@ static void name_part(Dataset *ds, const char *base, const char *suffix)
  * first v_c are marked. Both parts then take the rows in their original order.
  * Every class must keep at least one training row (a class absent from the
  * data is skipped when splitting by fraction).
+ * Long on purpose: counting, drawing and copying are one sequence whose
+ * steps share the class counts; split, they would pass them all around.
  */
 int dataset_split(const Dataset *all, double frac, int per_class, uint64_t seed, Dataset **train,
                   Dataset **val, Err *e)

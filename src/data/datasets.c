@@ -307,19 +307,24 @@ static int load_images(const DataSpec *s, const char *dir, const char *name, Dat
 	return rc;
 }
 
+int datasets_set_shape(const int shape[3], Dataset *ds, Err *e)
+{
+	if (!shape[0])
+		return 0;
+	long d = (long)shape[0] * shape[1] * shape[2];
+	if (d != ds->d)
+		return err_set(e, "--shape %dx%dx%d: images of %ld values, but %s has %d features",
+		               shape[0], shape[1], shape[2], d, ds->name, ds->d);
+	ds->c = shape[0];
+	ds->h = shape[1];
+	ds->w = shape[2];
+	return 0;
+}
+
 /* The declared images of a CSV's rows (none: nothing to do). */
 static int set_shape(const DataSpec *s, Dataset *tr, Dataset *te, Err *e)
 {
-	if (!s->shape[0])
-		return 0;
-	long d = (long)s->shape[0] * s->shape[1] * s->shape[2];
-	if (d != tr->d)
-		return err_set(e, "--shape %dx%dx%d: images of %ld values, but %s has %d features",
-		               s->shape[0], s->shape[1], s->shape[2], d, tr->name, tr->d);
-	tr->c = te->c = s->shape[0];
-	tr->h = te->h = s->shape[1];
-	tr->w = te->w = s->shape[2];
-	return 0;
+	return datasets_set_shape(s->shape, tr, e) || datasets_set_shape(s->shape, te, e) ? -1 : 0;
 }
 
 static int load_named(const DataSpec *s, const char *dir, Dataset **train, Dataset **test, Err *e)

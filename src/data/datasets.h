@@ -62,6 +62,11 @@ int datasets_parse_shape(const char *name, const char *s, int shape[3], Err *e);
  * all of them; any other set refuses them. */
 int datasets_load(const DataSpec *s, Dataset **train, Dataset **test, Err *e);
 
+/* The rows of ds declared images of shape (C, H, W; --shape): their values
+ * must be C·H·W ("--shape 2x8x8: images of 128 values, but tr.csv has 64
+ * features"); shape[0] 0: nothing declared, nothing done. */
+int datasets_set_shape(const int shape[3], Dataset *ds, Err *e);
+
 /* The same with the scale step given instead of fitted: the sets are
  * loaded as s says with s->scale ignored, checked against the record prep
  * (prep_check; model names it), and then transformed by prep's means and

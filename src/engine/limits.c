@@ -41,6 +41,7 @@ static const Limit table[LIM_COUNT] = {
     /* the standard deviation of the noise, in the units of the plane, whose
      * data sets lie within about [-1, 1] */
     [LIM_NOISE] = {"the noise", 0, 1, 0, 0, 0, 0},
+    [LIM_SPEED] = {"the training speed", LIMIT_MIN_SPEED, LIMIT_MAX_SPEED, 0, 0, 0, 0},
 };
 
 const Limit *limit_of(LimitId id)
@@ -116,6 +117,22 @@ int limit_parse(LimitId id, const char *name, const char *s, double *out, Err *e
 	if (limit_check(id, v, name, s, e))
 		return -1;
 	*out = v;
+	return 0;
+}
+
+int limit_parse_speed(const char *name, const char *s, double *out, Err *e)
+{
+	char word[64] = "", more[2];
+	int n = sscanf(s, " %63s %1s", word, more);
+	if (n == 1 && !strcmp(word, "full")) {
+		*out = 0;
+		return 0;
+	}
+	if (n != 1 || limit_parse(LIM_SPEED, name, word, out, NULL) < 0)
+		return err_set(e,
+		               "%s: '%s' is not a speed: expected epochs a second, from one a day "
+		               "(1/86400) to %g, or full",
+		               name, s + strspn(s, " \t"), LIMIT_MAX_SPEED);
 	return 0;
 }
 

@@ -43,6 +43,7 @@ typedef enum LimitId {
 	LIM_VAL_PER_CLASS,  /* validation rows of every class */
 	LIM_POINTS,         /* --points: the training points of a plane data set */
 	LIM_NOISE,          /* --noise: the noise of a plane data set's points */
+	LIM_SPEED,          /* the screen's training speed, epochs a second */
 	LIM_COUNT
 } LimitId;
 
@@ -77,6 +78,17 @@ int limit_check(LimitId id, double v, const char *name, const char *text, Err *e
 int limit_parse(LimitId id, const char *name, const char *s, double *out, Err *e);
 /* The same for an integer limit, into an int. */
 int limit_parse_int(LimitId id, const char *name, const char *s, int *out, Err *e);
+/* The training speed of the screen: from one epoch a day to 100,000 epochs
+ * a second (0 is full speed, no wait). A wait between two epochs is then at
+ * most a day, whichever way the speed came (--speed, a lesson's "#speed:"
+ * line, the speed keys). */
+#define LIMIT_MIN_SPEED (1.0 / 86400)
+#define LIMIT_MAX_SPEED 1e5
+/* S as a speed: "full" (0) or epochs a second held to LIM_SPEED; else -1 and
+ * "NAME: 'S' is not a speed: expected epochs a second, from one a day
+ * (1/86400) to 100000, or full". */
+int limit_parse_speed(const char *name, const char *s, double *out, Err *e);
+
 /* S as a decimal integer in lo..hi into *out, or the message every integer
  * option gives: "NAME: 'S' is out of range (LO..HI)", "… is not a positive
  * integer", … */

@@ -220,6 +220,59 @@ static int write_maps(FILE *f, const void *ud, Err *e)
 	return 0;
 }
 
+/* The plot's first parts: the weights, a plot per width (a line's width
+ * cannot vary within one), and the keys: the weights' signs, the drops,
+ * the combination, the classes. */
+static void plot_weights_and_keys(FILE *f, const ReportNetwork *r, const char *b)
+{
+	fprintf(f, "plot");
+	for (int k = 1; k <= 4; k++)
+		fprintf(
+		    f,
+		    "%s '%s-network-edges.dat' using ($6==%d?$1:NaN):2:3:4:5 with vectors nohead "
+		    "lw %g lc rgb variable notitle",
+		    k > 1 ? "," : "", b, k, 0.5 + 1.5 * (k - 1));
+	fprintf(f, ", NaN with lines lw 4 lc rgb '" POS_RGB "' title 'weight > 0'"
+	           ", NaN with lines lw 4 lc rgb '" NEG_RGB "' title 'weight < 0'"
+	           ", NaN with points pt 2 ps 2 lw 3 lc rgb '" DROP_RGB
+	           "' title 'dropped by the squeeze'");
+	if (r->sel_layer > 0)
+		fprintf(f, ", NaN with points pt 7 ps 1.5 lc rgb '" COMB_RGB
+		           "' title 'its combination: coefficients'");
+	for (int k = 0; r->plane && k < r->n[r->m] && k < 6; k++) {
+		int rgb[3];
+		report_class_rgb(k, rgb);
+		fprintf(f, ", NaN with boxes fs solid lc rgb '#%02x%02x%02x' title 'class %d'",
+		        rgb[0], rgb[1], rgb[2], k + 1);
+	}
+}
+
+/* Every neuron its map over the plane; a class its probability in its
+ * colour, white to the class. */
+static void plot_maps(FILE *f, const Place *p, const ReportNetwork *r, const char *b)
+{
+	int block = 0;
+	for (int l = 0; l <= r->m; l++)
+		for (int j = 0; j < p->shown[l]; j++, block++) {
+			double x0 = xof(l) - p->hx, y0 = yof(p, l, j) - p->hy;
+			int rgb[3];
+			if (l < r->m) {
+				fprintf(f,
+				        ", '%s-network-maps.dat' index %d using "
+				        "(%g+$1*%g):(%g+$2*%g):3 "
+				        "with image notitle",
+				        b, block, x0, 2 * p->hx, y0, 2 * p->hy);
+				continue;
+			}
+			report_class_rgb(j, rgb);
+			fprintf(f,
+			        ", '%s-network-maps.dat' index %d using (%g+$1*%g):(%g+$2*%g):"
+			        "(255-(255-%d)*$3):(255-(255-%d)*$3):(255-(255-%d)*$3) with "
+			        "rgbimage notitle",
+			        b, block, x0, 2 * p->hx, y0, 2 * p->hy, rgb[0], rgb[1], rgb[2]);
+		}
+}
+
 static int network_cmds(FILE *f, const void *ud, const char *ext, Err *e)
 {
 	const Place *p = ud;
@@ -250,55 +303,9 @@ static int network_cmds(FILE *f, const void *ud, const char *ext, Err *e)
 	else
 		fprintf(f, "unset colorbox\n");
 	fprintf(f, "set style textbox opaque noborder\n");
-	/* the weights, a plot per width (a line's width cannot vary within one) */
-	fprintf(f, "plot");
-	for (int k = 1; k <= 4; k++)
-		fprintf(
-		    f,
-		    "%s '%s-network-edges.dat' using ($6==%d?$1:NaN):2:3:4:5 with vectors nohead "
-		    "lw %g lc rgb variable notitle",
-		    k > 1 ? "," : "", b, k, 0.5 + 1.5 * (k - 1));
-	/* the keys: the weights' signs, the drops, the classes */
-	fprintf(f, ", NaN with lines lw 4 lc rgb '" POS_RGB "' title 'weight > 0'"
-	           ", NaN with lines lw 4 lc rgb '" NEG_RGB "' title 'weight < 0'"
-	           ", NaN with points pt 2 ps 2 lw 3 lc rgb '" DROP_RGB
-	           "' title 'dropped by the squeeze'");
-	if (r->sel_layer > 0)
-		fprintf(f, ", NaN with points pt 7 ps 1.5 lc rgb '" COMB_RGB
-		           "' title 'its combination: coefficients'");
+	plot_weights_and_keys(f, r, b);
 	if (r->plane) {
-		for (int k = 0; k < r->n[r->m] && k < 6; k++) {
-			int rgb[3];
-			report_class_rgb(k, rgb);
-			fprintf(f,
-			        ", NaN with boxes fs solid lc rgb '#%02x%02x%02x' title 'class %d'",
-			        rgb[0], rgb[1], rgb[2], k + 1);
-		}
-		int block = 0;
-		for (int l = 0; l <= r->m; l++)
-			for (int j = 0; j < p->shown[l]; j++, block++) {
-				double x0 = xof(l) - p->hx, y0 = yof(p, l, j) - p->hy;
-				if (l == r->m) {
-					int rgb[3];
-					report_class_rgb(j, rgb);
-					/* a class's probability in its colour: white to the class
-					 */
-					fprintf(f,
-					        ", '%s-network-maps.dat' index %d using "
-					        "(%g+$1*%g):(%g+$2*%g):"
-					        "(255-(255-%d)*$3):(255-(255-%d)*$3):(255-(255-%d)*"
-					        "$3) with "
-					        "rgbimage notitle",
-					        b, block, x0, 2 * p->hx, y0, 2 * p->hy, rgb[0],
-					        rgb[1], rgb[2]);
-				} else {
-					fprintf(f,
-					        ", '%s-network-maps.dat' index %d using "
-					        "(%g+$1*%g):(%g+$2*%g):3 "
-					        "with image notitle",
-					        b, block, x0, 2 * p->hx, y0, 2 * p->hy);
-				}
-			}
+		plot_maps(f, p, r, b);
 	} else {
 		/* dots: |r_jj|/|r_11| as size, kept (≥ 1/τ) green, beyond it red */
 		fprintf(

@@ -116,4 +116,16 @@ int report_network_plots(const char *dir, const char *base, const ReportNetwork 
  * into bad: 1, or 0 when there is none. */
 int report_plot_blocked(const char *dir, const char *base, char *bad, size_t len);
 
+/* Every file the screen's export of base in dir writes beside its tables,
+ * as report_screen_plots, report_network_plots (net->m > 0) and
+ * report_plane_plots (pl->m > 0) write them and their scripts draw them:
+ * fn(path, what, ud) for each data file ("the data of a chart"), script
+ * ("a gnuplot script") and image, PNG and PDF ("an image gnuplot draws"),
+ * in the order they are written. Stops at the first fn that returns
+ * non-zero and returns that; 0 when all were given, -1 out of memory. */
+typedef int (*ReportFileFn)(const char *path, const char *what, void *ud);
+int report_export_files(const char *dir, const char *base, const ReportScreen *s,
+                        const ReportNetwork *net, const ReportPlane *pl, ReportFileFn fn, void *ud,
+                        Err *e);
+
 #endif

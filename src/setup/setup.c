@@ -226,34 +226,43 @@ Net *setup_make_net(const CommonOpts *c, const Dataset *train, Err *e)
 	return net;
 }
 
-int setup_roles(const CommonOpts *c, FileRole *r, char bufs[][PATH_MAX])
+int setup_data_roles(const char *spec, const char *dir, const char *what, FileRole *r,
+                     char bufs[][PATH_MAX])
 {
-	static const char *const idx_names[] = {"train-*-ubyte*", "t10k-*-ubyte*", NULL};
+	/* the idx files, and the feature cache made beside them (mnist_cache.c) */
+	static const char *const idx_names[] = {"train-*-ubyte*", "t10k-*-ubyte*", "*-haar*.cache",
+	                                        NULL};
 	static const char *const adult_names[] = {"adult.*", NULL};
 	int k = 0;
-	r[k++] = (FileRole){"--load", c->load, 0, NULL, NULL};
-	const char *spec = c->data.spec;
 	if (spec && !strncmp(spec, "csv:", 4)) {
 		/* TRAIN[,TEST] (opts_handle checked the list) */
 		const char *comma = strchr(spec + 4, ',');
 		snprintf(bufs[0], PATH_MAX, "%.*s", comma ? (int)(comma - spec - 4) : PATH_MAX - 1,
 		         spec + 4);
-		r[k++] = (FileRole){"--data", bufs[0], 0, NULL, NULL};
+		r[k++] = (FileRole){what, bufs[0], 0, NULL, NULL, NULL};
 		if (comma)
-			r[k++] = (FileRole){"--data", comma + 1, 0, NULL, NULL};
+			r[k++] = (FileRole){what, comma + 1, 0, NULL, NULL, NULL};
 	} else if (spec &&
 	           (!strcmp(spec, "mnist") || !strcmp(spec, "fashion") || !strcmp(spec, "adult"))) {
-		char dir[PATH_MAX - 16];
-		if (!c->data.dir)
-			datasets_dir(dir, sizeof dir);
-		snprintf(bufs[1], PATH_MAX, "%.*s/%s", PATH_MAX - 16,
-		         c->data.dir ? c->data.dir : dir, spec);
-		r[k++] = (FileRole){"--data", bufs[1], 0,
-		                    !strcmp(spec, "adult") ? adult_names : idx_names, NULL};
+		char def[PATH_MAX - 16];
+		if (!dir || !*dir)
+			datasets_dir(def, sizeof def);
+		snprintf(bufs[1], PATH_MAX, "%.*s/%s", PATH_MAX - 16, dir && *dir ? dir : def,
+		         spec);
+		r[k++] = (FileRole){
+		    what, bufs[1], 0, !strcmp(spec, "adult") ? adult_names : idx_names, NULL, NULL};
 	}
+	return k;
+}
+
+int setup_roles(const CommonOpts *c, FileRole *r, char bufs[][PATH_MAX])
+{
+	int k = 0;
+	r[k++] = (FileRole){"--load", c->load, 0, NULL, NULL, NULL};
+	k += setup_data_roles(c->data.spec, c->data.dir, "--data", r + k, bufs);
 	/* a model trained further may be saved over itself (README's example) */
-	r[k++] = (FileRole){"--save", c->save, 1, NULL, "--load"};
-	r[k++] = (FileRole){"--json", c->json, 1, NULL, NULL};
-	r[k++] = (FileRole){"--csv", c->csv, 1, NULL, NULL};
+	r[k++] = (FileRole){"--save", c->save, 1, NULL, "--load", NULL};
+	r[k++] = (FileRole){"--json", c->json, 1, NULL, NULL, NULL};
+	r[k++] = (FileRole){"--csv", c->csv, 1, NULL, NULL, NULL};
 	return k;
 }

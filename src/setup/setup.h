@@ -56,6 +56,13 @@ int setup_check_prep(const Prep *model, const Prep *data, const char *name, Err 
  * most SETUP_MAX_ROLES. */
 #define SETUP_MAX_ROLES 8
 int setup_roles(const CommonOpts *c, FileRole *r, char bufs[][PATH_MAX]);
+/* The files a data set spec reads from dir ("" or NULL: the data
+ * directory), named what: a CSV's one or two files, a fetched set's
+ * directory with its files' names (the idx files and their feature cache,
+ * adult.*); none for the sets condnet makes. At most 2 roles, in bufs[0]
+ * and bufs[1]; their count. */
+int setup_data_roles(const char *spec, const char *dir, const char *what, FileRole *r,
+                     char bufs[][PATH_MAX]);
 
 /* model_save, after recording the preprocessing of train's inputs in net
  * when it has none (a network made on train). */

@@ -3,9 +3,11 @@
  * and the gnuplot scripts; gnuplot run on them when it is installed, and
  * what happened said on the status line. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/one_line.h"
 #include "base/spawn.h"
@@ -118,18 +120,10 @@ static int gather(Worker *w, Gathered *g, int sel)
 	g->beta = calloc((size_t)(p->nbeta > 0 ? p->nbeta : 1), sizeof *g->beta);
 	if (!g->beta)
 		return -1;
-	for (int i = 0; i < p->nbeta; i++) {
-		const ShownBeta *b = &p->beta[i];
-		g->beta[i] = (ReportBeta){b->beta, b->err_tr, b->err_v, b->score, b->smin,
-		                          b->smax, b->done,   NULL,     0};
-	}
+	if (p->nbeta > 0)
+		memcpy(g->beta, p->beta, (size_t)p->nbeta * sizeof *g->beta);
 	int ndec = q->ndec && !q->undone ? q->ndec : 0;
-	for (int i = 0; i < ndec; i++) {
-		const ShownDecision *d = &q->dec[i];
-		g->dec[i] = (SqueezeDecisionRow){d->layer,        d->n_before,    d->n_after,
-		                                 d->applied,      d->comp,        d->tau,
-		                                 d->kappa_before, d->kappa_after, d->acc_after};
-	}
+	memcpy(g->dec, q->dec, (size_t)ndec * sizeof *g->dec);
 	const ShownSeries *ks = &p->ks;
 	const ShownEpochs *ep = &p->ep;
 	g->scr = (ReportScreen){.net = s->net,
@@ -207,21 +201,28 @@ static int tables(FILE *f, const void *ud, Err *e)
 	return report_screen_tables(f, &g->scr, g->fmt, e);
 }
 
+/* The directory of path ("." for none) and its name without its
+ * extension: where the plot files go and what they are named after. */
+static void split_path(const char *path, char *dir, size_t dlen, char *base, size_t blen)
+{
+	snprintf(dir, dlen, "%s", path);
+	char *slash = strrchr(dir, '/');
+	snprintf(base, blen, "%s", slash ? slash + 1 : dir);
+	if (slash)
+		*slash = '\0';
+	else
+		snprintf(dir, dlen, ".");
+	char *dot = strrchr(base, '.');
+	if (dot && dot != base)
+		*dot = '\0';
+}
+
 /* The plot files beside path; returns how many, with what happened to the
  * images in note. */
 static int export_plots(const Gathered *g, const char *path, char *note, size_t len, Err *e)
 {
 	char dir[1024], base[1024], file[2100];
-	snprintf(dir, sizeof dir, "%s", path);
-	char *slash = strrchr(dir, '/');
-	snprintf(base, sizeof base, "%s", slash ? slash + 1 : dir);
-	if (slash)
-		*slash = '\0';
-	else
-		snprintf(dir, sizeof dir, ".");
-	char *dot = strrchr(base, '.');
-	if (dot && dot != base)
-		*dot = '\0';
+	split_path(path, dir, sizeof dir, base, sizeof base);
 	if (!g->lc)
 		return err_set(e, "export: conditioning failed");
 	int n = report_screen_plots(dir, base, &g->scr, e);
@@ -274,10 +275,111 @@ static int export_plots(const Gathered *g, const char *path, char *note, size_t 
 	return n + np;
 }
 
-void worker_export(Worker *w, const char *path, int sel)
+/* The files one export writes, as roles for worker_files_apart: its tables
+ * first, then what report_export_files lists. */
+typedef struct Outs {
+	FileRole *r;
+	int n, cap;
+} Outs;
+
+static void outs_free(Outs *o)
+{
+	for (int i = 1; i < o->n; i++)
+		free((char *)o->r[i].path);
+	free(o->r);
+}
+
+static int out_add(const char *path, const char *what, void *ud)
+{
+	Outs *o = ud;
+	if (o->n == o->cap) {
+		int cap = o->cap ? 2 * o->cap : 32;
+		FileRole *r = realloc(o->r, (size_t)cap * sizeof *r);
+		if (!r)
+			return -1;
+		o->r = r;
+		o->cap = cap;
+	}
+	char *p = o->n ? strdup(path) : (char *)path; /* the tables' path is the caller's */
+	if (!p)
+		return -1;
+	o->r[o->n++] = (FileRole){"", p, 1, NULL, NULL, what};
+	return 0;
+}
+
+/* Every file the export of g to path writes, in dir under base. */
+static int export_outs(const Gathered *g, const char *path, const char *dir, const char *base,
+                       Outs *o, Err *e)
+{
+	memset(o, 0, sizeof *o);
+	if (out_add(path, "the export's tables", o) < 0)
+		return err_set(e, "out of memory");
+	/* without the conditioning the plots are not written (export_plots) */
+	if (!g->lc)
+		return 0;
+	int rc = report_export_files(dir, base, &g->scr, g->net.m ? &g->net : NULL,
+	                             g->pl.m ? &g->pl : NULL, out_add, o, e);
+	return rc ? err_set(e, "out of memory") : 0;
+}
+
+/* How many of the files o names exist as regular files; the first into
+ * first. */
+static int existing(const Outs *o, const char **first)
+{
+	int n = 0;
+	*first = NULL;
+	for (int i = 0; i < o->n; i++) {
+		struct stat st;
+		if (stat(o->r[i].path, &st) == 0 && S_ISREG(st.st_mode) && n++ == 0)
+			*first = o->r[i].path;
+	}
+	return n;
+}
+
+/* The export asks before it writes over existing files: the question, for
+ * the screen to put (tui.c), and nothing written. */
+static void ask(Worker *w, const char *path, int sel, const char *first, int n)
+{
+	pthread_mutex_lock(&w->mu);
+	snprintf(w->shown.ask_path, sizeof w->shown.ask_path, "%s", path);
+	if (n == 1)
+		snprintf(w->shown.ask_q, sizeof w->shown.ask_q,
+		         "export: %.1000s exists: overwrite it? (y/n)", first);
+	else
+		snprintf(w->shown.ask_q, sizeof w->shown.ask_q,
+		         "export: %.1000s and %d more of its files exist: overwrite them? (y/n)",
+		         first, n - 1);
+	w->shown.ask_target = sel;
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Writes the export g of path; what happened on the status line. */
+static void write_export(Worker *w, Gathered *g, const char *path, int csv)
 {
 	Err e = {{0}};
 	char note[128], base[1024];
+	if (report_write_file(path, tables, g, &e) < 0) {
+		worker_status_failed(w, path, "export failed: %s", e.msg);
+		return;
+	}
+	int plots = export_plots(g, path, note, sizeof note, &e);
+	if (plots < 0) {
+		worker_status_failed(w, path, "exported the tables to %s, but the plots failed: %s",
+		                     path, e.msg);
+		return;
+	}
+	snprintf(base, sizeof base, "%s", path);
+	char *dot = strrchr(base, '.'), *slash = strrchr(base, '/');
+	if (dot && (!slash || dot > slash + 1))
+		*dot = '\0';
+	worker_status(
+	    w, 0, "exported the tables to %s (%s) and %d plots' data to %s-*.dat with %s.gp (%s)",
+	    path, csv ? "CSV" : "Markdown", plots, base, base, note);
+}
+
+void worker_export(Worker *w, const char *path, int sel, int overwrite)
+{
+	Err e = {{0}};
 	size_t n = strlen(path);
 	int csv = n >= 4 && !strcmp(path + n - 4, ".csv");
 	/* a line break in the name would end a line of the script gnuplot runs */
@@ -292,23 +394,24 @@ void worker_export(Worker *w, const char *path, int sel)
 		return;
 	}
 	g.fmt = csv ? REPORT_CSV : REPORT_MARKDOWN;
-	if (report_write_file(path, tables, &g, &e) < 0) {
-		gathered_free(&g, w->s->net);
-		worker_status_failed(w, path, "export failed: %s", e.msg);
-		return;
-	}
-	int plots = export_plots(&g, path, note, sizeof note, &e);
+	char dir[1024], base[1024];
+	split_path(path, dir, sizeof dir, base, sizeof base);
+	Outs o;
+	const char *first;
+	int rc = export_outs(&g, path, dir, base, &o, &e);
+	/* every file it writes apart from the session's and from one another */
+	if (rc == 0 && worker_files_apart(w, o.r, o.n, 0, &e) < 0)
+		rc = -1;
+	int exist = rc == 0 ? existing(&o, &first) : 0;
+	if (rc < 0)
+		worker_status_failed(w, path, "export refused: %s", e.msg);
+	else if (exist && !overwrite)
+		ask(w, path, sel, first, exist);
+	else
+		write_export(w, &g, path, csv);
+	/* what it wrote (or would have) is the session's from now on */
+	for (int i = 0; rc == 0 && (!exist || overwrite) && i < o.n; i++)
+		worker_files_exported(w, o.r[i].path);
+	outs_free(&o);
 	gathered_free(&g, w->s->net);
-	if (plots < 0) {
-		worker_status_failed(w, path, "exported the tables to %s, but the plots failed: %s",
-		                     path, e.msg);
-		return;
-	}
-	snprintf(base, sizeof base, "%s", path);
-	char *dot = strrchr(base, '.'), *slash = strrchr(base, '/');
-	if (dot && (!slash || dot > slash + 1))
-		*dot = '\0';
-	worker_status(
-	    w, 0, "exported the tables to %s (%s) and %d plots' data to %s-*.dat with %s.gp (%s)",
-	    path, csv ? "CSV" : "Markdown", plots, base, base, note);
 }

@@ -32,11 +32,22 @@ void tui_speed_key(Tui *t, int ch)
 	if (ch == '}')
 		for (k = 0; k < n - 1 && ladder[k] <= now; k++)
 			;
+	else if (now <= ladder[0]) /* (--speed or a lesson below the ladder: kept) */
+		k = -1;
 	else
 		for (k = n - 2; k > 0 && ladder[k] >= now; k--)
 			;
-	worker_set_speed(t->w, ladder[k]);
 	char s[64];
+	if (k < 0) {
+		worker_status(t->w, 0, "training speed: %s, the slowest ({ slower, } faster)",
+		              views_speed(now, s, sizeof s));
+		return;
+	}
+	Err e = {{0}};
+	if (worker_set_speed(t->w, ladder[k], &e) < 0) {
+		worker_status(t->w, 1, "%s", e.msg);
+		return;
+	}
 	worker_status(t->w, 0, "training speed: %s ({ slower, } faster, . one epoch)",
 	              views_speed(ladder[k], s, sizeof s));
 }

@@ -73,9 +73,28 @@ static int input_ended(void)
 	return (p.revents & POLLIN) && ioctl(STDIN_FILENO, FIONREAD, &n) == 0 && n == 0;
 }
 
+/* An export that would write over existing files: its question, put
+ * when no other prompt is open (the export waits for the answer). */
+static void export_question(Tui *t)
+{
+	char q[1200];
+	Shown *p = (Shown *)worker_lock(t->w);
+	int ask = p->ask_path[0] && !t->pk;
+	if (ask) {
+		snprintf(t->overwrite, sizeof t->overwrite, "%s", p->ask_path);
+		snprintf(q, sizeof q, "%s", p->ask_q);
+		t->export_target = p->ask_target;
+		p->ask_path[0] = '\0';
+	}
+	worker_unlock(t->w);
+	if (ask)
+		tui_ask(t, P_EXPORT_OVERWRITE, q, "");
+}
+
 /* What a lesson played with a delay and a save on the way out wait for. */
 static void between_keys(Tui *t)
 {
+	export_question(t);
 	const Shown *p = worker_lock(t->w);
 	int idle = !p->busy && !p->ops, dirty = p->dirty, pos = p->play_pos;
 	worker_unlock(t->w);
@@ -130,6 +149,8 @@ static void small_key(Tui *t, int ch)
 	}
 }
 
+/* Long on purpose: the screen's main loop, from the terminal taken to the
+ * terminal given back, every exit of it restoring the terminal. */
 int tui_run(Session *s, const TuiSetup *su)
 {
 	Tui t = {0};
@@ -173,7 +194,8 @@ int tui_run(Session *s, const TuiSetup *su)
 		session_free(s);
 		return 1;
 	}
-	worker_set_speed(t.w, su->speed);
+	/* (--speed was held to the same rule: this refuses nothing) */
+	worker_set_speed(t.w, su->speed, NULL);
 	/* a lesson's line says where it is: its note goes to the narration */
 	if (su->lesson)
 		worker_play_note(t.w, su->note);

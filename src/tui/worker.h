@@ -11,6 +11,7 @@
 #define CONDNET_TUI_WORKER_H
 
 #include "alg/alg1_proportion.h"
+#include "base/file_roles.h"
 #include "engine/cond.h"
 #include "engine/train.h"
 #include "session/session.h"
@@ -52,8 +53,10 @@ int worker_submit(Worker *w, const Job *j);
 int worker_toggle_pause(Worker *w);
 /* The speed of the trainings the screen runs, in epochs a second (0: as
  * fast as they go); a change applies at the next epoch's end, or at once to
- * a wait under way. */
-void worker_set_speed(Worker *w, double speed);
+ * a wait under way. A speed outside the table of limits (LIM_SPEED: one
+ * epoch a day to 100,000 a second) is refused: -1 with the message, the
+ * speed as it was. */
+int worker_set_speed(Worker *w, double speed, Err *e);
 /* One epoch more of the running training, then a pause (paused: it goes
  * on for one; running: it pauses at the end of the epoch under way);
  * -1 when no job runs. */
@@ -63,6 +66,14 @@ void worker_cancel(Worker *w);
 /* A lesson's opening words: narrated, and again when a step back returns
  * to its start. */
 void worker_play_note(Worker *w, const char *note);
+
+/* 0 when none of the files out[0..nout) a save (save 1) or an export (0)
+ * would write takes the place of a file the session reads or writes, or of
+ * another of them; -1 with one line that names the clash ("export m.model:
+ * is a model the session loaded (m.model), which the screen never writes
+ * over; name another file"). A save may replace a model loaded or saved, an
+ * export the files of an earlier export (worker_files.c). */
+int worker_files_apart(Worker *w, const FileRole *out, int nout, int save, Err *e);
 
 /* The published state: lock, read, unlock. Hold the lock briefly. */
 const Shown *worker_lock(Worker *w);

@@ -113,6 +113,15 @@ void worker_pace_epoch(Worker *w, const TrainEpoch *te);
 void worker_channels_publish(Worker *w);
 void channels_shown_free(ShownChannels *c);
 
+/* ---- the session's files (worker_files.c) ---- */
+
+/* Adds to shown.files what the session has read and written by now (the
+ * model loaded and saved last, the data set's files, the log, the lesson);
+ * an export's file written. */
+void worker_files_sync(Worker *w);
+int worker_files_exported(Worker *w, const char *path);
+void sess_files_free(SessFiles *f);
+
 /* ---- publishing (worker_shown.c) ---- */
 
 /* shown.tau_next and eta_next from the session's values and the τ and η
@@ -158,6 +167,11 @@ int worker_sqz_decide_as(Worker *w, int apply, int comp, int show);
 /* Applies the proposal shown and every later one (one engine call), then
  * shows the end of the pass. */
 void worker_sqz_all(Worker *w);
+/* 1 when a decision pressed for proposal seq (ShownSqueeze.seq; 0 any)
+ * answers the proposal waiting now; else 0, said on the status line (a
+ * decision queued behind a preview whose proposal is gone is not applied to
+ * another). */
+int worker_sqz_answers(Worker *w, int seq);
 /* A decision of the pass was made (the HOOK_ALG3_LAYER step): noted among
  * the pass's decisions, its removals counted, its numbers kept for the
  * export's table. */
@@ -199,7 +213,11 @@ void worker_caption(Worker *w, const char *text);
  * plot's data and a gnuplot script (run when gnuplot is installed), as
  * report/report_plot.h writes them; on data in the plane, the Plane view's
  * too, and the network diagram with the dropped neuron chosen in it (sel:
- * its layer × 65536 + the neuron, from 0) and its combination. */
-void worker_export(Worker *w, const char *path, int sel);
+ * its layer × 65536 + the neuron, from 0) and its combination. Refused,
+ * with one line that names the clash, when one of the files it would write
+ * is a file the session reads or writes or another of its own
+ * (worker_files_apart); when some exist and overwrite is 0, nothing is
+ * written and the screen asks first (shown.ask_path). */
+void worker_export(Worker *w, const char *path, int sel, int overwrite);
 
 #endif

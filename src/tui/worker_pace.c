@@ -11,17 +11,25 @@
 #include <time.h>
 
 #include "base/clock.h"
+#include "engine/limits.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 
+/* The longest single wait: a longer one is waited in turns of this, the
+ * caller asking again after each, so that no deadline leaves time_t. */
+#define WAIT_TURN 3600.0
+
 /* Waits on the resume condition until t (clock_seconds), or a change of
- * speed, pause, cancel or quit signals it (the lock held). */
+ * speed, pause, cancel or quit signals it (the lock held); at most
+ * WAIT_TURN seconds, whatever t is (a NaN waits nothing). */
 static void wait_until(Worker *w, double t)
 {
 	struct timespec now, until;
 	double left = t - clock_seconds();
-	if (left <= 0)
+	if (!(left > 0))
 		return;
+	if (!(left < WAIT_TURN))
+		left = WAIT_TURN;
 	clock_gettime(CLOCK_REALTIME, &now);
 	double s = now.tv_sec + now.tv_nsec * 1e-9 + left;
 	until.tv_sec = (time_t)floor(s);
@@ -64,12 +72,16 @@ void worker_pace_epoch(Worker *w, const TrainEpoch *te)
 	pthread_mutex_unlock(&w->mu);
 }
 
-void worker_set_speed(Worker *w, double speed)
+int worker_set_speed(Worker *w, double speed, Err *e)
 {
+	/* every way a speed comes in is held to the one rule */
+	if (speed != 0 && limit_check(LIM_SPEED, speed, "the training speed", NULL, e) < 0)
+		return -1;
 	pthread_mutex_lock(&w->mu);
 	w->shown.speed = speed;
 	pthread_cond_broadcast(&w->resume); /* a wait under way takes the new speed */
 	pthread_mutex_unlock(&w->mu);
+	return 0;
 }
 
 int worker_step_epoch(Worker *w)
