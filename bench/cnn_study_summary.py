@@ -1179,7 +1179,7 @@ def not_covered():
     taus = taus_of('mnist', 'all')
     retr = (f'one epoch of retraining (on {count_word(len(rs))} seeds, at τ '
             f'{" and ".join(format(c["tau"], "g") for c in rr["comparisons"])}, '
-            f'{count_word(rr["retrain_draws"])} random draws)' if rr else 'no retraining')
+            f'{count_word(rr["retrain_draws"])} random draws)' if rr else 'the comparisons not retrained')
     say('## What this study does not cover', '',
         f'{count_word(len(SEEDS["mnist"])).capitalize()} seeds trained and one network shape '
         f'per data set, ' + ' and '.join(f'{count_word(len(CSEEDS[k]))} of them compared on '
