@@ -10,7 +10,8 @@
 # removed and compensation gives back the network's answers (through the
 # next convolution and through the flatten), which without it change;
 # --compare, Algorithm 1 to its end and Algorithm 2's sweep run on such a
-# network. Needs python3 with numpy.
+# network; a wide convolution's κ and p under both readings (--wide) and its
+# squeeze alone (--only-layers). Needs python3 with numpy.
 . "$(dirname "$0")/lib.sh"
 C=$CONDNET
 cd "$TMP" || exit 1
@@ -156,6 +157,37 @@ assert len(it) > 1 and (it[-1]['n'][1] < 12 or it[-1]['n'][2] < 10), [x['n'] for
 assert d['final_n'] == it[-1]['n'], d['final_n']
 "
 expect_ok "the network Algorithm 1 ends with loads" "$C" eval --load a1.model --data csv:tr.csv,te.csv --quiet
+## a wide convolution (12 channels of 3×3 on one map: Ŵ 10×12) under the
+## two readings of wide layers, and the squeeze of one layer alone
+expect_ok "train a wide convolution" "$C" train $D --layers "conv:12:3,pool:2,8" --act relu \
+	--epochs 4 --lr 0.01 --batch 20 --seed 2 --save w.model --quiet
+expect_ok "cond under the paper's reading" "$C" cond --load w.model --tau 2 --json wp.json
+expect_grep "cond names the wide layer and what each algorithm does" \
+	'^  layer 1: Ŵ 10×12: 2 of its 12 channels are combinations of the others by its shape alone; ' "$TMP/out"
+expect_ok "cond under --wide zero" "$C" cond --load w.model --tau 2 --wide zero --json wz.json
+expect_grep "its κ is ∞ and p counts the 2 missing values" '^  layer 1: Ŵ 10×12: p = 2 missing \+ [0-9]+ below σ₁/τ$' "$TMP/out"
+check "the records: finite κ and p over 10 values, then ∞ and p + 2, said so" "$PY" -c "
+import json; p, z = (json.load(open(f)) for f in ('wp.json', 'wz.json'))
+lp, lz = p['layers'][0], z['layers'][0]
+assert lp['kappa'] is not None and lz['kappa'] is None, (lp['kappa'], lz['kappa'])
+assert lz['p'] == lp['p'] + 2 and lz['sv'] == lp['sv'], (lp['p'], lz['p'])
+assert 'wide' not in p and z['wide'] == 'zero'
+assert p['layers'][1] == z['layers'][1]
+"
+for wide in paper zero; do
+	expect_ok "squeeze the wide layer alone at tau 1e6 (--wide $wide)" "$C" squeeze --load w.model $D \
+		--tau 1e6 --only-layers 1 --wide $wide --no-timing --json wq-$wide.json --quiet
+done
+check "at a tau above its kappa the paper's reading keeps it whole, zero removes the 2" "$PY" -c "
+import json; p, z = (json.load(open(f'wq-{w}.json'))['layers'] for w in ('paper', 'zero'))
+assert p[0]['n_after'] == 12 and z[0]['n_after'] <= 10, (p[0], z[0])
+assert p[1]['n_after'] == z[1]['n_after'] == 8
+"
+expect_exit "--only-layers beyond the hidden layers" 1 \
+	"^condnet squeeze: --only-layers: layer 3 is not a hidden layer of the model \(expected 1\.\.2\)$" \
+	"$C" squeeze --load w.model $D --only-layers 1,3 --no-timing
+expect_exit "--wide of another reading" 2 "^condnet cond: --wide: unknown reading of wide layers 'rows' \(expected paper or zero\)$" \
+	"$C" cond --load w.model --wide rows
 expect_ok "sweep on a network of convolutions" "$C" sweep $D --layers "conv:4:3,pool:2,6" --act relu \
 	--beta 1,2 --q 1 --eta 0.5 --no-extend --json sw.json --quiet
 check "Algorithm 2 scales channels and widths together" "$PY" -c "

@@ -8,7 +8,8 @@
 # from standard input and from a data set alike, with the inputs made as the
 # model records (standardized features, MNIST's Haar coefficients of pixel
 # rows, whichever --inputs chose them, or its pixels, Adult's encoding of
-# records); a Python reading of the exported ONNX
+# records), and so do squeeze, cond, train and alg1 given a model and the
+# data set alone; a Python reading of the exported ONNX
 # model gives predict's classes; every bad input is refused with its line
 # and column, nothing half-written.
 . "$(dirname "$0")/lib.sh"
@@ -57,9 +58,13 @@ check "the confusion matrix of all sums to 900 rows, train's and test's" json ea
 expect_exit "a --center against the record is refused" 1 \
 	"^condnet eval: c\.model records inputs standardized on its training set: drop --center" \
 	"$C" eval --load c.model $D --center
-expect_exit "another command without --standardize is refused" 1 \
-	"^condnet squeeze: c\.model was trained on features standardized on its training set: give --standardize$" \
-	"$C" squeeze --load c.model $D
+expect_ok "another command without --standardize makes the inputs as the model records" \
+	"$C" squeeze --load c.model $D --tau 2 --no-timing --quiet
+check "... its accuracy before squeezing is eval's ($test_acc %)" \
+	grep -q "^test accuracy before squeezing: $test_acc %$" "$TMP/out"
+expect_exit "and refuses a --center against the record as eval does" 1 \
+	"^condnet squeeze: c\.model records inputs standardized on its training set: drop --center" \
+	"$C" squeeze --load c.model $D --center
 
 ## squeeze reports the accuracy and the agreement eval finds
 expect_ok "train on the synthetic set" "$C" train --layers 3x24 --epochs 4 --save m.model --quiet
@@ -263,6 +268,21 @@ expect_exit "Haar coefficients asked for instead" 1 "^condnet eval: mp\.model ha
 	"$C" eval --load mp.model --data mnist --inputs qr
 expect_exit "the pixel model on 784 Haar coefficients" 1 "^condnet predict: mp\.model reads pixels of 28×28 images, but mnist-haar784 train gives Haar coefficients of 28×28 images$" \
 	"$C" predict --load mp.model --data mnist --features 784
+
+## every command that loads a model reads its inputs as it records them
+expect_ok "squeeze the pixel model given --data mnist alone" "$C" squeeze --load mp.model --data mnist --tau 2 --no-timing --quiet
+check "squeeze's accuracy before is eval's ($mp_acc %)" grep -q "^test accuracy before squeezing: $mp_acc %$" "$TMP/out"
+expect_ok "its layers alone: --only-layers 1" "$C" squeeze --load mp.model --data mnist --tau 2 --only-layers 1 --no-timing --json sq1.json --quiet
+check "... the record says so" json sq1.json "d['only_layers'] == [1]"
+expect_ok "cond on the coefficients of largest variance, given --data mnist alone" "$C" cond --load mv.model --data mnist --no-squeeze
+check "cond's accuracy is eval's ($mv_acc %)" grep -q "^test accuracy: $mv_acc %$" "$TMP/out"
+expect_ok "train the standardized model further without --features and --standardize" "$C" train --load mn.model --data mnist --epochs 1 --save mn2.model --quiet
+expect_ok "Algorithm 1 from the pixel model" "$C" alg1 --load mp.model --data mnist --tau 50 --max-iter 1 --quiet
+expect_exit "squeeze told other inputs" 1 "^condnet squeeze: mp\.model has 784 inputs, but mnist-haar200 train has 200 features$" \
+	"$C" squeeze --load mp.model --data mnist --inputs qr --no-timing
+expect_exit "squeeze given a scale step the record does not have" 1 \
+	"^condnet squeeze: mn\.model records inputs standardized on its training set: drop --center \(its inputs are made as it records\)$" \
+	"$C" squeeze --load mn.model --data mnist --center --no-timing
 
 ## Adult: predict reads records without their income and encodes them
 mkdir -p data/adult

@@ -255,10 +255,10 @@ cp m.model future.model; poke future.model 8 07
 refuse "model from a future format version" 1 "^condnet cond: future\.model: format version 7 is newer than this condnet reads \(6\)$" \
 	"$C" cond --load future.model
 refuse "model from a FIFO (not opened)" 1 "^condnet cond: fifo: not a regular file$" timeout 10 "$C" cond --load fifo
-refuse "model inputs do not match the data (cond)" 1 "^condnet cond: m\.model: model has 10 inputs, data set has 2 features$" \
+refuse "model inputs do not match the data (cond)" 1 "^condnet cond: m\.model has 10 inputs, but ok\.csv train has 2 features$" \
 	"$C" cond --load m.model --data csv:ok.csv
 expect_ok "train a model on a 2-feature CSV" "$C" train --data csv:ok.csv --layers 4 --epochs 1 --save two.model --quiet
-refuse "model inputs do not match the data (squeeze)" 1 "^condnet squeeze: two\.model: model has 2 inputs, data set has 10 features$" \
+refuse "model inputs do not match the data (squeeze)" 1 "^condnet squeeze: two\.model has 2 inputs, but synthetic train \(seed 1\) has 10 features$" \
 	"$C" squeeze --load two.model --data synthetic --quiet
 python3 -c "
 for i in range(40): print(','.join(str((i * j) % 7) for j in range(10)) + ',' + str(i % 5))" >k5.csv

@@ -309,7 +309,7 @@ awk 'NR > 4 && /^  [^ ]/ { if (t != "") print d; t = $0; d = ""; next }
 	NR > 4 && t != "" && !/^    / { print d; t = ""; d = "" }' "$TMP/screen" | sed '/^$/d' >"$TMP/defs"
 sed -n '/^Terms on the screen/,/^\.B Lessons\./p' "$MAN" | grep -v '^\.' |
 	sed 's/\\-/-/g; s/\\&//g; s/\\e/\\/g' | tr '\n' ' ' | tr -s ' ' >"$TMP/man-terms"
-check "the explain panel has 27 definitions" [ "$(wc -l <"$TMP/defs")" -eq 27 ]
+check "the explain panel has 28 definitions" [ "$(wc -l <"$TMP/defs")" -eq 28 ]
 i=0
 while IFS= read -r def; do
 	i=$((i + 1))

@@ -110,6 +110,7 @@ static int measure(Ctx *x, Net *sq, Alg3Criterion c, uint64_t seed, int comp, in
 		so.criterion = c;
 		so.seed = seed;
 		so.keep_counts = x->out->keep;
+		so.only = x->o->only;
 		sq = net_clone(x->net, e);
 		int sr = sq ? alg3_squeeze_net(sq, &so, x->train, NULL, NULL, e) : -1;
 		if (sr) {
@@ -138,6 +139,7 @@ static int decide(Ctx *x, Net **qr, Err *e)
 	alg3_opts_default(&so);
 	so.tau = x->o->tau;
 	so.while_loop = x->o->while_loop;
+	so.only = x->o->only;
 	Net *sq = net_clone(x->net, e);
 	Alg3 *a = sq ? alg3_new(sq, &so, NULL, e) : NULL;
 	int rc = a ? alg3_run(a, x->h, e) : -1;
@@ -184,11 +186,29 @@ static void summarize(Alg3Compare *c)
 	}
 }
 
+/* Nothing removed and nothing retrained: every criterion's network is the
+ * network as given, its accuracy acc_before (measured once). */
+static void measure_none(Alg3Compare *c, int compensate)
+{
+	for (int comp = 0; comp <= compensate; comp++) {
+		int s = comp ? CMP_COMPENSATED : CMP_SQUEEZED;
+		for (int r = 0; r < c->draws; r++)
+			c->draw_acc[s][r] = c->acc_before;
+		c->acc[s][ALG3_QR] = c->acc[s][ALG3_NORM] = (CriterionAcc){c->acc_before, NAN, 1};
+	}
+	summarize(c);
+}
+
 /* Every criterion, without and with compensation, retrained when asked. */
 static int measure_all(Ctx *x, Net *qr, Err *e)
 {
 	Alg3Compare *c = x->out;
 	const Alg3CompareOpts *o = x->o;
+	if (c->removed == 0 && !o->retrain) {
+		net_free(qr);
+		measure_none(c, o->compensate);
+		return 0;
+	}
 	int rt = o->retrain != NULL, rdraws = o->retrain_draws < 0 ? o->draws : o->retrain_draws;
 	for (int comp = 0; comp <= o->compensate; comp++) {
 		int s0 = comp ? CMP_COMPENSATED : CMP_SQUEEZED;

@@ -42,6 +42,8 @@ typedef struct Alg3CompareOpts {
 	int cost_repeats;         /* forward-timing repeats (0: counts only; default 7) */
 	int cost_threads;         /* OpenBLAS threads of the timing (0, the default: the
 	                           * pool's default, net_cost_measure) */
+	const int *only;          /* as Alg3Opts: the hidden layers squeezed (NULL: all); every
+	                           * criterion keeps the others whole */
 } Alg3CompareOpts;
 
 void alg3_compare_opts_default(Alg3CompareOpts *o);

@@ -22,6 +22,7 @@ void alg3_opts_default(Alg3Opts *o)
 	o->criterion = ALG3_QR;
 	o->seed = 1;
 	o->keep_counts = NULL;
+	o->only = NULL;
 }
 
 void alg3_proposal_free(Alg3Proposal *sp)
@@ -139,6 +140,8 @@ int alg3_propose(const Net *net, int layer, const Alg3Opts *o, Alg3Proposal *sp,
 	double s1 = 0;
 	rc = cond_kappa_s1(A, rows, cols, &sp->kappa_before, &s1, e);
 	hook_meter_restore(was);
+	if (rc == 0) /* a wide Ŵ's κ as the reading counts it (engine/cond.h) */
+		sp->kappa_before = cond_kappa_read(sp->kappa_before, rows, cols);
 	int loop = cond_over(sp->kappa_before, o->tau) && o->while_loop && !o->keep_counts;
 	if (rc == 0 && loop && !(R = malloc((size_t)sp->nrdiag * sp->nrdiag * sizeof *R))) {
 		rc = err_set(e, "layer %d: out of memory", layer);
@@ -267,9 +270,11 @@ Alg3 *alg3_new(Net *net, const Alg3Opts *o, const Dataset *sample, Err *e)
 		a->kappa_dec = malloc((size_t)net->m * sizeof *a->kappa_dec);
 		if (o->keep_counts)
 			a->counts = malloc((size_t)net->m * sizeof *a->counts);
+		if (o->only)
+			a->only = malloc((size_t)net->m * sizeof *a->only);
 	}
 	if (!a || !a->removed || !a->removed_qr || !a->kappa_dec ||
-	    (o->keep_counts && !a->counts)) {
+	    (o->keep_counts && !a->counts) || (o->only && !a->only)) {
 		alg3_free(a);
 		err_set(e, "Algorithm 3: out of memory");
 		return NULL;
@@ -280,6 +285,10 @@ Alg3 *alg3_new(Net *net, const Alg3Opts *o, const Dataset *sample, Err *e)
 	if (a->counts) {
 		memcpy(a->counts, o->keep_counts, (size_t)(net->m - 1) * sizeof *a->counts);
 		a->o.keep_counts = a->counts;
+	}
+	if (a->only) {
+		memcpy(a->only, o->only, (size_t)(net->m - 1) * sizeof *a->only);
+		a->o.only = a->only;
 	}
 	a->net = net;
 	a->sample = sample;
@@ -297,6 +306,7 @@ void alg3_free(Alg3 *a)
 	free(a->removed_qr);
 	free(a->kappa_dec);
 	free(a->counts);
+	free(a->only);
 	free(a);
 }
 
@@ -314,7 +324,7 @@ int alg3_propose_layer(Alg3 *a, int layer, Err *e)
 
 /* Algorithm 3, lines 1-3: the next layer i (in order) with τ < κ(Ŵ⁽ⁱ⁾)
  * whose decision removes something (with counts given: whose count is
- * below its width). */
+ * below its width), among the layers o.only names (all without it). */
 int alg3_step(Alg3 *a, Err *e)
 {
 	if (!a)
@@ -322,6 +332,8 @@ int alg3_step(Alg3 *a, Err *e)
 	if (a->status == ALG3_PROPOSED)
 		return 0;
 	for (; a->next < a->net->m; a->next++) {
+		if (a->o.only && !a->o.only[a->next - 1])
+			continue;
 		int rc = alg3_propose_layer(a, a->next, e);
 		if (rc)
 			return rc;

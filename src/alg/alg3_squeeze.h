@@ -59,6 +59,9 @@ typedef struct Alg3Opts {
 	const int *keep_counts;  /* NULL (default): Algorithm 3 decides at τ how many neurons
 	                          * each layer keeps; else hidden layer i keeps keep_counts[i-1]
 	                          * (1..n_i; m-1 entries) and τ decides nothing */
+	const int *only;         /* NULL (default): every hidden layer is decided; else hidden
+	                          * layer i only when only[i-1] is not 0 (m-1 entries), the
+	                          * others keeping every unit whatever their κ */
 } Alg3Opts;
 
 void alg3_opts_default(Alg3Opts *o);
@@ -182,6 +185,7 @@ typedef struct Alg3 {
 	double *kappa_dec;    /* kappa_dec[i-1]: κ(Ŵ⁽ⁱ⁾) when layer i was decided, after the
 	                       * earlier layers' removals (NaN: not reached, and the output) */
 	int *counts;          /* the pass's copy of o.keep_counts, or NULL */
+	int *only;            /* the pass's copy of o.only, or NULL */
 	int total;            /* Σ removed */
 	int applied, refused; /* decisions so far */
 } Alg3;
@@ -191,7 +195,8 @@ typedef struct Alg3 {
 Alg3 *alg3_new(Net *net, const Alg3Opts *o, const Dataset *sample, Err *e);
 void alg3_free(Alg3 *a); /* accepts NULL */
 /* Proposes the next hidden layer, from a->next on, with κ > τ and a neuron
- * to remove (layers with nothing to remove are passed over): 0, a->status
+ * to remove (layers with nothing to remove, and those o.only leaves out,
+ * are passed over): 0, a->status
  * saying ALG3_PROPOSED (a->prop waits) or ALG3_DONE; -1 on error; 1 when a
  * proposal was stopped (alg3_propose: ALG3_DONE, a->next at the layer it
  * stopped in, so stepping again goes on from there). */

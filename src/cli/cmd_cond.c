@@ -108,6 +108,42 @@ out:
 	return rc;
 }
 
+/* The wide layers of lc (more columns than rows) and what the reading
+ * (engine/cond.h) makes of them, under the table. */
+static void wide_notes(const Net *net, const LayerCond *lc, double tau)
+{
+	int zero = cond_get_wide() == COND_WIDE_ZERO, any = 0;
+	for (int i = 0; i < net->m; i++) {
+		const LayerCond *l = &lc[i];
+		if (!l->surplus)
+			continue;
+		if (!any++)
+			printf(
+			    "wide layers, more columns than rows: %s\n",
+			    zero
+			        ? "--wide zero counts the missing singular values as zeros (κ = "
+			          "∞)"
+			        : "κ and p count their min(rows, columns) singular values, the "
+			          "paper's reading (--wide zero counts the missing ones as zeros)");
+		const char *u = net_unit_name(net, i + 1, l->cols != 1);
+		const char *dep = l->surplus == 1 ? "is a combination" : "are combinations";
+		char what[96];
+		if (cond_over(l->kappa, tau))
+			snprintf(what, sizeof what,
+			         "Algorithm 1 removes p = %d, Algorithm 3 keeps at most %d", l->p,
+			         l->rows);
+		else
+			snprintf(what, sizeof what, "κ ≤ τ: both algorithms leave it whole");
+		if (zero)
+			printf("  layer %d: Ŵ %d×%d: p = %d missing + %d below σ₁/τ\n", i + 1,
+			       l->rows, l->cols, l->zeros, l->p - l->zeros);
+		else
+			printf("  layer %d: Ŵ %d×%d: %d of its %d %s %s of the others by its shape "
+			       "alone; %s\n",
+			       i + 1, l->rows, l->cols, l->surplus, l->cols, u, dep, what);
+	}
+}
+
 typedef struct CondTable {
 	const Net *net;
 	const LayerCond *lc;
@@ -211,6 +247,8 @@ int cmd_cond(int argc, char **argv)
 	if (report_cond(stdout, net, lc, fmt, &e))
 		goto fail;
 	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
+	if (!net->graph)
+		wide_notes(net, lc, k.tau);
 	if (!k.no_squeeze && net->graph)
 		printf("(Algorithm 3's table is for chains: a graph network's squeeze removes "
 		       "channels together across its residual Adds and groups)\n");

@@ -113,19 +113,7 @@ int eval_read_nets(EvalOpts *o, Err *e)
 
 int eval_check_scale(const EvalOpts *o, const Prep *rec, const char *name, Err *e)
 {
-	static const char *const opt[] = {"", "--center", "--standardize"};
-	int given = o->c.data.scale;
-	if (!rec || given == DATA_RAW || given == rec->scale)
-		return 0;
-	if (rec->scale == DATA_RAW)
-		return err_set(e,
-		               "%s records inputs neither centred nor standardized: drop %s (its "
-		               "inputs are made as it records)",
-		               name, opt[given]);
-	return err_set(e,
-	               "%s records inputs %s on its training set: drop %s (its inputs are made "
-	               "as it records)",
-	               name, rec->scale == DATA_CENTER ? "centred" : "standardized", opt[given]);
+	return setup_check_scale(o->c.data.scale, rec, name, e);
 }
 
 /* A network that records the means and scales of its training set: on the
@@ -180,12 +168,7 @@ Dataset *eval_load_split(const EvalOpts *o, const Net *net, const char *name, Er
 	spec.classes = net->n[net->m];
 	/* MNIST's inputs as recorded, unless the options ask for others: the
 	 * record's coefficients (whichever --inputs chose them) or the pixels */
-	if (rec && rec->kind == PREP_HAAR && !o->features_given && !o->c.inputs_given) {
-		spec.features = rec->d;
-		spec.coeffs = rec->idx;
-	}
-	if (rec && rec->kind == PREP_PIXELS && !o->features_given && !o->c.inputs_given)
-		spec.inputs = MNIST_PIXELS;
+	setup_spec_from_record(rec, o->features_given || o->c.inputs_given, &spec);
 	Dataset *tr = NULL, *te = NULL, *out = NULL;
 	if (datasets_load_as(&spec, rec, name, &tr, &te, e))
 		return NULL;

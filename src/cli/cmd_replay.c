@@ -21,8 +21,10 @@ static const char replay_help[] =
     "  --reproducible       the reproducible mode (Haswell kernels, every batch in 2\n"
     "                       parts); the default here\n"
     "  --no-reproducible    this CPU's fastest OpenBLAS kernels instead of the\n"
-    "                       reproducible mode\n" OPTS_DRY_RUN_HELP
-    "  -h, --help           this text\n";
+    "                       reproducible mode\n"
+    "  --wide R             what kappa and p count for a wide layer, as the screen\n"
+    "                       that wrote the log was told: paper (default) or "
+    "zero\n" OPTS_DRY_RUN_HELP "  -h, --help           this text\n";
 
 static void print_result(const Session *s, ReportFormat fmt)
 {
@@ -65,7 +67,9 @@ int cmd_replay(int argc, char **argv)
 	opts_default(&c);
 	struct option table[opts_table_len(own)];
 	opts_table(table, opts_table_len(own),
-	           OPTS_BIT(OPTS_SAVE) | OPTS_BIT(OPTS_REPRO) | OPTS_BIT(OPTS_NO_REPRO), own);
+	           OPTS_BIT(OPTS_SAVE) | OPTS_BIT(OPTS_WIDE) | OPTS_BIT(OPTS_REPRO) |
+	               OPTS_BIT(OPTS_NO_REPRO),
+	           own);
 	int pr = opts_parse(argc, argv, NULL, &c, table, own_opt, &fmt, replay_help, &first);
 	if (pr)
 		return pr == 1 ? 0 : 2;

@@ -377,6 +377,9 @@ static int print_settings(const CommonOpts *c, const Squeeze *s, const Net *net,
 	       s->so.criterion ? alg3_criterion_name(s->so.criterion) : "");
 	if (s->keep_spec)
 		printf("keeping the counts of %s\n", s->keep_spec);
+	if (s->only_spec)
+		printf("squeezing only hidden layer%s %s; the others keep every unit\n",
+		       strchr(s->only_spec, ',') ? "s" : "", s->only_spec);
 	printf("\n");
 	SqueezeSettings st = {
 	    .model = c->load ? c->load : c->onnx,
@@ -459,7 +462,7 @@ int cmd_squeeze(int argc, char **argv)
 		goto fail;
 	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
 		goto fail;
-	if (s.keep_spec && squeeze_load_counts(&s, net, &e))
+	if ((s.keep_spec && squeeze_load_counts(&s, net, &e)) || squeeze_load_only(&s, net, &e))
 		goto fail;
 	TrainPlan plan;
 	if (setup_plan(&c, train, NULL, s.retrain, &plan, &rtr, &rval, &e) < 0)
@@ -507,6 +510,7 @@ out:
 	report_free(rec);
 	net_free(net);
 	free(s.keep);
+	free(s.only);
 	dataset_free(train);
 	dataset_free(test);
 	dataset_free(rtr);

@@ -20,6 +20,8 @@ typedef struct Squeeze {
 	int until_stable;
 	const char *keep_spec; /* --keep-counts */
 	int *keep;             /* the counts it gives, once the network is loaded */
+	const char *only_spec; /* --only-layers */
+	int *only;             /* its flags, one per hidden layer, once the network is loaded */
 	int compare;
 	int draws, retrain_draws;
 	const char *plot; /* --plot PREFIX */
@@ -50,6 +52,10 @@ int squeeze_check_counts_spec(const char *arg, Err *e);
  * record of another squeeze, or widths in a file or the argument), checked
  * against net. */
 int squeeze_load_counts(Squeeze *s, const Net *net, Err *e);
+
+/* --only-layers: s->only and s->so.only from s->only_spec, checked against
+ * net (hidden layers 1..m-1). 0, or -1 with a message. */
+int squeeze_load_only(Squeeze *s, const Net *net, Err *e);
 
 /* `condnet squeeze --compare`: the comparison at every τ (compensation's
  * sample and the retraining, by plan, from train), its tables, JSON (into

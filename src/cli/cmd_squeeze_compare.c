@@ -88,6 +88,7 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 	o.seed = c->seed;
 	o.cost_repeats = s->timing ? o.cost_repeats : 0;
 	o.cost_threads = c->train.threads;
+	o.only = s->so.only;
 	if (s->retrain > 0) {
 		o.retrain = plan;
 		o.retrain_draws = s->retrain_draws;

@@ -41,6 +41,9 @@ static const char help_fmt[] =
     "                       tau: the JSON record of another squeeze (its n after), or\n"
     "                       a file or argument with one width per hidden layer\n"
     "                       (280,250,3x100)\n"
+    "  --only-layers L[,L]  squeeze only these hidden layers (counted from 1, as in\n"
+    "                       'condnet cond'); the others keep every neuron or channel\n"
+    "                       whatever their kappa (with --compare: every criterion)\n"
     "  --retrain E          train the squeezed network E epochs; --schedule, --warmup\n"
     "                       and --early-stop shape this training (with --early-stop on\n"
     "                       the training part of the split, at most E epochs, keeping\n"
@@ -72,7 +75,8 @@ enum {
 	OPT_DRAWS,
 	OPT_RETRAIN_DRAWS,
 	OPT_PLOT,
-	OPT_NO_TIMING
+	OPT_NO_TIMING,
+	OPT_ONLY_LAYERS
 };
 
 static const struct option own[] = {
@@ -90,6 +94,7 @@ static const struct option own[] = {
     {"retrain-draws", required_argument, NULL, OPT_RETRAIN_DRAWS},
     {"plot", required_argument, NULL, OPT_PLOT},
     {"no-timing", no_argument, NULL, OPT_NO_TIMING},
+    {"only-layers", required_argument, NULL, OPT_ONLY_LAYERS},
     {0},
 };
 
@@ -115,6 +120,33 @@ static int parse_taus(const char *arg, Squeeze *s, Err *e)
 		return -1;
 	s->so.tau = s->taus[0];
 	return 0;
+}
+
+/* --only-layers L[,L…]: every element a layer number ≥ 1; with only (h
+ * flags, h the hidden layers) each at most h, its flag set. */
+static int parse_only(const char *arg, int *only, int h, Err *e)
+{
+	const char *p = arg, *item;
+	size_t len;
+	int n = 0, r;
+	while ((r = list_next(&p, &item, &len, &n, "--only-layers", arg, e)) > 0) {
+		char t[16];
+		int l;
+		if (len >= sizeof t)
+			return err_set(e, "--only-layers: '%.*s' is not a layer number", (int)len,
+			               item);
+		snprintf(t, sizeof t, "%.*s", (int)len, item);
+		if (opts_int("--only-layers", t, 1, 1 << 20, &l, e))
+			return -1;
+		if (only && l > h)
+			return err_set(e,
+			               "--only-layers: layer %d is not a hidden layer of the model "
+			               "(expected 1..%d)",
+			               l, h);
+		if (only)
+			only[l - 1] = 1;
+	}
+	return r;
 }
 
 static int own_opt(int opt, const char *arg, void *ud, Err *e)
@@ -155,7 +187,23 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	case OPT_NO_TIMING:
 		s->timing = 0;
 		return 0;
+	case OPT_ONLY_LAYERS:
+		s->only_spec = arg;
+		return parse_only(arg, NULL, 0, e);
 	}
+	return 0;
+}
+
+int squeeze_load_only(Squeeze *s, const Net *net, Err *e)
+{
+	int h = net->m - 1;
+	if (!s->only_spec)
+		return 0;
+	if (!(s->only = calloc((size_t)(h > 0 ? h : 1), sizeof *s->only)))
+		return err_set(e, "out of memory");
+	if (parse_only(s->only_spec, s->only, h, e) < 0)
+		return -1;
+	s->so.only = s->only;
 	return 0;
 }
 

@@ -82,20 +82,58 @@ double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, 
 	return A;
 }
 
-/* Algorithm 1, line 4: p = #{σ_j < σ₁/τ}; Algorithm 3, line 4 (relative):
- * rank_qr = #{|r_jj| ≥ |r_11|/τ}. A zero matrix has rank 0. */
+/* ---- what κ and p count for a wide Ŵ ---- */
+
+static atomic_int wide_set; /* CondWide */
+
+void cond_set_wide(CondWide w)
+{
+	atomic_store(&wide_set, (int)w);
+}
+
+CondWide cond_get_wide(void)
+{
+	return (CondWide)atomic_load(&wide_set);
+}
+
+static const char *const wide_names[] = {"paper", "zero"};
+
+const char *cond_wide_name(CondWide w)
+{
+	return (unsigned)w < 2 ? wide_names[w] : "?";
+}
+
+int cond_wide_parse(const char *s, CondWide *w, Err *e)
+{
+	for (int i = 0; i < 2; i++)
+		if (s && !strcmp(s, wide_names[i])) {
+			*w = (CondWide)i;
+			return 0;
+		}
+	return err_set(e, "unknown reading of wide layers '%s' (expected paper or zero)",
+	               s ? s : "");
+}
+
+double cond_kappa_read(double kappa, int rows, int cols)
+{
+	return cols > rows && cond_get_wide() == COND_WIDE_ZERO ? INFINITY : kappa;
+}
+
+/* Algorithm 1, line 4: p = #{σ_j < σ₁/τ}, with the zeros the reading counts;
+ * Algorithm 3, line 4 (relative): rank_qr = #{|r_jj| ≥ |r_11|/τ}. A zero
+ * matrix has rank 0. */
 void cond_set_tau(LayerCond *lc, double tau)
 {
 	lc->tau = tau;
-	lc->p = 0;
+	lc->p = lc->zeros;
 	if (lc->sv[0] <= 0.0) {
-		lc->p = lc->nsv;
+		lc->p += lc->nsv;
 	} else {
 		for (int j = 0; j < lc->nsv; j++)
 			if (lc->sv[j] < lc->sv[0] / tau)
 				lc->p++;
 	}
-	lc->rank_svd = lc->nsv - lc->p;
+	lc->rank_svd = lc->nsv + lc->zeros - lc->p;
 	lc->rank_qr = lc->rdiag ? 0 : -1;
 	for (int j = 0; lc->rdiag && j < lc->nsv; j++)
 		if (lc->rdiag[j] > 0.0 && lc->rdiag[j] >= 1.0 / tau)
@@ -194,7 +232,9 @@ static int layer_fill_part(const Net *net, int layer, double tau, int with_qr, L
 		goto fail;
 	}
 	free(A);
-	lc->kappa = cond_kappa_sv(lc->sv, lc->nsv);
+	lc->surplus = cols > rows ? cols - rows : 0;
+	lc->zeros = cond_get_wide() == COND_WIDE_ZERO ? lc->surplus : 0;
+	lc->kappa = lc->zeros ? INFINITY : cond_kappa_sv(lc->sv, lc->nsv);
 	cond_set_tau(lc, tau);
 	return 0;
 fail:
@@ -508,5 +548,7 @@ int cond_kappa_columns_s1(const Net *net, int layer, const int *cols_sel, int nc
 	free(A);
 	if (rc) /* failed, or stopped (1) */
 		err_prefix(e, "layer %d: Ŵ", layer);
+	else
+		*kappa = cond_kappa_read(*kappa, rows, cols);
 	return rc;
 }

@@ -19,7 +19,19 @@
  * channel; a depthwise one reads kh·kw values of one channel) and inputs ×
  * outputs for a Gemm. cond_layers says how many; everything below takes
  * them as a chain's layers but the functions of single columns, which the
- * algorithms use (they refuse a graph). */
+ * algorithms use (they refuse a graph).
+ *
+ * A wide Ŵ, more columns than rows (more neurons than inputs + 1), has
+ * cols − rows columns that are combinations of the others whatever its
+ * weights: its surplus. The paper's reading (COND_WIDE_PAPER, the default)
+ * counts κ and p over the rows singular values it has, so the surplus does
+ * not show in them (the paper's MNIST networks read 200 coefficients with
+ * 300 or 600 neurons and report κ = 4, p = 0 for that layer); Algorithm 1
+ * then removes p, while Algorithm 3's pivoted QR, once κ > τ, keeps at most
+ * rows columns and so removes the surplus too. The reading COND_WIDE_ZERO
+ * counts the missing singular values as zeros: κ = ∞ and p = surplus + the
+ * values below σ₁/τ, so that both algorithms remove the surplus of every
+ * wide layer and keep about its numerical rank, as they do for a tall one. */
 #ifndef CONDNET_COND_H
 #define CONDNET_COND_H
 
@@ -40,15 +52,37 @@ int cond_over(double kappa, double tau);
  * number ≥ 1". (Algorithm 1 asks more: alg1_check_tau.) */
 int cond_check_tau(double tau, Err *e);
 
+/* What κ and p count for a wide Ŵ (above). */
+typedef enum CondWide {
+	COND_WIDE_PAPER = 0, /* over the min(rows, cols) singular values (default) */
+	COND_WIDE_ZERO       /* the cols − rows missing ones as zeros: κ = ∞ */
+} CondWide;
+/* The reading of the whole process (default COND_WIDE_PAPER); every κ and p
+ * of a layer (LayerCond, cond_kappa_columns, Algorithm 3's decisions) is
+ * counted by it. */
+void cond_set_wide(CondWide w);
+CondWide cond_get_wide(void);
+/* "paper", "zero": 0 and *w, or -1 with a message naming s. */
+int cond_wide_parse(const char *s, CondWide *w, Err *e);
+const char *cond_wide_name(CondWide w);
+/* κ of a rows × cols Ŵ as the reading counts it, from kappa over its
+ * min(rows, cols) singular values: kappa, or ∞ for a wide Ŵ under
+ * COND_WIDE_ZERO. */
+double cond_kappa_read(double kappa, int rows, int cols);
+
 typedef struct LayerCond {
 	int layer;      /* 1..m */
 	int rows, cols; /* n[i-1]+1, n[i] */
 	int nsv;        /* min(rows, cols) */
 	double *sv;     /* nsv singular values, descending */
-	double kappa;   /* sv[0]/sv[nsv-1]; INFINITY when the last is 0 */
+	double kappa;   /* sv[0]/sv[nsv-1]; INFINITY when the last is 0, or when the
+	                 * reading counts zeros (zeros > 0) */
+	int surplus;    /* cols - rows when Ŵ is wide, else 0 */
+	int zeros;      /* the missing singular values counted as zeros: surplus under
+	                 * COND_WIDE_ZERO, else 0 */
 	double tau;     /* the τ that p and rank_qr refer to */
-	int p;          /* singular values below sv[0]/tau */
-	int rank_svd;   /* nsv - p */
+	int p;          /* zeros + the singular values below sv[0]/tau */
+	int rank_svd;   /* the singular values at least sv[0]/tau: nsv + zeros - p */
 	int *perm;      /* cols entries: neuron indices in pivot order */
 	double *rdiag;  /* nsv entries: |r_jj|/|r_11| in pivot order */
 	int rank_qr;    /* entries of rdiag >= 1/tau */

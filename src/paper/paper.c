@@ -7,6 +7,7 @@
 
 #include "base/file.h"
 #include "base/repro.h"
+#include "engine/cond.h"
 #include "engine/cond_matrix.h"
 #include "paper/paper_dir.h"
 #include "paper/paper_report_file.h"
@@ -184,9 +185,12 @@ int paper_run(const PaperOpts *o, Err *e)
 
 	/* Every stage decomposes on GSL's path, the one its results were first
 	 * computed on, whatever the process uses otherwise, so that they are
-	 * computed again to the bit (engine/cond_matrix.h). */
+	 * computed again to the bit (engine/cond_matrix.h); and counts κ and p of
+	 * a wide layer as the paper reports them (engine/cond.h). */
 	CondPath path = cond_get_path();
+	CondWide wide = cond_get_wide();
 	cond_set_path(COND_PATH_GSL);
+	cond_set_wide(COND_WIDE_PAPER);
 	Paper p = {.o = *o, .stages = stages};
 	if (!(p.o.act_a > 0))
 		p.o.act_a = 1.0f;
@@ -207,6 +211,7 @@ int paper_run(const PaperOpts *o, Err *e)
 	dataset_free(p.tr);
 	dataset_free(p.val);
 	cond_set_path(path);
+	cond_set_wide(wide);
 	paper_dir_unlock(&lock);
 	return rc;
 }

@@ -227,6 +227,13 @@ cJSON *report_net_json(const Net *net, const LayerCond *lc, Err *e)
 	return o;
 }
 
+int report_wide_json(cJSON *o, Err *e)
+{
+	CondWide w = cond_get_wide();
+	return w == COND_WIDE_PAPER ? 0
+	                            : json_add(o, "wide", cJSON_CreateString(cond_wide_name(w)), e);
+}
+
 cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 {
 	char shape[512];
@@ -252,8 +259,8 @@ cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 	          (net->graph && json_add(root, "graph", cJSON_CreateTrue(), e)) ||
 	          lc_fields(root, units, lc, m, e) ||
 	          json_add(root, "tau", json_num(m > 0 ? lc[0].tau : NAN), e) ||
-	          json_add(root, "max_kappa", json_num(maxk), e) || !(layers = rec_json(&s, e)) ||
-	          json_add(root, "layers", layers, e);
+	          json_add(root, "max_kappa", json_num(maxk), e) || report_wide_json(root, e) ||
+	          !(layers = rec_json(&s, e)) || json_add(root, "layers", layers, e);
 	free((void *)s.v);
 	free(units);
 	return bad ? json_nomem(root, e) : root;
@@ -408,6 +415,7 @@ cJSON *report_alg1_json(const Alg1 *a, Err *e)
 	if (!root || alg1_set(a->rec, a->nrec, &s, e))
 		return json_nomem(root, e);
 	int bad = json_add(root, "tau", cJSON_CreateNumber(a->o.tau), e) ||
+	          report_wide_json(root, e) ||
 	          json_add(root, "eta", cJSON_CreateNumber(a->o.eta), e) ||
 	          json_add(root, "round", cJSON_CreateNumber(a->o.round), e) ||
 	          json_add(root, "max_iter", cJSON_CreateNumber(a->o.max_iter), e) ||

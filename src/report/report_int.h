@@ -29,13 +29,18 @@
 #include "report/report_squeeze.h"
 
 cJSON *report_net_json(const Net *net, const LayerCond *lc, Err *e);
+/* "wide": "zero" into o when κ and p of wide layers count their missing
+ * singular values as zeros (engine/cond.h); nothing under the paper's
+ * reading, the default, so that its records stay as they were. */
+int report_wide_json(cJSON *o, Err *e);
 /* The same schema from widths n[0..m], κ and p: its fields into o. */
 int report_net_fields(cJSON *o, const int *n, int m, const double *kappa, const int *p, Err *e);
 /* The cond record: the network's κ, and "shape", "m", "tau", "max_kappa",
+ * "wide" (report_wide_json),
  * "layers": [{"layer", "n", "rows", "cols", "kappa", "p", "rank_svd",
  * "sv", and with the pivoted QR "rank_qr", "rdiag"}, …]. */
 cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e);
-/* Algorithm 1: its options, "status", "reason", "history" (per iteration
+/* Algorithm 1: its options ("wide": report_wide_json), "status", "reason", "history" (per iteration
  * "iter", the network's κ, "max_kappa", "sum_n", "train_error", "seconds",
  * "tau", "eta"), "final_n", "final_kappa", "final_max_kappa". */
 cJSON *report_alg1_json(const Alg1 *a, Err *e);

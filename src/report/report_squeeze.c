@@ -406,6 +406,18 @@ cJSON *report_squeeze_rounds_json(const Alg3Round *r, int n, double tau, Err *e)
 
 /* ---- condnet squeeze's record ---- */
 
+/* The numbers (from 1) of the hidden layers only[0..h) names. */
+static cJSON *only_layers(const int *only, int h)
+{
+	cJSON *a = cJSON_CreateArray();
+	for (int i = 0; a && i < h; i++)
+		if (only[i] && !cJSON_AddItemToArray(a, cJSON_CreateNumber(i + 1))) {
+			cJSON_Delete(a);
+			return NULL;
+		}
+	return a;
+}
+
 struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e)
 {
 	const Alg3Opts *so = s->so;
@@ -423,6 +435,8 @@ struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e)
 	    (so->criterion == ALG3_RANDOM &&
 	     json_add(rec, "seed", cJSON_CreateNumber((double)so->seed), e)) ||
 	    (s->keep && json_add(rec, "keep_counts", json_ints(s->keep, s->nkeep), e)) ||
+	    (so->only && json_add(rec, "only_layers", only_layers(so->only, s->nkeep), e)) ||
+	    report_wide_json(rec, e) ||
 	    json_add(rec, "retrain_epochs", cJSON_CreateNumber(s->retrain_epochs), e) ||
 	    json_add(rec, "retrain_schedule", cJSON_CreateString(s->retrain_schedule), e) ||
 	    json_add(rec, "retrain_warmup", cJSON_CreateNumber(s->retrain_warmup), e) ||

@@ -95,7 +95,9 @@ typedef struct SqueezeSettings {
 } SqueezeSettings;
 /* The record, with the settings: "model", "shape_before", "tau" ("taus"
  * with several), "while_loop", "compensate", "criterion", "seed" (random),
- * "keep_counts", "retrain_epochs", "retrain_schedule", "retrain_warmup",
+ * "keep_counts", "only_layers" (the hidden layers squeezed, when not all),
+ * "wide" (under the reading zero of wide layers, engine/cond.h),
+ * "retrain_epochs", "retrain_schedule", "retrain_warmup",
  * "retrain_early_stop". NULL with a message when out of memory. */
 struct cJSON *report_squeeze_record(const SqueezeSettings *s, Err *e);
 /* One squeeze: its per-layer rows, "removed" (by the threshold and by the

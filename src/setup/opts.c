@@ -48,6 +48,7 @@ const struct option opts_common[] = {
     {"warmup", required_argument, NULL, OPTS_WARMUP},
     {"early-stop", required_argument, NULL, OPTS_EARLY_STOP},
     {"cond-path", required_argument, NULL, OPTS_COND_PATH},
+    {"wide", required_argument, NULL, OPTS_WIDE},
 };
 const int opts_ncommon = sizeof opts_common / sizeof *opts_common;
 
@@ -73,7 +74,7 @@ const char opts_common_help[] =
     "  --batch B            mini-batch size (default 50)\n"
     "  --lr LR              Adam learning rate (default 0.001)\n"
     "  --threads N          threads to compute on, 1..64 (default 2, or "
-    "$OPENBLAS_NUM_THREADS)\n" OPTS_MODE_HELP OPTS_COND_PATH_HELP
+    "$OPENBLAS_NUM_THREADS)\n" OPTS_MODE_HELP OPTS_COND_PATH_HELP OPTS_WIDE_HELP
     "  --schedule SPEC      the learning rate over a training: constant (default),\n"
     "                       step:E[:F] (times F, default 0.1, every E epochs),\n"
     "                       cosine[:T] (from --lr down to 0 at epoch T, default the\n"
@@ -255,6 +256,13 @@ int opts_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 		if (cond_path_parse(arg, &p, e))
 			return err_prefix(e, "--cond-path");
 		cond_set_path(p);
+		return 1;
+	}
+	case OPTS_WIDE: {
+		CondWide w;
+		if (cond_wide_parse(arg, &w, e))
+			return err_prefix(e, "--wide");
+		cond_set_wide(w);
 		return 1;
 	}
 	case OPTS_LOAD:

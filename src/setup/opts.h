@@ -76,6 +76,7 @@ enum {
 	OPTS_ONNX,          /* not in opts_common: the batch commands that train or read a network
 	                     * name it among their own (OPTS_ONNX_OPTION); parsed into the common
 	                     * options all the same */
+	OPTS_WIDE,
 	OPTS_DRY_RUN = 511, /* every command's; not a common option */
 	OPTS_OWN = 512
 };
@@ -214,6 +215,15 @@ extern const char opts_common_help[];
 	"                       LAPACK's blocked routines for layers of 256 neurons or more,\n"    \
 	"                       GSL's below, and GSL's in the reproducible mode), gsl or\n"        \
 	"                       lapack (paper always uses gsl)\n"
+/* --wide, which the commands with --cond-path take: it sets what κ and p
+ * count for a wide layer (cond_set_wide) at once. */
+#define OPTS_WIDE_HELP                                                                             \
+	"  --wide R             what kappa and p count for a layer with more neurons or\n"         \
+	"                       channels than inputs + 1 (wide: more columns than rows):\n"        \
+	"                       paper (default: its min(rows, columns) singular values, as\n"      \
+	"                       the paper reports them) or zero (the columns - rows missing\n"     \
+	"                       ones count as zeros: kappa = inf, p includes them, and\n"          \
+	"                       Algorithms 1 and 3 both remove them; paper always uses paper)\n"
 #define OPTS_DRY_RUN_HELP                                                                          \
 	"  --dry-run            check the options, their combinations and the outputs;\n"          \
 	"                       read, run and write nothing\n"

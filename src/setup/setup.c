@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/blas.h"
+#include "data/mnist.h"
 #include "engine/cond.h"
 #include "engine/graph_pass.h"
 #include "engine/limits.h"
@@ -47,10 +48,58 @@ const char *setup_plan_str(const TrainPlan *p, const LrSchedule *sched, char *bu
 	return buf;
 }
 
+/* The option that gives a scale step: "--center", "--standardize" or none. */
+static const char *scale_option(int scale)
+{
+	return scale == DATA_STANDARDIZE ? "--standardize" : scale == DATA_CENTER ? "--center" : "";
+}
+
+int setup_check_scale(int given, const Prep *rec, const char *name, Err *e)
+{
+	if (!rec || given == DATA_RAW || given == rec->scale)
+		return 0;
+	if (rec->scale == DATA_RAW)
+		return err_set(e,
+		               "%s records inputs neither centred nor standardized: drop %s (its "
+		               "inputs are made as it records)",
+		               name, scale_option(given));
+	return err_set(e,
+	               "%s records inputs %s on its training set: drop %s (its inputs are made "
+	               "as it records)",
+	               name, rec->scale == DATA_CENTER ? "centred" : "standardized",
+	               scale_option(given));
+}
+
+void setup_spec_from_record(const Prep *rec, int told, DataSpec *spec)
+{
+	/* only MNIST and Fashion-MNIST make these inputs: another set is left
+	 * as given, and the record's check says how it differs */
+	const char *set = spec->spec ? spec->spec : "";
+	if (!rec || told || (strcmp(set, "mnist") != 0 && strcmp(set, "fashion") != 0))
+		return;
+	if (rec->kind == PREP_HAAR) {
+		spec->features = rec->d;
+		spec->coeffs = rec->idx;
+	}
+	if (rec->kind == PREP_PIXELS)
+		spec->inputs = MNIST_PIXELS;
+}
+
 int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
 {
 	Dataset *tr = NULL, *te = NULL;
-	if (datasets_load(&c->data, &tr, &te, e))
+	Net *model = NULL;
+	DataSpec spec = c->data;
+	/* a model loaded reads its inputs as its record says, unless --inputs or
+	 * --features say otherwise */
+	if (c->load && !(model = model_load(c->load, e)))
+		return -1;
+	const Prep *rec = model ? model->prep : NULL;
+	setup_spec_from_record(rec, c->inputs_given || c->features_given, &spec);
+	int rc = setup_check_scale(c->data.scale, rec, c->load, e) ||
+	         datasets_load_as(&spec, rec, c->load, &tr, &te, e);
+	net_free(model);
+	if (rc)
 		return -1;
 	if (dataset_validate(tr, "training set", e) ||
 	    (te && dataset_validate(te, "test set", e))) {
@@ -67,12 +116,6 @@ int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e
 	else
 		dataset_free(te);
 	return 0;
-}
-
-/* The option that gives a scale step: "--center", "--standardize" or none. */
-static const char *scale_option(int scale)
-{
-	return scale == DATA_STANDARDIZE ? "--standardize" : scale == DATA_CENTER ? "--center" : "";
 }
 
 int setup_check_prep(const Prep *model, const Prep *data, const char *name, Err *e)

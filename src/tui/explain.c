@@ -13,15 +13,15 @@ const Explain explain_terms[] = {
      "The smallest singular value is 0: some column of Ŵ⁽ⁱ⁾ is a combination of the others. "
      "A fresh network has zero biases (b=0), so its bias row is zero and Ŵ⁽ⁱ⁾ has rank at "
      "most n(i−1); a layer with more neurons than inputs then has κ = ∞. Training moves "
-     "the biases off zero."},
+     "the biases off zero. Under --wide zero every wide layer has κ = ∞ (see wide layer)."},
     {"σ₁/τ", "The threshold on the singular values: the largest, σ₁, divided by τ. κ > τ exactly "
              "when the smallest singular value lies below σ₁/τ."},
-    {"p_i", "How many singular values of Ŵ⁽ⁱ⁾ lie below σ₁/τ: the neurons Algorithm 1 removes "
-            "from layer i in its next iteration when κ > τ (line 4). The output layer's p is "
-            "shown but never applied."},
+    {"p_i", "How many singular values of Ŵ⁽ⁱ⁾ lie below σ₁/τ (under --wide zero with a wide "
+            "layer's missing ones): the neurons Algorithm 1 removes from layer i in its next "
+            "iteration when κ > τ (line 4). The output layer's p is shown but never applied."},
     {"rank (SVD)",
      "The numerical rank from the singular values: how many are at least σ₁/τ, that is "
-     "min(rows, columns) − p_i."},
+     "min(rows, columns) − p_i (n_i − p_i under --wide zero)."},
     {"rank (QR)",
      "The rank that column-pivoted QR estimates, Ŵ P = Q R: how many |r_jj| are at least "
      "|r_11|/τ. The pivot order ranks the neurons from most to least independent; "
@@ -31,7 +31,19 @@ const Explain explain_terms[] = {
                 "instance more neurons than Ŵ⁽ⁱ⁾ has rows, n(i−1) + 1. Such a layer can be kept: "
                 "κ compares only its min(rows, columns) singular values, so 32 neurons on 11 rows "
                 "have 11, and when those are within τ, Algorithms 1 and 3 leave the layer whole "
-                "although 21 of its neurons depend on the others."},
+                "although 21 of its neurons depend on the others (see wide layer)."},
+    {"wide layer",
+     "A layer with more neurons (or channels) than inputs + 1: Ŵ⁽ⁱ⁾ has more columns than "
+     "rows, and columns − rows of its neurons are combinations of the others whatever its "
+     "weights. As the paper reports such layers (--wide paper, the default), κ and p_i count "
+     "only the min(rows, columns) singular values Ŵ⁽ⁱ⁾ has, so that surplus shows in "
+     "neither: Algorithm 1 removes p_i, while Algorithm 3's pivoted QR, once κ > τ, keeps at "
+     "most rows of them and so removes the surplus too. With --wide zero the missing "
+     "singular values count as zeros: κ = ∞ and p_i includes them, and both algorithms "
+     "remove the surplus and keep about the layer's rank, as for a layer with more rows "
+     "than columns. The paper's MNIST networks read 200 coefficients with 300 or 600 "
+     "neurons: their first layer is wide, and its κ in the paper is that of its 201 "
+     "singular values."},
     {"sparkline",
      "σ_j/σ₁ for j = 1 to min(rows, columns), left to right, on a log scale shared by all "
      "layers: a full block is 1, the lowest block the bottom of the scale given in the "

@@ -6,8 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "data/mnist.h"
 #include "data/plane_sets.h"
 #include "engine/limits.h"
+#include "model/model_io.h"
 #include "session/session_setting.h"
 #include "setup/opts.h"
 #include "setup/places.h"
@@ -48,7 +50,7 @@ static const char tui_help_fmt[] =
     "  --threads N          threads to compute on, 1..64 (default 2, or "
     "$OPENBLAS_NUM_THREADS)\n" OPTS_MODE_HELP
     "                       (the header's second line says which: reproducible, or\n"
-    "                       the kernels OpenBLAS runs)\n" OPTS_COND_PATH_HELP
+    "                       the kernels OpenBLAS runs)\n" OPTS_COND_PATH_HELP OPTS_WIDE_HELP
     "  --schedule SPEC      the learning rate over every later training: constant\n"
     "                       (default), step:E[:F], cosine[:T] or plateau:P[:F] (as in\n"
     "                       'condnet train --help'; S sets it on the screen)\n"
@@ -180,6 +182,31 @@ static int apply(Session *s, const SessAction *a, Err *e)
 	return session_apply(s, a, NULL, e);
 }
 
+/* A model loaded reads its inputs as its record says, unless --inputs or
+ * --features say otherwise: on MNIST or Fashion-MNIST (spec) its pixels or
+ * as many Haar coefficients (whose choice the check after the load
+ * compares), and its scale step; into the data action's fields a. 0, or -1 with a
+ * message. */
+static int record_inputs(const CommonOpts *co, const char *spec, SessDataArgs *a, Err *e)
+{
+	Net *model = model_load(co->load, e);
+	if (!model)
+		return -1;
+	const Prep *rec = model->prep;
+	int rc = setup_check_scale(co->data.scale, rec, co->load, e);
+	int images = !strcmp(spec, "mnist") || !strcmp(spec, "fashion");
+	if (rc == 0 && rec && images && !co->inputs_given && !co->features_given) {
+		if (rec->kind == PREP_PIXELS)
+			a->inputs = MNIST_PIXELS;
+		if (rec->kind == PREP_HAAR)
+			a->features = rec->d;
+	}
+	if (rc == 0 && rec)
+		a->scale = rec->scale;
+	net_free(model);
+	return rc;
+}
+
 /* The data set, options, schedule, network, τ and η, as logged actions
  * (--early-stop goes with every train action, as the screen's setting). */
 static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
@@ -199,6 +226,8 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	                         .inputs = co->data.inputs}};
 	SessDataArgs *d = &a.data;
 	memcpy(d->shape, co->data.shape, sizeof d->shape);
+	if (co->load && record_inputs(co, spec, d, e) < 0)
+		return -1;
 	snprintf(d->spec, sizeof d->spec, "%s", spec);
 	snprintf(d->dir, sizeof d->dir, "%s", co->data.dir ? co->data.dir : "");
 	loading(spec);
@@ -239,6 +268,9 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 		net_free(shape);
 	}
 	if (apply(s, &a, e) < 0)
+		return -1;
+	if (co->load && s->net && s->train &&
+	    setup_check_prep(s->net->prep, s->train->prep, co->load, e) < 0)
 		return -1;
 	/* the synthetic set's lessons need more than one epoch per training, and
 	 * the plane's, of 300 points (6 batches), more still */
