@@ -162,6 +162,10 @@ static void proposal(const Shown *p, const UiState *u, int y, int bot)
 	              q->nkeep);
 }
 
+/* The rows of the chart of κ now: its title, the rows of its plot, the
+ * axis and the layers' numbers. */
+#define KAPPA_NOW_ROWS (3 + PLOT_MIN_THR_ROWS)
+
 /* κ of every layer now against τ, one column per layer (log; ^ for ∞):
  * those above the line are what a squeeze would take next. */
 static void kappa_now(const Shown *p, int top, int rows)
@@ -180,8 +184,12 @@ static void kappa_now(const Shown *p, int top, int rows)
 	               "neurons next",
 	               S(KAPPA), S(WHAT), S(TAU));
 	Plot pl;
-	if (plot_begin(&pl, top + 1, 0, rows - 1, COLS, 5, 1, 0.5, p->m + 0.5, lo, hi, 1) < 0)
+	if (rows < KAPPA_NOW_ROWS ||
+	    plot_begin(&pl, top + 1, 0, rows - 1, COLS, 5, 1, 0.5, p->m + 0.5, lo, hi, 1) < 0) {
+		plot_too_short(top + 1, 0, COLS, "the chart",
+		               KAPPA_NOW_ROWS - rows > 0 ? KAPPA_NOW_ROWS - rows : 1);
 		return;
+	}
 	plot_threshold(&pl, p->tau);
 	plot_axes(&pl, 0, NULL, 1);
 	plot_hline(&pl, p->tau, C_MARK, NULL);
@@ -198,6 +206,31 @@ static void kappa_now(const Shown *p, int top, int rows)
 	plot_hlabel(&pl, p->tau, C_MARK, screen_ascii() ? "tau" : "τ");
 	plot_xticks(&pl, 1, p->m, "layer");
 	plot_end(&pl);
+}
+
+/* The decisions in rows y..bot, then where the pass leaves every layer:
+ * the chart takes its rows first, the list the rest (its newest
+ * decisions; its title and the blank rows around it when they fit). */
+static void decisions(const Shown *p, int y, int bot)
+{
+	const ShownSqueeze *q = &p->sq;
+	int avail = bot - y + 1, list = avail - KAPPA_NOW_ROWS;
+	if (list < 1) /* no chart: the list alone */
+		list = avail;
+	int title = list >= 3 || list >= 1 + q->ndone, blanks = list - (title + q->ndone);
+	if (blanks > 0)
+		y++;
+	if (title)
+		screen_put(y++, 0, 0, C_TITLE, 1, "decisions:");
+	int shown = list - title - (blanks > 0) - (blanks > 1);
+	if (shown > q->ndone)
+		shown = q->ndone;
+	for (int i = q->ndone - shown; i < q->ndone && y <= bot; i++)
+		screen_put_cut(y++, title ? 2 : 0, 0, C_NORMAL, 0, "%s", q->done[i]);
+	if (blanks > 1)
+		y++;
+	if (list < avail)
+		kappa_now(p, y, bot - y + 1);
 }
 
 void view_squeeze(const Shown *p, UiState *u, int top, int bot)
@@ -235,26 +268,12 @@ void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 			    y++, 0, 0, C_WARN, 0,
 			    "an undo (u) has since reverted a change; the numbers above are "
 			    "history");
-		else if (isnan(q->acc_retrained))
+		else if (isnan(q->acc_retrained) && !u->lesson)
 			screen_put(y++, 0, 0, C_NORMAL, 0,
 			           "t retrains; the accuracy after retraining shows here");
-		else
+		else if (!isnan(q->acc_retrained))
 			screen_put(y++, 0, 0, C_NORMAL, 0, "after retraining: %.2f%%",
 			           q->acc_retrained);
 	}
-	/* the decisions, then where the pass leaves every layer in the rows the
-	 * list leaves: a chart needs 6 (its title, 3 rows of plot, the axis and
-	 * the layers); the blank rows before the list and before the chart go
-	 * first when they would leave it out */
-	int spare = bot - y + 1 - (1 + q->ndone) - 6;
-	if (spare != 0) /* no chart (spare < 0) keeps the blank row too */
-		y++;
-	screen_put(y++, 0, 0, C_TITLE, 1, "decisions:");
-	for (int i = q->ndone > bot - y + 1 ? q->ndone - (bot - y + 1) : 0;
-	     i < q->ndone && y <= bot; i++)
-		screen_put_cut(y++, 2, 0, C_NORMAL, 0, "%s", q->done[i]);
-	if (spare >= 2)
-		y++;
-	if (bot - y + 1 >= 6)
-		kappa_now(p, y, bot - y + 1);
+	decisions(p, y, bot);
 }

@@ -52,6 +52,9 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
 void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
                             int cols);
 /* The widths n_i of every hidden layer per Algorithm-1 iteration. */
+/* The fewest rows the κ chart per iteration of m layers needs in cols
+ * columns (the widths' chart beside it needs no more). */
+int views_iterations_rows(const UiState *u, int m, int cols);
 void views_widths_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
                              int cols);
 /* That chart while the network is the one Algorithm 1 left (or when no
