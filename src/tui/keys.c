@@ -328,9 +328,10 @@ static void k_quit(Tui *t, int ch)
 static void play_back(Tui *t, Snap s)
 {
 	LessonScreen from = {s.pos, s.waiting}, to;
-	if (s.busy && t->back_to >= 0)
-		from = (LessonScreen){t->back_to / 2, t->back_to % 2};
-	if (s.busy && t->back_to < 0) {
+	int *back = &t->u.back_to;
+	if (s.busy && *back >= 0)
+		from = (LessonScreen){*back / 2, *back % 2};
+	if (s.busy && *back < 0) {
 		worker_status(t->w, 0, "the lesson's step is running: wait, or Esc stops it");
 		return;
 	}
@@ -340,10 +341,27 @@ static void play_back(Tui *t, Snap s)
 	}
 	if (s.busy)
 		worker_cancel(t->w);
-	t->back_to = 2 * to.pos + to.proposal;
+	*back = 2 * to.pos + to.proposal;
+	worker_play_retarget(t->w, *back);
 	Job j = {.kind = JOB_PLAY_BACK, .target = to.pos, .proposal = to.proposal};
 	tui_show_screen(t, to);
 	tui_submit(t, &j);
+}
+
+/* A → while a step back is on its way: it goes one screen further on
+ * (the replay under way stops there instead). */
+static void play_forward_of_back(Tui *t)
+{
+	int *back = &t->u.back_to;
+	LessonScreen at = {*back / 2, *back % 2};
+	int squeeze = at.pos < t->lesson->n && t->lesson->a[at.pos].kind == SESS_SQUEEZE;
+	LessonScreen to =
+	    squeeze && !at.proposal ? (LessonScreen){at.pos, 1} : (LessonScreen){at.pos + 1, 0};
+	if (at.pos >= t->lesson->n)
+		return;
+	*back = 2 * to.pos + to.proposal;
+	worker_play_retarget(t->w, *back);
+	tui_show_screen(t, to);
 }
 
 void tui_show_view(Tui *t, int view, int arg)
@@ -405,6 +423,10 @@ static void k_play(Tui *t, int ch)
 	Snap s = snap(t);
 	if (ch == KEY_LEFT) {
 		play_back(t, s);
+		return;
+	}
+	if (s.busy && t->u.back_to >= 0) {
+		play_forward_of_back(t);
 		return;
 	}
 	if (s.busy) {
