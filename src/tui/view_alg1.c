@@ -213,8 +213,12 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 		         p->rec[first].iter, p->rec[last - 1].iter, p->rec[p->nrec - 1].iter,
 		         last < p->nrec ? "▶" : " ");
 	int iw = screen_width(ind);
-	screen_put_cut(y, 0, COLS - iw, C_TITLE, 1, "Algorithm 1, iterations 0-%d: %s", p->nrec - 1,
-	               state(p, st, sizeof st));
+	char head[sizeof st + 40];
+	snprintf(head, sizeof head, "Algorithm 1, iterations 0-%d: %s", p->nrec - 1,
+	         state(p, st, sizeof st));
+	/* the view names the algorithm; its state says what a class reads */
+	screen_put_cut(y, 0, COLS - iw, C_TITLE, 1, "%s",
+	               screen_width(head) > COLS - iw ? head + strlen("Algorithm 1, ") : head);
 	screen_put(y++, COLS - iw, iw, C_KEY, 1, "%s", ind);
 	screen_put(y, 0, LW, C_TITLE, 1, "layer");
 	for (int r = first; r < last; r++) {
@@ -264,7 +268,7 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 	for (int k = 0; k < 6 && y <= bot - 1; k++)
 		if (shown[k])
 			summary_row(p, k, y++, first, fit);
-	screen_put_cut(
+	screen_put_items(
 	    bot, 0, 0, C_DIM, 0,
 	    "n_i per iteration; ! %s > %s at that iteration's %s: p_i neurons went next   "
 	    "%s Home End scroll, %s layers",

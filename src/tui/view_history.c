@@ -401,10 +401,12 @@ static void iterations(const Shown *p, const UiState *u, int top, int bot)
 {
 	int h = bot - top + 1, lw = COLS * 3 / 5;
 	if (!p->nrec) {
-		screen_put_cut(top, 0, 0, C_DIM, 0,
-		               "Algorithm 1 has not run: s steps it, and %s, %s n_i and the test "
-		               "accuracy of every iteration are charted here.",
-		               S(KAPPA), S(SUM));
+		char t[240];
+		snprintf(t, sizeof t,
+		         "Algorithm 1 has not run: s steps it, and %s, %s n_i and the test "
+		         "accuracy of every iteration are charted here.",
+		         S(KAPPA), S(SUM));
+		screen_put_wrapped(top, bot, 0, COLS, C_DIM, 0, t);
 		return;
 	}
 	views_kappa_iterations(p, u, top, 0, h, lw - 1);
@@ -418,11 +420,12 @@ static void epochs(const Shown *p, const UiState *u, int top, int bot, int left,
 {
 	const ShownSeries *k = &p->ks;
 	if (!k->n) {
-		screen_put_cut(
-		    top, left, cols, C_DIM, 0,
-		    "No training of this network yet: t trains, s steps Algorithm 1; %s of "
-		    "every layer against epochs shows here.",
-		    S(KAPPA));
+		char t[240];
+		snprintf(t, sizeof t,
+		         "No training of this network yet: t trains, s steps Algorithm 1; %s of "
+		         "every layer against epochs shows here.",
+		         S(KAPPA));
+		screen_put_wrapped(top, bot, left, cols, C_DIM, 0, t);
 		return;
 	}
 	/* what trained stays in the title as long as the key fits beside it */

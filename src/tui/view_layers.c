@@ -120,11 +120,11 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 		maxk = fmax(maxk, p->lc[i].kappa);
 		sum += p->lc[i].conv ? p->lc[i].cols : p->n[i + 1];
 	}
-	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
-	               "%s n_i %ld (layers 1..m)   max %s %s   * output layer (never reduced)   "
-	               "↑↓ layer, Enter: its spectrum",
-	               S(SUM), sum, S(KAPPA), views_kappa(maxk, p->tau, kb, sizeof kb));
-	screen_put_cut(
+	screen_put_items(bot - 1, 0, 0, C_DIM, 0,
+	                 "%s n_i %ld (layers 1..m)   max %s %s   * output layer (never reduced)   "
+	                 "↑↓ layer, Enter: its spectrum",
+	                 S(SUM), sum, S(KAPPA), views_kappa(maxk, p->tau, kb, sizeof kb));
+	screen_put_items(
 	    bot, 0, 0, C_DIM, 0,
 	    "! %s > %s: p_i %s below %s%s/%s go next   r rank < n_i   %s b=0: zero bias row"
 	    "   %sx explains",

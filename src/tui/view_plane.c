@@ -419,11 +419,16 @@ static void panel_view(const Shown *p, UiState *u, const ShownPanels *pn, int to
 		    "%s, a all, 4 the numbers",
 		    q->layer, q->n_before - q->nkeep, q->n_before, q->comp ? "on" : "off");
 	} else {
-		screen_put_cut(
-		    top, 0, 0, C_TITLE, 1,
-		    "Algorithm 1's step removed %d neurons: the network before it, without "
-		    "them, and after it",
-		    pn->removed);
+		char t[160];
+		snprintf(t, sizeof t,
+		         "Algorithm 1's step removed %d neurons: the network before it, without "
+		         "them, and after it",
+		         pn->removed);
+		if (screen_width(t) > COLS) /* the panels' titles name them */
+			snprintf(t, sizeof t,
+			         "Algorithm 1's step removed %d neurons: before, after",
+			         pn->removed);
+		screen_put_cut(top, 0, 0, C_TITLE, 1, "%s", t);
 	}
 	if (!pn) {
 		screen_put(top + 1, 0, 0, C_DIM, 0, "measuring the regions%s", S(ELLIPSIS));

@@ -32,37 +32,49 @@ static const char *units_of(const Shown *p, int layer)
 	                                                                     : "neurons";
 }
 
-/* The pivot order on up to two rows, cut with a way to see it all. */
+/* How many bytes of the numbers in s, whole, fit in w columns. */
+static int whole_numbers(const char *s, int w)
+{
+	int k = 0;
+	for (;;) {
+		int e = k;
+		while (s[e] == ' ')
+			e++;
+		while (s[e] && s[e] != ' ')
+			e++;
+		if (e == k || e > w)
+			return k;
+		k = e;
+	}
+}
+
+/* The pivot order on up to two rows; what they cannot hold is counted
+ * ("+k more") beside the key that shows it all. */
 static int order(const ShownSqueeze *q, const char *units, int y)
 {
 	char ord[4096];
 	size_t n = 0;
-	int shown = 0;
-	for (int j = 0; j < q->n_before && n + 16 < sizeof ord; j++, shown++)
+	for (int j = 0; j < q->n_before && n + 16 < sizeof ord; j++)
 		n += (size_t)snprintf(ord + n, sizeof ord - n, j ? " %d" : "%d", q->perm[j]);
 	int x = screen_put(y, 0, 0, C_NORMAL, 0, "pivoted-QR order (%s from 1): ", units);
 	if (screen_width(ord) <= COLS - x) {
 		screen_put(y, x, 0, C_NORMAL, 0, "%s", ord);
 		return y + 1;
 	}
-	/* the first row, then the second with an ellipsis and the key */
-	int w = COLS - x, k = 0, cols = 0;
-	while (ord[k] && cols < w) {
-		int s = k;
-		while (ord[k] == ' ')
-			k++;
-		while (ord[k] && ord[k] != ' ')
-			k++;
-		if (cols + (k - s) > w) {
-			k = s;
-			break;
-		}
-		cols += k - s;
-	}
+	int w = COLS - x, k = whole_numbers(ord, w);
 	screen_put(y, x, w, C_NORMAL, 0, "%.*s", k, ord);
-	screen_put_cut(y + 1, x, w - 18, C_NORMAL, 0, "%s", ord + k + (ord[k] == ' '));
-	if (screen_width(ord + k) > w - 18)
-		screen_put(y + 1, COLS - 17, 17, C_KEY, 1, " p: all %d", q->n_before);
+	const char *rest = ord + k + (ord[k] == ' ');
+	if (screen_width(rest) <= w) {
+		screen_put(y + 1, x, w, C_NORMAL, 0, "%s", rest);
+		return y + 2;
+	}
+	char key[48];
+	int keyw = snprintf(key, sizeof key, " p: all %d", q->n_before) + 1;
+	int k2 = whole_numbers(rest, w - keyw - 10), left = 0;
+	for (const char *c = rest + k2; *c; c++)
+		left += *c != ' ' && (c[1] == ' ' || !c[1]);
+	screen_put(y + 1, x, w - keyw, C_NORMAL, 0, "%.*s +%d more", k2, rest, left);
+	screen_put(y + 1, COLS - keyw, keyw, C_KEY, 1, "%s", key);
 	return y + 2;
 }
 
