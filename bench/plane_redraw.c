@@ -173,13 +173,13 @@ static void screen_side(int threads, int width, int reps)
 	Err e = {{0}};
 	char spec[32];
 	Session *s = session_new(&e);
-	SessAction a[4] = {{.kind = SESS_DATA, .label_col = -1},
-	                   {.kind = SESS_OPTS, .batch = 50, .x = 0.01, .threads = threads},
-	                   {.kind = SESS_NET, .act = ACT_ERF, .x = 1, .seed = 1},
-	                   {.kind = SESS_TRAIN, .x = 300}};
-	snprintf(a[0].spec, sizeof a[0].spec, "spiral");
+	SessAction a[4] = {
+	    {.kind = SESS_DATA, .data = {.spec = "spiral", .label_col = -1}},
+	    {.kind = SESS_OPTS, .opts = {.batch = 50, .lr = 0.01, .threads = threads}},
+	    {.kind = SESS_NET, .net = {.act = ACT_ERF, .act_a = 1, .seed = 1}},
+	    {.kind = SESS_TRAIN, .train = {.epochs = 300}}};
 	snprintf(spec, sizeof spec, "%d,%d", width, width);
-	snprintf(a[2].spec, sizeof a[2].spec, "%s", spec);
+	snprintf(a[2].net.layers, sizeof a[2].net.layers, "%s", spec);
 	for (int i = 0; s && i < 4; i++)
 		if (session_apply(s, &a[i], NULL, &e) < 0)
 			die("session", &e);

@@ -17,6 +17,7 @@
 #include "base/repro.h"
 #include "engine/plane.h"
 #include "session/session.h"
+#include "session/session_setting.h"
 
 static void die(const char *what, const Err *e)
 {
@@ -27,7 +28,7 @@ static void die(const char *what, const Err *e)
 static void apply(Session *s, SessAction a, Err *e)
 {
 	if (session_apply(s, &a, NULL, e) < 0)
-		die(session_kind_name(a.kind), e);
+		die(session_action_name(&a), e);
 }
 
 int main(int argc, char **argv)
@@ -47,16 +48,22 @@ int main(int argc, char **argv)
 	int qr_ok = 0, rnd_ok = 0, both = 0, rnd_comp_ok = 0, proposals = 0;
 	for (int seed = 1; seed <= seeds; seed++) {
 		Session *s = session_new(&e);
-		SessAction d = {
-		    .kind = SESS_DATA, .label_col = -1, .seed = (uint64_t)seed, .x = 0.1};
-		snprintf(d.spec, sizeof d.spec, "spiral");
+		SessAction d = {.kind = SESS_DATA,
+		                .data = {.spec = "spiral",
+		                         .label_col = -1,
+		                         .seed = (uint64_t)seed,
+		                         .val_frac = 0.1}};
 		apply(s, d, &e);
-		apply(s, (SessAction){.kind = SESS_OPTS, .batch = 50, .x = 0.01, .threads = 1}, &e);
-		SessAction n = {.kind = SESS_NET, .act = ACT_ERF, .x = 1, .seed = (uint64_t)seed};
-		snprintf(n.spec, sizeof n.spec, "%d,%d", width, width);
+		apply(s,
+		      (SessAction){.kind = SESS_OPTS,
+		                   .opts = {.batch = 50, .lr = 0.01, .threads = 1}},
+		      &e);
+		SessAction n = {.kind = SESS_NET,
+		                .net = {.act = ACT_ERF, .act_a = 1, .seed = (uint64_t)seed}};
+		snprintf(n.net.layers, sizeof n.net.layers, "%d,%d", width, width);
 		apply(s, n, &e);
-		apply(s, (SessAction){.kind = SESS_TRAIN, .x = 300}, &e);
-		apply(s, (SessAction){.kind = SESS_TAU, .x = tau}, &e);
+		apply(s, (SessAction){.kind = SESS_TRAIN, .train = {.epochs = 300}}, &e);
+		apply(s, session_setting_action(SET_TAU, tau), &e);
 		int st = session_squeeze_start(s, &e);
 		if (st < 0)
 			die("squeeze", &e);

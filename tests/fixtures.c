@@ -3,10 +3,12 @@
 
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/rng.h"
+#include "engine/train.h"
 
 Net *fx_planted(uint64_t seed, float a1, float a5, float a3, float a6)
 {
@@ -69,4 +71,37 @@ Net *fx_deep_net(int m, ActKind act, float (*value)(size_t i, size_t n))
 	for (size_t i = 0; i < net->nparam; i++)
 		net->param[i] = value(i, net->nparam);
 	return net;
+}
+
+const int fx_wide_widths[5] = {12, 30, 25, 20, 4};
+
+Net *fx_wide_net(void)
+{
+	Net *net = net_new(4, fx_wide_widths, ACT_TANH, 1.0f, NULL);
+	ck_assert_ptr_nonnull(net);
+	Rng r;
+	rng_seed(&r, 5);
+	net_init_glorot(net, &r);
+	return net;
+}
+
+Dataset *fx_random_inputs(int n, int d, uint64_t seed)
+{
+	Dataset *ds = dataset_new(n, d, 3, NULL);
+	ck_assert_ptr_nonnull(ds);
+	Rng r;
+	rng_seed(&r, seed);
+	for (int i = 0; i < n * d; i++)
+		ds->x[i] = (float)(2 * rng_normal(&r));
+	snprintf(ds->name, sizeof ds->name, "random");
+	return ds;
+}
+
+float *fx_outputs(const Net *net, const Dataset *ds)
+{
+	float *p = malloc(sizeof *p * ds->n * net->n[net->m]);
+	Err e;
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(net_forward(net, ds->x, ds->n, net->m, p, &e), 0);
+	return p;
 }

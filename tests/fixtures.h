@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 
+#include "data/dataset.h"
 #include "engine/act.h"
 #include "engine/net.h"
 
@@ -27,5 +28,17 @@ Net *fx_sample_net(ActKind act, float a, int m);
  * value(i) (i counts them in order): deep networks for the limits of the
  * importers and exporters. */
 Net *fx_deep_net(int m, ActKind act, float (*value)(size_t i, size_t n));
+
+/* 12-30-25-20-4 (fx_wide_widths), tanh, Glorot weights from seed 5: wide
+ * enough that τ = 3 squeezes every hidden layer, some of it by the QR
+ * threshold and some by the κ loop. */
+extern const int fx_wide_widths[5];
+Net *fx_wide_net(void);
+
+/* n rows of d features drawn from N(0, 4) by seed, 3 classes (all 0):
+ * inputs to measure a network on. */
+Dataset *fx_random_inputs(int n, int d, uint64_t seed);
+/* net's outputs on ds (malloc'd, ds->n × its outputs). */
+float *fx_outputs(const Net *net, const Dataset *ds);
 
 #endif

@@ -10,6 +10,7 @@
 # taken for it, and a re-execution that fails says why. The user's
 # OPENBLAS_CORETYPE is respected; the reproducible mode keeps Haswell.
 . "$(dirname "$0")/lib.sh"
+TESTS=$(cd "$(dirname "$0")" && pwd)
 C=$CONDNET
 build=$(cd "${top_builddir:-$(dirname "$C")}" && pwd)
 SHIM=$build/tests/corename_shim.so
@@ -140,29 +141,17 @@ if has avx2 && has fma; then
 		"d['kernels'] == 'Haswell' and d['kernels_why'] == \"the reproducible mode's\""
 fi
 
-## the screen's header names the kernels and why
+## the screen's header names the kernels and why (the screen tests' tmux
+## driver, tests/tmux.sh)
 if command -v tmux >/dev/null 2>&1 && [ -n "$best" ]; then
-	SOCK="$TMP/tmux.sock"
-	cat >run.sh <<RUN
-#!/bin/sh
-export CONDNET_DATA='$TMP/data' XDG_STATE_HOME='$TMP/state' TERM=xterm-256color LC_ALL=C.UTF-8
-export LD_PRELOAD='$SHIM' ASAN_OPTIONS='$ASAN_OPTIONS'
-unset OPENBLAS_CORETYPE
-'$C' --layers 8 --seed 1
-sleep 600
-RUN
-	chmod +x run.sh
-	tmux -S "$SOCK" new-session -d -s k -x 160 -y 30 "$TMP/run.sh"
-	i=0
-	while [ $i -lt 400 ]; do
-		tmux -S "$SOCK" capture-pane -p -t k >screen 2>/dev/null
-		grep -q 'kernels ' screen && break
-		sleep 0.05; i=$((i + 1))
-	done
-	sed -n 2p screen >header
+	. "$TESTS/tmux.sh"
+	SCREEN_PRELUDE="export LD_PRELOAD='$SHIM' ASAN_OPTIONS='$ASAN_OPTIONS'
+unset OPENBLAS_CORETYPE"
+	screen_run k 160x30 --layers 8 --seed 1
+	wait_for 'kernels ' 20
+	sed -n 2p "$TMP/screen" >header
 	expect_grep "the header names the kernels chosen and why" \
 		"  kernels $best \\(chosen; OpenBLAS took Prescott\\) *\$" header
-	tmux -S "$SOCK" send-keys -t k q
-	tmux -S "$SOCK" kill-server 2>/dev/null
+	keys q
 fi
 finish

@@ -44,6 +44,29 @@ expect_exit() {
 	if grep -Eq -- "$pat" "$TMP/err"; then pass "$name"; else
 		fail "$name: stderr does not match '$pat'"; sed 's/^/  | /' "$TMP/err"; fi
 }
+# crashed FILE: stderr shows a sanitizer report or a fatal signal.
+crashed() { grep -Eq 'Sanitizer|runtime error:|Segmentation|Aborted|core dumped' "$1"; }
+# refuse NAME STATUS PATTERN CMD...: the command exits with STATUS (1 or 2),
+# its stderr matches PATTERN and shows no crash.
+refuse() {
+	name=$1; want=$2; pat=$3; shift 3
+	"$@" >"$TMP/out" 2>"$TMP/err"; got=$?
+	if crashed "$TMP/err" || [ "$got" -ge 128 ]; then
+		fail "$name: crashed (exit $got): $*"; sed 's/^/  | /' "$TMP/err" | head -30
+	elif [ "$got" -ne "$want" ]; then
+		fail "$name: exit $got, expected $want: $*"; sed 's/^/  | /' "$TMP/err"
+	elif grep -Eq -- "$pat" "$TMP/err"; then
+		pass "$name"
+	else
+		fail "$name: stderr does not match '$pat'"; sed 's/^/  | /' "$TMP/err"
+	fi
+}
+# poke FILE OFFSET HEXBYTES: overwrites bytes of FILE in place.
+poke() { python3 -c "
+import sys
+p, off, b = sys.argv[1], int(sys.argv[2]), bytes.fromhex(sys.argv[3])
+with open(p, 'r+b') as f:
+    f.seek(off); f.write(b)" "$@"; }
 # check NAME CMD...: the command (a test such as `[ … ]` or a python3 check) succeeds.
 check() {
 	name=$1; shift

@@ -322,7 +322,8 @@ START_TEST(test_text)
 {
 	int perm[] = {2, 7, 0, 16};
 	double coef[] = {0.05, 0.62, -0.21}, res[] = {0.003};
-	Alg3Combinations c = {1, 4, 3, perm, coef, res, 'n', 0, NULL, NULL, 0};
+	Alg3Combinations c = {
+	    .layer = 1, .n = 4, .nkeep = 3, .perm = perm, .coef = coef, .residual = res};
 	char buf[256];
 	ck_assert_str_eq(alg3_combination_str(&c, 0, 5, 0, buf, sizeof buf),
 	                 "n17 ≈ 0.62·n8 − 0.21·n1 + 0.05·n3 (residual 0.3 %)");

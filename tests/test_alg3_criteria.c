@@ -29,29 +29,9 @@ static Net *planted(uint64_t seed)
 	return fx_planted(seed, 0.9f, 0.1f, 0.8f, 0.2f);
 }
 
-static Dataset *random_inputs(int n, int d, uint64_t seed)
-{
-	Dataset *ds = dataset_new(n, d, 3, NULL);
-	ck_assert_ptr_nonnull(ds);
-	Rng r;
-	rng_seed(&r, seed);
-	for (int i = 0; i < n * d; i++)
-		ds->x[i] = (float)(2 * rng_normal(&r));
-	snprintf(ds->name, sizeof ds->name, "random");
-	return ds;
-}
-
-static float *outputs(const Net *net, const Dataset *ds)
-{
-	float *p = malloc(sizeof *p * ds->n * net->n[net->m]);
-	Err e;
-	ck_assert_int_eq(net_forward(net, ds->x, ds->n, net->m, p, &e), 0);
-	return p;
-}
-
 static double largest_change(const Net *a, const Net *b, const Dataset *ds)
 {
-	float *pa = outputs(a, ds), *pb = outputs(b, ds);
+	float *pa = fx_outputs(a, ds), *pb = fx_outputs(b, ds);
 	double worst = 0;
 	for (int i = 0; i < ds->n * a->n[a->m]; i++)
 		worst = fmax(worst, fabs(pa[i] - pb[i]));
@@ -63,7 +43,7 @@ static double largest_change(const Net *a, const Net *b, const Dataset *ds)
 /* Labels: the network's own predictions, so its accuracy is 100 %. */
 static void label_by(const Net *net, Dataset *ds)
 {
-	float *p = outputs(net, ds);
+	float *p = fx_outputs(net, ds);
 	int k = net->n[net->m];
 	for (int i = 0; i < ds->n; i++) {
 		int best = 0;
@@ -110,7 +90,7 @@ END_TEST
 START_TEST(qr_and_norm_find_split_duplicates)
 {
 	Net *net = planted(3);
-	Dataset *sample = random_inputs(300, 10, 1), *test = random_inputs(200, 10, 2);
+	Dataset *sample = fx_random_inputs(300, 10, 1), *test = fx_random_inputs(200, 10, 2);
 	Err e;
 	int order[7];
 	/* the norm rule ranks the copies last, the smaller share first to go */
@@ -188,7 +168,7 @@ START_TEST(zero_outgoing_goes_first_by_norm)
 	int total = 0;
 	ck_assert_int_eq(alg3_squeeze_net(sq, &o, NULL, NULL, &total, &e), 0);
 	ck_assert_int_eq(total, 1);
-	Dataset *test = random_inputs(100, 6, 4);
+	Dataset *test = fx_random_inputs(100, 6, 4);
 	ck_assert_double_le(largest_change(net, sq, test), 1e-6);
 	ck_assert_int_eq(sq->n[1], 11);
 	dataset_free(test);
@@ -247,7 +227,7 @@ START_TEST(given_counts_are_kept_exactly)
 	Rng r;
 	rng_seed(&r, 6);
 	net_init_glorot(net, &r);
-	Dataset *sample = random_inputs(200, 8, 5);
+	Dataset *sample = fx_random_inputs(200, 8, 5);
 	int counts[3] = {17, 30, 9};
 	Err e;
 	for (int c = 0; c < ALG3_NCRITERIA; c++)
@@ -288,11 +268,7 @@ END_TEST
 
 START_TEST(kappa_at_decision_is_after_the_cascade)
 {
-	int w[5] = {12, 30, 25, 20, 4};
-	Net *net = net_new(4, w, ACT_TANH, 1.0f, NULL);
-	Rng r;
-	rng_seed(&r, 5);
-	net_init_glorot(net, &r);
+	Net *net = fx_wide_net();
 	Alg3Opts o;
 	alg3_opts_default(&o);
 	o.tau = 3;
@@ -331,7 +307,7 @@ START_TEST(compare_at_equal_counts)
 	Rng r;
 	rng_seed(&r, 8);
 	net_init_glorot(net, &r);
-	Dataset *train = random_inputs(300, 10, 6), *eval = random_inputs(200, 10, 7);
+	Dataset *train = fx_random_inputs(300, 10, 6), *eval = fx_random_inputs(200, 10, 7);
 	label_by(net, train);
 	label_by(net, eval);
 	Alg3CompareOpts o;
@@ -386,7 +362,7 @@ END_TEST
 START_TEST(layer_compare_matches_the_preview)
 {
 	Net *net = planted(11);
-	Dataset *sample = random_inputs(300, 10, 8), *eval = random_inputs(400, 10, 9);
+	Dataset *sample = fx_random_inputs(300, 10, 8), *eval = fx_random_inputs(400, 10, 9);
 	label_by(net, eval);
 	Alg3Opts o;
 	alg3_opts_default(&o);

@@ -257,6 +257,36 @@ START_TEST(defaults_by_data)
 }
 END_TEST
 
+/* A table of options holds every option asked for, however many a command
+ * has of its own: sized by opts_table_len, never cut; a table too short is
+ * refused whole (it takes no option), never filled in part. */
+START_TEST(option_tables)
+{
+	static char names[40][16];
+	struct option many[41];
+	for (int i = 0; i < 40; i++) {
+		snprintf(names[i], sizeof names[i], "own-%d", i);
+		many[i] = (struct option){names[i], no_argument, NULL, OPTS_OWN + i};
+	}
+	many[40] = (struct option){0};
+	int len = opts_table_len(many);
+	struct option t[len];
+	int n = opts_table(t, len, OPTS_ALL, many);
+	ck_assert_int_eq(n, 2 + OPTS_MODE_NOPTIONS + opts_ncommon + 40);
+	ck_assert_str_eq(t[n - 1].name, "own-39");
+	ck_assert_ptr_null(t[n].name);
+	ck_assert_int_eq(opts_table(t, len - 1, OPTS_ALL, many), -1);
+	ck_assert_ptr_null(t[0].name);
+	/* an own option that names a common one stands for it, once */
+	struct option mine[] = {{"seed", required_argument, NULL, OPTS_OWN}, {0}};
+	n = opts_table(t, opts_table_len(mine), OPTS_ALL, mine);
+	int seeds = 0;
+	for (int i = 0; i < n; i++)
+		seeds += !strcmp(t[i].name, "seed");
+	ck_assert_int_eq(seeds, 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cli");
@@ -267,6 +297,7 @@ int main(void)
 	tcase_add_test(t, parse_command_lines);
 	tcase_add_test(t, help);
 	tcase_add_test(t, defaults_by_data);
+	tcase_add_test(t, option_tables);
 	suite_add_tcase(s, t);
 	return tu_run(s);
 }

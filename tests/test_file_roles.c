@@ -42,8 +42,8 @@ START_TEST(test_outputs_never_replace_inputs)
 	for (size_t i = 0; i < sizeof outs / sizeof *outs; i++) {
 		char out[1100];
 		snprintf(out, sizeof out, "%s/%s", dir, outs[i]);
-		FileRole r[] = {{"--load", at("m.model"), 0, NULL, NULL},
-		                {"--out", out, 1, NULL, NULL}};
+		FileRole r[] = {{"--load", at("m.model"), 0, NULL, NULL, NULL},
+		                {"--out", out, 1, NULL, NULL, NULL}};
 		ck_assert_int_eq(apart(r, 2, &e), -1);
 		ck_assert_msg(strstr(e.msg, "is the file --load reads") &&
 		                  strstr(e.msg, "an output never takes the place of an input"),
@@ -51,10 +51,10 @@ START_TEST(test_outputs_never_replace_inputs)
 		ck_assert_int_eq(!!strstr(e.msg, "through a link"), i == 1);
 	}
 	/* another file, or a stream, is apart */
-	FileRole ok[] = {{"--load", at("m.model"), 0, NULL, NULL},
-	                 {"--out", at("answers.csv"), 1, NULL, NULL},
-	                 {"--json", "-", 1, NULL, NULL},
-	                 {"--input", at("in.csv"), 0, NULL, NULL}};
+	FileRole ok[] = {{"--load", at("m.model"), 0, NULL, NULL, NULL},
+	                 {"--out", at("answers.csv"), 1, NULL, NULL, NULL},
+	                 {"--json", "-", 1, NULL, NULL, NULL},
+	                 {"--input", at("in.csv"), 0, NULL, NULL, NULL}};
 	ck_assert_int_eq(apart(ok, 4, &e), 0);
 }
 END_TEST
@@ -63,20 +63,20 @@ START_TEST(test_two_outputs_never_share_a_file)
 {
 	Err e;
 	/* a name not made yet, written twice */
-	FileRole r[] = {{"--save", at("new"), 1, NULL, NULL},
-	                {"--json", at("./new"), 1, NULL, NULL}};
+	FileRole r[] = {{"--save", at("new"), 1, NULL, NULL, NULL},
+	                {"--json", at("./new"), 1, NULL, NULL, NULL}};
 	ck_assert_int_eq(apart(r, 2, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "two outputs never share a file"));
 	/* a device takes any number */
-	FileRole dev[] = {{"--json", "/dev/null", 1, NULL, NULL},
-	                  {"--csv", "/dev/null", 1, NULL, NULL}};
+	FileRole dev[] = {{"--json", "/dev/null", 1, NULL, NULL, NULL},
+	                  {"--csv", "/dev/null", 1, NULL, NULL, NULL}};
 	ck_assert_int_eq(apart(dev, 2, &e), 0);
 	/* --save may replace the model --load read, and nothing else */
-	FileRole up[] = {{"--load", at("m.model"), 0, NULL, NULL},
-	                 {"--save", at("m.model"), 1, NULL, "--load"}};
+	FileRole up[] = {{"--load", at("m.model"), 0, NULL, NULL, NULL},
+	                 {"--save", at("m.model"), 1, NULL, "--load", NULL}};
 	ck_assert_int_eq(apart(up, 2, &e), 0);
-	FileRole in[] = {{"--input", at("m.model"), 0, NULL, NULL},
-	                 {"--save", at("m.model"), 1, NULL, "--load"}};
+	FileRole in[] = {{"--input", at("m.model"), 0, NULL, NULL, NULL},
+	                 {"--save", at("m.model"), 1, NULL, "--load", NULL}};
 	ck_assert_int_eq(apart(in, 2, &e), -1);
 }
 END_TEST
@@ -85,18 +85,18 @@ START_TEST(test_the_files_of_a_directory)
 {
 	Err e;
 	/* an output in a set's directory under one of its names */
-	FileRole r[] = {{"--npy", at("set"), 0, file_roles_npy_net, NULL},
-	                {"--save", at("set/W1.npy"), 1, NULL, NULL}};
+	FileRole r[] = {{"--npy", at("set"), 0, file_roles_npy_net, NULL, NULL},
+	                {"--save", at("set/W1.npy"), 1, NULL, NULL, NULL}};
 	ck_assert_int_eq(apart(r, 2, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "is a file of the directory --npy reads"));
 	/* under another name it is apart */
-	FileRole other[] = {{"--npy", at("set"), 0, file_roles_npy_net, NULL},
-	                    {"--save", at("set/net.model"), 1, NULL, NULL}};
+	FileRole other[] = {{"--npy", at("set"), 0, file_roles_npy_net, NULL, NULL},
+	                    {"--save", at("set/net.model"), 1, NULL, NULL, NULL}};
 	ck_assert_int_eq(apart(other, 2, &e), 0);
 	/* a directory written over an input inside it */
 	tu_write(at("set"), "W9.npy", "m", 1);
-	FileRole over[] = {{"--load", at("set/W9.npy"), 0, NULL, NULL},
-	                   {"--npy", at("set"), 1, file_roles_npy_net, NULL}};
+	FileRole over[] = {{"--load", at("set/W9.npy"), 0, NULL, NULL, NULL},
+	                   {"--npy", at("set"), 1, file_roles_npy_net, NULL, NULL}};
 	ck_assert_int_eq(apart(over, 2, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "would write over --load"));
 }

@@ -50,11 +50,6 @@ static void same_sets(const Dataset *a, const Dataset *b)
 	ck_assert_mem_eq(a->y, b->y, (size_t)a->n * sizeof *a->y);
 }
 
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 START_TEST(test_cache_written_and_read)
 {
 	Dataset *tr, *te, *tr2, *te2;
@@ -68,8 +63,8 @@ START_TEST(test_cache_written_and_read)
 	int *idx;
 	Err e;
 	ck_assert_msg(
-	    mnist_cache_read(cache, 4, 32, get32(c + 32), "mnist", &tr2, &te2, &idx, &e) == 0, "%s",
-	    e.msg);
+	    mnist_cache_read(cache, 4, 32, get_u32(c + 32), "mnist", &tr2, &te2, &idx, &e) == 0,
+	    "%s", e.msg);
 	same_sets(tr, tr2);
 	same_sets(te, te2);
 	free(idx);
@@ -77,10 +72,10 @@ START_TEST(test_cache_written_and_read)
 	dataset_free(te2);
 	/* another key (other inputs) or another k: refused with the reason */
 	ck_assert_int_eq(
-	    mnist_cache_read(cache, 4, 32, get32(c + 32) ^ 1, "mnist", &tr2, &te2, &idx, &e), -1);
+	    mnist_cache_read(cache, 4, 32, get_u32(c + 32) ^ 1, "mnist", &tr2, &te2, &idx, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "made by another version, for other features"));
 	ck_assert_int_eq(
-	    mnist_cache_read(cache, 5, 32, get32(c + 32), "mnist", &tr2, &te2, &idx, &e), -1);
+	    mnist_cache_read(cache, 5, 32, get_u32(c + 32), "mnist", &tr2, &te2, &idx, &e), -1);
 	free(c);
 	dataset_free(tr);
 	dataset_free(te);
@@ -99,7 +94,7 @@ START_TEST(test_cache_with_nan)
 	unsigned char *good = tu_read(cache, &len);
 	unsigned char *bad = malloc(len);
 	memcpy(bad, good, len);
-	uint32_t k = get32(bad + 12), nan_bits = 0x7fc00000u;
+	uint32_t k = get_u32(bad + 12), nan_bits = 0x7fc00000u;
 	size_t at = 36 + 4 * k + 4 * 5; /* training image 1, feature 1 */
 	for (int i = 0; i < 4; i++)
 		bad[at + i] = (unsigned char)(nan_bits >> (8 * i));
@@ -110,7 +105,7 @@ START_TEST(test_cache_with_nan)
 	int *idx;
 	Err e;
 	ck_assert_int_eq(
-	    mnist_cache_read(cache, 4, 32, get32(bad + 32), "mnist", &tr2, &te2, &idx, &e), -1);
+	    mnist_cache_read(cache, 4, 32, get_u32(bad + 32), "mnist", &tr2, &te2, &idx, &e), -1);
 	ck_assert_msg(strstr(e.msg, "mnist-haar4.cache: training image 1, feature 1 is nan, "
 	                            "expected a finite number"),
 	              "%s", e.msg);
@@ -124,7 +119,7 @@ START_TEST(test_cache_with_nan)
 	again[40] ^= 1;
 	tu_write(dir, "mnist-haar4.cache", again, len);
 	ck_assert_int_eq(
-	    mnist_cache_read(cache, 4, 32, get32(bad + 32), "mnist", &tr2, &te2, &idx, &e), -1);
+	    mnist_cache_read(cache, 4, 32, get_u32(bad + 32), "mnist", &tr2, &te2, &idx, &e), -1);
 	ck_assert_ptr_nonnull(strstr(e.msg, "checksum mismatch"));
 	free(good);
 	free(bad);

@@ -30,22 +30,6 @@ static Net *conv_net(void)
 	return net;
 }
 
-static uint32_t get32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void fix_crc(unsigned char *buf, size_t len)
-{
-	put32(buf + len - 4, (uint32_t)crc32_z(crc32(0L, Z_NULL, 0), buf, len - 4));
-}
-
 /* The bytes of net's model file (malloc'd) into *len. */
 static unsigned char *file_of(const Net *net, size_t *len)
 {
@@ -64,15 +48,15 @@ START_TEST(test_round_trip)
 	Net *net = conv_net();
 	size_t len;
 	unsigned char *buf = file_of(net, &len);
-	ck_assert_uint_eq(get32(buf + 8), 5);
+	ck_assert_uint_eq(get_u32(buf + 8), 5);
 	/* the header: 28 + 4·(m+1) + 12, then the block: 4 + 32 a convolution */
 	int m = net->m;
-	ck_assert_uint_eq(get32(buf + 12), 28 + 4 * (m + 1) + 12 + 4 + 32 * 2);
+	ck_assert_uint_eq(get_u32(buf + 12), 28 + 4 * (m + 1) + 12 + 4 + 32 * 2);
 	const unsigned char *blk = buf + 28 + 4 * (m + 1) + 12;
-	ck_assert_uint_eq(get32(blk), 2);
+	ck_assert_uint_eq(get_u32(blk), 2);
 	uint32_t want[16] = {2, 6, 5, 3, 3, 1, 1, 0, 3, 3, 2, 4, 2, 0, 0, 0};
 	for (int j = 0; j < 16; j++)
-		ck_assert_uint_eq(get32(blk + 4 + 4 * j), want[j]);
+		ck_assert_uint_eq(get_u32(blk + 4 + 4 * j), want[j]);
 	Err e;
 	ck_assert_int_eq(model_check(buf, len, "mem", &e), 0);
 	const char *dir = tu_tmpdir();
@@ -101,8 +85,8 @@ START_TEST(test_dense_stays_version_4)
 	Net *net = net_fresh(2, (int[]){5, 4, 3}, ACT_ERF, 1, 3, NULL);
 	size_t len;
 	unsigned char *buf = file_of(net, &len);
-	ck_assert_uint_eq(get32(buf + 8), 4);
-	ck_assert_uint_eq(get32(buf + 12), 28 + 4 * 3 + 12);
+	ck_assert_uint_eq(get_u32(buf + 8), 4);
+	ck_assert_uint_eq(get_u32(buf + 12), 28 + 4 * 3 + 12);
 	ck_assert_uint_eq(len, 28 + 12 + 12 + 4 * net->nparam + MODEL_SCHED_BYTES +
 	                           MODEL_RUN_BYTES + MODEL_PREP_BYTES(5) + 4);
 	free(buf);
@@ -112,7 +96,7 @@ END_TEST
 
 static void expect_error(unsigned char *buf, size_t len, const char *text)
 {
-	fix_crc(buf, len);
+	tu_fix_crc(buf, len);
 	Err e = {""};
 	ck_assert_int_eq(model_check(buf, len, "m.cnm", &e), -1);
 	ck_assert_msg(strstr(e.msg, text), "got \"%s\", expected \"%s\"", e.msg, text);
@@ -128,46 +112,46 @@ START_TEST(test_forged_block)
 	/* a reader of version 5 meeting a later one, as a reader of version 4
 	 * meets this one */
 	memcpy(buf, good, len);
-	put32(buf + 8, 6);
+	put_u32(buf + 8, 6);
 	expect_error(buf, len, "m.cnm: format version 6 is newer than this condnet reads (5)");
 	/* another kernel: the widths no longer follow */
 	memcpy(buf, good, len);
-	put32(buf + blk + 4 + 16, 9);
+	put_u32(buf + blk + 4 + 16, 9);
 	expect_error(buf, len, "layer 1: a 9×9 kernel on 6×5 maps (padded) is larger than the map");
 	memcpy(buf, good, len);
-	put32(buf + blk + 4 + 16, 5);
+	put_u32(buf + blk + 4 + 16, 5);
 	expect_error(buf, len, "layer 2 reads 3×3×2 maps, but layer 1 gives 3×2×1");
 	memcpy(buf, good, len);
-	put32(buf + blk + 4 + 32 + 16, 3);
+	put_u32(buf + blk + 4 + 32 + 16, 3);
 	expect_error(buf, len, "the convolution layers at offset");
 	/* the widths forged to another map size */
 	memcpy(buf, good, len);
-	put32(buf + 28 + 4, 60);
+	put_u32(buf + 28 + 4, 60);
 	expect_error(buf, len, "width n[1] = 60, but the maps there hold 18 values");
 	/* as many convolutions as layers, or more than the header holds */
 	memcpy(buf, good, len);
-	put32(buf + blk, 3);
+	put_u32(buf + blk, 3);
 	expect_error(buf, len,
 	             "header size 128 at offset 12, expected 160 for 4 layers, 3 of them "
 	             "convolutions");
 	memcpy(buf, good, len);
-	put32(buf + blk, 4);
-	put32(buf + 12, 192);
+	put_u32(buf + blk, 4);
+	put_u32(buf + 12, 192);
 	expect_error(buf, len, "4 convolution layers at offset 60 in a network of 4 layers");
 	memcpy(buf, good, len);
-	put32(buf + blk + 4 + 28, 1);
+	put_u32(buf + blk + 4 + 28, 1);
 	expect_error(buf, len, "convolution layer 1 at offset 64 is not valid");
 	memcpy(buf, good, len);
-	put32(buf + blk + 4 + 24, 2);
+	put_u32(buf + blk + 4 + 24, 2);
 	expect_error(buf, len, "pool 2 is not a convolution condnet makes");
 	memcpy(buf, good, len);
-	put32(buf + 12, get32(good + 12) + 3);
+	put_u32(buf + 12, get_u32(good + 12) + 3);
 	expect_error(buf, len,
 	             "header size 131 at offset 12, expected 64 and a block of "
 	             "convolutions for 4 layers");
 	/* a block whose first layer holds no convolution at all */
 	memcpy(buf, good, len);
-	put32(buf + blk + 4 + 12, 0);
+	put_u32(buf + blk + 4 + 12, 0);
 	expect_error(buf, len, "0 channels, kernel 3");
 	free(good);
 	free(buf);

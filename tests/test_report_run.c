@@ -6,14 +6,7 @@
 
 #include "report/report.h"
 #include "report/report_run.h"
-#include "testutil.h"
-
-static const cJSON *item(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	ck_assert_msg(v != NULL, "no \"%s\"", key);
-	return v;
-}
+#include "report_test.h"
 
 START_TEST(train_record_and_csv)
 {

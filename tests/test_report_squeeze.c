@@ -7,20 +7,7 @@
 
 #include "report/report_int.h"
 #include "report/report_squeeze.h"
-#include "testutil.h"
-
-static const cJSON *item(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	ck_assert_msg(v != NULL, "no \"%s\"", key);
-	return v;
-}
-
-static void assert_text(char *got, const char *want)
-{
-	ck_assert_msg(!strcmp(got, want), "got:\n%s\nwanted:\n%s", got, want);
-	free(got);
-}
+#include "report_test.h"
 
 static int has(const cJSON *o, const char *key)
 {

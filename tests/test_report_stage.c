@@ -7,14 +7,7 @@
 #include <math.h>
 
 #include "report/report_stage.h"
-#include "testutil.h"
-
-static double num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	ck_assert_msg(cJSON_IsNumber(v), "no number \"%s\"", key);
-	return v->valuedouble;
-}
+#include "report_test.h"
 
 static cJSON *read_back(const char *path)
 {
@@ -50,7 +43,7 @@ START_TEST(written_with_its_mode)
 	ck_assert_int_eq(cJSON_GetArraySize(back), 6); /* acc, the mode's four, seconds */
 	/* what a partial result holds but its run goes over */
 	cJSON *done = report_stage_new(&e);
-	report_stage_take(done, back);
+	ck_assert_int_eq(report_stage_take(done, back, NULL), 0);
 	ck_assert_int_eq(cJSON_GetArraySize(done), 1);
 	ck_assert(num(done, "acc") == 97.5);
 	cJSON_Delete(back);
@@ -109,7 +102,9 @@ START_TEST(rows_and_records)
 	cJSON *fit = report_stage_row(report_stage_rows(out, "betas", &e), &e);
 	ck_assert_int_eq(report_stage_beta(fit, 1.2, &e), 0);
 	TrainResult tr = {.epochs = 30, .best_epoch = 26, .val_acc = 0.5};
-	ck_assert_int_eq(report_stage_fit(fit, net, &tr, 99, 98, 25, &e), 0);
+	LayerCond *lc;
+	ck_assert_int_eq(cond_net_new(net, 25, 0, &lc, &e), 0);
+	ck_assert_int_eq(report_stage_fit(fit, net, lc, &tr, 99, 98, &e), 0);
 	ck_assert(num(fit, "beta") == 1.2);
 	ck_assert(num(fit, "best_epoch") == 26 && num(fit, "val_acc") == 50);
 	ck_assert(num(fit, "train_acc") == 99 && num(fit, "test_acc") == 98);
@@ -117,7 +112,10 @@ START_TEST(rows_and_records)
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(netj, "kappa")), 2);
 	/* an η row: the network's κ and η */
 	cJSON *etas = report_stage_rows(out, "600", &e);
-	ck_assert_int_eq(report_stage_eta_row(etas, net, 30, 0.5, &e), 0);
+	cond_net_free(lc, net->m);
+	ck_assert_int_eq(cond_net_new(net, 30, 0, &lc, &e), 0);
+	ck_assert_int_eq(report_stage_eta_row(etas, net, lc, 0.5, &e), 0);
+	cond_net_free(lc, net->m);
 	ck_assert(num(cJSON_GetArrayItem(etas, 0), "eta") == 0.5);
 	ck_assert_ptr_nonnull(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(etas, 0), "p"));
 	/* a part of its own */

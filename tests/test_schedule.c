@@ -9,6 +9,7 @@
 #include "engine/train.h"
 #include "engine/train_plan.h"
 #include "model/model_io.h"
+#include "model_test.h"
 #include "session/session.h"
 #include "testutil.h"
 
@@ -393,17 +394,6 @@ START_TEST(test_early_stopping_keeps_best_epoch)
 }
 END_TEST
 
-static void expect_identical(const Net *a, const Net *b)
-{
-	ck_assert_uint_eq(a->nparam, b->nparam);
-	ck_assert_mem_eq(a->param, b->param, a->nparam * sizeof(float));
-	ck_assert_mem_eq(a->adam_m, b->adam_m, a->nparam * sizeof(float));
-	ck_assert_mem_eq(a->adam_v, b->adam_v, a->nparam * sizeof(float));
-	ck_assert_int_eq(a->adam_t, b->adam_t);
-	ck_assert(sched_equal(&a->sched, &b->sched));
-	ck_assert_mem_eq(&a->sched_st, &b->sched_st, sizeof a->sched_st);
-}
-
 /* For every kind of schedule (with a warm-up): 6 epochs in one go equal
  * 2.5 epochs, a save, a load and 3.5 resumed epochs, bit for bit, with the
  * batches reshuffled every epoch. */
@@ -446,7 +436,7 @@ START_TEST(test_resume_equals_uninterrupted)
 		p.resume = 1;
 		p.epochs = 3.5;
 		ck_assert_msg(train_plan_fit(b, tr, &p, NULL, NULL, &e) == 0, "%s", e.msg);
-		expect_identical(a, b);
+		expect_same(a, b);
 		if (kinds[k].kind == SCHED_PLATEAU)
 			ck_assert_int_gt(a->sched_st.reductions, 0);
 		/* without resuming the order, the result differs */

@@ -6,24 +6,7 @@
 #include "data/plane_inputs.h"
 #include "engine/plane.h"
 #include "model/model_io.h"
-#include "session/session.h"
-#include "testutil.h"
-
-static SessAction act(SessKind k)
-{
-	SessAction a;
-	memset(&a, 0, sizeof a);
-	a.kind = k;
-	a.label_col = -1;
-	return a;
-}
-
-static void apply(Session *s, const SessAction *a)
-{
-	Err e = {{0}};
-	ck_assert_msg(session_apply(s, a, NULL, &e) == 0, "%s: %s", session_kind_name(a->kind),
-	              e.msg);
-}
+#include "session_test.h"
 
 /* A session on the spiral with a trained 2-8-8-3 network, logging to path. */
 static Session *spiral(const char *path)
@@ -33,48 +16,44 @@ static Session *spiral(const char *path)
 	if (path)
 		ck_assert_int_eq(session_log_open(s, path, &e), 0);
 	SessAction a = act(SESS_DATA);
-	strcpy(a.spec, "spiral");
-	a.seed = 1;
-	apply(s, &a);
+	strcpy(a.data.spec, "spiral");
+	a.data.seed = 1;
+	apply_ok(s, &a);
 	a = act(SESS_OPTS);
-	a.batch = 50;
-	a.x = 0.01;
-	a.threads = 1;
-	apply(s, &a);
+	a.opts = (SessOptsArgs){.batch = 50, .lr = 0.01, .threads = 1};
+	apply_ok(s, &a);
 	a = act(SESS_NET);
-	strcpy(a.spec, "8,8");
-	a.seed = 1;
-	a.x = 1;
-	apply(s, &a);
+	strcpy(a.net.layers, "8,8");
+	a.net.seed = 1;
+	a.net.act_a = 1;
+	apply_ok(s, &a);
 	a = act(SESS_TRAIN);
-	a.x = 5;
-	apply(s, &a);
+	a.train.epochs = 5;
+	apply_ok(s, &a);
 	return s;
 }
 
 static SessAction neuron(int add, int layer, int j, uint64_t seed)
 {
 	SessAction a = act(SESS_NEURON);
-	a.apply = add;
-	a.layer = layer;
-	a.neuron = j;
-	a.seed = seed;
+	/* a remove has no seed, an add no neuron: as their lines say */
+	a.neuron = (SessNeuronArgs){
+	    .add = add, .layer = layer, .neuron = add ? 0 : j, .seed = add ? seed : 0};
 	return a;
 }
 
 static SessAction layer(int add, int l)
 {
 	SessAction a = act(SESS_LAYER);
-	a.apply = add;
-	a.layer = l;
+	a.layer = (SessLayerArgs){.add = add, .after = add ? l : 0, .layer = add ? 0 : l};
 	return a;
 }
 
 static SessAction inputs(const char *names, uint64_t seed)
 {
 	SessAction a = act(SESS_INPUTS);
-	snprintf(a.spec, sizeof a.spec, "%s", names);
-	a.seed = seed;
+	snprintf(a.inputs.names, sizeof a.inputs.names, "%s", names);
+	a.inputs.seed = seed;
 	return a;
 }
 
@@ -96,25 +75,25 @@ START_TEST(edits_undo)
 	for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
 		uint32_t crc = session_param_crc(s->net);
 		int undo = session_can_undo(s);
-		apply(s, &steps[k].a);
+		apply_ok(s, &steps[k].a);
 		ck_assert_str_eq(net_shape_str(s->net, shape, sizeof shape), steps[k].shape);
 		ck_assert_int_eq(session_can_undo(s), undo + 1);
 		ck_assert_int_eq(s->dirty, 1);
-		apply(s, &(SessAction){.kind = SESS_UNDO});
+		apply_ok(s, &(SessAction){.kind = SESS_UNDO});
 		ck_assert_str_eq(net_shape_str(s->net, shape, sizeof shape), "2-8-8-3");
 		ck_assert_uint_eq(session_param_crc(s->net), crc);
 		ck_assert_int_eq(s->train->d, 2);
 		ck_assert_uint_eq(s->inputs, 0);
 	}
 	/* what cannot be, said and nothing changed */
-	SessAction bad = neuron(0, 1, 9, 0);
-	ck_assert_int_eq(session_apply(s, &bad, NULL, &e), -1);
+	SessAction no = neuron(0, 1, 9, 0);
+	ck_assert_int_eq(session_apply(s, &no, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "neuron: neuron 9: hidden layer 1 has 8");
-	bad = layer(0, 3);
-	ck_assert_int_eq(session_apply(s, &bad, NULL, &e), -1);
+	no = layer(0, 3);
+	ck_assert_int_eq(session_apply(s, &no, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "layer: layer 3 is not a hidden layer (expected 1..2)");
-	bad = inputs("none", 1);
-	ck_assert_int_eq(session_apply(s, &bad, NULL, &e), -1);
+	no = inputs("none", 1);
+	ck_assert_int_eq(session_apply(s, &no, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "inputs: x, y and none already");
 	session_free(s);
 }
@@ -131,7 +110,7 @@ START_TEST(inputs_switched)
 	Session *s = spiral(NULL);
 	Dataset *first = dataset_clone(s->train, &e);
 	SessAction a = inputs("sinx,y2", 4);
-	apply(s, &a);
+	apply_ok(s, &a);
 	ck_assert_int_eq(s->train->d, 4);
 	ck_assert_int_eq(s->test->d, 4);
 	ck_assert_uint_eq(s->inputs, PLANE_Y2 | PLANE_SINX);
@@ -147,37 +126,37 @@ START_TEST(inputs_switched)
 	plane_regions_free(&r);
 	/* a training, a fresh network, a save: all of the new inputs */
 	a = act(SESS_TRAIN);
-	a.x = 2;
-	apply(s, &a);
+	a.train.epochs = 2;
+	apply_ok(s, &a);
 	a = act(SESS_NET);
-	strcpy(a.spec, "5");
-	a.seed = 2;
-	a.x = 1;
-	apply(s, &a);
+	strcpy(a.net.layers, "5");
+	a.net.seed = 2;
+	a.net.act_a = 1;
+	apply_ok(s, &a);
 	ck_assert_int_eq(s->net->n[0], 4);
 	ck_assert_uint_eq(s->net->prep->plane, PLANE_Y2 | PLANE_SINX);
 	a = act(SESS_SAVE);
 	snprintf(path, sizeof path, "%s/in.model", dir);
-	snprintf(a.path, sizeof a.path, "%s", path);
-	apply(s, &a);
+	snprintf(a.save.path, sizeof a.save.path, "%s", path);
+	apply_ok(s, &a);
 	Net *m = model_load(path, &e);
 	ck_assert_msg(m && m->prep->kind == PREP_PLANE, "%s", e.msg);
 	ck_assert_uint_eq(m->prep->plane, PLANE_Y2 | PLANE_SINX);
 	/* opened again under other inputs: refused */
-	apply(s, &(SessAction){.kind = SESS_UNDO});
-	apply(s, &(SessAction){.kind = SESS_UNDO});
+	apply_ok(s, &(SessAction){.kind = SESS_UNDO});
+	apply_ok(s, &(SessAction){.kind = SESS_UNDO});
 	ck_assert_int_eq(s->train->d, 2);
 	a = act(SESS_LOAD);
-	snprintf(a.path, sizeof a.path, "%s", path);
+	snprintf(a.load.path, sizeof a.load.path, "%s", path);
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "the network has 4 inputs and 3 outputs, the data set 2 features "
 	                        "and 3 classes");
-	apply(s, &(SessAction){.kind = SESS_INPUTS, .spec = "y2,xy", .seed = 1});
+	apply_ok(s, &(SessAction){.kind = SESS_INPUTS, .inputs = {.names = "y2,xy", .seed = 1}});
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), -1);
 	ck_assert_str_eq(e.msg, "the network reads the inputs x, y and y2,sinx, the data x, y "
 	                        "and y2,xy");
 	/* back to none: the data action's sets */
-	apply(s, &(SessAction){.kind = SESS_INPUTS, .spec = "none", .seed = 1});
+	apply_ok(s, &(SessAction){.kind = SESS_INPUTS, .inputs = {.names = "none", .seed = 1}});
 	ck_assert_int_eq(s->train->d, 2);
 	ck_assert(!memcmp(s->train->x, first->x, (size_t)first->n * 2 * sizeof *first->x));
 	ck_assert_int_eq(s->net->n[0], 2);
@@ -187,13 +166,13 @@ START_TEST(inputs_switched)
 	/* a data set of other features refuses them */
 	s = session_new(&e);
 	a = act(SESS_DATA);
-	strcpy(a.spec, "synthetic");
-	apply(s, &a);
+	strcpy(a.data.spec, "synthetic");
+	apply_ok(s, &a);
 	a = act(SESS_NET);
-	strcpy(a.spec, "4");
-	a.seed = 1;
-	a.x = 1;
-	apply(s, &a);
+	strcpy(a.net.layers, "4");
+	a.net.seed = 1;
+	a.net.act_a = 1;
+	apply_ok(s, &a);
 	a = inputs("x2", 1);
 	ck_assert_int_eq(session_apply(s, &a, NULL, &e), -1);
 	ck_assert_msg(strstr(e.msg, "has 10 features; x², y², xy, sin x and sin y are inputs of "
@@ -214,12 +193,12 @@ START_TEST(edits_replay)
 	const SessAction edits[] = {neuron(1, 2, 0, 11), neuron(0, 1, 4, 0), inputs("x2,siny", 5),
 	                            layer(1, 2), layer(0, 1)};
 	for (size_t k = 0; k < sizeof edits / sizeof *edits; k++)
-		apply(s, &edits[k]);
+		apply_ok(s, &edits[k]);
 	SessAction t = act(SESS_TRAIN);
-	t.x = 3;
-	apply(s, &t);
-	apply(s, &(SessAction){.kind = SESS_UNDO});
-	apply(s, &t);
+	t.train.epochs = 3;
+	apply_ok(s, &t);
+	apply_ok(s, &(SessAction){.kind = SESS_UNDO});
+	apply_ok(s, &t);
 	uint32_t crc = session_param_crc(s->net);
 	char shape[64], again[64];
 	net_shape_str(s->net, shape, sizeof shape);
@@ -250,14 +229,6 @@ START_TEST(edits_replay)
 	session_free(s);
 }
 END_TEST
-
-static void bad(const char *line, const char *want)
-{
-	SessAction a;
-	Err e = {{0}};
-	ck_assert_msg(session_parse(line, &a, &e) == -1, "accepted '%s'", line);
-	ck_assert_msg(strstr(e.msg, want), "'%s': message '%s' lacks '%s'", line, e.msg, want);
-}
 
 /* The edits' log lines that do not parse, each saying what is wrong. */
 START_TEST(corrupt_edit_lines)

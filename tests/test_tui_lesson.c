@@ -301,7 +301,7 @@ static void check_lesson(Lesson *l, const char *dir)
 			break;
 		SessAction a = l->a[k];
 		if (a.kind == SESS_DATA && dir)
-			snprintf(a.path, sizeof a.path, "%s", dir);
+			snprintf(a.data.dir, sizeof a.data.dir, "%s", dir);
 		if (session_apply(s, &a, NULL, &e) != 0)
 			ck_abort_msg("%s: action %d: %s", l->path, k + 1, e.msg);
 	}

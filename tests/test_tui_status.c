@@ -7,6 +7,7 @@
  * queue of settings that cancelled out, a lesson's spent message). */
 #include <math.h>
 
+#include "session/session_setting.h"
 #include "testutil.h"
 #include "tui/status.h"
 
@@ -17,8 +18,8 @@ static Shown shown(void)
 	memset(&p, 0, sizeof p);
 	p.m = 2;
 	p.n = n;
-	p.tau = p.tau_next = 25;
-	p.eta = p.eta_next = 10;
+	p.tau = p.set[SET_TAU] = p.set_next[SET_TAU] = 25;
+	p.set[SET_ETA] = p.set_next[SET_ETA] = 10;
 	p.gen = 1;
 	p.crc = 0xabcdef01;
 	return p;
@@ -123,11 +124,9 @@ static void lesson(Lesson *l, SessAction *a)
 	a[0].kind = SESS_DATA;
 	a[1].kind = SESS_NET;
 	a[2].kind = SESS_TRAIN;
-	a[2].x = 20;
+	a[2].train.epochs = 20;
 	a[3].kind = SESS_SQUEEZE;
-	a[3].layer = 1;
-	a[3].apply = 1;
-	a[3].comp = 1;
+	a[3].squeeze = (SessSqueezeArgs){.layer = 1, .apply = 1, .comp = 1};
 	l->a = a;
 	l->n = 4;
 	l->setup = 2;
@@ -165,9 +164,9 @@ START_TEST(a_lesson_says_where_it_is)
 	/* and briefly, for the Plane view's title */
 	ck_assert_str_eq(status_lesson_decides(&p, &u, st, sizeof st),
 	                 "the lesson applies it with compensation");
-	a[3].apply = 0;
+	a[3].squeeze.apply = 0;
 	ck_assert_str_eq(status_lesson_decides(&p, &u, st, sizeof st), "the lesson refuses it");
-	a[3].apply = 1;
+	a[3].squeeze.apply = 1;
 	p.sq.layer = 2; /* a proposal the next action does not decide */
 	ck_assert_str_eq(status_lesson_decides(&p, &u, st, sizeof st),
 	                 "right arrow plays the lesson on");
@@ -226,11 +225,11 @@ START_TEST(the_queue_says_what_waits)
 	Shown p = shown();
 	char b[200];
 	ck_assert_str_eq(status_queue(&p, b, sizeof b), "queued 0");
-	p.tau_next = 25;
-	p.eta_next = 10; /* ] then [: back where it was, nothing waits */
+	p.set_next[SET_TAU] = 25;
+	p.set_next[SET_ETA] = 10; /* ] then [: back where it was, nothing waits */
 	ck_assert_str_eq(status_queue(&p, b, sizeof b), "queued 0");
 	p.queued_ops = 1;
-	p.tau_next = 20;
+	p.set_next[SET_TAU] = 20;
 	ck_assert_str_eq(status_queue(&p, b, sizeof b), "queued 1, τ 25→20 waits");
 }
 END_TEST
@@ -243,19 +242,21 @@ START_TEST(actions_in_words)
 	a.kind = SESS_ALG1_RUN;
 	/* in the screen's symbols (screen_put spells them in ASCII with --ascii) */
 	ck_assert_str_eq(status_action(&a, b, sizeof b), "Algorithm 1 (until every κ ≤ τ)");
-	a.steps = 4;
+	a.run.steps = 4;
 	ck_assert_str_eq(status_action(&a, b, sizeof b), "Algorithm 1 (4 iterations)");
 	a.kind = SESS_SWEEP;
-	snprintf(a.spec, sizeof a.spec, "0.2:1.4:0.2");
-	a.q = 5;
+	snprintf(a.sweep.betas, sizeof a.sweep.betas, "0.2:1.4:0.2");
+	a.sweep.q = 5;
 	ck_assert_str_eq(status_action(&a, b, sizeof b), "β sweep 0.2:1.4:0.2, q = 5");
-	a.kind = SESS_TAU;
-	a.x = 10;
+	a = session_setting_action(SET_TAU, 10);
 	ck_assert_str_eq(status_action(&a, b, sizeof b), "τ = 10");
-	a.kind = SESS_ETA;
+	a.set.id = SET_ETA;
 	ck_assert_str_eq(status_action(&a, b, sizeof b), "η = 10 epochs");
+	a.set.id = SET_SCHED;
+	ck_assert_str_eq(status_action(&a, b, sizeof b), "sched");
+	memset(&a, 0, sizeof a);
 	a.kind = SESS_SQUEEZE;
-	a.layer = 3;
+	a.squeeze.layer = 3;
 	ck_assert_str_eq(status_action(&a, b, sizeof b), "squeeze layer 3: refuse");
 }
 END_TEST

@@ -4,10 +4,14 @@
 
 #include <check.h>
 #include <ftw.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
+
+#include "model/model_bytes.h"
 
 static inline int tu_rm_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
@@ -127,6 +131,24 @@ static inline unsigned char *tu_read(const char *path, size_t *len)
 		fclose(f);                                                                         \
 		buf_;                                                                              \
 	})
+
+/* A uniform number in [0, 1) from the xorshift generator state (the same
+ * on every machine): the tests' own random numbers, no library's. */
+static inline double tu_xorshift(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (double)(*state >> 11) / 9007199254740992.0;
+}
+
+/* The CRC-32 (zlib) of all but a file's last 4 bytes written into them in
+ * the little-endian order of condnet's files (model/model_bytes.h's), so
+ * that only a field forged by a test is wrong. */
+static inline void tu_fix_crc(unsigned char *buf, size_t len)
+{
+	put_u32(buf + len - 4, (uint32_t)crc32(0L, buf, (uInt)(len - 4)));
+}
 
 /* Runs one suite; the test program's exit status. */
 static inline int tu_run(Suite *s)

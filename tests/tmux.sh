@@ -90,3 +90,5 @@ screen_pid() {
 	[ "${1:-}" = note ] && echo "$sp" >>"$TMP/pids"
 	echo "$sp"
 }
+# table: the layer table on the screen as "i n kappa p" lines (kappa inf for ∞).
+table() { screen | sed -n 's/^[!r ][!r ] *\([0-9][0-9]*\)\*\{0,1\} *\([0-9][0-9]*\)  *\([0-9.e+∞-]*\)\( b=0\)\{0,1\}  *\([0-9][0-9]*\) .*/\1 \2 \3 \5/p' | sed 's/∞/inf/'; }

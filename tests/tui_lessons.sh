@@ -10,10 +10,14 @@
 #  - in presentation mode at least 80 % of the rows hold something;
 #  - ← goes back through the very screens → showed (at 80x24 plain and
 #    200x60 in presentation mode), the seconds a training took aside;
-# the network lesson at full speed (its own, slower, is tests/tui_learn.sh's).
+# the network lesson at full speed (its own, slower, is tests/tui_learn.sh's);
+# the synthetic lessons played on keys to the end with the network `condnet
+# replay` gives, stepped back, re-executed on the Haswell kernels, and played
+# by themselves with --delay.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tmux.sh"
 SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
+C=$CONDNET
 
 # the lesson's place in the header: "3" after three actions, "4p" with the
 # fourth's proposal; empty while a step runs
@@ -132,4 +136,62 @@ for lesson in algorithm1 squeeze plane network; do
 		$T kill-session -t "$PANE"
 	done
 done
+## lessons: played on keys to the end, the network of condnet replay
+play_lesson() {
+	name=$1; shift
+	NPLAY=$((${NPLAY:-0} + 1))
+	screen_script "$TMP/play-$NPLAY.sh" --play "$name" "$@"
+	$T new-session -d -s "play-$NPLAY" -x 100 -y 30 "$TMP/play-$NPLAY.sh"
+	PANE=play-$NPLAY
+}
+for lesson in algorithm1:Algorithm.1.finds squeeze:Squeezing.a.trained; do
+	first=${lesson#*:}; lesson=${lesson%%:*}
+	expect_ok "condnet replay $lesson" env CONDNET_DATA="$TMP/data" "$C" replay "$SRC/data/lessons/$lesson.lesson"
+	crc=$(sed -n 's/^crc32 //p' "$TMP/out")
+	play_lesson $lesson
+	see "the $lesson lesson opens with its caption" "^▸ $first"
+	i=0
+	while [ $i -lt 200 ] && ! grep -q 'end of the lesson' "$TMP/screen"; do
+		keys Right; wait_for 'lesson: action|end of the lesson' 10; sleep 0.3; i=$((i + 1))
+		wait_for ' (idle|lesson: action [0-9]+ of [0-9]+(, its proposal)?)$' 20
+	done
+	see "the $lesson lesson plays to its end" 'end of the lesson: .*CRC-32 [0-9a-f]{8}' 20
+	check "with the network condnet replay gives (CRC-32 $crc)" grep -q "CRC-32 $crc " "$TMP/screen"
+	keys Left
+	see "left steps the $lesson lesson back" '^lesson: action [0-9]+ of [0-9]+, next .*: right arrow plays it' 20
+	keys Right
+	see "and right plays the last action again" "end of the lesson: .*CRC-32 $crc " 20
+	keys q
+	see "q leaves the lesson" '^EXIT=0' 5
+done
+## a lesson plays in the reproducible mode: re-executed on the Haswell kernels
+## (forced here by OPENBLAS_CORETYPE=Sandybridge), its process is still named condnet
+play_lesson algorithm1
+sed -i "s|^export CONDNET_DATA|export OPENBLAS_CORETYPE=Sandybridge CONDNET_DATA|" "$TMP/play-$NPLAY.sh"
+$T kill-session -t $PANE
+$T new-session -d -s "play-$NPLAY" -x 100 -y 30 "$TMP/play-$NPLAY.sh"
+see "the re-executed lesson opens" '^▸ Algorithm.1.finds' 20
+ppid=$($T display -p -t $PANE '#{pane_pid}')
+pid=$(pgrep -P "$ppid" || true)
+check "the lesson's process ($pid) runs on the Haswell kernels it re-executed with" \
+	sh -c "[ -n '$pid' ] && tr '\\0' '\\n' </proc/$pid/environ | grep -qx OPENBLAS_CORETYPE=Haswell"
+comm=$(ps -o comm= -p "${pid:-0}" 2>/dev/null)
+check "ps -o comm= of the re-executed condnet tui --play prints condnet ($comm)" [ "$comm" = condnet ]
+keys q
+see "q leaves the re-executed lesson" '^EXIT=0' 5
+## with --delay the lesson plays by itself; space pauses it
+play_lesson squeeze --delay 0.05
+see "--delay plays the lesson to its end" "end of the lesson: .*CRC-32 $crc " 30
+keys q
+play_lesson algorithm1 --delay 0.3
+keys ' '
+see "space pauses a lesson played with --delay" 'the lesson is paused: space plays on'
+sleep 1
+screen >"$TMP/screen"
+check "a paused lesson stays where it is" grep -Eq 'lesson: action [01] of 6, paused$' "$TMP/screen"
+keys q
+expect_exit "--play takes no network options" 2 '--play takes the lesson' "$C" tui --play algorithm1 --tau 3
+expect_exit "an unknown lesson names where it looked" 1 "no lesson 'nosuch'" "$C" tui --play nosuch
+
+
 finish

@@ -299,6 +299,9 @@ static void spread(const double *v, int n, double qr, double *mean, double *sd, 
 	*share = (double)ge / n;
 }
 
+/* Long on purpose: QR's choice, the norm rule and the random draws are
+ * measured in turn on one tail of the network (the layer's activations on
+ * the evaluation rows), whose buffers one exit frees. */
 int alg3_compare_layer(const Net *net, const Alg3Proposal *sp, const Dataset *eval,
                        const Dataset *sample, int draws, uint64_t seed, int compensate,
                        int max_rows, Alg3LayerCompare *out, Err *e)

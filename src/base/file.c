@@ -196,7 +196,8 @@ void file_screen_outputs(void)
 	atomic_store(&screen_outputs, 1);
 }
 
-/* What path is and, for a file, where it is written. */
+/* What path is and, for a file, where it is written. Long on purpose: one
+ * sequence of system calls whose every failure is named with its errno. */
 static int out_resolve(const char *path, int flags, Out *o, Err *e)
 {
 	memset(o, 0, sizeof *o);

@@ -56,6 +56,18 @@ static int check_own(const CliOut *o, const CliOut *own, int n, Err *e)
 	return file_check_writable(o->path, o->flags, e);
 }
 
+int cli_open(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
+             Dataset **test, Net **net, Err *e)
+{
+	if (cli_check_outputs(c, own, n, e))
+		return -1;
+	if (opts_dry_run(cmd))
+		return 1;
+	if (setup_load_data(c, train, test, e) || !(*net = setup_make_net(c, *train, e)))
+		return -1;
+	return 0;
+}
+
 int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e)
 {
 	if ((c->save && file_check_writable(c->save, 0, e)) ||

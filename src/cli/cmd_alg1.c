@@ -79,6 +79,42 @@ static int history_csv(FILE *f, const void *a, Err *e)
 	return report_alg1_history(f, a, REPORT_CSV, e);
 }
 
+/* What the run starts from, and how every training trains. */
+static void say_start(const CommonOpts *c, const Alg1Opts *o, const Net *net)
+{
+	char shape[512];
+	printf("%s: Algorithm 1 from %s, tau %g, eta %g\n", opts_data_name(c),
+	       net_shape_str(net, shape, sizeof shape), o->tau, o->eta);
+	if (c->sched_given) {
+		TrainPlan plan;
+		char how[256];
+		train_plan_default(&plan, &c->train, o->eta);
+		printf("every training: %s\n", setup_plan_str(&plan, NULL, how, sizeof how));
+	}
+}
+
+/* The summary and the history of the run, how it ended and the network
+ * it ends with. */
+static int say_end(const Alg1 *a, const Dataset *test, int sig, Err *e)
+{
+	char shape[512];
+	printf("\n");
+	if (report_alg1_summary(stdout, a, REPORT_TEXT, e))
+		return -1;
+	printf("\n");
+	if (report_alg1_history(stdout, a, REPORT_TEXT, e))
+		return -1;
+	printf("\nstatus: %s%s%s\n", sig ? "interrupted" : alg1_status_name(a->status),
+	       a->reason[0] ? " - " : "", a->reason);
+	if (a->nrec > 0) {
+		const Alg1Record *r = &a->rec[a->nrec - 1];
+		printf("the network it ends with: %s, test accuracy %.2f %% (%d test rows)\n",
+		       net_shape_str(a->net, shape, sizeof shape), 100 * (1 - r->eval_error),
+		       test->n);
+	}
+	return 0;
+}
+
 int cmd_alg1(int argc, char **argv)
 {
 	CommonOpts c;
@@ -108,28 +144,17 @@ int cmd_alg1(int argc, char **argv)
 		        e.msg);
 		return 2;
 	}
-	if (cli_check_outputs(&c, NULL, 0, &e))
-		goto fail;
-	if (opts_dry_run("alg1"))
+	int open = cli_open("alg1", &c, NULL, 0, &train, &test, &net, &e);
+	if (open == 1)
 		return 0;
-	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
-		goto fail;
-	if (!(a = alg1_new(net, train, &o, &e)))
+	if (open < 0 || !(a = alg1_new(net, train, &o, &e)))
 		goto fail;
 	a->eval = test; /* the test accuracy of every iteration, for people */
 	progress_init(&prog, "condnet alg1", c.quiet, 1);
 	Hook hook = progress_hook(&prog, NULL);
 	progress_trap_signals();
 
-	char shape[512];
-	printf("%s: Algorithm 1 from %s, tau %g, eta %g\n", opts_data_name(&c),
-	       net_shape_str(net, shape, sizeof shape), o.tau, o.eta);
-	if (c.sched_given) {
-		TrainPlan plan;
-		char how[256];
-		train_plan_default(&plan, &c.train, o.eta);
-		printf("every training: %s\n", setup_plan_str(&plan, NULL, how, sizeof how));
-	}
+	say_start(&c, &o, net);
 	int st;
 	do {
 		progress_what(&prog, "iteration %d", a->nrec);
@@ -143,21 +168,10 @@ int cmd_alg1(int argc, char **argv)
 	} while (st == 0 && a->status == ALG1_RUNNING && !progress_interrupted());
 
 	int sig = progress_interrupted();
-	printf("\n");
-	if (report_alg1_summary(stdout, a, REPORT_TEXT, &e))
+	if (say_end(a, test, sig, &e))
 		goto fail;
-	printf("\n");
-	if (report_alg1_history(stdout, a, REPORT_TEXT, &e))
-		goto fail;
-	printf("\nstatus: %s%s%s\n", sig ? "interrupted" : alg1_status_name(a->status),
-	       a->reason[0] ? " - " : "", a->reason);
-	if (a->nrec > 0) {
-		const Alg1Record *r = &a->rec[a->nrec - 1];
-		printf("the network it ends with: %s, test accuracy %.2f %% (%d test rows)\n",
-		       net_shape_str(a->net, shape, sizeof shape), 100 * (1 - r->eval_error),
-		       test->n);
-	}
 	if (c.save && !sig) {
+		char shape[512];
 		if (setup_save_model(a->net, c.save, train, &e))
 			goto fail;
 		printf("saved %s (%s)\n", c.save, net_shape_str(a->net, shape, sizeof shape));

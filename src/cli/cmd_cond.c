@@ -115,6 +115,51 @@ static int cond_csv(FILE *f, const void *ud, Err *e)
 	return report_cond(f, t->net, t->lc, REPORT_CSV, e);
 }
 
+/* The combinations of options that cond refuses: 2 after the message, else
+ * 0. */
+static int check_usage(const CommonOpts *c, const CondCmd *k)
+{
+	if (cli_no_plateau(c, "cond", "the training of --epochs has not"))
+		return 2;
+	if (c->sched_given && !(k->epochs > 0)) {
+		fprintf(stderr, "condnet cond: --schedule and --warmup shape the training of "
+		                "--epochs: give --epochs E\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* The training of --epochs, then the conditioning of every layer into *lc,
+ * on the progress line: 0, 1 when a signal stopped either, -1. */
+static int measure(const CommonOpts *c, const CondCmd *k, Net *net, const Dataset *train,
+                   Progress *prog, LayerCond **lc, Err *e)
+{
+	if (k->epochs > 0) {
+		int st = train_epochs(net, train, &c->train, k->epochs, progress_train_cb, prog, e);
+		progress_clear(prog);
+		if (st != 0 || progress_interrupted())
+			return st < 0 ? -1 : 1;
+	}
+	int st = cond_net_new(net, k->tau, 1, lc, e);
+	progress_clear(prog);
+	return st;
+}
+
+/* --json, --csv and --save. */
+static int write_outputs(const CommonOpts *c, Net *net, const LayerCond *lc,
+                         const SqueezeLayerRow *rows, int removed, double acc, const Dataset *train,
+                         Err *e)
+{
+	if (c->json &&
+	    report_write_record(c->json,
+	                        report_cond_run_json(net, lc, rows, removed, c->load, acc, e), e))
+		return -1;
+	CondTable t = {net, lc};
+	if (c->csv && report_write_file(c->csv, cond_csv, &t, e))
+		return -1;
+	return c->save ? setup_save_model(net, c->save, train, e) : 0;
+}
+
 int cmd_cond(int argc, char **argv)
 {
 	CommonOpts c;
@@ -134,13 +179,8 @@ int cmd_cond(int argc, char **argv)
 	int pr = opts_parse(argc, argv, &c, NULL, own, own_opt, &k, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
-	if (cli_no_plateau(&c, "cond", "the training of --epochs has not"))
+	if (check_usage(&c, &k))
 		return 2;
-	if (c.sched_given && !(k.epochs > 0)) {
-		fprintf(stderr, "condnet cond: --schedule and --warmup shape the training of "
-		                "--epochs: give --epochs E\n");
-		return 2;
-	}
 	if (cli_check_outputs(&c, NULL, 0, &e))
 		goto fail;
 	if (opts_dry_run("cond"))
@@ -155,16 +195,7 @@ int cmd_cond(int argc, char **argv)
 	Progress prog;
 	progress_init(&prog, "condnet cond", c.quiet, 1);
 	progress_trap_signals();
-	if (k.epochs > 0) {
-		int st = train_epochs(net, train, &c.train, k.epochs, progress_train_cb, &prog, &e);
-		progress_clear(&prog);
-		if (st < 0)
-			goto fail;
-		if (st > 0 || progress_interrupted())
-			goto stopped;
-	}
-	int st = cond_net_new(net, k.tau, 1, &lc, &e);
-	progress_clear(&prog);
+	int st = measure(&c, &k, net, train, &prog, &lc, &e);
 	if (st > 0)
 		goto stopped;
 	if (st < 0)
@@ -189,14 +220,7 @@ int cmd_cond(int argc, char **argv)
 		goto fail;
 	if (test)
 		printf("\ntest accuracy: %.2f %%\n", acc);
-	if (c.json &&
-	    report_write_record(c.json,
-	                        report_cond_run_json(net, lc, rows, removed, c.load, acc, &e), &e))
-		goto fail;
-	CondTable t = {net, lc};
-	if (c.csv && report_write_file(c.csv, cond_csv, &t, &e))
-		goto fail;
-	if (c.save && setup_save_model(net, c.save, train, &e))
+	if (write_outputs(&c, net, lc, rows, removed, acc, train, &e))
 		goto fail;
 	rc = 0;
 	goto out;

@@ -164,7 +164,7 @@ static int report(Eval *x, Err *e)
 int cmd_eval(int argc, char **argv)
 {
 	Eval *x = calloc(1, sizeof *x);
-	struct option opts[64];
+	struct option opts[opts_table_len(own)];
 	Err e = {{0}};
 	int rc = 1;
 	if (!x) {
@@ -172,7 +172,7 @@ int cmd_eval(int argc, char **argv)
 		return 1;
 	}
 	eval_opts_default(&x->o);
-	opts_table(opts, 63, EVAL_COMMON, own);
+	opts_table(opts, opts_table_len(own), EVAL_COMMON, own);
 	int pr = opts_parse(argc, argv, NULL, &x->o.c, opts, own_opt, &x->o, help, NULL);
 	if (pr) {
 		free(x);

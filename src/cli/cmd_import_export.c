@@ -142,8 +142,9 @@ int cmd_import(int argc, char **argv)
 	NpyCmd k = {NULL, NPY_KERAS, NULL, 0};
 	Err e = {{0}};
 	opts_default(&c);
-	struct option table[16];
-	opts_table(table, 15, OPTS_BIT(OPTS_ACT) | OPTS_BIT(OPTS_ACT_SCALE) | OPTS_BIT(OPTS_SAVE),
+	struct option table[opts_table_len(import_opts)];
+	opts_table(table, opts_table_len(import_opts),
+	           OPTS_BIT(OPTS_ACT) | OPTS_BIT(OPTS_ACT_SCALE) | OPTS_BIT(OPTS_SAVE),
 	           import_opts);
 	int pr = opts_parse(argc, argv, NULL, &c, table, own_opt, &k, import_help, NULL);
 	if (pr)
@@ -245,8 +246,8 @@ int cmd_export(int argc, char **argv)
 	NpyCmd k = {NULL, NPY_KERAS, NULL, 0};
 	Err e = {{0}};
 	opts_default(&c);
-	struct option opts[24];
-	opts_table(opts, 23, OPTS_DATA_SET, export_own);
+	struct option opts[opts_table_len(export_own)];
+	opts_table(opts, opts_table_len(export_own), OPTS_DATA_SET, export_own);
 	int pr = opts_parse(argc, argv, NULL, &c, opts, own_opt, &k, export_help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;

@@ -207,6 +207,51 @@ static int check_stage_list(const PaperOpts *o)
 	return r < 0 ? -1 : 0;
 }
 
+/* Where the stage results and the report go, when --out and --report do
+ * not say: each setting its own directory and report, so that they stand
+ * side by side; --out decides where the report goes, docs/ only without it
+ * (out and report hold the names made). */
+static void places(PaperOpts *o, char *out, size_t nout, char *report, size_t nreport)
+{
+	char setting[64] = "";
+	if (o->converge)
+		strcat(setting, "-converge");
+	if (o->act_a != 1.0f)
+		snprintf(setting + strlen(setting), sizeof setting - strlen(setting), "-a%g",
+		         (double)o->act_a);
+	int out_given = o->out != NULL;
+	if (!o->out) {
+		snprintf(out, nout, "paper-%s%s%s", o->which, setting, o->quick ? "-quick" : "");
+		o->out = out;
+	}
+	if (!o->report) {
+		struct stat st;
+		if (!out_given && stat("docs", &st) == 0 && S_ISDIR(st.st_mode) && !o->quick)
+			snprintf(report, nreport, "docs/results-%s%s.md", o->which, setting);
+		else
+			snprintf(report, nreport, "%s/results-%s.md", o->out, o->which);
+		o->report = report;
+	}
+}
+
+/* The stage results already there: made under other settings (refused),
+ * or before condnet recorded them, or under other kernels (both said). */
+static int check_stages(const PaperOpts *o, Err *e)
+{
+	char unrecorded[1400];
+	if (paper_check_settings(o, unrecorded, sizeof unrecorded, e) < 0)
+		return -1;
+	if (unrecorded[0])
+		fprintf(stderr,
+		        "condnet paper: %s: no record of the settings they were made with (an "
+		        "older condnet's): used as they are, as if made with this run's\n",
+		        unrecorded);
+	Err warn = {{0}};
+	if (paper_check_records(o, &warn) < 0)
+		fprintf(stderr, "condnet paper: %s\n", warn.msg);
+	return 0;
+}
+
 int cmd_paper(int argc, char **argv)
 {
 	PaperCli pc;
@@ -216,8 +261,8 @@ int cmd_paper(int argc, char **argv)
 	opts_default(&c);
 	c.train.threads = 2; /* the stages record it; not left to the environment */
 	int first = 0;
-	struct option table[32];
-	opts_table(table, 31, PAPER_COMMON, own);
+	struct option table[opts_table_len(own)];
+	opts_table(table, opts_table_len(own), PAPER_COMMON, own);
 	int pr = opts_parse(argc, argv, NULL, &c, table, own_opt, &pc, help, &first);
 	if (pr)
 		return pr == 1 ? 0 : 2;
@@ -235,28 +280,8 @@ int cmd_paper(int argc, char **argv)
 	o.data_dir = c.data.dir;
 	o.data_scale = c.data.scale;
 	o.act_a = c.act_a;
-	/* each setting its own directory and report, so that they stand side by side */
-	char setting[64] = "", out[512], report[1024];
-	if (o.converge)
-		strcat(setting, "-converge");
-	if (o.act_a != 1.0f)
-		snprintf(setting + strlen(setting), sizeof setting - strlen(setting), "-a%g",
-		         (double)o.act_a);
-	int out_given = o.out != NULL;
-	if (!o.out) {
-		snprintf(out, sizeof out, "paper-%s%s%s", o.which, setting,
-		         o.quick ? "-quick" : "");
-		o.out = out;
-	}
-	if (!o.report) {
-		/* --out decides where the report goes; docs/ only without it */
-		struct stat st;
-		if (!out_given && stat("docs", &st) == 0 && S_ISDIR(st.st_mode) && !o.quick)
-			snprintf(report, sizeof report, "docs/results-%s%s.md", o.which, setting);
-		else
-			snprintf(report, sizeof report, "%s/results-%s.md", o.out, o.which);
-		o.report = report;
-	}
+	char out[512], report[1024];
+	places(&o, out, sizeof out, report, sizeof report);
 	Err e = {{0}};
 	CliOut outs[] = {
 	    {o.out, CLI_OUT_DIR, "--out", NULL},
@@ -275,17 +300,8 @@ int cmd_paper(int argc, char **argv)
 		return 0;
 	if (pc.plan)
 		return plan_paper(&o, pc.plan, argc, argv, &e) ? cli_fail("paper", &e) : 0;
-	char unrecorded[1400];
-	if (paper_check_settings(&o, unrecorded, sizeof unrecorded, &e) < 0)
+	if (check_stages(&o, &e) < 0)
 		return cli_fail("paper", &e);
-	if (unrecorded[0])
-		fprintf(stderr,
-		        "condnet paper: %s: no record of the settings they were made with (an "
-		        "older condnet's): used as they are, as if made with this run's\n",
-		        unrecorded);
-	Err warn = {{0}};
-	if (paper_check_records(&o, &warn) < 0)
-		fprintf(stderr, "condnet paper: %s\n", warn.msg);
 	/* under an address-space limit, the room for the experiment: its data
 	 * and its largest network's training (MNIST's 12 × 600, Adult's 12 × 100;
 	 * a tenth of the widths in a quick run) */

@@ -302,7 +302,7 @@ static int check_usage(const Predict *p)
 int cmd_predict(int argc, char **argv)
 {
 	Predict *p = calloc(1, sizeof *p);
-	struct option opts[64];
+	struct option opts[opts_table_len(own)];
 	Err e = {{0}};
 	int rc = 1;
 	if (!p) {
@@ -310,7 +310,7 @@ int cmd_predict(int argc, char **argv)
 		return 1;
 	}
 	eval_opts_default(&p->o);
-	opts_table(opts, 63, EVAL_COMMON, own);
+	opts_table(opts, opts_table_len(own), EVAL_COMMON, own);
 	int pr = opts_parse(argc, argv, NULL, &p->o.c, opts, own_opt, p, help, NULL);
 	if (pr || (pr = check_usage(p))) {
 		free(p);

@@ -63,9 +63,9 @@ int cmd_replay(int argc, char **argv)
 	ReportFormat fmt = REPORT_TEXT;
 	int first = 0;
 	opts_default(&c);
-	struct option table[8];
-	opts_table(table, 7, OPTS_BIT(OPTS_SAVE) | OPTS_BIT(OPTS_REPRO) | OPTS_BIT(OPTS_NO_REPRO),
-	           own);
+	struct option table[opts_table_len(own)];
+	opts_table(table, opts_table_len(own),
+	           OPTS_BIT(OPTS_SAVE) | OPTS_BIT(OPTS_REPRO) | OPTS_BIT(OPTS_NO_REPRO), own);
 	int pr = opts_parse(argc, argv, NULL, &c, table, own_opt, &fmt, replay_help, &first);
 	if (pr)
 		return pr == 1 ? 0 : 2;

@@ -179,6 +179,106 @@ static int retrain(Squeeze *s, Net *net, const Dataset *rtrain, const TrainPlan 
 
 /* One squeeze: the one asked for kept in *net, and the same with the other
  * compensation setting measured beside it. */
+/* The same squeeze with the other compensation, on other. It may fail
+ * where the squeeze asked for did not (a compensation that overflows): the
+ * squeeze is still reported, the comparison marked failed (its message in
+ * eo); a stop (1) stops both. 0, 1, or -1 (a failure a signal caused). */
+static int squeeze_other(Net *other, const Alg3Opts *oo, const Dataset *train, int *removed,
+                         Err *eo, Err *e)
+{
+	int ro = alg3_squeeze_net(other, oo, train, NULL, removed, eo);
+	if (ro > 0 || (ro < 0 && progress_interrupted())) {
+		*e = *eo;
+		return ro > 0 ? ro : -1;
+	}
+	if (ro == 0)
+		eo->msg[0] = '\0';
+	return 0;
+}
+
+/* The neurons the |r_jj| threshold removed (the rest: the κ loop). */
+static int alg3_removed_by_threshold(const Alg3 *a)
+{
+	int n = 0;
+	for (int i = 0; i < a->net->m - 1; i++)
+		n += a->removed_qr[i];
+	return n;
+}
+
+/* The retraining of kept, and how far each network answers as the original
+ * (net) on the test set: kept before its retraining (ag[0]), the other
+ * (ag[1], other NULL: none) and kept after (ag[2]). 0, 1 when stopped, -1. */
+static int retrain_agree(Squeeze *s, const Net *net, Net *kept, const Net *other,
+                         const Dataset *rtrain, const TrainPlan *plan, const Dataset *test,
+                         SqueezeLayerRow *rows, SqueezeNetRow *nr, TrainResult *tr, Agreement *ag,
+                         Err *e)
+{
+	if (test && (net_agreement(net, kept, test, &ag[0], e) ||
+	             (other && net_agreement(net, other, test, &ag[1], e))))
+		return -1;
+	int rc = s->retrain > 0 ? retrain(s, kept, rtrain, plan, test, rows, &nr[0], tr, e) : 0;
+	if (rc != 0)
+		return rc;
+	if (test && s->retrain > 0 && net_agreement(net, kept, test, &ag[2], e))
+		return -1;
+	return 0;
+}
+
+/* What the squeeze removed, and how it chose. */
+static void say_removed(const Alg3 *a, const Alg3Opts *o, const char *units, int counted,
+                        int by_thr)
+{
+	const char *crit = alg3_criterion_name(o->criterion);
+	if (counted)
+		printf("removed %d %s (the counts given, chosen by %s)\n", a->total, units, crit);
+	else
+		printf("removed %d %s: %d by the |r_jj| threshold, %d by the κ loop%s%s\n",
+		       a->total, units, by_thr, a->total - by_thr,
+		       o->criterion ? ", chosen by " : "", o->criterion ? crit : "");
+}
+
+/* The test accuracy before and after the squeeze, and after the retraining. */
+static void say_accuracies(const Squeeze *s, const TrainPlan *plan, const TrainResult *tr,
+                           double acc0, const SqueezeNetRow *nr)
+{
+	printf("test accuracy before squeezing: %.2f %%\n", acc0);
+	printf("test accuracy after squeezing: %.2f %%\n", nr[0].acc_squeezed);
+	if (s->retrain > 0 && plan->val)
+		printf("test accuracy after retraining %d epochs, keeping epoch %d (validation "
+		       "accuracy %.2f %%): %.2f %%\n",
+		       tr->epochs, tr->best_epoch, 100 * tr->val_acc, nr[0].acc_retrained);
+	else if (s->retrain > 0)
+		printf("test accuracy after retraining %g epochs: %.2f %%\n", s->retrain,
+		       nr[0].acc_retrained);
+}
+
+/* How far the networks answer as the original did (ag: NULL without a test
+ * set), and the other network, squeezed with the other compensation. */
+static void say_others(const Agreement *ag, int retrained, const Alg3Opts *oo,
+                       const char *other_failed, int r_other, const char *units,
+                       const SqueezeNetRow *nr)
+{
+	char line[512];
+	if (ag)
+		printf("the squeezed network %s\n",
+		       report_agreement_line(&ag[0], "the test set", line, sizeof line));
+	if (ag && retrained)
+		printf("retrained, it %s\n",
+		       report_agreement_line(&ag[2], "the test set", line, sizeof line));
+	if (other_failed)
+		printf("the other network: the same squeeze %s compensation failed (%s): not "
+		       "compared\n",
+		       oo->compensate ? "with" : "without", other_failed);
+	else
+		printf("the other network: the same squeeze %s compensation removed %d %s: "
+		       "test accuracy %.2f %%\n",
+		       oo->compensate ? "with" : "without", r_other, units, nr[1].acc_squeezed);
+	if (ag && !other_failed)
+		printf("  it %s\n",
+		       report_agreement_line(&ag[1], "the test set", line, sizeof line));
+	printf("\n");
+}
+
 static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Dataset *train,
                         const Dataset *test, const TrainPlan *plan, const Dataset *rtrain,
                         struct cJSON *rec, Err *e)
@@ -205,17 +305,11 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	oo.compensate = !o.compensate;
 	if ((rc = alg3_run(a, NULL, e)) != 0)
 		goto out;
-	/* the comparison may fail where the squeeze asked for did not (a
-	 * compensation that overflows): the squeeze is still reported, the
-	 * comparison marked failed; a stop (1) stops both */
 	Err eo = {{0}};
-	int r_other = 0, ro = alg3_squeeze_net(other, &oo, train, NULL, &r_other, &eo);
-	const char *other_failed = ro < 0 ? eo.msg : NULL;
-	if (ro > 0 || (other_failed && progress_interrupted())) {
-		*e = eo;
-		rc = ro > 0 ? ro : -1;
+	int r_other = 0;
+	if ((rc = squeeze_other(other, &oo, train, &r_other, &eo, e)) != 0)
 		goto out;
-	}
+	const char *other_failed = eo.msg[0] ? eo.msg : NULL;
 	if ((rc = cond_net_new(kept, o.tau, 0, &after, e)) != 0)
 		goto out;
 	rc = -1;
@@ -228,24 +322,15 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 		goto out;
 	rc = -1;
 	const char *crit = alg3_criterion_name(o.criterion);
-	int counted = o.keep_counts != NULL, by_thr = 0;
-	for (int i = 0; i < m - 1; i++)
-		by_thr += a->removed_qr[i];
+	int counted = o.keep_counts != NULL, by_thr = alg3_removed_by_threshold(a);
 	SqueezeNetRow nr[2] = {
 	    {1, o.tau, crit, counted, o.compensate, a->total, acc_k, NAN, NULL},
 	    {0, o.tau, crit, counted, oo.compensate, r_other, acc_o, NAN, other_failed}};
-	/* how far each answers as the original: kept before its retraining, the other,
-	 * and kept after */
-	if (test && (net_agreement(*net, kept, test, &ag[0], e) ||
-	             (!other_failed && net_agreement(*net, other, test, &ag[1], e))))
-		goto out;
 	TrainResult tr = {0};
-	if (s->retrain > 0 &&
-	    (rc = retrain(s, kept, rtrain, plan, test, rows, &nr[0], &tr, e)) != 0)
+	if ((rc = retrain_agree(s, *net, kept, other_failed ? NULL : other, rtrain, plan, test,
+	                        rows, nr, &tr, ag, e)) != 0)
 		goto out;
 	rc = -1;
-	if (test && s->retrain > 0 && net_agreement(*net, kept, test, &ag[2], e))
-		goto out;
 	if (cost_of(s, c->train.threads, kept, &c1, e))
 		goto out;
 	if (report_squeeze_layers(stdout, rows, m, REPORT_TEXT, e))
@@ -253,48 +338,14 @@ static int squeeze_once(const CommonOpts *c, Squeeze *s, Net **net, const Datase
 	printf("(κ at decision: after the earlier layers' removals; the κ Algorithm 3 compares "
 	       "with τ)\n\n");
 	const char *units = (*net)->nconv ? "channels and neurons" : "neurons";
-	if (counted)
-		printf("removed %d %s (the counts given, chosen by %s)\n", a->total, units, crit);
-	else
-		printf("removed %d %s: %d by the |r_jj| threshold, %d by the κ loop%s%s\n",
-		       a->total, units, by_thr, a->total - by_thr,
-		       o.criterion ? ", chosen by " : "", o.criterion ? crit : "");
-	printf("test accuracy before squeezing: %.2f %%\n", acc0);
-	printf("test accuracy after squeezing: %.2f %%\n", nr[0].acc_squeezed);
-	if (s->retrain > 0 && plan->val)
-		printf("test accuracy after retraining %d epochs, keeping epoch %d (validation "
-		       "accuracy %.2f %%): %.2f %%\n",
-		       tr.epochs, tr.best_epoch, 100 * tr.val_acc, nr[0].acc_retrained);
-	else if (s->retrain > 0)
-		printf("test accuracy after retraining %g epochs: %.2f %%\n", s->retrain,
-		       nr[0].acc_retrained);
-	char line[512];
-	if (test)
-		printf("the squeezed network %s\n",
-		       report_agreement_line(&ag[0], "the test set", line, sizeof line));
-	if (test && s->retrain > 0)
-		printf("retrained, it %s\n",
-		       report_agreement_line(&ag[2], "the test set", line, sizeof line));
-	if (other_failed)
-		printf("the other network: the same squeeze %s compensation failed (%s): not "
-		       "compared\n",
-		       oo.compensate ? "with" : "without", other_failed);
-	else
-		printf("the other network: the same squeeze %s compensation removed %d %s: "
-		       "test accuracy %.2f %%\n",
-		       oo.compensate ? "with" : "without", r_other, units, nr[1].acc_squeezed);
-	if (test && !other_failed)
-		printf("  it %s\n",
-		       report_agreement_line(&ag[1], "the test set", line, sizeof line));
-	printf("\n");
-	int nrows = other_failed ? 1 : 2;
-	if (report_squeeze_networks(stdout, nr, nrows, REPORT_TEXT, e) ||
+	say_removed(a, &o, units, counted, by_thr);
+	say_accuracies(s, plan, &tr, acc0, nr);
+	say_others(test ? ag : NULL, s->retrain > 0, &oo, other_failed, r_other, units, nr);
+	Nets x = {nr, other_failed ? 1 : 2};
+	if (report_squeeze_networks(stdout, nr, x.n, REPORT_TEXT, e) ||
 	    report_squeeze_once_json(rec, nr, rows, m, acc0, by_thr, test ? ag : NULL,
 	                             s->retrain > 0 ? &tr : NULL, e) ||
-	    print_costs(&c0, &c1, rec, e))
-		goto out;
-	Nets x = {nr, nrows};
-	if (c->csv && report_write_file(c->csv, nets_csv, &x, e))
+	    print_costs(&c0, &c1, rec, e) || (c->csv && report_write_file(c->csv, nets_csv, &x, e)))
 		goto out;
 	/* hand the kept network back in place of the original */
 	net_free(*net);
@@ -343,6 +394,46 @@ static int print_settings(const CommonOpts *c, const Squeeze *s, const Net *net,
 	return (*rec = report_squeeze_record(&st, e)) ? 0 : -1;
 }
 
+/* The outputs, the files of --plot among them, checked before any work;
+ * the counts of --keep-counts read as a list: 0, 2 after the message of a
+ * usage error, -1. */
+static int check_outputs(const CommonOpts *c, const Squeeze *s, Err *e)
+{
+	char plot[3][PATH_MAX];
+	static const char *const sfx[] = {".dat", ".gp", ".png"};
+	CliOut outs[3];
+	for (int i = 0; i < 3; i++) {
+		snprintf(plot[i], sizeof plot[i], "%s%s", s->plot ? s->plot : "", sfx[i]);
+		outs[i] =
+		    (CliOut){s->plot ? plot[i] : NULL, i < 2 ? FILE_OUT_TEXT : 0, "--plot", NULL};
+	}
+	if (cli_check_outputs(c, outs, 3, e))
+		return -1;
+	if (s->keep_spec && squeeze_check_counts_list(s->keep_spec, e)) {
+		fprintf(stderr, "condnet squeeze: %s\n", e->msg);
+		return 2;
+	}
+	return 0;
+}
+
+/* The network it ends with, --save and --json. */
+static int write_outputs(const CommonOpts *c, const Squeeze *s, Net *net, const Dataset *train,
+                         struct cJSON *rec, Err *e)
+{
+	char sh[512];
+	if (!s->compare) {
+		if (report_squeeze_shape_after(rec, net_shape_str(net, sh, sizeof sh), e))
+			return -1;
+		printf("\nresult: %s\n", sh);
+	}
+	if (c->save) {
+		if (setup_save_model(net, c->save, train, e))
+			return -1;
+		printf("saved %s\n", c->save);
+	}
+	return c->json ? report_write_json(c->json, rec, e) : 0;
+}
+
 int cmd_squeeze(int argc, char **argv)
 {
 	CommonOpts c;
@@ -357,19 +448,10 @@ int cmd_squeeze(int argc, char **argv)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	s.so.seed = c.seed;
-	char plot[3][PATH_MAX];
-	static const char *const sfx[] = {".dat", ".gp", ".png"};
-	CliOut outs[3];
-	for (int i = 0; i < 3; i++) {
-		snprintf(plot[i], sizeof plot[i], "%s%s", s.plot ? s.plot : "", sfx[i]);
-		outs[i] =
-		    (CliOut){s.plot ? plot[i] : NULL, i < 2 ? FILE_OUT_TEXT : 0, "--plot", NULL};
-	}
-	if (cli_check_outputs(&c, outs, 3, &e))
+	if ((pr = check_outputs(&c, &s, &e)) != 0) {
+		if (pr == 2)
+			return 2;
 		goto fail;
-	if (s.keep_spec && squeeze_check_counts_list(s.keep_spec, &e)) {
-		fprintf(stderr, "condnet squeeze: %s\n", e.msg);
-		return 2;
 	}
 	if (opts_dry_run("squeeze"))
 		return 0;
@@ -384,7 +466,7 @@ int cmd_squeeze(int argc, char **argv)
 		goto fail;
 	progress_init(&s.prog, "condnet squeeze", c.quiet, 1);
 	progress_trap_signals();
-	char sh[512], how[256];
+	char how[256];
 	if (print_settings(&c, &s, net, &rec, &e))
 		goto fail;
 	if (c.sched_given || plan.val)
@@ -405,17 +487,7 @@ int cmd_squeeze(int argc, char **argv)
 		rc = 130;
 		goto out;
 	}
-	if (!s.compare) {
-		if (report_squeeze_shape_after(rec, net_shape_str(net, sh, sizeof sh), &e))
-			goto fail;
-		printf("\nresult: %s\n", sh);
-	}
-	if (c.save) {
-		if (setup_save_model(net, c.save, train, &e))
-			goto fail;
-		printf("saved %s\n", c.save);
-	}
-	if (c.json && report_write_json(c.json, rec, &e))
+	if (write_outputs(&c, &s, net, train, rec, &e))
 		goto fail;
 	/* the plot last: a gnuplot that fails or is stopped loses nothing else */
 	int pl = squeeze_compare_plot(&c, &s, &e);

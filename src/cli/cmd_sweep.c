@@ -425,6 +425,48 @@ static Alg2 *gather(const Sweep *s, const Net *base, char **files, int nfiles,
 	return a;
 }
 
+/* The outputs, checked before any work: --out, the trial's file or the
+ * directory of the planned trials, --plan, and the nfiles trial files a
+ * gather reads (files). */
+static int check_outputs(const CommonOpts *c, const Sweep *s, char **files, int nfiles, Err *e)
+{
+	CliOut *outs = calloc(3 + (size_t)(nfiles > 0 ? nfiles : 0), sizeof *outs);
+	if (!outs)
+		return err_set(e, "out of memory");
+	outs[0] = (CliOut){s->trial >= 0 ? s->out : NULL, FILE_OUT_TEXT, "--out", NULL};
+	outs[1] =
+	    (CliOut){s->trial < 0 && s->plan ? (s->out || s->gather ? s->out : "trials") : NULL,
+	             CLI_OUT_DIR, "--out", NULL};
+	outs[2] = (CliOut){s->plan, FILE_OUT_TEXT, "--plan", NULL};
+	for (int i = 0; s->gather && i < nfiles; i++)
+		outs[3 + i] = (CliOut){files[i], CLI_IN, "--gather", NULL};
+	int rc = cli_check_outputs(c, outs, 3 + (s->gather ? nfiles : 0), e);
+	free(outs);
+	return rc;
+}
+
+/* The data (none for a gather of a loaded network that trains no final
+ * one), the network every β scales, every β's network held to the limits
+ * before any trial trains or is planned, and Algorithm 2's split. */
+static int prepare(const CommonOpts *c, const Sweep *s, Dataset **all, Dataset **test, Net **base,
+                   Dataset **tr, Dataset **v, Err *e)
+{
+	int need_data = !s->gather || !c->load || s->final_epochs > 0;
+	if (need_data && setup_load_data(c, all, test, e))
+		return -1;
+	if (!(*base = setup_make_net(c, *all, e)))
+		return -1;
+	if (!s->gather && alg2_check_betas(*base, s->o.betas, s->o.nbeta, e))
+		return -1;
+	if (!s->gather && dataset_split(*all, c->val_per_class > 0 ? 0 : c->val_frac,
+	                                c->val_per_class, c->seed, tr, v, e))
+		return -1;
+	return 0;
+}
+
+/* Long on purpose: the sweep's four ways (one trial, a plan, a gather, the
+ * whole sweep) share their data, network and outputs, and one exit that
+ * frees them. */
 int cmd_sweep(int argc, char **argv)
 {
 	CommonOpts c;
@@ -439,22 +481,7 @@ int cmd_sweep(int argc, char **argv)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	int nfiles = argc - first;
-	/* --out is the trial's file, or the directory of the planned trials */
-	CliOut *outs = calloc(3 + (size_t)(nfiles > 0 ? nfiles : 0), sizeof *outs);
-	if (!outs) {
-		err_set(&e, "out of memory");
-		goto fail;
-	}
-	outs[0] = (CliOut){s.trial >= 0 ? s.out : NULL, FILE_OUT_TEXT, "--out", NULL};
-	outs[1] = (CliOut){s.trial < 0 && s.plan ? (s.out || s.gather ? s.out : "trials") : NULL,
-	                   CLI_OUT_DIR, "--out", NULL};
-	outs[2] = (CliOut){s.plan, FILE_OUT_TEXT, "--plan", NULL};
-	/* the trial files a gather reads */
-	for (int i = 0; s.gather && i < nfiles; i++)
-		outs[3 + i] = (CliOut){argv[first + i], CLI_IN, "--gather", NULL};
-	int bad = cli_check_outputs(&c, outs, 3 + (s.gather ? nfiles : 0), &e);
-	free(outs);
-	if (bad)
+	if (check_outputs(&c, &s, argv + first, nfiles, &e))
 		goto fail;
 	if (s.plan && sweep_check_plan_words(&s, &c, argc, argv, &e)) {
 		fprintf(stderr, "condnet sweep: %s\n", e.msg);
@@ -466,16 +493,7 @@ int cmd_sweep(int argc, char **argv)
 
 	if (!s.gather && check_betas_early(&c, &s, &e))
 		goto fail;
-	int need_data = !s.gather || !c.load || s.final_epochs > 0;
-	if (need_data && setup_load_data(&c, &all, &test, &e))
-		goto fail;
-	if (!(base = setup_make_net(&c, all, &e)))
-		goto fail;
-	/* every β's network within the limits before any trial trains (or is planned) */
-	if (!s.gather && alg2_check_betas(base, s.o.betas, s.o.nbeta, &e))
-		goto fail;
-	if (!s.gather && dataset_split(all, c.val_per_class > 0 ? 0 : c.val_frac, c.val_per_class,
-	                               c.seed, &tr, &v, &e))
+	if (prepare(&c, &s, &all, &test, &base, &tr, &v, &e))
 		goto fail;
 	char data[512];
 	data_setting(&c, data, sizeof data);

@@ -114,6 +114,39 @@ static void early_stop_line(const TrainPlan *plan, const TrainResult *r)
 		       r->epochs, r->best_epoch, 100 * r->val_acc);
 }
 
+/* What the run trains: the network, the run it goes on with, the plan. */
+static void say_start(const CommonOpts *c, const TrainCmd *t, const Net *net, const Dataset *data,
+                      const TrainPlan *plan)
+{
+	char shape[512], how[256];
+	printf("%s: %s network, %zu parameters, %d training rows, %g epochs\n", opts_data_name(c),
+	       net_shape_str(net, shape, sizeof shape), net->nparam, data->n, t->epochs);
+	if (plan->resume) {
+		long B = c->train.batch < data->n ? c->train.batch : data->n;
+		printf("continuing the run saved in %s after %.2f epochs: ", c->load,
+		       (double)net->sched_st.step / (double)((data->n + B - 1) / B));
+	}
+	if (plan->resume || c->sched_given || plan->val)
+		printf("%s\n",
+		       setup_plan_str(plan, plan->resume ? &net->sched : NULL, how, sizeof how));
+}
+
+/* How the run ended, and the accuracies it leaves. */
+static void say_end(const TrainCmd *t, const TrainPlan *plan, int sig, double train_acc,
+                    double test_acc)
+{
+	if (sig)
+		printf("interrupted by %s after %.2f of %g epochs\n", signals_name(sig),
+		       t->tp.epoch, t->epochs);
+	else if (plan->patience > 0)
+		early_stop_line(plan, &t->res);
+	if (t->test)
+		printf("test accuracy: %.2f %%\n", test_acc);
+	printf("train accuracy: %.2f %%\n", train_acc);
+	if (plan->val)
+		printf("validation accuracy: %.2f %%\n", 100 * t->res.val_acc);
+}
+
 /* The run's record, written to --json. */
 static int write_record(const CommonOpts *c, const TrainCmd *t, const Net *net,
                         const TrainPlan *plan, double train_acc, double test_acc, int sig, Err *e)
@@ -151,11 +184,10 @@ int cmd_train(int argc, char **argv)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	/* the outputs can be written: fail now rather than after training */
-	if (cli_check_outputs(&c, NULL, 0, &e))
-		goto fail;
-	if (opts_dry_run("train"))
+	int open = cli_open("train", &c, NULL, 0, &train, &test, &net, &e);
+	if (open == 1)
 		return 0;
-	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
+	if (open < 0)
 		goto fail;
 	/* a loaded model that carries a run goes on with it, unless told otherwise */
 	int resume = c.load && !c.sched_given &&
@@ -169,16 +201,7 @@ int cmd_train(int argc, char **argv)
 	progress_init(&t.prog, "condnet train", c.quiet, 0);
 	progress_trap_signals();
 
-	char shape[512], how[256];
-	printf("%s: %s network, %zu parameters, %d training rows, %g epochs\n", opts_data_name(&c),
-	       net_shape_str(net, shape, sizeof shape), net->nparam, data->n, t.epochs);
-	if (resume) {
-		long B = c.train.batch < data->n ? c.train.batch : data->n;
-		printf("continuing the run saved in %s after %.2f epochs: ", c.load,
-		       (double)net->sched_st.step / (double)((data->n + B - 1) / B));
-	}
-	if (resume || c.sched_given || plan.val)
-		printf("%s\n", setup_plan_str(&plan, resume ? &net->sched : NULL, how, sizeof how));
+	say_start(&c, &t, net, data, &plan);
 	Hook h = {train_progress, epoch_line, train_cancelled, &t};
 	int st = train_plan_fit(net, data, &plan, &h, &t.res, &e);
 	progress_clear(&t.prog);
@@ -194,16 +217,7 @@ int cmd_train(int argc, char **argv)
 	if (net_accuracy(net, data, NULL, &train_acc, &e) ||
 	    net_accuracy(net, test, NULL, &test_acc, &e))
 		goto fail;
-	if (sig)
-		printf("interrupted by %s after %.2f of %g epochs\n", signals_name(sig), t.tp.epoch,
-		       t.epochs);
-	else if (plan.patience > 0)
-		early_stop_line(&plan, &t.res);
-	if (test)
-		printf("test accuracy: %.2f %%\n", test_acc);
-	printf("train accuracy: %.2f %%\n", train_acc);
-	if (plan.val)
-		printf("validation accuracy: %.2f %%\n", 100 * t.res.val_acc);
+	say_end(&t, &plan, sig, train_acc, test_acc);
 
 	if (c.save && (!sig || t.save_partial)) {
 		if (setup_save_model(net, c.save, train, &e))

@@ -163,8 +163,8 @@ static int csv_spec(FILE *f, const char *spec, Err *e)
 int plan_options(FILE *f, int argc, char **argv, uint64_t common, const struct option *own,
                  const char *const *skip, const char *data, Err *e)
 {
-	struct option opts[96];
-	opts_table(opts, 95, common, own);
+	struct option opts[opts_table_len(own)];
+	opts_table(opts, opts_table_len(own), common, own);
 
 	int data_dir = 0, idx, o, rc = 0;
 	opterr = 0;

@@ -175,6 +175,8 @@ static int check_label(const char *path, long lineno, size_t j, const char *s, d
 	return 0;
 }
 
+/* Long on purpose: one pass over the file's lines, each field checked where
+ * it is read, the first bad one named by its line and column. */
 static int load(const char *path, const Spec *sp, Dataset **out, Err *e)
 {
 	*out = NULL;

@@ -181,6 +181,8 @@ static void name_part(Dataset *ds, const char *base, const char *suffix)
  * first v_c are marked. Both parts then take the rows in their original order.
  * Every class must keep at least one training row (a class absent from the
  * data is skipped when splitting by fraction).
+ * Long on purpose: counting, drawing and copying are one sequence whose
+ * steps share the class counts; split, they would pass them all around.
  */
 int dataset_split(const Dataset *all, double frac, int per_class, uint64_t seed, Dataset **train,
                   Dataset **val, Err *e)

@@ -170,6 +170,8 @@ static void dims_text(char *buf, size_t len, const uint32_t *dim, int ndim)
  * holds plus one chunk). Nothing may follow the data: neither more bytes
  * after it (in the file or in the gzip stream) nor bytes after the gzip
  * stream, and a gzip stream must be whole.
+ * Long on purpose: one pass over header, data and what follows them, plain
+ * or gzip alike, each check before the read it guards.
  */
 static int idx_read(const char *path, int ndim, const char *kind, uint32_t *dim, uint8_t **out,
                     Err *e)

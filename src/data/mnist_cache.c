@@ -40,6 +40,8 @@ static size_t cache_size(int k, int ntr, int nte)
 	return CACHE_HEAD + 4 * (size_t)k + ((size_t)ntr + nte) * (4 * (size_t)k + 1) + 4;
 }
 
+/* Long on purpose: one pass over the cache file's header, coefficients and
+ * rows in their order, each size and value checked before it is used. */
 int mnist_cache_read(const char *path, int k, int n, uint32_t key, const char *name,
                      Dataset **train, Dataset **test, int **idx, Err *e)
 {

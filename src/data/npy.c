@@ -233,7 +233,9 @@ static double get_f8(const unsigned char *p)
 	return d;
 }
 
-/* An array of 1 to maxd dimensions into *data, its shape into shape. */
+/* An array of 1 to maxd dimensions into *data, its shape into shape. Long
+ * on purpose: the header's dictionary, the shape and the data read in the
+ * file's order, each checked before the next is trusted. */
 static int read_array(const char *path, double **data, int *ndim, long *shape, int maxd, Err *e)
 {
 	size_t len;

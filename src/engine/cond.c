@@ -305,7 +305,8 @@ static double layer_cost(const Net *net, int layer)
 
 /* All layers, each decomposed by exactly one thread with the same code as
  * cond_layer, so the thread count changes the time but not one bit of the
- * results. On failure the message is the lowest failing layer's. */
+ * results. On failure the message is the lowest failing layer's. Long on
+ * purpose: the team's share-out, its stop and its failures in one place. */
 static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err *e)
 {
 	if (!net)

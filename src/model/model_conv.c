@@ -5,16 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void put_u32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint32_t get_u32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
+#include "model/model_bytes.h"
 
 uint64_t model_conv_bytes(uint64_t nconv)
 {

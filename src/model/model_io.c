@@ -374,7 +374,9 @@ static int get_head(const unsigned char *head, uint64_t fsize, const char *path,
 
 /* Reads and checks a model from s, fsize bytes: into *out, or only checked
  * (out NULL: a memory source, read in place). Every size is checked against
- * the file before it is trusted, every value against the table of limits. */
+ * the file before it is trusted, every value against the table of limits.
+ * Long on purpose: one pass over the file's blocks in their order, each
+ * checked before the next is read, so that the checks read as the layout. */
 static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 {
 	const char *path = s->path;

@@ -367,6 +367,8 @@ static int read_conv(const char *dir, int k, int layout, const ConvShape *c, dou
 	return 0;
 }
 
+/* Long on purpose: the directory's files read layer by layer, each pair of
+ * weights and biases checked against the one before it as it is read. */
 Net *net_npy_import(const char *dir, int layout, ActKind act, float act_a, Err *e)
 {
 	if (layout != NPY_KERAS && layout != NPY_TORCH) {

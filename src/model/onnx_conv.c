@@ -88,6 +88,8 @@ static void set_maps(Imp *im, const ConvShape *c)
 	im->width = layers_out_width(c);
 }
 
+/* Long on purpose: a Conv node's attributes and tensors checked in the
+ * order the ONNX operator defines them, before any is used. */
 static int onnx_do_conv(Imp *im, int k, int slot, Err *e)
 {
 	const Onnx__NodeProto *n = im->g->node[k];

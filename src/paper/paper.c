@@ -83,6 +83,8 @@ static int check_stages(const PaperOpts *o, const Stage *stages, Err *e)
 	return 0;
 }
 
+/* The report of the stages done, written unless it would replace one of
+ * more stages; a report that cannot be made whole is not written. */
 static int write_report(const Paper *p, Err *e)
 {
 	char *buf = NULL;
@@ -90,14 +92,15 @@ static int write_report(const Paper *p, Err *e)
 	Md md = {.f = open_memstream(&buf, &len), .converge = p->o.converge};
 	if (!md.f)
 		return err_set(e, "out of memory");
-	if (!strcmp(p->o.which, "mnist"))
-		paper_mnist_report(p, &md);
-	else
-		paper_adult_report(p, &md);
-	free(md.flags);
-	fclose(md.f);
+	int rc = !strcmp(p->o.which, "mnist") ? paper_mnist_report(p, &md, e)
+	                                      : paper_adult_report(p, &md, e);
+	free(md.diff);
+	int bad = ferror(md.f);
+	if (fclose(md.f) != 0 || (bad && rc == 0))
+		rc = err_set(e, "%s: out of memory writing the report", p->o.report);
 	/* a report of fewer stages never replaces one of more */
-	int rc = paper_report_keeps(p->o.report, buf, len, p->o.out, e);
+	if (rc == 0)
+		rc = paper_report_keeps(p->o.report, buf, len, p->o.out, e);
 	if (rc == 0)
 		rc = file_write(p->o.report, buf, len, FILE_OUT_TEXT, e);
 	free(buf);

@@ -96,136 +96,182 @@ static const double t12[7][4] = {{100, 29, 82.65, 85.25}, {50, 86, 82.09, 85.54}
                                  {10, 315, 76.38, 85.57}};
 static const double t13_acc[5] = {85.3, 85.68, 85.70, 85.73, 85.81};
 
-static void report_alg(const Paper *p, Md *md)
+static const cJSON *item(const cJSON *o, const char *key)
 {
-	FILE *f = md->f;
-	const cJSON *a1 = paper_result(p, "alg1"), *a2 = paper_result(p, "alg2");
-	if (a1) {
-		const cJSON *recs = cJSON_GetObjectItemCaseSensitive(a1, "history");
-		const cJSON *first = cJSON_GetArrayItem(recs, 0);
-		const cJSON *fin = cJSON_GetArrayItem(recs, cJSON_GetArraySize(recs) - 1);
-		fprintf(f,
-		        "## Table 4 — Algorithm 1 from 12 × 50 (τ = 40, η = 3, batch 20, no "
-		        "rounding)\n\n%d iterations, %s.\n\n",
-		        cJSON_GetArraySize(recs) - 1,
-		        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a1, "status")));
-		fprintf(f,
-		        "| layer | initial κ | (paper) | final n | (paper) | final κ | (paper) |\n"
-		        "|---:|---:|---:|---:|---:|---:|---:|\n");
-		int m = paper_json_layers(first);
-		for (int i = 0; i < m && i < 13; i++) {
-			fprintf(f, "| %d |", i + 1);
-			md_pair(md, paper_json_at(first, "kappa", i), t4_init_k[i], -1, NULL);
-			md_pair(md, paper_json_width(fin, i), t4_fin_n[i], -1, NULL);
-			md_pair(md, paper_json_at(fin, "kappa", i), t4_fin_k[i], -1, NULL);
-			fputc('\n', f);
-		}
-		fputc('\n', f);
-	}
-	if (a2) {
-		fprintf(
-		    f,
-		    "## Figure 4 — Algorithm 2 (q = %.0f, η = %.0f, 10 %% validation; errors in "
-		    "%%)\n\n| β | ε_tr | ε_v | 2ε_v − ε_tr |\n|---:|---:|---:|---:|\n",
-		    paper_json_num(a2, "q"), paper_json_num(a2, "eta"));
-		const cJSON *b;
-		cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(a2, "betas"))
-		{
-			fprintf(f, "| %.1f%s | %.2f | %.2f | %.2f |\n", paper_json_num(b, "beta"),
-			        fabs(paper_json_num(b, "beta") - paper_json_num(a2, "pick")) < 1e-9
-			            ? " ◀"
-			            : "",
-			        paper_json_num(b, "err_tr"), paper_json_num(b, "err_v"),
-			        paper_json_num(b, "score"));
-		}
-		fprintf(f, "\nPick: β = %.1f here, β = 1.4 in the paper.\n\n",
-		        paper_json_num(a2, "pick"));
-	}
+	return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
-void paper_adult_report(const Paper *p, Md *md)
+static int nomem(Err *e)
 {
-	FILE *f = md->f;
-	md_head(p, md, "Adult Income: condnet beside the paper");
-	report_alg(p, md);
+	return err_set(e, "out of memory for a table of the report");
+}
+
+static int table4(const cJSON *a1, Md *md, Err *e)
+{
+	const cJSON *recs = item(a1, "history");
+	const cJSON *first = cJSON_GetArrayItem(recs, 0);
+	const cJSON *fin = cJSON_GetArrayItem(recs, cJSON_GetArraySize(recs) - 1);
+	fprintf(md->f,
+	        "## Table 4 — Algorithm 1 from 12 × 50 (τ = 40, η = 3, batch 20, no "
+	        "rounding)\n\n%d iterations, %s.\n\n",
+	        cJSON_GetArraySize(recs) - 1, cJSON_GetStringValue(item(a1, "status")));
+	int m = paper_json_layers(first), n = m < 13 ? m : 13;
+	ReportPaperAlg1 *t = calloc((size_t)(n > 0 ? n : 1), sizeof *t);
+	if (!t)
+		return nomem(e);
+	for (int i = 0; i < n; i++)
+		t[i] = (ReportPaperAlg1){NAN,          paper_json_at(first, "kappa", i),
+		                         t4_init_k[i], paper_json_width(fin, i),
+		                         t4_fin_n[i],  paper_json_at(fin, "kappa", i),
+		                         t4_fin_k[i]};
+	int rc = report_paper_alg1(md->f, t, n, 0, e);
+	free(t);
+	fputc('\n', md->f);
+	return rc;
+}
+
+/* Figure 4: the sweep's βs, the paper giving a plot and no figures. */
+static int figure4(const cJSON *a2, Md *md, Err *e)
+{
+	fprintf(md->f,
+	        "## Figure 4 — Algorithm 2 (q = %.0f, η = %.0f, 10 %% validation; errors in "
+	        "%%)\n\n",
+	        paper_json_num(a2, "q"), paper_json_num(a2, "eta"));
+	const cJSON *betas = item(a2, "betas"), *b;
+	ReportPaperBeta *t = calloc((size_t)(cJSON_GetArraySize(betas) + 1), sizeof *t);
+	int n = 0;
+	if (!t)
+		return nomem(e);
+	cJSON_ArrayForEach(b, betas)
+	{
+		double beta = paper_json_num(b, "beta");
+		t[n++] = (ReportPaperBeta){beta,
+		                           fabs(beta - paper_json_num(a2, "pick")) < 1e-9,
+		                           paper_json_num(b, "err_tr"),
+		                           NAN,
+		                           paper_json_num(b, "err_v"),
+		                           NAN,
+		                           paper_json_num(b, "score"),
+		                           NAN};
+	}
+	int rc = report_paper_betas(md->f, t, n, e);
+	free(t);
+	fprintf(md->f, "\nPick: β = %.1f here, β = 1.4 in the paper.\n\n",
+	        paper_json_num(a2, "pick"));
+	return rc;
+}
+
+static int final_pick(const cJSON *r, Md *md, Err *e)
+{
+	if (md->converge)
+		fprintf(md->f,
+		        "## The pick (β = %.1f) trained to convergence (%.0f epochs, epoch "
+		        "%.0f kept, validation accuracy %.2f %%)\n\n",
+		        paper_json_num(r, "beta"), paper_json_num(r, "epochs"),
+		        paper_json_num(r, "best_epoch"), paper_json_num(r, "val_acc"));
+	else
+		fprintf(md->f, "## Full training of the pick (β = %.1f, %.0f epochs)\n\n",
+		        paper_json_num(r, "beta"), paper_json_num(r, "epochs"));
+	ReportPaperPick here = {paper_json_num(r, "test_acc"), NAN, NAN, NAN, NAN, NAN},
+	                paper = {86.05, NAN, NAN, NAN, NAN, NAN};
+	if (md_flag(md, "test accuracy of the pick", here.test_acc, paper.test_acc, e) ||
+	    report_paper_pick(md->f, &here, &paper, e))
+		return -1;
+	fputc('\n', md->f);
+	return 0;
+}
+
+/* Tables 10 and 11: the pick squeezed, and the model squeezed at τ = 35. */
+static int squeeze_pick(const cJSON *r, Md *md, Err *e)
+{
+	fprintf(md->f,
+	        "## Table 10 — squeezing the pick (accuracy %.2f %%; paper 86.05 %%), %s\n\n",
+	        paper_json_num(r, "acc"), md_retrained(md, "5 retraining epochs"));
+	if (md_squeeze_rows(md, item(r, "rows"), t10, 3, "Table 10", e))
+		return -1;
+	const cJSON *r35 = cJSON_GetArrayItem(item(r, "rows"), 0);
+	if (!r35)
+		return 0;
+	const cJSON *net = item(r35, "net");
+	fprintf(md->f, "## Table 11 — the model squeezed at τ = 35 and retrained\n\n");
+	int m = paper_json_layers(net), n = m < 13 ? m : 13;
+	ReportPaperLayer *t = calloc((size_t)(n > 0 ? n : 1), sizeof *t);
+	if (!t)
+		return nomem(e);
+	for (int i = 0; i < n; i++)
+		t[i] = (ReportPaperLayer){paper_json_width(net, i), t11_n[i],
+		                          paper_json_at(net, "kappa", i), t11_k[i]};
+	int rc = report_paper_layers(md->f, t, n, e);
+	free(t);
+	fputc('\n', md->f);
+	return rc;
+}
+
+/* Table 13: squeeze at τ = 35 and retrain, until nothing is removed. */
+static int table13(const cJSON *it, Md *md, Err *e)
+{
+	int n = cJSON_GetArraySize(it), k = 0;
+	fprintf(md->f, "## Table 13 — squeeze at τ = 35 and retrain, repeated until nothing is "
+	               "removed\n\n");
+	ReportPaperRound *t = calloc((size_t)(n > 0 ? n : 1), sizeof *t);
+	double *w = calloc((size_t)(n > 0 ? n : 1) * 64, sizeof *w);
+	const cJSON *x;
+	int rc = !t || !w ? nomem(e) : 0;
+	cJSON_ArrayForEach(x, it)
+	{
+		if (rc)
+			break;
+		const cJSON *net = paper_json_row_net(x);
+		int m = paper_json_layers(net), nw = m > 1 ? (m - 1 < 64 ? m - 1 : 64) : 0;
+		for (int i = 0; i < nw; i++)
+			w[(size_t)k * 64 + (size_t)i] = paper_json_width(net, i);
+		t[k] = (ReportPaperRound){w + (size_t)k * 64,
+		                          nw,
+		                          paper_json_num(x, "acc_after"),
+		                          k < 5 ? t13_acc[k] : NAN,
+		                          paper_json_num(x, "epochs"),
+		                          paper_json_num(x, "best_epoch")};
+		k++;
+	}
+	if (rc == 0)
+		rc = report_paper_rounds(md->f, t, k, md->converge, e);
+	free(t);
+	free(w);
+	fputc('\n', md->f);
+	return rc;
+}
+
+/* Tables 12 and 13: an oversized network squeezed. */
+static int squeeze_over(const cJSON *r, Md *md, Err *e)
+{
+	fprintf(md->f,
+	        "## Table 12 — squeezing an oversized 12 × 100 network (accuracy %.2f %%; "
+	        "paper 85.28 %%",
+	        paper_json_num(r, "acc"));
+	md_epochs(md, r);
+	fprintf(md->f, "), %s\n\n", md_retrained(md, "10 retraining epochs"));
+	if (md_flag(md, "12 × 100 accuracy", paper_json_num(r, "acc"), 85.28, e) ||
+	    md_squeeze_rows(md, item(r, "rows"), t12, 7, "Table 12", e))
+		return -1;
+	return table13(item(r, "iterations"), md, e);
+}
+
+int paper_adult_report(const Paper *p, Md *md, Err *e)
+{
 	const cJSON *r;
-	if ((r = paper_result(p, "final"))) {
-		if (md->converge)
-			fprintf(f,
-			        "## The pick (β = %.1f) trained to convergence (%.0f epochs, epoch "
-			        "%.0f kept, validation accuracy %.2f %%)\n\n",
-			        paper_json_num(r, "beta"), paper_json_num(r, "epochs"),
-			        paper_json_num(r, "best_epoch"), paper_json_num(r, "val_acc"));
-		else
-			fprintf(f, "## Full training of the pick (β = %.1f, %.0f epochs)\n\n",
-			        paper_json_num(r, "beta"), paper_json_num(r, "epochs"));
-		fprintf(f, "| | here | paper |\n|---|---:|---:|\n| test accuracy (%%) |");
-		md_pair(md, paper_json_num(r, "test_acc"), 86.05, 2, "test accuracy of the pick");
-		fprintf(f, "\n\n");
-	}
-	if ((r = paper_result(p, "verify")))
-		md_test_errors(md, r, t5, 0.6, "Table 5");
-	if ((r = paper_result(p, "squeeze"))) {
-		fprintf(
-		    f,
-		    "## Table 10 — squeezing the pick (accuracy %.2f %%; paper 86.05 %%), %s\n\n",
-		    paper_json_num(r, "acc"), md_retrained(md, "5 retraining epochs"));
-		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(r, "rows"), t10, 3,
-		                "Table 10");
-		const cJSON *r35 =
-		    cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "rows"), 0);
-		if (r35) {
-			const cJSON *net = cJSON_GetObjectItemCaseSensitive(r35, "net");
-			fprintf(
-			    f,
-			    "## Table 11 — the model squeezed at τ = 35 and retrained\n\n| layer | "
-			    "n | (paper) | κ | (paper) |\n|---:|---:|---:|---:|---:|\n");
-			int m = paper_json_layers(net);
-			for (int i = 0; i < m && i < 13; i++) {
-				fprintf(f, "| %d |", i + 1);
-				md_pair(md, paper_json_width(net, i), t11_n[i], -1, NULL);
-				md_pair(md, paper_json_at(net, "kappa", i), t11_k[i], -1, NULL);
-				fputc('\n', f);
-			}
-			fputc('\n', f);
-		}
-	}
-	if ((r = paper_result(p, "over"))) {
-		fprintf(f,
-		        "## Table 12 — squeezing an oversized 12 × 100 network (accuracy %.2f %%; "
-		        "paper 85.28 %%",
-		        paper_json_num(r, "acc"));
-		md_epochs(md, r);
-		fprintf(f, "), %s\n\n", md_retrained(md, "10 retraining epochs"));
-		md_flag(md, "12 × 100 accuracy", paper_json_num(r, "acc"), 85.28);
-		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(r, "rows"), t12, 7,
-		                "Table 12");
-		const cJSON *it = cJSON_GetObjectItemCaseSensitive(r, "iterations"), *x;
-		fprintf(f,
-		        "## Table 13 — squeeze at τ = 35 and retrain, repeated until nothing is "
-		        "removed\n\n| iteration | hidden widths | accuracy | (paper) |%s\n"
-		        "|---:|---|---:|---:|%s\n",
-		        md->converge ? " epochs (kept) |" : "", md->converge ? "---:|" : "");
-		int k = 0;
-		cJSON_ArrayForEach(x, it)
-		{
-			const cJSON *net = paper_json_row_net(x);
-			int m = paper_json_layers(net);
-			fprintf(f, "| %d | ", k);
-			for (int i = 0; i + 1 < m; i++)
-				fprintf(f, "%s%.0f", i ? " " : "", paper_json_width(net, i));
-			fprintf(f, " |");
-			md_pair(md, paper_json_num(x, "acc_after"), k < 5 ? t13_acc[k] : NAN, 2,
-			        NULL);
-			if (md->converge && k > 0)
-				fprintf(f, " %.0f (%.0f) |", paper_json_num(x, "epochs"),
-				        paper_json_num(x, "best_epoch"));
-			else if (md->converge)
-				fprintf(f, " |");
-			fputc('\n', f);
-			k++;
-		}
-		fputc('\n', f);
-	}
-	md_flags(md);
+	if (md_head(p, md, "Adult Income: condnet beside the paper", e))
+		return -1;
+	if ((r = paper_result(p, "alg1")) && table4(r, md, e))
+		return -1;
+	if ((r = paper_result(p, "alg2")) && figure4(r, md, e))
+		return -1;
+	if ((r = paper_result(p, "final")) && final_pick(r, md, e))
+		return -1;
+	if ((r = paper_result(p, "verify")) && md_test_errors(md, r, t5, 0.6, "Table 5", e))
+		return -1;
+	if ((r = paper_result(p, "squeeze")) && squeeze_pick(r, md, e))
+		return -1;
+	if ((r = paper_result(p, "over")) && squeeze_over(r, md, e))
+		return -1;
+	return md_flags(md, e);
 }

@@ -10,43 +10,25 @@
 #include "data/datasets.h"
 #include "paper/paper_stage.h"
 #include "report/report.h"
+#include "report/report_paper.h"
 
-void md_num(FILE *f, double v, int decimals)
-{
-	if (isnan(v))
-		fputs("—", f);
-	else
-		fprintf(f, "%.*f", decimals, v);
-}
-
-void md_int_thousands(FILE *f, double v)
-{
-	if (isnan(v) || isinf(v) || v < 0) {
-		fputs(isnan(v) ? "—" : "∞", f);
-		return;
-	}
-	char buf[48];
-	fputs(report_thousands(v, buf, sizeof buf), f);
-}
-
-void md_flag(Md *md, const char *what, double ours, double paper)
+int md_flag(Md *md, const char *what, double ours, double paper, Err *e)
 {
 	if (isnan(ours) || isnan(paper) || fabs(ours - paper) <= 0.3)
-		return;
-	char line[512];
-	int n =
-	    snprintf(line, sizeof line, "- %s: %.2f here, %.2f in the paper (%+.2f points%s%s%s)\n",
-	             what, ours, paper, ours - paper, md->why[0] ? "; [where it comes from](" : "",
-	             md->why, md->why[0] ? ")" : "");
-	if (n < 0)
-		return;
-	size_t len = (size_t)n < sizeof line ? (size_t)n : sizeof line - 1;
-	char *grown = realloc(md->flags, md->nflags + len + 1);
-	if (!grown)
-		return;
-	memcpy(grown + md->nflags, line, len + 1);
-	md->flags = grown;
-	md->nflags += len;
+		return 0;
+	if (md->ndiff == md->capdiff) {
+		int cap = md->capdiff ? 2 * md->capdiff : 16;
+		ReportPaperDiff *d = realloc(md->diff, (size_t)cap * sizeof *d);
+		if (!d)
+			return err_set(e, "out of memory for the report's differences");
+		md->diff = d;
+		md->capdiff = cap;
+	}
+	ReportPaperDiff *d = &md->diff[md->ndiff++];
+	snprintf(d->what, sizeof d->what, "%s", what);
+	d->ours = ours;
+	d->paper = paper;
+	return 0;
 }
 
 void md_why(Md *md, const char *report, const char *anchor)
@@ -64,60 +46,51 @@ void md_why(Md *md, const char *report, const char *anchor)
 	snprintf(md->why + n, sizeof md->why - n, "reproduction-notes.md#%s", anchor);
 }
 
-void md_flags(Md *md)
+int md_flags(Md *md, Err *e)
 {
-	fprintf(md->f, "\n## Differences of more than 0.3 percentage points\n\n%s\n",
-	        md->nflags ? md->flags : "None.\n");
-	free(md->flags);
-	md->flags = NULL;
-	md->nflags = 0;
+	int rc = report_paper_diffs(md->f, md->diff, md->ndiff, md->why, e);
+	free(md->diff);
+	md->diff = NULL;
+	md->ndiff = md->capdiff = 0;
+	return rc;
 }
 
-void md_pair(Md *md, double ours, double paper, int decimals, const char *what)
+int md_squeeze_rows(Md *md, const cJSON *rows, const double (*paper)[4], int np, const char *name,
+                    Err *e)
 {
-	FILE *f = md->f;
-	fputc(' ', f);
-	if (decimals < 0)
-		md_int_thousands(f, ours);
-	else
-		md_num(f, ours, decimals);
-	fputs(" | ", f);
-	if (decimals < 0)
-		md_int_thousands(f, paper);
-	else
-		md_num(f, paper, decimals);
-	fputs(" |", f);
-	if (what)
-		md_flag(md, what, ours, paper);
-}
-
-void md_squeeze_rows(Md *md, const cJSON *rows, const double (*paper)[4], int np, const char *name)
-{
-	FILE *f = md->f;
-	fprintf(f,
-	        "| τ | removed | (paper) | accuracy before retraining | (paper) | after | (paper) "
-	        "|%s\n|---:|---:|---:|---:|---:|---:|---:|%s\n",
-	        md->converge ? " epochs (kept) |" : "", md->converge ? "---:|" : "");
-	const cJSON *r;
-	cJSON_ArrayForEach(r, rows)
+	int n = cJSON_GetArraySize(rows), k = 0;
+	ReportPaperSqueeze *r = calloc((size_t)(n > 0 ? n : 1), sizeof *r);
+	if (!r)
+		return err_set(e, "out of memory for a table of the report");
+	const cJSON *x;
+	int rc = 0;
+	cJSON_ArrayForEach(x, rows)
 	{
-		double tau = paper_json_num(r, "tau");
+		double tau = paper_json_num(x, "tau");
 		const double *pp = NULL;
 		for (int i = 0; i < np; i++)
 			if (paper[i][0] == tau)
 				pp = paper[i];
 		char what[96];
 		snprintf(what, sizeof what, "%s, τ = %g, accuracy after retraining", name, tau);
-		fprintf(f, "| %g |", tau);
-		md_pair(md, paper_json_num(r, "removed"), pp ? pp[1] : NAN, 0, NULL);
-		md_pair(md, paper_json_num(r, "acc_before"), pp ? pp[2] : NAN, 2, NULL);
-		md_pair(md, paper_json_num(r, "acc_after"), pp ? pp[3] : NAN, 2, what);
-		if (md->converge)
-			fprintf(f, " %.0f (%.0f) |", paper_json_num(r, "epochs"),
-			        paper_json_num(r, "best_epoch"));
-		fputc('\n', f);
+		r[k++] = (ReportPaperSqueeze){tau,
+		                              paper_json_num(x, "removed"),
+		                              pp ? pp[1] : NAN,
+		                              paper_json_num(x, "acc_before"),
+		                              pp ? pp[2] : NAN,
+		                              paper_json_num(x, "acc_after"),
+		                              pp ? pp[3] : NAN,
+		                              md->converge ? paper_json_num(x, "epochs") : NAN,
+		                              paper_json_num(x, "best_epoch")};
+		if (rc == 0)
+			rc = md_flag(md, what, r[k - 1].after, r[k - 1].after_paper, e);
 	}
-	fputc('\n', f);
+	if (rc == 0)
+		rc = report_paper_squeeze(md->f, r, k, e);
+	free(r);
+	if (rc == 0)
+		fputc('\n', md->f);
+	return rc;
 }
 
 void md_epochs(Md *md, const cJSON *r)
@@ -132,28 +105,42 @@ const char *md_retrained(const Md *md, const char *as_written)
 	return md->converge ? "retrained to convergence" : as_written;
 }
 
-void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0, const char *name)
+/* The row of β in a table of the paper's from beta0 by 0.2, or -1. */
+int md_beta_row(double beta, double beta0)
 {
-	FILE *f = md->f;
-	fprintf(f,
-	        "## %s — test error (%%) of every β fully trained\n\n| β | test error | "
-	        "(paper) |\n|---:|---:|---:|\n",
-	        name);
-	const cJSON *b;
-	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(ver, "betas"))
+	/* checked before converting */
+	double x = (beta - beta0) / 0.2;
+	int j = x > -1 && x < 9 ? (int)lround(x) : -1;
+	return j >= 0 && j < 8 && fabs(beta - (beta0 + 0.2 * j)) < 1e-6 ? j : -1;
+}
+
+int md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0, const char *name,
+                   Err *e)
+{
+	fprintf(md->f, "## %s — test error (%%) of every β fully trained\n\n", name);
+	const cJSON *betas = cJSON_GetObjectItemCaseSensitive(ver, "betas"), *b;
+	int n = cJSON_GetArraySize(betas), k = 0, rc = 0;
+	ReportPaperError *r = calloc((size_t)(n > 0 ? n : 1), sizeof *r);
+	if (!r)
+		return err_set(e, "out of memory for a table of the report");
+	cJSON_ArrayForEach(b, betas)
 	{
 		double beta = paper_json_num(b, "beta");
-		/* the table's row of β, when it is one: checked before converting */
-		double x = (beta - beta0) / 0.2;
-		int j = x > -1 && x < 9 ? (int)lround(x) : -1;
-		int known = j >= 0 && j < 8 && fabs(beta - (beta0 + 0.2 * j)) < 1e-6;
+		int j = md_beta_row(beta, beta0);
 		char what[64];
 		snprintf(what, sizeof what, "%s test error at β = %.1f", name, beta);
-		fprintf(f, "| %.1f |", beta);
-		md_pair(md, 100 - paper_json_num(b, "test_acc"), known ? paper[j] : NAN, 2, what);
-		fputc('\n', f);
+		r[k] = (ReportPaperError){beta, 100 - paper_json_num(b, "test_acc"),
+		                          j >= 0 ? paper[j] : NAN};
+		if (rc == 0)
+			rc = md_flag(md, what, r[k].err, r[k].err_paper, e);
+		k++;
 	}
-	fputc('\n', f);
+	if (rc == 0)
+		rc = report_paper_errors(md->f, r, k, e);
+	free(r);
+	if (rc == 0)
+		fputc('\n', md->f);
+	return rc;
 }
 
 /* What the stages say of the kernels and the mode they computed with
@@ -197,11 +184,33 @@ static void print_mode(FILE *f, const Paper *p)
 		        first.kernels, first.parts);
 }
 
-void md_head(const Paper *p, Md *md, const char *title)
+/* The table of the stages and their seconds. */
+static int stage_times(const Paper *p, Md *md, Err *e)
 {
-	FILE *f = md->f;
-	struct utsname u;
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	ReportPaperStage *r = calloc((size_t)(p->nres > 0 ? p->nres : 1), sizeof *r);
+	if (!r)
+		return err_set(e, "out of memory for a table of the report");
+	for (int i = 0; i < p->nres; i++) {
+		const cJSON *s = p->res[i].r;
+		const cJSON *note = cJSON_GetObjectItemCaseSensitive(s, "seconds_note");
+		r[i] = (ReportPaperStage){.name = p->res[i].name,
+		                          .what = "",
+		                          .note = cJSON_IsString(note) ? note->valuestring : "",
+		                          .seconds = paper_json_num(s, "seconds")};
+		for (const Stage *g = p->stages; g && g->name; g++)
+			if (!strcmp(g->name, p->res[i].name))
+				r[i].what = g->what;
+	}
+	int rc = report_paper_stages(md->f, r, p->nres, e);
+	free(r);
+	if (rc == 0)
+		fputc('\n', md->f);
+	return rc;
+}
+
+/* The title, and the command that measured the figures. */
+static void head_command(const Paper *p, FILE *f, const char *title)
+{
 	char act[96] = "";
 	if (p->o.act_a != 1.0f)
 		snprintf(act, sizeof act, " --act-scale %g", (double)p->o.act_a);
@@ -217,6 +226,12 @@ void md_head(const Paper *p, Md *md, const char *title)
 	        : p->o.data_scale == DATA_STANDARDIZE ? " --standardize"
 	                                              : "",
 	        (unsigned long long)p->o.seed, p->o.out);
+}
+
+/* How the networks train, as written or to convergence. */
+static void head_training(const Paper *p, FILE *f)
+{
+	char act[96];
 	if (p->o.act_a != 1.0f)
 		snprintf(act, sizeof act, "erf(%g·x) activation (**not the paper's erf(x)**)",
 		         (double)p->o.act_a);
@@ -250,10 +265,14 @@ void md_head(const Paper *p, Md *md, const char *title)
 		fprintf(f, "**Setting: as written.** Every network the paper calls fully trained "
 		           "trains on the whole training set at the constant learning rate for the "
 		           "epochs the tables name.\n\n");
-	fprintf(f,
-	        "What we found where the figures differ is in `docs/reproduction-notes.md`.\n\n");
-	/* The thread count the stages ran with (recorded by each stage); this
-	 * run's when no stage recorded one. */
+}
+
+/* The machine, and the thread count the stages ran with (recorded by each
+ * stage); this run's when no stage recorded one. */
+static void head_machine(const Paper *p, FILE *f)
+{
+	struct utsname u;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int lo = 0, hi = 0;
 	for (int i = 0; i < p->nres; i++) {
 		double t = paper_json_num(p->res[i].r, "threads");
@@ -270,19 +289,16 @@ void md_head(const Paper *p, Md *md, const char *title)
 	else if (uname(&u) == 0)
 		fprintf(f, "Machine: %s %s, %ld cores, %d to %d threads (stages differ).\n\n",
 		        u.sysname, u.machine, cores, lo, hi);
+}
+
+int md_head(const Paper *p, Md *md, const char *title, Err *e)
+{
+	FILE *f = md->f;
+	head_command(p, f, title);
+	head_training(p, f);
+	fprintf(f,
+	        "What we found where the figures differ is in `docs/reproduction-notes.md`.\n\n");
+	head_machine(p, f);
 	print_mode(f, p);
-	fprintf(f, "| stage | what | seconds |\n|---|---|---:|\n");
-	for (int i = 0; i < p->nres; i++) {
-		const cJSON *s = p->res[i].r;
-		fprintf(f, "| %s | ", p->res[i].name);
-		for (const Stage *g = p->stages; g && g->name; g++)
-			if (!strcmp(g->name, p->res[i].name))
-				fputs(g->what, f);
-		fprintf(f, " | %.1f", paper_json_num(s, "seconds"));
-		const cJSON *note = cJSON_GetObjectItemCaseSensitive(s, "seconds_note");
-		if (cJSON_IsString(note))
-			fprintf(f, " (%s)", note->valuestring);
-		fputs(" |\n", f);
-	}
-	fputc('\n', f);
+	return stage_times(p, md, e);
 }

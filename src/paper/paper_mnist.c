@@ -62,8 +62,10 @@ static int st_add20(Paper *p, cJSON *out, Err *e)
 		rc = report_stage_trained(out, &tr, e);
 	if (rc == 0)
 		rc = paper_stage_acc(p, net, out, e);
+	LayerCond *lc = rc == 0 ? paper_cond(net, 20, e) : NULL;
 	if (rc == 0)
-		rc = report_stage_net(out, net, 20, e);
+		rc = lc ? report_stage_net(out, net, lc, e) : -1;
+	cond_net_free(lc, net->m);
 	if (rc == 0)
 		rc = paper_squeeze_list(p, net, taus, 2, FULL_EPOCHS(p), 1, NULL, out, e);
 	net_free(net);
@@ -124,8 +126,9 @@ static int st_over(Paper *p, cJSON *out, Err *e)
 		if (rc == 0)
 			rc = paper_partial_save(p, "over", part, e);
 	}
+	if (rc == 0)
+		rc = report_stage_take(out, part, e);
 	if (rc == 0) {
-		report_stage_take(out, part);
 		if (untimed_net || untimed_rows) {
 			char note[128];
 			snprintf(note, sizeof note,
@@ -156,8 +159,10 @@ static int st_eta(Paper *p, cJSON *out, Err *e)
 		double done = 0;
 		for (int k = 0; k < (p->o.quick ? 2 : 5); k++) {
 			int rc = rows ? paper_train(p, net, p->train, etas[k] - done, e) : -1;
+			LayerCond *lc = rc == 0 ? paper_cond(net, 30, e) : NULL;
 			if (rc == 0)
-				rc = report_stage_eta_row(rows, net, 30, etas[k], e);
+				rc = lc ? report_stage_eta_row(rows, net, lc, etas[k], e) : -1;
+			cond_net_free(lc, net->m);
 			if (rc != 0) {
 				net_free(net);
 				return rc;

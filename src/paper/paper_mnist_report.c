@@ -2,6 +2,7 @@
  * with condnet's figures beside the paper's. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "paper/paper_stage.h"
 
@@ -56,132 +57,150 @@ static const cJSON *last(const cJSON *arr)
 	return n ? cJSON_GetArrayItem(arr, n - 1) : NULL;
 }
 
-static void table1(const cJSON *r, Md *md)
+static const cJSON *item(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static int nomem(Err *e)
+{
+	return err_set(e, "out of memory for a table of the report");
+}
+
+static int table1(const cJSON *r, Md *md, Err *e)
 {
 	FILE *f = md->f;
-	const cJSON *recs = cJSON_GetObjectItemCaseSensitive(r, "history");
+	const cJSON *recs = item(r, "history");
 	const cJSON *first = cJSON_GetArrayItem(recs, 0), *fin = last(recs);
 	fprintf(f, "## Table 1 — Algorithm 1 from 12 × 300 (τ = 25, η = 1, widths rounded down to "
 	           "multiples of 5)\n\n");
 	fprintf(f, "Stopped after %d iterations: %s (%s).\n\n", cJSON_GetArraySize(recs) - 1,
-	        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "status")),
-	        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "reason")));
-	fprintf(f,
-	        "| layer | initial n | initial κ | κ (paper) | final n | n (paper) | final κ | κ "
-	        "(paper) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	        cJSON_GetStringValue(item(r, "status")), cJSON_GetStringValue(item(r, "reason")));
 	int m = paper_json_layers(first);
+	ReportPaperAlg1 *t = calloc((size_t)(m > 0 ? m : 1), sizeof *t);
+	if (!t)
+		return nomem(e);
 	for (int i = 0; i < m; i++) {
 		int pi = i == m - 1 ? 12 : i; /* the paper's output layer is row 13 */
 		int in_paper = i < 12 || i == m - 1;
-		fprintf(f, "| %d | %.0f |", i + 1, paper_json_width(first, i));
-		md_pair(md, paper_json_at(first, "kappa", i), in_paper ? t1_init_k[pi] : NAN, -1,
-		        NULL);
-		md_pair(md, paper_json_width(fin, i), in_paper ? t1_fin_n[pi] : NAN, -1, NULL);
-		md_pair(md, paper_json_at(fin, "kappa", i), in_paper ? t1_fin_k[pi] : NAN, -1,
-		        NULL);
-		fputc('\n', f);
+		t[i] = (ReportPaperAlg1){
+		    paper_json_width(first, i),     paper_json_at(first, "kappa", i),
+		    in_paper ? t1_init_k[pi] : NAN, paper_json_width(fin, i),
+		    in_paper ? t1_fin_n[pi] : NAN,  paper_json_at(fin, "kappa", i),
+		    in_paper ? t1_fin_k[pi] : NAN};
 	}
+	int rc = report_paper_alg1(f, t, m, 1, e);
+	free(t);
 	fputc('\n', f);
+	return rc;
 }
 
-static void table2(const cJSON *r, Md *md)
+static int table2(const cJSON *r, Md *md, Err *e)
 {
 	FILE *f = md->f;
 	fprintf(f,
 	        "## Table 2 — Algorithm 2 (q = %.0f, η = %.0f, 1,000 validation images per class, "
 	        "errors in %%)\n\n",
 	        paper_json_num(r, "q"), paper_json_num(r, "eta"));
-	fprintf(f, "| β | ε_tr | (paper) | ε_v | (paper) | 2ε_v − ε_tr | (paper) |\n"
-	           "|---:|---:|---:|---:|---:|---:|---:|\n");
-	const cJSON *b;
-	cJSON_ArrayForEach(b, cJSON_GetObjectItemCaseSensitive(r, "betas"))
+	const cJSON *betas = item(r, "betas"), *b;
+	int n = 0;
+	ReportPaperBeta *t = calloc((size_t)(cJSON_GetArraySize(betas) + 1), sizeof *t);
+	if (!t)
+		return nomem(e);
+	cJSON_ArrayForEach(b, betas)
 	{
 		double beta = paper_json_num(b, "beta");
-		double x = (beta - 1.0) / 0.2; /* checked before converting */
-		int j = x > -1 && x < 9 ? (int)lround(x) : -1;
-		int known = fabs(beta - (1.0 + 0.2 * j)) < 1e-6 && j >= 0 && j < 8;
-		fprintf(f, "| %.1f%s |", beta,
-		        fabs(beta - paper_json_num(r, "pick")) < 1e-9 ? " ◀" : "");
-		md_pair(md, paper_json_num(b, "err_tr"), known ? t2_tr[j] : NAN, 2, NULL);
-		md_pair(md, paper_json_num(b, "err_v"), known ? t2_v[j] : NAN, 2, NULL);
-		md_pair(md, paper_json_num(b, "score"), known ? t2_s[j] : NAN, 2, NULL);
-		fputc('\n', f);
+		int j = md_beta_row(beta, 1.0);
+		t[n++] = (ReportPaperBeta){beta,
+		                           fabs(beta - paper_json_num(r, "pick")) < 1e-9,
+		                           paper_json_num(b, "err_tr"),
+		                           j >= 0 ? t2_tr[j] : NAN,
+		                           paper_json_num(b, "err_v"),
+		                           j >= 0 ? t2_v[j] : NAN,
+		                           paper_json_num(b, "score"),
+		                           j >= 0 ? t2_s[j] : NAN};
 	}
+	int rc = report_paper_betas(f, t, n, e);
+	free(t);
 	fprintf(f, "\nPick: β = %.1f here, β = 2.0 in the paper.\n\n", paper_json_num(r, "pick"));
+	return rc;
 }
 
-static void final_and_table3(const cJSON *fin, const cJSON *ver, Md *md)
+static int final_and_table3(const cJSON *fin, const cJSON *ver, Md *md, Err *e)
 {
 	FILE *f = md->f;
-	if (fin && md->converge) {
+	if (fin && md->converge)
 		fprintf(f, "## The pick (β = %.1f) trained to convergence on the training part\n\n",
 		        paper_json_num(fin, "beta"));
-		fprintf(f, "| | here | paper |\n|---|---:|---:|\n| test accuracy (%%) |");
-		md_pair(md, paper_json_num(fin, "test_acc"), 98.68, 2, "test accuracy of the pick");
-		fprintf(f, "\n| training accuracy (%%) |");
-		md_pair(md, paper_json_num(fin, "train_acc"), 100, 2, NULL);
-		fprintf(f,
-		        "\n| validation accuracy (%%) | %.2f | — |\n| epochs run (the best kept) | "
-		        "%.0f (%.0f) | — |\n\n",
-		        paper_json_num(fin, "val_acc"), paper_json_num(fin, "epochs"),
-		        paper_json_num(fin, "best_epoch"));
-	} else if (fin) {
+	else if (fin)
 		fprintf(f, "## Full training of the pick (β = %.1f) on all 60,000 images\n\n",
 		        paper_json_num(fin, "beta"));
-		fprintf(f, "| | here | paper |\n|---|---:|---:|\n| test accuracy (%%) |");
-		md_pair(md, paper_json_num(fin, "test_acc"), 98.68, 2, "test accuracy of the pick");
-		fprintf(f, "\n| training accuracy (%%) |");
-		md_pair(md, paper_json_num(fin, "train_acc"), 100, 2, NULL);
-		fprintf(f, "\n| epochs (to 100 %% training accuracy, at most 30) | %.0f | — |\n\n",
-		        paper_json_num(fin, "epochs"));
-	}
-	if (ver)
-		md_test_errors(md, ver, t3, 1.0, "Table 3");
-}
-
-static void layer_rows(const cJSON *net, const double *pn, const double *pk, Md *md)
-{
-	FILE *f = md->f;
-	int m = paper_json_layers(net);
-	fprintf(f, "| layer | n | (paper) | κ | (paper) |\n|---:|---:|---:|---:|---:|\n");
-	for (int i = 0; i < m; i++) {
-		fprintf(f, "| %d |", i + 1);
-		md_pair(md, paper_json_width(net, i), pn && i < 13 ? pn[i] : NAN, -1, NULL);
-		md_pair(md, paper_json_at(net, "kappa", i), pk && i < 13 ? pk[i] : NAN, -1, NULL);
+	if (fin) {
+		double ep = paper_json_num(fin, "epochs");
+		ReportPaperPick here = {paper_json_num(fin, "test_acc"),
+		                        paper_json_num(fin, "train_acc"),
+		                        md->converge ? paper_json_num(fin, "val_acc") : NAN,
+		                        md->converge ? ep : NAN,
+		                        paper_json_num(fin, "best_epoch"),
+		                        md->converge ? NAN : ep},
+		                paper = {98.68, 100, NAN, NAN, NAN, NAN};
+		if (md_flag(md, "test accuracy of the pick", here.test_acc, paper.test_acc, e) ||
+		    report_paper_pick(f, &here, &paper, e))
+			return -1;
 		fputc('\n', f);
 	}
-	fputc('\n', f);
+	return ver ? md_test_errors(md, ver, t3, 1.0, "Table 3", e) : 0;
 }
 
-static void squeezes(const Paper *p, Md *md)
+static int layer_rows(const cJSON *net, const double *pn, const double *pk, Md *md, Err *e)
+{
+	int m = paper_json_layers(net);
+	ReportPaperLayer *t = calloc((size_t)(m > 0 ? m : 1), sizeof *t);
+	if (!t)
+		return nomem(e);
+	for (int i = 0; i < m; i++)
+		t[i] =
+		    (ReportPaperLayer){paper_json_width(net, i), pn && i < 13 ? pn[i] : NAN,
+		                       paper_json_at(net, "kappa", i), pk && i < 13 ? pk[i] : NAN};
+	int rc = report_paper_layers(md->f, t, m, e);
+	free(t);
+	fputc('\n', md->f);
+	return rc;
+}
+
+/* Table 6 and Table 7: the pick squeezed, and the best squeezed model. */
+static int squeeze_pick(const cJSON *sq, Md *md, Err *e)
+{
+	FILE *f = md->f;
+	fprintf(f, "## Table 6 — squeezing the pick (accuracy %.2f %%) with Algorithm 3, %s\n\n",
+	        paper_json_num(sq, "acc"),
+	        md_retrained(md, "retrained to 100 % training accuracy"));
+	if (md_squeeze_rows(md, item(sq, "rows"), t6, 3, "Table 6", e))
+		return -1;
+	const cJSON *r, *best = NULL;
+	const char *by = md->converge ? "val_acc" : "acc_after";
+	cJSON_ArrayForEach(r, item(sq, "rows"))
+	{
+		if (!best || paper_json_num(r, by) > paper_json_num(best, by))
+			best = r;
+	}
+	if (!best)
+		return 0;
+	fprintf(f,
+	        "## Table 7 — the best squeezed model%s (τ = %g, %.2f %%; paper: τ = "
+	        "20, 98.74 %%)\n\n",
+	        md->converge ? " by validation accuracy" : "", paper_json_num(best, "tau"),
+	        paper_json_num(best, "acc_after"));
+	return layer_rows(item(best, "net"), t7_n, t7_k, md, e);
+}
+
+static int squeezes(const Paper *p, Md *md, Err *e)
 {
 	FILE *f = md->f;
 	const cJSON *sq = paper_result(p, "squeeze"), *ad = paper_result(p, "add20"),
 	            *ov = paper_result(p, "over");
-	if (sq) {
-		fprintf(
-		    f,
-		    "## Table 6 — squeezing the pick (accuracy %.2f %%) with Algorithm 3, %s\n\n",
-		    paper_json_num(sq, "acc"),
-		    md_retrained(md, "retrained to 100 % training accuracy"));
-		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(sq, "rows"), t6, 3, "Table 6");
-		const cJSON *r, *best = NULL;
-		const char *by = md->converge ? "val_acc" : "acc_after";
-		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(sq, "rows"))
-		{
-			if (!best || paper_json_num(r, by) > paper_json_num(best, by))
-				best = r;
-		}
-		if (best) {
-			fprintf(
-			    f,
-			    "## Table 7 — the best squeezed model%s (τ = %g, %.2f %%; paper: τ = "
-			    "20, 98.74 %%)\n\n",
-			    md->converge ? " by validation accuracy" : "",
-			    paper_json_num(best, "tau"), paper_json_num(best, "acc_after"));
-			layer_rows(cJSON_GetObjectItemCaseSensitive(best, "net"), t7_n, t7_k, md);
-		}
-	}
+	if (sq && squeeze_pick(sq, md, e))
+		return -1;
 	if (ad) {
 		fprintf(f,
 		        "## Table 8 — 20 neurons added to hidden layers 4 and 8, fully trained\n\n"
@@ -189,10 +208,10 @@ static void squeezes(const Paper *p, Md *md)
 		        paper_json_num(ad, "acc"));
 		md_epochs(md, ad);
 		fprintf(f, ").\n\n");
-		md_flag(md, "Table 8 model accuracy", paper_json_num(ad, "acc"), 98.47);
-		layer_rows(cJSON_GetObjectItemCaseSensitive(ad, "net"), NULL, t8_k, md);
-		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(ad, "rows"), t8_sq, 2,
-		                "Table 8 squeeze");
+		if (md_flag(md, "Table 8 model accuracy", paper_json_num(ad, "acc"), 98.47, e) ||
+		    layer_rows(item(ad, "net"), NULL, t8_k, md, e) ||
+		    md_squeeze_rows(md, item(ad, "rows"), t8_sq, 2, "Table 8 squeeze", e))
+			return -1;
 	}
 	if (ov) {
 		fprintf(f,
@@ -201,97 +220,136 @@ static void squeezes(const Paper *p, Md *md)
 		        paper_json_num(ov, "acc"));
 		md_epochs(md, ov);
 		fprintf(f, ")\n\n");
-		md_flag(md, "12 × 600 accuracy", paper_json_num(ov, "acc"), 98.3);
-		md_squeeze_rows(md, cJSON_GetObjectItemCaseSensitive(ov, "rows"), t9, 9, "Table 9");
+		if (md_flag(md, "12 × 600 accuracy", paper_json_num(ov, "acc"), 98.3, e) ||
+		    md_squeeze_rows(md, item(ov, "rows"), t9, 9, "Table 9", e))
+			return -1;
 	}
+	return 0;
 }
 
-static void eta_table(const cJSON *rows, const double (*pk)[5], const double (*pp)[5], Md *md)
+/* κ and p after each η (Tables 14 and 15), the paper's beside them. */
+static int eta_table(const cJSON *rows, const double (*pk)[5], const double (*pp)[5], Md *md,
+                     Err *e)
 {
-	FILE *f = md->f;
-	int m = paper_json_layers(cJSON_GetArrayItem(rows, 0));
-	fprintf(f, "| layer | n |");
+	int m = paper_json_layers(cJSON_GetArrayItem(rows, 0)), ng = cJSON_GetArraySize(rows);
+	size_t cells = (size_t)(m > 0 ? m : 1) * (size_t)(ng > 0 ? ng : 1);
+	double *buf =
+	    calloc(5 * cells + (size_t)(ng > 0 ? ng : 1) + (size_t)(m > 0 ? m : 1), sizeof *buf);
+	if (!buf)
+		return nomem(e);
+	ReportPaperEta t = {m,
+	                    ng,
+	                    buf,
+	                    buf + ng,
+	                    buf + ng + m,
+	                    buf + ng + m + cells,
+	                    buf + ng + m + 2 * cells,
+	                    buf + ng + m + 3 * cells};
+	double *eta = buf, *n = buf + ng, *k = n + m, *kp = k + cells, *p = kp + cells,
+	       *ppp = p + cells;
 	const cJSON *r;
+	int g = 0;
 	cJSON_ArrayForEach(r, rows)
-	    fprintf(f, " κ (η=%g) | (paper) | p | (paper) |", paper_json_num(r, "eta"));
-	fprintf(f, "\n|---:|---:|");
-	cJSON_ArrayForEach(r, rows) fprintf(f, "---:|---:|---:|---:|");
-	fputc('\n', f);
-	for (int i = 0; i < m; i++) {
-		fprintf(f, "| %d | %.0f |", i + 1,
-		        paper_json_width(cJSON_GetArrayItem(rows, 0), i));
-		int k = 0;
-		cJSON_ArrayForEach(r, rows)
-		{
-			int ok = i < 10 && k < 5;
-			md_pair(md, paper_json_at(r, "kappa", i), ok ? pk[i][k] : NAN, -1, NULL);
-			md_pair(md, paper_json_at(r, "p", i), ok ? pp[i][k] : NAN, 0, NULL);
-			k++;
+	{
+		eta[g] = paper_json_num(r, "eta");
+		for (int i = 0; i < m; i++) {
+			size_t c = (size_t)i * (size_t)ng + (size_t)g;
+			int ok = i < 10 && g < 5;
+			k[c] = paper_json_at(r, "kappa", i);
+			kp[c] = ok ? pk[i][g] : NAN;
+			p[c] = paper_json_at(r, "p", i);
+			ppp[c] = ok ? pp[i][g] : NAN;
 		}
-		fputc('\n', f);
+		g++;
 	}
-	fputc('\n', f);
+	for (int i = 0; i < m; i++)
+		n[i] = paper_json_width(cJSON_GetArrayItem(rows, 0), i);
+	int rc = report_paper_eta(md->f, &t, e);
+	free(buf);
+	fputc('\n', md->f);
+	return rc;
 }
 
-static void history(const cJSON *run, const double *pfin, const double *pmaxk, Md *md)
+/* Algorithm 1's widths per iteration (Tables 16 and 17). */
+static int history(const cJSON *run, const double *pfin, const double *pmaxk, Md *md, Err *e)
 {
-	FILE *f = md->f;
-	const cJSON *recs = cJSON_GetObjectItemCaseSensitive(run, "history"), *r;
-	int m = paper_json_layers(cJSON_GetArrayItem(recs, 0));
-	fprintf(f, "%d iterations, %s.\n\n| layer |", cJSON_GetArraySize(recs) - 1,
-	        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(run, "status")));
-	cJSON_ArrayForEach(r, recs) fprintf(f, " %.0f |", paper_json_num(r, "iter"));
-	fprintf(f, " paper's output |\n|---:|");
-	cJSON_ArrayForEach(r, recs) fprintf(f, "---:|");
-	fprintf(f, "---:|\n");
-	for (int i = 0; i < m; i++) {
-		fprintf(f, "| %d |", i + 1);
-		cJSON_ArrayForEach(r, recs) fprintf(f, " %.0f |", paper_json_width(r, i));
-		fprintf(f, " %.0f |\n", i < 10 ? pfin[i] : NAN);
-	}
-	fprintf(f, "| max κ |");
+	const cJSON *recs = item(run, "history"), *r;
+	int m = paper_json_layers(cJSON_GetArrayItem(recs, 0)), ni = cJSON_GetArraySize(recs);
+	fprintf(md->f, "%d iterations, %s.\n\n", ni - 1, cJSON_GetStringValue(item(run, "status")));
+	size_t mm = (size_t)(m > 0 ? m : 1), nn = (size_t)(ni > 0 ? ni : 1);
+	double *buf = calloc(nn * (4 + mm) + mm, sizeof *buf);
+	if (!buf)
+		return nomem(e);
+	ReportPaperHistory t = {m,
+	                        ni,
+	                        buf,
+	                        buf + nn,
+	                        buf + nn * (1 + mm),
+	                        buf + nn * (2 + mm),
+	                        buf + nn * (3 + mm),
+	                        buf + nn * (4 + mm)};
+	double *iter = buf, *w = buf + nn, *mk = w + nn * mm, *mkp = mk + nn, *sum = mkp + nn,
+	       *fin = sum + nn;
 	int k = 0;
 	cJSON_ArrayForEach(r, recs)
 	{
-		fprintf(f, " %.1f", paper_json_num(r, "max_kappa"));
-		if (pmaxk && k < 8)
-			fprintf(f, " (%.1f)", pmaxk[k]);
-		fprintf(f, " |");
+		iter[k] = paper_json_num(r, "iter");
+		for (int i = 0; i < m; i++)
+			w[(size_t)k * mm + (size_t)i] = paper_json_width(r, i);
+		mk[k] = paper_json_num(r, "max_kappa");
+		mkp[k] = pmaxk && k < 8 ? pmaxk[k] : NAN;
+		sum[k] = paper_json_num(r, "sum_n");
 		k++;
 	}
-	fprintf(f, " |\n| Σ n |");
-	cJSON_ArrayForEach(r, recs) fprintf(f, " %.0f |", paper_json_num(r, "sum_n"));
-	fprintf(f, " |\n\n");
+	for (int i = 0; i < m; i++)
+		fin[i] = i < 10 ? pfin[i] : NAN;
+	int rc = report_paper_history(md->f, &t, e);
+	free(buf);
+	fputc('\n', md->f);
+	return rc;
 }
 
-void paper_mnist_report(const Paper *p, Md *md)
+/* Tables 14 to 17: κ after η epochs, and Algorithm 1 from wider starts. */
+static int eta_and_tau(const Paper *p, Md *md, Err *e)
 {
 	FILE *f = md->f;
-	md_head(p, md, "MNIST (200 Haar-wavelet features): condnet beside the paper");
-	md_why(md, p->o.report, "where-the-gap-on-mnist-comes-from-measured");
 	const cJSON *r;
-	if ((r = paper_result(p, "alg1")))
-		table1(r, md);
-	if ((r = paper_result(p, "alg2")))
-		table2(r, md);
-	final_and_table3(paper_result(p, "final"), paper_result(p, "verify"), md);
-	squeezes(p, md);
 	if ((r = paper_result(p, "eta"))) {
 		fprintf(f, "## Table 14 — 9 × 600: κ and p (τ = 30) after η epochs (paper in "
 		           "parentheses columns)\n\n");
-		eta_table(cJSON_GetObjectItemCaseSensitive(r, "600"), t14_k, t14_p, md);
+		if (eta_table(item(r, "600"), t14_k, t14_p, md, e))
+			return -1;
 		fprintf(f, "## Table 15 — 9 × 100: κ and p (τ = 30) after η epochs\n\n");
-		eta_table(cJSON_GetObjectItemCaseSensitive(r, "100"), t15_k, t15_p, md);
+		if (eta_table(item(r, "100"), t15_k, t15_p, md, e))
+			return -1;
 	}
 	if ((r = paper_result(p, "tau"))) {
 		fprintf(f,
 		        "## Table 16 — Algorithm 1 (τ = 30, η = 1) from 600, 540, …, 120; n_i per "
 		        "iteration (paper's max κ in parentheses)\n\n");
-		history(cJSON_GetObjectItemCaseSensitive(r, "tapered"), t16_fin, t16_maxk, md);
+		if (history(item(r, "tapered"), t16_fin, t16_maxk, md, e))
+			return -1;
 		fprintf(
 		    f, "## Table 17 — Algorithm 1 (τ = 30, η = 1) from 9 × 600 (the paper needs 47 "
 		       "iterations)\n\n");
-		history(cJSON_GetObjectItemCaseSensitive(r, "uniform"), t17_fin, NULL, md);
+		if (history(item(r, "uniform"), t17_fin, NULL, md, e))
+			return -1;
 	}
-	md_flags(md);
+	return 0;
+}
+
+int paper_mnist_report(const Paper *p, Md *md, Err *e)
+{
+	if (md_head(p, md, "MNIST (200 Haar-wavelet features): condnet beside the paper", e))
+		return -1;
+	md_why(md, p->o.report, "where-the-gap-on-mnist-comes-from-measured");
+	const cJSON *r;
+	if ((r = paper_result(p, "alg1")) && table1(r, md, e))
+		return -1;
+	if ((r = paper_result(p, "alg2")) && table2(r, md, e))
+		return -1;
+	if (final_and_table3(paper_result(p, "final"), paper_result(p, "verify"), md, e) ||
+	    squeezes(p, md, e) || eta_and_tau(p, md, e))
+		return -1;
+	return md_flags(md, e);
 }

@@ -37,10 +37,12 @@
 #include "base/err.h"
 #include "base/repro.h"
 #include "data/dataset.h"
+#include "engine/cond.h"
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_plan.h"
 #include "paper/paper_settings.h"
+#include "report/report_paper.h"
 
 /* The most stages an experiment has. */
 #define PAPER_MAX_STAGES 16
@@ -128,6 +130,9 @@ int paper_save(const Paper *p, const Net *net, const char *file, Err *e);
 /* The test accuracy of the network a stage starts from, into its result
  * ("acc"). 0, 1 when stopped, -1. */
 int paper_stage_acc(const Paper *p, const Net *net, cJSON *out, Err *e);
+/* The network's conditioning at τ for a stage's record (cond_net_free it),
+ * or NULL with a message (a stop included: the stage is cut short). */
+LayerCond *paper_cond(const Net *net, double tau, Err *e);
 Net *paper_load(const Paper *p, const char *file, Err *e);
 
 /* Algorithm 3 on a copy of net at τ, then retraining by paper_full_plan
@@ -191,38 +196,40 @@ double paper_json_width(const cJSON *net, int i);
 
 /* ---- Markdown (paper_markdown.c) ---- */
 
-/* A report being written: the text, and the figures that differ from the
- * paper's by more than 0.3 points, listed at its end. */
+/* A report being written: its text (the prose; every table goes through
+ * report/report_paper.h), and the figures that differ from the paper's by
+ * more than 0.3 points, listed at its end. Each md_ function that can fail
+ * returns 0, or -1 with a message (out of memory). */
 typedef struct Md {
 	FILE *f;
-	char *flags;   /* the list so far (malloc'd), NULL when empty */
-	size_t nflags; /* its length */
+	ReportPaperDiff *diff; /* the differences so far (malloc'd) */
+	int ndiff, capdiff;
 	int converge;  /* trained to convergence: tables show the epochs run and kept */
 	char why[256]; /* where each flagged difference is explained (a link), "" for none */
 } Md;
 
-void md_num(FILE *f, double v, int decimals); /* "—" for NaN */
-void md_int_thousands(FILE *f, double v);     /* "∞" for an infinite κ */
 /* The report's head: title, how to regenerate, the machine, stage times. */
-void md_head(const Paper *p, Md *md, const char *title);
+int md_head(const Paper *p, Md *md, const char *title, Err *e);
 /* Notes a percentage that differs from the paper's by more than 0.3 points;
  * md_flags() lists them at the end of the report and empties the list. */
-void md_flag(Md *md, const char *what, double ours, double paper);
-void md_flags(Md *md);
+int md_flag(Md *md, const char *what, double ours, double paper, Err *e);
+int md_flags(Md *md, Err *e);
 /* Links every flagged difference to section anchor of
  * docs/reproduction-notes.md, relative to the report (docs/NAME.md, or a
  * folder below docs/); no link for a report outside a docs/ folder. */
 void md_why(Md *md, const char *report, const char *anchor);
-/* Ours beside the paper's, "ours | paper |" with decimals (< 0: an integer
- * with thousands separators), flagged when what is not NULL (percentages). */
-void md_pair(Md *md, double ours, double paper, int decimals, const char *what);
+/* The row of β in a table of the paper's that starts at beta0 and steps by
+ * 0.2 (its 8 rows), or -1. */
+int md_beta_row(double beta, double beta0);
 /* A squeeze table (τ, removed, accuracy before and after retraining, and
  * when trained to convergence the retraining's epochs) with the paper's rows
  * {τ, removed, before, after} beside ours; name labels flags. */
-void md_squeeze_rows(Md *md, const cJSON *rows, const double (*paper)[4], int np, const char *name);
+int md_squeeze_rows(Md *md, const cJSON *rows, const double (*paper)[4], int np, const char *name,
+                    Err *e);
 /* "## NAME — test error of every β fully trained": the verification stage's
  * rows beside paper[0..8), the paper's errors for β = beta0, beta0 + 0.2, …. */
-void md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0, const char *name);
+int md_test_errors(Md *md, const cJSON *ver, const double *paper, double beta0, const char *name,
+                   Err *e);
 /* "; trained N epochs, epoch B kept" of a full training's record when
  * trained to convergence, else nothing. */
 void md_epochs(Md *md, const cJSON *r);
@@ -232,7 +239,8 @@ const char *md_retrained(const Md *md, const char *as_written);
 /* ---- the two experiments ---- */
 extern const Stage paper_mnist_stages[];
 extern const Stage paper_adult_stages[];
-void paper_mnist_report(const Paper *p, Md *md);
-void paper_adult_report(const Paper *p, Md *md);
+/* The report of each, into md (0, or -1 with a message). */
+int paper_mnist_report(const Paper *p, Md *md, Err *e);
+int paper_adult_report(const Paper *p, Md *md, Err *e);
 
 #endif

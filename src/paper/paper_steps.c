@@ -92,6 +92,12 @@ int paper_save(const Paper *p, const Net *net, const char *file, Err *e)
 	return rc;
 }
 
+LayerCond *paper_cond(const Net *net, double tau, Err *e)
+{
+	LayerCond *lc;
+	return cond_net_new(net, tau, 0, &lc, e) == 0 ? lc : NULL;
+}
+
 int paper_stage_acc(const Paper *p, const Net *net, cJSON *out, Err *e)
 {
 	double acc;
@@ -355,8 +361,10 @@ int paper_train_fresh(Paper *p, const int *w, int nh, int max_epochs, cJSON *out
 		rc = net_accuracy(net, paper_fit_data(p), NULL, &train_acc, e);
 	if (rc == 0)
 		rc = net_accuracy(net, p->test, NULL, &test_acc, e);
+	LayerCond *lc = rc == 0 ? paper_cond(net, COND_TAU_DEFAULT, e) : NULL;
 	if (rc == 0)
-		rc = report_stage_fit(out, net, &r, train_acc, test_acc, COND_TAU_DEFAULT, e);
+		rc = lc ? report_stage_fit(out, net, lc, &r, train_acc, test_acc, e) : -1;
+	cond_net_free(lc, net->m);
 	if (rc == 0 && save)
 		rc = paper_save(p, net, save, e);
 	net_free(net);

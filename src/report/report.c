@@ -206,17 +206,11 @@ static int lc_fields(cJSON *o, const int *n, const LayerCond *lc, int m, Err *e)
 	return rc;
 }
 
-cJSON *report_net_json(const Net *net, double tau, Err *e)
+cJSON *report_net_json(const Net *net, const LayerCond *lc, Err *e)
 {
-	LayerCond *lc;
-	if (cond_net_new(net, tau, 0, &lc, e) != 0)
-		return NULL;
 	cJSON *o = cJSON_CreateObject();
-	if (!o || lc_fields(o, net->n, lc, net->m, e)) {
-		cond_net_free(lc, net->m);
+	if (!o || lc_fields(o, net->n, lc, net->m, e))
 		return json_nomem(o, e);
-	}
-	cond_net_free(lc, net->m);
 	return o;
 }
 
@@ -300,7 +294,12 @@ static const int alg1_json_order[] = {AL_ITER, AL_N,   AL_KAPPA, AL_P,   AL_MAXK
                                       AL_SUMN, AL_ERR, AL_SECS,  AL_TAU, AL_ETA};
 static const int alg1_data_order[] = {AL_ITER, AL_TAU,  AL_ETA,   AL_SUMN,
                                       AL_ACC,  AL_MAXK, AL_KAPPA, AL_LAYERS};
-static const RecKind alg1_kind = {alg1_cols, AL_NCOL, alg1_json_order, 10, alg1_data_order, 8};
+static const RecKind alg1_kind = {.col = alg1_cols,
+                                  .ncol = AL_NCOL,
+                                  .json = alg1_json_order,
+                                  .njson = 10,
+                                  .data = alg1_data_order,
+                                  .ndata = 8};
 
 /* Algorithm 1's records (n of them) as records, into *s (free s->v). */
 static int alg1_set(const Alg1Record *rec, int n, RecSet *s, Err *e)
@@ -575,10 +574,10 @@ static int kernels_json(cJSON *root)
 	KernelsChoice k;
 	char why[256];
 	kernels_current(&k);
-	if (!cJSON_AddStringToObject(root, "kernels", k.core))
+	if (json_add(root, "kernels", cJSON_CreateString(k.core), NULL))
 		return -1;
 	if (kernels_why_text(&k, 0, why, sizeof why)[0] &&
-	    !cJSON_AddStringToObject(root, "kernels_why", why))
+	    json_add(root, "kernels_why", cJSON_CreateString(why), NULL))
 		return -1;
 	return 0;
 }

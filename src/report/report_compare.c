@@ -101,7 +101,7 @@ static void compare_kind(CompareKind *ck)
 			if (k < CS_DRAWS)
 				ck->data[nd++] = c;
 		}
-	ck->k = (RecKind){ck->col, CP_NCOL, NULL, 0, ck->data, nd};
+	ck->k = (RecKind){.col = ck->col, .ncol = CP_NCOL, .data = ck->data, .ndata = nd};
 }
 
 static int compare_set(const CompareKind *ck, const Alg3Compare *c, int n, RecSet *s, Err *e)
@@ -296,11 +296,8 @@ const char *report_compare_stage_title(int s)
 static cJSON *stage_json(const Alg3Compare *x, int s, Err *e)
 {
 	cJSON *o = cJSON_CreateObject(), *r = cJSON_CreateObject(), *d = NULL;
-	if (!o || !r) {
-		cJSON_Delete(r);
+	if (!o || json_add(o, "random", r, e))
 		return json_nomem(o, e);
-	}
-	cJSON_AddItemToObject(o, "random", r);
 	const CriterionAcc *a = x->acc[s];
 	double *draws = x->draw_acc[s];
 	if (json_add(o, "qr", json_num(a[ALG3_QR].acc), e) ||
@@ -313,8 +310,7 @@ static cJSON *stage_json(const Alg3Compare *x, int s, Err *e)
 		return json_nomem(o, e);
 	/* "random" last among o's keys, as it was always written */
 	cJSON_DetachItemViaPointer(o, r);
-	cJSON_AddItemToObject(o, "random", r);
-	return o;
+	return json_add(o, "random", r, e) ? json_nomem(o, e) : o;
 }
 
 static cJSON *compare_one(const Alg3Compare *x, Err *e)
@@ -327,8 +323,7 @@ static cJSON *compare_one(const Alg3Compare *x, Err *e)
 	int h = x->m - 1;
 	for (int i = 0; i < h; i++) {
 		cJSON *l = cJSON_CreateObject();
-		if (!l || (cJSON_AddItemToArray(layers, l), 0) ||
-		    json_add(l, "layer", cJSON_CreateNumber(i + 1), e) ||
+		if (json_push(layers, l, e) || json_add(l, "layer", cJSON_CreateNumber(i + 1), e) ||
 		    json_add(l, "n_before", cJSON_CreateNumber(x->n[i + 1]), e) ||
 		    json_add(l, "keep", cJSON_CreateNumber(x->keep[i]), e) ||
 		    json_add(l, "removed_threshold", cJSON_CreateNumber(x->removed_thresh[i]), e) ||
@@ -371,9 +366,8 @@ int report_squeeze_compare_run_json(struct cJSON *rec, const Alg3Compare *c, int
 		return -1;
 	for (int i = 0; i < n; i++) {
 		cJSON *o = compare_one(&c[i], e);
-		if (!o)
+		if (!o || json_push(a, o, e))
 			return -1;
-		cJSON_AddItemToArray(a, o);
 	}
 	return json_add(rec, "draws", cJSON_CreateNumber(draws), e) ||
 	               json_add(rec, "retrain_draws", cJSON_CreateNumber(retrain_draws), e) ||

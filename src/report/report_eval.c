@@ -249,14 +249,11 @@ int report_eval_csv(FILE *f, const void *ud, Err *e)
 static cJSON *long_array(const long *v, int n)
 {
 	cJSON *a = cJSON_CreateArray();
-	for (int i = 0; a && i < n; i++) {
-		cJSON *x = cJSON_CreateNumber((double)v[i]);
-		if (!x) {
+	for (int i = 0; a && i < n; i++)
+		if (json_push(a, cJSON_CreateNumber((double)v[i]), NULL)) {
 			cJSON_Delete(a);
 			return NULL;
 		}
-		cJSON_AddItemToArray(a, x);
-	}
 	return a;
 }
 
@@ -313,9 +310,8 @@ static cJSON *model_json(const EvalModel *m, const RecSet *s, int first, Err *e)
 		return json_nomem(o, e);
 	for (int c = 0; c < ev->k; c++) {
 		cJSON *x = cJSON_CreateObject();
-		if (!x)
+		if (json_push(pc, x, e))
 			return json_nomem(o, e);
-		cJSON_AddItemToArray(pc, x);
 		if (rec_json_fields(x, s, first + c, e))
 			return json_nomem(o, e);
 	}
@@ -324,10 +320,8 @@ static cJSON *model_json(const EvalModel *m, const RecSet *s, int first, Err *e)
 	if (json_add(o, "confusion", cm = cJSON_CreateArray(), e))
 		return json_nomem(o, e);
 	for (int c = 0; c < ev->k; c++) {
-		cJSON *row = long_array(ev->confusion + (size_t)c * ev->k, ev->k);
-		if (!row)
+		if (json_push(cm, long_array(ev->confusion + (size_t)c * ev->k, ev->k), e))
 			return json_nomem(o, e);
-		cJSON_AddItemToArray(cm, row);
 	}
 	return o;
 }
@@ -348,9 +342,7 @@ static cJSON *eval_json(const EvalReport *r, Err *e)
 	          json_add(root, "models", models = cJSON_CreateArray(), e);
 	for (int i = 0, first = 0; !bad && i < r->nm; first += r->m[i++].ev->k) {
 		cJSON *o = model_json(&r->m[i], &s, first, e);
-		bad = !o;
-		if (o)
-			cJSON_AddItemToArray(models, o);
+		bad = !o || json_push(models, o, e);
 	}
 	free((void *)s.v);
 	if (bad || json_add(root, "agreement", ag = cJSON_CreateArray(), e))
@@ -360,9 +352,8 @@ static cJSON *eval_json(const EvalReport *r, Err *e)
 		int i, j;
 		pair_of(r->nm, p, &i, &j);
 		cJSON *o = report_agreement_json(&r->ag[p], e);
-		if (!o)
+		if (!o || json_push(ag, o, e))
 			return json_nomem(root, e);
-		cJSON_AddItemToArray(ag, o);
 		if (json_add(o, "a", cJSON_CreateNumber(i + 1), e) ||
 		    json_add(o, "b", cJSON_CreateNumber(j + 1), e))
 			return json_nomem(root, e);

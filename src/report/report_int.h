@@ -5,7 +5,8 @@
  * memory runs out, and the records as gnuplot data.
  *
  * A network's κ is {"n": [n_0, …, n_m], "kappa": [κ_1, …, κ_m], "p": [p_1,
- * …, p_m]}, p at the record's τ: report_net_json makes it for a network,
+ * …, p_m]}, p at the record's τ: report_net_json makes it for a network
+ * from its conditioning (lc, its m layers' at that τ, computed by the caller),
  * and every record that shows a network's conditioning holds these three
  * (the cond record, an Algorithm-1 iteration, a squeeze round's "net"). */
 #ifndef CONDNET_REPORT_INT_H
@@ -27,7 +28,7 @@
 #include "report/report_plot.h"
 #include "report/report_squeeze.h"
 
-cJSON *report_net_json(const Net *net, double tau, Err *e);
+cJSON *report_net_json(const Net *net, const LayerCond *lc, Err *e);
 /* The same schema from widths n[0..m], κ and p: its fields into o. */
 int report_net_fields(cJSON *o, const int *n, int m, const double *kappa, const int *p, Err *e);
 /* The cond record: the network's κ, and "shape", "m", "tau", "max_kappa",

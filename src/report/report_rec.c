@@ -1,132 +1,15 @@
 /* report_rec.c - the writers of records (report_rec.h): a table as aligned
- * text, Markdown or CSV, across, JSON and gnuplot data; and the grid of
- * cells the text tables are laid out in. */
+ * text, Markdown or CSV, across, JSON and gnuplot data (laid out in the grid
+ * of cells of report_table.c). */
 #include "report/report_rec.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine/cond.h"
 
 enum { CELL = REPORT_CELL };
-
-/* ---- the grid ---- */
-
-int table_init(Table *t, int rows, int cols, Err *e)
-{
-	t->rows = rows;
-	t->cols = cols;
-	t->cell = calloc((size_t)rows * (size_t)cols, CELL);
-	return t->cell ? 0 : err_set(e, "out of memory for a table of %d × %d", rows, cols);
-}
-
-void table_set(Table *t, int r, int c, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(t->cell + ((size_t)r * (size_t)t->cols + (size_t)c) * CELL, CELL, fmt, ap);
-	va_end(ap);
-}
-
-static const char *table_get(const Table *t, int r, int c)
-{
-	return t->cell + ((size_t)r * (size_t)t->cols + (size_t)c) * CELL;
-}
-
-/* Display width of UTF-8 text: code points, not bytes. */
-static int text_width(const char *s)
-{
-	int w = 0;
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			w++;
-	return w;
-}
-
-void csv_cell(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* The first column left-aligned, the others right-aligned; Markdown's rule
- * under the header. */
-static int table_text(FILE *f, const Table *t, ReportFormat fmt, Err *e)
-{
-	int w[256] = {0};
-	int cols = t->cols < 256 ? t->cols : 256;
-	for (int c = 0; c < cols; c++)
-		for (int r = 0; r < t->rows; r++) {
-			int x = text_width(table_get(t, r, c));
-			w[c] = x > w[c] ? x : w[c];
-		}
-	for (int c = 0; fmt == REPORT_MARKDOWN && c < cols; c++)
-		w[c] = w[c] < 3 ? 3 : w[c];
-	size_t cap = (size_t)cols * (4 * CELL + 8) + 2;
-	char *line = malloc(cap);
-	if (!line)
-		return err_set(e, "out of memory for a table's line");
-	for (int r = 0; r < t->rows; r++) {
-		size_t o = 0;
-		for (int c = 0; c < cols; c++) {
-			const char *s = table_get(t, r, c);
-			int gap = w[c] - text_width(s);
-			if (fmt == REPORT_MARKDOWN)
-				o += (size_t)snprintf(line + o, cap - o, "%s", c ? " " : "| ");
-			if (c == 0)
-				o += (size_t)snprintf(line + o, cap - o, "%s%*s", s, gap, "");
-			else
-				o += (size_t)snprintf(line + o, cap - o, "%*s%s", gap, "", s);
-			o += (size_t)snprintf(line + o, cap - o, "%s",
-			                      fmt == REPORT_MARKDOWN ? " |"
-			                      : c + 1 < cols         ? "  "
-			                                             : "");
-		}
-		while (o > 0 && line[o - 1] == ' ')
-			o--;
-		line[o] = '\0';
-		fprintf(f, "%s\n", line);
-		if (r == 0 && fmt == REPORT_MARKDOWN) {
-			for (int c = 0; c < cols; c++) {
-				fputs(c ? " " : "| ", f);
-				for (int i = 0; i < w[c] - 1; i++)
-					fputc('-', f);
-				fputs(c ? ":" : "-", f);
-				fputs(" |", f);
-			}
-			fputc('\n', f);
-		}
-	}
-	free(line);
-	return 0;
-}
-
-int table_put(FILE *f, Table *t, ReportFormat fmt, Err *e)
-{
-	int rc = 0;
-	if (fmt == REPORT_CSV)
-		for (int r = 0; r < t->rows; r++)
-			for (int c = 0; c < t->cols; c++) {
-				csv_cell(f, table_get(t, r, c));
-				fputc(c + 1 < t->cols ? ',' : '\n', f);
-			}
-	else
-		rc = table_text(f, t, fmt, e);
-	free(t->cell);
-	t->cell = NULL;
-	return rc;
-}
 
 /* ---- cells ---- */
 
@@ -203,6 +86,34 @@ static const char *kappa_tau(double k, double tau, char *buf, size_t len)
 	return cond_kappa_str(k, tau, buf, len);
 }
 
+/* REC_BESIDE: "v (aux)", "v (s)" or v. */
+static const char *beside(const RecCol *c, const RecVal *v, char *buf, size_t len)
+{
+	char a[32], b[32];
+	num(a, sizeof a, c->fmt, v->v);
+	if (!v->s && isnan(v->aux)) {
+		snprintf(buf, len, "%s", a);
+		return buf;
+	}
+	if (!v->s)
+		num(b, sizeof b, c->fmt, v->aux);
+	size_t n = (size_t)snprintf(buf, len, "%s (", a);
+	if (n < len)
+		snprintf(buf + n, len - n, "%s)", v->s ? v->s : b);
+	return buf;
+}
+
+/* REC_LIST: "50 49 48". */
+static const char *list(const RecVal *v, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < v->na && k < len; i++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%.0f", i ? " " : "",
+		                      v->ia ? (double)v->ia[i] : v->a[i]);
+	return buf;
+}
+
 static const char *plain_cell(const RecCol *c, const RecVal *v, int csv, char *buf, size_t len)
 {
 	double x = v->v;
@@ -248,6 +159,18 @@ static const char *plain_cell(const RecCol *c, const RecVal *v, int csv, char *b
 	case REC_ARRAY:
 		buf[0] = '\0';
 		break;
+	case REC_BIG:
+		if (csv)
+			snprintf(buf, len, "%.0f", x);
+		else if (isinf(x) || x < 0)
+			snprintf(buf, len, "∞");
+		else
+			report_thousands(x, buf, len);
+		break;
+	case REC_BESIDE:
+		return beside(c, v, buf, len);
+	case REC_LIST:
+		return list(v, buf, len);
 	}
 	return buf;
 }
@@ -258,6 +181,8 @@ const char *rec_cell(const RecCol *c, const RecVal *v, ReportFormat fmt, char *b
 	const char *s = plain_cell(c, v, fmt == REPORT_CSV, own, sizeof own);
 	if (v->bold && fmt == REPORT_MARKDOWN)
 		snprintf(buf, len, "**%s**", s);
+	else if (v->bold && fmt == REPORT_MD_ROWS && c->mark)
+		snprintf(buf, len, "%s%s", s, c->mark);
 	else
 		snprintf(buf, len, "%s", s);
 	return buf;
@@ -348,6 +273,7 @@ int rec_table(FILE *f, const RecSet *s, ReportFormat fmt, Err *e)
 			continue;
 		char buf[CELL];
 		table_set(&t, 0, k, "%s", header(s, c, fmt, buf, sizeof buf));
+		t.left[k] = (s->k->col[c].flags & REC_LEFT) != 0;
 		for (int r = 0; r < s->nrow; r++)
 			table_set(&t, r + 1, k, "%s",
 			          rec_cell(&s->k->col[c], val(s, r, c), fmt, buf, sizeof buf));
@@ -382,8 +308,16 @@ int rec_across(FILE *f, const RecSet *s, int label, const char *corner, const ch
 	if (table_init(&t, rows, s->nrow + 1, e))
 		return -1;
 	table_set(&t, 0, 0, "%s", fmt == REPORT_CSV ? ccorner : corner);
-	for (int j = 0; j < s->nrow; j++)
-		table_set(&t, 0, j + 1, "%.0f", label < 0 ? j : val(s, j, label)->v);
+	t.left[0] = s->k->heads_left != 0;
+	for (int j = 0; j < s->nrow; j++) {
+		char buf[CELL];
+		if (label < 0)
+			table_set(&t, 0, j + 1, "%d", j);
+		else
+			table_set(
+			    &t, 0, j + 1, "%s",
+			    rec_cell(&s->k->col[label], val(s, j, label), fmt, buf, sizeof buf));
+	}
 	const RecCol count = {.type = REC_COUNT};
 	for (int c = 0, r = 1; c < s->k->ncol; c++) {
 		const RecCol *col = &s->k->col[c];
@@ -426,14 +360,11 @@ cJSON *json_ints(const int *v, int n)
 cJSON *json_nums(const double *v, int n)
 {
 	cJSON *a = cJSON_CreateArray();
-	for (int i = 0; a && i < n; i++) {
-		cJSON *x = json_num(v[i]);
-		if (!x) {
+	for (int i = 0; a && i < n; i++)
+		if (json_push(a, json_num(v[i]), NULL)) {
 			cJSON_Delete(a);
 			return NULL;
 		}
-		cJSON_AddItemToArray(a, x);
-	}
 	return a;
 }
 
@@ -446,7 +377,16 @@ cJSON *json_nomem(cJSON *root, Err *e)
 
 int json_add(cJSON *o, const char *key, cJSON *item, Err *e)
 {
-	if (!item || !cJSON_AddItemToObject(o, key, item)) {
+	if (!item || !o || !cJSON_AddItemToObject(o, key, item)) {
+		cJSON_Delete(item);
+		return err_set(e, "out of memory for a JSON record");
+	}
+	return 0;
+}
+
+int json_push(cJSON *a, cJSON *item, Err *e)
+{
+	if (!item || !a || !cJSON_AddItemToArray(a, item)) {
 		cJSON_Delete(item);
 		return err_set(e, "out of memory for a JSON record");
 	}
@@ -492,9 +432,8 @@ cJSON *rec_json(const RecSet *s, Err *e)
 		return json_nomem(NULL, e);
 	for (int r = 0; r < s->nrow; r++) {
 		cJSON *o = cJSON_CreateObject();
-		if (!o)
+		if (json_push(a, o, e))
 			return json_nomem(a, e);
-		cJSON_AddItemToArray(a, o);
 		if (rec_json_fields(o, s, r, e))
 			return json_nomem(a, e);
 	}

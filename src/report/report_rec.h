@@ -16,6 +16,7 @@
 #ifndef CONDNET_REPORT_REC_H
 #define CONDNET_REPORT_REC_H
 
+#include <math.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -35,7 +36,13 @@ typedef enum RecType {
 	REC_OF,        /* text "v/aux" ("3/5"), CSV v */
 	REC_FLAG,      /* v ≠ 0: text yes or no, CSV cyes or cno ("1" and "0" when NULL) */
 	REC_TEXT,      /* the value's text s (CSV: cs when set) */
-	REC_ARRAY      /* the value's na numbers a: JSON only, an array */
+	REC_ARRAY,     /* the value's na numbers a: JSON only, an array */
+	REC_BIG,       /* a whole number with thousands separators, ∞ when infinite or
+	                * negative (κ beside the paper's); CSV "%.0f" */
+	REC_BESIDE,    /* v in fmt, then aux in fmt between brackets ("12 (9)"), or the
+	                * text s when set ("3.2 (resumed)"); v alone when aux is NaN */
+	REC_LIST       /* the value's na numbers a (or ints ia), "%.0f" each, between
+	                * spaces ("50 49 48") */
 } RecType;
 
 /* How a number is written: "%g", "%.0f", "%.1f", …, "%.17g". */
@@ -55,12 +62,13 @@ typedef enum RecFmt {
 
 /* Where a column goes, and how an absent value is written there. */
 enum {
-	REC_T = 1u,      /* in the text and Markdown tables */
-	REC_C = 2u,      /* in the CSV */
-	REC_TC = 3u,     /* both */
-	REC_OPT = 4u,    /* out of the table and the CSV when every value is absent */
-	REC_JNULL = 8u,  /* an absent value is JSON null (else the key is left out) */
-	REC_INFNAN = 16u /* gnuplot data: ∞ written as NaN (a gap in a chart) */
+	REC_T = 1u,       /* in the text and Markdown tables */
+	REC_C = 2u,       /* in the CSV */
+	REC_TC = 3u,      /* both */
+	REC_OPT = 4u,     /* out of the table and the CSV when every value is absent */
+	REC_JNULL = 8u,   /* an absent value is JSON null (else the key is left out) */
+	REC_INFNAN = 16u, /* gnuplot data: ∞ written as NaN (a gap in a chart) */
+	REC_LEFT = 32u    /* REPORT_MD_ROWS: left-aligned (else right) */
 };
 
 typedef struct RecCol {
@@ -75,6 +83,7 @@ typedef struct RecCol {
 	const char *yes, *no, *cyes, *cno; /* REC_FLAG */
 	const char *none, *cnone; /* an absent value: text ("-" when NULL), CSV ("" when NULL) */
 	const char *dmiss;        /* data: NaN written as this (NULL: by dfmt) */
+	const char *mark;         /* REPORT_MD_ROWS: written after a bold value (" ◀"), for ** */
 } RecCol;
 
 /* A record kind: its columns, and the order of their JSON keys and of the
@@ -86,6 +95,8 @@ typedef struct RecKind {
 	int njson;
 	const int *data;
 	int ndata;
+	int heads_left; /* across, REPORT_MD_ROWS: the column of the fields' names
+	                 * left-aligned (else right) */
 } RecKind;
 
 /* One value of a record. A number is v (aux: REC_KAPPA_TAU's τ, REC_OF's
@@ -117,6 +128,16 @@ static inline RecVal rec_absent(void)
 {
 	return (RecVal){.absent = 1};
 }
+/* v, absent when it is NaN (a figure not known). */
+static inline RecVal rec_known(double v)
+{
+	return isnan(v) ? rec_absent() : rec_num(v);
+}
+/* A REC_BESIDE value: v and aux (NaN: none). */
+static inline RecVal rec_beside(double v, double aux)
+{
+	return isnan(v) ? rec_absent() : (RecVal){.v = v, .aux = aux};
+}
 
 /* A cell of the column c as fmt writes it, into buf (len bytes). */
 const char *rec_cell(const RecCol *c, const RecVal *v, ReportFormat fmt, char *buf, size_t len);
@@ -147,8 +168,9 @@ int rec_data(FILE *f, const RecSet *s, Err *e);
 typedef struct Table {
 	int rows, cols;
 	char *cell;
+	unsigned char *left; /* REPORT_MD_ROWS: the columns left-aligned (else right) */
 } Table;
-#define REPORT_CELL 64
+#define REPORT_CELL 256
 
 int table_init(Table *t, int rows, int cols, Err *e);
 void table_set(Table *t, int r, int c, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -167,7 +189,10 @@ cJSON *json_nums(const double *v, int n);
 cJSON *json_ints(const int *v, int n);
 /* Frees root, says "out of memory for a JSON record" and returns NULL. */
 cJSON *json_nomem(cJSON *root, Err *e);
-/* Adds item to o under key, or fails (item NULL: out of memory). */
+/* The one way a record grows: item added to the object o under key, or to
+ * the array a; -1 when it cannot be (item NULL: out of memory), item freed.
+ * Nothing under report/ adds to a record otherwise. */
 int json_add(cJSON *o, const char *key, cJSON *item, Err *e);
+int json_push(cJSON *a, cJSON *item, Err *e);
 
 #endif

@@ -398,10 +398,8 @@ cJSON *report_squeeze_rounds_json(const Alg3Round *r, int n, double tau, Err *e)
 	if (!a)
 		return json_nomem(a, e);
 	for (int k = 0; k < n; k++) {
-		cJSON *o = report_squeeze_round_json(&r[k], tau, e);
-		if (!o)
+		if (json_push(a, report_squeeze_round_json(&r[k], tau, e), e))
 			return json_nomem(a, e);
-		cJSON_AddItemToArray(a, o);
 	}
 	return a;
 }

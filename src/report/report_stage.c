@@ -45,16 +45,17 @@ int report_stage_settings(struct cJSON *out, const char *const *keys, const char
                           int n, const char *data, Err *e)
 {
 	cJSON_DeleteItemFromObjectCaseSensitive(out, "settings");
-	cJSON *set = cJSON_AddObjectToObject(out, "settings");
-	for (int i = 0; set && i < n; i++)
-		if (!cJSON_AddStringToObject(set, keys[i], values[i]))
-			set = NULL;
+	cJSON *set = cJSON_CreateObject();
+	if (json_add(out, "settings", set, e))
+		return -1;
+	for (int i = 0; i < n; i++)
+		if (json_add(set, keys[i], cJSON_CreateString(values[i]), e))
+			return -1;
 	if (data && data[0]) {
 		cJSON_DeleteItemFromObjectCaseSensitive(out, "data");
-		if (!cJSON_AddStringToObject(out, "data", data))
-			set = NULL;
+		return json_add(out, "data", cJSON_CreateString(data), e);
 	}
-	return set ? 0 : err_set(e, "out of memory for a stage result");
+	return 0;
 }
 
 static int is_run_key(const char *k)
@@ -65,48 +66,53 @@ static int is_run_key(const char *k)
 	return 0;
 }
 
-void report_stage_take(struct cJSON *out, struct cJSON *part)
+/* Moves it, a member of from, into out under its key (cJSON copies a key
+ * before it frees the one the item had). */
+static int move(cJSON *out, cJSON *from, cJSON *it, Err *e)
+{
+	cJSON_DetachItemViaPointer(from, it);
+	return json_add(out, it->string, it, e);
+}
+
+int report_stage_take(struct cJSON *out, struct cJSON *part, Err *e)
 {
 	cJSON *it = part->child;
 	while (it) {
 		cJSON *next = it->next;
-		if (!is_run_key(it->string)) {
-			cJSON_DetachItemViaPointer(part, it);
-			cJSON_AddItemToObject(out, it->string, it);
-		}
+		if (!is_run_key(it->string) && move(out, part, it, e))
+			return -1;
 		it = next;
 	}
+	return 0;
 }
 
 /* Moves the parts of rec (freed) into out. */
-static int take_record(cJSON *out, cJSON *rec)
+static int take_record(cJSON *out, cJSON *rec, Err *e)
 {
 	if (!rec)
 		return -1;
-	cJSON *it;
-	while ((it = rec->child)) {
-		cJSON_DetachItemViaPointer(rec, it);
-		cJSON_AddItemToObject(out, it->string, it);
-	}
+	int rc = 0;
+	while (rc == 0 && rec->child)
+		rc = move(out, rec, rec->child, e);
 	cJSON_Delete(rec);
-	return 0;
+	return rc;
 }
 
 int report_stage_alg1(struct cJSON *out, const Alg1 *a, Err *e)
 {
-	return take_record(out, report_alg1_json(a, e));
+	return take_record(out, report_alg1_json(a, e), e);
 }
 
 int report_stage_sweep(struct cJSON *out, const Alg2 *a, Err *e)
 {
-	return take_record(out, report_alg2_json(a, e));
+	return take_record(out, report_alg2_json(a, e), e);
 }
 
 struct cJSON *report_stage_part(struct cJSON *out, const char *key, Err *e)
 {
 	cJSON *o = cJSON_GetObjectItemCaseSensitive(out, key);
-	if (!o && !(o = cJSON_AddObjectToObject(out, key)))
-		err_set(e, "out of memory for a stage result");
+	if (!o && json_add(out, key, o = cJSON_CreateObject(), e))
+		return NULL;
 	return o;
 }
 
@@ -120,9 +126,9 @@ int report_stage_beta(struct cJSON *out, double beta, Err *e)
 	return json_add(out, "beta", cJSON_CreateNumber(beta), e);
 }
 
-int report_stage_net(struct cJSON *out, const Net *net, double tau, Err *e)
+int report_stage_net(struct cJSON *out, const Net *net, const LayerCond *lc, Err *e)
 {
-	cJSON *o = report_net_json(net, tau, e);
+	cJSON *o = report_net_json(net, lc, e);
 	return o ? json_add(out, "net", o, e) : -1;
 }
 
@@ -131,14 +137,14 @@ int report_stage_trained(struct cJSON *out, const TrainResult *r, Err *e)
 	return report_trained_json(out, r, e);
 }
 
-int report_stage_fit(struct cJSON *out, const Net *net, const TrainResult *r, double train_acc,
-                     double test_acc, double tau, Err *e)
+int report_stage_fit(struct cJSON *out, const Net *net, const LayerCond *lc, const TrainResult *r,
+                     double train_acc, double test_acc, Err *e)
 {
 	if (report_trained_json(out, r, e) ||
 	    json_add(out, "train_acc", cJSON_CreateNumber(train_acc), e) ||
 	    json_add(out, "test_acc", cJSON_CreateNumber(test_acc), e))
 		return -1;
-	return report_stage_net(out, net, tau, e);
+	return report_stage_net(out, net, lc, e);
 }
 
 int report_stage_seconds_note(struct cJSON *out, const char *note, Err *e)
@@ -151,8 +157,8 @@ struct cJSON *report_stage_rows(struct cJSON *out, const char *key, Err *e)
 	cJSON *a = cJSON_GetObjectItemCaseSensitive(out, key);
 	if (!cJSON_IsArray(a)) {
 		cJSON_DeleteItemFromObjectCaseSensitive(out, key);
-		if (!(a = cJSON_AddArrayToObject(out, key)))
-			err_set(e, "out of memory for a stage result");
+		if (json_add(out, key, a = cJSON_CreateArray(), e))
+			return NULL;
 	}
 	return a;
 }
@@ -160,29 +166,23 @@ struct cJSON *report_stage_rows(struct cJSON *out, const char *key, Err *e)
 struct cJSON *report_stage_row(struct cJSON *rows, Err *e)
 {
 	cJSON *o = cJSON_CreateObject();
-	if (!o)
-		err_set(e, "out of memory for a stage result");
-	else
-		cJSON_AddItemToArray(rows, o);
-	return o;
+	return json_push(rows, o, e) ? NULL : o;
 }
 
 int report_stage_rounds(struct cJSON *rows, const Alg3Round *r, int n, double tau, Err *e)
 {
 	for (int k = 0; k < n; k++) {
-		cJSON *o = report_squeeze_round_json(&r[k], tau, e);
-		if (!o)
+		if (json_push(rows, report_squeeze_round_json(&r[k], tau, e), e))
 			return -1;
-		cJSON_AddItemToArray(rows, o);
 	}
 	return 0;
 }
 
-int report_stage_eta_row(struct cJSON *rows, const Net *net, double tau, double eta, Err *e)
+int report_stage_eta_row(struct cJSON *rows, const Net *net, const LayerCond *lc, double eta,
+                         Err *e)
 {
-	cJSON *o = report_net_json(net, tau, e);
-	if (!o)
+	cJSON *o = report_net_json(net, lc, e);
+	if (!o || json_push(rows, o, e))
 		return -1;
-	cJSON_AddItemToArray(rows, o);
 	return json_add(o, "eta", cJSON_CreateNumber(eta), e);
 }

@@ -16,6 +16,7 @@
 #include "alg/alg3_squeeze.h"
 #include "base/err.h"
 #include "base/repro.h"
+#include "engine/cond.h"
 #include "engine/net.h"
 #include "engine/train_plan.h"
 
@@ -37,7 +38,7 @@ int report_stage_write(struct cJSON *out, const ReproRecord *mode, double second
 int report_stage_settings(struct cJSON *out, const char *const *keys, const char *const *values,
                           int n, const char *data, Err *e);
 /* Moves every part of a partial result but its "seconds" and mode into out. */
-void report_stage_take(struct cJSON *out, struct cJSON *part);
+int report_stage_take(struct cJSON *out, struct cJSON *part, Err *e);
 
 /* Algorithm 1's record (report_alg1_json), part by part, into out. */
 int report_stage_alg1(struct cJSON *out, const Alg1 *a, Err *e);
@@ -50,14 +51,15 @@ struct cJSON *report_stage_part(struct cJSON *out, const char *key, Err *e);
 int report_stage_acc(struct cJSON *out, double acc, Err *e);
 /* "beta": the β of the network a stage trains. */
 int report_stage_beta(struct cJSON *out, double beta, Err *e);
-/* "net": the network's κ at τ (report_net_json). */
-int report_stage_net(struct cJSON *out, const Net *net, double tau, Err *e);
+/* "net": the network's κ from its conditioning at the record's τ (lc, its
+ * m layers': report_net_json). */
+int report_stage_net(struct cJSON *out, const Net *net, const LayerCond *lc, Err *e);
 /* What a training did (report_trained_json). */
 int report_stage_trained(struct cJSON *out, const TrainResult *r, Err *e);
 /* A network trained fully: what the training did, "train_acc" (on the
- * data it trained on), "test_acc" and "net" (its κ at τ). */
-int report_stage_fit(struct cJSON *out, const Net *net, const TrainResult *r, double train_acc,
-                     double test_acc, double tau, Err *e);
+ * data it trained on), "test_acc" and "net" (its κ: lc). */
+int report_stage_fit(struct cJSON *out, const Net *net, const LayerCond *lc, const TrainResult *r,
+                     double train_acc, double test_acc, Err *e);
 /* "seconds_note": why the seconds leave something out. */
 int report_stage_seconds_note(struct cJSON *out, const char *note, Err *e);
 
@@ -70,8 +72,9 @@ struct cJSON *report_stage_row(struct cJSON *rows, Err *e);
 /* Squeeze rounds (report_squeeze_round_json) appended to rows: one squeeze,
  * or those of a squeeze repeated until stable. */
 int report_stage_rounds(struct cJSON *rows, const Alg3Round *r, int n, double tau, Err *e);
-/* A row of the η stage: the network's κ at τ after training to η epochs,
+/* A row of the η stage: the network's κ (lc) after training to η epochs,
  * and "eta". */
-int report_stage_eta_row(struct cJSON *rows, const Net *net, double tau, double eta, Err *e);
+int report_stage_eta_row(struct cJSON *rows, const Net *net, const LayerCond *lc, double eta,
+                         Err *e);
 
 #endif

@@ -9,21 +9,22 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "report/report_rec.h"
 
 #define JSON_MAX_BYTES (1 << 20)
 
 /* cJSON prints 15 digits when they come close, which can lose the last bit;
  * a gathered trial must give the same means as the in-process one, so write
  * the shortest of 15 or 17 digits that reads back exactly. */
-static cJSON *add_exact(cJSON *obj, const char *name, double v)
+static int add_exact(cJSON *obj, const char *name, double v)
 {
 	char buf[40];
 	if (!isfinite(v))
-		return cJSON_AddNullToObject(obj, name);
+		return json_add(obj, name, cJSON_CreateNull(), NULL);
 	snprintf(buf, sizeof buf, "%.15g", v);
 	if (strtod(buf, NULL) != v)
 		snprintf(buf, sizeof buf, "%.17g", v);
-	return cJSON_AddRawToObject(obj, name, buf);
+	return json_add(obj, name, cJSON_CreateRaw(buf), NULL);
 }
 
 int report_trial_write(const char *path, const Alg2Trial *t, const int *widths, int m,
@@ -32,20 +33,17 @@ int report_trial_write(const char *path, const Alg2Trial *t, const int *widths, 
 	if (!path || !t || !widths || m < 1 || !st)
 		return err_set(e,
 		               "trial JSON: expected a path, a trial, m >= 1 widths and settings");
-	cJSON *root = cJSON_CreateObject();
-	int ok = root && add_exact(root, "beta", t->beta) &&
-	         cJSON_AddNumberToObject(root, "trial", t->trial) &&
-	         add_exact(root, "err_tr", t->err_tr) && add_exact(root, "err_v", t->err_v) &&
-	         add_exact(root, "max_kappa", t->max_kappa) &&
-	         add_exact(root, "seconds", t->seconds);
-	cJSON *w = ok ? cJSON_CreateIntArray(widths, m + 1) : NULL;
-	if (w)
-		cJSON_AddItemToObject(root, "widths", w);
-	cJSON *set = w ? cJSON_AddObjectToObject(root, "settings") : NULL;
-	for (int i = 0; set && i < st->n; i++)
-		if (!cJSON_AddStringToObject(set, st->f[i].key, st->f[i].value))
-			set = NULL;
-	char *s = set ? cJSON_Print(root) : NULL;
+	cJSON *root = cJSON_CreateObject(), *set = NULL;
+	int bad = !root || add_exact(root, "beta", t->beta) ||
+	          json_add(root, "trial", cJSON_CreateNumber(t->trial), NULL) ||
+	          add_exact(root, "err_tr", t->err_tr) || add_exact(root, "err_v", t->err_v) ||
+	          add_exact(root, "max_kappa", t->max_kappa) ||
+	          add_exact(root, "seconds", t->seconds) ||
+	          json_add(root, "widths", cJSON_CreateIntArray(widths, m + 1), NULL) ||
+	          json_add(root, "settings", set = cJSON_CreateObject(), NULL);
+	for (int i = 0; !bad && i < st->n; i++)
+		bad = json_add(set, st->f[i].key, cJSON_CreateString(st->f[i].value), NULL);
+	char *s = bad ? NULL : cJSON_Print(root);
 	cJSON_Delete(root);
 	if (!s)
 		return err_set(e, "%s: out of memory building the trial JSON", path);
@@ -64,7 +62,7 @@ int report_trial_write(const char *path, const Alg2Trial *t, const int *widths, 
 }
 
 /* A number field within [lo, hi] (integral if asked), or null when allowed. */
-static int json_num(const cJSON *root, const char *path, const char *name, double lo, double hi,
+static int read_num(const cJSON *root, const char *path, const char *name, double lo, double hi,
                     int integral, int null_ok, double *v, Err *e)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, name);
@@ -147,12 +145,12 @@ static int trial_read(const char *path, Alg2Trial *t, int **widths, int *m, Alg2
 		rc = err_set(e, "%s: unexpected text after the JSON object", path);
 	else if (!cJSON_IsObject(root))
 		rc = err_set(e, "%s: expected a JSON object with the fields of a trial", path);
-	else if (json_num(root, path, "beta", 1e-12, 1e6, 0, 0, &r.beta, e) < 0 ||
-	         json_num(root, path, "trial", 0, 1e6, 1, 0, &trial, e) < 0 ||
-	         json_num(root, path, "err_tr", 0, 1, 0, 0, &r.err_tr, e) < 0 ||
-	         json_num(root, path, "err_v", 0, 1, 0, 0, &r.err_v, e) < 0 ||
-	         json_num(root, path, "max_kappa", 1, HUGE_VAL, 0, 1, &r.max_kappa, e) < 0 ||
-	         json_num(root, path, "seconds", 0, HUGE_VAL, 0, 0, &r.seconds, e) < 0)
+	else if (read_num(root, path, "beta", 1e-12, 1e6, 0, 0, &r.beta, e) < 0 ||
+	         read_num(root, path, "trial", 0, 1e6, 1, 0, &trial, e) < 0 ||
+	         read_num(root, path, "err_tr", 0, 1, 0, 0, &r.err_tr, e) < 0 ||
+	         read_num(root, path, "err_v", 0, 1, 0, 0, &r.err_v, e) < 0 ||
+	         read_num(root, path, "max_kappa", 1, HUGE_VAL, 0, 1, &r.max_kappa, e) < 0 ||
+	         read_num(root, path, "seconds", 0, HUGE_VAL, 0, 0, &r.seconds, e) < 0)
 		rc = -1;
 	Alg2Settings own;
 	if (rc == 0 && read_settings(root, path, st ? st : &own, e) < 0)

@@ -14,6 +14,7 @@
 #include "engine/train_plan.h"
 #include "model/model_io.h"
 #include "session/session_int.h"
+#include "session/session_setting.h"
 
 /* ---- the session ---- */
 
@@ -24,10 +25,7 @@ Session *session_new(Err *e)
 		err_set(e, "out of memory for a session");
 		return NULL;
 	}
-	Alg1Opts o;
-	alg1_opts_default(&o);
-	s->tau = o.tau;
-	s->eta = o.eta;
+	session_settings_reset(s);
 	train_opts_default(&s->topt);
 	dataspec_default(&s->dspec);
 	return s;
@@ -35,8 +33,6 @@ Session *session_new(Err *e)
 
 void session_rewind(Session *s)
 {
-	Alg1Opts o;
-	alg1_opts_default(&o);
 	session_squeeze_stop(s);
 	undo_clear(s);
 	net_free(s->net);
@@ -57,8 +53,7 @@ void session_rewind(Session *s)
 	}
 	s->inputs = 0;
 	s->alg1_live = s->sweep_done = 0;
-	s->tau = o.tau;
-	s->eta = o.eta;
+	session_settings_reset(s);
 	train_opts_default(&s->topt);
 	s->seed = 0;
 	s->ntrain = 0;
@@ -130,52 +125,34 @@ int session_adopt_action(const Session *s, SessAction *a, double *beta, Err *e)
 	size_t k = 0;
 	memset(a, 0, sizeof *a);
 	a->kind = SESS_NET;
-	a->label_col = -1;
+	SessNetArgs *na = &a->net;
 	for (int i = 1; i < m; i++) {
-		int n =
-		    snprintf(a->spec + k, sizeof a->spec - k, i > 1 ? ",%d" : "%d", b->widths[i]);
-		if (n < 0 || (size_t)n >= sizeof a->spec - k)
+		int n = snprintf(na->layers + k, sizeof na->layers - k, i > 1 ? ",%d" : "%d",
+		                 b->widths[i]);
+		if (n < 0 || (size_t)n >= sizeof na->layers - k)
 			return err_set(e,
 			               "adopt: the widths of beta = %g are longer than %zu "
 			               "characters",
-			               b->beta, sizeof a->spec - 1);
+			               b->beta, sizeof na->layers - 1);
 		k += (size_t)n;
 	}
-	a->act = (int)s->net->act;
-	a->x = s->net->act_a;
-	a->seed = s->seed;
+	na->act = (int)s->net->act;
+	na->act_a = s->net->act_a;
+	na->seed = s->seed;
 	*beta = b->beta;
-	return 0;
-}
-
-int session_set_tau(Session *s, double tau, Err *e)
-{
-	if (s->alg1 ? alg1_set_tau(s->alg1, tau, e) < 0 : alg1_check_tau(tau, e) < 0)
-		return -1;
-	s->tau = tau;
-	if (s->alg1 && s->alg1->status != ALG1_RUNNING)
-		s->alg1_live = 0;
-	return 0;
-}
-
-int session_set_eta(Session *s, double eta, Err *e)
-{
-	if (s->alg1 ? alg1_set_eta(s->alg1, eta, e) < 0 : alg1_check_eta(eta, e) < 0)
-		return -1;
-	s->eta = eta;
 	return 0;
 }
 
 /* Loads the data set; a plane data set's points and noise, as drawn, go
  * into the action, so that its log line draws the same points whatever the
  * defaults become. */
-static int do_data(Session *s, SessAction *a, Err *e)
+static int do_data(Session *s, SessDataArgs *a, Err *e)
 {
 	DataSpec d;
 	Dataset *tr = NULL, *te = NULL;
 	dataspec_default(&d);
 	d.spec = a->spec;
-	d.dir = a->path[0] ? a->path : NULL;
+	d.dir = a->dir[0] ? a->dir : NULL;
 	d.features = a->features;
 	d.label_col = a->label_col;
 	d.seed = a->seed;
@@ -204,11 +181,11 @@ static int do_data(Session *s, SessAction *a, Err *e)
 	s->train = tr;
 	s->test = te;
 	snprintf(s->data_spec, sizeof s->data_spec, "%s", a->spec);
-	snprintf(s->data_dir, sizeof s->data_dir, "%s", a->path);
+	snprintf(s->data_dir, sizeof s->data_dir, "%s", a->dir);
 	s->dspec = d;
 	s->dspec.spec = s->data_spec;
 	s->dspec.dir = s->data_dir[0] ? s->data_dir : NULL;
-	s->val_frac = a->x;
+	s->val_frac = a->val_frac;
 	s->val_per_class = a->val_per_class;
 	undo_clear(s);
 	net_free(s->net);
@@ -251,18 +228,18 @@ static int set_net(Session *s, Net *net, Err *e)
 	return 0;
 }
 
-static int do_net(Session *s, const SessAction *a, Err *e)
+static int do_net(Session *s, const SessNetArgs *a, Err *e)
 {
 	const Dataset *t = s->train;
-	Net *net = net_fresh_spec(a->spec, t->d, t->c, t->h, t->w, t->k, (ActKind)a->act,
-	                          (float)a->x, a->seed, t->name, e);
+	Net *net = net_fresh_spec(a->layers, t->d, t->c, t->h, t->w, t->k, (ActKind)a->act,
+	                          (float)a->act_a, a->seed, t->name, e);
 	if (!net)
-		return err_prefix(e, "the network %s", a->spec);
+		return err_prefix(e, "the network %s", a->layers);
 	s->seed = a->seed;
 	return set_net(s, net, e);
 }
 
-static int do_load(Session *s, SessAction *a, Err *e)
+static int do_load(Session *s, SessLoadArgs *a, Err *e)
 {
 	Net *net = model_load(a->path, e);
 	if (!net)
@@ -295,11 +272,11 @@ static int need_split(Session *s, Err *e)
 	return 0;
 }
 
-static int do_train(Session *s, const SessAction *a, const Hook *h, Err *e)
+static int do_train(Session *s, const SessTrainArgs *a, const Hook *h, Err *e)
 {
 	TrainPlan p;
 	const Dataset *d = s->train;
-	train_plan_default(&p, &s->topt, a->x);
+	train_plan_default(&p, &s->topt, a->epochs);
 	p.opts.seed = rng_derive(s->seed, 0x7000 + (uint64_t)s->ntrain);
 	p.patience = a->patience;
 	if (a->patience > 0 || s->topt.sched.kind == SCHED_PLATEAU) {
@@ -391,11 +368,11 @@ static int do_alg1(Session *s, int max, const Hook *h, int *done, Err *e)
 	return rc;
 }
 
-static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
+static int do_sweep(Session *s, const SessSweepArgs *a, const Hook *h, Err *e)
 {
 	Alg2Opts o;
 	alg2_opts_default(&o);
-	if (alg2_parse_betas(a->spec, &o, e) < 0)
+	if (alg2_parse_betas(a->betas, &o, e) < 0)
 		return err_prefix(e, "betas");
 	o.q = a->q;
 	o.eta = s->eta;
@@ -420,77 +397,106 @@ static int do_sweep(Session *s, const SessAction *a, const Hook *h, Err *e)
 	return 0;
 }
 
-int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
+/* What an action needs before it runs: a log line that is not cut, the
+ * numbers a log line is held to (the screen's actions too), a data set, and
+ * for most a network. */
+static int may_apply(const Session *s, const SessAction *a, Err *e)
 {
-	SessAction a = *act;
-	const char *name = session_kind_name(a.kind);
-	int rc = 0, done = 0;
+	const char *name = session_action_name(a);
 	if (s->log) {
 		/* an action whose log line would be cut is refused, not logged wrong */
 		char line[SESS_LINE_MAX + 1];
-		if (session_format_line(&a, line, sizeof line, e) < 0)
+		if (session_format_line(a, line, sizeof line, e) < 0)
 			return -1;
 	}
-	/* the limits a log line is held to (the screen's actions too) */
-	if (session_check(&a, e) < 0)
+	if (session_check(a, e) < 0)
 		return -1;
-	if (a.kind != SESS_DATA && !s->train)
+	if (a->kind != SESS_DATA && !s->train)
 		return err_set(e, "%s: no data set yet (the first action must be 'data')", name);
-	if (a.kind > SESS_NET && a.kind != SESS_LOAD && a.kind != SESS_TAU && a.kind != SESS_ETA &&
-	    a.kind != SESS_SCHED && !s->net)
+	if (a->kind > SESS_NET && a->kind != SESS_LOAD && a->kind != SESS_SET && !s->net)
 		return err_set(e, "%s: no network yet (expected 'net' or 'load' before it)", name);
+	return 0;
+}
+
+static int do_opts(Session *s, const SessOptsArgs *a, Err *e)
+{
+	if (a->batch < 1 || !(a->lr > 0))
+		return err_set(e, "opts: batch must be >= 1 and lr > 0");
+	s->topt.batch = a->batch;
+	s->topt.adam.lr = a->lr;
+	s->topt.threads = a->threads;
+	return 0;
+}
+
+static int do_undo(Session *s, Err *e)
+{
+	if (!s->nundo)
+		return err_set(e, "undo: nothing to undo");
+	snap_restore(s, &s->undo[--s->nundo]);
+	s->dirty = 1;
+	return 0;
+}
+
+static int do_save(Session *s, const SessSaveArgs *a, Err *e)
+{
+	/* the model records how the data's inputs were made */
+	if (!s->replay && !s->net->prep && s->train && s->train->prep &&
+	    s->train->prep->d == s->net->n[0] && net_set_prep(s->net, s->train->prep, e))
+		return -1;
+	if (!s->replay && model_save(s->net, a->path, e) < 0)
+		return -1;
+	if (!s->replay)
+		snprintf(s->saved, sizeof s->saved, "%s", a->path);
+	s->dirty = 0;
+	return 0;
+}
+
+/* Algorithm 1's iterations: a run cut short is logged with those done. */
+static int do_alg1_run(Session *s, SessAction *a, const Hook *h, Err *e)
+{
+	int done = 0;
+	int rc = do_alg1(s, a->kind == SESS_ALG1_STEP ? 1 : a->run.steps, h, &done, e);
+	if (a->kind == SESS_ALG1_RUN && rc != 0 && done > 0) {
+		a->run.steps = done;
+		session_log_action(s, a);
+	}
+	return rc;
+}
+
+int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
+{
+	SessAction a = *act;
+	int rc;
+	if (may_apply(s, &a, e) < 0)
+		return -1;
 	/* a squeeze pass lives on the network as it is: any other change ends it */
 	if (a.kind != SESS_SQUEEZE && a.kind != SESS_SAVE)
 		session_squeeze_stop(s);
 	switch (a.kind) {
 	case SESS_DATA:
-		rc = do_data(s, &a, e);
+		rc = do_data(s, &a.data, e);
 		break;
 	case SESS_OPTS:
-		if (a.batch < 1 || !(a.x > 0))
-			return err_set(e, "opts: batch must be >= 1 and lr > 0");
-		s->topt.batch = a.batch;
-		s->topt.adam.lr = a.x;
-		s->topt.threads = a.threads;
+		rc = do_opts(s, &a.opts, e);
 		break;
 	case SESS_NET:
-		rc = do_net(s, &a, e);
+		rc = do_net(s, &a.net, e);
 		break;
 	case SESS_LOAD:
-		rc = do_load(s, &a, e);
+		rc = do_load(s, &a.load, e);
 		break;
-	case SESS_TAU:
-		if (session_set_tau(s, a.x, e) < 0)
-			return err_prefix(e, "tau");
+	case SESS_SET:
+		rc = session_setting_apply(s, &a, e);
 		break;
-	case SESS_ETA:
-		if (session_set_eta(s, a.x, e) < 0)
-			return err_prefix(e, "eta");
-		break;
-	case SESS_SCHED: {
-		LrSchedule sc;
-		sched_default(&sc);
-		sc.warmup = a.x;
-		if (sched_parse(a.spec, &sc, e) < 0)
-			return err_prefix(e, "sched");
-		s->topt.sched = sc;
-		break;
-	}
 	case SESS_TRAIN:
-		rc = do_train(s, &a, h, e);
+		rc = do_train(s, &a.train, h, e);
 		break;
 	case SESS_ALG1_STEP:
-		rc = do_alg1(s, 1, h, &done, e);
-		break;
 	case SESS_ALG1_RUN:
-		rc = do_alg1(s, a.steps, h, &done, e);
-		if (rc != 0 && done > 0) {
-			a.steps = done;
-			session_log_action(s, &a);
-		}
+		rc = do_alg1_run(s, &a, h, e);
 		break;
 	case SESS_SWEEP:
-		rc = do_sweep(s, &a, h, e);
+		rc = do_sweep(s, &a.sweep, h, e);
 		break;
 	case SESS_SQUEEZE:
 		rc = session_do_squeeze(s, &a, h, e);
@@ -503,21 +509,10 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 		rc = session_do_inputs(s, &a, e);
 		break;
 	case SESS_UNDO:
-		if (!s->nundo)
-			return err_set(e, "undo: nothing to undo");
-		snap_restore(s, &s->undo[--s->nundo]);
-		s->dirty = 1;
+		rc = do_undo(s, e);
 		break;
 	case SESS_SAVE:
-		/* the model records how the data's inputs were made */
-		if (!s->replay && !s->net->prep && s->train && s->train->prep &&
-		    s->train->prep->d == s->net->n[0] && net_set_prep(s->net, s->train->prep, e))
-			return -1;
-		if (!s->replay && model_save(s->net, a.path, e) < 0)
-			return -1;
-		if (!s->replay)
-			snprintf(s->saved, sizeof s->saved, "%s", a.path);
-		s->dirty = 0;
+		rc = do_save(s, &a.save, e);
 		break;
 	default:
 		return err_set(e, "unknown action kind %d", (int)a.kind);
@@ -534,7 +529,8 @@ int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e)
 	while ((sp = session_squeeze_proposal(s))) {
 		if (hook_cancelled(h))
 			return 1;
-		SessAction a = {.kind = SESS_SQUEEZE, .layer = sp->layer, .apply = 1, .comp = comp};
+		SessAction a = {.kind = SESS_SQUEEZE,
+		                .squeeze = {.layer = sp->layer, .apply = 1, .comp = comp}};
 		int rc = session_apply(s, &a, h, e);
 		if (rc != 0)
 			return rc;

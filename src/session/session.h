@@ -28,9 +28,11 @@
  *   net layers=L act=A act_a=X seed=N   (L as --layers: widths, convolutions)
  *   load path=P [crc=HEX] [seed=N]   (N: the seed of later trainings; without
  *                            it they keep the session's)
- *   tau X | eta X
- *   sched SPEC [warmup=W]   (the learning-rate schedule of later trainings:
- *                            a sched_parse spec, W epochs of warm-up)
+ *   tau X | eta X | sched SPEC [warmup=W]
+ *                           (the settings, a row each of session_setting.c's
+ *                            table: τ, η, and the learning-rate schedule of
+ *                            later trainings, a sched_parse spec, W epochs of
+ *                            warm-up)
  *   train X [patience=P]    (X epochs, the cap with P: early stopping on the
  *                            validation split, which a plateau schedule also
  *                            trains beside)
@@ -49,7 +51,8 @@
  *   inputs NAMES seed=S     (data in the plane: the inputs beyond x and y,
  *                            data/plane_inputs.h, "none" for none; the new
  *                            inputs' weights drawn from S, the others kept)
- *   undo | save path=P */
+ *   undo | save path=P
+ * A field given twice is refused, a bare value as a named one. */
 #ifndef CONDNET_SESSION_H
 #define CONDNET_SESSION_H
 
@@ -68,68 +71,147 @@
 #include "engine/train.h"
 #include "engine/train_plan.h"
 
+/* The kinds of action, in the order the actions table lists them (the
+ * settings, τ, η and the schedule, are one kind: session_setting.h). */
 typedef enum SessKind {
 	SESS_DATA = 0,
 	SESS_OPTS,
 	SESS_NET,
 	SESS_LOAD,
-	SESS_TAU,
-	SESS_ETA,
+	SESS_SET,
 	SESS_TRAIN,
 	SESS_ALG1_STEP,
 	SESS_ALG1_RUN,
 	SESS_SWEEP,
 	SESS_SQUEEZE,
-	SESS_UNDO,
-	SESS_SAVE,
-	SESS_SCHED,
 	SESS_NEURON,
 	SESS_LAYER,
 	SESS_INPUTS,
+	SESS_UNDO,
+	SESS_SAVE,
 	SESS_KIND_COUNT
 } SessKind;
 
-/* One action; only the fields of its kind are meaningful. */
+/* Each action's fields, a member each (session_action.c's table says how
+ * each is written in a log line and read back). */
+typedef struct SessDataArgs {
+	char spec[256];    /* the data set, as --data names it */
+	char dir[1024];    /* its directory ("" = the default) */
+	int features;      /* the features kept, 0 = all */
+	int label_col;     /* a CSV's label column, -1 = the last */
+	uint64_t seed;     /* a synthetic set's seed */
+	int limit;         /* rows read, 0 = all */
+	double val_frac;   /* the validation fraction (Algorithm 2's split) */
+	int val_per_class; /* or rows per class of it, 0 = by the fraction */
+	int scale;         /* DATA_RAW, DATA_CENTER or DATA_STANDARDIZE */
+	int points;        /* a plane data set's training points, 0 = its default */
+	int has_noise;     /* noise is given (else a plane data set's own) */
+	double noise;      /* a plane data set's noise */
+	int inputs;        /* MNIST's and Fashion's inputs (MnistInputs, data/mnist.h) */
+	int shape[3];      /* a CSV's images (--shape), zeros: none */
+} SessDataArgs;
+
+typedef struct SessOptsArgs {
+	int batch;
+	double lr;
+	int threads; /* threads to compute on, 0 = as the environment says */
+} SessOptsArgs;
+
+typedef struct SessNetArgs {
+	char layers[256]; /* the hidden widths and convolutions, as --layers */
+	int act;          /* ActKind */
+	double act_a;     /* the activation's scale */
+	uint64_t seed;    /* the weights' and the trainings' seed */
+} SessNetArgs;
+
+typedef struct SessLoadArgs {
+	char path[1024]; /* the model file */
+	int has_crc;
+	uint32_t crc; /* CRC-32 of the loaded parameters */
+	int has_seed;
+	uint64_t seed; /* the seed of the trainings that follow */
+} SessLoadArgs;
+
+typedef struct SessSaveArgs {
+	char path[1024];
+} SessSaveArgs;
+
+/* A setting: which (its row of the settings table) and its value. */
+typedef struct SessSetArgs {
+	int id;         /* SessSettingId (session_setting.h) */
+	double value;   /* SET_NUMBER: the number */
+	char spec[256]; /* SET_SCHEDULE: the schedule, as sched_parse reads it */
+	double warmup;  /* SET_SCHEDULE: epochs of warm-up */
+} SessSetArgs;
+
+typedef struct SessTrainArgs {
+	double epochs; /* the epochs, the cap with patience */
+	int patience;  /* early stopping after this many epochs, 0 = none */
+} SessTrainArgs;
+
+typedef struct SessRunArgs {
+	int steps; /* at most this many iterations, 0 = until done */
+} SessRunArgs;
+
+typedef struct SessSweepArgs {
+	char betas[256]; /* the β list, as --beta */
+	int q;           /* trainings per β */
+} SessSweepArgs;
+
+typedef struct SessSqueezeArgs {
+	int layer; /* the hidden layer, 1..m-1 */
+	int apply; /* 1 apply, 0 refuse */
+	int comp;  /* refit the next layer (compensation) */
+} SessSqueezeArgs;
+
+typedef struct SessNeuronArgs {
+	int add;       /* 1 add, 0 remove */
+	int layer;     /* the hidden layer, 1..m-1 */
+	int neuron;    /* remove: the neuron, from 1 */
+	uint64_t seed; /* add: its weights' seed */
+} SessNeuronArgs;
+
+typedef struct SessLayerArgs {
+	int add;   /* 1 add, 0 remove */
+	int after; /* add: the layer it follows, 0..m-1 (0: the inputs) */
+	int layer; /* remove: the hidden layer, 1..m-1 */
+} SessLayerArgs;
+
+typedef struct SessInputsArgs {
+	char names[256]; /* the plane's inputs beyond x and y, "none" for none */
+	uint64_t seed;   /* the new inputs' weights' seed */
+} SessInputsArgs;
+
+/* One action: its kind and that kind's fields. */
 typedef struct SessAction {
 	SessKind kind;
-	char spec[256];    /* DATA: data set; NET: hidden widths; SWEEP: β list; SCHED: schedule;
-	                    * INPUTS: the inputs' names */
-	char path[1024];   /* DATA: data directory ("" = default); LOAD, SAVE: model file */
-	double x;          /* TAU: τ; ETA: η; TRAIN: epochs; OPTS: learning rate; NET: erf scale;
-	                    * DATA: validation fraction; SCHED: warm-up epochs */
-	uint64_t seed;     /* DATA: synthetic data seed; NET: weight and training seed;
-	                    * NEURON (add), INPUTS: the new weights' seed */
-	int features;      /* DATA */
-	int label_col;     /* DATA */
-	int limit;         /* DATA */
-	int val_per_class; /* DATA */
-	int scale;         /* DATA: DATA_RAW, DATA_CENTER or DATA_STANDARDIZE */
-	int points;        /* DATA: a plane data set's training points, 0 = its default */
-	int has_noise;     /* DATA: noise is given (else a plane data set's own) */
-	double noise;      /* DATA: a plane data set's noise */
-	int inputs;        /* DATA: MNIST's and Fashion's inputs (MnistInputs, data/mnist.h) */
-	int shape[3];      /* DATA: a CSV's images (--shape), zeros: none */
-	int batch;         /* OPTS */
-	int threads;       /* OPTS: threads to compute on, 0 = as the environment says */
-	int act;           /* NET: ActKind */
-	int q;             /* SWEEP */
-	int steps;         /* ALG1_RUN: at most this many iterations, 0 = until done */
-	int layer;         /* SQUEEZE, NEURON, LAYER (remove): 1..m-1; LAYER (add): the
-	                    * layer it follows, 0..m-1 */
-	int apply;         /* SQUEEZE: 1 apply, 0 refuse; NEURON, LAYER: 1 add, 0 remove */
-	int neuron;        /* NEURON (remove): the neuron, from 1 */
-	int comp;          /* SQUEEZE: refit the next layer (compensation) */
-	int patience;      /* TRAIN: early stopping after this many epochs, 0 = none */
-	int has_crc;       /* LOAD */
-	uint32_t crc;      /* LOAD: CRC-32 of the loaded parameters */
-	int has_seed;      /* LOAD: seed holds the seed of the trainings that follow */
+	union {
+		SessDataArgs data;
+		SessOptsArgs opts;
+		SessNetArgs net;
+		SessLoadArgs load;
+		SessSetArgs set;
+		SessTrainArgs train;
+		SessRunArgs run;
+		SessSweepArgs sweep;
+		SessSqueezeArgs squeeze;
+		SessNeuronArgs neuron;
+		SessLayerArgs layer;
+		SessInputsArgs inputs;
+		SessSaveArgs save;
+	};
 } SessAction;
+
+/* The most settings the settings table holds (session_setting.h). */
+#define SESS_SET_MAX 8
 
 /* Longest log line (without its newline) that session_parse and replay
  * accept; every action's line fits, escapes included. */
 #define SESS_LINE_MAX 4094
 
-const char *session_kind_name(SessKind k);
+/* The verb of an action's log line: its kind's, or for a setting the
+ * setting's name ("tau"). */
+const char *session_action_name(const SessAction *a);
 /* Writes the action as one log line (no newline) into buf; returns buf. */
 const char *session_format(const SessAction *a, char *buf, size_t len);
 /* The same, but 0 only when the whole line fits in len bytes; -1 with a
@@ -177,10 +259,12 @@ typedef struct Session {
 	Alg3 *sq;       /* the squeeze pass under way (on net), or NULL: any action
 	                 * but squeeze and save ends it */
 	double tau, eta;
-	long ntrain;         /* train actions so far: the next one's shuffle seed */
-	TrainResult trained; /* what the last train action did (epochs, the epoch
-	                      * kept, its validation accuracy) */
-	SessSnapshot *undo;  /* snapshots before each structural change */
+	double setv[SESS_SET_MAX]; /* the settings no engine code keeps: their values, by
+	                            * their rows of the settings table */
+	long ntrain;               /* train actions so far: the next one's shuffle seed */
+	TrainResult trained;       /* what the last train action did (epochs, the epoch
+	                            * kept, its validation accuracy) */
+	SessSnapshot *undo;        /* snapshots before each structural change */
 	int nundo, capundo;
 	const Net *training; /* the network a `train` action trains now, or NULL */
 	int dirty;           /* changed since the last save or load */

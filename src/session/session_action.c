@@ -1,8 +1,10 @@
-/* session_action.c - an action as one log line and back: a verb, then
- * key=value fields with '%', space and control characters escaped. */
+/* session_action.c - the table of actions, as tmux's cmd_entry describes
+ * its commands: each action with its fields (key, type, bounds, whether
+ * required, where in SessAction), which the one writer (here: a verb, then
+ * key=value fields with '%', space and control characters escaped), the
+ * one reader (session_action_read.c) and the check walk. A setting's line
+ * takes its verb and value from the settings table (session_setting.h). */
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,18 +14,184 @@
 #include "data/plane_inputs.h"
 #include "engine/limits.h"
 #include "session/session.h"
+#include "session/session_action_int.h"
+#include "session/session_setting.h"
 
-static const char *const kind_names[SESS_KIND_COUNT] = {
-    "data",  "opts",    "net",  "load", "tau",   "eta",    "train", "alg1-step", "alg1-run",
-    "sweep", "squeeze", "undo", "save", "sched", "neuron", "layer", "inputs",
+#define AT(m) offsetof(SessAction, m)
+#define SIZE(m) sizeof(((SessAction *)0)->m)
+#define TEXT(k, m, f_)                                                                             \
+	{                                                                                          \
+		.key = k, .type = FT_TEXT, .off = AT(m), .size = SIZE(m), .fl = f_, .lim = NOLIM   \
+	}
+#define LIM_INT(k, m, id, f_)                                                                      \
+	{                                                                                          \
+		.key = k, .type = FT_INT, .off = AT(m), .fl = f_, .lim = id                        \
+	}
+#define RANGE(k, m, l, h, f_)                                                                      \
+	{                                                                                          \
+		.key = k, .type = FT_INT, .off = AT(m), .fl = f_, .lim = NOLIM, .lo = l, .hi = h   \
+	}
+#define NUM(k, m, id, f, f_)                                                                       \
+	{                                                                                          \
+		.key = k, .type = FT_NUM, .off = AT(m), .fl = f_, .lim = id, .digits = f           \
+	}
+#define OF(k, t, m, f_)                                                                            \
+	{                                                                                          \
+		.key = k, .type = t, .off = AT(m), .fl = f_, .lim = NOLIM                          \
+	}
+#define WORD(m, w0, w1, wh)                                                                        \
+	{                                                                                          \
+		.type = FT_WORD, .off = AT(m), .fl = REQ, .lim = NOLIM, .word = {w0, w1},          \
+		.what = wh, .twice = wh ", not both"                                               \
+	}
+
+static int check_layers(const SessAction *a, Err *e);
+static int check_betas(const SessAction *a, Err *e);
+static int check_neuron(const SessAction *a, Err *e);
+static int check_layer(const SessAction *a, Err *e);
+static int check_inputs(const SessAction *a, Err *e);
+static int check_label_col(const SessAction *a, Err *e);
+
+const ActionDef session_actions[SESS_KIND_COUNT] = {
+    {.kind = SESS_DATA,
+     .name = "data",
+     .f = {TEXT("spec", data.spec, REQ),
+           TEXT("dir", data.dir, OPT),
+           LIM_INT("features", data.features, LIM_FEATURES, REQ | ZERO),
+           RANGE("label_col", data.label_col, -1, 1000000, REQ),
+           OF("seed", FT_SEED, data.seed, REQ),
+           LIM_INT("limit", data.limit, LIM_ROWS, REQ | ZERO),
+           NUM("val_frac", data.val_frac, LIM_VAL_FRAC, 17, REQ | ZERO),
+           LIM_INT("val_per_class", data.val_per_class, LIM_VAL_PER_CLASS, REQ | ZERO),
+           RANGE("scale", data.scale, 0, 2, OPT),
+           LIM_INT("points", data.points, LIM_POINTS, OPT),
+           {.key = "noise",
+            .type = FT_NUM,
+            .off = AT(data.noise),
+            .fl = OPT,
+            .lim = LIM_NOISE,
+            .given = AT(data.has_noise),
+            .digits = 17},
+           OF("inputs", FT_MNIST, data.inputs, OPT),
+           OF("shape", FT_SHAPE, data.shape, OPT)},
+     .check = check_label_col},
+    {.kind = SESS_OPTS,
+     .name = "opts",
+     .f = {LIM_INT("batch", opts.batch, LIM_BATCH, REQ), NUM("lr", opts.lr, LIM_LR, 17, REQ),
+           LIM_INT("threads", opts.threads, LIM_THREADS, OPT | ZERO)}},
+    {.kind = SESS_NET,
+     .name = "net",
+     .f = {TEXT("layers", net.layers, REQ), OF("act", FT_ACT, net.act, REQ),
+           NUM("act_a", net.act_a, LIM_ACT_SCALE, 9, REQ), OF("seed", FT_SEED, net.seed, REQ)},
+     .check = check_layers},
+    {.kind = SESS_LOAD,
+     .name = "load",
+     .f = {TEXT("path", load.path, REQ),
+           {.key = "crc",
+            .type = FT_CRC,
+            .off = AT(load.crc),
+            .fl = OPT,
+            .lim = NOLIM,
+            .given = AT(load.has_crc)},
+           {.key = "seed",
+            .type = FT_SEED,
+            .off = AT(load.seed),
+            .fl = OPT,
+            .lim = NOLIM,
+            .given = AT(load.has_seed)}}},
+    {.kind = SESS_SET, .name = "set"}, /* the settings table's rows */
+    {.kind = SESS_TRAIN,
+     .name = "train",
+     .f = {{.type = FT_NUM,
+            .off = AT(train.epochs),
+            .fl = REQ,
+            .lim = LIM_EPOCHS,
+            .digits = 17,
+            .what = "a value",
+            .twice = "more than one value"},
+           LIM_INT("patience", train.patience, LIM_EARLY_STOP, OPT)}},
+    {.kind = SESS_ALG1_STEP, .name = "alg1-step"},
+    {.kind = SESS_ALG1_RUN, .name = "alg1-run", .f = {RANGE("steps", run.steps, 0, 1 << 20, OPT)}},
+    {.kind = SESS_SWEEP,
+     .name = "sweep",
+     .f = {TEXT("betas", sweep.betas, REQ), LIM_INT("q", sweep.q, LIM_Q, REQ)},
+     .check = check_betas},
+    {.kind = SESS_SQUEEZE,
+     .name = "squeeze",
+     .f = {RANGE("layer", squeeze.layer, 1, 1 << 20, REQ),
+           WORD(squeeze.apply, "refuse", "apply", "apply or refuse"),
+           RANGE("comp", squeeze.comp, 0, 1, 0)}},
+    {.kind = SESS_NEURON,
+     .name = "neuron",
+     .f = {WORD(neuron.add, "remove", "add", "add or remove"),
+           RANGE("layer", neuron.layer, 1, 1 << 20, REQ), OF("seed", FT_SEED, neuron.seed, ADD),
+           LIM_INT("neuron", neuron.neuron, LIM_WIDTH, REMOVE)},
+     .check = check_neuron},
+    {.kind = SESS_LAYER,
+     .name = "layer",
+     .f = {WORD(layer.add, "remove", "add", "add or remove"),
+           RANGE("after", layer.after, 0, 1 << 20, ADD),
+           RANGE("layer", layer.layer, 1, 1 << 20, REMOVE)},
+     .check = check_layer},
+    {.kind = SESS_INPUTS,
+     .name = "inputs",
+     .f = {{.type = FT_PLANE,
+            .off = AT(inputs.names),
+            .size = SIZE(inputs.names),
+            .fl = REQ,
+            .lim = NOLIM,
+            .what = "the inputs",
+            .twice = "more than one list of inputs"},
+           OF("seed", FT_SEED, inputs.seed, REQ)},
+     .check = check_inputs},
+    {.kind = SESS_UNDO, .name = "undo"},
+    {.kind = SESS_SAVE, .name = "save", .f = {TEXT("path", save.path, REQ)}},
 };
 
-const char *session_kind_name(SessKind k)
+/* A setting's fields, by its type. */
+static const Field number_fields[] = {{.type = FT_NUM,
+                                       .off = AT(set.value),
+                                       .fl = REQ,
+                                       .lim = NOLIM,
+                                       .digits = 17,
+                                       .what = "a value",
+                                       .twice = "more than one value"},
+                                      {0}};
+static const Field schedule_fields[] = {{.type = FT_SCHED,
+                                         .off = AT(set.spec),
+                                         .size = SIZE(set.spec),
+                                         .fl = REQ,
+                                         .lim = NOLIM,
+                                         .what = "a schedule",
+                                         .twice = "more than one schedule"},
+                                        NUM("warmup", set.warmup, LIM_WARMUP, 17, OPT | ZERO),
+                                        {0}};
+
+const Field *session_action_fields(const SessAction *a)
 {
-	return (unsigned)k < SESS_KIND_COUNT ? kind_names[k] : "?";
+	const SessSetting *t = session_setting_of(a);
+	if (a->kind == SESS_SET)
+		return !t ? NULL : t->type == SET_NUMBER ? number_fields : schedule_fields;
+	return (unsigned)a->kind < SESS_KIND_COUNT ? session_actions[a->kind].f : NULL;
 }
 
-/* ---- formatting ---- */
+/* A number's limit: a setting's is its row's. */
+LimitId session_action_lim(const SessAction *a, const Field *f)
+{
+	const SessSetting *t = session_setting_of(a);
+	return f->lim == NOLIM && f->type == FT_NUM && t ? t->lim : f->lim;
+}
+
+const char *session_action_name(const SessAction *a)
+{
+	if (a->kind == SESS_SET) {
+		const SessSetting *t = session_setting_of(a);
+		return t ? t->name : "set";
+	}
+	return (unsigned)a->kind < SESS_KIND_COUNT ? session_actions[a->kind].name : "?";
+}
+
+/* ---- writing ---- */
 
 /* A line being formatted: over is set when something did not fit. */
 typedef struct Out {
@@ -57,113 +225,86 @@ static void put(Out *o, const char *key, const char *val)
 	o->buf[o->n] = '\0';
 }
 
-static void putf(Out *o, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void putf(Out *o, const char *key, const char *fmt, ...)
+/* Whether an OPT field is set. */
+static int is_set(const SessAction *a, const Field *f)
 {
-	char v[64];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(v, sizeof v, fmt, ap);
-	va_end(ap);
-	put(o, key, v);
+	if (f->given)
+		return *(const int *)((const char *)a + f->given);
+	switch (f->type) {
+	case FT_TEXT:
+	case FT_SCHED:
+	case FT_PLANE:
+		return CFIELD(a, f, char)[0] != '\0';
+	case FT_NUM:
+		return *CFIELD(a, f, double) > 0;
+	case FT_SEED:
+		return *CFIELD(a, f, uint64_t) != 0;
+	default: /* an int, the first of a shape's */
+		return *CFIELD(a, f, int) != 0;
+	}
+}
+
+/* Whether f goes in a's line. */
+static int written(const SessAction *a, const Field *f, int add)
+{
+	if ((f->fl & ADD && !add) || (f->fl & REMOVE && add))
+		return 0;
+	return !(f->fl & OPT) || is_set(a, f);
+}
+
+/* The value of f as its line says it, into v. */
+static const char *value_text(const SessAction *a, const Field *f, char *v, size_t len)
+{
+	const int *i = CFIELD(a, f, int);
+	switch (f->type) {
+	case FT_TEXT:
+	case FT_SCHED:
+	case FT_PLANE:
+		return CFIELD(a, f, char);
+	case FT_NUM:
+		snprintf(v, len, "%.*g", f->digits, *CFIELD(a, f, double));
+		break;
+	case FT_INT:
+		snprintf(v, len, "%d", *i);
+		break;
+	case FT_SEED:
+		snprintf(v, len, "%llu", (unsigned long long)*CFIELD(a, f, uint64_t));
+		break;
+	case FT_CRC:
+		snprintf(v, len, "%08x", (unsigned)*CFIELD(a, f, uint32_t));
+		break;
+	case FT_ACT:
+		return act_name((ActKind)*i);
+	case FT_MNIST:
+		return mnist_inputs_name((MnistInputs)*i);
+	case FT_SHAPE:
+		snprintf(v, len, "%dx%dx%d", i[0], i[1], i[2]);
+		break;
+	case FT_WORD:
+		return f->word[*i != 0];
+	}
+	return v;
+}
+
+/* The add variant's word of a, when its fields have variants. */
+int session_action_adds(const SessAction *a)
+{
+	return (a->kind == SESS_NEURON && a->neuron.add) || (a->kind == SESS_LAYER && a->layer.add);
 }
 
 /* Formats a into buf[0..len), len > 0; returns 0, or -1 when the line was cut. */
 static int format(const SessAction *a, char *buf, size_t len)
 {
 	Out o = {buf, len, 0, 0};
-	int n = snprintf(buf, len, "%s", session_kind_name(a->kind));
+	int n = snprintf(buf, len, "%s", session_action_name(a));
 	if (n < 0 || (size_t)n >= len)
 		return -1;
 	o.n = (size_t)n;
-	switch (a->kind) {
-	case SESS_DATA:
-		put(&o, "spec", a->spec);
-		if (a->path[0])
-			put(&o, "dir", a->path);
-		putf(&o, "features", "%d", a->features);
-		putf(&o, "label_col", "%d", a->label_col);
-		putf(&o, "seed", "%llu", (unsigned long long)a->seed);
-		putf(&o, "limit", "%d", a->limit);
-		putf(&o, "val_frac", "%.17g", a->x);
-		putf(&o, "val_per_class", "%d", a->val_per_class);
-		if (a->scale)
-			putf(&o, "scale", "%d", a->scale);
-		if (a->points > 0)
-			putf(&o, "points", "%d", a->points);
-		if (a->has_noise)
-			putf(&o, "noise", "%.17g", a->noise);
-		if (a->inputs)
-			put(&o, "inputs", mnist_inputs_name((MnistInputs)a->inputs));
-		if (a->shape[0])
-			putf(&o, "shape", "%dx%dx%d", a->shape[0], a->shape[1], a->shape[2]);
-		break;
-	case SESS_OPTS:
-		putf(&o, "batch", "%d", a->batch);
-		putf(&o, "lr", "%.17g", a->x);
-		if (a->threads)
-			putf(&o, "threads", "%d", a->threads);
-		break;
-	case SESS_NET:
-		put(&o, "layers", a->spec);
-		put(&o, "act", act_name((ActKind)a->act));
-		putf(&o, "act_a", "%.9g", a->x);
-		putf(&o, "seed", "%llu", (unsigned long long)a->seed);
-		break;
-	case SESS_LOAD:
-		put(&o, "path", a->path);
-		if (a->has_crc)
-			putf(&o, "crc", "%08x", (unsigned)a->crc);
-		if (a->has_seed)
-			putf(&o, "seed", "%llu", (unsigned long long)a->seed);
-		break;
-	case SESS_SAVE:
-		put(&o, "path", a->path);
-		break;
-	case SESS_TAU:
-	case SESS_ETA:
-	case SESS_TRAIN:
-		putf(&o, NULL, "%.17g", a->x);
-		if (a->kind == SESS_TRAIN && a->patience > 0)
-			putf(&o, "patience", "%d", a->patience);
-		break;
-	case SESS_SCHED:
-		put(&o, NULL, a->spec);
-		if (a->x > 0)
-			putf(&o, "warmup", "%.17g", a->x);
-		break;
-	case SESS_ALG1_RUN:
-		if (a->steps > 0)
-			putf(&o, "steps", "%d", a->steps);
-		break;
-	case SESS_SWEEP:
-		put(&o, "betas", a->spec);
-		putf(&o, "q", "%d", a->q);
-		break;
-	case SESS_SQUEEZE:
-		putf(&o, "layer", "%d", a->layer);
-		put(&o, NULL, a->apply ? "apply" : "refuse");
-		putf(&o, "comp", "%d", a->comp);
-		break;
-	case SESS_NEURON:
-		put(&o, NULL, a->apply ? "add" : "remove");
-		putf(&o, "layer", "%d", a->layer);
-		if (a->apply)
-			putf(&o, "seed", "%llu", (unsigned long long)a->seed);
-		else
-			putf(&o, "neuron", "%d", a->neuron);
-		break;
-	case SESS_LAYER:
-		put(&o, NULL, a->apply ? "add" : "remove");
-		putf(&o, a->apply ? "after" : "layer", "%d", a->layer);
-		break;
-	case SESS_INPUTS:
-		put(&o, NULL, a->spec);
-		putf(&o, "seed", "%llu", (unsigned long long)a->seed);
-		break;
-	default:
-		break;
+	const Field *f = session_action_fields(a);
+	for (int add = session_action_adds(a); f && f->off; f++) {
+		char v[64];
+		if (written(a, f, add))
+			put(&o, f->key, value_text(a, f, v, sizeof v));
 	}
 	return o.over ? -1 : 0;
 }
@@ -179,423 +320,84 @@ int session_format_line(const SessAction *a, char *buf, size_t len, Err *e)
 {
 	if (!len || format(a, buf, len) < 0)
 		return err_set(e, "%s: the log line needs more than %zu characters",
-		               session_kind_name(a->kind), len ? len - 1 : 0);
+		               session_action_name(a), len ? len - 1 : 0);
 	return 0;
 }
 
-/* ---- parsing ---- */
-
-static int unescape(const char *s, char *out, size_t len, Err *e)
-{
-	size_t n = 0;
-	for (; *s; s++) {
-		int c = (unsigned char)*s;
-		if (c == '%') {
-			unsigned v;
-			if (!s[1] || !s[2] || sscanf(s + 1, "%2x", &v) != 1)
-				return err_set(e, "bad escape at '%.8s' (expected %%XX)", s);
-			c = (int)v;
-			s += 2;
-		}
-		if (n + 1 >= len)
-			return err_set(e, "value longer than %zu characters", len - 1);
-		out[n++] = (char)c;
-	}
-	out[n] = '\0';
-	return 0;
-}
-
-static int inum(const char *key, const char *v, long lo, long hi, int *x, Err *e)
-{
-	char *end;
-	errno = 0;
-	long l = strtol(v, &end, 10);
-	if (!*v || *end || errno || l < lo || l > hi)
-		return err_set(e, "%s: expected an integer in [%ld, %ld], got '%s'", key, lo, hi,
-		               v);
-	*x = (int)l;
-	return 0;
-}
-
-/* A value of the table's limit id, or 0 for "not set" (zero_ok). */
-static int lim(LimitId id, const char *key, const char *v, int zero_ok, double *x, Err *e)
-{
-	if (zero_ok && !strcmp(v, "0")) {
-		*x = 0;
-		return 0;
-	}
-	return limit_parse(id, key, v, x, e);
-}
-
-static int lim_int(LimitId id, const char *key, const char *v, int zero_ok, int *x, Err *e)
-{
-	if (zero_ok && !strcmp(v, "0")) {
-		*x = 0;
-		return 0;
-	}
-	return limit_parse_int(id, key, v, x, e);
-}
-
-static int u64num(const char *key, const char *v, uint64_t *x, Err *e)
-{
-	char *end;
-	errno = 0;
-	unsigned long long l = strtoull(v, &end, 10);
-	if (!*v || *end || errno || *v == '-')
-		return err_set(e, "%s: expected an unsigned integer, got '%s'", key, v);
-	*x = l;
-	return 0;
-}
-
-/* Which fields each kind requires (bit per field name below). */
-enum {
-	F_SPEC = 1,
-	F_FEAT = 2,
-	F_LABEL = 4,
-	F_SEED = 8,
-	F_LIMIT = 16,
-	F_VALF = 32,
-	F_VALP = 64,
-	F_BATCH = 128,
-	F_LR = 256,
-	F_LAYERS = 512,
-	F_ACT = 1024,
-	F_ACTA = 2048,
-	F_PATH = 4096,
-	F_BETAS = 8192,
-	F_Q = 16384,
-	F_LAYER = 32768,
-	F_VALUE = 65536,
-	F_DECIDE = 131072,
-	F_SCHED = 262144,
-	F_NEURON = 524288,
-	F_INPUTS = 1048576,
-	F_AFTER = 2097152
-};
-
-static const int required[SESS_KIND_COUNT] = {
-    [SESS_DATA] = F_SPEC | F_FEAT | F_LABEL | F_SEED | F_LIMIT | F_VALF | F_VALP,
-    [SESS_OPTS] = F_BATCH | F_LR,
-    [SESS_NET] = F_LAYERS | F_ACT | F_ACTA | F_SEED,
-    [SESS_LOAD] = F_PATH,
-    [SESS_SAVE] = F_PATH,
-    [SESS_TAU] = F_VALUE,
-    [SESS_ETA] = F_VALUE,
-    [SESS_TRAIN] = F_VALUE,
-    [SESS_SWEEP] = F_BETAS | F_Q,
-    [SESS_SQUEEZE] = F_LAYER | F_DECIDE,
-    [SESS_SCHED] = F_SCHED,
-    [SESS_NEURON] = F_LAYER | F_DECIDE,
-    [SESS_LAYER] = F_DECIDE,
-    [SESS_INPUTS] = F_INPUTS | F_SEED,
-};
-
-static int field(SessAction *a, const char *key, const char *v, int *have, Err *e)
-{
-	double x;
-	int k = a->kind;
-#define IS(name, kinds) (!strcmp(key, name) && (kinds))
-	if (IS("spec", k == SESS_DATA) || IS("layers", k == SESS_NET) ||
-	    IS("betas", k == SESS_SWEEP)) {
-		if (strlen(v) >= sizeof a->spec)
-			return err_set(e, "%s: longer than %zu characters", key,
-			               sizeof a->spec - 1);
-		strcpy(a->spec, v);
-		*have |= k == SESS_DATA ? F_SPEC : k == SESS_NET ? F_LAYERS : F_BETAS;
-	} else if (IS("dir", k == SESS_DATA) || IS("path", k == SESS_LOAD || k == SESS_SAVE)) {
-		if (strlen(v) >= sizeof a->path)
-			return err_set(e, "%s: longer than %zu characters", key,
-			               sizeof a->path - 1);
-		strcpy(a->path, v);
-		*have |= !strcmp(key, "path") ? F_PATH : 0;
-	} else if (IS("features", k == SESS_DATA)) {
-		/* the ranges of the table of limits; 0: not set (the default) */
-		*have |= F_FEAT;
-		return lim_int(LIM_FEATURES, key, v, 1, &a->features, e);
-	} else if (IS("label_col", k == SESS_DATA)) {
-		*have |= F_LABEL;
-		return inum(key, v, -1, 1000000, &a->label_col, e);
-	} else if (IS("limit", k == SESS_DATA)) {
-		*have |= F_LIMIT;
-		return lim_int(LIM_ROWS, key, v, 1, &a->limit, e);
-	} else if (IS("scale", k == SESS_DATA)) {
-		return inum(key, v, 0, 2, &a->scale, e);
-	} else if (IS("points", k == SESS_DATA)) {
-		return lim_int(LIM_POINTS, key, v, 0, &a->points, e);
-	} else if (IS("noise", k == SESS_DATA)) {
-		a->has_noise = 1;
-		return lim(LIM_NOISE, key, v, 0, &a->noise, e);
-	} else if (IS("inputs", k == SESS_DATA)) {
-		if ((a->inputs = mnist_inputs_parse(v)) < 0)
-			return err_set(e,
-			               "inputs: unknown inputs '%s' (expected qr, variance, "
-			               "coarse, all or pixels)",
-			               v);
-		return 0;
-	} else if (IS("shape", k == SESS_DATA)) {
-		return datasets_parse_shape("shape", v, a->shape, e);
-	} else if (IS("val_per_class", k == SESS_DATA)) {
-		*have |= F_VALP;
-		return lim_int(LIM_VAL_PER_CLASS, key, v, 1, &a->val_per_class, e);
-	} else if (IS("seed", k == SESS_DATA || k == SESS_NET || k == SESS_LOAD ||
-	                          k == SESS_NEURON || k == SESS_INPUTS)) {
-		*have |= F_SEED;
-		a->has_seed = k == SESS_LOAD;
-		return u64num(key, v, &a->seed, e);
-	} else if (IS("val_frac", k == SESS_DATA) || IS("lr", k == SESS_OPTS) ||
-	           IS("act_a", k == SESS_NET)) {
-		LimitId id = k == SESS_DATA   ? LIM_VAL_FRAC
-		             : k == SESS_OPTS ? LIM_LR
-		                              : LIM_ACT_SCALE;
-		if (lim(id, key, v, k == SESS_DATA, &x, e) < 0)
-			return -1;
-		a->x = x;
-		*have |= k == SESS_DATA ? F_VALF : k == SESS_OPTS ? F_LR : F_ACTA;
-	} else if (IS("batch", k == SESS_OPTS)) {
-		*have |= F_BATCH;
-		return lim_int(LIM_BATCH, key, v, 0, &a->batch, e);
-	} else if (IS("threads", k == SESS_OPTS)) {
-		return lim_int(LIM_THREADS, key, v, 1, &a->threads, e);
-	} else if (IS("act", k == SESS_NET)) {
-		ActKind act;
-		if (act_parse(v, &act, e))
-			return err_prefix(e, "act");
-		a->act = (int)act;
-		*have |= F_ACT;
-	} else if (IS("crc", k == SESS_LOAD)) {
-		char *end;
-		unsigned long c = strtoul(v, &end, 16);
-		if (!*v || *end || c > 0xffffffffUL)
-			return err_set(e, "crc: expected 8 hexadecimal digits, got '%s'", v);
-		a->crc = (uint32_t)c;
-		a->has_crc = 1;
-	} else if (IS("steps", k == SESS_ALG1_RUN)) {
-		return inum(key, v, 0, 1 << 20, &a->steps, e);
-	} else if (IS("q", k == SESS_SWEEP)) {
-		*have |= F_Q;
-		return lim_int(LIM_Q, key, v, 0, &a->q, e);
-	} else if (IS("layer", k == SESS_SQUEEZE || k == SESS_NEURON || k == SESS_LAYER)) {
-		*have |= F_LAYER;
-		return inum(key, v, 1, 1 << 20, &a->layer, e);
-	} else if (IS("after", k == SESS_LAYER)) {
-		*have |= F_AFTER;
-		return inum(key, v, 0, 1 << 20, &a->layer, e);
-	} else if (IS("neuron", k == SESS_NEURON)) {
-		*have |= F_NEURON;
-		return lim_int(LIM_WIDTH, key, v, 0, &a->neuron, e);
-	} else if (IS("comp", k == SESS_SQUEEZE)) {
-		return inum(key, v, 0, 1, &a->comp, e);
-	} else if (IS("patience", k == SESS_TRAIN)) {
-		return lim_int(LIM_EARLY_STOP, key, v, 0, &a->patience, e);
-	} else if (IS("warmup", k == SESS_SCHED)) {
-		if (lim(LIM_WARMUP, key, v, 1, &x, e) < 0)
-			return -1;
-		a->x = x;
-	} else {
-		return err_set(e, "%s: unknown field '%s'", session_kind_name(a->kind), key);
-	}
-#undef IS
-	return 0;
-}
-
-/* A bare word: the value of tau/eta/train, or apply/refuse of squeeze. */
-static int bare(SessAction *a, const char *v, int *have, Err *e)
-{
-	const char *name = session_kind_name(a->kind);
-	if (a->kind == SESS_TAU || a->kind == SESS_ETA || a->kind == SESS_TRAIN) {
-		if (*have & F_VALUE)
-			return err_set(e, "%s: more than one value", name);
-		/* the command line's ranges (--tau, --eta, --epochs), from the one table */
-		LimitId id = a->kind == SESS_TAU   ? LIM_TAU
-		             : a->kind == SESS_ETA ? LIM_ETA
-		                                   : LIM_EPOCHS;
-		if (limit_parse(id, name, v, &a->x, e) < 0)
-			return -1;
-		*have |= F_VALUE;
-	} else if (a->kind == SESS_SQUEEZE && (!strcmp(v, "apply") || !strcmp(v, "refuse"))) {
-		a->apply = v[0] == 'a';
-		*have |= F_DECIDE;
-	} else if ((a->kind == SESS_NEURON || a->kind == SESS_LAYER) &&
-	           (!strcmp(v, "add") || !strcmp(v, "remove"))) {
-		if (*have & F_DECIDE)
-			return err_set(e, "%s: add or remove, not both", name);
-		a->apply = v[0] == 'a';
-		*have |= F_DECIDE;
-	} else if (a->kind == SESS_INPUTS) {
-		unsigned mask;
-		if (*have & F_INPUTS)
-			return err_set(e, "inputs: more than one list of inputs");
-		if (plane_inputs_parse(v, &mask, e) < 0)
-			return -1;
-		if (strlen(v) >= sizeof a->spec)
-			return err_set(e, "inputs: longer than %zu characters", sizeof a->spec - 1);
-		strcpy(a->spec, v);
-		*have |= F_INPUTS;
-	} else if (a->kind == SESS_SCHED) {
-		LrSchedule sc;
-		sched_default(&sc);
-		if (*have & F_SCHED)
-			return err_set(e, "sched: more than one schedule");
-		if (sched_parse(v, &sc, e) < 0)
-			return err_prefix(e, "sched");
-		if (strlen(v) >= sizeof a->spec)
-			return err_set(e, "sched: longer than %zu characters", sizeof a->spec - 1);
-		strcpy(a->spec, v);
-		*have |= F_SCHED;
-	} else {
-		return err_set(e, "%s: unexpected word '%s' (expected key=value)", name, v);
-	}
-	return 0;
-}
+/* ---- checking ---- */
 
 /* Widths and β lists are checked as --layers and --beta check them. */
-static int check_spec(const SessAction *a, Err *e)
+static int check_layers(const SessAction *a, Err *e)
 {
-	if (a->kind == SESS_NET) {
-		LayerSpec *w = NULL;
-		int n = 0;
-		if (layers_parse(a->spec, &w, &n, e) < 0)
-			return err_prefix(e, "net");
-		free(w);
-	} else if (a->kind == SESS_SWEEP) {
-		Alg2Opts o;
-		if (alg2_parse_betas(a->spec, &o, e) < 0)
-			return err_prefix(e, "sweep");
-	}
+	LayerSpec *w = NULL;
+	int n = 0;
+	if (layers_parse(a->net.layers, &w, &n, e) < 0)
+		return err_prefix(e, "net");
+	free(w);
 	return 0;
 }
 
-int session_parse(const char *line, SessAction *a, Err *e)
+static int check_betas(const SessAction *a, Err *e)
 {
-	char buf[SESS_LINE_MAX + 2], val[1024];
-	const char *sep = " \t\r\n";
-	memset(a, 0, sizeof *a);
-	a->label_col = -1;
-	size_t len = strcspn(line, "\r\n");
-	if (len > SESS_LINE_MAX || strlen(line) >= sizeof buf)
-		return err_set(e, "line longer than %d characters", SESS_LINE_MAX);
-	strcpy(buf, line);
-	char *save, *tok = strtok_r(buf, sep, &save);
-	if (!tok || tok[0] == '#')
-		return 0;
-	int k;
-	for (k = 0; k < SESS_KIND_COUNT && strcmp(tok, kind_names[k]); k++)
-		;
-	if (k == SESS_KIND_COUNT)
-		return err_set(e,
-		               "unknown action '%s' (expected data, opts, net, load, tau, eta, "
-		               "sched, train, alg1-step, alg1-run, sweep, squeeze, neuron, layer, "
-		               "inputs, undo or save)",
-		               tok);
-	a->kind = (SessKind)k;
-	int have = 0;
-	while ((tok = strtok_r(NULL, sep, &save))) {
-		char *eq = strchr(tok, '=');
-		if (eq)
-			*eq = '\0';
-		if (unescape(eq ? eq + 1 : tok, val, sizeof val, e) < 0)
-			return err_prefix(e, "%s", session_kind_name(a->kind));
-		if ((eq ? field(a, tok, val, &have, e) : bare(a, val, &have, e)) < 0)
-			return -1;
-	}
-	int miss = required[k] & ~have;
-	if (miss) {
-		static const char *const names[] = {"spec",          "features", "label_col",
-		                                    "seed",          "limit",    "val_frac",
-		                                    "val_per_class", "batch",    "lr",
-		                                    "layers",        "act",      "act_a",
-		                                    "path",          "betas",    "q",
-		                                    "layer",         "a value",  "apply or refuse",
-		                                    "a schedule",    "neuron",   "the inputs",
-		                                    "after"};
-		int bit = 0;
-		while (!(miss & (1 << bit)))
-			bit++;
-		if ((1 << bit) == F_DECIDE && k != SESS_SQUEEZE)
-			return err_set(e, "%s: missing add or remove", session_kind_name(a->kind));
-		return err_set(e, "%s: missing %s", session_kind_name(a->kind), names[bit]);
-	}
-	/* what an edit by hand needs besides: add and remove name different things */
-	const char *need = k == SESS_NEURON && a->apply && !(have & F_SEED)      ? "seed"
-	                   : k == SESS_NEURON && !a->apply && !(have & F_NEURON) ? "neuron"
-	                   : k == SESS_LAYER && a->apply && !(have & F_AFTER)    ? "after"
-	                   : k == SESS_LAYER && !a->apply && !(have & F_LAYER)   ? "layer"
-	                                                                         : NULL;
-	if (need)
-		return err_set(e, "%s %s: missing %s", session_kind_name(a->kind),
-		               a->apply ? "add" : "remove", need);
-	if ((k == SESS_NEURON && (a->apply ? have & F_NEURON : have & F_SEED)) ||
-	    (k == SESS_LAYER && (a->apply ? have & F_LAYER : have & F_AFTER)))
-		return err_set(e, "%s %s: unexpected %s", session_kind_name(a->kind),
-		               a->apply ? "add" : "remove",
-		               k == SESS_LAYER ? (a->apply ? "layer" : "after")
-		                               : (a->apply ? "neuron" : "seed"));
-	return check_spec(a, e) < 0 ? -1 : 1;
+	Alg2Opts o;
+	if (alg2_parse_betas(a->sweep.betas, &o, e) < 0)
+		return err_prefix(e, "sweep");
+	return 0;
 }
 
-/* A number of the table, or 0 for "not set" when zero_ok. */
-static int chk(LimitId id, double v, int zero_ok, const char *key, Err *e)
+static int check_neuron(const SessAction *a, Err *e)
 {
-	return zero_ok && v == 0 ? 0 : limit_check(id, v, key, NULL, e);
+	const SessNeuronArgs *n = &a->neuron;
+	if (n->layer < 1)
+		return err_set(e, "neuron: layer %d is not a hidden layer", n->layer);
+	if (!n->add && n->neuron < 1)
+		return err_set(e, "neuron: neuron %d, expected 1 or more", n->neuron);
+	return 0;
+}
+
+static int check_layer(const SessAction *a, Err *e)
+{
+	const SessLayerArgs *l = &a->layer;
+	int at = l->add ? l->after : l->layer;
+	if (at < (l->add ? 0 : 1))
+		return err_set(e, "layer: layer %d is not a hidden layer", at);
+	return 0;
+}
+
+static int check_inputs(const SessAction *a, Err *e)
+{
+	unsigned mask;
+	return plane_inputs_parse(a->inputs.names, &mask, e) < 0 ? -1 : 0;
+}
+
+static int check_label_col(const SessAction *a, Err *e)
+{
+	int c = a->data.label_col;
+	if (c < -1 || c > 1000000)
+		return err_set(e, "label_col: %d is out of range (-1..1000000)", c);
+	return 0;
 }
 
 int session_check(const SessAction *a, Err *e)
 {
-	const char *name = session_kind_name(a->kind);
-	int bad = 0;
-	switch (a->kind) {
-	case SESS_DATA:
-		bad = chk(LIM_FEATURES, a->features, 1, "features", e) ||
-		      chk(LIM_ROWS, a->limit, 1, "limit", e) ||
-		      chk(LIM_VAL_FRAC, a->x, 1, "val_frac", e) ||
-		      chk(LIM_VAL_PER_CLASS, a->val_per_class, 1, "val_per_class", e) ||
-		      chk(LIM_POINTS, a->points, 1, "points", e) ||
-		      (a->has_noise && chk(LIM_NOISE, a->noise, 0, "noise", e)) ||
-		      (a->label_col < -1 || a->label_col > 1000000
-		           ? err_set(e, "label_col: %d is out of range (-1..1000000)", a->label_col)
-		           : 0);
-		break;
-	case SESS_OPTS:
-		bad = chk(LIM_BATCH, a->batch, 0, "batch", e) || chk(LIM_LR, a->x, 0, "lr", e) ||
-		      chk(LIM_THREADS, a->threads, 1, "threads", e);
-		break;
-	case SESS_NET:
-		bad = chk(LIM_ACT_SCALE, a->x, 0, "act_a", e) || check_spec(a, e);
-		break;
-	case SESS_TAU:
-		bad = chk(LIM_TAU, a->x, 0, name, e);
-		break;
-	case SESS_ETA:
-		bad = chk(LIM_ETA, a->x, 0, name, e);
-		break;
-	case SESS_TRAIN:
-		bad = chk(LIM_EPOCHS, a->x, 0, name, e) ||
-		      chk(LIM_EARLY_STOP, a->patience, 1, "patience", e);
-		break;
-	case SESS_SCHED:
-		bad = chk(LIM_WARMUP, a->x, 1, "warmup", e);
-		break;
-	case SESS_SWEEP:
-		bad = chk(LIM_Q, a->q, 0, "q", e) || check_spec(a, e);
-		break;
-	case SESS_NEURON:
-		bad = a->layer < 1 ? err_set(e, "neuron: layer %d is not a hidden layer", a->layer)
-		      : !a->apply && a->neuron < 1
-		          ? err_set(e, "neuron: neuron %d, expected 1 or more", a->neuron)
-		          : 0;
-		break;
-	case SESS_LAYER:
-		bad = a->layer < (a->apply ? 0 : 1)
-		          ? err_set(e, "layer: layer %d is not a hidden layer", a->layer)
-		          : 0;
-		break;
-	case SESS_INPUTS: {
-		unsigned mask;
-		bad = plane_inputs_parse(a->spec, &mask, e) < 0;
-		break;
+	if (a->kind == SESS_SET)
+		return session_setting_check(a, e);
+	if ((unsigned)a->kind >= SESS_KIND_COUNT)
+		return err_set(e, "unknown action kind %d", (int)a->kind);
+	const ActionDef *d = &session_actions[a->kind];
+	int add = session_action_adds(a);
+	if (d->check && d->check(a, e) < 0)
+		return -1;
+	/* every number of the table of limits its line would hold */
+	for (const Field *f = d->f; f->off; f++) {
+		if (f->lim == NOLIM || (f->type != FT_NUM && f->type != FT_INT) ||
+		    !written(a, f, add) || (f->given && !is_set(a, f)))
+			continue;
+		double v = f->type == FT_NUM ? *CFIELD(a, f, double) : *CFIELD(a, f, int);
+		if ((f->fl & (ZERO | OPT)) && v == 0)
+			continue;
+		if (limit_check(f->lim, v, f->key ? f->key : d->name, NULL, e) < 0)
+			return -1;
 	}
-	default:
-		break;
-	}
-	return bad ? -1 : 0;
+	return 0;
 }

@@ -38,23 +38,24 @@ static int replace(Session *s, Net *net, Dataset *tr, Dataset *te, unsigned inpu
 
 int session_do_edit(Session *s, const SessAction *a, Err *e)
 {
-	const char *what = session_kind_name(a->kind);
+	const char *what = session_action_name(a);
+	const SessNeuronArgs *u = &a->neuron;
 	Net *n = net_clone(s->net, e);
 	if (!n)
 		return err_prefix(e, "%s", what);
 	int rc;
-	if (a->kind == SESS_NEURON && a->apply)
-		rc = net_hand_add_neuron(n, a->layer, a->seed, e);
+	if (a->kind == SESS_NEURON && u->add)
+		rc = net_hand_add_neuron(n, u->layer, u->seed, e);
 	else if (a->kind == SESS_NEURON)
-		rc = a->layer >= 1 && a->layer < n->m &&
-		             (a->neuron < 1 || a->neuron > n->n[a->layer])
-		         ? err_set(e, "neuron %d: hidden layer %d has %d", a->neuron, a->layer,
-		                   n->n[a->layer])
-		         : net_hand_remove_neuron(n, a->layer, a->neuron - 1, e);
-	else if (a->apply)
-		rc = net_hand_add_layer(n, a->layer, e);
+		rc = u->layer >= 1 && u->layer < n->m &&
+		             (u->neuron < 1 || u->neuron > n->n[u->layer])
+		         ? err_set(e, "neuron %d: hidden layer %d has %d", u->neuron, u->layer,
+		                   n->n[u->layer])
+		         : net_hand_remove_neuron(n, u->layer, u->neuron - 1, e);
+	else if (a->layer.add)
+		rc = net_hand_add_layer(n, a->layer.after, e);
 	else
-		rc = net_hand_remove_layer(n, a->layer, e);
+		rc = net_hand_remove_layer(n, a->layer.layer, e);
 	if (rc < 0) {
 		net_free(n);
 		return err_prefix(e, "%s", what);
@@ -101,7 +102,7 @@ static int source(unsigned from, unsigned to, int k)
 int session_do_inputs(Session *s, const SessAction *a, Err *e)
 {
 	unsigned mask;
-	if (plane_inputs_parse(a->spec, &mask, e) < 0)
+	if (plane_inputs_parse(a->inputs.names, &mask, e) < 0)
 		return -1;
 	if (mask == s->inputs) {
 		char m[64];
@@ -137,7 +138,7 @@ int session_do_inputs(Session *s, const SessAction *a, Err *e)
 	Net *n = src ? net_clone(s->net, e) : NULL;
 	for (int k = 0; n && k < d; k++)
 		src[k] = source(s->inputs, mask, k);
-	if (!n || net_hand_inputs(n, src, d, a->seed, e) < 0 ||
+	if (!n || net_hand_inputs(n, src, d, a->inputs.seed, e) < 0 ||
 	    (mask && net_set_prep(n, tr->prep, e) < 0)) {
 		if (!src)
 			err_set(e, "out of memory");

@@ -53,8 +53,9 @@ void session_squeeze_stop(Session *s)
 
 /* Algorithm 3's decision for one layer: the pass's proposal when it is for
  * this layer (a pass under way), else one made now for the layer alone. */
-int session_do_squeeze(Session *s, const SessAction *a, const Hook *h, Err *e)
+int session_do_squeeze(Session *s, const SessAction *act, const Hook *h, Err *e)
 {
+	const SessSqueezeArgs *a = &act->squeeze;
 	if (a->layer < 1 || a->layer >= s->net->m)
 		return err_set(e, "squeeze: layer %d is not a hidden layer (1..%d)", a->layer,
 		               s->net->m - 1);

@@ -171,6 +171,8 @@ static int check_data_spec(const char *s, Err *e)
 	               s, PLANE_SET_NAMES);
 }
 
+/* Long on purpose: a case per common option, a few lines each, in the
+ * order of opts_common; split, the table would be scattered. */
 int opts_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 {
 	double d;
@@ -331,22 +333,35 @@ static int named(const struct option *t, int n, const char *name)
 	return 0;
 }
 
-int opts_table(struct option *t, int max, uint64_t common, const struct option *own)
+static int count(const struct option *own)
 {
 	int n = 0;
+	while (own && own[n].name)
+		n++;
+	return n;
+}
+
+int opts_table_len(const struct option *own)
+{
+	return 2 + OPTS_MODE_NOPTIONS + opts_ncommon + count(own) + 1;
+}
+
+int opts_table(struct option *t, int len, uint64_t common, const struct option *own)
+{
+	int n = 0, nown = count(own);
+	t[0] = (struct option){0};
+	if (len < opts_table_len(own))
+		return -1;
 	t[n++] = (struct option){"help", no_argument, NULL, 'h'};
 	t[n++] = (struct option){"dry-run", no_argument, NULL, OPTS_DRY_RUN};
-	int nown = 0;
-	while (own && own[nown].name)
-		nown++;
-	for (int i = 0; i < OPTS_MODE_NOPTIONS && n < max; i++)
+	for (int i = 0; i < OPTS_MODE_NOPTIONS; i++)
 		if ((common & OPTS_BIT(opts_mode[i].val)) && !named(own, nown, opts_mode[i].name))
 			t[n++] = opts_mode[i];
-	for (int i = 0; i < opts_ncommon && n < max; i++)
+	for (int i = 0; i < opts_ncommon; i++)
 		if ((common & OPTS_BIT(opts_common[i].val)) &&
 		    !named(own, nown, opts_common[i].name))
 			t[n++] = opts_common[i];
-	for (int i = 0; i < nown && n < max; i++)
+	for (int i = 0; i < nown; i++)
 		if (!named(t, n, own[i].name))
 			t[n++] = own[i];
 	t[n] = (struct option){0};
@@ -386,10 +401,10 @@ static void print_common_help(FILE *f, uint64_t without)
 int opts_parse(int argc, char **argv, CommonOpts *c, CommonOpts *shared, const struct option *own,
                OptsOwnFn fn, void *ud, const char *help_head, int *first)
 {
-	struct option opts[96];
+	struct option opts[opts_table_len(own)];
 	Err e = {{0}};
 	uint64_t without = c ? c->without : 0;
-	opts_table(opts, 95, c ? ~without : 0, own);
+	opts_table(opts, opts_table_len(own), c ? ~without : 0, own);
 
 	opterr = 0;
 	optind = 0;

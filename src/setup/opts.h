@@ -103,15 +103,20 @@ int opts_handle(CommonOpts *c, int opt, const char *arg, Err *e);
 extern const struct option opts_mode[];
 #define OPTS_MODE_NOPTIONS 2
 
-/* The getopt_long table of a command, in t (room for max entries and the
- * zero entry that ends it): -h/--help, --dry-run, the mode and common
- * options whose bits (OPTS_BIT) are in common, in that order, but those an
- * entry of own names (own's stands for it), then the entries of own (ended
- * by a zero entry; NULL: none) that name no option before them. Returns the
- * count. Every table of options is made by it: a command that takes some of
- * the common options without their help (the screen, eval, paper…) names
- * them in common, and parses the table as its own. */
-int opts_table(struct option *t, int max, uint64_t common, const struct option *own);
+/* The getopt_long table of a command, in t (len entries, the zero entry
+ * that ends it included): -h/--help, --dry-run, the mode and common options
+ * whose bits (OPTS_BIT) are in common, in that order, but those an entry of
+ * own names (own's stands for it), then the entries of own (ended by a zero
+ * entry; NULL: none) that name no option before them. Returns the count, or
+ * -1 (t an empty table, which takes no option) when len is less than
+ * opts_table_len(own): no option is ever left out. Every table of options
+ * is made by it: a command that takes some of the common options without
+ * their help (the screen, eval, paper…) names them in common, and parses
+ * the table as its own:
+ *   struct option t[opts_table_len(own)];
+ *   opts_table(t, opts_table_len(own), common, own); */
+int opts_table_len(const struct option *own);
+int opts_table(struct option *t, int len, uint64_t common, const struct option *own);
 
 /* A command's own option: returns 0 when parsed, -1 on a bad value (message in e). */
 typedef int (*OptsOwnFn)(int opt, const char *arg, void *ud, Err *e);

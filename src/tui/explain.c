@@ -1,4 +1,5 @@
-/* tui/explain.c - the screen's definitions and key help, written once. */
+/* tui/explain.c - the screen's definitions and key help, written once (the
+ * keys of the settings are their rows': session_setting.h). */
 #include "tui/explain.h"
 
 const Explain explain_terms[] = {
@@ -130,13 +131,9 @@ const Explain explain_terms[] = {
 const int explain_nterms = sizeof explain_terms / sizeof *explain_terms;
 
 const Explain explain_keys[] = {
-    {"+ / -", "τ up / down (×1.25, /1.25); T types it"},
-    {"] / [", "η up / down (×1.25, /1.25); E types it"},
     {"s", "one Algorithm-1 iteration (the first trains the network from fresh weights)"},
     {"r", "Algorithm 1 until every κ ≤ τ"},
     {"t", "train N epochs (the cap under early stopping)"},
-    {"S", "the learning-rate schedule, its warm-up and early stopping's patience, asked in "
-          "turn"},
     {"b", "β sweep (Algorithm 2): asks for the β list and q"},
     {"A", "in the sweep view, adopt the pick: a fresh network of its widths"},
     {"z", "squeeze (Algorithm 3): y applies, n refuses, a applies all, c toggles "

@@ -120,18 +120,10 @@ static int gather(Worker *w, Gathered *g, int sel)
 	g->beta = calloc((size_t)(p->nbeta > 0 ? p->nbeta : 1), sizeof *g->beta);
 	if (!g->beta)
 		return -1;
-	for (int i = 0; i < p->nbeta; i++) {
-		const ShownBeta *b = &p->beta[i];
-		g->beta[i] = (ReportBeta){b->beta, b->err_tr, b->err_v, b->score, b->smin,
-		                          b->smax, b->done,   NULL,     0};
-	}
+	if (p->nbeta > 0)
+		memcpy(g->beta, p->beta, (size_t)p->nbeta * sizeof *g->beta);
 	int ndec = q->ndec && !q->undone ? q->ndec : 0;
-	for (int i = 0; i < ndec; i++) {
-		const ShownDecision *d = &q->dec[i];
-		g->dec[i] = (SqueezeDecisionRow){d->layer,        d->n_before,    d->n_after,
-		                                 d->applied,      d->comp,        d->tau,
-		                                 d->kappa_before, d->kappa_after, d->acc_after};
-	}
+	memcpy(g->dec, q->dec, (size_t)ndec * sizeof *g->dec);
 	const ShownSeries *ks = &p->ks;
 	const ShownEpochs *ep = &p->ep;
 	g->scr = (ReportScreen){.net = s->net,

@@ -161,26 +161,44 @@ static void k_history(Tui *t, int ch)
 
 /* ---- operations ---- */
 
-static void k_tau(Tui *t, int ch)
+/* The setting a key edits, and how (0 up, 1 down, 2 ask), or NULL. */
+static const SessSetting *setting_key(int ch, int *how)
 {
-	/* from the values the worker says they will have once the queued changes apply */
+	for (int i = 0; i < session_nsettings; i++) {
+		const SessSetting *st = &session_settings[i];
+		*how = ch == st->up[0] || ch == st->up[1] ? 0 : ch == st->down ? 1 : 2;
+		if (ch && (*how < 2 || ch == st->ask))
+			return st;
+	}
+	return NULL;
+}
+
+/* A key of the settings table: its setting scaled or asked for, from the
+ * value the worker says it will have once the queued changes apply (a
+ * setting is queued behind a running operation). */
+static void k_setting(Tui *t, int ch)
+{
+	int how;
+	const SessSetting *st = setting_key(ch, &how);
+	int id = (int)(st - session_settings);
+	if (st->type == SET_SCHEDULE) {
+		tui_ask_sched(t);
+		return;
+	}
+	if (how == 2) {
+		t->pset = id;
+		tui_ask(t, P_SETTING, st->prompt, "");
+		return;
+	}
 	const Shown *p = worker_lock(t->w);
-	double tau = p->tau_next, eta = p->eta_next;
+	double v = p->set_next[id];
 	worker_unlock(t->w);
-	if (ch == '+' || ch == '=')
-		tui_set_value(t, SESS_TAU, tau * 1.25);
-	else if (ch == '-' && alg1_check_tau(tau / 1.25, NULL) == 0)
-		tui_set_value(t, SESS_TAU, tau / 1.25);
-	else if (ch == '-')
-		worker_status(t->w, 1, "%s must stay above 1", screen_sym(SYM_TAU));
-	else if (ch == ']' || ch == '[')
-		tui_set_value(t, SESS_ETA, ch == ']' ? eta * 1.25 : eta / 1.25);
-	else if (ch == 'T')
-		tui_ask(t, P_TAU, "τ =", "");
-	else if (ch == 'E')
-		tui_ask(t, P_ETA, "η (epochs) =", "");
+	if (how == 0)
+		tui_set_value(t, id, v * st->factor);
+	else if (!st->floor || st->floor(v / st->factor, NULL) == 0)
+		tui_set_value(t, id, v / st->factor);
 	else
-		tui_ask_sched(t); /* a setting like τ: queued behind a running operation */
+		worker_status(t->w, 1, "%s %s", screen_pick(st->sym, st->ascii), st->floor_say);
 }
 
 static void k_alg(Tui *t, int ch)
@@ -225,7 +243,7 @@ static void k_adopt(Tui *t, int ch)
 static void sqz_decision(Tui *t, int ch)
 {
 	Job j = {.kind = ch == 'a' ? JOB_SQZ_ALL : JOB_SQZ_DECIDE};
-	j.a.apply = ch != 'n';
+	j.apply = ch != 'n';
 	const Shown *p = worker_lock(t->w);
 	int measuring = p->busy && p->sq.measuring && !p->queued && p->ops == 1;
 	int running = p->ops > 0, layer = p->sq.layer;
@@ -364,60 +382,6 @@ static void play_forward_of_back(Tui *t)
 	tui_show_screen(t, to);
 }
 
-void tui_show_view(Tui *t, int view, int arg)
-{
-	t->u.view = (ViewId)view;
-	if (view == VIEW_HISTORY && arg >= 0)
-		t->u.hist_page = arg;
-	else if (view == VIEW_PLANE && arg > 0)
-		t->u.plane_layer = arg;
-	else if (view == VIEW_NETWORK && arg > 0)
-		t->u.net_col = arg, t->u.net_row = 0;
-	else if (arg > 0)
-		t->u.layer = arg;
-}
-
-void tui_show_screen(Tui *t, LessonScreen sc)
-{
-	UiState *u = &t->u;
-	int arg, v = lesson_screen_view(t->lesson, sc, &arg);
-	/* the view as the screen shows it, whichever way it was reached: its
-	 * scrolling from the start, its chart or layer the lesson's */
-	u->panel = PANEL_NONE;
-	u->it_first = -1;
-	u->row_first = 0;
-	u->plane_panel = 0;
-	u->plane_layer = 0;
-	u->plane_seen = 0;
-	u->plane_key = 0;
-	u->hist_page = 0;
-	u->layer = 1;
-	u->net_col = u->net_row = u->net_first = 0;
-	u->net_seen = 0;
-	u->net_lesson = 0;
-	tui_show_view(t, v, arg);
-}
-
-void tui_play_next(Tui *t)
-{
-	const Shown *p = worker_lock(t->w);
-	LessonScreen sc = {p->play_pos, p->sq.waiting};
-	worker_unlock(t->w);
-	/* the screen after this step: a squeeze's proposal, or the next position */
-	int squeeze = sc.pos < t->lesson->n && t->lesson->a[sc.pos].kind == SESS_SQUEEZE;
-	LessonScreen to =
-	    squeeze && !sc.proposal ? (LessonScreen){sc.pos, 1} : (LessonScreen){sc.pos + 1, 0};
-	if (sc.pos < t->lesson->n)
-		tui_show_screen(t, to);
-	/* the speed the lesson names for this action, unless --speed said one */
-	Err e = {{0}};
-	if (sc.pos < t->lesson->n && !t->speed_given && !isnan(t->lesson->speed[sc.pos]) &&
-	    worker_set_speed(t->w, t->lesson->speed[sc.pos], &e) < 0)
-		worker_status(t->w, 1, "the lesson's speed: %s", e.msg);
-	Job j = {.kind = JOB_PLAY_NEXT};
-	tui_submit(t, &j);
-}
-
 static void k_play(Tui *t, int ch)
 {
 	Snap s = snap(t);
@@ -533,82 +497,17 @@ static const KeyBind *const view_keys[VIEW_COUNT] = {
 };
 
 static const KeyBind global_keys[] = {
-    {'\t', k_view, 1},
-    {KEY_BTAB, k_view, 1},
-    {'1', k_view, 1},
-    {'2', k_view, 1},
-    {'3', k_view, 1},
-    {'4', k_view, 1},
-    {'5', k_view, 1},
-    {'6', k_view, 1},
-    {'7', k_view, 1},
-    {'8', k_view, 1},
-    {'9', k_view, 1},
-    {'P', k_present, 1},
-    {'?', k_help, 1},
-    {'x', k_help, 1},
-    {'L', k_help, 1},
-    {'+', k_tau, 0},
-    {'=', k_tau, 0},
-    {'-', k_tau, 0},
-    {']', k_tau, 0},
-    {'[', k_tau, 0},
-    {'T', k_tau, 0},
-    {'E', k_tau, 0},
-    {'S', k_tau, 0},
-    {'s', k_alg, 0},
-    {'r', k_alg, 0},
-    {'t', k_alg, 0},
-    {'b', k_alg, 0},
-    {'z', k_alg, 0},
-    {'A', k_adopt, 0},
-    {'u', k_file, 0},
-    {'w', k_file, 0},
-    {'o', k_file, 0},
-    {'e', k_file, 1},
-    {'N', k_file, 0},
-    {' ', k_pause, 1},
-    {27, k_escape, 1},
-    {'{', tui_speed_key, 1},
-    {'}', tui_speed_key, 1},
-    {'.', tui_speed_key, 1},
-    {'q', k_quit, 1},
-    {0, NULL, 0},
-};
-
-/* Runs the binding of ch in table; 1 when there was one. */
-static int run(Tui *t, const KeyBind *table, int ch)
-{
-	for (const KeyBind *b = table; b->fn; b++) {
-		if (b->key != ch)
-			continue;
-		if (t->lesson && !b->play)
-			worker_status(t->w, 1,
-			              "a lesson plays: right arrow next, left back, space pause, q "
-			              "leave (the other keys only look)");
-		else
-			b->fn(t, ch);
-		return 1;
-	}
-	return 0;
-}
-
-/* What each handler is called in keys_lookup. */
-static const struct {
-	KeyFn fn;
-	const char *name;
-} fn_names[] = {
-    {k_view, "view"},         {k_present, "present"},
-    {k_help, "help"},         {k_layer, "layer"},
-    {k_alg1, "alg1"},         {k_history, "history"},
-    {k_tau, "setting"},       {k_alg, "operation"},
-    {k_adopt, "adopt"},       {k_squeeze, "squeeze"},
-    {k_file, "file"},         {k_pause, "pause"},
-    {k_escape, "escape"},     {k_quit, "quit"},
-    {k_play, "play"},         {k_play_pause, "play-pause"},
-    {k_caption, "caption"},   {k_leave, "leave"},
-    {k_plane, "plane"},       {tui_network_key, "network"},
-    {tui_speed_key, "speed"},
+    {'\t', k_view, 1},       {KEY_BTAB, k_view, 1},   {'1', k_view, 1},
+    {'2', k_view, 1},        {'3', k_view, 1},        {'4', k_view, 1},
+    {'5', k_view, 1},        {'6', k_view, 1},        {'7', k_view, 1},
+    {'8', k_view, 1},        {'9', k_view, 1},        {'P', k_present, 1},
+    {'?', k_help, 1},        {'x', k_help, 1},        {'L', k_help, 1},
+    {'s', k_alg, 0},         {'r', k_alg, 0},         {'t', k_alg, 0},
+    {'b', k_alg, 0},         {'z', k_alg, 0},         {'A', k_adopt, 0},
+    {'u', k_file, 0},        {'w', k_file, 0},        {'o', k_file, 0},
+    {'e', k_file, 1},        {'N', k_file, 0},        {' ', k_pause, 1},
+    {27, k_escape, 1},       {'{', tui_speed_key, 1}, {'}', tui_speed_key, 1},
+    {'.', tui_speed_key, 1}, {'q', k_quit, 1},        {0, NULL, 0},
 };
 
 static const KeyBind *find(const KeyBind *table, int ch)
@@ -619,13 +518,57 @@ static const KeyBind *find(const KeyBind *table, int ch)
 	return NULL;
 }
 
+/* The binding of ch among the global keys: the table's, or a setting's. */
+static const KeyBind *find_global(int ch, KeyBind *setting)
+{
+	int how;
+	const KeyBind *b = find(global_keys, ch);
+	if (b || !setting_key(ch, &how))
+		return b;
+	*setting = (KeyBind){ch, k_setting, 0};
+	return setting;
+}
+
+/* Runs the binding b of ch; 1 when there was one. */
+static int run(Tui *t, const KeyBind *b, int ch)
+{
+	if (!b)
+		return 0;
+	if (t->lesson && !b->play)
+		worker_status(t->w, 1,
+		              "a lesson plays: right arrow next, left back, space pause, q "
+		              "leave (the other keys only look)");
+	else
+		b->fn(t, ch);
+	return 1;
+}
+
+/* What each handler is called in keys_lookup. */
+static const struct {
+	KeyFn fn;
+	const char *name;
+} fn_names[] = {
+    {k_view, "view"},         {k_present, "present"},
+    {k_help, "help"},         {k_layer, "layer"},
+    {k_alg1, "alg1"},         {k_history, "history"},
+    {k_setting, "setting"},   {k_alg, "operation"},
+    {k_adopt, "adopt"},       {k_squeeze, "squeeze"},
+    {k_file, "file"},         {k_pause, "pause"},
+    {k_escape, "escape"},     {k_quit, "quit"},
+    {k_play, "play"},         {k_play_pause, "play-pause"},
+    {k_caption, "caption"},   {k_leave, "leave"},
+    {k_plane, "plane"},       {tui_network_key, "network"},
+    {tui_speed_key, "speed"},
+};
+
 const char *keys_lookup(ViewId view, int lesson, int ch, int *refused)
 {
+	KeyBind setting;
 	const KeyBind *b = lesson ? find(play_keys, ch) : NULL;
 	if (!b && view < VIEW_COUNT)
 		b = find(view_keys[view], ch);
 	if (!b)
-		b = find(global_keys, ch);
+		b = find_global(ch, &setting);
 	*refused = b && lesson && !b->play;
 	for (size_t i = 0; b && i < sizeof fn_names / sizeof *fn_names; i++)
 		if (fn_names[i].fn == b->fn)
@@ -652,8 +595,9 @@ void tui_key(Tui *t, int ch)
 		panel_key(t, ch);
 		return;
 	}
-	if (t->lesson && run(t, play_keys, ch))
+	KeyBind setting;
+	if (t->lesson && run(t, find(play_keys, ch), ch))
 		return;
-	if (!run(t, view_keys[t->u.view], ch))
-		run(t, global_keys, ch);
+	if (!run(t, find(view_keys[t->u.view], ch), ch))
+		run(t, find_global(ch, &setting), ch);
 }

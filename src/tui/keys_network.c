@@ -37,12 +37,6 @@ static Net8 look(Tui *t)
 	return s;
 }
 
-static void edit(Tui *t, SessAction *a)
-{
-	a->label_col = -1;
-	tui_submit_action(t, a);
-}
-
 void tui_network_key(Tui *t, int ch)
 {
 	UiState *u = &t->u;
@@ -62,7 +56,7 @@ void tui_network_key(Tui *t, int ch)
 		u->net_row = 1 << 20;
 	if (ch == KEY_LEFT || ch == KEY_RIGHT || ch == 'h' || ch == 'l')
 		return;
-	SessAction a = {.layer = l};
+	SessAction a;
 	if ((ch == 'd' || ch == KEY_DC || ch == 'i' || ch == KEY_IC || ch == 'D') && !hidden) {
 		worker_status(t->w, 1, "%s",
 		              l == 0 ? "the inputs are the data's (f switches x², y², xy, "
@@ -75,18 +69,17 @@ void tui_network_key(Tui *t, int ch)
 			worker_status(t->w, 1, "layer %d has one neuron: D removes the layer", l);
 			return;
 		}
-		a.kind = SESS_NEURON;
-		a.neuron = u->net_row + 1;
-		edit(t, &a);
+		a = (SessAction){.kind = SESS_NEURON,
+		                 .neuron = {.layer = l, .neuron = u->net_row + 1}};
+		tui_submit_action(t, &a);
 	} else if (ch == 'i' || ch == KEY_IC) {
-		a.kind = SESS_NEURON;
-		a.apply = 1;
-		a.seed = s.seed;
-		edit(t, &a);
+		a = (SessAction){.kind = SESS_NEURON,
+		                 .neuron = {.add = 1, .layer = l, .seed = s.seed}};
+		tui_submit_action(t, &a);
 		u->net_row = s.n[0]; /* the new one */
 	} else if (ch == 'D') {
-		a.kind = SESS_LAYER;
-		edit(t, &a);
+		a = (SessAction){.kind = SESS_LAYER, .layer = {.layer = l}};
+		tui_submit_action(t, &a);
 		u->net_row = 0;
 	} else if (ch == 'I') {
 		if (l >= s.m) {
@@ -95,9 +88,8 @@ void tui_network_key(Tui *t, int ch)
 			              "add one after");
 			return;
 		}
-		a.kind = SESS_LAYER;
-		a.apply = 1;
-		edit(t, &a);
+		a = (SessAction){.kind = SESS_LAYER, .layer = {.add = 1, .after = l}};
+		tui_submit_action(t, &a);
 		u->net_col = l + 1;
 		u->net_row = 0;
 	} else if (ch == 'f') {
@@ -122,7 +114,7 @@ void tui_answer_inputs(Tui *t, const char *v)
 		return;
 	}
 	Net8 s = look(t);
-	SessAction a = {.kind = SESS_INPUTS, .seed = s.seed};
-	plane_inputs_format(mask, a.spec, sizeof a.spec);
-	edit(t, &a);
+	SessAction a = {.kind = SESS_INPUTS, .inputs = {.seed = s.seed}};
+	plane_inputs_format(mask, a.inputs.names, sizeof a.inputs.names);
+	tui_submit_action(t, &a);
 }

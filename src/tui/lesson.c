@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "session/session_setting.h"
 #include "setup/places.h"
 #include "tui/views.h"
 
@@ -232,7 +233,8 @@ int lesson_view(const Lesson *l, int pos, int *arg)
 	case SESS_TRAIN:
 		*arg = 1; /* κ against epochs */
 		return VIEW_HISTORY;
-	case SESS_TAU:
+	case SESS_SET: /* τ marks the layers */
+		return l->a[pos].set.id == SET_TAU ? VIEW_LAYERS : -1;
 	case SESS_NET:
 	case SESS_LOAD:
 		return VIEW_LAYERS;
@@ -245,9 +247,89 @@ int lesson_view(const Lesson *l, int pos, int *arg)
 	}
 }
 
-int lesson_load(const char *name, Lesson *l, Err *e)
+/* A lesson's own comment line before action l->n: a caption, a proposal's
+ * caption, its claims, a speed or a view (prop: the last caption is a
+ * proposal's). 1 when line was one, 0 when it is not, -1 with a message. */
+static int lesson_line(Lesson *l, char *line, long lineno, int *prop, Err *e)
 {
 	char text[SESS_LINE_MAX + 1];
+	int n = l->n, rc = 0;
+	if (session_caption(line, text, sizeof text)) {
+		*prop = 0;
+		return add_caption(&l->caption[n], text, e) < 0 ? -1 : 1;
+	}
+	if (line[0] != '#')
+		return 0;
+	line[strcspn(line, "\r\n")] = '\0';
+	if (!strncmp(line, "#proposal:", 10)) {
+		*prop = 1;
+		return add_caption(&l->pcaption[n], line + 10 + strspn(line + 10, " \t"), e) < 0
+		           ? -1
+		           : 1;
+	}
+	if (!strncmp(line, "#=", 2) || !strncmp(line, "#~", 2)) {
+		char **to = line[1] == '=' ? (*prop ? &l->pclaims[n] : &l->claims[n])
+		                           : (*prop ? &l->pplain[n] : &l->plain[n]);
+		return add_caption(to, line + 2, e) < 0 ? -1 : 1;
+	}
+	if (!strncmp(line, "#speed:", 7))
+		rc = parse_speed(line + 7, &l->speed[n], e) < 0 ? -1 : 1;
+	else if (!strncmp(line, "#view:", 6))
+		rc = lesson_parse_view(line + 6, &l->view[n], &l->view_arg[n], e) < 0 ? -1 : 1;
+	if (rc < 0)
+		err_prefix(e, "%s:%ld", l->path, lineno);
+	return rc;
+}
+
+/* What is applied before the screen opens (the setup: the data, the first
+ * network and the settings right after it, unless a caption introduces
+ * them), the view it opens in, and the captions and claims it opens with. */
+static int lesson_setup(Lesson *l, int setup, Err *e)
+{
+	if (l->pcaption[l->n])
+		return err_set(e,
+		               "%s: a #proposal: caption goes before a squeeze action, not at the "
+		               "end",
+		               l->path);
+	if (setup < 0 || l->a[0].kind != SESS_DATA)
+		return err_set(
+		    e,
+		    "%s: a lesson starts with a data action and builds a network (net or "
+		    "load)",
+		    l->path);
+	while (setup < l->n && !l->caption[setup] &&
+	       ((l->a[setup].kind == SESS_SET &&
+	         session_setting_of(&l->a[setup])->type == SET_NUMBER) ||
+	        l->a[setup].kind == SESS_OPTS))
+		setup++;
+	l->setup = setup;
+	/* the screen opens in the view named for the last of them that names one */
+	l->open_view = l->open_arg = -1;
+	for (int k = 0; k < setup; k++)
+		if (l->view[k] >= 0) {
+			l->open_view = l->view[k];
+			l->open_arg = l->view_arg[k];
+		}
+	/* the captions of the actions applied before the screen opens show with
+	 * it, and so do their claims */
+	char **lists[] = {l->caption, l->claims, l->plain};
+	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+		char *first = NULL;
+		for (int k = 0; k <= setup; k++) {
+			if (lists[i][k] && add_caption(&first, lists[i][k], e) < 0) {
+				free(first);
+				return -1;
+			}
+			free(lists[i][k]);
+			lists[i][k] = NULL;
+		}
+		lists[i][setup] = first;
+	}
+	return 0;
+}
+
+int lesson_load(const char *name, Lesson *l, Err *e)
+{
 	int cap = 0, setup = -1, r, prop = 0; /* prop: the last caption is a proposal's */
 	size_t len;
 	TextFile f;
@@ -261,49 +343,14 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 	if (grow(l, &cap, e) < 0)
 		goto fail;
 	while ((r = text_next(&f, &len, e)) > 0) {
-		char *line = f.buf;
 		long lineno = f.line;
-		if (session_caption(line, text, sizeof text)) {
-			if (add_caption(&l->caption[l->n], text, e) < 0)
-				goto fail;
-			prop = 0;
+		int own = lesson_line(l, f.buf, lineno, &prop, e);
+		if (own < 0)
+			goto fail;
+		if (own)
 			continue;
-		}
-		if (!strncmp(line, "#proposal:", 10)) {
-			line[strcspn(line, "\r\n")] = '\0';
-			if (add_caption(&l->pcaption[l->n], line + 10 + strspn(line + 10, " \t"),
-			                e) < 0)
-				goto fail;
-			prop = 1;
-			continue;
-		}
-		if (!strncmp(line, "#=", 2) || !strncmp(line, "#~", 2)) {
-			line[strcspn(line, "\r\n")] = '\0';
-			char **to = line[1] == '=' ? (prop ? &l->pclaims[l->n] : &l->claims[l->n])
-			                           : (prop ? &l->pplain[l->n] : &l->plain[l->n]);
-			if (add_caption(to, line + 2, e) < 0)
-				goto fail;
-			continue;
-		}
-		if (!strncmp(line, "#speed:", 7)) {
-			line[strcspn(line, "\r\n")] = '\0';
-			if (parse_speed(line + 7, &l->speed[l->n], e) < 0) {
-				err_prefix(e, "%s:%ld", l->path, lineno);
-				goto fail;
-			}
-			continue;
-		}
-		if (!strncmp(line, "#view:", 6)) {
-			line[strcspn(line, "\r\n")] = '\0';
-			if (lesson_parse_view(line + 6, &l->view[l->n], &l->view_arg[l->n], e) <
-			    0) {
-				err_prefix(e, "%s:%ld", l->path, lineno);
-				goto fail;
-			}
-			continue;
-		}
 		SessAction a;
-		int p = session_parse(line, &a, e);
+		int p = session_parse(f.buf, &a, e);
 		if (p < 0) {
 			err_prefix(e, "%s:%ld", l->path, lineno);
 			goto fail;
@@ -323,47 +370,8 @@ int lesson_load(const char *name, Lesson *l, Err *e)
 		l->a[l->n++] = a;
 	}
 	text_close(&f);
-	if (r < 0)
+	if (r < 0 || lesson_setup(l, setup, e) < 0)
 		goto fail;
-	if (l->pcaption[l->n]) {
-		err_set(e, "%s: a #proposal: caption goes before a squeeze action, not at the end",
-		        l->path);
-		goto fail;
-	}
-	if (setup < 0 || l->a[0].kind != SESS_DATA) {
-		err_set(e,
-		        "%s: a lesson starts with a data action and builds a network (net or load)",
-		        l->path);
-		goto fail;
-	}
-	/* and the settings right after it, unless a caption introduces them */
-	while (setup < l->n && !l->caption[setup] &&
-	       (l->a[setup].kind == SESS_TAU || l->a[setup].kind == SESS_ETA ||
-	        l->a[setup].kind == SESS_OPTS))
-		setup++;
-	l->setup = setup;
-	/* the screen opens in the view named for the last of them that names one */
-	l->open_view = l->open_arg = -1;
-	for (int k = 0; k < setup; k++)
-		if (l->view[k] >= 0) {
-			l->open_view = l->view[k];
-			l->open_arg = l->view_arg[k];
-		}
-	/* the captions of the actions applied before the screen opens show with
-	 * it, and so do their claims */
-	char **lists[] = {l->caption, l->claims, l->plain};
-	for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
-		char *first = NULL;
-		for (int k = 0; k <= setup; k++) {
-			if (lists[i][k] && add_caption(&first, lists[i][k], e) < 0) {
-				free(first);
-				goto fail;
-			}
-			free(lists[i][k]);
-			lists[i][k] = NULL;
-		}
-		lists[i][setup] = first;
-	}
 	return 0;
 fail:
 	text_close(&f);

@@ -45,7 +45,7 @@ static long hidden_first(const Lesson *l)
 	for (int k = 0; k < l->n; k++)
 		if (l->a[k].kind == SESS_NET) {
 			long s = 0;
-			for (const char *c = l->a[k].spec; *c;) {
+			for (const char *c = l->a[k].net.layers; *c;) {
 				s += strtol(c, (char **)&c, 10);
 				c += *c == ',';
 			}
@@ -310,7 +310,9 @@ static int pivot(Ctx *c, const char *key, const char *want, Err *e)
 	return err_set(e, "%s: layer %d has no pivot order", key, l);
 }
 
-/* One claim: 1 holds, 0 does not (c->got says what the state is), -1 error. */
+/* One claim: 1 holds, 0 does not (c->got says what the state is), -1 error.
+ * Long on purpose: a branch per claim key, each the line that reads the
+ * state it names, in one place as the lessons' format lists them. */
 static int claim(Ctx *c, const char *key, const char *val, Err *e)
 {
 	const Session *s = c->s;

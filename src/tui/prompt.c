@@ -50,26 +50,25 @@ void tui_submit_action(Tui *t, const SessAction *a)
 
 void tui_submit_kind(Tui *t, JobKind k, int apply)
 {
-	Job j = {.kind = k};
-	j.a.apply = apply;
+	Job j = {.kind = k, .apply = apply};
 	if (!tui_refuse_busy(t))
 		tui_submit(t, &j);
 }
 
-void tui_set_value(Tui *t, SessKind k, double x)
+void tui_set_value(Tui *t, int id, double x)
 {
-	Job j = {.kind = JOB_ACTION, .a = {.kind = k, .x = x}};
+	const SessSetting *st = &session_settings[id];
+	Job j = {.kind = JOB_ACTION, .a = session_setting_action(id, x)};
 	Err e = {{0}};
-	/* the keys that scale τ and η stop at the table's limits */
-	if (limit_check(k == SESS_TAU ? LIM_TAU : LIM_ETA, x, k == SESS_TAU ? "τ" : "η", NULL,
-	                &e)) {
+	/* the keys that scale a setting stop at the table's limits */
+	if (limit_check(st->lim, x, st->sym, NULL, &e)) {
 		worker_status(t->w, 1, "%s", e.msg);
 		return;
 	}
 	if (tui_submit_setting(t, &j))
 		worker_status(t->w, 0,
 		              "%s = %g applies to the next operation, not to the running one",
-		              screen_sym(k == SESS_TAU ? SYM_TAU : SYM_ETA), x);
+		              screen_pick(st->sym, st->ascii), x);
 }
 
 void tui_ask(Tui *t, PromptKind k, const char *q, const char *def)

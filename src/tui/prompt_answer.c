@@ -15,20 +15,21 @@
 static void save_to(Tui *t, const char *path)
 {
 	SessAction a = {.kind = SESS_SAVE};
-	snprintf(a.path, sizeof a.path, "%s", path);
+	snprintf(a.save.path, sizeof a.save.path, "%s", path);
 	snprintf(t->model, sizeof t->model, "%s", path);
 	tui_submit_action(t, &a);
 	if (t->quit_after_save)
 		t->quit_after_save = 2; /* the save is on its way: quit when it is done */
 }
 
-/* τ, η or epochs typed: held to the table of limits, as --tau, --eta and
- * --epochs and a log are. */
+/* A setting (τ, η) or epochs typed: held to the table of limits, as --tau,
+ * --eta and --epochs and a log are. */
 static void answer_number(Tui *t, PromptKind k, const char *v)
 {
 	double x;
 	Err e = {{0}};
-	LimitId id = k == P_TAU ? LIM_TAU : k == P_ETA ? LIM_ETA : LIM_EPOCHS;
+	const SessSetting *st = k == P_SETTING ? &session_settings[t->pset] : NULL;
+	LimitId id = st ? st->lim : LIM_EPOCHS;
 	/* 12,5 under a locale whose decimal sign is the comma: 12.5 */
 	char num[64];
 	const char *comma = strchr(v, ',');
@@ -38,14 +39,15 @@ static void answer_number(Tui *t, PromptKind k, const char *v)
 		num[comma - v] = '.';
 		v = num;
 	}
-	if (limit_parse(id, k == P_TAU ? "τ" : k == P_ETA ? "η" : "epochs", v, &x, &e) < 0) {
+	if (limit_parse(id, st ? st->sym : "epochs", v, &x, &e) < 0) {
 		worker_status(t->w, 1, "%s", e.msg);
 		t->quit_after_save = 0;
 	} else if (k == P_EPOCHS) {
-		SessAction a = {.kind = SESS_TRAIN, .x = x, .patience = t->patience};
+		SessAction a = {.kind = SESS_TRAIN,
+		                .train = {.epochs = x, .patience = t->patience}};
 		tui_submit_action(t, &a);
 	} else {
-		tui_set_value(t, k == P_TAU ? SESS_TAU : SESS_ETA, x);
+		tui_set_value(t, t->pset, x);
 	}
 }
 
@@ -66,11 +68,11 @@ static void answer_sweep(Tui *t, PromptKind k, const char *v)
 	}
 	SessAction a = {.kind = SESS_SWEEP};
 	Err e = {{0}};
-	if (limit_parse_int(LIM_Q, "q", v, &a.q, &e) < 0) {
+	if (limit_parse_int(LIM_Q, "q", v, &a.sweep.q, &e) < 0) {
 		worker_status(t->w, 1, "%s", e.msg);
 		return;
 	}
-	snprintf(a.spec, sizeof a.spec, "%s", t->betas);
+	snprintf(a.sweep.betas, sizeof a.sweep.betas, "%s", t->betas);
 	tui_submit_action(t, &a);
 	t->u.view = VIEW_SWEEP;
 }
@@ -132,7 +134,7 @@ static void answer_file(Tui *t, PromptKind k, const char *v)
 	case P_EXPORT_OVERWRITE:
 		if (v[0] == 'y' || v[0] == 'Y') {
 			Job j = {.kind = JOB_EXPORT, .target = t->export_target};
-			j.a.apply = 1; /* over the files that exist */
+			j.apply = 1; /* over the files that exist */
 			snprintf(j.path, sizeof j.path, "%s", t->overwrite);
 			tui_submit(t, &j);
 		} else {
@@ -161,8 +163,7 @@ static void answer(Tui *t)
 	const char *v = t->ilen ? t->input : t->def;
 	t->pk = P_NONE;
 	switch (k) {
-	case P_TAU:
-	case P_ETA:
+	case P_SETTING:
 	case P_EPOCHS:
 		answer_number(t, k, v);
 		break;
@@ -182,7 +183,7 @@ static void answer(Tui *t)
 		break;
 	case P_OPEN: {
 		SessAction a = {.kind = SESS_LOAD};
-		snprintf(a.path, sizeof a.path, "%s", v);
+		snprintf(a.load.path, sizeof a.load.path, "%s", v);
 		snprintf(t->model, sizeof t->model, "%s", v);
 		tui_submit_action(t, &a);
 		break;

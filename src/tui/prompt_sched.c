@@ -13,8 +13,9 @@
 
 void tui_set_sched(Tui *t, const char *spec, double warmup)
 {
-	Job j = {.kind = JOB_ACTION, .a = {.kind = SESS_SCHED, .x = warmup}};
-	snprintf(j.a.spec, sizeof j.a.spec, "%s", spec);
+	Job j = {.kind = JOB_ACTION,
+	         .a = {.kind = SESS_SET, .set = {.id = SET_SCHED, .warmup = warmup}}};
+	snprintf(j.a.set.spec, sizeof j.a.set.spec, "%s", spec);
 	if (tui_submit_setting(t, &j))
 		worker_status(t->w, 0,
 		              "schedule %s applies to the next operation, not to the running one",
@@ -34,8 +35,7 @@ void tui_ask_sched(Tui *t)
 {
 	char def[64];
 	LrSchedule s = current(t);
-	tui_ask(t, P_SCHED, "schedule (step:E:F, cosine:T, plateau:P:F, constant)",
-	        sched_format(&s, def, sizeof def));
+	tui_ask(t, P_SCHED, session_settings[SET_SCHED].prompt, sched_format(&s, def, sizeof def));
 }
 
 void tui_answer_sched(Tui *t, PromptKind k, const char *v)

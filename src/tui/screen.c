@@ -149,6 +149,11 @@ const char *screen_sym(ScrSym s)
 	return ascii ? sym_ascii[s] : sym_utf8[s];
 }
 
+const char *screen_pick(const char *utf8, const char *ascii_text)
+{
+	return ascii ? ascii_text : utf8;
+}
+
 static attr_t attr_of(ScrColor c, int bold)
 {
 	attr_t a = bold ? A_BOLD : A_NORMAL;

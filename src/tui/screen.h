@@ -54,6 +54,9 @@ void screen_end(void);
 int screen_ascii(void);
 int screen_color(void);
 const char *screen_sym(ScrSym s);
+/* utf8, or its ASCII spelling on an ASCII screen (a symbol no ScrSym names:
+ * a setting's, session_setting.h). */
+const char *screen_pick(const char *utf8, const char *ascii);
 
 /* 1 (after drawing the "enlarge the terminal" message, and note under it)
  * when the terminal is below SCR_MIN_W × SCR_MIN_H. */

@@ -6,61 +6,62 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "session/session_setting.h"
+
 const char *status_action(const SessAction *a, char *buf, size_t len)
 {
 	switch (a->kind) {
 	case SESS_TRAIN:
-		snprintf(buf, len, "training %g epoch%s", a->x, a->x == 1 ? "" : "s");
+		snprintf(buf, len, "training %g epoch%s", a->train.epochs,
+		         a->train.epochs == 1 ? "" : "s");
 		break;
 	case SESS_ALG1_STEP:
 		snprintf(buf, len, "Algorithm 1 (one iteration)");
 		break;
 	case SESS_ALG1_RUN:
-		if (a->steps > 0)
-			snprintf(buf, len, "Algorithm 1 (%d iterations)", a->steps);
+		if (a->run.steps > 0)
+			snprintf(buf, len, "Algorithm 1 (%d iterations)", a->run.steps);
 		else
 			snprintf(buf, len, "Algorithm 1 (until every κ ≤ τ)");
 		break;
 	case SESS_SWEEP:
-		snprintf(buf, len, "β sweep %.100s, q = %d", a->spec, a->q);
+		snprintf(buf, len, "β sweep %.100s, q = %d", a->sweep.betas, a->sweep.q);
 		break;
 	case SESS_LOAD:
-		snprintf(buf, len, "opening %.120s", a->path);
+		snprintf(buf, len, "opening %.120s", a->load.path);
 		break;
 	case SESS_SAVE:
-		snprintf(buf, len, "saving %.120s", a->path);
+		snprintf(buf, len, "saving %.120s", a->save.path);
 		break;
-	case SESS_TAU:
-		snprintf(buf, len, "τ = %g", a->x);
-		break;
-	case SESS_ETA:
-		snprintf(buf, len, "η = %g epochs", a->x);
+	case SESS_SET:
+		session_setting_said(a, NULL, buf, len);
 		break;
 	case SESS_NET:
-		snprintf(buf, len, "a fresh network %.100s", a->spec);
+		snprintf(buf, len, "a fresh network %.100s", a->net.layers);
 		break;
 	case SESS_SQUEEZE:
-		snprintf(buf, len, "squeeze layer %d: %s%s", a->layer,
-		         a->apply ? "apply" : "refuse",
-		         a->apply && a->comp ? " with compensation" : "");
+		snprintf(buf, len, "squeeze layer %d: %s%s", a->squeeze.layer,
+		         a->squeeze.apply ? "apply" : "refuse",
+		         a->squeeze.apply && a->squeeze.comp ? " with compensation" : "");
 		break;
 	case SESS_NEURON:
-		if (a->apply)
-			snprintf(buf, len, "a neuron added to layer %d", a->layer);
+		if (a->neuron.add)
+			snprintf(buf, len, "a neuron added to layer %d", a->neuron.layer);
 		else
-			snprintf(buf, len, "neuron %d of layer %d removed", a->neuron, a->layer);
+			snprintf(buf, len, "neuron %d of layer %d removed", a->neuron.neuron,
+			         a->neuron.layer);
 		break;
 	case SESS_LAYER:
-		if (a->apply)
-			snprintf(buf, len, "a layer added after layer %d", a->layer);
+		if (a->layer.add)
+			snprintf(buf, len, "a layer added after layer %d", a->layer.after);
 		else
-			snprintf(buf, len, "layer %d removed", a->layer);
+			snprintf(buf, len, "layer %d removed", a->layer.layer);
 		break;
 	case SESS_INPUTS:
-		snprintf(buf, len, "inputs x, y and %.100s", a->spec);
+		snprintf(buf, len, "inputs x, y and %.100s", a->inputs.names);
 		break;
 	default:
-		snprintf(buf, len, "%s", session_kind_name(a->kind));
+		snprintf(buf, len, "%s", session_action_name(a));
 		break;
 	}
 	return buf;
@@ -108,11 +109,12 @@ const char *status_proposal(const Shown *p, const UiState *u, char *buf, size_t 
 		         "layer %d's proposal waits: y applies, n refuses, a applies it and the "
 		         "rest, c compensation (%s), Esc ends the pass",
 		         p->sq.layer, p->sq.comp ? "on" : "off");
-	else if (a && a->kind == SESS_SQUEEZE && a->layer == p->sq.layer)
+	else if (a && a->kind == SESS_SQUEEZE && a->squeeze.layer == p->sq.layer)
 		snprintf(buf, len, "the lesson will %s layer %d's proposal%s: right arrow",
-		         a->apply ? "apply" : "refuse", a->layer,
-		         a->apply ? (a->comp ? " with compensation" : " without compensation")
-		                  : "");
+		         a->squeeze.apply ? "apply" : "refuse", a->squeeze.layer,
+		         a->squeeze.apply
+		             ? (a->squeeze.comp ? " with compensation" : " without compensation")
+		             : "");
 	else
 		snprintf(buf, len, "layer %d's proposal: right arrow plays the lesson on",
 		         p->sq.layer);
@@ -122,10 +124,11 @@ const char *status_proposal(const Shown *p, const UiState *u, char *buf, size_t 
 const char *status_lesson_decides(const Shown *p, const UiState *u, char *buf, size_t len)
 {
 	const SessAction *a = lesson_next(p, u);
-	if (a && a->kind == SESS_SQUEEZE && a->layer == p->sq.layer)
-		snprintf(buf, len, "the lesson %s it%s", a->apply ? "applies" : "refuses",
-		         a->apply ? (a->comp ? " with compensation" : " without compensation")
-		                  : "");
+	if (a && a->kind == SESS_SQUEEZE && a->squeeze.layer == p->sq.layer)
+		snprintf(buf, len, "the lesson %s it%s", a->squeeze.apply ? "applies" : "refuses",
+		         a->squeeze.apply
+		             ? (a->squeeze.comp ? " with compensation" : " without compensation")
+		             : "");
 	else
 		snprintf(buf, len, "right arrow plays the lesson on");
 	return buf;
@@ -232,9 +235,12 @@ const char *status_last_train(const Shown *p)
 const char *status_queue(const Shown *p, char *buf, size_t len)
 {
 	size_t k = (size_t)snprintf(buf, len, "queued %d", p->queued_ops);
-	if (fabs(p->tau_next - p->tau) > 1e-12 * p->tau && k < len)
-		k += (size_t)snprintf(buf + k, len - k, ", τ %g→%g waits", p->tau, p->tau_next);
-	if (fabs(p->eta_next - p->eta) > 1e-12 * p->eta && k < len)
-		snprintf(buf + k, len - k, ", η %g→%g waits", p->eta, p->eta_next);
+	for (int i = 0; i < session_nsettings && k < len; i++) {
+		const SessSetting *t = &session_settings[i];
+		double v = p->set[i], next = p->set_next[i];
+		if (t->type == SET_NUMBER && fabs(next - v) > 1e-12 * v)
+			k +=
+			    (size_t)snprintf(buf + k, len - k, ", %s %g→%g waits", t->sym, v, next);
+	}
 	return buf;
 }

@@ -151,6 +151,8 @@ static void small_key(Tui *t, int ch)
 	}
 }
 
+/* Long on purpose: the screen's main loop, from the terminal taken to the
+ * terminal given back, every exit of it restoring the terminal. */
 int tui_run(Session *s, const TuiSetup *su)
 {
 	Tui t = {0};

@@ -8,6 +8,7 @@
 
 #include "data/plane_sets.h"
 #include "engine/limits.h"
+#include "session/session_setting.h"
 #include "setup/opts.h"
 #include "setup/places.h"
 #include "setup/setup.h"
@@ -185,53 +186,56 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 {
 	CommonOpts *co = &ta->co;
 	SessAction a = {.kind = SESS_DATA,
-	                .features = co->data.features,
-	                .label_col = co->data.label_col,
-	                .seed = co->data.seed,
-	                .limit = co->data.limit,
-	                .scale = co->data.scale,
-	                .x = co->val_frac,
-	                .val_per_class = co->val_per_class,
-	                .points = co->data.points,
-	                .has_noise = co->data.noise >= 0,
-	                .noise = co->data.noise,
-	                .inputs = co->data.inputs};
-	memcpy(a.shape, co->data.shape, sizeof a.shape);
-	snprintf(a.spec, sizeof a.spec, "%s", spec);
-	snprintf(a.path, sizeof a.path, "%s", co->data.dir ? co->data.dir : "");
+	                .data = {.features = co->data.features,
+	                         .label_col = co->data.label_col,
+	                         .seed = co->data.seed,
+	                         .limit = co->data.limit,
+	                         .scale = co->data.scale,
+	                         .val_frac = co->val_frac,
+	                         .val_per_class = co->val_per_class,
+	                         .points = co->data.points,
+	                         .has_noise = co->data.noise >= 0,
+	                         .noise = co->data.noise,
+	                         .inputs = co->data.inputs}};
+	SessDataArgs *d = &a.data;
+	memcpy(d->shape, co->data.shape, sizeof d->shape);
+	snprintf(d->spec, sizeof d->spec, "%s", spec);
+	snprintf(d->dir, sizeof d->dir, "%s", co->data.dir ? co->data.dir : "");
 	loading(spec);
 	if (apply(s, &a, e) < 0)
 		return -1;
 	a = (SessAction){.kind = SESS_OPTS,
-	                 .batch = co->train.batch,
-	                 .x = co->train.adam.lr,
-	                 .threads = co->train.threads};
+	                 .opts = {.batch = co->train.batch,
+	                          .lr = co->train.adam.lr,
+	                          .threads = co->train.threads}};
 	if (apply(s, &a, e) < 0)
 		return -1;
 	if (co->sched_given) {
-		a = (SessAction){.kind = SESS_SCHED, .x = co->train.sched.warmup};
-		sched_format(&co->train.sched, a.spec, sizeof a.spec);
+		a = (SessAction){.kind = SESS_SET,
+		                 .set = {.id = SET_SCHED, .warmup = co->train.sched.warmup}};
+		sched_format(&co->train.sched, a.set.spec, sizeof a.set.spec);
 		if (apply(s, &a, e) < 0)
 			return -1;
 	}
 	if (co->load) {
 		/* the seed of the trainings that follow (the header shows it) */
-		a = (SessAction){.kind = SESS_LOAD, .seed = co->seed, .has_seed = 1};
-		snprintf(a.path, sizeof a.path, "%s", co->load);
+		a = (SessAction){.kind = SESS_LOAD, .load = {.seed = co->seed, .has_seed = 1}};
+		snprintf(a.load.path, sizeof a.load.path, "%s", co->load);
 	} else {
 		/* the default widths come from the batch commands' choice */
 		Net *shape = setup_make_net(co, s->train, e);
 		if (!shape)
 			return -1;
 		a = (SessAction){
-		    .kind = SESS_NET, .act = (int)co->act, .x = co->act_a, .seed = co->seed};
-		size_t k = 0;
+		    .kind = SESS_NET,
+		    .net = {.act = (int)co->act, .act_a = co->act_a, .seed = co->seed}};
+		char *w = a.net.layers;
+		size_t k = 0, len = sizeof a.net.layers;
 		/* convolutions as --layers names them, dense widths one by one */
 		if (shape->nconv)
-			snprintf(a.spec, sizeof a.spec, "%s", co->layers);
-		for (int i = 1; !shape->nconv && i < shape->m && k < sizeof a.spec - 12; i++)
-			k += (size_t)snprintf(a.spec + k, sizeof a.spec - k, i > 1 ? ",%d" : "%d",
-			                      shape->n[i]);
+			snprintf(w, len, "%s", co->layers);
+		for (int i = 1; !shape->nconv && i < shape->m && k < len - 12; i++)
+			k += (size_t)snprintf(w + k, len - k, i > 1 ? ",%d" : "%d", shape->n[i]);
 		net_free(shape);
 	}
 	if (apply(s, &a, e) < 0)
@@ -242,9 +246,11 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	             : !strcmp(spec, "synthetic") ? 10
 	             : plane_set_is(spec)         ? 50
 	                                          : NAN;
-	if (!isnan(ta->tau) && apply(s, &(SessAction){.kind = SESS_TAU, .x = ta->tau}, e) < 0)
+	SessAction tau = session_setting_action(SET_TAU, ta->tau),
+	           eta_a = session_setting_action(SET_ETA, eta);
+	if (!isnan(ta->tau) && apply(s, &tau, e) < 0)
 		return -1;
-	if (!isnan(eta) && apply(s, &(SessAction){.kind = SESS_ETA, .x = eta}, e) < 0)
+	if (!isnan(eta) && apply(s, &eta_a, e) < 0)
 		return -1;
 	s->dirty = 0;
 	return 0;
@@ -293,10 +299,11 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	}
 	s->replay = 1; /* a lesson's save lines write nothing */
 	for (int k = 0; k < l->setup; k++) {
+		SessDataArgs *d = &l->a[k].data;
 		if (l->a[k].kind == SESS_DATA && ta->co.data.dir)
-			snprintf(l->a[k].path, sizeof l->a[k].path, "%s", ta->co.data.dir);
+			snprintf(d->dir, sizeof d->dir, "%s", ta->co.data.dir);
 		if (l->a[k].kind == SESS_DATA)
-			loading(l->a[k].spec);
+			loading(d->spec);
 		if (apply(s, &l->a[k], &e) < 0) {
 			fprintf(stderr, "condnet tui: %s: action %d: %s\n", l->path, k + 1, e.msg);
 			session_free(s);
@@ -329,6 +336,65 @@ static int play(TuiArgs *ta, const TuiSetup *defaults)
 	return rc;
 }
 
+/* The data set: --data's, else MNIST when fetched, else the synthetic set
+ * (note says which); 1 when it is one a lesson of the synthetic kind trains
+ * on (the synthetic set or one of the plane). */
+static int choose_data(TuiArgs *ta, char *note, size_t len)
+{
+	const char *spec = ta->co.data.spec;
+	int synthetic = !ta->play && (!spec || !strcmp(spec, "synthetic") || plane_set_is(spec));
+	if (!spec && !ta->play && datasets_available("mnist", ta->co.data.dir)) {
+		spec = "mnist", synthetic = 0;
+		snprintf(note, len, "data: MNIST, %d Haar-wavelet features (the default)",
+		         ta->co.data.features);
+	} else if (!spec) {
+		spec = "synthetic";
+		snprintf(note, len,
+		         "data: the built-in synthetic set (MNIST is not fetched: %.400s mnist)",
+		         datasets_fetch());
+	} else {
+		snprintf(note, len, "data: %s", spec);
+	}
+	ta->co.data.spec = spec; /* and the batch commands' default widths for it */
+	return synthetic;
+}
+
+/* --log: a file a log can be (not a FIFO, a directory…), and an output
+ * that never takes the place of the model or the data read. */
+static int check_log(const TuiArgs *ta, Err *e)
+{
+	if (ta->log && session_log_check_path(ta->log, e) < 0)
+		return -1;
+	FileRole r[SETUP_MAX_ROLES + 1];
+	char bufs[SETUP_MAX_ROLES][PATH_MAX];
+	int nr = setup_roles(&ta->co, r, bufs);
+	r[nr++] = (FileRole){"--log", ta->log, 1, NULL, NULL, NULL};
+	return file_roles_apart(r, nr, e);
+}
+
+/* The session, its log (--log /dev/null keeps none) and its first actions,
+ * then the screen on it. */
+static int run_screen(TuiArgs *ta, const char *spec, const TuiSetup *su)
+{
+	Err e = {{0}};
+	char logbuf[1024];
+	Session *s = session_new(&e);
+	if (!s) {
+		fprintf(stderr, "condnet: %s\n", e.msg);
+		return 1;
+	}
+	const char *logp = ta->log;
+	if (!logp && session_default_log_path(logbuf, sizeof logbuf, &e) == 0)
+		logp = logbuf;
+	if (!logp || (!session_log_is_none(logp) && session_log_open(s, logp, &e) < 0) ||
+	    open_session(s, ta, spec, &e) < 0) {
+		fprintf(stderr, "condnet: %s\n", e.msg);
+		session_free(s);
+		return 1;
+	}
+	return tui_run(s, su);
+}
+
 int tui_cmd(int argc, char **argv)
 {
 	TuiArgs ta = {.tau = NAN, .eta = NAN, .speed = NAN};
@@ -337,8 +403,8 @@ int tui_cmd(int argc, char **argv)
 	opts_default(&ta.co);
 	snprintf(help, sizeof help, tui_help_fmt, SESS_LOG_KEEP, TUI_PLANE_SPEED,
 	         places_man_hint());
-	struct option table[64];
-	opts_table(table, 63, TUI_COMMON, own);
+	struct option table[opts_table_len(own)];
+	opts_table(table, opts_table_len(own), TUI_COMMON, own);
 	int pr = opts_parse(argc, argv, NULL, NULL, table, own_opt, &ta, help, NULL);
 	if (pr)
 		return pr == 1 ? 0 : 2;
@@ -348,22 +414,9 @@ int tui_cmd(int argc, char **argv)
 		        PLANE_SET_NAMES);
 		return 2;
 	}
+	char note[512];
+	int synthetic = choose_data(&ta, note, sizeof note);
 	const char *spec = ta.co.data.spec;
-	int synthetic = !ta.play && (!spec || !strcmp(spec, "synthetic") || plane_set_is(spec));
-	char note[512], logbuf[1024];
-	if (!spec && !ta.play && datasets_available("mnist", ta.co.data.dir)) {
-		spec = "mnist", synthetic = 0;
-		snprintf(note, sizeof note, "data: MNIST, %d Haar-wavelet features (the default)",
-		         ta.co.data.features);
-	} else if (!spec) {
-		spec = "synthetic";
-		snprintf(note, sizeof note,
-		         "data: the built-in synthetic set (MNIST is not fetched: %.400s mnist)",
-		         datasets_fetch());
-	} else {
-		snprintf(note, sizeof note, "data: %s", spec);
-	}
-	ta.co.data.spec = spec; /* and the batch commands' default widths for it */
 	unsigned long feat = 1UL << (OPTS_FEATURES - OPTS_DATA);
 	if ((ta.given & feat) && strncmp(spec, "mnist", 5) && strncmp(spec, "fashion", 7)) {
 		fprintf(stderr,
@@ -401,16 +454,7 @@ int tui_cmd(int argc, char **argv)
 	}
 	/* the log named is checked first (its messages), then the terminal,
 	 * before the log is created or a data set read */
-	if (ta.log && session_log_check_path(ta.log, &e) < 0) {
-		fprintf(stderr, "condnet: %s\n", e.msg);
-		return 1;
-	}
-	/* the log is an output: it never takes the place of the model or data read */
-	FileRole r[SETUP_MAX_ROLES + 1];
-	char bufs[SETUP_MAX_ROLES][PATH_MAX];
-	int nr = setup_roles(&ta.co, r, bufs);
-	r[nr++] = (FileRole){"--log", ta.log, 1, NULL, NULL, NULL};
-	if (file_roles_apart(r, nr, &e) < 0) {
+	if (check_log(&ta, &e) < 0) {
 		fprintf(stderr, "condnet: %s\n", e.msg);
 		return 1;
 	}
@@ -418,24 +462,5 @@ int tui_cmd(int argc, char **argv)
 		return 0;
 	if (need_terminal())
 		return 1;
-	Session *s = session_new(&e);
-	if (!s) {
-		fprintf(stderr, "condnet: %s\n", e.msg);
-		return 1;
-	}
-	const char *logp = ta.log;
-	if (!logp) {
-		if (session_default_log_path(logbuf, sizeof logbuf, &e) < 0)
-			goto fail;
-		logp = logbuf;
-	}
-	/* --log /dev/null keeps no log */
-	if ((!session_log_is_none(logp) && session_log_open(s, logp, &e) < 0) ||
-	    open_session(s, &ta, spec, &e) < 0)
-		goto fail;
-	return tui_run(s, &su);
-fail:
-	fprintf(stderr, "condnet: %s\n", e.msg);
-	session_free(s);
-	return 1;
+	return run_screen(&ta, spec, &su);
 }

@@ -3,14 +3,14 @@
 #ifndef CONDNET_TUI_TUI_INT_H
 #define CONDNET_TUI_TUI_INT_H
 
+#include "session/session_setting.h"
 #include "tui/lesson.h"
 #include "tui/views.h"
 #include "tui/worker.h"
 
 typedef enum PromptKind {
 	P_NONE = 0,
-	P_TAU,
-	P_ETA,
+	P_SETTING, /* a number of the settings table, Tui.pset */
 	P_EPOCHS,
 	P_BETAS,
 	P_Q,
@@ -31,6 +31,7 @@ typedef struct Tui {
 	Worker *w;
 	UiState u;
 	PromptKind pk;
+	int pset; /* P_SETTING: the setting asked for (its row of the settings table) */
 	char prompt[1200], input[1024], def[1024];
 	size_t ilen;
 	char betas[256];    /* the β list while q is asked */
@@ -59,12 +60,13 @@ void tui_submit(Tui *t, const Job *j);
 int tui_refuse_busy(Tui *t);
 void tui_submit_action(Tui *t, const SessAction *a);
 void tui_submit_kind(Tui *t, JobKind k, int apply);
-/* A setting (τ, η, the schedule): submitted quietly behind a running
+/* A setting (session_setting.h): submitted quietly behind a running
  * operation, which keeps the old value; 1 when one runs (the caller says
  * so). */
 int tui_submit_setting(Tui *t, Job *j);
-/* τ or η: queued behind a running operation, which keeps the old value. */
-void tui_set_value(Tui *t, SessKind k, double x);
+/* A number of the settings table (its row id), held to its bounds: queued
+ * behind a running operation, which keeps the old value. */
+void tui_set_value(Tui *t, int id, double x);
 /* The schedule (a sched_parse spec) and its warm-up, queued the same way. */
 void tui_set_sched(Tui *t, const char *spec, double warmup);
 

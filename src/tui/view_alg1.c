@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "session/session_setting.h"
 #include "tui/plot.h"
 #include "tui/screen.h"
 #include "tui/status.h"
@@ -92,7 +93,7 @@ static void intro_large(const Shown *p, const UiState *u, int top, int bot)
 	         "Algorithm 1 (proportions): no iteration yet. It trains %s = %g epochs, then "
 	         "removes from every hidden layer with %s > %s = %g as many neurons as %s has "
 	         "singular values below %s%s/%s, and trains again.",
-	         S(ETA), p->eta, S(KAPPA), S(TAU), p->tau, S(WHAT), S(SIGMA),
+	         S(ETA), p->set[SET_ETA], S(KAPPA), S(TAU), p->tau, S(WHAT), S(SIGMA),
 	         screen_ascii() ? "_1" : "₁", S(TAU));
 	Para pa = {top, bot, 0, C_TITLE, 1};
 	screen_wrap(text, COLS, 0, para_line, &pa);
@@ -175,10 +176,58 @@ static void summary_row(const Shown *p, int k, int y, int first, int fit)
 	}
 }
 
+/* The title, where the iterations shown are among all, and their heads;
+ * the row after them. */
+static int heads(const Shown *p, int y, int first, int last)
+{
+	char st[400], ind[64] = "";
+	if (first > 0 || last < p->nrec)
+		snprintf(ind, sizeof ind, " %s it %d-%d of 0-%d %s", first ? "◀" : " ",
+		         p->rec[first].iter, p->rec[last - 1].iter, p->rec[p->nrec - 1].iter,
+		         last < p->nrec ? "▶" : " ");
+	int iw = screen_width(ind);
+	char head[sizeof st + 40];
+	snprintf(head, sizeof head, "Algorithm 1, iterations 0-%d: %s", p->nrec - 1,
+	         state(p, st, sizeof st));
+	/* the view names the algorithm; its state says what a class reads */
+	screen_put_cut(y, 0, COLS - iw, C_TITLE, 1, "%s",
+	               screen_width(head) > COLS - iw ? head + strlen("Algorithm 1, ") : head);
+	screen_put(y++, COLS - iw, iw, C_KEY, 1, "%s", ind);
+	screen_put(y, 0, LW, C_TITLE, 1, "layer");
+	for (int r = first; r < last; r++) {
+		char h[16];
+		snprintf(h, sizeof h, "it %d", p->rec[r].iter);
+		screen_put(y, LW + (r - first) * CW, CW, C_TITLE, 1, "%8s", h);
+	}
+	return y + 1;
+}
+
+/* rows of the layers' widths from u->row_first on, each marked where κ > τ
+ * as decided then (at the τ its iteration ran with), and the scroll marks;
+ * the row after them. */
+static int layer_rows(const Shown *p, const UiState *u, int y, int rows, int first, int last)
+{
+	int m = p->rec[0].m, mr = rows < m ? m - 1 : m; /* the output's row first */
+	for (int i = u->row_first + 1; i <= mr && i <= u->row_first + rows; i++, y++) {
+		screen_put(y, 0, LW, C_NORMAL, 0, "%5d%s", i, i == m ? " out" : "");
+		for (int r = first; r < last; r++) {
+			const Alg1Record *rc = &p->rec[r];
+			int over = i < m && cond_over(rc->kappa[i - 1], rc->tau);
+			char v[16];
+			snprintf(v, sizeof v, "%d%s", rc->n[i], over ? "!" : " ");
+			screen_put(y, LW + (r - first) * CW, CW, over ? C_WARN : C_NORMAL, 0, "%9s",
+			           v);
+		}
+	}
+	if (mr > rows)
+		screen_put(y - 1, 6 + (m > 9), 3, C_KEY, 1, "%s%s", u->row_first ? "▲" : "",
+		           u->row_first + rows < mr ? "▼" : "");
+	return y;
+}
+
 void view_alg1(const Shown *p, UiState *u, int top, int bot)
 {
 	int y = top;
-	char st[400];
 	if (!p->nrec) {
 		if (bot - top + 1 >= 16)
 			intro_large(p, u, top, bot);
@@ -207,26 +256,7 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 	u->it_fit = fit;
 	u->it_shown = first;
 	int last = first + fit < p->nrec ? first + fit : p->nrec;
-	char ind[64] = "";
-	if (first > 0 || last < p->nrec)
-		snprintf(ind, sizeof ind, " %s it %d-%d of 0-%d %s", first ? "◀" : " ",
-		         p->rec[first].iter, p->rec[last - 1].iter, p->rec[p->nrec - 1].iter,
-		         last < p->nrec ? "▶" : " ");
-	int iw = screen_width(ind);
-	char head[sizeof st + 40];
-	snprintf(head, sizeof head, "Algorithm 1, iterations 0-%d: %s", p->nrec - 1,
-	         state(p, st, sizeof st));
-	/* the view names the algorithm; its state says what a class reads */
-	screen_put_cut(y, 0, COLS - iw, C_TITLE, 1, "%s",
-	               screen_width(head) > COLS - iw ? head + strlen("Algorithm 1, ") : head);
-	screen_put(y++, COLS - iw, iw, C_KEY, 1, "%s", ind);
-	screen_put(y, 0, LW, C_TITLE, 1, "layer");
-	for (int r = first; r < last; r++) {
-		char h[16];
-		snprintf(h, sizeof h, "it %d", p->rec[r].iter);
-		screen_put(y, LW + (r - first) * CW, CW, C_TITLE, 1, "%8s", h);
-	}
-	y++;
+	y = heads(p, y, first, last);
 	/* the layers' rows first; the summary rows take what is left, the least
 	 * needed giving way first */
 	int avail = bot - y, nsum = avail - m;
@@ -244,21 +274,7 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 	int mr = rows < m ? m - 1 : m;
 	if (u->row_first > mr - rows)
 		u->row_first = mr - rows > 0 ? mr - rows : 0;
-	for (int i = u->row_first + 1; i <= mr && i <= u->row_first + rows; i++, y++) {
-		screen_put(y, 0, LW, C_NORMAL, 0, "%5d%s", i, i == m ? " out" : "");
-		for (int r = first; r < last; r++) {
-			const Alg1Record *rc = &p->rec[r];
-			/* marked as decided then: at the τ this iteration ran with */
-			int over = i < m && cond_over(rc->kappa[i - 1], rc->tau);
-			char v[16];
-			snprintf(v, sizeof v, "%d%s", rc->n[i], over ? "!" : " ");
-			screen_put(y, LW + (r - first) * CW, CW, over ? C_WARN : C_NORMAL, 0, "%9s",
-			           v);
-		}
-	}
-	if (mr > rows)
-		screen_put(y - 1, 6 + (m > 9), 3, C_KEY, 1, "%s%s", u->row_first ? "▲" : "",
-		           u->row_first + rows < mr ? "▼" : "");
+	y = layer_rows(p, u, y, rows, first, last);
 	/* the summary rows kept, by need: test accuracy, Σ n_i, τ, max κ, η,
 	 * the training error; drawn in their own order */
 	static const int need[6] = {4, 3, 0, 2, 1, 5};

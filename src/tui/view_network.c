@@ -463,37 +463,6 @@ static void foot(const Col *c, int gone, int y, int room)
 	screen_put_cut(y, c->x, room, gone ? C_WARN : C_DIM, 0, "%s", more);
 }
 
-/* The colours' key, as much of it as fits the row. */
-static void key(const Shown *p, int y, int shown, int of)
-{
-	int x = 0, color = screen_color();
-	const ShownNet *d = &p->net;
-	/* the maps' ramp and the classes' colours as the Plane view keys them */
-	if (d->plane)
-		x += plane_key_maps(y, x, COLS - x, 1.0) + 2;
-	if (color && !screen_ascii()) {
-		x += screen_put(y, x, 0, C_DIM, 0, "weight ");
-		attr_set(A_BOLD, (short)palette_pair(palette_sign(1), -1), NULL);
-		mvaddstr(y, x, "⣿⣿ +");
-		attr_set(A_BOLD, (short)palette_pair(palette_sign(-1), -1), NULL);
-		mvaddstr(y, x + 5, "⣿⣿ −");
-		attr_set(A_NORMAL, 0, NULL);
-		x += 10;
-	} else {
-		x += screen_put(y, x, 0, C_DIM, 0, "weight %s",
-		                screen_ascii() ? "--- + ... -" : "(lines: +, dots: -)");
-	}
-	int k = d->n[d->m], kw = d->plane ? 6 + 4 * k : 0;
-	char w[160];
-	snprintf(w, sizeof w, " heavier: larger |w|, the strongest %d of %d drawn", shown, of);
-	if (x + screen_width(w) + 2 + kw > COLS)
-		snprintf(w, sizeof w, " (%d of %d)", shown, of);
-	if (x + screen_width(w) + 2 + kw <= COLS)
-		x += screen_put(y, x, COLS - x, C_DIM, 0, "%s", w);
-	if (d->plane && x + 2 + kw <= COLS)
-		plane_key_classes(y, x + 2, COLS - x - 2, k);
-}
-
 /* The title: the network, what the marks are, the keys of the view. */
 static void title(const Shown *p, const UiState *u, int y)
 {
@@ -522,17 +491,13 @@ static void title(const Shown *p, const UiState *u, int y)
 	screen_put_cut(y, 0, 0, C_TITLE, 1, "%s", line);
 }
 
-void view_network(const Shown *p, UiState *u, int top, int bot)
+/* The neuron chosen: a new proposal's first dropped one (its combination
+ * lit), or the one a lesson's next action removes (once); kept in the
+ * network (not on a state about to change: a lesson stepped back shows the
+ * old one until the replay). */
+static void choose(const Shown *p, UiState *u)
 {
 	const ShownNet *d = &p->net;
-	if (!d->m || !d->n) {
-		screen_put(top, 0, 0, C_DIM, 0, "no network yet");
-		return;
-	}
-	/* a new proposal: its layer's first dropped neuron chosen, its
-	 * combination lit */
-	/* (not on a state about to change: a lesson stepped back shows the old one
-	 * until the replay) */
 	int settled = !p->busy && !p->queued;
 	unsigned seen = settled && p->sq.waiting && d->c.layer == p->sq.layer && d->c.nkeep < d->c.n
 	                    ? d->crc ^ (unsigned)p->sq.layer
@@ -542,18 +507,86 @@ void view_network(const Shown *p, UiState *u, int top, int bot)
 		u->net_row = d->c.perm[d->c.nkeep];
 	}
 	u->net_seen = seen ? seen : u->net_seen;
-	/* a lesson's next action removes a neuron: that one chosen, once */
 	const SessAction *next =
 	    u->lesson && p->play_pos < u->lesson->n ? &u->lesson->a[p->play_pos] : NULL;
-	if (settled && next && next->kind == SESS_NEURON && !next->apply &&
+	if (settled && next && next->kind == SESS_NEURON && !next->neuron.add &&
 	    u->net_lesson != p->play_pos + 1) {
-		u->net_col = next->layer;
-		u->net_row = next->neuron - 1;
+		u->net_col = next->neuron.layer;
+		u->net_row = next->neuron.neuron - 1;
 		u->net_lesson = p->play_pos + 1;
 	}
 	u->net_col = u->net_col < 0 ? 0 : u->net_col > d->m ? d->m : u->net_col;
 	int nn = d->n[u->net_col];
 	u->net_row = u->net_row < 0 ? 0 : u->net_row >= nn ? nn - 1 : u->net_row;
+}
+
+/* The columns' heads (κ, red over τ), and the arrows to those out of sight. */
+static void heads(const Shown *p, const Lay *L, int y)
+{
+	const ShownNet *d = &p->net;
+	for (int k = 0; k < L->ncol; k++) {
+		const Col *c = &L->col[k];
+		char head[64], kb[32];
+		int l = c->layer;
+		if (l == 0)
+			snprintf(head, sizeof head, "inputs");
+		else if (l == d->m)
+			snprintf(head, sizeof head, "classes");
+		else if (p->lc && l <= p->m)
+			snprintf(head, sizeof head, "%d %s %s", l, S(KAPPA),
+			         views_kappa(p->lc[l - 1].kappa, p->tau, kb, sizeof kb));
+		else
+			snprintf(head, sizeof head, "layer %d", l);
+		int over = l > 0 && l < d->m && p->lc && cond_over(p->lc[l - 1].kappa, p->tau);
+		int wdt = screen_width(head), room = c->cw + (k + 1 < L->ncol ? 4 : 0);
+		if (wdt > room)
+			snprintf(head, sizeof head, "%d", l), wdt = screen_width(head);
+		screen_put(y, c->x, room, over ? C_WARN : C_TITLE, 1, "%s", head);
+	}
+	if (L->first > 0)
+		screen_put(y, 0, 1, C_KEY, 1, "%s", screen_ascii() ? "<" : "‹");
+	if (L->first + L->ncol <= d->m)
+		screen_put(y, COLS - 1, 1, C_KEY, 1, "%s", screen_ascii() ? ">" : "›");
+}
+
+/* A column's neurons, and how many more (and how many of them the squeeze
+ * drops). */
+static void column(const Shown *p, UiState *u, const Lay *L, const Col *c)
+{
+	const ShownNet *d = &p->net;
+	int l = c->layer;
+	const float *maps = NULL;
+	double scale = 1;
+	if (d->plane && d->hid_maps && l >= 1 && l < d->m && d->hid_maps[l - 1]) {
+		/* a layer's maps on one scale, as the Plane view draws them */
+		maps = d->hid_maps[l - 1];
+		scale = scale_of(maps, d->n[l] < DIAG_MAX ? d->n[l] : DIAG_MAX, 1);
+	}
+	for (int i = 0; i < c->nshow; i++) {
+		double s = scale;
+		if (l == 0 && d->plane && c->off + i < DIAG_MAX) /* each input its own scale */
+			s = scale_of(
+			    d->in_maps + (size_t)(c->off + i) * PLANE_MAP_PX * PLANE_MAP_PX, 1, 0);
+		draw_neuron(p, u, L, c, i, maps, s);
+	}
+	if (!c->more)
+		return;
+	/* how many more, and how many of them the squeeze drops */
+	const Alg3Combinations *mk = marks_of(p, l);
+	int gone = 0;
+	for (int j = 0; mk && j < d->n[l]; j++)
+		gone += (j < c->off || j >= c->off + c->nshow) && pivot_of(mk, j) >= mk->nkeep;
+	foot(c, gone, c->y[c->nshow], c->cw + 4);
+}
+
+void view_network(const Shown *p, UiState *u, int top, int bot)
+{
+	const ShownNet *d = &p->net;
+	if (!d->m || !d->n) {
+		screen_put(top, 0, 0, C_DIM, 0, "no network yet");
+		return;
+	}
+	choose(p, u);
 	Lay L;
 	memset(&L, 0, sizeof L);
 	title(p, u, top);
@@ -580,31 +613,8 @@ void view_network(const Shown *p, UiState *u, int top, int bot)
 		L.ncol = columns(p, &L, L.first);
 		rows_of(p, u, &L);
 	}
-	/* the column heads */
-	for (int k = 0; k < L.ncol; k++) {
-		const Col *c = &L.col[k];
-		char head[64], kb[32];
-		int l = c->layer;
-		if (l == 0)
-			snprintf(head, sizeof head, "inputs");
-		else if (l == d->m)
-			snprintf(head, sizeof head, "classes");
-		else if (p->lc && l <= p->m)
-			snprintf(head, sizeof head, "%d %s %s", l, S(KAPPA),
-			         views_kappa(p->lc[l - 1].kappa, p->tau, kb, sizeof kb));
-		else
-			snprintf(head, sizeof head, "layer %d", l);
-		int over = l > 0 && l < d->m && p->lc && cond_over(p->lc[l - 1].kappa, p->tau);
-		int wdt = screen_width(head), room = c->cw + (k + 1 < L.ncol ? 4 : 0);
-		if (wdt > room)
-			snprintf(head, sizeof head, "%d", l), wdt = screen_width(head);
-		screen_put(top + 1, c->x, room, over ? C_WARN : C_TITLE, 1, "%s", head);
-	}
-	if (L.first > 0)
-		screen_put(top + 1, 0, 1, C_KEY, 1, "%s", screen_ascii() ? "<" : "‹");
-	if (L.first + L.ncol <= d->m)
-		screen_put(top + 1, COLS - 1, 1, C_KEY, 1, "%s", screen_ascii() ? ">" : "›");
-	/* the weights under the neurons */
+	heads(p, &L, top + 1);
+	/* the weights under the neurons, then the neurons */
 	int shown = 0, of = 0;
 	for (int k = 0; k + 1 < L.ncol; k++) {
 		int s, o;
@@ -612,37 +622,9 @@ void view_network(const Shown *p, UiState *u, int top, int bot)
 		shown += s;
 		of += o;
 	}
-	/* the neurons */
-	for (int k = 0; k < L.ncol; k++) {
-		const Col *c = &L.col[k];
-		int l = c->layer;
-		const float *maps = NULL;
-		double scale = 1;
-		if (d->plane && d->hid_maps && l >= 1 && l < d->m && d->hid_maps[l - 1]) {
-			/* a layer's maps on one scale, as the Plane view draws them */
-			maps = d->hid_maps[l - 1];
-			scale = scale_of(maps, d->n[l] < DIAG_MAX ? d->n[l] : DIAG_MAX, 1);
-		}
-		for (int i = 0; i < c->nshow; i++) {
-			double s = scale;
-			if (l == 0 && d->plane &&
-			    c->off + i < DIAG_MAX) /* each input its own scale */
-				s = scale_of(d->in_maps +
-				                 (size_t)(c->off + i) * PLANE_MAP_PX * PLANE_MAP_PX,
-				             1, 0);
-			draw_neuron(p, u, &L, c, i, maps, s);
-		}
-		if (c->more) {
-			/* how many more, and how many of them the squeeze drops */
-			const Alg3Combinations *mk = marks_of(p, l);
-			int gone = 0;
-			for (int j = 0; mk && j < d->n[l]; j++)
-				gone += (j < c->off || j >= c->off + c->nshow) &&
-				        pivot_of(mk, j) >= mk->nkeep;
-			foot(c, gone, c->y[c->nshow], c->cw + 4);
-		}
-	}
+	for (int k = 0; k < L.ncol; k++)
+		column(p, u, &L, &L.col[k]);
 	about(p, u, bot - info + 1, coefficients(p, u, &L));
 	if (info > 1)
-		key(p, bot, shown, of);
+		view_network_key(p, bot, shown, of);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "session/session_setting.h"
 #include "tui/explain.h"
 #include "tui/screen.h"
 #include "tui/views_int.h"
@@ -53,6 +54,8 @@ static void entry(Win *w, const char *key, const char *text, int tx)
 
 static void keys_page(Win *w)
 {
+	for (int i = 0; i < session_nsettings; i++)
+		entry(w, session_settings[i].help_keys, session_settings[i].help, 17);
 	for (int i = 0; i < explain_nkeys; i++)
 		entry(w, explain_keys[i].term, explain_keys[i].text, 17);
 	w->line++;

@@ -78,67 +78,39 @@ static int order(const ShownSqueeze *q, const char *units, int y)
 	return y + 2;
 }
 
-static void proposal(const Shown *p, const UiState *u, int y, int bot)
+/* The what-if lines: the test accuracy now, after the proposal without and
+ * with compensation (in brackets the share answered as now), and as many
+ * units kept by the norm rule and at random. The row after them. */
+static int what_if(const ShownSqueeze *q, int y)
+{
+	const char *pm = screen_ascii() ? "+-" : "±";
+	if (isnan(q->cmp[0])) {
+		screen_put_cut(y, 0, 0, C_NORMAL, 0,
+		               "what-if on the test set: now %.2f%%; measuring the choice against "
+		               "the norm rule and %d random orders…",
+		               q->acc_now, q->draws);
+		return y + 3;
+	}
+	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+	               "what-if: now %.2f%%, after %.2f%% (%.1f%% as now), compensated "
+	               "%.2f%% (%.1f%%)",
+	               q->acc_now, q->acc_after, q->agree_after, q->acc_comp, q->agree_comp);
+	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+	               "keeping %d chosen by QR %.2f%%, by norm %.2f%%, at random %.2f%%%s%.2f "
+	               "(%d draws)",
+	               q->nkeep, q->cmp[0], q->cmp[1], q->cmp[2], pm, q->cmp_sd, q->draws);
+	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+	               "  and compensated: by QR %.2f%%, by norm %.2f%%, at random %.2f%%%s%.2f",
+	               q->cmp_comp[0], q->cmp_comp[1], q->cmp_comp[2], pm, q->cmp_sd_comp);
+	return y;
+}
+
+/* The layer's singular values, and its |r_jj| in pivot order with the
+ * units removed marked, side by side. */
+static void profiles(const Shown *p, const char *units, int y, int bot)
 {
 	const ShownSqueeze *q = &p->sq;
-	char kb[48], kb2[48];
-	int l = q->layer;
-	const char *units = units_of(p, l);
-	char head[300];
-	for (int k = 0; k < 2; k++) {
-		snprintf(head, sizeof head, "Layer %d: %d %s, decision %s(%s) %s > %s %g%s", l,
-		         q->n_before, units, S(KAPPA), S(WHAT),
-		         views_kappa(q->kappa_before, p->tau, kb, sizeof kb), S(TAU), p->tau,
-		         k ? "" : " (after the earlier layers' removals)");
-		if (screen_width(head) <= COLS)
-			break;
-	}
-	screen_put_cut(y++, 0, 0, C_WARN, 1, "%s", head);
-	y = order(q, units, y);
-	screen_put_cut(
-	    y++, 0, 0, C_NORMAL, 0,
-	    "QR keeps %d (|r_jj| %s |r_11|/%s), the %s loop keeps %d: remove %d, %s after %s",
-	    q->p_qr, screen_ascii() ? ">=" : "≥", S(TAU), S(KAPPA), q->nkeep,
-	    q->n_before - q->nkeep, S(KAPPA), views_kappa(q->kappa_after, p->tau, kb2, sizeof kb2));
-	if (isnan(q->cmp[0])) {
-		screen_put_cut(
-		    y++, 0, 0, C_NORMAL, 0,
-		    "what-if on the test set: now %.2f%%; measuring the choice against the "
-		    "norm rule and %d random orders…",
-		    q->acc_now, q->draws);
-		y += 2;
-	} else {
-		/* in brackets: the share of the test set answered as now (80 columns) */
-		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-		               "what-if: now %.2f%%, after %.2f%% (%.1f%% as now), compensated "
-		               "%.2f%% (%.1f%%)",
-		               q->acc_now, q->acc_after, q->agree_after, q->acc_comp,
-		               q->agree_comp);
-		screen_put_cut(
-		    y++, 0, 0, C_NORMAL, 0,
-		    "keeping %d chosen by QR %.2f%%, by norm %.2f%%, at random %.2f%%%s%.2f "
-		    "(%d draws)",
-		    q->nkeep, q->cmp[0], q->cmp[1], q->cmp[2], screen_ascii() ? "+-" : "±",
-		    q->cmp_sd, q->draws);
-		screen_put_cut(
-		    y++, 0, 0, C_NORMAL, 0,
-		    "  and compensated: by QR %.2f%%, by norm %.2f%%, at random %.2f%%%s%.2f",
-		    q->cmp_comp[0], q->cmp_comp[1], q->cmp_comp[2], screen_ascii() ? "+-" : "±",
-		    q->cmp_sd_comp);
-	}
-	char keys[300];
-	if (units[0] == 'c') /* the channels' maps are the Plane view's */
-		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-		               "7 Plane: the channels' maps on an example image, kept and dropped, "
-		               "each dropped one beside the combination that replaces it");
-	if (u->lesson) /* what the lesson will do; its keys are right arrow and p */
-		screen_put_cut(y++, 0, 0, C_KEY, 1, "%s", status_proposal(p, u, keys, sizeof keys));
-	else
-		screen_put_cut(y++, 0, 0, C_KEY, 1,
-		               "y apply  n refuse  a apply all remaining  c compensation: %s  p "
-		               "order  Esc stop",
-		               q->comp ? "on" : "off");
-	int rows = bot - y + 1, half = COLS / 2;
+	int l = q->layer, rows = bot - y + 1, half = COLS / 2;
 	if (rows < 6 || !p->lc || l < 1 || l > p->m)
 		return;
 	const LayerCond *lc = &p->lc[l - 1];
@@ -172,6 +144,44 @@ static void proposal(const Shown *p, const UiState *u, int y, int bot)
 	views_profile(y, 0, rows, half - 1, t1, v, nv, nv, p->tau, lc->rank_svd);
 	views_profile(y, half, rows, COLS - half, t2, q->rdiag, q->nrdiag, q->n_before, p->tau,
 	              q->nkeep);
+}
+
+static void proposal(const Shown *p, const UiState *u, int y, int bot)
+{
+	const ShownSqueeze *q = &p->sq;
+	char kb[48], kb2[48];
+	int l = q->layer;
+	const char *units = units_of(p, l);
+	char head[300];
+	for (int k = 0; k < 2; k++) {
+		snprintf(head, sizeof head, "Layer %d: %d %s, decision %s(%s) %s > %s %g%s", l,
+		         q->n_before, units, S(KAPPA), S(WHAT),
+		         views_kappa(q->kappa_before, p->tau, kb, sizeof kb), S(TAU), p->tau,
+		         k ? "" : " (after the earlier layers' removals)");
+		if (screen_width(head) <= COLS)
+			break;
+	}
+	screen_put_cut(y++, 0, 0, C_WARN, 1, "%s", head);
+	y = order(q, units, y);
+	screen_put_cut(
+	    y++, 0, 0, C_NORMAL, 0,
+	    "QR keeps %d (|r_jj| %s |r_11|/%s), the %s loop keeps %d: remove %d, %s after %s",
+	    q->p_qr, screen_ascii() ? ">=" : "≥", S(TAU), S(KAPPA), q->nkeep,
+	    q->n_before - q->nkeep, S(KAPPA), views_kappa(q->kappa_after, p->tau, kb2, sizeof kb2));
+	y = what_if(q, y);
+	char keys[300];
+	if (units[0] == 'c') /* the channels' maps are the Plane view's */
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		               "7 Plane: the channels' maps on an example image, kept and dropped, "
+		               "each dropped one beside the combination that replaces it");
+	if (u->lesson) /* what the lesson will do; its keys are right arrow and p */
+		screen_put_cut(y++, 0, 0, C_KEY, 1, "%s", status_proposal(p, u, keys, sizeof keys));
+	else
+		screen_put_cut(y++, 0, 0, C_KEY, 1,
+		               "y apply  n refuse  a apply all remaining  c compensation: %s  p "
+		               "order  Esc stop",
+		               q->comp ? "on" : "off");
+	profiles(p, units, y, bot);
 }
 
 /* The rows of the chart of κ now: its title, the rows of its plot, the

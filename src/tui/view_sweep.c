@@ -36,7 +36,7 @@ static void table(const Shown *p, int top, int bot, int x)
 	           screen_pad("ε_tr%", 6, 1, h[1], 32), screen_pad("ε_v%", 6, 1, h[2], 32),
 	           screen_pad("2ε_v−ε_tr", 9, 1, h[3], 32), "n");
 	for (int i = 0; i < p->nbeta && top + 1 + i <= bot; i++) {
-		const ShownBeta *b = &p->beta[i];
+		const ReportBeta *b = &p->beta[i];
 		ScrColor c = i == p->pick ? C_MARK : b->done ? C_NORMAL : C_DIM;
 		if (b->done)
 			screen_put(top + 1 + i, x, TW, c, i == p->pick,
@@ -62,7 +62,7 @@ static int y_range(const Shown *p, double *lo, double *hi, double *top)
 	double best = INFINITY, most = -INFINITY;
 	*lo = INFINITY;
 	for (int i = 0; i < p->nbeta; i++) {
-		const ShownBeta *b = &p->beta[i];
+		const ReportBeta *b = &p->beta[i];
 		if (!b->done)
 			continue;
 		best = fmin(best, 100 * b->score);
@@ -82,7 +82,7 @@ static int y_range(const Shown *p, double *lo, double *hi, double *top)
 	double near = best + 2 * fmax(best - *lo, 0.5);
 	*hi = best;
 	for (int i = 0; i < p->nbeta; i++) {
-		const ShownBeta *b = &p->beta[i];
+		const ReportBeta *b = &p->beta[i];
 		double v[] = {b->err_tr, b->err_v, b->score};
 		for (size_t k = 0; b->done && k < sizeof v / sizeof *v; k++)
 			if (!isnan(v[k]) && 100 * v[k] <= near)
@@ -132,12 +132,12 @@ static int plot(const Shown *p, int top, int rows, int cols)
 	pl.xslack = gap > 2 ? (gap - 2) / 2 : 0;
 	plot_axes(&pl, span >= 10 ? 0 : span >= 1 ? 1 : 2, "%", 1);
 	for (int i = 0; i < p->nbeta; i++) {
-		const ShownBeta *b = &p->beta[i];
+		const ReportBeta *b = &p->beta[i];
 		if (b->done && !isnan(b->smin) && b->smax > b->smin)
 			plot_vbar(&pl, b->beta, 100 * b->smin, 100 * b->smax, C_DIM);
 	}
 	for (int i = 0, last = -1; i < p->nbeta; i++) {
-		const ShownBeta *b = &p->beta[i], *a = last >= 0 ? &p->beta[last] : NULL;
+		const ReportBeta *b = &p->beta[i], *a = last >= 0 ? &p->beta[last] : NULL;
 		if (!b->done)
 			continue;
 		if (a) {
@@ -148,7 +148,7 @@ static int plot(const Shown *p, int top, int rows, int cols)
 		last = i;
 	}
 	for (int i = 0; i < p->nbeta; i++) {
-		const ShownBeta *b = &p->beta[i];
+		const ReportBeta *b = &p->beta[i];
 		char lab[16];
 		snprintf(lab, sizeof lab, "%g", b->beta);
 		plot_xlabel(&pl, b->beta, i == p->pick ? C_MARK : C_DIM, i == p->pick, lab);

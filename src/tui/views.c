@@ -14,15 +14,36 @@
 #include "base/repro.h"
 #include "engine/schedule.h"
 #include "report/report.h"
+#include "session/session_setting.h"
 #include "tui/layout.h"
 #include "tui/lesson.h"
 #include "tui/plot.h"
 #include "tui/screen.h"
 #include "tui/status.h"
 
+/* The settings the header shows (at most `most` of them, -1: all), each
+ * "τ 25  ", with what it becomes ("τ 25→20  ") when next is set. */
+static void settings_shown(const Shown *p, int next, int most, char *buf, size_t len)
+{
+	size_t k = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < session_nsettings && most && k < len; i++) {
+		const SessSetting *st = &session_settings[i];
+		if (!st->header || st->type != SET_NUMBER)
+			continue;
+		const char *sym = screen_pick(st->sym, st->ascii);
+		if (next && p->set_next[i] != p->set[i])
+			k += (size_t)snprintf(buf + k, len - k, "%s %g%s%g  ", sym, p->set[i],
+			                      S(ARROW), p->set_next[i]);
+		else
+			k += (size_t)snprintf(buf + k, len - k, "%s %g  ", sym, p->set[i]);
+		most--;
+	}
+}
+
 static void draw_header(const Shown *p, const UiState *u)
 {
-	char shape[256], tb[64], eb[64], st[200];
+	char shape[256], set[256], st[200];
 	status_state(p, u, st, sizeof st);
 	int sw = views_state_width(p, u);
 	screen_put(0, 0, 0, C_TITLE, 1, "condnet");
@@ -32,13 +53,8 @@ static void draw_header(const Shown *p, const UiState *u)
 	               : p->busy ? C_KEY
 	                         : C_DIM,
 	               1, " %s", st);
-	/* τ and η first: they never go; then [unsaved] at the right end */
-	snprintf(tb, sizeof tb, "%g", p->tau);
-	if (p->tau_next != p->tau)
-		snprintf(tb, sizeof tb, "%g%s%g", p->tau, S(ARROW), p->tau_next);
-	snprintf(eb, sizeof eb, "%g", p->eta);
-	if (p->eta_next != p->eta)
-		snprintf(eb, sizeof eb, "%g%s%g", p->eta, S(ARROW), p->eta_next);
+	/* the settings first (τ and η): they never go; then [unsaved] at the right end */
+	settings_shown(p, 1, -1, set, sizeof set);
 	long sum = 0;
 	for (int i = 1; p->n && i <= p->m; i++) /* a convolution counts its channels */
 		sum += p->lc && p->lc[i - 1].conv ? p->lc[i - 1].cols : p->n[i];
@@ -61,9 +77,8 @@ static void draw_header(const Shown *p, const UiState *u)
 	char line[1024], params[48];
 	snprintf(params, sizeof params, "  params %s", pb);
 	for (int k = 0; k < 2; k++) {
-		snprintf(line, sizeof line, "%s %s  %s %s  net %s  %s n_i %s%s  seed %llu  %s",
-		         S(TAU), tb, S(ETA), eb, shape, S(SUM), sb, k ? "" : params,
-		         (unsigned long long)p->seed, mode);
+		snprintf(line, sizeof line, "%snet %s  %s n_i %s%s  seed %llu  %s", set, shape,
+		         S(SUM), sb, k ? "" : params, (unsigned long long)p->seed, mode);
 		if (screen_width(line) <= COLS - uw)
 			break;
 	}
@@ -282,8 +297,7 @@ static void draw_footer(const Shown *p, const UiState *u, int y)
 	static const char *const common[][2] = {
 	    {"?", "help"}, {"x", "explain"}, {"P", "present"}, {"q", "quit"},    {"s", "step"},
 	    {"r", "run"},  {"t", "train"},   {"b", "sweep"},   {"z", "squeeze"}, {"u", "undo"},
-	    {"w", "save"}, {"o", "open"},    {"e", "export"},  {"L", "log"},     {"+-", "τ"},
-	    {"[]", "η"},   {"S", "lr"},
+	    {"w", "save"}, {"o", "open"},    {"e", "export"},  {"L", "log"},
 	};
 	const char *extra[8][2];
 	int ne = 0, x = 0;
@@ -317,10 +331,19 @@ static void draw_footer(const Shown *p, const UiState *u, int y)
 		extra[ne][0] = "DI", extra[ne++][1] = "layer";
 		extra[ne][0] = "f", extra[ne++][1] = "inputs";
 	}
-	for (size_t i = 0; i < (size_t)ne + sizeof common / sizeof *common; i++) {
-		const char *k = i < (size_t)ne ? extra[i][0] : common[i - (size_t)ne][0];
-		const char *d = i < (size_t)ne ? extra[i][1] : common[i - (size_t)ne][1];
-		if (u->lesson && i >= (size_t)ne && strchr("qstrbzuwo+[S", k[0]))
+	/* then the common keys, and the settings' (a lesson refuses those that
+	 * change the network) */
+	size_t nc = sizeof common / sizeof *common;
+	for (size_t i = 0; i < (size_t)ne + nc + (size_t)session_nsettings; i++) {
+		const SessSetting *st =
+		    i >= (size_t)ne + nc ? &session_settings[i - (size_t)ne - nc] : NULL;
+		const char *k = i < (size_t)ne ? extra[i][0]
+		                : st           ? st->hint_keys
+		                               : common[i - (size_t)ne][0];
+		const char *d = i < (size_t)ne ? extra[i][1]
+		                : st           ? st->hint
+		                               : common[i - (size_t)ne][1];
+		if (u->lesson && i >= (size_t)ne && (st || strchr("qstrbzuwo", k[0])))
 			continue;
 		int kw = screen_width(k), w = kw + 1 + screen_width(d);
 		if (x + w > COLS)
@@ -334,7 +357,7 @@ static void draw_footer(const Shown *p, const UiState *u, int y)
 /* Presentation mode's one row: the view, the network and the state. */
 static void draw_title(const Shown *p, const UiState *u)
 {
-	char st[200], shape[256], left[400];
+	char st[200], shape[256], left[640];
 	status_state(p, u, st, sizeof st);
 	views_shape(p->n, p->m, shape, sizeof shape);
 	if (p->conv_shape[0])
@@ -344,12 +367,12 @@ static void draw_title(const Shown *p, const UiState *u)
 		sw = COLS / 2;
 	int x = screen_put(0, 0, 0, C_SEL, 1, " %d %s ", u->view + 1,
 	                   u->panel ? "Help" : views_name(u->view, 0));
-	/* the test accuracy gives way first, then η: τ and the widths stay */
+	/* the test accuracy gives way first, then the settings but the first (η):
+	 * τ and the widths stay */
 	for (int k = 0; k < 3; k++) {
-		int n = snprintf(left, sizeof left, " %s %g", S(TAU), p->tau);
-		if (k < 2)
-			n += snprintf(left + n, sizeof left - (size_t)n, "  %s %g", S(ETA), p->eta);
-		n += snprintf(left + n, sizeof left - (size_t)n, "  net %s", shape);
+		char set[128];
+		settings_shown(p, 0, k < 2 ? -1 : 1, set, sizeof set);
+		int n = snprintf(left, sizeof left, " %snet %s", set, shape);
 		if (k < 1 && !isnan(p->test_acc)) /* NaN: still measured as the screen opens */
 			snprintf(left + n, sizeof left - (size_t)n, "  test acc %.2f%%",
 			         p->test_acc);

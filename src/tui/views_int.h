@@ -32,6 +32,8 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot);
 void view_history(const Shown *p, UiState *u, int top, int bot);
 void view_plane(const Shown *p, UiState *u, int top, int bot);
 void view_network(const Shown *p, UiState *u, int top, int bot);
+/* The key under view 8 on row y: shown of the weights are drawn. */
+void view_network_key(const Shown *p, int y, int shown, int of);
 void view_panel(const Shown *p, UiState *u, int top, int bot);
 /* The Plane view of a network with convolutions (view_channels.c). */
 void view_channels(const Shown *p, UiState *u, int top, int bot);

@@ -15,6 +15,7 @@
 #include "base/fpmode.h"
 #include "base/offload.h"
 #include "base/signals.h"
+#include "session/session_setting.h"
 #include "tui/status.h"
 
 static void run_job(Worker *w, Job *j)
@@ -31,7 +32,7 @@ static void run_job(Worker *w, Job *j)
 		break;
 	case JOB_SQZ_DECIDE:
 		if (worker_sqz_answers(w, j->target))
-			worker_sqz_decide(w, j->a.apply, -1);
+			worker_sqz_decide(w, j->apply, -1);
 		break;
 	case JOB_SQZ_ALL:
 		if (worker_sqz_answers(w, j->target))
@@ -48,7 +49,7 @@ static void run_job(Worker *w, Job *j)
 	case JOB_EXPORT:
 		/* Esc stops it too (gnuplot is ended) */
 		hook_set_thread_stop(worker_stop_any, w);
-		worker_export(w, j->path, j->target, j->a.apply);
+		worker_export(w, j->path, j->target, j->apply);
 		hook_set_thread_stop(worker_stop_quit, w);
 		break;
 	case JOB_CAPTION:
@@ -63,13 +64,11 @@ static void run_job(Worker *w, Job *j)
 	}
 }
 
-/* A change of τ, η, the schedule or compensation: never refused, never
- * counted as busy. */
+/* A change of a setting (session_setting.h) or of compensation: never
+ * refused, never counted as busy. */
 static int is_setting(const Job *j)
 {
-	return j->kind == JOB_SQZ_COMP ||
-	       (j->kind == JOB_ACTION &&
-	        (j->a.kind == SESS_TAU || j->a.kind == SESS_ETA || j->a.kind == SESS_SCHED));
+	return j->kind == JOB_SQZ_COMP || (j->kind == JOB_ACTION && j->a.kind == SESS_SET);
 }
 
 /* Operations waiting in the queue (the lock held). */
@@ -268,18 +267,24 @@ int worker_stop(Worker *w)
 	return log_err;
 }
 
-/* The value of setting k before the queued job at index `before` (an
- * offset from the head) applies. */
-static double value_before(const Worker *w, SessKind k, int before)
+/* Whether j sets the setting id. */
+static int sets(const Job *j, int id)
 {
-	double v = k == SESS_TAU ? w->shown.tau : w->shown.eta;
+	return j->kind == JOB_ACTION && j->a.kind == SESS_SET && j->a.set.id == id;
+}
+
+/* The value of the number id before the queued job at index `before` (an
+ * offset from the head) applies. */
+static double value_before(const Worker *w, int id, int before)
+{
+	double v = w->shown.set[id];
 	/* a change taken off the queue but not yet published */
-	if (w->shown.busy && w->cur.kind == JOB_ACTION && w->cur.a.kind == k)
-		v = w->cur.a.x;
+	if (w->shown.busy && sets(&w->cur, id))
+		v = w->cur.a.set.value;
 	for (int i = 0; i < before; i++) {
 		const Job *q = &w->q[(w->qh + i) % QMAX];
-		if (q->kind == JOB_ACTION && q->a.kind == k)
-			v = q->a.x;
+		if (sets(q, id))
+			v = q->a.set.value;
 	}
 	return v;
 }
@@ -293,15 +298,15 @@ static int coalesce(Worker *w, const Job *j)
 		*last = *j; /* the lesson goes back to the later target at once */
 		return 1;
 	}
-	if (!w->qn || j->kind != JOB_ACTION ||
-	    (j->a.kind != SESS_TAU && j->a.kind != SESS_ETA && j->a.kind != SESS_SCHED))
+	const SessSetting *t = session_setting_of(&j->a);
+	if (!w->qn || j->kind != JOB_ACTION || !t)
 		return 0;
 	Job *tail = &w->q[(w->qh + w->qn - 1) % QMAX];
-	if (tail->kind != JOB_ACTION || tail->a.kind != j->a.kind)
+	if (!sets(tail, j->a.set.id))
 		return 0;
-	if (j->a.kind != SESS_SCHED) {
-		double was = value_before(w, j->a.kind, w->qn - 1);
-		if (fabs(j->a.x - was) <= 1e-12 * fabs(was)) {
+	if (t->type == SET_NUMBER) {
+		double was = value_before(w, j->a.set.id, w->qn - 1);
+		if (fabs(j->a.set.value - was) <= 1e-12 * fabs(was)) {
 			w->qn--; /* back where it was: nothing to do */
 			return 1;
 		}

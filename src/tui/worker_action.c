@@ -8,6 +8,7 @@
 
 #include "alg/alg3_hand.h"
 #include "data/plane_inputs.h"
+#include "session/session_setting.h"
 #include "tui/status.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
@@ -39,7 +40,7 @@ static void narrate_train(Worker *w, const SessAction *a, const char *shape, dou
 	if (!isnan(r->val_acc))
 		snprintf(head, sizeof head,
 		         "trained %d of %g epochs, kept epoch %d (validation %.2f %%)%s", r->epochs,
-		         a->x, r->best_epoch, 100 * r->val_acc,
+		         a->train.epochs, r->best_epoch, 100 * r->val_acc,
 		         r->stopped_early ? ", stopped early" : "");
 	else
 		snprintf(head, sizeof head, "trained %d epoch%s", r->epochs,
@@ -58,11 +59,12 @@ static void narrate_edit(Worker *w, const SessAction *a, const char *shape, doub
 	const Session *s = w->s;
 	char head[300], in[64];
 	const Alg3Hand *h = &w->hand;
-	if (a->kind == SESS_NEURON && a->apply)
+	const SessNeuronArgs *u = &a->neuron;
+	if (a->kind == SESS_NEURON && u->add)
 		snprintf(head, sizeof head,
 		         "n%d added to layer %d by hand (incoming weights as a fresh network's, "
 		         "outgoing ones small, from seed %llu)",
-		         s->net->n[a->layer], a->layer, (unsigned long long)a->seed);
+		         s->net->n[u->layer], u->layer, (unsigned long long)u->seed);
 	else if (a->kind == SESS_NEURON && h->qr >= 0) {
 		/* the comparison first: it is what a narrow screen shows */
 		if (h->qr == h->hand)
@@ -70,27 +72,27 @@ static void narrate_edit(Worker *w, const SessAction *a, const char *shape, doub
 			    w,
 			    "n%d removed by hand: %.2f → %.2f %%, the neuron Algorithm 3 "
 			    "removes first (pivoted QR puts it last); layer %d, %s, κ > τ in %s",
-			    a->neuron, w->acc_before, acc, a->layer, shape, over);
+			    u->neuron, w->acc_before, acc, u->layer, shape, over);
 		else
 			worker_narrate(
 			    w,
 			    "n%d removed by hand: %.2f → %.2f %%; Algorithm 3's first, n%d: "
 			    "%.2f %% (pivoted QR puts it last); layer %d, %s, κ > τ in %s",
-			    a->neuron, w->acc_before, acc, h->qr + 1, h->acc_qr, a->layer, shape,
+			    u->neuron, w->acc_before, acc, h->qr + 1, h->acc_qr, u->layer, shape,
 			    over);
 		return;
 	} else if (a->kind == SESS_NEURON)
-		snprintf(head, sizeof head, "n%d of layer %d removed by hand", a->neuron, a->layer);
-	else if (a->kind == SESS_LAYER && a->apply)
+		snprintf(head, sizeof head, "n%d of layer %d removed by hand", u->neuron, u->layer);
+	else if (a->kind == SESS_LAYER && a->layer.add)
 		snprintf(head, sizeof head,
 		         "a layer added after %s %d, starting as the identity (it passes on what "
 		         "the layer before gives, through its activation)",
-		         a->layer ? "layer" : "the inputs,", a->layer);
+		         a->layer.after ? "layer" : "the inputs,", a->layer.after);
 	else if (a->kind == SESS_LAYER)
 		snprintf(head, sizeof head,
 		         "layer %d removed, its weights multiplied into the next layer's (as if "
 		         "its activation were the identity)",
-		         a->layer);
+		         a->layer.layer);
 	else
 		snprintf(head, sizeof head,
 		         "inputs x, y and %s (new inputs' weights small, the others kept; "
@@ -114,34 +116,16 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before, int qu
 		maxk = fmax(maxk, w->shown.lc[i].kappa);
 	pthread_mutex_unlock(&w->mu);
 	switch (a->kind) {
-	case SESS_TAU:
+	case SESS_SET: {
 		/* applied behind an operation: in the log, not over its account */
-		worker_narrate_kind(
-		    w, quiet ? NARR_QUIET : NARR_OP,
-		    "τ = %g: p_i now counts the σ below σ₁/%g; κ > τ in %s (%d of %d layers)",
-		    s->tau, s->tau, over, nover, s->net ? s->net->m : 0);
+		char said[400];
+		worker_narrate_kind(w, quiet ? NARR_QUIET : NARR_OP, "%s",
+		                    session_setting_narrate(a, s, over, nover, said, sizeof said));
 		break;
-	case SESS_ETA:
-		worker_narrate_kind(
-		    w, quiet ? NARR_QUIET : NARR_OP,
-		    "η = %g: every training of Algorithms 1 and 2 now runs %g epoch%s", s->eta,
-		    s->eta, s->eta == 1 ? "" : "s");
-		break;
+	}
 	case SESS_TRAIN:
 		narrate_train(w, a, shape, acc, over);
 		break;
-	case SESS_SCHED: {
-		char spec[64], warm[64] = "";
-		sched_format(&s->topt.sched, spec, sizeof spec);
-		if (s->topt.sched.warmup > 0)
-			snprintf(warm, sizeof warm, " after %g epoch%s of linear warm-up",
-			         s->topt.sched.warmup, s->topt.sched.warmup == 1 ? "" : "s");
-		worker_narrate_kind(w, quiet ? NARR_QUIET : NARR_OP,
-		                    "learning rate: %s from %g%s; the later trainings follow it (a "
-		                    "β sweep's trials keep the constant rate)",
-		                    spec, s->topt.adam.lr, warm);
-		break;
-	}
 	case SESS_ALG1_STEP:
 	case SESS_ALG1_RUN:
 		if (s->alg1 && s->alg1->status != ALG1_RUNNING && alg1_before == ALG1_RUNNING) {
@@ -181,12 +165,12 @@ static void narrate_done(Worker *w, const SessAction *a, int alg1_before, int qu
 		worker_narrate(w,
 		               "a fresh network %s: Glorot weights from seed %llu, biases zero (so "
 		               "κ = ∞ where a layer has more neurons than inputs)",
-		               shape, (unsigned long long)a->seed);
+		               shape, (unsigned long long)a->net.seed);
 		break;
 	case SESS_LOAD:
 		worker_narrate(w, "opened %s: %s, test accuracy %.2f %%, max κ %s, κ > τ in %s",
-		               a->path, shape, acc, cond_kappa_str(maxk, s->tau, kb, sizeof kb),
-		               over);
+		               a->load.path, shape, acc,
+		               cond_kappa_str(maxk, s->tau, kb, sizeof kb), over);
 		break;
 	case SESS_NEURON:
 	case SESS_LAYER:
@@ -205,12 +189,11 @@ static void status_done(Worker *w, const SessAction *a)
 	char shape[256];
 	net_shape_str(s->net, shape, sizeof shape);
 	switch (a->kind) {
-	case SESS_TAU:
-		worker_status(w, 0, "τ = %g", s->tau);
+	case SESS_SET: {
+		char said[200];
+		worker_status(w, 0, "%s", session_setting_said(a, s, said, sizeof said));
 		break;
-	case SESS_ETA:
-		worker_status(w, 0, "η = %g epochs", s->eta);
-		break;
+	}
 	case SESS_TRAIN:
 		pthread_mutex_lock(&w->mu);
 		if (!isnan(w->shown.sq.acc_end) && !w->shown.sq.active && !w->shown.sq.undone)
@@ -220,19 +203,13 @@ static void status_done(Worker *w, const SessAction *a)
 			worker_status(w, 0,
 			              "trained %d of %g epochs, kept epoch %d: test "
 			              "accuracy %.2f%%",
-			              s->trained.epochs, a->x, s->trained.best_epoch,
+			              s->trained.epochs, a->train.epochs, s->trained.best_epoch,
 			              w->shown.test_acc);
 		else
-			worker_status(w, 0, "trained %g epoch%s: test accuracy %.2f%%", a->x,
-			              a->x == 1 ? "" : "s", w->shown.test_acc);
+			worker_status(w, 0, "trained %g epoch%s: test accuracy %.2f%%",
+			              a->train.epochs, a->train.epochs == 1 ? "" : "s",
+			              w->shown.test_acc);
 		break;
-	case SESS_SCHED: {
-		char spec[64];
-		worker_status(w, 0, "schedule %s, warm-up %g epoch%s: the next trainings follow it",
-		              sched_format(&s->topt.sched, spec, sizeof spec), s->topt.sched.warmup,
-		              s->topt.sched.warmup == 1 ? "" : "s");
-		break;
-	}
 	case SESS_ALG1_STEP:
 	case SESS_ALG1_RUN:
 		worker_status(w, 0, "Algorithm 1, iteration %d: %s (%s)", s->alg1->nrec - 1, shape,
@@ -252,10 +229,10 @@ static void status_done(Worker *w, const SessAction *a)
 		worker_status(w, 0, "undone: %s", shape);
 		break;
 	case SESS_SAVE:
-		worker_status(w, 0, "saved %s", a->path);
+		worker_status(w, 0, "saved %s", a->save.path);
 		break;
 	case SESS_LOAD:
-		worker_status(w, 0, "opened %s: %s", a->path, shape);
+		worker_status(w, 0, "opened %s: %s", a->load.path, shape);
 		break;
 	case SESS_NEURON:
 	case SESS_LAYER:
@@ -266,7 +243,7 @@ static void status_done(Worker *w, const SessAction *a)
 		break;
 	}
 	default:
-		worker_status(w, 0, "%s: %s", session_kind_name(a->kind), shape);
+		worker_status(w, 0, "%s: %s", session_action_name(a), shape);
 		break;
 	}
 }
@@ -299,6 +276,27 @@ static void note_training(Worker *w, const SessAction *a, int rc)
 	pthread_mutex_unlock(&w->mu);
 }
 
+/* A setting's new value; τ's marks on the layers, the plane and the
+ * channels. */
+static void publish_setting(Worker *w, const SessAction *a, int rc)
+{
+	const Session *s = w->s;
+	int tau = rc == 0 && a->set.id == SET_TAU;
+	pthread_mutex_lock(&w->mu);
+	for (int i = 0; i < session_nsettings; i++)
+		if (session_settings[i].type == SET_NUMBER)
+			w->shown.set[i] = session_setting_get(s, i);
+	w->shown.sched = s->topt.sched;
+	for (int i = 0; tau && w->shown.lc && i < w->shown.m; i++)
+		cond_set_tau(&w->shown.lc[i], s->tau);
+	w->shown.tau = s->tau;
+	pthread_mutex_unlock(&w->mu);
+	if (tau) {
+		worker_plane_publish(w); /* the squeeze's marks at the new τ */
+		worker_channels_publish(w);
+	}
+}
+
 int worker_run_action(Worker *w, const SessAction *a, int quiet)
 {
 	Session *s = w->s;
@@ -322,9 +320,10 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	/* a neuron removed by hand: the one pivoted QR would remove, measured
 	 * on the network before (stopped by Esc like the action) */
 	w->hand = (Alg3Hand){.qr = -1};
-	if (a->kind == SESS_NEURON && !a->apply && s->net) {
+	if (a->kind == SESS_NEURON && !a->neuron.add && s->net) {
 		hook_set_thread_stop(worker_stop_any, w);
-		if (alg3_hand(s->net, a->layer, a->neuron - 1, s->test, &w->hand, NULL) != 0)
+		if (alg3_hand(s->net, a->neuron.layer, a->neuron.neuron - 1, s->test, &w->hand,
+		              NULL) != 0)
 			w->hand.qr = -1;
 		hook_set_thread_stop(worker_stop_quit, w);
 	}
@@ -343,22 +342,10 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	         a->kind == SESS_ALG1_RUN && s->alg1 ? " (finished iterations kept)" : "");
 	if (rc == 1)
 		worker_status(w, 0, "%s", cancelled);
-	if (a->kind == SESS_TAU && rc == 0) {
-		pthread_mutex_lock(&w->mu);
-		for (int i = 0; w->shown.lc && i < w->shown.m; i++)
-			cond_set_tau(&w->shown.lc[i], s->tau);
-		w->shown.tau = s->tau;
-		pthread_mutex_unlock(&w->mu);
-		worker_plane_publish(w); /* the squeeze's marks at the new τ */
-		worker_channels_publish(w);
-	} else if (a->kind != SESS_ETA && a->kind != SESS_SCHED) {
+	if (a->kind == SESS_SET)
+		publish_setting(w, a, rc);
+	else
 		worker_publish(w);
-	} else {
-		pthread_mutex_lock(&w->mu);
-		w->shown.eta = s->eta;
-		w->shown.sched = s->topt.sched;
-		pthread_mutex_unlock(&w->mu);
-	}
 	if (a->kind == SESS_SWEEP) {
 		pthread_mutex_lock(&w->mu);
 		w->shown.sweep_state = rc == 0 ? 2 : 3;
@@ -374,12 +361,12 @@ int worker_run_action(Worker *w, const SessAction *a, int quiet)
 	if (rc == 1)
 		worker_status(w, 0, "%s", cancelled);
 	if (rc < 0 && (a->kind == SESS_SAVE || a->kind == SESS_LOAD)) {
-		worker_status_failed(w, a->path, "%s failed: %s", session_kind_name(a->kind),
-		                     e.msg);
+		worker_status_failed(w, a->kind == SESS_SAVE ? a->save.path : a->load.path,
+		                     "%s failed: %s", session_action_name(a), e.msg);
 		return rc;
 	}
 	if (rc < 0) {
-		worker_status(w, 1, "%s failed: %s", session_kind_name(a->kind), e.msg);
+		worker_status(w, 1, "%s failed: %s", session_action_name(a), e.msg);
 		return rc;
 	}
 	if (rc == 1)

@@ -189,7 +189,7 @@ static void step_alg2(Worker *w, const HookStep *st)
 	pthread_mutex_lock(&w->mu);
 	worker_shown_sweep_locked(w, st->alg2);
 	for (int i = 0; i < w->shown.nbeta; i++) {
-		ShownBeta *b = &w->shown.beta[i];
+		ReportBeta *b = &w->shown.beta[i];
 		if (b->beta != t->beta)
 			continue;
 		b->smin = isnan(b->smin) ? score : fmin(b->smin, score);

@@ -52,8 +52,8 @@ static int decides_proposal(Worker *w, int pos)
 {
 	const Lesson *l = w->lesson;
 	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
-	return pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp && sp->layer == l->a[pos].layer &&
-	       w->shown.sq.waiting;
+	return pos < l->n && l->a[pos].kind == SESS_SQUEEZE && sp &&
+	       sp->layer == l->a[pos].squeeze.layer && w->shown.sq.waiting;
 }
 
 /* How a lesson's squeeze pass ends: finished when no hidden layer has
@@ -89,7 +89,7 @@ static void end_pass(Worker *w)
 static void play_squeeze(Worker *w, int pos)
 {
 	const Lesson *l = w->lesson;
-	const SessAction *a = &l->a[pos];
+	const SessSqueezeArgs *a = &l->a[pos].squeeze;
 	pthread_mutex_lock(&w->mu);
 	w->shown.sq.comp = a->comp;
 	pthread_mutex_unlock(&w->mu);

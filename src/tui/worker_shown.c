@@ -11,6 +11,7 @@
 
 #include "base/clock.h"
 #include "report/report_layers.h"
+#include "session/session_setting.h"
 #include "tui/worker.h"
 #include "tui/worker_int.h"
 #include "tui/worker_plane.h"
@@ -115,13 +116,17 @@ void worker_shown_cond(Worker *w, const Net *net, int live)
 void worker_shown_sweep_locked(Worker *w, const Alg2 *a)
 {
 	Shown *p = &w->shown;
-	ShownBeta *b = a->nb ? calloc((size_t)a->nb, sizeof *b) : NULL;
+	ReportBeta *b = a->nb ? calloc((size_t)a->nb, sizeof *b) : NULL;
 	if (a->nb && !b)
 		return;
 	for (int i = 0; i < a->nb; i++) {
-		b[i] = (ShownBeta){
-		    a->b[i].beta, a->b[i].err_tr, a->b[i].err_v, a->b[i].score, a->b[i].done, NAN,
-		    NAN};
+		b[i] = (ReportBeta){.beta = a->b[i].beta,
+		                    .err_tr = a->b[i].err_tr,
+		                    .err_v = a->b[i].err_v,
+		                    .score = a->b[i].score,
+		                    .smin = NAN,
+		                    .smax = NAN,
+		                    .done = a->b[i].done};
 		for (int k = 0; k < p->nbeta; k++)
 			if (p->beta[k].beta == b[i].beta) {
 				b[i].smin = p->beta[k].smin;
@@ -165,7 +170,9 @@ static void publish_rest(Worker *w, double acc)
 	pthread_mutex_lock(&w->mu);
 	Shown *p = &w->shown;
 	p->tau = s->tau;
-	p->eta = s->eta;
+	for (int i = 0; i < session_nsettings; i++)
+		if (session_settings[i].type == SET_NUMBER)
+			p->set[i] = session_setting_get(s, i);
 	worker_ahead_locked(w);
 	p->lr = s->topt.adam.lr;
 	p->sched = s->topt.sched;
@@ -215,15 +222,12 @@ void worker_publish_settings(Worker *w)
 void worker_ahead_locked(Worker *w)
 {
 	Shown *p = &w->shown;
-	p->tau_next = p->tau;
-	p->eta_next = p->eta;
+	memcpy(p->set_next, p->set, sizeof p->set);
 	for (int k = -1; k < w->qn; k++) {
 		const Job *j = k < 0 ? (p->busy ? &w->cur : NULL) : &w->q[(w->qh + k) % QMAX];
-		if (!j || j->kind != JOB_ACTION)
-			continue;
-		if (j->a.kind == SESS_TAU)
-			p->tau_next = j->a.x;
-		else if (j->a.kind == SESS_ETA)
-			p->eta_next = j->a.x;
+		const SessSetting *t =
+		    j && j->kind == JOB_ACTION ? session_setting_of(&j->a) : NULL;
+		if (t && t->type == SET_NUMBER)
+			p->set_next[j->a.set.id] = j->a.set.value;
 	}
 }

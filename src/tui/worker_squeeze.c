@@ -180,15 +180,16 @@ static void sqz_record(Worker *w, const Alg3Proposal *sp, int applied, int comp)
 	pthread_mutex_lock(&w->mu);
 	ShownSqueeze *q = &w->shown.sq;
 	if (q->ndec < SQZ_DEC_MAX)
-		q->dec[q->ndec++] = (ShownDecision){sp->layer,
-		                                    sp->n_before,
-		                                    applied ? sp->nkeep : sp->n_before,
-		                                    applied,
-		                                    applied && comp,
-		                                    w->s->tau,
-		                                    sp->kappa_before,
-		                                    applied ? sp->kappa_after : sp->kappa_before,
-		                                    acc};
+		q->dec[q->ndec++] =
+		    (SqueezeDecisionRow){sp->layer,
+		                         sp->n_before,
+		                         applied ? sp->nkeep : sp->n_before,
+		                         applied,
+		                         applied && comp,
+		                         w->s->tau,
+		                         sp->kappa_before,
+		                         applied ? sp->kappa_after : sp->kappa_before,
+		                         acc};
 	pthread_mutex_unlock(&w->mu);
 }
 
@@ -240,13 +241,14 @@ int worker_sqz_decide_as(Worker *w, int apply, int comp, int show)
 		return -1;
 	Err e = {{0}};
 	SessAction a = {.kind = SESS_SQUEEZE,
-	                .layer = sp->layer,
-	                .apply = apply,
-	                .comp = comp >= 0 ? comp : w->shown.sq.comp};
-	w->last_comp = a.comp; /* the decision's note says it (worker_sqz_decided) */
+	                .squeeze = {.layer = sp->layer,
+	                            .apply = apply,
+	                            .comp = comp >= 0 ? comp : w->shown.sq.comp}};
+	int layer = sp->layer;
+	w->last_comp = a.squeeze.comp; /* the decision's note says it (worker_sqz_decided) */
 	/* on plane data the view shows the layer as it was, its removals marked */
 	Net *before = apply && w->shown.pl.on ? net_clone(w->s->net, NULL) : NULL;
-	int n_before = w->s->net->n[a.layer];
+	int n_before = w->s->net->n[layer];
 	/* the next proposal, made with the decision, stops at Esc too */
 	hook_set_thread_stop(worker_stop_any, w);
 	int rc = session_apply(w->s, &a, &w->hooks, &e);
@@ -254,11 +256,11 @@ int worker_sqz_decide_as(Worker *w, int apply, int comp, int show)
 	worker_meter_done(w);
 	if (rc < 0) {
 		net_free(before);
-		worker_status(w, 1, "squeeze layer %d: %s", a.layer, e.msg);
+		worker_status(w, 1, "squeeze layer %d: %s", layer, e.msg);
 		return -1;
 	}
-	if (before && w->s->net->n[a.layer] < n_before)
-		worker_plane_squeezed(w, before, a.layer); /* worker_publish shows it */
+	if (before && w->s->net->n[layer] < n_before)
+		worker_plane_squeezed(w, before, layer); /* worker_publish shows it */
 	else
 		net_free(before);
 	worker_publish(w);

@@ -15,6 +15,8 @@
 #include "engine/cond.h"
 #include "engine/plane.h"
 #include "engine/train.h"
+#include "report/report.h"
+#include "report/report_squeeze.h"
 #include "session/session.h"
 
 /* The grids: the regions, and every neuron's map. */
@@ -130,7 +132,7 @@ typedef struct ShownChannels {
 typedef enum JobKind {
 	JOB_ACTION,     /* a session action */
 	JOB_SQZ_START,  /* begin a squeeze pass at the first hidden layer with κ > τ */
-	JOB_SQZ_DECIDE, /* apply (a.apply = 1) or refuse the proposal shown, then the next;
+	JOB_SQZ_DECIDE, /* apply (apply = 1) or refuse the proposal shown, then the next;
 	                 * target: the proposal (ShownSqueeze.seq) it answers, 0 any */
 	JOB_SQZ_ALL,    /* apply the proposal shown and every later one (target: as above) */
 	JOB_SQZ_STOP,   /* end the pass */
@@ -144,7 +146,8 @@ typedef enum JobKind {
 
 typedef struct Job {
 	JobKind kind;
-	SessAction a;
+	SessAction a; /* JOB_ACTION */
+	int apply; /* JOB_SQZ_DECIDE: apply (1) or refuse (0); JOB_EXPORT: over files that exist */
 	char path[1024];
 	int quiet;    /* leave the status line alone (queued behind a running job) */
 	int target;   /* JOB_PLAY_BACK: the lesson position to go back to; JOB_EXPORT: the
@@ -152,18 +155,11 @@ typedef struct Job {
 	int proposal; /* JOB_PLAY_BACK: and the proposal of its squeeze shown */
 } Job;
 
-typedef struct ShownBeta {
-	double beta, err_tr, err_v, score; /* means over the trials done */
-	int done;
-	double smin, smax; /* the least and largest 2ε_v − ε_tr of single trials */
-} ShownBeta;
-
-/* One decision of a squeeze pass. */
+/* A β of the sweep shown is report/'s ReportBeta (its means over the
+ * trials done, the least and largest 2ε_v − ε_tr of single trials), and a
+ * decision of a squeeze pass its SqueezeDecisionRow (the test accuracy after
+ * it in percent): the export renders what the screen shows as it is. */
 #define SQZ_DEC_MAX 64
-typedef struct ShownDecision {
-	int layer, n_before, n_after, applied, comp;
-	double tau, kappa_before, kappa_after, acc_after; /* acc_after: test accuracy, percent */
-} ShownDecision;
 
 /* Random orders the screen's what-if line measures beside the QR choice and
  * the norm rule: the draws the Plane view's random panel is the median of. */
@@ -190,7 +186,7 @@ typedef struct ShownSqueeze {
 	int draws;
 	char done[16][160]; /* decisions of this pass */
 	int ndone;
-	ShownDecision dec[SQZ_DEC_MAX]; /* the same, as numbers (for the export) */
+	SqueezeDecisionRow dec[SQZ_DEC_MAX]; /* the same, as numbers (for the export) */
 	int ndec;
 	int removed;                              /* neurons removed in this pass */
 	int undone;                               /* an undo followed the pass */
@@ -264,17 +260,19 @@ typedef struct Shown {
 	int m;
 	int *n; /* n[0..m] */
 	size_t nparam;
-	LayerCond *lc;             /* m entries at tau, or NULL */
-	int *bias0;                /* m entries: 1 when the layer's biases are all zero */
-	char (*kind)[48];          /* m entries with convolutions: what each layer is
-	                            * (report_layer_kind); NULL for a dense network */
-	char conv_shape[256];      /* with convolutions, net_shape_str; "" for a dense one */
-	int live;                  /* lc was taken during training */
-	double tau, eta;           /* the session's */
-	double tau_next, eta_next; /* as they will be once the τ and η changes queued (or
-	                            * running) apply: tau and eta when none is */
-	double lr;                 /* the base learning rate (--lr) */
-	LrSchedule sched;          /* the schedule of later trainings */
+	LayerCond *lc;                 /* m entries at tau, or NULL */
+	int *bias0;                    /* m entries: 1 when the layer's biases are all zero */
+	char (*kind)[48];              /* m entries with convolutions: what each layer is
+	                                * (report_layer_kind); NULL for a dense network */
+	char conv_shape[256];          /* with convolutions, net_shape_str; "" for a dense one */
+	int live;                      /* lc was taken during training */
+	double tau;                    /* the session's: the τ κ is marked against */
+	double set[SESS_SET_MAX];      /* the session's settings that are numbers, by their
+	                                * rows of the settings table (session_setting.h) */
+	double set_next[SESS_SET_MAX]; /* as they will be once the changes queued (or
+	                                * running) apply: set when none is */
+	double lr;                     /* the base learning rate (--lr) */
+	LrSchedule sched;              /* the schedule of later trainings */
 	uint64_t seed;
 	double test_acc; /* of the network lc describes when not live */
 	uint32_t crc;    /* of the current network's parameters */
@@ -286,7 +284,7 @@ typedef struct Shown {
 	int nrec, alg1_status, alg1_live;
 	char alg1_reason[300];
 	/* Algorithm 2 */
-	ShownBeta *beta;
+	ReportBeta *beta;                /* widths NULL: the screen shows the pick's alone */
 	int nbeta, q, pick, sweep_state; /* 0 none, 1 running, 2 finished, 3 cancelled */
 	double sweep_eta, sweep_secs;    /* its η; seconds spent so far */
 	char pick_shape[256];            /* the pick's widths n_0-…-n_m, "" without one */
