@@ -136,13 +136,19 @@ static void intro_large(const Shown *p, const UiState *u, int top, int bot)
 	empty_chart(y, half + 1, rows, COLS - half - 1, t2, 0, most, 0, 0);
 }
 
-static const char *state(const Shown *p, char *buf, size_t len)
+/* Where Algorithm 1 stands; brief: without the why (the narration says
+ * it whole). */
+static const char *state(const Shown *p, int brief, char *buf, size_t len)
 {
 	if (p->alg1_status == ALG1_RUNNING && p->alg1_live)
 		snprintf(buf, len, "more to do (s steps, r runs)");
 	else if (p->alg1_status == ALG1_RUNNING)
 		snprintf(buf, len,
-		         "the network has changed since: the next s starts afresh from it");
+		         brief ? "the network has changed since"
+		               : "the network has changed since: the next s starts "
+		                 "afresh from it");
+	else if (brief)
+		snprintf(buf, len, "%s", alg1_status_name((Alg1Status)p->alg1_status));
 	else {
 		char why[sizeof p->alg1_reason * 2];
 		snprintf(buf, len, "%s: %s", alg1_status_name((Alg1Status)p->alg1_status),
@@ -186,12 +192,15 @@ static int heads(const Shown *p, int y, int first, int last)
 		         p->rec[first].iter, p->rec[last - 1].iter, p->rec[p->nrec - 1].iter,
 		         last < p->nrec ? "▶" : " ");
 	int iw = screen_width(ind);
+	/* the state whole where it fits, else without its why */
 	char head[sizeof st + 40];
-	snprintf(head, sizeof head, "Algorithm 1, iterations 0-%d: %s", p->nrec - 1,
-	         state(p, st, sizeof st));
-	/* the view names the algorithm; its state says what a class reads */
-	screen_put_cut(y, 0, COLS - iw, C_TITLE, 1, "%s",
-	               screen_width(head) > COLS - iw ? head + strlen("Algorithm 1, ") : head);
+	for (int brief = 0; brief < 2; brief++) {
+		snprintf(head, sizeof head, "Algorithm 1, iterations 0-%d: %s", p->nrec - 1,
+		         state(p, brief, st, sizeof st));
+		if (screen_width(head) <= COLS - iw)
+			break;
+	}
+	screen_put_cut(y, 0, COLS - iw, C_TITLE, 1, "%s", head);
 	screen_put(y++, COLS - iw, iw, C_KEY, 1, "%s", ind);
 	screen_put(y, 0, LW, C_TITLE, 1, "layer");
 	for (int r = first; r < last; r++) {

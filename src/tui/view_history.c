@@ -288,11 +288,25 @@ typedef struct KeyEnd {
 	int y, x, xmax;
 } KeyEnd;
 
-/* The columns of the key: the layers' glyphs and the shared cells' key
- * (" ≡ several"), or the highlighted layer's. */
+/* The key of the highlighted layer hl of m, whole or brief. */
+static void hl_key(char *key, size_t len, int hl, int m, int brief)
+{
+	snprintf(key, len,
+	         brief ? " %s layer %d of %d (%s)"
+	               : " %s layer %d of %d (%s another), the others dim",
+	         screen_ascii() ? "@" : "●", hl + 1, m, screen_ascii() ? "Up Down" : "↑↓");
+}
+
+/* The columns of the key and a space after it: the layers' glyphs and the
+ * shared cells' key (" ≡ several"), or the highlighted layer's. */
 static int key_width(const UiState *u, int m)
 {
-	return highlighted(u, m) >= 0 ? 40 : 8 + 2 * m + (m > 1 ? 10 : 0);
+	char key[96];
+	int hl = highlighted(u, m);
+	if (hl < 0)
+		return 8 + 2 * m + (m > 1 ? 10 : 0);
+	hl_key(key, sizeof key, hl, m, 0);
+	return screen_width(key) + 1;
 }
 
 /* The key of a κ chart at (y, x) up to xmax: the layers' glyphs in their
@@ -303,17 +317,14 @@ static int legend(const UiState *u, int y, int x, int left, int xmax, int m, Key
 	char g[4], key[96];
 	int hl = highlighted(u, m);
 	if (hl >= 0)
-		snprintf(key, sizeof key, " %s layer %d of %d (%s another), the others dim",
-		         screen_ascii() ? "@" : "●", hl + 1, m, screen_ascii() ? "Up Down" : "↑↓");
+		hl_key(key, sizeof key, hl, m, 0);
 	/* w counts a space after the last glyph: the key fits when that glyph
 	 * is at xmax at the latest */
 	int w = key_width(u, m), below = 0;
 	if (x + w > xmax + 1) {
 		y++, x = left, below = 1; /* its own row */
-		if (x + w > xmax && hl >= 0)
-			snprintf(key, sizeof key, " %s layer %d of %d (%s)",
-			         screen_ascii() ? "@" : "●", hl + 1, m,
-			         screen_ascii() ? "Up Down" : "↑↓");
+		if (x + w > xmax + 1 && hl >= 0)
+			hl_key(key, sizeof key, hl, m, 1);
 	}
 	*ke = (KeyEnd){y, xmax + 1, xmax};
 	if (hl >= 0) {
@@ -338,44 +349,48 @@ static void shared_key(const KeyEnd *ke, int shared)
 }
 
 /* A chart's title at (top, left): the longest of titles (NULL-ended,
- * longest first) that leaves its key room beside it, else the last, the
- * key under it; the row of the chart's top (under the key when it went on
- * a row of its own). */
+ * longest first) that leaves its key room beside it, else the longest
+ * that fits alone, the key under it; the row of the chart's top (under
+ * the key when it went on a row of its own). */
 static int titled(const UiState *u, int top, int left, int cols, int m, const char *const *titles,
                   KeyEnd *ke)
 {
 	int kw = key_width(u, m), k = 0;
 	while (titles[k + 1] && screen_width(titles[k]) + kw > cols)
 		k++;
+	if (screen_width(titles[k]) + kw > cols)
+		for (k = 0; titles[k + 1] && screen_width(titles[k]) > cols;)
+			k++;
 	const char *t = titles[k];
 	int x = screen_put_cut(top, left, cols, C_TITLE, 1, "%s", t) ? cols : screen_width(t);
 	return top + 1 + legend(u, top, left + x, left, left + cols - 1, m, ke);
 }
 
 /* The titles of the κ chart per iteration, longest first. */
-static const char *const *kappa_titles(char buf[3][96])
+static const char *const *kappa_titles(char buf[4][96])
 {
-	static const char *t[4];
+	static const char *t[5];
 	snprintf(buf[0], 96, "%s(%s) per Algorithm-1 iteration (log)", S(KAPPA), S(WHAT));
 	snprintf(buf[1], 96, "%s per iteration (log)", S(KAPPA));
-	snprintf(buf[2], 96, "%s (log)", S(KAPPA));
-	t[0] = buf[0], t[1] = buf[1], t[2] = buf[2], t[3] = NULL;
+	snprintf(buf[2], 96, "%s per iteration", S(KAPPA)); /* the ticks say log */
+	snprintf(buf[3], 96, "%s (log)", S(KAPPA));
+	t[0] = buf[0], t[1] = buf[1], t[2] = buf[2], t[3] = buf[3], t[4] = NULL;
 	return t;
 }
 
 int views_iterations_rows(const UiState *u, int m, int cols)
 {
-	char buf[3][96];
+	char buf[4][96];
 	const char *const *t = kappa_titles(buf);
 	/* the title (and the key under it when the briefest leaves it no
 	 * room), the plot's rows, its axis and its labels */
-	return 1 + (screen_width(t[2]) + key_width(u, m) > cols) + PLOT_MIN_THR_ROWS + 2;
+	return 1 + (screen_width(t[3]) + key_width(u, m) > cols) + PLOT_MIN_THR_ROWS + 2;
 }
 
 void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left, int rows, int cols)
 {
 	int m = p->rec[0].m, n = p->nrec;
-	char buf[3][96];
+	char buf[4][96];
 	KeyEnd ke;
 	int y = titled(u, top, left, cols, m, kappa_titles(buf), &ke);
 	KappaSeries ks = {n, m, rec_x, rec_kappa, rec_tau, "it", 0};
@@ -428,12 +443,15 @@ static void epochs(const Shown *p, const UiState *u, int top, int bot, int left,
 		screen_put_wrapped(top, bot, left, cols, C_DIM, 0, t);
 		return;
 	}
-	/* what trained stays in the title as long as the key fits beside it */
+	/* what trained stays in the title, the key under it when it leaves
+	 * the key no room */
 	char title[200], shorter[200], brief[64];
 	snprintf(title, sizeof title, "%s(%s) against epochs: %s", S(KAPPA), S(WHAT), k->what);
 	snprintf(shorter, sizeof shorter, "%s against epochs: %s", S(KAPPA), k->what);
 	snprintf(brief, sizeof brief, "%s against epochs", S(KAPPA));
-	const char *titles[] = {title, shorter, brief, NULL};
+	const char *titles[] = {title, shorter, NULL, NULL};
+	if (screen_width(shorter) > cols) /* what trained does not fit at all */
+		titles[1] = brief;
 	KeyEnd ke;
 	int below = titled(u, top, left, cols, k->m, titles, &ke) - top - 1;
 	/* the training's length while it runs, the epochs it ran once it ended

@@ -167,6 +167,43 @@ static int shown_layer(const Shown *p, UiState *u)
 	return layer;
 }
 
+/* The maps' title in the first of its forms, longest first, that fits. */
+static void maps_title(const ShownPlane *pl, int layer, int n, int nkeep, int top, int left,
+                       int width)
+{
+	int gone = n - nkeep;
+	char t[3][200];
+	const char *arrows = screen_ascii() ? "Up Down" : "↑↓";
+	if (pl->live) {
+		snprintf(t[0], sizeof t[0],
+		         "Layer %d (%s) in pivoted-QR order, live: the squeeze's marks when the "
+		         "training ends",
+		         layer, arrows);
+		snprintf(t[1], sizeof t[1], "Layer %d (%s), live: marks at the end", layer, arrows);
+		snprintf(t[2], sizeof t[2], "Layer %d, live", layer);
+	} else if (pl->step) {
+		const char *by = pl->step == 2 ? "the squeeze" : "Algorithm 1's step";
+		snprintf(t[0], sizeof t[0],
+		         "Layer %d (%s) before %s, which dropped %d of %d: the last in pivoted-QR "
+		         "order",
+		         layer, arrows, by, gone, n);
+		snprintf(t[1], sizeof t[1], "Layer %d (%s) before %s: %d of %d dropped", layer,
+		         arrows, by, gone, n);
+		snprintf(t[2], sizeof t[2], "Layer %d: %d of %d dropped", layer, gone, n);
+	} else {
+		snprintf(t[0], sizeof t[0],
+		         "Layer %d (%s) in pivoted-QR order: the squeeze at %s %g keeps %d of %d",
+		         layer, arrows, S(TAU), pl->tau, nkeep, n);
+		snprintf(t[1], sizeof t[1], "Layer %d in pivoted-QR order: %s %g keeps %d of %d",
+		         layer, S(TAU), pl->tau, nkeep, n);
+		snprintf(t[2], sizeof t[2], "Layer %d in pivoted-QR order: %d kept", layer, nkeep);
+	}
+	int f = 0;
+	while (f < 2 && screen_width(t[f]) > width)
+		f++;
+	screen_put_cut(top, left, width, C_TITLE, 1, "%s", t[f]);
+}
+
 /* The tiles in pivot order from the first shown: a kept neuron's map, or a
  * dropped one's beside its combination's; then the combinations of the
  * dropped ones shown as text. */
@@ -181,27 +218,7 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 	int layer = shown_layer(p, u);
 	const ShownMaps *m = &pl->maps[layer - 1];
 	int n = m->c.n, nkeep = m->c.nkeep, gone = n - nkeep;
-	if (pl->live)
-		screen_put_cut(top, left, width, C_TITLE, 1,
-		               width >= 64
-		                   ? "Layer %d (%s) in pivoted-QR order, live: the squeeze's "
-		                     "marks when the training ends"
-		                   : "Layer %d (%s), live: marks at the end",
-		               layer, screen_ascii() ? "Up Down" : "↑↓");
-	else if (pl->step)
-		screen_put_cut(top, left, width, C_TITLE, 1,
-		               width >= 64 ? "Layer %d (%s) before %s, which dropped %d of %d: the "
-		                             "last in pivoted-QR order"
-		                           : "Layer %d (%s) before %s: %d of %d dropped",
-		               layer, screen_ascii() ? "Up Down" : "↑↓",
-		               pl->step == 2 ? "the squeeze" : "Algorithm 1's step", gone, n);
-	else
-		screen_put_cut(top, left, width, C_TITLE, 1,
-		               width >= 64
-		                   ? "Layer %d (%s) in pivoted-QR order: the squeeze at %s %g "
-		                     "keeps %d of %d"
-		                   : "Layer %d (%s): %s %g keeps %d of %d",
-		               layer, screen_ascii() ? "Up Down" : "↑↓", S(TAU), pl->tau, nkeep, n);
+	maps_title(pl, layer, n, nkeep, top, left, width);
 	/* other maps (another layer, another network's, other marks) are shown
 	 * from their start: the last two kept, then the dropped */
 	unsigned key = pl->crc ^ (unsigned)layer * 2654435761u ^ (unsigned)nkeep * 40503u;

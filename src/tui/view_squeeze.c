@@ -242,11 +242,13 @@ static void decisions(const Shown *p, int y, int bot)
 	int title = list >= 3 || list >= 1 + q->ndone, blanks = list - (title + q->ndone);
 	if (blanks > 0)
 		y++;
-	if (title)
-		screen_put(y++, 0, 0, C_TITLE, 1, "decisions:");
 	int shown = list - title - (blanks > 0) - (blanks > 1);
 	if (shown > q->ndone)
 		shown = q->ndone;
+	if (title && shown < q->ndone)
+		screen_put(y++, 0, 0, C_TITLE, 1, "decisions, the last %d of %d:", shown, q->ndone);
+	else if (title)
+		screen_put(y++, 0, 0, C_TITLE, 1, "decisions:");
 	for (int i = q->ndone - shown; i < q->ndone && y <= bot; i++)
 		screen_put_cut(y++, title ? 2 : 0, 0, C_NORMAL, 0, "%s", q->done[i]);
 	if (blanks > 1)
