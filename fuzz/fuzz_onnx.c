@@ -1,6 +1,7 @@
-/* fuzz_onnx.c - onnx_import_mem on arbitrary bytes (the loader's wire check,
- * protobuf-c's unpacking, the graph and tensor checks). A model that imports
- * must export and import again to the same widths, activation and
+/* fuzz_onnx.c - onnx_import_any_mem on arbitrary bytes (the loader's wire
+ * check, protobuf-c's unpacking, the graph and tensor checks, a chain's and
+ * a graph network's). A model that imports must export and import again to
+ * the same widths, activation (a chain's), nodes (a graph's) and
  * parameters. */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char out[256];
 	Err e;
 	e.msg[0] = '\0';
-	Net *net = onnx_import_mem(data, size, "fuzz.onnx", NULL, &e);
+	Net *net = onnx_import_any_mem(data, size, "fuzz.onnx", NULL, &e);
 	if (!net) {
 		if (!e.msg[0])
 			abort();
@@ -26,8 +27,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(out, sizeof out, "%s/condnet-fuzz-onnx-%d.onnx", dir, (int)getpid());
 	}
 	Net *back = NULL;
-	if (onnx_export(net, out, NULL, &e) < 0 || !(back = onnx_import(out, NULL, &e)))
+	if (onnx_export(net, out, NULL, &e) < 0 || !(back = onnx_import_any(out, NULL, &e)))
 		abort();
+	if (!back->graph != !net->graph)
+		abort();
+	for (int k = 1; net->graph && k < net->graph->n; k++) {
+		const GraphNode *a = &net->graph->node[k], *b = &back->graph->node[k];
+		if (back->graph->n != net->graph->n || a->op != b->op || a->c != b->c ||
+		    a->h != b->h || a->w != b->w || a->nin != b->nin)
+			abort();
+	}
 	if (back->m != net->m || memcmp(back->n, net->n, (size_t)(net->m + 1) * sizeof *net->n) ||
 	    memcmp(back->param, net->param, net->nparam * sizeof *net->param))
 		abort();

@@ -88,7 +88,7 @@ printf '0.5,1.5,0\n1.0,2.0,1\n3.0,1\n2.5,0.5,1\n' >ragged.csv
 expect_exit "CSV with a ragged row" 1 "^condnet train: ragged\.csv:3: .*expected 3" "$C" train --data csv:ragged.csv
 printf '0.5,1.5,0\n1.0,2.0,1\n3.0,1.0,0\n2.5,0.5,1\n' >two.csv
 expect_exit "model and data disagree" 1 "^condnet train: m\.model: model has 10 inputs, data set has 2 features$" "$C" train --load m.model --data csv:two.csv
-expect_exit "squeeze without --load" 2 "^condnet squeeze: --load MODEL is required$" "$C" squeeze
+expect_exit "squeeze without a network" 2 "^condnet squeeze: one network is required: --load MODEL or --onnx FILE$" "$C" squeeze
 expect_exit "--trial without --out" 2 "^condnet sweep: --trial needs a single --beta B and --out FILE$" "$C" sweep --beta 1 --trial 0
 
 ## cond --json: valid JSON with one entry per layer

@@ -65,10 +65,10 @@ check "the block: 2 layers, the first 1x8x8 to 4 channels of 3x3 pooled" \
 	[ "$(od -An -tu4 -j 60 -N 36 c.model | tr -s ' \n' ' ')" = " 2 1 8 8 4 3 0 1 0 " ]
 expect_ok "train a dense network" "$C" train --data csv:tr.csv,te.csv --layers 8 --epochs 1 --save d.model --quiet
 check "a dense model file is version 4, which older condnets read" [ "$(u32 d.model 8)" = 4 ]
-{ head -c 8 c.model; printf '\006\000\000\000'; tail -c +13 c.model; } >v6.model
+{ head -c 8 c.model; printf '\007\000\000\000'; tail -c +13 c.model; } >v7.model
 expect_exit "a model of a later version is refused" 1 \
-	'^condnet eval: v6\.model: format version 6 is newer than this condnet reads \(5\)$' \
-	"$C" eval --load v6.model --data csv:tr.csv,te.csv
+	'^condnet eval: v7\.model: format version 7 is newer than this condnet reads \(6\)$' \
+	"$C" eval --load v7.model --data csv:tr.csv,te.csv
 
 ## ONNX and .npy round trips answer as the model
 "$C" predict --load c.model --input te-x.csv --out want.csv --quiet

@@ -563,4 +563,3 @@ expect_grep "... the compensated squeezes marked failed" \
 	"^τ 10: the squeezes with compensation failed \(layer 2: compensation: .*\): they are not compared$" out
 
 finish
-

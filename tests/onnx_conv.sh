@@ -9,7 +9,8 @@
 # export in the torch layout loads into PyTorch's modules, and in the Keras
 # layout into a channels-last NumPy pass, and both answer as condnet does;
 # convolutions and pools of other kinds (strides, dilations, uneven padding,
-# 3×3 pools, no activation, maps as the output) are refused naming the node.
+# 3×3 pools, no activation) import as graph networks, and maps as the
+# output are refused naming the node.
 # Needs Python with onnx, cv2, numpy and torch (Debian python3-onnx,
 # python3-opencv, python3-torch, which ./install-deps installs): skipped
 # (exit 77) without them.
@@ -110,7 +111,7 @@ cat "$TMP/check"
 expect_ok "import PyTorch's network a" "$C" import --onnx pt_a.onnx --save pt_a.model
 expect_grep "it is LeNet-5's shape" '^imported 1x14x14-3@5x5-pool-4@3x3pad1-pool-12-8-3 \(5 layers' "$TMP/out"
 
-## convolutions of other kinds are refused, naming the node
+## convolutions of other kinds: graph networks
 "$PY" - <<'EOF'
 import numpy as np, onnx
 from onnx import helper as h, TensorProto as T, numpy_helper as nh
@@ -120,33 +121,36 @@ def model(name, nodes, inits, shape=(1, 1, 6, 6)):
                      [nh.from_array(v.astype(np.float32), k) for k, v in inits.items()])
     onnx.save(h.make_model(g, opset_imports=[h.make_opsetid('', 13)]), name + '.onnx')
 w, b = np.ones((2, 1, 3, 3)), np.zeros(2)
-fc = {'W': np.ones((2, 2 * 4 * 4)), 'c': np.zeros(2)}
+fc = lambda n: {'W': np.ones((2, n)), 'c': np.zeros(2)}  # n: the features before it
 tail = [h.make_node('Relu', ['z'], ['r']), h.make_node('Flatten', ['r'], ['f']),
         h.make_node('Gemm', ['f', 'W', 'c'], ['y'], transB=1)]
 model('stride', [h.make_node('Conv', ['x', 'w', 'b'], ['z'], strides=[2, 2])] + tail,
-      {'w': w, 'b': b, **fc})
+      {'w': w, 'b': b, **fc(8)})
 model('dilation', [h.make_node('Conv', ['x', 'w', 'b'], ['z'], dilations=[2, 2])] + tail,
-      {'w': w, 'b': b, **fc})
+      {'w': w, 'b': b, **fc(8)})
 model('pool3', [h.make_node('Conv', ['x', 'w', 'b'], ['c0']),
                 h.make_node('MaxPool', ['c0'], ['z'], kernel_shape=[3, 3], strides=[3, 3])] + tail,
-      {'w': w, 'b': b, **fc})
+      {'w': w, 'b': b, **fc(2)})
 model('noact', [h.make_node('Conv', ['x', 'w', 'b'], ['z']), h.make_node('Flatten', ['z'], ['f']),
-                h.make_node('Gemm', ['f', 'W', 'c'], ['y'], transB=1)], {'w': w, 'b': b, **fc})
+                h.make_node('Gemm', ['f', 'W', 'c'], ['y'], transB=1)], {'w': w, 'b': b, **fc(32)})
 model('pads', [h.make_node('Conv', ['x', 'w', 'b'], ['z'], pads=[1, 0, 1, 0])] + tail,
-      {'w': w, 'b': b, **fc})
+      {'w': w, 'b': b, **fc(48)})
 model('maps_out', [h.make_node('Conv', ['x', 'w', 'b'], ['z']), h.make_node('Relu', ['z'], ['y'])],
       {'w': w, 'b': b})
 EOF
-while IFS='|' read -r f msg; do
-	expect_exit "import refuses $f" 1 "$msg" "$C" import --onnx "$f.onnx" --save x.model
+while IFS='|' read -r f shape; do
+	expect_ok "import reads $f as a graph network" "$C" import --onnx "$f.onnx" --save "$f.model"
+	expect_grep "... $shape" "^imported 1x6x6 graph: $shape \(" "$TMP/out"
 done <<'EOF'
-stride|node 0 \(Conv\): strides 2, dilations 1, group 1: condnet convolves with stride 1, no dilation, one group$
-dilation|node 0 \(Conv\): strides 1, dilations 2, group 1
-pool3|node 1 \(MaxPool\): a pool of 3×3 windows, stride 3, padding 0: condnet pools 2×2 windows of stride 2
-noact|node 1 \(Flatten\): follows the convolution of node 0 \(Conv\) with no activation between them$
-pads|node 0 \(Conv\): attribute 'pads' is not the same on every side
-maps_out|node 1 \(Relu\): the graph ends in maps, not in a dense layer's outputs
+stride|1 Conv, 1 Gemm, 1 Relu, 1 Reshape -> 2
+dilation|1 Conv, 1 Gemm, 1 Relu, 1 Reshape -> 2
+pool3|1 Conv, 1 Gemm, 1 MaxPool, 1 Relu, 1 Reshape -> 2
+noact|1 Conv, 1 Gemm, 1 Reshape -> 2
+pads|1 Conv, 1 Gemm, 1 Relu, 1 Reshape -> 2
 EOF
+expect_exit "import refuses maps as the output" 1 \
+	"node 1 \(Relu\): the graph ends in maps of 2×4×4, not in \(batch, classes\)" \
+	"$C" import --onnx maps_out.onnx --save x.model
 
 ## condnet's .npy export in PyTorch's modules and in a channels-last NumPy pass
 expect_ok "train a relu network of convolutions" "$C" train $D --act relu \

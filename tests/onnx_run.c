@@ -31,8 +31,8 @@ static int run(const char *model, const char *xpath, const char *opath)
 {
 	Err e = {{0}};
 	OnnxInfo info = {.softmax = 1};
-	Net *net =
-	    ends_with(model, ".onnx") ? onnx_import(model, &info, &e) : model_load(model, &e);
+	Net *net = ends_with(model, ".onnx") ? onnx_import_any(model, &info, &e)
+	                                     : model_load_any(model, &e);
 	double *x = NULL;
 	int nd;
 	long shape[2];
@@ -106,7 +106,7 @@ static int check(const char *model, const char *dir)
 {
 	Err e = {{0}};
 	OnnxInfo info;
-	Net *net = onnx_import(model, &info, &e);
+	Net *net = onnx_import_any(model, &info, &e);
 	if (!net) {
 		printf("refused: %s\n", e.msg);
 		return 2;

@@ -109,11 +109,15 @@ START_TEST(test_forged_block)
 	unsigned char *good = file_of(net, &len), *buf = malloc(len);
 	int m = net->m;
 	size_t blk = 28 + 4 * ((size_t)m + 1) + 12;
-	/* a reader of version 5 meeting a later one, as a reader of version 4
-	 * meets this one */
+	/* a reader meeting a version later than its own, as a reader of version
+	 * 4 meets this one */
+	memcpy(buf, good, len);
+	put_u32(buf + 8, 7);
+	expect_error(buf, len, "m.cnm: format version 7 is newer than this condnet reads (6)");
+	/* a version 6 header (a graph network's) of 4 layers */
 	memcpy(buf, good, len);
 	put_u32(buf + 8, 6);
-	expect_error(buf, len, "m.cnm: format version 6 is newer than this condnet reads (5)");
+	expect_error(buf, len, "m.cnm: 4 layers at offset 16, expected 1 for a graph network");
 	/* another kernel: the widths no longer follow */
 	memcpy(buf, good, len);
 	put_u32(buf + blk + 4 + 16, 9);

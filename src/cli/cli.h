@@ -58,6 +58,10 @@ int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e);
  * message. */
 int cli_open(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
              Dataset **test, Net **net, Err *e);
+/* cli_open for the commands that take a graph network too (train:
+ * setup_make_net_any). */
+int cli_open_any(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
+                 Dataset **test, Net **net, Err *e);
 
 /* Prints "condnet CMD: message" to stderr; returns the exit status: 1, or
  * 130 when a stop signal the command took (SIGINT, SIGTERM, …) ended the

@@ -38,6 +38,7 @@ static const struct option own[] = {
     {"max-iter", required_argument, NULL, OPT_MAX_ITER},
     {"warm", no_argument, NULL, OPT_WARM},
     CLI_SCHEDULE_OPTION,
+    OPTS_ONNX_OPTION,
     {0},
 };
 

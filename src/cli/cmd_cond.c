@@ -22,7 +22,10 @@ static const char help[] =
     "a second table shows what Algorithm 3 at tau would do: kappa at decision beside\n"
     "kappa as given, the neurons kept and what the |r_jj| threshold and the kappa\n"
     "loop remove. Without --load, a fresh network from --layers, trained --epochs.\n"
-    "With --load alone no data set is read.\n\n"
+    "With --load or --onnx alone no data set is read. A graph network (residual\n"
+    "Adds, Concats, strides, groups: see 'condnet import') has a row for each Conv\n"
+    "and Gemm node, its stacked matrix [W; b] with W of (C_in/groups)*kh*kw rows and\n"
+    "a column per output channel; the second table is for chains only.\n\n"
     "  --tau T              threshold for p and the ranks, > 1 (default 25)\n"
     "  --epochs E           train that many epochs first (default 0)\n"
     "  --markdown           print the tables as Markdown\n"
@@ -41,6 +44,7 @@ static const struct option own[] = {
     {"markdown", no_argument, NULL, OPT_MARKDOWN},
     {"no-squeeze", no_argument, NULL, OPT_NO_SQUEEZE},
     CLI_SCHEDULE_OPTION,
+    OPTS_ONNX_OPTION,
     {0},
 };
 
@@ -150,9 +154,9 @@ static int write_outputs(const CommonOpts *c, Net *net, const LayerCond *lc,
                          const SqueezeLayerRow *rows, int removed, double acc, const Dataset *train,
                          Err *e)
 {
-	if (c->json &&
-	    report_write_record(c->json,
-	                        report_cond_run_json(net, lc, rows, removed, c->load, acc, e), e))
+	const char *path = c->load ? c->load : c->onnx;
+	if (c->json && report_write_record(
+	                   c->json, report_cond_run_json(net, lc, rows, removed, path, acc, e), e))
 		return -1;
 	CondTable t = {net, lc};
 	if (c->csv && report_write_file(c->csv, cond_csv, &t, e))
@@ -185,10 +189,11 @@ int cmd_cond(int argc, char **argv)
 		goto fail;
 	if (opts_dry_run("cond"))
 		return 0;
-	int need_data = !c.load || k.epochs > 0 || c.data.spec;
+	const char *path = c.load ? c.load : c.onnx;
+	int need_data = !path || k.epochs > 0 || c.data.spec;
 	if (need_data && setup_load_data(&c, &train, &test, &e))
 		goto fail;
-	if (!(net = setup_make_net(&c, train, &e)))
+	if (!(net = setup_make_net_any(&c, train, &e)))
 		goto fail;
 	/* training, then the conditioning of large layers, on the progress line;
 	 * a signal stops either */
@@ -201,12 +206,15 @@ int cmd_cond(int argc, char **argv)
 	if (st < 0)
 		goto fail;
 	char sh[512];
-	printf("%s: %s\n\n", c.load ? c.load : "fresh network", net_shape_str(net, sh, sizeof sh));
+	printf("%s: %s\n\n", path ? path : "fresh network", net_shape_str(net, sh, sizeof sh));
 	ReportFormat fmt = k.markdown ? REPORT_MARKDOWN : REPORT_TEXT;
 	if (report_cond(stdout, net, lc, fmt, &e))
 		goto fail;
 	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
-	if (!k.no_squeeze)
+	if (!k.no_squeeze && net->graph)
+		printf("(Algorithm 3's table is for chains: a graph network's squeeze removes "
+		       "channels together across its residual Adds and groups)\n");
+	else if (!k.no_squeeze)
 		st = squeeze_table(net, lc, k.tau, fmt, &rows, &removed, &prog, &e);
 	if (st > 0)
 		goto stopped;
@@ -233,7 +241,7 @@ stopped:
 fail:
 	rc = cli_fail("cond", &e);
 out:
-	cond_net_free(lc, net ? net->m : 0);
+	cond_net_free(lc, net ? cond_layers(net) : 0);
 	free(rows);
 	net_free(net);
 	dataset_free(train);

@@ -100,9 +100,9 @@ int eval_read_nets(EvalOpts *o, Err *e)
 	for (int i = 0; i < o->nsrc; i++) {
 		NetSrc *s = &o->src[i];
 		if (s->kind == NET_MODEL)
-			s->net = model_load(s->path, e);
+			s->net = model_load_any(s->path, e);
 		else if (s->kind == NET_ONNX)
-			s->net = onnx_import(s->path, NULL, e);
+			s->net = onnx_import_any(s->path, NULL, e);
 		else if (!(s->net = net_npy_import(s->path, o->layout, o->c.act, o->c.act_a, e)))
 			err_prefix(e, "--npy %s", s->path);
 		if (!s->net)

@@ -25,8 +25,13 @@ static const char import_help[] =
     "                       orientation); hidden activations Erf (after a Mul by a\n"
     "                       constant, erf's scale a), Tanh, Relu or Sigmoid, the same\n"
     "                       in every layer; a final Softmax or none. The activation\n"
-    "                       comes from the file. Other operators, branches and skip\n"
-    "                       connections are refused, naming the node.\n"
+    "                       comes from the file. Any other graph of Conv (strides,\n"
+    "                       dilations, groups), BatchNormalization, Add, Concat,\n"
+    "                       MaxPool, AveragePool, GlobalAveragePool, Relu, Clip,\n"
+    "                       LeakyRelu, Sigmoid, Tanh, Erf, Flatten, Reshape, Gemm,\n"
+    "                       MatMul, Softmax, Identity and Dropout is read as a graph\n"
+    "                       network (ResNets, MobileNets; see the manual's GRAPH\n"
+    "                       NETWORKS). Other operators are refused, naming the node.\n"
     "  --layout NAME        keras: W is (inputs, outputs); torch: (outputs, inputs)\n"
     "                       (default keras)\n"
     "  --act NAME           activation of the hidden layers: erf, tanh, relu or sigmoid\n"
@@ -46,7 +51,8 @@ static const char export_help[] =
     "(transB 1) of initializers Wk (outputs x inputs) and bk, after each hidden\n"
     "layer Mul by erf_scale and Erf, or Tanh, Relu or Sigmoid, and a final\n"
     "Softmax; metadata_props condnet.version, condnet.widths, condnet.activation,\n"
-    "condnet.erf_scale and condnet.tau),\n"
+    "condnet.erf_scale and condnet.tau; a graph network node for node, then a\n"
+    "Softmax, at opset 10 when it holds a Clip),\n"
     "or a data set as DIR/x_train.npy, DIR/y_train.npy, DIR/x_test.npy and\n"
     "DIR/y_test.npy: the features the trainer sees (float32, one row a sample)\n"
     "and the class labels (int32). DIR is created if missing; the files, a\n"
@@ -112,17 +118,24 @@ static int import_onnx(const char *file, const char *save)
 {
 	Err e = {{0}};
 	OnnxInfo info;
-	Net *net = onnx_import(file, &info, &e);
+	Net *net = onnx_import_any(file, &info, &e);
 	if (!net || model_save(net, save, &e)) {
 		net_free(net);
 		return cli_fail("import", &e);
 	}
 	char sh[512];
-	printf("imported %s (%d layers, %zu parameters, %s) from %s (opset %ld, input '%s', "
-	       "output '%s') into %s\n",
-	       net_shape_str(net, sh, sizeof sh), net->m, net->nparam,
-	       net->m > 1 ? act_name(net->act) : "no hidden layer", file, info.opset, info.input,
-	       info.output, save);
+	if (net->graph)
+		printf("imported %s (%d nodes, %zu parameters) from %s (opset %ld, input '%s', "
+		       "output '%s') into %s\n",
+		       net_shape_str(net, sh, sizeof sh), net->graph->n - 1, net->nparam, file,
+		       info.opset, info.input, info.output, save);
+	else
+		printf(
+		    "imported %s (%d layers, %zu parameters, %s) from %s (opset %ld, input '%s', "
+		    "output '%s') into %s\n",
+		    net_shape_str(net, sh, sizeof sh), net->m, net->nparam,
+		    net->m > 1 ? act_name(net->act) : "no hidden layer", file, info.opset,
+		    info.input, info.output, save);
 	if (!info.softmax)
 		printf(
 		    "the graph ends in the last layer's outputs (logits); condnet's output layer "
@@ -213,9 +226,15 @@ static int export_onnx(const Net *net, const char *file, double tau)
 	if (onnx_export(net, file, &meta, &e))
 		return cli_fail("export", &e);
 	char sh[512];
-	printf("exported %s (%d layers, %s) to %s (ONNX opset %d, input '%s', output '%s')\n",
-	       net_shape_str(net, sh, sizeof sh), net->m, act_name(net->act), file, ONNX_OPSET,
-	       ONNX_INPUT_NAME, ONNX_OUTPUT_NAME);
+	if (net->graph)
+		printf("exported %s (%d nodes) to %s (ONNX opset %d, input '%s', output '%s')\n",
+		       net_shape_str(net, sh, sizeof sh), net->graph->n - 1, file,
+		       onnx_graph_opset(net->graph), ONNX_INPUT_NAME, ONNX_OUTPUT_NAME);
+	else
+		printf("exported %s (%d layers, %s) to %s (ONNX opset %d, input '%s', output "
+		       "'%s')\n",
+		       net_shape_str(net, sh, sizeof sh), net->m, act_name(net->act), file,
+		       ONNX_OPSET, ONNX_INPUT_NAME, ONNX_OUTPUT_NAME);
 	return 0;
 }
 
@@ -265,7 +284,7 @@ int cmd_export(int argc, char **argv)
 		return 0;
 	if (c.data.spec)
 		return export_data(&c, k.dir);
-	Net *net = model_load(c.load, &e);
+	Net *net = model_load_any(c.load, &e);
 	if (!net)
 		return cli_fail("export", &e);
 	if (k.onnx) {
@@ -275,7 +294,8 @@ int cmd_export(int argc, char **argv)
 		net_free(net);
 		return rc;
 	}
-	if (net_npy_export(net, k.dir, k.layout, &e)) {
+	if (net_refuse_graph(net, "export --npy (a matrix a layer)", &e) ||
+	    net_npy_export(net, k.dir, k.layout, &e)) {
 		net_free(net);
 		return cli_fail("export", &e);
 	}

@@ -370,8 +370,8 @@ static int print_settings(const CommonOpts *c, const Squeeze *s, const Net *net,
 {
 	char sh[512], spec[64];
 	printf("%s: %s %s (%s), tau %g%s%s%s%s\n", opts_data_name(c),
-	       s->compare ? "comparing squeeze criteria on" : "squeezing", c->load,
-	       net_shape_str(net, sh, sizeof sh), s->so.tau,
+	       s->compare ? "comparing squeeze criteria on" : "squeezing",
+	       c->load ? c->load : c->onnx, net_shape_str(net, sh, sizeof sh), s->so.tau,
 	       s->so.while_loop ? "" : ", no while loop", s->so.compensate ? ", compensated" : "",
 	       s->so.criterion ? ", criterion " : "",
 	       s->so.criterion ? alg3_criterion_name(s->so.criterion) : "");
@@ -379,7 +379,7 @@ static int print_settings(const CommonOpts *c, const Squeeze *s, const Net *net,
 		printf("keeping the counts of %s\n", s->keep_spec);
 	printf("\n");
 	SqueezeSettings st = {
-	    .model = c->load,
+	    .model = c->load ? c->load : c->onnx,
 	    .shape_before = sh,
 	    .so = &s->so,
 	    .taus = s->taus,

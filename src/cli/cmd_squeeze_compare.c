@@ -139,7 +139,7 @@ int squeeze_compare_plot(const CommonOpts *c, Squeeze *s, Err *e)
 	if (!s->cmp || !s->plot)
 		return 0;
 	char title[256];
-	snprintf(title, sizeof title, "%s: %s", opts_data_name(c), c->load);
+	snprintf(title, sizeof title, "%s: %s", opts_data_name(c), c->load ? c->load : c->onnx);
 	printf("\n");
 	return write_plot(s->plot, title, s->cmp, s->ncmp, e);
 }

@@ -77,6 +77,7 @@ enum {
 
 static const struct option own[] = {
     {"load", required_argument, NULL, OPTS_LOAD},
+    OPTS_ONNX_OPTION,
     {"tau", required_argument, NULL, OPT_TAU},
     {"no-while", no_argument, NULL, OPT_NO_WHILE},
     {"compensate", no_argument, NULL, OPT_COMPENSATE},
@@ -267,8 +268,8 @@ int squeeze_load_counts(Squeeze *s, const Net *net, Err *e)
 /* What the options given cannot do together, or NULL. */
 static const char *usage_error(const CommonOpts *c, const Squeeze *s)
 {
-	if (!c->load)
-		return "--load MODEL is required";
+	if (!c->load == !c->onnx)
+		return "one network is required: --load MODEL or --onnx FILE";
 	if (s->until_stable && !(s->retrain > 0))
 		return "--until-stable needs --retrain E";
 	if (s->ntau > 1 && !s->compare)

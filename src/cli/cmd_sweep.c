@@ -80,6 +80,7 @@ static const struct option own[] = {
     {"out", required_argument, NULL, OPT_OUT},
     {"gather", no_argument, NULL, OPT_GATHER},
     {"plan", required_argument, NULL, OPT_PLAN},
+    OPTS_ONNX_OPTION,
     {0},
 };
 
@@ -340,8 +341,8 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
  * two classes (the data's own sizes are checked once they are known). */
 static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 {
-	if (c->load) {
-		Net *net = model_load(c->load, e);
+	if (c->load || c->onnx) {
+		Net *net = setup_make_net(c, NULL, e);
 		int rc = net && (alg2_check_betas(net, s->o.betas, s->o.nbeta, e) ||
 		                 alg2_check_distinct(net, s->o.betas, s->o.nbeta, e))
 		             ? -1
@@ -451,11 +452,12 @@ static int check_outputs(const CommonOpts *c, const Sweep *s, char **files, int 
 static int prepare(const CommonOpts *c, const Sweep *s, Dataset **all, Dataset **test, Net **base,
                    Dataset **tr, Dataset **v, Err *e)
 {
-	int need_data = !s->gather || !c->load || s->final_epochs > 0;
+	int need_data = !s->gather || !(c->load || c->onnx) || s->final_epochs > 0;
 	if (need_data && setup_load_data(c, all, test, e))
 		return -1;
 	if (!(*base = setup_make_net(c, *all, e)))
 		return -1;
+	/* every β's network within the limits before any trial trains (or is planned) */
 	if (!s->gather && alg2_check_betas(*base, s->o.betas, s->o.nbeta, e))
 		return -1;
 	if (!s->gather && dataset_split(*all, c->val_per_class > 0 ? 0 : c->val_frac,

@@ -13,8 +13,9 @@
 
 static const char help[] =
     "Usage: condnet train [OPTIONS]\n\n"
-    "Train a network (fresh from --layers, or --load MODEL) with Adam and report the\n"
-    "loss, the accuracies and the learning rate after every epoch. With --early-stop\n"
+    "Train a network (fresh from --layers, or --load MODEL or --onnx FILE, a graph\n"
+    "network too: fine-tuning) with Adam and report the loss, the accuracies and\n"
+    "the learning rate after every epoch. With --early-stop\n"
     "or a plateau schedule the validation split is held out of the training set and\n"
     "its loss and accuracy are reported too. A model saved during a schedule carries\n"
     "it: --load MODEL without --schedule or --warmup continues that run where it\n"
@@ -29,6 +30,7 @@ enum { OPT_EPOCHS = OPTS_OWN, OPT_SAVE_PARTIAL };
 static const struct option own[] = {
     {"epochs", required_argument, NULL, OPT_EPOCHS},
     {"save-partial", no_argument, NULL, OPT_SAVE_PARTIAL},
+    OPTS_ONNX_OPTION,
     {0},
 };
 
@@ -184,7 +186,7 @@ int cmd_train(int argc, char **argv)
 	if (pr)
 		return pr == 1 ? 0 : 2;
 	/* the outputs can be written: fail now rather than after training */
-	int open = cli_open("train", &c, NULL, 0, &train, &test, &net, &e);
+	int open = cli_open_any("train", &c, NULL, 0, &train, &test, &net, &e);
 	if (open == 1)
 		return 0;
 	if (open < 0)

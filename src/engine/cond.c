@@ -16,15 +16,43 @@
 #include "base/fpmode.h"
 #include "engine/cond_matrix.h"
 
+int cond_layers(const Net *net)
+{
+	return net->graph ? graph_nlayers(net->graph) : net->m;
+}
+
+/* Layer l's W and b, its rows and columns: a chain's layer, or a graph
+ * network's Conv or Gemm node. */
+static void layer_matrix(const Net *net, int l, const float **W, const float **b, int *rows,
+                         int *cols)
+{
+	if (net->graph) {
+		const Graph *g = net->graph;
+		int k = graph_layer_node(g, l);
+		*rows = graph_rows(g, k);
+		*cols = graph_cols(g, k);
+		*W = net->param + g->node[k].off;
+		*b = *W + (size_t)*rows * *cols;
+		return;
+	}
+	/* a convolution's rows are C_in·K·K, its columns C_out (net.h) */
+	*rows = net_rows(net, l - 1);
+	*cols = net_cols(net, l - 1);
+	*W = net->W[l - 1];
+	*b = net->b[l - 1];
+}
+
 double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, int *rows,
                      int *cols, Err *e)
 {
-	if (!net || layer < 1 || layer > net->m) {
-		err_set(e, "layer %d does not exist (expected 1..%d)", layer, net ? net->m : 0);
+	if (!net || layer < 1 || layer > cond_layers(net)) {
+		err_set(e, "layer %d does not exist (expected 1..%d)", layer,
+		        net ? cond_layers(net) : 0);
 		return NULL;
 	}
-	/* a convolution's rows are C_in·K·K, its columns C_out (net.h) */
-	int nin = net_rows(net, layer - 1), nout = net_cols(net, layer - 1);
+	int nin, nout;
+	const float *W, *b;
+	layer_matrix(net, layer, &W, &b, &nin, &nout);
 	int nc = cols_sel ? ncols : nout;
 	if (nc < 1) {
 		err_set(e, "layer %d: %d columns of Ŵ asked for, expected at least 1", layer, nc);
@@ -41,7 +69,6 @@ double *cond_stacked(const Net *net, int layer, const int *cols_sel, int ncols, 
 		err_set(e, "layer %d: out of memory for Ŵ", layer);
 		return NULL;
 	}
-	const float *W = net->W[layer - 1], *b = net->b[layer - 1];
 	for (int j = 0; j < nc; j++) {
 		int c = cols_sel ? cols_sel[j] : j;
 		for (int r = 0; r < nin; r++)
@@ -135,9 +162,9 @@ static int layer_fill_part(const Net *net, int layer, double tau, int with_qr, L
                            Err *e)
 {
 	memset(lc, 0, sizeof *lc);
-	if (!net || layer < 1 || layer > net->m)
+	if (!net || layer < 1 || layer > cond_layers(net))
 		return err_set(e, "layer %d does not exist (expected 1..%d)", layer,
-		               net ? net->m : 0);
+		               net ? cond_layers(net) : 0);
 	if (cond_check_tau(tau, e))
 		return -1;
 	int rows, cols, rc = -1;
@@ -145,7 +172,8 @@ static int layer_fill_part(const Net *net, int layer, double tau, int with_qr, L
 	if (!A)
 		return -1;
 	lc->layer = layer;
-	lc->conv = layer <= net->nconv;
+	lc->node = net->graph ? graph_layer_node(net->graph, layer) : 0;
+	lc->conv = net->graph ? net->graph->node[lc->node].op == GRAPH_CONV : layer <= net->nconv;
 	lc->rows = rows;
 	lc->cols = cols;
 	lc->nsv = rows < cols ? rows : cols;
@@ -246,7 +274,7 @@ static void batch_meter(const char *what, double frac, void *ud)
 	pthread_mutex_lock(&b->meter_mu);
 	b->frac[s->l - 1] = frac;
 	double done = 0, all = 0;
-	for (int i = 0; i < b->net->m; i++) {
+	for (int i = 0; i < cond_layers(b->net); i++) {
 		done += b->cost[i] * b->frac[i];
 		all += b->cost[i];
 	}
@@ -269,7 +297,7 @@ static void *batch_run(void *arg)
 	HookPart part0 = hook_meter_part(NULL, 0.0, 1.0);
 	hook_set_thread_stop(b->stop, b->stop_ud);
 	cond_matrix_one_thread(1);
-	while ((k = atomic_fetch_add(&b->next, 1)) < b->net->m) {
+	while ((k = atomic_fetch_add(&b->next, 1)) < cond_layers(b->net)) {
 		int l = b->order[k];
 		if (atomic_load(&b->stopped) || atomic_load(&b->cut) ||
 		    (b->stop && b->stop(b->stop_ud))) {
@@ -299,7 +327,10 @@ static void *batch_run(void *arg)
 /* Work of one layer's decomposition, ∝ min(r, c)²·max(r, c). */
 static double layer_cost(const Net *net, int layer)
 {
-	double r = net_rows(net, layer - 1) + 1, c = net_cols(net, layer - 1);
+	const float *W, *b;
+	int rows, cols;
+	layer_matrix(net, layer, &W, &b, &rows, &cols);
+	double r = rows + 1.0, c = cols;
 	return r < c ? r * r * c : c * c * r;
 }
 
@@ -311,7 +342,7 @@ static int net_fill(const Net *net, double tau, int with_qr, LayerCond *lc, Err 
 {
 	if (!net)
 		return err_set(e, "no network");
-	int m = net->m;
+	int m = cond_layers(net);
 	if (m < 1)
 		return 0;
 	memset(lc, 0, (size_t)m * sizeof *lc);
@@ -417,9 +448,10 @@ int cond_net_new(const Net *net, double tau, int with_qr, LayerCond **lc, Err *e
 	*lc = NULL;
 	if (!net)
 		return err_set(e, "no network");
-	LayerCond *c = calloc((size_t)(net->m > 0 ? net->m : 1), sizeof *c);
+	int m = cond_layers(net);
+	LayerCond *c = calloc((size_t)(m > 0 ? m : 1), sizeof *c);
 	if (!c)
-		return err_set(e, "out of memory for the conditioning of %d layers", net->m);
+		return err_set(e, "out of memory for the conditioning of %d layers", m);
 	int rc = net_fill(net, tau, with_qr, c, e);
 	if (rc != 0) {
 		free(c);
@@ -455,6 +487,8 @@ int cond_kappa_columns_s1(const Net *net, int layer, const int *cols_sel, int nc
                           double *s1, Err *e)
 {
 	*kappa = NAN;
+	if (net && net_refuse_graph(net, "the conditioning of chosen columns", e))
+		return -1;
 	if (!net || layer < 1 || layer > net->m)
 		return err_set(e, "layer %d does not exist (expected 1..%d)", layer,
 		               net ? net->m : 0);

@@ -11,7 +11,15 @@
  * number of those below σ₁/τ (Algorithm 1, line 4). Column-pivoted QR,
  * Ŵ P = Q R, orders the neurons from most to least independent; the profile
  * |r_jj|/|r_11| is non-increasing and its count ≥ 1/τ is the QR rank estimate
- * (Algorithm 3, line 4, with the threshold relative to |r_11|). */
+ * (Algorithm 3, line 4, with the threshold relative to |r_11|).
+ *
+ * A graph network's layers are its Conv and Gemm nodes (engine/graph.h),
+ * layer l the l-th of them in the graph's order: Ŵ = [W; bᵀ] with W as the
+ * graph holds it, ((C_in/g)·kh·kw) × C_out for a Conv (a column per output
+ * channel; a depthwise one reads kh·kw values of one channel) and inputs ×
+ * outputs for a Gemm. cond_layers says how many; everything below takes
+ * them as a chain's layers but the functions of single columns, which the
+ * algorithms use (they refuse a graph). */
 #ifndef CONDNET_COND_H
 #define CONDNET_COND_H
 
@@ -45,7 +53,12 @@ typedef struct LayerCond {
 	double *rdiag;  /* nsv entries: |r_jj|/|r_11| in pivot order */
 	int rank_qr;    /* entries of rdiag >= 1/tau */
 	int conv;       /* 1: a convolution layer, whose columns are its output channels */
+	int node;       /* a graph network's layer: its node (engine/graph.h); else 0 */
 } LayerCond;
+
+/* The layers the conditioning sees: m for a chain, the Conv and Gemm nodes
+ * of a graph network. */
+int cond_layers(const Net *net);
 
 /* Ŵ⁽ˡᵃʸᵉʳ⁾ as a malloc'd rows×cols row-major double matrix. If cols_sel is
  * not NULL, only those ncols columns, in that order. NULL with a message for

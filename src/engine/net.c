@@ -56,6 +56,14 @@ int net_has_conv(const Net *net)
 
 void net_input_shape(const Net *net, int *c, int *h, int *w)
 {
+	if (net->graph) {
+		const GraphNode *in = &net->graph->node[0];
+		int maps = in->rank == 4;
+		*c = maps ? in->c : 0;
+		*h = maps ? in->h : 0;
+		*w = maps ? in->w : 0;
+		return;
+	}
 	*c = net->nconv ? net->conv[0].c_in : 0;
 	*h = net->nconv ? net->conv[0].h_in : 0;
 	*w = net->nconv ? net->conv[0].w_in : 0;
@@ -65,7 +73,7 @@ int net_check_images(const Net *net, int c, int h, int w, const char *what, Err 
 {
 	int nc, nh, nw;
 	net_input_shape(net, &nc, &nh, &nw);
-	if (!net->nconv || !c || (c == nc && h == nh && w == nw))
+	if (!nc || !c || (c == nc && h == nh && w == nw))
 		return 0;
 	return err_set(e, "%s holds images of %dx%dx%d, but the network reads %dx%dx%d", what, c, h,
 	               w, nc, nh, nw);
@@ -201,10 +209,66 @@ Net *net_new_conv(int m, const int *widths, int nconv, const ConvShape *conv, Ac
 	return net;
 }
 
+Net *net_new_graph(Graph *g, Err *e)
+{
+	const GraphNode *out = &g->node[g->n - 1];
+	if (g->n < 2 || out->rank != 2) {
+		if (g->n < 2)
+			err_set(e, "a graph of its input alone computes no classes");
+		else
+			err_set(e,
+			        "the graph ends in maps of %d×%d×%d, not in (batch, classes): a "
+			        "Flatten or a dense layer comes last",
+			        out->c, out->h, out->w);
+		graph_free(g);
+		return NULL;
+	}
+	Net *net = calloc(1, sizeof *net);
+	size_t np = g->nparam ? g->nparam : 1;
+	if (net) {
+		net->n = malloc(2 * sizeof *net->n);
+		net->param = calloc(np, sizeof(float));
+		net->adam_m = calloc(np, sizeof(float));
+		net->adam_v = calloc(np, sizeof(float));
+	}
+	if (!net || !net->n || !net->param || !net->adam_m || !net->adam_v) {
+		net_free(net);
+		graph_free(g);
+		err_set(e, "out of memory for a network of %zu parameters", g->nparam);
+		return NULL;
+	}
+	net->graph = g;
+	net->m = 1;
+	net->n[0] = (int)graph_size(&g->node[0]);
+	net->n[1] = out->c;
+	net->act = ACT_ERF;
+	net->act_a = 1.0f;
+	net->nparam = g->nparam;
+	return net;
+}
+
+int net_is_graph(const Net *net)
+{
+	return net->graph != NULL;
+}
+
+int net_refuse_graph(const Net *net, const char *what, Err *e)
+{
+	char sh[256];
+	if (!net->graph)
+		return 0;
+	return err_set(e,
+	               "%s reads a network layer by layer, and this one is a graph (%s): its "
+	               "answers, its training, its conditioning (cond) and its files are what "
+	               "condnet takes of a graph",
+	               what, graph_shape_str(net->graph, sh, sizeof sh));
+}
+
 void net_free(Net *net)
 {
 	if (!net)
 		return;
+	graph_free(net->graph);
 	free(net->n);
 	free(net->W);
 	free(net->b);
@@ -231,7 +295,11 @@ int net_set_prep(Net *net, const Prep *p, Err *e)
 
 Net *net_clone(const Net *net, Err *e)
 {
-	Net *c = net_new_conv(net->m, net->n, net->nconv, net->conv, net->act, net->act_a, e);
+	Graph *g = net->graph ? graph_clone(net->graph, e) : NULL;
+	if (net->graph && !g)
+		return NULL;
+	Net *c = g ? net_new_graph(g, e)
+	           : net_new_conv(net->m, net->n, net->nconv, net->conv, net->act, net->act_a, e);
 	if (!c)
 		return NULL;
 	memcpy(c->param, net->param, net->nparam * sizeof(float));
@@ -371,6 +439,8 @@ const char *net_shape_str(const Net *net, char *buf, size_t len)
 	size_t pos = 0;
 	if (len == 0)
 		return buf;
+	if (net->graph)
+		return graph_shape_str(net->graph, buf, len);
 	buf[0] = '\0';
 	if (net->nconv) {
 		const ConvShape *c = &net->conv[0];

@@ -16,7 +16,16 @@
  * step is one pass over arrays, and removing a neuron removes its optimizer
  * state with it. The learning-rate schedule of the run under way and its
  * position (schedule.h) are optimizer state too: they travel with the
- * network through clones and model files. */
+ * network through clones and model files.
+ *
+ * A graph network (engine/graph.h: residual Adds, Concats, strides,
+ * groups, …) is a Net whose `graph` holds its nodes: m = 1, n[0] its
+ * inputs and n[1] its classes, nparam and param the graph's parameters in
+ * the graph's layout, with the Adam moments, schedule, record and
+ * preprocessing of any network; W, b and conv are NULL and nconv 0. What
+ * reads a network as a whole (its answers, its training, its files) takes
+ * either kind; what reads it layer by layer through W and b (the
+ * algorithms, the edits, the screen) refuses a graph (net_refuse_graph). */
 #ifndef CONDNET_NET_H
 #define CONDNET_NET_H
 
@@ -28,6 +37,7 @@
 #include "base/rng.h"
 #include "data/prep.h"
 #include "engine/act.h"
+#include "engine/graph.h"
 #include "engine/layers.h"
 #include "engine/schedule.h"
 
@@ -50,6 +60,7 @@ typedef struct Net {
 	float **b;           /* b[i], i < m: net_cols(i) */
 	int nconv;           /* layers 0..nconv-1 are convolutions; 0: a dense network */
 	ConvShape *conv;     /* their shapes (NULL when nconv is 0) */
+	Graph *graph;        /* a graph network's nodes, or NULL for a chain */
 } Net;
 
 /* widths[0..m]: inputs, hidden widths, outputs. Parameters zeroed. Like
@@ -60,6 +71,14 @@ Net *net_new(int m, const int *widths, ActKind act, float act_a, Err *e);
  * shapes chain and give the widths n[0..nconv] (layers_check). */
 Net *net_new_conv(int m, const int *widths, int nconv, const ConvShape *conv, ActKind act,
                   float act_a, Err *e);
+/* A graph network of g's nodes (g taken, freed on failure too): its
+ * parameters zeroed. The graph must end in features (the logits). */
+Net *net_new_graph(Graph *g, Err *e);
+/* 1 for a graph network. */
+int net_is_graph(const Net *net);
+/* 0 for a chain; for a graph network -1 and "WHAT reads a network layer by
+ * layer, and NAME is a graph (…): …", what saying who refuses it. */
+int net_refuse_graph(const Net *net, const char *what, Err *e);
 /* The rows and columns of W[i] (0-based layer i < m), and the parameters of
  * the layer, W and b. */
 int net_rows(const Net *net, int i);

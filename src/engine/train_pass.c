@@ -10,6 +10,8 @@
 #include "base/vec4.h"
 #include "engine/act.h"
 #include "engine/conv.h"
+#include "engine/graph_pass.h"
+#include "engine/graph_train.h"
 #include "engine/train.h"
 #include "engine/train_conv.h"
 
@@ -33,6 +35,7 @@ struct Work {
 	unsigned char *bad; /* per part, ALIGN·4 bytes apart: a non-finite gradient entry */
 	int nconv;          /* the convolution layers (their z[i] unused) */
 	ConvWork *cw;       /* their workspaces, or NULL */
+	GraphTrain *gt;     /* a graph network's batches (graph_train.h), or NULL */
 	/* the batch under way */
 	const Net *net;
 	const float *x;
@@ -61,6 +64,8 @@ static float *falloc(size_t n)
  * n_i n_{i+1}). */
 int pass_parts(const Net *net, int B, int threads)
 {
+	if (net->graph)
+		return graph_train_parts(net, B, threads, PASS_PART_FLOPS);
 	double f = 0.0;
 	for (int i = 0; i < net->m; i++)
 		f += 6.0 * B *
@@ -86,6 +91,7 @@ void work_free(Work *w)
 	free(w->g1);
 	free(w->bad);
 	conv_work_free(w->cw);
+	graph_train_free(w->gt);
 	free(w);
 }
 
@@ -99,6 +105,13 @@ Work *work_new(const Net *net, int B, int parts, Err *e)
 	w->B = B;
 	w->m = net->m;
 	w->parts = parts;
+	if (net->graph) {
+		if (!(w->gt = graph_train_new(net, B, parts, e))) {
+			work_free(w);
+			return NULL;
+		}
+		return w;
+	}
 	w->z = calloc((size_t)net->m, sizeof *w->z);
 	w->a = calloc((size_t)net->m, sizeof *w->a);
 	w->ld = calloc((size_t)net->m, sizeof *w->ld);
@@ -136,29 +149,18 @@ int pass_all_finite(const float *p, size_t n)
 	return vec_all_finite(p, n);
 }
 
-/* The output layer on rows of logits z (rows × k, row stride ldz): z += b,
- * then per row the log-sum-exp L = log Σⱼ exp(zⱼ − max z);
- * −log pᵧ = L − (zᵧ − max z). Adds the losses and the number of rows whose
- * first arg max equals y to *loss and *correct (when y is given), and writes
- * the probabilities to p (row stride ldp, when given; p may equal z). */
-int net_answer(const float *out, int k)
-{
-	int arg = 0;
-	for (int j = 0; j < k; j++) {
-		if (!isfinite(out[j]))
-			return NET_NO_ANSWER;
-		if (out[j] > out[arg])
-			arg = j;
-	}
-	return arg;
-}
-
+/* The output layer on rows of logits z (rows × k, row stride ldz): z += b
+ * (b NULL: none, a graph's logits have theirs), then per row the log-sum-exp
+ * L = log Σⱼ exp(zⱼ − max z); −log pᵧ = L − (zᵧ − max z). Adds the losses
+ * and the number of rows whose first arg max equals y to *loss and *correct
+ * (when y is given), and writes the probabilities to p (row stride ldp,
+ * when given; p may equal z). */
 static void output_rows(float *z, int ldz, const float *b, int rows, int k, const int *y, float *p,
                         int ldp, int *cls, double *loss, long *correct)
 {
 	for (int r = 0; r < rows; r++) {
 		float *zr = z + (size_t)r * ldz;
-		for (int j = 0; j < k; j++)
+		for (int j = 0; b && j < k; j++)
 			zr[j] += b[j];
 		int arg = net_answer(zr, k);
 		if (cls)
@@ -303,6 +305,8 @@ static void pass_phase(void *arg, int ph, int part)
 double pass_batch(Work *w, Pool *pool, const Net *net, const float *x, const int *y, int rows,
                   float *grad, long *correct, int *finite)
 {
+	if (w->gt)
+		return graph_train_batch(w->gt, pool, net, x, y, rows, grad, correct, finite);
 	w->net = net;
 	w->x = x;
 	w->y = y;
@@ -347,32 +351,38 @@ void pass_adam(Pool *pool, const AdamOpts *o, long t, size_t n, const float *g, 
 
 /* ---- evaluation ---- */
 
-/* The forward pass over rows in chunks of EVAL_CHUNK, each chunk on one
- * thread with its own two buffers, so the result does not depend on the
- * thread count; losses and counts per chunk, summed in chunk order. */
+/* The forward pass over rows in chunks of EVAL_CHUNK (of a graph, of
+ * graph_eval_rows), each chunk on one thread with its own two buffers (a
+ * graph's workspace), so the result does not depend on the thread count;
+ * losses and counts per chunk, summed in chunk order. */
 typedef struct Eval {
 	const Net *net;
 	const float *x;
 	const int *y; /* labels (loss and errors), or NULL */
 	float *out;   /* n × width of the layer, or NULL */
 	int *cls;     /* n: the class of every row (layer m), or NULL */
-	int n, layer, nchunks, nparts, ldb;
-	int blas;      /* OpenBLAS threads when the pass is one part (< 1: one) */
-	float **buf;   /* 2 per part */
-	float **conv;  /* 2 per part with convolutions: a block's columns and maps */
-	double *loss;  /* per chunk */
-	long *correct; /* per chunk */
+	int n, layer, nchunks, nparts, ldb, chunk;
+	int blas;       /* OpenBLAS threads when the pass is one part (< 1: one) */
+	float **buf;    /* 2 per part */
+	GraphWork **gw; /* a graph's: 1 per part */
+	float **conv;   /* 2 per part with convolutions: a block's columns and maps */
+	double *loss;   /* per chunk */
+	long *correct;  /* per chunk */
 } Eval;
 
 static void eval_chunk(Eval *ev, int part, int c)
 {
 	const Net *net = ev->net;
-	int m = net->m, start = c * EVAL_CHUNK;
-	int rows = ev->n - start < EVAL_CHUNK ? ev->n - start : EVAL_CHUNK;
+	int m = net->m, start = c * ev->chunk;
+	int rows = ev->n - start < ev->chunk ? ev->n - start : ev->chunk;
 	const float *in = ev->x + (size_t)start * net->n[0];
 	int ldin = net->n[0];
 	float *z = NULL;
-	for (int i = 0; i < ev->layer; i++) {
+	if (net->graph) {
+		z = graph_forward(ev->gw[part], net->param, in, rows);
+		ev->ldb = net->n[m];
+	}
+	for (int i = 0; !net->graph && i < ev->layer; i++) {
 		int ni = net->n[i], no = net->n[i + 1];
 		z = ev->buf[2 * part + (i & 1)];
 		if (i < net->nconv) {
@@ -400,9 +410,9 @@ static void eval_chunk(Eval *ev, int part, int c)
 	if (ev->layer == m) {
 		ev->loss[c] = 0.0;
 		ev->correct[c] = 0;
-		output_rows(z, ev->ldb, net->b[m - 1], rows, width, ev->y ? ev->y + start : NULL,
-		            dst, width, ev->cls ? ev->cls + start : NULL, &ev->loss[c],
-		            &ev->correct[c]);
+		output_rows(z, ev->ldb, net->graph ? NULL : net->b[m - 1], rows, width,
+		            ev->y ? ev->y + start : NULL, dst, width,
+		            ev->cls ? ev->cls + start : NULL, &ev->loss[c], &ev->correct[c]);
 	} else {
 		for (int r = 0; r < rows; r++)
 			memcpy(dst + (size_t)r * width, z + (size_t)r * ev->ldb,
@@ -417,23 +427,17 @@ static void eval_part(void *arg, int ph, int part)
 		eval_chunk(ev, part, c);
 }
 
-/* Runs ev over ev->n ≥ 1 rows up to ev->layer ≥ 1 on up to `threads`
- * threads; -1 when out of memory. */
-static int eval_run(Eval *ev, int threads)
+/* The buffers of a chain's chunks of B rows: two a part, and a
+ * convolution's columns and maps. */
+static int eval_alloc_chain(Eval *ev, int B)
 {
 	const Net *net = ev->net;
-	ev->nchunks = (ev->n + EVAL_CHUNK - 1) / EVAL_CHUNK;
-	ev->nparts = threads < ev->nchunks ? threads : ev->nchunks;
-	if (ev->nparts < 1)
-		ev->nparts = 1;
-	int maxw = 1, B = ev->n < EVAL_CHUNK ? ev->n : EVAL_CHUNK;
+	int maxw = 1, rc = 0;
 	for (int i = 1; i <= ev->layer; i++)
 		maxw = net->n[i] > maxw ? net->n[i] : maxw;
 	ev->ldb = round_up(maxw);
-	ev->buf = calloc(2 * (size_t)ev->nparts, sizeof *ev->buf);
-	ev->loss = calloc((size_t)ev->nchunks, sizeof *ev->loss);
-	ev->correct = calloc((size_t)ev->nchunks, sizeof *ev->correct);
-	int rc = ev->buf && ev->loss && ev->correct ? 0 : -1;
+	if (!(ev->buf = calloc(2 * (size_t)ev->nparts, sizeof *ev->buf)))
+		return -1;
 	for (int k = 0; rc == 0 && k < 2 * ev->nparts; k++)
 		if (!(ev->buf[k] = falloc((size_t)B * ev->ldb)))
 			rc = -1;
@@ -449,6 +453,44 @@ static int eval_run(Eval *ev, int threads)
 	for (int k = 0; rc == 0 && ev->conv && k < 2 * ev->nparts; k++)
 		if (!(ev->conv[k] = falloc(k % 2 ? maps : cols)))
 			rc = -1;
+	return rc;
+}
+
+static void eval_free(Eval *ev)
+{
+	for (int k = 0; ev->buf && k < 2 * ev->nparts; k++)
+		free(ev->buf[k]);
+	free(ev->buf);
+	for (int k = 0; ev->conv && k < 2 * ev->nparts; k++)
+		free(ev->conv[k]);
+	free(ev->conv);
+	for (int k = 0; ev->gw && k < ev->nparts; k++)
+		graph_work_give(ev->gw[k]);
+	free(ev->gw);
+}
+
+/* Runs ev over ev->n ≥ 1 rows up to ev->layer ≥ 1 on up to `threads`
+ * threads; -1 when out of memory. */
+static int eval_run(Eval *ev, int threads)
+{
+	const Net *net = ev->net;
+	ev->chunk = net->graph ? graph_eval_rows(net->graph) : EVAL_CHUNK;
+	ev->nchunks = (ev->n + ev->chunk - 1) / ev->chunk;
+	ev->nparts = threads < ev->nchunks ? threads : ev->nchunks;
+	if (ev->nparts < 1)
+		ev->nparts = 1;
+	int B = ev->n < ev->chunk ? ev->n : ev->chunk, rc = 0;
+	ev->loss = calloc((size_t)ev->nchunks, sizeof *ev->loss);
+	ev->correct = calloc((size_t)ev->nchunks, sizeof *ev->correct);
+	if (!ev->loss || !ev->correct)
+		rc = -1;
+	else if (!net->graph)
+		rc = eval_alloc_chain(ev, B);
+	else if (!(ev->gw = calloc((size_t)ev->nparts, sizeof *ev->gw)))
+		rc = -1;
+	for (int k = 0; rc == 0 && ev->gw && k < ev->nparts; k++)
+		if (!(ev->gw[k] = graph_work_take(net->graph, B, NULL)))
+			rc = -1;
 	Pool *pool = NULL;
 	blas_set_threads(ev->nparts > 1 || ev->blas < 1 ? 1 : ev->blas);
 	if (rc == 0 && ev->nparts > 1)
@@ -456,12 +498,7 @@ static int eval_run(Eval *ev, int threads)
 	if (rc == 0)
 		pool_run(pool, eval_part, ev, 1, ev->nparts);
 	pool_free(pool);
-	for (int k = 0; ev->buf && k < 2 * ev->nparts; k++)
-		free(ev->buf[k]);
-	free(ev->buf);
-	for (int k = 0; ev->conv && k < 2 * ev->nparts; k++)
-		free(ev->conv[k]);
-	free(ev->conv);
+	eval_free(ev);
 	return rc;
 }
 
@@ -545,8 +582,9 @@ int net_classify(const Net *net, const float *x, const int *y, int n, int *cls, 
 {
 	/* slices of whole chunks: the losses are summed chunk by chunk in order,
 	 * as net_error sums them */
-	enum { SLICE = 16 * EVAL_CHUNK };
 	int m = net->m, k = net->n[m];
+	int chunk = net->graph ? graph_eval_rows(net->graph) : EVAL_CHUNK;
+	const int SLICE = 16 * EVAL_CHUNK / chunk * chunk;
 	if (n < 0)
 		return err_set(e, "net_classify: %d rows", n);
 	for (int r = 0; y && r < n; r++)

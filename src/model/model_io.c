@@ -14,6 +14,7 @@
 #include "data/plane_inputs.h"
 #include "data/prep.h"
 #include "engine/limits.h"
+#include "model/model_graph.h"
 #include "model/model_io.h"
 #include "model/model_io_int.h"
 
@@ -211,6 +212,7 @@ typedef struct Src {
 	uint64_t pos; /* the offset of the next byte */
 	uLong crc;    /* of the bytes read so far */
 	const char *path;
+	int chains; /* 1: a graph network (version 6) is refused */
 } Src;
 
 /* The next len bytes: into dst from a file, or where they lie in memory;
@@ -233,16 +235,21 @@ static const unsigned char *src_next(Src *s, void *dst, size_t len, int crc, Err
 	return p;
 }
 
-/* The shape of the network a file describes: widths, and convolutions. */
+/* The shape of the network a file describes: widths, and convolutions, or
+ * a graph. */
 typedef struct Shape {
 	const int *n;
 	int m, nconv;
 	const ConvShape *cs;
+	const Graph *g;
 } Shape;
 
-/* The layer (1..m) parameter index j belongs to. */
+/* The layer (1..m) parameter index j belongs to; of a graph, its node. */
 static int layer_of(const Shape *sh, size_t j)
 {
+	for (int k = 1; sh->g && k < sh->g->n; k++)
+		if (j < sh->g->node[k].off + sh->g->node[k].nparam)
+			return k;
 	int m = sh->m;
 	for (int i = 0; i < m; i++) {
 		size_t layer = (size_t)model_layer_params(sh->n, i, sh->nconv, sh->cs);
@@ -266,11 +273,11 @@ static int check_floats(const unsigned char *p, size_t np, int k, size_t j0, con
 		size_t j = j0 + i;
 		unsigned long long at = (unsigned long long)(off + 4 * i);
 		if (k == 0)
-			return err_set(
-			    e,
-			    "%s: parameter %zu (layer %d) at offset %llu is %g, expected a "
-			    "finite number",
-			    path, j, layer_of(sh, j), at, (double)v);
+			return err_set(e,
+			               "%s: parameter %zu (%s %d) at offset %llu is %g, expected a "
+			               "finite number",
+			               path, j, sh->g ? "graph node" : "layer", layer_of(sh, j), at,
+			               (double)v);
 		return err_set(e,
 		               "%s: Adam's %s moment %zu at offset %llu is %g, expected a finite "
 		               "number%s",
@@ -357,19 +364,68 @@ static int get_head(const unsigned char *head, uint64_t fsize, const char *path,
 	if (*m > LIMIT_MAX_LAYERS)
 		return err_set(e, "%s: %u layers at offset 16, more than condnet's limit of %d",
 		               path, *m, LIMIT_MAX_LAYERS);
-	/* from version 5 on, the convolutions' block (its count read next) */
-	uint64_t least = header_bytes_v(*m, *version, 0);
-	if (*version < 5 ? hb != least
-	                 : hb < least || (hb - least) % MODEL_CONV_LAYER_BYTES || hb > fsize - 4)
+	/* version 5 adds the convolutions' block (its count read next), 6 a graph's */
+	uint64_t least =
+	    *version >= 6 ? header_bytes(*m) + MODEL_GRAPH_HEAD : header_bytes_v(*m, *version, 0);
+	int bad = *version < 5    ? hb != least
+	          : *version == 5 ? hb < least || (hb - least) % MODEL_CONV_LAYER_BYTES
+	                          : hb < least;
+	if (bad || hb > fsize - 4)
 		return err_set(e, "%s: header size %u at offset 12, expected %llu%s for %u layers",
 		               path, hb, (unsigned long long)least,
-		               *version < 5 ? "" : " and a block of convolutions", *m);
+		               *version < 5    ? ""
+		               : *version == 5 ? " and a block of convolutions"
+		                               : " and a graph's nodes",
+		               *m);
+	if (*version >= 6 && *m != 1)
+		return err_set(e, "%s: %u layers at offset 16, expected 1 for a graph network",
+		               path, *m);
 	if (act >= ACT_COUNT)
 		return err_set(e, "%s: unknown activation %u at offset 20 (expected 0..%d)", path,
 		               act, ACT_COUNT - 1);
 	char name[PATH_MAX + 64];
 	snprintf(name, sizeof name, "%s: the activation scale at offset 24", path);
 	return limit_check(LIM_ACT_SCALE, act_a, name, NULL, e);
+}
+
+/* A graph network's header: the graph's block after the flags (at t +
+ * TAIL_HEAD, file offset toff + TAIL_HEAD), built into *g; the widths
+ * n[0..1] its inputs and classes, its parameters into *np. */
+static int graph_head(const Src *s, const unsigned char *hr, uint64_t hb, uint64_t fsize, int *n,
+                      Graph **g, uint64_t *np, Err *e)
+{
+	const char *path = s->path;
+	const unsigned char *blk = hr + 4 * 2 + TAIL_HEAD;
+	uint64_t at = FIXED_HEAD + 4 * 2 + TAIL_HEAD, size = model_graph_size(blk);
+	if (s->chains)
+		return err_set(e,
+		               "%s holds a graph network (model version 6): predict, eval, cond, "
+		               "train and export read it, not this command",
+		               path);
+	if (!size || hb != header_bytes(1) + size)
+		return err_set(
+		    e,
+		    "%s: header size %llu at offset 12 does not hold the graph at offset "
+		    "%llu",
+		    path, (unsigned long long)hb, (unsigned long long)at);
+	if (model_graph_get(blk, g, path, at, e))
+		return -1;
+	const GraphNode *in = &(*g)->node[0], *out = &(*g)->node[(*g)->n - 1];
+	for (int i = 0; i < 2; i++) {
+		uint32_t w = get_u32(hr + 4 * (size_t)i);
+		long want = i ? (out->rank == 2 ? out->c : -1) : (long)graph_size(in);
+		if (w != (uint64_t)want)
+			return err_set(
+			    e, "%s: width n[%d] = %u at offset %d, but the graph's %s %ld", path, i,
+			    w, FIXED_HEAD + 4 * i, i ? "classes are" : "inputs are", want);
+		n[i] = (int)w;
+	}
+	*np = (*g)->nparam;
+	if (*np > fsize / 4)
+		return err_set(
+		    e, "%s: the graph's %llu parameters need more than a file of %llu bytes", path,
+		    (unsigned long long)*np, (unsigned long long)fsize);
+	return 0;
 }
 
 /* Reads and checks a model from s, fsize bytes: into *out, or only checked
@@ -395,6 +451,8 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 	int *n = malloc(((size_t)m + 1) * sizeof *n);
 	Net *net = NULL, shell = {0};
 	ConvShape *cs = NULL;
+	Graph *graph = NULL;
+	uint64_t np = 0;
 	int rc = -1, nconv = 0;
 	if ((!s->mem && !h) || !n) {
 		err_set(e, "%s: out of memory", path);
@@ -405,7 +463,10 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 		goto done;
 	const unsigned char *t = hr + 4 * ((size_t)m + 1);
 	size_t toff = FIXED_HEAD + 4 * ((size_t)m + 1);
-	if (version >= 5) {
+	if (version >= 6) {
+		if (graph_head(s, hr, hb, fsize, n, &graph, &np, e))
+			goto done;
+	} else if (version >= 5) {
 		/* the convolutions first: they say what the widths hold */
 		uint32_t nc = model_conv_count(t + TAIL_HEAD);
 		if (hb != header_bytes_v(m, version, nc)) {
@@ -425,8 +486,7 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 			goto done;
 		nconv = (int)nc;
 	}
-	uint64_t np;
-	if (get_widths(hr, m, fsize, path, n, nconv, cs, &np, e))
+	if (!graph && get_widths(hr, m, fsize, path, n, nconv, cs, &np, e))
 		goto done;
 	int64_t adam_t = (int64_t)get_u64(t);
 	uint32_t flags = get_u32(t + 8);
@@ -456,14 +516,22 @@ static int load_src(Src *s, uint64_t fsize, Net **out, Err *e)
 		        fsize < want ? "truncated" : "trailing data");
 		goto done;
 	}
-	if (out && !(net = net_new_conv((int)m, n, nconv, cs, (ActKind)get_u32(hp + 20),
-	                                get_f32(hp + 24), e))) {
+	Shape sh = {n, (int)m, nconv, cs, graph};
+	if (out && graph) {
+		net = net_new_graph(graph, e); /* graph taken */
+		graph = NULL;
+	} else if (out) {
+		net = net_new_conv((int)m, n, nconv, cs, (ActKind)get_u32(hp + 20),
+		                   get_f32(hp + 24), e);
+	}
+	if (out && !net) {
 		err_set(e, "%s: out of memory for %llu parameters", path, (unsigned long long)np);
 		goto done;
 	}
-	if (net)
+	if (net) {
 		net->adam_t = adam_t;
-	Shape sh = {n, (int)m, nconv, cs};
+		sh.g = net->graph;
+	}
 	float *dst[3] = {net ? net->param : NULL, net ? net->adam_m : NULL,
 	                 net ? net->adam_v : NULL};
 	for (int k = 0; k < nbuf; k++) {
@@ -518,6 +586,7 @@ done:
 	free(h);
 	free(n);
 	free(cs);
+	graph_free(graph);
 	return rc;
 }
 
@@ -539,15 +608,25 @@ int model_check(const void *buf, size_t len, const char *name, Err *e)
 	return check_bytes(buf, len, name, e);
 }
 
-Net *model_load(const char *path, Err *e)
+static Net *load(const char *path, int chains, Err *e)
 {
 	long long size;
 	FILE *f = file_open_regular(path, "rb", &size, e);
 	if (!f)
 		return NULL;
-	Src s = {.f = f, .path = path};
+	Src s = {.f = f, .path = path, .chains = chains};
 	Net *net = NULL;
 	load_src(&s, (uint64_t)size, &net, e);
 	fclose(f);
 	return net;
+}
+
+Net *model_load(const char *path, Err *e)
+{
+	return load(path, 1, e);
+}
+
+Net *model_load_any(const char *path, Err *e)
+{
+	return load(path, 0, e);
 }

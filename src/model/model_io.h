@@ -21,7 +21,11 @@
  * block of the convolution layers (model/model_conv.h), and the widths of
  * their maps count their values; a network without convolutions is written
  * as version 4, so condnet before version 5 reads it, and refuses a version
- * 5 file as newer than it reads. A version-1 file loads with no schedule
+ * 5 file as newer than it reads. Version 6 records a graph network
+ * (engine/graph.h): m is 1, n[0] and n[1] the graph's inputs and classes,
+ * the graph's block (model/model_graph.h) where version 5 has the
+ * convolutions', the parameters the graph's; only graph networks are
+ * written so. A version-1 file loads with no schedule
  * run (constant, not started), a version-1 or 2 file with no record of its
  * training, a version 1 to 3 file with no record of its preprocessing. Every size is checked
  * against the file length before it is trusted, every value against the table of limits; a save is
@@ -36,7 +40,7 @@
 #include "base/err.h"
 #include "engine/net.h"
 
-#define MODEL_VERSION 5
+#define MODEL_VERSION 6
 /* Bytes of the schedule block of version 2 on. */
 #define MODEL_SCHED_BYTES 72
 /* Bytes of the block of version 3 on that records the training's kernels. */
@@ -57,6 +61,9 @@ size_t model_file_bytes(const Net *net);
  * preprocessing; every parameter and Adam moment finite, the second moments
  * not negative. */
 Net *model_load(const char *path, Err *e);
+/* The same, but model_load refuses a graph network (version 6), naming the
+ * commands that take one, and model_load_any reads either kind. */
+Net *model_load_any(const char *path, Err *e);
 /* The same checks on a model's bytes in memory (name for messages), with
  * no network built: model_save runs them on what it is about to write, and
  * refuses to write what would not load back. */

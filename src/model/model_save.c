@@ -12,6 +12,7 @@
 #include "base/file.h"
 #include "data/prep.h"
 #include "engine/limits.h"
+#include "model/model_graph.h"
 #include "model/model_io_int.h"
 
 /* The schedule block (model_io.h) of net into p. */
@@ -49,14 +50,21 @@ static void put_run(unsigned char *p, const Net *net)
 /* The version a network is written as: the oldest that holds it. */
 static uint32_t version_of(const Net *net)
 {
-	return net->nconv ? MODEL_VERSION : 4;
+	return net->graph ? 6 : net->nconv ? 5 : 4;
+}
+
+/* The header's bytes: with the convolutions' block, or the graph's. */
+static size_t head_bytes(const Net *net)
+{
+	if (net->graph)
+		return (size_t)(header_bytes(1) + model_graph_bytes(net->graph));
+	return (size_t)header_bytes_v((uint64_t)net->m, version_of(net), (uint64_t)net->nconv);
 }
 
 size_t model_file_bytes(const Net *net)
 {
 	size_t nbuf = net->adam_t > 0 ? 3 : 1;
-	return (size_t)header_bytes_v((uint64_t)net->m, version_of(net), (uint64_t)net->nconv) +
-	       4 * nbuf * net->nparam + MODEL_SCHED_BYTES + MODEL_RUN_BYTES +
+	return head_bytes(net) + 4 * nbuf * net->nparam + MODEL_SCHED_BYTES + MODEL_RUN_BYTES +
 	       MODEL_PREP_BYTES(net->n[0]) + 4;
 }
 
@@ -156,7 +164,7 @@ static int gen_init(ModelBytes *g, const Net *net, Err *e)
 {
 	memset(g, 0, sizeof *g);
 	uint32_t flags = net->adam_t > 0 ? FLAG_ADAM : 0;
-	size_t hb = (size_t)header_bytes_v((uint64_t)net->m, version_of(net), (uint64_t)net->nconv);
+	size_t hb = head_bytes(net);
 	if (!(g->head = malloc(hb)))
 		return err_set(e, "out of memory");
 	unsigned char *p = g->head;
@@ -171,7 +179,9 @@ static int gen_init(ModelBytes *g, const Net *net, Err *e)
 		put_u32(p, (uint32_t)net->n[i]);
 	put_u64(p, (uint64_t)net->adam_t);
 	put_u32(p + 8, flags);
-	if (version_of(net) >= 5)
+	if (net->graph)
+		model_graph_put(p + 12, net->graph);
+	else if (version_of(net) >= 5)
 		model_conv_put(p + 12, net);
 	gen_add(g, SEC_RAW, hb, g->head, 0);
 	const float *arr[3] = {net->param, net->adam_m, net->adam_v};

@@ -25,10 +25,14 @@ int onnx_input_maps(Imp *im, const Onnx__ValueInfoProto *v, Err *e)
 			               onnx_name(v->name).s, i + 1);
 		d[i] = (long long)dim->dim_value;
 	}
-	if (d[1] > LAYERS_MAX_SIDE || d[2] > LAYERS_MAX_SIDE ||
-	    d[0] * d[1] * d[2] > LIMIT_MAX_WIDTH)
-		return err_set(e, "input '%s': maps of %lld×%lld×%lld, larger than condnet reads",
-		               onnx_name(v->name).s, d[0], d[1], d[2]);
+	/* each size checked before the product */
+	if (d[0] > LIMIT_MAX_WIDTH || d[1] > LAYERS_MAX_SIDE || d[2] > LAYERS_MAX_SIDE ||
+	    d[0] * d[1] > LIMIT_MAX_WIDTH || d[0] * d[1] * d[2] > LIMIT_MAX_WIDTH)
+		return err_set(e,
+		               "input '%s': maps of %lld×%lld×%lld, larger than condnet reads (%d "
+		               "values, sides of %d)",
+		               onnx_name(v->name).s, d[0], d[1], d[2], LIMIT_MAX_WIDTH,
+		               LAYERS_MAX_SIDE);
 	im->maps = 1;
 	im->map_c = (int)d[0];
 	im->map_h = (int)d[1];
@@ -70,6 +74,14 @@ static int auto_pad(Imp *im, int k, int *same, Err *e)
 	char v[16] = "";
 	snprintf(v, sizeof v, "%.*s", (int)(a->s.len < 15 ? a->s.len : 15),
 	         (const char *)a->s.data);
+	const Onnx__AttributeProto *p = onnx_attr(im->g->node[k], "pads");
+	for (size_t i = 0; p && strcmp(v, "NOTSET") && i < p->n_ints; i++)
+		if (p->ints[i])
+			return onnx_node_err(
+			    im->g, k, e,
+			    "auto_pad %s with non-zero pads: the padding is given by "
+			    "the one or the other",
+			    onnx_name(v).s);
 	if (!strcmp(v, "NOTSET") || !strcmp(v, "VALID"))
 		return 0;
 	if (!strcmp(v, "SAME_UPPER") || !strcmp(v, "SAME_LOWER")) {
@@ -125,9 +137,14 @@ static int onnx_do_conv(Imp *im, int k, int slot, Err *e)
 		return -1;
 	int rc = -1;
 	double *w = NULL, *b = NULL;
+	if (W.nd == 4 && kern >= 0 && (kern != W.dims[2] || kern != W.dims[3])) {
+		onnx_node_err(im->g, k, e,
+		              "kernel_shape (%lld, %lld), but its weights hold %lld×%lld kernels",
+		              kern, kern, W.dims[2], W.dims[3]);
+		goto out;
+	}
 	if (W.nd != 4 || W.dims[1] != im->map_c || W.dims[2] != W.dims[3] || W.dims[2] < 1 ||
-	    W.dims[0] < 1 || W.dims[0] > LIMIT_MAX_WIDTH || W.dims[2] > LAYERS_MAX_KERNEL ||
-	    (kern >= 0 && kern != W.dims[2])) {
+	    W.dims[0] < 1 || W.dims[0] > LIMIT_MAX_WIDTH || W.dims[2] > LAYERS_MAX_KERNEL) {
 		onnx_node_err(im->g, k, e,
 		              "a kernel of %d dimensions (%lld, %lld, …), expected (out channels, "
 		              "%d, K, K) with K at most %d",
@@ -157,7 +174,10 @@ static int onnx_do_conv(Imp *im, int k, int slot, Err *e)
 	if (has_b &&
 	    (onnx_graph_const(&im->gr, n->input[2], k, &B, e) ||
 	     ((B.nd != 1 || B.count != (size_t)co) &&
-	      onnx_node_err(im->g, k, e, "a bias of %zu values for %d channels", B.count, co))))
+	      onnx_node_err(im->g, k, e,
+	                    "a bias of %d dimensions (%lld, …), expected (%d,): one value an "
+	                    "output channel",
+	                    B.nd, B.nd ? B.dims[0] : 0, co))))
 		goto out;
 	size_t rows = (size_t)ci * K * K;
 	w = malloc(rows * co * sizeof *w);
@@ -208,7 +228,13 @@ static int onnx_do_maxpool(Imp *im, int k, Err *e)
 	    onnx_attr_int(im->g, k, "ceil_mode", 0, &ceil, e) ||
 	    onnx_attr_int(im->g, k, "storage_order", 0, &order, e) || auto_pad(im, k, &same, e))
 		return -1;
-	if (kern != 2 || stride != 2 || pad || dil != 1 || ceil || same)
+	if (!onnx_attr(im->g->node[k], "kernel_shape"))
+		return onnx_node_err(
+		    im->g, k, e, "no attribute 'kernel_shape' (MaxPool needs the window's size)");
+	if (dil != 1)
+		return onnx_node_err(im->g, k, e, "dilations %lld: condnet pools without dilation",
+		                     dil);
+	if (kern != 2 || stride != 2 || pad || ceil || same)
 		return onnx_node_err(
 		    im->g, k, e,
 		    "a pool of %lld×%lld windows, stride %lld, padding %lld%s: "
@@ -248,55 +274,29 @@ static int onnx_do_flatten_maps(Imp *im, int k, Err *e)
 	return 0;
 }
 
-/* The int64 values of the constant shape of Reshape node k into d
- * (*nd of them, at most 8). */
-static int shape_values(Imp *im, int k, long long *d, int *nd, Err *e)
-{
-	const char *name = im->g->node[k]->input[1];
-	const OnnxDef *def = name[0] ? onnx_graph_def(&im->gr, name) : NULL;
-	const Onnx__TensorProto *t = NULL;
-	if (def && def->kind == DEF_INIT)
-		t = im->g->initializer[def->idx];
-	else if (def && def->kind == DEF_NODE &&
-	         !strcmp(im->g->node[def->idx]->op_type, "Constant")) {
-		const Onnx__AttributeProto *a = onnx_attr(im->g->node[def->idx], "value");
-		t = a ? a->t : NULL;
-	}
-	if (!t || !t->has_data_type || t->data_type != 7 || t->n_dims != 1 || t->dims[0] < 1 ||
-	    t->dims[0] > ONNX_MAXDIMS)
-		return onnx_node_err(im->g, k, e,
-		                     "its shape is not a constant of int64 values (an initializer "
-		                     "or a Constant)");
-	*nd = (int)t->dims[0];
-	if (t->has_raw_data ? t->raw_data.len != 8 * (size_t)*nd : t->n_int64_data != (size_t)*nd)
-		return onnx_node_err(im->g, k, e, "its shape holds other than %d values", *nd);
-	for (int i = 0; i < *nd; i++) {
-		if (!t->has_raw_data) {
-			d[i] = (long long)t->int64_data[i];
-			continue;
-		}
-		uint64_t u = 0;
-		for (int j = 0; j < 8; j++)
-			u |= (uint64_t)t->raw_data.data[8 * i + j] << (8 * j);
-		d[i] = (long long)u;
-	}
-	return 0;
-}
-
 static int onnx_do_reshape(Imp *im, int k, int slot, Err *e)
 {
 	long long d[ONNX_MAXDIMS];
 	int nd = 0;
 	if (slot != 0)
 		return onnx_node_err(im->g, k, e, "the data is its shape");
-	if (shape_values(im, k, d, &nd, e))
+	if (onnx_graph_int64s(&im->gr, im->g->node[k]->input[1], k, "its shape", d, &nd,
+	                      ONNX_MAXDIMS, e))
 		return -1;
 	if (im->maps && im->state != S_START && nd == 2 && d[0] <= 0 &&
 	    (d[1] == -1 || d[1] == (long long)im->map_c * im->map_h * im->map_w))
 		return onnx_do_flatten_maps(im, k, e);
 	long long width = im->width;
+	for (int i = 0; i < nd; i++)
+		if (d[i] < -1 || d[i] > LIMIT_MAX_WIDTH)
+			return onnx_node_err(
+			    im->g, k, e,
+			    "shape value %lld at position %d, expected -1 (inferred), "
+			    "0 (copied) or a size up to %d",
+			    d[i], i + 1, LIMIT_MAX_WIDTH);
 	if (im->state == S_START && !im->nlayers && nd == 4 && d[0] <= 0 && d[1] > 0 && d[2] > 0 &&
 	    d[3] > 0 && d[2] <= LAYERS_MAX_SIDE && d[3] <= LAYERS_MAX_SIDE &&
+	    d[1] * d[2] <= LIMIT_MAX_WIDTH && d[1] * d[2] * d[3] <= LIMIT_MAX_WIDTH &&
 	    (width < 0 || d[1] * d[2] * d[3] == width)) {
 		im->maps = 1;
 		im->rank = 4;

@@ -9,6 +9,7 @@
 #include "base/file.h"
 #include "config.h"
 #include "data/prep_text.h"
+#include "engine/graph_pass.h"
 #include "engine/train.h"
 #include "model/onnx_int.h"
 
@@ -343,6 +344,8 @@ static void builder_free(Builder *b)
 
 int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e)
 {
+	if (net->graph)
+		return onnx_gexport(net, path, meta, e);
 	size_t m = (size_t)net->m, ninit = 2 * m + 1, nnode = 4 * m + 2, nc = (size_t)net->nconv;
 	Builder *b = calloc(1, sizeof *b);
 	uint8_t *buf = NULL;
@@ -398,6 +401,8 @@ int onnx_forward(const Net *net, int softmax, const float *x, int n, float *out,
 	int m = net->m, h = net->n[m - 1], o = net->n[m];
 	if (softmax)
 		return net_forward(net, x, n, m, out, e);
+	if (net->graph)
+		return graph_logits(net->graph, net->param, x, n, out, e);
 	if (n < 0)
 		return err_set(e, "onnx_forward: %d rows", n);
 	float *a = malloc(((size_t)n * h + 1) * sizeof *a);

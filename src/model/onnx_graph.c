@@ -12,20 +12,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The operators condnet reads, with how many inputs each takes. */
-static const struct {
+/* The operators condnet reads, with how many inputs each takes and how
+ * many outputs it may have (the first is the one condnet computes): a
+ * chain's (onnx_import.c), and a graph's (onnx_gimport.c). */
+typedef struct OpSpec {
 	const char *op;
-	int min_in, max_in;
-} ops[] = {
-    {"Gemm", 2, 3},     {"MatMul", 2, 2},   {"Add", 2, 2},     {"Mul", 2, 2},
-    {"Erf", 1, 1},      {"Tanh", 1, 1},     {"Relu", 1, 1},    {"Sigmoid", 1, 1},
-    {"Softmax", 1, 1},  {"Identity", 1, 1}, {"Flatten", 1, 1}, {"Transpose", 1, 1},
-    {"Constant", 0, 0}, {"Conv", 2, 3},     {"MaxPool", 1, 1}, {"Reshape", 2, 2},
+	int min_in, max_in, max_out;
+} OpSpec;
+static const OpSpec chain_ops[] = {
+    {"Gemm", 2, 3, 1},     {"MatMul", 2, 2, 1},   {"Add", 2, 2, 1},     {"Mul", 2, 2, 1},
+    {"Erf", 1, 1, 1},      {"Tanh", 1, 1, 1},     {"Relu", 1, 1, 1},    {"Sigmoid", 1, 1, 1},
+    {"Softmax", 1, 1, 1},  {"Identity", 1, 1, 1}, {"Flatten", 1, 1, 1}, {"Transpose", 1, 1, 1},
+    {"Constant", 0, 0, 1}, {"Conv", 2, 3, 1},     {"MaxPool", 1, 1, 1}, {"Reshape", 2, 2, 1},
 };
-enum { NOPS = sizeof ops / sizeof *ops };
-#define OPS_LIST                                                                                   \
+static const OpSpec graph_ops[] = {
+    {"Conv", 2, 3, 1},        {"BatchNormalization", 5, 5, 5},
+    {"Add", 2, 2, 1},         {"Mul", 2, 2, 1},
+    {"Concat", 1, 1024, 1},   {"MaxPool", 1, 1, 2},
+    {"AveragePool", 1, 1, 1}, {"GlobalAveragePool", 1, 1, 1},
+    {"Relu", 1, 1, 1},        {"Clip", 1, 3, 1},
+    {"LeakyRelu", 1, 1, 1},   {"Sigmoid", 1, 1, 1},
+    {"Tanh", 1, 1, 1},        {"Erf", 1, 1, 1},
+    {"Flatten", 1, 1, 1},     {"Reshape", 1, 2, 1},
+    {"Gemm", 2, 3, 1},        {"MatMul", 2, 2, 1},
+    {"Softmax", 1, 1, 1},     {"Identity", 1, 1, 1},
+    {"Dropout", 1, 3, 2},     {"Transpose", 1, 1, 1},
+    {"Constant", 0, 0, 1},
+};
+#define CHAIN_LIST                                                                                 \
 	"Gemm, MatMul, Add, Mul, Erf, Tanh, Relu, Sigmoid, Softmax, Flatten, Identity, "           \
 	"Transpose, Constant, Conv, MaxPool and Reshape"
+#define GRAPH_LIST                                                                                 \
+	"Conv, BatchNormalization, Add, Mul, Concat, MaxPool, AveragePool, GlobalAveragePool, "    \
+	"Relu, Clip, LeakyRelu, Sigmoid, Tanh, Erf, Flatten, Reshape, Gemm, MatMul, Softmax, "     \
+	"Identity, Dropout, Transpose and Constant"
 
 /* Identity or Transpose nodes a constant may pass through. */
 #define MAX_CONST_DEPTH 32
@@ -54,22 +74,25 @@ int onnx_node_err(const Onnx__GraphProto *g, int k, Err *e, const char *fmt, ...
 
 /* The operator is one condnet reads, from ONNX's default domain, with a
  * fitting number of inputs and one output. */
-static int check_op(const Onnx__GraphProto *g, int k, Err *e)
+static int check_op(const Onnx__GraphProto *g, int k, int graph, Err *e)
 {
 	const Onnx__NodeProto *n = g->node[k];
 	const char *op = n->op_type ? n->op_type : "";
 	if (n->domain && n->domain[0] && strcmp(n->domain, "ai.onnx"))
 		return onnx_node_err(g, k, e, "operator of domain '%s', not ONNX's default domain",
 		                     onnx_name(n->domain).s);
-	int i = 0;
-	while (i < NOPS && strcmp(ops[i].op, op))
+	const OpSpec *ops = graph ? graph_ops : chain_ops;
+	int i = 0, nops = graph ? (int)(sizeof graph_ops / sizeof *graph_ops)
+	                        : (int)(sizeof chain_ops / sizeof *chain_ops);
+	while (i < nops && strcmp(ops[i].op, op))
 		i++;
-	if (i == NOPS) {
+	if (i == nops) {
 		if (!strcmp(op, "Dropout"))
 			return onnx_node_err(g, k, e,
 			                     "dropout left in the graph (export the model "
 			                     "in evaluation mode)");
-		return onnx_node_err(g, k, e, "not an operator condnet reads (" OPS_LIST ")");
+		return onnx_node_err(g, k, e, "not an operator condnet reads (%s)",
+		                     graph ? GRAPH_LIST : CHAIN_LIST);
 	}
 	if ((int)n->n_input < ops[i].min_in || (int)n->n_input > ops[i].max_in) {
 		char want[64];
@@ -78,9 +101,13 @@ static int check_op(const Onnx__GraphProto *g, int k, Err *e)
 		return err_set(e, "%s: %zu inputs, expected %s", onnx_node_str(g, k).s, n->n_input,
 		               want);
 	}
-	if (n->n_output != 1 || !n->output[0][0])
-		return err_set(e, "%s: %zu outputs, expected one", onnx_node_str(g, k).s,
-		               n->n_output);
+	if (n->n_output < 1 || (int)n->n_output > ops[i].max_out || !n->output[0][0]) {
+		if (ops[i].max_out == 1)
+			return err_set(e, "%s: %zu outputs, expected one", onnx_node_str(g, k).s,
+			               n->n_output);
+		return err_set(e, "%s: %zu outputs, expected 1 to %d (the first named)",
+		               onnx_node_str(g, k).s, n->n_output, ops[i].max_out);
+	}
 	return 0;
 }
 
@@ -123,13 +150,13 @@ static int define(OnnxGraph *gr, const char *name, int kind, int idx, Err *e)
 	char a[256], b[256];
 	OnnxDef *d = slot(gr, name);
 	if (d->name && !(d->kind == DEF_INPUT && kind == DEF_INIT)) {
-		OnnxDef now = {name, kind, idx, 0, {0, 0}};
+		OnnxDef now = {name, kind, idx, 0, {0, 0}, 0};
 		return err_set(e, "tensor '%s' is defined twice: by %s and by %s",
 		               onnx_name(name).s, def_str(gr, d, a, sizeof a),
 		               def_str(gr, &now, b, sizeof b));
 	}
 	/* an initializer listed among the graph inputs (IR version < 4) is a constant */
-	*d = (OnnxDef){name, kind, idx, 0, {-1, -1}};
+	*d = (OnnxDef){name, kind, idx, 0, {-1, -1}, 0};
 	return 0;
 }
 
@@ -148,6 +175,12 @@ static int check_inputs(OnnxGraph *gr, int k, Err *e)
 			               "%s: input '%s' is not produced by any node, initializer or "
 			               "graph input",
 			               onnx_node_str(gr->g, k).s, onnx_name(in).s);
+		if (d->kind == DEF_NODE && d->out > 0)
+			return err_set(e,
+			               "%s: input '%s' is output %d of %s, which condnet does not "
+			               "compute (it reads a node's first output)",
+			               onnx_node_str(gr->g, k).s, onnx_name(in).s, d->out + 1,
+			               onnx_node_str(gr->g, d->idx).s);
 		if (d->kind == DEF_NODE && d->idx >= k)
 			return err_set(e,
 			               "%s: input '%s' comes from %s%s (a cycle, or nodes out of "
@@ -162,7 +195,7 @@ static int check_inputs(OnnxGraph *gr, int k, Err *e)
 	return 0;
 }
 
-int onnx_graph_init(OnnxGraph *gr, const Onnx__GraphProto *g, long opset, Err *e)
+int onnx_graph_init(OnnxGraph *gr, const Onnx__GraphProto *g, long opset, int graph, Err *e)
 {
 	memset(gr, 0, sizeof *gr);
 	gr->g = g;
@@ -170,12 +203,14 @@ int onnx_graph_init(OnnxGraph *gr, const Onnx__GraphProto *g, long opset, Err *e
 	if (g->n_node > (1u << 20))
 		return err_set(e, "graph of %zu nodes, more than %u", g->n_node, 1u << 20);
 	for (size_t k = 0; k < g->n_node; k++)
-		if (check_op(g, (int)k, e))
+		if (check_op(g, (int)k, graph, e))
 			return -1;
 	if (g->n_sparse_initializer)
 		return err_set(e, "graph with %zu sparse initializers, which condnet does not read",
 		               g->n_sparse_initializer);
-	size_t ndefs = g->n_input + g->n_initializer + g->n_node;
+	size_t ndefs = g->n_input + g->n_initializer;
+	for (size_t k = 0; k < g->n_node; k++)
+		ndefs += g->node[k]->n_output;
 	gr->cap = 16;
 	while (gr->cap < 2 * ndefs + 2)
 		gr->cap *= 2;
@@ -198,8 +233,14 @@ int onnx_graph_init(OnnxGraph *gr, const Onnx__GraphProto *g, long opset, Err *e
 			return -1;
 	}
 	for (size_t k = 0; k < g->n_node; k++)
-		if (define(gr, g->node[k]->output[0], DEF_NODE, (int)k, e))
-			return -1;
+		for (size_t j = 0; j < g->node[k]->n_output; j++) {
+			const char *name = g->node[k]->output[j];
+			if (j && !name[0])
+				continue; /* an optional output left out */
+			if (define(gr, name, DEF_NODE, (int)k, e))
+				return -1;
+			onnx_graph_def(gr, name)->out = (int)j;
+		}
 	for (size_t k = 0; k < g->n_node; k++) {
 		if (check_inputs(gr, (int)k, e))
 			return -1;
@@ -362,6 +403,71 @@ int onnx_graph_const(const OnnxGraph *gr, const char *name, int k, OnnxTensor *o
 	if (strncmp(e->msg, "node ", 5))
 		err_prefix(e, "%s", onnx_node_str(gr->g, k).s);
 	return -1;
+}
+
+/* The TensorProto of constant name: an initializer, or a Constant node's
+ * value, through Identity nodes; NULL when it is neither. */
+static const Onnx__TensorProto *const_tensor(const OnnxGraph *gr, const char *name)
+{
+	for (int depth = 0; depth < MAX_CONST_DEPTH && name[0]; depth++) {
+		const OnnxDef *d = onnx_graph_def(gr, name);
+		if (!d)
+			return NULL;
+		if (d->kind == DEF_INIT)
+			return gr->g->initializer[d->idx];
+		if (d->kind != DEF_NODE)
+			return NULL;
+		const Onnx__NodeProto *n = gr->g->node[d->idx];
+		if (!strcmp(n->op_type, "Constant")) {
+			const Onnx__AttributeProto *a = onnx_attr(n, "value");
+			return a ? a->t : NULL;
+		}
+		if (strcmp(n->op_type, "Identity"))
+			return NULL;
+		name = n->input[0];
+	}
+	return NULL;
+}
+
+int onnx_graph_int64s(const OnnxGraph *gr, const char *name, int k, const char *what, long long *d,
+                      int *nd, int max, Err *e)
+{
+	const Onnx__TensorProto *t = const_tensor(gr, name);
+	if (!t || !t->has_data_type || t->data_type != 7 || t->n_dims != 1 || t->dims[0] < 1 ||
+	    t->dims[0] > max)
+		return onnx_node_err(gr->g, k, e,
+		                     "%s is not a constant of 1 to %d INT64 values (an initializer "
+		                     "or a Constant)",
+		                     what, max);
+	*nd = (int)t->dims[0];
+	if (t->has_raw_data ? t->raw_data.len != 8 * (size_t)*nd : t->n_int64_data != (size_t)*nd)
+		return onnx_node_err(gr->g, k, e, "%s holds other than %d values", what, *nd);
+	for (int i = 0; i < *nd; i++) {
+		if (!t->has_raw_data) {
+			d[i] = (long long)t->int64_data[i];
+			continue;
+		}
+		uint64_t u = 0;
+		for (int j = 0; j < 8; j++)
+			u |= (uint64_t)t->raw_data.data[8 * i + j] << (8 * j);
+		d[i] = (long long)u;
+	}
+	return 0;
+}
+
+int onnx_graph_bool(const OnnxGraph *gr, const char *name, int k, const char *what, int *v, Err *e)
+{
+	const Onnx__TensorProto *t = const_tensor(gr, name);
+	size_t count = 1;
+	for (size_t i = 0; t && i < t->n_dims; i++)
+		count = t->dims[i] == 1 ? count : 0;
+	if (!t || !t->has_data_type || t->data_type != 9 || count != 1 ||
+	    (t->has_raw_data ? t->raw_data.len != 1 : t->n_int32_data != 1))
+		return onnx_node_err(gr->g, k, e,
+		                     "%s is not one BOOL constant (an initializer or a Constant)",
+		                     what);
+	*v = t->has_raw_data ? t->raw_data.data[0] != 0 : t->int32_data[0] != 0;
+	return 0;
 }
 
 /* The rank and feature count (-1 when not fixed) of a graph input or output. */

@@ -214,72 +214,34 @@ static Net *make_net(const Imp *im, Err *e)
 	return net;
 }
 
-static void fill_info(OnnxInfo *info, const Onnx__ModelProto *m, const Imp *im, long opset)
+/* The chain of the unpacked model m as a Net. */
+static Net *import_chain(const Onnx__ModelProto *m, OnnxInfo *info, Err *e)
 {
-	const Onnx__GraphProto *g = m->graph;
-	memset(info, 0, sizeof *info);
-	info->softmax = im->softmax;
-	info->identity = im->identity;
-	info->opset = opset;
-	info->ir_version = m->has_ir_version ? (long)m->ir_version : 0;
-	for (size_t i = 0; i < g->n_input; i++)
-		if (onnx_graph_def(&im->gr, g->input[i]->name)->kind == DEF_INPUT) {
-			snprintf(info->input, sizeof info->input, "%s", g->input[i]->name);
-			break;
-		}
-	snprintf(info->output, sizeof info->output, "%s", g->output[0]->name);
-	snprintf(info->producer, sizeof info->producer, "%s%s%s",
-	         m->producer_name ? m->producer_name : "", m->producer_version ? " " : "",
-	         m->producer_version ? m->producer_version : "");
-}
-
-/* The record of the inputs' preprocessing condnet writes in the metadata
- * (condnet.prep) into net; a model without it records none. */
-static int read_prep(Net *net, const Onnx__ModelProto *m, Err *e)
-{
-	for (size_t i = 0; i < m->n_metadata_props; i++) {
-		const Onnx__StringStringEntryProto *p = m->metadata_props[i];
-		if (!p->key || strcmp(p->key, ONNX_META_PREP))
-			continue;
-		Prep *r = prep_from_text(p->value ? p->value : "", net->n[0], e);
-		int rc = r ? net_set_prep(net, r, e) : -1;
-		prep_free(r);
-		return rc < 0 ? err_prefix(e, "metadata %s", ONNX_META_PREP) : 0;
-	}
-	return 0;
-}
-
-Net *onnx_import_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e)
-{
-	Onnx__ModelProto *m =
-	    (Onnx__ModelProto *)onnx_unpack(&onnx__model_proto__descriptor, buf, len, e);
 	Imp *im = NULL;
 	Net *net = NULL;
 	long opset;
-	if (!m)
-		goto out;
 	if (!m->graph) {
 		err_set(e, "the model has no graph");
-		goto out;
+		return NULL;
 	}
 	if (!(im = calloc(1, sizeof *im)) || !(im->visited = calloc(m->graph->n_node + 1, 1))) {
 		err_set(e, "out of memory");
 		goto out;
 	}
 	im->g = m->graph;
-	if (onnx_graph_init(&im->gr, m->graph, 0, e))
+	if (onnx_graph_init(&im->gr, m->graph, 0, 0, e) || onnx_check_attrs(m->graph, e))
 		goto out;
 	if ((opset = onnx_default_opset(m, e)) < 0 ||
 	    (im->gr.opset = opset, read_graph(im, m->graph, e))) {
 		name_node(im, e);
 		goto out;
 	}
-	if ((net = make_net(im, e)) && read_prep(net, m, e) < 0) {
+	if ((net = make_net(im, e)) && onnx_model_prep(net, m, e) < 0) {
 		net_free(net);
 		net = NULL;
 	}
 	if (net && info)
-		fill_info(info, m, im, opset);
+		onnx_model_info(info, m, opset, im->softmax, im->identity, 0);
 out:
 	if (im) {
 		for (int k = 0; k < im->nlayers; k++) {
@@ -291,20 +253,58 @@ out:
 		free(im->visited);
 		free(im);
 	}
-	if (m)
+	return net;
+}
+
+/* The model in buf: its chain (any = 0), or its chain when it is one and
+ * else its graph (any = 1). */
+static Net *import_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, int any,
+                       Err *e)
+{
+	Onnx__ModelProto *m =
+	    (Onnx__ModelProto *)onnx_unpack(&onnx__model_proto__descriptor, buf, len, e);
+	Net *net = NULL;
+	if (m) {
+		Err chain = {{0}};
+		net = import_chain(m, info, any ? &chain : e);
+		if (!net && any && m->graph)
+			net = onnx_gimport(m, info, e);
+		else if (!net && any && e)
+			*e = chain;
 		protobuf_c_message_free_unpacked(&m->base, NULL);
+	}
 	if (!net)
 		err_prefix(e, "%s", name);
 	return net;
 }
 
-Net *onnx_import(const char *path, OnnxInfo *info, Err *e)
+Net *onnx_import_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e)
+{
+	return import_mem(buf, len, name, info, 0, e);
+}
+
+Net *onnx_import_any_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e)
+{
+	return import_mem(buf, len, name, info, 1, e);
+}
+
+static Net *import_file(const char *path, OnnxInfo *info, int any, Err *e)
 {
 	uint8_t *buf;
 	size_t len;
 	if (onnx_read_file(path, &buf, &len, e))
 		return NULL;
-	Net *net = onnx_import_mem(buf, len, path, info, e);
+	Net *net = import_mem(buf, len, path, info, any, e);
 	free(buf);
 	return net;
+}
+
+Net *onnx_import_any(const char *path, OnnxInfo *info, Err *e)
+{
+	return import_file(path, info, 1, e);
+}
+
+Net *onnx_import(const char *path, OnnxInfo *info, Err *e)
+{
+	return import_file(path, info, 0, e);
 }

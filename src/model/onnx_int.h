@@ -67,6 +67,8 @@ typedef struct OnnxDef {
 	int idx;          /* the graph input, initializer or node that defines it */
 	int nuse;         /* how many node inputs read it */
 	int user[2];      /* the first two nodes that read it */
+	int out;          /* DEF_NODE: which of the node's outputs it is (0: the first, the
+	                   * one condnet computes) */
 } OnnxDef;
 
 typedef struct OnnxGraph {
@@ -86,9 +88,16 @@ OnnxNodeStr onnx_node_str(const Onnx__GraphProto *g, int k);
 int onnx_node_err(const Onnx__GraphProto *g, int k, Err *e, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* Fills gr for g: operators outside what a dense network uses are refused
- * first (naming the node and operator), then the definitions are checked. */
-int onnx_graph_init(OnnxGraph *gr, const Onnx__GraphProto *g, long opset, Err *e);
+/* Fills gr for g: operators outside what a dense network uses (graph 0) or
+ * what a graph network uses (graph 1: onnx_io.h) are refused first, naming
+ * the node and operator; then the definitions: one a name, an input
+ * defined before its reader, no reader of an output condnet does not
+ * compute (a MaxPool's indices, a Dropout's mask). */
+int onnx_graph_init(OnnxGraph *gr, const Onnx__GraphProto *g, long opset, int graph, Err *e);
+/* Every node's attributes against the schema of its operator (after
+ * onnx_graph_init): each named once, one the operator has, of its type. 0,
+ * or -1 with a message naming the node and the attribute. */
+int onnx_check_attrs(const Onnx__GraphProto *g, Err *e);
 void onnx_graph_free(OnnxGraph *gr);
 OnnxDef *onnx_graph_def(const OnnxGraph *gr, const char *name);
 
@@ -96,6 +105,32 @@ OnnxDef *onnx_graph_def(const OnnxGraph *gr, const char *name);
  * messages). */
 int onnx_graph_is_const(const OnnxGraph *gr, const char *name);
 int onnx_graph_const(const OnnxGraph *gr, const char *name, int k, OnnxTensor *out, Err *e);
+
+/* The int64 values of the constant name (an initializer or a Constant node
+ * of INT64, one dimension of 1..max values), node k reading it, into d and
+ * *nd; what names it in messages ("its shape"). */
+int onnx_graph_int64s(const OnnxGraph *gr, const char *name, int k, const char *what, long long *d,
+                      int *nd, int max, Err *e);
+/* The one value of the BOOL constant name into *v (an initializer or a
+ * Constant node). */
+int onnx_graph_bool(const OnnxGraph *gr, const char *name, int k, const char *what, int *v, Err *e);
+
+/* What an import found besides the network (onnx_io.h's OnnxInfo), and
+ * the record of the inputs' preprocessing the metadata holds read into
+ * net (none: nothing recorded). */
+struct OnnxInfo;
+void onnx_model_info(struct OnnxInfo *info, const Onnx__ModelProto *m, long opset, int softmax,
+                     int identity, int graph);
+struct Net;
+int onnx_model_prep(struct Net *net, const Onnx__ModelProto *m, Err *e);
+/* The graph of m as a graph network (onnx_gimport.c), info (may be NULL)
+ * filled; NULL with a message naming the node. */
+struct Net *onnx_gimport(const Onnx__ModelProto *m, struct OnnxInfo *info, Err *e);
+
+/* A graph network as an ONNX model at path (onnx_gexport.c; onnx_export
+ * hands graph networks there). */
+struct OnnxMeta;
+int onnx_gexport(const struct Net *net, const char *path, const struct OnnxMeta *meta, Err *e);
 
 /* The model's opset version of the default domain ('' or 'ai.onnx'). */
 long onnx_default_opset(const Onnx__ModelProto *m, Err *e);

@@ -55,6 +55,8 @@
 #include "engine/net.h"
 
 #define ONNX_OPSET 13
+/* The opset of a graph network that holds a Clip (onnx_gexport.c). */
+#define ONNX_OPSET_CLIP 10
 #define ONNX_IR_VERSION 7
 #define ONNX_INPUT_NAME "input"
 #define ONNX_OUTPUT_NAME "probabilities"
@@ -66,6 +68,7 @@ typedef struct OnnxInfo {
 	                 0: it ends in the last layer's outputs (logits) */
 	int identity; /* identity dense layers put in for activations with no dense
 	                 layer before them */
+	int graph;    /* 1: a graph network (onnx_import_any), not a chain */
 	long opset;   /* opset version of the default domain */
 	long ir_version;
 	char input[128]; /* the graph's input and output names (cut to fit) */
@@ -85,8 +88,44 @@ typedef struct OnnxMeta {
 Net *onnx_import(const char *path, OnnxInfo *info, Err *e);
 Net *onnx_import_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e);
 
-/* Writes net as an ONNX model (layout above) to path, atomically. */
+/* Reads any model condnet reads: a chain as onnx_import reads it, and any
+ * other graph of the operators a graph network holds (engine/graph.h) as a
+ * graph network (info->graph 1). The graph's grammar:
+ *   its one data input (N, C, H, W) or (N, F), every size but N fixed; its
+ *   one output (N, classes); nodes Conv (2-D, any strides, dilations, pads,
+ *   auto_pad and group), BatchNormalization (evaluation's: folded into the
+ *   Conv or Gemm before it when that one's output goes to it alone, else a
+ *   per-channel scale and shift), Add of two tensors of one shape or of a
+ *   constant (a bias, folded likewise, or one value a channel), Mul by a
+ *   constant (one number, or one a channel), Concat of channels, MaxPool
+ *   and AveragePool (any window, stride and pads, ceil_mode,
+ *   count_include_pad; no dilation), GlobalAveragePool, Relu, Clip (min and
+ *   max constants: ReLU6), LeakyRelu, Sigmoid, Tanh, Erf, Flatten (axis 1)
+ *   and Reshape (keeping the batch) to (N, F) or (N, C, H, W), Gemm or
+ *   MatMul by constant weights, a Softmax over the classes computing the
+ *   output, Identity, Dropout (evaluation's), and constants through
+ *   Constant, Identity and Transpose. Every other operator, attribute or
+ *   shape is refused naming the node; every size is checked against the
+ *   table of limits before it is used. */
+Net *onnx_import_any(const char *path, OnnxInfo *info, Err *e);
+Net *onnx_import_any_mem(const void *buf, size_t len, const char *name, OnnxInfo *info, Err *e);
+
+/* Writes net as an ONNX model (layout above) to path, atomically. A graph
+ * network is written node for node (IR version 7, input "input" of (N, C,
+ * H, W) or (N, F), output "probabilities"): Conv with kernel_shape,
+ * strides, pads, dilations and group and initializers W (C_out, C_in/g,
+ * kh, kw) and b, Gemm (transB 1) of W (outputs, inputs) and b, a
+ * per-channel scale and shift as a BatchNormalization of mean 0, variance
+ * 1 and epsilon 0, the pools with their windows, ceil_mode and
+ * count_include_pad, Add, Concat
+ * (axis 1), the activations, Flatten or Reshape, and a Softmax (axis 1)
+ * over the logits; opset 13, or 10 when it holds a Clip (onnx_graph_opset:
+ * its bounds are then attributes, the only form OpenCV 4.6's dnn reads);
+ * metadata condnet.version, condnet.graph (its shape), condnet.tau and
+ * condnet.prep. */
 int onnx_export(const Net *net, const char *path, const OnnxMeta *meta, Err *e);
+/* The opset a graph network is written in. */
+int onnx_graph_opset(const Graph *g);
 
 /* The outputs of the imported graph on rows x[0..n) (n × n[0]) into out
  * (n × n[m]): the softmax probabilities (net_forward's last layer) when

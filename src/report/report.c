@@ -40,6 +40,7 @@ enum {
 	CL_PADDING,
 	CL_POOL,
 	CL_MAPS,
+	CL_NODE,
 	CL_NCOL
 };
 static const RecCol cond_cols[CL_NCOL] = {
@@ -56,6 +57,7 @@ static const RecCol cond_cols[CL_NCOL] = {
     [CL_PADDING] = {.key = "padding", .type = REC_INT},
     [CL_POOL] = {.key = "pool", .type = REC_FLAG},
     [CL_MAPS] = {.key = "maps", .type = REC_ARRAY},
+    [CL_NODE] = {.key = "node", .type = REC_INT}, /* a graph network's layer */
     [CL_N] =
         {.head = "n_i", .name = "n", .key = "n", .type = REC_COUNT, .flags = REC_TC, .dfmt = F_0F},
     [CL_ROWS] = {.key = "rows", .type = REC_INT},
@@ -95,9 +97,20 @@ static const RecKind cond_kind = {.col = cond_cols, .ncol = CL_NCOL};
  * convolution's sizes (text into kind, its maps C, H, W into maps). */
 static void conv_vals(const Net *net, int i, RecVal *r, char *kind, size_t len, int *maps)
 {
-	for (int c = CL_CHANNELS; c <= CL_MAPS; c++)
+	for (int c = CL_CHANNELS; c <= CL_NODE; c++)
 		r[c] = rec_absent();
 	r[CL_KIND] = r[CL_TYPE] = rec_absent();
+	if (net && net->graph) { /* a graph network's layer i + 1: a Conv or Gemm node */
+		int k = graph_layer_node(net->graph, i + 1);
+		const GraphNode *n = &net->graph->node[k];
+		r[CL_KIND] = (RecVal){.s = report_graph_kind(net->graph, k, kind, len)};
+		r[CL_TYPE] = (RecVal){.s = n->op == GRAPH_CONV ? "conv" : "dense"};
+		r[CL_NODE] = rec_num(k);
+		maps[0] = n->c, maps[1] = n->h, maps[2] = n->w;
+		if (n->op == GRAPH_CONV)
+			r[CL_CHANNELS] = rec_num(n->c), r[CL_MAPS] = (RecVal){.ia = maps, .na = 3};
+		return;
+	}
 	if (!net || !net->nconv)
 		return;
 	r[CL_KIND] = (RecVal){.s = report_layer_kind(net, i, kind, len)};
@@ -119,7 +132,7 @@ static void conv_vals(const Net *net, int i, RecVal *r, char *kind, size_t len, 
  * *s (free s->v: the texts of the kinds are in the same block). */
 static int cond_set(const Net *net, const LayerCond *lc, int m, RecSet *s, Err *e)
 {
-	enum { KIND = 48 };
+	enum { KIND = 128 };
 	size_t nv = (size_t)(m > 0 ? m : 1) * CL_NCOL;
 	RecVal *v = calloc(1, nv * sizeof *v + (size_t)(m > 0 ? m : 1) * (KIND + 3 * sizeof(int)));
 	if (!v)
@@ -139,8 +152,8 @@ static int cond_set(const Net *net, const LayerCond *lc, int m, RecSet *s, Err *
 		r[CL_SV] = (RecVal){.a = l->sv, .na = l->nsv};
 		r[CL_QR] = (RecVal){.v = l->rank_qr, .absent = l->rank_qr < 0};
 		r[CL_RDIAG] = (RecVal){.a = l->rdiag, .na = l->nsv, .absent = !l->rdiag};
-		conv_vals(net && i < net->m ? net : NULL, i, r, kind + (size_t)i * KIND, KIND,
-		          maps + 3 * (size_t)i);
+		conv_vals(net && i < cond_layers(net) ? net : NULL, i, r, kind + (size_t)i * KIND,
+		          KIND, maps + 3 * (size_t)i);
 	}
 	*s = (RecSet){&cond_kind, v, m, m > 0 ? lc[0].tau : 0};
 	return 0;
@@ -149,7 +162,7 @@ static int cond_set(const Net *net, const LayerCond *lc, int m, RecSet *s, Err *
 int report_cond(FILE *f, const Net *net, const LayerCond *lc, ReportFormat fmt, Err *e)
 {
 	RecSet s;
-	if (cond_set(net, lc, net->m, &s, e))
+	if (cond_set(net, lc, cond_layers(net), &s, e))
 		return -1;
 	int rc = rec_table(f, &s, fmt, e);
 	free((void *)s.v);
@@ -218,22 +231,27 @@ cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 {
 	char shape[512];
 	RecSet s;
+	int m = cond_layers(net);
 	cJSON *root = cJSON_CreateObject(), *layers = NULL;
-	int *units = malloc((size_t)(net->m + 1) * sizeof *units);
-	if (!root || !units || cond_set(net, lc, net->m, &s, e)) {
+	int *units = malloc((size_t)(m + 1) * sizeof *units);
+	if (!root || !units || cond_set(net, lc, m, &s, e)) {
 		free(units);
 		return json_nomem(root, e);
 	}
-	net_units_all(net, units); /* the columns of each Ŵ: neurons or channels */
+	for (int i = 0; net->graph && i <= m; i++) /* the inputs, then each Ŵ's columns */
+		units[i] = i ? lc[i - 1].cols : net->n[0];
+	if (!net->graph)
+		net_units_all(net, units); /* the columns of each Ŵ: neurons or channels */
 	double maxk = 0;
-	for (int i = 0; i < net->m; i++) /* a NaN stays: the maximum is unknown */
+	for (int i = 0; i < m; i++) /* a NaN stays: the maximum is unknown */
 		if (isnan(lc[i].kappa) || lc[i].kappa > maxk)
 			maxk = lc[i].kappa;
 	int bad = json_add(root, "shape",
 	                   cJSON_CreateString(net_shape_str(net, shape, sizeof shape)), e) ||
-	          json_add(root, "m", cJSON_CreateNumber(net->m), e) ||
-	          lc_fields(root, units, lc, net->m, e) ||
-	          json_add(root, "tau", json_num(net->m > 0 ? lc[0].tau : NAN), e) ||
+	          json_add(root, "m", cJSON_CreateNumber(m), e) ||
+	          (net->graph && json_add(root, "graph", cJSON_CreateTrue(), e)) ||
+	          lc_fields(root, units, lc, m, e) ||
+	          json_add(root, "tau", json_num(m > 0 ? lc[0].tau : NAN), e) ||
 	          json_add(root, "max_kappa", json_num(maxk), e) || !(layers = rec_json(&s, e)) ||
 	          json_add(root, "layers", layers, e);
 	free((void *)s.v);

@@ -66,6 +66,8 @@ const char opts_common_help[] =
     "                       are then the cap)\n"
     "Network:\n" OPTS_NETWORK_HELP
     "  --load MODEL         start from a saved model instead of --layers\n"
+    "  --onnx FILE          or from a network in an ONNX file, read as 'condnet import'\n"
+    "                       reads it (train and cond take graph networks too)\n"
     "  --seed S             seed of the initial weights and of the batch order (default 1)\n"
     "Training:\n"
     "  --batch B            mini-batch size (default 50)\n"
@@ -257,6 +259,9 @@ int opts_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 	}
 	case OPTS_LOAD:
 		c->load = arg;
+		return 1;
+	case OPTS_ONNX:
+		c->onnx = arg;
 		return 1;
 	case OPTS_SAVE:
 		c->save = arg;

@@ -26,6 +26,7 @@ typedef struct CommonOpts {
 	int sched_given;    /* --schedule or --warmup was given */
 	int early_stop;     /* --early-stop PATIENCE, 0 = none */
 	const char *load;   /* --load MODEL: start from a saved model */
+	const char *onnx;   /* --onnx FILE: or from a network in an ONNX file */
 	const char *save;   /* --save MODEL */
 	const char *json;   /* --json FILE */
 	const char *csv;    /* --csv FILE */
@@ -72,6 +73,9 @@ enum {
 	OPTS_NOISE,
 	OPTS_INPUTS,
 	OPTS_SHAPE,
+	OPTS_ONNX,          /* not in opts_common: the batch commands that train or read a network
+	                     * name it among their own (OPTS_ONNX_OPTION); parsed into the common
+	                     * options all the same */
 	OPTS_DRY_RUN = 511, /* every command's; not a common option */
 	OPTS_OWN = 512
 };
@@ -83,6 +87,13 @@ enum {
 #define OPTS_ALL (~(uint64_t)0)
 #define OPTS_VALIDATION                                                                            \
 	(OPTS_BIT(OPTS_VAL_FRAC) | OPTS_BIT(OPTS_VAL_PER_CLASS) | OPTS_BIT(OPTS_EARLY_STOP))
+
+/* --onnx FILE, in the own options of the commands that take it: train,
+ * cond, alg1, squeeze and sweep (setup_make_net reads the network). */
+#define OPTS_ONNX_OPTION                                                                           \
+	{                                                                                          \
+		"onnx", required_argument, NULL, OPTS_ONNX                                         \
+	}
 
 /* getopt_long entries for the common options, and their handler: returns 1
  * if opt was a common option (parsed into c), 0 if not, -1 on a bad value

@@ -8,8 +8,10 @@
 
 #include "base/blas.h"
 #include "engine/cond.h"
+#include "engine/graph_pass.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
+#include "model/onnx_io.h"
 
 int setup_plan(const CommonOpts *c, const Dataset *train, const LrSchedule *sched, double epochs,
                TrainPlan *p, Dataset **tr, Dataset **val, Err *e)
@@ -104,6 +106,10 @@ double setup_work_bytes(const CommonOpts *c, const Net *net)
 {
 	if (!net)
 		return 0;
+	if (net->graph) /* the gradients and moments, and a batch's outputs and gradients */
+		return 12.0 * (double)net->nparam +
+		       4.0 * graph_work_floats(net->graph, c->train.batch, 1) +
+		       4.0 * net->nparam * (c->train.threads > 0 ? c->train.threads : 1);
 	double sum_n = 0, widest = 0;
 	for (int i = 0; i <= net->m; i++)
 		sum_n += net->n[i];
@@ -134,35 +140,45 @@ int setup_reserve(const CommonOpts *c, double work, Err *e)
 	return blas_reserve(threads, work, e);
 }
 
-/* The network of setup_make_net. */
-static Net *make_net(const CommonOpts *c, const Dataset *train, Err *e)
+/* The network --load or --onnx names, checked against train: a graph
+ * network only when graphs. */
+static Net *read_net(const CommonOpts *c, const Dataset *train, int graphs, Err *e)
 {
-	if (c->load) {
-		Net *net = model_load(c->load, e);
-		if (!net)
-			return NULL;
-		if (train && net->n[0] != train->d) {
-			err_set(e, "%s: model has %d inputs, data set has %d features", c->load,
-			        net->n[0], train->d);
-			net_free(net);
-			return NULL;
-		}
-		if (train && net_check_images(net, train->c, train->h, train->w, train->name, e)) {
-			net_free(net);
-			return NULL;
-		}
-		if (train && net->n[net->m] != train->k) {
-			err_set(e, "%s: model has %d outputs, data set has %d classes", c->load,
-			        net->n[net->m], train->k);
-			net_free(net);
-			return NULL;
-		}
-		if (train && setup_check_prep(net->prep, train->prep, c->load, e)) {
-			net_free(net);
-			return NULL;
-		}
-		return net;
+	const char *path = c->load ? c->load : c->onnx;
+	if (c->load && c->onnx) {
+		err_set(e, "--load %s and --onnx %s name two networks: give one", c->load, c->onnx);
+		return NULL;
 	}
+	Net *net = c->onnx  ? onnx_import_any(c->onnx, NULL, e)
+	           : graphs ? model_load_any(c->load, e)
+	                    : model_load(c->load, e);
+	if (!net)
+		return NULL;
+	char sh[256];
+	if (net->graph && !graphs)
+		err_set(e,
+		        "%s holds a graph network (%s): predict, eval, cond, train and export read "
+		        "it, not this command",
+		        path, net_shape_str(net, sh, sizeof sh));
+	else if (train && net->n[0] != train->d)
+		err_set(e, "%s: model has %d inputs, data set has %d features", path, net->n[0],
+		        train->d);
+	else if (train && net_check_images(net, train->c, train->h, train->w, train->name, e))
+		;
+	else if (train && net->n[net->m] != train->k)
+		err_set(e, "%s: model has %d outputs, data set has %d classes", path,
+		        net->n[net->m], train->k);
+	else if (!train || !setup_check_prep(net->prep, train->prep, path, e))
+		return net;
+	net_free(net);
+	return NULL;
+}
+
+/* The network of setup_make_net. */
+static Net *make_net(const CommonOpts *c, const Dataset *train, int graphs, Err *e)
+{
+	if (c->load || c->onnx)
+		return read_net(c, train, graphs, e);
 	if (!train) {
 		err_set(e, "no data set to size a fresh network by");
 		return NULL;
@@ -172,15 +188,25 @@ static Net *make_net(const CommonOpts *c, const Dataset *train, Err *e)
 	                      c->act_a, c->seed, train->name, e);
 }
 
-Net *setup_make_net(const CommonOpts *c, const Dataset *train, Err *e)
+static Net *make_reserved(const CommonOpts *c, const Dataset *train, int graphs, Err *e)
 {
-	Net *net = make_net(c, train, e);
+	Net *net = make_net(c, train, graphs, e);
 	/* the work starts next: under an address-space limit, the room for it */
 	if (net && setup_reserve(c, setup_work_bytes(c, net), e) < 0) {
 		net_free(net);
 		return NULL;
 	}
 	return net;
+}
+
+Net *setup_make_net(const CommonOpts *c, const Dataset *train, Err *e)
+{
+	return make_reserved(c, train, 0, e);
+}
+
+Net *setup_make_net_any(const CommonOpts *c, const Dataset *train, Err *e)
+{
+	return make_reserved(c, train, 1, e);
 }
 
 int setup_data_roles(const char *spec, const char *dir, const char *what, FileRole *r,
@@ -216,6 +242,7 @@ int setup_roles(const CommonOpts *c, FileRole *r, char bufs[][PATH_MAX])
 {
 	int k = 0;
 	r[k++] = (FileRole){"--load", c->load, 0, NULL, NULL, NULL};
+	r[k++] = (FileRole){"--onnx", c->onnx, 0, NULL, NULL, NULL};
 	k += setup_data_roles(c->data.spec, c->data.dir, "--data", r + k, bufs);
 	/* a model trained further may be saved over itself (README's example) */
 	r[k++] = (FileRole){"--save", c->save, 1, NULL, "--load", NULL};

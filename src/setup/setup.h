@@ -20,7 +20,13 @@
 /* Loads the data sets, and builds the network: from --load, or fresh from
  * --layers with Glorot weights from --seed. Either output may be NULL. */
 int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
+/* The network of --load MODEL or --onnx FILE (read as import reads it),
+ * checked against train's inputs, images, classes and preprocessing, or a
+ * fresh one: a chain (setup_make_net refuses a graph network, naming the
+ * commands that take one) or either kind (setup_make_net_any: train and
+ * cond). */
 Net *setup_make_net(const CommonOpts *c, const Dataset *train, Err *e);
+Net *setup_make_net_any(const CommonOpts *c, const Dataset *train, Err *e);
 /* Under an address-space limit (ulimit -v), the room for the run to come
  * (base/blas.h: OpenBLAS's buffers for --threads threads and work bytes of
  * its own), or a message saying how much it needs; setup_make_net asks it
@@ -35,12 +41,12 @@ double setup_work_bytes(const CommonOpts *c, const Net *net);
  * or drop). */
 int setup_check_prep(const Prep *model, const Prep *data, const char *name, Err *e);
 /* The files the common options name, as roles for file_roles_apart
- * (base/file_roles.h): --load and the data set's files read (csv's, or a
+ * (base/file_roles.h): --load, --onnx and the data set's files read (csv's, or a
  * fetched set's directory with the names of its files), --save, --json and
  * --csv written; --save may replace the model --load read (a model trained
  * further, saved over itself). The paths made up are kept in bufs. Returns the count, at
  * most SETUP_MAX_ROLES. */
-#define SETUP_MAX_ROLES 8
+#define SETUP_MAX_ROLES 9
 int setup_roles(const CommonOpts *c, FileRole *r, char bufs[][PATH_MAX]);
 /* The files a data set spec reads from dir ("" or NULL: the data
  * directory), named what: a CSV's one or two files, a fetched set's
