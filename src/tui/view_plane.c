@@ -172,7 +172,7 @@ static void maps_title(const ShownPlane *pl, int layer, int n, int nkeep, int to
                        int width)
 {
 	int gone = n - nkeep;
-	char t[3][200];
+	char t[4][200];
 	const char *arrows = screen_ascii() ? "Up Down" : "↑↓";
 	if (pl->live) {
 		snprintf(t[0], sizeof t[0],
@@ -180,7 +180,8 @@ static void maps_title(const ShownPlane *pl, int layer, int n, int nkeep, int to
 		         "training ends",
 		         layer, arrows);
 		snprintf(t[1], sizeof t[1], "Layer %d (%s), live: marks at the end", layer, arrows);
-		snprintf(t[2], sizeof t[2], "Layer %d, live", layer);
+		snprintf(t[2], sizeof t[2], "Layer %d, live: marks at the end", layer);
+		snprintf(t[3], sizeof t[3], "Layer %d, live", layer);
 	} else if (pl->step) {
 		const char *by = pl->step == 2 ? "the squeeze" : "Algorithm 1's step";
 		snprintf(t[0], sizeof t[0],
@@ -189,17 +190,23 @@ static void maps_title(const ShownPlane *pl, int layer, int n, int nkeep, int to
 		         layer, arrows, by, gone, n);
 		snprintf(t[1], sizeof t[1], "Layer %d (%s) before %s: %d of %d dropped", layer,
 		         arrows, by, gone, n);
-		snprintf(t[2], sizeof t[2], "Layer %d: %d of %d dropped", layer, gone, n);
+		snprintf(t[2], sizeof t[2], "Layer %d (%s) before %s: %d gone", layer, arrows, by,
+		         gone);
+		snprintf(t[3], sizeof t[3], "Layer %d: %d of %d dropped", layer, gone, n);
 	} else {
 		snprintf(t[0], sizeof t[0],
 		         "Layer %d (%s) in pivoted-QR order: the squeeze at %s %g keeps %d of %d",
 		         layer, arrows, S(TAU), pl->tau, nkeep, n);
-		snprintf(t[1], sizeof t[1], "Layer %d in pivoted-QR order: %s %g keeps %d of %d",
-		         layer, S(TAU), pl->tau, nkeep, n);
-		snprintf(t[2], sizeof t[2], "Layer %d in pivoted-QR order: %d kept", layer, nkeep);
+		snprintf(t[1], sizeof t[1],
+		         "Layer %d (%s) in pivoted-QR order: %s %g keeps %d of %d", layer, arrows,
+		         S(TAU), pl->tau, nkeep, n);
+		snprintf(t[2], sizeof t[2], "Layer %d (%s), QR order: %s %g keeps %d of %d", layer,
+		         arrows, S(TAU), pl->tau, nkeep, n);
+		snprintf(t[3], sizeof t[3], "Layer %d, QR order: %s %g keeps %d of %d", layer,
+		         S(TAU), pl->tau, nkeep, n);
 	}
 	int f = 0;
-	while (f < 2 && screen_width(t[f]) > width)
+	while (f < 3 && screen_width(t[f]) > width)
 		f++;
 	screen_put_cut(top, left, width, C_TITLE, 1, "%s", t[f]);
 }
