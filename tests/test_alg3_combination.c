@@ -289,6 +289,35 @@ START_TEST(test_refit_share)
 }
 END_TEST
 
+/* The spread of the residuals: the least, the median (the middle one of
+ * an odd count, the mean of the two middle ones of an even count) and the
+ * largest. */
+START_TEST(test_spread_median)
+{
+	double r[] = {0.40, 0.10, 0.30, 0.20, 0.50};
+	Alg3Combinations c;
+	memset(&c, 0, sizeof c);
+	c.act_residual = r;
+	c.nkeep = 2;
+	double lo, med, hi;
+	c.n = 6; /* four dropped: 0.10 0.20 0.30 0.40 */
+	ck_assert_int_eq(alg3_combinations_spread(&c, &lo, &med, &hi), 0);
+	ck_assert_double_eq_tol(lo, 0.10, 1e-15);
+	ck_assert_double_eq_tol(med, 0.25, 1e-15);
+	ck_assert_double_eq_tol(hi, 0.40, 1e-15);
+	c.n = 7; /* five: the middle one */
+	ck_assert_int_eq(alg3_combinations_spread(&c, &lo, &med, &hi), 0);
+	ck_assert_double_eq_tol(med, 0.30, 1e-15);
+	ck_assert_double_eq_tol(hi, 0.50, 1e-15);
+	c.n = 3; /* one */
+	ck_assert_int_eq(alg3_combinations_spread(&c, &lo, &med, &hi), 0);
+	ck_assert_double_eq(lo, 0.40);
+	ck_assert_double_eq(med, 0.40);
+	c.n = 2; /* none dropped */
+	ck_assert_int_eq(alg3_combinations_spread(&c, &lo, &med, &hi), -1);
+}
+END_TEST
+
 START_TEST(test_text)
 {
 	int perm[] = {2, 7, 0, 16};
@@ -324,6 +353,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_least_squares);
 	tcase_add_test(tc, test_activations);
 	tcase_add_test(tc, test_refit_share);
+	tcase_add_test(tc, test_spread_median);
 	tcase_add_test(tc, test_proposal);
 	tcase_add_test(tc, test_text);
 	suite_add_tcase(s, tc);

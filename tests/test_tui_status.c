@@ -188,6 +188,18 @@ START_TEST(a_lesson_says_where_it_is)
 	/* a refusal still takes the line */
 	say(&p, 1, "a lesson plays: right arrow next");
 	ck_assert_str_eq(line(&p, &u, &err), "a lesson plays: right arrow next");
+	/* and so does what an export wrote, until the lesson moves on */
+	say(&p, 0, "exported the tables to x.md (Markdown) and 3 plots' data");
+	ck_assert_str_ne(line(&p, &u, &err),
+	                 "exported the tables to x.md (Markdown) and 3 plots' data");
+	p.status_lesson = 1;
+	ck_assert_str_eq(line(&p, &u, &err),
+	                 "exported the tables to x.md (Markdown) and 3 plots' data");
+	ck_assert_int_eq(err, 0);
+	p.gen++;
+	ck_assert_str_ne(line(&p, &u, &err),
+	                 "exported the tables to x.md (Markdown) and 3 plots' data");
+	p.status_lesson = 0;
 	/* played with a delay and paused */
 	p.status[0] = '\0';
 	p.play_pos = 3;

@@ -80,12 +80,14 @@ check "the file is as it was and nothing was written" sh -c '[ "$(cat mine-spect
 export_as mine.md
 see "asked again" 'overwrite it\? \(y/n\)'
 keys y
-see "y exports" 'exported the tables to mine\.md' 30
+# (the status line's account, at the start of its row: the narration row
+# above it still holds the earlier export's until this one ends)
+see "y exports" '^exported the tables to mine\.md' 30
 check "over the file" sh -c '[ "$(cat mine-spectra.dat)" != mine ] && [ -s mine.md ]'
 export_as mine.md
 see "an export over an earlier export asks too" 'export: mine\.md and [0-9]+ more of its files exist: overwrite them\? \(y/n\)'
 keys y
-see "and y writes it again" 'exported the tables to mine\.md' 30
+see "and y writes it again" '^exported the tables to mine\.md' 30
 
 ## w: the log, an export's file and the model loaded
 keys w C-u s.log Enter

@@ -153,7 +153,7 @@ sys.exit(0 if sum(0x2801 <= ord(c) <= 0x28ff for c in t) > 40 else 1)" "$TMP/esc
 	keys e C-u "$TMP/ex-$size.md" Enter
 	see "$size: exported" 'exported the tables to' 60
 	expect_grep "$size: the diagram's script draws the keys of its colours" \
-		"title 'weight > 0'.*title 'weight < 0'.*title 'dropped by the squeeze'.*title 'class 1'.*title 'class 2'.*title 'class 3'" \
+		"title 'w > 0'.*title 'w < 0'.*title 'dropped'.*title 'class 1'.*title 'class 2'.*title 'class 3'" \
 		"$TMP/ex-$size-network.gp"
 	check "$size: its classes are counted from 1, as on the screen" \
 		sh -c "! grep -q \"title 'class 0'\" '$TMP/ex-$size-network.gp'"

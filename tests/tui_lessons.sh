@@ -6,14 +6,21 @@
 #  - each screen shows its caption whole (one that presentation mode folds,
 #    whole after c);
 #  - every number with a decimal point that its claims (#=) state is on the
-#    screen outside the caption: the class can read it there;
+#    screen outside the caption: the class can read it there, and so is
+#    what its "#shows:" lines name (a chart's line τ, the marks !, ≈, ×);
+#  - what a class reads is whole and true (tests/screen_check.py): no text
+#    in the view cut, every chart's marks on rows whose range holds their
+#    values (against the tables beside them);
 #  - in presentation mode at least 80 % of the rows hold something;
 #  - ← goes back through the very screens → showed (at 80x24 plain and
 #    200x60 in presentation mode), the seconds a training took aside;
 # the network lesson at full speed (its own, slower, is tests/tui_learn.sh's);
 # the synthetic lessons played on keys to the end with the network `condnet
 # replay` gives, stepped back, re-executed on the Haswell kernels, and played
-# by themselves with --delay.
+# by themselves with --delay. The four lessons are small (the synthetic set
+# and the spiral): their 128 screens take a few minutes. LESSONS="a b" plays
+# only those; KEEP_SCREENS=DIR keeps every screen there, named
+# LESSON-SIZE-MODE-KEY.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tmux.sh"
 SRC=$(cd "${top_srcdir:-$(dirname "$0")/..}" && pwd)
@@ -66,8 +73,10 @@ settled() {
 	done
 }
 
-for lesson in algorithm1 squeeze plane network; do
-	python3 "$SRC/tests/lesson_screens.py" "$SRC/data/lessons/$lesson.lesson" >"$TMP/$lesson.screens"
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+for lesson in ${LESSONS:-algorithm1 squeeze plane network}; do
+	$PY "$SRC/tests/lesson_screens.py" "$SRC/data/lessons/$lesson.lesson" >"$TMP/$lesson.screens"
 	nscreens=$(wc -l <"$TMP/$lesson.screens")
 	for cfg in 80x24:plain 80x24:present 200x60:plain 200x60:present; do
 		size=${cfg%%:*} mode=${cfg#*:} rows=${size#*x}
@@ -78,7 +87,7 @@ for lesson in algorithm1 squeeze plane network; do
 		wait_for 'lesson: action 0 of' 30 || { fail "$name: the lesson opens"; continue; }
 		settled
 		i=0 bad=0
-		while IFS='	' read -r key want decimals; do
+		while IFS='	' read -r key want decimals shows; do
 			i=$((i + 1))
 			got=$(place "$TMP/screen")
 			if [ "$got" != "$key" ]; then
@@ -86,13 +95,29 @@ for lesson in algorithm1 squeeze plane network; do
 				sed 's/^/  | /' "$TMP/screen"; bad=1; break
 			fi
 			masked "$TMP/screen" >"$TMP/f-$i"
+			[ -n "${KEEP_SCREENS:-}" ] && cp "$TMP/screen" "$KEEP_SCREENS/$lesson-$size-$mode-$key"
+			## what a class reads: nothing cut, every mark on a row that holds its value
+			if ! $PY "$SRC/tests/screen_check.py" "$TMP/screen" "$mode" >"$TMP/check"; then
+				fail "$name: screen $key:"
+				sed 's/^/  | /' "$TMP/check" "$TMP/screen"; bad=1
+			fi
 			## the numbers the claims state, outside the caption
 			without_caption "$TMP/screen" $top >"$TMP/rest"
 			for v in $decimals; do
+				[ "$v" = - ] && continue
 				grep -qF -- "$v" "$TMP/rest" && continue
 				fail "$name: screen $key: $v, which its caption claims, is not on it outside the caption"
 				sed 's/^/  | /' "$TMP/screen"; bad=1
 			done
+			## what the caption names on the view
+			echo "$shows" | tr ';' '\n' | while read -r v; do
+				[ "$v" = - ] || grep -qF -- "$v" "$TMP/rest" ||
+					echo "$v"
+			done >"$TMP/missing"
+			if [ -s "$TMP/missing" ]; then
+				fail "$name: screen $key: $(tr '\n' ' ' <"$TMP/missing")named by its caption, is not on it outside the caption"
+				sed 's/^/  | /' "$TMP/screen"; bad=1
+			fi
 			## presentation mode: the rows used
 			if [ "$mode" = present ]; then
 				used=$(grep -c '[^ ]' "$TMP/screen")

@@ -184,7 +184,7 @@ int alg3_combinations_spread(const Alg3Combinations *c, double *lo, double *medi
 			v[j - 1] = t;
 		}
 	*lo = v[0];
-	*median = v[(gone - 1) / 2];
+	*median = gone % 2 ? v[gone / 2] : (v[gone / 2 - 1] + v[gone / 2]) / 2;
 	*hi = v[gone - 1];
 	free(v);
 	return 0;

@@ -75,9 +75,10 @@ int alg3_combinations_act(const Net *net, const Dataset *sample, Alg3Combination
  * layer's channels as c17, c3, …. Returns buf. */
 const char *alg3_combination_str(const Alg3Combinations *c, int r, int terms, int ascii, char *buf,
                                  size_t len);
-/* The least, the median (of an even count, the lower middle) and the
- * largest of c's residuals in activations (alg3_combinations_act made
- * them); 0, or -1 when there are none (nothing removed, or no fit). */
+/* The least, the median (of an even count, the mean of the two in the
+ * middle) and the largest of c's residuals in activations
+ * (alg3_combinations_act made them); 0, or -1 when there are none
+ * (nothing removed, or no fit). */
 int alg3_combinations_spread(const Alg3Combinations *c, double *lo, double *median, double *hi);
 /* The same in activations (alg3_combinations_act made them): the constant
  * as a last term when every term is shown, and beside the residual the one

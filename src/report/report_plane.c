@@ -111,7 +111,13 @@ static int write_maps(FILE *f, const void *ud, Err *e)
 	for (int l = 1; l < pl->m; l++) {
 		const ReportMaps *m = &pl->maps[l - 1];
 		double lo, med, hi;
-		if (alg3_combinations_spread(m->c, &lo, &med, &hi) == 0)
+		if (alg3_combinations_spread(m->c, &lo, &med, &hi) == 0 &&
+		    m->c->n - m->c->nkeep == 1)
+			fprintf(f,
+			        "%s# layer %d: the fit's residual %.1f %%; layer %d's refit leaves "
+			        "%.1f %% of what the dropped sends it\n",
+			        block ? "\n" : "", l, 100 * lo, l + 1, 100 * m->c->refit);
+		else if (alg3_combinations_spread(m->c, &lo, &med, &hi) == 0)
 			fprintf(f,
 			        "%s# layer %d: the fits' residuals %.1f to %.1f %% (median %.1f "
 			        "%%); layer "

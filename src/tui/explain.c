@@ -118,7 +118,8 @@ const Explain explain_terms[] = {
      "between the neurons drawn, orange for +, blue for −, heavier as |w| is larger, and "
      "all of the chosen neuron's. × marks the neurons the squeeze drops (its proposal's "
      "while one waits, else at τ on data in the plane); for a dropped neuron chosen, the "
-     "kept neurons of its combination are lit with their coefficients. A column too long "
+     "kept neurons of its combination are lit, each with its coefficient (those of neurons "
+     "a folded column hides counted under the diagram as +k more). A column too long "
      "for the screen shows the first neurons and how many more (and how many of them are "
      "dropped)."},
     {"by hand",

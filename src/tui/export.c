@@ -372,8 +372,8 @@ static void write_export(Worker *w, Gathered *g, const char *path, int csv)
 	char *dot = strrchr(base, '.'), *slash = strrchr(base, '/');
 	if (dot && (!slash || dot > slash + 1))
 		*dot = '\0';
-	worker_status(
-	    w, 0, "exported the tables to %s (%s) and %d plots' data to %s-*.dat with %s.gp (%s)",
+	worker_status_done(
+	    w, "exported the tables to %s (%s) and %d plots' data to %s-*.dat with %s.gp (%s)",
 	    path, csv ? "CSV" : "Markdown", plots, base, base, note);
 }
 

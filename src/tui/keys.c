@@ -346,9 +346,10 @@ static void k_quit(Tui *t, int ch)
 static void play_back(Tui *t, Snap s)
 {
 	LessonScreen from = {s.pos, s.waiting}, to;
-	if (s.busy && t->back_to >= 0)
-		from = (LessonScreen){t->back_to / 2, t->back_to % 2};
-	if (s.busy && t->back_to < 0) {
+	int *back = &t->u.back_to;
+	if (s.busy && *back >= 0)
+		from = (LessonScreen){*back / 2, *back % 2};
+	if (s.busy && *back < 0) {
 		worker_status(t->w, 0, "the lesson's step is running: wait, or Esc stops it");
 		return;
 	}
@@ -358,64 +359,27 @@ static void play_back(Tui *t, Snap s)
 	}
 	if (s.busy)
 		worker_cancel(t->w);
-	t->back_to = 2 * to.pos + to.proposal;
+	*back = 2 * to.pos + to.proposal;
+	worker_play_retarget(t->w, *back);
 	Job j = {.kind = JOB_PLAY_BACK, .target = to.pos, .proposal = to.proposal};
 	tui_show_screen(t, to);
 	tui_submit(t, &j);
 }
 
-void tui_show_view(Tui *t, int view, int arg)
+/* A → while a step back is on its way: it goes one screen further on
+ * (the replay under way stops there instead). */
+static void play_forward_of_back(Tui *t)
 {
-	t->u.view = (ViewId)view;
-	if (view == VIEW_HISTORY && arg >= 0)
-		t->u.hist_page = arg;
-	else if (view == VIEW_PLANE && arg > 0)
-		t->u.plane_layer = arg;
-	else if (view == VIEW_NETWORK && arg > 0)
-		t->u.net_col = arg, t->u.net_row = 0;
-	else if (arg > 0)
-		t->u.layer = arg;
-}
-
-void tui_show_screen(Tui *t, LessonScreen sc)
-{
-	UiState *u = &t->u;
-	int arg, v = lesson_screen_view(t->lesson, sc, &arg);
-	/* the view as the screen shows it, whichever way it was reached: its
-	 * scrolling from the start, its chart or layer the lesson's */
-	u->panel = PANEL_NONE;
-	u->it_first = -1;
-	u->row_first = 0;
-	u->plane_panel = 0;
-	u->plane_layer = 0;
-	u->plane_seen = 0;
-	u->plane_key = 0;
-	u->hist_page = 0;
-	u->layer = 1;
-	u->net_col = u->net_row = u->net_first = 0;
-	u->net_seen = 0;
-	u->net_lesson = 0;
-	tui_show_view(t, v, arg);
-}
-
-void tui_play_next(Tui *t)
-{
-	const Shown *p = worker_lock(t->w);
-	LessonScreen sc = {p->play_pos, p->sq.waiting};
-	worker_unlock(t->w);
-	/* the screen after this step: a squeeze's proposal, or the next position */
-	int squeeze = sc.pos < t->lesson->n && t->lesson->a[sc.pos].kind == SESS_SQUEEZE;
+	int *back = &t->u.back_to;
+	LessonScreen at = {*back / 2, *back % 2};
+	int squeeze = at.pos < t->lesson->n && t->lesson->a[at.pos].kind == SESS_SQUEEZE;
 	LessonScreen to =
-	    squeeze && !sc.proposal ? (LessonScreen){sc.pos, 1} : (LessonScreen){sc.pos + 1, 0};
-	if (sc.pos < t->lesson->n)
-		tui_show_screen(t, to);
-	/* the speed the lesson names for this action, unless --speed said one */
-	Err e = {{0}};
-	if (sc.pos < t->lesson->n && !t->speed_given && !isnan(t->lesson->speed[sc.pos]) &&
-	    worker_set_speed(t->w, t->lesson->speed[sc.pos], &e) < 0)
-		worker_status(t->w, 1, "the lesson's speed: %s", e.msg);
-	Job j = {.kind = JOB_PLAY_NEXT};
-	tui_submit(t, &j);
+	    squeeze && !at.proposal ? (LessonScreen){at.pos, 1} : (LessonScreen){at.pos + 1, 0};
+	if (at.pos >= t->lesson->n)
+		return;
+	*back = 2 * to.pos + to.proposal;
+	worker_play_retarget(t->w, *back);
+	tui_show_screen(t, to);
 }
 
 static void k_play(Tui *t, int ch)
@@ -423,6 +387,10 @@ static void k_play(Tui *t, int ch)
 	Snap s = snap(t);
 	if (ch == KEY_LEFT) {
 		play_back(t, s);
+		return;
+	}
+	if (s.busy && t->u.back_to >= 0) {
+		play_forward_of_back(t);
 		return;
 	}
 	if (s.busy) {

@@ -94,6 +94,8 @@ int plot_x(const Plot *p, double x)
 	return c < 0 ? 0 : c >= p->cols ? p->cols - 1 : c;
 }
 
+static int series_of(Plot *p, ScrColor c, const char *glyph);
+
 static int row_of(const Plot *p, double y)
 {
 	if (p->brk_rows > 0 && y > p->y1) {
@@ -120,6 +122,16 @@ int plot_break(Plot *p, double top, int rows)
 
 void plot_threshold(Plot *p, double y)
 {
+	/* the line on neither edge row, so that a value on either side of it
+	 * has a row there: the far end of the axis moves out */
+	int t = row_of(p, y), n = p->rows - 1;
+	double v = p->ylog ? log10(y > 0 ? y : 1e-300) : y;
+	if (!p->brk_rows && n >= 2 && isfinite(v) && v > p->y0 && v < p->y1) {
+		if (t == n)
+			p->y0 = (n * v - p->y1) / (n - 1); /* the line on row n - 1 */
+		else if (t == 0)
+			p->y1 = (n * v - p->y0) / (n - 1); /* on row 1 */
+	}
 	p->has_thr = 1;
 	p->thr = y;
 }
@@ -135,6 +147,20 @@ int plot_y(const Plot *p, double y)
 	if (y < p->thr && r <= t && t < p->rows - 1)
 		return t + 1;
 	return r;
+}
+
+/* The threshold line's row, -1 when none moves values off it. */
+static int thr_row(const Plot *p)
+{
+	return p->has_thr ? row_of(p, p->thr) : -1;
+}
+
+/* 1 for a row beside the threshold's line: it holds values from its own
+ * range to the line, so that no label says what it holds. */
+static int beside_thr(const Plot *p, int r)
+{
+	int t = thr_row(p);
+	return t >= 0 && (r == t - 1 || r == t + 1);
 }
 
 static void ylabel(Plot *p, int r, const char *text)
@@ -164,14 +190,15 @@ void plot_axes(Plot *p, int decimals, const char *unit, double scale)
 		    (k1 - k0 + 1) > p->rows / 2 ? (k1 - k0 + p->rows / 2) / (p->rows / 2) : 1;
 		/* the top when it is no decade (2 or 5 × 10^k), then the decades */
 		int top_dec = fabs(p->y1 - k1) < 1e-9;
-		if (!top_dec && plot_y(p, pow(10, k1)) >= 2) {
+		int rk1 = plot_y(p, pow(10, k1));
+		if (!top_dec && (rk1 >= 2 || beside_thr(p, rk1)) && !beside_thr(p, 0)) {
 			snprintf(lab, sizeof lab, "%g%s", pow(10, p->y1), unit ? unit : "");
 			ylabel(p, 0, lab);
 			last = 0;
 		}
 		for (int k = k1; k >= k0; k--) {
 			int r = plot_y(p, pow(10, k));
-			if ((k1 - k) % every || r - last < 2)
+			if ((k1 - k) % every || r - last < 2 || beside_thr(p, r))
 				continue;
 			decade_label(k, lab, sizeof lab);
 			if (unit && strlen(lab) + strlen(unit) < sizeof lab)
@@ -192,13 +219,13 @@ void plot_axes(Plot *p, int decimals, const char *unit, double scale)
 			ylabel(p, 0, lab);
 			screen_put(p->top + p->brk_rows - 1, p->left - 1, 1, C_DIM, 0, "%s",
 			           screen_ascii() ? "~" : "≈");
-			last = p->brk_rows - 1;
+			last = p->brk_rows - 2; /* a label may stand under the break */
 		}
 		/* the round values inside the range, from the top */
 		for (double y = floor(p->y1 / step + 1e-9) * step; y >= p->y0 - step * 1e-9;
 		     y -= step) {
 			int r = plot_y(p, y);
-			if (r - last < 2 && last >= 0)
+			if ((r - last < 2 && last >= 0) || beside_thr(p, r))
 				continue;
 			snprintf(lab, sizeof lab, "%.*f%s", decimals,
 			         (fabs(y) < step * 1e-9 ? 0 : y) * scale, unit ? unit : "");
@@ -315,30 +342,114 @@ void plot_line(Plot *p, double xa, double ya, double xb, double yb, ScrColor c)
 void plot_dot(Plot *p, double x, double y, ScrColor c, const char *glyph)
 {
 	int r = plot_y(p, y), cc = plot_x(p, x);
-	p->occ[(size_t)r * (size_t)p->cols + (size_t)cc] = 1;
+	p->occ[(size_t)r * (size_t)p->cols + (size_t)cc] = (unsigned char)series_of(p, c, glyph);
 	screen_put(p->top + r, p->left + cc, 1, c, 0, "%s", glyph);
+}
+
+/* The series of a glyph in a colour: its index in p->ser + 1 (PLOT_MANY
+ * - 1 series at most; the rest share the last). */
+static int series_of(Plot *p, ScrColor c, const char *glyph)
+{
+	for (int i = 0; i < p->nser; i++)
+		if (p->ser[i].c == c && !strcmp(p->ser[i].glyph, glyph))
+			return i + 1;
+	int n = (int)(sizeof p->ser / sizeof *p->ser);
+	if (p->nser == n)
+		return n;
+	snprintf(p->ser[p->nser].glyph, sizeof p->ser[p->nser].glyph, "%s", glyph);
+	p->ser[p->nser].c = c;
+	return ++p->nser;
+}
+
+const char *plot_shared_glyph(void)
+{
+	return screen_ascii() ? "#" : "≡";
+}
+
+const char *plot_shared_key(int brief)
+{
+	if (brief)
+		return screen_ascii() ? "# several" : "≡ several";
+	return screen_ascii() ? "# several in one cell" : "≡ several in one cell";
 }
 
 int plot_mark(Plot *p, double x, double y, ScrColor c, int bold, const char *glyph)
 {
-	static const int off[][2] = {{0, 0},   {0, -1}, {0, 1},  {-1, 0}, {1, 0},  {0, -2}, {0, 2},
-	                             {-1, -1}, {-1, 1}, {1, -1}, {1, 1},  {-2, 0}, {2, 0}};
-	int c0 = plot_x(p, x), r0 = plot_y(p, y), t = p->has_thr ? row_of(p, p->thr) : -1;
-	for (size_t i = 0; i < sizeof off / sizeof *off; i++) {
-		/* vfirst swaps rows and columns of the search */
-		int dr = p->vfirst ? off[i][1] : off[i][0], dc = p->vfirst ? off[i][0] : off[i][1];
-		int r = r0 + dr, cc = c0 + dc;
-		if (r < 0 || r >= p->rows || cc < 0 || cc >= p->cols)
-			continue;
-		/* a marker moved keeps its side of the threshold */
-		if (t >= 0 && r != r0 && ((y > p->thr && r >= t) || (y < p->thr && r <= t)))
-			continue;
-		unsigned char *o = &p->occ[(size_t)r * (size_t)p->cols + (size_t)cc];
-		if (*o)
-			continue;
-		*o = 1;
-		screen_put(p->top + r, p->left + cc, 1, c, bold, "%s", glyph);
-		return i > 0;
+	int c0 = plot_x(p, x), r = plot_y(p, y), id = series_of(p, c, glyph);
+	unsigned char *row = p->occ + (size_t)r * (size_t)p->cols;
+	if (row[c0] == 0 || row[c0] == id) {
+		row[c0] = (unsigned char)id;
+		screen_put(p->top + r, p->left + c0, 1, c, bold, "%s", glyph);
+		return 0;
 	}
-	return -1;
+	/* sideways on its row, nearest first (left, then right) */
+	for (int d = 1; d <= p->xslack; d++)
+		for (int s = -1; s <= 1; s += 2) {
+			int cc = c0 + s * d;
+			if (cc < 0 || cc >= p->cols || (row[cc] && row[cc] != id))
+				continue;
+			row[cc] = (unsigned char)id;
+			screen_put(p->top + r, p->left + cc, 1, c, bold, "%s", glyph);
+			return 1;
+		}
+	if (row[c0] != PLOT_MANY) {
+		row[c0] = PLOT_MANY;
+		p->nshared++;
+		screen_put(p->top + r, p->left + c0, 1, C_NORMAL, 1, "%s", plot_shared_glyph());
+	}
+	return 2;
+}
+
+/* The values of row r of the part of the axis r is in, before the
+ * threshold moves any: [*lo, *hi]. */
+static void natural_range(const Plot *p, int r, double *lo, double *hi)
+{
+	if (r < p->brk_rows) { /* above the break, log up to brk_top */
+		int k = p->brk_rows - 1 - r, n = p->brk_rows - 1;
+		double a = (k - 0.5) / n, b = (k + 0.5) / n;
+		*lo = k == 0 ? nextafter(p->y1, INFINITY) : p->y1 * pow(p->brk_top / p->y1, a);
+		*hi = k == n ? INFINITY : p->y1 * pow(p->brk_top / p->y1, b);
+		return;
+	}
+	int below = p->rows - p->brk_rows, k = p->brk_rows + below - 1 - r;
+	double a = p->y0 + (k - 0.5) / (below - 1) * (p->y1 - p->y0);
+	double b = p->y0 + (k + 0.5) / (below - 1) * (p->y1 - p->y0);
+	*lo = k == 0 ? -INFINITY : p->ylog ? pow(10, a) : a;
+	*hi = k == below - 1 && !p->brk_rows ? INFINITY : p->ylog ? pow(10, b) : b;
+	if (k == below - 1 && p->brk_rows)
+		*hi = p->y1;
+	if (p->ylog && k == 0)
+		*lo = 0;
+}
+
+void plot_row_range(const Plot *p, int r, double *lo, double *hi)
+{
+	natural_range(p, r, lo, hi);
+	int t = thr_row(p);
+	if (t < 0)
+		return;
+	if (r == t && t > 0 && t < p->rows - 1)
+		*lo = *hi = p->thr; /* only the threshold itself */
+	else if (r == t && t == 0)
+		*lo = p->thr;
+	else if (r == t && t == p->rows - 1)
+		*hi = p->thr;
+	else if (r == t - 1)
+		*lo = nextafter(p->thr, INFINITY);
+	else if (r == t + 1)
+		*hi = nextafter(p->thr, -INFINITY);
+}
+
+void plot_too_short(int y, int x, int cols, const char *what, int more)
+{
+	char line[200];
+	const char *s = more == 1 ? "" : "s";
+	snprintf(line, sizeof line,
+	         "%s: %d more row%s to show its values apart; enlarge the window", what, more, s);
+	if (screen_width(line) > cols)
+		snprintf(line, sizeof line, "%s: enlarge the window (%d row%s more)", what, more,
+		         s);
+	if (screen_width(line) > cols)
+		snprintf(line, sizeof line, "enlarge the window");
+	screen_put_cut(y, x, cols, C_DIM, 0, "%s", line);
 }

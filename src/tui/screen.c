@@ -323,6 +323,65 @@ int screen_put_cut(int y, int x, int maxw, ScrColor c, int bold, const char *fmt
 	return r;
 }
 
+int screen_put_items(int y, int x, int maxw, ScrColor c, int bold, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (y < 0 || y >= LINES || x < 0 || x >= COLS)
+		return 0;
+	if (maxw <= 0 || x + maxw > COLS)
+		maxw = COLS - x;
+	while (screen_width(buf) > maxw) {
+		char *last = NULL;
+		for (char *s = strstr(buf, "   "); s; s = strstr(s + 1, "   "))
+			if (s > buf)
+				last = s;
+		if (!last)
+			break;
+		*last = '\0';
+		while (last > buf && last[-1] == ' ') /* the spaces before it too */
+			*--last = '\0';
+	}
+	screen_put_cut(y, x, maxw, c, bold, "%s", buf);
+	return screen_width(buf) < maxw ? screen_width(buf) : maxw;
+}
+
+typedef struct {
+	int y, bot, x, width, lines;
+	ScrColor c;
+	int bold;
+} Wrapped;
+
+static void wrapped_count(const char *line, void *ud)
+{
+	(void)line;
+	((Wrapped *)ud)->lines++;
+}
+
+static void wrapped_line(const char *line, void *ud)
+{
+	Wrapped *w = ud;
+	if (w->y > w->bot)
+		return;
+	if (w->y == w->bot && w->lines > 1) /* more than the last row holds */
+		screen_put_cut(w->y++, w->x, w->width, w->c, w->bold, "%s %s", line,
+		               screen_sym(SYM_ELLIPSIS));
+	else
+		screen_put(w->y++, w->x, w->width, w->c, w->bold, "%s", line);
+	w->lines--;
+}
+
+int screen_put_wrapped(int top, int bot, int x, int width, ScrColor c, int bold, const char *text)
+{
+	Wrapped w = {top, bot, x, width, 0, c, bold};
+	screen_wrap(text, width, 0, wrapped_count, &w);
+	screen_wrap(text, width, 0, wrapped_line, &w);
+	return w.y;
+}
+
 int screen_wrap(const char *text, int width, int indent, void (*fn)(const char *line, void *ud),
                 void *ud)
 {

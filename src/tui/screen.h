@@ -71,6 +71,16 @@ int screen_put(int y, int x, int maxw, ScrColor c, int bold, const char *fmt, ..
  * "..."); returns 1 when it was cut. */
 int screen_put_cut(int y, int x, int maxw, ScrColor c, int bold, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
+/* A line of items parted by three spaces (a key, a legend) within maxw
+ * columns: the items that do not fit are left off from the right, whole;
+ * only a first item too long alone ends in an ellipsis. Returns the
+ * columns drawn. */
+int screen_put_items(int y, int x, int maxw, ScrColor c, int bold, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+/* text wrapped at whole words to width columns from column x, in rows
+ * top..bot (a last row that cannot hold the rest ends in an ellipsis);
+ * returns the row after the last drawn. */
+int screen_put_wrapped(int top, int bot, int x, int width, ScrColor c, int bold, const char *text);
 /* Display columns of text as screen_put would draw it. */
 int screen_width(const char *text);
 /* text padded with spaces to width display columns, on the left (right

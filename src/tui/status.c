@@ -162,12 +162,13 @@ const char *status_line(const Shown *p, const UiState *u, char *buf, size_t len,
 {
 	*err = 0;
 	/* in a lesson the line says where it is: the narration row has the
-	 * action's account; only refusals and failures take the line */
+	 * action's account; only refusals, failures and what a request from
+	 * the screen did (an export) take the line */
 	/* the opening note holds until something is done */
 	int opening =
 	    p->status_opening && !p->busy && p->ops == 0 && p->nundo == 0 && !p->sq.waiting;
-	int said =
-	    p->status[0] && (p->status_gen == p->gen || opening) && (!u->lesson || p->status_err);
+	int said = p->status[0] && (p->status_gen == p->gen || opening) &&
+	           (!u->lesson || p->status_err || p->status_lesson);
 	if (said) {
 		*err = p->status_err;
 		snprintf(buf, len, "%s", p->status);

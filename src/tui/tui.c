@@ -101,8 +101,10 @@ static void between_keys(Tui *t)
 	double now = clock_seconds();
 	if (idle && t->was_busy)
 		t->next_at = now + t->u.delay;
-	if (idle)
-		t->back_to = -1;
+	if (idle && t->u.back_to >= 0) {
+		t->u.back_to = -1;
+		worker_play_retarget(t->w, -1);
+	}
 	t->was_busy = !idle;
 	if (t->quit_after_save == 2 && idle) {
 		t->quit = !dirty;
@@ -168,7 +170,7 @@ int tui_run(Session *s, const TuiSetup *su)
 	if (su->lesson)
 		tui_show_screen(&t, (LessonScreen){su->lesson->setup, 0});
 	t.u.present = su->present;
-	t.back_to = -1;
+	t.u.back_to = -1;
 	t.q_def = su->q;
 	snprintf(t.beta_def, sizeof t.beta_def, "%s", su->betas);
 	snprintf(t.data_name, sizeof t.data_name, "%.63s", s->data_spec);

@@ -51,8 +51,6 @@ typedef struct Tui {
 	const Lesson *lesson;
 	double next_at; /* when a lesson played with a delay takes its next step */
 	int was_busy;
-	int back_to;     /* the lesson screen a step back on its way goes to (2 × its position,
-	                  * + 1 with a proposal), -1: none */
 	int small_asked; /* the terminal is too small and q asked about unsaved work */
 } Tui;
 

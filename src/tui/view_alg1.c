@@ -4,7 +4,10 @@
 #include <curses.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "session/session_setting.h"
+#include "tui/plot.h"
 #include "tui/screen.h"
 #include "tui/status.h"
 #include "tui/views_int.h"
@@ -27,13 +30,125 @@ static void intro(int y)
 	               S(KAPPA), S(TAU), S(WHAT), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU));
 }
 
-static const char *state(const Shown *p, char *buf, size_t len)
+/* A key drawn large, in a box of three rows at (y, x); the columns taken. */
+static int big_key(int y, int x, const char *key)
+{
+	int w = screen_width(key) + 2;
+	const char *h = screen_ascii() ? "-" : "─";
+	char line[128] = "";
+	for (int k = 0; k < w && strlen(line) + 4 < sizeof line; k++)
+		strcat(line, h);
+	screen_put(y, x, 0, C_KEY, 1, "%s%s%s", screen_ascii() ? "+" : "┌", line,
+	           screen_ascii() ? "+" : "┐");
+	screen_put(y + 1, x, 0, C_KEY, 1, "%s %s %s", screen_ascii() ? "|" : "│", key,
+	           screen_ascii() ? "|" : "│");
+	screen_put(y + 2, x, 0, C_KEY, 1, "%s%s%s", screen_ascii() ? "+" : "└", line,
+	           screen_ascii() ? "+" : "┘");
+	return w + 2;
+}
+
+/* An empty chart frame at (top, left): its title, axes over [lo, hi] and
+ * the iterations to come, and what it will hold. */
+static void empty_chart(int top, int left, int rows, int cols, const char *title, double lo,
+                        double hi, int ylog, double tau)
+{
+	screen_put_cut(top, left, cols, C_TITLE, 1, "%s", title);
+	Plot pl;
+	plot_range(&lo, &hi, ylog);
+	if (plot_begin(&pl, top + 1, left, rows - 1, cols, 5, 1, 0, 1, ylog || lo > 0 ? lo : 0, hi,
+	               ylog) < 0)
+		return;
+	if (tau > 0)
+		plot_threshold(&pl, tau);
+	plot_axes(&pl, 0, NULL, 1);
+	if (tau > 0) {
+		plot_hline(&pl, tau, C_MARK, NULL);
+		plot_hlabel(&pl, tau, C_MARK, screen_ascii() ? "tau" : "τ");
+	}
+	plot_xticks(&pl, 0, 1, "it");
+	screen_put_cut(pl.top + pl.rows / 2, pl.left + 2, pl.cols - 2, C_DIM, 0,
+	               "drawn here from iteration 0 on");
+	plot_end(&pl);
+}
+
+typedef struct Para {
+	int y, bot, x;
+	ScrColor c;
+	int bold;
+} Para;
+
+static void para_line(const char *line, void *ud)
+{
+	Para *pa = ud;
+	if (pa->y <= pa->bot)
+		screen_put(pa->y++, pa->x, 0, pa->c, pa->bold, "%s", line);
+}
+
+/* Before any iteration, on a screen with rows to spare (presentation
+ * mode): what the view will show, and the keys that start it, large. */
+static void intro_large(const Shown *p, const UiState *u, int top, int bot)
+{
+	char text[600];
+	snprintf(text, sizeof text,
+	         "Algorithm 1 (proportions): no iteration yet. It trains %s = %g epochs, then "
+	         "removes from every hidden layer with %s > %s = %g as many neurons as %s has "
+	         "singular values below %s%s/%s, and trains again.",
+	         S(ETA), p->set[SET_ETA], S(KAPPA), S(TAU), p->tau, S(WHAT), S(SIGMA),
+	         screen_ascii() ? "_1" : "₁", S(TAU));
+	Para pa = {top, bot, 0, C_TITLE, 1};
+	screen_wrap(text, COLS, 0, para_line, &pa);
+	int y = pa.y + 1, x = 2;
+	int w = big_key(y, x, "s");
+	screen_put_cut(y + 1, x + w + 1, COLS - x - w - 1, C_NORMAL, 1, "%s",
+	               "one iteration: the first trains the network from fresh weights");
+	y += 3;
+	w = big_key(y, x, "r");
+	screen_put_cut(y + 1, x + w + 1, COLS - x - w - 1, C_NORMAL, 1,
+	               "iterations until every %s %s %s", S(KAPPA), screen_ascii() ? "<=" : "≤",
+	               S(TAU));
+	y += 3;
+	if (u->lesson)
+		screen_put_cut(y++, x, COLS - x, C_KEY, 0,
+		               "(in a lesson, %s plays its next action, Algorithm 1 among them)",
+		               S(ARROW));
+	char shape[256];
+	snprintf(text, sizeof text,
+	         "This view will show, for every iteration: the width n_i of every layer, marked "
+	         "! where %s > %s (p_i neurons go next); %s, %s, the largest %s, %s n_i and the "
+	         "test accuracy; and, below, %s and the widths charted per iteration. Iteration "
+	         "0 starts from the widths now: %s.",
+	         S(KAPPA), S(TAU), S(TAU), S(ETA), S(KAPPA), S(SUM), S(KAPPA),
+	         views_shape(p->n, p->m, shape, sizeof shape));
+	pa = (Para){y + 1, bot, x, C_NORMAL, 0};
+	screen_wrap(text, COLS - x, 0, para_line, &pa);
+	y = pa.y + 1;
+	/* the charts to come, in the rows left */
+	int rows = bot - y + 1, half = COLS / 2;
+	if (rows < 6 || p->m < 1)
+		return;
+	char t1[96], t2[96];
+	snprintf(t1, sizeof t1, "%s per iteration (log), the line %s", S(KAPPA), S(TAU));
+	snprintf(t2, sizeof t2, "n_i per iteration");
+	empty_chart(y, 0, rows, half - 1, t1, 1, 10 * p->tau, 1, p->tau);
+	int most = 1;
+	for (int i = 1; i < p->m; i++)
+		most = p->n[i] > most ? p->n[i] : most;
+	empty_chart(y, half + 1, rows, COLS - half - 1, t2, 0, most, 0, 0);
+}
+
+/* Where Algorithm 1 stands; brief: without the why (the narration says
+ * it whole). */
+static const char *state(const Shown *p, int brief, char *buf, size_t len)
 {
 	if (p->alg1_status == ALG1_RUNNING && p->alg1_live)
 		snprintf(buf, len, "more to do (s steps, r runs)");
 	else if (p->alg1_status == ALG1_RUNNING)
 		snprintf(buf, len,
-		         "the network has changed since: the next s starts afresh from it");
+		         brief ? "the network has changed since"
+		               : "the network has changed since: the next s starts "
+		                 "afresh from it");
+	else if (brief)
+		snprintf(buf, len, "%s", alg1_status_name((Alg1Status)p->alg1_status));
 	else {
 		char why[sizeof p->alg1_reason * 2];
 		snprintf(buf, len, "%s: %s", alg1_status_name((Alg1Status)p->alg1_status),
@@ -77,8 +192,15 @@ static int heads(const Shown *p, int y, int first, int last)
 		         p->rec[first].iter, p->rec[last - 1].iter, p->rec[p->nrec - 1].iter,
 		         last < p->nrec ? "▶" : " ");
 	int iw = screen_width(ind);
-	screen_put_cut(y, 0, COLS - iw, C_TITLE, 1, "Algorithm 1, iterations 0-%d: %s", p->nrec - 1,
-	               state(p, st, sizeof st));
+	/* the state whole where it fits, else without its why */
+	char head[sizeof st + 40];
+	for (int brief = 0; brief < 2; brief++) {
+		snprintf(head, sizeof head, "Algorithm 1, iterations 0-%d: %s", p->nrec - 1,
+		         state(p, brief, st, sizeof st));
+		if (screen_width(head) <= COLS - iw)
+			break;
+	}
+	screen_put_cut(y, 0, COLS - iw, C_TITLE, 1, "%s", head);
 	screen_put(y++, COLS - iw, iw, C_KEY, 1, "%s", ind);
 	screen_put(y, 0, LW, C_TITLE, 1, "layer");
 	for (int r = first; r < last; r++) {
@@ -94,8 +216,8 @@ static int heads(const Shown *p, int y, int first, int last)
  * the row after them. */
 static int layer_rows(const Shown *p, const UiState *u, int y, int rows, int first, int last)
 {
-	int m = p->rec[0].m;
-	for (int i = u->row_first + 1; i <= m && i <= u->row_first + rows; i++, y++) {
+	int m = p->rec[0].m, mr = rows < m ? m - 1 : m; /* the output's row first */
+	for (int i = u->row_first + 1; i <= mr && i <= u->row_first + rows; i++, y++) {
 		screen_put(y, 0, LW, C_NORMAL, 0, "%5d%s", i, i == m ? " out" : "");
 		for (int r = first; r < last; r++) {
 			const Alg1Record *rc = &p->rec[r];
@@ -106,9 +228,9 @@ static int layer_rows(const Shown *p, const UiState *u, int y, int rows, int fir
 			           v);
 		}
 	}
-	if (m > rows)
+	if (mr > rows)
 		screen_put(y - 1, 6 + (m > 9), 3, C_KEY, 1, "%s%s", u->row_first ? "▲" : "",
-		           u->row_first + rows < m ? "▼" : "");
+		           u->row_first + rows < mr ? "▼" : "");
 	return y;
 }
 
@@ -116,20 +238,26 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 {
 	int y = top;
 	if (!p->nrec) {
-		intro(y);
+		if (bot - top + 1 >= 16)
+			intro_large(p, u, top, bot);
+		else
+			intro(y);
 		return;
 	}
 	int m = p->rec[0].m, fit = (COLS - LW) / CW;
 	/* the table whole, then κ and the widths per iteration in the rows it
-	 * leaves (at least five); in presentation mode the summary gives way to
-	 * the charts down to its two rows (the test accuracy, Σ n_i) */
+	 * leaves, when they are enough for the charts; in presentation mode the
+	 * table gives the charts its rows, down to the title, the head, the
+	 * hidden layers, two summary rows (the test accuracy, Σ n_i) and its
+	 * key, and the blank row between them goes too */
 	int whole = 2 + m + 6 + 1, charts_top = -1, full_bot = bot;
-	if (bot - top + 1 - whole >= (u->present ? 12 : 8)) {
+	int crows = views_iterations_rows(u, m, COLS / 2 - 1), height = bot - top + 1;
+	if (height - whole >= crows + 1) {
 		bot = top + whole - 1;
 		charts_top = bot + 2;
-	} else if (u->present && bot - top + 1 - (whole - 4) >= 6) {
-		bot = top + whole - 5;
-		charts_top = bot + 2;
+	} else if (u->present && height - crows >= 2 + (m - 1) + 2 + 1) {
+		bot = top + height - crows - 1;
+		charts_top = bot + 1;
 	}
 	int newest = p->nrec > fit ? p->nrec - fit : 0, first = u->it_first;
 	if (first < 0 || first > newest)
@@ -151,6 +279,10 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 		u->row_first = m - rows;
 	if (u->row_first < 0)
 		u->row_first = 0;
+	/* the output layer's row (never reduced) goes first when rows are few */
+	int mr = rows < m ? m - 1 : m;
+	if (u->row_first > mr - rows)
+		u->row_first = mr - rows > 0 ? mr - rows : 0;
 	y = layer_rows(p, u, y, rows, first, last);
 	/* the summary rows kept, by need: test accuracy, Σ n_i, τ, max κ, η,
 	 * the training error; drawn in their own order */
@@ -161,7 +293,7 @@ void view_alg1(const Shown *p, UiState *u, int top, int bot)
 	for (int k = 0; k < 6 && y <= bot - 1; k++)
 		if (shown[k])
 			summary_row(p, k, y++, first, fit);
-	screen_put_cut(
+	screen_put_items(
 	    bot, 0, 0, C_DIM, 0,
 	    "n_i per iteration; ! %s > %s at that iteration's %s: p_i neurons went next   "
 	    "%s Home End scroll, %s layers",

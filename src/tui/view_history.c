@@ -31,7 +31,6 @@ typedef struct KappaSeries {
 	double (*k)(const Shown *p, int r, int i);
 	double (*tau)(const Shown *p, int r);
 	const char *unit; /* what x counts */
-	int every;        /* a glyph every this many points */
 	int linear;       /* a linear axis without τ (the widths), else log with τ */
 } KappaSeries;
 
@@ -83,32 +82,99 @@ static int highlighted(const UiState *u, int m)
 	return u->layer < 1 ? 0 : u->layer > m ? m - 1 : u->layer - 1;
 }
 
-static void kappa_chart(const Shown *p, const UiState *u, const KappaSeries *ks, int top, int left,
-                        int rows, int cols, double x0, double x1)
+/* The points of a series drawn: one per column, the first that falls in
+ * it (the last point in the last column, the newest). */
+static int drawn(const Plot *pl, const Shown *p, const KappaSeries *ks, int r)
 {
-	double lo = INFINITY, hi = -INFINITY;
+	int c = plot_x(pl, ks->x(p, r)), last = plot_x(pl, ks->x(p, ks->n - 1));
+	if (r == ks->n - 1)
+		return 1;
+	return c != last && (r == 0 || c != plot_x(pl, ks->x(p, r - 1)));
+}
+
+/* The columns a marker may move sideways on its row: so that the markers
+ * of two points drawn keep a blank column between them, each nearer its
+ * own x than any other's. */
+static int slack(const Plot *pl, const Shown *p, const KappaSeries *ks)
+{
+	int gap = pl->cols, prev = -1;
+	for (int r = 0; r < ks->n; r++) {
+		if (!drawn(pl, p, ks, r))
+			continue;
+		int c = plot_x(pl, ks->x(p, r));
+		if (prev >= 0 && c - prev < gap)
+			gap = c - prev;
+		prev = c;
+	}
+	int s = (gap - 2) / 2;
+	return s > 3 ? 3 : s < 0 ? 0 : s;
+}
+
+/* The chart's range: every finite value (κ > 0 on a log axis) and τ. */
+static void value_range(const Shown *p, const KappaSeries *ks, double *lo, double *hi)
+{
+	*lo = INFINITY, *hi = -INFINITY;
 	for (int r = 0; r < ks->n; r++) {
 		if (!ks->linear) {
-			lo = fmin(lo, ks->tau(p, r));
-			hi = fmax(hi, ks->tau(p, r));
+			*lo = fmin(*lo, ks->tau(p, r));
+			*hi = fmax(*hi, ks->tau(p, r));
 		}
 		for (int i = 0; i < ks->m; i++) {
 			double k = ks->k(p, r, i);
 			if (isfinite(k) && (k > 0 || ks->linear)) {
-				lo = fmin(lo, k);
-				hi = fmax(hi, k);
+				*lo = fmin(*lo, k);
+				*hi = fmax(*hi, k);
 			}
 		}
 	}
-	if (ks->linear && lo >= 0 && lo < hi)
-		lo = fmax(0, lo - (hi - lo) * 0.1); /* the widths from near their least */
-	plot_range(&lo, &hi, !ks->linear);
-	if (ks->linear && lo < 0)
-		lo = 0;
+	if (ks->linear && *lo >= 0 && *lo < *hi)
+		*lo = fmax(0, *lo - (*hi - *lo) * 0.1); /* the widths from near their least */
+	plot_range(lo, hi, !ks->linear);
+	if (ks->linear && *lo < 0)
+		*lo = 0;
+}
+
+/* The markers: every layer at every point drawn, the highlighted layer's
+ * alone when there are too many layers to tell apart. */
+static void kappa_marks(Plot *pl, const Shown *p, const UiState *u, const KappaSeries *ks,
+                        double hi)
+{
+	int hl = highlighted(u, ks->m);
+	char g[4];
+	for (int r = 0; r < ks->n; r++) {
+		if (!drawn(pl, p, ks, r))
+			continue;
+		for (int i = 0; i < ks->m; i++) {
+			if (hl >= 0 && i != hl)
+				continue;
+			double k = ks->k(p, r, i);
+			const char *glyph = !isfinite(k) ? "^"
+			                    : hl >= 0    ? (screen_ascii() ? "@" : "●")
+			                                 : glyph_of(i + 1, g);
+			plot_mark(pl, ks->x(p, r), isfinite(k) ? k : hi,
+			          hl >= 0 ? C_MARK : layer_color[i % 6], 1, glyph);
+		}
+	}
+}
+
+/* Draws the chart; the cells markers share (plot_mark), or -1 when the
+ * rows are too few to show its values apart (said in its place). */
+static int kappa_chart(const Shown *p, const UiState *u, const KappaSeries *ks, int top, int left,
+                       int rows, int cols, double x0, double x1)
+{
+	double lo, hi;
+	value_range(p, ks, &lo, &hi);
 	Plot pl;
-	if (plot_begin(&pl, top, left, rows, cols, 5, 1, x0, x1, lo, hi, !ks->linear) < 0)
-		return;
-	pl.vfirst = 1;
+	if (plot_begin(&pl, top, left, rows, cols, 5, 1, x0, x1, lo, hi, !ks->linear) < 0) {
+		plot_too_short(top, left, cols, S(KAPPA), 1);
+		return -1;
+	}
+	int need = ks->linear ? 3 : PLOT_MIN_THR_ROWS;
+	if (pl.rows < need) {
+		plot_end(&pl);
+		plot_too_short(top, left, cols, ks->linear ? "n_i" : S(KAPPA), need - pl.rows);
+		return -1;
+	}
 	/* a value's side of τ is kept: when every point has one τ, none above it
 	 * is drawn on its row or below, none below it on it or above */
 	int one_tau = !ks->linear;
@@ -129,28 +195,25 @@ static void kappa_chart(const Shown *p, const UiState *u, const KappaSeries *ks,
 			if ((i == hl) != (pass == 1))
 				continue; /* the highlighted layer last, over the others */
 			ScrColor c = hl < 0 ? layer_color[i % 6] : i == hl ? C_MARK : C_DIM;
-			for (int r = 1; r < ks->n; r++) {
-				double a = ks->k(p, r - 1, i), b = ks->k(p, r, i);
-				plot_line(&pl, ks->x(p, r - 1), isfinite(a) ? a : hi, ks->x(p, r),
-				          isfinite(b) ? b : hi, c);
+			for (int r = 0, prev = -1; r < ks->n; r++) {
+				if (!drawn(&pl, p, ks, r))
+					continue;
+				if (prev >= 0) {
+					double a = ks->k(p, prev, i), b = ks->k(p, r, i);
+					plot_line(&pl, ks->x(p, prev), isfinite(a) ? a : hi,
+					          ks->x(p, r), isfinite(b) ? b : hi, c);
+				}
+				prev = r;
 			}
 		}
-	char g[4];
-	for (int r = 0; r < ks->n; r++)
-		for (int i = 0; i < ks->m; i++) {
-			if (!(r % ks->every == 0 || r == ks->n - 1) || (hl >= 0 && i != hl))
-				continue;
-			double k = ks->k(p, r, i);
-			const char *glyph = !isfinite(k) ? "^"
-			                    : hl >= 0    ? (screen_ascii() ? "@" : "●")
-			                                 : glyph_of(i + 1, g);
-			plot_mark(&pl, ks->x(p, r), isfinite(k) ? k : hi,
-			          hl >= 0 ? C_MARK : layer_color[i % 6], 1, glyph);
-		}
+	pl.xslack = slack(&pl, p, ks);
+	kappa_marks(&pl, p, u, ks, hi);
 	if (!ks->linear)
 		plot_hlabel(&pl, ks->tau(p, ks->n - 1), C_MARK, screen_ascii() ? "tau" : "τ");
 	plot_xticks(&pl, x0, x1, ks->unit);
+	int shared = pl.nshared;
 	plot_end(&pl);
+	return shared;
 }
 
 static double small_value(const Shown *p, int which, int r)
@@ -219,26 +282,51 @@ static void small_chart(const Shown *p, int which, int top, int left, int rows, 
 	plot_end(&pl);
 }
 
+/* Where a κ chart's key ends: the key of the cells markers share goes
+ * there when the chart has any. */
+typedef struct KeyEnd {
+	int y, x, xmax;
+} KeyEnd;
+
+/* The key of the highlighted layer hl of m, whole or brief. */
+static void hl_key(char *key, size_t len, int hl, int m, int brief)
+{
+	snprintf(key, len,
+	         brief ? " %s layer %d of %d (%s)"
+	               : " %s layer %d of %d (%s another), the others dim",
+	         screen_ascii() ? "@" : "●", hl + 1, m, screen_ascii() ? "Up Down" : "↑↓");
+}
+
+/* The columns of the key and a space after it: the layers' glyphs and the
+ * shared cells' key (" ≡ several"), or the highlighted layer's. */
+static int key_width(const UiState *u, int m)
+{
+	char key[96];
+	int hl = highlighted(u, m);
+	if (hl < 0)
+		return 8 + 2 * m + (m > 1 ? 10 : 0);
+	hl_key(key, sizeof key, hl, m, 0);
+	return screen_width(key) + 1;
+}
+
 /* The key of a κ chart at (y, x) up to xmax: the layers' glyphs in their
  * colours or, with more than nine layers, the one highlighted. Returns 0,
  * or 1 when it went on the next row (from column left). */
-static int legend(const UiState *u, int y, int x, int left, int xmax, int m)
+static int legend(const UiState *u, int y, int x, int left, int xmax, int m, KeyEnd *ke)
 {
 	char g[4], key[96];
 	int hl = highlighted(u, m);
 	if (hl >= 0)
-		snprintf(key, sizeof key, " %s layer %d of %d (%s another), the others dim",
-		         screen_ascii() ? "@" : "●", hl + 1, m, screen_ascii() ? "Up Down" : "↑↓");
+		hl_key(key, sizeof key, hl, m, 0);
 	/* w counts a space after the last glyph: the key fits when that glyph
 	 * is at xmax at the latest */
-	int w = hl >= 0 ? screen_width(key) : 8 + 2 * m, below = 0;
+	int w = key_width(u, m), below = 0;
 	if (x + w > xmax + 1) {
 		y++, x = left, below = 1; /* its own row */
-		if (x + w > xmax && hl >= 0)
-			snprintf(key, sizeof key, " %s layer %d of %d (%s)",
-			         screen_ascii() ? "@" : "●", hl + 1, m,
-			         screen_ascii() ? "Up Down" : "↑↓");
+		if (x + w > xmax + 1 && hl >= 0)
+			hl_key(key, sizeof key, hl, m, 1);
 	}
+	*ke = (KeyEnd){y, xmax + 1, xmax};
 	if (hl >= 0) {
 		screen_put_cut(y, x, xmax - x, C_MARK, 1, "%s", key);
 		return below;
@@ -246,46 +334,81 @@ static int legend(const UiState *u, int y, int x, int left, int xmax, int m)
 	x += screen_put(y, x, 0, C_DIM, 0, " layers ");
 	for (int i = 0; i < m && x <= xmax; i++)
 		x += 1 + screen_put(y, x, 2, layer_color[i % 6], 1, "%s", glyph_of(i + 1, g));
+	ke->x = x;
 	return below;
 }
 
-/* A chart's title at (top, left), long or brief so that its key fits
- * beside it when it can; the row of the chart's top (under the key when
- * it went on a row of its own). */
-static int titled(const UiState *u, int top, int left, int cols, int m, const char *long_title,
-                  const char *shorter, const char *brief)
+/* After the chart: the key of the cells its markers share, where the
+ * layers' key ends. */
+static void shared_key(const KeyEnd *ke, int shared)
 {
-	int kw = highlighted(u, m) >= 0 ? 40 : 8 + 2 * m;
-	const char *t = brief;
-	if (screen_width(long_title) + kw <= cols)
-		t = long_title;
-	else if (shorter && screen_width(shorter) + kw <= cols)
-		t = shorter;
+	if (shared <= 0 || ke->x > ke->xmax)
+		return;
+	const char *k = plot_shared_key(screen_width(plot_shared_key(0)) > ke->xmax - ke->x);
+	screen_put_cut(ke->y, ke->x, ke->xmax - ke->x + 1, C_NORMAL, 0, "%s", k);
+}
+
+/* A chart's title at (top, left): the longest of titles (NULL-ended,
+ * longest first) that leaves its key room beside it, else the longest
+ * that fits alone, the key under it; the row of the chart's top (under
+ * the key when it went on a row of its own). */
+static int titled(const UiState *u, int top, int left, int cols, int m, const char *const *titles,
+                  KeyEnd *ke)
+{
+	int kw = key_width(u, m), k = 0;
+	while (titles[k + 1] && screen_width(titles[k]) + kw > cols)
+		k++;
+	if (screen_width(titles[k]) + kw > cols)
+		for (k = 0; titles[k + 1] && screen_width(titles[k]) > cols;)
+			k++;
+	const char *t = titles[k];
 	int x = screen_put_cut(top, left, cols, C_TITLE, 1, "%s", t) ? cols : screen_width(t);
-	return top + 1 + legend(u, top, left + x, left, left + cols - 1, m);
+	return top + 1 + legend(u, top, left + x, left, left + cols - 1, m, ke);
+}
+
+/* The titles of the κ chart per iteration, longest first. */
+static const char *const *kappa_titles(char buf[4][96])
+{
+	static const char *t[5];
+	snprintf(buf[0], 96, "%s(%s) per Algorithm-1 iteration (log)", S(KAPPA), S(WHAT));
+	snprintf(buf[1], 96, "%s per iteration (log)", S(KAPPA));
+	snprintf(buf[2], 96, "%s per iteration", S(KAPPA)); /* the ticks say log */
+	snprintf(buf[3], 96, "%s (log)", S(KAPPA));
+	t[0] = buf[0], t[1] = buf[1], t[2] = buf[2], t[3] = buf[3], t[4] = NULL;
+	return t;
+}
+
+int views_iterations_rows(const UiState *u, int m, int cols)
+{
+	char buf[4][96];
+	const char *const *t = kappa_titles(buf);
+	/* the title (and the key under it when the briefest leaves it no
+	 * room), the plot's rows, its axis and its labels */
+	return 1 + (screen_width(t[3]) + key_width(u, m) > cols) + PLOT_MIN_THR_ROWS + 2;
 }
 
 void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left, int rows, int cols)
 {
-	int m = p->rec[0].m, n = p->nrec, span = (cols - 8) / 2;
-	char title[96], brief[64];
-	snprintf(title, sizeof title, "%s(%s) per Algorithm-1 iteration (log)", S(KAPPA), S(WHAT));
-	snprintf(brief, sizeof brief, "%s per iteration (log)", S(KAPPA));
-	int y = titled(u, top, left, cols, m, title, NULL, brief);
-	KappaSeries ks = {n, m, rec_x, rec_kappa, rec_tau, "it", n > span ? n / span + 1 : 1, 0};
-	kappa_chart(p, u, &ks, y, left, rows - (y - top), cols, 0,
-	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1);
+	int m = p->rec[0].m, n = p->nrec;
+	char buf[4][96];
+	KeyEnd ke;
+	int y = titled(u, top, left, cols, m, kappa_titles(buf), &ke);
+	KappaSeries ks = {n, m, rec_x, rec_kappa, rec_tau, "it", 0};
+	shared_key(&ke, kappa_chart(p, u, &ks, y, left, rows - (y - top), cols, 0,
+	                            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1));
 }
 
 void views_widths_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
                              int cols)
 {
-	int m = p->rec[0].m - 1, n = p->nrec, span = (cols - 8) / 2;
-	int y = titled(u, top, left, cols, m, "n_i per Algorithm-1 iteration", NULL,
-	               "n_i per iteration");
-	KappaSeries ks = {n, m, rec_x, rec_width, rec_tau, "it", n > span ? n / span + 1 : 1, 1};
-	kappa_chart(p, u, &ks, y, left, rows - (y - top), cols, 0,
-	            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1);
+	static const char *const titles[] = {"n_i per Algorithm-1 iteration", "n_i per iteration",
+	                                     "n_i", NULL};
+	int m = p->rec[0].m - 1, n = p->nrec;
+	KeyEnd ke;
+	int y = titled(u, top, left, cols, m, titles, &ke);
+	KappaSeries ks = {n, m, rec_x, rec_width, rec_tau, "it", 1};
+	shared_key(&ke, kappa_chart(p, u, &ks, y, left, rows - (y - top), cols, 0,
+	                            p->rec[n - 1].iter > 0 ? p->rec[n - 1].iter : 1));
 }
 
 /* κ, Σ n_i and the test accuracy per Algorithm-1 iteration in rows top..bot. */
@@ -293,10 +416,12 @@ static void iterations(const Shown *p, const UiState *u, int top, int bot)
 {
 	int h = bot - top + 1, lw = COLS * 3 / 5;
 	if (!p->nrec) {
-		screen_put_cut(top, 0, 0, C_DIM, 0,
-		               "Algorithm 1 has not run: s steps it, and %s, %s n_i and the test "
-		               "accuracy of every iteration are charted here.",
-		               S(KAPPA), S(SUM));
+		char t[240];
+		snprintf(t, sizeof t,
+		         "Algorithm 1 has not run: s steps it, and %s, %s n_i and the test "
+		         "accuracy of every iteration are charted here.",
+		         S(KAPPA), S(SUM));
+		screen_put_wrapped(top, bot, 0, COLS, C_DIM, 0, t);
 		return;
 	}
 	views_kappa_iterations(p, u, top, 0, h, lw - 1);
@@ -310,25 +435,31 @@ static void epochs(const Shown *p, const UiState *u, int top, int bot, int left,
 {
 	const ShownSeries *k = &p->ks;
 	if (!k->n) {
-		screen_put_cut(
-		    top, left, cols, C_DIM, 0,
-		    "No training of this network yet: t trains, s steps Algorithm 1; %s of "
-		    "every layer against epochs shows here.",
-		    S(KAPPA));
+		char t[240];
+		snprintf(t, sizeof t,
+		         "No training of this network yet: t trains, s steps Algorithm 1; %s of "
+		         "every layer against epochs shows here.",
+		         S(KAPPA));
+		screen_put_wrapped(top, bot, left, cols, C_DIM, 0, t);
 		return;
 	}
-	/* what trained stays in the title as long as the key fits beside it */
+	/* what trained stays in the title, the key under it when it leaves
+	 * the key no room */
 	char title[200], shorter[200], brief[64];
 	snprintf(title, sizeof title, "%s(%s) against epochs: %s", S(KAPPA), S(WHAT), k->what);
 	snprintf(shorter, sizeof shorter, "%s against epochs: %s", S(KAPPA), k->what);
 	snprintf(brief, sizeof brief, "%s against epochs", S(KAPPA));
-	int below = titled(u, top, left, cols, k->m, title, shorter, brief) - top - 1;
+	const char *titles[] = {title, shorter, NULL, NULL};
+	if (screen_width(shorter) > cols) /* what trained does not fit at all */
+		titles[1] = brief;
+	KeyEnd ke;
+	int below = titled(u, top, left, cols, k->m, titles, &ke) - top - 1;
 	/* the training's length while it runs, the epochs it ran once it ended
 	 * (early stopping ends before the cap) */
 	double x1 = p->busy && k->epochs > 0 ? k->epochs : k->epoch[k->n - 1];
-	KappaSeries ks = {k->n, k->m, ser_x, ser_kappa, now_tau, "epoch", k->n > 12 ? k->n / 12 : 1,
-	                  0};
-	kappa_chart(p, u, &ks, top + 1 + below, left, bot - top - below, cols, 0, x1 > 0 ? x1 : 1);
+	KappaSeries ks = {k->n, k->m, ser_x, ser_kappa, now_tau, "epoch", 0};
+	shared_key(&ke, kappa_chart(p, u, &ks, top + 1 + below, left, bot - top - below, cols, 0,
+	                            x1 > 0 ? x1 : 1));
 }
 
 void views_kappa_recent(const Shown *p, const UiState *u, int top, int left, int rows, int cols)

@@ -67,6 +67,9 @@ static void below(const Shown *p, const UiState *u, int top, int bot)
 	snprintf(t, sizeof t, "layer %d%s%s: %s_j/%s%s (log), × the p_i = %d below 1/%s", u->layer,
 	         lc->conv ? ", " : "", lc->conv && p->kind ? p->kind[u->layer - 1] : "", S(SIGMA),
 	         S(SIGMA), screen_ascii() ? "_1" : "₁", lc->p, S(TAU));
+	if (screen_width(t) > half - 1) /* the note under the table says what × is */
+		snprintf(t, sizeof t, "layer %d: %s_j/%s%s (log), × p_i = %d", u->layer, S(SIGMA),
+		         S(SIGMA), screen_ascii() ? "_1" : "₁", lc->p);
 	views_profile(top, 0, bot - top + 1, half - 1, t, v, nv, nv, p->tau, lc->rank_svd);
 	if (half < COLS)
 		views_kappa_recent(p, u, top, half + 1, bot - top + 1, COLS - half - 1);
@@ -120,11 +123,11 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 		maxk = fmax(maxk, p->lc[i].kappa);
 		sum += p->lc[i].conv ? p->lc[i].cols : p->n[i + 1];
 	}
-	screen_put_cut(bot - 1, 0, 0, C_DIM, 0,
-	               "%s n_i %ld (layers 1..m)   max %s %s   * output layer (never reduced)   "
-	               "↑↓ layer, Enter: its spectrum",
-	               S(SUM), sum, S(KAPPA), views_kappa(maxk, p->tau, kb, sizeof kb));
-	screen_put_cut(
+	screen_put_items(bot - 1, 0, 0, C_DIM, 0,
+	                 "%s n_i %ld (layers 1..m)   max %s %s   * output layer (never reduced)   "
+	                 "↑↓ layer, Enter: its spectrum",
+	                 S(SUM), sum, S(KAPPA), views_kappa(maxk, p->tau, kb, sizeof kb));
+	screen_put_items(
 	    bot, 0, 0, C_DIM, 0,
 	    "! %s > %s: p_i %s below %s%s/%s go next   r rank < n_i   %s b=0: zero bias row"
 	    "   %sx explains",

@@ -5,8 +5,8 @@
  * its layer's Ŵ; between the columns the strongest weights as lines in the
  * colour of their sign, heavier as |w| is larger (braille dots, or letters
  * in ASCII); the neurons the squeeze drops marked ×, and for a dropped one
- * chosen with the arrows the kept neurons of its combination lit with their
- * coefficients. A column longer than the rows fold shows a count of the
+ * chosen with the arrows the kept neurons of its combination lit with all
+ * their coefficients. A column longer than the rows fold shows a count of the
  * rest; layers that do not fit across scroll. What is drawn was computed by
  * the worker (worker_diagram.c, worker_plane.c). */
 #include <curses.h>
@@ -370,8 +370,9 @@ out:
 
 /* ---- the text ---- */
 
-/* What the selected neuron is, in one line that fits. */
-static void about(const Shown *p, const UiState *u, int y)
+/* What the selected neuron is, in one line that fits; hidden: the terms
+ * of a dropped one's combination on neurons folded away. */
+static void about(const Shown *p, const UiState *u, int y, int hidden)
 {
 	const ShownNet *d = &p->net;
 	int l = u->net_col, j = u->net_row;
@@ -388,13 +389,17 @@ static void about(const Shown *p, const UiState *u, int y)
 		snprintf(line, sizeof line, "class %d: its probability%s", j + 1,
 		         d->plane ? " over the plane, in its colour" : "");
 	else if (mk && t >= mk->nkeep) {
-		char comb[512];
+		char comb[512], more[96] = "";
+		snprintf(more, sizeof more,
+		         hidden ? "; +%d more coefficients, their neurons folded" : "", hidden);
 		combination_text(mk, t - mk->nkeep, 4, comb, sizeof comb);
-		snprintf(line, sizeof line, "layer %d: dropped by the squeeze%s, %s", l,
-		         p->sq.waiting ? "'s proposal" : " at τ", comb);
-		if (screen_width(line) > COLS)
-			combination_text(mk, t - mk->nkeep, 2, comb, sizeof comb),
-			    snprintf(line, sizeof line, "layer %d: dropped, %s", l, comb);
+		snprintf(line, sizeof line, "layer %d: dropped by the squeeze%s, %s%s", l,
+		         p->sq.waiting ? "'s proposal" : " at τ", comb, more);
+		for (int terms = 3; terms >= 1 && screen_width(line) > COLS; terms--) {
+			snprintf(more, sizeof more, hidden ? "; +%d more folded" : "", hidden);
+			combination_text(mk, t - mk->nkeep, terms, comb, sizeof comb);
+			snprintf(line, sizeof line, "layer %d: dropped, %s%s", l, comb, more);
+		}
 	} else if (mk)
 		snprintf(line, sizeof line, "layer %d %s: kept, pivot %d of %d%s", l, b, t + 1,
 		         mk->n, p->sq.waiting ? "" : hint);
@@ -411,28 +416,27 @@ static void about(const Shown *p, const UiState *u, int y)
 }
 
 /* The coefficients of the selected dropped neuron's combination, beside
- * the kept neurons they weigh (the largest six). */
-static void coefficients(const Shown *p, const UiState *u, const Lay *L)
+ * the kept neurons they weigh, every one of them in sight; returns how
+ * many weigh neurons folded away (the text under the diagram says so). */
+static int coefficients(const Shown *p, const UiState *u, const Lay *L)
 {
-	int l = u->net_col;
+	int l = u->net_col, hidden = 0;
 	const Alg3Combinations *mk = marks_of(p, l);
 	int t = pivot_of(mk, u->net_row);
-	if (!mk || t < mk->nkeep)
-		return;
 	const Col *c = NULL;
-	for (int k = 0; k < L->ncol; k++)
+	for (int k = 0; mk && t >= mk->nkeep && k < L->ncol; k++)
 		if (L->col[k].layer == l)
 			c = &L->col[k];
-	if (!c)
-		return;
-	int *order = malloc((size_t)mk->nkeep * sizeof *order);
+	int *order = c ? malloc((size_t)mk->nkeep * sizeof *order) : NULL;
 	if (!order)
-		return;
+		return 0;
 	const double *coef = coefficients_of(mk, t - mk->nkeep, order);
-	for (int q = 0; q < mk->nkeep && q < 6; q++) {
+	for (int q = 0; q < mk->nkeep; q++) {
 		int j = mk->perm[order[q]], i = j - c->off;
-		if (i < 0 || i >= c->nshow)
+		if (i < 0 || i >= c->nshow) {
+			hidden++;
 			continue;
+		}
 		char b[32];
 		label(&p->net, l, j, b, sizeof b);
 		int y = c->y[i] + (L->h - 1) / 2;
@@ -440,37 +444,23 @@ static void coefficients(const Shown *p, const UiState *u, const Lay *L)
 		screen_put(y, c->x + c->cw, 7, C_MARK, 1, "%+.2f ", coef[order[q]]);
 	}
 	free(order);
+	return hidden;
 }
 
-/* The colours' key, as much of it as fits the row. */
-static void key(const Shown *p, int y, int shown, int of)
+/* The foot of a folded column: how many more, and how many of them the
+ * squeeze drops, in the first form that fits room columns. */
+static void foot(const Col *c, int gone, int y, int room)
 {
-	int x = 0, color = screen_color();
-	const ShownNet *d = &p->net;
-	/* the maps' ramp and the classes' colours as the Plane view keys them */
-	if (d->plane)
-		x += plane_key_maps(y, x, COLS - x, 1.0) + 2;
-	if (color && !screen_ascii()) {
-		x += screen_put(y, x, 0, C_DIM, 0, "weight ");
-		attr_set(A_BOLD, (short)palette_pair(palette_sign(1), -1), NULL);
-		mvaddstr(y, x, "⣿⣿ +");
-		attr_set(A_BOLD, (short)palette_pair(palette_sign(-1), -1), NULL);
-		mvaddstr(y, x + 5, "⣿⣿ −");
-		attr_set(A_NORMAL, 0, NULL);
-		x += 10;
-	} else {
-		x += screen_put(y, x, 0, C_DIM, 0, "weight %s",
-		                screen_ascii() ? "--- + ... -" : "(lines: +, dots: -)");
+	char more[64];
+	for (int k = 0; k < 3; k++) {
+		int n = snprintf(more, sizeof more, "+%d%s", c->more, c->off || k ? "" : " more");
+		if (gone)
+			snprintf(more + n, sizeof more - (size_t)n, k < 2 ? ", %d %s" : " %d%s",
+			         gone, S(TIMES));
+		if (screen_width(more) <= room)
+			break;
 	}
-	int k = d->n[d->m], kw = d->plane ? 6 + 4 * k : 0;
-	char w[160];
-	snprintf(w, sizeof w, " heavier: larger |w|, the strongest %d of %d drawn", shown, of);
-	if (x + screen_width(w) + 2 + kw > COLS)
-		snprintf(w, sizeof w, " (%d of %d)", shown, of);
-	if (x + screen_width(w) + 2 + kw <= COLS)
-		x += screen_put(y, x, COLS - x, C_DIM, 0, "%s", w);
-	if (d->plane && x + 2 + kw <= COLS)
-		plane_key_classes(y, x + 2, COLS - x - 2, k);
+	screen_put_cut(y, c->x, room, gone ? C_WARN : C_DIM, 0, "%s", more);
 }
 
 /* The title: the network, what the marks are, the keys of the view. */
@@ -581,16 +571,12 @@ static void column(const Shown *p, UiState *u, const Lay *L, const Col *c)
 	}
 	if (!c->more)
 		return;
+	/* how many more, and how many of them the squeeze drops */
 	const Alg3Combinations *mk = marks_of(p, l);
 	int gone = 0;
 	for (int j = 0; mk && j < d->n[l]; j++)
 		gone += (j < c->off || j >= c->off + c->nshow) && pivot_of(mk, j) >= mk->nkeep;
-	char more[48];
-	snprintf(more, sizeof more, "+%d%s", c->more, c->off ? "" : " more");
-	if (gone)
-		snprintf(more + strlen(more), sizeof more - strlen(more), ", %d %s", gone,
-		         S(TIMES));
-	screen_put(c->y[c->nshow], c->x, c->cw + 4, gone ? C_WARN : C_DIM, 0, "%s", more);
+	foot(c, gone, c->y[c->nshow], c->cw + 4);
 }
 
 void view_network(const Shown *p, UiState *u, int top, int bot)
@@ -638,8 +624,7 @@ void view_network(const Shown *p, UiState *u, int top, int bot)
 	}
 	for (int k = 0; k < L.ncol; k++)
 		column(p, u, &L, &L.col[k]);
-	coefficients(p, u, &L);
-	about(p, u, bot - info + 1);
+	about(p, u, bot - info + 1, coefficients(p, u, &L));
 	if (info > 1)
-		key(p, bot, shown, of);
+		view_network_key(p, bot, shown, of);
 }

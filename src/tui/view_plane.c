@@ -67,7 +67,8 @@ static double maps_scale(const ShownMaps *m)
 
 /* The combination of removed neuron r as text, with as many terms as fit
  * in width columns: of the activations where they were fitted (where the
- * refit works), else in Ŵ. */
+ * refit works), else in Ŵ; the residual in Ŵ goes before a term would be
+ * cut. */
 static void combination_line(const ShownMaps *m, int r, int y, int x, int width)
 {
 	char buf[1024];
@@ -80,6 +81,9 @@ static void combination_line(const ShownMaps *m, int r, int y, int x, int width)
 		if (screen_width(buf) <= width || terms == 1)
 			break;
 	}
+	char *w = strstr(buf, screen_ascii() ? "; W^" : "; Ŵ");
+	if (screen_width(buf) > width && w)
+		strcpy(w, ")");
 	screen_put_cut(y, x, width, C_NORMAL, 0, "%s", buf);
 }
 
@@ -87,43 +91,58 @@ typedef struct Lines {
 	int y, last, x, width;
 } Lines;
 
-static void fit_line(const char *line, void *ud)
+/* The pieces of a text (none cut between its words) in rows l->y..
+ * l->last, as many to a row as fit, a space between two. */
+static void put_pieces(const char *const *piece, int n, Lines *l)
 {
-	Lines *l = ud;
-	if (l->y <= l->last)
-		screen_put(l->y++, l->x, l->width, C_TITLE, 0, "%s", line);
+	char row[512] = "";
+	for (int k = 0; k <= n; k++) {
+		size_t len = strlen(row);
+		if (k < n && (!len || screen_width(row) + 1 + screen_width(piece[k]) <= l->width)) {
+			snprintf(row + len, sizeof row - len, "%s%s", len ? " " : "", piece[k]);
+			continue;
+		}
+		if (l->y <= l->last && len)
+			screen_put_cut(l->y++, l->x, l->width, C_TITLE, 0, "%s", row);
+		if (k < n)
+			snprintf(row, sizeof row, "%s", piece[k]);
+	}
 }
 
-/* What the fits of the dropped neurons say together, wrapped into rows
- * y..last from column x: their residuals' spread, and what the next
- * layer's refit leaves of what they send it. Returns the next row. */
+/* What the fits of the dropped neurons say together, in rows y..last
+ * from column x: their residuals' spread (one residual said as one), and
+ * what the next layer's refit leaves of what they send it; each number
+ * stays beside its unit. Returns the next row. */
 static int fit_summary(const ShownMaps *m, int next, int y, int last, int x, int width)
 {
 	double lo, med, hi;
 	if (alg3_combinations_spread(&m->c, &lo, &med, &hi) < 0)
 		return y;
-	char text[400];
-	int gone = m->c.n - m->c.nkeep;
+	char p[6][200];
+	int gone = m->c.n - m->c.nkeep, n = 0;
+	const char *approx = screen_ascii() ? "~" : "≈";
 	if (width >= 100)
-		snprintf(text, sizeof text,
-		         "%s: the %d dropped fitted by the %d kept on %d training points, residual "
-		         "%.1f%s%.1f %% (median %.1f %%); layer %d's refit leaves %.1f %% of what "
-		         "they send it",
-		         screen_ascii() ? "~" : "≈", gone, m->c.nkeep, m->c.rows, 100 * lo,
-		         screen_ascii() ? "-" : "–", 100 * hi, 100 * med, next, 100 * m->c.refit);
-	else /* the numbers, in two rows of 40 columns */
-		snprintf(
-		    text, sizeof text,
-		    "%s fits: residual %.1f%s%.1f %% (median %.1f %%);\nlayer %d's refit leaves "
-		    "%.1f %%",
-		    screen_ascii() ? "~" : "≈", 100 * lo, screen_ascii() ? "-" : "–", 100 * hi,
-		    100 * med, next, 100 * m->c.refit);
-	Lines l = {y, last, x, width};
-	for (char *c = text, *nl; c; c = nl ? nl + 1 : NULL) {
-		if ((nl = strchr(c, '\n')))
-			*nl = '\0';
-		screen_wrap(c, width, 0, fit_line, &l);
+		snprintf(p[n++], 200,
+		         "%s: the %d dropped fitted by the %d kept on %d training points,", approx,
+		         gone, m->c.nkeep, m->c.rows);
+	else
+		snprintf(p[n++], 200, "%s fit%s:", approx, gone == 1 ? "" : "s");
+	if (gone == 1) {
+		snprintf(p[n++], 200, "residual %.1f %%;", 100 * lo);
+	} else {
+		snprintf(p[n++], 200, "residual %.1f%s%.1f %%", 100 * lo,
+		         screen_ascii() ? "-" : "–", 100 * hi);
+		snprintf(p[n++], 200, "(median %.1f %%);", 100 * med);
 	}
+	snprintf(p[n++], 200, "layer %d's refit", next);
+	snprintf(p[n++], 200, "leaves %.1f %%%s", 100 * m->c.refit,
+	         width >= 100 ? (gone == 1 ? " of what it sends it" : " of what they send it")
+	                      : "");
+	const char *piece[6];
+	for (int k = 0; k < n; k++)
+		piece[k] = p[k];
+	Lines l = {y, last, x, width};
+	put_pieces(piece, n, &l);
 	return l.y;
 }
 
@@ -148,6 +167,50 @@ static int shown_layer(const Shown *p, UiState *u)
 	return layer;
 }
 
+/* The maps' title in the first of its forms, longest first, that fits. */
+static void maps_title(const ShownPlane *pl, int layer, int n, int nkeep, int top, int left,
+                       int width)
+{
+	int gone = n - nkeep;
+	char t[4][200];
+	const char *arrows = screen_ascii() ? "Up Down" : "↑↓";
+	if (pl->live) {
+		snprintf(t[0], sizeof t[0],
+		         "Layer %d (%s) in pivoted-QR order, live: the squeeze's marks when the "
+		         "training ends",
+		         layer, arrows);
+		snprintf(t[1], sizeof t[1], "Layer %d (%s), live: marks at the end", layer, arrows);
+		snprintf(t[2], sizeof t[2], "Layer %d, live: marks at the end", layer);
+		snprintf(t[3], sizeof t[3], "Layer %d, live", layer);
+	} else if (pl->step) {
+		const char *by = pl->step == 2 ? "the squeeze" : "Algorithm 1's step";
+		snprintf(t[0], sizeof t[0],
+		         "Layer %d (%s) before %s, which dropped %d of %d: the last in pivoted-QR "
+		         "order",
+		         layer, arrows, by, gone, n);
+		snprintf(t[1], sizeof t[1], "Layer %d (%s) before %s: %d of %d dropped", layer,
+		         arrows, by, gone, n);
+		snprintf(t[2], sizeof t[2], "Layer %d (%s) before %s: %d gone", layer, arrows, by,
+		         gone);
+		snprintf(t[3], sizeof t[3], "Layer %d: %d of %d dropped", layer, gone, n);
+	} else {
+		snprintf(t[0], sizeof t[0],
+		         "Layer %d (%s) in pivoted-QR order: the squeeze at %s %g keeps %d of %d",
+		         layer, arrows, S(TAU), pl->tau, nkeep, n);
+		snprintf(t[1], sizeof t[1],
+		         "Layer %d (%s) in pivoted-QR order: %s %g keeps %d of %d", layer, arrows,
+		         S(TAU), pl->tau, nkeep, n);
+		snprintf(t[2], sizeof t[2], "Layer %d (%s), QR order: %s %g keeps %d of %d", layer,
+		         arrows, S(TAU), pl->tau, nkeep, n);
+		snprintf(t[3], sizeof t[3], "Layer %d, QR order: %s %g keeps %d of %d", layer,
+		         S(TAU), pl->tau, nkeep, n);
+	}
+	int f = 0;
+	while (f < 3 && screen_width(t[f]) > width)
+		f++;
+	screen_put_cut(top, left, width, C_TITLE, 1, "%s", t[f]);
+}
+
 /* The tiles in pivot order from the first shown: a kept neuron's map, or a
  * dropped one's beside its combination's; then the combinations of the
  * dropped ones shown as text. */
@@ -162,27 +225,7 @@ static void maps_block(const Shown *p, UiState *u, int top, int bot, int left)
 	int layer = shown_layer(p, u);
 	const ShownMaps *m = &pl->maps[layer - 1];
 	int n = m->c.n, nkeep = m->c.nkeep, gone = n - nkeep;
-	if (pl->live)
-		screen_put_cut(top, left, width, C_TITLE, 1,
-		               width >= 64
-		                   ? "Layer %d (%s) in pivoted-QR order, live: the squeeze's "
-		                     "marks when the training ends"
-		                   : "Layer %d (%s), live: marks at the end",
-		               layer, screen_ascii() ? "Up Down" : "↑↓");
-	else if (pl->step)
-		screen_put_cut(top, left, width, C_TITLE, 1,
-		               width >= 64 ? "Layer %d (%s) before %s, which dropped %d of %d: the "
-		                             "last in pivoted-QR order"
-		                           : "Layer %d (%s) before %s: %d of %d dropped",
-		               layer, screen_ascii() ? "Up Down" : "↑↓",
-		               pl->step == 2 ? "the squeeze" : "Algorithm 1's step", gone, n);
-	else
-		screen_put_cut(top, left, width, C_TITLE, 1,
-		               width >= 64
-		                   ? "Layer %d (%s) in pivoted-QR order: the squeeze at %s %g "
-		                     "keeps %d of %d"
-		                   : "Layer %d (%s): %s %g keeps %d of %d",
-		               layer, screen_ascii() ? "Up Down" : "↑↓", S(TAU), pl->tau, nkeep, n);
+	maps_title(pl, layer, n, nkeep, top, left, width);
 	/* other maps (another layer, another network's, other marks) are shown
 	 * from their start: the last two kept, then the dropped */
 	unsigned key = pl->crc ^ (unsigned)layer * 2654435761u ^ (unsigned)nkeep * 40503u;
@@ -273,9 +316,19 @@ static void panel(const Shown *p, const ShownPanels *pn, int k, int top, int lef
 {
 	char what[64], acc[128];
 	panel_labels(pn, k, what, acc, sizeof what, sizeof acc);
+	/* narrower: the shorter names, never a cut one */
 	if (k == REGION_QR_COMP && screen_width(what) > cols)
 		snprintf(what, sizeof what, "QR, refitted");
-	screen_put_cut(top, left, cols, k == REGION_QR_COMP ? C_GOOD : C_TITLE, 1, "%s", what);
+	if (screen_width(what) > cols && k == REGION_NOW && pn->n > REGION_NPANELS)
+		snprintf(what, sizeof what, "before");
+	else if (screen_width(what) > cols && k == REGION_NPANELS)
+		snprintf(what, sizeof what, "after");
+	else if (screen_width(what) > cols && k == REGION_QR)
+		snprintf(what, sizeof what, "QR %s%d", S(MINUS), pn->removed);
+	else if (screen_width(what) > cols && k == REGION_RANDOM)
+		snprintf(what, sizeof what, "random");
+	if (screen_width(what) <= cols)
+		screen_put(top, left, cols, k == REGION_QR_COMP ? C_GOOD : C_TITLE, 1, "%s", what);
 	Area a = {top + 1, left, rows, cols, p->pl.box};
 	plane_draw_regions(&pn->reg[k], &a);
 	if (cols >= 40)
@@ -390,11 +443,16 @@ static void panel_view(const Shown *p, UiState *u, const ShownPanels *pn, int to
 		    "%s, a all, 4 the numbers",
 		    q->layer, q->n_before - q->nkeep, q->n_before, q->comp ? "on" : "off");
 	} else {
-		screen_put_cut(
-		    top, 0, 0, C_TITLE, 1,
-		    "Algorithm 1's step removed %d neurons: the network before it, without "
-		    "them, and after it",
-		    pn->removed);
+		char t[160];
+		snprintf(t, sizeof t,
+		         "Algorithm 1's step removed %d neurons: the network before it, without "
+		         "them, and after it",
+		         pn->removed);
+		if (screen_width(t) > COLS) /* the panels' titles name them */
+			snprintf(t, sizeof t,
+			         "Algorithm 1's step removed %d neurons: before, after",
+			         pn->removed);
+		screen_put_cut(top, 0, 0, C_TITLE, 1, "%s", t);
 	}
 	if (!pn) {
 		screen_put(top + 1, 0, 0, C_DIM, 0, "measuring the regions%s", S(ELLIPSIS));

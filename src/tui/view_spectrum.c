@@ -38,12 +38,17 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot)
 	               views_kappa(lc->kappa, p->tau, kb, sizeof kb), lc->p, lc->rank_svd, qr,
 	               p->live ? "  live" : "");
 	int units_n = lc->conv ? lc->cols : p->n[l];
-	if (lc->rank_svd < units_n) /* the flag r, with its number */
-		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
-		               "r: rank %d < %d %s: %d of them depend on the others "
-		               "(Algorithm 3 can remove them where %s > %s)",
-		               lc->rank_svd, units_n, lc->conv ? "channels" : "neurons",
-		               units_n - lc->rank_svd, S(KAPPA), S(TAU));
+	if (lc->rank_svd < units_n) { /* the flag r, with its number */
+		char r[240];
+		int n = snprintf(r, sizeof r, "r: rank %d < %d %s: %d of them depend on the others",
+		                 lc->rank_svd, units_n, lc->conv ? "channels" : "neurons",
+		                 units_n - lc->rank_svd);
+		snprintf(r + n, sizeof r - (size_t)n,
+		         " (Algorithm 3 can remove them where %s > %s)", S(KAPPA), S(TAU));
+		if (screen_width(r) > COLS)
+			r[n] = '\0'; /* what Algorithm 3 does is the squeeze view's */
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0, "%s", r);
+	}
 	double v[4096];
 	int nv = lc->nsv < 4096 ? lc->nsv : 4096;
 	for (int j = 0; j < nv; j++)
@@ -58,9 +63,17 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot)
 		views_profile(y, half, rows, COLS - half, t2, lc->rdiag, lc->nsv, lc->nsv, p->tau,
 		              lc->rank_qr);
 	}
-	screen_put_cut(
-	    bot, 0, 0, C_DIM, 0,
-	    "%s_j/%s%s is one singular value of %s relative to the largest; those under the "
-	    "line 1/%s make %s > %s (x explains)",
-	    S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", S(WHAT), S(TAU), S(KAPPA), S(TAU));
+	char key[300];
+	const char *one = screen_ascii() ? "_1" : "₁";
+	snprintf(key, sizeof key,
+	         "%s_j/%s%s is one singular value of %s relative to the largest; those under the "
+	         "line 1/%s make %s > %s (x explains)",
+	         S(SIGMA), S(SIGMA), one, S(WHAT), S(TAU), S(KAPPA), S(TAU));
+	if (screen_width(key) > COLS) /* the same, said in items */
+		snprintf(
+		    key, sizeof key,
+		    "%s_j/%s%s: a singular value of %s over the largest   under 1/%s: %s > %s   "
+		    "x explains",
+		    S(SIGMA), S(SIGMA), one, S(WHAT), S(TAU), S(KAPPA), S(TAU));
+	screen_put_items(bot, 0, 0, C_DIM, 0, "%s", key);
 }

@@ -32,37 +32,49 @@ static const char *units_of(const Shown *p, int layer)
 	                                                                     : "neurons";
 }
 
-/* The pivot order on up to two rows, cut with a way to see it all. */
+/* How many bytes of the numbers in s, whole, fit in w columns. */
+static int whole_numbers(const char *s, int w)
+{
+	int k = 0;
+	for (;;) {
+		int e = k;
+		while (s[e] == ' ')
+			e++;
+		while (s[e] && s[e] != ' ')
+			e++;
+		if (e == k || e > w)
+			return k;
+		k = e;
+	}
+}
+
+/* The pivot order on up to two rows; what they cannot hold is counted
+ * ("+k more") beside the key that shows it all. */
 static int order(const ShownSqueeze *q, const char *units, int y)
 {
 	char ord[4096];
 	size_t n = 0;
-	int shown = 0;
-	for (int j = 0; j < q->n_before && n + 16 < sizeof ord; j++, shown++)
+	for (int j = 0; j < q->n_before && n + 16 < sizeof ord; j++)
 		n += (size_t)snprintf(ord + n, sizeof ord - n, j ? " %d" : "%d", q->perm[j]);
 	int x = screen_put(y, 0, 0, C_NORMAL, 0, "pivoted-QR order (%s from 1): ", units);
 	if (screen_width(ord) <= COLS - x) {
 		screen_put(y, x, 0, C_NORMAL, 0, "%s", ord);
 		return y + 1;
 	}
-	/* the first row, then the second with an ellipsis and the key */
-	int w = COLS - x, k = 0, cols = 0;
-	while (ord[k] && cols < w) {
-		int s = k;
-		while (ord[k] == ' ')
-			k++;
-		while (ord[k] && ord[k] != ' ')
-			k++;
-		if (cols + (k - s) > w) {
-			k = s;
-			break;
-		}
-		cols += k - s;
-	}
+	int w = COLS - x, k = whole_numbers(ord, w);
 	screen_put(y, x, w, C_NORMAL, 0, "%.*s", k, ord);
-	screen_put_cut(y + 1, x, w - 18, C_NORMAL, 0, "%s", ord + k + (ord[k] == ' '));
-	if (screen_width(ord + k) > w - 18)
-		screen_put(y + 1, COLS - 17, 17, C_KEY, 1, " p: all %d", q->n_before);
+	const char *rest = ord + k + (ord[k] == ' ');
+	if (screen_width(rest) <= w) {
+		screen_put(y + 1, x, w, C_NORMAL, 0, "%s", rest);
+		return y + 2;
+	}
+	char key[48];
+	int keyw = snprintf(key, sizeof key, " p: all %d", q->n_before) + 1;
+	int k2 = whole_numbers(rest, w - keyw - 10), left = 0;
+	for (const char *c = rest + k2; *c; c++)
+		left += *c != ' ' && (c[1] == ' ' || !c[1]);
+	screen_put(y + 1, x, w - keyw, C_NORMAL, 0, "%.*s +%d more", k2, rest, left);
+	screen_put(y + 1, COLS - keyw, keyw, C_KEY, 1, "%s", key);
 	return y + 2;
 }
 
@@ -172,6 +184,10 @@ static void proposal(const Shown *p, const UiState *u, int y, int bot)
 	profiles(p, units, y, bot);
 }
 
+/* The rows of the chart of κ now: its title, the rows of its plot, the
+ * axis and the layers' numbers. */
+#define KAPPA_NOW_ROWS (3 + PLOT_MIN_THR_ROWS)
+
 /* κ of every layer now against τ, one column per layer (log; ^ for ∞):
  * those above the line are what a squeeze would take next. */
 static void kappa_now(const Shown *p, int top, int rows)
@@ -190,8 +206,12 @@ static void kappa_now(const Shown *p, int top, int rows)
 	               "neurons next",
 	               S(KAPPA), S(WHAT), S(TAU));
 	Plot pl;
-	if (plot_begin(&pl, top + 1, 0, rows - 1, COLS, 5, 1, 0.5, p->m + 0.5, lo, hi, 1) < 0)
+	if (rows < KAPPA_NOW_ROWS ||
+	    plot_begin(&pl, top + 1, 0, rows - 1, COLS, 5, 1, 0.5, p->m + 0.5, lo, hi, 1) < 0) {
+		plot_too_short(top + 1, 0, COLS, "the chart",
+		               KAPPA_NOW_ROWS - rows > 0 ? KAPPA_NOW_ROWS - rows : 1);
 		return;
+	}
 	plot_threshold(&pl, p->tau);
 	plot_axes(&pl, 0, NULL, 1);
 	plot_hline(&pl, p->tau, C_MARK, NULL);
@@ -208,6 +228,33 @@ static void kappa_now(const Shown *p, int top, int rows)
 	plot_hlabel(&pl, p->tau, C_MARK, screen_ascii() ? "tau" : "τ");
 	plot_xticks(&pl, 1, p->m, "layer");
 	plot_end(&pl);
+}
+
+/* The decisions in rows y..bot, then where the pass leaves every layer:
+ * the chart takes its rows first, the list the rest (its newest
+ * decisions; its title and the blank rows around it when they fit). */
+static void decisions(const Shown *p, int y, int bot)
+{
+	const ShownSqueeze *q = &p->sq;
+	int avail = bot - y + 1, list = avail - KAPPA_NOW_ROWS;
+	if (list < 1) /* no chart: the list alone */
+		list = avail;
+	int title = list >= 3 || list >= 1 + q->ndone, blanks = list - (title + q->ndone);
+	if (blanks > 0)
+		y++;
+	int shown = list - title - (blanks > 0) - (blanks > 1);
+	if (shown > q->ndone)
+		shown = q->ndone;
+	if (title && shown < q->ndone)
+		screen_put(y++, 0, 0, C_TITLE, 1, "decisions, the last %d of %d:", shown, q->ndone);
+	else if (title)
+		screen_put(y++, 0, 0, C_TITLE, 1, "decisions:");
+	for (int i = q->ndone - shown; i < q->ndone && y <= bot; i++)
+		screen_put_cut(y++, title ? 2 : 0, 0, C_NORMAL, 0, "%s", q->done[i]);
+	if (blanks > 1)
+		y++;
+	if (list < avail)
+		kappa_now(p, y, bot - y + 1);
 }
 
 void view_squeeze(const Shown *p, UiState *u, int top, int bot)
@@ -245,26 +292,12 @@ void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 			    y++, 0, 0, C_WARN, 0,
 			    "an undo (u) has since reverted a change; the numbers above are "
 			    "history");
-		else if (isnan(q->acc_retrained))
+		else if (isnan(q->acc_retrained) && !u->lesson)
 			screen_put(y++, 0, 0, C_NORMAL, 0,
 			           "t retrains; the accuracy after retraining shows here");
-		else
+		else if (!isnan(q->acc_retrained))
 			screen_put(y++, 0, 0, C_NORMAL, 0, "after retraining: %.2f%%",
 			           q->acc_retrained);
 	}
-	/* the decisions, then where the pass leaves every layer in the rows the
-	 * list leaves: a chart needs 6 (its title, 3 rows of plot, the axis and
-	 * the layers); the blank rows before the list and before the chart go
-	 * first when they would leave it out */
-	int spare = bot - y + 1 - (1 + q->ndone) - 6;
-	if (spare != 0) /* no chart (spare < 0) keeps the blank row too */
-		y++;
-	screen_put(y++, 0, 0, C_TITLE, 1, "decisions:");
-	for (int i = q->ndone > bot - y + 1 ? q->ndone - (bot - y + 1) : 0;
-	     i < q->ndone && y <= bot; i++)
-		screen_put_cut(y++, 2, 0, C_NORMAL, 0, "%s", q->done[i]);
-	if (spare >= 2)
-		y++;
-	if (bot - y + 1 >= 6)
-		kappa_now(p, y, bot - y + 1);
+	decisions(p, y, bot);
 }

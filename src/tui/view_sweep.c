@@ -122,7 +122,14 @@ static int plot(const Shown *p, int top, int rows, int cols)
 			return 0;
 	}
 	double span = fhi - flo;
-	pl.vfirst = 1;
+	/* a marker whose cell is taken moves along its row, a blank column
+	 * short of the next β's */
+	int gap = pl.cols;
+	for (int i = 1; i < p->nbeta; i++) {
+		int g = plot_x(&pl, p->beta[i].beta) - plot_x(&pl, p->beta[i - 1].beta);
+		gap = g < gap ? g : gap;
+	}
+	pl.xslack = gap > 2 ? (gap - 2) / 2 : 0;
 	plot_axes(&pl, span >= 10 ? 0 : span >= 1 ? 1 : 2, "%", 1);
 	for (int i = 0; i < p->nbeta; i++) {
 		const ReportBeta *b = &p->beta[i];
@@ -152,8 +159,9 @@ static int plot(const Shown *p, int top, int rows, int cols)
 		plot_mark(&pl, b->beta, 100 * b->err_v, C_TITLE, 1, "v");
 		plot_mark(&pl, b->beta, 100 * b->err_tr, C_GOOD, 1, "t");
 	}
+	int shared = pl.nshared > 0;
 	plot_end(&pl);
-	return brk;
+	return brk | shared << 1;
 }
 
 static const char *state(const Shown *p, char *buf, size_t len)
@@ -202,14 +210,15 @@ void view_sweep(const Shown *p, UiState *u, int top, int bot)
 	               p->sweep_eta, state(p, st, sizeof st));
 	int tx = COLS - TW, rows = bot - 2 - top;
 	table(p, top + 1, bot - 2, tx);
-	int brk = plot(p, top + 1, rows, tx - 1);
+	int drew = plot(p, top + 1, rows, tx - 1), brk = drew & 1;
 	char key[300];
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		snprintf(key, sizeof key,
-		         "t %s_tr  v %s_v  s 2%s_v%s%s_tr  | min%smax of s%s  * pick%s", S(EPS),
+		         "t %s_tr  v %s_v  s 2%s_v%s%s_tr  | min%smax of s%s  * pick%s%s%s", S(EPS),
 		         S(EPS), S(EPS), S(MINUS), S(EPS), screen_ascii() ? "-" : "–",
 		         k ? "" : " (q trials)",
-		         brk ? (screen_ascii() ? "  ~ log above" : "  ≈ log above") : "");
+		         brk ? (screen_ascii() ? "  ~ log above" : "  ≈ log above") : "",
+		         drew & 2 ? "  " : "", drew & 2 ? plot_shared_key(k == 2) : "");
 		if (screen_width(key) <= COLS)
 			break;
 	}

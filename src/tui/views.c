@@ -407,9 +407,30 @@ static const char *narration(const Shown *p)
 	return worker_narr_last_op(p);
 }
 
+/* While a step back replays the lesson: where it goes, and how far the
+ * replay is (the screens it passes through are not the one shown). */
+static void going_back(const Shown *p, const UiState *u, int top, int bot)
+{
+	const Lesson *l = u->lesson;
+	if (l && u->back_to >= 0)
+		screen_put_cut(
+		    top, 0, 0, C_KEY, 1,
+		    "going back to action %d of %d%s: the lesson replayed from its start",
+		    u->back_to / 2 - l->setup, l->n - l->setup,
+		    u->back_to % 2 ? ", its proposal" : "");
+	else
+		screen_put_cut(top, 0, 0, C_KEY, 1,
+		               "going back: the lesson replayed from its start");
+	if (top + 1 <= bot && p->activity[0])
+		screen_put_cut(top + 1, 0, 0, C_DIM, 0, "%s", p->activity);
+}
+
 void views_draw(const Shown *p, UiState *u)
 {
 	LessonScreen sc = {p->play_pos, p->sq.waiting};
+	/* a step back on its way shows the caption of the screen it goes to */
+	if (p->replaying && u->back_to >= 0)
+		sc = (LessonScreen){u->back_to / 2, u->back_to % 2};
 	const char *cap = u->lesson ? lesson_screen_caption(u->lesson, sc) : NULL;
 	const char *narr = narration(p);
 	char st[600];
@@ -437,8 +458,7 @@ void views_draw(const Shown *p, UiState *u)
 		draw_caption(cap, &lo);
 	if (lo.body_top <= lo.body_bot) {
 		if (p->replaying) /* the screens it passes through are not the one shown */
-			screen_put_cut(lo.body_top, 0, 0, C_DIM, 0, "stepping back: %s",
-			               p->activity[0] ? p->activity : "the lesson from its start");
+			going_back(p, u, lo.body_top, lo.body_bot);
 		else if (u->panel)
 			view_panel(p, u, lo.body_top, lo.body_bot);
 		else if (u->view == VIEW_PLANE && p->ch.on) /* a network of convolutions */

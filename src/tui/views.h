@@ -63,6 +63,8 @@ typedef struct UiState {
 	double delay;     /* seconds between a lesson's actions, 0: on keys */
 	int present;      /* presentation mode: the view has the screen (P, --present) */
 	int caption_open; /* a lesson's long caption whole in presentation mode (c) */
+	int back_to;      /* the lesson screen a step back on its way goes to (2 × its
+	                   * position, + 1 with a proposal), -1: none */
 } UiState;
 
 /* A view's name on its tab, long or brief (for a narrow screen). */

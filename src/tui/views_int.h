@@ -32,6 +32,8 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot);
 void view_history(const Shown *p, UiState *u, int top, int bot);
 void view_plane(const Shown *p, UiState *u, int top, int bot);
 void view_network(const Shown *p, UiState *u, int top, int bot);
+/* The key under view 8 on row y: shown of the weights are drawn. */
+void view_network_key(const Shown *p, int y, int shown, int of);
 void view_panel(const Shown *p, UiState *u, int top, int bot);
 /* The Plane view of a network with convolutions (view_channels.c). */
 void view_channels(const Shown *p, UiState *u, int top, int bot);
@@ -52,6 +54,9 @@ void views_profile(int top, int left, int rows, int cols, const char *title, con
 void views_kappa_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
                             int cols);
 /* The widths n_i of every hidden layer per Algorithm-1 iteration. */
+/* The fewest rows the κ chart per iteration of m layers needs in cols
+ * columns (the widths' chart beside it needs no more). */
+int views_iterations_rows(const UiState *u, int m, int cols);
 void views_widths_iterations(const Shown *p, const UiState *u, int top, int left, int rows,
                              int cols);
 /* That chart while the network is the one Algorithm 1 left (or when no

@@ -199,6 +199,7 @@ Worker *worker_start(Session *s, const Lesson *lesson, int applied, Err *e)
 	}
 	w->s = s;
 	w->lesson = lesson;
+	w->back_want = -1;
 	w->shown.play_pos = applied;
 	w->hooks = worker_hooks(w);
 	w->shown.sq.acc_start = w->shown.sq.acc_end = w->shown.sq.acc_retrained = NAN;

@@ -66,6 +66,11 @@ void worker_cancel(Worker *w);
 /* A lesson's opening words: narrated, and again when a step back returns
  * to its start. */
 void worker_play_note(Worker *w, const char *note);
+/* The lesson screen (2 × its position, + 1 with a squeeze's proposal) a
+ * step back goes to, while it is on its way or asked for: a step back
+ * under way stops there, a → pressed meanwhile moves it on (-1: none, the
+ * step back's own). */
+void worker_play_retarget(Worker *w, int screen);
 
 /* 0 when none of the files out[0..nout) a save (save 1) or an export (0)
  * would write takes the place of a file the session reads or writes, or of
@@ -81,6 +86,9 @@ void worker_unlock(Worker *w);
 /* Says something on the status line about the current state (from the
  * screen, e.g. a bad prompt entry); it goes when the state moves on. */
 void worker_status(Worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Says what a request from the screen did (an export written): on the
+ * status line, a lesson's too, and in the narration (L keeps it). */
+void worker_status_done(Worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The screen's opening note: a status message that holds until the first
  * operation or undoable change, whatever the start measures meanwhile. */
 void worker_status_opening(Worker *w, const char *note);

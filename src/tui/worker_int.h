@@ -49,6 +49,8 @@ struct Worker {
 	 * when the last epoch ended */
 	int step_epoch;
 	double epoch_at;
+	/* the screen a step back goes to, when the keys set one (worker_play.c) */
+	int back_want;
 	/* the network diagram (worker_diagram.c): when it was last sampled while
 	 * a network trained, and what that cost */
 	double diagram_last, diagram_cost;

@@ -43,7 +43,9 @@ void worker_pace_epoch(Worker *w, const TrainEpoch *te)
 	if (net != te->net || !pthread_equal(pthread_self(), w->th))
 		return;
 	pthread_mutex_lock(&w->mu);
-	int slow = w->shown.speed > 0 || w->step_epoch;
+	/* a step back replays what was watched at full speed: the same weights */
+	int replay = w->shown.replaying;
+	int slow = (w->shown.speed > 0 || w->step_epoch) && !replay;
 	pthread_mutex_unlock(&w->mu);
 	/* what the epoch left, drawn for it */
 	if (slow) {
@@ -62,7 +64,7 @@ void worker_pace_epoch(Worker *w, const TrainEpoch *te)
 		double speed = w->shown.speed, t = w->epoch_at + (speed > 0 ? 1 / speed : 0);
 		if (w->shown.paused)
 			pthread_cond_wait(&w->resume, &w->mu);
-		else if (speed > 0 && clock_seconds() < t)
+		else if (speed > 0 && !replay && clock_seconds() < t)
 			wait_until(w, t);
 		else
 			break;

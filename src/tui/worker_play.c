@@ -26,6 +26,11 @@ void worker_play_caption(Worker *w, int pos)
 	char line[NARR_LEN];
 	if (!c)
 		return;
+	pthread_mutex_lock(&w->mu);
+	int back = w->shown.replaying;
+	pthread_mutex_unlock(&w->mu);
+	if (back)
+		return; /* a step back shows the caption it goes to from its start */
 	snprintf(line, sizeof line, "%s", c);
 	for (char *k = line; *k; k++)
 		if (*k == '\n')
@@ -145,15 +150,42 @@ static int screen_index(Worker *w)
 	return 2 * w->shown.play_pos + (w->shown.sq.waiting ? 1 : 0);
 }
 
-/* What the replay of a step back says it does, as the activity. */
+void worker_play_retarget(Worker *w, int screen)
+{
+	pthread_mutex_lock(&w->mu);
+	w->back_want = screen;
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* How far a step back to screen want is: the actions replayed so far of
+ * those it replays, as the activity (the status line and the view say it
+ * while it runs). */
+static void back_progress(Worker *w, int want, int done, const char *what)
+{
+	const Lesson *l = w->lesson;
+	int total = want / 2 - l->setup + (want % 2);
+	pthread_mutex_lock(&w->mu);
+	snprintf(w->shown.activity, sizeof w->shown.activity, "%d of %d actions replayed%s%.100s",
+	         done < total ? done : total, total, what ? ": " : "", what ? what : "");
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* The screen a step back goes to: the keys' (a → meanwhile moved it on),
+ * else the job's. */
+static int back_want(Worker *w, int job)
+{
+	pthread_mutex_lock(&w->mu);
+	int want = w->back_want >= 0 ? w->back_want : job;
+	pthread_mutex_unlock(&w->mu);
+	return want;
+}
+
+/* What the replay of the setup says it does, beside where it goes. */
 static void replay_note(const HookStep *st, void *ud)
 {
 	Worker *w = ud;
-	if (st->kind != HOOK_NOTE)
-		return;
-	pthread_mutex_lock(&w->mu);
-	snprintf(w->shown.activity, sizeof w->shown.activity, "stepping back: %.130s", st->text);
-	pthread_mutex_unlock(&w->mu);
+	if (st->kind == HOOK_NOTE)
+		back_progress(w, back_want(w, 0), 0, st->text);
 }
 
 void worker_play_back(Worker *w, int target, int proposal)
@@ -169,9 +201,11 @@ void worker_play_back(Worker *w, int target, int proposal)
 	Session *s = w->s;
 	Err e = {{0}};
 	Hook quiet = {w->hooks.progress, replay_note, w->hooks.cancelled, w};
+	int want = back_want(w, 2 * target + (proposal ? 1 : 0));
 	pthread_mutex_lock(&w->mu);
 	w->shown.replaying = 1;
 	pthread_mutex_unlock(&w->mu);
+	back_progress(w, want, 0, "the lesson from its start");
 	worker_sqz_finish(w, "stopped");
 	/* the lesson's start as the screen opened on it, then every step →
 	 * took from there, each as → took it: the same screens */
@@ -182,27 +216,27 @@ void worker_play_back(Worker *w, int target, int proposal)
 	pthread_mutex_unlock(&w->mu);
 	if (rc == 0) {
 		worker_publish(w);
-		worker_play_caption(w, l->setup);
 		if (w->note[0])
 			worker_narrate(w, "%s", w->note);
 	}
-	int want = 2 * target + (proposal ? 1 : 0);
-	while (rc == 0 && screen_index(w) < want && !worker_stop_any(w)) {
+	while (rc == 0 && screen_index(w) < (want = back_want(w, want)) && !worker_stop_any(w)) {
 		int was = screen_index(w);
+		back_progress(w, want, was / 2 - l->setup, NULL);
 		worker_play_next(w);
 		if (screen_index(w) == was)
 			break; /* a step that failed or was stopped */
 	}
 	pthread_mutex_lock(&w->mu);
 	w->shown.replaying = 0;
-	int k = w->shown.play_pos;
+	int k = w->shown.play_pos, at = screen_index(w);
 	pthread_mutex_unlock(&w->mu);
+	worker_play_caption(w, k);
 	if (rc < 0)
 		worker_status(w, 1, "stepping back failed at action %d: %s", done + 2, e.msg);
-	else if (rc == 1 || screen_index(w) != want)
+	else if (rc == 1 || at != want)
 		worker_status(w, 0, "stepping back stopped: the lesson is at action %d of %d",
 		              k - l->setup, l->n - l->setup);
 	worker_narrate_kind(w, NARR_QUIET,
 	                    "lesson: back to action %d of %d%s (replayed from the start)",
-	                    k - l->setup, l->n - l->setup, proposal ? ", its proposal" : "");
+	                    k - l->setup, l->n - l->setup, at % 2 ? ", its proposal" : "");
 }

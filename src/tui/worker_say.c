@@ -178,6 +178,21 @@ void worker_status(Worker *w, int err, const char *fmt, ...)
 	w->shown.status_err = err;
 	w->shown.status_gen = w->shown.gen;
 	w->shown.status_opening = 0;
+	w->shown.status_lesson = 0;
+	pthread_mutex_unlock(&w->mu);
+}
+
+void worker_status_done(Worker *w, const char *fmt, ...)
+{
+	char text[NARR_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	worker_narrate(w, "%s", text);
+	worker_status(w, 0, "%s", text);
+	pthread_mutex_lock(&w->mu);
+	w->shown.status_lesson = 1;
 	pthread_mutex_unlock(&w->mu);
 }
 

@@ -327,6 +327,9 @@ typedef struct Shown {
 	 * how to fetch MNIST): it outlives the measurements that follow the
 	 * start and holds until the first operation or change */
 	int status_opening;
+	/* the message is also for a lesson's status line, which otherwise says
+	 * only refusals and failures (an export's account: worker_status_done) */
+	int status_lesson;
 	/* a lesson played (worker_start with one) */
 	int play_pos;  /* lesson actions applied */
 	int playing;   /* 1 while a lesson step runs */
