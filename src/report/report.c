@@ -1,8 +1,8 @@
 /* report.c - the records of the algorithms: a network's conditioning per
  * layer, Algorithm 1's iterations and a β sweep, each
  * described once (report_rec.h) and written as the paper's tables and as
- * JSON; and the files records are written to. Squeeze rounds are
- * report_squeeze.c's. */
+ * JSON (the files records are written to are report_write.c's). Squeeze
+ * rounds are report_squeeze.c's. */
 #include "report/report.h"
 
 #include <cjson/cJSON.h>
@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/file.h"
-#include "base/kernels.h"
 #include "report/report_int.h"
 #include "report/report_layers.h"
 #include "report/report_rec.h"
@@ -587,71 +585,4 @@ cJSON *report_alg2_json(const Alg2 *a, Err *e)
 	free((void *)s.v);
 	free(b);
 	return bad ? json_nomem(root, e) : root;
-}
-
-/* ---- files ---- */
-
-/* The kernels a record was computed with, and why when there is a why
- * (base/kernels.h): "kernels", "kernels_why". 0, or -1 when out of memory. */
-static int kernels_json(cJSON *root)
-{
-	if (!cJSON_IsObject(root) || cJSON_GetObjectItemCaseSensitive(root, "kernels"))
-		return 0;
-	KernelsChoice k;
-	char why[256];
-	kernels_current(&k);
-	if (json_add(root, "kernels", cJSON_CreateString(k.core), NULL))
-		return -1;
-	if (kernels_why_text(&k, 0, why, sizeof why)[0] &&
-	    json_add(root, "kernels_why", cJSON_CreateString(why), NULL))
-		return -1;
-	return 0;
-}
-
-int report_write_json(const char *path, struct cJSON *root, Err *e)
-{
-	if (root && kernels_json(root))
-		return err_set(e, "%s: out of memory while formatting JSON", path);
-	char *s = root ? cJSON_Print(root) : NULL;
-	if (!s)
-		return err_set(e, "%s: out of memory while formatting JSON", path);
-	size_t n = strlen(s);
-	s[n] = '\n'; /* cJSON's terminator becomes the final newline */
-	int rc = file_write(path, s, n + 1, FILE_OUT_TEXT, e);
-	cJSON_free(s);
-	return rc;
-}
-
-void report_free(struct cJSON *root)
-{
-	cJSON_Delete(root);
-}
-
-int report_write_record(const char *path, struct cJSON *root, Err *e)
-{
-	if (!root)
-		return -1;
-	int rc = report_write_json(path, root, e);
-	cJSON_Delete(root);
-	return rc;
-}
-
-int report_write_file(const char *path, ReportFn fn, const void *ud, Err *e)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return err_set(e, "%s: out of memory", path);
-	int rc = fn(f, ud, e);
-	if (fclose(f)) {
-		free(buf);
-		return err_set(e, "%s: out of memory", path);
-	}
-	if (rc == 0)
-		rc = file_write(path, buf, len, FILE_OUT_TEXT, e);
-	else
-		err_prefix(e, "%s", path);
-	free(buf);
-	return rc;
 }

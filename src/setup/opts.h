@@ -73,9 +73,9 @@ enum {
 	OPTS_NOISE,
 	OPTS_INPUTS,
 	OPTS_SHAPE,
-	OPTS_ONNX,          /* not in opts_common: the batch commands that train or read a network
-	                     * name it among their own (OPTS_ONNX_OPTION); parsed into the common
-	                     * options all the same */
+	OPTS_ONNX, /* not in opts_common: the batch commands that train or read a network
+	            * name it among their own (OPTS_ONNX_OPTION); parsed into the common
+	            * options all the same */
 	OPTS_WIDE,
 	OPTS_DRY_RUN = 511, /* every command's; not a common option */
 	OPTS_OWN = 512
