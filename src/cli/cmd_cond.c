@@ -200,6 +200,28 @@ static int write_outputs(const CommonOpts *c, Net *net, const LayerCond *lc,
 	return c->save ? setup_save_model(net, c->save, train, e) : 0;
 }
 
+/* The conditioning table, the notes under it and, on a chain, Algorithm 3's
+ * table at tau (its rows and removals kept for the records): 0, 1 when a
+ * signal stopped it, -1 on failure. */
+static int print_tables(const Net *net, const LayerCond *lc, const CondCmd *k,
+                        SqueezeLayerRow **rows, int *removed, Progress *prog, Err *e)
+{
+	ReportFormat fmt = k->markdown ? REPORT_MARKDOWN : REPORT_TEXT;
+	if (report_cond(stdout, net, lc, fmt, e))
+		return -1;
+	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
+	if (!net->graph)
+		wide_notes(net, lc, k->tau);
+	if (k->no_squeeze)
+		return 0;
+	if (net->graph) {
+		printf("(Algorithm 3's table is for chains: a graph network's squeeze removes "
+		       "channels together across its residual Adds and groups)\n");
+		return 0;
+	}
+	return squeeze_table(net, lc, k->tau, fmt, rows, removed, prog, e);
+}
+
 int cmd_cond(int argc, char **argv)
 {
 	CommonOpts c;
@@ -243,17 +265,7 @@ int cmd_cond(int argc, char **argv)
 		goto fail;
 	char sh[512];
 	printf("%s: %s\n\n", path ? path : "fresh network", net_shape_str(net, sh, sizeof sh));
-	ReportFormat fmt = k.markdown ? REPORT_MARKDOWN : REPORT_TEXT;
-	if (report_cond(stdout, net, lc, fmt, &e))
-		goto fail;
-	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
-	if (!net->graph)
-		wide_notes(net, lc, k.tau);
-	if (!k.no_squeeze && net->graph)
-		printf("(Algorithm 3's table is for chains: a graph network's squeeze removes "
-		       "channels together across its residual Adds and groups)\n");
-	else if (!k.no_squeeze)
-		st = squeeze_table(net, lc, k.tau, fmt, &rows, &removed, &prog, &e);
+	st = print_tables(net, lc, &k, &rows, &removed, &prog, &e);
 	if (st > 0)
 		goto stopped;
 	if (st < 0)

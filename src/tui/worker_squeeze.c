@@ -39,28 +39,10 @@ void worker_sqz_finish(Worker *w, const char *how)
 		    how, w->shown.sq.removed, units, w->shown.sq.acc_start, acc);
 }
 
-/* Publishes the proposal the session holds, with its preview, or ends the
- * pass when there is none. */
-void worker_sqz_show(Worker *w)
+/* The proposal sp on the screen (perm and rd, its pivot order from 1 and
+ * its |r_jj|, handed over), its what-if accuracies to be measured. */
+static ShownSqueeze *publish_proposal(Worker *w, const Alg3Proposal *sp, int *perm, double *rd)
 {
-	Session *s = w->s;
-	const Alg3Proposal *sp = session_squeeze_proposal(s);
-	if (!sp) {
-		worker_sqz_finish(w, "finished");
-		return;
-	}
-	Err e = {{0}};
-	int *perm = malloc((size_t)sp->n_before * sizeof *perm);
-	double *rd = malloc((size_t)(sp->nrdiag > 0 ? sp->nrdiag : 1) * sizeof *rd);
-	if (!perm || !rd) {
-		free(perm);
-		free(rd);
-		worker_sqz_finish(w, "stopped (out of memory)");
-		return;
-	}
-	for (int j = 0; j < sp->n_before; j++)
-		perm[j] = sp->perm[j] + 1; /* neurons are numbered from 1, as layers are */
-	memcpy(rd, sp->rdiag, (size_t)sp->nrdiag * sizeof *rd);
 	pthread_mutex_lock(&w->mu);
 	ShownSqueeze *q = &w->shown.sq;
 	free(q->perm);
@@ -86,6 +68,32 @@ void worker_sqz_show(Worker *w)
 	snprintf(w->shown.activity, sizeof w->shown.activity,
 	         "squeeze: measuring layer %d's choice against the simple rules", sp->layer);
 	pthread_mutex_unlock(&w->mu);
+	return q;
+}
+
+/* Publishes the proposal the session holds, with its preview, or ends the
+ * pass when there is none. */
+void worker_sqz_show(Worker *w)
+{
+	Session *s = w->s;
+	const Alg3Proposal *sp = session_squeeze_proposal(s);
+	if (!sp) {
+		worker_sqz_finish(w, "finished");
+		return;
+	}
+	Err e = {{0}};
+	int *perm = malloc((size_t)sp->n_before * sizeof *perm);
+	double *rd = malloc((size_t)(sp->nrdiag > 0 ? sp->nrdiag : 1) * sizeof *rd);
+	if (!perm || !rd) {
+		free(perm);
+		free(rd);
+		worker_sqz_finish(w, "stopped (out of memory)");
+		return;
+	}
+	for (int j = 0; j < sp->n_before; j++)
+		perm[j] = sp->perm[j] + 1; /* neurons are numbered from 1, as layers are */
+	memcpy(rd, sp->rdiag, (size_t)sp->nrdiag * sizeof *rd);
+	ShownSqueeze *q = publish_proposal(w, sp, perm, rd);
 	worker_diagram_publish(w); /* its marks and combinations in the diagram */
 	/* The proposal is on the screen; what it would do follows: the QR
 	 * choice, the norm rule and random orders keeping as many, each also
