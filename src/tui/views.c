@@ -41,13 +41,26 @@ static void settings_shown(const Shown *p, int next, int most, char *buf, size_t
 	}
 }
 
+/* The data set's description in room columns: whole items (", 10
+ * classes") left off from the right, an ellipsis in their place, rather
+ * than a number cut short ("test 1000…" for 10000). */
+static void data_items(const char *desc, int room, char *out, size_t len)
+{
+	snprintf(out, len, " %s", desc);
+	char *c;
+	while (screen_width(out) > room && (c = strrchr(out, ',')) != NULL)
+		snprintf(c, len - (size_t)(c - out), "%s", S(ELLIPSIS));
+}
+
 static void draw_header(const Shown *p, const UiState *u)
 {
 	char shape[256], set[256], st[200];
 	status_state(p, u, st, sizeof st);
 	int sw = views_state_width(p, u);
 	screen_put(0, 0, 0, C_TITLE, 1, "condnet");
-	screen_put_cut(0, 8, COLS - 8 - sw - 1, C_NORMAL, 0, " %s", p->data);
+	char data[sizeof p->data + 8];
+	data_items(p->data, COLS - 8 - sw - 1, data, sizeof data);
+	screen_put_cut(0, 8, COLS - 8 - sw - 1, C_NORMAL, 0, "%s", data);
 	screen_put_cut(0, COLS - sw, sw,
 	               p->paused ? C_WARN
 	               : p->busy ? C_KEY
