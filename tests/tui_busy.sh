@@ -254,6 +254,7 @@ see "a second screen on that log refuses it, naming the first ($holder)" \
 see "... and ends with status 1" '^EXIT=1' 5
 $T kill-session -t lock2
 PANE=lock1
+see "the first screen is idle" ' idle *$' 30
 keys q
 see "the first screen quits" '^EXIT=0' 5
 check "the log holds the lines of one screen" [ "$(grep -c '^data ' "$TMP/lock.log")" -eq 1 ]
@@ -269,6 +270,9 @@ $T new-session -d -s full -x 240 -y 30 "$TMP/run-full.sh"
 PANE=full
 see "the screen says the log cannot be written" \
 	"the session log $TMP/full\.log cannot be written \(File too large\): it ends before this action"
+# the line can fail while the opening's computation still runs, and q then
+# asks whether to quit anyway: q once the screen is idle
+see "the screen goes idle" ' idle *$' 30
 keys q
 see "the screen exits 1" '^EXIT=1' 5
 see "and says why" "condnet: the session log $TMP/full\.log could not be written \(File too large\)"
@@ -300,6 +304,7 @@ screen_script "$TMP/run5.sh" --layers 8
 $T new-session -d -s tui5 -x 100 -y 30 "$TMP/run5.sh"
 PANE=tui5
 see "a screen without --log opens" '^ +i +n_i'
+see "and goes idle" ' idle *$' 30
 keys q
 see "and logs to the default directory" "^session log: $TMP/state/condnet/session-[0-9]{8}-[0-9]{6}\.log" 5
 check "the log directory keeps 50 logs" [ "$(ls "$TMP/state/condnet" | grep -c '^session-.*\.log$')" -eq 50 ]
