@@ -189,12 +189,31 @@ cat "$TMP/check"
 ## the graph networks as files, and condnet's own tables of them
 expect_ok "cond reads a graph network" "$C" cond --load resnet18.model --tau 25 --json r.json
 expect_grep "... a row for each Conv and Gemm node, the first ResNet's 7x7 of stride 2" \
-	"^1 +conv 64@7×7/2 pad 3 → 64×16×16 '/conv1/Conv' +64 " "$TMP/out"
-expect_grep "... and the last its dense layer" "^21 +dense 512→1000 '/fc/Gemm' +1,000 " "$TMP/out"
+	"^1 +conv 64@7×7/2 pad 3 → 64×16×16 '/conv1/Conv' +1 +64 " "$TMP/out"
+expect_grep "... and the last its dense layer" "^21 +dense 512→1000 '/fc/Gemm' +13 +1,000 " "$TMP/out"
 check "... its JSON record: 21 layers, each with its node" "$PY" -c "
 import json; r = json.load(open('r.json'))
 assert r['graph'] and r['m'] == 21 and len(r['layers']) == 21, r.keys()
 assert r['layers'][0]['node'] == 1 and r['layers'][20]['kind'] == 'dense', r['layers'][20]"
+## channel groups: the convs that feed one stage's Adds go together (the stem
+## with layer1's second convs; each later stage's projection with its second
+## convs); the logits stay
+expect_grep "... its channel groups: the stem with the second convs of layer1" \
+	"^1 +1 3 5 +64 +64 +2 Add +2 4 6 8 *$" "$TMP/out"
+check "... in its JSON record too, each layer's group beside it" "$PY" -c "
+import json; r = json.load(open('r.json'))
+g = [(x['layers'], x['units'], x['free'], x['adds']) for x in r['groups']]
+assert g[0] == ([1, 3, 5], 64, 64, 2) and g[4] == ([7, 8, 10], 128, 128, 2), g
+assert g[7] == ([12, 13, 15], 256, 256, 2) and g[10] == ([17, 18, 20], 512, 512, 2), g
+assert len(g) == 13 and r['groups'][12]['fixed'] == 'the logits' and g[12][2] == 0, r['groups'][12]
+assert [x['group'] for x in r['layers']][:6] == [1, 2, 1, 3, 1, 4], r['layers'][:6]"
+expect_ok "cond reads MobileNetV2" "$C" cond --onnx mobilenet_v2.onnx --no-squeeze --json mb.json
+check "... its groups: each expansion with its depthwise conv, the blocks' projections across their Adds" "$PY" -c "
+import json; r = json.load(open('mb.json'))
+g = [(x['layers'], x['units'], x['depthwise'], x['adds']) for x in r['groups']]
+assert g[0] == ([1, 2], 32, 1, 0) and g[3] == ([6, 9], 24, 0, 1), g
+assert g[10] == ([21, 24, 27, 30], 64, 0, 3) and g[19] == ([42, 45, 48], 160, 0, 2), g
+assert all(x[2] == 1 for x in g if len(x[0]) == 2 and x[3] == 0), g"
 expect_exit "a chain's command refuses a graph network, naming those that take one" 1 \
 	"^condnet squeeze: resnet18\.model holds a graph network \(model version 6\): predict, eval, cond, train and export read it, not this command$" \
 	"$C" squeeze --load resnet18.model --data synthetic
