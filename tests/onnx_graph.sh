@@ -215,8 +215,8 @@ assert g[0] == ([1, 2], 32, 1, 0) and g[3] == ([6, 9], 24, 0, 1), g
 assert g[10] == ([21, 24, 27, 30], 64, 0, 3) and g[19] == ([42, 45, 48], 160, 0, 2), g
 assert all(x[2] == 1 for x in g if len(x[0]) == 2 and x[3] == 0), g"
 expect_exit "a chain's command refuses a graph network, naming those that take one" 1 \
-	"^condnet squeeze: resnet18\.model holds a graph network \(model version 6\): predict, eval, cond, train and export read it, not this command$" \
-	"$C" squeeze --load resnet18.model --data synthetic
+	"^condnet alg1: resnet18\.model holds a graph network \(model version 6\): predict, eval, cond, train, squeeze and export read it, not this command$" \
+	"$C" alg1 --load resnet18.model --data synthetic
 ## fine-tuning: the same bits on one thread or two in the reproducible mode
 "$PY" -c "
 import numpy as np
@@ -237,6 +237,45 @@ done
 check "... to the same weights: their answers the same bits" cmp p1/probabilities.npy p2/probabilities.npy
 expect_ok "... which eval reads" "$C" eval --load tuned1.model --data csv:tr.csv,te.csv --shape 3x6x6
 expect_grep "... as a graph" "tuned1\.model +model +3x6x6 graph: 4 Conv, 1 Gemm, 2 Add, 3 Relu, 1 Reshape -> 3 " "$TMP/out"
+## the squeeze by channel groups: a channel of the residual graph's second
+## stage planted as a copy of another in both convolutions that feed its
+## Add is the one removed, and with compensation the network answers as
+## before, in condnet and, exported, in OpenCV
+"$PY" - <<'EOF'
+import onnx
+from onnx import numpy_helper
+m = onnx.load('g/residual.onnx')
+inits = {i.name: i for i in m.graph.initializer}
+for node in m.graph.node:
+    if node.op_type == 'Conv' and node.name in ('conv6', 'conv7'):
+        for name in node.input[1:]:
+            a = numpy_helper.to_array(inits[name]).copy()
+            a[3] = a[2]
+            inits[name].CopyFrom(numpy_helper.from_array(a, name))
+onnx.save(m, 'dup.onnx')
+EOF
+expect_ok "squeeze takes a graph network, group by group" "$C" squeeze --onnx dup.onnx \
+	--data csv:tr.csv,te.csv --shape 3x6x6 --tau 1000 --compensate --save sq.model --json sq.json
+expect_grep "... the planted copy's group: κ ∞, one channel removed from both producers" \
+	"^3 +3 4 +4 +32 +inf +3 +1 *$" "$TMP/out"
+expect_grep "... the group tied to the input left as it is" "^2 +2 +3 +- +- +3 +0 +the network's inputs$" "$TMP/out"
+expect_grep "... the widths" "^layer widths 3-3-4-4-3 → 3-3-3-3-3$" "$TMP/out"
+check "... its record" "$PY" -c "
+import json; r = json.load(open('sq.json'))
+assert r['graph'] and r['compensate'] and r['widths_after'] == [3, 3, 3, 3, 3], r
+assert [g['removed'] for g in r['groups']] == [0, 0, 1, 0] and r['params_after'] < r['params_before'], r"
+"$C" predict --onnx dup.onnx --data csv:tr.csv,te.csv --shape 3x6x6 --npy-out q0 --quiet >/dev/null 2>&1
+"$C" predict --load sq.model --data csv:tr.csv,te.csv --shape 3x6x6 --npy-out q1 --quiet >/dev/null 2>&1
+expect_ok "... exported" "$C" export --load sq.model --onnx sq.onnx
+check "... it answers as the original to 1e-5, in condnet and in OpenCV" "$PY" -c "
+import cv2, numpy as np
+a, b = np.load('q0/probabilities.npy'), np.load('q1/probabilities.npy')
+x = np.loadtxt('te.csv', delimiter=',')[:, :108].reshape(-1, 3, 6, 6).astype(np.float32)
+n = cv2.dnn.readNetFromONNX('sq.onnx'); n.setInput(x); y = n.forward()
+assert abs(a - b).max() < 1e-5 and abs(y - b).max() < 1e-5, (abs(a - b).max(), abs(y - b).max())"
+expect_exit "... the options of chains alone refused, naming the way" 1 \
+	"^condnet squeeze: --compare is for chains: a graph network is squeezed group by group" \
+	"$C" squeeze --onnx dup.onnx --data csv:tr.csv,te.csv --shape 3x6x6 --compare
 for f in "$SRC"/tests/regress/model-v*.model; do
 	expect_ok "$(basename "$f"), written by an older condnet, still reads" "$C" cond --load "$f"
 done

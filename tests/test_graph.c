@@ -35,24 +35,6 @@ static void head(Graph *g, int k)
 	gb_add(g, (GraphNode){.op = GRAPH_GEMM, .c = 3}, f, -1);
 }
 
-/* The network of g with parameters uniform in ±0.5 (an Affine's scale near 1). */
-static Net *random_net(Graph *g, uint64_t seed)
-{
-	Err e;
-	Net *net = net_new_graph(g, &e);
-	ck_assert_msg(net != NULL, "%s", e.msg);
-	Rng r;
-	rng_seed(&r, seed);
-	for (size_t i = 0; i < net->nparam; i++)
-		net->param[i] = (float)(rng_uniform(&r) - 0.5);
-	for (int k = 1; k < net->graph->n; k++) {
-		const GraphNode *n = &net->graph->node[k];
-		for (int c = 0; n->op == GRAPH_AFFINE && c < n->c; c++)
-			net->param[n->off + c] += 1.0f;
-	}
-	return net;
-}
-
 /* ---- the cases of the gradient check: one operator each, between layers ---- */
 
 enum { ROWS = 5 };
@@ -204,20 +186,6 @@ static double loss_of(const Net *net, const Dataset *d)
 	Err e;
 	ck_assert_msg(!net_error_threads(net, d, 1, &err, &loss, &e), "%s", e.msg);
 	return loss;
-}
-
-static Dataset *random_rows(int n, int dim, uint64_t seed)
-{
-	Err e;
-	Dataset *d = dataset_new(n, dim, 3, &e);
-	ck_assert_msg(d != NULL, "%s", e.msg);
-	Rng r;
-	rng_seed(&r, seed);
-	for (size_t i = 0; i < (size_t)n * dim; i++)
-		d->x[i] = (float)(2.0 * rng_uniform(&r) - 1.0);
-	for (int i = 0; i < n; i++)
-		d->y[i] = i % 3;
-	return d;
 }
 
 /* ---- a direct forward pass in double, from the operators' definitions ---- */
@@ -373,8 +341,8 @@ static double ref_loss(const Graph *g, const double *p, const Dataset *d)
 START_TEST(test_gradient_check)
 {
 	const char *name;
-	Net *net = random_net(case_graph(_i, &name), 53 + _i);
-	Dataset *d = random_rows(ROWS, net->n[0], 7);
+	Net *net = gb_random_net(case_graph(_i, &name), 53 + _i);
+	Dataset *d = gb_random_rows(ROWS, net->n[0], 7);
 	float *grad = malloc(net->nparam * sizeof *grad);
 	double loss;
 	Err e;
@@ -425,8 +393,8 @@ END_TEST
 START_TEST(test_parts)
 {
 	const char *name;
-	Net *net = random_net(case_graph(18, &name), 5);
-	Dataset *d = random_rows(7, net->n[0], 9);
+	Net *net = gb_random_net(case_graph(18, &name), 5);
+	Dataset *d = gb_random_rows(7, net->n[0], 9);
 	float *g1 = malloc(net->nparam * sizeof *g1), *g3 = malloc(net->nparam * sizeof *g3);
 	Err e;
 	long c1 = 0, c3 = 0;
@@ -455,10 +423,10 @@ END_TEST
 START_TEST(test_threads_same_bits)
 {
 	const char *name;
-	Net *a = random_net(case_graph(19, &name), 11), *b;
+	Net *a = gb_random_net(case_graph(19, &name), 11), *b;
 	Err e;
 	ck_assert_ptr_nonnull(b = net_clone(a, &e));
-	Dataset *d = random_rows(40, a->n[0], 3);
+	Dataset *d = gb_random_rows(40, a->n[0], 3);
 	TrainOpts o;
 	train_opts_default(&o);
 	o.batch = 8;
@@ -480,8 +448,8 @@ END_TEST
 START_TEST(test_learns_and_evaluates)
 {
 	const char *name;
-	Net *net = random_net(case_graph(3, &name), 2);
-	Dataset *d = random_rows(60, net->n[0], 5);
+	Net *net = gb_random_net(case_graph(3, &name), 2);
+	Dataset *d = gb_random_rows(60, net->n[0], 5);
 	TrainOpts o;
 	train_opts_default(&o);
 	o.batch = 10;
@@ -575,7 +543,7 @@ END_TEST
 START_TEST(test_cond)
 {
 	const char *name;
-	Net *net = random_net(case_graph(3, &name), 4);
+	Net *net = gb_random_net(case_graph(3, &name), 4);
 	ck_assert_int_eq(cond_layers(net), 4); /* conv, depthwise conv, conv, gemm */
 	LayerCond *lc;
 	Err e;

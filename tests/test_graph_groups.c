@@ -7,16 +7,6 @@
 #include "graph_build.h"
 #include "testutil.h"
 
-/* Global average, Flatten, a Gemm to 3 classes after node k. */
-static void head(Graph *g, int k)
-{
-	int p = gb_add(g, gb_op(GRAPH_GLOBALAVG), k, -1);
-	int f = gb_add(
-	    g, (GraphNode){.op = GRAPH_RESHAPE, .rank = 2, .c = g->node[p].c, .h = 1, .w = 1}, p,
-	    -1);
-	gb_add(g, (GraphNode){.op = GRAPH_GEMM, .c = 3}, f, -1);
-}
-
 static ChannelGroups *groups(const Graph *g)
 {
 	Err e;
@@ -56,7 +46,7 @@ START_TEST(test_two_adds)
 		s = gb_add(g, gb_op(GRAPH_ADD), a, s);
 		s = gb_add(g, gb_op(GRAPH_RELU), s, -1);
 	}
-	head(g, s);
+	gb_head_gap(g, s);
 	ChannelGroups *gg = groups(g);
 	ck_assert_int_eq(gg->n, 4);
 	expect(gg, 0, 3, (int[]){1, 3, 5}, 3, (int[]){2, 4, 6});
@@ -83,7 +73,7 @@ START_TEST(test_projection)
 	a = gb_add(g, gb_conv(6, 3, 1, 1, 1), a, -1);
 	int p = gb_add(g, gb_conv(6, 1, 2, 0, 1), s, -1);
 	s = gb_add(g, gb_op(GRAPH_ADD), a, p);
-	head(g, s);
+	gb_head_gap(g, s);
 	ChannelGroups *gg = groups(g);
 	ck_assert_int_eq(gg->n, 4);
 	expect(gg, 0, 1, (int[]){1}, 2, (int[]){2, 4});
@@ -108,7 +98,7 @@ START_TEST(test_depthwise)
 	a = gb_add(g, gb_conv(12, 3, 1, 1, 6), a, -1);
 	a = gb_add(g, gb_conv(4, 1, 1, 0, 1), a, -1);
 	s = gb_add(g, gb_op(GRAPH_ADD), a, s);
-	head(g, s);
+	gb_head_gap(g, s);
 	ChannelGroups *gg = groups(g);
 	ck_assert_int_eq(gg->n, 3);
 	expect(gg, 0, 2, (int[]){1, 4}, 2, (int[]){2, 5});
@@ -135,7 +125,7 @@ START_TEST(test_concat_and_fixed)
 	int d = gb_add(g, gb_conv(4, 3, 1, 1, 1), c, -1);
 	int w = gb_add(g, gb_conv(4, 3, 1, 1, 4), d, -1);
 	int q = gb_add(g, gb_conv(4, 3, 1, 1, 2), w, -1);
-	head(g, q);
+	gb_head_gap(g, q);
 	ChannelGroups *gg = groups(g);
 	ck_assert_int_eq(gg->n, 5);
 	expect(gg, 0, 1, (int[]){1}, 1, (int[]){3});

@@ -279,6 +279,35 @@ static int tie_all(const Graph *g, Tie *t, size_t *total, Err *e)
 	return 0;
 }
 
+/* The units numbered in the order of their first channels, each with its
+ * group and why it is fixed; the channels' table of units (t->base taken). */
+static int number_units(Tie *t, size_t total, const int *owner, ChannelGroups *gg, Err *e)
+{
+	gg->unit = malloc((total ? total : 1) * sizeof *gg->unit);
+	if (!gg->unit)
+		return err_set(e, "out of memory for the channel groups");
+	int n = 0;
+	for (size_t x = 0; x < total; x++)
+		n += t->up[x] == x;
+	gg->unit_group = malloc((size_t)(n ? n : 1) * sizeof *gg->unit_group);
+	gg->unit_fixed = malloc((size_t)(n ? n : 1));
+	if (!gg->unit_group || !gg->unit_fixed)
+		return err_set(e, "out of memory for the channel groups");
+	for (size_t x = 0; x < total; x++) { /* a root comes before its channels */
+		uint32_t r = find(t->up, (uint32_t)x);
+		if (r == x) {
+			gg->unit_group[gg->nunits] = owner[x] < 0 ? -1 : gg->of_layer[owner[x]];
+			gg->unit_fixed[gg->nunits] = t->why[x];
+			gg->unit[x] = gg->nunits++;
+		} else {
+			gg->unit[x] = gg->unit[r];
+		}
+	}
+	gg->base = t->base;
+	t->base = NULL;
+	return 0;
+}
+
 ChannelGroups *graph_groups(const Graph *g, Err *e)
 {
 	Tie t = {0};
@@ -310,9 +339,9 @@ ChannelGroups *graph_groups(const Graph *g, Err *e)
 		goto fail;
 	count_units(&t, total, owner, gg);
 	ties(g, &t, owner, gg);
-	if (readers(g, &t, owner, gg, e))
+	if (readers(g, &t, owner, gg, e) || number_units(&t, total, owner, gg, e))
 		goto fail;
-	free(t.up), free(t.why), free(t.base), free(owner), free(lup);
+	free(t.up), free(t.why), free(owner), free(lup);
 	return gg;
 fail:
 	free(t.up), free(t.why), free(t.base), free(owner), free(lup);
@@ -328,5 +357,9 @@ void graph_groups_free(ChannelGroups *gg)
 		free(gg->g[i].layer), free(gg->g[i].read);
 	free(gg->g);
 	free(gg->of_layer);
+	free(gg->unit_group);
+	free(gg->unit_fixed);
+	free(gg->base);
+	free(gg->unit);
 	free(gg);
 }

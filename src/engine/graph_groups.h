@@ -55,7 +55,20 @@ typedef struct ChannelGroups {
 	ChannelGroup *g;
 	int nlayers;
 	int *of_layer; /* layer l's group (0-based), of_layer[l − 1] */
+	/* the units: node k's channel j is unit unit[base[k] + j] (graph_unit),
+	 * numbered in the order of their first channels */
+	int nunits;
+	int *unit_group;           /* a unit's group, -1 when no layer produces it */
+	unsigned char *unit_fixed; /* its GroupFixed */
+	size_t *base;
+	int *unit;
 } ChannelGroups;
+
+/* The unit of node k's channel j. */
+static inline int graph_unit(const ChannelGroups *gg, int k, int j)
+{
+	return gg->unit[gg->base[k] + (size_t)j];
+}
 
 /* The groups of g; NULL with a message (out of memory, or more channels in
  * all than the table of limits' width times its nodes allows). */

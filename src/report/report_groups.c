@@ -121,3 +121,125 @@ cJSON *report_groups_json(const ChannelGroups *gg, Err *e)
 	free(t);
 	return a;
 }
+
+/* ---- a squeeze's decisions ---- */
+
+enum { GD_GROUP, GD_LAYERS, GD_UNITS, GD_ROWS, GD_KAPPA, GD_KEPT, GD_REMOVED, GD_SKIP, GD_NCOL };
+
+static const RecCol decision_cols[GD_NCOL] = {
+    [GD_GROUP] =
+        {.head = "Group", .name = "group", .key = "group", .type = REC_INT, .flags = REC_TC},
+    [GD_LAYERS] =
+        {.head = "layers", .name = "layers", .key = "layers", .type = REC_LIST, .flags = REC_TC},
+    [GD_UNITS] = {.head = "channels",
+                  .name = "channels",
+                  .key = "units",
+                  .type = REC_COUNT,
+                  .flags = REC_TC},
+    [GD_ROWS] = {.head = "stack rows",
+                 .name = "rows",
+                 .key = "rows",
+                 .type = REC_COUNT,
+                 .flags = REC_TC | REC_JNULL},
+    [GD_KAPPA] = {.head = "κ(stack)",
+                  .name = "kappa",
+                  .key = "kappa",
+                  .type = REC_KAPPA,
+                  .flags = REC_TC | REC_JNULL},
+    [GD_KEPT] = {.head = "kept", .name = "kept", .key = "kept", .type = REC_COUNT, .flags = REC_TC},
+    [GD_REMOVED] = {.head = "removed",
+                    .name = "removed",
+                    .key = "removed",
+                    .type = REC_COUNT,
+                    .flags = REC_TC},
+    [GD_SKIP] = {.head = "left as it is because",
+                 .name = "left_because",
+                 .key = "left_because",
+                 .type = REC_TEXT,
+                 .flags = REC_TC | REC_OPT,
+                 .none = ""},
+};
+static const RecKind decision_kind = {decision_cols, GD_NCOL, NULL, 0, NULL, 0, 0};
+
+static int decision_set(const ChannelGroups *gg, const GroupDecision *dec, RecSet *s, Err *e)
+{
+	RecVal *v = calloc((size_t)(gg->n ? gg->n : 1) * GD_NCOL, sizeof *v);
+	if (!v)
+		return err_set(e, "out of memory for the squeeze's table");
+	for (int i = 0; i < gg->n; i++) {
+		const GroupDecision *d = &dec[i];
+		RecVal *r = v + (size_t)i * GD_NCOL;
+		r[GD_GROUP] = rec_num(d->group);
+		r[GD_LAYERS] = (RecVal){.ia = gg->g[i].layer, .na = gg->g[i].nlayer};
+		r[GD_UNITS] = rec_num(d->units);
+		r[GD_ROWS] = d->rows ? rec_num(d->rows) : rec_absent();
+		r[GD_KAPPA] = rec_known(d->kappa);
+		r[GD_KEPT] = rec_num(d->kept);
+		r[GD_REMOVED] = rec_num(d->units - d->kept);
+		r[GD_SKIP] = d->skip ? (RecVal){.s = d->skip} : rec_absent();
+	}
+	*s = (RecSet){&decision_kind, v, gg->n, 0};
+	return 0;
+}
+
+int report_group_decisions(FILE *f, const ChannelGroups *gg, const GroupDecision *dec,
+                           ReportFormat fmt, Err *e)
+{
+	RecSet s;
+	if (decision_set(gg, dec, &s, e))
+		return -1;
+	int rc = rec_table(f, &s, fmt, e);
+	free((void *)s.v);
+	return rc;
+}
+
+cJSON *report_group_decisions_json(const ChannelGroups *gg, const GroupDecision *dec, Err *e)
+{
+	RecSet s;
+	if (decision_set(gg, dec, &s, e))
+		return NULL;
+	cJSON *a = rec_json(&s, e);
+	free((void *)s.v);
+	return a;
+}
+
+/* The output channels of each layer (Conv and Gemm node) of g. */
+static cJSON *layer_widths(const Graph *g)
+{
+	int L = graph_nlayers(g);
+	int *w = malloc((size_t)(L ? L : 1) * sizeof *w);
+	if (!w)
+		return NULL;
+	for (int l = 0; l < L; l++)
+		w[l] = g->node[graph_layer_node(g, l + 1)].c;
+	cJSON *a = json_ints(w, L);
+	free(w);
+	return a;
+}
+
+cJSON *report_graph_squeeze_json(const GraphSqueezeRun *r, Err *e)
+{
+	char a[512], b[512];
+	cJSON *root = cJSON_CreateObject(), *groups = NULL;
+	if (!root)
+		return json_nomem(NULL, e);
+	const Graph *g0 = r->before->graph, *g1 = r->after->graph;
+	int bad = json_add(root, "graph", cJSON_CreateTrue(), e) ||
+	          json_add(root, "tau", json_num(r->tau), e) ||
+	          json_add(root, "compensate", cJSON_CreateBool(r->compensate), e) ||
+	          json_add(root, "shape_before",
+	                   cJSON_CreateString(net_shape_str(r->before, a, sizeof a)), e) ||
+	          json_add(root, "shape_after",
+	                   cJSON_CreateString(net_shape_str(r->after, b, sizeof b)), e) ||
+	          json_add(root, "widths_before", layer_widths(g0), e) ||
+	          json_add(root, "widths_after", layer_widths(g1), e) ||
+	          json_add(root, "params_before", cJSON_CreateNumber((double)g0->nparam), e) ||
+	          json_add(root, "params_after", cJSON_CreateNumber((double)g1->nparam), e) ||
+	          json_add(root, "madds_before", json_num(graph_macs(g0)), e) ||
+	          json_add(root, "madds_after", json_num(graph_macs(g1)), e) ||
+	          json_add(root, "test_accuracy_before", json_num(r->acc_before), e) ||
+	          json_add(root, "test_accuracy_after", json_num(r->acc_after), e) ||
+	          !(groups = report_group_decisions_json(r->gg, r->dec, e)) ||
+	          json_add(root, "groups", groups, e);
+	return bad ? json_nomem(root, e) : root;
+}
