@@ -189,15 +189,34 @@ cat "$TMP/check"
 ## the graph networks as files, and condnet's own tables of them
 expect_ok "cond reads a graph network" "$C" cond --load resnet18.model --tau 25 --json r.json
 expect_grep "... a row for each Conv and Gemm node, the first ResNet's 7x7 of stride 2" \
-	"^1 +conv 64@7×7/2 pad 3 → 64×16×16 '/conv1/Conv' +64 " "$TMP/out"
-expect_grep "... and the last its dense layer" "^21 +dense 512→1000 '/fc/Gemm' +1,000 " "$TMP/out"
+	"^1 +conv 64@7×7/2 pad 3 → 64×16×16 '/conv1/Conv' +1 +64 " "$TMP/out"
+expect_grep "... and the last its dense layer" "^21 +dense 512→1000 '/fc/Gemm' +13 +1,000 " "$TMP/out"
 check "... its JSON record: 21 layers, each with its node" "$PY" -c "
 import json; r = json.load(open('r.json'))
 assert r['graph'] and r['m'] == 21 and len(r['layers']) == 21, r.keys()
 assert r['layers'][0]['node'] == 1 and r['layers'][20]['kind'] == 'dense', r['layers'][20]"
+## channel groups: the convs that feed one stage's Adds go together (the stem
+## with layer1's second convs; each later stage's projection with its second
+## convs); the logits stay
+expect_grep "... its channel groups: the stem with the second convs of layer1" \
+	"^1 +1 3 5 +64 +64 +2 Add +2 4 6 8 *$" "$TMP/out"
+check "... in its JSON record too, each layer's group beside it" "$PY" -c "
+import json; r = json.load(open('r.json'))
+g = [(x['layers'], x['units'], x['free'], x['adds']) for x in r['groups']]
+assert g[0] == ([1, 3, 5], 64, 64, 2) and g[4] == ([7, 8, 10], 128, 128, 2), g
+assert g[7] == ([12, 13, 15], 256, 256, 2) and g[10] == ([17, 18, 20], 512, 512, 2), g
+assert len(g) == 13 and r['groups'][12]['fixed'] == 'the logits' and g[12][2] == 0, r['groups'][12]
+assert [x['group'] for x in r['layers']][:6] == [1, 2, 1, 3, 1, 4], r['layers'][:6]"
+expect_ok "cond reads MobileNetV2" "$C" cond --onnx mobilenet_v2.onnx --no-squeeze --json mb.json
+check "... its groups: each expansion with its depthwise conv, the blocks' projections across their Adds" "$PY" -c "
+import json; r = json.load(open('mb.json'))
+g = [(x['layers'], x['units'], x['depthwise'], x['adds']) for x in r['groups']]
+assert g[0] == ([1, 2], 32, 1, 0) and g[3] == ([6, 9], 24, 0, 1), g
+assert g[10] == ([21, 24, 27, 30], 64, 0, 3) and g[19] == ([42, 45, 48], 160, 0, 2), g
+assert all(x[2] == 1 for x in g if len(x[0]) == 2 and x[3] == 0), g"
 expect_exit "a chain's command refuses a graph network, naming those that take one" 1 \
-	"^condnet squeeze: resnet18\.model holds a graph network \(model version 6\): predict, eval, cond, train and export read it, not this command$" \
-	"$C" squeeze --load resnet18.model --data synthetic
+	"^condnet alg1: resnet18\.model holds a graph network \(model version 6\): predict, eval, cond, train, squeeze and export read it, not this command$" \
+	"$C" alg1 --load resnet18.model --data synthetic
 ## fine-tuning: the same bits on one thread or two in the reproducible mode
 "$PY" -c "
 import numpy as np
@@ -218,6 +237,45 @@ done
 check "... to the same weights: their answers the same bits" cmp p1/probabilities.npy p2/probabilities.npy
 expect_ok "... which eval reads" "$C" eval --load tuned1.model --data csv:tr.csv,te.csv --shape 3x6x6
 expect_grep "... as a graph" "tuned1\.model +model +3x6x6 graph: 4 Conv, 1 Gemm, 2 Add, 3 Relu, 1 Reshape -> 3 " "$TMP/out"
+## the squeeze by channel groups: a channel of the residual graph's second
+## stage planted as a copy of another in both convolutions that feed its
+## Add is the one removed, and with compensation the network answers as
+## before, in condnet and, exported, in OpenCV
+"$PY" - <<'EOF'
+import onnx
+from onnx import numpy_helper
+m = onnx.load('g/residual.onnx')
+inits = {i.name: i for i in m.graph.initializer}
+for node in m.graph.node:
+    if node.op_type == 'Conv' and node.name in ('conv6', 'conv7'):
+        for name in node.input[1:]:
+            a = numpy_helper.to_array(inits[name]).copy()
+            a[3] = a[2]
+            inits[name].CopyFrom(numpy_helper.from_array(a, name))
+onnx.save(m, 'dup.onnx')
+EOF
+expect_ok "squeeze takes a graph network, group by group" "$C" squeeze --onnx dup.onnx \
+	--data csv:tr.csv,te.csv --shape 3x6x6 --tau 1000 --compensate --save sq.model --json sq.json
+expect_grep "... the planted copy's group: κ ∞, one channel removed from both producers" \
+	"^3 +3 4 +4 +32 +inf +3 +1 *$" "$TMP/out"
+expect_grep "... the group tied to the input left as it is" "^2 +2 +3 +- +- +3 +0 +the network's inputs$" "$TMP/out"
+expect_grep "... the widths" "^layer widths 3-3-4-4-3 → 3-3-3-3-3$" "$TMP/out"
+check "... its record" "$PY" -c "
+import json; r = json.load(open('sq.json'))
+assert r['graph'] and r['compensate'] and r['widths_after'] == [3, 3, 3, 3, 3], r
+assert [g['removed'] for g in r['groups']] == [0, 0, 1, 0] and r['params_after'] < r['params_before'], r"
+"$C" predict --onnx dup.onnx --data csv:tr.csv,te.csv --shape 3x6x6 --npy-out q0 --quiet >/dev/null 2>&1
+"$C" predict --load sq.model --data csv:tr.csv,te.csv --shape 3x6x6 --npy-out q1 --quiet >/dev/null 2>&1
+expect_ok "... exported" "$C" export --load sq.model --onnx sq.onnx
+check "... it answers as the original to 1e-5, in condnet and in OpenCV" "$PY" -c "
+import cv2, numpy as np
+a, b = np.load('q0/probabilities.npy'), np.load('q1/probabilities.npy')
+x = np.loadtxt('te.csv', delimiter=',')[:, :108].reshape(-1, 3, 6, 6).astype(np.float32)
+n = cv2.dnn.readNetFromONNX('sq.onnx'); n.setInput(x); y = n.forward()
+assert abs(a - b).max() < 1e-5 and abs(y - b).max() < 1e-5, (abs(a - b).max(), abs(y - b).max())"
+expect_exit "... the options of chains alone refused, naming the way" 1 \
+	"^condnet squeeze: --compare is for chains: a graph network is squeezed group by group" \
+	"$C" squeeze --onnx dup.onnx --data csv:tr.csv,te.csv --shape 3x6x6 --compare
 for f in "$SRC"/tests/regress/model-v*.model; do
 	expect_ok "$(basename "$f"), written by an older condnet, still reads" "$C" cond --load "$f"
 done

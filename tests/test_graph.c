@@ -16,31 +16,10 @@
 #include "engine/net.h"
 #include "engine/train.h"
 #include "engine/train_pass.h"
+#include "graph_build.h"
 #include "testutil.h"
 
 /* ---- building graphs ---- */
-
-static int add(Graph *g, GraphNode p, int a, int b)
-{
-	int in[2] = {a, b};
-	Err e;
-	int k = graph_add(g, &p, in, b < 0 ? 1 : 2, &e);
-	ck_assert_msg(k > 0, "%s", e.msg);
-	return k;
-}
-
-static GraphNode conv(int c, int k, int s, int pad, int group)
-{
-	return (GraphNode){.op = GRAPH_CONV,
-	                   .c = c,
-	                   .group = group,
-	                   .win = {k, k, s, s, 1, 1, pad, pad, pad, pad, 0, 0}};
-}
-
-static GraphNode op(GraphOp o)
-{
-	return (GraphNode){.op = o};
-}
 
 /* Flatten and a Gemm to 3 classes after node k. */
 static void head(Graph *g, int k)
@@ -48,30 +27,12 @@ static void head(Graph *g, int k)
 	const GraphNode *n = &g->node[k];
 	int f = k;
 	if (n->rank == 4)
-		f = add(
+		f = gb_add(
 		    g,
 		    (GraphNode){
 		        .op = GRAPH_RESHAPE, .rank = 2, .c = (int)graph_size(n), .h = 1, .w = 1},
 		    k, -1);
-	add(g, (GraphNode){.op = GRAPH_GEMM, .c = 3}, f, -1);
-}
-
-/* The network of g with parameters uniform in ±0.5 (an Affine's scale near 1). */
-static Net *random_net(Graph *g, uint64_t seed)
-{
-	Err e;
-	Net *net = net_new_graph(g, &e);
-	ck_assert_msg(net != NULL, "%s", e.msg);
-	Rng r;
-	rng_seed(&r, seed);
-	for (size_t i = 0; i < net->nparam; i++)
-		net->param[i] = (float)(rng_uniform(&r) - 0.5);
-	for (int k = 1; k < net->graph->n; k++) {
-		const GraphNode *n = &net->graph->node[k];
-		for (int c = 0; n->op == GRAPH_AFFINE && c < n->c; c++)
-			net->param[n->off + c] += 1.0f;
-	}
-	return net;
+	gb_add(g, (GraphNode){.op = GRAPH_GEMM, .c = 3}, f, -1);
 }
 
 /* ---- the cases of the gradient check: one operator each, between layers ---- */
@@ -84,135 +45,137 @@ static Graph *case_graph(int which, const char **name)
 	int side = which >= 21 ? 16 : 7; /* 16×16: a sample's products alone */
 	Graph *g = graph_new(4, 4, side, side, &e);
 	ck_assert_msg(g != NULL, "%s", e.msg);
-	int a = add(g, conv(4, 3, 1, 1, 1), 0, -1), t;
+	int a = gb_add(g, gb_conv(4, 3, 1, 1, 1), 0, -1), t;
 	GraphNode p;
 	switch (which) {
 	case 0:
 		*name = "conv stride 2";
-		t = add(g, conv(3, 3, 2, 1, 1), a, -1);
+		t = gb_add(g, gb_conv(3, 3, 2, 1, 1), a, -1);
 		break;
 	case 1:
 		*name = "conv dilation 2";
-		p = conv(3, 3, 1, 2, 1);
+		p = gb_conv(3, 3, 1, 2, 1);
 		p.win.dh = p.win.dw = 2;
-		t = add(g, p, a, -1);
+		t = gb_add(g, p, a, -1);
 		break;
 	case 2:
 		*name = "conv groups 2";
-		t = add(g, conv(6, 3, 1, 1, 2), a, -1);
+		t = gb_add(g, gb_conv(6, 3, 1, 1, 2), a, -1);
 		break;
 	case 3:
 		*name = "depthwise conv, 2 outputs a channel, stride 2";
-		t = add(g, conv(8, 3, 2, 1, 4), a, -1);
+		t = gb_add(g, gb_conv(8, 3, 2, 1, 4), a, -1);
 		break;
 	case 4:
 		*name = "conv 2x3 kernel, asymmetric pads";
-		p = conv(3, 2, 1, 0, 1);
+		p = gb_conv(3, 2, 1, 0, 1);
 		p.win = (GraphWin){2, 3, 1, 2, 1, 1, 0, 1, 2, 1, 0, 0};
-		t = add(g, p, a, -1);
+		t = gb_add(g, p, a, -1);
 		break;
 	case 5:
 		*name = "maxpool 3x3 stride 2 pad 1";
-		p = op(GRAPH_MAXPOOL);
+		p = gb_op(GRAPH_MAXPOOL);
 		p.win = (GraphWin){3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0};
-		t = add(g, p, a, -1);
+		t = gb_add(g, p, a, -1);
 		break;
 	case 6:
 		*name = "maxpool ceil_mode";
-		p = op(GRAPH_MAXPOOL);
+		p = gb_op(GRAPH_MAXPOOL);
 		p.win = (GraphWin){2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 1, 0};
-		t = add(g, p, a, -1);
+		t = gb_add(g, p, a, -1);
 		break;
 	case 7:
 		*name = "avgpool pad 1 count_include_pad";
-		p = op(GRAPH_AVGPOOL);
+		p = gb_op(GRAPH_AVGPOOL);
 		p.win = (GraphWin){3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1};
-		t = add(g, p, a, -1);
+		t = gb_add(g, p, a, -1);
 		break;
 	case 8:
 		*name = "avgpool pad 1";
-		p = op(GRAPH_AVGPOOL);
+		p = gb_op(GRAPH_AVGPOOL);
 		p.win = (GraphWin){3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0};
-		t = add(g, p, a, -1);
+		t = gb_add(g, p, a, -1);
 		break;
 	case 9:
 		*name = "global average pool";
-		t = add(g, op(GRAPH_GLOBALAVG), a, -1);
+		t = gb_add(g, gb_op(GRAPH_GLOBALAVG), a, -1);
 		break;
 	case 10:
 		*name = "relu";
-		t = add(g, op(GRAPH_RELU), a, -1);
+		t = gb_add(g, gb_op(GRAPH_RELU), a, -1);
 		break;
 	case 11:
 		*name = "clip";
-		p = op(GRAPH_CLIP);
+		p = gb_op(GRAPH_CLIP);
 		p.lo = -0.3f;
 		p.hi = 0.4f;
-		t = add(g, p, a, -1);
+		t = gb_add(g, p, a, -1);
 		break;
 	case 12:
 		*name = "leaky relu";
-		p = op(GRAPH_LEAKY);
+		p = gb_op(GRAPH_LEAKY);
 		p.a = 0.1f;
-		t = add(g, p, a, -1);
+		t = gb_add(g, p, a, -1);
 		break;
 	case 13:
 		*name = "sigmoid";
-		t = add(g, op(GRAPH_SIGMOID), a, -1);
+		t = gb_add(g, gb_op(GRAPH_SIGMOID), a, -1);
 		break;
 	case 14:
 		*name = "tanh";
-		t = add(g, op(GRAPH_TANH), a, -1);
+		t = gb_add(g, gb_op(GRAPH_TANH), a, -1);
 		break;
 	case 15:
 		*name = "erf";
-		t = add(g, op(GRAPH_ERF), a, -1);
+		t = gb_add(g, gb_op(GRAPH_ERF), a, -1);
 		break;
 	case 16:
 		*name = "mul by a constant";
-		p = op(GRAPH_SCALE);
+		p = gb_op(GRAPH_SCALE);
 		p.a = 1.7f;
-		t = add(g, p, a, -1);
+		t = gb_add(g, p, a, -1);
 		break;
 	case 17:
 		*name = "affine";
-		t = add(g, op(GRAPH_AFFINE), a, -1);
+		t = gb_add(g, gb_op(GRAPH_AFFINE), a, -1);
 		break;
 	case 18:
 		*name = "residual add";
-		t = add(g, op(GRAPH_ADD),
-		        add(g, conv(4, 3, 1, 1, 1), add(g, op(GRAPH_TANH), a, -1), -1), a);
+		t = gb_add(
+		    g, gb_op(GRAPH_ADD),
+		    gb_add(g, gb_conv(4, 3, 1, 1, 1), gb_add(g, gb_op(GRAPH_TANH), a, -1), -1), a);
 		break;
 	case 19:
 		*name = "concat";
-		t = add(g, (GraphNode){.op = GRAPH_CONCAT}, a, add(g, conv(2, 1, 1, 0, 1), a, -1));
+		t = gb_add(g, (GraphNode){.op = GRAPH_CONCAT}, a,
+		           gb_add(g, gb_conv(2, 1, 1, 0, 1), a, -1));
 		break;
 	case 20:
 		*name = "reshape of features into maps";
-		t = add(g, (GraphNode){.op = GRAPH_RESHAPE, .rank = 2, .c = 196, .h = 1, .w = 1}, a,
-		        -1);
-		t = add(g, (GraphNode){.op = GRAPH_GEMM, .c = 32}, t, -1);
-		t = add(g, (GraphNode){.op = GRAPH_RESHAPE, .rank = 4, .c = 2, .h = 4, .w = 4}, t,
-		        -1);
+		t = gb_add(g, (GraphNode){.op = GRAPH_RESHAPE, .rank = 2, .c = 196, .h = 1, .w = 1},
+		           a, -1);
+		t = gb_add(g, (GraphNode){.op = GRAPH_GEMM, .c = 32}, t, -1);
+		t = gb_add(g, (GraphNode){.op = GRAPH_RESHAPE, .rank = 4, .c = 2, .h = 4, .w = 4},
+		           t, -1);
 		break;
 	case 21:
 		*name = "conv on 16x16 maps, sample by sample";
-		t = add(g, conv(4, 3, 1, 1, 2), a, -1);
+		t = gb_add(g, gb_conv(4, 3, 1, 1, 2), a, -1);
 		break;
 	case 22:
 		*name = "1x1 conv on 16x16 maps, without columns";
-		t = add(g, conv(6, 1, 1, 0, 2), a, -1);
+		t = gb_add(g, gb_conv(6, 1, 1, 0, 2), a, -1);
 		break;
 	case 23:
 		*name = "depthwise conv on 16x16 maps";
-		t = add(g, conv(4, 5, 1, 2, 4), a, -1);
+		t = gb_add(g, gb_conv(4, 5, 1, 2, 4), a, -1);
 		break;
 	default: /* 8 of the kernel's 9 offsets meet only padding */
 		*name = "conv 3x3 on 1x1 maps, its centre alone";
-		t = add(g, conv(3, 3, 1, 1, 1), add(g, op(GRAPH_GLOBALAVG), a, -1), -1);
+		t = gb_add(g, gb_conv(3, 3, 1, 1, 1), gb_add(g, gb_op(GRAPH_GLOBALAVG), a, -1), -1);
 	}
 	/* a layer with parameters after the operator, then the head */
-	head(g, add(g, conv(2, 3, 1, 1, 1), t, -1));
+	head(g, gb_add(g, gb_conv(2, 3, 1, 1, 1), t, -1));
 	return g;
 }
 enum { NCASES = 25 };
@@ -223,20 +186,6 @@ static double loss_of(const Net *net, const Dataset *d)
 	Err e;
 	ck_assert_msg(!net_error_threads(net, d, 1, &err, &loss, &e), "%s", e.msg);
 	return loss;
-}
-
-static Dataset *random_rows(int n, int dim, uint64_t seed)
-{
-	Err e;
-	Dataset *d = dataset_new(n, dim, 3, &e);
-	ck_assert_msg(d != NULL, "%s", e.msg);
-	Rng r;
-	rng_seed(&r, seed);
-	for (size_t i = 0; i < (size_t)n * dim; i++)
-		d->x[i] = (float)(2.0 * rng_uniform(&r) - 1.0);
-	for (int i = 0; i < n; i++)
-		d->y[i] = i % 3;
-	return d;
 }
 
 /* ---- a direct forward pass in double, from the operators' definitions ---- */
@@ -392,8 +341,8 @@ static double ref_loss(const Graph *g, const double *p, const Dataset *d)
 START_TEST(test_gradient_check)
 {
 	const char *name;
-	Net *net = random_net(case_graph(_i, &name), 53 + _i);
-	Dataset *d = random_rows(ROWS, net->n[0], 7);
+	Net *net = gb_random_net(case_graph(_i, &name), 53 + _i);
+	Dataset *d = gb_random_rows(ROWS, net->n[0], 7);
 	float *grad = malloc(net->nparam * sizeof *grad);
 	double loss;
 	Err e;
@@ -444,8 +393,8 @@ END_TEST
 START_TEST(test_parts)
 {
 	const char *name;
-	Net *net = random_net(case_graph(18, &name), 5);
-	Dataset *d = random_rows(7, net->n[0], 9);
+	Net *net = gb_random_net(case_graph(18, &name), 5);
+	Dataset *d = gb_random_rows(7, net->n[0], 9);
 	float *g1 = malloc(net->nparam * sizeof *g1), *g3 = malloc(net->nparam * sizeof *g3);
 	Err e;
 	long c1 = 0, c3 = 0;
@@ -474,10 +423,10 @@ END_TEST
 START_TEST(test_threads_same_bits)
 {
 	const char *name;
-	Net *a = random_net(case_graph(19, &name), 11), *b;
+	Net *a = gb_random_net(case_graph(19, &name), 11), *b;
 	Err e;
 	ck_assert_ptr_nonnull(b = net_clone(a, &e));
-	Dataset *d = random_rows(40, a->n[0], 3);
+	Dataset *d = gb_random_rows(40, a->n[0], 3);
 	TrainOpts o;
 	train_opts_default(&o);
 	o.batch = 8;
@@ -499,8 +448,8 @@ END_TEST
 START_TEST(test_learns_and_evaluates)
 {
 	const char *name;
-	Net *net = random_net(case_graph(3, &name), 2);
-	Dataset *d = random_rows(60, net->n[0], 5);
+	Net *net = gb_random_net(case_graph(3, &name), 2);
+	Dataset *d = gb_random_rows(60, net->n[0], 5);
 	TrainOpts o;
 	train_opts_default(&o);
 	o.batch = 10;
@@ -536,18 +485,18 @@ START_TEST(test_shapes)
 {
 	Err e;
 	Graph *g = graph_new(4, 3, 32, 32, &e);
-	GraphNode p = conv(64, 7, 2, 3, 1);
-	int c = add(g, p, 0, -1);
+	GraphNode p = gb_conv(64, 7, 2, 3, 1);
+	int c = gb_add(g, p, 0, -1);
 	ck_assert_int_eq(g->node[c].h, 16);
 	ck_assert_int_eq(g->node[c].nparam, (3 * 49 + 1) * 64);
-	p = op(GRAPH_MAXPOOL);
+	p = gb_op(GRAPH_MAXPOOL);
 	p.win = (GraphWin){3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0};
-	int m = add(g, p, c, -1);
+	int m = gb_add(g, p, c, -1);
 	ck_assert_int_eq(g->node[m].h, 8);
 	p.win = (GraphWin){2, 2, 3, 3, 1, 1, 0, 0, 0, 0, 1, 0}; /* ceil: (8 - 2)/3 + 1 rounded up */
-	ck_assert_int_eq(g->node[add(g, p, m, -1)].w, 3);
-	p = conv(64, 3, 1, 1, 64); /* depthwise: 3·3 + 1 rows */
-	int d = add(g, p, m, -1);
+	ck_assert_int_eq(g->node[gb_add(g, p, m, -1)].w, 3);
+	p = gb_conv(64, 3, 1, 1, 64); /* depthwise: 3·3 + 1 rows */
+	int d = gb_add(g, p, m, -1);
 	ck_assert_int_eq(graph_rows(g, d), 9);
 	ck_assert_int_eq(graph_nlayers(g), 2);
 	ck_assert_int_eq(graph_layer_node(g, 2), d);
@@ -555,15 +504,15 @@ START_TEST(test_shapes)
 	int in[2] = {d, 0};
 	ck_assert_int_eq(graph_add(g, &(GraphNode){.op = GRAPH_ADD}, in, 2, &e), -1);
 	ck_assert_str_eq(e.msg, "adds 3×32×32 to 64×8×8: condnet adds tensors of one shape");
-	p = conv(5, 9, 1, 0, 1);
+	p = gb_conv(5, 9, 1, 0, 1);
 	ck_assert_int_eq(graph_add(g, &p, &d, 1, &e), -1);
 	ck_assert_str_eq(e.msg, "a 9×9 kernel on 8×8 maps padded by 0, 0, 0, 0 (top, left, bottom, "
 	                        "right) has no place");
-	p = conv(6, 3, 1, 0, 4);
+	p = gb_conv(6, 3, 1, 0, 4);
 	ck_assert_int_eq(graph_add(g, &p, &d, 1, &e), -1);
 	ck_assert_str_eq(e.msg, "4 groups of 64 input and 6 output channels: both counts must be "
 	                        "multiples of the groups");
-	p = op(GRAPH_AVGPOOL);
+	p = gb_op(GRAPH_AVGPOOL);
 	p.win = (GraphWin){2, 2, 2, 2, 1, 1, 2, 0, 0, 0, 0, 0};
 	ck_assert_int_eq(graph_add(g, &p, &d, 1, &e), -1);
 	ck_assert_str_eq(e.msg, "padding 2, 0, 0, 0 (top, left, bottom, right) on 2×2 windows: a "
@@ -582,7 +531,7 @@ START_TEST(test_shapes)
 	                        "reads (at most 10000000)");
 	/* a network ends in features */
 	g = graph_new(4, 1, 4, 4, &e);
-	add(g, conv(2, 3, 1, 1, 1), 0, -1);
+	gb_add(g, gb_conv(2, 3, 1, 1, 1), 0, -1);
 	ck_assert_ptr_null(net_new_graph(g, &e));
 	ck_assert_str_eq(e.msg,
 	                 "the graph ends in maps of 2×4×4, not in (batch, classes): a Flatten "
@@ -594,7 +543,7 @@ END_TEST
 START_TEST(test_cond)
 {
 	const char *name;
-	Net *net = random_net(case_graph(3, &name), 4);
+	Net *net = gb_random_net(case_graph(3, &name), 4);
 	ck_assert_int_eq(cond_layers(net), 4); /* conv, depthwise conv, conv, gemm */
 	LayerCond *lc;
 	Err e;

@@ -11,18 +11,10 @@
 #include "engine/graph.h"
 #include "engine/net.h"
 #include "engine/train.h"
+#include "graph_build.h"
 #include "model/model_graph.h"
 #include "model/model_io.h"
 #include "testutil.h"
-
-static int add(Graph *g, GraphNode p, int a, int b)
-{
-	int in[2] = {a, b};
-	Err e;
-	int k = graph_add(g, &p, in, b < 0 ? 1 : 2, &e);
-	ck_assert_msg(k > 0, "%s", e.msg);
-	return k;
-}
 
 /* A residual block with a depthwise conv, a pool, a Clip and a Concat. */
 static Net *small_net(void)
@@ -34,12 +26,14 @@ static Net *small_net(void)
 	    .op = GRAPH_CONV, .c = 4, .group = 4, .win = {3, 3, 1, 1, 1, 1, 1, 1, 1, 1}};
 	GraphNode clip = {.op = GRAPH_CLIP, .lo = 0, .hi = 6};
 	GraphNode pool = {.op = GRAPH_MAXPOOL, .win = {2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 1, 0}};
-	int a = add(g, c, 0, -1);
-	int b = add(g, (GraphNode){.op = GRAPH_ADD}, add(g, clip, add(g, dw, a, -1), -1), a);
-	int t = add(g, (GraphNode){.op = GRAPH_CONCAT}, add(g, pool, b, -1),
-	            add(g, (GraphNode){.op = GRAPH_AVGPOOL, .win = {2, 2, 2, 2, 1, 1}}, a, -1));
-	t = add(g, (GraphNode){.op = GRAPH_RESHAPE, .rank = 2, .c = 72, .h = 1, .w = 1}, t, -1);
-	add(g, (GraphNode){.op = GRAPH_GEMM, .c = 3, .name = "fc"}, t, -1);
+	int a = gb_add(g, c, 0, -1);
+	int b =
+	    gb_add(g, (GraphNode){.op = GRAPH_ADD}, gb_add(g, clip, gb_add(g, dw, a, -1), -1), a);
+	int t =
+	    gb_add(g, (GraphNode){.op = GRAPH_CONCAT}, gb_add(g, pool, b, -1),
+	           gb_add(g, (GraphNode){.op = GRAPH_AVGPOOL, .win = {2, 2, 2, 2, 1, 1}}, a, -1));
+	t = gb_add(g, (GraphNode){.op = GRAPH_RESHAPE, .rank = 2, .c = 72, .h = 1, .w = 1}, t, -1);
+	gb_add(g, (GraphNode){.op = GRAPH_GEMM, .c = 3, .name = "fc"}, t, -1);
 	Net *net = net_new_graph(g, &e);
 	ck_assert_msg(net != NULL, "%s", e.msg);
 	Rng r;
@@ -80,7 +74,7 @@ START_TEST(test_round_trip)
 	/* the chains' loader names who reads it */
 	ck_assert_ptr_null(model_load(path, &e));
 	ck_assert_msg(strstr(e.msg, "holds a graph network (model version 6): predict, eval, cond, "
-	                            "train and export read it, not this command"),
+	                            "train, squeeze and export read it, not this command"),
 	              "%s", e.msg);
 	net_free(back);
 	net_free(net);

@@ -8,8 +8,10 @@
 #include "cli/cli.h"
 #include "cli/progress.h"
 #include "engine/cond.h"
+#include "engine/graph_groups.h"
 #include "model/model_io.h"
 #include "report/report.h"
+#include "report/report_groups.h"
 #include "report/report_run.h"
 #include "report/report_squeeze.h"
 
@@ -25,7 +27,10 @@ static const char help[] =
     "With --load or --onnx alone no data set is read. A graph network (residual\n"
     "Adds, Concats, strides, groups: see 'condnet import') has a row for each Conv\n"
     "and Gemm node, its stacked matrix [W; b] with W of (C_in/groups)*kh*kw rows and\n"
-    "a column per output channel; the second table is for chains only.\n\n"
+    "a column per output channel, and its channel group: the layers whose channels\n"
+    "can only be removed together (those that feed one residual Add, a depthwise\n"
+    "convolution with the layer before it), listed in a table of their own; the\n"
+    "second table is for chains only.\n\n"
     "  --tau T              threshold for p and the ranks, > 1 (default 25)\n"
     "  --epochs E           train that many epochs first (default 0)\n"
     "  --markdown           print the tables as Markdown\n"
@@ -200,6 +205,19 @@ static int write_outputs(const CommonOpts *c, Net *net, const LayerCond *lc,
 	return c->save ? setup_save_model(net, c->save, train, e) : 0;
 }
 
+/* A graph network's channel groups, what can only be removed together. */
+static int groups_table(const Graph *g, ReportFormat fmt, Err *e)
+{
+	ChannelGroups *gg = graph_groups(g, e);
+	if (!gg)
+		return -1;
+	printf("\nChannel groups: the layers whose output channels go together (one "
+	       "column of each per channel)\n\n");
+	int rc = report_groups(stdout, gg, fmt, e);
+	graph_groups_free(gg);
+	return rc;
+}
+
 /* The conditioning table, the notes under it and, on a chain, Algorithm 3's
  * table at tau (its rows and removals kept for the records): 0, 1 when a
  * signal stopped it, -1 on failure. */
@@ -212,10 +230,12 @@ static int print_tables(const Net *net, const LayerCond *lc, const CondCmd *k,
 	printf("\np: the singular values below σ₁/τ of each layer as it is, before any cascade\n");
 	if (!net->graph)
 		wide_notes(net, lc, k->tau);
+	else if (groups_table(net->graph, fmt, e))
+		return -1;
 	if (k->no_squeeze)
 		return 0;
 	if (net->graph) {
-		printf("(Algorithm 3's table is for chains: a graph network's squeeze removes "
+		printf("\n(Algorithm 3's table is for chains: a graph network's squeeze removes "
 		       "channels together across its residual Adds and groups)\n");
 		return 0;
 	}

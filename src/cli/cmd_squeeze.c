@@ -460,8 +460,21 @@ int cmd_squeeze(int argc, char **argv)
 		return 0;
 	if (s.keep_spec && squeeze_check_counts_spec(s.keep_spec, &e))
 		goto fail;
-	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net(&c, train, &e)))
+	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net_any(&c, train, &e)))
 		goto fail;
+	if (net->graph) { /* group by group (cmd_squeeze_graph.c) */
+		progress_trap_signals();
+		int gs = squeeze_graph_run(&c, &s, &net, train, test, &e);
+		if (gs > 0 || (gs < 0 && progress_interrupted())) {
+			fprintf(stderr, "condnet squeeze: interrupted; nothing saved\n");
+			rc = 130;
+			goto out;
+		}
+		if (gs < 0)
+			goto fail;
+		rc = 0;
+		goto out;
+	}
 	if ((s.keep_spec && squeeze_load_counts(&s, net, &e)) || squeeze_load_only(&s, net, &e))
 		goto fail;
 	TrainPlan plan;

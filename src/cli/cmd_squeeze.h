@@ -70,4 +70,11 @@ int squeeze_compare_run(const CommonOpts *c, Squeeze *s, const Net *net, const D
 int squeeze_compare_plot(const CommonOpts *c, Squeeze *s, Err *e);
 void squeeze_compare_free(Squeeze *s);
 
+/* `condnet squeeze` on a graph network (*net, replaced by the squeezed one):
+ * Algorithm 3 group by group at the first τ, its table, the costs and the
+ * test accuracy before and after, --json and --save. The options of chains
+ * alone are refused. 0, 1 when stopped, -1 with a message. */
+int squeeze_graph_run(const CommonOpts *c, const Squeeze *s, Net **net, const Dataset *train,
+                      const Dataset *test, Err *e);
+
 #endif

@@ -354,3 +354,8 @@ int graph_logits(const Graph *g, const float *param, const float *x, int n, floa
 	graph_work_give(w);
 	return 0;
 }
+
+const float *graph_work_value(const GraphWork *w, int k)
+{
+	return w->train && k >= 0 && k < w->n ? w->val[k] : NULL;
+}

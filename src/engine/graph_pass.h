@@ -40,6 +40,11 @@ float *graph_forward(GraphWork *w, const float *param, const float *x, int ns);
  * parameters' gradient to gp (the parameter layout). */
 void graph_backward(GraphWork *w, const float *param, const float *gl, int ns, float *gp);
 
+/* After graph_forward in a training workspace: node k's output, a row of
+ * its c·h·w values (C×H×W) per sample of the pass; NULL in an evaluation
+ * workspace (its outputs share buffers). */
+const float *graph_work_value(const GraphWork *w, int k);
+
 /* The logits of rows x[0..n) into out (n × classes), on the calling
  * thread, block by block of graph_eval_rows. */
 int graph_logits(const Graph *g, const float *param, const float *x, int n, float *out, Err *e);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/report_groups.h"
 #include "report/report_int.h"
 #include "report/report_layers.h"
 #include "report/report_rec.h"
@@ -23,6 +24,7 @@
 enum {
 	CL_LAYER,
 	CL_KIND,
+	CL_GROUP,
 	CL_TYPE,
 	CL_N,
 	CL_ROWS,
@@ -56,6 +58,12 @@ static const RecCol cond_cols[CL_NCOL] = {
     [CL_POOL] = {.key = "pool", .type = REC_FLAG},
     [CL_MAPS] = {.key = "maps", .type = REC_ARRAY},
     [CL_NODE] = {.key = "node", .type = REC_INT}, /* a graph network's layer */
+    /* a graph network's layer: its channel group (engine/graph_groups.h) */
+    [CL_GROUP] = {.head = "group",
+                  .name = "group",
+                  .key = "group",
+                  .type = REC_INT,
+                  .flags = REC_TC | REC_OPT},
     [CL_N] =
         {.head = "n_i", .name = "n", .key = "n", .type = REC_COUNT, .flags = REC_TC, .dfmt = F_0F},
     [CL_ROWS] = {.key = "rows", .type = REC_INT},
@@ -137,6 +145,9 @@ static int cond_set(const Net *net, const LayerCond *lc, int m, RecSet *s, Err *
 		return err_set(e, "out of memory for the table of %d layers", m);
 	int *maps = (int *)(v + nv);
 	char *kind = (char *)(maps + 3 * (m > 0 ? m : 1));
+	/* a graph's groups; without them (too many channels) the column is left out */
+	Err ge;
+	ChannelGroups *gg = net && net->graph ? graph_groups(net->graph, &ge) : NULL;
 	for (int i = 0; i < m; i++) {
 		const LayerCond *l = &lc[i];
 		RecVal *r = v + (size_t)i * CL_NCOL;
@@ -152,7 +163,9 @@ static int cond_set(const Net *net, const LayerCond *lc, int m, RecSet *s, Err *
 		r[CL_RDIAG] = (RecVal){.a = l->rdiag, .na = l->nsv, .absent = !l->rdiag};
 		conv_vals(net && i < cond_layers(net) ? net : NULL, i, r, kind + (size_t)i * KIND,
 		          KIND, maps + 3 * (size_t)i);
+		r[CL_GROUP] = gg && i < gg->nlayers ? rec_num(gg->of_layer[i] + 1) : rec_absent();
 	}
+	graph_groups_free(gg);
 	*s = (RecSet){&cond_kind, v, m, m > 0 ? lc[0].tau : 0};
 	return 0;
 }
@@ -232,6 +245,17 @@ int report_wide_json(cJSON *o, Err *e)
 	                            : json_add(o, "wide", cJSON_CreateString(cond_wide_name(w)), e);
 }
 
+/* A graph network's channel groups under "groups". */
+static int groups_json(cJSON *root, const Graph *g, Err *e)
+{
+	ChannelGroups *gg = graph_groups(g, e);
+	if (!gg)
+		return -1;
+	cJSON *a = report_groups_json(gg, e);
+	graph_groups_free(gg);
+	return a ? json_add(root, "groups", a, e) : -1;
+}
+
 cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 {
 	char shape[512];
@@ -258,7 +282,8 @@ cJSON *report_cond_json(const Net *net, const LayerCond *lc, Err *e)
 	          lc_fields(root, units, lc, m, e) ||
 	          json_add(root, "tau", json_num(m > 0 ? lc[0].tau : NAN), e) ||
 	          json_add(root, "max_kappa", json_num(maxk), e) || report_wide_json(root, e) ||
-	          !(layers = rec_json(&s, e)) || json_add(root, "layers", layers, e);
+	          !(layers = rec_json(&s, e)) || json_add(root, "layers", layers, e) ||
+	          (net->graph && groups_json(root, net->graph, e));
 	free((void *)s.v);
 	free(units);
 	return bad ? json_nomem(root, e) : root;

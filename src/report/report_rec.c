@@ -403,6 +403,7 @@ static cJSON *json_value(const RecCol *c, const RecVal *v)
 	case REC_FLAG:
 		return cJSON_CreateBool(v->v != 0);
 	case REC_ARRAY:
+	case REC_LIST:
 		return v->ia ? json_ints(v->ia, v->na) : json_nums(v->a, v->na);
 	default:
 		return json_num(v->v);

@@ -200,8 +200,8 @@ static Net *read_net(const CommonOpts *c, const Dataset *train, int graphs, Err 
 	char sh[256];
 	if (net->graph && !graphs)
 		err_set(e,
-		        "%s holds a graph network (%s): predict, eval, cond, train and export read "
-		        "it, not this command",
+		        "%s holds a graph network (%s): predict, eval, cond, train, squeeze and "
+		        "export read it, not this command",
 		        path, net_shape_str(net, sh, sizeof sh));
 	else if (train && net->n[0] != train->d)
 		err_set(e, "%s: model has %d inputs, data set has %d features", path, net->n[0],
