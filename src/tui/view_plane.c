@@ -46,8 +46,11 @@ static int regions_block(const Shown *p, int top, int bot, int maxw)
 	snprintf(lab, sizeof lab, "%.2f", b->x1);
 	screen_put(top + rows, lw + cols - (int)strlen(lab), 0, C_DIM, 0, "%s", lab);
 	screen_put(top + rows, lw + cols / 2, 0, C_DIM, 0, "x");
-	plane_key_classes(top + rows + 1, lw, maxw - lw, pl->k);
-	return lw + cols;
+	/* the key within the regions' columns and the gap after them, or as wide
+	 * as its classes need: what the view puts beside starts after it */
+	int kw = plane_key_classes_width(pl->k);
+	plane_key_classes(top + rows + 1, lw, kw > cols + 1 ? kw : cols + 1, pl->k);
+	return lw + (kw - 1 > cols ? kw - 1 : cols);
 }
 
 /* ---- the maps ---- */

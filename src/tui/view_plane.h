@@ -46,6 +46,8 @@ int plane_draw_tiles(const MapTiles *m, UiState *u, int y, int left, int last);
  * its number; pale: unsure) at (y, x) in at most w columns, and the maps'
  * (their colours from −scale through 0 to scale); the columns used. */
 int plane_key_classes(int y, int x, int w, int k);
+/* The columns the classes' key takes without its note on pale cells. */
+int plane_key_classes_width(int k);
 int plane_key_maps(int y, int x, int w, double scale);
 
 #endif

@@ -64,6 +64,26 @@ void plane_draw_points(const ShownPlane *pl, const PlaneRegions *g, const Area *
 
 /* ---- the keys of the colours ---- */
 
+/* A class's number in the key, and in ASCII the letter of its region. */
+static void key_num(int c, int color, char *num, size_t len)
+{
+	if (color)
+		snprintf(num, len, " %d", c + 1);
+	else
+		snprintf(num, len, " %d (%c)", c + 1, palette_region_ascii(c));
+}
+
+int plane_key_classes_width(int k)
+{
+	int w = screen_width("class ") - 1;
+	for (int c = 0; c < k; c++) {
+		char num[16];
+		key_num(c, screen_color(), num, sizeof num);
+		w += 1 + screen_width(num) + 1;
+	}
+	return w;
+}
+
 /* The classes' key at (y, x) in at most w columns: each class's sure
  * region colour with its points' marker on it, and its number; pale
  * shades are where the network is unsure. Returns the columns used. */
@@ -71,7 +91,11 @@ int plane_key_classes(int y, int x, int w, int k)
 {
 	int x0 = x, color = screen_color();
 	x += screen_put(y, x, w, C_DIM, 0, "class ");
-	for (int c = 0; c < k && x + 6 < x0 + w; c++) {
+	for (int c = 0; c < k; c++) {
+		char num[16];
+		key_num(c, color, num, sizeof num);
+		if (x + 1 + screen_width(num) > x0 + w) /* the marker and its number, whole */
+			break;
 		if (color) {
 			attr_set(A_BOLD,
 			         (short)palette_pair(palette_point(c), palette_region(c, 1.0f, k)),
@@ -81,17 +105,15 @@ int plane_key_classes(int y, int x, int w, int k)
 		} else {
 			mvaddch(y, x, (chtype)palette_point_ascii(c));
 		}
-		char num[16];
-		if (color)
-			snprintf(num, sizeof num, " %d", c + 1);
-		else /* and the letter of its region */
-			snprintf(num, sizeof num, " %d (%c)", c + 1, palette_region_ascii(c));
 		x += 1 + screen_put(y, x + 1, 0, C_NORMAL, 0, "%s", num) + 1;
 	}
-	if (x + 26 <= x0 + w)
-		x += screen_put(y, x, 0, C_DIM, 0,
-		                color ? "(pale: the network unsure)"
-		                      : "(blank: the network unsure)");
+	/* what pale (or blank) cells mean, shortened where the whole does not fit */
+	const char *note = color ? "(pale: the network unsure)" : "(blank: the network unsure)";
+	const char *brief = color ? "(pale: unsure)" : "(blank: unsure)";
+	if (x + screen_width(note) <= x0 + w)
+		x += screen_put(y, x, 0, C_DIM, 0, "%s", note);
+	else if (x + screen_width(brief) <= x0 + w)
+		x += screen_put(y, x, 0, C_DIM, 0, "%s", brief);
 	return x - x0;
 }
 
