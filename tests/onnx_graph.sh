@@ -273,6 +273,13 @@ a, b = np.load('q0/probabilities.npy'), np.load('q1/probabilities.npy')
 x = np.loadtxt('te.csv', delimiter=',')[:, :108].reshape(-1, 3, 6, 6).astype(np.float32)
 n = cv2.dnn.readNetFromONNX('sq.onnx'); n.setInput(x); y = n.forward()
 assert abs(a - b).max() < 1e-5 and abs(y - b).max() < 1e-5, (abs(a - b).max(), abs(y - b).max())"
+expect_ok "... the same counts kept by random choice" "$C" squeeze --onnx dup.onnx \
+	--data csv:tr.csv,te.csv --shape 3x6x6 --keep-counts sq.json --criterion random --seed 3
+expect_grep "... says so, with its seed" "^squeezing dup\.onnx by channel groups to the counts of --keep-counts, kept by random choice \(seed 3\)$" "$TMP/out"
+expect_grep "... one channel of the group removed as the record says" "^3 +3 4 +4 +32 +inf +3 +1 *$" "$TMP/out"
+expect_exit "... a count for a group left as it is refused" 1 \
+	"^condnet squeeze: group 4 keeps its 3 channels \(the logits\), not 2$" \
+	"$C" squeeze --onnx dup.onnx --data csv:tr.csv,te.csv --shape 3x6x6 --keep-counts 3,3,3,2
 expect_exit "... the options of chains alone refused, naming the way" 1 \
 	"^condnet squeeze: --compare is for chains: a graph network is squeezed group by group" \
 	"$C" squeeze --onnx dup.onnx --data csv:tr.csv,te.csv --shape 3x6x6 --compare

@@ -3,8 +3,9 @@
  * copy of another across a residual group (both producers) and across an
  * expansion and its depthwise convolution is the one the squeeze removes,
  * from every producer and reader; with compensation the network answers as
- * before (to 1e-5), without it not; the other groups keep every channel; a
- * fixed unit is refused by name. */
+ * before (to 1e-5), without it not; the other groups keep every channel; the
+ * L1 rule and random choice at given counts; a fixed unit is refused by
+ * name. */
 #include <math.h>
 
 #include "alg/alg3_groups.h"
@@ -142,6 +143,58 @@ START_TEST(test_depthwise_group)
 }
 END_TEST
 
+/* the L1 rule and random choice at given counts: a unit of the residual
+ * group made small in both producers is the one the L1 rule removes; a
+ * random choice removes as many, the same for the same seed */
+START_TEST(test_criteria_counts)
+{
+	Err e;
+	Net *net = residual();
+	const Graph *g = net->graph;
+	for (int l = 1; l <= 3; l += 2) {
+		int k = graph_layer_node(g, l), rows = graph_rows(g, k), cols = g->node[k].c;
+		for (int i = 0; i < rows; i++) /* unit 1: small weights, its bias left */
+			net->param[g->node[k].off + (size_t)i * cols + 1] *= 0.01f;
+	}
+	Dataset *ds = gb_random_rows(100, 72, 3);
+	ChannelGroups *gg = graph_groups(g, &e);
+	ck_assert_ptr_nonnull(gg);
+	int keep[3] = {4, 6, 3};
+	GroupSqueezeOpts o = {
+	    .tau = 25, .criterion = ALG3_NORM, .keep = keep, .sample = ds, .maxrows = 100};
+	GroupDecision dec[3];
+	Net *sq = alg3_squeeze_graph(net, gg, &o, dec, &e);
+	ck_assert_msg(sq != NULL, "%s", e.msg);
+	ck_assert_int_eq(dec[0].kept, 4);
+	ck_assert_int_eq(sq->graph->node[graph_layer_node(sq->graph, 1)].c, 4);
+	/* the small unit went: the stem's kept columns are the others' */
+	const Graph *h = sq->graph;
+	int k0 = graph_layer_node(g, 1), k1 = graph_layer_node(h, 1);
+	int found1 = 0;
+	for (int j = 0; j < 4; j++)
+		found1 |= sq->param[h->node[k1].off + (size_t)j] == net->param[g->node[k0].off + 1];
+	ck_assert_msg(!found1, "the unit of small weights was kept");
+	net_free(sq);
+	o.criterion = ALG3_RANDOM;
+	o.seed = 5;
+	Net *r1 = alg3_squeeze_graph(net, gg, &o, dec, &e),
+	    *r2 = alg3_squeeze_graph(net, gg, &o, dec, &e);
+	ck_assert_msg(r1 && r2, "%s", e.msg);
+	ck_assert_int_eq(r1->graph->node[graph_layer_node(r1->graph, 1)].c, 4);
+	ck_assert_int_eq(r1->nparam, r2->nparam);
+	ck_assert(memcmp(r1->param, r2->param, r1->nparam * sizeof(float)) == 0);
+	net_free(r1), net_free(r2);
+	keep[1] = 5; /* a count for a group left as it is is refused: the logits' */
+	keep[2] = 2;
+	ck_assert_ptr_null(alg3_squeeze_graph(net, gg, &o, dec, &e));
+	ck_assert_msg(strstr(e.msg, "group 3 keeps its 3 channels (the logits), not 2"), "%s",
+	              e.msg);
+	graph_groups_free(gg);
+	dataset_free(ds);
+	net_free(net);
+}
+END_TEST
+
 START_TEST(test_fixed_refused)
 {
 	Err e;
@@ -166,6 +219,7 @@ int main(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_residual_group);
 	tcase_add_test(t, test_depthwise_group);
+	tcase_add_test(t, test_criteria_counts);
 	tcase_add_test(t, test_fixed_refused);
 	suite_add_tcase(s, t);
 	return tu_run(s);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "alg/alg3_squeeze.h"
+#include "base/rng.h"
 #include "engine/cond_matrix.h"
 #include "engine/graph_edit.h"
 #include "engine/graph_pass.h"
@@ -72,9 +73,56 @@ static double *stack(const Net *net, const ChannelGroup *c, const int *col, int 
 	return S;
 }
 
+/* The units' order by the L1 norms of their weights over the group's
+ * producers (biases left out), largest first, into perm (of the stack S,
+ * rows × nu, whose bias rows are each producer's last). */
+static int order_l1(const Net *net, const ChannelGroup *c, const double *S, int nu, int *perm,
+                    Err *e)
+{
+	double *w = calloc((size_t)nu, sizeof *w);
+	if (!w)
+		return err_set(e, "out of memory");
+	size_t o = 0;
+	for (int p = 0; p < c->nlayer; p++) {
+		int rows = graph_rows(net->graph, graph_layer_node(net->graph, c->layer[p]));
+		for (int i = 0; i < rows; i++, o++)
+			for (int q = 0; q < nu; q++)
+				w[q] += fabs(S[o * (size_t)nu + (size_t)q]);
+		o++; /* the bias row */
+	}
+	for (int q = 0; q < nu; q++)
+		perm[q] = q;
+	for (int i = 1; i < nu; i++) { /* insertion sort, stable: ties keep their order */
+		int x = perm[i], j = i;
+		for (; j > 0 && w[perm[j - 1]] < w[x]; j--)
+			perm[j] = perm[j - 1];
+		perm[j] = x;
+	}
+	free(w);
+	return 0;
+}
+
+/* The order o->criterion keeps group q's units in (perm, most kept
+ * first), the QR's already in it. */
+static int order_units(const Net *net, const ChannelGroup *c, const double *S, int nu, int q,
+                       const GroupSqueezeOpts *o, int *perm, Err *e)
+{
+	if (o->criterion == ALG3_NORM)
+		return order_l1(net, c, S, nu, perm, e);
+	if (o->criterion == ALG3_RANDOM) {
+		Rng r;
+		rng_seed(&r, rng_derive(o->seed, (uint64_t)q));
+		for (int j = 0; j < nu; j++)
+			perm[j] = j;
+		rng_shuffle(&r, perm, nu);
+	}
+	return 0;
+}
+
 /* One group: its stack's κ and pivoted QR, the units below |r_11|/τ. */
-static int decide_one(const Net *net, const ChannelGroups *gg, int q, double tau, GroupDecision *d,
-                      unsigned char *drop, Err *e)
+
+static int decide_one(const Net *net, const ChannelGroups *gg, int q, const GroupSqueezeOpts *o,
+                      GroupDecision *d, unsigned char *drop, Err *e)
 {
 	const ChannelGroup *c = &gg->g[q];
 	int *units = NULL, *col = NULL, *perm = NULL, rows = 0, rc = -1;
@@ -99,10 +147,12 @@ static int decide_one(const Net *net, const ChannelGroups *gg, int q, double tau
 	if (cond_kappa(S, rows, nu, &d->kappa, e) || cond_qrpt(S, rows, nu, perm, rdiag, e))
 		goto out;
 	int k = rows < nu ? rows : nu, keep = 0;
-	while (keep < k && rdiag[keep] >= 1.0 / tau)
+	while (keep < k && rdiag[keep] >= 1.0 / o->tau)
 		keep++;
 	d->rows = rows;
-	d->kept = keep ? keep : 1;
+	d->kept = o->keep ? o->keep[q] : keep ? keep : 1;
+	if (order_units(net, c, S, nu, q, o, perm, e))
+		goto out;
 	for (int t = d->kept; t < nu; t++)
 		drop[units[perm[t]]] = 1;
 	rc = 0;
@@ -125,8 +175,14 @@ int alg3_groups_decide(const Net *net, const ChannelGroups *gg, const GroupSquee
 			d->skip = graph_group_fixed_str(c->fixed);
 		else if (c->units < 2)
 			d->skip = "one channel";
-		else if (decide_one(net, gg, q, o->tau, d, drop, e))
+		else if (o->keep && (o->keep[q] < 1 || o->keep[q] > c->units))
+			return err_set(e, "group %d: %d channels kept of its %d (expected 1..%d)",
+			               q + 1, o->keep[q], c->units, c->units);
+		else if (decide_one(net, gg, q, o, d, drop, e))
 			return -1;
+		if (d->skip && o->keep && o->keep[q] != c->units)
+			return err_set(e, "group %d keeps its %d channels (%s), not %d", q + 1,
+			               c->units, d->skip, o->keep[q]);
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 #ifndef CONDNET_ALG3_GROUPS_H
 #define CONDNET_ALG3_GROUPS_H
 
+#include "alg/alg3_squeeze.h"
 #include "base/err.h"
 #include "data/dataset.h"
 #include "engine/graph_groups.h"
@@ -31,6 +32,15 @@ typedef struct GroupDecision {
 
 typedef struct GroupSqueezeOpts {
 	double tau;
+	/* which units a group keeps: ALG3_QR the stack's pivoted QR (the paper's);
+	 * ALG3_NORM the largest L1 norms of the unit's weights over the group's
+	 * producers (the filter norm of Li et al., "Pruning Filters for Efficient
+	 * ConvNets"; a chain's norm rule is its outgoing weights' L2); ALG3_RANDOM
+	 * a random order from rng_derive(seed, group) */
+	Alg3Criterion criterion;
+	uint64_t seed;
+	const int *keep;       /* the units each group keeps instead of deciding at τ
+	                        * (keep[q] for group q; NULL: decide) */
 	int compensate;        /* refit the readers on sample */
 	const Dataset *sample; /* training inputs for the refit */
 	int maxrows;           /* at most this many of them */

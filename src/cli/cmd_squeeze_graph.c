@@ -5,7 +5,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "base/file.h"
 #include "cli/cmd_squeeze.h"
 #include "engine/graph_groups.h"
 #include "engine/train_plan.h"
@@ -20,19 +24,85 @@ static const char *chain_only(const CommonOpts *c, const Squeeze *s)
 		return "--compare";
 	if (s->until_stable)
 		return "--until-stable";
-	if (s->keep_spec)
-		return "--keep-counts";
 	if (s->only_spec)
 		return "--only-layers";
 	if (s->retrain > 0)
 		return "--retrain";
-	if (s->so.criterion != ALG3_QR)
-		return "--criterion";
 	if (!s->so.while_loop)
 		return "--no-while";
 	if (s->ntau > 1)
 		return "several --tau";
 	return c->csv ? "--csv" : NULL;
+}
+
+/* The counts of a text: a graph squeeze's JSON record (its groups' kept)
+ * or a list of one count per group (8,6,3x4). */
+static int counts_of(const char *spec, const ChannelGroups *gg, int *keep, Err *e)
+{
+	spec += strspn(spec, " \t\r\n");
+	if (*spec != '{') {
+		char buf[4096];
+		int *w = NULL, n = 0;
+		snprintf(buf, sizeof buf, "%.*s", (int)strcspn(spec, "\r\n"), spec);
+		if (net_parse_layers(buf, &w, &n, e))
+			return -1;
+		if (n == gg->n)
+			memcpy(keep, w, (size_t)n * sizeof *w);
+		free(w);
+		return n == gg->n ? 0
+		                  : err_set(e, "%d counts for the %d channel groups of the network",
+		                            n, gg->n);
+	}
+	cJSON *j = cJSON_Parse(spec);
+	const cJSON *g = j ? cJSON_GetObjectItemCaseSensitive(j, "groups") : NULL;
+	int n = cJSON_IsArray(g) ? cJSON_GetArraySize(g) : -1, rc = 0;
+	if (n != gg->n)
+		rc = err_set(e, "%s",
+		             !j      ? "not valid JSON"
+		             : n < 0 ? "no \"groups\" of a graph squeeze's record"
+		                     : "the record's groups are not the network's");
+	for (int q = 0; !rc && q < n; q++) {
+		const cJSON *k = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(g, q), "kept");
+		if (!cJSON_IsNumber(k) || k->valuedouble != (int)k->valuedouble)
+			rc = err_set(e, "group %d of the record has no whole \"kept\"", q + 1);
+		else
+			keep[q] = (int)k->valuedouble;
+	}
+	cJSON_Delete(j);
+	return rc;
+}
+
+/* --keep-counts on a graph network: the counts of the file it names, or of
+ * the argument itself, into *keep (gg->n of them). */
+static int graph_counts(const char *arg, const ChannelGroups *gg, int **keep, Err *e)
+{
+	char *text = NULL;
+	FILE *f = fopen(arg, "rb");
+	if (f) {
+		fclose(f);
+		if (!(text = file_slurp(arg, 1 << 24, NULL, e)))
+			return err_prefix(e, "--keep-counts");
+	}
+	*keep = malloc((size_t)(gg->n ? gg->n : 1) * sizeof **keep);
+	int rc = *keep ? counts_of(text ? text : arg, gg, *keep, e) : err_set(e, "out of memory");
+	free(text);
+	return rc ? err_prefix(e, "--keep-counts") : 0;
+}
+
+/* "squeezing M by channel groups at τ 25, kept by the pivoted QR of each
+ * stack, compensated". */
+static void print_head(const CommonOpts *c, const GroupSqueezeOpts *o, int counts)
+{
+	char at[64] = "to the counts of --keep-counts";
+	if (!counts)
+		snprintf(at, sizeof at, "at τ %g", o->tau);
+	printf("squeezing %s by channel groups %s, kept by %s", c->load ? c->load : c->onnx, at,
+	       o->criterion == ALG3_NORM ? "the largest L1 norms of their filters"
+	       : o->criterion == ALG3_QR ? "the pivoted QR of each group's stack"
+	                                 : "random choice");
+	if (o->criterion == ALG3_RANDOM)
+		printf(" (seed %llu)", (unsigned long long)o->seed);
+	printf("%s\n\n", o->compensate ? ", compensated" : "");
 }
 
 /* The test accuracy in percent, NaN without a test set: 0, 1 stopped, -1. */
@@ -78,7 +148,13 @@ int squeeze_graph_run(const CommonOpts *c, const Squeeze *s, Net **net, const Da
 	if (!gg)
 		return -1;
 	GroupDecision *dec = calloc((size_t)(gg->n ? gg->n : 1), sizeof *dec);
-	GroupSqueezeOpts o = {s->taus[0], s->so.compensate, train, s->so.sample_rows, 0};
+	GroupSqueezeOpts o = {.tau = s->taus[0],
+	                      .criterion = s->so.criterion,
+	                      .seed = s->so.seed,
+	                      .compensate = s->so.compensate,
+	                      .sample = train,
+	                      .maxrows = s->so.sample_rows};
+	int *keep = NULL;
 	Net *out = NULL;
 	double acc0, acc1;
 	cJSON *rec = NULL;
@@ -87,12 +163,13 @@ int squeeze_graph_run(const CommonOpts *c, const Squeeze *s, Net **net, const Da
 		err_set(e, "out of memory");
 		goto done;
 	}
+	if (s->keep_spec && (graph_counts(s->keep_spec, gg, &keep, e) || !(o.keep = keep)))
+		goto done;
 	if ((st = accuracy(*net, test, &acc0, e)) != 0) {
 		rc = st;
 		goto done;
 	}
-	printf("squeezing %s by channel groups at τ %g%s\n\n", c->load ? c->load : c->onnx, o.tau,
-	       o.compensate ? ", compensated" : "");
+	print_head(c, &o, keep != NULL);
 	if (!(out = alg3_squeeze_graph(*net, gg, &o, dec, e)))
 		goto done;
 	if (report_group_decisions(stdout, gg, dec, REPORT_TEXT, e))
@@ -117,6 +194,7 @@ int squeeze_graph_run(const CommonOpts *c, const Squeeze *s, Net **net, const Da
 done:
 	report_free(rec);
 	net_free(out);
+	free(keep);
 	free(dec);
 	graph_groups_free(gg);
 	return rc;
