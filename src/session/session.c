@@ -13,6 +13,7 @@
 #include "data/datasets.h"
 #include "engine/train_plan.h"
 #include "model/model_io.h"
+#include "model/onnx_io.h"
 #include "session/session_int.h"
 #include "session/session_setting.h"
 
@@ -239,9 +240,24 @@ static int do_net(Session *s, const SessNetArgs *a, Err *e)
 	return set_net(s, net, e);
 }
 
+Net *session_read_net(const char *path, int onnx, Err *e)
+{
+	return onnx ? onnx_import_any(path, NULL, e) : model_load_any(path, e);
+}
+
+int session_refuse_graph(const Net *net, const char *what, Err *e)
+{
+	if (!net || !net->graph)
+		return 0;
+	return err_set(e,
+	               "%s: not available for graph networks yet (a graph's layers are "
+	               "conditioned, trained and saved; the algorithms and edits take chains)",
+	               what);
+}
+
 static int do_load(Session *s, SessLoadArgs *a, Err *e)
 {
-	Net *net = model_load(a->path, e);
+	Net *net = session_read_net(a->path, a->onnx, e);
 	if (!net)
 		return -1;
 	uint32_t crc = session_param_crc(net);
@@ -397,6 +413,28 @@ static int do_sweep(Session *s, const SessSweepArgs *a, const Hook *h, Err *e)
 	return 0;
 }
 
+/* What the actions that work layer by layer through W and b are called in
+ * a graph network's refusal; NULL for those that take a graph. */
+static const char *graph_what(SessKind k)
+{
+	switch (k) {
+	case SESS_ALG1_STEP:
+	case SESS_ALG1_RUN:
+		return "Algorithm 1";
+	case SESS_SWEEP:
+		return "Algorithm 2's sweep of β";
+	case SESS_SQUEEZE:
+		return "the squeeze (Algorithm 3)";
+	case SESS_NEURON:
+	case SESS_LAYER:
+		return "editing by hand";
+	case SESS_INPUTS:
+		return "the plane's inputs";
+	default:
+		return NULL;
+	}
+}
+
 /* What an action needs before it runs: a log line that is not cut, the
  * numbers a log line is held to (the screen's actions too), a data set, and
  * for most a network. */
@@ -415,7 +453,8 @@ static int may_apply(const Session *s, const SessAction *a, Err *e)
 		return err_set(e, "%s: no data set yet (the first action must be 'data')", name);
 	if (a->kind > SESS_NET && a->kind != SESS_LOAD && a->kind != SESS_SET && !s->net)
 		return err_set(e, "%s: no network yet (expected 'net' or 'load' before it)", name);
-	return 0;
+	const char *what = graph_what(a->kind);
+	return what ? session_refuse_graph(s->net, what, e) : 0;
 }
 
 static int do_opts(Session *s, const SessOptsArgs *a, Err *e)
