@@ -245,14 +245,9 @@ Net *session_read_net(const char *path, int onnx, Err *e)
 	return onnx ? onnx_import_any(path, NULL, e) : model_load_any(path, e);
 }
 
-int session_refuse_graph(const Net *net, const char *what, Err *e)
+int session_refuse_graph(int graph, const char *what, Err *e)
 {
-	if (!net || !net->graph)
-		return 0;
-	return err_set(e,
-	               "%s: not available for graph networks yet (a graph's layers are "
-	               "conditioned, trained and saved; the algorithms and edits take chains)",
-	               what);
+	return graph ? err_set(e, "%s is not available for graph networks yet", what) : 0;
 }
 
 static int do_load(Session *s, SessLoadArgs *a, Err *e)
@@ -454,7 +449,7 @@ static int may_apply(const Session *s, const SessAction *a, Err *e)
 	if (a->kind > SESS_NET && a->kind != SESS_LOAD && a->kind != SESS_SET && !s->net)
 		return err_set(e, "%s: no network yet (expected 'net' or 'load' before it)", name);
 	const char *what = graph_what(a->kind);
-	return what ? session_refuse_graph(s->net, what, e) : 0;
+	return what ? session_refuse_graph(s->net && s->net->graph, what, e) : 0;
 }
 
 static int do_opts(Session *s, const SessOptsArgs *a, Err *e)

@@ -420,10 +420,10 @@ uint32_t session_param_crc(const Net *net);
  * or with onnx the ONNX file, imported as `condnet import` reads it. NULL
  * with a message. */
 Net *session_read_net(const char *path, int onnx, Err *e);
-/* 0 when net (NULL: none) is a chain; for a graph network -1 and "WHAT: not
- * available for graph networks yet (…)": what the session and the screen
- * ask before anything that works layer by layer through W and b. */
-int session_refuse_graph(const Net *net, const char *what, Err *e);
+/* 0 when graph is 0 (a chain, or no network); else -1 and "WHAT is not
+ * available for graph networks yet": what the session and the screen ask
+ * before anything that works layer by layer through W and b. */
+int session_refuse_graph(int graph, const char *what, Err *e);
 /* Test accuracy in percent of the current network into *acc (NaN without
  * a network or a test set). 0, 1 when the calling thread's stop said stop
  * (acc NaN), -1. */

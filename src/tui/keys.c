@@ -201,9 +201,25 @@ static void k_setting(Tui *t, int ch)
 		worker_status(t->w, 1, "%s %s", screen_pick(st->sym, st->ascii), st->floor_say);
 }
 
+/* 1 (saying so) when the network is a graph, which what does not take. */
+int tui_refuse_graph(Tui *t, const char *what)
+{
+	Err e = {{0}};
+	int graph = worker_lock(t->w)->graph;
+	worker_unlock(t->w);
+	if (!session_refuse_graph(graph, what, &e))
+		return 0;
+	worker_status(t->w, 1, "%s", e.msg);
+	return 1;
+}
+
 static void k_alg(Tui *t, int ch)
 {
 	if (tui_refuse_busy(t))
+		return;
+	if (ch != 't' && tui_refuse_graph(t, ch == 'b'   ? "Algorithm 2's sweep of β"
+	                                     : ch == 'z' ? "the squeeze (Algorithm 3)"
+	                                                 : "Algorithm 1"))
 		return;
 	if (ch == 's' || ch == 'r') {
 		SessAction a = {.kind = ch == 's' ? SESS_ALG1_STEP : SESS_ALG1_RUN};
@@ -473,6 +489,8 @@ static const KeyBind network_keys[] = {
     {'l', tui_network_key, 1},
     {KEY_HOME, tui_network_key, 1},
     {KEY_END, tui_network_key, 1},
+    {KEY_PPAGE, tui_network_key, 1},
+    {KEY_NPAGE, tui_network_key, 1},
     {'d', tui_network_key, 0},
     {KEY_DC, tui_network_key, 0},
     {'i', tui_network_key, 0},
