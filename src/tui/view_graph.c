@@ -22,9 +22,7 @@ typedef struct Arc {
 	int from, to, lane;
 } Arc;
 
-/* A name in at most w columns: its end (what tells nodes apart) after an
- * ellipsis when it is longer. */
-static const char *fit_name(const char *name, int w, char *buf, size_t len)
+const char *views_fit_name(const char *name, int w, char *buf, size_t len)
 {
 	int n = (int)strlen(name);
 	if (n <= w || w < 2)
@@ -87,8 +85,9 @@ static void reads_text(const Graph *g, int k, int w, char *buf, size_t len)
 	}
 }
 
-/* The skip inputs of g into a (at most max), each given a lane that no
- * arc overlapping it holds: how many. */
+/* The inputs of g that skip rows (a node reading one other than the node
+ * before it: a residual shortcut, a branch) into a (at most max), each
+ * given a lane that no arc overlapping it holds: how many. */
 static int arcs_of(const Graph *g, Arc *a, int max)
 {
 	int n = 0, end[ARC_LANES];
@@ -96,8 +95,6 @@ static int arcs_of(const Graph *g, Arc *a, int max)
 		end[l] = -1;
 	for (int k = 1; k < g->n && n < max; k++) {
 		const int *in = graph_in(g, k);
-		if (g->node[k].nin < 2)
-			continue;
 		for (int i = 0; i < g->node[k].nin && n < max; i++) {
 			if (in[i] == k - 1)
 				continue;
@@ -156,7 +153,7 @@ static void node_row(const Shown *p, const Graph *g, int k, int y, int x)
 			if (over)
 				strcat(kb, " !");
 		}
-	fit_name(node_name(g, k, nb, sizeof nb), nw, name, sizeof name);
+	views_fit_name(node_name(g, k, nb, sizeof nb), nw, name, sizeof name);
 	screen_put(y, x, 0, C_DIM, 0, "%3d", k);
 	screen_put(y, x + 4, nw, C_NORMAL, 0, "%s", name);
 	x += 5 + nw;
@@ -182,8 +179,8 @@ void view_graph(const Shown *p, UiState *u, int top, int bot)
 	int first = u->net_row > g->n - rows ? g->n - rows : u->net_row;
 	u->net_row = first = first < 0 ? 0 : first;
 	screen_put_cut(top, 0, COLS - 16, C_TITLE, 1,
-	               "Graph: the input and %d nodes in order; %d inputs skip ahead (arcs)",
-	               g->n - 1, na);
+	               "Graph: input + %d nodes in order, %d inputs skip rows (arcs)", g->n - 1,
+	               na);
 	if (g->n > rows)
 		screen_put(top, COLS - 15, 15, C_KEY, 0, "%s%s %d-%d of %d", first ? "▲" : " ",
 		           first + rows < g->n ? "▼" : " ", first, first + rows - 1, g->n);
@@ -194,7 +191,7 @@ void view_graph(const Shown *p, UiState *u, int top, int bot)
 	for (int k = first; k < g->n && k < first + rows; k++)
 		node_row(p, g, k, top + 2 + k - first, x);
 	screen_put_items(bot, 0, 0, C_DIM, 0,
-	                 "↑↓ PgUp PgDn scroll   %s%s an input from an earlier node (Add: "
+	                 "↑↓ PgUp PgDn scroll   %s%s an input from a node rows above (Add: "
 	                 "residual)   κ of each Conv and Gemm layer, ! over τ   #k node k   "
 	                 "1: the layers' table",
 	                 screen_pick("╰", "+"), screen_pick("►", ">"));

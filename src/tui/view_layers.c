@@ -57,8 +57,10 @@ static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, do
 	                         : " ",
 	           units, kb, lc->p, lc->rank_svd, qr);
 	if (p->graph) { /* its shape whole, then its node's name as far as it fits */
+		char nb[GRAPH_NAME + 8];
 		int lw = graph_label_width(), x = screen_put(y, sx, lw, C_NORMAL, 0, "%s ", p->kind[i]);
-		screen_put_cut(y, sx + x, lw - x, C_DIM, 0, "%s", p->lname[i]);
+		screen_put(y, sx + x, lw - x, C_DIM, 0, "%s",
+		           views_fit_name(p->lname[i], lw - x, nb, sizeof nb));
 		sx += lw + 1;
 		if (COLS - sx < 8)
 			return;
@@ -137,6 +139,10 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 	}
 	for (int i = first; i < p->m && y <= bot - 2; i++, y++)
 		layer_row(p, u, i, y, sx, lo);
+	if (p->m > rows && !views_data_in_header(p, u)) { /* the data line gives way */
+		screen_put(top, 0, COLS, C_NORMAL, 0, "%*s", COLS, "");
+		screen_put_cut(top, 0, COLS - 15, C_NORMAL, 0, "%s", p->data);
+	}
 	if (p->m > rows)
 		screen_put(top, COLS - 14, 14, C_KEY, 0, "%s%s %d of %d", first ? "▲" : " ",
 		           first + rows < p->m ? "▼" : " ", rows, p->m);

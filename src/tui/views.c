@@ -89,6 +89,8 @@ static void draw_header(const Shown *p, const UiState *u)
 	/* on a narrow screen the parameter count gives way, not the mode */
 	char line[1024], params[48];
 	snprintf(params, sizeof params, "  params %s", pb);
+	if (p->graph) /* its shape says them */
+		params[0] = '\0';
 	for (int k = 0; k < 2; k++) {
 		snprintf(line, sizeof line, "%snet %s  %s n_i %s%s  seed %llu  %s", set, shape,
 		         S(SUM), sb, k ? "" : params, (unsigned long long)p->seed, mode);

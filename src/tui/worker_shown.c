@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "report/report_format.h"
 #include "report/report_layers.h"
 #include "session/session_setting.h"
 #include "tui/worker.h"
@@ -75,8 +76,9 @@ static void graph_table(const Net *net, const LayerCond *lc, int m, int *n, char
 		else
 			snprintf(name[i], sizeof name[i], "node %d", lc[i].node);
 	}
-	snprintf(what, len, "graph: %d Conv/Gemm layer%s, %d nodes", m, m == 1 ? "" : "s",
-	         g->n - 1);
+	char pb[32];
+	snprintf(what, len, "graph: %d Conv/Gemm layer%s, %s params", m, m == 1 ? "" : "s",
+	         report_thousands((double)net->nparam, pb, sizeof pb));
 }
 
 /* Publishes lc (computed for net; taken over) as the layer table. */
