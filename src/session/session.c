@@ -13,7 +13,6 @@
 #include "data/datasets.h"
 #include "engine/train_plan.h"
 #include "model/model_io.h"
-#include "model/onnx_io.h"
 #include "session/session_int.h"
 #include "session/session_setting.h"
 
@@ -238,16 +237,6 @@ static int do_net(Session *s, const SessNetArgs *a, Err *e)
 		return err_prefix(e, "the network %s", a->layers);
 	s->seed = a->seed;
 	return set_net(s, net, e);
-}
-
-Net *session_read_net(const char *path, int onnx, Err *e)
-{
-	return onnx ? onnx_import_any(path, NULL, e) : model_load_any(path, e);
-}
-
-int session_refuse_graph(int graph, const char *what, Err *e)
-{
-	return graph ? err_set(e, "%s is not available for graph networks yet", what) : 0;
 }
 
 static int do_load(Session *s, SessLoadArgs *a, Err *e)

@@ -201,18 +201,6 @@ static void k_setting(Tui *t, int ch)
 		worker_status(t->w, 1, "%s %s", screen_pick(st->sym, st->ascii), st->floor_say);
 }
 
-/* 1 (saying so) when the network is a graph, which what does not take. */
-int tui_refuse_graph(Tui *t, const char *what)
-{
-	Err e = {{0}};
-	int graph = worker_lock(t->w)->graph;
-	worker_unlock(t->w);
-	if (!session_refuse_graph(graph, what, &e))
-		return 0;
-	worker_status(t->w, 1, "%s", e.msg);
-	return 1;
-}
-
 static void k_alg(Tui *t, int ch)
 {
 	if (tui_refuse_busy(t))

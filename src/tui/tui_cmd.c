@@ -41,7 +41,8 @@ static const char tui_help_fmt[] =
     "  --early-stop P       the patience of every t training: hold out the validation\n"
     "                       split, stop when its accuracy has not improved for P epochs\n"
     "                       and keep the best epoch's weights (S sets it on the screen)\n"
-    "Network:\n" OPTS_NETWORK_HELP "  --load MODEL         open a saved model instead of --layers (a chain or a\n"
+    "Network:\n" OPTS_NETWORK_HELP
+    "  --load MODEL         open a saved model instead of --layers (a chain or a\n"
     "                       graph network: a graph's layer table and diagram, its\n"
     "                       training; the algorithms and edits take chains)\n"
     "  --onnx FILE          or a network in an ONNX file, read as 'condnet import'\n"

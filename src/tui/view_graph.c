@@ -128,7 +128,8 @@ static void draw_arcs(const Arc *a, int na, int first, int rows, int y0)
 				screen_put(y, x, 1, C_KEY, 0, "%s", screen_pick("╰", "+"));
 				for (int c = x + 1; c < 2 * ARC_LANES; c++)
 					screen_put(y, c, 1, C_KEY, 0, "%s", screen_pick("─", "-"));
-				screen_put(y, 2 * ARC_LANES, 1, C_KEY, 1, "%s", screen_pick("►", ">"));
+				screen_put(y, 2 * ARC_LANES, 1, C_KEY, 1, "%s",
+				           screen_pick("►", ">"));
 			} else {
 				screen_put(y, x, 1, C_KEY, 0, "%s", screen_pick("│", "|"));
 			}

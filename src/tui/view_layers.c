@@ -58,7 +58,8 @@ static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, do
 	           units, kb, lc->p, lc->rank_svd, qr);
 	if (p->graph) { /* its shape whole, then its node's name as far as it fits */
 		char nb[GRAPH_NAME + 8];
-		int lw = graph_label_width(), x = screen_put(y, sx, lw, C_NORMAL, 0, "%s ", p->kind[i]);
+		int lw = graph_label_width(),
+		    x = screen_put(y, sx, lw, C_NORMAL, 0, "%s ", p->kind[i]);
 		screen_put(y, sx + x, lw - x, C_DIM, 0, "%s",
 		           views_fit_name(p->lname[i], lw - x, nb, sizeof nb));
 		sx += lw + 1;
@@ -118,10 +119,12 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 		screen_put(y, sx, 0, C_TITLE, 1, "shape (C_out×C_in/g×k×k), node");
 		tx += graph_label_width() + 1;
 	}
-	int x = tx >= COLS - 8 ? 0
+	int x =
+	    tx >= COLS - 8
+	        ? 0
 	        : screen_put(y, tx, 0, C_TITLE, 1, "%s_j/%s%s (log %s%s%s%s1, | at 1/%s)", S(SIGMA),
-	                   S(SIGMA), screen_ascii() ? "_1" : "₁", screen_ascii() ? "_" : "▁", lob,
-	                   S(ELLIPSIS), screen_ascii() ? "#" : "█", S(TAU));
+	                     S(SIGMA), screen_ascii() ? "_1" : "₁", screen_ascii() ? "_" : "▁", lob,
+	                     S(ELLIPSIS), screen_ascii() ? "#" : "█", S(TAU));
 	if (p->live && tx + x + 6 <= COLS)
 		screen_put(y, tx + x + 1, 0, C_KEY, 1, "live");
 	else if (p->live)
@@ -153,10 +156,11 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 		sum += p->lc[i].conv ? p->lc[i].cols : p->n[i + 1];
 	}
 	if (p->graph) {
-		screen_put_items(bot - 1, 0, 0, C_DIM, 0,
-		                 "%s n_i %ld (the Conv and Gemm nodes)   max %s %s   * the logits' layer"
-		                 "   ↑↓ layer, Enter: its spectrum",
-		                 S(SUM), sum, S(KAPPA), views_kappa(maxk, p->tau, kb, sizeof kb));
+		screen_put_items(
+		    bot - 1, 0, 0, C_DIM, 0,
+		    "%s n_i %ld (the Conv and Gemm nodes)   max %s %s   * the logits' layer"
+		    "   ↑↓ layer, Enter: its spectrum",
+		    S(SUM), sum, S(KAPPA), views_kappa(maxk, p->tau, kb, sizeof kb));
 		screen_put_items(bot, 0, 0, C_DIM, 0,
 		                 "! %s > %s   r rank < n_i   c Conv, n_i its output channels   /s "
 		                 "stride s   g groups   x explains",

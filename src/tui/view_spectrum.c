@@ -41,7 +41,8 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot)
 	snprintf(head, sizeof head, "Layer %d of %d%s (%s): %s, %s", l, p->m,
 	         l == p->m ? ", output" : "", screen_ascii() ? "Up Down" : "↑↓", units, tail);
 	if (p->graph && screen_width(head) > COLS) /* the numbers whole, the name gives way */
-		snprintf(head, sizeof head, "Layer %d of %d: %s, %s", l, p->m, p->kind[l - 1], tail);
+		snprintf(head, sizeof head, "Layer %d of %d: %s, %s", l, p->m, p->kind[l - 1],
+		         tail);
 	screen_put_cut(y++, 0, 0, C_TITLE, 1, "%s", head);
 	int units_n = lc->conv ? lc->cols : p->n[l];
 	if (lc->rank_svd < units_n) { /* the flag r, with its number */

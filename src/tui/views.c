@@ -481,7 +481,7 @@ void views_draw(const Shown *p, UiState *u)
 		else if (u->panel)
 			view_panel(p, u, lo.body_top, lo.body_bot);
 		else if (view_graph_note(p, u, lo.body_top, lo.body_bot))
-			; /* a view a graph network has not */
+			;                                   /* a view a graph network has not */
 		else if (u->view == VIEW_PLANE && p->ch.on) /* a network of convolutions */
 			view_channels(p, u, lo.body_top, lo.body_bot);
 		else if (view_fns[u->view])

@@ -57,8 +57,8 @@ static void graph_kind(const Graph *g, int k, char *buf, size_t len)
 		snprintf(st, sizeof st, w->sh == w->sw ? " /%d" : " /%d×%d", w->sh, w->sw);
 	if (n->group != 1)
 		snprintf(grp, sizeof grp, " g%d", n->group);
-	snprintf(buf, len, "Conv %d×%d×%d×%d%s%s", n->c, graph_rows(g, k) / (w->kh * w->kw),
-	         w->kh, w->kw, st, grp);
+	snprintf(buf, len, "Conv %d×%d×%d×%d%s%s", n->c, graph_rows(g, k) / (w->kh * w->kw), w->kh,
+	         w->kw, st, grp);
 }
 
 /* A graph network's table (m layers): n the outputs of each, kind its
