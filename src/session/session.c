@@ -241,7 +241,7 @@ static int do_net(Session *s, const SessNetArgs *a, Err *e)
 
 static int do_load(Session *s, SessLoadArgs *a, Err *e)
 {
-	Net *net = model_load(a->path, e);
+	Net *net = session_read_net(a->path, a->onnx, e);
 	if (!net)
 		return -1;
 	uint32_t crc = session_param_crc(net);
@@ -397,6 +397,28 @@ static int do_sweep(Session *s, const SessSweepArgs *a, const Hook *h, Err *e)
 	return 0;
 }
 
+/* What the actions that work layer by layer through W and b are called in
+ * a graph network's refusal; NULL for those that take a graph. */
+static const char *graph_what(SessKind k)
+{
+	switch (k) {
+	case SESS_ALG1_STEP:
+	case SESS_ALG1_RUN:
+		return "Algorithm 1";
+	case SESS_SWEEP:
+		return "Algorithm 2's sweep of β";
+	case SESS_SQUEEZE:
+		return "the squeeze (Algorithm 3)";
+	case SESS_NEURON:
+	case SESS_LAYER:
+		return "editing by hand";
+	case SESS_INPUTS:
+		return "the plane's inputs";
+	default:
+		return NULL;
+	}
+}
+
 /* What an action needs before it runs: a log line that is not cut, the
  * numbers a log line is held to (the screen's actions too), a data set, and
  * for most a network. */
@@ -415,7 +437,8 @@ static int may_apply(const Session *s, const SessAction *a, Err *e)
 		return err_set(e, "%s: no data set yet (the first action must be 'data')", name);
 	if (a->kind > SESS_NET && a->kind != SESS_LOAD && a->kind != SESS_SET && !s->net)
 		return err_set(e, "%s: no network yet (expected 'net' or 'load' before it)", name);
-	return 0;
+	const char *what = graph_what(a->kind);
+	return what ? session_refuse_graph(s->net && s->net->graph, what, e) : 0;
 }
 
 static int do_opts(Session *s, const SessOptsArgs *a, Err *e)

@@ -125,7 +125,8 @@ typedef struct SessNetArgs {
 } SessNetArgs;
 
 typedef struct SessLoadArgs {
-	char path[1024]; /* the model file */
+	char path[1024]; /* the model file, or with onnx an ONNX file */
+	int onnx;        /* 1: path is an ONNX model, imported (a chain or a graph) */
 	int has_crc;
 	uint32_t crc; /* CRC-32 of the loaded parameters */
 	int has_seed;
@@ -415,6 +416,14 @@ int session_log_next(TextFile *t, SessAction *a, Err *e);
 
 /* CRC-32 (zlib) of the parameter bytes. */
 uint32_t session_param_crc(const Net *net);
+/* The network of a load: the model file path (a chain or a graph network),
+ * or with onnx the ONNX file, imported as `condnet import` reads it. NULL
+ * with a message. */
+Net *session_read_net(const char *path, int onnx, Err *e);
+/* 0 when graph is 0 (a chain, or no network); else -1 and "WHAT is not
+ * available for graph networks yet": what the session and the screen ask
+ * before anything that works layer by layer through W and b. */
+int session_refuse_graph(int graph, const char *what, Err *e);
 /* Test accuracy in percent of the current network into *acc (NaN without
  * a network or a test set). 0, 1 when the calling thread's stop said stop
  * (acc NaN), -1. */

@@ -87,6 +87,7 @@ const ActionDef session_actions[SESS_KIND_COUNT] = {
     {.kind = SESS_LOAD,
      .name = "load",
      .f = {TEXT("path", load.path, REQ),
+           RANGE("onnx", load.onnx, 0, 1, OPT),
            {.key = "crc",
             .type = FT_CRC,
             .off = AT(load.crc),

@@ -11,6 +11,8 @@ int session_squeeze_start(Session *s, Err *e)
 	session_squeeze_stop(s);
 	if (!s->net)
 		return err_set(e, "squeeze: no network yet");
+	if (session_refuse_graph(s->net->graph != NULL, "Algorithm 3", e))
+		return -1;
 	Alg3Opts o;
 	alg3_opts_default(&o);
 	o.tau = s->tau;
@@ -27,6 +29,8 @@ int session_squeeze_propose(Session *s, int layer, Err *e)
 	session_squeeze_stop(s);
 	if (!s->net)
 		return err_set(e, "squeeze: no network yet");
+	if (session_refuse_graph(s->net->graph != NULL, "Algorithm 3", e))
+		return -1;
 	if (layer < 1 || layer >= s->net->m)
 		return err_set(e, "squeeze: layer %d is not a hidden layer (1..%d)", layer,
 		               s->net->m - 1);

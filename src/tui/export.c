@@ -189,7 +189,7 @@ static int gather(Worker *w, Gathered *g, int sel)
 
 static void gathered_free(Gathered *g, const Net *net)
 {
-	cond_net_free(g->lc, net->m);
+	cond_net_free(g->lc, cond_layers(net));
 	free(g->beta);
 	free(g->maps);
 	free(g->marks);

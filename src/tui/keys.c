@@ -205,6 +205,10 @@ static void k_alg(Tui *t, int ch)
 {
 	if (tui_refuse_busy(t))
 		return;
+	if (ch != 't' && tui_refuse_graph(t, ch == 'b'   ? "Algorithm 2's sweep of β"
+	                                     : ch == 'z' ? "the squeeze (Algorithm 3)"
+	                                                 : "Algorithm 1"))
+		return;
 	if (ch == 's' || ch == 'r') {
 		SessAction a = {.kind = ch == 's' ? SESS_ALG1_STEP : SESS_ALG1_RUN};
 		tui_submit_action(t, &a);
@@ -473,6 +477,8 @@ static const KeyBind network_keys[] = {
     {'l', tui_network_key, 1},
     {KEY_HOME, tui_network_key, 1},
     {KEY_END, tui_network_key, 1},
+    {KEY_PPAGE, tui_network_key, 1},
+    {KEY_NPAGE, tui_network_key, 1},
     {'d', tui_network_key, 0},
     {KEY_DC, tui_network_key, 0},
     {'i', tui_network_key, 0},

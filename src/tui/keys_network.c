@@ -17,6 +17,7 @@
 typedef struct Net8 {
 	int m, n[2], on_plane, inputs, busy;
 	uint64_t seed;
+	int graph;
 } Net8;
 
 static Net8 look(Tui *t)
@@ -29,7 +30,8 @@ static Net8 look(Tui *t)
 	          p->pl.on,
 	          (int)d->inputs,
 	          p->busy || p->queued,
-	          rng_derive(p->seed, p->crc)};
+	          rng_derive(p->seed, p->crc),
+	          d->graph != NULL};
 	if (d->n && l >= 0 && l <= d->m)
 		s.n[0] = d->n[l];
 	worker_unlock(t->w);
@@ -37,10 +39,38 @@ static Net8 look(Tui *t)
 	return s;
 }
 
+/* A graph network's diagram: the keys scroll its rows (the drawing clamps
+ * them); the edits are refused. */
+static void graph_key(Tui *t, int ch)
+{
+	UiState *u = &t->u;
+	int page = 10;
+	if (ch == KEY_UP || ch == 'k' || ch == KEY_PPAGE)
+		u->net_row -= ch == KEY_PPAGE ? page : 1;
+	else if (ch == KEY_DOWN || ch == 'j' || ch == KEY_NPAGE)
+		u->net_row += ch == KEY_NPAGE ? page : 1;
+	else if (ch == KEY_HOME)
+		u->net_row = 0;
+	else if (ch == KEY_END)
+		u->net_row = 1 << 20;
+	else if (ch == 'f')
+		tui_refuse_graph(t, "the plane's inputs");
+	else if (ch != KEY_LEFT && ch != KEY_RIGHT && ch != 'h' && ch != 'l')
+		tui_refuse_graph(t, "editing by hand");
+	if (u->net_row < 0)
+		u->net_row = 0;
+}
+
 void tui_network_key(Tui *t, int ch)
 {
 	UiState *u = &t->u;
 	Net8 s = look(t);
+	if (s.graph) {
+		graph_key(t, ch);
+		return;
+	}
+	if (ch == KEY_PPAGE || ch == KEY_NPAGE)
+		return;
 	int l = u->net_col, hidden = l >= 1 && l < s.m;
 	if (ch == KEY_LEFT || ch == 'h')
 		u->net_col = l > 0 ? l - 1 : 0;

@@ -317,6 +317,8 @@ static int claim(Ctx *c, const char *key, const char *val, Err *e)
 {
 	const Session *s = c->s;
 	const Net *net = s->net;
+	if (net && net->graph && strcmp(key, "net")) /* the claims read a chain's layers */
+		return session_refuse_graph(1, "A lesson's claim of its layers", e);
 	int l = layer_of(key, s);
 	long was = hidden_first(c->l), now = hidden_sum(net);
 	double x = NAN;

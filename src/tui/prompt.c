@@ -19,6 +19,18 @@ void tui_submit(Tui *t, const Job *j)
 		worker_status(t->w, 1, "too many queued changes: wait or press Esc");
 }
 
+/* 1 (saying so) when the network is a graph, which what does not take. */
+int tui_refuse_graph(Tui *t, const char *what)
+{
+	Err e = {{0}};
+	int graph = worker_lock(t->w)->graph;
+	worker_unlock(t->w);
+	if (!session_refuse_graph(graph, what, &e))
+		return 0;
+	worker_status(t->w, 1, "%s", e.msg);
+	return 1;
+}
+
 int tui_refuse_busy(Tui *t)
 {
 	char what[128];

@@ -88,6 +88,10 @@ const char *status_shape(const Shown *p, char *buf, size_t len)
 {
 	size_t k = 0;
 	buf[0] = '\0';
+	if (p->graph) { /* what it is: its widths are no chain's */
+		snprintf(buf, len, "%s", p->conv_shape);
+		return buf;
+	}
 	for (int i = 0; p->n && i <= p->m && k + 12 < len; i++)
 		k += (size_t)snprintf(buf + k, len - k, i ? "-%d" : "%d", p->n[i]);
 	return buf;

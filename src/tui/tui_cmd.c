@@ -41,7 +41,11 @@ static const char tui_help_fmt[] =
     "  --early-stop P       the patience of every t training: hold out the validation\n"
     "                       split, stop when its accuracy has not improved for P epochs\n"
     "                       and keep the best epoch's weights (S sets it on the screen)\n"
-    "Network:\n" OPTS_NETWORK_HELP "  --load MODEL         open a saved model instead of --layers\n"
+    "Network:\n" OPTS_NETWORK_HELP
+    "  --load MODEL         open a saved model instead of --layers (a chain or a\n"
+    "                       graph network: a graph's layer table and diagram, its\n"
+    "                       training; the algorithms and edits take chains)\n"
+    "  --onnx FILE          or a network in an ONNX file, read as 'condnet import'\n"
     "  --seed S             seed of the weights, the batch order and the split (default 1)\n"
     "Training:\n"
     "  --batch B            mini-batch size (default 50)\n"
@@ -111,6 +115,7 @@ static const struct option own[] = {
     {"delay", required_argument, NULL, OPT_DELAY},
     {"present", no_argument, NULL, OPT_PRESENT},
     {"speed", required_argument, NULL, OPT_SPEED},
+    OPTS_ONNX_OPTION,
     {0},
 };
 
@@ -189,11 +194,12 @@ static int apply(Session *s, const SessAction *a, Err *e)
  * message. */
 static int record_inputs(const CommonOpts *co, const char *spec, SessDataArgs *a, Err *e)
 {
-	Net *model = model_load(co->load, e);
+	const char *path = co->load ? co->load : co->onnx;
+	Net *model = session_read_net(path, !co->load, e);
 	if (!model)
 		return -1;
 	const Prep *rec = model->prep;
-	int rc = setup_check_scale(co->data.scale, rec, co->load, e);
+	int rc = setup_check_scale(co->data.scale, rec, path, e);
 	int images = !strcmp(spec, "mnist") || !strcmp(spec, "fashion");
 	if (rc == 0 && rec && images && !co->inputs_given && !co->features_given) {
 		if (rec->kind == PREP_PIXELS)
@@ -226,7 +232,11 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	                         .inputs = co->data.inputs}};
 	SessDataArgs *d = &a.data;
 	memcpy(d->shape, co->data.shape, sizeof d->shape);
-	if (co->load && record_inputs(co, spec, d, e) < 0)
+	if (co->load && co->onnx)
+		return err_set(e, "--load %s and --onnx %s name two networks: give one", co->load,
+		               co->onnx);
+	const char *path = co->load ? co->load : co->onnx;
+	if (path && record_inputs(co, spec, d, e) < 0)
 		return -1;
 	snprintf(d->spec, sizeof d->spec, "%s", spec);
 	snprintf(d->dir, sizeof d->dir, "%s", co->data.dir ? co->data.dir : "");
@@ -246,10 +256,11 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 		if (apply(s, &a, e) < 0)
 			return -1;
 	}
-	if (co->load) {
+	if (path) {
 		/* the seed of the trainings that follow (the header shows it) */
-		a = (SessAction){.kind = SESS_LOAD, .load = {.seed = co->seed, .has_seed = 1}};
-		snprintf(a.load.path, sizeof a.load.path, "%s", co->load);
+		a = (SessAction){.kind = SESS_LOAD,
+		                 .load = {.onnx = !co->load, .seed = co->seed, .has_seed = 1}};
+		snprintf(a.load.path, sizeof a.load.path, "%s", path);
 	} else {
 		/* the default widths come from the batch commands' choice */
 		Net *shape = setup_make_net(co, s->train, e);
@@ -269,8 +280,8 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 	}
 	if (apply(s, &a, e) < 0)
 		return -1;
-	if (co->load && s->net && s->train &&
-	    setup_check_prep(s->net->prep, s->train->prep, co->load, e) < 0)
+	if (path && s->net && s->train &&
+	    setup_check_prep(s->net->prep, s->train->prep, path, e) < 0)
 		return -1;
 	/* the synthetic set's lessons need more than one epoch per training, and
 	 * the plane's, of 300 points (6 batches), more still */

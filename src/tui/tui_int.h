@@ -58,6 +58,9 @@ typedef struct Tui {
 void tui_submit(Tui *t, const Job *j);
 /* 1 (after saying so) when an operation runs: others are refused. */
 int tui_refuse_busy(Tui *t);
+/* 1, saying "WHAT is not available for graph networks yet", when the
+ * network shown is a graph; else 0. */
+int tui_refuse_graph(Tui *t, const char *what);
 void tui_submit_action(Tui *t, const SessAction *a);
 void tui_submit_kind(Tui *t, JobKind k, int apply);
 /* A setting (session_setting.h): submitted quietly behind a running

@@ -23,6 +23,16 @@ static double spark_floor(const Shown *p)
 	return pow(10, floor(log10(lo)));
 }
 
+/* A graph network's column of each layer's shape and node: the rest of
+ * the row on a narrow screen, 48 columns before the sparklines on a wide
+ * one. */
+static int graph_label_width(void)
+{
+	return COLS - 43 < 80 ? COLS - 43 : 48;
+}
+
+static void legend(const Shown *p, int bot, long sum, double maxk);
+
 /* A layer's row; a convolution's n_i is its channels (the columns of its
  * Ŵ), marked c. */
 static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, double lo)
@@ -46,6 +56,16 @@ static void layer_row(const Shown *p, const UiState *u, int i, int y, int sx, do
 	           : lc->conv    ? "c"
 	                         : " ",
 	           units, kb, lc->p, lc->rank_svd, qr);
+	if (p->graph) { /* its shape whole, then its node's name as far as it fits */
+		char nb[GRAPH_NAME + 8];
+		int lw = graph_label_width(),
+		    x = screen_put(y, sx, lw, C_NORMAL, 0, "%s ", p->kind[i]);
+		screen_put(y, sx + x, lw - x, C_DIM, 0, "%s",
+		           views_fit_name(p->lname[i], lw - x, nb, sizeof nb));
+		sx += lw + 1;
+		if (COLS - sx < 8)
+			return;
+	}
 	double v[1024];
 	int nv = lc->nsv < 1024 ? lc->nsv : 1024;
 	for (int j = 0; j < nv; j++)
@@ -94,11 +114,19 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 	snprintf(lob, sizeof lob, lo >= 1e-3 ? "%g" : "1e%.0f", lo >= 1e-3 ? lo : log10(lo));
 	screen_put(y, 0, 0, C_TITLE, 1, "    i   n_i  %s(%s)%*s p_i  rank   QR", S(KAPPA), S(WHAT),
 	           screen_ascii() ? 0 : 5, "");
-	int x = screen_put(y, sx, 0, C_TITLE, 1, "%s_j/%s%s (log %s%s%s%s1, | at 1/%s)", S(SIGMA),
-	                   S(SIGMA), screen_ascii() ? "_1" : "₁", screen_ascii() ? "_" : "▁", lob,
-	                   S(ELLIPSIS), screen_ascii() ? "#" : "█", S(TAU));
-	if (p->live && sx + x + 6 <= COLS)
-		screen_put(y, sx + x + 1, 0, C_KEY, 1, "live");
+	int tx = sx; /* the sparklines' title */
+	if (p->graph) {
+		screen_put(y, sx, 0, C_TITLE, 1, "shape (C_out×C_in/g×k×k), node");
+		tx += graph_label_width() + 1;
+	}
+	int x =
+	    tx >= COLS - 8
+	        ? 0
+	        : screen_put(y, tx, 0, C_TITLE, 1, "%s_j/%s%s (log %s%s%s%s1, | at 1/%s)", S(SIGMA),
+	                     S(SIGMA), screen_ascii() ? "_1" : "₁", screen_ascii() ? "_" : "▁", lob,
+	                     S(ELLIPSIS), screen_ascii() ? "#" : "█", S(TAU));
+	if (p->live && tx + x + 6 <= COLS)
+		screen_put(y, tx + x + 1, 0, C_KEY, 1, "live");
 	else if (p->live)
 		screen_put(y, COLS - 5, 5, C_KEY, 1, " live");
 	y++;
@@ -114,6 +142,10 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 	}
 	for (int i = first; i < p->m && y <= bot - 2; i++, y++)
 		layer_row(p, u, i, y, sx, lo);
+	if (p->m > rows && !views_data_in_header(p, u)) { /* the data line gives way */
+		screen_put(top, 0, COLS, C_NORMAL, 0, "%*s", COLS, "");
+		screen_put_cut(top, 0, COLS - 15, C_NORMAL, 0, "%s", p->data);
+	}
 	if (p->m > rows)
 		screen_put(top, COLS - 14, 14, C_KEY, 0, "%s%s %d of %d", first ? "▲" : " ",
 		           first + rows < p->m ? "▼" : " ", rows, p->m);
@@ -123,6 +155,27 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 		maxk = fmax(maxk, p->lc[i].kappa);
 		sum += p->lc[i].conv ? p->lc[i].cols : p->n[i + 1];
 	}
+	if (p->graph) {
+		screen_put_items(
+		    bot - 1, 0, 0, C_DIM, 0,
+		    "%s n_i %ld (the Conv and Gemm nodes)   max %s %s   * the logits' layer"
+		    "   ↑↓ layer, Enter: its spectrum",
+		    S(SUM), sum, S(KAPPA), views_kappa(maxk, p->tau, kb, sizeof kb));
+		screen_put_items(bot, 0, 0, C_DIM, 0,
+		                 "! %s > %s   r rank < n_i   c Conv, n_i its output channels   /s "
+		                 "stride s   g groups   x explains",
+		                 S(KAPPA), S(TAU));
+	} else {
+		legend(p, bot, sum, maxk);
+	}
+	if (charts)
+		below(p, u, bot + 2, full_bot);
+}
+
+/* The chain's key under the table: sums, flags and what they mean. */
+static void legend(const Shown *p, int bot, long sum, double maxk)
+{
+	char kb[48];
 	screen_put_items(bot - 1, 0, 0, C_DIM, 0,
 	                 "%s n_i %ld (layers 1..m)   max %s %s   * output layer (never reduced)   "
 	                 "↑↓ layer, Enter: its spectrum",
@@ -133,6 +186,4 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 	    "   %sx explains",
 	    S(KAPPA), S(TAU), S(SIGMA), S(SIGMA), screen_ascii() ? "_1" : "₁", S(TAU), S(INF),
 	    p->kind ? "c convolution, n_i its channels   " : "");
-	if (charts)
-		below(p, u, bot + 2, full_bot);
 }

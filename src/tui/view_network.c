@@ -582,6 +582,10 @@ static void column(const Shown *p, UiState *u, const Lay *L, const Col *c)
 void view_network(const Shown *p, UiState *u, int top, int bot)
 {
 	const ShownNet *d = &p->net;
+	if (d->graph) {
+		view_graph(p, u, top, bot);
+		return;
+	}
 	if (!d->m || !d->n) {
 		screen_put(top, 0, 0, C_DIM, 0, "no network yet");
 		return;

@@ -25,26 +25,34 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot)
 	snprintf(qr, sizeof qr, lc->rank_qr >= 0 ? "%d" : "-", lc->rank_qr);
 	/* a convolution: what it is, and its channels (a column of Ŵ each) */
 	char units[96];
-	if (lc->conv)
+	if (p->graph)
+		snprintf(units, sizeof units, "%s %s: %d %s", p->lname[l - 1], p->kind[l - 1],
+		         lc->cols, lc->conv ? "channels" : "outputs");
+	else if (lc->conv)
 		snprintf(units, sizeof units, "%s: %d channels", p->kind ? p->kind[l - 1] : "conv",
 		         lc->cols);
 	else
 		snprintf(units, sizeof units, "%d neurons", p->n[l]);
-	screen_put_cut(y++, 0, 0, C_TITLE, 1,
-	               "Layer %d of %d%s (%s): %s, %s %d%s%d, %s %s, p_i %d, rank %d SVD, %s "
-	               "QR%s",
-	               l, p->m, l == p->m ? ", output" : "", screen_ascii() ? "Up Down" : "↑↓",
-	               units, S(WHAT), lc->rows, S(TIMES), lc->cols, S(KAPPA),
-	               views_kappa(lc->kappa, p->tau, kb, sizeof kb), lc->p, lc->rank_svd, qr,
-	               p->live ? "  live" : "");
+	char head[512], tail[256];
+	snprintf(tail, sizeof tail, "%s %d%s%d, %s %s, p_i %d, rank %d SVD, %s QR%s", S(WHAT),
+	         lc->rows, S(TIMES), lc->cols, S(KAPPA),
+	         views_kappa(lc->kappa, p->tau, kb, sizeof kb), lc->p, lc->rank_svd, qr,
+	         p->live ? "  live" : "");
+	snprintf(head, sizeof head, "Layer %d of %d%s (%s): %s, %s", l, p->m,
+	         l == p->m ? ", output" : "", screen_ascii() ? "Up Down" : "↑↓", units, tail);
+	if (p->graph && screen_width(head) > COLS) /* the numbers whole, the name gives way */
+		snprintf(head, sizeof head, "Layer %d of %d: %s, %s", l, p->m, p->kind[l - 1],
+		         tail);
+	screen_put_cut(y++, 0, 0, C_TITLE, 1, "%s", head);
 	int units_n = lc->conv ? lc->cols : p->n[l];
 	if (lc->rank_svd < units_n) { /* the flag r, with its number */
 		char r[240];
 		int n = snprintf(r, sizeof r, "r: rank %d < %d %s: %d of them depend on the others",
 		                 lc->rank_svd, units_n, lc->conv ? "channels" : "neurons",
 		                 units_n - lc->rank_svd);
-		snprintf(r + n, sizeof r - (size_t)n,
-		         " (Algorithm 3 can remove them where %s > %s)", S(KAPPA), S(TAU));
+		if (!p->graph)
+			snprintf(r + n, sizeof r - (size_t)n,
+			         " (Algorithm 3 can remove them where %s > %s)", S(KAPPA), S(TAU));
 		if (screen_width(r) > COLS)
 			r[n] = '\0'; /* what Algorithm 3 does is the squeeze view's */
 		screen_put_cut(y++, 0, 0, C_NORMAL, 0, "%s", r);

@@ -89,6 +89,8 @@ static void draw_header(const Shown *p, const UiState *u)
 	/* on a narrow screen the parameter count gives way, not the mode */
 	char line[1024], params[48];
 	snprintf(params, sizeof params, "  params %s", pb);
+	if (p->graph) /* its shape says them */
+		params[0] = '\0';
 	for (int k = 0; k < 2; k++) {
 		snprintf(line, sizeof line, "%snet %s  %s n_i %s%s  seed %llu  %s", set, shape,
 		         S(SUM), sb, k ? "" : params, (unsigned long long)p->seed, mode);
@@ -338,6 +340,8 @@ static void draw_footer(const Shown *p, const UiState *u, int y)
 	} else if (u->view == VIEW_PLANE || u->view == VIEW_HISTORY) {
 		extra[ne][0] = "{}", extra[ne++][1] = "speed";
 		extra[ne][0] = ".", extra[ne++][1] = "1 epoch";
+	} else if (u->view == VIEW_NETWORK && p->net.graph) {
+		extra[ne][0] = "↑↓", extra[ne++][1] = "scroll";
 	} else if (u->view == VIEW_NETWORK) {
 		extra[ne][0] = "d", extra[ne++][1] = "remove";
 		extra[ne][0] = "i", extra[ne++][1] = "add";
@@ -358,6 +362,8 @@ static void draw_footer(const Shown *p, const UiState *u, int y)
 		                               : common[i - (size_t)ne][1];
 		if (u->lesson && i >= (size_t)ne && (st || strchr("qstrbzuwo", k[0])))
 			continue;
+		if (p->graph && i >= (size_t)ne && !st && strchr("srbz", k[0]))
+			continue; /* what a graph network does not take */
 		int kw = screen_width(k), w = kw + 1 + screen_width(d);
 		if (x + w > COLS)
 			break;
@@ -474,6 +480,8 @@ void views_draw(const Shown *p, UiState *u)
 			going_back(p, u, lo.body_top, lo.body_bot);
 		else if (u->panel)
 			view_panel(p, u, lo.body_top, lo.body_bot);
+		else if (view_graph_note(p, u, lo.body_top, lo.body_bot))
+			;                                   /* a view a graph network has not */
 		else if (u->view == VIEW_PLANE && p->ch.on) /* a network of convolutions */
 			view_channels(p, u, lo.body_top, lo.body_bot);
 		else if (view_fns[u->view])

@@ -32,6 +32,15 @@ void view_spectrum(const Shown *p, UiState *u, int top, int bot);
 void view_history(const Shown *p, UiState *u, int top, int bot);
 void view_plane(const Shown *p, UiState *u, int top, int bot);
 void view_network(const Shown *p, UiState *u, int top, int bot);
+/* A name in at most w columns: its end (what tells a graph's nodes apart)
+ * after an ellipsis when it is longer; into buf. */
+const char *views_fit_name(const char *name, int w, char *buf, size_t len);
+/* View 8 of a graph network (p->net.graph): its nodes (view_graph.c). */
+void view_graph(const Shown *p, UiState *u, int top, int bot);
+/* For a graph network in a view that works layer by layer through W and b
+ * (Algorithms 1, 2 and 3, the Plane view): a note saying so in its place,
+ * and 1; else 0. */
+int view_graph_note(const Shown *p, const UiState *u, int top, int bot);
 /* The key under view 8 on row y: shown of the weights are drawn. */
 void view_network_key(const Shown *p, int y, int shown, int of);
 void view_panel(const Shown *p, UiState *u, int top, int bot);

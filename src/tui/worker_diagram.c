@@ -30,6 +30,7 @@ void worker_diagram_free(ShownNet *d)
 		free(d->hid_maps[i]);
 	free(d->hid_maps);
 	alg3_combinations_free(&d->c);
+	graph_free(d->graph);
 	memset(d, 0, sizeof *d);
 }
 
@@ -107,6 +108,8 @@ static int diagram(const Net *net, const Alg3Proposal *sp, const Dataset *sample
                    const PlaneBox *box, ShownNet *d, Err *e)
 {
 	memset(d, 0, sizeof *d);
+	if (net->graph) /* its nodes, in their order: no weights, maps or proposal */
+		return (d->graph = graph_clone(net->graph, e)) ? 0 : -1;
 	if (weights(net, d) < 0)
 		return err_set(e, "out of memory for the diagram");
 	if (box && io_maps(net, box, d, e) < 0)

@@ -117,7 +117,7 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 		return;
 	w->cond_cost = clock_seconds() - t;
 	if (series) {
-		series_add(w, p->epoch, lc, net->m);
+		series_add(w, p->epoch, lc, cond_layers(net));
 		w->sample_epoch = p->epoch;
 		/* the next point past the epochs reached */
 		while (span * w->sample_k / worker_series_samples(span) <= p->epoch + 1e-9)
@@ -127,7 +127,7 @@ static void sample(Worker *w, const Net *net, const TrainProgress *p)
 		worker_shown_lc(w, net, lc, 1);
 		w->last_cond = clock_seconds();
 	} else {
-		cond_net_free(lc, net->m);
+		cond_net_free(lc, cond_layers(net));
 	}
 }
 

@@ -217,7 +217,7 @@ static void show_panels(Worker *w, ShownPanels *pn)
 void worker_plane_preview(Worker *w, const Alg3Proposal *sp)
 {
 	Session *s = w->s;
-	if (!w->shown.pl.on || !s->net)
+	if (!w->shown.pl.on || !s->net || s->net->graph)
 		return;
 	Err e = {{0}};
 	ShownPanels pn;
@@ -248,6 +248,12 @@ void worker_plane_publish(Worker *w)
 	Err e = {{0}};
 	ShownPlane n = {0};
 	n.tau = s->tau;
+	if (s->net && s->net->graph) {
+		snprintf(n.why, sizeof n.why,
+		         "the network is a graph: the Plane view draws the neurons of chains");
+		swap_in(w, &n, 0);
+		return;
+	}
 	if (!points(s, &n) || !s->net) {
 		swap_in(w, &n, 0);
 		return;
@@ -340,7 +346,7 @@ void worker_plane_sample(Worker *w, const Net *net, double epoch, int force)
 	const ShownPlane *p = &w->shown.pl;
 	double t = clock_seconds();
 	/* at most 2.5 % of the time (beside the live κ's 5 %), unless forced */
-	if (!p->on || (!force && t - w->plane_last < fmax(0.25, 39 * w->plane_cost)))
+	if (!p->on || net->graph || (!force && t - w->plane_last < fmax(0.25, 39 * w->plane_cost)))
 		return;
 	Err e = {{0}};
 	ShownPlane n = {0};

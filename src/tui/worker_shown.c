@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "report/report_format.h"
 #include "report/report_layers.h"
 #include "session/session_setting.h"
 #include "tui/worker.h"
@@ -22,6 +23,7 @@ void worker_shown_free(Shown *p)
 	free(p->n);
 	free(p->bias0);
 	free(p->kind);
+	free(p->lname);
 	alg1_records_free(p->rec, p->nrec);
 	free(p->beta);
 	free(p->sq.perm);
@@ -40,22 +42,70 @@ void worker_shown_free(Shown *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* A graph layer's shape: C_out×C_in/g×kh×kw and the stride or groups of a
+ * Conv, inputs→outputs of a Gemm. */
+static void graph_kind(const Graph *g, int k, char *buf, size_t len)
+{
+	const GraphNode *n = &g->node[k];
+	const GraphWin *w = &n->win;
+	char st[32] = "", grp[24] = "";
+	if (n->op != GRAPH_CONV) {
+		snprintf(buf, len, "Gemm %d→%d", graph_rows(g, k), n->c);
+		return;
+	}
+	if (w->sh != 1 || w->sw != 1)
+		snprintf(st, sizeof st, w->sh == w->sw ? " /%d" : " /%d×%d", w->sh, w->sw);
+	if (n->group != 1)
+		snprintf(grp, sizeof grp, " g%d", n->group);
+	snprintf(buf, len, "Conv %d×%d×%d×%d%s%s", n->c, graph_rows(g, k) / (w->kh * w->kw), w->kh,
+	         w->kw, st, grp);
+}
+
+/* A graph network's table (m layers): n the outputs of each, kind its
+ * shape, name its node's; what the header says it is into what. */
+static void graph_table(const Net *net, const LayerCond *lc, int m, int *n, char (*kind)[48],
+                        char (*name)[GRAPH_NAME], char *what, size_t len)
+{
+	const Graph *g = net->graph;
+	n[0] = net->n[0];
+	for (int i = 0; i < m; i++) {
+		n[i + 1] = lc[i].cols;
+		graph_kind(g, lc[i].node, kind[i], sizeof kind[i]);
+		if (g->node[lc[i].node].name[0])
+			snprintf(name[i], sizeof name[i], "%s", g->node[lc[i].node].name);
+		else
+			snprintf(name[i], sizeof name[i], "node %d", lc[i].node);
+	}
+	char pb[32];
+	snprintf(what, len, "graph: %d Conv/Gemm layer%s, %s params", m, m == 1 ? "" : "s",
+	         report_thousands((double)net->nparam, pb, sizeof pb));
+}
+
 /* Publishes lc (computed for net; taken over) as the layer table. */
 void worker_shown_lc(Worker *w, const Net *net, LayerCond *lc, int live)
 {
-	int m = net->m;
+	int m = cond_layers(net);
 	int *n = malloc((size_t)(m + 1) * sizeof *n), *b0 = malloc((size_t)m * sizeof *b0);
-	char(*kind)[48] = net->nconv ? malloc((size_t)m * sizeof *kind) : NULL;
-	if (!n || !b0 || (net->nconv && !kind)) {
+	int named = net->nconv || net->graph;
+	char(*kind)[48] = named ? malloc((size_t)m * sizeof *kind) : NULL;
+	char(*name)[GRAPH_NAME] = net->graph ? malloc((size_t)m * sizeof *name) : NULL;
+	if (!n || !b0 || (named && !kind) || (net->graph && !name)) {
 		cond_net_free(lc, m);
 		free(n);
 		free(b0);
 		free(kind);
+		free(name);
 		worker_status(w, 1, "conditioning: out of memory");
 		return;
 	}
-	memcpy(n, net->n, (size_t)(m + 1) * sizeof *n);
-	for (int i = 0; i < m; i++) {
+	char what[256] = "";
+	if (net->graph) {
+		graph_table(net, lc, m, n, kind, name, what, sizeof what);
+		memset(b0, 0, (size_t)m * sizeof *b0);
+	} else {
+		memcpy(n, net->n, (size_t)(m + 1) * sizeof *n);
+	}
+	for (int i = 0; !net->graph && i < m; i++) {
 		b0[i] = 1;
 		for (int j = 0; j < net_cols(net, i) && b0[i]; j++)
 			b0[i] = net->b[i][j] == 0;
@@ -67,9 +117,12 @@ void worker_shown_lc(Worker *w, const Net *net, LayerCond *lc, int live)
 	free(w->shown.n);
 	free(w->shown.bias0);
 	free(w->shown.kind);
+	free(w->shown.lname);
 	w->shown.kind = kind;
-	w->shown.conv_shape[0] = '\0';
-	if (kind)
+	w->shown.lname = name;
+	w->shown.graph = net->graph != NULL;
+	snprintf(w->shown.conv_shape, sizeof w->shown.conv_shape, "%s", what);
+	if (kind && !net->graph)
 		net_shape_str(net, w->shown.conv_shape, sizeof w->shown.conv_shape);
 	w->shown.lc = lc;
 	w->shown.n = n;

@@ -13,6 +13,7 @@
 #include "alg/alg3_combination.h"
 #include "alg/alg3_regions.h"
 #include "engine/cond.h"
+#include "engine/graph.h"
 #include "engine/plane.h"
 #include "engine/train.h"
 #include "report/report.h"
@@ -101,6 +102,7 @@ typedef struct ShownNet {
 	Alg3Combinations c; /* the squeeze proposal's (c.layer 0: none waits) */
 	int live;           /* of the network being trained */
 	uint32_t crc;       /* of the network described (0 live) */
+	Graph *graph;       /* a graph network's nodes (a copy; m is then 0), else NULL */
 } ShownNet;
 /* The Plane view's counterpart on a network with convolutions: on example
  * images of the test set (the first of each class), the maps of every
@@ -264,7 +266,11 @@ typedef struct Shown {
 	int *bias0;                    /* m entries: 1 when the layer's biases are all zero */
 	char (*kind)[48];              /* m entries with convolutions: what each layer is
 	                                * (report_layer_kind); NULL for a dense network */
-	char conv_shape[256];          /* with convolutions, net_shape_str; "" for a dense one */
+	char conv_shape[256];          /* with convolutions, net_shape_str; "" for a dense one;
+	                                * for a graph network what it is */
+	int graph;                     /* a graph network: its layers its Conv and Gemm nodes,
+	                                * n[i] the outputs of layer i, kind each one's shape */
+	char (*lname)[GRAPH_NAME];     /* graph: m entries, each layer's node's name or "node K" */
 	int live;                      /* lc was taken during training */
 	double tau;                    /* the session's: the τ κ is marked against */
 	double set[SESS_SET_MAX];      /* the session's settings that are numbers, by their
