@@ -237,6 +237,12 @@ done
 check "... to the same weights: their answers the same bits" cmp p1/probabilities.npy p2/probabilities.npy
 expect_ok "... which eval reads" "$C" eval --load tuned1.model --data csv:tr.csv,te.csv --shape 3x6x6
 expect_grep "... as a graph" "tuned1\.model +model +3x6x6 graph: 4 Conv, 1 Gemm, 2 Add, 3 Relu, 1 Reshape -> 3 " "$TMP/out"
+## a graph network's file with a data set: its record read for the inputs
+## (these commands once refused it there, as a chain's command does)
+expect_ok "train --load fine-tunes a graph network's file further" "$C" train --load tuned1.model \
+	--data csv:tr.csv,te.csv --shape 3x6x6 --epochs 1 --quiet
+expect_ok "cond --load reads it with the data set" "$C" cond --load tuned1.model --data csv:tr.csv,te.csv --shape 3x6x6
+expect_grep "... and gives the test accuracy" "^test accuracy: [0-9.]+ %$" "$TMP/out"
 ## the squeeze by channel groups: a channel of the residual graph's second
 ## stage planted as a copy of another in both convolutions that feed its
 ## Add is the one removed, and with compensation the network answers as

@@ -64,7 +64,7 @@ static int open_run(const char *cmd, const CommonOpts *c, const CliOut *own, int
 		return -1;
 	if (opts_dry_run(cmd))
 		return 1;
-	if (setup_load_data(c, train, test, e))
+	if ((graphs ? setup_load_data_any : setup_load_data)(c, train, test, e))
 		return -1;
 	*net = graphs ? setup_make_net_any(c, *train, e) : setup_make_net(c, *train, e);
 	return *net ? 0 : -1;

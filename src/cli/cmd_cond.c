@@ -269,7 +269,7 @@ int cmd_cond(int argc, char **argv)
 		return 0;
 	const char *path = c.load ? c.load : c.onnx;
 	int need_data = !path || k.epochs > 0 || c.data.spec;
-	if (need_data && setup_load_data(&c, &train, &test, &e))
+	if (need_data && setup_load_data_any(&c, &train, &test, &e))
 		goto fail;
 	if (!(net = setup_make_net_any(&c, train, &e)))
 		goto fail;

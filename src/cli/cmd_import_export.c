@@ -194,7 +194,7 @@ static int export_data(const CommonOpts *c, const char *dir)
 	Err e = {{0}};
 	Dataset *tr = NULL, *te = NULL;
 	NpySet *set = NULL;
-	int rc = setup_load_data(c, &tr, &te, &e);
+	int rc = setup_load_data_any(c, &tr, &te, &e);
 	/* the four files appear together, or not at all */
 	if (rc == 0 && !(set = npy_set_begin(dir, "data", &e)))
 		rc = -1;

@@ -460,7 +460,8 @@ int cmd_squeeze(int argc, char **argv)
 		return 0;
 	if (s.keep_spec && squeeze_check_counts_spec(s.keep_spec, &e))
 		goto fail;
-	if (setup_load_data(&c, &train, &test, &e) || !(net = setup_make_net_any(&c, train, &e)))
+	if (setup_load_data_any(&c, &train, &test, &e) ||
+	    !(net = setup_make_net_any(&c, train, &e)))
 		goto fail;
 	if (net->graph) { /* group by group (cmd_squeeze_graph.c) */
 		progress_trap_signals();

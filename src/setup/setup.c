@@ -85,14 +85,17 @@ void setup_spec_from_record(const Prep *rec, int told, DataSpec *spec)
 		spec->inputs = MNIST_PIXELS;
 }
 
-int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
+/* setup_load_data's work: the model's record read from a graph network's
+ * file too when graphs (else such a file is refused, naming the commands
+ * that take one). */
+static int load_data(const CommonOpts *c, int graphs, Dataset **train, Dataset **test, Err *e)
 {
 	Dataset *tr = NULL, *te = NULL;
 	Net *model = NULL;
 	DataSpec spec = c->data;
 	/* a model loaded reads its inputs as its record says, unless --inputs or
 	 * --features say otherwise */
-	if (c->load && !(model = model_load(c->load, e)))
+	if (c->load && !(model = graphs ? model_load_any(c->load, e) : model_load(c->load, e)))
 		return -1;
 	const Prep *rec = model ? model->prep : NULL;
 	setup_spec_from_record(rec, c->inputs_given || c->features_given, &spec);
@@ -116,6 +119,16 @@ int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e
 	else
 		dataset_free(te);
 	return 0;
+}
+
+int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
+{
+	return load_data(c, 0, train, test, e);
+}
+
+int setup_load_data_any(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
+{
+	return load_data(c, 1, train, test, e);
 }
 
 int setup_check_prep(const Prep *model, const Prep *data, const char *name, Err *e)

@@ -24,6 +24,9 @@
  * datasets_load_as) unless --inputs or --features say otherwise; a scale
  * step given must be the record's (setup_check_scale). */
 int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
+/* The same for the commands that take a graph network too (--load may name
+ * one: its record says how its inputs are made). */
+int setup_load_data_any(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
 /* The network of --load MODEL or --onnx FILE (read as import reads it),
  * checked against train's inputs, images, classes and preprocessing, or a
  * fresh one: a chain (setup_make_net refuses a graph network, naming the
