@@ -206,7 +206,7 @@ static void k_alg(Tui *t, int ch)
 	if (tui_refuse_busy(t))
 		return;
 	if (ch != 't' && tui_refuse_graph(t, ch == 'b'   ? "Algorithm 2's sweep of β"
-	                                     : ch == 'z' ? "the squeeze (Algorithm 3)"
+	                                     : ch == 'z' ? "the screen's squeeze (Algorithm 3)"
 	                                                 : "Algorithm 1"))
 		return;
 	if (ch == 's' || ch == 'r') {

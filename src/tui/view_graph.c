@@ -203,7 +203,7 @@ int view_graph_note(const Shown *p, const UiState *u, int top, int bot)
 	static const char *const what[VIEW_COUNT] = {
 	    [VIEW_ALG1] = "Algorithm 1 (s, r)",
 	    [VIEW_SWEEP] = "Algorithm 2's sweep of β (b)",
-	    [VIEW_SQUEEZE] = "The squeeze, Algorithm 3 (z),",
+	    [VIEW_SQUEEZE] = "The screen's squeeze, Algorithm 3 (z),",
 	    [VIEW_PLANE] = "The Plane view",
 	};
 	if (!p->graph || u->view >= VIEW_COUNT || !what[u->view] || bot < top + 2)
@@ -211,10 +211,15 @@ int view_graph_note(const Shown *p, const UiState *u, int top, int bot)
 	char t[160];
 	snprintf(t, sizeof t, "%s is not available for graph networks yet", what[u->view]);
 	screen_put_wrapped(top, top + 1, 0, COLS - 1, C_TITLE, 1, t);
-	screen_put_wrapped(top + 2, bot, 0, COLS - 1, C_NORMAL, 0,
-	                   "It works layer by layer through the weights of a chain, neuron by "
-	                   "neuron. This network has its layers' "
-	                   "conditioning (1, and 5 for a layer's spectrum), its diagram (8), "
-	                   "training (t) with κ while it trains (6), save (w) and export (e).");
+	char body[512];
+	snprintf(body, sizeof body, "%s%s",
+	         "It works layer by layer through the weights of a chain, neuron by neuron. This "
+	         "network has its layers' conditioning (1, and 5 for a layer's spectrum), its "
+	         "diagram (8), training (t) with κ while it trains (6), save (w) and export (e).",
+	         u->view == VIEW_SQUEEZE ? " Outside the screen, condnet squeeze takes a graph "
+	                                   "network by its channel groups (the manual's CHANNEL "
+	                                   "GROUPS)."
+	                                 : "");
+	screen_put_wrapped(top + 2, bot, 0, COLS - 1, C_NORMAL, 0, body);
 	return 1;
 }
