@@ -97,13 +97,15 @@ for size in 80x24 200x60; do
 	screen_run "g$size" "$size" tui --load "'$TMP/res.model'" $DATA --log "'$TMP/s$size.log'"
 	see "$size: the header says what the network is" \
 		'net graph: 17 Conv/Gemm layers, [0-9,]+ params'
-	see "$size: the table names a Conv's shape and node" \
-		'^ +1c +4 +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +Conv 4×2×3×3 stem( |$)'
-	see "$size: and the stride-2 projection's" 'Conv 6×4×1×1 /2 b4_proj'
+	see "$size: the table names a Conv's shape, channel group and node" \
+		'^ +1c +4 +[0-9.]+ +[0-9]+ +[0-9]+ +[0-9]+ +Conv 4×2×3×3 G1 stem( |$)'
+	check "$size: the block's second conv in the stem's group (their outputs meet in an Add)" \
+		grep -Eq 'Conv 4×4×3×3 G1 b0_conv2( |$)' "$TMP/screen"
+	see "$size: and the stride-2 projection's" 'Conv 6×4×1×1 /2 G[0-9]+ b4_proj'
 	: >seen
 	rows_seen
 	for i in $(seq 1 17); do keys Down; done
-	see "$size: scrolling reaches the last layer, the Gemm" '^ +17\* +3 +[0-9.]+ .*Gemm 54→3 fc( |$)'
+	see "$size: scrolling reaches the last layer, the Gemm" '^ +17\* +3 +[0-9.]+ .*Gemm 54→3 G[0-9]+ fc( |$)'
 	rows_seen
 	sort -n -u seen >got
 	check "$size: every layer's n_i, κ and p are cond's" cmp want got ||

@@ -163,7 +163,8 @@ void view_layers(const Shown *p, UiState *u, int top, int bot)
 		    S(SUM), sum, S(KAPPA), views_kappa(maxk, p->tau, kb, sizeof kb));
 		screen_put_items(bot, 0, 0, C_DIM, 0,
 		                 "! %s > %s   r rank < n_i   c Conv, n_i its output channels   /s "
-		                 "stride s   g groups   x explains",
+		                 "stride s   g groups   Gk channel group k (removed together)   x "
+		                 "explains",
 		                 S(KAPPA), S(TAU));
 	} else {
 		legend(p, bot, sum, maxk);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "engine/graph_groups.h"
 #include "report/report_format.h"
 #include "report/report_layers.h"
 #include "session/session_setting.h"
@@ -67,15 +68,23 @@ static void graph_table(const Net *net, const LayerCond *lc, int m, int *n, char
                         char (*name)[GRAPH_NAME], char *what, size_t len)
 {
 	const Graph *g = net->graph;
+	/* each layer's channel group (cond's group column); left out when the
+	 * groups cannot be worked out (a graph of too many channels) */
+	ChannelGroups *gg = graph_groups(g, NULL);
 	n[0] = net->n[0];
 	for (int i = 0; i < m; i++) {
 		n[i + 1] = lc[i].cols;
 		graph_kind(g, lc[i].node, kind[i], sizeof kind[i]);
+		if (gg && i < gg->nlayers) {
+			size_t at = strlen(kind[i]);
+			snprintf(kind[i] + at, sizeof kind[i] - at, " G%d", gg->of_layer[i] + 1);
+		}
 		if (g->node[lc[i].node].name[0])
 			snprintf(name[i], sizeof name[i], "%s", g->node[lc[i].node].name);
 		else
 			snprintf(name[i], sizeof name[i], "node %d", lc[i].node);
 	}
+	graph_groups_free(gg);
 	char pb[32];
 	snprintf(what, len, "graph: %d Conv/Gemm layer%s, %s params", m, m == 1 ? "" : "s",
 	         report_thousands((double)net->nparam, pb, sizeof pb));
