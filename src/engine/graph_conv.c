@@ -101,6 +101,36 @@ static void span(int out, int in, int s, int pad, int off, int *lo, int *hi)
 		*lo = *hi;
 }
 
+/* The rows of the columns for kernel offset (y, x) of ns samples, one
+ * after another (P values each, ld apart in the input by isz): the input
+ * cell each output position meets, 0 in the padding. The spans of output
+ * positions inside the map are found once for all the samples. */
+static void lower_row(const Cv *c, const float *src, int ns, int y, int x, float *d)
+{
+	const GraphWin *w = c->w;
+	int ylo, yhi, xlo, xhi, wo = c->wo, sw = w->sw;
+	span(c->ho, c->hi, w->sh, w->pt, y * w->dh, &ylo, &yhi);
+	span(c->wo, c->wi, sw, w->pl, x * w->dw, &xlo, &xhi);
+	if (yhi > ylo && xhi > xlo)
+		src += (size_t)(ylo * w->sh - w->pt + y * w->dh) * c->wi - w->pl + x * w->dw;
+	size_t step = (size_t)w->sh * c->wi;
+	int full = ylo == 0 && yhi == c->ho && xlo == 0 && xhi == wo;
+	for (int s = 0; s < ns; s++, src += c->isz, d += c->P) {
+		if (!full)
+			memset(d, 0, c->P * sizeof *d);
+		const float *sr = src;
+		for (int oy = ylo; oy < yhi; oy++, sr += step) {
+			float *dr = d + (size_t)oy * wo;
+			if (sw == 1)
+				for (int ox = xlo; ox < xhi; ox++)
+					dr[ox] = sr[ox];
+			else
+				for (int ox = xlo; ox < xhi; ox++)
+					dr[ox] = sr[ox * sw];
+		}
+	}
+}
+
 /* The columns of group gi of samples in[0..ns) into col: row
  * (c·kh + y)·kw + x, column s·P + position, the input cell each kernel
  * weight meets (0 in the padding). */
@@ -112,28 +142,8 @@ static void im2col(const Cv *c, int gi, const float *in, int ns, float *col)
 		for (int y = 0; y < w->kh; y++)
 			for (int x = 0; x < w->kw; x++) {
 				float *row = col + ((size_t)(ch * w->kh + y) * w->kw + x) * ld;
-				int ylo, yhi, xlo, xhi;
-				span(c->ho, c->hi, w->sh, w->pt, y * w->dh, &ylo, &yhi);
-				span(c->wo, c->wi, w->sw, w->pl, x * w->dw, &xlo, &xhi);
-				for (int s = 0; s < ns; s++) {
-					const float *src =
-					    in + (size_t)s * c->isz +
-					    (size_t)(gi * c->cig + ch) * c->hi * c->wi;
-					float *d = row + (size_t)s * c->P;
-					memset(d, 0, c->P * sizeof *d);
-					for (int oy = ylo; oy < yhi; oy++) {
-						int iy = oy * w->sh - w->pt + y * w->dh;
-						const float *sr = src + (size_t)iy * c->wi;
-						float *dr = d + (size_t)oy * c->wo;
-						int ix0 = -w->pl + x * w->dw;
-						if (w->sw == 1)
-							memcpy(dr + xlo, sr + xlo + ix0,
-							       (size_t)(xhi - xlo) * sizeof *dr);
-						else
-							for (int ox = xlo; ox < xhi; ox++)
-								dr[ox] = sr[ox * w->sw + ix0];
-					}
-				}
+				lower_row(c, in + (size_t)(gi * c->cig + ch) * c->hi * c->wi, ns, y,
+				          x, row);
 			}
 }
 
@@ -166,25 +176,9 @@ static void compact(const Cv *c, int gi, const float *in, int ns, const int *tap
 	const size_t ld = c->P * (size_t)ns;
 	for (int ch = 0; ch < c->cig; ch++)
 		for (int t = 0; t < ntaps; t++) {
-			int y = taps[t] / w->kw, x = taps[t] % w->kw;
 			float *row = col + ((size_t)ch * ntaps + t) * ld;
-			int ylo, yhi, xlo, xhi;
-			span(c->ho, c->hi, w->sh, w->pt, y * w->dh, &ylo, &yhi);
-			span(c->wo, c->wi, w->sw, w->pl, x * w->dw, &xlo, &xhi);
-			for (int s = 0; s < ns; s++) {
-				const float *src = in + (size_t)s * c->isz +
-				                   (size_t)(gi * c->cig + ch) * c->hi * c->wi;
-				float *d = row + (size_t)s * c->P;
-				memset(d, 0, c->P * sizeof *d);
-				for (int oy = ylo; oy < yhi; oy++) {
-					const float *sr =
-					    src + (size_t)(oy * w->sh - w->pt + y * w->dh) * c->wi -
-					    w->pl + x * w->dw;
-					float *dr = d + (size_t)oy * c->wo;
-					for (int ox = xlo; ox < xhi; ox++)
-						dr[ox] = sr[ox * w->sw];
-				}
-			}
+			lower_row(c, in + (size_t)(gi * c->cig + ch) * c->hi * c->wi, ns,
+			          taps[t] / w->kw, taps[t] % w->kw, row);
 		}
 }
 
@@ -208,33 +202,35 @@ size_t gop_conv_wc_floats(const Graph *g, int k)
 	return n < c.w->kh * c.w->kw ? (size_t)c.cig * n * c.co : 0;
 }
 
-/* The columns' gradient col added back onto group gi's input rows gin. */
-static void col2im(const Cv *c, int gi, const float *col, int ns, float *gin)
+/* The columns' gradient col (row c·ntaps + t for the kernel offsets
+ * taps[0..ntaps), every offset or the live ones) added back onto group
+ * gi's input rows gin. */
+static void col2im(const Cv *c, int gi, const float *col, int ns, const int *taps, int ntaps,
+                   float *gin)
 {
 	const GraphWin *w = c->w;
 	const size_t ld = c->P * (size_t)ns;
 	for (int ch = 0; ch < c->cig; ch++)
-		for (int y = 0; y < w->kh; y++)
-			for (int x = 0; x < w->kw; x++) {
-				const float *row =
-				    col + ((size_t)(ch * w->kh + y) * w->kw + x) * ld;
-				int ylo, yhi, xlo, xhi;
-				span(c->ho, c->hi, w->sh, w->pt, y * w->dh, &ylo, &yhi);
-				span(c->wo, c->wi, w->sw, w->pl, x * w->dw, &xlo, &xhi);
-				int ix0 = -w->pl + x * w->dw;
-				for (int s = 0; s < ns; s++) {
-					float *dst = gin + (size_t)s * c->isz +
-					             (size_t)(gi * c->cig + ch) * c->hi * c->wi;
-					const float *r = row + (size_t)s * c->P;
-					for (int oy = ylo; oy < yhi; oy++) {
-						int iy = oy * w->sh - w->pt + y * w->dh;
-						float *dr = dst + (size_t)iy * c->wi;
-						const float *sr = r + (size_t)oy * c->wo;
-						for (int ox = xlo; ox < xhi; ox++)
-							dr[ox * w->sw + ix0] += sr[ox];
-					}
+		for (int t = 0; t < ntaps; t++) {
+			int y = taps[t] / w->kw, x = taps[t] % w->kw;
+			const float *row = col + ((size_t)ch * ntaps + t) * ld;
+			int ylo, yhi, xlo, xhi;
+			span(c->ho, c->hi, w->sh, w->pt, y * w->dh, &ylo, &yhi);
+			span(c->wo, c->wi, w->sw, w->pl, x * w->dw, &xlo, &xhi);
+			int ix0 = -w->pl + x * w->dw;
+			for (int s = 0; s < ns; s++) {
+				float *dst = gin + (size_t)s * c->isz +
+				             (size_t)(gi * c->cig + ch) * c->hi * c->wi;
+				const float *r = row + (size_t)s * c->P;
+				for (int oy = ylo; oy < yhi; oy++) {
+					int iy = oy * w->sh - w->pt + y * w->dh;
+					float *dr = dst + (size_t)iy * c->wi;
+					const float *sr = r + (size_t)oy * c->wo;
+					for (int ox = xlo; ox < xhi; ox++)
+						dr[ox * w->sw + ix0] += sr[ox];
 				}
 			}
+		}
 }
 
 /* Depthwise: each output channel j reads input channel j / cog alone. */
@@ -345,7 +341,10 @@ static void each_forward(const Cv *c, const float *W, const float *b, const floa
 static void each_backward(const Cv *c, const float *W, const float *in, const float *gout, int ns,
                           float *gin, float *gW, float *gb, float *col)
 {
-	int pw = pointwise(c), P = (int)c->P;
+	int pw = pointwise(c), P = (int)c->P, kk = c->w->kh * c->w->kw;
+	int taps[LAYERS_MAX_KERNEL * LAYERS_MAX_KERNEL];
+	for (int t = 0; t < kk; t++)
+		taps[t] = t;
 	for (int s = 0; s < ns; s++) {
 		const float *x = in + (size_t)s * c->isz, *go = gout + (size_t)s * c->osz;
 		float *gx = gin ? gin + (size_t)s * c->isz : NULL;
@@ -373,7 +372,7 @@ static void each_backward(const Cv *c, const float *W, const float *in, const fl
 			}
 			blas_sgemm(0, 0, c->rows, P, c->cog, 1.0f, W + (size_t)gi * c->cog, c->co,
 			           G, P, 0.0f, col, P);
-			col2im(c, gi, col, 1, gx);
+			col2im(c, gi, col, 1, taps, kk, gx);
 		}
 	}
 }
@@ -392,8 +391,11 @@ void gop_conv_forward(const Graph *g, int k, const float *param, const float *in
 		return;
 	}
 	int taps[LAYERS_MAX_KERNEL * LAYERS_MAX_KERNEL], ntaps = live_taps(&c, taps);
-	int dead = ntaps < c.w->kh * c.w->kw, rows = dead ? c.cig * ntaps : c.rows;
-	if (dead)
+	int kk = c.w->kh * c.w->kw, dead = ntaps < kk, rows = dead ? c.cig * ntaps : c.rows;
+	/* W's rows of the live offsets: one offset's are one stride apart */
+	const float *A = ntaps == 1 ? W + (size_t)taps[0] * c.co : dead ? wc : W;
+	int lda = ntaps == 1 ? kk * c.co : c.co;
+	if (dead && ntaps > 1)
 		compact_w(&c, W, taps, ntaps, wc);
 	int run = gop_conv_run(g, k, ns);
 	for (int s0 = 0; s0 < ns; s0 += run) {
@@ -404,9 +406,8 @@ void gop_conv_forward(const Graph *g, int k, const float *param, const float *in
 				compact(&c, gi, in + (size_t)s0 * c.isz, m, taps, ntaps, col);
 			else
 				im2col(&c, gi, in + (size_t)s0 * c.isz, m, col);
-			blas_sgemm(1, 0, c.cog, (int)ld, rows, 1.0f,
-			           (dead ? wc : W) + (size_t)gi * c.cog, c.co, col, (int)ld, 0.0f,
-			           z, (int)ld);
+			blas_sgemm(1, 0, c.cog, (int)ld, rows, 1.0f, A + (size_t)gi * c.cog, lda,
+			           col, (int)ld, 0.0f, z, (int)ld);
 			for (int j = 0; j < c.cog; j++) {
 				int oc = gi * c.cog + j;
 				float bj = b[oc];
@@ -420,6 +421,40 @@ void gop_conv_forward(const Graph *g, int k, const float *param, const float *in
 			}
 		}
 	}
+}
+
+/* Group gi of a run of m samples backward, its output gradient z
+ * channel-major: W's gradient from the columns, the input's through them.
+ * Where kernel offsets meet only padding (small maps), their rows of the
+ * columns are 0: the products then cover the live offsets alone, one
+ * offset at a time (its rows of W one stride apart). */
+static void block_backward(const Cv *c, int gi, const float *W, const float *in, const float *z,
+                           int m, float *gin, float *gW, float *col)
+{
+	int taps[LAYERS_MAX_KERNEL * LAYERS_MAX_KERNEL], ntaps = live_taps(c, taps);
+	int kk = c->w->kh * c->w->kw, ld = (int)(c->P * (size_t)m);
+	size_t sld = (size_t)ld * ntaps;
+	const float *Wg = W + (size_t)gi * c->cog;
+	float *gWg = gW + (size_t)gi * c->cog;
+	if (ntaps == kk) {
+		im2col(c, gi, in, m, col);
+		blas_sgemm(0, 1, c->rows, c->cog, ld, 1.0f, col, ld, z, ld, 1.0f, gWg, c->co);
+		if (!gin)
+			return;
+		blas_sgemm(0, 0, c->rows, ld, c->cog, 1.0f, Wg, c->co, z, ld, 0.0f, col, ld);
+		col2im(c, gi, col, m, taps, ntaps, gin);
+		return;
+	}
+	compact(c, gi, in, m, taps, ntaps, col);
+	for (int t = 0; t < ntaps; t++)
+		blas_sgemm(0, 1, c->cig, c->cog, ld, 1.0f, col + (size_t)t * ld, (int)sld, z, ld,
+		           1.0f, gWg + (size_t)taps[t] * c->co, kk * c->co);
+	if (!gin)
+		return;
+	for (int t = 0; t < ntaps; t++)
+		blas_sgemm(0, 0, c->cig, ld, c->cog, 1.0f, Wg + (size_t)taps[t] * c->co, kk * c->co,
+		           z, ld, 0.0f, col + (size_t)t * ld, (int)sld);
+	col2im(c, gi, col, m, taps, ntaps, gin);
 }
 
 void gop_conv_backward(const Graph *g, int k, const float *param, const float *in,
@@ -454,14 +489,8 @@ void gop_conv_backward(const Graph *g, int k, const float *param, const float *i
 				}
 				gb[oc] += (float)sb;
 			}
-			im2col(&c, gi, in + (size_t)s0 * c.isz, m, col);
-			blas_sgemm(0, 1, c.rows, c.cog, (int)ld, 1.0f, col, (int)ld, z, (int)ld,
-			           1.0f, gW + (size_t)gi * c.cog, c.co);
-			if (!gin)
-				continue;
-			blas_sgemm(0, 0, c.rows, (int)ld, c.cog, 1.0f, W + (size_t)gi * c.cog, c.co,
-			           z, (int)ld, 0.0f, col, (int)ld);
-			col2im(&c, gi, col, m, gin + (size_t)s0 * c.isz);
+			block_backward(&c, gi, W, in + (size_t)s0 * c.isz, z, m,
+			               gin ? gin + (size_t)s0 * c.isz : NULL, gW, col);
 		}
 	}
 }

@@ -40,16 +40,43 @@ static double window(const Pl *p, int oy, int ox, int *y0, int *y1, int *x0, int
 	return w->count_pad ? whole : (double)(*y1 - *y0) * (*x1 - *x0);
 }
 
+/* Window (oy, ox)'s cells inside the map, [*y0, *y1) × [*x0, *x1). */
+static void cells(const Pl *p, int oy, int ox, int *y0, int *y1, int *x0, int *x1)
+{
+	const GraphWin *w = p->w;
+	int ys = oy * w->sh - w->pt, xs = ox * w->sw - w->pl;
+	int ye = ys + w->kh, xe = xs + w->kw;
+	*y0 = ys > 0 ? ys : 0;
+	*x0 = xs > 0 ? xs : 0;
+	*y1 = ye < p->hi ? ye : p->hi;
+	*x1 = xe < p->wi ? xe : p->wi;
+}
+
 /* The index in the map of window (oy, ox)'s first largest cell. */
 static int argmax(const Pl *p, const float *m, int oy, int ox)
 {
 	int y0, y1, x0, x1;
-	window(p, oy, ox, &y0, &y1, &x0, &x1);
+	cells(p, oy, ox, &y0, &y1, &x0, &x1);
 	int best = y0 * p->wi + x0;
 	for (int y = y0; y < y1; y++)
 		for (int x = x0; x < x1; x++)
 			if (m[y * p->wi + x] > m[best])
 				best = y * p->wi + x;
+	return best;
+}
+
+/* The value of that cell, found by the same comparisons. */
+static float wmax(const Pl *p, const float *m, int oy, int ox)
+{
+	int y0, y1, x0, x1;
+	cells(p, oy, ox, &y0, &y1, &x0, &x1);
+	float best = m[y0 * p->wi + x0];
+	for (int y = y0; y < y1; y++) {
+		const float *r = m + (size_t)y * p->wi;
+		for (int x = x0; x < x1; x++)
+			if (r[x] > best)
+				best = r[x];
+	}
 	return best;
 }
 
@@ -82,7 +109,7 @@ void gop_pool_forward(const Graph *g, int k, const float *in, int ns, float *out
 			for (int oy = 0; oy < p.ho; oy++)
 				for (int ox = 0; ox < p.wo; ox++) {
 					if (op == GRAPH_MAXPOOL) {
-						o[oy * p.wo + ox] = m[argmax(&p, m, oy, ox)];
+						o[oy * p.wo + ox] = wmax(&p, m, oy, ox);
 						continue;
 					}
 					int y0, y1, x0, x1;
