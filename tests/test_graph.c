@@ -172,7 +172,7 @@ static Graph *case_graph(int which, const char **name)
 		break;
 	case 24: /* 16×16 maps to 2×2, then a 1×1 output: 4 offsets meet the map */
 		*name = "conv 3x3 stride 2 on 2x2 maps, 4 offsets of 9";
-		t = add(g, conv(3, 3, 2, 1, 1), add(g, conv(4, 3, 8, 1, 1), a, -1), -1);
+		t = gb_add(g, gb_conv(3, 3, 2, 1, 1), gb_add(g, gb_conv(4, 3, 8, 1, 1), a, -1), -1);
 		break;
 	default: /* 8 of the kernel's 9 offsets meet only padding */
 		*name = "conv 3x3 on 1x1 maps, its centre alone";
