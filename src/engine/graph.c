@@ -409,6 +409,12 @@ int graph_cols(const Graph *g, int k)
 	return n->op == GRAPH_CONV || n->op == GRAPH_GEMM ? n->c : 0;
 }
 
+int graph_depthwise(const Graph *g, int k)
+{
+	const GraphNode *n = &g->node[k];
+	return n->op == GRAPH_CONV && n->group > 1 && n->group == g->node[graph_in(g, k)[0]].c;
+}
+
 int graph_nlayers(const Graph *g)
 {
 	int n = 0;

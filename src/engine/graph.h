@@ -128,6 +128,10 @@ static inline size_t graph_size(const GraphNode *n)
 int graph_rows(const Graph *g, int k);
 int graph_cols(const Graph *g, int k);
 
+/* 1 when node k is a depthwise Conv: more than one group, as many as its
+ * input's channels (each output channel reads one input channel). */
+int graph_depthwise(const Graph *g, int k);
+
 /* The layers of a graph: its Conv and Gemm nodes (those with a Ŵ), how
  * many, and the node of layer l (1-based, in the graph's order). */
 int graph_nlayers(const Graph *g);

@@ -82,7 +82,7 @@ static GraphNode proto_of(const Graph *g, const Kept *kp, int k)
 	const int in = graph_in(g, k)[0];
 	switch (p.op) {
 	case GRAPH_CONV:
-		if (p.group > 1 && p.group == g->node[in].c) /* depthwise */
+		if (graph_depthwise(g, k))
 			p.group = kp->nkeep[in];
 		p.c = kp->nkeep[k];
 		break;

@@ -76,7 +76,7 @@ static void tie_node(Tie *t, const Graph *g, int k)
 		const GraphNode *a = &g->node[in[0]];
 		if (n->group == 1)
 			return;
-		if (n->group != a->c) { /* grouped: its channels stay */
+		if (!graph_depthwise(g, k)) { /* grouped: its channels stay */
 			fix(t, a, in[0], GROUP_GROUPED);
 			fix(t, n, k, GROUP_GROUPED);
 			return;
@@ -178,12 +178,6 @@ static int group_of(const Tie *t, const int *owner, const ChannelGroups *gg, int
 	return o < 0 ? -1 : gg->of_layer[o];
 }
 
-static int is_depthwise(const Graph *g, int k)
-{
-	const GraphNode *n = &g->node[k];
-	return n->op == GRAPH_CONV && n->group > 1 && n->group == g->node[graph_in(g, k)[0]].c;
-}
-
 /* The Add nodes, depthwise Convs and Concats each group's channels meet. */
 static void ties(const Graph *g, const Tie *t, const int *owner, ChannelGroups *gg)
 {
@@ -193,7 +187,7 @@ static void ties(const Graph *g, const Tie *t, const int *owner, ChannelGroups *
 		int q = group_of(t, owner, gg, k, 0);
 		if (q >= 0 && n->op == GRAPH_ADD)
 			gg->g[q].adds++;
-		if (q >= 0 && is_depthwise(g, k))
+		if (q >= 0 && graph_depthwise(g, k))
 			gg->g[q].depthwise++;
 		for (int i = 0; n->op == GRAPH_CONCAT && i < n->nin; i++)
 			if ((q = group_of(t, owner, gg, in[i], 0)) >= 0)
