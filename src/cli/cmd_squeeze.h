@@ -48,6 +48,13 @@ int squeeze_check_counts_list(const char *arg, Err *e);
  * as the file it was meant to be). */
 int squeeze_check_counts_spec(const char *arg, Err *e);
 
+/* --keep-counts' text: the whole of the file arg names (into *text, to be
+ * freed), else arg itself, past its leading blanks; NULL with a message. */
+const char *squeeze_counts_text(const char *arg, char **text, Err *e);
+/* The counts of a list on the first line of spec (280,250,3x100) into *w
+ * (allocated) and *n: 0, or -1 with a message. */
+int squeeze_counts_list(const char *spec, int **w, int *n, Err *e);
+
 /* --keep-counts: s->keep and s->so.keep_counts from s->keep_spec (a JSON
  * record of another squeeze, or widths in a file or the argument), checked
  * against net. */

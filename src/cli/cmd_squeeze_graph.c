@@ -9,7 +9,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "base/file.h"
 #include "cli/cmd_squeeze.h"
 #include "engine/graph_groups.h"
 #include "engine/train_plan.h"
@@ -39,12 +38,9 @@ static const char *chain_only(const CommonOpts *c, const Squeeze *s)
  * or a list of one count per group (8,6,3x4). */
 static int counts_of(const char *spec, const ChannelGroups *gg, int *keep, Err *e)
 {
-	spec += strspn(spec, " \t\r\n");
 	if (*spec != '{') {
-		char buf[4096];
-		int *w = NULL, n = 0;
-		snprintf(buf, sizeof buf, "%.*s", (int)strcspn(spec, "\r\n"), spec);
-		if (net_parse_layers(buf, &w, &n, e))
+		int *w, n;
+		if (squeeze_counts_list(spec, &w, &n, e))
 			return -1;
 		if (n == gg->n)
 			memcpy(keep, w, (size_t)n * sizeof *w);
@@ -76,15 +72,12 @@ static int counts_of(const char *spec, const ChannelGroups *gg, int *keep, Err *
  * the argument itself, into *keep (gg->n of them). */
 static int graph_counts(const char *arg, const ChannelGroups *gg, int **keep, Err *e)
 {
-	char *text = NULL;
-	FILE *f = fopen(arg, "rb");
-	if (f) {
-		fclose(f);
-		if (!(text = file_slurp(arg, 1 << 24, NULL, e)))
-			return err_prefix(e, "--keep-counts");
-	}
+	char *text;
+	const char *spec = squeeze_counts_text(arg, &text, e);
+	if (!spec)
+		return -1;
 	*keep = malloc((size_t)(gg->n ? gg->n : 1) * sizeof **keep);
-	int rc = *keep ? counts_of(text ? text : arg, gg, *keep, e) : err_set(e, "out of memory");
+	int rc = *keep ? counts_of(spec, gg, *keep, e) : err_set(e, "out of memory");
 	free(text);
 	return rc ? err_prefix(e, "--keep-counts") : 0;
 }

@@ -276,6 +276,30 @@ int squeeze_check_counts_spec(const char *arg, Err *e)
 	               arg);
 }
 
+const char *squeeze_counts_text(const char *arg, char **text, Err *e)
+{
+	*text = NULL;
+	FILE *f = fopen(arg, "rb");
+	if (f) {
+		fclose(f);
+		if (!(*text = file_slurp(arg, 1 << 24, NULL, e))) {
+			err_prefix(e, "--keep-counts");
+			return NULL;
+		}
+	}
+	const char *spec = *text ? *text : arg;
+	return spec + strspn(spec, " \t\r\n");
+}
+
+int squeeze_counts_list(const char *spec, int **w, int *n, Err *e)
+{
+	char buf[4096];
+	snprintf(buf, sizeof buf, "%.*s", (int)strcspn(spec, "\r\n"), spec);
+	*w = NULL;
+	*n = 0;
+	return net_parse_layers(buf, w, n, e);
+}
+
 /* --keep-counts SPEC: a JSON record, or a widths list in a file or the
  * argument itself. */
 int squeeze_load_counts(Squeeze *s, const Net *net, Err *e)
@@ -283,17 +307,11 @@ int squeeze_load_counts(Squeeze *s, const Net *net, Err *e)
 	int h = net->m - 1;
 	if (!(s->keep = malloc((size_t)(h > 0 ? h : 1) * sizeof *s->keep)))
 		return err_set(e, "out of memory");
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = fopen(s->keep_spec, "rb");
-	if (f) {
-		fclose(f);
-		if (!(text = file_slurp(s->keep_spec, 1 << 24, &len, e)))
-			return err_prefix(e, "--keep-counts");
-	}
-	const char *spec = text ? text : s->keep_spec;
+	char *text;
+	const char *spec = squeeze_counts_text(s->keep_spec, &text, e);
+	if (!spec)
+		return -1;
 	int rc;
-	spec += strspn(spec, " \t\r\n");
 	if (*spec == '{') {
 		cJSON *j = cJSON_Parse(spec);
 		rc = j ? counts_from_json(j, net, s->keep, e)
@@ -301,10 +319,8 @@ int squeeze_load_counts(Squeeze *s, const Net *net, Err *e)
 		                 (long)(cJSON_GetErrorPtr() - spec));
 		cJSON_Delete(j);
 	} else {
-		char buf[4096];
-		snprintf(buf, sizeof buf, "%.*s", (int)strcspn(spec, "\r\n"), spec);
-		int *w = NULL, n = 0;
-		rc = net_parse_layers(buf, &w, &n, e);
+		int *w, n;
+		rc = squeeze_counts_list(spec, &w, &n, e);
 		if (rc == 0 && n == h)
 			memcpy(s->keep, w, (size_t)n * sizeof *w);
 		if (rc == 0)
