@@ -2,6 +2,7 @@
  * edits (keep, remove, add neurons) that carry parameters and Adam state. */
 #include "engine/net.h"
 
+#include "engine/graph_family.h"
 #include "engine/limits.h"
 
 #include <ctype.h>
@@ -327,9 +328,29 @@ Net *net_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed
 	return net;
 }
 
+/* A fresh graph network of a residual family's specification. */
+static Net *fresh_family(const char *spec, int d, int c, int h, int w, int classes, ActKind act,
+                         float act_a, uint64_t seed, const char *what, Err *e)
+{
+	if (c > 0 && (long)c * h * w != d) {
+		err_set(e, "%s: %d features are not images of %d×%d×%d", what, d, c, h, w);
+		return NULL;
+	}
+	Graph *g = graph_family(spec, d, c, h, w, classes, act, act_a, e);
+	Net *net = g ? net_new_graph(g, e) : NULL;
+	if (net) {
+		Rng r;
+		rng_seed(&r, seed);
+		net_init_glorot(net, &r);
+	}
+	return net;
+}
+
 Net *net_fresh_spec(const char *spec, int d, int c, int h, int w, int classes, ActKind act,
                     float act_a, uint64_t seed, const char *what, Err *e)
 {
+	if (graph_family_spec(spec))
+		return fresh_family(spec, d, c, h, w, classes, act, act_a, seed, what, e);
 	LayerSpec *ls;
 	int nl;
 	if (layers_parse(spec, &ls, &nl, e))
@@ -391,8 +412,36 @@ void net_reset_adam(Net *net)
 
 /* Glorot & Bengio (2010), as Keras' glorot_uniform: W ~ U(−L, L) with
  * L = √(6/(fan_in + fan_out)), drawn row by row; b = 0. */
+/* A graph network's Glorot weights: each Conv's and Gemm's W (a Conv's
+ * fan-out its kernel weights per input channel, (C_out/g)·kh·kw), b = 0,
+ * an Affine's scale 1 and shift 0. */
+static void init_graph(Net *net, Rng *rng)
+{
+	const Graph *g = net->graph;
+	memset(net->param, 0, net->nparam * sizeof(float));
+	for (int k = 1; k < g->n; k++) {
+		const GraphNode *n = &g->node[k];
+		if (n->op == GRAPH_AFFINE)
+			for (int c = 0; c < n->c; c++)
+				net->param[n->off + (size_t)c] = 1.0f;
+		if (n->op != GRAPH_CONV && n->op != GRAPH_GEMM)
+			continue;
+		int rows = graph_rows(g, k), cols = graph_cols(g, k);
+		double fan_out =
+		    n->op == GRAPH_CONV ? (double)cols / n->group * n->win.kh * n->win.kw : cols;
+		double lim = sqrt(6.0 / (rows + fan_out));
+		for (size_t i = 0; i < (size_t)rows * cols; i++)
+			net->param[n->off + i] = (float)((2.0 * rng_uniform(rng) - 1.0) * lim);
+	}
+}
+
 void net_init_glorot(Net *net, Rng *rng)
 {
+	if (net->graph) {
+		init_graph(net, rng);
+		net_reset_adam(net);
+		return;
+	}
 	for (int i = 0; i < net->m; i++) {
 		int rows = net_rows(net, i), cols = net_cols(net, i);
 		size_t len = (size_t)rows * cols;

@@ -114,7 +114,9 @@ int net_set_prep(Net *net, const Prep *p, Err *e);
 
 /* Keras Dense initialisation: W uniform in ±sqrt(6/(fan_in+fan_out))
  * (Glorot uniform; a convolution's fans are C_in·K·K and C_out·K·K, as
- * Keras' Conv2D counts them), b = 0; Adam state reset. */
+ * Keras' Conv2D counts them), b = 0; Adam state reset. A graph network's
+ * Conv and Gemm nodes alike (a grouped Conv's fan-out (C_out/g)·K·K), its
+ * Affine nodes the identity. */
 void net_init_glorot(Net *net, Rng *rng);
 /* A new network of these widths with Glorot weights drawn from a generator
  * seeded with seed: what every "fresh network" of condnet is. */
@@ -122,7 +124,9 @@ Net *net_fresh(int m, const int *widths, ActKind act, float act_a, uint64_t seed
 /* A fresh network of the --layers specification spec (layers.h) for d
  * inputs and `classes` outputs: the inputs an image of c×h×w (c·h·w = d)
  * when the specification has convolutions, which inputs without a shape
- * (c = 0) refuse. what names the inputs in messages ("mnist-pixels train"). */
+ * (c = 0) refuse. what names the inputs in messages ("mnist-pixels train").
+ * A specification of a residual family (graph_family.h: resnet:…,
+ * residual:…) makes a graph network. */
 Net *net_fresh_spec(const char *spec, int d, int c, int h, int w, int classes, ActKind act,
                     float act_a, uint64_t seed, const char *what, Err *e);
 /* Zero Adam moments and step count, and no schedule run (constant, not started). */

@@ -12,6 +12,7 @@
 #include "data/datasets.h"
 #include "data/mnist.h"
 #include "data/plane_inputs.h"
+#include "engine/graph_family.h"
 #include "engine/limits.h"
 #include "session/session.h"
 #include "session/session_action_int.h"
@@ -332,7 +333,8 @@ static int check_layers(const SessAction *a, Err *e)
 {
 	LayerSpec *w = NULL;
 	int n = 0;
-	if (layers_parse(a->net.layers, &w, &n, e) < 0)
+	if (graph_family_spec(a->net.layers) ? graph_family_check(a->net.layers, e)
+	                                     : layers_parse(a->net.layers, &w, &n, e) < 0)
 		return err_prefix(e, "net");
 	free(w);
 	return 0;

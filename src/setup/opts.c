@@ -14,6 +14,7 @@
 #include "data/plane_sets.h"
 #include "engine/cond.h"
 #include "engine/cond_matrix.h"
+#include "engine/graph_family.h"
 #include "engine/limits.h"
 #include "engine/net.h"
 
@@ -223,7 +224,8 @@ int opts_handle(CommonOpts *c, int opt, const char *arg, Err *e)
 	case OPTS_LAYERS: {
 		LayerSpec *ls = NULL;
 		int n = 0;
-		if (layers_parse(arg, &ls, &n, e))
+		if (graph_family_spec(arg) ? graph_family_check(arg, e)
+		                           : layers_parse(arg, &ls, &n, e))
 			return err_prefix(e, "--layers");
 		free(ls);
 		c->layers = arg;

@@ -200,7 +200,10 @@ extern const char opts_common_help[];
 	"3x32,\n"                                                                                  \
 	"                       the plane data sets 2x32); convolutions first on images:\n"        \
 	"                       conv:C:K[:same] (C channels of KxK kernels), pool:2 after\n"       \
-	"                       one, as in conv:6:5,pool:2,conv:16:5,pool:2,120,84\n"              \
+	"                       one, as in conv:6:5,pool:2,conv:16:5,pool:2,120,84; a\n"           \
+	"                       residual graph network (train, cond, tui): resnet:16,32,64\n"      \
+	"                       (basic blocks on images, a stage per width, xB blocks)\n"          \
+	"                       or residual:32x2 (blocks of two dense layers)\n"                   \
 	"  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"                        \
 	"  --act-scale A        a in erf(a*x) (default 1)\n"
 #define OPTS_MODE_HELP                                                                             \

@@ -9,6 +9,7 @@
 #include "base/blas.h"
 #include "data/mnist.h"
 #include "engine/cond.h"
+#include "engine/graph_family.h"
 #include "engine/graph_pass.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
@@ -240,6 +241,14 @@ static Net *make_net(const CommonOpts *c, const Dataset *train, int graphs, Err 
 		return NULL;
 	}
 	const char *spec = c->layers ? c->layers : opts_default_layers(c->data.spec);
+	if (!graphs && graph_family_spec(spec)) {
+		err_set(
+		    e,
+		    "--layers %s makes a graph network: train and cond make one fresh, predict, "
+		    "eval, squeeze and export read it, not this command",
+		    spec);
+		return NULL;
+	}
 	return net_fresh_spec(spec, train->d, train->c, train->h, train->w, train->k, c->act,
 	                      c->act_a, c->seed, train->name, e);
 }

@@ -8,6 +8,7 @@
 
 #include "data/mnist.h"
 #include "data/plane_sets.h"
+#include "engine/graph_family.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
 #include "session/session_setting.h"
@@ -263,7 +264,7 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 		snprintf(a.load.path, sizeof a.load.path, "%s", path);
 	} else {
 		/* the default widths come from the batch commands' choice */
-		Net *shape = setup_make_net(co, s->train, e);
+		Net *shape = setup_make_net_any(co, s->train, e);
 		if (!shape)
 			return -1;
 		a = (SessAction){
@@ -271,10 +272,10 @@ static int open_session(Session *s, TuiArgs *ta, const char *spec, Err *e)
 		    .net = {.act = (int)co->act, .act_a = co->act_a, .seed = co->seed}};
 		char *w = a.net.layers;
 		size_t k = 0, len = sizeof a.net.layers;
-		/* convolutions as --layers names them, dense widths one by one */
-		if (shape->nconv)
+		/* convolutions and graphs as --layers names them, dense widths one by one */
+		if (shape->nconv || shape->graph)
 			snprintf(w, len, "%s", co->layers);
-		for (int i = 1; !shape->nconv && i < shape->m && k < len - 12; i++)
+		for (int i = 1; !shape->nconv && !shape->graph && i < shape->m && k < len - 12; i++)
 			k += (size_t)snprintf(w + k, len - k, i > 1 ? ",%d" : "%d", shape->n[i]);
 		net_free(shape);
 	}
@@ -469,8 +470,9 @@ int tui_cmd(int argc, char **argv)
 		return 2;
 	}
 	/* the plane data sets open on the Plane view, with a training that learns
-	 * them at a speed a class can follow */
-	int plane = !ta.play && plane_set_is(spec);
+	 * them at a speed a class can follow (a chain's: a residual family's
+	 * graph opens on its layers) */
+	int plane = !ta.play && plane_set_is(spec) && !graph_family_spec(ta.co.layers);
 	if (plane && !(ta.given & 1UL << (OPTS_LR - OPTS_DATA)))
 		ta.co.train.adam.lr = TUI_PLANE_LR;
 	TuiSetup su = {ta.ascii,
