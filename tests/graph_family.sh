@@ -6,8 +6,9 @@
 #    their node names, the channel groups across the residual Adds), and the
 #    same seed in the reproducible mode saves the same bytes;
 #  - residual:8x2 on the spiral: squeeze takes it by its groups;
-#  - the screen opens one (--layers residual:…) on its layer table, and the
-#    session log it writes replays to the network it saved;
+#  - the screen opens one (--layers residual:…) on its layer table, its
+#    header's second line whole at 80 columns (the seed left off, not the
+#    mode cut), and the session log it writes replays to the network it saved;
 #  - bad specifications and ResNets on data without images are refused with
 #    the column and the reason; the commands that read chains only refuse one.
 . "$(dirname "$0")/lib.sh"
@@ -48,6 +49,8 @@ expect_grep "squeeze's groups" '^1 +1 3 5 ' "$TMP/out"
 screen_run fam 80x24 tui --data spiral --layers residual:8x2 --log "'$TMP/s.log'"
 see "the screen opens on the layer table" 's1b2\.fc2' 20
 see "the header names a graph" 'net graph: 6 Conv/Gemm layers'
+check "the header's second line leaves items off whole at 80 columns, the mode kept" \
+	grep -Eq '^τ 25  η [0-9]+  net graph: 6 Conv/Gemm layers, [0-9,]+ params  Σ n_i [0-9]+  reproducible *$' "$TMP/screen"
 keys t
 see "t asks for the epochs" 'train epochs'
 keys C-u 2 Enter

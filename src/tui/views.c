@@ -86,14 +86,17 @@ static void draw_header(const Shown *p, const UiState *u)
 		snprintf(mode, sizeof mode, "reproducible");
 	else
 		snprintf(mode, sizeof mode, "kernels %s", kernels_describe(1, kb, sizeof kb));
-	/* on a narrow screen the parameter count gives way, not the mode */
-	char line[1024], params[48];
+	/* on a narrow screen the parameter count, then the seed, then Σ n_i
+	 * give way whole, not the mode (the layer table's foot has Σ n_i) */
+	char line[1024], params[48], seed[48], sum_n[64];
 	snprintf(params, sizeof params, "  params %s", pb);
 	if (p->graph) /* its shape says them */
 		params[0] = '\0';
-	for (int k = 0; k < 2; k++) {
-		snprintf(line, sizeof line, "%snet %s  %s n_i %s%s  seed %llu  %s", set, shape,
-		         S(SUM), sb, k ? "" : params, (unsigned long long)p->seed, mode);
+	snprintf(seed, sizeof seed, "  seed %llu", (unsigned long long)p->seed);
+	snprintf(sum_n, sizeof sum_n, "  %s n_i %s", S(SUM), sb);
+	for (int k = 0; k < 4; k++) {
+		snprintf(line, sizeof line, "%snet %s%s%s%s  %s", set, shape, k < 3 ? sum_n : "",
+		         k < 1 ? params : "", k < 2 ? seed : "", mode);
 		if (screen_width(line) <= COLS - uw)
 			break;
 	}
