@@ -69,6 +69,16 @@ check "a dense model file is version 4, which older condnets read" [ "$(u32 d.mo
 expect_exit "a model of a later version is refused" 1 \
 	'^condnet eval: v7\.model: format version 7 is newer than this condnet reads \(6\)$' \
 	"$C" eval --load v7.model --data csv:tr.csv,te.csv
+# a session's load holds the model to the data's images as the batch commands do
+cat >shape.log <<EOF2
+# condnet session log, version 1
+data spec=csv:tr.csv,te.csv features=200 label_col=-1 seed=1 limit=0 val_frac=0.1 val_per_class=0 shape=1x4x16
+opts batch=50 lr=0.001 threads=1
+load path=c.model
+EOF2
+expect_exit "a session's load of images of another shape is refused" 1 \
+	'shape\.log:4: c\.model: tr\.csv holds images of 1x4x16, but the network reads 1x8x8$' \
+	"$C" replay shape.log
 
 ## ONNX and .npy round trips answer as the model
 "$C" predict --load c.model --input te-x.csv --out want.csv --quiet

@@ -244,6 +244,12 @@ static int do_load(Session *s, SessLoadArgs *a, Err *e)
 	Net *net = session_read_net(a->path, a->onnx, e);
 	if (!net)
 		return -1;
+	/* images of the network's shape, as the batch commands hold a load to */
+	const Dataset *t = s->train;
+	if (t && net_check_images(net, t->c, t->h, t->w, t->name, e) < 0) {
+		net_free(net);
+		return err_prefix(e, "%s", a->path);
+	}
 	uint32_t crc = session_param_crc(net);
 	if (a->has_crc && crc != a->crc) {
 		net_free(net);
