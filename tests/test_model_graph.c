@@ -74,7 +74,7 @@ START_TEST(test_round_trip)
 	/* the chains' loader names who reads it */
 	ck_assert_ptr_null(model_load(path, &e));
 	ck_assert_msg(strstr(e.msg, "holds a graph network (model version 6): predict, eval, cond, "
-	                            "train, squeeze and export read it, not this command"),
+	                            "train, alg1, squeeze and export read it, not this command"),
 	              "%s", e.msg);
 	net_free(back);
 	net_free(net);
