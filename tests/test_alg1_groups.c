@@ -3,9 +3,10 @@
  * data, each iteration's units are the last ones less the p the
  * conditioning reported for every group over τ; the loop ends with every
  * shrinkable group at κ ≤ τ or at max_iter; a planted copy of a unit across
- * a residual group gives p ≥ 1 there and no other; the fixed groups never
- * change; warm keeps the trained weights of the units kept; stepped, the
- * run is the same as run to its end. */
+ * a residual group gives p ≥ 1 there, p = 0 in the group beside it; the
+ * fixed groups never change; warm shrinks by the same rule and keeps the
+ * kept units' weights, fresh weights do not; stepped, the run is the same as
+ * run to its end; a chain and --round are refused. */
 #include <math.h>
 
 #include "alg/alg1_groups.h"
@@ -159,6 +160,57 @@ START_TEST(test_warm_and_max_iter)
 }
 END_TEST
 
+/* How many columns of layer 1's Ŵ in b (the stem's: it reads the input,
+ * whose rows never change) are, bit for bit, a column of a's. */
+static int stem_columns_kept(const Net *a, const Net *b)
+{
+	int ka = graph_layer_node(a->graph, 1), kb = graph_layer_node(b->graph, 1);
+	int rows = graph_rows(a->graph, ka) + 1, ca = a->graph->node[ka].c,
+	    cb = b->graph->node[kb].c, kept = 0;
+	const float *Wa = a->param + a->graph->node[ka].off,
+	            *Wb = b->param + b->graph->node[kb].off;
+	for (int j = 0; j < cb; j++) {
+		int found = 0;
+		for (int i = 0; i < ca && !found; i++) {
+			int same = 1;
+			for (int r = 0; r < rows && same; r++)
+				same = Wb[(size_t)r * cb + j] == Wa[(size_t)r * ca + i];
+			found = same;
+		}
+		kept += found;
+	}
+	return kept;
+}
+
+/* With a learning rate of 0 the trainings change nothing: after a warm
+ * iteration the stem's columns are those of the network before it, each
+ * kept unit's own; after a fresh one none is. */
+START_TEST(test_warm_keeps_weights)
+{
+	Net *net = residual(8, 6);
+	Dataset *d = rows();
+	for (int warm = 0; warm < 2; warm++) {
+		Alg1Opts o = opts(1.5, 1, warm);
+		o.train.adam.lr = 0;
+		o.eta = 1;
+		Err e;
+		Alg1Groups *a = alg1_groups_new(net, d, &o, &e);
+		ck_assert_msg(a != NULL, "%s", e.msg);
+		ck_assert_msg(alg1_groups_step(a, NULL, &e) == 0, "%s", e.msg);
+		Net *before = net_clone(a->net, &e);
+		ck_assert_msg(before != NULL, "%s", e.msg);
+		ck_assert_msg(alg1_groups_step(a, NULL, &e) == 0, "%s", e.msg);
+		int c = a->rec[1].units[0];
+		ck_assert_int_lt(c, a->rec[0].units[0]); /* the stem's group shrank */
+		ck_assert_int_eq(stem_columns_kept(before, a->net), warm ? c : 0);
+		net_free(before);
+		alg1_groups_free(a);
+	}
+	dataset_free(d);
+	net_free(net);
+}
+END_TEST
+
 /* Column b of layer node k's Ŵ made a copy of column a. */
 static void copy_column(Net *net, int k, int a, int b)
 {
@@ -236,6 +288,7 @@ int main(void)
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, test_shrinks_by_p);
 	tcase_add_test(t, test_warm_and_max_iter);
+	tcase_add_test(t, test_warm_keeps_weights);
 	tcase_add_test(t, test_planted_copy);
 	tcase_add_test(t, test_steps_and_refusals);
 	suite_add_tcase(s, t);

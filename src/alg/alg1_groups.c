@@ -233,8 +233,10 @@ static int shrink_warm(const Alg1Groups *a, const int *w, Net **out, Err *e)
 			continue;
 		double *S, *rdiag = NULL;
 		int *units, nu, rows, *perm = NULL;
-		if ((rc = alg3_group_stack(a->net, gg, q, &S, &units, &nu, &rows, e)) || !S)
+		if ((rc = alg3_group_stack(a->net, gg, q, &S, &units, &nu, &rows, e)))
 			break;
+		if (!S) /* no stack: plan_units never shrinks such a group */
+			continue;
 		perm = malloc((size_t)nu * sizeof *perm);
 		rdiag = malloc((size_t)nu * sizeof *rdiag);
 		if (!perm || !rdiag)
