@@ -259,8 +259,9 @@ int net_refuse_graph(const Net *net, const char *what, Err *e)
 		return 0;
 	return err_set(e,
 	               "%s reads a network layer by layer, and this one is a graph (%s): its "
-	               "answers, its training, its conditioning (cond) and its files are what "
-	               "condnet takes of a graph",
+	               "answers, its training, its conditioning (cond), Algorithms 1 to 3 by "
+	               "channel groups (alg1, sweep, squeeze) and its files are what condnet "
+	               "takes of a graph",
 	               what, graph_shape_str(net->graph, sh, sizeof sh));
 }
 
