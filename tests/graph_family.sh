@@ -10,7 +10,8 @@
 #    header's second line whole at 80 columns (the seed left off, not the
 #    mode cut), and the session log it writes replays to the network it saved;
 #  - bad specifications and ResNets on data without images are refused with
-#    the column and the reason; the commands that read chains only refuse one.
+#    the column and the reason; alg1 and sweep run on one, sweep reads a
+#    graph network's model file with its data set.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tmux.sh"
 C=$CONDNET
@@ -75,6 +76,14 @@ refuse "a bad specification names its column" 2 'layers "resnet:4,x": expected a
 	"$C" train --data spiral --layers resnet:4,x
 refuse "blocks out of range" 2 'a count of blocks at column 12 is out of range \(1\.\.64\)' \
 	"$C" train --data spiral --layers residual:4x65
-refuse "alg1 reads chains" 1 '--layers residual:4 makes a graph network' \
-	"$C" alg1 --data spiral --layers residual:4
+expect_ok "alg1 runs on a fresh residual network" "$C" alg1 --data spiral --layers residual:8x2 \
+	--tau 5 --eta 2 --max-iter 2 --json a1.json
+check "its iterations are of the graph's channel groups" python3 -c "
+import json; d = json.load(open('a1.json')); it = d['iterations']
+assert len(it) >= 1 and len(it[0]['groups']) == 4, it[0]"
+refuse "sweep holds two β of one residual network apart" 1 \
+	'β = 0\.5 and β = 0\.51 give the same channel groups 4x4x4x3' \
+	"$C" sweep --data spiral --layers residual:8x2 --beta 0.5,0.51 --q 1 --eta 1
+expect_ok "sweep reads a graph network's model file with its data" "$C" sweep --data spiral \
+	--load m.model --beta 0.5,1 --q 1 --eta 1 --max-extend 0 --quiet
 finish

@@ -215,8 +215,8 @@ assert g[0] == ([1, 2], 32, 1, 0) and g[3] == ([6, 9], 24, 0, 1), g
 assert g[10] == ([21, 24, 27, 30], 64, 0, 3) and g[19] == ([42, 45, 48], 160, 0, 2), g
 assert all(x[2] == 1 for x in g if len(x[0]) == 2 and x[3] == 0), g"
 expect_exit "a chain's command refuses a graph network, naming those that take one" 1 \
-	"^condnet alg1: resnet18\.model holds a graph network \(model version 6\): predict, eval, cond, train, squeeze and export read it, not this command$" \
-	"$C" alg1 --load resnet18.model --data synthetic
+	"^condnet export: export --npy \(a matrix a layer\) reads a network layer by layer, and this one is a graph \(3x32x32 graph: .*\): its answers, its training, its conditioning \(cond\), Algorithms 1 to 3 by channel groups \(alg1, sweep, squeeze\) and its files are what condnet takes of a graph$" \
+	"$C" export --load resnet18.model --npy r18npy
 ## fine-tuning: the same bits on one thread or two in the reproducible mode
 "$PY" -c "
 import numpy as np

@@ -198,6 +198,7 @@ static inline void hand_alg2(Alg2 *a, Alg2Beta *b, Net *base)
 	a->o.eta = 0.5;
 	a->o.seed = 9;
 	a->base = base;
+	a->nw = base->m + 1;
 	b[0] = (Alg2Beta){0.6, hand_w06, 3, 0.1, 0.15, 0.2};
 	b[1] = (Alg2Beta){1.0, hand_w10, 3, 0.05, 0.1, 0.15};
 	b[2] = (Alg2Beta){1.4, hand_w14, 0, 0, 0, 0};

@@ -73,8 +73,9 @@ START_TEST(test_round_trip)
 	ck_assert_str_eq(back->graph->node[back->graph->n - 1].name, "fc");
 	/* the chains' loader names who reads it */
 	ck_assert_ptr_null(model_load(path, &e));
-	ck_assert_msg(strstr(e.msg, "holds a graph network (model version 6): predict, eval, cond, "
-	                            "train, squeeze and export read it, not this command"),
+	ck_assert_msg(strstr(e.msg,
+	                     "holds a graph network (model version 6): predict, eval, cond, "
+	                     "train, alg1, sweep, squeeze and export read it, not this command"),
 	              "%s", e.msg);
 	net_free(back);
 	net_free(net);

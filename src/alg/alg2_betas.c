@@ -1,7 +1,8 @@
 /* alg2_betas.c - Algorithm 2's β list: read from its text, on a grid, in
  * order; the widths of the networks each β gives (every hidden width scaled
- * by β); and the checks of a list against the table of limits and against
- * itself (two β that give the same network). */
+ * by β; a graph network's channel groups' units); and the checks of a list
+ * against the table of limits and against itself (two β that give the same
+ * network). */
 #include "alg/alg2_scale.h"
 
 #include <errno.h>
@@ -10,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/rng.h"
+#include "engine/graph_groups.h"
+#include "engine/graph_resize.h"
 #include "engine/limits.h"
 
 /* β on a 1e-9 grid, so 1.0 + 3·0.2 and a typed 1.6 are the same value. */
@@ -101,8 +105,59 @@ int alg2_parse_betas(const char *s, Alg2Opts *o, Err *e)
 	return 0;
 }
 
+int alg2_nwidths(const Net *base)
+{
+	if (!base->graph)
+		return base->m + 1;
+	ChannelGroups *gg = graph_groups(base->graph, NULL);
+	int n = gg ? gg->n : -1;
+	graph_groups_free(gg);
+	return n;
+}
+
+/* A graph network's units per group (gg its groups) scaled by β (β = 0:
+ * as they are): every group whose units may all go as a layer's width. */
+static void group_units(const ChannelGroups *gg, double beta, int *units)
+{
+	for (int q = 0; q < gg->n; q++) {
+		const ChannelGroup *c = &gg->g[q];
+		units[q] = c->units;
+		if (beta > 0 && c->free == c->units) {
+			double x = beta * c->units + 1e-9;
+			long long w = x >= 1e9 ? 1000000000LL : llround(x);
+			units[q] = w < 1 ? 1 : (int)w;
+		}
+	}
+}
+
+/* A graph network like base with units[q] in group q (NULL: base's),
+ * fresh weights from seed. */
+static Net *graph_like(const Net *base, const int *units, uint64_t seed, Err *e)
+{
+	ChannelGroups *gg = graph_groups(base->graph, e);
+	int *u = gg ? malloc((size_t)(gg->n + 1) * sizeof *u) : NULL;
+	Net *net = NULL;
+	if (gg && !u)
+		err_set(e, "out of memory");
+	if (u) {
+		group_units(gg, 0, u);
+		net = graph_net_resize(base, gg, units ? units : u, seed, e);
+	}
+	free(u);
+	graph_groups_free(gg);
+	if (net)
+		net_set_prep(net, NULL, NULL);
+	return net;
+}
+
 Net *alg2_shape(const Net *base, const int *units, Err *e)
 {
+	if (base->graph) {
+		Net *net = graph_like(base, units, 0, e);
+		if (net)
+			memset(net->param, 0, net->nparam * sizeof *net->param);
+		return net;
+	}
 	int m = base->m;
 	int *u = malloc((size_t)(m + 1) * sizeof *u);
 	Net *net = NULL;
@@ -122,8 +177,22 @@ Net *alg2_shape(const Net *base, const int *units, Err *e)
 	return net;
 }
 
-void alg2_scaled_widths(const Net *base, double beta, int *widths)
+Net *alg2_fresh(const Net *base, const int *widths, uint64_t seed, Err *e)
 {
+	return base->graph ? graph_like(base, widths, seed, e)
+	                   : net_fresh_like(base, widths, seed, e);
+}
+
+int alg2_scaled_widths(const Net *base, double beta, int *widths)
+{
+	if (base->graph) {
+		ChannelGroups *gg = graph_groups(base->graph, NULL);
+		if (!gg)
+			return -1;
+		group_units(gg, beta, widths);
+		graph_groups_free(gg);
+		return 0;
+	}
 	int m = base->m;
 	widths[0] = base->n[0];
 	widths[m] = base->n[m];
@@ -135,19 +204,22 @@ void alg2_scaled_widths(const Net *base, double beta, int *widths)
 		long long w = x >= 1e9 ? 1000000000LL : llround(x);
 		widths[i] = w < 1 ? 1 : (int)w;
 	}
+	return 0;
 }
 
 int alg2_check_betas(const Net *base, const double *betas, int n, Err *e)
 {
-	int *w = malloc((size_t)(base->m + 1) * sizeof *w);
+	int nw = alg2_nwidths(base);
+	int *w = nw > 0 ? malloc((size_t)nw * sizeof *w) : NULL;
 	if (!w)
 		return err_set(e, "out of memory");
 	int rc = 0;
 	for (int i = 0; i < n && rc == 0; i++) {
 		char what[64];
 		snprintf(what, sizeof what, "β = %g: its network", betas[i]);
-		alg2_scaled_widths(base, betas[i], w);
-		if (base->nconv) {
+		if (alg2_scaled_widths(base, betas[i], w)) {
+			rc = err_set(e, "out of memory");
+		} else if (base->nconv || base->graph) {
 			/* the maps' sizes follow the channels: the network itself */
 			Net *shape = alg2_shape(base, w, e);
 			rc = shape ? 0 : err_prefix(e, "%s", what);
@@ -162,29 +234,32 @@ int alg2_check_betas(const Net *base, const double *betas, int n, Err *e)
 
 int alg2_check_distinct(const Net *base, const double *betas, int n, Err *e)
 {
-	int m = base->m, rc = 0;
-	if (m < 2)
+	int m = base->m, rc = 0, nw = alg2_nwidths(base), g = base->graph != NULL;
+	if (!g && m < 2)
 		return 0; /* no hidden layer: every β gives the same network */
-	int *w = malloc(2 * (size_t)(m + 1) * sizeof *w);
+	int *w = nw > 0 ? malloc(2 * (size_t)nw * sizeof *w) : NULL;
 	if (!w)
 		return err_set(e, "out of memory");
 	for (int i = 0; i < n && rc == 0; i++) {
-		alg2_scaled_widths(base, betas[i], w);
+		if (alg2_scaled_widths(base, betas[i], w))
+			rc = err_set(e, "out of memory");
 		for (int j = 0; j < i && rc == 0; j++) {
-			alg2_scaled_widths(base, betas[j], w + m + 1);
-			if (memcmp(w, w + m + 1, (size_t)(m + 1) * sizeof *w))
+			if (alg2_scaled_widths(base, betas[j], w + nw))
+				rc = err_set(e, "out of memory");
+			if (rc || memcmp(w, w + nw, (size_t)nw * sizeof *w))
 				continue;
 			char shape[160];
 			size_t pos = 0;
-			for (int k = 1; k < m && pos + 16 < sizeof shape; k++)
+			for (int k = g ? 0 : 1; k < (g ? nw : m) && pos + 16 < sizeof shape; k++)
 				pos += (size_t)snprintf(shape + pos, sizeof shape - pos,
-				                        k > 1 ? "x%d" : "%d", w[k]);
+				                        pos ? "x%d" : "%d", w[k]);
 			if (pos + 16 >= sizeof shape)
 				snprintf(shape + pos, sizeof shape - pos, "…");
 			rc = err_set(e,
-			             "β = %g and β = %g give the same hidden layers %s: a step "
-			             "that adds no neuron, expected β further apart",
-			             betas[j], betas[i], shape);
+			             "β = %g and β = %g give the same %s %s: a step "
+			             "that adds no %s, expected β further apart",
+			             betas[j], betas[i], g ? "channel groups" : "hidden layers",
+			             shape, g ? "unit" : "neuron");
 		}
 	}
 	free(w);

@@ -13,7 +13,9 @@
 
 #include "base/clock.h"
 #include "base/fpmode.h"
+#include "base/rng.h"
 #include "engine/cond.h"
+#include "engine/graph_resize.h"
 #include "engine/limits.h"
 #include "engine/train_plan.h"
 
@@ -69,13 +71,20 @@ int alg2_trial_train(const Net *shape, double beta, int trial, const Dataset *tr
 	uint64_t seed = alg2_trial_seed(o->seed, beta, trial);
 	int *units = malloc((size_t)(m + 1) * sizeof *units);
 	Net *net = NULL;
-	if (units) {
+	if (units && shape->graph) { /* the shape's own widths, fresh weights */
+		if ((net = net_clone(shape, e))) {
+			Rng r;
+			rng_seed(&r, seed);
+			net_init_glorot(net, &r);
+		}
+	} else if (units) {
 		net_units_all(shape, units);
 		net = net_fresh_like(shape, units, seed, e);
 	}
 	free(units);
 	if (!net)
 		return err_set(e, "Algorithm 2 trial β = %g: out of memory", beta);
+	m = cond_layers(net);
 	TrainOpts to = o->train;
 	to.seed = seed;
 	double t0 = clock_seconds();
@@ -116,13 +125,13 @@ void alg2_free(Alg2 *a)
 	free(p);
 }
 
-static void beta_set(Alg2 *a, int i, double beta)
+static int beta_set(Alg2 *a, int i, double beta)
 {
 	Alg2Beta *b = &a->b[i];
 	b->beta = beta;
-	alg2_scaled_widths(a->base, beta, b->widths);
 	b->done = 0;
 	b->err_tr = b->err_v = b->score = 0.0;
+	return alg2_scaled_widths(a->base, beta, b->widths);
 }
 
 Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2Opts *o, Err *e)
@@ -180,19 +189,20 @@ Alg2 *alg2_new(const Net *base, const Dataset *tr, const Dataset *v, const Alg2O
 	p->seen = calloc(cells, 1);
 	p->etr = calloc(cells, sizeof *p->etr);
 	p->ev = calloc(cells, sizeof *p->ev);
-	int ok = a->base && a->b && p->seen && p->etr && p->ev;
+	a->nw = alg2_nwidths(base);
+	int ok = a->base && a->b && p->seen && p->etr && p->ev && a->nw > 0;
 	for (int i = 0; ok && i < p->cap; i++) {
-		a->b[i].widths = malloc((size_t)(base->m + 1) * sizeof(int));
+		a->b[i].widths = malloc((size_t)a->nw * sizeof(int));
 		ok = a->b[i].widths != NULL;
 	}
+	a->nb = o->nbeta;
+	for (int i = 0; ok && i < a->nb; i++)
+		ok = beta_set(a, i, betas[i]) == 0;
 	if (!ok) {
 		alg2_free(a);
 		err_set(e, "Algorithm 2: out of memory");
 		return NULL;
 	}
-	a->nb = o->nbeta;
-	for (int i = 0; i < a->nb; i++)
-		beta_set(a, i, betas[i]);
 	return a;
 }
 
@@ -302,8 +312,9 @@ static int settle(Alg2 *a)
 			memset(p->seen + (size_t)at * row, 0, row);
 			a->nb++;
 			a->extended++;
-			beta_set(a, at, nb);
 			a->next = at;
+			/* alg2_check_betas computed these widths above */
+			(void)beta_set(a, at, nb);
 			return 0;
 		}
 	}
@@ -339,7 +350,8 @@ static int run_trial(Alg2 *a, int i, int t, const Alg2Opts *o, Alg2Trial *tr, co
 int alg2_trial(const Net *base, double beta, int trial, const Dataset *tr, const Dataset *v,
                const Alg2Opts *o, int *widths, Alg2Trial *out, const Hook *h, Err *e)
 {
-	alg2_scaled_widths(base, beta, widths);
+	if (alg2_scaled_widths(base, beta, widths))
+		return err_set(e, "Algorithm 2, β = %g: out of memory", beta);
 	return shape_trial(alg2_trial_train, NULL, base, widths, beta, trial, tr, v, o, out, h, e);
 }
 
@@ -535,7 +547,7 @@ Net *alg2_pick_net(const Alg2 *a, uint64_t seed, Err *e)
 		err_set(e, "Algorithm 2: no β has all its %d trials yet", a->o.q);
 		return NULL;
 	}
-	return net_fresh_like(a->base, a->b[pick].widths, seed, e);
+	return alg2_fresh(a->base, a->b[pick].widths, seed, e);
 }
 
 int alg2_add_trial(Alg2 *a, const Alg2Trial *t, Err *e)

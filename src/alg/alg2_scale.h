@@ -56,7 +56,7 @@ typedef struct Alg2Trial {
 
 typedef struct Alg2Beta {
 	double beta;
-	int *widths;          /* n[0..m] of the scaled network */
+	int *widths;          /* n[0..m] of the scaled network (a graph's: its groups' units) */
 	int done;             /* trials done */
 	double err_tr, err_v; /* means over the trials done */
 	double score;         /* 2·err_v − err_tr */
@@ -81,17 +81,30 @@ typedef struct Alg2 {
 	int finished;   /* every trial done, the range extended as far as it goes */
 	Alg2TrialFn fn; /* alg2_trial_train unless replaced (tests) */
 	void *fn_ud;
+	int nw; /* entries of each β's widths (alg2_nwidths) */
 } Alg2;
 
+/* The entries of a β's widths: m + 1 for a chain (its n[0..m]); for a graph
+ * network one a channel group (engine/graph_groups.h), its units. -1 when
+ * out of memory. */
+int alg2_nwidths(const Net *base);
 /* Scaled widths: n[0] and n[m] as in base, every hidden width round(β·n_i), at least 1;
  * a convolution layer's channels (net_units) scaled the same way, so that
- * widths[1..m-1] are the scaled network's units. */
-void alg2_scaled_widths(const Net *base, double beta, int *widths);
+ * widths[1..m-1] are the scaled network's units. A graph network's: each
+ * group whose units may all go scaled so, round(β·units) and at least 1,
+ * the others (the logits, a grouped convolution's channels) kept. 0, or -1
+ * when out of memory (a graph's groups). */
+int alg2_scaled_widths(const Net *base, double beta, int *widths);
 /* A network of base's layers (its convolutions' kernels, padding and
  * pools) with units[0..m] as its units (NULL: base's), zero parameters, no
  * preprocessing: the shape a trial trains from fresh weights. NULL with a
  * message when it breaks the table of limits or memory runs out. */
 Net *alg2_shape(const Net *base, const int *units, Err *e);
+/* A fresh network of base's layers (a graph's nodes: graph_net_resize)
+ * with widths as alg2_scaled_widths gives them (a chain's units[0..m], a
+ * graph's units per group), Glorot weights drawn from seed, no
+ * preprocessing. NULL with a message. */
+Net *alg2_fresh(const Net *base, const int *widths, uint64_t seed, Err *e);
 /* Checks that the network of every β of betas[0..n) is within the table of
  * limits (widths, parameters): "β = 1000: its network has 19513031010
  * parameters, more than condnet trains (1073741824)". alg2_new checks its β

@@ -119,28 +119,44 @@ static int order_units(const Net *net, const ChannelGroup *c, const double *S, i
 	return 0;
 }
 
-/* One group: its stack's κ and pivoted QR, the units below |r_11|/τ. */
+int alg3_group_stack(const Net *net, const ChannelGroups *gg, int q, double **S, int **units,
+                     int *nu, int *rows, Err *e)
+{
+	int *col = NULL;
+	*S = NULL;
+	*units = NULL;
+	*rows = 0;
+	*nu = group_units(net->graph, gg, &gg->g[q], units, &col);
+	if (*nu > 0)
+		*S = stack(net, &gg->g[q], col, *nu, rows);
+	free(col);
+	if (*nu > 0 && *S)
+		return 0;
+	free(*units);
+	*units = NULL;
+	if (*nu == 0)
+		return 0;
+	*nu = 0;
+	return err_set(e, "out of memory for group %d's stacked matrix", q + 1);
+}
 
+/* One group: its stack's κ and pivoted QR, the units below |r_11|/τ. */
 static int decide_one(const Net *net, const ChannelGroups *gg, int q, const GroupSqueezeOpts *o,
                       GroupDecision *d, unsigned char *drop, Err *e)
 {
 	const ChannelGroup *c = &gg->g[q];
-	int *units = NULL, *col = NULL, *perm = NULL, rows = 0, rc = -1;
+	int *units = NULL, *perm = NULL, rows = 0, rc = -1, nu;
 	double *S = NULL, *rdiag = NULL;
-	int nu = group_units(net->graph, gg, c, &units, &col);
-	if (nu < 0) {
-		err_set(e, "out of memory for group %d", q + 1);
+	if (alg3_group_stack(net, gg, q, &S, &units, &nu, &rows, e))
 		goto out;
-	}
-	if (nu == 0) {
+	if (!S) {
 		d->skip = "a depthwise convolution gives several channels of each unit";
 		rc = 0;
 		goto out;
 	}
-	S = stack(net, c, col, nu, &rows);
 	perm = malloc((size_t)nu * sizeof *perm);
 	rdiag = malloc((size_t)nu * sizeof *rdiag);
-	if (!S || !perm || !rdiag) {
+	if (!perm || !rdiag) {
 		err_set(e, "out of memory for group %d's stacked matrix", q + 1);
 		goto out;
 	}
@@ -157,7 +173,7 @@ static int decide_one(const Net *net, const ChannelGroups *gg, int q, const Grou
 		drop[units[perm[t]]] = 1;
 	rc = 0;
 out:
-	free(units), free(col), free(perm), free(S), free(rdiag);
+	free(units), free(perm), free(S), free(rdiag);
 	return rc;
 }
 

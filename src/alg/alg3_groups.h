@@ -47,6 +47,16 @@ typedef struct GroupSqueezeOpts {
 	int only;              /* a group's number: that group alone; 0 every group */
 } GroupSqueezeOpts;
 
+/* Group q's stacked matrix (above), (Σ (rows + 1)) × nu doubles row-major
+ * into *S (the caller frees it), a column per unit, and the units' numbers
+ * (gg's), in the columns' order, into *units (the caller frees them): 0;
+ * 0 with *S and *units NULL and *nu 0 when a producer gives several channels
+ * of a unit (a depthwise multiplier above 1: no column is its alone); -1
+ * with a message when out of memory. Algorithm 1 on groups measures the
+ * same stack (alg1_groups.h). */
+int alg3_group_stack(const Net *net, const ChannelGroups *gg, int q, double **S, int **units,
+                     int *nu, int *rows, Err *e);
+
 /* Each group's decision into dec[0..gg->n) and the units to remove into
  * drop[0..gg->nunits) (1 removed). 0, or -1 with a message. */
 int alg3_groups_decide(const Net *net, const ChannelGroups *gg, const GroupSqueezeOpts *o,

@@ -56,30 +56,17 @@ static int check_own(const CliOut *o, const CliOut *own, int n, Err *e)
 	return file_check_writable(o->path, o->flags, e);
 }
 
-/* cli_open's work: a graph network taken when graphs. */
-static int open_run(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
-                    Dataset **test, Net **net, int graphs, Err *e)
+int cli_open_any(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
+                 Dataset **test, Net **net, Err *e)
 {
 	if (cli_check_outputs(c, own, n, e))
 		return -1;
 	if (opts_dry_run(cmd))
 		return 1;
-	if ((graphs ? setup_load_data_any : setup_load_data)(c, train, test, e))
+	if (setup_load_data_any(c, train, test, e))
 		return -1;
-	*net = graphs ? setup_make_net_any(c, *train, e) : setup_make_net(c, *train, e);
+	*net = setup_make_net_any(c, *train, e);
 	return *net ? 0 : -1;
-}
-
-int cli_open(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
-             Dataset **test, Net **net, Err *e)
-{
-	return open_run(cmd, c, own, n, train, test, net, 0, e);
-}
-
-int cli_open_any(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
-                 Dataset **test, Net **net, Err *e)
-{
-	return open_run(cmd, c, own, n, train, test, net, 1, e);
 }
 
 int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e)

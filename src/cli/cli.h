@@ -53,13 +53,9 @@ int cli_check_outputs(const CommonOpts *c, const CliOut *own, int n, Err *e);
 /* The start of a command that runs a network, once its options are
  * parsed: its outputs checked (cli_check_outputs, with the n entries of
  * own), then, but for --dry-run, its data read and its network made, loaded
- * or fresh as the options say (setup_load_data, setup_make_net). 1 after a
- * dry run (nothing read or made), 0 with *train, *test and *net, -1 with a
- * message. */
-int cli_open(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
-             Dataset **test, Net **net, Err *e);
-/* cli_open for the commands that take a graph network too (train:
- * setup_make_net_any). */
+ * or fresh as the options say, a chain or a graph network
+ * (setup_load_data_any, setup_make_net_any). 1 after a dry run (nothing
+ * read or made), 0 with *train, *test and *net, -1 with a message. */
 int cli_open_any(const char *cmd, const CommonOpts *c, const CliOut *own, int n, Dataset **train,
                  Dataset **test, Net **net, Err *e);
 

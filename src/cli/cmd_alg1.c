@@ -1,11 +1,13 @@
 /* cmd_alg1.c - `condnet alg1`: Algorithm 1, one line per iteration, then the
- * paper's Table 1 and Table 16 layouts. */
+ * paper's Table 1 and Table 16 layouts; on a graph network by its channel
+ * groups (cmd_alg1_graph.c). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "alg/alg1_proportion.h"
 #include "cli/cli.h"
+#include "cli/cmd_alg1.h"
 #include "cli/progress.h"
 #include "model/model_io.h"
 #include "report/report.h"
@@ -16,13 +18,19 @@ static const char help_fmt[] =
     "Usage: condnet alg1 [OPTIONS]\n\n"
     "Algorithm 1: train eta epochs; while some layer's stacked matrix [W; b] has a\n"
     "condition number above tau, remove from each such hidden layer as many neurons\n"
-    "as it has singular values below sigma_1/tau, and train again.\n\n"
+    "as it has singular values below sigma_1/tau, and train again.\n"
+    "A graph network (--load G.model, --onnx F.onnx) is shrunk by its channel groups:\n"
+    "a group's condition number is that of its producers' stacked [W; b], one column\n"
+    "per channel, and each group above tau loses as many channels as that stack has\n"
+    "singular values below sigma_1/tau (all but one at most); fixed groups (the\n"
+    "logits, a grouped convolution's channels) stay.\n\n"
     "  --tau T              threshold on the condition number, > 1 (default %g)\n"
     "  --eta E              epochs of training per iteration, > 0 (default %g)\n"
-    "  --round K            round every new width down to a multiple of K\n"
+    "  --round K            round every new width down to a multiple of K (chains)\n"
     "  --max-iter N         stop after N removal iterations (default %d)\n"
-    "  --warm               keep the trained weights of the neurons pivoted QR keeps,\n"
-    "                       instead of retraining the smaller network from fresh weights\n"
+    "  --warm               keep the trained weights of the neurons (a graph's channels)\n"
+    "                       pivoted QR keeps, instead of retraining the smaller network\n"
+    "                       from fresh weights\n"
     "  --schedule SPEC      the learning rate of every training of eta epochs:\n"
     "                       constant (default), step:E[:F] (times F, default 0.1, every\n"
     "                       E epochs) or cosine[:T] (from --lr down to 0 at epoch T,\n"
@@ -145,9 +153,13 @@ int cmd_alg1(int argc, char **argv)
 		        e.msg);
 		return 2;
 	}
-	int open = cli_open("alg1", &c, NULL, 0, &train, &test, &net, &e);
+	int open = cli_open_any("alg1", &c, NULL, 0, &train, &test, &net, &e);
 	if (open == 1)
 		return 0;
+	if (open == 0 && net->graph) {
+		rc = alg1_graph_run(&c, &o, net, train, test);
+		goto out;
+	}
 	if (open < 0 || !(a = alg1_new(net, train, &o, &e)))
 		goto fail;
 	a->eval = test; /* the test accuracy of every iteration, for people */

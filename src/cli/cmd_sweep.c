@@ -13,6 +13,7 @@
 #include "cli/cmd_sweep.h"
 #include "cli/cmdlines.h"
 #include "data/mnist.h"
+#include "engine/graph_family.h"
 #include "engine/train_plan.h"
 #include "model/model_io.h"
 #include "report/report.h"
@@ -27,7 +28,10 @@ static const char help_fmt[] =
     "       condnet sweep --plan PLAN [OPTIONS]\n\n"
     "Algorithm 2: scale every hidden width of the base network (--load or --layers)\n"
     "by each beta, train each q times for eta epochs on the training part of a\n"
-    "validation split, and pick the least 2*err_v - err_tr.\n\n"
+    "validation split, and pick the least 2*err_v - err_tr.\n"
+    "A graph network (--load G.model, --onnx F.onnx) is scaled by its channel groups:\n"
+    "beta multiplies the units of every group that may lose units, the others (the\n"
+    "logits, a grouped convolution's channels) stay; its sweep runs in one process.\n\n"
     "  --beta LIST          1.0,1.2,1.4 or FROM:TO:STEP (default %.1f:%.1f:%.1f)\n"
     "  --q N                trainings per beta (default %d)\n"
     "  --eta E              epochs per training, > 0 (default %g)\n"
@@ -151,8 +155,13 @@ int sweep_print_result(const Alg2 *a)
 		printf("\nno beta has all %d trials\n", a->o.q);
 		return -1;
 	}
-	printf("\npick: beta %.2f, widths ", a->b[pick].beta);
-	print_widths(a->b[pick].widths, a->base->m);
+	printf("\npick: beta %.2f, %s ", a->b[pick].beta,
+	       a->base->graph ? "channel groups' units" : "widths");
+	if (a->base->graph)
+		for (int q = 0; q < a->nw; q++)
+			printf("%s%d", q ? "," : "", a->b[pick].widths[q]);
+	else
+		print_widths(a->b[pick].widths, a->base->m);
 	printf(", 2*err_v - err_tr = %.2f %%\n", 100 * a->b[pick].score);
 	return pick;
 }
@@ -342,7 +351,7 @@ static int write_outputs(const CommonOpts *c, const Sweep *s, const Alg2 *a, dou
 static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 {
 	if (c->load || c->onnx) {
-		Net *net = setup_make_net(c, NULL, e);
+		Net *net = setup_make_net_any(c, NULL, e);
 		int rc = net && (alg2_check_betas(net, s->o.betas, s->o.nbeta, e) ||
 		                 alg2_check_distinct(net, s->o.betas, s->o.nbeta, e))
 		             ? -1
@@ -351,6 +360,8 @@ static int check_betas_early(const CommonOpts *c, const Sweep *s, Err *e)
 		return net ? rc : -1;
 	}
 	const char *spec = c->layers ? c->layers : opts_default_layers(c->data.spec);
+	if (graph_family_spec(spec)) /* its graph is made, and checked, with the data */
+		return 0;
 	LayerSpec *ls = NULL;
 	int nh = 0;
 	if (layers_parse(spec, &ls, &nh, e))
@@ -453,12 +464,23 @@ static int prepare(const CommonOpts *c, const Sweep *s, Dataset **all, Dataset *
                    Dataset **tr, Dataset **v, Err *e)
 {
 	int need_data = !s->gather || !(c->load || c->onnx) || s->final_epochs > 0;
-	if (need_data && setup_load_data(c, all, test, e))
+	if (need_data && setup_load_data_any(c, all, test, e))
 		return -1;
-	if (!(*base = setup_make_net(c, *all, e)))
+	if (!(*base = setup_make_net_any(c, *all, e)))
 		return -1;
+	if ((*base)->graph && (s->trial >= 0 || s->plan || s->gather))
+		return err_set(e,
+		               "%s is for chains: a graph network's sweep runs in one process "
+		               "(--jobs runs its trials side by side)",
+		               s->trial >= 0 ? "--trial"
+		               : s->plan     ? "--plan"
+		                             : "--gather");
 	/* every β's network within the limits before any trial trains (or is planned) */
 	if (!s->gather && alg2_check_betas(*base, s->o.betas, s->o.nbeta, e))
+		return -1;
+	/* a residual family's graph is made only now: two β of one network too */
+	if (!(c->load || c->onnx) && (*base)->graph &&
+	    alg2_check_distinct(*base, s->o.betas, s->o.nbeta, e))
 		return -1;
 	if (!s->gather && dataset_split(*all, c->val_per_class > 0 ? 0 : c->val_frac,
 	                                c->val_per_class, c->seed, tr, v, e))

@@ -260,8 +260,9 @@ int net_refuse_graph(const Net *net, const char *what, Err *e)
 		return 0;
 	return err_set(e,
 	               "%s reads a network layer by layer, and this one is a graph (%s): its "
-	               "answers, its training, its conditioning (cond) and its files are what "
-	               "condnet takes of a graph",
+	               "answers, its training, its conditioning (cond), Algorithms 1 to 3 by "
+	               "channel groups (alg1, sweep, squeeze) and its files are what condnet "
+	               "takes of a graph",
 	               what, graph_shape_str(net->graph, sh, sizeof sh));
 }
 
@@ -412,26 +413,33 @@ void net_reset_adam(Net *net)
 
 /* Glorot & Bengio (2010), as Keras' glorot_uniform: W ~ U(−L, L) with
  * L = √(6/(fan_in + fan_out)), drawn row by row; b = 0. */
-/* A graph network's Glorot weights: each Conv's and Gemm's W (a Conv's
- * fan-out its kernel weights per input channel, (C_out/g)·kh·kw), b = 0,
- * an Affine's scale 1 and shift 0. */
+/* A graph network's Glorot weights (net.h): node by node in the graph's
+ * order; a Conv's fan-out its columns times kh·kw, as Keras counts a
+ * Conv2D's (a depthwise one's multiplier times kh·kw, as DepthwiseConv2D),
+ * b = 0, an Affine's scale 1 and shift 0. */
 static void init_graph(Net *net, Rng *rng)
 {
 	const Graph *g = net->graph;
-	memset(net->param, 0, net->nparam * sizeof(float));
 	for (int k = 1; k < g->n; k++) {
 		const GraphNode *n = &g->node[k];
-		if (n->op == GRAPH_AFFINE)
-			for (int c = 0; c < n->c; c++)
-				net->param[n->off + (size_t)c] = 1.0f;
+		float *p = net->param + n->off;
+		if (n->op == GRAPH_AFFINE) {
+			for (int j = 0; j < n->c; j++)
+				p[j] = 1.0f, p[n->c + j] = 0.0f;
+			continue;
+		}
 		if (n->op != GRAPH_CONV && n->op != GRAPH_GEMM)
 			continue;
-		int rows = graph_rows(g, k), cols = graph_cols(g, k);
-		double fan_out =
-		    n->op == GRAPH_CONV ? (double)cols / n->group * n->win.kh * n->win.kw : cols;
+		int rows = graph_rows(g, k), cols = n->c;
+		double fan_out = cols;
+		if (n->op == GRAPH_CONV)
+			fan_out = (double)(graph_depthwise(g, k) ? cols / n->group : cols) *
+			          n->win.kh * n->win.kw;
 		double lim = sqrt(6.0 / (rows + fan_out));
-		for (size_t i = 0; i < (size_t)rows * cols; i++)
-			net->param[n->off + i] = (float)((2.0 * rng_uniform(rng) - 1.0) * lim);
+		size_t len = (size_t)rows * (size_t)cols;
+		for (size_t t = 0; t < len; t++)
+			p[t] = (float)((2.0 * rng_uniform(rng) - 1.0) * lim);
+		memset(p + len, 0, (size_t)cols * sizeof *p);
 	}
 }
 

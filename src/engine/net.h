@@ -115,7 +115,9 @@ int net_set_prep(Net *net, const Prep *p, Err *e);
 /* Keras Dense initialisation: W uniform in ±sqrt(6/(fan_in+fan_out))
  * (Glorot uniform; a convolution's fans are C_in·K·K and C_out·K·K, as
  * Keras' Conv2D counts them), b = 0; Adam state reset. A graph network's
- * Conv and Gemm nodes alike (a grouped Conv's fan-out (C_out/g)·K·K), its
+ * Conv and Gemm nodes alike, node by node in the graph's order, fan-in
+ * their rows (graph_rows) and fan-out their columns times kh·kw (a
+ * depthwise Conv's multiplier times kh·kw, as Keras' DepthwiseConv2D), its
  * Affine nodes the identity. */
 void net_init_glorot(Net *net, Rng *rng);
 /* A new network of these widths with Glorot weights drawn from a generator

@@ -400,7 +400,7 @@ static int graph_head(const Src *s, const unsigned char *hr, uint64_t hb, uint64
 	if (s->chains)
 		return err_set(e,
 		               "%s holds a graph network (model version 6): predict, eval, cond, "
-		               "train, squeeze and export read it, not this command",
+		               "train, alg1, sweep, squeeze and export read it, not this command",
 		               path);
 	if (!size || hb != header_bytes(1) + size)
 		return err_set(

@@ -558,7 +558,7 @@ static ReportBeta *alg2_betas(const Alg2 *a, Err *e)
 	for (int i = 0; i < a->nb; i++)
 		b[i] =
 		    (ReportBeta){a->b[i].beta, a->b[i].err_tr, a->b[i].err_v,  a->b[i].score, NAN,
-		                 NAN,          a->b[i].done,   a->b[i].widths, a->base->m + 1};
+		                 NAN,          a->b[i].done,   a->b[i].widths, a->nw};
 	return b;
 }
 
@@ -596,14 +596,16 @@ cJSON *report_alg2_json(const Alg2 *a, Err *e)
 	ReportBeta *b = alg2_betas(a, e);
 	RecSet s;
 	cJSON *root = cJSON_CreateObject(), *bs = NULL;
-	int pick = alg2_pick(a), m = a->base->m;
+	int pick = alg2_pick(a), g = a->base->graph != NULL;
 	if (!b || !root || beta_set(b, a->nb, pick, a->o.q, 0, &s, e)) {
 		free(b);
 		return json_nomem(root, e);
 	}
 	int bad = !(bs = rec_json(&s, e)) || json_add(root, "betas", bs, e) ||
 	          json_add(root, "pick", json_num(pick >= 0 ? a->b[pick].beta : NAN), e) ||
-	          (pick >= 0 && json_add(root, "pick_n", json_ints(a->b[pick].widths, m + 1), e)) ||
+	          (pick >= 0 && json_add(root, g ? "pick_units" : "pick_n",
+	                                 json_ints(a->b[pick].widths, a->nw), e)) ||
+	          (g && json_add(root, "graph", cJSON_CreateBool(1), e)) ||
 	          json_add(root, "q", cJSON_CreateNumber(a->o.q), e) ||
 	          json_add(root, "eta", cJSON_CreateNumber(a->o.eta), e) ||
 	          json_add(root, "seed", cJSON_CreateNumber((double)a->o.seed), e);

@@ -69,7 +69,7 @@ const char opts_common_help[] =
     "Network:\n" OPTS_NETWORK_HELP
     "  --load MODEL         start from a saved model instead of --layers\n"
     "  --onnx FILE          or from a network in an ONNX file, read as 'condnet import'\n"
-    "                       reads it (train and cond take graph networks too)\n"
+    "                       reads it (a chain or a graph network)\n"
     "  --seed S             seed of the initial weights and of the batch order (default 1)\n"
     "Training:\n"
     "  --batch B            mini-batch size (default 50)\n"

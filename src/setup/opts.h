@@ -90,7 +90,7 @@ enum {
 	(OPTS_BIT(OPTS_VAL_FRAC) | OPTS_BIT(OPTS_VAL_PER_CLASS) | OPTS_BIT(OPTS_EARLY_STOP))
 
 /* --onnx FILE, in the own options of the commands that take it: train,
- * cond, alg1, squeeze and sweep (setup_make_net reads the network). */
+ * cond, alg1, squeeze and sweep (setup_make_net_any reads the network). */
 #define OPTS_ONNX_OPTION                                                                           \
 	{                                                                                          \
 		"onnx", required_argument, NULL, OPTS_ONNX                                         \
@@ -201,9 +201,10 @@ extern const char opts_common_help[];
 	"                       the plane data sets 2x32); convolutions first on images:\n"        \
 	"                       conv:C:K[:same] (C channels of KxK kernels), pool:2 after\n"       \
 	"                       one, as in conv:6:5,pool:2,conv:16:5,pool:2,120,84; a\n"           \
-	"                       residual graph network (train, cond, tui): resnet:16,32,64\n"      \
-	"                       (basic blocks on images, a stage per width, xB blocks)\n"          \
-	"                       or residual:32x2 (blocks of two dense layers)\n"                   \
+	"                       residual graph network (train, cond, alg1, sweep, tui):\n"         \
+	"                       resnet:16,32,64 (basic blocks on images, a stage per\n"            \
+	"                       width, xB blocks) or residual:32x2 (blocks of two dense\n"         \
+	"                       layers)\n"                                                         \
 	"  --act NAME           erf, tanh, relu or sigmoid (default erf)\n"                        \
 	"  --act-scale A        a in erf(a*x) (default 1)\n"
 #define OPTS_MODE_HELP                                                                             \

@@ -9,7 +9,6 @@
 #include "base/blas.h"
 #include "data/mnist.h"
 #include "engine/cond.h"
-#include "engine/graph_family.h"
 #include "engine/graph_pass.h"
 #include "engine/limits.h"
 #include "model/model_io.h"
@@ -86,17 +85,14 @@ void setup_spec_from_record(const Prep *rec, int told, DataSpec *spec)
 		spec->inputs = MNIST_PIXELS;
 }
 
-/* setup_load_data's work: the model's record read from a graph network's
- * file too when graphs (else such a file is refused, naming the commands
- * that take one). */
-static int load_data(const CommonOpts *c, int graphs, Dataset **train, Dataset **test, Err *e)
+int setup_load_data_any(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
 {
 	Dataset *tr = NULL, *te = NULL;
 	Net *model = NULL;
 	DataSpec spec = c->data;
 	/* a model loaded reads its inputs as its record says, unless --inputs or
 	 * --features say otherwise */
-	if (c->load && !(model = graphs ? model_load_any(c->load, e) : model_load(c->load, e)))
+	if (c->load && !(model = model_load_any(c->load, e)))
 		return -1;
 	const Prep *rec = model ? model->prep : NULL;
 	setup_spec_from_record(rec, c->inputs_given || c->features_given, &spec);
@@ -120,16 +116,6 @@ static int load_data(const CommonOpts *c, int graphs, Dataset **train, Dataset *
 	else
 		dataset_free(te);
 	return 0;
-}
-
-int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
-{
-	return load_data(c, 0, train, test, e);
-}
-
-int setup_load_data_any(const CommonOpts *c, Dataset **train, Dataset **test, Err *e)
-{
-	return load_data(c, 1, train, test, e);
 }
 
 int setup_check_prep(const Prep *model, const Prep *data, const char *name, Err *e)
@@ -197,27 +183,19 @@ int setup_reserve(const CommonOpts *c, double work, Err *e)
 	return blas_reserve(threads, work, e);
 }
 
-/* The network --load or --onnx names, checked against train: a graph
- * network only when graphs. */
-static Net *read_net(const CommonOpts *c, const Dataset *train, int graphs, Err *e)
+/* The network --load or --onnx names, a chain or a graph network, checked
+ * against train. */
+static Net *read_net(const CommonOpts *c, const Dataset *train, Err *e)
 {
 	const char *path = c->load ? c->load : c->onnx;
 	if (c->load && c->onnx) {
 		err_set(e, "--load %s and --onnx %s name two networks: give one", c->load, c->onnx);
 		return NULL;
 	}
-	Net *net = c->onnx  ? onnx_import_any(c->onnx, NULL, e)
-	           : graphs ? model_load_any(c->load, e)
-	                    : model_load(c->load, e);
+	Net *net = c->onnx ? onnx_import_any(c->onnx, NULL, e) : model_load_any(c->load, e);
 	if (!net)
 		return NULL;
-	char sh[256];
-	if (net->graph && !graphs)
-		err_set(e,
-		        "%s holds a graph network (%s): predict, eval, cond, train, squeeze and "
-		        "export read it, not this command",
-		        path, net_shape_str(net, sh, sizeof sh));
-	else if (train && net->n[0] != train->d)
+	if (train && net->n[0] != train->d)
 		err_set(e, "%s: model has %d inputs, data set has %d features", path, net->n[0],
 		        train->d);
 	else if (train && net_check_images(net, train->c, train->h, train->w, train->name, e))
@@ -231,47 +209,29 @@ static Net *read_net(const CommonOpts *c, const Dataset *train, int graphs, Err 
 	return NULL;
 }
 
-/* The network of setup_make_net. */
-static Net *make_net(const CommonOpts *c, const Dataset *train, int graphs, Err *e)
+/* The network of setup_make_net_any. */
+static Net *make_net(const CommonOpts *c, const Dataset *train, Err *e)
 {
 	if (c->load || c->onnx)
-		return read_net(c, train, graphs, e);
+		return read_net(c, train, e);
 	if (!train) {
 		err_set(e, "no data set to size a fresh network by");
 		return NULL;
 	}
 	const char *spec = c->layers ? c->layers : opts_default_layers(c->data.spec);
-	if (!graphs && graph_family_spec(spec)) {
-		err_set(
-		    e,
-		    "--layers %s makes a graph network: train and cond make one fresh, predict, "
-		    "eval, squeeze and export read it, not this command",
-		    spec);
-		return NULL;
-	}
 	return net_fresh_spec(spec, train->d, train->c, train->h, train->w, train->k, c->act,
 	                      c->act_a, c->seed, train->name, e);
 }
 
-static Net *make_reserved(const CommonOpts *c, const Dataset *train, int graphs, Err *e)
+Net *setup_make_net_any(const CommonOpts *c, const Dataset *train, Err *e)
 {
-	Net *net = make_net(c, train, graphs, e);
+	Net *net = make_net(c, train, e);
 	/* the work starts next: under an address-space limit, the room for it */
 	if (net && setup_reserve(c, setup_work_bytes(c, net), e) < 0) {
 		net_free(net);
 		return NULL;
 	}
 	return net;
-}
-
-Net *setup_make_net(const CommonOpts *c, const Dataset *train, Err *e)
-{
-	return make_reserved(c, train, 0, e);
-}
-
-Net *setup_make_net_any(const CommonOpts *c, const Dataset *train, Err *e)
-{
-	return make_reserved(c, train, 1, e);
 }
 
 int setup_data_roles(const char *spec, const char *dir, const char *what, FileRole *r,

@@ -17,21 +17,17 @@
 #include "engine/train_plan.h"
 #include "setup/opts.h"
 
-/* Loads the data sets, and builds the network: from --load, or fresh from
- * --layers with Glorot weights from --seed. Either output may be NULL. With
- * --load, the data's inputs are made as the model's record says (its Haar
- * coefficients or its pixels, its means and scales: setup_spec_from_record,
- * datasets_load_as) unless --inputs or --features say otherwise; a scale
- * step given must be the record's (setup_check_scale). */
-int setup_load_data(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
-/* The same for the commands that take a graph network too (--load may name
- * one: its record says how its inputs are made). */
+/* Loads the data sets. Either output may be NULL. With --load (a chain's
+ * model file or a graph network's), the data's inputs are made as the
+ * model's record says (its Haar coefficients or its pixels, its means and
+ * scales: setup_spec_from_record, datasets_load_as) unless --inputs or
+ * --features say otherwise; a scale step given must be the record's
+ * (setup_check_scale). */
 int setup_load_data_any(const CommonOpts *c, Dataset **train, Dataset **test, Err *e);
-/* The network of --load MODEL or --onnx FILE (read as import reads it),
- * checked against train's inputs, images, classes and preprocessing, or a
- * fresh one: a chain (setup_make_net refuses a graph network, naming the
- * commands that take one) or either kind (setup_make_net_any: train and
- * cond). */
+/* The network of --load MODEL or --onnx FILE (read as import reads it), a
+ * chain or a graph network, checked against train's inputs, images,
+ * classes and preprocessing, or a fresh one from --layers (a chain, or a
+ * residual family's graph) with Glorot weights from --seed. */
 /* The inputs the record rec (NULL: none) names, into spec, unless told (the
  * options gave --inputs or --features): the Haar coefficients it chose or
  * its pixels, when spec is MNIST or Fashion-MNIST (another data set makes
@@ -42,11 +38,10 @@ void setup_spec_from_record(const Prep *rec, int told, DataSpec *spec);
  * of the model name: none given, or the record's; else -1 saying which
  * option to drop (the inputs are made as the record says). */
 int setup_check_scale(int given, const Prep *rec, const char *name, Err *e);
-Net *setup_make_net(const CommonOpts *c, const Dataset *train, Err *e);
 Net *setup_make_net_any(const CommonOpts *c, const Dataset *train, Err *e);
 /* Under an address-space limit (ulimit -v), the room for the run to come
  * (base/blas.h: OpenBLAS's buffers for --threads threads and work bytes of
- * its own), or a message saying how much it needs; setup_make_net asks it
+ * its own), or a message saying how much it needs; setup_make_net_any asks it
  * for the network it returns. setup_work_bytes is the estimate for a run on
  * net (0 for NULL): its gradients and Adam's moments, a batch's activations
  * per thread, the conditioning's copies of its widest Ŵ. */
