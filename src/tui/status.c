@@ -40,7 +40,8 @@ const char *status_action(const SessAction *a, char *buf, size_t len)
 		snprintf(buf, len, "a fresh network %.100s", a->net.layers);
 		break;
 	case SESS_SQUEEZE:
-		snprintf(buf, len, "squeeze layer %d: %s%s", a->squeeze.layer,
+		snprintf(buf, len, "squeeze %s %d: %s%s", a->squeeze.group ? "group" : "layer",
+		         a->squeeze.group ? a->squeeze.group : a->squeeze.layer,
 		         a->squeeze.apply ? "apply" : "refuse",
 		         a->squeeze.apply && a->squeeze.comp ? " with compensation" : "");
 		break;
