@@ -8,9 +8,10 @@
 #    the ONNX file say; its what-if accuracies, without and with
 #    compensation, are those of `condnet squeeze --keep-counts` of that
 #    group alone, without and with --compensate;
-#  - y applies it and the next group is proposed (its numbers squeeze's:
-#    the first group's removal does not reach its stack), n refuses it, Esc
-#    ends the pass and Done says what was removed;
+#  - y applies it (at 200×60 with compensation, c) and the next group is
+#    proposed, its numbers squeeze's (the first group's removal does not
+#    reach its stack); n refuses it, Esc ends the pass and Done says what
+#    was removed;
 #  - the model saved has the widths expected (cond --json), the session log
 #    holds the two decisions, and condnet replay of it writes the same
 #    model file (cmp); u undoes the group's squeeze: the model saved then
@@ -80,11 +81,18 @@ for size in 80x24 200x60; do
 	settle
 	check "$size: the proposal's lines are whole" whole || sed 's/^/  | /' "$TMP/screen"
 	check "$size: the status line says which keys decide" grep -q "^group $G1: y applies, n refuses, a applies all, c compensation (off), Esc ends\$" "$TMP/screen"
+	# at 200×60 the group is applied with compensation
+	COMP=0
+	if [ "$size" = 200x60 ]; then
+		COMP=1
+		keys c
+		see "$size: c turns compensation on" 'c compensation: on'
+	fi
 	keys y
 	see "$size: y applies it and group $G2 is proposed, with squeeze's numbers" \
 		"^Group $G2: $U2 channels, κ of its stack $K2 > τ $TAU\$" 60
 	check "$size: group $G2's count kept is squeeze's" grep -q "^QR of the stack keeps $N2 .*: $U2 → $N2," "$TMP/screen"
-	check "$size: the decision is listed" grep -q "group $G1: $U1 → $N1 channels, κ $K1\$" "$TMP/screen"
+	check "$size: the decision is listed" grep -Eq "group $G1: $U1 → $N1 channels, κ $K1(, compensated)?\$" "$TMP/screen"
 	keys n
 	see "$size: n refuses it and the pass goes on" "group $G2: refused \\(κ $K2, $U2 channels kept\\)" 60
 	keys Escape
@@ -99,7 +107,7 @@ for size in 80x24 200x60; do
 	"$C" cond --load "z$size.model" --json "c$size.json" >/dev/null
 	check "$size: its widths are those of group $G1 squeezed" [ "$(widths "c$size.json")" = "$W1" ]
 	check "$size: the log holds the two decisions" sh -c \
-		"grep '^squeeze ' '$TMP/z$size.log' | tr '\n' ' ' | grep -q '^squeeze group=$G1 apply comp=0 squeeze group=$G2 refuse comp=0 \$'"
+		"grep '^squeeze ' '$TMP/z$size.log' | tr '\n' ' ' | grep -q '^squeeze group=$G1 apply comp=$COMP squeeze group=$G2 refuse comp=$COMP \$'"
 	expect_ok "$size: condnet replay runs the log" "$C" replay "z$size.log" --save "r$size.model"
 	check "$size: to the same model file" cmp "z$size.model" "r$size.model"
 	keys u

@@ -22,6 +22,7 @@ typedef struct KeyBind {
 typedef struct Snap {
 	int busy, waiting, dirty, pick, m, nrec, pos, plane;
 	int group; /* the squeeze proposal shown is a graph network's group's */
+	int graph; /* the network is a graph network */
 } Snap;
 
 static Snap snap(Tui *t)
@@ -35,7 +36,8 @@ static Snap snap(Tui *t)
 	          p->nrec,
 	          p->play_pos,
 	          p->pl.on,
-	          p->sq.group};
+	          p->sq.group,
+	          p->graph};
 	worker_unlock(t->w);
 	return s;
 }
@@ -223,10 +225,12 @@ static void k_alg(Tui *t, int ch)
 	} else if (ch == 'b') {
 		tui_ask(t, P_BETAS, "β list", t->beta_def);
 	} else {
-		/* on data of two features the squeeze is seen as regions */
+		/* on data of two features the squeeze is seen as regions; a graph
+		 * network's diagram marks no proposal */
+		Snap s = snap(t);
 		tui_submit_kind(t, JOB_SQZ_START, 0);
-		if (t->u.view != VIEW_NETWORK)
-			t->u.view = snap(t).plane ? VIEW_PLANE : VIEW_SQUEEZE;
+		if (t->u.view != VIEW_NETWORK || s.graph)
+			t->u.view = s.plane ? VIEW_PLANE : VIEW_SQUEEZE;
 	}
 }
 
