@@ -311,9 +311,10 @@ void session_free(Session *s); /* accepts NULL; closes the log */
  * and early stopping keeps the best epoch); s->trained says what it did.
  *
  * A squeeze action applies (or refuses) the proposal the session holds for
- * that layer when a squeeze pass is under way (session_squeeze_start), and
- * then proposes the next layer; without a pass (a log replayed) the layer's
- * proposal is made on the spot, as Algorithm 3 makes it. A proposal's
+ * that layer (a graph network's: that channel group) when a squeeze pass is
+ * under way (session_squeeze_start), and then proposes the next; without a
+ * pass (a log replayed) the layer's or group's proposal is made on the
+ * spot, as Algorithm 3 makes it. A proposal's
  * decompositions ask the calling thread's stop (hook_set_thread_stop): a
  * stop there ends the pass; the action made on the spot then returns 1,
  * one under way is done and logged, with no proposal after it. */

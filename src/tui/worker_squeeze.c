@@ -338,6 +338,10 @@ static int group_decide(Worker *w, const GroupDecision *gp, int apply, int comp,
 		worker_status(w, 1, "squeeze group %d: %s", d.group, e.msg);
 		return -1;
 	}
+	worker_narrate(w,
+	               "squeeze: group %d %s, %d of its %d channels kept (κ of its stack %.4g)%s",
+	               d.group, apply ? "applied" : "refused", apply ? d.kept : d.units, d.units,
+	               d.kappa, apply && a.squeeze.comp ? ", its readers refitted" : "");
 	if (apply) {
 		sqz_note(w, "group %d: %d → %d channels, κ %.4g%s", d.group, d.units, d.kept,
 		         d.kappa, a.squeeze.comp ? ", compensated" : "");
