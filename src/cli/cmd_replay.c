@@ -34,7 +34,7 @@ static void print_result(const Session *s, ReportFormat fmt)
 	if (cond_net_new(s->net, s->tau, 1, &lc, &e) != 0 ||
 	    report_cond(stdout, s->net, lc, fmt, &e))
 		fprintf(stderr, "condnet replay: conditioning: %s\n", e.msg);
-	cond_net_free(lc, s->net->m);
+	cond_net_free(lc, cond_layers(s->net)); /* a graph's are its Conv and Gemm nodes */
 	printf("widths %s\n", net_shape_str(s->net, shape, sizeof shape));
 	printf("params %zu\n", s->net->nparam);
 	printf("crc32 %08x\n", (unsigned)session_param_crc(s->net));

@@ -67,7 +67,7 @@ void session_free(Session *s)
 		return;
 	undo_clear(s);
 	free(s->undo);
-	alg3_free(s->sq);
+	session_squeeze_stop(s);
 	net_free(s->net);
 	alg1_free(s->alg1);
 	alg2_free(s->sweep);
@@ -413,8 +413,6 @@ static const char *graph_what(SessKind k)
 		return "Algorithm 1";
 	case SESS_SWEEP:
 		return "Algorithm 2's sweep of β";
-	case SESS_SQUEEZE:
-		return "the squeeze (Algorithm 3)";
 	case SESS_NEURON:
 	case SESS_LAYER:
 		return "editing by hand";
@@ -555,11 +553,15 @@ int session_apply(Session *s, const SessAction *act, const Hook *h, Err *e)
 int session_squeeze_apply_all(Session *s, int comp, const Hook *h, Err *e)
 {
 	const Alg3Proposal *sp;
-	while ((sp = session_squeeze_proposal(s))) {
+	const GroupDecision *gp = NULL;
+	while ((sp = session_squeeze_proposal(s)) || (gp = session_group_proposal(s))) {
 		if (hook_cancelled(h))
 			return 1;
 		SessAction a = {.kind = SESS_SQUEEZE,
-		                .squeeze = {.layer = sp->layer, .apply = 1, .comp = comp}};
+		                .squeeze = {.layer = sp ? sp->layer : 0,
+		                            .group = sp ? 0 : gp->group,
+		                            .apply = 1,
+		                            .comp = comp}};
 		int rc = session_apply(s, &a, h, e);
 		if (rc != 0)
 			return rc;

@@ -39,6 +39,11 @@
  *   alg1-step | alg1-run [steps=N]
  *   sweep betas=B q=N
  *   squeeze layer=N apply|refuse [comp=0|1]
+ *   squeeze group=N apply|refuse [comp=0|1]
+ *                           (Algorithm 3's decision for hidden layer N of a
+ *                            chain, or for channel group N of a graph
+ *                            network: alg/alg3_groups.h; comp=1 refits
+ *                            what reads the units removed)
  *   neuron add layer=N seed=S | neuron remove layer=N neuron=J
  *                           (a neuron of hidden layer N added, its weights
  *                            drawn from S, or neuron J, from 1, removed:
@@ -61,6 +66,7 @@
 
 #include "alg/alg1_proportion.h"
 #include "alg/alg2_scale.h"
+#include "alg/alg3_groups.h"
 #include "alg/alg3_squeeze.h"
 #include "base/err.h"
 #include "data/dataset.h"
@@ -160,7 +166,8 @@ typedef struct SessSweepArgs {
 } SessSweepArgs;
 
 typedef struct SessSqueezeArgs {
-	int layer; /* the hidden layer, 1..m-1 */
+	int layer; /* a chain's hidden layer, 1..m-1 (0: a group's) */
+	int group; /* a graph network's channel group, from 1 (0: a layer's) */
 	int apply; /* 1 apply, 0 refuse */
 	int comp;  /* refit the next layer (compensation) */
 } SessSqueezeArgs;
@@ -259,6 +266,12 @@ typedef struct Session {
 	int sweep_done; /* 1 when it ran to the end */
 	Alg3 *sq;       /* the squeeze pass under way (on net), or NULL: any action
 	                 * but squeeze and save ends it */
+	/* a graph network's squeeze pass (session_squeeze_graph.c): net's
+	 * channel groups (NULL: no pass), the group proposed (gprop.group 0:
+	 * none) and the units it removes (gdrop[u] for unit u) */
+	ChannelGroups *gg;
+	GroupDecision gprop;
+	unsigned char *gdrop;
 	double tau, eta;
 	double setv[SESS_SET_MAX]; /* the settings no engine code keeps: their values, by
 	                            * their rows of the settings table */
@@ -298,9 +311,10 @@ void session_free(Session *s); /* accepts NULL; closes the log */
  * and early stopping keeps the best epoch); s->trained says what it did.
  *
  * A squeeze action applies (or refuses) the proposal the session holds for
- * that layer when a squeeze pass is under way (session_squeeze_start), and
- * then proposes the next layer; without a pass (a log replayed) the layer's
- * proposal is made on the spot, as Algorithm 3 makes it. A proposal's
+ * that layer (a graph network's: that channel group) when a squeeze pass is
+ * under way (session_squeeze_start), and then proposes the next; without a
+ * pass (a log replayed) the layer's or group's proposal is made on the
+ * spot, as Algorithm 3 makes it. A proposal's
  * decompositions ask the calling thread's stop (hook_set_thread_stop): a
  * stop there ends the pass; the action made on the spot then returns 1,
  * one under way is done and logged, with no proposal after it. */
@@ -322,6 +336,20 @@ int session_set_eta(Session *s, double eta, Err *e);
  * Nothing is logged: the pass changes the network only through squeeze
  * actions. */
 int session_squeeze_start(Session *s, Err *e);
+/* On a graph network the pass goes group by group in the graph's order
+ * (alg/alg3_groups.h, the paper's pivoted QR of each group's stacked Ŵ at
+ * the session's τ): a group is proposed when its units may all be removed
+ * and its stack's κ is over τ; its decision is a squeeze action naming the
+ * group, which session_squeeze_proposal does not show: the group proposed
+ * is session_group_proposal's (NULL when none waits), its groups
+ * session_groups'. */
+const GroupDecision *session_group_proposal(const Session *s);
+const ChannelGroups *session_groups(const Session *s);
+/* The test accuracy in percent of the network with the group proposed
+ * squeezed, its readers refitted first when comp (NaN without a proposal
+ * or a test set). The network is not changed. 0, 1 when the calling
+ * thread's stop said stop, -1 with a message. */
+int session_group_whatif(const Session *s, int comp, double *acc, Err *e);
 /* A squeeze pass whose first proposal is the given hidden layer's, as a
  * recorded decision for it is replayed (a lesson shows the proposal its
  * next action decides). 0 with the proposal waiting, 1 when the thread's

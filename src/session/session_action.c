@@ -48,6 +48,7 @@
 
 static int check_layers(const SessAction *a, Err *e);
 static int check_betas(const SessAction *a, Err *e);
+static int check_squeeze(const SessAction *a, Err *e);
 static int check_neuron(const SessAction *a, Err *e);
 static int check_layer(const SessAction *a, Err *e);
 static int check_inputs(const SessAction *a, Err *e);
@@ -120,9 +121,11 @@ const ActionDef session_actions[SESS_KIND_COUNT] = {
      .check = check_betas},
     {.kind = SESS_SQUEEZE,
      .name = "squeeze",
-     .f = {RANGE("layer", squeeze.layer, 1, 1 << 20, REQ),
+     .f = {RANGE("layer", squeeze.layer, 1, 1 << 20, OPT),
+           RANGE("group", squeeze.group, 1, 1 << 20, OPT),
            WORD(squeeze.apply, "refuse", "apply", "apply or refuse"),
-           RANGE("comp", squeeze.comp, 0, 1, 0)}},
+           RANGE("comp", squeeze.comp, 0, 1, 0)},
+     .check = check_squeeze},
     {.kind = SESS_NEURON,
      .name = "neuron",
      .f = {WORD(neuron.add, "remove", "add", "add or remove"),
@@ -345,6 +348,21 @@ static int check_betas(const SessAction *a, Err *e)
 	Alg2Opts o;
 	if (alg2_parse_betas(a->sweep.betas, &o, e) < 0)
 		return err_prefix(e, "sweep");
+	return 0;
+}
+
+/* A chain's layer or a graph network's channel group, one of them. */
+static int check_squeeze(const SessAction *a, Err *e)
+{
+	const SessSqueezeArgs *q = &a->squeeze;
+	if (q->layer && q->group)
+		return err_set(e, "squeeze: layer or group, not both");
+	if (!q->layer && !q->group)
+		return err_set(e,
+		               "squeeze: missing layer (a chain's) or group (a graph network's)");
+	if (q->layer < 0 || q->group < 0)
+		return err_set(e, "squeeze: %s %d, expected 1 or more",
+		               q->layer ? "layer" : "group", q->layer ? q->layer : q->group);
 	return 0;
 }
 

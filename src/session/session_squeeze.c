@@ -1,5 +1,6 @@
 /* session_squeeze.c - the session's squeeze pass: Algorithm 3 one layer at
- * a time, each decision a squeeze action (session_do_squeeze). */
+ * a time, each decision a squeeze action (session_do_squeeze); a graph
+ * network's, group by group, is session_squeeze_graph.c's. */
 #include <stdlib.h>
 
 #include "alg/alg3_squeeze.h"
@@ -11,8 +12,8 @@ int session_squeeze_start(Session *s, Err *e)
 	session_squeeze_stop(s);
 	if (!s->net)
 		return err_set(e, "squeeze: no network yet");
-	if (session_refuse_graph(s->net->graph != NULL, "Algorithm 3", e))
-		return -1;
+	if (s->net->graph) /* channel group by channel group */
+		return session_gsq_start(s, e);
 	Alg3Opts o;
 	alg3_opts_default(&o);
 	o.tau = s->tau;
@@ -53,6 +54,7 @@ void session_squeeze_stop(Session *s)
 {
 	alg3_free(s->sq);
 	s->sq = NULL;
+	session_gsq_stop(s);
 }
 
 /* Algorithm 3's decision for one layer: the pass's proposal when it is for
@@ -60,6 +62,13 @@ void session_squeeze_stop(Session *s)
 int session_do_squeeze(Session *s, const SessAction *act, const Hook *h, Err *e)
 {
 	const SessSqueezeArgs *a = &act->squeeze;
+	if (s->net->graph)
+		return session_do_group_squeeze(s, act, e);
+	if (a->group)
+		return err_set(e,
+		               "squeeze: group=%d names a graph network's channel group; a "
+		               "chain's squeeze names its layer",
+		               a->group);
 	if (a->layer < 1 || a->layer >= s->net->m)
 		return err_set(e, "squeeze: layer %d is not a hidden layer (1..%d)", a->layer,
 		               s->net->m - 1);

@@ -148,8 +148,9 @@ const Explain explain_keys[] = {
     {"t", "train N epochs (the cap under early stopping)"},
     {"b", "β sweep (Algorithm 2): asks for the β list and q"},
     {"A", "in the sweep view, adopt the pick: a fresh network of its widths"},
-    {"z", "squeeze (Algorithm 3): y applies, n refuses, a applies all, c toggles "
-          "compensation, p lists the pivot order, Esc stops"},
+    {"z", "squeeze (Algorithm 3; a graph network's by channel groups): y applies, n "
+          "refuses, a applies all, c toggles compensation, p lists the pivot order, Esc "
+          "stops"},
     {"u", "undo the last structural change"},
     {"space", "pause or resume the running operation"},
     {"Esc", "cancel the running operation (its effect is rolled back)"},

@@ -21,6 +21,8 @@ typedef struct KeyBind {
 
 typedef struct Snap {
 	int busy, waiting, dirty, pick, m, nrec, pos, plane;
+	int group; /* the squeeze proposal shown is a graph network's group's */
+	int graph; /* the network is a graph network */
 } Snap;
 
 static Snap snap(Tui *t)
@@ -33,7 +35,9 @@ static Snap snap(Tui *t)
 	          p->m,
 	          p->nrec,
 	          p->play_pos,
-	          p->pl.on};
+	          p->pl.on,
+	          p->sq.group,
+	          p->graph};
 	worker_unlock(t->w);
 	return s;
 }
@@ -205,9 +209,9 @@ static void k_alg(Tui *t, int ch)
 {
 	if (tui_refuse_busy(t))
 		return;
-	if (ch != 't' && tui_refuse_graph(t, ch == 'b'   ? "Algorithm 2's sweep of β"
-	                                     : ch == 'z' ? "the screen's squeeze (Algorithm 3)"
-	                                                 : "Algorithm 1"))
+	/* a graph network is squeezed too, channel group by channel group */
+	if (ch != 't' && ch != 'z' &&
+	    tui_refuse_graph(t, ch == 'b' ? "Algorithm 2's sweep of β" : "Algorithm 1"))
 		return;
 	if (ch == 's' || ch == 'r') {
 		SessAction a = {.kind = ch == 's' ? SESS_ALG1_STEP : SESS_ALG1_RUN};
@@ -221,10 +225,12 @@ static void k_alg(Tui *t, int ch)
 	} else if (ch == 'b') {
 		tui_ask(t, P_BETAS, "β list", t->beta_def);
 	} else {
-		/* on data of two features the squeeze is seen as regions */
+		/* on data of two features the squeeze is seen as regions; a graph
+		 * network's diagram marks no proposal */
+		Snap s = snap(t);
 		tui_submit_kind(t, JOB_SQZ_START, 0);
-		if (t->u.view != VIEW_NETWORK)
-			t->u.view = snap(t).plane ? VIEW_PLANE : VIEW_SQUEEZE;
+		if (t->u.view != VIEW_NETWORK || s.graph)
+			t->u.view = s.plane ? VIEW_PLANE : VIEW_SQUEEZE;
 	}
 }
 
@@ -250,7 +256,8 @@ static void sqz_decision(Tui *t, int ch)
 	j.apply = ch != 'n';
 	const Shown *p = worker_lock(t->w);
 	int measuring = p->busy && p->sq.measuring && !p->queued && p->ops == 1;
-	int running = p->ops > 0, layer = p->sq.layer;
+	int running = p->ops > 0, layer = p->sq.group ? p->sq.group : p->sq.layer;
+	const char *of = p->sq.group ? "group" : "layer";
 	j.target = p->sq.seq;
 	worker_unlock(t->w);
 	if (running && !measuring) {
@@ -259,12 +266,12 @@ static void sqz_decision(Tui *t, int ch)
 	}
 	tui_submit(t, &j);
 	if (measuring)
-		worker_status(t->w, 0, "%c queued: it %s layer %d's proposal when its preview ends",
+		worker_status(t->w, 0, "%c queued: it %s %s %d's proposal when its preview ends",
 		              ch,
 		              ch == 'n'   ? "refuses"
 		              : ch == 'y' ? "applies"
 		                          : "applies, with every later one,",
-		              layer);
+		              of, layer);
 }
 
 static void k_squeeze(Tui *t, int ch)
@@ -273,6 +280,10 @@ static void k_squeeze(Tui *t, int ch)
 	if (ch == 'c') {
 		Job j = {.kind = JOB_SQZ_COMP};
 		tui_submit(t, &j); /* a setting, like τ: never refused */
+	} else if (ch == 'p' && s.waiting && s.group) {
+		worker_status(t->w, 0,
+		              "p shows a layer's pivoted-QR order: a group's proposal "
+		              "names its counts");
 	} else if (ch == 'p') {
 		open_panel(t, PANEL_ORDER);
 	} else if (s.waiting) {

@@ -40,7 +40,8 @@ const char *status_action(const SessAction *a, char *buf, size_t len)
 		snprintf(buf, len, "a fresh network %.100s", a->net.layers);
 		break;
 	case SESS_SQUEEZE:
-		snprintf(buf, len, "squeeze layer %d: %s%s", a->squeeze.layer,
+		snprintf(buf, len, "squeeze %s %d: %s%s", a->squeeze.group ? "group" : "layer",
+		         a->squeeze.group ? a->squeeze.group : a->squeeze.layer,
 		         a->squeeze.apply ? "apply" : "refuse",
 		         a->squeeze.apply && a->squeeze.comp ? " with compensation" : "");
 		break;
@@ -108,7 +109,12 @@ static const SessAction *lesson_next(const Shown *p, const UiState *u)
 const char *status_proposal(const Shown *p, const UiState *u, char *buf, size_t len)
 {
 	const SessAction *a = lesson_next(p, u);
-	if (!u->lesson)
+	if (!u->lesson && p->sq.group) /* on 80 columns whole */
+		snprintf(buf, len,
+		         "group %d: y applies, n refuses, a applies all, c compensation (%s), "
+		         "Esc ends",
+		         p->sq.group, p->sq.comp ? "on" : "off");
+	else if (!u->lesson)
 		snprintf(buf, len,
 		         "layer %d's proposal waits: y applies, n refuses, a applies it and the "
 		         "rest, c compensation (%s), Esc ends the pass",
@@ -211,7 +217,8 @@ const char *status_state(const Shown *p, const UiState *u, char *buf, size_t len
 		         : p->running[0] ? p->running
 		                         : "starting");
 	else if (p->sq.waiting && !u->lesson)
-		snprintf(buf, len, "waiting: y / n for layer %d", p->sq.layer);
+		snprintf(buf, len, "waiting: y / n for %s %d", p->sq.group ? "group" : "layer",
+		         p->sq.group ? p->sq.group : p->sq.layer);
 	else if (u->lesson && p->sq.waiting) /* the proposal is the squeeze action's own */
 		snprintf(buf, len, "lesson: action %d of %d, its proposal%s",
 		         p->play_pos - u->lesson->setup + 1, u->lesson->n - u->lesson->setup,

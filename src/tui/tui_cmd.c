@@ -45,7 +45,8 @@ static const char tui_help_fmt[] =
     "Network:\n" OPTS_NETWORK_HELP
     "  --load MODEL         open a saved model instead of --layers (a chain or a\n"
     "                       graph network: a graph's layer table and diagram, its\n"
-    "                       training; the algorithms and edits take chains)\n"
+    "                       training, z its squeeze by channel groups; Algorithms\n"
+    "                       1 and 2 and the edits take chains)\n"
     "  --onnx FILE          or a network in an ONNX file, read as 'condnet import'\n"
     "  --seed S             seed of the weights, the batch order and the split (default 1)\n"
     "Training:\n"

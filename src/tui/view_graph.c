@@ -203,7 +203,6 @@ int view_graph_note(const Shown *p, const UiState *u, int top, int bot)
 	static const char *const what[VIEW_COUNT] = {
 	    [VIEW_ALG1] = "Algorithm 1 (s, r)",
 	    [VIEW_SWEEP] = "Algorithm 2's sweep of β (b)",
-	    [VIEW_SQUEEZE] = "The screen's squeeze, Algorithm 3 (z),",
 	    [VIEW_PLANE] = "The Plane view",
 	};
 	if (!p->graph || u->view >= VIEW_COUNT || !what[u->view] || bot < top + 2)
@@ -212,14 +211,11 @@ int view_graph_note(const Shown *p, const UiState *u, int top, int bot)
 	snprintf(t, sizeof t, "%s is not available for graph networks yet", what[u->view]);
 	screen_put_wrapped(top, top + 1, 0, COLS - 1, C_TITLE, 1, t);
 	char body[512];
-	snprintf(body, sizeof body, "%s%s",
+	snprintf(body, sizeof body, "%s",
 	         "It works layer by layer through the weights of a chain, neuron by neuron. This "
 	         "network has its layers' conditioning (1, and 5 for a layer's spectrum), its "
-	         "diagram (8), training (t) with κ while it trains (6), save (w) and export (e).",
-	         u->view == VIEW_SQUEEZE ? " Outside the screen, condnet squeeze takes a graph "
-	                                   "network by its channel groups (the manual's CHANNEL "
-	                                   "GROUPS)."
-	                                 : "");
+	         "diagram (8), training (t) with κ while it trains (6), the squeeze by channel "
+	         "groups (z, view 4), save (w) and export (e).");
 	screen_put_wrapped(top + 2, bot, 0, COLS - 1, C_NORMAL, 0, body);
 	return 1;
 }

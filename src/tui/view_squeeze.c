@@ -11,9 +11,27 @@
 #include "tui/status.h"
 #include "tui/views_int.h"
 
-static void intro(int y)
+static void intro(const Shown *p, int y)
 {
 	screen_put(y++, 0, 0, C_TITLE, 1, "Algorithm 3: squeeze the trained network");
+	if (p->graph) {
+		screen_put_cut(
+		    y++, 0, 0, C_NORMAL, 0,
+		    "z: for each channel group with %s of its producers' stacked %s > %s,",
+		    S(KAPPA), S(WHAT), S(TAU));
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		               "   pivoted QR of the stack proposes which of its channels go,");
+		screen_put_cut(
+		    y++, 0, 0, C_NORMAL, 0,
+		    "   from every layer of the group at once (1: the groups, G column).");
+		screen_put_cut(
+		    y++, 0, 0, C_NORMAL, 0,
+		    "   y applies, n refuses, a applies it and all the rest, Esc stops, c "
+		    "toggles");
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		               "   compensation (the layers that read the group refitted).");
+		return;
+	}
 	screen_put_cut(
 	    y++, 0, 0, C_NORMAL, 0,
 	    "z: for each hidden layer with %s > %s, pivoted QR of %s proposes which neurons "
@@ -237,7 +255,7 @@ static void decisions(const Shown *p, int y, int bot)
 {
 	const ShownSqueeze *q = &p->sq;
 	int avail = bot - y + 1, list = avail - KAPPA_NOW_ROWS;
-	if (list < 1) /* no chart: the list alone */
+	if (list < 1 || p->graph) /* no chart (a graph's are its groups'): the list alone */
 		list = avail;
 	int title = list >= 3 || list >= 1 + q->ndone, blanks = list - (title + q->ndone);
 	if (blanks > 0)
@@ -257,17 +275,52 @@ static void decisions(const Shown *p, int y, int bot)
 		kappa_now(p, y, bot - y + 1);
 }
 
+/* A graph network's group proposed: its number and producer layers, its
+ * channels before and kept, κ of its stack, the what-if accuracies. */
+static void group_proposal(const Shown *p, int y, int bot)
+{
+	const ShownSqueeze *q = &p->sq;
+	char kb[48], t[1200];
+	screen_put_cut(y++, 0, 0, C_WARN, 1, "Group %d: %d channels, %s of its stack %s > %s %g",
+	               q->group, q->n_before, S(KAPPA),
+	               views_kappa(q->kappa_before, p->tau, kb, sizeof kb), S(TAU), p->tau);
+	snprintf(t, sizeof t, "produced by layers %s", q->producers);
+	y = screen_put_wrapped(y, y + 3, 0, COLS - 1, C_NORMAL, 0, t);
+	screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+	               "QR of the stack keeps %d (|r_jj| %s |r_11|/%s): %d %s %d, from each "
+	               "layer",
+	               q->nkeep, screen_ascii() ? ">=" : "≥", S(TAU), q->n_before, S(ARROW),
+	               q->nkeep);
+	if (isnan(q->acc_after) && q->measuring)
+		screen_put_cut(y++, 0, 0, C_NORMAL, 0,
+		               "what-if on the test set: now %.2f%%; measuring the proposal…",
+		               q->acc_now);
+	else
+		screen_put_cut(
+		    y++, 0, 0, C_NORMAL, 0,
+		    "what-if on the test set: now %.2f%%, after %.2f%%, compensated %.2f%%",
+		    q->acc_now, q->acc_after, q->acc_comp);
+	screen_put_cut(y++, 0, 0, C_KEY, 1,
+	               "y apply  n refuse  a apply all remaining  c compensation: %s  Esc stop",
+	               q->comp ? "on" : "off");
+	decisions(p, y + 1, bot);
+}
+
 void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 {
 	const ShownSqueeze *q = &p->sq;
 	int y = top;
 	if (!q->active && !q->ndone && isnan(q->acc_end)) {
-		intro(y);
+		intro(p, y);
 		return;
 	}
 	screen_put_cut(y++, 0, 0, C_TITLE, 1,
 	               "Algorithm 3 at %s %g: test accuracy at the start %.2f%%", S(TAU), p->tau,
 	               q->acc_start);
+	if (q->waiting && q->group) {
+		group_proposal(p, y, bot);
+		return;
+	}
 	if (q->waiting) {
 		proposal(p, u, y, bot);
 		return;
@@ -285,8 +338,10 @@ void view_squeeze(const Shown *p, UiState *u, int top, int bot)
 	} else {
 		screen_put_cut(y++, 0, 0, C_GOOD, 1,
 		               "Done: %d %s removed; test accuracy %.2f%% %s %.2f%%", q->removed,
-		               p->kind ? "channel(s) and neuron(s)" : "neuron(s)", q->acc_start,
-		               S(ARROW), q->acc_end);
+		               p->graph  ? "channel(s)"
+		               : p->kind ? "channel(s) and neuron(s)"
+		                         : "neuron(s)",
+		               q->acc_start, S(ARROW), q->acc_end);
 		if (q->undone)
 			screen_put_cut(
 			    y++, 0, 0, C_WARN, 0,

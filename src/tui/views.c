@@ -335,7 +335,8 @@ static void draw_footer(const Shown *p, const UiState *u, int y)
 		extra[ne][0] = "n", extra[ne++][1] = "refuse";
 		extra[ne][0] = "a", extra[ne++][1] = "all";
 		extra[ne][0] = "c", extra[ne++][1] = "comp";
-		extra[ne][0] = "p", extra[ne++][1] = "order";
+		if (!p->sq.group) /* a layer's pivot order */
+			extra[ne][0] = "p", extra[ne++][1] = "order";
 	} else if (u->view == VIEW_SWEEP && p->sweep_state == 2 && p->pick >= 0) {
 		extra[ne][0] = "A", extra[ne++][1] = "adopt";
 	} else if (u->view == VIEW_ALG1) {
@@ -365,7 +366,7 @@ static void draw_footer(const Shown *p, const UiState *u, int y)
 		                               : common[i - (size_t)ne][1];
 		if (u->lesson && i >= (size_t)ne && (st || strchr("qstrbzuwo", k[0])))
 			continue;
-		if (p->graph && i >= (size_t)ne && !st && strchr("srbz", k[0]))
+		if (p->graph && i >= (size_t)ne && !st && strchr("srb", k[0]))
 			continue; /* what a graph network does not take */
 		int kw = screen_width(k), w = kw + 1 + screen_width(d);
 		if (x + w > COLS)

@@ -38,7 +38,7 @@ const char *views_fit_name(const char *name, int w, char *buf, size_t len);
 /* View 8 of a graph network (p->net.graph): its nodes (view_graph.c). */
 void view_graph(const Shown *p, UiState *u, int top, int bot);
 /* For a graph network in a view that works layer by layer through W and b
- * (Algorithms 1, 2 and 3, the Plane view): a note saying so in its place,
+ * (Algorithms 1 and 2, the Plane view): a note saying so in its place,
  * and 1; else 0. */
 int view_graph_note(const Shown *p, const UiState *u, int top, int bot);
 /* The key under view 8 on row y: shown of the weights are drawn. */

@@ -113,6 +113,13 @@ void worker_play_next(Worker *w)
 	if (!l || pos >= l->n)
 		return; /* the status line says the lesson has ended */
 	const SessAction *a = &l->a[pos];
+	if (a->kind == SESS_SQUEEZE && a->squeeze.group) {
+		/* a graph network's group: decided as a replay decides it, without
+		 * a proposal shown first */
+		if (worker_run_action(w, a, 0) == 0)
+			set_pos(w, pos + 1);
+		return;
+	}
 	if (a->kind == SESS_SQUEEZE) {
 		play_squeeze(w, pos);
 		return;

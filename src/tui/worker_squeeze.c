@@ -1,7 +1,8 @@
 /* tui/worker_squeeze.c - the screen's squeeze pass: the session holds
- * Algorithm 3's pass and its proposals; the worker measures what the one
- * shown would do (the what-if accuracies), publishes it, and sends the
- * person's decision back as a squeeze action, or all the rest at once. */
+ * Algorithm 3's pass and its proposals (a chain's layers, or a graph
+ * network's channel groups); the worker measures what the one shown would
+ * do (the what-if accuracies), publishes it, and sends the person's
+ * decision back as a squeeze action, or all the rest at once. */
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -26,14 +27,20 @@ void worker_sqz_finish(Worker *w, const char *how)
 	if (was)
 		q->acc_end = acc;
 	pthread_mutex_unlock(&w->mu);
-	const char *units =
-	    w->s->net && w->s->net->nconv ? "channel(s) and neuron(s)" : "neuron(s)";
+	const char *units = w->s->net && w->s->net->graph   ? "channel(s)"
+	                    : w->s->net && w->s->net->nconv ? "channel(s) and neuron(s)"
+	                                                    : "neuron(s)";
 	if (was)
 		worker_narrate(w,
 		               "squeeze %s: %d %s removed in this pass, test accuracy %.2f %% → "
 		               "%.2f %%; t retrains",
 		               how, w->shown.sq.removed, units, w->shown.sq.acc_start, acc);
-	if (was)
+	if (was && w->s->net && w->s->net->graph) /* whole on 80 columns */
+		worker_status(w, 0,
+		              "squeeze %s: %d channel(s) removed, test acc %.2f%% → %.2f%%; t "
+		              "retrains",
+		              how, w->shown.sq.removed, w->shown.sq.acc_start, acc);
+	else if (was)
 		worker_status(
 		    w, 0, "squeeze %s: %d %s removed, test accuracy %.2f%% → %.2f%% (t retrains)",
 		    how, w->shown.sq.removed, units, w->shown.sq.acc_start, acc);
@@ -50,6 +57,7 @@ static ShownSqueeze *publish_proposal(Worker *w, const Alg3Proposal *sp, int *pe
 	q->perm = perm;
 	q->rdiag = rd;
 	q->layer = sp->layer;
+	q->group = 0;
 	q->n_before = sp->n_before;
 	q->nkeep = sp->nkeep;
 	q->p_qr = sp->p_qr;
@@ -71,12 +79,81 @@ static ShownSqueeze *publish_proposal(Worker *w, const Alg3Proposal *sp, int *pe
 	return q;
 }
 
+/* "1 stem, 3 b0_conv2": group d's producer layers, as the layer table
+ * names them, into buf. */
+static void producers(const Session *s, const GroupDecision *d, char *buf, size_t len)
+{
+	const ChannelGroup *c = &session_groups(s)->g[d->group - 1];
+	const Graph *g = s->net->graph;
+	size_t n = 0;
+	buf[0] = '\0';
+	for (int p = 0; p < c->nlayer && n < len; p++) {
+		const GraphNode *nd = &g->node[graph_layer_node(g, c->layer[p])];
+		int k = nd->name[0]
+		            ? snprintf(buf + n, len - n, "%s%d %s", p ? ", " : "", c->layer[p],
+		                       nd->name)
+		            : snprintf(buf + n, len - n, "%s%d", p ? ", " : "", c->layer[p]);
+		n += k > 0 ? (size_t)k : 0;
+	}
+}
+
+/* A graph network's group proposed on the screen, then its what-if: the
+ * test accuracy with it applied, without and with compensation. */
+static void group_show(Worker *w, const GroupDecision *d)
+{
+	pthread_mutex_lock(&w->mu);
+	ShownSqueeze *q = &w->shown.sq;
+	free(q->perm);
+	free(q->rdiag);
+	q->perm = NULL;
+	q->rdiag = NULL;
+	q->layer = q->p_qr = q->nrdiag = 0;
+	q->group = d->group;
+	producers(w->s, d, q->producers, sizeof q->producers);
+	q->n_before = d->units;
+	q->nkeep = d->kept;
+	q->kappa_before = d->kappa;
+	q->kappa_after = NAN;
+	q->acc_now = w->shown.test_acc;
+	q->acc_after = q->acc_comp = q->agree_after = q->agree_comp = NAN;
+	q->waiting = 1;
+	q->seq++;
+	q->measuring = 1;
+	snprintf(w->shown.activity, sizeof w->shown.activity,
+	         "squeeze: measuring group %d's proposal on the test set", d->group);
+	pthread_mutex_unlock(&w->mu);
+	Err e = {{0}};
+	double acc[2] = {NAN, NAN};
+	hook_set_thread_stop(worker_stop_any, w);
+	int rc = 0;
+	for (int comp = 0; comp < 2 && rc == 0; comp++)
+		rc = session_group_whatif(w->s, comp, &acc[comp], &e);
+	hook_set_thread_stop(worker_stop_quit, w);
+	pthread_mutex_lock(&w->mu);
+	q->measuring = 0;
+	if (q->waiting && q->group == d->group) {
+		q->acc_after = acc[0];
+		q->acc_comp = acc[1];
+	}
+	pthread_mutex_unlock(&w->mu);
+	if (rc > 0)
+		worker_status(w, 0,
+		              "squeeze preview stopped: its what-if accuracies are not measured");
+	else if (rc < 0)
+		worker_status(w, 1, "squeeze preview: %s", e.msg);
+}
+
 /* Publishes the proposal the session holds, with its preview, or ends the
  * pass when there is none. */
 void worker_sqz_show(Worker *w)
 {
 	Session *s = w->s;
 	const Alg3Proposal *sp = session_squeeze_proposal(s);
+	const GroupDecision *gp = session_group_proposal(s);
+	if (gp) {
+		group_show(w, gp);
+		return;
+	}
 	if (!sp) {
 		worker_sqz_finish(w, "finished");
 		return;
@@ -241,9 +318,54 @@ int worker_sqz_decide(Worker *w, int apply, int comp)
 	return worker_sqz_decide_as(w, apply, comp, 1);
 }
 
+/* Applies or refuses the group proposed on a graph network, as
+ * worker_sqz_decide_as. */
+static int group_decide(Worker *w, const GroupDecision *gp, int apply, int comp, int show)
+{
+	GroupDecision d = *gp;
+	Err e = {{0}};
+	SessAction a = {.kind = SESS_SQUEEZE,
+	                .squeeze = {.group = d.group,
+	                            .apply = apply,
+	                            .comp = comp >= 0 ? comp : w->shown.sq.comp}};
+	w->last_comp = a.squeeze.comp;
+	/* the next proposal, made with the decision, stops at Esc too */
+	hook_set_thread_stop(worker_stop_any, w);
+	int rc = session_apply(w->s, &a, &w->hooks, &e);
+	hook_set_thread_stop(worker_stop_quit, w);
+	worker_meter_done(w);
+	if (rc < 0) {
+		worker_status(w, 1, "squeeze group %d: %s", d.group, e.msg);
+		return -1;
+	}
+	worker_narrate(w,
+	               "squeeze: group %d %s, %d of its %d channels kept (κ of its stack %.4g)%s",
+	               d.group, apply ? "applied" : "refused", apply ? d.kept : d.units, d.units,
+	               d.kappa, apply && a.squeeze.comp ? ", its readers refitted" : "");
+	if (apply) {
+		sqz_note(w, "group %d: %d → %d channels, κ %.4g%s", d.group, d.units, d.kept,
+		         d.kappa, a.squeeze.comp ? ", compensated" : "");
+		pthread_mutex_lock(&w->mu);
+		w->shown.sq.removed += d.units - d.kept;
+		pthread_mutex_unlock(&w->mu);
+	} else {
+		sqz_note(w, "group %d: refused (κ %.4g, %d channels kept)", d.group, d.kappa,
+		         d.units);
+	}
+	worker_publish(w);
+	if (!session_group_proposal(w->s) && worker_stop_any(w))
+		worker_sqz_finish(w, "stopped");
+	else if (show)
+		worker_sqz_show(w);
+	return 0;
+}
+
 /* Applies or refuses the waiting proposal; returns 0, or -1 on error. */
 int worker_sqz_decide_as(Worker *w, int apply, int comp, int show)
 {
+	const GroupDecision *gp = session_group_proposal(w->s);
+	if (gp)
+		return group_decide(w, gp, apply, comp, show);
 	const Alg3Proposal *sp = session_squeeze_proposal(w->s);
 	if (!sp)
 		return -1;
@@ -284,18 +406,27 @@ int worker_sqz_answers(Worker *w, int seq)
 	pthread_mutex_lock(&w->mu);
 	const ShownSqueeze *q = &w->shown.sq;
 	int same = !seq || (q->waiting && q->seq == seq);
-	int layer = q->layer;
+	int layer = q->group ? q->group : q->layer;
+	const char *of = q->group ? "group" : "layer";
 	pthread_mutex_unlock(&w->mu);
 	if (!same)
 		worker_status(w, 1,
-		              "the decision pressed for layer %d's proposal was not applied: that "
+		              "the decision pressed for %s %d's proposal was not applied: that "
 		              "proposal is no longer shown",
-		              layer);
+		              of, layer);
 	return same;
 }
 
 void worker_sqz_all(Worker *w)
 {
+	const GroupDecision *gp;
+	if (session_group_proposal(w->s)) { /* a graph network's groups, each noted */
+		while ((gp = session_group_proposal(w->s)) && !worker_stop_any(w))
+			if (group_decide(w, gp, 1, -1, 0) < 0)
+				break;
+		worker_sqz_show(w);
+		return;
+	}
 	Err e = {{0}};
 	w->last_comp = w->shown.sq.comp;
 	int rc = session_squeeze_apply_all(w->s, w->last_comp, &w->hooks, &e);

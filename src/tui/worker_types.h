@@ -175,6 +175,11 @@ typedef struct ShownSqueeze {
 	int comp;      /* compensation for the next apply */
 	int layer, n_before, nkeep, p_qr, nrdiag;
 	double kappa_before, kappa_after;
+	/* a graph network's proposal: its channel group (from 1; 0 a layer's,
+	 * layer then 0), its producer layers ("1 stem, 3 b0_conv2"), its units
+	 * before and kept in n_before and nkeep, κ of its stack in kappa_before */
+	int group;
+	char producers[1024];
 	int *perm;     /* n_before: neuron numbers from 1 in pivot order */
 	double *rdiag; /* nrdiag = min(rows, n_before): the neurons beyond it have no
 	                * r_jj of their own (the layer's rank is at most its rows) */
