@@ -1211,4 +1211,5 @@ def main():
     sys.stdout.write(re.sub(r'\n{3,}', '\n\n', text_))
 
 
-main()
+if __name__ == '__main__':
+    main()

@@ -56,15 +56,17 @@ class Block(nn.Module):
 
 
 class ResNet8(nn.Module):
-    """He et al.'s CIFAR ResNet with one block a stage (8 layers), on 1x28x28."""
+    """He et al.'s CIFAR ResNet with one block a stage (8 layers), on 1x28x28;
+    widths: the channels of the three stages (the family's member)."""
 
-    def __init__(self, classes=10):
+    def __init__(self, classes=10, widths=(16, 32, 64)):
         super().__init__()
-        self.conv1 = nn.Conv2d(1, 16, 3, 1, 1, bias=False)
-        self.bn1 = nn.BatchNorm2d(16)
+        a, b, c = widths
+        self.conv1 = nn.Conv2d(1, a, 3, 1, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(a)
         self.relu = nn.ReLU()
-        self.layers = nn.Sequential(Block(16, 16, 1), Block(16, 32, 2), Block(32, 64, 2))
-        self.fc = nn.Linear(64, classes)
+        self.layers = nn.Sequential(Block(a, a, 1), Block(a, b, 2), Block(b, c, 2))
+        self.fc = nn.Linear(c, classes)
 
     def forward(self, x):
         x = self.layers(self.relu(self.bn1(self.conv1(x))))

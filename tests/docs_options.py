@@ -98,7 +98,7 @@ SAMPLE = {
     "--limit": "20", "--val-frac": "0.2", "--val-per-class": "5", "--early-stop": "2",
     "--layers": "8", "--act": "tanh", "--act-scale": "0.5", "--load": "m.model",
     "--seed": "3", "--batch": "10", "--lr": "0.01", "--threads": "1", "--cond-path": "gsl",
-    "--wide": "zero", "--only-layers": "1",
+    "--wide": "zero", "--only-layers": "1", "--only-groups": "1",
     "--schedule": "cosine", "--warmup": "1", "--save": "out.model", "--json": "out.json",
     "--csv": "out.csv", "--tau": "10", "--eta": "1", "--round": "2", "--max-iter": "2",
     "--beta LIST": "1.0,1.2", "--beta B": "1.2", "--q": "2", "--max-extend": "1",

@@ -289,6 +289,36 @@ expect_exit "... a count for a group left as it is refused" 1 \
 expect_exit "... the options of chains alone refused, naming the way" 1 \
 	"^condnet squeeze: --compare is for chains: a graph network is squeezed group by group" \
 	"$C" squeeze --onnx dup.onnx --data csv:tr.csv,te.csv --shape 3x6x6 --compare
+## --only-groups: the squeeze decides the groups named and leaves every
+## other group's channels as they are, where the whole squeeze changes them
+expect_ok "--only-groups 1: the first group alone" "$C" squeeze --onnx dup.onnx \
+	--data csv:tr.csv,te.csv --shape 3x6x6 --tau 1.01 --only-groups 1 --json o1.json
+expect_grep "... says so" "^squeezing dup\.onnx by channel groups at τ 1\.01, kept by the pivoted QR of each group's stack; groups 1 alone$" "$TMP/out"
+expect_grep "... its layers alone narrower" "^layer widths 3-3-4-4-3 → 1-3-4-4-3$" "$TMP/out"
+expect_grep "... the planted group not asked for" "^3 +3 4 +4 +- +- +4 +0 +not asked for$" "$TMP/out"
+expect_ok "the whole squeeze at the same tau" "$C" squeeze --onnx dup.onnx \
+	--data csv:tr.csv,te.csv --shape 3x6x6 --tau 1.01 --json o0.json
+expect_ok "--only-groups 3,1: both groups" "$C" squeeze --onnx dup.onnx \
+	--data csv:tr.csv,te.csv --shape 3x6x6 --tau 1.01 --only-groups 3,1 --json o31.json
+check "... the records: group 1 alone changed by --only-groups 1, groups 1 and 3 by 3,1 as by all" \
+	"$PY" -c "
+import json
+a, w, b = (json.load(open(f)) for f in ('o1.json', 'o0.json', 'o31.json'))
+ra, rw, rb = ([g['removed'] for g in r['groups']] for r in (a, w, b))
+assert ra[0] > 0 and ra[1:] == [0, 0, 0], ra
+assert rw[2] > 0 and rb == rw and b['widths_after'] == w['widths_after'], (rw, rb)
+assert a['widths_after'][1:] == a['widths_before'][1:], a"
+expect_exit "... a group the network has not refused" 1 \
+	"^condnet squeeze: --only-groups: group 9 is not a channel group of the network \(expected 1\.\.4" \
+	"$C" squeeze --onnx dup.onnx --data csv:tr.csv,te.csv --shape 3x6x6 --only-groups 9
+expect_exit "... a count for a group not asked for refused" 1 \
+	"^condnet squeeze: group 3 keeps its 4 channels \(not asked for\), not 3$" \
+	"$C" squeeze --onnx dup.onnx --data csv:tr.csv,te.csv --shape 3x6x6 --keep-counts 3,3,3,3 \
+	--only-groups 1
+"$C" train --data csv:tr.csv,te.csv --layers 5 --epochs 1 --save chain.model --quiet >/dev/null 2>&1
+expect_exit "... and on a chain" 1 \
+	"^condnet squeeze: --only-groups is for graph networks, whose channels go by groups: a chain's hidden layers are chosen with --only-layers$" \
+	"$C" squeeze --load chain.model --data csv:tr.csv,te.csv --only-groups 1
 for f in "$SRC"/tests/regress/model-v*.model; do
 	expect_ok "$(basename "$f"), written by an older condnet, still reads" "$C" cond --load "$f"
 done

@@ -72,14 +72,18 @@ static Net *batch_squeeze(const Session *s, int q)
 	ChannelGroups *gg = graph_groups(s->net->graph, &e);
 	ck_assert_ptr_nonnull(gg);
 	GroupDecision *dec = calloc((size_t)gg->n, sizeof *dec);
+	unsigned char *only = calloc((size_t)gg->n, 1);
+	ck_assert(dec && only);
+	only[q - 1] = 1;
 	GroupSqueezeOpts o = {.tau = s->tau,
 	                      .compensate = 1,
 	                      .sample = s->train,
 	                      .maxrows = ALG3_SAMPLE_ROWS,
-	                      .only = q};
+	                      .only = only};
 	Net *out = alg3_squeeze_graph(s->net, gg, &o, dec, &e);
 	ck_assert_msg(out != NULL, "%s", e.msg);
 	free(dec);
+	free(only);
 	graph_groups_free(gg);
 	return out;
 }

@@ -185,7 +185,7 @@ int alg3_groups_decide(const Net *net, const ChannelGroups *gg, const GroupSquee
 		const ChannelGroup *c = &gg->g[q];
 		GroupDecision *d = &dec[q];
 		*d = (GroupDecision){q + 1, c->units, c->units, 0, NAN, NULL};
-		if (o->only && o->only != q + 1)
+		if (o->only && !o->only[q])
 			d->skip = "not asked for";
 		else if (c->free < c->units)
 			d->skip = graph_group_fixed_str(c->fixed);

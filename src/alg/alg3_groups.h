@@ -39,12 +39,13 @@ typedef struct GroupSqueezeOpts {
 	 * a random order from rng_derive(seed, group) */
 	Alg3Criterion criterion;
 	uint64_t seed;
-	const int *keep;       /* the units each group keeps instead of deciding at τ
-	                        * (keep[q] for group q; NULL: decide) */
-	int compensate;        /* refit the readers on sample */
-	const Dataset *sample; /* training inputs for the refit */
-	int maxrows;           /* at most this many of them */
-	int only;              /* a group's number: that group alone; 0 every group */
+	const int *keep;           /* the units each group keeps instead of deciding at τ
+	                            * (keep[q] for group q; NULL: decide) */
+	int compensate;            /* refit the readers on sample */
+	const Dataset *sample;     /* training inputs for the refit */
+	int maxrows;               /* at most this many of them */
+	const unsigned char *only; /* only[q] not 0: group q+1 is decided, the others keep
+	                            * every unit (gg->n flags); NULL every group */
 } GroupSqueezeOpts;
 
 /* Group q's stacked matrix (above), (Σ (rows + 1)) × nu doubles row-major

@@ -18,10 +18,11 @@ typedef struct Squeeze {
 	int ntau;
 	double retrain;
 	int until_stable;
-	const char *keep_spec; /* --keep-counts */
-	int *keep;             /* the counts it gives, once the network is loaded */
-	const char *only_spec; /* --only-layers */
-	int *only;             /* its flags, one per hidden layer, once the network is loaded */
+	const char *keep_spec;   /* --keep-counts */
+	int *keep;               /* the counts it gives, once the network is loaded */
+	const char *only_spec;   /* --only-layers */
+	int *only;               /* its flags, one per hidden layer, once the network is loaded */
+	const char *groups_spec; /* --only-groups (graph networks) */
 	int compare;
 	int draws, retrain_draws;
 	const char *plot; /* --plot PREFIX */
@@ -61,8 +62,14 @@ int squeeze_counts_list(const char *spec, int **w, int *n, Err *e);
 int squeeze_load_counts(Squeeze *s, const Net *net, Err *e);
 
 /* --only-layers: s->only and s->so.only from s->only_spec, checked against
- * net (hidden layers 1..m-1). 0, or -1 with a message. */
+ * net (hidden layers 1..m-1); --only-groups refused (a chain has no channel
+ * groups). 0, or -1 with a message. */
 int squeeze_load_only(Squeeze *s, const Net *net, Err *e);
+
+/* --only-groups G[,G…]: each element a group's number ≥ 1; with flags (n of
+ * them, the network's groups) each at most n, its flag set. 0, or -1 with a
+ * message. */
+int squeeze_parse_groups(const char *arg, unsigned char *flags, int n, Err *e);
 
 /* `condnet squeeze --compare`: the comparison at every τ (compensation's
  * sample and the retraining, by plan, from train), its tables, JSON (into

@@ -82,9 +82,21 @@ static int graph_counts(const char *arg, const ChannelGroups *gg, int **keep, Er
 	return rc ? err_prefix(e, "--keep-counts") : 0;
 }
 
+/* --only-groups on the network's groups: its flags into *only (gg->n of
+ * them), NULL without the option. 0, or -1 with a message. */
+static int graph_only(const char *spec, const ChannelGroups *gg, unsigned char **only, Err *e)
+{
+	*only = NULL;
+	if (!spec)
+		return 0;
+	if (!(*only = calloc((size_t)(gg->n ? gg->n : 1), 1)))
+		return err_set(e, "out of memory");
+	return squeeze_parse_groups(spec, *only, gg->n, e);
+}
+
 /* "squeezing M by channel groups at τ 25, kept by the pivoted QR of each
  * stack, compensated". */
-static void print_head(const CommonOpts *c, const GroupSqueezeOpts *o, int counts)
+static void print_head(const CommonOpts *c, const Squeeze *s, const GroupSqueezeOpts *o, int counts)
 {
 	char at[64] = "to the counts of --keep-counts";
 	if (!counts)
@@ -95,7 +107,10 @@ static void print_head(const CommonOpts *c, const GroupSqueezeOpts *o, int count
 	                                 : "random choice");
 	if (o->criterion == ALG3_RANDOM)
 		printf(" (seed %llu)", (unsigned long long)o->seed);
-	printf("%s\n\n", o->compensate ? ", compensated" : "");
+	printf("%s", o->compensate ? ", compensated" : "");
+	if (s->groups_spec)
+		printf("; groups %s alone", s->groups_spec);
+	printf("\n\n");
 }
 
 /* The test accuracy in percent, NaN without a test set: 0, 1 stopped, -1. */
@@ -148,6 +163,7 @@ int squeeze_graph_run(const CommonOpts *c, const Squeeze *s, Net **net, const Da
 	                      .sample = train,
 	                      .maxrows = s->so.sample_rows};
 	int *keep = NULL;
+	unsigned char *only = NULL;
 	Net *out = NULL;
 	double acc0, acc1;
 	cJSON *rec = NULL;
@@ -158,11 +174,14 @@ int squeeze_graph_run(const CommonOpts *c, const Squeeze *s, Net **net, const Da
 	}
 	if (s->keep_spec && (graph_counts(s->keep_spec, gg, &keep, e) || !(o.keep = keep)))
 		goto done;
+	if (graph_only(s->groups_spec, gg, &only, e))
+		goto done;
+	o.only = only;
 	if ((st = accuracy(*net, test, &acc0, e)) != 0) {
 		rc = st;
 		goto done;
 	}
-	print_head(c, &o, keep != NULL);
+	print_head(c, s, &o, keep != NULL);
 	if (!(out = alg3_squeeze_graph(*net, gg, &o, dec, e)))
 		goto done;
 	if (report_group_decisions(stdout, gg, dec, REPORT_TEXT, e))
@@ -188,6 +207,7 @@ done:
 	report_free(rec);
 	net_free(out);
 	free(keep);
+	free(only);
 	free(dec);
 	graph_groups_free(gg);
 	return rc;

@@ -49,6 +49,10 @@ static const char help_fmt[] =
     "  --only-layers L[,L]  squeeze only these hidden layers (counted from 1, as in\n"
     "                       'condnet cond'); the others keep every neuron or channel\n"
     "                       whatever their kappa (with --compare: every criterion)\n"
+    "  --only-groups G[,G]  a graph network: squeeze only these channel groups (their\n"
+    "                       numbers in 'condnet cond'); the others keep every\n"
+    "                       channel (with --keep-counts: their counts are their\n"
+    "                       channels)\n"
     "  --retrain E          train the squeezed network E epochs; --schedule, --warmup\n"
     "                       and --early-stop shape this training (with --early-stop on\n"
     "                       the training part of the split, at most E epochs, keeping\n"
@@ -81,7 +85,8 @@ enum {
 	OPT_RETRAIN_DRAWS,
 	OPT_PLOT,
 	OPT_NO_TIMING,
-	OPT_ONLY_LAYERS
+	OPT_ONLY_LAYERS,
+	OPT_ONLY_GROUPS
 };
 
 static const struct option own[] = {
@@ -100,6 +105,7 @@ static const struct option own[] = {
     {"plot", required_argument, NULL, OPT_PLOT},
     {"no-timing", no_argument, NULL, OPT_NO_TIMING},
     {"only-layers", required_argument, NULL, OPT_ONLY_LAYERS},
+    {"only-groups", required_argument, NULL, OPT_ONLY_GROUPS},
     {0},
 };
 
@@ -195,13 +201,45 @@ static int own_opt(int opt, const char *arg, void *ud, Err *e)
 	case OPT_ONLY_LAYERS:
 		s->only_spec = arg;
 		return parse_only(arg, NULL, 0, e);
+	case OPT_ONLY_GROUPS:
+		s->groups_spec = arg;
+		return squeeze_parse_groups(arg, NULL, 0, e);
 	}
 	return 0;
+}
+
+int squeeze_parse_groups(const char *arg, unsigned char *flags, int n, Err *e)
+{
+	const char *p = arg, *item;
+	size_t len;
+	int k = 0, r;
+	while ((r = list_next(&p, &item, &len, &k, "--only-groups", arg, e)) > 0) {
+		char t[16];
+		int q;
+		if (len >= sizeof t)
+			return err_set(e, "--only-groups: '%.*s' is not a group's number", (int)len,
+			               item);
+		snprintf(t, sizeof t, "%.*s", (int)len, item);
+		if (opts_int("--only-groups", t, 1, 1 << 20, &q, e))
+			return -1;
+		if (flags && q > n)
+			return err_set(
+			    e,
+			    "--only-groups: group %d is not a channel group of the network "
+			    "(expected 1..%d; 'condnet cond' lists them)",
+			    q, n);
+		if (flags)
+			flags[q - 1] = 1;
+	}
+	return r < 0 ? -1 : 0;
 }
 
 int squeeze_load_only(Squeeze *s, const Net *net, Err *e)
 {
 	int h = net->m - 1;
+	if (s->groups_spec)
+		return err_set(e, "--only-groups is for graph networks, whose channels go by "
+		                  "groups: a chain's hidden layers are chosen with --only-layers");
 	if (!s->only_spec)
 		return 0;
 	if (!(s->only = calloc((size_t)(h > 0 ? h : 1), sizeof *s->only)))

@@ -37,13 +37,19 @@ static int groups_now(Session *s, Err *e)
 static int decide(Session *s, int q, Err *e)
 {
 	GroupDecision *dec = calloc((size_t)s->gg->n, sizeof *dec);
-	if (!dec)
+	unsigned char *only = calloc((size_t)s->gg->n, 1);
+	if (!dec || !only) {
+		free(dec);
+		free(only);
 		return err_set(e, "out of memory for the squeeze's decisions");
-	GroupSqueezeOpts o = {.tau = s->tau, .criterion = ALG3_QR, .only = q};
+	}
+	only[q - 1] = 1;
+	GroupSqueezeOpts o = {.tau = s->tau, .criterion = ALG3_QR, .only = only};
 	int rc = alg3_groups_decide(s->net, s->gg, &o, dec, s->gdrop, e);
 	if (rc == 0)
 		s->gprop = dec[q - 1];
 	free(dec);
+	free(only);
 	return rc;
 }
 
