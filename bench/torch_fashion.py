@@ -42,16 +42,12 @@ def answer(m, x):
         return torch.cat([m(x[s:s + 1000]) for s in range(0, len(x), 1000)])
 
 
-def main():
-    d, epochs, work = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    torch.manual_seed(1)
-    xt, yt = load(d, 'train')
-    xs, ys = load(d, 't10k')
-    m = torch_graph.ResNet8()
+def train(m, xt, yt, xs, ys, epochs, seed):
+    """Adam (lr 1e-3), batches of 128 in an order drawn from seed, epochs
+    epochs; each epoch's test accuracy and time printed; m left in
+    evaluation mode."""
     opt = torch.optim.Adam(m.parameters(), 1e-3)
-    g = torch.Generator().manual_seed(1)
-    print(f'PyTorch {torch.__version__}, {torch.get_num_threads()} threads: ResNet-8, '
-          f'{sum(p.numel() for p in m.parameters())} parameters, {len(xt)} training images')
+    g = torch.Generator().manual_seed(seed)
     for e in range(epochs):
         m.train()
         t0 = time.perf_counter()
@@ -64,6 +60,17 @@ def main():
         acc = (answer(m, xs).argmax(1) == ys).float().mean().item()
         print(f'epoch {e + 1}: test accuracy {100 * acc:.2f} %, {time.perf_counter() - t0:.1f} s')
     m.eval()
+
+
+def main():
+    d, epochs, work = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    torch.manual_seed(1)
+    xt, yt = load(d, 'train')
+    xs, ys = load(d, 't10k')
+    m = torch_graph.ResNet8()
+    print(f'PyTorch {torch.__version__}, {torch.get_num_threads()} threads: ResNet-8, '
+          f'{sum(p.numel() for p in m.parameters())} parameters, {len(xt)} training images')
+    train(m, xt, yt, xs, ys, epochs, 1)
     torch_graph.export(m, (1, 28, 28), os.path.join(work, 'resnet-fashion.onnx'))
     p = torch.softmax(answer(m, xs), 1).numpy()
     np.save(os.path.join(work, 'torch-prob.npy'), p)

@@ -9,10 +9,7 @@ by the exporter) as OUT.onnx. Prints each epoch's test accuracy and time.
 """
 import os
 import sys
-import time
-
 import torch
-import torch.nn as nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_fashion  # noqa: E402
@@ -26,23 +23,10 @@ def main():
     xt, yt = torch_fashion.load(d, 'train')
     xs, ys = torch_fashion.load(d, 't10k')
     m = torch_graph.ResNet8(widths=widths)
-    opt = torch.optim.Adam(m.parameters(), 1e-3)
-    g = torch.Generator().manual_seed(seed)
     print(f'PyTorch {torch.__version__}, {torch.get_num_threads()} threads: ResNet-8 '
           f'{"-".join(map(str, widths))}, seed {seed}, '
           f'{sum(p.numel() for p in m.parameters())} parameters, {len(xt)} training images')
-    for e in range(epochs):
-        m.train()
-        t0 = time.perf_counter()
-        order = torch.randperm(len(xt), generator=g)
-        for s in range(0, len(xt), 128):
-            i = order[s:s + 128]
-            opt.zero_grad()
-            nn.functional.cross_entropy(m(xt[i]), yt[i]).backward()
-            opt.step()
-        acc = (torch_fashion.answer(m, xs).argmax(1) == ys).float().mean().item()
-        print(f'epoch {e + 1}: test accuracy {100 * acc:.2f} %, {time.perf_counter() - t0:.1f} s')
-    m.eval()
+    torch_fashion.train(m, xt, yt, xs, ys, epochs, seed)
     torch_graph.export(m, (1, 28, 28), out)
 
 

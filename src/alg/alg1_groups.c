@@ -4,12 +4,12 @@
 #include "alg/alg1_groups.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alg/alg3_groups.h"
+#include "base/append.h"
 #include "base/clock.h"
 #include "base/rng.h"
 #include "engine/cond.h"
@@ -256,20 +256,6 @@ static int shrink_warm(const Alg1Groups *a, const int *w, Net **out, Err *e)
 	return rc;
 }
 
-/* Appends to buf like snprintf, never past its end. */
-static void append(char *buf, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	if (used + 1 >= len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 /* The network of iteration iter into *next, and line 4 told in what. 0, 1
  * when stopped, -1. */
 static int next_network(Alg1Groups *a, int iter, char *what, size_t len, Net **next, Err *e)
@@ -282,9 +268,9 @@ static int next_network(Alg1Groups *a, int iter, char *what, size_t len, Net **n
 	for (int q = 0; iter && q < a->gg->n; q++) {
 		const Alg1GroupsRecord *r = &a->rec[a->nrec - 1];
 		if (w[q] != r->units[q])
-			append(what, len,
-			       "%sgroup %d: κ %.4g > τ with %d σ below σ₁/τ, %d → %d units",
-			       what[0] ? "; " : "", q + 1, r->kappa[q], r->p[q], r->units[q], w[q]);
+			buf_append(
+			    what, len, "%sgroup %d: κ %.4g > τ with %d σ below σ₁/τ, %d → %d units",
+			    what[0] ? "; " : "", q + 1, r->kappa[q], r->p[q], r->units[q], w[q]);
 	}
 	int rc = 0;
 	*next = NULL;

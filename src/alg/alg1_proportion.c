@@ -3,11 +3,11 @@
 #include "alg/alg1_proportion.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/append.h"
 #include "base/clock.h"
 #include "engine/cond.h"
 #include "engine/train_plan.h"
@@ -414,20 +414,6 @@ static int shrink_warm(const Alg1 *a, const int *w, int iter, Net **out, Err *e)
 	return 0;
 }
 
-/* Appends to buf[0..len) like snprintf, never past its end. */
-static void append(char *buf, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(buf);
-	if (used + 1 >= len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 /* What line 4 does to each layer with κ > τ, from the last record and the
  * planned widths w: "layer 2: κ 649 > τ = 25 with 95 σ below σ₁/τ, 300 → 205
  * neurons". */
@@ -439,12 +425,12 @@ static void describe_plan(const Alg1 *a, const int *w, char *buf, size_t len)
 	for (int i = 0; i < r->m - 1; i++) {
 		if (!cond_over(r->kappa[i], a->o.tau))
 			continue;
-		append(buf, len, "%slayer %d: κ %s > τ = %g with %d σ below σ₁/τ, %d → %d %s",
-		       buf[0] ? "; " : "", i + 1,
-		       cond_kappa_str(r->kappa[i], a->o.tau, kb, sizeof kb), a->o.tau, r->p[i],
-		       r->n[i + 1], w[i + 1], net_unit_name(a->net, i + 1, 1));
+		buf_append(buf, len, "%slayer %d: κ %s > τ = %g with %d σ below σ₁/τ, %d → %d %s",
+		           buf[0] ? "; " : "", i + 1,
+		           cond_kappa_str(r->kappa[i], a->o.tau, kb, sizeof kb), a->o.tau, r->p[i],
+		           r->n[i + 1], w[i + 1], net_unit_name(a->net, i + 1, 1));
 		if (a->o.round > 1 && r->n[i + 1] - r->p[i] != w[i + 1])
-			append(buf, len, " (rounded to a multiple of %d)", a->o.round);
+			buf_append(buf, len, " (rounded to a multiple of %d)", a->o.round);
 	}
 }
 
@@ -459,7 +445,7 @@ static void describe_outcome(const Alg1 *a, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; i < r->m; i++)
 		if (cond_over(r->kappa[i], a->o.tau))
-			append(buf, len, "%s%d", over++ ? ", " : "", i + 1);
+			buf_append(buf, len, "%s%d", over++ ? ", " : "", i + 1);
 	cond_kappa_str(r->max_kappa, a->o.tau, kb, sizeof kb);
 	if (!over) {
 		snprintf(buf, len, "every κ ≤ τ = %g (max κ %s): done", a->o.tau, kb);
@@ -470,9 +456,9 @@ static void describe_outcome(const Alg1 *a, char *buf, size_t len)
 	snprintf(buf, len, "κ > τ = %g in layer%s %s (max κ %s): ", a->o.tau, over > 1 ? "s" : "",
 	         layers, kb);
 	if (a->status == ALG1_RUNNING)
-		append(buf, len, "another iteration removes their p_i neurons");
+		buf_append(buf, len, "another iteration removes their p_i neurons");
 	else
-		append(buf, len, "%s, %s", alg1_status_name(a->status), a->reason);
+		buf_append(buf, len, "%s, %s", alg1_status_name(a->status), a->reason);
 }
 
 /* The network of the next iteration into *next: the initial shape (line
