@@ -12,10 +12,7 @@ SRC=$(cd "${top_srcdir:-.}" && pwd)
 cd "$TMP" || exit 1
 
 ## 300 rows of 4 features, 2 classes (the sign of the first two's sum)
-awk 'BEGIN { s = 5; for (r = 0; r < 300; r++) { line = ""; t = 0;
-	for (j = 0; j < 4; j++) { s = (s * 1103515245 + 12345) % 2147483648; v = s / 2147483648 - 0.5;
-		if (j < 2) t += v; line = line sprintf("%.6f,", v) }
-	print line (t > 0) } }' >d.csv
+sign_rows 300 4 5 >d.csv
 head -240 d.csv >tr.csv
 tail -60 d.csv >te.csv
 R="$SRC/tests/onnx/residual.onnx"

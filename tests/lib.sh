@@ -140,6 +140,15 @@ comm_of() {
 	kill $p 2>/dev/null; wait $p 2>/dev/null
 	echo "${c:-none}"
 }
+# sign_rows ROWS FEATURES SEED: ROWS lines of a CSV of FEATURES values
+# uniform in ±0.5 drawn from SEED, labelled 1 where the first two sum above
+# 0, else 0: a data set of two classes any small network learns.
+sign_rows() {
+	awk -v n="$1" -v d="$2" -v s="$3" 'BEGIN { for (r = 0; r < n; r++) { line = ""; t = 0;
+		for (j = 0; j < d; j++) { s = (s * 1103515245 + 12345) % 2147483648; v = s / 2147483648 - 0.5;
+			if (j < 2) t += v; line = line sprintf("%.6f,", v) }
+		print line (t > 0) } }'
+}
 # bar_images ROWS SEED: ROWS lines of a CSV of 8×8 images of a bar,
 # horizontal (label 0) or vertical (1), at a place drawn from SEED, in
 # uniform noise: what the tests of convolution layers learn (--shape 8x8).
